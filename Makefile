@@ -1,0 +1,41 @@
+# Everything a newcomer needs: `make demo` and `make test` set up .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: help install demo test proto lint format bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP) ## create .venv and install sheepfold with its dev tools
+
+demo: $(STAMP) ## play a short round robin of the built-in bots on every game
+	$(BIN)/sheepfold demo
+
+test: $(STAMP) ## run the whole test suite
+	$(BIN)/python -m pytest
+
+proto: $(STAMP) ## regenerate the committed Python code from proto/
+	$(BIN)/python proto/generate.py
+
+lint: $(STAMP) ## ruff check and format check
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP) ## ruff fix and format
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: $(STAMP) ## performance benchmarks (prints a table, writes JSON)
+	$(BIN)/python -m benchmarks
+
+clean: ## remove .venv and caches
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

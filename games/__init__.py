@@ -1,0 +1,45 @@
+"""Pure rules engines, one package per game, and the contract they share.
+
+`get(name)` returns a `Game`; `names()` lists them. Game packages are imported
+only when asked for, so one game's import cost is not paid by another.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from games.contract import Action, Codec, Event, Game, Result, State
+from games.errors import IllegalAction, InvalidOptions
+from games.options import OptionSpec
+
+__all__ = [
+    "Action",
+    "Codec",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "InvalidOptions",
+    "OptionSpec",
+    "Result",
+    "State",
+    "get",
+    "names",
+]
+
+_PACKAGES = {
+    "sheep-showdown": "games.sheep_showdown",
+}
+
+
+def names() -> tuple[str, ...]:
+    """The wire names of every game on the server."""
+    return tuple(_PACKAGES)
+
+
+def get(name: str) -> Game:
+    """The game called `name` (its wire name, e.g. "sheep-showdown")."""
+    try:
+        module = importlib.import_module(_PACKAGES[name])
+    except KeyError:
+        raise InvalidOptions(f"unknown game {name!r} (games: {', '.join(_PACKAGES)})") from None
+    return module.GAME

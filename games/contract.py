@@ -1,0 +1,164 @@
+"""The engine contract every game implements.
+
+An engine is a pure function of state and action: no I/O, no clocks, no logging.
+All randomness comes from the one seeded generator that the state owns, so the
+same seed, options and action sequence give the same game on any machine.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from games.errors import IllegalAction, InvalidOptions
+from games.options import OptionSpec, parse_options
+
+__all__ = ["Action", "Codec", "Event", "Game", "IllegalAction", "InvalidOptions", "Result", "State"]
+
+
+@runtime_checkable
+class Action(Protocol):
+    """A game action: an immutable, hashable value with a short human label."""
+
+    @property
+    def label(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, as the engine reports it from `State.apply`.
+
+    `payload` is a game-specific frozen dataclass. When `seat` is None the event
+    is public. Otherwise only that seat may see `payload`; every other seat and
+    every spectator sees `redacted` instead (or nothing when `redacted` is None).
+    """
+
+    payload: Any
+    seat: int | None = None
+    redacted: Any | None = None
+
+    def visible_to(self, viewer: int | None) -> Any | None:
+        """The payload that `viewer` (a seat, or None for a spectator) may see."""
+        if self.seat is None or (viewer is not None and viewer == self.seat):
+            return self.payload
+        return self.redacted
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The outcome of a finished game.
+
+    `ranks` start at 1 and are shared by tied players (competition ranking:
+    1, 1, 3). `details` is JSON-serialisable and explains every score.
+    """
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
+
+
+class State(abc.ABC):
+    """One game in progress. Mutable; `clone()` gives an independent copy."""
+
+    players: int
+
+    @property
+    @abc.abstractmethod
+    def to_move(self) -> int | None:
+        """The seat that must decide now, or None when the game is over."""
+
+    @property
+    def terminal(self) -> bool:
+        return self.to_move is None
+
+    @abc.abstractmethod
+    def legal_actions(self) -> Sequence[Action]:
+        """The actions `to_move` may take, in a deterministic order; never empty
+        while the game is not over."""
+
+    @abc.abstractmethod
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and return what happened.
+
+        Raises IllegalAction (and leaves the state unchanged) for an action that
+        is not among `legal_actions()`.
+        """
+
+    @abc.abstractmethod
+    def observation(self, seat: int | None) -> Any:
+        """What `seat` may see now; `seat=None` is a spectator (public only)."""
+
+    @abc.abstractmethod
+    def result(self) -> Result:
+        """The result of a finished game (raises ValueError before the end)."""
+
+    @abc.abstractmethod
+    def clone(self) -> State:
+        """An independent deep copy, including the random generator."""
+
+    def prompt(self) -> str:
+        """A short description of the decision `to_move` faces now."""
+        return ""
+
+    def render(self) -> str:
+        """A plain-text picture of the public state, for replays and test messages."""
+        return repr(self)
+
+
+class Codec(Protocol):
+    """A game's protobuf conversion (lives in games/<game>/wire.py).
+
+    `field` is the name of the game's member in the `oneof game` of the common
+    wire messages (`Observation`, `GameAction`, `GameEvent`).
+    """
+
+    field: str
+
+    def observation_to_proto(self, observation: Any) -> Any: ...
+
+    def action_to_proto(self, action: Action) -> Any: ...
+
+    def event_to_proto(self, payload: Any) -> Any: ...
+
+
+class Game(abc.ABC):
+    """A game definition: metadata, options and the factory for new states."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    def new_state(
+        self, players: int, seed: int, options: Mapping[str, Any] | None = None
+    ) -> State:
+        """A new game for `players` seats, deterministic from `seed`.
+
+        `options` may hold typed values or their string forms (as they arrive on
+        the wire or the command line); unknown or invalid ones raise InvalidOptions.
+        """
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidOptions(
+                f"{self.name} takes {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+        parsed = parse_options(self.option_specs, options or {})
+        self.check_options(players, parsed)
+        return self._new_state(players, seed, parsed)
+
+    def check_options(self, players: int, options: Mapping[str, Any]) -> None:
+        """Reject option combinations that do not fit the player count."""
+
+    @abc.abstractmethod
+    def _new_state(self, players: int, seed: int, options: Mapping[str, Any]) -> State: ...
+
+    @property
+    @abc.abstractmethod
+    def codec(self) -> Codec: ...

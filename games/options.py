@@ -1,0 +1,88 @@
+"""Typed, validated game options.
+
+Options arrive as strings from the wire and the command line, or as typed values
+from Python callers; `parse_options` turns either into typed values and rejects
+anything unknown or out of range with a message that names the option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.errors import InvalidOptions
+
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off"}
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option a game accepts: `kind` is "bool", "int" or "choice"."""
+
+    name: str
+    kind: str
+    default: Any
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def parse(self, raw: Any) -> Any:
+        if self.kind == "bool":
+            return _parse_bool(self.name, raw)
+        if self.kind == "int":
+            return self._parse_int(raw)
+        if self.kind == "choice":
+            value = str(raw)
+            if value not in self.choices:
+                raise InvalidOptions(
+                    f"option {self.name!r} must be one of {', '.join(self.choices)}, not {raw!r}"
+                )
+            return value
+        raise InvalidOptions(f"option {self.name!r} has unknown kind {self.kind!r}")
+
+    def _parse_int(self, raw: Any) -> int:
+        if isinstance(raw, bool):
+            raise InvalidOptions(f"option {self.name!r} must be a whole number, not {raw!r}")
+        try:
+            value = int(str(raw).strip()) if not isinstance(raw, int) else raw
+        except ValueError:
+            raise InvalidOptions(
+                f"option {self.name!r} must be a whole number, not {raw!r}"
+            ) from None
+        if self.minimum is not None and value < self.minimum:
+            raise InvalidOptions(f"option {self.name!r} must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise InvalidOptions(f"option {self.name!r} must be at most {self.maximum}")
+        return value
+
+    def format_default(self) -> str:
+        if self.kind == "bool":
+            return "true" if self.default else "false"
+        return str(self.default)
+
+
+def _parse_bool(name: str, raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise InvalidOptions(f"option {name!r} must be true or false, not {raw!r}")
+
+
+def parse_options(specs: tuple[OptionSpec, ...], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Typed values for every spec: the given ones parsed, the rest defaulted."""
+    by_name = {spec.name: spec for spec in specs}
+    unknown = sorted(set(raw) - set(by_name))
+    if unknown:
+        known = ", ".join(sorted(by_name)) or "none"
+        raise InvalidOptions(f"unknown option {unknown[0]!r} (this game's options: {known})")
+    return {
+        name: spec.parse(raw[name]) if name in raw else spec.default
+        for name, spec in by_name.items()
+    }
