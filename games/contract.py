@@ -136,9 +136,7 @@ class Game(abc.ABC):
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
 
-    def new_state(
-        self, players: int, seed: int, options: Mapping[str, Any] | None = None
-    ) -> State:
+    def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         """A new game for `players` seats, deterministic from `seed`.
 
         `options` may hold typed values or their string forms (as they arrive on
@@ -146,15 +144,15 @@ class Game(abc.ABC):
         """
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptions(
-                f"{self.name} takes {self.min_players} to {self.max_players} players, "
-                f"not {players}"
+                f"{self.name} takes {self.min_players} to {self.max_players} players, not {players}"
             )
         parsed = parse_options(self.option_specs, options or {})
         self.check_options(players, parsed)
         return self._new_state(players, seed, parsed)
 
     def check_options(self, players: int, options: Mapping[str, Any]) -> None:
-        """Reject option combinations that do not fit the player count."""
+        """Reject option combinations that do not fit the player count (none by default)."""
+        return None
 
     @abc.abstractmethod
     def _new_state(self, players: int, seed: int, options: Mapping[str, Any]) -> State: ...
