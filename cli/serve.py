@@ -1,0 +1,69 @@
+"""`sheepfold serve`: run the server until SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+from pathlib import Path
+
+from server.app import ServerConfig, serve
+from server.logs import configure_logging
+from server.records import ClockConfig
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "serve",
+        help="run the game server",
+        description="Run the Sheepfold gRPC server (Arena service, health, reflection) "
+        "until SIGTERM or Ctrl-C, then shut down gracefully.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
+    parser.add_argument(
+        "--port", type=int, default=50051, help="port (default %(default)s; 0 = any free)"
+    )
+    parser.add_argument(
+        "--admin-token",
+        default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN"),
+        help="token CreateMatch must present (default: $SHEEPFOLD_ADMIN_TOKEN; none = open)",
+    )
+    parser.add_argument("--tls-cert", type=Path, help="PEM certificate chain for TLS")
+    parser.add_argument("--tls-key", type=Path, help="PEM private key for TLS")
+    parser.add_argument(
+        "--decision-seconds",
+        type=float,
+        default=10.0,
+        help="default deadline per decision when a match sets none (default %(default)s)",
+    )
+    parser.add_argument(
+        "--max-live-matches",
+        type=int,
+        default=10_000,
+        help="live matches at most; more get RESOURCE_EXHAUSTED (default %(default)s)",
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=("auto", "console", "json"),
+        default="auto",
+        help="console on a terminal, JSON lines otherwise (default %(default)s)",
+    )
+    parser.add_argument("--log-level", default="info", help="debug, info, warning, error")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise SystemExit("sheepfold serve: --tls-cert and --tls-key go together")
+    configure_logging(args.log_format, args.log_level)
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        admin_token=args.admin_token or None,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        max_live_matches=args.max_live_matches,
+        default_clock=ClockConfig(decision_seconds=args.decision_seconds),
+    )
+    asyncio.run(serve(config))
+    return 0

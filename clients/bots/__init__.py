@@ -1,0 +1,45 @@
+"""Built-in bots and loading a bot from a spec.
+
+A spec is a built-in name (`random`) or `module:Class` naming an SDK bot class
+whose constructor takes an optional `seed` keyword.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from clients.bots.random_bot import RandomBot
+from clients.sdk import Bot
+
+BUILTIN_BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": lambda seed: RandomBot(seed),
+}
+
+
+class BotSpecError(ValueError):
+    """A bot spec that names nothing loadable."""
+
+
+def load_bot(spec: str, seed: int = 0) -> Bot:
+    """Make the bot `spec` names, seeded with `seed` where it uses randomness."""
+    if spec in BUILTIN_BOTS:
+        return BUILTIN_BOTS[spec](seed)
+    if ":" not in spec:
+        known = ", ".join(sorted(BUILTIN_BOTS))
+        raise BotSpecError(f"unknown bot {spec!r}: use a built-in ({known}) or module:Class")
+    module_name, _, class_name = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise BotSpecError(f"cannot import {module_name!r} for bot {spec!r}: {error}") from None
+    factory = getattr(module, class_name, None)
+    if factory is None:
+        raise BotSpecError(f"module {module_name!r} has no {class_name!r}")
+    try:
+        bot = factory(seed=seed)
+    except TypeError:
+        bot = factory()
+    if not callable(getattr(bot, "decide", None)):
+        raise BotSpecError(f"{spec!r} has no decide(decision) method")
+    return bot

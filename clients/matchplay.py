@@ -1,0 +1,71 @@
+"""Create a match on a server and play every seat with SDK bots, over gRPC."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import grpc
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from clients.sdk import Bot, play
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    match_id: str
+    seed: int
+    result: arena_pb2.MatchResult
+
+
+async def create_match(
+    address: str,
+    game: str,
+    players: int,
+    *,
+    seed: int | None = None,
+    options: Mapping[str, str] | None = None,
+    clock: arena_pb2.ClockSettings | None = None,
+    admin_token: str = "",
+) -> arena_pb2.CreateMatchResponse:
+    request = arena_pb2.CreateMatchRequest(
+        game=game,
+        players=players,
+        options=dict(options or {}),
+        clock=clock or arena_pb2.ClockSettings(),
+        admin_token=admin_token,
+    )
+    if seed is not None:
+        request.seed = seed
+    async with grpc.aio.insecure_channel(address) as channel:
+        return await arena_pb2_grpc.ArenaStub(channel).CreateMatch(request, wait_for_ready=True)
+
+
+async def play_match(
+    address: str,
+    game: str,
+    bots: Sequence[Bot],
+    *,
+    seed: int | None = None,
+    options: Mapping[str, str] | None = None,
+    clock: arena_pb2.ClockSettings | None = None,
+    admin_token: str = "",
+) -> MatchOutcome:
+    """One match, one SDK client per seat; returns the result seat 0 received."""
+    created = await create_match(
+        address,
+        game,
+        len(bots),
+        seed=seed,
+        options=options,
+        clock=clock,
+        admin_token=admin_token,
+    )
+    results = await asyncio.gather(
+        *(
+            play(bot, address, created.match_id, token, seat)
+            for seat, (bot, token) in enumerate(zip(bots, created.seat_tokens, strict=True))
+        )
+    )
+    return MatchOutcome(created.match_id, created.seed, results[0])

@@ -1,0 +1,192 @@
+"""The Python bot SDK.
+
+A bot is any object with one method, `decide(decision) -> int`, that returns
+the index of its chosen action. `play()` does everything else: it joins the
+seat, answers decisions, reports errors and rejoins after a dropped
+connection, and returns the final result.
+
+    class FirstActionBot:
+        def decide(self, decision: DecisionView) -> int:
+            return 0
+
+    result = asyncio.run(play(FirstActionBot(), "127.0.0.1:50051", match_id, token))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import grpc
+import structlog
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+# Codes after which rejoining makes sense: the server or the network went away.
+RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
+
+CHANNEL_OPTIONS = [
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionView:
+    """What a bot sees when it must decide."""
+
+    decision_id: int
+    seat: int
+    game: str
+    prompt: str
+    observation: Any  # the game's observation message, e.g. SheepShowdownObservation
+    actions: Sequence[arena_pb2.LegalAction]
+    clock: arena_pb2.Clock
+
+    @property
+    def labels(self) -> list[str]:
+        return [action.label for action in self.actions]
+
+    def action(self, index: int) -> Any:
+        """The game's typed action message at `index`."""
+        wrapper = self.actions[index].action
+        return getattr(wrapper, wrapper.WhichOneof("game"))
+
+    @classmethod
+    def from_message(cls, decision: arena_pb2.Decision, game: str) -> DecisionView:
+        member = decision.observation.WhichOneof("game")
+        observation = getattr(decision.observation, member) if member else None
+        return cls(
+            decision_id=decision.decision_id,
+            seat=decision.seat,
+            game=game,
+            prompt=decision.prompt,
+            observation=observation,
+            actions=decision.actions,
+            clock=decision.clock,
+        )
+
+
+@runtime_checkable
+class Bot(Protocol):
+    def decide(self, decision: DecisionView) -> int | Awaitable[int]: ...
+
+
+class SeatError(Exception):
+    """The server refused the seat for good (bad token, match over, replaced)."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(f"{code.name}: {details}")
+        self.code = code
+        self.details = details
+
+
+async def play(
+    bot: Bot,
+    address: str,
+    match_id: str,
+    token: str,
+    seat: int | None = None,
+    *,
+    credentials: grpc.ChannelCredentials | None = None,
+    max_reconnects: int = 20,
+) -> arena_pb2.MatchResult:
+    """Play one seat to the end of the match and return the result."""
+    log = structlog.get_logger("sheepfold.sdk").bind(match_id=match_id)
+    reconnects = 0
+    while True:
+        channel = (
+            grpc.aio.secure_channel(address, credentials, options=CHANNEL_OPTIONS)
+            if credentials is not None
+            else grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+        )
+        try:
+            async with channel:
+                result = await _play_stream(bot, channel, match_id, token, seat, log)
+            return result
+        except grpc.aio.AioRpcError as error:
+            code = error.code()
+            if code not in RETRYABLE or reconnects >= max_reconnects:
+                raise SeatError(code, error.details() or "") from error
+            reconnects += 1
+            delay = min(0.1 * 2**reconnects, 2.0)
+            log.info("connection lost, rejoining", code=code.name, attempt=reconnects)
+            await asyncio.sleep(delay)
+        except _StreamEnded:
+            if reconnects >= max_reconnects:
+                raise SeatError(
+                    grpc.StatusCode.UNAVAILABLE, "the stream ended without a result"
+                ) from None
+            reconnects += 1
+            await asyncio.sleep(min(0.1 * 2**reconnects, 2.0))
+
+
+class _StreamEnded(Exception):
+    pass
+
+
+async def _play_stream(
+    bot: Bot,
+    channel: grpc.aio.Channel,
+    match_id: str,
+    token: str,
+    seat: int | None,
+    log: structlog.typing.FilteringBoundLogger,
+) -> arena_pb2.MatchResult:
+    stub = arena_pb2_grpc.ArenaStub(channel)
+    call = stub.Play(wait_for_ready=True)
+    join = arena_pb2.Join(match_id=match_id, token=token)
+    if seat is not None:
+        join.seat = seat
+    await call.write(arena_pb2.PlayRequest(join=join))
+    game = ""
+    on_event = getattr(bot, "on_event", None)
+    while True:
+        response = await call.read()
+        if response is grpc.aio.EOF:
+            raise _StreamEnded()
+        kind = response.WhichOneof("kind")
+        if kind == "decision":
+            view = DecisionView.from_message(response.decision, game)
+            choice = bot.decide(view)
+            if inspect.isawaitable(choice):
+                choice = await choice
+            await call.write(
+                arena_pb2.PlayRequest(
+                    answer=arena_pb2.Answer(
+                        decision_id=response.decision.decision_id, action_index=int(choice)
+                    )
+                )
+            )
+        elif kind == "event":
+            if on_event is not None:
+                on_event(response.event)
+        elif kind == "joined":
+            game = response.joined.game
+            log = log.bind(seat=response.joined.seat, game=game)
+        elif kind == "error":
+            log.warning(
+                "server refused an answer",
+                code=status_name(response.error.code),
+                message=response.error.message,
+            )
+        elif kind == "result":
+            await call.done_writing()
+            return response.result
+
+
+def status_name(code: int) -> str:
+    """The name of a numeric gRPC status code, as PlayError carries it."""
+    for status in grpc.StatusCode:
+        if status.value[0] == code:
+            return status.name
+    return f"CODE_{code}"
+
+
+def play_blocking(bot: Bot, address: str, match_id: str, token: str, **kwargs: Any) -> Any:
+    """`play` for code that is not async."""
+    return asyncio.run(play(bot, address, match_id, token, **kwargs))

@@ -1,0 +1,135 @@
+"""Building, starting and stopping the Sheepfold gRPC server."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+import structlog
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+from grpc_reflection.v1alpha import reflection
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from server.records import ClockConfig
+from server.registry import MatchRegistry
+from server.service import ArenaService
+from server.store import MemoryStore, Store
+
+ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 50051
+    admin_token: str | None = None
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    max_message_bytes: int = 4 * 1024 * 1024
+    max_live_matches: int = 10_000
+    start_timeout: float = 30.0
+    default_clock: ClockConfig = field(default_factory=ClockConfig)
+    shutdown_grace: float = 5.0
+
+
+def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
+    return [
+        ("grpc.max_receive_message_length", config.max_message_bytes),
+        ("grpc.max_send_message_length", config.max_message_bytes),
+        # Ping idle connections so dead peers are noticed; allow clients' pings.
+        ("grpc.keepalive_time_ms", 30_000),
+        ("grpc.keepalive_timeout_ms", 10_000),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+        ("grpc.http2.max_pings_without_data", 0),
+    ]
+
+
+class SheepfoldServer:
+    """A running server: the Arena service, health and reflection on one port."""
+
+    def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
+        self.config = config
+        self.store = store or MemoryStore()
+        self.registry = MatchRegistry(
+            self.store,
+            max_live_matches=config.max_live_matches,
+            start_timeout=config.start_timeout,
+        )
+        self.health = HealthServicer()
+        self.port = 0
+        self.log = structlog.get_logger("sheepfold.server")
+        self._server: grpc.aio.Server | None = None
+
+    async def start(self) -> int:
+        server = grpc.aio.server(options=grpc_options(self.config))
+        arena_pb2_grpc.add_ArenaServicer_to_server(
+            ArenaService(
+                self.registry,
+                admin_token=self.config.admin_token,
+                default_clock=self.config.default_clock,
+            ),
+            server,
+        )
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
+        reflection.enable_server_reflection(
+            (
+                ARENA_SERVICE,
+                health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+                reflection.SERVICE_NAME,
+            ),
+            server,
+        )
+        address = f"{self.config.host}:{self.config.port}"
+        if self.config.tls_cert and self.config.tls_key:
+            credentials = grpc.ssl_server_credentials(
+                [(self.config.tls_key.read_bytes(), self.config.tls_cert.read_bytes())]
+            )
+            self.port = server.add_secure_port(address, credentials)
+        else:
+            self.port = server.add_insecure_port(address)
+        await server.start()
+        self._server = server
+        restored = self.registry.restore()
+        for service in ("", ARENA_SERVICE):
+            await self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
+        self.log.info(
+            "server started",
+            host=self.config.host,
+            port=self.port,
+            tls=bool(self.config.tls_cert),
+            restored_matches=restored,
+        )
+        return self.port
+
+    async def stop(self, reason: str = "server stopping") -> None:
+        """Stop accepting matches, keep unfinished ones in the store, close."""
+        if self._server is None:
+            return
+        self.registry.accepting = False
+        await self.health.enter_graceful_shutdown()
+        await self.registry.shutdown(reason)
+        await self._server.stop(self.config.shutdown_grace)
+        self.store.close()
+        self._server = None
+        self.log.info("server stopped", reason=reason)
+
+    async def wait(self) -> None:
+        if self._server is not None:
+            await self._server.wait_for_termination()
+
+
+async def serve(config: ServerConfig, store: Store | None = None) -> None:
+    """Run until SIGTERM or SIGINT, then shut down gracefully."""
+    server = SheepfoldServer(config, store)
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    await stop.wait()
+    await server.stop("signal received")

@@ -1,0 +1,82 @@
+"""Engine values to wire messages, for any game, through the game's codec."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sheepfold.v1 import arena_pb2
+
+from games.contract import Codec, Result
+from games.options import OptionSpec
+
+
+def game_info(game: Any) -> arena_pb2.GameInfo:
+    return arena_pb2.GameInfo(
+        name=game.name,
+        title=game.title,
+        min_players=game.min_players,
+        max_players=game.max_players,
+        options=[option_info(spec) for spec in game.option_specs],
+    )
+
+
+def option_info(spec: OptionSpec) -> arena_pb2.OptionInfo:
+    info = arena_pb2.OptionInfo(
+        name=spec.name,
+        kind=spec.kind,
+        default=spec.format_default(),
+        description=spec.description,
+        choices=list(spec.choices),
+    )
+    if spec.minimum is not None:
+        info.minimum = spec.minimum
+    if spec.maximum is not None:
+        info.maximum = spec.maximum
+    return info
+
+
+def observation(codec: Codec, value: Any) -> arena_pb2.Observation:
+    wrapper = arena_pb2.Observation()
+    getattr(wrapper, codec.field).CopyFrom(codec.observation_to_proto(value))
+    return wrapper
+
+
+def legal_actions(codec: Codec, actions: Sequence[Any]) -> list[arena_pb2.LegalAction]:
+    converted = []
+    for action in actions:
+        wrapper = arena_pb2.LegalAction(label=action.label)
+        getattr(wrapper.action, codec.field).CopyFrom(codec.action_to_proto(action))
+        converted.append(wrapper)
+    return converted
+
+
+def event(codec: Codec, move: int, payload: Any) -> arena_pb2.EventMessage:
+    message = arena_pb2.EventMessage(move=move, text=payload.text)
+    getattr(message.event, codec.field).CopyFrom(codec.event_to_proto(payload))
+    return message
+
+
+def options_to_strings(specs: Sequence[OptionSpec], values: Mapping[str, Any]) -> dict[str, str]:
+    """Canonical string forms of typed option values (what is stored and sent)."""
+    out = {}
+    for spec in specs:
+        value = values[spec.name]
+        out[spec.name] = ("true" if value else "false") if spec.kind == "bool" else str(value)
+    return out
+
+
+def match_result(
+    result: Result,
+    seats: Sequence[arena_pb2.SeatInfo],
+    end_reason: str,
+) -> arena_pb2.MatchResult:
+    return arena_pb2.MatchResult(
+        scores=[float(score) for score in result.scores],
+        ranks=list(result.ranks),
+        winners=list(result.winners),
+        details_json=json.dumps(result.details, sort_keys=True, default=str),
+        seats=list(seats),
+        end_reason=end_reason,
+    )

@@ -1,0 +1,78 @@
+"""A real server on a free loopback port, in a background thread.
+
+Used by `sheepfold match`, the tournament runner and `sheepfold demo` when no
+`--server` is given: the bots still talk to it through gRPC.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import threading
+from types import TracebackType
+
+from server.app import ServerConfig, SheepfoldServer
+from server.store import Store
+
+
+class InProcessServer:
+    def __init__(self, config: ServerConfig | None = None, store: Store | None = None) -> None:
+        config = config or ServerConfig()
+        self.config = dataclasses.replace(config, host="127.0.0.1", port=0)
+        self.store = store
+        self.address = ""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._server: SheepfoldServer | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    def start(self) -> str:
+        self._thread = threading.Thread(target=self._run, name="sheepfold-server", daemon=True)
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise RuntimeError(f"in-process server failed to start: {self._error}")
+        return self.address
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            self._server = SheepfoldServer(self.config, self.store)
+            port = loop.run_until_complete(self._server.start())
+            self.address = f"127.0.0.1:{port}"
+        except BaseException as error:  # reported to the starting thread
+            self._error = error
+            self._ready.set()
+            loop.close()
+            return
+        self._ready.set()
+        loop.run_forever()
+        loop.close()
+
+    def stop(self) -> None:
+        loop, server = self._loop, self._server
+        if loop is None or server is None or self._thread is None:
+            return
+        asyncio.run_coroutine_threadsafe(server.stop("in-process server closing"), loop).result(30)
+        loop.call_soon_threadsafe(loop.stop)
+        self._thread.join(30)
+        self._loop = None
+
+    @property
+    def server(self) -> SheepfoldServer:
+        assert self._server is not None
+        return self._server
+
+    def __enter__(self) -> InProcessServer:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()

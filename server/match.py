@@ -1,0 +1,474 @@
+"""One live match: the authoritative state, its seats, its clock and its loop.
+
+The match loop asks the seat to move for a decision, waits for the answer
+within the clock, applies it to the engine, records it in the store before the
+next decision is sent, and streams to every seat the events it may see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+import structlog
+from sheepfold.v1 import arena_pb2
+
+from games.contract import Event, Game, State
+from server import convert
+from server.records import MatchRecord, RecordedMove, token_matches
+from server.store import Store
+
+# How many messages may wait for a seat's stream before the stream is dropped.
+SEAT_QUEUE_LIMIT = 10_000
+
+
+class Status(enum.Enum):
+    WAITING = arena_pb2.MATCH_STATUS_WAITING
+    RUNNING = arena_pb2.MATCH_STATUS_RUNNING
+    FINISHED = arena_pb2.MATCH_STATUS_FINISHED
+    ABORTED = arena_pb2.MATCH_STATUS_ABORTED
+
+
+@dataclass(frozen=True, slots=True)
+class StreamClosed:
+    """Tells a Play stream to end, with the status its client receives."""
+
+    code: grpc.StatusCode | None
+    message: str
+
+
+class SeatStream:
+    """The outbound side of one Play stream."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[arena_pb2.PlayResponse | StreamClosed] = asyncio.Queue()
+
+    def send(self, message: arena_pb2.PlayResponse) -> bool:
+        if self.queue.qsize() >= SEAT_QUEUE_LIMIT:
+            return False
+        self.queue.put_nowait(message)
+        return True
+
+    def close(self, code: grpc.StatusCode | None, message: str) -> None:
+        self.queue.put_nowait(StreamClosed(code, message))
+
+
+@dataclass(slots=True)
+class Seat:
+    index: int
+    token_hash: str
+    bank: float
+    stream: SeatStream | None = None
+    joined: bool = False
+    strikes: int = 0
+    disqualified: bool = False
+
+    def info(self) -> arena_pb2.SeatInfo:
+        return arena_pb2.SeatInfo(
+            seat=self.index,
+            connected=self.stream is not None,
+            strikes=self.strikes,
+            disqualified=self.disqualified,
+            time_bank_seconds=self.bank,
+        )
+
+
+@dataclass(slots=True)
+class PendingDecision:
+    decision_id: int
+    seat: int
+    actions: Sequence[Any]
+    message: arena_pb2.PlayResponse
+    answer: asyncio.Future[int] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class JoinError(Exception):
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Match:
+    """A match hosted by this server."""
+
+    def __init__(
+        self,
+        record: MatchRecord,
+        game: Game,
+        store: Store,
+        *,
+        start_timeout: float = 30.0,
+    ) -> None:
+        self.record = record
+        self.game = game
+        self.codec = game.codec
+        self.store = store
+        self.state: State = game.new_state(record.players, record.seed, record.options)
+        self.seats = [
+            Seat(index=i, token_hash=h, bank=record.clock.time_bank_seconds)
+            for i, h in enumerate(record.token_hashes)
+        ]
+        self.status = Status.WAITING
+        self.moves: list[RecordedMove] = []
+        self.result: arena_pb2.MatchResult | None = None
+        self.end_reason = ""
+        self.start_timeout = start_timeout
+        self.log = structlog.get_logger("sheepfold.match").bind(
+            match_id=record.match_id, game=record.game
+        )
+        self._pending: PendingDecision | None = None
+        self._decision_counter = 0
+        self._all_joined = asyncio.Event()
+        self._finished = asyncio.Event()
+        self._forced_rng = random.Random(f"{record.seed}:forced")
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------ restoring
+
+    def replay(self, moves: Sequence[RecordedMove]) -> None:
+        """Re-apply recorded moves (after a restart); strikes come back too."""
+        for move in moves:
+            actions = self.state.legal_actions()
+            self.state.apply(actions[move.index])
+            self.moves.append(move)
+            if move.forced == "timeout":
+                seat = self.seats[move.seat]
+                seat.strikes += 1
+                seat.disqualified = seat.strikes >= self.record.clock.max_strikes
+        if moves:
+            self.status = Status.RUNNING
+            self._all_joined.set()
+
+    # ------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=f"match-{self.record.match_id}")
+
+    async def wait_finished(self) -> None:
+        await self._finished.wait()
+
+    @property
+    def over(self) -> bool:
+        return self.status in (Status.FINISHED, Status.ABORTED)
+
+    async def stop(self, reason: str) -> None:
+        """Stop hosting (server shutdown): the match stays unfinished in the store."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for seat in self.seats:
+            if seat.stream is not None:
+                seat.stream.close(grpc.StatusCode.UNAVAILABLE, reason)
+                seat.stream = None
+
+    async def _run(self) -> None:
+        try:
+            await asyncio.wait_for(self._all_joined.wait(), self.start_timeout)
+        except TimeoutError:
+            missing = [s.index for s in self.seats if not s.joined]
+            self.log.warning("match starting without every seat", missing_seats=missing)
+        self.status = Status.RUNNING
+        self.log.info("match running")
+        while not self.state.terminal:
+            await self._play_one_decision()
+        self._finish("game over")
+
+    # ------------------------------------------------------------ decisions
+
+    async def _play_one_decision(self) -> None:
+        state = self.state
+        seat_index = state.to_move
+        assert seat_index is not None
+        seat = self.seats[seat_index]
+        actions = state.legal_actions()
+        if seat.disqualified:
+            self._apply(
+                seat_index, actions, self._forced_rng.randrange(len(actions)), "disqualified"
+            )
+            return
+        self._decision_counter += 1
+        pending = PendingDecision(
+            decision_id=self._decision_counter,
+            seat=seat_index,
+            actions=actions,
+            message=self._decision_message(self._decision_counter, seat, actions),
+        )
+        self._pending = pending
+        if seat.stream is not None:
+            self._send(seat, pending.message)
+        index, forced = await self._await_answer(seat, pending)
+        self._pending = None
+        self._apply(seat_index, actions, index, forced)
+
+    def _decision_message(
+        self, decision_id: int, seat: Seat, actions: Sequence[Any]
+    ) -> arena_pb2.PlayResponse:
+        clock = self.record.clock
+        decision = arena_pb2.Decision(
+            decision_id=decision_id,
+            seat=seat.index,
+            prompt=self.state.prompt(),
+            observation=convert.observation(self.codec, self.state.observation(seat.index)),
+            actions=convert.legal_actions(self.codec, actions),
+            clock=arena_pb2.Clock(
+                decision_seconds=clock.decision_seconds,
+                time_bank_seconds=seat.bank,
+                strikes=seat.strikes,
+                max_strikes=clock.max_strikes,
+            ),
+        )
+        return arena_pb2.PlayResponse(decision=decision)
+
+    async def _await_answer(self, seat: Seat, pending: PendingDecision) -> tuple[int, str]:
+        clock = self.record.clock
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        try:
+            index = await asyncio.wait_for(
+                asyncio.shield(pending.answer), clock.decision_seconds + seat.bank
+            )
+        except TimeoutError:
+            seat.bank = 0.0
+            seat.strikes += 1
+            seat.disqualified = seat.strikes >= clock.max_strikes
+            self.log.warning(
+                "decision deadline missed",
+                seat=seat.index,
+                decision_id=pending.decision_id,
+                strikes=seat.strikes,
+                disqualified=seat.disqualified,
+            )
+            if seat.stream is not None:
+                self._send_error(
+                    seat,
+                    grpc.StatusCode.DEADLINE_EXCEEDED,
+                    f"deadline missed: a random action was played "
+                    f"(strike {seat.strikes} of {clock.max_strikes})",
+                    pending.decision_id,
+                )
+            return self._forced_rng.randrange(len(pending.actions)), "timeout"
+        overrun = loop.time() - started - clock.decision_seconds
+        if overrun > 0:
+            seat.bank = max(0.0, seat.bank - overrun)
+        return index, ""
+
+    def _apply(self, seat: int, actions: Sequence[Any], index: int, forced: str) -> None:
+        action = actions[index]
+        events = self.state.apply(action)
+        move = RecordedMove(len(self.moves) + 1, seat, index, action.label, forced)
+        # Written before the next decision is sent: a crash loses nothing applied.
+        self.store.record_move(self.record.match_id, move)
+        self.moves.append(move)
+        self._broadcast(move.move, events)
+
+    def _broadcast(self, move: int, events: Sequence[Event]) -> None:
+        for event in events:
+            converted: dict[int, arena_pb2.PlayResponse] = {}
+            for seat in self.seats:
+                if seat.stream is None:
+                    continue
+                payload = event.visible_to(seat.index)
+                if payload is None:
+                    continue
+                message = converted.get(id(payload))
+                if message is None:
+                    message = arena_pb2.PlayResponse(event=convert.event(self.codec, move, payload))
+                    converted[id(payload)] = message
+                self._send(seat, message)
+
+    def _finish(self, reason: str) -> None:
+        result = self.state.result()
+        ranks = _ranks_with_disqualified_last(result.ranks, [s.disqualified for s in self.seats])
+        engine_result = type(result)(result.scores, ranks, result.details)
+        self.result = convert.match_result(
+            engine_result, [seat.info() for seat in self.seats], reason
+        )
+        self.end_reason = reason
+        self.status = Status.FINISHED
+        self.store.finish_match(
+            self.record.match_id, "finished", self.result.SerializeToString(), reason
+        )
+        self.log.info(
+            "match finished",
+            reason=reason,
+            moves=len(self.moves),
+            scores=list(self.result.scores),
+            ranks=list(self.result.ranks),
+            strikes=[s.strikes for s in self.seats],
+            disqualified=[s.index for s in self.seats if s.disqualified],
+        )
+        final = arena_pb2.PlayResponse(result=self.result)
+        for seat in self.seats:
+            if seat.stream is not None:
+                self._send(seat, final)
+                seat.stream.close(None, "match over")
+                seat.stream = None
+        self._finished.set()
+
+    # ------------------------------------------------------------ seats
+
+    def authenticate(self, seat: int | None, token: str) -> int:
+        """The seat this token belongs to; raises JoinError otherwise."""
+        owner = next((s.index for s in self.seats if token_matches(token, s.token_hash)), None)
+        if owner is None:
+            raise JoinError(grpc.StatusCode.UNAUTHENTICATED, "invalid seat token")
+        if seat is not None and seat != owner:
+            raise JoinError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"this token does not belong to seat {seat}",
+            )
+        return owner
+
+    def join(self, seat_index: int, stream: SeatStream) -> None:
+        """Attach a Play stream to a seat, replacing any older one."""
+        if self.over:
+            raise JoinError(grpc.StatusCode.FAILED_PRECONDITION, "the match is over")
+        seat = self.seats[seat_index]
+        if seat.stream is not None:
+            seat.stream.close(
+                grpc.StatusCode.ABORTED, f"replaced by a newer join for seat {seat_index}"
+            )
+            self.log.info("seat stream replaced", seat=seat_index)
+        seat.stream = stream
+        seat.joined = True
+        self.log.info("seat joined", seat=seat_index)
+        stream.send(
+            arena_pb2.PlayResponse(
+                joined=arena_pb2.Joined(
+                    match_id=self.record.match_id,
+                    seat=seat_index,
+                    game=self.record.game,
+                    players=self.record.players,
+                    options=self.record.options,
+                )
+            )
+        )
+        if self._pending is not None and self._pending.seat == seat_index:
+            stream.send(self._pending.message)
+        if all(s.joined for s in self.seats):
+            self._all_joined.set()
+
+    def leave(self, seat_index: int, stream: SeatStream) -> None:
+        seat = self.seats[seat_index]
+        if seat.stream is stream:
+            seat.stream = None
+            self.log.info("seat disconnected", seat=seat_index)
+
+    def answer(self, seat_index: int, decision_id: int, action_index: int) -> None:
+        """Take a seat's answer; a bad one gets a PlayError and the match goes on."""
+        seat = self.seats[seat_index]
+        pending = self._pending
+        if self.over:
+            self._send_error(
+                seat, grpc.StatusCode.FAILED_PRECONDITION, "the match is over", decision_id
+            )
+        elif pending is None or pending.seat != seat_index:
+            self._send_error(
+                seat,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"decision {decision_id} is not open: it is not seat {seat_index}'s turn",
+                decision_id,
+            )
+        elif decision_id != pending.decision_id:
+            self._send_error(
+                seat,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"stale decision id {decision_id}; the open decision is {pending.decision_id}",
+                decision_id,
+            )
+        elif pending.answer.done():
+            self._send_error(
+                seat,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"decision {decision_id} was already answered",
+                decision_id,
+            )
+        elif not 0 <= action_index < len(pending.actions):
+            self._send_error(
+                seat,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"action index {action_index} is out of range 0..{len(pending.actions) - 1}",
+                decision_id,
+            )
+            self._send(seat, pending.message)
+        else:
+            pending.answer.set_result(action_index)
+
+    def reject(self, seat_index: int, reason: str) -> None:
+        """A message that is not an answer: an INVALID_ARGUMENT error, nothing else."""
+        self._send_error(self.seats[seat_index], grpc.StatusCode.INVALID_ARGUMENT, reason, 0)
+
+    def _send(self, seat: Seat, message: arena_pb2.PlayResponse) -> None:
+        stream = seat.stream
+        if stream is not None and not stream.send(message):
+            self.log.warning("seat stream too slow, dropped", seat=seat.index)
+            stream.close(grpc.StatusCode.RESOURCE_EXHAUSTED, "stream fell too far behind")
+            seat.stream = None
+
+    def _send_error(
+        self, seat: Seat, code: grpc.StatusCode, message: str, decision_id: int
+    ) -> None:
+        self.log.info("bad answer", seat=seat.index, code=code.name, reason=message)
+        self._send(
+            seat,
+            arena_pb2.PlayResponse(
+                error=arena_pb2.PlayError(
+                    code=code.value[0], message=message, decision_id=decision_id
+                )
+            ),
+        )
+
+    # ------------------------------------------------------------ views
+
+    def info(self) -> arena_pb2.MatchInfo:
+        record = self.record
+        info = arena_pb2.MatchInfo(
+            match_id=record.match_id,
+            game=record.game,
+            players=record.players,
+            options=record.options,
+            status=self.status.value,
+            seats=[seat.info() for seat in self.seats],
+            moves=len(self.moves),
+            clock=arena_pb2.ClockSettings(
+                decision_seconds=record.clock.decision_seconds,
+                time_bank_seconds=record.clock.time_bank_seconds,
+                max_strikes=record.clock.max_strikes,
+            ),
+            created_at=record.created_at,
+        )
+        to_move = self.state.to_move
+        if to_move is not None and not self.over:
+            info.to_move = to_move
+        if self.result is not None:
+            info.result.CopyFrom(self.result)
+        if self.over:
+            # The seed fixes every deck order: it is only revealed once nothing is hidden.
+            info.seed = record.seed
+        return info
+
+
+def _ranks_with_disqualified_last(
+    ranks: Sequence[int], disqualified: Sequence[bool]
+) -> tuple[int, ...]:
+    """Disqualified seats share the last rank; the others keep their order."""
+    if not any(disqualified):
+        return tuple(ranks)
+    kept = [i for i, dq in enumerate(disqualified) if not dq]
+    out = [0] * len(ranks)
+    for i in kept:
+        out[i] = 1 + sum(1 for j in kept if ranks[j] < ranks[i])
+    for i, dq in enumerate(disqualified):
+        if dq:
+            out[i] = len(kept) + 1
+    return tuple(out)

@@ -1,0 +1,59 @@
+"""Plain data the server keeps about a match, shared by the stores."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class ClockConfig:
+    """Per-match clock: a deadline per decision, an optional bank, strikes to DQ."""
+
+    decision_seconds: float = 10.0
+    time_bank_seconds: float = 0.0
+    max_strikes: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """What is fixed when a match is created: enough to rebuild it from scratch."""
+
+    match_id: str
+    game: str
+    players: int
+    options: dict[str, str]
+    seed: int
+    clock: ClockConfig
+    token_hashes: tuple[str, ...]
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedMove:
+    """One applied action. `forced` is "", "timeout" or "disqualified"."""
+
+    move: int
+    seat: int
+    index: int
+    label: str
+    forced: str = ""
+
+
+@dataclass(slots=True)
+class StoredMatch:
+    record: MatchRecord
+    moves: list[RecordedMove] = field(default_factory=list)
+    status: str = "running"  # running | finished | aborted
+    result: bytes | None = None  # serialized arena_pb2.MatchResult
+    end_reason: str = ""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str, token_hash: str) -> bool:
+    """Constant-time comparison of a presented token with a stored hash."""
+    return hmac.compare_digest(hash_token(token), token_hash)

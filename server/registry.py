@@ -1,0 +1,131 @@
+"""The matches this server hosts: creation, lookup, restore and shutdown."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterable, Mapping
+
+import structlog
+
+import games
+from games.errors import InvalidOptions
+from games.options import parse_options
+from server import convert
+from server.match import Match, Status
+from server.records import ClockConfig, MatchRecord, StoredMatch, hash_token
+from server.store import Store
+
+
+class LimitReached(Exception):
+    """Too many live matches; the caller answers RESOURCE_EXHAUSTED."""
+
+
+class MatchRegistry:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        max_live_matches: int = 10_000,
+        start_timeout: float = 30.0,
+        keep_finished: int = 10_000,
+    ) -> None:
+        self.store = store
+        self.max_live_matches = max_live_matches
+        self.start_timeout = start_timeout
+        self.keep_finished = keep_finished
+        self.accepting = True
+        self._matches: dict[str, Match] = {}
+        self._log = structlog.get_logger("sheepfold.registry")
+
+    def create(
+        self,
+        game_name: str,
+        players: int,
+        options: Mapping[str, str],
+        seed: int | None,
+        clock: ClockConfig,
+    ) -> tuple[Match, list[str]]:
+        """Create and start a match; returns it with its seat tokens.
+
+        Raises InvalidOptions for an unknown game or bad options, LimitReached
+        when the server hosts as many live matches as it may.
+        """
+        game = games.get(game_name)
+        if self.live_count() >= self.max_live_matches:
+            raise LimitReached(f"the server already hosts {self.max_live_matches} live matches")
+        if seed is None:
+            seed = secrets.randbits(63)
+        # The canonical option strings are stored; Match() validates the rest.
+        parsed = parse_options(game.option_specs, options)
+        canonical = convert.options_to_strings(game.option_specs, parsed)
+        tokens = [secrets.token_urlsafe(24) for _ in range(players)]
+        record = MatchRecord(
+            match_id=secrets.token_hex(8),
+            game=game_name,
+            players=players,
+            options=canonical,
+            seed=seed,
+            clock=clock,
+            token_hashes=tuple(hash_token(t) for t in tokens),
+            created_at=time.time(),
+        )
+        match = Match(record, game, self.store, start_timeout=self.start_timeout)
+        self.store.create_match(record)
+        self._add(match)
+        match.start()
+        match.log.info(
+            "match created",
+            players=players,
+            options=canonical,
+            decision_seconds=clock.decision_seconds,
+        )
+        return match, tokens
+
+    def restore(self) -> int:
+        """Bring back every unfinished match from the store; returns how many."""
+        restored = 0
+        for stored in self.store.unfinished():
+            try:
+                match = self._rebuild(stored)
+            except (InvalidOptions, IndexError, ValueError) as error:
+                self._log.error(
+                    "cannot restore match", match_id=stored.record.match_id, error=str(error)
+                )
+                continue
+            self._add(match)
+            match.start()
+            match.log.info("match restored", moves=len(stored.moves))
+            restored += 1
+        return restored
+
+    def _rebuild(self, stored: StoredMatch) -> Match:
+        record = stored.record
+        match = Match(record, games.get(record.game), self.store, start_timeout=self.start_timeout)
+        match.replay(stored.moves)
+        return match
+
+    def _add(self, match: Match) -> None:
+        self._matches[match.record.match_id] = match
+        self._forget_old_finished()
+
+    def _forget_old_finished(self) -> None:
+        finished = [m for m in self._matches.values() if m.over]
+        for match in finished[: max(0, len(finished) - self.keep_finished)]:
+            del self._matches[match.record.match_id]
+
+    def get(self, match_id: str) -> Match | None:
+        return self._matches.get(match_id)
+
+    def all(self) -> Iterable[Match]:
+        return self._matches.values()
+
+    def live_count(self) -> int:
+        return sum(1 for m in self._matches.values() if not m.over)
+
+    async def shutdown(self, reason: str) -> None:
+        """Stop every live match; each stays unfinished in the store."""
+        self.accepting = False
+        for match in list(self._matches.values()):
+            if match.status in (Status.WAITING, Status.RUNNING):
+                await match.stop(reason)

@@ -1,0 +1,177 @@
+"""The `sheepfold.v1.Arena` gRPC service."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+from collections.abc import AsyncIterator
+
+import grpc
+import structlog
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+import games
+from games.errors import InvalidOptions
+from server import convert
+from server.match import JoinError, Match, SeatStream, StreamClosed
+from server.records import ClockConfig
+from server.registry import LimitReached, MatchRegistry
+
+DEFAULT_LIST_LIMIT = 100
+
+
+class ArenaService(arena_pb2_grpc.ArenaServicer):
+    def __init__(
+        self,
+        registry: MatchRegistry,
+        *,
+        admin_token: str | None = None,
+        default_clock: ClockConfig | None = None,
+    ) -> None:
+        self.registry = registry
+        self.admin_token = admin_token or None
+        self.default_clock = default_clock or ClockConfig()
+        self.log = structlog.get_logger("sheepfold.service")
+
+    # ------------------------------------------------------------ games
+
+    async def ListGames(
+        self, request: arena_pb2.ListGamesRequest, context: grpc.aio.ServicerContext
+    ) -> arena_pb2.ListGamesResponse:
+        return arena_pb2.ListGamesResponse(
+            games=[convert.game_info(games.get(name)) for name in games.names()]
+        )
+
+    # ------------------------------------------------------------ matches
+
+    async def CreateMatch(
+        self, request: arena_pb2.CreateMatchRequest, context: grpc.aio.ServicerContext
+    ) -> arena_pb2.CreateMatchResponse:
+        await self._check_admin(request.admin_token, context)
+        if not self.registry.accepting:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+        clock = await self._clock(request.clock, context)
+        seed = request.seed if request.HasField("seed") else None
+        try:
+            match, tokens = self.registry.create(
+                request.game, request.players, dict(request.options), seed, clock
+            )
+        except InvalidOptions as error:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        except LimitReached as error:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+        return arena_pb2.CreateMatchResponse(
+            match_id=match.record.match_id, seat_tokens=tokens, seed=match.record.seed
+        )
+
+    async def _check_admin(self, presented: str, context: grpc.aio.ServicerContext) -> None:
+        if self.admin_token is None:
+            return
+        if not presented:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "this server needs an admin token")
+        if not hmac.compare_digest(presented.encode(), self.admin_token.encode()):
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token")
+
+    async def _clock(
+        self, settings: arena_pb2.ClockSettings, context: grpc.aio.ServicerContext
+    ) -> ClockConfig:
+        default = self.default_clock
+        if settings.decision_seconds < 0 or settings.time_bank_seconds < 0:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "clock times must not be negative"
+            )
+        if settings.max_strikes < 0:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "max_strikes must not be negative"
+            )
+        if settings.decision_seconds > 3600 or settings.time_bank_seconds > 86400:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "clock times are too long")
+        return ClockConfig(
+            decision_seconds=settings.decision_seconds or default.decision_seconds,
+            time_bank_seconds=settings.time_bank_seconds or default.time_bank_seconds,
+            max_strikes=settings.max_strikes or default.max_strikes,
+        )
+
+    async def GetMatch(
+        self, request: arena_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
+    ) -> arena_pb2.MatchInfo:
+        return (await self._match(request.match_id, context)).info()
+
+    async def ListMatches(
+        self, request: arena_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext
+    ) -> arena_pb2.ListMatchesResponse:
+        if request.limit < 0:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "limit must not be negative")
+        limit = request.limit or DEFAULT_LIST_LIMIT
+        found = []
+        for match in reversed(list(self.registry.all())):
+            if request.game and match.record.game != request.game:
+                continue
+            if request.status and match.status.value != request.status:
+                continue
+            found.append(match.info())
+            if len(found) >= limit:
+                break
+        return arena_pb2.ListMatchesResponse(matches=found)
+
+    async def _match(self, match_id: str, context: grpc.aio.ServicerContext) -> Match:
+        match = self.registry.get(match_id)
+        if match is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+        return match
+
+    # ------------------------------------------------------------ playing
+
+    async def Play(
+        self,
+        request_iterator: AsyncIterator[arena_pb2.PlayRequest],
+        context: grpc.aio.ServicerContext,
+    ) -> AsyncIterator[arena_pb2.PlayResponse]:
+        first = await _first_message(request_iterator)
+        if first is None or not first.HasField("join"):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "the first message on Play must be a join"
+            )
+        join = first.join
+        match = await self._match(join.match_id, context)
+        stream = SeatStream()
+        try:
+            seat = match.authenticate(join.seat if join.HasField("seat") else None, join.token)
+            match.join(seat, stream)
+        except JoinError as error:
+            match.log.info("join refused", code=error.code.name, reason=error.message)
+            await context.abort(error.code, error.message)
+        reader = asyncio.create_task(_read_answers(request_iterator, match, seat))
+        try:
+            while True:
+                item = await stream.queue.get()
+                if isinstance(item, StreamClosed):
+                    if item.code is not None:
+                        await context.abort(item.code, item.message)
+                    return
+                yield item
+        finally:
+            reader.cancel()
+            match.leave(seat, stream)
+
+
+async def _first_message(
+    requests: AsyncIterator[arena_pb2.PlayRequest],
+) -> arena_pb2.PlayRequest | None:
+    try:
+        return await anext(requests)
+    except StopAsyncIteration:
+        return None
+
+
+async def _read_answers(
+    requests: AsyncIterator[arena_pb2.PlayRequest], match: Match, seat: int
+) -> None:
+    try:
+        async for request in requests:
+            if request.HasField("answer"):
+                match.answer(seat, request.answer.decision_id, request.answer.action_index)
+            else:
+                match.reject(seat, "this stream has already joined; send answers only")
+    except (asyncio.CancelledError, grpc.aio.AioRpcError):
+        pass
