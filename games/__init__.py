@@ -28,6 +28,7 @@ __all__ = [
 
 _PACKAGES = {
     "sheep-showdown": "games.sheep_showdown",
+    "sheep-n-sheep": "games.sheep_n_sheep",
 }
 
 

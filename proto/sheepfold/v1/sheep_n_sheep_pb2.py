@@ -24,17 +24,71 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n sheepfold/v1/sheep_n_sheep.proto\x12\x0csheepfold.v1\"\x18\n\x16SheepNSheepObservation\"\x13\n\x11SheepNSheepAction\"\x12\n\x10SheepNSheepEventb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n sheepfold/v1/sheep_n_sheep.proto\x12\x0csheepfold.v1\"\xaa\x01\n\x0fSheepNSheepCard\x12\n\n\x02id\x18\x01 \x01(\r\x12/\n\x06\x63olour\x18\x02 \x01(\x0e\x32\x1f.sheepfold.v1.SheepNSheepColour\x12\x0e\n\x06number\x18\x03 \x01(\r\x12\x11\n\tcondition\x18\x04 \x01(\r\x12\n\n\x02vp\x18\x05 \x01(\r\x12+\n\x04icon\x18\x06 \x01(\x0e\x32\x1d.sheepfold.v1.SheepNSheepIcon\"\'\n\x0fSheepNSheepCell\x12\t\n\x01x\x18\x01 \x01(\x11\x12\t\n\x01y\x18\x02 \x01(\x11\"S\n\x14SheepNSheepMarketSet\x12\r\n\x05index\x18\x01 \x01(\r\x12,\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCard\"q\n\x15SheepNSheepPlacedCard\x12+\n\x04\x63\x65ll\x18\x01 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCell\x12+\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCard\"V\n\x12SheepNSheepPasture\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x32\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32#.sheepfold.v1.SheepNSheepPlacedCard\"\xb5\x03\n\x14SheepNSheepPlacement\x12-\n\x05phase\x18\x01 \x01(\x0e\x32\x1e.sheepfold.v1.SheepNSheepPhase\x12\x31\n\x05start\x18\x02 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCellH\x00\x88\x01\x01\x12\x0e\n\x06placed\x18\x03 \x01(\r\x12\x13\n\x06number\x18\x04 \x01(\rH\x01\x88\x01\x01\x12/\n\x03tip\x18\x05 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCellH\x02\x88\x01\x01\x12\x32\n\x06up_tip\x18\x06 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCellH\x03\x88\x01\x01\x12\x14\n\x07up_next\x18\x07 \x01(\rH\x04\x88\x01\x01\x12\x34\n\x08\x64own_tip\x18\x08 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCellH\x05\x88\x01\x01\x12\x16\n\tdown_next\x18\t \x01(\rH\x06\x88\x01\x01\x42\x08\n\x06_startB\t\n\x07_numberB\x06\n\x04_tipB\t\n\x07_up_tipB\n\n\x08_up_nextB\x0b\n\t_down_tipB\x0c\n\n_down_next\"\xab\x04\n\x16SheepNSheepObservation\x12\x11\n\x04seat\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x0f\n\x07players\x18\x02 \x01(\r\x12\x14\n\x07to_move\x18\x03 \x01(\rH\x01\x88\x01\x01\x12-\n\x05phase\x18\x04 \x01(\x0e\x32\x1e.sheepfold.v1.SheepNSheepPhase\x12\x0c\n\x04turn\x18\x05 \x01(\r\x12+\n\x04hand\x18\x06 \x03(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCard\x12\x12\n\nhand_sizes\x18\x07 \x03(\r\x12\x32\n\x06market\x18\x08 \x03(\x0b\x32\".sheepfold.v1.SheepNSheepMarketSet\x12\x32\n\x08pastures\x18\t \x03(\x0b\x32 .sheepfold.v1.SheepNSheepPasture\x12\x11\n\tdeck_size\x18\n \x01(\r\x12\x12\n\nstock_size\x18\x0b \x01(\r\x12.\n\x07\x64iscard\x18\x0c \x03(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCard\x12\x15\n\rend_triggered\x18\r \x01(\x08\x12\x16\n\tlast_turn\x18\x0e \x01(\rH\x02\x88\x01\x01\x12:\n\tplacement\x18\x0f \x01(\x0b\x32\".sheepfold.v1.SheepNSheepPlacementH\x03\x88\x01\x01\x42\x07\n\x05_seatB\n\n\x08_to_moveB\x0c\n\n_last_turnB\x0c\n\n_placement\"\xe8\x05\n\x11SheepNSheepAction\x12;\n\x08take_set\x18\x01 \x01(\x0b\x32\'.sheepfold.v1.SheepNSheepAction.TakeSetH\x00\x12\x36\n\x05\x62\x65gin\x18\x02 \x01(\x0b\x32%.sheepfold.v1.SheepNSheepAction.BeginH\x00\x12:\n\x07\x64iscard\x18\x03 \x01(\x0b\x32\'.sheepfold.v1.SheepNSheepAction.DiscardH\x00\x12\x36\n\x05place\x18\x04 \x01(\x0b\x32%.sheepfold.v1.SheepNSheepAction.PlaceH\x00\x12\x34\n\x04stop\x18\x05 \x01(\x0b\x32$.sheepfold.v1.SheepNSheepAction.StopH\x00\x12\x39\n\tpass_turn\x18\x06 \x01(\x0b\x32$.sheepfold.v1.SheepNSheepAction.PassH\x00\x1a\x18\n\x07TakeSet\x12\r\n\x05index\x18\x01 \x01(\r\x1az\n\x05\x42\x65gin\x12\x34\n\x04kind\x18\x01 \x01(\x0e\x32&.sheepfold.v1.SheepNSheepPlacementKind\x12\x31\n\x05start\x18\x02 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCellH\x00\x88\x01\x01\x42\x08\n\x06_start\x1a\x36\n\x07\x44iscard\x12+\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCard\x1a\x92\x01\n\x05Place\x12+\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCard\x12+\n\x04\x63\x65ll\x18\x02 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCell\x12/\n\x06\x62ranch\x18\x03 \x01(\x0e\x32\x1f.sheepfold.v1.SheepNSheepBranch\x1a\x06\n\x04Stop\x1a\x06\n\x04PassB\x06\n\x04kind\"\xf2\x0b\n\x10SheepNSheepEvent\x12<\n\tset_taken\x18\x01 \x01(\x0b\x32\'.sheepfold.v1.SheepNSheepEvent.SetTakenH\x00\x12>\n\nset_formed\x18\x02 \x01(\x0b\x32(.sheepfold.v1.SheepNSheepEvent.SetFormedH\x00\x12>\n\ncard_drawn\x18\x03 \x01(\x0b\x32(.sheepfold.v1.SheepNSheepEvent.CardDrawnH\x00\x12\x44\n\rend_triggered\x18\x04 \x01(\x0b\x32+.sheepfold.v1.SheepNSheepEvent.EndTriggeredH\x00\x12H\n\x0fplacement_begun\x18\x05 \x01(\x0b\x32-.sheepfold.v1.SheepNSheepEvent.PlacementBegunH\x00\x12\x46\n\x0e\x63\x61rd_discarded\x18\x06 \x01(\x0b\x32,.sheepfold.v1.SheepNSheepEvent.CardDiscardedH\x00\x12@\n\x0b\x63\x61rd_placed\x18\x07 \x01(\x0b\x32).sheepfold.v1.SheepNSheepEvent.CardPlacedH\x00\x12\x37\n\x06passed\x18\x08 \x01(\x0b\x32%.sheepfold.v1.SheepNSheepEvent.PassedH\x00\x12>\n\nturn_ended\x18\t \x01(\x0b\x32(.sheepfold.v1.SheepNSheepEvent.TurnEndedH\x00\x12>\n\ngame_ended\x18\n \x01(\x0b\x32(.sheepfold.v1.SheepNSheepEvent.GameEndedH\x00\x1aU\n\x08SetTaken\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05index\x18\x02 \x01(\r\x12,\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCard\x1a\\\n\tSetFormed\x12\r\n\x05index\x18\x01 \x01(\r\x12,\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCard\x12\x12\n\nfrom_stock\x18\x03 \x01(\r\x1ah\n\tCardDrawn\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x30\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCardH\x00\x88\x01\x01\x12\x12\n\nfrom_stock\x18\x03 \x01(\x08\x42\x07\n\x05_card\x1a/\n\x0c\x45ndTriggered\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tlast_turn\x18\x02 \x01(\r\x1a\x91\x01\n\x0ePlacementBegun\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x34\n\x04kind\x18\x02 \x01(\x0e\x32&.sheepfold.v1.SheepNSheepPlacementKind\x12\x31\n\x05start\x18\x03 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCellH\x00\x88\x01\x01\x42\x08\n\x06_start\x1aJ\n\rCardDiscarded\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12+\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCard\x1a\xa5\x01\n\nCardPlaced\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12+\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCard\x12+\n\x04\x63\x65ll\x18\x03 \x01(\x0b\x32\x1d.sheepfold.v1.SheepNSheepCell\x12/\n\x06\x62ranch\x18\x04 \x01(\x0e\x32\x1f.sheepfold.v1.SheepNSheepBranch\x1a\x16\n\x06Passed\x12\x0c\n\x04seat\x18\x01 \x01(\r\x1a\'\n\tTurnEnded\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04turn\x18\x02 \x01(\r\x1a,\n\tGameEnded\x12\x0e\n\x06scores\x18\x01 \x03(\x11\x12\x0f\n\x07winners\x18\x02 \x03(\rB\x06\n\x04kind*\xf6\x01\n\x11SheepNSheepColour\x12$\n SHEEP_N_SHEEP_COLOUR_UNSPECIFIED\x10\x00\x12\x1e\n\x1aSHEEP_N_SHEEP_COLOUR_WHITE\x10\x01\x12\x1e\n\x1aSHEEP_N_SHEEP_COLOUR_BLACK\x10\x02\x12\x1e\n\x1aSHEEP_N_SHEEP_COLOUR_BROWN\x10\x03\x12\x1d\n\x19SHEEP_N_SHEEP_COLOUR_PINK\x10\x04\x12\x1d\n\x19SHEEP_N_SHEEP_COLOUR_BLUE\x10\x05\x12\x1d\n\x19SHEEP_N_SHEEP_COLOUR_GREY\x10\x06*\xe6\x01\n\x0fSheepNSheepIcon\x12\"\n\x1eSHEEP_N_SHEEP_ICON_UNSPECIFIED\x10\x00\x12\x1b\n\x17SHEEP_N_SHEEP_ICON_NONE\x10\x01\x12\x1b\n\x17SHEEP_N_SHEEP_ICON_BELL\x10\x02\x12\x1c\n\x18SHEEP_N_SHEEP_ICON_HEART\x10\x03\x12\x1b\n\x17SHEEP_N_SHEEP_ICON_STAR\x10\x04\x12\x1d\n\x19SHEEP_N_SHEEP_ICON_ONE_VP\x10\x05\x12\x1b\n\x17SHEEP_N_SHEEP_ICON_DRAW\x10\x06*\xed\x01\n\x10SheepNSheepPhase\x12#\n\x1fSHEEP_N_SHEEP_PHASE_UNSPECIFIED\x10\x00\x12\x1c\n\x18SHEEP_N_SHEEP_PHASE_TURN\x10\x01\x12\x1c\n\x18SHEEP_N_SHEEP_PHASE_SAME\x10\x02\x12\x1b\n\x17SHEEP_N_SHEEP_PHASE_RUN\x10\x03\x12\x1f\n\x1bSHEEP_N_SHEEP_PHASE_DISCARD\x10\x04\x12\x1c\n\x18SHEEP_N_SHEEP_PHASE_FREE\x10\x05\x12\x1c\n\x18SHEEP_N_SHEEP_PHASE_OVER\x10\x06*\xbc\x01\n\x18SheepNSheepPlacementKind\x12,\n(SHEEP_N_SHEEP_PLACEMENT_KIND_UNSPECIFIED\x10\x00\x12%\n!SHEEP_N_SHEEP_PLACEMENT_KIND_SAME\x10\x01\x12$\n SHEEP_N_SHEEP_PLACEMENT_KIND_RUN\x10\x02\x12%\n!SHEEP_N_SHEEP_PLACEMENT_KIND_FREE\x10\x03*n\n\x11SheepNSheepBranch\x12\x1d\n\x19SHEEP_N_SHEEP_BRANCH_NONE\x10\x00\x12\x1b\n\x17SHEEP_N_SHEEP_BRANCH_UP\x10\x01\x12\x1d\n\x19SHEEP_N_SHEEP_BRANCH_DOWN\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'sheepfold.v1.sheep_n_sheep_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SHEEPNSHEEPOBSERVATION']._serialized_start=50
-  _globals['_SHEEPNSHEEPOBSERVATION']._serialized_end=74
-  _globals['_SHEEPNSHEEPACTION']._serialized_start=76
-  _globals['_SHEEPNSHEEPACTION']._serialized_end=95
-  _globals['_SHEEPNSHEEPEVENT']._serialized_start=97
-  _globals['_SHEEPNSHEEPEVENT']._serialized_end=115
+  _globals['_SHEEPNSHEEPCOLOUR']._serialized_start=3823
+  _globals['_SHEEPNSHEEPCOLOUR']._serialized_end=4069
+  _globals['_SHEEPNSHEEPICON']._serialized_start=4072
+  _globals['_SHEEPNSHEEPICON']._serialized_end=4302
+  _globals['_SHEEPNSHEEPPHASE']._serialized_start=4305
+  _globals['_SHEEPNSHEEPPHASE']._serialized_end=4542
+  _globals['_SHEEPNSHEEPPLACEMENTKIND']._serialized_start=4545
+  _globals['_SHEEPNSHEEPPLACEMENTKIND']._serialized_end=4733
+  _globals['_SHEEPNSHEEPBRANCH']._serialized_start=4735
+  _globals['_SHEEPNSHEEPBRANCH']._serialized_end=4845
+  _globals['_SHEEPNSHEEPCARD']._serialized_start=51
+  _globals['_SHEEPNSHEEPCARD']._serialized_end=221
+  _globals['_SHEEPNSHEEPCELL']._serialized_start=223
+  _globals['_SHEEPNSHEEPCELL']._serialized_end=262
+  _globals['_SHEEPNSHEEPMARKETSET']._serialized_start=264
+  _globals['_SHEEPNSHEEPMARKETSET']._serialized_end=347
+  _globals['_SHEEPNSHEEPPLACEDCARD']._serialized_start=349
+  _globals['_SHEEPNSHEEPPLACEDCARD']._serialized_end=462
+  _globals['_SHEEPNSHEEPPASTURE']._serialized_start=464
+  _globals['_SHEEPNSHEEPPASTURE']._serialized_end=550
+  _globals['_SHEEPNSHEEPPLACEMENT']._serialized_start=553
+  _globals['_SHEEPNSHEEPPLACEMENT']._serialized_end=990
+  _globals['_SHEEPNSHEEPOBSERVATION']._serialized_start=993
+  _globals['_SHEEPNSHEEPOBSERVATION']._serialized_end=1548
+  _globals['_SHEEPNSHEEPACTION']._serialized_start=1551
+  _globals['_SHEEPNSHEEPACTION']._serialized_end=2295
+  _globals['_SHEEPNSHEEPACTION_TAKESET']._serialized_start=1918
+  _globals['_SHEEPNSHEEPACTION_TAKESET']._serialized_end=1942
+  _globals['_SHEEPNSHEEPACTION_BEGIN']._serialized_start=1944
+  _globals['_SHEEPNSHEEPACTION_BEGIN']._serialized_end=2066
+  _globals['_SHEEPNSHEEPACTION_DISCARD']._serialized_start=2068
+  _globals['_SHEEPNSHEEPACTION_DISCARD']._serialized_end=2122
+  _globals['_SHEEPNSHEEPACTION_PLACE']._serialized_start=2125
+  _globals['_SHEEPNSHEEPACTION_PLACE']._serialized_end=2271
+  _globals['_SHEEPNSHEEPACTION_STOP']._serialized_start=2273
+  _globals['_SHEEPNSHEEPACTION_STOP']._serialized_end=2279
+  _globals['_SHEEPNSHEEPACTION_PASS']._serialized_start=2281
+  _globals['_SHEEPNSHEEPACTION_PASS']._serialized_end=2287
+  _globals['_SHEEPNSHEEPEVENT']._serialized_start=2298
+  _globals['_SHEEPNSHEEPEVENT']._serialized_end=3820
+  _globals['_SHEEPNSHEEPEVENT_SETTAKEN']._serialized_start=2975
+  _globals['_SHEEPNSHEEPEVENT_SETTAKEN']._serialized_end=3060
+  _globals['_SHEEPNSHEEPEVENT_SETFORMED']._serialized_start=3062
+  _globals['_SHEEPNSHEEPEVENT_SETFORMED']._serialized_end=3154
+  _globals['_SHEEPNSHEEPEVENT_CARDDRAWN']._serialized_start=3156
+  _globals['_SHEEPNSHEEPEVENT_CARDDRAWN']._serialized_end=3260
+  _globals['_SHEEPNSHEEPEVENT_ENDTRIGGERED']._serialized_start=3262
+  _globals['_SHEEPNSHEEPEVENT_ENDTRIGGERED']._serialized_end=3309
+  _globals['_SHEEPNSHEEPEVENT_PLACEMENTBEGUN']._serialized_start=3312
+  _globals['_SHEEPNSHEEPEVENT_PLACEMENTBEGUN']._serialized_end=3457
+  _globals['_SHEEPNSHEEPEVENT_CARDDISCARDED']._serialized_start=3459
+  _globals['_SHEEPNSHEEPEVENT_CARDDISCARDED']._serialized_end=3533
+  _globals['_SHEEPNSHEEPEVENT_CARDPLACED']._serialized_start=3536
+  _globals['_SHEEPNSHEEPEVENT_CARDPLACED']._serialized_end=3701
+  _globals['_SHEEPNSHEEPEVENT_PASSED']._serialized_start=3703
+  _globals['_SHEEPNSHEEPEVENT_PASSED']._serialized_end=3725
+  _globals['_SHEEPNSHEEPEVENT_TURNENDED']._serialized_start=3727
+  _globals['_SHEEPNSHEEPEVENT_TURNENDED']._serialized_end=3766
+  _globals['_SHEEPNSHEEPEVENT_GAMEENDED']._serialized_start=3768
+  _globals['_SHEEPNSHEEPEVENT_GAMEENDED']._serialized_end=3812
 # @@protoc_insertion_point(module_scope)

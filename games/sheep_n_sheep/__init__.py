@@ -1,0 +1,31 @@
+"""Sheep 'n' Sheep (wire name `sheep-n-sheep`): 2-4 players build pastures of
+sheep cards to form groups of the exact size each colour asks for."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from games.contract import Game
+from games.sheep_n_sheep.state import SheepNSheepState
+
+
+class SheepNSheep(Game):
+    name: ClassVar[str] = "sheep-n-sheep"
+    title: ClassVar[str] = "Sheep 'n' Sheep"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+
+    def _new_state(self, players: int, seed: int, options: Mapping[str, Any]) -> SheepNSheepState:
+        return SheepNSheepState(players, seed)
+
+    @property
+    def codec(self) -> Any:
+        from games.sheep_n_sheep.wire import SheepNSheepCodec
+
+        return SheepNSheepCodec()
+
+
+GAME = SheepNSheep()
+
+__all__ = ["GAME", "SheepNSheep", "SheepNSheepState"]

@@ -1,0 +1,590 @@
+"""The Sheep 'n' Sheep game state: setup, decisions, turn order and the end.
+
+Pastures are dicts from a packed cell key to a card id; the key packs (x, y)
+into one int so that neighbours are key +- 1 and key +- _W.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from games.contract import Event, Result, State
+from games.errors import IllegalAction
+from games.sheep_n_sheep import events as ev
+from games.sheep_n_sheep.actions import (
+    BeginFree,
+    BeginRun,
+    BeginSame,
+    Cell,
+    Discard,
+    Pass,
+    Place,
+    SheepNSheepAction,
+    Stop,
+    TakeSet,
+)
+from games.sheep_n_sheep.cards import CARDS, DECK_SIZE, DRAW, FACE, ICON, NUMBER
+from games.sheep_n_sheep.observation import Placement, SheepNSheepObservation
+from games.sheep_n_sheep.scoring import score
+
+TURN, SAME, RUN, DISCARD, FREE, OVER = range(6)
+PHASES = ("turn", "same", "run", "discard", "free", "over")
+HAND_LIMIT = 6  # a hand of this many cards or more must place
+MARKET_SETS = 4
+
+_W = 1024
+_OFF = 512
+_ORIGIN = _OFF * _W + _OFF
+_DIRS = (_W, -_W, 1, -1)  # right, left, up, down: the order Place actions are listed in
+
+_STOP = Stop()
+_PASS = Pass()
+_FREE = BeginFree()
+_TAKE = tuple(TakeSet(i) for i in range(MARKET_SETS))
+
+
+def pack(x: int, y: int) -> int:
+    return (x + _OFF) * _W + y + _OFF
+
+
+def unpack(key: int) -> Cell:
+    return key // _W - _OFF, key % _W - _OFF
+
+
+def _distinct(hand: Iterable[int]) -> list[int]:
+    """One card per face (same colour, number and icon are interchangeable)."""
+    seen: set[int] = set()
+    out = []
+    for card in hand:
+        face = FACE[card]
+        if face not in seen:
+            seen.add(face)
+            out.append(card)
+    return out
+
+
+class SheepNSheepState(State):
+    """One game. Seat 0 starts; turns go 0, 1, ..., N-1, 0, ..."""
+
+    __slots__ = (
+        "_deck",
+        "_discard",
+        "_down_num",
+        "_down_tip",
+        "_hands",
+        "_index",
+        "_kind_start",
+        "_last_turn",
+        "_legal",
+        "_market",
+        "_pastures",
+        "_phase",
+        "_placed",
+        "_rng",
+        "_seat",
+        "_stock",
+        "_tip",
+        "_turn",
+        "_up_num",
+        "_up_tip",
+        "players",
+    )
+
+    def __init__(self, players: int, seed: int) -> None:
+        self.players = players
+        self._rng = random.Random(seed)
+        cards = list(range(DECK_SIZE))
+        self._rng.shuffle(cards)
+        # The deck is drawn from its end. 2 players: half is the stock; 3: a quarter.
+        stock_size = {2: DECK_SIZE // 2, 3: DECK_SIZE // 4}.get(players, 0)
+        self._stock = cards[:stock_size]
+        self._deck = cards[stock_size:]
+        self._hands: list[list[int]] = []
+        for _ in range(players):
+            self._hands.append(sorted((self._deck.pop(), self._deck.pop())))
+        self._market: list[tuple[int, int]] = [
+            (self._deck.pop(), self._deck.pop()) for _ in range(MARKET_SETS)
+        ]
+        self._pastures: list[dict[int, int]] = [{} for _ in range(players)]
+        self._discard: list[int] = []
+        self._turn = 0
+        self._seat = 0
+        self._last_turn: int | None = None
+        self._phase = TURN
+        self._reset_placement()
+        self._legal: tuple[SheepNSheepAction, ...] | None = None
+        self._index: dict[SheepNSheepAction, int] | None = None
+
+    def _reset_placement(self) -> None:
+        self._placed = 0
+        self._kind_start: int | None = None  # the start cell key of the placement
+        self._tip: int | None = None
+        self._up_tip: int | None = None
+        self._down_tip: int | None = None
+        self._up_num = 0
+        self._down_num = 0
+
+    # ----------------------------------------------------------------- test setup
+
+    @classmethod
+    def from_position(
+        cls,
+        players: int,
+        *,
+        hands: list[list[int]],
+        market: list[tuple[int, int]],
+        deck: list[int],
+        stock: list[int] | None = None,
+        pastures: list[Mapping[Cell, int]] | None = None,
+        discard: list[int] | None = None,
+        seat: int = 0,
+        turn: int | None = None,
+        last_turn: int | None = None,
+        seed: int = 0,
+    ) -> SheepNSheepState:
+        """A position built by hand (tests, puzzles). `deck` and `stock` are drawn
+        from their end. Turn `turn` (default: `seat`) is the one being played."""
+        state = cls(players, seed)
+        state._hands = [sorted(hand) for hand in hands]
+        state._market = [tuple(s) for s in market]  # type: ignore[misc]
+        state._deck = list(deck)
+        state._stock = list(stock or [])
+        state._pastures = [
+            {pack(x, y): card for (x, y), card in (p or {}).items()}
+            for p in (pastures or [{} for _ in range(players)])
+        ]
+        state._discard = list(discard or [])
+        state._seat = seat
+        state._turn = seat if turn is None else turn
+        state._last_turn = last_turn
+        return state
+
+    # ----------------------------------------------------------------- contract
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self._phase == OVER else self._seat
+
+    def legal_actions(self) -> tuple[SheepNSheepAction, ...]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+            self._index = None
+        return legal
+
+    def apply(self, action: Any) -> list[Event]:
+        legal = self.legal_actions()
+        index = self._index
+        if index is None:
+            index = self._index = {a: i for i, a in enumerate(legal)}
+        if action not in index:
+            raise IllegalAction(f"{getattr(action, 'label', action)!r} is not legal now")
+        out: list[Event] = []
+        seat = self._seat
+        kind = type(action)
+        if kind is Place:
+            self._place(action, out)
+        elif kind is TakeSet:
+            self._take(action.index, out)
+        elif kind is Stop:
+            self._end_turn(out)
+        elif kind is BeginSame or kind is BeginRun:
+            start = action.start
+            self._phase = SAME if kind is BeginSame else RUN
+            self._reset_placement()
+            if start is not None:
+                key = pack(*start)
+                num = NUMBER[self._pastures[seat][key]]
+                self._kind_start = self._tip = self._up_tip = self._down_tip = key
+                self._up_num = self._down_num = num
+            out.append(
+                Event(ev.PlacementBegun(seat, "same" if kind is BeginSame else "run", start))
+            )
+            self._legal = None
+        elif kind is BeginFree:
+            self._phase = DISCARD
+            self._reset_placement()
+            out.append(Event(ev.PlacementBegun(seat, "free", None)))
+            self._legal = None
+        elif kind is Discard:
+            self._hands[seat].remove(action.card)
+            self._discard.append(action.card)
+            self._phase = FREE
+            out.append(Event(ev.CardDiscarded(seat, action.card)))
+            self._legal = None
+        else:  # Pass
+            out.append(Event(ev.Passed(seat)))
+            self._end_turn(out)
+        return out
+
+    # ----------------------------------------------------------------- legal actions
+
+    def _compute_legal(self) -> tuple[SheepNSheepAction, ...]:
+        phase = self._phase
+        if phase == TURN:
+            return self._turn_actions()
+        if phase == OVER:
+            return ()
+        hand = self._hands[self._seat]
+        pasture = self._pastures[self._seat]
+        acts: list[SheepNSheepAction] = []
+        if phase == SAME:
+            if self._tip is None:
+                acts = [Place(card, 0, 0) for card in _distinct(hand)]
+            else:
+                num = self._num_same()
+                cards = _distinct(c for c in hand if NUMBER[c] == num)
+                if cards:
+                    self._add_places(acts, cards, self._tip, pasture, "")
+        elif phase == RUN:
+            if self._up_tip is None:
+                acts = [Place(card, 0, 0) for card in _distinct(hand)]
+            else:
+                up = self._up_num + 1
+                if up <= 5:
+                    cards = _distinct(c for c in hand if NUMBER[c] == up)
+                    if cards:
+                        self._add_places(acts, cards, self._up_tip, pasture, "up")
+                down = self._down_num - 1
+                if self._down_tip is not None and down >= 1:
+                    cards = _distinct(c for c in hand if NUMBER[c] == down)
+                    if cards:
+                        self._add_places(acts, cards, self._down_tip, pasture, "down")
+        elif phase == DISCARD:
+            return tuple(Discard(card) for card in _distinct(hand))
+        else:  # FREE
+            cells = self._frontier(pasture) if pasture else [_ORIGIN]
+            for card in _distinct(hand):
+                for key in cells:
+                    x, y = unpack(key)
+                    acts.append(Place(card, x, y))
+            return tuple(acts)
+        if self._placed:
+            acts.append(_STOP)
+        return tuple(acts)
+
+    def _num_same(self) -> int:
+        return self._up_num
+
+    @staticmethod
+    def _add_places(
+        acts: list[SheepNSheepAction],
+        cards: list[int],
+        tip: int,
+        pasture: dict[int, int],
+        branch: str,
+    ) -> None:
+        for d in _DIRS:
+            key = tip + d
+            if key not in pasture:
+                x, y = unpack(key)
+                for card in cards:
+                    acts.append(Place(card, x, y, branch))
+
+    @staticmethod
+    def _frontier(pasture: dict[int, int]) -> list[int]:
+        cells = {key + d for key in pasture for d in _DIRS}
+        return sorted(cells.difference(pasture))
+
+    def _turn_actions(self) -> tuple[SheepNSheepAction, ...]:
+        seat = self._seat
+        hand = self._hands[seat]
+        acts: list[SheepNSheepAction] = []
+        if len(hand) < HAND_LIMIT:
+            acts.extend(_TAKE[: len(self._market)])
+        if hand:
+            pasture = self._pastures[seat]
+            if not pasture:
+                acts.append(BeginSame(None))
+                acts.append(BeginRun(None))
+            else:
+                numbers = 0
+                for card in hand:
+                    numbers |= 1 << NUMBER[card]
+                runs: list[SheepNSheepAction] = []
+                for key in sorted(pasture):
+                    if (
+                        key + _W in pasture
+                        and key - _W in pasture
+                        and key + 1 in pasture
+                        and key - 1 in pasture
+                    ):
+                        continue
+                    num = NUMBER[pasture[key]]
+                    if numbers >> num & 1:
+                        acts.append(BeginSame(unpack(key)))
+                    if numbers & (1 << (num + 1) | 1 << (num - 1)) & 0b111110:
+                        runs.append(BeginRun(unpack(key)))
+                acts.extend(runs)
+            if len(hand) >= 2:
+                acts.append(_FREE)
+        if not acts:
+            acts.append(_PASS)
+        return tuple(acts)
+
+    # ----------------------------------------------------------------- effects
+
+    def _take(self, index: int, out: list[Event]) -> None:
+        seat = self._seat
+        taken = self._market[index]
+        hand = self._hands[seat]
+        insort(hand, taken[0])
+        insort(hand, taken[1])
+        out.append(Event(ev.SetTaken(seat, index, taken)))
+        self._refill(index, out)
+        for card in taken:
+            if ICON[card] == DRAW:
+                self._extra_draw(seat, out)
+        self._end_turn(out)
+
+    def _refill(self, index: int, out: list[Event]) -> None:
+        deck = self._deck
+        if self._last_turn is None and len(deck) < 2:
+            # The first time a refill finds no full set in the deck: the end is
+            # triggered; the current round finishes, then one more round.
+            n = self.players
+            self._last_turn = (self._turn // n + 2) * n - 1
+            out.append(Event(ev.EndTriggered(self._seat, self._last_turn)))
+        if len(deck) >= 2:
+            new = (deck.pop(), deck.pop())
+            from_stock = 0
+        elif self.players < 4 and len(deck) + len(self._stock) >= 2:
+            from_stock = 2 - len(deck)
+            cards = [deck.pop() for _ in range(len(deck))]
+            cards += [self._stock.pop() for _ in range(from_stock)]
+            new = (cards[0], cards[1])
+        else:
+            del self._market[index]
+            return
+        self._market[index] = new
+        out.append(Event(ev.SetFormed(index, new, from_stock)))
+
+    def _extra_draw(self, seat: int, out: list[Event]) -> None:
+        if self._deck:
+            card, from_stock = self._deck.pop(), False
+        elif self.players < 4 and self._stock:
+            card, from_stock = self._stock.pop(), True
+        else:
+            return
+        insort(self._hands[seat], card)
+        out.append(
+            Event(
+                ev.CardDrawn(seat, card, from_stock),
+                seat=seat,
+                redacted=ev.CardDrawn(seat, None, from_stock),
+            )
+        )
+
+    def _place(self, action: Place, out: list[Event]) -> None:
+        seat = self._seat
+        card = action.card
+        key = pack(action.x, action.y)
+        self._hands[seat].remove(card)
+        self._pastures[seat][key] = card
+        self._placed += 1
+        out.append(Event(ev.CardPlaced(seat, card, action.x, action.y, action.branch)))
+        phase = self._phase
+        if phase == FREE:
+            self._end_turn(out)
+            return
+        if phase == SAME:
+            if self._tip is None:
+                self._kind_start = key
+                self._up_num = NUMBER[card]
+            self._tip = key
+        elif self._up_tip is None:  # the first card of a run on an empty pasture
+            self._kind_start = self._up_tip = key
+            self._up_num = NUMBER[card]
+        elif action.branch == "up":
+            self._up_tip = key
+            self._up_num += 1
+        else:
+            self._down_tip = key
+            self._down_num -= 1
+        self._legal = None
+        if self.legal_actions() == (_STOP,) or not self._hands[seat]:
+            self._end_turn(out)
+
+    def _end_turn(self, out: list[Event]) -> None:
+        seat = self._seat
+        out.append(Event(ev.TurnEnded(seat, self._turn)))
+        self._legal = None
+        self._reset_placement()
+        if self._last_turn is not None and self._turn >= self._last_turn:
+            self._phase = OVER
+            result = self.result()
+            out.append(Event(ev.GameEnded(tuple(int(s) for s in result.scores), result.winners)))
+            return
+        self._turn += 1
+        self._seat = self._turn % self.players
+        self._phase = TURN
+
+    # ----------------------------------------------------------------- views
+
+    def pasture(self, seat: int) -> dict[Cell, int]:
+        """Seat's pasture as {(x, y): card}."""
+        return {unpack(key): card for key, card in self._pastures[seat].items()}
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        return tuple(self._hands[seat])
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        return tuple(self._deck)
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        return tuple(self._stock)
+
+    @property
+    def market(self) -> tuple[tuple[int, int], ...]:
+        return tuple(self._market)
+
+    @property
+    def discard(self) -> tuple[int, ...]:
+        return tuple(self._discard)
+
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def last_turn(self) -> int | None:
+        return self._last_turn
+
+    @property
+    def phase(self) -> str:
+        return PHASES[self._phase]
+
+    def _placement(self) -> Placement | None:
+        phase = self._phase
+        if phase in (TURN, OVER):
+            return None
+        if phase in (DISCARD, FREE):
+            return Placement(PHASES[phase], None, self._placed)
+        start = None if self._kind_start is None else unpack(self._kind_start)
+        if phase == SAME:
+            tip = None if self._tip is None else unpack(self._tip)
+            number = None if self._tip is None else self._up_num
+            return Placement("same", start, self._placed, number=number, tip=tip)
+        if self._up_tip is None:
+            return Placement("run", None, 0)
+        up_next = self._up_num + 1 if self._up_num < 5 else None
+        down_tip = None if self._down_tip is None else unpack(self._down_tip)
+        down_next = self._down_num - 1 if down_tip is not None and self._down_num > 1 else None
+        return Placement(
+            "run",
+            start,
+            self._placed,
+            up_tip=unpack(self._up_tip),
+            up_next=up_next,
+            down_tip=down_tip,
+            down_next=down_next,
+        )
+
+    def observation(self, seat: int | None) -> SheepNSheepObservation:
+        return SheepNSheepObservation(
+            seat=seat,
+            players=self.players,
+            to_move=self.to_move,
+            phase=PHASES[self._phase],
+            turn=self._turn,
+            hand=() if seat is None else tuple(self._hands[seat]),
+            hand_sizes=tuple(len(hand) for hand in self._hands),
+            market=tuple(self._market),
+            pastures=tuple(
+                tuple((*unpack(key), card) for key, card in sorted(p.items()))
+                for p in self._pastures
+            ),
+            deck_size=len(self._deck),
+            stock_size=len(self._stock),
+            discard=tuple(self._discard),
+            end_triggered=self._last_turn is not None,
+            last_turn=self._last_turn,
+            placement=self._placement(),
+        )
+
+    def result(self) -> Result:
+        if self._phase != OVER:
+            raise ValueError("the game is not over")
+        scores, ranks, details = score([self.pasture(s) for s in range(self.players)])
+        return Result(tuple(float(s) for s in scores), ranks, details)
+
+    def clone(self) -> SheepNSheepState:
+        new = object.__new__(SheepNSheepState)
+        new.players = self.players
+        rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        new._rng = rng
+        new._deck = self._deck[:]
+        new._stock = self._stock[:]
+        new._hands = [hand[:] for hand in self._hands]
+        new._market = self._market[:]
+        new._pastures = [p.copy() for p in self._pastures]
+        new._discard = self._discard[:]
+        new._turn = self._turn
+        new._seat = self._seat
+        new._last_turn = self._last_turn
+        new._phase = self._phase
+        new._placed = self._placed
+        new._kind_start = self._kind_start
+        new._tip = self._tip
+        new._up_tip = self._up_tip
+        new._down_tip = self._down_tip
+        new._up_num = self._up_num
+        new._down_num = self._down_num
+        new._legal = self._legal  # tuples of frozen actions: safe to share
+        new._index = self._index
+        return new
+
+    # ----------------------------------------------------------------- text
+
+    def prompt(self) -> str:
+        phase = self._phase
+        if phase == OVER:
+            return "the game is over"
+        seat = self._seat
+        if phase == TURN:
+            return f"seat {seat}: take a set or place cards (hand {len(self._hands[seat])})"
+        if phase == DISCARD:
+            return f"seat {seat}: choose the card to discard"
+        if phase == FREE:
+            return f"seat {seat}: place one card anywhere next to your pasture"
+        what = "same-number" if phase == SAME else "run"
+        return f"seat {seat}: place the next {what} card or stop"
+
+    def render(self) -> str:
+        lines = [
+            f"turn {self._turn}, seat {self._seat} to move ({PHASES[self._phase]})"
+            + (f", last turn {self._last_turn}" if self._last_turn is not None else ""),
+            f"deck {len(self._deck)}, stock {len(self._stock)}, discard "
+            + " ".join(CARDS[c].code for c in self._discard),
+            "market: "
+            + "  ".join(
+                f"{i}:{CARDS[a].code}+{CARDS[b].code}" for i, (a, b) in enumerate(self._market)
+            ),
+        ]
+        for seat, pasture in enumerate(self._pastures):
+            lines.append(f"seat {seat}: hand {len(self._hands[seat])} cards")
+            lines.extend("  " + row for row in _grid(pasture))
+        return "\n".join(lines)
+
+
+def _grid(pasture: dict[int, int]) -> list[str]:
+    if not pasture:
+        return ["(empty pasture)"]
+    cells = [unpack(key) for key in pasture]
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    rows = []
+    for y in range(max(ys), min(ys) - 1, -1):
+        row = []
+        for x in range(min(xs), max(xs) + 1):
+            card = pasture.get(pack(x, y))
+            row.append(f"{CARDS[card].code:4}" if card is not None else " .  ")
+        rows.append(f"{y:>3} " + " ".join(row))
+    rows.append("    " + " ".join(f"{x:<4}" for x in range(min(xs), max(xs) + 1)))
+    return rows

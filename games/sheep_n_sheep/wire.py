@@ -1,0 +1,189 @@
+"""Protobuf codec for Sheep 'n' Sheep (messages in sheep_n_sheep.proto)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheepfold.v1 import sheep_n_sheep_pb2 as pb
+
+from games.sheep_n_sheep import events as ev
+from games.sheep_n_sheep.actions import (
+    BeginFree,
+    BeginRun,
+    BeginSame,
+    Discard,
+    Pass,
+    Place,
+    Stop,
+    TakeSet,
+)
+from games.sheep_n_sheep.cards import CARDS, COLOURS, ICONS
+from games.sheep_n_sheep.observation import Placement, SheepNSheepObservation
+
+_COLOUR = {name: i + 1 for i, name in enumerate(COLOURS)}  # enum values follow COLOURS
+_ICON = {name: i + 1 for i, name in enumerate(ICONS)}  # enum values follow ICONS
+_PHASE = {
+    "turn": pb.SHEEP_N_SHEEP_PHASE_TURN,
+    "same": pb.SHEEP_N_SHEEP_PHASE_SAME,
+    "run": pb.SHEEP_N_SHEEP_PHASE_RUN,
+    "discard": pb.SHEEP_N_SHEEP_PHASE_DISCARD,
+    "free": pb.SHEEP_N_SHEEP_PHASE_FREE,
+    "over": pb.SHEEP_N_SHEEP_PHASE_OVER,
+}
+_KIND = {
+    "same": pb.SHEEP_N_SHEEP_PLACEMENT_KIND_SAME,
+    "run": pb.SHEEP_N_SHEEP_PLACEMENT_KIND_RUN,
+    "free": pb.SHEEP_N_SHEEP_PLACEMENT_KIND_FREE,
+}
+_BRANCH = {
+    "": pb.SHEEP_N_SHEEP_BRANCH_NONE,
+    "up": pb.SHEEP_N_SHEEP_BRANCH_UP,
+    "down": pb.SHEEP_N_SHEEP_BRANCH_DOWN,
+}
+
+
+def card_to_proto(card_id: int) -> pb.SheepNSheepCard:
+    card = CARDS[card_id]
+    return pb.SheepNSheepCard(
+        id=card.id,
+        colour=_COLOUR[card.colour],  # type: ignore[arg-type]
+        number=card.number,
+        condition=card.condition,
+        vp=card.vp,
+        icon=_ICON[card.icon],  # type: ignore[arg-type]
+    )
+
+
+def _cell(cell: tuple[int, int] | None) -> pb.SheepNSheepCell | None:
+    return None if cell is None else pb.SheepNSheepCell(x=cell[0], y=cell[1])
+
+
+def _placement(placement: Placement) -> pb.SheepNSheepPlacement:
+    return pb.SheepNSheepPlacement(
+        phase=_PHASE[placement.kind],
+        start=_cell(placement.start),
+        placed=placement.placed,
+        number=placement.number,
+        tip=_cell(placement.tip),
+        up_tip=_cell(placement.up_tip),
+        up_next=placement.up_next,
+        down_tip=_cell(placement.down_tip),
+        down_next=placement.down_next,
+    )
+
+
+class SheepNSheepCodec:
+    field = "sheep_n_sheep"
+
+    def observation_to_proto(self, observation: SheepNSheepObservation) -> Any:
+        obs = observation
+        return pb.SheepNSheepObservation(
+            seat=obs.seat,
+            players=obs.players,
+            to_move=obs.to_move,
+            phase=_PHASE[obs.phase],
+            turn=obs.turn,
+            hand=[card_to_proto(c) for c in obs.hand],
+            hand_sizes=obs.hand_sizes,
+            market=[
+                pb.SheepNSheepMarketSet(index=i, cards=[card_to_proto(c) for c in pair])
+                for i, pair in enumerate(obs.market)
+            ],
+            pastures=[
+                pb.SheepNSheepPasture(
+                    seat=seat,
+                    cards=[
+                        pb.SheepNSheepPlacedCard(
+                            cell=pb.SheepNSheepCell(x=x, y=y), card=card_to_proto(c)
+                        )
+                        for x, y, c in pasture
+                    ],
+                )
+                for seat, pasture in enumerate(obs.pastures)
+            ],
+            deck_size=obs.deck_size,
+            stock_size=obs.stock_size,
+            discard=[card_to_proto(c) for c in obs.discard],
+            end_triggered=obs.end_triggered,
+            last_turn=obs.last_turn,
+            placement=None if obs.placement is None else _placement(obs.placement),
+        )
+
+    def action_to_proto(self, action: Any) -> Any:
+        msg = pb.SheepNSheepAction
+        kind = type(action)
+        if kind is Place:
+            return msg(
+                place=msg.Place(
+                    card=card_to_proto(action.card),
+                    cell=pb.SheepNSheepCell(x=action.x, y=action.y),
+                    branch=_BRANCH[action.branch],
+                )
+            )
+        if kind is TakeSet:
+            return msg(take_set=msg.TakeSet(index=action.index))
+        if kind is BeginSame or kind is BeginRun:
+            name = "same" if kind is BeginSame else "run"
+            return msg(begin=msg.Begin(kind=_KIND[name], start=_cell(action.start)))
+        if kind is BeginFree:
+            return msg(begin=msg.Begin(kind=_KIND["free"]))
+        if kind is Discard:
+            return msg(discard=msg.Discard(card=card_to_proto(action.card)))
+        if kind is Stop:
+            return msg(stop=msg.Stop())
+        if kind is Pass:
+            return msg(pass_turn=msg.Pass())
+        raise TypeError(f"not a Sheep 'n' Sheep action: {action!r}")
+
+    def event_to_proto(self, payload: Any) -> Any:
+        msg = pb.SheepNSheepEvent
+        kind = type(payload)
+        if kind is ev.SetTaken:
+            cards = [card_to_proto(c) for c in payload.cards]
+            return msg(set_taken=msg.SetTaken(seat=payload.seat, index=payload.index, cards=cards))
+        if kind is ev.SetFormed:
+            cards = [card_to_proto(c) for c in payload.cards]
+            return msg(
+                set_formed=msg.SetFormed(
+                    index=payload.index, cards=cards, from_stock=payload.from_stock
+                )
+            )
+        if kind is ev.CardDrawn:
+            card = None if payload.card is None else card_to_proto(payload.card)
+            return msg(
+                card_drawn=msg.CardDrawn(
+                    seat=payload.seat, card=card, from_stock=payload.from_stock
+                )
+            )
+        if kind is ev.EndTriggered:
+            return msg(
+                end_triggered=msg.EndTriggered(seat=payload.seat, last_turn=payload.last_turn)
+            )
+        if kind is ev.PlacementBegun:
+            return msg(
+                placement_begun=msg.PlacementBegun(
+                    seat=payload.seat, kind=_KIND[payload.kind], start=_cell(payload.start)
+                )
+            )
+        if kind is ev.CardDiscarded:
+            return msg(
+                card_discarded=msg.CardDiscarded(
+                    seat=payload.seat, card=card_to_proto(payload.card)
+                )
+            )
+        if kind is ev.CardPlaced:
+            return msg(
+                card_placed=msg.CardPlaced(
+                    seat=payload.seat,
+                    card=card_to_proto(payload.card),
+                    cell=pb.SheepNSheepCell(x=payload.x, y=payload.y),
+                    branch=_BRANCH[payload.branch],
+                )
+            )
+        if kind is ev.Passed:
+            return msg(passed=msg.Passed(seat=payload.seat))
+        if kind is ev.TurnEnded:
+            return msg(turn_ended=msg.TurnEnded(seat=payload.seat, turn=payload.turn))
+        if kind is ev.GameEnded:
+            return msg(game_ended=msg.GameEnded(scores=payload.scores, winners=payload.winners))
+        raise TypeError(f"not a Sheep 'n' Sheep event: {payload!r}")
