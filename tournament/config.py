@@ -1,0 +1,346 @@
+"""The tournament configuration: a TOML file, checked field by field.
+
+Every problem is reported as one `ConfigError` whose `field` is the dotted path
+of the offending value (`bots[2].command`, `options.rounds`), so a user can find
+it in the file at once. See docs/tournament.md for the format.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["BotSpec", "ConfigError", "TournamentConfig", "load_config", "parse_config"]
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+\-]*$")
+_MODULE_CLASS = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+_TOP_LEVEL = {
+    "name",
+    "game",
+    "players",
+    "options",
+    "bots",
+    "games_per_pairing",
+    "seed",
+    "concurrency",
+    "decision_seconds",
+    "time_bank_seconds",
+    "max_strikes",
+    "forfeit_on_timeout",
+    "database",
+    "anchor",
+    "max_groups",
+    "python_path",
+    "bootstrap",
+    "match_timeout_seconds",
+}
+_BOT_KEYS = {"name", "builtin", "class", "command", "cwd", "env"}
+# Above this many k-subsets the schedule switches to a balanced incomplete design.
+DEFAULT_MAX_GROUPS = 60
+
+
+class ConfigError(ValueError):
+    """A bad configuration value; `field` is its dotted path in the TOML file."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """One competitor. Exactly one of `builtin`, `cls` and `command` is set."""
+
+    name: str
+    builtin: str | None = None
+    cls: str | None = None
+    command: tuple[str, ...] | None = None
+    cwd: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def kind(self) -> str:
+        if self.command is not None:
+            return "command"
+        return "builtin" if self.builtin is not None else "class"
+
+    @property
+    def spec(self) -> str:
+        """What `clients.bots.load_bot` takes, or the command line for a command bot."""
+        if self.command is not None:
+            return " ".join(self.command)
+        return self.builtin if self.builtin is not None else str(self.cls)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    name: str
+    game: str
+    players: int
+    bots: tuple[BotSpec, ...]
+    options: tuple[tuple[str, str], ...] = ()
+    games_per_pairing: int = 2
+    seed: int = 1
+    concurrency: int = 1
+    decision_seconds: float = 10.0
+    time_bank_seconds: float = 0.0
+    max_strikes: int = 3
+    forfeit_on_timeout: bool = True
+    database: str = "tournament.sqlite"
+    anchor: str | None = None
+    max_groups: int = DEFAULT_MAX_GROUPS
+    python_path: tuple[str, ...] = ()
+    bootstrap: int = 1000
+    match_timeout_seconds: float = 600.0
+    base_dir: str = "."
+
+    @property
+    def options_dict(self) -> dict[str, str]:
+        return dict(self.options)
+
+    @property
+    def bot_names(self) -> tuple[str, ...]:
+        return tuple(bot.name for bot in self.bots)
+
+    def bot(self, name: str) -> BotSpec:
+        for bot in self.bots:
+            if bot.name == name:
+                return bot
+        raise KeyError(name)
+
+
+def load_config(path: str | Path) -> TournamentConfig:
+    """Read and check a TOML config; relative paths in it are relative to its folder."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("<file>", f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("<file>", f"{path} is not valid TOML: {exc}") from None
+    return parse_config(raw, base_dir=path.resolve().parent, default_name=path.stem)
+
+
+def parse_config(
+    raw: Mapping[str, Any], base_dir: str | Path = ".", default_name: str = "tournament"
+) -> TournamentConfig:
+    """Check a decoded TOML document and build the config."""
+    unknown = sorted(set(raw) - _TOP_LEVEL)
+    if unknown:
+        raise ConfigError(unknown[0], f"unknown setting (known: {', '.join(sorted(_TOP_LEVEL))})")
+    name = _string(raw, "name", default_name)
+    if not _NAME.match(name):
+        raise ConfigError("name", "use letters, digits, '.', '_', '+' or '-'")
+    game = _string(raw, "game", None)
+    players = _int(raw, "players", 2, minimum=1)
+    options = _options(raw.get("options", {}))
+    bots = _bots(raw.get("bots"), players)
+    _check_game(game, players, options)
+
+    anchor = raw.get("anchor")
+    if anchor is not None:
+        if not isinstance(anchor, str) or anchor not in {bot.name for bot in bots}:
+            raise ConfigError("anchor", f"must be the name of one of the bots, not {anchor!r}")
+        if players == 1:
+            raise ConfigError("anchor", "solo tournaments have no Elo to anchor")
+
+    python_path = raw.get("python_path", [])
+    if not isinstance(python_path, list) or not all(isinstance(p, str) for p in python_path):
+        raise ConfigError("python_path", "must be a list of folder names")
+
+    return TournamentConfig(
+        name=name,
+        game=game,
+        players=players,
+        bots=bots,
+        options=tuple(sorted(options.items())),
+        games_per_pairing=_int(raw, "games_per_pairing", 2, minimum=1),
+        seed=_int(raw, "seed", 1, minimum=0, maximum=2**63 - 1_000_000),
+        concurrency=_int(raw, "concurrency", 1, minimum=1, maximum=256),
+        decision_seconds=_float(raw, "decision_seconds", 10.0, positive=True),
+        time_bank_seconds=_float(raw, "time_bank_seconds", 0.0, positive=False),
+        max_strikes=_int(raw, "max_strikes", 3, minimum=1),
+        forfeit_on_timeout=_bool(raw, "forfeit_on_timeout", True),
+        database=_string(raw, "database", f"{name}.sqlite"),
+        anchor=anchor,
+        max_groups=_int(raw, "max_groups", DEFAULT_MAX_GROUPS, minimum=1),
+        python_path=tuple(python_path),
+        bootstrap=_int(raw, "bootstrap", 1000, minimum=0, maximum=100_000),
+        match_timeout_seconds=_float(raw, "match_timeout_seconds", 600.0, positive=True),
+        base_dir=str(base_dir),
+    )
+
+
+def _string(raw: Mapping[str, Any], key: str, default: str | None) -> str:
+    value = raw.get(key, default)
+    if value is None:
+        raise ConfigError(key, "is required")
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(key, f"must be a non-empty string, not {value!r}")
+    return value
+
+
+def _int(
+    raw: Mapping[str, Any], key: str, default: int, minimum: int, maximum: int | None = None
+) -> int:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(key, f"must be a whole number, not {value!r}")
+    if value < minimum:
+        raise ConfigError(key, f"must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise ConfigError(key, f"must be at most {maximum}, not {value}")
+    return value
+
+
+def _float(raw: Mapping[str, Any], key: str, default: float, positive: bool) -> float:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(key, f"must be a number of seconds, not {value!r}")
+    if value < 0 or (positive and value == 0):
+        raise ConfigError(key, f"must be {'above' if positive else 'at least'} 0, not {value}")
+    return float(value)
+
+
+def _bool(raw: Mapping[str, Any], key: str, default: bool) -> bool:
+    value = raw.get(key, default)
+    if not isinstance(value, bool):
+        raise ConfigError(key, f"must be true or false, not {value!r}")
+    return value
+
+
+def _options(raw: Any) -> dict[str, str]:
+    if not isinstance(raw, dict):
+        raise ConfigError("options", "must be a table of option = value")
+    options: dict[str, str] = {}
+    for key, value in raw.items():
+        if isinstance(value, bool):
+            options[key] = "true" if value else "false"
+        elif isinstance(value, int | float | str):
+            options[key] = str(value)
+        else:
+            raise ConfigError(f"options.{key}", f"must be a string, number or boolean: {value!r}")
+    return options
+
+
+def _bots(raw: Any, players: int) -> tuple[BotSpec, ...]:
+    if raw is None:
+        raise ConfigError("bots", "is required: add [[bots]] tables")
+    if not isinstance(raw, list) or not all(isinstance(entry, dict) for entry in raw):
+        raise ConfigError("bots", "must be an array of tables ([[bots]])")
+    needed = players
+    if len(raw) < needed:
+        raise ConfigError("bots", f"needs at least {needed} bots for {players}-player games")
+    bots: list[BotSpec] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(raw):
+        where = f"bots[{index}]"
+        unknown = sorted(set(entry) - _BOT_KEYS)
+        if unknown:
+            raise ConfigError(
+                f"{where}.{unknown[0]}", f"unknown key (known: {', '.join(sorted(_BOT_KEYS))})"
+            )
+        name = entry.get("name")
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise ConfigError(
+                f"{where}.name", f"is required: letters, digits, '.', '_', '+' or '-' ({name!r})"
+            )
+        if name in seen:
+            raise ConfigError(f"{where}.name", f"duplicate bot name {name!r}")
+        seen.add(name)
+        kinds = [key for key in ("builtin", "class", "command") if key in entry]
+        if len(kinds) != 1:
+            raise ConfigError(where, "give exactly one of builtin, class or command")
+        kind = kinds[0]
+        value = entry[kind]
+        builtin = cls = None
+        command = None
+        if kind == "builtin":
+            if not isinstance(value, str) or not value:
+                raise ConfigError(f"{where}.builtin", f"must be a bot name, not {value!r}")
+            builtin = value
+        elif kind == "class":
+            if not isinstance(value, str) or not _MODULE_CLASS.match(value):
+                raise ConfigError(f"{where}.class", f"must look like 'module:Class', not {value!r}")
+            cls = value
+        else:
+            if (
+                not isinstance(value, list)
+                or not value
+                or not all(isinstance(arg, str) and arg for arg in value)
+            ):
+                raise ConfigError(
+                    f"{where}.command", "must be a non-empty list of strings (program, args...)"
+                )
+            command = tuple(value)
+        cwd = entry.get("cwd")
+        if cwd is not None and (kind != "command" or not isinstance(cwd, str)):
+            raise ConfigError(f"{where}.cwd", "is a folder name, only for command bots")
+        env = entry.get("env", {})
+        if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+            raise ConfigError(f"{where}.env", 'must be a table of NAME = "value"')
+        if env and kind != "command":
+            raise ConfigError(f"{where}.env", "is only for command bots")
+        bots.append(
+            BotSpec(
+                name=name,
+                builtin=builtin,
+                cls=cls,
+                command=command,
+                cwd=cwd,
+                env=tuple(sorted(env.items())),
+            )
+        )
+    return tuple(bots)
+
+
+def _check_game(game: str, players: int, options: dict[str, str]) -> None:
+    """Check the game, player count and options against the local engine."""
+    import games
+
+    try:
+        engine = games.get(game)
+    except games.InvalidOptions as exc:
+        raise ConfigError("game", str(exc)) from None
+    except ImportError as exc:
+        raise ConfigError("game", f"game {game!r} cannot be loaded: {exc}") from None
+    if not engine.min_players <= players <= engine.max_players:
+        raise ConfigError(
+            "players",
+            f"{engine.name} takes {engine.min_players} to {engine.max_players} players, "
+            f"not {players}",
+        )
+    from games.options import parse_options
+
+    try:
+        parsed = parse_options(engine.option_specs, options)
+    except games.InvalidOptions as exc:
+        bad = re.search(r"option '([^']+)'", str(exc))
+        key = f"options.{bad.group(1)}" if bad else "options"
+        raise ConfigError(key, str(exc)) from None
+    try:
+        engine.check_options(players, parsed)
+    except games.InvalidOptions as exc:
+        raise ConfigError("options", str(exc)) from None
+
+
+def resolve_path(config: TournamentConfig, relative: str) -> str:
+    """A path from the config, relative to the config file's folder."""
+    path = Path(relative)
+    return str(path if path.is_absolute() else Path(config.base_dir) / path)
+
+
+def add_python_path(config: TournamentConfig) -> None:
+    """Make the config's `python_path` folders importable (for `class` bots)."""
+    for folder in reversed(config.python_path):
+        resolved = resolve_path(config, folder)
+        if resolved not in sys.path:
+            sys.path.insert(0, resolved)

@@ -1,0 +1,299 @@
+"""Ratings from game results: pure functions, standard library only.
+
+A k-player game counts as its k(k-1)/2 seat pairs: the better-ranked seat of a
+pair wins, equal ranks draw, and each pair weighs 1/(k-1), so every game is
+worth the same total to each player whatever k is (a two-player game is one
+ordinary game).
+
+`fit_elo` is the maximum-likelihood Bradley-Terry fit over all pairs at once
+(like Ordo and BayesElo: the order of the games does not matter), on the Elo
+scale (400 points = 10:1 odds). A weak prior of one virtual draw per bot against
+a rating-0 phantom keeps a bot with only wins or only losses finite and makes
+bots that never met comparable through the mean. `rate` adds 95% intervals by
+bootstrap over games and the likelihood of superiority between neighbours.
+`IncrementalElo` is the classic K = 16 update, for live logs only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "ELO_SCALE",
+    "IncrementalElo",
+    "Pair",
+    "PairTotals",
+    "Rating",
+    "fit_elo",
+    "mean_interval",
+    "pairwise",
+    "rate",
+    "totals",
+]
+
+ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log unit of odds
+PRIOR_DRAWS = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """One seat pair of a game: `score` is 1, 0.5 or 0 for `a` against `b`."""
+
+    a: str
+    b: str
+    score: float
+    weight: float
+
+
+def pairwise(bots: Sequence[str], ranks: Sequence[int]) -> tuple[Pair, ...]:
+    """The k(k-1)/2 pairs of a k-player game, by rank, each weighted 1/(k-1)."""
+    if len(bots) != len(ranks):
+        raise ValueError("one rank per seat")
+    k = len(bots)
+    if k < 2:
+        return ()
+    weight = 1.0 / (k - 1)
+    pairs = []
+    for i in range(k):
+        for j in range(i + 1, k):
+            if ranks[i] < ranks[j]:
+                score = 1.0
+            elif ranks[i] > ranks[j]:
+                score = 0.0
+            else:
+                score = 0.5
+            pairs.append(Pair(bots[i], bots[j], score, weight))
+    return tuple(pairs)
+
+
+@dataclass(slots=True)
+class PairTotals:
+    """Weighted games and points between every two bots (index by bot order)."""
+
+    bots: tuple[str, ...]
+    games: list[list[float]]  # games[i][j]: weighted games of i against j
+    points: list[list[float]]  # points[i][j]: weighted points i scored against j
+
+
+def totals(bots: Sequence[str], games: Iterable[Sequence[Pair]]) -> PairTotals:
+    index = {bot: i for i, bot in enumerate(bots)}
+    n = len(bots)
+    played = [[0.0] * n for _ in range(n)]
+    points = [[0.0] * n for _ in range(n)]
+    for pairs in games:
+        for pair in pairs:
+            i, j = index[pair.a], index[pair.b]
+            if i == j:
+                continue
+            played[i][j] += pair.weight
+            played[j][i] += pair.weight
+            points[i][j] += pair.weight * pair.score
+            points[j][i] += pair.weight * (1.0 - pair.score)
+    return PairTotals(tuple(bots), played, points)
+
+
+def fit_elo(
+    table: PairTotals,
+    anchor: str | None = None,
+    start: Sequence[float] | None = None,
+    prior: float = PRIOR_DRAWS,
+) -> tuple[float, ...]:
+    """Maximum-likelihood Elo per bot (Newton's method with step halving).
+
+    Anchored so that `anchor` is 0, or so the mean is 0 when no anchor is given.
+    """
+    n = len(table.bots)
+    if n == 0:
+        return ()
+    theta = [value / ELO_SCALE for value in start] if start is not None else [0.0] * n
+    current = _log_likelihood(table, theta, prior)
+    for _ in range(100):
+        gradient, hessian = _derivatives(table, theta, prior)
+        step = _solve(hessian, [-g for g in gradient])
+        scale = 1.0
+        while True:
+            trial = [t + scale * s for t, s in zip(theta, step, strict=True)]
+            value = _log_likelihood(table, trial, prior)
+            if value >= current - 1e-12 or scale < 1e-6:
+                break
+            scale /= 2.0
+        theta, previous, current = trial, current, value
+        if max(abs(scale * s) for s in step) < 1e-10 or abs(current - previous) < 1e-13:
+            break
+    elo = [t * ELO_SCALE for t in theta]
+    shift = elo[table.bots.index(anchor)] if anchor is not None else statistics.fmean(elo)
+    return tuple(value - shift for value in elo)
+
+
+def _expected(difference: float) -> float:
+    if difference >= 0:
+        return 1.0 / (1.0 + math.exp(-difference))
+    exp = math.exp(difference)
+    return exp / (1.0 + exp)
+
+
+def _log_likelihood(table: PairTotals, theta: Sequence[float], prior: float) -> float:
+    n = len(theta)
+    total = 0.0
+    for i in range(n):
+        p0 = _expected(theta[i])
+        total += prior * 0.5 * (math.log(p0) + math.log(1.0 - p0))
+        for j in range(i + 1, n):
+            games = table.games[i][j]
+            if games:
+                p = _expected(theta[i] - theta[j])
+                won = table.points[i][j]
+                total += won * math.log(p) + (games - won) * math.log(1.0 - p)
+    return total
+
+
+def _derivatives(
+    table: PairTotals, theta: Sequence[float], prior: float
+) -> tuple[list[float], list[list[float]]]:
+    n = len(theta)
+    gradient = [0.0] * n
+    hessian = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        p0 = _expected(theta[i])
+        gradient[i] += prior * (0.5 - p0)
+        hessian[i][i] -= prior * p0 * (1.0 - p0)
+        for j in range(n):
+            games = table.games[i][j]
+            if i == j or not games:
+                continue
+            p = _expected(theta[i] - theta[j])
+            gradient[i] += table.points[i][j] - games * p
+            curvature = games * p * (1.0 - p)
+            hessian[i][i] -= curvature
+            hessian[i][j] += curvature
+    return gradient, hessian
+
+
+def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
+    """Gaussian elimination with partial pivoting (the Hessian is small and definite)."""
+    n = len(rhs)
+    a = [[*row, value] for row, value in zip(matrix, rhs, strict=True)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        if abs(a[col][col]) < 1e-300:
+            raise ArithmeticError("singular system in the Elo fit")
+        for row in range(col + 1, n):
+            factor = a[row][col] / a[col][col]
+            if factor:
+                for c in range(col, n + 1):
+                    a[row][c] -= factor * a[col][c]
+    x = [0.0] * n
+    for row in range(n - 1, -1, -1):
+        x[row] = (a[row][n] - sum(a[row][c] * x[c] for c in range(row + 1, n))) / a[row][row]
+    return x
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    bot: str
+    elo: float
+    low: float  # 95% interval, bootstrap percentiles
+    high: float
+    los_next: float | None  # P(this bot is stronger than the next one in the table)
+
+
+def rate(
+    bots: Sequence[str],
+    games: Sequence[Sequence[Pair]],
+    anchor: str | None = None,
+    samples: int = 1000,
+    seed: int = 0,
+) -> tuple[Rating, ...]:
+    """Elo, 95% bootstrap interval and LOS to the next bot, strongest first.
+
+    The bootstrap draws `len(games)` games with replacement `samples` times
+    (seeded, so a report is reproducible) and refits; the interval is the 2.5th
+    to 97.5th percentile of each bot's refitted Elo, and the likelihood of
+    superiority of a bot over the next one is the share of refits in which it
+    rates higher (ties count half).
+    """
+    bots = tuple(bots)
+    best = fit_elo(totals(bots, games), anchor)
+    draws: list[tuple[float, ...]] = []
+    rng = random.Random(seed)
+    if games:
+        for _ in range(samples):
+            resample = [games[rng.randrange(len(games))] for _ in range(len(games))]
+            draws.append(fit_elo(totals(bots, resample), anchor, start=best))
+    order = sorted(range(len(bots)), key=lambda i: (-best[i], bots[i]))
+    ratings = []
+    for position, i in enumerate(order):
+        column = sorted(draw[i] for draw in draws)
+        low, high = (
+            (_percentile(column, 0.025), _percentile(column, 0.975))
+            if column
+            else (
+                best[i],
+                best[i],
+            )
+        )
+        los = None
+        if position + 1 < len(order) and draws:
+            j = order[position + 1]
+            wins = sum(1.0 if d[i] > d[j] else 0.5 if d[i] == d[j] else 0.0 for d in draws)
+            los = wins / len(draws)
+        ratings.append(Rating(bots[i], best[i], low, high, los))
+    return tuple(ratings)
+
+
+def _percentile(ordered: Sequence[float], q: float) -> float:
+    """Linear interpolation between closest ranks (numpy's default)."""
+    position = q * (len(ordered) - 1)
+    lower = math.floor(position)
+    upper = min(lower + 1, len(ordered) - 1)
+    return ordered[lower] + (ordered[upper] - ordered[lower]) * (position - lower)
+
+
+class IncrementalElo:
+    """Classic Elo updated after each game (K = 16 per pair, scaled by its weight).
+
+    Order-dependent, so only for live progress logs; standings use `fit_elo`.
+    """
+
+    def __init__(self, bots: Iterable[str], k: float = 16.0) -> None:
+        self.k = k
+        self.ratings: dict[str, float] = {bot: 0.0 for bot in bots}
+
+    def update(self, pairs: Iterable[Pair]) -> Mapping[str, float]:
+        deltas: dict[str, float] = {}
+        for pair in pairs:
+            ra = self.ratings.setdefault(pair.a, 0.0)
+            rb = self.ratings.setdefault(pair.b, 0.0)
+            expected = 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
+            change = self.k * pair.weight * (pair.score - expected)
+            deltas[pair.a] = deltas.get(pair.a, 0.0) + change
+            deltas[pair.b] = deltas.get(pair.b, 0.0) - change
+        for bot, change in deltas.items():
+            self.ratings[bot] += change
+        return dict(self.ratings)
+
+
+# Two-sided 95% Student t critical values by degrees of freedom (1..30).
+_T975 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and its 95% confidence interval (Student t; a point for one value)."""
+    if not values:
+        raise ValueError("no values")
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    df = len(values) - 1
+    t = _T975[df - 1] if df <= len(_T975) else 1.96 + 2.4 / df
+    half = t * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half

@@ -1,0 +1,154 @@
+"""Which games a tournament plays: pure, deterministic, no I/O.
+
+- Solo (1 player): every bot plays the same seeds.
+- k players (k >= 2): every k-subset of the bots is a *group*; each seed is
+  played once in each of the k cyclic seat rotations of the group, so every bot
+  meets the same deals from every seat (for k = 2: every pair, seats swapped).
+- For k >= 3, when there are more k-subsets than `max_groups`, a balanced
+  incomplete (cyclic) design is used instead (see `balanced_groups`).
+
+Every scheduled game has a stable key (seed and bots in seat order) that the
+store uses to tell which games are already done, so resuming plays exactly the
+missing ones.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["ScheduledGame", "balanced_groups", "game_key", "make_groups", "make_schedule", "seeds"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledGame:
+    key: str
+    group: int  # index of the group (the k bots that meet) in the schedule
+    seed: int
+    seats: tuple[str, ...]  # bot name per seat
+    rotation: int  # 0..k-1: how far the group's seat order is rotated
+
+
+def game_key(seed: int, seats: Sequence[str]) -> str:
+    """The stable identity of a scheduled game: its seed and the bots in seat order."""
+    return f"{seed}:{'|'.join(seats)}"
+
+
+def seeds(base_seed: int, count: int) -> tuple[int, ...]:
+    """The deals every group plays: base_seed, base_seed + 1, ..."""
+    return tuple(base_seed + index for index in range(count))
+
+
+def make_groups(bots: Sequence[str], players: int, max_groups: int) -> tuple[tuple[str, ...], ...]:
+    """The sets of bots that meet: every k-subset, or a balanced design when too many."""
+    if len(set(bots)) != len(bots):
+        raise ValueError("bot names must be unique")
+    if players < 1 or players > len(bots):
+        raise ValueError(f"cannot seat {players} players from {len(bots)} bots")
+    if players == 1:
+        return tuple((bot,) for bot in bots)
+    if players == 2 or math.comb(len(bots), players) <= max_groups:
+        return tuple(itertools.combinations(bots, players))
+    return balanced_groups(bots, players, max_groups)
+
+
+def balanced_groups(bots: Sequence[str], k: int, target: int) -> tuple[tuple[str, ...], ...]:
+    """A balanced incomplete design of about `target` groups of k bots (a cyclic design).
+
+    Bots are numbered 0..n-1 around a circle. A *base block* is a set of k
+    positions containing 0; its n rotations (add i mod n to every position) are
+    n groups in which every bot sits exactly k times. Two bots meet once for
+    every pair of positions in a base block whose circular distance equals
+    theirs, so base blocks are chosen greedily to cover every distance as evenly
+    as possible (seeded random tie-breaks, rejecting a base block whose groups
+    repeat earlier ones). `target` is rounded up to a multiple of n, so every
+    bot plays in exactly the same number of groups, and every two bots meet
+    nearly equally often (the tests check the spread).
+    """
+    n = len(bots)
+    if k < 2 or k >= n:
+        raise ValueError(f"a design needs 2 <= k < n, not k={k}, n={n}")
+    blocks_wanted = math.ceil(target / n)
+    if blocks_wanted * n >= math.comb(n, k):
+        return tuple(itertools.combinations(bots, k))
+    rng = random.Random(f"cyclic:{n}:{k}:{blocks_wanted}")
+    # meetings[d]: how often two bots at circular distance d have met so far
+    meetings = [0] * (n // 2 + 1)
+
+    def distance(a: int, b: int) -> int:
+        d = (a - b) % n
+        return min(d, n - d)
+
+    def weight(d: int) -> int:
+        # the rotations of a block holding two bots n/2 apart cover that pair twice
+        return 2 if 2 * d == n else 1
+
+    def candidate() -> list[int]:
+        base = [0, rng.randrange(1, n)]
+        while len(base) < k:
+            options = [p for p in range(1, n) if p not in base]
+            noise = {p: rng.random() for p in options}
+
+            def cost(p: int, base: list[int] = base, noise: dict[int, float] = noise) -> tuple:
+                added = [distance(p, q) for q in base]
+                return (max(meetings[d] + weight(d) for d in added), noise[p])
+
+            base.append(min(options, key=cost))
+        return base
+
+    def spread(base: list[int]) -> tuple[int, int]:
+        after = meetings.copy()
+        for a, b in itertools.combinations(base, 2):
+            d = distance(a, b)
+            after[d] += weight(d)
+        return max(after[1:]) - min(after[1:]), max(after[1:])
+
+    seen: set[tuple[int, ...]] = set()
+    groups: list[tuple[str, ...]] = []
+    for _ in range(blocks_wanted):
+        best: tuple[tuple[int, int], list[int], set[tuple[int, ...]]] | None = None
+        for _attempt in range(40):
+            base = candidate()
+            rotations = {tuple(sorted((p + i) % n for p in base)) for i in range(n)}
+            if len(rotations) == n and not rotations & seen:
+                score = spread(base)
+                if best is None or score < best[0]:
+                    best = (score, base, rotations)
+        if best is None:
+            raise ValueError(f"no cyclic design of {blocks_wanted * n} groups of {k} from {n} bots")
+        _, base, rotations = best
+        seen |= rotations
+        for a, b in itertools.combinations(base, 2):
+            d = distance(a, b)
+            meetings[d] += weight(d)
+        groups.extend(tuple(bots[p] for p in block) for block in sorted(rotations))
+    return tuple(groups)
+
+
+def make_schedule(
+    bots: Sequence[str],
+    players: int,
+    games_per_pairing: int,
+    base_seed: int,
+    max_groups: int = 60,
+) -> tuple[ScheduledGame, ...]:
+    """Every game of the tournament, seed by seed (so a partial run covers every group)."""
+    groups = make_groups(bots, players, max_groups)
+    games: list[ScheduledGame] = []
+    for seed in seeds(base_seed, games_per_pairing):
+        for index, group in enumerate(groups):
+            for rotation in range(players):
+                seats = group[rotation:] + group[:rotation]
+                games.append(
+                    ScheduledGame(
+                        key=game_key(seed, seats),
+                        group=index,
+                        seed=seed,
+                        seats=seats,
+                        rotation=rotation,
+                    )
+                )
+    return tuple(games)

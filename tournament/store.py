@@ -1,0 +1,358 @@
+"""Tournament results in SQLite (standard library, WAL mode).
+
+Every finished game is committed in its own transaction the moment it ends, so
+a runner killed by SIGINT or SIGKILL loses only the games still being played.
+The schema carries a version number; `MIGRATIONS[i]` takes a database from
+version i to i + 1, and opening a database applies whatever is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "MIGRATIONS",
+    "GameRecord",
+    "SeatRecord",
+    "Store",
+    "StoreError",
+    "TournamentRecord",
+]
+
+MIGRATIONS: tuple[str, ...] = (
+    # 0 -> 1: tournaments, games, one row per seat of a game
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        game TEXT NOT NULL,
+        players INTEGER NOT NULL,
+        options_json TEXT NOT NULL,
+        anchor TEXT,
+        scheduled INTEGER NOT NULL DEFAULT 0,
+        config_json TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        key TEXT NOT NULL,
+        match_id TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        grp INTEGER NOT NULL,
+        rotation INTEGER NOT NULL,
+        end_reason TEXT NOT NULL,
+        details_json TEXT NOT NULL,
+        duration_seconds REAL NOT NULL,
+        finished_at REAL NOT NULL,
+        UNIQUE (tournament_id, key)
+    );
+    CREATE TABLE game_seats (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        bot TEXT NOT NULL,
+        score REAL NOT NULL,
+        rank INTEGER NOT NULL,
+        server_rank INTEGER NOT NULL,
+        strikes INTEGER NOT NULL,
+        disqualified INTEGER NOT NULL,
+        failure TEXT,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX games_by_tournament ON games (tournament_id, id);
+    """,
+)
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used for this tournament (names what differs)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    bot: str
+    score: float
+    rank: int  # the rank the tournament counts (failed seats ranked last)
+    server_rank: int  # the rank the server reported
+    strikes: int
+    disqualified: bool
+    failure: str | None  # None, "crash", "timeout" or "disqualified"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    key: str
+    match_id: str
+    seed: int
+    group: int
+    rotation: int
+    seats: tuple[SeatRecord, ...]
+    end_reason: str
+    details_json: str
+    duration_seconds: float
+    finished_at: float
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        return tuple(seat.bot for seat in self.seats)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        return tuple(seat.rank for seat in self.seats)
+
+    @property
+    def scores(self) -> tuple[float, ...]:
+        return tuple(seat.score for seat in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    id: int
+    name: str
+    game: str
+    players: int
+    options: dict[str, str]
+    anchor: str | None
+    scheduled: int
+    config: dict[str, Any]
+    created_at: float
+    updated_at: float
+
+
+class Store:
+    """One SQLite file (or ":memory:") holding any number of tournaments."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def version(self) -> int:
+        row = self._db.execute("SELECT version FROM schema_version").fetchone()
+        return int(row[0])
+
+    def _migrate(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = self._db.execute("SELECT version FROM schema_version").fetchone()
+            if row is None:
+                self._db.execute("INSERT INTO schema_version (version) VALUES (0)")
+                version = 0
+            else:
+                version = int(row[0])
+            if version > len(MIGRATIONS):
+                raise StoreError(
+                    f"{self.path} has schema version {version}, newer than this sheepfold "
+                    f"({len(MIGRATIONS)}); upgrade sheepfold"
+                )
+            for target in range(version, len(MIGRATIONS)):
+                for statement in MIGRATIONS[target].split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute("UPDATE schema_version SET version = ?", (target + 1,))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    # ------------------------------------------------------------ tournaments
+
+    def open_tournament(
+        self,
+        name: str,
+        game: str,
+        players: int,
+        options: dict[str, str],
+        anchor: str | None,
+        scheduled: int,
+        config: dict[str, Any],
+    ) -> int:
+        """The id of tournament `name`, created on first use.
+
+        A resumed tournament must play the same game, player count and options
+        as the stored one (otherwise its games would not be comparable).
+        """
+        now = time.time()
+        row = self._db.execute(
+            "SELECT id, game, players, options_json FROM tournaments WHERE name = ?", (name,)
+        ).fetchone()
+        if row is None:
+            cursor = self._db.execute(
+                "INSERT INTO tournaments (name, game, players, options_json, anchor, scheduled,"
+                " config_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    name,
+                    game,
+                    players,
+                    json.dumps(options, sort_keys=True),
+                    anchor,
+                    scheduled,
+                    json.dumps(config, sort_keys=True),
+                    now,
+                    now,
+                ),
+            )
+            return int(cursor.lastrowid or 0)
+        tid, stored_game, stored_players, stored_options = row
+        for field, stored, wanted in (
+            ("game", stored_game, game),
+            ("players", stored_players, players),
+            ("options", json.loads(stored_options), options),
+        ):
+            if stored != wanted:
+                raise StoreError(
+                    f"{field}: tournament {name!r} in {self.path} was played with "
+                    f"{field} = {stored!r}, not {wanted!r}; use another name or database"
+                )
+        self._db.execute(
+            "UPDATE tournaments SET anchor = ?, scheduled = ?, config_json = ?, updated_at = ?"
+            " WHERE id = ?",
+            (anchor, scheduled, json.dumps(config, sort_keys=True), now, tid),
+        )
+        return int(tid)
+
+    def tournaments(self) -> tuple[TournamentRecord, ...]:
+        rows = self._db.execute(
+            "SELECT id, name, game, players, options_json, anchor, scheduled, config_json,"
+            " created_at, updated_at FROM tournaments ORDER BY updated_at, id"
+        ).fetchall()
+        return tuple(
+            TournamentRecord(
+                id=row[0],
+                name=row[1],
+                game=row[2],
+                players=row[3],
+                options=json.loads(row[4]),
+                anchor=row[5],
+                scheduled=row[6],
+                config=json.loads(row[7]),
+                created_at=row[8],
+                updated_at=row[9],
+            )
+            for row in rows
+        )
+
+    def tournament(self, name: str | None = None) -> TournamentRecord:
+        """The tournament called `name`, or the most recently run one."""
+        every = self.tournaments()
+        if not every:
+            raise StoreError(f"{self.path} holds no tournament")
+        if name is None:
+            return every[-1]
+        for record in every:
+            if record.name == name:
+                return record
+        names = ", ".join(record.name for record in every)
+        raise StoreError(f"no tournament {name!r} in {self.path} (it holds: {names})")
+
+    # ------------------------------------------------------------ games
+
+    def done_keys(self, tournament_id: int) -> set[str]:
+        rows = self._db.execute("SELECT key FROM games WHERE tournament_id = ?", (tournament_id,))
+        return {row[0] for row in rows}
+
+    def record_game(self, tournament_id: int, game: GameRecord) -> bool:
+        """Store a finished game at once; False if its key was already stored."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            try:
+                cursor = self._db.execute(
+                    "INSERT INTO games (tournament_id, key, match_id, seed, grp, rotation,"
+                    " end_reason, details_json, duration_seconds, finished_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        tournament_id,
+                        game.key,
+                        game.match_id,
+                        game.seed,
+                        game.group,
+                        game.rotation,
+                        game.end_reason,
+                        game.details_json,
+                        game.duration_seconds,
+                        game.finished_at,
+                    ),
+                )
+            except sqlite3.IntegrityError:
+                self._db.execute("ROLLBACK")
+                return False
+            game_id = cursor.lastrowid
+            self._db.executemany(
+                "INSERT INTO game_seats (game_id, seat, bot, score, rank, server_rank, strikes,"
+                " disqualified, failure) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        game_id,
+                        seat,
+                        record.bot,
+                        record.score,
+                        record.rank,
+                        record.server_rank,
+                        record.strikes,
+                        int(record.disqualified),
+                        record.failure,
+                    )
+                    for seat, record in enumerate(game.seats)
+                ],
+            )
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        return True
+
+    def games(self, tournament_id: int) -> tuple[GameRecord, ...]:
+        """Every stored game of a tournament, in the order they finished."""
+        seats: dict[int, list[SeatRecord]] = {}
+        for row in self._db.execute(
+            "SELECT s.game_id, s.bot, s.score, s.rank, s.server_rank, s.strikes, s.disqualified,"
+            " s.failure FROM game_seats s JOIN games g ON g.id = s.game_id"
+            " WHERE g.tournament_id = ? ORDER BY s.game_id, s.seat",
+            (tournament_id,),
+        ):
+            seats.setdefault(row[0], []).append(
+                SeatRecord(row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7])
+            )
+        rows = self._db.execute(
+            "SELECT id, key, match_id, seed, grp, rotation, end_reason, details_json,"
+            " duration_seconds, finished_at FROM games WHERE tournament_id = ? ORDER BY id",
+            (tournament_id,),
+        ).fetchall()
+        return tuple(
+            GameRecord(
+                key=row[1],
+                match_id=row[2],
+                seed=row[3],
+                group=row[4],
+                rotation=row[5],
+                seats=tuple(seats.get(row[0], ())),
+                end_reason=row[6],
+                details_json=row[7],
+                duration_seconds=row[8],
+                finished_at=row[9],
+            )
+            for row in rows
+        )
