@@ -29,6 +29,7 @@ __all__ = [
 _PACKAGES = {
     "sheep-showdown": "games.sheep_showdown",
     "sheep-n-sheep": "games.sheep_n_sheep",
+    "sheep-and-garden": "games.sheep_and_garden",
 }
 
 

@@ -24,17 +24,37 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#sheepfold/v1/sheep_and_garden.proto\x12\x0csheepfold.v1\"\x1b\n\x19SheepAndGardenObservation\"\x16\n\x14SheepAndGardenAction\"\x15\n\x13SheepAndGardenEventb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#sheepfold/v1/sheep_and_garden.proto\x12\x0csheepfold.v1\"\x91\x01\n\x12SheepAndGardenArea\x12\x0f\n\x07terrain\x18\x01 \x01(\t\x12\x10\n\x08segments\x18\x02 \x03(\x05\x12\r\n\x05sheep\x18\x03 \x01(\x05\x12\x0c\n\x04\x63ows\x18\x04 \x01(\x05\x12\x0e\n\x06humans\x18\x05 \x01(\x05\x12\r\n\x05trees\x18\x06 \x01(\x05\x12\x0e\n\x06houses\x18\x07 \x01(\x05\x12\x0c\n\x04\x66ish\x18\x08 \x01(\x05\"9\n\x12SheepAndGardenRoad\x12\x10\n\x08segments\x18\x01 \x03(\x05\x12\x11\n\tcity_area\x18\x02 \x01(\x05\"(\n\x17SheepAndGardenLandGroup\x12\r\n\x05\x61reas\x18\x01 \x03(\x05\"\xde\x01\n\x16SheepAndGardenTileFace\x12\x0c\n\x04tile\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08segments\x18\x03 \x01(\t\x12/\n\x05\x61reas\x18\x04 \x03(\x0b\x32 .sheepfold.v1.SheepAndGardenArea\x12/\n\x05roads\x18\x05 \x03(\x0b\x32 .sheepfold.v1.SheepAndGardenRoad\x12\x34\n\x05lands\x18\x06 \x03(\x0b\x32%.sheepfold.v1.SheepAndGardenLandGroup\"P\n\x18SheepAndGardenPlacedTile\x12\x0c\n\x04tile\x18\x01 \x01(\x05\x12\t\n\x01x\x18\x02 \x01(\x11\x12\t\n\x01y\x18\x03 \x01(\x11\x12\x10\n\x08rotation\x18\x04 \x01(\x05\"\x82\x01\n\x17SheepAndGardenObjective\x12\x0c\n\x04slot\x18\x01 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0c\n\x04text\x18\x04 \x01(\t\x12\x0f\n\x07holders\x18\x05 \x03(\x05\x12\x0f\n\x07\x66\x61\x63\x65_up\x18\x06 \x01(\x08\x12\r\n\x05\x65nemy\x18\x07 \x01(\x08\"\xdc\x02\n\x19SheepAndGardenObservation\x12\x0f\n\x07players\x18\x01 \x01(\x05\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x07to_move\x18\x03 \x01(\x05H\x01\x88\x01\x01\x12\x36\n\x06placed\x18\x04 \x03(\x0b\x32&.sheepfold.v1.SheepAndGardenPlacedTile\x12\x0f\n\x07\x64isplay\x18\x05 \x03(\x05\x12\x11\n\tdeck_size\x18\x06 \x01(\x05\x12\x39\n\nobjectives\x18\x07 \x03(\x0b\x32%.sheepfold.v1.SheepAndGardenObjective\x12\x33\n\x05\x66\x61\x63\x65s\x18\x08 \x03(\x0b\x32$.sheepfold.v1.SheepAndGardenTileFace\x12\x10\n\x08\x66inished\x18\t \x01(\x08\x12\x12\n\nend_reason\x18\n \x01(\tB\x07\n\x05_seatB\n\n\x08_to_move\"L\n\x14SheepAndGardenAction\x12\x0c\n\x04tile\x18\x01 \x01(\x05\x12\t\n\x01x\x18\x02 \x01(\x11\x12\t\n\x01y\x18\x03 \x01(\x11\x12\x10\n\x08rotation\x18\x04 \x01(\x05\"^\n\x18SheepAndGardenTilePlaced\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04tile\x18\x02 \x01(\x05\x12\t\n\x01x\x18\x03 \x01(\x11\x12\t\n\x01y\x18\x04 \x01(\x11\x12\x10\n\x08rotation\x18\x05 \x01(\x05\")\n\x18SheepAndGardenTilesShown\x12\r\n\x05tiles\x18\x01 \x03(\x05\",\n\x18SheepAndGardenReshuffled\x12\x10\n\x08returned\x18\x01 \x03(\x05\"I\n\x17SheepAndGardenGameEnded\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0e\n\x06placed\x18\x02 \x01(\x05\x12\x0e\n\x06scores\x18\x03 \x03(\x01\"\x94\x02\n\x13SheepAndGardenEvent\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x38\n\x06placed\x18\x02 \x01(\x0b\x32&.sheepfold.v1.SheepAndGardenTilePlacedH\x00\x12\x37\n\x05shown\x18\x03 \x01(\x0b\x32&.sheepfold.v1.SheepAndGardenTilesShownH\x00\x12<\n\nreshuffled\x18\x04 \x01(\x0b\x32&.sheepfold.v1.SheepAndGardenReshuffledH\x00\x12\x36\n\x05\x65nded\x18\x05 \x01(\x0b\x32%.sheepfold.v1.SheepAndGardenGameEndedH\x00\x42\x06\n\x04kindb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'sheepfold.v1.sheep_and_garden_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SHEEPANDGARDENOBSERVATION']._serialized_start=53
-  _globals['_SHEEPANDGARDENOBSERVATION']._serialized_end=80
-  _globals['_SHEEPANDGARDENACTION']._serialized_start=82
-  _globals['_SHEEPANDGARDENACTION']._serialized_end=104
-  _globals['_SHEEPANDGARDENEVENT']._serialized_start=106
-  _globals['_SHEEPANDGARDENEVENT']._serialized_end=127
+  _globals['_SHEEPANDGARDENAREA']._serialized_start=54
+  _globals['_SHEEPANDGARDENAREA']._serialized_end=199
+  _globals['_SHEEPANDGARDENROAD']._serialized_start=201
+  _globals['_SHEEPANDGARDENROAD']._serialized_end=258
+  _globals['_SHEEPANDGARDENLANDGROUP']._serialized_start=260
+  _globals['_SHEEPANDGARDENLANDGROUP']._serialized_end=300
+  _globals['_SHEEPANDGARDENTILEFACE']._serialized_start=303
+  _globals['_SHEEPANDGARDENTILEFACE']._serialized_end=525
+  _globals['_SHEEPANDGARDENPLACEDTILE']._serialized_start=527
+  _globals['_SHEEPANDGARDENPLACEDTILE']._serialized_end=607
+  _globals['_SHEEPANDGARDENOBJECTIVE']._serialized_start=610
+  _globals['_SHEEPANDGARDENOBJECTIVE']._serialized_end=740
+  _globals['_SHEEPANDGARDENOBSERVATION']._serialized_start=743
+  _globals['_SHEEPANDGARDENOBSERVATION']._serialized_end=1091
+  _globals['_SHEEPANDGARDENACTION']._serialized_start=1093
+  _globals['_SHEEPANDGARDENACTION']._serialized_end=1169
+  _globals['_SHEEPANDGARDENTILEPLACED']._serialized_start=1171
+  _globals['_SHEEPANDGARDENTILEPLACED']._serialized_end=1265
+  _globals['_SHEEPANDGARDENTILESSHOWN']._serialized_start=1267
+  _globals['_SHEEPANDGARDENTILESSHOWN']._serialized_end=1308
+  _globals['_SHEEPANDGARDENRESHUFFLED']._serialized_start=1310
+  _globals['_SHEEPANDGARDENRESHUFFLED']._serialized_end=1354
+  _globals['_SHEEPANDGARDENGAMEENDED']._serialized_start=1356
+  _globals['_SHEEPANDGARDENGAMEENDED']._serialized_end=1429
+  _globals['_SHEEPANDGARDENEVENT']._serialized_start=1432
+  _globals['_SHEEPANDGARDENEVENT']._serialized_end=1708
 # @@protoc_insertion_point(module_scope)

@@ -1,0 +1,113 @@
+"""Protobuf conversion for Sheep & Garden (the `sheep_and_garden` oneof member)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheepfold.v1 import sheep_and_garden_pb2 as pb
+
+from games.sheep_and_garden.data import OBJECTIVE_BY_ID, TILES, Tile
+from games.sheep_and_garden.model import (
+    GameEnded,
+    Place,
+    Reshuffled,
+    SheepAndGardenObservation,
+    TilePlaced,
+    TilesShown,
+)
+
+
+def tile_face_to_proto(tile: Tile) -> pb.SheepAndGardenTileFace:
+    return pb.SheepAndGardenTileFace(
+        tile=tile.id,
+        name=tile.name,
+        segments=tile.segments,
+        areas=[
+            pb.SheepAndGardenArea(
+                terrain=area.terrain,
+                segments=list(area.segments),
+                sheep=area.objects[0],
+                cows=area.objects[1],
+                humans=area.objects[2],
+                trees=area.objects[3],
+                houses=area.objects[4],
+                fish=area.objects[5],
+            )
+            for area in tile.areas
+        ],
+        roads=[
+            pb.SheepAndGardenRoad(
+                segments=list(piece.segments),
+                city_area=-1 if piece.city is None else piece.city,
+            )
+            for piece in tile.roads
+        ],
+        lands=[pb.SheepAndGardenLandGroup(areas=list(group)) for group in tile.lands],
+    )
+
+
+class SheepAndGardenCodec:
+    field = "sheep_and_garden"
+
+    def observation_to_proto(self, observation: SheepAndGardenObservation) -> Any:
+        message = pb.SheepAndGardenObservation(
+            players=observation.players,
+            placed=[
+                pb.SheepAndGardenPlacedTile(tile=p.tile, x=p.x, y=p.y, rotation=p.rotation)
+                for p in observation.placed
+            ],
+            display=list(observation.display),
+            deck_size=observation.deck_size,
+            finished=observation.finished,
+            end_reason=observation.end_reason,
+        )
+        if observation.seat is not None:
+            message.seat = observation.seat
+        if observation.to_move is not None:
+            message.to_move = observation.to_move
+        for view in observation.objectives:
+            entry = message.objectives.add(
+                slot=view.slot, holders=list(view.holders), face_up=view.face_up, enemy=view.enemy
+            )
+            if view.card is not None:
+                card = OBJECTIVE_BY_ID[view.card]
+                entry.card, entry.name, entry.text = card.id, card.name, card.text
+        visible = sorted({p.tile for p in observation.placed} | set(observation.display))
+        message.faces.extend(tile_face_to_proto(TILES[t]) for t in visible)
+        return message
+
+    def action_to_proto(self, action: Place) -> Any:
+        return pb.SheepAndGardenAction(
+            tile=action.tile, x=action.x, y=action.y, rotation=action.rotation
+        )
+
+    def event_to_proto(self, payload: Any) -> Any:
+        message = pb.SheepAndGardenEvent(text=payload.text)
+        if isinstance(payload, TilePlaced):
+            message.placed.CopyFrom(
+                pb.SheepAndGardenTilePlaced(
+                    seat=payload.seat,
+                    tile=payload.tile,
+                    x=payload.x,
+                    y=payload.y,
+                    rotation=payload.rotation,
+                )
+            )
+        elif isinstance(payload, TilesShown):
+            message.shown.tiles.extend(payload.tiles)
+        elif isinstance(payload, Reshuffled):
+            message.reshuffled.returned.extend(payload.returned)
+        elif isinstance(payload, GameEnded):
+            message.ended.CopyFrom(
+                pb.SheepAndGardenGameEnded(
+                    reason=payload.reason, placed=payload.placed, scores=list(payload.scores)
+                )
+            )
+        else:
+            raise TypeError(f"not a Sheep & Garden event: {payload!r}")
+        return message
+
+
+def action_from_proto(message: Any) -> Place:
+    """The engine action a protobuf action stands for (for round-trip checks and bots)."""
+    return Place(message.tile, message.x, message.y, message.rotation)
