@@ -1,0 +1,218 @@
+"""Bad input gets a clear error with the right gRPC status, and the match goes on."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from clients.bots.random_bot import RandomBot
+from clients.sdk import play_blocking
+from server.inprocess import InProcessServer
+
+pytestmark = pytest.mark.e2e
+
+GAME = "sheep-n-sheep"
+
+
+class RawSeat:
+    """A hand-driven Play stream, to send exactly the messages a test wants."""
+
+    def __init__(self, stub: arena_pb2_grpc.ArenaStub) -> None:
+        self._requests: queue.Queue[arena_pb2.PlayRequest | None] = queue.Queue()
+        self.responses = stub.Play(self._iterate())
+
+    def _iterate(self) -> Iterator[arena_pb2.PlayRequest]:
+        while (item := self._requests.get()) is not None:
+            yield item
+
+    def send(self, **kind: object) -> None:
+        self._requests.put(arena_pb2.PlayRequest(**kind))
+
+    def join(self, match_id: str, token: str, seat: int | None = None) -> None:
+        join = arena_pb2.Join(match_id=match_id, token=token)
+        if seat is not None:
+            join.seat = seat
+        self.send(join=join)
+
+    def answer(self, decision_id: int, index: int) -> None:
+        self.send(answer=arena_pb2.Answer(decision_id=decision_id, action_index=index))
+
+    def next(self, kind: str, skip: tuple[str, ...] = ("event",)) -> arena_pb2.PlayResponse:
+        """The next message of `kind`, skipping the kinds in `skip`."""
+        for response in self.responses:
+            if response.WhichOneof("kind") == kind:
+                return response
+            assert response.WhichOneof("kind") in skip, response
+        raise AssertionError(f"stream ended before a {kind}")
+
+    def close(self) -> None:
+        self._requests.put(None)
+
+
+@pytest.fixture
+def stub(inprocess_server: InProcessServer) -> Iterator[arena_pb2_grpc.ArenaStub]:
+    with grpc.insecure_channel(inprocess_server.address) as channel:
+        yield arena_pb2_grpc.ArenaStub(channel)
+
+
+def _create(stub: arena_pb2_grpc.ArenaStub, **clock: float) -> arena_pb2.CreateMatchResponse:
+    return stub.CreateMatch(
+        arena_pb2.CreateMatchRequest(
+            game=GAME, players=2, seed=5, clock=arena_pb2.ClockSettings(**clock)
+        )
+    )
+
+
+def _opponent(address: str, match_id: str, token: str) -> threading.Thread:
+    thread = threading.Thread(
+        target=play_blocking, args=(RandomBot(1), address, match_id, token), daemon=True
+    )
+    thread.start()
+    return thread
+
+
+def test_wrong_token_is_unauthenticated(stub: arena_pb2_grpc.ArenaStub) -> None:
+    created = _create(stub)
+    seat = RawSeat(stub)
+    seat.join(created.match_id, "not-a-token")
+    with pytest.raises(grpc.RpcError) as caught:
+        seat.next("joined")
+    assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    seat.close()
+
+
+def test_another_seats_token_is_permission_denied(stub: arena_pb2_grpc.ArenaStub) -> None:
+    created = _create(stub)
+    seat = RawSeat(stub)
+    seat.join(created.match_id, created.seat_tokens[1], seat=0)
+    with pytest.raises(grpc.RpcError) as caught:
+        seat.next("joined")
+    assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    seat.close()
+
+
+def test_unknown_match_is_not_found(stub: arena_pb2_grpc.ArenaStub) -> None:
+    seat = RawSeat(stub)
+    seat.join("no-such-match", "token")
+    with pytest.raises(grpc.RpcError) as caught:
+        seat.next("joined")
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+    seat.close()
+
+
+def test_first_message_must_be_a_join(stub: arena_pb2_grpc.ArenaStub) -> None:
+    seat = RawSeat(stub)
+    seat.answer(1, 0)
+    with pytest.raises(grpc.RpcError) as caught:
+        seat.next("joined")
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    seat.close()
+
+
+def test_bad_answers_get_errors_and_the_match_still_finishes(
+    inprocess_server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
+) -> None:
+    created = _create(stub)
+    opponent = _opponent(inprocess_server.address, created.match_id, created.seat_tokens[1])
+    seat = RawSeat(stub)
+    seat.join(created.match_id, created.seat_tokens[0])
+    assert seat.next("joined").joined.seat == 0
+    decision = seat.next("decision").decision
+    count = len(decision.actions)
+
+    seat.answer(decision.decision_id, count)  # one past the end
+    error = seat.next("error").error
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert "out of range" in error.message
+    again = seat.next("decision").decision
+    assert again.decision_id == decision.decision_id, "the same decision is asked again"
+
+    seat.answer(decision.decision_id, -1)
+    assert seat.next("error").error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    seat.next("decision")
+
+    seat.answer(decision.decision_id + 1000, 0)  # a decision id that is not open
+    stale = seat.next("error").error
+    assert stale.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
+    assert "stale" in stale.message
+
+    seat.send(join=arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0]))
+    assert seat.next("error").error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+
+    # Now play properly to the end: the match was not harmed.
+    seat.answer(decision.decision_id, 0)
+    previous = decision.decision_id
+    for response in seat.responses:
+        kind = response.WhichOneof("kind")
+        if kind == "decision":
+            assert response.decision.decision_id > previous
+            previous = response.decision.decision_id
+            seat.answer(previous, 0)
+        elif kind == "result":
+            assert len(response.result.scores) == 2
+            break
+        else:
+            assert kind == "event", response
+    else:
+        raise AssertionError("no result")
+    seat.close()
+    opponent.join(10)
+    info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id))
+    assert info.status == arena_pb2.MATCH_STATUS_FINISHED
+    assert info.seed == 5, "the seed is revealed once the match is over"
+
+
+def test_seed_is_hidden_while_the_match_runs(stub: arena_pb2_grpc.ArenaStub) -> None:
+    created = _create(stub)
+    info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id))
+    assert info.status == arena_pb2.MATCH_STATUS_WAITING
+    assert not info.HasField("seed")
+
+
+@pytest.mark.parametrize(
+    ("request_fields", "code", "text"),
+    [
+        ({"game": "chess", "players": 2}, grpc.StatusCode.INVALID_ARGUMENT, "unknown game"),
+        ({"game": GAME, "players": 9}, grpc.StatusCode.INVALID_ARGUMENT, "players"),
+        (
+            {"game": GAME, "players": 2, "options": {"colour": "red"}},
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "unknown option",
+        ),
+        (
+            {"game": GAME, "players": 2, "clock": arena_pb2.ClockSettings(decision_seconds=-1)},
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "negative",
+        ),
+    ],
+)
+def test_create_match_rejects_bad_requests(
+    stub: arena_pb2_grpc.ArenaStub, request_fields: dict, code: grpc.StatusCode, text: str
+) -> None:
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.CreateMatch(arena_pb2.CreateMatchRequest(**request_fields))
+    assert caught.value.code() == code
+    assert text in caught.value.details()
+
+
+def test_missed_deadlines_strike_then_disqualify(
+    inprocess_server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
+) -> None:
+    """A seat that never answers gets random moves, strikes, and at 2 strikes
+    is disqualified and ranked last; the match still finishes."""
+    created = _create(stub, decision_seconds=0.05, max_strikes=2)
+    opponent = _opponent(inprocess_server.address, created.match_id, created.seat_tokens[1])
+    silent = RawSeat(stub)
+    silent.join(created.match_id, created.seat_tokens[0])
+    result = silent.next("result", skip=("joined", "decision", "error", "event")).result
+    silent.close()
+    opponent.join(10)
+    assert result.seats[0].strikes == 2
+    assert result.seats[0].disqualified
+    assert not result.seats[1].disqualified
+    assert result.ranks[0] == 2 and result.ranks[1] == 1
