@@ -24,17 +24,79 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!sheepfold/v1/sheep_showdown.proto\x12\x0csheepfold.v1\"\x1a\n\x18SheepShowdownObservation\"\x15\n\x13SheepShowdownAction\"\x14\n\x12SheepShowdownEventb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!sheepfold/v1/sheep_showdown.proto\x12\x0csheepfold.v1\"-\n\x11SheepShowdownCell\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\"x\n\x10SheepShowdownDog\x12\x0b\n\x03\x64og\x18\x01 \x01(\x05\x12\r\n\x05owner\x18\x02 \x01(\x05\x12\x32\n\x04\x63\x65ll\x18\x03 \x01(\x0b\x32\x1f.sheepfold.v1.SheepShowdownCellH\x00\x88\x01\x01\x12\x0b\n\x03out\x18\x04 \x01(\x08\x42\x07\n\x05_cell\"*\n\x18SheepShowdownRoundScores\x12\x0e\n\x06scores\x18\x01 \x03(\x05\"\xbc\x05\n\x18SheepShowdownObservation\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x16\n\x0e\x64ouble_trouble\x18\x03 \x01(\x08\x12\x0c\n\x04size\x18\x04 \x01(\x05\x12\r\n\x05round\x18\x05 \x01(\x05\x12\x0e\n\x06rounds\x18\x06 \x01(\x05\x12\x14\n\x0c\x66irst_player\x18\x07 \x01(\x05\x12\x14\n\x07to_move\x18\x08 \x01(\x05H\x01\x88\x01\x01\x12\x18\n\x0bturn_player\x18\t \x01(\x05H\x02\x88\x01\x01\x12\x35\n\x08\x64\x65\x63ision\x18\n \x01(\x0e\x32#.sheepfold.v1.SheepShowdownDecision\x12\x19\n\x0c\x64\x65\x63ision_dog\x18\x0b \x01(\x05H\x03\x88\x01\x01\x12-\n\x04grid\x18\x0c \x03(\x0e\x32\x1f.sheepfold.v1.SheepShowdownCard\x12,\n\x04\x64ogs\x18\r \x03(\x0b\x32\x1e.sheepfold.v1.SheepShowdownDog\x12\x13\n\x0b\x66lock_sizes\x18\x0e \x03(\x05\x12\x32\n\town_flock\x18\x0f \x03(\x0e\x32\x1f.sheepfold.v1.SheepShowdownCard\x12\x0e\n\x06totals\x18\x10 \x03(\x05\x12<\n\x0cround_scores\x18\x11 \x03(\x0b\x32&.sheepfold.v1.SheepShowdownRoundScores\x12\x12\n\nplayers_in\x18\x12 \x03(\x08\x12\x0c\n\x04turn\x18\x13 \x01(\x05\x12\x10\n\x08turn_cap\x18\x14 \x01(\x05\x12\x18\n\x0blast_player\x18\x15 \x01(\x05H\x04\x88\x01\x01\x12\x17\n\x0flast_steps_left\x18\x16 \x01(\x05\x42\x07\n\x05_seatB\n\n\x08_to_moveB\x0e\n\x0c_turn_playerB\x0f\n\r_decision_dogB\x0e\n\x0c_last_player\"S\n\x15SheepShowdownPlaceDog\x12\x0b\n\x03\x64og\x18\x01 \x01(\x05\x12-\n\x04\x63\x65ll\x18\x02 \x01(\x0b\x32\x1f.sheepfold.v1.SheepShowdownCell\"]\n\x16SheepShowdownSelectDog\x12\x0b\n\x03\x64og\x18\x01 \x01(\x05\x12\x36\n\x07purpose\x18\x02 \x01(\x0e\x32%.sheepfold.v1.SheepShowdownDogPurpose\"Y\n\x11SheepShowdownStep\x12\x0b\n\x03\x64og\x18\x01 \x01(\x05\x12\x37\n\tdirection\x18\x02 \x01(\x0e\x32$.sheepfold.v1.SheepShowdownDirection\"W\n\x19SheepShowdownShepherdJump\x12\x0b\n\x03\x64og\x18\x01 \x01(\x05\x12-\n\x04\x63\x65ll\x18\x02 \x01(\x0b\x32\x1f.sheepfold.v1.SheepShowdownCell\"_\n\x17SheepShowdownRocketJump\x12\x0b\n\x03\x64og\x18\x01 \x01(\x05\x12\x37\n\tdirection\x18\x02 \x01(\x0e\x32$.sheepfold.v1.SheepShowdownDirection\"J\n\x19SheepShowdownPlaceBlocker\x12-\n\x04\x63\x65ll\x18\x01 \x01(\x0b\x32\x1f.sheepfold.v1.SheepShowdownCell\"\x86\x03\n\x13SheepShowdownAction\x12\x38\n\tplace_dog\x18\x01 \x01(\x0b\x32#.sheepfold.v1.SheepShowdownPlaceDogH\x00\x12:\n\nselect_dog\x18\x02 \x01(\x0b\x32$.sheepfold.v1.SheepShowdownSelectDogH\x00\x12/\n\x04step\x18\x03 \x01(\x0b\x32\x1f.sheepfold.v1.SheepShowdownStepH\x00\x12@\n\rshepherd_jump\x18\x04 \x01(\x0b\x32\'.sheepfold.v1.SheepShowdownShepherdJumpH\x00\x12<\n\x0brocket_jump\x18\x05 \x01(\x0b\x32%.sheepfold.v1.SheepShowdownRocketJumpH\x00\x12@\n\rplace_blocker\x18\x06 \x01(\x0b\x32\'.sheepfold.v1.SheepShowdownPlaceBlockerH\x00\x42\x06\n\x04kind\"}\n\x19SheepShowdownRoundStarted\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x14\n\x0c\x66irst_player\x18\x02 \x01(\x05\x12\x0c\n\x04size\x18\x03 \x01(\x05\x12-\n\x04grid\x18\x04 \x03(\x0e\x32\x1f.sheepfold.v1.SheepShowdownCard\"b\n\x16SheepShowdownDogPlaced\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x64og\x18\x02 \x01(\x05\x12-\n\x04\x63\x65ll\x18\x03 \x01(\x0b\x32\x1f.sheepfold.v1.SheepShowdownCell\"\xd2\x01\n\x15SheepShowdownDogMoved\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x64og\x18\x02 \x01(\x05\x12\x32\n\tfrom_cell\x18\x03 \x01(\x0b\x32\x1f.sheepfold.v1.SheepShowdownCell\x12\x30\n\x07to_cell\x18\x04 \x01(\x0b\x32\x1f.sheepfold.v1.SheepShowdownCell\x12,\n\x03how\x18\x05 \x01(\x0e\x32\x1f.sheepfold.v1.SheepShowdownMove\x12\n\n\x02\x62y\x18\x06 \x01(\x05\"\x91\x01\n\x16SheepShowdownCardTaken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x64og\x18\x02 \x01(\x05\x12-\n\x04\x63\x61rd\x18\x03 \x01(\x0e\x32\x1f.sheepfold.v1.SheepShowdownCard\x12-\n\x04\x63\x65ll\x18\x04 \x01(\x0b\x32\x1f.sheepfold.v1.SheepShowdownCell\"7\n\x1aSheepShowdownShepherdStays\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x64og\x18\x02 \x01(\x05\"Y\n\x1aSheepShowdownBlockerPlaced\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12-\n\x04\x63\x65ll\x18\x02 \x01(\x0b\x32\x1f.sheepfold.v1.SheepShowdownCell\"-\n\x1dSheepShowdownBlockerDiscarded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"v\n\x19SheepShowdownBombExploded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x64og\x18\x02 \x01(\x05\x12-\n\x04\x63\x65ll\x18\x03 \x01(\x0b\x32\x1f.sheepfold.v1.SheepShowdownCell\x12\x0f\n\x07removed\x18\x04 \x01(\x05\")\n\x19SheepShowdownWolfNoTarget\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"~\n\x13SheepShowdownDogOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x64og\x18\x02 \x01(\x05\x12\x34\n\x06reason\x18\x03 \x01(\x0e\x32$.sheepfold.v1.SheepShowdownOutReason\x12\x0f\n\x02\x62y\x18\x04 \x01(\x05H\x00\x88\x01\x01\x42\x05\n\x03_by\"4\n\x16SheepShowdownPlayerOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04turn\x18\x02 \x01(\x05\"u\n\x17SheepShowdownCardStolen\x12\r\n\x05thief\x18\x01 \x01(\x05\x12\x0e\n\x06victim\x18\x02 \x01(\x05\x12\x32\n\x04\x63\x61rd\x18\x03 \x01(\x0e\x32\x1f.sheepfold.v1.SheepShowdownCardH\x00\x88\x01\x01\x42\x07\n\x05_card\"6\n\x17SheepShowdownLastPlayer\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05steps\x18\x02 \x01(\x05\"\x84\x01\n\x17SheepShowdownRoundEnded\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x34\n\x06reason\x18\x02 \x01(\x0e\x32$.sheepfold.v1.SheepShowdownEndReason\x12\x14\n\x0cround_scores\x18\x03 \x03(\x05\x12\x0e\n\x06totals\x18\x04 \x03(\x05\"7\n\x16SheepShowdownGameEnded\x12\x0e\n\x06totals\x18\x01 \x03(\x05\x12\r\n\x05ranks\x18\x02 \x03(\x05\"\xcf\x07\n\x12SheepShowdownEvent\x12@\n\rround_started\x18\x01 \x01(\x0b\x32\'.sheepfold.v1.SheepShowdownRoundStartedH\x00\x12:\n\ndog_placed\x18\x02 \x01(\x0b\x32$.sheepfold.v1.SheepShowdownDogPlacedH\x00\x12\x38\n\tdog_moved\x18\x03 \x01(\x0b\x32#.sheepfold.v1.SheepShowdownDogMovedH\x00\x12:\n\ncard_taken\x18\x04 \x01(\x0b\x32$.sheepfold.v1.SheepShowdownCardTakenH\x00\x12\x42\n\x0eshepherd_stays\x18\x05 \x01(\x0b\x32(.sheepfold.v1.SheepShowdownShepherdStaysH\x00\x12\x42\n\x0e\x62locker_placed\x18\x06 \x01(\x0b\x32(.sheepfold.v1.SheepShowdownBlockerPlacedH\x00\x12H\n\x11\x62locker_discarded\x18\x07 \x01(\x0b\x32+.sheepfold.v1.SheepShowdownBlockerDiscardedH\x00\x12@\n\rbomb_exploded\x18\x08 \x01(\x0b\x32\'.sheepfold.v1.SheepShowdownBombExplodedH\x00\x12\x41\n\x0ewolf_no_target\x18\t \x01(\x0b\x32\'.sheepfold.v1.SheepShowdownWolfNoTargetH\x00\x12\x34\n\x07\x64og_out\x18\n \x01(\x0b\x32!.sheepfold.v1.SheepShowdownDogOutH\x00\x12:\n\nplayer_out\x18\x0b \x01(\x0b\x32$.sheepfold.v1.SheepShowdownPlayerOutH\x00\x12<\n\x0b\x63\x61rd_stolen\x18\x0c \x01(\x0b\x32%.sheepfold.v1.SheepShowdownCardStolenH\x00\x12<\n\x0blast_player\x18\r \x01(\x0b\x32%.sheepfold.v1.SheepShowdownLastPlayerH\x00\x12<\n\x0bround_ended\x18\x0e \x01(\x0b\x32%.sheepfold.v1.SheepShowdownRoundEndedH\x00\x12:\n\ngame_ended\x18\x0f \x01(\x0b\x32$.sheepfold.v1.SheepShowdownGameEndedH\x00\x42\x06\n\x04kind*\x98\x03\n\x11SheepShowdownCard\x12\x1d\n\x19SHEEP_SHOWDOWN_CARD_EMPTY\x10\x00\x12\x1f\n\x1bSHEEP_SHOWDOWN_CARD_SHEEP_1\x10\x01\x12\x1f\n\x1bSHEEP_SHOWDOWN_CARD_SHEEP_2\x10\x02\x12\x1f\n\x1bSHEEP_SHOWDOWN_CARD_SHEEP_3\x10\x03\x12\x1f\n\x1bSHEEP_SHOWDOWN_CARD_SHEEP_5\x10\x04\x12 \n\x1cSHEEP_SHOWDOWN_CARD_SHEPHERD\x10\x05\x12\x1e\n\x1aSHEEP_SHOWDOWN_CARD_ROCKET\x10\x06\x12 \n\x1cSHEEP_SHOWDOWN_CARD_BLOCKING\x10\x07\x12\x1f\n\x1bSHEEP_SHOWDOWN_CARD_SLIDING\x10\x08\x12\x1c\n\x18SHEEP_SHOWDOWN_CARD_BOMB\x10\t\x12\x1c\n\x18SHEEP_SHOWDOWN_CARD_WOLF\x10\n\x12\x1f\n\x1bSHEEP_SHOWDOWN_CARD_BLOCKED\x10\x0b*\xcd\x01\n\x16SheepShowdownDirection\x12(\n$SHEEP_SHOWDOWN_DIRECTION_UNSPECIFIED\x10\x00\x12\x1f\n\x1bSHEEP_SHOWDOWN_DIRECTION_UP\x10\x01\x12\"\n\x1eSHEEP_SHOWDOWN_DIRECTION_RIGHT\x10\x02\x12!\n\x1dSHEEP_SHOWDOWN_DIRECTION_DOWN\x10\x03\x12!\n\x1dSHEEP_SHOWDOWN_DIRECTION_LEFT\x10\x04*\xe6\x02\n\x15SheepShowdownDecision\x12 \n\x1cSHEEP_SHOWDOWN_DECISION_NONE\x10\x00\x12%\n!SHEEP_SHOWDOWN_DECISION_PLACE_DOG\x10\x01\x12&\n\"SHEEP_SHOWDOWN_DECISION_CHOOSE_DOG\x10\x02\x12 \n\x1cSHEEP_SHOWDOWN_DECISION_STEP\x10\x03\x12$\n SHEEP_SHOWDOWN_DECISION_SHEPHERD\x10\x04\x12\"\n\x1eSHEEP_SHOWDOWN_DECISION_ROCKET\x10\x05\x12#\n\x1fSHEEP_SHOWDOWN_DECISION_BLOCKER\x10\x06\x12$\n SHEEP_SHOWDOWN_DECISION_WOLF_DOG\x10\x07\x12%\n!SHEEP_SHOWDOWN_DECISION_WOLF_STEP\x10\x08*\x8f\x01\n\x17SheepShowdownDogPurpose\x12*\n&SHEEP_SHOWDOWN_DOG_PURPOSE_UNSPECIFIED\x10\x00\x12#\n\x1fSHEEP_SHOWDOWN_DOG_PURPOSE_MOVE\x10\x01\x12#\n\x1fSHEEP_SHOWDOWN_DOG_PURPOSE_WOLF\x10\x02*\xd5\x01\n\x11SheepShowdownMove\x12#\n\x1fSHEEP_SHOWDOWN_MOVE_UNSPECIFIED\x10\x00\x12\x1c\n\x18SHEEP_SHOWDOWN_MOVE_STEP\x10\x01\x12\x1c\n\x18SHEEP_SHOWDOWN_MOVE_WOLF\x10\x02\x12\x1e\n\x1aSHEEP_SHOWDOWN_MOVE_ROCKET\x10\x03\x12\x1d\n\x19SHEEP_SHOWDOWN_MOVE_SLIDE\x10\x04\x12 \n\x1cSHEEP_SHOWDOWN_MOVE_SHEPHERD\x10\x05*\xb5\x01\n\x16SheepShowdownOutReason\x12)\n%SHEEP_SHOWDOWN_OUT_REASON_UNSPECIFIED\x10\x00\x12%\n!SHEEP_SHOWDOWN_OUT_REASON_BLOCKED\x10\x01\x12\"\n\x1eSHEEP_SHOWDOWN_OUT_REASON_BOMB\x10\x02\x12%\n!SHEEP_SHOWDOWN_OUT_REASON_NO_STEP\x10\x03*\xc0\x01\n\x16SheepShowdownEndReason\x12)\n%SHEEP_SHOWDOWN_END_REASON_UNSPECIFIED\x10\x00\x12(\n$SHEEP_SHOWDOWN_END_REASON_LAST_STEPS\x10\x01\x12)\n%SHEEP_SHOWDOWN_END_REASON_NOBODY_LEFT\x10\x02\x12&\n\"SHEEP_SHOWDOWN_END_REASON_TURN_CAP\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'sheepfold.v1.sheep_showdown_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SHEEPSHOWDOWNOBSERVATION']._serialized_start=51
-  _globals['_SHEEPSHOWDOWNOBSERVATION']._serialized_end=77
-  _globals['_SHEEPSHOWDOWNACTION']._serialized_start=79
-  _globals['_SHEEPSHOWDOWNACTION']._serialized_end=100
-  _globals['_SHEEPSHOWDOWNEVENT']._serialized_start=102
-  _globals['_SHEEPSHOWDOWNEVENT']._serialized_end=122
+  _globals['_SHEEPSHOWDOWNCARD']._serialized_start=4367
+  _globals['_SHEEPSHOWDOWNCARD']._serialized_end=4775
+  _globals['_SHEEPSHOWDOWNDIRECTION']._serialized_start=4778
+  _globals['_SHEEPSHOWDOWNDIRECTION']._serialized_end=4983
+  _globals['_SHEEPSHOWDOWNDECISION']._serialized_start=4986
+  _globals['_SHEEPSHOWDOWNDECISION']._serialized_end=5344
+  _globals['_SHEEPSHOWDOWNDOGPURPOSE']._serialized_start=5347
+  _globals['_SHEEPSHOWDOWNDOGPURPOSE']._serialized_end=5490
+  _globals['_SHEEPSHOWDOWNMOVE']._serialized_start=5493
+  _globals['_SHEEPSHOWDOWNMOVE']._serialized_end=5706
+  _globals['_SHEEPSHOWDOWNOUTREASON']._serialized_start=5709
+  _globals['_SHEEPSHOWDOWNOUTREASON']._serialized_end=5890
+  _globals['_SHEEPSHOWDOWNENDREASON']._serialized_start=5893
+  _globals['_SHEEPSHOWDOWNENDREASON']._serialized_end=6085
+  _globals['_SHEEPSHOWDOWNCELL']._serialized_start=51
+  _globals['_SHEEPSHOWDOWNCELL']._serialized_end=96
+  _globals['_SHEEPSHOWDOWNDOG']._serialized_start=98
+  _globals['_SHEEPSHOWDOWNDOG']._serialized_end=218
+  _globals['_SHEEPSHOWDOWNROUNDSCORES']._serialized_start=220
+  _globals['_SHEEPSHOWDOWNROUNDSCORES']._serialized_end=262
+  _globals['_SHEEPSHOWDOWNOBSERVATION']._serialized_start=265
+  _globals['_SHEEPSHOWDOWNOBSERVATION']._serialized_end=965
+  _globals['_SHEEPSHOWDOWNPLACEDOG']._serialized_start=967
+  _globals['_SHEEPSHOWDOWNPLACEDOG']._serialized_end=1050
+  _globals['_SHEEPSHOWDOWNSELECTDOG']._serialized_start=1052
+  _globals['_SHEEPSHOWDOWNSELECTDOG']._serialized_end=1145
+  _globals['_SHEEPSHOWDOWNSTEP']._serialized_start=1147
+  _globals['_SHEEPSHOWDOWNSTEP']._serialized_end=1236
+  _globals['_SHEEPSHOWDOWNSHEPHERDJUMP']._serialized_start=1238
+  _globals['_SHEEPSHOWDOWNSHEPHERDJUMP']._serialized_end=1325
+  _globals['_SHEEPSHOWDOWNROCKETJUMP']._serialized_start=1327
+  _globals['_SHEEPSHOWDOWNROCKETJUMP']._serialized_end=1422
+  _globals['_SHEEPSHOWDOWNPLACEBLOCKER']._serialized_start=1424
+  _globals['_SHEEPSHOWDOWNPLACEBLOCKER']._serialized_end=1498
+  _globals['_SHEEPSHOWDOWNACTION']._serialized_start=1501
+  _globals['_SHEEPSHOWDOWNACTION']._serialized_end=1891
+  _globals['_SHEEPSHOWDOWNROUNDSTARTED']._serialized_start=1893
+  _globals['_SHEEPSHOWDOWNROUNDSTARTED']._serialized_end=2018
+  _globals['_SHEEPSHOWDOWNDOGPLACED']._serialized_start=2020
+  _globals['_SHEEPSHOWDOWNDOGPLACED']._serialized_end=2118
+  _globals['_SHEEPSHOWDOWNDOGMOVED']._serialized_start=2121
+  _globals['_SHEEPSHOWDOWNDOGMOVED']._serialized_end=2331
+  _globals['_SHEEPSHOWDOWNCARDTAKEN']._serialized_start=2334
+  _globals['_SHEEPSHOWDOWNCARDTAKEN']._serialized_end=2479
+  _globals['_SHEEPSHOWDOWNSHEPHERDSTAYS']._serialized_start=2481
+  _globals['_SHEEPSHOWDOWNSHEPHERDSTAYS']._serialized_end=2536
+  _globals['_SHEEPSHOWDOWNBLOCKERPLACED']._serialized_start=2538
+  _globals['_SHEEPSHOWDOWNBLOCKERPLACED']._serialized_end=2627
+  _globals['_SHEEPSHOWDOWNBLOCKERDISCARDED']._serialized_start=2629
+  _globals['_SHEEPSHOWDOWNBLOCKERDISCARDED']._serialized_end=2674
+  _globals['_SHEEPSHOWDOWNBOMBEXPLODED']._serialized_start=2676
+  _globals['_SHEEPSHOWDOWNBOMBEXPLODED']._serialized_end=2794
+  _globals['_SHEEPSHOWDOWNWOLFNOTARGET']._serialized_start=2796
+  _globals['_SHEEPSHOWDOWNWOLFNOTARGET']._serialized_end=2837
+  _globals['_SHEEPSHOWDOWNDOGOUT']._serialized_start=2839
+  _globals['_SHEEPSHOWDOWNDOGOUT']._serialized_end=2965
+  _globals['_SHEEPSHOWDOWNPLAYEROUT']._serialized_start=2967
+  _globals['_SHEEPSHOWDOWNPLAYEROUT']._serialized_end=3019
+  _globals['_SHEEPSHOWDOWNCARDSTOLEN']._serialized_start=3021
+  _globals['_SHEEPSHOWDOWNCARDSTOLEN']._serialized_end=3138
+  _globals['_SHEEPSHOWDOWNLASTPLAYER']._serialized_start=3140
+  _globals['_SHEEPSHOWDOWNLASTPLAYER']._serialized_end=3194
+  _globals['_SHEEPSHOWDOWNROUNDENDED']._serialized_start=3197
+  _globals['_SHEEPSHOWDOWNROUNDENDED']._serialized_end=3329
+  _globals['_SHEEPSHOWDOWNGAMEENDED']._serialized_start=3331
+  _globals['_SHEEPSHOWDOWNGAMEENDED']._serialized_end=3386
+  _globals['_SHEEPSHOWDOWNEVENT']._serialized_start=3389
+  _globals['_SHEEPSHOWDOWNEVENT']._serialized_end=4364
 # @@protoc_insertion_point(module_scope)

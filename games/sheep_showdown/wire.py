@@ -1,0 +1,195 @@
+"""Protobuf codec for Sheep Showdown (messages in sheep_showdown.proto).
+
+Card codes and the wire enum share numbers; directions are shifted by one
+because 0 is UNSPECIFIED on the wire.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheepfold.v1 import sheep_showdown_pb2 as pb
+
+from games.sheep_showdown import actions as A
+from games.sheep_showdown import events as E
+from games.sheep_showdown.state import DECISIONS, SheepShowdownObservation
+
+_MOVES = {"step": 1, "wolf": 2, "rocket": 3, "slide": 4, "shepherd": 5}
+_OUT = {"blocked": 1, "bomb": 2, "no_step": 3}
+_ENDS = {"last_steps": 1, "nobody_left": 2, "turn_cap": 3}
+_PURPOSES = {"move": 1, "wolf": 2}
+
+
+def _cell(row: int, col: int) -> pb.SheepShowdownCell:
+    return pb.SheepShowdownCell(row=row, col=col)
+
+
+class SheepShowdownCodec:
+    field = "sheep_showdown"
+
+    def observation_to_proto(self, obs: SheepShowdownObservation) -> pb.SheepShowdownObservation:
+        msg = pb.SheepShowdownObservation(
+            players=obs.players,
+            double_trouble=obs.double_trouble,
+            size=obs.size,
+            round=obs.round,
+            rounds=obs.rounds,
+            first_player=obs.first_player,
+            decision=DECISIONS.index(obs.decision),
+            grid=list(obs.grid),
+            flock_sizes=list(obs.flock_sizes),
+            own_flock=list(obs.own_flock),
+            totals=list(obs.totals),
+            round_scores=[
+                pb.SheepShowdownRoundScores(scores=list(scores)) for scores in obs.round_scores
+            ],
+            players_in=list(obs.players_in),
+            turn=obs.turn,
+            turn_cap=obs.turn_cap,
+            last_steps_left=obs.last_steps_left,
+        )
+        if obs.seat is not None:
+            msg.seat = obs.seat
+        if obs.to_move is not None:
+            msg.to_move = obs.to_move
+        if obs.turn_player is not None:
+            msg.turn_player = obs.turn_player
+        if obs.decision_dog is not None:
+            msg.decision_dog = obs.decision_dog
+        if obs.last_player is not None:
+            msg.last_player = obs.last_player
+        for view in obs.dogs:
+            dog = msg.dogs.add(dog=view.dog, owner=view.owner, out=view.out)
+            if view.row is not None and view.col is not None:
+                dog.cell.CopyFrom(_cell(view.row, view.col))
+        return msg
+
+    def action_to_proto(self, action: Any) -> pb.SheepShowdownAction:
+        if isinstance(action, A.Step):
+            return pb.SheepShowdownAction(
+                step=pb.SheepShowdownStep(dog=action.dog, direction=action.direction + 1)
+            )
+        if isinstance(action, A.SelectDog):
+            return pb.SheepShowdownAction(
+                select_dog=pb.SheepShowdownSelectDog(
+                    dog=action.dog, purpose=_PURPOSES[action.purpose]
+                )
+            )
+        if isinstance(action, A.PlaceDog):
+            return pb.SheepShowdownAction(
+                place_dog=pb.SheepShowdownPlaceDog(
+                    dog=action.dog, cell=_cell(action.row, action.col)
+                )
+            )
+        if isinstance(action, A.ShepherdJump):
+            return pb.SheepShowdownAction(
+                shepherd_jump=pb.SheepShowdownShepherdJump(
+                    dog=action.dog, cell=_cell(action.row, action.col)
+                )
+            )
+        if isinstance(action, A.RocketJump):
+            return pb.SheepShowdownAction(
+                rocket_jump=pb.SheepShowdownRocketJump(
+                    dog=action.dog, direction=action.direction + 1
+                )
+            )
+        if isinstance(action, A.PlaceBlocker):
+            return pb.SheepShowdownAction(
+                place_blocker=pb.SheepShowdownPlaceBlocker(cell=_cell(action.row, action.col))
+            )
+        raise TypeError(f"not a Sheep Showdown action: {action!r}")
+
+    def event_to_proto(self, payload: Any) -> pb.SheepShowdownEvent:
+        msg = pb.SheepShowdownEvent()
+        if isinstance(payload, E.DogMoved):
+            msg.dog_moved.CopyFrom(
+                pb.SheepShowdownDogMoved(
+                    seat=payload.seat,
+                    dog=payload.dog,
+                    from_cell=_cell(payload.from_row, payload.from_col),
+                    to_cell=_cell(payload.to_row, payload.to_col),
+                    how=_MOVES[payload.how],
+                    by=payload.by,
+                )
+            )
+        elif isinstance(payload, E.CardTaken):
+            msg.card_taken.CopyFrom(
+                pb.SheepShowdownCardTaken(
+                    seat=payload.seat,
+                    dog=payload.dog,
+                    card=payload.card,
+                    cell=_cell(payload.row, payload.col),
+                )
+            )
+        elif isinstance(payload, E.RoundStarted):
+            msg.round_started.CopyFrom(
+                pb.SheepShowdownRoundStarted(
+                    round=payload.round,
+                    first_player=payload.first_player,
+                    size=payload.size,
+                    grid=list(payload.grid),
+                )
+            )
+        elif isinstance(payload, E.DogPlaced):
+            msg.dog_placed.CopyFrom(
+                pb.SheepShowdownDogPlaced(
+                    seat=payload.seat, dog=payload.dog, cell=_cell(payload.row, payload.col)
+                )
+            )
+        elif isinstance(payload, E.ShepherdStays):
+            msg.shepherd_stays.CopyFrom(
+                pb.SheepShowdownShepherdStays(seat=payload.seat, dog=payload.dog)
+            )
+        elif isinstance(payload, E.BlockerPlaced):
+            msg.blocker_placed.CopyFrom(
+                pb.SheepShowdownBlockerPlaced(
+                    seat=payload.seat, cell=_cell(payload.row, payload.col)
+                )
+            )
+        elif isinstance(payload, E.BlockerDiscarded):
+            msg.blocker_discarded.CopyFrom(pb.SheepShowdownBlockerDiscarded(seat=payload.seat))
+        elif isinstance(payload, E.BombExploded):
+            msg.bomb_exploded.CopyFrom(
+                pb.SheepShowdownBombExploded(
+                    seat=payload.seat,
+                    dog=payload.dog,
+                    cell=_cell(payload.row, payload.col),
+                    removed=payload.removed,
+                )
+            )
+        elif isinstance(payload, E.WolfNoTarget):
+            msg.wolf_no_target.CopyFrom(pb.SheepShowdownWolfNoTarget(seat=payload.seat))
+        elif isinstance(payload, E.DogOut):
+            out = pb.SheepShowdownDogOut(
+                seat=payload.seat, dog=payload.dog, reason=_OUT[payload.reason]
+            )
+            if payload.by is not None:
+                out.by = payload.by
+            msg.dog_out.CopyFrom(out)
+        elif isinstance(payload, E.PlayerOut):
+            msg.player_out.CopyFrom(pb.SheepShowdownPlayerOut(seat=payload.seat, turn=payload.turn))
+        elif isinstance(payload, E.CardStolen):
+            stolen = pb.SheepShowdownCardStolen(thief=payload.thief, victim=payload.victim)
+            if payload.card is not None:
+                stolen.card = payload.card
+            msg.card_stolen.CopyFrom(stolen)
+        elif isinstance(payload, E.LastPlayer):
+            msg.last_player.CopyFrom(
+                pb.SheepShowdownLastPlayer(seat=payload.seat, steps=payload.steps)
+            )
+        elif isinstance(payload, E.RoundEnded):
+            msg.round_ended.CopyFrom(
+                pb.SheepShowdownRoundEnded(
+                    round=payload.round,
+                    reason=_ENDS[payload.reason],
+                    round_scores=list(payload.round_scores),
+                    totals=list(payload.totals),
+                )
+            )
+        elif isinstance(payload, E.GameEnded):
+            msg.game_ended.CopyFrom(
+                pb.SheepShowdownGameEnded(totals=list(payload.totals), ranks=list(payload.ranks))
+            )
+        else:
+            raise TypeError(f"not a Sheep Showdown event: {payload!r}")
+        return msg
