@@ -30,6 +30,7 @@ _PACKAGES = {
     "sheep-showdown": "games.sheep_showdown",
     "sheep-n-sheep": "games.sheep_n_sheep",
     "sheep-and-garden": "games.sheep_and_garden",
+    "stubborn-sheep": "games.stubborn_sheep",
 }
 
 

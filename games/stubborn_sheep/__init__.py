@@ -1,0 +1,47 @@
+"""Stubborn Sheep (wire name `stubborn-sheep`): fences, jumping sheep, 1 to 5 players."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.contract import Game
+from games.options import OptionSpec
+from games.stubborn_sheep.state import StubbornSheepState
+
+__all__ = ["GAME", "StubbornSheepGame", "StubbornSheepState"]
+
+
+class StubbornSheepGame(Game):
+    name = "stubborn-sheep"
+    title = "Stubborn Sheep"
+    min_players = 1
+    max_players = 5
+    option_specs = (
+        OptionSpec(
+            "wolf",
+            "bool",
+            False,
+            "wolf variant: the wolf moves to the fullest meadow each turn and scares sheep off",
+        ),
+        OptionSpec(
+            "bonus_actions",
+            "bool",
+            False,
+            "advanced rule: the top card of each of your score piles grants its bonus action",
+        ),
+    )
+
+    def _new_state(self, players: int, seed: int, options: Mapping[str, Any]) -> StubbornSheepState:
+        return StubbornSheepState.new_game(
+            players, seed, bool(options["wolf"]), bool(options["bonus_actions"])
+        )
+
+    @property
+    def codec(self) -> Any:
+        from games.stubborn_sheep.wire import StubbornSheepCodec
+
+        return StubbornSheepCodec()
+
+
+GAME = StubbornSheepGame()

@@ -1,0 +1,264 @@
+"""Protobuf conversion for Stubborn Sheep (the `stubborn_sheep` member of the oneofs).
+
+Enums on the wire are the engine's indices plus one (0 is UNSPECIFIED).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheepfold.v1 import stubborn_sheep_pb2 as pb
+
+from games.stubborn_sheep import actions as act
+from games.stubborn_sheep import events as ev
+from games.stubborn_sheep.data import FENCES, SHEEP_BONUS, SHEEP_COLOUR
+from games.stubborn_sheep.observation import StubbornSheepObservation
+from games.stubborn_sheep.state import PHASES
+
+
+def sheep_msg(card: int) -> pb.StubbornSheepSheep:
+    return pb.StubbornSheepSheep(
+        id=card, colour=SHEEP_COLOUR[card] + 1, bonus=SHEEP_BONUS[card] + 1
+    )
+
+
+def fence_card_msg(card: int) -> pb.StubbornSheepFenceCard:
+    return pb.StubbornSheepFenceCard(
+        id=card,
+        icons=[pb.StubbornSheepIcon(colour=c + 1, side=s + 1) for c, s in FENCES[card]],
+    )
+
+
+def _sheep(cards: tuple[int, ...]) -> list[pb.StubbornSheepSheep]:
+    return [sheep_msg(card) for card in cards]
+
+
+class StubbornSheepCodec:
+    field = "stubborn_sheep"
+
+    def observation_to_proto(self, obs: StubbornSheepObservation) -> pb.StubbornSheepObservation:
+        msg = pb.StubbornSheepObservation(
+            players=obs.players,
+            current=obs.current,
+            phase=PHASES.index(obs.phase) + 1,
+            turn=obs.turn,
+            final_round=obs.final_round,
+            turns_left=obs.turns_left,
+            sheep_pile=obs.sheep_pile,
+            discard_pile=obs.discard_pile,
+            fence_pile=obs.fence_pile,
+            wolf_area=obs.wolf,
+            bonuses_available=[b + 1 for b in obs.bonuses_available],
+            bonus_colours_used=[c + 1 for c in obs.bonuses_used],
+            context=list(obs.context),
+            wolf_variant=obs.options_wolf,
+            bonus_actions=obs.options_bonus_actions,
+        )
+        if obs.seat is not None:
+            msg.seat = obs.seat
+        if obs.to_move is not None:
+            msg.to_move = obs.to_move
+        for area in obs.areas:
+            msg.areas.add(index=area.index, owner=area.owner, sheep=_sheep(area.sheep))
+        for fence in obs.fences:
+            msg.fences.add(
+                index=fence.index,
+                owner=fence.owner,
+                card=fence_card_msg(fence.card),
+                orientation=fence.orientation + 1,
+                height=fence.height,
+                left_area=fence.left_area,
+                right_area=fence.right_area,
+                jumps=[
+                    pb.StubbornSheepJump(colour=c + 1, from_area=a, to_area=b)
+                    for c, a, b in fence.jumps
+                ],
+            )
+        msg.hand.extend(fence_card_msg(card) for card in obs.hand)
+        for seat, piles in enumerate(obs.scored):
+            msg.seats.add(
+                seat=seat,
+                hand_size=obs.hand_sizes[seat],
+                scored=[
+                    pb.StubbornSheepScorePile(colour=c + 1, sheep=_sheep(pile))
+                    for c, pile in enumerate(piles)
+                ],
+                points=sum(len(pile) for pile in piles),
+                sets=min(len(pile) for pile in piles),
+            )
+        msg.activation.fence = obs.activating
+        msg.activation.queue.extend(obs.queue)
+        msg.activation.activated.extend(obs.activated)
+        return msg
+
+    def action_to_proto(self, action: Any) -> pb.StubbornSheepAction:
+        if isinstance(action, act.PlaceFence):
+            return pb.StubbornSheepAction(
+                place_fence=pb.StubbornSheepPlaceFence(
+                    fence=action.fence, orientation=action.orientation + 1, card=action.card
+                )
+            )
+        if isinstance(action, act.PickSheep):
+            return pb.StubbornSheepAction(pick_sheep=pb.StubbornSheepPickSheep(sheep=action.card))
+        if isinstance(action, act.Bump):
+            return pb.StubbornSheepAction(
+                bump=pb.StubbornSheepBump(sheep=action.card, clockwise=action.clockwise)
+            )
+        if isinstance(action, act.Score):
+            return pb.StubbornSheepAction(
+                score=pb.StubbornSheepScore(
+                    colour=action.colour + 1,
+                    size=action.size,
+                    jokers=action.jokers,
+                    scored=list(action.scored),
+                )
+            )
+        if isinstance(action, act.StopScoring):
+            return pb.StubbornSheepAction(stop_scoring=pb.StubbornSheepStopScoring())
+        if isinstance(action, act.Continue):
+            return pb.StubbornSheepAction(proceed=pb.StubbornSheepContinue())
+        if isinstance(action, act.Decline):
+            return pb.StubbornSheepAction(decline=pb.StubbornSheepDecline())
+        if isinstance(action, act.UseBonus):
+            return pb.StubbornSheepAction(
+                use_bonus=pb.StubbornSheepUseBonus(
+                    bonus=action.bonus + 1, fence=action.fence, area=action.area
+                )
+            )
+        if isinstance(action, act.MoveSheep):
+            return pb.StubbornSheepAction(
+                move_sheep=pb.StubbornSheepMoveSheep(
+                    sheep=action.card, clockwise=action.clockwise, fences=action.fences
+                )
+            )
+        if isinstance(action, act.TurnFence):
+            return pb.StubbornSheepAction(
+                turn_fence=pb.StubbornSheepTurnFence(fence=action.fence, turn=action.turn)
+            )
+        raise TypeError(f"not a Stubborn Sheep action: {action!r}")
+
+    def action_from_proto(self, msg: pb.StubbornSheepAction) -> Any:
+        """The engine action a message stands for (the inverse of `action_to_proto`)."""
+        kind = msg.WhichOneof("kind")
+        if kind == "place_fence":
+            m = msg.place_fence
+            return act.PlaceFence(m.fence, m.orientation - 1, m.card)
+        if kind == "pick_sheep":
+            return act.PickSheep(msg.pick_sheep.sheep)
+        if kind == "bump":
+            return act.Bump(msg.bump.sheep, msg.bump.clockwise)
+        if kind == "score":
+            m = msg.score
+            return act.Score(m.colour - 1, m.size, m.jokers, tuple(m.scored))
+        if kind == "stop_scoring":
+            return act.StopScoring()
+        if kind == "proceed":
+            return act.Continue()
+        if kind == "decline":
+            return act.Decline()
+        if kind == "use_bonus":
+            m = msg.use_bonus
+            return act.UseBonus(m.bonus - 1, m.fence, m.area)
+        if kind == "move_sheep":
+            m = msg.move_sheep
+            return act.MoveSheep(m.sheep, m.clockwise, m.fences)
+        if kind == "turn_fence":
+            return act.TurnFence(msg.turn_fence.fence, msg.turn_fence.turn)
+        raise ValueError("empty Stubborn Sheep action")
+
+    def event_to_proto(self, payload: Any) -> pb.StubbornSheepEvent:
+        p = payload
+        if isinstance(p, ev.IconJump):
+            m = pb.StubbornSheepIconJump(
+                fence=p.fence,
+                icon=p.icon,
+                colour=p.colour + 1,
+                from_area=p.from_area,
+                to_area=p.to_area,
+                moved=p.card >= 0,
+            )
+            if p.card >= 0:
+                m.sheep.CopyFrom(sheep_msg(p.card))
+            return pb.StubbornSheepEvent(icon_jump=m)
+        if isinstance(p, ev.SheepMoved):
+            return pb.StubbornSheepEvent(
+                sheep_moved=pb.StubbornSheepSheepMoved(
+                    cause=p.cause + 1,
+                    sheep=sheep_msg(p.card),
+                    from_area=p.from_area,
+                    to_area=p.to_area,
+                    fence=p.fence,
+                )
+            )
+        if isinstance(p, ev.FenceActivated):
+            return pb.StubbornSheepEvent(
+                fence_activated=pb.StubbornSheepFenceActivated(
+                    fence=p.fence, card=fence_card_msg(p.card), orientation=p.orientation + 1
+                )
+            )
+        if isinstance(p, ev.SheepPlaced):
+            return pb.StubbornSheepEvent(
+                sheep_placed=pb.StubbornSheepSheepPlaced(
+                    area=p.area, sheep=_sheep(p.cards), reason=p.reason
+                )
+            )
+        if isinstance(p, ev.FencePlaced):
+            return pb.StubbornSheepEvent(
+                fence_placed=pb.StubbornSheepFencePlaced(
+                    seat=p.seat,
+                    fence=p.fence,
+                    card=fence_card_msg(p.card),
+                    orientation=p.orientation + 1,
+                )
+            )
+        if isinstance(p, ev.SheepScored):
+            return pb.StubbornSheepEvent(
+                sheep_scored=pb.StubbornSheepSheepScored(
+                    seat=p.seat,
+                    colour=p.colour + 1,
+                    scored=_sheep(p.scored),
+                    discarded=_sheep(p.discarded),
+                )
+            )
+        if isinstance(p, ev.TurnStarted):
+            return pb.StubbornSheepEvent(
+                turn_started=pb.StubbornSheepTurnStarted(seat=p.seat, turn=p.turn, final=p.final)
+            )
+        if isinstance(p, ev.FenceDrawn):
+            m = pb.StubbornSheepFenceDrawn(seat=p.seat)
+            if p.card >= 0:
+                m.card.CopyFrom(fence_card_msg(p.card))
+            return pb.StubbornSheepEvent(fence_drawn=m)
+        if isinstance(p, ev.WolfMoved):
+            return pb.StubbornSheepEvent(
+                wolf_moved=pb.StubbornSheepWolfMoved(
+                    from_area=p.from_area, to_area=p.to_area, discarded=_sheep(p.discarded)
+                )
+            )
+        if isinstance(p, ev.BonusUsed):
+            return pb.StubbornSheepEvent(
+                bonus_used=pb.StubbornSheepBonusUsed(
+                    seat=p.seat, bonus=p.bonus + 1, fence=p.fence, area=p.area
+                )
+            )
+        if isinstance(p, ev.FenceRotated):
+            return pb.StubbornSheepEvent(
+                fence_rotated=pb.StubbornSheepFenceRotated(
+                    fence=p.fence, orientation=p.orientation + 1
+                )
+            )
+        if isinstance(p, ev.FenceOriented):
+            return pb.StubbornSheepEvent(
+                fence_oriented=pb.StubbornSheepFenceOriented(
+                    seat=p.seat, fence=p.fence, orientation=p.orientation + 1, turned=p.turned
+                )
+            )
+        if isinstance(p, ev.SheepReshuffled):
+            return pb.StubbornSheepEvent(
+                sheep_reshuffled=pb.StubbornSheepSheepReshuffled(count=p.count)
+            )
+        if isinstance(p, ev.FinalRound):
+            return pb.StubbornSheepEvent(final_round=pb.StubbornSheepFinalRound(seat=p.seat))
+        if isinstance(p, ev.GameOver):
+            return pb.StubbornSheepEvent(game_over=pb.StubbornSheepGameOver(scores=list(p.scores)))
+        raise TypeError(f"not a Stubborn Sheep event: {p!r}")
