@@ -10,7 +10,7 @@ from cli.play import bot_seed
 from clients.bots import load_bot
 from clients.matchplay import play_match
 from server.app import ServerConfig
-from server.inprocess import InProcessServer
+from server.inprocess import serving_here
 from server.logs import configure_logging
 
 DEMO_PLAYERS = {
@@ -35,16 +35,20 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     configure_logging("console", "warning")
-    with InProcessServer(ServerConfig()) as server:
-        print(f"Sheepfold demo: in-process server on {server.address}\n")
+    asyncio.run(_demo(args.seed, args.matches))
+    return 0
+
+
+async def _demo(first_seed: int, matches: int) -> None:
+    async with serving_here(ServerConfig()) as address:
+        print(f"Sheepfold demo: in-process server on {address}\n")
         for name in games.names():
             players = DEMO_PLAYERS.get(name, games.get(name).min_players)
             print(f"{games.get(name).title} ({name}), {players} random bots")
-            for seed in range(args.seed, args.seed + args.matches):
+            for seed in range(first_seed, first_seed + matches):
                 bots = [load_bot("random", bot_seed(seed, seat)) for seat in range(players)]
-                outcome = asyncio.run(play_match(server.address, name, bots, seed=seed))
+                outcome = await play_match(address, name, bots, seed=seed)
                 scores = ", ".join(f"{score:g}" for score in outcome.result.scores)
                 winners = ", ".join(f"seat {w}" for w in outcome.result.winners)
                 print(f"  seed {seed}: scores [{scores}]  winner {winners}")
             print()
-    return 0

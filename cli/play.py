@@ -20,7 +20,7 @@ from clients.bots import BotSpecError, load_bot
 from clients.matchplay import MatchOutcome, play_match
 from clients.sdk import SeatError, play
 from server.app import ServerConfig
-from server.inprocess import InProcessServer
+from server.inprocess import serving_here
 from server.logs import configure_logging
 
 
@@ -105,23 +105,26 @@ def run_match(args: argparse.Namespace) -> int:
     except BotSpecError as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     clock = arena_pb2.ClockSettings(decision_seconds=args.decision_seconds)
-    server = nullcontext() if args.server else InProcessServer(ServerConfig())
-    with server as local:
-        address = args.server or local.address
-        try:
-            outcome = asyncio.run(
-                play_match(
-                    address,
-                    args.game,
-                    bots,
-                    seed=seed,
-                    options=options,
-                    clock=clock,
-                    admin_token=args.admin_token,
-                )
+
+    async def play_it() -> MatchOutcome:
+        server = nullcontext(args.server) if args.server else serving_here(ServerConfig())
+        async with server as address:
+            return await play_match(
+                address,
+                args.game,
+                bots,
+                seed=seed,
+                options=options,
+                clock=clock,
+                admin_token=args.admin_token,
             )
-        except (SeatError, grpc.aio.AioRpcError) as error:
-            raise SystemExit(f"sheepfold match: {error}") from None
+
+    try:
+        outcome = asyncio.run(play_it())
+    except SeatError as error:
+        raise SystemExit(f"sheepfold match: {error}") from None
+    except grpc.aio.AioRpcError as error:
+        raise SystemExit(f"sheepfold match: {error.code().name}: {error.details()}") from None
     summary = match_summary(args.game, specs, seed, options, outcome)
     if args.json:
         print(json.dumps(summary, sort_keys=True))

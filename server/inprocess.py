@@ -1,7 +1,10 @@
-"""A real server on a free loopback port, in a background thread.
+"""A real server on a free loopback port inside this process.
 
-Used by `sheepfold match`, the tournament runner and `sheepfold demo` when no
-`--server` is given: the bots still talk to it through gRPC.
+`serving_here()` runs it on the caller's event loop: what async callers such as
+`sheepfold match` and `sheepfold demo` use, because grpc.aio wants one event
+loop per process. `InProcessServer` runs it on a background thread for
+synchronous callers (tests driving it with blocking gRPC stubs). Either way
+the bots talk to it through gRPC.
 """
 
 from __future__ import annotations
@@ -9,10 +12,26 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from types import TracebackType
 
 from server.app import ServerConfig, SheepfoldServer
 from server.store import Store
+
+
+@asynccontextmanager
+async def serving_here(
+    config: ServerConfig | None = None, store: Store | None = None
+) -> AsyncIterator[str]:
+    """Serve on a free loopback port on the running loop; yields the address."""
+    config = dataclasses.replace(config or ServerConfig(), host="127.0.0.1", port=0)
+    server = SheepfoldServer(config, store)
+    port = await server.start()
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        await server.stop("in-process server closing")
 
 
 class InProcessServer:

@@ -23,6 +23,14 @@ CASES = [
     ("sheep-n-sheep", 2, {}),
     ("sheep-n-sheep", 3, {}),
     ("sheep-n-sheep", 4, {}),
+    ("stubborn-sheep", 1, {}),
+    ("stubborn-sheep", 2, {"wolf": "true", "bonus_actions": "true"}),
+    ("stubborn-sheep", 3, {"wolf": "true", "bonus_actions": "true"}),
+    ("stubborn-sheep", 5, {"wolf": "true", "bonus_actions": "true"}),
+    ("sheep-and-garden", 1, {}),
+    ("sheep-and-garden", 2, {}),
+    ("sheep-and-garden", 3, {}),
+    ("sheep-and-garden", 4, {}),
 ]
 
 

@@ -1,0 +1,154 @@
+"""The `sheepfold` command line, run as a user runs it: as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+
+import grpc
+import pytest
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
+    ProtoReflectionDescriptorDatabase,
+)
+
+from tests.conftest import ROOT, ServerProcess
+
+SIX = "random,random,random,random,random,random"
+
+
+def sheepfold(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_match_json_is_one_object_and_the_same_every_time() -> None:
+    args = ("match", "--game", "sheep-showdown", "--players", "6", "--bots", SIX, "--seed", "1")
+    first = sheepfold(*args, "--json")
+    second = sheepfold(*args, "--json")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    summary = json.loads(first.stdout)
+    for key in ("game", "players", "seed", "options", "scores", "ranks", "winners", "details"):
+        assert key in summary
+    assert summary["game"] == "sheep-showdown" and summary["seed"] == 1
+    assert len(summary["scores"]) == 6 and len(summary["ranks"]) == 6
+    assert min(summary["ranks"]) == 1
+    assert summary["winners"] == [s for s, r in enumerate(summary["ranks"]) if r == 1]
+    assert first.stderr == "", "a clean run prints nothing on stderr"
+
+
+def test_match_text_output_names_every_seat() -> None:
+    done = sheepfold(
+        "match",
+        "--game",
+        "sheep-n-sheep",
+        "--players",
+        "2",
+        "--bots",
+        "random,random",
+        "--seed",
+        "3",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "seat 0" in done.stdout and "seat 1" in done.stdout and "winner" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--players", "2", "--bots", "random"), "names 1 bots"),
+        (("--players", "2", "--bots", "random,random", "--option", "rounds=9"), "rounds"),
+        (("--players", "2", "--bots", "random,random", "--option", "nonsense"), "key=value"),
+        (("--players", "2", "--bots", "random,nobody"), "unknown bot 'nobody'"),
+        (("--players", "9", "--bots", ",".join(["random"] * 9)), "2 to 6 players"),
+    ],
+)
+def test_match_bad_input_gets_a_clear_message(args: tuple[str, ...], message: str) -> None:
+    done = sheepfold("match", "--game", "sheep-showdown", *args)
+    assert done.returncode != 0
+    assert message in done.stderr
+
+
+def test_match_against_a_running_server(server_process: ServerProcess) -> None:
+    done = sheepfold(
+        "match",
+        "--game",
+        "sheep-n-sheep",
+        "--players",
+        "2",
+        "--bots",
+        "random,random",
+        "--seed",
+        "3",
+        "--server",
+        server_process.address,
+        "--json",
+    )
+    assert done.returncode == 0, done.stderr
+    local = sheepfold(
+        "match",
+        "--game",
+        "sheep-n-sheep",
+        "--players",
+        "2",
+        "--bots",
+        "random,random",
+        "--seed",
+        "3",
+        "--json",
+    )
+    assert json.loads(done.stdout)["scores"] == json.loads(local.stdout)["scores"]
+
+
+def test_health_is_zero_only_when_serving(server_process: ServerProcess) -> None:
+    assert sheepfold("health", "--addr", server_process.address).returncode == 0
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    down = sheepfold("health", "--addr", f"127.0.0.1:{closed_port}", "--timeout", "1")
+    assert down.returncode == 1
+    assert "UNAVAILABLE" in down.stderr or "DEADLINE_EXCEEDED" in down.stderr
+
+
+def test_reflection_lists_the_arena_service(server_process: ServerProcess) -> None:
+    with grpc.insecure_channel(server_process.address) as channel:
+        services = ProtoReflectionDescriptorDatabase(channel).get_services()
+    assert "sheepfold.v1.Arena" in services
+    assert "grpc.health.v1.Health" in services
+
+
+def test_every_command_has_help() -> None:
+    top = sheepfold("--help")
+    assert top.returncode == 0
+    commands = ["serve", "match", "bot", "health", "demo"]
+    for command in commands:
+        assert command in top.stdout
+        shown = sheepfold(command, "--help")
+        assert shown.returncode == 0 and "usage: sheepfold " + command in shown.stdout
+
+
+def test_bot_without_a_server_says_what_is_missing() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "bot"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode != 0
+    assert "--server" in done.stderr and "--match" in done.stderr and "--token" in done.stderr
+
+
+def test_demo_prints_results_for_every_game() -> None:
+    done = sheepfold("demo", "--matches", "1", timeout=300)
+    assert done.returncode == 0, done.stderr
+    for title in ("Sheep Showdown", "Sheep 'n' Sheep", "Stubborn Sheep", "Sheep & Garden"):
+        assert title in done.stdout
