@@ -119,6 +119,7 @@ class SheepAndGardenState(State):
         "_to_move",
         "board",
         "players",
+        "setup_events",
         "slots",
     )
 
@@ -140,8 +141,10 @@ class SheepAndGardenState(State):
         self._to_move: int | None = self._rng.randrange(players) if players > 1 else 0
         self._end_reason = ""
         self._legal: tuple[Place, ...] | None = None
-        self._refill([])
-        self._ensure_playable([])
+        events: list[Event] = []
+        self._refill(events)
+        self._ensure_playable(events)
+        self.setup_events: tuple[Event, ...] = tuple(events)
 
     # ------------------------------------------------------------ construction
 
@@ -158,7 +161,9 @@ class SheepAndGardenState(State):
     ) -> SheepAndGardenState:
         """A hand-built position (for tests and analysis): `placed` is (tile, x, y,
         rotation) in placement order, `deck` lists the deck bottom to top. The
-        landscape is not checked against the matching rule."""
+        landscape is not checked against the matching rule. The display is not
+        refilled; the reshuffle and end rules run as after a turn, and what they
+        did is in `setup_events`."""
         state = cls.__new__(cls)
         state.players = players
         state._rng = random.Random(seed)
@@ -176,8 +181,9 @@ class SheepAndGardenState(State):
         state._to_move = to_move
         state._end_reason = ""
         state._legal = None
-        if not state._display and not state._deck:
-            state._finish(ALL_PLACED, [])
+        events: list[Event] = []
+        state._ensure_playable(events)
+        state.setup_events = tuple(events)
         return state
 
     def clone(self) -> SheepAndGardenState:
@@ -194,6 +200,7 @@ class SheepAndGardenState(State):
         other._to_move = self._to_move
         other._end_reason = self._end_reason
         other._legal = self._legal
+        other.setup_events = self.setup_events
         return other
 
     # ------------------------------------------------------------ queries
