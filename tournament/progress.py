@@ -1,0 +1,150 @@
+"""Live progress: one rewritten line on a terminal, structlog lines otherwise."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Mapping
+from typing import Protocol, TextIO
+
+import structlog
+
+from tournament.store import GameRecord
+
+__all__ = ["LogProgress", "Progress", "TerminalProgress", "choose_progress", "format_eta"]
+
+
+class Progress(Protocol):
+    def start(self, tournament: str, total: int, done: int) -> None: ...
+
+    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None: ...
+
+    def game_error(self, key: str, error: str) -> None: ...
+
+    def finish(self, played: int, interrupted: bool) -> None: ...
+
+
+def format_eta(seconds: float | None) -> str:
+    if seconds is None:
+        return "--:--"
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+
+
+class _Rate:
+    def __init__(self) -> None:
+        self.total = 0
+        self.done = 0
+        self.played = 0
+        self.started = time.monotonic()
+
+    def step(self) -> tuple[float, float | None]:
+        self.done += 1
+        self.played += 1
+        elapsed = max(time.monotonic() - self.started, 1e-9)
+        rate = self.played / elapsed
+        remaining = self.total - self.done
+        return rate, (remaining / rate if rate > 0 else None)
+
+
+class LogProgress:
+    """One structlog line per finished game, with the incremental Elo."""
+
+    def __init__(self) -> None:
+        self.log = structlog.get_logger("sheepfold.tournament")
+        self.rate = _Rate()
+        self.tournament = ""
+
+    def start(self, tournament: str, total: int, done: int) -> None:
+        self.tournament = tournament
+        self.rate.total, self.rate.done = total, done
+        self.log.info("tournament started", tournament=tournament, games=total, already_done=done)
+
+    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
+        rate, eta = self.rate.step()
+        self.log.info(
+            "game finished",
+            tournament=self.tournament,
+            match_id=game.match_id,
+            key=game.key,
+            bots=list(game.bots),
+            scores=list(game.scores),
+            ranks=list(game.ranks),
+            failures=[seat.failure for seat in game.seats],
+            done=self.rate.done,
+            total=self.rate.total,
+            games_per_second=round(rate, 3),
+            eta_seconds=None if eta is None else round(eta, 1),
+            incremental_elo={bot: round(value, 1) for bot, value in elo.items()},
+        )
+
+    def game_error(self, key: str, error: str) -> None:
+        self.log.error("game not played", tournament=self.tournament, key=key, error=error)
+
+    def finish(self, played: int, interrupted: bool) -> None:
+        self.log.info(
+            "tournament interrupted" if interrupted else "tournament finished",
+            tournament=self.tournament,
+            played=played,
+            done=self.rate.done,
+            total=self.rate.total,
+        )
+
+
+class TerminalProgress:
+    """A single status line, rewritten after every game."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.rate = _Rate()
+        self.width = 0
+
+    def start(self, tournament: str, total: int, done: int) -> None:
+        self.rate.total, self.rate.done = total, done
+        self.stream.write(f"{tournament}: {total} games, {done} already played\n")
+        self._line(f"[{done}/{total}]")
+
+    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
+        rate, eta = self.rate.step()
+        leaders = sorted(elo.items(), key=lambda item: -item[1])[:3]
+        board = "  ".join(f"{bot} {value:+.0f}" for bot, value in leaders)
+        self._line(
+            f"[{self.rate.done}/{self.rate.total}] {rate:.2f} games/s  "
+            f"ETA {format_eta(eta)}  Elo {board}"
+        )
+
+    def game_error(self, key: str, error: str) -> None:
+        self._line("")
+        self.stream.write(f"game {key} not played: {error}\n")
+
+    def finish(self, played: int, interrupted: bool) -> None:
+        word = "interrupted" if interrupted else "finished"
+        self.stream.write(f"\n{word}: {played} games played this run\n")
+        self.stream.flush()
+
+    def _line(self, text: str) -> None:
+        pad = max(self.width - len(text), 0)
+        self.width = len(text)
+        self.stream.write("\r" + text + " " * pad)
+        self.stream.flush()
+
+
+class SilentProgress:
+    def start(self, tournament: str, total: int, done: int) -> None:
+        return None
+
+    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
+        return None
+
+    def game_error(self, key: str, error: str) -> None:
+        return None
+
+    def finish(self, played: int, interrupted: bool) -> None:
+        return None
+
+
+def choose_progress(stream: TextIO | None = None) -> Progress:
+    stream = stream or sys.stderr
+    return TerminalProgress(stream) if stream.isatty() else LogProgress()

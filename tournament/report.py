@@ -1,0 +1,305 @@
+"""Standings, crosstable and mean scores of a stored tournament, in four formats.
+
+`report_data` computes everything once into plain data (what `--format json`
+prints); the text, markdown and CSV renderers only lay it out.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tournament.ratings import mean_interval, pairwise, rate, totals
+from tournament.store import GameRecord, Store, TournamentRecord
+
+__all__ = ["FORMATS", "render", "report", "report_data"]
+
+FORMATS = ("text", "json", "csv", "markdown")
+
+
+def report(
+    db: str | Path,
+    format: str = "text",
+    tournament: str | None = None,
+    samples: int | None = None,
+    seed: int = 0,
+) -> str:
+    """The report of tournament `tournament` (default: the latest) in `db`."""
+    if format not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
+    if str(db) != ":memory:" and not Path(db).exists():
+        raise FileNotFoundError(f"no database at {db}")
+    with Store(db) as store:
+        record = store.tournament(tournament)
+        data = report_data(record, store.games(record.id), samples=samples, seed=seed)
+    return render(data, format)
+
+
+def report_data(
+    record: TournamentRecord,
+    games: Sequence[GameRecord],
+    samples: int | None = None,
+    seed: int = 0,
+) -> dict[str, Any]:
+    bots = _bot_order(record, games)
+    if samples is None:
+        samples = int(record.config.get("bootstrap", 1000))
+    solo = record.players == 1
+    stats = {bot: _BotStats() for bot in bots}
+    for game in games:
+        for seat in game.seats:
+            entry = stats.setdefault(seat.bot, _BotStats())
+            entry.games += 1
+            entry.scores.append(seat.score)
+            entry.timeouts += seat.strikes
+            entry.disqualifications += int(seat.disqualified)
+            entry.crashes += int(seat.failure == "crash")
+            entry.forfeits += int(seat.failure is not None)
+    # Sorted by key so the bootstrap does not depend on the order games finished in.
+    pairs = [pairwise(game.bots, game.ranks) for game in sorted(games, key=lambda g: g.key)]
+    for game_pairs in pairs:
+        for pair in game_pairs:
+            for bot, score in ((pair.a, pair.score), (pair.b, 1.0 - pair.score)):
+                entry = stats[bot]
+                entry.points += pair.weight * score
+                entry.weight += pair.weight
+                if score == 1.0:
+                    entry.wins += 1
+                elif score == 0.0:
+                    entry.losses += 1
+                else:
+                    entry.draws += 1
+
+    standings: list[dict[str, Any]] = []
+    if solo:
+        order = sorted(bots, key=lambda bot: (-_mean(stats[bot].scores), bot))
+        elo = {}
+    else:
+        ratings = rate(bots, pairs, anchor=record.anchor, samples=samples, seed=seed)
+        order = [rating.bot for rating in ratings]
+        elo = {rating.bot: rating for rating in ratings}
+    for position, bot in enumerate(order, start=1):
+        entry = stats[bot]
+        row: dict[str, Any] = {"rank": position, "bot": bot}
+        if not solo:
+            rating = elo[bot]
+            row.update(
+                elo=round(rating.elo, 1),
+                elo_low=round(rating.low, 1),
+                elo_high=round(rating.high, 1),
+                los_next=None if rating.los_next is None else round(rating.los_next, 3),
+            )
+        mean, low, high = mean_interval(entry.scores) if entry.scores else (None, None, None)
+        row.update(
+            games=entry.games,
+            score_pct=None if not entry.weight else round(100.0 * entry.points / entry.weight, 1),
+            wins=entry.wins,
+            draws=entry.draws,
+            losses=entry.losses,
+            mean_score=_round(mean),
+            mean_score_low=_round(low),
+            mean_score_high=_round(high),
+            timeouts=entry.timeouts,
+            disqualifications=entry.disqualifications,
+            crashes=entry.crashes,
+            forfeits=entry.forfeits,
+        )
+        standings.append(row)
+
+    crosstable: dict[str, dict[str, float | None]] = {}
+    if not solo:
+        table = totals(order, pairs)
+        for i, bot in enumerate(order):
+            crosstable[bot] = {
+                other: (
+                    round(100.0 * table.points[i][j] / table.games[i][j], 1)
+                    if table.games[i][j]
+                    else None
+                )
+                for j, other in enumerate(order)
+                if j != i
+            }
+    return {
+        "tournament": record.name,
+        "game": record.game,
+        "players": record.players,
+        "options": record.options,
+        "anchor": record.anchor if not solo else None,
+        "games_played": len(games),
+        "games_scheduled": record.scheduled,
+        "bootstrap_samples": samples,
+        "rating": "mean score" if solo else "Bradley-Terry Elo",
+        "standings": standings,
+        "crosstable": crosstable,
+    }
+
+
+class _BotStats:
+    def __init__(self) -> None:
+        self.games = 0
+        self.scores: list[float] = []
+        self.points = 0.0
+        self.weight = 0.0
+        self.wins = self.draws = self.losses = 0
+        self.timeouts = self.disqualifications = self.crashes = self.forfeits = 0
+
+
+def _bot_order(record: TournamentRecord, games: Sequence[GameRecord]) -> list[str]:
+    bots = [bot["name"] for bot in record.config.get("bots", [])]
+    for game in games:
+        for bot in game.bots:
+            if bot not in bots:
+                bots.append(bot)
+    played = {bot for game in games for bot in game.bots}
+    return [bot for bot in bots if bot in played] or bots
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else float("-inf")
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def render(data: dict[str, Any], format: str) -> str:
+    if format == "json":
+        return json.dumps(data, indent=2, sort_keys=False)
+    if format == "csv":
+        return _csv(data)
+    return _table_report(data, markdown=format == "markdown")
+
+
+def _columns(data: dict[str, Any]) -> list[tuple[str, str]]:
+    solo = data["players"] == 1
+    columns = [("rank", "#"), ("bot", "bot")]
+    if not solo:
+        columns += [("elo", "Elo"), ("interval", "95% interval"), ("los_next", "LOS")]
+    columns += [("games", "games")]
+    if not solo:
+        columns += [("score_pct", "score %"), ("wdl", "W/D/L")]
+    columns += [
+        ("mean_score", "mean score"),
+        ("mean_interval", "95% interval" if solo else "mean 95%"),
+        ("timeouts", "timeouts"),
+        ("disqualifications", "DQ"),
+        ("crashes", "crashes"),
+    ]
+    return columns
+
+
+def _cell(row: dict[str, Any], key: str) -> str:
+    if key == "interval":
+        return f"[{row['elo_low']:+.0f}, {row['elo_high']:+.0f}]"
+    if key == "wdl":
+        return f"{row['wins']}/{row['draws']}/{row['losses']}"
+    if key == "mean_interval":
+        if row["mean_score_low"] is None:
+            return "-"
+        return f"[{row['mean_score_low']:.1f}, {row['mean_score_high']:.1f}]"
+    value = row.get(key)
+    if value is None:
+        return "-"
+    if key == "elo":
+        return f"{value:+.0f}"
+    if key == "los_next":
+        return f"{100 * value:.0f}%"
+    if key == "mean_score":
+        return f"{value:.2f}"
+    if isinstance(value, float):
+        return f"{value:.1f}"
+    return str(value)
+
+
+def _table_report(data: dict[str, Any], markdown: bool) -> str:
+    title = (
+        f"{data['tournament']}: {data['game']}, {data['players']} players, "
+        f"{data['games_played']}/{data['games_scheduled']} games"
+    )
+    notes = []
+    if data["players"] > 1:
+        anchor = f"anchored at {data['anchor']} = 0" if data["anchor"] else "mean 0"
+        notes.append(
+            f"Elo: Bradley-Terry maximum likelihood, {anchor}; 95% interval by bootstrap "
+            f"over games ({data['bootstrap_samples']} samples); LOS: likelihood of being "
+            "stronger than the next bot."
+        )
+    else:
+        notes.append("Solo: ranked by mean score with a 95% confidence interval.")
+    columns = _columns(data)
+    rows = [[_cell(row, key) for key, _ in columns] for row in data["standings"]]
+    out = [f"## {title}" if markdown else title, ""]
+    out += _grid([header for _, header in columns], rows, markdown)
+    out += ["", *notes]
+    if data["crosstable"]:
+        bots = [row["bot"] for row in data["standings"]]
+        headers = ["score % (row vs column)", *bots]
+        grid = [
+            [
+                bot,
+                *(
+                    "x"
+                    if other == bot
+                    else "-"
+                    if data["crosstable"][bot][other] is None
+                    else f"{data['crosstable'][bot][other]:.1f}"
+                    for other in bots
+                ),
+            ]
+            for bot in bots
+        ]
+        out += ["", "### Crosstable" if markdown else "Crosstable", ""]
+        out += _grid(headers, grid, markdown)
+    return "\n".join(out) + "\n"
+
+
+def _grid(headers: list[str], rows: list[list[str]], markdown: bool) -> list[str]:
+    if markdown:
+        lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        return lines
+    widths = [max(len(str(x)) for x in column) for column in zip(headers, *rows, strict=True)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            cell.ljust(width)
+            if i == 1 or (i == 0 and not cell[:1].isdigit())
+            else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return [line(headers), line(["-" * w for w in widths]), *(line(row) for row in rows)]
+
+
+def _csv(data: dict[str, Any]) -> str:
+    buffer = io.StringIO()
+    keys = list(data["standings"][0]) if data["standings"] else ["rank", "bot"]
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["tournament", "game", *keys])
+    for row in data["standings"]:
+        writer.writerow(
+            [data["tournament"], data["game"], *("" if row[k] is None else row[k] for k in keys)]
+        )
+    if data["crosstable"]:
+        bots = [row["bot"] for row in data["standings"]]
+        writer.writerow([])
+        writer.writerow(["score % (row vs column)", *bots])
+        for bot in bots:
+            cells = data["crosstable"][bot]
+            writer.writerow(
+                [
+                    bot,
+                    *(
+                        "" if other == bot or cells[other] is None else cells[other]
+                        for other in bots
+                    ),
+                ]
+            )
+    return buffer.getvalue()

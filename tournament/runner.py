@@ -1,0 +1,370 @@
+"""Running a tournament through a server: asyncio, up to `concurrency` matches at once.
+
+For each scheduled game the runner creates a match, starts one bot per seat
+(in-process SDK bot or command), and waits for the server to finish the match.
+A bot that crashes is replaced for the rest of that game by a random stand-in
+(so the match ends quickly) and loses; a bot that misses deadlines is handled
+by the server's clock (random move, strike, disqualification) and loses too.
+Each finished game is written to SQLite at once; games already stored are
+skipped, so running again resumes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import grpc
+import structlog
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from tournament.config import TournamentConfig, add_python_path, resolve_path
+from tournament.outcome import game_record
+from tournament.progress import Progress, SilentProgress
+from tournament.ratings import IncrementalElo, pairwise
+from tournament.schedule import ScheduledGame, make_schedule
+from tournament.seats import CommandSeat, InProcessSeat, bot_seed
+from tournament.store import GameRecord, Store
+
+__all__ = ["RunError", "RunSummary", "run_tournament", "run_tournament_async", "schedule_for"]
+
+POLL_SECONDS = 0.2
+EXIT_GRACE_SECONDS = 3.0
+# Codes after which no further game can succeed: stop the whole run.
+FATAL_CODES = {
+    grpc.StatusCode.INVALID_ARGUMENT,
+    grpc.StatusCode.UNAUTHENTICATED,
+    grpc.StatusCode.PERMISSION_DENIED,
+    grpc.StatusCode.UNIMPLEMENTED,
+}
+
+
+class RunError(RuntimeError):
+    """The tournament cannot go on (server refused the matches, unreachable, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    tournament: str
+    database: str
+    scheduled: int
+    already_done: int
+    played: int
+    errors: int
+    seconds: float
+    interrupted: bool = False
+
+    @property
+    def games_per_second(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+
+def schedule_for(config: TournamentConfig) -> tuple[ScheduledGame, ...]:
+    return make_schedule(
+        config.bot_names,
+        config.players,
+        config.games_per_pairing,
+        config.seed,
+        config.max_groups,
+    )
+
+
+def run_tournament(
+    config: TournamentConfig,
+    server: str | None = None,
+    database: str | None = None,
+    progress: Progress | None = None,
+    admin_token: str | None = None,
+) -> RunSummary:
+    """Run (or resume) a tournament; an in-process server when `server` is None."""
+    db_path = database or resolve_path(config, config.database)
+    if server is not None:
+        return asyncio.run(
+            run_tournament_async(config, server, db_path, progress, admin_token=admin_token)
+        )
+    from server.app import ServerConfig
+    from server.inprocess import InProcessServer
+
+    with InProcessServer(ServerConfig()) as local:
+        return asyncio.run(
+            run_tournament_async(config, local.address, db_path, progress, admin_token="")
+        )
+
+
+async def run_tournament_async(
+    config: TournamentConfig,
+    address: str,
+    database: str,
+    progress: Progress | None = None,
+    admin_token: str | None = None,
+) -> RunSummary:
+    progress = progress or SilentProgress()
+    if admin_token is None:
+        admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
+    add_python_path(config)
+    log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
+    schedule = schedule_for(config)
+    started = time.monotonic()
+    with Store(database) as store:
+        tid = store.open_tournament(
+            config.name,
+            config.game,
+            config.players,
+            config.options_dict,
+            config.anchor,
+            len(schedule),
+            _config_json(config),
+        )
+        done = store.done_keys(tid)
+        pending = [game for game in schedule if game.key not in done]
+        elo = IncrementalElo(config.bot_names)
+        for stored in store.games(tid):
+            elo.update(pairwise(stored.bots, stored.ranks))
+        progress.start(config.name, len(schedule), len(schedule) - len(pending))
+        runner = _Runner(config, address, admin_token, store, tid, elo, progress, log)
+        interrupted = False
+        try:
+            await runner.run(pending)
+        except asyncio.CancelledError:
+            interrupted = True
+            raise
+        finally:
+            progress.finish(runner.played, interrupted)
+        return RunSummary(
+            tournament=config.name,
+            database=database,
+            scheduled=len(schedule),
+            already_done=len(schedule) - len(pending),
+            played=runner.played,
+            errors=runner.errors,
+            seconds=time.monotonic() - started,
+        )
+
+
+def _config_json(config: TournamentConfig) -> dict[str, Any]:
+    data = asdict(config)
+    data["bots"] = [
+        {key: value for key, value in asdict(bot).items() if value not in (None, ())}
+        for bot in config.bots
+    ]
+    return data
+
+
+class _Runner:
+    def __init__(
+        self,
+        config: TournamentConfig,
+        address: str,
+        admin_token: str,
+        store: Store,
+        tournament_id: int,
+        elo: IncrementalElo,
+        progress: Progress,
+        log: Any,
+    ) -> None:
+        self.config = config
+        self.address = address
+        self.admin_token = admin_token
+        self.store = store
+        self.tournament_id = tournament_id
+        self.elo = elo
+        self.progress = progress
+        self.log = log
+        self.played = 0
+        self.errors = 0
+
+    async def run(self, pending: list[ScheduledGame]) -> None:
+        if not pending:
+            return
+        queue: asyncio.Queue[ScheduledGame] = asyncio.Queue()
+        for game in pending:
+            queue.put_nowait(game)
+        async with grpc.aio.insecure_channel(self.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            workers = [
+                asyncio.create_task(self._worker(stub, queue), name=f"tournament-worker-{i}")
+                for i in range(min(self.config.concurrency, len(pending)))
+            ]
+            try:
+                await asyncio.gather(*workers)
+            finally:
+                for worker in workers:
+                    worker.cancel()
+                with contextlib.suppress(BaseException):
+                    await asyncio.gather(*workers, return_exceptions=True)
+
+    async def _worker(self, stub: arena_pb2_grpc.ArenaStub, queue: asyncio.Queue) -> None:
+        while True:
+            try:
+                scheduled = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            try:
+                record = await self._play(stub, scheduled)
+            except grpc.aio.AioRpcError as error:
+                if error.code() in FATAL_CODES:
+                    raise RunError(
+                        f"the server refused game {scheduled.key}: "
+                        f"{error.code().name}: {error.details()}"
+                    ) from None
+                self.errors += 1
+                self.progress.game_error(scheduled.key, f"{error.code().name}: {error.details()}")
+                continue
+            except TimeoutError as error:
+                self.errors += 1
+                self.progress.game_error(scheduled.key, str(error))
+                continue
+            if self.store.record_game(self.tournament_id, record):
+                self.played += 1
+                ratings = self.elo.update(pairwise(record.bots, record.ranks))
+                self.progress.game_done(record, ratings)
+            else:
+                self.log.warning("game already stored by another runner", key=record.key)
+
+    async def _play(self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame) -> GameRecord:
+        config = self.config
+        request = arena_pb2.CreateMatchRequest(
+            game=config.game,
+            players=config.players,
+            options=config.options_dict,
+            seed=scheduled.seed,
+            clock=arena_pb2.ClockSettings(
+                decision_seconds=config.decision_seconds,
+                time_bank_seconds=config.time_bank_seconds,
+                max_strikes=config.max_strikes,
+            ),
+            admin_token=self.admin_token,
+        )
+        started = time.monotonic()
+        created = await stub.CreateMatch(request, wait_for_ready=True, timeout=30.0)
+        match_id = created.match_id
+        log = self.log.bind(match_id=match_id, game=config.game, key=scheduled.key)
+        seats: dict[int, Any] = {}
+        tasks: dict[int, asyncio.Task[None]] = {}
+        stand_ins: list[asyncio.Task[None]] = []
+        crashed: dict[int, str] = {}
+        try:
+            for seat, bot_name in enumerate(scheduled.seats):
+                seats[seat] = self._seat(scheduled, seat, bot_name, match_id, created)
+                tasks[seat] = asyncio.create_task(seats[seat].run())
+            info = await self._supervise(stub, created, scheduled, tasks, stand_ins, crashed, log)
+            await _settle(tasks.values(), EXIT_GRACE_SECONDS)
+        finally:
+            for runner in seats.values():
+                await runner.kill()
+            for task in [*tasks.values(), *stand_ins]:
+                task.cancel()
+            await asyncio.gather(*tasks.values(), *stand_ins, return_exceptions=True)
+        result = info.result
+        return game_record(
+            scheduled,
+            match_id,
+            scores=list(result.scores),
+            server_ranks=list(result.ranks),
+            strikes=[seat.strikes for seat in result.seats],
+            disqualified=[seat.disqualified for seat in result.seats],
+            crashed=crashed,
+            end_reason=result.end_reason,
+            details_json=result.details_json,
+            duration_seconds=time.monotonic() - started,
+            finished_at=time.time(),
+            forfeit_on_timeout=config.forfeit_on_timeout,
+        )
+
+    def _seat(
+        self,
+        scheduled: ScheduledGame,
+        seat: int,
+        bot_name: str,
+        match_id: str,
+        created: arena_pb2.CreateMatchResponse,
+    ) -> InProcessSeat | CommandSeat:
+        bot = self.config.bot(bot_name)
+        seed = bot_seed(scheduled.seed, seat, bot_name)
+        token = created.seat_tokens[seat]
+        if bot.command is not None:
+            return CommandSeat(
+                bot,
+                self.config.base_dir,
+                {
+                    "SHEEPFOLD_SERVER": self.address,
+                    "SHEEPFOLD_MATCH": match_id,
+                    "SHEEPFOLD_TOKEN": token,
+                    "SHEEPFOLD_SEAT": str(seat),
+                    "SHEEPFOLD_SEED": str(seed),
+                    "SHEEPFOLD_GAME": self.config.game,
+                },
+            )
+        return InProcessSeat(bot.spec, seed, self.address, match_id, token)
+
+    async def _supervise(
+        self,
+        stub: arena_pb2_grpc.ArenaStub,
+        created: arena_pb2.CreateMatchResponse,
+        scheduled: ScheduledGame,
+        tasks: dict[int, asyncio.Task[None]],
+        stand_ins: list[asyncio.Task[None]],
+        crashed: dict[int, str],
+        log: Any,
+    ) -> arena_pb2.MatchInfo:
+        """Wait for the match to finish, replacing crashed bots by random stand-ins."""
+        match_id = created.match_id
+        deadline = time.monotonic() + self.config.match_timeout_seconds
+        examined: set[int] = set()
+        while True:
+            running = [task for task in tasks.values() if not task.done()]
+            if running:
+                await asyncio.wait(running, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
+            newly_done = [
+                seat for seat, task in tasks.items() if task.done() and seat not in examined
+            ]
+            info = await stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=30.0)
+            finished = info.status == arena_pb2.MATCH_STATUS_FINISHED
+            for seat in newly_done:
+                examined.add(seat)
+                task = tasks[seat]
+                error = task.exception() if not task.cancelled() else None
+                if finished:
+                    continue
+                reason = str(error) if error is not None else "left before the match was over"
+                crashed[seat] = reason
+                log.warning(
+                    "bot crashed; a random stand-in plays its seat",
+                    seat=seat,
+                    bot=scheduled.seats[seat],
+                    error=reason,
+                    failure_kind=type(error).__name__ if error else "exit",
+                )
+                stand_in = InProcessSeat(
+                    "random",
+                    bot_seed(scheduled.seed, seat, "stand-in"),
+                    self.address,
+                    match_id,
+                    created.seat_tokens[seat],
+                )
+                stand_ins.append(asyncio.create_task(stand_in.run()))
+            if finished:
+                return info
+            if info.status == arena_pb2.MATCH_STATUS_ABORTED:
+                raise TimeoutError(f"match {match_id} was aborted by the server")
+            if time.monotonic() > deadline:
+                raise TimeoutError(
+                    f"match {match_id} did not finish within {self.config.match_timeout_seconds}s"
+                )
+            if all(task.done() for task in tasks.values()):
+                await asyncio.sleep(POLL_SECONDS)  # only stand-ins left: poll gently
+
+
+async def _settle(tasks: Iterable[asyncio.Task[None]], timeout: float) -> None:
+    """Give seat tasks a moment to exit on their own after the match is over."""
+    running = [task for task in tasks if not task.done()]
+    if running:
+        await asyncio.wait(running, timeout=timeout)
+    for task in running:
+        if task.done() and not task.cancelled():
+            task.exception()  # retrieved: a late failure after the end does not count
