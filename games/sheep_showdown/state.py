@@ -789,12 +789,14 @@ class SheepShowdownState(State):
         """A hand-built position at the start of `to_move`'s turn.
 
         `rows` are strings of card characters (C.CARD_CHARS; '#' is a blocked
-        1-sheep), `dogs` maps dog number to (row, col). Seats whose every dog is
-        in `out_dogs` are out. Any grid size works (the turn cap follows it).
+        1-sheep), `dogs` maps dog number to (row, col); every dog of every seat
+        must be placed. Seats whose every dog is in `out_dogs` are out. Any grid
+        size works (the turn cap follows it).
         """
         size = len(rows)
+        per = 2 if double_trouble else 1
         if players is None:
-            players = 2 if double_trouble else 4 if size <= 7 else 6
+            players = max(2, max(dogs) // per + 1)
         state = object.__new__(cls)
         state.players = players
         state.rounds = rounds
@@ -845,7 +847,8 @@ class SheepShowdownState(State):
         if flocks:
             for seat, flock in flocks.items():
                 state.flocks[seat] = list(flock)
-        state._start_turn(to_move)
+        # Start `to_move`'s turn the way the game would (last-player steps included).
+        state._advance((to_move - 1) % players)
         state._events = []
         return state
 
