@@ -63,3 +63,23 @@ def play_random(
         indices.append(index)
         events.extend(state.apply(actions[index]))
     return state, indices, events
+
+
+def mismatches(board: dict[tuple[int, int], tuple[int, int]]) -> list[str]:
+    """Shared edges whose segments differ (empty for a landscape that obeys the
+    matching rule); scenario tests assert this is empty for their hand-built layouts."""
+    from games.sheep_and_garden.data import DIRECTIONS, facing
+
+    found = []
+    for (x, y), (tile, rotation) in board.items():
+        letters = TILES[tile].letters(rotation)
+        for d, (dx, dy) in enumerate(DIRECTIONS):
+            other = board.get((x + dx, y + dy))
+            if other is None:
+                continue
+            other_letters = TILES[other[0]].letters(other[1])
+            for k in range(3):
+                s = 3 * d + k
+                if letters[s] != other_letters[facing(s)]:
+                    found.append(f"({x},{y}) segment {s} vs ({x + dx},{y + dy})")
+    return found
