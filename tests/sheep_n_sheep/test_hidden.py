@@ -1,0 +1,167 @@
+"""Hidden information: no hand, deck or stock card reaches another seat, in
+observations, events or their protobuf form; the spectator sees no hand.
+
+Notes: 'Hands are private (others see their size). Deck and stock order are
+hidden; their sizes are public. Market, pastures and the discard pile are public.'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from google.protobuf.message import Message
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.sheep_n_sheep.events import CardDrawn
+from games.sheep_n_sheep.observation import SheepNSheepObservation
+from games.sheep_n_sheep.state import SheepNSheepState
+
+from .play import GAME, play
+
+CODEC = GAME.codec
+
+
+def proto_card_ids(message: Message) -> list[int]:
+    """Every SheepNSheepCard id anywhere inside `message`."""
+    found: list[int] = []
+    if message.DESCRIPTOR.name == "SheepNSheepCard":
+        return [message.id]
+    for field, value in message.ListFields():
+        if field.message_type is None:
+            continue
+        values = value if field.is_repeated else [value]
+        for item in values:
+            found.extend(proto_card_ids(item))
+    return found
+
+
+def payload_card_ids(payload: object) -> list[int]:
+    ids: list[int] = []
+    for f in dataclasses.fields(payload):  # type: ignore[arg-type]
+        value = getattr(payload, f.name)
+        if f.name == "card" and value is not None:
+            ids.append(value)
+        elif f.name == "cards":
+            ids.extend(value)
+    return ids
+
+
+def observation_card_ids(obs: SheepNSheepObservation) -> list[int]:
+    ids = list(obs.hand) + [c for pair in obs.market for c in pair] + list(obs.discard)
+    ids += [card for pasture in obs.pastures for _, _, card in pasture]
+    return ids
+
+
+def _public(state: SheepNSheepState) -> set[int]:
+    cards = {c for pair in state.market for c in pair} | set(state.discard)
+    for seat in range(state.players):
+        cards |= set(state.pasture(seat).values())
+    return cards
+
+
+class Watcher:
+    """Checks every observation and event for every viewer after each action."""
+
+    def __init__(self, state: SheepNSheepState) -> None:
+        self.seen_public = _public(state)  # every card that was ever face up
+        self.viewers = (None, *range(state.players))
+        self.private_draws = 0
+
+    def __call__(self, state: SheepNSheepState, action: object, events: list) -> None:
+        public_now = _public(state)
+        allowed_public = self.seen_public | public_now
+        hands = [set(state.hand(seat)) for seat in range(state.players)]
+        pile = set(state.deck) | set(state.stock)
+        for viewer in self.viewers:
+            own = set() if viewer is None else hands[viewer]
+            hidden = pile.union(*(h for seat, h in enumerate(hands) if seat != viewer))
+            obs = state.observation(viewer)
+            assert obs.hand == (() if viewer is None else state.hand(viewer))
+            assert not set(observation_card_ids(obs)) & hidden
+            msg = CODEC.observation_to_proto(obs)
+            assert not set(proto_card_ids(msg)) & hidden
+            assert sorted(c.id for c in msg.hand) == sorted(own)
+            for event in events:
+                payload = event.visible_to(viewer)
+                if payload is None:
+                    continue
+                cards = set(payload_card_ids(payload))
+                if not cards:
+                    continue
+                wire = set(proto_card_ids(CODEC.event_to_proto(payload)))
+                assert cards == wire
+                assert cards <= allowed_public | own, (viewer, payload)
+        self.seen_public = allowed_public
+        for event in events:
+            if isinstance(event.payload, CardDrawn):
+                self.private_draws += 1
+                assert event.seat == event.payload.seat
+                redacted = CardDrawn(event.payload.seat, None, event.payload.from_stock)
+                assert event.redacted == redacted
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_no_hidden_card_reaches_another_seat(players: int, seed: int) -> None:
+    state = GAME.new_state(players, seed)
+    watcher = Watcher(state)  # type: ignore[arg-type]
+    play(players, seed, each=watcher)
+
+
+def test_private_draws_happen_and_are_redacted() -> None:
+    """The check above must meet real private events: draw icons do fire in
+    random games, and their public version has no card."""
+    drawn = [
+        event
+        for seed in range(10)
+        for event in play(3, seed).events
+        if isinstance(event.payload, CardDrawn)
+    ]
+    assert drawn
+    for event in drawn:
+        assert event.payload.card is not None and event.seat == event.payload.seat
+        assert event.visible_to(None).card is None
+        assert event.visible_to((event.seat + 1) % 3).card is None
+        assert event.visible_to(event.seat) is event.payload
+        assert not CODEC.event_to_proto(event.redacted).card_drawn.HasField("card")
+
+
+class _LeakyState(SheepNSheepState):
+    """A broken engine that shows seat 1's hand to everybody."""
+
+    def observation(self, seat: int | None) -> SheepNSheepObservation:
+        obs = super().observation(seat)
+        return dataclasses.replace(obs, hand=self.hand(1))
+
+
+def test_the_watcher_catches_a_leak() -> None:
+    """The hidden-information check can fail: a leaky observation is caught."""
+    state = _LeakyState(2, seed=1)
+    with pytest.raises(AssertionError):
+        Watcher(state)(state, None, [])
+
+
+def test_spectator_sees_sizes_but_no_hand() -> None:
+    """'Hands are private (others see their size).'"""
+    state = GAME.new_state(4, seed=11)
+    obs = state.observation(None)
+    assert obs.hand == () and obs.seat is None
+    assert obs.hand_sizes == (2, 2, 2, 2)
+    msg = CODEC.observation_to_proto(obs)
+    assert not msg.HasField("seat") and len(msg.hand) == 0
+    assert list(msg.hand_sizes) == [2, 2, 2, 2] and msg.deck_size == 84
+
+
+def test_observation_carries_no_deck_or_stock_contents() -> None:
+    """'Deck and stock order are hidden; their sizes are public.' The observation
+    has sizes only: no field holds more than the viewer's cards and public cards."""
+    state = GAME.new_state(2, seed=5)
+    obs = state.observation(0)
+    names = {f.name for f in dataclasses.fields(obs)}
+    assert "deck" not in names and "stock" not in names
+    assert (obs.deck_size, obs.stock_size) == (38, 50)
+    wire_names = {f.name for f in CODEC.observation_to_proto(obs).DESCRIPTOR.fields}
+    assert "deck" not in wire_names and "stock" not in wire_names
