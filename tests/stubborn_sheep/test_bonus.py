@@ -1,0 +1,345 @@
+"""The advanced rule, option `bonus_actions`: all 13 bonuses.
+
+Rulebook: "You may only use the bonus action of the card at the top of each colour
+pile. Each bonus action may only be used once per round." Notes: using one is always
+an optional decision offered at its moment.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.stubborn_sheep.actions import (
+    Continue,
+    Decline,
+    MoveSheep,
+    PickSheep,
+    PlaceFence,
+    UseBonus,
+)
+from games.stubborn_sheep.data import (
+    ACTIVATE_EXTRA,
+    ACTIVATE_TWICE,
+    ALL_MEADOWS_TO_FIVE,
+    BLUE,
+    BLUE_SINGLE_STEP,
+    BLUE_STOPS_AFTER_ONE,
+    LEFT,
+    MEADOW_TO_SIX,
+    PEN_PLUS_ONE,
+    ROTATE_FENCE,
+    SHEEP_BONUS,
+    SHEEP_COLOUR,
+    UP,
+    YELLOW,
+    YELLOW_TAKES_TWO,
+)
+from games.stubborn_sheep.events import (
+    BLUE_RUN,
+    BONUS_MOVE,
+    YELLOW_COMPANION,
+    BonusUsed,
+    FenceActivated,
+    FenceRotated,
+    IconJump,
+    SheepMoved,
+    TurnStarted,
+)
+from games.stubborn_sheep.state import (
+    PH_BETWEEN,
+    PH_BLUE,
+    PH_BLUE_MOD,
+    PH_COMPANION,
+    PH_PLACE,
+    PH_TAKES_TWO,
+    StubbornSheepState,
+)
+
+from .helpers import b, empty_areas, find_fence, frame3, payloads, pick, r, w, y
+
+
+def _piles(*tops: int) -> list[list[list[int]]]:
+    """Seat 0's score piles holding `tops` (each on top of its colour pile)."""
+    mine: list[list[int]] = [[], [], [], []]
+    for card in tops:
+        mine[SHEEP_COLOUR[card]].append(card)
+    return [mine, [[], [], [], []], [[], [], [], []]]
+
+
+def _turn_events(events: list) -> list:
+    out = []
+    for payload in payloads(events):
+        if isinstance(payload, TurnStarted):
+            break
+        out.append(payload)
+    return out
+
+
+def _activations(events: list) -> list[int]:
+    return [p.fence for p in _turn_events(events) if isinstance(p, FenceActivated)]
+
+
+def test_printed_bonuses_of_the_helper_cards() -> None:
+    assert [SHEEP_BONUS[c] for c in (b(0), b(1), b(2))] == [0, 1, 2]
+    assert [SHEEP_BONUS[c] for c in (r(0), r(1), r(2))] == [3, 4, 5]
+    assert [SHEEP_BONUS[c] for c in (y(0), y(1), y(2))] == [6, 7, 8]
+    assert [SHEEP_BONUS[c] for c in (w(0), w(1), w(2), w(3))] == [9, 10, 11, 12]
+
+
+# -------------------------------------------------------------------- blue
+
+
+def _restock(scored, players: int = 3, **kwargs) -> StubbornSheepState:
+    areas = empty_areas(6 if players == 3 else 4)
+    if players == 1:
+        scored = scored[:1]
+    return StubbornSheepState.custom(
+        players, areas=areas, scored=scored, bonus=True, start="turn", **kwargs
+    )
+
+
+def test_pen_plus_one_adds_a_sheep_to_the_pen_after_the_normal_restock() -> None:
+    """Rulebook: "Increase by 1 the number of sheep restocked in your pen"."""
+    state = _restock(_piles(b(0)))
+    assert state.phase == PH_BLUE
+    assert state.legal_actions() == (Decline(), UseBonus(PEN_PLUS_ONE))
+    assert state.areas[0] == []
+    events = payloads(state.apply(UseBonus(PEN_PLUS_ONE)))
+    assert events[0] == BonusUsed(0, PEN_PLUS_ONE)
+    assert len(state.areas[0]) == 1 and state.phase == PH_PLACE
+
+
+def test_pen_plus_one_in_solo_gives_one_sheep() -> None:
+    """Rulebook solo: "add no sheep to your pen, or 1 sheep if you use the bonus action of
+    the blue sheep"."""
+    state = _restock(_piles(b(0)), players=1)
+    state.apply(UseBonus(PEN_PLUS_ONE))
+    assert len(state.areas[0]) == 1
+
+
+def test_meadow_to_six_restocks_a_chosen_meadow_to_six_not_the_wolf_one() -> None:
+    """Rulebook: "Choose a meadow. Restock it up to 6 sheep"; wolf: "This rule also applies
+    to the additional restock granted by the bonus action of the blue sheep"."""
+    state = _restock(_piles(b(1)))
+    assert state.legal_actions() == (
+        Decline(),
+        UseBonus(MEADOW_TO_SIX, area=1),
+        UseBonus(MEADOW_TO_SIX, area=3),
+        UseBonus(MEADOW_TO_SIX, area=5),
+    )
+    state.apply(UseBonus(MEADOW_TO_SIX, area=3))
+    assert [len(a) for a in state.areas] == [0, 4, 0, 6, 0, 4]
+    wolfish = _restock(_piles(b(1)), wolf=1)
+    assert {a.area for a in wolfish.legal_actions() if isinstance(a, UseBonus)} == {3, 5}
+
+
+def test_all_meadows_to_five_except_the_wolf_meadow() -> None:
+    """Rulebook: "Restock all meadows up to 5 sheep instead of the usual 4"."""
+    state = _restock(_piles(b(2)), wolf=5)
+    state.apply(UseBonus(ALL_MEADOWS_TO_FIVE))
+    assert [len(a) for a in state.areas] == [0, 5, 0, 5, 0, 0]
+
+
+def test_only_the_top_card_gives_its_bonus() -> None:
+    state = _restock(_piles(b(0), b(1)))  # b(1) lies on b(0)
+    assert all(a.bonus == MEADOW_TO_SIX for a in state.legal_actions() if isinstance(a, UseBonus))
+
+
+def test_no_bonus_without_the_option_and_declining_is_always_possible() -> None:
+    areas = empty_areas(6)
+    plain = StubbornSheepState.custom(3, areas=areas, scored=_piles(b(0)), start="turn")
+    assert plain.phase == PH_PLACE
+    state = _restock(_piles(b(0)))
+    state.apply(Decline())
+    assert state.areas[0] == [] and state.phase == PH_PLACE
+
+
+# --------------------------------------------------------------------- red
+
+
+def _build(tops: tuple[int, ...], areas=None, hand: int = 20) -> StubbornSheepState:
+    return frame3(hand, areas or empty_areas(6), scored=_piles(*tops), bonus=True)
+
+
+def test_rotate_fence_before_placing_any_fence() -> None:
+    """Rulebook: "Rotate a fence before activating it ... You may use this action before
+    placing your fence"."""
+    state = _build((r(0),))
+    assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == set(range(6))
+    events = payloads(state.apply(UseBonus(ROTATE_FENCE, fence=0)))
+    assert events == [BonusUsed(0, ROTATE_FENCE, 0), FenceRotated(0, 1)]
+    assert state.orient[0] == 1 and state.phase == PH_PLACE
+    assert not any(isinstance(a, UseBonus) for a in state.legal_actions())  # once per turn
+
+
+def test_rotate_fence_right_before_its_activation() -> None:
+    state = _build((r(0),))
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    assert state.phase == PH_BETWEEN
+    assert state.legal_actions() == (Continue(), UseBonus(ROTATE_FENCE, fence=3))
+    # With no other bonus left the engine goes on at once (a lone "continue" is forced).
+    events = _turn_events(state.apply(UseBonus(ROTATE_FENCE, fence=3)))
+    assert events[:3] == [
+        BonusUsed(0, ROTATE_FENCE, 3),
+        FenceRotated(3, 1),
+        FenceActivated(3, 20, 1),
+    ]
+
+
+def test_activate_twice_in_a_row() -> None:
+    """Rulebook: "Activate a fence twice in a row"."""
+    state = _build((r(1),))
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    assert state.legal_actions() == (Continue(), UseBonus(ACTIVATE_TWICE, fence=3))
+    assert _activations(state.apply(UseBonus(ACTIVATE_TWICE, fence=3))) == [3, 3, 0, 1]
+
+
+def test_activate_extra_before_placing() -> None:
+    """Rulebook: "Activate a fence which, otherwise, would not be activated during this
+    round. You may use this action before placing your fence"."""
+    state = _build((r(2),))
+    assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {2, 3, 4, 5}
+    assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=4))) == [4]
+    assert state.phase == PH_PLACE
+    assert _activations(state.apply(pick(state, PlaceFence, fence=3, orientation=UP))) == [3, 0, 1]
+
+
+def test_activate_extra_between_activations() -> None:
+    state = _build((r(2),))
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {2, 4, 5}
+    assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=5))) == [5, 3, 0, 1]
+
+
+# ------------------------------------------------------------------- white
+
+
+@pytest.mark.parametrize("white", [w(0), w(1), w(2), w(3)])
+def test_move_bonus_offers_the_printed_colour_only(white: int) -> None:
+    """Rulebook: "Move a sheep of the indicated colour over one or two fences, in the
+    direction of your choice"."""
+    areas = empty_areas(6)
+    areas[1] = [b(0), r(0), y(0), w(10)]
+    state = _build((white,), areas)
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    moves = [a for a in state.legal_actions() if isinstance(a, MoveSheep)]
+    colour = SHEEP_BONUS[white] - 9
+    card = (b(0), r(0), y(0), w(10))[colour]
+    assert set(moves) == {MoveSheep(card, cw, n) for cw in (False, True) for n in (1, 2)}
+
+
+def test_moved_sheep_uses_no_ability_and_the_bonus_is_once_per_turn() -> None:
+    """Rulebook: "Use this bonus action immediately before or after activating a fence ...
+    Its special ability does not activate"."""
+    areas = empty_areas(6)
+    areas[3] = [r(0)]
+    areas[5] = [w(10)]
+    state = _build((w(1),), areas)
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    events = _turn_events(state.apply(MoveSheep(r(0), True, 2)))
+    assert events[:4] == [
+        BonusUsed(0, SHEEP_BONUS[w(1)]),
+        SheepMoved(BONUS_MOVE, r(0), 3, 4, 4),
+        SheepMoved(BONUS_MOVE, r(0), 4, 5, 5),
+        FenceActivated(3, 20, UP),
+    ]
+    # No bump decision came, and no other move is offered for the rest of the turn.
+    assert state.current == 1
+
+
+def test_move_bonus_after_the_last_activation() -> None:
+    areas = empty_areas(6)
+    areas[3] = [w(10)]
+    state = _build((w(3),), areas)
+    state.apply(pick(state, PlaceFence, fence=0, orientation=UP))
+    for _ in range(2):  # before fence 0, before fence 1
+        assert state.phase == PH_BETWEEN
+        state.apply(Continue())
+    assert state.phase == PH_BETWEEN and state.queue == [] and state.activated == [0, 1]
+    assert any(isinstance(a, MoveSheep) for a in state.legal_actions())
+
+
+# ------------------------------------------------------------------ yellow
+
+
+def _first_icon(tops, colour: int, areas) -> tuple[StubbornSheepState, list]:
+    card, orientation = find_fence(lambda e: e[0] == (colour, LEFT))
+    state = _build(tops, areas, hand=card)
+    events = payloads(state.apply(pick(state, PlaceFence, fence=3, orientation=orientation)))
+    return state, events
+
+
+def test_yellow_takes_two_companions() -> None:
+    """Rulebook: "When you move a yellow sheep, it takes 2 sheep with it instead of 1"."""
+    areas = empty_areas(6)
+    areas[2] = [y(5), r(0), w(10), b(0)]
+    state, events = _first_icon((y(0),), YELLOW, areas)
+    assert events[-1] == IconJump(3, 0, YELLOW, 2, 3, y(5))
+    assert state.phase == PH_TAKES_TWO
+    assert state.legal_actions() == (Decline(), UseBonus(YELLOW_TAKES_TWO))
+    state.apply(UseBonus(YELLOW_TAKES_TWO))
+    assert state.phase == PH_COMPANION
+    state.apply(PickSheep(r(0)))
+    assert state.phase == PH_COMPANION
+    assert state.legal_actions() == (PickSheep(w(10)), PickSheep(b(0)))
+    events = payloads(state.apply(PickSheep(b(0))))
+    assert events[0] == SheepMoved(YELLOW_COMPANION, b(0), 2, 3, 3)
+    assert state.areas[2] == [w(10)] or w(10) not in state.areas[3]
+
+
+def test_yellow_takes_two_declined_takes_one() -> None:
+    areas = empty_areas(6)
+    areas[2] = [y(5), r(0), w(10)]
+    state, _ = _first_icon((y(0),), YELLOW, areas)
+    state.apply(Decline())
+    assert state.phase == PH_COMPANION
+    events = payloads(state.apply(PickSheep(w(10))))
+    assert events[0] == SheepMoved(YELLOW_COMPANION, w(10), 2, 3, 3)
+    assert not (isinstance(events[1], SheepMoved) and events[1].cause == YELLOW_COMPANION)
+
+
+def _blue_run_areas() -> list[list[int]]:
+    areas = empty_areas(6)
+    areas[2] = [b(5)]
+    areas[0] = [b(6)]  # the run would go 3 -> 4 -> 5 -> 0
+    return areas
+
+
+def test_blue_stops_after_one_extra_fence() -> None:
+    """Rulebook: "When you move a blue sheep, it stops jumping after crossing only one fence"
+    (notes: at most one extra fence)."""
+    state, _ = _first_icon((y(1),), BLUE, _blue_run_areas())
+    assert state.phase == PH_BLUE_MOD
+    assert state.legal_actions() == (Decline(), UseBonus(BLUE_STOPS_AFTER_ONE))
+    events = payloads(state.apply(UseBonus(BLUE_STOPS_AFTER_ONE)))
+    assert events[1] == SheepMoved(BLUE_RUN, b(5), 3, 4, 4)
+    assert not (isinstance(events[2], SheepMoved) and events[2].cause == BLUE_RUN)
+
+
+def test_blue_single_step() -> None:
+    """Rulebook: "move it by a single area, even if there is no other blue sheep in its new
+    area"."""
+    state, _ = _first_icon((y(2),), BLUE, _blue_run_areas())
+    assert state.legal_actions() == (Decline(), UseBonus(BLUE_SINGLE_STEP))
+    events = payloads(state.apply(UseBonus(BLUE_SINGLE_STEP)))
+    assert not any(isinstance(p, SheepMoved) and p.cause == BLUE_RUN for p in events[:2])
+
+
+def test_blue_modifier_declined_runs_in_full() -> None:
+    state, _ = _first_icon((y(2),), BLUE, _blue_run_areas())
+    events = payloads(state.apply(Decline()))
+    assert [p.to_area for p in events[:3] if isinstance(p, SheepMoved)] == [4, 5, 0]
+
+
+def test_bonuses_reset_each_turn_and_belong_to_the_player_to_move() -> None:
+    state = _build((r(1),))
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    events = _turn_events(state.apply(UseBonus(ACTIVATE_TWICE, fence=3)))
+    assert BonusUsed(0, ACTIVATE_TWICE, 3) in events
+    assert state.current == 1 and state.used == 0  # seat 1 has no score piles: no bonus
+    assert not any(isinstance(a, UseBonus) for a in state.legal_actions())
+    while not (state.current == 0 and state.phase == PH_PLACE):
+        state.apply(state.legal_actions()[0])
+    state.apply(state.legal_actions()[0])  # place; seat 0's red bonus is back
+    assert state.phase == PH_BETWEEN
+    assert any(isinstance(a, UseBonus) and a.bonus == ACTIVATE_TWICE for a in state.legal_actions())
