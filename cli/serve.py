@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sqlite3
 from pathlib import Path
 
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
+from server.match import MatchLimits
 from server.records import ClockConfig
+from server.sqlite_store import SqliteStore, StoreError
+from server.store import MemoryStore, Store
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -28,6 +32,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN"),
         help="token CreateMatch must present (default: $SHEEPFOLD_ADMIN_TOKEN; none = open)",
     )
+    parser.add_argument(
+        "--db",
+        default="sheepfold.db",
+        help="SQLite file for matches, actions and results; unfinished matches in it are "
+        "restored on start (default %(default)s; ':memory:' keeps nothing)",
+    )
     parser.add_argument("--tls-cert", type=Path, help="PEM certificate chain for TLS")
     parser.add_argument("--tls-key", type=Path, help="PEM private key for TLS")
     parser.add_argument(
@@ -43,6 +53,36 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="live matches at most; more get RESOURCE_EXHAUSTED (default %(default)s)",
     )
     parser.add_argument(
+        "--max-watchers",
+        type=int,
+        default=100,
+        help="spectators per match at most; more get RESOURCE_EXHAUSTED (default %(default)s)",
+    )
+    parser.add_argument(
+        "--max-message-bytes",
+        type=int,
+        default=4 * 1024 * 1024,
+        help="largest message received or sent (default %(default)s)",
+    )
+    parser.add_argument(
+        "--start-timeout",
+        type=float,
+        default=30.0,
+        help="seconds a new or restored match waits for every seat to join (default %(default)s)",
+    )
+    parser.add_argument(
+        "--keepalive-seconds",
+        type=float,
+        default=30.0,
+        help="ping every connection this often (default %(default)s)",
+    )
+    parser.add_argument(
+        "--keepalive-timeout",
+        type=float,
+        default=10.0,
+        help="a peer that does not answer a ping within this is dropped (default %(default)s)",
+    )
+    parser.add_argument(
         "--log-format",
         choices=("auto", "console", "json"),
         default="auto",
@@ -56,6 +96,14 @@ def run(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         raise SystemExit("sheepfold serve: --tls-cert and --tls-key go together")
     configure_logging(args.log_format, args.log_level)
+    store: Store
+    if args.db == ":memory:":
+        store = MemoryStore()
+    else:
+        try:
+            store = SqliteStore(args.db)
+        except (StoreError, sqlite3.Error) as error:
+            raise SystemExit(f"sheepfold serve: cannot open --db {args.db}: {error}") from None
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -63,7 +111,12 @@ def run(args: argparse.Namespace) -> int:
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         max_live_matches=args.max_live_matches,
+        max_message_bytes=args.max_message_bytes,
+        start_timeout=args.start_timeout,
+        keepalive_seconds=args.keepalive_seconds,
+        keepalive_timeout=args.keepalive_timeout,
+        limits=MatchLimits(max_watchers=args.max_watchers),
         default_clock=ClockConfig(decision_seconds=args.decision_seconds),
     )
-    asyncio.run(serve(config))
+    asyncio.run(serve(config, store))
     return 0

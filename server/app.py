@@ -14,6 +14,7 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from server.match import MatchLimits
 from server.records import ClockConfig
 from server.registry import MatchRegistry
 from server.service import ArenaService
@@ -34,18 +35,28 @@ class ServerConfig:
     start_timeout: float = 30.0
     default_clock: ClockConfig = field(default_factory=ClockConfig)
     shutdown_grace: float = 5.0
+    limits: MatchLimits = field(default_factory=MatchLimits)
+    # Seconds a Play stream may stay open without sending its join.
+    join_timeout: float = 30.0
+    # The server pings every connection this often; a peer that does not answer
+    # within keepalive_timeout is dead, its streams end and its seats are free.
+    keepalive_seconds: float = 30.0
+    keepalive_timeout: float = 10.0
 
 
 def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
     return [
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.max_send_message_length", config.max_message_bytes),
-        # Ping idle connections so dead peers are noticed; allow clients' pings.
-        ("grpc.keepalive_time_ms", 30_000),
-        ("grpc.keepalive_timeout_ms", 10_000),
+        # Ping even idle connections so a long wait between decisions is kept
+        # alive through NATs, and a frozen or vanished peer is noticed.
+        ("grpc.keepalive_time_ms", int(config.keepalive_seconds * 1000)),
+        ("grpc.keepalive_timeout_ms", int(config.keepalive_timeout * 1000)),
         ("grpc.keepalive_permit_without_calls", 1),
-        ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
         ("grpc.http2.max_pings_without_data", 0),
+        # Clients may ping every 5 s (the SDK pings every 30 s); more often is abuse.
+        ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+        ("grpc.http2.min_recv_ping_interval_without_data_ms", 5_000),
     ]
 
 
@@ -59,6 +70,7 @@ class SheepfoldServer:
             self.store,
             max_live_matches=config.max_live_matches,
             start_timeout=config.start_timeout,
+            limits=config.limits,
         )
         self.health = HealthServicer()
         self.port = 0
@@ -72,6 +84,7 @@ class SheepfoldServer:
                 self.registry,
                 admin_token=self.config.admin_token,
                 default_clock=self.config.default_clock,
+                join_timeout=self.config.join_timeout,
             ),
             server,
         )
@@ -92,9 +105,10 @@ class SheepfoldServer:
             self.port = server.add_secure_port(address, credentials)
         else:
             self.port = server.add_insecure_port(address)
+        # Restored before the port serves, so a bot that rejoins finds its match.
+        restored = self.registry.restore()
         await server.start()
         self._server = server
-        restored = self.registry.restore()
         for service in ("", ARENA_SERVICE):
             await self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
         self.log.info(
@@ -102,6 +116,7 @@ class SheepfoldServer:
             host=self.config.host,
             port=self.port,
             tls=bool(self.config.tls_cert),
+            store=type(self.store).__name__,
             restored_matches=restored,
         )
         return self.port
@@ -132,4 +147,5 @@ async def serve(config: ServerConfig, store: Store | None = None) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     await stop.wait()
-    await server.stop("signal received")
+    server.log.info("signal received, shutting down", live_matches=server.registry.live_count())
+    await server.stop("server shutting down")

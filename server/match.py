@@ -21,11 +21,22 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Event, Game, State
 from server import convert
-from server.records import MatchRecord, RecordedMove, token_matches
+from server.records import MatchRecord, RecordedMove, StoredMatch, token_matches
 from server.store import Store
 
-# How many messages may wait for a seat's stream before the stream is dropped.
-SEAT_QUEUE_LIMIT = 10_000
+
+@dataclass(frozen=True, slots=True)
+class MatchLimits:
+    """Bounds that keep one client from costing the server more than its share."""
+
+    # Messages that may wait for a seat's stream before the stream is dropped.
+    seat_queue: int = 10_000
+    # Messages a watcher may lag behind the live match before it is dropped.
+    watch_queue: int = 1_000
+    # Watchers at once on one match; more get RESOURCE_EXHAUSTED.
+    max_watchers: int = 100
+    # Rejected messages (bad answers, floods) one Play stream may send before it is closed.
+    max_rejected: int = 100
 
 
 class Status(enum.Enum):
@@ -46,11 +57,34 @@ class StreamClosed:
 class SeatStream:
     """The outbound side of one Play stream."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = MatchLimits.seat_queue) -> None:
         self.queue: asyncio.Queue[arena_pb2.PlayResponse | StreamClosed] = asyncio.Queue()
+        self.limit = limit
+        self.rejected = 0
 
     def send(self, message: arena_pb2.PlayResponse) -> bool:
-        if self.queue.qsize() >= SEAT_QUEUE_LIMIT:
+        if self.queue.qsize() >= self.limit:
+            return False
+        self.queue.put_nowait(message)
+        return True
+
+    def close(self, code: grpc.StatusCode | None, message: str) -> None:
+        self.queue.put_nowait(StreamClosed(code, message))
+
+
+class WatchStream:
+    """The outbound side of one Watch stream: bounded, so a slow watcher is
+    dropped instead of slowing the match or growing without end."""
+
+    def __init__(self, backlog: Sequence[arena_pb2.WatchResponse], limit: int) -> None:
+        self.queue: asyncio.Queue[arena_pb2.WatchResponse | StreamClosed] = asyncio.Queue()
+        for message in backlog:
+            self.queue.put_nowait(message)
+        # The history a from_start watcher asked for does not count as lag.
+        self.capacity = len(backlog) + limit
+
+    def send(self, message: arena_pb2.WatchResponse) -> bool:
+        if self.queue.qsize() >= self.capacity:
             return False
         self.queue.put_nowait(message)
         return True
@@ -107,8 +141,10 @@ class Match:
         store: Store,
         *,
         start_timeout: float = 30.0,
+        limits: MatchLimits | None = None,
     ) -> None:
         self.record = record
+        self.limits = limits or MatchLimits()
         self.game = game
         self.codec = game.codec
         self.store = store
@@ -131,27 +167,69 @@ class Match:
         self._finished = asyncio.Event()
         self._forced_rng = random.Random(f"{record.seed}:forced")
         self._task: asyncio.Task[None] | None = None
+        self._watchers: list[WatchStream] = []
 
     # ------------------------------------------------------------ restoring
 
     def replay(self, moves: Sequence[RecordedMove]) -> None:
-        """Re-apply recorded moves (after a restart); strikes come back too."""
+        """Re-apply recorded moves (after a restart); strikes and banks come back too.
+
+        The restored match then waits (up to the start timeout) for its seats to
+        rejoin before any clock runs again, so bots that reconnect lose nothing.
+        """
         for move in moves:
             actions = self.state.legal_actions()
             self.state.apply(actions[move.index])
             self.moves.append(move)
+            seat = self.seats[move.seat]
             if move.forced == "timeout":
-                seat = self.seats[move.seat]
                 seat.strikes += 1
                 seat.disqualified = seat.strikes >= self.record.clock.max_strikes
+            if move.bank is not None:
+                seat.bank = move.bank
+        # Decision ids keep counting up: an answer to a pre-crash decision is stale.
+        self._decision_counter = len(moves)
         if moves:
             self.status = Status.RUNNING
-            self._all_joined.set()
+
+    @classmethod
+    def from_store(
+        cls,
+        stored: StoredMatch,
+        game: Game,
+        store: Store,
+        *,
+        start_timeout: float = 30.0,
+        limits: MatchLimits | None = None,
+    ) -> Match:
+        """A match rebuilt from the store: unfinished ones can be started again,
+        finished ones answer GetMatch, Watch and GetReplay."""
+        match = cls(stored.record, game, store, start_timeout=start_timeout, limits=limits)
+        match.replay(stored.moves)
+        if stored.status != "running":
+            match.status = Status.FINISHED if stored.status == "finished" else Status.ABORTED
+            match.end_reason = stored.end_reason
+            if stored.result is not None:
+                match.result = arena_pb2.MatchResult.FromString(stored.result)
+                for info in match.result.seats:
+                    seat = match.seats[info.seat]
+                    seat.strikes, seat.disqualified = info.strikes, info.disqualified
+                    seat.bank = info.time_bank_seconds
+            match._finished.set()
+        return match
 
     # ------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"match-{self.record.match_id}")
+        self._task.add_done_callback(self._loop_ended)
+
+    def _loop_ended(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            self.log.error(
+                "match loop failed; the match stays unfinished in the store",
+                error=repr(task.exception()),
+            )
 
     async def wait_finished(self) -> None:
         await self._finished.wait()
@@ -170,15 +248,22 @@ class Match:
             if seat.stream is not None:
                 seat.stream.close(grpc.StatusCode.UNAVAILABLE, reason)
                 seat.stream = None
+        for watcher in self._watchers:
+            watcher.close(grpc.StatusCode.UNAVAILABLE, reason)
+        self._watchers.clear()
+        if not self.over:
+            self.log.info("match suspended", reason=reason, moves=len(self.moves))
 
     async def _run(self) -> None:
+        resumed = bool(self.moves)
         try:
             await asyncio.wait_for(self._all_joined.wait(), self.start_timeout)
         except TimeoutError:
             missing = [s.index for s in self.seats if not s.joined]
-            self.log.warning("match starting without every seat", missing_seats=missing)
+            what = "resuming" if resumed else "starting"
+            self.log.warning(f"match {what} without every seat", missing_seats=missing)
         self.status = Status.RUNNING
-        self.log.info("match running")
+        self.log.info("match resumed" if resumed else "match running", moves=len(self.moves))
         while not self.state.terminal:
             await self._play_one_decision()
         self._finish("game over")
@@ -260,16 +345,27 @@ class Match:
         overrun = loop.time() - started - clock.decision_seconds
         if overrun > 0:
             seat.bank = max(0.0, seat.bank - overrun)
+            self.log.info(
+                "time bank used",
+                seat=seat.index,
+                decision_id=pending.decision_id,
+                overrun_seconds=round(overrun, 3),
+                bank_left_seconds=round(seat.bank, 3),
+            )
         return index, ""
 
     def _apply(self, seat: int, actions: Sequence[Any], index: int, forced: str) -> None:
         action = actions[index]
         events = self.state.apply(action)
-        move = RecordedMove(len(self.moves) + 1, seat, index, action.label, forced)
+        move = RecordedMove(
+            len(self.moves) + 1, seat, index, action.label, forced, self.seats[seat].bank
+        )
         # Written before the next decision is sent: a crash loses nothing applied.
         self.store.record_move(self.record.match_id, move)
         self.moves.append(move)
         self._broadcast(move.move, events)
+        if self._watchers:
+            self._broadcast_watchers(self._public_messages(move.move, events, self.state))
 
     def _broadcast(self, move: int, events: Sequence[Event]) -> None:
         for event in events:
@@ -285,6 +381,77 @@ class Match:
                     message = arena_pb2.PlayResponse(event=convert.event(self.codec, move, payload))
                     converted[id(payload)] = message
                 self._send(seat, message)
+
+    # ------------------------------------------------------------ spectators
+
+    def _snapshot(self, move: int, state: State) -> arena_pb2.WatchResponse:
+        snapshot = arena_pb2.Snapshot(
+            move=move, observation=convert.observation(self.codec, state.observation(None))
+        )
+        if state.to_move is not None:
+            snapshot.to_move = state.to_move
+        return arena_pb2.WatchResponse(snapshot=snapshot)
+
+    def _public_messages(
+        self, move: int, events: Sequence[Event], state: State
+    ) -> list[arena_pb2.WatchResponse]:
+        """What a spectator sees of one move: its public events, then the public state."""
+        messages = [
+            arena_pb2.WatchResponse(event=convert.event(self.codec, move, payload))
+            for payload in (event.visible_to(None) for event in events)
+            if payload is not None
+        ]
+        messages.append(self._snapshot(move, state))
+        return messages
+
+    def _public_history(self) -> list[arena_pb2.WatchResponse]:
+        """Everything a spectator would have seen since the start, rebuilt from the
+        seed and the recorded moves (nothing extra is kept in memory)."""
+        record = self.record
+        state = self.game.new_state(record.players, record.seed, record.options)
+        messages = [self._snapshot(0, state)]
+        for move in self.moves:
+            events = state.apply(state.legal_actions()[move.index])
+            messages.extend(self._public_messages(move.move, events, state))
+        return messages
+
+    def watch(self, from_start: bool) -> WatchStream:
+        """A new spectator stream; raises JoinError when the match has too many."""
+        if not self.over and len(self._watchers) >= self.limits.max_watchers:
+            raise JoinError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"this match already has {self.limits.max_watchers} watchers",
+            )
+        backlog = (
+            self._public_history() if from_start else [self._snapshot(len(self.moves), self.state)]
+        )
+        if self.over:
+            if self.result is not None:
+                backlog.append(arena_pb2.WatchResponse(result=self.result))
+            stream = WatchStream(backlog, self.limits.watch_queue)
+            stream.close(None, "match over")
+            return stream
+        stream = WatchStream(backlog, self.limits.watch_queue)
+        self._watchers.append(stream)
+        self.log.info("watcher joined", watchers=len(self._watchers), from_start=from_start)
+        return stream
+
+    def unwatch(self, stream: WatchStream) -> None:
+        if stream in self._watchers:
+            self._watchers.remove(stream)
+            self.log.info("watcher left", watchers=len(self._watchers))
+
+    def _broadcast_watchers(self, messages: Sequence[arena_pb2.WatchResponse]) -> None:
+        for watcher in list(self._watchers):
+            if not all(watcher.send(message) for message in messages):
+                self._watchers.remove(watcher)
+                watcher.close(
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    f"watcher fell more than {self.limits.watch_queue} messages behind",
+                )
+                self.log.warning("watcher too slow, dropped", watchers=len(self._watchers))
+
+    # ------------------------------------------------------------ the end
 
     def _finish(self, reason: str) -> None:
         result = self.state.result()
@@ -306,6 +473,7 @@ class Match:
             ranks=list(self.result.ranks),
             strikes=[s.strikes for s in self.seats],
             disqualified=[s.index for s in self.seats if s.disqualified],
+            forced_moves=sum(1 for m in self.moves if m.forced),
         )
         final = arena_pb2.PlayResponse(result=self.result)
         for seat in self.seats:
@@ -313,6 +481,11 @@ class Match:
                 self._send(seat, final)
                 seat.stream.close(None, "match over")
                 seat.stream = None
+        final_watch = arena_pb2.WatchResponse(result=self.result)
+        for watcher in self._watchers:
+            watcher.send(final_watch)
+            watcher.close(None, "match over")
+        self._watchers.clear()
         self._finished.set()
 
     # ------------------------------------------------------------ seats
@@ -364,9 +537,21 @@ class Match:
             seat.stream = None
             self.log.info("seat disconnected", seat=seat_index)
 
-    def answer(self, seat_index: int, decision_id: int, action_index: int) -> None:
-        """Take a seat's answer; a bad one gets a PlayError and the match goes on."""
+    def answer(
+        self,
+        seat_index: int,
+        decision_id: int,
+        action_index: int,
+        stream: SeatStream | None = None,
+    ) -> None:
+        """Take a seat's answer; a bad one gets a PlayError and the match goes on.
+
+        `stream` is the Play stream the answer came on: an answer from a stream a
+        newer join has replaced is ignored.
+        """
         seat = self.seats[seat_index]
+        if stream is not None and seat.stream is not stream:
+            return
         pending = self._pending
         if self.over:
             self._send_error(
@@ -403,10 +588,31 @@ class Match:
             self._send(seat, pending.message)
         else:
             pending.answer.set_result(action_index)
+            return
+        self._count_rejected(seat)
 
-    def reject(self, seat_index: int, reason: str) -> None:
+    def reject(self, seat_index: int, reason: str, stream: SeatStream | None = None) -> None:
         """A message that is not an answer: an INVALID_ARGUMENT error, nothing else."""
-        self._send_error(self.seats[seat_index], grpc.StatusCode.INVALID_ARGUMENT, reason, 0)
+        seat = self.seats[seat_index]
+        if stream is not None and seat.stream is not stream:
+            return
+        self._send_error(seat, grpc.StatusCode.INVALID_ARGUMENT, reason, 0)
+        self._count_rejected(seat)
+
+    def _count_rejected(self, seat: Seat) -> None:
+        """A stream that keeps sending what the server must refuse (a flood) is closed;
+        the seat may rejoin."""
+        stream = seat.stream
+        if stream is None:
+            return
+        stream.rejected += 1
+        if stream.rejected > self.limits.max_rejected:
+            self.log.warning("seat stream closed for flooding", seat=seat.index)
+            stream.close(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"more than {self.limits.max_rejected} rejected messages on this stream",
+            )
+            seat.stream = None
 
     def _send(self, seat: Seat, message: arena_pb2.PlayResponse) -> None:
         stream = seat.stream
@@ -456,6 +662,30 @@ class Match:
             # The seed fixes every deck order: it is only revealed once nothing is hidden.
             info.seed = record.seed
         return info
+
+    def replay_message(self) -> arena_pb2.Replay:
+        """The full record: game, options, seed and every action, forced or not."""
+        record = self.record
+        replay = arena_pb2.Replay(
+            match_id=record.match_id,
+            game=record.game,
+            players=record.players,
+            options=record.options,
+            seed=record.seed,
+            actions=[
+                arena_pb2.RecordedAction(
+                    move=m.move,
+                    seat=m.seat,
+                    action_index=m.index,
+                    label=m.label,
+                    forced=bool(m.forced),
+                )
+                for m in self.moves
+            ],
+        )
+        if self.result is not None:
+            replay.result.CopyFrom(self.result)
+        return replay
 
 
 def _ranks_with_disqualified_last(

@@ -32,13 +32,18 @@ class MatchRecord:
 
 @dataclass(frozen=True, slots=True)
 class RecordedMove:
-    """One applied action. `forced` is "", "timeout" or "disqualified"."""
+    """One applied action. `forced` is "", "timeout" or "disqualified".
+
+    `bank` is what was left of the moving seat's time bank after the move, so a
+    restored match gives each seat back the bank it had, not a full one.
+    """
 
     move: int
     seat: int
     index: int
     label: str
     forced: str = ""
+    bank: float | None = None
 
 
 @dataclass(slots=True)

@@ -12,7 +12,7 @@ import games
 from games.errors import InvalidOptions
 from games.options import parse_options
 from server import convert
-from server.match import Match, Status
+from server.match import Match, MatchLimits, Status
 from server.records import ClockConfig, MatchRecord, StoredMatch, hash_token
 from server.store import Store
 
@@ -29,8 +29,10 @@ class MatchRegistry:
         max_live_matches: int = 10_000,
         start_timeout: float = 30.0,
         keep_finished: int = 10_000,
+        limits: MatchLimits | None = None,
     ) -> None:
         self.store = store
+        self.limits = limits or MatchLimits()
         self.max_live_matches = max_live_matches
         self.start_timeout = start_timeout
         self.keep_finished = keep_finished
@@ -52,6 +54,11 @@ class MatchRegistry:
         when the server hosts as many live matches as it may.
         """
         game = games.get(game_name)
+        # Checked before anything is made per seat: a huge count must cost nothing.
+        if not game.min_players <= players <= game.max_players:
+            raise InvalidOptions(
+                f"{game_name} takes {game.min_players} to {game.max_players} players, not {players}"
+            )
         if self.live_count() >= self.max_live_matches:
             raise LimitReached(f"the server already hosts {self.max_live_matches} live matches")
         if seed is None:
@@ -70,7 +77,9 @@ class MatchRegistry:
             token_hashes=tuple(hash_token(t) for t in tokens),
             created_at=time.time(),
         )
-        match = Match(record, game, self.store, start_timeout=self.start_timeout)
+        match = Match(
+            record, game, self.store, start_timeout=self.start_timeout, limits=self.limits
+        )
         self.store.create_match(record)
         self._add(match)
         match.start()
@@ -88,7 +97,7 @@ class MatchRegistry:
         for stored in self.store.unfinished():
             try:
                 match = self._rebuild(stored)
-            except (InvalidOptions, IndexError, ValueError) as error:
+            except (InvalidOptions, IndexError, ValueError, TypeError) as error:
                 self._log.error(
                     "cannot restore match", match_id=stored.record.match_id, error=str(error)
                 )
@@ -100,10 +109,13 @@ class MatchRegistry:
         return restored
 
     def _rebuild(self, stored: StoredMatch) -> Match:
-        record = stored.record
-        match = Match(record, games.get(record.game), self.store, start_timeout=self.start_timeout)
-        match.replay(stored.moves)
-        return match
+        return Match.from_store(
+            stored,
+            games.get(stored.record.game),
+            self.store,
+            start_timeout=self.start_timeout,
+            limits=self.limits,
+        )
 
     def _add(self, match: Match) -> None:
         self._matches[match.record.match_id] = match
@@ -115,7 +127,39 @@ class MatchRegistry:
             del self._matches[match.record.match_id]
 
     def get(self, match_id: str) -> Match | None:
-        return self._matches.get(match_id)
+        """A hosted match, or a finished one loaded back from the store."""
+        match = self._matches.get(match_id)
+        if match is not None or not match_id:
+            return match
+        stored = self.store.load(match_id)
+        if stored is None or stored.status == "running":
+            # An unfinished match that is not hosted could not be restored: not served.
+            return None
+        try:
+            match = self._rebuild(stored)
+        except (InvalidOptions, IndexError, ValueError, TypeError) as error:
+            self._log.error("cannot load match", match_id=match_id, error=str(error))
+            return None
+        self._add(match)
+        return match
+
+    def listing(self, game: str, status: Status | None, limit: int) -> list[Match]:
+        """The newest matches, hosted or only in the store, newest first."""
+        hosted = [
+            m
+            for m in self._matches.values()
+            if (not game or m.record.game == game) and (status is None or m.status == status)
+        ]
+        stored_status = {Status.FINISHED: "finished", Status.ABORTED: "aborted"}.get(status, "")
+        if status is None or stored_status:
+            known = {m.record.match_id for m in hosted}
+            for stored in self.store.recent(game, stored_status, limit):
+                if stored.record.match_id not in known and stored.status != "running":
+                    match = self.get(stored.record.match_id)
+                    if match is not None:
+                        hosted.append(match)
+        hosted.sort(key=lambda m: m.record.created_at, reverse=True)
+        return hosted[:limit]
 
     def all(self) -> Iterable[Match]:
         return self._matches.values()

@@ -13,11 +13,12 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 import games
 from games.errors import InvalidOptions
 from server import convert
-from server.match import JoinError, Match, SeatStream, StreamClosed
+from server.match import JoinError, Match, SeatStream, Status, StreamClosed
 from server.records import ClockConfig
 from server.registry import LimitReached, MatchRegistry
 
 DEFAULT_LIST_LIMIT = 100
+MAX_LIST_LIMIT = 1_000
 
 
 class ArenaService(arena_pb2_grpc.ArenaServicer):
@@ -27,8 +28,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         *,
         admin_token: str | None = None,
         default_clock: ClockConfig | None = None,
+        join_timeout: float = 30.0,
     ) -> None:
         self.registry = registry
+        self.join_timeout = join_timeout
         self.admin_token = admin_token or None
         self.default_clock = default_clock or ClockConfig()
         self.log = structlog.get_logger("sheepfold.service")
@@ -102,17 +105,48 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> arena_pb2.ListMatchesResponse:
         if request.limit < 0:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "limit must not be negative")
-        limit = request.limit or DEFAULT_LIST_LIMIT
-        found = []
-        for match in reversed(list(self.registry.all())):
-            if request.game and match.record.game != request.game:
-                continue
-            if request.status and match.status.value != request.status:
-                continue
-            found.append(match.info())
-            if len(found) >= limit:
-                break
-        return arena_pb2.ListMatchesResponse(matches=found)
+        if request.status and request.status not in {s.value for s in Status}:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, f"unknown match status {request.status}"
+            )
+        limit = min(request.limit or DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)
+        status = Status(request.status) if request.status else None
+        found = self.registry.listing(request.game, status, limit)
+        return arena_pb2.ListMatchesResponse(matches=[match.info() for match in found])
+
+    async def GetReplay(
+        self, request: arena_pb2.GetReplayRequest, context: grpc.aio.ServicerContext
+    ) -> arena_pb2.Replay:
+        match = await self._match(request.match_id, context)
+        if not match.over:
+            # The seed fixes every deck order: a replay of a live match would leak them.
+            await context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "the match is not over: replays are for finished matches only",
+            )
+        return match.replay_message()
+
+    # ------------------------------------------------------------ spectators
+
+    async def Watch(
+        self, request: arena_pb2.WatchRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[arena_pb2.WatchResponse]:
+        match = await self._match(request.match_id, context)
+        try:
+            stream = match.watch(request.from_start)
+        except JoinError as error:
+            match.log.info("watch refused", code=error.code.name, reason=error.message)
+            await context.abort(error.code, error.message)
+        try:
+            while True:
+                item = await stream.queue.get()
+                if isinstance(item, StreamClosed):
+                    if item.code is not None:
+                        await context.abort(item.code, item.message)
+                    return
+                yield item
+        finally:
+            match.unwatch(stream)
 
     async def _match(self, match_id: str, context: grpc.aio.ServicerContext) -> Match:
         match = self.registry.get(match_id)
@@ -127,21 +161,27 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         request_iterator: AsyncIterator[arena_pb2.PlayRequest],
         context: grpc.aio.ServicerContext,
     ) -> AsyncIterator[arena_pb2.PlayResponse]:
-        first = await _first_message(request_iterator)
+        try:
+            first = await asyncio.wait_for(_first_message(request_iterator), self.join_timeout)
+        except TimeoutError:
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"no join within {self.join_timeout:g} s of opening the stream",
+            )
         if first is None or not first.HasField("join"):
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT, "the first message on Play must be a join"
             )
         join = first.join
         match = await self._match(join.match_id, context)
-        stream = SeatStream()
+        stream = SeatStream(match.limits.seat_queue)
         try:
             seat = match.authenticate(join.seat if join.HasField("seat") else None, join.token)
             match.join(seat, stream)
         except JoinError as error:
             match.log.info("join refused", code=error.code.name, reason=error.message)
             await context.abort(error.code, error.message)
-        reader = asyncio.create_task(_read_answers(request_iterator, match, seat))
+        reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
         try:
             while True:
                 item = await stream.queue.get()
@@ -165,13 +205,13 @@ async def _first_message(
 
 
 async def _read_answers(
-    requests: AsyncIterator[arena_pb2.PlayRequest], match: Match, seat: int
+    requests: AsyncIterator[arena_pb2.PlayRequest], match: Match, seat: int, stream: SeatStream
 ) -> None:
     try:
         async for request in requests:
             if request.HasField("answer"):
-                match.answer(seat, request.answer.decision_id, request.answer.action_index)
+                match.answer(seat, request.answer.decision_id, request.answer.action_index, stream)
             else:
-                match.reject(seat, "this stream has already joined; send answers only")
+                match.reject(seat, "this stream has already joined; send answers only", stream)
     except (asyncio.CancelledError, grpc.aio.AioRpcError):
         pass

@@ -20,6 +20,10 @@ class Store(Protocol):
 
     def unfinished(self) -> list[StoredMatch]: ...
 
+    def recent(self, game: str, status: str, limit: int) -> list[StoredMatch]:
+        """The newest matches, newest first; empty `game`/`status` match all."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -46,6 +50,15 @@ class MemoryStore:
 
     def unfinished(self) -> list[StoredMatch]:
         return [m for m in self._matches.values() if m.status == "running"]
+
+    def recent(self, game: str, status: str, limit: int) -> list[StoredMatch]:
+        found = [
+            m
+            for m in self._matches.values()
+            if (not game or m.record.game == game) and (not status or m.status == status)
+        ]
+        found.sort(key=lambda m: m.record.created_at, reverse=True)
+        return found[:limit]
 
     def close(self) -> None:
         self._matches.clear()

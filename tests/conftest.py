@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -30,7 +31,12 @@ class ServerProcess:
 
 
 def start_server_process(*extra: str, env: dict[str, str] | None = None) -> ServerProcess:
-    """`sheepfold serve` as a subprocess on a free port; waits until it listens."""
+    """`sheepfold serve` as a subprocess on a free port; waits until it listens.
+
+    Each server gets a fresh SQLite file unless `extra` names its own `--db`.
+    """
+    if "--db" not in extra:
+        extra = ("--db", str(Path(tempfile.mkdtemp(prefix="sheepfold-")) / "server.db"), *extra)
     command = [
         sys.executable,
         "-m",

@@ -1,0 +1,235 @@
+"""The default store: one SQLite file in WAL mode, through the standard library.
+
+Every action is committed as it is applied (`record_move`), before the match
+asks for the next decision, so a server killed at any moment restores each
+unfinished match by replaying its seed and actions. With WAL and
+`synchronous=NORMAL` a commit survives the process dying (SIGKILL, crash); only
+a power cut can lose the last few commits (see docs/operations.md).
+
+The schema carries a version from day one: `MIGRATIONS[i]` takes a database
+from version i to i + 1, and opening a file applies whatever is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from server.records import ClockConfig, MatchRecord, RecordedMove, StoredMatch
+
+
+class StoreError(Exception):
+    """The database cannot be used by this server (e.g. written by a newer one)."""
+
+
+def _v1(db: sqlite3.Connection) -> None:
+    db.executescript(
+        """
+        CREATE TABLE matches (
+            match_id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            players INTEGER NOT NULL,
+            options_json TEXT NOT NULL,
+            seed TEXT NOT NULL,               -- uint64: more than SQLite's signed INTEGER
+            decision_seconds REAL NOT NULL,
+            time_bank_seconds REAL NOT NULL,
+            max_strikes INTEGER NOT NULL,
+            token_hashes_json TEXT NOT NULL,  -- SHA-256 of each seat token, never the token
+            created_at REAL NOT NULL,
+            status TEXT NOT NULL,             -- running | finished | aborted
+            result BLOB,                      -- serialized sheepfold.v1.MatchResult
+            end_reason TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE moves (
+            match_id TEXT NOT NULL REFERENCES matches(match_id),
+            move INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            action_index INTEGER NOT NULL,
+            label TEXT NOT NULL,
+            forced TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (match_id, move)
+        ) WITHOUT ROWID;
+        """
+    )
+
+
+def _v2(db: sqlite3.Connection) -> None:
+    # Time banks survive a restart; listing by status and game stays fast.
+    db.executescript(
+        """
+        ALTER TABLE moves ADD COLUMN bank REAL;
+        ALTER TABLE matches ADD COLUMN finished_at REAL;
+        CREATE INDEX matches_by_status ON matches(status, created_at);
+        CREATE INDEX matches_by_game ON matches(game, created_at);
+        """
+    )
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def schema_version(db: sqlite3.Connection) -> int:
+    db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return int(row[0] or 0)
+
+
+def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
+    """Apply the missing migrations, each in its own transaction; returns the version."""
+    current = schema_version(db)
+    if current > SCHEMA_VERSION:
+        raise StoreError(
+            f"the database has schema version {current}, newer than this server's "
+            f"{SCHEMA_VERSION}: upgrade sheepfold"
+        )
+    for version in range(current, upto):
+        with db:
+            MIGRATIONS[version](db)
+            db.execute("INSERT INTO schema_version (version) VALUES (?)", (version + 1,))
+    return max(current, upto)
+
+
+class SqliteStore:
+    """Matches, their actions and results in one SQLite file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        # The server uses the store from its event loop thread only, but it may be
+        # opened by another thread (the in-process server); the lock keeps that safe.
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self.version = migrate(self._db)
+
+    # ------------------------------------------------------------ writes
+
+    def create_match(self, record: MatchRecord) -> None:
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO matches (match_id, game, players, options_json, seed,"
+                " decision_seconds, time_bank_seconds, max_strikes, token_hashes_json,"
+                " created_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running')",
+                (
+                    record.match_id,
+                    record.game,
+                    record.players,
+                    json.dumps(record.options, sort_keys=True),
+                    str(record.seed),
+                    record.clock.decision_seconds,
+                    record.clock.time_bank_seconds,
+                    record.clock.max_strikes,
+                    json.dumps(list(record.token_hashes)),
+                    record.created_at,
+                ),
+            )
+
+    def record_move(self, match_id: str, move: RecordedMove) -> None:
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO moves (match_id, move, seat, action_index, label, forced, bank)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (match_id, move.move, move.seat, move.index, move.label, move.forced, move.bank),
+            )
+
+    def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
+        with self._lock, self._db:
+            self._db.execute(
+                "UPDATE matches SET status = ?, result = ?, end_reason = ?,"
+                " finished_at = ? WHERE match_id = ?",
+                (status, result, end_reason, time.time(), match_id),
+            )
+
+    # ------------------------------------------------------------ reads
+
+    def load(self, match_id: str) -> StoredMatch | None:
+        with self._lock:
+            row = self._db.execute(f"{_SELECT} WHERE match_id = ?", (match_id,)).fetchone()
+            return None if row is None else self._stored(row)
+
+    def unfinished(self) -> list[StoredMatch]:
+        with self._lock:
+            rows = self._db.execute(
+                f"{_SELECT} WHERE status = 'running' ORDER BY created_at"
+            ).fetchall()
+            return [self._stored(row) for row in rows]
+
+    def recent(self, game: str, status: str, limit: int) -> list[StoredMatch]:
+        """The newest matches, optionally of one game and one status."""
+        clauses, params = [], []
+        if game:
+            clauses.append("game = ?")
+            params.append(game)
+        if status:
+            clauses.append("status = ?")
+            params.append(status)
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        with self._lock:
+            rows = self._db.execute(
+                f"{_SELECT}{where} ORDER BY created_at DESC LIMIT ?", (*params, limit)
+            ).fetchall()
+            return [self._stored(row) for row in rows]
+
+    def _stored(self, row: Sequence[object]) -> StoredMatch:
+        (
+            match_id,
+            game,
+            players,
+            options_json,
+            seed,
+            decision_seconds,
+            time_bank_seconds,
+            max_strikes,
+            token_hashes_json,
+            created_at,
+            status,
+            result,
+            end_reason,
+        ) = row
+        record = MatchRecord(
+            match_id=str(match_id),
+            game=str(game),
+            players=int(players),  # type: ignore[call-overload]
+            options=json.loads(str(options_json)),
+            seed=int(str(seed)),
+            clock=ClockConfig(
+                decision_seconds=float(decision_seconds),  # type: ignore[arg-type]
+                time_bank_seconds=float(time_bank_seconds),  # type: ignore[arg-type]
+                max_strikes=int(max_strikes),  # type: ignore[call-overload]
+            ),
+            token_hashes=tuple(json.loads(str(token_hashes_json))),
+            created_at=float(created_at),  # type: ignore[arg-type]
+        )
+        moves = [
+            RecordedMove(move, seat, index, label, forced, bank)
+            for move, seat, index, label, forced, bank in self._db.execute(
+                "SELECT move, seat, action_index, label, forced, bank FROM moves"
+                " WHERE match_id = ? ORDER BY move",
+                (record.match_id,),
+            )
+        ]
+        return StoredMatch(
+            record=record,
+            moves=moves,
+            status=str(status),
+            result=bytes(result) if result is not None else None,  # type: ignore[arg-type]
+            end_reason=str(end_reason),
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+_SELECT = (
+    "SELECT match_id, game, players, options_json, seed, decision_seconds,"
+    " time_bank_seconds, max_strikes, token_hashes_json, created_at, status, result,"
+    " end_reason FROM matches"
+)

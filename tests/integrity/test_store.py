@@ -1,0 +1,97 @@
+"""The SQLite store: what is written comes back, across a reopen, and the
+schema version with its migrations is handled from day one."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from server.records import ClockConfig, MatchRecord, RecordedMove
+from server.sqlite_store import SCHEMA_VERSION, SqliteStore, StoreError, migrate, schema_version
+
+
+def _record(match_id: str = "m1", seed: int = 2**64 - 1, created_at: float = 1.0) -> MatchRecord:
+    return MatchRecord(
+        match_id=match_id,
+        game="sheep-n-sheep",
+        players=2,
+        options={"b": "true", "a": "3"},
+        seed=seed,
+        clock=ClockConfig(decision_seconds=2.5, time_bank_seconds=7.0, max_strikes=4),
+        token_hashes=("h0", "h1"),
+        created_at=created_at,
+    )
+
+
+def test_a_match_and_its_moves_survive_closing_and_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SqliteStore(path)
+    store.create_match(_record())
+    store.record_move("m1", RecordedMove(1, 0, 3, "take set 1", "", 7.0))
+    store.record_move("m1", RecordedMove(2, 1, 0, "pass", "timeout", 0.0))
+    store.close()
+
+    reopened = SqliteStore(path)
+    stored = reopened.load("m1")
+    assert stored is not None
+    assert stored.record == _record(), "every field, including a seed above 2**63, comes back"
+    assert stored.moves == [
+        RecordedMove(1, 0, 3, "take set 1", "", 7.0),
+        RecordedMove(2, 1, 0, "pass", "timeout", 0.0),
+    ]
+    assert [m.record.match_id for m in reopened.unfinished()] == ["m1"]
+    assert reopened.load("nope") is None
+    reopened.close()
+
+
+def test_finished_matches_are_not_unfinished_and_keep_their_result(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "s.db")
+    store.create_match(_record("a", created_at=1.0))
+    store.create_match(_record("b", created_at=2.0))
+    store.finish_match("a", "finished", b"\x01\x02", "game over")
+    assert [m.record.match_id for m in store.unfinished()] == ["b"]
+    done = store.load("a")
+    assert done is not None
+    assert (done.status, done.result, done.end_reason) == ("finished", b"\x01\x02", "game over")
+    assert [m.record.match_id for m in store.recent("", "", 10)] == ["b", "a"]
+    assert [m.record.match_id for m in store.recent("", "finished", 10)] == ["a"]
+    assert store.recent("sheep-showdown", "", 10) == []
+    store.close()
+
+
+def test_the_database_is_in_wal_mode(tmp_path: Path) -> None:
+    SqliteStore(tmp_path / "s.db").close()
+    with sqlite3.connect(tmp_path / "s.db") as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_an_old_database_is_migrated_and_keeps_its_data(tmp_path: Path) -> None:
+    """A version-1 file (before banks were recorded) opens, migrates, loses nothing."""
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    assert migrate(db, upto=1) == 1
+    db.execute(
+        "INSERT INTO matches VALUES ('old', 'sheep-n-sheep', 2, '{}', '5', 10.0, 0.0, 3,"
+        " '[\"h0\", \"h1\"]', 1.0, 'running', NULL, '')"
+    )
+    db.execute("INSERT INTO moves VALUES ('old', 1, 0, 2, 'take set 3', '')")
+    db.close()
+
+    store = SqliteStore(path)
+    assert store.version == SCHEMA_VERSION > 1
+    stored = store.load("old")
+    assert stored is not None and stored.record.seed == 5
+    assert stored.moves == [RecordedMove(1, 0, 2, "take set 3", "", None)]
+    store.close()
+
+
+def test_a_database_from_a_newer_server_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    SqliteStore(path).close()
+    with sqlite3.connect(path) as db:
+        assert schema_version(db) == SCHEMA_VERSION
+        db.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION + 1,))
+    with pytest.raises(StoreError, match="newer"):
+        SqliteStore(path)
