@@ -32,7 +32,6 @@ from games.sheep_showdown.actions import (
     SelectDog,
     ShepherdJump,
     Step,
-    cell_name,
 )
 from games.sheep_showdown.events import (
     BlockerDiscarded,
@@ -860,11 +859,20 @@ class SheepShowdownState(State):
         card = self.grid[row * self.size + col]
         return C.BLOCKED if card >= C.BLOCKED_FLAG else card
 
+    def all_cards(self) -> list[int]:
+        """Every card of the round: on the grid (a blocked cell holds the sheep and
+        the blocking sheep), in flocks, removed, and a blocking sheep in hand."""
+        cards = list(self.removed)
+        for card in self.grid:
+            if card >= C.BLOCKED_FLAG:
+                cards.extend((card ^ C.BLOCKED_FLAG, C.BLOCKING))
+            elif card != C.EMPTY:
+                cards.append(card)
+        for flock in self.flocks:
+            cards.extend(flock)
+        if self.pending == BLOCKER:
+            cards.append(C.BLOCKING)
+        return cards
+
     def cards_in_play(self) -> int:
-        """Cards on the grid (a blocked cell holds two), in flocks and removed."""
-        on_grid = sum(2 if card >= C.BLOCKED_FLAG else 1 for card in self.grid if card != C.EMPTY)
-        return on_grid + sum(len(flock) for flock in self.flocks) + len(self.removed)
-
-
-def describe_cell(size: int, cell: int) -> str:
-    return cell_name(cell // size, cell % size)
+        return len(self.all_cards())
