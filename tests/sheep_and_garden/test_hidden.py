@@ -54,7 +54,7 @@ def test_solo_sees_every_card() -> None:
     assert sum(v.enemy for v in views) == 3
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(players=st.integers(1, 4), seed=st.integers(0, 2**31))
 def test_no_hidden_card_or_deck_order_reaches_a_viewer(players: int, seed: int) -> None:
     """Over a random game: observations (dataclass and protobuf) carry a viewer's

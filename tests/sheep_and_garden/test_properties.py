@@ -16,7 +16,7 @@ from .helpers import mismatches, play_random
 
 players_st = st.integers(min_value=1, max_value=4)
 seed_st = st.integers(min_value=0, max_value=2**32 - 1)
-FAST = settings(max_examples=40, deadline=None)
+FAST = settings(max_examples=100, deadline=None)
 
 
 @FAST
