@@ -75,7 +75,6 @@ class SheepNSheepState(State):
         "_down_num",
         "_down_tip",
         "_hands",
-        "_index",
         "_kind_start",
         "_last_turn",
         "_legal",
@@ -116,7 +115,6 @@ class SheepNSheepState(State):
         self._phase = TURN
         self._reset_placement()
         self._legal: tuple[SheepNSheepAction, ...] | None = None
-        self._index: dict[SheepNSheepAction, int] | None = None
 
     def _reset_placement(self) -> None:
         self._placed = 0
@@ -172,16 +170,18 @@ class SheepNSheepState(State):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-            self._index = None
         return legal
 
     def apply(self, action: Any) -> list[Event]:
         legal = self.legal_actions()
-        index = self._index
-        if index is None:
-            index = self._index = {a: i for i, a in enumerate(legal)}
-        if action not in index:
-            raise IllegalAction(f"{getattr(action, 'label', action)!r} is not legal now")
+        # Callers usually pass an object from legal_actions(): an identity scan is
+        # much cheaper than hashing every action; equal copies are found by `in`.
+        for candidate in legal:
+            if candidate is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalAction(f"{getattr(action, 'label', action)!r} is not legal now")
         out: list[Event] = []
         seat = self._seat
         kind = type(action)
@@ -235,7 +235,7 @@ class SheepNSheepState(State):
             if self._tip is None:
                 acts = [Place(card, 0, 0) for card in _distinct(hand)]
             else:
-                num = self._num_same()
+                num = self._up_num  # a same-number placement keeps its number here
                 cards = _distinct(c for c in hand if NUMBER[c] == num)
                 if cards:
                     self._add_places(acts, cards, self._tip, pasture, "")
@@ -265,9 +265,6 @@ class SheepNSheepState(State):
         if self._placed:
             acts.append(_STOP)
         return tuple(acts)
-
-    def _num_same(self) -> int:
-        return self._up_num
 
     @staticmethod
     def _add_places(
@@ -537,7 +534,6 @@ class SheepNSheepState(State):
         new._up_num = self._up_num
         new._down_num = self._down_num
         new._legal = self._legal  # tuples of frozen actions: safe to share
-        new._index = self._index
         return new
 
     # ----------------------------------------------------------------- text
