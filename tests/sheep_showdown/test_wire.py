@@ -1,0 +1,115 @@
+"""The protobuf codec: everything converts and round-trips."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from sheepfold.v1 import arena_pb2
+from sheepfold.v1 import sheep_showdown_pb2 as pb
+
+from games.sheep_showdown import GAME
+from games.sheep_showdown import cards as C
+from games.sheep_showdown.actions import (
+    PlaceBlocker,
+    PlaceDog,
+    RocketJump,
+    SelectDog,
+    ShepherdJump,
+    Step,
+)
+from games.sheep_showdown.events import CardStolen, DogMoved, DogOut
+
+
+def roundtrip(message: object, cls: type) -> object:
+    data = message.SerializeToString()  # type: ignore[attr-defined]
+    back = cls.FromString(data)  # type: ignore[attr-defined]
+    assert back == message
+    return back
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(2, {}), (2, {"double_trouble": True}), (3, {}), (4, {}), (5, {}), (6, {})],
+)
+def test_every_observation_action_and_event_converts(
+    players: int, options: dict[str, object]
+) -> None:
+    codec = GAME.codec
+    assert codec.field == "sheep_showdown"
+    kinds: set[str] = set()
+    for seed in range(3):
+        state = GAME.new_state(players, seed, options)
+        chooser = random.Random(seed)
+        while not state.terminal:
+            for seat in [None, *range(players)]:
+                obs = state.observation(seat)
+                msg = roundtrip(codec.observation_to_proto(obs), pb.SheepShowdownObservation)
+                assert list(msg.grid) == list(obs.grid)
+                assert msg.HasField("seat") == (seat is not None)
+            for action in state.legal_actions():
+                wrapped = arena_pb2.GameAction(sheep_showdown=codec.action_to_proto(action))
+                roundtrip(wrapped, arena_pb2.GameAction)
+                kinds.add(codec.action_to_proto(action).WhichOneof("kind"))
+            for event in state.apply(chooser.choice(state.legal_actions())):
+                for viewer in [None, *range(players)]:
+                    seen = event.visible_to(viewer)
+                    if seen is not None:
+                        wire = codec.event_to_proto(seen)
+                        roundtrip(wire, pb.SheepShowdownEvent)
+                        assert wire.WhichOneof("kind") is not None
+                        roundtrip(arena_pb2.GameEvent(sheep_showdown=wire), arena_pb2.GameEvent)
+        final = codec.observation_to_proto(state.observation(None))
+        assert final.decision == pb.SHEEP_SHOWDOWN_DECISION_NONE
+        assert not final.HasField("to_move")
+    assert {"place_dog", "step"} <= kinds
+
+
+def test_action_fields() -> None:
+    codec = GAME.codec
+    step = codec.action_to_proto(Step(3, 2)).step
+    assert (step.dog, step.direction) == (3, pb.SHEEP_SHOWDOWN_DIRECTION_DOWN)
+    jump = codec.action_to_proto(RocketJump(1, 0)).rocket_jump
+    assert jump.direction == pb.SHEEP_SHOWDOWN_DIRECTION_UP
+    place = codec.action_to_proto(PlaceDog(2, 4, 5)).place_dog
+    assert (place.dog, place.cell.row, place.cell.col) == (2, 4, 5)
+    wolf = codec.action_to_proto(SelectDog(1, "wolf")).select_dog
+    assert wolf.purpose == pb.SHEEP_SHOWDOWN_DOG_PURPOSE_WOLF
+    assert codec.action_to_proto(SelectDog(1, "move")).select_dog.purpose == (
+        pb.SHEEP_SHOWDOWN_DOG_PURPOSE_MOVE
+    )
+    shep = codec.action_to_proto(ShepherdJump(0, 6, 1)).shepherd_jump
+    assert (shep.cell.row, shep.cell.col) == (6, 1)
+    assert codec.action_to_proto(PlaceBlocker(3, 3)).place_blocker.cell.row == 3
+    with pytest.raises(TypeError):
+        codec.action_to_proto(object())
+
+
+def test_event_fields() -> None:
+    codec = GAME.codec
+    public = codec.event_to_proto(CardStolen(0, 1, None)).card_stolen
+    assert not public.HasField("card")
+    private = codec.event_to_proto(CardStolen(0, 1, C.WOLF)).card_stolen
+    assert private.HasField("card") and private.card == pb.SHEEP_SHOWDOWN_CARD_WOLF
+    moved = codec.event_to_proto(DogMoved(1, 1, 0, 0, 0, 2, "rocket", 1)).dog_moved
+    assert (moved.to_cell.col, moved.how) == (2, pb.SHEEP_SHOWDOWN_MOVE_ROCKET)
+    out = codec.event_to_proto(DogOut(1, 1, "no_step", None)).dog_out
+    assert not out.HasField("by") and out.reason == pb.SHEEP_SHOWDOWN_OUT_REASON_NO_STEP
+    with pytest.raises(TypeError):
+        codec.event_to_proto(object())
+
+
+def test_card_codes_match_the_wire_enum() -> None:
+    for code, name in [
+        (C.EMPTY, "EMPTY"),
+        (C.SHEEP1, "SHEEP_1"),
+        (C.SHEEP5, "SHEEP_5"),
+        (C.SHEPHERD, "SHEPHERD"),
+        (C.ROCKET, "ROCKET"),
+        (C.BLOCKING, "BLOCKING"),
+        (C.SLIDING, "SLIDING"),
+        (C.BOMB, "BOMB"),
+        (C.WOLF, "WOLF"),
+        (C.BLOCKED, "BLOCKED"),
+    ]:
+        assert pb.SheepShowdownCard.Value(f"SHEEP_SHOWDOWN_CARD_{name}") == code
