@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// Entry point: `node bin/sheepfold-node-bot.js --match ID --token TOKEN` (see --help).
+import { main } from '../src/main.js';
+
+main(process.argv.slice(2), process.env).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`sheepfold-node-bot: unexpected failure: ${error?.stack ?? error}\n`);
+    process.exitCode = 1;
+  },
+);

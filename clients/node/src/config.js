@@ -1,0 +1,78 @@
+// Command-line flags, falling back to the environment the tournament runner sets.
+import { parseArgs } from 'node:util';
+import { isLevel } from './log.js';
+
+export const USAGE = `usage: sheepfold-node-bot [--server HOST:PORT] [--match ID] [--token TOKEN]
+                          [--seat N] [--seed N] [--max-reconnects N] [--log-level LEVEL]
+
+Join one seat of a Sheepfold match and play it to the end with random legal
+actions (seeded). Prints the final result as one JSON line on stdout; logs are
+JSON lines on stderr. Flags fall back to the environment variables
+SHEEPFOLD_SERVER, SHEEPFOLD_MATCH, SHEEPFOLD_TOKEN, SHEEPFOLD_SEAT and
+SHEEPFOLD_SEED (the tournament runner sets them for command bots).
+
+  --server HOST:PORT     the server (default 127.0.0.1:50051)
+  --match ID             match id (required)
+  --token TOKEN          the seat's secret token (required)
+  --seat N               seat number (default: the token's seat)
+  --seed N               seed of the bot's random choices (default 0)
+  --max-reconnects N     consecutive failed rejoins before giving up (default 20)
+  --log-level LEVEL      debug, info, warning or error (default info)
+
+Exit status: 0 after the result, 1 when the seat was lost, 2 on a usage error.`;
+
+export class UsageError extends Error {}
+
+function integer(name, text, { min = 0 } = {}) {
+  if (!/^-?\d+$/.test(String(text).trim())) throw new UsageError(`${name} must be an integer, got ${JSON.stringify(text)}`);
+  const value = BigInt(String(text).trim());
+  if (value < BigInt(min)) throw new UsageError(`${name} must be at least ${min}, got ${text}`);
+  return value;
+}
+
+/** The bot's settings from argv (without node and the script) and env; throws UsageError. */
+export function parseConfig(argv, env = {}) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        server: { type: 'string' },
+        match: { type: 'string' },
+        token: { type: 'string' },
+        seat: { type: 'string' },
+        seed: { type: 'string' },
+        'max-reconnects': { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
+  if (parsed.help) return { help: true };
+  const pick = (flag, variable) => parsed[flag] ?? (env[variable] || undefined);
+  const config = {
+    help: false,
+    address: pick('server', 'SHEEPFOLD_SERVER') ?? '127.0.0.1:50051',
+    matchId: pick('match', 'SHEEPFOLD_MATCH'),
+    token: pick('token', 'SHEEPFOLD_TOKEN'),
+    seat: null,
+    seed: 0n,
+    maxReconnects: 20,
+    logLevel: parsed['log-level'] ?? 'info',
+  };
+  const missing = [['match', 'SHEEPFOLD_MATCH'], ['token', 'SHEEPFOLD_TOKEN']]
+    .filter(([flag]) => !config[flag === 'match' ? 'matchId' : 'token'])
+    .map(([flag, variable]) => `--${flag} (or ${variable})`);
+  if (missing.length) throw new UsageError(`missing ${missing.join(' and ')}`);
+  const seat = pick('seat', 'SHEEPFOLD_SEAT');
+  if (seat !== undefined) config.seat = Number(integer('--seat', seat));
+  const seed = pick('seed', 'SHEEPFOLD_SEED');
+  if (seed !== undefined) config.seed = integer('--seed', seed, { min: -(2n ** 63n) });
+  if (parsed['max-reconnects'] !== undefined) config.maxReconnects = Number(integer('--max-reconnects', parsed['max-reconnects']));
+  if (!isLevel(config.logLevel)) throw new UsageError(`--log-level must be debug, info, warning or error, got ${config.logLevel}`);
+  return config;
+}

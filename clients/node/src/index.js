@@ -1,0 +1,7 @@
+// The Sheepfold Node.js bot as a library: bring your own `decide(view) -> index`.
+export { playSeat, decisionView, SeatError, RETRYABLE, statusName } from './play.js';
+export { arenaClient, loadSheepfold, unary, PROTO_DIR, ARENA_PROTO, grpc } from './proto.js';
+export { createRng } from './rng.js';
+export { createLogger, silentLogger } from './log.js';
+export { parseConfig, UsageError, USAGE } from './config.js';
+export { resultToJson, randomBot, main } from './main.js';

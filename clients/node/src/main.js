@@ -1,0 +1,68 @@
+// The command: parse the settings, play the seat with seeded random choices, print the result.
+import { parseConfig, UsageError, USAGE } from './config.js';
+import { createLogger } from './log.js';
+import { playSeat, SeatError, statusName } from './play.js';
+import { createRng } from './rng.js';
+
+/** The random strategy: a uniformly random legal action, reproducible from the seed. */
+export function randomBot(seed) {
+  const rng = createRng(seed);
+  return (view) => rng.int(view.actions.length);
+}
+
+/** The final result as a plain JSON object (details_json parsed). */
+export function resultToJson({ result, seat, game, matchId, reconnects }) {
+  let details;
+  try {
+    details = result.details_json ? JSON.parse(result.details_json) : {};
+  } catch {
+    details = result.details_json;
+  }
+  return {
+    match_id: matchId,
+    game,
+    seat,
+    scores: result.scores,
+    ranks: result.ranks,
+    winners: result.winners,
+    end_reason: result.end_reason,
+    seats: result.seats,
+    details,
+    reconnects,
+  };
+}
+
+/** Runs the bot; resolves to the exit status. */
+export async function main(argv, env, { stdout = process.stdout, stderr = process.stderr } = {}) {
+  let config;
+  try {
+    config = parseConfig(argv, env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    stderr.write(`sheepfold-node-bot: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (config.help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const log = createLogger({ level: config.logLevel, write: (line) => stderr.write(line) });
+  try {
+    const outcome = await playSeat({
+      address: config.address,
+      matchId: config.matchId,
+      token: config.token,
+      seat: config.seat,
+      decide: randomBot(config.seed),
+      log,
+      maxReconnects: config.maxReconnects,
+    });
+    stdout.write(`${JSON.stringify(resultToJson(outcome))}\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof SeatError)) throw error;
+    log.error('seat lost', { match_id: config.matchId, code: statusName(error.code), message: error.details });
+    stderr.write(`sheepfold-node-bot: ${error.message}\n`);
+    return 1;
+  }
+}

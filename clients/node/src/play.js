@@ -1,0 +1,206 @@
+// Plays one seat of a match over the Play stream, to the end, rejoining when the
+// connection drops. The strategy is a function `decide(view) -> index`.
+import { arenaClient, grpc, unary } from './proto.js';
+import { silentLogger } from './log.js';
+
+const { status } = grpc;
+
+/** Codes after which rejoining makes sense: the server or the network went away. */
+export const RETRYABLE = new Set([status.UNAVAILABLE, status.UNKNOWN, status.INTERNAL]);
+
+/** The name of a numeric gRPC status code, as PlayError carries it (3 -> "INVALID_ARGUMENT"). */
+export function statusName(code) {
+  return Object.keys(status).find((name) => status[name] === code) ?? `CODE_${code}`;
+}
+
+/** The server refused the seat for good (bad token, wrong seat, replaced by a newer join...). */
+export class SeatError extends Error {
+  constructor(code, details) {
+    super(`${statusName(code)}: ${details}`);
+    this.name = 'SeatError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** What `decide` receives: the decision with its game-specific observation and typed actions. */
+export function decisionView(decision, game) {
+  const observation = decision.observation?.game ? decision.observation[decision.observation.game] : null;
+  return {
+    decisionId: decision.decision_id,
+    seat: decision.seat,
+    game,
+    prompt: decision.prompt,
+    observation,
+    actions: decision.actions.map((legal) => ({
+      label: legal.label,
+      action: legal.action?.game ? legal.action[legal.action.game] : null,
+    })),
+    clock: decision.clock,
+    raw: decision,
+  };
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Play one seat to the end of the match.
+ *
+ * options: address (host:port), matchId, token, seat (optional), decide(view) -> index
+ * (may return a promise), onEvent(event) (optional), log, maxReconnects (consecutive
+ * failed attempts before giving up), backoffMs / maxBackoffMs, credentials, client.
+ * Resolves to { result, seat, game, matchId, reconnects }; rejects with SeatError.
+ */
+export async function playSeat(options) {
+  const {
+    address,
+    matchId,
+    token,
+    seat = null,
+    decide,
+    onEvent = null,
+    log: baseLog = silentLogger,
+    maxReconnects = 20,
+    backoffMs = 100,
+    maxBackoffMs = 2_000,
+    credentials,
+  } = options;
+  const client = options.client ?? arenaClient(address, credentials);
+  const session = { game: '', seat, log: baseLog.bind({ match_id: matchId }), reconnects: 0, joinedOnce: false };
+  let failures = 0;
+  try {
+    for (;;) {
+      let outcome;
+      try {
+        outcome = await playStream(client, { matchId, token, seat, decide, onEvent }, session);
+      } catch (error) {
+        const code = error.code ?? status.UNKNOWN;
+        if (code === status.FAILED_PRECONDITION && session.joinedOnce) {
+          // "the match is over": it ended while we were away; its result is still there.
+          const finished = await finishedResult(client, matchId, session);
+          if (finished) return summary(finished, session, matchId);
+        }
+        if (!RETRYABLE.has(code)) throw new SeatError(code, error.details ?? String(error.message));
+        outcome = { ended: `${statusName(code)}: ${error.details ?? error.message}` };
+      }
+      if (outcome.result) return summary(outcome.result, session, matchId);
+      if (outcome.joined) failures = 0; // the connection worked: start the backoff afresh
+      failures += 1;
+      if (failures > maxReconnects) {
+        throw new SeatError(status.UNAVAILABLE, `gave up after ${maxReconnects} attempts to rejoin (${outcome.ended})`);
+      }
+      const delay = Math.min(backoffMs * 2 ** (failures - 1), maxBackoffMs);
+      session.reconnects += 1;
+      session.log.warning('connection lost, rejoining', { reason: outcome.ended, attempt: failures, delay_ms: delay });
+      await sleep(delay * (0.75 + Math.random() / 2));
+    }
+  } finally {
+    if (!options.client) client.close();
+  }
+}
+
+function summary(result, session, matchId) {
+  return { result, seat: session.seat, game: session.game, matchId, reconnects: session.reconnects };
+}
+
+async function finishedResult(client, matchId, session) {
+  try {
+    const info = await unary(client, 'GetMatch', { match_id: matchId });
+    if (info.status === 'MATCH_STATUS_FINISHED' && info.result) {
+      session.log.warning('the match ended while this seat was away; taking its result from GetMatch');
+      return info.result;
+    }
+  } catch (error) {
+    session.log.warning('GetMatch failed', { code: statusName(error.code), message: error.details });
+  }
+  return null;
+}
+
+/**
+ * One Play stream: join, answer decisions, until the result or the stream ends.
+ * Resolves { result } or { ended, joined }; rejects with the gRPC error when the stream fails.
+ */
+function playStream(client, { matchId, token, seat, decide, onEvent }, session) {
+  return new Promise((resolve, reject) => {
+    const call = client.Play();
+    let joined = false;
+    let result = null;
+    let settled = false;
+    // Messages are handled one at a time, in order, even when `decide` is async.
+    let queue = Promise.resolve();
+
+    const settle = (fn, value) => {
+      if (settled) return;
+      settled = true;
+      fn(value);
+    };
+
+    const answer = async (decision) => {
+      const view = decisionView(decision, session.game);
+      const index = Number(await decide(view));
+      session.log.debug('answering', { decision_id: view.decisionId, index, label: view.actions[index]?.label });
+      if (!settled && !call.writableEnded && !call.destroyed) {
+        call.write({ answer: { decision_id: decision.decision_id, action_index: index } });
+      }
+    };
+
+    const handle = async (message) => {
+      switch (message.kind) {
+        case 'joined':
+          joined = true;
+          session.joinedOnce = true;
+          session.game = message.joined.game;
+          session.seat = message.joined.seat;
+          session.log = session.log.bind({ seat: message.joined.seat, game: message.joined.game });
+          session.log.info('joined', { players: message.joined.players, options: message.joined.options });
+          break;
+        case 'decision':
+          await answer(message.decision);
+          break;
+        case 'event':
+          if (onEvent) onEvent(message.event);
+          break;
+        case 'error':
+          // The match goes on. INVALID_ARGUMENT: the server sends the same decision again.
+          // FAILED_PRECONDITION: stale id or not our turn; DEADLINE_EXCEEDED: a random move was played for us.
+          session.log.warning('server refused an answer', {
+            code: statusName(message.error.code),
+            message: message.error.message,
+            decision_id: message.error.decision_id,
+          });
+          break;
+        case 'result':
+          session.log.info('match over', { ranks: message.result.ranks, scores: message.result.scores });
+          call.end();
+          break;
+        default:
+          session.log.warning('unknown message on the Play stream', { kind: message.kind });
+      }
+    };
+
+    call.on('data', (message) => {
+      // Noted on arrival, not after the queue: a stream that fails right after its result still counts.
+      if (message.kind === 'result') result = message.result;
+      queue = queue.then(() => handle(message)).catch((error) => {
+        session.log.error('the bot failed on a message', { message: String(error?.stack ?? error) });
+        const details = `the bot failed: ${error?.message ?? error}`;
+        settle(reject, Object.assign(new Error(details), { code: status.CANCELLED, details }));
+        call.cancel();
+      });
+    });
+    // Not waiting for the queue here: a `decide` still thinking must not hold up a rejoin.
+    call.on('status', (st) => {
+      if (result) settle(resolve, { result });
+      else if (st.code === status.OK) settle(resolve, { ended: 'the stream ended without a result', joined });
+    });
+    call.on('error', (error) => {
+      if (result) settle(resolve, { result });
+      else if (joined && RETRYABLE.has(error.code)) settle(resolve, { ended: `${statusName(error.code)}: ${error.details}`, joined });
+      else settle(reject, error);
+    });
+
+    const join = { match_id: matchId, token };
+    if (seat !== null && seat !== undefined) join.seat = seat;
+    call.write({ join });
+  });
+}

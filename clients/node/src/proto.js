@@ -1,0 +1,60 @@
+// Loads the Sheepfold wire contract straight from the repository's proto/ files:
+// no generated code, so a change to a .proto file is picked up on the next start.
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import grpc from '@grpc/grpc-js';
+import protoLoader from '@grpc/proto-loader';
+
+/** The repository's proto/ directory (the include root for `sheepfold/v1/...`). */
+export const PROTO_DIR = fileURLToPath(new URL('../../../proto', import.meta.url));
+
+export const ARENA_PROTO = 'sheepfold/v1/arena.proto';
+
+// keepCase: field names as written in the .proto (decision_id, action_index).
+// longs: String keeps uint64 ids (decision_id, seed) exact; the server accepts them back as strings.
+// oneofs: each decoded oneof gets a virtual field naming its set member (e.g. msg.kind === 'decision').
+export const LOADER_OPTIONS = Object.freeze({
+  keepCase: true,
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [PROTO_DIR],
+});
+
+let cached = null;
+
+/** The `sheepfold.v1` package: `.Arena` is the client constructor. */
+export function loadSheepfold() {
+  if (cached === null) {
+    const definition = protoLoader.loadSync(ARENA_PROTO, LOADER_OPTIONS);
+    cached = grpc.loadPackageDefinition(definition).sheepfold.v1;
+  }
+  return cached;
+}
+
+/** A client of the Arena service at `address` (host:port), insecure unless credentials are given. */
+export function arenaClient(address, credentials = grpc.credentials.createInsecure()) {
+  const { Arena } = loadSheepfold();
+  return new Arena(address, credentials, {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.keepalive_timeout_ms': 10_000,
+    'grpc.keepalive_permit_without_calls': 1,
+    'grpc.max_receive_message_length': 4 * 1024 * 1024,
+    // Our own loop decides when to rejoin; keep the channel's reconnect backoff short.
+    'grpc.initial_reconnect_backoff_ms': 100,
+    'grpc.max_reconnect_backoff_ms': 2_000,
+  });
+}
+
+/** Promise form of a unary call: `await unary(client, 'ListGames', {})`. */
+export function unary(client, method, request, timeoutMs = 10_000) {
+  return new Promise((resolve, reject) => {
+    client[method](request, { deadline: Date.now() + timeoutMs }, (error, response) => {
+      if (error) reject(error);
+      else resolve(response);
+    });
+  });
+}
+
+export { grpc };

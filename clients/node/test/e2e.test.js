@@ -1,0 +1,251 @@
+// End to end: a real `sheepfold serve`, the Node bot on every seat, every game to the end.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { arenaClient, createLogger, playSeat, randomBot, SeatError, grpc, unary } from '../src/index.js';
+import { startServer } from '../testkit/server.js';
+import { startProxy } from '../testkit/proxy.js';
+
+const BOT = fileURLToPath(new URL('../bin/sheepfold-node-bot.js', import.meta.url));
+const EXPECTED_GAMES = ['sheep-showdown', 'sheep-n-sheep', 'sheep-and-garden', 'stubborn-sheep'];
+// Options that keep a match short; a game not listed plays with its defaults.
+const SHORT_OPTIONS = { 'sheep-showdown': { rounds: '1' } };
+
+let server;
+let client;
+
+before(async () => {
+  server = await startServer();
+  client = arenaClient(server.address);
+});
+
+after(async () => {
+  client?.close();
+  if (server) assert.equal(await server.stop(), 0, 'SIGTERM must stop the server with exit status 0');
+});
+
+async function createMatch(game, players, seed, options = SHORT_OPTIONS[game] ?? {}) {
+  return unary(client, 'CreateMatch', { game, players, seed: String(seed), options });
+}
+
+/** Runs the bot command for one seat; resolves to { code, stdout, stderr }. */
+function runBot(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BOT, ...args], {
+      env: { ...process.env, SHEEPFOLD_SERVER: '', SHEEPFOLD_MATCH: '', SHEEPFOLD_TOKEN: '', SHEEPFOLD_SEAT: '', SHEEPFOLD_SEED: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 45_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Logs captured in memory, for checking what the bot reported. */
+function capturingLogger() {
+  const lines = [];
+  return { log: createLogger({ level: 'debug', write: (line) => lines.push(JSON.parse(line)) }), lines };
+}
+
+function playerCount(info) {
+  return Math.min(Math.max(2, info.min_players), info.max_players);
+}
+
+function assertSameResult(result, other, where) {
+  assert.deepEqual([...other.scores], [...result.scores], `${where}: scores differ`);
+  assert.deepEqual([...other.ranks], [...result.ranks], `${where}: ranks differ`);
+}
+
+describe('the Node bot against a real server', { timeout: 50_000 }, () => {
+  test('ListGames lists all four games', async () => {
+    const { games } = await unary(client, 'ListGames', {});
+    const names = games.map((game) => game.name);
+    for (const name of EXPECTED_GAMES) assert.ok(names.includes(name), `${name} missing from ListGames: ${names}`);
+  });
+
+  test('one match of every listed game, every seat a bot process, plays to a result', async () => {
+    const { games } = await unary(client, 'ListGames', {});
+    assert.ok(games.length >= EXPECTED_GAMES.length, `ListGames returned ${games.length} games`);
+    await Promise.all(
+      games.map(async (info, gameIndex) => {
+        const players = playerCount(info);
+        const created = await createMatch(info.name, players, 1000 + gameIndex);
+        const runs = await Promise.all(
+          created.seat_tokens.map((token, seat) =>
+            // Seat 0 is configured the way the tournament runner does it (environment only), the others by flags.
+            seat === 0
+              ? runBot([], {
+                  SHEEPFOLD_SERVER: server.address,
+                  SHEEPFOLD_MATCH: created.match_id,
+                  SHEEPFOLD_TOKEN: token,
+                  SHEEPFOLD_SEED: '7',
+                })
+              : runBot(['--server', server.address, '--match', created.match_id, '--token', token, '--seat', String(seat), '--seed', String(seat)]),
+          ),
+        );
+        const outputs = runs.map((run, seat) => {
+          assert.equal(run.code, 0, `${info.name} seat ${seat} exited ${run.code}:\n${run.stderr}`);
+          const lines = run.stdout.trim().split('\n');
+          assert.equal(lines.length, 1, `${info.name} seat ${seat}: stdout must be one JSON line, got:\n${run.stdout}`);
+          return JSON.parse(lines[0]);
+        });
+        const first = outputs[0];
+        assert.equal(first.scores.length, players, `${info.name}: one score per seat`);
+        assert.equal(first.ranks.length, players, `${info.name}: one rank per seat`);
+        for (const rank of first.ranks) assert.ok(rank >= 1 && rank <= players, `${info.name}: rank ${rank} out of range`);
+        const rankedFirst = first.ranks.flatMap((rank, seat) => (rank === 1 ? [seat] : []));
+        assert.deepEqual(first.winners, rankedFirst, `${info.name}: winners are the seats ranked 1`);
+        assert.equal(first.end_reason, 'game over');
+        outputs.forEach((output, seat) => {
+          assert.equal(output.match_id, created.match_id);
+          assert.equal(output.game, info.name);
+          assert.equal(output.seat, seat, `${info.name}: the bot reports the seat it played`);
+          assertSameResult(first, output, `${info.name} seat ${seat}`);
+        });
+        const match = await unary(client, 'GetMatch', { match_id: created.match_id });
+        assert.equal(match.status, 'MATCH_STATUS_FINISHED');
+        assertSameResult(first, match.result, `${info.name} GetMatch`);
+        // Every move was the bot's own: no deadline missed, nothing played at random by the server.
+        const replay = await unary(client, 'GetReplay', { match_id: created.match_id });
+        assert.ok(replay.actions.length > 0, `${info.name}: the replay has moves`);
+        assert.deepEqual(replay.actions.filter((action) => action.forced), [], `${info.name}: forced moves`);
+        assert.deepEqual(match.seats.map((seat) => seat.strikes), new Array(players).fill(0));
+      }),
+    );
+  });
+
+  test('the same match seed and bot seeds give the same game', async () => {
+    const replays = [];
+    for (let run = 0; run < 2; run += 1) {
+      const created = await createMatch('sheep-showdown', 2, 4242);
+      await Promise.all(
+        created.seat_tokens.map((token, seat) =>
+          playSeat({ address: server.address, matchId: created.match_id, token, decide: randomBot(seat + 11) }),
+        ),
+      );
+      replays.push(await unary(client, 'GetReplay', { match_id: created.match_id }));
+    }
+    const indices = replays.map((replay) => replay.actions.map((action) => [action.seat, action.action_index]));
+    assert.ok(indices[0].length > 0);
+    assert.deepEqual(indices[1], indices[0]);
+    // Different bot seeds play a different game from the same deal.
+    const created = await createMatch('sheep-showdown', 2, 4242);
+    await Promise.all(
+      created.seat_tokens.map((token, seat) =>
+        playSeat({ address: server.address, matchId: created.match_id, token, decide: randomBot(seat + 500) }),
+      ),
+    );
+    const other = await unary(client, 'GetReplay', { match_id: created.match_id });
+    assert.notDeepEqual(other.actions.map((action) => [action.seat, action.action_index]), indices[0]);
+  });
+
+  test('an out-of-range answer is logged as INVALID_ARGUMENT and the same decision is asked again', async () => {
+    const created = await createMatch('sheep-n-sheep', 2, 31);
+    const { log, lines } = capturingLogger();
+    const seen = [];
+    const random = randomBot(3);
+    const decide = (view) => {
+      seen.push(view.decisionId);
+      return seen.length === 1 ? view.actions.length + 5 : random(view);
+    };
+    const [outcome] = await Promise.all([
+      playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[0], decide, log }),
+      playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[1], decide: randomBot(4) }),
+    ]);
+    assert.equal(outcome.result.scores.length, 2);
+    const refusals = lines.filter((line) => line.event === 'server refused an answer');
+    assert.equal(refusals.length, 1, JSON.stringify(lines, null, 1));
+    assert.equal(refusals[0].code, 'INVALID_ARGUMENT');
+    assert.equal(refusals[0].decision_id, seen[0]);
+    assert.equal(seen[1], seen[0], 'the refused decision comes back with the same id');
+    assert.equal(outcome.reconnects, 0);
+  });
+
+  test('a dropped connection is rejoined with backoff and the pending decision is sent again', async () => {
+    const proxy = await startProxy(server.port);
+    try {
+      const created = await createMatch('stubborn-sheep', 2, 77);
+      const { log, lines } = capturingLogger();
+      const seen = [];
+      const random = randomBot(5);
+      const decide = (view) => {
+        seen.push(view.decisionId);
+        // Cut the line on the third decision, before the answer can leave: the server never gets it.
+        if (seen.length === 3) proxy.cut();
+        return random(view);
+      };
+      const [outcome] = await Promise.all([
+        playSeat({ address: proxy.address, matchId: created.match_id, token: created.seat_tokens[0], decide, log }),
+        playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[1], decide: randomBot(6) }),
+      ]);
+      assert.equal(proxy.cuts, 1);
+      assert.ok(outcome.reconnects >= 1, `reconnects: ${outcome.reconnects}`);
+      const lost = lines.filter((line) => line.event === 'connection lost, rejoining');
+      assert.ok(lost.length >= 1, JSON.stringify(lines, null, 1));
+      assert.match(lost[0].reason, /^UNAVAILABLE/);
+      assert.equal(lines.filter((line) => line.event === 'joined').length, outcome.reconnects + 1);
+      assert.equal(seen[3], seen[2], 'the decision pending at the cut is sent again after the rejoin');
+      const match = await unary(client, 'GetMatch', { match_id: created.match_id });
+      assert.equal(match.status, 'MATCH_STATUS_FINISHED');
+      assert.deepEqual(match.seats.map((seat) => seat.strikes), [0, 0]);
+      assertSameResult(outcome.result, match.result, 'GetMatch');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('a newer join for the same seat ends the old stream ABORTED; the old bot stops, the new one plays on', async () => {
+    const created = await createMatch('sheep-and-garden', 2, 12);
+    let replaced;
+    const firstDecision = new Promise((resolve) => (replaced = resolve));
+    // The first bot never answers: it waits while a second bot takes its seat.
+    const old = playSeat({
+      address: server.address,
+      matchId: created.match_id,
+      token: created.seat_tokens[0],
+      decide: (view) => {
+        replaced(view);
+        return new Promise(() => {});
+      },
+    });
+    const other = playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[1], decide: randomBot(1) });
+    const pending = await firstDecision;
+    const fresh = playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[0], decide: randomBot(2) });
+    await assert.rejects(old, (error) => error instanceof SeatError && error.code === grpc.status.ABORTED);
+    const [outcome] = await Promise.all([fresh, other]);
+    assert.equal(outcome.result.scores.length, 2);
+    assert.equal(outcome.reconnects, 0);
+    assert.ok(pending.decisionId, 'the old bot had a decision open when it was replaced');
+  });
+
+  test('a wrong token is refused at once: exit status 1 with the reason, nothing on stdout', async () => {
+    const created = await createMatch('sheep-n-sheep', 2, 5);
+    const run = await runBot(['--server', server.address, '--match', created.match_id, '--token', 'not-a-token']);
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /UNAUTHENTICATED: invalid seat token/);
+    // The match is left waiting for its real seats; the server cancels nothing on a bad join.
+    const match = await unary(client, 'GetMatch', { match_id: created.match_id });
+    assert.equal(match.status, 'MATCH_STATUS_WAITING');
+  });
+
+  test('the server unreachable: the bot retries with backoff, then gives up with exit status 1', async () => {
+    const proxy = await startProxy(1); // relays to a closed port: every connection fails at once
+    await proxy.close();
+    const started = Date.now();
+    const run = await runBot(['--server', proxy.address, '--match', 'm', '--token', 't', '--max-reconnects', '3']);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /gave up after 3 attempts to rejoin/);
+    assert.equal((run.stderr.match(/connection lost, rejoining/g) ?? []).length, 3);
+    // Backoff 100, 200, 400 ms (each +-25%): at least about half a second in all.
+    assert.ok(Date.now() - started >= 500, `took ${Date.now() - started} ms`);
+  });
+});

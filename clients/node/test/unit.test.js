@@ -1,0 +1,158 @@
+// The parts of the bot that need no server: settings, the seeded generator, message views.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRng, decisionView, main, parseConfig, randomBot, resultToJson, statusName, UsageError } from '../src/index.js';
+import { loadSheepfold } from '../src/proto.js';
+
+describe('parseConfig', () => {
+  const env = {
+    SHEEPFOLD_SERVER: 'env-host:1',
+    SHEEPFOLD_MATCH: 'env-match',
+    SHEEPFOLD_TOKEN: 'env-token',
+    SHEEPFOLD_SEAT: '2',
+    SHEEPFOLD_SEED: '9',
+  };
+
+  test('the environment alone is enough, as the tournament runner starts command bots', () => {
+    const config = parseConfig([], env);
+    assert.equal(config.address, 'env-host:1');
+    assert.equal(config.matchId, 'env-match');
+    assert.equal(config.token, 'env-token');
+    assert.equal(config.seat, 2);
+    assert.equal(config.seed, 9n);
+  });
+
+  test('flags win over the environment', () => {
+    const config = parseConfig(['--server', 'h:2', '--match', 'm', '--token', 't', '--seat', '0', '--seed', '18446744073709551615'], env);
+    assert.deepEqual([config.address, config.matchId, config.token, config.seat, config.seed], ['h:2', 'm', 't', 0, 18446744073709551615n]);
+  });
+
+  test('defaults: local server, the token decides the seat, seed 0', () => {
+    const config = parseConfig(['--match', 'm', '--token', 't'], {});
+    assert.deepEqual([config.address, config.seat, config.seed, config.maxReconnects, config.logLevel], ['127.0.0.1:50051', null, 0n, 20, 'info']);
+  });
+
+  test('an empty environment variable counts as unset', () => {
+    assert.throws(() => parseConfig([], { ...env, SHEEPFOLD_TOKEN: '' }), /missing --token \(or SHEEPFOLD_TOKEN\)/);
+  });
+
+  test('missing or malformed settings are usage errors', () => {
+    assert.throws(() => parseConfig([], {}), (error) => error instanceof UsageError && /--match .* and --token/.test(error.message));
+    assert.throws(() => parseConfig(['--match', 'm', '--token', 't', '--seat', 'one'], {}), /--seat must be an integer/);
+    assert.throws(() => parseConfig(['--match', 'm', '--token', 't', '--seat=-1'], {}), /--seat must be at least 0/);
+    assert.throws(() => parseConfig(['--match', 'm', '--token', 't', '--log-level', 'loud'], {}), /--log-level/);
+    assert.throws(() => parseConfig(['--colour', 'red'], {}), UsageError);
+  });
+});
+
+describe('createRng', () => {
+  test('the same seed gives the same sequence; another seed another one', () => {
+    const draw = (seed) => {
+      const rng = createRng(seed);
+      return Array.from({ length: 50 }, () => rng.int(1000));
+    };
+    assert.deepEqual(draw(7), draw(7));
+    assert.deepEqual(draw('7'), draw(7n));
+    assert.notDeepEqual(draw(7), draw(8));
+  });
+
+  test('int(n) stays in [0, n) and reaches every value', () => {
+    const rng = createRng(1);
+    const counts = new Array(6).fill(0);
+    for (let i = 0; i < 6000; i += 1) counts[rng.int(6)] += 1;
+    for (const count of counts) assert.ok(count > 800 && count < 1200, `counts ${counts}`);
+    assert.throws(() => rng.int(0), RangeError);
+  });
+
+  test('randomBot picks an index of the offered actions', () => {
+    const decide = randomBot(3);
+    const picks = Array.from({ length: 200 }, () => decide({ actions: [{}, {}, {}] }));
+    assert.deepEqual([...new Set(picks)].sort(), [0, 1, 2]);
+  });
+});
+
+describe('messages', () => {
+  test('a Decision decoded with the loader options unwraps into the view a bot sees', () => {
+    // The same (de)serialisers the Play stream uses, from proto/ through @grpc/proto-loader.
+    const play = loadSheepfold().Arena.service.Play;
+    const wire = play.responseSerialize({
+      decision: {
+        decision_id: '18446744073709551615',
+        seat: 1,
+        prompt: 'choose a set',
+        observation: { sheep_n_sheep: {} },
+        actions: [
+          { label: 'take set 0', action: { sheep_n_sheep: {} } },
+          { label: 'take set 1', action: { stubborn_sheep: {} } },
+        ],
+        clock: { decision_seconds: 10, max_strikes: 3 },
+      },
+    });
+    const message = play.responseDeserialize(wire);
+    assert.equal(message.kind, 'decision', 'oneofs: the set member is named');
+    const view = decisionView(message.decision, 'sheep-n-sheep');
+    assert.equal(view.decisionId, '18446744073709551615', 'uint64 ids stay exact strings');
+    assert.equal(view.seat, 1);
+    // The game's own message is unwrapped from its oneof (its fields are the game's proto file's business).
+    assert.equal(message.decision.observation.game, 'sheep_n_sheep');
+    assert.equal(typeof view.observation, 'object');
+    assert.notEqual(view.observation, null);
+    assert.notEqual(view.observation, message.decision.observation);
+    assert.deepEqual(view.actions.map((action) => action.label), ['take set 0', 'take set 1']);
+    assert.equal(message.decision.actions[1].action.game, 'stubborn_sheep');
+    assert.equal(view.actions[1].action, message.decision.actions[1].action.stubborn_sheep);
+    assert.equal(view.clock.max_strikes, 3);
+  });
+
+  test('an Answer encodes the decision id and index the server reads', () => {
+    const play = loadSheepfold().Arena.service.Play;
+    const decoded = play.requestDeserialize(
+      play.requestSerialize({ answer: { decision_id: '18446744073709551615', action_index: 4 } }),
+    );
+    assert.equal(decoded.kind, 'answer');
+    assert.deepEqual({ ...decoded.answer }, { decision_id: '18446744073709551615', action_index: 4 });
+    const join = play.requestDeserialize(play.requestSerialize({ join: { match_id: 'm', token: 't', seat: 0 } }));
+    assert.equal(join.join.seat, 0, 'an explicit seat 0 is sent (proto3 optional)');
+    const noSeat = play.requestDeserialize(play.requestSerialize({ join: { match_id: 'm', token: 't' } }));
+    assert.equal(noSeat.join.seat, undefined, 'no seat: the token decides');
+  });
+
+  test('resultToJson parses details_json and keeps the result fields', () => {
+    const json = resultToJson({
+      result: { scores: [3, 10], ranks: [2, 1], winners: [1], details_json: '{"a":1}', seats: [], end_reason: 'game over' },
+      seat: 0,
+      game: 'g',
+      matchId: 'm',
+      reconnects: 1,
+    });
+    assert.deepEqual(json, { match_id: 'm', game: 'g', seat: 0, scores: [3, 10], ranks: [2, 1], winners: [1], end_reason: 'game over', seats: [], details: { a: 1 }, reconnects: 1 });
+  });
+
+  test('statusName names the codes PlayError carries', () => {
+    assert.equal(statusName(3), 'INVALID_ARGUMENT');
+    assert.equal(statusName(9), 'FAILED_PRECONDITION');
+    assert.equal(statusName(99), 'CODE_99');
+  });
+});
+
+describe('main', () => {
+  const sink = () => {
+    let text = '';
+    return { write: (chunk) => (text += chunk), get text() { return text; } };
+  };
+
+  test('a usage error exits 2 with the usage on stderr and nothing on stdout', async () => {
+    const stdout = sink();
+    const stderr = sink();
+    assert.equal(await main(['--seat', 'x'], {}, { stdout, stderr }), 2);
+    assert.equal(stdout.text, '');
+    assert.match(stderr.text, /missing --match/);
+    assert.match(stderr.text, /^usage: sheepfold-node-bot/m);
+  });
+
+  test('--help prints the usage and exits 0', async () => {
+    const stdout = sink();
+    assert.equal(await main(['--help'], {}, { stdout, stderr: sink() }), 0);
+    assert.match(stdout.text, /SHEEPFOLD_SERVER, SHEEPFOLD_MATCH, SHEEPFOLD_TOKEN/);
+  });
+});
