@@ -461,3 +461,44 @@ def test_wolf_blocking_another_opponent_means_the_mover_blocked_them() -> None:
     outs = payloads(events, DogOut)
     assert [(d.dog, d.reason, d.by) for d in outs] == [(2, "blocked", 0)]
     assert sorted(state.flocks[0]) == sorted([C.WOLF, C.SHEEP3])
+
+
+def test_rocket_landing_card_takes_effect() -> None:
+    """Rules note: "The landing cell must hold an enterable card, whose effect
+    then applies": a shepherd asks for a target (a rocket is not "this way"), a
+    wolf goes to the flock and moves an opponent, a bomb explodes."""
+    state = position(["SR.S.", ".....", "....S", "....1", "....."], {0: (0, 0), 1: (2, 4)})
+    step(state, RIGHT)
+    rocket(state, RIGHT)
+    assert state.pending == SHEPHERD and where(state, 0) == (0, 3)
+    assert {(a.row, a.col) for a in state.legal_actions()} == {(0, 0)}
+
+    state = position(["SR.W.", ".....", "....S", "....1", "....."], {0: (0, 0), 1: (2, 4)})
+    step(state, RIGHT)
+    rocket(state, RIGHT)
+    assert state.flocks[0] == [C.WOLF] and state.pending == WOLF_DOG
+
+    state = position(["SR.X.", "....S", ".....", "...1.", "....."], {0: (0, 0), 1: (1, 4)})
+    step(state, RIGHT)
+    events = rocket(state, RIGHT)
+    assert payloads(events, BombExploded) and state.out[0] and state.out[1]
+
+
+def test_blocker_targets_are_only_free_unblocked_sheep() -> None:
+    """ "The blocking sheep cannot be placed on any other type of card": not on a
+    shepherd, rocket, wolf, bomb, sliding or blocked card, nor under a dog."""
+    rows = ["SB#RW", "XL.S5", "....1", ".....", "....."]
+    state = position(rows, {0: (0, 0), 1: (1, 3)})
+    step(state, RIGHT)
+    assert {(a.row, a.col) for a in state.legal_actions()} == {(1, 4), (2, 4)}
+
+
+def test_dog_on_an_empty_cell_next_to_the_bomb_is_out() -> None:
+    """ "The round ends for players who stand on an exploded card or empty space
+    next to the bomb." """
+    state = position(
+        [".....", ".SX..", "...1.", ".....", "1..1S"], {0: (1, 1), 1: (2, 2), 2: (4, 4)}
+    )
+    assert state.card_at(2, 2) == C.EMPTY
+    step(state, RIGHT)
+    assert state.out[1] and state.out[0] and not state.out[2]
