@@ -118,3 +118,16 @@ def test_game_metadata() -> None:
     assert GAME.name == "sheep-showdown"
     assert (GAME.min_players, GAME.max_players) == (2, 6)
     assert [spec.name for spec in GAME.option_specs] == ["rounds", "double_trouble"]
+
+
+def test_result_before_the_end_raises_and_views_describe_the_decision() -> None:
+    """`result()` raises before the end; `prompt()` names the pending decision and
+    `render()` draws the public meadow."""
+    state = GAME.new_state(2, 5)
+    with pytest.raises(ValueError):
+        state.result()
+    assert state.prompt() == "choose a shepherd card for dog 0"
+    picture = state.render()
+    assert "round 1/3" in picture and picture.count("\n") >= 8
+    assert state.observation(0).decision == "place_dog"
+    assert state.observation(None).decision_dog == 0
