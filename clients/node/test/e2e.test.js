@@ -2,15 +2,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { arenaClient, createLogger, playSeat, randomBot, SeatError, grpc, unary } from '../src/index.js';
 import { startServer } from '../testkit/server.js';
 import { startProxy } from '../testkit/proxy.js';
 
 const BOT = fileURLToPath(new URL('../bin/sheepfold-node-bot.js', import.meta.url));
-const EXPECTED_GAMES = ['sheep-showdown', 'sheep-n-sheep', 'sheep-and-garden', 'stubborn-sheep'];
-// Options that keep a match short; a game not listed plays with its defaults.
-const SHORT_OPTIONS = { 'sheep-showdown': { rounds: '1' } };
+// The games the server must offer, each with options that keep a match short (shared with tests/node/).
+const MATCHES = JSON.parse(readFileSync(new URL('./matches.json', import.meta.url), 'utf8')).games;
+const EXPECTED_GAMES = Object.keys(MATCHES);
 
 let server;
 let client;
@@ -25,7 +26,7 @@ after(async () => {
   if (server) assert.equal(await server.stop(), 0, 'SIGTERM must stop the server with exit status 0');
 });
 
-async function createMatch(game, players, seed, options = SHORT_OPTIONS[game] ?? {}) {
+async function createMatch(game, players, seed, options = MATCHES[game] ?? {}) {
   return unary(client, 'CreateMatch', { game, players, seed: String(seed), options });
 }
 
