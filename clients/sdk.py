@@ -155,13 +155,19 @@ async def _play_stream(
             choice = bot.decide(view)
             if inspect.isawaitable(choice):
                 choice = await choice
-            await call.write(
-                arena_pb2.PlayRequest(
-                    answer=arena_pb2.Answer(
-                        decision_id=response.decision.decision_id, action_index=int(choice)
+            try:
+                await call.write(
+                    arena_pb2.PlayRequest(
+                        answer=arena_pb2.Answer(
+                            decision_id=response.decision.decision_id, action_index=int(choice)
+                        )
                     )
                 )
-            )
+            except asyncio.InvalidStateError:
+                # The server ended the stream while the bot was thinking (a restart,
+                # a newer join): reading gives its status, which `play` acts on.
+                await call.read()
+                raise _StreamEnded() from None
         elif kind == "event":
             if on_event is not None:
                 on_event(response.event)

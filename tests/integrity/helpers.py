@@ -1,0 +1,262 @@
+"""Shared pieces of the integrity tests: small per-game set-ups, bots, a raw
+Play stream, and the checks that compare what the server did with a local
+engine replay of the recorded actions."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import grpc
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+import games
+from clients.sdk import DecisionView
+from server import convert
+
+# Small set-ups that keep every game short: one round of Sheep Showdown, two seats.
+SMALL_OPTIONS: dict[str, dict[str, str]] = {"sheep-showdown": {"rounds": "1"}}
+
+
+@dataclass(frozen=True)
+class Case:
+    game: str
+    players: int
+    options: dict[str, str]
+
+
+def game_cases() -> list[Case]:
+    """One small case for every registered game (two seats where allowed)."""
+    cases = []
+    for name in games.names():
+        game = games.get(name)
+        players = max(game.min_players, min(2, game.max_players))
+        cases.append(Case(name, players, dict(SMALL_OPTIONS.get(name, {}))))
+    return cases
+
+
+def case_ids(cases: Sequence[Case]) -> list[str]:
+    return [case.game for case in cases]
+
+
+class SlowBot:
+    """Random play that takes `delay` seconds per decision (so a test can act mid-match)."""
+
+    def __init__(self, seed: int = 0, delay: float = 0.0) -> None:
+        self.rng = random.Random(seed)
+        self.delay = delay
+
+    async def decide(self, decision: DecisionView) -> int:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        return self.rng.randrange(len(decision.actions))
+
+
+class SteadyBot(SlowBot):
+    """SlowBot at 50 ms a decision, for `sheepfold bot --bot module:Class` (seed only)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed, 0.05)
+
+
+class PausedBot:
+    """Random play, but the first decision waits `first_delay` seconds."""
+
+    def __init__(self, seed: int = 0, first_delay: float = 0.0) -> None:
+        self.rng = random.Random(seed)
+        self.first_delay = first_delay
+        self.clocks: list[arena_pb2.Clock] = []
+
+    async def decide(self, decision: DecisionView) -> int:
+        self.clocks.append(decision.clock)
+        if len(self.clocks) == 1 and self.first_delay:
+            await asyncio.sleep(self.first_delay)
+        return self.rng.randrange(len(decision.actions))
+
+
+def create_request(
+    case: Case,
+    seed: int,
+    *,
+    decision_seconds: float = 0.0,
+    time_bank_seconds: float = 0.0,
+    max_strikes: int = 0,
+    admin_token: str = "",
+) -> arena_pb2.CreateMatchRequest:
+    return arena_pb2.CreateMatchRequest(
+        game=case.game,
+        players=case.players,
+        options=case.options,
+        seed=seed,
+        clock=arena_pb2.ClockSettings(
+            decision_seconds=decision_seconds,
+            time_bank_seconds=time_bank_seconds,
+            max_strikes=max_strikes,
+        ),
+        admin_token=admin_token,
+    )
+
+
+async def get_match(address: str, match_id: str) -> arena_pb2.MatchInfo:
+    async with grpc.aio.insecure_channel(address) as channel:
+        return await arena_pb2_grpc.ArenaStub(channel).GetMatch(
+            arena_pb2.GetMatchRequest(match_id=match_id), timeout=10
+        )
+
+
+async def get_replay(address: str, match_id: str) -> arena_pb2.Replay:
+    async with grpc.aio.insecure_channel(address) as channel:
+        return await arena_pb2_grpc.ArenaStub(channel).GetReplay(
+            arena_pb2.GetReplayRequest(match_id=match_id), timeout=10
+        )
+
+
+def replay_locally(replay: arena_pb2.Replay) -> games.State:
+    """Play the recorded action indices on a fresh engine with the same seed."""
+    game = games.get(replay.game)
+    state = game.new_state(replay.players, replay.seed, dict(replay.options))
+    for number, action in enumerate(replay.actions, start=1):
+        assert action.move == number
+        assert state.to_move == action.seat, f"move {number}: recorded for the wrong seat"
+        legal = state.legal_actions()
+        assert legal[action.action_index].label == action.label
+        state.apply(legal[action.action_index])
+    assert state.terminal, "the recorded actions do not finish the game"
+    return state
+
+
+def assert_replay_reproduces_result(replay: arena_pb2.Replay) -> None:
+    """The engine, fed the record, ends with the scores and ranks the server reported
+    (disqualified seats are ranked last by the server, so ranks are compared without DQs)."""
+    state = replay_locally(replay)
+    expected = state.result()
+    assert list(replay.result.scores) == [float(s) for s in expected.scores]
+    assert json.loads(replay.result.details_json) == json.loads(
+        json.dumps(expected.details, sort_keys=True, default=str)
+    )
+    if not any(seat.disqualified for seat in replay.result.seats):
+        assert list(replay.result.ranks) == list(expected.ranks)
+
+
+def expected_watch_stream(replay: arena_pb2.Replay) -> list[arena_pb2.WatchResponse]:
+    """Everything a spectator may see of the match, built independently from the
+    engine: `observation(None)` after each move and `Event.visible_to(None)`."""
+    game = games.get(replay.game)
+    codec = game.codec
+    state = game.new_state(replay.players, replay.seed, dict(replay.options))
+
+    def snapshot(move: int) -> arena_pb2.WatchResponse:
+        message = arena_pb2.Snapshot(
+            move=move, observation=convert.observation(codec, state.observation(None))
+        )
+        if state.to_move is not None:
+            message.to_move = state.to_move
+        return arena_pb2.WatchResponse(snapshot=message)
+
+    out = [snapshot(0)]
+    for action in replay.actions:
+        events = state.apply(state.legal_actions()[action.action_index])
+        for event in events:
+            payload = event.visible_to(None)
+            if payload is not None:
+                out.append(
+                    arena_pb2.WatchResponse(event=convert.event(codec, action.move, payload))
+                )
+        out.append(snapshot(action.move))
+    out.append(arena_pb2.WatchResponse(result=replay.result))
+    return out
+
+
+def private_payload_messages(replay: arena_pb2.Replay) -> list[arena_pb2.EventMessage]:
+    """The full (unredacted) form of every private event, as a seat would get it."""
+    game = games.get(replay.game)
+    state = game.new_state(replay.players, replay.seed, dict(replay.options))
+    found = []
+    for action in replay.actions:
+        for event in state.apply(state.legal_actions()[action.action_index]):
+            if event.seat is not None and event.payload != event.redacted:
+                found.append(convert.event(game.codec, action.move, event.payload))
+    return found
+
+
+class RawSeat:
+    """A hand-driven Play stream (sync gRPC), to send exactly what a test wants."""
+
+    def __init__(self, stub: arena_pb2_grpc.ArenaStub) -> None:
+        self._requests: queue.Queue[arena_pb2.PlayRequest | None] = queue.Queue()
+        self.responses = stub.Play(self._iterate())
+
+    def _iterate(self) -> Iterator[arena_pb2.PlayRequest]:
+        while (item := self._requests.get()) is not None:
+            yield item
+
+    def send(self, request: arena_pb2.PlayRequest) -> None:
+        self._requests.put(request)
+
+    def join(self, match_id: str, token: str, seat: int | None = None) -> None:
+        join = arena_pb2.Join(match_id=match_id, token=token)
+        if seat is not None:
+            join.seat = seat
+        self.send(arena_pb2.PlayRequest(join=join))
+
+    def answer(self, decision_id: int, index: int) -> None:
+        self.send(
+            arena_pb2.PlayRequest(
+                answer=arena_pb2.Answer(decision_id=decision_id, action_index=index)
+            )
+        )
+
+    def next(self, kind: str, skip: tuple[str, ...] = ("event",)) -> arena_pb2.PlayResponse:
+        for response in self.responses:
+            if response.WhichOneof("kind") == kind:
+                return response
+            assert response.WhichOneof("kind") in skip, response
+        raise AssertionError(f"stream ended before a {kind}")
+
+    def play_to_end(self, first: arena_pb2.Decision | None = None) -> arena_pb2.MatchResult:
+        """Answer 0 to every decision until the result arrives."""
+        if first is not None:
+            self.answer(first.decision_id, 0)
+        for response in self.responses:
+            kind = response.WhichOneof("kind")
+            if kind == "decision":
+                self.answer(response.decision.decision_id, 0)
+            elif kind == "result":
+                return response.result
+        raise AssertionError("the stream ended without a result")
+
+    def status(self) -> grpc.StatusCode:
+        """Read to the end of the stream and return its final status."""
+        try:
+            for _ in self.responses:
+                pass
+        except grpc.RpcError as error:
+            return error.code()
+        return grpc.StatusCode.OK
+
+    def close(self) -> None:
+        self._requests.put(None)
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 20.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what or condition}")
+
+
+def log_entries(lines: Sequence[str]) -> list[Mapping[str, object]]:
+    entries = []
+    for line in list(lines):
+        try:
+            entries.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return entries
