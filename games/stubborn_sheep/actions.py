@@ -146,3 +146,23 @@ StubbornSheepActionType = (
     | UseBonus
     | MoveSheep
 )
+
+
+# Every action value is immutable, so the engine hands out shared instances from
+# these constant tables instead of building new ones at every decision.
+MAX_POSITIONS = 10
+PLACE = tuple(
+    tuple(tuple(PlaceFence(f, o, card) for o in (0, 1)) for f in range(MAX_POSITIONS))
+    for card in range(35)
+)
+PICK = tuple(PickSheep(card) for card in range(78))
+BUMP = tuple((Bump(card, False), Bump(card, True)) for card in range(78))
+MOVES = tuple(
+    (
+        MoveSheep(card, False, 1),
+        MoveSheep(card, False, 2),
+        MoveSheep(card, True, 1),
+        MoveSheep(card, True, 2),
+    )
+    for card in range(78)
+)

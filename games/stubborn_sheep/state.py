@@ -23,11 +23,13 @@ from games.contract import Event, Result, State
 from games.errors import IllegalAction
 from games.ranking import competition_ranks
 from games.stubborn_sheep.actions import (
-    Bump,
+    BUMP,
+    MOVES,
+    PICK,
+    PLACE,
     Continue,
     Decline,
     MoveSheep,
-    PickSheep,
     PlaceFence,
     Score,
     StopScoring,
@@ -42,7 +44,6 @@ from games.stubborn_sheep.data import (
     BLUE_STOPS_AFTER_ONE,
     BONUS_COLOUR,
     COLOURS,
-    DOWN,
     EFFECTIVE,
     MEADOW_TO_SIX,
     MOVED_COLOUR,
@@ -438,12 +439,12 @@ class StubbornSheepState(State):
                 companions = 2
             self._tasks.append((T_COMPANIONS, src, dst, f, companions))
         elif phase == PH_BLUE_MOD:
-            card = ctx[0]
+            card, dst = ctx[0], ctx[1]
             path = [(ctx[i], ctx[i + 1]) for i in range(2, len(ctx), 2)]
             if isinstance(action, UseBonus):
                 self._use(action)
                 path = path[:1] if action.bonus == BLUE_STOPS_AFTER_ONE else []
-            self._blue_walk(card, path)
+            self._blue_walk(card, dst, path)
         elif phase == PH_BLUE:
             if isinstance(action, UseBonus):
                 self._use(action)
@@ -536,7 +537,7 @@ class StubbornSheepState(State):
     def _place_step(self) -> None:
         hand = self.hands[self.current]
         options: list[Any] = [
-            PlaceFence(f, o, card) for card in hand for f in range(self.n) for o in (UP, DOWN)
+            place for card in hand for pair in PLACE[card][: self.n] for place in pair
         ]
         bonus = self._bonus(RED)
         if bonus == ROTATE_FENCE:
@@ -591,10 +592,7 @@ class StubbornSheepState(State):
         for area in self.areas:
             for card in area:
                 if SHEEP_COLOUR[card] == colour:
-                    moves.append(MoveSheep(card, False, 1))
-                    moves.append(MoveSheep(card, False, 2))
-                    moves.append(MoveSheep(card, True, 1))
-                    moves.append(MoveSheep(card, True, 2))
+                    moves.extend(MOVES[card])
         return moves
 
     def _white_move(self, action: MoveSheep) -> None:
@@ -681,7 +679,7 @@ class StubbornSheepState(State):
             self._decide(
                 PH_JUMPER,
                 (f, k, src, dst, direction, colour),
-                tuple(PickSheep(card) for card in candidates),
+                tuple(PICK[card] for card in candidates),
             )
 
     def _icon_jump(self, card: int, f: int, k: int, src: int, dst: int) -> None:
@@ -712,18 +710,14 @@ class StubbornSheepState(State):
         self._decide(
             PH_COMPANION,
             (src, dst, f, remaining),
-            tuple(PickSheep(card) for card in candidates),
+            tuple(PICK[card] for card in candidates),
         )
 
     def _bump(self, area: int, red: int) -> None:
         others = [card for card in self.areas[area] if card != red]
         if not others:
             return
-        options = []
-        for card in others:
-            options.append(Bump(card, False))
-            options.append(Bump(card, True))
-        self._decide(PH_BUMP, (area, red), tuple(options))
+        self._decide(PH_BUMP, (area, red), tuple(b for card in others for b in BUMP[card]))
 
     def _blue(self, card: int, src: int, dst: int, direction: int) -> None:
         n = self.n
@@ -747,15 +741,11 @@ class StubbornSheepState(State):
         bonus = self._bonus(YELLOW)
         if bonus == BLUE_SINGLE_STEP or (bonus == BLUE_STOPS_AFTER_ONE and len(path) >= 2):
             flat = tuple(x for step in path for x in step)
-            self._decide(PH_BLUE_MOD, (card, direction, *flat), (_DECLINE, UseBonus(bonus)))
+            self._decide(PH_BLUE_MOD, (card, dst, *flat), (_DECLINE, UseBonus(bonus)))
             return
-        self._blue_walk(card, path)
+        self._blue_walk(card, dst, path)
 
-    def _blue_walk(self, card: int, path: list[tuple[int, int]]) -> None:
-        if not path:
-            return
-        n = self.n
-        cur = next(a for a in range(n) if card in self.areas[a])
+    def _blue_walk(self, card: int, cur: int, path: list[tuple[int, int]]) -> None:
         for fence, nxt in path:
             self._move(card, cur, nxt, fence, BLUE_RUN)
             cur = nxt
