@@ -3,6 +3,7 @@ are conserved, observations are consistent, replays and clones behave."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -68,6 +69,8 @@ def test_random_games_end_conserve_cards_and_score_consistently(players: int, se
     assert played.state.last_turn is not None
     assert played.state.turn == played.state.last_turn
     assert (played.state.last_turn + 1) % players == 0  # everybody had the same number of turns
+    json.dumps(result.details)  # the details are JSON-serialisable
+    assert "over" in played.state.render() and "over" in played.state.prompt()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

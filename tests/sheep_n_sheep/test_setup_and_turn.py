@@ -45,10 +45,12 @@ def test_start_player_is_seat_0_and_turns_go_clockwise() -> None:
     """'Seat 0 is the start player'; 'performing turns clockwise'."""
     state = GAME.new_state(3, seed=1)
     seats = []
-    for _ in range(6):
+    for _ in range(7):
         seats.append(state.to_move)
-        state.apply(TakeSet(0)) if TakeSet(0) in state.legal_actions() else None
-    assert seats == [0, 1, 2, 0, 1, 2]
+        turn = state.turn
+        while state.turn == turn:  # play one whole turn: the first legal action each time
+            state.apply(state.legal_actions()[0])
+    assert seats == [0, 1, 2, 0, 1, 2, 0]
 
 
 def test_different_seeds_shuffle_differently_and_same_seed_identically() -> None:
