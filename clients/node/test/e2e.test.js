@@ -2,13 +2,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { arenaClient, createLogger, playSeat, randomBot, SeatError, grpc, unary } from '../src/index.js';
-import { startServer } from '../testkit/server.js';
+import { PYTHON, REPO_ROOT, startServer } from '../testkit/server.js';
 import { startProxy } from '../testkit/proxy.js';
 
 const BOT = fileURLToPath(new URL('../bin/sheepfold-node-bot.js', import.meta.url));
+const CREATE_MATCH = fileURLToPath(new URL('../bin/create-match.js', import.meta.url));
 // The games the server must offer, each with options that keep a match short (shared with tests/node/).
 const MATCHES = JSON.parse(readFileSync(new URL('./matches.json', import.meta.url), 'utf8')).games;
 const EXPECTED_GAMES = Object.keys(MATCHES);
@@ -31,9 +34,10 @@ async function createMatch(game, players, seed, options = MATCHES[game] ?? {}) {
 }
 
 /** Runs the bot command for one seat; resolves to { code, stdout, stderr }. */
-function runBot(args, env = {}) {
+function runBot(args, env = {}, script = BOT, program = process.execPath) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BOT, ...args], {
+    const child = spawn(program, script ? [script, ...args] : args, {
+      cwd: REPO_ROOT,
       env: { ...process.env, SHEEPFOLD_SERVER: '', SHEEPFOLD_MATCH: '', SHEEPFOLD_TOKEN: '', SHEEPFOLD_SEAT: '', SHEEPFOLD_SEED: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -225,6 +229,64 @@ describe('the Node bot against a real server', { timeout: 50_000 }, () => {
     assert.equal(outcome.result.scores.length, 2);
     assert.equal(outcome.reconnects, 0);
     assert.ok(pending.decisionId, 'the old bot had a decision open when it was replaced');
+  });
+
+  test('create-match.js sets up a match by hand that two bot processes then play', async () => {
+    const made = await runBot(
+      ['--server', server.address, '--game', 'sheep-showdown', '--players', '2', '--option', 'rounds=1', '--option', 'double_trouble=true', '--seed', '99'],
+      {},
+      CREATE_MATCH,
+    );
+    assert.equal(made.code, 0, made.stderr);
+    const created = JSON.parse(made.stdout);
+    assert.equal(created.seed, '99');
+    assert.equal(created.seat_tokens.length, 2);
+    const info = await unary(client, 'GetMatch', { match_id: created.match_id });
+    assert.deepEqual({ ...info.options }, { rounds: '1', double_trouble: 'true' });
+    const runs = await Promise.all(
+      created.seat_tokens.map((token) => runBot(['--match', created.match_id, '--token', token], { SHEEPFOLD_SERVER: server.address })),
+    );
+    for (const run of runs) assert.equal(run.code, 0, run.stderr);
+    const refused = await runBot(['--server', server.address, '--game', 'no-such-game'], {}, CREATE_MATCH);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /INVALID_ARGUMENT: unknown game/);
+  });
+
+  test('entered in a tournament as a command bot, it plays every game it is given', async () => {
+    // The docs/writing-a-bot.md recipe: the runner passes SHEEPFOLD_* in the environment.
+    const folder = mkdtempSync(path.join(tmpdir(), 'sheepfold-node-'));
+    try {
+      const config = path.join(folder, 'node.toml');
+      writeFileSync(
+        config,
+        [
+          'name = "node-check"',
+          'game = "sheep-showdown"',
+          'players = 2',
+          'games_per_pairing = 1',
+          'concurrency = 2',
+          'database = "node.sqlite"',
+          '[options]',
+          'rounds = 1',
+          '[[bots]]',
+          'name = "random"',
+          'builtin = "random"',
+          '[[bots]]',
+          'name = "node"',
+          `command = ${JSON.stringify([process.execPath, BOT, '--log-level', 'warning'])}`,
+          '',
+        ].join('\n'),
+      );
+      const run = await runBot(['-m', 'cli', 'tournament', 'run', config, '--server', server.address, '--no-report'], {}, null, PYTHON);
+      assert.equal(run.code, 0, run.stderr);
+      const report = await runBot(['-m', 'cli', 'tournament', 'report', '--db', path.join(folder, 'node.sqlite'), '--format', 'json'], {}, null, PYTHON);
+      assert.equal(report.code, 0, report.stderr);
+      const node = JSON.parse(report.stdout).standings.find((row) => row.bot === 'node');
+      assert.ok(node.games >= 2, `games: ${node.games}`);
+      assert.deepEqual([node.crashes, node.timeouts, node.disqualifications], [0, 0, 0]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test('a wrong token is refused at once: exit status 1 with the reason, nothing on stdout', async () => {

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// Creates one match and prints its id and seat tokens as JSON: a way to set up a
+// match by hand for trying a bot (`sheepfold match` plays the seats itself instead).
+import { parseArgs } from 'node:util';
+import { arenaClient, statusName, unary } from '../src/index.js';
+
+const USAGE = `usage: create-match.js --game NAME [--players N] [--option KEY=VALUE]...
+                       [--seed N] [--decision-seconds S] [--server HOST:PORT] [--admin-token T]
+
+Prints {"match_id", "seed", "seat_tokens"} as one JSON line. --server defaults to
+$SHEEPFOLD_SERVER or 127.0.0.1:50051, --admin-token to $SHEEPFOLD_ADMIN_TOKEN.`;
+
+async function run() {
+  const { values } = parseArgs({
+    options: {
+      server: { type: 'string' },
+      game: { type: 'string' },
+      players: { type: 'string', default: '2' },
+      option: { type: 'string', multiple: true, default: [] },
+      seed: { type: 'string' },
+      'decision-seconds': { type: 'string' },
+      'admin-token': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || !values.game) {
+    (values.help ? process.stdout : process.stderr).write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const options = {};
+  for (const pair of values.option) {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`--option wants KEY=VALUE, not ${pair}`);
+    options[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  const request = {
+    game: values.game,
+    players: Number(values.players),
+    options,
+    clock: { decision_seconds: Number(values['decision-seconds'] ?? 0) },
+    admin_token: values['admin-token'] ?? process.env.SHEEPFOLD_ADMIN_TOKEN ?? '',
+  };
+  if (values.seed !== undefined) request.seed = values.seed;
+  const client = arenaClient(values.server ?? (process.env.SHEEPFOLD_SERVER || '127.0.0.1:50051'));
+  try {
+    const created = await unary(client, 'CreateMatch', request);
+    process.stdout.write(`${JSON.stringify({ match_id: created.match_id, seed: created.seed, seat_tokens: created.seat_tokens })}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`create-match: ${statusName(error.code)}: ${error.details ?? error.message}\n`);
+    return 1;
+  } finally {
+    client.close();
+  }
+}
+
+run().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`create-match: ${error.message}\n`);
+    process.exitCode = 2;
+  },
+);
