@@ -3,6 +3,8 @@ Double Trouble."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games.sheep_showdown import cards as C
@@ -266,6 +268,7 @@ def test_number_of_rounds_and_totals(rounds: int) -> None:
         for record in player["rounds"]:
             assert record["round_score"] == record["sheep_points"] - record["wolves"]
     assert payloads([e for events in history for e in events], GameEnded)
+    assert json.loads(json.dumps(result.details)) == result.details
 
 
 def test_highest_total_wins_then_longest_in_the_final_round() -> None:
