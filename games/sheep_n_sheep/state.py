@@ -75,7 +75,6 @@ class SheepNSheepState(State):
         "_down_num",
         "_down_tip",
         "_hands",
-        "_kind_start",
         "_last_turn",
         "_legal",
         "_market",
@@ -84,6 +83,7 @@ class SheepNSheepState(State):
         "_placed",
         "_rng",
         "_seat",
+        "_start",
         "_stock",
         "_tip",
         "_turn",
@@ -118,7 +118,7 @@ class SheepNSheepState(State):
 
     def _reset_placement(self) -> None:
         self._placed = 0
-        self._kind_start: int | None = None  # the start cell key of the placement
+        self._start: int | None = None  # the start cell key of the placement
         self._tip: int | None = None
         self._up_tip: int | None = None
         self._down_tip: int | None = None
@@ -198,7 +198,7 @@ class SheepNSheepState(State):
             if start is not None:
                 key = pack(*start)
                 num = NUMBER[self._pastures[seat][key]]
-                self._kind_start = self._tip = self._up_tip = self._down_tip = key
+                self._start = self._tip = self._up_tip = self._down_tip = key
                 self._up_num = self._down_num = num
             out.append(
                 Event(ev.PlacementBegun(seat, "same" if kind is BeginSame else "run", start))
@@ -389,11 +389,11 @@ class SheepNSheepState(State):
             return
         if phase == SAME:
             if self._tip is None:
-                self._kind_start = key
+                self._start = key
                 self._up_num = NUMBER[card]
             self._tip = key
         elif self._up_tip is None:  # the first card of a run on an empty pasture
-            self._kind_start = self._up_tip = key
+            self._start = self._up_tip = key
             self._up_num = NUMBER[card]
         elif action.branch == "up":
             self._up_tip = key
@@ -462,7 +462,7 @@ class SheepNSheepState(State):
             return None
         if phase in (DISCARD, FREE):
             return Placement(PHASES[phase], None, self._placed)
-        start = None if self._kind_start is None else unpack(self._kind_start)
+        start = None if self._start is None else unpack(self._start)
         if phase == SAME:
             tip = None if self._tip is None else unpack(self._tip)
             number = None if self._tip is None else self._up_num
@@ -527,7 +527,7 @@ class SheepNSheepState(State):
         new._last_turn = self._last_turn
         new._phase = self._phase
         new._placed = self._placed
-        new._kind_start = self._kind_start
+        new._start = self._start
         new._tip = self._tip
         new._up_tip = self._up_tip
         new._down_tip = self._down_tip
