@@ -331,3 +331,20 @@ def test_blue_leaving_the_only_area_with_blues_jumps_once() -> None:
     assert events[0] == IconJump(3, 0, BLUE, 2, 3, b(0))
     assert not isinstance(events[1], SheepMoved)
     assert where(state, b(0)) in (2, 3)
+
+
+def test_observation_shows_the_activation_in_progress() -> None:
+    """The observation carries the activation in progress: the fence activating, the
+    fences still to come and the decision's context."""
+    card, orientation = find_fence(lambda e: e[0] == (WHITE, LEFT))
+    areas = empty_areas(6)
+    areas[2] = [w(0), w(1)]
+    state = frame3(card, areas)
+    state.apply(pick(state, PlaceFence, fence=3, orientation=orientation))
+    obs = state.observation(1)
+    assert obs.phase == "jumper" and obs.to_move == 0 and obs.current == 0
+    assert obs.activating == 3 and obs.queue == (0, 1) and obs.activated == (3,)
+    assert obs.context == (3, 0, 2, 3, 1, WHITE)
+    assert obs.fences[3].card == card and obs.fences[3].height == 2
+    assert obs.fences[3].jumps[0] == (WHITE, 2, 3)
+    assert obs.hand == tuple(state.hands[1]) and obs.hand_sizes == (0, 1, 1)
