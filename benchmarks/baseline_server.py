@@ -1,0 +1,134 @@
+"""The baseline: a bare grpc.aio bidirectional-stream server, no engine.
+
+It speaks the `Arena/Play` method on raw bytes, so the SDK client joins it
+exactly as it joins `sheepfold serve`. Per match it replays a transcript of a
+real random game (the same decisions, events and result bytes the real server
+sends, see `transcript.py`): every answer, whatever it says, releases the next
+pre-serialised messages. Nothing is parsed but the join. What it costs is
+gRPC itself plus one queue hop per message, which is what we compare against.
+
+    python -m benchmarks.baseline_server --game sheep-n-sheep --players 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import zlib
+from collections.abc import AsyncIterator
+
+import grpc
+from sheepfold.v1 import arena_pb2
+
+from benchmarks.transcript import Transcript, record
+from server.app import ServerConfig, grpc_options
+
+
+class Room:
+    """One match: its seats' outbound queues and how far the transcript got."""
+
+    def __init__(self, transcript: Transcript) -> None:
+        self.transcript = transcript
+        self.queues: list[asyncio.Queue[bytes | None] | None] = [None] * transcript.players
+        self.position = -1
+
+    def join(self, seat: int, queue: asyncio.Queue[bytes | None]) -> None:
+        self.queues[seat] = queue
+        if self.position < 0 and all(q is not None for q in self.queues):
+            self.position = 0
+            self._release()
+
+    def answer(self) -> None:
+        self.position += 1
+        self._release()
+
+    def _release(self) -> None:
+        transcript = self.transcript
+        if self.position < len(transcript.steps):
+            step = transcript.steps[self.position]
+            self._send_all(step.before)
+            self._send(step.seat, step.decision)
+            return
+        self._send_all(transcript.after)
+        for seat in range(transcript.players):
+            self._send(seat, transcript.result)
+            self._send(seat, None)  # end of stream
+
+    def _send_all(self, messages: tuple[tuple[int, bytes], ...]) -> None:
+        for seat, message in messages:
+            self._send(seat, message)
+
+    def _send(self, seat: int, message: bytes | None) -> None:
+        queue = self.queues[seat]
+        if queue is not None:
+            queue.put_nowait(message)
+
+
+class Baseline:
+    def __init__(self, transcripts: list[Transcript]) -> None:
+        self.transcripts = transcripts
+        self.rooms: dict[str, Room] = {}
+
+    async def play(
+        self, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[bytes]:
+        first = arena_pb2.PlayRequest.FromString(await anext(requests))
+        match_id, seat = first.join.match_id, first.join.seat
+        room = self.rooms.get(match_id)
+        if room is None:
+            pick = zlib.crc32(match_id.encode()) % len(self.transcripts)
+            room = self.rooms[match_id] = Room(self.transcripts[pick])
+        queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        queue.put_nowait(
+            arena_pb2.PlayResponse(
+                joined=arena_pb2.Joined(match_id=match_id, seat=seat)
+            ).SerializeToString()
+        )
+        room.join(seat, queue)
+        reader = asyncio.create_task(_read_answers(requests, room))
+        try:
+            while (message := await queue.get()) is not None:
+                yield message
+        finally:
+            reader.cancel()
+            self.rooms.pop(match_id, None)
+
+
+async def _read_answers(requests: AsyncIterator[bytes], room: Room) -> None:
+    async for _ in requests:
+        room.answer()
+
+
+async def serve(host: str, port: int, transcripts: list[Transcript]) -> None:
+    baseline = Baseline(transcripts)
+    server = grpc.aio.server(options=grpc_options(ServerConfig()))
+    handler = grpc.stream_stream_rpc_method_handler(baseline.play)
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler("sheepfold.v1.Arena", {"Play": handler}),)
+    )
+    bound = server.add_insecure_port(f"{host}:{port}")
+    await server.start()
+    print(json.dumps({"event": "server started", "port": bound}), file=sys.stderr, flush=True)
+    await server.wait_for_termination()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.baseline_server",
+        description="Bare grpc.aio Play server replaying recorded random games (the baseline).",
+    )
+    parser.add_argument("--game", required=True, help="game whose traffic to replay")
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--transcripts", type=int, default=8, help="recorded games to cycle")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0, help="0 = any free port")
+    args = parser.parse_args(argv)
+    transcripts = [record(args.game, args.players, seed) for seed in range(args.transcripts)]
+    asyncio.run(serve(args.host, args.port, transcripts))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,252 @@
+"""`python -m benchmarks`: run the benchmarks, print tables, write JSON."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import logging
+import os
+import platform
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import grpc
+import structlog
+
+from benchmarks import engine, memory, report, serving, targets, tournament
+from benchmarks.procs import ROOT
+
+SECTIONS = ("engine", "server", "baseline", "memory", "tournament")
+DEFAULT_JSON = ROOT / "benchmarks" / "results" / "latest.json"
+
+DESCRIPTION = """\
+Measure Sheepfold side by side with bare gRPC, print tables and write JSON.
+
+sections (all by default; pick with --only):
+  engine      random full games per second and decisions per second, one core,
+              for every game and player count (and notable options)
+  server      decisions/s and p50/p99 decision round trip (a seat answers ->
+              the match's next decision arrives) through `sheepfold serve`
+              (a subprocess, --db :memory:) at 1, 10, 100 and 500 concurrent
+              matches of random bots run by a separate bot-driver process
+  baseline    the same through a bare grpc.aio Play server that replays the
+              same game's recorded messages with no engine: server/baseline is
+              the figure to steer by
+  memory      resident memory per live match, 1,000 matches per game
+  tournament  games per second of a round robin at concurrency 1 and 2
+
+Targets are printed, never asserted (exit status 0 even when one is missed;
+1 only when a section could not run). Absolute figures are noisy; ratios
+measured in one run are not.
+"""
+
+QUICK = {
+    "engine_seconds": 0.3,
+    "levels": (1, 10, 100),
+    "seconds": 1.5,
+    "warmup": 0.3,
+    "memory_matches": 200,
+    "games_per_pairing": 1,
+}
+FULL = {
+    "engine_seconds": 1.0,
+    "levels": (1, 10, 100, 500),
+    "seconds": 4.0,
+    "warmup": 1.0,
+    "memory_matches": 1000,
+    "games_per_pairing": 2,
+}
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="tiny configuration (short windows, levels 1/10/100, 200 matches for memory): "
+        "about a minute",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="SECTION",
+        help=f"run only these sections: {', '.join(SECTIONS)} "
+        "(repeat or comma-separate; default: all)",
+    )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=DEFAULT_JSON,
+        metavar="PATH",
+        help="where to write the results (default benchmarks/results/latest.json)",
+    )
+    parser.add_argument(
+        "--game",
+        default="sheep-n-sheep",
+        help="game for the server, baseline and tournament sections (default %(default)s)",
+    )
+    parser.add_argument(
+        "--players", type=int, default=2, help="players per match there (default 2)"
+    )
+    parser.add_argument(
+        "--levels",
+        help="concurrent matches, comma-separated (default 1,10,100,500; quick 1,10,100)",
+    )
+    parser.add_argument(
+        "--seconds", type=float, help="measuring window per level (default 4; quick 1.5)"
+    )
+    parser.add_argument(
+        "--engine-seconds", type=float, help="time per engine row (default 1; quick 0.3)"
+    )
+    parser.add_argument(
+        "--engine-games",
+        help="only these games in the engine section, comma-separated (default: every game)",
+    )
+    parser.add_argument(
+        "--memory-matches", type=int, help="matches to create for memory (default 1000; quick 200)"
+    )
+    args = parser.parse_args(argv)
+    only = [s.strip() for chunk in args.only or [] for s in chunk.split(",") if s.strip()]
+    unknown = sorted(set(only) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown section {unknown[0]!r} (sections: {', '.join(SECTIONS)})")
+    args.sections = tuple(s for s in SECTIONS if not only or s in only)
+    preset = QUICK if args.quick else FULL
+    args.levels = tuple(int(x) for x in args.levels.split(",")) if args.levels else preset["levels"]
+    if any(level < 1 for level in args.levels):
+        parser.error("--levels must be positive whole numbers")
+    for name in ("seconds", "engine_seconds", "memory_matches"):
+        if getattr(args, name) is None:
+            setattr(args, name, preset[name])
+    args.warmup = preset["warmup"]
+    args.games_per_pairing = preset["games_per_pairing"]
+    args.engine_games = tuple(args.engine_games.split(",")) if args.engine_games else None
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    # Our own and the in-process server's logs would drown the tables.
+    structlog.configure(
+        wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
+        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+    )
+    started = time.perf_counter()
+    out: dict[str, Any] = {"meta": _meta(args), "errors": {}}
+    checks: list[targets.Check] = []
+
+    def section(name: str, work: Callable[[], Any]) -> Any:
+        print(f"... {name}", file=sys.stderr, flush=True)
+        try:
+            return work()
+        except Exception:  # a broken section is reported; the others still run
+            out["errors"][name] = traceback.format_exc()
+            print(f"{name} failed:\n{out['errors'][name]}", file=sys.stderr, flush=True)
+            return None
+
+    tables: list[str] = []
+    if "engine" in args.sections:
+        results = section("engine", lambda: engine.run(args.engine_seconds, args.engine_games))
+        if results is not None:
+            out["engine"] = [dataclasses.asdict(r) for r in results]
+            tables.append(report.engine(results))
+            checks += targets.engine_checks(results)
+    load_targets = tuple(t for t in ("server", "baseline") if t in args.sections)
+    if load_targets:
+        results = section(
+            "+".join(load_targets),
+            lambda: serving.run(
+                args.game, args.players, args.levels, args.seconds, args.warmup, load_targets
+            ),
+        )
+        if results is not None:
+            out["load"] = [
+                {**dataclasses.asdict(r), "rss_growth_per_match": r.rss_growth_per_match}
+                for r in results
+            ]
+            tables.append(report.load(results, args.game, args.players))
+            checks += targets.server_checks(results)
+    if "memory" in args.sections:
+        cases = _memory_cases(args)
+        results = section("memory", lambda: memory.run(cases, args.memory_matches))
+        if results is not None:
+            out["memory"] = [dataclasses.asdict(r) for r in results]
+            tables.append(report.memory(results))
+            checks += targets.memory_checks(results)
+    if "tournament" in args.sections:
+        results = section(
+            "tournament",
+            lambda: tournament.run(args.game, args.players, args.games_per_pairing),
+        )
+        if results is not None:
+            out["tournament"] = [dataclasses.asdict(r) for r in results]
+            tables.append(report.tournament(results))
+    elapsed = time.perf_counter() - started
+    if not args.quick and set(args.sections) == set(SECTIONS):
+        checks.append(targets.duration_check(elapsed))
+    out["targets"] = [dataclasses.asdict(c) for c in checks]
+    out["elapsed_seconds"] = elapsed
+    tables.append(report.checks(checks))
+    print("\n\n".join(tables))
+    command = " ".join(sys.argv[1:] if argv is None else argv)
+    print(f"\n{elapsed:.0f} s; command: python -m benchmarks {command}")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(out, indent=2, default=str) + "\n", encoding="utf-8")
+    print(f"results written to {args.json}")
+    if out["errors"]:
+        print(f"sections that failed: {', '.join(out['errors'])}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _memory_cases(args: argparse.Namespace) -> list[tuple[str, int]]:
+    """The benchmark game in quick mode; every game at its largest table otherwise."""
+    if args.quick:
+        return [(args.game, args.players)]
+    import games
+
+    return [(name, games.get(name).max_players) for name in games.names()]
+
+
+def _meta(args: argparse.Namespace) -> dict[str, Any]:
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--", "server", "games", "clients"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    return {
+        "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "commit": commit,
+        "uncommitted_changes_in_server_games_clients": bool(dirty),
+        "python": platform.python_version(),
+        "grpcio": grpc.__version__,
+        "cpus": os.cpu_count(),
+        "machine": platform.machine(),
+        "quick": args.quick,
+        "sections": list(args.sections),
+        "game": args.game,
+        "players": args.players,
+        "levels": list(args.levels),
+        "seconds": args.seconds,
+        "engine_seconds": args.engine_seconds,
+        "memory_matches": args.memory_matches,
+    }

@@ -1,0 +1,142 @@
+"""Plain-text tables of the results."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from benchmarks.engine import EngineResult
+from benchmarks.memory import MemoryResult
+from benchmarks.serving import LoadResult
+from benchmarks.targets import Check
+from benchmarks.tournament import TournamentResult
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    cells = [[str(h) for h in headers], *[[_cell(v) for v in row] for row in rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    lines = []
+    for n, row in enumerate(cells):
+        lines.append(
+            "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(row, widths, strict=True))
+            ).rstrip()
+        )
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        if value != value:  # NaN
+            return "-"
+        if abs(value) >= 100:
+            return f"{value:,.0f}"
+        return f"{value:.2f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+def engine(results: Sequence[EngineResult]) -> str:
+    rows = []
+    for r in results:
+        options = ",".join(f"{k}={v}" for k, v in sorted(r.options.items()))
+        rows.append(
+            (
+                r.game,
+                r.players,
+                options or "",
+                r.games_per_second,
+                r.decisions_per_second,
+                r.decisions_per_game,
+            )
+        )
+    return "Engine (random full games, one core)\n" + table(
+        ("game", "players", "options", "games/s", "decisions/s", "decisions/game"), rows
+    )
+
+
+def load(results: Sequence[LoadResult], game: str, players: int) -> str:
+    rows = []
+    for r in results:
+        base = next((b for b in results if b.target == "baseline" and b.matches == r.matches), None)
+        ratio = p99_ratio = None
+        if r.target == "server" and base is not None:
+            ratio = r.decisions_per_second / base.decisions_per_second
+            p99_ratio = r.p99_ms / base.p99_ms
+        rows.append(
+            (
+                r.target,
+                r.matches,
+                r.decisions_per_second,
+                r.p50_ms,
+                r.p99_ms,
+                ratio,
+                p99_ratio,
+                r.server_cpu_ms_per_decision,
+                r.server_cpu_share,
+                r.driver_cpu_share,
+                r.rss_growth_per_match / 1024 if r.rss_growth_per_match is not None else None,
+                r.ramp_seconds,
+            )
+        )
+    return (
+        f"Server vs baseline ({game}, {players} players, random bots in a separate process)\n"
+        + table(
+            (
+                "target",
+                "matches",
+                "decisions/s",
+                "p50 ms",
+                "p99 ms",
+                "rate/base",
+                "p99/base",
+                "srv cpu ms/dec",
+                "srv cpu",
+                "bots cpu",
+                "RSS KB/match",
+                "ramp s",
+            ),
+            rows,
+        )
+    )
+
+
+def memory(results: Sequence[MemoryResult]) -> str:
+    rows = [
+        (
+            r.game,
+            r.players,
+            r.matches,
+            r.rss_before / 2**20,
+            r.rss_after / 2**20,
+            r.bytes_per_match / 1024,
+        )
+        for r in results
+    ]
+    return "Memory (sheepfold serve, matches created and waiting for seats)\n" + table(
+        ("game", "players", "matches", "RSS before MB", "RSS after MB", "KB/match"), rows
+    )
+
+
+def tournament(results: Sequence[TournamentResult]) -> str:
+    rows = [
+        (r.game, r.players, r.bots, r.concurrency, r.games, r.errors, r.seconds, r.games_per_second)
+        for r in results
+    ]
+    return (
+        "Tournament (round robin of random bots, tournament runner, in-process server)\n"
+        + table(
+            ("game", "players", "bots", "concurrency", "games", "errors", "seconds", "games/s"),
+            rows,
+        )
+    )
+
+
+def checks(results: Sequence[Check]) -> str:
+    rows = [(c.name, c.measured, c.target, "met" if c.met else "MISSED") for c in results]
+    return "Targets (reported, never asserted)\n" + table(("check", "measured", "target", ""), rows)

@@ -1,0 +1,154 @@
+"""Load through a real server and through the baseline, side by side.
+
+For each concurrency level a fresh server subprocess is started (so matches
+left over from one level never load the next), then one bot-driver
+subprocess (`benchmarks.driver`) plays random bots against it. The same is
+done with the baseline server (`benchmarks.baseline_server`), which replays
+the same game's recorded traffic with no engine behind it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from benchmarks import procs
+
+
+@dataclass(frozen=True, slots=True)
+class LoadResult:
+    target: str  # "server" or "baseline"
+    matches: int
+    decisions_per_second: float
+    p50_ms: float
+    p99_ms: float
+    mean_ms: float
+    decisions: int
+    seconds: float
+    ramp_seconds: float
+    matches_finished: int
+    server_cpu_ms_per_decision: float | None
+    server_cpu_share: float | None  # of one core, during the window
+    driver_cpu_share: float
+    server_rss_idle: int
+    server_rss_loaded: int | None
+
+    @property
+    def rss_growth_per_match(self) -> float | None:
+        if self.server_rss_loaded is None:
+            return None
+        return (self.server_rss_loaded - self.server_rss_idle) / self.matches
+
+
+def server_command() -> list[str]:
+    # Matches must not start without their seats during a long ramp.
+    return [*procs.sheepfold_serve_command(), "--start-timeout", "300"]
+
+
+def baseline_command(game: str, players: int) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "benchmarks.baseline_server",
+        "--game",
+        game,
+        "--players",
+        str(players),
+    ]
+
+
+def measure(
+    target: str,
+    game: str,
+    players: int,
+    matches: int,
+    seconds: float,
+    warmup: float,
+    ramp_timeout: float = 120.0,
+) -> LoadResult:
+    command = server_command() if target == "server" else baseline_command(game, players)
+    server = procs.start(command)
+    try:
+        time.sleep(0.2)
+        idle = procs.sample(server.pid).rss_bytes
+        driver = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "benchmarks.driver",
+                "--address",
+                server.address,
+                "--mode",
+                target,
+                "--game",
+                game,
+                "--players",
+                str(players),
+                "--matches",
+                str(matches),
+                "--seconds",
+                str(seconds),
+                "--warmup",
+                str(warmup),
+                "--ramp-timeout",
+                str(ramp_timeout),
+                "--server-pid",
+                str(server.pid),
+            ],
+            cwd=procs.ROOT,
+            capture_output=True,
+            text=True,
+            timeout=ramp_timeout + warmup + seconds + 60,
+            check=False,
+        )
+        if driver.returncode != 0 or not driver.stdout.strip():
+            raise RuntimeError(
+                f"bot driver failed against the {target} ({matches} matches):\n"
+                + driver.stderr[-3000:]
+                + "".join(server.log_lines[-10:])
+            )
+        data: dict[str, Any] = json.loads(driver.stdout.strip().splitlines()[-1])
+    finally:
+        procs.stop(server)
+    window = data["seconds"]
+    cpu = data["server_cpu_seconds"]
+    decisions = data["decisions"]
+    return LoadResult(
+        target=target,
+        matches=matches,
+        decisions_per_second=data["decisions_per_second"],
+        p50_ms=data["p50_ms"],
+        p99_ms=data["p99_ms"],
+        mean_ms=data["mean_ms"],
+        decisions=decisions,
+        seconds=window,
+        ramp_seconds=data["ramp_seconds"],
+        matches_finished=data["matches_finished"],
+        server_cpu_ms_per_decision=(cpu * 1000 / decisions)
+        if cpu is not None and decisions
+        else None,
+        server_cpu_share=(cpu / window) if cpu is not None else None,
+        driver_cpu_share=data["driver_cpu_seconds"] / window,
+        server_rss_idle=idle,
+        server_rss_loaded=data["server_rss_after"],
+    )
+
+
+def run(
+    game: str,
+    players: int,
+    levels: tuple[int, ...],
+    seconds: float,
+    warmup: float,
+    targets: tuple[str, ...] = ("server", "baseline"),
+) -> list[LoadResult]:
+    """Every level against every target, interleaved so drift hits both alike."""
+    results = []
+    for matches in levels:
+        for target in targets:
+            results.append(measure(target, game, players, matches, seconds, warmup))
+    return results

@@ -1,0 +1,99 @@
+"""Each benchmark runs in a tiny configuration and produces well-formed output.
+
+These never assert a speed: only that every figure is there, finite and
+consistent with the others (a benchmark that silently measures nothing fails).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+import games
+from benchmarks import cli, engine, memory, report, serving, targets, transcript
+
+
+def test_engine_measures_every_game_and_player_count() -> None:
+    results = engine.run(seconds=0.0)
+    seen = {(r.game, r.players) for r in results if not r.options}
+    expected = {
+        (name, players)
+        for name in games.names()
+        for players in range(games.get(name).min_players, games.get(name).max_players + 1)
+    }
+    assert seen == expected
+    for r in results:
+        assert r.games >= 3 and r.decisions >= r.games
+        assert math.isclose(r.decisions_per_second, r.decisions / r.seconds)
+        assert math.isclose(r.decisions_per_game, r.decisions / r.games)
+    assert any(r.options for r in results), "notable options get their own rows"
+
+
+def test_transcript_replays_a_whole_game() -> None:
+    recorded = transcript.record("sheep-n-sheep", 2, seed=3)
+    assert recorded.steps and recorded.result
+    assert {step.seat for step in recorded.steps} == {0, 1}
+    assert recorded.bytes_per_decision >= recorded.decision_bytes > 0
+
+
+@pytest.mark.parametrize("target", ["server", "baseline"])
+def test_load_through_a_real_server_and_the_baseline(target: str) -> None:
+    result = serving.measure(target, "sheep-n-sheep", 2, matches=2, seconds=0.5, warmup=0.1)
+    assert result.target == target and result.matches == 2
+    assert result.decisions > 0 and result.decisions_per_second > 0
+    assert 0 < result.p50_ms <= result.p99_ms
+    assert result.server_cpu_ms_per_decision is not None
+    assert result.server_rss_loaded is not None and result.server_rss_idle > 0
+
+
+def test_memory_per_match() -> None:
+    result = memory.measure("sheep-n-sheep", 2, matches=20)
+    assert result.matches == 20 and result.rss_before > 0
+    assert result.bytes_per_match == (result.rss_after - result.rss_before) / 20
+
+
+def test_targets_compare_server_with_baseline() -> None:
+    def load(target: str, rate: float, p99: float) -> serving.LoadResult:
+        return serving.LoadResult(
+            target, 10, rate, 1.0, p99, 1.0, 100, 1.0, 0.1, 1, 0.5, 0.5, 0.5, 1000, 2000
+        )
+
+    checks = targets.server_checks([load("server", 400, 30), load("baseline", 1000, 10)])
+    assert [(c.measured, c.met) for c in checks] == [(0.4, False), (3.0, False)]
+    assert "MISSED" in report.checks(checks)
+
+
+def test_command_line_writes_json_and_prints_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "bench.json"
+    status = cli.main(
+        [
+            "--quick",
+            "--only",
+            "engine,tournament",
+            "--engine-games",
+            "stubborn-sheep",
+            "--engine-seconds",
+            "0",
+            "--json",
+            str(out),
+        ]
+    )
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "Engine" in printed and "Tournament" in printed and "Targets" in printed
+    data = json.loads(out.read_text())
+    assert data["errors"] == {}
+    assert {r["game"] for r in data["engine"]} == {"stubborn-sheep"}
+    assert [r["concurrency"] for r in data["tournament"]] == [1, 2]
+    assert all(r["games"] > 0 and r["errors"] == 0 for r in data["tournament"])
+    assert data["targets"][0]["name"].startswith("engine stubborn-sheep")
+
+
+def test_unknown_section_is_refused() -> None:
+    with pytest.raises(SystemExit):
+        cli.parse_args(["--only", "everything"])
