@@ -104,6 +104,9 @@ class SheepShowdownObservation:
     turn_cap: int
     last_player: int | None  # the one player left, making the last steps
     last_steps_left: int
+    # Public, and needed to rebuild the exact decision (search bots sample from it):
+    out_at_turn: tuple[int, ...] = ()  # per seat: the turn it went out (0 while still in)
+    used_rockets: tuple[tuple[int, int], ...] = ()  # rockets the moving dog's chain used
 
 
 class SheepShowdownState(State):
@@ -694,6 +697,8 @@ class SheepShowdownState(State):
             turn_cap=self.cap,
             last_player=self.bonus_player,
             last_steps_left=self.bonus_left if self.bonus_player is not None else 0,
+            out_at_turn=tuple(at if at is not None else 0 for at in self.out_at),
+            used_rockets=tuple(divmod(cell, size) for cell in sorted(self.rockets)),
         )
 
     def result(self) -> Result:

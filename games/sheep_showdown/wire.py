@@ -47,6 +47,8 @@ class SheepShowdownCodec:
             turn=obs.turn,
             turn_cap=obs.turn_cap,
             last_steps_left=obs.last_steps_left,
+            out_at_turn=list(obs.out_at_turn),
+            used_rockets=[_cell(row, col) for row, col in obs.used_rockets],
         )
         if obs.seat is not None:
             msg.seat = obs.seat

@@ -19,7 +19,7 @@ OBS_FIELDS = {
     "seat", "players", "double_trouble", "size", "round", "rounds", "first_player", "to_move",
     "turn_player", "decision", "decision_dog", "grid", "dogs", "flock_sizes", "own_flock",
     "totals", "round_scores", "players_in", "turn", "turn_cap", "last_player",
-    "last_steps_left",
+    "last_steps_left", "out_at_turn", "used_rockets",
 }  # fmt: skip
 
 

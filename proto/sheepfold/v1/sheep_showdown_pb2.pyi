@@ -141,7 +141,7 @@ class SheepShowdownRoundScores(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SheepShowdownObservation(_message.Message):
-    __slots__ = ("seat", "players", "double_trouble", "size", "round", "rounds", "first_player", "to_move", "turn_player", "decision", "decision_dog", "grid", "dogs", "flock_sizes", "own_flock", "totals", "round_scores", "players_in", "turn", "turn_cap", "last_player", "last_steps_left")
+    __slots__ = ("seat", "players", "double_trouble", "size", "round", "rounds", "first_player", "to_move", "turn_player", "decision", "decision_dog", "grid", "dogs", "flock_sizes", "own_flock", "totals", "round_scores", "players_in", "turn", "turn_cap", "last_player", "last_steps_left", "out_at_turn", "used_rockets")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     DOUBLE_TROUBLE_FIELD_NUMBER: _ClassVar[int]
@@ -164,6 +164,8 @@ class SheepShowdownObservation(_message.Message):
     TURN_CAP_FIELD_NUMBER: _ClassVar[int]
     LAST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     LAST_STEPS_LEFT_FIELD_NUMBER: _ClassVar[int]
+    OUT_AT_TURN_FIELD_NUMBER: _ClassVar[int]
+    USED_ROCKETS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     players: int
     double_trouble: bool
@@ -186,7 +188,9 @@ class SheepShowdownObservation(_message.Message):
     turn_cap: int
     last_player: int
     last_steps_left: int
-    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., double_trouble: _Optional[bool] = ..., size: _Optional[int] = ..., round: _Optional[int] = ..., rounds: _Optional[int] = ..., first_player: _Optional[int] = ..., to_move: _Optional[int] = ..., turn_player: _Optional[int] = ..., decision: _Optional[_Union[SheepShowdownDecision, str]] = ..., decision_dog: _Optional[int] = ..., grid: _Optional[_Iterable[_Union[SheepShowdownCard, str]]] = ..., dogs: _Optional[_Iterable[_Union[SheepShowdownDog, _Mapping]]] = ..., flock_sizes: _Optional[_Iterable[int]] = ..., own_flock: _Optional[_Iterable[_Union[SheepShowdownCard, str]]] = ..., totals: _Optional[_Iterable[int]] = ..., round_scores: _Optional[_Iterable[_Union[SheepShowdownRoundScores, _Mapping]]] = ..., players_in: _Optional[_Iterable[bool]] = ..., turn: _Optional[int] = ..., turn_cap: _Optional[int] = ..., last_player: _Optional[int] = ..., last_steps_left: _Optional[int] = ...) -> None: ...
+    out_at_turn: _containers.RepeatedScalarFieldContainer[int]
+    used_rockets: _containers.RepeatedCompositeFieldContainer[SheepShowdownCell]
+    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., double_trouble: _Optional[bool] = ..., size: _Optional[int] = ..., round: _Optional[int] = ..., rounds: _Optional[int] = ..., first_player: _Optional[int] = ..., to_move: _Optional[int] = ..., turn_player: _Optional[int] = ..., decision: _Optional[_Union[SheepShowdownDecision, str]] = ..., decision_dog: _Optional[int] = ..., grid: _Optional[_Iterable[_Union[SheepShowdownCard, str]]] = ..., dogs: _Optional[_Iterable[_Union[SheepShowdownDog, _Mapping]]] = ..., flock_sizes: _Optional[_Iterable[int]] = ..., own_flock: _Optional[_Iterable[_Union[SheepShowdownCard, str]]] = ..., totals: _Optional[_Iterable[int]] = ..., round_scores: _Optional[_Iterable[_Union[SheepShowdownRoundScores, _Mapping]]] = ..., players_in: _Optional[_Iterable[bool]] = ..., turn: _Optional[int] = ..., turn_cap: _Optional[int] = ..., last_player: _Optional[int] = ..., last_steps_left: _Optional[int] = ..., out_at_turn: _Optional[_Iterable[int]] = ..., used_rockets: _Optional[_Iterable[_Union[SheepShowdownCell, _Mapping]]] = ...) -> None: ...
 
 class SheepShowdownPlaceDog(_message.Message):
     __slots__ = ("dog", "cell")
