@@ -1,7 +1,7 @@
 """Built-in bots and loading a bot from a spec.
 
-A spec is a built-in name (`random`) or `module:Class` naming an SDK bot class
-whose constructor takes an optional `seed` keyword.
+A spec is a built-in name (`random`, `greedy`, `mcts`) or `module:Class` naming
+an SDK bot class whose constructor takes an optional `seed` keyword.
 """
 
 from __future__ import annotations
@@ -10,10 +10,13 @@ import importlib
 from collections.abc import Callable
 
 from clients.bots.random_bot import RandomBot
+from clients.bots.search import GreedyBot, MCTSBot
 from clients.sdk import Bot
 
 BUILTIN_BOTS: dict[str, Callable[[int], Bot]] = {
     "random": lambda seed: RandomBot(seed),
+    "greedy": lambda seed: GreedyBot(seed),
+    "mcts": lambda seed: MCTSBot(seed),
 }
 
 
