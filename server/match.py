@@ -57,7 +57,7 @@ class StreamClosed:
 class SeatStream:
     """The outbound side of one Play stream."""
 
-    def __init__(self, limit: int = MatchLimits.seat_queue) -> None:
+    def __init__(self, limit: int = 10_000) -> None:
         self.queue: asyncio.Queue[arena_pb2.PlayResponse | StreamClosed] = asyncio.Queue()
         self.limit = limit
         self.rejected = 0
@@ -225,11 +225,20 @@ class Match:
         self._task.add_done_callback(self._loop_ended)
 
     def _loop_ended(self, task: asyncio.Task[None]) -> None:
-        if not task.cancelled() and task.exception() is not None:
-            self.log.error(
-                "match loop failed; the match stays unfinished in the store",
-                error=repr(task.exception()),
-            )
+        if task.cancelled() or task.exception() is None:
+            return
+        # A bug or a store failure: nobody is left waiting; a restart retries the match.
+        self.log.error(
+            "match loop failed; the match stays unfinished in the store",
+            error=repr(task.exception()),
+        )
+        for seat in self.seats:
+            if seat.stream is not None:
+                seat.stream.close(grpc.StatusCode.INTERNAL, "the match failed on the server")
+                seat.stream = None
+        for watcher in self._watchers:
+            watcher.close(grpc.StatusCode.INTERNAL, "the match failed on the server")
+        self._watchers.clear()
 
     async def wait_finished(self) -> None:
         await self._finished.wait()

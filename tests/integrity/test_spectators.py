@@ -1,0 +1,277 @@
+"""Spectators: `Watch` streams public events and public observations from the
+start or live, to many watchers per match, never anything private, and drops
+a watcher that cannot keep up instead of slowing the match.
+
+DESIGN: "`observation(None)` is a spectator: public information only. Never
+another seat's hidden cards, never any deck order." and "`Watch` (server
+stream): public events and public observations, for spectators."
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+import games
+from clients.sdk import play
+from server import convert
+from server.app import ServerConfig
+from server.inprocess import InProcessServer
+from server.match import Match, MatchLimits, StreamClosed
+from server.records import ClockConfig, MatchRecord
+from server.store import MemoryStore
+from tests.integrity.helpers import (
+    Case,
+    SlowBot,
+    case_ids,
+    create_request,
+    expected_watch_stream,
+    game_cases,
+    get_match,
+    get_replay,
+    private_payload_messages,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+async def _collect(address: str, match_id: str, from_start: bool) -> list:
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = arena_pb2_grpc.ArenaStub(channel).Watch(
+            arena_pb2.WatchRequest(match_id=match_id, from_start=from_start)
+        )
+        return [message async for message in call]
+
+
+def _check_against_engine(
+    seen: list[arena_pb2.WatchResponse], expected: list[arena_pb2.WatchResponse], start: int = 0
+) -> None:
+    """`seen` is exactly `expected[start:]`, message by message."""
+    assert len(seen) == len(expected) - start, (len(seen), len(expected), start)
+    for offset, (got, want) in enumerate(zip(seen, expected[start:], strict=True)):
+        assert got == want, f"watch message {start + offset} differs:\n{got}\n!=\n{want}"
+
+
+@pytest.mark.parametrize("case", game_cases(), ids=case_ids(game_cases()))
+def test_watchers_see_exactly_the_public_match(case: Case) -> None:
+    """From the start, live from the middle, many at once, and after the end: each
+    watcher gets what `observation(None)` and `Event.visible_to(None)` give on a
+    local replay, and never the full form of a private event."""
+    with InProcessServer(ServerConfig()) as server:
+        address = server.address
+
+        async def scenario() -> tuple[str, list, list, list, list]:
+            async with grpc.aio.insecure_channel(address) as channel:
+                created = await arena_pb2_grpc.ArenaStub(channel).CreateMatch(
+                    create_request(case, 60)
+                )
+            match_id = created.match_id
+            early = [asyncio.create_task(_collect(address, match_id, True)) for _ in range(3)]
+            await asyncio.sleep(0.05)
+            seats = [
+                asyncio.create_task(
+                    play(SlowBot(seed, delay=0.004), address, match_id, token, seed)
+                )
+                for seed, token in enumerate(created.seat_tokens)
+            ]
+            while (await get_match(address, match_id)).moves < 5:
+                await asyncio.sleep(0.01)
+            live = [asyncio.create_task(_collect(address, match_id, False)) for _ in range(3)]
+            late_from_start = asyncio.create_task(_collect(address, match_id, True))
+            await asyncio.gather(*seats)
+            after_end = await _collect(address, match_id, True)
+            return (
+                match_id,
+                await asyncio.gather(*early),
+                await asyncio.gather(*live),
+                [await late_from_start],
+                [after_end],
+            )
+
+        match_id, early, live, late, after = asyncio.run(asyncio.wait_for(scenario(), 60))
+        replay = asyncio.run(get_replay(address, match_id))
+
+    expected = expected_watch_stream(replay)
+    for seen in [*early, *late, *after]:
+        _check_against_engine(seen, expected)
+    for seen in live:
+        first = seen[0]
+        assert first.WhichOneof("kind") == "snapshot", "a live watcher starts with the state"
+        assert first.snapshot.move >= 5
+        start = expected.index(first)
+        _check_against_engine(seen, expected, start)
+    private = {m.SerializeToString() for m in private_payload_messages(replay)}
+    for seen in [*early, *live, *late, *after]:
+        for message in seen:
+            if message.WhichOneof("kind") == "event":
+                assert message.event.SerializeToString() not in private
+
+
+def test_the_watch_check_catches_a_private_event() -> None:
+    """The comparison above fails when a watcher gets a seat's private event."""
+    game_name = next(
+        (
+            case.game
+            for case in game_cases()
+            if any(True for _ in _private_events(case))  # a game with private events
+        ),
+        None,
+    )
+    assert game_name is not None, "at least one game has private events"
+    case = next(c for c in game_cases() if c.game == game_name)
+    move, payload = next(_private_events(case))
+    replay = _fake_replay(case, upto=move)
+    expected = expected_watch_stream(replay)
+    leaked = list(expected)
+    codec = games.get(case.game).codec
+    leaked.insert(-2, arena_pb2.WatchResponse(event=convert.event(codec, move, payload)))
+    with pytest.raises(AssertionError, match=r"differs|\("):
+        _check_against_engine(leaked, expected)
+
+
+def _private_events(case: Case) -> Iterator[tuple[int, object]]:
+    game = games.get(case.game)
+    for seed in range(5):
+        state = game.new_state(case.players, seed, case.options)
+        move = 0
+        while not state.terminal:
+            move += 1
+            for event in state.apply(state.legal_actions()[0]):
+                if event.seat is not None and event.payload != event.redacted:
+                    yield move, event.payload
+                    return
+
+
+def _fake_replay(case: Case, upto: int) -> arena_pb2.Replay:
+    game = games.get(case.game)
+    replay = arena_pb2.Replay(game=case.game, players=case.players, options=case.options, seed=0)
+    state = game.new_state(case.players, 0, case.options)
+    for move in range(1, upto + 1):
+        replay.actions.add(move=move, seat=state.to_move, action_index=0)
+        state.apply(state.legal_actions()[0])
+    return replay
+
+
+# ---------------------------------------------------------------- limits
+
+
+@pytest.fixture
+def limited() -> Iterator[InProcessServer]:
+    config = ServerConfig(limits=MatchLimits(max_watchers=2, watch_queue=3))
+    with InProcessServer(config) as server:
+        yield server
+
+
+def test_more_watchers_than_the_limit_get_resource_exhausted(limited: InProcessServer) -> None:
+    with grpc.insecure_channel(limited.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created = stub.CreateMatch(create_request(Case("sheep-n-sheep", 2, {}), 5))
+        request = arena_pb2.WatchRequest(match_id=created.match_id)
+        first, second = stub.Watch(request), stub.Watch(request)
+        assert next(first).WhichOneof("kind") == "snapshot"
+        assert next(second).WhichOneof("kind") == "snapshot"
+        with pytest.raises(grpc.RpcError) as caught:
+            next(stub.Watch(request))
+        assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "2 watchers" in caught.value.details()
+        first.cancel()
+        # A place is free again once a watcher leaves.
+        for _ in range(100):
+            third = stub.Watch(request)
+            try:
+                assert next(third).WhichOneof("kind") == "snapshot"
+                break
+            except grpc.RpcError as error:
+                assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        else:
+            raise AssertionError("the cancelled watcher's place never came free")
+        with pytest.raises(grpc.RpcError) as missing:
+            next(stub.Watch(arena_pb2.WatchRequest(match_id="nope")))
+        assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_a_watcher_that_never_reads_is_dropped_and_the_match_is_not_slowed() -> None:
+    """Driven without gRPC, so nothing but the match's own queue is involved: the
+    seats' answers arrive at once, a watcher never drains, the match still ends."""
+
+    async def scenario() -> tuple[Match, list]:
+        game = games.get("sheep-n-sheep")
+        record = MatchRecord(
+            match_id="w",
+            game=game.name,
+            players=2,
+            options={},
+            seed=3,
+            clock=ClockConfig(decision_seconds=5),
+            token_hashes=("a", "b"),
+            created_at=0.0,
+        )
+        store = MemoryStore()
+        store.create_match(record)
+        match = Match(record, game, store, limits=MatchLimits(watch_queue=5))
+        stuck = match.watch(from_start=False)
+        from server.match import SeatStream
+
+        streams = [SeatStream(), SeatStream()]
+        for seat, stream in enumerate(streams):
+            match.join(seat, stream)
+        match.start()
+
+        async def answer(seat: int) -> None:
+            while True:
+                item = await streams[seat].queue.get()
+                if isinstance(item, StreamClosed):
+                    return
+                if item.WhichOneof("kind") == "decision":
+                    match.answer(seat, item.decision.decision_id, 0)
+
+        await asyncio.wait_for(asyncio.gather(answer(0), answer(1)), 10)
+        drained = []
+        while not stuck.queue.empty():
+            drained.append(stuck.queue.get_nowait())
+        return match, drained
+
+    match, drained = asyncio.run(scenario())
+    assert match.over, "the match finished although a watcher never read"
+    closed = drained[-1]
+    assert isinstance(closed, StreamClosed)
+    assert closed.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "behind" in closed.message
+    assert len(drained) - 1 <= 1 + 5, "no more than the snapshot and the allowed lag were queued"
+
+
+def test_a_slow_grpc_watcher_is_dropped_with_resource_exhausted(limited: InProcessServer) -> None:
+    """Through gRPC: a watcher that stops reading ends with RESOURCE_EXHAUSTED while
+    the seats finish the match at full speed."""
+    address = limited.address
+    case = Case("sheep-and-garden", 2, {})  # large public snapshots fill buffers fast
+
+    async def scenario() -> tuple[grpc.StatusCode, int]:
+        # A small receive window, so the transport cannot buffer the whole match.
+        options = [("grpc.http2.lookahead_bytes", 1024), ("grpc.http2.bdp_probe", 0)]
+        async with grpc.aio.insecure_channel(address, options=options) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            created = await stub.CreateMatch(create_request(case, 8))
+            call = stub.Watch(arena_pb2.WatchRequest(match_id=created.match_id))
+            await call.read()  # the stream is open; now stop reading
+            await asyncio.gather(
+                *(
+                    play(SlowBot(seat), address, created.match_id, token, seat)
+                    for seat, token in enumerate(created.seat_tokens)
+                )
+            )
+            received = 1
+            try:
+                while await call.read() is not grpc.aio.EOF:
+                    received += 1
+            except grpc.aio.AioRpcError as error:
+                return error.code(), received
+            return grpc.StatusCode.OK, received
+
+    code, received = asyncio.run(asyncio.wait_for(scenario(), 60))
+    assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert received < 36 * 2, "the watcher was cut off, not sent the whole match"
