@@ -156,14 +156,16 @@ class SheepAndGardenState(State):
         display: Iterable[int],
         deck: Iterable[int],
         slots: tuple[Slot, ...] | None = None,
-        to_move: int = 0,
+        to_move: int | None = 0,
         seed: int = 0,
+        end_reason: str = "",
     ) -> SheepAndGardenState:
         """A hand-built position (for tests and analysis): `placed` is (tile, x, y,
         rotation) in placement order, `deck` lists the deck bottom to top. The
         landscape is not checked against the matching rule. The display is not
         refilled; the reshuffle and end rules run as after a turn, and what they
-        did is in `setup_events`."""
+        did is in `setup_events`. `to_move=None` with `end_reason` gives a
+        finished game (as search bots rebuild one from an observation)."""
         state = cls.__new__(cls)
         state.players = players
         state._rng = random.Random(seed)
@@ -179,7 +181,7 @@ class SheepAndGardenState(State):
             slots = deal_objectives(players, cards)
         state.slots = slots
         state._to_move = to_move
-        state._end_reason = ""
+        state._end_reason = end_reason if to_move is None else ""
         state._legal = None
         events: list[Event] = []
         state._ensure_playable(events)
