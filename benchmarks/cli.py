@@ -57,7 +57,7 @@ QUICK = {
 FULL = {
     "engine_seconds": 1.0,
     "levels": (1, 10, 100, 500),
-    "seconds": 4.0,
+    "seconds": 5.0,
     "warmup": 1.0,
     "memory_matches": 1000,
     "games_per_pairing": 2,
@@ -103,7 +103,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="concurrent matches, comma-separated (default 1,10,100,500; quick 1,10,100)",
     )
     parser.add_argument(
-        "--seconds", type=float, help="measuring window per level (default 4; quick 1.5)"
+        "--seconds", type=float, help="measuring window per level (default 5; quick 1.5)"
     )
     parser.add_argument(
         "--engine-seconds", type=float, help="time per engine row (default 1; quick 0.3)"

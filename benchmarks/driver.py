@@ -34,7 +34,13 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from benchmarks import procs
+from clients import sdk
 from clients.sdk import DecisionView, play
+
+# Real bots run in processes of their own, one TCP connection each. Without this
+# every channel in this process shares one connection (gRPC's global subchannel
+# pool) and that single connection, not the server, limits the rate.
+OWN_CONNECTION = ("grpc.use_local_subchannel_pool", 1)
 
 
 @dataclass
@@ -215,7 +221,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=0.5, help="seconds after the ramp")
     parser.add_argument("--ramp-timeout", type=float, default=60.0)
     parser.add_argument("--server-pid", type=int, help="sample this process's CPU and memory")
+    parser.add_argument(
+        "--shared-connection",
+        action="store_true",
+        help="let every seat share one TCP connection (gRPC's default in one process)",
+    )
     args = parser.parse_args(argv)
+    if not args.shared_connection:
+        sdk.CHANNEL_OPTIONS = [*sdk.CHANNEL_OPTIONS, OWN_CONNECTION]
     # stdout carries the JSON result: the SDK's logs go to stderr, warnings only.
     structlog.configure(
         wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),

@@ -65,6 +65,19 @@ def server_checks(results: Sequence[LoadResult]) -> list[Check]:
                 rate >= RATE_RATIO_AT_LEAST,
             )
         )
+        if server.server_cpu_ms_per_decision and base.server_cpu_ms_per_decision:
+            # Robust on a busy machine: CPU per decision does not depend on who
+            # else got the cores. A ratio of 0.5 means the server's own process
+            # spends twice the baseline's CPU on each decision.
+            cost = base.server_cpu_ms_per_decision / server.server_cpu_ms_per_decision
+            checks.append(
+                Check(
+                    f"baseline/server CPU per decision at {level} matches",
+                    cost,
+                    f">= {RATE_RATIO_AT_LEAST}",
+                    cost >= RATE_RATIO_AT_LEAST,
+                )
+            )
         checks.append(
             Check(
                 f"server/baseline p99 at {level} matches",

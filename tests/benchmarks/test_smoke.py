@@ -62,7 +62,7 @@ def test_targets_compare_server_with_baseline() -> None:
         )
 
     checks = targets.server_checks([load("server", 400, 30), load("baseline", 1000, 10)])
-    assert [(c.measured, c.met) for c in checks] == [(0.4, False), (3.0, False)]
+    assert [(c.measured, c.met) for c in checks] == [(0.4, False), (1.0, True), (3.0, False)]
     assert "MISSED" in report.checks(checks)
 
 
