@@ -142,9 +142,13 @@ class SheepNSheepState(State):
         turn: int | None = None,
         last_turn: int | None = None,
         seed: int = 0,
+        phase: str = "turn",
+        placement: Placement | None = None,
     ) -> SheepNSheepState:
-        """A position built by hand (tests, puzzles). `deck` and `stock` are drawn
-        from their end. Turn `turn` (default: `seat`) is the one being played."""
+        """A position built by hand (tests, puzzles, search). `deck` and `stock` are
+        drawn from their end. Turn `turn` (default: `seat`) is the one being played.
+        `phase` and `placement` (as an observation shows them) resume a decision
+        in the middle of a placement."""
         state = cls(players, seed)
         state._hands = [sorted(hand) for hand in hands]
         state._market = [tuple(s) for s in market]  # type: ignore[misc]
@@ -158,7 +162,26 @@ class SheepNSheepState(State):
         state._seat = seat
         state._turn = seat if turn is None else turn
         state._last_turn = last_turn
+        state._phase = PHASES.index(phase)
+        if placement is not None:
+            state._restore_placement(placement)
         return state
+
+    def _restore_placement(self, placement: Placement) -> None:
+        """The inverse of `_placement()`: the fields the next decisions depend on."""
+        self._placed = placement.placed
+        if placement.kind == "same":
+            self._start = None if placement.start is None else pack(*placement.start)
+            self._tip = None if placement.tip is None else pack(*placement.tip)
+            self._up_num = placement.number or 0
+        elif placement.kind == "run" and placement.up_tip is not None:
+            assert placement.start is not None
+            self._start = self._tip = pack(*placement.start)
+            self._up_tip = pack(*placement.up_tip)
+            self._up_num = 5 if placement.up_next is None else placement.up_next - 1
+            if placement.down_tip is not None:
+                self._down_tip = pack(*placement.down_tip)
+                self._down_num = 1 if placement.down_next is None else placement.down_next + 1
 
     # ----------------------------------------------------------------- contract
 
