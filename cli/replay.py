@@ -1,0 +1,191 @@
+"""`sheepfold replay MATCH_ID --db FILE [--json]`: a finished match, move by move.
+
+The match is rebuilt by replaying its seed and recorded action indices through
+the engine, printing after each move what happened (every event, the private
+ones marked, since the match is over) and the game's own text rendering. The
+scores the engine ends with are checked against the stored result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from sheepfold.v1 import arena_pb2
+
+import games
+from server.records import StoredMatch
+from server.sqlite_store import SqliteStore, StoreError
+
+EXIT_MISMATCH = 2
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "replay",
+        help="print a finished match move by move",
+        description="Print a finished match from the server's database move by move, with "
+        "each game's text rendering after every move, and check that replaying the record "
+        "through the engine gives the stored scores (exit 2 if not).",
+    )
+    parser.add_argument("match_id", help="the match id (CreateMatch, ListMatches)")
+    parser.add_argument(
+        "--db", default="sheepfold.db", help="the server's SQLite file (default %(default)s)"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not Path(args.db).is_file():
+        print(f"sheepfold replay: no database at {args.db}", file=sys.stderr)
+        return 1
+    try:
+        store = SqliteStore(args.db)
+    except StoreError as error:
+        print(f"sheepfold replay: {error}", file=sys.stderr)
+        return 1
+    try:
+        stored = store.load(args.match_id)
+    finally:
+        store.close()
+    if stored is None:
+        print(f"sheepfold replay: no match {args.match_id!r} in {args.db}", file=sys.stderr)
+        return 1
+    if stored.status != "finished":
+        print(
+            f"sheepfold replay: match {args.match_id} is {stored.status}, not finished; "
+            "only finished matches are replayed",
+            file=sys.stderr,
+        )
+        return 1
+    replay = build_replay(stored)
+    try:
+        print(json.dumps(replay, sort_keys=True) if args.json else format_replay(replay))
+    except BrokenPipeError:  # piped into `head`: stop quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - replaces the closed pipe
+    return 0 if replay["verified"] else EXIT_MISMATCH
+
+
+def build_replay(stored: StoredMatch) -> dict[str, Any]:
+    """The whole match as plain data, rebuilt through the engine."""
+    record = stored.record
+    game = games.get(record.game)
+    state = game.new_state(record.players, record.seed, record.options)
+    moves = []
+    problems = []
+    for move in stored.moves:
+        actions = state.legal_actions()
+        action = actions[move.index]
+        if action.label != move.label:
+            problems.append(
+                f"move {move.move}: the record says {move.label!r}, the engine {action.label!r}"
+            )
+        events = state.apply(action)
+        moves.append(
+            {
+                "move": move.move,
+                "seat": move.seat,
+                "action_index": move.index,
+                "label": action.label,
+                "forced": move.forced,
+                "events": [
+                    {"text": event.payload.text, "private_to": event.seat} for event in events
+                ],
+                "render": state.render(),
+            }
+        )
+    engine = state.result() if state.terminal else None
+    stored_result = (
+        arena_pb2.MatchResult.FromString(stored.result) if stored.result is not None else None
+    )
+    if engine is None:
+        problems.append("the recorded actions do not finish the game")
+    elif stored_result is not None and list(stored_result.scores) != [
+        float(s) for s in engine.scores
+    ]:
+        problems.append(
+            f"the engine scores {list(engine.scores)} differ from the stored "
+            f"{list(stored_result.scores)}"
+        )
+    return {
+        "match_id": record.match_id,
+        "game": record.game,
+        "title": game.title,
+        "players": record.players,
+        "options": record.options,
+        "seed": record.seed,
+        "clock": {
+            "decision_seconds": record.clock.decision_seconds,
+            "time_bank_seconds": record.clock.time_bank_seconds,
+            "max_strikes": record.clock.max_strikes,
+        },
+        "initial_render": game.new_state(record.players, record.seed, record.options).render(),
+        "moves": moves,
+        "result": _result(stored_result, stored.end_reason),
+        "engine_scores": [float(s) for s in engine.scores] if engine else None,
+        "verified": not problems,
+        "problems": problems,
+    }
+
+
+def _result(result: arena_pb2.MatchResult | None, end_reason: str) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {
+        "scores": list(result.scores),
+        "ranks": list(result.ranks),
+        "winners": list(result.winners),
+        "end_reason": result.end_reason or end_reason,
+        "details": json.loads(result.details_json or "{}"),
+        "seats": [
+            {
+                "seat": seat.seat,
+                "strikes": seat.strikes,
+                "disqualified": seat.disqualified,
+                "time_bank_seconds": seat.time_bank_seconds,
+            }
+            for seat in result.seats
+        ],
+    }
+
+
+def format_replay(replay: dict[str, Any]) -> str:
+    options = ", ".join(f"{k}={v}" for k, v in sorted(replay["options"].items())) or "none"
+    clock = replay["clock"]
+    lines = [
+        f"{replay['title']} ({replay['game']})  match {replay['match_id']}",
+        f"players {replay['players']}  seed {replay['seed']}  options {options}",
+        f"clock {clock['decision_seconds']:g} s per decision, bank "
+        f"{clock['time_bank_seconds']:g} s, {clock['max_strikes']} strikes",
+        "",
+        "== start",
+        replay["initial_render"],
+    ]
+    for move in replay["moves"]:
+        forced = f"  [forced: {move['forced']}]" if move["forced"] else ""
+        lines += ["", f"== move {move['move']}  seat {move['seat']}: {move['label']}{forced}"]
+        for event in move["events"]:
+            private = event["private_to"]
+            only = f"  (seat {private} only)" if private is not None else ""
+            lines.append(f"  - {event['text']}{only}")
+        lines.append(move["render"])
+    result = replay["result"]
+    if result is not None:
+        lines += ["", f"== result ({result['end_reason']})"]
+        for seat in result["seats"]:
+            index = seat["seat"]
+            score = result["scores"][index]
+            shown = int(score) if float(score).is_integer() else score
+            extra = f"  strikes {seat['strikes']}" if seat["strikes"] else ""
+            extra += "  disqualified" if seat["disqualified"] else ""
+            lines.append(f"  seat {index}  score {shown}  rank {result['ranks'][index]}{extra}")
+    if replay["verified"]:
+        lines.append("replay verified: the engine reproduces the stored scores")
+    else:
+        lines += ["REPLAY MISMATCH:", *(f"  {problem}" for problem in replay["problems"])]
+    return "\n".join(lines)

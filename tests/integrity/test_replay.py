@@ -1,0 +1,189 @@
+"""Replays: `GetReplay` for finished matches only, kept in SQLite across a
+restart, and `sheepfold replay` printing a match of every game move by move.
+Replaying a record through the engine reproduces its scores."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+import games
+from cli.main import main as sheepfold
+from clients.matchplay import play_match
+from clients.sdk import play
+from server.app import ServerConfig
+from server.inprocess import InProcessServer
+from server.sqlite_store import SqliteStore
+from tests.integrity.helpers import (
+    Case,
+    SlowBot,
+    assert_replay_reproduces_result,
+    case_ids,
+    create_request,
+    game_cases,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+def _server(db: Path) -> InProcessServer:
+    return InProcessServer(ServerConfig(), SqliteStore(db))
+
+
+def _play(address: str, case: Case, seed: int) -> str:
+    outcome = asyncio.run(
+        play_match(
+            address,
+            case.game,
+            [SlowBot(seat) for seat in range(case.players)],
+            seed=seed,
+            options=case.options,
+        )
+    )
+    return outcome.match_id
+
+
+@pytest.mark.parametrize("case", game_cases(), ids=case_ids(game_cases()))
+def test_replay_of_every_game_reproduces_its_scores_and_prints(
+    tmp_path: Path, case: Case, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "replay.db"
+    with _server(db) as server:
+        match_id = _play(server.address, case, seed=90)
+        with grpc.insecure_channel(server.address) as channel:
+            live = arena_pb2_grpc.ArenaStub(channel).GetReplay(
+                arena_pb2.GetReplayRequest(match_id=match_id)
+            )
+    assert (live.game, live.players, dict(live.options)) == (
+        case.game,
+        case.players,
+        {**_defaults(case.game), **case.options},
+    )
+    assert live.seed == 90
+    assert_replay_reproduces_result(live)
+
+    # After a restart the replay comes from the database, identical.
+    with _server(db) as server, grpc.insecure_channel(server.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        again = stub.GetReplay(arena_pb2.GetReplayRequest(match_id=match_id))
+        info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id))
+    assert again == live
+    assert info.status == arena_pb2.MATCH_STATUS_FINISHED and info.result == live.result
+
+    # The command line prints it move by move with the game's rendering.
+    assert sheepfold(["replay", match_id, "--db", str(db)]) == 0
+    text = capsys.readouterr().out
+    state = games.get(case.game).new_state(case.players, 90, dict(live.options))
+    position = 0
+    for action in live.actions:
+        state.apply(state.legal_actions()[action.action_index])
+        header = f"== move {action.move}  seat {action.seat}: {action.label}"
+        position = text.index(header, position)
+        position = text.index(state.render(), position)
+    assert "replay verified" in text
+
+    assert sheepfold(["replay", match_id, "--db", str(db), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verified"] is True
+    assert [m["action_index"] for m in data["moves"]] == [a.action_index for a in live.actions]
+    assert data["result"]["scores"] == list(live.result.scores)
+    assert data["engine_scores"] == list(live.result.scores)
+
+
+def _defaults(game: str) -> dict[str, str]:
+    from server import convert
+
+    specs = games.get(game).option_specs
+    return convert.options_to_strings(specs, {s.name: s.default for s in specs})
+
+
+def test_get_replay_refuses_unfinished_and_unknown_matches(tmp_path: Path) -> None:
+    case = Case("sheep-n-sheep", 2, {})
+    with _server(tmp_path / "r.db") as server, grpc.insecure_channel(server.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created = stub.CreateMatch(create_request(case, 4))
+        with pytest.raises(grpc.RpcError) as running:
+            stub.GetReplay(arena_pb2.GetReplayRequest(match_id=created.match_id))
+        assert running.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert "not over" in running.value.details()
+        with pytest.raises(grpc.RpcError) as unknown:
+            stub.GetReplay(arena_pb2.GetReplayRequest(match_id="no-such-match"))
+        assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_the_replay_command_refuses_what_it_cannot_show(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "c.db"
+    case = Case("sheep-n-sheep", 2, {})
+    with _server(db) as server, grpc.insecure_channel(server.address) as channel:
+        unfinished = arena_pb2_grpc.ArenaStub(channel).CreateMatch(create_request(case, 4))
+    assert sheepfold(["replay", unfinished.match_id, "--db", str(db)]) == 1
+    assert "not finished" in capsys.readouterr().err
+    assert sheepfold(["replay", "nope", "--db", str(db)]) == 1
+    assert "no match" in capsys.readouterr().err
+    assert sheepfold(["replay", "nope", "--db", str(tmp_path / "missing.db")]) == 1
+    assert "no database" in capsys.readouterr().err
+    assert not (tmp_path / "missing.db").exists(), "a typo in --db must not create a file"
+
+
+def test_the_replay_command_catches_a_tampered_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The check can fail: a stored result that the record does not give is reported."""
+    db = tmp_path / "t.db"
+    with _server(db) as server:
+        match_id = _play(server.address, Case("sheep-n-sheep", 2, {}), seed=3)
+    with sqlite3.connect(db) as connection:
+        (blob,) = connection.execute(
+            "SELECT result FROM matches WHERE match_id = ?", (match_id,)
+        ).fetchone()
+        result = arena_pb2.MatchResult.FromString(blob)
+        result.scores[0] += 100
+        connection.execute(
+            "UPDATE matches SET result = ? WHERE match_id = ?",
+            (result.SerializeToString(), match_id),
+        )
+    assert sheepfold(["replay", match_id, "--db", str(db)]) == 2
+    assert "REPLAY MISMATCH" in capsys.readouterr().out
+
+
+def test_a_match_with_forced_moves_replays_with_them_marked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "f.db"
+    case = Case("sheep-showdown", 2, {"rounds": "1"})
+
+    class Sleepy(SlowBot):
+        async def decide(self, decision):  # type: ignore[no-untyped-def]
+            if decision.decision_id == 1:
+                await asyncio.sleep(0.3)  # past the 0.1 s deadline: a forced move
+            return await super().decide(decision)
+
+    with _server(db) as server:
+
+        async def scenario() -> str:
+            async with grpc.aio.insecure_channel(server.address) as channel:
+                created = await arena_pb2_grpc.ArenaStub(channel).CreateMatch(
+                    create_request(case, 6, decision_seconds=0.1)
+                )
+            await asyncio.gather(
+                *(
+                    play(Sleepy(seat), server.address, created.match_id, token, seat)
+                    for seat, token in enumerate(created.seat_tokens)
+                )
+            )
+            return created.match_id
+
+        match_id = asyncio.run(scenario())
+    assert sheepfold(["replay", match_id, "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "[forced: timeout]" in out
+    assert "  strikes " in out, "the result shows the strike"
+    assert "replay verified" in out
