@@ -56,6 +56,9 @@ class StubbornSheepObservation:
     fence_pile: int
     wolf: int
     activating: int
+    # The icon (0..3, activation order) of `activating` being resolved while a
+    # jumper, companion, bump or yellow-bonus decision is pending; -1 otherwise.
+    icon: int
     queue: tuple[int, ...]
     activated: tuple[int, ...]
     bonuses_available: tuple[int, ...]

@@ -124,6 +124,9 @@ PROMPTS = (
     "the game is over",
 )
 
+# Decisions taken while one icon of the activating fence is being resolved.
+_ICON_PHASES = frozenset((PH_JUMPER, PH_TAKES_TWO, PH_COMPANION, PH_BUMP, PH_BLUE_MOD))
+
 # Steps on the task stack.
 T_START, T_PLACE, T_BETWEEN, T_ICON, T_COMPANIONS, T_BUMP, T_SCORE, T_END = range(8)
 
@@ -191,6 +194,7 @@ class StubbornSheepState(State):
         self.queue: list[int] = []
         self.activated: list[int] = []
         self.activating = -1
+        self.icon = -1  # icon of `activating` being resolved (see `observation`)
         self.setup_order: list[int] = []
         self.phase = -1
         self.ctx: tuple[int, ...] = ()
@@ -664,6 +668,7 @@ class StubbornSheepState(State):
         tasks.append((T_ICON, f, 0))
 
     def _icon(self, f: int, k: int) -> None:
+        self.icon = k
         colour, side = EFFECTIVE[self.stacks[f][-1]][self.orient[f]][k]
         n = self.n
         if side == 0:
@@ -941,6 +946,7 @@ class StubbornSheepState(State):
             fence_pile=len(self.fence_pile),
             wolf=self.wolf,
             activating=self.activating,
+            icon=self.icon if self.phase in _ICON_PHASES else -1,
             queue=tuple(self.queue),
             activated=tuple(self.activated),
             bonuses_available=available,

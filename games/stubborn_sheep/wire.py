@@ -87,6 +87,7 @@ class StubbornSheepCodec:
                 sets=min(len(pile) for pile in piles),
             )
         msg.activation.fence = obs.activating
+        msg.activation.icon = obs.icon
         msg.activation.queue.extend(obs.queue)
         msg.activation.activated.extend(obs.activated)
         return msg

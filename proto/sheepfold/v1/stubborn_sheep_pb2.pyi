@@ -198,14 +198,16 @@ class StubbornSheepPlayer(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., hand_size: _Optional[int] = ..., scored: _Optional[_Iterable[_Union[StubbornSheepScorePile, _Mapping]]] = ..., points: _Optional[int] = ..., sets: _Optional[int] = ...) -> None: ...
 
 class StubbornSheepActivation(_message.Message):
-    __slots__ = ("fence", "queue", "activated")
+    __slots__ = ("fence", "queue", "activated", "icon")
     FENCE_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
     ACTIVATED_FIELD_NUMBER: _ClassVar[int]
+    ICON_FIELD_NUMBER: _ClassVar[int]
     fence: int
     queue: _containers.RepeatedScalarFieldContainer[int]
     activated: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, fence: _Optional[int] = ..., queue: _Optional[_Iterable[int]] = ..., activated: _Optional[_Iterable[int]] = ...) -> None: ...
+    icon: int
+    def __init__(self, fence: _Optional[int] = ..., queue: _Optional[_Iterable[int]] = ..., activated: _Optional[_Iterable[int]] = ..., icon: _Optional[int] = ...) -> None: ...
 
 class StubbornSheepObservation(_message.Message):
     __slots__ = ("seat", "players", "to_move", "current", "phase", "turn", "final_round", "turns_left", "areas", "fences", "hand", "seats", "sheep_pile", "discard_pile", "fence_pile", "wolf_area", "activation", "bonuses_available", "bonus_colours_used", "context", "wolf_variant", "bonus_actions")
