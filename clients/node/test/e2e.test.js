@@ -16,6 +16,10 @@ const CREATE_MATCH = fileURLToPath(new URL('../bin/create-match.js', import.meta
 const MATCHES = JSON.parse(readFileSync(new URL('./matches.json', import.meta.url), 'utf8')).games;
 const EXPECTED_GAMES = Object.keys(MATCHES);
 
+// Only a guard against a hang (a busy machine is slow, not wrong): each test gets its own, so
+// one stuck test cannot take the others down with it.
+const HANG = { timeout: 120_000 };
+
 let server;
 let client;
 
@@ -54,6 +58,16 @@ function runBot(args, env = {}, script = BOT, program = process.execPath) {
   });
 }
 
+/** One unary call on a channel of its own. */
+async function oneCall(address, method, request) {
+  const own = arenaClient(address);
+  try {
+    return await unary(own, method, request);
+  } finally {
+    own.close();
+  }
+}
+
 /** Logs captured in memory, for checking what the bot reported. */
 function capturingLogger() {
   const lines = [];
@@ -69,14 +83,14 @@ function assertSameResult(result, other, where) {
   assert.deepEqual([...other.ranks], [...result.ranks], `${where}: ranks differ`);
 }
 
-describe('the Node bot against a real server', { timeout: 50_000 }, () => {
-  test('ListGames lists all four games', async () => {
+describe('the Node bot against a real server', () => {
+  test('ListGames lists all four games', HANG, async () => {
     const { games } = await unary(client, 'ListGames', {});
     const names = games.map((game) => game.name);
     for (const name of EXPECTED_GAMES) assert.ok(names.includes(name), `${name} missing from ListGames: ${names}`);
   });
 
-  test('one match of every listed game, every seat a bot process, plays to a result', async () => {
+  test('one match of every listed game, every seat a bot process, plays to a result', HANG, async () => {
     const { games } = await unary(client, 'ListGames', {});
     assert.ok(games.length >= EXPECTED_GAMES.length, `ListGames returned ${games.length} games`);
     await Promise.all(
@@ -127,7 +141,7 @@ describe('the Node bot against a real server', { timeout: 50_000 }, () => {
     );
   });
 
-  test('the same match seed and bot seeds give the same game', async () => {
+  test('the same match seed and bot seeds give the same game', HANG, async () => {
     const replays = [];
     for (let run = 0; run < 2; run += 1) {
       const created = await createMatch('sheep-showdown', 2, 4242);
@@ -152,7 +166,7 @@ describe('the Node bot against a real server', { timeout: 50_000 }, () => {
     assert.notDeepEqual(other.actions.map((action) => [action.seat, action.action_index]), indices[0]);
   });
 
-  test('an out-of-range answer is logged as INVALID_ARGUMENT and the same decision is asked again', async () => {
+  test('an out-of-range answer is logged as INVALID_ARGUMENT and the same decision is asked again', HANG, async () => {
     const created = await createMatch('sheep-n-sheep', 2, 31);
     const { log, lines } = capturingLogger();
     const seen = [];
@@ -174,7 +188,7 @@ describe('the Node bot against a real server', { timeout: 50_000 }, () => {
     assert.equal(outcome.reconnects, 0);
   });
 
-  test('a dropped connection is rejoined with backoff and the pending decision is sent again', async () => {
+  test('a dropped connection is rejoined with backoff and the pending decision is sent again', HANG, async () => {
     const proxy = await startProxy(server.port);
     try {
       const created = await createMatch('stubborn-sheep', 2, 77);
@@ -207,7 +221,53 @@ describe('the Node bot against a real server', { timeout: 50_000 }, () => {
     }
   });
 
-  test('a newer join for the same seat ends the old stream ABORTED; the old bot stops, the new one plays on', async () => {
+  test('the server restarts mid-match: both bots wait it out with backoff, rejoin and finish the restored match', HANG, async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'sheepfold-node-restart-'));
+    const db = path.join(folder, 'restart.db');
+    let first = await startServer([], { db });
+    const proxy = await startProxy(first.port);
+    let second = null;
+    try {
+      const created = await oneCall(proxy.address, 'CreateMatch', { game: 'sheep-n-sheep', players: 2, seed: '8' });
+      const { log, lines } = capturingLogger();
+      const prompts = [];
+      const random = randomBot(9);
+      let restarted = null;
+      const decide = (view) => {
+        prompts.push(view.actions.map((action) => action.label).join('|'));
+        if (prompts.length !== 3) return random(view);
+        // Hold this answer until the server is back: it never reaches the old server.
+        restarted = (async () => {
+          assert.equal(await first.stop(), 0);
+          second = await startServer([], { db });
+          proxy.retarget(second.port);
+        })();
+        return restarted.then(() => random(view));
+      };
+      const [outcome, other] = await Promise.all([
+        playSeat({ address: proxy.address, matchId: created.match_id, token: created.seat_tokens[0], decide, log }),
+        playSeat({ address: proxy.address, matchId: created.match_id, token: created.seat_tokens[1], decide: randomBot(10) }),
+      ]);
+      await restarted;
+      const started = second.logLines.map((line) => JSON.parse(line)).find((entry) => entry.event === 'server started');
+      assert.equal(started.restored_matches, 1, 'the second server restored the unfinished match');
+      assert.ok(outcome.reconnects >= 1 && other.reconnects >= 1, `reconnects ${outcome.reconnects} and ${other.reconnects}`);
+      const lost = lines.filter((line) => line.event === 'connection lost, rejoining');
+      assert.match(lost[0].reason, /^UNAVAILABLE/);
+      assert.equal(prompts[3], prompts[2], 'the decision open at the restart is asked again by the restored match');
+      assertSameResult(outcome.result, other.result, 'both seats');
+      const match = await oneCall(proxy.address, 'GetMatch', { match_id: created.match_id });
+      assert.equal(match.status, 'MATCH_STATUS_FINISHED');
+      assert.deepEqual(match.seats.map((seat) => seat.strikes), [0, 0]);
+    } finally {
+      await proxy.close();
+      await first.stop();
+      if (second) await second.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test('a newer join for the same seat ends the old stream ABORTED; the old bot stops, the new one plays on', HANG, async () => {
     const created = await createMatch('sheep-and-garden', 2, 12);
     let replaced;
     const firstDecision = new Promise((resolve) => (replaced = resolve));
@@ -231,7 +291,7 @@ describe('the Node bot against a real server', { timeout: 50_000 }, () => {
     assert.ok(pending.decisionId, 'the old bot had a decision open when it was replaced');
   });
 
-  test('create-match.js sets up a match by hand that two bot processes then play', async () => {
+  test('create-match.js sets up a match by hand that two bot processes then play', HANG, async () => {
     const made = await runBot(
       ['--server', server.address, '--game', 'sheep-showdown', '--players', '2', '--option', 'rounds=1', '--option', 'double_trouble=true', '--seed', '99'],
       {},
@@ -252,7 +312,7 @@ describe('the Node bot against a real server', { timeout: 50_000 }, () => {
     assert.match(refused.stderr, /INVALID_ARGUMENT: unknown game/);
   });
 
-  test('entered in a tournament as a command bot, it plays every game it is given', async () => {
+  test('entered in a tournament as a command bot, it plays every game it is given', HANG, async () => {
     // The docs/writing-a-bot.md recipe: the runner passes SHEEPFOLD_* in the environment.
     const folder = mkdtempSync(path.join(tmpdir(), 'sheepfold-node-'));
     try {
@@ -289,7 +349,7 @@ describe('the Node bot against a real server', { timeout: 50_000 }, () => {
     }
   });
 
-  test('a wrong token is refused at once: exit status 1 with the reason, nothing on stdout', async () => {
+  test('a wrong token is refused at once: exit status 1 with the reason, nothing on stdout', HANG, async () => {
     const created = await createMatch('sheep-n-sheep', 2, 5);
     const run = await runBot(['--server', server.address, '--match', created.match_id, '--token', 'not-a-token']);
     assert.equal(run.code, 1, run.stderr);
@@ -300,7 +360,7 @@ describe('the Node bot against a real server', { timeout: 50_000 }, () => {
     assert.equal(match.status, 'MATCH_STATUS_WAITING');
   });
 
-  test('the server unreachable: the bot retries with backoff, then gives up with exit status 1', async () => {
+  test('the server unreachable: the bot retries with backoff, then gives up with exit status 1', HANG, async () => {
     const proxy = await startProxy(1); // relays to a closed port: every connection fails at once
     await proxy.close();
     const started = Date.now();

@@ -1,7 +1,8 @@
 // A TCP relay in front of the server whose connections the test can cut, to drop a bot's stream.
 import net from 'node:net';
 
-export function startProxy(targetPort) {
+export function startProxy(port) {
+  let targetPort = port;
   const sockets = new Set();
   let cuts = 0;
   const server = net.createServer((client) => {
@@ -28,6 +29,10 @@ export function startProxy(targetPort) {
         },
         get cuts() {
           return cuts;
+        },
+        /** New connections go to this port from now on (a restarted server). */
+        retarget(newPort) {
+          targetPort = newPort;
         },
         close: () => new Promise((done) => {
           for (const socket of sockets) socket.destroy();
