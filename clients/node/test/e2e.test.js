@@ -12,6 +12,7 @@ import { startProxy } from '../testkit/proxy.js';
 
 const BOT = fileURLToPath(new URL('../bin/sheepfold-node-bot.js', import.meta.url));
 const CREATE_MATCH = fileURLToPath(new URL('../bin/create-match.js', import.meta.url));
+const MINIMAL_BOT = fileURLToPath(new URL('../examples/minimal-bot.js', import.meta.url));
 // The games the server must offer, each with options that keep a match short (shared with tests/node/).
 const MATCHES = JSON.parse(readFileSync(new URL('./matches.json', import.meta.url), 'utf8')).games;
 const EXPECTED_GAMES = Object.keys(MATCHES);
@@ -310,6 +311,20 @@ describe('the Node bot against a real server', () => {
     const refused = await runBot(['--server', server.address, '--game', 'no-such-game'], {}, CREATE_MATCH);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /INVALID_ARGUMENT: unknown game/);
+  });
+
+  test('examples/minimal-bot.js, the bare-protocol example of the guide, plays a match to its result', HANG, async () => {
+    const created = await createMatch('stubborn-sheep', 2, 21);
+    const runs = await Promise.all(
+      created.seat_tokens.map((token, seat) =>
+        runBot([], { SHEEPFOLD_SERVER: server.address, SHEEPFOLD_MATCH: created.match_id, SHEEPFOLD_TOKEN: token }, seat === 0 ? MINIMAL_BOT : BOT),
+      ),
+    );
+    for (const run of runs) assert.equal(run.code, 0, run.stderr);
+    const minimal = JSON.parse(runs[0].stdout);
+    const full = JSON.parse(runs[1].stdout);
+    assert.deepEqual(minimal, { scores: full.scores, ranks: full.ranks });
+    assert.match(runs[0].stderr, /^joined stubborn-sheep as seat 0$/m);
   });
 
   test('entered in a tournament as a command bot, it plays every game it is given', HANG, async () => {
