@@ -52,6 +52,9 @@ def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
         # alive through NATs, and a frozen or vanished peer is noticed.
         ("grpc.keepalive_time_ms", int(config.keepalive_seconds * 1000)),
         ("grpc.keepalive_timeout_ms", int(config.keepalive_timeout * 1000)),
+        # Newer gRPC cores time unanswered pings with this one, not keepalive_timeout:
+        # without it a frozen peer holds its seat for a minute.
+        ("grpc.http2.ping_timeout_ms", int(config.keepalive_timeout * 1000)),
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.max_pings_without_data", 0),
         # Clients may ping every 5 s (the SDK pings every 30 s); more often is abuse.

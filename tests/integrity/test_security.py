@@ -1,0 +1,311 @@
+"""Security: the admin token (flag, environment, and `sheepfold match --server`
+passing it), seat tokens never in the logs, TLS with a self-signed certificate
+made here, and keepalive freeing the seat of a frozen peer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from clients.bots.random_bot import RandomBot
+from clients.sdk import play
+from tests.conftest import ROOT, ServerProcess, start_server_process, stop_server_process
+from tests.integrity.helpers import (
+    Case,
+    assert_replay_reproduces_result,
+    create_request,
+    get_match,
+    get_replay,
+    log_entries,
+    wait_until,
+)
+
+pytestmark = pytest.mark.e2e
+
+ADMIN = "admin-secret-4f1c9a"
+CASE = Case("sheep-n-sheep", 2, {})
+
+
+@pytest.fixture(scope="module")
+def guarded() -> Iterator[ServerProcess]:
+    """A server whose admin token comes from SHEEPFOLD_ADMIN_TOKEN."""
+    server = start_server_process(env={"SHEEPFOLD_ADMIN_TOKEN": ADMIN})
+    try:
+        yield server
+    finally:
+        assert stop_server_process(server) == 0
+
+
+def test_create_match_needs_the_admin_token(guarded: ServerProcess) -> None:
+    with grpc.insecure_channel(guarded.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        for token, code in [("", "UNAUTHENTICATED"), ("wrong", "PERMISSION_DENIED")]:
+            with pytest.raises(grpc.RpcError) as caught:
+                stub.CreateMatch(create_request(CASE, 1, admin_token=token))
+            assert caught.value.code().name == code
+        assert stub.CreateMatch(create_request(CASE, 1, admin_token=ADMIN)).match_id
+        # Everything else stays open: bots and spectators need no admin token.
+        assert stub.ListGames(arena_pb2.ListGamesRequest()).games
+
+
+def test_the_admin_token_flag_works_too() -> None:
+    server = start_server_process("--admin-token", "flag-token")
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            with pytest.raises(grpc.RpcError) as caught:
+                stub.CreateMatch(create_request(CASE, 1))
+            assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
+            assert stub.CreateMatch(create_request(CASE, 1, admin_token="flag-token")).match_id
+    finally:
+        assert stop_server_process(server) == 0
+
+
+def _sheepfold_match(address: str, *extra: str, env: dict[str, str] | None = None):
+    environment = {k: v for k, v in os.environ.items() if k != "SHEEPFOLD_ADMIN_TOKEN"}
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cli",
+            "match",
+            "--server",
+            address,
+            "--game",
+            "sheep-n-sheep",
+            "--players",
+            "2",
+            "--bots",
+            "random,random",
+            "--seed",
+            "5",
+            "--json",
+            *extra,
+        ],
+        cwd=ROOT,
+        env={**environment, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_sheepfold_match_passes_the_admin_token(guarded: ServerProcess) -> None:
+    refused = _sheepfold_match(guarded.address)
+    assert refused.returncode != 0
+    assert "UNAUTHENTICATED" in refused.stderr
+    by_flag = _sheepfold_match(guarded.address, "--admin-token", ADMIN)
+    assert by_flag.returncode == 0, by_flag.stderr
+    by_env = _sheepfold_match(guarded.address, env={"SHEEPFOLD_ADMIN_TOKEN": ADMIN})
+    assert by_env.returncode == 0, by_env.stderr
+    assert json.loads(by_flag.stdout)["scores"] == json.loads(by_env.stdout)["scores"]
+
+
+def test_no_token_ever_appears_in_the_logs(guarded: ServerProcess) -> None:
+    """A full match, a rejected join, a replaced stream: the JSON logs carry the
+    match id and seats, never a seat token or the admin token."""
+
+    async def scenario() -> arena_pb2.CreateMatchResponse:
+        async with grpc.aio.insecure_channel(guarded.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            created = await stub.CreateMatch(create_request(CASE, 8, admin_token=ADMIN))
+            wrong = stub.Play()
+            await wrong.write(
+                arena_pb2.PlayRequest(
+                    join=arena_pb2.Join(
+                        match_id=created.match_id, token=created.seat_tokens[0] + "x"
+                    )
+                )
+            )
+            with pytest.raises(grpc.aio.AioRpcError):
+                await wrong.read()
+        await asyncio.gather(
+            *(
+                play(RandomBot(seat), guarded.address, created.match_id, token, seat)
+                for seat, token in enumerate(created.seat_tokens)
+            )
+        )
+        return created
+
+    created = asyncio.run(scenario())
+    wait_until(
+        lambda: any(
+            e.get("event") == "match finished" and e.get("match_id") == created.match_id
+            for e in log_entries(guarded.log_lines)
+        ),
+        what="the match to finish in the logs",
+    )
+    text = "".join(guarded.log_lines)
+    assert created.match_id in text, "the logs do describe the match"
+    assert "join refused" in text
+    for secret in [ADMIN, *created.seat_tokens]:
+        assert secret not in text
+
+
+# ---------------------------------------------------------------- TLS
+
+
+def _self_signed(directory: Path) -> tuple[Path, Path]:
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+def test_tls_serves_a_whole_match_and_refuses_plaintext(tmp_path: Path) -> None:
+    cert, key = _self_signed(tmp_path)
+    server = start_server_process("--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        started = next(e for e in log_entries(server.log_lines) if e["event"] == "server started")
+        assert started["tls"] is True
+        credentials = grpc.ssl_channel_credentials(root_certificates=cert.read_bytes())
+
+        async def scenario() -> tuple[arena_pb2.MatchResult, str]:
+            async with grpc.aio.secure_channel(server.address, credentials) as channel:
+                stub = arena_pb2_grpc.ArenaStub(channel)
+                created = await stub.CreateMatch(create_request(CASE, 12), timeout=10)
+                health = await health_pb2_grpc.HealthStub(channel).Check(
+                    health_pb2.HealthCheckRequest(), timeout=10
+                )
+                assert health.status == health_pb2.HealthCheckResponse.SERVING
+            results = await asyncio.gather(
+                *(
+                    play(
+                        RandomBot(seat),
+                        server.address,
+                        created.match_id,
+                        token,
+                        seat,
+                        credentials=credentials,
+                    )
+                    for seat, token in enumerate(created.seat_tokens)
+                )
+            )
+            async with grpc.aio.secure_channel(server.address, credentials) as channel:
+                replay = await arena_pb2_grpc.ArenaStub(channel).GetReplay(
+                    arena_pb2.GetReplayRequest(match_id=created.match_id)
+                )
+            assert_replay_reproduces_result(replay)
+            return results[0], created.match_id
+
+        result, _ = asyncio.run(scenario())
+        assert len(result.scores) == 2
+
+        with grpc.insecure_channel(server.address) as plain:
+            with pytest.raises(grpc.RpcError) as caught:
+                arena_pb2_grpc.ArenaStub(plain).ListGames(arena_pb2.ListGamesRequest(), timeout=5)
+            assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        assert stop_server_process(server) == 0
+
+
+def test_tls_needs_both_files() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "serve", "--tls-cert", "x.pem", "--db", ":memory:"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode != 0
+    assert "--tls-cert and --tls-key go together" in done.stderr
+
+
+# ---------------------------------------------------------------- keepalive
+
+
+def test_keepalive_frees_the_seat_of_a_frozen_bot(tmp_path: Path) -> None:
+    """A bot process that stops (SIGSTOP) without closing its connection is noticed
+    by the server's pings and its seat shows disconnected; resumed, it rejoins and
+    the match finishes."""
+    server = start_server_process("--keepalive-seconds", "1", "--keepalive-timeout", "1")
+    bot = None
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            created = arena_pb2_grpc.ArenaStub(channel).CreateMatch(
+                create_request(CASE, 13, decision_seconds=60)
+            )
+        bot = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "cli",
+                "bot",
+                "--server",
+                server.address,
+                "--match",
+                created.match_id,
+                "--token",
+                created.seat_tokens[0],
+                "--bot",
+                "tests.integrity.helpers:SteadyBot",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+        def seat0_connected() -> bool:
+            return asyncio.run(get_match(server.address, created.match_id)).seats[0].connected
+
+        async def opponent() -> arena_pb2.MatchResult:
+            return await play(
+                RandomBot(1), server.address, created.match_id, created.seat_tokens[1], 1
+            )
+
+        import threading
+
+        outcome: list[arena_pb2.MatchResult] = []
+        thread = threading.Thread(
+            target=lambda: outcome.append(asyncio.run(opponent())), daemon=True
+        )
+        thread.start()
+        wait_until(lambda: asyncio.run(get_match(server.address, created.match_id)).moves >= 2)
+        bot.send_signal(signal.SIGSTOP)
+        frozen_at = time.monotonic()
+        wait_until(lambda: not seat0_connected(), timeout=15, what="the frozen seat to drop")
+        assert time.monotonic() - frozen_at < 10
+        bot.send_signal(signal.SIGCONT)
+        out, _ = bot.communicate(timeout=60)
+        thread.join(30)
+        assert bot.returncode == 0
+        assert json.loads(out)["scores"] == list(outcome[0].scores)
+        assert_replay_reproduces_result(asyncio.run(get_replay(server.address, created.match_id)))
+    finally:
+        if bot is not None and bot.poll() is None:
+            bot.send_signal(signal.SIGCONT)
+            bot.kill()
+        assert stop_server_process(server) == 0
