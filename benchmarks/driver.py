@@ -227,8 +227,8 @@ def main(argv: list[str] | None = None) -> int:
         help="let every seat share one TCP connection (gRPC's default in one process)",
     )
     args = parser.parse_args(argv)
-    if not args.shared_connection:
-        sdk.CHANNEL_OPTIONS = [*sdk.CHANNEL_OPTIONS, OWN_CONNECTION]
+    if args.shared_connection:
+        sdk.CHANNEL_OPTIONS = [o for o in sdk.CHANNEL_OPTIONS if o != OWN_CONNECTION]
     # stdout carries the JSON result: the SDK's logs go to stderr, warnings only.
     structlog.configure(
         wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),

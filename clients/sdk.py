@@ -28,6 +28,9 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
 
 CHANNEL_OPTIONS = [
+    # Each seat gets its own connection: by default every channel of a process
+    # shares one HTTP/2 connection, which serialises many bots in one process.
+    ("grpc.use_local_subchannel_pool", 1),
     ("grpc.keepalive_time_ms", 30_000),
     ("grpc.keepalive_timeout_ms", 10_000),
     ("grpc.keepalive_permit_without_calls", 1),
