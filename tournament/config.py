@@ -142,8 +142,8 @@ def parse_config(
     game = _string(raw, "game", None)
     players = _int(raw, "players", 2, minimum=1)
     options = _options(raw.get("options", {}))
-    bots = _bots(raw.get("bots"), players)
     _check_game(game, players, options)
+    bots = _bots(raw.get("bots"), players)
 
     anchor = raw.get("anchor")
     if anchor is not None:

@@ -34,7 +34,7 @@ from tournament.store import GameRecord, Store
 __all__ = ["RunError", "RunSummary", "run_tournament", "run_tournament_async", "schedule_for"]
 
 POLL_SECONDS = 0.2
-EXIT_GRACE_SECONDS = 3.0
+EXIT_GRACE_SECONDS = 1.0
 # Codes after which no further game can succeed: stop the whole run.
 FATAL_CODES = {
     grpc.StatusCode.INVALID_ARGUMENT,

@@ -1,0 +1,112 @@
+"""Ratings: pairwise decomposition, Bradley-Terry fit, bootstrap intervals, Elo updates."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tournament.ratings import (
+    IncrementalElo,
+    Pair,
+    fit_elo,
+    mean_interval,
+    pairwise,
+    rate,
+    totals,
+)
+
+TRUE_ELO = {"a": 0.0, "b": 100.0, "c": 200.0, "d": 400.0}
+
+
+def _simulated_games(rounds: int, seed: int) -> list[tuple[Pair, ...]]:
+    """Two-player games between every pair, won with the Elo-model probability."""
+    rng = random.Random(seed)
+    bots = list(TRUE_ELO)
+    games = []
+    for _ in range(rounds):
+        for i, a in enumerate(bots):
+            for b in bots[i + 1 :]:
+                expected = 1.0 / (1.0 + 10 ** ((TRUE_ELO[b] - TRUE_ELO[a]) / 400.0))
+                ranks = (1, 2) if rng.random() < expected else (2, 1)
+                games.append(pairwise((a, b), ranks))
+    return games
+
+
+def test_fit_recovers_known_strengths_inside_the_intervals() -> None:
+    games = _simulated_games(rounds=200, seed=11)
+    ratings = {r.bot: r for r in rate(list(TRUE_ELO), games, anchor="a", samples=300, seed=3)}
+    assert [r for r in ratings] and list(ratings) == ["d", "c", "b", "a"]
+    for bot, true in TRUE_ELO.items():
+        rating = ratings[bot]
+        assert rating.low <= true <= rating.high, (bot, rating)
+        assert abs(rating.elo - true) < 60, (bot, rating)
+    assert ratings["a"].elo == 0.0
+    # neighbours 100+ Elo apart over 600 games each: superiority is nearly certain
+    assert ratings["d"].los_next is not None and ratings["d"].los_next > 0.95
+    assert ratings["a"].los_next is None
+
+
+def test_fit_does_not_depend_on_game_order_and_mean_anchor_is_zero() -> None:
+    games = _simulated_games(rounds=30, seed=5)
+    shuffled = games[:]
+    random.Random(1).shuffle(shuffled)
+    bots = list(TRUE_ELO)
+    first = fit_elo(totals(bots, games))
+    second = fit_elo(totals(bots, shuffled))
+    assert first == pytest.approx(second, abs=1e-6)
+    assert sum(first) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_equal_results_give_equal_ratings_and_a_sweep_stays_finite() -> None:
+    even = [pairwise(("x", "y"), (1, 2)), pairwise(("x", "y"), (2, 1))]
+    x, y = fit_elo(totals(["x", "y"], even))
+    assert x == pytest.approx(y, abs=1e-9)
+    sweep = [pairwise(("x", "y"), (1, 2))] * 10
+    x, y = fit_elo(totals(["x", "y"], sweep), anchor="y")
+    assert y == 0.0 and 200 < x < 2000
+
+
+def test_three_player_game_is_three_pairs_weighted_one_half() -> None:
+    pairs = pairwise(("a", "b", "c"), (2, 1, 3))
+    assert [(p.a, p.b, p.score) for p in pairs] == [
+        ("a", "b", 0.0),
+        ("a", "c", 1.0),
+        ("b", "c", 1.0),
+    ]
+    assert all(p.weight == pytest.approx(0.5) for p in pairs)
+
+
+def test_four_player_game_with_a_tie_is_six_pairs_weighted_one_third() -> None:
+    pairs = pairwise(("a", "b", "c", "d"), (1, 3, 1, 4))
+    outcome = {(p.a, p.b): p.score for p in pairs}
+    assert outcome == {
+        ("a", "b"): 1.0,
+        ("a", "c"): 0.5,
+        ("a", "d"): 1.0,
+        ("b", "c"): 0.0,
+        ("b", "d"): 1.0,
+        ("c", "d"): 1.0,
+    }
+    assert all(p.weight == pytest.approx(1 / 3) for p in pairs)
+    # every player's pairs weigh 1 in total, like one two-player game
+    table = totals(["a", "b", "c", "d"], [pairs])
+    assert [sum(row) for row in table.games] == pytest.approx([1.0, 1.0, 1.0, 1.0])
+    assert sum(table.points[0]) == pytest.approx((1 + 0.5 + 1) / 3)
+
+
+def test_incremental_elo_moves_k_over_two_for_an_even_first_game() -> None:
+    elo = IncrementalElo(["a", "b"], k=16)
+    after = elo.update(pairwise(("a", "b"), (1, 2)))
+    assert after == {"a": pytest.approx(8.0), "b": pytest.approx(-8.0)}
+    after = elo.update(pairwise(("a", "b"), (1, 2)))
+    assert 0 < after["a"] - 8.0 < 8.0  # a win that was expected earns less
+
+
+def test_mean_interval_uses_student_t() -> None:
+    mean, low, high = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5
+    # t(3) = 3.182, sd = 1.291, n = 4
+    assert high - mean == pytest.approx(3.182 * 1.2909944 / 2, rel=1e-4)
+    assert mean - low == pytest.approx(high - mean)
+    assert mean_interval([5.0]) == (5.0, 5.0, 5.0)

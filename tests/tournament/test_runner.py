@@ -1,0 +1,178 @@
+"""End to end: tournaments through a real in-process server (gRPC on loopback)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from tournament.cli import main as tournament_main
+from tournament.cli import run_demo_round_robin
+from tournament.config import load_config
+from tournament.report import report as report_of
+from tournament.runner import run_tournament, schedule_for
+from tournament.store import GameRecord, Store
+
+pytestmark = pytest.mark.e2e
+
+REPO = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+
+
+class Recorder:
+    """A progress sink that remembers which games this run played."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        self.errors: list[str] = []
+
+    def start(self, tournament: str, total: int, done: int) -> None:
+        self.total, self.done_before = total, done
+
+    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
+        self.keys.append(game.key)
+
+    def game_error(self, key: str, error: str) -> None:
+        self.errors.append(f"{key}: {error}")
+
+    def finish(self, played: int, interrupted: bool) -> None:
+        self.played = played
+
+
+def _write(tmp_path: Path, settings: str, bots: str) -> Path:
+    """A Sheep Showdown (one round) config in tmp_path that can import the test bots."""
+    path = tmp_path / "cup.toml"
+    path.write_text(
+        f'game = "sheep-showdown"\nplayers = 2\npython_path = ["{HERE}"]\n{settings}\n'
+        f"[options]\nrounds = 1\n{bots}"
+    )
+    return path
+
+
+def test_round_robin_with_a_command_bot_through_a_real_server(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The example config (random, an SDK class bot, a command bot) plays and reports."""
+    config = load_config(REPO / "examples" / "round-robin.toml")
+    config = dataclasses.replace(
+        config, games_per_pairing=1, options=(("rounds", "1"),), bootstrap=200
+    )
+    db = tmp_path / "rr.sqlite"
+    recorder = Recorder()
+    summary = run_tournament(config, database=str(db), progress=recorder)
+    assert summary.played == summary.scheduled == 6 and not recorder.errors
+    capsys.readouterr()
+    assert tournament_main(["report", "--db", str(db), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    standings = {row["bot"]: row for row in data["standings"]}
+    assert set(standings) == {"random", "first-choice", "command-bot"}
+    for row in standings.values():
+        assert row["elo_low"] <= row["elo"] <= row["elo_high"]
+        assert row["games"] == 4 and row["crashes"] == 0 and row["timeouts"] == 0
+    assert standings["random"]["elo"] == 0.0  # the anchor
+    assert sum(row["wins"] for row in standings.values()) + sum(
+        row["draws"] for row in standings.values()
+    ) / 2 == pytest.approx(6)
+
+
+def test_crashing_and_hanging_bots_lose_and_the_run_completes(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        "games_per_pairing = 1\nconcurrency = 4\ndecision_seconds = 1.0\nmax_strikes = 1\n"
+        "bootstrap = 50",
+        '[[bots]]\nname = "steady"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "crasher"\nclass = "tournament_test_bots:CrashingBot"\n'
+        '[[bots]]\nname = "hanger"\nclass = "tournament_test_bots:HangingBot"\n'
+        '[[bots]]\nname = "exiter"\ncommand = ["{python}", "-c", "import sys; sys.exit(3)"]\n',
+    )
+    config = load_config(path)
+    recorder = Recorder()
+    summary = run_tournament(config, database=str(tmp_path / "t.sqlite"), progress=recorder)
+    assert summary.played == summary.scheduled == 12 and not recorder.errors
+    with Store(tmp_path / "t.sqlite") as store:
+        games = store.games(store.tournament().id)
+    expected_failure = {"crasher": {"crash"}, "exiter": {"crash"}, "hanger": {"disqualified"}}
+    for game in games:
+        for seat in game.seats:
+            if seat.bot == "steady":
+                assert seat.rank == 1 and seat.failure is None
+            else:
+                assert seat.failure in expected_failure[seat.bot], (game.key, seat)
+                if "steady" in game.bots:
+                    assert seat.rank == 2
+    report = json.loads(report_of(tmp_path / "t.sqlite", "json"))
+    rows = {row["bot"]: row for row in report["standings"]}
+    assert report["standings"][0]["bot"] == "steady"
+    assert rows["crasher"]["crashes"] == 6 and rows["exiter"]["crashes"] == 6
+    assert rows["hanger"]["disqualifications"] == 6 and rows["hanger"]["timeouts"] >= 6
+
+
+def test_resume_after_sigkill_plays_exactly_the_missing_games(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        "games_per_pairing = 3\nconcurrency = 1\nbootstrap = 50",
+        '[[bots]]\nname = "slow"\nclass = "tournament_test_bots:SlowBot"\n'
+        '[[bots]]\nname = "quick"\nbuiltin = "random"\n',
+    )
+    db = tmp_path / "cup.sqlite"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "proto")])}
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "tournament", "run", str(path), "--no-report"],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        stored = 0
+        while stored < 2 and time.monotonic() < deadline and runner.poll() is None:
+            time.sleep(0.05)
+            if db.exists():
+                try:
+                    with sqlite3.connect(db) as raw:
+                        stored = raw.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                except sqlite3.OperationalError:
+                    stored = 0  # tables not created yet
+        assert runner.poll() is None, "the runner finished before it could be killed"
+        runner.send_signal(signal.SIGKILL)
+        runner.wait(10)
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+    with sqlite3.connect(db) as raw:
+        before = {row[0] for row in raw.execute("SELECT key FROM games")}
+    config = load_config(path)
+    scheduled = {game.key for game in schedule_for(config)}
+    assert 2 <= len(before) < len(scheduled)
+
+    recorder = Recorder()
+    summary = run_tournament(config, database=str(db), progress=recorder)
+    assert sorted(recorder.keys) == sorted(scheduled - before)
+    assert summary.already_done == len(before)
+    with sqlite3.connect(db) as raw:
+        keys = [row[0] for row in raw.execute("SELECT key FROM games")]
+        seats = raw.execute("SELECT COUNT(*) FROM game_seats").fetchone()[0]
+    assert sorted(keys) == sorted(scheduled) and seats == 2 * len(scheduled)
+
+    again = Recorder()
+    assert run_tournament(config, database=str(db), progress=again).played == 0
+    assert again.keys == []
+
+
+def test_demo_round_robin_returns_a_table() -> None:
+    from server.app import ServerConfig
+    from server.inprocess import InProcessServer
+
+    with InProcessServer(ServerConfig()) as server:
+        table = run_demo_round_robin(server.address, "sheep-showdown", ["random", "random"], 1, 3)
+    assert "random-2" in table and "Elo" in table and "Crosstable" in table

@@ -1,0 +1,82 @@
+"""The schedule: every pairing, every seat rotation, the same seeds everywhere."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+
+from tournament.schedule import make_groups, make_schedule
+
+BOTS = ["ann", "bob", "cat", "dan", "eve"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_bot_sits_in_every_seat_equally_often(players: int) -> None:
+    schedule = make_schedule(BOTS, players, games_per_pairing=3, base_seed=10)
+    groups = list(itertools.combinations(BOTS, players))
+    assert len(schedule) == len(groups) * players * 3
+    seats = Counter((bot, seat) for game in schedule for seat, bot in enumerate(game.seats))
+    assert len(set(seats.values())) == 1
+    assert set(seats) == {(bot, seat) for bot in BOTS for seat in range(players)}
+    assert len({game.key for game in schedule}) == len(schedule)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_group_plays_the_same_seeds_in_all_rotations(players: int) -> None:
+    schedule = make_schedule(BOTS, players, games_per_pairing=2, base_seed=7)
+    by_group: dict[frozenset[str], Counter[int]] = {}
+    rotations: dict[tuple[frozenset[str], int], set[tuple[str, ...]]] = {}
+    for game in schedule:
+        group = frozenset(game.seats)
+        by_group.setdefault(group, Counter())[game.seed] += 1
+        rotations.setdefault((group, game.seed), set()).add(game.seats)
+    for counts in by_group.values():
+        assert counts == {7: players, 8: players}
+    for (_, _), orders in rotations.items():
+        assert len(orders) == players
+        # cyclic rotations of one order: each bot once in each seat
+        for seat in range(players):
+            assert len({order[seat] for order in orders}) == players
+
+
+def test_two_players_swap_seats_for_each_seed() -> None:
+    schedule = make_schedule(["x", "y"], 2, games_per_pairing=2, base_seed=1)
+    assert [(g.seed, g.seats) for g in schedule] == [
+        (1, ("x", "y")),
+        (1, ("y", "x")),
+        (2, ("x", "y")),
+        (2, ("y", "x")),
+    ]
+
+
+def test_solo_gives_every_bot_the_same_seeds() -> None:
+    schedule = make_schedule(BOTS, 1, games_per_pairing=4, base_seed=100)
+    seeds = {bot: sorted(g.seed for g in schedule if g.seats == (bot,)) for bot in BOTS}
+    assert all(value == [100, 101, 102, 103] for value in seeds.values())
+
+
+@pytest.mark.parametrize(("bots", "k", "target"), [(8, 4, 20), (10, 3, 30), (12, 5, 40)])
+def test_balanced_incomplete_design_when_there_are_too_many_subsets(
+    bots: int, k: int, target: int
+) -> None:
+    names = [f"b{i:02d}" for i in range(bots)]
+    groups = make_groups(names, k, max_groups=target)
+    assert len(groups) < len(list(itertools.combinations(names, k)))
+    assert len(groups) >= target and len(groups) % bots == 0
+    assert len(set(groups)) == len(groups)
+    appearances = Counter(bot for group in groups for bot in group)
+    assert set(appearances) == set(names) and len(set(appearances.values())) == 1
+    meetings = Counter(frozenset(p) for g in groups for p in itertools.combinations(g, 2))
+    counts = [meetings[frozenset(p)] for p in itertools.combinations(names, 2)]
+    assert min(counts) >= 1 and max(counts) - min(counts) <= 3
+    schedule = make_schedule(names, k, 1, 1, max_groups=target)
+    seats = Counter((bot, seat) for game in schedule for seat, bot in enumerate(game.seats))
+    assert len(set(seats.values())) == 1
+
+
+def test_keys_are_stable_between_calls() -> None:
+    first = make_schedule(BOTS, 3, 2, 5)
+    second = make_schedule(list(BOTS), 3, 2, 5)
+    assert [g.key for g in first] == [g.key for g in second]

@@ -1,0 +1,74 @@
+"""The SQLite store: schema version, one row per game, resume keys, safety checks."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tournament.outcome import forfeit_ranks, game_record
+from tournament.schedule import make_schedule
+from tournament.store import MIGRATIONS, Store, StoreError
+
+
+def _record(scheduled, crashed=None, strikes=(0, 0), disqualified=(False, False)):
+    return game_record(
+        scheduled,
+        "m1",
+        scores=[10.0, 7.0],
+        server_ranks=[1, 2],
+        strikes=list(strikes),
+        disqualified=list(disqualified),
+        crashed=crashed or {},
+        end_reason="game over",
+        details_json="{}",
+        duration_seconds=0.5,
+        finished_at=1.0,
+        forfeit_on_timeout=True,
+    )
+
+
+def test_games_are_stored_once_and_read_back(tmp_path: Path) -> None:
+    schedule = make_schedule(["a", "b"], 2, 2, 1)
+    db = tmp_path / "t.sqlite"
+    with Store(db) as store:
+        assert store.version == len(MIGRATIONS)
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, None, len(schedule), {})
+        assert store.record_game(tid, _record(schedule[0]))
+        assert not store.record_game(tid, _record(schedule[0]))  # same key: refused
+        assert store.done_keys(tid) == {schedule[0].key}
+    with Store(db) as again:
+        (game,) = again.games(again.tournament("cup").id)
+        assert game.bots == schedule[0].seats and game.scores == (10.0, 7.0)
+        assert game.ranks == (1, 2)
+    mode = sqlite3.connect(db).execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_resuming_with_another_game_or_options_is_refused(tmp_path: Path) -> None:
+    with Store(tmp_path / "t.sqlite") as store:
+        store.open_tournament("cup", "sheep-showdown", 2, {"rounds": "1"}, None, 4, {})
+        with pytest.raises(StoreError, match=r"^options"):
+            store.open_tournament("cup", "sheep-showdown", 2, {"rounds": "3"}, None, 4, {})
+        with pytest.raises(StoreError, match=r"^players"):
+            store.open_tournament("cup", "sheep-showdown", 3, {"rounds": "1"}, None, 4, {})
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    Store(db).close()
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE schema_version SET version = 99")
+    with pytest.raises(StoreError, match="newer"):
+        Store(db)
+
+
+def test_failed_seats_rank_last_and_the_others_keep_their_order() -> None:
+    assert forfeit_ranks([1, 2, 3], [True, False, False]) == (3, 1, 2)
+    assert forfeit_ranks([1, 1, 3, 4], [False, False, True, True]) == (1, 1, 3, 3)
+    schedule = make_schedule(["a", "b"], 2, 1, 1)
+    crashed = _record(schedule[0], crashed={0: "exit code 1"})
+    assert crashed.ranks == (2, 1) and crashed.seats[0].failure == "crash"
+    late = _record(schedule[0], strikes=(1, 0))
+    assert late.ranks == (2, 1) and late.seats[0].failure == "timeout"

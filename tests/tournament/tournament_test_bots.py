@@ -1,0 +1,40 @@
+"""Misbehaving SDK bots for the runner tests (loaded as `class = "tournament_test_bots:..."`)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from clients.sdk import DecisionView
+
+
+class CrashingBot:
+    """Raises on its first decision, like a bot with a bug."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def decide(self, decision: DecisionView) -> int:
+        raise RuntimeError("this bot has a bug")
+
+
+class HangingBot:
+    """Never answers: its first decision blocks for ten minutes."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def decide(self, decision: DecisionView) -> int:
+        time.sleep(600)
+        return 0
+
+
+class SlowBot:
+    """A random bot that thinks for 30 ms per decision, so a run takes a few seconds."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(self, decision: DecisionView) -> int:
+        time.sleep(0.03)
+        return self.rng.randrange(len(decision.actions))
