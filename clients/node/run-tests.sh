@@ -28,4 +28,4 @@ if [ ! -f "$installed" ] || [ package-lock.json -nt "$installed" ] || [ package.
   npm ci --no-audit --no-fund
 fi
 
-exec node --test
+exec node --test --test-reporter=spec

@@ -101,5 +101,5 @@ def test_runner_script_is_executable_and_runs_node_test() -> None:
     assert os.access(script, os.X_OK), "clients/node/run-tests.sh must be executable"
     text = script.read_text(encoding="utf-8")
     assert "npm ci --no-audit --no-fund" in text
-    assert re.search(r"^exec node --test$", text, re.MULTILINE)
+    assert re.search(r"^exec node --test\b", text, re.MULTILINE)
     assert sorted(p.name for p in (NODE / "test").glob("*.test.js")), "no Node test files"
