@@ -7,7 +7,6 @@ runs the same commands on their own.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 import tempfile
@@ -19,7 +18,7 @@ from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament, run_tournament_async
 from tournament.store import StoreError
 
-__all__ = ["add_parser", "main", "run_demo_round_robin"]
+__all__ = ["add_parser", "demo_round_robin", "main"]
 
 RUN_HELP = """\
 Play (or resume) the round robin described by a TOML config file. Every finished
@@ -155,7 +154,7 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_demo_round_robin(
+async def demo_round_robin(
     address: str,
     game: str,
     bots: list[str],
@@ -164,7 +163,8 @@ def run_demo_round_robin(
     players: int = 2,
     decision_seconds: float = 10.0,
 ) -> str:
-    """A short round robin of bot specs on a running server; returns the printable table.
+    """A short round robin of bot specs on a running server; returns the printable table
+    (what `sheepfold demo` prints per game).
 
     `bots` are built-in names or module:Class specs; a spec listed twice gets a
     suffix (random, random-2). Results go to a throwaway database.
@@ -198,7 +198,7 @@ def run_demo_round_robin(
     )
     with tempfile.TemporaryDirectory(prefix="sheepfold-demo-") as folder:
         database = str(Path(folder) / "demo.sqlite")
-        asyncio.run(run_tournament_async(config, address, database))
+        await run_tournament_async(config, address, database)
         return report(database, "text")
 
 

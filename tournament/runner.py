@@ -88,12 +88,14 @@ def run_tournament(
             run_tournament_async(config, server, db_path, progress, admin_token=admin_token)
         )
     from server.app import ServerConfig
-    from server.inprocess import InProcessServer
+    from server.inprocess import serving_here
 
-    with InProcessServer(ServerConfig()) as local:
-        return asyncio.run(
-            run_tournament_async(config, local.address, db_path, progress, admin_token="")
-        )
+    async def run_locally() -> RunSummary:
+        # The server shares this event loop: grpc.aio wants one loop per process.
+        async with serving_here(ServerConfig()) as address:
+            return await run_tournament_async(config, address, db_path, progress, admin_token="")
+
+    return asyncio.run(run_locally())
 
 
 async def run_tournament_async(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import os
@@ -15,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tournament.cli import demo_round_robin
 from tournament.cli import main as tournament_main
-from tournament.cli import run_demo_round_robin
 from tournament.config import load_config
 from tournament.report import report as report_of
 from tournament.runner import run_tournament, schedule_for
@@ -171,8 +172,11 @@ def test_resume_after_sigkill_plays_exactly_the_missing_games(tmp_path: Path) ->
 
 def test_demo_round_robin_returns_a_table() -> None:
     from server.app import ServerConfig
-    from server.inprocess import InProcessServer
+    from server.inprocess import serving_here
 
-    with InProcessServer(ServerConfig()) as server:
-        table = run_demo_round_robin(server.address, "sheep-showdown", ["random", "random"], 1, 3)
+    async def demo() -> str:
+        async with serving_here(ServerConfig()) as address:
+            return await demo_round_robin(address, "sheep-showdown", ["random", "random"], 1, 3)
+
+    table = asyncio.run(demo())
     assert "random-2" in table and "Elo" in table and "Crosstable" in table
