@@ -102,17 +102,18 @@ async def play(
     log = structlog.get_logger("sheepfold.sdk").bind(match_id=match_id)
     reconnects = 0
     while True:
-        channel = (
-            grpc.aio.secure_channel(address, credentials, options=CHANNEL_OPTIONS)
-            if credentials is not None
-            else grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
-        )
         try:
-            async with channel:
+            async with _channel(address, credentials) as channel:
                 result = await _play_stream(bot, channel, match_id, token, seat, log)
             return result
         except grpc.aio.AioRpcError as error:
             code = error.code()
+            if code == grpc.StatusCode.FAILED_PRECONDITION:
+                # Joined (or rejoined, e.g. after a server restart) once the match
+                # was over: the result is still there to fetch.
+                finished = await _finished_result(address, match_id, credentials)
+                if finished is not None:
+                    return finished
             if code not in RETRYABLE or reconnects >= max_reconnects:
                 raise SeatError(code, error.details() or "") from error
             reconnects += 1
@@ -128,8 +129,24 @@ async def play(
             await asyncio.sleep(min(0.1 * 2**reconnects, 2.0))
 
 
+def _channel(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.aio.Channel:
+    if credentials is not None:
+        return grpc.aio.secure_channel(address, credentials, options=CHANNEL_OPTIONS)
+    return grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+
+
 class _StreamEnded(Exception):
     pass
+
+
+async def _finished_result(
+    address: str, match_id: str, credentials: grpc.ChannelCredentials | None
+) -> arena_pb2.MatchResult | None:
+    async with _channel(address, credentials) as channel:
+        info = await arena_pb2_grpc.ArenaStub(channel).GetMatch(
+            arena_pb2.GetMatchRequest(match_id=match_id)
+        )
+    return info.result if info.status == arena_pb2.MATCH_STATUS_FINISHED else None
 
 
 async def _play_stream(

@@ -42,7 +42,10 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
     try:
         bot = factory(seed=seed)
     except TypeError:
-        bot = factory()
+        try:
+            bot = factory()
+        except TypeError as error:
+            raise BotSpecError(f"cannot construct {spec!r}: {error}") from None
     if not callable(getattr(bot, "decide", None)):
         raise BotSpecError(f"{spec!r} has no decide(decision) method")
     return bot

@@ -49,7 +49,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * options: address (host:port), matchId, token, seat (optional), decide(view) -> index
  * (may return a promise), onEvent(event) (optional), log, maxReconnects (consecutive
  * failed attempts before giving up), backoffMs / maxBackoffMs, credentials, client.
- * Resolves to { result, seat, game, matchId, reconnects }; rejects with SeatError.
+ * Resolves to { result, seat, game, matchId, reconnects } (reconnects: successful rejoins);
+ * rejects with SeatError.
  */
 export async function playSeat(options) {
   const {
@@ -90,7 +91,6 @@ export async function playSeat(options) {
         throw new SeatError(status.UNAVAILABLE, `gave up after ${maxReconnects} attempts to rejoin (${outcome.ended})`);
       }
       const delay = Math.min(backoffMs * 2 ** (failures - 1), maxBackoffMs);
-      session.reconnects += 1;
       session.log.warning('connection lost, rejoining', { reason: outcome.ended, attempt: failures, delay_ms: delay });
       await sleep(delay * (0.75 + Math.random() / 2));
     }
@@ -148,6 +148,7 @@ function playStream(client, { matchId, token, seat, decide, onEvent }, session) 
       switch (message.kind) {
         case 'joined':
           joined = true;
+          if (session.joinedOnce) session.reconnects += 1; // counts successful rejoins
           session.joinedOnce = true;
           session.game = message.joined.game;
           session.seat = message.joined.seat;

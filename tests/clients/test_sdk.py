@@ -1,0 +1,71 @@
+"""The Python SDK against a real in-process server."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from clients.bots import BotSpecError, load_bot
+from clients.bots.random_bot import RandomBot
+from clients.matchplay import create_match, play_match
+from clients.sdk import SeatError, play
+from server.app import ServerConfig
+from server.inprocess import serving_here
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_seat_that_joins_after_the_end_gets_the_result() -> None:
+    async def scenario() -> tuple:
+        async with serving_here(ServerConfig()) as address:
+            outcome = await play_match(
+                address, "sheep-n-sheep", [RandomBot(1), RandomBot(2)], seed=4
+            )
+            created = await create_match(address, "sheep-n-sheep", 2, seed=4)
+            late = await asyncio.gather(
+                *(
+                    play(RandomBot(s + 1), address, created.match_id, t)
+                    for s, t in enumerate(created.seat_tokens)
+                )
+            )
+            again = await play(RandomBot(9), address, created.match_id, created.seat_tokens[0])
+            return outcome, late, again
+
+    outcome, late, again = asyncio.run(scenario())
+    assert again == late[0]
+    assert list(late[0].scores) == list(outcome.result.scores), "same seed, same bots"
+
+
+def test_a_wrong_token_raises_seat_error() -> None:
+    async def scenario() -> None:
+        async with serving_here(ServerConfig()) as address:
+            created = await create_match(address, "sheep-n-sheep", 2, seed=4)
+            await play(RandomBot(0), address, created.match_id, "wrong")
+
+    with pytest.raises(SeatError, match="UNAUTHENTICATED"):
+        asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nobody", "unknown bot"),
+        ("no_such_module:Bot", "cannot import"),
+        ("clients.bots.random_bot:Missing", "has no 'Missing'"),
+        ("clients.sdk:DecisionView", "cannot construct"),
+        ("clients.sdk:DecisionView.labels", "has no"),
+        ("clients.matchplay:MatchOutcome", "cannot construct"),
+        ("collections:OrderedDict", "no decide"),
+    ],
+)
+def test_bad_bot_specs_are_explained(spec: str, message: str) -> None:
+    with pytest.raises(BotSpecError, match=message):
+        load_bot(spec)
+
+
+def test_builtin_and_class_specs_load() -> None:
+    assert load_bot("random", 3).decide.__self__.rng.random() == RandomBot(3).rng.random()
+    assert type(load_bot("clients.bots.random_bot:RandomBot", 1)).__name__ == "RandomBot"
+    for name in ("greedy", "mcts"):
+        assert callable(load_bot(name, 0).decide)
