@@ -17,10 +17,14 @@ COPY cli ./cli
 COPY benchmarks ./benchmarks
 RUN pip install . \
     && useradd --create-home --uid 10001 sheepfold \
+    && mkdir /data && chown sheepfold /data \
     && rm -rf /src
 
 USER sheepfold
-WORKDIR /home/sheepfold
+# The match database (sheepfold.db, the default --db) lives here: mount a volume
+# so unfinished matches survive a restart of the container.
+WORKDIR /data
+VOLUME ["/data"]
 
 EXPOSE 50051
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
