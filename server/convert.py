@@ -39,23 +39,59 @@ def option_info(spec: OptionSpec) -> arena_pb2.OptionInfo:
 
 def observation(codec: Codec, value: Any) -> arena_pb2.Observation:
     wrapper = arena_pb2.Observation()
-    getattr(wrapper, codec.field).CopyFrom(codec.observation_to_proto(value))
+    fill_observation(codec, wrapper, value)
+    return wrapper
+
+
+def fill_observation(codec: Codec, target: arena_pb2.Observation, value: Any) -> None:
+    """Fill `target` in place: nested protobuf constructors copy, this does not."""
+    getattr(target, codec.field).CopyFrom(codec.observation_to_proto(value))
+
+
+def legal_action(codec: Codec, action: Any) -> arena_pb2.LegalAction:
+    wrapper = arena_pb2.LegalAction(label=action.label)
+    getattr(wrapper.action, codec.field).CopyFrom(codec.action_to_proto(action))
     return wrapper
 
 
 def legal_actions(codec: Codec, actions: Sequence[Any]) -> list[arena_pb2.LegalAction]:
-    converted = []
-    for action in actions:
-        wrapper = arena_pb2.LegalAction(label=action.label)
-        getattr(wrapper.action, codec.field).CopyFrom(codec.action_to_proto(action))
-        converted.append(wrapper)
-    return converted
+    return [legal_action(codec, action) for action in actions]
+
+
+class LegalActionCache:
+    """Converted legal actions of one match, reused: the same actions recur all
+    game (steps, takes, stops), so each is converted once. Bounded, so a game
+    with a large action space cannot grow a match's memory without limit."""
+
+    def __init__(self, codec: Codec, limit: int = 512) -> None:
+        self.codec = codec
+        self.limit = limit
+        self._converted: dict[Any, arena_pb2.LegalAction] = {}
+
+    def extend(self, target: Any, actions: Sequence[Any]) -> None:
+        """Append the converted `actions` to the repeated field `target`."""
+        converted = self._converted
+        messages = []
+        for action in actions:
+            message = converted.get(action)
+            if message is None:
+                if len(converted) >= self.limit:
+                    converted.clear()
+                message = converted[action] = legal_action(self.codec, action)
+            messages.append(message)
+        target.extend(messages)
 
 
 def event(codec: Codec, move: int, payload: Any) -> arena_pb2.EventMessage:
-    message = arena_pb2.EventMessage(move=move, text=payload.text)
-    getattr(message.event, codec.field).CopyFrom(codec.event_to_proto(payload))
+    message = arena_pb2.EventMessage()
+    fill_event(codec, message, move, payload)
     return message
+
+
+def fill_event(codec: Codec, target: arena_pb2.EventMessage, move: int, payload: Any) -> None:
+    target.move = move
+    target.text = payload.text
+    getattr(target.event, codec.field).CopyFrom(codec.event_to_proto(payload))
 
 
 def options_to_strings(specs: Sequence[OptionSpec], values: Mapping[str, Any]) -> dict[str, str]:

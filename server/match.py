@@ -147,6 +147,7 @@ class Match:
         self.limits = limits or MatchLimits()
         self.game = game
         self.codec = game.codec
+        self._action_messages = convert.LegalActionCache(self.codec)
         self.store = store
         self.state: State = game.new_state(record.players, record.seed, record.options)
         self.seats = [
@@ -308,20 +309,21 @@ class Match:
         self, decision_id: int, seat: Seat, actions: Sequence[Any]
     ) -> arena_pb2.PlayResponse:
         clock = self.record.clock
-        decision = arena_pb2.Decision(
-            decision_id=decision_id,
-            seat=seat.index,
-            prompt=self.state.prompt(),
-            observation=convert.observation(self.codec, self.state.observation(seat.index)),
-            actions=convert.legal_actions(self.codec, actions),
-            clock=arena_pb2.Clock(
-                decision_seconds=clock.decision_seconds,
-                time_bank_seconds=seat.bank,
-                strikes=seat.strikes,
-                max_strikes=clock.max_strikes,
-            ),
+        response = arena_pb2.PlayResponse()
+        # Filled in place: passing sub-messages to constructors would copy each.
+        decision = response.decision
+        decision.decision_id = decision_id
+        decision.seat = seat.index
+        decision.prompt = self.state.prompt()
+        convert.fill_observation(
+            self.codec, decision.observation, self.state.observation(seat.index)
         )
-        return arena_pb2.PlayResponse(decision=decision)
+        self._action_messages.extend(decision.actions, actions)
+        decision.clock.decision_seconds = clock.decision_seconds
+        decision.clock.time_bank_seconds = seat.bank
+        decision.clock.strikes = seat.strikes
+        decision.clock.max_strikes = clock.max_strikes
+        return response
 
     async def _await_answer(self, seat: Seat, pending: PendingDecision) -> tuple[int, str]:
         clock = self.record.clock
@@ -387,7 +389,8 @@ class Match:
                     continue
                 message = converted.get(id(payload))
                 if message is None:
-                    message = arena_pb2.PlayResponse(event=convert.event(self.codec, move, payload))
+                    message = arena_pb2.PlayResponse()
+                    convert.fill_event(self.codec, message.event, move, payload)
                     converted[id(payload)] = message
                 self._send(seat, message)
 
