@@ -191,7 +191,7 @@ class SheepAndGardenState(State):
     def clone(self) -> SheepAndGardenState:
         other = SheepAndGardenState.__new__(SheepAndGardenState)
         other.players = self.players
-        other._rng = random.Random()
+        other._rng = random.Random(0)  # a seed skips reading os.urandom; setstate overwrites it
         other._rng.setstate(self._rng.getstate())
         other.board = dict(self.board)
         other._order = list(self._order)
