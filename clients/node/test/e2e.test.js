@@ -59,6 +59,11 @@ function runBot(args, env = {}, script = BOT, program = process.execPath) {
   });
 }
 
+/** The server's last log lines, for failure messages. */
+function serverTail(lines = 15) {
+  return server.logLines.slice(-lines).join('\n');
+}
+
 /** One unary call on a channel of its own. */
 async function oneCall(address, method, request) {
   const own = arenaClient(address);
@@ -112,7 +117,7 @@ describe('the Node bot against a real server', () => {
           ),
         );
         const outputs = runs.map((run, seat) => {
-          assert.equal(run.code, 0, `${info.name} seat ${seat} exited ${run.code}:\n${run.stderr}`);
+          assert.equal(run.code, 0, `${info.name} seat ${seat} exited ${run.code}:\n${run.stderr}\nserver log tail:\n${serverTail()}`);
           const lines = run.stdout.trim().split('\n');
           assert.equal(lines.length, 1, `${info.name} seat ${seat}: stdout must be one JSON line, got:\n${run.stdout}`);
           return JSON.parse(lines[0]);
@@ -136,8 +141,8 @@ describe('the Node bot against a real server', () => {
         // Every move was the bot's own: no deadline missed, nothing played at random by the server.
         const replay = await unary(client, 'GetReplay', { match_id: created.match_id });
         assert.ok(replay.actions.length > 0, `${info.name}: the replay has moves`);
-        assert.deepEqual(replay.actions.filter((action) => action.forced), [], `${info.name}: forced moves`);
-        assert.deepEqual(match.seats.map((seat) => seat.strikes), new Array(players).fill(0));
+        assert.deepEqual(replay.actions.filter((action) => action.forced), [], `${info.name}: forced moves\n${serverTail()}`);
+        assert.deepEqual(match.seats.map((seat) => seat.strikes), new Array(players).fill(0), `${info.name}: strikes`);
       }),
     );
   });
