@@ -4,10 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: help install demo test proto lint format bench clean
+.PHONY: help install demo test test-node proto lint format bench clean
 
 help: ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,18 @@ install: $(STAMP) ## create .venv and install sheepfold with its dev tools
 demo: $(STAMP) ## play a short round robin of the built-in bots on every game
 	$(BIN)/sheepfold demo
 
-test: $(STAMP) ## run the whole test suite
+test: $(STAMP) ## run the whole test suite (the Node bot's too when node and npm are installed)
 	$(BIN)/python -m pytest
+	@$(MAKE) --no-print-directory test-node
+
+test-node: $(STAMP) ## the Node.js bot's tests (clients/node); says so when node or npm is missing
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+		clients/node/run-tests.sh; \
+	elif [ -n "$(REQUIRE_NODE)" ]; then \
+		echo "test-node: REQUIRE_NODE is set but node and/or npm are not installed" >&2; exit 1; \
+	else \
+		echo "test-node: NOT RUN - node and/or npm not found; install Node.js 20+ to test clients/node"; \
+	fi
 
 proto: $(STAMP) ## regenerate the committed Python code from proto/
 	$(BIN)/python proto/generate.py
