@@ -11,14 +11,19 @@ Each game provides them in `games/<package>/ai.py` as two functions:
   assignment can be drawn.
 - `evaluate(state) -> tuple[float, ...]`: a heuristic value per seat (larger is
   better), documented in that module; used by `greedy` and to cut MCTS rollouts.
+
+and optionally `REWARD_SCALE` (how many points of margin make a clear lead, for
+the logistic that turns values into search rewards; default 10) and
+`MCTS_SETTINGS` (the `mcts` bot's default budget for the game).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
@@ -32,13 +37,30 @@ _MODULES = {
 }
 
 
+DEFAULT_REWARD_SCALE = 10.0
+DEFAULT_MCTS_SETTINGS: Mapping[str, float] = {
+    "iterations": 100_000,
+    "milliseconds": 50.0,
+    "rollout_depth": 4,
+    "determinizations": 8,
+}
+
+
 @dataclass(frozen=True, slots=True)
 class GameAI:
     from_observation: Callable[[Any, int, random.Random], State]
     evaluate: Callable[[State], Sequence[float]]
+    reward_scale: float = DEFAULT_REWARD_SCALE
+    mcts_settings: Mapping[str, float] = field(default_factory=lambda: DEFAULT_MCTS_SETTINGS)
 
 
+@functools.cache
 def get_ai(game: str) -> GameAI:
     """The search support of `game` (raises KeyError for an unknown game)."""
     module: ModuleType = importlib.import_module(_MODULES[game])
-    return GameAI(module.from_observation, module.evaluate)
+    return GameAI(
+        module.from_observation,
+        module.evaluate,
+        getattr(module, "REWARD_SCALE", DEFAULT_REWARD_SCALE),
+        {**DEFAULT_MCTS_SETTINGS, **getattr(module, "MCTS_SETTINGS", {})},
+    )

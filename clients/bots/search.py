@@ -8,9 +8,14 @@ on those locally.
   result with the game's heuristic; the action with the best margin over the
   best opponent wins (no search beyond the one action).
 - mcts: single-observer information-set MCTS (Cowling, Powley & Whitehouse
-  2012). Each iteration takes a fresh determinization, descends a tree keyed by
+  2012). Each iteration takes a determinization, descends a tree keyed by
   actions with UCB1 weighted by availability, expands one action, plays a short
-  random rollout, and scores the end position by standing among the seats.
+  random rollout and scores the end position. Two things make it at least as
+  good as greedy from the first iteration: positions cut off before the end are
+  scored by margin (a logistic of own value minus the best opponent's, on the
+  game's own scale) rather than as win or loss, and the root's actions start
+  with greedy's evaluation as a prior, the search spending its budget on the
+  most promising few.
 """
 
 from __future__ import annotations
@@ -24,38 +29,55 @@ from clients.sdk import DecisionView
 from games.ai import GameAI, get_ai
 from games.contract import State
 
-EXPLORATION = 0.7
+EXPLORATION = 0.35
+PRIOR_VISITS = 3  # how many visits the greedy evaluation of a root action is worth
+ROOT_WIDTH = 8  # root actions searched, the best by prior; the rest keep their prior
 
 
-def standing(values: Sequence[float], solo_scale: float = 20.0) -> list[float]:
-    """Per-seat reward in [0, 1]: the share of opponents a seat is ahead of
-    (ties count half). Solo: a logistic squash of the score itself."""
-    count = len(values)
-    if count == 1:
-        return [1.0 / (1.0 + math.exp(-values[0] / solo_scale))]
-    rewards = []
-    for i, mine in enumerate(values):
-        ahead = sum(
-            1.0 if mine > other else 0.5 if mine == other else 0.0
-            for j, other in enumerate(values)
-            if j != i
-        )
-        rewards.append(ahead / (count - 1))
-    return rewards
-
-
-def terminal_values(state: State) -> list[float]:
-    result = state.result()
-    if state.players == 1:
-        return [float(result.scores[0])]
-    # Ranks decide standing (they include each game's tie-breaks).
-    return [-float(rank) for rank in result.ranks]
+def _logistic(x: float) -> float:
+    if x < -40:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 def margin(values: Sequence[float], seat: int) -> float:
+    """Own value minus the best opponent's (solo: own value)."""
     if len(values) == 1:
         return values[0]
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)
+
+
+def cutoff_rewards(values: Sequence[float], scale: float, baseline: float) -> list[float]:
+    """Rewards in [0, 1] for a position that is not over, from heuristic values.
+    Solo has no opponent: the value is measured against `baseline`."""
+    if len(values) == 1:
+        return [_logistic((values[0] - baseline) / scale)]
+    return [_logistic(margin(values, seat) / scale) for seat in range(len(values))]
+
+
+def terminal_rewards(state: State, scale: float, baseline: float) -> list[float]:
+    """Rewards for a finished game: mostly standing by rank (the real goal, with
+    each game's tie-breaks), partly the score margin (to prefer bigger wins)."""
+    result = state.result()
+    scores = [float(s) for s in result.scores]
+    if len(scores) == 1:
+        return [_logistic((scores[0] - baseline) / scale)]
+    ranks = result.ranks
+    rewards = []
+    for seat, rank in enumerate(ranks):
+        ahead = sum(
+            1.0 if rank < other else 0.5 if rank == other else 0.0
+            for j, other in enumerate(ranks)
+            if j != seat
+        ) / (len(ranks) - 1)
+        rewards.append(0.7 * ahead + 0.3 * _logistic(margin(scores, seat) / scale))
+    return rewards
+
+
+def position_rewards(state: State, ai: GameAI, baseline: float) -> list[float]:
+    if state.terminal:
+        return terminal_rewards(state, ai.reward_scale, baseline)
+    return cutoff_rewards(ai.evaluate(state), ai.reward_scale, baseline)
 
 
 class _SearchBot:
@@ -77,76 +99,114 @@ class GreedyBot(_SearchBot):
         state = self._sample(ai, decision)
         if state is None:
             return self.rng.randrange(len(decision.actions))
-        best: list[int] = []
-        best_value = -math.inf
-        for index, action in enumerate(state.legal_actions()):
-            after = state.clone()
-            after.apply(action)
-            value = margin(
-                terminal_values(after) if after.terminal else ai.evaluate(after), decision.seat
-            )
-            if value > best_value:
-                best, best_value = [index], value
-            elif value == best_value:
-                best.append(index)
-        return self.rng.choice(best)
+        values = _action_values(state, ai, decision.seat, baseline=0.0)
+        best = max(values)
+        return self.rng.choice([i for i, v in enumerate(values) if v == best])
+
+
+def _action_values(state: State, ai: GameAI, seat: int, baseline: float) -> list[float]:
+    """Each legal action's reward for `seat` one action ahead, on one sample."""
+    values = []
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply(action)
+        values.append(position_rewards(after, ai, baseline)[seat])
+    return values
 
 
 class _Node:
     __slots__ = ("available", "children", "mover", "total", "visits")
 
-    def __init__(self, mover: int) -> None:
+    def __init__(self, mover: int, visits: int = 0, total: float = 0.0) -> None:
         self.mover = mover
         self.children: dict[object, _Node] = {}
-        self.visits = 0
-        self.available = 0
-        self.total = 0.0
+        self.visits = visits
+        self.available = visits
+        self.total = total
 
 
 class MCTSBot(_SearchBot):
+    """ISMCTS. Budget: `iterations` and `milliseconds` per decision, whichever
+    ends first (and never more than 40% of the decision's deadline). Settings
+    left as None take the game's own defaults (`MCTS_SETTINGS` in its ai.py)."""
+
     def __init__(
         self,
         seed: int = 0,
-        iterations: int = 300,
-        milliseconds: float = 1000.0,
-        rollout_depth: int = 12,
-        determinizations: int = 12,
+        iterations: int | None = None,
+        milliseconds: float | None = None,
+        rollout_depth: int | None = None,
+        determinizations: int | None = None,
     ) -> None:
         super().__init__(seed)
-        self.iterations = iterations
-        self.milliseconds = milliseconds
-        self.rollout_depth = rollout_depth
-        self.determinizations = determinizations
+        self.overrides = {
+            "iterations": iterations,
+            "milliseconds": milliseconds,
+            "rollout_depth": rollout_depth,
+            "determinizations": determinizations,
+        }
+
+    def settings(self, ai: GameAI) -> dict[str, float]:
+        chosen = dict(ai.mcts_settings)
+        chosen.update({k: v for k, v in self.overrides.items() if v is not None})
+        return chosen
 
     def decide(self, decision: DecisionView) -> int:
         if len(decision.actions) == 1:
             return 0
+        started = time.monotonic()
         ai = get_ai(decision.game)
-        samples = [self._sample(ai, decision) for _ in range(self.determinizations)]
-        worlds = [s for s in samples if s is not None]
-        if not worlds:
-            return self.rng.randrange(len(decision.actions))
-        # Stay well inside the match's deadline whatever budget was asked for.
-        budget = self.milliseconds / 1000.0
+        settings = self.settings(ai)
+        budget = settings["milliseconds"] / 1000.0
         if decision.clock.decision_seconds > 0:
             budget = min(budget, 0.4 * decision.clock.decision_seconds)
-        deadline = time.monotonic() + budget
+        deadline = started + budget
+        worlds = [
+            s
+            for s in (self._sample(ai, decision) for _ in range(int(settings["determinizations"])))
+            if s is not None
+        ]
+        if not worlds:
+            return self.rng.randrange(len(decision.actions))
+        seat = decision.seat
+        baseline = margin(ai.evaluate(worlds[0]), seat) if worlds[0].players == 1 else 0.0
+        root_actions = worlds[0].legal_actions()
+        priors = _action_values(worlds[0], ai, seat, baseline)
         root = _Node(mover=-1)
-        for iteration in range(self.iterations):
-            self._iterate(root, worlds[iteration % len(worlds)].clone(), ai)
+        for action, prior in zip(root_actions, priors, strict=True):
+            root.children[action] = _Node(seat, PRIOR_VISITS, PRIOR_VISITS * prior)
+        ranked = sorted(range(len(root_actions)), key=lambda i: priors[i], reverse=True)
+        searched = {root_actions[i] for i in ranked[:ROOT_WIDTH]}
+        depth = int(settings["rollout_depth"])
+        for iteration in range(int(settings["iterations"])):
             if time.monotonic() > deadline:
                 break
-        root_actions = worlds[0].legal_actions()
-        visits = [root.children[a].visits if a in root.children else 0 for a in root_actions]
-        most = max(visits)
-        return self.rng.choice([i for i, v in enumerate(visits) if v == most])
+            self._iterate(
+                root, searched, worlds[iteration % len(worlds)].clone(), ai, depth, baseline
+            )
+        scores = [
+            (root.children[a].visits, root.children[a].total / root.children[a].visits)
+            for a in root_actions
+        ]
+        best = max(scores)
+        return self.rng.choice([i for i, s in enumerate(scores) if s == best])
 
-    def _iterate(self, root: _Node, state: State, ai: GameAI) -> None:
+    def _iterate(
+        self,
+        root: _Node,
+        searched: set[object],
+        state: State,
+        ai: GameAI,
+        rollout_depth: int,
+        baseline: float,
+    ) -> None:
         node = root
         path = [node]
         rng = self.rng
         while not state.terminal:
             actions = state.legal_actions()
+            if node is root:
+                actions = [a for a in actions if a in searched]
             mover = state.to_move
             assert mover is not None
             untried = [a for a in actions if a not in node.children]
@@ -166,13 +226,12 @@ class MCTSBot(_SearchBot):
             node = node.children[action]
             state.apply(action)
             path.append(node)
-        for _ in range(self.rollout_depth):
+        for _ in range(rollout_depth):
             if state.terminal:
                 break
             actions = state.legal_actions()
             state.apply(actions[rng.randrange(len(actions))])
-        values = terminal_values(state) if state.terminal else list(ai.evaluate(state))
-        rewards = standing(values)
+        rewards = position_rewards(state, ai, baseline)
         for visited in path:
             visited.visits += 1
             if visited.mover >= 0:
