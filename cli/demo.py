@@ -1,54 +1,69 @@
-"""`sheepfold demo`: the newcomer's first command."""
+"""`sheepfold demo`: the newcomer's first command.
+
+Starts an in-process server on a free loopback port and plays a short round
+robin between the built-in bots on every game, printing each table.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import time
 
 import games
-from cli.play import bot_seed
-from clients.bots import load_bot
-from clients.matchplay import play_match
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from server.logs import configure_logging
+from tournament.cli import demo_round_robin
 
-DEMO_PLAYERS = {
-    "sheep-showdown": 4,
-    "sheep-n-sheep": 3,
-    "stubborn-sheep": 3,
-    "sheep-and-garden": 2,
-}
+DEMO_BOTS = ["random", "greedy", "mcts"]
+# Quick settings per game: the demo should finish in well under two minutes.
+DEMO_OPTIONS: dict[str, dict[str, str]] = {"sheep-showdown": {"rounds": "1"}}
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "demo",
-        help="start a server and play a few matches of every game between built-in bots",
-        description="Starts an in-process server on a free loopback port and plays a few "
-        "matches of every game between the built-in bots, printing the results.",
+        help="start a server and run a short round robin of the built-in bots on every game",
+        description="Starts an in-process server on a free loopback port and runs a short "
+        "2-player round robin between the built-in bots (random, greedy, mcts) on every "
+        "game, printing each standings table with Elo ratings.",
     )
-    parser.add_argument("--matches", type=int, default=3, help="matches per game (default 3)")
-    parser.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    parser.add_argument(
+        "--games-per-pairing",
+        type=int,
+        default=2,
+        help="seeds per pair of bots, each played from both seats (default %(default)s)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="first seed (default %(default)s)")
+    parser.add_argument(
+        "--game",
+        action="append",
+        choices=games.names(),
+        help="only this game (repeatable; default: every game)",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     configure_logging("console", "warning")
-    asyncio.run(_demo(args.seed, args.matches))
+    if args.games_per_pairing < 1:
+        raise SystemExit("sheepfold demo: --games-per-pairing must be at least 1")
+    asyncio.run(_demo(args.game or list(games.names()), args.games_per_pairing, args.seed))
     return 0
 
 
-async def _demo(first_seed: int, matches: int) -> None:
+async def _demo(names: list[str], games_per_pairing: int, seed: int) -> None:
+    started = time.monotonic()
     async with serving_here(ServerConfig()) as address:
-        print(f"Sheepfold demo: in-process server on {address}\n")
-        for name in games.names():
-            players = DEMO_PLAYERS.get(name, games.get(name).min_players)
-            print(f"{games.get(name).title} ({name}), {players} random bots")
-            for seed in range(first_seed, first_seed + matches):
-                bots = [load_bot("random", bot_seed(seed, seat)) for seat in range(players)]
-                outcome = await play_match(address, name, bots, seed=seed)
-                scores = ", ".join(f"{score:g}" for score in outcome.result.scores)
-                winners = ", ".join(f"seat {w}" for w in outcome.result.winners)
-                print(f"  seed {seed}: scores [{scores}]  winner {winners}")
-            print()
+        print(f"Sheepfold demo: in-process server on {address}")
+        print(f"bots: {', '.join(DEMO_BOTS)}; {games_per_pairing} seed(s) per pairing\n")
+        for name in names:
+            options = DEMO_OPTIONS.get(name, {})
+            shown = " ".join(f"{k}={v}" for k, v in options.items())
+            print(f"== {games.get(name).title} ({name}) {shown}".rstrip())
+            table = await demo_round_robin(
+                address, name, DEMO_BOTS, games_per_pairing, seed, options=options
+            )
+            print(table, flush=True)
+    print(f"done in {time.monotonic() - started:.0f} s")

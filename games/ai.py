@@ -43,6 +43,8 @@ DEFAULT_MCTS_SETTINGS: Mapping[str, float] = {
     "milliseconds": 50.0,
     "rollout_depth": 4,
     "determinizations": 8,
+    "prior_worlds": 1,
+    "node_priors": False,
 }
 
 

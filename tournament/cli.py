@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from tournament.config import BotSpec, ConfigError, TournamentConfig, load_config
@@ -162,6 +163,7 @@ async def demo_round_robin(
     seed: int,
     players: int = 2,
     decision_seconds: float = 10.0,
+    options: Mapping[str, str] | None = None,
 ) -> str:
     """A short round robin of bot specs on a running server; returns the printable table
     (what `sheepfold demo` prints per game).
@@ -190,6 +192,7 @@ async def demo_round_robin(
         game=game,
         players=players,
         bots=tuple(specs),
+        options=tuple(sorted((options or {}).items())),
         games_per_pairing=games_per_pairing,
         seed=seed,
         concurrency=2,

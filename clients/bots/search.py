@@ -137,6 +137,8 @@ class MCTSBot(_SearchBot):
         milliseconds: float | None = None,
         rollout_depth: int | None = None,
         determinizations: int | None = None,
+        prior_worlds: int | None = None,
+        node_priors: bool | None = None,
     ) -> None:
         super().__init__(seed)
         self.overrides = {
@@ -144,6 +146,8 @@ class MCTSBot(_SearchBot):
             "milliseconds": milliseconds,
             "rollout_depth": rollout_depth,
             "determinizations": determinizations,
+            "prior_worlds": prior_worlds,
+            "node_priors": node_priors,
         }
 
     def settings(self, ai: GameAI) -> dict[str, float]:
@@ -171,13 +175,18 @@ class MCTSBot(_SearchBot):
         seat = decision.seat
         baseline = margin(ai.evaluate(worlds[0]), seat) if worlds[0].players == 1 else 0.0
         root_actions = worlds[0].legal_actions()
-        priors = _action_values(worlds[0], ai, seat, baseline)
+        # Greedy's evaluation, averaged over `prior_worlds` samples of the hidden
+        # information, is where every root action starts.
+        prior_worlds = worlds[: max(1, int(settings["prior_worlds"]))]
+        per_world = [_action_values(world, ai, seat, baseline) for world in prior_worlds]
+        priors = [sum(values) / len(per_world) for values in zip(*per_world, strict=True)]
         root = _Node(mover=-1)
         for action, prior in zip(root_actions, priors, strict=True):
             root.children[action] = _Node(seat, PRIOR_VISITS, PRIOR_VISITS * prior)
         ranked = sorted(range(len(root_actions)), key=lambda i: priors[i], reverse=True)
         searched = {root_actions[i] for i in ranked[:ROOT_WIDTH]}
         depth = int(settings["rollout_depth"])
+        self.node_priors = bool(settings["node_priors"])
         for iteration in range(int(settings["iterations"])):
             if time.monotonic() > deadline:
                 break
@@ -204,6 +213,12 @@ class MCTSBot(_SearchBot):
         path = [node]
         rng = self.rng
         while not state.terminal:
+            if self.node_priors and not node.children and node is not root:
+                # Expand with every action's one-step evaluation as its prior and
+                # back up the best of them: the node is valued by a greedy reply.
+                rewards = _expand_with_priors(node, state, ai, baseline)
+                _backup(path, rewards)
+                return
             actions = state.legal_actions()
             if node is root:
                 actions = [a for a in actions if a in searched]
@@ -231,11 +246,28 @@ class MCTSBot(_SearchBot):
                 break
             actions = state.legal_actions()
             state.apply(actions[rng.randrange(len(actions))])
-        rewards = position_rewards(state, ai, baseline)
-        for visited in path:
-            visited.visits += 1
-            if visited.mover >= 0:
-                visited.total += rewards[visited.mover]
+        _backup(path, position_rewards(state, ai, baseline))
+
+
+def _backup(path: list[_Node], rewards: Sequence[float]) -> None:
+    for visited in path:
+        visited.visits += 1
+        if visited.mover >= 0:
+            visited.total += rewards[visited.mover]
+
+
+def _expand_with_priors(node: _Node, state: State, ai: GameAI, baseline: float) -> list[float]:
+    mover = state.to_move
+    assert mover is not None
+    best: list[float] = []
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply(action)
+        rewards = position_rewards(after, ai, baseline)
+        node.children[action] = _Node(mover, PRIOR_VISITS, PRIOR_VISITS * rewards[mover])
+        if not best or rewards[mover] > best[mover]:
+            best = rewards
+    return best
 
 
 def _ucb(node: _Node) -> float:

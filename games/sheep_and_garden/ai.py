@@ -282,4 +282,4 @@ def _is_l(cells: set[tuple[int, int]]) -> bool:
 # Search settings: scores run to 20-30 points; random rollouts only spoil the
 # heuristic's estimate of what can still be completed, so none.
 REWARD_SCALE = 5.0
-MCTS_SETTINGS = {"milliseconds": 50.0, "rollout_depth": 0, "determinizations": 8}
+MCTS_SETTINGS = {"milliseconds": 300.0, "rollout_depth": 0, "determinizations": 8, "prior_worlds": 4, "node_priors": True}

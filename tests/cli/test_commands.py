@@ -13,6 +13,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
 
+import games
 from tests.conftest import ROOT, ServerProcess
 
 SIX = "random,random,random,random,random,random"
@@ -147,8 +148,14 @@ def test_bot_without_a_server_says_what_is_missing() -> None:
     assert "--server" in done.stderr and "--match" in done.stderr and "--token" in done.stderr
 
 
-def test_demo_prints_results_for_every_game() -> None:
-    done = sheepfold("demo", "--matches", "1", timeout=300)
+def test_demo_prints_a_table_for_every_game() -> None:
+    done = sheepfold("demo", "--games-per-pairing", "1", timeout=600)
     assert done.returncode == 0, done.stderr
-    for title in ("Sheep Showdown", "Sheep 'n' Sheep", "Stubborn Sheep", "Sheep & Garden"):
-        assert title in done.stdout
+    sections = done.stdout.split("== ")[1:]
+    titles = [games.get(name).title for name in games.names()]
+    assert [s.split(" (")[0] for s in sections] == titles
+    assert len(titles) == 4
+    for section in sections:
+        assert "6/6 games" in section, section
+        for bot in ("random", "greedy", "mcts"):
+            assert f" {bot} " in section, section
