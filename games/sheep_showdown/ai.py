@@ -46,6 +46,12 @@ DECAY = 0.6  # discount per extra step of distance
 MAX_DEPTH = 3  # the search stops there (further sheep are worth little)
 MOBILITY = 0.5  # per legal step the dog has now
 
+# Search settings (games.ai): a lead of about 10 points is a clear one (players
+# score roughly 15-25 a round); the tree search's budget per decision (about
+# 30 ms of CPU; random rollouts cost more than they help here).
+REWARD_SCALE = 10.0
+MCTS_SETTINGS = {"iterations": 300, "milliseconds": 50.0, "rollout_depth": 0, "determinizations": 8}
+
 _POINTS = (0, 1, 2, 3, 5)  # by card code for the sheep cards 0..4
 _FLOCKABLE = (C.SHEEP1, C.SHEEP2, C.SHEEP3, C.SHEEP5, C.WOLF)
 
