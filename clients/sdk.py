@@ -15,6 +15,7 @@ connection, and returns the final result.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
@@ -118,7 +119,12 @@ async def play(
                 raise SeatError(code, error.details() or "") from error
             reconnects += 1
             delay = min(0.1 * 2**reconnects, 2.0)
-            log.info("connection lost, rejoining", code=code.name, attempt=reconnects)
+            log.info(
+                "connection lost, rejoining",
+                code=code.name,
+                details=error.details(),
+                attempt=reconnects,
+            )
             await asyncio.sleep(delay)
         except _StreamEnded:
             if reconnects >= max_reconnects:
@@ -183,11 +189,12 @@ async def _play_stream(
                         )
                     )
                 )
-            except asyncio.InvalidStateError:
-                # The server ended the stream while the bot was thinking (a restart,
-                # a newer join): reading gives its status, which `play` acts on.
-                await call.read()
-                raise _StreamEnded() from None
+            except (asyncio.InvalidStateError, grpc.aio.AioRpcError):
+                # The server ended the stream while the bot was thinking (the match
+                # ended, a restart, a newer join). Keep reading: what it sent before
+                # (the result) may still be buffered, else the status tells `play`
+                # whether to rejoin.
+                continue
         elif kind == "event":
             if on_event is not None:
                 on_event(response.event)
@@ -201,7 +208,10 @@ async def _play_stream(
                 message=response.error.message,
             )
         elif kind == "result":
-            await call.done_writing()
+            # The result is final: a stream the server already closed may refuse
+            # the half-close, which must not turn a finished match into an error.
+            with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                await call.done_writing()
             return response.result
 
 

@@ -152,9 +152,14 @@ def test_an_answer_later_than_deadline_plus_bank_is_a_strike_and_empties_the_ban
     async def scenario() -> PausedBot:
         async with grpc.aio.insecure_channel(served.address) as channel:
             created = await arena_pb2_grpc.ArenaStub(channel).CreateMatch(
-                create_request(CASE, 33, decision_seconds=0.1, time_bank_seconds=0.2)
+                create_request(
+                    CASE, 33, decision_seconds=0.1, time_bank_seconds=0.2, max_strikes=50
+                )
             )
-        late = PausedBot(seed=1, first_delay=0.6)
+        # Late past deadline + bank (0.3 s); the decisions missed while it sleeps
+        # are strikes too, so max_strikes is high enough that the match is still
+        # on when it wakes and reads its next decision's clock.
+        late = PausedBot(seed=1, first_delay=0.45)
         await asyncio.gather(
             play(late, served.address, created.match_id, created.seat_tokens[0]),
             play(RandomBot(2), served.address, created.match_id, created.seat_tokens[1]),
