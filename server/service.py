@@ -215,3 +215,7 @@ async def _read_answers(
                 match.reject(seat, "this stream has already joined; send answers only", stream)
     except (asyncio.CancelledError, grpc.aio.AioRpcError):
         pass
+    except Exception:
+        # A bug must not leave the client waiting on a stream nobody reads.
+        match.log.exception("reading a Play stream failed", seat=seat)
+        stream.close(grpc.StatusCode.INTERNAL, "the server failed to read this stream")

@@ -92,6 +92,23 @@ def stop_server_process(server: ServerProcess) -> int:
             server.process.kill()
 
 
+# A test still running after this long is stuck. pytest's faulthandler_timeout
+# (pyproject.toml, 300 s) dumps every thread's stack first; then this ends the
+# run, so a hang fails at once instead of holding CI until its limit.
+TEST_WATCHDOG_SECONDS = 330
+
+
+@pytest.fixture(autouse=True)
+def _watchdog() -> Iterator[None]:
+    timer = threading.Timer(TEST_WATCHDOG_SECONDS, os._exit, args=(3,))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 @pytest.fixture
 def server_process() -> Iterator[ServerProcess]:
     server = start_server_process()

@@ -189,7 +189,8 @@ class RawSeat:
 
     def __init__(self, stub: arena_pb2_grpc.ArenaStub) -> None:
         self._requests: queue.Queue[arena_pb2.PlayRequest | None] = queue.Queue()
-        self.responses = stub.Play(self._iterate())
+        # Bounded: a stream that never ends fails the test instead of hanging it.
+        self.responses = stub.Play(self._iterate(), timeout=120)
 
     def _iterate(self) -> Iterator[arena_pb2.PlayRequest]:
         while (item := self._requests.get()) is not None:
