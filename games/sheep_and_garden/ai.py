@@ -279,7 +279,14 @@ def _is_l(cells: set[tuple[int, int]]) -> bool:
     ys = {y for _, y in cells}
     return len(xs) == 2 and len(ys) == 2 and max(xs) - min(xs) == 1 and max(ys) - min(ys) == 1
 
+
 # Search settings: scores run to 20-30 points; random rollouts only spoil the
 # heuristic's estimate of what can still be completed, so none.
 REWARD_SCALE = 5.0
-MCTS_SETTINGS = {"milliseconds": 300.0, "rollout_depth": 0, "determinizations": 8, "prior_worlds": 4, "node_priors": True}
+MCTS_SETTINGS = {
+    "milliseconds": 300.0,
+    "rollout_depth": 0,
+    "determinizations": 8,
+    "prior_worlds": 4,
+    "node_priors": True,
+}

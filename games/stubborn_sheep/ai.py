@@ -238,6 +238,7 @@ def evaluate(state: StubbornSheepState) -> tuple[float, ...]:
         return tuple(float(s) for s in state.result().scores)
     return tuple(seat_value(state, seat) for seat in range(state.players))
 
+
 # Search settings: a sheep or two is a clear lead in this game; short random
 # rollouts help (depth 0 was much worse in 20-game checks).
 REWARD_SCALE = 1.0
