@@ -1,23 +1,33 @@
 """A real server on a free loopback port inside this process.
 
 `serving_here()` runs it on the caller's event loop: what async callers such as
-`sheepfold match` and `sheepfold demo` use, because grpc.aio wants one event
-loop per process. `InProcessServer` runs it on a background thread for
-synchronous callers (tests driving it with blocking gRPC stubs). Either way
-the bots talk to it through gRPC.
+`sheepfold match` and `sheepfold demo` use. `InProcessServer` runs it on a
+background thread for synchronous callers (tests driving it with blocking gRPC
+stubs). Either way the bots talk to it through gRPC.
+
+grpc.aio dispatches completions for every event loop of a process from one
+poller: an operation that completes after its loop has closed (a client's
+`asyncio.run` that has returned) raises inside that poller and can take other
+loops' completions down with it, stalling a server on another loop. So async
+client code beside an `InProcessServer` runs on the server's own loop, through
+`run()` or `submit()`, never in a loop of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from types import TracebackType
+from typing import Any, TypeVar
 
 from server.app import ServerConfig, SheepfoldServer
 from server.store import Store
+
+T = TypeVar("T")
 
 
 @asynccontextmanager
@@ -78,6 +88,16 @@ class InProcessServer:
         loop.call_soon_threadsafe(loop.stop)
         self._thread.join(30)
         self._loop = None
+
+    def submit(self, coroutine: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        """Schedule async client code on the server's loop (see the module doc)."""
+        if self._loop is None:
+            raise RuntimeError("the in-process server is not running")
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+
+    def run(self, coroutine: Coroutine[Any, Any, T], timeout: float | None = 120.0) -> T:
+        """Run async client code on the server's loop and wait for its result."""
+        return self.submit(coroutine).result(timeout)
 
     @property
     def server(self) -> SheepfoldServer:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -16,6 +17,8 @@ from typing import IO
 
 import pytest
 
+from clients.bots.random_bot import RandomBot
+from clients.sdk import play
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 
@@ -116,6 +119,15 @@ def server_process() -> Iterator[ServerProcess]:
         yield server
     finally:
         stop_server_process(server)
+
+
+def random_opponent(
+    server: InProcessServer, match_id: str, token: str, seed: int = 1
+) -> concurrent.futures.Future:
+    """A seeded random bot playing one seat, on the server's own event loop
+    (async clients never get a loop of their own beside an in-process server:
+    see server/inprocess.py). `.result(timeout)` waits for its match result."""
+    return server.submit(play(RandomBot(seed), server.address, match_id, token))
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ test_reconnect.py: ABORTED for the replaced stream, FAILED_PRECONDITION.)
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import socket
@@ -70,7 +69,9 @@ class Seats:
         assert self.raw[seat].next("joined", skip=("event",)).joined.seat == seat
         return self.raw[seat]
 
-    def finish(self, address: str, pending: dict[int, arena_pb2.Decision] | None = None) -> None:
+    def finish(
+        self, server: InProcessServer, pending: dict[int, arena_pb2.Decision] | None = None
+    ) -> None:
         """Both seats play to the end; the result must match the engine."""
         results: list[arena_pb2.MatchResult | None] = [None, None]
 
@@ -85,7 +86,7 @@ class Seats:
         for raw in self.raw:
             raw.close()
         assert results[0] is not None and results[0] == results[1], "the match finished"
-        replay = asyncio.run(get_replay(address, self.match_id))
+        replay = server.run(get_replay(server.address, self.match_id))
         assert not any(a.forced for a in replay.actions)
         assert_replay_reproduces_result(replay)
 
@@ -112,7 +113,7 @@ def test_acting_out_of_turn_is_failed_precondition(
     error = seats.raw[other].next("error").error
     assert error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
     assert f"not seat {other}'s turn" in error.message
-    seats.finish(server.address, {mover: decision})
+    seats.finish(server, {mover: decision})
 
 
 def test_acting_for_another_seat_is_refused(
@@ -133,7 +134,7 @@ def test_acting_for_another_seat_is_refused(
         intruder.close()
     info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=seats.match_id))
     assert all(seat.connected for seat in info.seats), "the real seats were not displaced"
-    seats.finish(server.address)
+    seats.finish(server)
 
 
 def test_flooding_answers_applies_one_then_closes_the_stream(
@@ -151,7 +152,7 @@ def test_flooding_answers_applies_one_then_closes_the_stream(
     info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=seats.match_id))
     if info.to_move == mover:
         pending[mover] = seats.raw[mover].next("decision").decision
-    seats.finish(server.address, pending)
+    seats.finish(server, pending)
 
 
 def test_huge_messages_are_resource_exhausted(
@@ -179,7 +180,7 @@ def test_huge_messages_are_resource_exhausted(
     seats.rejoin(mover)
     again = seats.raw[mover].next("decision").decision
     assert again.decision_id == decision.decision_id
-    seats.finish(server.address, {mover: again})
+    seats.finish(server, {mover: again})
 
 
 def _http2_frame_types(data: bytes) -> list[int]:
@@ -216,7 +217,7 @@ def test_garbage_bytes_on_the_port_close_that_connection_only(
         health.Check(health_pb2.HealthCheckRequest()).status
         == health_pb2.HealthCheckResponse.SERVING
     )
-    seats.finish(server.address, {mover: decision})
+    seats.finish(server, {mover: decision})
 
 
 def test_a_stream_that_never_joins_is_closed(stub: arena_pb2_grpc.ArenaStub) -> None:
@@ -238,7 +239,7 @@ def test_answers_before_joining_and_joins_after_joining_are_refused(
     mover, decision = _first_decision(seats)
     seats.raw[mover].join(seats.match_id, seats.created.seat_tokens[mover])
     assert seats.raw[mover].next("error").error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
-    seats.finish(server.address, {mover: decision})
+    seats.finish(server, {mover: decision})
 
 
 @pytest.mark.parametrize(

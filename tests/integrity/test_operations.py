@@ -7,7 +7,6 @@ test_crash_recovery.py; the end reasons in the logs in test_clocks.py.)
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import grpc
@@ -36,7 +35,7 @@ def test_list_matches_filters_by_game_and_status_and_survives_a_restart(tmp_path
     with InProcessServer(ServerConfig(), SqliteStore(db)) as server:
         finished = {}
         for case in (NSHEEP, SHOWDOWN):
-            outcome = asyncio.run(
+            outcome = server.run(
                 play_match(
                     server.address,
                     case.game,

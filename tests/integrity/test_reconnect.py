@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
 from collections.abc import Iterator
 
 import grpc
 import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.bots.random_bot import RandomBot
-from clients.sdk import play_blocking
 from server.inprocess import InProcessServer
+from tests.conftest import random_opponent
 from tests.integrity.helpers import (
     Case,
     RawSeat,
@@ -41,14 +39,6 @@ def stub(inprocess_server: InProcessServer) -> Iterator[arena_pb2_grpc.ArenaStub
         yield arena_pb2_grpc.ArenaStub(channel)
 
 
-def _opponent(address: str, match_id: str, token: str) -> threading.Thread:
-    thread = threading.Thread(
-        target=play_blocking, args=(RandomBot(1), address, match_id, token), daemon=True
-    )
-    thread.start()
-    return thread
-
-
 def _seat_connected(stub: arena_pb2_grpc.ArenaStub, match_id: str, seat: int) -> bool:
     return stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id)).seats[seat].connected
 
@@ -57,7 +47,7 @@ def test_a_second_join_replaces_the_first_stream_which_ends_aborted(
     inprocess_server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
 ) -> None:
     created = stub.CreateMatch(create_request(CASE, 11))
-    opponent = _opponent(inprocess_server.address, created.match_id, created.seat_tokens[1])
+    opponent = random_opponent(inprocess_server, created.match_id, created.seat_tokens[1])
     old = RawSeat(stub)
     old.join(created.match_id, created.seat_tokens[0])
     decision = old.next("decision", skip=("joined", "event")).decision
@@ -76,10 +66,10 @@ def test_a_second_join_replaces_the_first_stream_which_ends_aborted(
     assert again.observation == decision.observation
     result = new.play_to_end(again)
     new.close()
-    opponent.join(20)
+    opponent.result(20)
     assert len(result.scores) == 2
     assert_replay_reproduces_result(
-        asyncio.run(get_replay(inprocess_server.address, created.match_id))
+        inprocess_server.run(get_replay(inprocess_server.address, created.match_id))
     )
 
 
@@ -87,7 +77,7 @@ def test_a_seat_that_drops_and_rejoins_gets_the_pending_decision_again(
     inprocess_server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
 ) -> None:
     created = stub.CreateMatch(create_request(CASE, 12))
-    opponent = _opponent(inprocess_server.address, created.match_id, created.seat_tokens[1])
+    opponent = random_opponent(inprocess_server, created.match_id, created.seat_tokens[1])
     first = RawSeat(stub)
     first.join(created.match_id, created.seat_tokens[0])
     decision = first.next("decision", skip=("joined", "event")).decision
@@ -103,7 +93,7 @@ def test_a_seat_that_drops_and_rejoins_gets_the_pending_decision_again(
     assert _seat_connected(stub, created.match_id, 0)
     result = second.play_to_end(again)
     second.close()
-    opponent.join(20)
+    opponent.result(20)
     assert [s.strikes for s in result.seats] == [0, 0], "nothing was lost to the drop"
 
 
@@ -111,12 +101,11 @@ def test_rejoining_a_finished_match_is_failed_precondition(
     inprocess_server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
 ) -> None:
     created = stub.CreateMatch(create_request(CASE, 13))
-    threads = [
-        _opponent(inprocess_server.address, created.match_id, token)
-        for token in created.seat_tokens
+    seats = [
+        random_opponent(inprocess_server, created.match_id, token) for token in created.seat_tokens
     ]
-    for thread in threads:
-        thread.join(20)
+    for seat in seats:
+        seat.result(20)
     late = RawSeat(stub)
     late.join(created.match_id, created.seat_tokens[0])
     with pytest.raises(grpc.RpcError) as caught:
@@ -192,10 +181,10 @@ def test_seats_that_drop_at_random_moments_still_finish_the_match_intact(
         )
         return outcomes, created.match_id
 
-    outcomes, match_id = asyncio.run(scenario())
+    outcomes, match_id = inprocess_server.run(scenario())
     assert sum(drops for _, drops in outcomes) >= 3, "the test must actually drop streams"
     assert all(result == outcomes[0][0] for result, _ in outcomes)
-    replay = asyncio.run(get_replay(inprocess_server.address, match_id))
+    replay = inprocess_server.run(get_replay(inprocess_server.address, match_id))
     assert not any(a.forced for a in replay.actions), "no decision was lost to a drop"
     assert replay.result == outcomes[0][0]
     assert_replay_reproduces_result(replay)

@@ -36,10 +36,10 @@ def _server(db: Path) -> InProcessServer:
     return InProcessServer(ServerConfig(), SqliteStore(db))
 
 
-def _play(address: str, case: Case, seed: int) -> str:
-    outcome = asyncio.run(
+def _play(server: InProcessServer, case: Case, seed: int) -> str:
+    outcome = server.run(
         play_match(
-            address,
+            server.address,
             case.game,
             [SlowBot(seat) for seat in range(case.players)],
             seed=seed,
@@ -55,7 +55,7 @@ def test_replay_of_every_game_reproduces_its_scores_and_prints(
 ) -> None:
     db = tmp_path / "replay.db"
     with _server(db) as server:
-        match_id = _play(server.address, case, seed=90)
+        match_id = _play(server, case, seed=90)
         with grpc.insecure_channel(server.address) as channel:
             live = arena_pb2_grpc.ArenaStub(channel).GetReplay(
                 arena_pb2.GetReplayRequest(match_id=match_id)
@@ -139,7 +139,7 @@ def test_the_replay_command_catches_a_tampered_result(
     """The check can fail: a stored result that the record does not give is reported."""
     db = tmp_path / "t.db"
     with _server(db) as server:
-        match_id = _play(server.address, Case("sheep-n-sheep", 2, {}), seed=3)
+        match_id = _play(server, Case("sheep-n-sheep", 2, {}), seed=3)
     with sqlite3.connect(db) as connection:
         (blob,) = connection.execute(
             "SELECT result FROM matches WHERE match_id = ?", (match_id,)
@@ -181,7 +181,7 @@ def test_a_match_with_forced_moves_replays_with_them_marked(
             )
             return created.match_id
 
-        match_id = asyncio.run(scenario())
+        match_id = server.run(scenario())
     assert sheepfold(["replay", match_id, "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert "[forced: timeout]" in out

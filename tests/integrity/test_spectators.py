@@ -92,8 +92,8 @@ def test_watchers_see_exactly_the_public_match(case: Case) -> None:
                 [after_end],
             )
 
-        match_id, early, live, late, after = asyncio.run(asyncio.wait_for(scenario(), 60))
-        replay = asyncio.run(get_replay(address, match_id))
+        match_id, early, live, late, after = server.run(scenario(), timeout=60)
+        replay = server.run(get_replay(address, match_id))
 
     expected = expected_watch_stream(replay)
     for seen in [*early, *late, *after]:
@@ -272,6 +272,6 @@ def test_a_slow_grpc_watcher_is_dropped_with_resource_exhausted(limited: InProce
                 return error.code(), received
             return grpc.StatusCode.OK, received
 
-    code, received = asyncio.run(asyncio.wait_for(scenario(), 60))
+    code, received = limited.run(scenario(), timeout=60)
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert received < 36 * 2, "the watcher was cut off, not sent the whole match"

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import queue
-import threading
 from collections.abc import Iterator
 
 import grpc
 import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.bots.random_bot import RandomBot
-from clients.sdk import play_blocking
 from server.inprocess import InProcessServer
+from tests.conftest import random_opponent
 
 pytestmark = pytest.mark.e2e
 
@@ -69,14 +67,6 @@ def _create(stub: arena_pb2_grpc.ArenaStub, **clock: float) -> arena_pb2.CreateM
     )
 
 
-def _opponent(address: str, match_id: str, token: str) -> threading.Thread:
-    thread = threading.Thread(
-        target=play_blocking, args=(RandomBot(1), address, match_id, token), daemon=True
-    )
-    thread.start()
-    return thread
-
-
 def test_wrong_token_is_unauthenticated(stub: arena_pb2_grpc.ArenaStub) -> None:
     created = _create(stub)
     seat = RawSeat(stub)
@@ -119,7 +109,7 @@ def test_bad_answers_get_errors_and_the_match_still_finishes(
     inprocess_server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
 ) -> None:
     created = _create(stub)
-    opponent = _opponent(inprocess_server.address, created.match_id, created.seat_tokens[1])
+    opponent = random_opponent(inprocess_server, created.match_id, created.seat_tokens[1])
     seat = RawSeat(stub)
     seat.join(created.match_id, created.seat_tokens[0])
     assert seat.next("joined").joined.seat == 0
@@ -162,7 +152,7 @@ def test_bad_answers_get_errors_and_the_match_still_finishes(
     else:
         raise AssertionError("no result")
     seat.close()
-    opponent.join(10)
+    opponent.result(10)
     info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id))
     assert info.status == arena_pb2.MATCH_STATUS_FINISHED
     assert info.seed == 5, "the seed is revealed once the match is over"
@@ -207,12 +197,12 @@ def test_missed_deadlines_strike_then_disqualify(
     """A seat that never answers gets random moves, strikes, and at 2 strikes
     is disqualified and ranked last; the match still finishes."""
     created = _create(stub, decision_seconds=0.05, max_strikes=2)
-    opponent = _opponent(inprocess_server.address, created.match_id, created.seat_tokens[1])
+    opponent = random_opponent(inprocess_server, created.match_id, created.seat_tokens[1])
     silent = RawSeat(stub)
     silent.join(created.match_id, created.seat_tokens[0])
     result = silent.next("result", skip=("joined", "decision", "error", "event")).result
     silent.close()
-    opponent.join(10)
+    opponent.result(10)
     assert result.seats[0].strikes == 2
     assert result.seats[0].disqualified
     assert not result.seats[1].disqualified
