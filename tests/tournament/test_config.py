@@ -90,3 +90,13 @@ def test_invalid_toml_and_missing_file_are_config_errors(tmp_path: Path) -> None
         load_config(bad)
     with pytest.raises(ConfigError, match="cannot read"):
         load_config(tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((Path(__file__).resolve().parents[2] / "examples").rglob("*.toml")),
+    ids=lambda p: p.name,
+)
+def test_every_example_config_loads(path: Path) -> None:
+    config = load_config(path)
+    assert config.bots and config.game
