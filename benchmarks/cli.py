@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import logging
 import os
 import platform
 import subprocess
@@ -17,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-import structlog
 
 from benchmarks import engine, memory, report, serving, targets, tournament
 from benchmarks.procs import ROOT
+from server.logs import configure_logging
 
 SECTIONS = ("engine", "server", "baseline", "memory", "tournament")
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "latest.json"
@@ -137,10 +136,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     # Our own and the in-process server's logs would drown the tables.
-    structlog.configure(
-        wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-    )
+    configure_logging("console", "warning")
     started = time.perf_counter()
     out: dict[str, Any] = {"meta": _meta(args), "errors": {}}
     checks: list[targets.Check] = []

@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import logging
 import os
 import random
 import sys
@@ -30,12 +29,12 @@ import time
 from dataclasses import asdict, dataclass, field
 
 import grpc
-import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from benchmarks import procs
 from clients import sdk
 from clients.sdk import DecisionView, play
+from server.logs import configure_logging
 
 # Real bots run in processes of their own, one TCP connection each. Without this
 # every channel in this process shares one connection (gRPC's global subchannel
@@ -230,10 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.shared_connection:
         sdk.CHANNEL_OPTIONS = [o for o in sdk.CHANNEL_OPTIONS if o != OWN_CONNECTION]
     # stdout carries the JSON result: the SDK's logs go to stderr, warnings only.
-    structlog.configure(
-        wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-    )
+    configure_logging("console", "warning")
     result = asyncio.run(_run_and_report(args))
     return result
 

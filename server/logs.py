@@ -4,8 +4,29 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import Any
 
 import structlog
+
+
+class StderrLogger:
+    """Writes each line to whatever `sys.stderr` is at that moment.
+
+    structlog's PrintLogger keeps the file object it was made with; a logger
+    bound in a long-lived match would then keep writing to a stream that may be
+    replaced and closed since (a test's captured stderr), and the failed write
+    would take the match loop down with it.
+    """
+
+    def msg(self, message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    log = debug = info = warn = warning = msg
+    fatal = failure = err = error = critical = exception = msg
+
+
+def _stderr_logger(*_args: Any) -> StderrLogger:
+    return StderrLogger()
 
 
 def configure_logging(fmt: str = "auto", level: str = "info") -> None:
@@ -28,6 +49,6 @@ def configure_logging(fmt: str = "auto", level: str = "info") -> None:
         wrapper_class=structlog.make_filtering_bound_logger(
             logging.getLevelNamesMapping()[level.upper()]
         ),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=_stderr_logger,
         cache_logger_on_first_use=False,
     )
