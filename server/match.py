@@ -23,6 +23,7 @@ from games.contract import Event, Game, State
 from server import convert
 from server.records import MatchRecord, RecordedMove, StoredMatch, token_matches
 from server.store import Store
+from server.streams import Outbound
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,51 +47,8 @@ class Status(enum.Enum):
     ABORTED = arena_pb2.MATCH_STATUS_ABORTED
 
 
-@dataclass(frozen=True, slots=True)
-class StreamClosed:
-    """Tells a Play stream to end, with the status its client receives."""
-
-    code: grpc.StatusCode | None
-    message: str
-
-
-class SeatStream:
-    """The outbound side of one Play stream."""
-
-    def __init__(self, limit: int = 10_000) -> None:
-        self.queue: asyncio.Queue[arena_pb2.PlayResponse | StreamClosed] = asyncio.Queue()
-        self.limit = limit
-        self.rejected = 0
-
-    def send(self, message: arena_pb2.PlayResponse) -> bool:
-        if self.queue.qsize() >= self.limit:
-            return False
-        self.queue.put_nowait(message)
-        return True
-
-    def close(self, code: grpc.StatusCode | None, message: str) -> None:
-        self.queue.put_nowait(StreamClosed(code, message))
-
-
-class WatchStream:
-    """The outbound side of one Watch stream: bounded, so a slow watcher is
-    dropped instead of slowing the match or growing without end."""
-
-    def __init__(self, backlog: Sequence[arena_pb2.WatchResponse], limit: int) -> None:
-        self.queue: asyncio.Queue[arena_pb2.WatchResponse | StreamClosed] = asyncio.Queue()
-        for message in backlog:
-            self.queue.put_nowait(message)
-        # The history a from_start watcher asked for does not count as lag.
-        self.capacity = len(backlog) + limit
-
-    def send(self, message: arena_pb2.WatchResponse) -> bool:
-        if self.queue.qsize() >= self.capacity:
-            return False
-        self.queue.put_nowait(message)
-        return True
-
-    def close(self, code: grpc.StatusCode | None, message: str) -> None:
-        self.queue.put_nowait(StreamClosed(code, message))
+SeatStream = Outbound[arena_pb2.PlayResponse]
+WatchStream = Outbound[arena_pb2.WatchResponse]
 
 
 @dataclass(slots=True)
@@ -440,10 +398,10 @@ class Match:
         if self.over:
             if self.result is not None:
                 backlog.append(arena_pb2.WatchResponse(result=self.result))
-            stream = WatchStream(backlog, self.limits.watch_queue)
+            stream = WatchStream(self.limits.watch_queue, backlog)
             stream.close(None, "match over")
             return stream
-        stream = WatchStream(backlog, self.limits.watch_queue)
+        stream = WatchStream(self.limits.watch_queue, backlog)
         self._watchers.append(stream)
         self.log.info("watcher joined", watchers=len(self._watchers), from_start=from_start)
         return stream

@@ -13,9 +13,10 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 import games
 from games.errors import InvalidOptions
 from server import convert
-from server.match import JoinError, Match, SeatStream, Status, StreamClosed
+from server.match import JoinError, Match, SeatStream, Status
 from server.records import ClockConfig
 from server.registry import LimitReached, MatchRegistry
+from server.streams import relay
 
 DEFAULT_LIST_LIMIT = 100
 MAX_LIST_LIMIT = 1_000
@@ -138,13 +139,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             match.log.info("watch refused", code=error.code.name, reason=error.message)
             await context.abort(error.code, error.message)
         try:
-            while True:
-                item = await stream.queue.get()
-                if isinstance(item, StreamClosed):
-                    if item.code is not None:
-                        await context.abort(item.code, item.message)
-                    return
-                yield item
+            async for message in relay(stream, context):
+                yield message
         finally:
             match.unwatch(stream)
 
@@ -183,13 +179,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await context.abort(error.code, error.message)
         reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
         try:
-            while True:
-                item = await stream.queue.get()
-                if isinstance(item, StreamClosed):
-                    if item.code is not None:
-                        await context.abort(item.code, item.message)
-                    return
-                yield item
+            async for message in relay(stream, context):
+                yield message
         finally:
             reader.cancel()
             match.leave(seat, stream)

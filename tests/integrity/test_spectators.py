@@ -21,9 +21,10 @@ from clients.sdk import play
 from server import convert
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
-from server.match import Match, MatchLimits, StreamClosed
+from server.match import Match, MatchLimits
 from server.records import ClockConfig, MatchRecord
 from server.store import MemoryStore
+from server.streams import StreamClosed
 from tests.integrity.helpers import (
     Case,
     SlowBot,
