@@ -3,34 +3,22 @@
 from __future__ import annotations
 
 import concurrent.futures
-import json
 import os
-import subprocess
-import sys
 import tempfile
 import threading
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
 import pytest
 
 from clients.bots.random_bot import RandomBot
 from clients.sdk import play
+from server import launch
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
+from server.launch import ServerProcess
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@dataclass
-class ServerProcess:
-    process: subprocess.Popen[str]
-    address: str
-    port: int
-    log_lines: list[str]
+ROOT = launch.ROOT
 
 
 def start_server_process(*extra: str, env: dict[str, str] | None = None) -> ServerProcess:
@@ -40,59 +28,12 @@ def start_server_process(*extra: str, env: dict[str, str] | None = None) -> Serv
     """
     if "--db" not in extra:
         extra = ("--db", str(Path(tempfile.mkdtemp(prefix="sheepfold-")) / "server.db"), *extra)
-    command = [
-        sys.executable,
-        "-m",
-        "cli",
-        "serve",
-        "--port",
-        "0",
-        "--log-format",
-        "json",
-        *extra,
-    ]
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, **(env or {})},
-    )
-    lines: list[str] = []
-    deadline = time.monotonic() + 30
-    assert process.stderr is not None
-    while time.monotonic() < deadline:
-        line = process.stderr.readline()
-        if not line:
-            break
-        lines.append(line)
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if entry.get("event") == "server started":
-            port = int(entry["port"])
-            # Keep draining stderr so a chatty server never blocks on a full pipe.
-            threading.Thread(target=_drain, args=(process.stderr, lines), daemon=True).start()
-            return ServerProcess(process, f"127.0.0.1:{port}", port, lines)
-    process.kill()
-    raise RuntimeError("sheepfold serve did not start:\n" + "".join(lines))
-
-
-def _drain(stream: IO[str], lines: list[str]) -> None:
-    for line in stream:
-        lines.append(line)
+    return launch.start(launch.serve_command(*extra), env=env)
 
 
 def stop_server_process(server: ServerProcess) -> int:
-    if server.process.poll() is None:
-        server.process.terminate()
-    try:
-        return server.process.wait(15)
-    finally:
-        if server.process.poll() is None:
-            server.process.kill()
+    """SIGTERM, as an operator would; returns the exit code."""
+    return launch.stop(server)
 
 
 # A test still running after this long is stuck. pytest's faulthandler_timeout

@@ -25,11 +25,11 @@ from server.inprocess import InProcessServer
 from server.match import MatchLimits
 from tests.integrity.helpers import (
     Case,
-    RawSeat,
     assert_replay_reproduces_result,
     create_request,
     get_replay,
 )
+from tests.raw_stream import RawSeat
 
 pytestmark = pytest.mark.e2e
 

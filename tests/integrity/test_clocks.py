@@ -27,13 +27,13 @@ from tests.conftest import ServerProcess, start_server_process, stop_server_proc
 from tests.integrity.helpers import (
     Case,
     PausedBot,
-    RawSeat,
     assert_replay_reproduces_result,
     create_request,
     get_match,
     get_replay,
     log_entries,
 )
+from tests.raw_stream import RawSeat
 
 pytestmark = pytest.mark.e2e
 

@@ -19,7 +19,6 @@ from server.inprocess import InProcessServer
 from tests.conftest import random_opponent
 from tests.integrity.helpers import (
     Case,
-    RawSeat,
     assert_replay_reproduces_result,
     case_ids,
     create_request,
@@ -27,6 +26,7 @@ from tests.integrity.helpers import (
     get_replay,
     wait_until,
 )
+from tests.raw_stream import RawSeat
 
 pytestmark = pytest.mark.e2e
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import queue
 from collections.abc import Iterator
 
 import grpc
@@ -11,46 +10,11 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.inprocess import InProcessServer
 from tests.conftest import random_opponent
+from tests.raw_stream import RawSeat
 
 pytestmark = pytest.mark.e2e
 
 GAME = "sheep-n-sheep"
-
-
-class RawSeat:
-    """A hand-driven Play stream, to send exactly the messages a test wants."""
-
-    def __init__(self, stub: arena_pb2_grpc.ArenaStub) -> None:
-        self._requests: queue.Queue[arena_pb2.PlayRequest | None] = queue.Queue()
-        # Bounded: a stream that never ends fails the test instead of hanging it.
-        self.responses = stub.Play(self._iterate(), timeout=120)
-
-    def _iterate(self) -> Iterator[arena_pb2.PlayRequest]:
-        while (item := self._requests.get()) is not None:
-            yield item
-
-    def send(self, **kind: object) -> None:
-        self._requests.put(arena_pb2.PlayRequest(**kind))
-
-    def join(self, match_id: str, token: str, seat: int | None = None) -> None:
-        join = arena_pb2.Join(match_id=match_id, token=token)
-        if seat is not None:
-            join.seat = seat
-        self.send(join=join)
-
-    def answer(self, decision_id: int, index: int) -> None:
-        self.send(answer=arena_pb2.Answer(decision_id=decision_id, action_index=index))
-
-    def next(self, kind: str, skip: tuple[str, ...] = ("event",)) -> arena_pb2.PlayResponse:
-        """The next message of `kind`, skipping the kinds in `skip`."""
-        for response in self.responses:
-            if response.WhichOneof("kind") == kind:
-                return response
-            assert response.WhichOneof("kind") in skip, response
-        raise AssertionError(f"stream ended before a {kind}")
-
-    def close(self) -> None:
-        self._requests.put(None)
 
 
 @pytest.fixture
@@ -132,7 +96,7 @@ def test_bad_answers_get_errors_and_the_match_still_finishes(
     assert stale.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
     assert "stale" in stale.message
 
-    seat.send(join=arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0]))
+    seat.join(created.match_id, created.seat_tokens[0])
     assert seat.next("error").error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
 
     # Now play properly to the end: the match was not harmed.
