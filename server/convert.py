@@ -58,30 +58,6 @@ def legal_actions(codec: Codec, actions: Sequence[Any]) -> list[arena_pb2.LegalA
     return [legal_action(codec, action) for action in actions]
 
 
-class LegalActionCache:
-    """Converted legal actions of one match, reused: the same actions recur all
-    game (steps, takes, stops), so each is converted once. Bounded, so a game
-    with a large action space cannot grow a match's memory without limit."""
-
-    def __init__(self, codec: Codec, limit: int = 512) -> None:
-        self.codec = codec
-        self.limit = limit
-        self._converted: dict[Any, arena_pb2.LegalAction] = {}
-
-    def extend(self, target: Any, actions: Sequence[Any]) -> None:
-        """Append the converted `actions` to the repeated field `target`."""
-        converted = self._converted
-        messages = []
-        for action in actions:
-            message = converted.get(action)
-            if message is None:
-                if len(converted) >= self.limit:
-                    converted.clear()
-                message = converted[action] = legal_action(self.codec, action)
-            messages.append(message)
-        target.extend(messages)
-
-
 def event(codec: Codec, move: int, payload: Any) -> arena_pb2.EventMessage:
     message = arena_pb2.EventMessage()
     fill_event(codec, message, move, payload)

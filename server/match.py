@@ -105,7 +105,6 @@ class Match:
         self.limits = limits or MatchLimits()
         self.game = game
         self.codec = game.codec
-        self._action_messages = convert.LegalActionCache(self.codec)
         self.store = store
         self.state: State = game.new_state(record.players, record.seed, record.options)
         self.seats = [
@@ -276,7 +275,7 @@ class Match:
         convert.fill_observation(
             self.codec, decision.observation, self.state.observation(seat.index)
         )
-        self._action_messages.extend(decision.actions, actions)
+        decision.actions.extend(convert.legal_actions(self.codec, actions))
         decision.clock.decision_seconds = clock.decision_seconds
         decision.clock.time_bank_seconds = seat.bank
         decision.clock.strikes = seat.strikes
