@@ -94,6 +94,12 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         metavar="N",
         help="bootstrap samples for the intervals (default: the config's, 1000)",
     )
+    rep.add_argument(
+        "--anchor",
+        metavar="BOT",
+        help="rate relative to this bot (Elo 0), or 'mean' for a mean of 0 "
+        "(default: the config's anchor)",
+    )
     rep.set_defaults(handler=_report)
     return parser
 
@@ -146,10 +152,16 @@ def _run(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     try:
         print(
-            report(args.db, args.format, tournament=args.tournament, samples=args.bootstrap),
+            report(
+                args.db,
+                args.format,
+                tournament=args.tournament,
+                samples=args.bootstrap,
+                anchor=args.anchor,
+            ),
             end="" if args.format != "json" else "\n",
         )
-    except (StoreError, FileNotFoundError) as error:
+    except (StoreError, FileNotFoundError, ValueError) as error:
         print(f"sheepfold tournament: {error}", file=sys.stderr)
         return 1
     return 0

@@ -27,15 +27,19 @@ def report(
     tournament: str | None = None,
     samples: int | None = None,
     seed: int = 0,
+    anchor: str | None = None,
 ) -> str:
-    """The report of tournament `tournament` (default: the latest) in `db`."""
+    """The report of tournament `tournament` (default: the latest) in `db`;
+    `anchor` (a bot, or "mean") overrides the tournament's Elo anchor."""
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
     if str(db) != ":memory:" and not Path(db).exists():
         raise FileNotFoundError(f"no database at {db}")
     with Store(db) as store:
         record = store.tournament(tournament)
-        data = report_data(record, store.games(record.id), samples=samples, seed=seed)
+        data = report_data(
+            record, store.games(record.id), samples=samples, seed=seed, anchor=anchor
+        )
     return render(data, format)
 
 
@@ -44,8 +48,16 @@ def report_data(
     games: Sequence[GameRecord],
     samples: int | None = None,
     seed: int = 0,
+    anchor: str | None = None,
 ) -> dict[str, Any]:
+    """`anchor` overrides the tournament's own: a bot's name, or "mean"."""
     bots = _bot_order(record, games)
+    if anchor is None:
+        anchor = record.anchor
+    elif anchor == "mean":
+        anchor = None
+    elif anchor not in bots:
+        raise ValueError(f"anchor {anchor!r} is not a bot of this tournament ({', '.join(bots)})")
     if samples is None:
         samples = int(record.config.get("bootstrap", 1000))
     solo = record.players == 1
@@ -79,7 +91,7 @@ def report_data(
         order = sorted(bots, key=lambda bot: (-_mean(stats[bot].scores), bot))
         elo = {}
     else:
-        ratings = rate(bots, pairs, anchor=record.anchor, samples=samples, seed=seed)
+        ratings = rate(bots, pairs, anchor=anchor, samples=samples, seed=seed)
         order = [rating.bot for rating in ratings]
         elo = {rating.bot: rating for rating in ratings}
     for position, bot in enumerate(order, start=1):
@@ -128,7 +140,7 @@ def report_data(
         "game": record.game,
         "players": record.players,
         "options": record.options,
-        "anchor": record.anchor if not solo else None,
+        "anchor": anchor if not solo else None,
         "games_played": len(games),
         "games_scheduled": record.scheduled,
         "bootstrap_samples": samples,

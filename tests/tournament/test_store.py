@@ -72,3 +72,27 @@ def test_failed_seats_rank_last_and_the_others_keep_their_order() -> None:
     assert crashed.ranks == (2, 1) and crashed.seats[0].failure == "crash"
     late = _record(schedule[0], strikes=(1, 0))
     assert late.ranks == (2, 1) and late.seats[0].failure == "timeout"
+
+
+def test_the_report_can_be_re_anchored_without_replaying(tmp_path: Path) -> None:
+    """Elo differences do not depend on the anchor; only where 0 sits does."""
+    from tournament.report import report
+
+    schedule = make_schedule(["a", "b"], 2, 4, 1)
+    db = tmp_path / "t.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, "a", len(schedule), {})
+        for scheduled in schedule:
+            store.record_game(tid, _record(scheduled))
+    import json
+
+    def elo(anchor: str | None) -> dict[str, float]:
+        data = json.loads(report(db, "json", samples=50, anchor=anchor))
+        return {row["bot"]: row["elo"] for row in data["standings"]}
+
+    own, by_b, by_mean = elo(None), elo("b"), elo("mean")
+    assert own["a"] == 0 and by_b["b"] == 0
+    assert abs(sum(by_mean.values())) < 1e-6
+    assert own["a"] - own["b"] == pytest.approx(by_b["a"] - by_b["b"])
+    with pytest.raises(ValueError, match="not a bot"):
+        report(db, "json", anchor="c")
