@@ -6,7 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from cli import demo, play, serve
+from cli import demo, play, replay, serve
+from tournament import cli as tournament_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,24 +19,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_parser(commands)
     play.add_parsers(commands)
     demo.add_parser(commands)
-    _add_optional(commands, "tournament.cli")
-    _add_optional(commands, "cli.replay")
+    tournament_cli.add_parser(commands)
+    replay.add_parser(commands)
     return parser
-
-
-def _add_optional(commands: argparse._SubParsersAction, module_name: str) -> None:
-    """Commands whose modules land later register themselves when present."""
-    import importlib
-
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
-        return
-    add = getattr(module, "add_parser", None)
-    if add is not None:
-        add(commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -128,7 +128,7 @@ def test_reflection_lists_the_arena_service(server_process: ServerProcess) -> No
 def test_every_command_has_help() -> None:
     top = sheepfold("--help")
     assert top.returncode == 0
-    commands = ["serve", "match", "bot", "health", "demo"]
+    commands = ["serve", "match", "bot", "health", "demo", "tournament", "replay"]
     for command in commands:
         assert command in top.stdout
         shown = sheepfold(command, "--help")
