@@ -44,7 +44,6 @@ DEFAULT_MCTS_SETTINGS: Mapping[str, float] = {
     "rollout_depth": 4,
     "determinizations": 8,
     "prior_worlds": 1,
-    "node_priors": False,
 }
 
 

@@ -138,7 +138,6 @@ class MCTSBot(_SearchBot):
         rollout_depth: int | None = None,
         determinizations: int | None = None,
         prior_worlds: int | None = None,
-        node_priors: bool | None = None,
     ) -> None:
         super().__init__(seed)
         self.overrides = {
@@ -147,7 +146,6 @@ class MCTSBot(_SearchBot):
             "rollout_depth": rollout_depth,
             "determinizations": determinizations,
             "prior_worlds": prior_worlds,
-            "node_priors": node_priors,
         }
 
     def settings(self, ai: GameAI) -> dict[str, float]:
@@ -186,7 +184,6 @@ class MCTSBot(_SearchBot):
         ranked = sorted(range(len(root_actions)), key=lambda i: priors[i], reverse=True)
         searched = {root_actions[i] for i in ranked[:ROOT_WIDTH]}
         depth = int(settings["rollout_depth"])
-        self.node_priors = bool(settings["node_priors"])
         for iteration in range(int(settings["iterations"])):
             if time.monotonic() > deadline:
                 break
@@ -213,12 +210,6 @@ class MCTSBot(_SearchBot):
         path = [node]
         rng = self.rng
         while not state.terminal:
-            if self.node_priors and not node.children and node is not root:
-                # Expand with every action's one-step evaluation as its prior and
-                # back up the best of them: the node is valued by a greedy reply.
-                rewards = _expand_with_priors(node, state, ai, baseline)
-                _backup(path, rewards)
-                return
             actions = state.legal_actions()
             if node is root:
                 actions = [a for a in actions if a in searched]
@@ -254,20 +245,6 @@ def _backup(path: list[_Node], rewards: Sequence[float]) -> None:
         visited.visits += 1
         if visited.mover >= 0:
             visited.total += rewards[visited.mover]
-
-
-def _expand_with_priors(node: _Node, state: State, ai: GameAI, baseline: float) -> list[float]:
-    mover = state.to_move
-    assert mover is not None
-    best: list[float] = []
-    for action in state.legal_actions():
-        after = state.clone()
-        after.apply(action)
-        rewards = position_rewards(after, ai, baseline)
-        node.children[action] = _Node(mover, PRIOR_VISITS, PRIOR_VISITS * rewards[mover])
-        if not best or rewards[mover] > best[mover]:
-            best = rewards
-    return best
 
 
 def _ucb(node: _Node) -> float:
