@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import os
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sheepfold.v1 import arena_pb2
 
 from clients.bots.random_bot import RandomBot
+from clients.matchplay import play_match
 from clients.sdk import play
 from server import launch
 from server.app import ServerConfig
-from server.inprocess import InProcessServer
+from server.inprocess import InProcessServer, serving_here
 from server.launch import ServerProcess
 
 ROOT = launch.ROOT
@@ -69,6 +73,30 @@ def random_opponent(
     (async clients never get a loop of their own beside an in-process server:
     see server/inprocess.py). `.result(timeout)` waits for its match result."""
     return server.submit(play(RandomBot(seed), server.address, match_id, token))
+
+
+def play_lineups(
+    game: str, lineups: Sequence[tuple[Sequence[Any], Mapping[str, str]]], first_seed: int
+) -> list[arena_pb2.MatchResult]:
+    """Play each (bots, options) lineup as one match through a real in-process
+    server, seeds counting up from `first_seed`. Every seat must get a score and
+    a rank and no seat may miss a deadline; returns the results."""
+
+    async def run() -> list[arena_pb2.MatchResult]:
+        results = []
+        async with serving_here(ServerConfig()) as address:
+            for number, (bots, options) in enumerate(lineups):
+                outcome = await play_match(
+                    address, game, list(bots), seed=first_seed + number, options=options
+                )
+                results.append(outcome.result)
+        return results
+
+    results = asyncio.run(run())
+    for (bots, _), result in zip(lineups, results, strict=True):
+        assert len(result.scores) == len(bots) and len(result.ranks) == len(bots)
+        assert all(not seat.disqualified and seat.strikes == 0 for seat in result.seats)
+    return results
 
 
 @pytest.fixture

@@ -4,14 +4,12 @@ final scoring; greedy and mcts finish whole games through the real server."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import pytest
 
 from clients.bots.random_bot import RandomBot
 from clients.bots.search import GreedyBot, MCTSBot
-from clients.matchplay import play_match
 from games.ai import get_ai
 from games.sheep_and_garden import GAME
 from games.sheep_and_garden.ai import HORIZON, Q, evaluate, from_observation, soft_stats
@@ -19,7 +17,7 @@ from games.sheep_and_garden.data import OBJECTIVES
 from games.sheep_and_garden.model import Slot
 from games.sheep_and_garden.scoring import analyse
 from games.sheep_and_garden.state import SheepAndGardenState
-from server.inprocess import serving_here
+from tests.conftest import play_lineups
 
 from .helpers import mismatches, play_random, position
 
@@ -259,21 +257,14 @@ def _after(state: SheepAndGardenState, action) -> tuple[float, ...]:
 def test_greedy_and_mcts_finish_games_through_the_server() -> None:
     """Both bots play whole matches over gRPC for every player count."""
     lineups = [
-        [GreedyBot(seed=1)],
-        [MCTSBot(seed=2, iterations=30)],
-        [GreedyBot(seed=3), MCTSBot(seed=4, iterations=30)],
-        [MCTSBot(seed=5, iterations=30), GreedyBot(seed=6), RandomBot(7)],
-        [GreedyBot(seed=8), MCTSBot(seed=9, iterations=30), RandomBot(10), GreedyBot(seed=11)],
+        ([GreedyBot(seed=1)], {}),
+        ([MCTSBot(seed=2, iterations=30)], {}),
+        ([GreedyBot(seed=3), MCTSBot(seed=4, iterations=30)], {}),
+        ([MCTSBot(seed=5, iterations=30), GreedyBot(seed=6), RandomBot(7)], {}),
+        (
+            [GreedyBot(seed=8), MCTSBot(seed=9, iterations=30), RandomBot(10), GreedyBot(seed=11)],
+            {},
+        ),
     ]
 
-    async def run() -> list:
-        outcomes = []
-        async with serving_here() as address:
-            for number, bots in enumerate(lineups):
-                outcomes.append(await play_match(address, GAME.name, bots, seed=50 + number))
-        return outcomes
-
-    for bots, outcome in zip(lineups, asyncio.run(run()), strict=True):
-        result = outcome.result
-        assert len(result.scores) == len(bots) and len(result.ranks) == len(bots)
-        assert all(not seat.disqualified and seat.strikes == 0 for seat in result.seats)
+    play_lineups(GAME.name, lineups, first_seed=50)

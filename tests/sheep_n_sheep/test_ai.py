@@ -5,7 +5,6 @@ through the real server."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any
 
@@ -13,13 +12,12 @@ import pytest
 
 from clients.bots.random_bot import RandomBot
 from clients.bots.search import GreedyBot, MCTSBot
-from clients.matchplay import play_match
 from games.ai import get_ai
 from games.sheep_n_sheep import GAME
 from games.sheep_n_sheep.ai import HAND, HORIZON, PARTIAL, evaluate, from_observation
 from games.sheep_n_sheep.cards import DECK_SIZE
 from games.sheep_n_sheep.state import SheepNSheepState
-from server.inprocess import serving_here
+from tests.conftest import play_lineups
 
 from .helpers import Picker
 from .play import play
@@ -260,12 +258,7 @@ def test_greedy_and_mcts_finish_games_through_the_server(players: int) -> None:
     """greedy, mcts (small budget) and random play whole matches on a real server;
     every game ends because the game is over, with a score for every seat."""
 
-    async def run() -> Any:
-        async with serving_here() as address:
-            bots: list[Any] = [GreedyBot(seed=1), MCTSBot(seed=2, iterations=30)]
-            bots += [RandomBot(seed=3 + i) for i in range(players - 2)]
-            return await play_match(address, "sheep-n-sheep", bots, seed=players)
-
-    result = asyncio.run(run()).result
+    bots: list[Any] = [GreedyBot(seed=1), MCTSBot(seed=2, iterations=30)]
+    bots += [RandomBot(seed=3 + i) for i in range(players - 2)]
+    (result,) = play_lineups("sheep-n-sheep", [(bots, {})], first_seed=players)
     assert result.end_reason == "game over"
-    assert len(result.scores) == len(result.ranks) == players

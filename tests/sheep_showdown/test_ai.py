@@ -4,7 +4,6 @@ card; the heuristic; greedy and mcts finish games through the real server."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections import Counter
 
@@ -13,12 +12,11 @@ from sheepfold.v1 import sheep_showdown_pb2 as pb
 
 from clients.bots.random_bot import RandomBot
 from clients.bots.search import GreedyBot, MCTSBot
-from clients.matchplay import play_match
 from games.sheep_showdown import GAME
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.ai import evaluate, from_observation
 from games.sheep_showdown.state import BLOCKER, ROCKET, SheepShowdownState
-from server.inprocess import serving_here
+from tests.conftest import play_lineups
 
 from .helpers import RIGHT, position, rocket, step
 
@@ -226,16 +224,4 @@ def test_greedy_and_mcts_finish_games_through_the_server() -> None:
         ([GreedyBot(seed=s) for s in range(5)] + [MCTSBot(seed=9, iterations=30)], {"rounds": "1"}),
     ]
 
-    async def run() -> list:
-        outcomes = []
-        async with serving_here() as address:
-            for number, (bots, options) in enumerate(lineups):
-                outcomes.append(
-                    await play_match(address, GAME.name, bots, seed=70 + number, options=options)
-                )
-        return outcomes
-
-    for (bots, _), outcome in zip(lineups, asyncio.run(run()), strict=True):
-        result = outcome.result
-        assert len(result.scores) == len(bots) and len(result.ranks) == len(bots)
-        assert all(not seat.disqualified and seat.strikes == 0 for seat in result.seats)
+    play_lineups(GAME.name, lineups, first_seed=70)

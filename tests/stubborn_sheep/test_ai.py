@@ -5,7 +5,6 @@ real server."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any
 
@@ -13,7 +12,6 @@ import pytest
 
 from clients.bots.random_bot import RandomBot
 from clients.bots.search import GreedyBot, MCTSBot
-from clients.matchplay import play_match
 from games.ai import get_ai
 from games.stubborn_sheep import GAME
 from games.stubborn_sheep.actions import Bump, PickSheep, PlaceFence, Score, UseBonus
@@ -32,7 +30,7 @@ from games.stubborn_sheep.state import (
     PHASES,
     StubbornSheepState,
 )
-from server.inprocess import serving_here
+from tests.conftest import play_lineups
 
 from .helpers import b, empty_areas, frame3, r, random_game, w, y
 
@@ -348,16 +346,4 @@ def test_greedy_and_mcts_finish_games_through_the_server() -> None:
         ),
     ]
 
-    async def run() -> list[Any]:
-        outcomes = []
-        async with serving_here() as address:
-            for number, (bots, options) in enumerate(lineups):
-                outcomes.append(
-                    await play_match(address, GAME.name, bots, seed=60 + number, options=options)
-                )
-        return outcomes
-
-    for (bots, _), outcome in zip(lineups, asyncio.run(run()), strict=True):
-        result = outcome.result
-        assert len(result.scores) == len(bots) and len(result.ranks) == len(bots)
-        assert all(not seat.disqualified and seat.strikes == 0 for seat in result.seats)
+    play_lineups(GAME.name, lineups, first_seed=60)
