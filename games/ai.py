@@ -12,7 +12,13 @@ Each game provides them in `games/<package>/ai.py` as two functions:
 - `evaluate(state) -> tuple[float, ...]`: a heuristic value per seat (larger is
   better), documented in that module; used by `greedy` and to cut MCTS rollouts.
 
-and optionally `REWARD_SCALE` (how many points of margin make a clear lead, for
+and optionally `evaluate_after(state) -> list[tuple[float, ...] | None]`: what
+`evaluate` would give after each legal action, in `legal_actions()` order, found
+faster than by applying each action to a copy (None where the bots should apply
+the action and look, for example because it ends the game). Without it, the bots
+apply every action to a copy.
+
+Also optional: `REWARD_SCALE` (how many points of margin make a clear lead, for
 the logistic that turns values into search rewards; default 10) and
 `MCTS_SETTINGS` (the `mcts` bot's default budget for the game).
 """
@@ -38,10 +44,12 @@ _MODULES = {
 
 
 DEFAULT_REWARD_SCALE = 10.0
-DEFAULT_MCTS_SETTINGS: Mapping[str, float] = {
+DEFAULT_MCTS_SETTINGS: Mapping[str, float | str] = {
     "iterations": 100_000,
     "milliseconds": 50.0,
     "rollout_depth": 4,
+    "rollout_policy": "random",
+    "tree_depth": 1_000,
     "determinizations": 8,
     "prior_worlds": 1,
 }
@@ -52,7 +60,8 @@ class GameAI:
     from_observation: Callable[[Any, int, random.Random], State]
     evaluate: Callable[[State], Sequence[float]]
     reward_scale: float = DEFAULT_REWARD_SCALE
-    mcts_settings: Mapping[str, float] = field(default_factory=lambda: DEFAULT_MCTS_SETTINGS)
+    mcts_settings: Mapping[str, float | str] = field(default_factory=lambda: DEFAULT_MCTS_SETTINGS)
+    evaluate_after: Callable[[State], Sequence[Sequence[float] | None]] | None = None
 
 
 @functools.cache
@@ -64,4 +73,5 @@ def get_ai(game: str) -> GameAI:
         module.evaluate,
         getattr(module, "REWARD_SCALE", DEFAULT_REWARD_SCALE),
         {**DEFAULT_MCTS_SETTINGS, **getattr(module, "MCTS_SETTINGS", {})},
+        getattr(module, "evaluate_after", None),
     )

@@ -16,6 +16,16 @@ on those locally.
   game's own scale) rather than as win or loss, and the root's actions start
   with greedy's evaluation as a prior, the search spending its budget on the
   most promising few.
+
+Two settings suit games whose random moves say little about a position
+(Sheep & Garden, where a random tile placement spoils more than it builds):
+`rollout_policy = "greedy"` plays rollouts with every seat choosing greedy's
+action instead of a random one, and `tree_depth` stops the tree that many
+actions below the root, leaving the rest to those rollouts. With a tree of
+depth 1 and greedy rollouts to the end, the search is the classic rollout
+algorithm over greedy (Bertsekas): each candidate is judged by how the game
+ends when everyone then plays greedy, averaged over sampled hidden
+information, which improves on greedy wherever greedy's one-step view misleads.
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from clients.sdk import DecisionView
 from games.ai import GameAI, get_ai
@@ -106,12 +117,27 @@ class GreedyBot(_SearchBot):
 
 def _action_values(state: State, ai: GameAI, seat: int, baseline: float) -> list[float]:
     """Each legal action's reward for `seat` one action ahead, on one sample."""
+    actions = state.legal_actions()
+    known = ai.evaluate_after(state) if ai.evaluate_after is not None else [None] * len(actions)
     values = []
-    for action in state.legal_actions():
+    for action, after_values in zip(actions, known, strict=True):
+        if after_values is not None:
+            values.append(cutoff_rewards(after_values, ai.reward_scale, baseline)[seat])
+            continue
         after = state.clone()
         after.apply(action)
         values.append(position_rewards(after, ai, baseline)[seat])
     return values
+
+
+def _greedy_action(state: State, ai: GameAI, baseline: float, rng: random.Random) -> object:
+    """The action greedy would choose for the seat to move (ties broken by `rng`)."""
+    mover = state.to_move
+    assert mover is not None
+    values = _action_values(state, ai, mover, baseline)
+    best = max(values)
+    actions = state.legal_actions()
+    return actions[rng.choice([i for i, v in enumerate(values) if v == best])]
 
 
 class _Node:
@@ -138,6 +164,8 @@ class MCTSBot(_SearchBot):
         rollout_depth: int | None = None,
         determinizations: int | None = None,
         prior_worlds: int | None = None,
+        rollout_policy: str | None = None,
+        tree_depth: int | None = None,
     ) -> None:
         super().__init__(seed)
         self.overrides = {
@@ -146,9 +174,11 @@ class MCTSBot(_SearchBot):
             "rollout_depth": rollout_depth,
             "determinizations": determinizations,
             "prior_worlds": prior_worlds,
+            "rollout_policy": rollout_policy,
+            "tree_depth": tree_depth,
         }
 
-    def settings(self, ai: GameAI) -> dict[str, float]:
+    def settings(self, ai: GameAI) -> dict[str, float | str]:
         chosen = dict(ai.mcts_settings)
         chosen.update({k: v for k, v in self.overrides.items() if v is not None})
         return chosen
@@ -159,7 +189,7 @@ class MCTSBot(_SearchBot):
         started = time.monotonic()
         ai = get_ai(decision.game)
         settings = self.settings(ai)
-        budget = settings["milliseconds"] / 1000.0
+        budget = float(settings["milliseconds"]) / 1000.0
         if decision.clock.decision_seconds > 0:
             budget = min(budget, 0.4 * decision.clock.decision_seconds)
         deadline = started + budget
@@ -183,13 +213,15 @@ class MCTSBot(_SearchBot):
             root.children[action] = _Node(seat, PRIOR_VISITS, PRIOR_VISITS * prior)
         ranked = sorted(range(len(root_actions)), key=lambda i: priors[i], reverse=True)
         searched = {root_actions[i] for i in ranked[:ROOT_WIDTH]}
-        depth = int(settings["rollout_depth"])
+        rollout = _Rollout(
+            int(settings["rollout_depth"]), settings["rollout_policy"] == "greedy", baseline
+        )
+        tree_depth = int(settings["tree_depth"])
         for iteration in range(int(settings["iterations"])):
             if time.monotonic() > deadline:
                 break
-            self._iterate(
-                root, searched, worlds[iteration % len(worlds)].clone(), ai, depth, baseline
-            )
+            world = worlds[iteration % len(worlds)].clone()
+            self._iterate(root, searched, world, ai, tree_depth, rollout)
         scores = [
             (root.children[a].visits, root.children[a].total / root.children[a].visits)
             for a in root_actions
@@ -203,13 +235,13 @@ class MCTSBot(_SearchBot):
         searched: set[object],
         state: State,
         ai: GameAI,
-        rollout_depth: int,
-        baseline: float,
+        tree_depth: int,
+        rollout: _Rollout,
     ) -> None:
         node = root
         path = [node]
         rng = self.rng
-        while not state.terminal:
+        while not state.terminal and len(path) <= tree_depth:
             actions = state.legal_actions()
             if node is root:
                 actions = [a for a in actions if a in searched]
@@ -232,12 +264,22 @@ class MCTSBot(_SearchBot):
             node = node.children[action]
             state.apply(action)
             path.append(node)
-        for _ in range(rollout_depth):
+        for _ in range(rollout.depth):
             if state.terminal:
                 break
-            actions = state.legal_actions()
-            state.apply(actions[rng.randrange(len(actions))])
-        _backup(path, position_rewards(state, ai, baseline))
+            if rollout.greedy:
+                state.apply(_greedy_action(state, ai, rollout.baseline, rng))
+            else:
+                actions = state.legal_actions()
+                state.apply(actions[rng.randrange(len(actions))])
+        _backup(path, position_rewards(state, ai, rollout.baseline))
+
+
+@dataclass(frozen=True, slots=True)
+class _Rollout:
+    depth: int  # actions played past the tree before the position is scored
+    greedy: bool  # every seat plays greedy's action, else a random one
+    baseline: float  # solo: the value a reward is measured against
 
 
 def _backup(path: list[_Node], rewards: Sequence[float]) -> None:

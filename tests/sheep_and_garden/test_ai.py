@@ -12,7 +12,8 @@ from clients.bots.random_bot import RandomBot
 from clients.bots.search import GreedyBot, MCTSBot
 from games.ai import get_ai
 from games.sheep_and_garden import GAME
-from games.sheep_and_garden.ai import HORIZON, Q, evaluate, from_observation, soft_stats
+from games.sheep_and_garden.ai import HORIZON, evaluate, from_observation, soft_stats
+from games.sheep_and_garden.analysis import Q
 from games.sheep_and_garden.data import OBJECTIVES
 from games.sheep_and_garden.model import Slot
 from games.sheep_and_garden.scoring import analyse
