@@ -212,16 +212,25 @@ class MCTSBot(_SearchBot):
         for action, prior in zip(root_actions, priors, strict=True):
             root.children[action] = _Node(seat, PRIOR_VISITS, PRIOR_VISITS * prior)
         ranked = sorted(range(len(root_actions)), key=lambda i: priors[i], reverse=True)
-        searched = {root_actions[i] for i in ranked[:ROOT_WIDTH]}
+        searched = [root_actions[i] for i in ranked[:ROOT_WIDTH]]
         rollout = _Rollout(
             int(settings["rollout_depth"]), settings["rollout_policy"] == "greedy", baseline
         )
         tree_depth = int(settings["tree_depth"])
-        for iteration in range(int(settings["iterations"])):
+        for _ in range(int(settings["iterations"])):
             if time.monotonic() > deadline:
                 break
-            world = worlds[iteration % len(worlds)].clone()
-            self._iterate(root, searched, world, ai, tree_depth, rollout)
+            # The root's actions are the same in every world, so the action is
+            # chosen first, and its k-th search runs in world k: every candidate
+            # is tried on the same samples, and their differences are the
+            # actions', not the samples' luck (common random numbers).
+            for action in searched:
+                root.children[action].available += 1
+            action = max(searched, key=lambda a: _ucb(root.children[a]))
+            child = root.children[action]
+            world = worlds[(child.visits - PRIOR_VISITS) % len(worlds)].clone()
+            world.apply(action)
+            self._iterate([root, child], world, ai, tree_depth, rollout)
         scores = [
             (root.children[a].visits, root.children[a].total / root.children[a].visits)
             for a in root_actions
@@ -231,20 +240,18 @@ class MCTSBot(_SearchBot):
 
     def _iterate(
         self,
-        root: _Node,
-        searched: set[object],
+        path: list[_Node],
         state: State,
         ai: GameAI,
         tree_depth: int,
         rollout: _Rollout,
     ) -> None:
-        node = root
-        path = [node]
+        """One iteration below the root action already taken (`path` is the
+        root and its child, `state` the world after that action)."""
+        node = path[-1]
         rng = self.rng
         while not state.terminal and len(path) <= tree_depth:
             actions = state.legal_actions()
-            if node is root:
-                actions = [a for a in actions if a in searched]
             mover = state.to_move
             assert mover is not None
             untried = [a for a in actions if a not in node.children]

@@ -20,8 +20,6 @@ and side of its tile that faces an empty cell.
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.sheep_and_garden.data import DIRECTIONS, TERRAINS, TILES
 
 Q = 0.55  # weight kept per open edge of an incomplete area or road
@@ -270,16 +268,26 @@ class LandscapeAnalysis:
 
     def stats(self, hope: float) -> dict[str, float]:
         """The soft stats of this board, as `games.sheep_and_garden.ai.soft_stats`."""
+        return dict(zip(STAT_NAMES, self.values(hope), strict=True))
+
+    def values(self, hope: float) -> list[float]:
+        """`stats` as a list in `STAT_NAMES` order."""
         values = [c + hope * i for c, i in zip(self._complete, self._incomplete, strict=True)]
         values[_LANDS] = float(self.lands)
         values[_MOST_SHEEP] = max(
             (sheep * (1.0 if w < 0 else hope * w) for _, sheep, w in self._flocks), default=0.0
         )
-        return dict(zip(STAT_NAMES, values, strict=True))
+        return values
 
-    def stats_after(self, tile: int, x: int, y: int, rotation: int, hope: float) -> dict[str, Any]:
+    def stats_after(
+        self, tile: int, x: int, y: int, rotation: int, hope: float
+    ) -> dict[str, float]:
         """The soft stats of this board with `tile` placed at (x, y) turned
         `rotation` (the placement is not checked), at completion weight `hope`."""
+        return dict(zip(STAT_NAMES, self.values_after(tile, x, y, rotation, hope), strict=True))
+
+    def values_after(self, tile: int, x: int, y: int, rotation: int, hope: float) -> list[float]:
+        """`stats_after` as a list in `STAT_NAMES` order (no dict to build)."""
         cell = (x, y)
         around = self._around.get(cell)
         if around is None:
@@ -405,7 +413,7 @@ class LandscapeAnalysis:
         values = [c + hope * i for c, i in zip(complete, incomplete, strict=True)]
         values[_LANDS] = float(self.lands + _N_LANDS[tile] - land_joins)
         values[_MOST_SHEEP] = most
-        return dict(zip(STAT_NAMES, values, strict=True))
+        return values
 
 
 class _Surroundings:
