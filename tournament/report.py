@@ -67,6 +67,7 @@ def report_data(
             entry = stats.setdefault(seat.bot, _BotStats())
             entry.games += 1
             entry.scores.append(seat.score)
+            entry.by_seed[game.seed] = seat.score
             entry.timeouts += seat.strikes
             entry.disqualifications += int(seat.disqualified)
             entry.crashes += int(seat.failure == "crash")
@@ -97,7 +98,14 @@ def report_data(
     for position, bot in enumerate(order, start=1):
         entry = stats[bot]
         row: dict[str, Any] = {"rank": position, "bot": bot}
-        if not solo:
+        if solo:
+            ahead = _paired_lead(entry, stats[order[position]]) if position < len(order) else None
+            row.update(
+                lead_next=_round(ahead[0]) if ahead else None,
+                lead_next_low=_round(ahead[1]) if ahead else None,
+                lead_next_high=_round(ahead[2]) if ahead else None,
+            )
+        else:
             rating = elo[bot]
             row.update(
                 elo=round(rating.elo, 1),
@@ -150,10 +158,20 @@ def report_data(
     }
 
 
+def _paired_lead(bot: _BotStats, next_bot: _BotStats) -> tuple[float, float, float] | None:
+    """Solo: how far `bot` scores above `next_bot` on the seeds both played (the
+    same deals), mean and 95% interval; pairing removes the deals' luck."""
+    shared = sorted(bot.by_seed.keys() & next_bot.by_seed.keys())
+    if not shared:
+        return None
+    return mean_interval([bot.by_seed[seed] - next_bot.by_seed[seed] for seed in shared])
+
+
 class _BotStats:
     def __init__(self) -> None:
         self.games = 0
         self.scores: list[float] = []
+        self.by_seed: dict[int, float] = {}  # solo: each seed's score
         self.points = 0.0
         self.weight = 0.0
         self.wins = self.draws = self.losses = 0
@@ -200,6 +218,10 @@ def _columns(data: dict[str, Any]) -> list[tuple[str, str]]:
     columns += [
         ("mean_score", "mean score"),
         ("mean_interval", "95% interval" if solo else "mean 95%"),
+    ]
+    if solo:
+        columns += [("lead_next", "lead on next, same seeds")]
+    columns += [
         ("timeouts", "timeouts"),
         ("disqualifications", "DQ"),
         ("crashes", "crashes"),
@@ -216,6 +238,12 @@ def _cell(row: dict[str, Any], key: str) -> str:
         if row["mean_score_low"] is None:
             return "-"
         return f"[{row['mean_score_low']:.1f}, {row['mean_score_high']:.1f}]"
+    if key == "lead_next":
+        if row["lead_next"] is None:
+            return "-"
+        return (
+            f"{row['lead_next']:+.1f} [{row['lead_next_low']:+.1f}, {row['lead_next_high']:+.1f}]"
+        )
     value = row.get(key)
     if value is None:
         return "-"
@@ -244,7 +272,11 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
             "stronger than the next bot."
         )
     else:
-        notes.append("Solo: ranked by mean score with a 95% confidence interval.")
+        notes.append(
+            "Solo: ranked by mean score with a 95% confidence interval. Lead on next: "
+            "the mean of this bot's score minus the next bot's on each seed both "
+            "played (the same deals), with its 95% interval."
+        )
     columns = _columns(data)
     rows = [[_cell(row, key) for key, _ in columns] for row in data["standings"]]
     out = [f"## {title}" if markdown else title, ""]

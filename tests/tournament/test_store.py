@@ -96,3 +96,49 @@ def test_the_report_can_be_re_anchored_without_replaying(tmp_path: Path) -> None
     assert own["a"] - own["b"] == pytest.approx(by_b["a"] - by_b["b"])
     with pytest.raises(ValueError, match="not a bot"):
         report(db, "json", anchor="c")
+
+
+def test_a_solo_report_gives_each_bot_its_lead_on_the_next_on_the_same_seeds(
+    tmp_path: Path,
+) -> None:
+    """Deals swing every bot's score far more than the bots differ, so the
+    means' intervals overlap; the paired lead on the same seeds does not."""
+    import json
+
+    from tournament.report import report
+
+    deal = {seed: 40.0 * ((seed * 7919) % 11) for seed in range(100, 110)}
+    offset = {"a": 3.0, "b": 1.0, "c": 0.0}
+    schedule = make_schedule(["a", "b", "c"], 1, len(deal), 100)
+    db = tmp_path / "solo.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("solo", "stubborn-sheep", 1, {}, None, len(schedule), {})
+        for scheduled in schedule:
+            (bot,) = scheduled.seats
+            wobble = 0.1 * (scheduled.seed % 3)
+            score = deal[scheduled.seed] + offset[bot] + wobble
+            store.record_game(
+                tid,
+                game_record(
+                    scheduled,
+                    "m",
+                    scores=[score],
+                    server_ranks=[1],
+                    strikes=[0],
+                    disqualified=[False],
+                    crashed={},
+                    end_reason="game over",
+                    details_json="{}",
+                    duration_seconds=0.1,
+                    finished_at=1.0,
+                    forfeit_on_timeout=True,
+                ),
+            )
+    rows = {row["bot"]: row for row in json.loads(report(db, "json"))["standings"]}
+    assert [rows[b]["rank"] for b in "abc"] == [1, 2, 3]
+    assert rows["a"]["mean_score_low"] < rows["b"]["mean_score_high"]  # means overlap
+    assert rows["a"]["lead_next"] == pytest.approx(2.0)
+    assert rows["a"]["lead_next_low"] == rows["a"]["lead_next_high"] == pytest.approx(2.0)
+    assert rows["b"]["lead_next"] == pytest.approx(1.0)
+    assert rows["c"]["lead_next"] is None
+    assert "+2.0 [+2.0, +2.0]" in report(db, "text")
