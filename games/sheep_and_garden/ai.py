@@ -30,15 +30,20 @@ how likely it looks to be completed before the end:
 
 On a finished game it returns the final scores. `soft_stats(board, hope=0)`
 equals the engine's `analyse(board).stats()`; the tests check this.
+
+`evaluate_after` gives the same values for every legal action at once, from one
+`LandscapeAnalysis` of the board (games/sheep_and_garden/analysis.py), about
+ten times faster than placing each tile and evaluating; the bots use it.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from games.sheep_and_garden.analysis import LandscapeAnalysis
-from games.sheep_and_garden.data import OBJECTIVE_BY_ID, OBJECTIVES, TILES
+from games.sheep_and_garden.analysis import STAT_NAMES, LandscapeAnalysis
+from games.sheep_and_garden.data import OBJECTIVES, TILES
 from games.sheep_and_garden.model import Slot
 from games.sheep_and_garden.state import SheepAndGardenState
 
@@ -85,12 +90,12 @@ def evaluate(state: SheepAndGardenState) -> tuple[float, ...]:
     if state.to_move is None:
         return tuple(state.result().scores)
     tiles_left = state.deck_size + len(state.display)
-    return seat_values(state, soft_stats(state.board, hope(tiles_left)))
+    return seat_values(state, LandscapeAnalysis(state.board).values(hope(tiles_left)))
 
 
 def evaluate_after(state: SheepAndGardenState) -> list[tuple[float, ...] | None]:
     """`evaluate` of the position after each legal action, in `legal_actions()`
-    order, found from one analysis of the board (`LandscapeAnalysis.stats_after`)
+    order, found from one analysis of the board (`LandscapeAnalysis.values_after`)
     instead of placing each tile. None for an action that places the last tile:
     the game's result decides that one. A placement after which no tile fits
     anywhere also ends the game (rare); it is valued as a position."""
@@ -100,35 +105,54 @@ def evaluate_after(state: SheepAndGardenState) -> list[tuple[float, ...] | None]
         return [None] * len(actions)
     analysis = LandscapeAnalysis(state.board)
     weight = hope(tiles_left)
+    # Rounded: the sums lose a few ulps taking groups out and putting them back,
+    # and placements worth the same must stay exact ties for greedy's tie-break.
     return [
-        seat_values(state, analysis.stats_after(a.tile, a.x, a.y, a.rotation, weight))
+        tuple(
+            round(v, 9)
+            for v in seat_values(state, analysis.values_after(a.tile, a.x, a.y, a.rotation, weight))
+        )
         for a in actions
     ]
 
 
-def seat_values(state: SheepAndGardenState, stats: dict[str, float]) -> tuple[float, ...]:
-    """Each seat's points from the cards it holds under `stats` (solo: own minus enemy)."""
-    values = {slot.card: card_value(slot.card, stats) for slot in state.slots}
-    if state.players == 1:
-        own = sum(values[s.card] for s in state.slots if not s.enemy)
-        enemy = sum(values[s.card] for s in state.slots if s.enemy)
-        return (own - enemy,)
+def seat_values(state: SheepAndGardenState, values: Sequence[float]) -> tuple[float, ...]:
+    """Each seat's points from the cards it holds, given stat `values` in
+    `STAT_NAMES` order; solo: own cards minus the enemy's."""
     totals = [0.0] * state.players
     for slot in state.slots:
+        points = card_points(slot.card, values)
+        if slot.enemy:
+            totals[0] -= points
         for holder in slot.holders:
-            totals[holder] += values[slot.card]
+            totals[holder] += points
     return tuple(totals)
 
 
-def card_value(card_id: str, stats: dict[str, float]) -> float:
-    """An objective card's points under (possibly weighted) `stats`."""
-    card = OBJECTIVE_BY_ID[card_id]
-    value = card.points * stats[card.count]
-    if card.bonus == "per":
-        value += card.bonus_points * stats[card.bonus_of]
-    elif card.bonus == "fixed":
-        reached = stats[card.bonus_of] / card.threshold
-        value += card.bonus_points * (1.0 if reached >= 1.0 else reached * reached)
+# Each card as (points, count index, bonus kind, bonus points, bonus-count index,
+# threshold), the indices into STAT_NAMES: the bots' innermost loop reads these.
+_CARD_FORMULA = {
+    card.id: (
+        card.points,
+        STAT_NAMES.index(card.count),
+        card.bonus,
+        card.bonus_points,
+        STAT_NAMES.index(card.bonus_of) if card.bonus in ("per", "fixed") else 0,
+        card.threshold,
+    )
+    for card in OBJECTIVES
+}
+
+
+def card_points(card_id: str, values: Sequence[float]) -> float:
+    """An objective card's points under (possibly weighted) stat `values`."""
+    points, count, bonus, bonus_points, bonus_of, threshold = _CARD_FORMULA[card_id]
+    value = points * values[count]
+    if bonus == "per":
+        value += bonus_points * values[bonus_of]
+    elif bonus == "fixed":
+        reached = values[bonus_of] / threshold
+        value += bonus_points * (1.0 if reached >= 1.0 else reached * reached)
     return value
 
 
@@ -138,13 +162,17 @@ def soft_stats(board: dict[tuple[int, int], tuple[int, int]], hope: float) -> di
     return LandscapeAnalysis(board).stats(hope)
 
 
-# Search settings: scores run to 20-30 points. In 20-60 game checks no setting
-# tried made mcts clearly stronger than greedy here (see docs/games/
-# sheep-and-garden.md, "Bots"); these are the cheapest of the best.
+# Search settings. A random placement spoils more than it builds, so random
+# rollouts only blur the evaluation: mcts here is the rollout algorithm over
+# greedy (tree depth 1; every seat plays greedy's action for 8 more placements,
+# then the heuristic scores the position; see clients/bots/search.py). Measured
+# in docs/games/sheep-and-garden.md, "Bots".
 REWARD_SCALE = 5.0
 MCTS_SETTINGS = {
-    "milliseconds": 300.0,
-    "rollout_depth": 2,
+    "milliseconds": 500.0,
+    "tree_depth": 1,
+    "rollout_policy": "greedy",
+    "rollout_depth": 8,
     "determinizations": 8,
     "prior_worlds": 8,
 }

@@ -62,7 +62,7 @@ def test_fast_action_values_equal_applying_each_action(players: int, moves: int)
     assert seat is not None
     fast = _action_values(state, ai, seat, 0.0)
     slow = _action_values(state, slow_ai, seat, 0.0)
-    assert fast == pytest.approx(slow, abs=1e-12)
+    assert fast == pytest.approx(slow, abs=1e-8)
     assert len(set(fast)) > 1  # the positions give the comparison something to tell apart
 
 
