@@ -110,12 +110,12 @@ class GreedyBot(_SearchBot):
         state = self._sample(ai, decision)
         if state is None:
             return self.rng.randrange(len(decision.actions))
-        values = _action_values(state, ai, decision.seat, baseline=0.0)
+        values = action_values(state, ai, decision.seat, baseline=0.0)
         best = max(values)
         return self.rng.choice([i for i, v in enumerate(values) if v == best])
 
 
-def _action_values(state: State, ai: GameAI, seat: int, baseline: float) -> list[float]:
+def action_values(state: State, ai: GameAI, seat: int, baseline: float) -> list[float]:
     """Each legal action's reward for `seat` one action ahead, on one sample."""
     actions = state.legal_actions()
     known = ai.evaluate_after(state) if ai.evaluate_after is not None else [None] * len(actions)
@@ -134,7 +134,7 @@ def _greedy_action(state: State, ai: GameAI, baseline: float, rng: random.Random
     """The action greedy would choose for the seat to move (ties broken by `rng`)."""
     mover = state.to_move
     assert mover is not None
-    values = _action_values(state, ai, mover, baseline)
+    values = action_values(state, ai, mover, baseline)
     best = max(values)
     actions = state.legal_actions()
     return actions[rng.choice([i for i, v in enumerate(values) if v == best])]
@@ -206,7 +206,7 @@ class MCTSBot(_SearchBot):
         # Greedy's evaluation, averaged over `prior_worlds` samples of the hidden
         # information, is where every root action starts.
         prior_worlds = worlds[: max(1, int(settings["prior_worlds"]))]
-        per_world = [_action_values(world, ai, seat, baseline) for world in prior_worlds]
+        per_world = [action_values(world, ai, seat, baseline) for world in prior_worlds]
         priors = [sum(values) / len(per_world) for values in zip(*per_world, strict=True)]
         root = _Node(mover=-1)
         for action, prior in zip(root_actions, priors, strict=True):

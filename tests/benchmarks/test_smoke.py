@@ -97,3 +97,15 @@ def test_command_line_writes_json_and_prints_tables(
 def test_unknown_section_is_refused() -> None:
     with pytest.raises(SystemExit):
         cli.parse_args(["--only", "everything"])
+
+
+def test_valuation_compares_the_fast_path_with_applying_each_action(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from benchmarks import valuation
+
+    assert valuation.main(["--positions", "4"]) == 0
+    rows = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()[1:]}
+    assert set(rows) == set(games.names())
+    assert rows["sheep-and-garden"][-1].endswith("x")  # has evaluate_after: a speed-up
+    assert rows["sheep-showdown"][2] == "-"  # has none: only the slow way is timed

@@ -15,10 +15,10 @@ import games
 from clients.bots.search import (
     PRIOR_VISITS,
     MCTSBot,
-    _action_values,
     _greedy_action,
     _Node,
     _Rollout,
+    action_values,
 )
 from clients.sdk import DecisionView
 from games.ai import get_ai
@@ -60,8 +60,8 @@ def test_fast_action_values_equal_applying_each_action(players: int, moves: int)
     state = _position(players, 40 + moves, moves)
     seat = state.to_move
     assert seat is not None
-    fast = _action_values(state, ai, seat, 0.0)
-    slow = _action_values(state, slow_ai, seat, 0.0)
+    fast = action_values(state, ai, seat, 0.0)
+    slow = action_values(state, slow_ai, seat, 0.0)
     assert fast == pytest.approx(slow, abs=1e-8)
     assert len(set(fast)) > 1  # the positions give the comparison something to tell apart
 
@@ -71,7 +71,7 @@ def test_greedy_action_is_one_of_the_best_valued() -> None:
     state = _position(2, 7, 10)
     seat = state.to_move
     assert seat is not None
-    values = _action_values(state, ai, seat, 0.0)
+    values = action_values(state, ai, seat, 0.0)
     best = {a for a, v in zip(state.legal_actions(), values, strict=True) if v == max(values)}
     chosen = {_greedy_action(state, ai, 0.0, random.Random(k)) for k in range(10)}
     assert chosen <= best
