@@ -259,11 +259,11 @@ def test_greedy_and_mcts_finish_games_through_the_server() -> None:
     """Both bots play whole matches over gRPC for every player count."""
     lineups = [
         ([GreedyBot(seed=1)], {}),
-        ([MCTSBot(seed=2, iterations=30)], {}),
-        ([GreedyBot(seed=3), MCTSBot(seed=4, iterations=30)], {}),
-        ([MCTSBot(seed=5, iterations=30), GreedyBot(seed=6), RandomBot(7)], {}),
+        ([MCTSBot(seed=2, iterations=8)], {}),
+        ([GreedyBot(seed=3), MCTSBot(seed=4, iterations=8)], {}),
+        ([MCTSBot(seed=5, iterations=8), GreedyBot(seed=6), RandomBot(7)], {}),
         (
-            [GreedyBot(seed=8), MCTSBot(seed=9, iterations=30), RandomBot(10), GreedyBot(seed=11)],
+            [GreedyBot(seed=8), MCTSBot(seed=9, iterations=8), RandomBot(10), GreedyBot(seed=11)],
             {},
         ),
     ]
