@@ -108,6 +108,16 @@ async def get_match(address: str, match_id: str) -> arena_pb2.MatchInfo:
         )
 
 
+def get_match_blocking(address: str, match_id: str) -> arena_pb2.MatchInfo:
+    """GetMatch over a synchronous channel: for polling from a test while another
+    thread runs an asyncio client (a new event loop per poll, closed after each,
+    can make grpc.aio lose the other loop's completions)."""
+    with grpc.insecure_channel(address) as channel:
+        return arena_pb2_grpc.ArenaStub(channel).GetMatch(
+            arena_pb2.GetMatchRequest(match_id=match_id), timeout=10
+        )
+
+
 async def get_replay(address: str, match_id: str) -> arena_pb2.Replay:
     async with grpc.aio.insecure_channel(address) as channel:
         return await arena_pb2_grpc.ArenaStub(channel).GetReplay(

@@ -26,7 +26,7 @@ from tests.integrity.helpers import (
     Case,
     assert_replay_reproduces_result,
     create_request,
-    get_match,
+    get_match_blocking,
     get_replay,
     log_entries,
     wait_until,
@@ -252,6 +252,8 @@ def test_keepalive_frees_the_seat_of_a_frozen_bot(tmp_path: Path) -> None:
     the match finishes."""
     server = start_server_process("--keepalive-seconds", "1", "--keepalive-timeout", "1")
     bot = None
+    log_path = tmp_path / "bot.log"
+    bot_log = log_path.open("w")
     try:
         with grpc.insecure_channel(server.address) as channel:
             created = arena_pb2_grpc.ArenaStub(channel).CreateMatch(
@@ -274,12 +276,12 @@ def test_keepalive_frees_the_seat_of_a_frozen_bot(tmp_path: Path) -> None:
             ],
             cwd=ROOT,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=bot_log,
             text=True,
         )
 
         def seat0_connected() -> bool:
-            return asyncio.run(get_match(server.address, created.match_id)).seats[0].connected
+            return get_match_blocking(server.address, created.match_id).seats[0].connected
 
         async def opponent() -> arena_pb2.MatchResult:
             return await play(
@@ -293,7 +295,14 @@ def test_keepalive_frees_the_seat_of_a_frozen_bot(tmp_path: Path) -> None:
             target=lambda: outcome.append(asyncio.run(opponent())), daemon=True
         )
         thread.start()
-        wait_until(lambda: asyncio.run(get_match(server.address, created.match_id)).moves >= 2)
+        try:
+            wait_until(lambda: get_match_blocking(server.address, created.match_id).moves >= 2)
+        except AssertionError:
+            bot_log.flush()
+            raise AssertionError(
+                f"the match did not start: bot exit code {bot.poll()}, opponent thread "
+                f"alive {thread.is_alive()}, bot stderr:\n{log_path.read_text()[-3000:]}"
+            ) from None
         bot.send_signal(signal.SIGSTOP)
         frozen_at = time.monotonic()
         wait_until(lambda: not seat0_connected(), timeout=15, what="the frozen seat to drop")
@@ -308,4 +317,5 @@ def test_keepalive_frees_the_seat_of_a_frozen_bot(tmp_path: Path) -> None:
         if bot is not None and bot.poll() is None:
             bot.send_signal(signal.SIGCONT)
             bot.kill()
+        bot_log.close()
         assert stop_server_process(server) == 0
