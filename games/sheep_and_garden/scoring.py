@@ -10,7 +10,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from games.sheep_and_garden.data import DIRECTIONS, OBJECTIVES, OBJECTS, TILES, Objective, facing
+from games.sheep_and_garden.data import OBJECTIVES, OBJECTS, TERRAINS, Objective
+from games.sheep_and_garden.geometry import (
+    AREA_OBJECTS,
+    AREA_TERRAIN,
+    DX,
+    DY,
+    GRASS,
+    LAKE,
+    LAND_OF_AREA,
+    N_AREAS,
+    N_LANDS,
+    N_ROADS,
+    ROAD_END,
+    SIDE_OWNER_SET,
+    SIDE_OWNERS,
+)
 
 Cell = tuple[int, int]
 Landscape = Mapping[Cell, tuple[int, int]]
@@ -30,11 +45,16 @@ class AreaInfo:
     @property
     def is_heart(self) -> bool:
         """A complete garden, city or lake on exactly 3 tiles forming an L."""
-        if not self.complete or self.terrain == "grass" or len(self.cells) != 3:
-            return False
-        xs = {x for x, _ in self.cells}
-        ys = {y for _, y in self.cells}
-        return len(xs) == 2 and len(ys) == 2 and max(xs) - min(xs) == 1 and max(ys) - min(ys) == 1
+        return self.complete and self.terrain != "grass" and is_l_shape(self.cells)
+
+
+def is_l_shape(cells: set[Cell] | frozenset[Cell]) -> bool:
+    """Three cells of one 2x2 block."""
+    if len(cells) != 3:
+        return False
+    xs = {x for x, _ in cells}
+    ys = {y for _, y in cells}
+    return len(xs) == 2 and len(ys) == 2 and max(xs) - min(xs) == 1 and max(ys) - min(ys) == 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,113 +108,175 @@ class Analysis:
         }
 
 
-class _UnionFind:
-    __slots__ = ("parent",)
+class AreaGroup:
+    """A joined area while and after joining: terrain (index into TERRAINS),
+    open edges (one per tile part and side facing an empty cell), the cells it
+    covers, its object totals (OBJECTS order), and the empty cells its lake,
+    city or garden parts face."""
 
-    def __init__(self, size: int) -> None:
-        self.parent = list(range(size))
+    __slots__ = ("cells", "faced", "objects", "open", "terrain")
 
-    def find(self, node: int) -> int:
-        parent = self.parent
-        root = node
-        while parent[root] != root:
-            root = parent[root]
-        while parent[node] != root:
-            parent[node], node = root, parent[node]
-        return root
-
-    def union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
+    def __init__(self, terrain: int) -> None:
+        self.terrain = terrain
+        self.open = 0
+        self.cells: set[Cell] = set()
+        self.objects = [0] * len(OBJECTS)
+        self.faced: set[Cell] = set()
 
 
-def analyse(landscape: Landscape) -> Analysis:
-    """Join the tiles of `landscape` into areas, roads and lands."""
+class RoadGroup:
+    """A joined road: its ends that stop at a city, open ends, and cells."""
+
+    __slots__ = ("cells", "ends", "open")
+
+    def __init__(self) -> None:
+        self.ends = 0
+        self.open = 0
+        self.cells: set[Cell] = set()
+
+
+@dataclass(frozen=True, slots=True)
+class JoinedLandscape:
+    """Every group of a landscape, keyed by root id, and for each cell the root
+    of each of its tile's areas, road pieces and land groups."""
+
+    areas: dict[int, AreaGroup]
+    roads: dict[int, RoadGroup]
+    lands: int
+    area_roots: dict[Cell, tuple[int, ...]]
+    road_roots: dict[Cell, tuple[int, ...]]
+    land_roots: dict[Cell, tuple[int, ...]]
+
+
+def find_root(parent: list[int], node: int) -> int:
+    """Union-find over a parent list: the root of `node` (halving the path)."""
+    while parent[node] != node:
+        parent[node] = parent[parent[node]]
+        node = parent[node]
+    return node
+
+
+def union(parent: list[int], a: int, b: int) -> bool:
+    """Join the sets of `a` and `b` (the smaller root stays); False if already one."""
+    ra, rb = find_root(parent, a), find_root(parent, b)
+    if ra == rb:
+        return False
+    parent[max(ra, rb)] = min(ra, rb)
+    return True
+
+
+def join(landscape: Landscape) -> JoinedLandscape:
+    """Join the tiles of `landscape` into areas, roads and lands (union-find
+    over tile parts through matching segments)."""
     cells = sorted(landscape)
     area_base: dict[Cell, int] = {}
     road_base: dict[Cell, int] = {}
     land_base: dict[Cell, int] = {}
     n_areas = n_roads = n_lands = 0
     for cell in cells:
-        tile = TILES[landscape[cell][0]]
+        tile = landscape[cell][0]
         area_base[cell], road_base[cell], land_base[cell] = n_areas, n_roads, n_lands
-        n_areas += len(tile.areas)
-        n_roads += len(tile.roads)
-        n_lands += len(tile.lands)
-    areas = _UnionFind(n_areas)
-    roads = _UnionFind(n_roads)
-    lands = _UnionFind(n_lands)
-    area_open = [False] * n_areas
-    road_open = [False] * n_roads
+        n_areas += N_AREAS[tile]
+        n_roads += N_ROADS[tile]
+        n_lands += N_LANDS[tile]
+    areas = list(range(n_areas))
+    roads = list(range(n_roads))
+    lands = list(range(n_lands))
+    area_open = [0] * n_areas
+    road_open = [0] * n_roads
+    faced: dict[int, set[Cell]] = {}
+    land_joins = 0
     for cell in cells:
-        tile_id, rotation = landscape[cell]
-        tile = TILES[tile_id]
-        owners = tile.owners[rotation]
+        tile, rotation = landscape[cell]
         x, y = cell
-        for d, (dx, dy) in enumerate(DIRECTIONS):
-            other = (x + dx, y + dy)
+        a0, r0 = area_base[cell], road_base[cell]
+        for d in range(4):
+            other = (x + DX[d], y + DY[d])
             placed = landscape.get(other)
-            for k in range(3):
-                segment = 3 * d + k
-                owner = owners[segment]
-                if placed is None:
+            if placed is None:
+                for owner in SIDE_OWNER_SET[tile][rotation][d]:
                     if owner >= 100:
-                        road_open[road_base[cell] + owner - 100] = True
+                        road_open[r0 + owner - 100] += 1
                     else:
-                        area_open[area_base[cell] + owner] = True
-                    continue
-                if d not in (1, 2):  # each shared edge once: from its west / north tile
-                    continue
-                other_owner = TILES[placed[0]].owners[placed[1]][facing(segment)]
+                        area_open[a0 + owner] += 1
+                        if AREA_TERRAIN[tile][owner] != GRASS:
+                            faced.setdefault(a0 + owner, set()).add(other)
+                continue
+            if d != 1 and d != 2:  # each shared side once: from its west / north tile
+                continue
+            theirs = SIDE_OWNERS[placed[0]][placed[1]][(d + 2) % 4]
+            mine = SIDE_OWNERS[tile][rotation][d]
+            for k in range(3):
+                owner, their = mine[k], theirs[2 - k]
                 if owner >= 100:
-                    roads.union(road_base[cell] + owner - 100, road_base[other] + other_owner - 100)
+                    union(roads, r0 + owner - 100, road_base[other] + their - 100)
                     continue
-                areas.union(area_base[cell] + owner, area_base[other] + other_owner)
-                if tile.areas[owner].terrain != "lake":
-                    lands.union(
-                        land_base[cell] + tile.land_of(owner),
-                        land_base[other] + TILES[placed[0]].land_of(other_owner),
-                    )
+                union(areas, a0 + owner, area_base[other] + their)
+                if AREA_TERRAIN[tile][owner] != LAKE and union(
+                    lands,
+                    land_base[cell] + LAND_OF_AREA[tile][owner],
+                    land_base[other] + LAND_OF_AREA[placed[0]][their],
+                ):
+                    land_joins += 1
+    area_groups: dict[int, AreaGroup] = {}
+    road_groups: dict[int, RoadGroup] = {}
+    area_roots: dict[Cell, tuple[int, ...]] = {}
+    road_roots: dict[Cell, tuple[int, ...]] = {}
+    land_roots: dict[Cell, tuple[int, ...]] = {}
+    for cell in cells:
+        tile = landscape[cell][0]
+        a0, r0, l0 = area_base[cell], road_base[cell], land_base[cell]
+        roots = []
+        for k in range(N_AREAS[tile]):
+            node = a0 + k
+            root = find_root(areas, node)
+            roots.append(root)
+            group = area_groups.get(root)
+            if group is None:
+                group = area_groups[root] = AreaGroup(AREA_TERRAIN[tile][k])
+            group.open += area_open[node]
+            group.cells.add(cell)
+            totals = group.objects
+            for i, count in enumerate(AREA_OBJECTS[tile][k]):
+                totals[i] += count
+            if node in faced:
+                group.faced |= faced[node]
+        area_roots[cell] = tuple(roots)
+        roots = []
+        for k in range(N_ROADS[tile]):
+            root = find_root(roads, r0 + k)
+            roots.append(root)
+            road = road_groups.get(root)
+            if road is None:
+                road = road_groups[root] = RoadGroup()
+            road.ends += ROAD_END[tile][k]
+            road.open += road_open[r0 + k]
+            road.cells.add(cell)
+        road_roots[cell] = tuple(roots)
+        land_roots[cell] = tuple(find_root(lands, l0 + k) for k in range(N_LANDS[tile]))
+    return JoinedLandscape(
+        area_groups, road_groups, n_lands - land_joins, area_roots, road_roots, land_roots
+    )
+
+
+def analyse(landscape: Landscape) -> Analysis:
+    """The areas, roads and lands of `landscape`, as the final scoring counts them."""
+    joined = join(landscape)
     return Analysis(
-        areas=_collect_areas(landscape, cells, area_base, areas, area_open),
-        roads=_collect_roads(landscape, cells, road_base, roads, road_open),
-        lands=len({lands.find(node) for node in range(n_lands)}),
-    )
-
-
-def _collect_areas(landscape, cells, base, union, open_flags) -> tuple[AreaInfo, ...]:
-    groups: dict[int, list] = {}
-    for cell in cells:
-        tile = TILES[landscape[cell][0]]
-        for k, area in enumerate(tile.areas):
-            node = base[cell] + k
-            root = union.find(node)
-            group = groups.setdefault(root, [area.terrain, False, set(), [0] * len(OBJECTS)])
-            group[1] = group[1] or open_flags[node]
-            group[2].add(cell)
-            for index, count in enumerate(area.objects):
-                group[3][index] += count
-    return tuple(
-        AreaInfo(terrain=g[0], complete=not g[1], cells=frozenset(g[2]), objects=tuple(g[3]))
-        for _, g in sorted(groups.items())
-    )
-
-
-def _collect_roads(landscape, cells, base, union, open_flags) -> tuple[RoadInfo, ...]:
-    groups: dict[int, list] = {}
-    for cell in cells:
-        tile = TILES[landscape[cell][0]]
-        for k, piece in enumerate(tile.roads):
-            node = base[cell] + k
-            root = union.find(node)
-            group = groups.setdefault(root, [set(), 0, False])
-            group[0].add(cell)
-            group[1] += 1 if len(piece.segments) == 1 else 0
-            group[2] = group[2] or open_flags[node]
-    return tuple(
-        RoadInfo(cells=frozenset(g[0]), ends=g[1], closed=not g[2])
-        for _, g in sorted(groups.items())
+        areas=tuple(
+            AreaInfo(
+                terrain=TERRAINS[group.terrain],
+                complete=group.open == 0,
+                cells=frozenset(group.cells),
+                objects=tuple(group.objects),
+            )
+            for _, group in sorted(joined.areas.items())
+        ),
+        roads=tuple(
+            RoadInfo(cells=frozenset(road.cells), ends=road.ends, closed=road.open == 0)
+            for _, road in sorted(joined.roads.items())
+        ),
+        lands=joined.lands,
     )
 
 
