@@ -110,9 +110,7 @@ class GreedyBot(_SearchBot):
         state = self._sample(ai, decision)
         if state is None:
             return self.rng.randrange(len(decision.actions))
-        values = action_values(state, ai, decision.seat, baseline=0.0)
-        best = max(values)
-        return self.rng.choice([i for i, v in enumerate(values) if v == best])
+        return greedy_index(state, ai, decision.seat, 0.0, self.rng)
 
 
 def action_values(state: State, ai: GameAI, seat: int, baseline: float) -> list[float]:
@@ -130,14 +128,12 @@ def action_values(state: State, ai: GameAI, seat: int, baseline: float) -> list[
     return values
 
 
-def _greedy_action(state: State, ai: GameAI, baseline: float, rng: random.Random) -> object:
-    """The action greedy would choose for the seat to move (ties broken by `rng`)."""
-    mover = state.to_move
-    assert mover is not None
-    values = action_values(state, ai, mover, baseline)
+def greedy_index(state: State, ai: GameAI, seat: int, baseline: float, rng: random.Random) -> int:
+    """Greedy's choice for `seat` (the index of a best-valued legal action; ties
+    broken by `rng`): the greedy bot's decision, and each step of a greedy rollout."""
+    values = action_values(state, ai, seat, baseline)
     best = max(values)
-    actions = state.legal_actions()
-    return actions[rng.choice([i for i, v in enumerate(values) if v == best])]
+    return rng.choice([i for i, v in enumerate(values) if v == best])
 
 
 class _Node:
@@ -275,7 +271,10 @@ class MCTSBot(_SearchBot):
             if state.terminal:
                 break
             if rollout.greedy:
-                state.apply(_greedy_action(state, ai, rollout.baseline, rng))
+                mover = state.to_move
+                assert mover is not None
+                choice = greedy_index(state, ai, mover, rollout.baseline, rng)
+                state.apply(state.legal_actions()[choice])
             else:
                 actions = state.legal_actions()
                 state.apply(actions[rng.randrange(len(actions))])
