@@ -10,7 +10,6 @@ import pytest
 
 from clients.bots.random_bot import RandomBot
 from clients.bots.search import GreedyBot, MCTSBot
-from games.ai import get_ai
 from games.sheep_and_garden import GAME
 from games.sheep_and_garden.ai import HORIZON, evaluate, from_observation, soft_stats
 from games.sheep_and_garden.analysis import Q
@@ -133,23 +132,6 @@ def test_sampling_covers_every_hidden_card_and_deck_order(players: int, moves: i
         assert per_slot[index] == unseen_cards
     assert tops == unseen_tiles and bottoms == unseen_tiles
     assert len(hidden_slots) == {1: 0, 2: 2, 3: 3, 4: 5}[players]
-
-
-def test_the_sampled_state_rng_comes_from_the_given_rng() -> None:
-    """The real seed is unknown: the sample's generator is seeded from `rng`, so the
-    same rng state gives the same sample, and different ones differ."""
-    state = _play_to(2, 3, 6)
-    observation = CODEC.observation_to_proto(state.observation(0))
-    first = from_observation(observation, 0, random.Random(1))
-    again = from_observation(observation, 0, random.Random(1))
-    other = from_observation(observation, 0, random.Random(2))
-    assert first._rng.getstate() == again._rng.getstate() and first._deck == again._deck
-    assert first._rng.getstate() != other._rng.getstate()
-
-
-def test_registered_for_the_search_bots() -> None:
-    ai = get_ai("sheep-and-garden")
-    assert ai.from_observation is from_observation and ai.evaluate is evaluate
 
 
 # ------------------------------------------------------------------ the heuristic

@@ -12,7 +12,6 @@ import pytest
 
 from clients.bots.random_bot import RandomBot
 from clients.bots.search import GreedyBot, MCTSBot
-from games.ai import get_ai
 from games.stubborn_sheep import GAME
 from games.stubborn_sheep.actions import Bump, PickSheep, PlaceFence, Score, UseBonus
 from games.stubborn_sheep.ai import PEN_VALUE, WHITE_VALUE, evaluate, from_observation
@@ -201,19 +200,6 @@ def test_sampling_covers_every_hidden_card(players: int, moves: int) -> None:
         assert sheep_tops == unseen_sheep
 
 
-def test_the_sampled_state_rng_comes_from_the_given_rng() -> None:
-    """The real seed is unknown: the sample's generator is seeded from `rng`."""
-    state = GAME.new_state(2, 3, {"wolf": True, "bonus_actions": False})
-    for _ in range(10):
-        state.apply(state.legal_actions()[0])
-    observation = _proto(state, 0)
-    first = from_observation(observation, 0, random.Random(1))
-    again = from_observation(observation, 0, random.Random(1))
-    other = from_observation(observation, 0, random.Random(2))
-    assert first.rng.getstate() == again.rng.getstate() and first.sheep_pile == again.sheep_pile
-    assert first.rng.getstate() != other.rng.getstate()
-
-
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_both_options_are_taken_from_the_observation(players: int) -> None:
     """`wolf` and `bonus_actions` come from the observation, with the wolf's
@@ -278,11 +264,6 @@ def test_an_extra_activation_before_placing_returns_to_the_placement() -> None:
         sampled.apply(action)
     assert sampled.phase == PH_PLACE and sampled.areas == state.areas
     assert _labels(sampled) == _labels(state)
-
-
-def test_registered_for_the_search_bots() -> None:
-    ai = get_ai("stubborn-sheep")
-    assert ai.from_observation is from_observation and ai.evaluate is evaluate
 
 
 # ------------------------------------------------------------------ the heuristic
