@@ -7,6 +7,7 @@ runs the same commands on their own.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import tempfile
@@ -61,6 +62,21 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--db", metavar="FILE", help="SQLite database (default: `database` from the config)"
+    )
+    run.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play every game as a Ray task: on a Ray instance started on this machine, "
+        "or on the cluster at ADDRESS (HOST:PORT or auto); needs sheepfold[ray]. "
+        "--server may then list several servers, comma-separated",
+    )
+    run.add_argument(
+        "--ray-cpus",
+        type=int,
+        metavar="N",
+        help="CPUs of the Ray instance --ray starts on this machine (default: all)",
     )
     run.add_argument(
         "--admin-token",
@@ -119,6 +135,22 @@ def _run(args: argparse.Namespace) -> int:
         print(f"sheepfold tournament: {args.config}: {error}", file=sys.stderr)
         return 2
     _configure_logging()
+    executor = config.executor
+    if args.ray is not None:
+        executor = dataclasses.replace(
+            executor, kind="ray", address=args.ray or None, num_cpus=executor.num_cpus
+        )
+        if args.ray:
+            executor = dataclasses.replace(executor, num_cpus=None)
+    if args.ray_cpus is not None:
+        if not executor.is_ray or executor.address is not None or args.ray_cpus < 1:
+            print(
+                "sheepfold tournament: --ray-cpus N (N >= 1) is for the Ray instance "
+                "--ray starts here, without an ADDRESS",
+                file=sys.stderr,
+            )
+            return 2
+        executor = dataclasses.replace(executor, num_cpus=args.ray_cpus)
     try:
         summary = run_tournament(
             config,
@@ -126,6 +158,7 @@ def _run(args: argparse.Namespace) -> int:
             database=args.db,
             progress=choose_progress(),
             admin_token=args.admin_token,
+            executor=executor,
         )
     except (RunError, StoreError) as error:
         print(f"sheepfold tournament: {error}", file=sys.stderr)

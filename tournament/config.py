@@ -11,9 +11,11 @@ import re
 import sys
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from tournament.executors.settings import ExecutorError, ExecutorSettings, parse_executor
 
 __all__ = ["BotSpec", "ConfigError", "TournamentConfig", "load_config", "parse_config"]
 
@@ -38,6 +40,7 @@ _TOP_LEVEL = {
     "python_path",
     "bootstrap",
     "match_timeout_seconds",
+    "executor",
 }
 _BOT_KEYS = {"name", "builtin", "class", "command", "cwd", "env"}
 # Above this many k-subsets the schedule switches to a balanced incomplete design.
@@ -99,6 +102,7 @@ class TournamentConfig:
     bootstrap: int = 1000
     match_timeout_seconds: float = 600.0
     base_dir: str = "."
+    executor: ExecutorSettings = field(default_factory=ExecutorSettings)
 
     @property
     def options_dict(self) -> dict[str, str]:
@@ -156,6 +160,11 @@ def parse_config(
     if not isinstance(python_path, list) or not all(isinstance(p, str) for p in python_path):
         raise ConfigError("python_path", "must be a list of folder names")
 
+    try:
+        executor = parse_executor(raw.get("executor"))
+    except ExecutorError as exc:
+        raise ConfigError(exc.field, exc.message) from None
+
     return TournamentConfig(
         name=name,
         game=game,
@@ -176,6 +185,7 @@ def parse_config(
         bootstrap=_int(raw, "bootstrap", 1000, minimum=0, maximum=100_000),
         match_timeout_seconds=_float(raw, "match_timeout_seconds", 600.0, positive=True),
         base_dir=str(base_dir),
+        executor=executor,
     )
 
 

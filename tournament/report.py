@@ -155,7 +155,17 @@ def report_data(
         "rating": "mean score" if solo else "Bradley-Terry Elo",
         "standings": standings,
         "crosstable": crosstable,
+        "nodes": _nodes(games),
     }
+
+
+def _nodes(games: Sequence[GameRecord]) -> dict[str, int]:
+    """Games per Ray node they were played on (empty when all were played here)."""
+    counts: dict[str, int] = {}
+    for game in games:
+        if game.node:
+            counts[game.node] = counts.get(game.node, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def _paired_lead(bot: _BotStats, next_bot: _BotStats) -> tuple[float, float, float] | None:
@@ -301,6 +311,9 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
         ]
         out += ["", "### Crosstable" if markdown else "Crosstable", ""]
         out += _grid(headers, grid, markdown)
+    if data.get("nodes"):
+        here = ", ".join(f"{node}: {count}" for node, count in data["nodes"].items())
+        out += ["", f"Games played on Ray nodes: {here}."]
     return "\n".join(out) + "\n"
 
 

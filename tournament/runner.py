@@ -24,6 +24,7 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from tournament.config import TournamentConfig, add_python_path, resolve_path
+from tournament.executors.settings import ExecutorSettings
 from tournament.outcome import game_record
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import IncrementalElo, pairwise
@@ -31,7 +32,14 @@ from tournament.schedule import ScheduledGame, make_schedule
 from tournament.seats import CommandSeat, InProcessSeat, bot_seed
 from tournament.store import GameRecord, Store
 
-__all__ = ["RunError", "RunSummary", "run_tournament", "run_tournament_async", "schedule_for"]
+__all__ = [
+    "RunError",
+    "RunSummary",
+    "play_game",
+    "run_tournament",
+    "run_tournament_async",
+    "schedule_for",
+]
 
 POLL_SECONDS = 0.2
 EXIT_GRACE_SECONDS = 1.0
@@ -80,9 +88,20 @@ def run_tournament(
     database: str | None = None,
     progress: Progress | None = None,
     admin_token: str | None = None,
+    executor: ExecutorSettings | None = None,
 ) -> RunSummary:
-    """Run (or resume) a tournament; an in-process server when `server` is None."""
+    """Run (or resume) a tournament; an in-process server when `server` is None.
+
+    `executor` (default: the config's) may send every game to a Ray cluster;
+    `server` may then list several addresses, comma-separated."""
     db_path = database or resolve_path(config, config.database)
+    executor = executor or config.executor
+    if executor.is_ray:
+        from tournament.executors.ray import run_on_ray
+
+        return run_on_ray(config, executor, server, db_path, progress, admin_token)
+    if server is not None and "," in server:
+        raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
     if server is not None:
         return asyncio.run(
             run_tournament_async(config, server, db_path, progress, admin_token=admin_token)
@@ -104,7 +123,10 @@ async def run_tournament_async(
     database: str,
     progress: Progress | None = None,
     admin_token: str | None = None,
+    executor: Any = None,
 ) -> RunSummary:
+    """`executor`, when given, plays the pending games instead of this process
+    (`executor.run(runner, pending)`, reporting each through `runner.accept`)."""
     progress = progress or SilentProgress()
     if admin_token is None:
         admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
@@ -131,7 +153,7 @@ async def run_tournament_async(
         runner = _Runner(config, address, admin_token, store, tid, elo, progress, log)
         interrupted = False
         try:
-            await runner.run(pending)
+            await (runner.run(pending) if executor is None else executor.run(runner, pending))
         except asyncio.CancelledError:
             interrupted = True
             raise
@@ -163,9 +185,9 @@ class _Runner:
         config: TournamentConfig,
         address: str,
         admin_token: str,
-        store: Store,
+        store: Store | None,
         tournament_id: int,
-        elo: IncrementalElo,
+        elo: IncrementalElo | None,
         progress: Progress,
         log: Any,
     ) -> None:
@@ -214,19 +236,27 @@ class _Runner:
                         f"the server refused game {scheduled.key}: "
                         f"{error.code().name}: {error.details()}"
                     ) from None
-                self.errors += 1
-                self.progress.game_error(scheduled.key, f"{error.code().name}: {error.details()}")
+                self.reject(scheduled.key, f"{error.code().name}: {error.details()}")
                 continue
             except TimeoutError as error:
-                self.errors += 1
-                self.progress.game_error(scheduled.key, str(error))
+                self.reject(scheduled.key, str(error))
                 continue
-            if self.store.record_game(self.tournament_id, record):
-                self.played += 1
-                ratings = self.elo.update(pairwise(record.bots, record.ranks))
-                self.progress.game_done(record, ratings)
-            else:
-                self.log.warning("game already stored by another runner", key=record.key)
+            self.accept(record)
+
+    def accept(self, record: GameRecord) -> None:
+        """A finished game: stored at once, rated, shown."""
+        assert self.store is not None and self.elo is not None
+        if self.store.record_game(self.tournament_id, record):
+            self.played += 1
+            ratings = self.elo.update(pairwise(record.bots, record.ranks))
+            self.progress.game_done(record, ratings)
+        else:
+            self.log.warning("game already stored by another runner", key=record.key)
+
+    def reject(self, key: str, error: str) -> None:
+        """A game that could not be played this run (a resume plays it again)."""
+        self.errors += 1
+        self.progress.game_error(key, error)
 
     async def _play(self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame) -> GameRecord:
         config = self.config
@@ -360,6 +390,17 @@ class _Runner:
                 )
             if all(task.done() for task in tasks.values()):
                 await asyncio.sleep(POLL_SECONDS)  # only stand-ins left: poll gently
+
+
+async def play_game(
+    config: TournamentConfig, address: str, admin_token: str, scheduled: ScheduledGame
+) -> GameRecord:
+    """Play one scheduled game on the server at `address`, as the runner does
+    (what a Ray worker runs for each game; it stores nothing)."""
+    log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
+    runner = _Runner(config, address, admin_token, None, 0, None, SilentProgress(), log)
+    async with grpc.aio.insecure_channel(address) as channel:
+        return await runner._play(arena_pb2_grpc.ArenaStub(channel), scheduled)
 
 
 async def _settle(tasks: Iterable[asyncio.Task[None]], timeout: float) -> None:
