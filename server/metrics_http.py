@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from threading import Thread
 from wsgiref.simple_server import WSGIServer
 
-from prometheus_client import start_http_server
+from prometheus_client import CollectorRegistry, start_http_server
 
 from server.metrics import ServerMetrics
 
@@ -31,8 +31,12 @@ class MetricsEndpoint:
 
     @classmethod
     def start(cls, metrics: ServerMetrics, host: str, port: int) -> MetricsEndpoint:
+        return cls.start_registry(metrics.registry, host, port)
+
+    @classmethod
+    def start_registry(cls, registry: CollectorRegistry, host: str, port: int) -> MetricsEndpoint:
         try:
-            httpd, thread = start_http_server(port, addr=host, registry=metrics.registry)
+            httpd, thread = start_http_server(port, addr=host, registry=registry)
         except OSError as error:
             raise MetricsPortError(
                 f"cannot serve metrics on {host}:{port}: {error.strerror or error}"
