@@ -31,13 +31,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--port",
-        type=int,
+        type=_port,
         default=_env_port("SHEEPFOLD_PORT", 50051),
         help="port (default: $SHEEPFOLD_PORT or 50051; 0 = any free)",
     )
     parser.add_argument(
         "--metrics-port",
-        type=int,
+        type=_port,
         default=_env_port("SHEEPFOLD_METRICS_PORT", None),
         help="serve Prometheus metrics over HTTP at /metrics on this port "
         "(default: $SHEEPFOLD_METRICS_PORT, or off)",
@@ -49,7 +49,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--health-port",
-        type=int,
+        type=_port,
         default=_env_port("SHEEPFOLD_HEALTH_PORT", None),
         help="also serve the gRPC health service alone, in plaintext, on this port, for "
         "probes that cannot speak TLS (default: $SHEEPFOLD_HEALTH_PORT, or off)",
@@ -119,13 +119,17 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _env_port(name: str, default: int | None) -> int | None:
+def _env_port(name: str, default: int | None) -> str | None:
+    """The environment's value for a port flag, checked by the flag's type (argparse
+    converts string defaults too), so a bad value is reported only by `serve`."""
     value = os.environ.get(name, "")
-    if not value:
-        return default
-    if not (value.isascii() and value.isdigit()):
-        raise SystemExit(f"sheepfold serve: ${name} must be a port number, not {value!r}")
-    return int(value)
+    return value if value else (None if default is None else str(default))
+
+
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
+    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:
