@@ -140,3 +140,35 @@ def tournament(results: Sequence[TournamentResult]) -> str:
 def checks(results: Sequence[Check]) -> str:
     rows = [(c.name, c.measured, c.target, "met" if c.met else "MISSED") for c in results]
     return "Targets (reported, never asserted)\n" + table(("check", "measured", "target", ""), rows)
+
+
+def metrics_cost(results: Sequence[LoadResult], game: str, players: int) -> str:
+    """Decisions/s with metrics off and on, side by side at each level."""
+    rows = []
+    for off in (r for r in results if r.target == "server"):
+        on = next(
+            (r for r in results if r.target == "server-metrics" and r.matches == off.matches), None
+        )
+        if on is None:
+            continue
+        rows.append(
+            (
+                off.matches,
+                off.decisions_per_second,
+                on.decisions_per_second,
+                on.decisions_per_second / off.decisions_per_second,
+                off.server_cpu_ms_per_decision,
+                on.server_cpu_ms_per_decision,
+            )
+        )
+    return f"Metrics cost ({game}, {players} players; --metrics-port off vs on)\n" + table(
+        (
+            "matches",
+            "off dec/s",
+            "on dec/s",
+            "on/off",
+            "off cpu ms/dec",
+            "on cpu ms/dec",
+        ),
+        rows,
+    )
