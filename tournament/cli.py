@@ -14,8 +14,11 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from server.metrics_http import MetricsPortError
 from tournament.config import BotSpec, ConfigError, TournamentConfig, load_config
-from tournament.progress import choose_progress
+from tournament.executors.settings import ExecutorSettings
+from tournament.metrics import TournamentMetrics
+from tournament.progress import Progress, choose_progress
 from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament, run_tournament_async
 from tournament.store import StoreError
@@ -86,6 +89,18 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     run.add_argument(
         "--no-report", action="store_true", help="do not print the standings at the end"
     )
+    run.add_argument(
+        "--metrics-port",
+        type=int,
+        metavar="PORT",
+        help="serve Prometheus metrics (games done, in flight, errors, bot crashes) "
+        "at http://HOST:PORT/metrics while the run lasts (0 = any free port)",
+    )
+    run.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        help="address for --metrics-port (default %(default)s)",
+    )
     run.set_defaults(handler=_run)
 
     rep = sub.add_parser(
@@ -135,11 +150,35 @@ def _run(args: argparse.Namespace) -> int:
         print(f"sheepfold tournament: {args.config}: {error}", file=sys.stderr)
         return 2
     _configure_logging()
+    executor = _executor(args, config)
+    if executor is None:
+        return 2
+    progress: Progress = choose_progress()
+    metrics: TournamentMetrics | None = None
+    if args.metrics_port is not None:
+        metrics = TournamentMetrics(progress)
+        try:
+            port = metrics.serve(args.metrics_host, args.metrics_port)
+        except MetricsPortError as error:
+            print(f"sheepfold tournament: {error}", file=sys.stderr)
+            return 1
+        print(
+            f"sheepfold tournament: metrics at http://{args.metrics_host}:{port}/metrics",
+            file=sys.stderr,
+        )
+        progress = metrics
+    try:
+        return _run_and_report(args, config, progress, executor)
+    finally:
+        if metrics is not None:
+            metrics.close()
+
+
+def _executor(args: argparse.Namespace, config: TournamentConfig) -> ExecutorSettings | None:
+    """The config's [executor] as --ray and --ray-cpus change it (None: bad flags)."""
     executor = config.executor
     if args.ray is not None:
-        executor = dataclasses.replace(
-            executor, kind="ray", address=args.ray or None, num_cpus=executor.num_cpus
-        )
+        executor = dataclasses.replace(executor, kind="ray", address=args.ray or None)
         if args.ray:
             executor = dataclasses.replace(executor, num_cpus=None)
     if args.ray_cpus is not None:
@@ -149,14 +188,23 @@ def _run(args: argparse.Namespace) -> int:
                 "--ray starts here, without an ADDRESS",
                 file=sys.stderr,
             )
-            return 2
+            return None
         executor = dataclasses.replace(executor, num_cpus=args.ray_cpus)
+    return executor
+
+
+def _run_and_report(
+    args: argparse.Namespace,
+    config: TournamentConfig,
+    progress: Progress,
+    executor: ExecutorSettings,
+) -> int:
     try:
         summary = run_tournament(
             config,
             server=args.server,
             database=args.db,
-            progress=choose_progress(),
+            progress=progress,
             admin_token=args.admin_token,
             executor=executor,
         )

@@ -270,6 +270,7 @@ class RayExecutor:
                     index += 1
                     job = GameJob(self.config, scheduled, server, self.admin_token)
                     ref = self._remote.remote(job)
+                    runner.progress.game_started(scheduled.key)
                     in_flight[asyncio.wrap_future(ref.future())] = (scheduled, ref)
                 done, _ = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
                 for future in done:
