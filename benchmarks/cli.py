@@ -17,11 +17,11 @@ from typing import Any
 
 import grpc
 
-from benchmarks import engine, memory, report, serving, targets, tournament
+from benchmarks import engine, memory, ray_scaling, report, serving, targets, tournament
 from benchmarks.procs import ROOT
 from server.logs import configure_logging
 
-SECTIONS = ("engine", "server", "baseline", "memory", "tournament", "metrics")
+SECTIONS = ("engine", "server", "baseline", "memory", "tournament", "metrics", "ray")
 # Off and on alternate this many times per level; the table shows medians.
 METRICS_RUNS = 3
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "latest.json"
@@ -44,6 +44,9 @@ sections (all by default; pick with --only):
   metrics     the server section's load with Prometheus metrics off and on
               (`serve --metrics-port`), alternating three times per level:
               median decisions/s and CPU per decision
+  ray         games/s of a CPU-bound round robin (mcts, fixed iterations) with
+              the local runner and with --ray given 1 and 2 CPUs (needs unshare
+              and ip: Ray runs in a private network namespace)
 
 Targets are printed, never asserted (exit status 0 even when one is missed;
 1 only when a section could not run). Absolute figures are noisy; ratios
@@ -207,6 +210,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if results is not None:
             out["tournament"] = [dataclasses.asdict(r) for r in results]
             tables.append(report.tournament(results))
+    if "ray" in args.sections:
+        results = section("ray", lambda: ray_scaling.run(args.games_per_pairing))
+        if results is not None:
+            out["ray"] = [dataclasses.asdict(r) for r in results]
+            tables.append(report.ray_scaling(results))
+            checks += targets.ray_checks(results)
     elapsed = time.perf_counter() - started
     if not args.quick and set(args.sections) == set(SECTIONS):
         checks.append(targets.duration_check(elapsed))
