@@ -102,7 +102,9 @@ def test_live_elo_is_the_report_fit_anchored_like_the_report() -> None:
     for game in games:
         after = live.update(game)
     final = fit_elo(totals(list(TRUE_ELO), games), anchor="a")
-    assert after == {bot: pytest.approx(value, abs=1e-6) for bot, value in zip(TRUE_ELO, final)}
+    assert after == {
+        bot: pytest.approx(value, abs=1e-6) for bot, value in zip(TRUE_ELO, final, strict=True)
+    }
     assert after["a"] == 0.0 and after["d"] > 200  # anchored, on the Elo scale
 
 
