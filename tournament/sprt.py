@@ -94,7 +94,11 @@ def elo_to_score(elo: float) -> float:
 
 
 def score_to_elo(score: float) -> float:
-    score = min(max(score, 1e-6), 1.0 - 1e-6)
+    """The Elo difference expected to score `score`; infinite at 0 and 1."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
