@@ -112,6 +112,12 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="rate relative to this bot (Elo 0), or 'mean' for a mean of 0 "
         "(default: the config's anchor)",
     )
+    rep.add_argument(
+        "--include-removed",
+        action="store_true",
+        help="also rate the stored games of bots no longer in the config "
+        "(default: a bot removed from the config leaves the ratings with its games)",
+    )
     rep.set_defaults(handler=_report)
     return parser
 
@@ -287,6 +293,7 @@ def _report(args: argparse.Namespace) -> int:
                 tournament=args.tournament,
                 samples=args.bootstrap,
                 anchor=args.anchor,
+                include_removed=args.include_removed,
             ),
             end="" if args.format != "json" else "\n",
         )
