@@ -51,7 +51,7 @@ score % between every two bots. Solo tournaments are ranked by mean score.
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "tournament",
-        help="round-robin tournaments with Elo ratings (run, report)",
+        help="round robins, gauntlets and SPRTs with Elo ratings (run, sprt, report)",
         description="Round-robin tournaments between bots through a Sheepfold server, "
         "stored in SQLite, rated with Bradley-Terry Elo and bootstrap intervals.",
     )
