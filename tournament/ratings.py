@@ -271,16 +271,27 @@ class LiveElo:
         self._table = totals(self.bots, ())
         self._elo: tuple[float, ...] = (0.0,) * len(self.bots)
 
-    def update(self, pairs: Iterable[Pair]) -> Mapping[str, float]:
+    def add(self, pairs: Iterable[Pair]) -> bool:
+        """Count a game without refitting (loading stored games); False if left out."""
         pairs = tuple(pairs)
-        if pairs and all(p.a in self._index and p.b in self._index for p in pairs):
-            for pair in pairs:
-                i, j = self._index[pair.a], self._index[pair.b]
-                self._table.games[i][j] += pair.weight
-                self._table.games[j][i] += pair.weight
-                self._table.points[i][j] += pair.weight * pair.score
-                self._table.points[j][i] += pair.weight * (1.0 - pair.score)
-            self._elo = fit_elo(self._table, self.anchor, start=self._elo)
+        if not pairs or not all(p.a in self._index and p.b in self._index for p in pairs):
+            return False
+        for pair in pairs:
+            i, j = self._index[pair.a], self._index[pair.b]
+            self._table.games[i][j] += pair.weight
+            self._table.games[j][i] += pair.weight
+            self._table.points[i][j] += pair.weight * pair.score
+            self._table.points[j][i] += pair.weight * (1.0 - pair.score)
+        return True
+
+    def refit(self) -> Mapping[str, float]:
+        self._elo = fit_elo(self._table, self.anchor, start=self._elo)
+        return dict(zip(self.bots, self._elo, strict=True))
+
+    def update(self, pairs: Iterable[Pair]) -> Mapping[str, float]:
+        """Count a game and refit."""
+        if self.add(pairs):
+            return self.refit()
         return dict(zip(self.bots, self._elo, strict=True))
 
 

@@ -189,7 +189,8 @@ async def play_batches(
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
     elo = LiveElo(config.bot_names, config.anchor)
     for stored in store.games(tournament_id):
-        elo.update(pairwise(stored.bots, stored.ranks))
+        elo.add(pairwise(stored.bots, stored.ranks))
+    elo.refit()
     runner = _Runner(config, address, admin_token, store, tournament_id, elo, progress, log)
     interrupted = False
     try:

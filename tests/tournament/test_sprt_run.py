@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +20,7 @@ from tournament.sprt_run import EXIT_H0, EXIT_H1, EXIT_INCONCLUSIVE, block_index
 from tournament.store import GameRecord, SeatRecord
 
 HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
 
 
 def _record(key: str, seed: int, bots: tuple[str, ...], ranks: tuple[int, ...], scores=None):
@@ -131,3 +137,55 @@ def test_bad_sprt_options_exit_2_with_one_line(
     assert err.count("\n") == 1 and "sprt.elo1: must be above elo0" in err
     assert tournament_main(["sprt", str(path), "--baseline", "nobody"]) == 2
     assert "sprt.baseline" in capsys.readouterr().err
+
+
+@pytest.mark.e2e
+def test_an_sprt_killed_mid_run_resumes_from_its_stored_games(tmp_path: Path) -> None:
+    """SIGKILL after 3 stored games (possibly mid-block); the next run keeps
+    them, finishes the cut block and stops at the game limit, undecided."""
+    path = tmp_path / "sprt.toml"
+    path.write_text(
+        'game = "sheep-showdown"\nplayers = 2\nschedule = "sprt"\nconcurrency = 1\n'
+        f'python_path = ["{HERE}"]\n[options]\nrounds = 1\n'
+        '[sprt]\ncandidate = "slow"\nbaseline = "random"\nelo0 = 0\nelo1 = 100\n'
+        "max_games = 200\n"
+        '[[bots]]\nname = "slow"\nclass = "tournament_test_bots:SlowBot"\n'
+        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
+    )
+    db = path.with_suffix(".sqlite")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "proto")])}
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "tournament", "sprt", str(path)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        stored = 0
+        while stored < 3 and time.monotonic() < deadline and runner.poll() is None:
+            time.sleep(0.05)
+            if db.exists():
+                try:
+                    stored = _games(path)
+                except sqlite3.OperationalError:
+                    stored = 0  # tables not created yet
+        assert runner.poll() is None, "the SPRT finished before it could be killed"
+        runner.send_signal(signal.SIGKILL)
+        runner.wait(10)
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+    with sqlite3.connect(db) as raw:
+        before = {row[0] for row in raw.execute("SELECT key FROM games")}
+    assert 3 <= len(before) < 10
+
+    # 5 pairs cannot reach the bound (+2.94 needs about 12 won pairs at these settings)
+    assert tournament_main(["sprt", str(path), "--max-games", "10"]) == EXIT_INCONCLUSIVE
+    with sqlite3.connect(db) as raw:
+        after = {row[0] for row in raw.execute("SELECT key FROM games")}
+    assert before < after and len(after) == 10
+    assert after == {
+        game.key for i in range(5) for game in sprt_block(i, 1, "slow", "random", [], 2)
+    }
