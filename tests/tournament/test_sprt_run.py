@@ -189,3 +189,36 @@ def test_an_sprt_killed_mid_run_resumes_from_its_stored_games(tmp_path: Path) ->
     assert after == {
         game.key for i in range(5) for game in sprt_block(i, 1, "slow", "random", [], 2)
     }
+
+
+@pytest.mark.e2e
+def test_a_three_player_sprt_seats_the_other_bots_in_turn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "three.toml"
+    path.write_text(
+        'game = "sheep-showdown"\nplayers = 3\nschedule = "sprt"\nconcurrency = 3\n'
+        "[options]\nrounds = 1\n"
+        '[sprt]\ncandidate = "greedy"\nbaseline = "random"\nmax_games = 6\n'
+        + "".join(
+            f'[[bots]]\nname = "{name}"\nbuiltin = "{kind}"\n'
+            for name, kind in [
+                ("greedy", "greedy"),
+                ("random", "random"),
+                ("other", "random"),
+                ("other-2", "random"),
+            ]
+        )
+    )
+    assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
+    with sqlite3.connect(path.with_suffix(".sqlite")) as raw:
+        keys = sorted(row[0] for row in raw.execute("SELECT key FROM games"))
+    assert keys == sorted(
+        [f"1:{a}|{b}|{c}" for a, b, c in _rotations(("greedy", "random", "other"))]
+        + [f"2:{a}|{b}|{c}" for a, b, c in _rotations(("greedy", "random", "other-2"))]
+    )
+    assert "6 games (2 blocks)" in capsys.readouterr().err
+
+
+def _rotations(group: tuple[str, ...]) -> list[tuple[str, ...]]:
+    return [group[i:] + group[:i] for i in range(len(group))]
