@@ -34,7 +34,7 @@ __all__ = ["FixedMCTSBot", "RayScalingResult", "run"]
 
 GAME = "sheep-showdown"
 BOTS = 4
-ITERATIONS = 120
+ITERATIONS = 400
 CHILD_SECONDS = 900
 
 
