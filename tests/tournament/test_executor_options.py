@@ -122,3 +122,24 @@ print("RAY MODULES:", loaded)
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "RAY MODULES: []" in result.stdout, result.stdout
+
+
+def test_the_kuberay_example_is_a_valid_tournament_on_ray(tmp_path: Path) -> None:
+    """deploy/kuberay: the ConfigMap's config loads, asks for Ray, and is the file
+    the RayJob's driver runs with --ray."""
+    import yaml
+
+    documents = list(yaml.safe_load_all((REPO / "deploy/kuberay/tournament-job.yaml").read_text()))
+    kinds = {doc["kind"]: doc for doc in documents}
+    assert set(kinds) == {"ConfigMap", "PersistentVolumeClaim", "RayJob"}
+    ((name, text),) = kinds["ConfigMap"]["data"].items()
+    (tmp_path / name).write_text(text)
+    config = load_config(tmp_path / name)
+    assert config.executor.is_ray and config.executor.address is None
+    job = kinds["RayJob"]["spec"]
+    assert f"/tournament/{name}" in job["entrypoint"] and "--ray" in job["entrypoint"]
+    head = job["rayClusterSpec"]["headGroupSpec"]
+    mounts = {
+        m["name"]: m["mountPath"] for m in head["template"]["spec"]["containers"][0]["volumeMounts"]
+    }
+    assert mounts["config"] == "/tournament" and "--db " + mounts["results"] in job["entrypoint"]

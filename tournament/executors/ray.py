@@ -234,8 +234,6 @@ class RayExecutor:
             if check.version != mine:
                 problems.append(f"{check.node}: sheepfold {check.version}, here {mine}")
             problems += [f"{check.node}: {problem}" for problem in check.problems]
-        for ref in refs:
-            ray.cancel(ref, force=True)
         if problems:
             hint = (
                 INSTALL_HINT
@@ -254,32 +252,27 @@ class RayExecutor:
         return max(1, int(cpus // self.settings.cpus_per_game))
 
     async def run(self, runner: Any, pending: list[ScheduledGame]) -> None:
-        import ray
-
         # Twice the cluster's game slots in flight: no worker waits for the driver,
         # and a killed driver loses few games.
         window = 2 * self.slots
         queue = deque(pending)
         in_flight: dict[asyncio.Future[Any], tuple[ScheduledGame, Any]] = {}
         index = 0
-        try:
-            while queue or in_flight:
-                while queue and len(in_flight) < window:
-                    scheduled = queue.popleft()
-                    server = self.servers[index % len(self.servers)] if self.servers else None
-                    index += 1
-                    job = GameJob(self.config, scheduled, server, self.admin_token)
-                    ref = self._remote.remote(job)
-                    runner.progress.game_started(scheduled.key)
-                    in_flight[asyncio.wrap_future(ref.future())] = (scheduled, ref)
-                done, _ = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
-                for future in done:
-                    scheduled, _ref = in_flight.pop(future)
-                    self._settle(runner, scheduled, future)
-        finally:
-            for _scheduled, ref in in_flight.values():
-                with contextlib.suppress(Exception):
-                    ray.cancel(ref, force=True)
+        # No ray.cancel on the way out: disconnecting (ray.shutdown) ends the job and
+        # its tasks, and cancelling a task as it completes can crash Ray's core worker.
+        while queue or in_flight:
+            while queue and len(in_flight) < window:
+                scheduled = queue.popleft()
+                server = self.servers[index % len(self.servers)] if self.servers else None
+                index += 1
+                job = GameJob(self.config, scheduled, server, self.admin_token)
+                ref = self._remote.remote(job)
+                runner.progress.game_started(scheduled.key)
+                in_flight[asyncio.wrap_future(ref.future())] = (scheduled, ref)
+            done, _ = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
+            for future in done:
+                scheduled, _ref = in_flight.pop(future)
+                self._settle(runner, scheduled, future)
 
     def _settle(self, runner: Any, scheduled: ScheduledGame, future: asyncio.Future[Any]) -> None:
         import ray
