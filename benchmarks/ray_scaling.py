@@ -53,6 +53,8 @@ class RayScalingResult:
     errors: int
     seconds: float
     startup_seconds: float
+    game_seconds: float  # mean time from CreateMatch to the result, per game
+    parallel: float  # games in play at once, on average (sum of game times / seconds)
     games_per_second: float
     speedup: float  # against the local runner's games/s
 
@@ -83,6 +85,7 @@ def measure(runner: str, cpus: int, games_per_pairing: int) -> dict[str, float]:
     from server.logs import configure_logging
     from tournament.config import parse_config
     from tournament.runner import run_tournament
+    from tournament.store import Store
 
     configure_logging("console", "warning")
     with tempfile.TemporaryDirectory(prefix="sheepfold-ray-bench-") as folder:
@@ -90,7 +93,12 @@ def measure(runner: str, cpus: int, games_per_pairing: int) -> dict[str, float]:
         started = time.perf_counter()
         summary = run_tournament(config)
         wall = time.perf_counter() - started
+        with Store(config.database) as store:
+            games = store.games(store.tournament(None).id)
+            busy = sum(game.duration_seconds for game in games)
     return {
+        "game_seconds": busy / len(games) if games else 0.0,
+        "parallel": busy / summary.seconds if summary.seconds > 0 else 0.0,
         "games": summary.played,
         "errors": summary.errors,
         "seconds": summary.seconds,
@@ -140,6 +148,8 @@ def run(games_per_pairing: int, cpus: Sequence[int] = (1, 2)) -> list[RayScaling
                 errors=int(data["errors"]),
                 seconds=data["seconds"],
                 startup_seconds=data["startup_seconds"],
+                game_seconds=data["game_seconds"],
+                parallel=data["parallel"],
                 games_per_second=rate,
                 speedup=rate / local_rate if local_rate > 0 else 0.0,
             )

@@ -146,6 +146,8 @@ def ray_scaling(results: Sequence[RayScalingResult]) -> str:
             r.errors,
             r.seconds,
             r.startup_seconds,
+            r.game_seconds,
+            r.parallel,
             r.games_per_second,
             f"{r.speedup:.2f}x",
         )
@@ -154,7 +156,20 @@ def ray_scaling(results: Sequence[RayScalingResult]) -> str:
     return (
         "Ray scaling (round robin of mcts bots with fixed iterations; startup: Ray and the "
         "cluster check, not in games/s)\n"
-        + table(("runner", "games", "errors", "seconds", "startup s", "games/s", "vs local"), rows)
+        + table(
+            (
+                "runner",
+                "games",
+                "errors",
+                "seconds",
+                "startup s",
+                "s/game",
+                "in parallel",
+                "games/s",
+                "vs local",
+            ),
+            rows,
+        )
     )
 
 
