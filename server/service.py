@@ -16,6 +16,7 @@ from server import convert
 from server.match import JoinError, Match, SeatStream, Status
 from server.records import ClockConfig
 from server.registry import LimitReached, MatchRegistry
+from server.storage import StoreUnavailable
 from server.streams import relay
 
 DEFAULT_LIST_LIMIT = 100
@@ -57,13 +58,15 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         clock = await self._clock(request.clock, context)
         seed = request.seed if request.HasField("seed") else None
         try:
-            match, tokens = self.registry.create(
+            match, tokens = await self.registry.create(
                 request.game, request.players, dict(request.options), seed, clock
             )
         except InvalidOptions as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
         except LimitReached as error:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+        except StoreUnavailable as error:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
         return arena_pb2.CreateMatchResponse(
             match_id=match.record.match_id, seat_tokens=tokens, seed=match.record.seed
         )
@@ -99,7 +102,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def GetMatch(
         self, request: arena_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.MatchInfo:
-        return (await self._match(request.match_id, context)).info()
+        try:
+            info = await self.registry.info(request.match_id)
+        except StoreUnavailable as error:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
+        if info is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        return info
 
     async def ListMatches(
         self, request: arena_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext
@@ -112,13 +121,24 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             )
         limit = min(request.limit or DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)
         status = Status(request.status) if request.status else None
-        found = self.registry.listing(request.game, status, limit)
-        return arena_pb2.ListMatchesResponse(matches=[match.info() for match in found])
+        try:
+            found = await self.registry.listing(request.game, status, limit)
+        except StoreUnavailable as error:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
+        return arena_pb2.ListMatchesResponse(matches=found)
 
     async def GetReplay(
         self, request: arena_pb2.GetReplayRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.Replay:
-        match = await self._match(request.match_id, context)
+        try:
+            found = await self.registry.replay(request.match_id)
+        except StoreUnavailable as error:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
+        if found is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        if isinstance(found, arena_pb2.Replay):
+            return found
+        match = found
         if not match.over:
             # The seed fixes every deck order: a replay of a live match would leak them.
             await context.abort(
@@ -145,7 +165,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             match.unwatch(stream)
 
     async def _match(self, match_id: str, context: grpc.aio.ServicerContext) -> Match:
-        match = self.registry.get(match_id)
+        try:
+            match = await self.registry.find(match_id)
+        except StoreUnavailable as error:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
         return match
