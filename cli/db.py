@@ -16,6 +16,7 @@ from pathlib import Path
 from server.sqlite_store import SqliteStore, StoreError
 
 BATCH = 1_000
+OVER_AND_RUNNING = ("running", "finished", "aborted")
 
 
 def non_negative_float(text: str) -> float:
@@ -138,13 +139,16 @@ def run_info(args: argparse.Namespace) -> int:
     size = _file_bytes(Path(args.db))
     moves = counts.pop("moves")
     matches = sum(counts.values())
-    print(f"database       {args.db} (schema version {version})")
-    print(f"size           {size:,} bytes")
-    for status in ("running", "finished", "aborted"):
-        print(f"{status + ' matches':<15}{counts.get(status, 0):,}")
-    print(f"moves          {moves:,}")
+    rows = [
+        ("database", f"{args.db} (schema version {version})"),
+        ("size", f"{size:,} bytes"),
+        *((f"{status} matches", f"{counts.get(status, 0):,}") for status in OVER_AND_RUNNING),
+        ("moves", f"{moves:,}"),
+    ]
     if matches:
-        print(f"bytes/match    {size / matches:,.0f}")
+        rows.append(("bytes per match", f"{size / matches:,.0f}"))
+    for label, value in rows:
+        print(f"{label:<18}{value}")
     return 0
 
 
