@@ -6,7 +6,8 @@ match whose bot answers at once gets no strike while those calls run. A second
 process holding the database's write lock slows the server down: health
 answers at once and says NOT_SERVING, CreateMatch gets UNAVAILABLE with a
 clear message, the running match waits for its moves to be written and then
-finishes with no strike and a replay that reproduces it.
+finishes with no strike and a replay that reproduces it. A finished match is
+not kept in memory, and is answered the same from the file.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from tests.integrity.helpers import (
     get_replay,
     log_entries,
 )
+from tests.raw_stream import RawSeat
 
 pytestmark = pytest.mark.e2e
 
@@ -293,3 +295,66 @@ def test_a_database_locked_by_another_process_slows_the_server_but_never_freezes
             "SELECT COUNT(*) FROM moves WHERE match_id = ?", (match_id,)
         ).fetchone()
     assert moves == len(replay.actions), "every move was written, in order, after the wait"
+
+
+def test_a_finished_match_leaves_memory_and_is_answered_the_same_from_the_file(
+    tmp_path: Path,
+) -> None:
+    """Once its result is written a match is no longer held by the server; GetMatch,
+    ListMatches, GetReplay and a late join answer from the stored row as they did
+    while it was held."""
+    with InProcessServer(ServerConfig(), SqliteStore(tmp_path / "s.db")) as server:
+        registry = server.server.registry
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            created = stub.CreateMatch(create_request(GARDEN, 11, time_bank_seconds=3.0))
+            match_id = created.match_id
+            held = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id))
+            assert registry.hosted(match_id) is not None
+            seats = [RawSeat(stub) for _ in created.seat_tokens]
+            for seat, (raw, token) in enumerate(zip(seats, created.seat_tokens, strict=True)):
+                raw.join(match_id, token, seat)
+            results: dict[int, arena_pb2.MatchResult] = {}
+            players = [
+                threading.Thread(target=lambda n=n: results.update({n: seats[n].play_to_end()}))
+                for n in range(len(seats))
+            ]
+            for thread in players:
+                thread.start()
+            for thread in players:
+                thread.join(timeout=60)
+            assert len(results) == 2, "both seats played to the end"
+            deadline = time.monotonic() + 10
+            while registry.hosted(match_id) is not None:
+                assert time.monotonic() < deadline, "the finished match is dropped from memory"
+                time.sleep(0.02)
+            assert list(registry.all()) == [], "nothing finished is kept in memory"
+
+            stored = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id))
+            replay = stub.GetReplay(arena_pb2.GetReplayRequest(match_id=match_id))
+            assert stored.status == arena_pb2.MATCH_STATUS_FINISHED
+            assert stored.result == results[0] == replay.result
+            assert stored.seed == 11 and stored.moves == len(replay.actions) > 0
+            assert [
+                (s.seat, s.connected, s.strikes, s.disqualified, s.time_bank_seconds)
+                for s in stored.seats
+            ] == [
+                (s.seat, False, s.strikes, s.disqualified, s.time_bank_seconds)
+                for s in results[0].seats
+            ]
+            assert (stored.game, stored.players, stored.options, stored.clock) == (
+                held.game,
+                held.players,
+                held.options,
+                held.clock,
+            )
+            assert stored.created_at == held.created_at
+            assert list(stub.ListMatches(arena_pb2.ListMatchesRequest()).matches) == [stored]
+            assert_replay_reproduces_result(replay)
+
+            late = RawSeat(stub)
+            late.join(match_id, created.seat_tokens[0])
+            assert late.status() == grpc.StatusCode.FAILED_PRECONDITION
+            forged = RawSeat(stub)
+            forged.join(match_id, "not-a-token")
+            assert forged.status() == grpc.StatusCode.UNAUTHENTICATED
