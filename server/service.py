@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 from collections.abc import AsyncIterator
 
@@ -16,7 +17,7 @@ from server import convert
 from server.match import JoinError, Match, SeatStream, Status
 from server.records import ClockConfig
 from server.registry import LimitReached, MatchRegistry
-from server.storage import StoreUnavailable
+from server.storage import StoreRefused, StoreUnavailable
 from server.streams import relay
 
 DEFAULT_LIST_LIMIT = 100
@@ -58,15 +59,14 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         clock = await self._clock(request.clock, context)
         seed = request.seed if request.HasField("seed") else None
         try:
-            match, tokens = await self.registry.create(
-                request.game, request.players, dict(request.options), seed, clock
-            )
+            async with _database_errors(context):
+                match, tokens = await self.registry.create(
+                    request.game, request.players, dict(request.options), seed, clock
+                )
         except InvalidOptions as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
         except LimitReached as error:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
-        except StoreUnavailable as error:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
         return arena_pb2.CreateMatchResponse(
             match_id=match.record.match_id, seat_tokens=tokens, seed=match.record.seed
         )
@@ -102,10 +102,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def GetMatch(
         self, request: arena_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.MatchInfo:
-        try:
+        async with _database_errors(context):
             info = await self.registry.info(request.match_id)
-        except StoreUnavailable as error:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
         if info is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
         return info
@@ -121,19 +119,15 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             )
         limit = min(request.limit or DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)
         status = Status(request.status) if request.status else None
-        try:
+        async with _database_errors(context):
             found = await self.registry.listing(request.game, status, limit)
-        except StoreUnavailable as error:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
         return arena_pb2.ListMatchesResponse(matches=found)
 
     async def GetReplay(
         self, request: arena_pb2.GetReplayRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.Replay:
-        try:
+        async with _database_errors(context):
             found = await self.registry.replay(request.match_id)
-        except StoreUnavailable as error:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
         if found is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
         if isinstance(found, arena_pb2.Replay):
@@ -165,10 +159,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             match.unwatch(stream)
 
     async def _match(self, match_id: str, context: grpc.aio.ServicerContext) -> Match:
-        try:
+        async with _database_errors(context):
             match = await self.registry.find(match_id)
-        except StoreUnavailable as error:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
         return match
@@ -207,6 +199,18 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         finally:
             reader.cancel()
             match.leave(seat, stream)
+
+
+@contextlib.asynccontextmanager
+async def _database_errors(context: grpc.aio.ServicerContext) -> AsyncIterator[None]:
+    """A database that cannot answer now is UNAVAILABLE; one that refuses is INTERNAL.
+    Either way the client reads a sentence, never a raw sqlite3 exception."""
+    try:
+        yield
+    except StoreUnavailable as error:
+        await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
+    except StoreRefused as error:
+        await context.abort(grpc.StatusCode.INTERNAL, str(error))
 
 
 async def _first_message(

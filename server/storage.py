@@ -41,6 +41,11 @@ class StoreUnavailable(Exception):
     gets UNAVAILABLE with this message."""
 
 
+class StoreRefused(Exception):
+    """The database refused a write or a read for good (a constraint, a damaged
+    file): retrying would not help. The client gets INTERNAL with this message."""
+
+
 @dataclass(slots=True)
 class _Job:
     call: Callable[[], Any]
@@ -186,7 +191,13 @@ class StoreWorker:
                 time.sleep(delay)
                 delay = min(RETRY_MAX, delay * 2)
                 continue
-            except BaseException as error:  # a bug or a refused value: the caller sees it
+            except sqlite3.Error as error:
+                self.log.error("database refused a write", what=job.what, error=str(error))
+                job.future.set_exception(
+                    StoreRefused(f"the database refused to {job.what}: {error}")
+                )
+                return
+            except BaseException as error:  # a bug: the caller sees it
                 job.future.set_exception(error)
                 return
             if waiting_since is not None:
@@ -245,6 +256,8 @@ class StoreWorker:
             raise StoreUnavailable(
                 f"the database cannot be read now ({error}); try again"
             ) from None
+        except sqlite3.Error as error:
+            raise StoreRefused(f"the database cannot be read: {error}") from None
 
     def unfinished(self) -> list[StoredMatch]:
         """Blocking: for starting up, before the server serves anyone."""

@@ -358,3 +358,28 @@ def test_a_finished_match_leaves_memory_and_is_answered_the_same_from_the_file(
             forged = RawSeat(stub)
             forged.join(match_id, "not-a-token")
             assert forged.status() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_a_write_the_database_refuses_is_a_clear_internal_error(tmp_path: Path) -> None:
+    """A database that refuses for good (here a trigger an operator added) gets
+    INTERNAL with a sentence, not UNKNOWN with a raw sqlite3 exception."""
+    db = tmp_path / "refusing.db"
+    SqliteStore(db).close()
+    with sqlite3.connect(db) as con:
+        con.execute(
+            "CREATE TRIGGER refuse BEFORE INSERT ON matches"
+            " BEGIN SELECT RAISE(ABORT, 'no new matches today'); END"
+        )
+    with (
+        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.CreateMatch(create_request(GARDEN, 1), timeout=10)
+        assert refused.value.code() == grpc.StatusCode.INTERNAL
+        assert refused.value.details() == (
+            "the database refused to create match: no new matches today"
+        )
+        assert list(server.server.registry.all()) == [], "nothing half-created"
+        assert stub.ListMatches(arena_pb2.ListMatchesRequest()).matches == []
