@@ -21,6 +21,7 @@ from games.errors import InvalidOptions
 from games.options import parse_options
 from server import convert
 from server.match import Match, MatchLimits, Status
+from server.metrics import NO_METRICS, LiveView, ServerMetrics
 from server.records import ClockConfig, MatchRecord, StoredMatch, hash_token
 from server.storage import StoreWorker
 from server.summaries import match_info, replay_message
@@ -40,8 +41,10 @@ class MatchRegistry:
         max_live_matches: int = 10_000,
         start_timeout: float = 30.0,
         limits: MatchLimits | None = None,
+        metrics: ServerMetrics = NO_METRICS,
     ) -> None:
         self.store = store
+        self.metrics = metrics
         self.limits = limits or MatchLimits()
         self.max_live_matches = max_live_matches
         self.start_timeout = start_timeout
@@ -49,6 +52,7 @@ class MatchRegistry:
         self._matches: dict[str, Match] = {}
         self._creating = 0
         self._log = structlog.get_logger("sheepfold.registry")
+        metrics.watch_live(self.live_view, games.names)
 
     async def create(
         self,
@@ -89,13 +93,19 @@ class MatchRegistry:
             created_at=time.time(),
         )
         match = Match(
-            record, game, self.store, start_timeout=self.start_timeout, limits=self.limits
+            record,
+            game,
+            self.store,
+            start_timeout=self.start_timeout,
+            limits=self.limits,
+            metrics=self.metrics.for_game(game_name),
         )
         self._creating += 1
         try:
             await self.store.create_match(record)
         finally:
             self._creating -= 1
+        match.metrics.match_created()
         self._host(match)
         match.log.info(
             "match created",
@@ -120,6 +130,7 @@ class MatchRegistry:
             self._host(match)
             match.log.info("match restored", moves=len(stored.moves))
             restored += 1
+        self.metrics.matches_restored(restored)
         return restored
 
     def _rebuild(self, stored: StoredMatch) -> Match:
@@ -129,6 +140,7 @@ class MatchRegistry:
             self.store,
             start_timeout=self.start_timeout,
             limits=self.limits,
+            metrics=self.metrics.for_game(stored.record.game),
         )
 
     def _host(self, match: Match) -> None:
@@ -222,6 +234,17 @@ class MatchRegistry:
 
     def all(self) -> Iterable[Match]:
         return self._matches.values()
+
+    def live_view(self) -> LiveView:
+        """Live matches and their watchers by game (read by the metrics scrape)."""
+        live: dict[str, int] = {}
+        watchers: dict[str, int] = {}
+        for match in list(self._matches.values()):
+            if not match.over:
+                game = match.record.game
+                live[game] = live.get(game, 0) + 1
+                watchers[game] = watchers.get(game, 0) + match.watcher_count
+        return LiveView(live, watchers)
 
     def live_count(self) -> int:
         return sum(1 for m in self._matches.values() if not m.over)
