@@ -147,7 +147,8 @@ async def _soak(
                     )
                 )
                 finished += 1
-                if finished >= next_sample:
+                # Sampled only while every slot still plays: at the end connections close.
+                if finished >= next_sample and created < matches:
                     next_sample += every
                     sample()
 
