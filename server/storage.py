@@ -94,6 +94,8 @@ class StoreWorker:
         self.log = structlog.get_logger("sheepfold.storage")
         self._queue: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
         self._stopping = False
+        self._close_deadline = float("inf")
+        self._last_error = "database is locked"  # what the writer last retried on
         self._readers = concurrent.futures.ThreadPoolExecutor(
             max_workers=readers, thread_name_prefix="sheepfold-store-read"
         )
@@ -153,8 +155,9 @@ class StoreWorker:
 
     def _unavailable(self, what: str) -> str:
         return (
-            f"the database is busy or locked (is another process holding it?): could not "
-            f"{what} within {self.write_timeout:g} s; nothing was written, try again"
+            f"the database cannot be written now ({self._last_error}; is another process "
+            f"holding it?): could not {what} within {self.write_timeout:g} s; nothing was "
+            f"written, try again"
         )
 
     def _write_forever(self) -> None:
@@ -174,6 +177,7 @@ class StoreWorker:
                 result = job.call()
             except TRANSIENT as error:
                 now = time.monotonic()
+                self._last_error = str(error)
                 if waiting_since is None:
                     waiting_since = now
                     self.log.warning(
@@ -264,8 +268,6 @@ class StoreWorker:
         return self.store.unfinished()
 
     # ------------------------------------------------------------ closing
-
-    _close_deadline = float("inf")
 
     async def close(self, timeout: float = 10.0) -> None:
         """Write what is queued (waiting up to `timeout` for a locked database),
