@@ -24,7 +24,7 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from tournament.config import TournamentConfig, add_python_path, resolve_path
-from tournament.executors.settings import ExecutorSettings
+from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.outcome import game_record
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import LiveElo, pairwise
@@ -130,7 +130,7 @@ async def run_tournament_async(
     database: str,
     progress: Progress | None = None,
     admin_token: str | None = None,
-    executor: Any = None,
+    executor: GameExecutor | None = None,
 ) -> RunSummary:
     """`executor`: see `play_batches`."""
     progress = progress or SilentProgress()
@@ -199,7 +199,7 @@ async def play_batches(
     next_batch: Callable[[], list[ScheduledGame] | None],
     progress: Progress,
     admin_token: str | None = None,
-    executor: Any = None,
+    executor: GameExecutor | None = None,
 ) -> tuple[int, int]:
     """Play batch after batch until `next_batch()` returns None; (played, errors).
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["EXECUTOR_KINDS", "ExecutorSettings", "parse_executor"]
+from tournament.schedule import ScheduledGame
+
+__all__ = ["EXECUTOR_KINDS", "ExecutorSettings", "GameExecutor", "parse_executor"]
 
 EXECUTOR_KINDS = ("local", "ray")
 _KEYS = {"kind", "address", "num_cpus", "cpus_per_game", "setup_timeout_seconds", "max_retries"}
@@ -37,6 +39,14 @@ class ExecutorSettings:
     @property
     def is_ray(self) -> bool:
         return self.kind == "ray"
+
+
+class GameExecutor(Protocol):
+    """Plays a batch of games somewhere else, handing each finished game to
+    `runner.accept(record)` and each one it could not play to `runner.reject(key,
+    error)` (the runner stores, rates and reports)."""
+
+    async def run(self, runner: Any, games: list[ScheduledGame]) -> None: ...
 
 
 def parse_executor(raw: Any) -> ExecutorSettings:
