@@ -161,7 +161,9 @@ class Match:
         limits: MatchLimits | None = None,
     ) -> Match:
         """A match rebuilt from the store: unfinished ones can be started again,
-        finished ones answer GetMatch, Watch and GetReplay."""
+        finished ones answer GetMatch, Watch and GetReplay. A match recorded under
+        another rules version raises RulesChanged instead of replaying differently."""
+        game.check_rules_version(stored.record.rules_version)
         match = cls(stored.record, game, store, start_timeout=start_timeout, limits=limits)
         match.replay(stored.moves)
         if stored.status != "running":
@@ -641,6 +643,7 @@ class Match:
             players=record.players,
             options=record.options,
             seed=record.seed,
+            rules_version=record.rules_version,
             actions=[
                 arena_pb2.RecordedAction(
                     move=m.move,

@@ -7,9 +7,10 @@ import time
 from collections.abc import Iterable, Mapping
 
 import structlog
+from sheepfold.v1 import arena_pb2
 
 import games
-from games.errors import InvalidOptions
+from games.errors import InvalidOptions, RulesChanged
 from games.options import parse_options
 from server import convert
 from server.match import Match, MatchLimits, Status
@@ -76,6 +77,7 @@ class MatchRegistry:
             clock=clock,
             token_hashes=tuple(hash_token(t) for t in tokens),
             created_at=time.time(),
+            rules_version=game.rules_version,
         )
         match = Match(
             record, game, self.store, start_timeout=self.start_timeout, limits=self.limits
@@ -97,6 +99,16 @@ class MatchRegistry:
         for stored in self.store.unfinished():
             try:
                 match = self._rebuild(stored)
+            except RulesChanged as error:
+                reason = f"not restored: {error}"
+                result = arena_pb2.MatchResult(end_reason=reason)
+                self.store.finish_match(
+                    stored.record.match_id, "aborted", result.SerializeToString(), reason
+                )
+                self._log.error(
+                    "cannot restore match", match_id=stored.record.match_id, error=str(error)
+                )
+                continue
             except (InvalidOptions, IndexError, ValueError, TypeError) as error:
                 self._log.error(
                     "cannot restore match", match_id=stored.record.match_id, error=str(error)
@@ -127,7 +139,9 @@ class MatchRegistry:
             del self._matches[match.record.match_id]
 
     def get(self, match_id: str) -> Match | None:
-        """A hosted match, or a finished one loaded back from the store."""
+        """A hosted match, or a finished one loaded back from the store.
+
+        Raises RulesChanged for a stored match recorded under other rules."""
         match = self._matches.get(match_id)
         if match is not None or not match_id:
             return match
@@ -155,7 +169,10 @@ class MatchRegistry:
             known = {m.record.match_id for m in hosted}
             for stored in self.store.recent(game, stored_status, limit):
                 if stored.record.match_id not in known and stored.status != "running":
-                    match = self.get(stored.record.match_id)
+                    try:
+                        match = self.get(stored.record.match_id)
+                    except RulesChanged:  # played under other rules: not served
+                        continue
                     if match is not None:
                         hosted.append(match)
         hosted.sort(key=lambda m: m.record.created_at, reverse=True)

@@ -11,7 +11,7 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 import games
-from games.errors import InvalidOptions
+from games.errors import InvalidOptions, RulesChanged
 from server import convert
 from server.match import JoinError, Match, SeatStream, Status
 from server.records import ClockConfig
@@ -145,7 +145,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             match.unwatch(stream)
 
     async def _match(self, match_id: str, context: grpc.aio.ServicerContext) -> Match:
-        match = self.registry.get(match_id)
+        try:
+            match = self.registry.get(match_id)
+        except RulesChanged as error:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id}: {error}")
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
         return match

@@ -69,7 +69,13 @@ def _v2(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
+def _v3(db: sqlite3.Connection) -> None:
+    # The game's rules version a match is played under; matches stored before
+    # there were versions were all played under version 1.
+    db.execute("ALTER TABLE matches ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -116,7 +122,8 @@ class SqliteStore:
             self._db.execute(
                 "INSERT INTO matches (match_id, game, players, options_json, seed,"
                 " decision_seconds, time_bank_seconds, max_strikes, token_hashes_json,"
-                " created_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running')",
+                " created_at, status, rules_version)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)",
                 (
                     record.match_id,
                     record.game,
@@ -128,6 +135,7 @@ class SqliteStore:
                     record.clock.max_strikes,
                     json.dumps(list(record.token_hashes)),
                     record.created_at,
+                    record.rules_version,
                 ),
             )
 
@@ -192,6 +200,7 @@ class SqliteStore:
             status,
             result,
             end_reason,
+            rules_version,
         ) = row
         record = MatchRecord(
             match_id=str(match_id),
@@ -206,6 +215,7 @@ class SqliteStore:
             ),
             token_hashes=tuple(json.loads(str(token_hashes_json))),
             created_at=float(created_at),  # type: ignore[arg-type]
+            rules_version=int(rules_version),  # type: ignore[call-overload]
         )
         moves = [
             RecordedMove(move, seat, index, label, forced, bank)
@@ -231,5 +241,5 @@ class SqliteStore:
 _SELECT = (
     "SELECT match_id, game, players, options_json, seed, decision_seconds,"
     " time_bank_seconds, max_strikes, token_hashes_json, created_at, status, result,"
-    " end_reason FROM matches"
+    " end_reason, rules_version FROM matches"
 )
