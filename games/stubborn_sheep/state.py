@@ -202,7 +202,10 @@ class StubbornSheepState(State):
         self.setup_order: list[int] = []
         self.phase = -1
         self.ctx: tuple[int, ...] = ()
-        self._legal: tuple[Any, ...] = ()
+        # None: a scoring decision whose options are listed only when asked for
+        # (they can run into the thousands, and search bots apply every one).
+        self._legal: tuple[Any, ...] | None = ()
+        self._legal_set: frozenset[Any] | None = None
         self._tasks: list[tuple[int, ...]] = []
         self._events: list[Event] = []
 
@@ -337,13 +340,18 @@ class StubbornSheepState(State):
         return self.current
 
     def legal_actions(self) -> tuple[Any, ...]:
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = (_STOP, *self.score_options())
+            self._legal_set = frozenset(legal)
+        return legal
 
     def prompt(self) -> str:
         return PROMPTS[self.phase]
 
     def apply(self, action: Any) -> list[Event]:
-        if action not in self._legal:
+        legal = self.legal_actions()
+        if action not in (self._legal_set if self._legal_set is not None else legal):
             raise IllegalAction(f"{action!r} is not legal now ({PROMPTS[self.phase]})")
         self._events = events = []
         phase = self.phase
@@ -375,10 +383,11 @@ class StubbornSheepState(State):
 
     # ------------------------------------------------------------- machinery
 
-    def _decide(self, phase: int, ctx: tuple[int, ...], legal: tuple[Any, ...]) -> None:
+    def _decide(self, phase: int, ctx: tuple[int, ...], legal: tuple[Any, ...] | None) -> None:
         self.phase = phase
         self.ctx = ctx
         self._legal = legal
+        self._legal_set = None
 
     def _run(self) -> None:
         tasks = self._tasks
@@ -800,12 +809,21 @@ class StubbornSheepState(State):
                             )
         return options
 
+    def _can_score(self) -> bool:
+        """Whether the pen holds any group `score_options` would offer."""
+        counts = [0, 0, 0, 0]
+        for card in self.areas[self.pens[self.current]]:
+            counts[SHEEP_COLOUR[card]] += 1
+        jokers = min(2, counts[WHITE])
+        return counts[WHITE] >= 3 or any(
+            counts[c] and counts[c] + jokers >= 3 for c in (BLUE, RED, YELLOW)
+        )
+
     def _score_step(self) -> None:
-        options = self.score_options()
-        if not options:
+        if not self._can_score():
             self._tasks.append((T_END,))
             return
-        self._decide(PH_SCORE, (), (_STOP, *options))
+        self._decide(PH_SCORE, (), None)
 
     def _do_score(self, action: Score) -> None:
         pen = self.areas[self.pens[self.current]]

@@ -4,6 +4,8 @@ only when they would add a sheep."""
 
 from __future__ import annotations
 
+import random
+
 from games.stubborn_sheep.actions import Decline, Score, UseBonus
 from games.stubborn_sheep.data import (
     ALL_MEADOWS_TO_FIVE,
@@ -14,7 +16,7 @@ from games.stubborn_sheep.data import (
     SHEEP_COLOUR,
 )
 from games.stubborn_sheep.events import SheepScored
-from games.stubborn_sheep.state import PH_BLUE, PH_PLACE, StubbornSheepState
+from games.stubborn_sheep.state import PH_BLUE, PH_PLACE, PH_SCORE, StubbornSheepState
 
 from .helpers import b, empty_areas, frame3, payloads, r, w
 
@@ -125,3 +127,17 @@ def test_no_restock_bonus_when_no_sheep_is_left_to_draw() -> None:
     assert state.phase == PH_PLACE
     areas[2] = areas[2][1:]  # one sheep left in the pile: the bonus is useful again
     assert _restock(b(0), areas).legal_actions() == (Decline(), UseBonus(PEN_PLUS_ONE))
+
+
+def test_a_scoring_decision_is_asked_exactly_when_a_group_exists() -> None:
+    """The scoring options are listed lazily (they can run into the thousands); the
+    quick check that decides whether to ask agrees with the full list on every pen."""
+    rng = random.Random(13)
+    for _ in range(300):
+        pen = rng.sample(range(N_SHEEP), rng.randrange(0, 9))
+        areas = empty_areas(6)
+        areas[0] = pen
+        placing = frame3(20, areas)  # seat 0 stays the current player
+        assert placing._can_score() == bool(placing.score_options())
+        scoring = frame3(20, areas, start="score")
+        assert (scoring.phase == PH_SCORE) == bool(placing.score_options())
