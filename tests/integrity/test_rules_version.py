@@ -1,7 +1,8 @@
 """Rules versions: every match is stored with its game's rules version, the
 replay shows it, and a match recorded under other rules is never replayed or
-resumed as if it were the same game (a clear error; an unfinished one is
-aborted with the reason on restart)."""
+resumed as if it were the same game: its stored record is still served, tagged
+with its version, but nothing replays it through today's engine (a clear
+error), and an unfinished one is aborted with the reason on restart."""
 
 from __future__ import annotations
 
@@ -87,16 +88,16 @@ def test_a_finished_match_of_other_rules_is_not_replayed(
     ]
     with _server(db) as server, grpc.insecure_channel(server.address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
-        for call in (stub.GetReplay, stub.GetMatch):
-            request_type = (
-                arena_pb2.GetReplayRequest if call is stub.GetReplay else arena_pb2.GetMatchRequest
-            )
-            with pytest.raises(grpc.RpcError) as refused:
-                call(request_type(match_id=outcome.match_id))
-            assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-            assert "rules version 1" in refused.value.details()
-        listed = stub.ListMatches(arena_pb2.ListMatchesRequest())
-        assert outcome.match_id not in [m.match_id for m in listed.matches]
+        # The stored record is served as it was recorded, tagged with its version.
+        old = stub.GetReplay(arena_pb2.GetReplayRequest(match_id=outcome.match_id))
+        assert old.rules_version == 1 and old.actions == replay.actions
+        info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=outcome.match_id))
+        assert info.status == arena_pb2.MATCH_STATUS_FINISHED
+        # Watching replays the game through the engine: refused, with the reason.
+        with pytest.raises(grpc.RpcError) as refused:
+            next(stub.Watch(arena_pb2.WatchRequest(match_id=outcome.match_id)))
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert "sheep-showdown rules version 1" in refused.value.details()
 
 
 def test_an_unfinished_match_of_other_rules_is_aborted_on_restart(tmp_path: Path) -> None:
@@ -108,9 +109,9 @@ def test_an_unfinished_match_of_other_rules_is_aborted_on_restart(tmp_path: Path
 
     with _server(db) as server, grpc.insecure_channel(server.address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
-        with pytest.raises(grpc.RpcError) as refused:
-            stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id))
-        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id))
+        assert info.status == arena_pb2.MATCH_STATUS_ABORTED
+        assert "rules version 1" in info.result.end_reason
     status, reason = _stored_status(db, created.match_id)
     assert status == "aborted"
     assert reason.startswith("not restored: recorded under sheep-showdown rules version 1")
