@@ -18,7 +18,7 @@ from tournament.store import GameRecord, Store, TournamentRecord
 
 __all__ = ["FORMATS", "render", "report", "report_data"]
 
-FORMATS = ("text", "json", "csv", "markdown")
+FORMATS = ("text", "json", "csv", "markdown", "html")
 
 
 def report(
@@ -37,9 +37,12 @@ def report(
         raise FileNotFoundError(f"no database at {db}")
     with Store(db) as store:
         record = store.tournament(tournament)
-        data = report_data(
-            record, store.games(record.id), samples=samples, seed=seed, anchor=anchor
-        )
+        games = store.games(record.id)
+        data = report_data(record, games, samples=samples, seed=seed, anchor=anchor)
+    if format == "html":
+        from tournament.report_html import report_page  # it builds on this module
+
+        return report_page(data, games)
     return render(data, format)
 
 
