@@ -10,6 +10,7 @@ columns are the text report's, so a column added there shows here too.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import math
 from html import escape
 from typing import Any
 
@@ -29,7 +30,7 @@ STYLE = """
 .report .plot { display: block; margin: 0.5em 0 1.5em; }
 .report .heat td { text-align: center; min-width: 4em; font-variant-numeric: tabular-nums; }
 .report .heat td.self { background: #f4f4f0; color: #999; }
-.report .games td { text-align: left; }
+.report .games td, .report .games th { text-align: left; }
 .report .note { color: #4a5a4c; font-size: 12px; max-width: 60em; }
 .report a { color: #2d6a3e; }
 """
@@ -122,8 +123,8 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
         return left + (value - low) / (high - low) * width
 
     out = [
-        f'<svg class="plot" width="{left + width + 20}" height="{height}" '
-        f'viewBox="0 0 {left + width + 20} {height}" role="img" aria-label="{label}">',
+        f'<svg class="plot" width="{left + width + 150}" height="{height}" '
+        f'viewBox="0 0 {left + width + 150} {height}" role="img" aria-label="{label}">',
         f'<text x="{left}" y="14" font-size="12" fill="#4a5a4c">{label}</text>',
     ]
     for tick in _ticks(low, high):
@@ -154,17 +155,18 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
 
 
 def _ticks(low: float, high: float) -> list[float]:
+    """Round values across [low, high], four to eight of them."""
     span = high - low
-    step = 10 ** int(f"{span:e}".split("e")[1])
-    for factor in (1, 2, 5, 10):
-        if span / (step * factor) <= 6:
-            step *= factor
+    base = 10 ** math.floor(math.log10(span))
+    step = base
+    for factor in (0.1, 0.2, 0.25, 0.5, 1, 2, 5):
+        if span / (base * factor) <= 8:
+            step = base * factor
             break
-    first = step * -(-low // step)
     ticks = []
-    value = first
+    value = math.ceil(low / step) * step
     while value <= high:
-        ticks.append(round(value, 6))
+        ticks.append(round(value, 6) + 0.0)  # + 0.0: no "-0"
         value += step
     return ticks
 

@@ -52,6 +52,11 @@ class Showcase:
     live: dict[str, str] = field(default_factory=dict)
     _players: list[asyncio.Future[object]] = field(default_factory=list)
 
+    tournament_dbs: tuple[Path, ...] = ()
+
+    def web_config_dbs(self) -> tuple[Path, ...]:
+        return self.tournament_dbs
+
     @property
     def url(self) -> str:
         assert self.web is not None
@@ -128,7 +133,7 @@ def start_showcase(
     tournament is played into the first when it does not exist yet)."""
     server = InProcessServer(config or ServerConfig())
     server.start()
-    showcase = Showcase(server)
+    showcase = Showcase(server, tournament_dbs=tuple(Path(db) for db in tournament_dbs))
     try:
         for game in games:
             players, seed = GAMES[game]

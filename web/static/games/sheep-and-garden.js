@@ -100,12 +100,19 @@ export function draw(svg, obs, ctx) {
     svg.append(tileNode(faces[tile], 20 + i * (T + 16), y + 14, 0, { "data-display-tile": tile, class: "tile shown" }));
   });
   y += T + 40;
-  objectives.forEach((o, i) => {
+  // "All cards": a face-down objective shows its card, from its holder's view.
+  const reveal = (o) => {
+    if (o.card || !ctx.seats) return o;
+    const holder = (o.holders || [])[0];
+    const seen = ((ctx.seats[holder] || {}).objectives || []).find((x) => x.slot === o.slot);
+    return seen && seen.card ? { ...seen, revealed: true } : o;
+  };
+  objectives.map(reveal).forEach((o, i) => {
     const x = 20 + (i % 3) * 230, oy = y + Math.floor(i / 3) * 70;
     const holder = (o.holders || [])[0];
-    svg.append(s("g", { class: "objective", "data-objective-slot": o.slot, "data-card": o.card || "", "data-face-up": o.face_up ? "true" : "false", "data-holders": (o.holders || []).join(",") },
+    svg.append(s("g", { class: "objective", "data-objective-slot": o.slot, "data-card": o.revealed ? "" : o.card || "", "data-revealed": o.revealed ? o.card : "", "data-face-up": o.face_up ? "true" : "false", "data-holders": (o.holders || []).join(",") },
       s("rect", { x, y: oy, width: 220, height: 62, rx: 8, fill: o.card ? "#fffaf0" : "#6d7f5c", stroke: seatColour(holder), "stroke-width": 3, "stroke-dasharray": o.face_up ? "" : "6 3" }),
-      text(x + 10, oy + 16, o.card ? o.name : "face down", { "text-anchor": "start", "font-size": 13, "font-weight": 700, fill: o.card ? "#2d2a22" : "#f4f4f4" }),
+      text(x + 10, oy + 16, o.card ? o.name + (o.revealed ? " (hidden)" : "") : "face down", { "text-anchor": "start", "font-size": 13, "font-weight": 700, fill: o.card ? "#2d2a22" : "#f4f4f4" }),
       text(x + 10, oy + 36, o.card ? o.text.slice(0, 36) : "", { "text-anchor": "start", "font-size": 10, fill: "#4a4538" }),
       text(x + 10, oy + 50, o.card ? o.text.slice(36, 72) : "", { "text-anchor": "start", "font-size": 10, fill: "#4a4538" }),
       text(x + 212, oy + 16, `seat ${(o.holders || []).join("+")}${o.enemy ? " (enemy)" : ""}`, { "text-anchor": "end", "font-size": 10, fill: o.card ? seatColour(holder) : "#fff" })));
