@@ -58,10 +58,10 @@ function tileNode(face, x, y, rotation, attrs) {
     let offset = 0;
     for (const [key, colour, glyph] of OBJECTS) {
       for (let n = 0; n < (area[key] || 0); n++) {
-        const ox = px + (offset % 3 - 1) * 11, oy = py + Math.floor(offset / 3) * 11;
+        const ox = px + (offset % 3 - 1) * 13, oy = py + Math.floor(offset / 3) * 13;
         inner.append(s("g", { transform: `rotate(${-90 * rotation} ${ox} ${oy})`, class: "object", "data-object": key },
-          s("circle", { cx: ox, cy: oy, r: 5.5, fill: colour, stroke: "#222", "stroke-width": 0.8 }),
-          text(ox, oy + 0.5, glyph, { "font-size": 7, fill: key === "sheep" || key === "humans" ? "#222" : "#fff" })));
+          s("circle", { cx: ox, cy: oy, r: 6.5, fill: colour, stroke: "#222", "stroke-width": 0.8 }),
+          text(ox, oy + 0.5, glyph, { "font-size": 8, fill: key === "sheep" || key === "humans" ? "#222" : "#fff" })));
         offset++;
       }
     }
@@ -79,27 +79,31 @@ export function draw(svg, obs, ctx) {
   const landW = (maxx - minx + 1) * T, landH = (maxy - miny + 1) * T;
   const objectives = obs.objectives || [];
   const display = obs.display || [];
-  const width = Math.max(landW, display.length * (T + 16) + 200, 3 * 230) + 40;
-  const objRows = Math.ceil(objectives.length / 3);
-  const height = landH + 40 + T + 50 + objRows * 70 + 20;
+  // The landscape on the left; the display and the objectives in a column beside it.
+  const colW = 3 * (T + 10) + 10;
+  const width = landW + 40 + colW + 20;
+  const height = Math.max(landH + 40, 60 + T + 40 + objectives.length * 68 + 20);
   reset(svg, width, height);
   svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#e9efe0", rx: 14 }));
-  const ox = 20 + (width - 40 - landW) / 2;
-  svg.append(s("rect", { x: ox, y: 20, width: landW, height: landH, fill: "#dfe8d2", rx: 8 }));
+  const ox = 20, oy0 = 20 + (height - 40 - landH) / 2;
+  svg.append(s("rect", { x: ox, y: oy0, width: landW, height: landH, fill: "#dfe8d2", rx: 8 }));
   placed.forEach((p, i) => {
-    svg.append(tileNode(faces[p.tile], ox + ((p.x || 0) - minx) * T, 20 + ((p.y || 0) - miny) * T, p.rotation || 0,
+    svg.append(tileNode(faces[p.tile], ox + ((p.x || 0) - minx) * T, oy0 + ((p.y || 0) - miny) * T, p.rotation || 0,
       { "data-tile": p.tile, "data-x": p.x || 0, "data-y": p.y || 0, "data-rotation": p.rotation || 0, "data-order": i }));
   });
   if (placed.length) {
     const last = placed[placed.length - 1];
-    svg.append(s("rect", { x: ox + ((last.x || 0) - minx) * T + 2, y: 20 + ((last.y || 0) - miny) * T + 2, width: T - 4, height: T - 4, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "6 4" }));
+    svg.append(s("rect", { x: ox + ((last.x || 0) - minx) * T + 2, y: oy0 + ((last.y || 0) - miny) * T + 2, width: T - 4, height: T - 4, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "6 4" }));
   }
-  let y = 20 + landH + 24;
-  svg.append(text(20, y, `display · deck ${obs.deck_size}` + (obs.finished ? ` · over: ${obs.end_reason}` : ""), { "text-anchor": "start", "font-size": 14, "font-weight": 700, fill: "#2c4a1e" }));
+  const cx = landW + 40;
+  let y = 30;
+  svg.append(text(cx, y, `display · deck ${obs.deck_size}` + (obs.finished ? ` · over: ${obs.end_reason}` : ""), { "text-anchor": "start", "font-size": 16, "font-weight": 700, fill: "#2c4a1e" }));
   display.forEach((tile, i) => {
-    svg.append(tileNode(faces[tile], 20 + i * (T + 16), y + 14, 0, { "data-display-tile": tile, class: "tile shown" }));
+    svg.append(tileNode(faces[tile], cx + i * (T + 10), y + 14, 0, { "data-display-tile": tile, class: "tile shown" }));
   });
   y += T + 40;
+  svg.append(text(cx, y, "objectives", { "text-anchor": "start", "font-size": 16, "font-weight": 700, fill: "#2c4a1e" }));
+  y += 14;
   // "All cards": a face-down objective shows its card, from its holder's view.
   const reveal = (o) => {
     if (o.card || !ctx.seats) return o;
@@ -108,14 +112,14 @@ export function draw(svg, obs, ctx) {
     return seen && seen.card ? { ...seen, revealed: true } : o;
   };
   objectives.map(reveal).forEach((o, i) => {
-    const x = 20 + (i % 3) * 230, oy = y + Math.floor(i / 3) * 70;
+    const x = cx, oy = y + i * 68;
     const holder = (o.holders || [])[0];
     svg.append(s("g", { class: "objective", "data-objective-slot": o.slot, "data-card": o.revealed ? "" : o.card || "", "data-revealed": o.revealed ? o.card : "", "data-face-up": o.face_up ? "true" : "false", "data-holders": (o.holders || []).join(",") },
-      s("rect", { x, y: oy, width: 220, height: 62, rx: 8, fill: o.card ? "#fffaf0" : "#6d7f5c", stroke: seatColour(holder), "stroke-width": 3, "stroke-dasharray": o.face_up ? "" : "6 3" }),
-      text(x + 10, oy + 16, o.card ? o.name + (o.revealed ? " (hidden)" : "") : "face down", { "text-anchor": "start", "font-size": 13, "font-weight": 700, fill: o.card ? "#2d2a22" : "#f4f4f4" }),
-      text(x + 10, oy + 36, o.card ? o.text.slice(0, 36) : "", { "text-anchor": "start", "font-size": 10, fill: "#4a4538" }),
-      text(x + 10, oy + 50, o.card ? o.text.slice(36, 72) : "", { "text-anchor": "start", "font-size": 10, fill: "#4a4538" }),
-      text(x + 212, oy + 16, `seat ${(o.holders || []).join("+")}${o.enemy ? " (enemy)" : ""}`, { "text-anchor": "end", "font-size": 10, fill: o.card ? seatColour(holder) : "#fff" })));
+      s("rect", { x, y: oy, width: colW - 10, height: 60, rx: 8, fill: o.card ? "#fffaf0" : "#6d7f5c", stroke: seatColour(holder), "stroke-width": 3, "stroke-dasharray": o.face_up ? "" : "6 3" }),
+      text(x + 10, oy + 16, o.card ? o.name + (o.revealed ? " (hidden)" : "") : "face down", { "text-anchor": "start", "font-size": 14, "font-weight": 700, fill: o.card ? "#2d2a22" : "#f4f4f4" }),
+      text(x + 10, oy + 36, o.card ? o.text.slice(0, 52) : "", { "text-anchor": "start", "font-size": 11, fill: "#4a4538" }),
+      text(x + 10, oy + 50, o.card ? o.text.slice(52, 104) : "", { "text-anchor": "start", "font-size": 11, fill: "#4a4538" }),
+      text(x + colW - 20, oy + 16, `seat ${(o.holders || []).join("+")}${o.enemy ? " (enemy)" : ""}`, { "text-anchor": "end", "font-size": 10, fill: o.card ? seatColour(holder) : "#fff" })));
   });
 }
 
