@@ -47,6 +47,18 @@ class State:
     gateway: Gateway
     hub: WatchHub
     cache: OrderedDict[tuple[str, str, str], _Frames] = field(default_factory=OrderedDict)
+    # The matches list, per game filter: (loop time, JSON bytes). Every open list
+    # page shares one ListMatches a second.
+    listings: dict[str, tuple[float, bytes]] = field(default_factory=dict)
+
+    async def listing(self, game: str) -> bytes:
+        now = asyncio.get_running_loop().time()
+        cached = self.listings.get(game)
+        if cached is not None and now - cached[0] < LIST_POLL_SECONDS:
+            return cached[1]
+        payload = json.dumps(await self.gateway.matches(game), separators=(",", ":")).encode()
+        self.listings[game] = (now, payload)
+        return payload
 
 
 STATE = web.AppKey("state", State)
@@ -138,7 +150,8 @@ async def matches_page(request: web.Request) -> web.Response:
 
 async def matches_json(request: web.Request) -> web.Response:
     state = request.app[STATE]
-    return web.json_response(await state.gateway.matches(request.query.get("game", "")))
+    body = await state.listing(request.query.get("game", ""))
+    return web.Response(body=body, content_type="application/json")
 
 
 async def matches_events(request: web.Request) -> web.StreamResponse:
@@ -149,7 +162,7 @@ async def matches_events(request: web.Request) -> web.StreamResponse:
     last = b""
     while True:
         try:
-            payload = json.dumps(await state.gateway.matches(game)).encode()
+            payload = await state.listing(game)
         except GatewayError as error:
             payload = json.dumps({"error": error.message}).encode()
         if payload != last:
@@ -261,9 +274,7 @@ async def match_live(request: web.Request) -> web.StreamResponse:
     response = await _sse(request)
     try:
         async for batch in state.hub.subscribe(match_id):
-            await response.write(
-                b"data: " + json.dumps(batch, separators=(",", ":")).encode() + b"\n\n"
-            )
+            await response.write(b"data: " + batch + b"\n\n")
         await response.write(b"event: end\ndata: {}\n\n")
     except ConnectionResetError:
         pass

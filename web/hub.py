@@ -2,13 +2,16 @@
 
 A hundred open pages of one match cost the game server one watcher, not a
 hundred: the hub keeps what the stream said so far (a late page gets it all
-first) and hands each new message to every page's queue.
+first), turns each message into JSON once, and hands it to every page's queue.
+A page is sent what has arrived at most every `flush_seconds`, in one batch,
+so a fast match costs a page a few writes per second, not one per move.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,53 +20,54 @@ import grpc
 
 from web.frames import watch_item
 
-END = {"kind": "end"}
+END = b""
 
 
 @dataclass
 class _Feed:
-    history: list[dict[str, Any]] = field(default_factory=list)
-    queues: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
+    history: list[bytes] = field(default_factory=list)
+    queues: set[asyncio.Queue[bytes]] = field(default_factory=set)
     task: asyncio.Task[None] | None = None
     done: bool = False
 
 
 class WatchHub:
-    def __init__(self, open_stream: Callable[[str], Any]) -> None:
+    def __init__(self, open_stream: Callable[[str], Any], flush_seconds: float = 0.1) -> None:
         """`open_stream(match_id)` starts a Watch(from_start=True) call."""
         self._open_stream = open_stream
         self._feeds: dict[str, _Feed] = {}
+        self.flush_seconds = flush_seconds
 
     def watchers(self, match_id: str) -> int:
         feed = self._feeds.get(match_id)
         return len(feed.queues) if feed else 0
 
-    async def subscribe(self, match_id: str) -> AsyncIterator[list[dict[str, Any]]]:
-        """Batches of Watch items for one page: the history first, then each
-        batch as it arrives; ends after the match's result or a stream error
-        (the last item is then {"kind": "error", ...})."""
+    async def subscribe(self, match_id: str) -> AsyncIterator[bytes]:
+        """Batches for one page, each a JSON array of Watch items: the history
+        first, then what arrives; ends after the match's result or a stream
+        error (then the last item is {"kind": "error", ...})."""
         feed = self._feeds.get(match_id)
         if feed is None or feed.done:
             feed = _Feed()
             self._feeds[match_id] = feed
             feed.task = asyncio.create_task(self._pump(match_id, feed))
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        queue: asyncio.Queue[bytes] = asyncio.Queue()
         backlog = list(feed.history)
         feed.queues.add(queue)
         try:
             if backlog:
-                yield backlog
+                yield b"[" + b",".join(backlog) + b"]"
             if feed.done and queue.empty():
                 return
             while True:
                 batch = [await queue.get()]
+                await asyncio.sleep(self.flush_seconds)
                 while not queue.empty():
                     batch.append(queue.get_nowait())
-                ended = batch[-1] is END
-                if ended:
-                    batch.pop()
-                if batch:
-                    yield batch
+                ended = END in batch
+                items = [item for item in batch if item is not END]
+                if items:
+                    yield b"[" + b",".join(items) + b"]"
                 if ended:
                     return
         finally:
@@ -93,9 +97,10 @@ class WatchHub:
 
     @staticmethod
     def _publish(feed: _Feed, item: dict[str, Any]) -> None:
-        feed.history.append(item)
+        encoded = json.dumps(item, separators=(",", ":")).encode()
+        feed.history.append(encoded)
         for queue in feed.queues:
-            queue.put_nowait(item)
+            queue.put_nowait(encoded)
 
     async def close(self) -> None:
         for feed in list(self._feeds.values()):

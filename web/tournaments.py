@@ -70,4 +70,7 @@ def stored_replay(path: Path, match_id: str) -> Any:
     """The game's `arena_pb2.Replay` kept in the tournament database, or None
     when the database keeps none (the game server then has it)."""
     check_database(path)
-    return None
+    with Store(path) as store:
+        # Databases written before tournaments kept game records have none.
+        reader = getattr(store, "replay", None)
+        return reader(match_id) if reader is not None else None
