@@ -9,10 +9,13 @@ gives what each seat saw and, for the "all cards" view, every seat's hand.
 
 from __future__ import annotations
 
+import base64
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from google.protobuf import json_format
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 from sheepfold.v1 import arena_pb2
 
@@ -29,10 +32,70 @@ class ViewError(ValueError):
 
 def to_dict(message: Message) -> dict[str, Any]:
     """A protobuf message as JSON-ready data, every field present (the page's
-    drawing code then needs no defaults of its own)."""
-    return json_format.MessageToDict(
-        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
-    )
+    drawing code then needs no defaults of its own): what
+    `json_format.MessageToDict(message, preserving_proto_field_name=True,
+    always_print_fields_with_no_presence=True)` gives, several times faster,
+    which matters because a live match converts every move."""
+    return _converter(message.DESCRIPTOR)(message)
+
+
+_LONG = {
+    FieldDescriptor.TYPE_INT64,
+    FieldDescriptor.TYPE_UINT64,
+    FieldDescriptor.TYPE_SINT64,
+    FieldDescriptor.TYPE_FIXED64,
+    FieldDescriptor.TYPE_SFIXED64,
+}
+
+
+@functools.cache
+def _converter(descriptor: Descriptor) -> Callable[[Message], dict[str, Any]]:
+    fields = []
+    for field in descriptor.fields:
+        value: Callable[[Any], Any]
+        if field.type == FieldDescriptor.TYPE_MESSAGE:
+            if field.message_type.GetOptions().map_entry:
+                entry = field.message_type.fields_by_name["value"]
+                if entry.type == FieldDescriptor.TYPE_MESSAGE:
+                    sub = entry.message_type
+                    fields.append(
+                        (
+                            field.name,
+                            False,
+                            False,
+                            lambda m, d=sub: {k: _converter(d)(v) for k, v in m.items()},
+                        )
+                    )
+                else:
+                    fields.append((field.name, False, False, dict))
+                continue
+            sub = field.message_type
+            value = lambda m, d=sub: _converter(d)(m)  # noqa: E731 - bound per field
+        elif field.type == FieldDescriptor.TYPE_ENUM:
+            names = {v.number: v.name for v in field.enum_type.values}
+            value = lambda v, n=names: n.get(v, v)  # noqa: E731
+        elif field.type in _LONG:
+            value = str
+        elif field.type == FieldDescriptor.TYPE_BYTES:
+            value = lambda v: base64.b64encode(v).decode()  # noqa: E731
+        else:
+            value = None  # type: ignore[assignment]
+        fields.append((field.name, field.is_repeated, field.has_presence, value))
+
+    def convert(message: Message) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, repeated, presence, value in fields:
+            if repeated:
+                items = getattr(message, name)
+                out[name] = [value(x) for x in items] if value else list(items)
+            elif presence and not message.HasField(name):
+                continue
+            else:
+                item = getattr(message, name)
+                out[name] = value(item) if value else item
+        return out
+
+    return convert
 
 
 def observation_dict(observation: arena_pb2.Observation) -> dict[str, Any]:
