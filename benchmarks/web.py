@@ -35,6 +35,7 @@ from typing import Any
 
 import aiohttp
 
+from benchmarks import procs
 from clients.matchplay import create_match
 from clients.sdk import DecisionView, play
 from server import launch
@@ -87,7 +88,11 @@ async def _play_forever(address: str, counter: list[int], worker: int, think: fl
         )
 
 
-async def _moves_per_second(address: str, matches: int, seconds: float, think: float) -> float:
+async def _moves_per_second(
+    server: launch.ServerProcess, matches: int, seconds: float, think: float
+) -> tuple[float, float]:
+    """Moves per second, and the server process's CPU milliseconds per move."""
+    address = server.address
     counter = [0]
     workers = [
         asyncio.ensure_future(_play_forever(address, counter, w, think)) for w in range(matches)
@@ -95,8 +100,11 @@ async def _moves_per_second(address: str, matches: int, seconds: float, think: f
     try:
         await asyncio.sleep(1.0)  # ramp up
         start_count, start = counter[0], time.perf_counter()
+        cpu = procs.sample(server.pid).cpu_seconds
         await asyncio.sleep(seconds)
-        return (counter[0] - start_count) / (time.perf_counter() - start)
+        moves = counter[0] - start_count
+        cpu = procs.sample(server.pid).cpu_seconds - cpu
+        return moves / (time.perf_counter() - start), 1000 * cpu / max(1, moves)
     finally:
         for worker in workers:
             worker.cancel()
@@ -157,6 +165,8 @@ class ServingResult:
     pages: int
     moves_per_second_alone: float
     moves_per_second_with_pages: float
+    server_cpu_ms_per_move_alone: float
+    server_cpu_ms_per_move_with_pages: float
     page_streams_opened: int
     page_batches: int
 
@@ -171,7 +181,7 @@ def serving(matches: int, pages: int, seconds: float, think: float) -> ServingRe
     (its bots stopped mid-game) is watched in the second."""
     server, url = _start_server()
     try:
-        alone = asyncio.run(_moves_per_second(server.address, matches, seconds, think))
+        alone, cpu_alone = asyncio.run(_moves_per_second(server, matches, seconds, think))
     finally:
         launch.stop(server)
     server, url = _start_server()
@@ -182,7 +192,7 @@ def serving(matches: int, pages: int, seconds: float, think: float) -> ServingRe
             stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
         try:
-            loaded = asyncio.run(_with_ramp(server.address, matches, seconds, think))
+            loaded, cpu_loaded = asyncio.run(_with_ramp(server, matches, seconds, think))
             out, _ = helper.communicate(timeout=seconds + 60)
         finally:
             if helper.poll() is None:
@@ -190,12 +200,16 @@ def serving(matches: int, pages: int, seconds: float, think: float) -> ServingRe
         totals = json.loads(out.strip().splitlines()[-1])
     finally:
         launch.stop(server)
-    return ServingResult(matches, pages, alone, loaded, totals["streams"], totals["batches"])
+    return ServingResult(
+        matches, pages, alone, loaded, cpu_alone, cpu_loaded, totals["streams"], totals["batches"]
+    )
 
 
-async def _with_ramp(address: str, matches: int, seconds: float, think: float) -> float:
+async def _with_ramp(
+    server: launch.ServerProcess, matches: int, seconds: float, think: float
+) -> tuple[float, float]:
     await asyncio.sleep(1.5)  # the helper opens its pages
-    return await _moves_per_second(address, matches, seconds, think)
+    return await _moves_per_second(server, matches, seconds, think)
 
 
 def live(matches: int = 3) -> dict[str, Any]:
@@ -357,7 +371,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{result.moves_per_second_alone:.0f} moves/s alone, "
             f"{result.moves_per_second_with_pages:.0f} moves/s with {result.pages} match pages "
             f"open ({result.page_streams_opened} streams opened, {result.page_batches} batches "
-            f"received): slowdown {result.slowdown_percent:.1f}%"
+            f"received): slowdown {result.slowdown_percent:.1f}%; server CPU per move "
+            f"{result.server_cpu_ms_per_move_alone:.2f} ms alone, "
+            f"{result.server_cpu_ms_per_move_with_pages:.2f} ms with the pages"
         )
     if args.part in ("live", "both"):
         figures = live()
