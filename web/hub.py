@@ -2,9 +2,9 @@
 
 A hundred open pages of one match cost the game server one watcher, not a
 hundred: the hub keeps what the stream said so far (a late page gets it all
-first), turns each message into JSON once, and hands it to every page's queue.
-A page is sent what has arrived at most every `flush_seconds`, in one batch,
-so a fast match costs a page a few writes per second, not one per move.
+first) and turns each message into JSON once. What arrives is gathered for
+`flush_seconds` and handed to every page as one batch, built once, so a fast
+match costs a page a few writes a second, not one per move.
 """
 
 from __future__ import annotations
@@ -26,8 +26,10 @@ END = b""
 @dataclass
 class _Feed:
     history: list[bytes] = field(default_factory=list)
+    pending: list[bytes] = field(default_factory=list)
     queues: set[asyncio.Queue[bytes]] = field(default_factory=set)
     task: asyncio.Task[None] | None = None
+    flush: asyncio.TimerHandle | None = None
     done: bool = False
 
 
@@ -52,7 +54,8 @@ class WatchHub:
             self._feeds[match_id] = feed
             feed.task = asyncio.create_task(self._pump(match_id, feed))
         queue: asyncio.Queue[bytes] = asyncio.Queue()
-        backlog = list(feed.history)
+        # What is still pending reaches this page with the next flush.
+        backlog = feed.history[: len(feed.history) - len(feed.pending)]
         feed.queues.add(queue)
         try:
             if backlog:
@@ -60,16 +63,10 @@ class WatchHub:
             if feed.done and queue.empty():
                 return
             while True:
-                batch = [await queue.get()]
-                await asyncio.sleep(self.flush_seconds)
-                while not queue.empty():
-                    batch.append(queue.get_nowait())
-                ended = END in batch
-                items = [item for item in batch if item is not END]
-                if items:
-                    yield b"[" + b",".join(items) + b"]"
-                if ended:
+                batch = await queue.get()
+                if batch is END:
                     return
+                yield batch
         finally:
             feed.queues.discard(queue)
             if not feed.queues and not feed.done and feed.task is not None:
@@ -90,17 +87,32 @@ class WatchHub:
             raise
         finally:
             feed.done = True
+            if feed.flush is not None:
+                feed.flush.cancel()
+            self._flush(feed)
             for queue in feed.queues:
                 queue.put_nowait(END)
             if self._feeds.get(match_id) is feed:
                 del self._feeds[match_id]
 
-    @staticmethod
-    def _publish(feed: _Feed, item: dict[str, Any]) -> None:
+    def _publish(self, feed: _Feed, item: dict[str, Any]) -> None:
         encoded = json.dumps(item, separators=(",", ":")).encode()
         feed.history.append(encoded)
+        feed.pending.append(encoded)
+        if feed.flush is None:
+            feed.flush = asyncio.get_running_loop().call_later(
+                self.flush_seconds, self._flush, feed
+            )
+
+    @staticmethod
+    def _flush(feed: _Feed) -> None:
+        feed.flush = None
+        if not feed.pending:
+            return
+        batch = b"[" + b",".join(feed.pending) + b"]"
+        feed.pending.clear()
         for queue in feed.queues:
-            queue.put_nowait(encoded)
+            queue.put_nowait(batch)
 
     async def close(self) -> None:
         for feed in list(self._feeds.values()):
