@@ -49,12 +49,44 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _start_server() -> tuple[launch.ServerProcess, str]:
+@dataclass
+class _Viewer:
+    """The game server, and the viewer in its process or (separate) in its own."""
+
+    server: launch.ServerProcess
+    url: str
+    web: subprocess.Popen[bytes] | None = None
+
+    def stop(self) -> None:
+        if self.web is not None:
+            self.web.terminate()
+            self.web.wait(15)
+        launch.stop(self.server)
+
+
+def _start_server(separate: bool = False) -> _Viewer:
     web_port = _free_port()
-    server = launch.start(
-        launch.serve_command("--db", ":memory:", "--web-port", str(web_port)), max_lines=200
-    )
-    return server, f"http://127.0.0.1:{web_port}"
+    if not separate:
+        server = launch.start(
+            launch.serve_command("--db", ":memory:", "--web-port", str(web_port)), max_lines=200
+        )
+        return _Viewer(server, f"http://127.0.0.1:{web_port}")
+    server = launch.start(launch.serve_command("--db", ":memory:"), max_lines=200)
+    web = subprocess.Popen(
+        [sys.executable, "-m", "cli", "web", "--server", server.address, "--port", str(web_port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    viewer = _Viewer(server, f"http://127.0.0.1:{web_port}", web)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib_json(f"{viewer.url}/api/matches"):
+                return viewer
+        except OSError:
+            if time.monotonic() > deadline:
+                viewer.stop()
+                raise
+            time.sleep(0.2)
 
 
 class CountingBot:
@@ -176,30 +208,32 @@ class ServingResult:
         return 100.0 * (alone - loaded) / alone
 
 
-def serving(matches: int, pages: int, seconds: float, think: float) -> ServingResult:
+def serving(
+    matches: int, pages: int, seconds: float, think: float, separate: bool = False
+) -> ServingResult:
     """A fresh server for each half, so no match left over from the first
     (its bots stopped mid-game) is watched in the second."""
-    server, url = _start_server()
+    viewer = _start_server(separate)
     try:
-        alone, cpu_alone = asyncio.run(_moves_per_second(server, matches, seconds, think))
+        alone, cpu_alone = asyncio.run(_moves_per_second(viewer.server, matches, seconds, think))
     finally:
-        launch.stop(server)
-    server, url = _start_server()
+        viewer.stop()
+    viewer = _start_server(separate)
     try:
         helper = subprocess.Popen(
-            [sys.executable, "-m", "benchmarks.web", "--pages-helper", url,
+            [sys.executable, "-m", "benchmarks.web", "--pages-helper", viewer.url,
              "--pages", str(pages), "--seconds", str(seconds + 4)],
             stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
         try:
-            loaded, cpu_loaded = asyncio.run(_with_ramp(server, matches, seconds, think))
+            loaded, cpu_loaded = asyncio.run(_with_ramp(viewer.server, matches, seconds, think))
             out, _ = helper.communicate(timeout=seconds + 60)
         finally:
             if helper.poll() is None:
                 helper.kill()
         totals = json.loads(out.strip().splitlines()[-1])
     finally:
-        launch.stop(server)
+        viewer.stop()
     return ServingResult(
         matches, pages, alone, loaded, cpu_alone, cpu_loaded, totals["streams"], totals["batches"]
     )
@@ -219,7 +253,8 @@ def live(matches: int = 3) -> dict[str, Any]:
         raise SystemExit(
             "benchmarks.web --part live needs Playwright (pip install playwright)"
         ) from None
-    server, url = _start_server()
+    viewer = _start_server()
+    server, url = viewer.server, viewer.url
     results: list[dict[str, Any]] = []
     try:
         with sync_playwright() as playwright:
@@ -230,7 +265,7 @@ def live(matches: int = 3) -> dict[str, Any]:
                 results.append(_one_live(page, server.address, url, number))
             browser.close()
     finally:
-        launch.stop(server)
+        viewer.stop()
     return {
         "matches": results,
         "moves_per_second_shown": statistics.mean(r["moves_per_second_shown"] for r in results),
@@ -358,15 +393,23 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="each bot waits this long before answering (0: as fast as the server goes)",
     )
+    parser.add_argument(
+        "--separate",
+        action="store_true",
+        help="serving: run the viewer as its own process (`sheepfold web`), not in the server's",
+    )
     parser.add_argument("--pages-helper", metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.pages_helper:
         print(json.dumps(asyncio.run(_pages(args.pages_helper, args.pages, args.seconds))))
         return 0
     if args.part in ("serving", "both"):
-        result = serving(args.matches, args.pages, args.seconds, args.think_ms / 1000)
+        result = serving(
+            args.matches, args.pages, args.seconds, args.think_ms / 1000, args.separate
+        )
         print(
-            f"serving: {result.matches} Sheep Showdown matches at once, bots thinking "
+            f"serving ({'viewer in its own process' if args.separate else 'serve --web-port'}): "
+            f"{result.matches} Sheep Showdown matches at once, bots thinking "
             f"{args.think_ms:g} ms, "
             f"{result.moves_per_second_alone:.0f} moves/s alone, "
             f"{result.moves_per_second_with_pages:.0f} moves/s with {result.pages} match pages "
