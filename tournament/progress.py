@@ -17,6 +17,8 @@ __all__ = ["LogProgress", "Progress", "TerminalProgress", "choose_progress", "fo
 class Progress(Protocol):
     def start(self, tournament: str, total: int, done: int) -> None: ...
 
+    def game_started(self, key: str) -> None: ...
+
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None: ...
 
     def game_error(self, key: str, error: str) -> None: ...
@@ -50,7 +52,7 @@ class _Rate:
 
 
 class LogProgress:
-    """One structlog line per finished game, with the incremental Elo."""
+    """One structlog line per finished game, with the Elo so far (the report's fit)."""
 
     def __init__(self) -> None:
         self.log = structlog.get_logger("sheepfold.tournament")
@@ -61,6 +63,9 @@ class LogProgress:
         self.tournament = tournament
         self.rate.total, self.rate.done = total, done
         self.log.info("tournament started", tournament=tournament, games=total, already_done=done)
+
+    def game_started(self, key: str) -> None:
+        return None
 
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
         rate, eta = self.rate.step()
@@ -77,7 +82,7 @@ class LogProgress:
             total=self.rate.total,
             games_per_second=round(rate, 3),
             eta_seconds=None if eta is None else round(eta, 1),
-            incremental_elo={bot: round(value, 1) for bot, value in elo.items()},
+            elo={bot: round(value, 1) for bot, value in elo.items()},  # the report's scale
         )
 
     def game_error(self, key: str, error: str) -> None:
@@ -106,6 +111,9 @@ class TerminalProgress:
         self.stream.write(f"{tournament}: {total} games, {done} already played\n")
         self._line(f"[{done}/{total}]")
 
+    def game_started(self, key: str) -> None:
+        return None
+
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
         rate, eta = self.rate.step()
         leaders = sorted(elo.items(), key=lambda item: -item[1])[:3]
@@ -133,6 +141,9 @@ class TerminalProgress:
 
 class SilentProgress:
     def start(self, tournament: str, total: int, done: int) -> None:
+        return None
+
+    def game_started(self, key: str) -> None:
         return None
 
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:

@@ -9,8 +9,8 @@ columns are the text report's, so a column added there shows here too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 import math
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
