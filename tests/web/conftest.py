@@ -29,8 +29,10 @@ def showcase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Showcase]:
         show.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    # Module scope: Playwright's sync API keeps an event loop running on this
+    # thread while it is open, and later tests call asyncio.run().
     if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
         pytest.fail(
             f"the browser tests need Chromium at {CHROMIUM}: install it "
