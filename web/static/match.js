@@ -84,10 +84,12 @@ function drawTurn(frame, result) {
       h("strong", { "data-to-move": frame.to_move }, `Seat ${frame.to_move} to move`),
     );
   }
-  if (frame.label && frame.move > 0) {
+  // A live frame has no action label (Watch sends events): its first event says what happened.
+  const label = frame.label || (frame.events[0] ? frame.events[0].text : "");
+  if (label && frame.move > 0) {
     turn.append(h("div", { class: "muted" }, `move ${frame.move}: `,
-      frame.seat !== null && frame.seat !== undefined ? `seat ${frame.seat} ` : "", frame.label,
-      frame.forced ? " (forced)" : ""));
+      frame.label && frame.seat !== null && frame.seat !== undefined ? `seat ${frame.seat} ` : "",
+      label, frame.forced ? " (forced)" : ""));
   }
 }
 
