@@ -10,10 +10,12 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
+from cli.db import add_retention_arguments, positive_float
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
 from server.match import MatchLimits
 from server.records import ClockConfig
+from server.retention import Retention
 from server.sqlite_store import SqliteStore, StoreError
 from server.store import MemoryStore, Store
 
@@ -111,6 +113,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="a peer that does not answer a ping within this is dropped (default %(default)s)",
     )
     parser.add_argument(
+        "--db-write-timeout",
+        type=positive_float,
+        default=5.0,
+        metavar="SECONDS",
+        help="CreateMatch waits this long for a busy or locked database, then answers "
+        "UNAVAILABLE; moves always wait until written (default %(default)s)",
+    )
+    add_retention_arguments(parser)
+    parser.add_argument(
         "--log-format",
         choices=("auto", "console", "json"),
         default="auto",
@@ -177,6 +188,8 @@ def run(args: argparse.Namespace) -> int:
         health_port=args.health_port,
         limits=MatchLimits(max_watchers=args.max_watchers),
         default_clock=ClockConfig(decision_seconds=args.decision_seconds),
+        db_write_timeout=args.db_write_timeout,
+        retention=Retention(days=args.keep_finished_days, count=args.keep_finished),
     )
     companion = None
     if args.web_port is not None:
