@@ -98,14 +98,17 @@ def test_a_bad_move_link_says_so(showcase: Showcase, page: Any) -> None:
     wait_for_move(page, 0)
 
 
-def test_play_steps_through_the_moves(showcase: Showcase, page: Any) -> None:
-    page.goto(f"{showcase.url}/match/{showcase.finished['sheep-and-garden']}#move=0")
+def test_play_steps_through_the_moves_and_pause_stops(showcase: Showcase, page: Any) -> None:
+    page.goto(f"{showcase.url}/match/{showcase.finished['stubborn-sheep']}#move=0")
     wait_for_move(page, 0)
-    page.select_option("#speed", "30")
+    page.select_option("#speed", "10")
     page.click("#play")
-    page.wait_for_function("+document.getElementById('board').dataset.move >= 5")
+    page.wait_for_function("+document.getElementById('board').dataset.move >= 3")
     page.click("#play")  # pause
     assert page.inner_text("#play") == "play"
+    paused = page.get_attribute("#board", "data-move")
+    page.wait_for_timeout(400)
+    assert page.get_attribute("#board", "data-move") == paused
 
 
 # Private fields of each game's observation: empty for a spectator.
@@ -133,7 +136,7 @@ def test_live_match_grows_and_holds_no_hidden_card(
     frames = json.loads(held)
     assert frames and all("seats" not in frame for frame in frames)
     # What every seat holds now, from the server's own state: none of it on the page.
-    live_state = showcase.server.server.registry.get(match_id).state
+    live_state = showcase.server.server.registry.hosted(match_id).state
     for frame in frames:
         obs = frame["observation"]
         assert "seat" not in obs
