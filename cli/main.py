@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
 from cli import demo, play, replay, serve
 from tournament import cli as tournament_cli
@@ -15,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sheepfold",
         description="Sheepfold: a gRPC game server for bot competitions on four sheep games.",
     )
+    parser.add_argument("--version", action="version", version=f"sheepfold {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve.add_parser(commands)
     play.add_parsers(commands)
@@ -27,10 +30,24 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return int(args.handler(args) or 0)
+        code = int(args.handler(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        return code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # `sheepfold ... | head`: the reader left; no more output can go anywhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print("sheepfold: the output was closed before all of it was written", file=sys.stderr)
+        return 1
+
+
+def _version() -> str:
+    try:
+        return version("sheepfold")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
 
 
 if __name__ == "__main__":

@@ -651,6 +651,11 @@ class Match:
                 )
                 for m in self.moves
             ],
+            clock=arena_pb2.ClockSettings(
+                decision_seconds=record.clock.decision_seconds,
+                time_bank_seconds=record.clock.time_bank_seconds,
+                max_strikes=record.clock.max_strikes,
+            ),
         )
         if self.result is not None:
             replay.result.CopyFrom(self.result)

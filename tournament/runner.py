@@ -34,6 +34,7 @@ from tournament.store import GameRecord, Store
 __all__ = ["RunError", "RunSummary", "run_tournament", "run_tournament_async", "schedule_for"]
 
 POLL_SECONDS = 0.2
+RPC_SECONDS = 30.0
 EXIT_GRACE_SECONDS = 1.0
 # Codes after which no further game can succeed: stop the whole run.
 FATAL_CODES = {
@@ -207,7 +208,7 @@ class _Runner:
             except asyncio.QueueEmpty:
                 return
             try:
-                record = await self._play(stub, scheduled)
+                record, replay = await self._play(stub, scheduled)
             except grpc.aio.AioRpcError as error:
                 if error.code() in FATAL_CODES:
                     raise RunError(
@@ -221,14 +222,16 @@ class _Runner:
                 self.errors += 1
                 self.progress.game_error(scheduled.key, str(error))
                 continue
-            if self.store.record_game(self.tournament_id, record):
+            if self.store.record_game(self.tournament_id, record, replay):
                 self.played += 1
                 ratings = self.elo.update(pairwise(record.bots, record.ranks))
                 self.progress.game_done(record, ratings)
             else:
                 self.log.warning("game already stored by another runner", key=record.key)
 
-    async def _play(self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame) -> GameRecord:
+    async def _play(
+        self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame
+    ) -> tuple[GameRecord, arena_pb2.Replay | None]:
         config = self.config
         request = arena_pb2.CreateMatchRequest(
             game=config.game,
@@ -263,7 +266,8 @@ class _Runner:
                 task.cancel()
             await asyncio.gather(*tasks.values(), *stand_ins, return_exceptions=True)
         result = info.result
-        return game_record(
+        replay = await self._replay(stub, match_id, log)
+        record = game_record(
             scheduled,
             match_id,
             scores=list(result.scores),
@@ -277,6 +281,22 @@ class _Runner:
             finished_at=time.time(),
             forfeit_on_timeout=config.forfeit_on_timeout,
         )
+        return record, replay
+
+    async def _replay(
+        self, stub: arena_pb2_grpc.ArenaStub, match_id: str, log: Any
+    ) -> arena_pb2.Replay | None:
+        """The game's full record, kept with its result so it can be replayed later."""
+        try:
+            return await stub.GetReplay(
+                arena_pb2.GetReplayRequest(match_id=match_id), timeout=RPC_SECONDS
+            )
+        except grpc.aio.AioRpcError as error:
+            # The result still counts; only `sheepfold replay` will not find this game.
+            log.warning(
+                "cannot fetch the game's record", error=f"{error.code().name}: {error.details()}"
+            )
+            return None
 
     def _seat(
         self,

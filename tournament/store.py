@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sheepfold.v1 import arena_pb2
+
 __all__ = [
     "MIGRATIONS",
     "GameRecord",
+    "ReplayEntry",
     "SeatRecord",
     "Store",
     "StoreError",
@@ -66,6 +69,15 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, seat)
     );
     CREATE INDEX games_by_tournament ON games (tournament_id, id);
+    """,
+    # 1 -> 2: every game's full record (a serialized sheepfold.v1.Replay), so a
+    # tournament played on its own in-memory server can still be replayed
+    """
+    CREATE TABLE game_replays (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        replay BLOB NOT NULL
+    );
+    CREATE INDEX games_by_match ON games (match_id);
     """,
 )
 
@@ -123,6 +135,19 @@ class TournamentRecord:
     config: dict[str, Any]
     created_at: float
     updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayEntry:
+    """One stored game whose full record can be read with `Store.replay(match_id)`."""
+
+    tournament: str
+    key: str
+    match_id: str
+    game: str
+    players: int
+    bots: tuple[str, ...]
+    finished_at: float
 
 
 class Store:
@@ -273,8 +298,10 @@ class Store:
         rows = self._db.execute("SELECT key FROM games WHERE tournament_id = ?", (tournament_id,))
         return {row[0] for row in rows}
 
-    def record_game(self, tournament_id: int, game: GameRecord) -> bool:
-        """Store a finished game at once; False if its key was already stored."""
+    def record_game(
+        self, tournament_id: int, game: GameRecord, replay: arena_pb2.Replay | None = None
+    ) -> bool:
+        """Store a finished game (and its full record) at once; False if its key was stored."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
             try:
@@ -317,6 +344,11 @@ class Store:
                     for seat, record in enumerate(game.seats)
                 ],
             )
+            if replay is not None:
+                self._db.execute(
+                    "INSERT INTO game_replays (game_id, replay) VALUES (?, ?)",
+                    (game_id, replay.SerializeToString()),
+                )
             self._db.execute("COMMIT")
         except BaseException:
             if self._db.in_transaction:
@@ -353,6 +385,48 @@ class Store:
                 details_json=row[7],
                 duration_seconds=row[8],
                 finished_at=row[9],
+            )
+            for row in rows
+        )
+
+    # ------------------------------------------------------------ full records
+
+    def replay(self, match_id: str) -> arena_pb2.Replay | None:
+        """The full record (seed, options, clock, every action, result) of a stored game."""
+        row = self._db.execute(
+            "SELECT r.replay FROM game_replays r JOIN games g ON g.id = r.game_id"
+            " WHERE g.match_id = ? ORDER BY g.id DESC LIMIT 1",
+            (match_id,),
+        ).fetchone()
+        return None if row is None else arena_pb2.Replay.FromString(row[0])
+
+    def replays(self, tournament_id: int | None = None) -> tuple[ReplayEntry, ...]:
+        """Every stored game that has a full record (of one tournament, or of all)."""
+        query = (
+            "SELECT g.id, t.name, g.key, g.match_id, t.game, t.players, g.finished_at"
+            " FROM games g JOIN game_replays r ON r.game_id = g.id"
+            " JOIN tournaments t ON t.id = g.tournament_id"
+        )
+        params: tuple[int, ...] = ()
+        if tournament_id is not None:
+            query += " WHERE g.tournament_id = ?"
+            params = (tournament_id,)
+        rows = self._db.execute(query + " ORDER BY g.id", params).fetchall()
+        bots: dict[int, list[str]] = {}
+        for game_id, bot in self._db.execute(
+            "SELECT s.game_id, s.bot FROM game_seats s JOIN game_replays r ON r.game_id = s.game_id"
+            " ORDER BY s.game_id, s.seat"
+        ):
+            bots.setdefault(game_id, []).append(bot)
+        return tuple(
+            ReplayEntry(
+                tournament=row[1],
+                key=row[2],
+                match_id=row[3],
+                game=row[4],
+                players=row[5],
+                bots=tuple(bots.get(row[0], ())),
+                finished_at=row[6],
             )
             for row in rows
         )
