@@ -27,8 +27,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse; an unknown flag is reported with the usage of the command it was given to."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        _innermost(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def _innermost(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """The (sub)command parser that `args` ended in, e.g. `sheepfold tournament run`."""
+    while True:
+        actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        chosen = getattr(args, actions[0].dest, None) if actions else None
+        if chosen is None:
+            return parser
+        parser = actions[0].choices[chosen]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse(build_parser(), argv)
     try:
         code = int(args.handler(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit

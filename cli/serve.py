@@ -8,7 +8,8 @@ import os
 import sqlite3
 from pathlib import Path
 
-from server.app import ServerConfig, serve
+from cli.addresses import port
+from server.app import ListenError, ServerConfig, serve
 from server.logs import configure_logging
 from server.match import MatchLimits
 from server.records import ClockConfig
@@ -25,7 +26,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
     parser.add_argument(
-        "--port", type=int, default=50051, help="port (default %(default)s; 0 = any free)"
+        "--port", type=port, default=50051, help="port (default %(default)s; 0 = any free)"
     )
     parser.add_argument(
         "--admin-token",
@@ -88,7 +89,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         default="auto",
         help="console on a terminal, JSON lines otherwise (default %(default)s)",
     )
-    parser.add_argument("--log-level", default="info", help="debug, info, warning, error")
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=("debug", "info", "warning", "error"),
+        help="the least important lines logged (default %(default)s)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -118,5 +124,8 @@ def run(args: argparse.Namespace) -> int:
         limits=MatchLimits(max_watchers=args.max_watchers),
         default_clock=ClockConfig(decision_seconds=args.decision_seconds),
     )
-    asyncio.run(serve(config, store))
+    try:
+        asyncio.run(serve(config, store))
+    except ListenError as error:
+        raise SystemExit(f"sheepfold serve: {error}") from None
     return 0

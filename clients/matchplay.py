@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from clients.connect import RPC_SECONDS, ensure_reachable
 from clients.sdk import Bot, play
 
 
@@ -39,7 +40,10 @@ async def create_match(
     if seed is not None:
         request.seed = seed
     async with grpc.aio.insecure_channel(address) as channel:
-        return await arena_pb2_grpc.ArenaStub(channel).CreateMatch(request, wait_for_ready=True)
+        await ensure_reachable(channel, address)
+        return await arena_pb2_grpc.ArenaStub(channel).CreateMatch(
+            request, wait_for_ready=True, timeout=RPC_SECONDS
+        )
 
 
 async def play_match(

@@ -158,10 +158,28 @@ class Store:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._migrate()
+        try:
+            self._check_kind()
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            raise StoreError(f"{self.path} is not a tournament database ({error})") from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    def _check_kind(self) -> None:
+        """Refuse a SQLite file that holds something else (a server's matches, ...)."""
+        tables = {
+            row[0]
+            for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        if tables and "tournaments" not in tables:
+            what = "a server's database" if "matches" in tables else "another program's database"
+            raise StoreError(f"{self.path} is not a tournament database: it is {what}")
 
     def close(self) -> None:
         self._db.close()
@@ -388,6 +406,48 @@ class Store:
             )
             for row in rows
         )
+
+    def crashed_keys(self, tournament_id: int) -> set[str]:
+        """The keys of the games in which at least one bot crashed."""
+        rows = self._db.execute(
+            "SELECT DISTINCT g.key FROM games g JOIN game_seats s ON s.game_id = g.id"
+            " WHERE g.tournament_id = ? AND s.failure = 'crash'",
+            (tournament_id,),
+        )
+        return {row[0] for row in rows}
+
+    def keys_of_bot(self, tournament_id: int, bot: str) -> set[str]:
+        """The keys of the games `bot` played in."""
+        rows = self._db.execute(
+            "SELECT DISTINCT g.key FROM games g JOIN game_seats s ON s.game_id = g.id"
+            " WHERE g.tournament_id = ? AND s.bot = ?",
+            (tournament_id, bot),
+        )
+        return {row[0] for row in rows}
+
+    def forget(self, tournament_id: int, keys: set[str]) -> int:
+        """Delete these games (results, seats, records) in one transaction; how many."""
+        if not keys:
+            return 0
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            ids = [
+                row[0]
+                for key in sorted(keys)
+                for row in self._db.execute(
+                    "SELECT id FROM games WHERE tournament_id = ? AND key = ?",
+                    (tournament_id, key),
+                )
+            ]
+            for table, column in (("game_replays", "game_id"), ("game_seats", "game_id")):
+                self._db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(i,) for i in ids])
+            self._db.executemany("DELETE FROM games WHERE id = ?", [(i,) for i in ids])
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        return len(ids)
 
     # ------------------------------------------------------------ full records
 
