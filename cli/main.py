@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from cli import demo, play, replay, serve
+from cli import create, demo, play, replay, serve
 from tournament import cli as tournament_cli
 
 
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_parser(commands)
     tournament_cli.add_parser(commands)
     replay.add_parser(commands)
+    create.add_parser(commands)
     return parser
 
 
