@@ -66,10 +66,16 @@ async def play_match(
         clock=clock,
         admin_token=admin_token,
     )
-    results = await asyncio.gather(
-        *(
-            play(bot, address, created.match_id, token, seat)
-            for seat, (bot, token) in enumerate(zip(bots, created.seat_tokens, strict=True))
-        )
-    )
+    seats = [
+        asyncio.create_task(play(bot, address, created.match_id, token, seat))
+        for seat, (bot, token) in enumerate(zip(bots, created.seat_tokens, strict=True))
+    ]
+    try:
+        results = await asyncio.gather(*seats)
+    except BaseException:
+        # One seat failed (its bot raised): stop the others rather than leave them running.
+        for task in seats:
+            task.cancel()
+        await asyncio.gather(*seats, return_exceptions=True)
+        raise
     return MatchOutcome(created.match_id, created.seed, results[0])
