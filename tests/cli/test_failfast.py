@@ -287,3 +287,35 @@ def test_report_on_a_file_that_is_no_tournament_database_is_one_line(
         for row in sqlite3.connect(server_db(server)).execute("SELECT name FROM sqlite_master")
     }
     assert "tournaments" not in tables, "the server's database was left alone"
+
+
+def test_strength_takes_a_module_class_bot_and_refuses_a_bad_one_in_one_line() -> None:
+    def strength(*pairs: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "benchmarks.strength",
+                "--game",
+                "sheep-n-sheep",
+                *pairs,
+                "--games",
+                "2",
+                "--workers",
+                "1",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    done = strength("examples.simple_bots:FirstChoiceBot,random")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("examples.simple_bots:FirstChoiceBot vs random: ")
+    bad = strength("nosuch:Bot,random")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip().splitlines()[-1] == (
+        "python -m benchmarks.strength: error: cannot import 'nosuch' for bot 'nosuch:Bot': "
+        "No module named 'nosuch'"
+    )
