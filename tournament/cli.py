@@ -14,9 +14,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from clients.connect import check_address
+from server.metrics_http import MetricsPortError
 from tournament.botcheck import BotCheckError
 from tournament.config import BotSpec, ConfigError, TournamentConfig, load_config
-from tournament.progress import choose_progress
+from tournament.metrics import TournamentMetrics
+from tournament.progress import Progress, choose_progress
 from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament, run_tournament_async
 from tournament.store import Store, StoreError
@@ -78,6 +80,18 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         action="store_true",
         help="first delete the stored games in which a bot crashed, then play them again "
         "(after fixing the bot)",
+    )
+    run.add_argument(
+        "--metrics-port",
+        type=int,
+        metavar="PORT",
+        help="serve Prometheus metrics (games done, in flight, errors, bot crashes) "
+        "at http://HOST:PORT/metrics while the run lasts (0 = any free port)",
+    )
+    run.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        help="address for --metrics-port (default %(default)s)",
     )
     run.set_defaults(handler=_run)
 
@@ -149,12 +163,34 @@ def _run(args: argparse.Namespace) -> int:
         print(f"sheepfold tournament: {args.config}: {error}", file=sys.stderr)
         return 2
     _configure_logging()
+    progress: Progress = choose_progress()
+    metrics: TournamentMetrics | None = None
+    if args.metrics_port is not None:
+        metrics = TournamentMetrics(progress)
+        try:
+            port = metrics.serve(args.metrics_host, args.metrics_port)
+        except MetricsPortError as error:
+            print(f"sheepfold tournament: {error}", file=sys.stderr)
+            return 1
+        print(
+            f"sheepfold tournament: metrics at http://{args.metrics_host}:{port}/metrics",
+            file=sys.stderr,
+        )
+        progress = metrics
+    try:
+        return _run_and_report(args, config, progress)
+    finally:
+        if metrics is not None:
+            metrics.close()
+
+
+def _run_and_report(args: argparse.Namespace, config: TournamentConfig, progress: Progress) -> int:
     try:
         summary = run_tournament(
             config,
             server=args.server,
             database=args.db,
-            progress=choose_progress(),
+            progress=progress,
             admin_token=args.admin_token,
             rerun_crashed=args.rerun_crashed,
         )
