@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -320,8 +322,7 @@ class Store:
         self, tournament_id: int, game: GameRecord, replay: arena_pb2.Replay | None = None
     ) -> bool:
         """Store a finished game (and its full record) at once; False if its key was stored."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             try:
                 cursor = self._db.execute(
                     "INSERT INTO games (tournament_id, key, match_id, seed, grp, rotation,"
@@ -341,8 +342,7 @@ class Store:
                     ),
                 )
             except sqlite3.IntegrityError:
-                self._db.execute("ROLLBACK")
-                return False
+                return False  # nothing was written: the commit is empty
             game_id = cursor.lastrowid
             self._db.executemany(
                 "INSERT INTO game_seats (game_id, seat, bot, score, rank, server_rank, strikes,"
@@ -367,12 +367,19 @@ class Store:
                     "INSERT INTO game_replays (game_id, replay) VALUES (?, ?)",
                     (game_id, replay.SerializeToString()),
                 )
-            self._db.execute("COMMIT")
+        return True
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction: committed at the end, rolled back on any exception."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
         except BaseException:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             raise
-        return True
+        self._db.execute("COMMIT")
 
     def games(self, tournament_id: int) -> tuple[GameRecord, ...]:
         """Every stored game of a tournament, in the order they finished."""
@@ -427,26 +434,18 @@ class Store:
 
     def forget(self, tournament_id: int, keys: set[str]) -> int:
         """Delete these games (results, seats, records) in one transaction; how many."""
-        if not keys:
-            return 0
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             ids = [
-                row[0]
+                (row[0],)
                 for key in sorted(keys)
                 for row in self._db.execute(
                     "SELECT id FROM games WHERE tournament_id = ? AND key = ?",
                     (tournament_id, key),
                 )
             ]
-            for table, column in (("game_replays", "game_id"), ("game_seats", "game_id")):
-                self._db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(i,) for i in ids])
-            self._db.executemany("DELETE FROM games WHERE id = ?", [(i,) for i in ids])
-            self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
-            raise
+            self._db.executemany("DELETE FROM game_replays WHERE game_id = ?", ids)
+            self._db.executemany("DELETE FROM game_seats WHERE game_id = ?", ids)
+            self._db.executemany("DELETE FROM games WHERE id = ?", ids)
         return len(ids)
 
     # ------------------------------------------------------------ full records

@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from server.launch import ServerProcess
-from tests.conftest import ROOT, start_server_process, stop_server_process
+from tests.cli.helpers import database_of
+from tests.conftest import ROOT
 
 pytestmark = pytest.mark.e2e
 
@@ -45,15 +45,6 @@ with grpc.insecure_channel(server) as channel:
                               "ranks": list(response.result.ranks)}))
             break
 """
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerProcess]:
-    process = start_server_process()
-    try:
-        yield process
-    finally:
-        stop_server_process(process)
 
 
 def sheepfold(*args: str) -> subprocess.CompletedProcess[str]:
@@ -104,7 +95,7 @@ def test_a_match_made_by_create_is_played_by_a_stubs_only_python_bot(
     results = [json.loads(stdout) for stdout, _ in outputs]
     assert results[0] == results[1] and sorted(results[0]["ranks"])[0] == 1
 
-    replay = sheepfold("replay", created["match_id"], "--db", _db(server))
+    replay = sheepfold("replay", created["match_id"], "--db", database_of(server))
     assert replay.returncode == 0 and "replay verified" in replay.stdout, replay.stderr
 
 
@@ -126,8 +117,3 @@ def test_create_prints_tokens_as_text_and_refuses_in_one_line(server: ServerProc
         "sheepfold create: the server refused: INVALID_ARGUMENT: unknown game 'chess'"
     )
     assert len(refused.stderr.strip().splitlines()) == 1
-
-
-def _db(server: ServerProcess) -> str:
-    args = server.process.args
-    return str(args[args.index("--db") + 1])

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from server.launch import ServerProcess
-from tests.conftest import ROOT, start_server_process, stop_server_process
+from tests.cli.helpers import database_of
+from tests.conftest import ROOT
 
 pytestmark = pytest.mark.e2e
 
@@ -54,15 +55,6 @@ def refused_address() -> Iterator[str]:
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
         yield f"127.0.0.1:{holder.getsockname()[1]}"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerProcess]:
-    process = start_server_process()
-    try:
-        yield process
-    finally:
-        stop_server_process(process)
 
 
 # ---------------------------------------------------------------- unreachable
@@ -257,14 +249,9 @@ def test_match_prints_its_id_and_shows_a_disqualification(
     assert as_json.returncode == 0, as_json.stderr
     match_id = json.loads(as_json.stdout)["match_id"]
     # The id is the one `sheepfold replay` takes.
-    replay = sheepfold("replay", match_id, "--db", server_db(server))
+    replay = sheepfold("replay", match_id, "--db", database_of(server))
     assert replay.returncode == 0, replay.stderr
     assert f"match {match_id}" in replay.stdout and "replay verified" in replay.stdout
-
-
-def server_db(server: ServerProcess) -> str:
-    command_line = server.process.args
-    return str(command_line[command_line.index("--db") + 1])
 
 
 # ---------------------------------------------------------------- report
@@ -279,12 +266,12 @@ def test_report_on_a_file_that_is_no_tournament_database_is_one_line(
     assert done.returncode == 1
     assert one_line(done).startswith(f"sheepfold tournament: {text} is not a tournament database")
 
-    done = sheepfold("tournament", "report", "--db", server_db(server))
+    done = sheepfold("tournament", "report", "--db", database_of(server))
     assert done.returncode == 1
     assert one_line(done).endswith("is not a tournament database: it is a server's database")
     tables = {
         row[0]
-        for row in sqlite3.connect(server_db(server)).execute("SELECT name FROM sqlite_master")
+        for row in sqlite3.connect(database_of(server)).execute("SELECT name FROM sqlite_master")
     }
     assert "tournaments" not in tables, "the server's database was left alone"
 
