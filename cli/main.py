@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from cli import create, demo, play, replay, serve
+from cli import create, db, demo, play, replay, serve
 from tournament import cli as tournament_cli
 
 
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     tournament_cli.add_parser(commands)
     replay.add_parser(commands)
     create.add_parser(commands)
+    db.add_parser(commands)
     return parser
 
 
