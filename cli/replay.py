@@ -19,6 +19,7 @@ from sheepfold.v1 import arena_pb2
 import games
 from cli.replay_legend import help_epilog, legend
 from cli.replay_source import MatchToReplay, SourceError, load
+from games.errors import RulesChanged
 
 EXIT_MISMATCH = 2
 
@@ -53,6 +54,11 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if match.game not in games.names():
         print(f"sheepfold replay: unknown game {match.game!r} in {args.db}", file=sys.stderr)
+        return 1
+    try:
+        games.get(match.game).check_rules_version(match.rules_version)
+    except RulesChanged as error:
+        print(f"sheepfold replay: match {args.match_id} was {error}", file=sys.stderr)
         return 1
     replay = build_replay(match)
     print(json.dumps(replay, sort_keys=True) if args.json else format_replay(replay))
@@ -110,6 +116,7 @@ def build_replay(match: MatchToReplay) -> dict[str, Any]:
         "players": match.players,
         "options": match.options,
         "seed": match.seed,
+        "rules_version": match.rules_version,
         "clock": {
             "decision_seconds": match.clock.decision_seconds,
             "time_bank_seconds": match.clock.time_bank_seconds,

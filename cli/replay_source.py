@@ -43,6 +43,7 @@ class MatchToReplay:
     options: dict[str, str]
     seed: int
     clock: arena_pb2.ClockSettings
+    rules_version: int  # the game's rules version the match was played under
     moves: list[Move] = field(default_factory=list)
     result: arena_pb2.MatchResult | None = None
     end_reason: str = ""
@@ -109,6 +110,7 @@ def _stored(stored: StoredMatch) -> MatchToReplay:
             time_bank_seconds=record.clock.time_bank_seconds,
             max_strikes=record.clock.max_strikes,
         ),
+        rules_version=record.rules_version,
         moves=[Move(m.move, m.seat, m.index, m.label, m.forced) for m in stored.moves],
         result=(
             arena_pb2.MatchResult.FromString(stored.result) if stored.result is not None else None
@@ -150,6 +152,8 @@ def from_replay(replay: arena_pb2.Replay, source: str = "") -> MatchToReplay:
         options=dict(replay.options),
         seed=replay.seed,
         clock=replay.clock,
+        # A record kept before the field existed (0) was played under version 1.
+        rules_version=replay.rules_version or 1,
         moves=[
             Move(a.move, a.seat, a.action_index, a.label, "forced" if a.forced else "")
             for a in replay.actions

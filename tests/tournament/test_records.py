@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import games as games_registry
 from tournament.config import load_config
 from tournament.runner import run_tournament
 from tournament.store import MIGRATIONS, Store
@@ -65,6 +66,7 @@ def test_each_game_keeps_its_seed_clock_actions_and_result(played: Path) -> None
             replay = store.replay(entry.match_id)
             assert replay is not None
             assert replay.match_id == entry.match_id and replay.seed == game.seed
+            assert replay.rules_version == games_registry.get("sheep-n-sheep").rules_version
             assert (
                 replay.clock.decision_seconds,
                 replay.clock.time_bank_seconds,
