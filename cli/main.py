@@ -10,6 +10,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from cli import create, db, demo, play, replay, serve
 from tournament import cli as tournament_cli
+from web import cli as web_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_parser(commands)
     create.add_parser(commands)
     db.add_parser(commands)
+    web_cli.add_parser(commands)
     return parser
 
 
