@@ -292,7 +292,7 @@ class Match:
         convert.fill_observation(
             self.codec, decision.observation, self.state.observation(seat.index)
         )
-        decision.actions.extend(convert.legal_actions(self.codec, actions))
+        convert.fill_legal_actions(self.codec, decision, actions)
         decision.clock.decision_seconds = clock.decision_seconds
         decision.clock.time_bank_seconds = seat.bank
         decision.clock.strikes = seat.strikes
