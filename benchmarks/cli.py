@@ -188,7 +188,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             checks += targets.engine_checks(results)
     load_targets = tuple(t for t in ("server", "baseline") if t in args.sections)
     if load_targets:
-        results = section("+".join(load_targets), lambda: _load(args, load_targets))
+        failed: list[str] = []
+        results = section("+".join(load_targets), lambda: _load(args, load_targets, failed))
+        if failed:
+            out["errors"]["+".join(load_targets)] = "\n\n".join(failed)
+            print("\n\n".join(failed), file=sys.stderr, flush=True)
         if results is not None:
             out["load"] = [
                 {**dataclasses.asdict(r), "rss_growth_per_match": r.rss_growth_per_match}
@@ -250,7 +254,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _load(args: argparse.Namespace, wanted: tuple[str, ...]) -> list[Any]:
+def _load(args: argparse.Namespace, wanted: tuple[str, ...], failed: list[str]) -> list[Any]:
+    """The load rows of every game; a run that fails is noted in `failed` and
+    the others still run."""
     results = []
     for n, (game, players) in enumerate(args.load_games):
         load_targets: tuple[str, ...] = ()
@@ -266,7 +272,14 @@ def _load(args: argparse.Namespace, wanted: tuple[str, ...]) -> list[Any]:
         if n > 0:
             levels = tuple(x for x in levels if x in targets.RATIO_LEVELS) or levels
         results += serving.run(
-            game, players, levels, args.seconds, args.warmup, load_targets, before=args.before
+            game,
+            players,
+            levels,
+            args.seconds,
+            args.warmup,
+            load_targets,
+            before=args.before,
+            errors=failed,
         )
     return results
 

@@ -187,10 +187,20 @@ def run(
     warmup: float,
     targets: tuple[str, ...] = ("server", "baseline"),
     before: Path | None = None,
+    errors: list[str] | None = None,
 ) -> list[LoadResult]:
-    """Every level against every target, interleaved so drift hits both alike."""
+    """Every level against every target, interleaved so drift hits both alike.
+
+    With `errors`, a run that fails is noted there and the others go on."""
     results = []
     for matches in levels:
         for target in targets:
-            results.append(measure(target, game, players, matches, seconds, warmup, before=before))
+            try:
+                results.append(
+                    measure(target, game, players, matches, seconds, warmup, before=before)
+                )
+            except RuntimeError as error:
+                if errors is None:
+                    raise
+                errors.append(f"{game} {players}p {target} at {matches} matches: {error}")
     return results
