@@ -13,7 +13,17 @@ from pathlib import Path
 import pytest
 
 import games
-from benchmarks import cli, engine, memory, metrics_cost, report, serving, targets, transcript
+from benchmarks import (
+    cli,
+    engine,
+    memory,
+    metrics_cost,
+    procs,
+    report,
+    serving,
+    targets,
+    transcript,
+)
 
 
 def test_engine_measures_every_game_and_player_count() -> None:
@@ -48,6 +58,15 @@ def test_load_through_a_real_server_and_the_baseline(target: str) -> None:
     assert 0 < result.p50_ms <= result.p99_ms
     assert result.server_cpu_ms_per_decision is not None
     assert result.server_rss_loaded is not None and result.server_rss_idle > 0
+
+
+def test_before_target_runs_the_server_of_another_checkout(tmp_path: Path) -> None:
+    result = serving.measure(
+        "before", "stubborn-sheep", 2, matches=1, seconds=0.3, warmup=0.1, before=procs.ROOT
+    )
+    assert result.target == "before" and result.decisions > 0
+    with pytest.raises(SystemExit):
+        cli.parse_args(["--before", str(tmp_path)])  # not a checkout: refused
 
 
 def test_metrics_cost_table_compares_off_and_on() -> None:
