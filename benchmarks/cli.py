@@ -291,7 +291,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     tables.append(report.checks(checks))
     print("\n\n".join(tables))
     command = " ".join(sys.argv[1:] if argv is None else argv)
-    print(f"\n{elapsed:.0f} s; command: python -m benchmarks {command}")
+    load = out["meta"]["load_average"][0], os.getloadavg()[0]
+    print(
+        f"\n{elapsed:.0f} s; load average {load[0]:.1f} at the start, {load[1]:.1f} at the end "
+        f"on {os.cpu_count()} cpus; command: python -m benchmarks {command}"
+    )
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(out, indent=2, default=str) + "\n", encoding="utf-8")
     print(f"results written to {args.json}")
