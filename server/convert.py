@@ -68,10 +68,10 @@ def fill_legal_actions(codec: Codec, target: arena_pb2.Decision, actions: Sequen
     target.MergeFromString(b"".join([_legal_action_bytes(codec, action) for action in actions]))
 
 
-@functools.lru_cache(maxsize=16_384)
+@functools.lru_cache(maxsize=8192)
 def _legal_action_bytes(codec: Codec, action: Any) -> bytes:
     # Actions are frozen values: equal actions of a game encode alike. A bounded
-    # memo of a pure function (a few MB at most), shared by every match.
+    # memo of a pure function (a few MB when full), shared by every match.
     return arena_pb2.Decision(actions=[legal_action(codec, action)]).SerializeToString()
 
 

@@ -55,7 +55,7 @@ def _face_bytes(tile: Tile) -> bytes:
 _FACE_BYTES: dict[int, bytes] = {tile.id: _face_bytes(tile) for tile in TILES}
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=4096)
 def _placed_bytes(tile: int, x: int, y: int, rotation: int) -> bytes:
     placed = pb.SheepAndGardenPlacedTile(tile=tile, x=x, y=y, rotation=rotation)
     return pb.SheepAndGardenObservation(placed=[placed]).SerializeToString()

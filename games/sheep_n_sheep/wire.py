@@ -63,7 +63,7 @@ _CARD_PB: tuple[pb.SheepNSheepCard, ...] = tuple(card_to_proto(card.id) for card
 # Encoded observation fields, by their content. Bounded memos of pure functions:
 # a pasture is the same bytes from one decision to the next until a card is
 # placed there, and finished matches' entries age out.
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=2048)
 def _pasture_bytes(seat: int, pasture: tuple[tuple[int, int, int], ...]) -> bytes:
     cards = [
         pb.SheepNSheepPlacedCard(cell=pb.SheepNSheepCell(x=x, y=y), card=_CARD_PB[c])
@@ -73,12 +73,12 @@ def _pasture_bytes(seat: int, pasture: tuple[tuple[int, int, int], ...]) -> byte
     return message.SerializeToString()
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=2048)
 def _hand_bytes(hand: tuple[int, ...]) -> bytes:
     return pb.SheepNSheepObservation(hand=[_CARD_PB[c] for c in hand]).SerializeToString()
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=2048)
 def _market_bytes(market: tuple[tuple[int, int], ...]) -> bytes:
     sets = [
         pb.SheepNSheepMarketSet(index=i, cards=[_CARD_PB[c] for c in pair])
@@ -87,7 +87,7 @@ def _market_bytes(market: tuple[tuple[int, int], ...]) -> bytes:
     return pb.SheepNSheepObservation(market=sets).SerializeToString()
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=1024)
 def _discard_bytes(discard: tuple[int, ...]) -> bytes:
     return pb.SheepNSheepObservation(discard=[_CARD_PB[c] for c in discard]).SerializeToString()
 

@@ -35,13 +35,13 @@ def _sheep(cards: tuple[int, ...]) -> list[pb.StubbornSheepSheep]:
 
 
 # Encoded observation fields, by their content: bounded memos of pure functions.
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=4096)
 def _area_bytes(index: int, owner: int, sheep: tuple[int, ...]) -> bytes:
     area = pb.StubbornSheepArea(index=index, owner=owner, sheep=_sheep(sheep))
     return pb.StubbornSheepObservation(areas=[area]).SerializeToString()
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=2048)
 def _fence_bytes(
     index: int,
     owner: int,
@@ -65,7 +65,7 @@ def _fence_bytes(
     return pb.StubbornSheepObservation(fences=[fence]).SerializeToString()
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=2048)
 def _seat_bytes(seat: int, hand_size: int, piles: tuple[tuple[int, ...], ...]) -> bytes:
     view = pb.StubbornSheepPlayer(
         seat=seat,
