@@ -12,7 +12,7 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 import games
-from games.errors import InvalidOptions
+from games.errors import InvalidOptions, RulesChanged
 from server import convert
 from server.match import JoinError, Match, SeatStream, Status
 from server.records import ClockConfig
@@ -159,8 +159,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             match.unwatch(stream)
 
     async def _match(self, match_id: str, context: grpc.aio.ServicerContext) -> Match:
-        async with _database_errors(context):
-            match = await self.registry.find(match_id)
+        try:
+            async with _database_errors(context):
+                match = await self.registry.find(match_id)
+        except RulesChanged as error:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id}: {error}")
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
         return match
