@@ -23,7 +23,10 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
+from tournament.botcheck import check_bots
 from tournament.config import TournamentConfig, add_python_path, resolve_path
+from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.outcome import game_record
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import LiveElo, pairwise
@@ -67,6 +70,8 @@ class RunSummary:
     errors: int
     seconds: float
     interrupted: bool = False
+    always_crashed: tuple[AlwaysCrashed, ...] = ()
+    forgotten: int = 0  # crashed games deleted by rerun_crashed, played again
 
     @property
     def games_per_second(self) -> float:
@@ -93,12 +98,24 @@ def run_tournament(
     database: str | None = None,
     progress: Progress | None = None,
     admin_token: str | None = None,
+    rerun_crashed: bool = False,
 ) -> RunSummary:
-    """Run (or resume) a tournament; an in-process server when `server` is None."""
+    """Run (or resume) a tournament; an in-process server when `server` is None.
+
+    Raises BotCheckError before anything is played when a bot cannot be started.
+    """
     db_path = database or resolve_path(config, config.database)
+    check_bots(config)
     if server is not None:
         return asyncio.run(
-            run_tournament_async(config, server, db_path, progress, admin_token=admin_token)
+            run_tournament_async(
+                config,
+                server,
+                db_path,
+                progress,
+                admin_token=admin_token,
+                rerun_crashed=rerun_crashed,
+            )
         )
     from server.app import ServerConfig
     from server.inprocess import serving_here
@@ -106,7 +123,9 @@ def run_tournament(
     async def run_locally() -> RunSummary:
         # The server shares this event loop: grpc.aio wants one loop per process.
         async with serving_here(ServerConfig()) as address:
-            return await run_tournament_async(config, address, db_path, progress, admin_token="")
+            return await run_tournament_async(
+                config, address, db_path, progress, admin_token="", rerun_crashed=rerun_crashed
+            )
 
     return asyncio.run(run_locally())
 
@@ -117,19 +136,30 @@ async def run_tournament_async(
     database: str,
     progress: Progress | None = None,
     admin_token: str | None = None,
+    rerun_crashed: bool = False,
 ) -> RunSummary:
     progress = progress or SilentProgress()
+    check_bots(config)
     started = time.monotonic()
     with Store(database) as store:
         stages = ladder_stages(store, config)
         schedule = schedule_for(config, stages)
         tid = open_tournament(store, config, len(schedule), stages)
+        forgotten = store.forget(tid, store.crashed_keys(tid)) if rerun_crashed else 0
         done = store.done_keys(tid)
         pending = [game for game in schedule if game.key not in done]
         progress.start(config.name, len(schedule), len(schedule) - len(pending))
         batches = iter([pending])
+        crashes: dict[str, str] = {}
         played, errors = await play_batches(
-            config, address, store, tid, lambda: next(batches, None), progress, admin_token
+            config,
+            address,
+            store,
+            tid,
+            lambda: next(batches, None),
+            progress,
+            admin_token,
+            crashes=crashes,
         )
         return RunSummary(
             tournament=config.name,
@@ -139,6 +169,8 @@ async def run_tournament_async(
             played=played,
             errors=errors,
             seconds=time.monotonic() - started,
+            always_crashed=always_crashed(store.games(tid), crashes),
+            forgotten=forgotten,
         )
 
 
@@ -177,11 +209,13 @@ async def play_batches(
     next_batch: Callable[[], list[ScheduledGame] | None],
     progress: Progress,
     admin_token: str | None = None,
+    crashes: dict[str, str] | None = None,
 ) -> tuple[int, int]:
     """Play batch after batch until `next_batch()` returns None; (played, errors).
 
     A round robin is one batch; an SPRT asks for the next blocks after looking
-    at the statistics. Calls `progress.finish` at the end.
+    at the statistics. Calls `progress.finish` at the end. `crashes`, when
+    given, receives each crashed bot's first error.
     """
     if admin_token is None:
         admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
@@ -192,6 +226,8 @@ async def play_batches(
         elo.add(pairwise(stored.bots, stored.ranks))
     elo.refit()
     runner = _Runner(config, address, admin_token, store, tournament_id, elo, progress, log)
+    if crashes is not None:
+        runner.crash_reasons = crashes
     interrupted = False
     try:
         while (batch := next_batch()) is not None:
@@ -238,6 +274,8 @@ class _Runner:
         self.log = log
         self.played = 0
         self.errors = 0
+        self.crash_reasons: dict[str, str] = {}  # bot -> its first crash in this run
+        self.channel: grpc.aio.Channel | None = None
 
     async def run(self, pending: list[ScheduledGame]) -> None:
         if not pending:
@@ -246,6 +284,11 @@ class _Runner:
         for game in pending:
             queue.put_nowait(game)
         async with grpc.aio.insecure_channel(self.address) as channel:
+            try:
+                await ensure_reachable(channel, self.address)
+            except Unreachable as error:
+                raise RunError(str(error)) from None
+            self.channel = channel
             stub = arena_pb2_grpc.ArenaStub(channel)
             workers = [
                 asyncio.create_task(self._worker(stub, queue), name=f"tournament-worker-{i}")
@@ -267,13 +310,14 @@ class _Runner:
                 return
             self.progress.game_started(scheduled.key)
             try:
-                record = await self._play(stub, scheduled)
+                record, replay, crashes = await self._play(stub, scheduled)
             except grpc.aio.AioRpcError as error:
                 if error.code() in FATAL_CODES:
                     raise RunError(
                         f"the server refused game {scheduled.key}: "
                         f"{error.code().name}: {error.details()}"
                     ) from None
+                await self._stop_if_unreachable(error)
                 self.errors += 1
                 self.progress.game_error(scheduled.key, f"{error.code().name}: {error.details()}")
                 continue
@@ -281,14 +325,20 @@ class _Runner:
                 self.errors += 1
                 self.progress.game_error(scheduled.key, str(error))
                 continue
-            if self.store.record_game(self.tournament_id, record):
+            for seat in record.seats:
+                if seat.failure == "crash" and seat.bot not in self.crash_reasons:
+                    self.crash_reasons[seat.bot] = crashes.get(seat.bot, "crashed")
+            if self.store.record_game(self.tournament_id, record, replay):
                 self.played += 1
                 ratings = self.elo.update(pairwise(record.bots, record.ranks))
                 self.progress.game_done(record, ratings)
             else:
                 self.log.warning("game already stored by another runner", key=record.key)
 
-    async def _play(self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame) -> GameRecord:
+    async def _play(
+        self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame
+    ) -> tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]:
+        """The game's result, its full record, and why each crashed bot crashed."""
         config = self.config
         request = arena_pb2.CreateMatchRequest(
             game=config.game,
@@ -303,7 +353,7 @@ class _Runner:
             admin_token=self.admin_token,
         )
         started = time.monotonic()
-        created = await stub.CreateMatch(request, wait_for_ready=True, timeout=30.0)
+        created = await stub.CreateMatch(request, wait_for_ready=True, timeout=RPC_SECONDS)
         match_id = created.match_id
         log = self.log.bind(match_id=match_id, game=config.game, key=scheduled.key)
         seats: dict[int, Any] = {}
@@ -323,7 +373,8 @@ class _Runner:
                 task.cancel()
             await asyncio.gather(*tasks.values(), *stand_ins, return_exceptions=True)
         result = info.result
-        return game_record(
+        replay = await self._replay(stub, match_id, log)
+        record = game_record(
             scheduled,
             match_id,
             scores=list(result.scores),
@@ -337,6 +388,33 @@ class _Runner:
             finished_at=time.time(),
             forfeit_on_timeout=config.forfeit_on_timeout,
         )
+        reasons = {scheduled.seats[seat]: reason for seat, reason in crashed.items()}
+        return record, replay, reasons
+
+    async def _stop_if_unreachable(self, error: grpc.aio.AioRpcError) -> None:
+        """A server that went away ends the run at once, not one timeout per game."""
+        if error.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            return
+        assert self.channel is not None
+        try:
+            await ensure_reachable(self.channel, self.address)
+        except Unreachable as gone:
+            raise RunError(f"{gone} (after {self.played} games this run)") from None
+
+    async def _replay(
+        self, stub: arena_pb2_grpc.ArenaStub, match_id: str, log: Any
+    ) -> arena_pb2.Replay | None:
+        """The game's full record, kept with its result so it can be replayed later."""
+        try:
+            return await stub.GetReplay(
+                arena_pb2.GetReplayRequest(match_id=match_id), timeout=RPC_SECONDS
+            )
+        except grpc.aio.AioRpcError as error:
+            # The result still counts; only `sheepfold replay` will not find this game.
+            log.warning(
+                "cannot fetch the game's record", error=f"{error.code().name}: {error.details()}"
+            )
+            return None
 
     def _seat(
         self,
@@ -385,7 +463,9 @@ class _Runner:
             newly_done = [
                 seat for seat, task in tasks.items() if task.done() and seat not in examined
             ]
-            info = await stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=30.0)
+            info = await stub.GetMatch(
+                arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
+            )
             finished = info.status == arena_pb2.MATCH_STATUS_FINISHED
             for seat in newly_done:
                 examined.add(seat)
