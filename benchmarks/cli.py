@@ -46,6 +46,15 @@ METRICS_RUNS = 3
 # Short matches: one round of Sheep Showdown between two random bots.
 SOAK_GAME, SOAK_PLAYERS, SOAK_OPTIONS = "sheep-showdown", 2, {"rounds": "1"}
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "latest.json"
+# The server table's games, each at its most common table (two players: most bot
+# matches are duels). The first also gets the whole cost curve and the in-memory
+# store's row; the others are measured at the levels the targets name.
+LOAD_GAMES = (
+    ("sheep-n-sheep", 2),
+    ("sheep-showdown", 2),
+    ("sheep-and-garden", 2),
+    ("stubborn-sheep", 2),
+)
 
 DESCRIPTION = """\
 Measure Sheepfold side by side with bare gRPC, print tables and write JSON.
@@ -55,8 +64,10 @@ sections (all by default; pick with --only):
               for every game and player count (and notable options)
   server      decisions/s and p50/p99 decision round trip (a seat answers ->
               the match's next decision arrives) through `sheepfold serve`
-              (a subprocess, --db :memory:) at 1, 10, 100 and 500 concurrent
-              matches of random bots run by a separate bot-driver process
+              (a subprocess storing in a SQLite file, WAL) at 1, 10, 100 and
+              500 concurrent matches of random bots run by a separate
+              bot-driver process, for every game (2 players; sheep-n-sheep
+              also with --db :memory:, the others at 10 and 100 only)
   baseline    the same through a bare grpc.aio Play server that replays the
               same game's recorded messages with no engine: server/baseline is
               the figure to steer by
@@ -127,11 +138,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--game",
-        default="sheep-n-sheep",
-        help="game for the server, baseline and tournament sections (default %(default)s)",
+        help="only this game in the server and baseline sections (default: every game, "
+        "2 players) and the game of the tournament and metrics sections "
+        "(default sheep-n-sheep)",
     )
     parser.add_argument(
         "--players", type=int, default=2, help="players per match there (default 2)"
+    )
+    parser.add_argument(
+        "--before",
+        type=Path,
+        metavar="CHECKOUT",
+        help="also run the server section's `sheepfold serve` from this other checkout "
+        "(e.g. `git worktree add /tmp/old <commit>`): before/after in one run",
     )
     parser.add_argument(
         "--levels",
@@ -172,6 +191,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args.warmup = preset["warmup"]
     args.games_per_pairing = preset["games_per_pairing"]
     args.engine_games = tuple(args.engine_games.split(",")) if args.engine_games else None
+    if args.before is not None and not (args.before / "cli" / "serve.py").is_file():
+        parser.error(f"--before {args.before}: not a Sheepfold checkout")
+    args.load_games = LOAD_GAMES if args.game is None else ((args.game, args.players),)
+    if args.game is None:
+        args.game = LOAD_GAMES[0][0]
     return args
 
 
@@ -201,18 +225,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             checks += targets.engine_checks(results)
     load_targets = tuple(t for t in ("server", "baseline") if t in args.sections)
     if load_targets:
-        results = section(
-            "+".join(load_targets),
-            lambda: serving.run(
-                args.game, args.players, args.levels, args.seconds, args.warmup, load_targets
-            ),
-        )
+        failed: list[str] = []
+        results = section("+".join(load_targets), lambda: _load(args, load_targets, failed))
+        if failed:
+            out["errors"]["+".join(load_targets)] = "\n\n".join(failed)
+            print("\n\n".join(failed), file=sys.stderr, flush=True)
         if results is not None:
             out["load"] = [
                 {**dataclasses.asdict(r), "rss_growth_per_match": r.rss_growth_per_match}
                 for r in results
             ]
-            tables.append(report.load(results, args.game, args.players))
+            tables.append(report.load(results))
             checks += targets.server_checks(results)
     if "metrics" in args.sections:
         results = section(
@@ -287,7 +310,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     tables.append(report.checks(checks))
     print("\n\n".join(tables))
     command = " ".join(sys.argv[1:] if argv is None else argv)
-    print(f"\n{elapsed:.0f} s; command: python -m benchmarks {command}")
+    load = out["meta"]["load_average"][0], os.getloadavg()[0]
+    print(
+        f"\n{elapsed:.0f} s; load average {load[0]:.1f} at the start, {load[1]:.1f} at the end "
+        f"on {os.cpu_count()} cpus; command: python -m benchmarks {command}"
+    )
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(out, indent=2, default=str) + "\n", encoding="utf-8")
     print(f"results written to {args.json}")
@@ -295,6 +322,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"sections that failed: {', '.join(out['errors'])}", file=sys.stderr)
         return 1
     return 0
+
+
+def _load(args: argparse.Namespace, wanted: tuple[str, ...], failed: list[str]) -> list[Any]:
+    """The load rows of every game; a run that fails is noted in `failed` and
+    the others still run."""
+    results = []
+    for n, (game, players) in enumerate(args.load_games):
+        load_targets: tuple[str, ...] = ()
+        if "server" in wanted:
+            load_targets += ("server",)
+            if n == 0:
+                load_targets += ("server-memory",)
+            if args.before is not None:
+                load_targets += ("before",)
+        if "baseline" in wanted:
+            load_targets += ("baseline",)
+        levels = args.levels
+        if n > 0:
+            levels = tuple(x for x in levels if x in targets.RATIO_LEVELS) or levels
+        results += serving.run(
+            game,
+            players,
+            levels,
+            args.seconds,
+            args.warmup,
+            load_targets,
+            before=args.before,
+            errors=failed,
+        )
+    return results
 
 
 def _memory_cases(args: argparse.Namespace) -> list[tuple[str, int]]:
@@ -333,6 +390,9 @@ def _meta(args: argparse.Namespace) -> dict[str, Any]:
         "sections": list(args.sections),
         "game": args.game,
         "players": args.players,
+        "load_games": [list(g) for g in args.load_games],
+        "before": None if args.before is None else str(args.before),
+        "load_average": list(os.getloadavg()),
         "levels": list(args.levels),
         "seconds": args.seconds,
         "engine_seconds": args.engine_seconds,

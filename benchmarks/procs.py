@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from server import launch
 from server.launch import ServerProcess
@@ -18,18 +19,19 @@ _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
 
-def start(command: Sequence[str], timeout: float = 30.0) -> ServerProcess:
-    """Run `command` and wait for its "server started" log line."""
-    return launch.start(command, timeout=timeout, max_lines=1000)
+def start(command: Sequence[str], timeout: float = 30.0, cwd: Path | None = None) -> ServerProcess:
+    """Run `command` (in `cwd`, default the repository) and wait for its
+    "server started" log line."""
+    return launch.start(command, timeout=timeout, max_lines=1000, cwd=cwd)
 
 
 def stop(server: ServerProcess) -> None:
     launch.stop(server, graceful=False)
 
 
-def sheepfold_serve_command() -> list[str]:
-    """`sheepfold serve` on a free port with an in-memory store, JSON logs."""
-    return launch.serve_command("--db", ":memory:")
+def sheepfold_serve_command(db: str = ":memory:") -> list[str]:
+    """`sheepfold serve` on a free port with the store `db` (default in memory), JSON logs."""
+    return launch.serve_command("--db", db)
 
 
 @dataclass(frozen=True, slots=True)

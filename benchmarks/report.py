@@ -62,50 +62,62 @@ def engine(results: Sequence[EngineResult]) -> str:
     )
 
 
-def load(results: Sequence[LoadResult], game: str, players: int) -> str:
-    rows = []
-    for r in results:
-        base = next((b for b in results if b.target == "baseline" and b.matches == r.matches), None)
-        ratio = p99_ratio = None
-        if r.target == "server" and base is not None:
-            ratio = r.decisions_per_second / base.decisions_per_second
-            p99_ratio = r.p99_ms / base.p99_ms
-        rows.append(
-            (
-                r.target,
-                r.matches,
-                r.decisions_per_second,
-                r.p50_ms,
-                r.p99_ms,
-                ratio,
-                p99_ratio,
-                r.server_cpu_ms_per_decision,
-                r.server_cpu_share,
-                r.driver_cpu_share,
-                r.rss_growth_per_match / 1024 if r.rss_growth_per_match is not None else None,
-                r.ramp_seconds,
+def load(results: Sequence[LoadResult]) -> str:
+    """One table per game; every server-like row is compared with the baseline
+    measured at the same level in the same run."""
+    tables = []
+    for game, players in dict.fromkeys((r.game, r.players) for r in results):
+        rows = []
+        mine = [r for r in results if (r.game, r.players) == (game, players)]
+        for r in mine:
+            base = next(
+                (b for b in mine if b.target == "baseline" and b.matches == r.matches), None
+            )
+            ratio = p99_ratio = ramp_ratio = None
+            if r.target != "baseline" and base is not None:
+                ratio = r.decisions_per_second / base.decisions_per_second
+                p99_ratio = r.p99_ms / base.p99_ms
+                ramp_ratio = r.ramp_seconds / base.ramp_seconds if base.ramp_seconds else None
+            rows.append(
+                (
+                    r.target,
+                    r.matches,
+                    r.decisions_per_second,
+                    r.p50_ms,
+                    r.p99_ms,
+                    ratio,
+                    p99_ratio,
+                    r.server_cpu_ms_per_decision,
+                    r.server_cpu_share,
+                    r.driver_cpu_share,
+                    r.rss_growth_per_match / 1024 if r.rss_growth_per_match is not None else None,
+                    r.ramp_seconds,
+                    ramp_ratio,
+                )
+            )
+        tables.append(
+            f"Server vs baseline ({game}, {players} players, random bots in a separate "
+            "process; server = SQLite file in WAL mode, server-memory = --db :memory:)\n"
+            + table(
+                (
+                    "target",
+                    "matches",
+                    "decisions/s",
+                    "p50 ms",
+                    "p99 ms",
+                    "rate/base",
+                    "p99/base",
+                    "srv cpu ms/dec",
+                    "srv cpu",
+                    "bots cpu",
+                    "RSS KB/match",
+                    "ramp s",
+                    "ramp/base",
+                ),
+                rows,
             )
         )
-    return (
-        f"Server vs baseline ({game}, {players} players, random bots in a separate process)\n"
-        + table(
-            (
-                "target",
-                "matches",
-                "decisions/s",
-                "p50 ms",
-                "p99 ms",
-                "rate/base",
-                "p99/base",
-                "srv cpu ms/dec",
-                "srv cpu",
-                "bots cpu",
-                "RSS KB/match",
-                "ramp s",
-            ),
-            rows,
-        )
-    )
+    return "\n\n".join(tables)
 
 
 def memory(results: Sequence[MemoryResult]) -> str:

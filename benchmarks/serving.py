@@ -5,6 +5,11 @@ left over from one level never load the next), then one bot-driver
 subprocess (`benchmarks.driver`) plays random bots against it. The same is
 done with the baseline server (`benchmarks.baseline_server`), which replays
 the same game's recorded traffic with no engine behind it.
+
+Targets: `server` stores in a SQLite file (WAL), as a deployment does;
+`server-memory` with `--db :memory:`; `server-metrics` is `server` with
+Prometheus metrics on; `before` is `server` run from another checkout (an
+older commit), for before/after comparisons in one run; `baseline`.
 """
 
 from __future__ import annotations
@@ -12,8 +17,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from benchmarks import procs
@@ -21,7 +28,7 @@ from benchmarks import procs
 
 @dataclass(frozen=True, slots=True)
 class LoadResult:
-    target: str  # "server", "server-metrics" (with --metrics-port) or "baseline"
+    target: str  # "server", "server-memory", "server-metrics", "before" or "baseline"
     matches: int
     decisions_per_second: float
     p50_ms: float
@@ -36,6 +43,8 @@ class LoadResult:
     driver_cpu_share: float
     server_rss_idle: int
     server_rss_loaded: int | None
+    game: str = ""
+    players: int = 0
 
     @property
     def rss_growth_per_match(self) -> float | None:
@@ -44,9 +53,9 @@ class LoadResult:
         return (self.server_rss_loaded - self.server_rss_idle) / self.matches
 
 
-def server_command() -> list[str]:
+def server_command(db: str = ":memory:") -> list[str]:
     # Matches must not start without their seats during a long ramp.
-    return [*procs.sheepfold_serve_command(), "--start-timeout", "300"]
+    return [*procs.sheepfold_serve_command(db), "--start-timeout", "300"]
 
 
 def baseline_command(game: str, players: int) -> list[str]:
@@ -69,14 +78,39 @@ def measure(
     seconds: float,
     warmup: float,
     ramp_timeout: float = 120.0,
+    before: Path | None = None,
 ) -> LoadResult:
+    with tempfile.TemporaryDirectory(prefix="sheepfold-bench-") as scratch:
+        return _measure(
+            target, game, players, matches, seconds, warmup, ramp_timeout, before, Path(scratch)
+        )
+
+
+def _measure(
+    target: str,
+    game: str,
+    players: int,
+    matches: int,
+    seconds: float,
+    warmup: float,
+    ramp_timeout: float,
+    before: Path | None,
+    scratch: Path,
+) -> LoadResult:
+    cwd = None
     if target == "baseline":
         command = baseline_command(game, players)
+    elif target == "server-memory":
+        command = server_command(":memory:")
     else:
-        command = server_command()
+        command = server_command(str(scratch / "sheepfold.db"))
         if target == "server-metrics":
             command += ["--metrics-port", "0"]
-    server = procs.start(command)
+        if target == "before":
+            if before is None:
+                raise ValueError("the 'before' target needs the path of another checkout")
+            cwd = before
+    server = procs.start(command, cwd=cwd)
     try:
         time.sleep(0.2)
         idle = procs.sample(server.pid).rss_bytes
@@ -140,6 +174,8 @@ def measure(
         driver_cpu_share=data["driver_cpu_seconds"] / window,
         server_rss_idle=idle,
         server_rss_loaded=data["server_rss_after"],
+        game=game,
+        players=players,
     )
 
 
@@ -150,10 +186,21 @@ def run(
     seconds: float,
     warmup: float,
     targets: tuple[str, ...] = ("server", "baseline"),
+    before: Path | None = None,
+    errors: list[str] | None = None,
 ) -> list[LoadResult]:
-    """Every level against every target, interleaved so drift hits both alike."""
+    """Every level against every target, interleaved so drift hits both alike.
+
+    With `errors`, a run that fails is noted there and the others go on."""
     results = []
     for matches in levels:
         for target in targets:
-            results.append(measure(target, game, players, matches, seconds, warmup))
+            try:
+                results.append(
+                    measure(target, game, players, matches, seconds, warmup, before=before)
+                )
+            except RuntimeError as error:
+                if errors is None:
+                    raise
+                errors.append(f"{game} {players}p {target} at {matches} matches: {error}")
     return results

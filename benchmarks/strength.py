@@ -1,11 +1,13 @@
 """Quick bot-strength check on the local engine (no server): head-to-head win
 rates and time per decision, for tuning bots before a real tournament.
 
-    python -m benchmarks.strength --game sheep-n-sheep mcts:random greedy:random --games 20
-    python -m benchmarks.strength --game stubborn-sheep solo:mcts solo:random --games 20
+    python -m benchmarks.strength --game sheep-n-sheep mcts,random greedy,random --games 20
+    python -m benchmarks.strength --game stubborn-sheep solo,mcts solo,random --games 20
+    python -m benchmarks.strength --game sheep-n-sheep mybots:Clever,greedy
 
-`A:B` plays 2-player games with seats swapped every other game; `solo:A` plays
-solo games. The bots receive exactly what a seat receives over gRPC (the
+`A,B` plays 2-player games with seats swapped every other game; `solo,A` plays
+solo games. A bot is a built-in name or module:Class (`A:B` still works when
+both are built-in names). The bots receive exactly what a seat receives over gRPC (the
 codec's observation and the legal actions), so this measures the real bots.
 The tournament runner (`sheepfold tournament`) is what rates bots; this is the
 fast loop for development.
@@ -23,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from sheepfold.v1 import arena_pb2
 
 import games
-from clients.bots import load_bot
+from clients.bots import BotSpecError, load_bot
 from clients.sdk import DecisionView
 from server import convert
 
@@ -67,15 +69,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("pairs", nargs="+", metavar="A:B", help="bot pairs, or solo:BOT")
+    parser.add_argument("pairs", nargs="+", metavar="A,B", help="bot pairs, or solo,BOT")
     parser.add_argument("--game", required=True, choices=games.names())
     parser.add_argument("--games", type=int, default=20, help="games per pair (default 20)")
     parser.add_argument("--seed", type=int, default=1000, help="first seed (default 1000)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     args = parser.parse_args(argv)
+    try:
+        pairs = [split_pair(pair) for pair in args.pairs]
+        for first, second in pairs:
+            for spec in (first, second):
+                if spec != "solo":
+                    load_bot(spec)  # every bot loads before any game runs
+    except (ValueError, BotSpecError) as error:
+        parser.error(str(error))
     with ProcessPoolExecutor(args.workers) as pool:
-        for pair in args.pairs:
-            first, _, second = pair.partition(":")
+        for pair, (first, second) in zip(args.pairs, pairs, strict=True):
             if first == "solo":
                 jobs = [(args.game, (second,), args.seed + g) for g in range(args.games)]
             else:
@@ -89,6 +98,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ]
             _report(pair, first, second, list(pool.map(_job, jobs)))
     return 0
+
+
+def split_pair(pair: str) -> tuple[str, str]:
+    """`A,B` (or `A:B` when neither bot is module:Class) as (A, B)."""
+    if "," in pair:
+        first, _, second = pair.partition(",")
+    elif pair.count(":") == 1:
+        first, _, second = pair.partition(":")
+    else:
+        raise ValueError(f"{pair!r}: write a pair as A,B (a bot may be module:Class)")
+    if not first or not second:
+        raise ValueError(f"{pair!r}: write a pair as A,B or solo,BOT")
+    return first.strip(), second.strip()
 
 
 def _report(pair: str, first: str, second: str, outcomes: list[tuple]) -> None:

@@ -17,9 +17,13 @@ ENGINE_DECISIONS_PER_SECOND = {
     "stubborn-sheep": 20_000,
     "sheep-and-garden": 5_000,
 }
-RATE_RATIO_AT_LEAST = 0.5  # server decisions/s over the baseline's
-P99_RATIO_AT_MOST = 2.0  # server p99 over the baseline's
+RATE_RATIO_AT_LEAST = 0.8  # server decisions/s over the baseline's
+P99_RATIO_AT_MOST = 1.3  # server p99 over the baseline's
 RATIO_LEVELS = (10, 100)
+CPU_MS_PER_DECISION_AT_MOST = 0.25  # the server process's CPU per decision
+CPU_LEVEL = 10
+RAMP_RATIO_AT_MOST = 2.0  # time to join every match, over the baseline's
+RAMP_LEVEL = 500
 BYTES_PER_MATCH_AT_MOST = 200 * 1024
 BENCH_SECONDS_AT_MOST = 300
 # After the warm-up a server's memory is flat: allocator noise, not matches.
@@ -55,17 +59,29 @@ def engine_checks(results: Sequence[EngineResult]) -> list[Check]:
 
 
 def server_checks(results: Sequence[LoadResult]) -> list[Check]:
+    """The `server` target (SQLite file) of every game against its baseline."""
+    checks = []
+    for game, players in dict.fromkeys((r.game, r.players) for r in results):
+        mine = [r for r in results if (r.game, r.players) == (game, players)]
+        checks += _game_checks(f"{game} {players}p" if game else "", mine)
+    return checks
+
+
+def _game_checks(name: str, results: Sequence[LoadResult]) -> list[Check]:
+    def pick(target: str, level: int) -> LoadResult | None:
+        return next((r for r in results if r.target == target and r.matches == level), None)
+
+    prefix = f"{name}: " if name else ""
     checks = []
     for level in RATIO_LEVELS:
-        server = next((r for r in results if r.target == "server" and r.matches == level), None)
-        base = next((r for r in results if r.target == "baseline" and r.matches == level), None)
+        server, base = pick("server", level), pick("baseline", level)
         if server is None or base is None:
             continue
         rate = server.decisions_per_second / base.decisions_per_second
         p99 = server.p99_ms / base.p99_ms
         checks.append(
             Check(
-                f"server/baseline decisions/s at {level} matches",
+                f"{prefix}server/baseline decisions/s at {level} matches",
                 rate,
                 f">= {RATE_RATIO_AT_LEAST}",
                 rate >= RATE_RATIO_AT_LEAST,
@@ -78,7 +94,7 @@ def server_checks(results: Sequence[LoadResult]) -> list[Check]:
             cost = base.server_cpu_ms_per_decision / server.server_cpu_ms_per_decision
             checks.append(
                 Check(
-                    f"baseline/server CPU per decision at {level} matches",
+                    f"{prefix}baseline/server CPU per decision at {level} matches",
                     cost,
                     f">= {RATE_RATIO_AT_LEAST}",
                     cost >= RATE_RATIO_AT_LEAST,
@@ -86,10 +102,32 @@ def server_checks(results: Sequence[LoadResult]) -> list[Check]:
             )
         checks.append(
             Check(
-                f"server/baseline p99 at {level} matches",
+                f"{prefix}server/baseline p99 at {level} matches",
                 p99,
                 f"<= {P99_RATIO_AT_MOST}",
                 p99 <= P99_RATIO_AT_MOST,
+            )
+        )
+    server = pick("server", CPU_LEVEL)
+    if server is not None and server.server_cpu_ms_per_decision is not None:
+        cpu = server.server_cpu_ms_per_decision
+        checks.append(
+            Check(
+                f"{prefix}server CPU ms per decision at {CPU_LEVEL} matches",
+                cpu,
+                f"<= {CPU_MS_PER_DECISION_AT_MOST}",
+                cpu <= CPU_MS_PER_DECISION_AT_MOST,
+            )
+        )
+    server, base = pick("server", RAMP_LEVEL), pick("baseline", RAMP_LEVEL)
+    if server is not None and base is not None and base.ramp_seconds > 0:
+        ramp = server.ramp_seconds / base.ramp_seconds
+        checks.append(
+            Check(
+                f"{prefix}server/baseline time to join {RAMP_LEVEL} matches",
+                ramp,
+                f"<= {RAMP_RATIO_AT_MOST}",
+                ramp <= RAMP_RATIO_AT_MOST,
             )
         )
     return checks

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
-from cli import db, demo, play, replay, serve
+from cli import create, db, demo, play, replay, serve
 from tournament import cli as tournament_cli
 from web import cli as web_cli
 
@@ -16,24 +18,60 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sheepfold",
         description="Sheepfold: a gRPC game server for bot competitions on four sheep games.",
     )
+    parser.add_argument("--version", action="version", version=f"sheepfold {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve.add_parser(commands)
     play.add_parsers(commands)
     demo.add_parser(commands)
     tournament_cli.add_parser(commands)
     replay.add_parser(commands)
+    create.add_parser(commands)
     db.add_parser(commands)
     web_cli.add_parser(commands)
     return parser
 
 
+def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse; an unknown flag is reported with the usage of the command it was given to."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        _innermost(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def _innermost(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """The (sub)command parser that `args` ended in, e.g. `sheepfold tournament run`."""
+    while True:
+        actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        chosen = getattr(args, actions[0].dest, None) if actions else None
+        if chosen is None:
+            return parser
+        parser = actions[0].choices[chosen]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse(build_parser(), argv)
     try:
-        return int(args.handler(args) or 0)
+        code = int(args.handler(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        return code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # `sheepfold ... | head`: the reader left; no more output can go anywhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print("sheepfold: the output was closed before all of it was written", file=sys.stderr)
+        return 1
+
+
+def _version() -> str:
+    try:
+        return version("sheepfold")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
 
 
 if __name__ == "__main__":

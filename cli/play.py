@@ -16,7 +16,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from sheepfold.v1 import arena_pb2
 
 import games
+from cli.addresses import server_address
+from cli.botguard import BotRaised, GuardedBot
 from clients.bots import BotSpecError, load_bot
+from clients.connect import Unreachable
 from clients.matchplay import MatchOutcome, play_match
 from clients.sdk import SeatError, play
 from server.app import ServerConfig
@@ -55,7 +58,12 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
         metavar="KEY=VALUE",
         help="a game option, repeatable (e.g. --option rounds=1)",
     )
-    parser.add_argument("--server", metavar="ADDR", help="play on this server instead (HOST:PORT)")
+    parser.add_argument(
+        "--server",
+        metavar="ADDR",
+        type=server_address,
+        help="play on this server instead (HOST:PORT)",
+    )
     parser.add_argument(
         "--admin-token",
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
@@ -101,7 +109,10 @@ def run_match(args: argparse.Namespace) -> int:
         raise SystemExit(f"sheepfold match: {error}") from None
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     try:
-        bots = [load_bot(spec, bot_seed(seed, seat)) for seat, spec in enumerate(specs)]
+        bots = [
+            GuardedBot(load_bot(spec, bot_seed(seed, seat)), seat, spec)
+            for seat, spec in enumerate(specs)
+        ]
     except BotSpecError as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     clock = arena_pb2.ClockSettings(decision_seconds=args.decision_seconds)
@@ -121,8 +132,11 @@ def run_match(args: argparse.Namespace) -> int:
 
     try:
         outcome = asyncio.run(play_it())
-    except SeatError as error:
+    except (SeatError, Unreachable) as error:
         raise SystemExit(f"sheepfold match: {error}") from None
+    except BotRaised as error:
+        print(error.report("match"), file=sys.stderr)
+        return 1
     except grpc.aio.AioRpcError as error:
         raise SystemExit(f"sheepfold match: {error.code().name}: {error.details()}") from None
     summary = match_summary(args.game, specs, seed, options, outcome)
@@ -138,6 +152,7 @@ def match_summary(
 ) -> dict[str, Any]:
     result = outcome.result
     return {
+        "match_id": outcome.match_id,
         "game": game,
         "players": len(specs),
         "bots": specs,
@@ -149,6 +164,7 @@ def match_summary(
         "details": json.loads(result.details_json or "{}"),
         "strikes": [seat.strikes for seat in result.seats],
         "disqualified": [seat.seat for seat in result.seats if seat.disqualified],
+        "end_reason": result.end_reason,
     }
 
 
@@ -157,14 +173,23 @@ def _number(value: float) -> int | float:
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    lines = [f"{summary['game']}  seed {summary['seed']}"]
+    lines = [f"{summary['game']}  seed {summary['seed']}  match {summary['match_id']}"]
+    disqualified = set(summary["disqualified"])
     for seat, spec in enumerate(summary["bots"]):
+        strikes = summary["strikes"][seat]
+        notes = "  DISQUALIFIED (ranked last)" if seat in disqualified else ""
+        notes += f"  strikes {strikes}" if strikes else ""
         lines.append(
             f"  seat {seat}  {spec:<12} score {summary['scores'][seat]:>6}  "
-            f"rank {summary['ranks'][seat]}"
+            f"rank {summary['ranks'][seat]}{notes}"
         )
     winners = ", ".join(f"seat {w} ({summary['bots'][w]})" for w in summary["winners"])
     lines.append(f"  winner: {winners}")
+    if disqualified:
+        lines.append(
+            "  a disqualified seat missed its deadline too often: the server played its "
+            "moves at random and ranks it last, whatever its score"
+        )
     return "\n".join(lines)
 
 
@@ -179,7 +204,12 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
         "variables SHEEPFOLD_SERVER, SHEEPFOLD_MATCH and SHEEPFOLD_TOKEN, which the tournament "
         "runner sets for command-line bots.",
     )
-    parser.add_argument("--server", default=os.environ.get("SHEEPFOLD_SERVER"), help="HOST:PORT")
+    parser.add_argument(
+        "--server",
+        type=server_address,
+        default=os.environ.get("SHEEPFOLD_SERVER"),
+        help="HOST:PORT",
+    )
     parser.add_argument("--match", default=os.environ.get("SHEEPFOLD_MATCH"), help="match id")
     parser.add_argument("--token", default=os.environ.get("SHEEPFOLD_TOKEN"), help="seat token")
     parser.add_argument("--seat", type=int, help="seat number (default: the token's seat)")
@@ -194,12 +224,15 @@ def run_bot(args: argparse.Namespace) -> int:
     if missing:
         raise SystemExit(f"sheepfold bot: missing --{', --'.join(missing)} (or the environment)")
     try:
-        bot = load_bot(args.bot, args.seed)
+        bot = GuardedBot(load_bot(args.bot, args.seed), args.seat, args.bot)
         result = asyncio.run(play(bot, args.server, args.match, args.token, args.seat))
     except BotSpecError as error:
         raise SystemExit(f"sheepfold bot: {error}") from None
-    except SeatError as error:
+    except (SeatError, Unreachable) as error:
         print(f"sheepfold bot: {error}", file=sys.stderr)
+        return 1
+    except BotRaised as error:
+        print(error.report("bot"), file=sys.stderr)
         return 1
     print(json.dumps({"scores": list(result.scores), "ranks": list(result.ranks)}))
     return 0

@@ -1,26 +1,25 @@
 """`sheepfold replay MATCH_ID --db FILE [--json]`: a finished match, move by move.
 
-The match is rebuilt by replaying its seed and recorded action indices through
-the engine, printing after each move what happened (every event, the private
-ones marked, since the match is over) and the game's own text rendering. The
-scores the engine ends with are checked against the stored result.
+FILE is a server's database or a tournament's (cli/replay_source.py tells them
+apart). The match is rebuilt by replaying its seed and recorded action indices
+through the engine, printing after each move what happened (every event, the
+private ones marked, since the match is over) and the game's own text rendering.
+The scores the engine ends with are checked against the stored result.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from pathlib import Path
 from typing import Any
 
 from sheepfold.v1 import arena_pb2
 
 import games
+from cli.replay_legend import help_epilog, legend
+from cli.replay_source import MatchToReplay, SourceError, load
 from games.errors import RulesChanged
-from server.records import StoredMatch
-from server.sqlite_store import SqliteStore, StoreError
 
 EXIT_MISMATCH = 2
 
@@ -29,63 +28,56 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "replay",
         help="print a finished match move by move",
-        description="Print a finished match from the server's database move by move, with "
-        "each game's text rendering after every move, and check that replaying the record "
-        "through the engine gives the stored scores (exit 2 if not).",
+        description="Print a finished match move by move, from a server's database or a "
+        "tournament's, with each game's text rendering after every move, and check that "
+        "replaying the record through the engine gives the stored scores (exit 2 if not).",
+        epilog=help_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("match_id", help="the match id (CreateMatch, ListMatches)")
     parser.add_argument(
-        "--db", default="sheepfold.db", help="the server's SQLite file (default %(default)s)"
+        "match_id", help="the match id (printed by match, create and tournament run)"
+    )
+    parser.add_argument(
+        "--db",
+        default="sheepfold.db",
+        help="a server's or a tournament's SQLite file (default %(default)s)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if not Path(args.db).is_file():
-        print(f"sheepfold replay: no database at {args.db}", file=sys.stderr)
-        return 1
     try:
-        store = SqliteStore(args.db)
-    except StoreError as error:
+        match = load(args.db, args.match_id)
+    except SourceError as error:
         print(f"sheepfold replay: {error}", file=sys.stderr)
         return 1
-    try:
-        stored = store.load(args.match_id)
-    finally:
-        store.close()
-    if stored is None:
-        print(f"sheepfold replay: no match {args.match_id!r} in {args.db}", file=sys.stderr)
-        return 1
-    if stored.status != "finished":
-        print(
-            f"sheepfold replay: match {args.match_id} is {stored.status}, not finished; "
-            "only finished matches are replayed",
-            file=sys.stderr,
-        )
+    if match.game not in games.names():
+        print(f"sheepfold replay: unknown game {match.game!r} in {args.db}", file=sys.stderr)
         return 1
     try:
-        games.get(stored.record.game).check_rules_version(stored.record.rules_version)
+        games.get(match.game).check_rules_version(match.rules_version)
     except RulesChanged as error:
         print(f"sheepfold replay: match {args.match_id} was {error}", file=sys.stderr)
         return 1
-    replay = build_replay(stored)
-    try:
-        print(json.dumps(replay, sort_keys=True) if args.json else format_replay(replay))
-    except BrokenPipeError:  # piped into `head`: stop quietly
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - replaces the closed pipe
+    replay = build_replay(match)
+    print(json.dumps(replay, sort_keys=True) if args.json else format_replay(replay))
     return 0 if replay["verified"] else EXIT_MISMATCH
 
 
-def build_replay(stored: StoredMatch) -> dict[str, Any]:
+def build_replay(match: MatchToReplay) -> dict[str, Any]:
     """The whole match as plain data, rebuilt through the engine."""
-    record = stored.record
-    game = games.get(record.game)
-    state = game.new_state(record.players, record.seed, record.options)
+    game = games.get(match.game)
+    state = game.new_state(match.players, match.seed, match.options)
     moves = []
     problems = []
-    for move in stored.moves:
+    for move in match.moves:
         actions = state.legal_actions()
+        if not 0 <= move.index < len(actions):
+            problems.append(
+                f"move {move.move}: index {move.index} but only {len(actions)} legal actions"
+            )
+            break
         action = actions[move.index]
         if action.label != move.label:
             problems.append(
@@ -106,9 +98,7 @@ def build_replay(stored: StoredMatch) -> dict[str, Any]:
             }
         )
     engine = state.result() if state.terminal else None
-    stored_result = (
-        arena_pb2.MatchResult.FromString(stored.result) if stored.result is not None else None
-    )
+    stored_result = match.result
     if engine is None:
         problems.append("the recorded actions do not finish the game")
     elif stored_result is not None and list(stored_result.scores) != [
@@ -119,21 +109,23 @@ def build_replay(stored: StoredMatch) -> dict[str, Any]:
             f"{list(stored_result.scores)}"
         )
     return {
-        "match_id": record.match_id,
-        "game": record.game,
+        "match_id": match.match_id,
+        "source": match.source,
+        "game": match.game,
         "title": game.title,
-        "players": record.players,
-        "options": record.options,
-        "seed": record.seed,
-        "rules_version": record.rules_version,
+        "players": match.players,
+        "options": match.options,
+        "seed": match.seed,
+        "rules_version": match.rules_version,
         "clock": {
-            "decision_seconds": record.clock.decision_seconds,
-            "time_bank_seconds": record.clock.time_bank_seconds,
-            "max_strikes": record.clock.max_strikes,
+            "decision_seconds": match.clock.decision_seconds,
+            "time_bank_seconds": match.clock.time_bank_seconds,
+            "max_strikes": match.clock.max_strikes,
         },
-        "initial_render": game.new_state(record.players, record.seed, record.options).render(),
+        "legend": legend(match.game),
+        "initial_render": game.new_state(match.players, match.seed, match.options).render(),
         "moves": moves,
-        "result": _result(stored_result, stored.end_reason),
+        "result": _result(stored_result, match.end_reason),
         "engine_scores": [float(s) for s in engine.scores] if engine else None,
         "verified": not problems,
         "problems": problems,
@@ -170,11 +162,15 @@ def format_replay(replay: dict[str, Any]) -> str:
         f"clock {clock['decision_seconds']:g} s per decision, bank "
         f"{clock['time_bank_seconds']:g} s, {clock['max_strikes']} strikes",
         "",
+        "How to read the board:",
+        replay["legend"],
+        "",
         "== start",
         replay["initial_render"],
     ]
     for move in replay["moves"]:
-        forced = f"  [forced: {move['forced']}]" if move["forced"] else ""
+        kind = move["forced"]
+        forced = "" if not kind else "  [forced]" if kind == "forced" else f"  [forced: {kind}]"
         lines += ["", f"== move {move['move']}  seat {move['seat']}: {move['label']}{forced}"]
         for event in move["events"]:
             private = event["private_to"]

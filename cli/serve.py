@@ -127,10 +127,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         default="auto",
         help="console on a terminal, JSON lines otherwise (default %(default)s)",
     )
-    parser.add_argument("--log-level", default="info", help="debug, info, warning, error")
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=("debug", "info", "warning", "error"),
+        help="the least important lines logged (default %(default)s)",
+    )
     parser.add_argument(
         "--web-port",
-        type=int,
+        type=_port,
         help="also serve the web viewer on this HTTP port, in the same process and event loop",
     )
     parser.add_argument(

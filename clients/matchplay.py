@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from clients.connect import RPC_SECONDS, ensure_reachable
 from clients.sdk import Bot, play
 
 
@@ -39,7 +40,10 @@ async def create_match(
     if seed is not None:
         request.seed = seed
     async with grpc.aio.insecure_channel(address) as channel:
-        return await arena_pb2_grpc.ArenaStub(channel).CreateMatch(request, wait_for_ready=True)
+        await ensure_reachable(channel, address)
+        return await arena_pb2_grpc.ArenaStub(channel).CreateMatch(
+            request, wait_for_ready=True, timeout=RPC_SECONDS
+        )
 
 
 async def play_match(
@@ -62,10 +66,16 @@ async def play_match(
         clock=clock,
         admin_token=admin_token,
     )
-    results = await asyncio.gather(
-        *(
-            play(bot, address, created.match_id, token, seat)
-            for seat, (bot, token) in enumerate(zip(bots, created.seat_tokens, strict=True))
-        )
-    )
+    seats = [
+        asyncio.create_task(play(bot, address, created.match_id, token, seat))
+        for seat, (bot, token) in enumerate(zip(bots, created.seat_tokens, strict=True))
+    ]
+    try:
+        results = await asyncio.gather(*seats)
+    except BaseException:
+        # One seat failed (its bot raised): stop the others rather than leave them running.
+        for task in seats:
+            task.cancel()
+        await asyncio.gather(*seats, return_exceptions=True)
+        raise
     return MatchOutcome(created.match_id, created.seed, results[0])

@@ -25,6 +25,8 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from clients.connect import RPC_SECONDS, ensure_reachable
+
 # Codes after which rejoining makes sense: the server or the network went away.
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
 
@@ -99,12 +101,19 @@ async def play(
     credentials: grpc.ChannelCredentials | None = None,
     max_reconnects: int = 20,
 ) -> arena_pb2.MatchResult:
-    """Play one seat to the end of the match and return the result."""
+    """Play one seat to the end of the match and return the result.
+
+    Raises `clients.connect.Unreachable` when no server answers at `address`
+    within a few seconds at the start; once connected, a lost connection is
+    retried (the server may be restarting).
+    """
     log = structlog.get_logger("sheepfold.sdk").bind(match_id=match_id)
     reconnects = 0
     while True:
         try:
             async with _channel(address, credentials) as channel:
+                if reconnects == 0:
+                    await ensure_reachable(channel, address)
                 result = await _play_stream(bot, channel, match_id, token, seat, log)
             return result
         except grpc.aio.AioRpcError as error:
@@ -150,7 +159,7 @@ async def _finished_result(
 ) -> arena_pb2.MatchResult | None:
     async with _channel(address, credentials) as channel:
         info = await arena_pb2_grpc.ArenaStub(channel).GetMatch(
-            arena_pb2.GetMatchRequest(match_id=match_id)
+            arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
         )
     return info.result if info.status == arena_pb2.MATCH_STATUS_FINISHED else None
 

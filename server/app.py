@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import socket
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -77,10 +78,44 @@ def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
         ("grpc.http2.ping_timeout_ms", int(config.keepalive_timeout * 1000)),
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.max_pings_without_data", 0),
+        # gRPC sets SO_REUSEPORT by default: a second server on a taken port would
+        # start and share it silently. Off, the second one fails to bind at once.
+        ("grpc.so_reuseport", 0),
         # Clients may ping every 5 s (the SDK pings every 30 s); more often is abuse.
         ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
         ("grpc.http2.min_recv_ping_interval_without_data_ms", 5_000),
     ]
+
+
+class ListenError(OSError):
+    """The server cannot listen where it was told to (port taken, bad address)."""
+
+
+def check_can_listen(host: str, port: int) -> None:
+    """Fail with a plain reason before gRPC does (it only says "Failed to bind")."""
+    if not 0 <= port <= 65535:
+        raise ListenError(f"cannot listen on {host}:{port}: ports go from 0 to 65535")
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        raise ListenError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    family, kind, proto, _, sockaddr = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC does
+        try:
+            probe.bind(sockaddr)
+        except OSError as error:
+            why = (error.strerror or str(error)).lower()
+            raise ListenError(f"cannot listen on {host}:{port}: {why}") from None
+
+
+def _add_port(add: Callable[[], int], address: str) -> int:
+    try:
+        return add()
+    except RuntimeError:
+        raise ListenError(f"cannot listen on {address}: gRPC could not bind it") from None
 
 
 class SheepfoldServer:
@@ -158,13 +193,14 @@ class SheepfoldServer:
             server,
         )
         address = f"{self.config.host}:{self.config.port}"
+        check_can_listen(self.config.host, self.config.port)
         if self.config.tls_cert and self.config.tls_key:
             credentials = grpc.ssl_server_credentials(
                 [(self.config.tls_key.read_bytes(), self.config.tls_cert.read_bytes())]
             )
-            self.port = server.add_secure_port(address, credentials)
+            self.port = _add_port(lambda: server.add_secure_port(address, credentials), address)
         else:
-            self.port = server.add_insecure_port(address)
+            self.port = _add_port(lambda: server.add_insecure_port(address), address)
         # Restored before the port serves, so a bot that rejoins finds its match.
         restored = self.registry.restore()
         if self.config.metrics_port is not None:
@@ -203,9 +239,11 @@ class SheepfoldServer:
         return self.port
 
     async def _start_health_port(self) -> None:
-        health = grpc.aio.server()
+        health = grpc.aio.server(options=[("grpc.so_reuseport", 0)])  # a taken port fails
         health_pb2_grpc.add_HealthServicer_to_server(self.health, health)
-        self.health_port = health.add_insecure_port(f"{self.config.host}:{self.config.health_port}")
+        check_can_listen(self.config.host, self.config.health_port)
+        address = f"{self.config.host}:{self.config.health_port}"
+        self.health_port = _add_port(lambda: health.add_insecure_port(address), address)
         await health.start()
         self._health_server = health
 

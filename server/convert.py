@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -56,6 +57,22 @@ def legal_action(codec: Codec, action: Any) -> arena_pb2.LegalAction:
 
 def legal_actions(codec: Codec, actions: Sequence[Any]) -> list[arena_pb2.LegalAction]:
     return [legal_action(codec, action) for action in actions]
+
+
+def fill_legal_actions(codec: Codec, target: arena_pb2.Decision, actions: Sequence[Any]) -> None:
+    """Append `actions` to `target.actions`, each from its memoised encoding.
+
+    The same actions come back decision after decision and match after match;
+    merging their bytes in one parse costs a fraction of building the messages.
+    """
+    target.MergeFromString(b"".join([_legal_action_bytes(codec, action) for action in actions]))
+
+
+@functools.lru_cache(maxsize=8192)
+def _legal_action_bytes(codec: Codec, action: Any) -> bytes:
+    # Actions are frozen values: equal actions of a game encode alike. A bounded
+    # memo of a pure function (a few MB when full), shared by every match.
+    return arena_pb2.Decision(actions=[legal_action(codec, action)]).SerializeToString()
 
 
 def event(codec: Codec, move: int, payload: Any) -> arena_pb2.EventMessage:

@@ -41,6 +41,7 @@ def start(
     env: Mapping[str, str] | None = None,
     timeout: float = 30.0,
     max_lines: int | None = None,
+    cwd: Path | None = None,
 ) -> ServerProcess:
     """Run `command` and wait for its `{"event": "server started", "port": N}` line.
 
@@ -49,7 +50,7 @@ def start(
     """
     process = subprocess.Popen(
         list(command),
-        cwd=ROOT,
+        cwd=cwd or ROOT,
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,

@@ -89,6 +89,15 @@ class PendingDecision:
     )
 
 
+# The answer future's result when the decision's time ran out.
+TIMED_OUT = -1
+
+
+def _expire(answer: asyncio.Future[int]) -> None:
+    if not answer.done():
+        answer.set_result(TIMED_OUT)
+
+
 class JoinError(Exception):
     def __init__(self, code: grpc.StatusCode, message: str) -> None:
         super().__init__(message)
@@ -297,7 +306,7 @@ class Match:
         convert.fill_observation(
             self.codec, decision.observation, self.state.observation(seat.index)
         )
-        decision.actions.extend(convert.legal_actions(self.codec, actions))
+        convert.fill_legal_actions(self.codec, decision, actions)
         decision.clock.decision_seconds = clock.decision_seconds
         decision.clock.time_bank_seconds = seat.bank
         decision.clock.strikes = seat.strikes
@@ -308,11 +317,14 @@ class Match:
         clock = self.record.clock
         loop = asyncio.get_running_loop()
         started = loop.time()
+        # A plain timer on the answer future: wait_for and shield would add a task,
+        # a second future and their callbacks to every decision.
+        timer = loop.call_later(clock.decision_seconds + seat.bank, _expire, pending.answer)
         try:
-            index = await asyncio.wait_for(
-                asyncio.shield(pending.answer), clock.decision_seconds + seat.bank
-            )
-        except TimeoutError:
+            index = await pending.answer
+        finally:
+            timer.cancel()
+        if index == TIMED_OUT:
             seat.bank = 0.0
             seat.strikes += 1
             seat.disqualified = seat.strikes >= clock.max_strikes
@@ -585,7 +597,9 @@ class Match:
             self._send_error(
                 seat,
                 grpc.StatusCode.FAILED_PRECONDITION,
-                f"decision {decision_id} was already answered",
+                f"decision {decision_id} timed out"
+                if not pending.answer.cancelled() and pending.answer.result() == TIMED_OUT
+                else f"decision {decision_id} was already answered",
                 decision_id,
             )
         elif not 0 <= action_index < len(pending.actions):

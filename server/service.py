@@ -234,8 +234,8 @@ async def _read_answers(
                 match.answer(seat, request.answer.decision_id, request.answer.action_index, stream)
             else:
                 match.reject(seat, "this stream has already joined; send answers only", stream)
-    except (asyncio.CancelledError, grpc.aio.AioRpcError):
-        pass
+    except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.aio.AbortError):
+        pass  # the peer left, or the server is stopping and aborted the stream
     except Exception:
         # A bug must not leave the client waiting on a stream nobody reads.
         match.log.exception("reading a Play stream failed", seat=seat)

@@ -70,6 +70,11 @@ def replay_message(
             )
             for m in moves
         ],
+        clock=arena_pb2.ClockSettings(
+            decision_seconds=record.clock.decision_seconds,
+            time_bank_seconds=record.clock.time_bank_seconds,
+            max_strikes=record.clock.max_strikes,
+        ),
     )
     if result is not None:
         replay.result.CopyFrom(result)

@@ -14,7 +14,9 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from clients.connect import check_address
 from server.metrics_http import MetricsPortError
+from tournament.botcheck import BotCheckError
 from tournament.config import (
     BotSpec,
     ConfigError,
@@ -30,7 +32,7 @@ from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament, run_tournament_async
 from tournament.sprt import SprtStatus
 from tournament.sprt_run import format_status, run_sprt
-from tournament.store import StoreError
+from tournament.store import Store, StoreError
 
 __all__ = ["add_parser", "demo_round_robin", "main"]
 
@@ -54,7 +56,7 @@ score % between every two bots. Solo tournaments are ranked by mean score.
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "tournament",
-        help="round robins, gauntlets and SPRTs with Elo ratings (run, sprt, report)",
+        help="round robins, gauntlets and SPRTs with Elo ratings (run, sprt, report, forget)",
         description="Round-robin tournaments between bots through a Sheepfold server, "
         "stored in SQLite, rated with Bradley-Terry Elo and bootstrap intervals.",
     )
@@ -70,6 +72,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     run.add_argument(
         "--server",
         metavar="ADDR",
+        type=_address,
         help="play on this server (HOST:PORT) instead of an in-process one",
     )
     run.add_argument(
@@ -99,6 +102,12 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--no-report", action="store_true", help="do not print the standings at the end"
     )
     run.add_argument(
+        "--rerun-crashed",
+        action="store_true",
+        help="first delete the stored games in which a bot crashed, then play them again "
+        "(after fixing the bot)",
+    )
+    run.add_argument(
         "--metrics-port",
         type=int,
         metavar="PORT",
@@ -112,6 +121,19 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     run.set_defaults(handler=_run)
 
+    forget = sub.add_parser(
+        "forget",
+        help="delete every stored game a bot played in",
+        description="Delete every stored game BOT played in (results and records), e.g. "
+        "after a bug fix or to drop a bot: `tournament run` plays them again while BOT "
+        "is in the config, and the report no longer counts them.",
+    )
+    forget.add_argument("bot", metavar="BOT", help="the bot's name in the config")
+    forget.add_argument("--db", metavar="FILE", required=True, help="the tournament's database")
+    forget.add_argument(
+        "--tournament", metavar="NAME", help="which tournament in the database (default: latest)"
+    )
+    forget.set_defaults(handler=_forget)
     _add_sprt_parser(sub)
 
     rep = sub.add_parser(
@@ -151,6 +173,13 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     rep.set_defaults(handler=_report)
     return parser
+
+
+def _address(text: str) -> str:
+    try:
+        return check_address(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 SPRT_HELP = """\
@@ -237,6 +266,10 @@ def _play_sprt(
             progress=progress,
             admin_token=args.admin_token,
         )
+    except BotCheckError as error:
+        for problem in error.problems:
+            print(f"sheepfold tournament: {args.config}: {problem}", file=sys.stderr)
+        return 2
     except (RunError, StoreError) as error:
         print(f"sheepfold tournament: {error}", file=sys.stderr)
         return 1
@@ -356,7 +389,12 @@ def _run_and_report(
             progress=progress,
             admin_token=args.admin_token,
             executor=executor,
+            rerun_crashed=args.rerun_crashed,
         )
+    except BotCheckError as error:
+        for problem in error.problems:
+            print(f"sheepfold tournament: {args.config}: {problem}", file=sys.stderr)
+        return 2
     except (RunError, StoreError) as error:
         print(f"sheepfold tournament: {error}", file=sys.stderr)
         return 1
@@ -374,9 +412,21 @@ def _run_and_report(
         + (f", {summary.errors} not played (see the log)" if summary.errors else ""),
         file=sys.stderr,
     )
+    if summary.forgotten:
+        print(
+            f"{summary.forgotten} games with a crash were deleted and played again", file=sys.stderr
+        )
     if not args.no_report and summary.already_done + summary.played:
         print(report(summary.database, "text", tournament=config.name))
-    return 0 if not summary.errors else 1
+    for failed in summary.always_crashed:
+        print(f"sheepfold tournament: {failed.line()}", file=sys.stderr)
+    if summary.always_crashed:
+        print(
+            "sheepfold tournament: fix the bot, then `sheepfold tournament run "
+            f"{args.config} --rerun-crashed` plays those games again",
+            file=sys.stderr,
+        )
+    return 0 if not summary.errors and not summary.always_crashed else 1
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -395,6 +445,28 @@ def _report(args: argparse.Namespace) -> int:
     except (StoreError, FileNotFoundError, ValueError) as error:
         print(f"sheepfold tournament: {error}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _forget(args: argparse.Namespace) -> int:
+    if not Path(args.db).is_file():
+        print(f"sheepfold tournament: no database at {args.db}", file=sys.stderr)
+        return 1
+    try:
+        with Store(args.db) as store:
+            record = store.tournament(args.tournament)
+            forgotten = store.forget(record.id, store.keys_of_bot(record.id, args.bot))
+    except StoreError as error:
+        print(f"sheepfold tournament: {error}", file=sys.stderr)
+        return 1
+    if not forgotten:
+        print(
+            f"sheepfold tournament: bot {args.bot!r} played no stored game of "
+            f"tournament {record.name!r}",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"forgot {forgotten} games of {args.bot!r} in tournament {record.name!r}")
     return 0
 
 

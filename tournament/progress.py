@@ -117,16 +117,20 @@ class TerminalProgress:
 
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
         rate, eta = self.rate.step()
+        failed = [f"{seat.bot} {seat.failure}" for seat in game.seats if seat.failure]
+        if failed:  # a line of its own, with the id `sheepfold replay` takes
+            self._line("")  # blanks the status line; "\r" then writes from its start
+            self.stream.write(f"\rgame {game.key} (match {game.match_id}): {', '.join(failed)}\n")
         leaders = sorted(elo.items(), key=lambda item: -item[1])[:3]
         board = "  ".join(f"{bot} {value:+.0f}" for bot, value in leaders)
         self._line(
             f"[{self.rate.done}/{self.rate.total}] {rate:.2f} games/s  "
-            f"ETA {format_eta(eta)}  Elo {board}"
+            f"ETA {format_eta(eta)}  Elo {board}  last match {game.match_id}"
         )
 
     def game_error(self, key: str, error: str) -> None:
         self._line("")
-        self.stream.write(f"game {key} not played: {error}\n")
+        self.stream.write(f"\rgame {key} not played: {error}\n")
 
     def finish(self, played: int, interrupted: bool) -> None:
         word = "interrupted" if interrupted else "finished"

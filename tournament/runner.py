@@ -23,7 +23,10 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
+from tournament.botcheck import check_bots
 from tournament.config import TournamentConfig, add_python_path, resolve_path
+from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.outcome import game_record
 from tournament.progress import Progress, SilentProgress
@@ -69,6 +72,8 @@ class RunSummary:
     errors: int
     seconds: float
     interrupted: bool = False
+    always_crashed: tuple[AlwaysCrashed, ...] = ()
+    forgotten: int = 0  # crashed games deleted by rerun_crashed, played again
 
     @property
     def games_per_second(self) -> float:
@@ -96,22 +101,32 @@ def run_tournament(
     progress: Progress | None = None,
     admin_token: str | None = None,
     executor: ExecutorSettings | None = None,
+    rerun_crashed: bool = False,
 ) -> RunSummary:
     """Run (or resume) a tournament; an in-process server when `server` is None.
 
+    Raises BotCheckError before anything is played when a bot cannot be started.
     `executor` (default: the config's) may send every game to a Ray cluster;
     `server` may then list several addresses, comma-separated."""
     db_path = database or resolve_path(config, config.database)
+    check_bots(config)
     executor = executor or config.executor
     if executor.is_ray:
         from tournament.executors.ray import run_on_ray
 
-        return run_on_ray(config, executor, server, db_path, progress, admin_token)
+        return run_on_ray(config, executor, server, db_path, progress, admin_token, rerun_crashed)
     if server is not None and "," in server:
         raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
     if server is not None:
         return asyncio.run(
-            run_tournament_async(config, server, db_path, progress, admin_token=admin_token)
+            run_tournament_async(
+                config,
+                server,
+                db_path,
+                progress,
+                admin_token=admin_token,
+                rerun_crashed=rerun_crashed,
+            )
         )
     from server.app import ServerConfig
     from server.inprocess import serving_here
@@ -119,7 +134,9 @@ def run_tournament(
     async def run_locally() -> RunSummary:
         # The server shares this event loop: grpc.aio wants one loop per process.
         async with serving_here(ServerConfig()) as address:
-            return await run_tournament_async(config, address, db_path, progress, admin_token="")
+            return await run_tournament_async(
+                config, address, db_path, progress, admin_token="", rerun_crashed=rerun_crashed
+            )
 
     return asyncio.run(run_locally())
 
@@ -131,18 +148,22 @@ async def run_tournament_async(
     progress: Progress | None = None,
     admin_token: str | None = None,
     executor: GameExecutor | None = None,
+    rerun_crashed: bool = False,
 ) -> RunSummary:
     """`executor`: see `play_batches`."""
     progress = progress or SilentProgress()
+    check_bots(config)
     started = time.monotonic()
     with Store(database) as store:
         stages = ladder_stages(store, config)
         schedule = schedule_for(config, stages)
         tid = open_tournament(store, config, len(schedule), stages)
+        forgotten = store.forget(tid, store.crashed_keys(tid)) if rerun_crashed else 0
         done = store.done_keys(tid)
         pending = [game for game in schedule if game.key not in done]
         progress.start(config.name, len(schedule), len(schedule) - len(pending))
         batches = iter([pending])
+        crashes: dict[str, str] = {}
         played, errors = await play_batches(
             config,
             address,
@@ -152,6 +173,7 @@ async def run_tournament_async(
             progress,
             admin_token,
             executor=executor,
+            crashes=crashes,
         )
         return RunSummary(
             tournament=config.name,
@@ -161,6 +183,8 @@ async def run_tournament_async(
             played=played,
             errors=errors,
             seconds=time.monotonic() - started,
+            always_crashed=always_crashed(store.games(tid), crashes),
+            forgotten=forgotten,
         )
 
 
@@ -200,13 +224,15 @@ async def play_batches(
     progress: Progress,
     admin_token: str | None = None,
     executor: GameExecutor | None = None,
+    crashes: dict[str, str] | None = None,
 ) -> tuple[int, int]:
     """Play batch after batch until `next_batch()` returns None; (played, errors).
 
     A round robin is one batch; an SPRT asks for the next blocks after looking
-    at the statistics. Calls `progress.finish` at the end. `executor`, when
-    given, plays each batch instead of this process (`executor.run(runner,
-    batch)`, handing each game to `runner.accept` or `runner.reject`).
+    at the statistics. Calls `progress.finish` at the end. `crashes`, when
+    given, receives each crashed bot's first error. `executor`, when given,
+    plays each batch instead of this process (`executor.run(runner, batch)`,
+    handing each game to `runner.accept` or `runner.reject`).
     """
     if admin_token is None:
         admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
@@ -217,6 +243,8 @@ async def play_batches(
         elo.add(pairwise(stored.bots, stored.ranks))
     elo.refit()
     runner = _Runner(config, address, admin_token, store, tournament_id, elo, progress, log)
+    if crashes is not None:
+        runner.crash_reasons = crashes
     interrupted = False
     try:
         while (batch := next_batch()) is not None:
@@ -263,6 +291,8 @@ class _Runner:
         self.log = log
         self.played = 0
         self.errors = 0
+        self.crash_reasons: dict[str, str] = {}  # bot -> its first crash in this run
+        self.channel: grpc.aio.Channel | None = None
 
     async def run(self, pending: list[ScheduledGame]) -> None:
         if not pending:
@@ -271,6 +301,11 @@ class _Runner:
         for game in pending:
             queue.put_nowait(game)
         async with grpc.aio.insecure_channel(self.address) as channel:
+            try:
+                await ensure_reachable(channel, self.address)
+            except Unreachable as error:
+                raise RunError(str(error)) from None
+            self.channel = channel
             stub = arena_pb2_grpc.ArenaStub(channel)
             workers = [
                 asyncio.create_task(self._worker(stub, queue), name=f"tournament-worker-{i}")
@@ -292,24 +327,34 @@ class _Runner:
                 return
             self.progress.game_started(scheduled.key)
             try:
-                record = await self._play(stub, scheduled)
+                record, replay, crashes = await self._play(stub, scheduled)
             except grpc.aio.AioRpcError as error:
                 if error.code() in FATAL_CODES:
                     raise RunError(
                         f"the server refused game {scheduled.key}: "
                         f"{error.code().name}: {error.details()}"
                     ) from None
+                await self._stop_if_unreachable(error)
                 self.reject(scheduled.key, f"{error.code().name}: {error.details()}")
                 continue
             except TimeoutError as error:
                 self.reject(scheduled.key, str(error))
                 continue
-            self.accept(record)
+            self.accept(record, replay, crashes)
 
-    def accept(self, record: GameRecord) -> None:
-        """A finished game: stored at once, rated, shown."""
+    def accept(
+        self,
+        record: GameRecord,
+        replay: arena_pb2.Replay | None = None,
+        crashes: dict[str, str] | None = None,
+    ) -> None:
+        """A finished game: stored at once with its full record, rated, shown;
+        `crashes` says why each crashed bot crashed."""
         assert self.store is not None and self.elo is not None
-        if self.store.record_game(self.tournament_id, record):
+        for seat in record.seats:
+            if seat.failure == "crash" and seat.bot not in self.crash_reasons:
+                self.crash_reasons[seat.bot] = (crashes or {}).get(seat.bot, "crashed")
+        if self.store.record_game(self.tournament_id, record, replay):
             self.played += 1
             ratings = self.elo.update(pairwise(record.bots, record.ranks))
             self.progress.game_done(record, ratings)
@@ -321,7 +366,10 @@ class _Runner:
         self.errors += 1
         self.progress.game_error(key, error)
 
-    async def _play(self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame) -> GameRecord:
+    async def _play(
+        self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame
+    ) -> tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]:
+        """The game's result, its full record, and why each crashed bot crashed."""
         config = self.config
         request = arena_pb2.CreateMatchRequest(
             game=config.game,
@@ -336,7 +384,7 @@ class _Runner:
             admin_token=self.admin_token,
         )
         started = time.monotonic()
-        created = await stub.CreateMatch(request, wait_for_ready=True, timeout=30.0)
+        created = await stub.CreateMatch(request, wait_for_ready=True, timeout=RPC_SECONDS)
         match_id = created.match_id
         log = self.log.bind(match_id=match_id, game=config.game, key=scheduled.key)
         seats: dict[int, Any] = {}
@@ -356,7 +404,8 @@ class _Runner:
                 task.cancel()
             await asyncio.gather(*tasks.values(), *stand_ins, return_exceptions=True)
         result = info.result
-        return game_record(
+        replay = await self._replay(stub, match_id, log)
+        record = game_record(
             scheduled,
             match_id,
             scores=list(result.scores),
@@ -370,6 +419,33 @@ class _Runner:
             finished_at=time.time(),
             forfeit_on_timeout=config.forfeit_on_timeout,
         )
+        reasons = {scheduled.seats[seat]: reason for seat, reason in crashed.items()}
+        return record, replay, reasons
+
+    async def _stop_if_unreachable(self, error: grpc.aio.AioRpcError) -> None:
+        """A server that went away ends the run at once, not one timeout per game."""
+        if error.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            return
+        assert self.channel is not None
+        try:
+            await ensure_reachable(self.channel, self.address)
+        except Unreachable as gone:
+            raise RunError(f"{gone} (after {self.played} games this run)") from None
+
+    async def _replay(
+        self, stub: arena_pb2_grpc.ArenaStub, match_id: str, log: Any
+    ) -> arena_pb2.Replay | None:
+        """The game's full record, kept with its result so it can be replayed later."""
+        try:
+            return await stub.GetReplay(
+                arena_pb2.GetReplayRequest(match_id=match_id), timeout=RPC_SECONDS
+            )
+        except grpc.aio.AioRpcError as error:
+            # The result still counts; only `sheepfold replay` will not find this game.
+            log.warning(
+                "cannot fetch the game's record", error=f"{error.code().name}: {error.details()}"
+            )
+            return None
 
     def _seat(
         self,
@@ -418,7 +494,9 @@ class _Runner:
             newly_done = [
                 seat for seat, task in tasks.items() if task.done() and seat not in examined
             ]
-            info = await stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=30.0)
+            info = await stub.GetMatch(
+                arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
+            )
             finished = info.status == arena_pb2.MATCH_STATUS_FINISHED
             for seat in newly_done:
                 examined.add(seat)
@@ -457,9 +535,10 @@ class _Runner:
 
 async def play_game(
     config: TournamentConfig, address: str, admin_token: str, scheduled: ScheduledGame
-) -> GameRecord:
+) -> tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]:
     """Play one scheduled game on the server at `address`, as the runner does
-    (what a Ray worker runs for each game; it stores nothing)."""
+    (what a Ray worker runs for each game; it stores nothing): the result, the
+    game's full record and why each crashed bot crashed."""
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
     runner = _Runner(config, address, admin_token, None, 0, None, SilentProgress(), log)
     async with grpc.aio.insecure_channel(address) as channel:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from tournament.botcheck import check_bots
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import mean_interval
@@ -162,6 +163,7 @@ async def run_sprt_async(
     settings = config.sprt
     if settings is None:
         raise ValueError("the config has no [sprt] settings")
+    check_bots(config)  # a typo fails here, not as a test of random stand-ins
     hypotheses = SprtHypotheses(settings.elo0, settings.elo1, settings.alpha, settings.beta)
     values = block_values(comparisons(config.players))
     per_block = 2 if config.players == 1 else config.players

@@ -11,13 +11,18 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sheepfold.v1 import arena_pb2
+
 __all__ = [
     "MIGRATIONS",
     "GameRecord",
+    "ReplayEntry",
     "SeatRecord",
     "Store",
     "StoreError",
@@ -67,7 +72,16 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX games_by_tournament ON games (tournament_id, id);
     """,
-    # 1 -> 2: where each game was played (a Ray node; '' for this process)
+    # 1 -> 2: every game's full record (a serialized sheepfold.v1.Replay), so a
+    # tournament played on its own in-memory server can still be replayed
+    """
+    CREATE TABLE game_replays (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        replay BLOB NOT NULL
+    );
+    CREATE INDEX games_by_match ON games (match_id);
+    """,
+    # 2 -> 3: where each game was played (a Ray node; '' for this process)
     """
     ALTER TABLE games ADD COLUMN node TEXT NOT NULL DEFAULT '';
     """,
@@ -130,6 +144,19 @@ class TournamentRecord:
     updated_at: float
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayEntry:
+    """One stored game whose full record can be read with `Store.replay(match_id)`."""
+
+    tournament: str
+    key: str
+    match_id: str
+    game: str
+    players: int
+    bots: tuple[str, ...]
+    finished_at: float
+
+
 class Store:
     """One SQLite file (or ":memory:") holding any number of tournaments."""
 
@@ -138,10 +165,28 @@ class Store:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._migrate()
+        try:
+            self._check_kind()
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            raise StoreError(f"{self.path} is not a tournament database ({error})") from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    def _check_kind(self) -> None:
+        """Refuse a SQLite file that holds something else (a server's matches, ...)."""
+        tables = {
+            row[0]
+            for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        if tables and "tournaments" not in tables:
+            what = "a server's database" if "matches" in tables else "another program's database"
+            raise StoreError(f"{self.path} is not a tournament database: it is {what}")
 
     def close(self) -> None:
         self._db.close()
@@ -278,10 +323,11 @@ class Store:
         rows = self._db.execute("SELECT key FROM games WHERE tournament_id = ?", (tournament_id,))
         return {row[0] for row in rows}
 
-    def record_game(self, tournament_id: int, game: GameRecord) -> bool:
-        """Store a finished game at once; False if its key was already stored."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+    def record_game(
+        self, tournament_id: int, game: GameRecord, replay: arena_pb2.Replay | None = None
+    ) -> bool:
+        """Store a finished game (and its full record) at once; False if its key was stored."""
+        with self._transaction():
             try:
                 cursor = self._db.execute(
                     "INSERT INTO games (tournament_id, key, match_id, seed, grp, rotation,"
@@ -302,8 +348,7 @@ class Store:
                     ),
                 )
             except sqlite3.IntegrityError:
-                self._db.execute("ROLLBACK")
-                return False
+                return False  # nothing was written: the commit is empty
             game_id = cursor.lastrowid
             self._db.executemany(
                 "INSERT INTO game_seats (game_id, seat, bot, score, rank, server_rank, strikes,"
@@ -323,12 +368,24 @@ class Store:
                     for seat, record in enumerate(game.seats)
                 ],
             )
-            self._db.execute("COMMIT")
+            if replay is not None:
+                self._db.execute(
+                    "INSERT INTO game_replays (game_id, replay) VALUES (?, ?)",
+                    (game_id, replay.SerializeToString()),
+                )
+        return True
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction: committed at the end, rolled back on any exception."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
         except BaseException:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             raise
-        return True
+        self._db.execute("COMMIT")
 
     def games(self, tournament_id: int) -> tuple[GameRecord, ...]:
         """Every stored game of a tournament, in the order they finished."""
@@ -360,6 +417,82 @@ class Store:
                 duration_seconds=row[8],
                 finished_at=row[9],
                 node=row[10],
+            )
+            for row in rows
+        )
+
+    def crashed_keys(self, tournament_id: int) -> set[str]:
+        """The keys of the games in which at least one bot crashed."""
+        rows = self._db.execute(
+            "SELECT DISTINCT g.key FROM games g JOIN game_seats s ON s.game_id = g.id"
+            " WHERE g.tournament_id = ? AND s.failure = 'crash'",
+            (tournament_id,),
+        )
+        return {row[0] for row in rows}
+
+    def keys_of_bot(self, tournament_id: int, bot: str) -> set[str]:
+        """The keys of the games `bot` played in."""
+        rows = self._db.execute(
+            "SELECT DISTINCT g.key FROM games g JOIN game_seats s ON s.game_id = g.id"
+            " WHERE g.tournament_id = ? AND s.bot = ?",
+            (tournament_id, bot),
+        )
+        return {row[0] for row in rows}
+
+    def forget(self, tournament_id: int, keys: set[str]) -> int:
+        """Delete these games (results, seats, records) in one transaction; how many."""
+        with self._transaction():
+            ids = [
+                (row[0],)
+                for key in sorted(keys)
+                for row in self._db.execute(
+                    "SELECT id FROM games WHERE tournament_id = ? AND key = ?",
+                    (tournament_id, key),
+                )
+            ]
+            self._db.executemany("DELETE FROM game_replays WHERE game_id = ?", ids)
+            self._db.executemany("DELETE FROM game_seats WHERE game_id = ?", ids)
+            self._db.executemany("DELETE FROM games WHERE id = ?", ids)
+        return len(ids)
+
+    # ------------------------------------------------------------ full records
+
+    def replay(self, match_id: str) -> arena_pb2.Replay | None:
+        """The full record (seed, options, clock, every action, result) of a stored game."""
+        row = self._db.execute(
+            "SELECT r.replay FROM game_replays r JOIN games g ON g.id = r.game_id"
+            " WHERE g.match_id = ? ORDER BY g.id DESC LIMIT 1",
+            (match_id,),
+        ).fetchone()
+        return None if row is None else arena_pb2.Replay.FromString(row[0])
+
+    def replays(self, tournament_id: int | None = None) -> tuple[ReplayEntry, ...]:
+        """Every stored game that has a full record (of one tournament, or of all)."""
+        query = (
+            "SELECT g.id, t.name, g.key, g.match_id, t.game, t.players, g.finished_at"
+            " FROM games g JOIN game_replays r ON r.game_id = g.id"
+            " JOIN tournaments t ON t.id = g.tournament_id"
+        )
+        params: tuple[int, ...] = ()
+        if tournament_id is not None:
+            query += " WHERE g.tournament_id = ?"
+            params = (tournament_id,)
+        rows = self._db.execute(query + " ORDER BY g.id", params).fetchall()
+        bots: dict[int, list[str]] = {}
+        for game_id, bot in self._db.execute(
+            "SELECT s.game_id, s.bot FROM game_seats s JOIN game_replays r ON r.game_id = s.game_id"
+            " ORDER BY s.game_id, s.seat"
+        ):
+            bots.setdefault(game_id, []).append(bot)
+        return tuple(
+            ReplayEntry(
+                tournament=row[1],
+                key=row[2],
+                match_id=row[3],
+                game=row[4],
+                players=row[5],
+                bots=tuple(bots.get(row[0], ())),
+                finished_at=row[6],
             )
             for row in rows
         )

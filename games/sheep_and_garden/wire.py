@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from sheepfold.v1 import sheep_and_garden_pb2 as pb
@@ -46,16 +47,26 @@ def tile_face_to_proto(tile: Tile) -> pb.SheepAndGardenTileFace:
     )
 
 
+def _face_bytes(tile: Tile) -> bytes:
+    return pb.SheepAndGardenObservation(faces=[tile_face_to_proto(tile)]).SerializeToString()
+
+
+# Every tile's face, encoded once.
+_FACE_BYTES: dict[int, bytes] = {tile.id: _face_bytes(tile) for tile in TILES}
+
+
+@functools.lru_cache(maxsize=4096)
+def _placed_bytes(tile: int, x: int, y: int, rotation: int) -> bytes:
+    placed = pb.SheepAndGardenPlacedTile(tile=tile, x=x, y=y, rotation=rotation)
+    return pb.SheepAndGardenObservation(placed=[placed]).SerializeToString()
+
+
 class SheepAndGardenCodec:
     field = "sheep_and_garden"
 
     def observation_to_proto(self, observation: SheepAndGardenObservation) -> Any:
         message = pb.SheepAndGardenObservation(
             players=observation.players,
-            placed=[
-                pb.SheepAndGardenPlacedTile(tile=p.tile, x=p.x, y=p.y, rotation=p.rotation)
-                for p in observation.placed
-            ],
             display=list(observation.display),
             deck_size=observation.deck_size,
             finished=observation.finished,
@@ -72,8 +83,18 @@ class SheepAndGardenCodec:
             if view.card is not None:
                 card = OBJECTIVE_BY_ID[view.card]
                 entry.card, entry.name, entry.text = card.id, card.name, card.text
-        visible = sorted({p.tile for p in observation.placed} | set(observation.display))
-        message.faces.extend(tile_face_to_proto(TILES[t]) for t in visible)
+        # Tile faces never change and a placed tile never moves: their encodings
+        # are reused and merged in one parse.
+        placed = observation.placed
+        visible = sorted({p.tile for p in placed} | set(observation.display))
+        message.MergeFromString(
+            b"".join(
+                (
+                    *(_placed_bytes(p.tile, p.x, p.y, p.rotation) for p in placed),
+                    *(_FACE_BYTES[t] for t in visible),
+                )
+            )
+        )
         return message
 
     def action_to_proto(self, action: Place) -> Any:

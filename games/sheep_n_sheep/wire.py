@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from sheepfold.v1 import sheep_n_sheep_pb2 as pb
@@ -59,6 +60,38 @@ def card_to_proto(card_id: int) -> pb.SheepNSheepCard:
 _CARD_PB: tuple[pb.SheepNSheepCard, ...] = tuple(card_to_proto(card.id) for card in CARDS)
 
 
+# Encoded observation fields, by their content. Bounded memos of pure functions:
+# a pasture is the same bytes from one decision to the next until a card is
+# placed there, and finished matches' entries age out.
+@functools.lru_cache(maxsize=2048)
+def _pasture_bytes(seat: int, pasture: tuple[tuple[int, int, int], ...]) -> bytes:
+    cards = [
+        pb.SheepNSheepPlacedCard(cell=pb.SheepNSheepCell(x=x, y=y), card=_CARD_PB[c])
+        for x, y, c in pasture
+    ]
+    message = pb.SheepNSheepObservation(pastures=[pb.SheepNSheepPasture(seat=seat, cards=cards)])
+    return message.SerializeToString()
+
+
+@functools.lru_cache(maxsize=2048)
+def _hand_bytes(hand: tuple[int, ...]) -> bytes:
+    return pb.SheepNSheepObservation(hand=[_CARD_PB[c] for c in hand]).SerializeToString()
+
+
+@functools.lru_cache(maxsize=2048)
+def _market_bytes(market: tuple[tuple[int, int], ...]) -> bytes:
+    sets = [
+        pb.SheepNSheepMarketSet(index=i, cards=[_CARD_PB[c] for c in pair])
+        for i, pair in enumerate(market)
+    ]
+    return pb.SheepNSheepObservation(market=sets).SerializeToString()
+
+
+@functools.lru_cache(maxsize=1024)
+def _discard_bytes(discard: tuple[int, ...]) -> bytes:
+    return pb.SheepNSheepObservation(discard=[_CARD_PB[c] for c in discard]).SerializeToString()
+
+
 def _cell(cell: tuple[int, int] | None) -> pb.SheepNSheepCell | None:
     return None if cell is None else pb.SheepNSheepCell(x=cell[0], y=cell[1])
 
@@ -82,37 +115,32 @@ class SheepNSheepCodec:
 
     def observation_to_proto(self, observation: SheepNSheepObservation) -> Any:
         obs = observation
-        return pb.SheepNSheepObservation(
+        message = pb.SheepNSheepObservation(
             seat=obs.seat,
             players=obs.players,
             to_move=obs.to_move,
             phase=_PHASE[obs.phase],
             turn=obs.turn,
-            hand=[_CARD_PB[c] for c in obs.hand],
             hand_sizes=obs.hand_sizes,
-            market=[
-                pb.SheepNSheepMarketSet(index=i, cards=[_CARD_PB[c] for c in pair])
-                for i, pair in enumerate(obs.market)
-            ],
-            pastures=[
-                pb.SheepNSheepPasture(
-                    seat=seat,
-                    cards=[
-                        pb.SheepNSheepPlacedCard(
-                            cell=pb.SheepNSheepCell(x=x, y=y), card=_CARD_PB[c]
-                        )
-                        for x, y, c in pasture
-                    ],
-                )
-                for seat, pasture in enumerate(obs.pastures)
-            ],
             deck_size=obs.deck_size,
             stock_size=obs.stock_size,
-            discard=[_CARD_PB[c] for c in obs.discard],
             end_triggered=obs.end_triggered,
             last_turn=obs.last_turn,
             placement=None if obs.placement is None else _placement(obs.placement),
         )
+        # The card lists change a little per decision and the pastures only when a
+        # card is placed: their encodings are reused, merged in one parse.
+        message.MergeFromString(
+            b"".join(
+                (
+                    _hand_bytes(obs.hand),
+                    _market_bytes(obs.market),
+                    *(_pasture_bytes(seat, p) for seat, p in enumerate(obs.pastures)),
+                    _discard_bytes(obs.discard),
+                )
+            )
+        )
+        return message
 
     def action_to_proto(self, action: Any) -> Any:
         msg = pb.SheepNSheepAction

@@ -5,6 +5,7 @@ Enums on the wire are the engine's indices plus one (0 is UNSPECIFIED).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from sheepfold.v1 import stubborn_sheep_pb2 as pb
@@ -33,6 +34,59 @@ def _sheep(cards: tuple[int, ...]) -> list[pb.StubbornSheepSheep]:
     return [sheep_msg(card) for card in cards]
 
 
+# Encoded observation fields, by their content: bounded memos of pure functions.
+@functools.lru_cache(maxsize=4096)
+def _area_bytes(index: int, owner: int, sheep: tuple[int, ...]) -> bytes:
+    area = pb.StubbornSheepArea(index=index, owner=owner, sheep=_sheep(sheep))
+    return pb.StubbornSheepObservation(areas=[area]).SerializeToString()
+
+
+@functools.lru_cache(maxsize=2048)
+def _fence_bytes(
+    index: int,
+    owner: int,
+    card: int,
+    orientation: int,
+    height: int,
+    left_area: int,
+    right_area: int,
+    jumps: tuple[tuple[int, int, int], ...],
+) -> bytes:
+    fence = pb.StubbornSheepFence(
+        index=index,
+        owner=owner,
+        card=fence_card_msg(card),
+        orientation=orientation + 1,
+        height=height,
+        left_area=left_area,
+        right_area=right_area,
+        jumps=[pb.StubbornSheepJump(colour=c + 1, from_area=a, to_area=b) for c, a, b in jumps],
+    )
+    return pb.StubbornSheepObservation(fences=[fence]).SerializeToString()
+
+
+@functools.lru_cache(maxsize=2048)
+def _seat_bytes(seat: int, hand_size: int, piles: tuple[tuple[int, ...], ...]) -> bytes:
+    view = pb.StubbornSheepPlayer(
+        seat=seat,
+        hand_size=hand_size,
+        scored=[
+            pb.StubbornSheepScorePile(colour=c + 1, sheep=_sheep(pile))
+            for c, pile in enumerate(piles)
+        ],
+        points=sum(len(pile) for pile in piles),
+        sets=min(len(pile) for pile in piles),
+    )
+    return pb.StubbornSheepObservation(seats=[view]).SerializeToString()
+
+
+# A fence card in a hand, encoded once per card.
+_HAND_CARD_BYTES: tuple[bytes, ...] = tuple(
+    pb.StubbornSheepObservation(hand=[fence_card_msg(card)]).SerializeToString()
+    for card in range(len(FENCES))
+)
+
+
 class StubbornSheepCodec:
     field = "stubborn_sheep"
 
@@ -58,34 +112,33 @@ class StubbornSheepCodec:
             msg.seat = obs.seat
         if obs.to_move is not None:
             msg.to_move = obs.to_move
-        for area in obs.areas:
-            msg.areas.add(index=area.index, owner=area.owner, sheep=_sheep(area.sheep))
-        for fence in obs.fences:
-            msg.fences.add(
-                index=fence.index,
-                owner=fence.owner,
-                card=fence_card_msg(fence.card),
-                orientation=fence.orientation + 1,
-                height=fence.height,
-                left_area=fence.left_area,
-                right_area=fence.right_area,
-                jumps=[
-                    pb.StubbornSheepJump(colour=c + 1, from_area=a, to_area=b)
-                    for c, a, b in fence.jumps
-                ],
+        # Areas and fences change only where sheep moved or a fence was played, and
+        # cards never change: their encodings are reused and merged in one parse.
+        msg.MergeFromString(
+            b"".join(
+                (
+                    *(_area_bytes(a.index, a.owner, a.sheep) for a in obs.areas),
+                    *(
+                        _fence_bytes(
+                            f.index,
+                            f.owner,
+                            f.card,
+                            f.orientation,
+                            f.height,
+                            f.left_area,
+                            f.right_area,
+                            f.jumps,
+                        )
+                        for f in obs.fences
+                    ),
+                    *(_HAND_CARD_BYTES[card] for card in obs.hand),
+                    *(
+                        _seat_bytes(seat, obs.hand_sizes[seat], piles)
+                        for seat, piles in enumerate(obs.scored)
+                    ),
+                )
             )
-        msg.hand.extend(fence_card_msg(card) for card in obs.hand)
-        for seat, piles in enumerate(obs.scored):
-            msg.seats.add(
-                seat=seat,
-                hand_size=obs.hand_sizes[seat],
-                scored=[
-                    pb.StubbornSheepScorePile(colour=c + 1, sheep=_sheep(pile))
-                    for c, pile in enumerate(piles)
-                ],
-                points=sum(len(pile) for pile in piles),
-                sets=min(len(pile) for pile in piles),
-            )
+        )
         msg.activation.fence = obs.activating
         msg.activation.icon = obs.icon
         msg.activation.queue.extend(obs.queue)

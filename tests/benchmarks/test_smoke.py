@@ -13,7 +13,17 @@ from pathlib import Path
 import pytest
 
 import games
-from benchmarks import cli, engine, memory, metrics_cost, report, serving, targets, transcript
+from benchmarks import (
+    cli,
+    engine,
+    memory,
+    metrics_cost,
+    procs,
+    report,
+    serving,
+    targets,
+    transcript,
+)
 
 
 def test_engine_measures_every_game_and_player_count() -> None:
@@ -39,14 +49,24 @@ def test_transcript_replays_a_whole_game() -> None:
     assert recorded.bytes_per_decision >= recorded.decision_bytes > 0
 
 
-@pytest.mark.parametrize("target", ["server", "server-metrics", "baseline"])
+@pytest.mark.parametrize("target", ["server", "server-memory", "server-metrics", "baseline"])
 def test_load_through_a_real_server_and_the_baseline(target: str) -> None:
     result = serving.measure(target, "sheep-n-sheep", 2, matches=2, seconds=0.5, warmup=0.1)
     assert result.target == target and result.matches == 2
+    assert (result.game, result.players) == ("sheep-n-sheep", 2)
     assert result.decisions > 0 and result.decisions_per_second > 0
     assert 0 < result.p50_ms <= result.p99_ms
     assert result.server_cpu_ms_per_decision is not None
     assert result.server_rss_loaded is not None and result.server_rss_idle > 0
+
+
+def test_before_target_runs_the_server_of_another_checkout(tmp_path: Path) -> None:
+    result = serving.measure(
+        "before", "stubborn-sheep", 2, matches=1, seconds=0.3, warmup=0.1, before=procs.ROOT
+    )
+    assert result.target == "before" and result.decisions > 0
+    with pytest.raises(SystemExit):
+        cli.parse_args(["--before", str(tmp_path)])  # not a checkout: refused
 
 
 def test_metrics_cost_table_compares_off_and_on() -> None:
@@ -68,14 +88,39 @@ def test_memory_per_match() -> None:
 
 
 def test_targets_compare_server_with_baseline() -> None:
-    def load(target: str, rate: float, p99: float) -> serving.LoadResult:
+    def load(target: str, rate: float, p99: float, game: str = "g") -> serving.LoadResult:
         return serving.LoadResult(
-            target, 10, rate, 1.0, p99, 1.0, 100, 1.0, 0.1, 1, 0.5, 0.5, 0.5, 1000, 2000
+            target, 10, rate, 1.0, p99, 1.0, 100, 1.0, 0.1, 1, 0.5, 0.5, 0.5, 1000, 2000, game, 2
         )
 
     checks = targets.server_checks([load("server", 400, 30), load("baseline", 1000, 10)])
-    assert [(c.measured, c.met) for c in checks] == [(0.4, False), (1.0, True), (3.0, False)]
+    assert [(c.measured, c.met) for c in checks] == [
+        (0.4, False),
+        (1.0, True),
+        (3.0, False),
+        (0.5, False),  # CPU ms per decision at 10 matches
+    ]
+    assert all(c.name.startswith("g 2p: ") for c in checks)
     assert "MISSED" in report.checks(checks)
+    # Each game is compared with its own baseline only.
+    other = targets.server_checks([load("server", 900, 10, "g"), load("baseline", 1000, 10, "h")])
+    assert [c.name for c in other] == ["g 2p: server CPU ms per decision at 10 matches"]
+
+
+def test_load_table_has_one_section_per_game_and_the_ramp_ratio() -> None:
+    def load(target: str, game: str, ramp: float) -> serving.LoadResult:
+        return serving.LoadResult(
+            target, 500, 1000, 1.0, 10, 1.0, 100, 1.0, ramp, 1, 0.1, 0.5, 0.5, 1000, 2000, game, 2
+        )
+
+    results = [load("server", "a", 3.0), load("baseline", "a", 2.0), load("server", "b", 8.0)]
+    text = report.load(results)
+    assert "Server vs baseline (a, 2 players" in text and "Server vs baseline (b, 2" in text
+    assert "1.50" in text  # a's ramp over its baseline's
+    checks = targets.server_checks(results)
+    assert [(c.name, c.measured, c.met) for c in checks] == [
+        ("a 2p: server/baseline time to join 500 matches", 1.5, True)
+    ]
 
 
 def test_command_line_writes_json_and_prints_tables(

@@ -84,3 +84,13 @@ def test_the_installed_code_plays_a_match_outside_the_source_tree(
     )
     assert done.returncode == 0, done.stderr
     assert '"scores"' in done.stdout
+
+
+def test_the_mit_license_ships_with_the_source_and_the_wheel(wheel: Path) -> None:
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License") and "WITHOUT WARRANTY OF ANY KIND" in text
+    assert 'license = "MIT"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = [name for name in archive.namelist() if name.endswith("/LICENSE")]
+        assert shipped, "the wheel carries LICENSE in its .dist-info"
+        assert archive.read(shipped[0]).decode() == text

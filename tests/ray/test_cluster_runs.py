@@ -118,7 +118,8 @@ def test_same_results_as_the_local_runner_with_class_and_command_bots(
 ) -> None:
     """Seeded class bots (one from the config's folder, one from a python_path
     folder outside it) and a command bot play on the worker nodes, from the files
-    Ray shipped, and store exactly what the local runner stores."""
+    Ray shipped, and store exactly what the local runner stores, each game with
+    its full record (the Replay the worker's server gave)."""
     _bot(tmp_path / "cup" / "mine", "near_bots", "NearBot")
     _bot(tmp_path / "elsewhere", "far_bots", "FarBot")
     shutil.copy(REPO / "examples" / "command_bot.py", tmp_path / "cup" / "command_bot.py")
@@ -152,6 +153,10 @@ def test_same_results_as_the_local_runner_with_class_and_command_bots(
     assert {game.node for game in here} == {""}
     nodes = {game.node for game in there}
     assert len(nodes) == 2 and all("(node " in node for node in nodes), nodes
+    with Store(str(tmp_path / "ray.sqlite")) as store:
+        replays = [store.replay(game.match_id) for game in there]
+    assert all(replay is not None and replay.actions for replay in replays)
+    assert [replay.seed for replay in replays] == [game.seed for game in there]
 
 
 def test_a_worker_node_killed_mid_run_still_counts_every_game_once(

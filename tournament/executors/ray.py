@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from sheepfold.v1 import arena_pb2
+
 from tournament.config import TournamentConfig, resolve_path
 from tournament.executors.ray_task import (
     SHIPPED,
@@ -57,6 +59,7 @@ def run_on_ray(
     database: str,
     progress: Progress | None,
     admin_token: str | None,
+    rerun_crashed: bool = False,
 ) -> RunSummary:
     """Run (or resume) `config` with every game a Ray task (see the module doc)."""
     servers = tuple(s.strip() for s in server.split(",") if s.strip()) if server else ()
@@ -72,6 +75,7 @@ def run_on_ray(
                 progress,
                 admin_token=admin_token,
                 executor=executor,
+                rerun_crashed=rerun_crashed,
             )
         )
 
@@ -295,7 +299,8 @@ class RayExecutor:
             return
         assert outcome.record is not None
         self.nodes[outcome.node] += 1
-        runner.accept(outcome.record)
+        replay = None if outcome.replay is None else arena_pb2.Replay.FromString(outcome.replay)
+        runner.accept(outcome.record, replay, outcome.crashes)
 
 
 def _command_files(config: TournamentConfig) -> tuple[tuple[str, str], ...]:

@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 import grpc
-from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+from sheepfold.v1 import arena_pb2
 
 from clients.bots import load_bot
 from tournament.config import TournamentConfig, add_python_path
@@ -42,7 +42,6 @@ __all__ = [
 
 # A python_path entry the driver shipped as a Ray py_module: SHIPPED + folder name.
 SHIPPED = "ray-py-module:"
-REPLAY_SECONDS = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +58,7 @@ class GameOutcome:
     node: str
     record: GameRecord | None = None
     replay: bytes | None = None  # a serialized sheepfold.v1.Replay, when there is one
+    crashes: dict[str, str] | None = None  # why each crashed bot crashed
     error: str | None = None
     fatal: bool = False  # the server refused the game: no other game can succeed
 
@@ -114,7 +114,7 @@ def play_on_worker(job: GameJob) -> GameOutcome:
     config = worker_config(job.config)
     add_python_path(config)
     try:
-        record, replay = asyncio.run(_play(job, config))
+        record, replay, crashes = asyncio.run(_play(job, config))
     except grpc.aio.AioRpcError as error:
         return GameOutcome(
             job.scheduled.key,
@@ -124,33 +124,26 @@ def play_on_worker(job: GameJob) -> GameOutcome:
         )
     except TimeoutError as error:
         return GameOutcome(job.scheduled.key, node, error=str(error))
-    return GameOutcome(job.scheduled.key, node, dataclasses.replace(record, node=node), replay)
+    return GameOutcome(
+        job.scheduled.key,
+        node,
+        dataclasses.replace(record, node=node),
+        None if replay is None else replay.SerializeToString(),
+        crashes,
+    )
 
 
-async def _play(job: GameJob, config: TournamentConfig) -> tuple[GameRecord, bytes | None]:
+async def _play(
+    job: GameJob, config: TournamentConfig
+) -> tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]:
     if job.server is not None:
-        return await _play_on(config, job.server, job.admin_token, job.scheduled)
+        return await play_game(config, job.server, job.admin_token, job.scheduled)
     from server.app import ServerConfig
     from server.inprocess import serving_here
 
+    # The runner fetches the game's full record before this server closes.
     async with serving_here(ServerConfig()) as address:
-        return await _play_on(config, address, "", job.scheduled)
-
-
-async def _play_on(
-    config: TournamentConfig, address: str, admin_token: str, scheduled: ScheduledGame
-) -> tuple[GameRecord, bytes | None]:
-    """The game's result, and its full record (a serialized Replay) while the
-    server still has it: an in-process server ends with the task."""
-    record = await play_game(config, address, admin_token, scheduled)
-    async with grpc.aio.insecure_channel(address) as channel:
-        try:
-            replay = await arena_pb2_grpc.ArenaStub(channel).GetReplay(
-                arena_pb2.GetReplayRequest(match_id=record.match_id), timeout=REPLAY_SECONDS
-            )
-        except grpc.aio.AioRpcError:
-            return record, None  # the result still counts without its record
-    return record, replay.SerializeToString()
+        return await play_game(config, address, "", job.scheduled)
 
 
 def check_node(config: TournamentConfig, files: tuple[tuple[str, str], ...]) -> NodeCheck:

@@ -318,6 +318,29 @@ describe('the Node bot against a real server', () => {
     assert.match(refused.stderr, /INVALID_ARGUMENT: unknown game/);
   });
 
+  test('`sheepfold create` sets up a match that two Node bot processes then play', HANG, async () => {
+    const made = await runBot(
+      ['-m', 'cli', 'create', '--server', server.address, '--game', 'sheep-n-sheep', '--players', '2', '--seed', '31', '--json'],
+      {},
+      null,
+      PYTHON,
+    );
+    assert.equal(made.code, 0, made.stderr);
+    const created = JSON.parse(made.stdout);
+    assert.equal(created.seed, 31);
+    assert.equal(created.seat_tokens.length, 2);
+    const runs = await Promise.all(
+      created.seat_tokens.map((token, seat) =>
+        runBot(['--match', created.match_id, '--token', token, '--seed', String(seat)], { SHEEPFOLD_SERVER: server.address }),
+      ),
+    );
+    for (const run of runs) assert.equal(run.code, 0, run.stderr);
+    const [first, second] = runs.map((run) => JSON.parse(run.stdout));
+    assert.deepEqual(first.scores, second.scores);
+    const info = await unary(client, 'GetMatch', { match_id: created.match_id });
+    assert.equal(info.status, 'MATCH_STATUS_FINISHED');
+  });
+
   test('examples/minimal-bot.js, the bare-protocol example of the guide, plays a match to its result', HANG, async () => {
     const created = await createMatch('stubborn-sheep', 2, 21);
     const runs = await Promise.all(

@@ -1,0 +1,113 @@
+"""`sheepfold create`: create a match and print its id and seat tokens.
+
+So a bot written in any language can be tried by hand: create a match here,
+then start one bot per seat with the match id and that seat's token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+from typing import Any
+
+import grpc
+from sheepfold.v1 import arena_pb2
+
+from cli.addresses import server_address
+from cli.play import parse_key_values
+from clients.connect import Unreachable
+from clients.matchplay import create_match
+
+DEFAULT_SERVER = "127.0.0.1:50051"
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "create",
+        help="create a match and print its id and seat tokens (for bots in any language)",
+        description="Create a match on a running server and print its id and one secret "
+        "token per seat; then start one bot per seat with the id and its seat's token "
+        "(`sheepfold bot --match ID --token T`, or your own program).",
+    )
+    parser.add_argument("--game", required=True, help="the game's wire name, e.g. sheep-n-sheep")
+    parser.add_argument("--players", type=int, required=True, help="number of seats")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, repeatable (e.g. --option rounds=1)",
+    )
+    parser.add_argument("--seed", type=int, help="match seed (default: random)")
+    parser.add_argument(
+        "--decision-seconds",
+        type=float,
+        default=0.0,
+        help="deadline per decision (0: the server's default)",
+    )
+    parser.add_argument(
+        "--server",
+        metavar="ADDR",
+        type=server_address,
+        default=os.environ.get("SHEEPFOLD_SERVER") or DEFAULT_SERVER,
+        help="HOST:PORT (default: $SHEEPFOLD_SERVER or %(default)s)",
+    )
+    parser.add_argument(
+        "--admin-token",
+        default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
+        help="admin token for CreateMatch (default: $SHEEPFOLD_ADMIN_TOKEN)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.players < 1:
+        raise SystemExit(f"sheepfold create: --players must be at least 1, not {args.players}")
+    if args.seed is not None and not 0 <= args.seed < 2**64:
+        raise SystemExit("sheepfold create: --seed must be from 0 to 2**64 - 1")
+    options = parse_key_values(args.option)
+    try:
+        created = asyncio.run(
+            create_match(
+                args.server,
+                args.game,
+                args.players,
+                seed=args.seed,
+                options=options,
+                clock=arena_pb2.ClockSettings(decision_seconds=args.decision_seconds),
+                admin_token=args.admin_token,
+            )
+        )
+    except Unreachable as error:
+        raise SystemExit(f"sheepfold create: {error}") from None
+    except grpc.aio.AioRpcError as error:
+        raise SystemExit(
+            f"sheepfold create: the server refused: {error.code().name}: {error.details()}"
+        ) from None
+    data = {
+        "server": args.server,
+        "match_id": created.match_id,
+        "game": args.game,
+        "players": args.players,
+        "options": options,
+        "seed": created.seed,
+        "seat_tokens": list(created.seat_tokens),
+    }
+    print(json.dumps(data, sort_keys=True) if args.json else format_created(data))
+    return 0
+
+
+def format_created(data: dict[str, Any]) -> str:
+    lines = [
+        f"match {data['match_id']}  {data['game']}, {data['players']} players, "
+        f"seed {data['seed']}, on {data['server']}",
+    ]
+    lines += [f"seat {seat} token {token}" for seat, token in enumerate(data["seat_tokens"])]
+    lines.append(
+        f"play a seat: sheepfold bot --server {data['server']} --match {data['match_id']} "
+        "--token TOKEN (or your own bot with the same three values)"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,164 @@
+"""Where `sheepfold replay` finds a match: a server database or a tournament database.
+
+Both kinds of file are SQLite; the tables tell them apart. The file is looked
+at read-only first, so a tournament database is never migrated as a server
+one (or the other way round), and a file that is neither gives one clear line.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sheepfold.v1 import arena_pb2
+
+from server.records import StoredMatch
+from server.sqlite_store import SqliteStore
+from server.sqlite_store import StoreError as ServerStoreError
+from tournament.store import Store as TournamentStore
+from tournament.store import StoreError as TournamentStoreError
+
+
+class SourceError(Exception):
+    """The match cannot be read (no file, not a Sheepfold database, no such match)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    move: int
+    seat: int
+    index: int
+    label: str
+    forced: str  # "", "timeout", "disqualified" (server db) or "forced" (tournament db)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchToReplay:
+    """A finished match, whichever database it came from."""
+
+    match_id: str
+    game: str
+    players: int
+    options: dict[str, str]
+    seed: int
+    clock: arena_pb2.ClockSettings
+    rules_version: int  # the game's rules version the match was played under
+    moves: list[Move] = field(default_factory=list)
+    result: arena_pb2.MatchResult | None = None
+    end_reason: str = ""
+    source: str = ""  # "server database" or "tournament NAME"
+
+
+def database_kind(path: str) -> str:
+    """'server' or 'tournament'; SourceError for anything else."""
+    if not Path(path).is_file():
+        raise SourceError(f"no database at {path}")
+    try:
+        db = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+        try:
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as error:
+        raise SourceError(f"{path} is not a Sheepfold database ({error})") from None
+    if "matches" in tables and "moves" in tables:
+        return "server"
+    if "tournaments" in tables and "games" in tables:
+        return "tournament"
+    raise SourceError(
+        f"{path} is not a Sheepfold database: it has neither a server's matches "
+        "nor a tournament's games"
+    )
+
+
+def load(path: str, match_id: str) -> MatchToReplay:
+    """The finished match `match_id` from the database at `path`."""
+    if database_kind(path) == "server":
+        return _from_server(path, match_id)
+    return _from_tournament(path, match_id)
+
+
+def _from_server(path: str, match_id: str) -> MatchToReplay:
+    try:
+        store = SqliteStore(path)
+    except (ServerStoreError, sqlite3.DatabaseError) as error:
+        raise SourceError(f"{path}: {error}") from None
+    try:
+        stored = store.load(match_id)
+    finally:
+        store.close()
+    if stored is None:
+        raise SourceError(f"no match {match_id!r} in the server database {path}")
+    if stored.status != "finished":
+        raise SourceError(
+            f"match {match_id} is {stored.status}, not finished; only finished matches are replayed"
+        )
+    return _stored(stored)
+
+
+def _stored(stored: StoredMatch) -> MatchToReplay:
+    record = stored.record
+    return MatchToReplay(
+        match_id=record.match_id,
+        game=record.game,
+        players=record.players,
+        options=dict(record.options),
+        seed=record.seed,
+        clock=arena_pb2.ClockSettings(
+            decision_seconds=record.clock.decision_seconds,
+            time_bank_seconds=record.clock.time_bank_seconds,
+            max_strikes=record.clock.max_strikes,
+        ),
+        rules_version=record.rules_version,
+        moves=[Move(m.move, m.seat, m.index, m.label, m.forced) for m in stored.moves],
+        result=(
+            arena_pb2.MatchResult.FromString(stored.result) if stored.result is not None else None
+        ),
+        end_reason=stored.end_reason,
+        source="server database",
+    )
+
+
+def _from_tournament(path: str, match_id: str) -> MatchToReplay:
+    try:
+        with TournamentStore(path) as store:
+            replay = store.replay(match_id)
+            known = {entry.match_id: entry.tournament for entry in store.replays()}
+            played = any(
+                game.match_id == match_id
+                for record in store.tournaments()
+                for game in store.games(record.id)
+            )
+    except (TournamentStoreError, sqlite3.DatabaseError) as error:
+        raise SourceError(f"{path}: {error}") from None
+    if replay is None:
+        if played:
+            raise SourceError(
+                f"match {match_id} is in the tournament database {path}, but only its result "
+                "was stored (it was played before tournaments kept every game's moves); "
+                "replay it from its server's database if that was kept"
+            )
+        raise SourceError(f"no match {match_id!r} in the tournament database {path}")
+    return from_replay(replay, source=f"tournament {known.get(match_id, '?')}")
+
+
+def from_replay(replay: arena_pb2.Replay, source: str = "") -> MatchToReplay:
+    """A GetReplay answer (or a tournament's stored one) as a match to replay."""
+    return MatchToReplay(
+        match_id=replay.match_id,
+        game=replay.game,
+        players=replay.players,
+        options=dict(replay.options),
+        seed=replay.seed,
+        clock=replay.clock,
+        # A record kept before the field existed (0) was played under version 1.
+        rules_version=replay.rules_version or 1,
+        moves=[
+            Move(a.move, a.seat, a.action_index, a.label, "forced" if a.forced else "")
+            for a in replay.actions
+        ],
+        result=replay.result if replay.HasField("result") else None,
+        end_reason=replay.result.end_reason,
+        source=source,
+    )

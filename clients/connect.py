@@ -1,0 +1,94 @@
+"""Reaching a server: a deadline on the first connection and a plain reason when it fails.
+
+gRPC's default is to wait for a server for ever (`wait_for_ready`) or to fail
+with a long core message. Every client here first waits a few seconds for the
+channel and, when it does not connect, asks once more without waiting so the
+error names the cause: "cannot reach the server at 127.0.0.1:1: connection
+refused".
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+__all__ = [
+    "CONNECT_SECONDS",
+    "RPC_SECONDS",
+    "Unreachable",
+    "check_address",
+    "ensure_reachable",
+    "reason",
+]
+
+CONNECT_SECONDS = 3.0  # how long a client waits for a server that does not answer
+RPC_SECONDS = 30.0  # the deadline of every unary call once connected
+MAX_PORT = 65535
+
+
+class Unreachable(ConnectionError):
+    """No server answers at the address; the message is the one line a user sees."""
+
+    def __init__(self, address: str, why: str) -> None:
+        super().__init__(f"cannot reach the server at {address}: {why}")
+        self.address = address
+        self.why = why
+
+
+def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
+    """Why a call could not reach its server, in a few words."""
+    code = error.code() if hasattr(error, "code") else None
+    details = (error.details() if hasattr(error, "details") else "") or ""
+    lowered = details.lower()
+    if "connection refused" in lowered:
+        return "connection refused"
+    if "resolving" in lowered or "name not found" in lowered or "dns" in lowered:
+        return "the host name does not resolve"
+    if "ssl" in lowered or "handshake" in lowered or "tls" in lowered:
+        return f"the TLS handshake failed ({details})"
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return f"no answer within {waited:g} s"
+    if code == grpc.StatusCode.UNIMPLEMENTED:
+        return "it is not a Sheepfold server (no sheepfold.v1.Arena service)"
+    last = details.rsplit(": ", 1)[-1] if details else (code.name if code else "unknown error")
+    return last[:1].lower() + last[1:]
+
+
+async def ensure_reachable(
+    channel: grpc.aio.Channel, address: str, timeout: float = CONNECT_SECONDS
+) -> None:
+    """Return once `channel` is connected; raise Unreachable after `timeout` seconds."""
+    try:
+        await asyncio.wait_for(channel.channel_ready(), timeout)
+        return
+    except TimeoutError:
+        pass
+    # Not connected: one call that does not wait reports the cause (refused, DNS, TLS).
+    try:
+        await arena_pb2_grpc.ArenaStub(channel).ListGames(
+            arena_pb2.ListGamesRequest(), wait_for_ready=False, timeout=1.0
+        )
+    except grpc.aio.AioRpcError as error:
+        raise Unreachable(address, reason(error, timeout)) from None
+    # It answered after all (it came up just now): carry on.
+
+
+def check_address(text: str) -> str:
+    """`text` if it is HOST:PORT with a port 1..65535 (or a gRPC unix: target), else ValueError.
+
+    gRPC takes port 99999 modulo 65536 without a word; this refuses it.
+    """
+    if text.startswith(("unix:", "unix-abstract:", "dns:", "ipv4:", "ipv6:")):
+        return text
+    host, sep, port_text = text.rpartition(":")
+    if not sep or not host or not port_text:
+        raise ValueError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:50051)")
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ValueError(f"{text!r}: {port_text!r} is not a port number") from None
+    if not 1 <= port <= MAX_PORT:
+        raise ValueError(f"{text!r}: {port} is not a port: use 1 to {MAX_PORT}")
+    return text

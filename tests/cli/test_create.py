@@ -1,0 +1,119 @@
+"""`sheepfold create` sets up a match for bots in any language: here a plain
+Python script that uses nothing but grpcio and the generated stubs plays it.
+(clients/node/test/e2e.test.js plays one with the Node bot the same way.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.launch import ServerProcess
+from tests.cli.helpers import database_of
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.e2e
+
+# A whole bot from the .proto files alone: join, answer every decision with
+# action 0, print the result. No Sheepfold package is imported.
+STUBS_ONLY_BOT = """
+import json, queue, sys
+import grpc
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+server, match_id, token = sys.argv[1:4]
+with grpc.insecure_channel(server) as channel:
+    stub = arena_pb2_grpc.ArenaStub(channel)
+    outbox = queue.Queue()  # what the request stream sends, as decisions arrive
+    outbox.put(arena_pb2.PlayRequest(join=arena_pb2.Join(match_id=match_id, token=token)))
+
+    def requests():
+        while (message := outbox.get()) is not None:
+            yield message
+
+    for response in stub.Play(requests(), timeout=60):
+        kind = response.WhichOneof("kind")
+        if kind == "decision":
+            outbox.put(arena_pb2.PlayRequest(answer=arena_pb2.Answer(
+                decision_id=response.decision.decision_id, action_index=0)))
+        elif kind == "result":
+            outbox.put(None)
+            print(json.dumps({"scores": list(response.result.scores),
+                              "ranks": list(response.result.ranks)}))
+            break
+"""
+
+
+def sheepfold(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_a_match_made_by_create_is_played_by_a_stubs_only_python_bot(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    made = sheepfold(
+        "create",
+        "--game",
+        "stubborn-sheep",
+        "--players",
+        "2",
+        "--seed",
+        "12",
+        "--option",
+        "wolf=true",
+        "--server",
+        server.address,
+        "--json",
+    )
+    assert made.returncode == 0, made.stderr
+    created = json.loads(made.stdout)
+    assert created["game"] == "stubborn-sheep" and created["seed"] == 12
+    assert created["options"] == {"wolf": "true"} and created["server"] == server.address
+    assert len(created["seat_tokens"]) == 2 and len(created["match_id"]) == 16
+
+    script = tmp_path / "stubs_bot.py"
+    script.write_text(STUBS_ONLY_BOT)
+    bots = [
+        subprocess.Popen(
+            [sys.executable, str(script), server.address, created["match_id"], token],
+            cwd=tmp_path,
+            env={"PYTHONPATH": str(ROOT / "proto"), "PATH": "/usr/bin:/bin"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for token in created["seat_tokens"]
+    ]
+    outputs = [bot.communicate(timeout=90) for bot in bots]
+    for bot, (_, stderr) in zip(bots, outputs, strict=True):
+        assert bot.returncode == 0, stderr
+    results = [json.loads(stdout) for stdout, _ in outputs]
+    assert results[0] == results[1] and sorted(results[0]["ranks"])[0] == 1
+
+    replay = sheepfold("replay", created["match_id"], "--db", database_of(server))
+    assert replay.returncode == 0 and "replay verified" in replay.stdout, replay.stderr
+
+
+def test_create_prints_tokens_as_text_and_refuses_in_one_line(server: ServerProcess) -> None:
+    made = sheepfold(
+        "create", "--game", "sheep-n-sheep", "--players", "3", "--server", server.address
+    )
+    assert made.returncode == 0, made.stderr
+    lines = made.stdout.splitlines()
+    assert lines[0].startswith("match ") and "sheep-n-sheep, 3 players" in lines[0]
+    assert [line.split()[:3] for line in lines[1:4]] == [
+        ["seat", "0", "token"],
+        ["seat", "1", "token"],
+        ["seat", "2", "token"],
+    ]
+    refused = sheepfold("create", "--game", "chess", "--players", "2", "--server", server.address)
+    assert refused.returncode == 1
+    assert refused.stderr.startswith(
+        "sheepfold create: the server refused: INVALID_ARGUMENT: unknown game 'chess'"
+    )
+    assert len(refused.stderr.strip().splitlines()) == 1

@@ -1,0 +1,308 @@
+"""Fail fast and speak plainly: every command, run as a user runs it (a subprocess),
+answers a mistake with one clear line and a non-zero exit, never a hang or a
+traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server.launch import ServerProcess
+from tests.cli.helpers import database_of
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.e2e
+
+
+def command(*args: str, env: dict[str, str] | None = None) -> list[str]:
+    return [sys.executable, "-m", "cli", *args]
+
+
+def sheepfold(
+    *args: str, timeout: float = 60, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command(*args),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def one_line(done: subprocess.CompletedProcess[str]) -> str:
+    """stderr, which must be exactly one line and no traceback."""
+    lines = done.stderr.strip().splitlines()
+    assert "Traceback" not in done.stderr, done.stderr
+    assert len(lines) == 1, f"expected one line on stderr, got:\n{done.stderr}"
+    return lines[0]
+
+
+@pytest.fixture
+def refused_address() -> Iterator[str]:
+    """A loopback port that is bound but not listening: connecting is refused."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        yield f"127.0.0.1:{holder.getsockname()[1]}"
+
+
+# ---------------------------------------------------------------- unreachable
+
+
+def test_every_client_command_reports_an_unreachable_server_in_one_line(
+    refused_address: str, tmp_path: Path
+) -> None:
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        'game = "sheep-n-sheep"\nplayers = 2\n'
+        '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    )
+    runs = {
+        "match": ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random"),
+        "bot": ("bot", "--match", "m", "--token", "t"),
+        "create": ("create", "--game", "sheep-n-sheep", "--players", "2"),
+        "tournament": ("tournament", "run", str(config), "--db", str(tmp_path / "t.sqlite")),
+    }
+    started = time.monotonic()
+    processes = {
+        name: subprocess.Popen(
+            command(*args, "--server", refused_address),
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name, args in runs.items()
+    }
+    outputs = {name: process.communicate(timeout=60) for name, process in processes.items()}
+    elapsed = time.monotonic() - started
+    expected = f"cannot reach the server at {refused_address}: connection refused"
+    for name, process in processes.items():
+        _stdout, stderr = outputs[name]
+        assert process.returncode == 1, (name, stderr)
+        lines = [line for line in stderr.splitlines() if "cannot reach" in line]
+        assert lines and lines[0].endswith(expected), (name, stderr)
+        assert "Traceback" not in stderr, (name, stderr)
+    # Four commands side by side, each waiting 3 s for the server: well under a minute.
+    assert elapsed < 45, f"took {elapsed:.0f} s"
+
+
+def test_bad_server_addresses_are_refused_before_connecting() -> None:
+    done = sheepfold(
+        "match",
+        "--game",
+        "sheep-n-sheep",
+        "--players",
+        "2",
+        "--bots",
+        "random,random",
+        "--server",
+        "127.0.0.1:99999",
+    )
+    assert done.returncode == 2
+    assert "99999 is not a port: use 1 to 65535" in done.stderr
+
+
+# ---------------------------------------------------------------- serve
+
+
+@pytest.mark.parametrize("port", ["99999", "70000", "-5", "http"])
+def test_serve_refuses_a_port_outside_0_to_65535(port: str) -> None:
+    done = sheepfold("serve", f"--port={port}", "--db", ":memory:")
+    assert done.returncode == 2
+    assert "argument --port:" in done.stderr and "port" in done.stderr.splitlines()[-1]
+    assert "Traceback" not in done.stderr
+
+
+def test_a_second_server_on_a_taken_port_fails_at_once(server: ServerProcess) -> None:
+    done = sheepfold("serve", "--port", str(server.port), "--db", ":memory:", timeout=30)
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold serve: cannot listen on 127.0.0.1:{server.port}: address already in use"
+    )
+
+
+def test_serve_refuses_an_unknown_log_level() -> None:
+    done = sheepfold("serve", "--log-level", "verbose", "--db", ":memory:")
+    assert done.returncode == 2
+    assert "argument --log-level: invalid choice: 'verbose'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def test_version_and_a_subcommands_own_usage() -> None:
+    version = sheepfold("--version")
+    assert version.returncode == 0
+    assert re.fullmatch(r"sheepfold \d+\.\d+\.\d+\n", version.stdout)
+    bogus = sheepfold(
+        "match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "r,r", "--bogus"
+    )
+    assert bogus.returncode == 2
+    assert bogus.stderr.startswith("usage: sheepfold match ")
+    assert bogus.stderr.strip().endswith("sheepfold match: error: unrecognized arguments: --bogus")
+
+
+def test_output_closed_early_is_one_line() -> None:
+    process = subprocess.Popen(
+        command("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random"),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # like `| head -c 0`: the reader is gone before anything is written
+    stderr = process.stderr.read()
+    assert process.wait(timeout=60) == 1
+    assert stderr.strip() == "sheepfold: the output was closed before all of it was written"
+
+
+def test_replay_help_explains_the_board_symbols() -> None:
+    done = sheepfold("replay", "--help")
+    assert done.returncode == 0
+    for text in ("How to read the boards", "S shepherd", "K black", "l lake", "< left"):
+        assert text in done.stdout, text
+
+
+# ---------------------------------------------------------------- match
+
+
+def _module(folder: Path, source: str) -> dict[str, str]:
+    (folder / "my_bots.py").write_text(source)
+    return {"PYTHONPATH": f"{folder}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+
+
+def test_a_raising_class_bot_shows_its_own_traceback(tmp_path: Path) -> None:
+    env = _module(
+        tmp_path,
+        "class Broken:\n"
+        "    def decide(self, decision):\n"
+        "        return decision.observation.no_such_field\n",
+    )
+    done = sheepfold(
+        "match",
+        "--game",
+        "sheep-n-sheep",
+        "--players",
+        "2",
+        "--bots",
+        "my_bots:Broken,random",
+        env=env,
+    )
+    assert done.returncode == 1
+    first = done.stderr.splitlines()[0]
+    assert first == (
+        "sheepfold match: the bot in seat 0 (my_bots:Broken) raised AttributeError: no_such_field"
+    )
+    assert "Traceback (most recent call last):" in done.stderr
+    assert f'File "{tmp_path / "my_bots.py"}", line 3, in decide' in done.stderr
+    assert "clients/sdk.py" not in done.stderr, "only the bot's own frames"
+
+
+def test_match_prints_its_id_and_shows_a_disqualification(
+    tmp_path: Path, server: ServerProcess
+) -> None:
+    env = _module(
+        tmp_path,
+        "import asyncio\n"
+        "class Sleeper:\n"
+        "    async def decide(self, decision):\n"
+        "        await asyncio.sleep(0.25)  # past the 0.1 s deadline, every time\n"
+        "        return 0\n",
+    )
+    args = ("match", "--game", "sheep-showdown", "--players", "2", "--option", "rounds=1")
+    done = sheepfold(
+        *args,
+        "--bots",
+        "my_bots:Sleeper,random",
+        "--decision-seconds",
+        "0.1",
+        "--seed",
+        "4",
+        "--server",
+        server.address,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    header = done.stdout.splitlines()[0]
+    match = re.fullmatch(r"sheep-showdown  seed 4  match ([0-9a-f]{16})", header)
+    assert match, header
+    seat0, seat1 = done.stdout.splitlines()[1:3]
+    assert "DISQUALIFIED (ranked last)" in seat0 and "strikes 3" in seat0
+    assert "rank 2" in seat0 and "rank 1" in seat1 and "DISQUALIFIED" not in seat1
+    assert "the server played its moves at random and ranks it last" in done.stdout
+
+    as_json = sheepfold(*args, "--bots", "random,random", "--server", server.address, "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    match_id = json.loads(as_json.stdout)["match_id"]
+    # The id is the one `sheepfold replay` takes.
+    replay = sheepfold("replay", match_id, "--db", database_of(server))
+    assert replay.returncode == 0, replay.stderr
+    assert f"match {match_id}" in replay.stdout and "replay verified" in replay.stdout
+
+
+# ---------------------------------------------------------------- report
+
+
+def test_report_on_a_file_that_is_no_tournament_database_is_one_line(
+    tmp_path: Path, server: ServerProcess
+) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database at all\n" * 100)
+    done = sheepfold("tournament", "report", "--db", str(text))
+    assert done.returncode == 1
+    assert one_line(done).startswith(f"sheepfold tournament: {text} is not a tournament database")
+
+    done = sheepfold("tournament", "report", "--db", database_of(server))
+    assert done.returncode == 1
+    assert one_line(done).endswith("is not a tournament database: it is a server's database")
+    tables = {
+        row[0]
+        for row in sqlite3.connect(database_of(server)).execute("SELECT name FROM sqlite_master")
+    }
+    assert "tournaments" not in tables, "the server's database was left alone"
+
+
+def test_strength_takes_a_module_class_bot_and_refuses_a_bad_one_in_one_line() -> None:
+    def strength(*pairs: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "benchmarks.strength",
+                "--game",
+                "sheep-n-sheep",
+                *pairs,
+                "--games",
+                "2",
+                "--workers",
+                "1",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    done = strength("examples.simple_bots:FirstChoiceBot,random")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("examples.simple_bots:FirstChoiceBot vs random: ")
+    bad = strength("nosuch:Bot,random")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip().splitlines()[-1] == (
+        "python -m benchmarks.strength: error: cannot import 'nosuch' for bot 'nosuch:Bot': "
+        "No module named 'nosuch'"
+    )

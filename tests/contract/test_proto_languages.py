@@ -1,0 +1,118 @@
+"""Every .proto declares the common language options, and the protoc line the
+bot guide gives for Java works as written, with no per-file mapping flags."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from sheepfold.v1 import (
+    arena_pb2,
+    sheep_and_garden_pb2,
+    sheep_n_sheep_pb2,
+    sheep_showdown_pb2,
+    stubborn_sheep_pb2,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+GUIDE = ROOT / "docs" / "writing-a-bot.md"
+MODULES = [
+    arena_pb2,
+    sheep_and_garden_pb2,
+    sheep_n_sheep_pb2,
+    sheep_showdown_pb2,
+    stubborn_sheep_pb2,
+]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_every_proto_file_declares_the_language_options(module: object) -> None:
+    options = module.DESCRIPTOR.GetOptions()  # type: ignore[attr-defined]
+    assert options.go_package == "github.com/sheepfold/sheepfold/gen/go/sheepfold/v1;sheepfoldv1"
+    assert options.java_package == "dev.sheepfold.v1" and options.java_multiple_files
+    assert options.java_outer_classname.endswith("Proto")
+    assert options.csharp_namespace == "Sheepfold.V1"
+    assert options.php_namespace == "Sheepfold\\V1" and options.ruby_package == "Sheepfold::V1"
+    assert options.objc_class_prefix and options.swift_prefix
+
+
+def _protoc() -> str:
+    found = shutil.which("protoc")
+    assert found, (
+        "protoc is not installed: apt-get install protobuf-compiler protoc-gen-go "
+        "protoc-gen-go-grpc (Debian) to check the guide's protoc lines"
+    )
+    return found
+
+
+def _guide_blocks() -> list[str]:
+    """The guide's ```sh blocks that run protoc."""
+    text = GUIDE.read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.DOTALL)
+    return [block for block in blocks if "protoc -I proto" in block]
+
+
+def _run_in(folder: Path, script: str) -> subprocess.CompletedProcess[str]:
+    (folder / "proto").symlink_to(ROOT / "proto")
+    _protoc()
+    return subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_the_guides_go_block_runs_as_written(tmp_path: Path) -> None:
+    for tool in ("protoc-gen-go", "protoc-gen-go-grpc"):
+        assert shutil.which(tool), f"{tool} is not installed: apt-get install {tool} (Debian)"
+    (block,) = [b for b in _guide_blocks() if "--go_out" in b]
+    done = _run_in(tmp_path, block)
+    assert done.returncode == 0, done.stderr
+    package = tmp_path / "gen" / "go" / "sheepfold" / "v1"
+    assert sorted(p.name for p in package.iterdir()) == [
+        "arena.pb.go",
+        "arena_grpc.pb.go",
+        "sheep_and_garden.pb.go",
+        "sheep_n_sheep.pb.go",
+        "sheep_showdown.pb.go",
+        "stubborn_sheep.pb.go",
+    ]
+    source = (package / "arena.pb.go").read_text()
+    assert re.search(r"^package sheepfoldv1$", source, re.MULTILINE)
+    assert re.search(r"\tSeat +\*int32 ", source), "proto3 optional becomes a pointer (presence)"
+    assert "func (c *arenaClient) Play(" in (package / "arena_grpc.pb.go").read_text()
+
+
+def test_the_guides_java_line_generates_one_class_per_message(tmp_path: Path) -> None:
+    (block,) = [b for b in _guide_blocks() if "--java_out" in b]
+    # The messages line needs protoc alone; the stub line needs grpc-java's own plugin.
+    runnable = "\n".join(line for line in block.splitlines() if "grpc-java" not in line)
+    done = _run_in(tmp_path, runnable)
+    assert done.returncode == 0, done.stderr
+    package = tmp_path / "gen" / "java" / "dev" / "sheepfold" / "v1"
+    assert (package / "CreateMatchRequest.java").is_file()
+    assert (package / "SheepNSheepObservation.java").is_file()
+    assert (package / "ArenaProto.java").is_file()
+    source = (package / "Join.java").read_text()
+    assert re.search(r"^package dev\.sheepfold\.v1;$", source, re.MULTILINE)
+    assert "hasSeat()" in source, "proto3 optional gives a presence check"
+
+
+def test_csharp_needs_no_mapping_flags_either(tmp_path: Path) -> None:
+    done = _run_in(
+        tmp_path,
+        "mkdir -p gen/cs && protoc -I proto --csharp_out=gen/cs proto/sheepfold/v1/*.proto",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "namespace Sheepfold.V1" in (tmp_path / "gen" / "cs" / "Arena.cs").read_text()
+
+
+def test_the_guide_gives_the_protoc_version_and_the_oneof_names() -> None:
+    text = GUIDE.read_text(encoding="utf-8")
+    assert "protoc 3.15 or newer" in text
+    assert "`sheep-n-sheep` → `sheep_n_sheep`" in text

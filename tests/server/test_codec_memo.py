@@ -1,0 +1,77 @@
+"""The codecs and `server.convert` memoise encodings (pastures, areas, tile
+faces, legal actions...): what a seat receives must not depend on what the
+memos hold. Every decision of interleaved random games is encoded with warm
+memos (shared by both games, as matches share them) and again from empty
+memos; the bytes must be the same."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import random
+from collections.abc import Iterator
+
+import pytest
+from sheepfold.v1 import arena_pb2
+
+import games
+from games.contract import State
+from server import convert
+
+
+def _memos() -> list[functools._lru_cache_wrapper]:  # type: ignore[type-arg]
+    modules = [convert] + [
+        importlib.import_module(f"games.{name.replace('-', '_')}.wire") for name in games.names()
+    ]
+    found = [
+        value
+        for module in modules
+        for value in vars(module).values()
+        if isinstance(value, functools._lru_cache_wrapper)
+    ]
+    assert len(found) >= 5, "the memos this test empties were not found"
+    return found
+
+
+def _encode(game_name: str, state: State, players: int) -> list[bytes]:
+    codec = games.get(game_name).codec
+    out = []
+    for seat in [None, *range(players)]:
+        observation = convert.observation(codec, state.observation(seat))
+        out.append(observation.SerializeToString(deterministic=True))
+    decision = arena_pb2.Decision()
+    convert.fill_legal_actions(codec, decision, state.legal_actions())
+    out.append(decision.SerializeToString(deterministic=True))
+    return out
+
+
+def _positions(game_name: str, players: int, seed: int) -> Iterator[State]:
+    state = games.get(game_name).new_state(players, seed, {})
+    rng = random.Random(seed)
+    while not state.terminal:
+        yield state
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+
+
+@pytest.mark.parametrize("game_name", games.names())
+def test_encodings_do_not_depend_on_what_the_memos_hold(game_name: str) -> None:
+    players = 2
+    memos = _memos()
+    warm: list[list[bytes]] = []
+    # Two matches at once: each one's conversions run between the other's.
+    for first, second in zip(
+        _positions(game_name, players, 1), _positions(game_name, players, 2), strict=False
+    ):
+        warm.append(_encode(game_name, first, players))
+        warm.append(_encode(game_name, second, players))
+    cold: list[list[bytes]] = []
+    for first, second in zip(
+        _positions(game_name, players, 1), _positions(game_name, players, 2), strict=False
+    ):
+        for state in (first, second):
+            for memo in memos:
+                memo.cache_clear()
+            cold.append(_encode(game_name, state, players))
+    assert len(warm) > 10
+    assert warm == cold

@@ -1,0 +1,137 @@
+"""A tournament with a bot that cannot play: refused before the first game when
+the config is wrong, a failed run when a bot crashed in every game, and the
+ways out (`--rerun-crashed`, `tournament forget`). Run as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.e2e
+
+BOTS_OK = '[[bots]]\nname = "steady"\nbuiltin = "random"\n'
+
+
+def tournament(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cli", "tournament", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+
+
+def _config(folder: Path, bots: str) -> Path:
+    path = folder / "cup.toml"
+    path.write_text(
+        'name = "cup"\ngame = "sheep-n-sheep"\nplayers = 2\ngames_per_pairing = 1\n'
+        f'python_path = ["."]\n{BOTS_OK}{bots}'
+    )
+    return path
+
+
+def test_every_bot_is_checked_before_the_first_game(tmp_path: Path) -> None:
+    (tmp_path / "nodecide.py").write_text("class Bot:\n    pass\n")
+    config = _config(
+        tmp_path,
+        '[[bots]]\nname = "typo"\nbuiltin = "alphazero"\n'
+        '[[bots]]\nname = "nomod"\nclass = "nosuchmod:Bot"\n'
+        '[[bots]]\nname = "nodecide"\nclass = "nodecide:Bot"\n'
+        '[[bots]]\nname = "noprog"\ncommand = ["/no/such/program"]\n'
+        '[[bots]]\nname = "notonpath"\ncommand = ["no-such-program-on-path", "--x"]\n',
+    )
+    done = tournament("run", str(config))
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    prefix = f"sheepfold tournament: {config}: "
+    assert done.stderr.splitlines() == [
+        prefix + "bots[1].builtin: no built-in bot 'alphazero' (known: greedy, mcts, random)",
+        prefix + "bots[2].class: no module 'nosuchmod' (looked in the python_path folders and "
+        "the installed packages)",
+        prefix + "bots[3].class: nodecide:Bot has no decide(decision) method",
+        prefix + "bots[4].command: no program '/no/such/program' (looked at /no/such/program)",
+        prefix + "bots[5].command: no program 'no-such-program-on-path' on PATH",
+    ]
+    assert not (tmp_path / "cup.sqlite").exists(), "nothing was played or stored"
+
+
+def _flaky(folder: Path, crash: bool) -> None:
+    body = "raise RuntimeError('flaky is broken')" if crash else "return 0"
+    (folder / "flaky.py").write_text(
+        f"class Bot:\n    def decide(self, decision):\n        {body}\n"
+    )
+
+
+def test_a_bot_that_always_crashed_fails_the_run_until_its_games_are_played_again(
+    tmp_path: Path,
+) -> None:
+    config = _config(tmp_path, '[[bots]]\nname = "flaky"\nclass = "flaky:Bot"\n')
+    db = tmp_path / "cup.sqlite"
+    _flaky(tmp_path, crash=True)
+    first = tournament("run", str(config), "--no-report")
+    assert first.returncode == 1, first.stderr
+    summary = [line for line in first.stderr.splitlines() if line.startswith("sheepfold")]
+    assert summary == [
+        "sheepfold tournament: bot 'flaky' crashed in every one of its 2 games: "
+        "RuntimeError: flaky is broken",
+        f"sheepfold tournament: fix the bot, then `sheepfold tournament run {config} "
+        "--rerun-crashed` plays those games again",
+    ]
+    # Each per-game log line names the match, so `sheepfold replay` finds it.
+    finished = [
+        json.loads(line)
+        for line in first.stderr.splitlines()
+        if line.startswith("{") and json.loads(line).get("event") == "game finished"
+    ]
+    assert len(finished) == 2 and all(len(entry["match_id"]) == 16 for entry in finished)
+    replay = subprocess.run(
+        [sys.executable, "-m", "cli", "replay", finished[0]["match_id"], "--db", str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert replay.returncode == 0 and "replay verified" in replay.stdout, replay.stderr
+
+    # Running again plays nothing and still fails: the crashed results are there.
+    again = tournament("run", str(config), "--no-report")
+    assert again.returncode == 1 and "crashed in every one of its 2 games" in again.stderr
+
+    _flaky(tmp_path, crash=False)
+    fixed = tournament("run", str(config), "--rerun-crashed", "--no-report")
+    assert fixed.returncode == 0, fixed.stderr
+    assert "2 games with a crash were deleted and played again" in fixed.stderr
+    with sqlite3.connect(db) as raw:
+        failures = raw.execute("SELECT COUNT(*) FROM game_seats WHERE failure = 'crash'")
+        assert failures.fetchone()[0] == 0
+        assert raw.execute("SELECT COUNT(*) FROM game_replays").fetchone()[0] == 2
+
+
+def test_forget_drops_every_game_of_a_bot(tmp_path: Path) -> None:
+    _flaky(tmp_path, crash=False)
+    config = _config(tmp_path, '[[bots]]\nname = "flaky"\nclass = "flaky:Bot"\n')
+    db = tmp_path / "cup.sqlite"
+    assert tournament("run", str(config), "--no-report").returncode == 0
+    done = tournament("forget", "flaky", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "forgot 2 games of 'flaky' in tournament 'cup'"
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+        assert raw.execute("SELECT COUNT(*) FROM game_replays").fetchone()[0] == 0
+    nothing = tournament("forget", "flaky", "--db", str(db))
+    assert nothing.returncode == 1
+    assert nothing.stderr.strip() == (
+        "sheepfold tournament: bot 'flaky' played no stored game of tournament 'cup'"
+    )
+    missing = tournament("forget", "flaky", "--db", str(tmp_path / "none.sqlite"))
+    assert missing.returncode == 1 and "no database at" in missing.stderr

@@ -1,0 +1,102 @@
+"""Every bot of a tournament is checked before the first game.
+
+A typo (`builtin = "alphazero"`, `class = "nosuchmod:Bot"`, `command =
+["/no/such/program"]`) would otherwise make every game of that bot a crash
+played by a random stand-in, and those results would stay in the database.
+Each problem is a `ConfigError` naming the field, as the config check does.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import sys
+import traceback
+from pathlib import Path
+
+from clients.bots import BUILTIN_BOTS
+from tournament.config import BotSpec, ConfigError, TournamentConfig, add_python_path
+
+__all__ = ["BotCheckError", "check_bots"]
+
+
+class BotCheckError(ValueError):
+    """One or more bots cannot be started; `problems` are ConfigErrors."""
+
+    def __init__(self, problems: list[ConfigError]) -> None:
+        super().__init__("; ".join(str(problem) for problem in problems))
+        self.problems = problems
+
+
+def check_bots(config: TournamentConfig) -> None:
+    """Raise BotCheckError listing every bot that cannot be started."""
+    add_python_path(config)
+    problems = []
+    for index, bot in enumerate(config.bots):
+        problem = _check(bot, f"bots[{index}]", config.base_dir)
+        if problem is not None:
+            problems.append(problem)
+    if problems:
+        raise BotCheckError(problems)
+
+
+def _check(bot: BotSpec, where: str, base_dir: str) -> ConfigError | None:
+    if bot.builtin is not None:
+        if bot.builtin not in BUILTIN_BOTS:
+            known = ", ".join(sorted(BUILTIN_BOTS))
+            return ConfigError(
+                f"{where}.builtin", f"no built-in bot {bot.builtin!r} (known: {known})"
+            )
+        return None
+    if bot.cls is not None:
+        return _check_class(bot.cls, f"{where}.class")
+    assert bot.command is not None
+    return _check_command(bot, f"{where}.command", base_dir)
+
+
+def _check_class(spec: str, field: str) -> ConfigError | None:
+    module_name, _, class_name = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name == module_name or module_name.startswith(f"{error.name}."):
+            return ConfigError(
+                field,
+                f"no module {module_name!r} (looked in the python_path folders and "
+                "the installed packages)",
+            )
+        return ConfigError(field, f"module {module_name!r} fails to import: {error}")
+    except Exception as error:  # the author's module raised while importing
+        last = traceback.extract_tb(error.__traceback__)[-1]
+        return ConfigError(
+            field,
+            f"module {module_name!r} raised {type(error).__name__}: {error} "
+            f"({last.filename}:{last.lineno})",
+        )
+    factory = getattr(module, class_name, None)
+    if factory is None:
+        return ConfigError(field, f"module {module_name!r} has no {class_name!r}")
+    if not callable(getattr(factory, "decide", None)):
+        return ConfigError(field, f"{spec} has no decide(decision) method")
+    return None
+
+
+def _check_command(bot: BotSpec, field: str, base_dir: str) -> ConfigError | None:
+    assert bot.command is not None
+    program = bot.command[0].replace("{python}", sys.executable).replace("{config_dir}", base_dir)
+    cwd = Path(bot.cwd) if bot.cwd else Path(base_dir)
+    cwd = cwd if cwd.is_absolute() else Path(base_dir) / cwd
+    if not cwd.is_dir():
+        return ConfigError(field.replace(".command", ".cwd"), f"no folder {str(cwd)!r}")
+    if os.sep in program or (os.altsep and os.altsep in program):
+        path = Path(program) if Path(program).is_absolute() else cwd / program
+        if not path.exists():
+            return ConfigError(field, f"no program {program!r} (looked at {path})")
+        if path.is_dir() or not os.access(path, os.X_OK):
+            return ConfigError(field, f"{program!r} is not an executable file ({path})")
+        return None
+    search = dict(bot.env).get("PATH", os.environ.get("PATH"))
+    if shutil.which(program, path=search) is None:
+        return ConfigError(field, f"no program {program!r} on PATH")
+    return None
