@@ -42,6 +42,8 @@ class ServerConfig:
     # within keepalive_timeout is dead, its streams end and its seats are free.
     keepalive_seconds: float = 30.0
     keepalive_timeout: float = 10.0
+    # Addresses to listen on (HOST:PORT or unix:PATH); empty: host:port alone.
+    listen: tuple[str, ...] = ()
 
 
 def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
@@ -77,6 +79,7 @@ class SheepfoldServer:
         )
         self.health = HealthServicer()
         self.port = 0
+        self.listening: list[str] = []
         self.log = structlog.get_logger("sheepfold.server")
         self._server: grpc.aio.Server | None = None
 
@@ -100,14 +103,7 @@ class SheepfoldServer:
             ),
             server,
         )
-        address = f"{self.config.host}:{self.config.port}"
-        if self.config.tls_cert and self.config.tls_key:
-            credentials = grpc.ssl_server_credentials(
-                [(self.config.tls_key.read_bytes(), self.config.tls_cert.read_bytes())]
-            )
-            self.port = server.add_secure_port(address, credentials)
-        else:
-            self.port = server.add_insecure_port(address)
+        self.port = self._add_ports(server)
         # Restored before the port serves, so a bot that rejoins finds its match.
         restored = self.registry.restore()
         await server.start()
@@ -118,11 +114,39 @@ class SheepfoldServer:
             "server started",
             host=self.config.host,
             port=self.port,
+            listen=self.listening,
             tls=bool(self.config.tls_cert),
             store=type(self.store).__name__,
             restored_matches=restored,
         )
         return self.port
+
+    def _add_ports(self, server: grpc.aio.Server) -> int:
+        """Listen on every address; returns the first TCP port (0 with Unix sockets only).
+
+        Unix sockets never use TLS: who may connect is decided by the socket
+        file's permissions, and sandboxed bots reach the server only this way.
+        """
+        credentials = None
+        if self.config.tls_cert and self.config.tls_key:
+            credentials = grpc.ssl_server_credentials(
+                [(self.config.tls_key.read_bytes(), self.config.tls_cert.read_bytes())]
+            )
+        first_port = 0
+        for address in self.config.listen or (f"{self.config.host}:{self.config.port}",):
+            if address.startswith("unix:"):
+                if not server.add_insecure_port(address):
+                    raise RuntimeError(f"cannot listen on {address}")
+                self.listening.append(address)
+                continue
+            if credentials is not None:
+                port = server.add_secure_port(address, credentials)
+            else:
+                port = server.add_insecure_port(address)
+            host = address.rsplit(":", 1)[0]
+            self.listening.append(f"{host}:{port}")
+            first_port = first_port or port
+        return first_port
 
     async def stop(self, reason: str = "server stopping") -> None:
         """Stop accepting matches, keep unfinished ones in the store, close."""
@@ -132,6 +156,9 @@ class SheepfoldServer:
         await self.health.enter_graceful_shutdown()
         await self.registry.shutdown(reason)
         await self._server.stop(self.config.shutdown_grace)
+        for address in self.listening:
+            if address.startswith("unix:"):
+                Path(address.removeprefix("unix:")).unlink(missing_ok=True)
         self.store.close()
         self._server = None
         self.log.info("server stopped", reason=reason)
