@@ -23,12 +23,15 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from clients.launch import Launcher, SandboxUnavailable
+from clients.launch.socket_dir import private_socket
 from tournament.config import TournamentConfig, add_python_path, resolve_path
 from tournament.outcome import game_record
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import IncrementalElo, pairwise
+from tournament.sandbox_config import check_folders
 from tournament.schedule import ScheduledGame, make_schedule
-from tournament.seats import CommandSeat, InProcessSeat, bot_seed
+from tournament.seats import CommandSeat, InProcessSeat, bot_folder, bot_seed
 from tournament.store import GameRecord, Store
 
 __all__ = ["RunError", "RunSummary", "run_tournament", "run_tournament_async", "schedule_for"]
@@ -92,8 +95,13 @@ def run_tournament(
 
     async def run_locally() -> RunSummary:
         # The server shares this event loop: grpc.aio wants one loop per process.
-        async with serving_here(ServerConfig()) as address:
-            return await run_tournament_async(config, address, db_path, progress, admin_token="")
+        # Sandboxed bots reach it only through a Unix socket in a private folder.
+        with private_socket() as socket:
+            socket_or_none = socket if sandboxed_bots(config) else None
+            async with serving_here(ServerConfig(), unix_socket=socket_or_none) as address:
+                return await run_tournament_async(
+                    config, address, db_path, progress, admin_token="", server_socket=socket
+                )
 
     return asyncio.run(run_locally())
 
@@ -104,10 +112,19 @@ async def run_tournament_async(
     database: str,
     progress: Progress | None = None,
     admin_token: str | None = None,
+    server_socket: str | None = None,
 ) -> RunSummary:
+    """Run (or resume) a tournament on the server at `address`.
+
+    Sandboxed command bots reach the server through its Unix socket:
+    `server_socket`, or `address` itself when that is `unix:PATH`.
+    """
     progress = progress or SilentProgress()
     if admin_token is None:
         admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
+    if server_socket is None and address.startswith("unix:"):
+        server_socket = address.removeprefix("unix:")
+    launcher = await _launcher(config, database, server_socket)
     add_python_path(config)
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
     schedule = schedule_for(config)
@@ -128,7 +145,7 @@ async def run_tournament_async(
         for stored in store.games(tid):
             elo.update(pairwise(stored.bots, stored.ranks))
         progress.start(config.name, len(schedule), len(schedule) - len(pending))
-        runner = _Runner(config, address, admin_token, store, tid, elo, progress, log)
+        runner = _Runner(config, address, admin_token, store, tid, elo, progress, log, launcher)
         interrupted = False
         try:
             await runner.run(pending)
@@ -146,6 +163,35 @@ async def run_tournament_async(
             errors=runner.errors,
             seconds=time.monotonic() - started,
         )
+
+
+def sandboxed_bots(config: TournamentConfig) -> list[str]:
+    return [bot.name for bot in config.bots if bot.command is not None and bot.sandbox]
+
+
+async def _launcher(config: TournamentConfig, database: str, server_socket: str | None) -> Launcher:
+    """The launcher for the command bots, with the sandbox checked before any game."""
+    launcher = Launcher(server_socket)
+    sandboxed = sandboxed_bots(config)
+    if not sandboxed:
+        return launcher
+    folders = {
+        bot.name: bot_folder(bot, config.base_dir) for bot in config.bots if bot.command is not None
+    }
+    problem = check_folders(folders, sandboxed, database)
+    if problem:
+        raise RunError(problem)
+    if not server_socket:
+        raise RunError(
+            f"sandboxed bots ({', '.join(sandboxed)}) reach the server only through its Unix "
+            "socket: start it with `sheepfold serve --listen unix:PATH` and pass "
+            "--server unix:PATH (or run without --server)"
+        )
+    try:
+        await asyncio.to_thread(launcher.check)
+    except SandboxUnavailable as error:
+        raise RunError(f"cannot sandbox {', '.join(sandboxed)}: {error}") from None
+    return launcher
 
 
 def _config_json(config: TournamentConfig) -> dict[str, Any]:
@@ -168,7 +214,9 @@ class _Runner:
         elo: IncrementalElo,
         progress: Progress,
         log: Any,
+        launcher: Launcher,
     ) -> None:
+        self.launcher = launcher
         self.config = config
         self.address = address
         self.admin_token = admin_token
@@ -294,13 +342,14 @@ class _Runner:
                 bot,
                 self.config.base_dir,
                 {
-                    "SHEEPFOLD_SERVER": self.address,
                     "SHEEPFOLD_MATCH": match_id,
                     "SHEEPFOLD_TOKEN": token,
                     "SHEEPFOLD_SEAT": str(seat),
                     "SHEEPFOLD_SEED": str(seed),
                     "SHEEPFOLD_GAME": self.config.game,
                 },
+                self.launcher,
+                self.address,
             )
         return InProcessSeat(bot.spec, seed, self.address, match_id, token)
 

@@ -106,7 +106,8 @@ class Launcher:
 
     def process(self, command: BotCommand) -> BotProcess:
         if command.sandbox is None:
-            return BotProcess(command, list(command.argv), {**os.environ, **command.env})
+            env = {**os.environ, **command.env, "SHEEPFOLD_SERVER": command.server}
+            return BotProcess(command, list(command.argv), env)
         tools = self.check()
         if not self.server_socket:
             raise SandboxUnavailable(

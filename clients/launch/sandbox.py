@@ -197,7 +197,9 @@ def probe(tools: Tools) -> None:
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:
-        raise SandboxUnavailable(f"bubblewrap ({tools.bwrap}) could not be started: {error}") from None
+        raise SandboxUnavailable(
+            f"bubblewrap ({tools.bwrap}) could not be started: {error}"
+        ) from None
     if done.returncode != 0:
         said = done.stderr.strip().splitlines()
         raise SandboxUnavailable(
