@@ -32,6 +32,7 @@ from clients.launch.sandbox import (
 __all__ = ["BotCommand", "BotFailure", "BotProcess", "Launcher"]
 
 TAIL_LINES = 5
+ARGS_FD = "{args-fd}"  # replaced by the pipe carrying bwrap's options
 CHUNK = 65536
 # What runtimes print when an allocation fails (Python, C, C++, Node, Go, shells).
 MEMORY_SIGNS = (
@@ -114,14 +115,19 @@ class Launcher:
                 "sandboxed bots reach the server only through its Unix socket: serve on one "
                 "(sheepfold serve --listen unix:PATH) and pass --server unix:PATH"
             )
-        argv = bwrap_argv(
+        options, inner = bwrap_argv(
             tools, command.sandbox, command.argv, command.folder, self.server_socket, command.env
         )
+        # The options go through a pipe (bwrap --args), so that the sandbox's own
+        # /proc/1/cmdline shows no host paths, nor anything else of the setup.
+        argv = [tools.bwrap, "--args", ARGS_FD, "--", *inner]
+        options_data = b"".join(option.encode() + b"\0" for option in options)
         cgroup = None
         if self._pids is not None:
             cgroup = PidsCgroup(self._pids, command.sandbox.limits.processes)
             argv = [tools.shell, "-c", 'echo 0 > "$0" && exec "$@"', cgroup.procs, *argv]
-        return BotProcess(command, argv, {"PATH": os.environ.get("PATH", "")}, cgroup)
+        env = {"PATH": os.environ.get("PATH", "")}
+        return BotProcess(command, argv, env, cgroup, options_data)
 
 
 class BotProcess:
@@ -133,8 +139,10 @@ class BotProcess:
         argv: list[str],
         env: dict[str, str],
         cgroup: PidsCgroup | None = None,
+        options_data: bytes | None = None,
     ) -> None:
         self.command = command
+        self.options_data = options_data
         self.argv = argv
         self.env = env
         self.cgroup = cgroup
@@ -153,19 +161,29 @@ class BotProcess:
         """Run to the end; raise `BotFailure` unless the program exited with status 0."""
         if not os.path.isdir(self.command.folder):
             raise BotFailure(f"the bot's folder {self.command.folder} does not exist")
+        argv, pass_fds = self.argv, ()
+        if self.options_data is not None:
+            read, write = os.pipe()
+            os.write(write, self.options_data)  # small: well within a pipe's buffer
+            os.close(write)
+            argv, pass_fds = [str(read) if a == ARGS_FD else a for a in argv], (read,)
         try:
             self._process = await asyncio.create_subprocess_exec(
-                *self.argv,
+                *argv,
                 cwd=self.command.folder,
                 env=self.env,
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,
+                pass_fds=pass_fds,
             )
         except OSError as error:
             await self._cleanup()
             raise BotFailure(f"cannot start {self.command.argv[0]!r}: {error}") from None
+        finally:
+            for fd in pass_fds:
+                os.close(fd)
         try:
             assert self._process.stdout is not None and self._process.stderr is not None
             await asyncio.gather(

@@ -132,7 +132,6 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
     bot's folder, a venv) land on top of it rather than being hidden by it.
     """
     args = [
-        tools.bwrap,
         "--unshare-all",
         "--unshare-user",
         "--disable-userns",
@@ -167,8 +166,9 @@ def bwrap_argv(
     folder: str,
     socket: str,
     env: Mapping[str, str],
-) -> list[str]:
-    """The full command line: bwrap, its binds and environment, prlimit, then the bot."""
+) -> tuple[list[str], list[str]]:
+    """bwrap's options (namespaces, binds, environment), and the command it runs:
+    prlimit, then the bot."""
     if os.path.realpath(folder) == "/":
         raise ValueError("a sandboxed bot's folder cannot be / (it would see the whole host)")
     args = runtime_args(tools, policy.limits.tmp_mb * MIB)
@@ -176,12 +176,13 @@ def bwrap_argv(
         args += ["--ro-bind", path, path]
     args += ["--ro-bind", folder, folder, "--chdir", folder]
     args += ["--ro-bind", socket, SOCKET_IN_SANDBOX]
-    args += ["--clearenv"]
+    # bwrap builds the root on an unlimited tmpfs: read-only, so /tmp is the only place to write.
+    args += ["--remount-ro", "/", "--clearenv"]
     base = {"PATH": SANDBOX_PATH, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
     for name, value in {**base, **env, "SHEEPFOLD_SERVER": SERVER_IN_SANDBOX}.items():
         args += ["--setenv", name, value]
     program = resolve_program(argv[0], folder)
-    return [*args, "--", tools.prlimit, *policy.limits.prlimit_args(), "--", program, *argv[1:]]
+    return args, [tools.prlimit, *policy.limits.prlimit_args(), "--", program, *argv[1:]]
 
 
 def resolve_program(program: str, folder: str) -> str:
@@ -193,7 +194,7 @@ def resolve_program(program: str, folder: str) -> str:
 
 def probe(tools: Tools) -> None:
     """Start one empty sandbox; raise `SandboxUnavailable` explaining why it failed."""
-    argv = [*runtime_args(tools, MIB), "--", tools.prlimit, "--nproc=64:64", "--", "true"]
+    argv = [tools.bwrap, *runtime_args(tools, MIB), "--", tools.prlimit, "--nproc=64:64", "--", "true"]
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:
