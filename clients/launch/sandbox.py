@@ -194,7 +194,7 @@ def resolve_program(program: str, folder: str) -> str:
 
 def probe(tools: Tools) -> None:
     """Start one empty sandbox; raise `SandboxUnavailable` explaining why it failed."""
-    argv = [tools.bwrap, *runtime_args(tools, MIB), "--", tools.prlimit, "--nproc=64:64", "--", "true"]
+    argv = [tools.bwrap, *runtime_args(tools, MIB), "--", tools.prlimit, "--nproc=64:64", "true"]
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:

@@ -14,6 +14,7 @@ TARGET_PORT, OTHER_PORT, TARGET_DB, SERVER_DB, CANARY_DIR, LEFTOVER_MARK.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -102,16 +103,12 @@ def probe_env() -> None:
 def attack_signal() -> None:
     """Try to kill every process it can reach: other bots, the runner, the server."""
     me = os.getpid()
-    try:
+    with contextlib.suppress(OSError):
         os.kill(-1, signal.SIGKILL)
-    except OSError:
-        pass
     for pid in range(2, 4096):
         if pid != me:
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGTERM)
-            except OSError:
-                pass
 
 
 def attack_leftover() -> None:
