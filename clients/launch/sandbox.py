@@ -89,7 +89,8 @@ def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
     if not bwrap or not os.access(bwrap, os.X_OK):
         raise SandboxUnavailable(
             "bubblewrap (bwrap) is not installed, and sandboxed bots cannot run without it: "
-            f"{INSTALL_HINT}. Bots you trust can run unsandboxed with `sandbox = false`."
+            f"{INSTALL_HINT}. Bots you trust can run unsandboxed (`sandbox = false` in a "
+            "tournament config, --no-sandbox for sheepfold match and bot)."
         )
     prlimit = shutil.which("prlimit") or ""
     if not prlimit:
