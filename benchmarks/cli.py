@@ -17,11 +17,11 @@ from typing import Any
 
 import grpc
 
-from benchmarks import engine, memory, report, serving, targets, tournament
+from benchmarks import engine, memory, report, sandbox, serving, targets, tournament
 from benchmarks.procs import ROOT
 from server.logs import configure_logging
 
-SECTIONS = ("engine", "server", "baseline", "memory", "tournament")
+SECTIONS = ("engine", "server", "baseline", "memory", "tournament", "sandbox")
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "latest.json"
 
 DESCRIPTION = """\
@@ -39,6 +39,9 @@ sections (all by default; pick with --only):
               the figure to steer by
   memory      resident memory per live match, 1,000 matches per game
   tournament  games per second of a round robin at concurrency 1 and 2
+  sandbox     the bot sandbox's start-up per bot and its per-decision overhead,
+              and a tournament of command bots sandboxed vs unsandboxed
+              (goal: >= 0.8x the games/s)
 
 Targets are printed, never asserted (exit status 0 even when one is missed;
 1 only when a section could not run). Absolute figures are noisy; ratios
@@ -52,6 +55,7 @@ QUICK = {
     "warmup": 0.3,
     "memory_matches": 200,
     "games_per_pairing": 1,
+    "sandbox_games": 4,
 }
 FULL = {
     "engine_seconds": 1.0,
@@ -60,6 +64,7 @@ FULL = {
     "warmup": 1.0,
     "memory_matches": 1000,
     "games_per_pairing": 2,
+    "sandbox_games": 15,
 }
 
 
@@ -129,6 +134,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
             setattr(args, name, preset[name])
     args.warmup = preset["warmup"]
     args.games_per_pairing = preset["games_per_pairing"]
+    args.sandbox_games = preset["sandbox_games"]
     args.engine_games = tuple(args.engine_games.split(",")) if args.engine_games else None
     return args
 
@@ -187,6 +193,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if results is not None:
             out["tournament"] = [dataclasses.asdict(r) for r in results]
             tables.append(report.tournament(results))
+    if "sandbox" in args.sections:
+        result = section("sandbox", lambda: sandbox.run(args.sandbox_games))
+        if result is not None:
+            out["sandbox"] = dataclasses.asdict(result)
+            tables.append(report.sandbox(result))
+            checks.append(targets.sandbox_check(result))
     elapsed = time.perf_counter() - started
     if not args.quick and set(args.sections) == set(SECTIONS):
         checks.append(targets.duration_check(elapsed))
