@@ -105,6 +105,13 @@ def _add_command_flags(parser: argparse.ArgumentParser) -> None:
         help="a sandbox limit, repeatable, as in a tournament's [sandbox] table "
         "(e.g. --limit memory_mb=2048 --limit cpu_seconds=60)",
     )
+    parser.add_argument(
+        "--read-only",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="another host folder or file the sandboxed bot may read, repeatable",
+    )
 
 
 def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | None:
@@ -118,9 +125,14 @@ def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | No
         except ValueError:
             raise SystemExit(f"sheepfold {command}: --limit {key}={value}: not a number") from None
     try:
-        return SandboxPolicy(limits=parse_limits(raw))
+        limits = parse_limits(raw)
     except LimitsError as error:
         raise SystemExit(f"sheepfold {command}: --limit {error}") from None
+    read_only = tuple(os.path.abspath(path) for path in args.read_only)
+    for path in read_only:
+        if not os.path.exists(path):
+            raise SystemExit(f"sheepfold {command}: --read-only {path} does not exist")
+    return SandboxPolicy(limits=limits, read_only=read_only)
 
 
 def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot:
