@@ -55,7 +55,7 @@ QUICK = {
     "warmup": 0.3,
     "memory_matches": 200,
     "games_per_pairing": 1,
-    "sandbox_games": 4,
+    "sandbox_games": 1,
 }
 FULL = {
     "engine_seconds": 1.0,
@@ -64,7 +64,7 @@ FULL = {
     "warmup": 1.0,
     "memory_matches": 1000,
     "games_per_pairing": 2,
-    "sandbox_games": 15,
+    "sandbox_games": 4,
 }
 
 

@@ -23,6 +23,7 @@ from tournament.runner import run_tournament
 from tournament.store import Store
 
 GAME = "stubborn-sheep"
+TURNS = 4
 BOT_FOLDER = ROOT / "examples" / "command-bot"
 
 
@@ -57,13 +58,15 @@ def startup_ms(launcher: Launcher, folder: str, sandboxed: bool, count: int) -> 
     return 1000 * sum(asyncio.run(all_of_them())) / count
 
 
-def tournament(sandboxed: bool, games_per_pairing: int, folder: str) -> tuple[int, float, float]:
-    """Games played, games/s and mean game seconds of a solo tournament of two command bots."""
-    database = str(Path(folder) / f"bench-{sandboxed}.sqlite")
+def tournament(
+    sandboxed: bool, games_per_pairing: int, folder: str, turn: int
+) -> tuple[int, float, list[float]]:
+    """Games played, seconds and game durations of a solo tournament of two command bots."""
+    database = str(Path(folder) / f"bench-{sandboxed}-{turn}.sqlite")
     bot = {"command": ["{python}", "command_bot.py"], "cwd": str(BOT_FOLDER), "sandbox": sandboxed}
     config = parse_config(
         {
-            "name": f"sandbox-{sandboxed}",
+            "name": f"sandbox-{sandboxed}-{turn}",
             "game": GAME,
             "players": 1,
             "bots": [{"name": "a", **bot}, {"name": "b", **bot}],
@@ -79,7 +82,7 @@ def tournament(sandboxed: bool, games_per_pairing: int, folder: str) -> tuple[in
     elapsed = time.perf_counter() - started
     with Store(database) as store:
         durations = [game.duration_seconds for game in store.games(store.tournament().id)]
-    return summary.played, summary.played / elapsed, sum(durations) / len(durations)
+    return summary.played, elapsed, durations
 
 
 def decisions_per_game(seeds: int) -> float:
@@ -103,9 +106,18 @@ def run(games_per_pairing: int, startups: int = 20) -> SandboxResult:
         empty.mkdir()
         boxed_ms = startup_ms(launcher, str(empty), True, startups)
         plain_ms = startup_ms(launcher, str(empty), False, startups)
-        # Unsandboxed first: the first run also pays for cold caches, against the sandbox.
-        _, plain_rate, plain_game = tournament(False, games_per_pairing, folder)
-        played, boxed_rate, boxed_game = tournament(True, games_per_pairing, folder)
+        # Short tournaments taking turns, so that a machine busy with other work
+        # slows both sides alike rather than whichever ran during the busy spell.
+        totals = {False: [0, 0.0, []], True: [0, 0.0, []]}
+        for turn in range(TURNS):
+            for sandboxed in (False, True) if turn % 2 == 0 else (True, False):
+                played, seconds, durations = tournament(sandboxed, games_per_pairing, folder, turn)
+                totals[sandboxed][0] += played
+                totals[sandboxed][1] += seconds
+                totals[sandboxed][2] += durations
+    (plain_n, plain_s, plain_d), (played, boxed_s, boxed_d) = totals[False], totals[True]
+    plain_rate, boxed_rate = plain_n / plain_s, played / boxed_s
+    plain_game, boxed_game = sum(plain_d) / len(plain_d), sum(boxed_d) / len(boxed_d)
     per_game = decisions_per_game(games_per_pairing)
     overhead = (boxed_game - plain_game - (boxed_ms - plain_ms) / 1000) / per_game
     return SandboxResult(

@@ -18,7 +18,7 @@ import time
 import uuid
 from pathlib import Path
 
-__all__ = ["PidsCgroup", "find_pids_hierarchy"]
+__all__ = ["PidsCgroup", "find_pids_hierarchy", "remove_stale"]
 
 MOUNTINFO = Path("/proc/self/mountinfo")
 
@@ -57,14 +57,20 @@ def _v2_pids(mount: Path) -> bool:
 class PidsCgroup:
     """One bot's cgroup: at most `max_pids` processes and threads."""
 
-    def __init__(self, hierarchy: Path, max_pids: int) -> None:
-        self.path = hierarchy / f"sheepfold-bot-{os.getpid()}-{uuid.uuid4().hex[:12]}"
-        self.path.mkdir(mode=0o755)
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def create(cls, hierarchy: Path, max_pids: int) -> PidsCgroup:
+        """A new cgroup named after this process (so a later run can tell it is stale)."""
+        path = hierarchy / f"sheepfold-bot-{os.getpid()}-{uuid.uuid4().hex[:12]}"
+        path.mkdir(mode=0o755)
         try:
-            (self.path / "pids.max").write_text(str(max_pids))
+            (path / "pids.max").write_text(str(max_pids))
         except OSError:
-            self.path.rmdir()
+            path.rmdir()
             raise
+        return cls(path)
 
     @property
     def procs(self) -> str:
@@ -104,3 +110,15 @@ class PidsCgroup:
             for pid in (self.path / "cgroup.procs").read_text().split():
                 with contextlib.suppress(ProcessLookupError, PermissionError, ValueError):
                     os.kill(int(pid), signal.SIGKILL)
+
+
+def remove_stale(hierarchy: Path) -> None:
+    """Remove bot cgroups left behind by runners that died (their pid is gone)."""
+    for folder in hierarchy.glob("sheepfold-bot-*-*"):
+        try:
+            owner = int(folder.name.split("-")[2])
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            PidsCgroup(folder).remove(timeout=0.5)
+        except (ValueError, PermissionError):
+            continue

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clients.launch.cgroup import PidsCgroup, find_pids_hierarchy
+from clients.launch.cgroup import PidsCgroup, find_pids_hierarchy, remove_stale
 from clients.launch.sandbox import (
     SandboxPolicy,
     SandboxUnavailable,
@@ -102,6 +102,7 @@ class Launcher:
                     "does not enforce process limits on root): run Sheepfold as an ordinary "
                     "user, or give it a writable /sys/fs/cgroup"
                 )
+            remove_stale(self._pids)
         self._tools = tools
         return tools
 
@@ -124,7 +125,7 @@ class Launcher:
         options_data = b"".join(option.encode() + b"\0" for option in options)
         cgroup = None
         if self._pids is not None:
-            cgroup = PidsCgroup(self._pids, command.sandbox.limits.processes)
+            cgroup = PidsCgroup.create(self._pids, command.sandbox.limits.processes)
             argv = [tools.shell, "-c", 'echo 0 > "$0" && exec "$@"', cgroup.procs, *argv]
         env = {"PATH": os.environ.get("PATH", "")}
         return BotProcess(command, argv, env, cgroup, options_data)
