@@ -143,6 +143,8 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
     folder = os.path.abspath(args.bot_dir)
     if not os.path.isdir(folder):
         raise SystemExit(f"sheepfold {command}: --bot-dir {args.bot_dir} is not a folder")
+    if os.path.realpath(folder) == "/" and not args.no_sandbox:
+        raise SystemExit(f"sheepfold {command}: --bot-dir / would show the bot the whole host")
     return CommandBot(tuple(argv), folder, command_policy(args, command))
 
 

@@ -106,6 +106,11 @@ class Launcher:
         self._tools = tools
         return tools
 
+    @property
+    def pids_hierarchy(self) -> Path | None:
+        """Where bots' pids cgroups are made (as root, after `check`), else None."""
+        return self._pids
+
     def process(self, command: BotCommand) -> BotProcess:
         if command.sandbox is None:
             env = {**os.environ, **command.env, "SHEEPFOLD_SERVER": command.server}
