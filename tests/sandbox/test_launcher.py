@@ -15,6 +15,7 @@ from clients.launch.limits import DEFAULT_LIMITS
 from clients.launch.sandbox import SandboxPolicy, Tools, bwrap_argv, find_tools
 from tests.conftest import ROOT
 from tournament.config import ConfigError, parse_config
+from tournament.runner import RunError, run_tournament
 from tournament.sandbox_config import check_folders
 
 # Starts $1 background `sleep`s, printing the count after each, then waits a
@@ -166,3 +167,13 @@ def test_an_ordinary_user_gets_a_process_limit_of_its_own_in_each_sandbox(
     started = int(greedy.stdout.split()[-1])
     assert greedy.returncode != 0 and "Cannot fork" in greedy.stderr
     assert 14 <= started < 20, greedy.stdout
+
+
+def test_sandboxed_bots_on_a_tcp_server_are_refused_before_any_game(tmp_path: Path) -> None:
+    (tmp_path / "bot").mkdir()
+    config = parse_config(
+        _config([{"name": "x", "command": ["prog"], "cwd": "bot"}]), base_dir=tmp_path
+    )
+    with pytest.raises(RunError, match="unix:PATH"):
+        run_tournament(config, server="127.0.0.1:1", database=str(tmp_path / "t.sqlite"))
+    assert not (tmp_path / "t.sqlite").exists()

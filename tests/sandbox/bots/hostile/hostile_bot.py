@@ -100,8 +100,21 @@ def probe_env() -> None:
             pass
 
 
+def require_own_pid_namespace() -> None:
+    """Destructive attacks run only where they can do no harm: should the sandbox ever
+    fail open, the bot reports that as an escape instead of signalling the host."""
+    try:
+        with open("/proc/1/cmdline", "rb") as file:
+            init = file.read()
+    except OSError:
+        init = b""
+    if os.getpid() > 50 or b"bwrap" not in init:
+        escaped(f"not in a PID namespace of its own (pid {os.getpid()})")
+
+
 def attack_signal() -> None:
     """Try to kill every process it can reach: other bots, the runner, the server."""
+    require_own_pid_namespace()
     me = os.getpid()
     with contextlib.suppress(OSError):
         os.kill(-1, signal.SIGKILL)
@@ -123,6 +136,7 @@ def attack_leftover() -> None:
 
 
 def attack_forkbomb() -> None:
+    require_own_pid_namespace()
     children = 0
     while True:
         pid = os.fork()  # raises BlockingIOError once the process limit is reached
@@ -210,9 +224,12 @@ def main() -> int:
     if role in ATTACKS:
         ATTACKS[role]()
         return 1
-    PROBES[role]()
     if "--probe" in sys.argv:
+        if role in ("signal", "leftover"):
+            return 2  # never outside the sandbox
+        PROBES[role]()
         return 0
+    PROBES[role]()
     return play()
 
 
