@@ -69,7 +69,9 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
         metavar="KEY=VALUE",
         help="a game option, repeatable (e.g. --option rounds=1)",
     )
-    parser.add_argument("--server", metavar="ADDR", help="play on this server instead (HOST:PORT)")
+    parser.add_argument(
+        "--server", metavar="ADDR", help="play on this server instead (HOST:PORT or unix:PATH)"
+    )
     parser.add_argument(
         "--admin-token",
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
