@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import os
 import signal
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,27 +52,6 @@ PROCESS_SIGNS = (
     "fork: retry",
     "pthread_create failed",
 )
-
-
-_LIBC = ctypes.CDLL(None, use_errno=True)
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with_runner(runner: int) -> Callable[[], None]:
-    """For the forked child: SIGKILL when the runner dies, from before its exec on.
-
-    bwrap --die-with-parent arms the same signal, but only once bwrap runs: a
-    runner killed in between would leave the sandbox behind. This runs between
-    fork and exec (one C call, no allocation worth the name), and exits at once
-    if the runner is already gone.
-    """
-
-    def arm() -> None:
-        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != runner:
-            os._exit(1)
-
-    return arm
 
 
 class BotFailure(Exception):
@@ -195,6 +173,8 @@ class BotProcess:
             os.write(write, self.options_data)  # small: well within a pipe's buffer
             os.close(write)
             argv, pass_fds = [str(read) if a == ARGS_FD else a for a in argv], (read,)
+        # No preexec_fn: it would make Python fork() instead of vfork(), and gRPC's
+        # fork handlers then crash the child now and then before it can exec.
         try:
             self._process = await asyncio.create_subprocess_exec(
                 *argv,
@@ -205,7 +185,6 @@ class BotProcess:
                 stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,
                 pass_fds=pass_fds,
-                preexec_fn=_die_with_runner(os.getpid()) if self.command.sandbox else None,
             )
         except OSError as error:
             await self._cleanup()

@@ -179,7 +179,16 @@ def bwrap_argv(
     args += ["--ro-bind", socket, SOCKET_IN_SANDBOX]
     # bwrap builds the root on an unlimited tmpfs: read-only, so /tmp is the only place to write.
     args += ["--remount-ro", "/", "--clearenv"]
-    base = {"PATH": SANDBOX_PATH, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
+    # glibc reserves 64 MB of address space per malloc arena, up to 8 per core:
+    # a gRPC bot with a few threads reaches 700 MB before it allocates anything,
+    # so the address-space limit would hit well-behaved bots on big machines.
+    base = {
+        "PATH": SANDBOX_PATH,
+        "HOME": "/tmp",
+        "TMPDIR": "/tmp",
+        "LANG": "C.UTF-8",
+        "MALLOC_ARENA_MAX": "2",
+    }
     for name, value in {**base, **env, "SHEEPFOLD_SERVER": SERVER_IN_SANDBOX}.items():
         args += ["--setenv", name, value]
     program = resolve_program(argv[0], folder)

@@ -21,7 +21,7 @@ import socket
 import sys
 import time
 
-ALLOWED_ENV = {"PATH", "HOME", "TMPDIR", "LANG", "PWD", "SHLVL", "_"}
+ALLOWED_ENV = {"PATH", "HOME", "TMPDIR", "LANG", "MALLOC_ARENA_MAX", "PWD", "SHLVL", "_"}
 ESCAPED = 3
 
 
