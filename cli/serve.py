@@ -8,11 +8,13 @@ import os
 import sqlite3
 from pathlib import Path
 
+from cli.db import add_retention_arguments, positive_float
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
 from server.match import MatchLimits
 from server.metrics_http import MetricsPortError
 from server.records import ClockConfig
+from server.retention import Retention
 from server.sqlite_store import SqliteStore, StoreError
 from server.store import MemoryStore, Store
 
@@ -118,6 +120,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="a peer that does not answer a ping within this is dropped (default %(default)s)",
     )
     parser.add_argument(
+        "--db-write-timeout",
+        type=positive_float,
+        default=5.0,
+        metavar="SECONDS",
+        help="CreateMatch waits this long for a busy or locked database, then answers "
+        "UNAVAILABLE; moves always wait until written (default %(default)s)",
+    )
+    add_retention_arguments(parser)
+    parser.add_argument(
         "--log-format",
         choices=("auto", "console", "json"),
         default="auto",
@@ -175,6 +186,8 @@ def run(args: argparse.Namespace) -> int:
         limits=MatchLimits(max_watchers=args.max_watchers),
         default_clock=ClockConfig(decision_seconds=args.decision_seconds),
         listen=tuple(args.listen),
+        db_write_timeout=args.db_write_timeout,
+        retention=Retention(days=args.keep_finished_days, count=args.keep_finished),
     )
     try:
         asyncio.run(serve(config, store))

@@ -28,6 +28,7 @@ class MatchRecord:
     clock: ClockConfig
     token_hashes: tuple[str, ...]
     created_at: float
+    rules_version: int = 1  # the game's Game.rules_version when the match was created
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,18 @@ class StoredMatch:
     status: str = "running"  # running | finished | aborted
     result: bytes | None = None  # serialized arena_pb2.MatchResult
     end_reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A stored match without its moves: what GetMatch and ListMatches show of a
+    match this server no longer hosts, read without replaying the game."""
+
+    record: MatchRecord
+    status: str  # running | finished | aborted
+    result: bytes | None
+    end_reason: str
+    moves: int
 
 
 def hash_token(token: str) -> str:

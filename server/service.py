@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 from collections.abc import AsyncIterator
 
@@ -11,11 +12,12 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 import games
-from games.errors import InvalidOptions
+from games.errors import InvalidOptions, RulesChanged
 from server import convert
 from server.match import JoinError, Match, SeatStream, Status
 from server.records import ClockConfig
 from server.registry import LimitReached, MatchRegistry
+from server.storage import StoreRefused, StoreUnavailable
 from server.streams import relay
 
 DEFAULT_LIST_LIMIT = 100
@@ -57,9 +59,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         clock = await self._clock(request.clock, context)
         seed = request.seed if request.HasField("seed") else None
         try:
-            match, tokens = self.registry.create(
-                request.game, request.players, dict(request.options), seed, clock
-            )
+            async with _database_errors(context):
+                match, tokens = await self.registry.create(
+                    request.game, request.players, dict(request.options), seed, clock
+                )
         except InvalidOptions as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
         except LimitReached as error:
@@ -99,7 +102,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def GetMatch(
         self, request: arena_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.MatchInfo:
-        return (await self._match(request.match_id, context)).info()
+        async with _database_errors(context):
+            info = await self.registry.info(request.match_id)
+        if info is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        return info
 
     async def ListMatches(
         self, request: arena_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext
@@ -112,13 +119,20 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             )
         limit = min(request.limit or DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)
         status = Status(request.status) if request.status else None
-        found = self.registry.listing(request.game, status, limit)
-        return arena_pb2.ListMatchesResponse(matches=[match.info() for match in found])
+        async with _database_errors(context):
+            found = await self.registry.listing(request.game, status, limit)
+        return arena_pb2.ListMatchesResponse(matches=found)
 
     async def GetReplay(
         self, request: arena_pb2.GetReplayRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.Replay:
-        match = await self._match(request.match_id, context)
+        async with _database_errors(context):
+            found = await self.registry.replay(request.match_id)
+        if found is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        if isinstance(found, arena_pb2.Replay):
+            return found
+        match = found
         if not match.over:
             # The seed fixes every deck order: a replay of a live match would leak them.
             await context.abort(
@@ -145,7 +159,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             match.unwatch(stream)
 
     async def _match(self, match_id: str, context: grpc.aio.ServicerContext) -> Match:
-        match = self.registry.get(match_id)
+        try:
+            async with _database_errors(context):
+                match = await self.registry.find(match_id)
+        except RulesChanged as error:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id}: {error}")
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
         return match
@@ -184,6 +202,18 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         finally:
             reader.cancel()
             match.leave(seat, stream)
+
+
+@contextlib.asynccontextmanager
+async def _database_errors(context: grpc.aio.ServicerContext) -> AsyncIterator[None]:
+    """A database that cannot answer now is UNAVAILABLE; one that refuses is INTERNAL.
+    Either way the client reads a sentence, never a raw sqlite3 exception."""
+    try:
+        yield
+    except StoreUnavailable as error:
+        await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
+    except StoreRefused as error:
+        await context.abort(grpc.StatusCode.INTERNAL, str(error))
 
 
 async def _first_message(
