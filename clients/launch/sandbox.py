@@ -49,7 +49,7 @@ ETC_FILES = (
     "/etc/nsswitch.conf",
 )
 # Sheepfold's own packages, which a bot started with {python} may import.
-SHEEPFOLD_PACKAGES = ("sheepfold", "games", "clients", "server", "tournament", "cli")
+SHEEPFOLD_PACKAGES = ("sheepfold", "games", "clients", "server", "tournament", "web", "cli")
 INSTALL_HINT = (
     "install the package `bubblewrap` (Debian/Ubuntu: sudo apt-get install bubblewrap; "
     "Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)"
