@@ -177,3 +177,15 @@ def test_sandboxed_bots_on_a_tcp_server_are_refused_before_any_game(tmp_path: Pa
     with pytest.raises(RunError, match="unix:PATH"):
         run_tournament(config, server="127.0.0.1:1", database=str(tmp_path / "t.sqlite"))
     assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_the_sandbox_binds_every_package_sheepfold_installs() -> None:
+    """A {python} bot may run `sheepfold bot`, which imports the whole CLI: every
+    installed package except the benchmarks must be visible in the sandbox."""
+    import tomllib
+
+    from clients.launch.sandbox import SHEEPFOLD_PACKAGES
+
+    found = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    installed = {name.rstrip("*") for name in found["packages"]["find"]["include"]}
+    assert installed - {"benchmarks"} == set(SHEEPFOLD_PACKAGES)
