@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from benchmarks.engine import EngineResult
 from benchmarks.memory import MemoryResult
+from benchmarks.sandbox import SandboxResult
 from benchmarks.serving import LoadResult
 from benchmarks.soak import SoakResult
 
@@ -147,6 +148,18 @@ def memory_checks(results: Sequence[MemoryResult]) -> list[Check]:
 def duration_check(seconds: float) -> Check:
     return Check(
         "whole run, seconds", seconds, f"< {BENCH_SECONDS_AT_MOST}", seconds < BENCH_SECONDS_AT_MOST
+    )
+
+
+SANDBOX_RATIO_AT_LEAST = 0.8
+
+
+def sandbox_check(result: SandboxResult) -> Check:
+    return Check(
+        "sandboxed / unsandboxed tournament games/s",
+        result.ratio,
+        f">= {SANDBOX_RATIO_AT_LEAST}",
+        result.ratio >= SANDBOX_RATIO_AT_LEAST,
     )
 
 

@@ -58,6 +58,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "probes that cannot speak TLS (default: $SHEEPFOLD_HEALTH_PORT, or off)",
     )
     parser.add_argument(
+        "--listen",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="listen on HOST:PORT or unix:PATH, repeatable; replaces --host/--port "
+        "(sandboxed bots reach the server through a Unix socket)",
+    )
+    parser.add_argument(
         "--admin-token",
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN"),
         help="token CreateMatch must present (default: $SHEEPFOLD_ADMIN_TOKEN; none = open)",
@@ -168,6 +176,12 @@ def _port(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         raise SystemExit("sheepfold serve: --tls-cert and --tls-key go together")
+    for address in args.listen:
+        if address.startswith("unix:") and address != "unix:":
+            continue
+        host, sep, port = address.rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise SystemExit(f"sheepfold serve: --listen {address!r}: use HOST:PORT or unix:PATH")
     configure_logging(args.log_format, args.log_level)
     store: Store
     if args.db == ":memory:":
@@ -193,6 +207,7 @@ def run(args: argparse.Namespace) -> int:
         health_port=args.health_port,
         limits=MatchLimits(max_watchers=args.max_watchers),
         default_clock=ClockConfig(decision_seconds=args.decision_seconds),
+        listen=tuple(args.listen),
         db_write_timeout=args.db_write_timeout,
         retention=Retention(days=args.keep_finished_days, count=args.keep_finished),
     )

@@ -197,7 +197,17 @@ def report_data(
         "removed_games_left_out": left_out,
         "standings": standings,
         "crosstable": crosstable,
+        "unsandboxed": _unsandboxed(record),
     }
+
+
+def _unsandboxed(record: TournamentRecord) -> list[str]:
+    """Command bots that ran outside the sandbox (`sandbox = false`, or stored before it)."""
+    return [
+        bot["name"]
+        for bot in record.config.get("bots", [])
+        if bot.get("command") and not bot.get("sandbox")
+    ]
 
 
 def _paired_lead(bot: _BotStats, next_bot: _BotStats) -> tuple[float, float, float] | None:
@@ -334,6 +344,12 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
             "Solo: ranked by mean score with a 95% confidence interval. Lead on next: "
             "the mean of this bot's score minus the next bot's on each seed both "
             "played (the same deals), with its 95% interval."
+        )
+    if data.get("unsandboxed"):
+        notes.append(
+            "Not sandboxed (trusted by the organiser, `sandbox = false`): "
+            + ", ".join(data["unsandboxed"])
+            + "."
         )
     columns = _columns(data)
     rows = [[_cell(row, key) for key, _ in columns] for row in data["standings"]]

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -24,14 +24,17 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
+from clients.launch import Launcher, SandboxUnavailable
+from clients.launch.socket_dir import private_socket
 from tournament.botcheck import check_bots
 from tournament.config import TournamentConfig, add_python_path, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.outcome import game_record
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import LiveElo, pairwise
+from tournament.sandbox_config import check_folders
 from tournament.schedule import ScheduledGame, ladder_schedule
-from tournament.seats import CommandSeat, InProcessSeat, bot_seed
+from tournament.seats import CommandSeat, InProcessSeat, bot_folder, bot_seed
 from tournament.store import GameRecord, Store
 
 __all__ = [
@@ -117,17 +120,34 @@ def run_tournament(
                 rerun_crashed=rerun_crashed,
             )
         )
-    from server.app import ServerConfig
-    from server.inprocess import serving_here
 
     async def run_locally() -> RunSummary:
         # The server shares this event loop: grpc.aio wants one loop per process.
-        async with serving_here(ServerConfig()) as address:
+        async with local_server(config) as (address, socket):
             return await run_tournament_async(
-                config, address, db_path, progress, admin_token="", rerun_crashed=rerun_crashed
+                config,
+                address,
+                db_path,
+                progress,
+                admin_token="",
+                rerun_crashed=rerun_crashed,
+                server_socket=socket,
             )
 
     return asyncio.run(run_locally())
+
+
+@contextlib.asynccontextmanager
+async def local_server(config: TournamentConfig) -> AsyncIterator[tuple[str, str | None]]:
+    """An in-process server on loopback; yields its address and, when the config
+    has sandboxed bots, the Unix socket (in a private folder) they reach it by."""
+    from server.app import ServerConfig
+    from server.inprocess import serving_here
+
+    with private_socket() as path:
+        socket = path if sandboxed_bots(config) else None
+        async with serving_here(ServerConfig(), unix_socket=socket) as address:
+            yield address, socket
 
 
 async def run_tournament_async(
@@ -137,10 +157,17 @@ async def run_tournament_async(
     progress: Progress | None = None,
     admin_token: str | None = None,
     rerun_crashed: bool = False,
+    server_socket: str | None = None,
 ) -> RunSummary:
+    """Run (or resume) a tournament on the server at `address`.
+
+    Sandboxed command bots reach the server through its Unix socket:
+    `server_socket`, or `address` itself when that is `unix:PATH`.
+    """
     progress = progress or SilentProgress()
     check_bots(config)
     started = time.monotonic()
+    launcher = await prepare_launcher(config, database, server_socket or _socket_of(address))
     with Store(database) as store:
         stages = ladder_stages(store, config)
         schedule = schedule_for(config, stages)
@@ -160,6 +187,7 @@ async def run_tournament_async(
             progress,
             admin_token,
             crashes=crashes,
+            launcher=launcher,
         )
         return RunSummary(
             tournament=config.name,
@@ -172,6 +200,41 @@ async def run_tournament_async(
             always_crashed=always_crashed(store.games(tid), crashes),
             forgotten=forgotten,
         )
+
+
+def sandboxed_bots(config: TournamentConfig) -> list[str]:
+    return [bot.name for bot in config.bots if bot.command is not None and bot.sandbox]
+
+
+def _socket_of(address: str) -> str | None:
+    return address.removeprefix("unix:") if address.startswith("unix:") else None
+
+
+async def prepare_launcher(
+    config: TournamentConfig, database: str, server_socket: str | None
+) -> Launcher:
+    """The launcher for the command bots, with the sandbox checked before any game."""
+    launcher = Launcher(server_socket)
+    sandboxed = sandboxed_bots(config)
+    if not sandboxed:
+        return launcher
+    folders = {
+        bot.name: bot_folder(bot, config.base_dir) for bot in config.bots if bot.command is not None
+    }
+    problem = check_folders(folders, sandboxed, database)
+    if problem:
+        raise RunError(problem)
+    if not server_socket:
+        raise RunError(
+            f"sandboxed bots ({', '.join(sandboxed)}) reach the server only through its Unix "
+            "socket: start it with `sheepfold serve --listen unix:PATH` and pass "
+            "--server unix:PATH (or run without --server)"
+        )
+    try:
+        await asyncio.to_thread(launcher.check)
+    except SandboxUnavailable as error:
+        raise RunError(f"cannot sandbox {', '.join(sandboxed)}: {error}") from None
+    return launcher
 
 
 def ladder_stages(store: Store, config: TournamentConfig) -> list[list[str]]:
@@ -210,13 +273,20 @@ async def play_batches(
     progress: Progress,
     admin_token: str | None = None,
     crashes: dict[str, str] | None = None,
+    launcher: Launcher | None = None,
+    server_socket: str | None = None,
 ) -> tuple[int, int]:
     """Play batch after batch until `next_batch()` returns None; (played, errors).
 
     A round robin is one batch; an SPRT asks for the next blocks after looking
     at the statistics. Calls `progress.finish` at the end. `crashes`, when
-    given, receives each crashed bot's first error.
+    given, receives each crashed bot's first error. Sandboxed command bots
+    reach the server through `server_socket` (or `address` when that is
+    `unix:PATH`); without `launcher`, the sandbox is checked here first.
     """
+    if launcher is None:
+        socket = server_socket or _socket_of(address)
+        launcher = await prepare_launcher(config, store.path, socket)
     if admin_token is None:
         admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
     add_python_path(config)
@@ -225,7 +295,9 @@ async def play_batches(
     for stored in store.games(tournament_id):
         elo.add(pairwise(stored.bots, stored.ranks))
     elo.refit()
-    runner = _Runner(config, address, admin_token, store, tournament_id, elo, progress, log)
+    runner = _Runner(
+        config, address, admin_token, store, tournament_id, elo, progress, log, launcher
+    )
     if crashes is not None:
         runner.crash_reasons = crashes
     interrupted = False
@@ -263,7 +335,9 @@ class _Runner:
         elo: LiveElo,
         progress: Progress,
         log: Any,
+        launcher: Launcher,
     ) -> None:
+        self.launcher = launcher
         self.config = config
         self.address = address
         self.admin_token = admin_token
@@ -432,13 +506,14 @@ class _Runner:
                 bot,
                 self.config.base_dir,
                 {
-                    "SHEEPFOLD_SERVER": self.address,
                     "SHEEPFOLD_MATCH": match_id,
                     "SHEEPFOLD_TOKEN": token,
                     "SHEEPFOLD_SEAT": str(seat),
                     "SHEEPFOLD_SEED": str(seed),
                     "SHEEPFOLD_GAME": self.config.game,
                 },
+                self.launcher,
+                self.address,
             )
         return InProcessSeat(bot.spec, seed, self.address, match_id, token)
 
