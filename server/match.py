@@ -123,7 +123,6 @@ class Match:
         self._decision_counter = 0
         self._all_joined = asyncio.Event()
         self._finished = asyncio.Event()
-        self._forced_rng = random.Random(f"{record.seed}:forced")
         self._task: asyncio.Task[None] | None = None
         self._watchers: list[WatchStream] = []
 
@@ -223,10 +222,12 @@ class Match:
 
     async def _run(self) -> None:
         resumed = bool(self.moves)
+        if self._every_seat_here():
+            self._all_joined.set()
         try:
             await asyncio.wait_for(self._all_joined.wait(), self.start_timeout)
         except TimeoutError:
-            missing = [s.index for s in self.seats if not s.joined]
+            missing = [s.index for s in self.seats if not (s.joined or s.disqualified)]
             what = "resuming" if resumed else "starting"
             self.log.warning(f"match {what} without every seat", missing_seats=missing)
         self.status = Status.RUNNING
@@ -244,9 +245,7 @@ class Match:
         seat = self.seats[seat_index]
         actions = state.legal_actions()
         if seat.disqualified:
-            self._apply(
-                seat_index, actions, self._forced_rng.randrange(len(actions)), "disqualified"
-            )
+            self._apply(seat_index, actions, self._forced_index(len(actions)), "disqualified")
             return
         self._decision_counter += 1
         pending = PendingDecision(
@@ -261,6 +260,12 @@ class Match:
         index, forced = await self._await_answer(seat, pending)
         self._pending = None
         self._apply(seat_index, actions, index, forced)
+
+    def _forced_index(self, count: int) -> int:
+        """The action the server plays for a seat that cannot: a pure function of the
+        seed and the move number, so a restored match forces exactly what the
+        uncrashed one would have, with no generator state to bring back."""
+        return forced_action_index(self.record.seed, len(self.moves) + 1, count)
 
     def _decision_message(
         self, decision_id: int, seat: Seat, actions: Sequence[Any]
@@ -309,7 +314,7 @@ class Match:
                     f"(strike {seat.strikes} of {clock.max_strikes})",
                     pending.decision_id,
                 )
-            return self._forced_rng.randrange(len(pending.actions)), "timeout"
+            return self._forced_index(len(pending.actions)), "timeout"
         overrun = loop.time() - started - clock.decision_seconds
         if overrun > 0:
             seat.bank = max(0.0, seat.bank - overrun)
@@ -497,8 +502,12 @@ class Match:
         )
         if self._pending is not None and self._pending.seat == seat_index:
             stream.send(self._pending.message)
-        if all(s.joined for s in self.seats):
+        if self._every_seat_here():
             self._all_joined.set()
+
+    def _every_seat_here(self) -> bool:
+        # A disqualified seat's moves are all forced: nobody waits for it.
+        return all(s.joined or s.disqualified for s in self.seats)
 
     def leave(self, seat_index: int, stream: SeatStream) -> None:
         seat = self.seats[seat_index]
@@ -655,6 +664,11 @@ class Match:
         if self.result is not None:
             replay.result.CopyFrom(self.result)
         return replay
+
+
+def forced_action_index(seed: int, move: int, count: int) -> int:
+    """Index of the random legal action forced at move number `move` of a match."""
+    return random.Random(f"{seed}:forced:{move}").randrange(count)
 
 
 def _ranks_with_disqualified_last(

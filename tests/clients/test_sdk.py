@@ -65,7 +65,7 @@ def test_bad_bot_specs_are_explained(spec: str, message: str) -> None:
 
 
 def test_builtin_and_class_specs_load() -> None:
-    assert load_bot("random", 3).decide.__self__.rng.random() == RandomBot(3).rng.random()
+    assert load_bot("random", 3).decide.__self__.seed == RandomBot(3).seed == 3
     assert type(load_bot("clients.bots.random_bot:RandomBot", 1)).__name__ == "RandomBot"
     for name in ("greedy", "mcts"):
         assert callable(load_bot(name, 0).decide)
