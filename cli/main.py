@@ -25,7 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    raw = sys.argv[1:] if argv is None else argv
+    args = build_parser().parse_args(play.join_option_values(raw))
     try:
         return int(args.handler(args) or 0)
     except KeyboardInterrupt:

@@ -13,7 +13,7 @@ from games.errors import InvalidOptions
 from games.options import parse_options
 from server import convert
 from server.match import Match, MatchLimits, Status
-from server.records import ClockConfig, MatchRecord, StoredMatch, hash_token
+from server.records import ClockConfig, MatchRecord, StoredMatch, hash_token, new_seat_token
 from server.store import Store
 
 
@@ -66,7 +66,7 @@ class MatchRegistry:
         # The canonical option strings are stored; Match() validates the rest.
         parsed = parse_options(game.option_specs, options)
         canonical = convert.options_to_strings(game.option_specs, parsed)
-        tokens = [secrets.token_urlsafe(24) for _ in range(players)]
+        tokens = [new_seat_token() for _ in range(players)]
         record = MatchRecord(
             match_id=secrets.token_hex(8),
             game=game_name,
