@@ -14,6 +14,7 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from server.decoding import DecodeErrorsAreInvalidArgument
 from server.match import MatchLimits
 from server.records import ClockConfig
 from server.registry import MatchRegistry
@@ -21,6 +22,8 @@ from server.service import ArenaService
 from server.store import MemoryStore, Store
 
 ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
+# Play answers an undecodable message after the join with a PlayError itself.
+PLAY_METHOD = f"/{ARENA_SERVICE}/Play"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +84,10 @@ class SheepfoldServer:
         self._server: grpc.aio.Server | None = None
 
     async def start(self) -> int:
-        server = grpc.aio.server(options=grpc_options(self.config))
+        server = grpc.aio.server(
+            options=grpc_options(self.config),
+            interceptors=[DecodeErrorsAreInvalidArgument({PLAY_METHOD})],
+        )
         arena_pb2_grpc.add_ArenaServicer_to_server(
             ArenaService(
                 self.registry,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import math
 from collections.abc import AsyncIterator
 
 import grpc
@@ -13,6 +14,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 import games
 from games.errors import InvalidOptions
 from server import convert
+from server.decoding import Undecodable
 from server.match import JoinError, Match, SeatStream, Status
 from server.records import ClockConfig
 from server.registry import LimitReached, MatchRegistry
@@ -80,6 +82,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, settings: arena_pb2.ClockSettings, context: grpc.aio.ServicerContext
     ) -> ClockConfig:
         default = self.default_clock
+        if not all(map(math.isfinite, (settings.decision_seconds, settings.time_bank_seconds))):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "clock times must be finite numbers"
+            )
         if settings.decision_seconds < 0 or settings.time_bank_seconds < 0:
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT, "clock times must not be negative"
@@ -164,6 +170,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 grpc.StatusCode.DEADLINE_EXCEEDED,
                 f"no join within {self.join_timeout:g} s of opening the stream",
             )
+        if isinstance(first, Undecodable):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, first.message)
         if first is None or not first.HasField("join"):
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT, "the first message on Play must be a join"
@@ -188,7 +196,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
 
 async def _first_message(
     requests: AsyncIterator[arena_pb2.PlayRequest],
-) -> arena_pb2.PlayRequest | None:
+) -> arena_pb2.PlayRequest | Undecodable | None:
     try:
         return await anext(requests)
     except StopAsyncIteration:
@@ -200,7 +208,9 @@ async def _read_answers(
 ) -> None:
     try:
         async for request in requests:
-            if request.HasField("answer"):
+            if isinstance(request, Undecodable):
+                match.reject(seat, request.message, stream)
+            elif request.HasField("answer"):
                 match.answer(seat, request.answer.decision_id, request.answer.action_index, stream)
             else:
                 match.reject(seat, "this stream has already joined; send answers only", stream)
