@@ -216,6 +216,10 @@ async def _read_answers(
                 match.reject(seat, "this stream has already joined; send answers only", stream)
     except (asyncio.CancelledError, grpc.aio.AioRpcError):
         pass
+    except grpc.aio.AbortError:
+        # The server itself ended the stream (a newer join, a flood, shutdown):
+        # normal operation, already logged with its reason.
+        match.log.info("seat stream ended by the server", seat=seat)
     except Exception:
         # A bug must not leave the client waiting on a stream nobody reads.
         match.log.exception("reading a Play stream failed", seat=seat)
