@@ -45,6 +45,11 @@ class ServerConfig:
     # within keepalive_timeout is dead, its streams end and its seats are free.
     keepalive_seconds: float = 30.0
     keepalive_timeout: float = 10.0
+    # Streams one connection may have open at once; a client's further streams
+    # wait on its side (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
+    max_streams_per_connection: int = 100
+    # Play streams from one client address that have not sent their join yet.
+    max_pending_joins_per_address: int = 100
 
 
 def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
@@ -63,6 +68,9 @@ def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
         # Clients may ping every 5 s (the SDK pings every 30 s); more often is abuse.
         ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
         ("grpc.http2.min_recv_ping_interval_without_data_ms", 5_000),
+        # Without it one connection may open any number of streams, each a handler
+        # on the event loop (gRPC's default is unlimited).
+        ("grpc.max_concurrent_streams", config.max_streams_per_connection),
     ]
 
 
@@ -94,6 +102,7 @@ class SheepfoldServer:
                 admin_token=self.config.admin_token,
                 default_clock=self.config.default_clock,
                 join_timeout=self.config.join_timeout,
+                max_pending_joins=self.config.max_pending_joins_per_address,
             ),
             server,
         )

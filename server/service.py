@@ -16,6 +16,7 @@ from games.errors import InvalidOptions
 from server import convert
 from server.decoding import Undecodable
 from server.match import JoinError, Match, SeatStream, Status
+from server.peers import PendingJoins, peer_address
 from server.records import ClockConfig
 from server.registry import LimitReached, MatchRegistry
 from server.streams import relay
@@ -32,9 +33,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         admin_token: str | None = None,
         default_clock: ClockConfig | None = None,
         join_timeout: float = 30.0,
+        max_pending_joins: int = 100,
     ) -> None:
         self.registry = registry
         self.join_timeout = join_timeout
+        self.pending_joins = PendingJoins(max_pending_joins)
         self.admin_token = admin_token or None
         self.default_clock = default_clock or ClockConfig()
         self.log = structlog.get_logger("sheepfold.service")
@@ -163,6 +166,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         request_iterator: AsyncIterator[arena_pb2.PlayRequest],
         context: grpc.aio.ServicerContext,
     ) -> AsyncIterator[arena_pb2.PlayResponse]:
+        address = peer_address(context.peer())
+        if not self.pending_joins.acquire(address):
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"{self.pending_joins.per_address} Play streams from this address "
+                "are already waiting to join",
+            )
         try:
             first = await asyncio.wait_for(_first_message(request_iterator), self.join_timeout)
         except TimeoutError:
@@ -170,6 +180,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 grpc.StatusCode.DEADLINE_EXCEEDED,
                 f"no join within {self.join_timeout:g} s of opening the stream",
             )
+        finally:
+            self.pending_joins.release(address)
         if isinstance(first, Undecodable):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, first.message)
         if first is None or not first.HasField("join"):

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
+import grpc
 import pytest
 
 from clients.bots import BotSpecError, load_bot
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import create_match, play_match
-from clients.sdk import SeatError, play
+from clients.sdk import SeatError, play, should_rejoin
 from server.app import ServerConfig
 from server.inprocess import serving_here
 
@@ -69,3 +70,18 @@ def test_builtin_and_class_specs_load() -> None:
     assert type(load_bot("clients.bots.random_bot:RandomBot", 1)).__name__ == "RandomBot"
     for name in ("greedy", "mcts"):
         assert callable(load_bot(name, 0).decide)
+
+
+def test_a_join_cancelled_before_the_server_acknowledged_it_is_retried() -> None:
+    # A server or proxy under a burst of streams may cancel or refuse a stream
+    # before it starts: worth another join. Once joined, CANCELLED is final.
+    for code in (
+        grpc.StatusCode.CANCELLED,
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.INTERNAL,
+    ):
+        assert should_rejoin(code, joined=False)
+    assert not should_rejoin(grpc.StatusCode.CANCELLED, joined=True)
+    assert should_rejoin(grpc.StatusCode.UNAVAILABLE, joined=True)
+    for final in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
+        assert not should_rejoin(final, joined=False)
