@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import math
+from collections import Counter
 from collections.abc import AsyncIterator
 
 import grpc
@@ -38,6 +39,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.registry = registry
         self.join_timeout = join_timeout
         self.pending_joins = PendingJoins(max_pending_joins)
+        self._watching: Counter[str] = Counter()
         self.admin_token = admin_token or None
         self.default_clock = default_clock or ClockConfig()
         self.log = structlog.get_logger("sheepfold.service")
@@ -142,16 +144,23 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.WatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[arena_pb2.WatchResponse]:
         match = await self._match(request.match_id, context)
+        match_id = match.record.match_id
+        # Counted here by match id, for live and finished matches alike.
+        limit = match.limits.max_watchers
+        if self._watching[match_id] >= limit:
+            message = f"this match already has {limit} watchers"
+            match.log.info("watch refused", code="RESOURCE_EXHAUSTED", reason=message)
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
+        self._watching[match_id] += 1
+        watcher = match.watch(request.from_start)
         try:
-            stream = match.watch(request.from_start)
-        except JoinError as error:
-            match.log.info("watch refused", code=error.code.name, reason=error.message)
-            await context.abort(error.code, error.message)
-        try:
-            async for message in relay(stream, context):
+            async for message in watcher.relay(context):
                 yield message
         finally:
-            match.unwatch(stream)
+            match.unwatch(watcher)
+            self._watching[match_id] -= 1
+            if not self._watching[match_id]:
+                del self._watching[match_id]
 
     async def _match(self, match_id: str, context: grpc.aio.ServicerContext) -> Match:
         match = self.registry.get(match_id)
