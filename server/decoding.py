@@ -41,7 +41,9 @@ def _tolerant(decode: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
         try:
             return decode(data)
         except DecodeError as error:
-            return Undecodable(type_name, str(error))
+            # "Error parsing message with type 'X': Wire format was corrupt": the
+            # type is named once, by the message.
+            return Undecodable(type_name, str(error).rsplit(": ", 1)[-1])
 
     return tolerant
 
