@@ -26,7 +26,19 @@ USER sheepfold
 WORKDIR /data
 VOLUME ["/data"]
 
-EXPOSE 50051
+# `sheepfold serve` and `sheepfold health` both read these, so the HEALTHCHECK
+# follows the ports the server is given: change them with `docker run -e`, not
+# with flags. The health port serves only grpc.health.v1, in plaintext, so the
+# check works with TLS on the main port too.
+# No admin token and no TLS by default: the server then logs a loud warning at
+# start-up. Set SHEEPFOLD_ADMIN_TOKEN (and mount a certificate for --tls-cert and
+# --tls-key) for anything reachable from outside the host.
+ENV SHEEPFOLD_HOST=0.0.0.0 \
+    SHEEPFOLD_PORT=50051 \
+    SHEEPFOLD_METRICS_PORT=9100 \
+    SHEEPFOLD_HEALTH_PORT=8081
+
+EXPOSE 50051 9100 8081
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-    CMD ["sheepfold", "health", "--addr", "127.0.0.1:50051"]
-CMD ["sheepfold", "serve", "--host", "0.0.0.0", "--port", "50051"]
+    CMD ["sheepfold", "health"]
+CMD ["sheepfold", "serve", "--log-format", "json"]

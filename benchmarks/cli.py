@@ -21,7 +21,9 @@ from benchmarks import engine, memory, report, serving, targets, tournament
 from benchmarks.procs import ROOT
 from server.logs import configure_logging
 
-SECTIONS = ("engine", "server", "baseline", "memory", "tournament")
+SECTIONS = ("engine", "server", "baseline", "memory", "tournament", "metrics")
+# Off and on alternate this many times per level; the table shows medians.
+METRICS_RUNS = 3
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "latest.json"
 
 DESCRIPTION = """\
@@ -39,6 +41,9 @@ sections (all by default; pick with --only):
               the figure to steer by
   memory      resident memory per live match, 1,000 matches per game
   tournament  games per second of a round robin at concurrency 1 and 2
+  metrics     the server section's load with Prometheus metrics off and on
+              (`serve --metrics-port`), alternating three times per level:
+              median decisions/s and CPU per decision
 
 Targets are printed, never asserted (exit status 0 even when one is missed;
 1 only when a section could not run). Absolute figures are noisy; ratios
@@ -172,6 +177,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             ]
             tables.append(report.load(results, args.game, args.players))
             checks += targets.server_checks(results)
+    if "metrics" in args.sections:
+        results = section(
+            "metrics",
+            lambda: serving.run(
+                args.game,
+                args.players,
+                args.levels,
+                args.seconds,
+                args.warmup,
+                ("server", "server-metrics") * METRICS_RUNS,
+            ),
+        )
+        if results is not None:
+            out["metrics_cost"] = [dataclasses.asdict(r) for r in results]
+            tables.append(report.metrics_cost(results, args.game, args.players))
     if "memory" in args.sections:
         cases = _memory_cases(args)
         results = section("memory", lambda: memory.run(cases, args.memory_matches))

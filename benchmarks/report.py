@@ -140,3 +140,49 @@ def tournament(results: Sequence[TournamentResult]) -> str:
 def checks(results: Sequence[Check]) -> str:
     rows = [(c.name, c.measured, c.target, "met" if c.met else "MISSED") for c in results]
     return "Targets (reported, never asserted)\n" + table(("check", "measured", "target", ""), rows)
+
+
+def metrics_cost(results: Sequence[LoadResult], game: str, players: int) -> str:
+    """Decisions/s and CPU per decision with metrics off and on at each level: the
+    median of the runs of each (off and on alternate, so drift hits both alike)."""
+
+    def median(values: Sequence[float]) -> float:
+        ordered = sorted(values)
+        middle = len(ordered) // 2
+        return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+    rows = []
+    for matches in sorted({r.matches for r in results}):
+        off = [r for r in results if r.target == "server" and r.matches == matches]
+        on = [r for r in results if r.target == "server-metrics" and r.matches == matches]
+        if not off or not on:
+            continue
+        off_rate = median([r.decisions_per_second for r in off])
+        on_rate = median([r.decisions_per_second for r in on])
+        off_cpu = median([r.server_cpu_ms_per_decision or 0.0 for r in off])
+        on_cpu = median([r.server_cpu_ms_per_decision or 0.0 for r in on])
+        rows.append(
+            (
+                matches,
+                len(off),
+                off_rate,
+                on_rate,
+                on_rate / off_rate,
+                off_cpu,
+                on_cpu,
+                on_cpu / off_cpu if off_cpu else None,
+            )
+        )
+    return f"Metrics cost ({game}, {players} players; --metrics-port off vs on, medians)\n" + table(
+        (
+            "matches",
+            "runs",
+            "off dec/s",
+            "on dec/s",
+            "on/off",
+            "off cpu ms/dec",
+            "on cpu ms/dec",
+            "cpu on/off",
+        ),
+        rows,
+    )

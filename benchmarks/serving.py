@@ -21,7 +21,7 @@ from benchmarks import procs
 
 @dataclass(frozen=True, slots=True)
 class LoadResult:
-    target: str  # "server" or "baseline"
+    target: str  # "server", "server-metrics" (with --metrics-port) or "baseline"
     matches: int
     decisions_per_second: float
     p50_ms: float
@@ -70,7 +70,12 @@ def measure(
     warmup: float,
     ramp_timeout: float = 120.0,
 ) -> LoadResult:
-    command = server_command() if target == "server" else baseline_command(game, players)
+    if target == "baseline":
+        command = baseline_command(game, players)
+    else:
+        command = server_command()
+        if target == "server-metrics":
+            command += ["--metrics-port", "0"]
     server = procs.start(command)
     try:
         time.sleep(0.2)
@@ -83,7 +88,7 @@ def measure(
                 "--address",
                 server.address,
                 "--mode",
-                target,
+                "baseline" if target == "baseline" else "server",
                 "--game",
                 game,
                 "--players",

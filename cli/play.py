@@ -238,7 +238,20 @@ def _add_health(commands: argparse._SubParsersAction) -> None:
         description="Query grpc.health.v1.Health; exit 0 when the server reports SERVING, "
         "1 otherwise (not serving, unreachable or timed out).",
     )
-    parser.add_argument("--addr", default="127.0.0.1:50051", help="HOST:PORT (default %(default)s)")
+    parser.add_argument(
+        "--addr",
+        default=os.environ.get(
+            "SHEEPFOLD_HEALTH_ADDR",
+            "127.0.0.1:"
+            + (
+                os.environ.get("SHEEPFOLD_HEALTH_PORT")
+                or os.environ.get("SHEEPFOLD_PORT")
+                or "50051"
+            ),
+        ),
+        help="HOST:PORT (default: $SHEEPFOLD_HEALTH_ADDR, else 127.0.0.1 and "
+        "$SHEEPFOLD_HEALTH_PORT, $SHEEPFOLD_PORT or 50051)",
+    )
     parser.add_argument("--service", default="", help="service name (default: the whole server)")
     parser.add_argument("--timeout", type=float, default=3.0, help="seconds (default %(default)s)")
     parser.set_defaults(handler=run_health)

@@ -13,6 +13,7 @@ from pathlib import Path
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
 from server.match import MatchLimits
+from server.metrics_http import MetricsPortError
 from server.records import ClockConfig
 from server.sqlite_store import SqliteStore, StoreError
 from server.store import MemoryStore, Store
@@ -25,9 +26,35 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         description="Run the Sheepfold gRPC server (Arena service, health, reflection) "
         "until SIGTERM or Ctrl-C, then shut down gracefully.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
     parser.add_argument(
-        "--port", type=int, default=50051, help="port (default %(default)s; 0 = any free)"
+        "--host",
+        default=os.environ.get("SHEEPFOLD_HOST", "127.0.0.1"),
+        help="address to bind (default: $SHEEPFOLD_HOST or 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=_env_port("SHEEPFOLD_PORT", 50051),
+        help="port (default: $SHEEPFOLD_PORT or 50051; 0 = any free)",
+    )
+    parser.add_argument(
+        "--metrics-port",
+        type=_port,
+        default=_env_port("SHEEPFOLD_METRICS_PORT", None),
+        help="serve Prometheus metrics over HTTP at /metrics on this port "
+        "(default: $SHEEPFOLD_METRICS_PORT, or off)",
+    )
+    parser.add_argument(
+        "--metrics-host",
+        default=None,
+        help="address for the metrics port (default: the --host address)",
+    )
+    parser.add_argument(
+        "--health-port",
+        type=_port,
+        default=_env_port("SHEEPFOLD_HEALTH_PORT", None),
+        help="also serve the gRPC health service alone, in plaintext, on this port, for "
+        "probes that cannot speak TLS (default: $SHEEPFOLD_HEALTH_PORT, or off)",
     )
     parser.add_argument(
         "--admin-token",
@@ -119,6 +146,19 @@ def raise_open_file_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
+def _env_port(name: str, default: int | None) -> str | None:
+    """The environment's value for a port flag, checked by the flag's type (argparse
+    converts string defaults too), so a bad value is reported only by `serve`."""
+    value = os.environ.get(name, "")
+    return value if value else (None if default is None else str(default))
+
+
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
+    return int(text)
+
+
 def run(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         raise SystemExit("sheepfold serve: --tls-cert and --tls-key go together")
@@ -148,8 +188,14 @@ def run(args: argparse.Namespace) -> int:
         keepalive_timeout=args.keepalive_timeout,
         max_streams_per_connection=args.max_streams_per_connection,
         max_pending_joins_per_address=args.max_pending_joins,
+        metrics_port=args.metrics_port,
+        metrics_host=args.metrics_host,
+        health_port=args.health_port,
         limits=MatchLimits(max_watchers=args.max_watchers),
         default_clock=ClockConfig(decision_seconds=args.decision_seconds),
     )
-    asyncio.run(serve(config, store))
+    try:
+        asyncio.run(serve(config, store))
+    except MetricsPortError as error:
+        raise SystemExit(f"sheepfold serve: {error}") from None
     return 0

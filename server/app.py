@@ -16,11 +16,14 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.match import MatchLimits
+from server.metrics import NO_METRICS, ServerMetrics
+from server.metrics_http import MetricsEndpoint
 from server.records import ClockConfig
 from server.registry import MatchRegistry
 from server.service import ArenaService
 from server.store import MemoryStore, Store
 
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
 # Play answers an undecodable message after the join with a PlayError itself.
 PLAY_METHOD = f"/{ARENA_SERVICE}/Play"
@@ -50,6 +53,12 @@ class ServerConfig:
     max_streams_per_connection: int = 100
     # Play streams from one client address that have not sent their join yet.
     max_pending_joins_per_address: int = 100
+    # Prometheus metrics over HTTP on this port (None: metrics off); the address
+    # defaults to `host`.
+    metrics_port: int | None = None
+    metrics_host: str | None = None
+    # The health service alone, in plaintext, for probes that cannot speak TLS.
+    health_port: int | None = None
 
 
 def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
@@ -80,16 +89,22 @@ class SheepfoldServer:
     def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
         self.config = config
         self.store = store or MemoryStore()
+        self.metrics = ServerMetrics() if config.metrics_port is not None else NO_METRICS
         self.registry = MatchRegistry(
             self.store,
             max_live_matches=config.max_live_matches,
             start_timeout=config.start_timeout,
             limits=config.limits,
+            metrics=self.metrics,
         )
         self.health = HealthServicer()
         self.port = 0
+        self.metrics_port: int | None = None
         self.log = structlog.get_logger("sheepfold.server")
         self._server: grpc.aio.Server | None = None
+        self._metrics_http: MetricsEndpoint | None = None
+        self._health_server: grpc.aio.Server | None = None
+        self.health_port: int | None = None
 
     async def start(self) -> int:
         server = grpc.aio.server(
@@ -125,10 +140,20 @@ class SheepfoldServer:
             self.port = server.add_insecure_port(address)
         # Restored before the port serves, so a bot that rejoins finds its match.
         restored = self.registry.restore()
+        if self.config.metrics_port is not None:
+            self._metrics_http = MetricsEndpoint.start(
+                self.metrics,
+                self.config.metrics_host or self.config.host,
+                self.config.metrics_port,
+            )
+            self.metrics_port = self._metrics_http.port
         await server.start()
         self._server = server
+        if self.config.health_port is not None:
+            await self._start_health_port()
         for service in ("", ARENA_SERVICE):
             await self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
+        self._warn_if_open()
         self.log.info(
             "server started",
             host=self.config.host,
@@ -136,8 +161,34 @@ class SheepfoldServer:
             tls=bool(self.config.tls_cert),
             store=type(self.store).__name__,
             restored_matches=restored,
+            metrics_port=self.metrics_port,
+            health_port=self.health_port,
         )
         return self.port
+
+    async def _start_health_port(self) -> None:
+        health = grpc.aio.server()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, health)
+        self.health_port = health.add_insecure_port(f"{self.config.host}:{self.config.health_port}")
+        await health.start()
+        self._health_server = health
+
+    def _warn_if_open(self) -> None:
+        """An exposed server without an admin token or TLS is a choice: say so loudly."""
+        if self.config.host in LOOPBACK_HOSTS:
+            return
+        if self.config.admin_token is None:
+            self.log.warning(
+                "NO ADMIN TOKEN: anyone who reaches this port can create matches; "
+                "set --admin-token or SHEEPFOLD_ADMIN_TOKEN",
+                host=self.config.host,
+            )
+        if not self.config.tls_cert:
+            self.log.warning(
+                "NO TLS: seat tokens and moves cross the network in clear text; "
+                "set --tls-cert and --tls-key, or terminate TLS in front of the server",
+                host=self.config.host,
+            )
 
     async def stop(self, reason: str = "server stopping") -> None:
         """Stop accepting matches, keep unfinished ones in the store, close."""
@@ -147,7 +198,13 @@ class SheepfoldServer:
         await self.health.enter_graceful_shutdown()
         await self.registry.shutdown(reason)
         await self._server.stop(self.config.shutdown_grace)
+        if self._health_server is not None:
+            await self._health_server.stop(None)
+            self._health_server = None
         self.store.close()
+        if self._metrics_http is not None:
+            self._metrics_http.stop()
+            self._metrics_http = None
         self._server = None
         self.log.info("server stopped", reason=reason)
 

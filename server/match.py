@@ -21,6 +21,7 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Event, Game, State
 from server import convert
+from server.metrics import NO_METRICS, GameMetrics
 from server.records import MatchRecord, RecordedMove, StoredMatch, token_matches
 from server.spectators import Spectators, Watcher, public_history, public_messages
 from server.store import Store
@@ -77,6 +78,10 @@ class PendingDecision:
     seat: int
     actions: Sequence[Any]
     message: arena_pb2.PlayResponse
+    # Loop times: when the request was last written to the seat's stream, and when
+    # the accepted answer was read (for the round-trip metric).
+    sent_at: float | None = None
+    answered_at: float = 0.0
     answer: asyncio.Future[int] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -100,8 +105,10 @@ class Match:
         *,
         start_timeout: float = 30.0,
         limits: MatchLimits | None = None,
+        metrics: GameMetrics | None = None,
     ) -> None:
         self.record = record
+        self.metrics = metrics or NO_METRICS.for_game(record.game)
         self.limits = limits or MatchLimits()
         self.game = game
         self.codec = game.codec
@@ -158,10 +165,18 @@ class Match:
         *,
         start_timeout: float = 30.0,
         limits: MatchLimits | None = None,
+        metrics: GameMetrics | None = None,
     ) -> Match:
         """A match rebuilt from the store: unfinished ones can be started again,
         finished ones answer GetMatch, Watch and GetReplay."""
-        match = cls(stored.record, game, store, start_timeout=start_timeout, limits=limits)
+        match = cls(
+            stored.record,
+            game,
+            store,
+            start_timeout=start_timeout,
+            limits=limits,
+            metrics=metrics,
+        )
         match.replay(stored.moves)
         if stored.status != "running":
             match.status = Status.FINISHED if stored.status == "finished" else Status.ABORTED
@@ -241,6 +256,7 @@ class Match:
         seat = self.seats[seat_index]
         actions = state.legal_actions()
         if seat.disqualified:
+            self.metrics.forced_move("disqualified")
             self._apply(seat_index, actions, self._forced_index(len(actions)), "disqualified")
             return
         self._decision_counter += 1
@@ -252,6 +268,7 @@ class Match:
         )
         self._pending = pending
         if seat.stream is not None:
+            pending.sent_at = asyncio.get_running_loop().time()
             self._send(seat, pending.message)
         index, forced = await self._await_answer(seat, pending)
         self._pending = None
@@ -302,6 +319,8 @@ class Match:
                 strikes=seat.strikes,
                 disqualified=seat.disqualified,
             )
+            self.metrics.deadline_missed(seat.disqualified)
+            self.metrics.forced_move("timeout")
             if seat.stream is not None:
                 self._send_error(
                     seat,
@@ -311,7 +330,12 @@ class Match:
                     pending.decision_id,
                 )
             return self._forced_index(len(pending.actions)), "timeout"
-        overrun = loop.time() - started - clock.decision_seconds
+        elapsed = loop.time() - started
+        self.metrics.decision_answered(
+            elapsed,
+            None if pending.sent_at is None else pending.answered_at - pending.sent_at,
+        )
+        overrun = elapsed - clock.decision_seconds
         if overrun > 0:
             seat.bank = max(0.0, seat.bank - overrun)
             self.log.info(
@@ -364,6 +388,10 @@ class Match:
         """A new spectator: the whole public match first, or the latest snapshot."""
         return self.spectators.watch(from_start)
 
+    @property
+    def watcher_count(self) -> int:
+        return len(self.spectators.watchers)
+
     def unwatch(self, watcher: Watcher) -> None:
         self.spectators.unwatch(watcher)
 
@@ -378,6 +406,9 @@ class Match:
         )
         self.end_reason = reason
         self.status = Status.FINISHED
+        self.metrics.match_ended(
+            "disqualification" if any(s.disqualified for s in self.seats) else "completed"
+        )
         self.store.finish_match(
             self.record.match_id, "finished", self.result.SerializeToString(), reason
         )
@@ -419,6 +450,8 @@ class Match:
         if self.over:
             raise JoinError(grpc.StatusCode.FAILED_PRECONDITION, "the match is over")
         seat = self.seats[seat_index]
+        if seat.joined:
+            self.metrics.reconnected()
         if seat.stream is not None:
             seat.stream.close(
                 grpc.StatusCode.ABORTED, f"replaced by a newer join for seat {seat_index}"
@@ -439,6 +472,7 @@ class Match:
             )
         )
         if self._pending is not None and self._pending.seat == seat_index:
+            self._pending.sent_at = asyncio.get_running_loop().time()
             stream.send(self._pending.message)
         if self._every_seat_here():
             self._all_joined.set()
@@ -503,6 +537,7 @@ class Match:
             )
             self._send(seat, pending.message)
         else:
+            pending.answered_at = asyncio.get_running_loop().time()
             pending.answer.set_result(action_index)
             return
         self._count_rejected(seat)
@@ -518,6 +553,7 @@ class Match:
     def _count_rejected(self, seat: Seat) -> None:
         """A stream that keeps sending what the server must refuse (a flood) is closed;
         the seat may rejoin."""
+        self.metrics.answer_rejected()
         stream = seat.stream
         if stream is None:
             return

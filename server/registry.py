@@ -13,6 +13,7 @@ from games.errors import InvalidOptions
 from games.options import parse_options
 from server import convert
 from server.match import Match, MatchLimits, Status
+from server.metrics import NO_METRICS, LiveView, ServerMetrics
 from server.records import ClockConfig, MatchRecord, StoredMatch, hash_token, new_seat_token
 from server.store import Store
 
@@ -30,8 +31,10 @@ class MatchRegistry:
         start_timeout: float = 30.0,
         keep_finished: int = 10_000,
         limits: MatchLimits | None = None,
+        metrics: ServerMetrics = NO_METRICS,
     ) -> None:
         self.store = store
+        self.metrics = metrics
         self.limits = limits or MatchLimits()
         self.max_live_matches = max_live_matches
         self.start_timeout = start_timeout
@@ -39,6 +42,7 @@ class MatchRegistry:
         self.accepting = True
         self._matches: dict[str, Match] = {}
         self._log = structlog.get_logger("sheepfold.registry")
+        metrics.watch_live(self.live_view, games.names)
 
     def create(
         self,
@@ -78,9 +82,15 @@ class MatchRegistry:
             created_at=time.time(),
         )
         match = Match(
-            record, game, self.store, start_timeout=self.start_timeout, limits=self.limits
+            record,
+            game,
+            self.store,
+            start_timeout=self.start_timeout,
+            limits=self.limits,
+            metrics=self.metrics.for_game(game_name),
         )
         self.store.create_match(record)
+        match.metrics.match_created()
         self._add(match)
         match.start()
         match.log.info(
@@ -106,6 +116,7 @@ class MatchRegistry:
             match.start()
             match.log.info("match restored", moves=len(stored.moves))
             restored += 1
+        self.metrics.matches_restored(restored)
         return restored
 
     def _rebuild(self, stored: StoredMatch) -> Match:
@@ -115,6 +126,7 @@ class MatchRegistry:
             self.store,
             start_timeout=self.start_timeout,
             limits=self.limits,
+            metrics=self.metrics.for_game(stored.record.game),
         )
 
     def _add(self, match: Match) -> None:
@@ -163,6 +175,17 @@ class MatchRegistry:
 
     def all(self) -> Iterable[Match]:
         return self._matches.values()
+
+    def live_view(self) -> LiveView:
+        """Live matches and their watchers by game (read by the metrics scrape)."""
+        live: dict[str, int] = {}
+        watchers: dict[str, int] = {}
+        for match in list(self._matches.values()):
+            if not match.over:
+                game = match.record.game
+                live[game] = live.get(game, 0) + 1
+                watchers[game] = watchers.get(game, 0) + match.watcher_count
+        return LiveView(live, watchers)
 
     def live_count(self) -> int:
         return sum(1 for m in self._matches.values() if not m.over)

@@ -13,8 +13,10 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from server.metrics_http import MetricsPortError
 from tournament.config import BotSpec, ConfigError, TournamentConfig, load_config
-from tournament.progress import choose_progress
+from tournament.metrics import TournamentMetrics
+from tournament.progress import Progress, choose_progress
 from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament, run_tournament_async
 from tournament.store import StoreError
@@ -70,6 +72,18 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     run.add_argument(
         "--no-report", action="store_true", help="do not print the standings at the end"
     )
+    run.add_argument(
+        "--metrics-port",
+        type=int,
+        metavar="PORT",
+        help="serve Prometheus metrics (games done, in flight, errors, bot crashes) "
+        "at http://HOST:PORT/metrics while the run lasts (0 = any free port)",
+    )
+    run.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        help="address for --metrics-port (default %(default)s)",
+    )
     run.set_defaults(handler=_run)
 
     rep = sub.add_parser(
@@ -119,12 +133,34 @@ def _run(args: argparse.Namespace) -> int:
         print(f"sheepfold tournament: {args.config}: {error}", file=sys.stderr)
         return 2
     _configure_logging()
+    progress: Progress = choose_progress()
+    metrics: TournamentMetrics | None = None
+    if args.metrics_port is not None:
+        metrics = TournamentMetrics(progress)
+        try:
+            port = metrics.serve(args.metrics_host, args.metrics_port)
+        except MetricsPortError as error:
+            print(f"sheepfold tournament: {error}", file=sys.stderr)
+            return 1
+        print(
+            f"sheepfold tournament: metrics at http://{args.metrics_host}:{port}/metrics",
+            file=sys.stderr,
+        )
+        progress = metrics
+    try:
+        return _run_and_report(args, config, progress)
+    finally:
+        if metrics is not None:
+            metrics.close()
+
+
+def _run_and_report(args: argparse.Namespace, config: TournamentConfig, progress: Progress) -> int:
     try:
         summary = run_tournament(
             config,
             server=args.server,
             database=args.db,
-            progress=choose_progress(),
+            progress=progress,
             admin_token=args.admin_token,
         )
     except (RunError, StoreError) as error:

@@ -17,6 +17,8 @@ __all__ = ["LogProgress", "Progress", "TerminalProgress", "choose_progress", "fo
 class Progress(Protocol):
     def start(self, tournament: str, total: int, done: int) -> None: ...
 
+    def game_started(self, key: str) -> None: ...
+
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None: ...
 
     def game_error(self, key: str, error: str) -> None: ...
@@ -62,6 +64,9 @@ class LogProgress:
         self.rate.total, self.rate.done = total, done
         self.log.info("tournament started", tournament=tournament, games=total, already_done=done)
 
+    def game_started(self, key: str) -> None:
+        return None
+
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
         rate, eta = self.rate.step()
         self.log.info(
@@ -106,6 +111,9 @@ class TerminalProgress:
         self.stream.write(f"{tournament}: {total} games, {done} already played\n")
         self._line(f"[{done}/{total}]")
 
+    def game_started(self, key: str) -> None:
+        return None
+
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
         rate, eta = self.rate.step()
         leaders = sorted(elo.items(), key=lambda item: -item[1])[:3]
@@ -133,6 +141,9 @@ class TerminalProgress:
 
 class SilentProgress:
     def start(self, tournament: str, total: int, done: int) -> None:
+        return None
+
+    def game_started(self, key: str) -> None:
         return None
 
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:

@@ -206,6 +206,7 @@ class _Runner:
                 scheduled = queue.get_nowait()
             except asyncio.QueueEmpty:
                 return
+            self.progress.game_started(scheduled.key)
             try:
                 record = await self._play(stub, scheduled)
             except grpc.aio.AioRpcError as error:

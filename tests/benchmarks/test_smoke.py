@@ -39,7 +39,7 @@ def test_transcript_replays_a_whole_game() -> None:
     assert recorded.bytes_per_decision >= recorded.decision_bytes > 0
 
 
-@pytest.mark.parametrize("target", ["server", "baseline"])
+@pytest.mark.parametrize("target", ["server", "server-metrics", "baseline"])
 def test_load_through_a_real_server_and_the_baseline(target: str) -> None:
     result = serving.measure(target, "sheep-n-sheep", 2, matches=2, seconds=0.5, warmup=0.1)
     assert result.target == target and result.matches == 2
@@ -47,6 +47,14 @@ def test_load_through_a_real_server_and_the_baseline(target: str) -> None:
     assert 0 < result.p50_ms <= result.p99_ms
     assert result.server_cpu_ms_per_decision is not None
     assert result.server_rss_loaded is not None and result.server_rss_idle > 0
+
+
+def test_metrics_cost_table_compares_off_and_on() -> None:
+    results = serving.run("sheep-n-sheep", 2, (2,), 0.5, 0.1, ("server", "server-metrics"))
+    assert [r.target for r in results] == ["server", "server-metrics"]
+    text = report.metrics_cost(results, "sheep-n-sheep", 2)
+    ratio = results[1].decisions_per_second / results[0].decisions_per_second
+    assert f"{ratio:.2f}" in text and "on/off" in text
 
 
 def test_memory_per_match() -> None:

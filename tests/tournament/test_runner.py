@@ -39,6 +39,9 @@ class Recorder:
     def start(self, tournament: str, total: int, done: int) -> None:
         self.total, self.done_before = total, done
 
+    def game_started(self, key: str) -> None:
+        return None
+
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
         self.keys.append(game.key)
 

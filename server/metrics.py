@@ -1,0 +1,289 @@
+"""Prometheus metrics of one server.
+
+Every metric lives in a `CollectorRegistry` owned by the server (no process-wide
+registry), so two servers in one process — as in the tests — never mix their
+counts. Labels are bounded: a game name and, where it says how something ended,
+a small fixed set of outcomes; never a match id, a seat or a bot name.
+
+A match gets a `GameMetrics` once, with the labelled children already looked up,
+so what the match loop pays per decision is a few lock-protected additions.
+`NO_METRICS` does nothing, for servers built without metrics (benchmarks' "off").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+__all__ = ["NO_METRICS", "GameMetrics", "LiveView", "ServerMetrics"]
+
+# Decision times span a local bot's 0.2 ms to a slow bot's 10 s deadline.
+DECISION_BUCKETS = (
+    0.0005,
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+    2.5,
+    5.0,
+    10.0,
+    30.0,
+)
+DB_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0)
+
+# How a match ended, as the `outcome` label says it.
+OUTCOMES = ("completed", "disqualification", "aborted")
+
+
+@dataclass(frozen=True, slots=True)
+class LiveView:
+    """What the server hosts right now, read at scrape time."""
+
+    live_by_game: dict[str, int]
+    watchers_by_game: dict[str, int]
+
+
+class GameMetrics:
+    """One game's labelled children; what a match calls as things happen."""
+
+    def __init__(self, metrics: ServerMetrics, game: str) -> None:
+        self._created = metrics.matches_created.labels(game)
+        self._finished = {o: metrics.matches_finished.labels(game, o) for o in OUTCOMES}
+        self._decisions = metrics.decisions.labels(game)
+        self._round_trip = metrics.round_trip.labels(game)
+        self._think = metrics.think.labels(game)
+        self._missed = metrics.deadlines_missed.labels(game)
+        self._strikes = metrics.strikes.labels(game)
+        self._disqualified = metrics.disqualifications.labels(game)
+        self._forced = {
+            r: metrics.forced_moves.labels(game, r) for r in ("timeout", "disqualified")
+        }
+        self._rejected = metrics.rejected.labels(game)
+        self._reconnects = metrics.reconnects.labels(game)
+
+    def match_created(self) -> None:
+        self._created.inc()
+
+    def match_ended(self, outcome: str) -> None:
+        self._finished[outcome].inc()
+
+    def decision_answered(self, think_seconds: float, round_trip_seconds: float | None) -> None:
+        """A bot's answer was taken. `think_seconds` is what the seat's clock was
+        charged; the round trip is from the request written to the seat's stream to
+        the answer read (None when the seat was not connected when it opened)."""
+        self._decisions.inc()
+        self._think.observe(think_seconds)
+        if round_trip_seconds is not None:
+            self._round_trip.observe(round_trip_seconds)
+
+    def deadline_missed(self, disqualified_now: bool) -> None:
+        self._missed.inc()
+        self._strikes.inc()
+        if disqualified_now:
+            self._disqualified.inc()
+
+    def forced_move(self, reason: str) -> None:
+        self._forced[reason].inc()
+
+    def answer_rejected(self) -> None:
+        self._rejected.inc()
+
+    def reconnected(self) -> None:
+        self._reconnects.inc()
+
+
+class _NoGameMetrics(GameMetrics):
+    def __init__(self) -> None:
+        pass
+
+    def match_created(self) -> None:
+        pass
+
+    def match_ended(self, outcome: str) -> None:
+        pass
+
+    def decision_answered(self, think_seconds: float, round_trip_seconds: float | None) -> None:
+        pass
+
+    def deadline_missed(self, disqualified_now: bool) -> None:
+        pass
+
+    def forced_move(self, reason: str) -> None:
+        pass
+
+    def answer_rejected(self) -> None:
+        pass
+
+    def reconnected(self) -> None:
+        pass
+
+
+class _LiveCollector(Collector):
+    """Gauges computed from the server's state when Prometheus scrapes, so no
+    increment and decrement can ever drift apart."""
+
+    def __init__(self, view: Callable[[], LiveView], games: Callable[[], Iterable[str]]) -> None:
+        self._view = view
+        self._games = games
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        view = self._view()
+        live = GaugeMetricFamily(
+            "sheepfold_matches_live",
+            "Matches waiting for seats or running, by game",
+            labels=["game"],
+        )
+        watchers = GaugeMetricFamily(
+            "sheepfold_watchers", "Open Watch streams on live matches, by game", labels=["game"]
+        )
+        for game in self._games():
+            live.add_metric([game], view.live_by_game.get(game, 0))
+            watchers.add_metric([game], view.watchers_by_game.get(game, 0))
+        yield live
+        yield watchers
+
+
+class _StoreCollector(Collector):
+    def __init__(self, queue_depth: Callable[[], int]) -> None:
+        self._queue_depth = queue_depth
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        yield GaugeMetricFamily(
+            "sheepfold_db_queue_depth",
+            "Database writes waiting to be made",
+            value=self._queue_depth(),
+        )
+
+
+class ServerMetrics:
+    """Every metric of one server, in its own registry."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.matches_created = Counter(
+            "sheepfold_matches_created", "Matches created, by game", ["game"], registry=r
+        )
+        self.matches_finished = Counter(
+            "sheepfold_matches_finished",
+            "Matches that ended, by game and outcome (completed, disqualification: "
+            "completed with a seat disqualified, aborted)",
+            ["game", "outcome"],
+            registry=r,
+        )
+        self.decisions = Counter(
+            "sheepfold_decisions_answered",
+            "Decisions a bot answered in time with a valid action",
+            ["game"],
+            registry=r,
+        )
+        self.round_trip = Histogram(
+            "sheepfold_decision_round_trip_seconds",
+            "From a decision request written to the seat's stream to its answer read",
+            ["game"],
+            buckets=DECISION_BUCKETS,
+            registry=r,
+        )
+        self.think = Histogram(
+            "sheepfold_bot_think_seconds",
+            "Time charged to a seat's clock for an answered decision",
+            ["game"],
+            buckets=DECISION_BUCKETS,
+            registry=r,
+        )
+        self.deadlines_missed = Counter(
+            "sheepfold_deadlines_missed", "Decisions whose deadline passed", ["game"], registry=r
+        )
+        self.strikes = Counter(
+            "sheepfold_strikes", "Strikes given (one per missed deadline)", ["game"], registry=r
+        )
+        self.disqualifications = Counter(
+            "sheepfold_disqualifications",
+            "Seats disqualified for reaching their match's strike limit",
+            ["game"],
+            registry=r,
+        )
+        self.forced_moves = Counter(
+            "sheepfold_forced_moves",
+            "Random actions the server played for a seat, by reason (timeout, disqualified)",
+            ["game", "reason"],
+            registry=r,
+        )
+        self.rejected = Counter(
+            "sheepfold_answers_rejected",
+            "Answers and messages refused with a PlayError (stale, out of range, ...)",
+            ["game"],
+            registry=r,
+        )
+        self.reconnects = Counter(
+            "sheepfold_reconnects",
+            "Joins of a seat that had joined before (a bot rejoining)",
+            ["game"],
+            registry=r,
+        )
+        self.restored = Counter(
+            "sheepfold_matches_restored",
+            "Unfinished matches restored from the database at start-up",
+            registry=r,
+        )
+        self.db_write = Histogram(
+            "sheepfold_db_write_seconds",
+            "Time to make one database write (a move, a new or a finished match)",
+            buckets=DB_BUCKETS,
+            registry=r,
+        )
+        self._games: dict[str, GameMetrics] = {}
+
+    def for_game(self, game: str) -> GameMetrics:
+        found = self._games.get(game)
+        if found is None:
+            found = self._games[game] = GameMetrics(self, game)
+        return found
+
+    def matches_restored(self, count: int) -> None:
+        self.restored.inc(count)
+
+    def db_written(self, seconds: float) -> None:
+        self.db_write.observe(seconds)
+
+    def watch_live(self, view: Callable[[], LiveView], games: Callable[[], Iterable[str]]) -> None:
+        self.registry.register(_LiveCollector(view, games))
+
+    def watch_store(self, queue_depth: Callable[[], int]) -> None:
+        self.registry.register(_StoreCollector(queue_depth))
+
+
+class _NoMetrics(ServerMetrics):
+    """Metrics off: every call is a no-op and nothing is registered."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self._none = _NoGameMetrics()
+
+    def for_game(self, game: str) -> GameMetrics:
+        return self._none
+
+    def matches_restored(self, count: int) -> None:
+        pass
+
+    def db_written(self, seconds: float) -> None:
+        pass
+
+    def watch_live(self, view: Callable[[], LiveView], games: Callable[[], Iterable[str]]) -> None:
+        pass
+
+    def watch_store(self, queue_depth: Callable[[], int]) -> None:
+        pass
+
+
+NO_METRICS: ServerMetrics = _NoMetrics()

@@ -1,0 +1,279 @@
+"""Prometheus metrics, scraped over HTTP from a real server during real matches.
+
+Every count is checked against what the test made happen (matches of all four
+games, a missed deadline, a rejected answer, a reconnect, a watcher), and the
+exposition is parsed with the official client's own text parser.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+import games
+from server import launch
+from server.app import ServerConfig
+from server.inprocess import InProcessServer
+from server.launch import ServerProcess
+from tests.conftest import start_server_process, stop_server_process
+from tests.integrity.helpers import create_request, game_cases, log_entries, wait_until
+from tests.raw_stream import RawSeat
+
+pytestmark = pytest.mark.e2e
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def scrape(port: int) -> Samples:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+        assert response.status == 200
+        assert response.headers["Content-Type"].startswith("text/plain")
+        text = response.read().decode()
+    samples: Samples = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return samples
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def delta(before: Samples, after: Samples, name: str, **labels: str) -> float:
+    return value(after, name, **labels) - value(before, name, **labels)
+
+
+@pytest.fixture
+def metrics_server() -> Iterator[InProcessServer]:
+    with InProcessServer(ServerConfig(metrics_port=0)) as server:
+        yield server
+
+
+def play_seats_to_end(
+    stub: arena_pb2_grpc.ArenaStub, match_id: str, tokens: list[str]
+) -> arena_pb2.MatchResult:
+    """Every seat answers action 0 on its own raw stream until the result."""
+    seats = [RawSeat(stub) for _ in tokens]
+    results: list[arena_pb2.MatchResult] = []
+    threads = []
+    for seat, token in zip(seats, tokens, strict=True):
+        seat.join(match_id, token)
+        thread = threading.Thread(target=lambda s=seat: results.append(s.play_to_end()))
+        thread.start()
+        threads.append(thread)
+    for thread in threads:
+        thread.join(60)
+    for seat in seats:
+        seat.close()
+    assert len(results) == len(tokens), "every seat got the result"
+    return results[0]
+
+
+def answered(replay: arena_pb2.Replay) -> int:
+    return sum(1 for action in replay.actions if not action.forced)
+
+
+def test_counters_follow_matches_of_every_game(metrics_server: InProcessServer) -> None:
+    port = metrics_server.server.metrics_port
+    assert port
+    before = scrape(port)
+    with grpc.insecure_channel(metrics_server.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        for number, case in enumerate(game_cases()):
+            created = stub.CreateMatch(create_request(case, 100 + number))
+            play_seats_to_end(stub, created.match_id, list(created.seat_tokens))
+            replay = stub.GetReplay(arena_pb2.GetReplayRequest(match_id=created.match_id))
+            after = scrape(port)
+            game = case.game
+            assert delta(before, after, "sheepfold_matches_created_total", game=game) == 1
+            assert (
+                delta(
+                    before,
+                    after,
+                    "sheepfold_matches_finished_total",
+                    game=game,
+                    outcome="completed",
+                )
+                == 1
+            )
+            decisions = answered(replay)
+            assert decisions == len(replay.actions) > 0
+            assert delta(before, after, "sheepfold_decisions_answered_total", game=game) == (
+                decisions
+            )
+            for histogram in ("decision_round_trip", "bot_think"):
+                name = f"sheepfold_{histogram}_seconds_count"
+                assert delta(before, after, name, game=game) == decisions
+            assert value(after, "sheepfold_matches_live", game=game) == 0
+            for name in (
+                "sheepfold_deadlines_missed_total",
+                "sheepfold_answers_rejected_total",
+                "sheepfold_reconnects_total",
+            ):
+                assert delta(before, after, name, game=game) == 0, name
+    assert {g for g in games.names()} == {c.game for c in game_cases()}
+
+
+def test_a_timeout_a_rejected_answer_a_reconnect_and_a_watcher(
+    metrics_server: InProcessServer,
+) -> None:
+    port = metrics_server.server.metrics_port
+    assert port
+    case = next(c for c in game_cases() if c.game == "sheep-showdown")
+    game = case.game
+    before = scrape(port)
+    with grpc.insecure_channel(metrics_server.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created = stub.CreateMatch(create_request(case, 7, decision_seconds=0.3, max_strikes=1))
+        match_id, tokens = created.match_id, list(created.seat_tokens)
+        watch = stub.Watch(arena_pb2.WatchRequest(match_id=match_id), timeout=60)
+        wait_until(
+            lambda: value(scrape(port), "sheepfold_watchers", game=game) == 1, what="the watcher"
+        )
+        assert value(scrape(port), "sheepfold_matches_live", game=game) == 1
+
+        first = RawSeat(stub)
+        first.join(match_id, tokens[0])
+        second = RawSeat(stub)
+        second.join(match_id, tokens[1])
+        decision = first.next("decision", skip=("event", "joined")).decision
+        # An out-of-range answer is refused and the same decision is sent again.
+        first.answer(decision.decision_id, 10_000)
+        assert (
+            first.next("error", skip=("event",)).error.code
+            == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+        )
+        resent = first.next("decision", skip=("event",)).decision
+        assert resent.decision_id == decision.decision_id
+        # Seat 0 rejoins on a new stream (the old one is replaced) and then lets
+        # the deadline pass: one strike, which with max_strikes=1 disqualifies it.
+        first.close()
+        again = RawSeat(stub)
+        again.join(match_id, tokens[0])
+        assert again.next("decision", skip=("event", "joined")).decision.decision_id == (
+            decision.decision_id
+        )
+        result = second.play_to_end()
+        again.close()
+        second.close()
+        for _ in watch:
+            pass
+        replay = stub.GetReplay(arena_pb2.GetReplayRequest(match_id=match_id))
+    assert result.seats[0].disqualified and result.seats[0].strikes == 1
+    after = scrape(port)
+    forced = sum(1 for a in replay.actions if a.forced)
+    assert delta(before, after, "sheepfold_deadlines_missed_total", game=game) == 1
+    assert delta(before, after, "sheepfold_strikes_total", game=game) == 1
+    assert delta(before, after, "sheepfold_disqualifications_total", game=game) == 1
+    assert delta(before, after, "sheepfold_answers_rejected_total", game=game) == 1
+    assert delta(before, after, "sheepfold_reconnects_total", game=game) == 1
+    assert delta(before, after, "sheepfold_forced_moves_total", game=game, reason="timeout") == 1
+    assert (
+        delta(before, after, "sheepfold_forced_moves_total", game=game, reason="disqualified")
+        == forced - 1
+    )
+    assert delta(before, after, "sheepfold_decisions_answered_total", game=game) == answered(replay)
+    assert (
+        delta(
+            before,
+            after,
+            "sheepfold_matches_finished_total",
+            game=game,
+            outcome="disqualification",
+        )
+        == 1
+    )
+    assert value(after, "sheepfold_watchers", game=game) == 0
+    assert value(after, "sheepfold_matches_live", game=game) == 0
+
+
+def test_metrics_off_by_default_and_no_label_is_unbounded(
+    metrics_server: InProcessServer,
+) -> None:
+    with InProcessServer(ServerConfig()) as plain:
+        assert plain.server.metrics_port is None
+    port = metrics_server.server.metrics_port
+    assert port
+    with grpc.insecure_channel(metrics_server.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        case = game_cases()[0]
+        created = stub.CreateMatch(create_request(case, 3))
+        play_seats_to_end(stub, created.match_id, list(created.seat_tokens))
+    allowed = {"game", "outcome", "reason", "le"}
+    for (_, labels), _ in scrape(port).items():
+        names = {name for name, _ in labels}
+        assert names <= allowed, names
+        assert created.match_id not in {v for _, v in labels}
+
+
+def _started_entry(lines: list[str]) -> dict[str, object]:
+    return next(e for e in log_entries(lines) if e.get("event") == "server started")
+
+
+def test_serve_metrics_port_counts_matches_restored_after_a_kill(tmp_path: Path) -> None:
+    """`sheepfold serve --metrics-port 0`: the start line names the port, and a match
+    left unfinished by SIGKILL is counted as restored by the next server."""
+    db = tmp_path / "server.db"
+    first = start_server_process("--db", str(db), "--metrics-port", "0")
+    try:
+        metrics_port = int(_started_entry(first.log_lines)["metrics_port"])  # type: ignore[arg-type]
+        assert value(scrape(metrics_port), "sheepfold_matches_restored_total") == 0
+        with grpc.insecure_channel(first.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            stub.CreateMatch(create_request(game_cases()[0], 5), timeout=10)
+    finally:
+        stop_server_process_hard(first)
+    second = start_server_process("--db", str(db), "--metrics-port", "0")
+    try:
+        metrics_port = int(_started_entry(second.log_lines)["metrics_port"])  # type: ignore[arg-type]
+        samples = scrape(metrics_port)
+        assert value(samples, "sheepfold_matches_restored_total") == 1
+        assert value(samples, "sheepfold_matches_live", game=game_cases()[0].game) == 1
+    finally:
+        stop_server_process(second)
+
+
+def stop_server_process_hard(server: ServerProcess) -> None:
+    launch.stop(server, graceful=False)
+
+
+def test_serve_says_loudly_when_exposed_without_token_or_tls(tmp_path: Path) -> None:
+    """Binding beyond loopback with no admin token and no TLS starts, with a warning
+    line for each; on loopback there is none."""
+    exposed = start_server_process("--host", "0.0.0.0", "--admin-token", "")
+    try:
+        warnings = [
+            str(e["event"]) for e in log_entries(exposed.log_lines) if e.get("level") == "warning"
+        ]
+    finally:
+        stop_server_process(exposed)
+    assert any("NO ADMIN TOKEN" in w for w in warnings), warnings
+    assert any("NO TLS" in w for w in warnings), warnings
+    quiet = start_server_process()
+    try:
+        assert not [e for e in log_entries(quiet.log_lines) if e.get("level") == "warning"]
+    finally:
+        stop_server_process(quiet)
+
+
+def test_taken_metrics_port_is_one_clear_line(metrics_server: InProcessServer) -> None:
+    taken = metrics_server.server.metrics_port
+    done = subprocess.run(
+        [*launch.serve_command("--db", ":memory:", "--metrics-port", str(taken))],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=launch.ROOT,
+    )
+    assert done.returncode == 1
+    assert f"cannot serve metrics on 127.0.0.1:{taken}" in done.stderr
+    assert "Traceback" not in done.stderr
