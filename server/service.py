@@ -151,8 +151,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             message = f"this match already has {limit} watchers"
             match.log.info("watch refused", code="RESOURCE_EXHAUSTED", reason=message)
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
-        self._watching[match_id] += 1
         watcher = match.watch(request.from_start)
+        self._watching[match_id] += 1
         try:
             async for message in watcher.relay(context):
                 yield message
