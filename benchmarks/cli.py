@@ -17,7 +17,7 @@ from typing import Any
 
 import grpc
 
-from benchmarks import engine, memory, report, serving, targets, tournament
+from benchmarks import engine, memory, metrics_cost, report, serving, targets, tournament
 from benchmarks.procs import ROOT
 from server.logs import configure_logging
 
@@ -190,8 +190,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             ),
         )
         if results is not None:
+            per_decision = metrics_cost.per_decision_seconds()
             out["metrics_cost"] = [dataclasses.asdict(r) for r in results]
-            tables.append(report.metrics_cost(results, args.game, args.players))
+            out["metrics_calls_us_per_decision"] = per_decision * 1e6
+            tables.append(
+                report.metrics_cost(results, args.game, args.players)
+                + f"\nmetrics calls per answered decision, timed in-process: "
+                f"{per_decision * 1e6:.1f} us of CPU"
+            )
     if "memory" in args.sections:
         cases = _memory_cases(args)
         results = section("memory", lambda: memory.run(cases, args.memory_matches))

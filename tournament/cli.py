@@ -7,6 +7,7 @@ runs the same commands on their own.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import tempfile
@@ -14,11 +15,20 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from server.metrics_http import MetricsPortError
-from tournament.config import BotSpec, ConfigError, TournamentConfig, load_config
+from tournament.config import (
+    BotSpec,
+    ConfigError,
+    SprtSettings,
+    TournamentConfig,
+    check_sprt,
+    load_config,
+)
 from tournament.metrics import TournamentMetrics
 from tournament.progress import Progress, choose_progress
 from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament, run_tournament_async
+from tournament.sprt import SprtStatus
+from tournament.sprt_run import format_status, run_sprt
 from tournament.store import StoreError
 
 __all__ = ["add_parser", "demo_round_robin", "main"]
@@ -43,7 +53,7 @@ score % between every two bots. Solo tournaments are ranked by mean score.
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "tournament",
-        help="round-robin tournaments with Elo ratings (run, report)",
+        help="round robins, gauntlets and SPRTs with Elo ratings (run, sprt, report)",
         description="Round-robin tournaments between bots through a Sheepfold server, "
         "stored in SQLite, rated with Bradley-Terry Elo and bootstrap intervals.",
     )
@@ -86,6 +96,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     run.set_defaults(handler=_run)
 
+    _add_sprt_parser(sub)
+
     rep = sub.add_parser(
         "report",
         help="print the standings, crosstable and mean scores of a stored tournament",
@@ -114,8 +126,136 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="rate relative to this bot (Elo 0), or 'mean' for a mean of 0 "
         "(default: the config's anchor)",
     )
+    rep.add_argument(
+        "--include-removed",
+        action="store_true",
+        help="also rate the stored games of bots no longer in the config "
+        "(default: a bot removed from the config leaves the ratings with its games)",
+    )
     rep.set_defaults(handler=_report)
     return parser
+
+
+SPRT_HELP = """\
+Test whether CANDIDATE is stronger than BASELINE with a sequential probability
+ratio test: H0 says the candidate is elo0 Elo stronger, H1 that it is elo1
+stronger. Games are played in blocks on one seed (2 players: the seat-swapped
+pair, scored with the pentanomial model; k players: every seat rotation with
+k - 2 other bots of the config; solo: both bots on the same deal), and the
+test stops as soon as the log-likelihood ratio crosses a bound. It prints
+LLR, bounds, games and the Elo estimate with its 95% interval after every
+look. The games are stored like a round robin's: running it again resumes.
+Exit status: 0 H1 accepted, 3 H0 accepted, 4 game limit reached undecided,
+1 games could not be played, 2 bad config or options.
+"""
+
+
+def _add_sprt_parser(sub: argparse._SubParsersAction) -> None:
+    sprt = sub.add_parser(
+        "sprt",
+        help="is the candidate stronger? play until a sequential test decides",
+        description=SPRT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sprt.add_argument("config", metavar="CONFIG", help="the TOML file (its [sprt] table, if any)")
+    sprt.add_argument("--candidate", metavar="BOT", help="default: [sprt] candidate, or bot 1")
+    sprt.add_argument("--baseline", metavar="BOT", help="default: [sprt] baseline, or bot 2")
+    sprt.add_argument("--elo0", type=float, help="H0's Elo difference (default 0)")
+    sprt.add_argument("--elo1", type=float, help="H1's Elo difference (default 10)")
+    sprt.add_argument("--alpha", type=float, help="false H1 rate (default 0.05)")
+    sprt.add_argument("--beta", type=float, help="false H0 rate (default 0.05)")
+    sprt.add_argument("--max-games", type=int, help="stop undecided after this many games")
+    sprt.add_argument("--server", metavar="ADDR", help="play on this server (HOST:PORT)")
+    sprt.add_argument("--db", metavar="FILE", help="SQLite database (default: the config's)")
+    sprt.add_argument(
+        "--admin-token",
+        default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
+        help="admin token for CreateMatch on --server (default: $SHEEPFOLD_ADMIN_TOKEN)",
+    )
+    sprt.set_defaults(handler=_sprt)
+
+
+def _sprt_config(args: argparse.Namespace, config: TournamentConfig) -> TournamentConfig:
+    names = list(config.bot_names)
+    settings = config.sprt or SprtSettings(
+        candidate=names[0], baseline=names[1] if len(names) > 1 else names[0]
+    )
+    overrides = {
+        key: getattr(args, key, None)
+        for key in ("candidate", "baseline", "elo0", "elo1", "alpha", "beta", "max_games")
+    }
+    settings = dataclasses.replace(
+        settings, **{key: value for key, value in overrides.items() if value is not None}
+    )
+    if settings.max_games < 1:
+        raise ConfigError("sprt.max_games", f"must be above 0, not {settings.max_games}")
+    check_sprt(settings, names, config.players)
+    return dataclasses.replace(config, schedule="sprt", sprt=settings)
+
+
+def _sprt(args: argparse.Namespace) -> int:
+    try:
+        config = _sprt_config(args, load_config(args.config))
+    except ConfigError as error:
+        print(f"sheepfold tournament: {args.config}: {error}", file=sys.stderr)
+        return 2
+    _configure_logging()
+    return _play_sprt(args, config, None)
+
+
+def _play_sprt(
+    args: argparse.Namespace, config: TournamentConfig, progress: Progress | None
+) -> int:
+    assert config.sprt is not None
+
+    def show(status: SprtStatus, games: int) -> None:
+        print(format_status(config.sprt, status, games), file=sys.stderr, flush=True)
+
+    try:
+        outcome = run_sprt(
+            config,
+            server=args.server,
+            database=args.db,
+            on_status=show,
+            progress=progress,
+            admin_token=args.admin_token,
+        )
+    except (RunError, StoreError) as error:
+        print(f"sheepfold tournament: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(
+            "sheepfold tournament: interrupted; finished games are stored, "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    settings = config.sprt
+    lines = [format_status(settings, outcome.status, outcome.games)]
+    if outcome.score_difference is not None:
+        mean, low, high = outcome.score_difference
+        lines.append(
+            f"mean score difference on the same deals: {mean:+.2f} [{low:+.2f}, {high:+.2f}]"
+        )
+    undecided = outcome.verdict == "inconclusive"
+    if undecided and outcome.errors and outcome.games < settings.max_games:
+        print("\n".join(lines), file=sys.stderr)
+        print(
+            f"sheepfold tournament: {outcome.errors} games could not be played; "
+            "the test stopped undecided (see the log)",
+            file=sys.stderr,
+        )
+        return 1
+    verdict = {
+        "H1": f"H1 accepted: {settings.candidate} is stronger than {settings.baseline} "
+        f"(by elo1 = {settings.elo1:g} rather than elo0 = {settings.elo0:g})",
+        "H0": f"H0 accepted: {settings.candidate} is not stronger than {settings.baseline} "
+        f"by elo1 = {settings.elo1:g}",
+        "inconclusive": f"undecided after the game limit ({settings.max_games} games)",
+    }[outcome.verdict]
+    lines.append(f"{verdict}; {outcome.played} games played this run")
+    print("\n".join(lines))
+    return outcome.exit_code
 
 
 def _configure_logging() -> None:
@@ -155,6 +295,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _run_and_report(args: argparse.Namespace, config: TournamentConfig, progress: Progress) -> int:
+    if config.schedule == "sprt":
+        return _play_sprt(args, _sprt_config(args, config), progress)
     try:
         summary = run_tournament(
             config,
@@ -194,6 +336,7 @@ def _report(args: argparse.Namespace) -> int:
                 tournament=args.tournament,
                 samples=args.bootstrap,
                 anchor=args.anchor,
+                include_removed=args.include_removed,
             ),
             end="" if args.format != "json" else "\n",
         )

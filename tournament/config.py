@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BotSpec", "ConfigError", "TournamentConfig", "load_config", "parse_config"]
+__all__ = [
+    "SCHEDULES",
+    "BotSpec",
+    "ConfigError",
+    "SprtSettings",
+    "TournamentConfig",
+    "load_config",
+    "parse_config",
+]
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+\-]*$")
 _MODULE_CLASS = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
@@ -38,7 +46,12 @@ _TOP_LEVEL = {
     "python_path",
     "bootstrap",
     "match_timeout_seconds",
+    "schedule",
+    "candidates",
+    "sprt",
 }
+SCHEDULES = ("round-robin", "gauntlet", "sprt")
+_SPRT_KEYS = {"candidate", "baseline", "elo0", "elo1", "alpha", "beta", "max_games"}
 _BOT_KEYS = {"name", "builtin", "class", "command", "cwd", "env"}
 # Above this many k-subsets the schedule switches to a balanced incomplete design.
 DEFAULT_MAX_GROUPS = 60
@@ -79,6 +92,19 @@ class BotSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class SprtSettings:
+    """`schedule = "sprt"`: candidate against baseline until the test decides."""
+
+    candidate: str
+    baseline: str
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    max_games: int = 10_000
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentConfig:
     name: str
     game: str
@@ -99,6 +125,9 @@ class TournamentConfig:
     bootstrap: int = 1000
     match_timeout_seconds: float = 600.0
     base_dir: str = "."
+    schedule: str = "round-robin"
+    candidates: tuple[str, ...] = ()  # gauntlet: who plays the rest of the field
+    sprt: SprtSettings | None = None
 
     @property
     def options_dict(self) -> dict[str, str]:
@@ -152,6 +181,12 @@ def parse_config(
         if players == 1:
             raise ConfigError("anchor", "solo tournaments have no Elo to anchor")
 
+    schedule = _string(raw, "schedule", "round-robin")
+    if schedule not in SCHEDULES:
+        raise ConfigError("schedule", f"must be one of {', '.join(SCHEDULES)}, not {schedule!r}")
+    candidates = _candidates(raw, schedule, bots, players)
+    sprt = _sprt(raw.get("sprt"), schedule, bots, players)
+
     python_path = raw.get("python_path", [])
     if not isinstance(python_path, list) or not all(isinstance(p, str) for p in python_path):
         raise ConfigError("python_path", "must be a list of folder names")
@@ -176,7 +211,93 @@ def parse_config(
         bootstrap=_int(raw, "bootstrap", 1000, minimum=0, maximum=100_000),
         match_timeout_seconds=_float(raw, "match_timeout_seconds", 600.0, positive=True),
         base_dir=str(base_dir),
+        schedule=schedule,
+        candidates=candidates,
+        sprt=sprt,
     )
+
+
+def _candidates(
+    raw: Mapping[str, Any], schedule: str, bots: tuple[BotSpec, ...], players: int
+) -> tuple[str, ...]:
+    value = raw.get("candidates")
+    if value is None:
+        if schedule == "gauntlet":
+            raise ConfigError("candidates", 'is required for schedule = "gauntlet"')
+        return ()
+    if schedule != "gauntlet":
+        raise ConfigError("candidates", 'is only for schedule = "gauntlet"')
+    names = {bot.name for bot in bots}
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise ConfigError("candidates", "must be a non-empty list of bot names")
+    for name in value:
+        if name not in names:
+            raise ConfigError("candidates", f"{name!r} is not the name of one of the bots")
+    if len(set(value)) != len(value):
+        raise ConfigError("candidates", "names a bot twice")
+    if players == 1:
+        raise ConfigError("schedule", "a solo tournament has no field to play: use round-robin")
+    field = len(bots) - len(value)
+    if field < players - 1:
+        raise ConfigError(
+            "candidates",
+            f"leaves {field} other bots; {players}-player games need at least {players - 1}",
+        )
+    return tuple(value)
+
+
+def _sprt(raw: Any, schedule: str, bots: tuple[BotSpec, ...], players: int) -> SprtSettings | None:
+    if raw is None:
+        if schedule != "sprt":
+            return None
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ConfigError("sprt", "must be a table ([sprt])")
+    unknown = sorted(set(raw) - _SPRT_KEYS)
+    if unknown:
+        raise ConfigError(
+            f"sprt.{unknown[0]}", f"unknown setting (known: {', '.join(sorted(_SPRT_KEYS))})"
+        )
+    names = [bot.name for bot in bots]
+    numbers: dict[str, Any] = {}
+    for key, default in (("elo0", 0.0), ("elo1", 10.0), ("alpha", 0.05), ("beta", 0.05)):
+        value = raw.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(f"sprt.{key}", f"must be a number, not {value!r}")
+        numbers[key] = float(value)
+    max_games = raw.get("max_games", 10_000)
+    if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < 1:
+        raise ConfigError("sprt.max_games", f"must be a whole number above 0, not {max_games!r}")
+    settings = SprtSettings(
+        candidate=raw.get("candidate", names[0]),
+        baseline=raw.get("baseline", names[1] if len(names) > 1 else names[0]),
+        max_games=max_games,
+        **numbers,
+    )
+    check_sprt(settings, names, players)
+    return settings
+
+
+def check_sprt(settings: SprtSettings, names: list[str], players: int) -> None:
+    """Raise ConfigError (field `sprt.*`) unless `settings` can be played."""
+    for key in ("candidate", "baseline"):
+        value = getattr(settings, key)
+        if value not in names:
+            raise ConfigError(f"sprt.{key}", f"must be the name of one of the bots, not {value!r}")
+    if settings.candidate == settings.baseline:
+        raise ConfigError("sprt.baseline", "must differ from the candidate")
+    if not settings.elo0 < settings.elo1:
+        raise ConfigError("sprt.elo1", f"must be above elo0 ({settings.elo0}), not {settings.elo1}")
+    for key in ("alpha", "beta"):
+        value = getattr(settings, key)
+        if not 0.0 < value < 0.5:
+            raise ConfigError(f"sprt.{key}", f"must be between 0 and 0.5, not {value}")
+    if players > 2 and len(names) < players:
+        raise ConfigError(
+            "bots",
+            f"an SPRT of {players}-player games seats {players - 2} more bots beside the "
+            f"candidate and the baseline: list at least {players} bots",
+        )
 
 
 def _string(raw: Mapping[str, Any], key: str, default: str | None) -> str:

@@ -52,7 +52,7 @@ class _Rate:
 
 
 class LogProgress:
-    """One structlog line per finished game, with the incremental Elo."""
+    """One structlog line per finished game, with the Elo so far (the report's fit)."""
 
     def __init__(self) -> None:
         self.log = structlog.get_logger("sheepfold.tournament")
@@ -82,7 +82,7 @@ class LogProgress:
             total=self.rate.total,
             games_per_second=round(rate, 3),
             eta_seconds=None if eta is None else round(eta, 1),
-            incremental_elo={bot: round(value, 1) for bot, value in elo.items()},
+            elo={bot: round(value, 1) for bot, value in elo.items()},  # the report's scale
         )
 
     def game_error(self, key: str, error: str) -> None:

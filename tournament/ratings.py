@@ -11,7 +11,7 @@ scale (400 points = 10:1 odds). A weak prior of one virtual draw per bot against
 a rating-0 phantom keeps a bot with only wins or only losses finite and makes
 bots that never met comparable through the mean. `rate` adds 95% intervals by
 bootstrap over games and the likelihood of superiority between neighbours.
-`IncrementalElo` is the classic K = 16 update, for live logs only.
+`LiveElo` refits after every game, for live progress on the report's scale.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "ELO_SCALE",
-    "IncrementalElo",
+    "LiveElo",
     "Pair",
     "PairTotals",
     "Rating",
@@ -254,28 +254,45 @@ def _percentile(ordered: Sequence[float], q: float) -> float:
     return ordered[lower] + (ordered[upper] - ordered[lower]) * (position - lower)
 
 
-class IncrementalElo:
-    """Classic Elo updated after each game (K = 16 per pair, scaled by its weight).
+class LiveElo:
+    """The report's Elo, kept up to date game by game for live progress.
 
-    Order-dependent, so only for live progress logs; standings use `fit_elo`.
+    After each game the Bradley-Terry fit is redone over every game so far
+    (starting from the previous fit, so it takes a step or two), anchored as
+    the report anchors it, so the live figures and the final table are on one
+    scale. Games with a bot outside `bots` (removed from the field) are left
+    out, as the report leaves them out.
     """
 
-    def __init__(self, bots: Iterable[str], k: float = 16.0) -> None:
-        self.k = k
-        self.ratings: dict[str, float] = {bot: 0.0 for bot in bots}
+    def __init__(self, bots: Iterable[str], anchor: str | None = None) -> None:
+        self.bots = tuple(bots)
+        self.anchor = anchor if anchor in self.bots else None
+        self._index = {bot: i for i, bot in enumerate(self.bots)}
+        self._table = totals(self.bots, ())
+        self._elo: tuple[float, ...] = (0.0,) * len(self.bots)
+
+    def add(self, pairs: Iterable[Pair]) -> bool:
+        """Count a game without refitting (loading stored games); False if left out."""
+        pairs = tuple(pairs)
+        if not pairs or not all(p.a in self._index and p.b in self._index for p in pairs):
+            return False
+        for pair in pairs:
+            i, j = self._index[pair.a], self._index[pair.b]
+            self._table.games[i][j] += pair.weight
+            self._table.games[j][i] += pair.weight
+            self._table.points[i][j] += pair.weight * pair.score
+            self._table.points[j][i] += pair.weight * (1.0 - pair.score)
+        return True
+
+    def refit(self) -> Mapping[str, float]:
+        self._elo = fit_elo(self._table, self.anchor, start=self._elo)
+        return dict(zip(self.bots, self._elo, strict=True))
 
     def update(self, pairs: Iterable[Pair]) -> Mapping[str, float]:
-        deltas: dict[str, float] = {}
-        for pair in pairs:
-            ra = self.ratings.setdefault(pair.a, 0.0)
-            rb = self.ratings.setdefault(pair.b, 0.0)
-            expected = 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
-            change = self.k * pair.weight * (pair.score - expected)
-            deltas[pair.a] = deltas.get(pair.a, 0.0) + change
-            deltas[pair.b] = deltas.get(pair.b, 0.0) - change
-        for bot, change in deltas.items():
-            self.ratings[bot] += change
-        return dict(self.ratings)
+        """Count a game and refit."""
+        if self.add(pairs):
+            return self.refit()
+        return dict(zip(self.bots, self._elo, strict=True))
 
 
 # Two-sided 95% Student t critical values by degrees of freedom (1..30).

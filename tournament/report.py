@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tournament.openskill_ratings import rate_openskill
 from tournament.ratings import mean_interval, pairwise, rate, totals
 from tournament.store import GameRecord, Store, TournamentRecord
 
@@ -28,9 +29,11 @@ def report(
     samples: int | None = None,
     seed: int = 0,
     anchor: str | None = None,
+    include_removed: bool = False,
 ) -> str:
     """The report of tournament `tournament` (default: the latest) in `db`;
-    `anchor` (a bot, or "mean") overrides the tournament's Elo anchor."""
+    `anchor` (a bot, or "mean") overrides the tournament's Elo anchor;
+    `include_removed` counts the games of bots no longer in the config."""
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
     if str(db) != ":memory:" and not Path(db).exists():
@@ -38,7 +41,12 @@ def report(
     with Store(db) as store:
         record = store.tournament(tournament)
         data = report_data(
-            record, store.games(record.id), samples=samples, seed=seed, anchor=anchor
+            record,
+            store.games(record.id),
+            samples=samples,
+            seed=seed,
+            anchor=anchor,
+            include_removed=include_removed,
         )
     return render(data, format)
 
@@ -49,8 +57,20 @@ def report_data(
     samples: int | None = None,
     seed: int = 0,
     anchor: str | None = None,
+    include_removed: bool = False,
 ) -> dict[str, Any]:
-    """`anchor` overrides the tournament's own: a bot's name, or "mean"."""
+    """`anchor` overrides the tournament's own: a bot's name, or "mean".
+
+    Games with a bot that is no longer in the tournament's config (removed
+    from the ladder) are left out unless `include_removed`.
+    """
+    field = {bot["name"] for bot in record.config.get("bots", [])}
+    removed = sorted({bot for game in games for bot in game.bots} - field) if field else []
+    left_out = 0
+    if removed and not include_removed:
+        kept = [game for game in games if set(game.bots) <= field]
+        left_out = len(games) - len(kept)
+        games = kept
     bots = _bot_order(record, games)
     if anchor is None:
         anchor = record.anchor
@@ -95,6 +115,14 @@ def report_data(
         ratings = rate(bots, pairs, anchor=anchor, samples=samples, seed=seed)
         order = [rating.bot for rating in ratings]
         elo = {rating.bot: rating for rating in ratings}
+    skill = (
+        rate_openskill(
+            bots,
+            ((game.bots, game.ranks) for game in sorted(games, key=lambda g: (g.seed, g.key))),
+        )
+        if record.players >= 3
+        else {}
+    )
     for position, bot in enumerate(order, start=1):
         entry = stats[bot]
         row: dict[str, Any] = {"rank": position, "bot": bot}
@@ -112,6 +140,12 @@ def report_data(
                 elo_low=round(rating.low, 1),
                 elo_high=round(rating.high, 1),
                 los_next=None if rating.los_next is None else round(rating.los_next, 3),
+            )
+        if skill:
+            row.update(
+                openskill_mu=round(skill[bot].mu, 2),
+                openskill_sigma=round(skill[bot].sigma, 2),
+                openskill_ordinal=round(skill[bot].ordinal, 2),
             )
         mean, low, high = mean_interval(entry.scores) if entry.scores else (None, None, None)
         row.update(
@@ -153,6 +187,9 @@ def report_data(
         "games_scheduled": record.scheduled,
         "bootstrap_samples": samples,
         "rating": "mean score" if solo else "Bradley-Terry Elo",
+        "openskill": bool(skill),  # standings carry openskill_mu, _sigma, _ordinal
+        "removed_bots": removed,
+        "removed_games_left_out": left_out,
         "standings": standings,
         "crosstable": crosstable,
     }
@@ -212,6 +249,12 @@ def _columns(data: dict[str, Any]) -> list[tuple[str, str]]:
     columns = [("rank", "#"), ("bot", "bot")]
     if not solo:
         columns += [("elo", "Elo"), ("interval", "95% interval"), ("los_next", "LOS")]
+    if data.get("openskill"):
+        columns += [
+            ("openskill_mu", "OS mu"),
+            ("openskill_sigma", "sigma"),
+            ("openskill_ordinal", "mu-3sigma"),
+        ]
     columns += [("games", "games")]
     if not solo:
         columns += [("score_pct", "score %"), ("wdl", "W/D/L")]
@@ -251,7 +294,7 @@ def _cell(row: dict[str, Any], key: str) -> str:
         return f"{value:+.0f}"
     if key == "los_next":
         return f"{100 * value:.0f}%"
-    if key == "mean_score":
+    if key in ("mean_score", "openskill_mu", "openskill_sigma", "openskill_ordinal"):
         return f"{value:.2f}"
     if isinstance(value, float):
         return f"{value:.1f}"
@@ -271,7 +314,17 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
             f"over games ({data['bootstrap_samples']} samples); LOS: likelihood of being "
             "stronger than the next bot."
         )
-    else:
+    if data.get("openskill"):
+        notes.append(
+            "OS: OpenSkill (Plackett-Luce) from each game's whole ranking: skill mu, "
+            "uncertainty sigma, and mu - 3 sigma, the conservative figure a ladder sorts by."
+        )
+    if data.get("removed_games_left_out"):
+        notes.append(
+            f"{data['removed_games_left_out']} games of bots no longer in the config "
+            f"({', '.join(data['removed_bots'])}) are left out (--include-removed counts them)."
+        )
+    if data["players"] == 1:
         notes.append(
             "Solo: ranked by mean score with a 95% confidence interval. Lead on next: "
             "the mean of this bot's score minus the next bot's on each seed both "

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -26,12 +26,21 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from tournament.config import TournamentConfig, add_python_path, resolve_path
 from tournament.outcome import game_record
 from tournament.progress import Progress, SilentProgress
-from tournament.ratings import IncrementalElo, pairwise
-from tournament.schedule import ScheduledGame, make_schedule
+from tournament.ratings import LiveElo, pairwise
+from tournament.schedule import ScheduledGame, ladder_schedule
 from tournament.seats import CommandSeat, InProcessSeat, bot_seed
 from tournament.store import GameRecord, Store
 
-__all__ = ["RunError", "RunSummary", "run_tournament", "run_tournament_async", "schedule_for"]
+__all__ = [
+    "RunError",
+    "RunSummary",
+    "ladder_stages",
+    "open_tournament",
+    "play_batches",
+    "run_tournament",
+    "run_tournament_async",
+    "schedule_for",
+]
 
 POLL_SECONDS = 0.2
 EXIT_GRACE_SECONDS = 1.0
@@ -64,13 +73,17 @@ class RunSummary:
         return self.played / self.seconds if self.seconds > 0 else 0.0
 
 
-def schedule_for(config: TournamentConfig) -> tuple[ScheduledGame, ...]:
-    return make_schedule(
-        config.bot_names,
+def schedule_for(
+    config: TournamentConfig, stages: list[list[str]] | None = None
+) -> tuple[ScheduledGame, ...]:
+    """The games of a round robin or gauntlet; `stages` is the field's history."""
+    return ladder_schedule(
+        stages or [list(config.bot_names)],
         config.players,
         config.games_per_pairing,
         config.seed,
         config.max_groups,
+        config.candidates if config.schedule == "gauntlet" else (),
     )
 
 
@@ -106,46 +119,92 @@ async def run_tournament_async(
     admin_token: str | None = None,
 ) -> RunSummary:
     progress = progress or SilentProgress()
-    if admin_token is None:
-        admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
-    add_python_path(config)
-    log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
-    schedule = schedule_for(config)
     started = time.monotonic()
     with Store(database) as store:
-        tid = store.open_tournament(
-            config.name,
-            config.game,
-            config.players,
-            config.options_dict,
-            config.anchor,
-            len(schedule),
-            _config_json(config),
-        )
+        stages = ladder_stages(store, config)
+        schedule = schedule_for(config, stages)
+        tid = open_tournament(store, config, len(schedule), stages)
         done = store.done_keys(tid)
         pending = [game for game in schedule if game.key not in done]
-        elo = IncrementalElo(config.bot_names)
-        for stored in store.games(tid):
-            elo.update(pairwise(stored.bots, stored.ranks))
         progress.start(config.name, len(schedule), len(schedule) - len(pending))
-        runner = _Runner(config, address, admin_token, store, tid, elo, progress, log)
-        interrupted = False
-        try:
-            await runner.run(pending)
-        except asyncio.CancelledError:
-            interrupted = True
-            raise
-        finally:
-            progress.finish(runner.played, interrupted)
+        batches = iter([pending])
+        played, errors = await play_batches(
+            config, address, store, tid, lambda: next(batches, None), progress, admin_token
+        )
         return RunSummary(
             tournament=config.name,
             database=database,
             scheduled=len(schedule),
             already_done=len(schedule) - len(pending),
-            played=runner.played,
-            errors=runner.errors,
+            played=played,
+            errors=errors,
             seconds=time.monotonic() - started,
         )
+
+
+def ladder_stages(store: Store, config: TournamentConfig) -> list[list[str]]:
+    """The fields of this tournament's runs so far, oldest first, ending with
+    the config's (see `schedule.ladder_schedule`); kept in the stored config."""
+    current = list(config.bot_names)
+    for record in store.tournaments():
+        if record.name == config.name:
+            stages = record.config.get("ladder") or [
+                [bot["name"] for bot in record.config.get("bots", [])]
+            ]
+            return stages if stages[-1] == current else [*stages, current]
+    return [current]
+
+
+def open_tournament(
+    store: Store, config: TournamentConfig, scheduled: int, stages: list[list[str]]
+) -> int:
+    return store.open_tournament(
+        config.name,
+        config.game,
+        config.players,
+        config.options_dict,
+        config.anchor,
+        scheduled,
+        {**_config_json(config), "ladder": stages},
+    )
+
+
+async def play_batches(
+    config: TournamentConfig,
+    address: str,
+    store: Store,
+    tournament_id: int,
+    next_batch: Callable[[], list[ScheduledGame] | None],
+    progress: Progress,
+    admin_token: str | None = None,
+) -> tuple[int, int]:
+    """Play batch after batch until `next_batch()` returns None; (played, errors).
+
+    A round robin is one batch; an SPRT asks for the next blocks after looking
+    at the statistics. Calls `progress.finish` at the end.
+    """
+    if admin_token is None:
+        admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
+    add_python_path(config)
+    log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
+    elo = LiveElo(config.bot_names, config.anchor)
+    for stored in store.games(tournament_id):
+        elo.add(pairwise(stored.bots, stored.ranks))
+    elo.refit()
+    runner = _Runner(config, address, admin_token, store, tournament_id, elo, progress, log)
+    interrupted = False
+    try:
+        while (batch := next_batch()) is not None:
+            before = runner.played
+            await runner.run(batch)
+            if batch and runner.played == before:
+                break  # a batch in which every game failed: stop rather than spin
+    except asyncio.CancelledError:
+        interrupted = True
+        raise
+    finally:
+        progress.finish(runner.played, interrupted)
+    return runner.played, runner.errors
 
 
 def _config_json(config: TournamentConfig) -> dict[str, Any]:
@@ -165,7 +224,7 @@ class _Runner:
         admin_token: str,
         store: Store,
         tournament_id: int,
-        elo: IncrementalElo,
+        elo: LiveElo,
         progress: Progress,
         log: Any,
     ) -> None:

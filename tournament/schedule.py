@@ -6,6 +6,13 @@
   meets the same deals from every seat (for k = 2: every pair, seats swapped).
 - For k >= 3, when there are more k-subsets than `max_groups`, a balanced
   incomplete (cyclic) design is used instead (see `balanced_groups`).
+- Gauntlet: each named candidate sits with every (k-1)-subset of the rest of
+  the field (or a balanced design of them), never with another candidate.
+- A ladder that grows (`ladder_schedule`): when bots join a stored tournament,
+  the games already scheduled stay, and the newcomers get the games of the
+  bigger field's schedule that they sit in; bots that left get no games.
+- SPRT (`sprt_block`): block i is seed base + i, played in every seat rotation
+  of the candidate, the baseline and (k >= 3) k - 2 other bots taken in turn.
 
 Every scheduled game has a stable key (seed and bots in seat order) that the
 store uses to tell which games are already done, so resuming plays exactly the
@@ -20,7 +27,17 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["ScheduledGame", "balanced_groups", "game_key", "make_groups", "make_schedule", "seeds"]
+__all__ = [
+    "ScheduledGame",
+    "balanced_groups",
+    "game_key",
+    "gauntlet_groups",
+    "ladder_schedule",
+    "make_groups",
+    "make_schedule",
+    "seeds",
+    "sprt_block",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,27 +145,117 @@ def balanced_groups(bots: Sequence[str], k: int, target: int) -> tuple[tuple[str
     return tuple(groups)
 
 
+def gauntlet_groups(
+    bots: Sequence[str], candidates: Sequence[str], players: int, max_groups: int
+) -> tuple[tuple[str, ...], ...]:
+    """Each candidate with every (k-1)-subset of the non-candidates (a balanced
+    design of them past `max_groups` per candidate); candidates never meet."""
+    field = [bot for bot in bots if bot not in candidates]
+    groups: list[tuple[str, ...]] = []
+    for candidate in candidates:
+        groups.extend((candidate, *rest) for rest in make_groups(field, players - 1, max_groups))
+    return tuple(groups)
+
+
+def _rotations(group: tuple[str, ...], index: int, seed: int) -> list[ScheduledGame]:
+    games = []
+    for rotation in range(len(group)):
+        seats = group[rotation:] + group[:rotation]
+        games.append(
+            ScheduledGame(
+                key=game_key(seed, seats), group=index, seed=seed, seats=seats, rotation=rotation
+            )
+        )
+    return games
+
+
 def make_schedule(
     bots: Sequence[str],
     players: int,
     games_per_pairing: int,
     base_seed: int,
     max_groups: int = 60,
+    candidates: Sequence[str] = (),
 ) -> tuple[ScheduledGame, ...]:
-    """Every game of the tournament, seed by seed (so a partial run covers every group)."""
-    groups = make_groups(bots, players, max_groups)
+    """Every game of the tournament, seed by seed (so a partial run covers every group).
+
+    With `candidates` it is a gauntlet: only the candidates' games against the field.
+    """
+    if candidates:
+        groups = gauntlet_groups(bots, candidates, players, max_groups)
+    else:
+        groups = make_groups(bots, players, max_groups)
     games: list[ScheduledGame] = []
     for seed in seeds(base_seed, games_per_pairing):
         for index, group in enumerate(groups):
-            for rotation in range(players):
-                seats = group[rotation:] + group[:rotation]
-                games.append(
-                    ScheduledGame(
-                        key=game_key(seed, seats),
-                        group=index,
-                        seed=seed,
-                        seats=seats,
-                        rotation=rotation,
-                    )
-                )
+            games.extend(_rotations(group, index, seed))
     return tuple(games)
+
+
+def ladder_schedule(
+    stages: Sequence[Sequence[str]],
+    players: int,
+    games_per_pairing: int,
+    base_seed: int,
+    max_groups: int = 60,
+    candidates: Sequence[str] = (),
+) -> tuple[ScheduledGame, ...]:
+    """The schedule of a tournament whose field changed between runs.
+
+    `stages` are the fields (bots in config order) of its runs, oldest first,
+    the last one being the current field. The first stage contributes its whole
+    schedule; each later stage contributes only the games of its own schedule
+    in which a bot new to that stage sits. Games with a bot no longer in the
+    current field are dropped. With every k-subset as a group (2 players, or
+    few groups) this is exactly the current field's schedule; with a balanced
+    design it keeps the old groups instead of redrawing the design, so adding
+    one bot plays only that bot's games.
+    """
+    if not stages:
+        raise ValueError("no field to schedule")
+    current = set(stages[-1])
+    chosen: dict[str, ScheduledGame] = {}
+    before: set[str] = set()
+    for stage in stages:
+        newcomers = set(stage) - before
+        before = set(stage)
+        in_stage = [c for c in candidates if c in before]
+        if candidates and not in_stage:
+            continue
+        try:
+            games = make_schedule(
+                stage, players, games_per_pairing, base_seed, max_groups, in_stage
+            )
+        except ValueError:  # too few bots at that stage to seat a game
+            continue
+        for game in games:
+            seated = set(game.seats)
+            if seated & newcomers and seated <= current:
+                chosen.setdefault(game.key, game)
+    return tuple(sorted(chosen.values(), key=lambda game: game.seed))
+
+
+def sprt_block(
+    index: int,
+    base_seed: int,
+    candidate: str,
+    baseline: str,
+    others: Sequence[str],
+    players: int,
+) -> tuple[ScheduledGame, ...]:
+    """Block `index` of an SPRT: seed base_seed + index in every seat rotation.
+
+    Solo, the candidate and the baseline each play the deal once. With k >= 3,
+    the k - 2 extra seats go to `others`, taken in turn from block to block.
+    """
+    seed = base_seed + index
+    if players == 1:
+        return tuple(
+            ScheduledGame(game_key(seed, (bot,)), index, seed, (bot,), 0)
+            for bot in (candidate, baseline)
+        )
+    extra = players - 2
+    if extra > len(others):
+        raise ValueError(f"{players}-player games need {extra} bots beside the two tested")
+    fillers = tuple(others[(index * extra + j) % len(others)] for j in range(extra))
+    return tuple(_rotations((candidate, baseline, *fillers), index, seed))

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import games
-from benchmarks import cli, engine, memory, report, serving, targets, transcript
+from benchmarks import cli, engine, memory, metrics_cost, report, serving, targets, transcript
 
 
 def test_engine_measures_every_game_and_player_count() -> None:
@@ -55,6 +55,10 @@ def test_metrics_cost_table_compares_off_and_on() -> None:
     text = report.metrics_cost(results, "sheep-n-sheep", 2)
     ratio = results[1].decisions_per_second / results[0].decisions_per_second
     assert f"{ratio:.2f}" in text and "on/off" in text
+
+
+def test_metrics_calls_are_timed_in_process() -> None:
+    assert 0 < metrics_cost.per_decision_seconds(1000) < 0.01
 
 
 def test_memory_per_match() -> None:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tournament.ratings import (
-    IncrementalElo,
+    LiveElo,
     Pair,
     fit_elo,
     mean_interval,
@@ -95,12 +95,24 @@ def test_four_player_game_with_a_tie_is_six_pairs_weighted_one_third() -> None:
     assert sum(table.points[0]) == pytest.approx((1 + 0.5 + 1) / 3)
 
 
-def test_incremental_elo_moves_k_over_two_for_an_even_first_game() -> None:
-    elo = IncrementalElo(["a", "b"], k=16)
-    after = elo.update(pairwise(("a", "b"), (1, 2)))
-    assert after == {"a": pytest.approx(8.0), "b": pytest.approx(-8.0)}
-    after = elo.update(pairwise(("a", "b"), (1, 2)))
-    assert 0 < after["a"] - 8.0 < 8.0  # a win that was expected earns less
+def test_live_elo_is_the_report_fit_anchored_like_the_report() -> None:
+    """The live figures after the last game are the final table's, not a K-factor scale."""
+    games = _simulated_games(rounds=20, seed=5)
+    live = LiveElo(list(TRUE_ELO), anchor="a")
+    for game in games:
+        after = live.update(game)
+    final = fit_elo(totals(list(TRUE_ELO), games), anchor="a")
+    assert after == {
+        bot: pytest.approx(value, abs=1e-6) for bot, value in zip(TRUE_ELO, final, strict=True)
+    }
+    assert after["a"] == 0.0 and after["d"] > 200  # anchored, on the Elo scale
+
+
+def test_live_elo_leaves_out_games_of_bots_outside_the_field() -> None:
+    live = LiveElo(["a", "b"])
+    before = live.update(pairwise(("a", "b"), (1, 2)))
+    assert before["a"] > 0 > before["b"] and before["a"] == pytest.approx(-before["b"])
+    assert live.update(pairwise(("a", "gone"), (2, 1))) == before
 
 
 def test_mean_interval_uses_student_t() -> None:

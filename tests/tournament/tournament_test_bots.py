@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 
+from clients.bots.search import MCTSBot
 from clients.sdk import DecisionView
 
 
@@ -39,3 +40,10 @@ class SlowBot:
     def decide(self, decision: DecisionView) -> int:
         time.sleep(0.03)
         return self.rng.randrange(len(decision.actions))
+
+
+class QuickMCTSBot(MCTSBot):
+    """The built-in mcts with a 10 ms budget per decision, so a real SPRT is short."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed, milliseconds=10.0)

@@ -1,0 +1,224 @@
+"""SPRT runs: block scoring, and real tests through an in-process server."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tournament.cli import main as tournament_main
+from tournament.config import load_config
+from tournament.schedule import sprt_block
+from tournament.sprt_run import EXIT_H0, EXIT_H1, EXIT_INCONCLUSIVE, block_index, tally
+from tournament.store import GameRecord, SeatRecord
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+
+
+def _record(key: str, seed: int, bots: tuple[str, ...], ranks: tuple[int, ...], scores=None):
+    scores = scores or tuple(float(-r) for r in ranks)
+    seats = tuple(
+        SeatRecord(bot, score, rank, rank, 0, False, None)
+        for bot, rank, score in zip(bots, ranks, scores, strict=True)
+    )
+    return GameRecord(key, "m", seed, 0, 0, seats, "done", "{}", 1.0, 0.0)
+
+
+def test_a_four_player_block_scores_the_head_to_head_over_its_rotations() -> None:
+    block = sprt_block(3, 10, "new", "old", ["f1", "f2", "f3"], 4)
+    assert [game.seed for game in block] == [13] * 4
+    assert {frozenset(game.seats) for game in block} == {frozenset({"new", "old", "f1", "f2"})}
+    # new ahead of old in two games, tied in one, behind in one: (2 + 2 + 1 + 0) of 8
+    outcomes = [(1, 2), (2, 4), (3, 3), (4, 1)]
+    games = []
+    for game, (new_rank, old_rank) in zip(block, outcomes, strict=True):
+        others = iter(r for r in (1, 2, 3, 4) if r not in (new_rank, old_rank))
+        ranks = tuple(
+            new_rank if bot == "new" else old_rank if bot == "old" else next(others, 4)
+            for bot in game.seats
+        )
+        games.append(_record(game.key, game.seed, game.seats, ranks))
+    assert block_index(games, "new", "old", 4) == (5, None)
+    # the next block seats the next two others in turn
+    assert set(sprt_block(4, 10, "new", "old", ["f1", "f2", "f3"], 4)[0].seats) == {
+        "new",
+        "old",
+        "f3",
+        "f1",
+    }
+
+
+def test_solo_blocks_compare_scores_on_the_same_deal_and_only_complete_blocks_count(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "solo.toml"
+    path.write_text(
+        'game = "stubborn-sheep"\nplayers = 1\nseed = 5\nschedule = "sprt"\n'
+        '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "greedy"\n'
+    )
+    config = load_config(path)
+    assert config.sprt is not None and config.sprt.candidate == "a"
+    stored = [
+        _record("5:a", 5, ("a",), (1,), (30.0,)),
+        _record("5:b", 5, ("b",), (1,), (25.0,)),  # block 0: a +5, a win
+        _record("6:a", 6, ("a",), (1,), (10.0,)),
+        _record("6:b", 6, ("b",), (1,), (10.0,)),  # block 1: a draw
+        _record("7:a", 7, ("a",), (1,), (10.0,)),  # block 2: b has not played it yet
+    ]
+    counts, differences, complete = tally(config, config.sprt, stored)
+    assert counts == [0, 1, 1] and sorted(differences) == [0.0, 5.0] and complete == {0, 1}
+
+
+def _config(tmp_path: Path, candidate: str, baseline: str, max_games: int) -> Path:
+    path = tmp_path / "sprt.toml"
+    path.write_text(
+        'game = "sheep-showdown"\nplayers = 2\nschedule = "sprt"\nconcurrency = 2\n'
+        f'python_path = ["{HERE}"]\n'
+        "[options]\nrounds = 1\n"
+        f'[sprt]\ncandidate = "{candidate}"\nbaseline = "{baseline}"\n'
+        f"elo0 = 0\nelo1 = 100\nmax_games = {max_games}\n"
+        '[[bots]]\nname = "mcts"\nclass = "tournament_test_bots:QuickMCTSBot"\n'
+        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
+    )
+    return path
+
+
+def _games(path: Path) -> int:
+    with sqlite3.connect(path.with_suffix(".sqlite")) as raw:
+        return raw.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+
+@pytest.mark.e2e
+def test_mcts_against_random_accepts_h1_in_a_few_dozen_games_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _config(tmp_path, "mcts", "random", max_games=6)
+    assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
+    assert _games(path) == 6
+    capsys.readouterr()
+
+    # a bigger limit resumes from the 6 stored games, printing the test as it goes
+    assert tournament_main(["sprt", str(path), "--max-games", "200"]) == EXIT_H1
+    out = capsys.readouterr()
+    looks = re.findall(r"LLR ([-+][\d.]+) \(-2.944, \+2.944\), (\d+) games", out.err)
+    assert looks[0][1] == "6" and len(looks) > 2
+    llrs = [float(value) for value, _ in looks]
+    games = int(looks[-1][1])
+    assert llrs[-1] >= 2.944 > llrs[-2] and 12 <= games <= 60 and _games(path) == games
+    assert f"{games - 6} games played this run" in out.out and "H1 accepted" in out.out
+    assert re.search(r"Elo [-+][\d.inf]+ \[", out.err)
+
+    # decided: running again plays nothing and gives the same verdict
+    assert tournament_main(["sprt", str(path), "--max-games", "200"]) == EXIT_H1
+    assert "0 games played this run" in capsys.readouterr().out and _games(path) == games
+
+
+@pytest.mark.e2e
+def test_a_weaker_candidate_accepts_h0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _config(tmp_path, "random", "mcts", max_games=200)
+    assert tournament_main(["run", str(path)]) == EXIT_H0  # `run` follows schedule = "sprt"
+    assert "H0 accepted" in capsys.readouterr().out and _games(path) <= 60
+
+
+def test_bad_sprt_options_exit_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _config(tmp_path, "mcts", "random", max_games=10)
+    assert tournament_main(["sprt", str(path), "--elo1", "-5"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "sprt.elo1: must be above elo0" in err
+    assert tournament_main(["sprt", str(path), "--baseline", "nobody"]) == 2
+    assert "sprt.baseline" in capsys.readouterr().err
+
+
+@pytest.mark.e2e
+def test_an_sprt_killed_mid_run_resumes_from_its_stored_games(tmp_path: Path) -> None:
+    """SIGKILL after 3 stored games (possibly mid-block); the next run keeps
+    them, finishes the cut block and stops at the game limit, undecided."""
+    path = tmp_path / "sprt.toml"
+    path.write_text(
+        'game = "sheep-showdown"\nplayers = 2\nschedule = "sprt"\nconcurrency = 1\n'
+        f'python_path = ["{HERE}"]\n[options]\nrounds = 1\n'
+        '[sprt]\ncandidate = "slow"\nbaseline = "random"\nelo0 = 0\nelo1 = 100\n'
+        "max_games = 200\n"
+        '[[bots]]\nname = "slow"\nclass = "tournament_test_bots:SlowBot"\n'
+        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
+    )
+    db = path.with_suffix(".sqlite")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "proto")])}
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "tournament", "sprt", str(path)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        stored = 0
+        while stored < 3 and time.monotonic() < deadline and runner.poll() is None:
+            time.sleep(0.05)
+            if db.exists():
+                try:
+                    stored = _games(path)
+                except sqlite3.OperationalError:
+                    stored = 0  # tables not created yet
+        assert runner.poll() is None, "the SPRT finished before it could be killed"
+        runner.send_signal(signal.SIGKILL)
+        runner.wait(10)
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+    with sqlite3.connect(db) as raw:
+        before = {row[0] for row in raw.execute("SELECT key FROM games")}
+    assert 3 <= len(before) < 10
+
+    # 5 pairs cannot reach the bound (+2.94 needs about 12 won pairs at these settings)
+    assert tournament_main(["sprt", str(path), "--max-games", "10"]) == EXIT_INCONCLUSIVE
+    with sqlite3.connect(db) as raw:
+        after = {row[0] for row in raw.execute("SELECT key FROM games")}
+    assert before < after and len(after) == 10
+    assert after == {
+        game.key for i in range(5) for game in sprt_block(i, 1, "slow", "random", [], 2)
+    }
+
+
+@pytest.mark.e2e
+def test_a_three_player_sprt_seats_the_other_bots_in_turn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "three.toml"
+    path.write_text(
+        'game = "sheep-showdown"\nplayers = 3\nschedule = "sprt"\nconcurrency = 3\n'
+        "[options]\nrounds = 1\n"
+        '[sprt]\ncandidate = "greedy"\nbaseline = "random"\nmax_games = 6\n'
+        + "".join(
+            f'[[bots]]\nname = "{name}"\nbuiltin = "{kind}"\n'
+            for name, kind in [
+                ("greedy", "greedy"),
+                ("random", "random"),
+                ("other", "random"),
+                ("other-2", "random"),
+            ]
+        )
+    )
+    assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
+    with sqlite3.connect(path.with_suffix(".sqlite")) as raw:
+        keys = sorted(row[0] for row in raw.execute("SELECT key FROM games"))
+    assert keys == sorted(
+        [f"1:{a}|{b}|{c}" for a, b, c in _rotations(("greedy", "random", "other"))]
+        + [f"2:{a}|{b}|{c}" for a, b, c in _rotations(("greedy", "random", "other-2"))]
+    )
+    assert "6 games (2 blocks)" in capsys.readouterr().err
+
+
+def _rotations(group: tuple[str, ...]) -> list[tuple[str, ...]]:
+    return [group[i:] + group[:i] for i in range(len(group))]

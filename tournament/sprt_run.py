@@ -1,0 +1,237 @@
+"""Running an SPRT: blocks of games until the test decides (or the game limit).
+
+Each look at the statistics plays the next blocks (enough to keep `concurrency`
+matches busy), stores every game as a round robin does, then recomputes the
+LLR from every complete block in the database. Running the same command again
+resumes: stored games count, blocks cut short by an interruption are finished,
+and a test already decided only prints its verdict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from tournament.config import SprtSettings, TournamentConfig, resolve_path
+from tournament.progress import Progress, SilentProgress
+from tournament.ratings import mean_interval
+from tournament.runner import open_tournament, play_batches
+from tournament.schedule import ScheduledGame, sprt_block
+from tournament.sprt import SprtHypotheses, SprtStatus, block_values, status
+from tournament.store import GameRecord, Store
+
+__all__ = [
+    "EXIT_H0",
+    "EXIT_H1",
+    "EXIT_INCONCLUSIVE",
+    "SprtOutcome",
+    "block_index",
+    "format_status",
+    "run_sprt",
+    "run_sprt_async",
+    "tally",
+]
+
+EXIT_H1 = 0  # the candidate is stronger by elo1 (H1 accepted)
+EXIT_H0 = 3  # not stronger by elo1; H0 (at most elo0) accepted
+EXIT_INCONCLUSIVE = 4  # the game limit came first
+
+
+@dataclass(frozen=True, slots=True)
+class SprtOutcome:
+    settings: SprtSettings
+    status: SprtStatus
+    games: int  # games in the complete blocks counted
+    played: int  # games played by this run
+    errors: int
+    seconds: float
+    score_difference: tuple[float, float, float] | None  # solo: mean paired difference, 95%
+
+    @property
+    def verdict(self) -> str:
+        """ "H1", "H0" or "inconclusive"."""
+        return "inconclusive" if self.status.verdict == "continue" else self.status.verdict
+
+    @property
+    def exit_code(self) -> int:
+        return {"H1": EXIT_H1, "H0": EXIT_H0}.get(self.verdict, EXIT_INCONCLUSIVE)
+
+
+def comparisons(players: int) -> int:
+    """Head-to-head results per block: one per game, solo one per deal."""
+    return 1 if players == 1 else players
+
+
+def block_index(
+    games: Sequence[GameRecord], candidate: str, baseline: str, players: int
+) -> tuple[int, float | None]:
+    """The block's score as j out of 2m (its index among `block_values`), and
+    solo the candidate's score minus the baseline's."""
+    if players == 1:
+        score = {game.seats[0].bot: game.seats[0].score for game in games}
+        difference = score[candidate] - score[baseline]
+        return (2 if difference > 0 else 1 if difference == 0 else 0), difference
+    total = 0
+    for game in games:
+        rank = {seat.bot: seat.rank for seat in game.seats}
+        total += (
+            2 if rank[candidate] < rank[baseline] else 1 if rank[candidate] == rank[baseline] else 0
+        )
+    return total, None
+
+
+def _others(config: TournamentConfig, settings: SprtSettings) -> list[str]:
+    return [
+        name for name in config.bot_names if name not in (settings.candidate, settings.baseline)
+    ]
+
+
+def _block(
+    config: TournamentConfig, settings: SprtSettings, index: int
+) -> tuple[ScheduledGame, ...]:
+    return sprt_block(
+        index,
+        config.seed,
+        settings.candidate,
+        settings.baseline,
+        _others(config, settings),
+        config.players,
+    )
+
+
+def max_blocks(config: TournamentConfig, settings: SprtSettings) -> int:
+    per_block = 2 if config.players == 1 else config.players
+    return max(1, settings.max_games // per_block)
+
+
+def tally(
+    config: TournamentConfig, settings: SprtSettings, stored: Sequence[GameRecord]
+) -> tuple[list[int], list[float], set[int]]:
+    """Counts per block value over the complete blocks, solo score differences,
+    and which block indices are complete."""
+    by_key = {game.key: game for game in stored}
+    counts = [0] * (2 * comparisons(config.players) + 1)
+    differences: list[float] = []
+    complete: set[int] = set()
+    seeds = sorted({game.seed for game in stored})
+    for seed in seeds:
+        index = seed - config.seed
+        if not 0 <= index < max_blocks(config, settings):
+            continue
+        block = _block(config, settings, index)
+        if not all(game.key in by_key for game in block):
+            continue
+        value, difference = block_index(
+            [by_key[game.key] for game in block],
+            settings.candidate,
+            settings.baseline,
+            config.players,
+        )
+        counts[value] += 1
+        complete.add(index)
+        if difference is not None:
+            differences.append(difference)
+    return counts, differences, complete
+
+
+def format_status(settings: SprtSettings, current: SprtStatus, games: int) -> str:
+    def elo(value: float) -> str:
+        return f"{value:+.1f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+
+    verdict = {"H1": "  H1 accepted", "H0": "  H0 accepted"}.get(current.verdict, "")
+    return (
+        f"SPRT {settings.candidate} vs {settings.baseline} "
+        f"[elo0 {settings.elo0:g}, elo1 {settings.elo1:g}]: "
+        f"LLR {current.llr:+.3f} ({current.lower:+.3f}, {current.upper:+.3f}), "
+        f"{games} games ({current.blocks} blocks), "
+        f"Elo {elo(current.elo)} [{elo(current.elo_low)}, {elo(current.elo_high)}]{verdict}"
+    )
+
+
+async def run_sprt_async(
+    config: TournamentConfig,
+    address: str,
+    database: str,
+    on_status: Callable[[SprtStatus, int], None] | None = None,
+    progress: Progress | None = None,
+    admin_token: str | None = None,
+) -> SprtOutcome:
+    settings = config.sprt
+    if settings is None:
+        raise ValueError("the config has no [sprt] settings")
+    hypotheses = SprtHypotheses(settings.elo0, settings.elo1, settings.alpha, settings.beta)
+    values = block_values(comparisons(config.players))
+    per_block = 2 if config.players == 1 else config.players
+    limit = max_blocks(config, settings)
+    batch_blocks = max(1, math.ceil(config.concurrency / per_block))
+    progress = progress or SilentProgress()
+    started = time.monotonic()
+    seen: list[int] = [-1]
+
+    with Store(database) as store:
+        stages = [list(config.bot_names)]
+        tid = open_tournament(store, config, limit * per_block, stages)
+
+        def look() -> tuple[SprtStatus, set[int], list[float]]:
+            counts, differences, complete = tally(config, settings, store.games(tid))
+            current = status(counts, values, hypotheses)
+            if on_status is not None and current.blocks != seen[0]:
+                seen[0] = current.blocks
+                on_status(current, current.blocks * per_block)
+            return current, complete, differences
+
+        def next_batch() -> list[ScheduledGame] | None:
+            current, complete, _ = look()
+            if current.verdict != "continue" or len(complete) >= limit:
+                return None
+            done = store.done_keys(tid)
+            wanted = [i for i in range(limit) if i not in complete][:batch_blocks]
+            return [
+                game
+                for index in wanted
+                for game in _block(config, settings, index)
+                if game.key not in done
+            ]
+
+        _, complete, _ = look()
+        progress.start(config.name, limit * per_block, len(complete) * per_block)
+        played, errors = await play_batches(
+            config, address, store, tid, next_batch, progress, admin_token
+        )
+        final, _, differences = look()
+    return SprtOutcome(
+        settings=settings,
+        status=final,
+        games=final.blocks * per_block,
+        played=played,
+        errors=errors,
+        seconds=time.monotonic() - started,
+        score_difference=mean_interval(differences) if differences else None,
+    )
+
+
+def run_sprt(
+    config: TournamentConfig,
+    server: str | None = None,
+    database: str | None = None,
+    on_status: Callable[[SprtStatus, int], None] | None = None,
+    progress: Progress | None = None,
+    admin_token: str | None = None,
+) -> SprtOutcome:
+    """Run (or resume) an SPRT; an in-process server when `server` is None."""
+    db_path = database or resolve_path(config, config.database)
+    if server is not None:
+        return asyncio.run(
+            run_sprt_async(config, server, db_path, on_status, progress, admin_token)
+        )
+    from server.app import ServerConfig
+    from server.inprocess import serving_here
+
+    async def run_locally() -> SprtOutcome:
+        async with serving_here(ServerConfig()) as address:
+            return await run_sprt_async(config, address, db_path, on_status, progress, "")
+
+    return asyncio.run(run_locally())
