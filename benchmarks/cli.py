@@ -17,13 +17,24 @@ from typing import Any
 
 import grpc
 
-from benchmarks import engine, memory, metrics_cost, report, serving, targets, tournament
+from benchmarks import (
+    engine,
+    memory,
+    metrics_cost,
+    report,
+    serving,
+    soak,
+    targets,
+    tournament,
+)
 from benchmarks.procs import ROOT
 from server.logs import configure_logging
 
-SECTIONS = ("engine", "server", "baseline", "memory", "tournament", "metrics")
+SECTIONS = ("engine", "server", "baseline", "memory", "tournament", "metrics", "soak")
 # Off and on alternate this many times per level; the table shows medians.
 METRICS_RUNS = 3
+# Short matches: one round of Sheep Showdown between two random bots.
+SOAK_GAME, SOAK_PLAYERS, SOAK_OPTIONS = "sheep-showdown", 2, {"rounds": "1"}
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "latest.json"
 
 DESCRIPTION = """\
@@ -44,6 +55,9 @@ sections (all by default; pick with --only):
   metrics     the server section's load with Prometheus metrics off and on
               (`serve --metrics-port`), alternating three times per level:
               median decisions/s and CPU per decision
+  soak        thousands of short matches through `sheepfold serve` with a SQLite
+              file (3,000, at most 300 s; quick 500, 60 s): resident memory and
+              open files per 1,000 matches after a warm-up, database bytes per match
 
 Targets are printed, never asserted (exit status 0 even when one is missed;
 1 only when a section could not run). Absolute figures are noisy; ratios
@@ -57,6 +71,8 @@ QUICK = {
     "warmup": 0.3,
     "memory_matches": 200,
     "games_per_pairing": 1,
+    "soak_matches": 500,
+    "soak_seconds": 60.0,
 }
 FULL = {
     "engine_seconds": 1.0,
@@ -65,6 +81,8 @@ FULL = {
     "warmup": 1.0,
     "memory_matches": 1000,
     "games_per_pairing": 2,
+    "soak_matches": 3000,
+    "soak_seconds": 300.0,
 }
 
 
@@ -119,6 +137,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--memory-matches", type=int, help="matches to create for memory (default 1000; quick 200)"
     )
+    parser.add_argument(
+        "--soak-matches", type=int, help="matches for the soak (default 3000; quick 500)"
+    )
+    parser.add_argument(
+        "--soak-seconds", type=float, help="time limit of the soak (default 300; quick 60)"
+    )
     args = parser.parse_args(argv)
     only = [s.strip() for chunk in args.only or [] for s in chunk.split(",") if s.strip()]
     unknown = sorted(set(only) - set(SECTIONS))
@@ -129,7 +153,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args.levels = tuple(int(x) for x in args.levels.split(",")) if args.levels else preset["levels"]
     if any(level < 1 for level in args.levels):
         parser.error("--levels must be positive whole numbers")
-    for name in ("seconds", "engine_seconds", "memory_matches"):
+    for name in ("seconds", "engine_seconds", "memory_matches", "soak_matches", "soak_seconds"):
         if getattr(args, name) is None:
             setattr(args, name, preset[name])
     args.warmup = preset["warmup"]
@@ -213,6 +237,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         if results is not None:
             out["tournament"] = [dataclasses.asdict(r) for r in results]
             tables.append(report.tournament(results))
+    if "soak" in args.sections:
+        matches = args.soak_matches
+        result = section(
+            "soak",
+            lambda: soak.run(
+                SOAK_GAME,
+                SOAK_PLAYERS,
+                SOAK_OPTIONS,
+                matches,
+                args.soak_seconds,
+                warmup=matches // 3,
+                every=max(1, matches // 12),
+            ),
+        )
+        if result is not None:
+            out["soak"] = {
+                **dataclasses.asdict(result),
+                "rss_growth_per_1000": result.rss_growth_per_1000,
+                "open_files_growth_per_1000": result.open_files_growth_per_1000,
+                "db_bytes_per_match": result.db_bytes_per_match,
+            }
+            tables.append(report.soak(result))
+            checks += targets.soak_checks(result)
     elapsed = time.perf_counter() - started
     if not args.quick and set(args.sections) == set(SECTIONS):
         checks.append(targets.duration_check(elapsed))
@@ -271,4 +318,6 @@ def _meta(args: argparse.Namespace) -> dict[str, Any]:
         "seconds": args.seconds,
         "engine_seconds": args.engine_seconds,
         "memory_matches": args.memory_matches,
+        "soak_matches": args.soak_matches,
+        "soak_seconds": args.soak_seconds,
     }

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from benchmarks.engine import EngineResult
 from benchmarks.memory import MemoryResult
 from benchmarks.serving import LoadResult
+from benchmarks.soak import SoakResult
 from benchmarks.targets import Check
 from benchmarks.tournament import TournamentResult
 
@@ -185,4 +186,34 @@ def metrics_cost(results: Sequence[LoadResult], game: str, players: int) -> str:
             "cpu on/off",
         ),
         rows,
+    )
+
+
+def soak(result: SoakResult) -> str:
+    options = ",".join(f"{k}={v}" for k, v in sorted(result.options.items()))
+    ends = [(result.end, " (end)")] if result.end else []
+    rows = [
+        (f"{s.matches:,}{note}", s.seconds, s.rss_bytes / 2**20, s.open_files, s.db_bytes / 2**20)
+        for s, note in [(s, "") for s in result.samples] + ends
+    ]
+    growth = result.rss_growth_per_1000
+    files = result.open_files_growth_per_1000
+    per_match = result.db_bytes_per_match
+    summary = [
+        f"after the warm-up ({result.warmup_matches:,} matches): resident memory "
+        + ("-" if growth is None else f"{growth / 2**20:+.2f} MB")
+        + " and open files "
+        + ("-" if files is None else f"{files:+.1f}")
+        + " per 1,000 matches",
+        "database: "
+        + ("-" if per_match is None else f"{per_match:,.0f} bytes per match")
+        + f" ({result.final_db_bytes / 2**20:.1f} MB for {result.matches:,} matches)",
+    ]
+    return (
+        f"Soak ({result.game}, {result.players} players"
+        + (f", {options}" if options else "")
+        + ", SQLite file, random bots)\n"
+        + table(("matches", "seconds", "RSS MB", "open files", "db+WAL MB"), rows)
+        + "\n"
+        + "\n".join(summary)
     )

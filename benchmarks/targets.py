@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from benchmarks.engine import EngineResult
 from benchmarks.memory import MemoryResult
 from benchmarks.serving import LoadResult
+from benchmarks.soak import SoakResult
 
 ENGINE_DECISIONS_PER_SECOND = {
     "sheep-showdown": 20_000,
@@ -20,6 +21,10 @@ P99_RATIO_AT_MOST = 2.0  # server p99 over the baseline's
 RATIO_LEVELS = (10, 100)
 BYTES_PER_MATCH_AT_MOST = 200 * 1024
 BENCH_SECONDS_AT_MOST = 300
+# After the warm-up a server's memory is flat: allocator noise, not matches.
+SOAK_RSS_GROWTH_PER_1000_AT_MOST = 2 * 1024 * 1024
+# Connections come and go (a few files either way); a leak is one per match or more.
+SOAK_OPEN_FILES_GROWTH_PER_1000_AT_MOST = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,3 +110,28 @@ def duration_check(seconds: float) -> Check:
     return Check(
         "whole run, seconds", seconds, f"< {BENCH_SECONDS_AT_MOST}", seconds < BENCH_SECONDS_AT_MOST
     )
+
+
+def soak_checks(result: SoakResult) -> list[Check]:
+    checks = []
+    growth = result.rss_growth_per_1000
+    if growth is not None:
+        checks.append(
+            Check(
+                "soak resident memory growth per 1,000 matches after warm-up (bytes)",
+                growth,
+                f"<= {SOAK_RSS_GROWTH_PER_1000_AT_MOST:,}",
+                growth <= SOAK_RSS_GROWTH_PER_1000_AT_MOST,
+            )
+        )
+    files = result.open_files_growth_per_1000
+    if files is not None:
+        checks.append(
+            Check(
+                "soak open files growth per 1,000 matches after warm-up",
+                files,
+                f"<= {SOAK_OPEN_FILES_GROWTH_PER_1000_AT_MOST:g}",
+                files <= SOAK_OPEN_FILES_GROWTH_PER_1000_AT_MOST,
+            )
+        )
+    return checks

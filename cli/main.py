@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from cli import demo, play, replay, serve
+from cli import db, demo, play, replay, serve
 from tournament import cli as tournament_cli
 
 
@@ -21,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_parser(commands)
     tournament_cli.add_parser(commands)
     replay.add_parser(commands)
+    db.add_parser(commands)
     return parser
 
 

@@ -10,11 +10,13 @@ import resource
 import sqlite3
 from pathlib import Path
 
+from cli.db import add_retention_arguments, positive_float
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
 from server.match import MatchLimits
 from server.metrics_http import MetricsPortError
 from server.records import ClockConfig
+from server.retention import Retention
 from server.sqlite_store import SqliteStore, StoreError
 from server.store import MemoryStore, Store
 
@@ -126,6 +128,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "RESOURCE_EXHAUSTED (default %(default)s)",
     )
     parser.add_argument(
+        "--db-write-timeout",
+        type=positive_float,
+        default=5.0,
+        metavar="SECONDS",
+        help="CreateMatch waits this long for a busy or locked database, then answers "
+        "UNAVAILABLE; moves always wait until written (default %(default)s)",
+    )
+    add_retention_arguments(parser)
+    parser.add_argument(
         "--log-format",
         choices=("auto", "console", "json"),
         default="auto",
@@ -193,6 +204,8 @@ def run(args: argparse.Namespace) -> int:
         health_port=args.health_port,
         limits=MatchLimits(max_watchers=args.max_watchers),
         default_clock=ClockConfig(decision_seconds=args.decision_seconds),
+        db_write_timeout=args.db_write_timeout,
+        retention=Retention(days=args.keep_finished_days, count=args.keep_finished),
     )
     try:
         asyncio.run(serve(config, store))

@@ -20,7 +20,9 @@ from server.metrics import NO_METRICS, ServerMetrics
 from server.metrics_http import MetricsEndpoint
 from server.records import ClockConfig
 from server.registry import MatchRegistry
+from server.retention import Retention, keep_pruning
 from server.service import ArenaService
+from server.storage import StoreWorker
 from server.store import MemoryStore, Store
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
@@ -53,6 +55,12 @@ class ServerConfig:
     max_streams_per_connection: int = 100
     # Play streams from one client address that have not sent their join yet.
     max_pending_joins_per_address: int = 100
+    # CreateMatch waits this long for a busy or locked database, then answers
+    # UNAVAILABLE; moves and results wait as long as it takes (see storage.py).
+    db_write_timeout: float = 5.0
+    # Reads (GetMatch, ListMatches, GetReplay of stored matches) give up after this.
+    db_read_timeout: float = 5.0
+    retention: Retention = field(default_factory=Retention)
     # Prometheus metrics over HTTP on this port (None: metrics off); the address
     # defaults to `host`.
     metrics_port: int | None = None
@@ -90,8 +98,14 @@ class SheepfoldServer:
         self.config = config
         self.store = store or MemoryStore()
         self.metrics = ServerMetrics() if config.metrics_port is not None else NO_METRICS
-        self.registry = MatchRegistry(
+        self.storage = StoreWorker(
             self.store,
+            write_timeout=config.db_write_timeout,
+            read_timeout=config.db_read_timeout,
+            on_health=self._database_health,
+        )
+        self.registry = MatchRegistry(
+            self.storage,
             max_live_matches=config.max_live_matches,
             start_timeout=config.start_timeout,
             limits=config.limits,
@@ -105,8 +119,31 @@ class SheepfoldServer:
         self._metrics_http: MetricsEndpoint | None = None
         self._health_server: grpc.aio.Server | None = None
         self.health_port: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pruning: asyncio.Task[None] | None = None
+        self._health_updates: set[asyncio.Future[None]] = set()
+
+    def _database_health(self, healthy: bool) -> None:
+        """Called by the writer thread when writes start or stop failing."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._set_serving, healthy)
+
+    def _set_serving(self, serving: bool) -> None:
+        if self._server is None or not self.registry.accepting:
+            return
+        status = (
+            health_pb2.HealthCheckResponse.SERVING
+            if serving
+            else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
+        for service in ("", ARENA_SERVICE):
+            task = asyncio.ensure_future(self.health.set(service, status))
+            self._health_updates.add(task)
+            task.add_done_callback(self._health_updates.discard)
 
     async def start(self) -> int:
+        self._loop = asyncio.get_running_loop()
         server = grpc.aio.server(
             options=grpc_options(self.config),
             interceptors=[DecodeErrorsAreInvalidArgument({PLAY_METHOD})],
@@ -151,8 +188,17 @@ class SheepfoldServer:
         self._server = server
         if self.config.health_port is not None:
             await self._start_health_port()
+        serving = (
+            health_pb2.HealthCheckResponse.SERVING
+            if self.storage.healthy
+            else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
         for service in ("", ARENA_SERVICE):
-            await self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
+            await self.health.set(service, serving)
+        if not self.config.retention.keeps_all:
+            self._pruning = asyncio.create_task(
+                keep_pruning(self.storage, self.config.retention), name="prune-finished"
+            )
         self._warn_if_open()
         self.log.info(
             "server started",
@@ -196,12 +242,15 @@ class SheepfoldServer:
             return
         self.registry.accepting = False
         await self.health.enter_graceful_shutdown()
+        if self._pruning is not None:
+            self._pruning.cancel()
         await self.registry.shutdown(reason)
         await self._server.stop(self.config.shutdown_grace)
         if self._health_server is not None:
             await self._health_server.stop(None)
             self._health_server = None
-        self.store.close()
+        # Moves still queued are written; a database locked past the grace is given up.
+        await self.storage.close(timeout=self.config.shutdown_grace)
         if self._metrics_http is not None:
             self._metrics_http.stop()
             self._metrics_http = None

@@ -24,8 +24,10 @@ from server import convert
 from server.metrics import NO_METRICS, GameMetrics
 from server.records import MatchRecord, RecordedMove, StoredMatch, token_matches
 from server.spectators import Spectators, Watcher, public_history, public_messages
+from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.streams import Outbound
+from server.summaries import replay_message
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +103,7 @@ class Match:
         self,
         record: MatchRecord,
         game: Game,
-        store: Store,
+        store: Store | StoreWorker,
         *,
         start_timeout: float = 30.0,
         limits: MatchLimits | None = None,
@@ -112,7 +114,7 @@ class Match:
         self.limits = limits or MatchLimits()
         self.game = game
         self.codec = game.codec
-        self.store = store
+        self.store = match_writer(store)
         self.state: State = game.new_state(record.players, record.seed, record.options)
         self.seats = [
             Seat(index=i, token_hash=h, bank=record.clock.time_bank_seconds)
@@ -161,7 +163,7 @@ class Match:
         cls,
         stored: StoredMatch,
         game: Game,
-        store: Store,
+        store: Store | StoreWorker,
         *,
         start_timeout: float = 30.0,
         limits: MatchLimits | None = None,
@@ -192,9 +194,10 @@ class Match:
 
     # ------------------------------------------------------------ lifecycle
 
-    def start(self) -> None:
+    def start(self) -> asyncio.Task[None]:
         self._task = asyncio.create_task(self._run(), name=f"match-{self.record.match_id}")
         self._task.add_done_callback(self._loop_ended)
+        return self._task
 
     def _loop_ended(self, task: asyncio.Task[None]) -> None:
         if task.cancelled() or task.exception() is None:
@@ -245,7 +248,7 @@ class Match:
         self.log.info("match resumed" if resumed else "match running", moves=len(self.moves))
         while not self.state.terminal:
             await self._play_one_decision()
-        self._finish("game over")
+        await self._finish("game over")
 
     # ------------------------------------------------------------ decisions
 
@@ -257,7 +260,7 @@ class Match:
         actions = state.legal_actions()
         if seat.disqualified:
             self.metrics.forced_move("disqualified")
-            self._apply(seat_index, actions, self._forced_index(len(actions)), "disqualified")
+            await self._apply(seat_index, actions, self._forced_index(len(actions)), "disqualified")
             return
         self._decision_counter += 1
         pending = PendingDecision(
@@ -272,7 +275,7 @@ class Match:
             self._send(seat, pending.message)
         index, forced = await self._await_answer(seat, pending)
         self._pending = None
-        self._apply(seat_index, actions, index, forced)
+        await self._apply(seat_index, actions, index, forced)
 
     def _forced_index(self, count: int) -> int:
         """The action the server plays for a seat that cannot: a pure function of the
@@ -347,14 +350,16 @@ class Match:
             )
         return index, ""
 
-    def _apply(self, seat: int, actions: Sequence[Any], index: int, forced: str) -> None:
+    async def _apply(self, seat: int, actions: Sequence[Any], index: int, forced: str) -> None:
         action = actions[index]
-        events = self.state.apply(action)
         move = RecordedMove(
             len(self.moves) + 1, seat, index, action.label, forced, self.seats[seat].bank
         )
-        # Written before the next decision is sent: a crash loses nothing applied.
-        self.store.record_move(self.record.match_id, move)
+        # Written before it is applied or any seat hears of it: a crash loses nothing
+        # applied. A locked database makes this wait (off the event loop) with the
+        # state unchanged; no clock runs meanwhile, as no decision is open.
+        await self.store.record_move(self.record.match_id, move)
+        events = self.state.apply(action)
         self.moves.append(move)
         self._broadcast(move.move, events)
         self.spectators.played(lambda: public_messages(self.codec, move.move, events, self.state))
@@ -397,7 +402,7 @@ class Match:
 
     # ------------------------------------------------------------ the end
 
-    def _finish(self, reason: str) -> None:
+    async def _finish(self, reason: str) -> None:
         result = self.state.result()
         ranks = _ranks_with_disqualified_last(result.ranks, [s.disqualified for s in self.seats])
         engine_result = type(result)(result.scores, ranks, result.details)
@@ -409,7 +414,7 @@ class Match:
         self.metrics.match_ended(
             "disqualification" if any(s.disqualified for s in self.seats) else "completed"
         )
-        self.store.finish_match(
+        await self.store.finish_match(
             self.record.match_id, "finished", self.result.SerializeToString(), reason
         )
         self.log.info(
@@ -617,27 +622,7 @@ class Match:
 
     def replay_message(self) -> arena_pb2.Replay:
         """The full record: game, options, seed and every action, forced or not."""
-        record = self.record
-        replay = arena_pb2.Replay(
-            match_id=record.match_id,
-            game=record.game,
-            players=record.players,
-            options=record.options,
-            seed=record.seed,
-            actions=[
-                arena_pb2.RecordedAction(
-                    move=m.move,
-                    seat=m.seat,
-                    action_index=m.index,
-                    label=m.label,
-                    forced=bool(m.forced),
-                )
-                for m in self.moves
-            ],
-        )
-        if self.result is not None:
-            replay.result.CopyFrom(self.result)
-        return replay
+        return replay_message(self.record, self.moves, self.result)
 
 
 def forced_action_index(seed: int, move: int, count: int) -> int:

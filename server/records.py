@@ -65,6 +65,18 @@ def new_seat_token() -> str:
             return token
 
 
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A stored match without its moves: what GetMatch and ListMatches show of a
+    match this server no longer hosts, read without replaying the game."""
+
+    record: MatchRecord
+    status: str  # running | finished | aborted
+    result: bytes | None
+    end_reason: str
+    moves: int
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 

@@ -1,12 +1,20 @@
-"""The matches this server hosts: creation, lookup, restore and shutdown."""
+"""The matches this server hosts: creation, lookup, restore and shutdown.
+
+Only live matches are kept in memory. A match that is over is dropped as soon
+as its result is written; GetMatch, ListMatches and GetReplay then answer from
+the stored rows (read on a reader thread, never by replaying the game), so a
+long-running server's memory does not grow with the matches it has finished.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Iterable, Mapping
 
 import structlog
+from sheepfold.v1 import arena_pb2
 
 import games
 from games.errors import InvalidOptions
@@ -15,7 +23,10 @@ from server import convert
 from server.match import Match, MatchLimits, Status
 from server.metrics import NO_METRICS, LiveView, ServerMetrics
 from server.records import ClockConfig, MatchRecord, StoredMatch, hash_token, new_seat_token
-from server.store import Store
+from server.storage import StoreWorker
+from server.summaries import match_info, replay_message
+
+REBUILD_ERRORS = (InvalidOptions, IndexError, ValueError, TypeError)
 
 
 class LimitReached(Exception):
@@ -25,11 +36,10 @@ class LimitReached(Exception):
 class MatchRegistry:
     def __init__(
         self,
-        store: Store,
+        store: StoreWorker,
         *,
         max_live_matches: int = 10_000,
         start_timeout: float = 30.0,
-        keep_finished: int = 10_000,
         limits: MatchLimits | None = None,
         metrics: ServerMetrics = NO_METRICS,
     ) -> None:
@@ -38,13 +48,13 @@ class MatchRegistry:
         self.limits = limits or MatchLimits()
         self.max_live_matches = max_live_matches
         self.start_timeout = start_timeout
-        self.keep_finished = keep_finished
         self.accepting = True
         self._matches: dict[str, Match] = {}
+        self._creating = 0
         self._log = structlog.get_logger("sheepfold.registry")
         metrics.watch_live(self.live_view, games.names)
 
-    def create(
+    async def create(
         self,
         game_name: str,
         players: int,
@@ -55,7 +65,8 @@ class MatchRegistry:
         """Create and start a match; returns it with its seat tokens.
 
         Raises InvalidOptions for an unknown game or bad options, LimitReached
-        when the server hosts as many live matches as it may.
+        when the server hosts as many live matches as it may, StoreUnavailable
+        when the database cannot record the match in time (nothing is created).
         """
         game = games.get(game_name)
         # Checked before anything is made per seat: a huge count must cost nothing.
@@ -63,7 +74,7 @@ class MatchRegistry:
             raise InvalidOptions(
                 f"{game_name} takes {game.min_players} to {game.max_players} players, not {players}"
             )
-        if self.live_count() >= self.max_live_matches:
+        if self.live_count() + self._creating >= self.max_live_matches:
             raise LimitReached(f"the server already hosts {self.max_live_matches} live matches")
         if seed is None:
             seed = secrets.randbits(63)
@@ -89,10 +100,13 @@ class MatchRegistry:
             limits=self.limits,
             metrics=self.metrics.for_game(game_name),
         )
-        self.store.create_match(record)
+        self._creating += 1
+        try:
+            await self.store.create_match(record)
+        finally:
+            self._creating -= 1
         match.metrics.match_created()
-        self._add(match)
-        match.start()
+        self._host(match)
         match.log.info(
             "match created",
             players=players,
@@ -102,18 +116,18 @@ class MatchRegistry:
         return match, tokens
 
     def restore(self) -> int:
-        """Bring back every unfinished match from the store; returns how many."""
+        """Bring back every unfinished match from the store; returns how many.
+        Runs once at start, before the server serves anyone."""
         restored = 0
         for stored in self.store.unfinished():
             try:
                 match = self._rebuild(stored)
-            except (InvalidOptions, IndexError, ValueError, TypeError) as error:
+            except REBUILD_ERRORS as error:
                 self._log.error(
                     "cannot restore match", match_id=stored.record.match_id, error=str(error)
                 )
                 continue
-            self._add(match)
-            match.start()
+            self._host(match)
             match.log.info("match restored", moves=len(stored.moves))
             restored += 1
         self.metrics.matches_restored(restored)
@@ -129,49 +143,94 @@ class MatchRegistry:
             metrics=self.metrics.for_game(stored.record.game),
         )
 
-    def _add(self, match: Match) -> None:
-        self._matches[match.record.match_id] = match
-        self._forget_old_finished()
+    def _host(self, match: Match) -> None:
+        match_id = match.record.match_id
+        self._matches[match_id] = match
+        task = match.start()
 
-    def _forget_old_finished(self) -> None:
-        finished = [m for m in self._matches.values() if m.over]
-        for match in finished[: max(0, len(finished) - self.keep_finished)]:
-            del self._matches[match.record.match_id]
+        def forget(_: asyncio.Task[None]) -> None:
+            # Over and written: from now on it is answered from the store. A match
+            # whose loop failed stays hosted, so GetMatch still shows it.
+            if match.over and self._matches.get(match_id) is match:
+                del self._matches[match_id]
 
-    def get(self, match_id: str) -> Match | None:
-        """A hosted match, or a finished one loaded back from the store."""
+        task.add_done_callback(forget)
+
+    def hosted(self, match_id: str) -> Match | None:
+        return self._matches.get(match_id)
+
+    async def find(self, match_id: str) -> Match | None:
+        """A hosted match, or a finished one rebuilt from the store on a reader
+        thread (for Watch and Play; it is not kept)."""
         match = self._matches.get(match_id)
         if match is not None or not match_id:
             return match
-        stored = self.store.load(match_id)
+        return await self.store.run(lambda: self._load_finished(match_id))
+
+    def _load_finished(self, match_id: str) -> Match | None:
+        stored = self.store.store.load(match_id)
         if stored is None or stored.status == "running":
             # An unfinished match that is not hosted could not be restored: not served.
             return None
         try:
-            match = self._rebuild(stored)
-        except (InvalidOptions, IndexError, ValueError, TypeError) as error:
+            return self._rebuild(stored)
+        except REBUILD_ERRORS as error:
             self._log.error("cannot load match", match_id=match_id, error=str(error))
             return None
-        self._add(match)
-        return match
 
-    def listing(self, game: str, status: Status | None, limit: int) -> list[Match]:
+    async def info(self, match_id: str) -> arena_pb2.MatchInfo | None:
+        match = self._matches.get(match_id)
+        if match is not None:
+            return match.info()
+        if not match_id:
+            return None
+        summary = await self.store.summary(match_id)
+        if summary is None or summary.status == "running":
+            return None
+        return match_info(summary)
+
+    async def replay(self, match_id: str) -> arena_pb2.Replay | Match | None:
+        """A stored match's replay, or the hosted match (which may not be over)."""
+        match = self._matches.get(match_id)
+        if match is not None or not match_id:
+            return match
+
+        def build() -> arena_pb2.Replay | None:
+            stored = self.store.store.load(match_id)
+            if stored is None or stored.status == "running":
+                return None
+            result = (
+                arena_pb2.MatchResult.FromString(stored.result)
+                if stored.result is not None
+                else None
+            )
+            return replay_message(stored.record, stored.moves, result)
+
+        return await self.store.run(build)
+
+    async def listing(
+        self, game: str, status: Status | None, limit: int
+    ) -> list[arena_pb2.MatchInfo]:
         """The newest matches, hosted or only in the store, newest first."""
-        hosted = [
-            m
+        found = [
+            (m.record.created_at, m.info())
             for m in self._matches.values()
             if (not game or m.record.game == game) and (status is None or m.status == status)
         ]
         stored_status = {Status.FINISHED: "finished", Status.ABORTED: "aborted"}.get(status, "")
         if status is None or stored_status:
-            known = {m.record.match_id for m in hosted}
-            for stored in self.store.recent(game, stored_status, limit):
-                if stored.record.match_id not in known and stored.status != "running":
-                    match = self.get(stored.record.match_id)
-                    if match is not None:
-                        hosted.append(match)
-        hosted.sort(key=lambda m: m.record.created_at, reverse=True)
-        return hosted[:limit]
+            known = {info.match_id for _, info in found}
+
+            def stored() -> list[tuple[float, arena_pb2.MatchInfo]]:
+                return [
+                    (summary.record.created_at, match_info(summary))
+                    for summary in self.store.store.recent(game, stored_status, limit)
+                    if summary.record.match_id not in known and summary.status != "running"
+                ]
+
+            found += await self.store.run(stored)
+        found.sort(key=lambda pair: pair[0], reverse=True)
+        return [info for _, info in found[:limit]]
 
     def all(self) -> Iterable[Match]:
         return self._matches.values()

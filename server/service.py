@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import math
 from collections import Counter
@@ -20,6 +21,7 @@ from server.match import JoinError, Match, SeatStream, Status
 from server.peers import PendingJoins, peer_address
 from server.records import ClockConfig
 from server.registry import LimitReached, MatchRegistry
+from server.storage import StoreRefused, StoreUnavailable
 from server.streams import relay
 
 DEFAULT_LIST_LIMIT = 100
@@ -40,6 +42,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.join_timeout = join_timeout
         self.pending_joins = PendingJoins(max_pending_joins)
         self._watching: Counter[str] = Counter()
+        self._watched: dict[str, Match] = {}
         self.admin_token = admin_token or None
         self.default_clock = default_clock or ClockConfig()
         self.log = structlog.get_logger("sheepfold.service")
@@ -64,9 +67,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         clock = await self._clock(request.clock, context)
         seed = request.seed if request.HasField("seed") else None
         try:
-            match, tokens = self.registry.create(
-                request.game, request.players, dict(request.options), seed, clock
-            )
+            async with _database_errors(context):
+                match, tokens = await self.registry.create(
+                    request.game, request.players, dict(request.options), seed, clock
+                )
         except InvalidOptions as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
         except LimitReached as error:
@@ -110,7 +114,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def GetMatch(
         self, request: arena_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.MatchInfo:
-        return (await self._match(request.match_id, context)).info()
+        async with _database_errors(context):
+            info = await self.registry.info(request.match_id)
+        if info is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        return info
 
     async def ListMatches(
         self, request: arena_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext
@@ -123,13 +131,20 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             )
         limit = min(request.limit or DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)
         status = Status(request.status) if request.status else None
-        found = self.registry.listing(request.game, status, limit)
-        return arena_pb2.ListMatchesResponse(matches=[match.info() for match in found])
+        async with _database_errors(context):
+            found = await self.registry.listing(request.game, status, limit)
+        return arena_pb2.ListMatchesResponse(matches=found)
 
     async def GetReplay(
         self, request: arena_pb2.GetReplayRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.Replay:
-        match = await self._match(request.match_id, context)
+        async with _database_errors(context):
+            found = await self.registry.replay(request.match_id)
+        if found is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        if isinstance(found, arena_pb2.Replay):
+            return found
+        match = found
         if not match.over:
             # The seed fixes every deck order: a replay of a live match would leak them.
             await context.abort(
@@ -143,7 +158,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def Watch(
         self, request: arena_pb2.WatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[arena_pb2.WatchResponse]:
-        match = await self._match(request.match_id, context)
+        # A finished match is rebuilt from the store per request and not kept by
+        # the registry: its watchers share the one being watched, and its history.
+        match = self._watched.get(request.match_id) or await self._match(request.match_id, context)
         match_id = match.record.match_id
         # Counted here by match id, for live and finished matches alike.
         limit = match.limits.max_watchers
@@ -153,6 +170,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
         watcher = match.watch(request.from_start)
         self._watching[match_id] += 1
+        self._watched[match_id] = match
         try:
             async for message in watcher.relay(context):
                 yield message
@@ -161,9 +179,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             self._watching[match_id] -= 1
             if not self._watching[match_id]:
                 del self._watching[match_id]
+                del self._watched[match_id]
 
     async def _match(self, match_id: str, context: grpc.aio.ServicerContext) -> Match:
-        match = self.registry.get(match_id)
+        async with _database_errors(context):
+            match = await self.registry.find(match_id)
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
         return match
@@ -213,6 +233,18 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         finally:
             reader.cancel()
             match.leave(seat, stream)
+
+
+@contextlib.asynccontextmanager
+async def _database_errors(context: grpc.aio.ServicerContext) -> AsyncIterator[None]:
+    """A database that cannot answer now is UNAVAILABLE; one that refuses is INTERNAL.
+    Either way the client reads a sentence, never a raw sqlite3 exception."""
+    try:
+        yield
+    except StoreUnavailable as error:
+        await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
+    except StoreRefused as error:
+        await context.abort(grpc.StatusCode.INTERNAL, str(error))
 
 
 async def _first_message(

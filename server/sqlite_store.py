@@ -6,6 +6,10 @@ unfinished match by replaying its seed and actions. With WAL and
 `synchronous=NORMAL` a commit survives the process dying (SIGKILL, crash); only
 a power cut can lose the last few commits (see docs/operations.md).
 
+Writes go through one connection (the server's writer thread); reads use one
+connection per reading thread, so in WAL mode a read never waits for a write,
+not even for another process holding the write lock.
+
 The schema carries a version from day one: `MIGRATIONS[i]` takes a database
 from version i to i + 1, and opening a file applies whatever is missing.
 """
@@ -19,7 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from server.records import ClockConfig, MatchRecord, RecordedMove, StoredMatch
+from server.records import ClockConfig, MatchRecord, MatchSummary, RecordedMove, StoredMatch
 
 
 class StoreError(Exception):
@@ -69,7 +73,19 @@ def _v2(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
+def _v3(db: sqlite3.Connection) -> None:
+    # Listing finished matches reads their move count, never their moves.
+    db.executescript(
+        """
+        ALTER TABLE matches ADD COLUMN move_count INTEGER NOT NULL DEFAULT 0;
+        UPDATE matches SET move_count =
+            (SELECT COUNT(*) FROM moves WHERE moves.match_id = matches.match_id);
+        """
+    )
+
+
+# Append-only: a new migration goes at the end, never between two old ones.
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -97,17 +113,38 @@ def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
 class SqliteStore:
     """Matches, their actions and results in one SQLite file."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
         self.path = str(path)
-        # The server uses the store from its event loop thread only, but it may be
-        # opened by another thread (the in-process server); the lock keeps that safe.
+        self._busy_ms = int(busy_timeout * 1000)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
+        self._readers = threading.local()
+        self._reader_connections: list[sqlite3.Connection] = []
+        self._db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
         self.version = migrate(self._db)
+
+    def set_busy_timeout(self, seconds: float) -> None:
+        """How long one write waits for another process's lock before it fails
+        (the server's writer retries, so it keeps this short)."""
+        with self._lock:
+            self._db.execute(f"PRAGMA busy_timeout={int(seconds * 1000)}")
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read connection (the writer's own for an in-memory file)."""
+        if self.path == ":memory:":
+            return self._db
+        db: sqlite3.Connection | None = getattr(self._readers, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
+            db.execute("PRAGMA query_only=ON")
+            self._readers.db = db
+            with self._lock:
+                self._reader_connections.append(db)
+        return db
 
     # ------------------------------------------------------------ writes
 
@@ -142,26 +179,71 @@ class SqliteStore:
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         with self._lock, self._db:
             self._db.execute(
-                "UPDATE matches SET status = ?, result = ?, end_reason = ?,"
-                " finished_at = ? WHERE match_id = ?",
-                (status, result, end_reason, time.time(), match_id),
+                "UPDATE matches SET status = ?, result = ?, end_reason = ?, finished_at = ?,"
+                " move_count = (SELECT COUNT(*) FROM moves WHERE match_id = ?)"
+                " WHERE match_id = ?",
+                (status, result, end_reason, time.time(), match_id, match_id),
             )
+
+    def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
+        """Delete old finished and aborted matches, at most `batch` in one transaction."""
+        over = "status IN ('finished', 'aborted')"
+        reasons, params = [], []
+        if finished_before is not None:
+            reasons.append("COALESCE(finished_at, created_at) < ?")
+            params.append(finished_before)
+        if keep is not None:
+            reasons.append(
+                f"match_id NOT IN (SELECT match_id FROM matches WHERE {over}"
+                " ORDER BY created_at DESC LIMIT ?)"
+            )
+            params.append(keep)
+        if not reasons:
+            return 0
+        with self._lock, self._db:
+            doomed = [
+                (row[0],)
+                for row in self._db.execute(
+                    f"SELECT match_id FROM matches WHERE {over} AND ({' OR '.join(reasons)})"
+                    " LIMIT ?",
+                    (*params, batch),
+                )
+            ]
+            self._db.executemany("DELETE FROM moves WHERE match_id = ?", doomed)
+            self._db.executemany("DELETE FROM matches WHERE match_id = ?", doomed)
+        return len(doomed)
+
+    def vacuum(self) -> None:
+        """Give the space of deleted matches back to the file system."""
+        with self._lock:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._db.execute("VACUUM")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # ------------------------------------------------------------ reads
 
+    def counts(self) -> dict[str, int]:
+        """Matches by status, and every recorded move (`moves`)."""
+        db = self._reader()
+        found = dict(db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status"))
+        found["moves"] = db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+        return {str(k): int(v) for k, v in found.items()}
+
     def load(self, match_id: str) -> StoredMatch | None:
-        with self._lock:
-            row = self._db.execute(f"{_SELECT} WHERE match_id = ?", (match_id,)).fetchone()
-            return None if row is None else self._stored(row)
+        db = self._reader()
+        row = db.execute(f"{_SELECT} WHERE match_id = ?", (match_id,)).fetchone()
+        return None if row is None else self._stored(db, row)
+
+    def summary(self, match_id: str) -> MatchSummary | None:
+        row = self._reader().execute(f"{_SELECT} WHERE match_id = ?", (match_id,)).fetchone()
+        return None if row is None else _summary(row)
 
     def unfinished(self) -> list[StoredMatch]:
-        with self._lock:
-            rows = self._db.execute(
-                f"{_SELECT} WHERE status = 'running' ORDER BY created_at"
-            ).fetchall()
-            return [self._stored(row) for row in rows]
+        db = self._reader()
+        rows = db.execute(f"{_SELECT} WHERE status = 'running' ORDER BY created_at").fetchall()
+        return [self._stored(db, row) for row in rows]
 
-    def recent(self, game: str, status: str, limit: int) -> list[StoredMatch]:
+    def recent(self, game: str, status: str, limit: int) -> list[MatchSummary]:
         """The newest matches, optionally of one game and one status."""
         clauses, params = [], []
         if game:
@@ -171,65 +253,81 @@ class SqliteStore:
             clauses.append("status = ?")
             params.append(status)
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        with self._lock:
-            rows = self._db.execute(
-                f"{_SELECT}{where} ORDER BY created_at DESC LIMIT ?", (*params, limit)
-            ).fetchall()
-            return [self._stored(row) for row in rows]
-
-    def _stored(self, row: Sequence[object]) -> StoredMatch:
-        (
-            match_id,
-            game,
-            players,
-            options_json,
-            seed,
-            decision_seconds,
-            time_bank_seconds,
-            max_strikes,
-            token_hashes_json,
-            created_at,
-            status,
-            result,
-            end_reason,
-        ) = row
-        record = MatchRecord(
-            match_id=str(match_id),
-            game=str(game),
-            players=int(players),  # type: ignore[call-overload]
-            options=json.loads(str(options_json)),
-            seed=int(str(seed)),
-            clock=ClockConfig(
-                decision_seconds=float(decision_seconds),  # type: ignore[arg-type]
-                time_bank_seconds=float(time_bank_seconds),  # type: ignore[arg-type]
-                max_strikes=int(max_strikes),  # type: ignore[call-overload]
-            ),
-            token_hashes=tuple(json.loads(str(token_hashes_json))),
-            created_at=float(created_at),  # type: ignore[arg-type]
+        rows = (
+            self._reader()
+            .execute(f"{_SELECT}{where} ORDER BY created_at DESC LIMIT ?", (*params, limit))
+            .fetchall()
         )
+        return [_summary(row) for row in rows]
+
+    def _stored(self, db: sqlite3.Connection, row: Sequence[object]) -> StoredMatch:
+        summary = _summary(row)
         moves = [
             RecordedMove(move, seat, index, label, forced, bank)
-            for move, seat, index, label, forced, bank in self._db.execute(
+            for move, seat, index, label, forced, bank in db.execute(
                 "SELECT move, seat, action_index, label, forced, bank FROM moves"
                 " WHERE match_id = ? ORDER BY move",
-                (record.match_id,),
+                (summary.record.match_id,),
             )
         ]
         return StoredMatch(
-            record=record,
+            record=summary.record,
             moves=moves,
-            status=str(status),
-            result=bytes(result) if result is not None else None,  # type: ignore[arg-type]
-            end_reason=str(end_reason),
+            status=summary.status,
+            result=summary.result,
+            end_reason=summary.end_reason,
         )
 
     def close(self) -> None:
         with self._lock:
+            for db in self._reader_connections:
+                db.close()
+            self._reader_connections.clear()
             self._db.close()
+
+
+def _summary(row: Sequence[object]) -> MatchSummary:
+    (
+        match_id,
+        game,
+        players,
+        options_json,
+        seed,
+        decision_seconds,
+        time_bank_seconds,
+        max_strikes,
+        token_hashes_json,
+        created_at,
+        status,
+        result,
+        end_reason,
+        move_count,
+    ) = row
+    record = MatchRecord(
+        match_id=str(match_id),
+        game=str(game),
+        players=int(players),  # type: ignore[call-overload]
+        options=json.loads(str(options_json)),
+        seed=int(str(seed)),
+        clock=ClockConfig(
+            decision_seconds=float(decision_seconds),  # type: ignore[arg-type]
+            time_bank_seconds=float(time_bank_seconds),  # type: ignore[arg-type]
+            max_strikes=int(max_strikes),  # type: ignore[call-overload]
+        ),
+        token_hashes=tuple(json.loads(str(token_hashes_json))),
+        created_at=float(created_at),  # type: ignore[arg-type]
+    )
+    return MatchSummary(
+        record=record,
+        status=str(status),
+        result=bytes(result) if result is not None else None,  # type: ignore[arg-type]
+        end_reason=str(end_reason),
+        moves=int(move_count),  # type: ignore[call-overload]
+    )
 
 
 _SELECT = (
     "SELECT match_id, game, players, options_json, seed, decision_seconds,"
     " time_bank_seconds, max_strikes, token_hashes_json, created_at, status, result,"
-    " end_reason FROM matches"
+    " end_reason, move_count FROM matches"
 )

@@ -1,12 +1,20 @@
 """Where matches are kept. The server writes every action before it asks for
 the next decision, so a store that survives a crash lets the server restore
-every unfinished match by replaying seed and actions."""
+every unfinished match by replaying seed and actions.
+
+A store is plain blocking code; the server never calls it from its event loop
+but through `server.storage.StoreWorker` (one writer thread, reader threads).
+"""
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Protocol
 
-from server.records import MatchRecord, RecordedMove, StoredMatch
+from server.records import MatchRecord, MatchSummary, RecordedMove, StoredMatch
+
+OVER = ("finished", "aborted")
 
 
 class Store(Protocol):
@@ -18,13 +26,27 @@ class Store(Protocol):
 
     def load(self, match_id: str) -> StoredMatch | None: ...
 
+    def summary(self, match_id: str) -> MatchSummary | None: ...
+
     def unfinished(self) -> list[StoredMatch]: ...
 
-    def recent(self, game: str, status: str, limit: int) -> list[StoredMatch]:
+    def recent(self, game: str, status: str, limit: int) -> list[MatchSummary]:
         """The newest matches, newest first; empty `game`/`status` match all."""
         ...
 
+    def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
+        """Delete at most `batch` finished or aborted matches that ended before
+        `finished_before` or are older than the newest `keep` of them; returns
+        how many went."""
+        ...
+
     def close(self) -> None: ...
+
+
+def summarize(stored: StoredMatch) -> MatchSummary:
+    return MatchSummary(
+        stored.record, stored.status, stored.result, stored.end_reason, len(stored.moves)
+    )
 
 
 class MemoryStore:
@@ -32,33 +54,71 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self._matches: dict[str, StoredMatch] = {}
+        self._finished_at: dict[str, float] = {}
+        # The server's writer and reader threads share it.
+        self._lock = threading.Lock()
 
     def create_match(self, record: MatchRecord) -> None:
-        self._matches[record.match_id] = StoredMatch(record)
+        with self._lock:
+            self._matches[record.match_id] = StoredMatch(record)
 
     def record_move(self, match_id: str, move: RecordedMove) -> None:
-        self._matches[match_id].moves.append(move)
+        with self._lock:
+            self._matches[match_id].moves.append(move)
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
-        stored = self._matches[match_id]
-        stored.status = status
-        stored.result = result
-        stored.end_reason = end_reason
+        with self._lock:
+            stored = self._matches[match_id]
+            stored.status = status
+            stored.result = result
+            stored.end_reason = end_reason
+            self._finished_at[match_id] = time.time()
 
     def load(self, match_id: str) -> StoredMatch | None:
-        return self._matches.get(match_id)
+        with self._lock:
+            stored = self._matches.get(match_id)
+            if stored is None:
+                return None
+            return StoredMatch(
+                stored.record, list(stored.moves), stored.status, stored.result, stored.end_reason
+            )
+
+    def summary(self, match_id: str) -> MatchSummary | None:
+        with self._lock:
+            stored = self._matches.get(match_id)
+            return None if stored is None else summarize(stored)
 
     def unfinished(self) -> list[StoredMatch]:
-        return [m for m in self._matches.values() if m.status == "running"]
+        with self._lock:
+            return [m for m in self._matches.values() if m.status == "running"]
 
-    def recent(self, game: str, status: str, limit: int) -> list[StoredMatch]:
-        found = [
-            m
-            for m in self._matches.values()
-            if (not game or m.record.game == game) and (not status or m.status == status)
-        ]
-        found.sort(key=lambda m: m.record.created_at, reverse=True)
-        return found[:limit]
+    def recent(self, game: str, status: str, limit: int) -> list[MatchSummary]:
+        with self._lock:
+            found = [
+                m
+                for m in self._matches.values()
+                if (not game or m.record.game == game) and (not status or m.status == status)
+            ]
+            found.sort(key=lambda m: m.record.created_at, reverse=True)
+            return [summarize(m) for m in found[:limit]]
+
+    def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
+        with self._lock:
+            over = [m for m in self._matches.values() if m.status in OVER]
+            over.sort(key=lambda m: m.record.created_at, reverse=True)
+            doomed = over[keep:] if keep is not None else []
+            if finished_before is not None:
+                doomed += [
+                    m
+                    for m in over[: len(over) if keep is None else keep]
+                    if self._finished_at.get(m.record.match_id, m.record.created_at)
+                    < finished_before
+                ]
+            for stored in doomed[:batch]:
+                del self._matches[stored.record.match_id]
+                self._finished_at.pop(stored.record.match_id, None)
+            return min(batch, len(doomed))
 
     def close(self) -> None:
-        self._matches.clear()
+        with self._lock:
+            self._matches.clear()

@@ -121,3 +121,23 @@ def test_valuation_compares_the_fast_path_with_applying_each_action(
     assert set(rows) == set(games.names())
     assert rows["sheep-and-garden"][-1].endswith("x")  # has evaluate_after: a speed-up
     assert rows["sheep-showdown"][2] == "-"  # has none: only the slow way is timed
+
+
+def test_soak_samples_memory_files_and_database_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tiny soak through the command line: the samples add up and the database
+    size per match is what the file holds once the server stopped."""
+    out = tmp_path / "bench.json"
+    status = cli.main(["--quick", "--only", "soak", "--soak-matches", "48", "--json", str(out)])
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "Soak (sheep-showdown" in printed and "bytes per match" in printed
+    data = json.loads(out.read_text())["soak"]
+    samples = data["samples"]
+    assert data["end"]["matches"] == 48, "every match finished"
+    assert [s["matches"] for s in samples] == sorted(s["matches"] for s in samples)
+    assert all(s["rss_bytes"] > 0 and s["open_files"] > 0 for s in samples)
+    assert data["final_db_bytes"] > 0
+    assert math.isclose(data["db_bytes_per_match"], data["final_db_bytes"] / 48)
+    assert data["rss_growth_per_1000"] is not None and math.isfinite(data["rss_growth_per_1000"])

@@ -4,6 +4,7 @@ schema version with its migrations is handled from day one."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,8 @@ def test_an_old_database_is_migrated_and_keeps_its_data(tmp_path: Path) -> None:
     stored = store.load("old")
     assert stored is not None and stored.record.seed == 5
     assert stored.moves == [RecordedMove(1, 0, 2, "take set 3", "", None)]
+    summary = store.summary("old")
+    assert summary is not None and summary.moves == 1, "move counts are filled in on migration"
     store.close()
 
 
@@ -95,3 +98,24 @@ def test_a_database_from_a_newer_server_is_refused(tmp_path: Path) -> None:
         db.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION + 1,))
     with pytest.raises(StoreError, match="newer"):
         SqliteStore(path)
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_prune_deletes_old_finished_matches_only(tmp_path: Path, kind: str) -> None:
+    """Both stores: by count (the newest kept), by age, in batches, never a running one."""
+    from server.store import MemoryStore
+
+    store = MemoryStore() if kind == "memory" else SqliteStore(tmp_path / "p.db")
+    for i in range(6):
+        store.create_match(_record(f"m{i}", created_at=float(i)))
+        store.record_move(f"m{i}", RecordedMove(1, 0, 0, "x"))
+        if i != 5:
+            store.finish_match(f"m{i}", "finished", b"", "game over")
+    assert store.prune(None, None, 100) == 0, "no retention, nothing deleted"
+    assert store.prune(None, 2, 1) == 1, "at most one batch at a time"
+    assert store.prune(None, 2, 100) == 2
+    assert [s.record.match_id for s in store.recent("", "", 10)] == ["m5", "m4", "m3"]
+    assert store.prune(time.time() + 1, None, 100) == 2, "everything finished has ended by now"
+    assert [s.record.match_id for s in store.recent("", "", 10)] == ["m5"]
+    assert store.load("m4") is None and store.load("m5") is not None
+    store.close()

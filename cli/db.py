@@ -1,0 +1,178 @@
+"""`sheepfold db info|vacuum`: look after the server's SQLite file.
+
+`vacuum` deletes finished matches the retention options say should go (the
+same options as `sheepfold serve`), then rewrites the file so it shrinks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+from server.sqlite_store import SqliteStore, StoreError
+
+BATCH = 1_000
+OVER_AND_RUNNING = ("running", "finished", "aborted")
+
+
+def non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if math.isnan(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number >= 0")
+    return value
+
+
+def positive_float(text: str) -> float:
+    value = non_negative_float(text)
+    if value == 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number > 0")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number >= 0")
+    return int(text)
+
+
+def add_retention_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--keep-finished-days",
+        type=non_negative_float,
+        metavar="DAYS",
+        help="delete finished and aborted matches that ended more than DAYS ago "
+        "(default: keep them all)",
+    )
+    parser.add_argument(
+        "--keep-finished",
+        type=non_negative_int,
+        metavar="COUNT",
+        help="keep only the newest COUNT finished and aborted matches (default: all)",
+    )
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "db",
+        help="inspect or shrink the server's database",
+        description="Look after the SQLite file `sheepfold serve --db` writes.",
+    )
+    actions = parser.add_subparsers(dest="db_command", required=True, metavar="ACTION")
+    info = actions.add_parser(
+        "info",
+        help="matches, moves and bytes in the database",
+        description="Print the schema version, matches by status, moves and the file size.",
+    )
+    vacuum = actions.add_parser(
+        "vacuum",
+        help="delete old finished matches and shrink the file",
+        description="Delete the finished and aborted matches the retention options say "
+        "should go (none without them), then rewrite the file so it shrinks. Unfinished "
+        "matches are never touched. Best run while no server uses the file: a running "
+        "server's writes wait while the file is rewritten.",
+    )
+    for action in (info, vacuum):
+        action.add_argument(
+            "--db", default="sheepfold.db", help="the server's SQLite file (default %(default)s)"
+        )
+        action.add_argument(
+            "--wait",
+            type=non_negative_float,
+            default=5.0,
+            metavar="SECONDS",
+            help="how long to wait for another process's lock (default %(default)s)",
+        )
+    add_retention_arguments(vacuum)
+    info.set_defaults(handler=run_info)
+    vacuum.set_defaults(handler=run_vacuum)
+
+
+def _fail(command: str, message: str) -> int:
+    print(f"sheepfold db {command}: {message}", file=sys.stderr)
+    return 1
+
+
+def _file_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
+
+
+def _open(command: str, args: argparse.Namespace) -> SqliteStore | int:
+    path = Path(args.db)
+    if not path.is_file():
+        return _fail(command, f"no database at {args.db}")
+    try:
+        return SqliteStore(path, busy_timeout=args.wait)
+    except StoreError as error:
+        return _fail(command, str(error))
+    except sqlite3.Error as error:
+        return _fail(command, _explain(error, args))
+
+
+def _explain(error: sqlite3.Error, args: argparse.Namespace) -> str:
+    text = str(error)
+    if "locked" in text or "busy" in text:
+        return (
+            f"{args.db} is locked by another process (a server writing to it?) and stayed "
+            f"locked for {args.wait:g} s: try again, or with a longer --wait"
+        )
+    return f"cannot use {args.db}: {text}"
+
+
+def run_info(args: argparse.Namespace) -> int:
+    store = _open("info", args)
+    if isinstance(store, int):
+        return store
+    try:
+        counts = store.counts()
+        version = store.version
+    except sqlite3.Error as error:
+        return _fail("info", _explain(error, args))
+    finally:
+        store.close()
+    size = _file_bytes(Path(args.db))
+    moves = counts.pop("moves")
+    matches = sum(counts.values())
+    rows = [
+        ("database", f"{args.db} (schema version {version})"),
+        ("size", f"{size:,} bytes"),
+        *((f"{status} matches", f"{counts.get(status, 0):,}") for status in OVER_AND_RUNNING),
+        ("moves", f"{moves:,}"),
+    ]
+    if matches:
+        rows.append(("bytes per match", f"{size / matches:,.0f}"))
+    for label, value in rows:
+        print(f"{label:<18}{value}")
+    return 0
+
+
+def run_vacuum(args: argparse.Namespace) -> int:
+    store = _open("vacuum", args)
+    if isinstance(store, int):
+        return store
+    before_bytes = _file_bytes(Path(args.db))
+    before = None
+    if args.keep_finished_days is not None:
+        before = time.time() - args.keep_finished_days * 86_400
+    removed = 0
+    try:
+        if before is not None or args.keep_finished is not None:
+            while (batch := store.prune(before, args.keep_finished, BATCH)) > 0:
+                removed += batch
+        store.vacuum()
+    except sqlite3.Error as error:
+        return _fail("vacuum", _explain(error, args))
+    finally:
+        store.close()
+    after_bytes = _file_bytes(Path(args.db))
+    print(
+        f"removed {removed:,} finished matches; {args.db}: "
+        f"{before_bytes:,} -> {after_bytes:,} bytes"
+    )
+    return 0

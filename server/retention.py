@@ -1,0 +1,54 @@
+"""How long finished matches stay in the database, and the task that enforces it.
+
+Pruning goes through the writer queue in small batches, so live matches'
+moves are written between two batches and never wait long behind it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+import structlog
+
+from server.storage import StoreUnavailable, StoreWorker
+
+BATCH = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Retention:
+    """Finished (and aborted) matches kept: younger than `days` and among the
+    newest `count`; None keeps them all. Checked at start and every `every` s."""
+
+    days: float | None = None
+    count: int | None = None
+    every: float = 600.0
+
+    @property
+    def keeps_all(self) -> bool:
+        return self.days is None and self.count is None
+
+
+async def prune_once(store: StoreWorker, retention: Retention) -> int:
+    """Delete what the retention says should go; returns how many matches."""
+    before = None if retention.days is None else time.time() - retention.days * 86_400
+    removed = 0
+    while True:
+        batch = await store.prune(before, retention.count, BATCH)
+        removed += batch
+        if batch < BATCH:
+            return removed
+
+
+async def keep_pruning(store: StoreWorker, retention: Retention) -> None:
+    log = structlog.get_logger("sheepfold.retention")
+    while True:
+        try:
+            removed = await prune_once(store, retention)
+        except StoreUnavailable as error:
+            log.warning("pruning finished matches postponed", error=str(error))
+        else:
+            if removed:
+                log.info("finished matches pruned", removed=removed)
+        await asyncio.sleep(retention.every)

@@ -1,0 +1,313 @@
+"""The server's only way to its store: every call runs off the event loop.
+
+Writes go, in the order they were asked for, through one writer thread and a
+queue. A write that fails because the database is busy or locked (another
+process holds its write lock, the disk is full) is retried until it is made:
+a match waits for its move to be written before it asks for the next decision,
+so a slow database slows matches down and never loses or kills one. A write
+with a deadline (creating a match) gives up instead, with `StoreUnavailable`.
+Reads run on a few reader threads; in WAL mode they do not wait for writes.
+
+While writes are failing the worker reports the store unhealthy (the server's
+health check says NOT_SERVING) and reports it healthy again once one succeeds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+import structlog
+
+from server.records import MatchRecord, MatchSummary, RecordedMove, StoredMatch
+from server.store import Store
+
+T = TypeVar("T")
+
+# Transient: the database is busy, locked, full or briefly unreadable.
+TRANSIENT = (sqlite3.OperationalError,)
+RETRY_FIRST, RETRY_MAX = 0.05, 1.0
+
+
+class StoreUnavailable(Exception):
+    """A read or a write with a deadline could not be made in time; the client
+    gets UNAVAILABLE with this message."""
+
+
+class StoreRefused(Exception):
+    """The database refused a write or a read for good (a constraint, a damaged
+    file): retrying would not help. The client gets INTERNAL with this message."""
+
+
+@dataclass(slots=True)
+class _Job:
+    call: Callable[[], Any]
+    what: str
+    deadline: float | None  # time.monotonic(); None: retried until made
+    future: concurrent.futures.Future[Any] = field(default_factory=concurrent.futures.Future)
+    _state: str = "queued"  # queued | running | abandoned
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def claim(self) -> bool:
+        with self._lock:
+            if self._state == "abandoned":
+                return False
+            self._state = "running"
+            return True
+
+    def abandon(self) -> bool:
+        """Withdraw a job the writer has not started; False once it has."""
+        with self._lock:
+            if self._state == "running":
+                return False
+            self._state = "abandoned"
+            return True
+
+
+_STOP = object()
+
+
+class StoreWorker:
+    """Async access to a blocking `Store`."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        write_timeout: float = 5.0,
+        read_timeout: float = 5.0,
+        readers: int = 2,
+        on_health: Callable[[bool], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.write_timeout = write_timeout
+        self.read_timeout = read_timeout
+        self.healthy = True
+        self.on_health = on_health
+        self.log = structlog.get_logger("sheepfold.storage")
+        self._queue: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
+        self._stopping = False
+        self._close_deadline = float("inf")
+        self._last_error = "database is locked"  # what the writer last retried on
+        self._readers = concurrent.futures.ThreadPoolExecutor(
+            max_workers=readers, thread_name_prefix="sheepfold-store-read"
+        )
+        set_busy = getattr(store, "set_busy_timeout", None)
+        if set_busy is not None:
+            # Short waits inside SQLite, so the writer notices a lock and reports it.
+            set_busy(0.25)
+        self._writer = threading.Thread(
+            target=self._write_forever, name="sheepfold-store-write", daemon=True
+        )
+        self._writer.start()
+
+    @property
+    def pending_writes(self) -> int:
+        """Writes queued behind the one being made (approximate, for logs)."""
+        return self._queue.qsize()
+
+    # ------------------------------------------------------------ writes
+
+    async def create_match(self, record: MatchRecord) -> None:
+        """Written within `write_timeout`, or StoreUnavailable and nothing written."""
+        await self._write(lambda: self.store.create_match(record), "create match", True)
+
+    async def record_move(self, match_id: str, move: RecordedMove) -> None:
+        await self._write(lambda: self.store.record_move(match_id, move), "record move", False)
+
+    async def finish_match(
+        self, match_id: str, status: str, result: bytes, end_reason: str
+    ) -> None:
+        await self._write(
+            lambda: self.store.finish_match(match_id, status, result, end_reason),
+            "finish match",
+            False,
+        )
+
+    async def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
+        return int(
+            await self._write(lambda: self.store.prune(finished_before, keep, batch), "prune", True)
+        )
+
+    async def _write(self, call: Callable[[], T], what: str, bounded: bool) -> T:
+        if self._stopping:
+            raise StoreUnavailable("the server is shutting down")
+        deadline = time.monotonic() + self.write_timeout if bounded else None
+        job = _Job(call, what, deadline)
+        self._queue.put(job)
+        waiting = asyncio.wrap_future(job.future)
+        if not bounded:
+            # A cancelled match (shutdown) must not withdraw a move: it is still written.
+            return await asyncio.shield(waiting)
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiting), self.write_timeout)
+        except TimeoutError:
+            if job.abandon():
+                raise StoreUnavailable(self._unavailable(what)) from None
+        return await waiting  # already running: its own deadline ends it soon
+
+    def _unavailable(self, what: str) -> str:
+        return (
+            f"the database cannot be written now ({self._last_error}; is another process "
+            f"holding it?): could not {what} within {self.write_timeout:g} s; nothing was "
+            f"written, try again"
+        )
+
+    def _write_forever(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is _STOP:
+                return
+            assert isinstance(job, _Job)
+            if job.claim():
+                self._run(job)
+
+    def _run(self, job: _Job) -> None:
+        delay = RETRY_FIRST
+        waiting_since: float | None = None
+        while True:
+            try:
+                result = job.call()
+            except TRANSIENT as error:
+                now = time.monotonic()
+                self._last_error = str(error)
+                if waiting_since is None:
+                    waiting_since = now
+                    self.log.warning(
+                        "database write waiting",
+                        what=job.what,
+                        error=str(error),
+                        pending=self.pending_writes,
+                    )
+                self._set_health(False)
+                if (job.deadline is not None and now + delay > job.deadline) or (
+                    self._stopping and job.deadline is None and self._gave_up(job)
+                ):
+                    job.future.set_exception(StoreUnavailable(self._unavailable(job.what)))
+                    return
+                time.sleep(delay)
+                delay = min(RETRY_MAX, delay * 2)
+                continue
+            except sqlite3.Error as error:
+                self.log.error("database refused a write", what=job.what, error=str(error))
+                job.future.set_exception(
+                    StoreRefused(f"the database refused to {job.what}: {error}")
+                )
+                return
+            except BaseException as error:  # a bug: the caller sees it
+                job.future.set_exception(error)
+                return
+            if waiting_since is not None:
+                self.log.info(
+                    "database write made after waiting",
+                    what=job.what,
+                    waited_seconds=round(time.monotonic() - waiting_since, 3),
+                )
+            self._set_health(True)
+            job.future.set_result(result)
+            return
+
+    def _gave_up(self, job: _Job) -> bool:
+        """At shutdown a write still blocked past the close deadline is dropped."""
+        if time.monotonic() < self._close_deadline:
+            return False
+        self.log.error("database write dropped at shutdown", what=job.what)
+        return True
+
+    def _set_health(self, healthy: bool) -> None:
+        if healthy != self.healthy:
+            self.healthy = healthy
+            if not healthy:
+                self.log.warning("database unavailable for writes; the server waits")
+            else:
+                self.log.info("database writable again")
+            if self.on_health is not None:
+                self.on_health(healthy)
+
+    # ------------------------------------------------------------ reads
+
+    async def load(self, match_id: str) -> StoredMatch | None:
+        return await self._read(lambda: self.store.load(match_id))
+
+    async def summary(self, match_id: str) -> MatchSummary | None:
+        return await self._read(lambda: self.store.summary(match_id))
+
+    async def recent(self, game: str, status: str, limit: int) -> list[MatchSummary]:
+        return await self._read(lambda: self.store.recent(game, status, limit))
+
+    async def run(self, call: Callable[[], T]) -> T:
+        """Any blocking work that reads (rebuilding a stored match) on a reader thread."""
+        return await self._read(call)
+
+    async def _read(self, call: Callable[[], T]) -> T:
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(
+                loop.run_in_executor(self._readers, call), self.read_timeout
+            )
+        except TimeoutError:
+            raise StoreUnavailable(
+                f"the database did not answer within {self.read_timeout:g} s; try again"
+            ) from None
+        except TRANSIENT as error:
+            raise StoreUnavailable(
+                f"the database cannot be read now ({error}); try again"
+            ) from None
+        except sqlite3.Error as error:
+            raise StoreRefused(f"the database cannot be read: {error}") from None
+
+    def unfinished(self) -> list[StoredMatch]:
+        """Blocking: for starting up, before the server serves anyone."""
+        return self.store.unfinished()
+
+    # ------------------------------------------------------------ closing
+
+    async def close(self, timeout: float = 10.0) -> None:
+        """Write what is queued (waiting up to `timeout` for a locked database),
+        then close the store."""
+        self._stopping = True
+        self._close_deadline = time.monotonic() + timeout
+        self._queue.put(_STOP)
+        await asyncio.to_thread(self._writer.join, timeout + 2 * RETRY_MAX)
+        if self._writer.is_alive():
+            self.log.error("database writer did not stop", unwritten=self.pending_writes)
+            return  # the writer still holds the store: closing it now would break it
+        await asyncio.to_thread(self._readers.shutdown, wait=True, cancel_futures=True)
+        await asyncio.to_thread(self.store.close)
+
+
+class MatchWriter(Protocol):
+    """What a match writes while it runs."""
+
+    async def record_move(self, match_id: str, move: RecordedMove) -> None: ...
+
+    async def finish_match(
+        self, match_id: str, status: str, result: bytes, end_reason: str
+    ) -> None: ...
+
+
+class InlineWriter:
+    """Writes straight into a blocking store: for a match driven without a
+    server (tests, tools) on a store that never blocks, such as MemoryStore."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def record_move(self, match_id: str, move: RecordedMove) -> None:
+        self.store.record_move(match_id, move)
+
+    async def finish_match(
+        self, match_id: str, status: str, result: bytes, end_reason: str
+    ) -> None:
+        self.store.finish_match(match_id, status, result, end_reason)
+
+
+def match_writer(store: Store | StoreWorker) -> MatchWriter:
+    return store if isinstance(store, StoreWorker) else InlineWriter(store)

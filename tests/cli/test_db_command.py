@@ -1,0 +1,178 @@
+"""`sheepfold db info|vacuum` and the server's retention options: old finished
+matches go, unfinished ones never do, the file shrinks, and every mistake gets
+one clear line and exit 1 (argparse's exit 2 for a malformed option)."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from server.app import ServerConfig
+from server.inprocess import InProcessServer
+from server.records import ClockConfig, MatchRecord, RecordedMove
+from server.retention import Retention
+from server.sqlite_store import SqliteStore
+from tests.conftest import ROOT
+from tests.integrity.helpers import wait_until
+
+DAY = 86_400
+
+
+def sheepfold(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def _database(path: Path, finished: int, running: int = 1, moves: int = 40) -> list[str]:
+    """`finished` finished matches (the i-th ended i days ago, and was created as
+    long before) and `running` unfinished ones; returns the finished ids, newest first."""
+    store = SqliteStore(path)
+    now = time.time()
+    ids = []
+    for i in range(finished + running):
+        match_id = f"m{i:03d}"
+        store.create_match(
+            MatchRecord(
+                match_id=match_id,
+                game="sheep-n-sheep",
+                players=2,
+                options={},
+                seed=i,
+                clock=ClockConfig(),
+                token_hashes=("a", "b"),
+                created_at=now - i * DAY,
+            )
+        )
+        for number in range(1, moves + 1):
+            store.record_move(match_id, RecordedMove(number, number % 2, 0, "x" * 40))
+        if i >= running:
+            store.finish_match(match_id, "finished", b"", "game over")
+            ids.append(match_id)
+    store.close()
+    with sqlite3.connect(path) as db:
+        for i, match_id in enumerate(ids, start=running):
+            db.execute(
+                "UPDATE matches SET finished_at = ? WHERE match_id = ?", (now - i * DAY, match_id)
+            )
+    return ids
+
+
+def _statuses(path: Path) -> dict[str, str]:
+    with sqlite3.connect(path) as db:
+        return dict(db.execute("SELECT match_id, status FROM matches"))
+
+
+def test_vacuum_deletes_what_the_retention_says_and_the_file_shrinks(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    finished = _database(db, finished=30)
+    info = sheepfold("db", "info", "--db", str(db))
+    assert info.returncode == 0, info.stderr
+    assert "finished matches 30" in " ".join(info.stdout.split()), info.stdout
+    assert "running matches 1" in " ".join(info.stdout.split())
+
+    size_before = db.stat().st_size
+    days = sheepfold("db", "vacuum", "--db", str(db), "--keep-finished-days", "20.5")
+    assert days.returncode == 0, days.stderr
+    assert days.stdout.startswith("removed 10 finished matches"), days.stdout
+    assert set(_statuses(db)) == {"m000", *finished[:20]}, "the oldest ten went"
+
+    count = sheepfold("db", "vacuum", "--db", str(db), "--keep-finished", "5")
+    assert count.returncode == 0, count.stderr
+    assert count.stdout.startswith("removed 15 finished matches"), count.stdout
+    assert _statuses(db) == {"m000": "running", **dict.fromkeys(finished[:5], "finished")}
+    assert db.stat().st_size < size_before, "vacuum gave the space back"
+    with sqlite3.connect(db) as con:
+        (orphans,) = con.execute(
+            "SELECT COUNT(*) FROM moves WHERE match_id NOT IN (SELECT match_id FROM matches)"
+        ).fetchone()
+    assert orphans == 0, "a deleted match's moves go with it"
+
+    everything = sheepfold("db", "vacuum", "--db", str(db), "--keep-finished", "0")
+    assert everything.returncode == 0
+    assert _statuses(db) == {"m000": "running"}, "an unfinished match is never deleted"
+
+
+def test_db_mistakes_get_one_clear_line(tmp_path: Path) -> None:
+    missing = sheepfold("db", "vacuum", "--db", str(tmp_path / "nope.db"))
+    assert (missing.returncode, missing.stdout) == (1, "")
+    assert missing.stderr.strip() == f"sheepfold db vacuum: no database at {tmp_path / 'nope.db'}"
+    assert not (tmp_path / "nope.db").exists(), "a mistyped path does not create a database"
+
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"this is not sqlite" * 100)
+    bad = sheepfold("db", "info", "--db", str(garbage))
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert bad.stderr.startswith("sheepfold db info: cannot use"), bad.stderr
+
+    for option, value in [("--keep-finished", "-1"), ("--keep-finished-days", "nan")]:
+        wrong = sheepfold("db", "vacuum", "--db", str(garbage), option, value)
+        assert wrong.returncode == 2 and "Traceback" not in wrong.stderr
+        assert f"argument {option}" in wrong.stderr
+
+    helped = sheepfold("db", "vacuum", "--help")
+    assert helped.returncode == 0 and "--keep-finished-days" in helped.stdout
+
+
+def test_vacuum_of_a_database_another_process_has_locked_fails_clearly(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    _database(db, finished=3)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys, time\n"
+            "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "db.execute('BEGIN EXCLUSIVE')\n"
+            "print('locked', flush=True)\n"
+            "sys.stdin.readline()\n",
+            str(db),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        locked = sheepfold("db", "vacuum", "--db", str(db), "--keep-finished", "1", "--wait", "0.2")
+    finally:
+        holder.communicate("\n", timeout=10)
+    assert locked.returncode == 1 and "Traceback" not in locked.stderr, locked.stderr
+    assert "locked by another process" in locked.stderr and "--wait" in locked.stderr
+    assert len(_statuses(db)) == 4, "nothing was deleted"
+
+
+def test_the_server_prunes_finished_matches_by_count_and_age(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    finished = _database(db, finished=12)
+    config = ServerConfig(retention=Retention(days=3.5, count=5))
+    with (
+        InProcessServer(config, SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+
+        def listed() -> list[str]:
+            request = arena_pb2.ListMatchesRequest(status=arena_pb2.MATCH_STATUS_FINISHED)
+            return [m.match_id for m in stub.ListMatches(request).matches]
+
+        wait_until(lambda: listed() == finished[:3], what="the three that ended < 3.5 days ago")
+        with grpc.insecure_channel(server.address) as other:
+            old = arena_pb2_grpc.ArenaStub(other)
+            try:
+                old.GetMatch(arena_pb2.GetMatchRequest(match_id=finished[6]))
+            except grpc.RpcError as error:
+                assert error.code() == grpc.StatusCode.NOT_FOUND
+            else:
+                raise AssertionError("a pruned match is gone")
+    assert "m000" in _statuses(db), "the unfinished match was kept (and restored)"
