@@ -116,7 +116,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--max-streams-per-connection",
         type=int,
-        default=100,
+        default=1000,
         help="streams one client connection may have open at once; more wait on the client's "
         "side (default %(default)s)",
     )

@@ -52,7 +52,7 @@ class ServerConfig:
     keepalive_timeout: float = 10.0
     # Streams one connection may have open at once; a client's further streams
     # wait on its side (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
-    max_streams_per_connection: int = 100
+    max_streams_per_connection: int = 1000
     # Play streams from one client address that have not sent their join yet.
     max_pending_joins_per_address: int = 100
     # CreateMatch waits this long for a busy or locked database, then answers

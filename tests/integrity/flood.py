@@ -1,9 +1,11 @@
 """A hostile client, run as its own process: opens many Play streams at once on
 as many connections as asked
-(`python -m tests.integrity.flood ADDR MATCH_ID COUNT SECONDS CONNECTIONS`).
+(`python -m tests.integrity.flood ADDR MATCH_ID COUNT SECONDS CONNECTIONS MIN_SECONDS`).
 
-The first half never send a join, the second half join with a wrong token. After SECONDS it abandons
-whatever is still open and prints one JSON object: how each stream ended.
+The first half never send a join, the second half join with a wrong token.
+After SECONDS at most (at least MIN_SECONDS, then once the number still open
+has not changed for a second) it abandons whatever is still open and prints
+one JSON object: how each stream ended.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ async def _one(stub: arena_pb2_grpc.ArenaStub, match_id: str, join: bool, ends: 
 
 
 async def flood(
-    address: str, match_id: str, count: int, seconds: float, connections: int
+    address: str, match_id: str, count: int, seconds: float, connections: int, min_seconds: float
 ) -> Counter:
     ends: Counter = Counter()
     # Each channel its own connection (by default a process's channels share one).
@@ -46,7 +48,17 @@ async def flood(
         for i in range(count)
     ]
     print("started", flush=True)
-    await asyncio.wait(tasks, timeout=seconds)
+    # Watch for `seconds`, or less once the number still open has settled (a
+    # loaded machine may take a while to answer them all).
+    loop = asyncio.get_running_loop()
+    started, settled_at, last = loop.time(), loop.time(), -1
+    while (now := loop.time()) - started < seconds:
+        still_open = sum(1 for task in tasks if not task.done())
+        if still_open != last:
+            settled_at, last = now, still_open
+        elif now - started >= min_seconds and now - settled_at >= 1.0:
+            break
+        await asyncio.sleep(0.1)
     ends["still open"] = sum(1 for task in tasks if not task.done())
     for task in tasks:
         task.cancel()
@@ -57,6 +69,8 @@ async def flood(
 
 
 if __name__ == "__main__":
-    address, match_id, count, seconds, connections = sys.argv[1:6]
-    ends = asyncio.run(flood(address, match_id, int(count), float(seconds), int(connections)))
+    address, match_id, count, seconds, connections, min_seconds = sys.argv[1:7]
+    ends = asyncio.run(
+        flood(address, match_id, int(count), float(seconds), int(connections), float(min_seconds))
+    )
     print(json.dumps(ends))
