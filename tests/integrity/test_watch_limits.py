@@ -35,11 +35,14 @@ def server() -> Iterator[ServerProcess]:
 
 def test_a_finished_match_takes_no_more_than_max_watchers(server: ServerProcess) -> None:
     finished = asyncio.run(
-        play_match(server.address, "sheep-and-garden", [RandomBot(1), RandomBot(2)], seed=4)
+        play_match(server.address, "sheep-and-garden", [RandomBot(s) for s in range(4)], seed=4)
     )
     expected = expected_watch_stream(asyncio.run(get_replay(server.address, finished.match_id)))
     request = arena_pb2.WatchRequest(match_id=finished.match_id, from_start=True)
-    with grpc.insecure_channel(server.address) as channel:
+    # A small receive window: otherwise the transport may take the whole history
+    # at once and the server's side of a stream ends before the client reads it.
+    options = [("grpc.http2.lookahead_bytes", 1024), ("grpc.http2.bdp_probe", 0)]
+    with grpc.insecure_channel(server.address, options=options) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
         # Three watchers that read one message and then stop reading hold the match.
         unread = [stub.Watch(request, timeout=30) for _ in range(3)]
