@@ -18,6 +18,7 @@ from typing import Any
 from sheepfold.v1 import arena_pb2
 
 import games
+from games.errors import RulesChanged
 from server.records import StoredMatch
 from server.sqlite_store import SqliteStore, StoreError
 
@@ -62,6 +63,11 @@ def run(args: argparse.Namespace) -> int:
             "only finished matches are replayed",
             file=sys.stderr,
         )
+        return 1
+    try:
+        games.get(stored.record.game).check_rules_version(stored.record.rules_version)
+    except RulesChanged as error:
+        print(f"sheepfold replay: match {args.match_id} was {error}", file=sys.stderr)
         return 1
     replay = build_replay(stored)
     try:
@@ -119,6 +125,7 @@ def build_replay(stored: StoredMatch) -> dict[str, Any]:
         "players": record.players,
         "options": record.options,
         "seed": record.seed,
+        "rules_version": record.rules_version,
         "clock": {
             "decision_seconds": record.clock.decision_seconds,
             "time_bank_seconds": record.clock.time_bank_seconds,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 
 from games.contract import Action, Codec, Event, Game, Result, State
-from games.errors import IllegalAction, InvalidOptions
+from games.errors import IllegalAction, InvalidOptions, RulesChanged
 from games.options import OptionSpec
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "InvalidOptions",
     "OptionSpec",
     "Result",
+    "RulesChanged",
     "State",
     "get",
     "names",

@@ -12,10 +12,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from games.errors import IllegalAction, InvalidOptions
+from games.errors import IllegalAction, InvalidOptions, RulesChanged
 from games.options import OptionSpec, parse_options
 
-__all__ = ["Action", "Codec", "Event", "Game", "IllegalAction", "InvalidOptions", "Result", "State"]
+__all__ = [
+    "Action",
+    "Codec",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "InvalidOptions",
+    "Result",
+    "RulesChanged",
+    "State",
+]
 
 
 @runtime_checkable
@@ -135,6 +145,10 @@ class Game(abc.ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    # Bumped whenever a rules change makes the same seed and actions play a
+    # different game; stored with every match so an old record is never replayed
+    # under new rules.
+    rules_version: ClassVar[int] = 1
 
     def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         """A new game for `players` seats, deterministic from `seed`.
@@ -149,6 +163,14 @@ class Game(abc.ABC):
         parsed = parse_options(self.option_specs, options or {})
         self.check_options(players, parsed)
         return self._new_state(players, seed, parsed)
+
+    def check_rules_version(self, recorded: int) -> None:
+        """Raise RulesChanged unless a record made under `recorded` plays the same here."""
+        if recorded != self.rules_version:
+            raise RulesChanged(
+                f"recorded under {self.name} rules version {recorded}, but this sheepfold "
+                f"plays version {self.rules_version}: replaying it would give a different game"
+            )
 
     def check_options(self, players: int, options: Mapping[str, Any]) -> None:
         """Reject option combinations that do not fit the player count (none by default)."""

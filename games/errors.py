@@ -7,3 +7,8 @@ class IllegalAction(ValueError):
 
 class InvalidOptions(ValueError):
     """Unknown or invalid game options, or an unsupported player count."""
+
+
+class RulesChanged(Exception):
+    """A game recorded under another version of the rules: replaying its seed and
+    actions here would play a different game, so it is refused."""

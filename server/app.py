@@ -103,7 +103,9 @@ class SheepfoldServer:
             write_timeout=config.db_write_timeout,
             read_timeout=config.db_read_timeout,
             on_health=self._database_health,
+            on_written=self.metrics.db_written,
         )
+        self.metrics.watch_store(lambda: self.storage.pending_writes)
         self.registry = MatchRegistry(
             self.storage,
             max_live_matches=config.max_live_matches,

@@ -170,7 +170,9 @@ class Match:
         metrics: GameMetrics | None = None,
     ) -> Match:
         """A match rebuilt from the store: unfinished ones can be started again,
-        finished ones answer GetMatch, Watch and GetReplay."""
+        finished ones answer GetMatch, Watch and GetReplay. A match recorded under
+        another rules version raises RulesChanged instead of replaying differently."""
+        game.check_rules_version(stored.record.rules_version)
         match = cls(
             stored.record,
             game,

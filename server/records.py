@@ -29,6 +29,7 @@ class MatchRecord:
     clock: ClockConfig
     token_hashes: tuple[str, ...]
     created_at: float
+    rules_version: int = 1  # the game's Game.rules_version when the match was created
 
 
 @dataclass(frozen=True, slots=True)

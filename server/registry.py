@@ -17,7 +17,7 @@ import structlog
 from sheepfold.v1 import arena_pb2
 
 import games
-from games.errors import InvalidOptions
+from games.errors import InvalidOptions, RulesChanged
 from games.options import parse_options
 from server import convert
 from server.match import Match, MatchLimits, Status
@@ -91,6 +91,7 @@ class MatchRegistry:
             clock=clock,
             token_hashes=tuple(hash_token(t) for t in tokens),
             created_at=time.time(),
+            rules_version=game.rules_version,
         )
         match = Match(
             record,
@@ -122,6 +123,17 @@ class MatchRegistry:
         for stored in self.store.unfinished():
             try:
                 match = self._rebuild(stored)
+            except RulesChanged as error:
+                # Resuming it would play a different game: it ends here, saying why.
+                reason = f"not restored: {error}"
+                result = arena_pb2.MatchResult(end_reason=reason)
+                self.store.store.finish_match(
+                    stored.record.match_id, "aborted", result.SerializeToString(), reason
+                )
+                self._log.error(
+                    "cannot restore match", match_id=stored.record.match_id, error=str(error)
+                )
+                continue
             except REBUILD_ERRORS as error:
                 self._log.error(
                     "cannot restore match", match_id=stored.record.match_id, error=str(error)
@@ -161,7 +173,8 @@ class MatchRegistry:
 
     async def find(self, match_id: str) -> Match | None:
         """A hosted match, or a finished one rebuilt from the store on a reader
-        thread (for Watch and Play; it is not kept)."""
+        thread (for Watch and Play; it is not kept). Raises RulesChanged for a
+        stored match played under other rules: rebuilding it would play another game."""
         match = self._matches.get(match_id)
         if match is not None or not match_id:
             return match

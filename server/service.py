@@ -14,7 +14,7 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 import games
-from games.errors import InvalidOptions
+from games.errors import InvalidOptions, RulesChanged
 from server import convert
 from server.decoding import Undecodable
 from server.match import JoinError, Match, SeatStream, Status
@@ -182,8 +182,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 del self._watched[match_id]
 
     async def _match(self, match_id: str, context: grpc.aio.ServicerContext) -> Match:
-        async with _database_errors(context):
-            match = await self.registry.find(match_id)
+        try:
+            async with _database_errors(context):
+                match = await self.registry.find(match_id)
+        except RulesChanged as error:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id}: {error}")
         if match is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
         return match

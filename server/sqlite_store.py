@@ -84,8 +84,14 @@ def _v3(db: sqlite3.Connection) -> None:
     )
 
 
+def _v4(db: sqlite3.Connection) -> None:
+    # The game's rules version a match is played under; matches stored before
+    # there were versions were all played under version 1.
+    db.execute("ALTER TABLE matches ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1")
+
+
 # Append-only: a new migration goes at the end, never between two old ones.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -153,7 +159,8 @@ class SqliteStore:
             self._db.execute(
                 "INSERT INTO matches (match_id, game, players, options_json, seed,"
                 " decision_seconds, time_bank_seconds, max_strikes, token_hashes_json,"
-                " created_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running')",
+                " created_at, status, rules_version)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)",
                 (
                     record.match_id,
                     record.game,
@@ -165,6 +172,7 @@ class SqliteStore:
                     record.clock.max_strikes,
                     json.dumps(list(record.token_hashes)),
                     record.created_at,
+                    record.rules_version,
                 ),
             )
 
@@ -302,6 +310,7 @@ def _summary(row: Sequence[object]) -> MatchSummary:
         result,
         end_reason,
         move_count,
+        rules_version,
     ) = row
     record = MatchRecord(
         match_id=str(match_id),
@@ -316,6 +325,7 @@ def _summary(row: Sequence[object]) -> MatchSummary:
         ),
         token_hashes=tuple(json.loads(str(token_hashes_json))),
         created_at=float(created_at),  # type: ignore[arg-type]
+        rules_version=int(rules_version),  # type: ignore[call-overload]
     )
     return MatchSummary(
         record=record,
@@ -329,5 +339,5 @@ def _summary(row: Sequence[object]) -> MatchSummary:
 _SELECT = (
     "SELECT match_id, game, players, options_json, seed, decision_seconds,"
     " time_bank_seconds, max_strikes, token_hashes_json, created_at, status, result,"
-    " end_reason, move_count FROM matches"
+    " end_reason, move_count, rules_version FROM matches"
 )

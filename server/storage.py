@@ -85,8 +85,11 @@ class StoreWorker:
         read_timeout: float = 5.0,
         readers: int = 2,
         on_health: Callable[[bool], None] | None = None,
+        on_written: Callable[[float], None] | None = None,
     ) -> None:
         self.store = store
+        # Called on the writer thread with each write's seconds, waits for a lock included.
+        self.on_written = on_written
         self.write_timeout = write_timeout
         self.read_timeout = read_timeout
         self.healthy = True
@@ -170,6 +173,7 @@ class StoreWorker:
                 self._run(job)
 
     def _run(self, job: _Job) -> None:
+        started = time.monotonic()
         delay = RETRY_FIRST
         waiting_since: float | None = None
         while True:
@@ -211,6 +215,8 @@ class StoreWorker:
                     waited_seconds=round(time.monotonic() - waiting_since, 3),
                 )
             self._set_health(True)
+            if self.on_written is not None:
+                self.on_written(time.monotonic() - started)
             job.future.set_result(result)
             return
 

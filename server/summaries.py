@@ -59,6 +59,7 @@ def replay_message(
         players=record.players,
         options=record.options,
         seed=record.seed,
+        rules_version=record.rules_version,
         actions=[
             arena_pb2.RecordedAction(
                 move=m.move,

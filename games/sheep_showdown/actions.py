@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.sheep_showdown.cards import DIRECTIONS
+from games.sheep_showdown.cards import CARD_NAMES, DIRECTIONS
 
 
 def cell_name(row: int, col: int) -> str:
@@ -93,4 +93,35 @@ class PlaceBlocker:
         return f"block {cell_name(self.row, self.col)}"
 
 
-SheepShowdownAction = PlaceDog | SelectDog | Step | ShepherdJump | RocketJump | PlaceBlocker
+@dataclass(frozen=True, slots=True)
+class Steal:
+    """After a turn that blocked or blew up a dog of `victim`: take one random
+    face-down card from their flock (`take=True`) or decline."""
+
+    victim: int
+    take: bool
+
+    @property
+    def label(self) -> str:
+        return f"steal from seat {self.victim}" if self.take else "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class UseCard:
+    """A wolf pushed `dog` onto an action card (`card`, a card code): the wolf's
+    player carries out its action with that dog (`use=True`) or declines."""
+
+    dog: int
+    card: int
+    use: bool
+
+    @property
+    def label(self) -> str:
+        if not self.use:
+            return "decline"
+        return f"carry out the {CARD_NAMES[self.card]} with dog {self.dog}"
+
+
+SheepShowdownAction = (
+    PlaceDog | SelectDog | Step | ShepherdJump | RocketJump | PlaceBlocker | Steal | UseCard
+)

@@ -122,6 +122,10 @@ def from_observation(observation: Any, seat: int, rng: random.Random) -> SheepSh
     # decider may not push anyway: -1 gives the same choices.
     state.exclude = -1
     state.rockets = frozenset(_cell(cell, size) for cell in obs.used_rockets)
+    state.began_free = sum(1 << dog for dog in obs.free_at_turn_start)
+    state.steal_queue = list(obs.steal_from)
+    # Wire directions are shifted by one (0 is UNSPECIFIED).
+    state.entered = obs.entered_direction - 1 if obs.HasField("entered_direction") else -1
     if state.pending == PLACE:
         first = obs.first_player
         if per == 2:

@@ -188,6 +188,32 @@ class CardStolen:
 
 
 @dataclass(frozen=True, slots=True)
+class StealDeclined:
+    """`thief` could steal from `victim`'s flock and chose not to."""
+
+    thief: int
+    victim: int
+
+    @property
+    def text(self) -> str:
+        return f"seat {self.thief} declined to steal from seat {self.victim}"
+
+
+@dataclass(frozen=True, slots=True)
+class CardDeclined:
+    """A wolf pushed `dog` onto an action card and `by` chose not to carry it out."""
+
+    seat: int  # the dog's owner
+    dog: int
+    card: int
+    by: int
+
+    @property
+    def text(self) -> str:
+        return f"seat {self.by} did not carry out the {CARD_NAMES[self.card]} with dog {self.dog}"
+
+
+@dataclass(frozen=True, slots=True)
 class LastPlayer:
     """Only `seat` is still in: they make up to `steps` more steps."""
 

@@ -16,6 +16,8 @@ class SheepShowdownGame(Game):
     title = "Sheep Showdown"
     min_players = 2
     max_players = 6
+    # 2: only the mover's blocks count, stealing and a wolf-pushed dog's action are choices.
+    rules_version = 2
     option_specs = (
         OptionSpec(
             "rounds",

@@ -31,12 +31,15 @@ from games.sheep_showdown.actions import (
     RocketJump,
     SelectDog,
     ShepherdJump,
+    Steal,
     Step,
+    UseCard,
 )
 from games.sheep_showdown.events import (
     BlockerDiscarded,
     BlockerPlaced,
     BombExploded,
+    CardDeclined,
     CardStolen,
     CardTaken,
     DogMoved,
@@ -48,11 +51,24 @@ from games.sheep_showdown.events import (
     RoundEnded,
     RoundStarted,
     ShepherdStays,
+    StealDeclined,
     WolfNoTarget,
 )
 
 # Pending decision kinds (index into DECISIONS).
-NONE, PLACE, CHOOSE_DOG, STEP, SHEPHERD, ROCKET, BLOCKER, WOLF_DOG, WOLF_STEP = range(9)
+(
+    NONE,
+    PLACE,
+    CHOOSE_DOG,
+    STEP,
+    SHEPHERD,
+    ROCKET,
+    BLOCKER,
+    WOLF_DOG,
+    WOLF_STEP,
+    STEAL,
+    USE_CARD,
+) = range(11)
 DECISIONS = (
     "none",
     "place_dog",
@@ -63,10 +79,14 @@ DECISIONS = (
     "blocker",
     "wolf_dog",
     "wolf_step",
+    "steal",
+    "use_card",
 )
 LAST_STEPS = 2
 CAP_FACTOR = 4
 _NO_ROCKETS: frozenset[int] = frozenset()
+# The cards whose action a wolf's player may decline for a pushed dog.
+_ACTION_CARDS = frozenset((C.SHEPHERD, C.ROCKET, C.BLOCKING, C.SLIDING, C.BOMB))
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +127,11 @@ class SheepShowdownObservation:
     # Public, and needed to rebuild the exact decision (search bots sample from it):
     out_at_turn: tuple[int, ...] = ()  # per seat: the turn it went out (0 while still in)
     used_rockets: tuple[tuple[int, int], ...] = ()  # rockets the moving dog's chain used
+    # The opponents' dogs that had a legal step when this turn began: only those
+    # can be blocked by this turn's mover.
+    free_at_turn_start: tuple[int, ...] = ()
+    steal_from: tuple[int, ...] = ()  # STEAL: the victims still to decide, first is now
+    entered_direction: int | None = None  # USE_CARD: the direction the pushed dog moved
 
 
 class SheepShowdownState(State):
@@ -155,6 +180,9 @@ class SheepShowdownState(State):
         self.exclude = -1
         self.rockets: frozenset[int] = _NO_ROCKETS
         self.place_queue: list[tuple[int, int]] = []
+        self.began_free = 0  # bit per dog: had a legal step when the turn began
+        self.steal_queue: list[int] = []
+        self.entered = -1
 
     def _start_round(self) -> None:
         self.round += 1
@@ -230,6 +258,10 @@ class SheepShowdownState(State):
             self.pending = WOLF_STEP
             self.moving = action.dog
             self.rockets = _NO_ROCKETS
+        elif kind == STEAL:
+            self._do_steal(action)
+        elif kind == USE_CARD:
+            self._do_use_card(action)
         self._events = []
         return events
 
@@ -272,6 +304,9 @@ class SheepShowdownState(State):
         new.exclude = self.exclude
         new.rockets = self.rockets
         new.place_queue = self.place_queue[:]
+        new.began_free = self.began_free
+        new.steal_queue = self.steal_queue[:]
+        new.entered = self.entered
         return new
 
     # ------------------------------------------------------------------ movement rules
@@ -374,6 +409,13 @@ class SheepShowdownState(State):
             return tuple(PlaceBlocker(cell // size, cell % size) for cell in self._block_targets())
         if kind == WOLF_DOG:
             return tuple(SelectDog(dog, "wolf") for dog in self._wolf_targets())
+        if kind == STEAL:
+            victim = self.steal_queue[0]
+            return (Steal(victim, True), Steal(victim, False))
+        if kind == USE_CARD:
+            dog = self.moving
+            card = self.grid[self.pos[dog]]
+            return (UseCard(dog, card, True), UseCard(dog, card, False))
         raise AssertionError(kind)
 
     def _free_shepherds(self) -> list[int]:
@@ -447,15 +489,43 @@ class SheepShowdownState(State):
         self._arrive(dog, self.step[mid * 4 + d], d, "rocket")
 
     def _arrive(self, dog: int, cell: int, d: int, how: str) -> None:
-        """`dog` arrives on `cell` moving in direction d; carry out the card."""
-        size = self.size
+        """`dog` arrives on `cell` moving in direction d; carry out the card.
+
+        A dog a wolf pushed onto an action card only carries it out if the wolf's
+        player chooses to ("you may execute the action of that card")."""
         while True:
             self._move_dog(dog, cell, how)
             card = self.grid[cell]
+            if how == "wolf" and card in _ACTION_CARDS and self._can_carry_out(card):
+                self.pending = USE_CARD
+                self.moving = dog
+                self.entered = d
+                return
             if card != C.SLIDING:
                 break
             cell = self.step[cell * 4 + d]
             how = "slide"
+        self._effect(dog, cell, card)
+
+    def _can_carry_out(self, card: int) -> bool:
+        return card != C.SHEPHERD or bool(self._free_shepherds())
+
+    def _do_use_card(self, action: UseCard) -> None:
+        dog = self.moving
+        cell = self.pos[dog]
+        d = self.entered
+        self.entered = -1
+        if not action.use:
+            self._emit(CardDeclined(dog // self.dogs_per, dog, action.card, self.decider))
+            self._chain_done()
+        elif action.card == C.SLIDING:
+            self._arrive(dog, self.step[cell * 4 + d], d, "slide")
+        else:
+            self._effect(dog, cell, action.card)
+
+    def _effect(self, dog: int, cell: int, card: int) -> None:
+        """Carry out the card at `cell` that `dog` now stands on (not a sliding sheep)."""
+        size = self.size
         owner = dog // self.dogs_per
         if C.SHEEP1 <= card <= C.SHEEP5:
             self.grid[cell] = C.EMPTY
@@ -523,33 +593,63 @@ class SheepShowdownState(State):
                 self._emit(DogOut(victim // self.dogs_per, victim, "bomb", self.turn_player))
 
     def _chain_done(self) -> None:
-        """The turn's whole chain is over: blocked dogs, steals, next turn."""
+        """The turn's whole chain is over: blocked dogs, then the mover's steals.
+
+        Only a dog that could step when the turn began and cannot now was blocked
+        by the mover; one already stuck goes out at the start of its own turn."""
         self.pending = NONE
         self.moving = -1
         self.exclude = -1
         self.rockets = _NO_ROCKETS
         mover = self.turn_player
+        assert mover is not None
+        self.decider = mover
         per = self.dogs_per
         lost = list(self.bomb_out)
         self.bomb_out = []
+        free = self.began_free
         for dog in range(len(self.pos)):
-            if not self.out[dog] and dog // per != mover and not self.has_step(dog):
+            if (
+                not self.out[dog]
+                and dog // per != mover
+                and free >> dog & 1
+                and not self.has_step(dog)
+            ):
                 self.out[dog] = True
                 lost.append(dog)
                 self._emit(DogOut(dog // per, dog, "blocked", mover))
-        for dog in lost:
-            victim = dog // per
-            if victim != mover:
-                self._steal(mover, victim)
         self._mark_players_out()
+        self.steal_queue = [dog // per for dog in lost if dog // per != mover]
+        self._next_steal()
+
+    def _next_steal(self) -> None:
+        """Ask the mover about the next victim with a non-empty flock, or end the turn."""
+        queue = self.steal_queue
+        while queue and not self.flocks[queue[0]]:
+            queue.pop(0)
+        if queue:
+            self.pending = STEAL
+            self.moving = -1
+            return
+        self.pending = NONE
+        mover = self.turn_player
+        assert mover is not None
         if self.bonus_player is not None and mover == self.bonus_player:
             self.bonus_left -= 1
         self._advance(mover)
 
+    def _do_steal(self, action: Steal) -> None:
+        thief = self.decider
+        assert thief is not None
+        victim = self.steal_queue.pop(0)
+        if action.take:
+            self._steal(thief, victim)
+        else:
+            self._emit(StealDeclined(thief, victim))
+        self._next_steal()
+
     def _steal(self, thief: int, victim: int) -> None:
         flock = self.flocks[victim]
-        if not flock:
-            return
         card = flock.pop(self.rng.randrange(len(flock)))
         self.flocks[thief].append(card)
         full = CardStolen(thief, victim, card)
@@ -607,6 +707,12 @@ class SheepShowdownState(State):
         self.turn_player = seat
         self.decider = seat
         self.rockets = _NO_ROCKETS
+        per = self.dogs_per
+        free = 0
+        for dog in range(len(self.pos)):
+            if dog // per != seat and not self.out[dog] and self.has_step(dog):
+                free |= 1 << dog
+        self.began_free = free
         if len(movable) > 1:
             self.pending = CHOOSE_DOG
             self.moving = -1
@@ -701,6 +807,11 @@ class SheepShowdownState(State):
             last_steps_left=self.bonus_left if self.bonus_player is not None else 0,
             out_at_turn=tuple(at if at is not None else 0 for at in self.out_at),
             used_rockets=tuple(divmod(cell, size) for cell in sorted(self.rockets)),
+            free_at_turn_start=tuple(
+                dog for dog in range(len(self.pos)) if self.began_free >> dog & 1
+            ),
+            steal_from=tuple(self.steal_queue) if self.pending == STEAL else (),
+            entered_direction=self.entered if self.pending == USE_CARD else None,
         )
 
     def result(self) -> Result:
@@ -747,6 +858,11 @@ class SheepShowdownState(State):
             return "choose the sheep card to cover with the blocking sheep"
         if kind == WOLF_DOG:
             return "choose the opponent dog your wolf moves"
+        if kind == STEAL:
+            return f"steal a random card from seat {self.steal_queue[0]}'s flock or decline"
+        if kind == USE_CARD:
+            card = C.CARD_NAMES[self.grid[self.pos[dog]]]
+            return f"carry out the {card} with dog {dog} or decline"
         return f"choose where the wolf moves dog {dog}"
 
     def render(self) -> str:
@@ -857,6 +973,10 @@ class SheepShowdownState(State):
         state._advance((to_move - 1) % players)
         state._events = []
         return state
+
+    def decision_name(self) -> str:
+        """The pending decision's kind (one of DECISIONS)."""
+        return DECISIONS[self.pending]
 
     def cell(self, row: int, col: int) -> int:
         return row * self.size + col

@@ -49,7 +49,11 @@ class SheepShowdownCodec:
             last_steps_left=obs.last_steps_left,
             out_at_turn=list(obs.out_at_turn),
             used_rockets=[_cell(row, col) for row, col in obs.used_rockets],
+            free_at_turn_start=list(obs.free_at_turn_start),
+            steal_from=list(obs.steal_from),
         )
+        if obs.entered_direction is not None:
+            msg.entered_direction = obs.entered_direction + 1
         if obs.seat is not None:
             msg.seat = obs.seat
         if obs.to_move is not None:
@@ -98,6 +102,14 @@ class SheepShowdownCodec:
         if isinstance(action, A.PlaceBlocker):
             return pb.SheepShowdownAction(
                 place_blocker=pb.SheepShowdownPlaceBlocker(cell=_cell(action.row, action.col))
+            )
+        if isinstance(action, A.Steal):
+            return pb.SheepShowdownAction(
+                steal=pb.SheepShowdownSteal(victim=action.victim, take=action.take)
+            )
+        if isinstance(action, A.UseCard):
+            return pb.SheepShowdownAction(
+                use_card=pb.SheepShowdownUseCard(dog=action.dog, card=action.card, use=action.use)
             )
         raise TypeError(f"not a Sheep Showdown action: {action!r}")
 
@@ -191,6 +203,16 @@ class SheepShowdownCodec:
         elif isinstance(payload, E.GameEnded):
             msg.game_ended.CopyFrom(
                 pb.SheepShowdownGameEnded(totals=list(payload.totals), ranks=list(payload.ranks))
+            )
+        elif isinstance(payload, E.StealDeclined):
+            msg.steal_declined.CopyFrom(
+                pb.SheepShowdownStealDeclined(thief=payload.thief, victim=payload.victim)
+            )
+        elif isinstance(payload, E.CardDeclined):
+            msg.card_declined.CopyFrom(
+                pb.SheepShowdownCardDeclined(
+                    seat=payload.seat, dog=payload.dog, card=payload.card, by=payload.by
+                )
             )
         else:
             raise TypeError(f"not a Sheep Showdown event: {payload!r}")

@@ -17,6 +17,9 @@ class StubbornSheepGame(Game):
     title = "Stubborn Sheep"
     min_players = 1
     max_players = 5
+    # 2: left is clockwise, the player picks every scored and discarded sheep,
+    # restock bonuses only when they add a sheep.
+    rules_version = 2
     option_specs = (
         OptionSpec(
             "wolf",

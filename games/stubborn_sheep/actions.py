@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.stubborn_sheep.data import BONUSES, COLOURS, ORIENTATIONS
+from games.stubborn_sheep.data import BONUSES, COLOURS, ORIENTATIONS, SHEEP_COLOUR, WHITE
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,22 +59,35 @@ class Bump:
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """Score `size` (3 or 4) sheep of `colour` from the pen, `jokers` of them white.
+    """Score a group of 3 or 4 sheep of `colour` from the pen, chosen card by card.
 
-    `scored` are the cards that go to the score pile, the last one on top; the
-    discarded ones are the jokers and then the sheep that have been in the pen longest.
+    `scored` (1 or 2 cards of the colour) go to the score pile, the last one on
+    top; `discarded` (2 cards) go to the discard pile in this order: the white
+    sheep standing in for another colour (at most 2, always discarded, "before
+    discarding sheep of the chosen colour") first, then the colour's, by id.
     """
 
     colour: int
-    size: int
-    jokers: int
     scored: tuple[int, ...]
+    discarded: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.scored) + len(self.discarded)
+
+    @property
+    def jokers(self) -> int:
+        if self.colour == WHITE:
+            return 0
+        return sum(1 for card in self.discarded if SHEEP_COLOUR[card] == WHITE)
 
     @property
     def label(self) -> str:
         jokers = f" with {self.jokers} white" if self.jokers else ""
-        cards = ", ".join(str(card) for card in self.scored)
-        return f"score {self.size} {COLOURS[self.colour]}{jokers}, keep {cards}"
+        keep = ", ".join(str(card) for card in self.scored)
+        top = " on top" if len(self.scored) > 1 else ""
+        gone = ", ".join(str(card) for card in self.discarded)
+        return f"score {self.size} {COLOURS[self.colour]}{jokers}: keep {keep}{top}, discard {gone}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,9 +44,7 @@ from typing import Any
 
 from games.stubborn_sheep.actions import Decline, UseBonus
 from games.stubborn_sheep.data import (
-    BLUE,
     EFFECTIVE,
-    MEADOW_TO_SIX,
     N_FENCES,
     N_SHEEP,
     SHEEP_COLOUR,
@@ -163,12 +161,7 @@ def _resume(state: StubbornSheepState, phase: int, ctx: tuple[int, ...]) -> None
         return
     if phase == PH_BLUE:
         tasks.append((T_PLACE,))
-        bonus = state._bonus(BLUE)
-        if bonus == MEADOW_TO_SIX:
-            options = tuple(UseBonus(bonus, area=m) for m in state.meadows if m != state.wolf)
-        else:
-            options = (UseBonus(bonus),)
-        state._decide(PH_BLUE, (), (Decline(), *options))
+        state._decide(PH_BLUE, (), (Decline(), *state._blue_options()))
         return
     if phase in (PH_JUMPER, PH_TAKES_TWO, PH_COMPANION, PH_BUMP, PH_BLUE_MOD):
         f, k = state.activating, state.icon

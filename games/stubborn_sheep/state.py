@@ -1,12 +1,15 @@
 """The Stubborn Sheep rules engine.
 
 The circle: fences and areas alternate. Fence f separates area f-1 (counter-
-clockwise, the printed left side of an `up` card) from area f (clockwise). With
-P >= 3 players fence 2s is seat s's left fence, area 2s its pen, fence 2s+1 its
-right fence and area 2s+1 the meadow towards seat s+1. Two players: seat 0 owns
-fences 0, 1 and pen 0, seat 1 fences 3, 4 and pen 3, fences 2 and 5 are the
-unowned extra fences in the middle of the meadows. Solo: fences 0, 1 and pen 0
-are the player's, areas 1..3 meadows, fences 2, 3 unowned.
+clockwise, the printed left side of an `up` card) from area f (clockwise). Play
+passes clockwise, and clockwise is a seated player's left hand. With P >= 3
+players fence 2s is seat s's right fence (towards the previous player), area 2s
+its pen, fence 2s+1 its left fence and area 2s+1 the meadow towards seat s+1
+(the next player, on the left). Two players: seat 0 owns fences 0 (right), 1
+(left) and pen 0, seat 1 fences 3 (right), 4 (left) and pen 3, fences 2 and 5
+are the unowned extra fences in the middle of the meadows. Solo: fences 0
+(right), 1 (left) and pen 0 are the player's, areas 1..3 meadows, fences 2, 3
+unowned. The wolf starts in the meadow to the right of seat 0: area n-1.
 
 A turn is a run of small decisions. The engine keeps a stack of pending steps
 (`_tasks`) and runs them until a step needs a decision with two or more options;
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from itertools import combinations, permutations
 from typing import Any
 
 from games.contract import Event, Result, State
@@ -186,7 +190,7 @@ class StubbornSheepState(State):
         self.sheep_pile: list[int] = []
         self.discard: list[int] = []
         self.scored: list[list[list[int]]] = [[[], [], [], []] for _ in range(players)]
-        self.wolf = 1 if wolf else -1
+        self.wolf = self.n - 1 if wolf else -1
         self.current = 0
         self.turn = 0
         self.final_left = -1  # turns left in the final round, -1 before it
@@ -198,7 +202,10 @@ class StubbornSheepState(State):
         self.setup_order: list[int] = []
         self.phase = -1
         self.ctx: tuple[int, ...] = ()
-        self._legal: tuple[Any, ...] = ()
+        # None: a scoring decision whose options are listed only when asked for
+        # (they can run into the thousands, and search bots apply every one).
+        self._legal: tuple[Any, ...] | None = ()
+        self._legal_set: frozenset[Any] | None = None
         self._tasks: list[tuple[int, ...]] = []
         self._events: list[Event] = []
 
@@ -245,6 +252,7 @@ class StubbornSheepState(State):
         self._next_orient()
 
     def _own(self, seat: int) -> tuple[int, int]:
+        """The seat's (right, left) fences: circle order, the left one clockwise."""
         pen = self.pens[seat]
         return pen, (pen + 1) % self.n
 
@@ -332,13 +340,18 @@ class StubbornSheepState(State):
         return self.current
 
     def legal_actions(self) -> tuple[Any, ...]:
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = (_STOP, *self.score_options())
+            self._legal_set = frozenset(legal)
+        return legal
 
     def prompt(self) -> str:
         return PROMPTS[self.phase]
 
     def apply(self, action: Any) -> list[Event]:
-        if action not in self._legal:
+        legal = self.legal_actions()
+        if action not in (self._legal_set if self._legal_set is not None else legal):
             raise IllegalAction(f"{action!r} is not legal now ({PROMPTS[self.phase]})")
         self._events = events = []
         phase = self.phase
@@ -370,10 +383,11 @@ class StubbornSheepState(State):
 
     # ------------------------------------------------------------- machinery
 
-    def _decide(self, phase: int, ctx: tuple[int, ...], legal: tuple[Any, ...]) -> None:
+    def _decide(self, phase: int, ctx: tuple[int, ...], legal: tuple[Any, ...] | None) -> None:
         self.phase = phase
         self.ctx = ctx
         self._legal = legal
+        self._legal_set = None
 
     def _run(self) -> None:
         tasks = self._tasks
@@ -519,14 +533,23 @@ class StubbornSheepState(State):
             gap = most - self.distinct_colours(self.current)
             self._fill(self.pens[self.current], gap, "restock")
         self._tasks.append((T_PLACE,))
+        options = self._blue_options()
+        if options:
+            self._decide(PH_BLUE, (), (_DECLINE, *options))
+
+    def _blue_options(self) -> tuple[UseBonus, ...]:
+        """The blue bonus, offered only where it would add at least one sheep."""
         bonus = self._bonus(BLUE)
-        if bonus < 0:
-            return
+        if bonus < 0 or not (self.sheep_pile or self.discard):
+            return ()
+        open_meadows = [m for m in self.meadows if m != self.wolf]
         if bonus == MEADOW_TO_SIX:
-            options = tuple(UseBonus(bonus, area=m) for m in self.meadows if m != self.wolf)
-        else:
-            options = (UseBonus(bonus),)
-        self._decide(PH_BLUE, (), (_DECLINE, *options))
+            return tuple(UseBonus(bonus, area=m) for m in open_meadows if len(self.areas[m]) < 6)
+        if bonus == PEN_PLUS_ONE:
+            return (UseBonus(bonus),)
+        if any(len(self.areas[m]) < 5 for m in open_meadows):
+            return (UseBonus(bonus),)
+        return ()
 
     def _blue_bonus(self, action: UseBonus) -> None:
         if action.bonus == PEN_PLUS_ONE:
@@ -564,7 +587,7 @@ class StubbornSheepState(State):
             self.stacks[f].append(action.card)
             self.orient[f] = action.orientation
             self._emit(FencePlaced(self.current, f, action.card, action.orientation))
-            left, right = self._own(self.current)
+            right, left = self._own(self.current)
             if f == left:
                 self.queue = [f, right]
             elif f == right:
@@ -758,35 +781,49 @@ class StubbornSheepState(State):
     # --------------------------------------------------------------- scoring
 
     def score_options(self) -> list[Score]:
+        """Every way to score one group from the pen: "You choose which sheep are
+        scored and which are discarded." The cards scored (in pile order, the last
+        on top) and the two discarded are named; up to 2 whites may stand in for
+        another colour, and then they are among the discarded."""
         pen = self.areas[self.pens[self.current]]
         by_colour: list[list[int]] = [[], [], [], []]
         for card in pen:
             by_colour[SHEEP_COLOUR[card]].append(card)
-        whites = len(by_colour[WHITE])
+        whites = sorted(by_colour[WHITE])
         options: list[Score] = []
         for colour in (BLUE, RED, YELLOW, WHITE):
             cards = by_colour[colour]
             if not cards:
                 continue
-            max_jokers = 0 if colour == WHITE else min(2, whites)
+            max_jokers = 0 if colour == WHITE else min(2, len(whites))
             for size in (3, 4):
                 for jokers in range(max_jokers + 1):
                     if len(cards) < size - jokers:
                         continue
-                    if size == 3:
-                        options.extend(Score(colour, 3, jokers, (card,)) for card in cards)
-                    else:
-                        options.extend(
-                            Score(colour, 4, jokers, (a, b)) for a in cards for b in cards if a != b
-                        )
+                    joker_sets = list(combinations(whites, jokers))
+                    for scored in permutations(cards, size - 2):
+                        rest = sorted(card for card in cards if card not in scored)
+                        for thrown in combinations(rest, 2 - jokers):
+                            options.extend(
+                                Score(colour, scored, stand_in + thrown) for stand_in in joker_sets
+                            )
         return options
 
+    def _can_score(self) -> bool:
+        """Whether the pen holds any group `score_options` would offer."""
+        counts = [0, 0, 0, 0]
+        for card in self.areas[self.pens[self.current]]:
+            counts[SHEEP_COLOUR[card]] += 1
+        jokers = min(2, counts[WHITE])
+        return counts[WHITE] >= 3 or any(
+            counts[c] and counts[c] + jokers >= 3 for c in (BLUE, RED, YELLOW)
+        )
+
     def _score_step(self) -> None:
-        options = self.score_options()
-        if not options:
+        if not self._can_score():
             self._tasks.append((T_END,))
             return
-        self._decide(PH_SCORE, (), (_STOP, *options))
+        self._decide(PH_SCORE, (), None)
 
     def _do_score(self, action: Score) -> None:
         pen = self.areas[self.pens[self.current]]
@@ -794,21 +831,10 @@ class StubbornSheepState(State):
         for card in action.scored:
             pen.remove(card)
             self.scored[self.current][colour].append(card)
-        discarded = []
-        whites = action.jokers
-        same = action.size - action.jokers - len(action.scored)
-        for card in list(pen):
-            c = SHEEP_COLOUR[card]
-            if c == colour and same > 0:
-                same -= 1
-            elif c == WHITE and whites > 0 and colour != WHITE:
-                whites -= 1
-            else:
-                continue
+        for card in action.discarded:
             pen.remove(card)
-            discarded.append(card)
-        self.discard.extend(discarded)
-        self._emit(SheepScored(self.current, colour, action.scored, tuple(discarded)))
+        self.discard.extend(action.discarded)
+        self._emit(SheepScored(self.current, colour, action.scored, action.discarded))
 
     # --------------------------------------------------------------- the end
 

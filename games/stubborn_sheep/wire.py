@@ -112,6 +112,7 @@ class StubbornSheepCodec:
                     size=action.size,
                     jokers=action.jokers,
                     scored=list(action.scored),
+                    discarded=list(action.discarded),
                 )
             )
         if isinstance(action, act.StopScoring):
@@ -150,7 +151,7 @@ class StubbornSheepCodec:
             return act.Bump(msg.bump.sheep, msg.bump.clockwise)
         if kind == "score":
             m = msg.score
-            return act.Score(m.colour - 1, m.size, m.jokers, tuple(m.scored))
+            return act.Score(m.colour - 1, tuple(m.scored), tuple(m.discarded))
         if kind == "stop_scoring":
             return act.StopScoring()
         if kind == "proceed":

@@ -125,8 +125,8 @@ def test_the_watch_check_catches_a_private_event() -> None:
     )
     assert game_name is not None, "at least one game has private events"
     case = next(c for c in game_cases() if c.game == game_name)
-    move, payload = next(_private_events(case))
-    replay = _fake_replay(case, upto=move)
+    seed, move, payload = next(_private_events(case))
+    replay = _fake_replay(case, seed, upto=move)
     expected = expected_watch_stream(replay)
     leaked = list(expected)
     codec = games.get(case.game).codec
@@ -135,7 +135,8 @@ def test_the_watch_check_catches_a_private_event() -> None:
         _check_against_engine(leaked, expected)
 
 
-def _private_events(case: Case) -> Iterator[tuple[int, object]]:
+def _private_events(case: Case) -> Iterator[tuple[int, int, object]]:
+    """(seed, move, payload) of the first private event of first-action games."""
     game = games.get(case.game)
     for seed in range(5):
         state = game.new_state(case.players, seed, case.options)
@@ -144,14 +145,14 @@ def _private_events(case: Case) -> Iterator[tuple[int, object]]:
             move += 1
             for event in state.apply(state.legal_actions()[0]):
                 if event.seat is not None and event.payload != event.redacted:
-                    yield move, event.payload
+                    yield seed, move, event.payload
                     return
 
 
-def _fake_replay(case: Case, upto: int) -> arena_pb2.Replay:
+def _fake_replay(case: Case, seed: int, upto: int) -> arena_pb2.Replay:
     game = games.get(case.game)
-    replay = arena_pb2.Replay(game=case.game, players=case.players, options=case.options, seed=0)
-    state = game.new_state(case.players, 0, case.options)
+    replay = arena_pb2.Replay(game=case.game, players=case.players, options=case.options, seed=seed)
+    state = game.new_state(case.players, seed, case.options)
     for move in range(1, upto + 1):
         replay.actions.add(move=move, seat=state.to_move, action_index=0)
         state.apply(state.legal_actions()[0])

@@ -89,6 +89,7 @@ def test_counters_follow_matches_of_every_game(metrics_server: InProcessServer) 
     with grpc.insecure_channel(metrics_server.address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
         for number, case in enumerate(game_cases()):
+            game_before = scrape(port)
             created = stub.CreateMatch(create_request(case, 100 + number))
             play_seats_to_end(stub, created.match_id, list(created.seat_tokens))
             replay = stub.GetReplay(arena_pb2.GetReplayRequest(match_id=created.match_id))
@@ -114,6 +115,10 @@ def test_counters_follow_matches_of_every_game(metrics_server: InProcessServer) 
                 name = f"sheepfold_{histogram}_seconds_count"
                 assert delta(before, after, name, game=game) == decisions
             assert value(after, "sheepfold_matches_live", game=game) == 0
+            # Every write is timed: the match, each move and the result.
+            writes = delta(game_before, after, "sheepfold_db_write_seconds_count")
+            assert writes == 1 + len(replay.actions) + 1
+            assert value(after, "sheepfold_db_queue_depth") == 0
             for name in (
                 "sheepfold_deadlines_missed_total",
                 "sheepfold_answers_rejected_total",

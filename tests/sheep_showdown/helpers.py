@@ -13,7 +13,9 @@ from games.sheep_showdown.actions import (
     RocketJump,
     SelectDog,
     ShepherdJump,
+    Steal,
     Step,
+    UseCard,
 )
 from games.sheep_showdown.state import SheepShowdownState
 
@@ -49,6 +51,25 @@ def choose_dog(state: SheepShowdownState, dog: int) -> list[Event]:
 
 def place(state: SheepShowdownState, row: int, col: int) -> list[Event]:
     return state.apply(PlaceDog(state.moving, row, col))
+
+
+def steal(state: SheepShowdownState, take: bool = True) -> list[Event]:
+    """Answer the pending STEAL decision: take a card or decline."""
+    return state.apply(Steal(state.steal_queue[0], take))
+
+
+def steal_all(state: SheepShowdownState, events: list[Event] | None = None) -> list[Event]:
+    """Take a card at every pending STEAL decision; return all the events."""
+    events = list(events or [])
+    while state.decision_name() == "steal":
+        events += steal(state)
+    return events
+
+
+def use_card(state: SheepShowdownState, use: bool = True) -> list[Event]:
+    """Answer the pending USE_CARD decision: carry the card out or decline."""
+    dog = state.moving
+    return state.apply(UseCard(dog, state.grid[state.pos[dog]], use))
 
 
 def directions(state: SheepShowdownState) -> set[int]:

@@ -15,10 +15,10 @@ from clients.bots.search import GreedyBot, MCTSBot
 from games.sheep_showdown import GAME
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.ai import evaluate, from_observation
-from games.sheep_showdown.state import BLOCKER, ROCKET, SheepShowdownState
+from games.sheep_showdown.state import BLOCKER, ROCKET, STEAL, USE_CARD, SheepShowdownState
 from tests.conftest import play_lineups
 
-from .helpers import RIGHT, position, rocket, step
+from .helpers import RIGHT, UP, position, rocket, step, use_card, wolf_dog
 
 CASES = [(2, {}), (2, {"double_trouble": True}), (3, {}), (4, {}), (5, {}), (6, {})]
 SHEEP = {C.SHEEP1, C.SHEEP2, C.SHEEP3, C.SHEEP5}
@@ -168,6 +168,40 @@ def test_the_used_rockets_of_a_chain_are_rebuilt() -> None:
     del observation.used_rockets[:]
     forgetful = from_observation(observation, 0, random.Random(0))
     assert labels(forgetful) == ["rocket dog 0 down", "rocket dog 0 left"]
+
+
+def grid7(*rows: str) -> list[str]:
+    """A 7x7 grid: the given rows padded with empty cells."""
+    return [row.ljust(7, ".") for row in rows] + ["......."] * (7 - len(rows))
+
+
+def test_the_new_decisions_are_rebuilt_and_play_on_alike() -> None:
+    """A sampled state poses the same steal and use-card decisions, slides the
+    same way, and knows which dogs the mover can still block."""
+    rows = grid7("SW...", "..3..", "..L..", "..S..", "....1")
+    state = position(rows, {0: (0, 0), 1: (3, 2)})
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    step(state, UP)
+    assert state.pending == USE_CARD
+    sampled = check_sample(state, 0, random.Random(3))
+    use_card(state)
+    use_card(sampled)
+    assert sampled.pos == state.pos and sampled.flocks[1] == state.flocks[1]
+
+    state = position(grid7("...1S", "...S."), {0: (1, 3), 1: (0, 4)})
+    state.flocks[1] = [C.SHEEP2, C.WOLF]
+    step(state, UP)
+    assert state.pending == STEAL
+    assert labels(check_sample(state, 1, random.Random(4))) == ["steal from seat 1", "decline"]
+
+    # a dog stuck before the turn began cannot be blocked in the sampled state either
+    state = position(grid7(".1...", ".....", "..S11"), {0: (2, 2), 1: (0, 0)}, to_move=1)
+    state.flocks[1] = [C.SHEEP5]
+    step(state, RIGHT)
+    sampled = check_sample(state, 0, random.Random(5))
+    step(sampled, RIGHT)
+    assert sampled.pending != STEAL and sampled.out_at[1] == 3
 
 
 def test_out_turns_are_rebuilt_for_the_tie_break() -> None:

@@ -34,7 +34,9 @@ from .helpers import (
     position,
     rocket,
     shepherd,
+    steal_all,
     step,
+    use_card,
     where,
     wolf_dog,
 )
@@ -286,10 +288,11 @@ def test_bomb_removes_the_square_and_every_dog_in_it() -> None:
     """Kowalski: "all adjacent cards explode, including diagonal cards. The
     exploded cards, including the bomb, are removed from the game for this round.
     The round ends for players who stand on an exploded card or empty space next
-    to the bomb." The mover's dog is out too; the mover steals from the others."""
+    to the bomb." The mover's dog is out too; the mover may steal from the others."""
     rows = ["11111", "1.#S1", "1SX11", "11111", "1111S"]
     state = position(rows, {0: (2, 1), 1: (1, 3), 2: (4, 4)}, flocks={1: [C.SHEEP5]}, players=3)
     events = step(state, RIGHT)
+    events = steal_all(state, events)
     bombs = payloads(events, BombExploded)
     # 3x3 around (2,2): 9 cards: the blocked cell holds two (sheep + blocker),
     # the empty (1,1) none.
@@ -354,8 +357,9 @@ def test_wolf_without_a_movable_opponent_does_nothing_more() -> None:
     state = position(rows, {0: (0, 0), 1: (3, 3)}, out_dogs=(), players=2)
     events = step(state, RIGHT)
     assert payloads(events, WolfNoTarget) == [WolfNoTarget(0)]
-    # dog 1 could not move: it is blocked by seat 0's turn
-    assert state.out[1]
+    # dog 1 was already stuck when seat 0's turn began: not blocked by seat 0,
+    # it goes out at the start of its own turn
+    assert [(d.dog, d.reason) for d in payloads(events, DogOut)] == [(1, "no_step")]
 
 
 def test_wolf_pushes_a_dog_onto_a_bomb_and_the_mover_steals() -> None:
@@ -366,6 +370,8 @@ def test_wolf_pushes_a_dog_onto_a_bomb_and_the_mover_steals() -> None:
     step(state, RIGHT)
     wolf_dog(state, 1)
     events = step(state, UP)
+    events += use_card(state)
+    events = steal_all(state, events)
     assert payloads(events, BombExploded)[0].dog == 1
     assert state.out[1] and not state.out[0]
     assert sorted(state.flocks[0]) == sorted([C.WOLF, C.SHEEP2])
@@ -382,6 +388,7 @@ def test_wolf_bomb_next_to_the_mover_takes_the_mover_out_too() -> None:
     step(state, RIGHT)
     wolf_dog(state, 1)
     step(state, UP)
+    use_card(state)
     assert state.out[0] and state.out[1]
     assert state.terminal  # nobody left in the quick game
 
@@ -394,6 +401,7 @@ def test_wolf_pushes_a_dog_onto_a_blocking_sheep_the_wolf_player_places_it() -> 
     step(state, RIGHT)
     wolf_dog(state, 1)
     step(state, UP)
+    use_card(state)
     assert state.pending == BLOCKER and state.to_move == 0
     block(state, 1, 2)
     assert state.card_at(1, 2) == C.BLOCKED
@@ -408,6 +416,7 @@ def test_wolf_pushes_a_dog_onto_a_shepherd_or_rocket_the_wolf_player_chooses() -
     step(state, RIGHT)
     wolf_dog(state, 1)
     step(state, UP)
+    use_card(state)
     assert state.pending == SHEPHERD and state.to_move == 0
     shepherd(state, 0, 4)
     assert where(state, 1) == (0, 4)
@@ -417,6 +426,7 @@ def test_wolf_pushes_a_dog_onto_a_shepherd_or_rocket_the_wolf_player_chooses() -
     step(state, RIGHT)
     wolf_dog(state, 1)
     step(state, UP)
+    use_card(state)
     assert state.pending == ROCKET and state.to_move == 0
     # landing cells: up (0,2) empty, down (4,2) over the cell dog 1 left.
     assert directions(state) == {DOWN}
@@ -457,7 +467,7 @@ def test_wolf_blocking_another_opponent_means_the_mover_blocked_them() -> None:
     assert [a.dog for a in state.legal_actions()] == [1, 2]
     wolf_dog(state, 1)
     assert directions(state) == {UP, DOWN}
-    events = step(state, DOWN)
+    events = steal_all(state, step(state, DOWN))
     outs = payloads(events, DogOut)
     assert [(d.dog, d.reason, d.by) for d in outs] == [(2, "blocked", 0)]
     assert sorted(state.flocks[0]) == sorted([C.WOLF, C.SHEEP3])

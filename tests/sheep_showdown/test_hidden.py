@@ -20,6 +20,8 @@ OBS_FIELDS = {
     "turn_player", "decision", "decision_dog", "grid", "dogs", "flock_sizes", "own_flock",
     "totals", "round_scores", "players_in", "turn", "turn_cap", "last_player",
     "last_steps_left", "out_at_turn", "used_rockets",
+    # public: which dogs could step at turn start, pending steal victims, a push direction
+    "free_at_turn_start", "steal_from", "entered_direction",
 }  # fmt: skip
 
 

@@ -20,7 +20,18 @@ from games.sheep_showdown.events import (
 )
 from games.sheep_showdown.state import CHOOSE_DOG, PLACE, STEP
 
-from .helpers import LEFT, RIGHT, UP, choose_dog, payloads, position, random_game, step
+from .helpers import (
+    LEFT,
+    RIGHT,
+    UP,
+    choose_dog,
+    payloads,
+    position,
+    random_game,
+    steal,
+    steal_all,
+    step,
+)
 
 EMPTY7 = ["......."] * 7
 
@@ -41,7 +52,7 @@ def test_blocked_opponent_is_out_and_the_mover_steals_a_card() -> None:
         {0: (1, 3), 1: (0, 4)},
         flocks={1: [C.SHEEP5]},
     )
-    events = step(state, UP)
+    events = steal_all(state, step(state, UP))
     assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(1, "blocked", 0)]
     assert sorted(state.flocks[0]) == [C.SHEEP1, C.SHEEP5]
     assert state.flocks[1] == []
@@ -69,7 +80,7 @@ def test_the_stolen_card_is_random_and_may_be_a_wolf() -> None:
             flocks={1: flock},
             seed=seed,
         )
-        step(state, UP)
+        steal_all(state, step(state, UP))
         (card,) = [c for c in state.flocks[0] if c != C.SHEEP1] or [C.SHEEP1]
         stolen.append(card)
         again = position(
@@ -78,7 +89,7 @@ def test_the_stolen_card_is_random_and_may_be_a_wolf() -> None:
             flocks={1: flock},
             seed=seed,
         )
-        step(again, UP)
+        steal_all(again, step(again, UP))
         assert sorted(again.flocks[0]) == sorted(state.flocks[0])
     assert set(stolen) == set(flock)
 
@@ -91,7 +102,7 @@ def test_blocking_several_players_at_once_steals_from_each() -> None:
         {0: (1, 1), 1: (0, 0), 2: (0, 2)},
         flocks={1: [C.SHEEP2], 2: [C.SHEEP3]},
     )
-    events = step(state, UP)
+    events = steal_all(state, step(state, UP))
     assert {d.dog for d in payloads(events, DogOut)} == {1, 2}
     assert sorted(state.flocks[0]) == [C.SHEEP1, C.SHEEP2, C.SHEEP3]
     assert state.out_at[1] == state.out_at[2]  # out in the same turn
@@ -119,7 +130,7 @@ def test_steal_events_are_private_to_thief_and_victim() -> None:
         flocks={1: [C.SHEEP5]},
         players=3,
     )
-    events = step(state, UP)
+    events = steal_all(state, step(state, UP))
     steals = [e for e in events if isinstance(e.payload, CardStolen)]
     assert steals
     for event in steals:
@@ -139,6 +150,7 @@ def test_no_step_at_the_start_of_a_turn_means_out_without_a_steal() -> None:
         flocks={1: [C.SHEEP2]},
     )
     events = step(state, UP)  # blocks dog 1 and leaves dog 0 without a step
+    events += steal(state)
     outs = [(d.dog, d.reason) for d in payloads(events, DogOut)]
     assert outs == [(1, "blocked"), (0, "no_step")]
     assert sorted(state.flocks[0]) == [C.SHEEP1, C.SHEEP2]  # kept, nobody stole
@@ -344,7 +356,7 @@ def test_double_trouble_a_blocked_dog_is_out_even_if_the_other_can_move() -> Non
     # dog 2 (seat 1) at (0,3) can only step left onto the 1; dog 0 takes it.
     state = dt_position(rows, {0: (1, 2), 1: (2, 2), 2: (0, 3), 3: (4, 0)}, flocks={1: [C.SHEEP5]})
     choose_dog(state, 0)
-    events = step(state, UP)
+    events = steal_all(state, step(state, UP))
     assert [(d.dog, d.reason) for d in payloads(events, DogOut)] == [(2, "blocked")]
     assert state.out[2] and not state.out[3] and state.out_at[1] is None
     assert sorted(state.flocks[0]) == [C.SHEEP1, C.SHEEP5]

@@ -191,7 +191,7 @@ def test_activate_twice_in_a_row() -> None:
     state = _build((r(1),))
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
     assert state.legal_actions() == (Continue(), UseBonus(ACTIVATE_TWICE, fence=3))
-    assert _activations(state.apply(UseBonus(ACTIVATE_TWICE, fence=3))) == [3, 3, 0, 1]
+    assert _activations(state.apply(UseBonus(ACTIVATE_TWICE, fence=3))) == [3, 3, 1, 0]
 
 
 def test_activate_extra_before_placing() -> None:
@@ -201,14 +201,14 @@ def test_activate_extra_before_placing() -> None:
     assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {2, 3, 4, 5}
     assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=4))) == [4]
     assert state.phase == PH_PLACE
-    assert _activations(state.apply(pick(state, PlaceFence, fence=3, orientation=UP))) == [3, 0, 1]
+    assert _activations(state.apply(pick(state, PlaceFence, fence=3, orientation=UP))) == [3, 1, 0]
 
 
 def test_activate_extra_between_activations() -> None:
     state = _build((r(2),))
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
     assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {2, 4, 5}
-    assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=5))) == [5, 3, 0, 1]
+    assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=5))) == [5, 3, 1, 0]
 
 
 # ------------------------------------------------------------------- white

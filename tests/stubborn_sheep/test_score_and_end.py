@@ -19,6 +19,14 @@ def _scoring(pen: list[int]) -> StubbornSheepState:
     return frame3(20, areas, start="score")
 
 
+WHITES = {w(i) for i in range(24)}
+
+
+def _score(colour: int, scored: tuple[int, ...], discarded: tuple[int, ...]) -> Score:
+    """A Score action naming the scored cards (last on top) and the discarded ones."""
+    return Score(colour, scored, tuple(sorted(discarded, key=lambda c: (c not in WHITES, c))))
+
+
 def _scores(state: StubbornSheepState) -> set[tuple[int, int, int, tuple[int, ...]]]:
     return {
         (a.colour, a.size, a.jokers, a.scored)
@@ -33,7 +41,7 @@ def test_three_of_a_colour_score_one_and_discard_two() -> None:
     state = _scoring([r(0), r(1), r(2)])
     assert state.phase == PH_SCORE and state.legal_actions()[0] == StopScoring()
     assert _scores(state) == {(RED, 3, 0, (card,)) for card in (r(0), r(1), r(2))}
-    events = payloads(state.apply(Score(RED, 3, 0, (r(1),))))
+    events = payloads(state.apply(_score(RED, (r(1),), (r(0), r(2)))))
     assert events[0] == SheepScored(0, RED, (r(1),), (r(0), r(2)))
     assert state.scored[0][RED] == [r(1)]
     assert state.areas[0] == []
@@ -47,7 +55,7 @@ def test_four_of_a_colour_score_two_and_the_player_picks_the_top() -> None:
     options = _scores(state)
     assert (BLUE, 4, 0, (b(2), b(0))) in options and (BLUE, 4, 0, (b(0), b(2))) in options
     assert len([o for o in options if o[1] == 4]) == 12
-    state.apply(Score(BLUE, 4, 0, (b(2), b(0))))
+    state.apply(_score(BLUE, (b(2), b(0)), (b(1), b(3))))
     assert state.scored[0][BLUE] == [b(2), b(0)]  # b(0) on top
 
 
@@ -56,21 +64,21 @@ def test_one_white_joker_with_two_of_the_colour() -> None:
     this, you must discard the white sheep before discarding sheep of the chosen colour"."""
     state = _scoring([r(0), w(0), r(1)])
     assert (RED, 3, 1, (r(0),)) in _scores(state)
-    events = payloads(state.apply(Score(RED, 3, 1, (r(0),))))
+    events = payloads(state.apply(_score(RED, (r(0),), (w(0), r(1)))))
     assert events[0] == SheepScored(0, RED, (r(0),), (w(0), r(1)))
 
 
 def test_two_white_jokers_with_one_of_the_colour() -> None:
     state = _scoring([w(0), y(0), w(1)])
     assert _scores(state) == {(2, 3, 2, (y(0),))}
-    events = payloads(state.apply(Score(2, 3, 2, (y(0),))))
+    events = payloads(state.apply(_score(2, (y(0),), (w(0), w(1)))))
     assert events[0] == SheepScored(0, 2, (y(0),), (w(0), w(1)))
 
 
 def test_two_jokers_and_two_of_the_colour_score_two() -> None:
     state = _scoring([r(0), r(1), w(0), w(1)])
     assert (RED, 4, 2, (r(0), r(1))) in _scores(state)
-    events = payloads(state.apply(Score(RED, 4, 2, (r(1), r(0)))))
+    events = payloads(state.apply(_score(RED, (r(1), r(0)), (w(0), w(1)))))
     assert events[0] == SheepScored(0, RED, (r(1), r(0)), (w(0), w(1)))
 
 
@@ -96,7 +104,7 @@ def test_whites_score_as_their_own_colour_without_jokers() -> None:
     state = _scoring([w(0), w(1), w(2), w(3)])
     options = _scores(state)
     assert {(o[0], o[1], o[2]) for o in options} == {(WHITE, 3, 0), (WHITE, 4, 0)}
-    events = payloads(state.apply(Score(WHITE, 3, 0, (w(2),))))
+    events = payloads(state.apply(_score(WHITE, (w(2),), (w(0), w(1)))))
     assert events[0] == SheepScored(0, WHITE, (w(2),), (w(0), w(1)))
     assert state.areas[0] == [w(3)]
 
@@ -111,9 +119,9 @@ def test_scoring_is_optional_and_repeatable() -> None:
     """Rulebook: "You may score several groups during the same round. Scoring sheep is
     optional"."""
     state = _scoring([r(0), r(1), r(2), b(0), b(1), b(2)])
-    state.apply(Score(RED, 3, 0, (r(0),)))
+    state.apply(_score(RED, (r(0),), (r(1), r(2))))
     assert state.phase == PH_SCORE and state.current == 0
-    state.apply(Score(BLUE, 3, 0, (b(2),)))
+    state.apply(_score(BLUE, (b(2),), (b(0), b(1))))
     assert state.scored[0][RED] == [r(0)] and state.scored[0][BLUE] == [b(2)]
     assert state.current == 1
     state = _scoring([r(0), r(1), r(2)])

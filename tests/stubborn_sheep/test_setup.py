@@ -109,11 +109,16 @@ def of(events):
     return [e.payload for e in events if isinstance(e.payload, FenceOriented)]
 
 
-def test_wolf_starts_in_the_meadow_clockwise_of_seat_0() -> None:
-    """Notes: the wolf starts in the meadow clockwise of seat 0 (solo: of the pen)."""
+def test_wolf_starts_in_the_meadow_to_the_right_of_the_first_player() -> None:
+    """Rulebook: "Place the wolf in the meadow to the right of the first player." A
+    seated player's right is counter-clockwise: the meadow between seat 0's pen and the
+    previous seat (solo: the meadow counter-clockwise of the pen), area n-1."""
     for players in (1, 2, 3, 5):
         state = GAME.new_state(players, 1, {"wolf": True})
-        assert state.wolf == 1 and state.area_owner[1] == -1
+        last = state.n - 1
+        assert state.wolf == last and state.area_owner[last] == -1
+        # the meadow borders seat 0's right fence (fence 0), not its left one
+        assert state.fence_owner[0] == 0 and state.area_owner[0] == 0
     assert GAME.new_state(3, 1).wolf == -1
 
 

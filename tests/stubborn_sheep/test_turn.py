@@ -117,9 +117,11 @@ def test_activation_order_after_placing_on_own_right_fence() -> None:
 
 def test_activation_order_after_placing_on_another_fence() -> None:
     """Rulebook: "If you placed it on a fence that does not belong to you, activate both
-    of your fences, starting with the one on the left, then the one on the right"."""
-    assert _activations(frame3(20, empty_areas(6)), 3) == [3, 0, 1]
-    assert _activations(frame3(20, empty_areas(6)), 5) == [5, 0, 1]
+    of your fences, starting with the one on the left, then the one on the right". Play
+    passes clockwise, the next player sits on your left: seat 0's left fence is fence 1
+    (towards seat 1), its right fence is fence 0 (towards seat 2)."""
+    assert _activations(frame3(20, empty_areas(6)), 3) == [3, 1, 0]
+    assert _activations(frame3(20, empty_areas(6)), 5) == [5, 1, 0]
 
 
 def test_solo_may_place_on_any_of_the_four_fences() -> None:
@@ -128,7 +130,7 @@ def test_solo_may_place_on_any_of_the_four_fences() -> None:
     state = StubbornSheepState.custom(1, areas=areas, hands=[[30]], start="place")
     assert {a.fence for a in state.legal_actions()} == {0, 1, 2, 3}
     events = _first_turn(state.apply(pick(state, PlaceFence, fence=2, orientation=UP)))
-    assert [p.fence for p in events if isinstance(p, FenceActivated)] == [2, 0, 1]
+    assert [p.fence for p in events if isinstance(p, FenceActivated)] == [2, 1, 0]
 
 
 def test_place_on_any_fence_in_either_orientation_covering_it() -> None:
@@ -343,7 +345,7 @@ def test_observation_shows_the_activation_in_progress() -> None:
     state.apply(pick(state, PlaceFence, fence=3, orientation=orientation))
     obs = state.observation(1)
     assert obs.phase == "jumper" and obs.to_move == 0 and obs.current == 0
-    assert obs.activating == 3 and obs.queue == (0, 1) and obs.activated == (3,)
+    assert obs.activating == 3 and obs.queue == (1, 0) and obs.activated == (3,)
     assert obs.context == (3, 0, 2, 3, 1, WHITE)
     assert obs.fences[3].card == card and obs.fences[3].height == 2
     assert obs.fences[3].jumps[0] == (WHITE, 2, 3)

@@ -92,11 +92,11 @@ def test_specific_messages() -> None:
     assert idle.icon_jump.moved is False and not idle.icon_jump.HasField("sheep")
     moved = CODEC.event_to_proto(IconJump(3, 1, 2, 2, 3, 40))
     assert moved.icon_jump.moved and moved.icon_jump.sheep.id == 40
-    score = CODEC.action_to_proto(Score(1, 4, 2, (19, 20)))
-    assert score.score.colour == pb.STUBBORN_SHEEP_COLOUR_RED and list(score.score.scored) == [
-        19,
-        20,
-    ]
+    score = CODEC.action_to_proto(Score(1, (19, 20), (54, 55)))
+    assert score.score.colour == pb.STUBBORN_SHEEP_COLOUR_RED
+    assert list(score.score.scored) == [19, 20] and list(score.score.discarded) == [54, 55]
+    assert score.score.size == 4 and score.score.jokers == 2
+    assert CODEC.action_from_proto(score) == Score(1, (19, 20), (54, 55))
     bonus = CODEC.action_to_proto(UseBonus(1, area=3))
     assert bonus.use_bonus.bonus == pb.STUBBORN_SHEEP_BONUS_MEADOW_TO_SIX
     assert bonus.use_bonus.area == 3 and bonus.use_bonus.fence == -1

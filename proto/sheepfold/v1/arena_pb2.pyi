@@ -398,7 +398,7 @@ class RecordedAction(_message.Message):
     def __init__(self, move: _Optional[int] = ..., seat: _Optional[int] = ..., action_index: _Optional[int] = ..., label: _Optional[str] = ..., forced: _Optional[bool] = ...) -> None: ...
 
 class Replay(_message.Message):
-    __slots__ = ("match_id", "game", "players", "options", "seed", "actions", "result")
+    __slots__ = ("match_id", "game", "players", "options", "seed", "actions", "result", "rules_version")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -413,6 +413,7 @@ class Replay(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     players: int
@@ -420,4 +421,5 @@ class Replay(_message.Message):
     seed: int
     actions: _containers.RepeatedCompositeFieldContainer[RecordedAction]
     result: MatchResult
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[RecordedAction, _Mapping]]] = ..., result: _Optional[_Union[MatchResult, _Mapping]] = ...) -> None: ...
+    rules_version: int
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[RecordedAction, _Mapping]]] = ..., result: _Optional[_Union[MatchResult, _Mapping]] = ..., rules_version: _Optional[int] = ...) -> None: ...

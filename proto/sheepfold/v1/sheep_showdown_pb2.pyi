@@ -41,6 +41,8 @@ class SheepShowdownDecision(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SHEEP_SHOWDOWN_DECISION_BLOCKER: _ClassVar[SheepShowdownDecision]
     SHEEP_SHOWDOWN_DECISION_WOLF_DOG: _ClassVar[SheepShowdownDecision]
     SHEEP_SHOWDOWN_DECISION_WOLF_STEP: _ClassVar[SheepShowdownDecision]
+    SHEEP_SHOWDOWN_DECISION_STEAL: _ClassVar[SheepShowdownDecision]
+    SHEEP_SHOWDOWN_DECISION_USE_CARD: _ClassVar[SheepShowdownDecision]
 
 class SheepShowdownDogPurpose(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -96,6 +98,8 @@ SHEEP_SHOWDOWN_DECISION_ROCKET: SheepShowdownDecision
 SHEEP_SHOWDOWN_DECISION_BLOCKER: SheepShowdownDecision
 SHEEP_SHOWDOWN_DECISION_WOLF_DOG: SheepShowdownDecision
 SHEEP_SHOWDOWN_DECISION_WOLF_STEP: SheepShowdownDecision
+SHEEP_SHOWDOWN_DECISION_STEAL: SheepShowdownDecision
+SHEEP_SHOWDOWN_DECISION_USE_CARD: SheepShowdownDecision
 SHEEP_SHOWDOWN_DOG_PURPOSE_UNSPECIFIED: SheepShowdownDogPurpose
 SHEEP_SHOWDOWN_DOG_PURPOSE_MOVE: SheepShowdownDogPurpose
 SHEEP_SHOWDOWN_DOG_PURPOSE_WOLF: SheepShowdownDogPurpose
@@ -141,7 +145,7 @@ class SheepShowdownRoundScores(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SheepShowdownObservation(_message.Message):
-    __slots__ = ("seat", "players", "double_trouble", "size", "round", "rounds", "first_player", "to_move", "turn_player", "decision", "decision_dog", "grid", "dogs", "flock_sizes", "own_flock", "totals", "round_scores", "players_in", "turn", "turn_cap", "last_player", "last_steps_left", "out_at_turn", "used_rockets")
+    __slots__ = ("seat", "players", "double_trouble", "size", "round", "rounds", "first_player", "to_move", "turn_player", "decision", "decision_dog", "grid", "dogs", "flock_sizes", "own_flock", "totals", "round_scores", "players_in", "turn", "turn_cap", "last_player", "last_steps_left", "out_at_turn", "used_rockets", "free_at_turn_start", "steal_from", "entered_direction")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     DOUBLE_TROUBLE_FIELD_NUMBER: _ClassVar[int]
@@ -166,6 +170,9 @@ class SheepShowdownObservation(_message.Message):
     LAST_STEPS_LEFT_FIELD_NUMBER: _ClassVar[int]
     OUT_AT_TURN_FIELD_NUMBER: _ClassVar[int]
     USED_ROCKETS_FIELD_NUMBER: _ClassVar[int]
+    FREE_AT_TURN_START_FIELD_NUMBER: _ClassVar[int]
+    STEAL_FROM_FIELD_NUMBER: _ClassVar[int]
+    ENTERED_DIRECTION_FIELD_NUMBER: _ClassVar[int]
     seat: int
     players: int
     double_trouble: bool
@@ -190,7 +197,10 @@ class SheepShowdownObservation(_message.Message):
     last_steps_left: int
     out_at_turn: _containers.RepeatedScalarFieldContainer[int]
     used_rockets: _containers.RepeatedCompositeFieldContainer[SheepShowdownCell]
-    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., double_trouble: _Optional[bool] = ..., size: _Optional[int] = ..., round: _Optional[int] = ..., rounds: _Optional[int] = ..., first_player: _Optional[int] = ..., to_move: _Optional[int] = ..., turn_player: _Optional[int] = ..., decision: _Optional[_Union[SheepShowdownDecision, str]] = ..., decision_dog: _Optional[int] = ..., grid: _Optional[_Iterable[_Union[SheepShowdownCard, str]]] = ..., dogs: _Optional[_Iterable[_Union[SheepShowdownDog, _Mapping]]] = ..., flock_sizes: _Optional[_Iterable[int]] = ..., own_flock: _Optional[_Iterable[_Union[SheepShowdownCard, str]]] = ..., totals: _Optional[_Iterable[int]] = ..., round_scores: _Optional[_Iterable[_Union[SheepShowdownRoundScores, _Mapping]]] = ..., players_in: _Optional[_Iterable[bool]] = ..., turn: _Optional[int] = ..., turn_cap: _Optional[int] = ..., last_player: _Optional[int] = ..., last_steps_left: _Optional[int] = ..., out_at_turn: _Optional[_Iterable[int]] = ..., used_rockets: _Optional[_Iterable[_Union[SheepShowdownCell, _Mapping]]] = ...) -> None: ...
+    free_at_turn_start: _containers.RepeatedScalarFieldContainer[int]
+    steal_from: _containers.RepeatedScalarFieldContainer[int]
+    entered_direction: SheepShowdownDirection
+    def __init__(self, seat: _Optional[int] = ..., players: _Optional[int] = ..., double_trouble: _Optional[bool] = ..., size: _Optional[int] = ..., round: _Optional[int] = ..., rounds: _Optional[int] = ..., first_player: _Optional[int] = ..., to_move: _Optional[int] = ..., turn_player: _Optional[int] = ..., decision: _Optional[_Union[SheepShowdownDecision, str]] = ..., decision_dog: _Optional[int] = ..., grid: _Optional[_Iterable[_Union[SheepShowdownCard, str]]] = ..., dogs: _Optional[_Iterable[_Union[SheepShowdownDog, _Mapping]]] = ..., flock_sizes: _Optional[_Iterable[int]] = ..., own_flock: _Optional[_Iterable[_Union[SheepShowdownCard, str]]] = ..., totals: _Optional[_Iterable[int]] = ..., round_scores: _Optional[_Iterable[_Union[SheepShowdownRoundScores, _Mapping]]] = ..., players_in: _Optional[_Iterable[bool]] = ..., turn: _Optional[int] = ..., turn_cap: _Optional[int] = ..., last_player: _Optional[int] = ..., last_steps_left: _Optional[int] = ..., out_at_turn: _Optional[_Iterable[int]] = ..., used_rockets: _Optional[_Iterable[_Union[SheepShowdownCell, _Mapping]]] = ..., free_at_turn_start: _Optional[_Iterable[int]] = ..., steal_from: _Optional[_Iterable[int]] = ..., entered_direction: _Optional[_Union[SheepShowdownDirection, str]] = ...) -> None: ...
 
 class SheepShowdownPlaceDog(_message.Message):
     __slots__ = ("dog", "cell")
@@ -238,21 +248,43 @@ class SheepShowdownPlaceBlocker(_message.Message):
     cell: SheepShowdownCell
     def __init__(self, cell: _Optional[_Union[SheepShowdownCell, _Mapping]] = ...) -> None: ...
 
+class SheepShowdownSteal(_message.Message):
+    __slots__ = ("victim", "take")
+    VICTIM_FIELD_NUMBER: _ClassVar[int]
+    TAKE_FIELD_NUMBER: _ClassVar[int]
+    victim: int
+    take: bool
+    def __init__(self, victim: _Optional[int] = ..., take: _Optional[bool] = ...) -> None: ...
+
+class SheepShowdownUseCard(_message.Message):
+    __slots__ = ("dog", "card", "use")
+    DOG_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    USE_FIELD_NUMBER: _ClassVar[int]
+    dog: int
+    card: SheepShowdownCard
+    use: bool
+    def __init__(self, dog: _Optional[int] = ..., card: _Optional[_Union[SheepShowdownCard, str]] = ..., use: _Optional[bool] = ...) -> None: ...
+
 class SheepShowdownAction(_message.Message):
-    __slots__ = ("place_dog", "select_dog", "step", "shepherd_jump", "rocket_jump", "place_blocker")
+    __slots__ = ("place_dog", "select_dog", "step", "shepherd_jump", "rocket_jump", "place_blocker", "steal", "use_card")
     PLACE_DOG_FIELD_NUMBER: _ClassVar[int]
     SELECT_DOG_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
     SHEPHERD_JUMP_FIELD_NUMBER: _ClassVar[int]
     ROCKET_JUMP_FIELD_NUMBER: _ClassVar[int]
     PLACE_BLOCKER_FIELD_NUMBER: _ClassVar[int]
+    STEAL_FIELD_NUMBER: _ClassVar[int]
+    USE_CARD_FIELD_NUMBER: _ClassVar[int]
     place_dog: SheepShowdownPlaceDog
     select_dog: SheepShowdownSelectDog
     step: SheepShowdownStep
     shepherd_jump: SheepShowdownShepherdJump
     rocket_jump: SheepShowdownRocketJump
     place_blocker: SheepShowdownPlaceBlocker
-    def __init__(self, place_dog: _Optional[_Union[SheepShowdownPlaceDog, _Mapping]] = ..., select_dog: _Optional[_Union[SheepShowdownSelectDog, _Mapping]] = ..., step: _Optional[_Union[SheepShowdownStep, _Mapping]] = ..., shepherd_jump: _Optional[_Union[SheepShowdownShepherdJump, _Mapping]] = ..., rocket_jump: _Optional[_Union[SheepShowdownRocketJump, _Mapping]] = ..., place_blocker: _Optional[_Union[SheepShowdownPlaceBlocker, _Mapping]] = ...) -> None: ...
+    steal: SheepShowdownSteal
+    use_card: SheepShowdownUseCard
+    def __init__(self, place_dog: _Optional[_Union[SheepShowdownPlaceDog, _Mapping]] = ..., select_dog: _Optional[_Union[SheepShowdownSelectDog, _Mapping]] = ..., step: _Optional[_Union[SheepShowdownStep, _Mapping]] = ..., shepherd_jump: _Optional[_Union[SheepShowdownShepherdJump, _Mapping]] = ..., rocket_jump: _Optional[_Union[SheepShowdownRocketJump, _Mapping]] = ..., place_blocker: _Optional[_Union[SheepShowdownPlaceBlocker, _Mapping]] = ..., steal: _Optional[_Union[SheepShowdownSteal, _Mapping]] = ..., use_card: _Optional[_Union[SheepShowdownUseCard, _Mapping]] = ...) -> None: ...
 
 class SheepShowdownRoundStarted(_message.Message):
     __slots__ = ("round", "first_player", "size", "grid")
@@ -402,8 +434,28 @@ class SheepShowdownGameEnded(_message.Message):
     ranks: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, totals: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ...) -> None: ...
 
+class SheepShowdownStealDeclined(_message.Message):
+    __slots__ = ("thief", "victim")
+    THIEF_FIELD_NUMBER: _ClassVar[int]
+    VICTIM_FIELD_NUMBER: _ClassVar[int]
+    thief: int
+    victim: int
+    def __init__(self, thief: _Optional[int] = ..., victim: _Optional[int] = ...) -> None: ...
+
+class SheepShowdownCardDeclined(_message.Message):
+    __slots__ = ("seat", "dog", "card", "by")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DOG_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    dog: int
+    card: SheepShowdownCard
+    by: int
+    def __init__(self, seat: _Optional[int] = ..., dog: _Optional[int] = ..., card: _Optional[_Union[SheepShowdownCard, str]] = ..., by: _Optional[int] = ...) -> None: ...
+
 class SheepShowdownEvent(_message.Message):
-    __slots__ = ("round_started", "dog_placed", "dog_moved", "card_taken", "shepherd_stays", "blocker_placed", "blocker_discarded", "bomb_exploded", "wolf_no_target", "dog_out", "player_out", "card_stolen", "last_player", "round_ended", "game_ended")
+    __slots__ = ("round_started", "dog_placed", "dog_moved", "card_taken", "shepherd_stays", "blocker_placed", "blocker_discarded", "bomb_exploded", "wolf_no_target", "dog_out", "player_out", "card_stolen", "last_player", "round_ended", "game_ended", "steal_declined", "card_declined")
     ROUND_STARTED_FIELD_NUMBER: _ClassVar[int]
     DOG_PLACED_FIELD_NUMBER: _ClassVar[int]
     DOG_MOVED_FIELD_NUMBER: _ClassVar[int]
@@ -419,6 +471,8 @@ class SheepShowdownEvent(_message.Message):
     LAST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     ROUND_ENDED_FIELD_NUMBER: _ClassVar[int]
     GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
+    STEAL_DECLINED_FIELD_NUMBER: _ClassVar[int]
+    CARD_DECLINED_FIELD_NUMBER: _ClassVar[int]
     round_started: SheepShowdownRoundStarted
     dog_placed: SheepShowdownDogPlaced
     dog_moved: SheepShowdownDogMoved
@@ -434,4 +488,6 @@ class SheepShowdownEvent(_message.Message):
     last_player: SheepShowdownLastPlayer
     round_ended: SheepShowdownRoundEnded
     game_ended: SheepShowdownGameEnded
-    def __init__(self, round_started: _Optional[_Union[SheepShowdownRoundStarted, _Mapping]] = ..., dog_placed: _Optional[_Union[SheepShowdownDogPlaced, _Mapping]] = ..., dog_moved: _Optional[_Union[SheepShowdownDogMoved, _Mapping]] = ..., card_taken: _Optional[_Union[SheepShowdownCardTaken, _Mapping]] = ..., shepherd_stays: _Optional[_Union[SheepShowdownShepherdStays, _Mapping]] = ..., blocker_placed: _Optional[_Union[SheepShowdownBlockerPlaced, _Mapping]] = ..., blocker_discarded: _Optional[_Union[SheepShowdownBlockerDiscarded, _Mapping]] = ..., bomb_exploded: _Optional[_Union[SheepShowdownBombExploded, _Mapping]] = ..., wolf_no_target: _Optional[_Union[SheepShowdownWolfNoTarget, _Mapping]] = ..., dog_out: _Optional[_Union[SheepShowdownDogOut, _Mapping]] = ..., player_out: _Optional[_Union[SheepShowdownPlayerOut, _Mapping]] = ..., card_stolen: _Optional[_Union[SheepShowdownCardStolen, _Mapping]] = ..., last_player: _Optional[_Union[SheepShowdownLastPlayer, _Mapping]] = ..., round_ended: _Optional[_Union[SheepShowdownRoundEnded, _Mapping]] = ..., game_ended: _Optional[_Union[SheepShowdownGameEnded, _Mapping]] = ...) -> None: ...
+    steal_declined: SheepShowdownStealDeclined
+    card_declined: SheepShowdownCardDeclined
+    def __init__(self, round_started: _Optional[_Union[SheepShowdownRoundStarted, _Mapping]] = ..., dog_placed: _Optional[_Union[SheepShowdownDogPlaced, _Mapping]] = ..., dog_moved: _Optional[_Union[SheepShowdownDogMoved, _Mapping]] = ..., card_taken: _Optional[_Union[SheepShowdownCardTaken, _Mapping]] = ..., shepherd_stays: _Optional[_Union[SheepShowdownShepherdStays, _Mapping]] = ..., blocker_placed: _Optional[_Union[SheepShowdownBlockerPlaced, _Mapping]] = ..., blocker_discarded: _Optional[_Union[SheepShowdownBlockerDiscarded, _Mapping]] = ..., bomb_exploded: _Optional[_Union[SheepShowdownBombExploded, _Mapping]] = ..., wolf_no_target: _Optional[_Union[SheepShowdownWolfNoTarget, _Mapping]] = ..., dog_out: _Optional[_Union[SheepShowdownDogOut, _Mapping]] = ..., player_out: _Optional[_Union[SheepShowdownPlayerOut, _Mapping]] = ..., card_stolen: _Optional[_Union[SheepShowdownCardStolen, _Mapping]] = ..., last_player: _Optional[_Union[SheepShowdownLastPlayer, _Mapping]] = ..., round_ended: _Optional[_Union[SheepShowdownRoundEnded, _Mapping]] = ..., game_ended: _Optional[_Union[SheepShowdownGameEnded, _Mapping]] = ..., steal_declined: _Optional[_Union[SheepShowdownStealDeclined, _Mapping]] = ..., card_declined: _Optional[_Union[SheepShowdownCardDeclined, _Mapping]] = ...) -> None: ...

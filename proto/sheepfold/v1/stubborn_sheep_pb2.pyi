@@ -290,16 +290,18 @@ class StubbornSheepBump(_message.Message):
     def __init__(self, sheep: _Optional[int] = ..., clockwise: _Optional[bool] = ...) -> None: ...
 
 class StubbornSheepScore(_message.Message):
-    __slots__ = ("colour", "size", "jokers", "scored")
+    __slots__ = ("colour", "size", "jokers", "scored", "discarded")
     COLOUR_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
     JOKERS_FIELD_NUMBER: _ClassVar[int]
     SCORED_FIELD_NUMBER: _ClassVar[int]
+    DISCARDED_FIELD_NUMBER: _ClassVar[int]
     colour: StubbornSheepColour
     size: int
     jokers: int
     scored: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, colour: _Optional[_Union[StubbornSheepColour, str]] = ..., size: _Optional[int] = ..., jokers: _Optional[int] = ..., scored: _Optional[_Iterable[int]] = ...) -> None: ...
+    discarded: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, colour: _Optional[_Union[StubbornSheepColour, str]] = ..., size: _Optional[int] = ..., jokers: _Optional[int] = ..., scored: _Optional[_Iterable[int]] = ..., discarded: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class StubbornSheepStopScoring(_message.Message):
     __slots__ = ()
