@@ -9,6 +9,7 @@ import os
 import random
 import shlex
 import sys
+from collections.abc import Sequence
 from contextlib import nullcontext
 from typing import Any
 
@@ -321,6 +322,28 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
     _add_command_flags(parser)
     parser.add_argument("--seed", type=int, default=0, help="bot seed (default %(default)s)")
     parser.set_defaults(handler=run_bot)
+
+
+# Options whose value may start with "-" (a token is random text).
+VALUE_OPTIONS = ("--token", "--admin-token")
+
+
+def join_option_values(argv: Sequence[str]) -> list[str]:
+    """`--token -abc` as `--token=-abc`: argparse would read `-abc` as an option
+    and exit 2, so a token that starts with "-" could never be passed."""
+    out: list[str] = []
+    rest = iter(argv)
+    for arg in rest:
+        if arg == "--":
+            out.append(arg)
+            out.extend(rest)
+            break
+        if arg in VALUE_OPTIONS:
+            value = next(rest, None)
+            out.append(arg if value is None else f"{arg}={value}")
+        else:
+            out.append(arg)
+    return out
 
 
 def run_bot(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from server.decoding import DecodeErrorsAreInvalidArgument
 from server.match import MatchLimits
 from server.metrics import NO_METRICS, ServerMetrics
 from server.metrics_http import MetricsEndpoint
@@ -30,6 +31,8 @@ from server.store import MemoryStore, Store
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
+# Play answers an undecodable message after the join with a PlayError itself.
+PLAY_METHOD = f"/{ARENA_SERVICE}/Play"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,11 @@ class ServerConfig:
     keepalive_timeout: float = 10.0
     # Addresses to listen on (HOST:PORT or unix:PATH); empty: host:port alone.
     listen: tuple[str, ...] = ()
+    # Streams one connection may have open at once; a client's further streams
+    # wait on its side (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
+    max_streams_per_connection: int = 1000
+    # Play streams from one client address that have not sent their join yet.
+    max_pending_joins_per_address: int = 100
     # CreateMatch waits this long for a busy or locked database, then answers
     # UNAVAILABLE; moves and results wait as long as it takes (see storage.py).
     db_write_timeout: float = 5.0
@@ -86,6 +94,9 @@ def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
         # Clients may ping every 5 s (the SDK pings every 30 s); more often is abuse.
         ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
         ("grpc.http2.min_recv_ping_interval_without_data_ms", 5_000),
+        # Without it one connection may open any number of streams, each a handler
+        # on the event loop (gRPC's default is unlimited).
+        ("grpc.max_concurrent_streams", config.max_streams_per_connection),
     ]
 
 
@@ -176,13 +187,17 @@ class SheepfoldServer:
 
     async def start(self) -> int:
         self._loop = asyncio.get_running_loop()
-        server = grpc.aio.server(options=grpc_options(self.config))
+        server = grpc.aio.server(
+            options=grpc_options(self.config),
+            interceptors=[DecodeErrorsAreInvalidArgument({PLAY_METHOD})],
+        )
         arena_pb2_grpc.add_ArenaServicer_to_server(
             ArenaService(
                 self.registry,
                 admin_token=self.config.admin_token,
                 default_clock=self.config.default_clock,
                 join_timeout=self.config.join_timeout,
+                max_pending_joins=self.config.max_pending_joins_per_address,
             ),
             server,
         )
