@@ -1,4 +1,6 @@
-"""The Sheep 'n' Sheep game state: setup, decisions, turn order and the end.
+"""The Sheep 'n' Sheep game state: setup, applying decisions, turn order and the end.
+
+Which actions each phase allows lives in legal.py; the packed cell keys in cells.py.
 
 Pastures are dicts from a packed cell key to a card id; the key packs (x, y)
 into one int so that neighbours are key +- 1 and key +- _W.
@@ -8,7 +10,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from games.contract import Event, Result, State
@@ -20,53 +22,59 @@ from games.sheep_n_sheep.actions import (
     BeginSame,
     Cell,
     Discard,
-    Pass,
     Place,
     SheepNSheepAction,
     Stop,
     TakeSet,
 )
-from games.sheep_n_sheep.cards import CARDS, DECK_SIZE, DRAW, FACE, ICON, NUMBER
+from games.sheep_n_sheep.cards import CARDS, DECK_SIZE, DRAW, ICON, NUMBER
+from games.sheep_n_sheep.cells import _DIRS, _OFF, _ORIGIN, _W, pack, unpack
+from games.sheep_n_sheep.legal import (
+    _FREE,
+    _PASS,
+    _STOP,
+    _TAKE,
+    DISCARD,
+    FREE,
+    HAND_LIMIT,
+    MARKET_SETS,
+    OVER,
+    PHASES,
+    RUN,
+    SAME,
+    TURN,
+    LegalActions,
+    _distinct,
+)
 from games.sheep_n_sheep.observation import Placement, SheepNSheepObservation
 from games.sheep_n_sheep.scoring import score
 
-TURN, SAME, RUN, DISCARD, FREE, OVER = range(6)
-PHASES = ("turn", "same", "run", "discard", "free", "over")
-HAND_LIMIT = 6  # a hand of this many cards or more must place
-MARKET_SETS = 4
-
-_W = 1024
-_OFF = 512
-_ORIGIN = _OFF * _W + _OFF
-_DIRS = (_W, -_W, 1, -1)  # right, left, up, down: the order Place actions are listed in
-
-_STOP = Stop()
-_PASS = Pass()
-_FREE = BeginFree()
-_TAKE = tuple(TakeSet(i) for i in range(MARKET_SETS))
-
-
-def pack(x: int, y: int) -> int:
-    return (x + _OFF) * _W + y + _OFF
-
-
-def unpack(key: int) -> Cell:
-    return key // _W - _OFF, key % _W - _OFF
-
-
-def _distinct(hand: Iterable[int]) -> list[int]:
-    """One card per face (same colour, number and icon are interchangeable)."""
-    seen: set[int] = set()
-    out = []
-    for card in hand:
-        face = FACE[card]
-        if face not in seen:
-            seen.add(face)
-            out.append(card)
-    return out
+__all__ = [
+    "DISCARD",
+    "FREE",
+    "HAND_LIMIT",
+    "MARKET_SETS",
+    "OVER",
+    "PHASES",
+    "RUN",
+    "SAME",
+    "TURN",
+    "_DIRS",
+    "_FREE",
+    "_OFF",
+    "_ORIGIN",
+    "_PASS",
+    "_STOP",
+    "_TAKE",
+    "_W",
+    "SheepNSheepState",
+    "_distinct",
+    "pack",
+    "unpack",
+]
 
 
-class SheepNSheepState(State):
+class SheepNSheepState(LegalActions, State):
     """One game. Seat 0 starts; turns go 0, 1, ..., N-1, 0, ..."""
 
     __slots__ = (
@@ -242,108 +250,6 @@ class SheepNSheepState(State):
             out.append(Event(ev.Passed(seat)))
             self._end_turn(out)
         return out
-
-    # ----------------------------------------------------------------- legal actions
-
-    def _compute_legal(self) -> tuple[SheepNSheepAction, ...]:
-        phase = self._phase
-        if phase == TURN:
-            return self._turn_actions()
-        if phase == OVER:
-            return ()
-        hand = self._hands[self._seat]
-        pasture = self._pastures[self._seat]
-        acts: list[SheepNSheepAction] = []
-        if phase == SAME:
-            if self._tip is None:
-                acts = [Place(card, 0, 0) for card in _distinct(hand)]
-            else:
-                num = self._up_num  # a same-number placement keeps its number here
-                cards = _distinct(c for c in hand if NUMBER[c] == num)
-                if cards:
-                    self._add_places(acts, cards, self._tip, pasture, "")
-        elif phase == RUN:
-            if self._up_tip is None:
-                acts = [Place(card, 0, 0) for card in _distinct(hand)]
-            else:
-                up = self._up_num + 1
-                if up <= 5:
-                    cards = _distinct(c for c in hand if NUMBER[c] == up)
-                    if cards:
-                        self._add_places(acts, cards, self._up_tip, pasture, "up")
-                down = self._down_num - 1
-                if self._down_tip is not None and down >= 1:
-                    cards = _distinct(c for c in hand if NUMBER[c] == down)
-                    if cards:
-                        self._add_places(acts, cards, self._down_tip, pasture, "down")
-        elif phase == DISCARD:
-            return tuple(Discard(card) for card in _distinct(hand))
-        else:  # FREE
-            cells = self._frontier(pasture) if pasture else [_ORIGIN]
-            for card in _distinct(hand):
-                for key in cells:
-                    x, y = unpack(key)
-                    acts.append(Place(card, x, y))
-            return tuple(acts)
-        if self._placed:
-            acts.append(_STOP)
-        return tuple(acts)
-
-    @staticmethod
-    def _add_places(
-        acts: list[SheepNSheepAction],
-        cards: list[int],
-        tip: int,
-        pasture: dict[int, int],
-        branch: str,
-    ) -> None:
-        for d in _DIRS:
-            key = tip + d
-            if key not in pasture:
-                x, y = unpack(key)
-                for card in cards:
-                    acts.append(Place(card, x, y, branch))
-
-    @staticmethod
-    def _frontier(pasture: dict[int, int]) -> list[int]:
-        cells = {key + d for key in pasture for d in _DIRS}
-        return sorted(cells.difference(pasture))
-
-    def _turn_actions(self) -> tuple[SheepNSheepAction, ...]:
-        seat = self._seat
-        hand = self._hands[seat]
-        acts: list[SheepNSheepAction] = []
-        if len(hand) < HAND_LIMIT:
-            acts.extend(_TAKE[: len(self._market)])
-        if hand:
-            pasture = self._pastures[seat]
-            if not pasture:
-                acts.append(BeginSame(None))
-                acts.append(BeginRun(None))
-            else:
-                numbers = 0
-                for card in hand:
-                    numbers |= 1 << NUMBER[card]
-                runs: list[SheepNSheepAction] = []
-                for key in sorted(pasture):
-                    if (
-                        key + _W in pasture
-                        and key - _W in pasture
-                        and key + 1 in pasture
-                        and key - 1 in pasture
-                    ):
-                        continue
-                    num = NUMBER[pasture[key]]
-                    if numbers >> num & 1:
-                        acts.append(BeginSame(unpack(key)))
-                    if numbers & (1 << (num + 1) | 1 << (num - 1)) & 0b111110:
-                        runs.append(BeginRun(unpack(key)))
-                acts.extend(runs)
-            if len(hand) >= 2:
-                acts.append(_FREE)
-        if not acts:
-            acts.append(_PASS)
-        return tuple(acts)
 
     # ----------------------------------------------------------------- effects
 
