@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: help install demo test test-node proto lint format bench clean
+.PHONY: help install demo test test-node test-browser screenshots proto lint format bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -21,8 +21,9 @@ demo: $(STAMP) ## play a short round robin of the built-in bots on every game
 	$(BIN)/sheepfold demo
 
 test: $(STAMP) ## run the whole test suite (the Node bot's too when node and npm are installed)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not browser"
 	@$(MAKE) --no-print-directory test-node
+	@$(MAKE) --no-print-directory test-browser
 
 test-node: $(STAMP) ## the Node.js bot's tests (clients/node); says so when node or npm is missing
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
@@ -32,6 +33,20 @@ test-node: $(STAMP) ## the Node.js bot's tests (clients/node); says so when node
 	else \
 		echo "test-node: NOT RUN - node and/or npm not found; install Node.js 20+ to test clients/node"; \
 	fi
+
+CHROMIUM ?= /usr/bin/chromium
+
+test-browser: $(STAMP) ## the web viewer in headless Chromium; says so when Chromium is missing
+	@if [ -x "$(CHROMIUM)" ]; then \
+		SHEEPFOLD_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest -m browser -q; \
+	elif [ -n "$(REQUIRE_BROWSER)" ]; then \
+		echo "test-browser: REQUIRE_BROWSER is set but there is no Chromium at $(CHROMIUM)" >&2; exit 1; \
+	else \
+		echo "test-browser: NOT RUN - chromium not found at $(CHROMIUM); install it (apt-get install chromium) to test the web viewer"; \
+	fi
+
+screenshots: $(STAMP) ## a picture of each game's web viewer, for the README (docs/screenshots/)
+	SHEEPFOLD_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m web.screenshots docs/screenshots
 
 proto: $(STAMP) ## regenerate the committed Python code from proto/
 	$(BIN)/python proto/generate.py

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from cli import db, demo, play, replay, serve
 from tournament import cli as tournament_cli
+from web import cli as web_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     tournament_cli.add_parser(commands)
     replay.add_parser(commands)
     db.add_parser(commands)
+    web_cli.add_parser(commands)
     return parser
 
 

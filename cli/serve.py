@@ -6,13 +6,14 @@ import argparse
 import asyncio
 import os
 import sqlite3
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 from cli.db import add_retention_arguments, positive_float
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
 from server.match import MatchLimits
-from server.metrics_http import MetricsPortError
 from server.records import ClockConfig
 from server.retention import Retention
 from server.sqlite_store import SqliteStore, StoreError
@@ -127,6 +128,22 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="console on a terminal, JSON lines otherwise (default %(default)s)",
     )
     parser.add_argument("--log-level", default="info", help="debug, info, warning, error")
+    parser.add_argument(
+        "--web-port",
+        type=int,
+        help="also serve the web viewer on this HTTP port, in the same process and event loop",
+    )
+    parser.add_argument(
+        "--web-host", default="127.0.0.1", help="address the web viewer binds (default %(default)s)"
+    )
+    parser.add_argument(
+        "--tournament-db",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="PATH",
+        help="with --web-port: a tournament database the viewer shows (repeatable)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -174,8 +191,35 @@ def run(args: argparse.Namespace) -> int:
         db_write_timeout=args.db_write_timeout,
         retention=Retention(days=args.keep_finished_days, count=args.keep_finished),
     )
+    companion = None
+    if args.web_port is not None:
+        if args.tls_cert:
+            raise SystemExit("sheepfold serve: --web-port does not work with TLS yet")
+        missing = [str(path) for path in args.tournament_db if not path.is_file()]
+        if missing:
+            raise SystemExit(f"sheepfold serve: no tournament database at {', '.join(missing)}")
+        companion = _web_companion(args.web_host, args.web_port, tuple(args.tournament_db))
     try:
-        asyncio.run(serve(config, store))
-    except MetricsPortError as error:
+        asyncio.run(serve(config, store, companion))
+    except OSError as error:
         raise SystemExit(f"sheepfold serve: {error}") from None
     return 0
+
+
+def _web_companion(
+    host: str, port: int, dbs: tuple[Path, ...]
+) -> Callable[[int], AbstractAsyncContextManager[object]]:
+    """The web viewer beside the server; it reaches the server over loopback gRPC,
+    through the public API like any client."""
+    from web.app import WebConfig, start_web
+
+    @asynccontextmanager
+    async def running(grpc_port: int) -> AsyncIterator[object]:
+        web = await start_web(WebConfig(f"127.0.0.1:{grpc_port}", dbs), host, port)
+        print(f"sheepfold serve: web viewer on http://{host}:{web.port}/", flush=True)
+        try:
+            yield web
+        finally:
+            await web.stop()
+
+    return running

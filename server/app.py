@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -249,14 +252,23 @@ class SheepfoldServer:
             await self._server.wait_for_termination()
 
 
-async def serve(config: ServerConfig, store: Store | None = None) -> None:
-    """Run until SIGTERM or SIGINT, then shut down gracefully."""
+async def serve(
+    config: ServerConfig,
+    store: Store | None = None,
+    companion: Callable[[int], AbstractAsyncContextManager[object]] | None = None,
+) -> None:
+    """Run until SIGTERM or SIGINT, then shut down gracefully. `companion(port)`,
+    when given, runs beside the server on the same loop (the web viewer of
+    `serve --web-port`) and is closed before the server stops."""
     server = SheepfoldServer(config, store)
-    await server.start()
+    port = await server.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    await stop.wait()
-    server.log.info("signal received, shutting down", live_matches=server.registry.live_count())
-    await server.stop("server shutting down")
+    try:
+        async with companion(port) if companion else contextlib.nullcontext():
+            await stop.wait()
+    finally:
+        server.log.info("signal received, shutting down", live_matches=server.registry.live_count())
+        await server.stop("server shutting down")

@@ -109,7 +109,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--format",
         choices=FORMATS,
         default="text",
-        help="text (default), json (same content, for programs), csv or markdown",
+        help="text (default), json (same content, for programs), csv, markdown, or html "
+        "(one self-contained page with the Elo plot and the crosstable heat map)",
     )
     rep.add_argument(
         "--tournament", metavar="NAME", help="which tournament in the database (default: latest)"

@@ -19,7 +19,7 @@ from tournament.store import GameRecord, Store, TournamentRecord
 
 __all__ = ["FORMATS", "render", "report", "report_data"]
 
-FORMATS = ("text", "json", "csv", "markdown")
+FORMATS = ("text", "json", "csv", "markdown", "html")
 
 
 def report(
@@ -40,14 +40,19 @@ def report(
         raise FileNotFoundError(f"no database at {db}")
     with Store(db) as store:
         record = store.tournament(tournament)
+        games = store.games(record.id)
         data = report_data(
             record,
-            store.games(record.id),
+            games,
             samples=samples,
             seed=seed,
             anchor=anchor,
             include_removed=include_removed,
         )
+    if format == "html":
+        from tournament.report_html import report_page  # it builds on this module
+
+        return report_page(data, games)
     return render(data, format)
 
 

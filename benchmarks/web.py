@@ -1,0 +1,436 @@
+"""The web viewer under load (a measurement, not a test).
+
+    python -m benchmarks.web                 # both parts
+    python -m benchmarks.web --part serving --seconds 10 --pages 100
+    python -m benchmarks.web --part live
+
+serving: one `sheepfold serve --web-port` process (game server and viewer on
+one event loop). This process plays Sheep Showdown matches against it with
+random bots as fast as they go (`--matches` at once) and counts moves per
+second, first with no page open, then with `--pages` match pages open: a
+helper process keeps that many Server-Sent Event streams of live matches open
+(what a browser's match page holds), moving to another live match when one
+ends. The figure is the slowdown of the matches.
+
+live: headless Chromium shows a 2-player Double Trouble Sheep Showdown match
+whose bots answer every 10 ms (about 100 moves/s). Measured in the page: moves
+shown per second, how far the page is behind the server, the longest gap
+between animation frames, and how long a click on "previous" takes to redraw.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+
+from benchmarks import procs
+from clients.matchplay import create_match
+from clients.sdk import DecisionView, play
+from server import launch
+
+CHROMIUM = os.environ.get("SHEEPFOLD_CHROMIUM", "/usr/bin/chromium")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class _Viewer:
+    """The game server, and the viewer in its process or (separate) in its own."""
+
+    server: launch.ServerProcess
+    url: str
+    web: subprocess.Popen[bytes] | None = None
+
+    def stop(self) -> None:
+        if self.web is not None:
+            self.web.terminate()
+            self.web.wait(15)
+        launch.stop(self.server)
+
+
+def _start_server(separate: bool = False) -> _Viewer:
+    web_port = _free_port()
+    if not separate:
+        server = launch.start(
+            launch.serve_command("--db", ":memory:", "--web-port", str(web_port)), max_lines=200
+        )
+        return _Viewer(server, f"http://127.0.0.1:{web_port}")
+    server = launch.start(launch.serve_command("--db", ":memory:"), max_lines=200)
+    web = subprocess.Popen(
+        [sys.executable, "-m", "cli", "web", "--server", server.address, "--port", str(web_port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    viewer = _Viewer(server, f"http://127.0.0.1:{web_port}", web)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib_json(f"{viewer.url}/api/matches"):
+                return viewer
+        except OSError:
+            if time.monotonic() > deadline:
+                viewer.stop()
+                raise
+            time.sleep(0.2)
+
+
+class CountingBot:
+    def __init__(self, seed: int, counter: list[int], delay: float = 0.0) -> None:
+        self.rng = random.Random(seed)
+        self.counter = counter
+        self.delay = delay
+
+    async def decide(self, decision: DecisionView) -> int:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        self.counter[0] += 1
+        return self.rng.randrange(len(decision.actions))
+
+
+async def _play_forever(address: str, counter: list[int], worker: int, think: float) -> None:
+    number = 0
+    while True:
+        number += 1
+        created = await create_match(address, "sheep-showdown", 2, seed=worker * 100_000 + number)
+        await asyncio.gather(
+            *(
+                play(
+                    CountingBot(number * 10 + seat, counter, think),
+                    address,
+                    created.match_id,
+                    token,
+                )
+                for seat, token in enumerate(created.seat_tokens)
+            )
+        )
+
+
+async def _moves_per_second(
+    server: launch.ServerProcess, matches: int, seconds: float, think: float
+) -> tuple[float, float]:
+    """Moves per second, and the server process's CPU milliseconds per move."""
+    address = server.address
+    counter = [0]
+    workers = [
+        asyncio.ensure_future(_play_forever(address, counter, w, think)) for w in range(matches)
+    ]
+    try:
+        await asyncio.sleep(1.0)  # ramp up
+        start_count, start = counter[0], time.perf_counter()
+        cpu = procs.sample(server.pid).cpu_seconds
+        await asyncio.sleep(seconds)
+        moves = counter[0] - start_count
+        cpu = procs.sample(server.pid).cpu_seconds - cpu
+        return moves / (time.perf_counter() - start), 1000 * cpu / max(1, moves)
+    finally:
+        for worker in workers:
+            worker.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+
+
+# ------------------------------------------------------------ the pages helper
+
+
+async def _pages(url: str, count: int, seconds: float) -> dict[str, int]:
+    """Keep `count` live-match SSE streams open for `seconds`; returns totals.
+    One poll of the matches list, shared, tells the streams which matches run."""
+    totals = {"streams": 0, "batches": 0, "bytes": 0}
+    deadline = time.monotonic() + seconds
+    running: list[str] = []
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+
+        async def poll() -> None:
+            while time.monotonic() < deadline:
+                async with session.get(f"{url}/api/matches") as response:
+                    listing = await response.json()
+                running[:] = [m["match_id"] for m in listing if m["status"] == "running"]
+                await asyncio.sleep(0.5)
+
+        async def one(index: int) -> None:
+            seen: set[str] = set()
+            while time.monotonic() < deadline:
+                fresh = [m for m in running if m not in seen]
+                if not fresh:
+                    await asyncio.sleep(0.05)
+                    continue
+                match_id = fresh[index % len(fresh)]
+                seen.add(match_id)
+                totals["streams"] += 1
+                async with session.get(f"{url}/api/match/{match_id}/live") as response:
+                    # Chunks, not lines: the first batch (the history) can be long.
+                    async for chunk in response.content.iter_any():
+                        totals["bytes"] += len(chunk)
+                        totals["batches"] += chunk.count(b"data: ")
+                        if time.monotonic() > deadline:
+                            return
+
+        outcomes = await asyncio.gather(
+            poll(), *(one(i) for i in range(count)), return_exceptions=True
+        )
+        failures = [repr(o) for o in outcomes if isinstance(o, BaseException)]
+        if failures:
+            print(f"pages helper: {len(failures)} failed: {failures[:3]}", file=sys.stderr)
+    return totals
+
+
+# ------------------------------------------------------------ parts
+
+
+@dataclass
+class ServingResult:
+    matches: int
+    pages: int
+    moves_per_second_alone: float
+    moves_per_second_with_pages: float
+    server_cpu_ms_per_move_alone: float
+    server_cpu_ms_per_move_with_pages: float
+    page_streams_opened: int
+    page_batches: int
+
+    @property
+    def slowdown_percent(self) -> float:
+        alone, loaded = self.moves_per_second_alone, self.moves_per_second_with_pages
+        return 100.0 * (alone - loaded) / alone
+
+
+def serving(
+    matches: int, pages: int, seconds: float, think: float, separate: bool = False
+) -> ServingResult:
+    """A fresh server for each half, so no match left over from the first
+    (its bots stopped mid-game) is watched in the second."""
+    viewer = _start_server(separate)
+    try:
+        alone, cpu_alone = asyncio.run(_moves_per_second(viewer.server, matches, seconds, think))
+    finally:
+        viewer.stop()
+    viewer = _start_server(separate)
+    try:
+        helper = subprocess.Popen(
+            [sys.executable, "-m", "benchmarks.web", "--pages-helper", viewer.url,
+             "--pages", str(pages), "--seconds", str(seconds + 4)],
+            stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            loaded, cpu_loaded = asyncio.run(_with_ramp(viewer.server, matches, seconds, think))
+            out, _ = helper.communicate(timeout=seconds + 60)
+        finally:
+            if helper.poll() is None:
+                helper.kill()
+        totals = json.loads(out.strip().splitlines()[-1])
+    finally:
+        viewer.stop()
+    return ServingResult(
+        matches, pages, alone, loaded, cpu_alone, cpu_loaded, totals["streams"], totals["batches"]
+    )
+
+
+async def _with_ramp(
+    server: launch.ServerProcess, matches: int, seconds: float, think: float
+) -> tuple[float, float]:
+    await asyncio.sleep(1.5)  # the helper opens its pages
+    return await _moves_per_second(server, matches, seconds, think)
+
+
+def live(matches: int = 3) -> dict[str, Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise SystemExit(
+            "benchmarks.web --part live needs Playwright (pip install playwright)"
+        ) from None
+    viewer = _start_server()
+    server, url = viewer.server, viewer.url
+    results: list[dict[str, Any]] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1280, "height": 860})
+            page.add_init_script(_PROBE)
+            for number in range(matches):
+                results.append(_one_live(page, server.address, url, number))
+            browser.close()
+    finally:
+        viewer.stop()
+    return {
+        "matches": results,
+        "moves_per_second_shown": statistics.mean(r["moves_per_second_shown"] for r in results),
+        "max_frame_gap_ms": max(r["max_frame_gap_ms"] for r in results),
+        "p95_frame_gap_ms": max(r["p95_frame_gap_ms"] for r in results),
+        "click_redraw_ms_p50": statistics.median(
+            ms for r in results for ms in r["click_redraw_ms"]
+        ),
+        "click_redraw_ms_max": max(ms for r in results for ms in r["click_redraw_ms"]),
+        "max_moves_behind": max(r["max_moves_behind"] for r in results),
+    }
+
+
+_PROBE = """
+window.__gaps = [];
+let last = performance.now();
+function tick(now) { window.__gaps.push(now - last); last = now; requestAnimationFrame(tick); }
+requestAnimationFrame(tick);
+"""
+
+_CLICK = """() => new Promise((resolve) => {
+  const board = document.getElementById('board');
+  const before = board.dataset.move;
+  const t0 = performance.now();
+  const observer = new MutationObserver(() => {
+    if (board.dataset.move !== before) { observer.disconnect(); resolve(performance.now() - t0); }
+  });
+  observer.observe(board, { attributes: true });
+  document.getElementById('prev').click();
+})"""
+
+
+def _one_live(page: Any, address: str, url: str, number: int) -> dict[str, Any]:
+    async def start() -> tuple[str, list[asyncio.Task[Any]]]:
+        created = await create_match(
+            address, "sheep-showdown", 2, seed=900 + number, options={"double_trouble": "true"}
+        )
+        return created.match_id, [
+            asyncio.ensure_future(
+                play(CountingBot(seat, [0], delay=0.005), address, created.match_id, token)
+            )
+            for seat, token in enumerate(created.seat_tokens)
+        ]
+
+    loop = asyncio.new_event_loop()
+    # The bots run on a thread of their own so the browser calls below do not stall them.
+    import threading
+
+    ready: dict[str, Any] = {}
+
+    def bots() -> None:
+        asyncio.set_event_loop(loop)
+        try:
+            match_id, tasks = loop.run_until_complete(start())
+        except Exception as error:
+            ready["error"] = error
+            raise
+        ready["match_id"] = match_id
+        loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+        loop.close()
+
+    thread = threading.Thread(target=bots, daemon=True)
+    thread.start()
+    while "match_id" not in ready:
+        if "error" in ready:
+            raise SystemExit(f"could not start the live match: {ready['error']}")
+        time.sleep(0.01)
+    match_id = ready["match_id"]
+    page.goto(f"{url}/match/{match_id}")
+    page.wait_for_selector("#board[data-move]")
+    page.evaluate("window.__gaps = []")
+    started = time.perf_counter()
+    first = int(page.get_attribute("#board", "data-move"))
+    behind: list[int] = []
+    clicks: list[float] = []
+    while thread.is_alive() and time.perf_counter() - started < 30:
+        with urllib_json(f"{url}/api/match/{match_id}") as info:
+            shown = page.evaluate("window.sheepfold.frames.length - 1")
+            behind.append(max(0, info["moves"] - shown))
+        if len(clicks) < 8:
+            clicks.append(page.evaluate(_CLICK))
+            page.evaluate("document.getElementById('follow').checked = true")
+        time.sleep(0.2)
+    elapsed = time.perf_counter() - started
+    last = page.evaluate("window.sheepfold.frames.length - 1")
+    thread.join(30)
+    gaps = sorted(page.evaluate("window.__gaps"))
+    return {
+        "match_id": match_id,
+        "moves": last,
+        "moves_per_second_shown": (last - first) / elapsed,
+        "max_frame_gap_ms": round(gaps[-1], 1) if gaps else None,
+        "p95_frame_gap_ms": round(gaps[int(0.95 * (len(gaps) - 1))], 1) if gaps else None,
+        "click_redraw_ms": [round(ms, 1) for ms in clicks],
+        "max_moves_behind": max(behind) if behind else None,
+    }
+
+
+class urllib_json:
+    def __init__(self, url: str) -> None:
+        import urllib.request
+
+        self.response = urllib.request.urlopen(url, timeout=10)
+
+    def __enter__(self) -> dict[str, Any]:
+        return json.loads(self.response.read())
+
+    def __exit__(self, *exc: object) -> None:
+        self.response.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.web",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--part", choices=("serving", "live", "both"), default="both")
+    parser.add_argument("--matches", type=int, default=8, help="matches played at once")
+    parser.add_argument("--pages", type=int, default=100, help="open match pages")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measuring window")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="each bot waits this long before answering (0: as fast as the server goes)",
+    )
+    parser.add_argument(
+        "--separate",
+        action="store_true",
+        help="serving: run the viewer as its own process (`sheepfold web`), not in the server's",
+    )
+    parser.add_argument("--pages-helper", metavar="URL", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.pages_helper:
+        print(json.dumps(asyncio.run(_pages(args.pages_helper, args.pages, args.seconds))))
+        return 0
+    if args.part in ("serving", "both"):
+        result = serving(
+            args.matches, args.pages, args.seconds, args.think_ms / 1000, args.separate
+        )
+        print(
+            f"serving ({'viewer in its own process' if args.separate else 'serve --web-port'}): "
+            f"{result.matches} Sheep Showdown matches at once, bots thinking "
+            f"{args.think_ms:g} ms, "
+            f"{result.moves_per_second_alone:.0f} moves/s alone, "
+            f"{result.moves_per_second_with_pages:.0f} moves/s with {result.pages} match pages "
+            f"open ({result.page_streams_opened} streams opened, {result.page_batches} batches "
+            f"received): slowdown {result.slowdown_percent:.1f}%; server CPU per move "
+            f"{result.server_cpu_ms_per_move_alone:.2f} ms alone, "
+            f"{result.server_cpu_ms_per_move_with_pages:.2f} ms with the pages"
+        )
+    if args.part in ("live", "both"):
+        figures = live()
+        print(
+            "live page at ~100 moves/s: "
+            f"{figures['moves_per_second_shown']:.0f} moves/s shown, at most "
+            f"{figures['max_moves_behind']} moves behind the server, frame gaps p95 "
+            f"{figures['p95_frame_gap_ms']} ms / max {figures['max_frame_gap_ms']} ms, "
+            f"click on 'previous' redrawn in {figures['click_redraw_ms_p50']:.0f} ms "
+            f"(max {figures['click_redraw_ms_max']:.0f} ms)"
+        )
+        print(json.dumps(figures["matches"], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

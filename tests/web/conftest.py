@@ -1,0 +1,75 @@
+"""Fixtures for the web viewer's tests: one showcase (a real server with a
+finished match of every game, a small tournament, and the viewer in front,
+all on loopback) for the whole session, and headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from web.showcase import Showcase, start_showcase
+
+CHROMIUM = os.environ.get("SHEEPFOLD_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+
+
+@pytest.fixture(scope="session")
+def showcase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Showcase]:
+    folder = tmp_path_factory.mktemp("web")
+    not_a_db = folder / "notes.txt"
+    not_a_db.write_text("this is not a tournament database\n")
+    show = start_showcase(tournament_dbs=[folder / "tournament.db", not_a_db])
+    try:
+        yield show
+    finally:
+        show.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    # Module scope: Playwright's sync API keeps an event loop running on this
+    # thread while it is open, and later tests call asyncio.run().
+    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+        pytest.fail(
+            f"the browser tests need Chromium at {CHROMIUM}: install it "
+            "(apt-get install chromium) or set SHEEPFOLD_CHROMIUM",
+            pytrace=False,
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the browser tests need Playwright: pip install playwright", pytrace=False)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
+            args=["--no-sandbox", "--disable-gpu"],
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1400, "height": 950})  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield page
+    finally:
+        context.close()
+    assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def save_screenshot(page: object, name: str) -> Path:
+    """Kept under test-artifacts/web/ (gitignored) for a person to look at."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))  # type: ignore[attr-defined]
+    return path

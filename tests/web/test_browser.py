@@ -1,0 +1,192 @@
+"""The viewer in headless Chromium: what each game's page draws at chosen moves
+equals the engine's state there, live pages grow and hold no hidden card, and
+the tournament page shows every bot with its Elo and interval."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import games
+from tests.web.conftest import save_screenshot
+from tests.web.expected import (
+    PAGE_FACTS,
+    PAGE_PRIVATE,
+    board_facts,
+    normalise,
+    observation,
+    private_facts,
+)
+from tests.web.test_http import _replay
+from tournament.report import report_data
+from tournament.store import Store
+from web.showcase import GAMES, Showcase
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+
+def wait_for_move(page: Any, move: int) -> None:
+    page.wait_for_selector(f'#board[data-move="{move}"]', timeout=15_000)
+
+
+def replay_state(game: str, replay: Any, move: int) -> Any:
+    state = games.get(game).new_state(replay.players, replay.seed, dict(replay.options))
+    for recorded in replay.actions[:move]:
+        state.apply(state.legal_actions()[recorded.action_index])
+    return state
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_finished_match_draws_the_recorded_state(showcase: Showcase, page: Any, game: str) -> None:
+    match_id = showcase.finished[game]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    last = len(replay.actions)
+    middle = last // 2
+    page.goto(f"{showcase.url}/match/{match_id}#move={middle}")
+    wait_for_move(page, middle)
+    steps = [
+        ("ArrowRight", middle + 1),
+        ("ArrowRight", middle + 2),
+        ("ArrowLeft", middle + 1),
+        ("Home", 0),
+        ("End", last),
+    ]
+    checks = [middle]
+    for key, move in steps:
+        page.keyboard.press(key)
+        wait_for_move(page, move)
+        if move in (middle + 1, 0, last):
+            checks.append(move)
+            expected = board_facts(game, observation(game, replay_state(game, replay, move), None))
+            drawn = normalise(page.evaluate(PAGE_FACTS[game]))
+            assert drawn == normalise(expected), f"{game} move {move}"
+    assert page.evaluate("location.hash") == f"#move={last}"
+    # The final scores shown are the recorded result's.
+    finals = page.eval_on_selector_all("td.final", "cells => cells.map(c => +c.dataset.finalScore)")
+    assert finals == list(replay.result.scores)
+    # The buttons and the slider move too.
+    page.click("#first")
+    wait_for_move(page, 0)
+    page.click("#next")
+    wait_for_move(page, 1)
+    page.fill("#slider", str(middle))
+    wait_for_move(page, middle)
+    save_screenshot(page, f"{game}-public")
+
+    # After the match: what seat 1 saw, then every seat's hidden cards at once.
+    state = replay_state(game, replay, middle)
+    page.select_option("#view", "seat-1")
+    page.wait_for_selector('#board[data-view="seat-1"]')
+    assert sorted(page.evaluate(PAGE_PRIVATE, 1)) == private_facts(
+        game, observation(game, state, 1)
+    )
+    page.select_option("#view", "all")
+    page.wait_for_selector('#board[data-view="all"]')
+    for seat in range(replay.players):
+        assert sorted(page.evaluate(PAGE_PRIVATE, seat)) == private_facts(
+            game, observation(game, state, seat)
+        ), f"{game} seat {seat}"
+    save_screenshot(page, f"{game}-all-cards")
+
+
+def test_a_bad_move_link_says_so(showcase: Showcase, page: Any) -> None:
+    page.goto(f"{showcase.url}/match/{showcase.finished['sheep-showdown']}#move=9999")
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "no move" in page.inner_text("#notice")
+    wait_for_move(page, 0)
+
+
+def test_play_steps_through_the_moves_and_pause_stops(showcase: Showcase, page: Any) -> None:
+    page.goto(f"{showcase.url}/match/{showcase.finished['stubborn-sheep']}#move=0")
+    wait_for_move(page, 0)
+    page.select_option("#speed", "10")
+    page.click("#play")
+    page.wait_for_function("+document.getElementById('board').dataset.move >= 3")
+    page.click("#play")  # pause
+    assert page.inner_text("#play") == "play"
+    paused = page.get_attribute("#board", "data-move")
+    page.wait_for_timeout(400)
+    assert page.get_attribute("#board", "data-move") == paused
+
+
+# Private fields of each game's observation: empty for a spectator.
+PRIVATE_FIELDS = {
+    "sheep-showdown": "own_flock",
+    "sheep-n-sheep": "hand",
+    "stubborn-sheep": "hand",
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_live_match_grows_and_holds_no_hidden_card(
+    showcase: Showcase, page: Any, game: str
+) -> None:
+    players, seed = GAMES[game]
+    match_id = showcase.start_live(game, players, seed + 200, delay=0.3)
+    page.goto(f"{showcase.url}/match/{match_id}")
+    page.wait_for_selector("#board[data-move]")
+    first = int(page.get_attribute("#board", "data-move"))
+    page.wait_for_function(
+        f"+document.getElementById('board').dataset.move > {first}", timeout=15_000
+    )
+    save_screenshot(page, f"{game}-live")
+    held = page.evaluate("JSON.stringify(window.sheepfold.frames)")
+    frames = json.loads(held)
+    assert frames and all("seats" not in frame for frame in frames)
+    # What every seat holds now, from the server's own state: none of it on the page.
+    live_state = showcase.server.server.registry.hosted(match_id).state
+    for frame in frames:
+        obs = frame["observation"]
+        assert "seat" not in obs
+        if game in PRIVATE_FIELDS:
+            assert obs[PRIVATE_FIELDS[game]] == []
+        if game == "sheep-and-garden":
+            assert all(o["card"] == "" for o in obs["objectives"] if not o["face_up"])
+    for seat in range(players):
+        hidden = private_facts(game, observation(game, live_state, seat))
+        if game == "stubborn-sheep":
+            for card in hidden:
+                assert f'"id":{card},"icons"' not in held, f"fence card {card} of seat {seat}"
+        if game == "sheep-and-garden":
+            for frame in frames:
+                face_down = {
+                    o["slot"] for o in frame["observation"]["objectives"] if not o["face_up"]
+                }
+                assert all(
+                    o["card"] == ""
+                    for o in frame["observation"]["objectives"]
+                    if o["slot"] in face_down
+                )
+    assert page.locator("#private .hand-card").count() == 0
+    assert page.is_hidden("#view-wrap")
+
+
+def test_tournament_page_shows_every_bot_with_elo_and_interval(
+    showcase: Showcase, page: Any
+) -> None:
+    db = showcase.tournament_dbs[0]
+    with Store(db) as store:
+        record = store.tournament("showcase")
+        stored = store.games(record.id)
+    expected = report_data(record, stored, samples=200)
+    page.goto(f"{showcase.url}/tournaments/0/showcase")
+    page.wait_for_selector("table.standings")
+    for row in expected["standings"]:
+        bot = row["bot"]
+        line = page.locator(f'table.standings tr[data-bot="{bot}"]')
+        assert float(line.get_attribute("data-elo")) == row["elo"]
+        assert float(line.get_attribute("data-elo-low")) == row["elo_low"]
+        assert float(line.get_attribute("data-elo-high")) == row["elo_high"]
+        plot = page.locator(f'svg.plot g.interval[data-bot="{bot}"]')
+        assert float(plot.get_attribute("data-low")) == row["elo_low"]
+        assert float(plot.get_attribute("data-high")) == row["elo_high"]
+    heat = page.locator("table.heat td[data-score]")
+    assert heat.count() == len(expected["standings"]) * (len(expected["standings"]) - 1)
+    assert page.locator("table.games tr[data-match-id]").count() == len(stored)
+    save_screenshot(page, "tournament")
+    # A game of the list opens as a replay.
+    page.locator("table.games tr[data-match-id] a").first.click()
+    page.wait_for_selector("#board[data-move]")
+    assert int(page.get_attribute("#board", "data-frames")) > 1

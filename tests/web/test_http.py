@@ -1,0 +1,138 @@
+"""The viewer's HTTP side without a browser: clear pages for bad input, JSON
+that matches the engine, and the seat views kept from live matches."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from typing import Any
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+import games
+from server import convert
+from tests.conftest import ROOT
+from web.frames import observation_dict
+from web.showcase import GAMES, Showcase
+
+pytestmark = pytest.mark.e2e
+
+
+def get(url: str, gzip_ok: bool = False) -> tuple[int, str, str]:
+    request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip" if gzip_ok else ""})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            body = response.read()
+            if response.headers.get("Content-Encoding") == "gzip":
+                body = gzip.decompress(body)
+            return response.status, response.headers.get("Content-Type", ""), body.decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Content-Type", ""), error.read().decode()
+
+
+def assert_clear_error(status: int, body: str, expected: int, words: str) -> None:
+    assert status == expected, (status, body[:500])
+    assert "Traceback" not in body and 'File "' not in body, body
+    assert words in body, body[:800]
+
+
+def test_unknown_match_is_a_404_page(showcase: Showcase) -> None:
+    status, kind, body = get(f"{showcase.url}/match/no-such-match")
+    assert "text/html" in kind
+    assert_clear_error(status, body, 404, "no match")
+    status, kind, body = get(f"{showcase.url}/api/match/no-such-match/frames")
+    assert "json" in kind and json.loads(body)["status"] == 404
+
+
+@pytest.mark.parametrize("move", ["abc", "-3", "99999"])
+def test_bad_move_number_is_a_400_page(showcase: Showcase, move: str) -> None:
+    match_id = showcase.finished["sheep-showdown"]
+    status, _, body = get(f"{showcase.url}/match/{match_id}?move={move}")
+    assert_clear_error(status, body, 400, "move")
+
+
+def test_a_good_move_number_opens_the_page(showcase: Showcase) -> None:
+    status, _, body = get(f"{showcase.url}/match/{showcase.finished['sheep-showdown']}?move=3")
+    assert status == 200 and '"move": 3' in body
+
+
+def test_unknown_view_is_a_400(showcase: Showcase) -> None:
+    match_id = showcase.finished["sheep-n-sheep"]
+    status, _, body = get(f"{showcase.url}/api/match/{match_id}/frames?view=seat-7")
+    assert_clear_error(status, body, 400, "seat-0 to seat-2")
+
+
+def test_file_that_is_not_a_tournament_db_is_a_400_page(showcase: Showcase) -> None:
+    status, _, body = get(f"{showcase.url}/tournaments/1/anything")
+    assert_clear_error(status, body, 400, "not a SQLite database")
+    status, _, body = get(f"{showcase.url}/tournaments/7/anything")
+    assert_clear_error(status, body, 404, "no tournament database number 7")
+    status, _, body = get(f"{showcase.url}/tournaments/0/no-such-tournament")
+    assert_clear_error(status, body, 404, "no tournament")
+    status, _, body = get(f"{showcase.url}/tournaments")
+    assert status == 200 and "not a SQLite database" in body and "showcase" in body
+
+
+def test_seat_views_of_a_live_match_are_refused(showcase: Showcase) -> None:
+    match_id = showcase.start_live("sheep-n-sheep", 3, 501, delay=0.5)
+    for view in ("seat-0", "all"):
+        status, _, body = get(f"{showcase.url}/api/match/{match_id}/frames?view={view}")
+        assert_clear_error(status, body, 403, "once the match is over")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_replayed_frames_match_the_engine(showcase: Showcase, game: str) -> None:
+    """Every frame of every view equals what the engine shows that viewer after
+    the recorded actions (checked at the first, a middle and the last move)."""
+    match_id = showcase.finished[game]
+    status, _, body = get(f"{showcase.url}/api/match/{match_id}/frames?view=all", gzip_ok=True)
+    assert status == 200
+    data: dict[str, Any] = json.loads(body)
+    replay = showcase.server.run(_replay(showcase, match_id))
+    engine = games.get(game)
+    state = engine.new_state(replay.players, replay.seed, dict(replay.options))
+    checked = {0, len(replay.actions) // 2, len(replay.actions)}
+    for move in range(len(replay.actions) + 1):
+        if move:
+            state.apply(state.legal_actions()[replay.actions[move - 1].action_index])
+        if move not in checked:
+            continue
+        frame = data["frames"][move]
+        assert frame["move"] == move
+        public = observation_dict(convert.observation(engine.codec, state.observation(None)))
+        assert frame["observation"] == public
+        for seat in range(replay.players):
+            own = observation_dict(convert.observation(engine.codec, state.observation(seat)))
+            assert frame["seats"][seat] == own
+    assert data["result"]["scores"] == list(replay.result.scores)
+
+
+async def _replay(showcase: Showcase, match_id: str) -> Any:
+    async with grpc.aio.insecure_channel(showcase.server.address) as channel:
+        return await arena_pb2_grpc.ArenaStub(channel).GetReplay(
+            arena_pb2.GetReplayRequest(match_id=match_id)
+        )
+
+
+def test_tournament_report_html_is_one_self_contained_file(showcase: Showcase) -> None:
+    db = showcase.web_config_dbs()[0]
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "tournament", "report", "--db", str(db), "--format", "html"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    html = done.stdout
+    assert html.startswith("<!doctype html>") and "<script" not in html
+    assert "src=" not in html and 'href="http' not in html
+    for bot in ("greedy", "random", "random-too"):
+        assert f'data-bot="{bot}"' in html
+    assert 'class="heat"' in html and 'class="interval"' in html

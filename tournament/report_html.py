@@ -1,0 +1,232 @@
+"""A tournament report as HTML: the standings with each bot's Elo interval drawn
+as a plot, the crosstable as a heat map, and the list of games.
+
+`report_fragment` is what the web viewer's tournament page shows (and swaps in
+again while the tournament runs); `report_page` wraps it into one self-contained
+file to publish (`sheepfold tournament report --format html`). The table's
+columns are the text report's, so a column added there shows here too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from html import escape
+from typing import Any
+
+from tournament.report import _cell, _columns
+from tournament.store import GameRecord
+
+__all__ = ["STYLE", "report_fragment", "report_page"]
+
+STYLE = """
+.report { font: 14px/1.4 system-ui, sans-serif; color: #1d2b1f; }
+.report h2 { margin: 0.2em 0; }
+.report .meta { color: #4a5a4c; margin-bottom: 1em; }
+.report table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+.report th, .report td { padding: 4px 8px; border-bottom: 1px solid #d6dfd2; text-align: right; }
+.report th { background: #eef3ea; font-weight: 600; }
+.report td.bot, .report th.bot { text-align: left; font-weight: 600; }
+.report .plot { display: block; margin: 0.5em 0 1.5em; }
+.report .heat td { text-align: center; min-width: 4em; font-variant-numeric: tabular-nums; }
+.report .heat td.self { background: #f4f4f0; color: #999; }
+.report .games td, .report .games th { text-align: left; }
+.report .note { color: #4a5a4c; font-size: 12px; max-width: 60em; }
+.report a { color: #2d6a3e; }
+"""
+
+PALETTE = ("#2f7d4a", "#c2571a", "#3563a9", "#a23b72", "#8a7a12", "#4b8b8b", "#6b4fa3", "#7a5230")
+
+
+def report_fragment(
+    data: dict[str, Any],
+    games: Sequence[GameRecord] = (),
+    replay_href: Callable[[GameRecord], str] | None = None,
+) -> str:
+    """The report's HTML (no <html> wrapper); `replay_href` links each game."""
+    solo = data["players"] == 1
+    parts = [
+        '<div class="report">',
+        f"<h2>{escape(data['tournament'])}</h2>",
+        f'<div class="meta">{escape(data["game"])}, {data["players"]} player'
+        f"{'s' if data['players'] != 1 else ''} &middot; "
+        f'<span data-games-played="{data["games_played"]}">{data["games_played"]}</span>'
+        f" of {data['games_scheduled']} games played &middot; {escape(data['rating'])}</div>",
+        "<h3>Standings</h3>",
+        _standings(data),
+        _interval_plot(data, solo),
+    ]
+    if data["crosstable"]:
+        parts += ["<h3>Crosstable</h3>", _heat_map(data)]
+    parts += [f"<h3>Games ({len(games)})</h3>", _games(games, replay_href), "</div>"]
+    return "\n".join(parts)
+
+
+def report_page(data: dict[str, Any], games: Sequence[GameRecord] = ()) -> str:
+    """One self-contained HTML file: no scripts, no external resources."""
+    title = escape(f"{data['tournament']}: {data['game']} standings")
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{title}</title><style>{STYLE} body {{ margin: 2em; }}</style></head>"
+        f"<body>{report_fragment(data, games)}</body></html>\n"
+    )
+
+
+def _standings(data: dict[str, Any]) -> str:
+    columns = _columns(data)
+    head = "".join(f'<th class="{escape(key)}">{escape(title)}</th>' for key, title in columns)
+    rows = []
+    for row in data["standings"]:
+        attrs = f' data-bot="{escape(row["bot"])}"'
+        if "elo" in row:
+            attrs += (
+                f' data-elo="{row["elo"]}" data-elo-low="{row["elo_low"]}"'
+                f' data-elo-high="{row["elo_high"]}"'
+            )
+        cells = "".join(
+            f'<td class="{escape(key)}">{escape(_cell(row, key))}</td>' for key, _ in columns
+        )
+        rows.append(f"<tr{attrs}>{cells}</tr>")
+    body = "".join(rows)
+    return f'<table class="standings"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _interval_plot(data: dict[str, Any], solo: bool) -> str:
+    """Each bot's estimate and its 95% interval on one horizontal axis."""
+    rows = data["standings"]
+    if solo:
+        points = [
+            (r["bot"], r["mean_score"], r["mean_score_low"], r["mean_score_high"]) for r in rows
+        ]
+        label = "mean score, 95% interval"
+    else:
+        points = [(r["bot"], r["elo"], r["elo_low"], r["elo_high"]) for r in rows]
+        label = "Elo, 95% interval"
+    points = [p for p in points if p[1] is not None]
+    if not points:
+        return ""
+    lows = [p[2] if p[2] is not None else p[1] for p in points]
+    highs = [p[3] if p[3] is not None else p[1] for p in points]
+    low, high = min(lows), max(highs)
+    if high - low < 1e-9:
+        low, high = low - 1, high + 1
+    pad = (high - low) * 0.08
+    low, high = low - pad, high + pad
+    left, width, row_h = 150, 460, 26
+
+    def fmt(value: float) -> str:
+        return f"{value:.1f}" if solo else f"{value:+.0f}"
+
+    height = row_h * len(points) + 40
+
+    def x(value: float) -> float:
+        return left + (value - low) / (high - low) * width
+
+    out = [
+        f'<svg class="plot" width="{left + width + 150}" height="{height}" '
+        f'viewBox="0 0 {left + width + 150} {height}" role="img" aria-label="{label}">',
+        f'<text x="{left}" y="14" font-size="12" fill="#4a5a4c">{label}</text>',
+    ]
+    for tick in _ticks(low, high):
+        out.append(
+            f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="22" y2="{height - 16}" '
+            'stroke="#e2e8de"/>'
+            f'<text x="{x(tick):.1f}" y="{height - 3}" font-size="11" text-anchor="middle" '
+            f'fill="#4a5a4c">{tick:g}</text>'
+        )
+    for i, (bot, value, lo, hi) in enumerate(points):
+        y = 34 + i * row_h
+        colour = PALETTE[i % len(PALETTE)]
+        lo = value if lo is None else lo
+        hi = value if hi is None else hi
+        out.append(
+            f'<g class="interval" data-bot="{escape(bot)}" data-value="{value}" '
+            f'data-low="{lo}" data-high="{hi}">'
+            f'<text x="{left - 8}" y="{y + 4}" font-size="13" text-anchor="end">'
+            f"{escape(bot)}</text>"
+            f'<line x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{y}" y2="{y}" stroke="{colour}" '
+            'stroke-width="4" stroke-linecap="round" opacity="0.55"/>'
+            f'<circle cx="{x(value):.1f}" cy="{y}" r="6" fill="{colour}"/>'
+            f'<text x="{x(hi) + 8:.1f}" y="{y + 4}" font-size="11" fill="#4a5a4c">'
+            f"{fmt(value)} [{fmt(lo)}, {fmt(hi)}]</text></g>"
+        )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _ticks(low: float, high: float) -> list[float]:
+    """Round values across [low, high], four to eight of them."""
+    span = high - low
+    base = 10 ** math.floor(math.log10(span))
+    step = base
+    for factor in (0.1, 0.2, 0.25, 0.5, 1, 2, 5):
+        if span / (base * factor) <= 8:
+            step = base * factor
+            break
+    ticks = []
+    value = math.ceil(low / step) * step
+    while value <= high:
+        ticks.append(round(value, 6) + 0.0)  # + 0.0: no "-0"
+        value += step
+    return ticks
+
+
+def _heat(value: float) -> str:
+    """Red (0%) through pale (50%) to green (100%)."""
+    t = max(0.0, min(1.0, value / 100.0))
+    if t < 0.5:
+        k = t / 0.5
+        r, g, b = 214 + (245 - 214) * k, 96 + (243 - 96) * k, 77 + (236 - 77) * k
+    else:
+        k = (t - 0.5) / 0.5
+        r, g, b = 245 + (74 - 245) * k, 243 + (160 - 243) * k, 236 + (96 - 236) * k
+    return f"rgb({r:.0f},{g:.0f},{b:.0f})"
+
+
+def _heat_map(data: dict[str, Any]) -> str:
+    bots = [row["bot"] for row in data["standings"]]
+    head = "".join(f"<th>{escape(bot)}</th>" for bot in bots)
+    rows = []
+    for bot in bots:
+        cells = []
+        for other in bots:
+            if other == bot:
+                cells.append('<td class="self">&middot;</td>')
+                continue
+            value = data["crosstable"][bot][other]
+            if value is None:
+                cells.append("<td>-</td>")
+            else:
+                cells.append(
+                    f'<td data-row="{escape(bot)}" data-col="{escape(other)}" '
+                    f'data-score="{value}" style="background:{_heat(value)}">{value:.1f}</td>'
+                )
+        rows.append(f'<tr><th class="bot">{escape(bot)}</th>{"".join(cells)}</tr>')
+    return (
+        '<table class="heat"><thead><tr><th class="bot">score % (row vs column)</th>'
+        f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _games(games: Sequence[GameRecord], replay_href: Callable[[GameRecord], str] | None) -> str:
+    if not games:
+        return '<p class="note">No game finished yet.</p>'
+    rows = []
+    for game in reversed(games):
+        seats = ", ".join(
+            f"{escape(seat.bot)} {seat.score:g}" + (f" ({seat.failure})" if seat.failure else "")
+            for seat in game.seats
+        )
+        match = escape(game.match_id)
+        if replay_href is not None:
+            match = f'<a href="{escape(replay_href(game))}">{match}</a>'
+        rows.append(
+            f'<tr data-match-id="{escape(game.match_id)}"><td>{escape(game.key)}</td>'
+            f"<td>{match}</td><td>{seats}</td><td>{escape(game.end_reason)}</td>"
+            f"<td>{game.duration_seconds:.1f} s</td></tr>"
+        )
+    return (
+        '<table class="games"><thead><tr><th>game</th><th>match</th>'
+        "<th>seats: bot score</th><th>end</th><th>time</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )

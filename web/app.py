@@ -1,0 +1,411 @@
+"""The aiohttp application: pages, JSON and Server-Sent Events over the gateway."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import structlog
+from aiohttp import web
+from sheepfold.v1 import arena_pb2
+
+import games
+from tournament.report_html import report_fragment
+from web import pages, tournaments
+from web.frames import PUBLIC, ViewError, match_info_dict, parse_view, replay_frames
+from web.gateway import Gateway, GatewayError
+from web.hub import WatchHub
+
+STATIC = Path(__file__).parent / "static"
+LIST_POLL_SECONDS = 1.0
+log = structlog.get_logger("sheepfold.web")
+
+
+@dataclass
+class WebConfig:
+    server: str  # the game server's gRPC address
+    tournament_dbs: tuple[Path, ...] = ()
+    cache_size: int = 16  # finished matches' frames kept, per view
+
+
+@dataclass
+class _Frames:
+    """JSON of one view of a finished match, plain and gzipped."""
+
+    plain: bytes
+    gzipped: bytes
+
+
+@dataclass
+class State:
+    config: WebConfig
+    gateway: Gateway
+    hub: WatchHub
+    cache: OrderedDict[tuple[str, str, str], _Frames] = field(default_factory=OrderedDict)
+    # The matches list, per game filter: (loop time, JSON bytes). Every open list
+    # page shares one ListMatches a second.
+    listings: dict[str, tuple[float, bytes]] = field(default_factory=dict)
+
+    async def listing(self, game: str) -> bytes:
+        now = asyncio.get_running_loop().time()
+        cached = self.listings.get(game)
+        if cached is not None and now - cached[0] < LIST_POLL_SECONDS:
+            return cached[1]
+        payload = json.dumps(await self.gateway.matches(game), separators=(",", ":")).encode()
+        self.listings[game] = (now, payload)
+        return payload
+
+
+STATE = web.AppKey("state", State)
+
+
+def build_app(config: WebConfig) -> web.Application:
+    app = web.Application(middlewares=[_errors])
+
+    async def start(app: web.Application) -> None:
+        gateway = Gateway(config.server)
+        app[STATE] = State(config, gateway, WatchHub(gateway.watch))
+
+    async def stop(app: web.Application) -> None:
+        await app[STATE].hub.close()
+        await app[STATE].gateway.close()
+
+    app.on_startup.append(start)
+    app.on_cleanup.append(stop)
+    app.router.add_get("/", matches_page)
+    app.router.add_get("/api/matches", matches_json)
+    app.router.add_get("/api/matches/events", matches_events)
+    app.router.add_get("/match/{match_id}", match_page)
+    app.router.add_get("/api/match/{match_id}", match_json)
+    app.router.add_get("/api/match/{match_id}/frames", match_frames)
+    app.router.add_get("/api/match/{match_id}/live", match_live)
+    app.router.add_get("/tournaments", tournaments_page)
+    app.router.add_get("/tournaments/{db}/{name}", tournament_page)
+    app.router.add_get("/tournaments/{db}/{name}/fragment", tournament_fragment)
+    app.router.add_get("/tournaments/{db}/{name}/match/{match_id}", tournament_match_page)
+    app.router.add_get("/api/tournaments/{db}/{name}/match/{match_id}/frames", tournament_frames)
+    app.router.add_static("/static", STATIC)
+    return app
+
+
+# ---------------------------------------------------------------- errors
+
+
+@web.middleware
+async def _errors(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Every failure becomes a clear page (or JSON for /api/) with its status."""
+    try:
+        return await handler(request)
+    except GatewayError as error:
+        return _error_response(request, error.status, error.message)
+    except web.HTTPException as error:
+        if error.status < 400:
+            raise
+        return _error_response(request, error.status, error.text or error.reason)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("web request failed", path=request.path)
+        return _error_response(request, 500, "the viewer failed on this request (see its log)")
+
+
+def _error_response(request: web.Request, status: int, message: str) -> web.Response:
+    if request.path.startswith("/api/"):
+        return web.json_response({"error": message, "status": status}, status=status)
+    return web.Response(
+        text=pages.error_page(status, message), status=status, content_type="text/html"
+    )
+
+
+def _fail(status: int, message: str) -> web.HTTPException:
+    return _HTTP[status](text=message)
+
+
+_HTTP: dict[int, type[web.HTTPException]] = {
+    400: web.HTTPBadRequest,
+    403: web.HTTPForbidden,
+    404: web.HTTPNotFound,
+    409: web.HTTPConflict,
+}
+
+
+def _html(text: str) -> web.Response:
+    return web.Response(text=text, content_type="text/html")
+
+
+# ---------------------------------------------------------------- matches
+
+
+async def matches_page(request: web.Request) -> web.Response:
+    state = request.app[STATE]
+    return _html(pages.matches_page(await state.gateway.games()))
+
+
+async def matches_json(request: web.Request) -> web.Response:
+    state = request.app[STATE]
+    body = await state.listing(request.query.get("game", ""))
+    return web.Response(body=body, content_type="application/json")
+
+
+async def matches_events(request: web.Request) -> web.StreamResponse:
+    """The matches list, sent again whenever it changes."""
+    state = request.app[STATE]
+    game = request.query.get("game", "")
+    response = await _sse(request)
+    last = b""
+    while True:
+        try:
+            payload = await state.listing(game)
+        except GatewayError as error:
+            payload = json.dumps({"error": error.message}).encode()
+        if payload != last:
+            last = payload
+            await response.write(b"data: " + payload + b"\n\n")
+        await asyncio.sleep(LIST_POLL_SECONDS)
+
+
+async def _sse(request: web.Request) -> web.StreamResponse:
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no",
+        }
+    )
+    await response.prepare(request)
+    return response
+
+
+def _move_query(request: web.Request, moves: int) -> int | None:
+    raw = request.query.get("move")
+    if raw is None:
+        return None
+    if not raw.isdigit():
+        raise _fail(400, f"move must be a whole number from 0 to {moves}, not {raw!r}")
+    if int(raw) > moves:
+        raise _fail(400, f"this match has moves 0 to {moves}; there is no move {raw}")
+    return int(raw)
+
+
+async def match_page(request: web.Request) -> web.Response:
+    state = request.app[STATE]
+    info = await state.gateway.match(request.match_info["match_id"])
+    data = match_info_dict(info)
+    boot = {
+        **data,
+        "frames_url": f"/api/match/{info.match_id}/frames",
+        "live_url": f"/api/match/{info.match_id}/live",
+        "move": _move_query(request, info.moves),
+    }
+    return _html(pages.match_page(boot))
+
+
+async def match_json(request: web.Request) -> web.Response:
+    state = request.app[STATE]
+    info = await state.gateway.match(request.match_info["match_id"])
+    return web.json_response(match_info_dict(info))
+
+
+async def match_frames(request: web.Request) -> web.Response:
+    """Every frame of a finished match in one view (public, all, seat-N)."""
+    state = request.app[STATE]
+    match_id = request.match_info["match_id"]
+    info = await state.gateway.match(match_id)
+    view = request.query.get("view", PUBLIC)
+    if info.status not in (arena_pb2.MATCH_STATUS_FINISHED,):
+        if view != PUBLIC:
+            raise _fail(403, "a seat's cards are shown only once the match is over")
+        raise _fail(409, "the match is not over: follow it live instead")
+    return await _frames_response(
+        request, ("server", match_id, view), view, lambda: state.gateway.replay(match_id)
+    )
+
+
+async def _frames_response(
+    request: web.Request,
+    key: tuple[str, str, str],
+    view: str,
+    load: Callable[[], Awaitable[arena_pb2.Replay]],
+) -> web.Response:
+    state = request.app[STATE]
+    frames = state.cache.get(key)
+    if frames is None:
+        replay = await load()
+        try:
+            parsed = parse_view(view, replay.players)
+        except ViewError as error:
+            raise _fail(400, str(error)) from None
+        # Replaying is CPU work: off the loop, which may also run the game server.
+        frames = await asyncio.get_running_loop().run_in_executor(
+            None, _render_frames, replay, parsed
+        )
+        state.cache[key] = frames
+        while len(state.cache) > state.config.cache_size:
+            state.cache.popitem(last=False)
+    state.cache.move_to_end(key)
+    headers = {"Content-Type": "application/json"}
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return web.Response(body=frames.gzipped, headers=headers)
+    return web.Response(body=frames.plain, headers=headers)
+
+
+def _render_frames(replay: arena_pb2.Replay, view: int | str) -> _Frames:
+    try:
+        data = replay_frames(replay, view).as_dict()
+    except (games.InvalidOptions, ValueError) as error:
+        raise GatewayError(500, f"the match record does not replay: {error}") from None
+    plain = json.dumps(data, separators=(",", ":")).encode()
+    return _Frames(plain, gzip.compress(plain, 5))
+
+
+async def match_live(request: web.Request) -> web.StreamResponse:
+    """Server-Sent Events: batches of what Watch says (public information only)."""
+    state = request.app[STATE]
+    match_id = request.match_info["match_id"]
+    await state.gateway.match(match_id)  # a clear 404 before the stream starts
+    response = await _sse(request)
+    try:
+        async for batch in state.hub.subscribe(match_id):
+            await response.write(b"data: " + batch + b"\n\n")
+        await response.write(b"event: end\ndata: {}\n\n")
+    except ConnectionResetError:
+        pass
+    return response
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+def _database(request: web.Request) -> Path:
+    dbs = request.app[STATE].config.tournament_dbs
+    raw = request.match_info["db"]
+    if not raw.isdigit() or int(raw) >= len(dbs):
+        raise _fail(404, f"no tournament database number {raw} (this viewer has {len(dbs)})")
+    return dbs[int(raw)]
+
+
+async def _tournament(request: web.Request) -> tournaments.TournamentView:
+    path = _database(request)
+    name = request.match_info["name"]
+    try:
+        return await asyncio.get_running_loop().run_in_executor(None, tournaments.load, path, name)
+    except tournaments.NotATournamentDb as error:
+        raise _fail(400, str(error)) from None
+    except LookupError as error:
+        raise _fail(404, str(error)) from None
+
+
+async def tournaments_page(request: web.Request) -> web.Response:
+    entries = []
+    for index, path in enumerate(request.app[STATE].config.tournament_dbs):
+        try:
+            found = tournaments.list_tournaments(path)
+        except tournaments.NotATournamentDb as error:
+            entries.append({"index": index, "path": str(path), "error": str(error)})
+            continue
+        entries.append(
+            {
+                "index": index,
+                "path": str(path),
+                "tournaments": [
+                    {"name": t.name, "game": t.game, "players": t.players, "scheduled": t.scheduled}
+                    for t in found
+                ],
+            }
+        )
+    return _html(pages.tournaments_page(entries))
+
+
+def _fragment(request: web.Request, view: tournaments.TournamentView) -> str:
+    db = request.match_info["db"]
+    name = request.match_info["name"]
+    return report_fragment(
+        view.report,
+        view.games,
+        replay_href=lambda game: f"/tournaments/{db}/{name}/match/{game.match_id}",
+    )
+
+
+async def tournament_page(request: web.Request) -> web.Response:
+    view = await _tournament(request)
+    boot = {
+        "running": view.running,
+        "fragment_url": f"/tournaments/{request.match_info['db']}/{request.match_info['name']}"
+        "/fragment",
+    }
+    return _html(pages.tournament_page(view.record.name, _fragment(request, view), boot))
+
+
+async def tournament_fragment(request: web.Request) -> web.Response:
+    view = await _tournament(request)
+    response = _html(_fragment(request, view))
+    response.headers["X-Tournament-Running"] = "1" if view.running else "0"
+    return response
+
+
+async def _tournament_replay(request: web.Request) -> arena_pb2.Replay:
+    """A tournament game's record: the one stored in the tournament database,
+    else the game server's (a tournament played through this server)."""
+    path = _database(request)
+    match_id = request.match_info["match_id"]
+    stored = await asyncio.get_running_loop().run_in_executor(
+        None, tournaments.stored_replay, path, match_id
+    )
+    if stored is not None:
+        return stored
+    return await request.app[STATE].gateway.replay(match_id)
+
+
+async def tournament_match_page(request: web.Request) -> web.Response:
+    replay = await _tournament_replay(request)
+    db, name, match_id = (request.match_info[k] for k in ("db", "name", "match_id"))
+    boot = {
+        "match_id": match_id,
+        "game": replay.game,
+        "title": games.get(replay.game).title,
+        "players": replay.players,
+        "status": "finished",
+        "moves": len(replay.actions),
+        "frames_url": f"/api/tournaments/{db}/{name}/match/{match_id}/frames",
+        "live_url": None,
+        "clock": {},
+        "move": _move_query(request, len(replay.actions)),
+    }
+    return _html(pages.match_page(boot))
+
+
+async def tournament_frames(request: web.Request) -> web.Response:
+    db, match_id = request.match_info["db"], request.match_info["match_id"]
+    view = request.query.get("view", PUBLIC)
+    return await _frames_response(
+        request, (f"db{db}", match_id, view), view, lambda: _tournament_replay(request)
+    )
+
+
+# ---------------------------------------------------------------- running
+
+
+@dataclass
+class RunningWeb:
+    runner: web.AppRunner
+    port: int
+
+    async def stop(self) -> None:
+        await self.runner.cleanup()
+
+
+async def start_web(config: WebConfig, host: str = "127.0.0.1", port: int = 8080) -> RunningWeb:
+    """Serve the viewer on the running loop; port 0 picks a free one."""
+    runner = web.AppRunner(build_app(config), handler_cancellation=True, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    return RunningWeb(runner, runner.addresses[0][1])

@@ -1,0 +1,69 @@
+"""`sheepfold web`: the viewer in front of a running game server."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+from web.app import WebConfig, start_web
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "web",
+        help="the web viewer: live matches, replays, tournament standings",
+        description="Serve the web viewer for a Sheepfold server: the matches list, every "
+        "match drawn live or replayed move by move, and tournament standings read from "
+        "tournament databases. It talks to the server through the public gRPC API.",
+    )
+    parser.add_argument(
+        "--server",
+        default="127.0.0.1:50051",
+        metavar="ADDR",
+        help="the game server (default %(default)s)",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
+    parser.add_argument("--port", type=int, default=8080, help="HTTP port (default %(default)s)")
+    parser.add_argument(
+        "--tournament-db",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="PATH",
+        help="a tournament database to show (repeatable)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    missing = [str(path) for path in args.tournament_db if not path.is_file()]
+    if missing:
+        print(f"sheepfold web: no tournament database at {', '.join(missing)}", file=sys.stderr)
+        return 1
+    config = WebConfig(server=args.server, tournament_dbs=tuple(args.tournament_db))
+    try:
+        asyncio.run(_serve(config, args.host, args.port))
+    except OSError as error:
+        print(f"sheepfold web: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def _serve(config: WebConfig, host: str, port: int) -> None:
+    running = await start_web(config, host, port)
+    print(
+        f"sheepfold web: http://{host}:{running.port}/ (game server {config.server})",
+        file=sys.stderr,
+        flush=True,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await running.stop()

@@ -1,0 +1,80 @@
+"""The viewer's only door to the game server: the public Arena API over gRPC."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from web.frames import match_info_dict
+
+# gRPC status -> the HTTP status the viewer answers with.
+HTTP_STATUS = {
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.FAILED_PRECONDITION: 409,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 503,
+    grpc.StatusCode.UNAVAILABLE: 502,
+    grpc.StatusCode.DEADLINE_EXCEEDED: 504,
+}
+
+
+class GatewayError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _error(error: grpc.aio.AioRpcError, what: str) -> GatewayError:
+    status = HTTP_STATUS.get(error.code(), 502)
+    if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+        return GatewayError(status, f"the game server does not answer ({what})")
+    return GatewayError(status, error.details() or f"{what} failed: {error.code().name}")
+
+
+class Gateway:
+    def __init__(self, address: str, timeout: float = 10.0) -> None:
+        self.address = address
+        self.timeout = timeout
+        self._channel = grpc.aio.insecure_channel(address)
+        self.stub = arena_pb2_grpc.ArenaStub(self._channel)
+
+    async def close(self) -> None:
+        await self._channel.close()
+
+    async def games(self) -> list[dict[str, str]]:
+        try:
+            response = await self.stub.ListGames(arena_pb2.ListGamesRequest(), timeout=self.timeout)
+        except grpc.aio.AioRpcError as error:
+            raise _error(error, "ListGames") from None
+        return [{"name": g.name, "title": g.title} for g in response.games]
+
+    async def matches(self, game: str = "", limit: int = 200) -> list[dict[str, Any]]:
+        try:
+            response = await self.stub.ListMatches(
+                arena_pb2.ListMatchesRequest(game=game, limit=limit), timeout=self.timeout
+            )
+        except grpc.aio.AioRpcError as error:
+            raise _error(error, "ListMatches") from None
+        return [match_info_dict(info) for info in response.matches]
+
+    async def match(self, match_id: str) -> arena_pb2.MatchInfo:
+        try:
+            return await self.stub.GetMatch(
+                arena_pb2.GetMatchRequest(match_id=match_id), timeout=self.timeout
+            )
+        except grpc.aio.AioRpcError as error:
+            raise _error(error, "GetMatch") from None
+
+    async def replay(self, match_id: str) -> arena_pb2.Replay:
+        try:
+            return await self.stub.GetReplay(
+                arena_pb2.GetReplayRequest(match_id=match_id), timeout=self.timeout
+            )
+        except grpc.aio.AioRpcError as error:
+            raise _error(error, "GetReplay") from None
+
+    def watch(self, match_id: str) -> Any:
+        return self.stub.Watch(arena_pb2.WatchRequest(match_id=match_id, from_start=True))

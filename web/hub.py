@@ -1,0 +1,123 @@
+"""One Watch stream per live match, shared by every page showing it.
+
+A hundred open pages of one match cost the game server one watcher, not a
+hundred: the hub keeps what the stream said so far (a late page gets it all
+first) and turns each message into JSON once. What arrives is gathered for
+`flush_seconds` and handed to every page as one batch, built once, so a fast
+match costs a page a few writes a second, not one per move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from web.frames import watch_item
+
+END = b""
+
+
+@dataclass
+class _Feed:
+    history: list[bytes] = field(default_factory=list)
+    pending: list[bytes] = field(default_factory=list)
+    queues: set[asyncio.Queue[bytes]] = field(default_factory=set)
+    task: asyncio.Task[None] | None = None
+    flush: asyncio.TimerHandle | None = None
+    done: bool = False
+
+
+class WatchHub:
+    def __init__(self, open_stream: Callable[[str], Any], flush_seconds: float = 0.1) -> None:
+        """`open_stream(match_id)` starts a Watch(from_start=True) call."""
+        self._open_stream = open_stream
+        self._feeds: dict[str, _Feed] = {}
+        self.flush_seconds = flush_seconds
+
+    def watchers(self, match_id: str) -> int:
+        feed = self._feeds.get(match_id)
+        return len(feed.queues) if feed else 0
+
+    async def subscribe(self, match_id: str) -> AsyncIterator[bytes]:
+        """Batches for one page, each a JSON array of Watch items: the history
+        first, then what arrives; ends after the match's result or a stream
+        error (then the last item is {"kind": "error", ...})."""
+        feed = self._feeds.get(match_id)
+        if feed is None or feed.done:
+            feed = _Feed()
+            self._feeds[match_id] = feed
+            feed.task = asyncio.create_task(self._pump(match_id, feed))
+        queue: asyncio.Queue[bytes] = asyncio.Queue()
+        # What is still pending reaches this page with the next flush.
+        backlog = feed.history[: len(feed.history) - len(feed.pending)]
+        feed.queues.add(queue)
+        try:
+            if backlog:
+                yield b"[" + b",".join(backlog) + b"]"
+            if feed.done and queue.empty():
+                return
+            while True:
+                batch = await queue.get()
+                if batch is END:
+                    return
+                yield batch
+        finally:
+            feed.queues.discard(queue)
+            if not feed.queues and not feed.done and feed.task is not None:
+                feed.task.cancel()
+                self._feeds.pop(match_id, None)
+
+    async def _pump(self, match_id: str, feed: _Feed) -> None:
+        call = self._open_stream(match_id)
+        try:
+            async for message in call:
+                self._publish(feed, watch_item(message))
+        except grpc.aio.AioRpcError as error:
+            self._publish(
+                feed, {"kind": "error", "code": error.code().name, "message": error.details() or ""}
+            )
+        except asyncio.CancelledError:
+            call.cancel()
+            raise
+        finally:
+            feed.done = True
+            if feed.flush is not None:
+                feed.flush.cancel()
+            self._flush(feed)
+            for queue in feed.queues:
+                queue.put_nowait(END)
+            if self._feeds.get(match_id) is feed:
+                del self._feeds[match_id]
+
+    def _publish(self, feed: _Feed, item: dict[str, Any]) -> None:
+        encoded = json.dumps(item, separators=(",", ":")).encode()
+        feed.history.append(encoded)
+        feed.pending.append(encoded)
+        if feed.flush is None:
+            feed.flush = asyncio.get_running_loop().call_later(
+                self.flush_seconds, self._flush, feed
+            )
+
+    @staticmethod
+    def _flush(feed: _Feed) -> None:
+        feed.flush = None
+        if not feed.pending:
+            return
+        batch = b"[" + b",".join(feed.pending) + b"]"
+        feed.pending.clear()
+        for queue in feed.queues:
+            queue.put_nowait(batch)
+
+    async def close(self) -> None:
+        for feed in list(self._feeds.values()):
+            if feed.task is not None:
+                feed.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await feed.task
+        self._feeds.clear()

@@ -1,0 +1,126 @@
+"""The HTML shells of the pages: the JavaScript modules fill them in."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+
+from tournament.report_html import STYLE as REPORT_STYLE
+
+
+def _layout(title: str, body: str, script: str = "", data: dict[str, Any] | None = None) -> str:
+    boot = ""
+    if data is not None:
+        # JSON in a script element: only "</" could end it early.
+        payload = json.dumps(data).replace("</", "<\\/")
+        boot = f'<script id="boot" type="application/json">{payload}</script>'
+    module = f'<script type="module" src="/static/{script}"></script>' if script else ""
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)} · Sheepfold</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/style.css">
+<style>{REPORT_STYLE}</style>
+</head><body>
+<header class="top"><a class="brand" href="/">
+<img src="/static/favicon.svg" alt="" width="22" height="22"> Sheepfold</a>
+<nav><a href="/">matches</a><a href="/tournaments">tournaments</a></nav></header>
+<main>{body}</main>
+{boot}{module}
+</body></html>
+"""
+
+
+def matches_page(games: list[dict[str, str]]) -> str:
+    options = "".join(
+        f'<option value="{escape(g["name"])}">{escape(g["title"])}</option>' for g in games
+    )
+    body = f"""<h1>Matches</h1>
+<div class="filters"><label>game <select id="game-filter"><option value="">every game</option>
+{options}</select></label> <span id="list-status" class="muted"></span></div>
+<h2>Live</h2><table class="matches" id="live"><tbody></tbody></table>
+<h2>Finished</h2><table class="matches" id="finished"><tbody></tbody></table>"""
+    return _layout("Matches", body, "matches.js", {"games": games})
+
+
+def match_page(boot: dict[str, Any]) -> str:
+    title = f"{boot['title']} · {boot['match_id']}"
+    body = f"""<div class="match-head"><h1>{escape(boot["title"])}</h1>
+<span class="match-id">{escape(boot["match_id"])}</span>
+<span id="status" class="badge"></span></div>
+<div id="notice" class="notice" hidden></div>
+<div class="match">
+  <section class="board-wrap"><svg id="board" xmlns="http://www.w3.org/2000/svg"></svg>
+  <div id="private" class="private"></div></section>
+  <aside class="side">
+    <div id="turn" class="turn"></div>
+    <div id="clock" class="clock"></div>
+    <table id="scores" class="scores"></table>
+    <h3>Events</h3><ol id="log" class="log"></ol>
+  </aside>
+</div>
+<div class="controls" id="controls">
+  <button id="first" title="first move (Home)">|◀</button>
+  <button id="prev" title="previous move (←)">◀</button>
+  <button id="play" title="play / pause (space)">play</button>
+  <button id="next" title="next move (→)">▶</button>
+  <button id="last" title="last move (End)">▶|</button>
+  <input id="slider" type="range" min="0" max="0" value="0">
+  <span id="move-label" class="move-label"></span>
+  <label>speed <select id="speed"><option value="1">1 move/s</option>
+  <option value="4" selected>4 moves/s</option><option value="10">10 moves/s</option>
+  <option value="30">30 moves/s</option></select></label>
+  <label id="view-wrap">view <select id="view"></select></label>
+  <label class="follow" id="follow-wrap"><input type="checkbox" id="follow" checked>
+  follow live</label>
+</div>"""
+    return _layout(title, body, "match.js", boot)
+
+
+def tournaments_page(entries: list[dict[str, Any]]) -> str:
+    rows = []
+    for entry in entries:
+        if entry.get("error"):
+            rows.append(
+                f"<li><code>{escape(entry['path'])}</code>: "
+                f'<span class="error">{escape(entry["error"])}</span></li>'
+            )
+            continue
+        for t in entry["tournaments"]:
+            rows.append(
+                f'<li><a href="/tournaments/{entry["index"]}/{escape(t["name"])}">'
+                f"{escape(t['name'])}</a> · {escape(t['game'])}, {t['players']} players, "
+                f"{t['scheduled']} games scheduled "
+                f'<span class="muted">({escape(entry["path"])})</span></li>'
+            )
+    if not entries:
+        rows.append(
+            '<li class="muted">No tournament database given: start the viewer with '
+            "<code>--tournament-db FILE</code>.</li>"
+        )
+    body = f'<h1>Tournaments</h1><ul class="tournaments">{"".join(rows)}</ul>'
+    return _layout("Tournaments", body)
+
+
+def tournament_page(title: str, fragment: str, boot: dict[str, Any]) -> str:
+    body = f'<div id="report" data-running="{str(boot["running"]).lower()}">{fragment}</div>'
+    return _layout(title, body, "tournament.js", boot)
+
+
+def error_page(status: int, message: str) -> str:
+    reasons = {
+        400: "Bad request",
+        403: "Not shown",
+        404: "Not found",
+        409: "Not yet",
+        500: "Server error",
+        502: "Game server unreachable",
+    }
+    body = (
+        f'<div class="error-page" data-status="{status}"><h1>{status} · '
+        f"{escape(reasons.get(status, 'Error'))}</h1><p>{escape(message)}</p>"
+        '<p><a href="/">back to the matches</a></p></div>'
+    )
+    return _layout(f"{status}", body)

@@ -1,0 +1,141 @@
+// Sheep & Garden: the landscape of placed tiles, the display to choose from,
+// and the objective cards.
+import { h, reset, s, seatColour, text } from "../svg.js";
+
+const T = 96;
+const TERRAIN = { l: "#5aa6de", c: "#c79a6e", f: "#e7a2c4", g: "#8cc56a", r: "#8cc56a" };
+const OBJECTS = [
+  ["sheep", "#ffffff", "S"], ["cows", "#7a4a2a", "C"], ["humans", "#f0c58a", "H"],
+  ["trees", "#2e7d32", "T"], ["houses", "#b33c2a", "⌂"], ["fish", "#1b5fa0", "F"],
+];
+
+// The two corners of edge segment k (0..11) of a tile at the origin.
+function segment(k) {
+  const third = T / 3;
+  if (k < 3) return [[k * third, 0], [(k + 1) * third, 0]];
+  if (k < 6) return [[T, (k - 3) * third], [T, (k - 2) * third]];
+  if (k < 9) return [[T - (k - 6) * third, T], [T - (k - 5) * third, T]];
+  return [[0, T - (k - 9) * third], [0, T - (k - 8) * third]];
+}
+
+function tileNode(face, x, y, rotation, attrs) {
+  const g = s("g", { class: "tile", ...attrs, transform: `translate(${x} ${y})` });
+  const inner = s("g", { transform: `rotate(${90 * rotation} ${T / 2} ${T / 2})` });
+  g.append(inner);
+  const letters = (face && face.segments) || "gggggggggggg";
+  inner.append(s("rect", { x: 0, y: 0, width: T, height: T, fill: "#8cc56a" }));
+  // Each edge segment colours a band reaching 40% into the tile; an area inside
+  // the tile (no edge) fills the middle.
+  const c = T / 2, depth = 0.4;
+  const inward = ([x, y]) => [c + (x - c) * (1 - depth * 2 + 0.2), c + (y - c) * (1 - depth * 2 + 0.2)];
+  for (let k = 0; k < 12; k++) {
+    const [p1, p2] = segment(k);
+    const [q2, q1] = [inward(p2), inward(p1)];
+    inner.append(s("polygon", { points: `${p1} ${p2} ${q2} ${q1}`, fill: TERRAIN[letters[k]] || "#ccc" }));
+  }
+  for (const area of (face && face.areas) || []) {
+    if (!area.segments.length) {
+      inner.append(s("rect", { x: T * 0.32, y: T * 0.32, width: T * 0.36, height: T * 0.36, rx: 8,
+        fill: TERRAIN[{ lake: "l", city: "c", garden: "f", grass: "g" }[area.terrain]] || "#ccc", stroke: "#0002" }));
+    }
+  }
+  for (const road of (face && face.roads) || []) {
+    const ends = road.segments.map((k) => { const [[a, b], [c2, d]] = segment(k); return [(a + c2) / 2, (b + d) / 2]; });
+    const path = ends.length === 2 ? `M ${ends[0][0]} ${ends[0][1]} Q ${T / 2} ${T / 2} ${ends[1][0]} ${ends[1][1]}` : `M ${ends[0][0]} ${ends[0][1]} L ${T / 2} ${T / 2}`;
+    inner.append(s("path", { d: path, stroke: "#e9e2cf", "stroke-width": 7, fill: "none" }));
+    inner.append(s("path", { d: path, stroke: "#8f8676", "stroke-width": 1.5, fill: "none", "stroke-dasharray": "4 3" }));
+  }
+  // Objects sit near their area's segments, upright whatever the rotation.
+  for (const area of (face && face.areas) || []) {
+    let px = T / 2, py = T / 2;
+    if (area.segments.length) {
+      const pts = area.segments.map((k) => { const [[a, b], [c2, d]] = segment(k); return [(a + c2) / 2, (b + d) / 2]; });
+      px = pts.reduce((v, p) => v + p[0], 0) / pts.length;
+      py = pts.reduce((v, p) => v + p[1], 0) / pts.length;
+      px = T / 2 + (px - T / 2) * 0.62;
+      py = T / 2 + (py - T / 2) * 0.62;
+    }
+    let offset = 0;
+    for (const [key, colour, glyph] of OBJECTS) {
+      for (let n = 0; n < (area[key] || 0); n++) {
+        const ox = px + (offset % 3 - 1) * 13, oy = py + Math.floor(offset / 3) * 13;
+        inner.append(s("g", { transform: `rotate(${-90 * rotation} ${ox} ${oy})`, class: "object", "data-object": key },
+          s("circle", { cx: ox, cy: oy, r: 6.5, fill: colour, stroke: "#222", "stroke-width": 0.8 }),
+          text(ox, oy + 0.5, glyph, { "font-size": 8, fill: key === "sheep" || key === "humans" ? "#222" : "#fff" })));
+        offset++;
+      }
+    }
+  }
+  g.append(s("rect", { x: 0, y: 0, width: T, height: T, fill: "none", stroke: "#4b5d3a", "stroke-width": 1.5 }));
+  return g;
+}
+
+export function draw(svg, obs, ctx) {
+  const faces = Object.fromEntries((obs.faces || []).map((f) => [f.tile, f]));
+  const placed = obs.placed || [];
+  const xs = placed.map((p) => p.x || 0), ys = placed.map((p) => p.y || 0);
+  const minx = Math.min(0, ...xs) - 1, maxx = Math.max(0, ...xs) + 1;
+  const miny = Math.min(0, ...ys) - 1, maxy = Math.max(0, ...ys) + 1;
+  const landW = (maxx - minx + 1) * T, landH = (maxy - miny + 1) * T;
+  const objectives = obs.objectives || [];
+  const display = obs.display || [];
+  // The landscape on the left; the display and the objectives in a column beside it.
+  const colW = 3 * (T + 10) + 10;
+  const width = landW + 40 + colW + 20;
+  const height = Math.max(landH + 40, 60 + T + 40 + objectives.length * 68 + 20);
+  reset(svg, width, height);
+  svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#e9efe0", rx: 14 }));
+  const ox = 20, oy0 = 20 + (height - 40 - landH) / 2;
+  svg.append(s("rect", { x: ox, y: oy0, width: landW, height: landH, fill: "#dfe8d2", rx: 8 }));
+  placed.forEach((p, i) => {
+    svg.append(tileNode(faces[p.tile], ox + ((p.x || 0) - minx) * T, oy0 + ((p.y || 0) - miny) * T, p.rotation || 0,
+      { "data-tile": p.tile, "data-x": p.x || 0, "data-y": p.y || 0, "data-rotation": p.rotation || 0, "data-order": i }));
+  });
+  if (placed.length) {
+    const last = placed[placed.length - 1];
+    svg.append(s("rect", { x: ox + ((last.x || 0) - minx) * T + 2, y: oy0 + ((last.y || 0) - miny) * T + 2, width: T - 4, height: T - 4, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "6 4" }));
+  }
+  const cx = landW + 40;
+  let y = 30;
+  svg.append(text(cx, y, `display · deck ${obs.deck_size}` + (obs.finished ? ` · over: ${obs.end_reason}` : ""), { "text-anchor": "start", "font-size": 16, "font-weight": 700, fill: "#2c4a1e" }));
+  display.forEach((tile, i) => {
+    svg.append(tileNode(faces[tile], cx + i * (T + 10), y + 14, 0, { "data-display-tile": tile, class: "tile shown" }));
+  });
+  y += T + 40;
+  svg.append(text(cx, y, "objectives", { "text-anchor": "start", "font-size": 16, "font-weight": 700, fill: "#2c4a1e" }));
+  y += 14;
+  // "All cards": a face-down objective shows its card, from its holder's view.
+  const reveal = (o) => {
+    if (o.card || !ctx.seats) return o;
+    const holder = (o.holders || [])[0];
+    const seen = ((ctx.seats[holder] || {}).objectives || []).find((x) => x.slot === o.slot);
+    return seen && seen.card ? { ...seen, revealed: true } : o;
+  };
+  objectives.map(reveal).forEach((o, i) => {
+    const x = cx, oy = y + i * 68;
+    const holder = (o.holders || [])[0];
+    svg.append(s("g", { class: "objective", "data-objective-slot": o.slot, "data-card": o.revealed ? "" : o.card || "", "data-revealed": o.revealed ? o.card : "", "data-face-up": o.face_up ? "true" : "false", "data-holders": (o.holders || []).join(",") },
+      s("rect", { x, y: oy, width: colW - 10, height: 60, rx: 8, fill: o.card ? "#fffaf0" : "#6d7f5c", stroke: seatColour(holder), "stroke-width": 3, "stroke-dasharray": o.face_up ? "" : "6 3" }),
+      text(x + 10, oy + 16, o.card ? o.name + (o.revealed ? " (hidden)" : "") : "face down", { "text-anchor": "start", "font-size": 14, "font-weight": 700, fill: o.card ? "#2d2a22" : "#f4f4f4" }),
+      text(x + 10, oy + 36, o.card ? o.text.slice(0, 52) : "", { "text-anchor": "start", "font-size": 11, fill: "#4a4538" }),
+      text(x + 10, oy + 50, o.card ? o.text.slice(52, 104) : "", { "text-anchor": "start", "font-size": 11, fill: "#4a4538" }),
+      text(x + colW - 20, oy + 16, `seat ${(o.holders || []).join("+")}${o.enemy ? " (enemy)" : ""}`, { "text-anchor": "end", "font-size": 10, fill: o.card ? seatColour(holder) : "#fff" })));
+  });
+}
+
+export function scores(obs, players) {
+  const rows = [];
+  for (let seat = 0; seat < players; seat++) {
+    const mine = (obs.objectives || []).filter((o) => (o.holders || []).includes(seat));
+    rows.push([`${mine.filter((o) => o.face_up).length} of ${mine.length}`]);
+  }
+  return { columns: ["objectives shown"], rows };
+}
+
+export function privatePart(obs, seat) {
+  const mine = (obs.objectives || []).filter((o) => (o.holders || []).includes(seat) && !o.face_up && o.card);
+  return h("div", { class: "private-seat", "data-seat": seat },
+    h("span", { class: "dot", style: `background:${seatColour(seat)}` }),
+    ` seat ${seat}'s hidden objectives: `,
+    mine.length ? mine.map((o) => h("span", { class: "hand-card objective-card", "data-card": o.card, "data-seat": seat }, o.name)) : "none");
+}

@@ -1,0 +1,91 @@
+// Sheep 'n' Sheep: the market of card pairs, each player's pasture, and hands.
+import { h, reset, s, seatColour, short, text } from "../svg.js";
+
+const CW = 46;
+const CH = 58;
+const COLOURS = {
+  WHITE: ["#f8f6ef", "#3a3a3a"], BLACK: ["#3b3b3f", "#ffffff"], BROWN: ["#9b6b43", "#ffffff"],
+  PINK: ["#f3a9c6", "#3a1f2b"], BLUE: ["#82b5e8", "#10253d"], GREY: ["#a9abb0", "#1f1f1f"],
+};
+const ICONS = { NONE: "", BELL: "♪", HEART: "♥", STAR: "★", ONE_VP: "+1", DRAW: "+▭", UNSPECIFIED: "" };
+
+export function cardNode(c, x, y, attrs = {}) {
+  const colour = short(c.colour, "SHEEP_N_SHEEP_COLOUR_");
+  const [fill, ink] = COLOURS[colour] || ["#ddd", "#000"];
+  const icon = ICONS[short(c.icon, "SHEEP_N_SHEEP_ICON_")] || "";
+  return s("g", { class: "snscard", "data-card-id": c.id, "data-colour": colour, "data-number": c.number, ...attrs },
+    s("title", {}, `${colour.toLowerCase()} ${c.number}: a group of exactly ${c.condition} scores ${c.vp}`),
+    s("rect", { x: x + 2, y: y + 2, width: CW - 4, height: CH - 4, rx: 6, fill, stroke: "#3b3325", "stroke-width": 1.2 }),
+    text(x + CW / 2, y + CH / 2 - 4, String(c.number), { "font-size": 22, "font-weight": 700, fill: ink }),
+    text(x + CW / 2, y + CH - 11, `${c.condition}→${c.vp}`, { "font-size": 10, fill: ink }),
+    icon ? text(x + CW - 10, y + 11, icon, { "font-size": 10, fill: ink }) : null);
+}
+
+function bounds(cards) {
+  if (!cards.length) return { minx: 0, maxx: 0, miny: 0, maxy: 0 };
+  const xs = cards.map((p) => p.cell.x || 0), ys = cards.map((p) => p.cell.y || 0);
+  return { minx: Math.min(...xs), maxx: Math.max(...xs), miny: Math.min(...ys), maxy: Math.max(...ys) };
+}
+
+export function draw(svg, obs, ctx) {
+  const pastures = obs.pastures || [];
+  const boxes = pastures.map((p) => {
+    const b = bounds(p.cards);
+    return { ...b, w: Math.max(3, b.maxx - b.minx + 1) * CW + 24, hgt: Math.max(2, b.maxy - b.miny + 1) * CH + 40 };
+  });
+  const marketW = (obs.market || []).length * (2 * CW + 18) + 190;
+  const pasturesW = boxes.reduce((a, b) => a + b.w + 14, 0);
+  const width = Math.max(marketW, pasturesW) + 20;
+  const height = 40 + CH + 30 + Math.max(...boxes.map((b) => b.hgt), CH * 2) + 20;
+  reset(svg, width, height);
+  svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#cfe3b4", rx: 14 }));
+  // Market
+  svg.append(text(16, 20, "market", { "text-anchor": "start", "font-size": 14, "font-weight": 700, fill: "#2c4a1e" }));
+  let x = 16;
+  for (const set of obs.market || []) {
+    const g = s("g", { class: "market-set", "data-set": set.index });
+    g.append(s("rect", { x: x - 4, y: 32, width: 2 * CW + 8, height: CH + 8, rx: 8, fill: "#e8d9b0", stroke: "#a8915a" }));
+    (set.cards || []).forEach((c, i) => g.append(cardNode(c, x + i * CW, 36, { "data-set": set.index })));
+    svg.append(g);
+    x += 2 * CW + 18;
+  }
+  svg.append(text(x + 4, 52, `deck ${obs.deck_size} · stock ${obs.stock_size}`, { "text-anchor": "start", "font-size": 12, fill: "#2c4a1e" }));
+  svg.append(text(x + 4, 70, `discard ${(obs.discard || []).length}` + (obs.end_triggered ? ` · last turn ${obs.last_turn}` : ""), { "text-anchor": "start", "font-size": 12, fill: obs.end_triggered ? "#a1311a" : "#2c4a1e" }));
+  // Pastures, one box per seat; y grows upwards.
+  let px = 10;
+  const top = 40 + CH + 30;
+  pastures.forEach((p, i) => {
+    const b = boxes[i];
+    const seat = p.seat ?? i;
+    const g = s("g", { class: "pasture", "data-seat": seat });
+    g.append(s("rect", { x: px, y: top, width: b.w, height: b.hgt, rx: 10, fill: "#9fcb7b", stroke: seatColour(seat), "stroke-width": obs.to_move === seat ? 4 : 2 }));
+    g.append(text(px + 10, top + 14, `seat ${seat} · hand ${(obs.hand_sizes || [])[seat] ?? 0}`, { "text-anchor": "start", "font-size": 12, "font-weight": 700, fill: "#1f3316" }));
+    for (const placed of p.cards || []) {
+      const cx = px + 12 + ((placed.cell.x || 0) - b.minx) * CW;
+      const cy = top + 26 + (b.maxy - (placed.cell.y || 0)) * CH;
+      g.append(cardNode(placed.card, cx, cy, { "data-seat": seat, "data-x": placed.cell.x || 0, "data-y": placed.cell.y || 0, class: "snscard placed" }));
+    }
+    svg.append(g);
+    px += b.w + 14;
+  });
+  if (obs.placement) {
+    svg.append(text(width - 12, 20, `placing: ${short(obs.placement.phase, "SHEEP_N_SHEEP_PHASE_").toLowerCase()} (${obs.placement.placed} placed)`, { "text-anchor": "end", "font-size": 12, fill: "#2c4a1e" }));
+  }
+}
+
+export function scores(obs, players) {
+  const rows = [];
+  for (let seat = 0; seat < players; seat++) {
+    const pasture = (obs.pastures || []).find((p) => (p.seat ?? 0) === seat) || { cards: [] };
+    rows.push([(obs.hand_sizes || [])[seat] ?? 0, pasture.cards.length]);
+  }
+  return { columns: ["hand", "pasture"], rows };
+}
+
+export function privatePart(obs, seat) {
+  const hand = obs.hand || [];
+  const row = s("svg", { class: "hand", width: Math.max(1, hand.length) * CW + 8, height: CH + 4, viewBox: `0 0 ${Math.max(1, hand.length) * CW + 8} ${CH + 4}` });
+  hand.forEach((c, i) => row.append(cardNode(c, 4 + i * CW, 2, { class: "snscard hand-card", "data-seat": seat })));
+  return h("div", { class: "private-seat", "data-seat": seat },
+    h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` seat ${seat}'s hand (${hand.length})`, h("br"), row);
+}

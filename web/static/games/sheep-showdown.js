@@ -1,0 +1,120 @@
+// Sheep Showdown: the meadow grid of cards, the dogs, and each flock.
+import { h, reset, s, seatColour, short, text } from "../svg.js";
+
+const CELL = 68;
+const PAD = 28;
+const CARD = "SHEEP_SHOWDOWN_CARD_";
+
+const LOOK = {
+  EMPTY: { fill: "none", label: "" },
+  SHEEP_1: { fill: "#fbf7ea", label: "1", sheep: 1 },
+  SHEEP_2: { fill: "#fbf7ea", label: "2", sheep: 2 },
+  SHEEP_3: { fill: "#fbf7ea", label: "3", sheep: 3 },
+  SHEEP_5: { fill: "#fff1c9", label: "5", sheep: 5 },
+  SHEPHERD: { fill: "#c99a5b", label: "shepherd", glyph: "⚑" },
+  ROCKET: { fill: "#e4794f", label: "rocket", glyph: "➶" },
+  BLOCKING: { fill: "#9aa7b3", label: "blocker", glyph: "▣" },
+  SLIDING: { fill: "#8fc3e8", label: "slide", glyph: "≋" },
+  BOMB: { fill: "#4a4a4a", label: "bomb", glyph: "✸", ink: "#ffd36b" },
+  WOLF: { fill: "#6d6a75", label: "wolf", glyph: "W", ink: "#fff" },
+  BLOCKED: { fill: "#cdd3d9", label: "blocked", glyph: "✕" },
+};
+
+function card(kind, x, y, size) {
+  const look = LOOK[kind] || { fill: "#eee", label: kind };
+  const g = s("g", { class: "card" });
+  if (kind === "EMPTY") {
+    g.append(s("rect", { x: x + 4, y: y + 4, width: size - 8, height: size - 8, rx: 8,
+      fill: "#8fbf6a", stroke: "#7aa85a", "stroke-dasharray": "4 4" }));
+    return g;
+  }
+  g.append(s("rect", { x: x + 4, y: y + 4, width: size - 8, height: size - 8, rx: 8,
+    fill: look.fill, stroke: "#5b5443", "stroke-width": 1.5 }));
+  if (look.sheep) {
+    // A little sheep: fluffy body, dark head, and the value.
+    const cx = x + size / 2, cy = y + size / 2 + 6;
+    for (const [dx, dy] of [[-9, 0], [0, -5], [9, 0], [-4, 5], [5, 5]]) {
+      g.append(s("circle", { cx: cx + dx * 0.9, cy: cy + dy * 0.9, r: 8, fill: "#ffffff", stroke: "#b9b09a" }));
+    }
+    g.append(s("ellipse", { cx: cx + 15, cy: cy - 4, rx: 5, ry: 4, fill: "#3b3a36" }));
+    g.append(text(x + 15, y + 17, look.label, { "font-size": 16, "font-weight": 700, fill: "#5b4a1f" }));
+  } else {
+    g.append(text(x + size / 2, y + size / 2 - 5, look.glyph, { "font-size": 24, fill: look.ink || "#2d2a22" }));
+    g.append(text(x + size / 2, y + size - 15, look.label, { "font-size": 10, fill: look.ink || "#2d2a22" }));
+  }
+  return g;
+}
+
+export function draw(svg, obs, ctx) {
+  const size = obs.size || 7;
+  const width = PAD * 2 + size * CELL;
+  const height = PAD * 2 + size * CELL + 24;
+  reset(svg, width, height);
+  svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#a9d18e", rx: 14 }));
+  svg.append(text(width / 2, 14, `round ${obs.round} of ${obs.rounds} · turn ${obs.turn}` +
+    (obs.double_trouble ? " · Double Trouble" : ""), { "font-size": 13, fill: "#2c4a1e" }));
+  const grid = obs.grid || [];
+  for (let row = 0; row < size; row++) {
+    for (let col = 0; col < size; col++) {
+      const kind = short(grid[row * size + col], CARD);
+      const x = PAD + col * CELL, y = PAD + row * CELL;
+      const cell = s("g", { class: "cell", "data-row": row, "data-col": col, "data-card": kind });
+      cell.append(card(kind, x, y, CELL));
+      svg.append(cell);
+    }
+  }
+  for (let i = 0; i < size; i++) {
+    svg.append(text(PAD + i * CELL + CELL / 2, PAD + size * CELL + 10, String.fromCharCode(97 + i), { "font-size": 11, fill: "#2c4a1e" }));
+    svg.append(text(PAD / 2, PAD + i * CELL + CELL / 2, String(i + 1), { "font-size": 11, fill: "#2c4a1e" }));
+  }
+  // Dogs sharing a cell are fanned out so each stays visible.
+  const seen = {};
+  for (const dog of obs.dogs || []) {
+    if (!dog.cell) continue;
+    const key = `${dog.cell.row},${dog.cell.col}`;
+    const k = (seen[key] = (seen[key] || 0) + 1) - 1;
+    const cx = PAD + dog.cell.col * CELL + CELL / 2 + (k ? 14 * k : 0);
+    const cy = PAD + dog.cell.row * CELL + CELL / 2 + (k ? -14 * k : 0);
+    const moving = obs.to_move === dog.owner && (obs.decision_dog === undefined || obs.decision_dog === dog.dog);
+    svg.append(s("g", {
+      class: "dog", "data-dog": dog.dog, "data-owner": dog.owner, "data-row": dog.cell.row,
+      "data-col": dog.cell.col, "data-out": dog.out ? "true" : "false", opacity: dog.out ? 0.45 : 1,
+    },
+    moving ? s("circle", { cx, cy, r: 25, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "5 3" }) : null,
+    s("circle", { cx, cy, r: 20, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 2 }),
+    s("ellipse", { cx: cx - 13, cy: cy - 12, rx: 6, ry: 9, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }),
+    s("ellipse", { cx: cx + 13, cy: cy - 12, rx: 6, ry: 9, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }),
+    text(cx, cy + 1, `${dog.dog}`, { "font-size": 16, "font-weight": 700, fill: "#fff" }),
+    dog.out ? text(cx, cy, "✕", { "font-size": 34, fill: "#111" }) : null));
+  }
+  if (ctx.result) {
+    svg.append(s("rect", { x: width / 2 - 90, y: height / 2 - 22, width: 180, height: 44, rx: 10, fill: "rgba(255,255,255,0.9)" }));
+    svg.append(text(width / 2, height / 2, "game over", { "font-size": 22, "font-weight": 700 }));
+  }
+}
+
+export function scores(obs, players) {
+  const rows = [];
+  for (let seat = 0; seat < players; seat++) {
+    rows.push([
+      (obs.totals || [])[seat] ?? 0,
+      (obs.flock_sizes || [])[seat] ?? 0,
+      (obs.players_in || [])[seat] ? "in" : "out",
+    ]);
+  }
+  return { columns: ["total", "flock", "round"], rows };
+}
+
+export function privatePart(obs, seat) {
+  const flock = obs.own_flock || [];
+  const row = s("svg", { class: "hand", viewBox: `0 0 ${Math.max(1, flock.length) * 48 + 8} 56`, width: Math.max(1, flock.length) * 48 + 8, height: 56 });
+  flock.forEach((name, i) => {
+    const kind = short(name, CARD);
+    const g = s("g", { class: "hand-card", "data-seat": seat, "data-card": kind });
+    g.append(card(kind, 4 + i * 48, 0, 56));
+    row.append(g);
+  });
+  return h("div", { class: "private-seat", "data-seat": seat },
+    h("span", { class: "dot", style: `background:${seatColour(seat)}` }),
+    ` seat ${seat}'s flock (${flock.length})`, h("br"), row);
+}

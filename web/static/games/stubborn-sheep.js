@@ -1,0 +1,110 @@
+// Stubborn Sheep: the circle of pens and meadows, the fences between them, the
+// sheep in every area, and the wolf.
+import { h, reset, s, seatColour, short, text } from "../svg.js";
+
+const SHEEP = { BLUE: "#3f7fd6", RED: "#d8412f", YELLOW: "#f2c12e", WHITE: "#fbfbf7" };
+const W = 760;
+const H = 760;
+const R = 285;
+
+const colourOf = (c) => short(c, "STUBBORN_SHEEP_COLOUR_");
+
+function fenceCard(card, x, y, w, attrs = {}) {
+  // The four printed icons: inner big, inner small, outer big, outer small.
+  const g = s("g", { class: "fence-card", "data-card-id": card.id, ...attrs });
+  g.append(s("rect", { x, y, width: w, height: w * 1.4, rx: 5, fill: "#b98a53", stroke: "#5a3d1c", "stroke-width": 1.5 }));
+  (card.icons || []).forEach((icon, i) => {
+    const side = short(icon.side, "STUBBORN_SHEEP_SIDE_") === "LEFT" ? "◀" : "▶";
+    const iy = y + 6 + i * (w * 1.4 - 12) / 4;
+    g.append(s("rect", { x: x + 4, y: iy, width: w - 8, height: (w * 1.4 - 16) / 4, rx: 3, fill: SHEEP[colourOf(icon.colour)] || "#ccc", stroke: "#3a2a14", "stroke-width": 0.8 }));
+    g.append(text(x + w / 2, iy + (w * 1.4 - 16) / 8, side, { "font-size": w * 0.22, fill: colourOf(icon.colour) === "YELLOW" || colourOf(icon.colour) === "WHITE" ? "#3a2a14" : "#fff" }));
+  });
+  return g;
+}
+
+export function draw(svg, obs, ctx) {
+  reset(svg, W, H);
+  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, fill: "#b7d79a", rx: 14 }));
+  const areas = obs.areas || [];
+  const n = Math.max(1, areas.length);
+  const cx = W / 2, cy = H / 2;
+  svg.append(s("circle", { cx, cy, r: R, fill: "none", stroke: "#8db36d", "stroke-width": 60 }));
+  const radius = Math.min(78, (Math.PI * R) / n * 0.78);
+  const angleOfArea = (i) => ((i + 0.5) / n) * 2 * Math.PI - Math.PI / 2;
+  const angleOfFence = (i) => (i / n) * 2 * Math.PI - Math.PI / 2;
+  areas.forEach((area, i) => {
+    const a = angleOfArea(i);
+    const ax = cx + R * Math.cos(a), ay = cy + R * Math.sin(a);
+    const pen = area.owner >= 0;
+    const g = s("g", {
+      class: "area", "data-area": area.index, "data-owner": area.owner,
+      "data-sheep": (area.sheep || []).map((sh) => sh.id).join(","),
+    });
+    g.append(s("circle", { cx: ax, cy: ay, r: radius, fill: pen ? "#efe6cf" : "#7fb85a", stroke: pen ? seatColour(area.owner) : "#5d8f3f", "stroke-width": pen ? 5 : 2 }));
+    g.append(text(ax, ay - radius + 11, pen ? `pen ${area.owner}` : `meadow ${area.index}`, { "font-size": 11, "font-weight": 700, fill: pen ? seatColour(area.owner) : "#1f3f12" }));
+    const sheep = area.sheep || [];
+    const per = Math.max(3, Math.ceil(Math.sqrt(sheep.length)));
+    const step = Math.min(18, (radius * 1.3) / per);
+    sheep.forEach((sh, k) => {
+      const col = k % per, row = Math.floor(k / per);
+      const sx = ax + (col - (per - 1) / 2) * step;
+      const sy = ay - radius * 0.35 + 10 + row * step;
+      g.append(s("circle", { class: "sheep", "data-sheep-id": sh.id, "data-colour": colourOf(sh.colour), cx: sx, cy: sy, r: step * 0.42, fill: SHEEP[colourOf(sh.colour)] || "#ccc", stroke: "#2d2d2d", "stroke-width": 1 }));
+    });
+    if (obs.wolf_area === area.index) {
+      g.append(s("g", { class: "wolf", "data-wolf-area": area.index },
+        s("path", { d: `M ${ax - 16} ${ay + radius - 34} l 6 -14 l 6 8 l 8 0 l 6 -8 l 6 14 l -6 18 l -20 0 z`, fill: "#4a4650", stroke: "#111" }),
+        s("circle", { cx: ax - 5, cy: ay + radius - 30, r: 2, fill: "#ffd400" }),
+        s("circle", { cx: ax + 5, cy: ay + radius - 30, r: 2, fill: "#ffd400" }),
+        text(ax, ay + radius - 8, "wolf", { "font-size": 10, fill: "#111" })));
+    }
+    svg.append(g);
+  });
+  for (const fence of obs.fences || []) {
+    const a = angleOfFence(fence.index);
+    const fx = cx + R * Math.cos(a), fy = cy + R * Math.sin(a);
+    const deg = (a * 180) / Math.PI + 90;
+    const active = obs.activation && obs.activation.fence === fence.index;
+    const g = s("g", {
+      class: "fence", "data-fence": fence.index, "data-owner": fence.owner,
+      "data-card-id": fence.card ? fence.card.id : "", "data-orientation": short(fence.orientation, "STUBBORN_SHEEP_ORIENTATION_"),
+      "data-height": fence.height, transform: `rotate(${deg} ${fx} ${fy})`,
+    });
+    g.append(s("rect", { x: fx - 15, y: fy - 27, width: 30, height: 54, rx: 4, fill: "#7b5530", stroke: active ? "#fff" : seatColour(fence.owner), "stroke-width": active ? 4 : 3 }));
+    (fence.jumps || []).forEach((jump, k) => {
+      g.append(s("rect", { x: fx - 11, y: fy - 24 + k * 12.5, width: 22, height: 10, rx: 2, fill: SHEEP[colourOf(jump.colour)] || "#ccc", stroke: "#2a1a08", "stroke-width": 0.6 }));
+      const toRight = jump.to_area === fence.right_area;
+      g.append(text(fx, fy - 19 + k * 12.5, toRight ? "›" : "‹", { "font-size": 11, "font-weight": 700, fill: "#222" }));
+    });
+    if (fence.height > 1) g.append(text(fx + 20, fy - 24, `×${fence.height}`, { "font-size": 10, fill: "#222" }));
+    svg.append(g);
+  }
+  const phase = short(obs.phase, "STUBBORN_SHEEP_PHASE_").toLowerCase().replaceAll("_", " ");
+  svg.append(text(cx, cy - 40, `turn ${obs.turn}` + (obs.final_round ? ` · final round, ${obs.turns_left} left` : ""), { "font-size": 16, "font-weight": 700, fill: "#1f3f12" }));
+  svg.append(text(cx, cy - 16, `seat ${obs.current}: ${phase}`, { "font-size": 14, fill: "#1f3f12" }));
+  svg.append(text(cx, cy + 10, `sheep pile ${obs.sheep_pile} · fences ${obs.fence_pile} · discard ${obs.discard_pile}`, { "font-size": 12, fill: "#1f3f12" }));
+  (obs.seats || []).forEach((seat, i) => {
+    const y = cy + 40 + i * 20;
+    svg.append(s("circle", { cx: cx - 110, cy: y, r: 6, fill: seatColour(seat.seat ?? i) }));
+    const piles = (seat.scored || []).map((p) => `${colourOf(p.colour)[0]}${(p.sheep || []).length}`).join(" ");
+    svg.append(text(cx - 98, y, `${seat.points} pts · scored ${piles}`, { "text-anchor": "start", "font-size": 12, "data-seat-points": seat.seat ?? i, fill: "#1f3f12" }));
+  });
+}
+
+export function scores(obs, players) {
+  const rows = [];
+  for (let seat = 0; seat < players; seat++) {
+    const p = (obs.seats || [])[seat] || {};
+    rows.push([p.points ?? 0, p.sets ?? 0, p.hand_size ?? 0]);
+  }
+  return { columns: ["points", "sets", "hand"], rows };
+}
+
+export function privatePart(obs, seat) {
+  const hand = obs.hand || [];
+  const width = Math.max(1, hand.length) * 44 + 8;
+  const row = s("svg", { class: "hand", width, height: 60, viewBox: `0 0 ${width} 60` });
+  hand.forEach((card, i) => row.append(fenceCard(card, 6 + i * 44, 3, 38, { class: "fence-card hand-card", "data-seat": seat })));
+  return h("div", { class: "private-seat", "data-seat": seat },
+    h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` seat ${seat}'s fence cards (${hand.length})`, h("br"), row);
+}

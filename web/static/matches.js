@@ -1,0 +1,51 @@
+// The matches list: live and finished, filtered by game, kept current by
+// Server-Sent Events (the viewer sends the list again whenever it changes).
+import { h, seatColour } from "./svg.js";
+
+const filter = document.getElementById("game-filter");
+const status = document.getElementById("list-status");
+let source = null;
+
+function row(m) {
+  const when = new Date(m.created_at * 1000).toLocaleTimeString();
+  const result = m.result
+    ? m.result.scores.map((score, seat) => h("span", { class: "score" },
+      h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${score}`,
+      m.result.ranks[seat] === 1 ? " ★" : ""))
+    : m.to_move !== null && m.to_move !== undefined ? `seat ${m.to_move} to move` : "";
+  return h("tr", { "data-match-id": m.match_id, "data-game": m.game, "data-status": m.status },
+    h("td", {}, h("a", { href: `/match/${encodeURIComponent(m.match_id)}` }, m.match_id)),
+    h("td", {}, m.title), h("td", {}, `${m.players} players`),
+    h("td", {}, h("span", { class: `badge ${m.status}` }, m.status)),
+    h("td", {}, `${m.moves} moves`), h("td", {}, result), h("td", { class: "muted" }, when));
+}
+
+function show(matches) {
+  if (matches.error) {
+    status.textContent = matches.error;
+    return;
+  }
+  const live = matches.filter((m) => m.status === "running" || m.status === "waiting");
+  const done = matches.filter((m) => !(m.status === "running" || m.status === "waiting"));
+  const fill = (id, list, empty) => {
+    const body = document.querySelector(`#${id} tbody`);
+    body.replaceChildren(...(list.length ? list.map(row) : [h("tr", {}, h("td", { class: "muted" }, empty))]));
+  };
+  fill("live", live, "no live match");
+  fill("finished", done, "no finished match");
+  status.textContent = `updated ${new Date().toLocaleTimeString()}`;
+}
+
+function listen() {
+  if (source) source.close();
+  const game = filter.value;
+  const params = new URLSearchParams(location.search);
+  if (game) params.set("game", game); else params.delete("game");
+  history.replaceState(null, "", params.toString() ? `?${params}` : location.pathname);
+  source = new EventSource(`/api/matches/events${game ? `?game=${encodeURIComponent(game)}` : ""}`);
+  source.onmessage = (event) => show(JSON.parse(event.data));
+}
+
+filter.value = new URLSearchParams(location.search).get("game") || "";
+filter.onchange = listen;
+listen();

@@ -1,0 +1,76 @@
+"""Reading tournament databases for the web pages, without ever writing to a
+file that is not one."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tournament.report import report_data
+from tournament.store import GameRecord, Store, StoreError, TournamentRecord
+
+
+class NotATournamentDb(ValueError):
+    """The file is missing, not SQLite, or holds no tournaments table."""
+
+
+def check_database(path: Path) -> None:
+    """Raise NotATournamentDb unless `path` is a tournament database (read-only check:
+    opening a Store would create the tables in any SQLite file)."""
+    if not path.is_file():
+        raise NotATournamentDb(f"{path} does not exist")
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10.0)
+        try:
+            row = connection.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tournaments'"
+            ).fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        raise NotATournamentDb(f"{path} is not a SQLite database ({error})") from None
+    if row is None:
+        raise NotATournamentDb(f"{path} is a SQLite file but not a tournament database")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentView:
+    record: TournamentRecord
+    games: tuple[GameRecord, ...]
+    report: dict[str, Any]
+
+    @property
+    def running(self) -> bool:
+        return len(self.games) < self.record.scheduled
+
+
+def list_tournaments(path: Path) -> tuple[TournamentRecord, ...]:
+    check_database(path)
+    with Store(path) as store:
+        return store.tournaments()
+
+
+def load(path: Path, name: str, samples: int = 200) -> TournamentView:
+    """One tournament with its report; `samples` bootstrap resamples keep a page
+    that refreshes while the tournament runs cheap (the CLI report uses 1000)."""
+    check_database(path)
+    with Store(path) as store:
+        try:
+            record = store.tournament(name)
+        except StoreError as error:
+            raise LookupError(str(error)) from None
+        games = store.games(record.id)
+    data = report_data(record, games, samples=samples)
+    return TournamentView(record, games, data)
+
+
+def stored_replay(path: Path, match_id: str) -> Any:
+    """The game's `arena_pb2.Replay` kept in the tournament database, or None
+    when the database keeps none (the game server then has it)."""
+    check_database(path)
+    with Store(path) as store:
+        # Databases written before tournaments kept game records have none.
+        reader = getattr(store, "replay", None)
+        return reader(match_id) if reader is not None else None
