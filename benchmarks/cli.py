@@ -23,6 +23,7 @@ from benchmarks import (
     metrics_cost,
     ray_scaling,
     report,
+    sandbox,
     serving,
     soak,
     targets,
@@ -40,6 +41,7 @@ SECTIONS = (
     "metrics",
     "soak",
     "ray",
+    "sandbox",
 )
 # Off and on alternate this many times per level; the table shows medians.
 METRICS_RUNS = 3
@@ -73,6 +75,9 @@ sections (all by default; pick with --only):
               the figure to steer by
   memory      resident memory per live match, 1,000 matches per game
   tournament  games per second of a round robin at concurrency 1 and 2
+  sandbox     the bot sandbox's start-up per bot and its per-decision overhead,
+              and a tournament of command bots sandboxed vs unsandboxed
+              (goal: >= 0.8x the games/s)
   metrics     the server section's load with Prometheus metrics off and on
               (`serve --metrics-port`), alternating three times per level:
               median decisions/s and CPU per decision
@@ -95,6 +100,7 @@ QUICK = {
     "warmup": 0.3,
     "memory_matches": 200,
     "games_per_pairing": 1,
+    "sandbox_games": 1,
     "soak_matches": 500,
     "soak_seconds": 60.0,
 }
@@ -105,6 +111,7 @@ FULL = {
     "warmup": 1.0,
     "memory_matches": 1000,
     "games_per_pairing": 2,
+    "sandbox_games": 4,
     "soak_matches": 3000,
     "soak_seconds": 300.0,
 }
@@ -190,6 +197,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
             setattr(args, name, preset[name])
     args.warmup = preset["warmup"]
     args.games_per_pairing = preset["games_per_pairing"]
+    args.sandbox_games = preset["sandbox_games"]
     args.engine_games = tuple(args.engine_games.split(",")) if args.engine_games else None
     if args.before is not None and not (args.before / "cli" / "serve.py").is_file():
         parser.error(f"--before {args.before}: not a Sheepfold checkout")
@@ -273,6 +281,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if results is not None:
             out["tournament"] = [dataclasses.asdict(r) for r in results]
             tables.append(report.tournament(results))
+    if "sandbox" in args.sections:
+        result = section("sandbox", lambda: sandbox.run(args.sandbox_games))
+        if result is not None:
+            out["sandbox"] = dataclasses.asdict(result)
+            tables.append(report.sandbox(result))
+            checks.append(targets.sandbox_check(result))
     if "soak" in args.sections:
         matches = args.soak_matches
         result = section(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from benchmarks.engine import EngineResult
 from benchmarks.memory import MemoryResult
 from benchmarks.ray_scaling import RayScalingResult
+from benchmarks.sandbox import SandboxResult
 from benchmarks.serving import LoadResult
 from benchmarks.soak import SoakResult
 from benchmarks.targets import Check
@@ -189,6 +190,24 @@ def ray_scaling(results: Sequence[RayScalingResult]) -> str:
 def checks(results: Sequence[Check]) -> str:
     rows = [(c.name, c.measured, c.target, "met" if c.met else "MISSED") for c in results]
     return "Targets (reported, never asserted)\n" + table(("check", "measured", "target", ""), rows)
+
+
+def sandbox(r: SandboxResult) -> str:
+    rows = [
+        ("start-up per bot (ms, `true`)", r.startup_ms_plain, r.startup_ms_sandboxed),
+        (
+            "games/s (solo tournament, 2 command bots)",
+            r.games_per_second_plain,
+            r.games_per_second_sandboxed,
+        ),
+        ("mean game (s)", r.game_seconds_plain, r.game_seconds_sandboxed),
+    ]
+    return (
+        f"Bot sandbox ({r.games} games each; {r.decisions_per_game:.0f} decisions/game)\n"
+        + table(("", "unsandboxed", "sandboxed"), rows)
+        + f"\nsandboxed/unsandboxed games/s: {r.ratio:.2f}; "
+        f"overhead per decision: {r.overhead_ms_per_decision:.2f} ms (derived)"
+    )
 
 
 def metrics_cost(results: Sequence[LoadResult], game: str, players: int) -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from benchmarks.engine import EngineResult
 from benchmarks.memory import MemoryResult
 from benchmarks.ray_scaling import RayScalingResult
+from benchmarks.sandbox import SandboxResult
 from benchmarks.serving import LoadResult
 from benchmarks.soak import SoakResult
 
@@ -165,6 +166,18 @@ def ray_checks(results: Sequence[RayScalingResult]) -> list[Check]:
 def duration_check(seconds: float) -> Check:
     return Check(
         "whole run, seconds", seconds, f"< {BENCH_SECONDS_AT_MOST}", seconds < BENCH_SECONDS_AT_MOST
+    )
+
+
+SANDBOX_RATIO_AT_LEAST = 0.8
+
+
+def sandbox_check(result: SandboxResult) -> Check:
+    return Check(
+        "sandboxed / unsandboxed tournament games/s",
+        result.ratio,
+        f">= {SANDBOX_RATIO_AT_LEAST}",
+        result.ratio >= SANDBOX_RATIO_AT_LEAST,
     )
 
 

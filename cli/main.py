@@ -52,7 +52,8 @@ def _innermost(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse(build_parser(), argv)
+    raw = sys.argv[1:] if argv is None else argv
+    args = parse(build_parser(), play.join_option_values(raw))
     try:
         code = int(args.handler(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit

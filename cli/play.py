@@ -7,7 +7,9 @@ import asyncio
 import json
 import os
 import random
+import shlex
 import sys
+from collections.abc import Sequence
 from contextlib import nullcontext
 from typing import Any
 
@@ -20,8 +22,18 @@ from cli.addresses import server_address
 from cli.botguard import BotRaised, GuardedBot
 from clients.bots import BotSpecError, load_bot
 from clients.connect import Unreachable
-from clients.matchplay import MatchOutcome, play_match
-from clients.sdk import SeatError, play
+from clients.launch import (
+    BotCommand,
+    BotFailure,
+    Launcher,
+    LimitsError,
+    SandboxPolicy,
+    SandboxUnavailable,
+    parse_limits,
+)
+from clients.launch.socket_dir import private_socket
+from clients.matchplay import CommandBot, MatchOutcome, play_match_with_commands
+from clients.sdk import Bot, SeatError, play
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from server.logs import configure_logging
@@ -48,8 +60,11 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--bots",
         required=True,
-        help="comma-separated bot specs, one per seat: a built-in name (random) or module:Class",
+        help="comma-separated bot specs, one per seat: a built-in name (random), module:Class, "
+        "or cmd:PROGRAM ARGS... for a program started like a tournament's command bot "
+        "(sandboxed unless --no-sandbox)",
     )
+    _add_command_flags(parser)
     parser.add_argument("--seed", type=int, help="match seed (default: random, and printed)")
     parser.add_argument(
         "--option",
@@ -62,7 +77,7 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
         "--server",
         metavar="ADDR",
         type=server_address,
-        help="play on this server instead (HOST:PORT)",
+        help="play on this server instead (HOST:PORT or unix:PATH)",
     )
     parser.add_argument(
         "--admin-token",
@@ -77,6 +92,69 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run_match)
+
+
+def _add_command_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bot-dir",
+        default=".",
+        help="a command bot's folder: its working folder and, sandboxed, all of the host's "
+        "files it sees besides the runtime (default: the current folder)",
+    )
+    parser.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run command bots unsandboxed, with your rights: only for code you trust",
+    )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a sandbox limit, repeatable, as in a tournament's [sandbox] table "
+        "(e.g. --limit memory_mb=2048 --limit cpu_seconds=60)",
+    )
+    parser.add_argument(
+        "--read-only",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="another host folder or file the sandboxed bot may read, repeatable",
+    )
+
+
+def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | None:
+    """The sandbox for command bots from --no-sandbox and --limit; exits on a bad limit."""
+    if args.no_sandbox:
+        return None
+    raw: dict[str, float] = {}
+    for key, value in parse_key_values(args.limit).items():
+        try:
+            raw[key] = float(value) if "." in value else int(value)
+        except ValueError:
+            raise SystemExit(f"sheepfold {command}: --limit {key}={value}: not a number") from None
+    try:
+        limits = parse_limits(raw)
+    except LimitsError as error:
+        raise SystemExit(f"sheepfold {command}: --limit {error}") from None
+    read_only = tuple(os.path.abspath(path) for path in args.read_only)
+    for path in read_only:
+        if not os.path.exists(path):
+            raise SystemExit(f"sheepfold {command}: --read-only {path} does not exist")
+    return SandboxPolicy(limits=limits, read_only=read_only)
+
+
+def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot:
+    # {python}: the interpreter running sheepfold, as in a tournament config
+    argv = [arg.replace("{python}", sys.executable) for arg in shlex.split(spec[4:])]
+    if not argv:
+        raise SystemExit(f"sheepfold {command}: {spec!r} names no program")
+    folder = os.path.abspath(args.bot_dir)
+    if not os.path.isdir(folder):
+        raise SystemExit(f"sheepfold {command}: --bot-dir {args.bot_dir} is not a folder")
+    if os.path.realpath(folder) == "/" and not args.no_sandbox:
+        raise SystemExit(f"sheepfold {command}: --bot-dir / would show the bot the whole host")
+    return CommandBot(tuple(argv), folder, command_policy(args, command))
 
 
 def parse_key_values(pairs: list[str]) -> dict[str, str]:
@@ -108,22 +186,38 @@ def run_match(args: argparse.Namespace) -> int:
     except games.InvalidOptions as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
+    bots: list[Bot | CommandBot] = []
     try:
-        bots = [
-            GuardedBot(load_bot(spec, bot_seed(seed, seat)), seat, spec)
-            for seat, spec in enumerate(specs)
-        ]
+        for seat, spec in enumerate(specs):
+            if spec.startswith("cmd:"):
+                bots.append(command_bot(spec, args, "match"))
+            else:
+                bots.append(GuardedBot(load_bot(spec, bot_seed(seed, seat)), seat, spec))
     except BotSpecError as error:
         raise SystemExit(f"sheepfold match: {error}") from None
+    sandboxed = any(isinstance(bot, CommandBot) and bot.sandbox for bot in bots)
+    socket = args.server.removeprefix("unix:") if (args.server or "").startswith("unix:") else None
+    if sandboxed and args.server and not socket:
+        raise SystemExit(
+            "sheepfold match: sandboxed command bots reach the server only through its Unix "
+            "socket: pass --server unix:PATH (sheepfold serve --listen unix:PATH)"
+        )
     clock = arena_pb2.ClockSettings(decision_seconds=args.decision_seconds)
 
-    async def play_it() -> MatchOutcome:
-        server = nullcontext(args.server) if args.server else serving_here(ServerConfig())
+    async def play_it(own_socket: str) -> tuple[MatchOutcome, dict[int, str]]:
+        launcher = Launcher(socket or own_socket)
+        if sandboxed:
+            await asyncio.to_thread(launcher.check)
+        if args.server:
+            server = nullcontext(args.server)
+        else:
+            server = serving_here(ServerConfig(), unix_socket=own_socket if sandboxed else None)
         async with server as address:
-            return await play_match(
+            return await play_match_with_commands(
                 address,
                 args.game,
                 bots,
+                launcher,
                 seed=seed,
                 options=options,
                 clock=clock,
@@ -131,7 +225,10 @@ def run_match(args: argparse.Namespace) -> int:
             )
 
     try:
-        outcome = asyncio.run(play_it())
+        with private_socket() as own_socket:
+            outcome, crashed = asyncio.run(play_it(own_socket))
+    except SandboxUnavailable as error:
+        raise SystemExit(f"sheepfold match: {error}") from None
     except (SeatError, Unreachable) as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     except BotRaised as error:
@@ -140,6 +237,7 @@ def run_match(args: argparse.Namespace) -> int:
     except grpc.aio.AioRpcError as error:
         raise SystemExit(f"sheepfold match: {error.code().name}: {error.details()}") from None
     summary = match_summary(args.game, specs, seed, options, outcome)
+    summary["crashed"] = {str(seat): why for seat, why in sorted(crashed.items())}
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
@@ -190,6 +288,8 @@ def format_summary(summary: dict[str, Any]) -> str:
             "  a disqualified seat missed its deadline too often: the server played its "
             "moves at random and ranks it last, whatever its score"
         )
+    for seat, why in summary.get("crashed", {}).items():
+        lines.append(f"  seat {seat} crashed (a random stand-in finished it): {why}")
     return "\n".join(lines)
 
 
@@ -213,9 +313,37 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--match", default=os.environ.get("SHEEPFOLD_MATCH"), help="match id")
     parser.add_argument("--token", default=os.environ.get("SHEEPFOLD_TOKEN"), help="seat token")
     parser.add_argument("--seat", type=int, help="seat number (default: the token's seat)")
-    parser.add_argument("--bot", default="random", help="built-in name or module:Class")
+    parser.add_argument(
+        "--bot",
+        default="random",
+        help="built-in name, module:Class, or cmd:PROGRAM ARGS... to start that program for "
+        "the seat (sandboxed unless --no-sandbox; then --server must be unix:PATH)",
+    )
+    _add_command_flags(parser)
     parser.add_argument("--seed", type=int, default=0, help="bot seed (default %(default)s)")
     parser.set_defaults(handler=run_bot)
+
+
+# Options whose value may start with "-" (a token is random text).
+VALUE_OPTIONS = ("--token", "--admin-token")
+
+
+def join_option_values(argv: Sequence[str]) -> list[str]:
+    """`--token -abc` as `--token=-abc`: argparse would read `-abc` as an option
+    and exit 2, so a token that starts with "-" could never be passed."""
+    out: list[str] = []
+    rest = iter(argv)
+    for arg in rest:
+        if arg == "--":
+            out.append(arg)
+            out.extend(rest)
+            break
+        if arg in VALUE_OPTIONS:
+            value = next(rest, None)
+            out.append(arg if value is None else f"{arg}={value}")
+        else:
+            out.append(arg)
+    return out
 
 
 def run_bot(args: argparse.Namespace) -> int:
@@ -223,6 +351,8 @@ def run_bot(args: argparse.Namespace) -> int:
     missing = [name for name in ("server", "match", "token") if not getattr(args, name)]
     if missing:
         raise SystemExit(f"sheepfold bot: missing --{', --'.join(missing)} (or the environment)")
+    if args.bot.startswith("cmd:"):
+        return _run_command_bot(args)
     try:
         bot = GuardedBot(load_bot(args.bot, args.seed), args.seat, args.bot)
         result = asyncio.run(play(bot, args.server, args.match, args.token, args.seat))
@@ -235,6 +365,29 @@ def run_bot(args: argparse.Namespace) -> int:
         print(error.report("bot"), file=sys.stderr)
         return 1
     print(json.dumps({"scores": list(result.scores), "ranks": list(result.ranks)}))
+    return 0
+
+
+def _run_command_bot(args: argparse.Namespace) -> int:
+    bot = command_bot(args.bot, args, "bot")
+    socket = args.server.removeprefix("unix:") if args.server.startswith("unix:") else None
+    if bot.sandbox and not socket:
+        raise SystemExit(
+            "sheepfold bot: a sandboxed command bot reaches the server only through its Unix "
+            "socket: pass --server unix:PATH (sheepfold serve --listen unix:PATH)"
+        )
+    env = {"SHEEPFOLD_MATCH": args.match, "SHEEPFOLD_TOKEN": args.token}
+    env["SHEEPFOLD_SEED"] = str(args.seed)
+    if args.seat is not None:
+        env["SHEEPFOLD_SEAT"] = str(args.seat)
+    command = BotCommand(bot.argv, bot.folder, args.server, env, bot.sandbox)
+    try:
+        asyncio.run(Launcher(socket).process(command).run())
+    except SandboxUnavailable as error:
+        raise SystemExit(f"sheepfold bot: {error}") from None
+    except BotFailure as error:
+        print(f"sheepfold bot: the bot failed: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
+import resource
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -56,6 +58,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         default=_env_port("SHEEPFOLD_HEALTH_PORT", None),
         help="also serve the gRPC health service alone, in plaintext, on this port, for "
         "probes that cannot speak TLS (default: $SHEEPFOLD_HEALTH_PORT, or off)",
+    )
+    parser.add_argument(
+        "--listen",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="listen on HOST:PORT or unix:PATH, repeatable; replaces --host/--port "
+        "(sandboxed bots reach the server through a Unix socket)",
     )
     parser.add_argument(
         "--admin-token",
@@ -113,6 +123,20 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="a peer that does not answer a ping within this is dropped (default %(default)s)",
     )
     parser.add_argument(
+        "--max-streams-per-connection",
+        type=int,
+        default=1000,
+        help="streams one client connection may have open at once; more wait on the client's "
+        "side (default %(default)s)",
+    )
+    parser.add_argument(
+        "--max-pending-joins",
+        type=int,
+        default=100,
+        help="Play streams from one client address still waiting to join; more get "
+        "RESOURCE_EXHAUSTED (default %(default)s)",
+    )
+    parser.add_argument(
         "--db-write-timeout",
         type=positive_float,
         default=5.0,
@@ -152,6 +176,17 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def raise_open_file_limit() -> int:
+    """Every client connection is a file descriptor: a server left at a soft
+    limit of 1024 stops accepting anyone's connections once one client has
+    opened about a thousand. Raise the soft limit to the hard one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
 def _env_port(name: str, default: int | None) -> str | None:
     """The environment's value for a port flag, checked by the flag's type (argparse
     converts string defaults too), so a bad value is reported only by `serve`."""
@@ -168,7 +203,17 @@ def _port(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         raise SystemExit("sheepfold serve: --tls-cert and --tls-key go together")
+    for address in args.listen:
+        if address.startswith("unix:") and address != "unix:":
+            continue
+        host, sep, port = address.rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise SystemExit(f"sheepfold serve: --listen {address!r}: use HOST:PORT or unix:PATH")
+    for flag in ("max_streams_per_connection", "max_pending_joins"):
+        if getattr(args, flag) < 1:
+            raise SystemExit(f"sheepfold serve: --{flag.replace('_', '-')} must be at least 1")
     configure_logging(args.log_format, args.log_level)
+    raise_open_file_limit()
     store: Store
     if args.db == ":memory:":
         store = MemoryStore()
@@ -188,11 +233,14 @@ def run(args: argparse.Namespace) -> int:
         start_timeout=args.start_timeout,
         keepalive_seconds=args.keepalive_seconds,
         keepalive_timeout=args.keepalive_timeout,
+        max_streams_per_connection=args.max_streams_per_connection,
+        max_pending_joins_per_address=args.max_pending_joins,
         metrics_port=args.metrics_port,
         metrics_host=args.metrics_host,
         health_port=args.health_port,
         limits=MatchLimits(max_watchers=args.max_watchers),
         default_clock=ClockConfig(decision_seconds=args.decision_seconds),
+        listen=tuple(args.listen),
         db_write_timeout=args.db_write_timeout,
         retention=Retention(days=args.keep_finished_days, count=args.keep_finished),
     )

@@ -1,4 +1,4 @@
-"""Create a match on a server and play every seat with SDK bots, over gRPC."""
+"""Create a match on a server and play every seat with SDK bots or programs, over gRPC."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from dataclasses import dataclass
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from clients.bots.random_bot import RandomBot
 from clients.connect import RPC_SECONDS, ensure_reachable
+from clients.launch import BotCommand, BotFailure, Launcher, SandboxPolicy
 from clients.sdk import Bot, play
 
 
@@ -79,3 +81,78 @@ async def play_match(
         await asyncio.gather(*seats, return_exceptions=True)
         raise
     return MatchOutcome(created.match_id, created.seed, results[0])
+
+
+@dataclass(frozen=True, slots=True)
+class CommandBot:
+    """A seat played by a program (see clients.launch), sandboxed unless `sandbox` is None."""
+
+    argv: tuple[str, ...]
+    folder: str
+    sandbox: SandboxPolicy | None = None
+
+
+async def play_match_with_commands(
+    address: str,
+    game: str,
+    bots: Sequence[Bot | CommandBot],
+    launcher: Launcher,
+    *,
+    seed: int | None = None,
+    options: Mapping[str, str] | None = None,
+    clock: arena_pb2.ClockSettings | None = None,
+    admin_token: str = "",
+) -> tuple[MatchOutcome, dict[int, str]]:
+    """One match where some seats are programs; returns the outcome and, per seat
+    whose program failed or left early, why (a random stand-in finished its seat)."""
+    created = await create_match(
+        address, game, len(bots), seed=seed, options=options, clock=clock, admin_token=admin_token
+    )
+    crashed: dict[int, str] = {}
+
+    async def seat_task(seat: int, bot: Bot | CommandBot, token: str) -> None:
+        if not isinstance(bot, CommandBot):
+            await play(bot, address, created.match_id, token, seat)
+            return
+        command = BotCommand(
+            argv=bot.argv,
+            folder=bot.folder,
+            server=address,
+            env={
+                "SHEEPFOLD_MATCH": created.match_id,
+                "SHEEPFOLD_TOKEN": token,
+                "SHEEPFOLD_SEAT": str(seat),
+                "SHEEPFOLD_SEED": str(seat),
+                "SHEEPFOLD_GAME": game,
+            },
+            sandbox=bot.sandbox,
+        )
+        try:
+            await launcher.process(command).run()
+        except BotFailure as error:
+            crashed[seat] = str(error)
+        if (await _match_info(address, created.match_id)).status != arena_pb2.MATCH_STATUS_FINISHED:
+            crashed.setdefault(seat, "left before the match was over")
+            await play(RandomBot(seat), address, created.match_id, token, seat)
+
+    seats = [
+        asyncio.create_task(seat_task(seat, bot, token))
+        for seat, (bot, token) in enumerate(zip(bots, created.seat_tokens, strict=True))
+    ]
+    try:
+        await asyncio.gather(*seats)
+    except BaseException:
+        # One seat failed (its bot raised): stop the others rather than leave them running.
+        for task in seats:
+            task.cancel()
+        await asyncio.gather(*seats, return_exceptions=True)
+        raise
+    info = await _match_info(address, created.match_id)
+    return MatchOutcome(created.match_id, created.seed, info.result), crashed
+
+
+async def _match_info(address: str, match_id: str) -> arena_pb2.MatchInfo:
+    async with grpc.aio.insecure_channel(address) as channel:
+        return await arena_pb2_grpc.ArenaStub(channel).GetMatch(
+            arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
+        )

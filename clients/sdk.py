@@ -29,6 +29,20 @@ from clients.connect import RPC_SECONDS, ensure_reachable
 
 # Codes after which rejoining makes sense: the server or the network went away.
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
+# Also worth another join while the server has not acknowledged ours yet: a
+# server or proxy under a burst of streams may cancel a stream before it starts,
+# and a server refuses Play streams beyond its bound on joins pending from one
+# address (RESOURCE_EXHAUSTED) until earlier ones have joined.
+RETRYABLE_BEFORE_JOINED = RETRYABLE | {
+    grpc.StatusCode.CANCELLED,
+    grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+
+
+def should_rejoin(code: grpc.StatusCode, joined: bool) -> bool:
+    """Whether a stream that ended with `code` is worth joining again."""
+    return code in (RETRYABLE if joined else RETRYABLE_BEFORE_JOINED)
+
 
 CHANNEL_OPTIONS = [
     # Each seat gets its own connection: by default every channel of a process
@@ -109,12 +123,13 @@ async def play(
     """
     log = structlog.get_logger("sheepfold.sdk").bind(match_id=match_id)
     reconnects = 0
+    progress = _Progress()
     while True:
         try:
             async with _channel(address, credentials) as channel:
                 if reconnects == 0:
                     await ensure_reachable(channel, address)
-                result = await _play_stream(bot, channel, match_id, token, seat, log)
+                result = await _play_stream(bot, channel, match_id, token, seat, log, progress)
             return result
         except grpc.aio.AioRpcError as error:
             code = error.code()
@@ -124,7 +139,7 @@ async def play(
                 finished = await _finished_result(address, match_id, credentials)
                 if finished is not None:
                     return finished
-            if code not in RETRYABLE or reconnects >= max_reconnects:
+            if not should_rejoin(code, progress.joined) or reconnects >= max_reconnects:
                 raise SeatError(code, error.details() or "") from error
             reconnects += 1
             delay = min(0.1 * 2**reconnects, 2.0)
@@ -154,6 +169,11 @@ class _StreamEnded(Exception):
     pass
 
 
+@dataclass(slots=True)
+class _Progress:
+    joined: bool = False  # the server acknowledged a join of this seat at least once
+
+
 async def _finished_result(
     address: str, match_id: str, credentials: grpc.ChannelCredentials | None
 ) -> arena_pb2.MatchResult | None:
@@ -171,13 +191,18 @@ async def _play_stream(
     token: str,
     seat: int | None,
     log: structlog.typing.FilteringBoundLogger,
+    progress: _Progress,
 ) -> arena_pb2.MatchResult:
     stub = arena_pb2_grpc.ArenaStub(channel)
     call = stub.Play(wait_for_ready=True)
     join = arena_pb2.Join(match_id=match_id, token=token)
     if seat is not None:
         join.seat = seat
-    await call.write(arena_pb2.PlayRequest(join=join))
+    # A write that lands after the server has ended the stream (it refused the
+    # join at once) fails with INTERNAL "Internal error from Core": reading
+    # then gives the status the server really sent.
+    with contextlib.suppress(asyncio.InvalidStateError, grpc.aio.AioRpcError):
+        await call.write(arena_pb2.PlayRequest(join=join))
     game = ""
     on_event = getattr(bot, "on_event", None)
     while True:
@@ -208,6 +233,7 @@ async def _play_stream(
             if on_event is not None:
                 on_event(response.event)
         elif kind == "joined":
+            progress.joined = True
             game = response.joined.game
             log = log.bind(seat=response.joined.seat, game=game)
         elif kind == "error":

@@ -7,12 +7,14 @@ anything unknown or out of range with a message that names the option.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from games.errors import InvalidOptions
 
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
 
@@ -44,14 +46,13 @@ class OptionSpec:
         raise InvalidOptions(f"option {self.name!r} has unknown kind {self.kind!r}")
 
     def _parse_int(self, raw: Any) -> int:
-        if isinstance(raw, bool):
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            value = raw
+        elif isinstance(raw, str) and _WHOLE_NUMBER.fullmatch(raw.strip(" \t")):
+            # ASCII only: int() would also take Arabic-Indic or fullwidth digits, or "1_0".
+            value = int(raw)
+        else:
             raise InvalidOptions(f"option {self.name!r} must be a whole number, not {raw!r}")
-        try:
-            value = int(str(raw).strip()) if not isinstance(raw, int) else raw
-        except ValueError:
-            raise InvalidOptions(
-                f"option {self.name!r} must be a whole number, not {raw!r}"
-            ) from None
         if self.minimum is not None and value < self.minimum:
             raise InvalidOptions(f"option {self.name!r} must be at least {self.minimum}")
         if self.maximum is not None and value > self.maximum:

@@ -18,6 +18,7 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from server.decoding import DecodeErrorsAreInvalidArgument
 from server.match import MatchLimits
 from server.metrics import NO_METRICS, ServerMetrics
 from server.metrics_http import MetricsEndpoint
@@ -30,6 +31,8 @@ from server.store import MemoryStore, Store
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
+# Play answers an undecodable message after the join with a PlayError itself.
+PLAY_METHOD = f"/{ARENA_SERVICE}/Play"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +54,13 @@ class ServerConfig:
     # within keepalive_timeout is dead, its streams end and its seats are free.
     keepalive_seconds: float = 30.0
     keepalive_timeout: float = 10.0
+    # Addresses to listen on (HOST:PORT or unix:PATH); empty: host:port alone.
+    listen: tuple[str, ...] = ()
+    # Streams one connection may have open at once; a client's further streams
+    # wait on its side (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
+    max_streams_per_connection: int = 1000
+    # Play streams from one client address that have not sent their join yet.
+    max_pending_joins_per_address: int = 100
     # CreateMatch waits this long for a busy or locked database, then answers
     # UNAVAILABLE; moves and results wait as long as it takes (see storage.py).
     db_write_timeout: float = 5.0
@@ -84,6 +94,9 @@ def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
         # Clients may ping every 5 s (the SDK pings every 30 s); more often is abuse.
         ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
         ("grpc.http2.min_recv_ping_interval_without_data_ms", 5_000),
+        # Without it one connection may open any number of streams, each a handler
+        # on the event loop (gRPC's default is unlimited).
+        ("grpc.max_concurrent_streams", config.max_streams_per_connection),
     ]
 
 
@@ -142,6 +155,7 @@ class SheepfoldServer:
         )
         self.health = HealthServicer()
         self.port = 0
+        self.listening: list[str] = []
         self.metrics_port: int | None = None
         self.log = structlog.get_logger("sheepfold.server")
         self._server: grpc.aio.Server | None = None
@@ -173,13 +187,17 @@ class SheepfoldServer:
 
     async def start(self) -> int:
         self._loop = asyncio.get_running_loop()
-        server = grpc.aio.server(options=grpc_options(self.config))
+        server = grpc.aio.server(
+            options=grpc_options(self.config),
+            interceptors=[DecodeErrorsAreInvalidArgument({PLAY_METHOD})],
+        )
         arena_pb2_grpc.add_ArenaServicer_to_server(
             ArenaService(
                 self.registry,
                 admin_token=self.config.admin_token,
                 default_clock=self.config.default_clock,
                 join_timeout=self.config.join_timeout,
+                max_pending_joins=self.config.max_pending_joins_per_address,
             ),
             server,
         )
@@ -192,15 +210,7 @@ class SheepfoldServer:
             ),
             server,
         )
-        address = f"{self.config.host}:{self.config.port}"
-        check_can_listen(self.config.host, self.config.port)
-        if self.config.tls_cert and self.config.tls_key:
-            credentials = grpc.ssl_server_credentials(
-                [(self.config.tls_key.read_bytes(), self.config.tls_cert.read_bytes())]
-            )
-            self.port = _add_port(lambda: server.add_secure_port(address, credentials), address)
-        else:
-            self.port = _add_port(lambda: server.add_insecure_port(address), address)
+        self.port = self._add_ports(server)
         # Restored before the port serves, so a bot that rejoins finds its match.
         restored = self.registry.restore()
         if self.config.metrics_port is not None:
@@ -230,6 +240,7 @@ class SheepfoldServer:
             "server started",
             host=self.config.host,
             port=self.port,
+            listen=self.listening,
             tls=bool(self.config.tls_cert),
             store=type(self.store).__name__,
             restored_matches=restored,
@@ -237,6 +248,34 @@ class SheepfoldServer:
             health_port=self.health_port,
         )
         return self.port
+
+    def _add_ports(self, server: grpc.aio.Server) -> int:
+        """Listen on every address; returns the first TCP port (0 with Unix sockets only).
+
+        Unix sockets never use TLS: who may connect is decided by the socket
+        file's permissions, and sandboxed bots reach the server only this way.
+        """
+        credentials = None
+        if self.config.tls_cert and self.config.tls_key:
+            credentials = grpc.ssl_server_credentials(
+                [(self.config.tls_key.read_bytes(), self.config.tls_cert.read_bytes())]
+            )
+        first_port = 0
+        for address in self.config.listen or (f"{self.config.host}:{self.config.port}",):
+            if address.startswith("unix:"):
+                if not _add_port(lambda a=address: server.add_insecure_port(a), address):
+                    raise ListenError(f"cannot listen on {address}")
+                self.listening.append(address)
+                continue
+            host, _, port_text = address.rpartition(":")
+            check_can_listen(host.strip("[]"), int(port_text))
+            if credentials is not None:
+                port = _add_port(lambda a=address: server.add_secure_port(a, credentials), address)
+            else:
+                port = _add_port(lambda a=address: server.add_insecure_port(a), address)
+            self.listening.append(f"{host}:{port}")
+            first_port = first_port or port
+        return first_port
 
     async def _start_health_port(self) -> None:
         health = grpc.aio.server(options=[("grpc.so_reuseport", 0)])  # a taken port fails
@@ -248,20 +287,23 @@ class SheepfoldServer:
         self._health_server = health
 
     def _warn_if_open(self) -> None:
-        """An exposed server without an admin token or TLS is a choice: say so loudly."""
-        if self.config.host in LOOPBACK_HOSTS:
+        """An exposed server without an admin token or TLS is a choice: say so loudly.
+        Unix sockets and loopback addresses are not exposed."""
+        hosts = {a.rpartition(":")[0] for a in self.listening if not a.startswith("unix:")}
+        exposed = sorted(hosts - LOOPBACK_HOSTS)
+        if not exposed:
             return
         if self.config.admin_token is None:
             self.log.warning(
                 "NO ADMIN TOKEN: anyone who reaches this port can create matches; "
                 "set --admin-token or SHEEPFOLD_ADMIN_TOKEN",
-                host=self.config.host,
+                hosts=exposed,
             )
         if not self.config.tls_cert:
             self.log.warning(
                 "NO TLS: seat tokens and moves cross the network in clear text; "
                 "set --tls-cert and --tls-key, or terminate TLS in front of the server",
-                host=self.config.host,
+                hosts=exposed,
             )
 
     async def stop(self, reason: str = "server stopping") -> None:
@@ -274,6 +316,9 @@ class SheepfoldServer:
             self._pruning.cancel()
         await self.registry.shutdown(reason)
         await self._server.stop(self.config.shutdown_grace)
+        for address in self.listening:
+            if address.startswith("unix:"):
+                Path(address.removeprefix("unix:")).unlink(missing_ok=True)
         if self._health_server is not None:
             await self._health_server.stop(None)
             self._health_server = None

@@ -32,10 +32,14 @@ T = TypeVar("T")
 
 @asynccontextmanager
 async def serving_here(
-    config: ServerConfig | None = None, store: Store | None = None
+    config: ServerConfig | None = None, store: Store | None = None, unix_socket: str | None = None
 ) -> AsyncIterator[str]:
-    """Serve on a free loopback port on the running loop; yields the address."""
-    config = dataclasses.replace(config or ServerConfig(), host="127.0.0.1", port=0)
+    """Serve on a free loopback port on the running loop; yields the address.
+
+    With `unix_socket`, also on that Unix socket (what sandboxed bots reach).
+    """
+    listen = ("127.0.0.1:0", f"unix:{unix_socket}") if unix_socket else ()
+    config = dataclasses.replace(config or ServerConfig(), host="127.0.0.1", port=0, listen=listen)
     server = SheepfoldServer(config, store)
     port = await server.start()
     try:

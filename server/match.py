@@ -23,6 +23,7 @@ from games.contract import Event, Game, State
 from server import convert
 from server.metrics import NO_METRICS, GameMetrics
 from server.records import MatchRecord, RecordedMove, StoredMatch, token_matches
+from server.spectators import Spectators, Watcher, public_history, public_messages
 from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.streams import Outbound
@@ -51,7 +52,6 @@ class Status(enum.Enum):
 
 
 SeatStream = Outbound[arena_pb2.PlayResponse]
-WatchStream = Outbound[arena_pb2.WatchResponse]
 
 
 @dataclass(slots=True)
@@ -141,9 +141,8 @@ class Match:
         self._decision_counter = 0
         self._all_joined = asyncio.Event()
         self._finished = asyncio.Event()
-        self._forced_rng = random.Random(f"{record.seed}:forced")
         self._task: asyncio.Task[None] | None = None
-        self._watchers: list[WatchStream] = []
+        self.spectators = Spectators(self._public_history, self.limits.watch_queue, self.log)
 
     # ------------------------------------------------------------ restoring
 
@@ -223,9 +222,7 @@ class Match:
             if seat.stream is not None:
                 seat.stream.close(grpc.StatusCode.INTERNAL, "the match failed on the server")
                 seat.stream = None
-        for watcher in self._watchers:
-            watcher.close(grpc.StatusCode.INTERNAL, "the match failed on the server")
-        self._watchers.clear()
+        self.spectators.close_all(grpc.StatusCode.INTERNAL, "the match failed on the server")
 
     async def wait_finished(self) -> None:
         await self._finished.wait()
@@ -244,18 +241,18 @@ class Match:
             if seat.stream is not None:
                 seat.stream.close(grpc.StatusCode.UNAVAILABLE, reason)
                 seat.stream = None
-        for watcher in self._watchers:
-            watcher.close(grpc.StatusCode.UNAVAILABLE, reason)
-        self._watchers.clear()
+        self.spectators.close_all(grpc.StatusCode.UNAVAILABLE, reason)
         if not self.over:
             self.log.info("match suspended", reason=reason, moves=len(self.moves))
 
     async def _run(self) -> None:
         resumed = bool(self.moves)
+        if self._every_seat_here():
+            self._all_joined.set()
         try:
             await asyncio.wait_for(self._all_joined.wait(), self.start_timeout)
         except TimeoutError:
-            missing = [s.index for s in self.seats if not s.joined]
+            missing = [s.index for s in self.seats if not (s.joined or s.disqualified)]
             what = "resuming" if resumed else "starting"
             self.log.warning(f"match {what} without every seat", missing_seats=missing)
         self.status = Status.RUNNING
@@ -274,9 +271,7 @@ class Match:
         actions = state.legal_actions()
         if seat.disqualified:
             self.metrics.forced_move("disqualified")
-            await self._apply(
-                seat_index, actions, self._forced_rng.randrange(len(actions)), "disqualified"
-            )
+            await self._apply(seat_index, actions, self._forced_index(len(actions)), "disqualified")
             return
         self._decision_counter += 1
         pending = PendingDecision(
@@ -292,6 +287,12 @@ class Match:
         index, forced = await self._await_answer(seat, pending)
         self._pending = None
         await self._apply(seat_index, actions, index, forced)
+
+    def _forced_index(self, count: int) -> int:
+        """The action the server plays for a seat that cannot: a pure function of the
+        seed and the move number, so a restored match forces exactly what the
+        uncrashed one would have, with no generator state to bring back."""
+        return forced_action_index(self.record.seed, len(self.moves) + 1, count)
 
     def _decision_message(
         self, decision_id: int, seat: Seat, actions: Sequence[Any]
@@ -345,7 +346,7 @@ class Match:
                     f"(strike {seat.strikes} of {clock.max_strikes})",
                     pending.decision_id,
                 )
-            return self._forced_rng.randrange(len(pending.actions)), "timeout"
+            return self._forced_index(len(pending.actions)), "timeout"
         elapsed = loop.time() - started
         self.metrics.decision_answered(
             elapsed,
@@ -375,8 +376,7 @@ class Match:
         events = self.state.apply(action)
         self.moves.append(move)
         self._broadcast(move.move, events)
-        if self._watchers:
-            self._broadcast_watchers(self._public_messages(move.move, events, self.state))
+        self.spectators.played(lambda: public_messages(self.codec, move.move, events, self.state))
 
     def _broadcast(self, move: int, events: Sequence[Event]) -> None:
         for event in events:
@@ -396,76 +396,23 @@ class Match:
 
     # ------------------------------------------------------------ spectators
 
-    def _snapshot(self, move: int, state: State) -> arena_pb2.WatchResponse:
-        snapshot = arena_pb2.Snapshot(
-            move=move, observation=convert.observation(self.codec, state.observation(None))
-        )
-        if state.to_move is not None:
-            snapshot.to_move = state.to_move
-        return arena_pb2.WatchResponse(snapshot=snapshot)
+    def _public_history(self) -> tuple[list[arena_pb2.WatchResponse], bool]:
+        """Everything a spectator may see so far, and whether the match is over."""
+        messages = public_history(self.game, self.record, self.moves)
+        if self.over and self.result is not None:
+            messages.append(arena_pb2.WatchResponse(result=self.result))
+        return messages, self.over
 
-    def _public_messages(
-        self, move: int, events: Sequence[Event], state: State
-    ) -> list[arena_pb2.WatchResponse]:
-        """What a spectator sees of one move: its public events, then the public state."""
-        messages = [
-            arena_pb2.WatchResponse(event=convert.event(self.codec, move, payload))
-            for payload in (event.visible_to(None) for event in events)
-            if payload is not None
-        ]
-        messages.append(self._snapshot(move, state))
-        return messages
-
-    def _public_history(self) -> list[arena_pb2.WatchResponse]:
-        """Everything a spectator would have seen since the start, rebuilt from the
-        seed and the recorded moves (nothing extra is kept in memory)."""
-        record = self.record
-        state = self.game.new_state(record.players, record.seed, record.options)
-        messages = [self._snapshot(0, state)]
-        for move in self.moves:
-            events = state.apply(state.legal_actions()[move.index])
-            messages.extend(self._public_messages(move.move, events, state))
-        return messages
-
-    def watch(self, from_start: bool) -> WatchStream:
-        """A new spectator stream; raises JoinError when the match has too many."""
-        if not self.over and len(self._watchers) >= self.limits.max_watchers:
-            raise JoinError(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"this match already has {self.limits.max_watchers} watchers",
-            )
-        backlog = (
-            self._public_history() if from_start else [self._snapshot(len(self.moves), self.state)]
-        )
-        if self.over:
-            if self.result is not None:
-                backlog.append(arena_pb2.WatchResponse(result=self.result))
-            stream = WatchStream(self.limits.watch_queue, backlog)
-            stream.close(None, "match over")
-            return stream
-        stream = WatchStream(self.limits.watch_queue, backlog)
-        self._watchers.append(stream)
-        self.log.info("watcher joined", watchers=len(self._watchers), from_start=from_start)
-        return stream
+    def watch(self, from_start: bool) -> Watcher:
+        """A new spectator: the whole public match first, or the latest snapshot."""
+        return self.spectators.watch(from_start)
 
     @property
     def watcher_count(self) -> int:
-        return len(self._watchers)
+        return len(self.spectators.watchers)
 
-    def unwatch(self, stream: WatchStream) -> None:
-        if stream in self._watchers:
-            self._watchers.remove(stream)
-            self.log.info("watcher left", watchers=len(self._watchers))
-
-    def _broadcast_watchers(self, messages: Sequence[arena_pb2.WatchResponse]) -> None:
-        for watcher in list(self._watchers):
-            if not all(watcher.send(message) for message in messages):
-                self._watchers.remove(watcher)
-                watcher.close(
-                    grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    f"watcher fell more than {self.limits.watch_queue} messages behind",
-                )
-                self.log.warning("watcher too slow, dropped", watchers=len(self._watchers))
+    def unwatch(self, watcher: Watcher) -> None:
+        self.spectators.unwatch(watcher)
 
     # ------------------------------------------------------------ the end
 
@@ -500,11 +447,7 @@ class Match:
                 self._send(seat, final)
                 seat.stream.close(None, "match over")
                 seat.stream = None
-        final_watch = arena_pb2.WatchResponse(result=self.result)
-        for watcher in self._watchers:
-            watcher.send(final_watch)
-            watcher.close(None, "match over")
-        self._watchers.clear()
+        self.spectators.finished(self.result)
         self._finished.set()
 
     # ------------------------------------------------------------ seats
@@ -550,8 +493,12 @@ class Match:
         if self._pending is not None and self._pending.seat == seat_index:
             self._pending.sent_at = asyncio.get_running_loop().time()
             stream.send(self._pending.message)
-        if all(s.joined for s in self.seats):
+        if self._every_seat_here():
             self._all_joined.set()
+
+    def _every_seat_here(self) -> bool:
+        # A disqualified seat's moves are all forced: nobody waits for it.
+        return all(s.joined or s.disqualified for s in self.seats)
 
     def leave(self, seat_index: int, stream: SeatStream) -> None:
         seat = self.seats[seat_index]
@@ -692,6 +639,11 @@ class Match:
     def replay_message(self) -> arena_pb2.Replay:
         """The full record: game, options, seed and every action, forced or not."""
         return replay_message(self.record, self.moves, self.result)
+
+
+def forced_action_index(seed: int, move: int, count: int) -> int:
+    """Index of the random legal action forced at move number `move` of a match."""
+    return random.Random(f"{seed}:forced:{move}").randrange(count)
 
 
 def _ranks_with_disqualified_last(

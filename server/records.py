@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from dataclasses import dataclass, field
 
 
@@ -54,6 +55,15 @@ class StoredMatch:
     status: str = "running"  # running | finished | aborted
     result: bytes | None = None  # serialized arena_pb2.MatchResult
     end_reason: str = ""
+
+
+def new_seat_token() -> str:
+    """A fresh seat token (32 URL-safe characters, 192 random bits) that never
+    starts with "-", which command lines would read as an option."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith("-"):
+            return token
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from games.options import parse_options
 from server import convert
 from server.match import Match, MatchLimits, Status
 from server.metrics import NO_METRICS, LiveView, ServerMetrics
-from server.records import ClockConfig, MatchRecord, StoredMatch, hash_token
+from server.records import ClockConfig, MatchRecord, StoredMatch, hash_token, new_seat_token
 from server.storage import StoreWorker
 from server.summaries import match_info, replay_message
 
@@ -81,7 +81,7 @@ class MatchRegistry:
         # The canonical option strings are stored; Match() validates the rest.
         parsed = parse_options(game.option_specs, options)
         canonical = convert.options_to_strings(game.option_specs, parsed)
-        tokens = [secrets.token_urlsafe(24) for _ in range(players)]
+        tokens = [new_seat_token() for _ in range(players)]
         record = MatchRecord(
             match_id=secrets.token_hex(8),
             game=game_name,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import math
+from collections import Counter
 from collections.abc import AsyncIterator
 
 import grpc
@@ -14,7 +16,9 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 import games
 from games.errors import InvalidOptions, RulesChanged
 from server import convert
+from server.decoding import Undecodable
 from server.match import JoinError, Match, SeatStream, Status
+from server.peers import PendingJoins, peer_address
 from server.records import ClockConfig
 from server.registry import LimitReached, MatchRegistry
 from server.storage import StoreRefused, StoreUnavailable
@@ -32,9 +36,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         admin_token: str | None = None,
         default_clock: ClockConfig | None = None,
         join_timeout: float = 30.0,
+        max_pending_joins: int = 100,
     ) -> None:
         self.registry = registry
         self.join_timeout = join_timeout
+        self.pending_joins = PendingJoins(max_pending_joins)
+        self._watching: Counter[str] = Counter()
+        self._watched: dict[str, Match] = {}
         self.admin_token = admin_token or None
         self.default_clock = default_clock or ClockConfig()
         self.log = structlog.get_logger("sheepfold.service")
@@ -83,6 +91,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, settings: arena_pb2.ClockSettings, context: grpc.aio.ServicerContext
     ) -> ClockConfig:
         default = self.default_clock
+        if not all(map(math.isfinite, (settings.decision_seconds, settings.time_bank_seconds))):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "clock times must be finite numbers"
+            )
         if settings.decision_seconds < 0 or settings.time_bank_seconds < 0:
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT, "clock times must not be negative"
@@ -146,17 +158,28 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def Watch(
         self, request: arena_pb2.WatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[arena_pb2.WatchResponse]:
-        match = await self._match(request.match_id, context)
+        # A finished match is rebuilt from the store per request and not kept by
+        # the registry: its watchers share the one being watched, and its history.
+        match = self._watched.get(request.match_id) or await self._match(request.match_id, context)
+        match_id = match.record.match_id
+        # Counted here by match id, for live and finished matches alike.
+        limit = match.limits.max_watchers
+        if self._watching[match_id] >= limit:
+            message = f"this match already has {limit} watchers"
+            match.log.info("watch refused", code="RESOURCE_EXHAUSTED", reason=message)
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
+        watcher = match.watch(request.from_start)
+        self._watching[match_id] += 1
+        self._watched[match_id] = match
         try:
-            stream = match.watch(request.from_start)
-        except JoinError as error:
-            match.log.info("watch refused", code=error.code.name, reason=error.message)
-            await context.abort(error.code, error.message)
-        try:
-            async for message in relay(stream, context):
+            async for message in watcher.relay(context):
                 yield message
         finally:
-            match.unwatch(stream)
+            match.unwatch(watcher)
+            self._watching[match_id] -= 1
+            if not self._watching[match_id]:
+                del self._watching[match_id]
+                del self._watched[match_id]
 
     async def _match(self, match_id: str, context: grpc.aio.ServicerContext) -> Match:
         try:
@@ -175,6 +198,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         request_iterator: AsyncIterator[arena_pb2.PlayRequest],
         context: grpc.aio.ServicerContext,
     ) -> AsyncIterator[arena_pb2.PlayResponse]:
+        address = peer_address(context.peer())
+        if not self.pending_joins.acquire(address):
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"{self.pending_joins.per_address} Play streams from this address "
+                "are already waiting to join",
+            )
         try:
             first = await asyncio.wait_for(_first_message(request_iterator), self.join_timeout)
         except TimeoutError:
@@ -182,6 +212,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 grpc.StatusCode.DEADLINE_EXCEEDED,
                 f"no join within {self.join_timeout:g} s of opening the stream",
             )
+        finally:
+            self.pending_joins.release(address)
+        if isinstance(first, Undecodable):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, first.message)
         if first is None or not first.HasField("join"):
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT, "the first message on Play must be a join"
@@ -218,7 +252,7 @@ async def _database_errors(context: grpc.aio.ServicerContext) -> AsyncIterator[N
 
 async def _first_message(
     requests: AsyncIterator[arena_pb2.PlayRequest],
-) -> arena_pb2.PlayRequest | None:
+) -> arena_pb2.PlayRequest | Undecodable | None:
     try:
         return await anext(requests)
     except StopAsyncIteration:
@@ -230,12 +264,18 @@ async def _read_answers(
 ) -> None:
     try:
         async for request in requests:
-            if request.HasField("answer"):
+            if isinstance(request, Undecodable):
+                match.reject(seat, request.message, stream)
+            elif request.HasField("answer"):
                 match.answer(seat, request.answer.decision_id, request.answer.action_index, stream)
             else:
                 match.reject(seat, "this stream has already joined; send answers only", stream)
-    except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.aio.AbortError):
-        pass  # the peer left, or the server is stopping and aborted the stream
+    except (asyncio.CancelledError, grpc.aio.AioRpcError):
+        pass
+    except grpc.aio.AbortError:
+        # The server itself ended the stream (a newer join, a flood, shutdown):
+        # normal operation, already logged with its reason.
+        match.log.info("seat stream ended by the server", seat=seat)
     except Exception:
         # A bug must not leave the client waiting on a stream nobody reads.
         match.log.exception("reading a Play stream failed", seat=seat)

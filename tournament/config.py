@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clients.launch import SandboxPolicy
 from tournament.executors.settings import ExecutorError, ExecutorSettings, parse_executor
+from tournament.sandbox_config import bot_sandbox, default_sandbox
 
 __all__ = [
     "SCHEDULES",
@@ -52,10 +54,11 @@ _TOP_LEVEL = {
     "candidates",
     "sprt",
     "executor",
+    "sandbox",
 }
 SCHEDULES = ("round-robin", "gauntlet", "sprt")
 _SPRT_KEYS = {"candidate", "baseline", "elo0", "elo1", "alpha", "beta", "max_games"}
-_BOT_KEYS = {"name", "builtin", "class", "command", "cwd", "env"}
+_BOT_KEYS = {"name", "builtin", "class", "command", "cwd", "env", "sandbox"}
 # Above this many k-subsets the schedule switches to a balanced incomplete design.
 DEFAULT_MAX_GROUPS = 60
 
@@ -79,6 +82,8 @@ class BotSpec:
     command: tuple[str, ...] | None = None
     cwd: str | None = None
     env: tuple[tuple[str, str], ...] = ()
+    # None: not sandboxed (every builtin and class bot, and `sandbox = false`).
+    sandbox: SandboxPolicy | None = None
 
     @property
     def kind(self) -> str:
@@ -176,7 +181,8 @@ def parse_config(
     players = _int(raw, "players", 2, minimum=1)
     options = _options(raw.get("options", {}))
     _check_game(game, players, options)
-    bots = _bots(raw.get("bots"), players)
+    sandbox = default_sandbox(raw.get("sandbox"), str(base_dir), ConfigError)
+    bots = _bots(raw.get("bots"), players, sandbox, str(base_dir))
 
     anchor = raw.get("anchor")
     if anchor is not None:
@@ -362,7 +368,7 @@ def _options(raw: Any) -> dict[str, str]:
     return options
 
 
-def _bots(raw: Any, players: int) -> tuple[BotSpec, ...]:
+def _bots(raw: Any, players: int, sandbox: SandboxPolicy, base_dir: str) -> tuple[BotSpec, ...]:
     if raw is None:
         raise ConfigError("bots", "is required: add [[bots]] tables")
     if not isinstance(raw, list) or not all(isinstance(entry, dict) for entry in raw):
@@ -428,6 +434,7 @@ def _bots(raw: Any, players: int) -> tuple[BotSpec, ...]:
                 command=command,
                 cwd=cwd,
                 env=tuple(sorted(env.items())),
+                sandbox=bot_sandbox(entry, kind, sandbox, base_dir, where, ConfigError),
             )
         )
     return tuple(bots)

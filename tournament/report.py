@@ -198,6 +198,7 @@ def report_data(
         "standings": standings,
         "crosstable": crosstable,
         "nodes": _nodes(games),
+        "unsandboxed": _unsandboxed(record),
     }
 
 
@@ -208,6 +209,15 @@ def _nodes(games: Sequence[GameRecord]) -> dict[str, int]:
         if game.node:
             counts[game.node] = counts.get(game.node, 0) + 1
     return dict(sorted(counts.items()))
+
+
+def _unsandboxed(record: TournamentRecord) -> list[str]:
+    """Command bots that ran outside the sandbox (`sandbox = false`, or stored before it)."""
+    return [
+        bot["name"]
+        for bot in record.config.get("bots", [])
+        if bot.get("command") and not bot.get("sandbox")
+    ]
 
 
 def _paired_lead(bot: _BotStats, next_bot: _BotStats) -> tuple[float, float, float] | None:
@@ -344,6 +354,12 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
             "Solo: ranked by mean score with a 95% confidence interval. Lead on next: "
             "the mean of this bot's score minus the next bot's on each seed both "
             "played (the same deals), with its 95% interval."
+        )
+    if data.get("unsandboxed"):
+        notes.append(
+            "Not sandboxed (trusted by the organiser, `sandbox = false`): "
+            + ", ".join(data["unsandboxed"])
+            + "."
         )
     columns = _columns(data)
     rows = [[_cell(row, key) for key, _ in columns] for row in data["standings"]]

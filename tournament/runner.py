@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -24,6 +24,8 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
+from clients.launch import Launcher, SandboxUnavailable
+from clients.launch.socket_dir import private_socket
 from tournament.botcheck import check_bots
 from tournament.config import TournamentConfig, add_python_path, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
@@ -31,8 +33,9 @@ from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.outcome import game_record
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import LiveElo, pairwise
+from tournament.sandbox_config import check_folders
 from tournament.schedule import ScheduledGame, ladder_schedule
-from tournament.seats import CommandSeat, InProcessSeat, bot_seed
+from tournament.seats import CommandSeat, InProcessSeat, bot_folder, bot_seed
 from tournament.store import GameRecord, Store
 
 __all__ = [
@@ -128,17 +131,34 @@ def run_tournament(
                 rerun_crashed=rerun_crashed,
             )
         )
-    from server.app import ServerConfig
-    from server.inprocess import serving_here
 
     async def run_locally() -> RunSummary:
         # The server shares this event loop: grpc.aio wants one loop per process.
-        async with serving_here(ServerConfig()) as address:
+        async with local_server(config) as (address, socket):
             return await run_tournament_async(
-                config, address, db_path, progress, admin_token="", rerun_crashed=rerun_crashed
+                config,
+                address,
+                db_path,
+                progress,
+                admin_token="",
+                rerun_crashed=rerun_crashed,
+                server_socket=socket,
             )
 
     return asyncio.run(run_locally())
+
+
+@contextlib.asynccontextmanager
+async def local_server(config: TournamentConfig) -> AsyncIterator[tuple[str, str | None]]:
+    """An in-process server on loopback; yields its address and, when the config
+    has sandboxed bots, the Unix socket (in a private folder) they reach it by."""
+    from server.app import ServerConfig
+    from server.inprocess import serving_here
+
+    with private_socket() as path:
+        socket = path if sandboxed_bots(config) else None
+        async with serving_here(ServerConfig(), unix_socket=socket) as address:
+            yield address, socket
 
 
 async def run_tournament_async(
@@ -149,11 +169,22 @@ async def run_tournament_async(
     admin_token: str | None = None,
     executor: GameExecutor | None = None,
     rerun_crashed: bool = False,
+    server_socket: str | None = None,
 ) -> RunSummary:
-    """`executor`: see `play_batches`."""
+    """Run (or resume) a tournament on the server at `address`.
+
+    Sandboxed command bots reach the server through its Unix socket:
+    `server_socket`, or `address` itself when that is `unix:PATH`.
+    `executor`: see `play_batches`.
+    """
     progress = progress or SilentProgress()
     check_bots(config)
     started = time.monotonic()
+    launcher = (
+        Launcher(None)  # the executor's workers launch the bots, each beside its own server
+        if executor is not None
+        else await prepare_launcher(config, database, server_socket or _socket_of(address))
+    )
     with Store(database) as store:
         stages = ladder_stages(store, config)
         schedule = schedule_for(config, stages)
@@ -174,6 +205,7 @@ async def run_tournament_async(
             admin_token,
             executor=executor,
             crashes=crashes,
+            launcher=launcher,
         )
         return RunSummary(
             tournament=config.name,
@@ -186,6 +218,41 @@ async def run_tournament_async(
             always_crashed=always_crashed(store.games(tid), crashes),
             forgotten=forgotten,
         )
+
+
+def sandboxed_bots(config: TournamentConfig) -> list[str]:
+    return [bot.name for bot in config.bots if bot.command is not None and bot.sandbox]
+
+
+def _socket_of(address: str) -> str | None:
+    return address.removeprefix("unix:") if address.startswith("unix:") else None
+
+
+async def prepare_launcher(
+    config: TournamentConfig, database: str, server_socket: str | None
+) -> Launcher:
+    """The launcher for the command bots, with the sandbox checked before any game."""
+    launcher = Launcher(server_socket)
+    sandboxed = sandboxed_bots(config)
+    if not sandboxed:
+        return launcher
+    folders = {
+        bot.name: bot_folder(bot, config.base_dir) for bot in config.bots if bot.command is not None
+    }
+    problem = check_folders(folders, sandboxed, database)
+    if problem:
+        raise RunError(problem)
+    if not server_socket:
+        raise RunError(
+            f"sandboxed bots ({', '.join(sandboxed)}) reach the server only through its Unix "
+            "socket: start it with `sheepfold serve --listen unix:PATH` and pass "
+            "--server unix:PATH (or run without --server)"
+        )
+    try:
+        await asyncio.to_thread(launcher.check)
+    except SandboxUnavailable as error:
+        raise RunError(f"cannot sandbox {', '.join(sandboxed)}: {error}") from None
+    return launcher
 
 
 def ladder_stages(store: Store, config: TournamentConfig) -> list[list[str]]:
@@ -225,6 +292,8 @@ async def play_batches(
     admin_token: str | None = None,
     executor: GameExecutor | None = None,
     crashes: dict[str, str] | None = None,
+    launcher: Launcher | None = None,
+    server_socket: str | None = None,
 ) -> tuple[int, int]:
     """Play batch after batch until `next_batch()` returns None; (played, errors).
 
@@ -232,8 +301,15 @@ async def play_batches(
     at the statistics. Calls `progress.finish` at the end. `crashes`, when
     given, receives each crashed bot's first error. `executor`, when given,
     plays each batch instead of this process (`executor.run(runner, batch)`,
-    handing each game to `runner.accept` or `runner.reject`).
+    handing each game to `runner.accept` or `runner.reject`). Sandboxed command
+    bots reach the server through `server_socket` (or `address` when that is
+    `unix:PATH`); without `launcher`, the sandbox is checked here first.
     """
+    if launcher is None and executor is not None:
+        launcher = Launcher(None)  # the executor's workers launch the bots
+    elif launcher is None:
+        socket = server_socket or _socket_of(address)
+        launcher = await prepare_launcher(config, store.path, socket)
     if admin_token is None:
         admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
     add_python_path(config)
@@ -242,7 +318,9 @@ async def play_batches(
     for stored in store.games(tournament_id):
         elo.add(pairwise(stored.bots, stored.ranks))
     elo.refit()
-    runner = _Runner(config, address, admin_token, store, tournament_id, elo, progress, log)
+    runner = _Runner(
+        config, address, admin_token, store, tournament_id, elo, progress, log, launcher
+    )
     if crashes is not None:
         runner.crash_reasons = crashes
     interrupted = False
@@ -280,7 +358,9 @@ class _Runner:
         elo: LiveElo | None,
         progress: Progress,
         log: Any,
+        launcher: Launcher,
     ) -> None:
+        self.launcher = launcher
         self.config = config
         self.address = address
         self.admin_token = admin_token
@@ -463,13 +543,14 @@ class _Runner:
                 bot,
                 self.config.base_dir,
                 {
-                    "SHEEPFOLD_SERVER": self.address,
                     "SHEEPFOLD_MATCH": match_id,
                     "SHEEPFOLD_TOKEN": token,
                     "SHEEPFOLD_SEAT": str(seat),
                     "SHEEPFOLD_SEED": str(seed),
                     "SHEEPFOLD_GAME": self.config.game,
                 },
+                self.launcher,
+                self.address,
             )
         return InProcessSeat(bot.spec, seed, self.address, match_id, token)
 
@@ -534,13 +615,18 @@ class _Runner:
 
 
 async def play_game(
-    config: TournamentConfig, address: str, admin_token: str, scheduled: ScheduledGame
+    config: TournamentConfig,
+    address: str,
+    admin_token: str,
+    scheduled: ScheduledGame,
+    launcher: Launcher,
 ) -> tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]:
     """Play one scheduled game on the server at `address`, as the runner does
     (what a Ray worker runs for each game; it stores nothing): the result, the
-    game's full record and why each crashed bot crashed."""
+    game's full record and why each crashed bot crashed. `launcher` starts the
+    command bots (sandboxed ones through its server's Unix socket)."""
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
-    runner = _Runner(config, address, admin_token, None, 0, None, SilentProgress(), log)
+    runner = _Runner(config, address, admin_token, None, 0, None, SilentProgress(), log, launcher)
     async with grpc.aio.insecure_channel(address) as channel:
         return await runner._play(arena_pb2_grpc.ArenaStub(channel), scheduled)
 

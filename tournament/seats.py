@@ -3,8 +3,9 @@
 Either way the bot talks to the server only through gRPC. An in-process bot's
 `decide` runs on its own daemon thread, so a bot that hangs or burns CPU in
 `decide` cannot stall the runner's event loop (the server's deadline handles
-it); a command bot is a child process in its own session, killed with its
-children when the game is over or the runner stops.
+it); a command bot is a program started through `clients.launch` (in its
+sandbox unless its config says `sandbox = false`), killed with its children
+when the game is over or the runner stops.
 """
 
 from __future__ import annotations
@@ -12,21 +13,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import os
 import queue
-import signal
 import sys
 import threading
-from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from clients.bots import load_bot
+from clients.launch import BotCommand, BotFailure, Launcher
 from clients.sdk import Bot, DecisionView, play
 from tournament.config import BotSpec
 
-__all__ = ["CommandSeat", "InProcessSeat", "SeatFailure", "bot_seed"]
+__all__ = ["CommandSeat", "InProcessSeat", "SeatFailure", "bot_folder", "bot_seed"]
 
 
 class SeatFailure(Exception):
@@ -119,57 +118,44 @@ class InProcessSeat:
 
 
 class CommandSeat:
-    """A bot started as a command, told where to play by environment variables."""
+    """A bot started as a command (sandboxed unless its config says otherwise),
+    told where to play by environment variables."""
 
     def __init__(
         self,
         bot: BotSpec,
         base_dir: str,
         environment: Mapping[str, str],
+        launcher: Launcher,
+        server: str,
     ) -> None:
         assert bot.command is not None
         self.bot = bot
-        self.argv = [
+        argv = tuple(
             arg.replace("{python}", sys.executable).replace("{config_dir}", base_dir)
             for arg in bot.command
-        ]
-        cwd = Path(bot.cwd) if bot.cwd else Path(base_dir)
-        self.cwd = str(cwd if cwd.is_absolute() else Path(base_dir) / cwd)
-        self.env = {**os.environ, **dict(bot.env), **environment}
-        self._process: asyncio.subprocess.Process | None = None
-        self._stderr: deque[str] = deque(maxlen=5)
+        )
+        self.process = launcher.process(
+            BotCommand(
+                argv=argv,
+                folder=bot_folder(bot, base_dir),
+                server=server,
+                env={**dict(bot.env), **environment},
+                sandbox=bot.sandbox,
+            )
+        )
 
     async def run(self) -> None:
         try:
-            self._process = await asyncio.create_subprocess_exec(
-                *self.argv,
-                cwd=self.cwd,
-                env=self.env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE,
-                start_new_session=True,
-            )
-        except OSError as error:
-            raise SeatFailure(f"cannot start {self.argv[0]!r}: {error}") from error
-        try:
-            assert self._process.stderr is not None
-            async for line in self._process.stderr:
-                self._stderr.append(line.decode(errors="replace").rstrip())
-            code = await self._process.wait()
-        finally:
-            await self.kill()
-        if code != 0:
-            tail = " | ".join(self._stderr)
-            raise SeatFailure(f"exit code {code}" + (f": {tail}" if tail else ""))
+            await self.process.run()
+        except BotFailure as error:
+            raise SeatFailure(str(error)) from None
 
     async def kill(self) -> None:
-        process = self._process
-        if process is None or process.returncode is not None:
-            return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(process.wait(), 5.0)
+        await self.process.kill()
+
+
+def bot_folder(bot: BotSpec, base_dir: str) -> str:
+    """A command bot's folder: its `cwd`, relative to the config's folder (default: that)."""
+    cwd = Path(bot.cwd) if bot.cwd else Path(base_dir)
+    return str(cwd if cwd.is_absolute() else Path(base_dir) / cwd)

@@ -19,7 +19,7 @@ from tournament.botcheck import check_bots
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import mean_interval
-from tournament.runner import open_tournament, play_batches
+from tournament.runner import local_server, open_tournament, play_batches
 from tournament.schedule import ScheduledGame, sprt_block
 from tournament.sprt import SprtHypotheses, SprtStatus, block_values, status
 from tournament.store import GameRecord, Store
@@ -159,6 +159,7 @@ async def run_sprt_async(
     on_status: Callable[[SprtStatus, int], None] | None = None,
     progress: Progress | None = None,
     admin_token: str | None = None,
+    server_socket: str | None = None,
 ) -> SprtOutcome:
     settings = config.sprt
     if settings is None:
@@ -201,7 +202,14 @@ async def run_sprt_async(
         _, complete, _ = look()
         progress.start(config.name, limit * per_block, len(complete) * per_block)
         played, errors = await play_batches(
-            config, address, store, tid, next_batch, progress, admin_token
+            config,
+            address,
+            store,
+            tid,
+            next_batch,
+            progress,
+            admin_token,
+            server_socket=server_socket,
         )
         final, _, differences = look()
     return SprtOutcome(
@@ -229,11 +237,11 @@ def run_sprt(
         return asyncio.run(
             run_sprt_async(config, server, db_path, on_status, progress, admin_token)
         )
-    from server.app import ServerConfig
-    from server.inprocess import serving_here
 
     async def run_locally() -> SprtOutcome:
-        async with serving_here(ServerConfig()) as address:
-            return await run_sprt_async(config, address, db_path, on_status, progress, "")
+        async with local_server(config) as (address, socket):
+            return await run_sprt_async(
+                config, address, db_path, on_status, progress, "", server_socket=socket
+            )
 
     return asyncio.run(run_locally())

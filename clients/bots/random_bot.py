@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import random
-
+from clients.bots.seeding import decision_rng
 from clients.sdk import DecisionView
 
 
 class RandomBot:
+    """Random, but the same decision sent twice (a rejoin, a server restart)
+    gets the same answer: the draw depends only on the seed and the decision."""
+
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.seed = seed
 
     def decide(self, decision: DecisionView) -> int:
-        return self.rng.randrange(len(decision.actions))
+        return decision_rng(self.seed, decision).randrange(len(decision.actions))

@@ -36,6 +36,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from clients.bots.seeding import decision_rng
 from clients.sdk import DecisionView
 from games.ai import GameAI, get_ai
 from games.contract import State
@@ -92,8 +93,16 @@ def position_rewards(state: State, ai: GameAI, baseline: float) -> list[float]:
 
 
 class _SearchBot:
+    """Each decision draws from a generator seeded by (seed, decision), so a
+    decision the server sends again gets the same answer (an MCTS search cut
+    short by its time budget is the exception: how far it got depends on time)."""
+
     def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
         self.rng = random.Random(seed)
+
+    def _reseed(self, decision: DecisionView) -> None:
+        self.rng = decision_rng(self.seed, decision)
 
     def _sample(self, ai: GameAI, decision: DecisionView) -> State | None:
         """A determinization whose legal actions are exactly the decision's."""
@@ -106,6 +115,7 @@ class GreedyBot(_SearchBot):
     def decide(self, decision: DecisionView) -> int:
         if len(decision.actions) == 1:
             return 0
+        self._reseed(decision)
         ai = get_ai(decision.game)
         state = self._sample(ai, decision)
         if state is None:
@@ -182,6 +192,7 @@ class MCTSBot(_SearchBot):
     def decide(self, decision: DecisionView) -> int:
         if len(decision.actions) == 1:
             return 0
+        self._reseed(decision)
         started = time.monotonic()
         ai = get_ai(decision.game)
         settings = self.settings(ai)

@@ -1,4 +1,7 @@
-"""The Sheep 'n' Sheep game state: setup, decisions, turn order and the end.
+"""The Sheep 'n' Sheep game state: setup, applying decisions, turn order and the end.
+
+Which actions each phase allows lives in legal.py, the packed cell keys in cells.py
+and the read-only views (accessors, observation, prompt, render) in views.py.
 
 Pastures are dicts from a packed cell key to a card id; the key packs (x, y)
 into one int so that neighbours are key +- 1 and key +- _W.
@@ -8,7 +11,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from games.contract import Event, Result, State
@@ -20,53 +23,60 @@ from games.sheep_n_sheep.actions import (
     BeginSame,
     Cell,
     Discard,
-    Pass,
     Place,
     SheepNSheepAction,
     Stop,
     TakeSet,
 )
-from games.sheep_n_sheep.cards import CARDS, DECK_SIZE, DRAW, FACE, ICON, NUMBER
-from games.sheep_n_sheep.observation import Placement, SheepNSheepObservation
+from games.sheep_n_sheep.cards import DECK_SIZE, DRAW, ICON, NUMBER
+from games.sheep_n_sheep.cells import _DIRS, _OFF, _ORIGIN, _W, pack, unpack
+from games.sheep_n_sheep.legal import (
+    _FREE,
+    _PASS,
+    _STOP,
+    _TAKE,
+    DISCARD,
+    FREE,
+    HAND_LIMIT,
+    MARKET_SETS,
+    OVER,
+    PHASES,
+    RUN,
+    SAME,
+    TURN,
+    LegalActions,
+    _distinct,
+)
+from games.sheep_n_sheep.observation import Placement
 from games.sheep_n_sheep.scoring import score
+from games.sheep_n_sheep.views import Views
 
-TURN, SAME, RUN, DISCARD, FREE, OVER = range(6)
-PHASES = ("turn", "same", "run", "discard", "free", "over")
-HAND_LIMIT = 6  # a hand of this many cards or more must place
-MARKET_SETS = 4
-
-_W = 1024
-_OFF = 512
-_ORIGIN = _OFF * _W + _OFF
-_DIRS = (_W, -_W, 1, -1)  # right, left, up, down: the order Place actions are listed in
-
-_STOP = Stop()
-_PASS = Pass()
-_FREE = BeginFree()
-_TAKE = tuple(TakeSet(i) for i in range(MARKET_SETS))
-
-
-def pack(x: int, y: int) -> int:
-    return (x + _OFF) * _W + y + _OFF
-
-
-def unpack(key: int) -> Cell:
-    return key // _W - _OFF, key % _W - _OFF
-
-
-def _distinct(hand: Iterable[int]) -> list[int]:
-    """One card per face (same colour, number and icon are interchangeable)."""
-    seen: set[int] = set()
-    out = []
-    for card in hand:
-        face = FACE[card]
-        if face not in seen:
-            seen.add(face)
-            out.append(card)
-    return out
+__all__ = [
+    "DISCARD",
+    "FREE",
+    "HAND_LIMIT",
+    "MARKET_SETS",
+    "OVER",
+    "PHASES",
+    "RUN",
+    "SAME",
+    "TURN",
+    "_DIRS",
+    "_FREE",
+    "_OFF",
+    "_ORIGIN",
+    "_PASS",
+    "_STOP",
+    "_TAKE",
+    "_W",
+    "SheepNSheepState",
+    "_distinct",
+    "pack",
+    "unpack",
+]
 
 
-class SheepNSheepState(State):
+class SheepNSheepState(LegalActions, Views, State):
     """One game. Seat 0 starts; turns go 0, 1, ..., N-1, 0, ..."""
 
     __slots__ = (
@@ -243,108 +253,6 @@ class SheepNSheepState(State):
             self._end_turn(out)
         return out
 
-    # ----------------------------------------------------------------- legal actions
-
-    def _compute_legal(self) -> tuple[SheepNSheepAction, ...]:
-        phase = self._phase
-        if phase == TURN:
-            return self._turn_actions()
-        if phase == OVER:
-            return ()
-        hand = self._hands[self._seat]
-        pasture = self._pastures[self._seat]
-        acts: list[SheepNSheepAction] = []
-        if phase == SAME:
-            if self._tip is None:
-                acts = [Place(card, 0, 0) for card in _distinct(hand)]
-            else:
-                num = self._up_num  # a same-number placement keeps its number here
-                cards = _distinct(c for c in hand if NUMBER[c] == num)
-                if cards:
-                    self._add_places(acts, cards, self._tip, pasture, "")
-        elif phase == RUN:
-            if self._up_tip is None:
-                acts = [Place(card, 0, 0) for card in _distinct(hand)]
-            else:
-                up = self._up_num + 1
-                if up <= 5:
-                    cards = _distinct(c for c in hand if NUMBER[c] == up)
-                    if cards:
-                        self._add_places(acts, cards, self._up_tip, pasture, "up")
-                down = self._down_num - 1
-                if self._down_tip is not None and down >= 1:
-                    cards = _distinct(c for c in hand if NUMBER[c] == down)
-                    if cards:
-                        self._add_places(acts, cards, self._down_tip, pasture, "down")
-        elif phase == DISCARD:
-            return tuple(Discard(card) for card in _distinct(hand))
-        else:  # FREE
-            cells = self._frontier(pasture) if pasture else [_ORIGIN]
-            for card in _distinct(hand):
-                for key in cells:
-                    x, y = unpack(key)
-                    acts.append(Place(card, x, y))
-            return tuple(acts)
-        if self._placed:
-            acts.append(_STOP)
-        return tuple(acts)
-
-    @staticmethod
-    def _add_places(
-        acts: list[SheepNSheepAction],
-        cards: list[int],
-        tip: int,
-        pasture: dict[int, int],
-        branch: str,
-    ) -> None:
-        for d in _DIRS:
-            key = tip + d
-            if key not in pasture:
-                x, y = unpack(key)
-                for card in cards:
-                    acts.append(Place(card, x, y, branch))
-
-    @staticmethod
-    def _frontier(pasture: dict[int, int]) -> list[int]:
-        cells = {key + d for key in pasture for d in _DIRS}
-        return sorted(cells.difference(pasture))
-
-    def _turn_actions(self) -> tuple[SheepNSheepAction, ...]:
-        seat = self._seat
-        hand = self._hands[seat]
-        acts: list[SheepNSheepAction] = []
-        if len(hand) < HAND_LIMIT:
-            acts.extend(_TAKE[: len(self._market)])
-        if hand:
-            pasture = self._pastures[seat]
-            if not pasture:
-                acts.append(BeginSame(None))
-                acts.append(BeginRun(None))
-            else:
-                numbers = 0
-                for card in hand:
-                    numbers |= 1 << NUMBER[card]
-                runs: list[SheepNSheepAction] = []
-                for key in sorted(pasture):
-                    if (
-                        key + _W in pasture
-                        and key - _W in pasture
-                        and key + 1 in pasture
-                        and key - 1 in pasture
-                    ):
-                        continue
-                    num = NUMBER[pasture[key]]
-                    if numbers >> num & 1:
-                        acts.append(BeginSame(unpack(key)))
-                    if numbers & (1 << (num + 1) | 1 << (num - 1)) & 0b111110:
-                        runs.append(BeginRun(unpack(key)))
-                acts.extend(runs)
-            if len(hand) >= 2:
-                acts.append(_FREE)
-        if not acts:
-            acts.append(_PASS)
-        return tuple(acts)
-
     # ----------------------------------------------------------------- effects
 
     def _take(self, index: int, out: list[Event]) -> None:
@@ -442,91 +350,6 @@ class SheepNSheepState(State):
         self._seat = self._turn % self.players
         self._phase = TURN
 
-    # ----------------------------------------------------------------- views
-
-    def pasture(self, seat: int) -> dict[Cell, int]:
-        """Seat's pasture as {(x, y): card}."""
-        return {unpack(key): card for key, card in self._pastures[seat].items()}
-
-    def hand(self, seat: int) -> tuple[int, ...]:
-        return tuple(self._hands[seat])
-
-    @property
-    def deck(self) -> tuple[int, ...]:
-        return tuple(self._deck)
-
-    @property
-    def stock(self) -> tuple[int, ...]:
-        return tuple(self._stock)
-
-    @property
-    def market(self) -> tuple[tuple[int, int], ...]:
-        return tuple(self._market)
-
-    @property
-    def discard(self) -> tuple[int, ...]:
-        return tuple(self._discard)
-
-    @property
-    def turn(self) -> int:
-        return self._turn
-
-    @property
-    def last_turn(self) -> int | None:
-        return self._last_turn
-
-    @property
-    def phase(self) -> str:
-        return PHASES[self._phase]
-
-    def _placement(self) -> Placement | None:
-        phase = self._phase
-        if phase in (TURN, OVER):
-            return None
-        if phase in (DISCARD, FREE):
-            return Placement(PHASES[phase], None, self._placed)
-        start = None if self._start is None else unpack(self._start)
-        if phase == SAME:
-            tip = None if self._tip is None else unpack(self._tip)
-            number = None if self._tip is None else self._up_num
-            return Placement("same", start, self._placed, number=number, tip=tip)
-        if self._up_tip is None:
-            return Placement("run", None, 0)
-        up_next = self._up_num + 1 if self._up_num < 5 else None
-        down_tip = None if self._down_tip is None else unpack(self._down_tip)
-        down_next = self._down_num - 1 if down_tip is not None and self._down_num > 1 else None
-        return Placement(
-            "run",
-            start,
-            self._placed,
-            up_tip=unpack(self._up_tip),
-            up_next=up_next,
-            down_tip=down_tip,
-            down_next=down_next,
-        )
-
-    def observation(self, seat: int | None) -> SheepNSheepObservation:
-        return SheepNSheepObservation(
-            seat=seat,
-            players=self.players,
-            to_move=self.to_move,
-            phase=PHASES[self._phase],
-            turn=self._turn,
-            hand=() if seat is None else tuple(self._hands[seat]),
-            hand_sizes=tuple(len(hand) for hand in self._hands),
-            market=tuple(self._market),
-            pastures=tuple(
-                tuple((*unpack(key), card) for key, card in sorted(p.items()))
-                for p in self._pastures
-            ),
-            deck_size=len(self._deck),
-            stock_size=len(self._stock),
-            discard=tuple(self._discard),
-            end_triggered=self._last_turn is not None,
-            last_turn=self._last_turn,
-            placement=self._placement(),
-        )
-
     def result(self) -> Result:
         if self._phase != OVER:
             raise ValueError("the game is not over")
@@ -558,52 +381,3 @@ class SheepNSheepState(State):
         new._down_num = self._down_num
         new._legal = self._legal  # tuples of frozen actions: safe to share
         return new
-
-    # ----------------------------------------------------------------- text
-
-    def prompt(self) -> str:
-        phase = self._phase
-        if phase == OVER:
-            return "the game is over"
-        seat = self._seat
-        if phase == TURN:
-            return f"seat {seat}: take a set or place cards (hand {len(self._hands[seat])})"
-        if phase == DISCARD:
-            return f"seat {seat}: choose the card to discard"
-        if phase == FREE:
-            return f"seat {seat}: place one card anywhere next to your pasture"
-        what = "same-number" if phase == SAME else "run"
-        return f"seat {seat}: place the next {what} card or stop"
-
-    def render(self) -> str:
-        lines = [
-            f"turn {self._turn}, seat {self._seat} to move ({PHASES[self._phase]})"
-            + (f", last turn {self._last_turn}" if self._last_turn is not None else ""),
-            f"deck {len(self._deck)}, stock {len(self._stock)}, discard "
-            + " ".join(CARDS[c].code for c in self._discard),
-            "market: "
-            + "  ".join(
-                f"{i}:{CARDS[a].code}+{CARDS[b].code}" for i, (a, b) in enumerate(self._market)
-            ),
-        ]
-        for seat, pasture in enumerate(self._pastures):
-            lines.append(f"seat {seat}: hand {len(self._hands[seat])} cards")
-            lines.extend("  " + row for row in _grid(pasture))
-        return "\n".join(lines)
-
-
-def _grid(pasture: dict[int, int]) -> list[str]:
-    if not pasture:
-        return ["(empty pasture)"]
-    cells = [unpack(key) for key in pasture]
-    xs = [x for x, _ in cells]
-    ys = [y for _, y in cells]
-    rows = []
-    for y in range(max(ys), min(ys) - 1, -1):
-        row = []
-        for x in range(min(xs), max(xs) + 1):
-            card = pasture.get(pack(x, y))
-            row.append(f"{CARDS[card].code:4}" if card is not None else " .  ")
-        rows.append(f"{y:>3} " + " ".join(row))
-    rows.append("    " + " ".join(f"{x:<4}" for x in range(min(xs), max(xs) + 1)))
-    return rows

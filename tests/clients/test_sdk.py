@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 
+import grpc
 import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots import BotSpecError, load_bot
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import create_match, play_match
-from clients.sdk import SeatError, play
+from clients.sdk import SeatError, play, should_rejoin
 from server.app import ServerConfig
 from server.inprocess import serving_here
 
@@ -65,7 +67,58 @@ def test_bad_bot_specs_are_explained(spec: str, message: str) -> None:
 
 
 def test_builtin_and_class_specs_load() -> None:
-    assert load_bot("random", 3).decide.__self__.rng.random() == RandomBot(3).rng.random()
+    assert load_bot("random", 3).decide.__self__.seed == RandomBot(3).seed == 3
     assert type(load_bot("clients.bots.random_bot:RandomBot", 1)).__name__ == "RandomBot"
     for name in ("greedy", "mcts"):
         assert callable(load_bot(name, 0).decide)
+
+
+def test_a_join_cancelled_before_the_server_acknowledged_it_is_retried() -> None:
+    # A server or proxy under a burst of streams may cancel or refuse a stream
+    # before it starts: worth another join. Once joined, CANCELLED is final.
+    for code in (
+        grpc.StatusCode.CANCELLED,
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+    ):
+        assert should_rejoin(code, joined=False)
+    assert not should_rejoin(grpc.StatusCode.RESOURCE_EXHAUSTED, joined=True)
+    assert not should_rejoin(grpc.StatusCode.CANCELLED, joined=True)
+    assert should_rejoin(grpc.StatusCode.UNAVAILABLE, joined=True)
+    for final in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
+        assert not should_rejoin(final, joined=False)
+
+
+def test_a_join_refused_for_too_many_pending_joins_is_retried() -> None:
+    """A server bounds the Play streams one address may hold open before joining;
+    a seat refused for that (RESOURCE_EXHAUSTED) tries again and plays once the
+    address's earlier streams have joined or gone."""
+
+    async def scenario() -> tuple[grpc.StatusCode, list[float]]:
+        config = ServerConfig(max_pending_joins_per_address=1)
+        async with serving_here(config) as address:
+            created = await create_match(address, "sheep-n-sheep", 2, seed=5)
+            async with grpc.aio.insecure_channel(address) as channel:
+                stub = arena_pb2_grpc.ArenaStub(channel)
+                idle = stub.Play()  # opened, never joins: holds the address's one slot
+                await asyncio.sleep(0.3)
+                refused = stub.Play()
+                await refused.write(
+                    arena_pb2.PlayRequest(
+                        join=arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0])
+                    )
+                )
+                code = await refused.code()
+                seats = [
+                    asyncio.create_task(play(RandomBot(s), address, created.match_id, t))
+                    for s, t in enumerate(created.seat_tokens)
+                ]
+                await asyncio.sleep(0.5)
+                idle.cancel()  # the slot frees; the seats' retries get in
+                results = await asyncio.wait_for(asyncio.gather(*seats), 60)
+            return code, list(results[0].scores)
+
+    code, scores = asyncio.run(scenario())
+    assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert len(scores) == 2

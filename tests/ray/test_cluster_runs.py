@@ -117,12 +117,15 @@ def test_same_results_as_the_local_runner_with_class_and_command_bots(
     cluster: Any, tmp_path: Path
 ) -> None:
     """Seeded class bots (one from the config's folder, one from a python_path
-    folder outside it) and a command bot play on the worker nodes, from the files
-    Ray shipped, and store exactly what the local runner stores, each game with
-    its full record (the Replay the worker's server gave)."""
+    folder outside it) and a command bot (sandboxed, as command bots are by
+    default, reaching its task's own server through a Unix socket) play on the
+    worker nodes, from the files Ray shipped, and store exactly what the local
+    runner stores, each game with its full record (the Replay the worker's server
+    gave)."""
     _bot(tmp_path / "cup" / "mine", "near_bots", "NearBot")
     _bot(tmp_path / "elsewhere", "far_bots", "FarBot")
-    shutil.copy(REPO / "examples" / "command_bot.py", tmp_path / "cup" / "command_bot.py")
+    (tmp_path / "cup" / "cmd").mkdir(parents=True)
+    shutil.copy(REPO / "examples" / "command-bot" / "command_bot.py", tmp_path / "cup" / "cmd")
     path = _config(
         tmp_path / "cup",
         """
@@ -135,6 +138,7 @@ def test_same_results_as_the_local_runner_with_class_and_command_bots(
         [[bots]]
         name = "cmd"
         command = ["{python}", "command_bot.py"]
+        cwd = "cmd"
         """,
         ["mine", str(tmp_path / "elsewhere")],
     )

@@ -251,10 +251,16 @@ def stop_server_process_hard(server: ServerProcess) -> None:
     launch.stop(server, graceful=False)
 
 
-def test_serve_says_loudly_when_exposed_without_token_or_tls(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "where", [("--host", "0.0.0.0"), ("--listen", "unix:{tmp}/s.sock", "--listen", "0.0.0.0:0")]
+)
+def test_serve_says_loudly_when_exposed_without_token_or_tls(
+    tmp_path: Path, where: tuple[str, ...]
+) -> None:
     """Binding beyond loopback with no admin token and no TLS starts, with a warning
     line for each; on loopback there is none."""
-    exposed = start_server_process("--host", "0.0.0.0", "--admin-token", "")
+    flags = [flag.format(tmp=tmp_path) for flag in where]
+    exposed = start_server_process(*flags, "--admin-token", "")
     try:
         warnings = [
             str(e["event"]) for e in log_entries(exposed.log_lines) if e.get("level") == "warning"

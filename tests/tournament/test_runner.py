@@ -96,8 +96,10 @@ def test_crashing_and_hanging_bots_lose_and_the_run_completes(tmp_path: Path) ->
         '[[bots]]\nname = "steady"\nbuiltin = "random"\n'
         '[[bots]]\nname = "crasher"\nclass = "tournament_test_bots:CrashingBot"\n'
         '[[bots]]\nname = "hanger"\nclass = "tournament_test_bots:HangingBot"\n'
-        '[[bots]]\nname = "exiter"\ncommand = ["{python}", "-c", "import sys; sys.exit(3)"]\n',
+        '[[bots]]\nname = "exiter"\ncommand = ["{python}", "-c", "import sys; sys.exit(3)"]\n'
+        'cwd = "exiter"\n',
     )
+    (tmp_path / "exiter").mkdir()
     config = load_config(path)
     recorder = Recorder()
     summary = run_tournament(config, database=str(tmp_path / "t.sqlite"), progress=recorder)

@@ -39,7 +39,7 @@ from tournament.executors.ray_task import (
 )
 from tournament.executors.settings import ExecutorSettings
 from tournament.progress import Progress
-from tournament.runner import RunError, RunSummary, run_tournament_async
+from tournament.runner import RunError, RunSummary, run_tournament_async, sandboxed_bots
 from tournament.schedule import ScheduledGame
 
 __all__ = ["RayExecutor", "run_on_ray", "runtime_env_for"]
@@ -63,6 +63,13 @@ def run_on_ray(
 ) -> RunSummary:
     """Run (or resume) `config` with every game a Ray task (see the module doc)."""
     servers = tuple(s.strip() for s in server.split(",") if s.strip()) if server else ()
+    sandboxed = sandboxed_bots(config)
+    if servers and sandboxed:
+        raise RunError(
+            f"sandboxed bots ({', '.join(sandboxed)}) reach a server only through its Unix "
+            "socket, so on Ray each game hosts its own server: run --ray without --server, "
+            "or set sandbox = false for bots you trust"
+        )
     env, worker_config = runtime_env_for(config, database)
     with _connected(settings, env):
         executor = RayExecutor(worker_config, settings, servers, admin_token or "")

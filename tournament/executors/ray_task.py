@@ -23,8 +23,9 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 from clients.bots import load_bot
+from clients.launch import Launcher, SandboxUnavailable
 from tournament.config import TournamentConfig, add_python_path
-from tournament.runner import FATAL_CODES, play_game
+from tournament.runner import FATAL_CODES, local_server, play_game, sandboxed_bots
 from tournament.schedule import ScheduledGame
 from tournament.store import GameRecord
 
@@ -137,13 +138,12 @@ async def _play(
     job: GameJob, config: TournamentConfig
 ) -> tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]:
     if job.server is not None:
-        return await play_game(config, job.server, job.admin_token, job.scheduled)
-    from server.app import ServerConfig
-    from server.inprocess import serving_here
-
-    # The runner fetches the game's full record before this server closes.
-    async with serving_here(ServerConfig()) as address:
-        return await play_game(config, address, "", job.scheduled)
+        # Only unsandboxed command bots are allowed with --server (run_on_ray checks).
+        return await play_game(config, job.server, job.admin_token, job.scheduled, Launcher(None))
+    # The task's own server, with a private Unix socket for sandboxed bots; the
+    # runner fetches the game's full record before this server closes.
+    async with local_server(config) as (address, socket):
+        return await play_game(config, address, "", job.scheduled, Launcher(socket))
 
 
 def check_node(config: TournamentConfig, files: tuple[tuple[str, str], ...]) -> NodeCheck:
@@ -170,6 +170,12 @@ def check_node(config: TournamentConfig, files: tuple[tuple[str, str], ...]) -> 
         found = (cwd / program).exists() if "/" in program else shutil.which(program, path=path)
         if not found:
             problems.append(f"bot {bot.name!r}: program {program!r} not found")
+    sandboxed = sandboxed_bots(config)
+    if sandboxed:
+        try:
+            Launcher().check()
+        except SandboxUnavailable as error:
+            problems.append(f"cannot sandbox {', '.join(sandboxed)} here: {error}")
     for bot_name, name in files:
         bot = config.bot(bot_name)
         cwd = Path(bot.cwd) if bot.cwd else Path(config.base_dir)

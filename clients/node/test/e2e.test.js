@@ -13,6 +13,7 @@ import { startProxy } from '../testkit/proxy.js';
 const BOT = fileURLToPath(new URL('../bin/sheepfold-node-bot.js', import.meta.url));
 const CREATE_MATCH = fileURLToPath(new URL('../bin/create-match.js', import.meta.url));
 const MINIMAL_BOT = fileURLToPath(new URL('../examples/minimal-bot.js', import.meta.url));
+const NODE_FOLDER = fileURLToPath(new URL('..', import.meta.url));
 // The games the server must offer, each with options that keep a match short (shared with tests/node/).
 const MATCHES = JSON.parse(readFileSync(new URL('./matches.json', import.meta.url), 'utf8')).games;
 const EXPECTED_GAMES = Object.keys(MATCHES);
@@ -355,8 +356,11 @@ describe('the Node bot against a real server', () => {
     assert.match(runs[0].stderr, /^joined stubborn-sheep as seat 0$/m);
   });
 
-  test('entered in a tournament as a command bot, it plays every game it is given', HANG, async () => {
-    // The docs/writing-a-bot.md recipe: the runner passes SHEEPFOLD_* in the environment.
+  test('entered in a tournament as a command bot, it plays every game it is given inside the sandbox', HANG, async () => {
+    // The docs/writing-a-bot.md recipe: the runner passes SHEEPFOLD_* in the environment. Command
+    // bots are sandboxed by default (bubblewrap: this test fails without it, saying what to
+    // install): the bot sees its own folder and proto/ read-only, and reaches the runner's
+    // in-process server only through the Unix socket at SHEEPFOLD_SERVER=unix:/sheepfold/arena.sock.
     const folder = mkdtempSync(path.join(tmpdir(), 'sheepfold-node-'));
     try {
       const config = path.join(folder, 'node.toml');
@@ -376,17 +380,21 @@ describe('the Node bot against a real server', () => {
           'builtin = "random"',
           '[[bots]]',
           'name = "node"',
-          `command = ${JSON.stringify([process.execPath, BOT, '--log-level', 'warning'])}`,
+          `command = ${JSON.stringify(['node', 'bin/sheepfold-node-bot.js', '--log-level', 'warning'])}`,
+          `cwd = ${JSON.stringify(NODE_FOLDER)}`,
+          `sandbox = { read_only = [${JSON.stringify(path.join(REPO_ROOT, 'proto'))}] }`,
           '',
         ].join('\n'),
       );
-      const run = await runBot(['-m', 'cli', 'tournament', 'run', config, '--server', server.address, '--no-report'], {}, null, PYTHON);
+      const run = await runBot(['-m', 'cli', 'tournament', 'run', config, '--no-report'], {}, null, PYTHON);
       assert.equal(run.code, 0, run.stderr);
       const report = await runBot(['-m', 'cli', 'tournament', 'report', '--db', path.join(folder, 'node.sqlite'), '--format', 'json'], {}, null, PYTHON);
       assert.equal(report.code, 0, report.stderr);
-      const node = JSON.parse(report.stdout).standings.find((row) => row.bot === 'node');
+      const data = JSON.parse(report.stdout);
+      const node = data.standings.find((row) => row.bot === 'node');
       assert.ok(node.games >= 2, `games: ${node.games}`);
       assert.deepEqual([node.crashes, node.timeouts, node.disqualifications], [0, 0, 0]);
+      assert.deepEqual(data.unsandboxed, [], 'the node bot ran sandboxed');
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

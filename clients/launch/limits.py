@@ -1,0 +1,82 @@
+"""The kernel limits a sandboxed bot runs under, with their defaults.
+
+Every limit is per bot and per game. Most are rlimits, set inside the sandbox
+by `prlimit` (util-linux) just before the bot's program starts: set any earlier
+and the process limit would count processes outside the bot's own user
+namespace. Output is counted by the launcher itself (rlimits do not see pipes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+__all__ = ["DEFAULT_LIMITS", "Limits", "LimitsError", "parse_limits"]
+
+MIB = 1024 * 1024
+
+
+class LimitsError(ValueError):
+    """A bad limit value; `key` is its name."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key = key
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    memory_mb: int = 1024  # address space (RLIMIT_AS)
+    cpu_seconds: int = 300  # CPU time of each process in one game (RLIMIT_CPU)
+    processes: int = 64  # processes and threads together (RLIMIT_NPROC / pids cgroup)
+    open_files: int = 256  # file descriptors (RLIMIT_NOFILE)
+    output_mb: float = 10.0  # stdout + stderr, counted by the launcher
+    tmp_mb: int = 64  # the private /tmp (tmpfs size; also RLIMIT_FSIZE)
+
+    @property
+    def output_bytes(self) -> int:
+        return int(self.output_mb * MIB)
+
+    def prlimit_args(self) -> list[str]:
+        """`prlimit` options setting soft = hard, except CPU: SIGXCPU first, SIGKILL 1 s later."""
+        memory = self.memory_mb * MIB
+        return [
+            f"--as={memory}:{memory}",
+            f"--cpu={self.cpu_seconds}:{self.cpu_seconds + 1}",
+            f"--nproc={self.processes}:{self.processes}",
+            f"--nofile={self.open_files}:{self.open_files}",
+            f"--fsize={self.tmp_mb * MIB}:{self.tmp_mb * MIB}",
+            "--core=0:0",
+        ]
+
+
+DEFAULT_LIMITS = Limits()
+_BOUNDS: dict[str, tuple[float, float]] = {
+    "memory_mb": (64, 1024 * 1024),
+    "cpu_seconds": (1, 7 * 24 * 3600),
+    "processes": (4, 100_000),
+    "open_files": (16, 1_048_576),
+    "output_mb": (0.01, 100_000),
+    "tmp_mb": (1, 1024 * 1024),
+}
+LIMIT_KEYS = tuple(field.name for field in fields(Limits))
+
+
+def parse_limits(raw: Mapping[str, Any], base: Limits = DEFAULT_LIMITS) -> Limits:
+    """`base` with the limits named in `raw` replaced; unknown keys and bad values raise."""
+    changes: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in _BOUNDS:
+            raise LimitsError(key, f"unknown limit (known: {', '.join(LIMIT_KEYS)})")
+        low, high = _BOUNDS[key]
+        whole = key != "output_mb"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise LimitsError(key, f"must be a number, not {value!r}")
+        if whole and not float(value).is_integer():
+            raise LimitsError(key, f"must be a whole number, not {value!r}")
+        if not low <= value <= high:
+            raise LimitsError(key, f"must be between {low:g} and {high:g}, not {value}")
+        changes[key] = int(value) if whole else float(value)
+    return replace(base, **changes)

@@ -1,0 +1,276 @@
+"""Starting one bot program for one seat, sandboxed or not, and telling how it ended.
+
+This is the only place Sheepfold starts bot processes: `sheepfold bot`,
+`sheepfold match` and the tournament runner all come through `Launcher`.
+The bot's stdout and stderr are read (and counted against its output limit);
+the last lines of stderr explain a crash. A failure is a `BotFailure` whose
+`reason` names the limit the bot hit ("memory limit", "CPU limit", ...) when
+one did.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clients.launch.cgroup import PidsCgroup, find_pids_hierarchy, remove_stale
+from clients.launch.sandbox import (
+    SandboxPolicy,
+    SandboxUnavailable,
+    Tools,
+    bwrap_argv,
+    find_tools,
+    probe,
+)
+
+__all__ = ["BotCommand", "BotFailure", "BotProcess", "Launcher"]
+
+TAIL_LINES = 5
+ARGS_FD = "{args-fd}"  # replaced by the pipe carrying bwrap's options
+CHUNK = 65536
+# What runtimes print when an allocation fails (Python, C, C++, Node, Go, shells).
+MEMORY_SIGNS = (
+    "memoryerror",
+    "out of memory",
+    "cannot allocate memory",
+    "bad_alloc",
+    "allocation failed",
+    "failed to reserve",
+)
+# What they print when a new process or thread is refused.
+PROCESS_SIGNS = (
+    "resource temporarily unavailable",
+    "cannot fork",
+    "can't start new thread",
+    "blockingioerror",
+    "fork: retry",
+    "pthread_create failed",
+)
+
+
+class BotFailure(Exception):
+    """The bot's program ended badly; `reason` is the short cause ("memory limit", ...)."""
+
+    def __init__(self, reason: str, tail: str = "") -> None:
+        super().__init__(reason + (f": {tail}" if tail else ""))
+        self.reason = reason
+        self.tail = tail
+
+
+@dataclass(frozen=True, slots=True)
+class BotCommand:
+    """One bot program for one seat of one match.
+
+    `folder` is its working folder and, sandboxed, the only one of its own
+    files it sees. `env` holds what the runner passes (SHEEPFOLD_MATCH,
+    SHEEPFOLD_TOKEN, ... and the config's `env`); `server` is the address an
+    unsandboxed bot is given (a sandboxed one always gets the Unix socket).
+    """
+
+    argv: tuple[str, ...]
+    folder: str
+    server: str
+    env: Mapping[str, str] = field(default_factory=dict)
+    sandbox: SandboxPolicy | None = None
+
+
+class Launcher:
+    """Starts bot processes. `server_socket` is the host path of the server's Unix socket."""
+
+    def __init__(self, server_socket: str | None = None) -> None:
+        self.server_socket = server_socket
+        self._tools: Tools | None = None
+        self._pids: Path | None = None
+
+    def check(self) -> Tools:
+        """Find and try the sandbox once; raise `SandboxUnavailable` saying what is missing."""
+        if self._tools is not None:
+            return self._tools
+        tools = find_tools()
+        probe(tools)
+        if os.geteuid() == 0:
+            self._pids = find_pids_hierarchy()
+            if self._pids is None:
+                raise SandboxUnavailable(
+                    "running sandboxed bots as root needs a writable pids cgroup (the kernel "
+                    "does not enforce process limits on root): run Sheepfold as an ordinary "
+                    "user, or give it a writable /sys/fs/cgroup"
+                )
+            remove_stale(self._pids)
+        self._tools = tools
+        return tools
+
+    @property
+    def pids_hierarchy(self) -> Path | None:
+        """Where bots' pids cgroups are made (as root, after `check`), else None."""
+        return self._pids
+
+    def process(self, command: BotCommand) -> BotProcess:
+        if command.sandbox is None:
+            env = {**os.environ, **command.env, "SHEEPFOLD_SERVER": command.server}
+            return BotProcess(command, list(command.argv), env)
+        tools = self.check()
+        if not self.server_socket:
+            raise SandboxUnavailable(
+                "sandboxed bots reach the server only through its Unix socket: serve on one "
+                "(sheepfold serve --listen unix:PATH) and pass --server unix:PATH"
+            )
+        options, inner = bwrap_argv(
+            tools, command.sandbox, command.argv, command.folder, self.server_socket, command.env
+        )
+        # The options go through a pipe (bwrap --args), so that the sandbox's own
+        # /proc/1/cmdline shows no host paths, nor anything else of the setup.
+        argv = [tools.bwrap, "--args", ARGS_FD, "--", *inner]
+        options_data = b"".join(option.encode() + b"\0" for option in options)
+        cgroup = None
+        if self._pids is not None:
+            cgroup = PidsCgroup.create(self._pids, command.sandbox.limits.processes)
+            argv = [tools.shell, "-c", 'echo 0 > "$0" && exec "$@"', cgroup.procs, *argv]
+        env = {"PATH": os.environ.get("PATH", "")}
+        return BotProcess(command, argv, env, cgroup, options_data)
+
+
+class BotProcess:
+    """A started (or about to start) bot program; `run()` returns when it has ended."""
+
+    def __init__(
+        self,
+        command: BotCommand,
+        argv: list[str],
+        env: dict[str, str],
+        cgroup: PidsCgroup | None = None,
+        options_data: bytes | None = None,
+    ) -> None:
+        self.command = command
+        self.options_data = options_data
+        self.argv = argv
+        self.env = env
+        self.cgroup = cgroup
+        self.output_bytes = 0
+        self._process: asyncio.subprocess.Process | None = None
+        self._tail: deque[str] = deque(maxlen=TAIL_LINES)
+        self._signs: set[str] = set()
+        self._over_output = False
+        self._refused_forks = 0
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process else None
+
+    async def run(self) -> None:
+        """Run to the end; raise `BotFailure` unless the program exited with status 0."""
+        if not os.path.isdir(self.command.folder):
+            raise BotFailure(f"the bot's folder {self.command.folder} does not exist")
+        argv, pass_fds = self.argv, ()
+        if self.options_data is not None:
+            read, write = os.pipe()
+            os.write(write, self.options_data)  # small: well within a pipe's buffer
+            os.close(write)
+            argv, pass_fds = [str(read) if a == ARGS_FD else a for a in argv], (read,)
+        # No preexec_fn: it would make Python fork() instead of vfork(), and gRPC's
+        # fork handlers then crash the child now and then before it can exec.
+        try:
+            self._process = await asyncio.create_subprocess_exec(
+                *argv,
+                cwd=self.command.folder,
+                env=self.env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,
+                pass_fds=pass_fds,
+            )
+        except OSError as error:
+            await self._cleanup()
+            raise BotFailure(f"cannot start {self.command.argv[0]!r}: {error}") from None
+        finally:
+            for fd in pass_fds:
+                os.close(fd)
+        try:
+            assert self._process.stdout is not None and self._process.stderr is not None
+            await asyncio.gather(
+                self._pump(self._process.stdout, keep=False),
+                self._pump(self._process.stderr, keep=True),
+            )
+            code = await self._process.wait()
+        finally:
+            await self.kill()
+        reason = self._reason(code)
+        if reason is not None:
+            raise BotFailure(reason, " | ".join(self._tail))
+
+    async def kill(self) -> None:
+        """Kill the program with its whole process tree (the sandbox's PID namespace)."""
+        process = self._process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(process.wait(), 5.0)
+        await self._cleanup()
+
+    async def _cleanup(self) -> None:
+        if self.cgroup is not None:
+            cgroup, self.cgroup = self.cgroup, None
+            self._refused_forks = cgroup.refused_forks()
+            await asyncio.to_thread(cgroup.remove)
+
+    async def _pump(self, stream: asyncio.StreamReader, keep: bool) -> None:
+        limits = self.command.sandbox.limits if self.command.sandbox else None
+        pending = b""
+        while chunk := await stream.read(CHUNK):
+            self.output_bytes += len(chunk)
+            if limits is not None and self.output_bytes > limits.output_bytes:
+                if not self._over_output:
+                    self._over_output = True
+                    await self.kill()
+                continue
+            if not keep:
+                continue
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            pending = pending[-4096:]
+            for raw in lines:
+                self._note(raw.decode(errors="replace").rstrip())
+        if keep and pending:
+            self._note(pending.decode(errors="replace").rstrip())
+
+    def _note(self, line: str) -> None:
+        if not line:
+            return
+        self._tail.append(line[:500])
+        lowered = line.lower()
+        if any(sign in lowered for sign in MEMORY_SIGNS):
+            self._signs.add("memory")
+        if any(sign in lowered for sign in PROCESS_SIGNS):
+            self._signs.add("process")
+
+    def _reason(self, code: int) -> str | None:
+        limits = self.command.sandbox.limits if self.command.sandbox else None
+        if code < 0:  # killed by a signal (unsandboxed); bwrap reports 128 + signal
+            code = 128 - code
+        if self._over_output and limits is not None:
+            return f"output limit ({limits.output_mb:g} MB)"
+        if code == 0:
+            return None
+        if limits is not None:
+            if code == 128 + signal.SIGXCPU:
+                return f"CPU limit ({limits.cpu_seconds} s)"
+            if "memory" in self._signs:
+                return f"memory limit ({limits.memory_mb} MB)"
+            if "process" in self._signs or self._refused_forks:
+                return f"process limit ({limits.processes})"
+        if code > 128:
+            try:
+                return f"killed by {signal.Signals(code - 128).name}"
+            except ValueError:
+                pass
+        return f"exit code {code}"

@@ -1,0 +1,224 @@
+"""The bubblewrap command line that jails one bot, and the check that it can run here.
+
+A sandboxed bot gets new user, PID, network, IPC, UTS and cgroup namespaces;
+read-only binds of the system's runtime (`/usr` and friends, a few files of
+`/etc`, the Python that runs Sheepfold and Sheepfold's own packages), of its
+own folder and of any extra folders its config names; a private tmpfs `/tmp`;
+and the server's Unix socket at /sheepfold/arena.sock. Nothing else of the
+host is visible. Its environment is only what the runner passes.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clients.launch.limits import DEFAULT_LIMITS, MIB, Limits
+
+__all__ = [
+    "SERVER_IN_SANDBOX",
+    "SOCKET_IN_SANDBOX",
+    "SandboxPolicy",
+    "SandboxUnavailable",
+    "Tools",
+    "bwrap_argv",
+    "find_tools",
+]
+
+SOCKET_IN_SANDBOX = "/sheepfold/arena.sock"
+SERVER_IN_SANDBOX = f"unix:{SOCKET_IN_SANDBOX}"
+SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
+# Top-level directories of the runtime: bound read-only, or recreated as the
+# same symlinks where the host has merged them into /usr.
+RUNTIME_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# What dynamic linking, TLS, time zones and Debian's alternatives need from /etc.
+ETC_FILES = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/localtime",
+    "/etc/ssl",
+    "/etc/ca-certificates",
+    "/etc/nsswitch.conf",
+)
+# Sheepfold's own packages, which a bot started with {python} may import.
+SHEEPFOLD_PACKAGES = ("sheepfold", "games", "clients", "server", "tournament", "web", "cli")
+INSTALL_HINT = (
+    "install the package `bubblewrap` (Debian/Ubuntu: sudo apt-get install bubblewrap; "
+    "Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)"
+)
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox cannot run on this machine; the message says what to install or change."""
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxPolicy:
+    """How one bot is jailed: its limits and any extra host folders it may read."""
+
+    limits: Limits = DEFAULT_LIMITS
+    read_only: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Tools:
+    """The programs the sandbox is built from, found on this machine."""
+
+    bwrap: str
+    prlimit: str
+    shell: str = "/bin/sh"
+    runtime: tuple[str, ...] = field(default=())
+
+
+def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
+    """Locate bwrap and prlimit, or raise `SandboxUnavailable` saying how to get them.
+
+    `SHEEPFOLD_BWRAP` names another bubblewrap binary (the tests use it to
+    check the message when bubblewrap is missing).
+    """
+    environ = os.environ if environ is None else environ
+    bwrap = environ.get("SHEEPFOLD_BWRAP") or shutil.which("bwrap") or ""
+    if not bwrap or not os.access(bwrap, os.X_OK):
+        raise SandboxUnavailable(
+            "bubblewrap (bwrap) is not installed, and sandboxed bots cannot run without it: "
+            f"{INSTALL_HINT}. Bots you trust can run unsandboxed (`sandbox = false` in a "
+            "tournament config, --no-sandbox for sheepfold match and bot)."
+        )
+    prlimit = shutil.which("prlimit") or ""
+    if not prlimit:
+        raise SandboxUnavailable(
+            "prlimit is not installed (it sets the sandbox's limits): install the package "
+            "`util-linux` (Debian/Ubuntu: sudo apt-get install util-linux)"
+        )
+    return Tools(bwrap=bwrap, prlimit=prlimit, runtime=tuple(python_runtime()))
+
+
+def python_runtime() -> list[str]:
+    """Host folders of the Python running Sheepfold and of Sheepfold's packages."""
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix}
+    paths.add(str(Path(os.path.realpath(sys.executable)).parent.parent))
+    for name in SHEEPFOLD_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            paths.update(spec.submodule_search_locations)
+    return _outermost(path for path in paths if os.path.isdir(path))
+
+
+def _outermost(paths: Iterable[str]) -> list[str]:
+    """Existing absolute paths, minus any inside another one or inside /usr."""
+    kept: list[str] = []
+    for path in sorted({os.path.realpath(p) for p in paths}):
+        if any(_inside(path, outer) for outer in [*kept, "/usr"]):
+            continue
+        kept.append(path)
+    return kept
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
+    """Namespaces, /tmp, the runtime's read-only binds, /proc, /dev: common to every sandbox.
+
+    The tmpfs comes first so that binds of folders under the host's /tmp (a
+    bot's folder, a venv) land on top of it rather than being hidden by it.
+    """
+    args = [
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--cap-drop",
+        "ALL",
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        "sandbox",
+        "--size",
+        str(tmp_bytes),
+        "--tmpfs",
+        "/tmp",
+    ]
+    for top in RUNTIME_DIRS:
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    for path in ETC_FILES:
+        if os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    for path in tools.runtime:
+        args += ["--ro-bind", path, path]
+    return [*args, "--proc", "/proc", "--dev", "/dev"]
+
+
+def bwrap_argv(
+    tools: Tools,
+    policy: SandboxPolicy,
+    argv: Sequence[str],
+    folder: str,
+    socket: str,
+    env: Mapping[str, str],
+) -> tuple[list[str], list[str]]:
+    """bwrap's options (namespaces, binds, environment), and the command it runs:
+    prlimit, then the bot."""
+    if os.path.realpath(folder) == "/":
+        raise ValueError("a sandboxed bot's folder cannot be / (it would see the whole host)")
+    args = runtime_args(tools, policy.limits.tmp_mb * MIB)
+    for path in policy.read_only:
+        args += ["--ro-bind", path, path]
+    args += ["--ro-bind", folder, folder, "--chdir", folder]
+    args += ["--ro-bind", socket, SOCKET_IN_SANDBOX]
+    # bwrap builds the root on an unlimited tmpfs: read-only, so /tmp is the only place to write.
+    args += ["--remount-ro", "/", "--clearenv"]
+    # glibc reserves 64 MB of address space per malloc arena, up to 8 per core:
+    # a gRPC bot with a few threads reaches 700 MB before it allocates anything,
+    # so the address-space limit would hit well-behaved bots on big machines.
+    base = {
+        "PATH": SANDBOX_PATH,
+        "HOME": "/tmp",
+        "TMPDIR": "/tmp",
+        "LANG": "C.UTF-8",
+        "MALLOC_ARENA_MAX": "2",
+    }
+    for name, value in {**base, **env, "SHEEPFOLD_SERVER": SERVER_IN_SANDBOX}.items():
+        args += ["--setenv", name, value]
+    program = resolve_program(argv[0], folder)
+    return args, [tools.prlimit, *policy.limits.prlimit_args(), "--", program, *argv[1:]]
+
+
+def resolve_program(program: str, folder: str) -> str:
+    """A bare program name found on the host's PATH (the runtime is bound at the same paths)."""
+    if "/" in program:
+        return program
+    return shutil.which(program) or program
+
+
+def probe(tools: Tools) -> None:
+    """Start one empty sandbox; raise `SandboxUnavailable` explaining why it failed."""
+    argv = [tools.bwrap, *runtime_args(tools, MIB), "--", tools.prlimit, "--nproc=64:64", "true"]
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise SandboxUnavailable(
+            f"bubblewrap ({tools.bwrap}) could not be started: {error}"
+        ) from None
+    if done.returncode != 0:
+        said = done.stderr.strip().splitlines()
+        raise SandboxUnavailable(
+            f"bubblewrap cannot create a sandbox here ({said[-1] if said else done.returncode}). "
+            "It needs unprivileged user namespaces: check that `sysctl user.max_user_namespaces` "
+            "is above 0 (and on Ubuntu 24.04+ that AppArmor lets bwrap use them: "
+            "kernel.apparmor_restrict_unprivileged_userns=0 or a bwrap profile); inside a "
+            "container, start it with --security-opt seccomp=unconfined --security-opt "
+            "apparmor=unconfined --security-opt systempaths=unconfined (see "
+            "docs/operations.md, Running untrusted bots)."
+        )

@@ -1,0 +1,123 @@
+"""The turn-order and end-of-round stage: who moves next, the last player's
+extra steps, the turn cap, round scoring and the next round's first player."""
+
+from __future__ import annotations
+
+from games.sheep_showdown import cards as C
+from games.sheep_showdown.decisions import (
+    CHOOSE_DOG,
+    LAST_STEPS,
+    NO_ROCKETS,
+    NONE,
+    STEP,
+)
+from games.sheep_showdown.events import (
+    DogOut,
+    GameEnded,
+    LastPlayer,
+    PlayerOut,
+    RoundEnded,
+)
+
+
+class Rounds:
+    """Turn order and round ends; mixed into SheepShowdownState."""
+
+    def _advance(self, previous: int) -> None:
+        """Start the next turn after `previous`'s, or end the round."""
+        players_in = [seat for seat in range(self.players) if self.out_at[seat] is None]
+        if not players_in:
+            self._end_round("nobody_left")
+            return
+        if len(players_in) == 1:
+            seat = players_in[0]
+            if self.bonus_player is None:
+                self.bonus_player = seat
+                self.bonus_left = LAST_STEPS
+                self._emit(LastPlayer(seat, LAST_STEPS))
+            elif self.bonus_left <= 0:
+                self._end_round("last_steps")
+                return
+            self._start_turn(seat)
+            return
+        for offset in range(1, self.players + 1):
+            seat = (previous + offset) % self.players
+            if self.out_at[seat] is None:
+                self._start_turn(seat)
+                return
+
+    def _start_turn(self, seat: int) -> None:
+        if self.clock >= self.cap:
+            self._end_round("turn_cap")
+            return
+        self.clock += 1
+        movable = []
+        for dog in self._alive_dogs(seat):
+            if self.has_step(dog):
+                movable.append(dog)
+            else:
+                self.out[dog] = True
+                self._emit(DogOut(seat, dog, "no_step", None))
+        if not movable:
+            self.out_at[seat] = self.clock
+            self._emit(PlayerOut(seat, self.clock))
+            if self.bonus_player == seat:
+                self.bonus_left = 0
+            self._advance(seat)
+            return
+        self.turn_player = seat
+        self.decider = seat
+        self.rockets = NO_ROCKETS
+        per = self.dogs_per
+        free = 0
+        for dog in range(len(self.pos)):
+            if dog // per != seat and not self.out[dog] and self.has_step(dog):
+                free |= 1 << dog
+        self.began_free = free
+        if len(movable) > 1:
+            self.pending = CHOOSE_DOG
+            self.moving = -1
+        else:
+            self.pending = STEP
+            self.moving = movable[0]
+
+    def _end_round(self, reason: str) -> None:
+        self.pending = NONE
+        self.moving = -1
+        self.decider = None
+        self.turn_player = None
+        records = []
+        scores = []
+        for seat in range(self.players):
+            flock = self.flocks[seat]
+            sheep = sum(C.SHEEP_POINTS.get(card, 0) for card in flock)
+            wolves = flock.count(C.WOLF)
+            score = sheep - wolves
+            scores.append(score)
+            self.totals[seat] += score
+            records.append(
+                {
+                    "round": self.round,
+                    "sheep_points": sheep,
+                    "wolves": wolves,
+                    "round_score": score,
+                    "out_at_turn": self.out_at[seat],
+                }
+            )
+        self.records.append(records)
+        self._emit(RoundEnded(self.round, reason, tuple(scores), tuple(self.totals)))
+        if self.round >= self.rounds:
+            result = self.result()
+            self._emit(GameEnded(tuple(self.totals), result.ranks))
+            return
+        self.first_player = self._next_first_player()
+        self._start_round()
+
+    def _next_first_player(self) -> int:
+        best = None
+        for offset in range(1, self.players + 1):
+            seat = (self.first_player + offset) % self.players
+            if best is None or self.totals[seat] < self.totals[best]:
+                best = seat
+        assert best is not None
+        return best

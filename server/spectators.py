@@ -1,0 +1,194 @@
+"""Spectators of one match: a public log shared by every watcher, and a cursor
+per watcher.
+
+Everything a spectator may see (public events and snapshots, then the result)
+is built once per match, while it has watchers, and appended to as the match
+goes on. A watcher is only a position in that log, so a hundred watchers of a
+long match cost one copy of its history, not a hundred, and one that stops
+reading holds nothing but its position (and what gRPC's flow control lets the
+transport buffer). A watcher that falls more than `lag_limit` messages behind
+the live match (history it asked for not counted) is dropped with
+RESOURCE_EXHAUSTED; the match never waits for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
+
+import grpc
+import structlog
+from sheepfold.v1 import arena_pb2
+
+from games.contract import Codec, Event, Game, State
+from server import convert
+from server.records import MatchRecord, RecordedMove
+from server.streams import StreamClosed
+
+WatchMessage = arena_pb2.WatchResponse
+
+
+def snapshot(codec: Codec, move: int, state: State) -> WatchMessage:
+    message = arena_pb2.Snapshot(
+        move=move, observation=convert.observation(codec, state.observation(None))
+    )
+    if state.to_move is not None:
+        message.to_move = state.to_move
+    return WatchMessage(snapshot=message)
+
+
+def public_messages(
+    codec: Codec, move: int, events: Sequence[Event], state: State
+) -> list[WatchMessage]:
+    """What a spectator sees of one move: its public events, then the public state."""
+    messages = [
+        WatchMessage(event=convert.event(codec, move, payload))
+        for payload in (event.visible_to(None) for event in events)
+        if payload is not None
+    ]
+    messages.append(snapshot(codec, move, state))
+    return messages
+
+
+def public_history(
+    game: Game, record: MatchRecord, moves: Sequence[RecordedMove]
+) -> list[WatchMessage]:
+    """Everything a spectator would have seen of `moves`, rebuilt from the seed."""
+    state = game.new_state(record.players, record.seed, record.options)
+    messages = [snapshot(game.codec, 0, state)]
+    for move in moves:
+        events = state.apply(state.legal_actions()[move.index])
+        messages.extend(public_messages(game.codec, move.move, events, state))
+    return messages
+
+
+class PublicLog:
+    """The match as a spectator sees it, in order; only ever appended to."""
+
+    def __init__(self, history: Sequence[WatchMessage], finished: bool) -> None:
+        self.messages: list[WatchMessage] = list(history)
+        self.finished = finished
+        self.latest_snapshot = _last_snapshot(self.messages)
+
+    def extend(self, messages: Sequence[WatchMessage]) -> None:
+        self.messages.extend(messages)
+        self.latest_snapshot = _last_snapshot(self.messages, self.latest_snapshot)
+
+    def finish(self, result: arena_pb2.MatchResult | None) -> None:
+        if result is not None:
+            self.messages.append(WatchMessage(result=result))
+        self.finished = True
+
+
+def _last_snapshot(messages: Sequence[WatchMessage], at_least: int = 0) -> int:
+    for index in range(len(messages) - 1, at_least - 1, -1):
+        if messages[index].WhichOneof("kind") == "snapshot":
+            return index
+    return at_least
+
+
+class Watcher:
+    """One spectator's position in the match's public log."""
+
+    def __init__(self, log: PublicLog, start: int, lag_limit: int) -> None:
+        self.log = log
+        self.cursor = start
+        self.joined_at = len(log.messages)
+        self.lag_limit = lag_limit
+        self.ended: StreamClosed | None = None
+        self._wake = asyncio.Event()
+
+    def live_lag(self) -> int:
+        """Messages appended since the watcher joined that it has not read yet."""
+        return len(self.log.messages) - max(self.cursor, self.joined_at)
+
+    def notify(self) -> None:
+        self._wake.set()
+
+    def close(self, code: grpc.StatusCode | None, message: str) -> None:
+        """End the stream: with a code at once, without one after the log is read."""
+        if self.ended is None:
+            self.ended = StreamClosed(code, message)
+        self._wake.set()
+
+    def unread(self) -> list[WatchMessage]:
+        return self.log.messages[self.cursor :]
+
+    async def relay(self, context: grpc.aio.ServicerContext) -> AsyncIterator[WatchMessage]:
+        """Yield the log from the watcher's position until the match is over (or
+        the watcher is dropped, which ends the RPC with the drop's status)."""
+        while True:
+            self._wake.clear()
+            ended = self.ended
+            if ended is not None and ended.code is not None:
+                await context.abort(ended.code, ended.message)
+            if self.cursor < len(self.log.messages):
+                message = self.log.messages[self.cursor]
+                self.cursor += 1
+                yield message
+                continue
+            if ended is not None or self.log.finished:
+                return
+            await self._wake.wait()
+
+
+class Spectators:
+    """The watchers of one match and the public log they share."""
+
+    def __init__(
+        self,
+        history: Callable[[], tuple[list[WatchMessage], bool]],
+        lag_limit: int,
+        log: structlog.typing.FilteringBoundLogger,
+    ) -> None:
+        # Builds the log from the match so far: (messages, whether it is over).
+        self._history = history
+        self.lag_limit = lag_limit
+        self._log = log
+        self._public: PublicLog | None = None
+        self.watchers: list[Watcher] = []
+
+    def watch(self, from_start: bool) -> Watcher:
+        if self._public is None:
+            self._public = PublicLog(*self._history())
+        public = self._public
+        watcher = Watcher(public, 0 if from_start else public.latest_snapshot, self.lag_limit)
+        self.watchers.append(watcher)
+        self._log.info("watcher joined", watchers=len(self.watchers), from_start=from_start)
+        return watcher
+
+    def unwatch(self, watcher: Watcher) -> None:
+        if watcher in self.watchers:
+            self.watchers.remove(watcher)
+            self._log.info("watcher left", watchers=len(self.watchers))
+        if not self.watchers:
+            self._public = None  # nobody reads it: rebuilt for the next watcher
+
+    def played(self, messages: Callable[[], Sequence[WatchMessage]]) -> None:
+        """A move was applied: `messages()` is what spectators see of it (only
+        built when someone watches)."""
+        if self._public is None:
+            return
+        self._public.extend(messages())
+        for watcher in list(self.watchers):
+            if watcher.live_lag() > self.lag_limit:
+                self.watchers.remove(watcher)
+                watcher.close(
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    f"watcher fell more than {self.lag_limit} messages behind",
+                )
+                self._log.warning("watcher too slow, dropped", watchers=len(self.watchers))
+            else:
+                watcher.notify()
+
+    def finished(self, result: arena_pb2.MatchResult | None) -> None:
+        if self._public is not None:
+            self._public.finish(result)
+        for watcher in self.watchers:
+            watcher.close(None, "match over")
+
+    def close_all(self, code: grpc.StatusCode, reason: str) -> None:
+        for watcher in self.watchers:
+            watcher.close(code, reason)
+        self.watchers.clear()
+        self._public = None

@@ -1,0 +1,164 @@
+"""Values a client can send that look like numbers or messages but are not:
+NaN and infinite clocks, non-ASCII digits in options, bytes that are not
+protobuf. Each gets INVALID_ARGUMENT with a readable message from a real server
+process (with its SQLite store), never UNKNOWN, and nothing is stored."""
+
+from __future__ import annotations
+
+import math
+import queue
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from tests.conftest import ServerProcess
+from tests.integrity.helpers import log_entries
+
+pytestmark = pytest.mark.e2e
+
+ARENA = "/sheepfold.v1.Arena"
+# A length-delimited field that claims 16 bytes and has 3: not a valid message.
+GARBAGE = b"\x0a\x10abc"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ServerProcess]:
+    from tests.conftest import start_server_process, stop_server_process
+
+    running = start_server_process()
+    try:
+        yield running
+    finally:
+        assert stop_server_process(running) == 0
+
+
+@pytest.fixture
+def channel(server: ServerProcess) -> Iterator[grpc.Channel]:
+    with grpc.insecure_channel(server.address) as opened:
+        yield opened
+
+
+@pytest.mark.parametrize("field", ["decision_seconds", "time_bank_seconds"])
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+def test_nan_and_infinite_clocks_are_invalid_argument(
+    channel: grpc.Channel, server: ServerProcess, field: str, value: float
+) -> None:
+    stub = arena_pb2_grpc.ArenaStub(channel)
+    request = arena_pb2.CreateMatchRequest(
+        game="sheep-n-sheep", players=2, clock=arena_pb2.ClockSettings(**{field: value})
+    )
+    listing = arena_pb2.ListMatchesRequest(limit=1000)
+    before = len(stub.ListMatches(listing, timeout=10).matches)
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.CreateMatch(request, timeout=10)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details() == "clock times must be finite numbers"
+    assert len(stub.ListMatches(listing, timeout=10).matches) == before, "nothing was stored"
+
+
+@pytest.mark.parametrize("value", ["\u0661", "\uff11", "1_0", "\u00b2", "1.0", "0x1"])
+def test_option_values_take_ascii_digits_only(channel: grpc.Channel, value: str) -> None:
+    stub = arena_pb2_grpc.ArenaStub(channel)
+    request = arena_pb2.CreateMatchRequest(
+        game="sheep-showdown", players=2, options={"rounds": value}
+    )
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.CreateMatch(request, timeout=10)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details() == f"option 'rounds' must be a whole number, not {value!r}"
+
+
+def test_ascii_option_values_with_spaces_and_signs_still_work(channel: grpc.Channel) -> None:
+    stub = arena_pb2_grpc.ArenaStub(channel)
+    created = stub.CreateMatch(
+        arena_pb2.CreateMatchRequest(game="sheep-showdown", players=2, options={"rounds": " +2"}),
+        timeout=10,
+    )
+    info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id), timeout=10)
+    assert info.options["rounds"] == "2"
+
+
+@pytest.mark.parametrize(
+    ("method", "streaming", "type_name"),
+    [
+        (f"{ARENA}/CreateMatch", False, "sheepfold.v1.CreateMatchRequest"),
+        (f"{ARENA}/GetMatch", False, "sheepfold.v1.GetMatchRequest"),
+        (f"{ARENA}/ListMatches", False, "sheepfold.v1.ListMatchesRequest"),
+        (f"{ARENA}/GetReplay", False, "sheepfold.v1.GetReplayRequest"),
+        (f"{ARENA}/Watch", True, "sheepfold.v1.WatchRequest"),
+        ("/grpc.health.v1.Health/Check", False, "grpc.health.v1.HealthCheckRequest"),
+    ],
+)
+def test_undecodable_requests_are_invalid_argument(
+    channel: grpc.Channel, server: ServerProcess, method: str, streaming: bool, type_name: str
+) -> None:
+    with pytest.raises(grpc.RpcError) as caught:
+        if streaming:
+            list(channel.unary_stream(method)(GARBAGE, timeout=10))
+        else:
+            channel.unary_unary(method)(GARBAGE, timeout=10)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details().startswith(f"the request is not a valid {type_name}: ")
+    if method.endswith("/CreateMatch"):
+        assert caught.value.details() == (
+            "the request is not a valid sheepfold.v1.CreateMatchRequest: Wire format was corrupt"
+        )
+    health = channel.unary_unary(
+        "/grpc.health.v1.Health/Check",
+        request_serializer=health_pb2.HealthCheckRequest.SerializeToString,
+        response_deserializer=health_pb2.HealthCheckResponse.FromString,
+    )(health_pb2.HealthCheckRequest(), timeout=10)
+    assert health.status == health_pb2.HealthCheckResponse.SERVING
+    assert not [e for e in log_entries(server.log_lines) if e.get("level") == "error"]
+
+
+def _raw_play(channel: grpc.Channel, first: bytes) -> tuple[queue.Queue, Iterator[bytes]]:
+    outgoing: queue.Queue[bytes | None] = queue.Queue()
+    outgoing.put(first)
+
+    def requests() -> Iterator[bytes]:
+        while (item := outgoing.get()) is not None:
+            yield item
+
+    return outgoing, channel.stream_stream(f"{ARENA}/Play")(requests(), timeout=30)
+
+
+def test_an_undecodable_first_play_message_is_invalid_argument(channel: grpc.Channel) -> None:
+    outgoing, responses = _raw_play(channel, GARBAGE)
+    try:
+        with pytest.raises(grpc.RpcError) as caught:
+            list(responses)
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "not a valid sheepfold.v1.PlayRequest" in caught.value.details()
+    finally:
+        outgoing.put(None)
+
+
+def test_an_undecodable_answer_is_a_play_error_and_the_stream_goes_on(
+    channel: grpc.Channel,
+) -> None:
+    stub = arena_pb2_grpc.ArenaStub(channel)
+    created = stub.CreateMatch(
+        arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2, seed=3), timeout=10
+    )
+    join = arena_pb2.PlayRequest(
+        join=arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0])
+    )
+    outgoing, responses = _raw_play(channel, join.SerializeToString())
+    try:
+        first = arena_pb2.PlayResponse.FromString(next(responses))
+        assert first.WhichOneof("kind") == "joined"
+        outgoing.put(GARBAGE)
+        for raw in responses:
+            response = arena_pb2.PlayResponse.FromString(raw)
+            if response.WhichOneof("kind") == "error":
+                break
+        assert response.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+        assert "not a valid sheepfold.v1.PlayRequest" in response.error.message
+        info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id), timeout=10)
+        assert info.seats[0].connected, "the stream is still open"
+    finally:
+        outgoing.put(None)

@@ -1,0 +1,102 @@
+"""Watch on any match, finished ones too, is capped at --max-watchers, and the
+history a watcher asks for is served from one copy per match: a watcher is a
+position in it, not a queue of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+import games
+from clients.bots.random_bot import RandomBot
+from clients.matchplay import play_match
+from server.match import Match
+from server.records import ClockConfig, MatchRecord, RecordedMove
+from server.store import MemoryStore
+from tests.conftest import ServerProcess, start_server_process, stop_server_process
+from tests.integrity.helpers import expected_watch_stream, get_replay
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ServerProcess]:
+    running = start_server_process("--max-watchers", "3")
+    try:
+        yield running
+    finally:
+        assert stop_server_process(running) == 0
+
+
+def test_a_finished_match_takes_no_more_than_max_watchers(server: ServerProcess) -> None:
+    finished = asyncio.run(
+        play_match(server.address, "sheep-and-garden", [RandomBot(s) for s in range(4)], seed=4)
+    )
+    expected = expected_watch_stream(asyncio.run(get_replay(server.address, finished.match_id)))
+    request = arena_pb2.WatchRequest(match_id=finished.match_id, from_start=True)
+    # A small receive window: otherwise the transport may take the whole history
+    # at once and the server's side of a stream ends before the client reads it.
+    options = [("grpc.http2.lookahead_bytes", 1024), ("grpc.http2.bdp_probe", 0)]
+    with grpc.insecure_channel(server.address, options=options) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        # Three watchers that read one message and then stop reading hold the match.
+        unread = [stub.Watch(request, timeout=30) for _ in range(3)]
+        for call in unread:
+            assert next(call) == expected[0]
+        with pytest.raises(grpc.RpcError) as caught:
+            next(stub.Watch(request, timeout=10))
+        assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert caught.value.details() == "this match already has 3 watchers"
+        # A reader that finishes frees its place; it saw the whole public match.
+        assert [expected[0], *unread[0]] == expected
+        for _ in range(100):
+            try:
+                assert list(stub.Watch(request, timeout=30)) == expected
+                break
+            except grpc.RpcError as error:
+                assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                time.sleep(0.05)  # the server frees the place just after the stream ends
+        else:
+            raise AssertionError("the finished watcher's place never came free")
+        for call in unread[1:]:
+            call.cancel()
+
+
+def test_watchers_share_one_copy_of_the_history() -> None:
+    async def scenario() -> None:
+        game = games.get("sheep-n-sheep")
+        record = MatchRecord(
+            match_id="m",
+            game=game.name,
+            players=2,
+            options={},
+            seed=5,
+            clock=ClockConfig(),
+            token_hashes=("a", "b"),
+            created_at=0.0,
+        )
+        match = Match(record, game, MemoryStore())
+        state = game.new_state(2, 5)
+        moves = []
+        for number in range(1, 21):
+            seat = state.to_move
+            assert seat is not None
+            state.apply(state.legal_actions()[0])
+            moves.append(RecordedMove(number, seat, 0, ""))
+        match.replay(moves)
+        first, second = match.watch(True), match.watch(True)
+        assert len(first.unread()) > 40
+        assert all(a is b for a, b in zip(first.unread(), second.unread(), strict=True))
+        latest = match.watch(False)
+        assert [m.WhichOneof("kind") for m in latest.unread()] == ["snapshot"]
+        assert latest.unread()[0] is first.unread()[-1]
+        for watcher in (first, second, latest):
+            match.unwatch(watcher)
+        assert match.watch(True).log is not first.log, "rebuilt once nobody watched"
+
+    asyncio.run(scenario())

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""A bot that attacks its host before playing: one attack per run, named by argv[1].
+
+Contained probes (network, database, write, proc, env, signal, leftover) report
+an escape by printing "ESCAPED: ..." and exiting with status 3, so a leak turns
+into a crash the test sees; contained, the bot then plays its seat normally.
+Resource attacks (forkbomb, memory, cpu, output) never play: the sandbox must
+stop them. `--probe` runs only the probe and exits 0 (contained) or 3, which
+the tests use unsandboxed to show that each probe does notice real access.
+
+Settings come from the environment the tournament config passes:
+TARGET_PORT, OTHER_PORT, TARGET_DB, SERVER_DB, CANARY_DIR, LEFTOVER_MARK.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import sys
+import time
+
+ALLOWED_ENV = {"PATH", "HOME", "TMPDIR", "LANG", "MALLOC_ARENA_MAX", "PWD", "SHLVL", "_"}
+ESCAPED = 3
+
+
+def escaped(what: str) -> None:
+    print(f"ESCAPED: {what}", file=sys.stderr, flush=True)
+    sys.exit(ESCAPED)
+
+
+def probe_network() -> None:
+    for name in ("TARGET_PORT", "OTHER_PORT"):
+        port = int(os.environ[name])
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=2):
+                escaped(f"connected to 127.0.0.1:{port} ({name})")
+        except OSError:
+            pass
+
+
+def probe_database() -> None:
+    for name in ("TARGET_DB", "SERVER_DB"):
+        try:
+            with open(os.environ[name], "rb") as file:
+                escaped(f"read {len(file.read(100))} bytes of {name}")
+        except OSError:
+            pass
+
+
+def probe_write() -> None:
+    targets = [
+        os.path.join(os.environ["CANARY_DIR"], "escaped.txt"),
+        os.path.join(os.getcwd(), "escaped.txt"),
+        "/escaped.txt",
+        "/usr/escaped.txt",
+    ]
+    for path in targets:
+        try:
+            with open(path, "w") as file:
+                file.write("out")
+            escaped(f"wrote {path}")
+        except OSError:
+            pass
+    with open("/tmp/mine.txt", "w") as file:  # its own /tmp is writable
+        file.write("fine")
+
+
+def probe_proc() -> None:
+    pids = [entry for entry in os.listdir("/proc") if entry.isdigit()]
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as file:
+                cmdline = file.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if any(sign in cmdline for sign in ("pytest", "tournament run", "cli serve")):
+            escaped(f"saw process {pid}: {cmdline[:80]}")
+    if len(pids) > 8:
+        escaped(f"saw {len(pids)} processes")
+
+
+def probe_env() -> None:
+    extra = {
+        key
+        for key in os.environ
+        if key not in ALLOWED_ENV
+        and not key.startswith(("SHEEPFOLD_", "TARGET_", "OTHER_"))
+        and key not in ("SERVER_DB", "CANARY_DIR", "LEFTOVER_MARK", "ROLE")
+    }
+    if "SHEEPFOLD_ADMIN_TOKEN" in os.environ or extra:
+        escaped(f"environment holds {sorted(extra | {'SHEEPFOLD_ADMIN_TOKEN'} & set(os.environ))}")
+    for pid in (entry for entry in os.listdir("/proc") if entry.isdigit()):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as file:
+                if b"SHEEPFOLD_ADMIN_TOKEN" in file.read():
+                    escaped(f"found the admin token in /proc/{pid}/environ")
+        except OSError:
+            pass
+
+
+def require_own_pid_namespace() -> None:
+    """Destructive attacks run only where they can do no harm: should the sandbox ever
+    fail open, the bot reports that as an escape instead of signalling the host."""
+    try:
+        with open("/proc/1/cmdline", "rb") as file:
+            init = file.read()
+    except OSError:
+        init = b""
+    if os.getpid() > 50 or b"bwrap" not in init:
+        escaped(f"not in a PID namespace of its own (pid {os.getpid()})")
+
+
+def attack_signal() -> None:
+    """Try to kill every process it can reach: other bots, the runner, the server."""
+    require_own_pid_namespace()
+    me = os.getpid()
+    with contextlib.suppress(OSError):
+        os.kill(-1, signal.SIGKILL)
+    for pid in range(2, 4096):
+        if pid != me:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+
+
+def attack_leftover() -> None:
+    """Leave a daemon behind (double fork, new session) that would sleep for minutes."""
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            mark = os.environ["LEFTOVER_MARK"]
+            os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(600)", mark])
+        os._exit(0)
+    os.wait()
+
+
+def attack_forkbomb() -> None:
+    require_own_pid_namespace()
+    children = 0
+    while True:
+        pid = os.fork()  # raises BlockingIOError once the process limit is reached
+        if pid == 0:
+            time.sleep(600)
+            os._exit(0)
+        children += 1
+        if children > 100_000:
+            escaped("forked 100000 processes")
+
+
+def attack_memory() -> None:
+    block = bytearray(4 * 1024**3)  # 4 GiB
+    escaped(f"allocated {len(block)} bytes")
+
+
+def attack_cpu() -> None:
+    started = time.monotonic()
+    while time.monotonic() - started < 120:
+        pass
+    escaped("spun the CPU for two minutes")
+
+
+def attack_output() -> None:
+    line = b"x" * 1023 + b"\n"
+    for _ in range(50 * 1024):  # 50 MB to each stream
+        sys.stdout.buffer.write(line)
+        sys.stderr.buffer.write(line)
+    escaped("printed 100 MB")
+
+
+PROBES = {
+    "network": probe_network,
+    "database": probe_database,
+    "write": probe_write,
+    "proc": probe_proc,
+    "env": probe_env,
+    "signal": attack_signal,
+    "leftover": attack_leftover,
+}
+ATTACKS = {
+    "forkbomb": attack_forkbomb,
+    "memory": attack_memory,
+    "cpu": attack_cpu,
+    "output": attack_output,
+}
+
+
+def play() -> int:
+    """Play the seat with random legal actions, like examples/command-bot."""
+    import queue
+    import random
+
+    import grpc
+    from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+    rng = random.Random(int(os.environ.get("SHEEPFOLD_SEED", "0")))
+    join = arena_pb2.Join(
+        match_id=os.environ["SHEEPFOLD_MATCH"], token=os.environ["SHEEPFOLD_TOKEN"]
+    )
+    outbox: queue.SimpleQueue = queue.SimpleQueue()
+    outbox.put(arena_pb2.PlayRequest(join=join))
+
+    def requests():
+        while (message := outbox.get()) is not None:
+            yield message
+
+    with grpc.insecure_channel(os.environ["SHEEPFOLD_SERVER"]) as channel:
+        for response in arena_pb2_grpc.ArenaStub(channel).Play(requests(), wait_for_ready=True):
+            kind = response.WhichOneof("kind")
+            if kind == "decision":
+                choice = rng.randrange(len(response.decision.actions))
+                answer = arena_pb2.Answer(
+                    decision_id=response.decision.decision_id, action_index=choice
+                )
+                outbox.put(arena_pb2.PlayRequest(answer=answer))
+            elif kind == "result":
+                outbox.put(None)
+                return 0
+    return 1
+
+
+def main() -> int:
+    role = sys.argv[1]
+    if role in ATTACKS:
+        ATTACKS[role]()
+        return 1
+    if "--probe" in sys.argv:
+        if role in ("signal", "leftover"):
+            return 2  # never outside the sandbox
+        PROBES[role]()
+        return 0
+    PROBES[role]()
+    return play()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+"""The launcher's pieces: limits, config, clear errors, and the sandbox as an ordinary user."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from clients.launch import LimitsError, parse_limits
+from clients.launch.limits import DEFAULT_LIMITS
+from clients.launch.sandbox import SandboxPolicy, Tools, bwrap_argv, find_tools
+from tests.conftest import ROOT
+from tournament.config import ConfigError, parse_config
+from tournament.runner import RunError, run_tournament
+from tournament.sandbox_config import check_folders
+
+# Starts $1 background `sleep`s, printing the count after each, then waits a
+# second with all of them alive. dash gives up ("Cannot fork") when the limit
+# refuses a fork.
+FORKER = """#!/bin/sh
+n=0
+while [ $n -lt $1 ]; do
+  sleep 5 &
+  n=$((n+1))
+  echo $n
+done
+sleep 1
+echo done
+"""
+
+
+def test_limits_have_safe_defaults_and_reject_nonsense() -> None:
+    assert DEFAULT_LIMITS.memory_mb == 1024
+    args = parse_limits({"memory_mb": 512, "cpu_seconds": 5}).prlimit_args()
+    assert f"--as={512 * 1024 * 1024}:{512 * 1024 * 1024}" in args and "--cpu=5:6" in args
+    with pytest.raises(LimitsError, match="memory_mb"):
+        parse_limits({"memory_mb": "lots"})
+    with pytest.raises(LimitsError, match="unknown limit"):
+        parse_limits({"disk_mb": 3})
+    with pytest.raises(LimitsError, match="between"):
+        parse_limits({"processes": 0})
+
+
+def _config(bots: list[dict], **top: object) -> dict:
+    return {"game": "stubborn-sheep", "players": 1, "bots": bots, **top}
+
+
+def test_command_bots_are_sandboxed_by_default_and_can_opt_out(tmp_path: Path) -> None:
+    (tmp_path / "extra").mkdir()
+    config = parse_config(
+        _config(
+            [
+                {"name": "a", "command": ["prog"]},
+                {"name": "b", "command": ["prog"], "sandbox": False},
+                {"name": "c", "command": ["prog"], "sandbox": {"memory_mb": 2048}},
+                {"name": "d", "builtin": "random"},
+            ],
+            sandbox={"cpu_seconds": 7, "read_only": ["extra"]},
+        ),
+        base_dir=tmp_path,
+    )
+    a, b, c, d = config.bots
+    assert a.sandbox == SandboxPolicy(
+        limits=parse_limits({"cpu_seconds": 7}), read_only=(str(tmp_path / "extra"),)
+    )
+    assert b.sandbox is None and d.sandbox is None
+    assert c.sandbox is not None
+    assert c.sandbox.limits.memory_mb == 2048 and c.sandbox.limits.cpu_seconds == 7
+
+
+@pytest.mark.parametrize(
+    ("bots", "top", "field"),
+    [
+        ([{"name": "x", "builtin": "random", "sandbox": True}], {}, "bots[0].sandbox"),
+        ([{"name": "x", "command": ["p"], "sandbox": "yes"}], {}, "bots[0].sandbox"),
+        ([{"name": "x", "command": ["p"], "sandbox": {"memory_mb": 1}}], {}, "memory_mb"),
+        ([{"name": "x", "command": ["p"]}], {"sandbox": {"read_only": ["nowhere"]}}, "read_only"),
+        ([{"name": "x", "command": ["p"]}], {"sandbox": 3}, "sandbox"),
+    ],
+)
+def test_bad_sandbox_settings_name_their_field(bots: list, top: dict, field: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        parse_config(_config(bots, **top), base_dir=ROOT)
+    assert field in error.value.field
+    assert "trusted" in str(error.value) or field != "bots[0].sandbox" or "true" in str(error.value)
+
+
+def test_a_bot_may_not_see_the_database_or_another_bots_folder(tmp_path: Path) -> None:
+    folders = {"a": str(tmp_path), "b": str(tmp_path / "b"), "c": str(tmp_path / "c")}
+    problem = check_folders({"b": folders["b"]}, ["b"], str(tmp_path / "b" / "t.sqlite"))
+    assert problem and "tournament database" in problem
+    problem = check_folders(folders, ["a"], str(tmp_path.parent / "t.sqlite"))
+    assert problem and "bot 'a' would see bot 'b'" in problem
+    assert check_folders(folders, ["b", "c"], str(tmp_path / "t.sqlite")) is None
+
+
+def test_missing_bubblewrap_is_one_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "bot").mkdir()
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        'game = "stubborn-sheep"\nplayers = 1\n'
+        '[[bots]]\nname = "x"\ncommand = ["{python}", "-c", "pass"]\ncwd = "bot"\n'
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "cli", "tournament", "run", str(config), "--no-report"],
+        cwd=ROOT,
+        env={**os.environ, "SHEEPFOLD_BWRAP": str(tmp_path / "no-bwrap")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 1
+    assert "Traceback" not in run.stderr
+    assert "bubblewrap" in run.stderr and "apt-get install bubblewrap" in run.stderr
+    assert "sandbox = false" in run.stderr
+    assert not (tmp_path / "cup.sqlite").exists() or run.stderr.count("\n") <= 2
+
+
+def _forker_sandbox(folder: Path, tools: Tools, processes: int, count: int) -> list[str]:
+    policy = SandboxPolicy(limits=parse_limits({"processes": processes}))
+    socket = folder / "arena.sock"
+    socket.touch()
+    command = ["/bin/sh", "forker.sh", str(count)]
+    options, inner = bwrap_argv(tools, policy, command, str(folder), str(socket), {})
+    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    return [*(drop if os.geteuid() == 0 else []), tools.bwrap, *options, "--", *inner]
+
+
+def test_an_ordinary_user_gets_a_process_limit_of_its_own_in_each_sandbox(
+    sandbox_ready: None,
+) -> None:
+    """The sandbox run by an unprivileged user (root drops to nobody for this test):
+    each sandbox's processes are counted apart, and the limit holds."""
+    folder = Path(tempfile.mkdtemp(prefix="sheepfold-user-"))
+    try:
+        folder.chmod(0o755)
+        (folder / "forker.sh").write_text(FORKER)
+        found = find_tools()
+        tools = Tools(found.bwrap, found.prlimit)  # no Python runtime needed
+        # Two sandboxes at once, 14 processes each: 28 would break a shared limit of 20.
+        together = [
+            subprocess.Popen(
+                _forker_sandbox(folder, tools, processes=20, count=12),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
+        outputs = [run.communicate(timeout=60) for run in together]
+        greedy = subprocess.run(
+            _forker_sandbox(folder, tools, processes=20, count=40),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        subprocess.run(["rm", "-rf", str(folder)], check=False)
+    for run, (out, err) in zip(together, outputs, strict=True):
+        assert run.returncode == 0 and out.split()[-1] == "done", err
+    started = int(greedy.stdout.split()[-1])
+    assert greedy.returncode != 0 and "Cannot fork" in greedy.stderr
+    assert 14 <= started < 20, greedy.stdout
+
+
+def test_sandboxed_bots_on_a_tcp_server_are_refused_before_any_game(tmp_path: Path) -> None:
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "bot.py").write_text("")
+    config = parse_config(
+        _config([{"name": "x", "command": ["{python}", "bot.py"], "cwd": "bot"}]),
+        base_dir=tmp_path,
+    )
+    with pytest.raises(RunError, match="unix:PATH"):
+        run_tournament(config, server="127.0.0.1:1", database=str(tmp_path / "t.sqlite"))
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_the_sandbox_binds_every_package_sheepfold_installs() -> None:
+    """A {python} bot may run `sheepfold bot`, which imports the whole CLI: every
+    installed package except the benchmarks must be visible in the sandbox."""
+    import tomllib
+
+    from clients.launch.sandbox import SHEEPFOLD_PACKAGES
+
+    found = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    installed = {name.rstrip("*") for name in found["packages"]["find"]["include"]}
+    assert installed - {"benchmarks"} == set(SHEEPFOLD_PACKAGES)

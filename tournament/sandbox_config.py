@@ -1,0 +1,116 @@
+"""The `[sandbox]` table of a tournament config and each bot's `sandbox` setting.
+
+    [sandbox]                 # defaults for every command bot
+    memory_mb = 1024
+    cpu_seconds = 300
+    read_only = ["shared-data"]
+
+    [[bots]]
+    name = "theirs"
+    command = ["./bot"]
+    cwd = "entries/theirs"
+    sandbox = { memory_mb = 2048 }   # or true (the default), or false: trusted, unsandboxed
+
+Command bots are sandboxed unless they say `sandbox = false`; `builtin` and
+`class` bots run inside the runner's process, are trusted code, and take no
+`sandbox` setting. A sandboxed bot's folder (`cwd`) must hold neither the
+tournament's database nor another bot's folder.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from clients.launch import LimitsError, SandboxPolicy, parse_limits
+from clients.launch.limits import DEFAULT_LIMITS
+
+__all__ = ["bot_sandbox", "check_folders", "default_sandbox"]
+
+ConfigErrorFactory = Any  # tournament.config.ConfigError (passed in: no import cycle)
+
+
+def default_sandbox(raw: Any, base_dir: str, error: ConfigErrorFactory) -> SandboxPolicy:
+    """The `[sandbox]` table: limits and read-only folders every command bot starts from."""
+    if raw is None:
+        return SandboxPolicy()
+    if not isinstance(raw, dict):
+        raise error("sandbox", "must be a table of limits ([sandbox])")
+    return _policy(raw, SandboxPolicy(), base_dir, "sandbox", error)
+
+
+def bot_sandbox(
+    entry: Mapping[str, Any],
+    kind: str,
+    default: SandboxPolicy,
+    base_dir: str,
+    where: str,
+    error: ConfigErrorFactory,
+) -> SandboxPolicy | None:
+    """The bot's policy, or None when it runs unsandboxed."""
+    raw = entry.get("sandbox", True)
+    if kind != "command":
+        if "sandbox" in entry:
+            raise error(
+                f"{where}.sandbox",
+                "only command bots run in a sandbox: builtin and class bots are trusted code "
+                "running inside the tournament's own process",
+            )
+        return None
+    if raw is True:
+        return default
+    if raw is False:
+        return None
+    if isinstance(raw, dict):
+        return _policy(raw, default, base_dir, f"{where}.sandbox", error)
+    raise error(f"{where}.sandbox", f"must be true, false or a table of limits, not {raw!r}")
+
+
+def _policy(
+    raw: Mapping[str, Any], base: SandboxPolicy, base_dir: str, where: str, error: Any
+) -> SandboxPolicy:
+    limits_raw = {key: value for key, value in raw.items() if key != "read_only"}
+    try:
+        limits = parse_limits(limits_raw, base.limits if base else DEFAULT_LIMITS)
+    except LimitsError as bad:
+        raise error(f"{where}.{bad.key}", bad.message) from None
+    read_only = list(base.read_only)
+    extra = raw.get("read_only", [])
+    if not isinstance(extra, list) or not all(isinstance(p, str) and p for p in extra):
+        raise error(f"{where}.read_only", "must be a list of folder or file names")
+    for path in extra:
+        resolved = str(Path(base_dir, path).resolve())
+        if not os.path.exists(resolved):
+            raise error(f"{where}.read_only", f"{resolved} does not exist")
+        read_only.append(resolved)
+    return SandboxPolicy(limits=limits, read_only=tuple(dict.fromkeys(read_only)))
+
+
+def check_folders(
+    folders: Mapping[str, str], sandboxed: Sequence[str], database: str
+) -> str | None:
+    """What is wrong with the sandboxed bots' folders, or None.
+
+    `folders` maps every command bot to its folder; a sandboxed bot must not
+    see the database (or its -wal/-shm files) nor another bot's folder.
+    """
+    db = Path(database).resolve()
+    for name in sandboxed:
+        folder = Path(folders[name]).resolve()
+        if folder == Path("/"):
+            return f"bot {name!r}: a sandboxed bot's folder (cwd) cannot be /"
+        if db.is_relative_to(folder):
+            return (
+                f"bot {name!r} would see the tournament database {db} in its folder {folder}: "
+                "give the bot a folder of its own with `cwd`, or put the database elsewhere"
+            )
+        for other, other_folder in folders.items():
+            inner = Path(other_folder).resolve()
+            if other != name and inner != folder and inner.is_relative_to(folder):
+                return (
+                    f"bot {name!r} would see bot {other!r}'s files ({inner} is inside its "
+                    f"folder {folder}): give each bot a folder of its own with `cwd`"
+                )
+    return None
