@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: help install demo test test-node test-browser screenshots proto lint format bench clean
+.PHONY: help install demo test test-ray test-node test-browser screenshots proto lint format bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -24,6 +24,9 @@ test: $(STAMP) ## run the whole test suite (the Node bot's too when node and npm
 	$(BIN)/python -m pytest -m "not browser"
 	@$(MAKE) --no-print-directory test-node
 	@$(MAKE) --no-print-directory test-browser
+
+test-ray: $(STAMP) ## only the Ray cluster tests, in a private network namespace (make test runs them too)
+	unshare --net sh -c 'ip link set lo up && SHEEPFOLD_RAY_NAMESPACE=1 $(BIN)/python -m pytest tests/ray'
 
 test-node: $(STAMP) ## the Node.js bot's tests (clients/node); says so when node or npm is missing
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \

@@ -21,6 +21,7 @@ from benchmarks import (
     engine,
     memory,
     metrics_cost,
+    ray_scaling,
     report,
     sandbox,
     serving,
@@ -39,6 +40,7 @@ SECTIONS = (
     "tournament",
     "metrics",
     "soak",
+    "ray",
     "sandbox",
 )
 # Off and on alternate this many times per level; the table shows medians.
@@ -82,6 +84,9 @@ sections (all by default; pick with --only):
   soak        thousands of short matches through `sheepfold serve` with a SQLite
               file (3,000, at most 300 s; quick 500, 60 s): resident memory and
               open files per 1,000 matches after a warm-up, database bytes per match
+  ray         games/s of a CPU-bound round robin (mcts, fixed iterations) with
+              the local runner and with --ray given 1 and 2 CPUs (needs unshare
+              and ip: Ray runs in a private network namespace)
 
 Targets are printed, never asserted (exit status 0 even when one is missed;
 1 only when a section could not run). Absolute figures are noisy; ratios
@@ -305,6 +310,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             }
             tables.append(report.soak(result))
             checks += targets.soak_checks(result)
+    if "ray" in args.sections:
+        results = section("ray", lambda: ray_scaling.run(args.games_per_pairing))
+        if results is not None:
+            out["ray"] = [dataclasses.asdict(r) for r in results]
+            tables.append(report.ray_scaling(results))
+            checks += targets.ray_checks(results)
     elapsed = time.perf_counter() - started
     if not args.quick and set(args.sections) == set(SECTIONS):
         checks.append(targets.duration_check(elapsed))

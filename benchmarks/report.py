@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from benchmarks.engine import EngineResult
 from benchmarks.memory import MemoryResult
+from benchmarks.ray_scaling import RayScalingResult
 from benchmarks.sandbox import SandboxResult
 from benchmarks.serving import LoadResult
 from benchmarks.soak import SoakResult
@@ -146,6 +147,41 @@ def tournament(results: Sequence[TournamentResult]) -> str:
         "Tournament (round robin of random bots, tournament runner, in-process server)\n"
         + table(
             ("game", "players", "bots", "concurrency", "games", "errors", "seconds", "games/s"),
+            rows,
+        )
+    )
+
+
+def ray_scaling(results: Sequence[RayScalingResult]) -> str:
+    rows = [
+        (
+            "local runner" if r.runner == "local" else f"--ray, {r.cpus} CPU{'s' * (r.cpus > 1)}",
+            r.games,
+            r.errors,
+            r.seconds,
+            r.startup_seconds,
+            r.game_seconds,
+            r.parallel,
+            r.games_per_second,
+            f"{r.speedup:.2f}x",
+        )
+        for r in results
+    ]
+    return (
+        "Ray scaling (round robin of mcts bots with fixed iterations; startup: Ray and the "
+        "cluster check, not in games/s)\n"
+        + table(
+            (
+                "runner",
+                "games",
+                "errors",
+                "seconds",
+                "startup s",
+                "s/game",
+                "in parallel",
+                "games/s",
+                "vs local",
+            ),
             rows,
         )
     )

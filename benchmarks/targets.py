@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from benchmarks.engine import EngineResult
 from benchmarks.memory import MemoryResult
+from benchmarks.ray_scaling import RayScalingResult
 from benchmarks.sandbox import SandboxResult
 from benchmarks.serving import LoadResult
 from benchmarks.soak import SoakResult
@@ -142,6 +143,23 @@ def memory_checks(results: Sequence[MemoryResult]) -> list[Check]:
             r.bytes_per_match <= BYTES_PER_MATCH_AT_MOST,
         )
         for r in results
+    ]
+
+
+# --ray with 2 CPUs against the local runner (one process) on a CPU-bound tournament.
+RAY_TWO_CPU_SPEEDUP_AT_LEAST = 1.7
+
+
+def ray_checks(results: Sequence[RayScalingResult]) -> list[Check]:
+    return [
+        Check(
+            "--ray 2 CPUs games/s vs local runner",
+            r.speedup,
+            f">= {RAY_TWO_CPU_SPEEDUP_AT_LEAST}x",
+            r.speedup >= RAY_TWO_CPU_SPEEDUP_AT_LEAST,
+        )
+        for r in results
+        if r.runner == "ray" and r.cpus == 2
     ]
 
 

@@ -25,6 +25,7 @@ from tournament.config import (
     check_sprt,
     load_config,
 )
+from tournament.executors.settings import ExecutorSettings
 from tournament.metrics import TournamentMetrics
 from tournament.progress import Progress, choose_progress
 from tournament.report import FORMATS, report
@@ -76,6 +77,21 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--db", metavar="FILE", help="SQLite database (default: `database` from the config)"
+    )
+    run.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play every game as a Ray task: on a Ray instance started on this machine, "
+        "or on the cluster at ADDRESS (HOST:PORT or auto); needs sheepfold[ray]. "
+        "--server may then list several servers, comma-separated",
+    )
+    run.add_argument(
+        "--ray-cpus",
+        type=int,
+        metavar="N",
+        help="CPUs of the Ray instance --ray starts on this machine (default: all)",
     )
     run.add_argument(
         "--admin-token",
@@ -307,6 +323,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"sheepfold tournament: {args.config}: {error}", file=sys.stderr)
         return 2
     _configure_logging()
+    executor = _executor(args, config)
+    if executor is None:
+        return 2
     progress: Progress = choose_progress()
     metrics: TournamentMetrics | None = None
     if args.metrics_port is not None:
@@ -322,14 +341,45 @@ def _run(args: argparse.Namespace) -> int:
         )
         progress = metrics
     try:
-        return _run_and_report(args, config, progress)
+        return _run_and_report(args, config, progress, executor)
     finally:
         if metrics is not None:
             metrics.close()
 
 
-def _run_and_report(args: argparse.Namespace, config: TournamentConfig, progress: Progress) -> int:
+def _executor(args: argparse.Namespace, config: TournamentConfig) -> ExecutorSettings | None:
+    """The config's [executor] as --ray and --ray-cpus change it (None: bad flags)."""
+    executor = config.executor
+    if args.ray is not None:
+        executor = dataclasses.replace(executor, kind="ray", address=args.ray or None)
+        if args.ray:
+            executor = dataclasses.replace(executor, num_cpus=None)
+    if args.ray_cpus is not None:
+        if not executor.is_ray or executor.address is not None or args.ray_cpus < 1:
+            print(
+                "sheepfold tournament: --ray-cpus N (N >= 1) is for the Ray instance "
+                "--ray starts here, without an ADDRESS",
+                file=sys.stderr,
+            )
+            return None
+        executor = dataclasses.replace(executor, num_cpus=args.ray_cpus)
+    return executor
+
+
+def _run_and_report(
+    args: argparse.Namespace,
+    config: TournamentConfig,
+    progress: Progress,
+    executor: ExecutorSettings,
+) -> int:
     if config.schedule == "sprt":
+        if executor.is_ray:
+            print(
+                "sheepfold tournament: an SPRT plays on this machine; "
+                "--ray and [executor] are for round-robin and gauntlet schedules",
+                file=sys.stderr,
+            )
+            return 2
         return _play_sprt(args, _sprt_config(args, config), progress)
     try:
         summary = run_tournament(
@@ -338,6 +388,7 @@ def _run_and_report(args: argparse.Namespace, config: TournamentConfig, progress
             database=args.db,
             progress=progress,
             admin_token=args.admin_token,
+            executor=executor,
             rerun_crashed=args.rerun_crashed,
         )
     except BotCheckError as error:

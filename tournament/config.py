@@ -11,11 +11,12 @@ import re
 import sys
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from clients.launch import SandboxPolicy
+from tournament.executors.settings import ExecutorError, ExecutorSettings, parse_executor
 from tournament.sandbox_config import bot_sandbox, default_sandbox
 
 __all__ = [
@@ -52,6 +53,7 @@ _TOP_LEVEL = {
     "schedule",
     "candidates",
     "sprt",
+    "executor",
     "sandbox",
 }
 SCHEDULES = ("round-robin", "gauntlet", "sprt")
@@ -134,6 +136,7 @@ class TournamentConfig:
     schedule: str = "round-robin"
     candidates: tuple[str, ...] = ()  # gauntlet: who plays the rest of the field
     sprt: SprtSettings | None = None
+    executor: ExecutorSettings = field(default_factory=ExecutorSettings)
 
     @property
     def options_dict(self) -> dict[str, str]:
@@ -198,6 +201,11 @@ def parse_config(
     if not isinstance(python_path, list) or not all(isinstance(p, str) for p in python_path):
         raise ConfigError("python_path", "must be a list of folder names")
 
+    try:
+        executor = parse_executor(raw.get("executor"))
+    except ExecutorError as exc:
+        raise ConfigError(exc.field, exc.message) from None
+
     return TournamentConfig(
         name=name,
         game=game,
@@ -221,6 +229,7 @@ def parse_config(
         schedule=schedule,
         candidates=candidates,
         sprt=sprt,
+        executor=executor,
     )
 
 

@@ -83,6 +83,7 @@ class LogProgress:
             games_per_second=round(rate, 3),
             eta_seconds=None if eta is None else round(eta, 1),
             elo={bot: round(value, 1) for bot, value in elo.items()},  # the report's scale
+            **({"node": game.node} if game.node else {}),
         )
 
     def game_error(self, key: str, error: str) -> None:

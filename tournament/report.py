@@ -197,8 +197,18 @@ def report_data(
         "removed_games_left_out": left_out,
         "standings": standings,
         "crosstable": crosstable,
+        "nodes": _nodes(games),
         "unsandboxed": _unsandboxed(record),
     }
+
+
+def _nodes(games: Sequence[GameRecord]) -> dict[str, int]:
+    """Games per Ray node they were played on (empty when all were played here)."""
+    counts: dict[str, int] = {}
+    for game in games:
+        if game.node:
+            counts[game.node] = counts.get(game.node, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def _unsandboxed(record: TournamentRecord) -> list[str]:
@@ -375,6 +385,9 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
         ]
         out += ["", "### Crosstable" if markdown else "Crosstable", ""]
         out += _grid(headers, grid, markdown)
+    if data.get("nodes"):
+        here = ", ".join(f"{node}: {count}" for node, count in data["nodes"].items())
+        out += ["", f"Games played on Ray nodes: {here}."]
     return "\n".join(out) + "\n"
 
 

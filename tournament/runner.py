@@ -29,6 +29,7 @@ from clients.launch.socket_dir import private_socket
 from tournament.botcheck import check_bots
 from tournament.config import TournamentConfig, add_python_path, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
+from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.outcome import game_record
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import LiveElo, pairwise
@@ -43,6 +44,7 @@ __all__ = [
     "ladder_stages",
     "open_tournament",
     "play_batches",
+    "play_game",
     "run_tournament",
     "run_tournament_async",
     "schedule_for",
@@ -101,14 +103,23 @@ def run_tournament(
     database: str | None = None,
     progress: Progress | None = None,
     admin_token: str | None = None,
+    executor: ExecutorSettings | None = None,
     rerun_crashed: bool = False,
 ) -> RunSummary:
     """Run (or resume) a tournament; an in-process server when `server` is None.
 
     Raises BotCheckError before anything is played when a bot cannot be started.
-    """
+    `executor` (default: the config's) may send every game to a Ray cluster;
+    `server` may then list several addresses, comma-separated."""
     db_path = database or resolve_path(config, config.database)
     check_bots(config)
+    executor = executor or config.executor
+    if executor.is_ray:
+        from tournament.executors.ray import run_on_ray
+
+        return run_on_ray(config, executor, server, db_path, progress, admin_token, rerun_crashed)
+    if server is not None and "," in server:
+        raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
     if server is not None:
         return asyncio.run(
             run_tournament_async(
@@ -156,6 +167,7 @@ async def run_tournament_async(
     database: str,
     progress: Progress | None = None,
     admin_token: str | None = None,
+    executor: GameExecutor | None = None,
     rerun_crashed: bool = False,
     server_socket: str | None = None,
 ) -> RunSummary:
@@ -163,11 +175,16 @@ async def run_tournament_async(
 
     Sandboxed command bots reach the server through its Unix socket:
     `server_socket`, or `address` itself when that is `unix:PATH`.
+    `executor`: see `play_batches`.
     """
     progress = progress or SilentProgress()
     check_bots(config)
     started = time.monotonic()
-    launcher = await prepare_launcher(config, database, server_socket or _socket_of(address))
+    launcher = (
+        Launcher(None)  # the executor's workers launch the bots, each beside its own server
+        if executor is not None
+        else await prepare_launcher(config, database, server_socket or _socket_of(address))
+    )
     with Store(database) as store:
         stages = ladder_stages(store, config)
         schedule = schedule_for(config, stages)
@@ -186,6 +203,7 @@ async def run_tournament_async(
             lambda: next(batches, None),
             progress,
             admin_token,
+            executor=executor,
             crashes=crashes,
             launcher=launcher,
         )
@@ -272,6 +290,7 @@ async def play_batches(
     next_batch: Callable[[], list[ScheduledGame] | None],
     progress: Progress,
     admin_token: str | None = None,
+    executor: GameExecutor | None = None,
     crashes: dict[str, str] | None = None,
     launcher: Launcher | None = None,
     server_socket: str | None = None,
@@ -280,11 +299,15 @@ async def play_batches(
 
     A round robin is one batch; an SPRT asks for the next blocks after looking
     at the statistics. Calls `progress.finish` at the end. `crashes`, when
-    given, receives each crashed bot's first error. Sandboxed command bots
-    reach the server through `server_socket` (or `address` when that is
+    given, receives each crashed bot's first error. `executor`, when given,
+    plays each batch instead of this process (`executor.run(runner, batch)`,
+    handing each game to `runner.accept` or `runner.reject`). Sandboxed command
+    bots reach the server through `server_socket` (or `address` when that is
     `unix:PATH`); without `launcher`, the sandbox is checked here first.
     """
-    if launcher is None:
+    if launcher is None and executor is not None:
+        launcher = Launcher(None)  # the executor's workers launch the bots
+    elif launcher is None:
         socket = server_socket or _socket_of(address)
         launcher = await prepare_launcher(config, store.path, socket)
     if admin_token is None:
@@ -304,7 +327,7 @@ async def play_batches(
     try:
         while (batch := next_batch()) is not None:
             before = runner.played
-            await runner.run(batch)
+            await (runner.run(batch) if executor is None else executor.run(runner, batch))
             if batch and runner.played == before:
                 break  # a batch in which every game failed: stop rather than spin
     except asyncio.CancelledError:
@@ -330,9 +353,9 @@ class _Runner:
         config: TournamentConfig,
         address: str,
         admin_token: str,
-        store: Store,
+        store: Store | None,
         tournament_id: int,
-        elo: LiveElo,
+        elo: LiveElo | None,
         progress: Progress,
         log: Any,
         launcher: Launcher,
@@ -392,22 +415,36 @@ class _Runner:
                         f"{error.code().name}: {error.details()}"
                     ) from None
                 await self._stop_if_unreachable(error)
-                self.errors += 1
-                self.progress.game_error(scheduled.key, f"{error.code().name}: {error.details()}")
+                self.reject(scheduled.key, f"{error.code().name}: {error.details()}")
                 continue
             except TimeoutError as error:
-                self.errors += 1
-                self.progress.game_error(scheduled.key, str(error))
+                self.reject(scheduled.key, str(error))
                 continue
-            for seat in record.seats:
-                if seat.failure == "crash" and seat.bot not in self.crash_reasons:
-                    self.crash_reasons[seat.bot] = crashes.get(seat.bot, "crashed")
-            if self.store.record_game(self.tournament_id, record, replay):
-                self.played += 1
-                ratings = self.elo.update(pairwise(record.bots, record.ranks))
-                self.progress.game_done(record, ratings)
-            else:
-                self.log.warning("game already stored by another runner", key=record.key)
+            self.accept(record, replay, crashes)
+
+    def accept(
+        self,
+        record: GameRecord,
+        replay: arena_pb2.Replay | None = None,
+        crashes: dict[str, str] | None = None,
+    ) -> None:
+        """A finished game: stored at once with its full record, rated, shown;
+        `crashes` says why each crashed bot crashed."""
+        assert self.store is not None and self.elo is not None
+        for seat in record.seats:
+            if seat.failure == "crash" and seat.bot not in self.crash_reasons:
+                self.crash_reasons[seat.bot] = (crashes or {}).get(seat.bot, "crashed")
+        if self.store.record_game(self.tournament_id, record, replay):
+            self.played += 1
+            ratings = self.elo.update(pairwise(record.bots, record.ranks))
+            self.progress.game_done(record, ratings)
+        else:
+            self.log.warning("game already stored by another runner", key=record.key)
+
+    def reject(self, key: str, error: str) -> None:
+        """A game that could not be played this run (a resume plays it again)."""
+        self.errors += 1
+        self.progress.game_error(key, error)
 
     async def _play(
         self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame
@@ -575,6 +612,23 @@ class _Runner:
                 )
             if all(task.done() for task in tasks.values()):
                 await asyncio.sleep(POLL_SECONDS)  # only stand-ins left: poll gently
+
+
+async def play_game(
+    config: TournamentConfig,
+    address: str,
+    admin_token: str,
+    scheduled: ScheduledGame,
+    launcher: Launcher,
+) -> tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]:
+    """Play one scheduled game on the server at `address`, as the runner does
+    (what a Ray worker runs for each game; it stores nothing): the result, the
+    game's full record and why each crashed bot crashed. `launcher` starts the
+    command bots (sandboxed ones through its server's Unix socket)."""
+    log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
+    runner = _Runner(config, address, admin_token, None, 0, None, SilentProgress(), log, launcher)
+    async with grpc.aio.insecure_channel(address) as channel:
+        return await runner._play(arena_pb2_grpc.ArenaStub(channel), scheduled)
 
 
 async def _settle(tasks: Iterable[asyncio.Task[None]], timeout: float) -> None:

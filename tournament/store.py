@@ -81,6 +81,10 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX games_by_match ON games (match_id);
     """,
+    # 2 -> 3: where each game was played (a Ray node; '' for this process)
+    """
+    ALTER TABLE games ADD COLUMN node TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 
@@ -111,6 +115,7 @@ class GameRecord:
     details_json: str
     duration_seconds: float
     finished_at: float
+    node: str = ""  # where it was played: "host (node 1a2b3c4d)" on Ray, "" here
 
     @property
     def bots(self) -> tuple[str, ...]:
@@ -326,8 +331,8 @@ class Store:
             try:
                 cursor = self._db.execute(
                     "INSERT INTO games (tournament_id, key, match_id, seed, grp, rotation,"
-                    " end_reason, details_json, duration_seconds, finished_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " end_reason, details_json, duration_seconds, finished_at, node)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         tournament_id,
                         game.key,
@@ -339,6 +344,7 @@ class Store:
                         game.details_json,
                         game.duration_seconds,
                         game.finished_at,
+                        game.node,
                     ),
                 )
             except sqlite3.IntegrityError:
@@ -395,7 +401,7 @@ class Store:
             )
         rows = self._db.execute(
             "SELECT id, key, match_id, seed, grp, rotation, end_reason, details_json,"
-            " duration_seconds, finished_at FROM games WHERE tournament_id = ? ORDER BY id",
+            " duration_seconds, finished_at, node FROM games WHERE tournament_id = ? ORDER BY id",
             (tournament_id,),
         ).fetchall()
         return tuple(
@@ -410,6 +416,7 @@ class Store:
                 details_json=row[7],
                 duration_seconds=row[8],
                 finished_at=row[9],
+                node=row[10],
             )
             for row in rows
         )

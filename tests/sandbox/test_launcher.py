@@ -171,8 +171,10 @@ def test_an_ordinary_user_gets_a_process_limit_of_its_own_in_each_sandbox(
 
 def test_sandboxed_bots_on_a_tcp_server_are_refused_before_any_game(tmp_path: Path) -> None:
     (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "bot.py").write_text("")
     config = parse_config(
-        _config([{"name": "x", "command": ["prog"], "cwd": "bot"}]), base_dir=tmp_path
+        _config([{"name": "x", "command": ["{python}", "bot.py"], "cwd": "bot"}]),
+        base_dir=tmp_path,
     )
     with pytest.raises(RunError, match="unix:PATH"):
         run_tournament(config, server="127.0.0.1:1", database=str(tmp_path / "t.sqlite"))

@@ -119,7 +119,7 @@ def test_a_version_1_database_gains_the_records_table(tmp_path: Path) -> None:
         raw.execute("INSERT INTO schema_version (version) VALUES (1)")
         raw.executescript(MIGRATIONS[0])
     with Store(db) as store:
-        assert store.version == len(MIGRATIONS) == 2
+        assert store.version == len(MIGRATIONS) >= 2  # records table, then later ones
         assert store.replays() == ()
     tables = {row[0] for row in sqlite3.connect(db).execute("SELECT name FROM sqlite_master")}
     assert "game_replays" in tables

@@ -1,0 +1,145 @@
+"""`[executor]` and `--ray`: parsing, bad input, and no Ray import without them.
+
+No test here starts Ray (those run in tests/ray, in a private network namespace):
+an unreachable address is refused before Ray is asked to connect.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tournament.cli import main as tournament_main
+from tournament.config import ConfigError, load_config, parse_config
+from tournament.executors.settings import ExecutorSettings
+from tournament.runner import RunError, run_tournament
+
+REPO = Path(__file__).resolve().parents[2]
+BOTS = [{"name": "a", "builtin": "random"}, {"name": "b", "builtin": "random"}]
+
+
+def _parse(executor: object) -> ExecutorSettings:
+    raw = {"game": "sheep-showdown", "bots": BOTS, "executor": executor}
+    return parse_config(raw).executor
+
+
+def test_the_executor_table_is_read_and_defaults_to_local() -> None:
+    assert parse_config({"game": "sheep-showdown", "bots": BOTS}).executor == ExecutorSettings()
+    settings = _parse({"kind": "ray", "num_cpus": 2, "cpus_per_game": 0.5, "max_retries": 1})
+    assert settings.is_ray and settings.address is None
+    assert (settings.num_cpus, settings.cpus_per_game, settings.max_retries) == (2, 0.5, 1)
+    assert _parse({"kind": "ray", "address": "10.0.0.5:6379"}).address == "10.0.0.5:6379"
+
+
+@pytest.mark.parametrize(
+    ("table", "field", "words"),
+    [
+        ({"kind": "slurm"}, "executor.kind", "must be one of local, ray"),
+        ({"kind": "ray", "cpus": 2}, "executor.cpus", "unknown key"),
+        ({"address": "h:1"}, "executor.kind", 'need kind = "ray"'),
+        ({"kind": "ray", "num_cpus": 0}, "executor.num_cpus", "at least 1"),
+        ({"kind": "ray", "address": "h:1", "num_cpus": 2}, "executor.num_cpus", "started here"),
+        ({"kind": "ray", "cpus_per_game": 0}, "executor.cpus_per_game", "above 0"),
+        ("ray", "executor.kind", "must be a table"),
+    ],
+)
+def test_a_bad_executor_table_names_its_field(table: object, field: str, words: str) -> None:
+    with pytest.raises(ConfigError) as raised:
+        _parse(table)
+    assert raised.value.field == field and words in str(raised.value)
+
+
+def test_an_unreachable_ray_address_is_one_clear_error_before_any_game(tmp_path: Path) -> None:
+    config = load_config(REPO / "examples" / "round-robin.toml")
+    db = tmp_path / "never.sqlite"
+    started = time.monotonic()
+    with pytest.raises(RunError) as raised:
+        run_tournament(
+            config,
+            database=str(db),
+            executor=ExecutorSettings(kind="ray", address="127.0.0.1:1"),
+        )
+    assert "cannot reach the Ray cluster at 127.0.0.1:1" in str(raised.value)
+    assert time.monotonic() - started < 20 and not db.exists()
+
+
+def test_the_cli_reports_an_unreachable_ray_address_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = REPO / "examples" / "round-robin.toml"
+    code = tournament_main(
+        ["run", str(config), "--db", str(tmp_path / "x.sqlite"), "--ray", "127.0.0.1:1"]
+    )
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1
+    assert err[-1].startswith("sheepfold tournament: cannot reach the Ray cluster at 127.0.0.1:1")
+    assert not any("Traceback" in line for line in err)
+
+
+def test_ray_cpus_without_a_local_ray_instance_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = str(REPO / "examples" / "round-robin.toml")
+    db = str(tmp_path / "x.sqlite")
+    assert tournament_main(["run", config, "--db", db, "--ray-cpus", "2"]) == 2
+    assert tournament_main(["run", config, "--db", db, "--ray", "h:1", "--ray-cpus", "2"]) == 2
+    assert "--ray-cpus N (N >= 1) is for the Ray instance" in capsys.readouterr().err
+
+
+def test_several_servers_need_ray(tmp_path: Path) -> None:
+    config = load_config(REPO / "examples" / "round-robin.toml")
+    with pytest.raises(RunError, match="several --server addresses need --ray"):
+        run_tournament(config, server="127.0.0.1:1,127.0.0.1:2", database=str(tmp_path / "x"))
+
+
+def test_a_local_run_never_imports_ray(tmp_path: Path) -> None:
+    """Ray is an optional extra: a run without --ray must work where it is not installed."""
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        'game = "sheep-showdown"\ngames_per_pairing = 1\n[options]\nrounds = 1\n'
+        '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    )
+    script = f"""
+import sys
+from tournament.cli import main
+code = main(["run", {str(config)!r},
+             "--db", {str(tmp_path / "local.sqlite")!r}, "--no-report"])
+assert code == 0, code
+loaded = sorted(name for name in sys.modules if name == "ray" or name.startswith("ray."))
+print("RAY MODULES:", loaded)
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "RAY MODULES: []" in result.stdout, result.stdout
+
+
+def test_the_kuberay_example_is_a_valid_tournament_on_ray(tmp_path: Path) -> None:
+    """deploy/kuberay: the ConfigMap's config loads, asks for Ray, and is the file
+    the RayJob's driver runs with --ray."""
+    import yaml
+
+    documents = list(yaml.safe_load_all((REPO / "deploy/kuberay/tournament-job.yaml").read_text()))
+    kinds = {doc["kind"]: doc for doc in documents}
+    assert set(kinds) == {"ConfigMap", "PersistentVolumeClaim", "RayJob"}
+    ((name, text),) = kinds["ConfigMap"]["data"].items()
+    (tmp_path / name).write_text(text)
+    config = load_config(tmp_path / name)
+    assert config.executor.is_ray and config.executor.address is None
+    job = kinds["RayJob"]["spec"]
+    assert f"/tournament/{name}" in job["entrypoint"] and "--ray" in job["entrypoint"]
+    head = job["rayClusterSpec"]["headGroupSpec"]
+    mounts = {
+        m["name"]: m["mountPath"] for m in head["template"]["spec"]["containers"][0]["volumeMounts"]
+    }
+    assert mounts["config"] == "/tournament" and "--db " + mounts["results"] in job["entrypoint"]

@@ -1,0 +1,338 @@
+"""Playing a tournament's games as Ray tasks: one task per game, on any node.
+
+The driver (this process) alone writes the tournament database and the
+ratings, through the same runner as a local run: a game counts when its task's
+result reaches the driver, so a task Ray retries after its worker died is
+still counted once, and a killed driver loses only the games in flight.
+
+Before the first game the cluster is checked, each step with a timeout: the
+address answers, every node imports the same sheepfold, and every bot loads
+(or its program and files exist) on every node. The config's folder and its
+`python_path` folders reach the workers through Ray's runtime environment
+(`working_dir`, `py_modules`), never through a shared disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import socket
+import threading
+from collections import Counter, deque
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sheepfold.v1 import arena_pb2
+
+from tournament.config import TournamentConfig, resolve_path
+from tournament.executors.ray_task import (
+    SHIPPED,
+    GameJob,
+    GameOutcome,
+    NodeCheck,
+    check_node,
+    play_on_worker,
+    sheepfold_version,
+)
+from tournament.executors.settings import ExecutorSettings
+from tournament.progress import Progress
+from tournament.runner import RunError, RunSummary, run_tournament_async, sandboxed_bots
+from tournament.schedule import ScheduledGame
+
+__all__ = ["RayExecutor", "run_on_ray", "runtime_env_for"]
+
+CONNECT_SECONDS = 5.0
+# Below the 60 s after which Ray's own GCS client gives up by ending the process.
+JOIN_SECONDS = 45.0
+# Never shipped to the workers with the config's folder.
+EXCLUDES = [".git", ".venv", "venv", "__pycache__", "*.pyc", "node_modules", ".pytest_cache"]
+INSTALL_HINT = "install the same sheepfold on every node: pip install 'sheepfold[ray]'"
+
+
+def run_on_ray(
+    config: TournamentConfig,
+    settings: ExecutorSettings,
+    server: str | None,
+    database: str,
+    progress: Progress | None,
+    admin_token: str | None,
+    rerun_crashed: bool = False,
+) -> RunSummary:
+    """Run (or resume) `config` with every game a Ray task (see the module doc)."""
+    servers = tuple(s.strip() for s in server.split(",") if s.strip()) if server else ()
+    sandboxed = sandboxed_bots(config)
+    if servers and sandboxed:
+        raise RunError(
+            f"sandboxed bots ({', '.join(sandboxed)}) reach a server only through its Unix "
+            "socket, so on Ray each game hosts its own server: run --ray without --server, "
+            "or set sandbox = false for bots you trust"
+        )
+    env, worker_config = runtime_env_for(config, database)
+    with _connected(settings, env):
+        executor = RayExecutor(worker_config, settings, servers, admin_token or "")
+        executor.check_cluster()
+        return asyncio.run(
+            run_tournament_async(
+                config,
+                servers[0] if servers else "",
+                database,
+                progress,
+                admin_token=admin_token,
+                executor=executor,
+                rerun_crashed=rerun_crashed,
+            )
+        )
+
+
+def runtime_env_for(
+    config: TournamentConfig, database: str
+) -> tuple[dict[str, Any], TournamentConfig]:
+    """Ray's runtime environment shipping the config's folder and python_path,
+    and the config as the workers will see it."""
+    base = Path(config.base_dir).resolve()
+    modules: list[str] = []
+    folders: list[str] = []
+    for entry in config.python_path:
+        path = Path(resolve_path(config, entry)).resolve()
+        if not path.is_dir():
+            raise RunError(f"python_path folder {entry!r} does not exist ({path})")
+        if path == base or base in path.parents:
+            folders.append(path.relative_to(base).as_posix() or ".")
+            continue
+        if any(Path(m).name == path.name for m in modules):
+            raise RunError(
+                f"python_path folders outside the config's folder need distinct names "
+                f"on Ray: two are called {path.name!r}"
+            )
+        modules.append(str(path))
+        folders.append(SHIPPED + path.name)
+    database_path = Path(database).resolve()
+    excludes = list(EXCLUDES)
+    if base in database_path.parents:
+        excludes.append(database_path.relative_to(base).as_posix() + "*")
+    env: dict[str, Any] = {"working_dir": str(base), "excludes": excludes}
+    if modules:
+        env["py_modules"] = modules
+    return env, dataclasses.replace(config, python_path=tuple(folders))
+
+
+@contextlib.contextmanager
+def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Iterator[None]:
+    try:
+        import ray
+    except ImportError:
+        raise RunError("--ray needs Ray on this machine: pip install 'sheepfold[ray]'") from None
+    address = settings.address
+    if address is not None and address != "auto":
+        _check_reachable(address)
+    kwargs: dict[str, Any] = {
+        "runtime_env": runtime_env,
+        "logging_level": logging.WARNING,
+        "log_to_driver": False,
+    }
+    if address is None:
+        kwargs.update(address="local", num_cpus=settings.num_cpus, include_dashboard=False)
+    else:
+        kwargs["address"] = address
+    where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+    outcome: dict[str, BaseException | None] = {}
+
+    def connect() -> None:
+        try:
+            ray.init(**kwargs)
+            outcome["error"] = None
+        except BaseException as error:  # reported by the waiting thread
+            outcome["error"] = error
+
+    if address is None:
+        # On this thread: the processes Ray starts die with the thread that started them.
+        connect()
+    else:
+        # ray.init has no timeout of its own: a port that is not Ray's leaves it waiting.
+        thread = threading.Thread(target=connect, name="ray-connect", daemon=True)
+        thread.start()
+        thread.join(JOIN_SECONDS)
+        if "error" not in outcome:
+            raise RunError(f"cannot connect to {where}: no answer within {JOIN_SECONDS:.0f} s")
+    error = outcome["error"]
+    if error is not None:
+        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise RunError(f"cannot start or join {where}: {message}")
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def _check_reachable(address: str) -> None:
+    target = address.removeprefix("ray://")
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit():
+        raise RunError(f"Ray address {address!r} is not HOST:PORT (or 'auto')")
+    try:
+        with socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS):
+            pass
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise RunError(f"cannot reach the Ray cluster at {address}: {reason}") from None
+
+
+class RayExecutor:
+    """Sends the pending games to Ray and hands each result to the runner."""
+
+    def __init__(
+        self,
+        config: TournamentConfig,
+        settings: ExecutorSettings,
+        servers: tuple[str, ...],
+        admin_token: str,
+    ) -> None:
+        import ray
+
+        self.config = config
+        self.settings = settings
+        self.servers = servers
+        self.admin_token = admin_token
+        self.nodes: Counter[str] = Counter()
+        self._remote = ray.remote(
+            num_cpus=settings.cpus_per_game,
+            max_retries=settings.max_retries,
+            retry_exceptions=False,
+        )(play_on_worker)
+
+    def check_cluster(self) -> None:
+        """Every node that can take a game runs the bot check; any problem stops
+        the run before its first game."""
+        import ray
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        nodes = [
+            node
+            for node in ray.nodes()
+            if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) > 0
+        ]
+        if not any(n["Resources"]["CPU"] >= self.settings.cpus_per_game for n in nodes):
+            raise RunError(
+                f"no Ray node has the {self.settings.cpus_per_game:g} CPUs a game asks for "
+                "(executor.cpus_per_game)"
+            )
+        probe = ray.remote(num_cpus=0, max_retries=0)(check_node)
+        files = _command_files(self.config)
+        refs = {
+            probe.options(
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
+            ).remote(self.config, files): node
+            for node in nodes
+        }
+        mine = sheepfold_version()
+        problems: list[str] = []
+        for ref, node in refs.items():
+            where = f"{node.get('NodeManagerHostname', '?')} (node {node['NodeID'][:8]})"
+            try:
+                check: NodeCheck = ray.get(ref, timeout=self.settings.setup_timeout_seconds)
+            except ray.exceptions.GetTimeoutError:
+                problems.append(
+                    f"{where}: no answer within {self.settings.setup_timeout_seconds:.0f} s "
+                    "(is its runtime environment still being set up? see the Ray logs)"
+                )
+                continue
+            except Exception as error:
+                problems.append(f"{where}: {_first_line(error)}")
+                continue
+            if check.version != mine:
+                problems.append(f"{check.node}: sheepfold {check.version}, here {mine}")
+            problems += [f"{check.node}: {problem}" for problem in check.problems]
+        if problems:
+            hint = (
+                INSTALL_HINT
+                if any("sheepfold" in p or "No module named 'tournament'" in p for p in problems)
+                else "files a bot needs must be in the config's folder or its python_path"
+            )
+            raise RunError(
+                "the Ray cluster cannot play this tournament: " + "; ".join(problems) + f" ({hint})"
+            )
+
+    @property
+    def slots(self) -> int:
+        import ray
+
+        cpus = ray.cluster_resources().get("CPU", 1.0)
+        return max(1, int(cpus // self.settings.cpus_per_game))
+
+    async def run(self, runner: Any, pending: list[ScheduledGame]) -> None:
+        # Twice the cluster's game slots in flight: no worker waits for the driver,
+        # and a killed driver loses few games.
+        window = 2 * self.slots
+        queue = deque(pending)
+        in_flight: dict[asyncio.Future[Any], tuple[ScheduledGame, Any]] = {}
+        index = 0
+        # No ray.cancel on the way out: disconnecting (ray.shutdown) ends the job and
+        # its tasks, and cancelling a task as it completes can crash Ray's core worker.
+        while queue or in_flight:
+            while queue and len(in_flight) < window:
+                scheduled = queue.popleft()
+                server = self.servers[index % len(self.servers)] if self.servers else None
+                index += 1
+                job = GameJob(self.config, scheduled, server, self.admin_token)
+                ref = self._remote.remote(job)
+                runner.progress.game_started(scheduled.key)
+                in_flight[asyncio.wrap_future(ref.future())] = (scheduled, ref)
+            done, _ = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
+            for future in done:
+                scheduled, _ref = in_flight.pop(future)
+                self._settle(runner, scheduled, future)
+
+    def _settle(self, runner: Any, scheduled: ScheduledGame, future: asyncio.Future[Any]) -> None:
+        import ray
+
+        try:
+            outcome: GameOutcome = future.result()
+        except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as error:
+            runner.reject(
+                scheduled.key,
+                f"its Ray worker died {self.settings.max_retries + 1} times: {_first_line(error)}",
+            )
+            return
+        except Exception as error:
+            runner.reject(scheduled.key, f"failed on a Ray worker: {_first_line(error)}")
+            return
+        if outcome.error is not None:
+            if outcome.fatal:
+                raise RunError(f"the server refused game {scheduled.key}: {outcome.error}")
+            runner.reject(scheduled.key, f"{outcome.error} (on {outcome.node})")
+            return
+        assert outcome.record is not None
+        self.nodes[outcome.node] += 1
+        replay = None if outcome.replay is None else arena_pb2.Replay.FromString(outcome.replay)
+        runner.accept(outcome.record, replay, outcome.crashes)
+
+
+def _command_files(config: TournamentConfig) -> tuple[tuple[str, str], ...]:
+    """(bot, argument) for each command-bot argument naming a file on the driver."""
+    files: list[tuple[str, str]] = []
+    for bot in config.bots:
+        if bot.command is None:
+            continue
+        cwd = Path(bot.cwd) if bot.cwd else Path(config.base_dir)
+        cwd = cwd if cwd.is_absolute() else Path(config.base_dir) / cwd
+        for arg in bot.command:
+            if "{python}" in arg or arg.startswith("-"):
+                continue
+            here = arg.replace("{config_dir}", config.base_dir)
+            with contextlib.suppress(OSError, ValueError):
+                if (cwd / here).is_file():
+                    files.append((bot.name, arg))
+    return tuple(files)
+
+
+def _first_line(error: BaseException) -> str:
+    """The useful line of a Ray error (its cause's message, not the traceback)."""
+    cause = getattr(error, "cause", None)
+    if isinstance(cause, BaseException):
+        error = cause
+    text = str(error).strip()
+    lines = [line for line in text.splitlines() if line.strip()]
+    return f"{type(error).__name__}: {lines[-1].strip()}" if lines else type(error).__name__

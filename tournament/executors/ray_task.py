@@ -1,0 +1,186 @@
+"""What a Ray worker runs: one tournament game, or the check before the first game.
+
+The remote functions live here and Ray ships them by reference, so a worker
+imports this module: a node without sheepfold installed fails the check with
+an ImportError instead of every game failing. A worker's current folder is the
+config's folder (Ray's `working_dir`); `python_path` folders outside it arrive
+as Ray `py_modules` and are found again by name (`SHIPPED`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import shutil
+import socket
+import sys
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+import grpc
+from sheepfold.v1 import arena_pb2
+
+from clients.bots import load_bot
+from clients.launch import Launcher, SandboxUnavailable
+from tournament.config import TournamentConfig, add_python_path
+from tournament.runner import FATAL_CODES, local_server, play_game, sandboxed_bots
+from tournament.schedule import ScheduledGame
+from tournament.store import GameRecord
+
+__all__ = [
+    "SHIPPED",
+    "GameJob",
+    "GameOutcome",
+    "NodeCheck",
+    "check_node",
+    "node_name",
+    "play_on_worker",
+    "sheepfold_version",
+    "worker_config",
+]
+
+# A python_path entry the driver shipped as a Ray py_module: SHIPPED + folder name.
+SHIPPED = "ray-py-module:"
+
+
+@dataclass(frozen=True, slots=True)
+class GameJob:
+    config: TournamentConfig  # as the workers see it (see worker_config)
+    scheduled: ScheduledGame
+    server: str | None  # None: the task hosts its own in-process server
+    admin_token: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    key: str
+    node: str
+    record: GameRecord | None = None
+    replay: bytes | None = None  # a serialized sheepfold.v1.Replay, when there is one
+    crashes: dict[str, str] | None = None  # why each crashed bot crashed
+    error: str | None = None
+    fatal: bool = False  # the server refused the game: no other game can succeed
+
+
+@dataclass(frozen=True, slots=True)
+class NodeCheck:
+    node: str
+    version: str
+    problems: tuple[str, ...]
+
+
+def sheepfold_version() -> str:
+    try:
+        return metadata.version("sheepfold")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def node_name() -> str:
+    """This worker's host and Ray node, e.g. `gpu-3 (node 1a2b3c4d)`."""
+    try:
+        import ray
+
+        node_id = ray.get_runtime_context().get_node_id()
+    except Exception:  # not inside a Ray worker
+        return socket.gethostname()
+    return f"{socket.gethostname()} (node {node_id[:8]})"
+
+
+def worker_config(config: TournamentConfig) -> TournamentConfig:
+    """The config with its folder and python_path where Ray unpacked them here."""
+    base = os.getcwd()
+    folders: list[str] = []
+    for entry in config.python_path:
+        if entry.startswith(SHIPPED):
+            folders.append(_shipped_folder(entry.removeprefix(SHIPPED)))
+        else:
+            folders.append(str(Path(base) / entry))
+    return dataclasses.replace(config, base_dir=base, python_path=tuple(folders))
+
+
+def _shipped_folder(name: str) -> str:
+    for entry in sys.path:
+        candidate = Path(entry) / name
+        if "_ray_pkg_" in entry and candidate.is_dir():
+            return str(candidate)
+    raise FileNotFoundError(f"python_path folder {name!r} did not arrive on this node")
+
+
+def play_on_worker(job: GameJob) -> GameOutcome:
+    """Play one game on this worker; errors a resume can retry come back as data."""
+    node = node_name()
+    config = worker_config(job.config)
+    add_python_path(config)
+    try:
+        record, replay, crashes = asyncio.run(_play(job, config))
+    except grpc.aio.AioRpcError as error:
+        return GameOutcome(
+            job.scheduled.key,
+            node,
+            error=f"{error.code().name}: {error.details()}",
+            fatal=error.code() in FATAL_CODES,
+        )
+    except TimeoutError as error:
+        return GameOutcome(job.scheduled.key, node, error=str(error))
+    return GameOutcome(
+        job.scheduled.key,
+        node,
+        dataclasses.replace(record, node=node),
+        None if replay is None else replay.SerializeToString(),
+        crashes,
+    )
+
+
+async def _play(
+    job: GameJob, config: TournamentConfig
+) -> tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]:
+    if job.server is not None:
+        # Only unsandboxed command bots are allowed with --server (run_on_ray checks).
+        return await play_game(config, job.server, job.admin_token, job.scheduled, Launcher(None))
+    # The task's own server, with a private Unix socket for sandboxed bots; the
+    # runner fetches the game's full record before this server closes.
+    async with local_server(config) as (address, socket):
+        return await play_game(config, address, "", job.scheduled, Launcher(socket))
+
+
+def check_node(config: TournamentConfig, files: tuple[tuple[str, str], ...]) -> NodeCheck:
+    """Can this node play every bot? `files` are (bot, path) a command bot names
+    that exist on the driver; each must exist here too."""
+    problems: list[str] = []
+    try:
+        config = worker_config(config)
+    except FileNotFoundError as error:
+        return NodeCheck(node_name(), sheepfold_version(), (str(error),))
+    add_python_path(config)
+    for bot in config.bots:
+        if bot.command is None:
+            try:
+                load_bot(bot.spec, 0)
+            except Exception as error:
+                problems.append(f"bot {bot.name!r}: {error}")
+            continue
+        cwd = Path(bot.cwd) if bot.cwd else Path(config.base_dir)
+        cwd = cwd if cwd.is_absolute() else Path(config.base_dir) / cwd
+        program = bot.command[0].replace("{python}", sys.executable)
+        program = program.replace("{config_dir}", config.base_dir)
+        path = {**os.environ, **dict(bot.env)}.get("PATH")
+        found = (cwd / program).exists() if "/" in program else shutil.which(program, path=path)
+        if not found:
+            problems.append(f"bot {bot.name!r}: program {program!r} not found")
+    sandboxed = sandboxed_bots(config)
+    if sandboxed:
+        try:
+            Launcher().check()
+        except SandboxUnavailable as error:
+            problems.append(f"cannot sandbox {', '.join(sandboxed)} here: {error}")
+    for bot_name, name in files:
+        bot = config.bot(bot_name)
+        cwd = Path(bot.cwd) if bot.cwd else Path(config.base_dir)
+        cwd = cwd if cwd.is_absolute() else Path(config.base_dir) / cwd
+        name = name.replace("{config_dir}", config.base_dir)
+        if not (cwd / name).exists():
+            problems.append(f"bot {bot_name!r}: file {name!r} is missing")
+    return NodeCheck(node_name(), sheepfold_version(), tuple(problems))

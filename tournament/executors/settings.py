@@ -1,0 +1,97 @@
+"""The `[executor]` table of a tournament config: where its games are played."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tournament.schedule import ScheduledGame
+
+__all__ = ["EXECUTOR_KINDS", "ExecutorSettings", "GameExecutor", "parse_executor"]
+
+EXECUTOR_KINDS = ("local", "ray")
+_KEYS = {"kind", "address", "num_cpus", "cpus_per_game", "setup_timeout_seconds", "max_retries"}
+
+
+class ExecutorError(ValueError):
+    """A bad `[executor]` value; `field` is its key."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"executor.{field}: {message}")
+        self.field = f"executor.{field}"
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class ExecutorSettings:
+    """`local`: this process plays `concurrency` games at once (as always).
+    `ray`: every game is one Ray task; `address` None starts a Ray instance on
+    this machine (with `num_cpus`, default all cores), otherwise joins that cluster."""
+
+    kind: str = "local"
+    address: str | None = None
+    num_cpus: int | None = None
+    cpus_per_game: float = 1.0
+    setup_timeout_seconds: float = 120.0
+    max_retries: int = 3
+
+    @property
+    def is_ray(self) -> bool:
+        return self.kind == "ray"
+
+
+class GameExecutor(Protocol):
+    """Plays a batch of games somewhere else, handing each finished game to
+    `runner.accept(record)` and each one it could not play to `runner.reject(key,
+    error)` (the runner stores, rates and reports)."""
+
+    async def run(self, runner: Any, games: list[ScheduledGame]) -> None: ...
+
+
+def parse_executor(raw: Any) -> ExecutorSettings:
+    """Check the decoded `[executor]` table (raises ExecutorError)."""
+    if raw is None:
+        return ExecutorSettings()
+    if not isinstance(raw, Mapping):
+        raise ExecutorError("kind", 'must be a table: [executor] kind = "ray"')
+    unknown = sorted(set(raw) - _KEYS)
+    if unknown:
+        raise ExecutorError(unknown[0], f"unknown key (known: {', '.join(sorted(_KEYS))})")
+    kind = raw.get("kind", "local")
+    if kind not in EXECUTOR_KINDS:
+        raise ExecutorError("kind", f"must be one of {', '.join(EXECUTOR_KINDS)}, not {kind!r}")
+    address = raw.get("address")
+    if address is not None and (not isinstance(address, str) or not address.strip()):
+        raise ExecutorError("address", f"must be a Ray address (host:port or auto): {address!r}")
+    num_cpus = raw.get("num_cpus")
+    if num_cpus is not None and (
+        isinstance(num_cpus, bool) or not isinstance(num_cpus, int) or num_cpus < 1
+    ):
+        raise ExecutorError("num_cpus", f"must be a whole number of at least 1: {num_cpus!r}")
+    if num_cpus is not None and address is not None:
+        raise ExecutorError("num_cpus", "is for the Ray instance started here, not with an address")
+    settings = ExecutorSettings(
+        kind=kind,
+        address=address,
+        num_cpus=num_cpus,
+        cpus_per_game=_positive(raw, "cpus_per_game", 1.0),
+        setup_timeout_seconds=_positive(raw, "setup_timeout_seconds", 120.0),
+        max_retries=_retries(raw.get("max_retries", 3)),
+    )
+    if not settings.is_ray and (address is not None or num_cpus is not None):
+        raise ExecutorError("kind", 'address and num_cpus need kind = "ray"')
+    return settings
+
+
+def _positive(raw: Mapping[str, Any], key: str, default: float) -> float:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise ExecutorError(key, f"must be a number above 0, not {value!r}")
+    return float(value)
+
+
+def _retries(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+        raise ExecutorError("max_retries", f"must be a whole number from 0 to 100, not {value!r}")
+    return value
