@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: help install demo test test-ray test-node test-browser screenshots proto lint format bench clean
+.PHONY: help install demo test test-sandbox test-protoc test-ray test-node test-browser screenshots proto lint format bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -20,13 +20,35 @@ install: $(STAMP) ## create .venv and install sheepfold with its dev tools
 demo: $(STAMP) ## play a short round robin of the built-in bots on every game
 	$(BIN)/sheepfold demo
 
-test: $(STAMP) ## run the whole test suite (the Node bot's too when node and npm are installed)
-	$(BIN)/python -m pytest -m "not browser"
+test: $(STAMP) ## run the whole test suite; steps that need a missing tool say NOT RUN and why
+	$(BIN)/python -m pytest -m "not browser and not sandbox and not protoc and not netns"
+	@$(MAKE) --no-print-directory test-sandbox
+	@$(MAKE) --no-print-directory test-protoc
+	@$(MAKE) --no-print-directory test-ray
 	@$(MAKE) --no-print-directory test-node
 	@$(MAKE) --no-print-directory test-browser
 
-test-ray: $(STAMP) ## only the Ray cluster tests, in a private network namespace (make test runs them too)
-	unshare --net sh -c 'ip link set lo up && SHEEPFOLD_RAY_NAMESPACE=1 $(BIN)/python -m pytest tests/ray'
+# Each step below runs when its tools are on this machine and otherwise says NOT RUN
+# and how to get them; REQUIRE_<STEP>=1 (set by .ci/run) makes a missing tool an error.
+define needs
+	@missing=""; for tool in $(2); do command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \
+	if [ -z "$$missing" ]; then \
+		$(3); \
+	elif [ -n "$(4)" ]; then \
+		echo "$(1): REQUIRED but not found:$$missing ($(5))" >&2; exit 1; \
+	else \
+		echo "$(1): NOT RUN -$$missing not found; $(5)"; \
+	fi
+endef
+
+test-sandbox: $(STAMP) ## the bot sandbox's tests (hostile bots included); need bubblewrap
+	$(call needs,test-sandbox,bwrap,$(BIN)/python -m pytest -m sandbox,$(REQUIRE_SANDBOX),install bubblewrap: apt-get install bubblewrap)
+
+test-protoc: $(STAMP) ## run the bot guide's protoc lines as written; need protoc and the Go plugins
+	$(call needs,test-protoc,protoc protoc-gen-go protoc-gen-go-grpc,$(BIN)/python -m pytest -m protoc,$(REQUIRE_PROTOC),install them: apt-get install protobuf-compiler protoc-gen-go protoc-gen-go-grpc)
+
+test-ray: $(STAMP) ## the Ray cluster tests, inside a private network namespace; need unshare and ip
+	$(call needs,test-ray,unshare ip,$(BIN)/python -m pytest -m netns,$(REQUIRE_NETNS),install them: apt-get install util-linux iproute2)
 
 test-node: $(STAMP) ## the Node.js bot's tests (clients/node); says so when node or npm is missing
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \

@@ -40,6 +40,25 @@ def stop_server_process(server: ServerProcess) -> int:
     return launch.stop(server)
 
 
+@pytest.fixture(scope="session")
+def sandbox_ready() -> None:
+    """Fails the test with the sandbox's own message (what to install) when it cannot run."""
+    from clients.launch import Launcher, SandboxUnavailable
+
+    try:
+        Launcher().check()
+    except SandboxUnavailable as error:
+        pytest.fail(f"the bot sandbox cannot run on this machine: {error}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that needs the sandbox is marked so: `make test` runs those as a step
+    of their own, reported NOT RUN (not failed) where bubblewrap is missing."""
+    for item in items:
+        if "sandbox_ready" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.sandbox)
+
+
 # A test still running after this long is stuck. pytest's faulthandler_timeout
 # (pyproject.toml, 300 s) dumps every thread's stack first; then this ends the
 # run, so a hang fails at once instead of holding CI until its limit.

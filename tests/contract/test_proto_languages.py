@@ -67,6 +67,7 @@ def _run_in(folder: Path, script: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.protoc
 def test_the_guides_go_block_runs_as_written(tmp_path: Path) -> None:
     for tool in ("protoc-gen-go", "protoc-gen-go-grpc"):
         assert shutil.which(tool), f"{tool} is not installed: apt-get install {tool} (Debian)"
@@ -88,6 +89,7 @@ def test_the_guides_go_block_runs_as_written(tmp_path: Path) -> None:
     assert "func (c *arenaClient) Play(" in (package / "arena_grpc.pb.go").read_text()
 
 
+@pytest.mark.protoc
 def test_the_guides_java_line_generates_one_class_per_message(tmp_path: Path) -> None:
     (block,) = [b for b in _guide_blocks() if "--java_out" in b]
     # The messages line needs protoc alone; the stub line needs grpc-java's own plugin.
@@ -103,6 +105,7 @@ def test_the_guides_java_line_generates_one_class_per_message(tmp_path: Path) ->
     assert "hasSeat()" in source, "proto3 optional gives a presence check"
 
 
+@pytest.mark.protoc
 def test_csharp_needs_no_mapping_flags_either(tmp_path: Path) -> None:
     done = _run_in(
         tmp_path,

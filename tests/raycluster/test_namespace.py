@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # Under the suite's per-test watchdog (tests/conftest.py).
 RAY_TESTS_SECONDS = 300
 
+pytestmark = pytest.mark.netns
+
 
 def test_the_ray_cluster_tests_pass_inside_a_private_network_namespace() -> None:
     """tests/ray inside `unshare --net` with only loopback up (`ip link set lo up`)."""

@@ -63,7 +63,7 @@ def _write(tmp_path: Path, settings: str, bots: str) -> Path:
 
 
 def test_round_robin_with_a_command_bot_through_a_real_server(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], sandbox_ready: None
 ) -> None:
     """The example config (random, an SDK class bot, a command bot) plays and reports."""
     config = load_config(REPO / "examples" / "round-robin.toml")
@@ -88,7 +88,9 @@ def test_round_robin_with_a_command_bot_through_a_real_server(
     ) / 2 == pytest.approx(6)
 
 
-def test_crashing_and_hanging_bots_lose_and_the_run_completes(tmp_path: Path) -> None:
+def test_crashing_and_hanging_bots_lose_and_the_run_completes(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
     path = _write(
         tmp_path,
         "games_per_pairing = 1\nconcurrency = 4\ndecision_seconds = 1.0\nmax_strikes = 1\n"
