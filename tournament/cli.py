@@ -266,20 +266,8 @@ def _play_sprt(
             progress=progress,
             admin_token=args.admin_token,
         )
-    except BotCheckError as error:
-        for problem in error.problems:
-            print(f"sheepfold tournament: {args.config}: {problem}", file=sys.stderr)
-        return 2
-    except (RunError, StoreError) as error:
-        print(f"sheepfold tournament: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(
-            "sheepfold tournament: interrupted; finished games are stored, "
-            "run the same command again to resume",
-            file=sys.stderr,
-        )
-        return 130
+    except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
+        return _stopped(args, error)
     settings = config.sprt
     lines = [format_status(settings, outcome.status, outcome.games)]
     if outcome.score_difference is not None:
@@ -391,20 +379,8 @@ def _run_and_report(
             executor=executor,
             rerun_crashed=args.rerun_crashed,
         )
-    except BotCheckError as error:
-        for problem in error.problems:
-            print(f"sheepfold tournament: {args.config}: {problem}", file=sys.stderr)
-        return 2
-    except (RunError, StoreError) as error:
-        print(f"sheepfold tournament: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(
-            "sheepfold tournament: interrupted; finished games are stored, "
-            "run the same command again to resume",
-            file=sys.stderr,
-        )
-        return 130
+    except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
+        return _stopped(args, error)
     print(
         f"{summary.played} games played in {summary.seconds:.1f} s "
         f"({summary.games_per_second:.2f} games/s), "
@@ -526,3 +502,21 @@ def main(argv: list[str] | None = None) -> int:
     add_parser(commands)
     args = parser.parse_args(["tournament", *(sys.argv[1:] if argv is None else argv)])
     return int(args.handler(args) or 0)
+
+
+def _stopped(args: argparse.Namespace, error: BaseException) -> int:
+    """The exit code, and one clear line (one per bot problem), for a run or an
+    SPRT that could not go on."""
+    if isinstance(error, BotCheckError):
+        for problem in error.problems:
+            print(f"sheepfold tournament: {args.config}: {problem}", file=sys.stderr)
+        return 2
+    if isinstance(error, KeyboardInterrupt):
+        print(
+            "sheepfold tournament: interrupted; finished games are stored, "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    print(f"sheepfold tournament: {error}", file=sys.stderr)
+    return 1
