@@ -353,15 +353,27 @@ async def tournament_fragment(request: web.Request) -> web.Response:
 
 async def _tournament_replay(request: web.Request) -> arena_pb2.Replay:
     """A tournament game's record: the one stored in the tournament database,
-    else the game server's (a tournament played through this server)."""
+    else the game server's (a game stored before tournaments kept records)."""
     path = _database(request)
     match_id = request.match_info["match_id"]
-    stored = await asyncio.get_running_loop().run_in_executor(
-        None, tournaments.stored_replay, path, match_id
-    )
+    try:
+        stored = await asyncio.get_running_loop().run_in_executor(
+            None, tournaments.stored_replay, path, match_id
+        )
+    except tournaments.NotATournamentDb as error:
+        raise _fail(400, str(error)) from None
     if stored is not None:
         return stored
-    return await request.app[STATE].gateway.replay(match_id)
+    try:
+        return await request.app[STATE].gateway.replay(match_id)
+    except GatewayError as error:
+        if error.status != 404:
+            raise
+        raise _fail(
+            404,
+            f"no game {match_id!r} in the tournament database {path.name}, "
+            "and the game server does not know it either",
+        ) from None
 
 
 async def tournament_match_page(request: web.Request) -> web.Response:

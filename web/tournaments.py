@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sheepfold.v1 import arena_pb2
+
 from tournament.report import report_data
 from tournament.store import GameRecord, Store, StoreError, TournamentRecord
 
@@ -66,11 +68,10 @@ def load(path: Path, name: str, samples: int = 200) -> TournamentView:
     return TournamentView(record, games, data)
 
 
-def stored_replay(path: Path, match_id: str) -> Any:
-    """The game's `arena_pb2.Replay` kept in the tournament database, or None
-    when the database keeps none (the game server then has it)."""
+def stored_replay(path: Path, match_id: str) -> arena_pb2.Replay | None:
+    """The game's full record kept in the tournament database, or None when it
+    keeps none (a game stored before tournaments kept records: the game server
+    that played it may still have it)."""
     check_database(path)
     with Store(path) as store:
-        # Databases written before tournaments kept game records have none.
-        reader = getattr(store, "replay", None)
-        return reader(match_id) if reader is not None else None
+        return store.replay(match_id)

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import ROOT
 from web.showcase import Showcase, start_showcase
 
 CHROMIUM = os.environ.get("SHEEPFOLD_CHROMIUM", "/usr/bin/chromium")
@@ -73,3 +77,57 @@ def save_screenshot(page: object, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path))  # type: ignore[attr-defined]
     return path
+
+
+@dataclass(frozen=True)
+class OwnServerTournament:
+    """A tournament that ran on its own in-process server (`sheepfold tournament
+    run` without --server), shown by a viewer in front of another server."""
+
+    viewer: Showcase
+    database: Path
+    name: str
+
+
+OWN_SERVER_CONFIG = """
+name = "own-server"
+game = "sheep-showdown"
+players = 2
+games_per_pairing = 2
+seed = 7
+concurrency = 2
+anchor = "random"
+
+[options]
+rounds = 3
+
+[[bots]]
+name = "random"
+builtin = "random"
+
+[[bots]]
+name = "greedy"
+builtin = "greedy"
+"""
+
+
+@pytest.fixture(scope="session")
+def own_server_tournament(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[OwnServerTournament]:
+    folder = tmp_path_factory.mktemp("own-server")
+    config = folder / "own-server.toml"
+    config.write_text(OWN_SERVER_CONFIG)
+    database = folder / "own-server.db"
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "tournament", "run", str(config), "--db", str(database),
+         "--no-report"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert done.returncode == 0, f"the tournament did not run: {done.stderr[-2000:]}"
+    # A fresh server that never saw those matches, and the viewer in front of it.
+    viewer = start_showcase(games=(), tournament_dbs=[database])
+    try:
+        yield OwnServerTournament(viewer, database, "own-server")
+    finally:
+        viewer.stop()

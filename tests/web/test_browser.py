@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import games
-from tests.web.conftest import save_screenshot
+from tests.web.conftest import OwnServerTournament, save_screenshot
 from tests.web.expected import (
     PAGE_FACTS,
     PAGE_PRIVATE,
@@ -190,3 +190,31 @@ def test_tournament_page_shows_every_bot_with_elo_and_interval(
     page.locator("table.games tr[data-match-id] a").first.click()
     page.wait_for_selector("#board[data-move]")
     assert int(page.get_attribute("#board", "data-frames")) > 1
+
+
+def test_a_game_of_a_tournament_on_its_own_server_replays(
+    own_server_tournament: OwnServerTournament, page: Any
+) -> None:
+    """Its record comes from the tournament database: the viewer's server never
+    saw the match. The last move drawn is the engine's and the final scores are
+    the tournament's stored result."""
+    viewer = own_server_tournament.viewer
+    with Store(own_server_tournament.database) as store:
+        played = store.games(store.tournament(own_server_tournament.name).id)
+    page.goto(f"{viewer.url}/tournaments/0/{own_server_tournament.name}")
+    link = page.locator("table.games tr[data-match-id] a").first
+    match_id = link.inner_text()
+    game = next(g for g in played if g.match_id == match_id)
+    with Store(own_server_tournament.database) as store:
+        replay = store.replay(match_id)
+    link.click()
+    page.wait_for_selector("#board[data-move]")
+    last = len(replay.actions)
+    assert int(page.get_attribute("#board", "data-frames")) == last + 1
+    page.keyboard.press("End")
+    wait_for_move(page, last)
+    state = replay_state("sheep-showdown", replay, last)
+    expected = board_facts("sheep-showdown", observation("sheep-showdown", state, None))
+    assert normalise(page.evaluate(PAGE_FACTS["sheep-showdown"])) == normalise(expected)
+    finals = page.eval_on_selector_all("td.final", "cells => cells.map(c => +c.dataset.finalScore)")
+    assert finals == [seat.score for seat in game.seats]
