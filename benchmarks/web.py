@@ -343,14 +343,14 @@ def _one_live(page: Any, address: str, url: str, number: int) -> dict[str, Any]:
     clicks: list[float] = []
     while thread.is_alive() and time.perf_counter() - started < 30:
         with urllib_json(f"{url}/api/match/{match_id}") as info:
-            shown = page.evaluate("window.sheepfold.frames.length - 1")
+            shown = page.evaluate("window.sheepfold.frames.at(-1).move")
             behind.append(max(0, info["moves"] - shown))
         if len(clicks) < 8:
             clicks.append(page.evaluate(_CLICK))
             page.evaluate("document.getElementById('follow').checked = true")
         time.sleep(0.2)
     elapsed = time.perf_counter() - started
-    last = page.evaluate("window.sheepfold.frames.length - 1")
+    last = page.evaluate("window.sheepfold.frames.at(-1).move")
     thread.join(30)
     gaps = sorted(page.evaluate("window.__gaps"))
     return {

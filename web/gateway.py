@@ -7,8 +7,6 @@ from typing import Any
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from web.frames import match_info_dict
-
 # gRPC status -> the HTTP status the viewer answers with.
 HTTP_STATUS = {
     grpc.StatusCode.NOT_FOUND: 404,
@@ -51,14 +49,14 @@ class Gateway:
             raise _error(error, "ListGames") from None
         return [{"name": g.name, "title": g.title} for g in response.games]
 
-    async def matches(self, game: str = "", limit: int = 200) -> list[dict[str, Any]]:
+    async def matches(self, game: str = "", limit: int = 200) -> list[arena_pb2.MatchInfo]:
         try:
             response = await self.stub.ListMatches(
                 arena_pb2.ListMatchesRequest(game=game, limit=limit), timeout=self.timeout
             )
         except grpc.aio.AioRpcError as error:
             raise _error(error, "ListMatches") from None
-        return [match_info_dict(info) for info in response.matches]
+        return list(response.matches)
 
     async def match(self, match_id: str) -> arena_pb2.MatchInfo:
         try:
@@ -77,4 +75,5 @@ class Gateway:
             raise _error(error, "GetReplay") from None
 
     def watch(self, match_id: str) -> Any:
-        return self.stub.Watch(arena_pb2.WatchRequest(match_id=match_id, from_start=True))
+        """The match from its latest snapshot on (a page follows it from now)."""
+        return self.stub.Watch(arena_pb2.WatchRequest(match_id=match_id, from_start=False))

@@ -1,10 +1,14 @@
 """One Watch stream per live match, shared by every page showing it.
 
 A hundred open pages of one match cost the game server one watcher, not a
-hundred: the hub keeps what the stream said so far (a late page gets it all
-first) and turns each message into JSON once. What arrives is gathered for
-`flush_seconds` and handed to every page as one batch, built once, so a fast
-match costs a page a few writes a second, not one per move.
+hundred, and each message is turned into JSON once. A page starts at the
+match as it is when it opens (the latest snapshot, then every move after it),
+as the hub's stream does (`Watch` without `from_start`): the moves before
+are in the replay once the match is over. That keeps a page opening a long
+match cheap for the game server, the viewer and the browser alike. What
+arrives is gathered for `flush_seconds` and handed to every page as one
+batch, built once, so a fast match costs a page a few writes a second, not
+one per move.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ END = b""
 
 @dataclass
 class _Feed:
-    history: list[bytes] = field(default_factory=list)
+    # From the latest snapshot on: what a page opening now is sent first.
+    recent: list[bytes] = field(default_factory=list)
     pending: list[bytes] = field(default_factory=list)
     queues: set[asyncio.Queue[bytes]] = field(default_factory=set)
     task: asyncio.Task[None] | None = None
@@ -35,19 +40,24 @@ class _Feed:
 
 class WatchHub:
     def __init__(self, open_stream: Callable[[str], Any], flush_seconds: float = 0.1) -> None:
-        """`open_stream(match_id)` starts a Watch(from_start=True) call."""
+        """`open_stream(match_id)` starts a Watch call (from the latest snapshot)."""
         self._open_stream = open_stream
         self._feeds: dict[str, _Feed] = {}
         self.flush_seconds = flush_seconds
+
+    def following(self, match_id: str) -> bool:
+        """Whether a stream of this match is open (so the match exists)."""
+        feed = self._feeds.get(match_id)
+        return feed is not None and not feed.done
 
     def watchers(self, match_id: str) -> int:
         feed = self._feeds.get(match_id)
         return len(feed.queues) if feed else 0
 
     async def subscribe(self, match_id: str) -> AsyncIterator[bytes]:
-        """Batches for one page, each a JSON array of Watch items: the history
-        first, then what arrives; ends after the match's result or a stream
-        error (then the last item is {"kind": "error", ...})."""
+        """Batches for one page, each a JSON array of Watch items: the latest
+        snapshot first, then what arrives; ends after the match's result or a
+        stream error (then the last item is {"kind": "error", ...})."""
         feed = self._feeds.get(match_id)
         if feed is None or feed.done:
             feed = _Feed()
@@ -55,7 +65,7 @@ class WatchHub:
             feed.task = asyncio.create_task(self._pump(match_id, feed))
         queue: asyncio.Queue[bytes] = asyncio.Queue()
         # What is still pending reaches this page with the next flush.
-        backlog = feed.history[: len(feed.history) - len(feed.pending)]
+        backlog = feed.recent[: max(0, len(feed.recent) - len(feed.pending))]
         feed.queues.add(queue)
         try:
             if backlog:
@@ -77,7 +87,8 @@ class WatchHub:
         call = self._open_stream(match_id)
         try:
             async for message in call:
-                self._publish(feed, watch_item(message))
+                item = watch_item(message)
+                self._publish(feed, item, item["kind"] == "snapshot")
         except grpc.aio.AioRpcError as error:
             self._publish(
                 feed, {"kind": "error", "code": error.code().name, "message": error.details() or ""}
@@ -95,9 +106,11 @@ class WatchHub:
             if self._feeds.get(match_id) is feed:
                 del self._feeds[match_id]
 
-    def _publish(self, feed: _Feed, item: dict[str, Any]) -> None:
+    def _publish(self, feed: _Feed, item: dict[str, Any], snapshot: bool = False) -> None:
         encoded = json.dumps(item, separators=(",", ":")).encode()
-        feed.history.append(encoded)
+        if snapshot:
+            feed.recent.clear()
+        feed.recent.append(encoded)
         feed.pending.append(encoded)
         if feed.flush is None:
             feed.flush = asyncio.get_running_loop().call_later(
