@@ -8,9 +8,11 @@ serving: one `sheepfold serve --web-port` process (game server and viewer on
 one event loop). This process plays Sheep Showdown matches against it with
 random bots as fast as they go (`--matches` at once) and counts moves per
 second, first with no page open, then with `--pages` match pages open: a
-helper process keeps that many Server-Sent Event streams of live matches open
-(what a browser's match page holds), moving to another live match when one
-ends. The figure is the slowdown of the matches.
+helper process plays that many viewers, each loading a running match's page
+and following its Server-Sent Event stream (what a browser's match page
+holds) to the end, staying `--dwell` seconds on the finished match, then
+opening another. The figure is the slowdown of the matches. The server gets a
+CPU of its own, the load generators the others (`--no-pin` to share).
 
 live: headless Chromium shows a 2-player Double Trouble Sheep Showdown match
 whose bots answer every 10 ms (about 100 moves/s). Measured in the page: moves
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -146,11 +149,19 @@ async def _moves_per_second(
 # ------------------------------------------------------------ the pages helper
 
 
-async def _pages(url: str, count: int, seconds: float) -> dict[str, int]:
-    """Keep `count` live-match SSE streams open for `seconds`; returns totals.
-    One poll of the matches list, shared, tells the streams which matches run."""
-    totals = {"streams": 0, "batches": 0, "bytes": 0}
-    deadline = time.monotonic() + seconds
+async def _pages(url: str, count: int, seconds: float, dwell: float) -> dict[str, float]:
+    """`count` viewers, each with one match page open for `seconds`; returns totals.
+
+    A viewer behaves as a person does: it picks a running match from the
+    matches list, loads its page (the HTML, then the live stream), follows it
+    to the end, looks at the final board for `dwell` seconds, then picks
+    another. With `dwell` 0 every page is on a live match all the time (a
+    stress case: with matches of a few seconds, pages hop dozens of times a
+    second). One poll of the list a second, shared, as the list page's own
+    updates are."""
+    totals: dict[str, float] = {"pages": 0, "streams": 0, "batches": 0, "bytes": 0, "live": 0.0}
+    started = time.monotonic()
+    deadline = started + seconds
     running: list[str] = []
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
 
@@ -159,32 +170,46 @@ async def _pages(url: str, count: int, seconds: float) -> dict[str, int]:
                 async with session.get(f"{url}/api/matches") as response:
                     listing = await response.json()
                 running[:] = [m["match_id"] for m in listing if m["status"] == "running"]
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(1.0)
 
-        async def one(index: int) -> None:
-            seen: set[str] = set()
+        async def viewer(index: int) -> None:
+            rng = random.Random(index)
+            seen: set[str] = set()  # a viewer does not open a match twice
             while time.monotonic() < deadline:
-                fresh = [m for m in running if m not in seen]
-                if not fresh:
+                choices = [m for m in running if m not in seen]
+                if not choices:
                     await asyncio.sleep(0.05)
                     continue
-                match_id = fresh[index % len(fresh)]
+                match_id = rng.choice(choices)
                 seen.add(match_id)
+                async with session.get(f"{url}/match/{match_id}") as response:
+                    html = await response.text()
+                totals["pages"] += 1
+                if '"status": "running"' not in html and '"status": "waiting"' not in html:
+                    # Over already: the page shows the replay, as a browser's does.
+                    async with session.get(f"{url}/api/match/{match_id}/frames") as response:
+                        await response.read()
+                    await asyncio.sleep(dwell)
+                    continue
                 totals["streams"] += 1
+                opened = time.monotonic()
                 async with session.get(f"{url}/api/match/{match_id}/live") as response:
-                    # Chunks, not lines: the first batch (the history) can be long.
                     async for chunk in response.content.iter_any():
                         totals["bytes"] += len(chunk)
                         totals["batches"] += chunk.count(b"data: ")
                         if time.monotonic() > deadline:
-                            return
+                            break
+                totals["live"] += min(time.monotonic(), deadline) - opened
+                await asyncio.sleep(dwell)
 
         outcomes = await asyncio.gather(
-            poll(), *(one(i) for i in range(count)), return_exceptions=True
+            poll(), *(viewer(i) for i in range(count)), return_exceptions=True
         )
         failures = [repr(o) for o in outcomes if isinstance(o, BaseException)]
         if failures:
             print(f"pages helper: {len(failures)} failed: {failures[:3]}", file=sys.stderr)
+    # Time-weighted: how many pages were following a live match, on average.
+    totals["live_pages"] = totals.pop("live") / (time.monotonic() - started)
     return totals
 
 
@@ -195,12 +220,16 @@ async def _pages(url: str, count: int, seconds: float) -> dict[str, int]:
 class ServingResult:
     matches: int
     pages: int
+    dwell: float
+    pinned: bool
     moves_per_second_alone: float
     moves_per_second_with_pages: float
     server_cpu_ms_per_move_alone: float
     server_cpu_ms_per_move_with_pages: float
-    page_streams_opened: int
+    page_loads: int
     page_batches: int
+    live_pages: float  # pages following a live match, on average
+    load_average: tuple[float, float]  # 1-minute load average at the start and the end
 
     @property
     def slowdown_percent(self) -> float:
@@ -208,35 +237,74 @@ class ServingResult:
         return 100.0 * (alone - loaded) / alone
 
 
+def _pin(viewer: _Viewer, cpus: list[int]) -> bool:
+    """The game server gets the first CPU to itself; this process (the bots),
+    the pages helper and a separate viewer share the others. On a 2-core machine
+    the load generators would otherwise take CPU time from the server they
+    measure, which real bots and browsers on other machines do not."""
+    if len(cpus) < 2:
+        return False
+    others = set(cpus[1:])
+    _set_affinity(viewer.server.pid, {cpus[0]})
+    if viewer.web is not None:
+        _set_affinity(viewer.web.pid, others)
+    _set_affinity(os.getpid(), others)
+    return True
+
+
+def _set_affinity(pid: int, cpus: set[int]) -> None:
+    for thread in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # a thread ended
+            os.sched_setaffinity(int(thread), cpus)
+
+
 def serving(
-    matches: int, pages: int, seconds: float, think: float, separate: bool = False
+    matches: int,
+    pages: int,
+    seconds: float,
+    think: float,
+    separate: bool = False,
+    dwell: float = 3.0,
+    pin: bool = True,
 ) -> ServingResult:
     """A fresh server for each half, so no match left over from the first
     (its bots stopped mid-game) is watched in the second."""
-    viewer = _start_server(separate)
+    everywhere = os.sched_getaffinity(0)
+    load_start = os.getloadavg()[0]
+    pinned = False
     try:
-        alone, cpu_alone = asyncio.run(_moves_per_second(viewer.server, matches, seconds, think))
-    finally:
-        viewer.stop()
-    viewer = _start_server(separate)
-    try:
-        helper = subprocess.Popen(
-            [sys.executable, "-m", "benchmarks.web", "--pages-helper", viewer.url,
-             "--pages", str(pages), "--seconds", str(seconds + 4)],
-            stdout=subprocess.PIPE, text=True,
-        )  # fmt: skip
+        viewer = _start_server(separate)
         try:
-            loaded, cpu_loaded = asyncio.run(_with_ramp(viewer.server, matches, seconds, think))
-            out, _ = helper.communicate(timeout=seconds + 60)
+            pinned = pin and _pin(viewer, sorted(everywhere))
+            alone, cpu_alone = asyncio.run(
+                _moves_per_second(viewer.server, matches, seconds, think)
+            )
         finally:
-            if helper.poll() is None:
-                helper.kill()
-        totals = json.loads(out.strip().splitlines()[-1])
+            viewer.stop()
+        viewer = _start_server(separate)
+        try:
+            pinned = pin and _pin(viewer, sorted(everywhere))
+            helper = subprocess.Popen(
+                [sys.executable, "-m", "benchmarks.web", "--pages-helper", viewer.url,
+                 "--pages", str(pages), "--seconds", str(seconds + 4), "--dwell", str(dwell)],
+                stdout=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            try:
+                loaded, cpu_loaded = asyncio.run(_with_ramp(viewer.server, matches, seconds, think))
+                out, _ = helper.communicate(timeout=seconds + 60)
+            finally:
+                if helper.poll() is None:
+                    helper.kill()
+            totals = json.loads(out.strip().splitlines()[-1])
+        finally:
+            viewer.stop()
     finally:
-        viewer.stop()
+        _set_affinity(os.getpid(), everywhere)
     return ServingResult(
-        matches, pages, alone, loaded, cpu_alone, cpu_loaded, totals["streams"], totals["batches"]
-    )
+        matches, pages, dwell, pinned, alone, loaded, cpu_alone, cpu_loaded,
+        int(totals["pages"]), int(totals["batches"]), totals["live_pages"],
+        (load_start, os.getloadavg()[0]),
+    )  # fmt: skip
 
 
 async def _with_ramp(
@@ -398,25 +466,48 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="serving: run the viewer as its own process (`sheepfold web`), not in the server's",
     )
+    parser.add_argument(
+        "--dwell",
+        type=float,
+        default=3.0,
+        help="serving: seconds a viewer stays on a finished match's page before opening "
+        "another live one (0: hop at once, every page always live)",
+    )
+    parser.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="serving: do not give the game server a CPU of its own (see _pin)",
+    )
     parser.add_argument("--pages-helper", metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.pages_helper:
-        print(json.dumps(asyncio.run(_pages(args.pages_helper, args.pages, args.seconds))))
+        totals = asyncio.run(_pages(args.pages_helper, args.pages, args.seconds, args.dwell))
+        print(json.dumps(totals))
         return 0
     if args.part in ("serving", "both"):
         result = serving(
-            args.matches, args.pages, args.seconds, args.think_ms / 1000, args.separate
+            args.matches,
+            args.pages,
+            args.seconds,
+            args.think_ms / 1000,
+            args.separate,
+            args.dwell,
+            not args.no_pin,
         )
         print(
-            f"serving ({'viewer in its own process' if args.separate else 'serve --web-port'}): "
+            f"serving ({'viewer in its own process' if args.separate else 'serve --web-port'}"
+            f"{', server on a CPU of its own' if result.pinned else ''}): "
             f"{result.matches} Sheep Showdown matches at once, bots thinking "
             f"{args.think_ms:g} ms, "
             f"{result.moves_per_second_alone:.0f} moves/s alone, "
             f"{result.moves_per_second_with_pages:.0f} moves/s with {result.pages} match pages "
-            f"open ({result.page_streams_opened} streams opened, {result.page_batches} batches "
-            f"received): slowdown {result.slowdown_percent:.1f}%; server CPU per move "
+            f"open (viewers dwell {result.dwell:g} s on a finished match; "
+            f"{result.live_pages:.0f} pages on a live match on average, "
+            f"{result.page_loads} page loads, {result.page_batches} batches received): "
+            f"slowdown {result.slowdown_percent:.1f}%; server CPU per move "
             f"{result.server_cpu_ms_per_move_alone:.2f} ms alone, "
-            f"{result.server_cpu_ms_per_move_with_pages:.2f} ms with the pages"
+            f"{result.server_cpu_ms_per_move_with_pages:.2f} ms with the pages; "
+            f"load average {result.load_average[0]:.2f} -> {result.load_average[1]:.2f}"
         )
     if args.part in ("live", "both"):
         figures = live()

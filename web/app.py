@@ -287,9 +287,16 @@ async def match_live(request: web.Request) -> web.StreamResponse:
     """Server-Sent Events: batches of what Watch says (public information only)."""
     state = request.app[STATE]
     match_id = request.match_info["match_id"]
+    over = False
     if not state.hub.following(match_id):
-        await state.gateway.match(match_id)  # a clear 404 before the stream starts
+        info = await state.gateway.match(match_id)  # a clear 404 before the stream starts
+        over = info.status in _SETTLED
     response = await _sse(request)
+    if over:
+        # It ended before the page opened its stream: the page shows the replay
+        # (watching it would make the game server rebuild the whole match).
+        await response.write(b'event: end\ndata: {"over":true}\n\n')
+        return response
     try:
         async for batch in state.hub.subscribe(match_id):
             await response.write(b"data: " + batch + b"\n\n")

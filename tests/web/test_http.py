@@ -18,6 +18,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 import games
 from server import convert
 from tests.conftest import ROOT
+from web.app import STATE
 from web.frames import observation_dict
 from web.showcase import GAMES, Showcase
 
@@ -77,6 +78,19 @@ def test_file_that_is_not_a_tournament_db_is_a_400_page(showcase: Showcase) -> N
     assert_clear_error(status, body, 404, "no tournament")
     status, _, body = get(f"{showcase.url}/tournaments")
     assert status == 200 and "not a SQLite database" in body and "showcase" in body
+
+
+def test_the_live_stream_of_a_match_already_over_says_so_without_watching(
+    showcase: Showcase,
+) -> None:
+    """A page that loaded while the match ran and opens its stream after the
+    end is told to show the replay; no Watch is opened for it."""
+    match_id = showcase.finished["sheep-showdown"]
+    status, kind, body = get(f"{showcase.url}/api/match/{match_id}/live")
+    assert status == 200 and "text/event-stream" in kind
+    assert body == 'event: end\ndata: {"over":true}\n\n'
+    assert showcase.web is not None
+    assert not showcase.web.runner.app[STATE].hub.following(match_id)
 
 
 def test_seat_views_of_a_live_match_are_refused(showcase: Showcase) -> None:

@@ -268,8 +268,16 @@ function follow() {
     if ($("follow").checked) model.index = model.frames.length - 1;
     render();
   };
-  source.addEventListener("end", () => {
+  source.addEventListener("end", async (message) => {
     source.close();
+    if (model.status !== "finished" && JSON.parse(message.data || "{}").over) {
+      // The match ended before this page could follow it: show its replay.
+      model.status = "finished";
+      model.live = false;
+      fillViews();
+      await loadFrames("public");
+      return;
+    }
     if (model.status === "finished") {
       model.live = false;
       fillViews();
