@@ -54,6 +54,25 @@ class State:
     # second (a list of 200 matches took the loop ~15 ms each time).
     settled: OrderedDict[str, bytes] = field(default_factory=OrderedDict)
 
+    # GetMatch answers for page loads: a match that is over never changes; a
+    # running one's is reused for MATCH_INFO_SECONDS (the live stream brings
+    # the moves), so a crowd opening one match costs the server one call.
+    infos: OrderedDict[str, tuple[float, arena_pb2.MatchInfo]] = field(default_factory=OrderedDict)
+
+    async def match_info(self, match_id: str) -> arena_pb2.MatchInfo:
+        now = asyncio.get_running_loop().time()
+        cached = self.infos.get(match_id)
+        if cached is not None and (
+            cached[1].status in _SETTLED or now - cached[0] < MATCH_INFO_SECONDS
+        ):
+            return cached[1]
+        info = await self.gateway.match(match_id)
+        self.infos[match_id] = (now, info)
+        self.infos.move_to_end(match_id)
+        if len(self.infos) > SETTLED_KEPT:
+            self.infos.popitem(last=False)
+        return info
+
     async def listing(self, game: str) -> bytes:
         now = asyncio.get_running_loop().time()
         cached = self.listings.get(game)
@@ -76,6 +95,7 @@ class State:
 
 _SETTLED = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
 SETTLED_KEPT = 2000
+MATCH_INFO_SECONDS = 0.5
 
 
 STATE = web.AppKey("state", State)
@@ -213,7 +233,7 @@ def _move_query(request: web.Request, moves: int) -> int | None:
 
 async def match_page(request: web.Request) -> web.Response:
     state = request.app[STATE]
-    info = await state.gateway.match(request.match_info["match_id"])
+    info = await state.match_info(request.match_info["match_id"])
     data = match_info_dict(info)
     boot = {
         **data,
@@ -234,7 +254,7 @@ async def match_frames(request: web.Request) -> web.Response:
     """Every frame of a finished match in one view (public, all, seat-N)."""
     state = request.app[STATE]
     match_id = request.match_info["match_id"]
-    info = await state.gateway.match(match_id)
+    info = await state.match_info(match_id)
     view = request.query.get("view", PUBLIC)
     if info.status not in (arena_pb2.MATCH_STATUS_FINISHED,):
         if view != PUBLIC:
