@@ -5,14 +5,16 @@
     python -m benchmarks.web --part live
 
 serving: one `sheepfold serve --web-port` process (game server and viewer on
-one event loop). This process plays Sheep Showdown matches against it with
-random bots as fast as they go (`--matches` at once) and counts moves per
-second, first with no page open, then with `--pages` match pages open: a
-helper process plays that many viewers, each loading a running match's page
-and following its Server-Sent Event stream (what a browser's match page
-holds) to the end, staying `--dwell` seconds on the finished match, then
-opening another. The figure is the slowdown of the matches. The server gets a
-CPU of its own, the load generators the others (`--no-pin` to share).
+one event loop; `--separate`: the viewer as its own process). This process
+plays Sheep Showdown matches against it with random bots (`--matches` at
+once, each bot waiting `--think-ms`) and counts moves per second and the
+server's CPU per move, alternately with no page open and with `--pages`
+match pages open (`--rounds` times each). The pages are a helper process
+playing that many viewers, each loading a running match's page, following
+its Server-Sent Event stream (what a browser's match page holds) to the end,
+staying `--dwell` seconds on the finished match, then opening another. The
+figure is the slowdown of the matches. The server gets a CPU of its own, the
+load generators the others (`--no-pin` to share).
 
 live: headless Chromium shows a 2-player Double Trouble Sheep Showdown match
 whose bots answer every 10 ms (about 100 moves/s). Measured in the page: moves
@@ -44,6 +46,7 @@ from clients.sdk import DecisionView, play
 from server import launch
 
 CHROMIUM = os.environ.get("SHEEPFOLD_CHROMIUM", "/usr/bin/chromium")
+PAGES_RAMP = 1.5  # seconds for the pages helper to start and open its pages
 
 
 def _free_port() -> int:
@@ -123,33 +126,12 @@ async def _play_forever(address: str, counter: list[int], worker: int, think: fl
         )
 
 
-async def _moves_per_second(
-    server: launch.ServerProcess, matches: int, seconds: float, think: float
-) -> tuple[float, float]:
-    """Moves per second, and the server process's CPU milliseconds per move."""
-    address = server.address
-    counter = [0]
-    workers = [
-        asyncio.ensure_future(_play_forever(address, counter, w, think)) for w in range(matches)
-    ]
-    try:
-        await asyncio.sleep(1.0)  # ramp up
-        start_count, start = counter[0], time.perf_counter()
-        cpu = procs.sample(server.pid).cpu_seconds
-        await asyncio.sleep(seconds)
-        moves = counter[0] - start_count
-        cpu = procs.sample(server.pid).cpu_seconds - cpu
-        return moves / (time.perf_counter() - start), 1000 * cpu / max(1, moves)
-    finally:
-        for worker in workers:
-            worker.cancel()
-        await asyncio.gather(*workers, return_exceptions=True)
-
-
 # ------------------------------------------------------------ the pages helper
 
 
-async def _pages(url: str, count: int, seconds: float, dwell: float) -> dict[str, float]:
+async def _pages(
+    url: str, count: int, seconds: float, dwell: float, skip: float = PAGES_RAMP
+) -> dict[str, float]:
     """`count` viewers, each with one match page open for `seconds`; returns totals.
 
     A viewer behaves as a person does: it picks a running match from the
@@ -162,6 +144,7 @@ async def _pages(url: str, count: int, seconds: float, dwell: float) -> dict[str
     totals: dict[str, float] = {"pages": 0, "streams": 0, "batches": 0, "bytes": 0, "live": 0.0}
     started = time.monotonic()
     deadline = started + seconds
+    counted = started + skip
     running: list[str] = []
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
 
@@ -199,7 +182,8 @@ async def _pages(url: str, count: int, seconds: float, dwell: float) -> dict[str
                         totals["batches"] += chunk.count(b"data: ")
                         if time.monotonic() > deadline:
                             break
-                totals["live"] += min(time.monotonic(), deadline) - opened
+                # Counted from `skip` on, when the serving part measures.
+                totals["live"] += max(0.0, min(time.monotonic(), deadline) - max(opened, counted))
                 await asyncio.sleep(dwell)
 
         outcomes = await asyncio.gather(
@@ -209,7 +193,7 @@ async def _pages(url: str, count: int, seconds: float, dwell: float) -> dict[str
         if failures:
             print(f"pages helper: {len(failures)} failed: {failures[:3]}", file=sys.stderr)
     # Time-weighted: how many pages were following a live match, on average.
-    totals["live_pages"] = totals.pop("live") / (time.monotonic() - started)
+    totals["live_pages"] = totals.pop("live") / max(1e-9, deadline - counted)
     return totals
 
 
@@ -266,52 +250,88 @@ def serving(
     separate: bool = False,
     dwell: float = 3.0,
     pin: bool = True,
+    rounds: int = 2,
 ) -> ServingResult:
-    """A fresh server for each half, so no match left over from the first
-    (its bots stopped mid-game) is watched in the second."""
+    """One server; the bots play all along, and the measuring alternates
+    between no page open and `pages` open (`rounds` times each, `seconds` in
+    all for each), so a change in the machine's other load falls on both."""
     everywhere = os.sched_getaffinity(0)
     load_start = os.getloadavg()[0]
-    pinned = False
     try:
         viewer = _start_server(separate)
         try:
             pinned = pin and _pin(viewer, sorted(everywhere))
-            alone, cpu_alone = asyncio.run(
-                _moves_per_second(viewer.server, matches, seconds, think)
+            figures = asyncio.run(
+                _alternate(viewer, matches, pages, seconds / rounds, think, dwell, rounds)
             )
-        finally:
-            viewer.stop()
-        viewer = _start_server(separate)
-        try:
-            pinned = pin and _pin(viewer, sorted(everywhere))
-            helper = subprocess.Popen(
-                [sys.executable, "-m", "benchmarks.web", "--pages-helper", viewer.url,
-                 "--pages", str(pages), "--seconds", str(seconds + 4), "--dwell", str(dwell)],
-                stdout=subprocess.PIPE, text=True,
-            )  # fmt: skip
-            try:
-                loaded, cpu_loaded = asyncio.run(_with_ramp(viewer.server, matches, seconds, think))
-                out, _ = helper.communicate(timeout=seconds + 60)
-            finally:
-                if helper.poll() is None:
-                    helper.kill()
-            totals = json.loads(out.strip().splitlines()[-1])
         finally:
             viewer.stop()
     finally:
         _set_affinity(os.getpid(), everywhere)
-    return ServingResult(
-        matches, pages, dwell, pinned, alone, loaded, cpu_alone, cpu_loaded,
-        int(totals["pages"]), int(totals["batches"]), totals["live_pages"],
-        (load_start, os.getloadavg()[0]),
-    )  # fmt: skip
+    return ServingResult(matches, pages, dwell, pinned, *figures, (load_start, os.getloadavg()[0]))
 
 
-async def _with_ramp(
-    server: launch.ServerProcess, matches: int, seconds: float, think: float
-) -> tuple[float, float]:
-    await asyncio.sleep(1.5)  # the helper opens its pages
-    return await _moves_per_second(server, matches, seconds, think)
+async def _alternate(
+    viewer: _Viewer,
+    matches: int,
+    pages: int,
+    phase: float,
+    think: float,
+    dwell: float,
+    rounds: int,
+) -> tuple[float, float, float, float, int, int, float]:
+    """(moves/s alone, with pages, server CPU ms/move alone, with pages,
+    page loads, batches, pages on a live match on average)."""
+    address, pid = viewer.server.address, viewer.server.pid
+    counter = [0]
+    sums = {"alone": [0, 0.0, 0.0], "pages": [0, 0.0, 0.0]}  # moves, CPU s, seconds
+    totals = {"pages": 0.0, "batches": 0.0, "live_pages": 0.0}
+
+    async def measure(kind: str) -> None:
+        moves, cpu, start = counter[0], procs.sample(pid).cpu_seconds, time.perf_counter()
+        await asyncio.sleep(phase)
+        sums[kind][0] += counter[0] - moves
+        sums[kind][1] += procs.sample(pid).cpu_seconds - cpu
+        sums[kind][2] += time.perf_counter() - start
+
+    workers = [
+        asyncio.ensure_future(_play_forever(address, counter, w, think)) for w in range(matches)
+    ]
+    try:
+        await asyncio.sleep(1.0)  # ramp up
+        for _ in range(rounds):
+            await measure("alone")
+            helper = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "benchmarks.web", "--pages-helper", viewer.url,
+                "--pages", str(pages), "--seconds", str(PAGES_RAMP + phase + 0.5),
+                "--dwell", str(dwell), stdout=subprocess.PIPE,
+            )  # fmt: skip
+            try:
+                await asyncio.sleep(PAGES_RAMP)
+                await measure("pages")
+                out, _ = await asyncio.wait_for(helper.communicate(), phase + 60)
+            finally:
+                if helper.returncode is None:
+                    helper.kill()
+                    await helper.wait()
+            for key, value in json.loads(out.decode().strip().splitlines()[-1]).items():
+                if key in totals:
+                    totals[key] += value
+            await asyncio.sleep(1.0)  # the pages' streams close
+    finally:
+        for worker in workers:
+            worker.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+    (moves_a, cpu_a, time_a), (moves_p, cpu_p, time_p) = sums["alone"], sums["pages"]
+    return (
+        moves_a / time_a,
+        moves_p / time_p,
+        1000 * cpu_a / max(1, moves_a),
+        1000 * cpu_p / max(1, moves_p),
+        int(totals["pages"]),
+        int(totals["batches"]),
+        totals["live_pages"] / rounds,
+    )
 
 
 def live(matches: int = 3) -> dict[str, Any]:
@@ -474,6 +494,12 @@ def main(argv: list[str] | None = None) -> int:
         "another live one (0: hop at once, every page always live)",
     )
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=2,
+        help="serving: alternate this many times between no page and the pages open",
+    )
+    parser.add_argument(
         "--no-pin",
         action="store_true",
         help="serving: do not give the game server a CPU of its own (see _pin)",
@@ -493,6 +519,7 @@ def main(argv: list[str] | None = None) -> int:
             args.separate,
             args.dwell,
             not args.no_pin,
+            args.rounds,
         )
         print(
             f"serving ({'viewer in its own process' if args.separate else 'serve --web-port'}"

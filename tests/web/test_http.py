@@ -7,6 +7,7 @@ import gzip
 import json
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -91,6 +92,27 @@ def test_the_live_stream_of_a_match_already_over_says_so_without_watching(
     assert body == 'event: end\ndata: {"over":true}\n\n'
     assert showcase.web is not None
     assert not showcase.web.runner.app[STATE].hub.following(match_id)
+
+
+def test_a_live_page_starts_at_the_latest_snapshot(showcase: Showcase) -> None:
+    """Not at move 0: the server need not send the match's history, nor the
+    browser hold it; later moves follow."""
+    match_id = showcase.start_live("sheep-showdown", 2, 611, delay=0.05)
+    deadline = time.monotonic() + 30
+    while json.loads(get(f"{showcase.url}/api/match/{match_id}")[2])["moves"] < 5:
+        assert time.monotonic() < deadline, "the live match did not reach move 5"
+        time.sleep(0.05)
+    with urllib.request.urlopen(f"{showcase.url}/api/match/{match_id}/live", timeout=30) as stream:
+        batches = []
+        for line in stream:
+            if line.startswith(b"data: "):
+                batches.append(json.loads(line[6:]))
+            if len(batches) == 3:
+                break
+    first = batches[0][0]
+    assert first["kind"] == "snapshot" and first["move"] >= 5, first
+    moves = [item["move"] for batch in batches for item in batch if item["kind"] == "snapshot"]
+    assert moves == sorted(moves) and moves[-1] > moves[0], moves
 
 
 def test_seat_views_of_a_live_match_are_refused(showcase: Showcase) -> None:
