@@ -4,7 +4,7 @@ that the match fills and the gRPC handler drains, with an explicit end."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -42,15 +42,3 @@ class Outbound(Generic[M]):
 
     def close(self, code: grpc.StatusCode | None, message: str) -> None:
         self.queue.put_nowait(StreamClosed(code, message))
-
-
-async def relay(stream: Outbound[M], context: grpc.aio.ServicerContext) -> AsyncIterator[M]:
-    """Yield the stream's messages until it is closed; a close with a status
-    code ends the RPC with that status."""
-    while True:
-        item = await stream.queue.get()
-        if isinstance(item, StreamClosed):
-            if item.code is not None:
-                await context.abort(item.code, item.message)
-            return
-        yield item

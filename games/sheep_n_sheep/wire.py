@@ -7,6 +7,7 @@ from typing import Any
 
 from sheepfold.v1 import sheep_n_sheep_pb2 as pb
 
+from games.encoding import PiecewiseObservationCodec
 from games.sheep_n_sheep import events as ev
 from games.sheep_n_sheep.actions import (
     BeginFree,
@@ -110,12 +111,12 @@ def _placement(placement: Placement) -> pb.SheepNSheepPlacement:
     )
 
 
-class SheepNSheepCodec:
+class SheepNSheepCodec(PiecewiseObservationCodec):
     field = "sheep_n_sheep"
 
-    def observation_to_proto(self, observation: SheepNSheepObservation) -> Any:
+    def observation_head(self, observation: SheepNSheepObservation) -> Any:
         obs = observation
-        message = pb.SheepNSheepObservation(
+        return pb.SheepNSheepObservation(
             seat=obs.seat,
             players=obs.players,
             to_move=obs.to_move,
@@ -128,19 +129,19 @@ class SheepNSheepCodec:
             last_turn=obs.last_turn,
             placement=None if obs.placement is None else _placement(obs.placement),
         )
+
+    def observation_pieces(self, observation: SheepNSheepObservation) -> bytes:
         # The card lists change a little per decision and the pastures only when a
-        # card is placed: their encodings are reused, merged in one parse.
-        message.MergeFromString(
-            b"".join(
-                (
-                    _hand_bytes(obs.hand),
-                    _market_bytes(obs.market),
-                    *(_pasture_bytes(seat, p) for seat, p in enumerate(obs.pastures)),
-                    _discard_bytes(obs.discard),
-                )
+        # card is placed: their encodings are reused.
+        obs = observation
+        return b"".join(
+            (
+                _hand_bytes(obs.hand),
+                _market_bytes(obs.market),
+                *(_pasture_bytes(seat, p) for seat, p in enumerate(obs.pastures)),
+                _discard_bytes(obs.discard),
             )
         )
-        return message
 
     def action_to_proto(self, action: Any) -> Any:
         msg = pb.SheepNSheepAction
