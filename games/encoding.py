@@ -12,6 +12,22 @@ from __future__ import annotations
 from typing import Any
 
 
+def varint(value: int) -> bytes:
+    """Protobuf's base-128 encoding of a non-negative integer."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def length_delimited(field_number: int, payload: bytes) -> bytes:
+    """`payload` as the value of a bytes, string or message field: joined with
+    other fields' encodings it adds that field to the message."""
+    return varint(field_number << 3 | 2) + varint(len(payload)) + payload
+
+
 class ObservationCodec:
     """`observation_bytes` for a codec that builds its observation message whole."""
 

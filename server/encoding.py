@@ -22,6 +22,7 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 from games.contract import Codec
+from games.encoding import length_delimited
 from server.convert import legal_action_bytes
 
 
@@ -32,21 +33,6 @@ def _number(message: Any, field: str) -> int:
 _RESPONSE_DECISION = _number(arena_pb2.PlayResponse, "decision")
 _RESPONSE_EVENT = _number(arena_pb2.PlayResponse, "event")
 _DECISION_OBSERVATION = _number(arena_pb2.Decision, "observation")
-
-
-def varint(value: int) -> bytes:
-    """Protobuf's base-128 encoding of a non-negative integer."""
-    out = bytearray()
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def length_delimited(field_number: int, payload: bytes) -> bytes:
-    """`payload` as the value of a bytes, string or message field."""
-    return varint(field_number << 3 | 2) + varint(len(payload)) + payload
 
 
 @functools.cache

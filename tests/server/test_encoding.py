@@ -11,6 +11,7 @@ import pytest
 from sheepfold.v1 import arena_pb2
 
 import games
+from games import encoding as codec_encoding
 from server import convert, encoding
 
 
@@ -82,9 +83,9 @@ def test_pre_encoded_decisions_and_events_equal_the_plain_messages(
 def test_varints_and_framing_are_protobufs_own(value: int) -> None:
     reference = arena_pb2.Decision(decision_id=value).SerializeToString()
     if value:
-        assert reference == b"\x08" + encoding.varint(value)
+        assert reference == b"\x08" + codec_encoding.varint(value)
     text = "x" * (value % 1000 + 1)  # an empty string would not be sent at all
-    framed = encoding.length_delimited(3, text.encode())
+    framed = codec_encoding.length_delimited(3, text.encode())
     assert framed == arena_pb2.Decision(prompt=text).SerializeToString()
 
 
