@@ -230,7 +230,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             match.log.info("join refused", code=error.code.name, reason=error.message)
             await context.abort(error.code, error.message)
         reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
-        get = stream.queue.get
+        get = stream.get
         try:
             # The seat's queue drained here, not through `relay`: one generator less
             # for every message of every decision.

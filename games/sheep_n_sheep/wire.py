@@ -63,8 +63,8 @@ _CARD_PB: tuple[pb.SheepNSheepCard, ...] = tuple(card_to_proto(card.id) for card
 
 # Encoded observation fields. A card's encoding as a hand, discard or placed
 # card entry never changes, so these are built once; a field's encoding is then
-# the join of its entries, with a memo for pastures (the longest lists, the same
-# from one decision to the next until a card is placed there).
+# the join of its entries, with a memo for pastures and the market (the same
+# from one decision to the next until a card is placed or a set taken).
 def _field_number(name: str) -> int:
     return int(pb.SheepNSheepObservation.DESCRIPTOR.fields_by_name[name].number)
 
@@ -91,6 +91,7 @@ def _pasture_bytes(seat: int, pasture: tuple[tuple[int, int, int], ...]) -> byte
     return length_delimited(_PASTURES, head + cards)
 
 
+@functools.lru_cache(maxsize=1024)
 def _market_bytes(market: tuple[tuple[int, int], ...]) -> bytes:
     return b"".join(
         [
