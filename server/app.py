@@ -19,6 +19,7 @@ from grpc_reflection.v1alpha import reflection
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.decoding import DecodeErrorsAreInvalidArgument
+from server.encoding import PreEncodedResponses
 from server.match import MatchLimits
 from server.metrics import NO_METRICS, ServerMetrics
 from server.metrics_http import MetricsEndpoint
@@ -189,7 +190,10 @@ class SheepfoldServer:
         self._loop = asyncio.get_running_loop()
         server = grpc.aio.server(
             options=grpc_options(self.config),
-            interceptors=[DecodeErrorsAreInvalidArgument({PLAY_METHOD})],
+            interceptors=[
+                DecodeErrorsAreInvalidArgument({PLAY_METHOD}),
+                PreEncodedResponses({PLAY_METHOD}),
+            ],
         )
         arena_pb2_grpc.add_ArenaServicer_to_server(
             ArenaService(

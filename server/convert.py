@@ -65,13 +65,18 @@ def fill_legal_actions(codec: Codec, target: arena_pb2.Decision, actions: Sequen
     The same actions come back decision after decision and match after match;
     merging their bytes in one parse costs a fraction of building the messages.
     """
-    target.MergeFromString(b"".join([_legal_action_bytes(codec, action) for action in actions]))
+    target.MergeFromString(b"".join([legal_action_bytes(codec, action) for action in actions]))
 
 
-@functools.lru_cache(maxsize=8192)
-def _legal_action_bytes(codec: Codec, action: Any) -> bytes:
-    # Actions are frozen values: equal actions of a game encode alike. A bounded
-    # memo of a pure function (a few MB when full), shared by every match.
+@functools.lru_cache(maxsize=32_768)
+def legal_action_bytes(codec: Codec, action: Any) -> bytes:
+    """One entry of `Decision.actions`, tag included.
+
+    Actions are frozen values: equal actions of a game encode alike. A bounded
+    memo of a pure function shared by every match (about 12 MB when full); ten
+    Sheep & Garden matches, 35 legal placements a decision, need this size to
+    hit (8,192 entries missed 8.6 actions a decision, 32,768 miss 0.8).
+    """
     return arena_pb2.Decision(actions=[legal_action(codec, action)]).SerializeToString()
 
 

@@ -20,7 +20,7 @@ import structlog
 from sheepfold.v1 import arena_pb2
 
 from games.contract import Event, Game, State
-from server import convert
+from server import convert, encoding
 from server.metrics import NO_METRICS, GameMetrics
 from server.records import MatchRecord, RecordedMove, StoredMatch, token_matches
 from server.spectators import Spectators, Watcher, public_history, public_messages
@@ -51,7 +51,8 @@ class Status(enum.Enum):
     ABORTED = arena_pb2.MATCH_STATUS_ABORTED
 
 
-SeatStream = Outbound[arena_pb2.PlayResponse]
+# Decisions and events go out pre-encoded (server.encoding), the rest as messages.
+SeatStream = Outbound[arena_pb2.PlayResponse | bytes]
 
 
 @dataclass(slots=True)
@@ -79,7 +80,7 @@ class PendingDecision:
     decision_id: int
     seat: int
     actions: Sequence[Any]
-    message: arena_pb2.PlayResponse
+    message: bytes  # the encoded PlayResponse
     # Loop times: when the request was last written to the seat's stream, and when
     # the accepted answer was read (for the round-trip metric).
     sent_at: float | None = None
@@ -294,25 +295,20 @@ class Match:
         uncrashed one would have, with no generator state to bring back."""
         return forced_action_index(self.record.seed, len(self.moves) + 1, count)
 
-    def _decision_message(
-        self, decision_id: int, seat: Seat, actions: Sequence[Any]
-    ) -> arena_pb2.PlayResponse:
+    def _decision_message(self, decision_id: int, seat: Seat, actions: Sequence[Any]) -> bytes:
         clock = self.record.clock
-        response = arena_pb2.PlayResponse()
-        # Filled in place: passing sub-messages to constructors would copy each.
-        decision = response.decision
-        decision.decision_id = decision_id
-        decision.seat = seat.index
-        decision.prompt = self.state.prompt()
-        convert.fill_observation(
-            self.codec, decision.observation, self.state.observation(seat.index)
+        head = arena_pb2.Decision(
+            decision_id=decision_id,
+            seat=seat.index,
+            prompt=self.state.prompt(),
+            clock=arena_pb2.Clock(
+                decision_seconds=clock.decision_seconds,
+                time_bank_seconds=seat.bank,
+                strikes=seat.strikes,
+                max_strikes=clock.max_strikes,
+            ),
         )
-        convert.fill_legal_actions(self.codec, decision, actions)
-        decision.clock.decision_seconds = clock.decision_seconds
-        decision.clock.time_bank_seconds = seat.bank
-        decision.clock.strikes = seat.strikes
-        decision.clock.max_strikes = clock.max_strikes
-        return response
+        return encoding.decision(self.codec, head, self.state.observation(seat.index), actions)
 
     async def _await_answer(self, seat: Seat, pending: PendingDecision) -> tuple[int, str]:
         clock = self.record.clock
@@ -380,18 +376,16 @@ class Match:
 
     def _broadcast(self, move: int, events: Sequence[Event]) -> None:
         for event in events:
-            converted: dict[int, arena_pb2.PlayResponse] = {}
+            encoded: dict[int, bytes] = {}
             for seat in self.seats:
                 if seat.stream is None:
                     continue
                 payload = event.visible_to(seat.index)
                 if payload is None:
                     continue
-                message = converted.get(id(payload))
+                message = encoded.get(id(payload))
                 if message is None:
-                    message = arena_pb2.PlayResponse()
-                    convert.fill_event(self.codec, message.event, move, payload)
-                    converted[id(payload)] = message
+                    message = encoded[id(payload)] = encoding.event(self.codec, move, payload)
                 self._send(seat, message)
 
     # ------------------------------------------------------------ spectators
@@ -587,7 +581,7 @@ class Match:
             )
             seat.stream = None
 
-    def _send(self, seat: Seat, message: arena_pb2.PlayResponse) -> None:
+    def _send(self, seat: Seat, message: arena_pb2.PlayResponse | bytes) -> None:
         stream = seat.stream
         if stream is not None and not stream.send(message):
             self.log.warning("seat stream too slow, dropped", seat=seat.index)

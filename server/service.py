@@ -22,7 +22,7 @@ from server.peers import PendingJoins, peer_address
 from server.records import ClockConfig
 from server.registry import LimitReached, MatchRegistry
 from server.storage import StoreRefused, StoreUnavailable
-from server.streams import relay
+from server.streams import StreamClosed
 
 DEFAULT_LIST_LIMIT = 100
 MAX_LIST_LIMIT = 1_000
@@ -230,9 +230,14 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             match.log.info("join refused", code=error.code.name, reason=error.message)
             await context.abort(error.code, error.message)
         reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
+        get = stream.get
         try:
-            async for message in relay(stream, context):
+            # The seat's queue drained here, not through `relay`: one generator less
+            # for every message of every decision.
+            while not isinstance(message := await get(), StreamClosed):
                 yield message
+            if message.code is not None:
+                await context.abort(message.code, message.message)
         finally:
             reader.cancel()
             match.leave(seat, stream)

@@ -131,6 +131,17 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self.version = migrate(self._db)
+        self._quick = self._db if self.path == ":memory:" else self._quick_connection()
+
+    def _quick_connection(self) -> sqlite3.Connection:
+        """The event loop's own connection for `try_record_move`: it never waits for a
+        lock, and never checkpoints (an fsync); `checkpoint` does that elsewhere."""
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=0)
+        db.execute("PRAGMA busy_timeout=0")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA wal_autocheckpoint=0")
+        return db
 
     def set_busy_timeout(self, seconds: float) -> None:
         """How long one write waits for another process's lock before it fails
@@ -178,11 +189,29 @@ class SqliteStore:
 
     def record_move(self, match_id: str, move: RecordedMove) -> None:
         with self._lock, self._db:
-            self._db.execute(
-                "INSERT INTO moves (match_id, move, seat, action_index, label, forced, bank)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (match_id, move.move, move.seat, move.index, move.label, move.forced, move.bank),
-            )
+            self._db.execute(_INSERT_MOVE, _move_row(match_id, move))
+
+    def try_record_move(self, match_id: str, move: RecordedMove) -> bool:
+        """Write the move only if that needs no waiting: False, with nothing written,
+        while another thread or process holds the database's write lock."""
+        if self._quick is self._db and not self._lock.acquire(blocking=False):
+            return False
+        try:
+            self._quick.execute(_INSERT_MOVE, _move_row(match_id, move))
+        except sqlite3.OperationalError as error:
+            if _waiting(error):
+                return False
+            raise
+        finally:
+            if self._quick is self._db:
+                self._lock.release()
+        return True
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file without waiting for
+        anyone (the quick connection never does it itself)."""
+        with self._lock:
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         with self._lock, self._db:
@@ -291,7 +320,27 @@ class SqliteStore:
             for db in self._reader_connections:
                 db.close()
             self._reader_connections.clear()
+            if self._quick is not self._db:
+                self._quick.close()
             self._db.close()
+
+
+_INSERT_MOVE = (
+    "INSERT INTO moves (match_id, move, seat, action_index, label, forced, bank)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _move_row(match_id: str, move: RecordedMove) -> tuple[object, ...]:
+    return (match_id, move.move, move.seat, move.index, move.label, move.forced, move.bank)
+
+
+def _waiting(error: sqlite3.OperationalError) -> bool:
+    """The write would have had to wait for a lock (SQLITE_BUSY or SQLITE_LOCKED)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(error) or "busy" in str(error)
 
 
 def _summary(row: Sequence[object]) -> MatchSummary:

@@ -2,8 +2,9 @@
 the next decision, so a store that survives a crash lets the server restore
 every unfinished match by replaying seed and actions.
 
-A store is plain blocking code; the server never calls it from its event loop
-but through `server.storage.StoreWorker` (one writer thread, reader threads).
+A store is plain blocking code; the server calls it through
+`server.storage.StoreWorker` (one writer thread, reader threads), and from its
+event loop only with `try_record_move`, which never waits.
 """
 
 from __future__ import annotations
@@ -21,6 +22,16 @@ class Store(Protocol):
     def create_match(self, record: MatchRecord) -> None: ...
 
     def record_move(self, match_id: str, move: RecordedMove) -> None: ...
+
+    def try_record_move(self, match_id: str, move: RecordedMove) -> bool:
+        """`record_move` if it needs no waiting for a lock, else False and nothing
+        written: the server calls it on its event loop, and hands the move to its
+        writer thread when it returns False."""
+        ...
+
+    def checkpoint(self) -> None:
+        """Housekeeping after many `try_record_move` writes (on the writer thread)."""
+        ...
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None: ...
 
@@ -65,6 +76,18 @@ class MemoryStore:
     def record_move(self, match_id: str, move: RecordedMove) -> None:
         with self._lock:
             self._matches[match_id].moves.append(move)
+
+    def try_record_move(self, match_id: str, move: RecordedMove) -> bool:
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            self._matches[match_id].moves.append(move)
+        finally:
+            self._lock.release()
+        return True
+
+    def checkpoint(self) -> None:
+        pass
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         with self._lock:

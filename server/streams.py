@@ -1,10 +1,11 @@
-"""The outbound side of the server's streams (Play and Watch): bounded queues
-that the match fills and the gRPC handler drains, with an explicit end."""
+"""The outbound side of the server's Play streams: bounded queues that the
+match fills and the gRPC handler drains, with an explicit end."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -24,33 +25,45 @@ class StreamClosed:
 class Outbound(Generic[M]):
     """Messages waiting for one client. Bounded, so a client that does not read
     is dropped instead of slowing the match or growing without end; a backlog
-    given at the start (history a watcher asked for) does not count as lag."""
+    given at the start does not count as lag.
+
+    A deque and one waiting future rather than an `asyncio.Queue`: a stream has
+    one reader, and every message of every decision passes through here.
+    """
 
     def __init__(self, limit: int = 10_000, backlog: Sequence[M] = ()) -> None:
-        self.queue: asyncio.Queue[M | StreamClosed] = asyncio.Queue()
-        for message in backlog:
-            self.queue.put_nowait(message)
+        self._items: deque[M | StreamClosed] = deque(backlog)
+        self._waiter: asyncio.Future[None] | None = None
         self.capacity = len(backlog) + limit
         self.rejected = 0  # refused messages the client sent (Play streams)
 
+    def __len__(self) -> int:
+        return len(self._items)
+
     def send(self, message: M) -> bool:
         """Queue `message`; False when the client is too far behind."""
-        if self.queue.qsize() >= self.capacity:
+        if len(self._items) >= self.capacity:
             return False
-        self.queue.put_nowait(message)
+        self._items.append(message)
+        self._wake()
         return True
 
     def close(self, code: grpc.StatusCode | None, message: str) -> None:
-        self.queue.put_nowait(StreamClosed(code, message))
+        self._items.append(StreamClosed(code, message))
+        self._wake()
 
+    async def get(self) -> M | StreamClosed:
+        """The next message, waiting for one if none is queued."""
+        items = self._items
+        while not items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return items.popleft()
 
-async def relay(stream: Outbound[M], context: grpc.aio.ServicerContext) -> AsyncIterator[M]:
-    """Yield the stream's messages until it is closed; a close with a status
-    code ends the RPC with that status."""
-    while True:
-        item = await stream.queue.get()
-        if isinstance(item, StreamClosed):
-            if item.code is not None:
-                await context.abort(item.code, item.message)
-            return
-        yield item
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)

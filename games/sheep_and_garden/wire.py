@@ -7,6 +7,7 @@ from typing import Any
 
 from sheepfold.v1 import sheep_and_garden_pb2 as pb
 
+from games.encoding import PiecewiseObservationCodec
 from games.sheep_and_garden.data import OBJECTIVE_BY_ID, TILES, Tile
 from games.sheep_and_garden.model import (
     GameEnded,
@@ -61,10 +62,10 @@ def _placed_bytes(tile: int, x: int, y: int, rotation: int) -> bytes:
     return pb.SheepAndGardenObservation(placed=[placed]).SerializeToString()
 
 
-class SheepAndGardenCodec:
+class SheepAndGardenCodec(PiecewiseObservationCodec):
     field = "sheep_and_garden"
 
-    def observation_to_proto(self, observation: SheepAndGardenObservation) -> Any:
+    def observation_head(self, observation: SheepAndGardenObservation) -> Any:
         message = pb.SheepAndGardenObservation(
             players=observation.players,
             display=list(observation.display),
@@ -83,19 +84,19 @@ class SheepAndGardenCodec:
             if view.card is not None:
                 card = OBJECTIVE_BY_ID[view.card]
                 entry.card, entry.name, entry.text = card.id, card.name, card.text
+        return message
+
+    def observation_pieces(self, observation: SheepAndGardenObservation) -> bytes:
         # Tile faces never change and a placed tile never moves: their encodings
-        # are reused and merged in one parse.
+        # are reused.
         placed = observation.placed
         visible = sorted({p.tile for p in placed} | set(observation.display))
-        message.MergeFromString(
-            b"".join(
-                (
-                    *(_placed_bytes(p.tile, p.x, p.y, p.rotation) for p in placed),
-                    *(_FACE_BYTES[t] for t in visible),
-                )
+        return b"".join(
+            (
+                *(_placed_bytes(p.tile, p.x, p.y, p.rotation) for p in placed),
+                *(_FACE_BYTES[t] for t in visible),
             )
         )
-        return message
 
     def action_to_proto(self, action: Place) -> Any:
         return pb.SheepAndGardenAction(

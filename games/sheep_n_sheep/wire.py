@@ -7,6 +7,7 @@ from typing import Any
 
 from sheepfold.v1 import sheep_n_sheep_pb2 as pb
 
+from games.encoding import PiecewiseObservationCodec, length_delimited
 from games.sheep_n_sheep import events as ev
 from games.sheep_n_sheep.actions import (
     BeginFree,
@@ -60,36 +61,48 @@ def card_to_proto(card_id: int) -> pb.SheepNSheepCard:
 _CARD_PB: tuple[pb.SheepNSheepCard, ...] = tuple(card_to_proto(card.id) for card in CARDS)
 
 
-# Encoded observation fields, by their content. Bounded memos of pure functions:
-# a pasture is the same bytes from one decision to the next until a card is
-# placed there, and finished matches' entries age out.
+# Encoded observation fields. A card's encoding as a hand, discard or placed
+# card entry never changes, so these are built once; a field's encoding is then
+# the join of its entries, with a memo for pastures and the market (the same
+# from one decision to the next until a card is placed or a set taken).
+def _field_number(name: str) -> int:
+    return int(pb.SheepNSheepObservation.DESCRIPTOR.fields_by_name[name].number)
+
+
+_HAND, _MARKET, _PASTURES, _DISCARD = (
+    _field_number(name) for name in ("hand", "market", "pastures", "discard")
+)
+_CARD_BYTES = tuple(card.SerializeToString() for card in _CARD_PB)
+_HAND_ENTRY = tuple(length_delimited(_HAND, card) for card in _CARD_BYTES)
+_DISCARD_ENTRY = tuple(length_delimited(_DISCARD, card) for card in _CARD_BYTES)
+
+
+@functools.lru_cache(maxsize=8192)
+def _placed_card(x: int, y: int, card: int) -> bytes:
+    return pb.SheepNSheepPasture(
+        cards=[pb.SheepNSheepPlacedCard(cell=pb.SheepNSheepCell(x=x, y=y), card=_CARD_PB[card])]
+    ).SerializeToString()
+
+
 @functools.lru_cache(maxsize=2048)
 def _pasture_bytes(seat: int, pasture: tuple[tuple[int, int, int], ...]) -> bytes:
-    cards = [
-        pb.SheepNSheepPlacedCard(cell=pb.SheepNSheepCell(x=x, y=y), card=_CARD_PB[c])
-        for x, y, c in pasture
-    ]
-    message = pb.SheepNSheepObservation(pastures=[pb.SheepNSheepPasture(seat=seat, cards=cards)])
-    return message.SerializeToString()
-
-
-@functools.lru_cache(maxsize=2048)
-def _hand_bytes(hand: tuple[int, ...]) -> bytes:
-    return pb.SheepNSheepObservation(hand=[_CARD_PB[c] for c in hand]).SerializeToString()
-
-
-@functools.lru_cache(maxsize=2048)
-def _market_bytes(market: tuple[tuple[int, int], ...]) -> bytes:
-    sets = [
-        pb.SheepNSheepMarketSet(index=i, cards=[_CARD_PB[c] for c in pair])
-        for i, pair in enumerate(market)
-    ]
-    return pb.SheepNSheepObservation(market=sets).SerializeToString()
+    head = pb.SheepNSheepPasture(seat=seat).SerializeToString()
+    cards = b"".join([_placed_card(x, y, c) for x, y, c in pasture])
+    return length_delimited(_PASTURES, head + cards)
 
 
 @functools.lru_cache(maxsize=1024)
-def _discard_bytes(discard: tuple[int, ...]) -> bytes:
-    return pb.SheepNSheepObservation(discard=[_CARD_PB[c] for c in discard]).SerializeToString()
+def _market_bytes(market: tuple[tuple[int, int], ...]) -> bytes:
+    return b"".join(
+        [
+            length_delimited(
+                _MARKET,
+                pb.SheepNSheepMarketSet(index=i).SerializeToString()
+                + b"".join([length_delimited(2, _CARD_BYTES[c]) for c in pair]),
+            )
+            for i, pair in enumerate(market)
+        ]
+    )
 
 
 def _cell(cell: tuple[int, int] | None) -> pb.SheepNSheepCell | None:
@@ -110,12 +123,12 @@ def _placement(placement: Placement) -> pb.SheepNSheepPlacement:
     )
 
 
-class SheepNSheepCodec:
+class SheepNSheepCodec(PiecewiseObservationCodec):
     field = "sheep_n_sheep"
 
-    def observation_to_proto(self, observation: SheepNSheepObservation) -> Any:
+    def observation_head(self, observation: SheepNSheepObservation) -> Any:
         obs = observation
-        message = pb.SheepNSheepObservation(
+        return pb.SheepNSheepObservation(
             seat=obs.seat,
             players=obs.players,
             to_move=obs.to_move,
@@ -128,19 +141,19 @@ class SheepNSheepCodec:
             last_turn=obs.last_turn,
             placement=None if obs.placement is None else _placement(obs.placement),
         )
+
+    def observation_pieces(self, observation: SheepNSheepObservation) -> bytes:
         # The card lists change a little per decision and the pastures only when a
-        # card is placed: their encodings are reused, merged in one parse.
-        message.MergeFromString(
-            b"".join(
-                (
-                    _hand_bytes(obs.hand),
-                    _market_bytes(obs.market),
-                    *(_pasture_bytes(seat, p) for seat, p in enumerate(obs.pastures)),
-                    _discard_bytes(obs.discard),
-                )
+        # card is placed: their encodings are reused.
+        obs = observation
+        return b"".join(
+            (
+                *[_HAND_ENTRY[c] for c in obs.hand],
+                _market_bytes(obs.market),
+                *[_pasture_bytes(seat, p) for seat, p in enumerate(obs.pastures)],
+                *[_DISCARD_ENTRY[c] for c in obs.discard],
             )
         )
-        return message
 
     def action_to_proto(self, action: Any) -> Any:
         msg = pb.SheepNSheepAction

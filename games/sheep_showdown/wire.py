@@ -10,6 +10,7 @@ from typing import Any
 
 from sheepfold.v1 import sheep_showdown_pb2 as pb
 
+from games.encoding import ObservationCodec
 from games.sheep_showdown import actions as A
 from games.sheep_showdown import events as E
 from games.sheep_showdown.state import DECISIONS, SheepShowdownObservation
@@ -24,7 +25,7 @@ def _cell(row: int, col: int) -> pb.SheepShowdownCell:
     return pb.SheepShowdownCell(row=row, col=col)
 
 
-class SheepShowdownCodec:
+class SheepShowdownCodec(ObservationCodec):
     field = "sheep_showdown"
 
     def observation_to_proto(self, obs: SheepShowdownObservation) -> pb.SheepShowdownObservation:

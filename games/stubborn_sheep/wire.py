@@ -10,6 +10,7 @@ from typing import Any
 
 from sheepfold.v1 import stubborn_sheep_pb2 as pb
 
+from games.encoding import PiecewiseObservationCodec
 from games.stubborn_sheep import actions as act
 from games.stubborn_sheep import events as ev
 from games.stubborn_sheep.data import FENCES, SHEEP_BONUS, SHEEP_COLOUR
@@ -87,10 +88,10 @@ _HAND_CARD_BYTES: tuple[bytes, ...] = tuple(
 )
 
 
-class StubbornSheepCodec:
+class StubbornSheepCodec(PiecewiseObservationCodec):
     field = "stubborn_sheep"
 
-    def observation_to_proto(self, obs: StubbornSheepObservation) -> pb.StubbornSheepObservation:
+    def observation_head(self, obs: StubbornSheepObservation) -> pb.StubbornSheepObservation:
         msg = pb.StubbornSheepObservation(
             players=obs.players,
             current=obs.current,
@@ -112,38 +113,38 @@ class StubbornSheepCodec:
             msg.seat = obs.seat
         if obs.to_move is not None:
             msg.to_move = obs.to_move
-        # Areas and fences change only where sheep moved or a fence was played, and
-        # cards never change: their encodings are reused and merged in one parse.
-        msg.MergeFromString(
-            b"".join(
-                (
-                    *(_area_bytes(a.index, a.owner, a.sheep) for a in obs.areas),
-                    *(
-                        _fence_bytes(
-                            f.index,
-                            f.owner,
-                            f.card,
-                            f.orientation,
-                            f.height,
-                            f.left_area,
-                            f.right_area,
-                            f.jumps,
-                        )
-                        for f in obs.fences
-                    ),
-                    *(_HAND_CARD_BYTES[card] for card in obs.hand),
-                    *(
-                        _seat_bytes(seat, obs.hand_sizes[seat], piles)
-                        for seat, piles in enumerate(obs.scored)
-                    ),
-                )
-            )
-        )
         msg.activation.fence = obs.activating
         msg.activation.icon = obs.icon
         msg.activation.queue.extend(obs.queue)
         msg.activation.activated.extend(obs.activated)
         return msg
+
+    def observation_pieces(self, obs: StubbornSheepObservation) -> bytes:
+        # Areas and fences change only where sheep moved or a fence was played, and
+        # cards never change: their encodings are reused.
+        return b"".join(
+            (
+                *(_area_bytes(a.index, a.owner, a.sheep) for a in obs.areas),
+                *(
+                    _fence_bytes(
+                        f.index,
+                        f.owner,
+                        f.card,
+                        f.orientation,
+                        f.height,
+                        f.left_area,
+                        f.right_area,
+                        f.jumps,
+                    )
+                    for f in obs.fences
+                ),
+                *(_HAND_CARD_BYTES[card] for card in obs.hand),
+                *(
+                    _seat_bytes(seat, obs.hand_sizes[seat], piles)
+                    for seat, piles in enumerate(obs.scored)
+                ),
+            )
+        )
 
     def action_to_proto(self, action: Any) -> pb.StubbornSheepAction:
         if isinstance(action, act.PlaceFence):

@@ -1,0 +1,114 @@
+"""Moves written straight from the event loop: only when no lock is in the way.
+
+The server writes a move on its event loop when the store can take it without
+waiting, and through its writer thread (which waits and retries) otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from server import storage
+from server.records import ClockConfig, MatchRecord, RecordedMove
+from server.sqlite_store import SqliteStore
+from server.storage import StoreWorker
+from server.store import MemoryStore
+
+
+def _record(match_id: str) -> MatchRecord:
+    return MatchRecord(
+        match_id=match_id,
+        game="sheep-n-sheep",
+        players=2,
+        options={},
+        seed=7,
+        clock=ClockConfig(),
+        token_hashes=("h0", "h1"),
+        created_at=1.0,
+    )
+
+
+def _move(number: int) -> RecordedMove:
+    return RecordedMove(number, number % 2, 0, f"move {number}", "", 5.0)
+
+
+def test_a_quick_write_never_waits_for_another_process_lock(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SqliteStore(path)
+    store.create_match(_record("m"))
+    assert store.try_record_move("m", _move(1))
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # holds the write lock
+    assert not store.try_record_move("m", _move(2)), "it must refuse, not wait"
+    other.execute("ROLLBACK")
+    other.close()
+    assert store.try_record_move("m", _move(2))
+    stored = store.load("m")
+    assert stored is not None and stored.moves == [_move(1), _move(2)]
+    store.close()
+
+
+def test_a_quick_write_refused_by_the_lock_is_made_by_the_writer_once_it_is_free(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+
+    async def scenario() -> list[RecordedMove]:
+        store = SqliteStore(path)
+        worker = StoreWorker(store)
+        await worker.create_match(_record("m"))
+        await worker.record_move("m", _move(1))
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        writing = asyncio.create_task(worker.record_move("m", _move(2)))
+        await asyncio.sleep(0.4)
+        assert not writing.done(), "the move waits for the lock (on the writer thread)"
+        assert not worker.healthy, "and the server reports the database unwritable"
+        other.execute("ROLLBACK")
+        other.close()
+        await asyncio.wait_for(writing, 5)
+        await worker.record_move("m", _move(3))
+        assert worker.healthy
+        await worker.close()
+        reopened = SqliteStore(path)
+        stored = reopened.load("m")
+        reopened.close()
+        assert stored is not None
+        return stored.moves
+
+    assert asyncio.run(scenario()) == [_move(1), _move(2), _move(3)]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "memory"])
+def test_quick_writes_checkpoint_the_log_now_and_then(
+    tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(storage, "CHECKPOINT_EVERY", 10)
+    store = SqliteStore(tmp_path / "s.db") if kind == "sqlite" else MemoryStore()
+    checkpoints: list[int] = []
+    checkpoint = store.checkpoint
+
+    def counted() -> None:
+        checkpoints.append(1)
+        checkpoint()
+
+    store.checkpoint = counted  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        worker = StoreWorker(store)
+        await worker.create_match(_record("m"))
+        for number in range(1, 26):
+            await worker.record_move("m", _move(number))
+        await worker.close()
+
+    asyncio.run(scenario())
+    assert len(checkpoints) == 2, "one checkpoint per 10 quick writes"
+    if kind == "sqlite":
+        reopened = SqliteStore(tmp_path / "s.db")
+        stored = reopened.load("m")
+        reopened.close()
+        assert stored is not None and len(stored.moves) == 25
