@@ -7,6 +7,7 @@ import gzip
 import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,6 +48,10 @@ class State:
     gateway: Gateway
     hub: WatchHub
     cache: OrderedDict[tuple[str, str, str], _Frames] = field(default_factory=OrderedDict)
+    rendering: dict[tuple[str, str, str], asyncio.Future[_Frames]] = field(default_factory=dict)
+    renderer: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="web-replay")
+    )
     # The matches list, per game filter: (loop time, JSON bytes). Every open list
     # page shares one ListMatches a second.
     listings: dict[str, tuple[float, bytes]] = field(default_factory=dict)
@@ -111,6 +116,7 @@ def build_app(config: WebConfig) -> web.Application:
     async def stop(app: web.Application) -> None:
         await app[STATE].hub.close()
         await app[STATE].gateway.close()
+        app[STATE].renderer.shutdown(wait=False, cancel_futures=True)
 
     app.on_startup.append(start)
     app.on_cleanup.append(stop)
@@ -274,24 +280,49 @@ async def _frames_response(
     state = request.app[STATE]
     frames = state.cache.get(key)
     if frames is None:
-        replay = await load()
-        try:
-            parsed = parse_view(view, replay.players)
-        except ViewError as error:
-            raise _fail(400, str(error)) from None
-        # Replaying is CPU work: off the loop, which may also run the game server.
-        frames = await asyncio.get_running_loop().run_in_executor(
-            None, _render_frames, replay, parsed
-        )
-        state.cache[key] = frames
-        while len(state.cache) > state.config.cache_size:
-            state.cache.popitem(last=False)
-    state.cache.move_to_end(key)
+        # Pages opening a match that just ended share one replay.
+        rendering = state.rendering.get(key)
+        if rendering is None:
+            rendering = asyncio.ensure_future(_load_and_render(state, key, view, load))
+            state.rendering[key] = rendering
+            rendering.add_done_callback(lambda done: _rendered(state, key, done))
+        frames = await asyncio.shield(rendering)
+    if key in state.cache:  # others may have pushed it out meanwhile
+        state.cache.move_to_end(key)
     headers = {"Content-Type": "application/json"}
     if "gzip" in request.headers.get("Accept-Encoding", ""):
         headers["Content-Encoding"] = "gzip"
         return web.Response(body=frames.gzipped, headers=headers)
     return web.Response(body=frames.plain, headers=headers)
+
+
+async def _load_and_render(
+    state: State,
+    key: tuple[str, str, str],
+    view: str,
+    load: Callable[[], Awaitable[arena_pb2.Replay]],
+) -> _Frames:
+    replay = await load()
+    try:
+        parsed = parse_view(view, replay.players)
+    except ViewError as error:
+        raise _fail(400, str(error)) from None
+    # Replaying is CPU work: off the loop, which may also run the game server,
+    # and one at a time, so that it takes the loop's interpreter lock no more
+    # than one thread can.
+    frames = await asyncio.get_running_loop().run_in_executor(
+        state.renderer, _render_frames, replay, parsed
+    )
+    state.cache[key] = frames
+    while len(state.cache) > state.config.cache_size:
+        state.cache.popitem(last=False)
+    return frames
+
+
+def _rendered(state: State, key: tuple[str, str, str], done: asyncio.Future[_Frames]) -> None:
+    state.rendering.pop(key, None)
+    if not done.cancelled():
+        done.exception()  # retrieved: every page that waited has its answer
 
 
 def _render_frames(replay: arena_pb2.Replay, view: int | str) -> _Frames:

@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import grpc
@@ -19,6 +20,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 import games
 from server import convert
 from tests.conftest import ROOT
+from web import app as web_app
 from web.app import STATE
 from web.frames import observation_dict
 from web.showcase import GAMES, Showcase
@@ -113,6 +115,33 @@ def test_a_live_page_starts_at_the_latest_snapshot(showcase: Showcase) -> None:
     assert first["kind"] == "snapshot" and first["move"] >= 5, first
     moves = [item["move"] for batch in batches for item in batch if item["kind"] == "snapshot"]
     assert moves == sorted(moves) and moves[-1] > moves[0], moves
+
+
+def test_pages_opening_one_finished_match_at_once_share_one_replay(
+    showcase: Showcase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert showcase.web is not None
+    state = showcase.web.runner.app[STATE]
+    renders: list[object] = []
+    real = web_app._render_frames
+
+    def counting(replay: Any, view: Any) -> Any:
+        renders.append(view)
+        time.sleep(0.2)  # the other pages arrive while this one renders
+        return real(replay, view)
+
+    monkeypatch.setattr(web_app, "_render_frames", counting)
+
+    async def clear() -> None:
+        state.cache.clear()
+
+    showcase.server.run(clear())
+    url = f"{showcase.url}/api/match/{showcase.finished['stubborn-sheep']}/frames"
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(lambda _: get(url), range(6)))
+    assert {status for status, _, _ in answers} == {200}
+    assert len({body for _, _, body in answers}) == 1
+    assert renders == ["public"]
 
 
 def test_seat_views_of_a_live_match_are_refused(showcase: Showcase) -> None:
