@@ -176,12 +176,13 @@ async def _pages(
                     continue
                 totals["streams"] += 1
                 opened = time.monotonic()
-                async with session.get(f"{url}/api/match/{match_id}/live") as response:
-                    async for chunk in response.content.iter_any():
-                        totals["bytes"] += len(chunk)
-                        totals["batches"] += chunk.count(b"data: ")
-                        if time.monotonic() > deadline:
-                            break
+                with contextlib.suppress(TimeoutError):
+                    # Until the match ends, or the deadline if it is still running.
+                    async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                        async with session.get(f"{url}/api/match/{match_id}/live") as response:
+                            async for chunk in response.content.iter_any():
+                                totals["bytes"] += len(chunk)
+                                totals["batches"] += chunk.count(b"data: ")
                 # Counted from `skip` on, when the serving part measures.
                 totals["live"] += max(0.0, min(time.monotonic(), deadline) - max(opened, counted))
                 await asyncio.sleep(dwell)
@@ -319,9 +320,7 @@ async def _alternate(
                     totals[key] += value
             await asyncio.sleep(1.0)  # the pages' streams close
     finally:
-        for worker in workers:
-            worker.cancel()
-        await asyncio.gather(*workers, return_exceptions=True)
+        await _stop(workers)
     (moves_a, cpu_a, time_a), (moves_p, cpu_p, time_p) = sums["alone"], sums["pages"]
     return (
         moves_a / time_a,
@@ -332,6 +331,20 @@ async def _alternate(
         int(totals["batches"]),
         totals["live_pages"] / rounds,
     )
+
+
+async def _stop(tasks: list[asyncio.Future[None]]) -> None:
+    """Cancel, and cancel again what is still running a second later: a seat
+    that sees its stream cancelled may take it for a lost connection and
+    rejoin once (then the next cancel lands in its back-off sleep)."""
+    pending = set(tasks)
+    for _ in range(10):
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=1.0)
+        if not pending:
+            return
+    raise RuntimeError(f"{len(pending)} bot tasks did not stop")
 
 
 def live(matches: int = 3) -> dict[str, Any]:
