@@ -17,7 +17,7 @@ figure is the slowdown of the matches. The server gets a CPU of its own, the
 load generators the others (`--no-pin` to share).
 
 live: headless Chromium shows a 2-player Double Trouble Sheep Showdown match
-whose bots answer every 10 ms (about 100 moves/s). Measured in the page: moves
+whose bots answer every 5 ms (about 100 moves/s). Measured in the page: moves
 shown per second, how far the page is behind the server, the longest gap
 between animation frames, and how long a click on "previous" takes to redraw.
 """
