@@ -24,6 +24,9 @@ from web.hub import WatchHub
 
 STATIC = Path(__file__).parent / "static"
 LIST_POLL_SECONDS = 1.0
+MATCH_INFO_SECONDS = 0.5  # a running match's GetMatch answer reused for page loads
+SETTLED_KEPT = 2000  # finished matches' list entries and GetMatch answers kept
+_SETTLED = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
 log = structlog.get_logger("sheepfold.web")
 
 
@@ -64,12 +67,13 @@ class State:
     # the moves), so a crowd opening one match costs the server one call.
     infos: OrderedDict[str, tuple[float, arena_pb2.MatchInfo]] = field(default_factory=OrderedDict)
 
-    async def match_info(self, match_id: str) -> arena_pb2.MatchInfo:
+    info_seconds: float = MATCH_INFO_SECONDS
+
+    async def match_info(self, match_id: str, max_age: float | None = None) -> arena_pb2.MatchInfo:
         now = asyncio.get_running_loop().time()
         cached = self.infos.get(match_id)
-        if cached is not None and (
-            cached[1].status in _SETTLED or now - cached[0] < MATCH_INFO_SECONDS
-        ):
+        age = self.info_seconds if max_age is None else max_age
+        if cached is not None and (cached[1].status in _SETTLED or now - cached[0] < age):
             return cached[1]
         info = await self.gateway.match(match_id)
         self.infos[match_id] = (now, info)
@@ -96,11 +100,6 @@ class State:
         payload = b"[" + b",".join(parts) + b"]"
         self.listings[game] = (now, payload)
         return payload
-
-
-_SETTLED = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
-SETTLED_KEPT = 2000
-MATCH_INFO_SECONDS = 0.5
 
 
 STATE = web.AppKey("state", State)
@@ -260,7 +259,7 @@ async def match_frames(request: web.Request) -> web.Response:
     """Every frame of a finished match in one view (public, all, seat-N)."""
     state = request.app[STATE]
     match_id = request.match_info["match_id"]
-    info = await state.match_info(match_id)
+    info = await state.match_info(match_id, max_age=0)  # a running one may just have ended
     view = request.query.get("view", PUBLIC)
     if info.status not in (arena_pb2.MATCH_STATUS_FINISHED,):
         if view != PUBLIC:
@@ -340,7 +339,7 @@ async def match_live(request: web.Request) -> web.StreamResponse:
     match_id = request.match_info["match_id"]
     over = False
     if not state.hub.following(match_id):
-        info = await state.gateway.match(match_id)  # a clear 404 before the stream starts
+        info = await state.match_info(match_id, max_age=0)  # a clear 404 before the stream
         over = info.status in _SETTLED
     response = await _sse(request)
     if over:

@@ -117,6 +117,26 @@ def test_a_live_page_starts_at_the_latest_snapshot(showcase: Showcase) -> None:
     assert moves == sorted(moves) and moves[-1] > moves[0], moves
 
 
+def test_a_page_loaded_while_the_match_ran_gets_its_replay_after_the_end(
+    showcase: Showcase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's stream, opened after the end, says so; the replay it then
+    asks for is served although the viewer saw the match running moments ago."""
+    assert showcase.web is not None
+    monkeypatch.setattr(showcase.web.runner.app[STATE], "info_seconds", 60.0)
+    match_id = showcase.start_live("sheep-showdown", 2, 707, delay=0.01)
+    status, _, html = get(f"{showcase.url}/match/{match_id}")
+    assert status == 200 and ('"status": "running"' in html or '"status": "waiting"' in html)
+    deadline = time.monotonic() + 60
+    while json.loads(get(f"{showcase.url}/api/match/{match_id}")[2])["status"] != "finished":
+        assert time.monotonic() < deadline, "the match did not finish"
+        time.sleep(0.1)
+    assert get(f"{showcase.url}/api/match/{match_id}/live")[2].endswith('{"over":true}\n\n')
+    status, _, body = get(f"{showcase.url}/api/match/{match_id}/frames")
+    assert status == 200, body[:300]
+    assert json.loads(body)["result"] is not None
+
+
 def test_pages_opening_one_finished_match_at_once_share_one_replay(
     showcase: Showcase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
