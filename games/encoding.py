@@ -1,5 +1,4 @@
-"""What the four games' protobuf codecs share: observations as bytes, and
-equality (codecs are stateless).
+"""What the four games' protobuf codecs share: observations as bytes.
 
 The server sends each observation once, as bytes; a codec that builds its
 observation from memoised encodings (a small head message plus pieces that
@@ -30,15 +29,6 @@ def length_delimited(field_number: int, payload: bytes) -> bytes:
 
 class ObservationCodec:
     """`observation_bytes` for a codec that builds its observation message whole."""
-
-    # A codec holds no state, so any two of one game are interchangeable: memos
-    # keyed on a codec (`server.convert.legal_action_bytes`) are then shared by
-    # every match of the game instead of starting empty with each one.
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self)
-
-    def __hash__(self) -> int:
-        return hash(type(self))
 
     def observation_to_proto(self, observation: Any) -> Any:
         raise NotImplementedError

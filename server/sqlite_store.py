@@ -22,8 +22,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from server.records import ClockConfig, MatchRecord, MatchSummary, RecordedMove, StoredMatch
+from server.store import QuickWrites, WouldWait
 
 
 class StoreError(Exception):
@@ -134,7 +136,7 @@ class SqliteStore:
         self._quick = self._db if self.path == ":memory:" else self._quick_connection()
 
     def _quick_connection(self) -> sqlite3.Connection:
-        """The event loop's own connection for `try_record_move`: it never waits for a
+        """The event loop's own connection (`quick_writes`): it never waits for a
         lock, and never checkpoints (an fsync); `checkpoint` does that elsewhere."""
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=0)
         db.execute("PRAGMA busy_timeout=0")
@@ -166,61 +168,25 @@ class SqliteStore:
     # ------------------------------------------------------------ writes
 
     def create_match(self, record: MatchRecord) -> None:
-        with self._lock, self._db:
-            self._db.execute(
-                "INSERT INTO matches (match_id, game, players, options_json, seed,"
-                " decision_seconds, time_bank_seconds, max_strikes, token_hashes_json,"
-                " created_at, status, rules_version)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)",
-                (
-                    record.match_id,
-                    record.game,
-                    record.players,
-                    json.dumps(record.options, sort_keys=True),
-                    str(record.seed),
-                    record.clock.decision_seconds,
-                    record.clock.time_bank_seconds,
-                    record.clock.max_strikes,
-                    json.dumps(list(record.token_hashes)),
-                    record.created_at,
-                    record.rules_version,
-                ),
-            )
+        with self._lock:
+            _create_match(self._db, record)
 
     def record_move(self, match_id: str, move: RecordedMove) -> None:
-        with self._lock, self._db:
-            self._db.execute(_INSERT_MOVE, _move_row(match_id, move))
+        with self._lock:
+            _record_move(self._db, match_id, move)
 
-    def try_record_move(self, match_id: str, move: RecordedMove) -> bool:
-        """Write the move only if that needs no waiting: False, with nothing written,
-        while another thread or process holds the database's write lock."""
-        if self._quick is self._db and not self._lock.acquire(blocking=False):
-            return False
-        try:
-            self._quick.execute(_INSERT_MOVE, _move_row(match_id, move))
-        except sqlite3.OperationalError as error:
-            if _waiting(error):
-                return False
-            raise
-        finally:
-            if self._quick is self._db:
-                self._lock.release()
-        return True
+    def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
+        with self._lock:
+            _finish_match(self._db, match_id, status, result, end_reason)
+
+    def quick_writes(self) -> QuickWrites:
+        return _QuickWrites(self._quick, self._lock if self._quick is self._db else None)
 
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the database file without waiting for
         anyone (the quick connection never does it itself)."""
         with self._lock:
             self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-
-    def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
-        with self._lock, self._db:
-            self._db.execute(
-                "UPDATE matches SET status = ?, result = ?, end_reason = ?, finished_at = ?,"
-                " move_count = (SELECT COUNT(*) FROM moves WHERE match_id = ?)"
-                " WHERE match_id = ?",
-                (status, result, end_reason, time.time(), match_id, match_id),
-            )
 
     def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
         """Delete old finished and aborted matches, at most `batch` in one transaction."""
@@ -325,14 +291,77 @@ class SqliteStore:
             self._db.close()
 
 
-_INSERT_MOVE = (
-    "INSERT INTO moves (match_id, move, seat, action_index, label, forced, bank)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?)"
-)
+def _create_match(db: sqlite3.Connection, record: MatchRecord) -> None:
+    db.execute(
+        "INSERT INTO matches (match_id, game, players, options_json, seed,"
+        " decision_seconds, time_bank_seconds, max_strikes, token_hashes_json,"
+        " created_at, status, rules_version)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)",
+        (
+            record.match_id,
+            record.game,
+            record.players,
+            json.dumps(record.options, sort_keys=True),
+            str(record.seed),
+            record.clock.decision_seconds,
+            record.clock.time_bank_seconds,
+            record.clock.max_strikes,
+            json.dumps(list(record.token_hashes)),
+            record.created_at,
+            record.rules_version,
+        ),
+    )
 
 
-def _move_row(match_id: str, move: RecordedMove) -> tuple[object, ...]:
-    return (match_id, move.move, move.seat, move.index, move.label, move.forced, move.bank)
+def _record_move(db: sqlite3.Connection, match_id: str, move: RecordedMove) -> None:
+    db.execute(
+        "INSERT INTO moves (match_id, move, seat, action_index, label, forced, bank)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (match_id, move.move, move.seat, move.index, move.label, move.forced, move.bank),
+    )
+
+
+def _finish_match(
+    db: sqlite3.Connection, match_id: str, status: str, result: bytes, end_reason: str
+) -> None:
+    db.execute(
+        "UPDATE matches SET status = ?, result = ?, end_reason = ?, finished_at = ?,"
+        " move_count = (SELECT COUNT(*) FROM moves WHERE match_id = ?)"
+        " WHERE match_id = ?",
+        (status, result, end_reason, time.time(), match_id, match_id),
+    )
+
+
+class _QuickWrites:
+    """The writes on the event loop's connection, which never waits for a lock:
+    each is one statement (a transaction of its own) or `WouldWait`."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.Lock | None) -> None:
+        self._db = db
+        self._lock = lock  # the shared connection's, for an in-memory database
+
+    def create_match(self, record: MatchRecord) -> None:
+        self._now(_create_match, record)
+
+    def record_move(self, match_id: str, move: RecordedMove) -> None:
+        self._now(_record_move, match_id, move)
+
+    def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
+        self._now(_finish_match, match_id, status, result, end_reason)
+
+    def _now(self, write: Callable[..., None], *args: Any) -> None:
+        lock = self._lock
+        if lock is not None and not lock.acquire(blocking=False):
+            raise WouldWait
+        try:
+            write(self._db, *args)
+        except sqlite3.OperationalError as error:
+            if _waiting(error):
+                raise WouldWait from None
+            raise
+        finally:
+            if lock is not None:
+                lock.release()
 
 
 def _waiting(error: sqlite3.OperationalError) -> bool:

@@ -1,10 +1,11 @@
 """The server's only way to its store: no call waits on the event loop.
 
 Writes go, in the order they were asked for, through one writer thread and a
-queue, but for the commonest: a match's move is written straight from the event
-loop when that needs no waiting (no other thread or process holds the
-database's write lock), since the hand-off to a thread and back costs several
-times the insert itself; otherwise it joins the queue like any other write.
+queue, except that a match's writes (creating it, its moves, its end) are made
+straight from the event loop when that needs no waiting (no other thread or
+process holds the database's write lock), since the hand-off to a thread and
+back costs several times the insert itself; a write that would wait joins the
+queue instead.
 A write that fails because the database is busy or locked (another process
 holds its write lock, the disk is full) is retried until it is made:
 a match waits for its move to be written before it asks for the next decision,
@@ -31,14 +32,14 @@ from typing import Any, Protocol, TypeVar
 import structlog
 
 from server.records import MatchRecord, MatchSummary, RecordedMove, StoredMatch
-from server.store import Store
+from server.store import Store, WouldWait
 
 T = TypeVar("T")
 
 # Transient: the database is busy, locked, full or briefly unreadable.
 TRANSIENT = (sqlite3.OperationalError,)
 RETRY_FIRST, RETRY_MAX = 0.05, 1.0
-# Moves written on the event loop between two checkpoints of the write-ahead log.
+# Writes made on the event loop between two checkpoints of the write-ahead log.
 CHECKPOINT_EVERY = 1000
 
 
@@ -106,7 +107,8 @@ class StoreWorker:
         self._close_deadline = float("inf")
         self._last_error = "database is locked"  # what the writer last retried on
         self._writing = False  # the writer thread is making a write
-        self._written_now = 0  # moves written on the loop since the last checkpoint
+        self._written_now = 0  # writes made on the loop since the last checkpoint
+        self._quick = store.quick_writes()
         self._readers = concurrent.futures.ThreadPoolExecutor(
             max_workers=readers, thread_name_prefix="sheepfold-store-read"
         )
@@ -126,23 +128,43 @@ class StoreWorker:
 
     # ------------------------------------------------------------ writes
 
+    # A match waits for each of its writes before it goes on, so its writes stay in
+    # order whichever way each one goes: made at once on the event loop when no
+    # lock is in the way, else queued for the writer thread, which waits.
+
     async def create_match(self, record: MatchRecord) -> None:
         """Written within `write_timeout`, or StoreUnavailable and nothing written."""
+        if self._write_now(self._quick.create_match, "create match", record):
+            return
         await self._write(lambda: self.store.create_match(record), "create match", True)
 
     async def record_move(self, match_id: str, move: RecordedMove) -> None:
-        # A match waits for each move to be written before it plays on, so its moves
-        # stay in order whichever way each one goes.
-        if not self._stopping and self._record_now(match_id, move):
+        if self._write_now(self._quick.record_move, "record move", match_id, move):
             return
         await self._write(lambda: self.store.record_move(match_id, move), "record move", False)
 
-    def _record_now(self, match_id: str, move: RecordedMove) -> bool:
-        """The move written on the event loop when no lock is in the way: a hand-off
-        to the writer thread and back costs several times the insert itself."""
-        started = time.monotonic()
-        if not self.store.try_record_move(match_id, move):
+    async def finish_match(
+        self, match_id: str, status: str, result: bytes, end_reason: str
+    ) -> None:
+        args = (match_id, status, result, end_reason)
+        if self._write_now(self._quick.finish_match, "finish match", *args):
+            return
+        await self._write(lambda: self.store.finish_match(*args), "finish match", False)
+
+    def _write_now(self, write: Callable[..., None], what: str, *args: Any) -> bool:
+        """`write` made on the event loop if no lock is in the way; False when it
+        would have to wait (nothing written). A hand-off to the writer thread and
+        back costs several times the insert itself."""
+        if self._stopping:
             return False
+        started = time.monotonic()
+        try:
+            write(*args)
+        except WouldWait:
+            return False
+        except sqlite3.Error as error:
+            self.log.error("database refused a write", what=what, error=str(error))
+            raise StoreRefused(f"the database refused to {what}: {error}") from None
         if not self.healthy and not self._writing:
             self._set_health(True)
         if self.on_written is not None:
@@ -152,15 +174,6 @@ class StoreWorker:
             self._written_now = 0
             self._queue.put(_Job(self.store.checkpoint, "checkpoint", time.monotonic() + 60))
         return True
-
-    async def finish_match(
-        self, match_id: str, status: str, result: bytes, end_reason: str
-    ) -> None:
-        await self._write(
-            lambda: self.store.finish_match(match_id, status, result, end_reason),
-            "finish match",
-            False,
-        )
 
     async def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
         return int(

@@ -4,18 +4,32 @@ every unfinished match by replaying seed and actions.
 
 A store is plain blocking code; the server calls it through
 `server.storage.StoreWorker` (one writer thread, reader threads), and from its
-event loop only with `try_record_move`, which never waits.
+event loop only through `quick_writes`, which never wait.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from server.records import MatchRecord, MatchSummary, RecordedMove, StoredMatch
 
 OVER = ("finished", "aborted")
+
+
+class WouldWait(Exception):
+    """A quick write refused because it would have had to wait for a lock;
+    nothing was written."""
+
+
+class QuickWrites(Protocol):
+    def create_match(self, record: MatchRecord) -> None: ...
+
+    def record_move(self, match_id: str, move: RecordedMove) -> None: ...
+
+    def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None: ...
 
 
 class Store(Protocol):
@@ -23,14 +37,14 @@ class Store(Protocol):
 
     def record_move(self, match_id: str, move: RecordedMove) -> None: ...
 
-    def try_record_move(self, match_id: str, move: RecordedMove) -> bool:
-        """`record_move` if it needs no waiting for a lock, else False and nothing
-        written: the server calls it on its event loop, and hands the move to its
-        writer thread when it returns False."""
+    def quick_writes(self) -> QuickWrites:
+        """The three writes made at once or refused with `WouldWait`, never waiting
+        for a lock: the server calls these on its event loop, and hands a refused
+        write to its writer thread, which waits."""
         ...
 
     def checkpoint(self) -> None:
-        """Housekeeping after many `try_record_move` writes (on the writer thread)."""
+        """Housekeeping after many quick writes (on the writer thread)."""
         ...
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None: ...
@@ -71,31 +85,34 @@ class MemoryStore:
 
     def create_match(self, record: MatchRecord) -> None:
         with self._lock:
-            self._matches[record.match_id] = StoredMatch(record)
+            self._create_match(record)
 
     def record_move(self, match_id: str, move: RecordedMove) -> None:
         with self._lock:
-            self._matches[match_id].moves.append(move)
+            self._record_move(match_id, move)
 
-    def try_record_move(self, match_id: str, move: RecordedMove) -> bool:
-        if not self._lock.acquire(blocking=False):
-            return False
-        try:
-            self._matches[match_id].moves.append(move)
-        finally:
-            self._lock.release()
-        return True
+    def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
+        with self._lock:
+            self._finish_match(match_id, status, result, end_reason)
+
+    def quick_writes(self) -> QuickWrites:
+        return _QuickMemoryWrites(self, self._lock)
 
     def checkpoint(self) -> None:
         pass
 
-    def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
-        with self._lock:
-            stored = self._matches[match_id]
-            stored.status = status
-            stored.result = result
-            stored.end_reason = end_reason
-            self._finished_at[match_id] = time.time()
+    def _create_match(self, record: MatchRecord) -> None:
+        self._matches[record.match_id] = StoredMatch(record)
+
+    def _record_move(self, match_id: str, move: RecordedMove) -> None:
+        self._matches[match_id].moves.append(move)
+
+    def _finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
+        stored = self._matches[match_id]
+        stored.status = status
+        stored.result = result
+        stored.end_reason = end_reason
+        self._finished_at[match_id] = time.time()
 
     def load(self, match_id: str) -> StoredMatch | None:
         with self._lock:
@@ -145,3 +162,28 @@ class MemoryStore:
     def close(self) -> None:
         with self._lock:
             self._matches.clear()
+
+
+class _QuickMemoryWrites:
+    """MemoryStore's writes, refused while a reader thread holds its lock."""
+
+    def __init__(self, store: MemoryStore, lock: threading.Lock) -> None:
+        self._store = store
+        self._lock = lock
+
+    def create_match(self, record: MatchRecord) -> None:
+        self._now(self._store._create_match, record)
+
+    def record_move(self, match_id: str, move: RecordedMove) -> None:
+        self._now(self._store._record_move, match_id, move)
+
+    def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
+        self._now(self._store._finish_match, match_id, status, result, end_reason)
+
+    def _now(self, write: Callable[..., None], *args: Any) -> None:
+        if not self._lock.acquire(blocking=False):
+            raise WouldWait
+        try:
+            write(*args)
+        finally:
+            self._lock.release()

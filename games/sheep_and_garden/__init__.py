@@ -29,9 +29,9 @@ class SheepAndGarden(Game):
 
     @property
     def codec(self) -> Any:
-        from games.sheep_and_garden.wire import SheepAndGardenCodec
+        from games.sheep_and_garden.wire import CODEC
 
-        return SheepAndGardenCodec()
+        return CODEC
 
 
 GAME = SheepAndGarden()

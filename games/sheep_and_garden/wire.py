@@ -133,3 +133,8 @@ class SheepAndGardenCodec(PiecewiseObservationCodec):
 def action_from_proto(message: Any) -> Place:
     """The engine action a protobuf action stands for (for round-trip checks and bots)."""
     return Place(message.tile, message.x, message.y, message.rotation)
+
+
+# Codecs hold no state: one per game, shared by every match, so memos keyed on
+# the codec (server.convert.legal_action_bytes) serve them all.
+CODEC = SheepAndGardenCodec()

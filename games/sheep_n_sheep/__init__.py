@@ -21,9 +21,9 @@ class SheepNSheep(Game):
 
     @property
     def codec(self) -> Any:
-        from games.sheep_n_sheep.wire import SheepNSheepCodec
+        from games.sheep_n_sheep.wire import CODEC
 
-        return SheepNSheepCodec()
+        return CODEC
 
 
 GAME = SheepNSheep()

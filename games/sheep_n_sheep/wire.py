@@ -231,3 +231,8 @@ class SheepNSheepCodec(PiecewiseObservationCodec):
         if kind is ev.GameEnded:
             return msg(game_ended=msg.GameEnded(scores=payload.scores, winners=payload.winners))
         raise TypeError(f"not a Sheep 'n' Sheep event: {payload!r}")
+
+
+# Codecs hold no state: one per game, shared by every match, so memos keyed on
+# the codec (server.convert.legal_action_bytes) serve them all.
+CODEC = SheepNSheepCodec()

@@ -46,6 +46,6 @@ class SheepShowdownGame(Game):
 
     @property
     def codec(self) -> Codec:
-        from games.sheep_showdown.wire import SheepShowdownCodec
+        from games.sheep_showdown.wire import CODEC
 
-        return SheepShowdownCodec()
+        return CODEC

@@ -218,3 +218,8 @@ class SheepShowdownCodec(ObservationCodec):
         else:
             raise TypeError(f"not a Sheep Showdown event: {payload!r}")
         return msg
+
+
+# Codecs hold no state: one per game, shared by every match, so memos keyed on
+# the codec (server.convert.legal_action_bytes) serve them all.
+CODEC = SheepShowdownCodec()

@@ -42,9 +42,9 @@ class StubbornSheepGame(Game):
 
     @property
     def codec(self) -> Any:
-        from games.stubborn_sheep.wire import StubbornSheepCodec
+        from games.stubborn_sheep.wire import CODEC
 
-        return StubbornSheepCodec()
+        return CODEC
 
 
 GAME = StubbornSheepGame()

@@ -318,3 +318,8 @@ class StubbornSheepCodec(PiecewiseObservationCodec):
         if isinstance(p, ev.GameOver):
             return pb.StubbornSheepEvent(game_over=pb.StubbornSheepGameOver(scores=list(p.scores)))
         raise TypeError(f"not a Stubborn Sheep event: {p!r}")
+
+
+# Codecs hold no state: one per game, shared by every match, so memos keyed on
+# the codec (server.convert.legal_action_bytes) serve them all.
+CODEC = StubbornSheepCodec()

@@ -1,7 +1,8 @@
-"""Moves written straight from the event loop: only when no lock is in the way.
+"""Writes made straight from the event loop: only when no lock is in the way.
 
-The server writes a move on its event loop when the store can take it without
-waiting, and through its writer thread (which waits and retries) otherwise.
+The server writes a match's creation, moves and end on its event loop when the
+store can take them without waiting, and through its writer thread (which
+waits and retries) otherwise.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from server import storage
 from server.records import ClockConfig, MatchRecord, RecordedMove
 from server.sqlite_store import SqliteStore
 from server.storage import StoreWorker
-from server.store import MemoryStore
+from server.store import MemoryStore, WouldWait
 
 
 def _record(match_id: str) -> MatchRecord:
@@ -39,17 +40,34 @@ def _move(number: int) -> RecordedMove:
 def test_a_quick_write_never_waits_for_another_process_lock(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
     store = SqliteStore(path)
-    store.create_match(_record("m"))
-    assert store.try_record_move("m", _move(1))
+    quick = store.quick_writes()
+    quick.create_match(_record("m"))
+    quick.record_move("m", _move(1))
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # holds the write lock
-    assert not store.try_record_move("m", _move(2)), "it must refuse, not wait"
+    with pytest.raises(WouldWait):  # refused at once, not after a wait
+        quick.record_move("m", _move(2))
+    with pytest.raises(WouldWait):
+        quick.finish_match("m", "finished", b"", "game over")
     other.execute("ROLLBACK")
     other.close()
-    assert store.try_record_move("m", _move(2))
+    quick.record_move("m", _move(2))
+    quick.finish_match("m", "finished", b"r", "game over")
     stored = store.load("m")
     assert stored is not None and stored.moves == [_move(1), _move(2)]
+    assert (stored.status, stored.result) == ("finished", b"r")
     store.close()
+
+
+def test_a_memory_store_refuses_a_quick_write_while_a_reader_holds_it() -> None:
+    store = MemoryStore()
+    quick = store.quick_writes()
+    quick.create_match(_record("m"))
+    with store._lock, pytest.raises(WouldWait):
+        quick.record_move("m", _move(1))
+    quick.record_move("m", _move(1))
+    stored = store.load("m")
+    assert stored is not None and stored.moves == [_move(1)]
 
 
 def test_a_quick_write_refused_by_the_lock_is_made_by_the_writer_once_it_is_free(

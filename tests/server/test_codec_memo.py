@@ -75,3 +75,20 @@ def test_encodings_do_not_depend_on_what_the_memos_hold(game_name: str) -> None:
             cold.append(_encode(game_name, state, players))
     assert len(warm) > 10
     assert warm == cold
+
+
+@pytest.mark.parametrize("game_name", games.names())
+def test_every_match_of_a_game_shares_the_legal_action_memo(game_name: str) -> None:
+    """A codec made anew for each match would key the memo on an object no other
+    match has: the memo would then start empty with every match."""
+    game = games.get(game_name)
+    first = game.new_state(2, 1, {}).legal_actions()
+    second = game.new_state(2, 1, {}).legal_actions()
+    convert.legal_action_bytes.cache_clear()
+    for action in first:
+        convert.legal_action_bytes(game.codec, action)
+    before = convert.legal_action_bytes.cache_info()
+    for action in second:
+        convert.legal_action_bytes(game.codec, action)
+    after = convert.legal_action_bytes.cache_info()
+    assert after.hits - before.hits == len(second) and after.misses == before.misses
