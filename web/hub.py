@@ -4,8 +4,8 @@ A hundred open pages of one match cost the game server one watcher, not a
 hundred, and each message is turned into JSON once. A page starts at the
 match as it is when it opens (the latest snapshot, then every move after it),
 as the hub's stream does (`Watch` without `from_start`): the moves before
-are in the replay once the match is over. That keeps a page opening a long
-match cheap for the game server, the viewer and the browser alike. What
+are in the replay once the match is over. So a page opening a long match
+is not sent, and its browser does not hold, the whole history. What
 arrives is gathered for `flush_seconds` and handed to every page as one
 batch, built once, so a fast match costs a page a few writes a second, not
 one per move.
