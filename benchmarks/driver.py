@@ -137,7 +137,10 @@ async def _slot(
                     match_id,
                     token,
                     seat,
-                    max_reconnects=0,  # a failing server fails the run, fast
+                    # As bots do: a join refused in a burst from one address
+                    # (RESOURCE_EXHAUSTED) or cancelled before it started is tried
+                    # again; a server that is gone still fails the run in seconds.
+                    max_reconnects=5,
                 )
                 for seat, token in enumerate(tokens)
             )

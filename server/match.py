@@ -251,7 +251,10 @@ class Match:
         if self._every_seat_here():
             self._all_joined.set()
         try:
-            await asyncio.wait_for(self._all_joined.wait(), self.start_timeout)
+            # A timeout scope, not wait_for: its extra task would cost every match
+            # start one more turn of a busy event loop.
+            async with asyncio.timeout(self.start_timeout):
+                await self._all_joined.wait()
         except TimeoutError:
             missing = [s.index for s in self.seats if not (s.joined or s.disqualified)]
             what = "resuming" if resumed else "starting"

@@ -206,7 +206,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 "are already waiting to join",
             )
         try:
-            first = await asyncio.wait_for(_first_message(request_iterator), self.join_timeout)
+            # A timeout scope, not wait_for: no task of its own for every join.
+            async with asyncio.timeout(self.join_timeout):
+                first = await _first_message(request_iterator)
         except TimeoutError:
             await context.abort(
                 grpc.StatusCode.DEADLINE_EXCEEDED,
