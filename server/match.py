@@ -23,7 +23,7 @@ from games.contract import Event, Game, State
 from server import convert, encoding
 from server.metrics import NO_METRICS, GameMetrics
 from server.records import MatchRecord, RecordedMove, StoredMatch, token_matches
-from server.spectators import Spectators, Watcher, public_history, public_messages
+from server.spectators import Spectators, Watcher, public_history, public_messages, snapshot
 from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.streams import Outbound
@@ -143,7 +143,9 @@ class Match:
         self._all_joined = asyncio.Event()
         self._finished = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self.spectators = Spectators(self._public_history, self.limits.watch_queue, self.log)
+        self.spectators = Spectators(
+            self._public_history, self._public_now, self.limits.watch_queue, self.log
+        )
 
     # ------------------------------------------------------------ restoring
 
@@ -396,6 +398,14 @@ class Match:
     def _public_history(self) -> tuple[list[arena_pb2.WatchResponse], bool]:
         """Everything a spectator may see so far, and whether the match is over."""
         messages = public_history(self.game, self.record, self.moves)
+        if self.over and self.result is not None:
+            messages.append(arena_pb2.WatchResponse(result=self.result))
+        return messages, self.over
+
+    def _public_now(self) -> tuple[list[arena_pb2.WatchResponse], bool]:
+        """The public state as it is (and the result, when over): where a
+        spectator who did not ask for the whole match begins."""
+        messages = [snapshot(self.codec, len(self.moves), self.state)]
         if self.over and self.result is not None:
             messages.append(arena_pb2.WatchResponse(result=self.result))
         return messages, self.over

@@ -63,12 +63,23 @@ def public_history(
 
 
 class PublicLog:
-    """The match as a spectator sees it, in order; only ever appended to."""
+    """The match as a spectator sees it, in order; only ever appended to, but
+    for the one time a log begun at a snapshot gets the history before it."""
 
-    def __init__(self, history: Sequence[WatchMessage], finished: bool) -> None:
+    def __init__(self, history: Sequence[WatchMessage], finished: bool, whole: bool) -> None:
         self.messages: list[WatchMessage] = list(history)
         self.finished = finished
+        # False: the log begins at the snapshot of the move the first watcher came.
+        self.whole = whole
         self.latest_snapshot = _last_snapshot(self.messages)
+
+    def prepend(self, earlier: Sequence[WatchMessage]) -> int:
+        """Put the history before the first snapshot in front; returns how far
+        every position in the log moved."""
+        self.messages[:0] = earlier
+        self.latest_snapshot += len(earlier)
+        self.whole = True
+        return len(earlier)
 
     def extend(self, messages: Sequence[WatchMessage]) -> None:
         self.messages.extend(messages)
@@ -138,24 +149,44 @@ class Spectators:
     def __init__(
         self,
         history: Callable[[], tuple[list[WatchMessage], bool]],
+        current: Callable[[], tuple[list[WatchMessage], bool]],
         lag_limit: int,
         log: structlog.typing.FilteringBoundLogger,
     ) -> None:
-        # Builds the log from the match so far: (messages, whether it is over).
+        # Each builds the log of the match so far, as (messages, whether it is
+        # over): `history` from the start (a replay of every move), `current`
+        # from the latest snapshot (the state as it is).
         self._history = history
+        self._current = current
         self.lag_limit = lag_limit
         self._log = log
         self._public: PublicLog | None = None
         self.watchers: list[Watcher] = []
 
     def watch(self, from_start: bool) -> Watcher:
-        if self._public is None:
-            self._public = PublicLog(*self._history())
+        """A new watcher. Only one that asks for the whole match makes the match
+        be replayed for its history; a log begun at a snapshot gets that history
+        in front when such a watcher comes."""
         public = self._public
+        if public is None:
+            messages, over = self._history() if from_start else self._current()
+            public = self._public = PublicLog(messages, over, whole=from_start)
+        elif from_start and not public.whole:
+            self._add_history(public)
         watcher = Watcher(public, 0 if from_start else public.latest_snapshot, self.lag_limit)
         self.watchers.append(watcher)
         self._log.info("watcher joined", watchers=len(self.watchers), from_start=from_start)
         return watcher
+
+    def _add_history(self, public: PublicLog) -> None:
+        # The log begins with the snapshot of move k; the whole history ends with
+        # that same snapshot followed by what the log holds after it.
+        whole, _ = self._history()
+        earlier = whole[: len(whole) - len(public.messages)]
+        shift = public.prepend(earlier)
+        for watcher in self.watchers:
+            watcher.cursor += shift
+            watcher.joined_at += shift
 
     def unwatch(self, watcher: Watcher) -> None:
         if watcher in self.watchers:

@@ -276,3 +276,80 @@ def test_a_slow_grpc_watcher_is_dropped_with_resource_exhausted(limited: InProce
     code, received = limited.run(scenario(), timeout=60)
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert received < 36 * 2, "the watcher was cut off, not sent the whole match"
+
+
+def test_a_live_watcher_starts_at_the_snapshot_and_a_later_one_still_gets_the_whole_match() -> None:
+    """A watcher that does not ask for the whole match must not make the server
+    replay it: the shared log begins at the current snapshot. A watcher that
+    comes later asking for the whole match gets the history put in front, and
+    both streams are exactly the public match (nothing missing, nothing twice)."""
+
+    async def scenario() -> tuple[Match, list[list[arena_pb2.WatchResponse]], int, list[int]]:
+        game = games.get("sheep-n-sheep")
+        record = MatchRecord(
+            match_id="s",
+            game=game.name,
+            players=2,
+            options={},
+            seed=11,
+            clock=ClockConfig(decision_seconds=5),
+            token_hashes=("a", "b"),
+            created_at=0.0,
+        )
+        store = MemoryStore()
+        store.create_match(record)
+        match = Match(record, game, store)
+        replays: list[int] = []
+        history = match.spectators._history
+
+        def counted() -> tuple[list[arena_pb2.WatchResponse], bool]:
+            replays.append(len(match.moves))
+            return history()
+
+        match.spectators._history = counted  # type: ignore[method-assign]
+        from server.match import SeatStream
+
+        streams = [SeatStream(), SeatStream()]
+        for seat, stream in enumerate(streams):
+            match.join(seat, stream)
+        match.start()
+        watchers: list[tuple[Watcher, int]] = []
+
+        async def answer(seat: int) -> None:
+            while True:
+                item = await streams[seat].get()
+                if isinstance(item, StreamClosed):
+                    return
+                if isinstance(item, bytes):
+                    item = arena_pb2.PlayResponse.FromString(item)
+                if item.WhichOneof("kind") != "decision":
+                    continue
+                moves = len(match.moves)
+                if moves == 10 and not watchers:
+                    watchers.append((match.watch(from_start=False), moves))
+                if moves == 25 and len(watchers) == 1:
+                    watchers.append((match.watch(from_start=True), moves))
+                match.answer(seat, item.decision.decision_id, 0)
+
+        async def read(watcher: Watcher) -> list[arena_pb2.WatchResponse]:
+            class Context:
+                async def abort(self, code: grpc.StatusCode, details: str) -> None:
+                    raise AssertionError(f"watch aborted: {code} {details}")
+
+            return [message async for message in watcher.relay(Context())]  # type: ignore[arg-type]
+
+        await asyncio.wait_for(asyncio.gather(answer(0), answer(1)), 20)
+        seen = [await read(watcher) for watcher, _ in watchers]
+        return match, seen, watchers[0][1], replays
+
+    match, (live, whole), joined_at, replays = asyncio.run(scenario())
+    assert match.over
+    assert replays == [25], "only the watcher asking for the whole match replays it"
+    expected = expected_watch_stream(match.replay_message())
+    assert whole == expected, "the later watcher did not get exactly the whole public match"
+    start = next(
+        i
+        for i, message in enumerate(expected)
+        if message.WhichOneof("kind") == "snapshot" and message.snapshot.move == joined_at
+    )
+    assert live == expected[start:], "the live watcher's stream has a gap or a repeat"
