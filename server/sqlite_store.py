@@ -355,21 +355,13 @@ class _QuickWrites:
             raise WouldWait
         try:
             write(self._db, *args)
-        except sqlite3.OperationalError as error:
-            if _waiting(error):
-                raise WouldWait from None
-            raise
+        except sqlite3.OperationalError:
+            # Busy or locked (it would have to wait), or full or failing I/O (to
+            # retry): either way the writer thread's to make, as it waits and retries.
+            raise WouldWait from None
         finally:
             if lock is not None:
                 lock.release()
-
-
-def _waiting(error: sqlite3.OperationalError) -> bool:
-    """The write would have had to wait for a lock (SQLITE_BUSY or SQLITE_LOCKED)."""
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-    return "locked" in str(error) or "busy" in str(error)
 
 
 def _summary(row: Sequence[object]) -> MatchSummary:

@@ -20,8 +20,8 @@ OVER = ("finished", "aborted")
 
 
 class WouldWait(Exception):
-    """A quick write refused because it would have had to wait for a lock;
-    nothing was written."""
+    """A quick write refused because it would have had to wait for a lock (or be
+    retried: a full disk); nothing was written."""
 
 
 class QuickWrites(Protocol):
