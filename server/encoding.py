@@ -8,8 +8,8 @@ behind a tag and a length, so the server joins encodings instead: a decision's
 scalar fields, its observation (from the codec's memoised pieces) and its legal
 actions (one memoised encoding per action value). Events are built whole (a
 memo per event value was tried: nearly every event is new, so it never hit),
-but are encoded once for all the seats that see them. The Play method's response serialiser
-passes these bytes through (`PreEncodedResponses`).
+but are encoded once for all the seats that see them. The Play method's
+response serialiser passes these bytes through (`PreEncodedResponses`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Codec
 from games.encoding import length_delimited
+from server import convert
 from server.convert import legal_action_bytes
 
 
@@ -64,8 +65,7 @@ def decision(
 
 def event(codec: Codec, move: int, payload: Any) -> bytes:
     """A `PlayResponse` holding the event `payload` of action number `move`."""
-    message = arena_pb2.EventMessage(move=move, text=payload.text)
-    getattr(message.event, codec.field).CopyFrom(codec.event_to_proto(payload))
+    message = convert.event(codec, move, payload)
     return length_delimited(_RESPONSE_EVENT, message.SerializeToString())
 
 
