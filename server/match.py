@@ -397,15 +397,16 @@ class Match:
 
     def _public_history(self) -> tuple[list[arena_pb2.WatchResponse], bool]:
         """Everything a spectator may see so far, and whether the match is over."""
-        messages = public_history(self.game, self.record, self.moves)
-        if self.over and self.result is not None:
-            messages.append(arena_pb2.WatchResponse(result=self.result))
-        return messages, self.over
+        return self._and_result(public_history(self.game, self.record, self.moves))
 
     def _public_now(self) -> tuple[list[arena_pb2.WatchResponse], bool]:
         """The public state as it is (and the result, when over): where a
         spectator who did not ask for the whole match begins."""
-        messages = [snapshot(self.codec, len(self.moves), self.state)]
+        return self._and_result([snapshot(self.codec, len(self.moves), self.state)])
+
+    def _and_result(
+        self, messages: list[arena_pb2.WatchResponse]
+    ) -> tuple[list[arena_pb2.WatchResponse], bool]:
         if self.over and self.result is not None:
             messages.append(arena_pb2.WatchResponse(result=self.result))
         return messages, self.over
