@@ -21,7 +21,7 @@ from clients.sdk import play
 from server import convert
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
-from server.match import Match, MatchLimits
+from server.match import Match, MatchLimits, SeatStream
 from server.records import ClockConfig, MatchRecord
 from server.spectators import Watcher
 from server.store import MemoryStore
@@ -197,28 +197,31 @@ def test_more_watchers_than_the_limit_get_resource_exhausted(limited: InProcessS
         assert missing.value.code() == grpc.StatusCode.NOT_FOUND
 
 
+def _match_without_grpc(seed: int, limits: MatchLimits | None = None) -> Match:
+    """A 2-player Sheep 'n' Sheep match in memory, for tests that drive its seats."""
+    game = games.get("sheep-n-sheep")
+    record = MatchRecord(
+        match_id=f"m{seed}",
+        game=game.name,
+        players=2,
+        options={},
+        seed=seed,
+        clock=ClockConfig(decision_seconds=5),
+        token_hashes=("a", "b"),
+        created_at=0.0,
+    )
+    store = MemoryStore()
+    store.create_match(record)
+    return Match(record, game, store, limits=limits)
+
+
 def test_a_watcher_that_never_reads_is_dropped_and_the_match_is_not_slowed() -> None:
     """Driven without gRPC, so nothing but the match's own queue is involved: the
     seats' answers arrive at once, a watcher never drains, the match still ends."""
 
     async def scenario() -> tuple[Match, Watcher]:
-        game = games.get("sheep-n-sheep")
-        record = MatchRecord(
-            match_id="w",
-            game=game.name,
-            players=2,
-            options={},
-            seed=3,
-            clock=ClockConfig(decision_seconds=5),
-            token_hashes=("a", "b"),
-            created_at=0.0,
-        )
-        store = MemoryStore()
-        store.create_match(record)
-        match = Match(record, game, store, limits=MatchLimits(watch_queue=5))
+        match = _match_without_grpc(3, MatchLimits(watch_queue=5))
         stuck = match.watch(from_start=False)
-        from server.match import SeatStream
-
         streams = [SeatStream(), SeatStream()]
         for seat, stream in enumerate(streams):
             match.join(seat, stream)
@@ -285,20 +288,7 @@ def test_a_live_watcher_starts_at_the_snapshot_and_a_later_one_still_gets_the_wh
     both streams are exactly the public match (nothing missing, nothing twice)."""
 
     async def scenario() -> tuple[Match, list[list[arena_pb2.WatchResponse]], int, list[int]]:
-        game = games.get("sheep-n-sheep")
-        record = MatchRecord(
-            match_id="s",
-            game=game.name,
-            players=2,
-            options={},
-            seed=11,
-            clock=ClockConfig(decision_seconds=5),
-            token_hashes=("a", "b"),
-            created_at=0.0,
-        )
-        store = MemoryStore()
-        store.create_match(record)
-        match = Match(record, game, store)
+        match = _match_without_grpc(11)
         replays: list[int] = []
         history = match.spectators._history
 
@@ -307,8 +297,6 @@ def test_a_live_watcher_starts_at_the_snapshot_and_a_later_one_still_gets_the_wh
             return history()
 
         match.spectators._history = counted  # type: ignore[method-assign]
-        from server.match import SeatStream
-
         streams = [SeatStream(), SeatStream()]
         for seat, stream in enumerate(streams):
             match.join(seat, stream)
