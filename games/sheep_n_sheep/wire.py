@@ -75,6 +75,8 @@ _HAND, _MARKET, _PASTURES, _DISCARD = (
 _CARD_BYTES = tuple(card.SerializeToString() for card in _CARD_PB)
 _HAND_ENTRY = tuple(length_delimited(_HAND, card) for card in _CARD_BYTES)
 _DISCARD_ENTRY = tuple(length_delimited(_DISCARD, card) for card in _CARD_BYTES)
+_SET_CARD = int(pb.SheepNSheepMarketSet.DESCRIPTOR.fields_by_name["cards"].number)
+_SET_CARD_ENTRY = tuple(length_delimited(_SET_CARD, card) for card in _CARD_BYTES)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -98,7 +100,7 @@ def _market_bytes(market: tuple[tuple[int, int], ...]) -> bytes:
             length_delimited(
                 _MARKET,
                 pb.SheepNSheepMarketSet(index=i).SerializeToString()
-                + b"".join([length_delimited(2, _CARD_BYTES[c]) for c in pair]),
+                + b"".join([_SET_CARD_ENTRY[c] for c in pair]),
             )
             for i, pair in enumerate(market)
         ]
