@@ -130,3 +130,24 @@ def test_quick_writes_checkpoint_the_log_now_and_then(
         stored = reopened.load("m")
         reopened.close()
         assert stored is not None and len(stored.moves) == 25
+
+
+def test_a_checkpoint_empties_the_log_the_quick_writes_filled(tmp_path: Path) -> None:
+    """Under steady load a quick write lands while every checkpoint runs; the
+    log must still be emptied, not left to a next write that finds it wholly
+    copied (it never does then, and the log grew by every write)."""
+    path = tmp_path / "s.db"
+    wal = path.with_name(path.name + "-wal")
+    store = SqliteStore(path)
+    quick = store.quick_writes()
+    quick.create_match(_record("m"))
+    for round_number in range(3):
+        for number in range(1, 101):
+            quick.record_move("m", _move(round_number * 100 + number))
+        assert wal.stat().st_size > 100 * 4096, "every quick write is in the log"
+        store.checkpoint()
+        assert wal.stat().st_size == 0, "copied into the database and emptied"
+    store.close()
+    reopened = SqliteStore(path)
+    assert reopened.counts()["moves"] == 300
+    reopened.close()
