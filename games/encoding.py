@@ -13,12 +13,24 @@ from typing import Any
 
 def varint(value: int) -> bytes:
     """Protobuf's base-128 encoding of a non-negative integer."""
+    if 0 <= value < _SMALL_LIMIT:
+        return _SMALL[value]
+    return _varint(value)
+
+
+def _varint(value: int) -> bytes:
     out = bytearray()
     while value > 0x7F:
         out.append((value & 0x7F) | 0x80)
         value >>= 7
     out.append(value)
     return bytes(out)
+
+
+# Tags, lengths and move numbers are nearly all below 2**14 (two bytes): every
+# message field costs one or two of these, so they are looked up, not built.
+_SMALL_LIMIT = 1 << 14
+_SMALL = tuple(_varint(value) for value in range(_SMALL_LIMIT))
 
 
 def length_delimited(field_number: int, payload: bytes) -> bytes:

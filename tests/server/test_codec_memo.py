@@ -15,12 +15,12 @@ import pytest
 from sheepfold.v1 import arena_pb2
 
 import games
-from games.contract import State
-from server import convert
+from games.contract import Event, State
+from server import convert, encoding
 
 
 def _memos() -> list[functools._lru_cache_wrapper]:  # type: ignore[type-arg]
-    modules = [convert] + [
+    modules = [convert, encoding] + [
         importlib.import_module(f"games.{name.replace('-', '_')}.wire") for name in games.names()
     ]
     found = [
@@ -29,13 +29,20 @@ def _memos() -> list[functools._lru_cache_wrapper]:  # type: ignore[type-arg]
         for value in vars(module).values()
         if isinstance(value, functools._lru_cache_wrapper)
     ]
-    assert len(found) >= 5, "the memos this test empties were not found"
+    assert len(found) >= 6, "the memos this test empties were not found"
     return found
 
 
-def _encode(game_name: str, state: State, players: int) -> list[bytes]:
+def _encode(game_name: str, position: tuple[State, int, list[Event]], players: int) -> list[bytes]:
+    """A position's observations and legal actions, and the events that led to it."""
+    state, move, events = position
     codec = games.get(game_name).codec
-    out = []
+    out = [
+        encoding.event(codec, move, payload)
+        for event in events
+        for seat in range(players)
+        if (payload := event.visible_to(seat)) is not None
+    ]
     for seat in [None, *range(players)]:
         observation = convert.observation(codec, state.observation(seat))
         out.append(observation.SerializeToString(deterministic=True))
@@ -45,13 +52,15 @@ def _encode(game_name: str, state: State, players: int) -> list[bytes]:
     return out
 
 
-def _positions(game_name: str, players: int, seed: int) -> Iterator[State]:
+def _positions(game_name: str, players: int, seed: int) -> Iterator[tuple[State, int, list[Event]]]:
     state = games.get(game_name).new_state(players, seed, {})
     rng = random.Random(seed)
+    move, events = 0, []
     while not state.terminal:
-        yield state
+        yield state, move, events
         actions = state.legal_actions()
-        state.apply(actions[rng.randrange(len(actions))])
+        events = state.apply(actions[rng.randrange(len(actions))])
+        move += 1
 
 
 @pytest.mark.parametrize("game_name", games.names())
@@ -69,10 +78,10 @@ def test_encodings_do_not_depend_on_what_the_memos_hold(game_name: str) -> None:
     for first, second in zip(
         _positions(game_name, players, 1), _positions(game_name, players, 2), strict=False
     ):
-        for state in (first, second):
+        for position in (first, second):
             for memo in memos:
                 memo.cache_clear()
-            cold.append(_encode(game_name, state, players))
+            cold.append(_encode(game_name, position, players))
     assert len(warm) > 10
     assert warm == cold
 
