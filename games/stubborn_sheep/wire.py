@@ -10,7 +10,7 @@ from typing import Any
 
 from sheepfold.v1 import stubborn_sheep_pb2 as pb
 
-from games.encoding import PiecewiseObservationCodec
+from games.encoding import PiecewiseObservationCodec, length_delimited
 from games.stubborn_sheep import actions as act
 from games.stubborn_sheep import events as ev
 from games.stubborn_sheep.data import FENCES, SHEEP_BONUS, SHEEP_COLOUR
@@ -35,11 +35,34 @@ def _sheep(cards: tuple[int, ...]) -> list[pb.StubbornSheepSheep]:
     return [sheep_msg(card) for card in cards]
 
 
+def _number(message: Any, field: str) -> int:
+    return int(message.DESCRIPTOR.fields_by_name[field].number)
+
+
+# A sheep card inside an area or a score pile, encoded once per card: a new
+# area or pile is its few scalar fields joined to these.
+_SHEEP_IN_AREA: tuple[bytes, ...] = tuple(
+    length_delimited(_number(pb.StubbornSheepArea, "sheep"), sheep_msg(card).SerializeToString())
+    for card in range(len(SHEEP_COLOUR))
+)
+_SHEEP_IN_PILE: tuple[bytes, ...] = tuple(
+    length_delimited(
+        _number(pb.StubbornSheepScorePile, "sheep"), sheep_msg(card).SerializeToString()
+    )
+    for card in range(len(SHEEP_COLOUR))
+)
+_OBSERVATION_AREA = _number(pb.StubbornSheepObservation, "areas")
+_OBSERVATION_SEAT = _number(pb.StubbornSheepObservation, "seats")
+_PLAYER_PILE = _number(pb.StubbornSheepPlayer, "scored")
+
+
 # Encoded observation fields, by their content: bounded memos of pure functions.
 @functools.lru_cache(maxsize=4096)
 def _area_bytes(index: int, owner: int, sheep: tuple[int, ...]) -> bytes:
-    area = pb.StubbornSheepArea(index=index, owner=owner, sheep=_sheep(sheep))
-    return pb.StubbornSheepObservation(areas=[area]).SerializeToString()
+    head = pb.StubbornSheepArea(index=index, owner=owner).SerializeToString()
+    return length_delimited(
+        _OBSERVATION_AREA, head + b"".join([_SHEEP_IN_AREA[card] for card in sheep])
+    )
 
 
 @functools.lru_cache(maxsize=2048)
@@ -68,17 +91,21 @@ def _fence_bytes(
 
 @functools.lru_cache(maxsize=2048)
 def _seat_bytes(seat: int, hand_size: int, piles: tuple[tuple[int, ...], ...]) -> bytes:
-    view = pb.StubbornSheepPlayer(
+    head = pb.StubbornSheepPlayer(
         seat=seat,
         hand_size=hand_size,
-        scored=[
-            pb.StubbornSheepScorePile(colour=c + 1, sheep=_sheep(pile))
-            for c, pile in enumerate(piles)
-        ],
         points=sum(len(pile) for pile in piles),
         sets=min(len(pile) for pile in piles),
-    )
-    return pb.StubbornSheepObservation(seats=[view]).SerializeToString()
+    ).SerializeToString()
+    scored = [
+        length_delimited(
+            _PLAYER_PILE,
+            pb.StubbornSheepScorePile(colour=colour + 1).SerializeToString()
+            + b"".join([_SHEEP_IN_PILE[card] for card in pile]),
+        )
+        for colour, pile in enumerate(piles)
+    ]
+    return length_delimited(_OBSERVATION_SEAT, head + b"".join(scored))
 
 
 # A fence card in a hand, encoded once per card.
