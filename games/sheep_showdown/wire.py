@@ -6,11 +6,12 @@ because 0 is UNSPECIFIED on the wire.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from sheepfold.v1 import sheep_showdown_pb2 as pb
 
-from games.encoding import ObservationCodec
+from games.encoding import PiecewiseObservationCodec, length_delimited
 from games.sheep_showdown import actions as A
 from games.sheep_showdown import events as E
 from games.sheep_showdown.state import DECISIONS, SheepShowdownObservation
@@ -25,10 +26,43 @@ def _cell(row: int, col: int) -> pb.SheepShowdownCell:
     return pb.SheepShowdownCell(row=row, col=col)
 
 
-class SheepShowdownCodec(ObservationCodec):
+def _number(message: Any, field: str) -> int:
+    return int(message.DESCRIPTOR.fields_by_name[field].number)
+
+
+_OBSERVATION_DOG = _number(pb.SheepShowdownObservation, "dogs")
+
+
+# Encoded observation fields, by their content: the grid changes when a card
+# is taken or covered, a dog when it moves, the round scores once a round.
+@functools.lru_cache(maxsize=2048)
+def _grid_bytes(grid: tuple[int, ...]) -> bytes:
+    return bytes(pb.SheepShowdownObservation(grid=list(grid)).SerializeToString())
+
+
+@functools.lru_cache(maxsize=4096)
+def _dog_bytes(dog: int, owner: int, row: int | None, col: int | None, out: bool) -> bytes:
+    message = pb.SheepShowdownDog(dog=dog, owner=owner, out=out)
+    if row is not None and col is not None:
+        message.cell.CopyFrom(_cell(row, col))
+    return length_delimited(_OBSERVATION_DOG, message.SerializeToString())
+
+
+@functools.lru_cache(maxsize=256)
+def _round_scores_bytes(round_scores: tuple[tuple[int, ...], ...]) -> bytes:
+    return bytes(
+        pb.SheepShowdownObservation(
+            round_scores=[
+                pb.SheepShowdownRoundScores(scores=list(scores)) for scores in round_scores
+            ]
+        ).SerializeToString()
+    )
+
+
+class SheepShowdownCodec(PiecewiseObservationCodec):
     field = "sheep_showdown"
 
-    def observation_to_proto(self, obs: SheepShowdownObservation) -> pb.SheepShowdownObservation:
+    def observation_head(self, obs: SheepShowdownObservation) -> pb.SheepShowdownObservation:
         msg = pb.SheepShowdownObservation(
             players=obs.players,
             double_trouble=obs.double_trouble,
@@ -37,13 +71,9 @@ class SheepShowdownCodec(ObservationCodec):
             rounds=obs.rounds,
             first_player=obs.first_player,
             decision=DECISIONS.index(obs.decision),
-            grid=list(obs.grid),
             flock_sizes=list(obs.flock_sizes),
             own_flock=list(obs.own_flock),
             totals=list(obs.totals),
-            round_scores=[
-                pb.SheepShowdownRoundScores(scores=list(scores)) for scores in obs.round_scores
-            ],
             players_in=list(obs.players_in),
             turn=obs.turn,
             turn_cap=obs.turn_cap,
@@ -65,11 +95,16 @@ class SheepShowdownCodec(ObservationCodec):
             msg.decision_dog = obs.decision_dog
         if obs.last_player is not None:
             msg.last_player = obs.last_player
-        for view in obs.dogs:
-            dog = msg.dogs.add(dog=view.dog, owner=view.owner, out=view.out)
-            if view.row is not None and view.col is not None:
-                dog.cell.CopyFrom(_cell(view.row, view.col))
         return msg
+
+    def observation_pieces(self, obs: SheepShowdownObservation) -> bytes:
+        return b"".join(
+            [
+                _grid_bytes(obs.grid),
+                *[_dog_bytes(d.dog, d.owner, d.row, d.col, d.out) for d in obs.dogs],
+                _round_scores_bytes(obs.round_scores),
+            ]
+        )
 
     def action_to_proto(self, action: Any) -> pb.SheepShowdownAction:
         if isinstance(action, A.Step):
