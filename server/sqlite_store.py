@@ -96,6 +96,9 @@ def _v4(db: sqlite3.Connection) -> None:
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
+# The write-ahead log is emptied by the checkpoint that finds it longer than this.
+LOG_LIMIT_BYTES = 16 * 1024 * 1024
+
 
 def schema_version(db: sqlite3.Connection) -> int:
     db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -183,19 +186,22 @@ class SqliteStore:
         return _QuickWrites(self._quick, self._lock if self._quick is self._db else None)
 
     def checkpoint(self) -> None:
-        """Copy the write-ahead log into the database file and empty the log
-        (the quick connection never checkpoints itself).
+        """Copy the write-ahead log into the database file (the quick connection
+        never checkpoints itself), and empty the log once it is over
+        `LOG_LIMIT_BYTES`.
 
-        TRUNCATE, not PASSIVE: after a passive checkpoint the log starts again
-        only if the next write finds it wholly copied, and under steady load a
-        quick write always lands while the checkpoint runs, so the log grew by
-        every write for as long as the load lasted (75 MB in 20 seconds of ten
-        matches). TRUNCATE holds writers off while it copies (a quick write then
-        goes to the writer thread, which is making the checkpoint) and waits for
-        readers up to the busy timeout.
+        A passive checkpoint never holds a write up, but it leaves the log to be
+        started again by the next write that finds it wholly copied, and under
+        steady load a quick write always lands while the checkpoint runs: the log
+        grew by every write for as long as the load lasted (75 MB in 20 seconds
+        of ten matches). Emptying it (TRUNCATE) holds writes off for a few
+        milliseconds, so it is done only when the log has grown that far.
         """
         with self._lock:
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            log = Path(self.path + "-wal")
+            if log.exists() and log.stat().st_size > LOG_LIMIT_BYTES:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
         """Delete old finished and aborted matches, at most `batch` in one transaction."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from server import storage
+from server import sqlite_store, storage
 from server.records import ClockConfig, MatchRecord, RecordedMove
 from server.sqlite_store import SqliteStore
 from server.storage import StoreWorker
@@ -132,22 +132,32 @@ def test_quick_writes_checkpoint_the_log_now_and_then(
         assert stored is not None and len(stored.moves) == 25
 
 
-def test_a_checkpoint_empties_the_log_the_quick_writes_filled(tmp_path: Path) -> None:
-    """Under steady load a quick write lands while every checkpoint runs; the
-    log must still be emptied, not left to a next write that finds it wholly
-    copied (it never does then, and the log grew by every write)."""
+def test_a_checkpoint_empties_the_log_once_it_is_over_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under steady load a quick write lands while every checkpoint runs, so the
+    log is never started again by a write that finds it wholly copied; the
+    checkpoint must empty it itself once it is long, or it grows by every write."""
+    monkeypatch.setattr(sqlite_store, "LOG_LIMIT_BYTES", 1024 * 1024)
     path = tmp_path / "s.db"
     wal = path.with_name(path.name + "-wal")
     store = SqliteStore(path)
     quick = store.quick_writes()
     quick.create_match(_record("m"))
-    for round_number in range(3):
-        for number in range(1, 101):
-            quick.record_move("m", _move(round_number * 100 + number))
-        assert wal.stat().st_size > 100 * 4096, "every quick write is in the log"
+    number = 0
+    for _ in range(3):
+        while wal.stat().st_size <= 1024 * 1024:
+            number += 1
+            quick.record_move("m", _move(number))
         store.checkpoint()
         assert wal.stat().st_size == 0, "copied into the database and emptied"
+    for _ in range(20):  # a short log is only copied: emptying it holds writes off
+        number += 1
+        quick.record_move("m", _move(number))
+    short = wal.stat().st_size
+    store.checkpoint()
+    assert wal.stat().st_size == short > 0
     store.close()
     reopened = SqliteStore(path)
-    assert reopened.counts()["moves"] == 300
+    assert reopened.counts()["moves"] == number
     reopened.close()
