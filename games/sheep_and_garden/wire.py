@@ -62,6 +62,19 @@ def _placed_bytes(tile: int, x: int, y: int, rotation: int) -> bytes:
     return pb.SheepAndGardenObservation(placed=[placed]).SerializeToString()
 
 
+@functools.lru_cache(maxsize=1024)
+def _objective_bytes(
+    slot: int, holders: tuple[int, ...], face_up: bool, enemy: bool, card_id: str | None
+) -> bytes:
+    entry = pb.SheepAndGardenObjective(
+        slot=slot, holders=list(holders), face_up=face_up, enemy=enemy
+    )
+    if card_id is not None:
+        card = OBJECTIVE_BY_ID[card_id]
+        entry.card, entry.name, entry.text = card.id, card.name, card.text
+    return pb.SheepAndGardenObservation(objectives=[entry]).SerializeToString()
+
+
 class SheepAndGardenCodec(PiecewiseObservationCodec):
     field = "sheep_and_garden"
 
@@ -77,13 +90,6 @@ class SheepAndGardenCodec(PiecewiseObservationCodec):
             message.seat = observation.seat
         if observation.to_move is not None:
             message.to_move = observation.to_move
-        for view in observation.objectives:
-            entry = message.objectives.add(
-                slot=view.slot, holders=list(view.holders), face_up=view.face_up, enemy=view.enemy
-            )
-            if view.card is not None:
-                card = OBJECTIVE_BY_ID[view.card]
-                entry.card, entry.name, entry.text = card.id, card.name, card.text
         return message
 
     def observation_pieces(self, observation: SheepAndGardenObservation) -> bytes:
@@ -93,6 +99,10 @@ class SheepAndGardenCodec(PiecewiseObservationCodec):
         visible = sorted({p.tile for p in placed} | set(observation.display))
         return b"".join(
             (
+                *(
+                    _objective_bytes(view.slot, view.holders, view.face_up, view.enemy, view.card)
+                    for view in observation.objectives
+                ),
                 *(_placed_bytes(p.tile, p.x, p.y, p.rotation) for p in placed),
                 *(_FACE_BYTES[t] for t in visible),
             )
