@@ -7,6 +7,10 @@ from dataclasses import dataclass
 Cell = tuple[int, int]
 
 
+# A pasture as observations show it: (x, y, card) per placed card, in cell order.
+PastureView = tuple[tuple[int, int, int], ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     """The placement in progress and what it still allows.
@@ -46,7 +50,7 @@ class SheepNSheepObservation:
     hand: tuple[int, ...]
     hand_sizes: tuple[int, ...]
     market: tuple[tuple[int, int], ...]
-    pastures: tuple[tuple[tuple[int, int, int], ...], ...]
+    pastures: tuple[PastureView, ...]
     deck_size: int
     stock_size: int
     discard: tuple[int, ...]

@@ -47,7 +47,7 @@ from games.sheep_n_sheep.legal import (
     LegalActions,
     _distinct,
 )
-from games.sheep_n_sheep.observation import Placement
+from games.sheep_n_sheep.observation import PastureView, Placement
 from games.sheep_n_sheep.scoring import score
 from games.sheep_n_sheep.views import Views
 
@@ -88,6 +88,7 @@ class SheepNSheepState(LegalActions, Views, State):
         "_last_turn",
         "_legal",
         "_market",
+        "_pasture_views",
         "_pastures",
         "_phase",
         "_placed",
@@ -118,6 +119,9 @@ class SheepNSheepState(LegalActions, Views, State):
             (self._deck.pop(), self._deck.pop()) for _ in range(MARKET_SETS)
         ]
         self._pastures: list[dict[int, int]] = [{} for _ in range(players)]
+        # Each pasture as observations show it, with the card count it was made at
+        # (a pasture only ever gains cards): rebuilt only after a placement there.
+        self._pasture_views: list[tuple[int, PastureView]] = [(0, ())] * players
         self._discard: list[int] = []
         self._turn = 0
         self._seat = 0
@@ -367,6 +371,7 @@ class SheepNSheepState(LegalActions, Views, State):
         new._hands = [hand[:] for hand in self._hands]
         new._market = self._market[:]
         new._pastures = [p.copy() for p in self._pastures]
+        new._pasture_views = self._pasture_views[:]  # tuples: safe to share
         new._discard = self._discard[:]
         new._turn = self._turn
         new._seat = self._seat

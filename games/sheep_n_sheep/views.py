@@ -16,7 +16,7 @@ from games.sheep_n_sheep.legal import (
     SAME,
     TURN,
 )
-from games.sheep_n_sheep.observation import Placement, SheepNSheepObservation
+from games.sheep_n_sheep.observation import PastureView, Placement, SheepNSheepObservation
 
 
 class Views:
@@ -95,10 +95,7 @@ class Views:
             hand=() if seat is None else tuple(self._hands[seat]),
             hand_sizes=tuple(len(hand) for hand in self._hands),
             market=tuple(self._market),
-            pastures=tuple(
-                tuple((*unpack(key), card) for key, card in sorted(p.items()))
-                for p in self._pastures
-            ),
+            pastures=tuple(self._pasture_view(seat) for seat in range(self.players)),
             deck_size=len(self._deck),
             stock_size=len(self._stock),
             discard=tuple(self._discard),
@@ -106,6 +103,15 @@ class Views:
             last_turn=self._last_turn,
             placement=self._placement(),
         )
+
+    def _pasture_view(self, seat: int) -> PastureView:
+        """Seat `seat`'s pasture as (x, y, card) in cell order."""
+        pasture = self._pastures[seat]
+        count, view = self._pasture_views[seat]
+        if count != len(pasture):
+            view = tuple((*unpack(key), card) for key, card in sorted(pasture.items()))
+            self._pasture_views[seat] = (len(pasture), view)
+        return view
 
     def prompt(self) -> str:
         phase = self._phase
