@@ -6,6 +6,8 @@ real random game (the same decisions, events and result bytes the real server
 sends, see `transcript.py`): every answer, whatever it says, releases the next
 pre-serialised messages. Nothing is parsed but the join. What it costs is
 gRPC itself plus one queue hop per message, which is what we compare against.
+It runs on the same event loop as `sheepfold serve` by default (uvloop where
+installed), so the two compare like with like.
 
     python -m benchmarks.baseline_server --game sheep-n-sheep --players 2
 """
@@ -23,6 +25,7 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 from benchmarks.transcript import Transcript, record
+from server import loops
 from server.app import ServerConfig, grpc_options
 
 
@@ -124,9 +127,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--transcripts", type=int, default=8, help="recorded games to cycle")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0 = any free port")
+    parser.add_argument(
+        "--loop",
+        choices=loops.LOOPS,
+        default=loops.default_loop(),
+        help="the event loop; the same default as `sheepfold serve`, so the two compare "
+        "like with like (default %(default)s)",
+    )
     args = parser.parse_args(argv)
     transcripts = [record(args.game, args.players, seed) for seed in range(args.transcripts)]
-    asyncio.run(serve(args.host, args.port, transcripts))
+    loops.run(serve(args.host, args.port, transcripts), args.loop)
     return 0
 
 

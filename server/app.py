@@ -20,6 +20,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
+from server.loops import running_loop_name
 from server.match import MatchLimits
 from server.metrics import NO_METRICS, ServerMetrics
 from server.metrics_http import MetricsEndpoint
@@ -247,6 +248,7 @@ class SheepfoldServer:
             listen=self.listening,
             tls=bool(self.config.tls_cert),
             store=type(self.store).__name__,
+            loop=running_loop_name(),
             restored_matches=restored,
             metrics_port=self.metrics_port,
             health_port=self.health_port,
