@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable
 from functools import cache
@@ -136,6 +137,7 @@ class SheepAndGardenState(State):
         "_legal",
         "_needs",
         "_order",
+        "_result",
         "_rng",
         "_to_move",
         "board",
@@ -162,6 +164,7 @@ class SheepAndGardenState(State):
         self._to_move: int | None = self._rng.randrange(players) if players > 1 else 0
         self._end_reason = ""
         self._legal: tuple[Place, ...] | None = None
+        self._result: Result | None = None  # worked out once, when the game is over
         events: list[Event] = []
         self._refill(events)
         self._ensure_playable(events)
@@ -204,6 +207,7 @@ class SheepAndGardenState(State):
         state._to_move = to_move
         state._end_reason = end_reason if to_move is None else ""
         state._legal = None
+        state._result = None
         events: list[Event] = []
         state._ensure_playable(events)
         state.setup_events = tuple(events)
@@ -223,6 +227,7 @@ class SheepAndGardenState(State):
         other._to_move = self._to_move
         other._end_reason = self._end_reason
         other._legal = self._legal
+        other._result = self._result
         other.setup_events = self.setup_events
         return other
 
@@ -432,9 +437,15 @@ class SheepAndGardenState(State):
     def result(self) -> Result:
         if self._to_move is not None:
             raise ValueError("the game is not over")
-        details = self.score_details()
-        if self.players == 1:
-            scores: tuple[float, ...] = (float(details["difference"]),)
-        else:
-            scores = tuple(float(s["total"]) for s in details["seats"])
-        return Result(scores=scores, ranks=competition_ranks(scores), details=details)
+        # Final scoring joins the whole landscape (about 0.7 ms), and a finished
+        # game is asked for its result at least twice (its GameEnded event, the
+        # server's match result): worked out once, handed out as copies.
+        if self._result is None:
+            details = self.score_details()
+            if self.players == 1:
+                scores: tuple[float, ...] = (float(details["difference"]),)
+            else:
+                scores = tuple(float(s["total"]) for s in details["seats"])
+            self._result = Result(scores=scores, ranks=competition_ranks(scores), details=details)
+        known = self._result
+        return Result(known.scores, known.ranks, copy.deepcopy(known.details))
