@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from games.stubborn_sheep.data import (
     COLOURS,
     EFFECTIVE,
@@ -16,24 +18,30 @@ from games.stubborn_sheep.phases import (
 )
 
 
+@functools.lru_cache(maxsize=4096)
+def _fence_view(
+    index: int, owner: int, card: int, orientation: int, height: int, fences: int
+) -> FenceView:
+    """Fence `index` of `fences` as observations show it (a pure function of its
+    card and how it lies, so the views are reused across decisions)."""
+    left, right = (index - 1) % fences, index
+    jumps = tuple(
+        (colour, left, right) if side == 0 else (colour, right, left)
+        for colour, side in EFFECTIVE[card][orientation]
+    )
+    return FenceView(index, owner, card, orientation, height, left, right, jumps)
+
+
 class Views:
     """observation() and render(); mixed into StubbornSheepState."""
 
     def observation(self, seat: int | None) -> StubbornSheepObservation:
         n = self.n
         areas = tuple(AreaView(a, self.area_owner[a], tuple(self.areas[a])) for a in range(n))
-        fences = []
-        for f in range(n):
-            card = self.stacks[f][-1]
-            o = self.orient[f]
-            left, right = (f - 1) % n, f
-            jumps = tuple(
-                (colour, left, right) if side == 0 else (colour, right, left)
-                for colour, side in EFFECTIVE[card][o]
-            )
-            fences.append(
-                FenceView(f, self.fence_owner[f], card, o, len(self.stacks[f]), left, right, jumps)
-            )
+        stacks, orient, owners = self.stacks, self.orient, self.fence_owner
+        fences = [
+            _fence_view(f, owners[f], stacks[f][-1], orient[f], len(stacks[f]), n) for f in range(n)
+        ]
         available = (
             tuple(b for b in (self._bonus(c) for c in range(4)) if b >= 0)
             if self.phase != PH_OVER
