@@ -127,13 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--transcripts", type=int, default=8, help="recorded games to cycle")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0 = any free port")
-    parser.add_argument(
-        "--loop",
-        choices=loops.LOOPS,
-        default=loops.default_loop(),
-        help="the event loop; the same default as `sheepfold serve`, so the two compare "
-        "like with like (default %(default)s)",
-    )
+    loops.add_loop_argument(parser, "the same default as `sheepfold serve`, like with like")
     args = parser.parse_args(argv)
     transcripts = [record(args.game, args.players, seed) for seed in range(args.transcripts)]
     loops.run(serve(args.host, args.port, transcripts), args.loop)

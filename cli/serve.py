@@ -158,13 +158,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         choices=("debug", "info", "warning", "error"),
         help="the least important lines logged (default %(default)s)",
     )
-    parser.add_argument(
-        "--loop",
-        choices=loops.LOOPS,
-        default=loops.default_loop(),
-        help="the event loop: uvloop costs less CPU per decision than asyncio's own "
-        "(default %(default)s)",
-    )
+    loops.add_loop_argument(parser, "uvloop costs less CPU per decision than asyncio's own")
     parser.add_argument(
         "--web-port",
         type=_port,

@@ -9,6 +9,7 @@ installed (it has no Windows build).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import importlib.util
 from collections.abc import Callable, Coroutine
@@ -22,6 +23,16 @@ LOOPS = ("uvloop", "asyncio")
 def default_loop() -> str:
     """uvloop when it is installed, else asyncio's loop."""
     return "uvloop" if importlib.util.find_spec("uvloop") is not None else "asyncio"
+
+
+def add_loop_argument(parser: argparse.ArgumentParser, purpose: str) -> None:
+    """The `--loop` flag of a command that runs a server."""
+    parser.add_argument(
+        "--loop",
+        choices=LOOPS,
+        default=default_loop(),
+        help=f"the event loop: {purpose} (default %(default)s)",
+    )
 
 
 def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop]:
