@@ -40,7 +40,8 @@ class Action(Protocol):
 class Event:
     """Something that happened, as the engine reports it from `State.apply`.
 
-    `payload` is a game-specific frozen dataclass. When `seat` is None the event
+    `payload` is a game-specific frozen dataclass with hashable fields (the
+    server memoises event encodings by value). When `seat` is None the event
     is public. Otherwise only that seat may see `payload`; every other seat and
     every spectator sees `redacted` instead (or nothing when `redacted` is None).
     """

@@ -1,0 +1,33 @@
+"""Actions and event payloads are frozen values with hashable fields: the server
+memoises their encodings by value (legal actions, events), so a payload with a
+list in it would stop a match. Every value of random games of every game and
+player count is checked."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import games
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_action_and_event_payload_hashes(name: str) -> None:
+    game = games.get(name)
+    checked = 0
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(3):
+            state = game.new_state(players, seed, {})
+            rng = random.Random(seed)
+            while not state.terminal:
+                actions = state.legal_actions()
+                for action in actions:
+                    hash(action)
+                for event in state.apply(actions[rng.randrange(len(actions))]):
+                    for viewer in (None, *range(players)):
+                        payload = event.visible_to(viewer)
+                        if payload is not None:
+                            hash(payload)
+                            checked += 1
+    assert checked > 100
