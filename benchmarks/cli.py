@@ -167,6 +167,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--seconds", type=float, help="measuring window per level (default 5; quick 1.5)"
     )
     parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server and baseline sections: measure every row N times, the targets taking "
+        "turns, and report each figure's median (one window swings by a quarter on a "
+        "shared machine; default 1)",
+    )
+    parser.add_argument(
         "--engine-seconds", type=float, help="time per engine row (default 1; quick 0.3)"
     )
     parser.add_argument(
@@ -192,6 +201,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args.levels = tuple(int(x) for x in args.levels.split(",")) if args.levels else preset["levels"]
     if any(level < 1 for level in args.levels):
         parser.error("--levels must be positive whole numbers")
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
     for name in ("seconds", "engine_seconds", "memory_matches", "soak_matches", "soak_seconds"):
         if getattr(args, name) is None:
             setattr(args, name, preset[name])
@@ -364,6 +375,7 @@ def _load(args: argparse.Namespace, wanted: tuple[str, ...], failed: list[str]) 
             load_targets,
             before=args.before,
             errors=failed,
+            repeats=args.repeat,
         )
     return results
 
@@ -409,6 +421,7 @@ def _meta(args: argparse.Namespace) -> dict[str, Any]:
         "load_average": list(os.getloadavg()),
         "levels": list(args.levels),
         "seconds": args.seconds,
+        "repeat": args.repeat,
         "engine_seconds": args.engine_seconds,
         "memory_matches": args.memory_matches,
         "soak_matches": args.soak_matches,

@@ -96,9 +96,11 @@ def load(results: Sequence[LoadResult]) -> str:
                     ramp_ratio,
                 )
             )
+        runs = max(r.runs for r in mine)
+        medians = f"; medians of {runs} runs, targets taking turns" if runs > 1 else ""
         tables.append(
             f"Server vs baseline ({game}, {players} players, random bots in a separate "
-            "process; server = SQLite file in WAL mode, server-memory = --db :memory:)\n"
+            f"process; server = SQLite file in WAL mode, server-memory = --db :memory:{medians})\n"
             + table(
                 (
                     "target",

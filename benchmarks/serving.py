@@ -14,7 +14,9 @@ older commit), for before/after comparisons in one run; `baseline`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -45,6 +47,7 @@ class LoadResult:
     server_rss_loaded: int | None
     game: str = ""
     players: int = 0
+    runs: int = 1  # measurements this row is the median of
 
     @property
     def rss_growth_per_match(self) -> float | None:
@@ -188,19 +191,46 @@ def run(
     targets: tuple[str, ...] = ("server", "baseline"),
     before: Path | None = None,
     errors: list[str] | None = None,
+    repeats: int = 1,
 ) -> list[LoadResult]:
     """Every level against every target, interleaved so drift hits both alike.
 
-    With `errors`, a run that fails is noted there and the others go on."""
+    With `repeats` above 1 every target is measured that many times, taking
+    turns with the others, and each row holds the median of each figure: one
+    measuring window on a shared machine swings by a quarter. With `errors`, a
+    run that fails is noted there and the others go on."""
     results = []
     for matches in levels:
-        for target in targets:
-            try:
-                results.append(
-                    measure(target, game, players, matches, seconds, warmup, before=before)
-                )
-            except RuntimeError as error:
-                if errors is None:
-                    raise
-                errors.append(f"{game} {players}p {target} at {matches} matches: {error}")
+        measured: dict[str, list[LoadResult]] = {}
+        for _ in range(repeats):
+            for target in targets:
+                try:
+                    result = measure(target, game, players, matches, seconds, warmup, before=before)
+                except RuntimeError as error:
+                    if errors is None:
+                        raise
+                    errors.append(f"{game} {players}p {target} at {matches} matches: {error}")
+                    continue
+                if repeats == 1:
+                    results.append(result)
+                else:
+                    measured.setdefault(target, []).append(result)
+        results += [median(runs) for runs in measured.values()]
     return results
+
+
+def median(runs: list[LoadResult]) -> LoadResult:
+    """One row with the median of each figure of `runs` (of one target and level)."""
+    first = runs[0]
+    figures: dict[str, Any] = {}
+    for field in dataclasses.fields(LoadResult):
+        values = [getattr(r, field.name) for r in runs]
+        if field.name in ("target", "matches", "game", "players"):
+            continue
+        if any(v is None for v in values):
+            figures[field.name] = None
+        else:
+            middle = statistics.median(values)
+            figures[field.name] = round(middle) if isinstance(values[0], int) else middle
+    figures["runs"] = len(runs)
+    return dataclasses.replace(first, **figures)

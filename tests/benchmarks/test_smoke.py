@@ -186,3 +186,31 @@ def test_soak_samples_memory_files_and_database_size(
     assert data["final_db_bytes"] > 0
     assert math.isclose(data["db_bytes_per_match"], data["final_db_bytes"] / 48)
     assert data["rss_growth_per_1000"] is not None and math.isfinite(data["rss_growth_per_1000"])
+
+
+def test_repeated_rows_hold_the_median_of_each_figure() -> None:
+    def run(rate: float, p99: float, cpu: float | None) -> serving.LoadResult:
+        return serving.LoadResult(
+            "server", 10, rate, 1.0, p99, 1.0, 100, 1.0, 0.5, 1, cpu, 0.9, 0.7, 1000, 2000, "g", 2
+        )
+
+    row = serving.median([run(1000, 9.0, 0.5), run(3000, 7.0, 0.7), run(2000, 8.0, 0.4)])
+    assert (row.target, row.matches, row.game, row.runs) == ("server", 10, "g", 3)
+    assert (row.decisions_per_second, row.p99_ms, row.server_cpu_ms_per_decision) == (
+        2000,
+        8.0,
+        0.5,
+    )
+    assert serving.median([run(1, 1, None), run(2, 2, 0.3)]).server_cpu_ms_per_decision is None
+    assert "medians of 3 runs" in report.load([row])
+
+
+def test_repeat_measures_every_target_in_turn_and_keeps_one_row_each() -> None:
+    rows = serving.run("sheep-showdown", 2, (2,), 0.3, 0.1, ("server", "baseline"), repeats=2)
+    assert [(r.target, r.matches, r.runs) for r in rows] == [
+        ("server", 2, 2),
+        ("baseline", 2, 2),
+    ]
+    assert all(r.decisions > 0 and r.p50_ms <= r.p99_ms for r in rows)
+    with pytest.raises(SystemExit):
+        cli.parse_args(["--repeat", "0"])
