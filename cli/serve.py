@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import os
 import resource
 import sqlite3
@@ -189,22 +188,6 @@ def raise_open_file_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-# Collections of young objects every 50,000 allocations instead of Python's 700,
-# and of the older generations ten and twenty times rarer. A busy server keeps
-# about 100,000 long-lived objects (live matches, the finished ones it keeps,
-# the codecs' memos), and at 100 matches the default thresholds spent 6% of the
-# event loop collecting, in pauses up to 100 ms; these cut the CPU per decision
-# by about a tenth and p99 by a quarter (docs/performance.md).
-GC_THRESHOLDS = (50_000, 50, 1_000)
-
-
-def tune_garbage_collector() -> tuple[int, int, int]:
-    """Collect garbage cycles less often than Python's defaults (a process-wide
-    setting, so only the `serve` command makes it)."""
-    gc.set_threshold(*GC_THRESHOLDS)
-    return gc.get_threshold()
-
-
 def _env_port(name: str, default: int | None) -> str | None:
     """The environment's value for a port flag, checked by the flag's type (argparse
     converts string defaults too), so a bad value is reported only by `serve`."""
@@ -236,7 +219,6 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(f"sheepfold serve: --loop {args.loop}: {error}") from None
     configure_logging(args.log_format, args.log_level)
     raise_open_file_limit()
-    tune_garbage_collector()
     store: Store
     if args.db == ":memory:":
         store = MemoryStore()
