@@ -12,12 +12,14 @@ message after the join is a PlayError and the stream goes on) get the
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection
+from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 from google.protobuf.message import DecodeError
+
+from server.interceptors import HandlerRewrite
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,22 +111,17 @@ def _guard(handler: Any) -> Any:
     return handler._replace(stream_stream=stream_stream)
 
 
-class DecodeErrorsAreInvalidArgument(grpc.aio.ServerInterceptor):
+class DecodeErrorsAreInvalidArgument(HandlerRewrite):
     """Every method gets a decoder that cannot raise; `self_checking` methods
     (full names, "/pkg.Service/Method") see `Undecodable` requests themselves."""
 
     def __init__(self, self_checking: Collection[str] = ()) -> None:
         self.self_checking = frozenset(self_checking)
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        handler = await continuation(handler_call_details)
-        if handler is None or getattr(handler, "request_deserializer", None) is None:
+    def rewrite(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        if getattr(handler, "request_deserializer", None) is None:
             return handler
         tolerant = handler._replace(request_deserializer=_tolerant(handler.request_deserializer))
-        if handler_call_details.method in self.self_checking:
+        if method in self.self_checking:
             return tolerant
         return _guard(tolerant)

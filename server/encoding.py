@@ -14,7 +14,7 @@ response serialiser passes these bytes through (`PreEncodedResponses`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import grpc
@@ -23,6 +23,7 @@ from sheepfold.v1 import arena_pb2
 from games.contract import Codec
 from games.encoding import length_delimited, varint
 from server.convert import legal_action_bytes
+from server.interceptors import HandlerRewrite
 
 
 def _number(message: Any, field: str) -> int:
@@ -89,19 +90,14 @@ def serialize_response(message: Any) -> bytes:
     return bytes(message.SerializeToString())
 
 
-class PreEncodedResponses(grpc.aio.ServerInterceptor):
+class PreEncodedResponses(HandlerRewrite):
     """The given methods (full names, "/pkg.Service/Method") may answer with
     pre-encoded bytes as well as with messages."""
 
     def __init__(self, methods: Collection[str]) -> None:
         self.methods = frozenset(methods)
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        handler = await continuation(handler_call_details)
-        if handler is None or handler_call_details.method not in self.methods:
+    def rewrite(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        if method not in self.methods:
             return handler
         return handler._replace(response_serializer=serialize_response)
