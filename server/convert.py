@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -57,27 +56,6 @@ def legal_action(codec: Codec, action: Any) -> arena_pb2.LegalAction:
 
 def legal_actions(codec: Codec, actions: Sequence[Any]) -> list[arena_pb2.LegalAction]:
     return [legal_action(codec, action) for action in actions]
-
-
-def fill_legal_actions(codec: Codec, target: arena_pb2.Decision, actions: Sequence[Any]) -> None:
-    """Append `actions` to `target.actions`, each from its memoised encoding.
-
-    The same actions come back decision after decision and match after match;
-    merging their bytes in one parse costs a fraction of building the messages.
-    """
-    target.MergeFromString(b"".join([legal_action_bytes(codec, action) for action in actions]))
-
-
-@functools.lru_cache(maxsize=32_768)
-def legal_action_bytes(codec: Codec, action: Any) -> bytes:
-    """One entry of `Decision.actions`, tag included.
-
-    Actions are frozen values: equal actions of a game encode alike. A bounded
-    memo of a pure function shared by every match (about 12 MB when full); ten
-    Sheep & Garden matches, 35 legal placements a decision, need this size to
-    hit (8,192 entries missed 8.6 actions a decision, 32,768 miss 0.8).
-    """
-    return arena_pb2.Decision(actions=[legal_action(codec, action)]).SerializeToString()
 
 
 def event(codec: Codec, move: int, payload: Any) -> arena_pb2.EventMessage:

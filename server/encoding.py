@@ -22,8 +22,8 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Codec
 from games.encoding import length_delimited, varint
-from server.convert import legal_action_bytes
 from server.interceptors import HandlerRewrite
+from server.memo import Memo
 
 
 def _number(message: Any, field: str) -> int:
@@ -33,6 +33,13 @@ def _number(message: Any, field: str) -> int:
 _RESPONSE_DECISION = _number(arena_pb2.PlayResponse, "decision")
 _RESPONSE_EVENT = _number(arena_pb2.PlayResponse, "event")
 _DECISION_OBSERVATION = _number(arena_pb2.Decision, "observation")
+_DECISION_ACTIONS = _number(arena_pb2.Decision, "actions")
+_DECISION_ID_TAG = varint(_number(arena_pb2.Decision, "decision_id") << 3)  # varint fields
+_DECISION_SEAT_TAG = varint(_number(arena_pb2.Decision, "seat") << 3)
+_DECISION_PROMPT = _number(arena_pb2.Decision, "prompt")
+_DECISION_CLOCK = _number(arena_pb2.Decision, "clock")
+_LEGAL_LABEL = _number(arena_pb2.LegalAction, "label")
+_LEGAL_ACTION = _number(arena_pb2.LegalAction, "action")
 _EVENT_MOVE_TAG = varint(_number(arena_pb2.EventMessage, "move") << 3)  # a varint field
 
 
@@ -42,25 +49,87 @@ def _game_member(wrapper: Any, field: str) -> int:
     return _number(wrapper, field)
 
 
-def decision(
-    codec: Codec,
-    head: arena_pb2.Decision,
-    observation: Any,
-    actions: Sequence[Any],
-) -> bytes:
-    """A `PlayResponse` holding `head` (id, seat, prompt, clock) with the
-    observation and the legal actions added."""
+def decision(codec: Codec, head: bytes, observation: Any, actions: Sequence[Any]) -> bytes:
+    """A `PlayResponse` holding the decision `head` (from `decision_head`) with
+    the observation and the legal actions added."""
     observation_field = length_delimited(
         _game_member(arena_pb2.Observation, codec.field), codec.observation_bytes(observation)
     )
     body = b"".join(
         [
-            head.SerializeToString(),
+            head,
             length_delimited(_DECISION_OBSERVATION, observation_field),
-            *[legal_action_bytes(codec, action) for action in actions],
+            *legal_actions_bytes(codec, actions),
         ]
     )
     return length_delimited(_RESPONSE_DECISION, body)
+
+
+def decision_head(
+    decision_id: int,
+    seat: int,
+    prompt: str,
+    decision_seconds: float,
+    time_bank_seconds: float,
+    strikes: int,
+    max_strikes: int,
+) -> bytes:
+    """A `Decision`'s id, seat, prompt and clock (proto3: zeros and empty text
+    are left out, the clock message never is)."""
+    head = _DECISION_ID_TAG + varint(decision_id) if decision_id else b""
+    if seat:
+        head += _DECISION_SEAT_TAG + varint(seat)
+    if prompt:
+        head += _prompt_field(prompt)
+    return head + _clock_field(decision_seconds, time_bank_seconds, strikes, max_strikes)
+
+
+@functools.lru_cache(maxsize=1024)
+def _prompt_field(prompt: str) -> bytes:
+    return length_delimited(_DECISION_PROMPT, prompt.encode())
+
+
+@functools.lru_cache(maxsize=1024)
+def _clock_field(
+    decision_seconds: float, time_bank_seconds: float, strikes: int, max_strikes: int
+) -> bytes:
+    """A time bank changes only when a decision overruns: few distinct clocks."""
+    clock = arena_pb2.Clock(
+        decision_seconds=decision_seconds,
+        time_bank_seconds=time_bank_seconds,
+        strikes=strikes,
+        max_strikes=max_strikes,
+    )
+    return length_delimited(_DECISION_CLOCK, clock.SerializeToString())
+
+
+# Sheep & Garden offers about 35 placements a decision, 32,000 distinct ones over
+# ten matches: 32,768 entries a game keep nearly all of them (8,192 missed 8.6
+# actions a decision, 32,768 miss 0.8); about 12 MB for a game when full.
+ACTION_MEMO_SIZE = 32_768
+
+
+@functools.cache
+def _action_memo(codec: Codec) -> Memo[Any, bytes]:
+    """One memo per game: its codecs are shared objects, so every match of the
+    game uses the same one."""
+    return Memo(functools.partial(_legal_action_entry, codec), ACTION_MEMO_SIZE)
+
+
+def legal_actions_bytes(codec: Codec, actions: Sequence[Any]) -> list[bytes]:
+    """Each action as an entry of `Decision.actions`, tag included, memoised:
+    actions are frozen values, and equal actions of a game encode alike."""
+    return _action_memo(codec).many(actions)
+
+
+def _legal_action_entry(codec: Codec, action: Any) -> bytes:
+    game_action = length_delimited(
+        _game_member(arena_pb2.GameAction, codec.field),
+        codec.action_to_proto(action).SerializeToString(),
+    )
+    label: str = action.label
+    body = length_delimited(_LEGAL_LABEL, label.encode()) if label else b""
+    return length_delimited(_DECISION_ACTIONS, body + length_delimited(_LEGAL_ACTION, game_action))
 
 
 def event(codec: Codec, move: int, payload: Any) -> bytes:

@@ -302,16 +302,14 @@ class Match:
 
     def _decision_message(self, decision_id: int, seat: Seat, actions: Sequence[Any]) -> bytes:
         clock = self.record.clock
-        head = arena_pb2.Decision(
-            decision_id=decision_id,
-            seat=seat.index,
-            prompt=self.state.prompt(),
-            clock=arena_pb2.Clock(
-                decision_seconds=clock.decision_seconds,
-                time_bank_seconds=seat.bank,
-                strikes=seat.strikes,
-                max_strikes=clock.max_strikes,
-            ),
+        head = encoding.decision_head(
+            decision_id,
+            seat.index,
+            self.state.prompt(),
+            clock.decision_seconds,
+            seat.bank,
+            seat.strikes,
+            clock.max_strikes,
         )
         return encoding.decision(self.codec, head, self.state.observation(seat.index), actions)
 

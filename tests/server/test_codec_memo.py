@@ -1,4 +1,4 @@
-"""The codecs and `server.convert` memoise encodings (pastures, areas, tile
+"""The codecs and `server.encoding` memoise encodings (pastures, areas, tile
 faces, legal actions...): what a seat receives must not depend on what the
 memos hold. Every decision of interleaved random games is encoded with warm
 memos (shared by both games, as matches share them) and again from empty
@@ -12,25 +12,34 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from sheepfold.v1 import arena_pb2
 
 import games
 from games.contract import Event, State
 from server import convert, encoding
 
 
-def _memos() -> list[functools._lru_cache_wrapper]:  # type: ignore[type-arg]
-    modules = [convert, encoding] + [
-        importlib.import_module(f"games.{name.replace('-', '_')}.wire") for name in games.names()
-    ]
-    found = [
-        value
-        for module in modules
-        for value in vars(module).values()
-        if isinstance(value, functools._lru_cache_wrapper)
-    ]
-    assert len(found) >= 6, "the memos this test empties were not found"
-    return found
+class _AllMemos:
+    """Every memo of the codecs and the server: lru caches, and the legal-action
+    memo of each game."""
+
+    def __init__(self) -> None:
+        modules = [convert, encoding] + [
+            importlib.import_module(f"games.{name.replace('-', '_')}.wire")
+            for name in games.names()
+        ]
+        self.caches = [
+            value
+            for module in modules
+            for value in vars(module).values()
+            if isinstance(value, functools._lru_cache_wrapper)
+        ]
+        assert len(self.caches) >= 6, "the memos this test empties were not found"
+
+    def clear(self) -> None:
+        for cache in self.caches:
+            cache.cache_clear()
+        for name in games.names():
+            encoding._action_memo(games.get(name).codec).clear()
 
 
 def _encode(game_name: str, position: tuple[State, int, list[Event]], players: int) -> list[bytes]:
@@ -46,9 +55,7 @@ def _encode(game_name: str, position: tuple[State, int, list[Event]], players: i
     for seat in [None, *range(players)]:
         observation = convert.observation(codec, state.observation(seat))
         out.append(observation.SerializeToString(deterministic=True))
-    decision = arena_pb2.Decision()
-    convert.fill_legal_actions(codec, decision, state.legal_actions())
-    out.append(decision.SerializeToString(deterministic=True))
+    out.extend(encoding.legal_actions_bytes(codec, state.legal_actions()))
     return out
 
 
@@ -66,7 +73,7 @@ def _positions(game_name: str, players: int, seed: int) -> Iterator[tuple[State,
 @pytest.mark.parametrize("game_name", games.names())
 def test_encodings_do_not_depend_on_what_the_memos_hold(game_name: str) -> None:
     players = 2
-    memos = _memos()
+    memos = _AllMemos()
     warm: list[list[bytes]] = []
     # Two matches at once: each one's conversions run between the other's.
     for first, second in zip(
@@ -79,8 +86,7 @@ def test_encodings_do_not_depend_on_what_the_memos_hold(game_name: str) -> None:
         _positions(game_name, players, 1), _positions(game_name, players, 2), strict=False
     ):
         for position in (first, second):
-            for memo in memos:
-                memo.cache_clear()
+            memos.clear()
             cold.append(_encode(game_name, position, players))
     assert len(warm) > 10
     assert warm == cold
@@ -93,11 +99,9 @@ def test_every_match_of_a_game_shares_the_legal_action_memo(game_name: str) -> N
     game = games.get(game_name)
     first = game.new_state(2, 1, {}).legal_actions()
     second = game.new_state(2, 1, {}).legal_actions()
-    convert.legal_action_bytes.cache_clear()
-    for action in first:
-        convert.legal_action_bytes(game.codec, action)
-    before = convert.legal_action_bytes.cache_info()
-    for action in second:
-        convert.legal_action_bytes(game.codec, action)
-    after = convert.legal_action_bytes.cache_info()
-    assert after.hits - before.hits == len(second) and after.misses == before.misses
+    memo = encoding._action_memo(game.codec)
+    memo.clear()
+    encoding.legal_actions_bytes(game.codec, first)
+    misses = memo.misses
+    encoding.legal_actions_bytes(games.get(game_name).codec, second)
+    assert memo.misses == misses and len(memo) == len(set(first))

@@ -27,15 +27,8 @@ def _plain_decision(game_name: str, state: games.contract.State, seat: int) -> b
     return response.SerializeToString(deterministic=True)
 
 
-def _head(state: games.contract.State, seat: int) -> arena_pb2.Decision:
-    return arena_pb2.Decision(
-        decision_id=7,
-        seat=seat,
-        prompt=state.prompt(),
-        clock=arena_pb2.Clock(
-            decision_seconds=2.5, time_bank_seconds=11.25, strikes=1, max_strikes=3
-        ),
-    )
+def _head(state: games.contract.State, seat: int) -> bytes:
+    return encoding.decision_head(7, seat, state.prompt(), 2.5, 11.25, 1, 3)
 
 
 def _canonical(data: bytes) -> bytes:
@@ -93,3 +86,60 @@ def test_a_play_response_message_and_bytes_are_both_sent_as_they_are() -> None:
     message = arena_pb2.PlayResponse(joined=arena_pb2.Joined(match_id="m", seat=1))
     assert encoding.serialize_response(message) == message.SerializeToString()
     assert encoding.serialize_response(b"\x01\x02") == b"\x01\x02"
+
+
+@pytest.mark.parametrize(
+    ("decision_id", "seat", "prompt", "seconds", "bank", "strikes", "max_strikes"),
+    [
+        (1, 0, "", 10.0, 0.0, 0, 3),  # seat 0, no prompt, no bank: left out
+        (7, 3, "choose a card", 2.5, 11.25, 1, 3),
+        (2**40, 5, "placer la tuile 12 ✓", 0.0, 0.0, 0, 0),  # an empty clock is still sent
+        (16_384, 1, "x" * 300, 0.001, 1e9, 2, 5),
+    ],
+)
+def test_a_decision_head_is_protobufs_own_encoding(
+    decision_id: int,
+    seat: int,
+    prompt: str,
+    seconds: float,
+    bank: float,
+    strikes: int,
+    max_strikes: int,
+) -> None:
+    head = encoding.decision_head(decision_id, seat, prompt, seconds, bank, strikes, max_strikes)
+    plain = arena_pb2.Decision(
+        decision_id=decision_id,
+        seat=seat,
+        prompt=prompt,
+        clock=arena_pb2.Clock(
+            decision_seconds=seconds,
+            time_bank_seconds=bank,
+            strikes=strikes,
+            max_strikes=max_strikes,
+        ),
+    )
+    assert head == plain.SerializeToString(deterministic=True)
+
+
+@pytest.mark.parametrize("game_name", games.names())
+def test_a_legal_action_entry_is_protobufs_own_encoding(game_name: str) -> None:
+    """Each memoised entry, as built on a miss and as found on a hit, is the
+    encoding of `Decision(actions=[LegalAction(label, action)])`."""
+    game = games.get(game_name)
+    codec = game.codec
+    checked = 0
+    for seed in range(3):
+        state = game.new_state(2, seed, {})
+        rng = random.Random(seed)
+        while not state.terminal:
+            actions = state.legal_actions()
+            for _ in range(2):  # a miss, then a hit
+                entries = encoding.legal_actions_bytes(codec, actions)
+                plain = [
+                    arena_pb2.Decision(actions=[convert.legal_action(codec, action)])
+                    for action in actions
+                ]
+                assert entries == [message.SerializeToString() for message in plain]
+            checked += len(actions)
+            state.apply(actions[rng.randrange(len(actions))])
+    assert checked > 100
