@@ -22,8 +22,8 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Codec
 from games.encoding import length_delimited, varint
+from games.memo import Memo
 from server.interceptors import HandlerRewrite
-from server.memo import Memo
 
 
 def _number(message: Any, field: str) -> int:

@@ -34,8 +34,9 @@ class Slot:
         return self.face_up or (seat is not None and seat in self.holders)
 
 
-@dataclass(frozen=True, slots=True)
-class PlacedTile:
+class PlacedTile(NamedTuple):
+    """A tile on the landscape (a tuple: boards are hashed tile by tile)."""
+
     tile: int
     x: int
     y: int

@@ -8,10 +8,12 @@ from typing import Any
 from sheepfold.v1 import sheep_and_garden_pb2 as pb
 
 from games.encoding import PiecewiseObservationCodec
+from games.memo import Memo
 from games.sheep_and_garden.data import OBJECTIVE_BY_ID, TILES, Tile
 from games.sheep_and_garden.model import (
     GameEnded,
     Place,
+    PlacedTile,
     Reshuffled,
     SheepAndGardenObservation,
     TilePlaced,
@@ -62,6 +64,25 @@ def _placed_bytes(tile: int, x: int, y: int, rotation: int) -> bytes:
     return pb.SheepAndGardenObservation(placed=[placed]).SerializeToString()
 
 
+def _encode_board(placed: tuple[PlacedTile, ...]) -> tuple[bytes, frozenset[int]]:
+    """The placed tiles' encodings, in order, and which tiles they are.
+
+    Tiles never move, so a board is the board of the decision before plus one
+    tile: that one is found in the memo (a hash of tuples of ints) and extended,
+    where the whole board was encoded tile by tile every decision."""
+    before = _BOARDS.peek(placed[:-1]) if placed else None
+    if before is None:
+        board = b"".join([_placed_bytes(*tile) for tile in placed])
+        return board, frozenset(tile.tile for tile in placed)
+    last = placed[-1]
+    return before[0] + _placed_bytes(*last), before[1] | {last.tile}
+
+
+# Boards of the matches in play (one entry a match is enough); a board of 70
+# tiles takes about 4 KB.
+_BOARDS: Memo[tuple[PlacedTile, ...], tuple[bytes, frozenset[int]]] = Memo(_encode_board, 1024)
+
+
 @functools.lru_cache(maxsize=1024)
 def _objective_bytes(
     slot: int, holders: tuple[int, ...], face_up: bool, enemy: bool, card_id: str | None
@@ -93,18 +114,15 @@ class SheepAndGardenCodec(PiecewiseObservationCodec):
         return message
 
     def observation_pieces(self, observation: SheepAndGardenObservation) -> bytes:
-        # Tile faces never change and a placed tile never moves: their encodings
-        # are reused.
-        placed = observation.placed
-        visible = sorted({p.tile for p in placed} | set(observation.display))
+        board, tiles = _BOARDS(observation.placed)
         return b"".join(
             (
                 *(
                     _objective_bytes(view.slot, view.holders, view.face_up, view.enemy, view.card)
                     for view in observation.objectives
                 ),
-                *(_placed_bytes(p.tile, p.x, p.y, p.rotation) for p in placed),
-                *(_FACE_BYTES[t] for t in visible),
+                board,
+                *map(_FACE_BYTES.__getitem__, sorted(tiles.union(observation.display))),
             )
         )
 

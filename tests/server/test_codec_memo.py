@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 import games
+from games.memo import Memo
 from games.contract import Event, State
 from server import convert, encoding
 
@@ -33,11 +34,20 @@ class _AllMemos:
             for value in vars(module).values()
             if isinstance(value, functools._lru_cache_wrapper)
         ]
+        self.memos = [
+            value
+            for module in modules
+            for value in vars(module).values()
+            if isinstance(value, Memo)
+        ]
         assert len(self.caches) >= 6, "the memos this test empties were not found"
+        assert self.memos, "the boards and faces memos were not found"
 
     def clear(self) -> None:
         for cache in self.caches:
             cache.cache_clear()
+        for memo in self.memos:
+            memo.clear()
         for name in games.names():
             encoding._action_memo(games.get(name).codec).clear()
 

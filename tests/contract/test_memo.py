@@ -1,10 +1,10 @@
-"""`server.memo.Memo`: remembers a pure function's values, within its bound."""
+"""`games.memo.Memo`: remembers a pure function's values, within its bound."""
 
 from __future__ import annotations
 
 import pytest
 
-from server.memo import Memo
+from games.memo import Memo
 
 
 def test_a_value_is_computed_once_and_found_after() -> None:

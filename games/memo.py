@@ -35,6 +35,10 @@ class Memo(Generic[K, V]):
     def __call__(self, key: K) -> V:
         return self._values.get(key) or self._miss(key)
 
+    def peek(self, key: K) -> V | None:
+        """The value if it is in the memo; nothing is computed."""
+        return self._values.get(key)
+
     def many(self, keys: Sequence[K]) -> list[V]:
         """`[self(key) for key in keys]`, without a call per key on a hit."""
         get, miss = self._values.get, self._miss
