@@ -101,6 +101,18 @@ def _game_checks(name: str, results: Sequence[LoadResult]) -> list[Check]:
                     cost >= RATE_RATIO_AT_LEAST,
                 )
             )
+        budget = cpu_budget(base)
+        if server.server_cpu_ms_per_decision and budget is not None:
+            cpu = server.server_cpu_ms_per_decision
+            checks.append(
+                Check(
+                    f"{prefix}server CPU ms per decision at {level} matches, "
+                    f"budget for {RATE_RATIO_AT_LEAST}x",
+                    cpu,
+                    f"<= {budget:.2f}",
+                    cpu <= budget,
+                )
+            )
         checks.append(
             Check(
                 f"{prefix}server/baseline p99 at {level} matches",
@@ -132,6 +144,20 @@ def _game_checks(name: str, results: Sequence[LoadResult]) -> list[Check]:
             )
         )
     return checks
+
+
+def cpu_budget(base: LoadResult) -> float | None:
+    """The server CPU ms per decision at which the rate reaches RATE_RATIO_AT_LEAST
+    of `base`'s, the bots sharing the machine with the server.
+
+    Both runs are then bound by the machine's cores (the driver and the server
+    together use all of them), so the rate ratio is what the two processes
+    spend per decision: (baseline + driver) / (server + driver), with the
+    driver's cost taken from the baseline run. None without a CPU figure."""
+    if not base.server_cpu_ms_per_decision or base.decisions_per_second <= 0:
+        return None
+    driver = 1000 * base.driver_cpu_share / base.decisions_per_second
+    return (base.server_cpu_ms_per_decision + driver) / RATE_RATIO_AT_LEAST - driver
 
 
 def memory_checks(results: Sequence[MemoryResult]) -> list[Check]:

@@ -6,6 +6,7 @@ consistent with the others (a benchmark that silently measures nothing fails).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -97,14 +98,29 @@ def test_targets_compare_server_with_baseline() -> None:
     assert [(c.measured, c.met) for c in checks] == [
         (0.4, False),
         (1.0, True),
+        (0.5, True),  # within the budget: (0.5 + 0.5 driver) / 0.8 - 0.5 driver = 0.75
         (3.0, False),
         (0.5, False),  # CPU ms per decision at 10 matches
     ]
+    assert checks[2].target == "<= 0.75"
     assert all(c.name.startswith("g 2p: ") for c in checks)
     assert "MISSED" in report.checks(checks)
     # Each game is compared with its own baseline only.
     other = targets.server_checks([load("server", 900, 10, "g"), load("baseline", 1000, 10, "h")])
     assert [c.name for c in other] == ["g 2p: server CPU ms per decision at 10 matches"]
+
+
+def test_the_cpu_budget_is_where_the_rate_ratio_reaches_its_goal() -> None:
+    """With the bots on the same cores, (baseline + driver) / (server + driver)
+    per decision is the rate ratio: a server spending the budget reaches 0.8."""
+    base = serving.LoadResult(
+        "baseline", 10, 2000, 1.0, 5, 1.0, 100, 1.0, 0.1, 1, 0.35, 0.7, 0.9, 1000, 2000, "g", 2
+    )
+    budget = targets.cpu_budget(base)
+    assert budget is not None
+    driver = 0.9 / 2000 * 1000
+    assert (0.35 + driver) / (budget + driver) == pytest.approx(targets.RATE_RATIO_AT_LEAST)
+    assert targets.cpu_budget(dataclasses.replace(base, server_cpu_ms_per_decision=None)) is None
 
 
 def test_load_table_has_one_section_per_game_and_the_ramp_ratio() -> None:
