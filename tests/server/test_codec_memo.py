@@ -14,8 +14,8 @@ from collections.abc import Iterator
 import pytest
 
 import games
-from games.memo import Memo
 from games.contract import Event, State
+from games.memo import Memo
 from server import convert, encoding
 
 
