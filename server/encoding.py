@@ -117,8 +117,12 @@ def _action_memo(codec: Codec) -> Memo[Any, bytes]:
 
 
 def legal_actions_bytes(codec: Codec, actions: Sequence[Any]) -> list[bytes]:
-    """Each action as an entry of `Decision.actions`, tag included, memoised:
-    actions are frozen values, and equal actions of a game encode alike."""
+    """Each action as an entry of `Decision.actions`, tag included, memoised.
+
+    Both memos here are keyed by value alone, one per game: actions and event
+    payloads are frozen values, and within a game equal values are of one
+    class (tests/contract/test_values_are_hashable.py checks it), so they
+    encode alike."""
     return _action_memo(codec).many(actions)
 
 
@@ -134,19 +138,24 @@ def _legal_action_entry(codec: Codec, action: Any) -> bytes:
 
 def event(codec: Codec, move: int, payload: Any) -> bytes:
     """A `PlayResponse` holding the event `payload` of action number `move`."""
-    body = _event_body(codec, type(payload), payload)
-    return length_delimited(_RESPONSE_EVENT, _EVENT_MOVE_TAG + varint(move) + body)
+    return length_delimited(
+        _RESPONSE_EVENT, _EVENT_MOVE_TAG + varint(move) + _event_memo(codec)(payload)
+    )
 
 
-@functools.lru_cache(maxsize=16_384)
-def _event_body(codec: Codec, kind: type, payload: Any) -> bytes:
-    """An `EventMessage` without its move number: its text and its game's event.
+# Events are frozen values and the same ones come back (a dog moving between the
+# same cells, a card drawn and shown): with 16,384 entries a game three in four
+# events or more hit after a few hundred games.
+EVENT_MEMO_SIZE = 16_384
 
-    Events are frozen values and the same ones come back (a dog moving between
-    the same cells, a card drawn and shown): with 16,384 entries three in four
-    events or more hit after a few hundred games. `kind` keeps values of two
-    classes that compare equal (named tuples) apart.
-    """
+
+@functools.cache
+def _event_memo(codec: Codec) -> Memo[Any, bytes]:
+    return Memo(functools.partial(_event_body, codec), EVENT_MEMO_SIZE)
+
+
+def _event_body(codec: Codec, payload: Any) -> bytes:
+    """An `EventMessage` without its move number: its text and its game's event."""
     message = arena_pb2.EventMessage(text=payload.text)
     getattr(message.event, codec.field).CopyFrom(codec.event_to_proto(payload))
     return bytes(message.SerializeToString())

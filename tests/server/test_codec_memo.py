@@ -50,6 +50,7 @@ class _AllMemos:
             memo.clear()
         for name in games.names():
             encoding._action_memo(games.get(name).codec).clear()
+            encoding._event_memo(games.get(name).codec).clear()
 
 
 def _encode(game_name: str, position: tuple[State, int, list[Event]], players: int) -> list[bytes]:
