@@ -9,7 +9,12 @@ gRPC itself plus one queue hop per message, which is what we compare against.
 It runs on the same event loop as `sheepfold serve` by default (uvloop where
 installed), so the two compare like with like.
 
-    python -m benchmarks.baseline_server --game sheep-n-sheep --players 2
+`--burn-us N` makes it spend N microseconds of CPU on every answer: a what-if
+for a server that costs N us more per decision and does nothing else
+differently (docs/performance.md uses it to show that the server's rate, p99
+and ramp follow from its CPU per decision alone).
+
+    python -m benchmarks.baseline_server --game sheep-n-sheep --players 2 [--burn-us 250]
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import argparse
 import asyncio
 import json
 import sys
+import time
 import zlib
 from collections.abc import AsyncIterator
 
@@ -29,11 +35,20 @@ from server import loops
 from server.app import ServerConfig, grpc_options
 
 
+def burn(seconds: float) -> None:
+    """Spend `seconds` of this thread's CPU (not wall time: a preempted spin
+    would burn less than asked)."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
 class Room:
     """One match: its seats' outbound queues and how far the transcript got."""
 
-    def __init__(self, transcript: Transcript) -> None:
+    def __init__(self, transcript: Transcript, burn_seconds: float = 0.0) -> None:
         self.transcript = transcript
+        self.burn_seconds = burn_seconds
         self.queues: list[asyncio.Queue[bytes | None] | None] = [None] * transcript.players
         self.position = -1
 
@@ -44,6 +59,8 @@ class Room:
             self._release()
 
     def answer(self) -> None:
+        if self.burn_seconds:
+            burn(self.burn_seconds)
         self.position += 1
         self._release()
 
@@ -70,8 +87,9 @@ class Room:
 
 
 class Baseline:
-    def __init__(self, transcripts: list[Transcript]) -> None:
+    def __init__(self, transcripts: list[Transcript], burn_seconds: float = 0.0) -> None:
         self.transcripts = transcripts
+        self.burn_seconds = burn_seconds
         self.rooms: dict[str, Room] = {}
 
     async def play(
@@ -82,7 +100,7 @@ class Baseline:
         room = self.rooms.get(match_id)
         if room is None:
             pick = zlib.crc32(match_id.encode()) % len(self.transcripts)
-            room = self.rooms[match_id] = Room(self.transcripts[pick])
+            room = self.rooms[match_id] = Room(self.transcripts[pick], self.burn_seconds)
         queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         queue.put_nowait(
             arena_pb2.PlayResponse(
@@ -104,8 +122,10 @@ async def _read_answers(requests: AsyncIterator[bytes], room: Room) -> None:
         room.answer()
 
 
-async def serve(host: str, port: int, transcripts: list[Transcript]) -> None:
-    baseline = Baseline(transcripts)
+async def serve(
+    host: str, port: int, transcripts: list[Transcript], burn_seconds: float = 0.0
+) -> None:
+    baseline = Baseline(transcripts, burn_seconds)
     server = grpc.aio.server(options=grpc_options(ServerConfig()))
     handler = grpc.stream_stream_rpc_method_handler(baseline.play)
     server.add_generic_rpc_handlers(
@@ -127,11 +147,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--transcripts", type=int, default=8, help="recorded games to cycle")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0 = any free port")
+    parser.add_argument(
+        "--burn-us",
+        type=_microseconds,
+        default=0.0,
+        metavar="N",
+        help="spend N microseconds of CPU on every answer (a server costing N us more)",
+    )
     loops.add_loop_argument(parser, "the same default as `sheepfold serve`, like with like")
     args = parser.parse_args(argv)
     transcripts = [record(args.game, args.players, seed) for seed in range(args.transcripts)]
-    loops.run(serve(args.host, args.port, transcripts), args.loop)
+    loops.run(serve(args.host, args.port, transcripts, args.burn_us / 1e6), args.loop)
     return 0
+
+
+def _microseconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of microseconds: {text!r}") from None
+    if not 0 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"{text} us: give 0 to 1000000")
+    return value
 
 
 if __name__ == "__main__":

@@ -6,15 +6,18 @@ consistent with the others (a benchmark that silently measures nothing fails).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import math
+import time
 from pathlib import Path
 
 import pytest
 
 import games
 from benchmarks import (
+    baseline_server,
     cli,
     engine,
     memory,
@@ -48,6 +51,25 @@ def test_transcript_replays_a_whole_game() -> None:
     assert recorded.steps and recorded.result
     assert {step.seat for step in recorded.steps} == {0, 1}
     assert recorded.bytes_per_decision >= recorded.decision_bytes > 0
+
+
+def test_the_baseline_burns_the_cpu_it_is_given_on_every_answer() -> None:
+    room = baseline_server.Room(transcript.record("sheep-n-sheep", 2, seed=3), burn_seconds=0.02)
+    queues: list[asyncio.Queue[bytes | None]] = [asyncio.Queue(), asyncio.Queue()]
+    for seat, queue in enumerate(queues):
+        room.join(seat, queue)
+    sent = sum(q.qsize() for q in queues)
+    started = time.thread_time()
+    room.answer()
+    assert time.thread_time() - started >= 0.02  # CPU of this thread, not wall time
+    assert room.position == 1 and sum(q.qsize() for q in queues) > sent  # and it went on
+
+
+@pytest.mark.parametrize("burn", ["abc", "-1", "2000000"])
+def test_the_baseline_refuses_a_bad_burn(burn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        baseline_server.main(["--game", "sheep-n-sheep", "--players", "2", "--burn-us", burn])
+    assert stopped.value.code == 2 and "--burn-us" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("target", ["server", "server-memory", "server-metrics", "baseline"])
