@@ -23,6 +23,7 @@ from sheepfold.v1 import arena_pb2
 from games.contract import Codec
 from games.encoding import length_delimited, varint
 from games.memo import Memo
+from server import convert
 from server.interceptors import HandlerRewrite
 
 
@@ -38,8 +39,6 @@ _DECISION_ID_TAG = varint(_number(arena_pb2.Decision, "decision_id") << 3)  # va
 _DECISION_SEAT_TAG = varint(_number(arena_pb2.Decision, "seat") << 3)
 _DECISION_PROMPT = _number(arena_pb2.Decision, "prompt")
 _DECISION_CLOCK = _number(arena_pb2.Decision, "clock")
-_LEGAL_LABEL = _number(arena_pb2.LegalAction, "label")
-_LEGAL_ACTION = _number(arena_pb2.LegalAction, "action")
 _EVENT_MOVE_TAG = varint(_number(arena_pb2.EventMessage, "move") << 3)  # a varint field
 
 
@@ -127,13 +126,9 @@ def legal_actions_bytes(codec: Codec, actions: Sequence[Any]) -> list[bytes]:
 
 
 def _legal_action_entry(codec: Codec, action: Any) -> bytes:
-    game_action = length_delimited(
-        _game_member(arena_pb2.GameAction, codec.field),
-        codec.action_to_proto(action).SerializeToString(),
+    return length_delimited(
+        _DECISION_ACTIONS, convert.legal_action(codec, action).SerializeToString()
     )
-    label: str = action.label
-    body = length_delimited(_LEGAL_LABEL, label.encode()) if label else b""
-    return length_delimited(_DECISION_ACTIONS, body + length_delimited(_LEGAL_ACTION, game_action))
 
 
 def event(codec: Codec, move: int, payload: Any) -> bytes:
@@ -155,10 +150,9 @@ def _event_memo(codec: Codec) -> Memo[Any, bytes]:
 
 
 def _event_body(codec: Codec, payload: Any) -> bytes:
-    """An `EventMessage` without its move number: its text and its game's event."""
-    message = arena_pb2.EventMessage(text=payload.text)
-    getattr(message.event, codec.field).CopyFrom(codec.event_to_proto(payload))
-    return bytes(message.SerializeToString())
+    """An `EventMessage` without its move number (zero, which proto3 leaves out):
+    its text and its game's event."""
+    return bytes(convert.event(codec, 0, payload).SerializeToString())
 
 
 def serialize_response(message: Any) -> bytes:
