@@ -14,7 +14,12 @@ for a server that costs N us more per decision and does nothing else
 differently (docs/performance.md uses it to show that the server's rate, p99
 and ramp follow from its CPU per decision alone).
 
-    python -m benchmarks.baseline_server --game sheep-n-sheep --players 2 [--burn-us 250]
+`--no-events` sends the decisions and the result but none of the event
+messages: a what-if for a protocol that sends fewer messages per decision,
+which shows what the events cost gRPC (about half of its CPU per decision).
+
+    python -m benchmarks.baseline_server --game sheep-n-sheep --players 2 \
+        [--burn-us 250] [--no-events]
 """
 
 from __future__ import annotations
@@ -46,9 +51,12 @@ def burn(seconds: float) -> None:
 class Room:
     """One match: its seats' outbound queues and how far the transcript got."""
 
-    def __init__(self, transcript: Transcript, burn_seconds: float = 0.0) -> None:
+    def __init__(
+        self, transcript: Transcript, burn_seconds: float = 0.0, events: bool = True
+    ) -> None:
         self.transcript = transcript
         self.burn_seconds = burn_seconds
+        self.events = events
         self.queues: list[asyncio.Queue[bytes | None] | None] = [None] * transcript.players
         self.position = -1
 
@@ -77,6 +85,8 @@ class Room:
             self._send(seat, None)  # end of stream
 
     def _send_all(self, messages: tuple[tuple[int, bytes], ...]) -> None:
+        if not self.events:
+            return
         for seat, message in messages:
             self._send(seat, message)
 
@@ -87,9 +97,12 @@ class Room:
 
 
 class Baseline:
-    def __init__(self, transcripts: list[Transcript], burn_seconds: float = 0.0) -> None:
+    def __init__(
+        self, transcripts: list[Transcript], burn_seconds: float = 0.0, events: bool = True
+    ) -> None:
         self.transcripts = transcripts
         self.burn_seconds = burn_seconds
+        self.events = events
         self.rooms: dict[str, Room] = {}
 
     async def play(
@@ -100,7 +113,9 @@ class Baseline:
         room = self.rooms.get(match_id)
         if room is None:
             pick = zlib.crc32(match_id.encode()) % len(self.transcripts)
-            room = self.rooms[match_id] = Room(self.transcripts[pick], self.burn_seconds)
+            room = self.rooms[match_id] = Room(
+                self.transcripts[pick], self.burn_seconds, self.events
+            )
         queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         queue.put_nowait(
             arena_pb2.PlayResponse(
@@ -123,9 +138,13 @@ async def _read_answers(requests: AsyncIterator[bytes], room: Room) -> None:
 
 
 async def serve(
-    host: str, port: int, transcripts: list[Transcript], burn_seconds: float = 0.0
+    host: str,
+    port: int,
+    transcripts: list[Transcript],
+    burn_seconds: float = 0.0,
+    events: bool = True,
 ) -> None:
-    baseline = Baseline(transcripts, burn_seconds)
+    baseline = Baseline(transcripts, burn_seconds, events)
     server = grpc.aio.server(options=grpc_options(ServerConfig()))
     handler = grpc.stream_stream_rpc_method_handler(baseline.play)
     server.add_generic_rpc_handlers(
@@ -154,10 +173,16 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="spend N microseconds of CPU on every answer (a server costing N us more)",
     )
+    parser.add_argument(
+        "--no-events",
+        dest="events",
+        action="store_false",
+        help="send decisions and results but no event messages (what the events cost)",
+    )
     loops.add_loop_argument(parser, "the same default as `sheepfold serve`, like with like")
     args = parser.parse_args(argv)
     transcripts = [record(args.game, args.players, seed) for seed in range(args.transcripts)]
-    loops.run(serve(args.host, args.port, transcripts, args.burn_us / 1e6), args.loop)
+    loops.run(serve(args.host, args.port, transcripts, args.burn_us / 1e6, args.events), args.loop)
     return 0
 
 

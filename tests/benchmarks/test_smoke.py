@@ -11,9 +11,11 @@ import dataclasses
 import json
 import math
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from sheepfold.v1 import arena_pb2
 
 import games
 from benchmarks import (
@@ -63,6 +65,29 @@ def test_the_baseline_burns_the_cpu_it_is_given_on_every_answer() -> None:
     room.answer()
     assert time.thread_time() - started >= 0.02  # CPU of this thread, not wall time
     assert room.position == 1 and sum(q.qsize() for q in queues) > sent  # and it went on
+
+
+def _kinds_sent(room: baseline_server.Room) -> Counter[str]:
+    """How many messages of each kind a whole replayed game sends to its seats."""
+    queues: list[asyncio.Queue[bytes | None]] = [asyncio.Queue(), asyncio.Queue()]
+    for seat, queue in enumerate(queues):
+        room.join(seat, queue)
+    for _ in room.transcript.steps:
+        room.answer()
+    kinds: Counter[str] = Counter()
+    for queue in queues:
+        while (message := queue.get_nowait()) is not None:
+            kinds[str(arena_pb2.PlayResponse.FromString(message).WhichOneof("kind"))] += 1
+    return kinds
+
+
+def test_the_baseline_without_events_sends_every_decision_and_the_result_only() -> None:
+    recorded = transcript.record("sheep-n-sheep", 2, seed=3)
+    everything = _kinds_sent(baseline_server.Room(recorded))
+    assert everything["event"] > 0
+    assert everything["decision"] == len(recorded.steps) and everything["result"] == 2
+    del everything["event"]
+    assert _kinds_sent(baseline_server.Room(recorded, events=False)) == everything
 
 
 @pytest.mark.parametrize("burn", ["abc", "-1", "2000000"])
