@@ -205,14 +205,16 @@ class PlayRequest(_message.Message):
     def __init__(self, join: _Optional[_Union[Join, _Mapping]] = ..., answer: _Optional[_Union[Answer, _Mapping]] = ...) -> None: ...
 
 class Join(_message.Message):
-    __slots__ = ("match_id", "seat", "token")
+    __slots__ = ("match_id", "seat", "token", "events_in_decisions")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_IN_DECISIONS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     token: str
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
+    events_in_decisions: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ..., events_in_decisions: _Optional[bool] = ...) -> None: ...
 
 class Answer(_message.Message):
     __slots__ = ("decision_id", "action_index")
@@ -270,20 +272,22 @@ class Clock(_message.Message):
     def __init__(self, decision_seconds: _Optional[float] = ..., time_bank_seconds: _Optional[float] = ..., strikes: _Optional[int] = ..., max_strikes: _Optional[int] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ("decision_id", "seat", "prompt", "observation", "actions", "clock")
+    __slots__ = ("decision_id", "seat", "prompt", "observation", "actions", "clock", "events")
     DECISION_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PROMPT_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     decision_id: int
     seat: int
     prompt: str
     observation: Observation
     actions: _containers.RepeatedCompositeFieldContainer[LegalAction]
     clock: Clock
-    def __init__(self, decision_id: _Optional[int] = ..., seat: _Optional[int] = ..., prompt: _Optional[str] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[EventMessage]
+    def __init__(self, decision_id: _Optional[int] = ..., seat: _Optional[int] = ..., prompt: _Optional[str] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., events: _Optional[_Iterable[_Union[EventMessage, _Mapping]]] = ...) -> None: ...
 
 class LegalAction(_message.Message):
     __slots__ = ("label", "action")
