@@ -15,9 +15,9 @@ from cli.db import add_retention_arguments, positive_float
 from server import loops
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
-from server.match import MatchLimits
 from server.records import ClockConfig
 from server.retention import Retention
+from server.seats import MatchLimits
 from server.sqlite_store import SqliteStore, StoreError
 from server.store import MemoryStore, Store
 

@@ -21,12 +21,12 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
 from server.loops import running_loop_name
-from server.match import MatchLimits
 from server.metrics import NO_METRICS, ServerMetrics
 from server.metrics_http import MetricsEndpoint
 from server.records import ClockConfig
 from server.registry import MatchRegistry
 from server.retention import Retention, keep_pruning
+from server.seats import MatchLimits
 from server.service import ArenaService
 from server.storage import StoreWorker
 from server.store import MemoryStore, Store

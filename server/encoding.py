@@ -39,6 +39,7 @@ _DECISION_ID_TAG = varint(_number(arena_pb2.Decision, "decision_id") << 3)  # va
 _DECISION_SEAT_TAG = varint(_number(arena_pb2.Decision, "seat") << 3)
 _DECISION_PROMPT = _number(arena_pb2.Decision, "prompt")
 _DECISION_CLOCK = _number(arena_pb2.Decision, "clock")
+_DECISION_EVENTS = _number(arena_pb2.Decision, "events")
 _EVENT_MOVE_TAG = varint(_number(arena_pb2.EventMessage, "move") << 3)  # a varint field
 
 
@@ -48,19 +49,38 @@ def _game_member(wrapper: Any, field: str) -> int:
     return _number(wrapper, field)
 
 
-def decision(codec: Codec, head: bytes, observation: Any, actions: Sequence[Any]) -> bytes:
+def decision(
+    codec: Codec,
+    head: bytes,
+    observation: Any,
+    actions: Sequence[Any],
+    events: Sequence[bytes] = (),
+) -> bytes:
     """A `PlayResponse` holding the decision `head` (from `decision_head`) with
-    the observation and the legal actions added."""
+    the observation and the legal actions added, and `events` (from
+    `event_message`) as its `events`."""
+    return decision_with_events(decision_body(codec, head, observation, actions), events)
+
+
+def decision_body(codec: Codec, head: bytes, observation: Any, actions: Sequence[Any]) -> bytes:
+    """A `Decision` without events: `head` with the observation and legal actions."""
     observation_field = length_delimited(
         _game_member(arena_pb2.Observation, codec.field), codec.observation_bytes(observation)
     )
-    body = b"".join(
+    return b"".join(
         [
             head,
             length_delimited(_DECISION_OBSERVATION, observation_field),
             *legal_actions_bytes(codec, actions),
         ]
     )
+
+
+def decision_with_events(body: bytes, events: Sequence[bytes]) -> bytes:
+    """A `PlayResponse` holding the `Decision` `body` with `events` (encoded
+    `EventMessage`s, oldest first) added as its `events`."""
+    if events:
+        body = b"".join([body, *(length_delimited(_DECISION_EVENTS, e) for e in events)])
     return length_delimited(_RESPONSE_DECISION, body)
 
 
@@ -133,9 +153,17 @@ def _legal_action_entry(codec: Codec, action: Any) -> bytes:
 
 def event(codec: Codec, move: int, payload: Any) -> bytes:
     """A `PlayResponse` holding the event `payload` of action number `move`."""
-    return length_delimited(
-        _RESPONSE_EVENT, _EVENT_MOVE_TAG + varint(move) + _event_memo(codec)(payload)
-    )
+    return event_response(event_message(codec, move, payload))
+
+
+def event_message(codec: Codec, move: int, payload: Any) -> bytes:
+    """The `EventMessage` of the event `payload` of action number `move`."""
+    return _EVENT_MOVE_TAG + varint(move) + _event_memo(codec)(payload)
+
+
+def event_response(message: bytes) -> bytes:
+    """A `PlayResponse` holding an `EventMessage` from `event_message`."""
+    return length_delimited(_RESPONSE_EVENT, message)
 
 
 # Events are frozen values and the same ones come back (a dog moving between the

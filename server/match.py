@@ -12,7 +12,6 @@ import contextlib
 import enum
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
@@ -23,25 +22,19 @@ from games.contract import Event, Game, State
 from server import convert, encoding
 from server.metrics import NO_METRICS, GameMetrics
 from server.records import MatchRecord, RecordedMove, StoredMatch, token_matches
+from server.seats import (
+    TIMED_OUT,
+    JoinError,
+    MatchLimits,
+    PendingDecision,
+    Seat,
+    SeatStream,
+    expire,
+)
 from server.spectators import Spectators, Watcher, public_history, public_messages, snapshot
 from server.storage import StoreWorker, match_writer
 from server.store import Store
-from server.streams import Outbound
 from server.summaries import replay_message
-
-
-@dataclass(frozen=True, slots=True)
-class MatchLimits:
-    """Bounds that keep one client from costing the server more than its share."""
-
-    # Messages that may wait for a seat's stream before the stream is dropped.
-    seat_queue: int = 10_000
-    # Messages a watcher may lag behind the live match before it is dropped.
-    watch_queue: int = 1_000
-    # Watchers at once on one match; more get RESOURCE_EXHAUSTED.
-    max_watchers: int = 100
-    # Rejected messages (bad answers, floods) one Play stream may send before it is closed.
-    max_rejected: int = 100
 
 
 class Status(enum.Enum):
@@ -49,61 +42,6 @@ class Status(enum.Enum):
     RUNNING = arena_pb2.MATCH_STATUS_RUNNING
     FINISHED = arena_pb2.MATCH_STATUS_FINISHED
     ABORTED = arena_pb2.MATCH_STATUS_ABORTED
-
-
-# Decisions and events go out pre-encoded (server.encoding), the rest as messages.
-SeatStream = Outbound[arena_pb2.PlayResponse | bytes]
-
-
-@dataclass(slots=True)
-class Seat:
-    index: int
-    token_hash: str
-    bank: float
-    stream: SeatStream | None = None
-    joined: bool = False
-    strikes: int = 0
-    disqualified: bool = False
-
-    def info(self) -> arena_pb2.SeatInfo:
-        return arena_pb2.SeatInfo(
-            seat=self.index,
-            connected=self.stream is not None,
-            strikes=self.strikes,
-            disqualified=self.disqualified,
-            time_bank_seconds=self.bank,
-        )
-
-
-@dataclass(slots=True)
-class PendingDecision:
-    decision_id: int
-    seat: int
-    actions: Sequence[Any]
-    message: bytes  # the encoded PlayResponse
-    # Loop times: when the request was last written to the seat's stream, and when
-    # the accepted answer was read (for the round-trip metric).
-    sent_at: float | None = None
-    answered_at: float = 0.0
-    answer: asyncio.Future[int] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future()
-    )
-
-
-# The answer future's result when the decision's time ran out.
-TIMED_OUT = -1
-
-
-def _expire(answer: asyncio.Future[int]) -> None:
-    if not answer.done():
-        answer.set_result(TIMED_OUT)
-
-
-class JoinError(Exception):
-    def __init__(self, code: grpc.StatusCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class Match:
@@ -284,12 +222,13 @@ class Match:
             decision_id=self._decision_counter,
             seat=seat_index,
             actions=actions,
-            message=self._decision_message(self._decision_counter, seat, actions),
+            body=self._decision_body(self._decision_counter, seat, actions),
         )
         self._pending = pending
         if seat.stream is not None:
             pending.sent_at = asyncio.get_running_loop().time()
-            self._send(seat, pending.message)
+            held, seat.held = seat.held, []
+            self._send(seat, pending.message(held))
         index, forced = await self._await_answer(seat, pending)
         self._pending = None
         await self._apply(seat_index, actions, index, forced)
@@ -300,7 +239,7 @@ class Match:
         uncrashed one would have, with no generator state to bring back."""
         return forced_action_index(self.record.seed, len(self.moves) + 1, count)
 
-    def _decision_message(self, decision_id: int, seat: Seat, actions: Sequence[Any]) -> bytes:
+    def _decision_body(self, decision_id: int, seat: Seat, actions: Sequence[Any]) -> bytes:
         clock = self.record.clock
         head = encoding.decision_head(
             decision_id,
@@ -311,7 +250,7 @@ class Match:
             seat.strikes,
             clock.max_strikes,
         )
-        return encoding.decision(self.codec, head, self.state.observation(seat.index), actions)
+        return encoding.decision_body(self.codec, head, self.state.observation(seat.index), actions)
 
     async def _await_answer(self, seat: Seat, pending: PendingDecision) -> tuple[int, str]:
         clock = self.record.clock
@@ -319,7 +258,7 @@ class Match:
         started = loop.time()
         # A plain timer on the answer future: wait_for and shield would add a task,
         # a second future and their callbacks to every decision.
-        timer = loop.call_later(clock.decision_seconds + seat.bank, _expire, pending.answer)
+        timer = loop.call_later(clock.decision_seconds + seat.bank, expire, pending.answer)
         try:
             index = await pending.answer
         finally:
@@ -388,8 +327,21 @@ class Match:
                     continue
                 message = encoded.get(id(payload))
                 if message is None:
-                    message = encoded[id(payload)] = encoding.event(self.codec, move, payload)
-                self._send(seat, message)
+                    message = encoded[id(payload)] = encoding.event_message(
+                        self.codec, move, payload
+                    )
+                if seat.events_in_decisions:
+                    seat.held.append(message)
+                    if len(seat.held) > self.limits.held_events:
+                        self._release_held(seat)
+                else:
+                    self._send(seat, encoding.event_response(message))
+
+    def _release_held(self, seat: Seat) -> None:
+        """Send a seat's held events as messages of their own, oldest first."""
+        held, seat.held = seat.held, []
+        for message in held:
+            self._send(seat, encoding.event_response(message))
 
     # ------------------------------------------------------------ spectators
 
@@ -450,6 +402,7 @@ class Match:
         final = arena_pb2.PlayResponse(result=self.result)
         for seat in self.seats:
             if seat.stream is not None:
+                self._release_held(seat)
                 self._send(seat, final)
                 seat.stream.close(None, "match over")
                 seat.stream = None
@@ -470,8 +423,10 @@ class Match:
             )
         return owner
 
-    def join(self, seat_index: int, stream: SeatStream) -> None:
-        """Attach a Play stream to a seat, replacing any older one."""
+    def join(self, seat_index: int, stream: SeatStream, events_in_decisions: bool = False) -> None:
+        """Attach a Play stream to a seat, replacing any older one. With
+        `events_in_decisions` the seat's events wait for its next decision and
+        go inside it (or go before the result) instead of one message each."""
         if self.over:
             raise JoinError(grpc.StatusCode.FAILED_PRECONDITION, "the match is over")
         seat = self.seats[seat_index]
@@ -484,6 +439,9 @@ class Match:
             self.log.info("seat stream replaced", seat=seat_index)
         seat.stream = stream
         seat.joined = True
+        # Held for the stream before, and lost with it like anything sent on it.
+        seat.held = []
+        seat.events_in_decisions = events_in_decisions
         self.log.info("seat joined", seat=seat_index)
         stream.send(
             arena_pb2.PlayResponse(
@@ -498,7 +456,7 @@ class Match:
         )
         if self._pending is not None and self._pending.seat == seat_index:
             self._pending.sent_at = asyncio.get_running_loop().time()
-            stream.send(self._pending.message)
+            stream.send(self._pending.message())
         if self._every_seat_here():
             self._all_joined.set()
 
@@ -562,7 +520,7 @@ class Match:
                 f"action index {action_index} is out of range 0..{len(pending.actions) - 1}",
                 decision_id,
             )
-            self._send(seat, pending.message)
+            self._send(seat, pending.message())
         else:
             pending.answered_at = asyncio.get_running_loop().time()
             pending.answer.set_result(action_index)

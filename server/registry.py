@@ -20,9 +20,10 @@ import games
 from games.errors import InvalidOptions, RulesChanged
 from games.options import parse_options
 from server import convert
-from server.match import Match, MatchLimits, Status
+from server.match import Match, Status
 from server.metrics import NO_METRICS, LiveView, ServerMetrics
 from server.records import ClockConfig, MatchRecord, StoredMatch, hash_token, new_seat_token
+from server.seats import MatchLimits
 from server.storage import StoreWorker
 from server.summaries import match_info, replay_message
 

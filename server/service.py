@@ -17,10 +17,11 @@ import games
 from games.errors import InvalidOptions, RulesChanged
 from server import convert
 from server.decoding import Undecodable
-from server.match import JoinError, Match, SeatStream, Status
+from server.match import Match, Status
 from server.peers import PendingJoins, peer_address
 from server.records import ClockConfig
 from server.registry import LimitReached, MatchRegistry
+from server.seats import JoinError, SeatStream
 from server.storage import StoreRefused, StoreUnavailable
 from server.streams import StreamClosed
 
@@ -227,7 +228,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         stream = SeatStream(match.limits.seat_queue)
         try:
             seat = match.authenticate(join.seat if join.HasField("seat") else None, join.token)
-            match.join(seat, stream)
+            match.join(seat, stream, join.events_in_decisions)
         except JoinError as error:
             match.log.info("join refused", code=error.code.name, reason=error.message)
             await context.abort(error.code, error.message)

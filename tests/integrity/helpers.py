@@ -17,9 +17,36 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 import games
 from clients.sdk import DecisionView
 from server import convert
+from server.match import Match
+from server.records import ClockConfig, MatchRecord
+from server.seats import MatchLimits
+from server.store import MemoryStore
 
 # Small set-ups that keep every game short: one round of Sheep Showdown, two seats.
 SMALL_OPTIONS: dict[str, dict[str, str]] = {"sheep-showdown": {"rounds": "1"}}
+
+
+def match_without_grpc(
+    game_name: str,
+    seed: int,
+    options: Mapping[str, str] | None = None,
+    limits: MatchLimits | None = None,
+) -> Match:
+    """A 2-player match in memory, for tests that drive its seats themselves."""
+    game = games.get(game_name)
+    record = MatchRecord(
+        match_id=f"m{seed}",
+        game=game.name,
+        players=2,
+        options=dict(options or {}),
+        seed=seed,
+        clock=ClockConfig(decision_seconds=5),
+        token_hashes=("a", "b"),
+        created_at=0.0,
+    )
+    store = MemoryStore()
+    store.create_match(record)
+    return Match(record, game, store, limits=limits)
 
 
 @dataclass(frozen=True)

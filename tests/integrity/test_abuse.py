@@ -22,7 +22,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
-from server.match import MatchLimits
+from server.seats import MatchLimits
 from tests.integrity.helpers import (
     Case,
     assert_replay_reproduces_result,

@@ -21,10 +21,9 @@ from clients.sdk import play
 from server import convert
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
-from server.match import Match, MatchLimits, SeatStream
-from server.records import ClockConfig, MatchRecord
+from server.match import Match
+from server.seats import MatchLimits, SeatStream
 from server.spectators import Watcher
-from server.store import MemoryStore
 from server.streams import StreamClosed
 from tests.integrity.helpers import (
     Case,
@@ -35,6 +34,7 @@ from tests.integrity.helpers import (
     game_cases,
     get_match,
     get_replay,
+    match_without_grpc,
     private_payload_messages,
 )
 
@@ -197,30 +197,12 @@ def test_more_watchers_than_the_limit_get_resource_exhausted(limited: InProcessS
         assert missing.value.code() == grpc.StatusCode.NOT_FOUND
 
 
-def _match_without_grpc(seed: int, limits: MatchLimits | None = None) -> Match:
-    """A 2-player Sheep 'n' Sheep match in memory, for tests that drive its seats."""
-    game = games.get("sheep-n-sheep")
-    record = MatchRecord(
-        match_id=f"m{seed}",
-        game=game.name,
-        players=2,
-        options={},
-        seed=seed,
-        clock=ClockConfig(decision_seconds=5),
-        token_hashes=("a", "b"),
-        created_at=0.0,
-    )
-    store = MemoryStore()
-    store.create_match(record)
-    return Match(record, game, store, limits=limits)
-
-
 def test_a_watcher_that_never_reads_is_dropped_and_the_match_is_not_slowed() -> None:
     """Driven without gRPC, so nothing but the match's own queue is involved: the
     seats' answers arrive at once, a watcher never drains, the match still ends."""
 
     async def scenario() -> tuple[Match, Watcher]:
-        match = _match_without_grpc(3, MatchLimits(watch_queue=5))
+        match = match_without_grpc("sheep-n-sheep", 3, limits=MatchLimits(watch_queue=5))
         stuck = match.watch(from_start=False)
         streams = [SeatStream(), SeatStream()]
         for seat, stream in enumerate(streams):
@@ -288,7 +270,7 @@ def test_a_live_watcher_starts_at_the_snapshot_and_a_later_one_still_gets_the_wh
     both streams are exactly the public match (nothing missing, nothing twice)."""
 
     async def scenario() -> tuple[Match, list[list[arena_pb2.WatchResponse]], int, list[int]]:
-        match = _match_without_grpc(11)
+        match = match_without_grpc("sheep-n-sheep", 11)
         replays: list[int] = []
         history = match.spectators._history
 

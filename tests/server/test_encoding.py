@@ -72,6 +72,30 @@ def test_pre_encoded_decisions_and_events_equal_the_plain_messages(
     assert decisions > 50 and events > 50
 
 
+@pytest.mark.parametrize("game_name", games.names())
+def test_a_decision_carrying_events_equals_the_plain_message(game_name: str) -> None:
+    """Events held for a seat go into its next decision's `events`, oldest first."""
+    game = games.get(game_name)
+    codec = game.codec
+    state = game.new_state(2, 5, {})
+    held: list[bytes] = []
+    plain_events: list[arena_pb2.EventMessage] = []
+    for move in range(1, 4):
+        for event in state.apply(state.legal_actions()[0]):
+            payload = event.visible_to(0)
+            if payload is not None:
+                held.append(encoding.event_message(codec, move, payload))
+                plain_events.append(convert.event(codec, move, payload))
+    assert len(held) >= 2 and state.to_move is not None
+    seat = state.to_move
+    encoded = encoding.decision(
+        codec, _head(state, seat), state.observation(seat), state.legal_actions(), held
+    )
+    plain = arena_pb2.PlayResponse.FromString(_plain_decision(game_name, state, seat))
+    plain.decision.events.extend(plain_events)
+    assert _canonical(encoded) == plain.SerializeToString(deterministic=True)
+
+
 @pytest.mark.parametrize("value", [0, 1, 127, 128, 300, 16_383, 16_384, 2**32 + 5, 2**64 - 1])
 def test_varints_and_framing_are_protobufs_own(value: int) -> None:
     reference = arena_pb2.Decision(decision_id=value).SerializeToString()

@@ -1,0 +1,95 @@
+"""A match's seats and their open decision: the plain data the match loop
+works on, and the bounds that keep one client from costing more than its share."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from sheepfold.v1 import arena_pb2
+
+from server import encoding
+from server.streams import Outbound
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLimits:
+    """Bounds that keep one client from costing the server more than its share."""
+
+    # Messages that may wait for a seat's stream before the stream is dropped.
+    seat_queue: int = 10_000
+    # Messages a watcher may lag behind the live match before it is dropped.
+    watch_queue: int = 1_000
+    # Watchers at once on one match; more get RESOURCE_EXHAUSTED.
+    max_watchers: int = 100
+    # Rejected messages (bad answers, floods) one Play stream may send before it is closed.
+    max_rejected: int = 100
+    # Events held for a seat that asked for them inside its decisions: past this
+    # many they go out as messages of their own (a seat that rarely decides).
+    held_events: int = 64
+
+
+# Decisions and events go out pre-encoded (server.encoding), the rest as messages.
+SeatStream = Outbound[arena_pb2.PlayResponse | bytes]
+
+
+@dataclass(slots=True)
+class Seat:
+    index: int
+    token_hash: str
+    bank: float
+    stream: SeatStream | None = None
+    joined: bool = False
+    strikes: int = 0
+    disqualified: bool = False
+    # The stream asked for its events inside its next decision (Join.events_in_decisions):
+    # they wait here, encoded as `EventMessage`s, until then.
+    events_in_decisions: bool = False
+    held: list[bytes] = field(default_factory=list)
+
+    def info(self) -> arena_pb2.SeatInfo:
+        return arena_pb2.SeatInfo(
+            seat=self.index,
+            connected=self.stream is not None,
+            strikes=self.strikes,
+            disqualified=self.disqualified,
+            time_bank_seconds=self.bank,
+        )
+
+
+@dataclass(slots=True)
+class PendingDecision:
+    decision_id: int
+    seat: int
+    actions: Sequence[Any]
+    body: bytes  # the encoded Decision, without events
+    # Loop times: when the request was last written to the seat's stream, and when
+    # the accepted answer was read (for the round-trip metric).
+    sent_at: float | None = None
+    answered_at: float = 0.0
+    answer: asyncio.Future[int] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+    def message(self, events: Sequence[bytes] = ()) -> bytes:
+        """The encoded PlayResponse; held events go with the first sending only."""
+        return encoding.decision_with_events(self.body, events)
+
+
+# The answer future's result when the decision's time ran out.
+TIMED_OUT = -1
+
+
+def expire(answer: asyncio.Future[int]) -> None:
+    if not answer.done():
+        answer.set_result(TIMED_OUT)
+
+
+class JoinError(Exception):
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message

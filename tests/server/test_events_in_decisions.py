@@ -1,0 +1,191 @@
+"""A seat that joins with `events_in_decisions` gets every event it may see,
+in order, inside its next decision (or before the result) instead of one
+message each; a seat that does not is served as before.
+
+Driven without gRPC, so the tests see the exact messages the match queues for
+each seat; tests/server/test_e2e_matches.py plays the same through the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import pytest
+from sheepfold.v1 import arena_pb2
+
+import games
+from server import convert
+from server.match import Match
+from server.seats import MatchLimits, SeatStream
+from server.streams import StreamClosed
+from tests.integrity.helpers import match_without_grpc
+
+GAME = "stubborn-sheep"  # the most events per decision, private ones among them
+OPTIONS = {"wolf": "true", "bonus_actions": "true"}
+
+
+@dataclass
+class Received:
+    """What one seat's stream was sent, in order."""
+
+    kinds: list[str] = field(default_factory=list)
+    decisions: list[arena_pb2.Decision] = field(default_factory=list)
+    events: list[bytes] = field(default_factory=list)  # standalone and inside decisions
+
+    def add(self, response: arena_pb2.PlayResponse) -> None:
+        kind = str(response.WhichOneof("kind"))
+        self.kinds.append(kind)
+        if kind == "decision":
+            self.decisions.append(response.decision)
+            self.events += [e.SerializeToString() for e in response.decision.events]
+        elif kind == "event":
+            self.events.append(response.event.SerializeToString())
+
+
+def _match(seed: int, limits: MatchLimits | None = None) -> Match:
+    return match_without_grpc(GAME, seed, OPTIONS, limits)
+
+
+def _play(
+    seed: int,
+    events_in_decisions: tuple[bool, bool],
+    limits: MatchLimits | None = None,
+    bad_answer_at: int | None = None,
+) -> list[Received]:
+    """Play a match to its end, each seat answering its first legal action; with
+    `bad_answer_at` seat 0 first answers that decision out of range."""
+
+    async def scenario() -> list[Received]:
+        match = _match(seed, limits)
+        streams = [SeatStream(), SeatStream()]
+        for seat, stream in enumerate(streams):
+            match.join(seat, stream, events_in_decisions[seat])
+        match.start()
+        received = [Received(), Received()]
+
+        async def answer(seat: int) -> None:
+            async for response in _responses(streams[seat]):
+                received[seat].add(response)
+                if response.WhichOneof("kind") != "decision":
+                    continue
+                decision_id = response.decision.decision_id
+                if seat == 0 and len(received[0].decisions) == bad_answer_at:
+                    match.answer(seat, decision_id, len(response.decision.actions))
+                else:
+                    match.answer(seat, decision_id, 0)
+
+        await asyncio.wait_for(asyncio.gather(answer(0), answer(1)), 20)
+        return received
+
+    return asyncio.run(scenario())
+
+
+def _expected_events(seed: int) -> list[list[bytes]]:
+    """Every event each seat may see, in order, when both always play action 0."""
+    game = games.get(GAME)
+    state = game.new_state(2, seed, OPTIONS)
+    seen: list[list[bytes]] = [[], []]
+    move = 0
+    while not state.terminal:
+        move += 1
+        for event in state.apply(state.legal_actions()[0]):
+            for seat in range(2):
+                payload = event.visible_to(seat)
+                if payload is not None:
+                    seen[seat].append(convert.event(game.codec, move, payload).SerializeToString())
+    return seen
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_events_come_inside_the_next_decision_in_order(seed: int) -> None:
+    opted, classic = _play(seed, (True, False))
+    expected = _expected_events(seed)
+    assert opted.events == expected[0], "seat 0 must get every event it may see, in order"
+    assert classic.events == expected[1]
+    # Seat 0 got no event message of its own until its last decision; after it,
+    # the last moves' events come as messages before the result.
+    last_decision = max(i for i, kind in enumerate(opted.kinds) if kind == "decision")
+    assert "event" not in opted.kinds[:last_decision]
+    assert opted.kinds[-1] == "result" and "event" in opted.kinds[last_decision:]
+    assert any(d.events for d in opted.decisions)
+    # The other seat is served as before: events as messages, none inside decisions.
+    assert not any(d.events for d in classic.decisions)
+    assert classic.kinds.count("event") == len(expected[1])
+
+
+def test_the_decisions_are_the_same_but_for_their_events() -> None:
+    opted, _ = _play(4, (True, False))
+    classic, _ = _play(4, (False, False))
+    assert len(opted.decisions) == len(classic.decisions)
+    for with_events, without in zip(opted.decisions, classic.decisions, strict=True):
+        stripped = arena_pb2.Decision()
+        stripped.CopyFrom(with_events)
+        del stripped.events[:]
+        assert stripped == without
+    assert opted.events == classic.events
+
+
+def test_a_decision_sent_again_after_a_bad_answer_carries_no_events() -> None:
+    opted, _ = _play(5, (True, False), bad_answer_at=2)
+    first, again = opted.decisions[1], opted.decisions[2]
+    assert first.events, "seat 0's second decision follows moves, so it carries their events"
+    assert again.decision_id == first.decision_id and not again.events
+    assert opted.kinds[opted.kinds.index("error") + 1] == "decision"
+    assert opted.events == _expected_events(5)[0], "no event lost and none repeated"
+
+
+def test_past_the_limit_held_events_go_as_messages_in_order() -> None:
+    opted, _ = _play(6, (True, False), MatchLimits(held_events=2))
+    last_decision = max(i for i, kind in enumerate(opted.kinds) if kind == "decision")
+    assert "event" in opted.kinds[:last_decision]
+    assert all(len(d.events) <= 2 for d in opted.decisions)
+    assert opted.events == _expected_events(6)[0]
+
+
+def test_a_rejoin_without_the_option_gets_events_as_messages() -> None:
+    async def scenario() -> tuple[Received, Received]:
+        match = _match(7)
+        first, other, second = SeatStream(), SeatStream(), SeatStream()
+        match.join(0, first, True)
+        match.join(1, other, True)
+        match.start()
+        before, after = Received(), Received()
+
+        async def seat_0() -> None:
+            async for response in _responses(first):
+                before.add(response)
+                if response.WhichOneof("kind") != "decision":
+                    continue
+                if len(before.decisions) == 3:
+                    # The same seat joins again without the option; this decision
+                    # comes again on the new stream, which answers from then on.
+                    match.join(0, second, False)
+                else:
+                    match.answer(0, response.decision.decision_id, 0, first)
+            async for response in _responses(second):
+                after.add(response)
+                if response.WhichOneof("kind") == "decision":
+                    match.answer(0, response.decision.decision_id, 0, second)
+
+        async def seat_1() -> None:
+            async for response in _responses(other):
+                if response.WhichOneof("kind") == "decision":
+                    match.answer(1, response.decision.decision_id, 0, other)
+
+        await asyncio.wait_for(asyncio.gather(seat_0(), seat_1()), 20)
+        return before, after
+
+    before, after = asyncio.run(scenario())
+    assert any(d.events for d in before.decisions)
+    assert after.kinds[:2] == ["joined", "decision"]
+    assert not any(d.events for d in after.decisions)
+    assert after.kinds.count("event") > 0
+    # What the replaced stream got stays with it; the new stream gets the rest.
+    assert before.events + after.events == _expected_events(7)[0]
+
+
+async def _responses(stream: SeatStream) -> AsyncIterator[arena_pb2.PlayResponse]:
+    while not isinstance(item := await stream.get(), StreamClosed):
+        yield arena_pb2.PlayResponse.FromString(item) if isinstance(item, bytes) else item
