@@ -114,8 +114,15 @@ async def play(
     *,
     credentials: grpc.ChannelCredentials | None = None,
     max_reconnects: int = 20,
+    events_in_decisions: bool = True,
 ) -> arena_pb2.MatchResult:
     """Play one seat to the end of the match and return the result.
+
+    The bot's `on_event` sees every event its seat may see, in order, before
+    the decision that follows them. With `events_in_decisions` (the default)
+    the server sends them inside that decision rather than one message each,
+    which costs the server and this client about half as much per decision;
+    the bot sees no difference but when an event arrives.
 
     Raises `clients.connect.Unreachable` when no server answers at `address`
     within a few seconds at the start; once connected, a lost connection is
@@ -129,7 +136,9 @@ async def play(
             async with _channel(address, credentials) as channel:
                 if reconnects == 0:
                     await ensure_reachable(channel, address)
-                result = await _play_stream(bot, channel, match_id, token, seat, log, progress)
+                result = await _play_stream(
+                    bot, channel, match_id, token, seat, log, progress, events_in_decisions
+                )
             return result
         except grpc.aio.AioRpcError as error:
             code = error.code()
@@ -192,10 +201,11 @@ async def _play_stream(
     seat: int | None,
     log: structlog.typing.FilteringBoundLogger,
     progress: _Progress,
+    events_in_decisions: bool,
 ) -> arena_pb2.MatchResult:
     stub = arena_pb2_grpc.ArenaStub(channel)
     call = stub.Play(wait_for_ready=True)
-    join = arena_pb2.Join(match_id=match_id, token=token)
+    join = arena_pb2.Join(match_id=match_id, token=token, events_in_decisions=events_in_decisions)
     if seat is not None:
         join.seat = seat
     # A write that lands after the server has ended the stream (it refused the
@@ -211,6 +221,9 @@ async def _play_stream(
             raise _StreamEnded()
         kind = response.WhichOneof("kind")
         if kind == "decision":
+            if on_event is not None:
+                for event in response.decision.events:
+                    on_event(event)
             view = DecisionView.from_message(response.decision, game)
             choice = bot.decide(view)
             if inspect.isawaitable(choice):

@@ -43,12 +43,26 @@ def served() -> Iterator[ServerProcess]:
         assert stop_server_process(server) == 0, "SIGTERM must stop the server with exit 0"
 
 
-async def _play_recorded(address: str, game: str, players: int, seed: int, options: dict):
+async def _play_recorded(
+    address: str,
+    game: str,
+    players: int,
+    seed: int,
+    options: dict,
+    events_in_decisions: bool = True,
+):
     created = await create_match(address, game, players, seed=seed, options=options)
     bots = [RecordingBot(seed * 10 + seat) for seat in range(players)]
     results = await asyncio.gather(
         *(
-            play(bot, address, created.match_id, token, seat)
+            play(
+                bot,
+                address,
+                created.match_id,
+                token,
+                seat,
+                events_in_decisions=events_in_decisions,
+            )
             for seat, (bot, token) in enumerate(zip(bots, created.seat_tokens, strict=True))
         )
     )
@@ -69,6 +83,27 @@ def test_whole_match_and_each_seat_sees_only_its_view(
     assert all(r == results[0] for r in results)
     assert len(results[0].scores) == players
     assert sorted(results[0].ranks)[0] == 1
+    check_seats_saw_exactly_their_view(
+        game, players, seed, options, [bot.log for bot in bots], results[0]
+    )
+
+
+# One case per game with every event in a message of its own (the SDK's default
+# is events inside the next decision, which the cases above play).
+CLASSIC = [CASES[1], CASES[6], CASES[9], CASES[14]]
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"), CLASSIC, ids=[f"{g}-{p}p" for g, p, _ in CLASSIC]
+)
+def test_with_events_as_messages_each_seat_sees_only_its_view(
+    served: ServerProcess, game: str, players: int, options: dict
+) -> None:
+    seed = 2000 + players
+    bots, results = asyncio.run(
+        _play_recorded(served.address, game, players, seed, options, events_in_decisions=False)
+    )
+    assert all(r == results[0] for r in results)
     check_seats_saw_exactly_their_view(
         game, players, seed, options, [bot.log for bot in bots], results[0]
     )
