@@ -14,6 +14,9 @@ for a server that costs N us more per decision and does nothing else
 differently (docs/performance.md uses it to show that the server's rate, p99
 and ramp follow from its CPU per decision alone).
 
+A seat that joins with `events_in_decisions` gets the same game's traffic as
+the server sends it then: its events inside its next decision.
+
 `--no-events` sends the decisions and the result but none of the event
 messages: a what-if for a protocol that sends fewer messages per decision,
 which shows what the events cost gRPC (about half of its CPU per decision).
@@ -35,7 +38,7 @@ from collections.abc import AsyncIterator
 import grpc
 from sheepfold.v1 import arena_pb2
 
-from benchmarks.transcript import Transcript, record
+from benchmarks.transcript import Transcript, record, with_events_in_decisions
 from server import loops
 from server.app import ServerConfig, grpc_options
 
@@ -101,6 +104,7 @@ class Baseline:
         self, transcripts: list[Transcript], burn_seconds: float = 0.0, events: bool = True
     ) -> None:
         self.transcripts = transcripts
+        self.in_decisions = [with_events_in_decisions(t) for t in transcripts]
         self.burn_seconds = burn_seconds
         self.events = events
         self.rooms: dict[str, Room] = {}
@@ -113,9 +117,8 @@ class Baseline:
         room = self.rooms.get(match_id)
         if room is None:
             pick = zlib.crc32(match_id.encode()) % len(self.transcripts)
-            room = self.rooms[match_id] = Room(
-                self.transcripts[pick], self.burn_seconds, self.events
-            )
+            chosen = self.in_decisions if first.join.events_in_decisions else self.transcripts
+            room = self.rooms[match_id] = Room(chosen[pick], self.burn_seconds, self.events)
         queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         queue.put_nowait(
             arena_pb2.PlayResponse(

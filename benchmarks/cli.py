@@ -167,6 +167,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--seconds", type=float, help="measuring window per level (default 5; quick 1.5)"
     )
     parser.add_argument(
+        "--events-in-decisions",
+        action="store_true",
+        help="server and baseline sections: the bots' seats join with events_in_decisions "
+        "(each seat's events inside its next decision, one message per decision; default: "
+        "every event a message of its own, as the targets were set)",
+    )
+    parser.add_argument(
         "--repeat",
         type=int,
         default=1,
@@ -376,6 +383,7 @@ def _load(args: argparse.Namespace, wanted: tuple[str, ...], failed: list[str]) 
             before=args.before,
             errors=failed,
             repeats=args.repeat,
+            events_in_decisions=args.events_in_decisions,
         )
     return results
 
@@ -422,6 +430,7 @@ def _meta(args: argparse.Namespace) -> dict[str, Any]:
         "levels": list(args.levels),
         "seconds": args.seconds,
         "repeat": args.repeat,
+        "events_in_decisions": args.events_in_decisions,
         "engine_seconds": args.engine_seconds,
         "memory_matches": args.memory_matches,
         "soak_matches": args.soak_matches,

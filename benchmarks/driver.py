@@ -141,6 +141,7 @@ async def _slot(
                     # (RESOURCE_EXHAUSTED) or cancelled before it started is tried
                     # again; a server that is gone still fails the run in seconds.
                     max_reconnects=5,
+                    events_in_decisions=args.events_in_decisions,
                 )
                 for seat, token in enumerate(tokens)
             )
@@ -223,6 +224,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=0.5, help="seconds after the ramp")
     parser.add_argument("--ramp-timeout", type=float, default=60.0)
     parser.add_argument("--server-pid", type=int, help="sample this process's CPU and memory")
+    parser.add_argument(
+        "--events-in-decisions",
+        action="store_true",
+        help="seats join with events_in_decisions (default: every event a message of its own)",
+    )
     parser.add_argument(
         "--shared-connection",
         action="store_true",

@@ -98,6 +98,8 @@ def load(results: Sequence[LoadResult]) -> str:
             )
         runs = max(r.runs for r in mine)
         medians = f"; medians of {runs} runs, targets taking turns" if runs > 1 else ""
+        if any(r.events_in_decisions for r in mine):
+            medians += "; seats take their events inside their decisions"
         tables.append(
             f"Server vs baseline ({game}, {players} players, random bots in a separate "
             f"process; server = SQLite file in WAL mode, server-memory = --db :memory:{medians})\n"

@@ -48,6 +48,7 @@ class LoadResult:
     game: str = ""
     players: int = 0
     runs: int = 1  # measurements this row is the median of
+    events_in_decisions: bool = False  # the seats asked for their events in decisions
 
     @property
     def rss_growth_per_match(self) -> float | None:
@@ -82,10 +83,22 @@ def measure(
     warmup: float,
     ramp_timeout: float = 120.0,
     before: Path | None = None,
+    events_in_decisions: bool = False,
 ) -> LoadResult:
+    """One target at one level. With `events_in_decisions` the bots' seats ask
+    for their events inside their decisions (against the baseline too)."""
     with tempfile.TemporaryDirectory(prefix="sheepfold-bench-") as scratch:
         return _measure(
-            target, game, players, matches, seconds, warmup, ramp_timeout, before, Path(scratch)
+            target,
+            game,
+            players,
+            matches,
+            seconds,
+            warmup,
+            ramp_timeout,
+            before,
+            Path(scratch),
+            events_in_decisions,
         )
 
 
@@ -99,6 +112,7 @@ def _measure(
     ramp_timeout: float,
     before: Path | None,
     scratch: Path,
+    events_in_decisions: bool,
 ) -> LoadResult:
     cwd = None
     if target == "baseline":
@@ -140,6 +154,7 @@ def _measure(
                 str(ramp_timeout),
                 "--server-pid",
                 str(server.pid),
+                *(["--events-in-decisions"] if events_in_decisions else []),
             ],
             cwd=procs.ROOT,
             capture_output=True,
@@ -162,6 +177,7 @@ def _measure(
     return LoadResult(
         target=target,
         matches=matches,
+        events_in_decisions=events_in_decisions,
         decisions_per_second=data["decisions_per_second"],
         p50_ms=data["p50_ms"],
         p99_ms=data["p99_ms"],
@@ -192,6 +208,7 @@ def run(
     before: Path | None = None,
     errors: list[str] | None = None,
     repeats: int = 1,
+    events_in_decisions: bool = False,
 ) -> list[LoadResult]:
     """Every level against every target, interleaved so drift hits both alike.
 
@@ -205,7 +222,16 @@ def run(
         for _ in range(repeats):
             for target in targets:
                 try:
-                    result = measure(target, game, players, matches, seconds, warmup, before=before)
+                    result = measure(
+                        target,
+                        game,
+                        players,
+                        matches,
+                        seconds,
+                        warmup,
+                        before=before,
+                        events_in_decisions=events_in_decisions,
+                    )
                 except RuntimeError as error:
                     if errors is None:
                         raise
@@ -225,7 +251,7 @@ def median(runs: list[LoadResult]) -> LoadResult:
     figures: dict[str, Any] = {}
     for field in dataclasses.fields(LoadResult):
         values = [getattr(r, field.name) for r in runs]
-        if field.name in ("target", "matches", "game", "players"):
+        if field.name in ("target", "matches", "game", "players", "events_in_decisions"):
             continue
         if any(v is None for v in values):
             figures[field.name] = None

@@ -4,6 +4,8 @@ The baseline server replays these bytes without doing any work per message, so
 the baseline moves exactly the traffic the real server moves (decisions with
 observations and legal actions, events to every seat that may see them, the
 result) and the server/baseline ratio isolates what our code costs on top.
+`with_events_in_decisions` gives the traffic of seats that joined with
+`events_in_decisions`: each seat's events inside its next decision.
 """
 
 from __future__ import annotations
@@ -89,3 +91,31 @@ def record(
         result=convert.match_result(state.result(), seats, "game over")
     ).SerializeToString()
     return Transcript(players, tuple(steps), tuple(pending), result)
+
+
+def with_events_in_decisions(transcript: Transcript) -> Transcript:
+    """The same game as the server sends it to seats that joined with
+    `events_in_decisions`: a seat's events wait for its next decision and go
+    inside it, and those left at the end come as messages before the result.
+    (The server also sends a seat's events as messages once more than 64 wait,
+    which two-player games never reach.)"""
+    held: list[list[arena_pb2.EventMessage]] = [[] for _ in range(transcript.players)]
+
+    def hold(messages: tuple[tuple[int, bytes], ...]) -> None:
+        for seat, message in messages:
+            held[seat].append(arena_pb2.PlayResponse.FromString(message).event)
+
+    steps = []
+    for step in transcript.steps:
+        hold(step.before)
+        response = arena_pb2.PlayResponse.FromString(step.decision)
+        response.decision.events.extend(held[step.seat])
+        held[step.seat] = []
+        steps.append(Step(step.seat, (), response.SerializeToString()))
+    hold(transcript.after)
+    after = tuple(
+        (seat, arena_pb2.PlayResponse(event=event).SerializeToString())
+        for seat, events in enumerate(held)
+        for event in events
+    )
+    return Transcript(transcript.players, tuple(steps), after, transcript.result)

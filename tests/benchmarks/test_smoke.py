@@ -108,6 +108,38 @@ def test_load_through_a_real_server_and_the_baseline(target: str) -> None:
     assert result.server_rss_loaded is not None and result.server_rss_idle > 0
 
 
+@pytest.mark.parametrize("target", ["server", "baseline"])
+def test_load_with_events_in_decisions(target: str) -> None:
+    result = serving.measure(
+        target, "stubborn-sheep", 2, matches=2, seconds=0.5, warmup=0.1, events_in_decisions=True
+    )
+    assert result.events_in_decisions and result.decisions > 0
+    assert "inside their decisions" in report.load([result])
+
+
+def test_a_transcript_with_events_in_decisions_holds_every_event_until_the_seats_decision() -> None:
+    recorded = transcript.record("stubborn-sheep", 2, seed=4)
+    batched = transcript.with_events_in_decisions(recorded)
+
+    def events_per_seat(t: transcript.Transcript) -> list[list[bytes]]:
+        seen: list[list[bytes]] = [[], []]
+        for step in t.steps:
+            for seat, message in step.before:
+                seen[seat].append(
+                    arena_pb2.PlayResponse.FromString(message).event.SerializeToString()
+                )
+            decision = arena_pb2.PlayResponse.FromString(step.decision).decision
+            seen[step.seat] += [e.SerializeToString() for e in decision.events]
+        for seat, message in t.after:
+            seen[seat].append(arena_pb2.PlayResponse.FromString(message).event.SerializeToString())
+        return seen
+
+    assert all(not step.before for step in batched.steps)
+    assert any(arena_pb2.PlayResponse.FromString(s.decision).decision.events for s in batched.steps)
+    assert events_per_seat(batched) == events_per_seat(recorded)
+    assert len(batched.steps) == len(recorded.steps) and batched.result == recorded.result
+
+
 def test_before_target_runs_the_server_of_another_checkout(tmp_path: Path) -> None:
     result = serving.measure(
         "before", "stubborn-sheep", 2, matches=1, seconds=0.3, warmup=0.1, before=procs.ROOT
