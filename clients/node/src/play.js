@@ -48,7 +48,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  *
  * options: address (host:port), matchId, token, seat (optional), decide(view) -> index
  * (may return a promise), onEvent(event) (optional), log, maxReconnects (consecutive
- * failed attempts before giving up), backoffMs / maxBackoffMs, credentials, client.
+ * failed attempts before giving up), backoffMs / maxBackoffMs, credentials, client,
+ * eventsInDecisions (default true: the server sends this seat's events inside its next
+ * decision, one message per decision; onEvent still sees every event, in order, before
+ * the decision that follows it).
  * Resolves to { result, seat, game, matchId, reconnects } (reconnects: successful rejoins);
  * rejects with SeatError.
  */
@@ -60,6 +63,7 @@ export async function playSeat(options) {
     seat = null,
     decide,
     onEvent = null,
+    eventsInDecisions = true,
     log: baseLog = silentLogger,
     maxReconnects = 20,
     backoffMs = 100,
@@ -73,7 +77,7 @@ export async function playSeat(options) {
     for (;;) {
       let outcome;
       try {
-        outcome = await playStream(client, { matchId, token, seat, decide, onEvent }, session);
+        outcome = await playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions }, session);
       } catch (error) {
         const code = error.code ?? status.UNKNOWN;
         if (code === status.FAILED_PRECONDITION && session.joinedOnce) {
@@ -120,7 +124,7 @@ async function finishedResult(client, matchId, session) {
  * One Play stream: join, answer decisions, until the result or the stream ends.
  * Resolves { result } or { ended, joined }; rejects with the gRPC error when the stream fails.
  */
-function playStream(client, { matchId, token, seat, decide, onEvent }, session) {
+function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions }, session) {
   return new Promise((resolve, reject) => {
     const call = client.Play();
     let joined = false;
@@ -156,6 +160,7 @@ function playStream(client, { matchId, token, seat, decide, onEvent }, session) 
           session.log.info('joined', { players: message.joined.players, options: message.joined.options });
           break;
         case 'decision':
+          if (onEvent) for (const event of message.decision.events ?? []) onEvent(event);
           await answer(message.decision);
           break;
         case 'event':
@@ -200,7 +205,7 @@ function playStream(client, { matchId, token, seat, decide, onEvent }, session) 
       else settle(reject, error);
     });
 
-    const join = { match_id: matchId, token };
+    const join = { match_id: matchId, token, events_in_decisions: eventsInDecisions };
     if (seat !== null && seat !== undefined) join.seat = seat;
     call.write({ join });
   });

@@ -173,6 +173,29 @@ describe('the Node bot against a real server', () => {
     assert.notDeepEqual(other.actions.map((action) => [action.seat, action.action_index]), indices[0]);
   });
 
+  test('with events inside decisions each seat sees the same events, in the same order, as with one message each', HANG, async () => {
+    const seen = [];
+    for (const eventsInDecisions of [true, false]) {
+      const created = await createMatch('stubborn-sheep', 2, 77, { wolf: 'true', bonus_actions: 'true' });
+      const events = [[], []];
+      await Promise.all(
+        created.seat_tokens.map((token, seat) =>
+          playSeat({
+            address: server.address,
+            matchId: created.match_id,
+            token,
+            decide: randomBot(seat + 3),
+            onEvent: (event) => events[seat].push(JSON.stringify(event)),
+            eventsInDecisions,
+          }),
+        ),
+      );
+      seen.push(events);
+    }
+    assert.ok(seen[1][0].length > 10 && seen[1][1].length > 10);
+    assert.deepEqual(seen[0], seen[1]);
+  });
+
   test('an out-of-range answer is logged as INVALID_ARGUMENT and the same decision is asked again', HANG, async () => {
     const created = await createMatch('sheep-n-sheep', 2, 31);
     const { log, lines } = capturingLogger();
