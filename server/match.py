@@ -318,7 +318,8 @@ class Match:
 
     def _broadcast(self, move: int, events: Sequence[Event]) -> None:
         for event in events:
-            encoded: dict[int, bytes] = {}
+            encoded: dict[int, bytes] = {}  # EventMessage by payload: seats share them
+            responses: dict[int, bytes] = {}  # and the PlayResponse around it
             for seat in self.seats:
                 if seat.stream is None:
                     continue
@@ -335,7 +336,10 @@ class Match:
                     if len(seat.held) > self.limits.held_events:
                         self._release_held(seat)
                 else:
-                    self._send(seat, encoding.event_response(message))
+                    response = responses.get(id(payload))
+                    if response is None:
+                        response = responses[id(payload)] = encoding.event_response(message)
+                    self._send(seat, response)
 
     def _release_held(self, seat: Seat) -> None:
         """Send a seat's held events as messages of their own, oldest first."""
