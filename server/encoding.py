@@ -49,21 +49,9 @@ def _game_member(wrapper: Any, field: str) -> int:
     return _number(wrapper, field)
 
 
-def decision(
-    codec: Codec,
-    head: bytes,
-    observation: Any,
-    actions: Sequence[Any],
-    events: Sequence[bytes] = (),
-) -> bytes:
-    """A `PlayResponse` holding the decision `head` (from `decision_head`) with
-    the observation and the legal actions added, and `events` (from
-    `event_message`) as its `events`."""
-    return decision_with_events(decision_body(codec, head, observation, actions), events)
-
-
 def decision_body(codec: Codec, head: bytes, observation: Any, actions: Sequence[Any]) -> bytes:
-    """A `Decision` without events: `head` with the observation and legal actions."""
+    """A `Decision` without events: `head` (from `decision_head`) with the
+    observation and the legal actions."""
     observation_field = length_delimited(
         _game_member(arena_pb2.Observation, codec.field), codec.observation_bytes(observation)
     )
@@ -149,11 +137,6 @@ def _legal_action_entry(codec: Codec, action: Any) -> bytes:
     return length_delimited(
         _DECISION_ACTIONS, convert.legal_action(codec, action).SerializeToString()
     )
-
-
-def event(codec: Codec, move: int, payload: Any) -> bytes:
-    """A `PlayResponse` holding the event `payload` of action number `move`."""
-    return event_response(event_message(codec, move, payload))
 
 
 def event_message(codec: Codec, move: int, payload: Any) -> bytes:

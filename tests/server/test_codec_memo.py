@@ -58,7 +58,7 @@ def _encode(game_name: str, position: tuple[State, int, list[Event]], players: i
     state, move, events = position
     codec = games.get(game_name).codec
     out = [
-        encoding.event(codec, move, payload)
+        encoding.event_response(encoding.event_message(codec, move, payload))
         for event in events
         for seat in range(players)
         if (payload := event.visible_to(seat)) is not None

@@ -52,8 +52,11 @@ def test_pre_encoded_decisions_and_events_equal_the_plain_messages(
         while not state.terminal:
             seat = state.to_move
             assert seat is not None
-            encoded = encoding.decision(
-                codec, _head(state, seat), state.observation(seat), state.legal_actions()
+            encoded = encoding.decision_with_events(
+                encoding.decision_body(
+                    codec, _head(state, seat), state.observation(seat), state.legal_actions()
+                ),
+                (),
             )
             assert _canonical(encoded) == _plain_decision(game_name, state, seat)
             decisions += 1
@@ -65,7 +68,10 @@ def test_pre_encoded_decisions_and_events_equal_the_plain_messages(
                     if payload is None:
                         continue
                     plain = arena_pb2.PlayResponse(event=convert.event(codec, move, payload))
-                    assert _canonical(encoding.event(codec, move, payload)) == (
+                    encoded_event = encoding.event_response(
+                        encoding.event_message(codec, move, payload)
+                    )
+                    assert _canonical(encoded_event) == (
                         plain.SerializeToString(deterministic=True)
                     )
                     events += 1
@@ -88,8 +94,11 @@ def test_a_decision_carrying_events_equals_the_plain_message(game_name: str) -> 
                 plain_events.append(convert.event(codec, move, payload))
     assert len(held) >= 2 and state.to_move is not None
     seat = state.to_move
-    encoded = encoding.decision(
-        codec, _head(state, seat), state.observation(seat), state.legal_actions(), held
+    encoded = encoding.decision_with_events(
+        encoding.decision_body(
+            codec, _head(state, seat), state.observation(seat), state.legal_actions()
+        ),
+        held,
     )
     plain = arena_pb2.PlayResponse.FromString(_plain_decision(game_name, state, seat))
     plain.decision.events.extend(plain_events)
