@@ -88,89 +88,51 @@ def measure(
     """One target at one level. With `events_in_decisions` the bots' seats ask
     for their events inside their decisions (against the baseline too)."""
     with tempfile.TemporaryDirectory(prefix="sheepfold-bench-") as scratch:
-        return _measure(
-            target,
-            game,
-            players,
-            matches,
-            seconds,
-            warmup,
-            ramp_timeout,
-            before,
-            Path(scratch),
-            events_in_decisions,
-        )
-
-
-def _measure(
-    target: str,
-    game: str,
-    players: int,
-    matches: int,
-    seconds: float,
-    warmup: float,
-    ramp_timeout: float,
-    before: Path | None,
-    scratch: Path,
-    events_in_decisions: bool,
-) -> LoadResult:
-    cwd = None
-    if target == "baseline":
-        command = baseline_command(game, players)
-    elif target == "server-memory":
-        command = server_command(":memory:")
-    else:
-        command = server_command(str(scratch / "sheepfold.db"))
-        if target == "server-metrics":
-            command += ["--metrics-port", "0"]
-        if target == "before":
-            if before is None:
-                raise ValueError("the 'before' target needs the path of another checkout")
-            cwd = before
-    server = procs.start(command, cwd=cwd)
-    try:
-        time.sleep(0.2)
-        idle = procs.sample(server.pid).rss_bytes
-        driver = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "benchmarks.driver",
-                "--address",
-                server.address,
-                "--mode",
-                "baseline" if target == "baseline" else "server",
-                "--game",
-                game,
-                "--players",
-                str(players),
-                "--matches",
-                str(matches),
-                "--seconds",
-                str(seconds),
-                "--warmup",
-                str(warmup),
-                "--ramp-timeout",
-                str(ramp_timeout),
-                "--server-pid",
-                str(server.pid),
-                *(["--events-in-decisions"] if events_in_decisions else []),
-            ],
-            cwd=procs.ROOT,
-            capture_output=True,
-            text=True,
-            timeout=ramp_timeout + warmup + seconds + 60,
-            check=False,
-        )
-        if driver.returncode != 0 or not driver.stdout.strip():
-            raise RuntimeError(
-                f"bot driver failed against the {target} ({matches} matches):\n"
-                + driver.stderr[-3000:]
-                + "".join(server.log_lines[-10:])
+        command, cwd = _target_command(target, game, players, before, Path(scratch))
+        server = procs.start(command, cwd=cwd)
+        try:
+            time.sleep(0.2)
+            idle = procs.sample(server.pid).rss_bytes
+            driver = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "benchmarks.driver",
+                    "--address",
+                    server.address,
+                    "--mode",
+                    "baseline" if target == "baseline" else "server",
+                    "--game",
+                    game,
+                    "--players",
+                    str(players),
+                    "--matches",
+                    str(matches),
+                    "--seconds",
+                    str(seconds),
+                    "--warmup",
+                    str(warmup),
+                    "--ramp-timeout",
+                    str(ramp_timeout),
+                    "--server-pid",
+                    str(server.pid),
+                    *(["--events-in-decisions"] if events_in_decisions else []),
+                ],
+                cwd=procs.ROOT,
+                capture_output=True,
+                text=True,
+                timeout=ramp_timeout + warmup + seconds + 60,
+                check=False,
             )
-        data: dict[str, Any] = json.loads(driver.stdout.strip().splitlines()[-1])
-    finally:
-        procs.stop(server)
+            if driver.returncode != 0 or not driver.stdout.strip():
+                raise RuntimeError(
+                    f"bot driver failed against the {target} ({matches} matches):\n"
+                    + driver.stderr[-3000:]
+                    + "".join(server.log_lines[-10:])
+                )
+            data: dict[str, Any] = json.loads(driver.stdout.strip().splitlines()[-1])
+        finally:
+            procs.stop(server)
     window = data["seconds"]
     cpu = data["server_cpu_seconds"]
     decisions = data["decisions"]
@@ -196,6 +158,24 @@ def _measure(
         game=game,
         players=players,
     )
+
+
+def _target_command(
+    target: str, game: str, players: int, before: Path | None, scratch: Path
+) -> tuple[list[str], Path | None]:
+    """The command that starts `target`, and the checkout it runs in (None: this one)."""
+    if target == "baseline":
+        return baseline_command(game, players), None
+    if target == "server-memory":
+        return server_command(":memory:"), None
+    command = server_command(str(scratch / "sheepfold.db"))
+    if target == "server-metrics":
+        command += ["--metrics-port", "0"]
+    if target != "before":
+        return command, None
+    if before is None:
+        raise ValueError("the 'before' target needs the path of another checkout")
+    return command, before
 
 
 def run(
