@@ -4,6 +4,7 @@ who scores what (rulebook "Set up", "Game flow", "Rule of tile placement", "Solo
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -80,6 +81,23 @@ def test_legal_actions_are_exactly_the_fitting_placements() -> None:
                     expected_faces.add((tile, x, y, _face(tile, r)))
     assert {(a.tile, a.x, a.y, _face(a.tile, a.rotation)) for a in legal} == expected_faces
     assert len(legal) == len(expected_faces)  # no face offered twice
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_legal_actions_keep_their_order_every_turn(players: int) -> None:
+    """A stored match is replayed by action index, so the order is part of the
+    contract: shown tile by shown tile, then cell by cell in (x, y) order, then by
+    rotation; every turn of a game, each placement once."""
+    for seed in range(3):
+        state = GAME.new_state(players, seed)
+        rng = random.Random(seed)
+        while state.to_move is not None:
+            actions = state.legal_actions()
+            display = state.display
+            keys = [(display.index(a.tile), a.x, a.y, a.rotation) for a in actions]
+            assert keys == sorted(set(keys))
+            assert {(a.x, a.y) for a in actions} <= set(state.open_cells)
+            state.apply(actions[rng.randrange(len(actions))])
 
 
 def test_illegal_placements_raise_and_leave_the_state_unchanged() -> None:
