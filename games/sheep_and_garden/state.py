@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterable
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from games.contract import Event, IllegalAction, Result, State
@@ -84,20 +84,6 @@ def fitting_rotations(need: Need) -> tuple[tuple[int, ...], ...]:
         result[index].append(rotation)
         fits ^= lowest
     return tuple(tuple(rotations) for rotations in result)
-
-
-# Cells met in a game times the patterns their sides make: a few hundred per game.
-@lru_cache(maxsize=8192)
-def placements_at(x: int, y: int, need: Need) -> tuple[tuple[Place, ...], ...]:
-    """For each tile id, every legal placement of it at (x, y), in rotation order.
-
-    Legal actions are built from these for every turn; a cell's placements change
-    only when a neighbour is placed, so most of a turn's actions are found here.
-    """
-    return tuple(
-        tuple(Place(tile, x, y, rotation) for rotation in rotations)
-        for tile, rotations in enumerate(fitting_rotations(need))
-    )
 
 
 @cache
@@ -279,10 +265,11 @@ class SheepAndGardenState(State):
 
     def _compute_legal(self) -> tuple[Place, ...]:
         actions: list[Place] = []
-        cells = [placements_at(x, y, need) for (x, y), need in sorted(self._needs.items())]
+        cells = [(x, y, fitting_rotations(need)) for (x, y), need in sorted(self._needs.items())]
         for tile in self._display:
-            for places in cells:
-                actions += places[tile]
+            for x, y, fits in cells:
+                for rotation in fits[tile]:
+                    actions.append(Place(tile, x, y, rotation))
         return tuple(actions)
 
     def prompt(self) -> str:
