@@ -53,9 +53,12 @@ def _play(
     events_in_decisions: tuple[bool, bool],
     limits: MatchLimits | None = None,
     bad_answer_at: int | None = None,
+    out_of_turn_at: int | None = None,
 ) -> list[Received]:
     """Play a match to its end, each seat answering its first legal action; with
-    `bad_answer_at` seat 0 first answers that decision out of range."""
+    `bad_answer_at` seat 0 first answers that decision out of range; with
+    `out_of_turn_at` seat 0 answers its last decision again when seat 1 gets
+    that decision (out of turn, while seat 0's events wait)."""
 
     async def scenario() -> list[Received]:
         match = _match(seed, limits)
@@ -71,6 +74,8 @@ def _play(
                 if response.WhichOneof("kind") != "decision":
                     continue
                 decision_id = response.decision.decision_id
+                if seat == 1 and len(received[1].decisions) == out_of_turn_at:
+                    match.answer(0, received[0].decisions[-1].decision_id, 0, streams[0])
                 if seat == 0 and len(received[0].decisions) == bad_answer_at:
                     match.answer(seat, decision_id, len(response.decision.actions))
                 else:
@@ -134,6 +139,15 @@ def test_a_decision_sent_again_after_a_bad_answer_carries_no_events() -> None:
     assert again.decision_id == first.decision_id and not again.events
     assert opted.kinds[opted.kinds.index("error") + 1] == "decision"
     assert opted.events == _expected_events(5)[0], "no event lost and none repeated"
+
+
+def test_an_error_goes_at_once_and_the_waiting_events_keep_waiting() -> None:
+    opted, _ = _play(8, (True, False), out_of_turn_at=3)
+    error = opted.kinds.index("error")
+    assert opted.kinds[error - 1 : error + 2] == ["decision", "error", "decision"]
+    after = opted.decisions[sum(1 for kind in opted.kinds[:error] if kind == "decision")]
+    assert after.events, "the events of the moves before the error come in the next decision"
+    assert opted.events == _expected_events(8)[0], "no event lost and none repeated"
 
 
 def test_past_the_limit_held_events_go_as_messages_in_order() -> None:
