@@ -20,6 +20,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
+from server.loop_watch import LoopWatch
 from server.loops import running_loop_name
 from server.metrics import NO_METRICS, ServerMetrics
 from server.metrics_http import MetricsEndpoint
@@ -162,6 +163,8 @@ class SheepfoldServer:
         self.log = structlog.get_logger("sheepfold.server")
         self._server: grpc.aio.Server | None = None
         self._metrics_http: MetricsEndpoint | None = None
+        self._loop_watch = LoopWatch(self.metrics.loop_lagged)
+        self.metrics.watch_loop(self._loop_watch.cpu_seconds)
         self._health_server: grpc.aio.Server | None = None
         self.health_port: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -225,6 +228,7 @@ class SheepfoldServer:
                 self.config.metrics_port,
             )
             self.metrics_port = self._metrics_http.port
+            self._loop_watch.start()
         await server.start()
         self._server = server
         if self.config.health_port is not None:
@@ -333,6 +337,7 @@ class SheepfoldServer:
         if self._metrics_http is not None:
             self._metrics_http.stop()
             self._metrics_http = None
+        self._loop_watch.stop()
         self._server = None
         self.log.info("server stopped", reason=reason)
 

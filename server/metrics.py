@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 __all__ = ["NO_METRICS", "GameMetrics", "LiveView", "ServerMetrics"]
@@ -39,6 +39,8 @@ DECISION_BUCKETS = (
     10.0,
     30.0,
 )
+# How late a timer runs on the event loop: on time is under a millisecond.
+LOOP_LAG_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 DB_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0)
 
 # How a match ended, as the `outcome` label says it.
@@ -165,6 +167,21 @@ class _StoreCollector(Collector):
         )
 
 
+class _LoopCollector(Collector):
+    def __init__(self, cpu_seconds: Callable[[], float | None]) -> None:
+        self._cpu_seconds = cpu_seconds
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        seconds = self._cpu_seconds()
+        if seconds is not None:
+            yield CounterMetricFamily(
+                "sheepfold_event_loop_cpu_seconds",
+                "CPU time of the thread running the server's event loop "
+                "(its rate is how busy the loop is)",
+                value=seconds,
+            )
+
+
 class ServerMetrics:
     """Every metric of one server, in its own registry."""
 
@@ -242,6 +259,13 @@ class ServerMetrics:
             buckets=DB_BUCKETS,
             registry=r,
         )
+        self.loop_lag = Histogram(
+            "sheepfold_event_loop_lag_seconds",
+            "How late a timer set every 0.25 s ran on the server's event loop: "
+            "the time other work held the loop",
+            buckets=LOOP_LAG_BUCKETS,
+            registry=r,
+        )
         self._games: dict[str, GameMetrics] = {}
 
     def for_game(self, game: str) -> GameMetrics:
@@ -255,6 +279,12 @@ class ServerMetrics:
 
     def db_written(self, seconds: float) -> None:
         self.db_write.observe(seconds)
+
+    def loop_lagged(self, seconds: float) -> None:
+        self.loop_lag.observe(seconds)
+
+    def watch_loop(self, cpu_seconds: Callable[[], float | None]) -> None:
+        self.registry.register(_LoopCollector(cpu_seconds))
 
     def watch_live(self, view: Callable[[], LiveView], games: Callable[[], Iterable[str]]) -> None:
         self.registry.register(_LiveCollector(view, games))
@@ -277,6 +307,12 @@ class _NoMetrics(ServerMetrics):
         pass
 
     def db_written(self, seconds: float) -> None:
+        pass
+
+    def loop_lagged(self, seconds: float) -> None:
+        pass
+
+    def watch_loop(self, cpu_seconds: Callable[[], float | None]) -> None:
         pass
 
     def watch_live(self, view: Callable[[], LiveView], games: Callable[[], Iterable[str]]) -> None:

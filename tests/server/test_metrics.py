@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -201,6 +202,29 @@ def test_a_timeout_a_rejected_answer_a_reconnect_and_a_watcher(
     assert value(after, "sheepfold_matches_live", game=game) == 0
 
 
+def test_the_event_loop_is_watched_idle_and_busy(metrics_server: InProcessServer) -> None:
+    """The loop thread's CPU barely moves while the server idles and grows while
+    it plays; the lag timer keeps sampling (four times a second)."""
+    port = metrics_server.server.metrics_port
+    assert port
+    first = scrape(port)
+    time.sleep(1.0)
+    idle = scrape(port)
+    idle_cpu = delta(first, idle, "sheepfold_event_loop_cpu_seconds_total")
+    assert 0 <= idle_cpu < 0.2, idle_cpu
+    assert delta(first, idle, "sheepfold_event_loop_lag_seconds_count") >= 2
+    with grpc.insecure_channel(metrics_server.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        for number, case in enumerate(game_cases()):
+            created = stub.CreateMatch(create_request(case, 200 + number))
+            play_seats_to_end(stub, created.match_id, list(created.seat_tokens))
+    busy = scrape(port)
+    assert delta(idle, busy, "sheepfold_event_loop_cpu_seconds_total") > idle_cpu
+    assert value(busy, "sheepfold_event_loop_lag_seconds_count") == value(
+        busy, "sheepfold_event_loop_lag_seconds_bucket", le="+Inf"
+    )
+
+
 def test_metrics_off_by_default_and_no_label_is_unbounded(
     metrics_server: InProcessServer,
 ) -> None:
@@ -242,6 +266,8 @@ def test_serve_metrics_port_counts_matches_restored_after_a_kill(tmp_path: Path)
         metrics_port = int(_started_entry(second.log_lines)["metrics_port"])  # type: ignore[arg-type]
         samples = scrape(metrics_port)
         assert value(samples, "sheepfold_matches_restored_total") == 1
+        # The loop of `sheepfold serve` (uvloop) is watched too.
+        assert value(samples, "sheepfold_event_loop_cpu_seconds_total") > 0
         assert value(samples, "sheepfold_matches_live", game=game_cases()[0].game) == 1
     finally:
         stop_server_process(second)
