@@ -10,14 +10,18 @@ import os
 import re
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
 import yaml
+from prometheus_client.parser import text_string_to_metric_families
 
 from cli.main import build_parser
 from server import launch
+from server.app import ServerConfig
+from server.inprocess import InProcessServer
 
 ROOT = Path(__file__).resolve().parents[2]
 KUBE = ROOT / "deploy" / "kubernetes"
@@ -225,3 +229,38 @@ def test_health_command_follows_the_environment_like_the_image(tmp_path: Path) -
         assert done.stdout.strip() == f"127.0.0.1:{health_port}: SERVING"
     finally:
         launch.stop(server)
+
+
+def test_compose_alerts_are_loaded_and_name_only_metrics_a_server_exposes() -> None:
+    (compose,) = documents(COMPOSE / "docker-compose.yml")
+    (prometheus_config,) = documents(COMPOSE / "prometheus.yml")
+    mounts = {}
+    for volume in compose["services"]["prometheus"]["volumes"]:
+        source, target, *_ = volume.split(":")
+        mounts[target] = source
+    rule_files = prometheus_config["rule_files"]
+    assert rule_files, "prometheus.yml loads the alerts"
+    exposed = exposed_metric_names()
+    alerts = []
+    for rule_file in rule_files:
+        source = mounts[rule_file]
+        assert (COMPOSE / source).is_file(), source
+        (rules,) = documents(COMPOSE / source)
+        for group in rules["groups"]:
+            for rule in group["rules"]:
+                assert rule["alert"] and rule["for"] and rule["annotations"]["summary"]
+                named = set(re.findall(r"sheepfold_[a-z_]+", rule["expr"]))
+                assert named and named <= exposed, named - exposed
+                alerts.append(rule["alert"])
+    assert "SheepfoldServerFull" in alerts
+
+
+def exposed_metric_names() -> set[str]:
+    """Every sample name a real server with metrics on exposes."""
+    with InProcessServer(ServerConfig(metrics_port=0)) as running:
+        port = running.server.metrics_port
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+            text = response.read().decode()
+    return {
+        sample.name for family in text_string_to_metric_families(text) for sample in family.samples
+    }
