@@ -1,0 +1,107 @@
+"""The metrics port's HTTP server: idle or slow connections cannot grow the
+process's threads without bound, and a silent one is dropped."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from prometheus_client import CollectorRegistry, Counter
+
+from server.metrics_http import MetricsEndpoint, MetricsPortError
+
+
+@pytest.fixture
+def registry() -> CollectorRegistry:
+    registry = CollectorRegistry()
+    Counter("probe_things", "things", registry=registry).inc(3)
+    return registry
+
+
+def scrape(port: int) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+        return response.read().decode()
+
+
+def serving_threads() -> int:
+    """Threads serving a connection (socketserver names them after their target)."""
+    return sum(t.name.endswith("(process_request_thread)") for t in threading.enumerate())
+
+
+def wait_until(check: object, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def idle_connections() -> Iterator[list[socket.socket]]:
+    opened: list[socket.socket] = []
+    yield opened
+    for connection in opened:
+        connection.close()
+
+
+def test_idle_connections_hold_at_most_the_bound_of_threads(
+    registry: CollectorRegistry, idle_connections: list[socket.socket]
+) -> None:
+    endpoint = MetricsEndpoint.start_registry(registry, "127.0.0.1", 0, max_connections=4)
+    try:
+        assert "probe_things_total 3.0" in scrape(endpoint.port)
+        wait_until(lambda: serving_threads() == 0)
+        for _ in range(50):
+            idle_connections.append(socket.create_connection(("127.0.0.1", endpoint.port)))
+        # Four are served (each waits for its request); the rest are closed at once.
+        wait_until(lambda: serving_threads() >= 4)
+        time.sleep(0.3)
+        assert serving_threads() == 4
+        closed = 0
+        for connection in idle_connections[4:]:
+            connection.settimeout(5)
+            if connection.recv(1) == b"":
+                closed += 1
+        assert closed == 46
+        # Once the idle ones go, scrapes are served again.
+        for connection in idle_connections:
+            connection.close()
+        wait_until(lambda: serving_threads() == 0)
+        assert "probe_things_total 3.0" in scrape(endpoint.port)
+    finally:
+        endpoint.stop()
+
+
+def test_a_silent_connection_is_dropped_after_the_idle_timeout_without_a_traceback(
+    registry: CollectorRegistry,
+    idle_connections: list[socket.socket],
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    endpoint = MetricsEndpoint.start_registry(registry, "127.0.0.1", 0, idle_timeout=0.5)
+    try:
+        connection = socket.create_connection(("127.0.0.1", endpoint.port))
+        idle_connections.append(connection)
+        connection.sendall(b"GET /metr")  # half a request line, then silence
+        connection.settimeout(5)
+        started = time.monotonic()
+        while connection.recv(4096):  # the server may answer 408 before it closes
+            pass
+        assert time.monotonic() - started < 4
+        assert "probe_things_total 3.0" in scrape(endpoint.port)
+    finally:
+        endpoint.stop()
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_taken_port_is_a_metrics_port_error(registry: CollectorRegistry) -> None:
+    endpoint = MetricsEndpoint.start_registry(registry, "127.0.0.1", 0)
+    try:
+        with pytest.raises(
+            MetricsPortError, match=f"cannot serve metrics on 127.0.0.1:{endpoint.port}"
+        ):
+            MetricsEndpoint.start_registry(registry, "127.0.0.1", endpoint.port)
+    finally:
+        endpoint.stop()
