@@ -57,6 +57,10 @@ class ServerConfig:
     # within keepalive_timeout is dead, its streams end and its seats are free.
     keepalive_seconds: float = 30.0
     keepalive_timeout: float = 10.0
+    # A connection that has not finished its TLS and HTTP/2 handshake by then is
+    # closed (gRPC alone waited 60 s: connections opened and left silent held
+    # their memory, about 11 KB each, for a minute).
+    handshake_timeout: float = 20.0
     # Addresses to listen on (HOST:PORT or unix:PATH); empty: host:port alone.
     listen: tuple[str, ...] = ()
     # Streams one connection may have open at once; a client's further streams
@@ -91,6 +95,7 @@ def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
         ("grpc.http2.ping_timeout_ms", int(config.keepalive_timeout * 1000)),
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.max_pings_without_data", 0),
+        ("grpc.server_handshake_timeout_ms", int(config.handshake_timeout * 1000)),
         # gRPC sets SO_REUSEPORT by default: a second server on a taken port would
         # start and share it silently. Off, the second one fails to bind at once.
         ("grpc.so_reuseport", 0),
@@ -288,7 +293,12 @@ class SheepfoldServer:
         return first_port
 
     async def _start_health_port(self) -> None:
-        health = grpc.aio.server(options=[("grpc.so_reuseport", 0)])  # a taken port fails
+        health = grpc.aio.server(
+            options=[
+                ("grpc.so_reuseport", 0),  # a taken port fails
+                ("grpc.server_handshake_timeout_ms", int(self.config.handshake_timeout * 1000)),
+            ]
+        )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, health)
         check_can_listen(self.config.host, self.config.health_port)
         address = f"{self.config.host}:{self.config.health_port}"

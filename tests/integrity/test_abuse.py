@@ -220,6 +220,35 @@ def test_garbage_bytes_on_the_port_close_that_connection_only(
     seats.finish(server, {mover: decision})
 
 
+@pytest.mark.parametrize("which", ["main port", "health port"])
+@pytest.mark.parametrize(
+    "opening",
+    [b"", b"PRI * HTTP/2.0\r\n", b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"],
+    ids=["nothing", "half a preface", "a preface without SETTINGS"],
+)
+def test_a_connection_that_never_finishes_its_handshake_is_closed(
+    opening: bytes, which: str
+) -> None:
+    """Opened and left silent, a connection holds server memory: it is closed once
+    the handshake timeout passes (gRPC alone waits 60 s), and the server serves on."""
+    config = ServerConfig(handshake_timeout=1.0, health_port=0)
+    with InProcessServer(config) as running:
+        port = running.server.port if which == "main port" else running.server.health_port
+        assert port
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+            raw.sendall(opening)
+            started = time.monotonic()
+            while raw.recv(65536):  # SETTINGS frames may come first
+                pass
+            waited = time.monotonic() - started
+        assert 0.5 < waited < 5, waited
+        health = health_pb2_grpc.HealthStub(grpc.insecure_channel(f"127.0.0.1:{port}"))
+        assert (
+            health.Check(health_pb2.HealthCheckRequest(), timeout=10).status
+            == health_pb2.HealthCheckResponse.SERVING
+        )
+
+
 def test_a_stream_that_never_joins_is_closed(stub: arena_pb2_grpc.ArenaStub) -> None:
     idle = RawSeat(stub)
     started = time.monotonic()
