@@ -5,8 +5,8 @@ ceiling: once it is busy all the time, new calls are accepted slowly and round
 trips grow (docs/performance.md). Two readings show how close it is:
 
 - the loop thread's CPU time, read from the kernel when it is asked for (a
-  scrape), so it costs nothing in between; its rate nears 1 as the loop
-  saturates;
+  scrape), so it costs nothing in between; its rate is the share of a core
+  the loop uses, and stops rising once the loop is full;
 - how late a timer set every `interval` seconds runs: the time the loop spent
   on other work before it could run it.
 """
