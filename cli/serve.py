@@ -123,6 +123,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="a peer that does not answer a ping within this is dropped (default %(default)s)",
     )
     parser.add_argument(
+        "--handshake-timeout",
+        type=positive_float,
+        default=20.0,
+        help="seconds a new connection has to finish its TLS and HTTP/2 handshake before "
+        "it is closed (default %(default)s)",
+    )
+    parser.add_argument(
         "--max-streams-per-connection",
         type=int,
         default=1000,
@@ -238,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
         start_timeout=args.start_timeout,
         keepalive_seconds=args.keepalive_seconds,
         keepalive_timeout=args.keepalive_timeout,
+        handshake_timeout=args.handshake_timeout,
         max_streams_per_connection=args.max_streams_per_connection,
         max_pending_joins_per_address=args.max_pending_joins,
         metrics_port=args.metrics_port,

@@ -19,7 +19,7 @@ import pytest
 
 from server.launch import ServerProcess
 from tests.cli.helpers import database_of
-from tests.conftest import ROOT
+from tests.conftest import ROOT, start_server_process, stop_server_process
 
 pytestmark = pytest.mark.e2e
 
@@ -138,6 +138,26 @@ def test_serve_refuses_an_unknown_log_level() -> None:
     assert done.returncode == 2
     assert "argument --log-level: invalid choice: 'verbose'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "inf", "nan", "soon"])
+def test_serve_refuses_a_handshake_timeout_that_is_not_a_positive_number(value: str) -> None:
+    done = sheepfold("serve", f"--handshake-timeout={value}", "--db", ":memory:")
+    assert done.returncode == 2
+    assert "argument --handshake-timeout:" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_serve_closes_a_silent_connection_after_its_handshake_timeout() -> None:
+    server = start_server_process("--handshake-timeout", "1")
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=15) as raw:
+            started = time.monotonic()
+            while raw.recv(65536):
+                pass
+            assert 0.5 < time.monotonic() - started < 5
+    finally:
+        stop_server_process(server)
 
 
 # ---------------------------------------------------------------- the command line
