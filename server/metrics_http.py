@@ -8,8 +8,8 @@ The HTTP server is the client's thread-per-connection one with two bounds the
 client's own `start_http_server` lacks: at most `max_connections` connections
 are served at once (the next are closed at once), and a connection silent for
 `idle_timeout` seconds is dropped. Without them every idle connection to the
-port held a thread (about 26 KB each, 3,000 connections 78 MB), and a process
-out of threads takes gRPC down with it.
+port held a thread (about 26 KB each, 3,000 connections 78 MB), and threads
+are also what a container's process limit counts, gRPC's own included.
 """
 
 from __future__ import annotations
