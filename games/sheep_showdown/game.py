@@ -17,7 +17,9 @@ class SheepShowdownGame(Game):
     min_players = 2
     max_players = 6
     # 2: only the mover's blocks count, stealing and a wolf-pushed dog's action are choices.
-    rules_version = 2
+    # 3: once only one player can still move freely, the others are out at once and
+    #    that player makes exactly two more moves.
+    rules_version = 3
     option_specs = (
         OptionSpec(
             "rounds",

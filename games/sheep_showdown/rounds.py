@@ -24,8 +24,21 @@ class Rounds:
     """Turn order and round ends; mixed into SheepShowdownState."""
 
     def _advance(self, previous: int) -> None:
-        """Start the next turn after `previous`'s, or end the round."""
+        """Start the next turn after `previous`'s, or end the round.
+
+        "The round is played until only one player can still move freely. That
+        player must make two more moves": once at most one player still in has a
+        dog with a step, the others are out at once (nobody blocked them: no
+        steal). Left to the start of their own turns, the last player would
+        first play a turn of their own, and make three moves."""
         players_in = [seat for seat in range(self.players) if self.out_at[seat] is None]
+        if self.bonus_player is None and len(players_in) > 1:
+            free = [seat for seat in players_in if self._movable_dogs(seat)]
+            if len(free) <= 1:
+                for seat in players_in:
+                    if seat not in free:
+                        self._out_stuck(seat, self._alive_dogs(seat))
+                players_in = free
         if not players_in:
             self._end_round("nobody_left")
             return
@@ -51,20 +64,17 @@ class Rounds:
             self._end_round("turn_cap")
             return
         self.clock += 1
-        movable = []
-        for dog in self._alive_dogs(seat):
-            if self.has_step(dog):
-                movable.append(dog)
-            else:
-                self.out[dog] = True
-                self._emit(DogOut(seat, dog, "no_step", None))
+        movable = self._movable_dogs(seat)
+        stuck = [dog for dog in self._alive_dogs(seat) if dog not in movable]
         if not movable:
-            self.out_at[seat] = self.clock
-            self._emit(PlayerOut(seat, self.clock))
+            self._out_stuck(seat, stuck)
             if self.bonus_player == seat:
                 self.bonus_left = 0
             self._advance(seat)
             return
+        for dog in stuck:  # Double Trouble: a stuck dog is out, the other plays on
+            self.out[dog] = True
+            self._emit(DogOut(seat, dog, "no_step", None))
         self.turn_player = seat
         self.decider = seat
         self.rockets = NO_ROCKETS
@@ -80,6 +90,17 @@ class Rounds:
         else:
             self.pending = STEP
             self.moving = movable[0]
+
+    def _movable_dogs(self, seat: int) -> list[int]:
+        return [dog for dog in self._alive_dogs(seat) if self.has_step(dog)]
+
+    def _out_stuck(self, seat: int, dogs: list[int]) -> None:
+        """`seat`, whose every dog left (`dogs`) has no step, is out (no steal)."""
+        for dog in dogs:
+            self.out[dog] = True
+            self._emit(DogOut(seat, dog, "no_step", None))
+        self.out_at[seat] = self.clock
+        self._emit(PlayerOut(seat, self.clock))
 
     def _end_round(self, reason: str) -> None:
         self.pending = NONE

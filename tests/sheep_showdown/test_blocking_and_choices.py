@@ -15,6 +15,9 @@ from games.sheep_showdown.events import (
     CardStolen,
     DogMoved,
     DogOut,
+    LastPlayer,
+    PlayerOut,
+    RoundEnded,
     ShepherdStays,
     StealDeclined,
 )
@@ -25,24 +28,48 @@ from .helpers import RIGHT, UP, payloads, position, steal, step, use_card, where
 # ---------------------------------------------------------------- 1. only the mover's blocks
 
 
-def test_a_dog_that_walked_into_a_dead_end_is_not_robbed_by_the_next_player() -> None:
-    """ "If you cannot move to a new card on your turn, the round ends for you"
-    and "You can steal cards from your opponents by blocking them or making them
-    explode!" Dog 1 walks itself into a dead end; seat 0's unrelated next move did
-    not block it: nobody steals, and it goes out at the start of its own turn."""
+def test_a_self_stuck_dog_is_out_unrobbed_and_the_last_player_moves_twice() -> None:
+    """ "You can steal cards from your opponents by blocking them" and "The round
+    is played until only one player can still move freely. That player must make
+    two more moves ... The round ends when those moves are completed." Dog 1
+    walks itself into a dead end: nobody blocked it, so nobody steals; only seat
+    0 can still move freely, so seat 1 is out at once and seat 0 makes exactly
+    two more moves (not a turn of its own first and then two)."""
     rows = [".1...", ".....", "..S11", ".....", "....."]
     state = position(rows, {0: (2, 2), 1: (0, 0)}, to_move=1, flocks={1: [C.SHEEP5]})
-    step(state, RIGHT)  # seat 1 takes the 1 at (0,1): no way out from there
-    assert state.turn_player == 0 and not state.out[1]
-    assert state.observation(0).free_at_turn_start == ()
-    events = step(state, RIGHT)  # seat 0's own move, far away
-    assert state.pending != STEAL
-    assert payloads(events, CardStolen) == []
+    events = step(state, RIGHT)  # seat 1 takes the 1 at (0,1): no way out from there
     assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(1, "no_step", None)]
+    assert payloads(events, PlayerOut) == [PlayerOut(1, 1)]
+    assert payloads(events, LastPlayer) == [LastPlayer(0, 2)]
+    assert payloads(events, CardStolen) == [] and state.pending != STEAL
     assert sorted(state.flocks[1]) == [C.SHEEP1, C.SHEEP5]
-    # out in its own turn (the third of the round), not in seat 0's (the second):
-    # the tie-break "who lasted the longest in the meadow" counts from there
-    assert state.out_at[1] == 3
+    assert state.turn_player == 0
+    step(state, RIGHT)
+    assert not state.terminal and state.turn_player == 0
+    events = step(state, RIGHT)
+    assert payloads(events, RoundEnded)[0].reason == "last_steps"
+    assert state.flocks[0] == [C.SHEEP1, C.SHEEP1]
+    # out in its own turn (the first of the round): the tie-break "who lasted
+    # the longest in the meadow" counts from there
+    assert state.out_at[1] == 1
+
+
+def test_a_stuck_player_stays_in_while_two_others_can_move() -> None:
+    """Rules note: a dog already stuck when a turn began "stays in until its
+    owner's own turn". With three players and two of them able to move, the
+    round goes on as usual: dog 2, stuck from the start, goes out at the start
+    of seat 2's turn, unrobbed, and nobody is the last player yet."""
+    rows = ["S1...", ".....", "..S1.", ".....", "S...."]
+    state = position(rows, {0: (0, 0), 1: (2, 2), 2: (4, 0)}, players=3, flocks={2: [C.SHEEP3]})
+    assert not state.has_step(2)
+    events = step(state, RIGHT)  # seat 0
+    assert payloads(events, DogOut) == [] and not state.out[2]
+    assert state.turn_player == 1 and state.bonus_player is None
+    events = step(state, RIGHT)  # seat 1; then seat 2's turn starts, and it is out
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(2, "no_step", None)]
+    assert payloads(events, PlayerOut) == [PlayerOut(2, 3)]
+    assert payloads(events, CardStolen) == [] and state.flocks[2] == [C.SHEEP3]
+    assert state.turn_player == 0 and state.bonus_player is None
 
 
 def test_a_dog_free_when_the_turn_began_and_stuck_after_it_was_blocked() -> None:
