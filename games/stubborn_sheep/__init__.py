@@ -19,7 +19,9 @@ class StubbornSheepGame(Game):
     max_players = 5
     # 2: left is clockwise, the player picks every scored and discarded sheep,
     # restock bonuses only when they add a sheep.
-    rules_version = 2
+    # 3: 3 or 4 of a colour score all together; red rotates only an own fence before
+    #    placing; a white move may come right before an extra activation.
+    rules_version = 3
     option_specs = (
         OptionSpec(
             "wolf",

@@ -52,7 +52,12 @@ class Scoring:
         """Every way to score one group from the pen: "You choose which sheep are
         scored and which are discarded." The cards scored (in pile order, the last
         on top) and the two discarded are named; up to 2 whites may stand in for
-        another colour, and then they are among the discarded."""
+        another colour, and then they are among the discarded.
+
+        "If your pen contains 3 or 4 sheep of the same colour, you may score them
+        ... If you have 4, score 2": with 4 or fewer of a colour the group takes
+        every one of them (4 blue cannot be scored as 3); only with 5 or more does
+        the player pick which ones."""
         pen = self.areas[self.pens[self.current]]
         by_colour: list[list[int]] = [[], [], [], []]
         for card in pen:
@@ -67,6 +72,8 @@ class Scoring:
             for size in (3, 4):
                 for jokers in range(max_jokers + 1):
                     if len(cards) < size - jokers:
+                        continue
+                    if len(cards) <= 4 and size - jokers != len(cards):
                         continue
                     joker_sets = list(combinations(whites, jokers))
                     for scored in permutations(cards, size - 2):

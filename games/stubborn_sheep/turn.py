@@ -75,7 +75,9 @@ class Turn:
         ]
         bonus = self._bonus(RED)
         if bonus == ROTATE_FENCE:
-            options.extend(UseBonus(bonus, fence=f) for f in range(self.n))
+            # "Rotate a fence before activating it": before the placing, the fences
+            # sure to be activated this turn are the player's own two.
+            options.extend(UseBonus(bonus, fence=f) for f in sorted(self._own(self.current)))
         elif bonus == ACTIVATE_EXTRA:
             own = self._own(self.current)
             options.extend(
@@ -83,7 +85,9 @@ class Turn:
                 for f in range(self.n)
                 if f not in own and f not in self.activated
             )
-        if self.activated:
+        if self.activated or bonus == ACTIVATE_EXTRA:
+            # The white move goes "immediately before or after activating a fence":
+            # after an extra activation made before placing, or right before one.
             options.extend(self._white_moves())
         self._decide(PH_PLACE, (), tuple(options))
 

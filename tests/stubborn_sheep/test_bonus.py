@@ -161,11 +161,13 @@ def _build(tops: tuple[int, ...], areas=None, hand: int = 20) -> StubbornSheepSt
     return frame3(hand, areas or empty_areas(6), scored=_piles(*tops), bonus=True)
 
 
-def test_rotate_fence_before_placing_any_fence() -> None:
+def test_rotate_one_of_your_own_fences_before_placing() -> None:
     """Rulebook: "Rotate a fence before activating it ... You may use this action before
-    placing your fence"."""
+    placing your fence". Before the placing, the fences sure to be activated this turn
+    are the player's own two (0 and 1 for seat 0): another player's fence, which this
+    turn would not activate, is not offered."""
     state = _build((r(0),))
-    assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == set(range(6))
+    assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {0, 1}
     events = payloads(state.apply(UseBonus(ROTATE_FENCE, fence=0)))
     assert events == [BonusUsed(0, ROTATE_FENCE, 0), FenceRotated(0, 1)]
     assert state.orient[0] == 1 and state.phase == PH_PLACE
@@ -202,6 +204,23 @@ def test_activate_extra_before_placing() -> None:
     assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=4))) == [4]
     assert state.phase == PH_PLACE
     assert _activations(state.apply(pick(state, PlaceFence, fence=3, orientation=UP))) == [3, 1, 0]
+
+
+def test_a_white_move_right_before_an_extra_activation_made_before_placing() -> None:
+    """Rulebook: the white bonus is used "immediately before or after activating a
+    fence", and the red one may activate an extra fence "before placing your fence":
+    the white move is offered before that extra activation as well as after it."""
+    areas = empty_areas(6)
+    areas[4] = [b(10), r(10), y(10), w(10)]  # a sheep of every colour to move
+    state = _build((r(2), w(0)), areas)
+    before = [a for a in state.legal_actions() if isinstance(a, MoveSheep)]
+    assert before, "a white move is offered before the extra activation"
+    state.apply(before[0])
+    assert state.phase == PH_PLACE
+    assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {2, 3, 4, 5}
+    assert not any(isinstance(a, MoveSheep) for a in state.legal_actions())  # once a turn
+    plain = _build((w(0),), [list(a) for a in areas])
+    assert not any(isinstance(a, MoveSheep) for a in plain.legal_actions())
 
 
 def test_activate_extra_between_activations() -> None:

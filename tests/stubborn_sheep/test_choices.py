@@ -70,6 +70,8 @@ def test_score_labels_name_every_card() -> None:
     state = _scoring([b(0), b(1), b(2), b(3)])
     labels = {a.label for a in state.legal_actions()}
     assert f"score 4 blue: keep {b(2)}, {b(0)} on top, discard {b(1)}, {b(3)}" in labels
+    state = _scoring([b(0), b(1), b(3)])
+    labels = {a.label for a in state.legal_actions()}
     assert f"score 3 blue: keep {b(1)}, discard {b(0)}, {b(3)}" in labels
 
 

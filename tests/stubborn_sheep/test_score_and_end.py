@@ -59,6 +59,24 @@ def test_four_of_a_colour_score_two_and_the_player_picks_the_top() -> None:
     assert state.scored[0][BLUE] == [b(2), b(0)]  # b(0) on top
 
 
+def test_three_or_four_of_a_colour_are_scored_all_together() -> None:
+    """Rulebook: "If your pen contains 3 or 4 sheep of the same colour, you may score
+    them. a. If you have 3, score 1 sheep and discard the other 2. b. If you have 4,
+    score 2 sheep and discard the other 2." With 4 red the group is all 4: not 3 of
+    them, and no white standing in for one of them; with 3 red and a white, 3 red or
+    3 red and the white, never 2 red and the white. Only with 5 or more does the
+    player pick which ones (project note)."""
+    four = _scores(_scoring([r(0), r(1), r(2), r(3), w(0)]))
+    red = {(o[1], o[2]) for o in four if o[0] == RED}
+    assert red == {(4, 0)}
+    three = _scores(_scoring([r(0), r(1), r(2), w(0)]))
+    assert {(o[1], o[2]) for o in three if o[0] == RED} == {(3, 0), (4, 1)}
+    five = _scores(_scoring([r(0), r(1), r(2), r(3), r(4)]))
+    assert {o[1] for o in five} == {3, 4}
+    # a group of 3 chosen from 5: any one of them scored, two of the other four thrown
+    assert len([o for o in five if o[1] == 3]) == 5
+
+
 def test_one_white_joker_with_two_of_the_colour() -> None:
     """Rulebook: "you may use up to 2 white sheep as if they were any other colour. If you do
     this, you must discard the white sheep before discarding sheep of the chosen colour"."""
@@ -101,12 +119,13 @@ def test_jokers_need_a_sheep_of_the_colour() -> None:
 def test_whites_score_as_their_own_colour_without_jokers() -> None:
     """Rulebook: "You may also score white sheep as a colour in their own right, if you
     have 3 or 4 of them"."""
-    state = _scoring([w(0), w(1), w(2), w(3)])
-    options = _scores(state)
-    assert {(o[0], o[1], o[2]) for o in options} == {(WHITE, 3, 0), (WHITE, 4, 0)}
+    state = _scoring([w(0), w(1), w(2)])
+    assert {(o[0], o[1], o[2]) for o in _scores(state)} == {(WHITE, 3, 0)}
     events = payloads(state.apply(_score(WHITE, (w(2),), (w(0), w(1)))))
     assert events[0] == SheepScored(0, WHITE, (w(2),), (w(0), w(1)))
-    assert state.areas[0] == [w(3)]
+    assert state.areas[0] == []
+    state = _scoring([w(0), w(1), w(2), w(3)])
+    assert {(o[0], o[1], o[2]) for o in _scores(state)} == {(WHITE, 4, 0)}
 
 
 def test_two_sheep_of_a_colour_cannot_score() -> None:
