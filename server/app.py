@@ -293,12 +293,9 @@ class SheepfoldServer:
         return first_port
 
     async def _start_health_port(self) -> None:
-        health = grpc.aio.server(
-            options=[
-                ("grpc.so_reuseport", 0),  # a taken port fails
-                ("grpc.server_handshake_timeout_ms", int(self.config.handshake_timeout * 1000)),
-            ]
-        )
+        # The main port's connection settings: a taken port fails, unfinished
+        # handshakes are closed, pings and message sizes are bounded alike.
+        health = grpc.aio.server(options=grpc_options(self.config))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, health)
         check_can_listen(self.config.host, self.config.health_port)
         address = f"{self.config.host}:{self.config.health_port}"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from socket import socket as Socket
 from socketserver import ThreadingMixIn
 from typing import Any
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
 import structlog
 from prometheus_client import CollectorRegistry, make_wsgi_app
@@ -37,7 +37,9 @@ class MetricsPortError(OSError):
 
 
 class _QuietHandler(WSGIRequestHandler):
-    timeout = IDLE_TIMEOUT  # set per server below; a socket timeout on every read
+    def setup(self) -> None:
+        self.timeout = self.server.idle_timeout  # type: ignore[attr-defined]
+        super().setup()  # sets it on the socket: every read waits at most that long
 
     def log_message(self, format: str, *args: Any) -> None:
         """Scrapes are not logged."""
@@ -50,11 +52,18 @@ class _BoundedServer(ThreadingMixIn, WSGIServer):
     # socketserver's backlog is 5: a burst of connections beyond it waits for the
     # clients' SYN retries (1, 3, 7 s), a scrape among them too.
     request_queue_size = 128
-    max_connections = MAX_CONNECTIONS
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._slots = threading.BoundedSemaphore(self.max_connections)
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        address: tuple[str, int],
+        family: socket.AddressFamily,
+        max_connections: int,
+        idle_timeout: float,
+    ) -> None:
+        self.address_family = family  # read when the socket is made, below
+        self.idle_timeout = idle_timeout
+        self._slots = threading.BoundedSemaphore(max_connections)
+        super().__init__(address, _QuietHandler)
 
     def process_request(self, request: Socket, client_address: Any) -> None:  # type: ignore[override]
         if not self._slots.acquire(blocking=False):
@@ -108,19 +117,12 @@ class MetricsEndpoint:
     ) -> MetricsEndpoint:
         try:
             family, address = _family_and_address(host, port)
-            server_class = type(
-                "MetricsServer",
-                (_BoundedServer,),
-                {"address_family": family, "max_connections": max_connections},
-            )
-            handler_class = type("MetricsHandler", (_QuietHandler,), {"timeout": idle_timeout})
-            httpd = make_server(
-                address, port, make_wsgi_app(registry), server_class, handler_class=handler_class
-            )
+            httpd = _BoundedServer((address, port), family, max_connections, idle_timeout)
         except OSError as error:
             raise MetricsPortError(
                 f"cannot serve metrics on {host}:{port}: {error.strerror or error}"
             ) from None
+        httpd.set_app(make_wsgi_app(registry))
         thread = threading.Thread(target=httpd.serve_forever, name="metrics-http", daemon=True)
         thread.start()
         return cls(httpd, thread)

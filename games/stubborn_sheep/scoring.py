@@ -71,9 +71,8 @@ class Scoring:
             max_jokers = 0 if colour == WHITE else min(2, len(whites))
             for size in (3, 4):
                 for jokers in range(max_jokers + 1):
-                    if len(cards) < size - jokers:
-                        continue
-                    if len(cards) <= 4 and size - jokers != len(cards):
+                    own = size - jokers  # sheep of the colour itself in the group
+                    if own > len(cards) or (len(cards) <= 4 and own != len(cards)):
                         continue
                     joker_sets = list(combinations(whites, jokers))
                     for scored in permutations(cards, size - 2):

@@ -10,18 +10,17 @@ import os
 import re
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
 import yaml
-from prometheus_client.parser import text_string_to_metric_families
 
 from cli.main import build_parser
 from server import launch
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
+from tests.server.test_metrics import scrape
 
 ROOT = Path(__file__).resolve().parents[2]
 KUBE = ROOT / "deploy" / "kubernetes"
@@ -259,8 +258,5 @@ def exposed_metric_names() -> set[str]:
     """Every sample name a real server with metrics on exposes."""
     with InProcessServer(ServerConfig(metrics_port=0)) as running:
         port = running.server.metrics_port
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
-            text = response.read().decode()
-    return {
-        sample.name for family in text_string_to_metric_families(text) for sample in family.samples
-    }
+        assert port
+        return {name for name, _ in scrape(port)}
