@@ -42,6 +42,13 @@ def non_negative_int(text: str) -> int:
     return int(text)
 
 
+def positive_int(text: str) -> int:
+    """A count handed to gRPC, whose settings are C ints."""
+    if not (text.isascii() and text.isdigit()) or not 0 < int(text) < 2**31:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number from 1 to {2**31 - 1}")
+    return int(text)
+
+
 def add_retention_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--keep-finished-days",

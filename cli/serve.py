@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
-from cli.db import add_retention_arguments, positive_float
+from cli.db import add_retention_arguments, positive_float, positive_int
 from server import loops
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
@@ -137,6 +137,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "side (default %(default)s)",
     )
     parser.add_argument(
+        "--max-connections",
+        type=positive_int,
+        default=10_000,
+        help="connections held at once on each address listened on; more are closed as they "
+        "arrive, so one client cannot take every file descriptor (default %(default)s)",
+    )
+    parser.add_argument(
         "--max-pending-joins",
         type=int,
         default=100,
@@ -247,6 +254,7 @@ def run(args: argparse.Namespace) -> int:
         keepalive_timeout=args.keepalive_timeout,
         handshake_timeout=args.handshake_timeout,
         max_streams_per_connection=args.max_streams_per_connection,
+        max_connections=args.max_connections,
         max_pending_joins_per_address=args.max_pending_joins,
         metrics_port=args.metrics_port,
         metrics_host=args.metrics_host,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import resource
 import signal
 import socket
 from collections.abc import Callable
@@ -36,6 +37,11 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
 # Play answers an undecodable message after the join with a PlayError itself.
 PLAY_METHOD = f"/{ARENA_SERVICE}/Play"
+# Connections the health port holds at once: probes connect, ask and leave.
+HEALTH_PORT_CONNECTIONS = 64
+# File descriptors kept from client connections for everything else: the
+# database, the log, the health and metrics ports, gRPC's own pipes and polls.
+FILES_KEPT_FREE = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +72,10 @@ class ServerConfig:
     # Streams one connection may have open at once; a client's further streams
     # wait on its side (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
     max_streams_per_connection: int = 1000
+    # Connections each listening address holds at once; more are closed as they
+    # arrive. Without a bound one client could take every file descriptor the
+    # process may open (about 18 KB of memory each), and then nobody could connect.
+    max_connections: int = 10_000
     # Play streams from one client address that have not sent their join yet.
     max_pending_joins_per_address: int = 100
     # CreateMatch waits this long for a busy or locked database, then answers
@@ -82,7 +92,9 @@ class ServerConfig:
     health_port: int | None = None
 
 
-def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
+def grpc_options(config: ServerConfig, max_connections: int | None = None) -> list[tuple[str, int]]:
+    if max_connections is None:
+        max_connections = config.max_connections
     return [
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.max_send_message_length", config.max_message_bytes),
@@ -105,7 +117,18 @@ def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
         # Without it one connection may open any number of streams, each a handler
         # on the event loop (gRPC's default is unlimited).
         ("grpc.max_concurrent_streams", config.max_streams_per_connection),
+        ("grpc.max_allowed_incoming_connections", max_connections),
     ]
+
+
+def connection_bound(wanted: int, open_files: int, listeners: int) -> int:
+    """Connections each listening address may hold: as many as asked, or fewer
+    when the open file limit could not hold that many on every address and
+    still leave the server the files it needs itself."""
+    if open_files == resource.RLIM_INFINITY:
+        return wanted
+    room = (open_files - FILES_KEPT_FREE - HEALTH_PORT_CONNECTIONS) // max(1, listeners)
+    return max(1, min(wanted, room))
 
 
 class ListenError(OSError):
@@ -172,6 +195,7 @@ class SheepfoldServer:
         self.metrics.watch_loop(self._loop_watch.cpu_seconds)
         self._health_server: grpc.aio.Server | None = None
         self.health_port: int | None = None
+        self.max_connections = config.max_connections
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pruning: asyncio.Task[None] | None = None
         self._health_updates: set[asyncio.Future[None]] = set()
@@ -197,8 +221,9 @@ class SheepfoldServer:
 
     async def start(self) -> int:
         self._loop = asyncio.get_running_loop()
+        self.max_connections = self._connection_bound()
         server = grpc.aio.server(
-            options=grpc_options(self.config),
+            options=grpc_options(self.config, self.max_connections),
             interceptors=[
                 DecodeErrorsAreInvalidArgument({PLAY_METHOD}),
                 PreEncodedResponses({PLAY_METHOD}),
@@ -261,8 +286,23 @@ class SheepfoldServer:
             restored_matches=restored,
             metrics_port=self.metrics_port,
             health_port=self.health_port,
+            max_connections=self.max_connections,
         )
         return self.port
+
+    def _connection_bound(self) -> int:
+        wanted = self.config.max_connections
+        open_files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        bound = connection_bound(wanted, open_files, len(self.config.listen) or 1)
+        if bound < wanted:
+            self.log.warning(
+                "the open file limit allows fewer connections than asked; "
+                "raise it (ulimit -n) to accept more",
+                max_connections=wanted,
+                accepting=bound,
+                open_file_limit=open_files,
+            )
+        return bound
 
     def _add_ports(self, server: grpc.aio.Server) -> int:
         """Listen on every address; returns the first TCP port (0 with Unix sockets only).
@@ -295,7 +335,7 @@ class SheepfoldServer:
     async def _start_health_port(self) -> None:
         # The main port's connection settings: a taken port fails, unfinished
         # handshakes are closed, pings and message sizes are bounded alike.
-        health = grpc.aio.server(options=grpc_options(self.config))
+        health = grpc.aio.server(options=grpc_options(self.config, HEALTH_PORT_CONNECTIONS))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, health)
         check_can_listen(self.config.host, self.config.health_port)
         address = f"{self.config.host}:{self.config.health_port}"

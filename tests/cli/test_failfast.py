@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from server import launch
 from server.launch import ServerProcess
 from tests.cli.helpers import database_of
 from tests.conftest import ROOT, start_server_process, stop_server_process
@@ -156,6 +157,38 @@ def test_serve_closes_a_silent_connection_after_its_handshake_timeout() -> None:
             while raw.recv(65536):
                 pass
             assert 0.5 < time.monotonic() - started < 5
+    finally:
+        stop_server_process(server)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "1e3", "many", str(2**31)])
+def test_serve_refuses_a_connection_bound_that_is_not_a_positive_count(value: str) -> None:
+    done = sheepfold("serve", f"--max-connections={value}", "--db", ":memory:")
+    assert done.returncode == 2
+    assert "argument --max-connections:" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_serve_accepts_fewer_connections_than_its_open_file_limit_allows() -> None:
+    """Started with a soft limit of 600 files under a hard one of 700: serve raises
+    the soft limit to 700, keeps 576 files for itself and its health port, and
+    says that it accepts 124 connections, not the 10,000 asked for."""
+    limited = [
+        sys.executable,
+        "-c",
+        "import os, resource, sys; "
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (600, 700)); "
+        "os.execv(sys.argv[1], sys.argv[1:])",
+        *launch.serve_command("--db", ":memory:"),
+    ]
+    server = launch.start(limited)
+    try:
+        entries = [json.loads(line) for line in server.log_lines if line.startswith("{")]
+        warning = next(e for e in entries if e.get("level") == "warning")
+        assert "open file limit allows fewer connections" in warning["event"]
+        assert (warning["open_file_limit"], warning["accepting"]) == (700, 124)
+        started = next(e for e in entries if e["event"] == "server started")
+        assert started["max_connections"] == 124
     finally:
         stop_server_process(server)
 

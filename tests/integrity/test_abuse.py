@@ -73,6 +73,11 @@ class Seats:
         self, server: InProcessServer, pending: dict[int, arena_pb2.Decision] | None = None
     ) -> None:
         """Both seats play to the end; the result must match the engine."""
+        self.play_to_end(pending)
+        self.check_replay(server)
+
+    def play_to_end(self, pending: dict[int, arena_pb2.Decision] | None = None) -> None:
+        """Both seats play to the end, on the streams they have; both see one result."""
         results: list[arena_pb2.MatchResult | None] = [None, None]
 
         def run(seat: int) -> None:
@@ -86,6 +91,9 @@ class Seats:
         for raw in self.raw:
             raw.close()
         assert results[0] is not None and results[0] == results[1], "the match finished"
+
+    def check_replay(self, server: InProcessServer) -> None:
+        """The stored match: nothing forced, and its replay reproduces its result."""
         replay = server.run(get_replay(server.address, self.match_id))
         assert not any(a.forced for a in replay.actions)
         assert_replay_reproduces_result(replay)
@@ -247,6 +255,58 @@ def test_a_connection_that_never_finishes_its_handshake_is_closed(
             health.Check(health_pb2.HealthCheckRequest(), timeout=10).status
             == health_pb2.HealthCheckResponse.SERVING
         )
+
+
+def _still_open(connection: socket.socket) -> bool:
+    """Whether the server has kept this connection (read what it sent so far)."""
+    connection.setblocking(False)
+    try:
+        while connection.recv(65536):
+            pass
+    except BlockingIOError:
+        return True
+    except OSError:
+        pass
+    return False
+
+
+def test_a_flood_of_connections_is_held_to_the_bound_and_the_match_goes_on() -> None:
+    """One client opening connection after connection could take every file
+    descriptor the server may open, and then nobody could connect; the server
+    holds at most `max_connections` and closes the rest as they arrive."""
+    bound = 6
+    config = ServerConfig(max_connections=bound, health_port=0)
+    with InProcessServer(config) as running, grpc.insecure_channel(running.address) as channel:
+        seats = Seats(arena_pb2_grpc.ArenaStub(channel), 8)  # one connection of the bound
+        mover, decision = _first_decision(seats)
+        flood = [
+            socket.create_connection(("127.0.0.1", running.server.port), timeout=10)
+            for _ in range(4 * bound)
+        ]
+        try:
+            for connection in flood:
+                connection.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\0\0\0\4\0\0\0\0\0")
+            time.sleep(1.0)
+            kept = sum(_still_open(connection) for connection in flood)
+            assert 1 <= kept <= bound - 1, kept
+            health = health_pb2_grpc.HealthStub(
+                grpc.insecure_channel(f"127.0.0.1:{running.server.health_port}")
+            )
+            assert (
+                health.Check(health_pb2.HealthCheckRequest(), timeout=10).status
+                == health_pb2.HealthCheckResponse.SERVING
+            )
+            seats.play_to_end({mover: decision})  # on the connection it already had
+        finally:
+            for connection in flood:
+                connection.close()
+        # Once the flood has gone, newcomers connect again.
+        with grpc.insecure_channel(running.address) as newcomer:
+            listed = arena_pb2_grpc.ArenaStub(newcomer).ListGames(
+                arena_pb2.ListGamesRequest(), timeout=10, wait_for_ready=True
+            )
+            assert listed.games
+        seats.check_replay(running)
 
 
 def test_a_stream_that_never_joins_is_closed(stub: arena_pb2_grpc.ArenaStub) -> None:
