@@ -181,6 +181,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--web-host", default="127.0.0.1", help="address the web viewer binds (default %(default)s)"
     )
     parser.add_argument(
+        "--web-max-connections",
+        type=positive_int,
+        default=1000,
+        help="with --web-port: connections the viewer holds at once; more are closed as they "
+        "arrive (default %(default)s)",
+    )
+    parser.add_argument(
         "--tournament-db",
         action="append",
         default=[],
@@ -272,7 +279,9 @@ def run(args: argparse.Namespace) -> int:
         missing = [str(path) for path in args.tournament_db if not path.is_file()]
         if missing:
             raise SystemExit(f"sheepfold serve: no tournament database at {', '.join(missing)}")
-        companion = _web_companion(args.web_host, args.web_port, tuple(args.tournament_db))
+        companion = _web_companion(
+            args.web_host, args.web_port, tuple(args.tournament_db), args.web_max_connections
+        )
     try:
         loops.run(serve(config, store, companion), args.loop)
     except OSError as error:
@@ -281,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _web_companion(
-    host: str, port: int, dbs: tuple[Path, ...]
+    host: str, port: int, dbs: tuple[Path, ...], max_connections: int
 ) -> Callable[[int], AbstractAsyncContextManager[object]]:
     """The web viewer beside the server; it reaches the server over loopback gRPC,
     through the public API like any client."""
@@ -289,7 +298,8 @@ def _web_companion(
 
     @asynccontextmanager
     async def running(grpc_port: int) -> AsyncIterator[object]:
-        web = await start_web(WebConfig(f"127.0.0.1:{grpc_port}", dbs), host, port)
+        config = WebConfig(f"127.0.0.1:{grpc_port}", dbs, max_connections=max_connections)
+        web = await start_web(config, host, port)
         print(f"sheepfold serve: web viewer on http://{host}:{web.port}/", flush=True)
         try:
             yield web

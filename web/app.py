@@ -21,6 +21,7 @@ from web import pages, tournaments
 from web.frames import PUBLIC, ViewError, match_info_dict, parse_view, replay_frames
 from web.gateway import Gateway, GatewayError
 from web.hub import WatchHub
+from web.site import BoundedSite
 
 STATIC = Path(__file__).parent / "static"
 LIST_POLL_SECONDS = 1.0
@@ -35,6 +36,11 @@ class WebConfig:
     server: str  # the game server's gRPC address
     tournament_dbs: tuple[Path, ...] = ()
     cache_size: int = 16  # finished matches' frames kept, per view
+    # Connections held at once (a browser watching live holds one or two); more
+    # are closed as they arrive. One waiting for a request is closed after
+    # idle_seconds (aiohttp alone keeps it an hour).
+    max_connections: int = 1000
+    idle_seconds: float = 30.0
 
 
 @dataclass
@@ -491,8 +497,13 @@ class RunningWeb:
 
 async def start_web(config: WebConfig, host: str = "127.0.0.1", port: int = 8080) -> RunningWeb:
     """Serve the viewer on the running loop; port 0 picks a free one."""
-    runner = web.AppRunner(build_app(config), handler_cancellation=True, access_log=None)
+    runner = web.AppRunner(
+        build_app(config),
+        handler_cancellation=True,
+        access_log=None,
+        keepalive_timeout=config.idle_seconds,
+    )
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = BoundedSite(runner, host, port, config.max_connections)
     await site.start()
-    return RunningWeb(runner, runner.addresses[0][1])
+    return RunningWeb(runner, site.port)

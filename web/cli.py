@@ -28,6 +28,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
     parser.add_argument("--port", type=int, default=8080, help="HTTP port (default %(default)s)")
     parser.add_argument(
+        "--max-connections",
+        type=_count,
+        default=WebConfig.max_connections,
+        help="connections held at once; more are closed as they arrive (default %(default)s)",
+    )
+    parser.add_argument(
         "--tournament-db",
         action="append",
         default=[],
@@ -43,7 +49,11 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         print(f"sheepfold web: no tournament database at {', '.join(missing)}", file=sys.stderr)
         return 1
-    config = WebConfig(server=args.server, tournament_dbs=tuple(args.tournament_db))
+    config = WebConfig(
+        server=args.server,
+        tournament_dbs=tuple(args.tournament_db),
+        max_connections=args.max_connections,
+    )
     try:
         asyncio.run(_serve(config, args.host, args.port))
     except OSError as error:
@@ -67,3 +77,9 @@ async def _serve(config: WebConfig, host: str, port: int) -> None:
         await stop.wait()
     finally:
         await running.stop()
+
+
+def _count(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number of at least 1")
+    return int(text)

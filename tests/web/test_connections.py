@@ -1,0 +1,144 @@
+"""The viewer's connections are bounded: a client opening idle connection after
+connection cannot take the file descriptors of the process (in `serve
+--web-port`, the game server's too), and idle ones are closed."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Awaitable, Callable
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from tests.conftest import ROOT, start_server_process, stop_server_process
+from tests.web.test_commands import free_port, wait_http
+from web.app import WebConfig, start_web
+
+pytestmark = pytest.mark.e2e
+
+Connection = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+
+
+async def _open(port: int, count: int, payload: bytes = b"") -> list[Connection]:
+    opened = []
+    for _ in range(count):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        if payload:
+            writer.write(payload)
+        opened.append((reader, writer))
+    return opened
+
+
+async def _kept(connections: list[Connection]) -> int:
+    """How many the server still holds: a closed one reads end of file at once."""
+    await asyncio.sleep(0.3)
+    kept = 0
+    for reader, _ in connections:
+        try:
+            kept += await asyncio.wait_for(reader.read(1), 0.05) != b""
+        except (TimeoutError, ConnectionError):
+            kept += 1
+    return kept
+
+
+async def _close(connections: list[Connection]) -> None:
+    for _, writer in connections:
+        writer.close()
+    await asyncio.sleep(0.3)
+
+
+def _on_viewer(config: WebConfig, scenario: Callable[[int], Awaitable[None]]) -> None:
+    async def run() -> None:
+        running = await start_web(config, "127.0.0.1", 0)
+        try:
+            await scenario(running.port)
+        finally:
+            await running.stop()
+
+    asyncio.run(run())
+
+
+def _get(port: int) -> int:
+    with urllib.request.urlopen(
+        f"http://127.0.0.1:{port}/static/matches.js", timeout=10
+    ) as response:
+        return response.status
+
+
+def test_connections_beyond_the_bound_are_closed_and_freed_ones_count_again() -> None:
+    async def scenario(port: int) -> None:
+        flood = await _open(port, 15)
+        assert await _kept(flood) == 5
+        await _close(flood)
+        again = await _open(port, 5, b"GET / HTTP/1.1\r\nHost: x\r\n")
+        assert await _kept(again) == 5, "closed connections no longer count"
+        await _close(again)
+        assert await asyncio.to_thread(_get, port) == 200
+
+    _on_viewer(WebConfig(server="127.0.0.1:1", max_connections=5), scenario)
+
+
+def test_a_connection_waiting_for_a_request_is_closed_after_the_idle_time() -> None:
+    async def scenario(port: int) -> None:
+        started = time.monotonic()
+        silent, half = await _open(port, 1), await _open(port, 1, b"GET / HTTP/1.1\r\nHo")
+        for reader, _ in silent + half:
+            assert await asyncio.wait_for(reader.read(), 10) == b""
+        assert 0.4 < time.monotonic() - started < 5
+
+    _on_viewer(WebConfig(server="127.0.0.1:1", idle_seconds=0.5), scenario)
+
+
+def test_a_flood_on_the_web_port_leaves_the_game_server_reachable() -> None:
+    web_port = free_port()
+    server = start_server_process("--web-port", str(web_port), "--web-max-connections", "4")
+    try:
+        wait_http(f"http://127.0.0.1:{web_port}/")
+        flood = [socket.create_connection(("127.0.0.1", web_port)) for _ in range(40)]
+        try:
+            time.sleep(0.5)
+            held = 0
+            for connection in flood:
+                connection.setblocking(False)
+                try:
+                    held += connection.recv(1) != b""
+                except BlockingIOError:
+                    held += 1
+            assert held <= 4, held
+            with grpc.insecure_channel(server.address) as channel:
+                health = health_pb2_grpc.HealthStub(channel)
+                assert (
+                    health.Check(health_pb2.HealthCheckRequest(), timeout=10).status
+                    == health_pb2.HealthCheckResponse.SERVING
+                )
+        finally:
+            for connection in flood:
+                connection.close()
+        assert "Matches" in wait_http(f"http://127.0.0.1:{web_port}/")
+    finally:
+        assert stop_server_process(server) == 0
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("serve", "--db", ":memory:", "--web-max-connections"), ("web", "--max-connections")],
+)
+@pytest.mark.parametrize("value", ["0", "-3", "lots"])
+def test_a_connection_bound_that_is_not_a_positive_count_is_a_usage_error(
+    command: tuple[str, ...], value: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", *command, value],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "max-connections" in done.stderr and "Traceback" not in done.stderr
