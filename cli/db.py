@@ -7,46 +7,16 @@ same options as `sheepfold serve`), then rewrites the file so it shrinks.
 from __future__ import annotations
 
 import argparse
-import math
 import sqlite3
 import sys
 import time
 from pathlib import Path
 
+from cli.values import non_negative_float, non_negative_int
 from server.sqlite_store import SqliteStore, StoreError
 
 BATCH = 1_000
 OVER_AND_RUNNING = ("running", "finished", "aborted")
-
-
-def non_negative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if math.isnan(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a number >= 0")
-    return value
-
-
-def positive_float(text: str) -> float:
-    value = non_negative_float(text)
-    if value == 0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number > 0")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    if not (text.isascii() and text.isdigit()):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number >= 0")
-    return int(text)
-
-
-def positive_int(text: str) -> int:
-    """A count handed to gRPC, whose settings are C ints."""
-    if not (text.isascii() and text.isdigit()) or not 0 < int(text) < 2**31:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number from 1 to {2**31 - 1}")
-    return int(text)
 
 
 def add_retention_arguments(parser: argparse.ArgumentParser) -> None:

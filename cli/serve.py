@@ -11,7 +11,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
-from cli.db import add_retention_arguments, positive_float, positive_int
+from cli.db import add_retention_arguments
+from cli.values import port, positive_float, positive_int
 from server import loops
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
@@ -36,13 +37,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--port",
-        type=_port,
+        type=port,
         default=_env_port("SHEEPFOLD_PORT", 50051),
         help="port (default: $SHEEPFOLD_PORT or 50051; 0 = any free)",
     )
     parser.add_argument(
         "--metrics-port",
-        type=_port,
+        type=port,
         default=_env_port("SHEEPFOLD_METRICS_PORT", None),
         help="serve Prometheus metrics over HTTP at /metrics on this port "
         "(default: $SHEEPFOLD_METRICS_PORT, or off)",
@@ -54,7 +55,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--health-port",
-        type=_port,
+        type=port,
         default=_env_port("SHEEPFOLD_HEALTH_PORT", None),
         help="also serve the gRPC health service alone, in plaintext, on this port, for "
         "probes that cannot speak TLS (default: $SHEEPFOLD_HEALTH_PORT, or off)",
@@ -174,7 +175,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     loops.add_loop_argument(parser, "uvloop costs less CPU per decision than asyncio's own")
     parser.add_argument(
         "--web-port",
-        type=_port,
+        type=port,
         help="also serve the web viewer on this HTTP port, in the same process and event loop",
     )
     parser.add_argument(
@@ -214,12 +215,6 @@ def _env_port(name: str, default: int | None) -> str | None:
     converts string defaults too), so a bad value is reported only by `serve`."""
     value = os.environ.get(name, "")
     return value if value else (None if default is None else str(default))
-
-
-def _port(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
-    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -126,6 +126,17 @@ def test_serve_refuses_a_port_outside_0_to_65535(port: str) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [("--port", "70000"), ("--port", "-5"), ("--server", "127.0.0.1:99999"), ("--server", "x")],
+)
+def test_web_refuses_a_bad_port_or_server_address(flag: str, value: str) -> None:
+    done = sheepfold("web", f"{flag}={value}")
+    assert done.returncode == 2
+    assert f"argument {flag}:" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_a_second_server_on_a_taken_port_fails_at_once(server: ServerProcess) -> None:
     done = sheepfold("serve", "--port", str(server.port), "--db", ":memory:", timeout=30)
     assert done.returncode == 1

@@ -8,6 +8,8 @@ import signal
 import sys
 from pathlib import Path
 
+from cli.addresses import server_address
+from cli.values import port, positive_int
 from web.app import WebConfig, start_web
 
 
@@ -21,15 +23,16 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--server",
+        type=server_address,
         default="127.0.0.1:50051",
         metavar="ADDR",
         help="the game server (default %(default)s)",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
-    parser.add_argument("--port", type=int, default=8080, help="HTTP port (default %(default)s)")
+    parser.add_argument("--port", type=port, default=8080, help="HTTP port (default %(default)s)")
     parser.add_argument(
         "--max-connections",
-        type=_count,
+        type=positive_int,
         default=WebConfig.max_connections,
         help="connections held at once; more are closed as they arrive (default %(default)s)",
     )
@@ -77,9 +80,3 @@ async def _serve(config: WebConfig, host: str, port: int) -> None:
         await stop.wait()
     finally:
         await running.stop()
-
-
-def _count(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number of at least 1")
-    return int(text)

@@ -1,0 +1,44 @@
+"""The command line's value types: argparse types that refuse a bad value with
+one line (a usage error, exit 2) instead of a traceback later."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+
+def non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if math.isnan(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number >= 0")
+    return value
+
+
+def positive_float(text: str) -> float:
+    value = non_negative_float(text)
+    if value == 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number > 0")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number >= 0")
+    return int(text)
+
+
+def positive_int(text: str) -> int:
+    """A count handed to gRPC, whose settings are C ints."""
+    if not (text.isascii() and text.isdigit()) or not 0 < int(text) < 2**31:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number from 1 to {2**31 - 1}")
+    return int(text)
+
+
+def port(text: str) -> int:
+    """A TCP port, 0 (any free one) to 65535."""
+    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
+    return int(text)
