@@ -17,6 +17,7 @@ from sheepfold.v1 import arena_pb2
 
 from cli.addresses import server_address
 from cli.play import parse_key_values
+from cli.values import match_seed, positive_int
 from clients.connect import Unreachable
 from clients.matchplay import create_match
 
@@ -32,7 +33,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "(`sheepfold bot --match ID --token T`, or your own program).",
     )
     parser.add_argument("--game", required=True, help="the game's wire name, e.g. sheep-n-sheep")
-    parser.add_argument("--players", type=int, required=True, help="number of seats")
+    parser.add_argument("--players", type=positive_int, required=True, help="number of seats")
     parser.add_argument(
         "--option",
         action="append",
@@ -40,7 +41,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         metavar="KEY=VALUE",
         help="a game option, repeatable (e.g. --option rounds=1)",
     )
-    parser.add_argument("--seed", type=int, help="match seed (default: random)")
+    parser.add_argument("--seed", type=match_seed, help="match seed (default: random)")
     parser.add_argument(
         "--decision-seconds",
         type=float,
@@ -64,10 +65,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.players < 1:
-        raise SystemExit(f"sheepfold create: --players must be at least 1, not {args.players}")
-    if args.seed is not None and not 0 <= args.seed < 2**64:
-        raise SystemExit("sheepfold create: --seed must be from 0 to 2**64 - 1")
     options = parse_key_values(args.option)
     try:
         created = asyncio.run(

@@ -20,6 +20,7 @@ from sheepfold.v1 import arena_pb2
 import games
 from cli.addresses import server_address
 from cli.botguard import BotRaised, GuardedBot
+from cli.values import match_seed, positive_int
 from clients.bots import BotSpecError, load_bot
 from clients.connect import Unreachable
 from clients.launch import (
@@ -56,7 +57,7 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
         "an in-process server is started on a free loopback port.",
     )
     parser.add_argument("--game", required=True, choices=games.names(), help="which game")
-    parser.add_argument("--players", type=int, required=True, help="number of seats")
+    parser.add_argument("--players", type=positive_int, required=True, help="number of seats")
     parser.add_argument(
         "--bots",
         required=True,
@@ -65,7 +66,7 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
         "(sandboxed unless --no-sandbox)",
     )
     _add_command_flags(parser)
-    parser.add_argument("--seed", type=int, help="match seed (default: random, and printed)")
+    parser.add_argument("--seed", type=match_seed, help="match seed (default: random, and printed)")
     parser.add_argument(
         "--option",
         action="append",

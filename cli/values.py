@@ -42,3 +42,10 @@ def port(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
     return int(text)
+
+
+def match_seed(text: str) -> int:
+    """A match seed: the wire carries it as an unsigned 64-bit number."""
+    if not (text.isascii() and text.isdigit()) or int(text) >= 2**64:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number from 0 to 2**64 - 1")
+    return int(text)

@@ -127,6 +127,27 @@ def test_serve_refuses_a_port_outside_0_to_65535(port: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "command",
+    [
+        ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random"),
+        ("create", "--server", "127.0.0.1:1", "--game", "sheep-n-sheep", "--players", "2"),
+    ],
+    ids=["match", "create"],
+)
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [("--seed", "-1"), ("--seed", str(2**64)), ("--players", "0"), ("--players", str(2**31))],
+)
+def test_a_seed_or_seat_count_the_wire_cannot_carry_is_a_usage_error(
+    command: tuple[str, ...], flag: str, value: str
+) -> None:
+    done = sheepfold(*command, f"{flag}={value}")
+    assert done.returncode == 2
+    assert f"argument {flag}:" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
     ("flag", "value"),
     [("--port", "70000"), ("--port", "-5"), ("--server", "127.0.0.1:99999"), ("--server", "x")],
 )
