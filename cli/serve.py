@@ -12,7 +12,14 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 from cli.db import add_retention_arguments
-from cli.values import port, positive_float, positive_int
+from cli.values import (
+    grpc_seconds,
+    non_negative_int,
+    port,
+    positive_float,
+    positive_int,
+    seconds_up_to,
+)
 from server import loops
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
@@ -83,56 +90,56 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--tls-key", type=Path, help="PEM private key for TLS")
     parser.add_argument(
         "--decision-seconds",
-        type=float,
+        type=seconds_up_to(3600),
         default=10.0,
         help="default deadline per decision when a match sets none (default %(default)s)",
     )
     parser.add_argument(
         "--max-live-matches",
-        type=int,
+        type=positive_int,
         default=10_000,
         help="live matches at most; more get RESOURCE_EXHAUSTED (default %(default)s)",
     )
     parser.add_argument(
         "--max-watchers",
-        type=int,
+        type=non_negative_int,
         default=100,
         help="spectators per match at most; more get RESOURCE_EXHAUSTED (default %(default)s)",
     )
     parser.add_argument(
         "--max-message-bytes",
-        type=int,
+        type=positive_int,
         default=4 * 1024 * 1024,
         help="largest message received or sent (default %(default)s)",
     )
     parser.add_argument(
         "--start-timeout",
-        type=float,
+        type=positive_float,
         default=30.0,
         help="seconds a new or restored match waits for every seat to join (default %(default)s)",
     )
     parser.add_argument(
         "--keepalive-seconds",
-        type=float,
+        type=grpc_seconds,
         default=30.0,
         help="ping every connection this often (default %(default)s)",
     )
     parser.add_argument(
         "--keepalive-timeout",
-        type=float,
+        type=grpc_seconds,
         default=10.0,
         help="a peer that does not answer a ping within this is dropped (default %(default)s)",
     )
     parser.add_argument(
         "--handshake-timeout",
-        type=positive_float,
+        type=grpc_seconds,
         default=20.0,
         help="seconds a new connection has to finish its TLS and HTTP/2 handshake before "
         "it is closed (default %(default)s)",
     )
     parser.add_argument(
         "--max-streams-per-connection",
-        type=int,
+        type=positive_int,
         default=1000,
         help="streams one client connection may have open at once; more wait on the client's "
         "side (default %(default)s)",
@@ -146,7 +153,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--max-pending-joins",
-        type=int,
+        type=positive_int,
         default=100,
         help="Play streams from one client address still waiting to join; more get "
         "RESOURCE_EXHAUSTED (default %(default)s)",
@@ -226,9 +233,6 @@ def run(args: argparse.Namespace) -> int:
         host, sep, port = address.rpartition(":")
         if not sep or not host or not port.isdigit():
             raise SystemExit(f"sheepfold serve: --listen {address!r}: use HOST:PORT or unix:PATH")
-    for flag in ("max_streams_per_connection", "max_pending_joins"):
-        if getattr(args, flag) < 1:
-            raise SystemExit(f"sheepfold serve: --{flag.replace('_', '-')} must be at least 1")
     try:
         loops.loop_factory(args.loop)
     except ValueError as error:  # not installed here

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
 
 def non_negative_float(text: str) -> float:
@@ -49,3 +50,19 @@ def match_seed(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or int(text) >= 2**64:
         raise argparse.ArgumentTypeError(f"{text!r} must be a whole number from 0 to 2**64 - 1")
     return int(text)
+
+
+def seconds_up_to(limit: float) -> Callable[[str], float]:
+    """An argparse type: a time in seconds, more than 0 and at most `limit`."""
+
+    def seconds(text: str) -> float:
+        value = positive_float(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"{text!r} is too long: at most {limit:g} seconds")
+        return value
+
+    return seconds
+
+
+# gRPC takes its times in milliseconds, as C ints.
+grpc_seconds = seconds_up_to((2**31 - 1) // 1000)

@@ -173,11 +173,33 @@ def test_serve_refuses_an_unknown_log_level() -> None:
     assert "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize("value", ["0", "-1", "inf", "nan", "soon"])
-def test_serve_refuses_a_handshake_timeout_that_is_not_a_positive_number(value: str) -> None:
-    done = sheepfold("serve", f"--handshake-timeout={value}", "--db", ":memory:")
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [
+        *(("--handshake-timeout", value) for value in ("0", "-1", "inf", "nan", "soon")),
+        ("--handshake-timeout", "99999999999999999999"),
+        ("--decision-seconds", "nan"),
+        ("--decision-seconds", "-5"),
+        ("--decision-seconds", "7200"),
+        ("--start-timeout", "nan"),
+        ("--start-timeout", "0"),
+        ("--keepalive-seconds", "-1"),
+        ("--keepalive-seconds", "inf"),
+        ("--keepalive-timeout", "1e400"),
+        ("--max-live-matches", "-1"),
+        ("--max-watchers", "-1"),
+        ("--max-message-bytes", "-1"),
+        ("--max-message-bytes", "99999999999999999999"),
+        ("--max-streams-per-connection", "0"),
+        ("--max-pending-joins", "0"),
+    ],
+)
+def test_serve_refuses_a_number_it_cannot_use_before_it_starts(flag: str, value: str) -> None:
+    """Each of these once started a broken server (every CreateMatch INTERNAL with
+    a NaN deadline, matches that never start) or ended in a traceback."""
+    done = sheepfold("serve", f"{flag}={value}", "--db", ":memory:", timeout=30)
     assert done.returncode == 2
-    assert "argument --handshake-timeout:" in done.stderr
+    assert f"argument {flag}:" in done.stderr
     assert "Traceback" not in done.stderr
 
 
