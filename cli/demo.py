@@ -14,7 +14,7 @@ import games
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from server.logs import configure_logging
-from tournament.cli import demo_round_robin
+from tournament.demo import demo_round_robin
 
 DEMO_BOTS = ["random", "greedy", "mcts"]
 # Quick settings per game: the demo should finish in well under two minutes.

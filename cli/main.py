@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
 from cli import create, db, demo, play, replay, serve
+from cli import tournament as tournament_cli
 from cli import web as web_cli
-from tournament import cli as tournament_cli
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tournament.cli import main as tournament_main
+from tests.tournament.tournament_command import tournament_main
 from tournament.config import ConfigError, load_config, parse_config
 from tournament.executors.settings import ExecutorSettings
 from tournament.runner import RunError, run_tournament
@@ -105,8 +105,8 @@ def test_a_local_run_never_imports_ray(tmp_path: Path) -> None:
     )
     script = f"""
 import sys
-from tournament.cli import main
-code = main(["run", {str(config)!r},
+from cli.main import main
+code = main(["tournament", "run", {str(config)!r},
              "--db", {str(tmp_path / "local.sqlite")!r}, "--no-report"])
 assert code == 0, code
 loaded = sorted(name for name in sys.modules if name == "ray" or name.startswith("ray."))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tournament.cli import main as tournament_main
+from tests.tournament.tournament_command import tournament_main
 from tournament.config import ConfigError, load_config
 from tournament.report import report
 from tournament.runner import run_tournament

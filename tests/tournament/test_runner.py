@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from tournament.cli import demo_round_robin
-from tournament.cli import main as tournament_main
+from tests.tournament.tournament_command import tournament_main
 from tournament.config import load_config
+from tournament.demo import demo_round_robin
 from tournament.report import report as report_of
 from tournament.runner import run_tournament, schedule_for
 from tournament.store import GameRecord, Store
@@ -134,7 +134,7 @@ def test_resume_after_sigkill_plays_exactly_the_missing_games(tmp_path: Path) ->
     db = tmp_path / "cup.sqlite"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "proto")])}
     runner = subprocess.Popen(
-        [sys.executable, "-m", "tournament", "run", str(path), "--no-report"],
+        [sys.executable, "-m", "cli", "tournament", "run", str(path), "--no-report"],
         cwd=REPO,
         env=env,
         stdout=subprocess.DEVNULL,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tournament.cli import main as tournament_main
+from tests.tournament.tournament_command import tournament_main
 from tournament.config import load_config
 from tournament.schedule import sprt_block
 from tournament.sprt_run import EXIT_H0, EXIT_H1, EXIT_INCONCLUSIVE, block_index, tally
@@ -155,7 +155,7 @@ def test_an_sprt_killed_mid_run_resumes_from_its_stored_games(tmp_path: Path) ->
     db = path.with_suffix(".sqlite")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "proto")])}
     runner = subprocess.Popen(
-        [sys.executable, "-m", "tournament", "sprt", str(path)],
+        [sys.executable, "-m", "cli", "tournament", "sprt", str(path)],
         cwd=REPO,
         env=env,
         stdout=subprocess.DEVNULL,

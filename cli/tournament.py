@@ -1,7 +1,6 @@
-"""`sheepfold tournament run|report`, and the round robin `sheepfold demo` prints.
+"""`sheepfold tournament run|sprt|report|forget`: the tournament commands.
 
-The root command line (cli/main.py) calls `add_parser`; `python -m tournament`
-runs the same commands on their own.
+The root command line (cli/main.py) calls `add_parser`.
 """
 
 from __future__ import annotations
@@ -10,15 +9,12 @@ import argparse
 import dataclasses
 import os
 import sys
-import tempfile
-from collections.abc import Mapping
 from pathlib import Path
 
-from clients.connect import check_address
+from cli.addresses import server_address
 from server.metrics_http import MetricsPortError
 from tournament.botcheck import BotCheckError
 from tournament.config import (
-    BotSpec,
     ConfigError,
     SprtSettings,
     TournamentConfig,
@@ -29,12 +25,12 @@ from tournament.executors.settings import ExecutorSettings
 from tournament.metrics import TournamentMetrics
 from tournament.progress import Progress, choose_progress
 from tournament.report import FORMATS, report
-from tournament.runner import RunError, run_tournament, run_tournament_async
+from tournament.runner import RunError, run_tournament
 from tournament.sprt import SprtStatus
 from tournament.sprt_run import format_status, run_sprt
 from tournament.store import Store, StoreError
 
-__all__ = ["add_parser", "demo_round_robin", "main"]
+__all__ = ["add_parser"]
 
 RUN_HELP = """\
 Play (or resume) the round robin described by a TOML config file. Every finished
@@ -72,7 +68,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     run.add_argument(
         "--server",
         metavar="ADDR",
-        type=_address,
+        type=server_address,
         help="play on this server (HOST:PORT) instead of an in-process one",
     )
     run.add_argument(
@@ -175,13 +171,6 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
-def _address(text: str) -> str:
-    try:
-        return check_address(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
 SPRT_HELP = """\
 Test whether CANDIDATE is stronger than BASELINE with a sequential probability
 ratio test: H0 says the candidate is elo0 Elo stronger, H1 that it is elo1
@@ -211,7 +200,9 @@ def _add_sprt_parser(sub: argparse._SubParsersAction) -> None:
     sprt.add_argument("--alpha", type=float, help="false H1 rate (default 0.05)")
     sprt.add_argument("--beta", type=float, help="false H0 rate (default 0.05)")
     sprt.add_argument("--max-games", type=int, help="stop undecided after this many games")
-    sprt.add_argument("--server", metavar="ADDR", help="play on this server (HOST:PORT)")
+    sprt.add_argument(
+        "--server", metavar="ADDR", type=server_address, help="play on this server (HOST:PORT)"
+    )
     sprt.add_argument("--db", metavar="FILE", help="SQLite database (default: the config's)")
     sprt.add_argument(
         "--admin-token",
@@ -444,64 +435,6 @@ def _forget(args: argparse.Namespace) -> int:
         return 1
     print(f"forgot {forgotten} games of {args.bot!r} in tournament {record.name!r}")
     return 0
-
-
-async def demo_round_robin(
-    address: str,
-    game: str,
-    bots: list[str],
-    games_per_pairing: int,
-    seed: int,
-    players: int = 2,
-    decision_seconds: float = 10.0,
-    options: Mapping[str, str] | None = None,
-) -> str:
-    """A short round robin of bot specs on a running server; returns the printable table
-    (what `sheepfold demo` prints per game).
-
-    `bots` are built-in names or module:Class specs; a spec listed twice gets a
-    suffix (random, random-2). Results go to a throwaway database.
-    """
-    names: list[str] = []
-    specs: list[BotSpec] = []
-    for spec in bots:
-        base = spec.rsplit(":", 1)[-1] if ":" in spec else spec
-        name, n = base, 1
-        while name in names:
-            n += 1
-            name = f"{base}-{n}"
-        names.append(name)
-        specs.append(
-            BotSpec(
-                name=name,
-                builtin=spec if ":" not in spec else None,
-                cls=spec if ":" in spec else None,
-            )
-        )
-    config = TournamentConfig(
-        name=f"demo-{game}",
-        game=game,
-        players=players,
-        bots=tuple(specs),
-        options=tuple(sorted((options or {}).items())),
-        games_per_pairing=games_per_pairing,
-        seed=seed,
-        concurrency=2,
-        decision_seconds=decision_seconds,
-        bootstrap=200,
-    )
-    with tempfile.TemporaryDirectory(prefix="sheepfold-demo-") as folder:
-        database = str(Path(folder) / "demo.sqlite")
-        await run_tournament_async(config, address, database)
-        return report(database, "text")
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tournament")
-    commands = parser.add_subparsers(dest="command", required=True)
-    add_parser(commands)
-    args = parser.parse_args(["tournament", *(sys.argv[1:] if argv is None else argv)])
-    return int(args.handler(args) or 0)
 
 
 def _stopped(args: argparse.Namespace, error: BaseException) -> int:
