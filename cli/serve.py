@@ -20,6 +20,7 @@ from cli.values import (
     positive_int,
     seconds_up_to,
 )
+from cli.viewer import add_viewer_arguments, missing_tournament_dbs
 from server import loops
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
@@ -188,21 +189,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--web-host", default="127.0.0.1", help="address the web viewer binds (default %(default)s)"
     )
-    parser.add_argument(
-        "--web-max-connections",
-        type=positive_int,
-        default=1000,
-        help="with --web-port: connections the viewer holds at once; more are closed as they "
-        "arrive (default %(default)s)",
-    )
-    parser.add_argument(
-        "--tournament-db",
-        action="append",
-        default=[],
-        type=Path,
-        metavar="PATH",
-        help="with --web-port: a tournament database the viewer shows (repeatable)",
-    )
+    add_viewer_arguments(parser, prefix="web-", when="with --web-port: ")
     parser.set_defaults(handler=run)
 
 
@@ -275,9 +262,9 @@ def run(args: argparse.Namespace) -> int:
     if args.web_port is not None:
         if args.tls_cert:
             raise SystemExit("sheepfold serve: --web-port does not work with TLS yet")
-        missing = [str(path) for path in args.tournament_db if not path.is_file()]
+        missing = missing_tournament_dbs(args.tournament_db)
         if missing:
-            raise SystemExit(f"sheepfold serve: no tournament database at {', '.join(missing)}")
+            raise SystemExit(f"sheepfold serve: {missing}")
         companion = _web_companion(
             args.web_host, args.web_port, tuple(args.tournament_db), args.web_max_connections
         )

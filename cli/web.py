@@ -6,10 +6,10 @@ import argparse
 import asyncio
 import signal
 import sys
-from pathlib import Path
 
 from cli.addresses import server_address
-from cli.values import port, positive_int
+from cli.values import port
+from cli.viewer import add_viewer_arguments, missing_tournament_dbs
 from web.app import WebConfig, start_web
 
 
@@ -30,27 +30,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
     parser.add_argument("--port", type=port, default=8080, help="HTTP port (default %(default)s)")
-    parser.add_argument(
-        "--max-connections",
-        type=positive_int,
-        default=WebConfig.max_connections,
-        help="connections held at once; more are closed as they arrive (default %(default)s)",
-    )
-    parser.add_argument(
-        "--tournament-db",
-        action="append",
-        default=[],
-        type=Path,
-        metavar="PATH",
-        help="a tournament database to show (repeatable)",
-    )
+    add_viewer_arguments(parser, prefix="", when="")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    missing = [str(path) for path in args.tournament_db if not path.is_file()]
+    missing = missing_tournament_dbs(args.tournament_db)
     if missing:
-        print(f"sheepfold web: no tournament database at {', '.join(missing)}", file=sys.stderr)
+        print(f"sheepfold web: {missing}", file=sys.stderr)
         return 1
     config = WebConfig(
         server=args.server,

@@ -21,6 +21,7 @@ from web import pages, tournaments
 from web.frames import PUBLIC, ViewError, match_info_dict, parse_view, replay_frames
 from web.gateway import Gateway, GatewayError
 from web.hub import WatchHub
+from web.limits import IDLE_SECONDS, MAX_CONNECTIONS
 from web.site import BoundedSite
 
 STATIC = Path(__file__).parent / "static"
@@ -36,11 +37,8 @@ class WebConfig:
     server: str  # the game server's gRPC address
     tournament_dbs: tuple[Path, ...] = ()
     cache_size: int = 16  # finished matches' frames kept, per view
-    # Connections held at once (a browser watching live holds one or two); more
-    # are closed as they arrive. One waiting for a request is closed after
-    # idle_seconds (aiohttp alone keeps it an hour).
-    max_connections: int = 1000
-    idle_seconds: float = 30.0
+    max_connections: int = MAX_CONNECTIONS
+    idle_seconds: float = IDLE_SECONDS
 
 
 @dataclass

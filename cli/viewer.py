@@ -1,0 +1,36 @@
+"""The web viewer's flags, shared by `sheepfold web` and `sheepfold serve --web-port`."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cli.values import positive_int
+from web.limits import MAX_CONNECTIONS
+
+
+def add_viewer_arguments(parser: argparse.ArgumentParser, prefix: str, when: str) -> None:
+    """`--{prefix}max-connections` and `--tournament-db`; `when` opens their help
+    (e.g. "with --web-port: ")."""
+    parser.add_argument(
+        f"--{prefix}max-connections",
+        type=positive_int,
+        default=MAX_CONNECTIONS,
+        metavar="N",
+        help=f"{when}connections the viewer holds at once; more are closed as they arrive "
+        "(default %(default)s)",
+    )
+    parser.add_argument(
+        "--tournament-db",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="PATH",
+        help=f"{when}a tournament database the viewer shows (repeatable)",
+    )
+
+
+def missing_tournament_dbs(paths: list[Path]) -> str | None:
+    """The complaint for `--tournament-db` files that are not there, or None."""
+    missing = [str(path) for path in paths if not path.is_file()]
+    return f"no tournament database at {', '.join(missing)}" if missing else None
