@@ -30,6 +30,7 @@ from tests.integrity.helpers import (
     get_replay,
 )
 from tests.raw_stream import RawSeat
+from tests.sockets import count_open
 
 pytestmark = pytest.mark.e2e
 
@@ -257,19 +258,6 @@ def test_a_connection_that_never_finishes_its_handshake_is_closed(
         )
 
 
-def _still_open(connection: socket.socket) -> bool:
-    """Whether the server has kept this connection (read what it sent so far)."""
-    connection.setblocking(False)
-    try:
-        while connection.recv(65536):
-            pass
-    except BlockingIOError:
-        return True
-    except OSError:
-        pass
-    return False
-
-
 def test_a_flood_of_connections_is_held_to_the_bound_and_the_match_goes_on() -> None:
     """One client opening connection after connection could take every file
     descriptor the server may open, and then nobody could connect; the server
@@ -287,7 +275,7 @@ def test_a_flood_of_connections_is_held_to_the_bound_and_the_match_goes_on() -> 
             for connection in flood:
                 connection.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\0\0\0\4\0\0\0\0\0")
             time.sleep(1.0)
-            kept = sum(_still_open(connection) for connection in flood)
+            kept = count_open(flood)
             assert 1 <= kept <= bound - 1, kept
             health = health_pb2_grpc.HealthStub(
                 grpc.insecure_channel(f"127.0.0.1:{running.server.health_port}")

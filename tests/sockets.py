@@ -1,0 +1,25 @@
+"""Raw sockets against a running server: has it kept a connection or closed it?"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterable
+
+
+def still_open(connection: socket.socket) -> bool:
+    """Whether the server still holds `connection`. Reads (and drops) what it sent
+    so far without waiting: a connection the server closed reads end of file or
+    an error at once."""
+    connection.setblocking(False)
+    try:
+        while connection.recv(65536):
+            pass
+    except BlockingIOError:
+        return True
+    except OSError:
+        pass
+    return False
+
+
+def count_open(connections: Iterable[socket.socket]) -> int:
+    return sum(still_open(connection) for connection in connections)
