@@ -7,6 +7,7 @@ it in the file at once. See docs/tournament.md for the format.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 import tomllib
@@ -18,8 +19,12 @@ from typing import Any
 from clients.launch import SandboxPolicy
 from tournament.executors.settings import ExecutorError, ExecutorSettings, parse_executor
 from tournament.sandbox_config import bot_sandbox, default_sandbox
+from tournament.schedule import group_count
 
 __all__ = [
+    "ELO_LIMIT",
+    "MAX_GAMES",
+    "MIN_ERROR_RATE",
     "SCHEDULES",
     "BotSpec",
     "ConfigError",
@@ -30,6 +35,7 @@ __all__ = [
 ]
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+\-]*$")
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MODULE_CLASS = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 _TOP_LEVEL = {
     "name",
@@ -61,6 +67,20 @@ _SPRT_KEYS = {"candidate", "baseline", "elo0", "elo1", "alpha", "beta", "max_gam
 _BOT_KEYS = {"name", "builtin", "class", "command", "cwd", "env", "sandbox"}
 # Above this many k-subsets the schedule switches to a balanced incomplete design.
 DEFAULT_MAX_GROUPS = 60
+# The most games one tournament schedules (the schedule is built in memory: about
+# 200 MB and a few seconds per million games) and the most an SPRT may play.
+MAX_GAMES = 1_000_000
+MAX_GAMES_PER_PAIRING = 100_000
+# The server's own limits: 3600 s per decision, a bank of one day.
+MIN_DECISION_SECONDS = 0.001
+MAX_DECISION_SECONDS = 3600.0
+MAX_TIME_BANK_SECONDS = 86_400.0
+MAX_MATCH_TIMEOUT_SECONDS = 7 * 86_400.0
+MAX_STRIKES = 1000
+# SPRT: |elo| <= 1000 is a score of 0.3% to 99.7% (the math holds to about +-6000,
+# where the score rounds to 1); an error rate below 1e-9 is no test anyone waits for.
+ELO_LIMIT = 1000.0
+MIN_ERROR_RATE = 1e-9
 
 
 class ConfigError(ValueError):
@@ -160,10 +180,16 @@ def load_config(path: str | Path) -> TournamentConfig:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError("<file>", f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            "<file>", f"{path} is not UTF-8 text (byte {exc.start}: {exc.reason})"
+        ) from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("<file>", f"{path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError("<file>", f"{path} nests arrays or tables too deeply") from None
     return parse_config(raw, base_dir=path.resolve().parent, default_name=path.stem)
 
 
@@ -198,7 +224,7 @@ def parse_config(
     sprt = _sprt(raw.get("sprt"), schedule, bots, players)
 
     python_path = raw.get("python_path", [])
-    if not isinstance(python_path, list) or not all(isinstance(p, str) for p in python_path):
+    if not isinstance(python_path, list) or not all(_is_path(p) for p in python_path):
         raise ConfigError("python_path", "must be a list of folder names")
 
     try:
@@ -206,31 +232,58 @@ def parse_config(
     except ExecutorError as exc:
         raise ConfigError(exc.field, exc.message) from None
 
+    games_per_pairing = _int(raw, "games_per_pairing", 2, minimum=1, maximum=MAX_GAMES_PER_PAIRING)
+    max_groups = _int(raw, "max_groups", DEFAULT_MAX_GROUPS, minimum=1, maximum=MAX_GAMES)
+    if schedule != "sprt":
+        _check_schedule_size(len(bots), players, games_per_pairing, max_groups, len(candidates))
+
     return TournamentConfig(
         name=name,
         game=game,
         players=players,
         bots=bots,
         options=tuple(sorted(options.items())),
-        games_per_pairing=_int(raw, "games_per_pairing", 2, minimum=1),
+        games_per_pairing=games_per_pairing,
         seed=_int(raw, "seed", 1, minimum=0, maximum=2**63 - 1_000_000),
         concurrency=_int(raw, "concurrency", 1, minimum=1, maximum=256),
-        decision_seconds=_float(raw, "decision_seconds", 10.0, positive=True),
-        time_bank_seconds=_float(raw, "time_bank_seconds", 0.0, positive=False),
-        max_strikes=_int(raw, "max_strikes", 3, minimum=1),
+        decision_seconds=_float(
+            raw, "decision_seconds", 10.0, MIN_DECISION_SECONDS, MAX_DECISION_SECONDS
+        ),
+        time_bank_seconds=_float(raw, "time_bank_seconds", 0.0, 0.0, MAX_TIME_BANK_SECONDS),
+        max_strikes=_int(raw, "max_strikes", 3, minimum=1, maximum=MAX_STRIKES),
         forfeit_on_timeout=_bool(raw, "forfeit_on_timeout", True),
         database=_string(raw, "database", f"{name}.sqlite"),
         anchor=anchor,
-        max_groups=_int(raw, "max_groups", DEFAULT_MAX_GROUPS, minimum=1),
+        max_groups=max_groups,
         python_path=tuple(python_path),
         bootstrap=_int(raw, "bootstrap", 1000, minimum=0, maximum=100_000),
-        match_timeout_seconds=_float(raw, "match_timeout_seconds", 600.0, positive=True),
+        match_timeout_seconds=_float(
+            raw, "match_timeout_seconds", 600.0, 1.0, MAX_MATCH_TIMEOUT_SECONDS
+        ),
         base_dir=str(base_dir),
         schedule=schedule,
         candidates=candidates,
         sprt=sprt,
         executor=executor,
     )
+
+
+def _check_schedule_size(
+    bots: int, players: int, games_per_pairing: int, max_groups: int, candidates: int
+) -> None:
+    """Refuse a round robin or gauntlet of more than MAX_GAMES games before it is built."""
+    if candidates:
+        groups = candidates * group_count(bots - candidates, players - 1, max_groups)
+    else:
+        groups = group_count(bots, players, max_groups)
+    games = groups * players * games_per_pairing
+    if games > MAX_GAMES:
+        raise ConfigError(
+            "games_per_pairing",
+            f"would schedule {games:,} games ({groups:,} groups of bots, each in {players} "
+            f"seat orders on {games_per_pairing:,} seeds); a tournament holds at most "
+            f"{MAX_GAMES:,}: lower games_per_pairing (or max_groups)",
+        )
 
 
 def _candidates(
@@ -275,23 +328,18 @@ def _sprt(raw: Any, schedule: str, bots: tuple[BotSpec, ...], players: int) -> S
             f"sprt.{unknown[0]}", f"unknown setting (known: {', '.join(sorted(_SPRT_KEYS))})"
         )
     names = [bot.name for bot in bots]
-    numbers: dict[str, Any] = {}
-    for key, default in (("elo0", 0.0), ("elo1", 10.0), ("alpha", 0.05), ("beta", 0.05)):
-        value = raw.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(f"sprt.{key}", f"must be a number, not {value!r}")
-        numbers[key] = float(value)
-    max_games = raw.get("max_games", 10_000)
-    if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < 1:
-        raise ConfigError("sprt.max_games", f"must be a whole number above 0, not {max_games!r}")
+    numbers = {
+        key: raw.get(key, default)
+        for key, default in (("elo0", 0.0), ("elo1", 10.0), ("alpha", 0.05), ("beta", 0.05))
+    }
     settings = SprtSettings(
         candidate=raw.get("candidate", names[0]),
         baseline=raw.get("baseline", names[1] if len(names) > 1 else names[0]),
-        max_games=max_games,
+        max_games=raw.get("max_games", 10_000),
         **numbers,
     )
-    check_sprt(settings, names, players)
-    return settings
+    check_sprt(settings, names, players)  # checks the types too: float() is safe after it
+    return dataclasses.replace(settings, **{key: float(value) for key, value in numbers.items()})
 
 
 def check_sprt(settings: SprtSettings, names: list[str], players: int) -> None:
@@ -302,12 +350,28 @@ def check_sprt(settings: SprtSettings, names: list[str], players: int) -> None:
             raise ConfigError(f"sprt.{key}", f"must be the name of one of the bots, not {value!r}")
     if settings.candidate == settings.baseline:
         raise ConfigError("sprt.baseline", "must differ from the candidate")
+    for key in ("elo0", "elo1"):
+        value = getattr(settings, key)
+        if not _is_number(value) or not -ELO_LIMIT <= value <= ELO_LIMIT:
+            raise ConfigError(
+                f"sprt.{key}",
+                f"must be a number from {-ELO_LIMIT:g} to {ELO_LIMIT:g} (Elo), not {value!r}",
+            )
     if not settings.elo0 < settings.elo1:
         raise ConfigError("sprt.elo1", f"must be above elo0 ({settings.elo0}), not {settings.elo1}")
     for key in ("alpha", "beta"):
         value = getattr(settings, key)
-        if not 0.0 < value < 0.5:
-            raise ConfigError(f"sprt.{key}", f"must be between 0 and 0.5, not {value}")
+        if not _is_number(value) or not MIN_ERROR_RATE <= value < 0.5:
+            raise ConfigError(
+                f"sprt.{key}",
+                f"must be a number from {MIN_ERROR_RATE:g} up to (not including) 0.5, "
+                f"not {value!r}",
+            )
+    max_games = settings.max_games
+    if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < 1:
+        raise ConfigError("sprt.max_games", f"must be a whole number above 0, not {max_games!r}")
+    if max_games > MAX_GAMES:
+        raise ConfigError("sprt.max_games", f"must be at most {MAX_GAMES}, not {max_games}")
     if players > 2 and len(names) < players:
         raise ConfigError(
             "bots",
@@ -322,7 +386,18 @@ def _string(raw: Mapping[str, Any], key: str, default: str | None) -> str:
         raise ConfigError(key, "is required")
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(key, f"must be a non-empty string, not {value!r}")
+    if "\x00" in value:
+        raise ConfigError(key, f"must not hold a NUL character: {value!r}")
     return value
+
+
+def _is_number(value: Any) -> bool:
+    """An int or float, not a bool (nan and inf pass: range checks refuse them)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_path(value: Any) -> bool:
+    return isinstance(value, str) and bool(value) and "\x00" not in value
 
 
 def _int(
@@ -338,12 +413,15 @@ def _int(
     return value
 
 
-def _float(raw: Mapping[str, Any], key: str, default: float, positive: bool) -> float:
+def _float(
+    raw: Mapping[str, Any], key: str, default: float, minimum: float, maximum: float
+) -> float:
+    """A number of seconds from `minimum` to `maximum` (so never nan or inf)."""
     value = raw.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if not _is_number(value):
         raise ConfigError(key, f"must be a number of seconds, not {value!r}")
-    if value < 0 or (positive and value == 0):
-        raise ConfigError(key, f"must be {'above' if positive else 'at least'} 0, not {value}")
+    if not minimum <= value <= maximum:  # also false for nan
+        raise ConfigError(key, f"must be from {minimum:g} to {maximum:g} seconds, not {value!r}")
     return float(value)
 
 
@@ -417,13 +495,22 @@ def _bots(raw: Any, players: int, sandbox: SandboxPolicy, base_dir: str) -> tupl
                 raise ConfigError(
                     f"{where}.command", "must be a non-empty list of strings (program, args...)"
                 )
+            if any("\x00" in arg for arg in value):
+                raise ConfigError(f"{where}.command", "must not hold a NUL character")
             command = tuple(value)
         cwd = entry.get("cwd")
-        if cwd is not None and (kind != "command" or not isinstance(cwd, str)):
+        if cwd is not None and (kind != "command" or not _is_path(cwd)):
             raise ConfigError(f"{where}.cwd", "is a folder name, only for command bots")
         env = entry.get("env", {})
         if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
             raise ConfigError(f"{where}.env", 'must be a table of NAME = "value"')
+        for key, text in env.items():
+            if not _ENV_NAME.match(key) or "\x00" in text:
+                raise ConfigError(
+                    f"{where}.env",
+                    f"{key!r}: a name is letters, digits and '_' (not first a digit), "
+                    "a value holds no NUL character",
+                )
         if env and kind != "command":
             raise ConfigError(f"{where}.env", "is only for command bots")
         bots.append(

@@ -78,7 +78,9 @@ def _policy(
         raise error(f"{where}.{bad.key}", bad.message) from None
     read_only = list(base.read_only)
     extra = raw.get("read_only", [])
-    if not isinstance(extra, list) or not all(isinstance(p, str) and p for p in extra):
+    if not isinstance(extra, list) or not all(
+        isinstance(p, str) and p and "\x00" not in p for p in extra
+    ):
         raise error(f"{where}.read_only", "must be a list of folder or file names")
     for path in extra:
         resolved = str(Path(base_dir, path).resolve())

@@ -32,6 +32,7 @@ __all__ = [
     "balanced_groups",
     "game_key",
     "gauntlet_groups",
+    "group_count",
     "ladder_schedule",
     "make_groups",
     "make_schedule",
@@ -70,6 +71,19 @@ def make_groups(bots: Sequence[str], players: int, max_groups: int) -> tuple[tup
     if players == 2 or math.comb(len(bots), players) <= max_groups:
         return tuple(itertools.combinations(bots, players))
     return balanced_groups(bots, players, max_groups)
+
+
+def group_count(bots: int, players: int, max_groups: int) -> int:
+    """How many groups `make_groups` makes for `bots` bots, without making them."""
+    if players < 1 or players > bots:
+        raise ValueError(f"cannot seat {players} players from {bots} bots")
+    if players == 1:
+        return bots
+    every = math.comb(bots, players)
+    if players == 2 or every <= max_groups:
+        return every
+    designed = -(-max_groups // bots) * bots  # balanced_groups: a multiple of n
+    return every if designed >= every else designed
 
 
 def balanced_groups(bots: Sequence[str], k: int, target: int) -> tuple[tuple[str, ...], ...]:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from pathlib import Path
 
 import pytest
 
-from tournament.config import ConfigError, load_config, parse_config
+from tournament.config import ConfigError, SprtSettings, check_sprt, load_config, parse_config
+from tournament.schedule import group_count, make_schedule
 
 GOOD = {
     "game": "sheep-showdown",
@@ -100,3 +103,197 @@ def test_invalid_toml_and_missing_file_are_config_errors(tmp_path: Path) -> None
 def test_every_example_config_loads(path: Path) -> None:
     config = load_config(path)
     assert config.bots and config.game
+
+
+INF, NAN = math.inf, math.nan
+FOUR_BOTS = [{"name": f"r{i}", "builtin": "random"} for i in range(4)]
+
+
+def _sprt(**sprt: object) -> dict:
+    return _with(schedule="sprt", sprt=sprt)
+
+
+def _bot(**entry: object) -> dict:
+    return _with(bots=[GOOD["bots"][0], {"name": "x", "command": ["prog"], **entry}])
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        # SPRT hypotheses: inf and 1e308 crashed the math (ZeroDivisionError,
+        # OverflowError), 10**400 crashed float(), nan slipped through to elo1's check.
+        *[(_sprt(elo1=bad), "sprt.elo1") for bad in (INF, NAN, 1e308, 7000, 1000.5, 10**400)],
+        *[(_sprt(elo0=bad), "sprt.elo0") for bad in (-INF, NAN, -1e308, -1001, -(10**400))],
+        (_sprt(elo0=INF, elo1=INF), "sprt.elo0"),
+        (_sprt(elo1="ten"), "sprt.elo1"),
+        # an error rate so small that log((1 - beta) / alpha) is inf: never H1
+        *[(_sprt(alpha=bad), "sprt.alpha") for bad in (1e-320, 1e-10, 0, NAN, INF, 0.5, True)],
+        *[(_sprt(beta=bad), "sprt.beta") for bad in (1e-320, NAN, -INF, 0.5)],
+        # SQLite OverflowError, MemoryError from range(), or a run without end
+        *[(_sprt(max_games=bad), "sprt.max_games") for bad in (2**66, 10**18, 1_000_001)],
+        *[(_sprt(max_games=bad), "sprt.max_games") for bad in (0, -1, 1.5, NAN, True, "9")],
+        # the schedule is built in memory: range(10**18) was a MemoryError
+        (_with(games_per_pairing=10**18), "games_per_pairing"),
+        (_with(games_per_pairing=100_001), "games_per_pairing"),
+        (_with(games_per_pairing=100_000, bots=FOUR_BOTS), "games_per_pairing"),  # 1.2M games
+        (_with(max_groups=2**70), "max_groups"),
+        # a proto int32 field: 2**31 was a ValueError
+        *[(_with(max_strikes=bad), "max_strikes") for bad in (2**31, 2**70, 1001, 0)],
+        # nan and inf were accepted (the server then refused every game), or hung a match
+        *[(_with(decision_seconds=bad), "decision_seconds") for bad in (NAN, INF, 1e-9, 3601)],
+        *[(_with(time_bank_seconds=bad), "time_bank_seconds") for bad in (NAN, INF, -1, 86_401)],
+        *[
+            (_with(match_timeout_seconds=bad), "match_timeout_seconds")
+            for bad in (NAN, INF, -INF, 0.5, 604_801, 10**400, "600")
+        ],
+        # NUL characters: a ValueError traceback from the file system or a bot that
+        # "crashed" in every game
+        (_with(database="a\x00b"), "database"),
+        (_with(python_path=["\x00"]), "python_path"),
+        (_with(python_path=[""]), "python_path"),
+        (_with(sandbox={"read_only": ["\x00"]}), "sandbox.read_only"),
+        (_bot(command=["prog", "a\x00"]), "bots[1].command"),
+        (_bot(cwd=""), "bots[1].cwd"),
+        (_bot(cwd="a\x00"), "bots[1].cwd"),
+        (_bot(env={"A=B": "1"}), "bots[1].env"),
+        (_bot(env={"": "1"}), "bots[1].env"),
+        (_bot(env={"1A": "1"}), "bots[1].env"),
+        (_bot(env={"A": "a\x00"}), "bots[1].env"),
+        # [executor]: nan and inf were accepted
+        *[
+            (_with(executor={"kind": "ray", "cpus_per_game": bad}), "executor.cpus_per_game")
+            for bad in (NAN, INF, -INF, 1e-5, 1025)
+        ],
+        *[
+            (_with(executor={"setup_timeout_seconds": bad}), "executor.setup_timeout_seconds")
+            for bad in (NAN, INF, 1e-300, 86_401)
+        ],
+        *[
+            (_with(executor={"kind": "ray", "num_cpus": bad}), "executor.num_cpus")
+            for bad in (2**70, 4097)
+        ],
+    ],
+)
+def test_an_extreme_value_is_refused_naming_its_field(raw: dict, field: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(raw)
+    assert caught.value.field == field
+    assert str(caught.value).startswith(f"{field}: ")
+
+
+def test_the_extreme_allowed_values_are_accepted() -> None:
+    lowest = parse_config(
+        _with(
+            decision_seconds=0.001,
+            time_bank_seconds=0,
+            match_timeout_seconds=1,
+            max_strikes=1,
+            max_groups=1,
+            games_per_pairing=1,
+            schedule="sprt",
+            sprt={"elo0": -1000, "elo1": -999.999, "alpha": 1e-9, "beta": 1e-9, "max_games": 1},
+            executor={"kind": "ray", "num_cpus": 1, "cpus_per_game": 0.0001},
+        )
+    )
+    assert (lowest.decision_seconds, lowest.time_bank_seconds) == (0.001, 0.0)
+    assert (lowest.match_timeout_seconds, lowest.max_strikes) == (1.0, 1)
+    assert lowest.sprt is not None
+    assert (lowest.sprt.elo0, lowest.sprt.alpha, lowest.sprt.max_games) == (-1000.0, 1e-9, 1)
+    assert isinstance(lowest.sprt.elo0, float)
+    assert lowest.executor.cpus_per_game == 0.0001
+
+    highest = parse_config(
+        _with(
+            decision_seconds=3600,
+            time_bank_seconds=86_400,
+            match_timeout_seconds=604_800,
+            max_strikes=1000,
+            max_groups=1_000_000,
+            games_per_pairing=100_000,  # 3 pairs, 2 seat orders: 600,000 games
+            seed=2**63 - 1_000_000,
+            executor={"kind": "ray", "num_cpus": 4096, "cpus_per_game": 1024},
+        )
+    )
+    assert (highest.decision_seconds, highest.time_bank_seconds) == (3600.0, 86_400.0)
+    assert (highest.match_timeout_seconds, highest.max_strikes) == (604_800.0, 1000)
+    assert (highest.max_groups, highest.games_per_pairing) == (1_000_000, 100_000)
+    assert (highest.executor.num_cpus, highest.executor.cpus_per_game) == (4096, 1024.0)
+    timeout = parse_config(_with(executor={"setup_timeout_seconds": 86_400}))
+    assert timeout.executor.setup_timeout_seconds == 86_400.0
+    sprt = parse_config(
+        _sprt(elo0=999.999, elo1=1000, alpha=0.4999, beta=0.4999, max_games=1_000_000)
+    ).sprt
+    assert sprt is not None and (sprt.elo1, sprt.max_games) == (1000.0, 1_000_000)
+
+
+def test_a_schedule_of_exactly_the_most_games_is_accepted() -> None:
+    solo = [{"name": f"s{i}", "builtin": "random"} for i in range(11)]
+    raw = {"game": "sheep-and-garden", "players": 1, "games_per_pairing": 100_000}
+    assert parse_config({**raw, "bots": solo[:10]}).games_per_pairing == 100_000  # 1,000,000
+    with pytest.raises(ConfigError, match="would schedule 1,100,000 games") as caught:
+        parse_config({**raw, "bots": solo})
+    assert caught.value.field == "games_per_pairing"
+    # an SPRT ignores games_per_pairing: only max_games bounds it
+    sprt = parse_config({**raw, "bots": solo, "schedule": "sprt"})
+    assert sprt.sprt is not None
+
+
+@pytest.mark.parametrize(
+    ("bots", "players", "max_groups", "candidates"),
+    [
+        (5, 1, 60, 0),
+        (7, 2, 3, 0),
+        (7, 3, 10, 0),  # balanced design: rounded up to 14 groups
+        (10, 3, 60, 0),
+        (10, 4, 60, 0),
+        (6, 3, 100, 0),  # every 3-subset
+        (9, 5, 30, 0),
+        (8, 3, 5, 2),  # gauntlet of 2 candidates, field of 6 in pairs
+        (9, 4, 12, 1),  # gauntlet, balanced design of the field's 3-subsets
+    ],
+)
+def test_the_size_check_counts_the_schedule_that_is_built(
+    bots: int, players: int, max_groups: int, candidates: int
+) -> None:
+    names = [f"b{i}" for i in range(bots)]
+    built = make_schedule(names, players, 3, 1, max_groups, names[:candidates])
+    if candidates:
+        groups = candidates * group_count(bots - candidates, players - 1, max_groups)
+    else:
+        groups = group_count(bots, players, max_groups)
+    assert groups * players * 3 == len(built)
+
+
+@pytest.mark.parametrize(
+    ("override", "field"),
+    [
+        ({"elo1": INF}, "sprt.elo1"),
+        ({"elo0": -1e308}, "sprt.elo0"),
+        ({"elo1": NAN}, "sprt.elo1"),
+        ({"alpha": 1e-320}, "sprt.alpha"),
+        ({"beta": NAN}, "sprt.beta"),
+        ({"max_games": 2**66}, "sprt.max_games"),
+        ({"max_games": 0}, "sprt.max_games"),
+    ],
+)
+def test_check_sprt_refuses_command_line_overrides_too(override: dict, field: str) -> None:
+    """`tournament sprt --elo1 inf ...` replaces the settings and calls check_sprt."""
+    settings = dataclasses.replace(SprtSettings(candidate="r1", baseline="c1"), **override)
+    with pytest.raises(ConfigError) as caught:
+        check_sprt(settings, ["r1", "c1", "x1"], 2)
+    assert caught.value.field == field
+    bound = SprtSettings("r1", "c1", elo0=-1000, elo1=1000, alpha=1e-9, beta=1e-9)
+    check_sprt(dataclasses.replace(bound, max_games=1_000_000), ["r1", "c1"], 2)
+
+
+def test_a_file_that_is_not_utf8_or_nests_too_deeply_is_a_config_error(tmp_path: Path) -> None:
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b'game = "sheep-showdown"\n# caf\xe9\n')
+    with pytest.raises(ConfigError, match="not UTF-8") as caught:
+        load_config(latin)
+    assert caught.value.field == "<file>"
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(ConfigError, match="too deeply") as caught:
+        load_config(deep)
+    assert caught.value.field == "<file>"

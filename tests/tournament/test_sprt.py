@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from tournament.config import ELO_LIMIT, MIN_ERROR_RATE
 from tournament.sprt import (
     SprtHypotheses,
     block_values,
@@ -143,3 +144,39 @@ def test_error_rates_match_alpha_and_beta_in_simulation() -> None:
     false_h0 = _error_rate(100.0, "H0", hypotheses, 2000)
     assert 0.03 <= false_h1 <= 0.07, f"H1 accepted at elo0 in {false_h1:.1%} of tests"
     assert 0.03 <= false_h0 <= 0.07, f"H0 accepted at elo1 in {false_h0:.1%} of tests"
+
+
+@pytest.mark.parametrize(
+    ("elo0", "elo1"),
+    [(-ELO_LIMIT, ELO_LIMIT), (ELO_LIMIT - 0.001, ELO_LIMIT), (-ELO_LIMIT, -ELO_LIMIT + 0.001)],
+)
+@pytest.mark.parametrize("comparisons", [1, 2, 3, 6])
+def test_the_math_holds_at_the_configs_elo_and_error_rate_limits(
+    elo0: float, elo1: float, comparisons: int
+) -> None:
+    """tournament.config refuses |elo| > ELO_LIMIT and alpha, beta < MIN_ERROR_RATE;
+    at those limits every LLR is finite and so are both bounds (beyond them elo 7000
+    divides by zero and alpha 1e-320 makes the upper bound inf: the test never accepts H1)."""
+    hypotheses = SprtHypotheses(elo0, elo1, MIN_ERROR_RATE, MIN_ERROR_RATE)
+    assert math.isfinite(hypotheses.lower) and math.isfinite(hypotheses.upper)
+    assert hypotheses.upper == pytest.approx(-math.log(MIN_ERROR_RATE), rel=1e-6)
+    values = block_values(comparisons)
+    size = len(values)
+    rng = random.Random(comparisons)
+    samples = [
+        [0] * size,
+        [1] + [0] * (size - 1),
+        [0] * (size - 1) + [1],
+        [10**6] + [0] * (size - 1),
+        [0] * (size - 1) + [10**6],
+        [1] * size,
+        *([rng.choice((0, 0, rng.randrange(10**6))) for _ in range(size)] for _ in range(20)),
+    ]
+    for counts in samples:
+        current = status(counts, values, hypotheses)
+        assert math.isfinite(current.llr), counts
+    all_wins = status([0] * (size - 1) + [1000], values, hypotheses)
+    all_losses = status([1000] + [0] * (size - 1), values, hypotheses)
+    assert all_wins.llr > 0 > all_losses.llr
+    if elo0 < 0 < elo1:
+        assert (all_wins.verdict, all_losses.verdict) == ("H1", "H0")

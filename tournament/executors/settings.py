@@ -11,6 +11,10 @@ from tournament.schedule import ScheduledGame
 __all__ = ["EXECUTOR_KINDS", "ExecutorSettings", "GameExecutor", "parse_executor"]
 
 EXECUTOR_KINDS = ("local", "ray")
+MAX_NUM_CPUS = 4096  # Ray refuses far more and takes its time to say so
+# Ray counts CPUs in units of 1/10000; a game's bots think in turn, so a handful is plenty.
+CPUS_PER_GAME = (0.0001, 1024.0)
+SETUP_TIMEOUT_SECONDS = (1.0, 86_400.0)
 _KEYS = {"kind", "address", "num_cpus", "cpus_per_game", "setup_timeout_seconds", "max_retries"}
 
 
@@ -66,17 +70,22 @@ def parse_executor(raw: Any) -> ExecutorSettings:
         raise ExecutorError("address", f"must be a Ray address (host:port or auto): {address!r}")
     num_cpus = raw.get("num_cpus")
     if num_cpus is not None and (
-        isinstance(num_cpus, bool) or not isinstance(num_cpus, int) or num_cpus < 1
+        isinstance(num_cpus, bool)
+        or not isinstance(num_cpus, int)
+        or not 1 <= num_cpus <= MAX_NUM_CPUS
     ):
-        raise ExecutorError("num_cpus", f"must be a whole number of at least 1: {num_cpus!r}")
+        raise ExecutorError(
+            "num_cpus",
+            f"must be a whole number of at least 1 and at most {MAX_NUM_CPUS}: {num_cpus!r}",
+        )
     if num_cpus is not None and address is not None:
         raise ExecutorError("num_cpus", "is for the Ray instance started here, not with an address")
     settings = ExecutorSettings(
         kind=kind,
         address=address,
         num_cpus=num_cpus,
-        cpus_per_game=_positive(raw, "cpus_per_game", 1.0),
-        setup_timeout_seconds=_positive(raw, "setup_timeout_seconds", 120.0),
+        cpus_per_game=_number(raw, "cpus_per_game", 1.0, *CPUS_PER_GAME),
+        setup_timeout_seconds=_number(raw, "setup_timeout_seconds", 120.0, *SETUP_TIMEOUT_SECONDS),
         max_retries=_retries(raw.get("max_retries", 3)),
     )
     if not settings.is_ray and (address is not None or num_cpus is not None):
@@ -84,10 +93,19 @@ def parse_executor(raw: Any) -> ExecutorSettings:
     return settings
 
 
-def _positive(raw: Mapping[str, Any], key: str, default: float) -> float:
+def _number(
+    raw: Mapping[str, Any], key: str, default: float, minimum: float, maximum: float
+) -> float:
+    """A number above 0, from `minimum` to `maximum` (so never nan or inf)."""
     value = raw.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise ExecutorError(key, f"must be a number above 0, not {value!r}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not minimum <= value <= maximum  # also false for nan
+    ):
+        raise ExecutorError(
+            key, f"must be a number above 0, from {minimum:g} to {maximum:g}, not {value!r}"
+        )
     return float(value)
 
 
