@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -23,19 +23,19 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
+from clients.connect import Unreachable, ensure_reachable
 from clients.launch import Launcher, SandboxUnavailable
 from clients.launch.socket_dir import private_socket
 from tournament.botcheck import check_bots
 from tournament.config import TournamentConfig, add_python_path, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.executors.settings import ExecutorSettings, GameExecutor
-from tournament.outcome import game_record
+from tournament.game_play import GamePlayer
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import LiveElo, pairwise
 from tournament.sandbox_config import check_folders
 from tournament.schedule import ScheduledGame, ladder_schedule
-from tournament.seats import CommandSeat, InProcessSeat, bot_folder, bot_seed
+from tournament.seats import bot_folder
 from tournament.store import GameRecord, Store
 
 __all__ = [
@@ -44,14 +44,11 @@ __all__ = [
     "ladder_stages",
     "open_tournament",
     "play_batches",
-    "play_game",
     "run_tournament",
     "run_tournament_async",
     "schedule_for",
 ]
 
-POLL_SECONDS = 0.2
-EXIT_GRACE_SECONDS = 1.0
 # Codes after which no further game can succeed: stop the whole run.
 FATAL_CODES = {
     grpc.StatusCode.INVALID_ARGUMENT,
@@ -318,9 +315,8 @@ async def play_batches(
     for stored in store.games(tournament_id):
         elo.add(pairwise(stored.bots, stored.ranks))
     elo.refit()
-    runner = _Runner(
-        config, address, admin_token, store, tournament_id, elo, progress, log, launcher
-    )
+    player = GamePlayer(config, address, admin_token, launcher, log)
+    runner = _Runner(player, store, tournament_id, elo, progress)
     if crashes is not None:
         runner.crash_reasons = crashes
     interrupted = False
@@ -348,27 +344,25 @@ def _config_json(config: TournamentConfig) -> dict[str, Any]:
 
 
 class _Runner:
+    """Plays the games of a batch on `concurrency` workers, storing and rating
+    each one as it finishes (an executor hands its games to `accept`)."""
+
     def __init__(
         self,
-        config: TournamentConfig,
-        address: str,
-        admin_token: str,
-        store: Store | None,
+        player: GamePlayer,
+        store: Store,
         tournament_id: int,
-        elo: LiveElo | None,
+        elo: LiveElo,
         progress: Progress,
-        log: Any,
-        launcher: Launcher,
     ) -> None:
-        self.launcher = launcher
-        self.config = config
-        self.address = address
-        self.admin_token = admin_token
+        self.player = player
+        self.config = player.config
+        self.address = player.address
         self.store = store
         self.tournament_id = tournament_id
         self.elo = elo
         self.progress = progress
-        self.log = log
+        self.log = player.log
         self.played = 0
         self.errors = 0
         self.crash_reasons: dict[str, str] = {}  # bot -> its first crash in this run
@@ -407,7 +401,7 @@ class _Runner:
                 return
             self.progress.game_started(scheduled.key)
             try:
-                record, replay, crashes = await self._play(stub, scheduled)
+                record, replay, crashes = await self.player.play(stub, scheduled)
             except grpc.aio.AioRpcError as error:
                 if error.code() in FATAL_CODES:
                     raise RunError(
@@ -430,7 +424,6 @@ class _Runner:
     ) -> None:
         """A finished game: stored at once with its full record, rated, shown;
         `crashes` says why each crashed bot crashed."""
-        assert self.store is not None and self.elo is not None
         for seat in record.seats:
             if seat.failure == "crash" and seat.bot not in self.crash_reasons:
                 self.crash_reasons[seat.bot] = (crashes or {}).get(seat.bot, "crashed")
@@ -446,62 +439,6 @@ class _Runner:
         self.errors += 1
         self.progress.game_error(key, error)
 
-    async def _play(
-        self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame
-    ) -> tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]:
-        """The game's result, its full record, and why each crashed bot crashed."""
-        config = self.config
-        request = arena_pb2.CreateMatchRequest(
-            game=config.game,
-            players=config.players,
-            options=config.options_dict,
-            seed=scheduled.seed,
-            clock=arena_pb2.ClockSettings(
-                decision_seconds=config.decision_seconds,
-                time_bank_seconds=config.time_bank_seconds,
-                max_strikes=config.max_strikes,
-            ),
-            admin_token=self.admin_token,
-        )
-        started = time.monotonic()
-        created = await stub.CreateMatch(request, wait_for_ready=True, timeout=RPC_SECONDS)
-        match_id = created.match_id
-        log = self.log.bind(match_id=match_id, game=config.game, key=scheduled.key)
-        seats: dict[int, Any] = {}
-        tasks: dict[int, asyncio.Task[None]] = {}
-        stand_ins: list[asyncio.Task[None]] = []
-        crashed: dict[int, str] = {}
-        try:
-            for seat, bot_name in enumerate(scheduled.seats):
-                seats[seat] = self._seat(scheduled, seat, bot_name, match_id, created)
-                tasks[seat] = asyncio.create_task(seats[seat].run())
-            info = await self._supervise(stub, created, scheduled, tasks, stand_ins, crashed, log)
-            await _settle(tasks.values(), EXIT_GRACE_SECONDS)
-        finally:
-            for runner in seats.values():
-                await runner.kill()
-            for task in [*tasks.values(), *stand_ins]:
-                task.cancel()
-            await asyncio.gather(*tasks.values(), *stand_ins, return_exceptions=True)
-        result = info.result
-        replay = await self._replay(stub, match_id, log)
-        record = game_record(
-            scheduled,
-            match_id,
-            scores=list(result.scores),
-            server_ranks=list(result.ranks),
-            strikes=[seat.strikes for seat in result.seats],
-            disqualified=[seat.disqualified for seat in result.seats],
-            crashed=crashed,
-            end_reason=result.end_reason,
-            details_json=result.details_json,
-            duration_seconds=time.monotonic() - started,
-            finished_at=time.time(),
-            forfeit_on_timeout=config.forfeit_on_timeout,
-        )
-        reasons = {scheduled.seats[seat]: reason for seat, reason in crashed.items()}
-        return record, replay, reasons
-
     async def _stop_if_unreachable(self, error: grpc.aio.AioRpcError) -> None:
         """A server that went away ends the run at once, not one timeout per game."""
         if error.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
@@ -511,131 +448,3 @@ class _Runner:
             await ensure_reachable(self.channel, self.address)
         except Unreachable as gone:
             raise RunError(f"{gone} (after {self.played} games this run)") from None
-
-    async def _replay(
-        self, stub: arena_pb2_grpc.ArenaStub, match_id: str, log: Any
-    ) -> arena_pb2.Replay | None:
-        """The game's full record, kept with its result so it can be replayed later."""
-        try:
-            return await stub.GetReplay(
-                arena_pb2.GetReplayRequest(match_id=match_id), timeout=RPC_SECONDS
-            )
-        except grpc.aio.AioRpcError as error:
-            # The result still counts; only `sheepfold replay` will not find this game.
-            log.warning(
-                "cannot fetch the game's record", error=f"{error.code().name}: {error.details()}"
-            )
-            return None
-
-    def _seat(
-        self,
-        scheduled: ScheduledGame,
-        seat: int,
-        bot_name: str,
-        match_id: str,
-        created: arena_pb2.CreateMatchResponse,
-    ) -> InProcessSeat | CommandSeat:
-        bot = self.config.bot(bot_name)
-        seed = bot_seed(scheduled.seed, seat, bot_name)
-        token = created.seat_tokens[seat]
-        if bot.command is not None:
-            return CommandSeat(
-                bot,
-                self.config.base_dir,
-                {
-                    "SHEEPFOLD_MATCH": match_id,
-                    "SHEEPFOLD_TOKEN": token,
-                    "SHEEPFOLD_SEAT": str(seat),
-                    "SHEEPFOLD_SEED": str(seed),
-                    "SHEEPFOLD_GAME": self.config.game,
-                },
-                self.launcher,
-                self.address,
-            )
-        return InProcessSeat(bot.spec, seed, self.address, match_id, token)
-
-    async def _supervise(
-        self,
-        stub: arena_pb2_grpc.ArenaStub,
-        created: arena_pb2.CreateMatchResponse,
-        scheduled: ScheduledGame,
-        tasks: dict[int, asyncio.Task[None]],
-        stand_ins: list[asyncio.Task[None]],
-        crashed: dict[int, str],
-        log: Any,
-    ) -> arena_pb2.MatchInfo:
-        """Wait for the match to finish, replacing crashed bots by random stand-ins."""
-        match_id = created.match_id
-        deadline = time.monotonic() + self.config.match_timeout_seconds
-        examined: set[int] = set()
-        while True:
-            running = [task for task in tasks.values() if not task.done()]
-            if running:
-                await asyncio.wait(running, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
-            newly_done = [
-                seat for seat, task in tasks.items() if task.done() and seat not in examined
-            ]
-            info = await stub.GetMatch(
-                arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
-            )
-            finished = info.status == arena_pb2.MATCH_STATUS_FINISHED
-            for seat in newly_done:
-                examined.add(seat)
-                task = tasks[seat]
-                error = task.exception() if not task.cancelled() else None
-                if finished:
-                    continue
-                reason = str(error) if error is not None else "left before the match was over"
-                crashed[seat] = reason
-                log.warning(
-                    "bot crashed; a random stand-in plays its seat",
-                    seat=seat,
-                    bot=scheduled.seats[seat],
-                    error=reason,
-                    failure_kind=type(error).__name__ if error else "exit",
-                )
-                stand_in = InProcessSeat(
-                    "random",
-                    bot_seed(scheduled.seed, seat, "stand-in"),
-                    self.address,
-                    match_id,
-                    created.seat_tokens[seat],
-                )
-                stand_ins.append(asyncio.create_task(stand_in.run()))
-            if finished:
-                return info
-            if info.status == arena_pb2.MATCH_STATUS_ABORTED:
-                raise TimeoutError(f"match {match_id} was aborted by the server")
-            if time.monotonic() > deadline:
-                raise TimeoutError(
-                    f"match {match_id} did not finish within {self.config.match_timeout_seconds}s"
-                )
-            if all(task.done() for task in tasks.values()):
-                await asyncio.sleep(POLL_SECONDS)  # only stand-ins left: poll gently
-
-
-async def play_game(
-    config: TournamentConfig,
-    address: str,
-    admin_token: str,
-    scheduled: ScheduledGame,
-    launcher: Launcher,
-) -> tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]:
-    """Play one scheduled game on the server at `address`, as the runner does
-    (what a Ray worker runs for each game; it stores nothing): the result, the
-    game's full record and why each crashed bot crashed. `launcher` starts the
-    command bots (sandboxed ones through its server's Unix socket)."""
-    log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
-    runner = _Runner(config, address, admin_token, None, 0, None, SilentProgress(), log, launcher)
-    async with grpc.aio.insecure_channel(address) as channel:
-        return await runner._play(arena_pb2_grpc.ArenaStub(channel), scheduled)
-
-
-async def _settle(tasks: Iterable[asyncio.Task[None]], timeout: float) -> None:
-    """Give seat tasks a moment to exit on their own after the match is over."""
-    running = [task for task in tasks if not task.done()]
-    if running:
-        await asyncio.wait(running, timeout=timeout)
-    for task in running:
-        if task.done() and not task.cancelled():
-            task.exception()  # retrieved: a late failure after the end does not count

@@ -25,7 +25,8 @@ from sheepfold.v1 import arena_pb2
 from clients.bots import load_bot
 from clients.launch import Launcher, SandboxUnavailable
 from tournament.config import TournamentConfig, add_python_path
-from tournament.runner import FATAL_CODES, local_server, play_game, sandboxed_bots
+from tournament.game_play import play_game
+from tournament.runner import FATAL_CODES, local_server, sandboxed_bots
 from tournament.schedule import ScheduledGame
 from tournament.store import GameRecord
 
