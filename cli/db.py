@@ -12,26 +12,33 @@ import sys
 import time
 from pathlib import Path
 
-from cli.values import non_negative_float, non_negative_int
+from cli.values import file_path, number_up_to, seconds_up_to, whole_number
 from server.sqlite_store import SqliteStore, StoreError
 
 BATCH = 1_000
 OVER_AND_RUNNING = ("running", "finished", "aborted")
+# Bounds that keep every value usable: SQLite's integers are signed 64-bit, and
+# a wait is a lock timeout in milliseconds.
+MAX_DAYS = 36_500  # a century
+MAX_COUNT = 2**63 - 1
+MAX_WAIT_SECONDS = 3_600
+SERVER_TABLES = {"schema_version", "matches", "moves"}
 
 
 def add_retention_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--keep-finished-days",
-        type=non_negative_float,
+        type=number_up_to(MAX_DAYS),
         metavar="DAYS",
-        help="delete finished and aborted matches that ended more than DAYS ago "
-        "(default: keep them all)",
+        help="delete finished and aborted matches that ended more than DAYS ago, "
+        f"0 to {MAX_DAYS:,} (default: keep them all)",
     )
     parser.add_argument(
         "--keep-finished",
-        type=non_negative_int,
+        type=whole_number(0, MAX_COUNT),
         metavar="COUNT",
-        help="keep only the newest COUNT finished and aborted matches (default: all)",
+        help="keep only the newest COUNT finished and aborted matches, 0 to 2**63 - 1 "
+        "(default: all)",
     )
 
 
@@ -45,7 +52,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     info = actions.add_parser(
         "info",
         help="matches, moves and bytes in the database",
-        description="Print the schema version, matches by status, moves and the file size.",
+        description="Print the schema version, matches by status, moves and the file size. "
+        "Only reads: a file that is not a server's database is reported and left as it is.",
     )
     vacuum = actions.add_parser(
         "vacuum",
@@ -57,14 +65,18 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     for action in (info, vacuum):
         action.add_argument(
-            "--db", default="sheepfold.db", help="the server's SQLite file (default %(default)s)"
+            "--db",
+            type=file_path,
+            default="sheepfold.db",
+            help="the server's SQLite file (default %(default)s)",
         )
         action.add_argument(
             "--wait",
-            type=non_negative_float,
+            type=seconds_up_to(MAX_WAIT_SECONDS, zero=True),
             default=5.0,
             metavar="SECONDS",
-            help="how long to wait for another process's lock (default %(default)s)",
+            help="how long to wait for another process's lock, 0 to "
+            f"{MAX_WAIT_SECONDS:,} (default %(default)s)",
         )
     add_retention_arguments(vacuum)
     info.set_defaults(handler=run_info)
@@ -80,12 +92,54 @@ def _file_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
 
-def _open(command: str, args: argparse.Namespace) -> SqliteStore | int:
+def _inspect(command: str, args: argparse.Namespace) -> sqlite3.Connection | int:
+    """A connection that only reads, to the server's database at --db (or the
+    exit code after one line saying why not). It never creates, migrates or
+    otherwise changes a file, whatever the file holds."""
     path = Path(args.db)
-    if not path.is_file():
-        return _fail(command, f"no database at {args.db}")
     try:
-        return SqliteStore(path, busy_timeout=args.wait)
+        if not path.exists():
+            return _fail(command, f"no database at {args.db}")
+        if path.is_dir():
+            return _fail(command, f"{args.db} is a folder, not a database file")
+        if not path.is_file():
+            return _fail(command, f"{args.db} is not a regular file, so it holds no database")
+    except OSError as error:  # a name too long, a folder on the way that may not be read
+        return _fail(command, f"cannot use {args.db}: {error.strerror or error}")
+    try:
+        # mode=rw: never create the file; query_only: never write to it.
+        db = sqlite3.connect(
+            f"{path.resolve().as_uri()}?mode=rw", uri=True, isolation_level=None, timeout=args.wait
+        )
+    except sqlite3.Error as error:
+        return _fail(command, _explain(error, args))
+    try:
+        db.execute("PRAGMA query_only=ON")
+        tables = {
+            row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+    except sqlite3.Error as error:
+        db.close()
+        return _fail(command, _explain(error, args))
+    if not tables >= SERVER_TABLES:
+        db.close()
+        if not tables:
+            what = "it is empty"
+        elif "tournaments" in tables:
+            what = "it is a tournament database (see `sheepfold tournament report`)"
+        else:
+            what = "it holds another program's tables"
+        return _fail(command, f"{args.db} is not a Sheepfold server database: {what}")
+    return db
+
+
+def _open(command: str, args: argparse.Namespace) -> SqliteStore | int:
+    checked = _inspect(command, args)
+    if isinstance(checked, int):
+        return checked
+    checked.close()
+    try:
+        return SqliteStore(Path(args.db), busy_timeout=args.wait)
     except StoreError as error:
         return _fail(command, str(error))
     except sqlite3.Error as error:
@@ -103,16 +157,21 @@ def _explain(error: sqlite3.Error, args: argparse.Namespace) -> str:
 
 
 def run_info(args: argparse.Namespace) -> int:
-    store = _open("info", args)
-    if isinstance(store, int):
-        return store
+    db = _inspect("info", args)
+    if isinstance(db, int):
+        return db
     try:
-        counts = store.counts()
-        version = store.version
+        (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        counts = {
+            str(status): int(count)
+            for status, count in db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status")
+        }
+        counts["moves"] = int(db.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
     except sqlite3.Error as error:
         return _fail("info", _explain(error, args))
     finally:
-        store.close()
+        db.close()
+    version = int(version or 0)
     size = _file_bytes(Path(args.db))
     moves = counts.pop("moves")
     matches = sum(counts.values())

@@ -20,7 +20,7 @@ from sheepfold.v1 import arena_pb2
 import games
 from cli.addresses import server_address
 from cli.botguard import BotRaised, GuardedBot
-from cli.values import match_seed, positive_int
+from cli.values import match_seed, positive_int, seconds_up_to, whole_number
 from clients.bots import BotSpecError, load_bot
 from clients.connect import Unreachable
 from clients.launch import (
@@ -38,6 +38,13 @@ from clients.sdk import Bot, SeatError, play
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from server.logs import configure_logging
+
+# A deadline the server takes (it refuses more than an hour), 0 for its default.
+decision_seconds = seconds_up_to(3600, zero=True)
+# The wire carries a seat as an int32.
+MAX_SEAT = 2**31 - 1
+# A health check waits at most this long for its answer.
+MAX_HEALTH_SECONDS = 3600
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
@@ -87,9 +94,9 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--decision-seconds",
-        type=float,
+        type=decision_seconds,
         default=0.0,
-        help="deadline per decision (0: server default)",
+        help="deadline per decision, 0 to 3600 (0: server default)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run_match)
@@ -313,7 +320,11 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--match", default=os.environ.get("SHEEPFOLD_MATCH"), help="match id")
     parser.add_argument("--token", default=os.environ.get("SHEEPFOLD_TOKEN"), help="seat token")
-    parser.add_argument("--seat", type=int, help="seat number (default: the token's seat)")
+    parser.add_argument(
+        "--seat",
+        type=whole_number(0, MAX_SEAT),
+        help="seat number (default: the token's seat)",
+    )
     parser.add_argument(
         "--bot",
         default="random",
@@ -413,11 +424,17 @@ def _add_health(commands: argparse._SubParsersAction) -> None:
                 or "50051"
             ),
         ),
+        type=server_address,
         help="HOST:PORT (default: $SHEEPFOLD_HEALTH_ADDR, else 127.0.0.1 and "
         "$SHEEPFOLD_HEALTH_PORT, $SHEEPFOLD_PORT or 50051)",
     )
     parser.add_argument("--service", default="", help="service name (default: the whole server)")
-    parser.add_argument("--timeout", type=float, default=3.0, help="seconds (default %(default)s)")
+    parser.add_argument(
+        "--timeout",
+        type=seconds_up_to(MAX_HEALTH_SECONDS),
+        default=3.0,
+        help=f"seconds, more than 0 and at most {MAX_HEALTH_SECONDS:,} (default %(default)s)",
+    )
     parser.set_defaults(handler=run_health)
 
 

@@ -9,9 +9,9 @@ import argparse
 import dataclasses
 import os
 import sys
-from pathlib import Path
 
 from cli.addresses import server_address
+from cli.values import file_path, finite_float, port, positive_int, whole_number
 from server.metrics_http import MetricsPortError
 from tournament.botcheck import BotCheckError
 from tournament.config import (
@@ -28,9 +28,12 @@ from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament
 from tournament.sprt import SprtStatus
 from tournament.sprt_run import format_status, run_sprt
-from tournament.store import Store, StoreError
+from tournament.store import Store, StoreError, database_exists
 
 __all__ = ["add_parser"]
+
+# As the config's `bootstrap`: more samples take minutes and change nothing visible.
+MAX_BOOTSTRAP = 100_000
 
 RUN_HELP = """\
 Play (or resume) the round robin described by a TOML config file. Every finished
@@ -72,7 +75,10 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="play on this server (HOST:PORT) instead of an in-process one",
     )
     run.add_argument(
-        "--db", metavar="FILE", help="SQLite database (default: `database` from the config)"
+        "--db",
+        metavar="FILE",
+        type=file_path,
+        help="SQLite database (default: `database` from the config)",
     )
     run.add_argument(
         "--ray",
@@ -85,7 +91,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--ray-cpus",
-        type=int,
+        type=positive_int,
         metavar="N",
         help="CPUs of the Ray instance --ray starts on this machine (default: all)",
     )
@@ -105,7 +111,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--metrics-port",
-        type=int,
+        type=port,
         metavar="PORT",
         help="serve Prometheus metrics (games done, in flight, errors, bot crashes) "
         "at http://HOST:PORT/metrics while the run lasts (0 = any free port)",
@@ -125,7 +131,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "is in the config, and the report no longer counts them.",
     )
     forget.add_argument("bot", metavar="BOT", help="the bot's name in the config")
-    forget.add_argument("--db", metavar="FILE", required=True, help="the tournament's database")
+    forget.add_argument(
+        "--db", metavar="FILE", type=file_path, required=True, help="the tournament's database"
+    )
     forget.add_argument(
         "--tournament", metavar="NAME", help="which tournament in the database (default: latest)"
     )
@@ -138,7 +146,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description=REPORT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    rep.add_argument("--db", metavar="FILE", required=True, help="the tournament's database")
+    rep.add_argument(
+        "--db", metavar="FILE", type=file_path, required=True, help="the tournament's database"
+    )
     rep.add_argument(
         "--format",
         choices=FORMATS,
@@ -151,9 +161,10 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     rep.add_argument(
         "--bootstrap",
-        type=int,
+        type=whole_number(0, MAX_BOOTSTRAP),
         metavar="N",
-        help="bootstrap samples for the intervals (default: the config's, 1000)",
+        help=f"bootstrap samples for the intervals, 0 to {MAX_BOOTSTRAP:,} "
+        "(default: the config's, 1000)",
     )
     rep.add_argument(
         "--anchor",
@@ -195,15 +206,22 @@ def _add_sprt_parser(sub: argparse._SubParsersAction) -> None:
     sprt.add_argument("config", metavar="CONFIG", help="the TOML file (its [sprt] table, if any)")
     sprt.add_argument("--candidate", metavar="BOT", help="default: [sprt] candidate, or bot 1")
     sprt.add_argument("--baseline", metavar="BOT", help="default: [sprt] baseline, or bot 2")
-    sprt.add_argument("--elo0", type=float, help="H0's Elo difference (default 0)")
-    sprt.add_argument("--elo1", type=float, help="H1's Elo difference (default 10)")
-    sprt.add_argument("--alpha", type=float, help="false H1 rate (default 0.05)")
-    sprt.add_argument("--beta", type=float, help="false H0 rate (default 0.05)")
-    sprt.add_argument("--max-games", type=int, help="stop undecided after this many games")
+    sprt.add_argument("--elo0", type=finite_float, help="H0's Elo difference (default 0)")
+    sprt.add_argument("--elo1", type=finite_float, help="H1's Elo difference (default 10)")
+    sprt.add_argument("--alpha", type=finite_float, help="false H1 rate (default 0.05)")
+    sprt.add_argument("--beta", type=finite_float, help="false H0 rate (default 0.05)")
+    sprt.add_argument(
+        "--max-games",
+        type=positive_int,
+        metavar="N",
+        help="stop undecided after this many games (1 or more)",
+    )
     sprt.add_argument(
         "--server", metavar="ADDR", type=server_address, help="play on this server (HOST:PORT)"
     )
-    sprt.add_argument("--db", metavar="FILE", help="SQLite database (default: the config's)")
+    sprt.add_argument(
+        "--db", metavar="FILE", type=file_path, help="SQLite database (default: the config's)"
+    )
     sprt.add_argument(
         "--admin-token",
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
@@ -416,10 +434,10 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _forget(args: argparse.Namespace) -> int:
-    if not Path(args.db).is_file():
-        print(f"sheepfold tournament: no database at {args.db}", file=sys.stderr)
-        return 1
     try:
+        if not database_exists(args.db):
+            print(f"sheepfold tournament: no database at {args.db}", file=sys.stderr)
+            return 1
         with Store(args.db) as store:
             record = store.tournament(args.tournament)
             forgotten = store.forget(record.id, store.keys_of_bot(record.id, args.bot))

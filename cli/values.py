@@ -18,6 +18,17 @@ def non_negative_float(text: str) -> float:
     return value
 
 
+def finite_float(text: str) -> float:
+    """Any number, negative too, but not nan or infinity."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number")
+    return value
+
+
 def positive_float(text: str) -> float:
     value = non_negative_float(text)
     if value == 0 or math.isinf(value):
@@ -38,6 +49,38 @@ def positive_int(text: str) -> int:
     return int(text)
 
 
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high` (both >= 0)."""
+
+    def number(text: str) -> int:
+        if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} must be a whole number from {low} to {high}"
+            )
+        return int(text)
+
+    return number
+
+
+def number_up_to(limit: float) -> Callable[[str], float]:
+    """An argparse type: a number from 0 to `limit`."""
+
+    def number(text: str) -> float:
+        value = non_negative_float(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"{text!r} is too large: at most {limit:g}")
+        return value
+
+    return number
+
+
+def file_path(text: str) -> str:
+    """A file's path: anything but empty (which would quietly mean "the default")."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path: name a file")
+    return text
+
+
 def port(text: str) -> int:
     """A TCP port, 0 (any free one) to 65535."""
     if not (text.isascii() and text.isdigit()) or int(text) > 65535:
@@ -52,11 +95,12 @@ def match_seed(text: str) -> int:
     return int(text)
 
 
-def seconds_up_to(limit: float) -> Callable[[str], float]:
-    """An argparse type: a time in seconds, more than 0 and at most `limit`."""
+def seconds_up_to(limit: float, *, zero: bool = False) -> Callable[[str], float]:
+    """An argparse type: a time in seconds, more than 0 (or 0 too, with `zero`)
+    and at most `limit`."""
 
     def seconds(text: str) -> float:
-        value = positive_float(text)
+        value = non_negative_float(text) if zero else positive_float(text)
         if value > limit:
             raise argparse.ArgumentTypeError(f"{text!r} is too long: at most {limit:g} seconds")
         return value

@@ -128,6 +128,9 @@ async def play(
     within a few seconds at the start; once connected, a lost connection is
     retried (the server may be restarting).
     """
+    if seat is not None and not -(2**31) <= seat < 2**31:
+        # The wire carries a seat as an int32: say so before connecting.
+        raise ValueError(f"seat {seat} is out of range: a seat is a 32-bit signed number")
     log = structlog.get_logger("sheepfold.sdk").bind(match_id=match_id)
     reconnects = 0
     progress = _Progress()

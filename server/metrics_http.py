@@ -122,6 +122,10 @@ class MetricsEndpoint:
             raise MetricsPortError(
                 f"cannot serve metrics on {host}:{port}: {error.strerror or error}"
             ) from None
+        except UnicodeError as error:  # a label over 63 characters, say
+            raise MetricsPortError(
+                f"cannot serve metrics on {host}:{port}: not a host name ({error})"
+            ) from None
         httpd.set_app(make_wsgi_app(registry))
         thread = threading.Thread(target=httpd.serve_forever, name="metrics-http", daemon=True)
         thread.start()

@@ -49,7 +49,8 @@ class TournamentMetrics:
         self._endpoint: MetricsEndpoint | None = None
 
     def serve(self, host: str, port: int) -> int:
-        """Serve /metrics over HTTP; returns the port (useful with port 0)."""
+        """Serve /metrics over HTTP; returns the port (useful with port 0).
+        Raises `MetricsPortError` when it cannot."""
         self._endpoint = MetricsEndpoint.start_registry(self.registry, host, port)
         return self._endpoint.port
 

@@ -27,6 +27,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TournamentRecord",
+    "database_exists",
 ]
 
 MIGRATIONS: tuple[str, ...] = (
@@ -90,6 +91,32 @@ MIGRATIONS: tuple[str, ...] = (
 
 class StoreError(RuntimeError):
     """The database cannot be used for this tournament (names what differs)."""
+
+
+def database_exists(path: str | Path) -> bool:
+    """Whether there is something at `path`; a path that cannot even be looked
+    at (too long, a folder on the way that may not be read) is a StoreError."""
+    try:
+        return Path(path).exists()
+    except OSError as error:
+        raise StoreError(f"cannot use {path}: {error.strerror or error}") from None
+
+
+def _check_path(path: str) -> None:
+    """Refuse a path that can hold no database file, in one line (SQLite would
+    only say "unable to open database file"); create its missing folders."""
+    file = Path(path)
+    if database_exists(file):
+        if file.is_dir():
+            raise StoreError(f"{path} is a folder, not a database file")
+        if not file.is_file():
+            raise StoreError(f"{path} is not a regular file, so it cannot hold a database")
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise StoreError(f"cannot create {path}: {file.parent} is not a folder") from None
+    except OSError as error:
+        raise StoreError(f"cannot create the folder of {path}: {error.strerror}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,14 +190,20 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            _check_path(self.path)
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open {self.path}: {error}") from None
         try:
             self._check_kind()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
+        except sqlite3.OperationalError as error:  # locked, read-only, no space, ...
+            self._db.close()
+            raise StoreError(f"cannot use {self.path}: {error}") from None
         except sqlite3.DatabaseError as error:
             self._db.close()
             raise StoreError(f"{self.path} is not a tournament database ({error})") from None
@@ -224,7 +257,8 @@ class Store:
                 self._db.execute("UPDATE schema_version SET version = ?", (target + 1,))
             self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:  # else the ROLLBACK's own error hides the real one
+                self._db.execute("ROLLBACK")
             raise
 
     # ------------------------------------------------------------ tournaments

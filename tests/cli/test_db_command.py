@@ -8,9 +8,11 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 import grpc
+import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.app import ServerConfig
@@ -60,7 +62,7 @@ def _database(path: Path, finished: int, running: int = 1, moves: int = 40) -> l
             store.finish_match(match_id, "finished", b"", "game over")
             ids.append(match_id)
     store.close()
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db, db:
         for i, match_id in enumerate(ids, start=running):
             db.execute(
                 "UPDATE matches SET finished_at = ? WHERE match_id = ?", (now - i * DAY, match_id)
@@ -176,3 +178,85 @@ def test_the_server_prunes_finished_matches_by_count_and_age(tmp_path: Path) -> 
             else:
                 raise AssertionError("a pruned match is gone")
     assert "m000" in _statuses(db), "the unfinished match was kept (and restored)"
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+def test_info_only_reads_and_refuses_a_file_that_is_no_server_database(tmp_path: Path) -> None:
+    """`db info` on an empty file once wrote a server's schema into it."""
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    tournament_db = tmp_path / "cup.sqlite"
+    from tournament.store import Store
+
+    Store(tournament_db).close()
+    before = _snapshot(tmp_path)
+    for command in ("info", "vacuum"):
+        done = sheepfold("db", command, "--db", str(empty))
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr.strip() == (
+            f"sheepfold db {command}: {empty} is not a Sheepfold server database: it is empty"
+        )
+        done = sheepfold("db", command, "--db", str(tournament_db))
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr.strip() == (
+            f"sheepfold db {command}: {tournament_db} is not a Sheepfold server database: "
+            "it is a tournament database (see `sheepfold tournament report`)"
+        )
+    missing = sheepfold("db", "info", "--db", str(tmp_path / "nope.db"))
+    assert missing.stderr.strip() == f"sheepfold db info: no database at {tmp_path / 'nope.db'}"
+    assert _snapshot(tmp_path) == before, "no file was written, created or left behind"
+
+
+def test_info_does_not_migrate_or_write_a_server_database(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    _database(db, finished=2)
+    with closing(sqlite3.connect(db)) as con, con:  # as an older server left it: version 3
+        con.execute("DELETE FROM schema_version WHERE version = 4")
+    before = _snapshot(tmp_path)
+    info = sheepfold("db", "info", "--db", str(db))
+    assert info.returncode == 0, info.stderr
+    assert "(schema version 3)" in info.stdout
+    assert "finished matches 2" in " ".join(info.stdout.split())
+    assert _snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("command", ["info", "vacuum"])
+def test_a_path_that_cannot_be_a_database_is_one_line(command: str, tmp_path: Path) -> None:
+    for path, message in [
+        (str(tmp_path), f"{tmp_path} is a folder, not a database file"),
+        ("/dev/null", "/dev/null is not a regular file, so it holds no database"),
+        ("x" * 5000, f"cannot use {'x' * 5000}: File name too long"),
+    ]:
+        done = sheepfold("db", command, "--db", path)
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr.strip() == f"sheepfold db {command}: {message}"
+
+
+@pytest.mark.parametrize(
+    ("command", "flag", "value"),
+    [
+        ("info", "--db", ""),
+        ("vacuum", "--db", ""),
+        ("info", "--wait", "inf"),  # once an OverflowError traceback
+        ("vacuum", "--wait", "3601"),
+        ("vacuum", "--keep-finished", str(2**66)),  # once "too large to convert to SQLite"
+        ("vacuum", "--keep-finished-days", "inf"),
+        ("vacuum", "--keep-finished-days", "1e300"),
+    ],
+)
+def test_a_db_flag_value_it_cannot_use_is_a_usage_error(
+    command: str, flag: str, value: str, tmp_path: Path
+) -> None:
+    db = tmp_path / "s.db"
+    _database(db, finished=1)
+    before = _snapshot(tmp_path)
+    args = ["db", command, f"{flag}={value}"] + ([] if flag == "--db" else ["--db", str(db)])
+    done = sheepfold(*args)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].startswith(
+        f"sheepfold db {command}: error: argument {flag}:"
+    )
+    assert _snapshot(tmp_path) == before

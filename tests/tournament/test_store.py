@@ -142,3 +142,35 @@ def test_a_solo_report_gives_each_bot_its_lead_on_the_next_on_the_same_seeds(
     assert rows["b"]["lead_next"] == pytest.approx(1.0)
     assert rows["c"]["lead_next"] is None
     assert "+2.0 [+2.0, +2.0]" in report(db, "text")
+
+
+def test_a_path_that_cannot_hold_a_database_is_one_store_error(tmp_path: Path) -> None:
+    """Each once an sqlite3 error ("unable to open database file") or an OSError."""
+    folder = tmp_path / "results"
+    folder.mkdir()
+    with pytest.raises(StoreError, match=r"results is a folder, not a database file$"):
+        Store(folder)
+    with pytest.raises(StoreError, match=r"^/dev/null is not a regular file"):
+        Store("/dev/null")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("text\n")
+    with pytest.raises(StoreError, match=r"notes.txt is not a folder$"):
+        Store(notes / "t.sqlite")
+    with pytest.raises(StoreError, match=r"^cannot use x+: File name too long$"):
+        Store("x" * 5000)
+    Store(tmp_path / "new" / "folders" / "t.sqlite").close()  # missing folders are made
+
+
+def test_a_migration_that_fails_reports_its_own_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Some errors (disk full, I/O) end the transaction themselves: the ROLLBACK
+    after them failed too ("cannot rollback - no transaction is active"), and
+    that was all the message said."""
+    import tournament.store
+
+    monkeypatch.setattr(tournament.store, "MIGRATIONS", ("ROLLBACK; CREATE TABLE broken (",))
+    with pytest.raises(StoreError) as raised:
+        Store(tmp_path / "t.sqlite")
+    assert "incomplete input" in str(raised.value)
+    assert "cannot rollback" not in str(raised.value)
