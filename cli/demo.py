@@ -11,12 +11,16 @@ import asyncio
 import time
 
 import games
+from cli.values import whole_number
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from server.logs import configure_logging
+from tournament.config import MAX_SEED
 from tournament.demo import demo_round_robin
 
 DEMO_BOTS = ["random", "greedy", "mcts"]
+# A demo is a look at the bots, not a tournament: `sheepfold tournament` plays more.
+MAX_DEMO_GAMES_PER_PAIRING = 100
 # Quick settings per game: the demo should finish in well under two minutes.
 DEMO_OPTIONS: dict[str, dict[str, str]] = {"sheep-showdown": {"rounds": "1"}}
 
@@ -31,11 +35,17 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--games-per-pairing",
-        type=int,
+        type=whole_number(1, MAX_DEMO_GAMES_PER_PAIRING),
         default=2,
-        help="seeds per pair of bots, each played from both seats (default %(default)s)",
+        help="seeds per pair of bots, each played from both seats, 1 to "
+        f"{MAX_DEMO_GAMES_PER_PAIRING} (default %(default)s)",
     )
-    parser.add_argument("--seed", type=int, default=1, help="first seed (default %(default)s)")
+    parser.add_argument(
+        "--seed",
+        type=whole_number(0, MAX_SEED),
+        default=1,
+        help="first seed (default %(default)s)",
+    )
     parser.add_argument(
         "--game",
         action="append",
@@ -47,8 +57,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     configure_logging("console", "warning")
-    if args.games_per_pairing < 1:
-        raise SystemExit("sheepfold demo: --games-per-pairing must be at least 1")
     asyncio.run(_demo(args.game or list(games.names()), args.games_per_pairing, args.seed))
     return 0
 

@@ -38,9 +38,10 @@ from clients.sdk import Bot, SeatError, play
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from server.logs import configure_logging
+from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 
-# A deadline the server takes (it refuses more than an hour), 0 for its default.
-decision_seconds = seconds_up_to(3600, zero=True)
+# A deadline the server takes, 0 for its default.
+decision_seconds = seconds_up_to(MAX_DECISION_SECONDS, zero=True, least=MIN_DECISION_SECONDS)
 # The wire carries a seat as an int32.
 MAX_SEAT = 2**31 - 1
 # A health check waits at most this long for its answer.

@@ -52,7 +52,11 @@ class MatchToReplay:
 
 def database_kind(path: str) -> str:
     """'server' or 'tournament'; SourceError for anything else."""
-    if not Path(path).is_file():
+    try:
+        is_file = Path(path).is_file()
+    except OSError as error:  # a name too long for the file system, say
+        raise SourceError(f"cannot use {path}: {error.strerror or error}") from None
+    if not is_file:
         raise SourceError(f"no database at {path}")
     try:
         db = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)

@@ -24,7 +24,7 @@ from cli.viewer import add_viewer_arguments, missing_tournament_dbs
 from server import loops
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
-from server.records import ClockConfig
+from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS, ClockConfig
 from server.retention import Retention
 from server.seats import MatchLimits
 from server.sqlite_store import SqliteStore, StoreError
@@ -91,7 +91,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--tls-key", type=Path, help="PEM private key for TLS")
     parser.add_argument(
         "--decision-seconds",
-        type=seconds_up_to(3600),
+        type=seconds_up_to(MAX_DECISION_SECONDS, least=MIN_DECISION_SECONDS),
         default=10.0,
         help="default deadline per decision when a match sets none (default %(default)s)",
     )
@@ -285,7 +285,12 @@ def _web_companion(
     @asynccontextmanager
     async def running(grpc_port: int) -> AsyncIterator[object]:
         config = WebConfig(f"127.0.0.1:{grpc_port}", dbs, max_connections=max_connections)
-        web = await start_web(config, host, port)
+        try:
+            web = await start_web(config, host, port)
+        except UnicodeError as error:  # a label over 63 characters, say
+            raise OSError(
+                f"the web viewer cannot listen on {host}:{port}: not a host name ({error})"
+            ) from None
         print(f"sheepfold serve: web viewer on http://{host}:{web.port}/", flush=True)
         try:
             yield web

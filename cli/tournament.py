@@ -11,24 +11,25 @@ import os
 import sys
 
 from cli.addresses import server_address
-from cli.values import file_path, finite_float, port, positive_int, whole_number
+from cli.values import file_path, finite_float, port, whole_number
 from server.metrics_http import MetricsPortError
 from tournament.botcheck import BotCheckError
 from tournament.config import (
+    MAX_GAMES,
     ConfigError,
     SprtSettings,
     TournamentConfig,
     check_sprt,
     load_config,
 )
-from tournament.executors.settings import ExecutorSettings
+from tournament.executors.settings import MAX_NUM_CPUS, ExecutorSettings
 from tournament.metrics import TournamentMetrics
 from tournament.progress import Progress, choose_progress
 from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament
 from tournament.sprt import SprtStatus
 from tournament.sprt_run import format_status, run_sprt
-from tournament.store import Store, StoreError, database_exists
+from tournament.store import Store, StoreError, check_existing
 
 __all__ = ["add_parser"]
 
@@ -91,9 +92,10 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--ray-cpus",
-        type=positive_int,
+        type=whole_number(1, MAX_NUM_CPUS),
         metavar="N",
-        help="CPUs of the Ray instance --ray starts on this machine (default: all)",
+        help=f"CPUs of the Ray instance --ray starts on this machine, 1 to {MAX_NUM_CPUS} "
+        "(default: all)",
     )
     run.add_argument(
         "--admin-token",
@@ -212,9 +214,9 @@ def _add_sprt_parser(sub: argparse._SubParsersAction) -> None:
     sprt.add_argument("--beta", type=finite_float, help="false H0 rate (default 0.05)")
     sprt.add_argument(
         "--max-games",
-        type=positive_int,
+        type=whole_number(1, MAX_GAMES),
         metavar="N",
-        help="stop undecided after this many games (1 or more)",
+        help=f"stop undecided after this many games, 1 to {MAX_GAMES:,}",
     )
     sprt.add_argument(
         "--server", metavar="ADDR", type=server_address, help="play on this server (HOST:PORT)"
@@ -435,9 +437,7 @@ def _report(args: argparse.Namespace) -> int:
 
 def _forget(args: argparse.Namespace) -> int:
     try:
-        if not database_exists(args.db):
-            print(f"sheepfold tournament: no database at {args.db}", file=sys.stderr)
-            return 1
+        check_existing(args.db)
         with Store(args.db) as store:
             record = store.tournament(args.tournament)
             forgotten = store.forget(record.id, store.keys_of_bot(record.id, args.bot))

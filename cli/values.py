@@ -95,14 +95,18 @@ def match_seed(text: str) -> int:
     return int(text)
 
 
-def seconds_up_to(limit: float, *, zero: bool = False) -> Callable[[str], float]:
-    """An argparse type: a time in seconds, more than 0 (or 0 too, with `zero`)
-    and at most `limit`."""
+def seconds_up_to(
+    limit: float, *, zero: bool = False, least: float = 0.0
+) -> Callable[[str], float]:
+    """An argparse type: a time in seconds, more than 0 (or 0 too, with `zero`),
+    at least `least` unless 0, and at most `limit`."""
 
     def seconds(text: str) -> float:
         value = non_negative_float(text) if zero else positive_float(text)
         if value > limit:
             raise argparse.ArgumentTypeError(f"{text!r} is too long: at most {limit:g} seconds")
+        if 0 < value < least:
+            raise argparse.ArgumentTypeError(f"{text!r} is too short: at least {least:g} seconds")
         return value
 
     return seconds

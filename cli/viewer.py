@@ -32,5 +32,11 @@ def add_viewer_arguments(parser: argparse.ArgumentParser, prefix: str, when: str
 
 def missing_tournament_dbs(paths: list[Path]) -> str | None:
     """The complaint for `--tournament-db` files that are not there, or None."""
-    missing = [str(path) for path in paths if not path.is_file()]
+    missing = []
+    for path in paths:
+        try:
+            if not path.is_file():
+                missing.append(str(path))
+        except OSError as error:  # a name too long for the file system, say
+            return f"cannot use {path}: {error.strerror or error}"
     return f"no tournament database at {', '.join(missing)}" if missing else None

@@ -7,6 +7,12 @@ import hmac
 import secrets
 from dataclasses import dataclass, field
 
+# What a match's clock may be set to. Below a millisecond no bot could answer
+# over a network; more than an hour (a day for the bank) is a mistake.
+MIN_DECISION_SECONDS = 0.001
+MAX_DECISION_SECONDS = 3600.0
+MAX_TIME_BANK_SECONDS = 86_400.0
+
 
 @dataclass(frozen=True, slots=True)
 class ClockConfig:

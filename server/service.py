@@ -19,7 +19,12 @@ from server import convert
 from server.decoding import Undecodable
 from server.match import Match, Status
 from server.peers import PendingJoins, peer_address
-from server.records import ClockConfig
+from server.records import (
+    MAX_DECISION_SECONDS,
+    MAX_TIME_BANK_SECONDS,
+    MIN_DECISION_SECONDS,
+    ClockConfig,
+)
 from server.registry import LimitReached, MatchRegistry
 from server.seats import JoinError, SeatStream
 from server.storage import StoreRefused, StoreUnavailable
@@ -104,8 +109,17 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT, "max_strikes must not be negative"
             )
-        if settings.decision_seconds > 3600 or settings.time_bank_seconds > 86400:
+        if (
+            settings.decision_seconds > MAX_DECISION_SECONDS
+            or settings.time_bank_seconds > MAX_TIME_BANK_SECONDS
+        ):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "clock times are too long")
+        if 0 < settings.decision_seconds < MIN_DECISION_SECONDS:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"decision_seconds must be 0 (the server's default) or at least "
+                f"{MIN_DECISION_SECONDS:g}",
+            )
         return ClockConfig(
             decision_seconds=settings.decision_seconds or default.decision_seconds,
             time_bank_seconds=settings.time_bank_seconds or default.time_bank_seconds,

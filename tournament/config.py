@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from clients.launch import SandboxPolicy
+from server.records import MAX_DECISION_SECONDS, MAX_TIME_BANK_SECONDS, MIN_DECISION_SECONDS
 from tournament.executors.settings import ExecutorError, ExecutorSettings, parse_executor
 from tournament.sandbox_config import bot_sandbox, default_sandbox
 from tournament.schedule import group_count
@@ -70,11 +71,9 @@ DEFAULT_MAX_GROUPS = 60
 # The most games one tournament schedules (the schedule is built in memory: about
 # 200 MB and a few seconds per million games) and the most an SPRT may play.
 MAX_GAMES = 1_000_000
+# A game's seed is the first seed plus its number, and must stay below 2**63.
+MAX_SEED = 2**63 - 1_000_000
 MAX_GAMES_PER_PAIRING = 100_000
-# The server's own limits: 3600 s per decision, a bank of one day.
-MIN_DECISION_SECONDS = 0.001
-MAX_DECISION_SECONDS = 3600.0
-MAX_TIME_BANK_SECONDS = 86_400.0
 MAX_MATCH_TIMEOUT_SECONDS = 7 * 86_400.0
 MAX_STRIKES = 1000
 # SPRT: |elo| <= 1000 is a score of 0.3% to 99.7% (the math holds to about +-6000,
@@ -244,7 +243,7 @@ def parse_config(
         bots=bots,
         options=tuple(sorted(options.items())),
         games_per_pairing=games_per_pairing,
-        seed=_int(raw, "seed", 1, minimum=0, maximum=2**63 - 1_000_000),
+        seed=_int(raw, "seed", 1, minimum=0, maximum=MAX_SEED),
         concurrency=_int(raw, "concurrency", 1, minimum=1, maximum=256),
         decision_seconds=_float(
             raw, "decision_seconds", 10.0, MIN_DECISION_SECONDS, MAX_DECISION_SECONDS

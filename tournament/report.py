@@ -15,7 +15,7 @@ from typing import Any
 
 from tournament.openskill_ratings import rate_openskill
 from tournament.ratings import mean_interval, pairwise, rate, totals
-from tournament.store import GameRecord, Store, TournamentRecord, database_exists
+from tournament.store import GameRecord, Store, TournamentRecord, check_existing
 
 __all__ = ["FORMATS", "render", "report", "report_data"]
 
@@ -36,8 +36,7 @@ def report(
     `include_removed` counts the games of bots no longer in the config."""
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
-    if str(db) != ":memory:" and not database_exists(db):
-        raise FileNotFoundError(f"no database at {db}")
+    check_existing(db)
     with Store(db) as store:
         record = store.tournament(tournament)
         games = store.games(record.id)

@@ -27,6 +27,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TournamentRecord",
+    "check_existing",
     "database_exists",
 ]
 
@@ -100,6 +101,17 @@ def database_exists(path: str | Path) -> bool:
         return Path(path).exists()
     except OSError as error:
         raise StoreError(f"cannot use {path}: {error.strerror or error}") from None
+
+
+def check_existing(path: str | Path) -> None:
+    """For commands that only read a tournament: a StoreError unless there is a
+    database at `path` (an empty file would otherwise get an empty schema)."""
+    if str(path) == ":memory:":
+        return
+    if not database_exists(path):
+        raise StoreError(f"no database at {path}")
+    if Path(path).is_file() and Path(path).stat().st_size == 0:
+        raise StoreError(f"{path} is an empty file, not a tournament database")
 
 
 def _check_path(path: str) -> None:

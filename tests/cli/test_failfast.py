@@ -181,6 +181,7 @@ def test_serve_refuses_an_unknown_log_level() -> None:
         ("--decision-seconds", "nan"),
         ("--decision-seconds", "-5"),
         ("--decision-seconds", "7200"),
+        ("--decision-seconds", "1e-300"),
         ("--start-timeout", "nan"),
         ("--start-timeout", "0"),
         ("--keepalive-seconds", "-1"),
@@ -457,14 +458,14 @@ def _case_id(case: object) -> str:
         (("tournament", "run", "@CUP", "--server", UNREACHABLE), "--metrics-port", "99999"),
         (("tournament", "run", "@CUP", "--server", UNREACHABLE), "--metrics-port", "-1"),
         (("tournament", "run", "@CUP", "--server", UNREACHABLE), "--ray-cpus", "0"),
-        (("tournament", "run", "@CUP", "--server", UNREACHABLE), "--ray-cpus", str(2**31)),
+        (("tournament", "run", "@CUP", "--server", UNREACHABLE), "--ray-cpus", "4097"),
         # nan once reached the SPRT as a bound no LLR ever crosses
         (("tournament", "sprt", "@CUP", "--server", UNREACHABLE), "--elo0", "nan"),
         (("tournament", "sprt", "@CUP", "--server", UNREACHABLE), "--elo1", "inf"),
         (("tournament", "sprt", "@CUP", "--server", UNREACHABLE), "--alpha", "nan"),
         (("tournament", "sprt", "@CUP", "--server", UNREACHABLE), "--beta", "-inf"),
         (("tournament", "sprt", "@CUP", "--server", UNREACHABLE), "--max-games", "0"),
-        (("tournament", "sprt", "@CUP", "--server", UNREACHABLE), "--max-games", str(2**31)),
+        (("tournament", "sprt", "@CUP", "--server", UNREACHABLE), "--max-games", "1000001"),
         # 100,000,000 samples ran for minutes; -1 was taken
         (("tournament", "report", "--db", "@CUP"), "--bootstrap", "-1"),
         (("tournament", "report", "--db", "@CUP"), "--bootstrap", "100000000"),
@@ -482,6 +483,13 @@ def _case_id(case: object) -> str:
         # a deadline the server refuses anyway
         (MATCH, "--decision-seconds", "nan"),
         (MATCH, "--decision-seconds", "-1"),
+        (MATCH, "--decision-seconds", "0.0005"),
+        # a seed past what a game's seed may be (once a ValueError traceback), and a
+        # demo that would not end
+        (("demo",), "--seed", "-1"),
+        (("demo",), "--seed", str(2**70)),
+        (("demo",), "--games-per-pairing", "0"),
+        (("demo",), "--games-per-pairing", "101"),
     ],
     ids=_case_id,
 )
@@ -562,3 +570,57 @@ def test_the_sdk_refuses_a_seat_the_wire_cannot_carry_before_connecting() -> Non
 
     with pytest.raises(ValueError, match=r"^seat 2147483648 is out of range"):
         asyncio.run(play(Idle(), UNREACHABLE, "m", "t", 2**31))
+
+
+def test_a_name_too_long_for_the_file_system_is_one_line(tmp_path: Path) -> None:
+    """Each once an OSError traceback ("File name too long")."""
+    long_name = str(tmp_path / ("x" * 5000))
+    for args in (
+        ("replay", "m", "--db", long_name),
+        ("web", "--port", "0", "--tournament-db", long_name),
+        (
+            "serve",
+            "--db",
+            ":memory:",
+            "--port",
+            "0",
+            "--web-port",
+            "0",
+            "--tournament-db",
+            long_name,
+        ),
+    ):
+        done = sheepfold(*args, timeout=30)
+        assert done.returncode == 1, args
+        assert one_line(done).startswith(f"sheepfold {args[0]}: cannot use {tmp_path}"), args
+        assert one_line(done).endswith("File name too long"), args
+
+
+@pytest.mark.parametrize("command", ["web", "serve"])
+def test_a_web_host_that_is_no_host_name_is_one_line(command: str) -> None:
+    """A label over 63 characters: once a UnicodeError traceback from the idna codec."""
+    host = "x" * 100
+    args = (
+        ("web", "--port", "0", "--host", host)
+        if command == "web"
+        else ("serve", "--db", ":memory:", "--port", "0", "--web-port", "0", "--web-host", host)
+    )
+    done = sheepfold(*args, timeout=30)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    # serve logs its start and stop before the line that says why
+    assert f"cannot listen on {host}:0: not a host name" in done.stderr.splitlines()[-1]
+
+
+@pytest.mark.parametrize("command", ["report", "forget"])
+def test_reading_an_empty_tournament_database_leaves_it_empty(command: str, tmp_path: Path) -> None:
+    """`report` once wrote a schema into an empty file, then said it held no tournament."""
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    args = ("report",) if command == "report" else ("forget", "a")
+    done = sheepfold("tournament", *args, "--db", str(empty), timeout=30)
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold tournament: {empty} is an empty file, not a tournament database"
+    )
+    assert empty.stat().st_size == 0

@@ -59,6 +59,28 @@ def test_nan_and_infinite_clocks_are_invalid_argument(
     assert len(stub.ListMatches(listing, timeout=10).matches) == before, "nothing was stored"
 
 
+@pytest.mark.parametrize("value", [1e-300, 5e-324, 0.0009])
+def test_a_deadline_below_a_millisecond_is_invalid_argument(
+    channel: grpc.Channel, value: float
+) -> None:
+    """No bot can answer that fast: every move of such a match was forced."""
+    stub = arena_pb2_grpc.ArenaStub(channel)
+    request = arena_pb2.CreateMatchRequest(
+        game="sheep-n-sheep", players=2, clock=arena_pb2.ClockSettings(decision_seconds=value)
+    )
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.CreateMatch(request, timeout=10)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details() == (
+        "decision_seconds must be 0 (the server's default) or at least 0.001"
+    )
+    shortest = arena_pb2.ClockSettings(decision_seconds=0.001)
+    created = stub.CreateMatch(
+        arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2, clock=shortest), timeout=10
+    )
+    assert created.match_id
+
+
 @pytest.mark.parametrize("value", ["\u0661", "\uff11", "1_0", "\u00b2", "1.0", "0x1"])
 def test_option_values_take_ascii_digits_only(channel: grpc.Channel, value: str) -> None:
     stub = arena_pb2_grpc.ArenaStub(channel)
