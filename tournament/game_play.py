@@ -15,7 +15,7 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.connect import RPC_SECONDS
+from clients.connect import RPC_SECONDS, ensure_reachable
 from clients.launch import Launcher
 from tournament.config import TournamentConfig
 from tournament.outcome import game_record
@@ -209,10 +209,12 @@ async def play_game(
     """Play one scheduled game on the server at `address`, as the runner does
     (what a Ray worker runs for each game; it stores nothing): the result, the
     game's full record and why each crashed bot crashed. `launcher` starts the
-    command bots (sandboxed ones through its server's Unix socket)."""
+    command bots (sandboxed ones through its server's Unix socket). Raises
+    `Unreachable` when no server answers at `address`."""
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
     player = GamePlayer(config, address, admin_token, launcher, log)
     async with grpc.aio.insecure_channel(address) as channel:
+        await ensure_reachable(channel, address)  # Unreachable in seconds, not per call
         return await player.play(arena_pb2_grpc.ArenaStub(channel), scheduled)
 
 

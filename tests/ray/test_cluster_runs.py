@@ -247,6 +247,31 @@ def test_games_are_spread_over_the_given_servers(cluster: Any, tmp_path: Path) -
     assert sorted(hosted.values()) == [2, 2], hosted
 
 
+def test_a_server_the_workers_cannot_reach_ends_the_run_at_once(
+    cluster: Any, tmp_path: Path
+) -> None:
+    """Each game once waited out its 30-second CreateMatch deadline and was
+    counted as not played, the next game the same; now the first node that
+    cannot connect ends the run with the reason (old runs ended with a summary
+    of errors, never with this RunError)."""
+    config = load_config(
+        _config(
+            tmp_path / "cup",
+            '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n',
+            [],
+            seeds=4,
+        )
+    )
+    with InProcessServer() as gone:
+        address = gone.address  # a port nobody listens on once this server is closed
+    db = tmp_path / "unreachable.sqlite"
+    with pytest.raises(RunError) as raised:
+        run_tournament(config, server=address, database=str(db), executor=_on(cluster))
+    assert str(raised.value).startswith(f"cannot reach the server at {address}: "), raised.value
+    assert "(from " in str(raised.value)
+    assert not _stored(db)
+
+
 def test_a_bot_missing_on_the_workers_stops_before_the_first_game(
     cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -301,7 +301,7 @@ class RayExecutor:
             return
         if outcome.error is not None:
             if outcome.fatal:
-                raise RunError(f"the server refused game {scheduled.key}: {outcome.error}")
+                raise RunError(outcome.error)
             runner.reject(scheduled.key, f"{outcome.error} (on {outcome.node})")
             return
         assert outcome.record is not None

@@ -23,6 +23,7 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 from clients.bots import load_bot
+from clients.connect import Unreachable
 from clients.launch import Launcher, SandboxUnavailable
 from tournament.config import TournamentConfig, add_python_path
 from tournament.game_play import play_game
@@ -118,12 +119,19 @@ def play_on_worker(job: GameJob) -> GameOutcome:
     try:
         record, replay, crashes = asyncio.run(_play(job, config))
     except grpc.aio.AioRpcError as error:
-        return GameOutcome(
-            job.scheduled.key,
-            node,
-            error=f"{error.code().name}: {error.details()}",
-            fatal=error.code() in FATAL_CODES,
-        )
+        if error.code() in FATAL_CODES:
+            return GameOutcome(
+                job.scheduled.key,
+                node,
+                error=f"the server refused game {job.scheduled.key}: "
+                f"{error.code().name}: {error.details()}",
+                fatal=True,
+            )
+        return GameOutcome(job.scheduled.key, node, error=f"{error.code().name}: {error.details()}")
+    except Unreachable as gone:
+        # No game can be played on a server this node cannot reach: end the run now,
+        # not one RPC timeout per game later.
+        return GameOutcome(job.scheduled.key, node, error=f"{gone} (from {node})", fatal=True)
     except TimeoutError as error:
         return GameOutcome(job.scheduled.key, node, error=str(error))
     return GameOutcome(
