@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +21,7 @@ from games.contract import Event, Game, State
 from server import convert, encoding
 from server.metrics import NO_METRICS, GameMetrics
 from server.records import MatchRecord, RecordedMove, StoredMatch, token_matches
+from server.rulings import forced_action_index, ranks_with_disqualified_last
 from server.seats import (
     TIMED_OUT,
     JoinError,
@@ -34,7 +34,7 @@ from server.seats import (
 from server.spectators import Spectators, Watcher, public_history, public_messages, snapshot
 from server.storage import StoreWorker, match_writer
 from server.store import Store
-from server.summaries import replay_message
+from server.summaries import info_head, replay_message
 
 
 class Status(enum.Enum):
@@ -380,7 +380,7 @@ class Match:
 
     async def _finish(self, reason: str) -> None:
         result = self.state.result()
-        ranks = _ranks_with_disqualified_last(result.ranks, [s.disqualified for s in self.seats])
+        ranks = ranks_with_disqualified_last(result.ranks, [s.disqualified for s in self.seats])
         engine_result = type(result)(result.scores, ranks, result.details)
         self.result = convert.match_result(
             engine_result, [seat.info() for seat in self.seats], reason
@@ -578,22 +578,8 @@ class Match:
     # ------------------------------------------------------------ views
 
     def info(self) -> arena_pb2.MatchInfo:
-        record = self.record
-        info = arena_pb2.MatchInfo(
-            match_id=record.match_id,
-            game=record.game,
-            players=record.players,
-            options=record.options,
-            status=self.status.value,
-            seats=[seat.info() for seat in self.seats],
-            moves=len(self.moves),
-            clock=arena_pb2.ClockSettings(
-                decision_seconds=record.clock.decision_seconds,
-                time_bank_seconds=record.clock.time_bank_seconds,
-                max_strikes=record.clock.max_strikes,
-            ),
-            created_at=record.created_at,
-        )
+        info = info_head(self.record, self.status.value, len(self.moves))
+        info.seats.extend(seat.info() for seat in self.seats)
         to_move = self.state.to_move
         if to_move is not None and not self.over:
             info.to_move = to_move
@@ -601,30 +587,9 @@ class Match:
             info.result.CopyFrom(self.result)
         if self.over:
             # The seed fixes every deck order: it is only revealed once nothing is hidden.
-            info.seed = record.seed
+            info.seed = self.record.seed
         return info
 
     def replay_message(self) -> arena_pb2.Replay:
         """The full record: game, options, seed and every action, forced or not."""
         return replay_message(self.record, self.moves, self.result)
-
-
-def forced_action_index(seed: int, move: int, count: int) -> int:
-    """Index of the random legal action forced at move number `move` of a match."""
-    return random.Random(f"{seed}:forced:{move}").randrange(count)
-
-
-def _ranks_with_disqualified_last(
-    ranks: Sequence[int], disqualified: Sequence[bool]
-) -> tuple[int, ...]:
-    """Disqualified seats share the last rank; the others keep their order."""
-    if not any(disqualified):
-        return tuple(ranks)
-    kept = [i for i, dq in enumerate(disqualified) if not dq]
-    out = [0] * len(ranks)
-    for i in kept:
-        out[i] = 1 + sum(1 for j in kept if ranks[j] < ranks[i])
-    for i, dq in enumerate(disqualified):
-        if dq:
-            out[i] = len(kept) + 1
-    return tuple(out)

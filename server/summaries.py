@@ -17,15 +17,15 @@ STORED_STATUS = {
 }
 
 
-def match_info(summary: MatchSummary) -> arena_pb2.MatchInfo:
-    record = summary.record
-    info = arena_pb2.MatchInfo(
+def info_head(record: MatchRecord, status: int, moves: int) -> arena_pb2.MatchInfo:
+    """The part of a MatchInfo a live and a stored match share: no seats, result or seed."""
+    return arena_pb2.MatchInfo(
         match_id=record.match_id,
         game=record.game,
         players=record.players,
         options=record.options,
-        status=STORED_STATUS[summary.status],
-        moves=summary.moves,
+        status=status,
+        moves=moves,
         clock=arena_pb2.ClockSettings(
             decision_seconds=record.clock.decision_seconds,
             time_bank_seconds=record.clock.time_bank_seconds,
@@ -33,6 +33,11 @@ def match_info(summary: MatchSummary) -> arena_pb2.MatchInfo:
         ),
         created_at=record.created_at,
     )
+
+
+def match_info(summary: MatchSummary) -> arena_pb2.MatchInfo:
+    record = summary.record
+    info = info_head(record, STORED_STATUS[summary.status], summary.moves)
     if summary.result is not None:
         info.result.ParseFromString(summary.result)
         info.seats.extend(info.result.seats)
