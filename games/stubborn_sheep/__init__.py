@@ -21,7 +21,7 @@ class StubbornSheepGame(Game):
     # restock bonuses only when they add a sheep.
     # 3: 3 or 4 of a colour score all together; red rotates only an own fence before
     #    placing; a white move may come right before an extra activation.
-    rules_version = 3
+    rules_version = 4
     option_specs = (
         OptionSpec(
             "wolf",

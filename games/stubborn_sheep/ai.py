@@ -155,7 +155,7 @@ def _resume(state: StubbornSheepState, phase: int, ctx: tuple[int, ...]) -> None
         state.phase, state.ctx, state._legal = PH_OVER, (), ()
         return
     if phase == PH_ORIENT:
-        order = [f for seat in range(state.players) for f in state._own(seat)]
+        order = state.orient_order()
         state.setup_order = order[order.index(ctx[0]) :]
         state._next_orient()
         return

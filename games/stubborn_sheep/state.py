@@ -204,8 +204,18 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
             cards = tuple(self.sheep_pile.pop() for _ in range(want))
             self.areas[a].extend(cards)
             events.append(Event(SheepPlaced(a, cards, "setup")))
-        self.setup_order = [f for seat in range(self.players) for f in self._own(seat)]
+        self.setup_order = self.orient_order()
         self._next_orient()
+
+    def orient_order(self) -> list[int]:
+        """The fences turned or kept at setup, in seat order: each player's own
+        two (solo: all four, which the solo player draws and places)."""
+        if self.players == 1:
+            return list(range(self.n))
+        return [f for seat in range(self.players) for f in self._own(seat)]
+
+    def _orienting_seat(self, fence: int) -> int:
+        return 0 if self.players == 1 else self.fence_owner[fence]
 
     def _own(self, seat: int) -> tuple[int, int]:
         """The seat's (right, left) fences: circle order, the left one clockwise."""
@@ -292,7 +302,7 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         if self.phase == PH_OVER:
             return None
         if self.phase == PH_ORIENT:
-            return self.fence_owner[self.ctx[0]]
+            return self._orienting_seat(self.ctx[0])
         return self.current
 
     def legal_actions(self) -> tuple[Any, ...]:
@@ -420,6 +430,6 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
             f = ctx[0]
             if action.turn:
                 self.orient[f] ^= 1
-            self._emit(FenceOriented(self.fence_owner[f], f, self.orient[f], action.turn))
+            self._emit(FenceOriented(self._orienting_seat(f), f, self.orient[f], action.turn))
             self.setup_order.pop(0)
             self._next_orient()

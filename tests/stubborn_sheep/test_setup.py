@@ -98,6 +98,22 @@ def test_each_player_may_turn_each_own_fence_in_seat_order() -> None:
     assert all(isinstance(a, PlaceFence) for a in state.legal_actions())
 
 
+def test_the_solo_player_may_turn_all_four_fences_they_lay_out() -> None:
+    """Rulebook, solo mode: "Draw 4 fences instead of 2. Place them in a circle";
+    setup: "each player may change the orientation of their fences". The solo
+    player's fences are all four, not only the two beside the pen."""
+    state = GAME.new_state(1, 4)
+    asked = []
+    while isinstance(state.legal_actions()[0], TurnFence):
+        fence = state.legal_actions()[0].fence
+        asked.append((state.to_move, fence))
+        event = payloads(state.apply(TurnFence(fence, fence >= 2)))[0]
+        assert event == FenceOriented(0, fence, DOWN if fence >= 2 else UP, fence >= 2)
+    assert asked == [(0, 0), (0, 1), (0, 2), (0, 3)]
+    assert state.orient == [UP, UP, DOWN, DOWN]
+    assert all(isinstance(a, PlaceFence) for a in state.legal_actions())
+
+
 def test_two_player_extra_fences_are_not_turned() -> None:
     state = GAME.new_state(2, 4)
     events = _orient_all(state, turn=True)
