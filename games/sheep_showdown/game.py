@@ -19,7 +19,7 @@ class SheepShowdownGame(Game):
     # 2: only the mover's blocks count, stealing and a wolf-pushed dog's action are choices.
     # 3: once only one player can still move freely, the others are out at once and
     #    that player makes exactly two more moves.
-    rules_version = 3
+    rules_version = 4
     option_specs = (
         OptionSpec(
             "rounds",

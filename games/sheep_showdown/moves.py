@@ -43,7 +43,9 @@ class Moves:
         if self.place_queue:
             self._ask_place()
         else:
-            self._start_turn(self._first_mover())
+            # Through _advance, so that a round in which only one dog can step
+            # once all are placed starts with that player's two last moves.
+            self._advance((self._first_mover() - 1) % self.players)
 
     def _move_dog(self, dog: int, target: int, how: str) -> None:
         source = self.pos[dog]

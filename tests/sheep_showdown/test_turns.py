@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from games.sheep_showdown import GAME
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.events import (
     CardStolen,
@@ -26,6 +27,7 @@ from .helpers import (
     UP,
     choose_dog,
     payloads,
+    place,
     position,
     random_game,
     steal,
@@ -197,6 +199,27 @@ def test_the_round_plays_until_one_player_can_move() -> None:
     )
     step(state, UP)
     assert state.out[1] and state.bonus_player is None and state.to_move == 2
+
+
+def test_a_player_stuck_when_the_dogs_are_placed_starts_the_last_steps_at_once() -> None:
+    """ "The round is played until only one player can still move freely. That
+    player must make two more moves." If only one dog can step once every dog
+    is placed, its player makes two moves in all, not a first turn and then two."""
+    state = GAME.new_state(2, 3, {"rounds": "1"})
+    rows = ["S......", ".......", "..111..", "..1S1..", "..111..", ".......", "......."]
+    state.grid = [C.CHAR_CARDS[char] for row in rows for char in row]
+    state._cache = None
+    first, last = state.place_queue[0][0], state.place_queue[1][0]
+    place(state, 0, 0)  # the first to place takes the shepherd nothing can leave
+    events = place(state, 3, 3)  # the last to place moves first
+    assert payloads(events, LastPlayer) == [LastPlayer(last, 2)]
+    assert state.out_at[first] is not None and state.to_move == last
+    moves = 0
+    while not state.terminal:
+        assert state.to_move == last
+        state.apply(state.legal_actions()[0])
+        moves += 1
+    assert moves == 2
 
 
 def test_safety_cap_ends_a_round_that_could_cycle_forever() -> None:
