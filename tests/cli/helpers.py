@@ -2,10 +2,41 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from server.launch import ServerProcess
+from tests.conftest import ROOT
 
 
 def database_of(server: ServerProcess) -> str:
     """The SQLite file the server writes (what `sheepfold replay --db` reads)."""
     args = list(server.process.args)
     return str(args[args.index("--db") + 1])
+
+
+def command(*args: str, env: dict[str, str] | None = None) -> list[str]:
+    """`sheepfold ARGS...` as a user runs it."""
+    return [sys.executable, "-m", "cli", *args]
+
+
+def sheepfold(
+    *args: str, timeout: float = 60, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command(*args),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def one_line(done: subprocess.CompletedProcess[str]) -> str:
+    """stderr, which must be exactly one line and no traceback."""
+    lines = done.stderr.strip().splitlines()
+    assert "Traceback" not in done.stderr, done.stderr
+    assert len(lines) == 1, f"expected one line on stderr, got:\n{done.stderr}"
+    return lines[0]
