@@ -15,6 +15,9 @@ from typing import Any
 from games.errors import InvalidOptions
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+# No option takes a number this long (leading zeros aside); int() itself refuses
+# strings of over 4,300 digits with a ValueError.
+_MOST_DIGITS = 18
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
 
@@ -40,7 +43,8 @@ class OptionSpec:
             value = str(raw)
             if value not in self.choices:
                 raise InvalidOptions(
-                    f"option {self.name!r} must be one of {', '.join(self.choices)}, not {raw!r}"
+                    f"option {self.name!r} must be one of {', '.join(self.choices)}, "
+                    f"not {_brief(raw)}"
                 )
             return value
         raise InvalidOptions(f"option {self.name!r} has unknown kind {self.kind!r}")
@@ -48,11 +52,19 @@ class OptionSpec:
     def _parse_int(self, raw: Any) -> int:
         if isinstance(raw, int) and not isinstance(raw, bool):
             value = raw
-        elif isinstance(raw, str) and _WHOLE_NUMBER.fullmatch(raw.strip(" \t")):
+        elif isinstance(raw, str) and _WHOLE_NUMBER.fullmatch(text := raw.strip(" \t")):
             # ASCII only: int() would also take Arabic-Indic or fullwidth digits, or "1_0".
-            value = int(raw)
+            if len(text.lstrip("+-").lstrip("0")) > _MOST_DIGITS:
+                # Beyond every bound: said as the bound it passes.
+                value = -(10**_MOST_DIGITS) if text.startswith("-") else 10**_MOST_DIGITS
+                if self.minimum is None and self.maximum is None:
+                    raise InvalidOptions(
+                        f"option {self.name!r} must have at most {_MOST_DIGITS} digits"
+                    )
+            else:
+                value = int(text)
         else:
-            raise InvalidOptions(f"option {self.name!r} must be a whole number, not {raw!r}")
+            raise InvalidOptions(f"option {self.name!r} must be a whole number, not {_brief(raw)}")
         if self.minimum is not None and value < self.minimum:
             raise InvalidOptions(f"option {self.name!r} must be at least {self.minimum}")
         if self.maximum is not None and value > self.maximum:
@@ -73,7 +85,7 @@ def _parse_bool(name: str, raw: Any) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise InvalidOptions(f"option {name!r} must be true or false, not {raw!r}")
+    raise InvalidOptions(f"option {name!r} must be true or false, not {_brief(raw)}")
 
 
 def parse_options(specs: tuple[OptionSpec, ...], raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -87,3 +99,9 @@ def parse_options(specs: tuple[OptionSpec, ...], raw: Mapping[str, Any]) -> dict
         name: spec.parse(raw[name]) if name in raw else spec.default
         for name, spec in by_name.items()
     }
+
+
+def _brief(value: Any) -> str:
+    """`value` as the user wrote it, cut short: an error message echoes it back."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."

@@ -20,6 +20,7 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from server.interceptors import HandlerRewrite
+from server.status import abort
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,7 @@ def _tolerant(decode: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
 
 
 async def _refuse(item: Undecodable, context: grpc.aio.ServicerContext) -> None:
-    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, item.message)
+    await abort(context, grpc.StatusCode.INVALID_ARGUMENT, item.message)
 
 
 async def _checked(

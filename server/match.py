@@ -30,11 +30,15 @@ from server.seats import (
     Seat,
     SeatStream,
     expire,
+    refusal,
 )
 from server.spectators import Spectators, Watcher, public_history, public_messages, snapshot
 from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.summaries import info_head, replay_message
+
+# A seat's refusals logged one by one before the log keeps one in a thousand.
+LOGGED_IN_FULL = 20
 
 
 class Status(enum.Enum):
@@ -490,46 +494,17 @@ class Match:
         if stream is not None and seat.stream is not stream:
             return
         pending = self._pending
-        if self.over:
-            self._send_error(
-                seat, grpc.StatusCode.FAILED_PRECONDITION, "the match is over", decision_id
-            )
-        elif pending is None or pending.seat != seat_index:
-            self._send_error(
-                seat,
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"decision {decision_id} is not open: it is not seat {seat_index}'s turn",
-                decision_id,
-            )
-        elif decision_id != pending.decision_id:
-            self._send_error(
-                seat,
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"stale decision id {decision_id}; the open decision is {pending.decision_id}",
-                decision_id,
-            )
-        elif pending.answer.done():
-            self._send_error(
-                seat,
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"decision {decision_id} timed out"
-                if not pending.answer.cancelled() and pending.answer.result() == TIMED_OUT
-                else f"decision {decision_id} was already answered",
-                decision_id,
-            )
-        elif not 0 <= action_index < len(pending.actions):
-            self._send_error(
-                seat,
-                grpc.StatusCode.INVALID_ARGUMENT,
-                f"action index {action_index} is out of range 0..{len(pending.actions) - 1}",
-                decision_id,
-            )
-            self._send(seat, pending.message())
-        else:
+        refused = refusal(pending, self.over, seat_index, decision_id, action_index)
+        if refused is None:
+            assert pending is not None
             pending.answered_at = asyncio.get_running_loop().time()
             pending.answer.set_result(action_index)
             return
-        self._count_rejected(seat)
+        code, message = refused
+        self._send_error(seat, code, message, decision_id)
+        if code == grpc.StatusCode.INVALID_ARGUMENT and pending is not None:
+            self._send(seat, pending.message())  # the decision again, to answer right
+        self._count_rejected(seat, code, message)
 
     def reject(self, seat_index: int, reason: str, stream: SeatStream | None = None) -> None:
         """A message that is not an answer: an INVALID_ARGUMENT error, nothing else."""
@@ -537,18 +512,28 @@ class Match:
         if stream is not None and seat.stream is not stream:
             return
         self._send_error(seat, grpc.StatusCode.INVALID_ARGUMENT, reason, 0)
-        self._count_rejected(seat)
+        self._count_rejected(seat, grpc.StatusCode.INVALID_ARGUMENT, reason)
 
-    def _count_rejected(self, seat: Seat) -> None:
+    def _count_rejected(self, seat: Seat, code: grpc.StatusCode, reason: str) -> None:
         """A stream that keeps sending what the server must refuse (a flood) is closed;
-        the seat may rejoin."""
+        the seat may rejoin. The log tells of a seat's first refusals and floods, then
+        of one in a thousand: a client rejoining to flood again cannot fill the disk."""
         self.metrics.answer_rejected()
+        seat.rejected += 1
+        if _worth_logging(seat.rejected):
+            self.log.info(
+                "bad answer", seat=seat.index, code=code.name, reason=reason, total=seat.rejected
+            )
         stream = seat.stream
         if stream is None:
             return
         stream.rejected += 1
         if stream.rejected > self.limits.max_rejected:
-            self.log.warning("seat stream closed for flooding", seat=seat.index)
+            seat.floods += 1
+            if _worth_logging(seat.floods):
+                self.log.warning(
+                    "seat stream closed for flooding", seat=seat.index, total=seat.floods
+                )
             stream.close(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"more than {self.limits.max_rejected} rejected messages on this stream",
@@ -565,7 +550,6 @@ class Match:
     def _send_error(
         self, seat: Seat, code: grpc.StatusCode, message: str, decision_id: int
     ) -> None:
-        self.log.info("bad answer", seat=seat.index, code=code.name, reason=message)
         self._send(
             seat,
             arena_pb2.PlayResponse(
@@ -593,3 +577,8 @@ class Match:
     def replay_message(self) -> arena_pb2.Replay:
         """The full record: game, options, seed and every action, forced or not."""
         return replay_message(self.record, self.moves, self.result)
+
+
+def _worth_logging(count: int) -> bool:
+    """Log the first LOGGED_IN_FULL of a seat's refusals, then one in a thousand."""
+    return count <= LOGGED_IN_FULL or count % 1000 == 0

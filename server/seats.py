@@ -49,6 +49,9 @@ class Seat:
     # they wait here, encoded as `EventMessage`s, until then.
     events_in_decisions: bool = False
     held: list[bytes] = field(default_factory=list)
+    # Messages refused and streams closed for flooding, this match, over every stream.
+    rejected: int = 0
+    floods: int = 0
 
     def info(self) -> arena_pb2.SeatInfo:
         return arena_pb2.SeatInfo(
@@ -93,3 +96,40 @@ class JoinError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def refusal(
+    pending: PendingDecision | None,
+    over: bool,
+    seat_index: int,
+    decision_id: int,
+    action_index: int,
+) -> tuple[grpc.StatusCode, str] | None:
+    """Why a seat's answer cannot be taken (the status and message it gets), or
+    None if it can; `pending` is the match's open decision."""
+    if over:
+        return grpc.StatusCode.FAILED_PRECONDITION, "the match is over"
+    if pending is None or pending.seat != seat_index:
+        return (
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"decision {decision_id} is not open: it is not seat {seat_index}'s turn",
+        )
+    if decision_id != pending.decision_id:
+        return (
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"stale decision id {decision_id}; the open decision is {pending.decision_id}",
+        )
+    if pending.answer.done():
+        timed_out = not pending.answer.cancelled() and pending.answer.result() == TIMED_OUT
+        return (
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"decision {decision_id} timed out"
+            if timed_out
+            else f"decision {decision_id} was already answered",
+        )
+    if not 0 <= action_index < len(pending.actions):
+        return (
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"action index {action_index} is out of range 0..{len(pending.actions) - 1}",
+        )
+    return None

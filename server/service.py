@@ -27,6 +27,7 @@ from server.records import (
 )
 from server.registry import LimitReached, MatchRegistry
 from server.seats import JoinError, SeatStream
+from server.status import abort
 from server.storage import StoreRefused, StoreUnavailable
 from server.streams import StreamClosed
 
@@ -69,7 +70,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> arena_pb2.CreateMatchResponse:
         await self._check_admin(request.admin_token, context)
         if not self.registry.accepting:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+            await abort(context, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
         clock = await self._clock(request.clock, context)
         seed = request.seed if request.HasField("seed") else None
         try:
@@ -78,9 +79,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                     request.game, request.players, dict(request.options), seed, clock
                 )
         except InvalidOptions as error:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         except LimitReached as error:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
         return arena_pb2.CreateMatchResponse(
             match_id=match.record.match_id, seat_tokens=tokens, seed=match.record.seed
         )
@@ -89,33 +90,36 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         if self.admin_token is None:
             return
         if not presented:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "this server needs an admin token")
+            await abort(
+                context, grpc.StatusCode.UNAUTHENTICATED, "this server needs an admin token"
+            )
         if not hmac.compare_digest(presented.encode(), self.admin_token.encode()):
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong admin token")
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED, "wrong admin token")
 
     async def _clock(
         self, settings: arena_pb2.ClockSettings, context: grpc.aio.ServicerContext
     ) -> ClockConfig:
         default = self.default_clock
         if not all(map(math.isfinite, (settings.decision_seconds, settings.time_bank_seconds))):
-            await context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT, "clock times must be finite numbers"
+            await abort(
+                context, grpc.StatusCode.INVALID_ARGUMENT, "clock times must be finite numbers"
             )
         if settings.decision_seconds < 0 or settings.time_bank_seconds < 0:
-            await context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT, "clock times must not be negative"
+            await abort(
+                context, grpc.StatusCode.INVALID_ARGUMENT, "clock times must not be negative"
             )
         if settings.max_strikes < 0:
-            await context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT, "max_strikes must not be negative"
+            await abort(
+                context, grpc.StatusCode.INVALID_ARGUMENT, "max_strikes must not be negative"
             )
         if (
             settings.decision_seconds > MAX_DECISION_SECONDS
             or settings.time_bank_seconds > MAX_TIME_BANK_SECONDS
         ):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "clock times are too long")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "clock times are too long")
         if 0 < settings.decision_seconds < MIN_DECISION_SECONDS:
-            await context.abort(
+            await abort(
+                context,
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"decision_seconds must be 0 (the server's default) or at least "
                 f"{MIN_DECISION_SECONDS:g}",
@@ -132,17 +136,17 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         async with _database_errors(context):
             info = await self.registry.info(request.match_id)
         if info is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
         return info
 
     async def ListMatches(
         self, request: arena_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.ListMatchesResponse:
         if request.limit < 0:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "limit must not be negative")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "limit must not be negative")
         if request.status and request.status not in {s.value for s in Status}:
-            await context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT, f"unknown match status {request.status}"
+            await abort(
+                context, grpc.StatusCode.INVALID_ARGUMENT, f"unknown match status {request.status}"
             )
         limit = min(request.limit or DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)
         status = Status(request.status) if request.status else None
@@ -156,13 +160,14 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         async with _database_errors(context):
             found = await self.registry.replay(request.match_id)
         if found is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
         if isinstance(found, arena_pb2.Replay):
             return found
         match = found
         if not match.over:
             # The seed fixes every deck order: a replay of a live match would leak them.
-            await context.abort(
+            await abort(
+                context,
                 grpc.StatusCode.FAILED_PRECONDITION,
                 "the match is not over: replays are for finished matches only",
             )
@@ -182,7 +187,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         if self._watching[match_id] >= limit:
             message = f"this match already has {limit} watchers"
             match.log.info("watch refused", code="RESOURCE_EXHAUSTED", reason=message)
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, message)
         watcher = match.watch(request.from_start)
         self._watching[match_id] += 1
         self._watched[match_id] = match
@@ -201,9 +206,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             async with _database_errors(context):
                 match = await self.registry.find(match_id)
         except RulesChanged as error:
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id}: {error}")
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id}: {error}")
         if match is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
         return match
 
     # ------------------------------------------------------------ playing
@@ -215,7 +220,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> AsyncIterator[arena_pb2.PlayResponse]:
         address = peer_address(context.peer())
         if not self.pending_joins.acquire(address):
-            await context.abort(
+            await abort(
+                context,
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"{self.pending_joins.per_address} Play streams from this address "
                 "are already waiting to join",
@@ -225,17 +231,20 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             async with asyncio.timeout(self.join_timeout):
                 first = await _first_message(request_iterator)
         except TimeoutError:
-            await context.abort(
+            await abort(
+                context,
                 grpc.StatusCode.DEADLINE_EXCEEDED,
                 f"no join within {self.join_timeout:g} s of opening the stream",
             )
         finally:
             self.pending_joins.release(address)
         if isinstance(first, Undecodable):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, first.message)
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, first.message)
         if first is None or not first.HasField("join"):
-            await context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT, "the first message on Play must be a join"
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "the first message on Play must be a join",
             )
         join = first.join
         match = await self._match(join.match_id, context)
@@ -245,7 +254,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             match.join(seat, stream, join.events_in_decisions)
         except JoinError as error:
             match.log.info("join refused", code=error.code.name, reason=error.message)
-            await context.abort(error.code, error.message)
+            await abort(context, error.code, error.message)
         reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
         get = stream.get
         try:
@@ -254,7 +263,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             while not isinstance(message := await get(), StreamClosed):
                 yield message
             if message.code is not None:
-                await context.abort(message.code, message.message)
+                await abort(context, message.code, message.message)
         finally:
             reader.cancel()
             match.leave(seat, stream)
@@ -267,9 +276,9 @@ async def _database_errors(context: grpc.aio.ServicerContext) -> AsyncIterator[N
     try:
         yield
     except StoreUnavailable as error:
-        await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
+        await abort(context, grpc.StatusCode.UNAVAILABLE, str(error))
     except StoreRefused as error:
-        await context.abort(grpc.StatusCode.INTERNAL, str(error))
+        await abort(context, grpc.StatusCode.INTERNAL, str(error))
 
 
 async def _first_message(

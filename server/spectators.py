@@ -23,6 +23,7 @@ from sheepfold.v1 import arena_pb2
 from games.contract import Codec, Event, Game, State
 from server import convert
 from server.records import MatchRecord, RecordedMove
+from server.status import abort
 from server.streams import StreamClosed
 
 WatchMessage = arena_pb2.WatchResponse
@@ -132,7 +133,7 @@ class Watcher:
             self._wake.clear()
             ended = self.ended
             if ended is not None and ended.code is not None:
-                await context.abort(ended.code, ended.message)
+                await abort(context, ended.code, ended.message)
             if self.cursor < len(self.log.messages):
                 message = self.log.messages[self.cursor]
                 self.cursor += 1

@@ -104,6 +104,87 @@ def test_ascii_option_values_with_spaces_and_signs_still_work(channel: grpc.Chan
 
 
 @pytest.mark.parametrize(
+    ("value", "bound"),
+    [
+        ("1" * 4301, "at most 3"),
+        ("-" + "9" * 5000, "at least 1"),
+        ("0" * 30 + "2" * 19, "at most 3"),
+    ],
+    ids=["4301-digits", "5001-digit-negative", "19-digits-after-zeros"],
+)
+def test_an_option_number_too_long_for_python_is_invalid_argument(
+    channel: grpc.Channel, server: ServerProcess, value: str, bound: str
+) -> None:
+    """int() refuses strings of over 4,300 digits: once UNKNOWN "Unexpected
+    <class 'ValueError'>", with nothing in the log."""
+    stub = arena_pb2_grpc.ArenaStub(channel)
+    request = arena_pb2.CreateMatchRequest(
+        game="sheep-showdown", players=2, options={"rounds": value}
+    )
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.CreateMatch(request, timeout=10)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details() == f"option 'rounds' must be {bound}"
+
+
+LONG = "x" * 100_000
+SNOWMEN = "\u2603" * 2_000  # nine bytes each once percent-encoded in the status
+
+
+@pytest.mark.parametrize(
+    ("call", "code"),
+    [
+        ("get-match", grpc.StatusCode.NOT_FOUND),
+        ("get-replay", grpc.StatusCode.NOT_FOUND),
+        ("watch", grpc.StatusCode.NOT_FOUND),
+        ("play", grpc.StatusCode.NOT_FOUND),
+        ("game", grpc.StatusCode.INVALID_ARGUMENT),
+        ("game-snowmen", grpc.StatusCode.INVALID_ARGUMENT),
+        ("option-key", grpc.StatusCode.INVALID_ARGUMENT),
+        ("option-value", grpc.StatusCode.INVALID_ARGUMENT),
+    ],
+)
+def test_a_long_value_echoed_in_an_error_keeps_the_status(
+    channel: grpc.Channel, call: str, code: grpc.StatusCode
+) -> None:
+    """Messages that quote the request were once longer than the 16 KiB of
+    metadata a client takes: it saw RESOURCE_EXHAUSTED "received metadata size
+    exceeds hard limit" instead of the status meant for it."""
+    stub = arena_pb2_grpc.ArenaStub(channel)
+    calls = {
+        "get-match": lambda: stub.GetMatch(arena_pb2.GetMatchRequest(match_id=LONG), timeout=10),
+        "get-replay": lambda: stub.GetReplay(arena_pb2.GetReplayRequest(match_id=LONG), timeout=10),
+        "watch": lambda: list(stub.Watch(arena_pb2.WatchRequest(match_id=LONG), timeout=10)),
+        "play": lambda: list(
+            stub.Play(
+                iter([arena_pb2.PlayRequest(join=arena_pb2.Join(match_id=LONG, token="t"))]),
+                timeout=10,
+            )
+        ),
+        "game": lambda: stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(game=LONG, players=2), timeout=10
+        ),
+        "game-snowmen": lambda: stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(game=SNOWMEN, players=2), timeout=10
+        ),
+        "option-key": lambda: stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(game="sheep-showdown", players=2, options={LONG: "1"}),
+            timeout=10,
+        ),
+        "option-value": lambda: stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(
+                game="sheep-showdown", players=2, options={"rounds": LONG}
+            ),
+            timeout=10,
+        ),
+    }
+    with pytest.raises(grpc.RpcError) as caught:
+        calls[call]()
+    assert caught.value.code() == code, caught.value.details()
+    assert len(caught.value.details()) <= 1000
+
+
+@pytest.mark.parametrize(
     ("method", "streaming", "type_name"),
     [
         (f"{ARENA}/CreateMatch", False, "sheepfold.v1.CreateMatchRequest"),
