@@ -32,6 +32,7 @@ from server.seats import MatchLimits
 from server.service import ArenaService
 from server.storage import StoreWorker
 from server.store import MemoryStore, Store
+from server.unexpected import UnexpectedErrorsAreInternal
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
@@ -227,6 +228,7 @@ class SheepfoldServer:
             interceptors=[
                 DecodeErrorsAreInvalidArgument({PLAY_METHOD}),
                 PreEncodedResponses({PLAY_METHOD}),
+                UnexpectedErrorsAreInternal({PLAY_METHOD}),
             ],
         )
         arena_pb2_grpc.add_ArenaServicer_to_server(

@@ -1,0 +1,68 @@
+"""A last line of defence: an exception no handler expected ends the call with
+INTERNAL and a line in the log, never gRPC's own UNKNOWN "Unexpected <class
+...>: ...", which would show the caller the server's insides and log nothing.
+
+Unary methods and server-streaming ones (Watch) are wrapped; Play is not: it
+is the hot path, and its stream is supervised by the match itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable, Collection
+from typing import Any
+
+import grpc
+import structlog
+
+from server.interceptors import HandlerRewrite
+from server.status import abort
+
+MESSAGE = "the server failed on this call (its log has the details)"
+_PASSED_ON = (grpc.aio.AbortError, asyncio.CancelledError)
+
+
+class UnexpectedErrorsAreInternal(HandlerRewrite):
+    def __init__(self, unwrapped: Collection[str] = ()) -> None:
+        self.unwrapped = frozenset(unwrapped)
+        self.log = structlog.get_logger("sheepfold.server")
+
+    def rewrite(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        if method in self.unwrapped:
+            return handler
+        if handler.unary_unary is not None:
+            return handler._replace(unary_unary=self._unary(handler.unary_unary, method))
+        if handler.unary_stream is not None:
+            return handler._replace(unary_stream=self._streaming(handler.unary_stream, method))
+        return handler
+
+    def _unary(self, inner: Callable[..., Any], method: str) -> Callable[..., Any]:
+        async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            try:
+                result = inner(request, context)
+                return await result if inspect.isawaitable(result) else result
+            except _PASSED_ON:
+                raise
+            except Exception:
+                self.log.exception("unexpected error in a call", method=method)
+                await abort(context, grpc.StatusCode.INTERNAL, MESSAGE)
+
+        return unary
+
+    def _streaming(self, inner: Callable[..., Any], method: str) -> Callable[..., Any]:
+        async def streaming(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            try:
+                result = inner(request, context)
+                if inspect.isasyncgen(result):
+                    async for response in result:
+                        yield response
+                elif inspect.isawaitable(result):
+                    await result
+            except _PASSED_ON:
+                raise
+            except Exception:
+                self.log.exception("unexpected error in a call", method=method)
+                await abort(context, grpc.StatusCode.INTERNAL, MESSAGE)
+
+        return streaming

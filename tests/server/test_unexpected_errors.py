@@ -1,0 +1,57 @@
+"""A fault the handlers did not foresee ends the call with INTERNAL and a
+logged traceback, never gRPC's UNKNOWN "Unexpected <class ...>: ..." (which
+shows the caller the server's insides and logs nothing), and the server goes on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import grpc
+import pytest
+import structlog
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from server.inprocess import InProcessServer
+from server.registry import MatchRegistry
+from server.unexpected import MESSAGE
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def stub() -> Iterator[arena_pb2_grpc.ArenaStub]:
+    with InProcessServer() as running, grpc.insecure_channel(running.address) as channel:
+        yield arena_pb2_grpc.ArenaStub(channel)
+
+
+def _calls(stub: arena_pb2_grpc.ArenaStub) -> dict[str, Callable[[], object]]:
+    return {
+        "GetMatch": lambda: stub.GetMatch(arena_pb2.GetMatchRequest(match_id="m"), timeout=10),
+        "GetReplay": lambda: stub.GetReplay(arena_pb2.GetReplayRequest(match_id="m"), timeout=10),
+        "Watch": lambda: list(stub.Watch(arena_pb2.WatchRequest(match_id="m"), timeout=10)),
+    }
+
+
+# The registry method each call leans on, made to fail as no handler foresaw.
+LEANS_ON = {"GetMatch": "info", "GetReplay": "replay", "Watch": "find"}
+
+
+@pytest.mark.parametrize("method", sorted(LEANS_ON))
+def test_an_unforeseen_exception_is_internal_and_logged(
+    stub: arena_pb2_grpc.ArenaStub, monkeypatch: pytest.MonkeyPatch, method: str
+) -> None:
+    async def broken(self: MatchRegistry, match_id: str) -> None:
+        raise RuntimeError("secret detail of the server")
+
+    monkeypatch.setattr(MatchRegistry, LEANS_ON[method], broken)
+    with structlog.testing.capture_logs() as logs, pytest.raises(grpc.RpcError) as caught:
+        _calls(stub)[method]()
+    assert caught.value.code() == grpc.StatusCode.INTERNAL
+    assert caught.value.details() == MESSAGE
+    logged = [entry for entry in logs if entry["event"] == "unexpected error in a call"]
+    assert [entry["method"] for entry in logged] == [f"/sheepfold.v1.Arena/{method}"]
+    monkeypatch.undo()
+    # The server goes on.
+    created = stub.CreateMatch(arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2))
+    info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id), timeout=10)
+    assert info.match_id == created.match_id
