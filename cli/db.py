@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from cli.values import file_path, number_up_to, seconds_up_to, whole_number
-from server.sqlite_store import SqliteStore, StoreError
+from server.sqlite_store import SqliteStore, StoreError, match_counts
 
 BATCH = 1_000
 OVER_AND_RUNNING = ("running", "finished", "aborted")
@@ -162,11 +162,7 @@ def run_info(args: argparse.Namespace) -> int:
         return db
     try:
         (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        counts = {
-            str(status): int(count)
-            for status, count in db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status")
-        }
-        counts["moves"] = int(db.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+        counts = match_counts(db)
     except sqlite3.Error as error:
         return _fail("info", _explain(error, args))
     finally:

@@ -242,10 +242,7 @@ class SqliteStore:
 
     def counts(self) -> dict[str, int]:
         """Matches by status, and every recorded move (`moves`)."""
-        db = self._reader()
-        found = dict(db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status"))
-        found["moves"] = db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
-        return {str(k): int(v) for k, v in found.items()}
+        return match_counts(self._reader())
 
     def load(self, match_id: str) -> StoredMatch | None:
         db = self._reader()
@@ -426,3 +423,11 @@ _SELECT = (
     " time_bank_seconds, max_strikes, token_hashes_json, created_at, status, result,"
     " end_reason, move_count, rules_version FROM matches"
 )
+
+
+def match_counts(db: sqlite3.Connection) -> dict[str, int]:
+    """Matches by status, and every recorded move (`moves`), in a server's database
+    (`sheepfold db info` reads them through a connection that cannot write)."""
+    found = dict(db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status"))
+    found["moves"] = db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+    return {str(k): int(v) for k, v in found.items()}
