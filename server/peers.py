@@ -4,13 +4,18 @@ A joined Play stream holds a seat, and a seat holds one stream (a newer join
 replaces the older), so joined streams are bounded by the seats the server
 hosts. A stream that has not sent its join holds nothing but costs a handler
 until the join timeout; these are bounded per client address, so one client
-opening thousands of streams is refused at once instead of crowding out the
-rest.
+opening thousands of streams cannot crowd out the rest. When an address is at
+its bound, the stream that has waited longest is pushed out for the newcomer:
+streams held open on purpose cannot shut out an honest client that shares the
+address, as every sandboxed bot on a tournament's Unix socket does, and an
+honest client, which sends its join at once, is never the one waiting longest.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import itertools
+from collections import OrderedDict
+from collections.abc import Callable
 
 
 def peer_address(peer: str) -> str:
@@ -23,19 +28,33 @@ def peer_address(peer: str) -> str:
 class PendingJoins:
     def __init__(self, per_address: int) -> None:
         self.per_address = per_address
-        self._open: Counter[str] = Counter()
+        self._waiting: dict[str, OrderedDict[int, Callable[[], None]]] = {}
+        self._pushed_out: set[int] = set()
+        self._tickets = itertools.count()
 
-    def acquire(self, address: str) -> bool:
-        """Count one more stream waiting to join from `address`; False when full."""
-        if self._open[address] >= self.per_address:
-            return False
-        self._open[address] += 1
-        return True
+    def enter(self, address: str, push_out: Callable[[], None]) -> int:
+        """One more stream from `address` waits for its join; its ticket. At the
+        bound, the one waiting longest is pushed out: its `push_out` is called."""
+        waiting = self._waiting.setdefault(address, OrderedDict())
+        if len(waiting) >= self.per_address:
+            oldest, push_out_oldest = waiting.popitem(last=False)
+            self._pushed_out.add(oldest)
+            push_out_oldest()
+        ticket = next(self._tickets)
+        waiting[ticket] = push_out
+        return ticket
 
-    def release(self, address: str) -> None:
-        self._open[address] -= 1
-        if self._open[address] <= 0:
-            del self._open[address]
+    def leave(self, address: str, ticket: int) -> bool:
+        """The stream joined, timed out or ended; True if it had been pushed out."""
+        if ticket in self._pushed_out:
+            self._pushed_out.discard(ticket)
+            return True
+        waiting = self._waiting.get(address)
+        if waiting is not None:
+            waiting.pop(ticket, None)
+            if not waiting:
+                del self._waiting[address]
+        return False
 
     def waiting(self, address: str) -> int:
-        return self._open[address]
+        return len(self._waiting.get(address, ()))

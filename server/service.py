@@ -219,25 +219,29 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         context: grpc.aio.ServicerContext,
     ) -> AsyncIterator[arena_pb2.PlayResponse]:
         address = peer_address(context.peer())
-        if not self.pending_joins.acquire(address):
-            await abort(
-                context,
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"{self.pending_joins.per_address} Play streams from this address "
-                "are already waiting to join",
-            )
+        loop = asyncio.get_running_loop()
+        pushed_out = False
         try:
             # A timeout scope, not wait_for: no task of its own for every join.
-            async with asyncio.timeout(self.join_timeout):
-                first = await _first_message(request_iterator)
+            async with asyncio.timeout(self.join_timeout) as scope:
+                ticket = self.pending_joins.enter(address, lambda: scope.reschedule(loop.time()))
+                try:
+                    first = await _first_message(request_iterator)
+                finally:
+                    pushed_out = self.pending_joins.leave(address, ticket)
         except TimeoutError:
+            if pushed_out:
+                await abort(
+                    context,
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    f"pushed out before joining: {self.pending_joins.per_address} newer Play "
+                    "streams from this address are waiting to join",
+                )
             await abort(
                 context,
                 grpc.StatusCode.DEADLINE_EXCEEDED,
                 f"no join within {self.join_timeout:g} s of opening the stream",
             )
-        finally:
-            self.pending_joins.release(address)
         if isinstance(first, Undecodable):
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, first.message)
         if first is None or not first.HasField("join"):

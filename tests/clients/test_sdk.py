@@ -6,7 +6,7 @@ import asyncio
 
 import grpc
 import pytest
-from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+from sheepfold.v1 import arena_pb2_grpc
 
 from clients.bots import BotSpecError, load_bot
 from clients.bots.random_bot import RandomBot
@@ -90,35 +90,36 @@ def test_a_join_cancelled_before_the_server_acknowledged_it_is_retried() -> None
         assert not should_rejoin(final, joined=False)
 
 
-def test_a_join_refused_for_too_many_pending_joins_is_retried() -> None:
-    """A server bounds the Play streams one address may hold open before joining;
-    a seat refused for that (RESOURCE_EXHAUSTED) tries again and plays once the
-    address's earlier streams have joined or gone."""
+def test_streams_held_open_without_joining_cannot_shut_out_a_seat() -> None:
+    """A server bounds the Play streams one address may hold open before joining.
+    At the bound, the stream that has waited longest is pushed out for the
+    newcomer: a bot holding streams open on purpose once kept every other bot on
+    a tournament's Unix socket (one address) from joining, and they crashed."""
 
     async def scenario() -> tuple[grpc.StatusCode, list[float]]:
-        config = ServerConfig(max_pending_joins_per_address=1)
+        config = ServerConfig(max_pending_joins_per_address=2)
         async with serving_here(config) as address:
             created = await create_match(address, "sheep-n-sheep", 2, seed=5)
             async with grpc.aio.insecure_channel(address) as channel:
                 stub = arena_pb2_grpc.ArenaStub(channel)
-                idle = stub.Play()  # opened, never joins: holds the address's one slot
+                idle = [stub.Play() for _ in range(2)]  # opened, never join: the bound
                 await asyncio.sleep(0.3)
-                refused = stub.Play()
-                await refused.write(
-                    arena_pb2.PlayRequest(
-                        join=arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0])
-                    )
-                )
-                code = await refused.code()
                 seats = [
-                    asyncio.create_task(play(RandomBot(s), address, created.match_id, t))
+                    asyncio.create_task(
+                        play(RandomBot(s), address, created.match_id, t, max_reconnects=0)
+                    )
                     for s, t in enumerate(created.seat_tokens)
                 ]
-                await asyncio.sleep(0.5)
-                idle.cancel()  # the slot frees; the seats' retries get in
                 results = await asyncio.wait_for(asyncio.gather(*seats), 60)
-            return code, list(results[0].scores)
+                # The first seat to arrive pushed out the idle stream the server saw
+                # first; the second seat pushed out the other only if the first had
+                # not joined yet.
+                ends = [asyncio.ensure_future(stream.code()) for stream in idle]
+                done, _ = await asyncio.wait(ends, timeout=5, return_when="FIRST_COMPLETED")
+                for stream in idle:
+                    stream.cancel()
+            return done.pop().result(), list(results[0].scores)
 
-    code, scores = asyncio.run(scenario())
-    assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
-    assert len(scores) == 2
+    oldest, scores = asyncio.run(scenario())
+    assert oldest == grpc.StatusCode.RESOURCE_EXHAUSTED, "the oldest idle stream was pushed out"
+    assert len(scores) == 2, "both seats joined at once (no retries allowed) and played"
