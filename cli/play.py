@@ -33,7 +33,12 @@ from clients.launch import (
     parse_limits,
 )
 from clients.launch.socket_dir import private_socket
-from clients.matchplay import CommandBot, MatchOutcome, play_match_with_commands
+from clients.matchplay import (
+    CommandBot,
+    MatchOutcome,
+    play_match_with_commands,
+    run_until_match_over,
+)
 from clients.sdk import Bot, SeatError, play
 from server.app import ServerConfig
 from server.inprocess import serving_here
@@ -395,7 +400,8 @@ def _run_command_bot(args: argparse.Namespace) -> int:
         env["SHEEPFOLD_SEAT"] = str(args.seat)
     command = BotCommand(bot.argv, bot.folder, args.server, env, bot.sandbox)
     try:
-        asyncio.run(Launcher(socket).process(command).run())
+        process = Launcher(socket).process(command)
+        asyncio.run(run_until_match_over(process, args.server, args.match))
     except SandboxUnavailable as error:
         raise SystemExit(f"sheepfold bot: {error}") from None
     except BotFailure as error:

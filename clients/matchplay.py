@@ -11,7 +11,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots.random_bot import RandomBot
 from clients.connect import RPC_SECONDS, ensure_reachable
-from clients.launch import BotCommand, BotFailure, Launcher, SandboxPolicy
+from clients.launch import BotCommand, BotFailure, BotProcess, Launcher, SandboxPolicy
 from clients.sdk import Bot, play
 
 
@@ -128,7 +128,7 @@ async def play_match_with_commands(
             sandbox=bot.sandbox,
         )
         try:
-            await launcher.process(command).run()
+            await run_until_match_over(launcher.process(command), address, created.match_id)
         except BotFailure as error:
             crashed[seat] = str(error)
         if (await _match_info(address, created.match_id)).status != arena_pb2.MATCH_STATUS_FINISHED:
@@ -149,6 +149,45 @@ async def play_match_with_commands(
         raise
     info = await _match_info(address, created.match_id)
     return MatchOutcome(created.match_id, created.seed, info.result), crashed
+
+
+# How often a command seat's match is looked at, and how long its program may
+# take to exit once the match is over before it is killed.
+POLL_SECONDS = 0.5
+EXIT_GRACE_SECONDS = 1.0
+_OVER = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
+
+
+async def run_until_match_over(process: BotProcess, address: str, match_id: str) -> None:
+    """Run a bot program to its end, as `BotProcess.run` does, but once its match
+    is over give it EXIT_GRACE_SECONDS to exit and then kill it: a program that
+    ignores SIGTERM and sleeps would otherwise keep the command waiting forever.
+    Raises `BotFailure` if the program failed before the match was over."""
+    running = asyncio.ensure_future(process.run())
+    try:
+        while True:
+            await asyncio.wait({running}, timeout=POLL_SECONDS)
+            if running.done():
+                return running.result()
+            if await _is_over(address, match_id):
+                await asyncio.wait({running}, timeout=EXIT_GRACE_SECONDS)
+                if running.done():
+                    return running.result()
+                return  # it played its match; lingering after it is no failure
+    finally:
+        if not running.done():
+            await process.kill()
+            running.cancel()
+            await asyncio.gather(running, return_exceptions=True)
+
+
+async def _is_over(address: str, match_id: str) -> bool:
+    """Whether the match is over; False when the server cannot say (the program
+    then runs on, and its own end or failure is what counts)."""
+    try:
+        return (await _match_info(address, match_id)).status in _OVER
+    except grpc.aio.AioRpcError:
+        return False
 
 
 async def _match_info(address: str, match_id: str) -> arena_pb2.MatchInfo:

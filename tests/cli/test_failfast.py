@@ -389,3 +389,34 @@ def test_strength_takes_a_module_class_bot_and_refuses_a_bad_one_in_one_line() -
         "python -m benchmarks.strength: error: cannot import 'nosuch' for bot 'nosuch:Bot': "
         "No module named 'nosuch'"
     )
+
+
+def test_match_ends_with_its_match_when_a_command_bot_lingers(tmp_path: Path) -> None:
+    """A command bot that ignores SIGTERM and sleeps once its match is over once
+    kept `sheepfold match` waiting forever. It is killed after a grace period, it
+    is not counted as crashed: it played its seat."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    lingering = Path(__file__).resolve().parent / "bots" / "lingering_bot.py"
+    example = ROOT / "examples" / "command-bot" / "command_bot.py"
+    done = sheepfold(
+        "match",
+        "--game",
+        "sheep-showdown",
+        "--players",
+        "2",
+        "--option",
+        "rounds=1",
+        "--no-sandbox",
+        "--json",
+        "--bots",
+        f"random,cmd:{sys.executable} {lingering} {example}",
+        "--bot-dir",
+        str(folder),
+        timeout=90,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["crashed"] == {}
+    pid = int((folder / "pid").read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
