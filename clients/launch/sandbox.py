@@ -127,7 +127,8 @@ def _inside(path: str, folder: str) -> bool:
 
 
 def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
-    """Namespaces, /tmp, the runtime's read-only binds, /proc, /dev: common to every sandbox.
+    """Namespaces, /tmp, the runtime's read-only binds, /proc, /dev and /dev/shm:
+    common to every sandbox. /tmp and /dev/shm each hold `tmp_bytes`.
 
     The tmpfs comes first so that binds of folders under the host's /tmp (a
     bot's folder, a venv) land on top of it rather than being hidden by it.
@@ -157,7 +158,10 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
             args += ["--ro-bind", path, path]
     for path in tools.runtime:
         args += ["--ro-bind", path, path]
-    return [*args, "--proc", "/proc", "--dev", "/dev"]
+    # /dev is a tmpfs bwrap sizes by the host's memory: /dev/shm gets the same cap
+    # as /tmp (shared memory is memory), and the rest of /dev is read-only.
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    return [*args, "--size", str(tmp_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
 
 
 def bwrap_argv(

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A bot that attacks its host before playing: one attack per run, named by argv[1].
 
-Contained probes (network, database, write, proc, env, signal, leftover) report
+Contained probes (network, database, write, proc, env, shm, signal, leftover) report
 an escape by printing "ESCAPED: ..." and exiting with status 3, so a leak turns
 into a crash the test sees; contained, the bot then plays its seat normally.
 Resource attacks (forkbomb, memory, cpu, output) never play: the sandbox must
@@ -65,6 +65,34 @@ def probe_write() -> None:
             pass
     with open("/tmp/mine.txt", "w") as file:  # its own /tmp is writable
         file.write("fine")
+
+
+def probe_shm() -> None:
+    """Shared memory is memory: /dev/shm holds no more than the bot's tmp limit
+    (64 MB here), and /dev itself cannot be written. Three files of 40 MB, each
+    under the file-size limit."""
+    written = 0
+    paths = [f"/dev/shm/sheepfold-probe-{os.getpid()}-{n}" for n in range(3)]
+    try:
+        for path in paths:
+            with open(path, "wb") as file:
+                for _ in range(40):
+                    file.write(bytes(1 << 20))
+                    written += 1
+        escaped(f"wrote {written} MB to /dev/shm")
+    except OSError:
+        pass
+    finally:
+        for path in paths:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
+    if os.environ.get("SHEEPFOLD_SERVER"):  # inside: never write to the host's /dev
+        try:
+            with open("/dev/escaped.txt", "w") as file:
+                file.write("out")
+            escaped("wrote /dev/escaped.txt")
+        except OSError:
+            pass
 
 
 def probe_proc() -> None:
@@ -174,6 +202,7 @@ PROBES = {
     "write": probe_write,
     "proc": probe_proc,
     "env": probe_env,
+    "shm": probe_shm,
     "signal": attack_signal,
     "leftover": attack_leftover,
 }
