@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass
@@ -131,31 +132,42 @@ def run_tournament(
 
     async def run_locally() -> RunSummary:
         # The server shares this event loop: grpc.aio wants one loop per process.
-        async with local_server(config) as (address, socket):
+        async with local_server(config) as local:
             return await run_tournament_async(
                 config,
-                address,
+                local.address,
                 db_path,
                 progress,
-                admin_token="",
+                admin_token=local.admin_token,
                 rerun_crashed=rerun_crashed,
-                server_socket=socket,
+                server_socket=local.socket,
             )
 
     return asyncio.run(run_locally())
 
 
+@dataclass(frozen=True, slots=True)
+class LocalServer:
+    """An in-process server a run starts for itself."""
+
+    address: str
+    socket: str | None  # the Unix socket sandboxed bots reach it by, if any
+    admin_token: str  # CreateMatch needs it: a bot cannot create matches of its own
+
+
 @contextlib.asynccontextmanager
-async def local_server(config: TournamentConfig) -> AsyncIterator[tuple[str, str | None]]:
-    """An in-process server on loopback; yields its address and, when the config
-    has sandboxed bots, the Unix socket (in a private folder) they reach it by."""
+async def local_server(config: TournamentConfig) -> AsyncIterator[LocalServer]:
+    """An in-process server on loopback, with an admin token of its own and, when
+    the config has sandboxed bots, a Unix socket in a private folder."""
     from server.app import ServerConfig
     from server.inprocess import serving_here
 
+    admin_token = secrets.token_hex(16)
     with private_socket() as path:
         socket = path if sandboxed_bots(config) else None
-        async with serving_here(ServerConfig(), unix_socket=socket) as address:
-            yield address, socket
+        served = serving_here(ServerConfig(admin_token=admin_token), unix_socket=socket)
+        async with served as address:
+            yield LocalServer(address, socket, admin_token)
 
 
 async def run_tournament_async(

@@ -239,9 +239,15 @@ def run_sprt(
         )
 
     async def run_locally() -> SprtOutcome:
-        async with local_server(config) as (address, socket):
+        async with local_server(config) as local:
             return await run_sprt_async(
-                config, address, db_path, on_status, progress, "", server_socket=socket
+                config,
+                local.address,
+                db_path,
+                on_status,
+                progress,
+                local.admin_token,
+                server_socket=local.socket,
             )
 
     return asyncio.run(run_locally())

@@ -151,8 +151,10 @@ async def _play(
         return await play_game(config, job.server, job.admin_token, job.scheduled, Launcher(None))
     # The task's own server, with a private Unix socket for sandboxed bots; the
     # runner fetches the game's full record before this server closes.
-    async with local_server(config) as (address, socket):
-        return await play_game(config, address, "", job.scheduled, Launcher(socket))
+    async with local_server(config) as local:
+        return await play_game(
+            config, local.address, local.admin_token, job.scheduled, Launcher(local.socket)
+        )
 
 
 def check_node(config: TournamentConfig, files: tuple[tuple[str, str], ...]) -> NodeCheck:
