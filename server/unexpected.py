@@ -45,8 +45,7 @@ class UnexpectedErrorsAreInternal(HandlerRewrite):
             except _PASSED_ON:
                 raise
             except Exception:
-                self.log.exception("unexpected error in a call", method=method)
-                await abort(context, grpc.StatusCode.INTERNAL, MESSAGE)
+                await self._internal(context, method)
 
         return unary
 
@@ -62,7 +61,11 @@ class UnexpectedErrorsAreInternal(HandlerRewrite):
             except _PASSED_ON:
                 raise
             except Exception:
-                self.log.exception("unexpected error in a call", method=method)
-                await abort(context, grpc.StatusCode.INTERNAL, MESSAGE)
+                await self._internal(context, method)
 
         return streaming
+
+    async def _internal(self, context: grpc.aio.ServicerContext, method: str) -> None:
+        """Log the exception being handled, with its traceback, and end the call."""
+        self.log.exception("unexpected error in a call", method=method)
+        await abort(context, grpc.StatusCode.INTERNAL, MESSAGE)
