@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import shlex
 import sys
 from collections.abc import Sequence
@@ -222,10 +223,16 @@ def run_match(args: argparse.Namespace) -> int:
         launcher = Launcher(socket or own_socket)
         if sandboxed:
             await asyncio.to_thread(launcher.check)
+        admin_token = args.admin_token
         if args.server:
             server = nullcontext(args.server)
         else:
-            server = serving_here(ServerConfig(), unix_socket=own_socket if sandboxed else None)
+            # Its own server takes the one match from this command only, not from a bot.
+            admin_token = secrets.token_hex(16)
+            server = serving_here(
+                ServerConfig(admin_token=admin_token),
+                unix_socket=own_socket if sandboxed else None,
+            )
         async with server as address:
             return await play_match_with_commands(
                 address,
@@ -235,7 +242,7 @@ def run_match(args: argparse.Namespace) -> int:
                 seed=seed,
                 options=options,
                 clock=clock,
-                admin_token=args.admin_token,
+                admin_token=admin_token,
             )
 
     try:

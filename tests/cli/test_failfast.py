@@ -420,3 +420,33 @@ def test_match_ends_with_its_match_when_a_command_bot_lingers(tmp_path: Path) ->
     pid = int((folder / "pid").read_text())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def test_a_command_bot_cannot_create_matches_on_the_match_commands_own_server(
+    tmp_path: Path,
+) -> None:
+    """Without --server, `sheepfold match` starts a server whose admin token only it
+    knows: a bot given that server's address cannot create matches of its own."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    maker = ROOT / "tests" / "tournament" / "bots" / "match_maker.py"
+    example = ROOT / "examples" / "command-bot" / "command_bot.py"
+    done = sheepfold(
+        "match",
+        "--game",
+        "sheep-showdown",
+        "--players",
+        "2",
+        "--option",
+        "rounds=1",
+        "--no-sandbox",
+        "--json",
+        "--bots",
+        f"random,cmd:{sys.executable} {maker} {example}",
+        "--bot-dir",
+        str(folder),
+        timeout=90,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["crashed"] == {}
+    assert (folder / "create_status").read_text() == "UNAUTHENTICATED"
