@@ -287,10 +287,9 @@ def _web_companion(
         config = WebConfig(f"127.0.0.1:{grpc_port}", dbs, max_connections=max_connections)
         try:
             web = await start_web(config, host, port)
-        except UnicodeError as error:  # a label over 63 characters, say
-            raise OSError(
-                f"the web viewer cannot listen on {host}:{port}: not a host name ({error})"
-            ) from None
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise OSError(f"the web viewer cannot listen on {host}:{port}: {reason}") from None
         print(f"sheepfold serve: web viewer on http://{host}:{web.port}/", flush=True)
         try:
             yield web

@@ -49,12 +49,6 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"sheepfold web: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 1
-    except UnicodeError as error:  # a label over 63 characters, say
-        print(
-            f"sheepfold web: cannot listen on {args.host}:{args.port}: not a host name ({error})",
-            file=sys.stderr,
-        )
-        return 1
     return 0
 
 

@@ -503,5 +503,12 @@ async def start_web(config: WebConfig, host: str = "127.0.0.1", port: int = 8080
     )
     await runner.setup()
     site = BoundedSite(runner, host, port, config.max_connections)
-    await site.start()
+    try:
+        await site.start()
+    except UnicodeError as error:  # a label over 63 characters, say: no host name
+        await runner.cleanup()
+        raise OSError(f"not a host name ({error})") from None
+    except OSError:
+        await runner.cleanup()
+        raise
     return RunningWeb(runner, site.port)
