@@ -151,8 +151,8 @@ async def play_match_with_commands(
     return MatchOutcome(created.match_id, created.seed, info.result), crashed
 
 
-# How often a command seat's match is looked at, and how long its program may
-# take to exit once the match is over before it is killed.
+# How often a command seat's match is looked at, and how long a bot program may
+# take to exit once its match is over before it is killed (the tournament's too).
 POLL_SECONDS = 0.5
 EXIT_GRACE_SECONDS = 1.0
 _OVER = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)

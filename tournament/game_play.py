@@ -17,6 +17,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.connect import RPC_SECONDS, ensure_reachable
 from clients.launch import Launcher
+from clients.matchplay import EXIT_GRACE_SECONDS
 from tournament.config import TournamentConfig
 from tournament.outcome import game_record
 from tournament.schedule import ScheduledGame
@@ -26,7 +27,6 @@ from tournament.store import GameRecord
 __all__ = ["GamePlayer", "PlayedGame", "play_game"]
 
 POLL_SECONDS = 0.2
-EXIT_GRACE_SECONDS = 1.0
 
 # The result, the game's full record (None if it could not be fetched), and
 # why each crashed bot crashed.

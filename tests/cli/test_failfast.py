@@ -391,13 +391,12 @@ def test_strength_takes_a_module_class_bot_and_refuses_a_bad_one_in_one_line() -
     )
 
 
-def test_match_ends_with_its_match_when_a_command_bot_lingers(tmp_path: Path) -> None:
-    """A command bot that ignores SIGTERM and sleeps once its match is over once
-    kept `sheepfold match` waiting forever. It is killed after a grace period, it
-    is not counted as crashed: it played its seat."""
+def _match_against_a_wrapped_command_bot(wrapper: Path, tmp_path: Path) -> Path:
+    """`sheepfold match` of a random bot against `wrapper`, a command bot that does
+    something of its own around the example command bot (unsandboxed, in a folder
+    of its own, which it returns). The match must end well, with no crash."""
     folder = tmp_path / "bot"
     folder.mkdir()
-    lingering = Path(__file__).resolve().parent / "bots" / "lingering_bot.py"
     example = ROOT / "examples" / "command-bot" / "command_bot.py"
     done = sheepfold(
         "match",
@@ -410,13 +409,23 @@ def test_match_ends_with_its_match_when_a_command_bot_lingers(tmp_path: Path) ->
         "--no-sandbox",
         "--json",
         "--bots",
-        f"random,cmd:{sys.executable} {lingering} {example}",
+        f"random,cmd:{sys.executable} {wrapper} {example}",
         "--bot-dir",
         str(folder),
         timeout=90,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["crashed"] == {}
+    return folder
+
+
+def test_match_ends_with_its_match_when_a_command_bot_lingers(tmp_path: Path) -> None:
+    """A command bot that ignores SIGTERM and sleeps once its match is over once
+    kept `sheepfold match` waiting forever. It is killed after a grace period, it
+    is not counted as crashed: it played its seat."""
+    folder = _match_against_a_wrapped_command_bot(
+        Path(__file__).resolve().parent / "bots" / "lingering_bot.py", tmp_path
+    )
     pid = int((folder / "pid").read_text())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
@@ -427,26 +436,7 @@ def test_a_command_bot_cannot_create_matches_on_the_match_commands_own_server(
 ) -> None:
     """Without --server, `sheepfold match` starts a server whose admin token only it
     knows: a bot given that server's address cannot create matches of its own."""
-    folder = tmp_path / "bot"
-    folder.mkdir()
-    maker = ROOT / "tests" / "tournament" / "bots" / "match_maker.py"
-    example = ROOT / "examples" / "command-bot" / "command_bot.py"
-    done = sheepfold(
-        "match",
-        "--game",
-        "sheep-showdown",
-        "--players",
-        "2",
-        "--option",
-        "rounds=1",
-        "--no-sandbox",
-        "--json",
-        "--bots",
-        f"random,cmd:{sys.executable} {maker} {example}",
-        "--bot-dir",
-        str(folder),
-        timeout=90,
+    folder = _match_against_a_wrapped_command_bot(
+        ROOT / "tests" / "tournament" / "bots" / "match_maker.py", tmp_path
     )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["crashed"] == {}
     assert (folder / "create_status").read_text() == "UNAUTHENTICATED"
