@@ -15,6 +15,7 @@ from cli.values import file_path, finite_float, port, whole_number
 from server.metrics_http import MetricsPortError
 from tournament.botcheck import BotCheckError
 from tournament.config import (
+    MAX_BOOTSTRAP,
     MAX_GAMES,
     ConfigError,
     SprtSettings,
@@ -33,8 +34,6 @@ from tournament.store import Store, StoreError, check_existing
 
 __all__ = ["add_parser"]
 
-# As the config's `bootstrap`: more samples take minutes and change nothing visible.
-MAX_BOOTSTRAP = 100_000
 
 RUN_HELP = """\
 Play (or resume) the round robin described by a TOML config file. Every finished
@@ -244,8 +243,6 @@ def _sprt_config(args: argparse.Namespace, config: TournamentConfig) -> Tourname
     settings = dataclasses.replace(
         settings, **{key: value for key, value in overrides.items() if value is not None}
     )
-    if settings.max_games < 1:
-        raise ConfigError("sprt.max_games", f"must be above 0, not {settings.max_games}")
     check_sprt(settings, names, config.players)
     return dataclasses.replace(config, schedule="sprt", sprt=settings)
 

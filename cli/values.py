@@ -42,13 +42,6 @@ def non_negative_int(text: str) -> int:
     return int(text)
 
 
-def positive_int(text: str) -> int:
-    """A count handed to gRPC, whose settings are C ints."""
-    if not (text.isascii() and text.isdigit()) or not 0 < int(text) < 2**31:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number from 1 to {2**31 - 1}")
-    return int(text)
-
-
 def whole_number(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number from `low` to `high` (both >= 0)."""
 
@@ -60,6 +53,10 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
         return int(text)
 
     return number
+
+
+# A count handed to gRPC, whose settings are C ints.
+positive_int = whole_number(1, 2**31 - 1)
 
 
 def number_up_to(limit: float) -> Callable[[str], float]:

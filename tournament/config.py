@@ -24,6 +24,7 @@ from tournament.schedule import group_count
 
 __all__ = [
     "ELO_LIMIT",
+    "MAX_BOOTSTRAP",
     "MAX_GAMES",
     "MIN_ERROR_RATE",
     "SCHEDULES",
@@ -74,6 +75,8 @@ MAX_GAMES = 1_000_000
 # A game's seed is the first seed plus its number, and must stay below 2**63.
 MAX_SEED = 2**63 - 1_000_000
 MAX_GAMES_PER_PAIRING = 100_000
+# Bootstrap samples for the rating intervals: more take minutes and change nothing visible.
+MAX_BOOTSTRAP = 100_000
 MAX_MATCH_TIMEOUT_SECONDS = 7 * 86_400.0
 MAX_STRIKES = 1000
 # SPRT: |elo| <= 1000 is a score of 0.3% to 99.7% (the math holds to about +-6000,
@@ -255,7 +258,7 @@ def parse_config(
         anchor=anchor,
         max_groups=max_groups,
         python_path=tuple(python_path),
-        bootstrap=_int(raw, "bootstrap", 1000, minimum=0, maximum=100_000),
+        bootstrap=_int(raw, "bootstrap", 1000, minimum=0, maximum=MAX_BOOTSTRAP),
         match_timeout_seconds=_float(
             raw, "match_timeout_seconds", 600.0, 1.0, MAX_MATCH_TIMEOUT_SECONDS
         ),
