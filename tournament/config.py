@@ -47,6 +47,7 @@ _TOP_LEVEL = {
     "bots",
     "games_per_pairing",
     "seed",
+    "secret_deals",
     "concurrency",
     "decision_seconds",
     "time_bank_seconds",
@@ -143,6 +144,8 @@ class TournamentConfig:
     options: tuple[tuple[str, str], ...] = ()
     games_per_pairing: int = 2
     seed: int = 1
+    # Match seeds drawn under a secret stored with the tournament (tournament.deals).
+    secret_deals: bool = True
     concurrency: int = 1
     decision_seconds: float = 10.0
     time_bank_seconds: float = 0.0
@@ -254,6 +257,7 @@ def parse_config(
         time_bank_seconds=_float(raw, "time_bank_seconds", 0.0, 0.0, MAX_TIME_BANK_SECONDS),
         max_strikes=_int(raw, "max_strikes", 3, minimum=1, maximum=MAX_STRIKES),
         forfeit_on_timeout=_bool(raw, "forfeit_on_timeout", True),
+        secret_deals=_bool(raw, "secret_deals", True),
         database=_string(raw, "database", f"{name}.sqlite"),
         anchor=anchor,
         max_groups=max_groups,

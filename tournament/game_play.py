@@ -50,7 +50,7 @@ class GamePlayer:
             game=config.game,
             players=config.players,
             options=config.options_dict,
-            seed=scheduled.seed,
+            seed=scheduled.match_seed,
             clock=arena_pb2.ClockSettings(
                 decision_seconds=config.decision_seconds,
                 time_bank_seconds=config.time_bank_seconds,
@@ -121,7 +121,7 @@ class GamePlayer:
         created: arena_pb2.CreateMatchResponse,
     ) -> InProcessSeat | CommandSeat:
         bot = self.config.bot(bot_name)
-        seed = bot_seed(scheduled.seed, seat, bot_name)
+        seed = bot_seed(scheduled.match_seed, seat, bot_name)
         token = created.seat_tokens[seat]
         if bot.command is not None:
             return CommandSeat(
@@ -181,7 +181,7 @@ class GamePlayer:
                 )
                 stand_in = InProcessSeat(
                     "random",
-                    bot_seed(scheduled.seed, seat, "stand-in"),
+                    bot_seed(scheduled.match_seed, seat, "stand-in"),
                     self.address,
                     match_id,
                     created.seat_tokens[seat],

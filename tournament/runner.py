@@ -30,6 +30,7 @@ from clients.launch.socket_dir import private_socket
 from tournament.botcheck import check_bots
 from tournament.config import TournamentConfig, add_python_path, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
+from tournament.deals import dealt, new_secret
 from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.game_play import GamePlayer
 from tournament.progress import Progress, SilentProgress
@@ -288,6 +289,7 @@ def open_tournament(
         config.anchor,
         scheduled,
         {**_config_json(config), "ladder": stages},
+        new_secret() if config.secret_deals else None,
     )
 
 
@@ -331,9 +333,11 @@ async def play_batches(
     runner = _Runner(player, store, tournament_id, elo, progress)
     if crashes is not None:
         runner.crash_reasons = crashes
+    secret = store.deal_secret(tournament_id)
     interrupted = False
     try:
-        while (batch := next_batch()) is not None:
+        while (scheduled := next_batch()) is not None:
+            batch = dealt(scheduled, secret)
             before = runner.played
             await (runner.run(batch) if executor is None else executor.run(runner, batch))
             if batch and runner.played == before:

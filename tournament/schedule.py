@@ -48,6 +48,13 @@ class ScheduledGame:
     seed: int
     seats: tuple[str, ...]  # bot name per seat
     rotation: int  # 0..k-1: how far the group's seat order is rotated
+    # The seed drawn for this deal under the tournament's secret (tournament.deals).
+    secret_seed: int | None = None
+
+    @property
+    def match_seed(self) -> int:
+        """The seed the match is created with: the secret one, or else `seed` itself."""
+        return self.seed if self.secret_seed is None else self.secret_seed
 
 
 def game_key(seed: int, seats: Sequence[str]) -> str:

@@ -87,6 +87,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN node TEXT NOT NULL DEFAULT '';
     """,
+    # 3 -> 4: the secret each game's match seed is drawn under (tournament.deals);
+    # NULL for tournaments stored before, which keep playing their deal numbers
+    """
+    ALTER TABLE tournaments ADD COLUMN deal_secret BLOB;
+    """,
 )
 
 
@@ -284,11 +289,13 @@ class Store:
         anchor: str | None,
         scheduled: int,
         config: dict[str, Any],
+        deal_secret: bytes | None = None,
     ) -> int:
         """The id of tournament `name`, created on first use.
 
         A resumed tournament must play the same game, player count and options
-        as the stored one (otherwise its games would not be comparable).
+        as the stored one (otherwise its games would not be comparable). Its
+        `deal_secret` is stored when it is created and never changes after.
         """
         now = time.time()
         row = self._db.execute(
@@ -297,7 +304,8 @@ class Store:
         if row is None:
             cursor = self._db.execute(
                 "INSERT INTO tournaments (name, game, players, options_json, anchor, scheduled,"
-                " config_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " config_json, created_at, updated_at, deal_secret)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     name,
                     game,
@@ -308,6 +316,7 @@ class Store:
                     json.dumps(config, sort_keys=True),
                     now,
                     now,
+                    deal_secret,
                 ),
             )
             return int(cursor.lastrowid or 0)
@@ -328,6 +337,13 @@ class Store:
             (anchor, scheduled, json.dumps(config, sort_keys=True), now, tid),
         )
         return int(tid)
+
+    def deal_secret(self, tournament_id: int) -> bytes | None:
+        """The secret the tournament's match seeds are drawn under; None: it has none."""
+        row = self._db.execute(
+            "SELECT deal_secret FROM tournaments WHERE id = ?", (tournament_id,)
+        ).fetchone()
+        return None if row is None or row[0] is None else bytes(row[0])
 
     def tournaments(self) -> tuple[TournamentRecord, ...]:
         rows = self._db.execute(

@@ -22,6 +22,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.inprocess import InProcessServer
 from tournament.config import load_config
+from tournament.deals import secret_seed
 from tournament.executors.settings import ExecutorSettings
 from tournament.runner import RunError, run_tournament, schedule_for
 from tournament.store import GameRecord, Store
@@ -144,6 +145,13 @@ def test_same_results_as_the_local_runner_with_class_and_command_bots(
     )
     config = load_config(path)
     local = run_tournament(config, database=str(tmp_path / "local.sqlite"))
+    # The same tournament, with its deal secret, its games forgotten: Ray deals them again.
+    shutil.copy(tmp_path / "local.sqlite", tmp_path / "ray.sqlite")
+    with Store(str(tmp_path / "ray.sqlite")) as store:
+        tid = store.tournament(None).id
+        secret = store.deal_secret(tid)
+        assert secret is not None
+        store.forget(tid, store.done_keys(tid))
     recorder = Recorder()
     remote = run_tournament(
         config, database=str(tmp_path / "ray.sqlite"), progress=recorder, executor=_on(cluster)
@@ -160,7 +168,7 @@ def test_same_results_as_the_local_runner_with_class_and_command_bots(
     with Store(str(tmp_path / "ray.sqlite")) as store:
         replays = [store.replay(game.match_id) for game in there]
     assert all(replay is not None and replay.actions for replay in replays)
-    assert [replay.seed for replay in replays] == [game.seed for game in there]
+    assert [replay.seed for replay in replays] == [secret_seed(secret, g.seed) for g in there]
 
 
 def test_a_worker_node_killed_mid_run_still_counts_every_game_once(

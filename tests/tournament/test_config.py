@@ -56,6 +56,7 @@ def test_a_good_config_parses_with_defaults(tmp_path: Path) -> None:
         (_with(games_per_pairing=1.5), "games_per_pairing"),
         (_with(anchor="nobody"), "anchor"),
         (_with(database=""), "database"),
+        (_with(secret_deals="yes"), "secret_deals"),
         (_with(rounds=3), "rounds"),
         (_with(bots=None), "bots"),
         (_with(bots=[{"name": "only", "builtin": "random"}]), "bots"),

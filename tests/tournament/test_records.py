@@ -13,6 +13,7 @@ import pytest
 
 import games as games_registry
 from tournament.config import load_config
+from tournament.deals import SECRET_BYTES, secret_seed
 from tournament.runner import run_tournament
 from tournament.store import MIGRATIONS, Store
 
@@ -50,6 +51,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_each_game_keeps_its_seed_clock_actions_and_result(played: Path) -> None:
     with Store(played) as store:
         tid = store.tournament("records").id
+        secret = store.deal_secret(tid)
+        assert secret is not None and len(secret) == SECRET_BYTES
         games = {game.match_id: game for game in store.games(tid)}
         entries = store.replays(tid)
         assert store.replays() == entries
@@ -65,7 +68,9 @@ def test_each_game_keeps_its_seed_clock_actions_and_result(played: Path) -> None
             assert entry.bots == game.bots
             replay = store.replay(entry.match_id)
             assert replay is not None
-            assert replay.match_id == entry.match_id and replay.seed == game.seed
+            assert replay.match_id == entry.match_id
+            # Played from the deal number's secret seed, never from the number itself.
+            assert replay.seed == secret_seed(secret, game.seed) != game.seed
             assert replay.rules_version == games_registry.get("sheep-n-sheep").rules_version
             assert (
                 replay.clock.decision_seconds,
