@@ -82,6 +82,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="token CreateMatch must present (default: $SHEEPFOLD_ADMIN_TOKEN; none = open)",
     )
     parser.add_argument(
+        "--private-replays",
+        action="store_true",
+        help="ListMatches and GetReplay need the admin token too, so bots playing here "
+        "cannot read finished matches (their seeds and deals); needs --admin-token",
+    )
+    parser.add_argument(
         "--db",
         default="sheepfold.db",
         help="SQLite file for matches, actions and results; unfinished matches in it are "
@@ -224,6 +230,11 @@ def run(args: argparse.Namespace) -> int:
         loops.loop_factory(args.loop)
     except ValueError as error:  # not installed here
         raise SystemExit(f"sheepfold serve: --loop {args.loop}: {error}") from None
+    if args.private_replays and not args.admin_token:
+        raise SystemExit(
+            "sheepfold serve: --private-replays needs an admin token to read them with "
+            "(--admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
+        )
     configure_logging(args.log_format, args.log_level)
     raise_open_file_limit()
     store: Store
@@ -238,6 +249,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         admin_token=args.admin_token or None,
+        private_replays=args.private_replays,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         max_live_matches=args.max_live_matches,
@@ -266,7 +278,11 @@ def run(args: argparse.Namespace) -> int:
         if missing:
             raise SystemExit(f"sheepfold serve: {missing}")
         companion = _web_companion(
-            args.web_host, args.web_port, tuple(args.tournament_db), args.web_max_connections
+            args.web_host,
+            args.web_port,
+            tuple(args.tournament_db),
+            args.web_max_connections,
+            (args.admin_token or "") if args.private_replays else "",
         )
     try:
         loops.run(serve(config, store, companion), args.loop)
@@ -276,15 +292,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _web_companion(
-    host: str, port: int, dbs: tuple[Path, ...], max_connections: int
+    host: str, port: int, dbs: tuple[Path, ...], max_connections: int, admin_token: str
 ) -> Callable[[int], AbstractAsyncContextManager[object]]:
     """The web viewer beside the server; it reaches the server over loopback gRPC,
-    through the public API like any client."""
+    through the public API like any client (with the admin token when the server's
+    replays are private: the viewer is the operator's own window on them)."""
     from web.app import WebConfig, start_web
 
     @asynccontextmanager
     async def running(grpc_port: int) -> AsyncIterator[object]:
-        config = WebConfig(f"127.0.0.1:{grpc_port}", dbs, max_connections=max_connections)
+        config = WebConfig(
+            f"127.0.0.1:{grpc_port}",
+            admin_token=admin_token,
+            tournament_dbs=dbs,
+            max_connections=max_connections,
+        )
         try:
             web = await start_web(config, host, port)
         except OSError as error:

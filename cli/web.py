@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import sys
 
@@ -28,6 +29,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         metavar="ADDR",
         help="the game server (default %(default)s)",
     )
+    parser.add_argument(
+        "--admin-token",
+        default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
+        help="for a server started with --private-replays: its admin token, so the viewer "
+        "can list and replay its matches for everyone who opens it "
+        "(default: $SHEEPFOLD_ADMIN_TOKEN)",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
     parser.add_argument("--port", type=port, default=8080, help="HTTP port (default %(default)s)")
     add_viewer_arguments(parser, prefix="", when="")
@@ -41,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     config = WebConfig(
         server=args.server,
+        admin_token=args.admin_token or "",
         tournament_dbs=tuple(args.tournament_db),
         max_connections=args.max_connections,
     )

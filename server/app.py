@@ -50,6 +50,9 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 50051
     admin_token: str | None = None
+    # ListMatches and GetReplay need the admin token too: the records of finished
+    # matches (their seeds, so their deals) stay with whoever runs the server.
+    private_replays: bool = False
     tls_cert: Path | None = None
     tls_key: Path | None = None
     max_message_bytes: int = 4 * 1024 * 1024
@@ -91,6 +94,10 @@ class ServerConfig:
     metrics_host: str | None = None
     # The health service alone, in plaintext, for probes that cannot speak TLS.
     health_port: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.private_replays and not self.admin_token:
+            raise ValueError("private replays need an admin token to read them with")
 
 
 def grpc_options(config: ServerConfig, max_connections: int | None = None) -> list[tuple[str, int]]:
@@ -235,6 +242,7 @@ class SheepfoldServer:
             ArenaService(
                 self.registry,
                 admin_token=self.config.admin_token,
+                private_replays=self.config.private_replays,
                 default_clock=self.config.default_clock,
                 join_timeout=self.config.join_timeout,
                 max_pending_joins=self.config.max_pending_joins_per_address,

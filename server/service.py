@@ -41,6 +41,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         registry: MatchRegistry,
         *,
         admin_token: str | None = None,
+        private_replays: bool = False,
         default_clock: ClockConfig | None = None,
         join_timeout: float = 30.0,
         max_pending_joins: int = 100,
@@ -51,6 +52,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self._watching: Counter[str] = Counter()
         self._watched: dict[str, Match] = {}
         self.admin_token = admin_token or None
+        self.private_replays = private_replays
         self.default_clock = default_clock or ClockConfig()
         self.log = structlog.get_logger("sheepfold.service")
 
@@ -86,15 +88,27 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             match_id=match.record.match_id, seat_tokens=tokens, seed=match.record.seed
         )
 
-    async def _check_admin(self, presented: str, context: grpc.aio.ServicerContext) -> None:
+    async def _check_admin(
+        self,
+        presented: str,
+        context: grpc.aio.ServicerContext,
+        needs: str = "this server needs an admin token",
+    ) -> None:
         if self.admin_token is None:
             return
         if not presented:
-            await abort(
-                context, grpc.StatusCode.UNAUTHENTICATED, "this server needs an admin token"
-            )
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, needs)
         if not hmac.compare_digest(presented.encode(), self.admin_token.encode()):
             await abort(context, grpc.StatusCode.PERMISSION_DENIED, "wrong admin token")
+
+    async def _check_reader(self, presented: str, context: grpc.aio.ServicerContext) -> None:
+        """On a server with private replays, only the admin token lists and replays matches."""
+        if self.private_replays:
+            await self._check_admin(
+                presented,
+                context,
+                "this server keeps its match list and replays private: they need the admin token",
+            )
 
     async def _clock(
         self, settings: arena_pb2.ClockSettings, context: grpc.aio.ServicerContext
@@ -142,6 +156,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def ListMatches(
         self, request: arena_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.ListMatchesResponse:
+        await self._check_reader(request.admin_token, context)
         if request.limit < 0:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "limit must not be negative")
         if request.status and request.status not in {s.value for s in Status}:
@@ -157,6 +172,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def GetReplay(
         self, request: arena_pb2.GetReplayRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.Replay:
+        await self._check_reader(request.admin_token, context)
         async with _database_errors(context):
             found = await self.registry.replay(request.match_id)
         if found is None:

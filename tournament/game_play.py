@@ -103,7 +103,8 @@ class GamePlayer:
         """The game's full record, kept with its result so it can be replayed later."""
         try:
             return await stub.GetReplay(
-                arena_pb2.GetReplayRequest(match_id=match_id), timeout=RPC_SECONDS
+                arena_pb2.GetReplayRequest(match_id=match_id, admin_token=self.admin_token),
+                timeout=RPC_SECONDS,
             )
         except grpc.aio.AioRpcError as error:
             # The result still counts; only `sheepfold replay` will not find this game.

@@ -24,7 +24,7 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.connect import Unreachable, ensure_reachable
+from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
 from clients.launch import Launcher, SandboxUnavailable
 from clients.launch.socket_dir import private_socket
 from tournament.botcheck import check_bots
@@ -166,7 +166,11 @@ async def local_server(config: TournamentConfig) -> AsyncIterator[LocalServer]:
     admin_token = secrets.token_hex(16)
     with private_socket() as path:
         socket = path if sandboxed_bots(config) else None
-        served = serving_here(ServerConfig(admin_token=admin_token), unix_socket=socket)
+        # Private replays: no bot can list the games played before its own, nor read
+        # their seeds (and so the deals every other group plays too).
+        served = serving_here(
+            ServerConfig(admin_token=admin_token, private_replays=True), unix_socket=socket
+        )
         async with served as address:
             yield LocalServer(address, socket, admin_token)
 
@@ -383,6 +387,7 @@ class _Runner:
         self.errors = 0
         self.crash_reasons: dict[str, str] = {}  # bot -> its first crash in this run
         self.channel: grpc.aio.Channel | None = None
+        self._replays_checked = False
 
     async def run(self, pending: list[ScheduledGame]) -> None:
         if not pending:
@@ -397,6 +402,7 @@ class _Runner:
                 raise RunError(str(error)) from None
             self.channel = channel
             stub = arena_pb2_grpc.ArenaStub(channel)
+            await self._warn_if_replays_open(stub)
             workers = [
                 asyncio.create_task(self._worker(stub, queue), name=f"tournament-worker-{i}")
                 for i in range(min(self.config.concurrency, len(pending)))
@@ -431,6 +437,23 @@ class _Runner:
                 self.reject(scheduled.key, str(error))
                 continue
             self.accept(record, replay, crashes)
+
+    async def _warn_if_replays_open(self, stub: arena_pb2_grpc.ArenaStub) -> None:
+        """A server that lists its matches to anyone lets a command bot read the
+        seeds of finished games: the deals the other groups still play."""
+        if self._replays_checked or not any(b.command for b in self.config.bots):
+            return
+        self._replays_checked = True
+        try:
+            await stub.ListMatches(arena_pb2.ListMatchesRequest(limit=1), timeout=RPC_SECONDS)
+        except grpc.aio.AioRpcError:
+            return  # private (or not answering, which the games will show)
+        self.log.warning(
+            "this server lets anyone list and replay its finished matches, so the command "
+            "bots can read the deals of games already played; start it with "
+            "--private-replays --admin-token and give the runner that token",
+            server=self.address,
+        )
 
     def accept(
         self,

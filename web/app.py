@@ -39,6 +39,9 @@ class WebConfig:
     cache_size: int = 16  # finished matches' frames kept, per view
     max_connections: int = MAX_CONNECTIONS
     idle_seconds: float = IDLE_SECONDS
+    # For a server with private replays (serve --private-replays): whoever can open
+    # the viewer then sees every match the server lists.
+    admin_token: str = ""
 
 
 @dataclass
@@ -113,7 +116,7 @@ def build_app(config: WebConfig) -> web.Application:
     app = web.Application(middlewares=[_errors])
 
     async def start(app: web.Application) -> None:
-        gateway = Gateway(config.server)
+        gateway = Gateway(config.server, admin_token=config.admin_token)
         app[STATE] = State(config, gateway, WatchHub(gateway.watch))
 
     async def stop(app: web.Application) -> None:

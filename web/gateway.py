@@ -15,7 +15,11 @@ HTTP_STATUS = {
     grpc.StatusCode.RESOURCE_EXHAUSTED: 503,
     grpc.StatusCode.UNAVAILABLE: 502,
     grpc.StatusCode.DEADLINE_EXCEEDED: 504,
+    grpc.StatusCode.UNAUTHENTICATED: 403,
+    grpc.StatusCode.PERMISSION_DENIED: 403,
 }
+# The only calls that need a token are those of a server with private replays.
+TOKEN_HINT = " (start the viewer with that server's admin token: --admin-token)"
 
 
 class GatewayError(Exception):
@@ -29,13 +33,17 @@ def _error(error: grpc.aio.AioRpcError, what: str) -> GatewayError:
     status = HTTP_STATUS.get(error.code(), 502)
     if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
         return GatewayError(status, f"the game server does not answer ({what})")
-    return GatewayError(status, error.details() or f"{what} failed: {error.code().name}")
+    message = error.details() or f"{what} failed: {error.code().name}"
+    if status == 403:
+        message += TOKEN_HINT
+    return GatewayError(status, message)
 
 
 class Gateway:
-    def __init__(self, address: str, timeout: float = 10.0) -> None:
+    def __init__(self, address: str, timeout: float = 10.0, admin_token: str = "") -> None:
         self.address = address
         self.timeout = timeout
+        self.admin_token = admin_token  # what a server with private replays asks for
         self._channel = grpc.aio.insecure_channel(address)
         self.stub = arena_pb2_grpc.ArenaStub(self._channel)
 
@@ -52,7 +60,8 @@ class Gateway:
     async def matches(self, game: str = "", limit: int = 200) -> list[arena_pb2.MatchInfo]:
         try:
             response = await self.stub.ListMatches(
-                arena_pb2.ListMatchesRequest(game=game, limit=limit), timeout=self.timeout
+                arena_pb2.ListMatchesRequest(game=game, limit=limit, admin_token=self.admin_token),
+                timeout=self.timeout,
             )
         except grpc.aio.AioRpcError as error:
             raise _error(error, "ListMatches") from None
@@ -69,7 +78,8 @@ class Gateway:
     async def replay(self, match_id: str) -> arena_pb2.Replay:
         try:
             return await self.stub.GetReplay(
-                arena_pb2.GetReplayRequest(match_id=match_id), timeout=self.timeout
+                arena_pb2.GetReplayRequest(match_id=match_id, admin_token=self.admin_token),
+                timeout=self.timeout,
             )
         except grpc.aio.AioRpcError as error:
             raise _error(error, "GetReplay") from None

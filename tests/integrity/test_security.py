@@ -20,6 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots.random_bot import RandomBot
+from clients.matchplay import play_match
 from clients.sdk import play
 from tests.conftest import ROOT, ServerProcess, start_server_process, stop_server_process
 from tests.integrity.helpers import (
@@ -71,6 +72,68 @@ def test_the_admin_token_flag_works_too() -> None:
             assert stub.CreateMatch(create_request(CASE, 1, admin_token="flag-token")).match_id
     finally:
         assert stop_server_process(server) == 0
+
+
+def test_private_replays_keep_the_match_list_and_replays_for_the_admin_token() -> None:
+    """`--private-replays`: a bot on the server cannot list its matches nor replay
+    one (a finished match's seed is a deal other players may still meet);
+    the operator can, and every call a bot needs stays open."""
+    server = start_server_process("--admin-token", "flag-token", "--private-replays")
+    try:
+        outcome = asyncio.run(
+            play_match(
+                server.address,
+                CASE.game,
+                [RandomBot(1), RandomBot(2)],
+                admin_token="flag-token",
+            )
+        )
+        match_id = outcome.match_id
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            for token, code in [("", "UNAUTHENTICATED"), ("wrong", "PERMISSION_DENIED")]:
+                calls = (
+                    (stub.ListMatches, arena_pb2.ListMatchesRequest(admin_token=token)),
+                    (
+                        stub.GetReplay,
+                        arena_pb2.GetReplayRequest(match_id=match_id, admin_token=token),
+                    ),
+                )
+                for method, request in calls:
+                    with pytest.raises(grpc.RpcError) as caught:
+                        method(request)
+                    assert caught.value.code().name == code
+                    if code == "UNAUTHENTICATED":
+                        assert "private" in (caught.value.details() or "")
+            listed = stub.ListMatches(arena_pb2.ListMatchesRequest(admin_token="flag-token"))
+            assert [info.match_id for info in listed.matches] == [match_id]
+            replay = stub.GetReplay(
+                arena_pb2.GetReplayRequest(match_id=match_id, admin_token="flag-token")
+            )
+            assert_replay_reproduces_result(replay)
+            # What a seat needs stays open: its own match's status and the games.
+            assert stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id)).status == (
+                arena_pb2.MATCH_STATUS_FINISHED
+            )
+            assert stub.ListGames(arena_pb2.ListGamesRequest()).games
+    finally:
+        assert stop_server_process(server) == 0
+
+
+def test_private_replays_need_an_admin_token() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "serve", "--private-replays", "--db", ":memory:"],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "SHEEPFOLD_ADMIN_TOKEN"},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        "sheepfold serve: --private-replays needs an admin token to read them with "
+        "(--admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
+    )
 
 
 def _sheepfold_match(address: str, *extra: str, env: dict[str, str] | None = None):

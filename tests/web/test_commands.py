@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import subprocess
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from clients.bots.random_bot import RandomBot
+from clients.matchplay import play_match
 from tests.conftest import ROOT, start_server_process, stop_server_process
 
 pytestmark = pytest.mark.e2e
@@ -63,6 +66,46 @@ def test_web_command_in_front_of_a_server(tmp_path: Path) -> None:
         web.terminate()
         assert web.wait(15) == 0
         stop_server_process(server)
+
+
+def test_a_server_with_private_replays_shows_them_in_its_viewer_and_to_web_with_the_token(
+    tmp_path: Path,
+) -> None:
+    """The viewer is the operator's window: `serve --web-port` lends it the admin
+    token, `sheepfold web` takes one; without it the page says what to do."""
+    port = free_port()
+    env = {"SHEEPFOLD_ADMIN_TOKEN": "view-token"}
+    server = start_server_process("--private-replays", "--web-port", str(port), env=env)
+    other = free_port()
+    web = subprocess.Popen(
+        [sys.executable, "-m", "cli", "web", "--server", server.address, "--port", str(other)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        outcome = asyncio.run(
+            play_match(
+                server.address,
+                "sheep-n-sheep",
+                [RandomBot(1), RandomBot(2)],
+                admin_token="view-token",
+            )
+        )
+        listed = json.loads(wait_http(f"http://127.0.0.1:{port}/api/matches"))
+        assert [row["match_id"] for row in listed] == [outcome.match_id]
+        frames = wait_http(f"http://127.0.0.1:{port}/api/match/{outcome.match_id}/frames")
+        assert json.loads(frames)["frames"]
+        wait_http(f"http://127.0.0.1:{other}/")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{other}/api/matches", timeout=10)
+        assert refused.value.code == 403
+        assert "--admin-token" in refused.value.read().decode()
+    finally:
+        web.terminate()
+        assert web.wait(15) == 0
+        assert stop_server_process(server) == 0
 
 
 def test_web_command_names_a_missing_tournament_db(tmp_path: Path) -> None:

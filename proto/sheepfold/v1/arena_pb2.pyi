@@ -181,14 +181,16 @@ class GetMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
-    __slots__ = ("game", "status", "limit")
+    __slots__ = ("game", "status", "limit", "admin_token")
     GAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     game: str
     status: MatchStatus
     limit: int
-    def __init__(self, game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., limit: _Optional[int] = ...) -> None: ...
+    admin_token: str
+    def __init__(self, game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., limit: _Optional[int] = ..., admin_token: _Optional[str] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
     __slots__ = ("matches",)
@@ -382,10 +384,12 @@ class WatchResponse(_message.Message):
     def __init__(self, snapshot: _Optional[_Union[Snapshot, _Mapping]] = ..., event: _Optional[_Union[EventMessage, _Mapping]] = ..., result: _Optional[_Union[MatchResult, _Mapping]] = ...) -> None: ...
 
 class GetReplayRequest(_message.Message):
-    __slots__ = ("match_id",)
+    __slots__ = ("match_id", "admin_token")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+    admin_token: str
+    def __init__(self, match_id: _Optional[str] = ..., admin_token: _Optional[str] = ...) -> None: ...
 
 class RecordedAction(_message.Message):
     __slots__ = ("move", "seat", "action_index", "label", "forced")
