@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
+import shutil
 import tempfile
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -25,14 +26,25 @@ from server.launch import ServerProcess
 ROOT = launch.ROOT
 
 
+# The folders of the servers' own databases, removed when the test session ends.
+_SERVER_DB_FOLDERS: list[Path] = []
+
+
 def start_server_process(*extra: str, env: dict[str, str] | None = None) -> ServerProcess:
     """`sheepfold serve` as a subprocess on a free port; waits until it listens.
 
     Each server gets a fresh SQLite file unless `extra` names its own `--db`.
     """
     if "--db" not in extra:
-        extra = ("--db", str(Path(tempfile.mkdtemp(prefix="sheepfold-")) / "server.db"), *extra)
+        folder = Path(tempfile.mkdtemp(prefix="sheepfold-test-server-"))
+        _SERVER_DB_FOLDERS.append(folder)
+        extra = ("--db", str(folder / "server.db"), *extra)
     return launch.start(launch.serve_command(*extra), env=env)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    for folder in _SERVER_DB_FOLDERS:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def stop_server_process(server: ServerProcess) -> int:
