@@ -1,12 +1,21 @@
-"""A pids cgroup per sandboxed bot, for when Sheepfold runs as root.
+"""A cgroup per sandboxed bot, for when Sheepfold runs as root.
 
 The kernel never enforces RLIMIT_NPROC on root's processes, even inside a
 user namespace (they still belong to root on the host). So as root the
 process limit is a cgroup's `pids.max` instead: one cgroup per bot and game,
 made under the first writable pids hierarchy (cgroup v1 `pids` or cgroup v2),
 joined by the bot before bubblewrap starts, emptied and removed after it.
-An ordinary user needs none of this: its RLIMIT_NPROC, set inside the bot's
-own user namespace, counts only that bot's processes.
+
+Where a memory hierarchy is writable too, the bot's cgroup also caps all the
+memory charged to it. The address-space limit (RLIMIT_AS) counts only what a
+process maps; files in its tmpfs folders, memfd files it never maps and
+System V shared memory it detached are memory all the same, and only a
+memory cgroup counts them. A bot over that cap is killed by the kernel's
+out-of-memory killer, which the cgroup records (`oom_kills`).
+
+An ordinary user needs none of this for processes: its RLIMIT_NPROC, set
+inside the bot's own user namespace, counts only that bot's processes. It
+gets no memory cgroup either (see docs/operations.md).
 """
 
 from __future__ import annotations
@@ -18,107 +27,194 @@ import time
 import uuid
 from pathlib import Path
 
-__all__ = ["PidsCgroup", "find_pids_hierarchy", "remove_stale"]
+__all__ = [
+    "BotCgroup",
+    "Hierarchies",
+    "find_hierarchies",
+    "find_pids_hierarchy",
+    "remove_stale",
+]
 
 MOUNTINFO = Path("/proc/self/mountinfo")
+PREFIX = "sheepfold-bot-"
 
 
-def find_pids_hierarchy(mountinfo: Path = MOUNTINFO) -> Path | None:
-    """The root folder of a writable pids cgroup hierarchy, or None."""
+def _mounts(mountinfo: Path) -> list[tuple[Path, str, list[str]]]:
+    """(mount point, file system type, super options) of every mount."""
     try:
         lines = mountinfo.read_text().splitlines()
     except OSError:
-        return None
+        return []
+    found = []
     for line in lines:
         before, _, after = line.partition(" - ")
         fields, extra = before.split(), after.split()
         if len(fields) < 5 or len(extra) < 3:
             continue
-        mount, fstype, options = Path(fields[4]), extra[0], extra[2].split(",")
-        if fstype == "cgroup" and "pids" in options and os.access(mount, os.W_OK):
+        found.append((Path(fields[4]), extra[0], extra[2].split(",")))
+    return found
+
+
+def _find(controller: str, mountinfo: Path) -> Path | None:
+    """The root of a writable hierarchy with `controller`, or None."""
+    for mount, fstype, options in _mounts(mountinfo):
+        if fstype == "cgroup" and controller in options and os.access(mount, os.W_OK):
             return mount
-        if fstype == "cgroup2" and os.access(mount, os.W_OK) and _v2_pids(mount):
+        if fstype == "cgroup2" and os.access(mount, os.W_OK) and _v2_enable(mount, controller):
             return mount
     return None
 
 
-def _v2_pids(mount: Path) -> bool:
+def _v2_enable(mount: Path, controller: str) -> bool:
     try:
-        if "pids" not in (mount / "cgroup.controllers").read_text().split():
+        if controller not in (mount / "cgroup.controllers").read_text().split():
             return False
         control = mount / "cgroup.subtree_control"
-        if "pids" not in control.read_text().split():
-            control.write_text("+pids")
+        if controller not in control.read_text().split():
+            control.write_text(f"+{controller}")
     except OSError:
         return False
     return True
 
 
-class PidsCgroup:
-    """One bot's cgroup: at most `max_pids` processes and threads."""
+def find_pids_hierarchy(mountinfo: Path = MOUNTINFO) -> Path | None:
+    """The root folder of a writable pids cgroup hierarchy, or None."""
+    return _find("pids", mountinfo)
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
 
-    @classmethod
-    def create(cls, hierarchy: Path, max_pids: int) -> PidsCgroup:
-        """A new cgroup named after this process (so a later run can tell it is stale)."""
-        path = hierarchy / f"sheepfold-bot-{os.getpid()}-{uuid.uuid4().hex[:12]}"
-        path.mkdir(mode=0o755)
-        try:
-            (path / "pids.max").write_text(str(max_pids))
-        except OSError:
-            path.rmdir()
-            raise
-        return cls(path)
+class Hierarchies:
+    """Where bots' cgroups are made: a pids hierarchy, and a memory one if any
+    (the same folder on cgroup v2)."""
+
+    def __init__(self, pids: Path, memory: Path | None) -> None:
+        self.pids = pids
+        self.memory = memory
 
     @property
-    def procs(self) -> str:
-        return str(self.path / "cgroup.procs")
+    def roots(self) -> tuple[Path, ...]:
+        return (self.pids,) if self.memory in (None, self.pids) else (self.pids, self.memory)
+
+
+def find_hierarchies(mountinfo: Path = MOUNTINFO) -> Hierarchies | None:
+    """The writable hierarchies for bots' cgroups, or None without a pids one."""
+    pids = find_pids_hierarchy(mountinfo)
+    if pids is None:
+        return None
+    return Hierarchies(pids, _find("memory", mountinfo))
+
+
+class BotCgroup:
+    """One bot's cgroup (a folder in each hierarchy): at most `max_pids`
+    processes and threads, and at most `max_bytes` of memory where there is a
+    memory hierarchy."""
+
+    def __init__(self, folders: tuple[Path, ...], memory: Path | None) -> None:
+        self.folders = folders  # the pids folder first
+        self.memory = memory  # the folder holding the memory files, if any
+
+    @classmethod
+    def create(cls, where: Hierarchies, max_pids: int, max_bytes: int) -> BotCgroup:
+        """A new cgroup named after this process (so a later run can tell it is stale)."""
+        name = f"{PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}"
+        made: list[Path] = []
+        try:
+            for root in where.roots:
+                (root / name).mkdir(mode=0o755)
+                made.append(root / name)
+            (made[0] / "pids.max").write_text(str(max_pids))
+            memory = None if where.memory is None else where.memory / name
+            if memory is not None:
+                _limit_memory(memory, max_bytes)
+        except OSError:
+            for folder in made:
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+            raise
+        return cls(tuple(made), memory)
+
+    @property
+    def procs(self) -> tuple[str, ...]:
+        """The `cgroup.procs` file of each folder: the bot joins all of them."""
+        return tuple(str(folder / "cgroup.procs") for folder in self.folders)
+
+    def join_command(self, argv: list[str], shell: str) -> list[str]:
+        """`argv` started by `shell` once it has moved itself into every folder."""
+        joins = [f'echo 0 > "${index}"' for index in range(len(self.folders))]
+        shift = [f"shift {len(self.folders) - 1}"] if len(self.folders) > 1 else []
+        script = " && ".join([*joins, *shift, 'exec "$@"'])
+        return [shell, "-c", script, *self.procs, *argv]
 
     def refused_forks(self) -> int:
         """How often the limit refused a fork (pids.events `max`)."""
-        with contextlib.suppress(OSError, ValueError):
-            for line in (self.path / "pids.events").read_text().splitlines():
-                key, _, value = line.partition(" ")
-                if key == "max":
-                    return int(value)
-        return 0
+        return _counter(self.folders[0] / "pids.events", "max")
+
+    def oom_kills(self) -> int:
+        """Processes the memory limit's out-of-memory killer ended (v1 and v2)."""
+        if self.memory is None:
+            return 0
+        return max(
+            _counter(self.memory / "memory.oom_control", "oom_kill"),
+            _counter(self.memory / "memory.events", "oom_kill"),
+        )
 
     def remove(self, timeout: float = 2.0) -> None:
-        """Kill whatever is left in the cgroup and remove it."""
+        """Kill whatever is left in the cgroup and remove its folders."""
         deadline = time.monotonic() + timeout
-        while True:
-            self._kill_all()
-            try:
-                self.path.rmdir()
-                return
-            except FileNotFoundError:
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    return  # a stuck process: leave the empty-ish cgroup behind
-                time.sleep(0.02)
+        for folder in self.folders:
+            while True:
+                _kill_all(folder)
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        break  # a stuck process: leave the empty-ish cgroup behind
+                    time.sleep(0.02)
 
-    def _kill_all(self) -> None:
-        kill = self.path / "cgroup.kill"
-        if kill.exists():
-            with contextlib.suppress(OSError):
-                kill.write_text("1")
-            return
+
+def _limit_memory(folder: Path, max_bytes: int) -> None:
+    if (folder / "memory.max").exists():  # v2
+        (folder / "memory.max").write_text(str(max_bytes))
+        with contextlib.suppress(FileNotFoundError):
+            (folder / "memory.swap.max").write_text("0")
+        return
+    (folder / "memory.limit_in_bytes").write_text(str(max_bytes))
+    # Memory and swap together, so that swap adds nothing (absent without swap accounting).
+    with contextlib.suppress(OSError):
+        (folder / "memory.memsw.limit_in_bytes").write_text(str(max_bytes))
+
+
+def _counter(path: Path, key: str) -> int:
+    with contextlib.suppress(OSError, ValueError):
+        for line in path.read_text().splitlines():
+            name, _, value = line.partition(" ")
+            if name == key:
+                return int(value)
+    return 0
+
+
+def _kill_all(folder: Path) -> None:
+    kill = folder / "cgroup.kill"
+    if kill.exists():
         with contextlib.suppress(OSError):
-            for pid in (self.path / "cgroup.procs").read_text().split():
-                with contextlib.suppress(ProcessLookupError, PermissionError, ValueError):
-                    os.kill(int(pid), signal.SIGKILL)
+            kill.write_text("1")
+        return
+    with contextlib.suppress(OSError):
+        for pid in (folder / "cgroup.procs").read_text().split():
+            with contextlib.suppress(ProcessLookupError, PermissionError, ValueError):
+                os.kill(int(pid), signal.SIGKILL)
 
 
-def remove_stale(hierarchy: Path) -> None:
+def remove_stale(where: Hierarchies) -> None:
     """Remove bot cgroups left behind by runners that died (their pid is gone)."""
-    for folder in hierarchy.glob("sheepfold-bot-*-*"):
-        try:
-            owner = int(folder.name.split("-")[2])
-            os.kill(owner, 0)
-        except ProcessLookupError:
-            PidsCgroup(folder).remove(timeout=0.5)
-        except (ValueError, PermissionError):
-            continue
+    for root in where.roots:
+        for folder in root.glob(f"{PREFIX}*-*"):
+            try:
+                owner = int(folder.name.removeprefix(PREFIX).split("-")[0])
+                os.kill(owner, 0)
+            except ProcessLookupError:
+                BotCgroup((folder,), None).remove(timeout=0.5)
+            except (ValueError, PermissionError):
+                continue

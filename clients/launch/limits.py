@@ -39,6 +39,12 @@ class Limits:
     def output_bytes(self) -> int:
         return int(self.output_mb * MIB)
 
+    @property
+    def charged_bytes(self) -> int:
+        """All the memory a bot may hold, where a memory cgroup counts it (as root):
+        its address space, plus its two tmpfs folders (/tmp and /dev/shm) full."""
+        return (self.memory_mb + 2 * self.tmp_mb) * MIB
+
     def prlimit_args(self) -> list[str]:
         """`prlimit` options setting soft = hard, except CPU: SIGXCPU first, SIGKILL 1 s later."""
         memory = self.memory_mb * MIB

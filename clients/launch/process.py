@@ -17,9 +17,8 @@ import signal
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from clients.launch.cgroup import PidsCgroup, find_pids_hierarchy, remove_stale
+from clients.launch.cgroup import BotCgroup, Hierarchies, find_hierarchies, remove_stale
 from clients.launch.sandbox import (
     SandboxPolicy,
     SandboxUnavailable,
@@ -86,7 +85,7 @@ class Launcher:
     def __init__(self, server_socket: str | None = None) -> None:
         self.server_socket = server_socket
         self._tools: Tools | None = None
-        self._pids: Path | None = None
+        self._cgroups: Hierarchies | None = None
 
     def check(self) -> Tools:
         """Find and try the sandbox once; raise `SandboxUnavailable` saying what is missing."""
@@ -95,21 +94,21 @@ class Launcher:
         tools = find_tools()
         probe(tools)
         if os.geteuid() == 0:
-            self._pids = find_pids_hierarchy()
-            if self._pids is None:
+            self._cgroups = find_hierarchies()
+            if self._cgroups is None:
                 raise SandboxUnavailable(
                     "running sandboxed bots as root needs a writable pids cgroup (the kernel "
                     "does not enforce process limits on root): run Sheepfold as an ordinary "
                     "user, or give it a writable /sys/fs/cgroup"
                 )
-            remove_stale(self._pids)
+            remove_stale(self._cgroups)
         self._tools = tools
         return tools
 
     @property
-    def pids_hierarchy(self) -> Path | None:
-        """Where bots' pids cgroups are made (as root, after `check`), else None."""
-        return self._pids
+    def cgroups(self) -> Hierarchies | None:
+        """Where bots' cgroups are made (as root, after `check`), else None."""
+        return self._cgroups
 
     def process(self, command: BotCommand) -> BotProcess:
         if command.sandbox is None:
@@ -129,9 +128,10 @@ class Launcher:
         argv = [tools.bwrap, "--args", ARGS_FD, "--", *inner]
         options_data = b"".join(option.encode() + b"\0" for option in options)
         cgroup = None
-        if self._pids is not None:
-            cgroup = PidsCgroup.create(self._pids, command.sandbox.limits.processes)
-            argv = [tools.shell, "-c", 'echo 0 > "$0" && exec "$@"', cgroup.procs, *argv]
+        if self._cgroups is not None:
+            limits = command.sandbox.limits
+            cgroup = BotCgroup.create(self._cgroups, limits.processes, limits.charged_bytes)
+            argv = cgroup.join_command(argv, tools.shell)
         env = {"PATH": os.environ.get("PATH", "")}
         return BotProcess(command, argv, env, cgroup, options_data)
 
@@ -144,7 +144,7 @@ class BotProcess:
         command: BotCommand,
         argv: list[str],
         env: dict[str, str],
-        cgroup: PidsCgroup | None = None,
+        cgroup: BotCgroup | None = None,
         options_data: bytes | None = None,
     ) -> None:
         self.command = command
@@ -158,6 +158,7 @@ class BotProcess:
         self._signs: set[str] = set()
         self._over_output = False
         self._refused_forks = 0
+        self._oom_kills = 0
 
     @property
     def pid(self) -> int | None:
@@ -221,6 +222,7 @@ class BotProcess:
         if self.cgroup is not None:
             cgroup, self.cgroup = self.cgroup, None
             self._refused_forks = cgroup.refused_forks()
+            self._oom_kills = cgroup.oom_kills()
             await asyncio.to_thread(cgroup.remove)
 
     async def _pump(self, stream: asyncio.StreamReader, keep: bool) -> None:
@@ -264,7 +266,7 @@ class BotProcess:
         if limits is not None:
             if code == 128 + signal.SIGXCPU:
                 return f"CPU limit ({limits.cpu_seconds} s)"
-            if "memory" in self._signs:
+            if "memory" in self._signs or self._oom_kills:
                 return f"memory limit ({limits.memory_mb} MB)"
             if "process" in self._signs or self._refused_forks:
                 return f"process limit ({limits.processes})"

@@ -51,9 +51,10 @@ def test_bots_die_with_the_runner(tmp_path: Path, sandbox_ready: None) -> None:
         if runner.poll() is None:
             runner.kill()
             runner.wait()
-    if os.geteuid() == 0:  # its pids cgroup is left behind; the next run removes it
+    if os.geteuid() == 0:  # its cgroup is left behind; the next run removes it
         launcher = Launcher()
         launcher.check()
-        hierarchy = launcher.pids_hierarchy
-        assert hierarchy is not None
-        assert not list(hierarchy.glob(f"sheepfold-bot-{runner.pid}-*"))
+        hierarchies = launcher.cgroups
+        assert hierarchies is not None
+        for root in hierarchies.roots:
+            assert not list(root.glob(f"sheepfold-bot-{runner.pid}-*"))

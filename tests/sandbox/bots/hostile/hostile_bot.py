@@ -4,7 +4,7 @@
 Contained probes (network, database, write, proc, env, shm, signal, leftover) report
 an escape by printing "ESCAPED: ..." and exiting with status 3, so a leak turns
 into a crash the test sees; contained, the bot then plays its seat normally.
-Resource attacks (forkbomb, memory, cpu, output) never play: the sandbox must
+Resource attacks (forkbomb, memory, memfd, cpu, output) never play: the sandbox must
 stop them. `--probe` runs only the probe and exits 0 (contained) or 3, which
 the tests use unsandboxed to show that each probe does notice real access.
 
@@ -181,6 +181,19 @@ def attack_memory() -> None:
     escaped(f"allocated {len(block)} bytes")
 
 
+def attack_memfd() -> None:
+    """Memory the address-space limit does not see: memfd files, never mapped, of
+    40 MB each (under the file-size limit), up to 2 GB. Only a memory cgroup
+    counts them, and it kills the bot."""
+    files = []
+    for held in range(1, 51):
+        fd = os.memfd_create(f"probe-{held}")
+        files.append(fd)
+        for _ in range(40):
+            os.write(fd, bytes(1 << 20))
+    escaped(f"held {40 * len(files)} MB in memfd files")
+
+
 def attack_cpu() -> None:
     started = time.monotonic()
     while time.monotonic() - started < 120:
@@ -209,6 +222,7 @@ PROBES = {
 ATTACKS = {
     "forkbomb": attack_forkbomb,
     "memory": attack_memory,
+    "memfd": attack_memfd,
     "cpu": attack_cpu,
     "output": attack_output,
 }

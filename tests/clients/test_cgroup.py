@@ -1,0 +1,88 @@
+"""The bots' cgroups, on folders standing in for the cgroup file systems: which
+hierarchies are found, what a bot's cgroup holds, and how the bot joins it.
+(The real ones are used by the sandbox tests, which run as root in CI.)"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from clients.launch.cgroup import BotCgroup, Hierarchies, find_hierarchies
+from clients.launch.limits import MIB, Limits
+
+
+def _mountinfo(tmp_path: Path, *mounts: tuple[Path, str, str]) -> Path:
+    lines = [
+        f"{n} 1 0:{n} / {mount} rw,relatime - {fstype} {fstype} {options}"
+        for n, (mount, fstype, options) in enumerate(mounts, start=30)
+    ]
+    path = tmp_path / "mountinfo"
+    path.write_text("\n".join(["22 1 0:21 / / rw - ext4 /dev/vda rw", *lines]) + "\n")
+    return path
+
+
+def test_cgroup_v1_gives_a_pids_and_a_memory_hierarchy(tmp_path: Path) -> None:
+    pids, memory, cpu = (tmp_path / name for name in ("pids", "memory", "cpu"))
+    for folder in (pids, memory, cpu):
+        folder.mkdir()
+    info = _mountinfo(
+        tmp_path,
+        (cpu, "cgroup", "rw,cpu"),
+        (memory, "cgroup", "rw,memory"),
+        (pids, "cgroup", "rw,pids"),
+    )
+    found = find_hierarchies(info)
+    assert found is not None and (found.pids, found.memory) == (pids, memory)
+    assert found.roots == (pids, memory)
+    without_memory = _mountinfo(tmp_path, (pids, "cgroup", "rw,pids"))
+    found = find_hierarchies(without_memory)
+    assert found is not None and found.memory is None and found.roots == (pids,)
+    assert find_hierarchies(_mountinfo(tmp_path, (memory, "cgroup", "rw,memory"))) is None
+
+
+def test_cgroup_v2_is_one_hierarchy_with_both_controllers_switched_on(tmp_path: Path) -> None:
+    unified = tmp_path / "unified"
+    unified.mkdir()
+    (unified / "cgroup.controllers").write_text("cpu memory pids\n")
+    (unified / "cgroup.subtree_control").write_text("")
+    found = find_hierarchies(_mountinfo(tmp_path, (unified, "cgroup2", "rw")))
+    assert found is not None and found.pids == found.memory == unified
+    assert found.roots == (unified,)
+    # Stand-in for the kernel's file, which keeps each controller switched on.
+    assert (unified / "cgroup.subtree_control").read_text() == "+memory"
+
+
+def test_a_bots_cgroup_caps_processes_and_all_its_memory_and_the_bot_joins_each_folder(
+    tmp_path: Path,
+) -> None:
+    pids, memory = tmp_path / "pids", tmp_path / "memory"
+    pids.mkdir()
+    memory.mkdir()
+    limits = Limits(memory_mb=512, tmp_mb=32, processes=20)
+    assert limits.charged_bytes == (512 + 2 * 32) * MIB
+    cgroup = BotCgroup.create(Hierarchies(pids, memory), limits.processes, limits.charged_bytes)
+    (pid_folder,) = pids.iterdir()
+    (memory_folder,) = memory.iterdir()
+    assert pid_folder.name == memory_folder.name and pid_folder.name.startswith("sheepfold-bot-")
+    assert (pid_folder / "pids.max").read_text() == "20"
+    assert (memory_folder / "memory.limit_in_bytes").read_text() == str(limits.charged_bytes)
+    assert (memory_folder / "memory.memsw.limit_in_bytes").read_text() == str(limits.charged_bytes)
+    argv = cgroup.join_command(["sh", "-c", "echo started $0", "bot"], "sh")
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=True)
+    assert done.stdout == "started bot\n"
+    assert (pid_folder / "cgroup.procs").read_text() == "0\n"
+    assert (memory_folder / "cgroup.procs").read_text() == "0\n"
+    (memory_folder / "memory.oom_control").write_text(
+        "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n"
+    )
+    (pid_folder / "pids.events").write_text("max 3\n")
+    assert (cgroup.oom_kills(), cgroup.refused_forks()) == (2, 3)
+
+
+def test_without_a_memory_hierarchy_a_bot_joins_its_pids_cgroup_alone(tmp_path: Path) -> None:
+    cgroup = BotCgroup.create(Hierarchies(tmp_path, None), 10, 1 << 30)
+    (folder,) = tmp_path.iterdir()
+    assert cgroup.procs == (str(folder / "cgroup.procs"),) and cgroup.oom_kills() == 0
+    argv = cgroup.join_command(["true"], "sh")
+    assert argv == ["sh", "-c", 'echo 0 > "$0" && exec "$@"', str(folder / "cgroup.procs"), "true"]
+    assert subprocess.run(argv, timeout=10, check=False).returncode == 0
