@@ -45,16 +45,20 @@ def game_record(
     duration_seconds: float,
     finished_at: float,
     forfeit_on_timeout: bool,
+    slow: int | None = None,
 ) -> GameRecord:
     """The stored form of a finished game, failures ranked last.
 
     A seat fails when its bot crashed (`crashed` maps seat to what happened),
-    was disqualified, or, with `forfeit_on_timeout`, missed any deadline.
+    was disqualified, or, with `forfeit_on_timeout`, missed any deadline; or
+    when it is the `slow` seat, which held the match up past its time.
     """
     seats = len(scheduled.seats)
     failures: list[str | None] = []
     for seat in range(seats):
-        if seat in crashed:
+        if seat == slow:
+            failures.append("slow")
+        elif seat in crashed:
             failures.append("crash")
         elif disqualified[seat]:
             failures.append("disqualified")

@@ -144,7 +144,7 @@ class SeatRecord:
     server_rank: int  # the rank the server reported
     strikes: int
     disqualified: bool
-    failure: str | None  # None, "crash", "timeout" or "disqualified"
+    failure: str | None  # None, "crash", "timeout", "disqualified" or "slow"
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,3 +47,16 @@ class QuickMCTSBot(MCTSBot):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed, milliseconds=10.0)
+
+
+class StallingBot:
+    """A random bot that takes 0.2 s per decision, well inside its deadline: a
+    game against it outlasts a short match timeout (a bot voiding games it is
+    losing would play like this)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(self, decision: DecisionView) -> int:
+        time.sleep(0.2)
+        return self.rng.randrange(len(decision.actions))
