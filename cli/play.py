@@ -303,7 +303,7 @@ def format_summary(summary: dict[str, Any]) -> str:
             f"rank {summary['ranks'][seat]}{notes}"
         )
     winners = ", ".join(f"seat {w} ({summary['bots'][w]})" for w in summary["winners"])
-    lines.append(f"  winner: {winners}")
+    lines.append(f"  winner: {winners or 'none (every seat was disqualified)'}")
     if disqualified:
         lines.append(
             "  a disqualified seat missed its deadline too often: the server played its "

@@ -84,10 +84,13 @@ def match_result(
     seats: Sequence[arena_pb2.SeatInfo],
     end_reason: str,
 ) -> arena_pb2.MatchResult:
+    # A disqualified seat wins nothing, even when every seat was disqualified
+    # and so all share the first (and last) place.
+    out = {seat.seat for seat in seats if seat.disqualified}
     return arena_pb2.MatchResult(
         scores=[float(score) for score in result.scores],
         ranks=list(result.ranks),
-        winners=list(result.winners),
+        winners=[seat for seat in result.winners if seat not in out],
         details_json=json.dumps(result.details, sort_keys=True, default=str),
         seats=list(seats),
         end_reason=end_reason,

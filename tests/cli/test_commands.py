@@ -14,6 +14,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 )
 
 import games
+from cli.play import format_summary
 from tests.conftest import ROOT, ServerProcess
 
 SIX = "random,random,random,random,random,random"
@@ -60,6 +61,23 @@ def test_match_text_output_names_every_seat() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "seat 0" in done.stdout and "seat 1" in done.stdout and "winner" in done.stdout
+
+
+def test_match_text_output_names_no_winner_when_every_seat_is_disqualified() -> None:
+    summary = {
+        "game": "sheep-n-sheep",
+        "seed": 3,
+        "match_id": "m",
+        "bots": ["a", "b"],
+        "scores": [5, 7],
+        "ranks": [1, 1],
+        "winners": [],
+        "strikes": [1, 1],
+        "disqualified": [0, 1],
+    }
+    lines = format_summary(summary).splitlines()
+    assert "  winner: none (every seat was disqualified)" in lines
+    assert sum("DISQUALIFIED" in line for line in lines) == 2
 
 
 @pytest.mark.parametrize(

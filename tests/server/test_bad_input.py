@@ -171,3 +171,20 @@ def test_missed_deadlines_strike_then_disqualify(
     assert result.seats[0].disqualified
     assert not result.seats[1].disqualified
     assert result.ranks[0] == 2 and result.ranks[1] == 1
+    assert list(result.winners) == [1]
+
+
+def test_a_match_whose_every_seat_is_disqualified_has_no_winner(
+    stub: arena_pb2_grpc.ArenaStub,
+) -> None:
+    """They all share the last place, which is also the first: nobody won."""
+    created = _create(stub, decision_seconds=0.05, max_strikes=1)
+    silent = [RawSeat(stub) for _ in created.seat_tokens]
+    for seat, token in zip(silent, created.seat_tokens, strict=True):
+        seat.join(created.match_id, token)
+    result = silent[0].next("result", skip=("joined", "decision", "error", "event")).result
+    for seat in silent:
+        seat.close()
+    assert [seat.disqualified for seat in result.seats] == [True, True]
+    assert list(result.ranks) == [1, 1]
+    assert list(result.winners) == []
