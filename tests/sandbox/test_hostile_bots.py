@@ -160,6 +160,7 @@ def test_hostile_bots_are_contained_and_the_tournament_completes(
             str(server_db),
             "--admin-token",
             ADMIN_TOKEN,
+            "--private-replays",  # as a tournament's server should be: see docs/tournament.md
         )
     )
     canary = tmp_path / "canary"
@@ -208,7 +209,10 @@ def test_hostile_bots_are_contained_and_the_tournament_completes(
     with Store(tmp_path / "results.sqlite") as store:
         record = store.tournament()
         games = store.games(record.id)
+        # Fetched from a server with private replays, with the runner's token.
+        assert len(store.replays()) == len(games)
     assert len(games) == record.scheduled == len(CONTAINED) + len(STOPPED) + 3
+    assert "lets anyone list and replay" not in run.stderr
     outcome = {}
     for game in games:
         (seat,) = game.seats
