@@ -22,35 +22,15 @@ from tournament.config import TournamentConfig
 from tournament.outcome import game_record
 from tournament.schedule import ScheduledGame
 from tournament.seats import CommandSeat, InProcessSeat, bot_seed
+from tournament.stalling import MoveClock
 from tournament.store import GameRecord
 
-__all__ = ["GamePlayer", "MatchOverran", "PlayedGame", "play_game"]
+__all__ = ["GamePlayer", "PlayedGame", "play_game"]
 
 POLL_SECONDS = 0.2
-# A match that outlasts its time is lost by the seat that was to move for more
-# than this share of it; with nobody over it (a slow machine, a stuck server)
-# the game is not counted and a resumed run plays it again.
-STALLING_SHARE = 2 / 3
-
 # The result, the game's full record (None if it could not be fetched), and
 # why each crashed bot crashed.
 PlayedGame = tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]
-
-
-class MatchOverran(TimeoutError):
-    """The match did not finish within match_timeout_seconds."""
-
-    def __init__(self, message: str, to_move: dict[int, float], info: arena_pb2.MatchInfo):
-        super().__init__(message)
-        self.to_move = to_move  # seconds each seat was the one to move, as polled
-        self.info = info  # the match when the time ran out
-
-    def staller(self, timeout: float) -> int | None:
-        """The seat that held the match up: to move for most of its time, or None."""
-        if not self.to_move:
-            return None
-        seat, seconds = max(self.to_move.items(), key=lambda item: item[1])
-        return seat if seconds > STALLING_SHARE * timeout else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,16 +66,14 @@ class GamePlayer:
         tasks: dict[int, asyncio.Task[None]] = {}
         stand_ins: list[asyncio.Task[None]] = []
         crashed: dict[int, str] = {}
+        slow: dict[int, str] = {}
         try:
             for seat, bot_name in enumerate(scheduled.seats):
                 seats[seat] = self._seat(scheduled, seat, bot_name, match_id, created)
                 tasks[seat] = asyncio.create_task(seats[seat].run())
-            try:
-                info = await self._supervise(
-                    stub, created, scheduled, tasks, stand_ins, crashed, log
-                )
-            except MatchOverran as overran:
-                return self._stalled(scheduled, match_id, overran, started, log)
+            info = await self._supervise(
+                stub, created, scheduled, seats, tasks, stand_ins, crashed, slow, log
+            )
             await _settle(tasks.values(), EXIT_GRACE_SECONDS)
         finally:
             for runner in seats.values():
@@ -118,49 +96,10 @@ class GamePlayer:
             duration_seconds=time.monotonic() - started,
             finished_at=time.time(),
             forfeit_on_timeout=config.forfeit_on_timeout,
+            slow=slow,
         )
         reasons = {scheduled.seats[seat]: reason for seat, reason in crashed.items()}
         return record, replay, reasons
-
-    def _stalled(
-        self,
-        scheduled: ScheduledGame,
-        match_id: str,
-        overran: MatchOverran,
-        started: float,
-        log: Any,
-    ) -> PlayedGame:
-        """A match that outlasted its time: lost by the seat that held it up, so
-        that a bot cannot void a game it is losing by answering slowly. Without
-        such a seat it is not counted (TimeoutError), as before."""
-        timeout = self.config.match_timeout_seconds
-        seat = overran.staller(timeout)
-        if seat is None:
-            raise TimeoutError(str(overran)) from None
-        waited = overran.to_move[seat]
-        reason = (
-            f"match timeout: seat {seat} ({scheduled.seats[seat]}) was to move for "
-            f"{waited:.0f} s of the {timeout:g} s a match may take"
-        )
-        log.warning("match held up by one seat; it loses the game", seat=seat, reason=reason)
-        players = len(scheduled.seats)
-        seats = {info.seat: info for info in overran.info.seats}
-        record = game_record(
-            scheduled,
-            match_id,
-            scores=[0.0] * players,
-            server_ranks=[1] * players,
-            strikes=[seats[s].strikes if s in seats else 0 for s in range(players)],
-            disqualified=[seats[s].disqualified if s in seats else False for s in range(players)],
-            crashed={},
-            end_reason=reason,
-            details_json="",
-            duration_seconds=time.monotonic() - started,
-            finished_at=time.time(),
-            forfeit_on_timeout=self.config.forfeit_on_timeout,
-            slow=seat,
-        )
-        return record, None, {}
 
     async def _replay(
         self, stub: arena_pb2_grpc.ArenaStub, match_id: str, log: Any
@@ -210,20 +149,26 @@ class GamePlayer:
         stub: arena_pb2_grpc.ArenaStub,
         created: arena_pb2.CreateMatchResponse,
         scheduled: ScheduledGame,
+        seats: dict[int, Any],
         tasks: dict[int, asyncio.Task[None]],
         stand_ins: list[asyncio.Task[None]],
         crashed: dict[int, str],
+        slow: dict[int, str],
         log: Any,
     ) -> arena_pb2.MatchInfo:
-        """Wait for the match to finish, replacing crashed bots by random stand-ins."""
+        """Wait for the match to finish, replacing crashed bots by random stand-ins.
+
+        A match still running after `match_timeout_seconds` is held up: the seat
+        that was to move for most of that time (`slow`) loses, and a stand-in
+        finishes its seat within another such period, so the match ends with
+        real scores and a record. With nobody to blame, or past that second
+        period too, it is a TimeoutError: the game is not counted.
+        """
         match_id = created.match_id
-        deadline = time.monotonic() + self.config.match_timeout_seconds
+        timeout = self.config.match_timeout_seconds
+        deadline = time.monotonic() + timeout
         examined: set[int] = set()
-        # Who was to move at each poll, and for how long in all (a clock of our own:
-        # the server keeps no total of a seat's thinking time).
-        to_move: dict[int, float] = {}
-        moving: int | None = None
-        polled = time.monotonic()
+        clock = MoveClock()
         while True:
             running = [task for task in tasks.values() if not task.done()]
             if running:
@@ -234,10 +179,8 @@ class GamePlayer:
             info = await stub.GetMatch(
                 arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
             )
-            now = time.monotonic()
-            if moving is not None:
-                to_move[moving] = to_move.get(moving, 0.0) + now - polled
-            moving, polled = (info.to_move if info.HasField("to_move") else None), now
+            playing = info.status == arena_pb2.MATCH_STATUS_RUNNING and info.HasField("to_move")
+            clock.polled(time.monotonic(), info.to_move if playing else None)
             finished = info.status == arena_pb2.MATCH_STATUS_FINISHED
             for seat in newly_done:
                 examined.add(seat)
@@ -254,26 +197,45 @@ class GamePlayer:
                     error=reason,
                     failure_kind=type(error).__name__ if error else "exit",
                 )
-                stand_in = InProcessSeat(
-                    "random",
-                    bot_seed(scheduled.match_seed, seat, "stand-in"),
-                    self.address,
-                    match_id,
-                    created.seat_tokens[seat],
-                )
-                stand_ins.append(asyncio.create_task(stand_in.run()))
+                stand_ins.append(self._stand_in(scheduled, seat, created))
             if finished:
                 return info
             if info.status == arena_pb2.MATCH_STATUS_ABORTED:
                 raise TimeoutError(f"match {match_id} was aborted by the server")
             if time.monotonic() > deadline:
-                raise MatchOverran(
-                    f"match {match_id} did not finish within {self.config.match_timeout_seconds}s",
-                    to_move,
-                    info,
+                seat = None if slow else clock.staller(timeout)
+                if seat is None:
+                    raise TimeoutError(f"match {match_id} did not finish within {timeout:g} s")
+                slow[seat] = (
+                    f"held the match up: seat {seat} was to move for "
+                    f"{clock.seconds[seat]:.0f} s of the {timeout:g} s a match may take"
                 )
+                log.warning(
+                    "bot held its match up; it loses, and a random stand-in plays its seat",
+                    seat=seat,
+                    bot=scheduled.seats[seat],
+                    reason=slow[seat],
+                )
+                examined.add(seat)
+                await seats[seat].kill()
+                tasks[seat].cancel()
+                stand_ins.append(self._stand_in(scheduled, seat, created))
+                deadline = time.monotonic() + timeout
             if all(task.done() for task in tasks.values()):
                 await asyncio.sleep(POLL_SECONDS)  # only stand-ins left: poll gently
+
+    def _stand_in(
+        self, scheduled: ScheduledGame, seat: int, created: arena_pb2.CreateMatchResponse
+    ) -> asyncio.Task[None]:
+        """A random bot finishing `seat` for a bot that cannot."""
+        stand_in = InProcessSeat(
+            "random",
+            bot_seed(scheduled.match_seed, seat, "stand-in"),
+            self.address,
+            created.match_id,
+            created.seat_tokens[seat],
+        )
+        return asyncio.create_task(stand_in.run())
 
 
 async def play_game(

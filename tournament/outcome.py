@@ -45,18 +45,19 @@ def game_record(
     duration_seconds: float,
     finished_at: float,
     forfeit_on_timeout: bool,
-    slow: int | None = None,
+    slow: Mapping[int, str] | None = None,
 ) -> GameRecord:
     """The stored form of a finished game, failures ranked last.
 
     A seat fails when its bot crashed (`crashed` maps seat to what happened),
     was disqualified, or, with `forfeit_on_timeout`, missed any deadline; or
-    when it is the `slow` seat, which held the match up past its time.
+    when it held the match up past its time (`slow`, seat to what happened).
     """
+    slow = slow or {}
     seats = len(scheduled.seats)
     failures: list[str | None] = []
     for seat in range(seats):
-        if seat == slow:
+        if seat in slow:
             failures.append("slow")
         elif seat in crashed:
             failures.append("crash")
@@ -71,8 +72,12 @@ def game_record(
         details = json.loads(details_json) if details_json else {}
     except ValueError:
         details = {"raw": details_json}
-    if crashed:
-        details = {"result": details, "crashes": {str(s): why for s, why in crashed.items()}}
+    if crashed or slow:
+        details = {"result": details}
+        if crashed:
+            details["crashes"] = {str(s): why for s, why in crashed.items()}
+        if slow:
+            details["slow"] = {str(s): why for s, why in slow.items()}
     return GameRecord(
         key=scheduled.key,
         match_id=match_id,

@@ -99,7 +99,9 @@ class InProcessSeat:
 
     async def run(self) -> None:
         try:
-            bot = load_bot(self.spec, self.seed)
+            # Off the event loop: a bot that takes seconds to build (a model to load)
+            # must not stall the runner, nor an in-process server on the same loop.
+            bot = await asyncio.to_thread(load_bot, self.spec, self.seed)
         except Exception as error:
             raise SeatFailure(f"cannot load bot {self.spec!r}: {error}") from error
         self._bot = _ThreadedBot(bot)

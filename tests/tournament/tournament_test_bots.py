@@ -60,3 +60,14 @@ class StallingBot:
     def decide(self, decision: DecisionView) -> int:
         time.sleep(0.2)
         return self.rng.randrange(len(decision.actions))
+
+
+class LateBot:
+    """A random bot that takes 3 s to start (loading a model, say) before it joins."""
+
+    def __init__(self, seed: int = 0) -> None:
+        time.sleep(3)
+        self.rng = random.Random(seed)
+
+    def decide(self, decision: DecisionView) -> int:
+        return self.rng.randrange(len(decision.actions))
