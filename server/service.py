@@ -101,6 +101,12 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         if not hmac.compare_digest(presented.encode(), self.admin_token.encode()):
             await abort(context, grpc.StatusCode.PERMISSION_DENIED, "wrong admin token")
 
+    def _is_admin(self, request: arena_pb2.GetMatchRequest) -> bool:
+        token = self.admin_token
+        return token is not None and hmac.compare_digest(
+            request.admin_token.encode(), token.encode()
+        )
+
     async def _check_reader(self, presented: str, context: grpc.aio.ServicerContext) -> None:
         """On a server with private replays, only the admin token lists and replays matches."""
         if self.private_replays:
@@ -151,6 +157,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             info = await self.registry.info(request.match_id)
         if info is None:
             await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        if self.private_replays and info.HasField("seed") and not self._is_admin(request):
+            # A finished match's seed is the deal every other group meets on its
+            # deal number: kept, like the replays, for the admin token.
+            shown = arena_pb2.MatchInfo()
+            shown.CopyFrom(info)
+            shown.ClearField("seed")
+            return shown
         return info
 
     async def ListMatches(

@@ -111,10 +111,15 @@ def test_private_replays_keep_the_match_list_and_replays_for_the_admin_token() -
                 arena_pb2.GetReplayRequest(match_id=match_id, admin_token="flag-token")
             )
             assert_replay_reproduces_result(replay)
-            # What a seat needs stays open: its own match's status and the games.
-            assert stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id)).status == (
-                arena_pb2.MATCH_STATUS_FINISHED
-            )
+            # What a seat needs stays open: its own match's status and the games,
+            # but not the seed, which is the deal of every game on that deal number.
+            info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id))
+            assert info.status == arena_pb2.MATCH_STATUS_FINISHED and info.result.ranks
+            assert not info.HasField("seed")
+            wrong = arena_pb2.GetMatchRequest(match_id=match_id, admin_token="wrong")
+            assert not stub.GetMatch(wrong).HasField("seed")
+            operator = arena_pb2.GetMatchRequest(match_id=match_id, admin_token="flag-token")
+            assert stub.GetMatch(operator).seed == outcome.seed == replay.seed
             assert stub.ListGames(arena_pb2.ListGamesRequest()).games
     finally:
         assert stop_server_process(server) == 0

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import structlog
+from sheepfold.v1 import arena_pb2
 
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
@@ -73,6 +74,8 @@ def test_a_bot_can_neither_read_other_games_nor_work_out_its_own_deal(tmp_path: 
     assert tournament_main(["run", str(config), "--db", str(db), "--no-report"]) == 0
     snooped = [line.split() for line in (folder / "snooped").read_text().splitlines()]
     assert len(snooped) == 4
+    finished = str(arena_pb2.MATCH_STATUS_FINISHED)
+    assert (folder / "seeds_after").read_text().splitlines() == [f"{finished} hidden"] * 4
     assert {(listing, replay) for *_, listing, replay in snooped} == {
         ("UNAUTHENTICATED", "UNAUTHENTICATED")
     }

@@ -1,7 +1,8 @@
 """A command bot that tries to read what its tournament's server has recorded:
 the list of matches and a replay (of the newest finished match if it may list
 them, else of its own). It appends what it got to `snooped`, with its match id
-and its own seed, then plays its seat with the example command bot."""
+and its own seed, then plays its seat with the example command bot, and then
+asks for its own finished match, appending its status and seed to `seeds_after`."""
 
 from __future__ import annotations
 
@@ -42,4 +43,15 @@ with Path("snooped").open("a") as out:
     )
     out.write(f"{match} {seat} {seed} {listing} {replay}\n")
 sys.argv = [sys.argv[1]]
-runpy.run_path(sys.argv[0], run_name="__main__")
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+except SystemExit as done:
+    code = done.code
+# Its own match is over now: does the server tell it the seed it was dealt from?
+with grpc.insecure_channel(os.environ["SHEEPFOLD_SERVER"]) as channel:
+    info = arena_pb2_grpc.ArenaStub(channel).GetMatch(
+        arena_pb2.GetMatchRequest(match_id=os.environ["SHEEPFOLD_MATCH"]), timeout=10
+    )
+with Path("seeds_after").open("a") as out:
+    out.write(f"{info.status} {info.seed if info.HasField('seed') else 'hidden'}\n")
+sys.exit(code)
