@@ -99,7 +99,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     run.add_argument(
         "--admin-token",
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
-        help="admin token for CreateMatch on --server (default: $SHEEPFOLD_ADMIN_TOKEN)",
+        help="the --server's admin token, for CreateMatch (and to fetch each game's record "
+        "from a server with --private-replays) (default: $SHEEPFOLD_ADMIN_TOKEN)",
     )
     run.add_argument(
         "--no-report", action="store_true", help="do not print the standings at the end"
@@ -226,7 +227,8 @@ def _add_sprt_parser(sub: argparse._SubParsersAction) -> None:
     sprt.add_argument(
         "--admin-token",
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
-        help="admin token for CreateMatch on --server (default: $SHEEPFOLD_ADMIN_TOKEN)",
+        help="the --server's admin token, for CreateMatch (and to fetch each game's record "
+        "from a server with --private-replays) (default: $SHEEPFOLD_ADMIN_TOKEN)",
     )
     sprt.set_defaults(handler=_sprt)
 

@@ -26,6 +26,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
 from clients.launch import Launcher, SandboxUnavailable
+from clients.launch.sandbox import python_runtime
 from clients.launch.socket_dir import private_socket
 from tournament.botcheck import check_bots
 from tournament.config import TournamentConfig, add_python_path, resolve_path
@@ -253,7 +254,8 @@ async def prepare_launcher(
     folders = {
         bot.name: bot_folder(bot, config.base_dir) for bot in config.bots if bot.command is not None
     }
-    problem = check_folders(folders, sandboxed, database)
+    read_only = {bot.name: bot.sandbox.read_only for bot in config.bots if bot.sandbox is not None}
+    problem = check_folders(folders, sandboxed, database, read_only, python_runtime())
     if problem:
         raise RunError(problem)
     if not server_socket:
@@ -363,6 +365,25 @@ def _config_json(config: TournamentConfig) -> dict[str, Any]:
     return data
 
 
+async def warn_if_replays_open(
+    config: TournamentConfig, stub: arena_pb2_grpc.ArenaStub, address: str, log: Any
+) -> None:
+    """A server that lists its matches to anyone lets a command bot read the
+    seeds of finished games: the deals the other groups still play. Says so."""
+    if not any(bot.command for bot in config.bots):
+        return
+    try:
+        await stub.ListMatches(arena_pb2.ListMatchesRequest(limit=1), timeout=RPC_SECONDS)
+    except grpc.aio.AioRpcError:
+        return  # private (or not answering, which the games will show)
+    log.warning(
+        "this server lets anyone list and replay its finished matches, so the command "
+        "bots can read the deals of games already played; start it with "
+        "--private-replays --admin-token and give the runner that token",
+        server=address,
+    )
+
+
 class _Runner:
     """Plays the games of a batch on `concurrency` workers, storing and rating
     each one as it finishes (an executor hands its games to `accept`)."""
@@ -424,6 +445,8 @@ class _Runner:
             self.progress.game_started(scheduled.key)
             try:
                 record, replay, crashes = await self.player.play(stub, scheduled)
+            except SandboxUnavailable as error:
+                raise RunError(f"cannot sandbox a bot of game {scheduled.key}: {error}") from None
             except grpc.aio.AioRpcError as error:
                 if error.code() in FATAL_CODES:
                     raise RunError(
@@ -439,21 +462,9 @@ class _Runner:
             self.accept(record, replay, crashes)
 
     async def _warn_if_replays_open(self, stub: arena_pb2_grpc.ArenaStub) -> None:
-        """A server that lists its matches to anyone lets a command bot read the
-        seeds of finished games: the deals the other groups still play."""
-        if self._replays_checked or not any(b.command for b in self.config.bots):
-            return
-        self._replays_checked = True
-        try:
-            await stub.ListMatches(arena_pb2.ListMatchesRequest(limit=1), timeout=RPC_SECONDS)
-        except grpc.aio.AioRpcError:
-            return  # private (or not answering, which the games will show)
-        self.log.warning(
-            "this server lets anyone list and replay its finished matches, so the command "
-            "bots can read the deals of games already played; start it with "
-            "--private-replays --admin-token and give the runner that token",
-            server=self.address,
-        )
+        if not self._replays_checked:
+            self._replays_checked = True
+            await warn_if_replays_open(self.config, stub, self.address, self.log)
 
     def accept(
         self,

@@ -91,28 +91,42 @@ def _policy(
 
 
 def check_folders(
-    folders: Mapping[str, str], sandboxed: Sequence[str], database: str
+    folders: Mapping[str, str],
+    sandboxed: Sequence[str],
+    database: str,
+    read_only: Mapping[str, Sequence[str]] | None = None,
+    runtime: Sequence[str] = (),
 ) -> str | None:
-    """What is wrong with the sandboxed bots' folders, or None.
+    """What is wrong with what the sandboxed bots would see, or None.
 
-    `folders` maps every command bot to its folder; a sandboxed bot must not
-    see the database (or its -wal/-shm files) nor another bot's folder.
+    `folders` maps every command bot to its folder. A sandboxed bot sees its
+    folder, its `read_only` paths and the `runtime` folders every sandbox
+    binds; none of them may hold the database (or its -wal/-shm files, beside
+    it: the database holds the secret every deal is drawn under) nor another
+    bot's folder.
     """
     db = Path(database).resolve()
+    extra = read_only or {}
     for name in sandboxed:
         folder = Path(folders[name]).resolve()
         if folder == Path("/"):
             return f"bot {name!r}: a sandboxed bot's folder (cwd) cannot be /"
-        if db.is_relative_to(folder):
-            return (
-                f"bot {name!r} would see the tournament database {db} in its folder {folder}: "
-                "give the bot a folder of its own with `cwd`, or put the database elsewhere"
-            )
-        for other, other_folder in folders.items():
-            inner = Path(other_folder).resolve()
-            if other != name and inner != folder and inner.is_relative_to(folder):
+        seen = [
+            (folder, "its folder"),
+            *((Path(p).resolve(), f"its read_only path {p}") for p in extra.get(name, ())),
+            *((Path(p).resolve(), f"the runtime every bot sees ({p})") for p in runtime),
+        ]
+        for path, what in seen:
+            if db.is_relative_to(path):
                 return (
-                    f"bot {name!r} would see bot {other!r}'s files ({inner} is inside its "
-                    f"folder {folder}): give each bot a folder of its own with `cwd`"
+                    f"bot {name!r} would see the tournament database {db} in {what}: "
+                    "give the bot a folder of its own with `cwd`, or put the database elsewhere"
                 )
+            for other, other_folder in folders.items():
+                inner = Path(other_folder).resolve()
+                if other != name and inner != folder and inner.is_relative_to(path):
+                    return (
+                        f"bot {name!r} would see bot {other!r}'s files ({inner} is inside "
+                        f"{what}): give each bot a folder of its own with `cwd`"
+                    )
     return None

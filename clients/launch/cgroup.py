@@ -36,6 +36,7 @@ __all__ = [
 ]
 
 MOUNTINFO = Path("/proc/self/mountinfo")
+OWN_CGROUPS = Path("/proc/self/cgroup")
 PREFIX = "sheepfold-bot-"
 
 
@@ -55,14 +56,29 @@ def _mounts(mountinfo: Path) -> list[tuple[Path, str, list[str]]]:
     return found
 
 
-def _find(controller: str, mountinfo: Path) -> Path | None:
-    """The root of a writable hierarchy with `controller`, or None."""
+def _find(controller: str, mountinfo: Path, own: Path = OWN_CGROUPS) -> Path | None:
+    """Where bots' cgroups for `controller` are made, or None: under Sheepfold's
+    own cgroup on cgroup v1 (so a limit on its service or container covers its
+    bots too), at the root of the hierarchy on v2 (where a cgroup holding
+    processes may not have children with controllers)."""
     for mount, fstype, options in _mounts(mountinfo):
         if fstype == "cgroup" and controller in options and os.access(mount, os.W_OK):
-            return mount
+            return _own_folder(mount, controller, own)
         if fstype == "cgroup2" and os.access(mount, os.W_OK) and _v2_enable(mount, controller):
             return mount
     return None
+
+
+def _own_folder(mount: Path, controller: str, own: Path) -> Path:
+    """This process's cgroup folder in a v1 hierarchy when it can be written, else `mount`."""
+    with contextlib.suppress(OSError):
+        for line in own.read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            if controller in controllers.split(","):
+                folder = mount / path.lstrip("/")
+                if folder.is_dir() and os.access(folder, os.W_OK):
+                    return folder
+    return mount
 
 
 def _v2_enable(mount: Path, controller: str) -> bool:
@@ -77,14 +93,14 @@ def _v2_enable(mount: Path, controller: str) -> bool:
     return True
 
 
-def find_pids_hierarchy(mountinfo: Path = MOUNTINFO) -> Path | None:
-    """The root folder of a writable pids cgroup hierarchy, or None."""
-    return _find("pids", mountinfo)
+def find_pids_hierarchy(mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUPS) -> Path | None:
+    """Where bots' pids cgroups are made in a writable hierarchy, or None."""
+    return _find("pids", mountinfo, own)
 
 
 class Hierarchies:
-    """Where bots' cgroups are made: a pids hierarchy, and a memory one if any
-    (the same folder on cgroup v2)."""
+    """Where bots' cgroups are made: in a pids hierarchy, and in a memory one if
+    any (the same folder on cgroup v2)."""
 
     def __init__(self, pids: Path, memory: Path | None) -> None:
         self.pids = pids
@@ -95,12 +111,12 @@ class Hierarchies:
         return (self.pids,) if self.memory in (None, self.pids) else (self.pids, self.memory)
 
 
-def find_hierarchies(mountinfo: Path = MOUNTINFO) -> Hierarchies | None:
-    """The writable hierarchies for bots' cgroups, or None without a pids one."""
-    pids = find_pids_hierarchy(mountinfo)
+def find_hierarchies(mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUPS) -> Hierarchies | None:
+    """Where bots' cgroups are made, or None without a writable pids hierarchy."""
+    pids = find_pids_hierarchy(mountinfo, own)
     if pids is None:
         return None
-    return Hierarchies(pids, _find("memory", mountinfo))
+    return Hierarchies(pids, _find("memory", mountinfo, own))
 
 
 class BotCgroup:

@@ -112,7 +112,10 @@ class Launcher:
 
     def process(self, command: BotCommand) -> BotProcess:
         if command.sandbox is None:
-            env = {**os.environ, **command.env, "SHEEPFOLD_SERVER": command.server}
+            # A trusted bot keeps the environment, but not the token that creates
+            # matches and reads the server's private records.
+            inherited = {k: v for k, v in os.environ.items() if k != "SHEEPFOLD_ADMIN_TOKEN"}
+            env = {**inherited, **command.env, "SHEEPFOLD_SERVER": command.server}
             return BotProcess(command, list(command.argv), env)
         tools = self.check()
         if not self.server_socket:
@@ -130,7 +133,13 @@ class Launcher:
         cgroup = None
         if self._cgroups is not None:
             limits = command.sandbox.limits
-            cgroup = BotCgroup.create(self._cgroups, limits.processes, limits.charged_bytes)
+            try:
+                cgroup = BotCgroup.create(self._cgroups, limits.processes, limits.charged_bytes)
+            except OSError as error:
+                raise SandboxUnavailable(
+                    f"cannot make the bot's cgroup under {self._cgroups.pids}: "
+                    f"{error.strerror or error}"
+                ) from None
             argv = cgroup.join_command(argv, tools.shell)
         env = {"PATH": os.environ.get("PATH", "")}
         return BotProcess(command, argv, env, cgroup, options_data)
@@ -210,10 +219,16 @@ class BotProcess:
         """Kill the program with its whole process tree (the sandbox's PID namespace)."""
         process = self._process
         if process is not None and process.returncode is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
+            # The group is the bot (started in a session of its own). Killing it
+            # through asyncio as well reaped it behind the child watcher's back,
+            # which then warned of an "unknown child process".
+            try:
                 os.killpg(process.pid, signal.SIGKILL)
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(process.wait(), 5.0)
         await self._cleanup()

@@ -21,6 +21,13 @@ def _mountinfo(tmp_path: Path, *mounts: tuple[Path, str, str]) -> Path:
     return path
 
 
+def _own(tmp_path: Path, text: str) -> Path:
+    """A stand-in for /proc/self/cgroup."""
+    path = tmp_path / "own-cgroup"
+    path.write_text(text)
+    return path
+
+
 def test_cgroup_v1_gives_a_pids_and_a_memory_hierarchy(tmp_path: Path) -> None:
     pids, memory, cpu = (tmp_path / name for name in ("pids", "memory", "cpu"))
     for folder in (pids, memory, cpu):
@@ -31,13 +38,28 @@ def test_cgroup_v1_gives_a_pids_and_a_memory_hierarchy(tmp_path: Path) -> None:
         (memory, "cgroup", "rw,memory"),
         (pids, "cgroup", "rw,pids"),
     )
-    found = find_hierarchies(info)
+    at_root = _own(tmp_path, "8:pids:/\n4:memory:/\n1:cpu:/\n")
+    found = find_hierarchies(info, at_root)
     assert found is not None and (found.pids, found.memory) == (pids, memory)
     assert found.roots == (pids, memory)
     without_memory = _mountinfo(tmp_path, (pids, "cgroup", "rw,pids"))
-    found = find_hierarchies(without_memory)
+    found = find_hierarchies(without_memory, at_root)
     assert found is not None and found.memory is None and found.roots == (pids,)
-    assert find_hierarchies(_mountinfo(tmp_path, (memory, "cgroup", "rw,memory"))) is None
+    only_memory = _mountinfo(tmp_path, (memory, "cgroup", "rw,memory"))
+    assert find_hierarchies(only_memory, at_root) is None
+
+
+def test_on_cgroup_v1_bots_cgroups_go_under_sheepfolds_own(tmp_path: Path) -> None:
+    """So that a memory limit on Sheepfold's service or container covers its bots."""
+    pids, memory = tmp_path / "pids", tmp_path / "memory"
+    (memory / "system.slice" / "cup.service").mkdir(parents=True)
+    pids.mkdir()
+    info = _mountinfo(tmp_path, (memory, "cgroup", "rw,memory"), (pids, "cgroup", "rw,pids"))
+    own = _own(tmp_path, "8:pids:/gone\n4:memory:/system.slice/cup.service\n")
+    found = find_hierarchies(info, own)
+    assert found is not None
+    assert found.memory == memory / "system.slice" / "cup.service"
+    assert found.pids == pids  # its own pids folder is not there: the root instead
 
 
 def test_cgroup_v2_is_one_hierarchy_with_both_controllers_switched_on(tmp_path: Path) -> None:
@@ -45,7 +67,8 @@ def test_cgroup_v2_is_one_hierarchy_with_both_controllers_switched_on(tmp_path: 
     unified.mkdir()
     (unified / "cgroup.controllers").write_text("cpu memory pids\n")
     (unified / "cgroup.subtree_control").write_text("")
-    found = find_hierarchies(_mountinfo(tmp_path, (unified, "cgroup2", "rw")))
+    own = _own(tmp_path, "0::/user.slice/session-1.scope\n")
+    found = find_hierarchies(_mountinfo(tmp_path, (unified, "cgroup2", "rw")), own)
     assert found is not None and found.pids == found.memory == unified
     assert found.roots == (unified,)
     # Stand-in for the kernel's file, which keeps each controller switched on.

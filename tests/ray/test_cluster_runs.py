@@ -18,6 +18,7 @@ from typing import Any
 
 import grpc
 import pytest
+import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.inprocess import InProcessServer
@@ -253,6 +254,32 @@ def test_games_are_spread_over_the_given_servers(cluster: Any, tmp_path: Path) -
                     hosted[address] += 1
     assert summary.played == 4 and len(games) == 4
     assert sorted(hosted.values()) == [2, 2], hosted
+
+
+def test_a_server_anyone_can_read_is_named_once_with_command_bots(
+    cluster: Any, tmp_path: Path
+) -> None:
+    """On a server without private replays the command bots could read the
+    deals of finished games: the driver says so, once, before the games."""
+    example = REPO / "examples" / "command-bot" / "command_bot.py"
+    config = load_config(
+        _config(
+            tmp_path / "cup",
+            f'[[bots]]\nname = "cmd"\ncommand = ["{{python}}", "{example}"]\nsandbox = false\n'
+            '[[bots]]\nname = "random"\nbuiltin = "random"\n',
+            ["."],
+        )
+    )
+    with InProcessServer() as server, structlog.testing.capture_logs() as logs:
+        summary = run_tournament(
+            config,
+            server=server.address,
+            database=str(tmp_path / "open.sqlite"),
+            executor=_on(cluster),
+        )
+    assert summary.played == 2
+    warned = [e for e in logs if str(e["event"]).startswith("this server lets anyone list")]
+    assert [e["server"] for e in warned] == [server.address]
 
 
 def test_a_server_the_workers_cannot_reach_ends_the_run_at_once(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
@@ -10,7 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from clients.launch import LimitsError, parse_limits
+from clients.launch import (
+    BotCommand,
+    Launcher,
+    LimitsError,
+    SandboxUnavailable,
+    parse_limits,
+)
+from clients.launch.cgroup import BotCgroup, Hierarchies
 from clients.launch.limits import DEFAULT_LIMITS
 from clients.launch.sandbox import SandboxPolicy, Tools, bwrap_argv, find_tools
 from tests.conftest import ROOT
@@ -96,6 +104,84 @@ def test_a_bot_may_not_see_the_database_or_another_bots_folder(tmp_path: Path) -
     problem = check_folders(folders, ["a"], str(tmp_path.parent / "t.sqlite"))
     assert problem and "bot 'a' would see bot 'b'" in problem
     assert check_folders(folders, ["b", "c"], str(tmp_path / "t.sqlite")) is None
+
+
+def test_a_bot_may_not_see_the_database_through_a_read_only_path_or_the_runtime(
+    tmp_path: Path,
+) -> None:
+    """An attack read the deal secret from a database in a folder the config
+    gave a bot as `read_only`: every path a bot sees is checked, not only its own."""
+    folders = {"b": str(tmp_path / "b"), "c": str(tmp_path / "c")}
+    db = str(tmp_path / "data" / "t.sqlite")
+    shared = {"b": [str(tmp_path / "data")]}
+    problem = check_folders(folders, ["b"], db, shared)
+    assert problem == (
+        f"bot 'b' would see the tournament database {tmp_path / 'data' / 't.sqlite'} in its "
+        f"read_only path {tmp_path / 'data'}: give the bot a folder of its own with `cwd`, "
+        "or put the database elsewhere"
+    )
+    elsewhere = str(tmp_path.parent / "elsewhere.sqlite")
+    problem = check_folders(folders, ["b"], elsewhere, {"b": [str(tmp_path)]})
+    assert problem and "would see bot 'c'" in problem and "read_only path" in problem
+    problem = check_folders(folders, ["b"], db, runtime=[str(tmp_path / "data")])
+    assert problem and "the runtime every bot sees" in problem
+    assert check_folders(folders, ["b", "c"], db, {"c": [str(tmp_path / "c" / "x")]}) is None
+
+
+def test_an_unsandboxed_bot_keeps_the_environment_but_never_the_admin_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHEEPFOLD_ADMIN_TOKEN", "runner-only")
+    monkeypatch.setenv("SOME_SETTING", "kept")
+    command = BotCommand(("true",), str(tmp_path), "127.0.0.1:1", {"SHEEPFOLD_SEAT": "0"})
+    env = Launcher().process(command).env
+    assert "SHEEPFOLD_ADMIN_TOKEN" not in env
+    assert (env["SOME_SETTING"], env["SHEEPFOLD_SEAT"]) == ("kept", "0")
+    assert env["SHEEPFOLD_SERVER"] == "127.0.0.1:1"
+
+
+def test_a_cgroup_that_cannot_be_made_is_one_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox_ready: None
+) -> None:
+    launcher = Launcher(str(tmp_path / "arena.sock"))
+    launcher.check()
+    launcher._cgroups = Hierarchies(tmp_path, None)  # as root; any user here
+
+    def no_space(*args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(BotCgroup, "create", no_space)
+    command = BotCommand(("true",), str(tmp_path), "", sandbox=SandboxPolicy())
+    with pytest.raises(SandboxUnavailable) as caught:
+        launcher.process(command)
+    assert (
+        str(caught.value)
+        == f"cannot make the bot's cgroup under {tmp_path}: No space left on device"
+    )
+
+
+def test_a_bot_that_cannot_be_sandboxed_mid_run_stops_the_run_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unavailable(self: Launcher, command: BotCommand) -> None:
+        raise SandboxUnavailable("cannot make the bot's cgroup under /x: No space left on device")
+
+    monkeypatch.setattr(Launcher, "process", unavailable)
+    config = parse_config(
+        {
+            "game": "sheep-n-sheep",
+            "games_per_pairing": 1,
+            "bots": [
+                {"name": "a", "builtin": "random"},
+                {"name": "b", "command": ["true"], "sandbox": False},
+            ],
+        },
+        str(tmp_path),
+    )
+    with pytest.raises(RunError) as caught:
+        run_tournament(config, database=str(tmp_path / "t.sqlite"))
+    assert str(caught.value).startswith("cannot sandbox a bot of game 1:")
+    assert str(caught.value).endswith("No space left on device")
 
 
 def test_missing_bubblewrap_is_one_clear_error(tmp_path: Path) -> None:

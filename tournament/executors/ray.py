@@ -25,7 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sheepfold.v1 import arena_pb2
+import grpc
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from tournament.config import TournamentConfig, resolve_path
 from tournament.executors.ray_task import (
@@ -39,7 +40,13 @@ from tournament.executors.ray_task import (
 )
 from tournament.executors.settings import ExecutorSettings
 from tournament.progress import Progress
-from tournament.runner import RunError, RunSummary, run_tournament_async, sandboxed_bots
+from tournament.runner import (
+    RunError,
+    RunSummary,
+    run_tournament_async,
+    sandboxed_bots,
+    warn_if_replays_open,
+)
 from tournament.schedule import ScheduledGame
 
 __all__ = ["RayExecutor", "run_on_ray", "runtime_env_for"]
@@ -197,6 +204,7 @@ class RayExecutor:
         self.servers = servers
         self.admin_token = admin_token
         self.nodes: Counter[str] = Counter()
+        self._servers_checked = False
         self._remote = ray.remote(
             num_cpus=settings.cpus_per_game,
             max_retries=settings.max_retries,
@@ -263,6 +271,12 @@ class RayExecutor:
         return max(1, int(cpus // self.settings.cpus_per_game))
 
     async def run(self, runner: Any, pending: list[ScheduledGame]) -> None:
+        if not self._servers_checked:
+            self._servers_checked = True
+            for address in self.servers:
+                async with grpc.aio.insecure_channel(address) as channel:
+                    stub = arena_pb2_grpc.ArenaStub(channel)
+                    await warn_if_replays_open(self.config, stub, address, runner.log)
         # Twice the cluster's game slots in flight: no worker waits for the driver,
         # and a killed driver loses few games.
         window = 2 * self.slots
