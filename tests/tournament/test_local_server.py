@@ -23,32 +23,38 @@ from tournament.store import Store
 pytestmark = pytest.mark.e2e
 
 MATCH_MAKER = Path(__file__).resolve().parent / "bots" / "match_maker.py"
+SNOOPER = Path(__file__).resolve().parent / "bots" / "snooper.py"
+
+
+def _cup_with(tmp_path: Path, program: Path, name: str, deals: int) -> tuple[Path, Path]:
+    """A one-round Sheep Showdown cup of `program` (a copy in a folder of its own,
+    unsandboxed, playing its seat with the example command bot) against random:
+    its folder and the config."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    shutil.copy(program, folder / program.name)
+    example = ROOT / "examples" / "command-bot" / "command_bot.py"
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        f'game = "sheep-showdown"\ngames_per_pairing = {deals}\nbootstrap = 0\n'
+        "[options]\nrounds = 1\n"
+        f'[[bots]]\nname = "{name}"\n'
+        f'command = ["{{python}}", "{program.name}", "{example}"]\n'
+        f'cwd = "{folder}"\nsandbox = false\n'
+        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
+    )
+    return folder, config
 
 
 def test_a_bot_cannot_create_matches_on_the_tournaments_own_server(tmp_path: Path) -> None:
     """Its server had no admin token: a sandbox attack's bot created 9,999 matches
     on it. It now has a random one that only the runner knows."""
-    folder = tmp_path / "bot"
-    folder.mkdir()
-    shutil.copy(MATCH_MAKER, folder / "match_maker.py")
-    example = ROOT / "examples" / "command-bot" / "command_bot.py"
-    config = tmp_path / "cup.toml"
-    config.write_text(
-        'game = "sheep-showdown"\ngames_per_pairing = 1\nbootstrap = 0\n'
-        "[options]\nrounds = 1\n"
-        '[[bots]]\nname = "maker"\n'
-        f'command = ["{{python}}", "match_maker.py", "{example}"]\n'
-        f'cwd = "{folder}"\nsandbox = false\n'
-        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
-    )
+    folder, config = _cup_with(tmp_path, MATCH_MAKER, "maker", deals=1)
     code = tournament_main(
         ["run", str(config), "--db", str(tmp_path / "cup.sqlite"), "--no-report"]
     )
     assert code == 0
     assert (folder / "create_status").read_text() == "UNAUTHENTICATED"
-
-
-SNOOPER = Path(__file__).resolve().parent / "bots" / "snooper.py"
 
 
 def test_a_bot_can_neither_read_other_games_nor_work_out_its_own_deal(tmp_path: Path) -> None:
@@ -57,19 +63,7 @@ def test_a_bot_can_neither_read_other_games_nor_work_out_its_own_deal(tmp_path: 
     game's seed was its public deal number, so a bot could rebuild its own deal
     from the engines. The server now keeps its records for the runner, and each
     game's seed is drawn under the tournament's secret (so is the bot's own)."""
-    folder = tmp_path / "bot"
-    folder.mkdir()
-    shutil.copy(SNOOPER, folder / "snooper.py")
-    example = ROOT / "examples" / "command-bot" / "command_bot.py"
-    config = tmp_path / "cup.toml"
-    config.write_text(
-        'game = "sheep-showdown"\ngames_per_pairing = 2\nbootstrap = 0\n'
-        "[options]\nrounds = 1\n"
-        '[[bots]]\nname = "snoop"\n'
-        f'command = ["{{python}}", "snooper.py", "{example}"]\n'
-        f'cwd = "{folder}"\nsandbox = false\n'
-        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
-    )
+    folder, config = _cup_with(tmp_path, SNOOPER, "snoop", deals=2)
     db = tmp_path / "cup.sqlite"
     assert tournament_main(["run", str(config), "--db", str(db), "--no-report"]) == 0
     snooped = [line.split() for line in (folder / "snooped").read_text().splitlines()]

@@ -39,6 +39,17 @@ def wait_http(url: str, timeout: float = 30.0) -> str:
             time.sleep(0.2)
 
 
+def _web_command(server: str, port: int) -> subprocess.Popen[str]:
+    """`sheepfold web` in front of `server`, as a user starts it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "cli", "web", "--server", server, "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def test_serve_with_web_port_runs_both_in_one_process() -> None:
     port = free_port()
     server = start_server_process("--web-port", str(port))
@@ -53,13 +64,7 @@ def test_serve_with_web_port_runs_both_in_one_process() -> None:
 def test_web_command_in_front_of_a_server(tmp_path: Path) -> None:
     server = start_server_process()
     port = free_port()
-    web = subprocess.Popen(
-        [sys.executable, "-m", "cli", "web", "--server", server.address, "--port", str(port)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    web = _web_command(server.address, port)
     try:
         assert "Matches" in wait_http(f"http://127.0.0.1:{port}/")
     finally:
@@ -77,13 +82,7 @@ def test_a_server_with_private_replays_shows_them_in_its_viewer_and_to_web_with_
     env = {"SHEEPFOLD_ADMIN_TOKEN": "view-token"}
     server = start_server_process("--private-replays", "--web-port", str(port), env=env)
     other = free_port()
-    web = subprocess.Popen(
-        [sys.executable, "-m", "cli", "web", "--server", server.address, "--port", str(other)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    web = _web_command(server.address, other)
     try:
         outcome = asyncio.run(
             play_match(
