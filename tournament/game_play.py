@@ -179,8 +179,7 @@ class GamePlayer:
             info = await stub.GetMatch(
                 arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
             )
-            playing = info.status == arena_pb2.MATCH_STATUS_RUNNING and info.HasField("to_move")
-            clock.polled(time.monotonic(), info.to_move if playing else None)
+            clock.polled(time.monotonic(), _holding_up(info))
             finished = info.status == arena_pb2.MATCH_STATUS_FINISHED
             for seat in newly_done:
                 examined.add(seat)
@@ -255,6 +254,15 @@ async def play_game(
     async with grpc.aio.insecure_channel(address) as channel:
         await ensure_reachable(channel, address)  # Unreachable in seconds, not per call
         return await player.play(arena_pb2_grpc.ArenaStub(channel), scheduled)
+
+
+def _holding_up(info: arena_pb2.MatchInfo) -> list[int]:
+    """The seats the match waits for: the one to move, or those not there yet."""
+    if info.status == arena_pb2.MATCH_STATUS_RUNNING and info.HasField("to_move"):
+        return [info.to_move]
+    if info.status == arena_pb2.MATCH_STATUS_WAITING:
+        return [seat.seat for seat in info.seats if not seat.connected]
+    return []
 
 
 async def _settle(tasks: Iterable[asyncio.Task[None]], timeout: float) -> None:

@@ -32,6 +32,10 @@ __all__ = ["bot_sandbox", "check_folders", "default_sandbox"]
 ConfigErrorFactory = Any  # tournament.config.ConfigError (passed in: no import cycle)
 
 
+# The host's live state: never bound into a sandbox, which has its own /proc and /dev.
+HOST_STATE = ("/proc", "/sys", "/dev", "/run")
+
+
 def default_sandbox(raw: Any, base_dir: str, error: ConfigErrorFactory) -> SandboxPolicy:
     """The `[sandbox]` table: limits and read-only folders every command bot starts from."""
     if raw is None:
@@ -86,6 +90,13 @@ def _policy(
         resolved = str(Path(base_dir, path).resolve())
         if not os.path.exists(resolved):
             raise error(f"{where}.read_only", f"{resolved} does not exist")
+        host = next((top for top in HOST_STATE if Path(resolved).is_relative_to(top)), None)
+        if host is not None:
+            raise error(
+                f"{where}.read_only",
+                f"{resolved} is the host's {host}, which shows every process on the machine "
+                "and their command lines: a sandbox has its own /proc and /dev",
+            )
         read_only.append(resolved)
     return SandboxPolicy(limits=limits, read_only=tuple(dict.fromkeys(read_only)))
 
@@ -106,6 +117,8 @@ def check_folders(
     bot's folder.
     """
     db = Path(database).resolve()
+    # The database's own files beside it hold its pages too (the secret among them).
+    db_files = [db, *(db.with_name(db.name + tail) for tail in ("-wal", "-shm", "-journal"))]
     extra = read_only or {}
     for name in sandboxed:
         folder = Path(folders[name]).resolve()
@@ -117,7 +130,7 @@ def check_folders(
             *((Path(p).resolve(), f"the runtime every bot sees ({p})") for p in runtime),
         ]
         for path, what in seen:
-            if db.is_relative_to(path):
+            if any(file.is_relative_to(path) for file in db_files):
                 return (
                     f"bot {name!r} would see the tournament database {db} in {what}: "
                     "give the bot a folder of its own with `cwd`, or put the database elsewhere"

@@ -87,6 +87,13 @@ def test_command_bots_are_sandboxed_by_default_and_can_opt_out(tmp_path: Path) -
         ([{"name": "x", "command": ["p"], "sandbox": "yes"}], {}, "bots[0].sandbox"),
         ([{"name": "x", "command": ["p"], "sandbox": {"memory_mb": 1}}], {}, "memory_mb"),
         ([{"name": "x", "command": ["p"]}], {"sandbox": {"read_only": ["nowhere"]}}, "read_only"),
+        ([{"name": "x", "command": ["p"]}], {"sandbox": {"read_only": ["/proc"]}}, "read_only"),
+        (
+            [{"name": "x", "command": ["p"], "sandbox": {"read_only": ["/proc/self/../1"]}}],
+            {},
+            "bots[0].sandbox.read_only",
+        ),
+        ([{"name": "x", "command": ["p"]}], {"sandbox": {"read_only": ["/dev/shm"]}}, "read_only"),
         ([{"name": "x", "command": ["p"]}], {"sandbox": 3}, "sandbox"),
     ],
 )
@@ -125,6 +132,10 @@ def test_a_bot_may_not_see_the_database_through_a_read_only_path_or_the_runtime(
     assert problem and "would see bot 'c'" in problem and "read_only path" in problem
     problem = check_folders(folders, ["b"], db, runtime=[str(tmp_path / "data")])
     assert problem and "the runtime every bot sees" in problem
+    # The database's write-ahead log holds its pages too: named alone, it is refused.
+    wal = {"b": [str(tmp_path / "data" / "t.sqlite-wal")]}
+    problem = check_folders(folders, ["b"], db, wal)
+    assert problem and f"in its read_only path {tmp_path / 'data' / 't.sqlite-wal'}" in problem
     assert check_folders(folders, ["b", "c"], db, {"c": [str(tmp_path / "c" / "x")]}) is None
 
 

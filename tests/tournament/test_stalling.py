@@ -13,7 +13,7 @@ import pytest
 from tests.tournament.test_runner import HERE, Recorder
 from tournament.config import load_config
 from tournament.runner import run_tournament
-from tournament.stalling import STALLING_SHARE, MoveClock
+from tournament.stalling import MoveClock
 from tournament.store import Store
 
 
@@ -64,24 +64,33 @@ def test_a_match_nobody_held_up_is_not_counted(tmp_path: Path) -> None:
 
 
 @pytest.mark.e2e
-def test_waiting_for_a_bot_to_join_counts_against_nobody(tmp_path: Path) -> None:
-    """The seat to move first is not to blame while the match waits for its seats."""
+def test_a_bot_that_joins_late_is_charged_for_the_wait(tmp_path: Path) -> None:
+    """The wait for a seat to join is that seat's, never the seat to move first's:
+    an attack joined late to spend a third of the match's time unseen, then
+    stalled just under the share that would have blamed it."""
     late = '[[bots]]\nname = "late"\nclass = "tournament_test_bots:LateBot"\n'
     config = load_config(_cup(tmp_path, late + QUICK))
     recorder = Recorder()
     summary = run_tournament(config, database=str(tmp_path / "t.sqlite"), progress=recorder)
-    assert summary.played == 0 and summary.errors == 2, recorder.errors
+    assert summary.played == 2 and summary.errors == 0, recorder.errors
+    with Store(tmp_path / "t.sqlite") as store:
+        games = store.games(store.tournament().id)
+    for game in games:
+        seats = {seat.bot: seat for seat in game.seats}
+        assert (seats["late"].failure, seats["quick"].failure) == ("slow", None), game.key
 
 
 def test_the_move_clock_adds_up_each_seats_time_and_blames_most_of_it() -> None:
     clock = MoveClock()
-    clock.polled(0.0, None)  # waiting: nobody's time
-    clock.polled(1.0, 0)
-    clock.polled(1.5, 1)
-    clock.polled(9.0, 0)
-    clock.polled(9.25, None)
-    clock.polled(20.0, 1)
-    assert clock.seconds == {0: 0.75, 1: 7.5}
-    assert clock.staller(10) == 1  # 7.5 s of 10: more than two thirds
-    assert clock.staller(7.5 / STALLING_SHARE) is None  # exactly the share: not more
+    clock.polled(0.0, [1])  # waiting for seat 1 to join
+    clock.polled(0.5, [0])
+    clock.polled(1.0, [1])
+    clock.polled(1.5, [])  # nobody: between two polls of a finished match, say
+    clock.polled(2.0, [0, 1])  # waiting for both
+    clock.polled(2.25, [1])
+    clock.polled(9.0, [])
+    clock.polled(20.0, [0])
+    assert clock.seconds == {0: 0.75, 1: 8.0}
+    assert clock.staller(11) == 1  # 8 s of 11: more than two thirds
+    assert clock.staller(13) is None  # 8 s of 13: less
     assert MoveClock().staller(10) is None
