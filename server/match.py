@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -260,6 +261,7 @@ class Match:
         clock = self.record.clock
         loop = asyncio.get_running_loop()
         started = loop.time()
+        pending.opened_at = time.monotonic()
         # A plain timer on the answer future: wait_for and shield would add a task,
         # a second future and their callbacks to every decision.
         timer = loop.call_later(clock.decision_seconds + seat.bank, expire, pending.answer)
@@ -267,6 +269,7 @@ class Match:
             index = await pending.answer
         finally:
             timer.cancel()
+            seat.thinking += time.monotonic() - pending.opened_at
         if index == TIMED_OUT:
             seat.bank = 0.0
             seat.strikes += 1
@@ -563,7 +566,12 @@ class Match:
 
     def info(self) -> arena_pb2.MatchInfo:
         info = info_head(self.record, self.status.value, len(self.moves))
-        info.seats.extend(seat.info() for seat in self.seats)
+        pending = self._pending
+        waited = time.monotonic() - pending.opened_at if pending and pending.opened_at else 0.0
+        info.seats.extend(
+            seat.info(waited if pending and pending.seat == seat.index else 0.0)
+            for seat in self.seats
+        )
         to_move = self.state.to_move
         if to_move is not None and not self.over:
             info.to_move = to_move

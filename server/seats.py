@@ -52,14 +52,19 @@ class Seat:
     # Messages refused and streams closed for flooding, this match, over every stream.
     rejected: int = 0
     floods: int = 0
+    # Seconds its closed decisions waited for it (time.monotonic), this server run.
+    thinking: float = 0.0
 
-    def info(self) -> arena_pb2.SeatInfo:
+    def info(self, open_seconds: float = 0.0) -> arena_pb2.SeatInfo:
+        """The seat as GetMatch shows it; `open_seconds`: how long its open decision
+        has waited so far."""
         return arena_pb2.SeatInfo(
             seat=self.index,
             connected=self.stream is not None,
             strikes=self.strikes,
             disqualified=self.disqualified,
             time_bank_seconds=self.bank,
+            thinking_seconds=self.thinking + open_seconds,
         )
 
 
@@ -73,6 +78,7 @@ class PendingDecision:
     # the accepted answer was read (for the round-trip metric).
     sent_at: float | None = None
     answered_at: float = 0.0
+    opened_at: float = 0.0  # time.monotonic() when the match began to wait for it
     answer: asyncio.Future[int] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )

@@ -179,7 +179,11 @@ class GamePlayer:
             info = await stub.GetMatch(
                 arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
             )
-            clock.polled(time.monotonic(), _holding_up(info))
+            clock.polled(
+                time.monotonic(),
+                _not_there(info),
+                {seat.seat: seat.thinking_seconds for seat in info.seats},
+            )
             finished = info.status == arena_pb2.MATCH_STATUS_FINISHED
             for seat in newly_done:
                 examined.add(seat)
@@ -256,13 +260,11 @@ async def play_game(
         return await player.play(arena_pb2_grpc.ArenaStub(channel), scheduled)
 
 
-def _holding_up(info: arena_pb2.MatchInfo) -> list[int]:
-    """The seats the match waits for: the one to move, or those not there yet."""
-    if info.status == arena_pb2.MATCH_STATUS_RUNNING and info.HasField("to_move"):
-        return [info.to_move]
-    if info.status == arena_pb2.MATCH_STATUS_WAITING:
-        return [seat.seat for seat in info.seats if not seat.connected]
-    return []
+def _not_there(info: arena_pb2.MatchInfo) -> list[int]:
+    """The seats a match still waits for before it starts."""
+    if info.status != arena_pb2.MATCH_STATUS_WAITING:
+        return []
+    return [seat.seat for seat in info.seats if not seat.connected]
 
 
 async def _settle(tasks: Iterable[asyncio.Task[None]], timeout: float) -> None:

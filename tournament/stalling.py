@@ -1,17 +1,19 @@
-"""Who holds a match up: each seat's time as the one to move (or as a seat the
-match is still waiting for), as the runner polls the match, and the seat to
-blame when a match outlasts its time.
+"""Who holds a match up, and the seat to blame when a match outlasts its time.
 
-The server keeps no total of a seat's thinking time, so the runner keeps its
-own, at the resolution of its polls. A bot answering slowly on purpose, every
+While the match runs, the server counts how long each seat's decisions wait
+for it (`SeatInfo.thinking_seconds`), to the instant. While the match waits
+for its seats to join, the runner charges the wait to the seats not there yet,
+at the resolution of its polls. A bot answering slowly on purpose, every
 answer inside its deadline, could otherwise make a game it is losing outlast
-`match_timeout_seconds` and so void it; one joining late is charged for the
-wait, or it could spend the start of the match's time unseen.
+`match_timeout_seconds` and so void it; one joining late could spend the start
+of the match's time unseen. (The runner once sampled the seat to move at each
+poll instead: a bot that answered just before each poll would have had its own
+time charged to its opponent.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 __all__ = ["STALLING_SHARE", "MoveClock"]
@@ -23,22 +25,31 @@ STALLING_SHARE = 2 / 3
 
 @dataclass
 class MoveClock:
-    """Seconds each seat held the match up, summed over the polls: as the seat to
-    move while it runs, or as a seat not yet there while it waits for its seats."""
+    """Seconds each seat held the match up: the server's count of its thinking
+    time, plus the waits for it to join that the polls saw."""
 
-    seconds: dict[int, float] = field(default_factory=dict)
-    _holding: tuple[int, ...] = ()
+    waiting: dict[int, float] = field(default_factory=dict)
+    thinking: dict[int, float] = field(default_factory=dict)
+    _absent: tuple[int, ...] = ()
     _since: float = 0.0
 
-    def polled(self, now: float, holding: Sequence[int]) -> None:
-        """A poll at `now` found `holding` holding the match up (none: nobody)."""
-        for seat in self._holding:
-            self.seconds[seat] = self.seconds.get(seat, 0.0) + now - self._since
-        self._holding, self._since = tuple(holding), now
+    def polled(self, now: float, absent: Sequence[int], thinking: Mapping[int, float]) -> None:
+        """A poll at `now`: the match waits for `absent` to join (none once it
+        runs), and the server has counted `thinking` so far."""
+        for seat in self._absent:
+            self.waiting[seat] = self.waiting.get(seat, 0.0) + now - self._since
+        self._absent, self._since = tuple(absent), now
+        self.thinking = dict(thinking)
+
+    @property
+    def seconds(self) -> dict[int, float]:
+        seats = self.waiting.keys() | self.thinking.keys()
+        return {s: self.waiting.get(s, 0.0) + self.thinking.get(s, 0.0) for s in seats}
 
     def staller(self, timeout: float) -> int | None:
         """The seat that held the match up for more than STALLING_SHARE of `timeout`."""
-        if not self.seconds:
+        held = self.seconds
+        if not held:
             return None
-        seat, held = max(self.seconds.items(), key=lambda item: item[1])
-        return seat if held > STALLING_SHARE * timeout else None
+        seat, seconds = max(held.items(), key=lambda item: item[1])
+        return seat if seconds > STALLING_SHARE * timeout else None

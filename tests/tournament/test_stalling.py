@@ -5,11 +5,17 @@ ends with real scores. With no seat to blame it is not counted, as before."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from pathlib import Path
 
 import pytest
 
+from clients.bots.random_bot import RandomBot
+from clients.matchplay import play_match
+from clients.sdk import DecisionView
+from server.inprocess import InProcessServer
 from tests.tournament.test_runner import HERE, Recorder
 from tournament.config import load_config
 from tournament.runner import run_tournament
@@ -80,17 +86,30 @@ def test_a_bot_that_joins_late_is_charged_for_the_wait(tmp_path: Path) -> None:
         assert (seats["late"].failure, seats["quick"].failure) == ("slow", None), game.key
 
 
-def test_the_move_clock_adds_up_each_seats_time_and_blames_most_of_it() -> None:
+def test_the_move_clock_adds_the_waits_to_join_to_the_servers_thinking_times() -> None:
     clock = MoveClock()
-    clock.polled(0.0, [1])  # waiting for seat 1 to join
-    clock.polled(0.5, [0])
-    clock.polled(1.0, [1])
-    clock.polled(1.5, [])  # nobody: between two polls of a finished match, say
-    clock.polled(2.0, [0, 1])  # waiting for both
-    clock.polled(2.25, [1])
-    clock.polled(9.0, [])
-    clock.polled(20.0, [0])
+    clock.polled(0.0, [0, 1], {})  # waiting for both seats
+    clock.polled(0.5, [1], {})  # seat 0 is there
+    clock.polled(2.0, [], {0: 0.0, 1: 0.0})  # running: the server counts from here
+    clock.polled(9.0, [], {0: 0.25, 1: 6.0})
+    assert clock.waiting == {0: 0.5, 1: 2.0}
     assert clock.seconds == {0: 0.75, 1: 8.0}
     assert clock.staller(11) == 1  # 8 s of 11: more than two thirds
     assert clock.staller(13) is None  # 8 s of 13: less
     assert MoveClock().staller(10) is None
+
+
+class _SlowRandomBot(RandomBot):
+    def decide(self, decision: DecisionView) -> int:
+        time.sleep(0.05)
+        return super().decide(decision)
+
+
+def test_the_server_counts_each_seats_thinking_time() -> None:
+    """What the blame rests on: `SeatInfo.thinking_seconds`, the open decision included."""
+    with InProcessServer() as server:
+        bots = [_SlowRandomBot(1), RandomBot(2)]
+        outcome = asyncio.run(play_match(server.address, "sheep-n-sheep", bots))
+    slow, quick = outcome.result.seats
+    moves = 30  # each seat has about 40 decisions in a two-player game
+    assert slow.thinking_seconds > moves * 0.05 > 20 * quick.thinking_seconds
