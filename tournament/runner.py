@@ -40,6 +40,7 @@ from tournament.sandbox_config import check_folders
 from tournament.schedule import ScheduledGame, ladder_schedule
 from tournament.seats import bot_folder
 from tournament.store import GameRecord, Store
+from tournament.turns import DealTurns
 
 __all__ = [
     "RunError",
@@ -413,9 +414,8 @@ class _Runner:
     async def run(self, pending: list[ScheduledGame]) -> None:
         if not pending:
             return
-        queue: asyncio.Queue[ScheduledGame] = asyncio.Queue()
-        for game in pending:
-            queue.put_nowait(game)
+        turns = DealTurns(pending)
+        ready = asyncio.Condition()
         async with grpc.aio.insecure_channel(self.address) as channel:
             try:
                 await ensure_reachable(channel, self.address)
@@ -425,7 +425,7 @@ class _Runner:
             stub = arena_pb2_grpc.ArenaStub(channel)
             await self._warn_if_replays_open(stub)
             workers = [
-                asyncio.create_task(self._worker(stub, queue), name=f"tournament-worker-{i}")
+                asyncio.create_task(self._worker(stub, turns, ready), name=f"tournament-worker-{i}")
                 for i in range(min(self.config.concurrency, len(pending)))
             ]
             try:
@@ -436,30 +436,42 @@ class _Runner:
                 with contextlib.suppress(BaseException):
                     await asyncio.gather(*workers, return_exceptions=True)
 
-    async def _worker(self, stub: arena_pb2_grpc.ArenaStub, queue: asyncio.Queue) -> None:
+    async def _worker(
+        self, stub: arena_pb2_grpc.ArenaStub, turns: DealTurns, ready: asyncio.Condition
+    ) -> None:
         while True:
+            async with ready:
+                while (scheduled := turns.take()) is None:
+                    if not turns.left:
+                        return
+                    await ready.wait()
             try:
-                scheduled = queue.get_nowait()
-            except asyncio.QueueEmpty:
-                return
-            self.progress.game_started(scheduled.key)
-            try:
-                record, replay, crashes = await self.player.play(stub, scheduled)
-            except SandboxUnavailable as error:
-                raise RunError(f"cannot sandbox a bot of game {scheduled.key}: {error}") from None
-            except grpc.aio.AioRpcError as error:
-                if error.code() in FATAL_CODES:
-                    raise RunError(
-                        f"the server refused game {scheduled.key}: "
-                        f"{error.code().name}: {error.details()}"
-                    ) from None
-                await self._stop_if_unreachable(error)
-                self.reject(scheduled.key, f"{error.code().name}: {error.details()}")
-                continue
-            except TimeoutError as error:
-                self.reject(scheduled.key, str(error))
-                continue
-            self.accept(record, replay, crashes)
+                await self._play(stub, scheduled)
+            finally:
+                turns.done(scheduled)
+                async with ready:
+                    ready.notify_all()
+
+    async def _play(self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame) -> None:
+        """Play one game and store it, or count it as not played."""
+        self.progress.game_started(scheduled.key)
+        try:
+            record, replay, crashes = await self.player.play(stub, scheduled)
+        except SandboxUnavailable as error:
+            raise RunError(f"cannot sandbox a bot of game {scheduled.key}: {error}") from None
+        except grpc.aio.AioRpcError as error:
+            if error.code() in FATAL_CODES:
+                raise RunError(
+                    f"the server refused game {scheduled.key}: "
+                    f"{error.code().name}: {error.details()}"
+                ) from None
+            await self._stop_if_unreachable(error)
+            self.reject(scheduled.key, f"{error.code().name}: {error.details()}")
+            return
+        except TimeoutError as error:
+            self.reject(scheduled.key, str(error))
+            return
+        self.accept(record, replay, crashes)
 
     async def _warn_if_replays_open(self, stub: arena_pb2_grpc.ArenaStub) -> None:
         if not self._replays_checked:

@@ -57,7 +57,9 @@ def test_games_done_in_flight_and_crashes_are_counted(tmp_path: Path) -> None:
     path = tmp_path / "cup.toml"
     path.write_text(
         f'game = "sheep-showdown"\nplayers = 2\npython_path = ["{HERE}"]\n'
-        "games_per_pairing = 1\nconcurrency = 2\nbootstrap = 20\n[options]\nrounds = 1\n"
+        # Two deals: no bot plays two games of one deal at once, so one deal alone
+        # (every pair here shares a bot) would be played one game at a time.
+        "games_per_pairing = 2\nconcurrency = 2\nbootstrap = 20\n[options]\nrounds = 1\n"
         '[[bots]]\nname = "steady"\nbuiltin = "random"\n'
         '[[bots]]\nname = "other"\nbuiltin = "random"\n'
         '[[bots]]\nname = "crasher"\nclass = "tournament_test_bots:CrashingBot"\n'
@@ -74,14 +76,14 @@ def test_games_done_in_flight_and_crashes_are_counted(tmp_path: Path) -> None:
     with Store(tmp_path / "t.sqlite") as store:
         stored = store.games(store.tournament().id)
     crashes = sum(1 for game in stored for seat in game.seats if seat.failure == "crash")
-    assert crashes == 4, "the crasher crashed in each of its games"
-    assert summary.played == summary.scheduled == 6
-    assert after["sheepfold_tournament_games_scheduled"] == 6
-    assert after["sheepfold_tournament_games_done_total"] == 6
-    assert after["sheepfold_tournament_games_stored"] == 6
+    assert crashes == 8, "the crasher crashed in each of its games"
+    assert summary.played == summary.scheduled == 12
+    assert after["sheepfold_tournament_games_scheduled"] == 12
+    assert after["sheepfold_tournament_games_done_total"] == 12
+    assert after["sheepfold_tournament_games_stored"] == 12
     assert after["sheepfold_tournament_games_in_flight"] == 0
     assert after["sheepfold_tournament_game_errors_total"] == 0
     assert after["sheepfold_tournament_bot_crashes_total"] == crashes
-    assert len(inner.in_flight_seen) == 6
+    assert len(inner.in_flight_seen) == 12
     assert all(1 <= seen <= config.concurrency for seen in inner.in_flight_seen)
     assert max(inner.in_flight_seen) == 2, "two games at once with concurrency 2"

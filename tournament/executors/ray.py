@@ -20,7 +20,7 @@ import dataclasses
 import logging
 import socket
 import threading
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ from tournament.runner import (
     warn_if_replays_open,
 )
 from tournament.schedule import ScheduledGame
+from tournament.turns import DealTurns
 
 __all__ = ["RayExecutor", "run_on_ray", "runtime_env_for"]
 
@@ -280,14 +281,13 @@ class RayExecutor:
         # Twice the cluster's game slots in flight: no worker waits for the driver,
         # and a killed driver loses few games.
         window = 2 * self.slots
-        queue = deque(pending)
+        turns = DealTurns(pending)  # no bot plays two games of one deal at once
         in_flight: dict[asyncio.Future[Any], tuple[ScheduledGame, Any]] = {}
         index = 0
         # No ray.cancel on the way out: disconnecting (ray.shutdown) ends the job and
         # its tasks, and cancelling a task as it completes can crash Ray's core worker.
-        while queue or in_flight:
-            while queue and len(in_flight) < window:
-                scheduled = queue.popleft()
+        while turns.left or in_flight:
+            while len(in_flight) < window and (scheduled := turns.take()) is not None:
                 server = self.servers[index % len(self.servers)] if self.servers else None
                 index += 1
                 job = GameJob(self.config, scheduled, server, self.admin_token)
@@ -297,6 +297,7 @@ class RayExecutor:
             done, _ = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
             for future in done:
                 scheduled, _ref = in_flight.pop(future)
+                turns.done(scheduled)
                 self._settle(runner, scheduled, future)
 
     def _settle(self, runner: Any, scheduled: ScheduledGame, future: asyncio.Future[Any]) -> None:
