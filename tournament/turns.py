@@ -11,7 +11,7 @@ first copy is gone before the second starts, and a sandboxed bot keeps nothing.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable
 
 from tournament.schedule import ScheduledGame
@@ -19,12 +19,19 @@ from tournament.schedule import ScheduledGame
 __all__ = ["DealTurns"]
 
 
+def _claims(game: ScheduledGame) -> tuple[tuple[int, str], ...]:
+    """What a game holds while it is played: its deal, for each of its bots."""
+    return tuple((game.seed, bot) for bot in game.seats)
+
+
 class DealTurns:
     """Pending games, taken in schedule order except that a game waits while one
     of its bots plays its deal elsewhere."""
 
     def __init__(self, pending: Iterable[ScheduledGame]) -> None:
-        self._pending = list(pending)
+        # A deque: the game taken is nearly always one of the first, and a million
+        # games would make every removal from the front of a list a long copy.
+        self._pending = deque((game, _claims(game)) for game in pending)
         self._playing: Counter[tuple[int, str]] = Counter()
 
     @property
@@ -34,14 +41,17 @@ class DealTurns:
 
     def take(self) -> ScheduledGame | None:
         """The first pending game that may start now, or None (none, or all must wait)."""
-        for index, game in enumerate(self._pending):
-            if not any((game.seed, bot) in self._playing for bot in game.seats):
+        playing = self._playing.keys()
+        for index, (game, claims) in enumerate(self._pending):
+            if playing.isdisjoint(claims):
                 del self._pending[index]
-                self._playing.update((game.seed, bot) for bot in game.seats)
+                self._playing.update(claims)
                 return game
         return None
 
     def done(self, game: ScheduledGame) -> None:
         """`game` has ended (played or not): its bots may play its deal again."""
-        self._playing.subtract((game.seed, bot) for bot in game.seats)
-        self._playing += Counter()  # drops the pairs now at zero
+        for claim in _claims(game):
+            self._playing[claim] -= 1
+            if self._playing[claim] <= 0:
+                del self._playing[claim]
