@@ -65,6 +65,7 @@ class Seat:
             disqualified=self.disqualified,
             time_bank_seconds=self.bank,
             thinking_seconds=self.thinking + open_seconds,
+            joined=self.joined,
         )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
@@ -28,6 +28,8 @@ from tournament.store import GameRecord
 __all__ = ["GamePlayer", "PlayedGame", "play_game"]
 
 POLL_SECONDS = 0.2
+# Moves after which a server that counts thinking time has counted some.
+OLD_SERVER_MOVES = 10
 # The result, the game's full record (None if it could not be fetched), and
 # why each crashed bot crashed.
 PlayedGame = tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]
@@ -42,6 +44,8 @@ class GamePlayer:
     admin_token: str
     launcher: Launcher
     log: Any
+    # Warnings given once per run (a set shared by the games: the player is frozen).
+    warned: set[str] = field(default_factory=set, compare=False)
 
     async def play(self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame) -> PlayedGame:
         """The game's result, its full record, and why each crashed bot crashed."""
@@ -184,6 +188,7 @@ class GamePlayer:
                 _not_there(info),
                 {seat.seat: seat.thinking_seconds for seat in info.seats},
             )
+            self._check_server_counts(info)
             finished = info.status == arena_pb2.MATCH_STATUS_FINISHED
             for seat in newly_done:
                 examined.add(seat)
@@ -210,8 +215,9 @@ class GamePlayer:
                 if seat is None:
                     raise TimeoutError(f"match {match_id} did not finish within {timeout:g} s")
                 slow[seat] = (
-                    f"held the match up: seat {seat} was to move for "
-                    f"{clock.seconds[seat]:.0f} s of the {timeout:g} s a match may take"
+                    f"held the match up: seat {seat} kept it waiting (to join or to "
+                    f"answer) for {clock.seconds[seat]:.0f} s of the {timeout:g} s a "
+                    "match may take"
                 )
                 log.warning(
                     "bot held its match up; it loses, and a random stand-in plays its seat",
@@ -219,13 +225,29 @@ class GamePlayer:
                     bot=scheduled.seats[seat],
                     reason=slow[seat],
                 )
-                examined.add(seat)
-                await seats[seat].kill()
-                tasks[seat].cancel()
-                stand_ins.append(self._stand_in(scheduled, seat, created))
+                if seat not in crashed:  # a crashed bot's stand-in plays already
+                    examined.add(seat)
+                    await seats[seat].kill()
+                    tasks[seat].cancel()
+                    stand_ins.append(self._stand_in(scheduled, seat, created))
                 deadline = time.monotonic() + timeout
             if all(task.done() for task in tasks.values()):
                 await asyncio.sleep(POLL_SECONDS)  # only stand-ins left: poll gently
+
+    def _check_server_counts(self, info: arena_pb2.MatchInfo) -> None:
+        """A server older than SeatInfo.thinking_seconds reports none: the runner can
+        then blame nobody for a match held up past its time. Said once."""
+        if "old server" in self.warned or info.moves < OLD_SERVER_MOVES:
+            return
+        if any(seat.thinking_seconds for seat in info.seats):
+            return
+        self.warned.add("old server")
+        self.log.warning(
+            "this server does not count its seats' thinking time (it is older than this "
+            "runner): a match held up past match_timeout_seconds will not be counted "
+            "instead of being lost by the seat that held it up; upgrade the server",
+            server=self.address,
+        )
 
     def _stand_in(
         self, scheduled: ScheduledGame, seat: int, created: arena_pb2.CreateMatchResponse
@@ -261,10 +283,11 @@ async def play_game(
 
 
 def _not_there(info: arena_pb2.MatchInfo) -> list[int]:
-    """The seats a match still waits for before it starts."""
+    """The seats a match still waits for before it starts (as the server waits:
+    for a seat that has never joined and is not disqualified)."""
     if info.status != arena_pb2.MATCH_STATUS_WAITING:
         return []
-    return [seat.seat for seat in info.seats if not seat.connected]
+    return [seat.seat for seat in info.seats if not (seat.joined or seat.disqualified)]
 
 
 async def _settle(tasks: Iterable[asyncio.Task[None]], timeout: float) -> None:

@@ -196,11 +196,11 @@ async def run_tournament_async(
     progress = progress or SilentProgress()
     check_bots(config)
     started = time.monotonic()
-    launcher = (
-        Launcher(None)  # the executor's workers launch the bots, each beside its own server
-        if executor is not None
-        else await prepare_launcher(config, database, server_socket or _socket_of(address))
-    )
+    if executor is not None:
+        check_what_bots_see(config, database)
+        launcher = Launcher(None)  # the executor's workers launch the bots, beside their servers
+    else:
+        launcher = await prepare_launcher(config, database, server_socket or _socket_of(address))
     with Store(database) as store:
         stages = ladder_stages(store, config)
         schedule = schedule_for(config, stages)
@@ -244,6 +244,22 @@ def _socket_of(address: str) -> str | None:
     return address.removeprefix("unix:") if address.startswith("unix:") else None
 
 
+def check_what_bots_see(config: TournamentConfig, database: str) -> None:
+    """RunError when a sandboxed bot would see the database or another bot's
+    files (see sandbox_config.check_folders); checked before any game, on the
+    driver for a Ray run too."""
+    sandboxed = sandboxed_bots(config)
+    if not sandboxed:
+        return
+    folders = {
+        bot.name: bot_folder(bot, config.base_dir) for bot in config.bots if bot.command is not None
+    }
+    read_only = {bot.name: bot.sandbox.read_only for bot in config.bots if bot.sandbox is not None}
+    problem = check_folders(folders, sandboxed, database, read_only, python_runtime())
+    if problem:
+        raise RunError(problem)
+
+
 async def prepare_launcher(
     config: TournamentConfig, database: str, server_socket: str | None
 ) -> Launcher:
@@ -252,13 +268,7 @@ async def prepare_launcher(
     sandboxed = sandboxed_bots(config)
     if not sandboxed:
         return launcher
-    folders = {
-        bot.name: bot_folder(bot, config.base_dir) for bot in config.bots if bot.command is not None
-    }
-    read_only = {bot.name: bot.sandbox.read_only for bot in config.bots if bot.sandbox is not None}
-    problem = check_folders(folders, sandboxed, database, read_only, python_runtime())
-    if problem:
-        raise RunError(problem)
+    check_what_bots_see(config, database)
     if not server_socket:
         raise RunError(
             f"sandboxed bots ({', '.join(sandboxed)}) reach the server only through its Unix "
@@ -324,6 +334,7 @@ async def play_batches(
     `unix:PATH`); without `launcher`, the sandbox is checked here first.
     """
     if launcher is None and executor is not None:
+        check_what_bots_see(config, store.path)
         launcher = Launcher(None)  # the executor's workers launch the bots
     elif launcher is None:
         socket = server_socket or _socket_of(address)

@@ -124,6 +124,12 @@ def check_folders(
         folder = Path(folders[name]).resolve()
         if folder == Path("/"):
             return f"bot {name!r}: a sandboxed bot's folder (cwd) cannot be /"
+        host = next((top for top in HOST_STATE if folder.is_relative_to(top)), None)
+        if host is not None:
+            return (
+                f"bot {name!r}: a sandboxed bot's folder (cwd) cannot be in the host's "
+                f"{host} ({folder}): a sandbox has its own /proc and /dev"
+            )
         seen = [
             (folder, "its folder"),
             *((Path(p).resolve(), f"its read_only path {p}") for p in extra.get(name, ())),

@@ -36,8 +36,10 @@ class MoveClock:
     def polled(self, now: float, absent: Sequence[int], thinking: Mapping[int, float]) -> None:
         """A poll at `now`: the match waits for `absent` to join (none once it
         runs), and the server has counted `thinking` so far."""
+        # Shared out: two seats late together hold the match up together.
         for seat in self._absent:
-            self.waiting[seat] = self.waiting.get(seat, 0.0) + now - self._since
+            share = (now - self._since) / len(self._absent)
+            self.waiting[seat] = self.waiting.get(seat, 0.0) + share
         self._absent, self._since = tuple(absent), now
         self.thinking = dict(thinking)
 
@@ -47,9 +49,11 @@ class MoveClock:
         return {s: self.waiting.get(s, 0.0) + self.thinking.get(s, 0.0) for s in seats}
 
     def staller(self, timeout: float) -> int | None:
-        """The seat that held the match up for more than STALLING_SHARE of `timeout`."""
-        held = self.seconds
-        if not held:
+        """The seat that held the match up for more than STALLING_SHARE of `timeout`,
+        and for longer than any other seat (a tie blames nobody)."""
+        ranked = sorted(self.seconds.items(), key=lambda item: item[1], reverse=True)
+        if not ranked or ranked[0][1] <= STALLING_SHARE * timeout:
             return None
-        seat, seconds = max(held.items(), key=lambda item: item[1])
-        return seat if seconds > STALLING_SHARE * timeout else None
+        if len(ranked) > 1 and ranked[1][1] >= ranked[0][1]:
+            return None
+        return ranked[0][0]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -23,7 +25,8 @@ from clients.launch.limits import DEFAULT_LIMITS
 from clients.launch.sandbox import SandboxPolicy, Tools, bwrap_argv, find_tools
 from tests.conftest import ROOT
 from tournament.config import ConfigError, parse_config
-from tournament.runner import RunError, run_tournament
+from tournament.executors.settings import GameExecutor
+from tournament.runner import RunError, run_tournament, run_tournament_async
 from tournament.sandbox_config import check_folders
 
 # Starts $1 background `sleep`s, printing the count after each, then waits a
@@ -137,6 +140,38 @@ def test_a_bot_may_not_see_the_database_through_a_read_only_path_or_the_runtime(
     problem = check_folders(folders, ["b"], db, wal)
     assert problem and f"in its read_only path {tmp_path / 'data' / 't.sqlite-wal'}" in problem
     assert check_folders(folders, ["b", "c"], db, {"c": [str(tmp_path / "c" / "x")]}) is None
+
+
+def test_a_bots_folder_cannot_be_the_hosts_proc_or_dev(tmp_path: Path) -> None:
+    """Bound after the sandbox's own /proc, it would cover it with the host's."""
+    for folder, top in (("/proc", "/proc"), ("/proc/1", "/proc"), ("/dev/shm", "/dev")):
+        problem = check_folders({"b": folder}, ["b"], str(tmp_path / "t.sqlite"))
+        assert problem == (
+            f"bot 'b': a sandboxed bot's folder (cwd) cannot be in the host's {top} "
+            f"({folder}): a sandbox has its own /proc and /dev"
+        )
+
+
+def test_a_ray_run_checks_what_its_bots_see_before_any_game(tmp_path: Path) -> None:
+    """The workers start the bots, but the driver refuses the config first."""
+    config = parse_config(
+        {
+            "game": "sheep-n-sheep",
+            "bots": [
+                {"name": "a", "builtin": "random"},
+                {"name": "b", "command": ["true"], "sandbox": {"read_only": ["."]}},
+            ],
+        },
+        str(tmp_path),
+    )
+    (tmp_path / "b").mkdir()
+    never_used = cast(GameExecutor, object())
+    with pytest.raises(RunError, match="would see the tournament database"):
+        asyncio.run(
+            run_tournament_async(
+                config, "127.0.0.1:1", str(tmp_path / "t.sqlite"), executor=never_used
+            )
+        )
 
 
 def test_an_unsandboxed_bot_keeps_the_environment_but_never_the_admin_token(

@@ -11,13 +11,17 @@ import time
 from pathlib import Path
 
 import pytest
+import structlog
+from sheepfold.v1 import arena_pb2
 
 from clients.bots.random_bot import RandomBot
+from clients.launch import Launcher
 from clients.matchplay import play_match
 from clients.sdk import DecisionView
 from server.inprocess import InProcessServer
 from tests.tournament.test_runner import HERE, Recorder
-from tournament.config import load_config
+from tournament.config import TournamentConfig, load_config, parse_config
+from tournament.game_play import GamePlayer
 from tournament.runner import run_tournament
 from tournament.stalling import MoveClock
 from tournament.store import Store
@@ -32,6 +36,15 @@ def _cup(tmp_path: Path, bots: str) -> Path:
         f"{bots}"
     )
     return path
+
+
+def _two_random_bots() -> TournamentConfig:
+    return parse_config(
+        {
+            "game": "sheep-n-sheep",
+            "bots": [{"name": "a", "builtin": "random"}, {"name": "b", "builtin": "random"}],
+        }
+    )
 
 
 STALLER = '[[bots]]\nname = "staller"\nclass = "tournament_test_bots:StallingBot"\n'
@@ -55,7 +68,7 @@ def test_the_seat_that_held_the_match_up_loses_it(tmp_path: Path) -> None:
         assert game.end_reason == "game over"
         staller = game.bots.index("staller")
         (why,) = json.loads(game.details_json)["slow"].values()
-        assert why.startswith(f"held the match up: seat {staller} was to move for ")
+        assert why.startswith(f"held the match up: seat {staller} kept it waiting ")
         assert why.endswith(" of the 2 s a match may take")
 
 
@@ -67,6 +80,15 @@ def test_a_match_nobody_held_up_is_not_counted(tmp_path: Path) -> None:
     summary = run_tournament(config, database=str(tmp_path / "t.sqlite"), progress=recorder)
     assert summary.played == 0 and summary.errors == 2
     assert all("did not finish within 2 s" in error for error in recorder.errors)
+
+
+@pytest.mark.e2e
+def test_two_bots_late_alike_share_the_wait_and_nobody_is_blamed(tmp_path: Path) -> None:
+    late = '[[bots]]\nname = "late"\nclass = "tournament_test_bots:LateBot"\n'
+    config = load_config(_cup(tmp_path, late + late.replace('"late"', '"late-2"', 1)))
+    recorder = Recorder()
+    summary = run_tournament(config, database=str(tmp_path / "t.sqlite"), progress=recorder)
+    assert summary.played == 0 and summary.errors == 2, recorder.errors
 
 
 @pytest.mark.e2e
@@ -88,15 +110,42 @@ def test_a_bot_that_joins_late_is_charged_for_the_wait(tmp_path: Path) -> None:
 
 def test_the_move_clock_adds_the_waits_to_join_to_the_servers_thinking_times() -> None:
     clock = MoveClock()
-    clock.polled(0.0, [0, 1], {})  # waiting for both seats
+    clock.polled(0.0, [0, 1], {})  # waiting for both seats: they share the wait
     clock.polled(0.5, [1], {})  # seat 0 is there
     clock.polled(2.0, [], {0: 0.0, 1: 0.0})  # running: the server counts from here
     clock.polled(9.0, [], {0: 0.25, 1: 6.0})
-    assert clock.waiting == {0: 0.5, 1: 2.0}
-    assert clock.seconds == {0: 0.75, 1: 8.0}
-    assert clock.staller(11) == 1  # 8 s of 11: more than two thirds
-    assert clock.staller(13) is None  # 8 s of 13: less
+    assert clock.waiting == {0: 0.25, 1: 1.75}
+    assert clock.seconds == {0: 0.5, 1: 7.75}
+    assert clock.staller(11) == 1  # 7.75 s of 11: more than two thirds
+    assert clock.staller(12) is None  # 7.75 s of 12: less
     assert MoveClock().staller(10) is None
+
+
+def test_a_tie_blames_nobody() -> None:
+    clock = MoveClock()
+    clock.polled(0.0, [0, 1], {})
+    clock.polled(3.0, [], {0: 4.0, 1: 4.0})
+    assert clock.seconds == {0: 5.5, 1: 5.5}
+    assert clock.staller(6) is None
+
+
+def test_a_server_that_counts_no_thinking_time_is_named_once() -> None:
+    player = GamePlayer(
+        _two_random_bots(), "127.0.0.1:1", "", Launcher(None), structlog.get_logger()
+    )
+    seats = [arena_pb2.SeatInfo(seat=0), arena_pb2.SeatInfo(seat=1)]
+    with structlog.testing.capture_logs() as logs:
+        player._check_server_counts(arena_pb2.MatchInfo(moves=3, seats=seats))
+        assert logs == []  # too early to tell
+        player._check_server_counts(arena_pb2.MatchInfo(moves=12, seats=seats))
+        player._check_server_counts(arena_pb2.MatchInfo(moves=20, seats=seats))
+        counted = [arena_pb2.SeatInfo(seat=0, thinking_seconds=0.5), seats[1]]
+        GamePlayer(
+            _two_random_bots(), "127.0.0.1:1", "", Launcher(None), structlog.get_logger()
+        )._check_server_counts(arena_pb2.MatchInfo(moves=20, seats=counted))
+    assert [entry["event"][:47] for entry in logs] == [
+        "this server does not count its seats' thinking "
+    ]
 
 
 class _SlowRandomBot(RandomBot):

@@ -110,20 +110,22 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat_tokens: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
-    __slots__ = ("seat", "connected", "strikes", "disqualified", "time_bank_seconds", "thinking_seconds")
+    __slots__ = ("seat", "connected", "strikes", "disqualified", "time_bank_seconds", "thinking_seconds", "joined")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CONNECTED_FIELD_NUMBER: _ClassVar[int]
     STRIKES_FIELD_NUMBER: _ClassVar[int]
     DISQUALIFIED_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_SECONDS_FIELD_NUMBER: _ClassVar[int]
     THINKING_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    JOINED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     connected: bool
     strikes: int
     disqualified: bool
     time_bank_seconds: float
     thinking_seconds: float
-    def __init__(self, seat: _Optional[int] = ..., connected: _Optional[bool] = ..., strikes: _Optional[int] = ..., disqualified: _Optional[bool] = ..., time_bank_seconds: _Optional[float] = ..., thinking_seconds: _Optional[float] = ...) -> None: ...
+    joined: bool
+    def __init__(self, seat: _Optional[int] = ..., connected: _Optional[bool] = ..., strikes: _Optional[int] = ..., disqualified: _Optional[bool] = ..., time_bank_seconds: _Optional[float] = ..., thinking_seconds: _Optional[float] = ..., joined: _Optional[bool] = ...) -> None: ...
 
 class MatchResult(_message.Message):
     __slots__ = ("scores", "ranks", "winners", "details_json", "seats", "end_reason")
