@@ -295,10 +295,25 @@ class RayExecutor:
                 runner.progress.game_started(scheduled.key)
                 in_flight[asyncio.wrap_future(ref.future())] = (scheduled, ref)
             done, _ = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
-            for future in done:
-                scheduled, _ref = in_flight.pop(future)
-                turns.done(scheduled)
+            self.settle_all(runner, [(future, *in_flight.pop(future)) for future in done], turns)
+
+    def settle_all(
+        self,
+        runner: Any,
+        ended: list[tuple[asyncio.Future[Any], ScheduledGame, Any]],
+        turns: DealTurns,
+    ) -> None:
+        """Hand every game that ended to the runner; a fatal one stops the run,
+        but only once the games that ended beside it are stored."""
+        fatal: RunError | None = None
+        for future, scheduled, _ref in ended:
+            turns.done(scheduled)
+            try:
                 self._settle(runner, scheduled, future)
+            except RunError as error:
+                fatal = fatal or error
+        if fatal is not None:
+            raise fatal
 
     def _settle(self, runner: Any, scheduled: ScheduledGame, future: asyncio.Future[Any]) -> None:
         import ray
