@@ -26,7 +26,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
 from clients.launch import Launcher, SandboxUnavailable
-from clients.launch.sandbox import python_runtime
+from clients.launch.sandbox import seen_by_every_bot
 from clients.launch.socket_dir import private_socket
 from tournament.botcheck import check_bots
 from tournament.config import TournamentConfig, add_python_path, resolve_path
@@ -255,7 +255,7 @@ def check_what_bots_see(config: TournamentConfig, database: str) -> None:
         bot.name: bot_folder(bot, config.base_dir) for bot in config.bots if bot.command is not None
     }
     read_only = {bot.name: bot.sandbox.read_only for bot in config.bots if bot.sandbox is not None}
-    problem = check_folders(folders, sandboxed, database, read_only, python_runtime())
+    problem = check_folders(folders, sandboxed, database, read_only, seen_by_every_bot())
     if problem:
         raise RunError(problem)
 

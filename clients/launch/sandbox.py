@@ -112,6 +112,13 @@ def python_runtime() -> list[str]:
     return _outermost(path for path in paths if os.path.isdir(path))
 
 
+def seen_by_every_bot() -> list[str]:
+    """Every host path each sandbox binds, whatever its bot: the system's runtime,
+    the few files of /etc it needs, and the Python running Sheepfold."""
+    shared = [path for path in (*RUNTIME_DIRS, *ETC_FILES) if os.path.exists(path)]
+    return [*shared, *python_runtime()]
+
+
 def _outermost(paths: Iterable[str]) -> list[str]:
     """Existing absolute paths, minus any inside another one or inside /usr."""
     kept: list[str] = []

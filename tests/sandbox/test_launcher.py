@@ -22,7 +22,13 @@ from clients.launch import (
 )
 from clients.launch.cgroup import BotCgroup, Hierarchies
 from clients.launch.limits import DEFAULT_LIMITS
-from clients.launch.sandbox import SandboxPolicy, Tools, bwrap_argv, find_tools
+from clients.launch.sandbox import (
+    SandboxPolicy,
+    Tools,
+    bwrap_argv,
+    find_tools,
+    seen_by_every_bot,
+)
 from tests.conftest import ROOT
 from tournament.config import ConfigError, parse_config
 from tournament.executors.settings import GameExecutor
@@ -323,3 +329,13 @@ def test_the_sandbox_binds_every_package_sheepfold_installs() -> None:
     found = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     installed = {name.rstrip("*") for name in found["packages"]["find"]["include"]}
     assert installed - {"benchmarks"} == set(SHEEPFOLD_PACKAGES)
+
+
+def test_the_paths_every_bot_sees_include_the_system_runtime() -> None:
+    """A database under /usr would otherwise pass: every sandbox binds /usr whole."""
+    seen = seen_by_every_bot()
+    assert "/usr" in seen and sys.prefix in seen
+    problem = check_folders(
+        {"b": "/tmp/b"}, ["b"], "/usr/local/var/sheepfold/t.sqlite", runtime=seen
+    )
+    assert problem and "the runtime every bot sees (/usr)" in problem
