@@ -1,10 +1,12 @@
 """Ending a call with an error status whose message fits gRPC's trailers.
 
 A message that echoes what the caller sent (a match id, a game name, an option)
-could be longer than the 16 KiB of metadata a client accepts, and the client
-would see RESOURCE_EXHAUSTED "received metadata size exceeds hard limit"
-instead of the status meant for it. A non-ASCII character takes up to nine
-bytes once percent-encoded, so 1,000 characters always fit.
+could be longer than the metadata a client accepts. Past 8 KiB (gRPC's soft
+limit) a client drops such trailers now and then, past 16 KiB always, and it
+then sees RESOURCE_EXHAUSTED "received metadata size exceeds ... limit"
+instead of the status meant for it. So a message is cut to MAX_DETAILS
+characters and to MAX_ENCODED bytes once percent-encoded, as gRPC sends it:
+every byte outside printable ASCII, and `%`, takes three.
 """
 
 from __future__ import annotations
@@ -14,13 +16,31 @@ from typing import NoReturn
 import grpc
 
 MAX_DETAILS = 1000
+# Half the soft limit: room for the status, the other trailers and their names.
+MAX_ENCODED = 4096
+ELLIPSIS = "..."
+
+
+def encoded_size(text: str) -> int:
+    """Bytes of `text` percent-encoded in a grpc-message trailer."""
+    return sum(1 if 0x20 <= byte <= 0x7E and byte != 0x25 else 3 for byte in text.encode())
 
 
 def brief(details: str) -> str:
-    """`details`, cut to MAX_DETAILS characters."""
-    if len(details) <= MAX_DETAILS:
-        return details
-    return details[: MAX_DETAILS - 3] + "..."
+    """`details`, cut to MAX_DETAILS characters and MAX_ENCODED encoded bytes."""
+    if len(details) <= MAX_DETAILS and len(details.encode()) * 3 <= MAX_ENCODED:
+        return details  # short enough whatever it holds (nearly every message)
+    budget = MAX_ENCODED - len(ELLIPSIS)
+    kept: list[str] = []
+    for char in details[: MAX_DETAILS - len(ELLIPSIS)]:
+        budget -= encoded_size(char)
+        if budget < 0:
+            break
+        kept.append(char)
+    else:
+        if len(details) <= MAX_DETAILS:
+            return details
+    return "".join(kept) + ELLIPSIS
 
 
 async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, details: str) -> NoReturn:
