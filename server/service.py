@@ -98,14 +98,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             return
         if not presented:
             await abort(context, grpc.StatusCode.UNAUTHENTICATED, needs)
-        if not hmac.compare_digest(presented.encode(), self.admin_token.encode()):
+        if not self._is_admin(presented):
             await abort(context, grpc.StatusCode.PERMISSION_DENIED, "wrong admin token")
 
-    def _is_admin(self, request: arena_pb2.GetMatchRequest) -> bool:
+    def _is_admin(self, presented: str) -> bool:
+        """Whether `presented` is this server's admin token (compared in constant time)."""
         token = self.admin_token
-        return token is not None and hmac.compare_digest(
-            request.admin_token.encode(), token.encode()
-        )
+        return token is not None and hmac.compare_digest(presented.encode(), token.encode())
 
     async def _check_reader(self, presented: str, context: grpc.aio.ServicerContext) -> None:
         """On a server with private replays, only the admin token lists and replays matches."""
@@ -157,7 +156,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             info = await self.registry.info(request.match_id)
         if info is None:
             await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
-        if self.private_replays and info.HasField("seed") and not self._is_admin(request):
+        if (
+            self.private_replays
+            and info.HasField("seed")
+            and not self._is_admin(request.admin_token)
+        ):
             # A finished match's seed is the deal every other group meets on its
             # deal number: kept, like the replays, for the admin token.
             shown = arena_pb2.MatchInfo()

@@ -196,11 +196,7 @@ async def run_tournament_async(
     progress = progress or SilentProgress()
     check_bots(config)
     started = time.monotonic()
-    if executor is not None:
-        check_what_bots_see(config, database)
-        launcher = Launcher(None)  # the executor's workers launch the bots, beside their servers
-    else:
-        launcher = await prepare_launcher(config, database, server_socket or _socket_of(address))
+    launcher = await launcher_for(config, database, server_socket or _socket_of(address), executor)
     with Store(database) as store:
         stages = ladder_stages(store, config)
         schedule = schedule_for(config, stages)
@@ -258,6 +254,18 @@ def check_what_bots_see(config: TournamentConfig, database: str) -> None:
     problem = check_folders(folders, sandboxed, database, read_only, seen_by_every_bot())
     if problem:
         raise RunError(problem)
+
+
+async def launcher_for(
+    config: TournamentConfig, database: str, socket: str | None, executor: GameExecutor | None
+) -> Launcher:
+    """The launcher for the command bots, checked before any game. An executor's
+    workers launch the bots beside their own servers: here only what the
+    sandboxed bots would see is checked."""
+    if executor is None:
+        return await prepare_launcher(config, database, socket)
+    check_what_bots_see(config, database)
+    return Launcher(None)
 
 
 async def prepare_launcher(
@@ -333,16 +341,15 @@ async def play_batches(
     bots reach the server through `server_socket` (or `address` when that is
     `unix:PATH`); without `launcher`, the sandbox is checked here first.
     """
-    if launcher is None and executor is not None:
-        check_what_bots_see(config, store.path)
-        launcher = Launcher(None)  # the executor's workers launch the bots
-    elif launcher is None:
+    if launcher is None:
         socket = server_socket or _socket_of(address)
-        launcher = await prepare_launcher(config, store.path, socket)
+        launcher = await launcher_for(config, store.path, socket, executor)
     if admin_token is None:
         admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
     add_python_path(config)
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
+    for server in executor.servers if executor is not None else (address,):
+        await warn_if_replays_open(config, server, log)
     elo = LiveElo(config.bot_names, config.anchor)
     for stored in store.games(tournament_id):
         elo.add(pairwise(stored.bots, stored.ranks))
@@ -377,17 +384,18 @@ def _config_json(config: TournamentConfig) -> dict[str, Any]:
     return data
 
 
-async def warn_if_replays_open(
-    config: TournamentConfig, stub: arena_pb2_grpc.ArenaStub, address: str, log: Any
-) -> None:
+async def warn_if_replays_open(config: TournamentConfig, address: str, log: Any) -> None:
     """A server that lists its matches to anyone lets a command bot read the
     seeds of finished games: the deals the other groups still play. Says so."""
     if not any(bot.command for bot in config.bots):
         return
-    try:
-        await stub.ListMatches(arena_pb2.ListMatchesRequest(limit=1), timeout=RPC_SECONDS)
-    except grpc.aio.AioRpcError:
-        return  # private (or not answering, which the games will show)
+    async with grpc.aio.insecure_channel(address) as channel:
+        try:
+            await arena_pb2_grpc.ArenaStub(channel).ListMatches(
+                arena_pb2.ListMatchesRequest(limit=1), timeout=RPC_SECONDS
+            )
+        except grpc.aio.AioRpcError:
+            return  # private (or not answering, which the games will show)
     log.warning(
         "this server lets anyone list and replay its finished matches, so the command "
         "bots can read the deals of games already played; start it with "
@@ -420,7 +428,6 @@ class _Runner:
         self.errors = 0
         self.crash_reasons: dict[str, str] = {}  # bot -> its first crash in this run
         self.channel: grpc.aio.Channel | None = None
-        self._replays_checked = False
 
     async def run(self, pending: list[ScheduledGame]) -> None:
         if not pending:
@@ -434,7 +441,6 @@ class _Runner:
                 raise RunError(str(error)) from None
             self.channel = channel
             stub = arena_pb2_grpc.ArenaStub(channel)
-            await self._warn_if_replays_open(stub)
             workers = [
                 asyncio.create_task(self._worker(stub, turns, ready), name=f"tournament-worker-{i}")
                 for i in range(min(self.config.concurrency, len(pending)))
@@ -483,11 +489,6 @@ class _Runner:
             self.reject(scheduled.key, str(error))
             return
         self.accept(record, replay, crashes)
-
-    async def _warn_if_replays_open(self, stub: arena_pb2_grpc.ArenaStub) -> None:
-        if not self._replays_checked:
-            self._replays_checked = True
-            await warn_if_replays_open(self.config, stub, self.address, self.log)
 
     def accept(
         self,

@@ -25,8 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import grpc
-from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+from sheepfold.v1 import arena_pb2
 
 from tournament.config import TournamentConfig, resolve_path
 from tournament.executors.ray_task import (
@@ -45,7 +44,6 @@ from tournament.runner import (
     RunSummary,
     run_tournament_async,
     sandboxed_bots,
-    warn_if_replays_open,
 )
 from tournament.schedule import ScheduledGame
 from tournament.turns import DealTurns
@@ -205,7 +203,6 @@ class RayExecutor:
         self.servers = servers
         self.admin_token = admin_token
         self.nodes: Counter[str] = Counter()
-        self._servers_checked = False
         self._remote = ray.remote(
             num_cpus=settings.cpus_per_game,
             max_retries=settings.max_retries,
@@ -272,12 +269,6 @@ class RayExecutor:
         return max(1, int(cpus // self.settings.cpus_per_game))
 
     async def run(self, runner: Any, pending: list[ScheduledGame]) -> None:
-        if not self._servers_checked:
-            self._servers_checked = True
-            for address in self.servers:
-                async with grpc.aio.insecure_channel(address) as channel:
-                    stub = arena_pb2_grpc.ArenaStub(channel)
-                    await warn_if_replays_open(self.config, stub, address, runner.log)
         # Twice the cluster's game slots in flight: no worker waits for the driver,
         # and a killed driver loses few games.
         window = 2 * self.slots

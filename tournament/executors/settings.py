@@ -50,6 +50,8 @@ class GameExecutor(Protocol):
     `runner.accept(record)` and each one it could not play to `runner.reject(key,
     error)` (the runner stores, rates and reports)."""
 
+    servers: tuple[str, ...]  # the servers its games play on (none: servers of its own)
+
     async def run(self, runner: Any, games: list[ScheduledGame]) -> None: ...
 
 
