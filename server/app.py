@@ -17,7 +17,7 @@ import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
-from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+from sheepfold.v1 import arena_pb2_grpc
 
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
@@ -29,15 +29,13 @@ from server.records import ClockConfig
 from server.registry import MatchRegistry
 from server.retention import Retention, keep_pruning
 from server.seats import MatchLimits
-from server.service import ArenaService
+from server.service import ARENA_SERVICE, PLAY_METHOD, ArenaService
 from server.storage import StoreWorker
 from server.store import MemoryStore, Store
 from server.unexpected import UnexpectedErrorsAreInternal
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
-ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
 # Play answers an undecodable message after the join with a PlayError itself.
-PLAY_METHOD = f"/{ARENA_SERVICE}/Play"
 # Connections the health port holds at once: probes connect, ask and leave.
 HEALTH_PORT_CONNECTIONS = 64
 # File descriptors kept from client connections for everything else: the

@@ -30,9 +30,14 @@ from server.seats import JoinError, SeatStream
 from server.status import abort
 from server.storage import StoreRefused, StoreUnavailable
 from server.streams import StreamClosed
+from server.unexpected import PASSED_ON, end_with_internal
 
 DEFAULT_LIST_LIMIT = 100
 MAX_LIST_LIMIT = 1_000
+
+
+ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
+PLAY_METHOD = f"/{ARENA_SERVICE}/Play"
 
 
 class ArenaService(arena_pb2_grpc.ArenaServicer):
@@ -250,59 +255,68 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         request_iterator: AsyncIterator[arena_pb2.PlayRequest],
         context: grpc.aio.ServicerContext,
     ) -> AsyncIterator[arena_pb2.PlayResponse]:
-        address = peer_address(context.peer())
-        loop = asyncio.get_running_loop()
-        pushed_out = False
         try:
-            # A timeout scope, not wait_for: no task of its own for every join.
-            async with asyncio.timeout(self.join_timeout) as scope:
-                ticket = self.pending_joins.enter(address, lambda: scope.reschedule(loop.time()))
-                try:
-                    first = await _first_message(request_iterator)
-                finally:
-                    pushed_out = self.pending_joins.leave(address, ticket)
-        except TimeoutError:
-            if pushed_out:
+            address = peer_address(context.peer())
+            loop = asyncio.get_running_loop()
+            pushed_out = False
+            try:
+                # A timeout scope, not wait_for: no task of its own for every join.
+                async with asyncio.timeout(self.join_timeout) as scope:
+                    ticket = self.pending_joins.enter(
+                        address, lambda: scope.reschedule(loop.time())
+                    )
+                    try:
+                        first = await _first_message(request_iterator)
+                    finally:
+                        pushed_out = self.pending_joins.leave(address, ticket)
+            except TimeoutError:
+                if pushed_out:
+                    await abort(
+                        context,
+                        grpc.StatusCode.RESOURCE_EXHAUSTED,
+                        f"pushed out before joining: {self.pending_joins.per_address} newer Play "
+                        "streams from this address are waiting to join",
+                    )
                 await abort(
                     context,
-                    grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    f"pushed out before joining: {self.pending_joins.per_address} newer Play "
-                    "streams from this address are waiting to join",
+                    grpc.StatusCode.DEADLINE_EXCEEDED,
+                    f"no join within {self.join_timeout:g} s of opening the stream",
                 )
-            await abort(
-                context,
-                grpc.StatusCode.DEADLINE_EXCEEDED,
-                f"no join within {self.join_timeout:g} s of opening the stream",
-            )
-        if isinstance(first, Undecodable):
-            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, first.message)
-        if first is None or not first.HasField("join"):
-            await abort(
-                context,
-                grpc.StatusCode.INVALID_ARGUMENT,
-                "the first message on Play must be a join",
-            )
-        join = first.join
-        match = await self._match(join.match_id, context)
-        stream = SeatStream(match.limits.seat_queue)
-        try:
-            seat = match.authenticate(join.seat if join.HasField("seat") else None, join.token)
-            match.join(seat, stream, join.events_in_decisions)
-        except JoinError as error:
-            match.log.info("join refused", code=error.code.name, reason=error.message)
-            await abort(context, error.code, error.message)
-        reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
-        get = stream.get
-        try:
-            # The seat's queue drained here, not through `relay`: one generator less
-            # for every message of every decision.
-            while not isinstance(message := await get(), StreamClosed):
-                yield message
-            if message.code is not None:
-                await abort(context, message.code, message.message)
-        finally:
-            reader.cancel()
-            match.leave(seat, stream)
+            if isinstance(first, Undecodable):
+                await abort(context, grpc.StatusCode.INVALID_ARGUMENT, first.message)
+            if first is None or not first.HasField("join"):
+                await abort(
+                    context,
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    "the first message on Play must be a join",
+                )
+            join = first.join
+            match = await self._match(join.match_id, context)
+            stream = SeatStream(match.limits.seat_queue)
+            try:
+                seat = match.authenticate(join.seat if join.HasField("seat") else None, join.token)
+                match.join(seat, stream, join.events_in_decisions)
+            except JoinError as error:
+                match.log.info("join refused", code=error.code.name, reason=error.message)
+                await abort(context, error.code, error.message)
+            reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
+            get = stream.get
+            try:
+                # The seat's queue drained here, not through `relay`: one generator less
+                # for every message of every decision.
+                while not isinstance(message := await get(), StreamClosed):
+                    yield message
+                if message.code is not None:
+                    await abort(context, message.code, message.message)
+            finally:
+                reader.cancel()
+                match.leave(seat, stream)
+        except PASSED_ON:
+            raise
+        except Exception:
+            # Not the unary calls' wrapper: that would be one more generator for
+            # every message of every decision.
+            await end_with_internal(self.log, context, PLAY_METHOD)
 
 
 @contextlib.asynccontextmanager

@@ -2,8 +2,10 @@
 INTERNAL and a line in the log, never gRPC's own UNKNOWN "Unexpected <class
 ...>: ...", which would show the caller the server's insides and log nothing.
 
-Unary methods and server-streaming ones (Watch) are wrapped; Play is not: it
-is the hot path, and its stream is supervised by the match itself.
+Unary methods and server-streaming ones (Watch) are wrapped. Play is not: it
+is the hot path, and a wrapper would be one more generator for every message,
+so Play catches the unexpected itself and ends the same way, through
+`end_with_internal`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from server.interceptors import HandlerRewrite
 from server.status import abort
 
 MESSAGE = "the server failed on this call (its log has the details)"
-_PASSED_ON = (grpc.aio.AbortError, asyncio.CancelledError)
+PASSED_ON = (grpc.aio.AbortError, asyncio.CancelledError)
 
 
 class UnexpectedErrorsAreInternal(HandlerRewrite):
@@ -42,10 +44,10 @@ class UnexpectedErrorsAreInternal(HandlerRewrite):
             try:
                 result = inner(request, context)
                 return await result if inspect.isawaitable(result) else result
-            except _PASSED_ON:
+            except PASSED_ON:
                 raise
             except Exception:
-                await self._internal(context, method)
+                await end_with_internal(self.log, context, method)
 
         return unary
 
@@ -58,14 +60,15 @@ class UnexpectedErrorsAreInternal(HandlerRewrite):
                         yield response
                 elif inspect.isawaitable(result):
                     await result
-            except _PASSED_ON:
+            except PASSED_ON:
                 raise
             except Exception:
-                await self._internal(context, method)
+                await end_with_internal(self.log, context, method)
 
         return streaming
 
-    async def _internal(self, context: grpc.aio.ServicerContext, method: str) -> None:
-        """Log the exception being handled, with its traceback, and end the call."""
-        self.log.exception("unexpected error in a call", method=method)
-        await abort(context, grpc.StatusCode.INTERNAL, MESSAGE)
+
+async def end_with_internal(log: Any, context: grpc.aio.ServicerContext, method: str) -> None:
+    """Log the exception being handled, with its traceback, and end the call."""
+    log.exception("unexpected error in a call", method=method)
+    await abort(context, grpc.StatusCode.INTERNAL, MESSAGE)

@@ -55,3 +55,29 @@ def test_an_unforeseen_exception_is_internal_and_logged(
     created = stub.CreateMatch(arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2))
     info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id), timeout=10)
     assert info.match_id == created.match_id
+
+
+def test_an_unforeseen_exception_in_play_is_internal_and_logged(
+    stub: arena_pb2_grpc.ArenaStub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Play is not wrapped like the other calls (it is the hot path) and catches
+    the unforeseen itself, with the same status, message and log line."""
+    created = stub.CreateMatch(arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2))
+
+    async def broken(self: MatchRegistry, match_id: str) -> None:
+        raise RuntimeError("secret detail of the server")
+
+    monkeypatch.setattr(MatchRegistry, "find", broken)
+    join = arena_pb2.Join(match_id=created.match_id, seat=0, token=created.seat_tokens[0])
+    with structlog.testing.capture_logs() as logs, pytest.raises(grpc.RpcError) as caught:
+        list(stub.Play(iter([arena_pb2.PlayRequest(join=join)]), timeout=10))
+    assert caught.value.code() == grpc.StatusCode.INTERNAL
+    assert caught.value.details() == MESSAGE
+    logged = [entry for entry in logs if entry["event"] == "unexpected error in a call"]
+    assert [entry["method"] for entry in logged] == ["/sheepfold.v1.Arena/Play"]
+    monkeypatch.undo()
+    # The server goes on: the same seat joins and is sent its first decision.
+    call = stub.Play(iter([arena_pb2.PlayRequest(join=join)]), timeout=10)
+    first = next(call)
+    call.cancel()
+    assert first.WhichOneof("kind") == "joined"
