@@ -147,6 +147,8 @@ class LegalActions:
                 acts.extend(runs)
             if len(hand) >= 2:
                 acts.append(_FREE)
-        if not acts:
+        # Choosing A with no set left means doing nothing, so a hand that may take
+        # may pass. Last in the list: a stored move's index keeps its meaning.
+        if not acts or (len(hand) < HAND_LIMIT and not self._market):
             acts.append(_PASS)
         return tuple(acts)

@@ -48,7 +48,12 @@ def _check(state: SheepNSheepState, action: object, events: list) -> None:
     if not state.terminal:
         legal = state.legal_actions()
         assert legal and len(set(legal)) == len(legal)
-        assert (Pass() in legal) == (legal == (Pass(),))
+        # PASS: nothing else is legal, or a hand that may take finds no set left.
+        may_take_nothing = not state.market and len(state.hand(state.to_move)) < 6
+        if Pass() in legal:
+            assert legal[-1] == Pass() and (legal == (Pass(),) or may_take_nothing)
+        else:
+            assert not may_take_nothing or state.phase != "turn"
         assert all(isinstance(a.label, str) and a.label for a in legal)
 
 

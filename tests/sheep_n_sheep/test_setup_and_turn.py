@@ -212,12 +212,40 @@ def test_pass_with_one_unplaceable_card() -> None:
     assert state.legal_actions() == (Pass(),)
 
 
-def test_pass_is_never_legal_otherwise() -> None:
-    """Notes: 'PASS is never legal otherwise.' Empty market but a card fits."""
+def test_a_hand_that_may_take_may_do_nothing_when_no_set_is_left() -> None:
+    """Rulebook: the player on turn does A or B, and with 'no sets left to carry
+    out action A, do not draw any cards and do nothing instead'. So a hand of 1-5
+    may pass even where a card fits (the notes' 'PASS is never legal otherwise'
+    gives way to the rulebook here). PASS comes last: the other actions keep
+    their indices."""
     pick = Picker()
     pasture = {(0, 0): pick("grey", 4)}
     state = _position([pick("blue", 5)], pick, market=[], deck=[], pastures=[pasture, {}])
-    assert state.legal_actions() == (BeginRun((0, 0)),)
+    assert state.legal_actions() == (BeginRun((0, 0)), Pass())
+    before = state.pasture(0)
+    events = [e.payload for e in state.apply(Pass())]
+    assert events[0] == Passed(0) and state.to_move == 1
+    assert state.pasture(0) == before and len(state.hand(0)) == 1
+
+
+def test_a_hand_of_six_must_place_even_with_no_set_left() -> None:
+    """Rulebook: 'if they have 6 or more cards, they must carry out option B':
+    no PASS while a placement is legal."""
+    pick = Picker()
+    pasture = {(0, 0): pick("grey", 4)}
+    hand = [pick("blue", 5), *pick.filler(5)]
+    state = _position(hand, pick, market=[], deck=[], pastures=[pasture, {}])
+    assert Pass() not in state.legal_actions()
+    assert state.legal_actions()
+
+
+def test_pass_is_not_legal_while_a_set_is_left() -> None:
+    """A set in the market: A is possible, so choosing it takes the set; no PASS."""
+    pick = Picker()
+    pasture = {(0, 0): pick("grey", 4)}
+    market = [tuple(pick.filler(2))]
+    state = _position([pick("blue", 5)], pick, market=market, deck=[], pastures=[pasture, {}])
+    assert Pass() not in state.legal_actions()
 
 
 def test_illegal_action_raises_and_leaves_the_state_unchanged() -> None:
