@@ -415,8 +415,9 @@ class Match:
             if seat.stream is not None:
                 self._release_held(seat)
                 self._send(seat, final)
-                seat.stream.close(None, "match over")
-                seat.stream = None
+                if seat.stream is not None:  # not dropped for falling behind just now
+                    seat.stream.close(None, "match over")
+                    seat.stream = None
         self.spectators.finished(self.result)
         self._finished.set()
 

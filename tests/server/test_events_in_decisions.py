@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+import grpc
 import pytest
 from sheepfold.v1 import arena_pb2
 
@@ -203,3 +204,39 @@ def test_a_rejoin_without_the_option_gets_events_as_messages() -> None:
 async def _responses(stream: SeatStream) -> AsyncIterator[arena_pb2.PlayResponse]:
     while not isinstance(item := await stream.get(), StreamClosed):
         yield arena_pb2.PlayResponse.FromString(item) if isinstance(item, bytes) else item
+
+
+def test_a_seat_too_far_behind_at_the_end_is_dropped_and_the_match_still_finishes() -> None:
+    """The held events and the result, sent at the end, can overflow a seat's
+    queue: that seat's stream ends RESOURCE_EXHAUSTED, and the match still ends
+    cleanly for every other seat and in the store."""
+
+    async def scenario() -> tuple[list[Received], list[StreamClosed | None], Match]:
+        match = _match(3)
+        streams = [SeatStream(3), SeatStream(3)]
+        for seat, stream in enumerate(streams):
+            match.join(seat, stream, True)
+        task = match.start()
+        received = [Received(), Received()]
+        closed: list[StreamClosed | None] = [None, None]
+
+        async def answer(seat: int) -> None:
+            while not isinstance(item := await streams[seat].get(), StreamClosed):
+                response = (
+                    arena_pb2.PlayResponse.FromString(item) if isinstance(item, bytes) else item
+                )
+                received[seat].add(response)
+                if response.WhichOneof("kind") == "decision":
+                    match.answer(seat, response.decision.decision_id, 0, streams[seat])
+            closed[seat] = item
+
+        await asyncio.wait_for(asyncio.gather(answer(0), answer(1), task), 20)
+        return received, closed, match
+
+    received, closed, match = asyncio.run(scenario())
+    codes = [end.code if end else "open" for end in closed]
+    assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes, "the scenario must overflow a queue"
+    for kinds, end in zip((r.kinds for r in received), closed, strict=True):
+        assert end is not None
+        assert (end.code is None) == (kinds[-1] == "result")
+    assert match.over and match.result is not None
