@@ -43,7 +43,16 @@ def brief(details: str) -> str:
     return "".join(kept) + ELLIPSIS
 
 
+class CallEnded(Exception):
+    """The status could not be sent: the call had already ended (its client left)."""
+
+
 async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, details: str) -> NoReturn:
     """End the call with `code` and `details` (cut short)."""
-    await context.abort(code, brief(details))
+    try:
+        await context.abort(code, brief(details))
+    except grpc.aio.AbortError:
+        raise
+    except Exception as error:  # gRPC's ExecuteBatchError, a private class
+        raise CallEnded(f"{code.name} not sent: the call had ended") from error
     raise AssertionError("context.abort returned")  # it raises; this tells the type checker

@@ -19,10 +19,11 @@ import grpc
 import structlog
 
 from server.interceptors import HandlerRewrite
-from server.status import abort
+from server.status import CallEnded, abort
 
 MESSAGE = "the server failed on this call (its log has the details)"
-PASSED_ON = (grpc.aio.AbortError, asyncio.CancelledError)
+# A status that could not be sent is no fault: the caller had gone.
+PASSED_ON = (grpc.aio.AbortError, asyncio.CancelledError, CallEnded)
 
 
 class UnexpectedErrorsAreInternal(HandlerRewrite):

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import grpc
 import pytest
 
-from server.status import MAX_DETAILS, MAX_ENCODED, brief, encoded_size
+from server.status import MAX_DETAILS, MAX_ENCODED, CallEnded, abort, brief, encoded_size
+from server.unexpected import PASSED_ON
 
 
 @pytest.mark.parametrize(
@@ -32,3 +36,27 @@ def test_the_encoded_size_counts_three_bytes_for_each_escaped_one() -> None:
     assert encoded_size("ab c") == 4
     assert encoded_size("100%") == 6
     assert encoded_size("\u2603") == 9
+
+
+class _EndedCall:
+    """A servicer context whose call is over: sending a status fails, as gRPC's
+    batch does when the client has left."""
+
+    def __init__(self, failure: BaseException) -> None:
+        self.failure = failure
+
+    async def abort(self, code: grpc.StatusCode, details: str) -> None:
+        raise self.failure
+
+
+def test_a_status_the_ended_call_cannot_take_is_call_ended_not_a_fault() -> None:
+    context = _EndedCall(RuntimeError('Failed "execute_batch"'))
+    with pytest.raises(CallEnded, match="NOT_FOUND not sent"):
+        asyncio.run(abort(context, grpc.StatusCode.NOT_FOUND, "no match"))  # type: ignore[arg-type]
+    assert CallEnded in PASSED_ON, "the safety net must not log it as an unexpected error"
+
+
+def test_a_sent_status_still_ends_the_call_with_abort_error() -> None:
+    context = _EndedCall(grpc.aio.AbortError())
+    with pytest.raises(grpc.aio.AbortError):
+        asyncio.run(abort(context, grpc.StatusCode.NOT_FOUND, "no match"))  # type: ignore[arg-type]
