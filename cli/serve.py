@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import resource
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -24,6 +22,7 @@ from cli.viewer import add_viewer_arguments, missing_tournament_dbs
 from server import loops
 from server.app import ServerConfig, serve
 from server.logs import configure_logging
+from server.open_files import raise_open_file_limit
 from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS, ClockConfig
 from server.retention import Retention
 from server.seats import MatchLimits
@@ -197,17 +196,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     add_viewer_arguments(parser, prefix="web-", when="with --web-port: ")
     parser.set_defaults(handler=run)
-
-
-def raise_open_file_limit() -> int:
-    """Every client connection is a file descriptor: a server left at a soft
-    limit of 1024 stops accepting anyone's connections once one client has
-    opened about a thousand. Raise the soft limit to the hard one."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != hard:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def _env_port(name: str, default: int | None) -> str | None:

@@ -19,7 +19,7 @@ import asyncio
 import concurrent.futures
 import dataclasses
 import threading
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from types import TracebackType
 from typing import Any, TypeVar
@@ -32,13 +32,16 @@ T = TypeVar("T")
 
 @asynccontextmanager
 async def serving_here(
-    config: ServerConfig | None = None, store: Store | None = None, unix_socket: str | None = None
+    config: ServerConfig | None = None,
+    store: Store | None = None,
+    unix_socket: str | Sequence[str] | None = None,
 ) -> AsyncIterator[str]:
     """Serve on a free loopback port on the running loop; yields the address.
 
-    With `unix_socket`, also on that Unix socket (what sandboxed bots reach).
+    With `unix_socket`, also on that Unix socket, or those (what sandboxed bots reach).
     """
-    listen = ("127.0.0.1:0", f"unix:{unix_socket}") if unix_socket else ()
+    sockets = (unix_socket,) if isinstance(unix_socket, str) else tuple(unix_socket or ())
+    listen = ("127.0.0.1:0", *(f"unix:{path}" for path in sockets)) if sockets else ()
     config = dataclasses.replace(config or ServerConfig(), host="127.0.0.1", port=0, listen=listen)
     server = SheepfoldServer(config, store)
     port = await server.start()

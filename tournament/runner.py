@@ -16,8 +16,8 @@ import contextlib
 import os
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
-from dataclasses import asdict, dataclass
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import grpc
@@ -27,7 +27,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
 from clients.launch import Launcher, SandboxUnavailable
 from clients.launch.sandbox import seen_by_every_bot
-from clients.launch.socket_dir import private_socket
+from clients.launch.socket_dir import private_sockets
 from tournament.botcheck import check_bots
 from tournament.config import TournamentConfig, add_python_path, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
@@ -143,7 +143,7 @@ def run_tournament(
                 progress,
                 admin_token=local.admin_token,
                 rerun_crashed=rerun_crashed,
-                server_socket=local.socket,
+                server_socket=local.sockets,
             )
 
     return asyncio.run(run_locally())
@@ -154,27 +154,38 @@ class LocalServer:
     """An in-process server a run starts for itself."""
 
     address: str
-    socket: str | None  # the Unix socket sandboxed bots reach it by, if any
+    sockets: tuple[str, ...]  # the Unix sockets sandboxed bots reach it by, if any
     admin_token: str  # CreateMatch needs it: a bot cannot create matches of its own
 
 
 @contextlib.asynccontextmanager
-async def local_server(config: TournamentConfig) -> AsyncIterator[LocalServer]:
+async def local_server(
+    config: TournamentConfig, seats_at_once: int | None = None
+) -> AsyncIterator[LocalServer]:
     """An in-process server on loopback, with an admin token of its own and, when
-    the config has sandboxed bots, a Unix socket in a private folder."""
+    the config has sandboxed bots, Unix sockets in a private folder: one for each
+    seat that can play at once (`seats_at_once`, by default `concurrency` games'
+    seats), as far as the open file limit allows (tournament.bot_sockets)."""
     from server.app import ServerConfig
     from server.inprocess import serving_here
+    from server.open_files import raise_open_file_limit
+    from tournament.bot_sockets import plan_sockets
 
     admin_token = secrets.token_hex(16)
-    with private_socket() as path:
-        socket = path if sandboxed_bots(config) else None
+    if seats_at_once is None:
+        seats_at_once = config.concurrency * config.players
+    plan = plan_sockets(seats_at_once, raise_open_file_limit())
+    count = plan.sockets if sandboxed_bots(config) else 0
+    with private_sockets(max(1, count)) as paths:
+        sockets = paths[:count]
         # Private replays: no bot can list the games played before its own, nor read
         # their seeds (and so the deals every other group plays too).
-        served = serving_here(
-            ServerConfig(admin_token=admin_token, private_replays=True), unix_socket=socket
-        )
+        server_config = ServerConfig(admin_token=admin_token, private_replays=True)
+        if sockets:
+            server_config = replace(server_config, max_connections=plan.connections_each)
+        served = serving_here(server_config, unix_socket=sockets)
         async with served as address:
-            yield LocalServer(address, socket, admin_token)
+            yield LocalServer(address, sockets, admin_token)
 
 
 async def run_tournament_async(
@@ -185,7 +196,7 @@ async def run_tournament_async(
     admin_token: str | None = None,
     executor: GameExecutor | None = None,
     rerun_crashed: bool = False,
-    server_socket: str | None = None,
+    server_socket: str | Sequence[str] | None = None,
 ) -> RunSummary:
     """Run (or resume) a tournament on the server at `address`.
 
@@ -257,7 +268,10 @@ def check_what_bots_see(config: TournamentConfig, database: str) -> None:
 
 
 async def launcher_for(
-    config: TournamentConfig, database: str, socket: str | None, executor: GameExecutor | None
+    config: TournamentConfig,
+    database: str,
+    socket: str | Sequence[str] | None,
+    executor: GameExecutor | None,
 ) -> Launcher:
     """The launcher for the command bots, checked before any game. An executor's
     workers launch the bots beside their own servers: here only what the
@@ -269,7 +283,7 @@ async def launcher_for(
 
 
 async def prepare_launcher(
-    config: TournamentConfig, database: str, server_socket: str | None
+    config: TournamentConfig, database: str, server_socket: str | Sequence[str] | None
 ) -> Launcher:
     """The launcher for the command bots, with the sandbox checked before any game."""
     launcher = Launcher(server_socket)
@@ -329,7 +343,7 @@ async def play_batches(
     executor: GameExecutor | None = None,
     crashes: dict[str, str] | None = None,
     launcher: Launcher | None = None,
-    server_socket: str | None = None,
+    server_socket: str | Sequence[str] | None = None,
 ) -> tuple[int, int]:
     """Play batch after batch until `next_batch()` returns None; (played, errors).
 

@@ -159,7 +159,7 @@ async def run_sprt_async(
     on_status: Callable[[SprtStatus, int], None] | None = None,
     progress: Progress | None = None,
     admin_token: str | None = None,
-    server_socket: str | None = None,
+    server_socket: str | Sequence[str] | None = None,
 ) -> SprtOutcome:
     settings = config.sprt
     if settings is None:
@@ -247,7 +247,7 @@ def run_sprt(
                 on_status,
                 progress,
                 local.admin_token,
-                server_socket=local.socket,
+                server_socket=local.sockets,
             )
 
     return asyncio.run(run_locally())

@@ -15,7 +15,7 @@ import contextlib
 import os
 import signal
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from clients.launch.cgroup import BotCgroup, Hierarchies, find_hierarchies, remove_stale
@@ -27,6 +27,7 @@ from clients.launch.sandbox import (
     find_tools,
     probe,
 )
+from clients.launch.socket_dir import SocketLeases
 
 __all__ = ["BotCommand", "BotFailure", "BotProcess", "Launcher"]
 
@@ -80,10 +81,15 @@ class BotCommand:
 
 
 class Launcher:
-    """Starts bot processes. `server_socket` is the host path of the server's Unix socket."""
+    """Starts bot processes. `server_socket` is the host path of the server's Unix
+    socket, or several: each sandboxed bot is then given one that as few other
+    running bots hold as possible."""
 
-    def __init__(self, server_socket: str | None = None) -> None:
-        self.server_socket = server_socket
+    def __init__(self, server_socket: str | Sequence[str] | None = None) -> None:
+        if isinstance(server_socket, str):
+            server_socket = (server_socket,)
+        self.server_sockets = tuple(server_socket or ())
+        self._leases = SocketLeases(self.server_sockets) if self.server_sockets else None
         self._tools: Tools | None = None
         self._cgroups: Hierarchies | None = None
 
@@ -118,13 +124,22 @@ class Launcher:
             env = {**inherited, **command.env, "SHEEPFOLD_SERVER": command.server}
             return BotProcess(command, list(command.argv), env)
         tools = self.check()
-        if not self.server_socket:
+        if self._leases is None:
             raise SandboxUnavailable(
                 "sandboxed bots reach the server only through its Unix socket: serve on one "
                 "(sheepfold serve --listen unix:PATH) and pass --server unix:PATH"
             )
+        socket = self._leases.lease()
+        try:
+            return self._sandboxed(tools, command, socket)
+        except BaseException:
+            self._leases.release(socket)
+            raise
+
+    def _sandboxed(self, tools: Tools, command: BotCommand, socket: str) -> BotProcess:
+        assert command.sandbox is not None and self._leases is not None
         options, inner = bwrap_argv(
-            tools, command.sandbox, command.argv, command.folder, self.server_socket, command.env
+            tools, command.sandbox, command.argv, command.folder, socket, command.env
         )
         # The options go through a pipe (bwrap --args), so that the sandbox's own
         # /proc/1/cmdline shows no host paths, nor anything else of the setup.
@@ -142,7 +157,10 @@ class Launcher:
                 ) from None
             argv = cgroup.join_command(argv, tools.shell)
         env = {"PATH": os.environ.get("PATH", "")}
-        return BotProcess(command, argv, env, cgroup, options_data)
+        leases = self._leases
+        return BotProcess(
+            command, argv, env, cgroup, options_data, on_end=lambda: leases.release(socket)
+        )
 
 
 class BotProcess:
@@ -155,8 +173,10 @@ class BotProcess:
         env: dict[str, str],
         cgroup: BotCgroup | None = None,
         options_data: bytes | None = None,
+        on_end: Callable[[], None] | None = None,
     ) -> None:
         self.command = command
+        self._on_end = on_end  # called once, when the program has ended
         self.options_data = options_data
         self.argv = argv
         self.env = env
@@ -176,6 +196,7 @@ class BotProcess:
     async def run(self) -> None:
         """Run to the end; raise `BotFailure` unless the program exited with status 0."""
         if not os.path.isdir(self.command.folder):
+            await self._cleanup()
             raise BotFailure(f"the bot's folder {self.command.folder} does not exist")
         argv, pass_fds = self.argv, ()
         if self.options_data is not None:
@@ -234,6 +255,9 @@ class BotProcess:
         await self._cleanup()
 
     async def _cleanup(self) -> None:
+        on_end, self._on_end = self._on_end, None
+        if on_end is not None:
+            on_end()
         if self.cgroup is not None:
             cgroup, self.cgroup = self.cgroup, None
             self._refused_forks = cgroup.refused_forks()

@@ -151,9 +151,9 @@ async def _play(
         return await play_game(config, job.server, job.admin_token, job.scheduled, Launcher(None))
     # The task's own server, with a private Unix socket for sandboxed bots; the
     # runner fetches the game's full record before this server closes.
-    async with local_server(config) as local:
+    async with local_server(config, seats_at_once=config.players) as local:
         return await play_game(
-            config, local.address, local.admin_token, job.scheduled, Launcher(local.socket)
+            config, local.address, local.admin_token, job.scheduled, Launcher(local.sockets)
         )
 
 

@@ -7,6 +7,9 @@ into a crash the test sees; contained, the bot then plays its seat normally.
 Resource attacks (forkbomb, memory, memfd, cpu, output) never play: the sandbox must
 stop them. `--probe` runs only the probe and exits 0 (contained) or 3, which
 the tests use unsandboxed to show that each probe does notice real access.
+`connections` floods the server's Unix socket, holds what the server lets it
+keep while other bots join, then plays; `impatient` only plays, and crashes if
+its first connection is refused.
 
 Settings come from the environment the tournament config passes:
 TARGET_PORT, OTHER_PORT, TARGET_DB, SERVER_DB, CANARY_DIR, LEFTOVER_MARK.
@@ -209,6 +212,48 @@ def attack_output() -> None:
     escaped("printed 100 MB")
 
 
+FLOOD_TRIES = 200  # within the default open file limit of 256
+HOLD_SECONDS = 4.0
+PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+
+
+def attack_connections() -> list[socket.socket]:
+    """Open as many HTTP/2 connections to the server's socket as this bot's file
+    limit allows, and see that the server closes those past its cap (a few
+    dozen a socket). The caller holds the rest while other bots join."""
+    path = os.environ["SHEEPFOLD_SERVER"].removeprefix("unix:")
+    held = []
+    refused = 0
+    for _ in range(FLOOD_TRIES):
+        connection = socket.socket(socket.AF_UNIX)
+        try:
+            connection.connect(path)
+            connection.sendall(PREFACE)
+        except OSError:  # closed by the server already
+            connection.close()
+            refused += 1
+        else:
+            held.append(connection)
+    time.sleep(1.0)
+    kept = [connection for connection in held if not _closed_by_peer(connection)]
+    if not refused and len(kept) == len(held):
+        escaped(f"the server took all {len(held)} connections from one bot")
+    return kept
+
+
+def _closed_by_peer(connection: socket.socket) -> bool:
+    connection.setblocking(False)
+    try:
+        while connection.recv(65536):
+            pass
+    except BlockingIOError:
+        return False
+    except OSError:
+        pass
+    connection.close()
+    return True
+
+
 PROBES = {
     "network": probe_network,
     "database": probe_database,
@@ -228,8 +273,9 @@ ATTACKS = {
 }
 
 
-def play() -> int:
-    """Play the seat with random legal actions, like examples/command-bot."""
+def play(wait_for_ready: bool = True) -> int:
+    """Play the seat with random legal actions, like examples/command-bot;
+    without `wait_for_ready`, a server that refuses the connection is a crash."""
     import queue
     import random
 
@@ -248,7 +294,9 @@ def play() -> int:
             yield message
 
     with grpc.insecure_channel(os.environ["SHEEPFOLD_SERVER"]) as channel:
-        for response in arena_pb2_grpc.ArenaStub(channel).Play(requests(), wait_for_ready=True):
+        for response in arena_pb2_grpc.ArenaStub(channel).Play(
+            requests(), wait_for_ready=wait_for_ready
+        ):
             kind = response.WhichOneof("kind")
             if kind == "decision":
                 choice = rng.randrange(len(response.decision.actions))
@@ -272,6 +320,14 @@ def main() -> int:
             return 2  # never outside the sandbox
         PROBES[role]()
         return 0
+    if role == "impatient":  # an honest bot that does not retry its connection
+        return play(wait_for_ready=False)
+    if role == "connections":
+        held = attack_connections()
+        time.sleep(HOLD_SECONDS)  # the other bots join meanwhile
+        for connection in held[:4]:  # room for this bot's own channel
+            connection.close()
+        return play()
     PROBES[role]()
     return play()
 
