@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import gzip
 import json
+import multiprocessing
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +18,14 @@ from sheepfold.v1 import arena_pb2
 import games
 from tournament.report_html import report_fragment
 from web import pages, tournaments
-from web.frames import PUBLIC, ViewError, match_info_dict, parse_view, replay_frames
+from web.frames import (
+    PUBLIC,
+    ViewError,
+    check_view,
+    match_info_dict,
+    parse_view,
+    render_json,
+)
 from web.gateway import Gateway, GatewayError
 from web.hub import WatchHub
 from web.limits import IDLE_SECONDS, MAX_CONNECTIONS
@@ -28,6 +35,9 @@ STATIC = Path(__file__).parent / "static"
 LIST_POLL_SECONDS = 1.0
 MATCH_INFO_SECONDS = 0.5  # a running match's GetMatch answer reused for page loads
 SETTLED_KEPT = 2000  # finished matches' list entries and GetMatch answers kept
+MAX_RENDERS_WAITING = 32  # different replays asked for and not yet rendered; more: 503
+SEND_PIECE = 256 * 1024  # a larger body is written in pieces of this size
+SEND_SECONDS = 120.0  # a client still reading a large body after this is dropped
 _SETTLED = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
 log = structlog.get_logger("sheepfold.web")
 
@@ -59,9 +69,10 @@ class State:
     hub: WatchHub
     cache: OrderedDict[tuple[str, str, str], _Frames] = field(default_factory=OrderedDict)
     rendering: dict[tuple[str, str, str], asyncio.Future[_Frames]] = field(default_factory=dict)
-    renderer: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="web-replay")
-    )
+    # Replaying is CPU work: in a process of its own, so that it takes nothing
+    # from the event loop (which may also run the game server), not even its
+    # interpreter lock; one replay at a time. Started on the first replay.
+    renderer: ProcessPoolExecutor | None = None
     # The matches list, per game filter: (loop time, JSON bytes). Every open list
     # page shares one ListMatches a second.
     listings: dict[str, tuple[float, bytes]] = field(default_factory=dict)
@@ -88,6 +99,12 @@ class State:
         if len(self.infos) > SETTLED_KEPT:
             self.infos.popitem(last=False)
         return info
+
+    def render(self) -> ProcessPoolExecutor:
+        if self.renderer is None:
+            # spawn, not fork: a forked copy of a process running gRPC is unsafe.
+            self.renderer = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return self.renderer
 
     async def listing(self, game: str) -> bytes:
         now = asyncio.get_running_loop().time()
@@ -122,7 +139,8 @@ def build_app(config: WebConfig) -> web.Application:
     async def stop(app: web.Application) -> None:
         await app[STATE].hub.close()
         await app[STATE].gateway.close()
-        app[STATE].renderer.shutdown(wait=False, cancel_futures=True)
+        if app[STATE].renderer is not None:
+            app[STATE].renderer.shutdown(wait=False, cancel_futures=True)
 
     app.on_startup.append(start)
     app.on_cleanup.append(stop)
@@ -182,6 +200,7 @@ _HTTP: dict[int, type[web.HTTPException]] = {
     403: web.HTTPForbidden,
     404: web.HTTPNotFound,
     409: web.HTTPConflict,
+    503: web.HTTPServiceUnavailable,
 }
 
 
@@ -197,16 +216,24 @@ async def matches_page(request: web.Request) -> web.Response:
     return _html(pages.matches_page(await state.gateway.games()))
 
 
+def _game_query(request: web.Request) -> str:
+    """The `game` filter: empty or a game's wire name (one cached list per game)."""
+    game = request.query.get("game", "")
+    if game and game not in games.names():
+        raise _fail(400, f"unknown game {game[:40]!r} (known: {', '.join(games.names())})")
+    return game
+
+
 async def matches_json(request: web.Request) -> web.Response:
     state = request.app[STATE]
-    body = await state.listing(request.query.get("game", ""))
+    body = await state.listing(_game_query(request))
     return web.Response(body=body, content_type="application/json")
 
 
 async def matches_events(request: web.Request) -> web.StreamResponse:
     """The matches list, sent again whenever it changes."""
     state = request.app[STATE]
-    game = request.query.get("game", "")
+    game = _game_query(request)
     response = await _sse(request)
     last = b""
     while True:
@@ -236,8 +263,8 @@ def _move_query(request: web.Request, moves: int) -> int | None:
     raw = request.query.get("move")
     if raw is None:
         return None
-    if not raw.isdigit():
-        raise _fail(400, f"move must be a whole number from 0 to {moves}, not {raw!r}")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+        raise _fail(400, f"move must be a whole number from 0 to {moves}, not {raw[:40]!r}")
     if int(raw) > moves:
         raise _fail(400, f"this match has moves 0 to {moves}; there is no move {raw}")
     return int(raw)
@@ -266,8 +293,8 @@ async def match_frames(request: web.Request) -> web.Response:
     """Every frame of a finished match in one view (public, all, seat-N)."""
     state = request.app[STATE]
     match_id = request.match_info["match_id"]
+    view = _view_query(request)
     info = await state.match_info(match_id, max_age=0)  # a running one may just have ended
-    view = request.query.get("view", PUBLIC)
     if info.status not in (arena_pb2.MATCH_STATUS_FINISHED,):
         if view != PUBLIC:
             raise _fail(403, "a seat's cards are shown only once the match is over")
@@ -275,6 +302,13 @@ async def match_frames(request: web.Request) -> web.Response:
     return await _frames_response(
         request, ("server", match_id, view), view, lambda: state.gateway.replay(match_id)
     )
+
+
+def _view_query(request: web.Request) -> str:
+    try:
+        return check_view(request.query.get("view", PUBLIC))
+    except ViewError as error:
+        raise _fail(400, str(error)) from None
 
 
 async def _frames_response(
@@ -289,6 +323,8 @@ async def _frames_response(
         # Pages opening a match that just ended share one replay.
         rendering = state.rendering.get(key)
         if rendering is None:
+            if len(state.rendering) >= MAX_RENDERS_WAITING:
+                raise _fail(503, "the viewer is replaying many matches now: try again shortly")
             rendering = asyncio.ensure_future(_load_and_render(state, key, view, load))
             state.rendering[key] = rendering
             rendering.add_done_callback(lambda done: _rendered(state, key, done))
@@ -296,10 +332,34 @@ async def _frames_response(
     if key in state.cache:  # others may have pushed it out meanwhile
         state.cache.move_to_end(key)
     headers = {"Content-Type": "application/json"}
+    body = frames.plain
     if "gzip" in request.headers.get("Accept-Encoding", ""):
         headers["Content-Encoding"] = "gzip"
-        return web.Response(body=frames.gzipped, headers=headers)
-    return web.Response(body=frames.plain, headers=headers)
+        body = frames.gzipped
+    return await _send(request, body, headers)
+
+
+async def _send(request: web.Request, body: bytes, headers: dict[str, str]) -> web.StreamResponse:
+    """`body` written a piece at a time, each after the last has left: a client
+    that does not read holds one piece of it, not a copy of all of it (a
+    replay's frames can be 15 MB), and is dropped after SEND_SECONDS."""
+    if len(body) <= SEND_PIECE:
+        return web.Response(body=body, headers=headers)
+    response = web.StreamResponse(headers=headers)
+    response.content_length = len(body)
+    await response.prepare(request)
+    whole = memoryview(body)
+    try:
+        async with asyncio.timeout(SEND_SECONDS):
+            for start in range(0, len(body), SEND_PIECE):
+                await response.write(whole[start : start + SEND_PIECE])
+            await response.write_eof()
+    except (TimeoutError, ConnectionResetError):
+        # Too slow, or gone: end the connection as aiohttp ends one whose client left.
+        if request.transport is not None:
+            request.transport.abort()
+        raise asyncio.CancelledError from None
+    return response
 
 
 async def _load_and_render(
@@ -313,31 +373,27 @@ async def _load_and_render(
         parsed = parse_view(view, replay.players)
     except ViewError as error:
         raise _fail(400, str(error)) from None
-    # Replaying is CPU work: off the loop, which may also run the game server,
-    # and one at a time, so that it takes the loop's interpreter lock no more
-    # than one thread can.
-    frames = await asyncio.get_running_loop().run_in_executor(
-        state.renderer, _render_frames, replay, parsed
-    )
+    frames = await _render(state, replay, parsed)
     state.cache[key] = frames
     while len(state.cache) > state.config.cache_size:
         state.cache.popitem(last=False)
     return frames
 
 
+async def _render(state: State, replay: arena_pb2.Replay, view: int | str) -> _Frames:
+    try:
+        plain, gzipped = await asyncio.get_running_loop().run_in_executor(
+            state.render(), render_json, replay.SerializeToString(), view
+        )
+    except ValueError as error:
+        raise GatewayError(500, str(error)) from None
+    return _Frames(plain, gzipped)
+
+
 def _rendered(state: State, key: tuple[str, str, str], done: asyncio.Future[_Frames]) -> None:
     state.rendering.pop(key, None)
     if not done.cancelled():
         done.exception()  # retrieved: every page that waited has its answer
-
-
-def _render_frames(replay: arena_pb2.Replay, view: int | str) -> _Frames:
-    try:
-        data = replay_frames(replay, view).as_dict()
-    except (games.InvalidOptions, ValueError) as error:
-        raise GatewayError(500, f"the match record does not replay: {error}") from None
-    plain = json.dumps(data, separators=(",", ":")).encode()
-    return _Frames(plain, gzip.compress(plain, 5))
 
 
 async def match_live(request: web.Request) -> web.StreamResponse:
@@ -369,8 +425,8 @@ async def match_live(request: web.Request) -> web.StreamResponse:
 def _database(request: web.Request) -> Path:
     dbs = request.app[STATE].config.tournament_dbs
     raw = request.match_info["db"]
-    if not raw.isdigit() or int(raw) >= len(dbs):
-        raise _fail(404, f"no tournament database number {raw} (this viewer has {len(dbs)})")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9) or int(raw) >= len(dbs):
+        raise _fail(404, f"no tournament database number {raw[:40]} (this viewer has {len(dbs)})")
     return dbs[int(raw)]
 
 
@@ -478,7 +534,7 @@ async def tournament_match_page(request: web.Request) -> web.Response:
 
 async def tournament_frames(request: web.Request) -> web.Response:
     db, match_id = request.match_info["db"], request.match_info["match_id"]
-    view = request.query.get("view", PUBLIC)
+    view = _view_query(request)
     return await _frames_response(
         request, (f"db{db}", match_id, view), view, lambda: _tournament_replay(request)
     )

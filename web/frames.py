@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import functools
+import gzip
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -119,14 +121,22 @@ def _json_or_empty(text: str) -> Any:
         return {}
 
 
+def check_view(view: str) -> str:
+    """`view` if it is spelled as a view is ("public", "all", "seat-N" with one
+    digit), else ViewError: one spelling per view, so one cache entry per view."""
+    if view in (PUBLIC, ALL) or (
+        len(view) == 6 and view.startswith("seat-") and view[5] in "0123456789"
+    ):
+        return view
+    raise ViewError(f"unknown view {view[:40]!r}: use public, all, or seat-N")
+
+
 def parse_view(view: str, players: int) -> int | str:
     """ "public", "all", or a seat number from "seat-N"."""
     if view in (PUBLIC, ALL):
         return view
-    if view.startswith("seat-") and view[5:].isdigit():
-        seat = int(view[5:])
-        if seat < players:
-            return seat
+    if check_view(view) and int(view[5:]) < players:
+        return int(view[5:])
     raise ViewError(f"unknown view {view!r}: use public, all, or seat-0 to seat-{players - 1}")
 
 
@@ -257,3 +267,16 @@ def match_info_dict(info: arena_pb2.MatchInfo) -> dict[str, Any]:
     except games.InvalidOptions:
         data["title"] = info.game
     return data
+
+
+def render_json(replay_bytes: bytes, view: int | str) -> tuple[bytes, bytes]:
+    """A finished match's frames in `view` as JSON, plain and gzipped. Runs in
+    the viewer's replay process, so it takes and gives bytes; a record that
+    does not replay is a ValueError."""
+    replay = arena_pb2.Replay.FromString(replay_bytes)
+    try:
+        data = replay_frames(replay, view).as_dict()
+    except (games.InvalidOptions, ValueError) as error:
+        raise ValueError(f"the match record does not replay: {error}") from None
+    plain = json.dumps(data, separators=(",", ":")).encode()
+    return plain, gzip.compress(plain, 5)

@@ -3,8 +3,11 @@ that matches the engine, and the seat views kept from live matches."""
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import json
+import os
+import socket
 import subprocess
 import sys
 import time
@@ -54,7 +57,7 @@ def test_unknown_match_is_a_404_page(showcase: Showcase) -> None:
     assert "json" in kind and json.loads(body)["status"] == 404
 
 
-@pytest.mark.parametrize("move", ["abc", "-3", "99999"])
+@pytest.mark.parametrize("move", ["abc", "-3", "99999", "%C2%B2", "9" * 5000])
 def test_bad_move_number_is_a_400_page(showcase: Showcase, move: str) -> None:
     match_id = showcase.finished["sheep-showdown"]
     status, _, body = get(f"{showcase.url}/match/{match_id}?move={move}")
@@ -70,6 +73,34 @@ def test_unknown_view_is_a_400(showcase: Showcase) -> None:
     match_id = showcase.finished["sheep-n-sheep"]
     status, _, body = get(f"{showcase.url}/api/match/{match_id}/frames?view=seat-7")
     assert_clear_error(status, body, 400, "seat-0 to seat-2")
+
+
+@pytest.mark.parametrize("view", ["seat-%C2%B2", "seat-00", "seat-" + "9" * 5000, "ALL", "all%00"])
+def test_a_view_spelled_otherwise_is_a_400(showcase: Showcase, view: str) -> None:
+    """One spelling per view ("seat-²" was a 500 with a traceback in the log;
+    "seat-00" rendered the match again under a second cache key)."""
+    match_id = showcase.finished["sheep-n-sheep"]
+    status, _, body = get(f"{showcase.url}/api/match/{match_id}/frames?view={view}")
+    assert_clear_error(status, body, 400, "unknown view")
+
+
+@pytest.mark.parametrize("db", ["%C2%B2", "9" * 5000])
+def test_an_odd_tournament_database_number_is_a_404(showcase: Showcase, db: str) -> None:
+    status, _, body = get(f"{showcase.url}/tournaments/{db}/anything")
+    assert_clear_error(status, body, 404, "no tournament database number")
+
+
+def test_an_unknown_game_filter_is_a_400_and_adds_no_cached_list(showcase: Showcase) -> None:
+    assert showcase.web is not None
+    state = showcase.web.runner.app[STATE]
+    for n in range(20):
+        status, _, body = get(f"{showcase.url}/api/matches?game=nonsense-{n}")
+        assert_clear_error(status, body, 400, "unknown game")
+    status, _, body = get(f"{showcase.url}/api/matches/events?game=nonsense")
+    assert_clear_error(status, body, 400, "unknown game")
+    assert not any(key.startswith("nonsense") for key in state.listings)
+    status, _, body = get(f"{showcase.url}/api/matches?game=sheep-n-sheep")
+    assert status == 200 and all(m["game"] == "sheep-n-sheep" for m in json.loads(body))
 
 
 def test_file_that_is_not_a_tournament_db_is_a_400_page(showcase: Showcase) -> None:
@@ -143,14 +174,14 @@ def test_pages_opening_one_finished_match_at_once_share_one_replay(
     assert showcase.web is not None
     state = showcase.web.runner.app[STATE]
     renders: list[object] = []
-    real = web_app._render_frames
+    real = web_app._render
 
-    def counting(replay: Any, view: Any) -> Any:
+    async def counting(state: Any, replay: Any, view: Any) -> Any:
         renders.append(view)
-        time.sleep(0.2)  # the other pages arrive while this one renders
-        return real(replay, view)
+        await asyncio.sleep(0.2)  # the other pages arrive while this one renders
+        return await real(state, replay, view)
 
-    monkeypatch.setattr(web_app, "_render_frames", counting)
+    monkeypatch.setattr(web_app, "_render", counting)
 
     async def clear() -> None:
         state.cache.clear()
@@ -221,3 +252,102 @@ def test_tournament_report_html_is_one_self_contained_file(showcase: Showcase) -
     for bot in ("greedy", "random", "random-too"):
         assert f'data-bot="{bot}"' in html
     assert 'class="heat"' in html and 'class="interval"' in html
+
+
+def _stalled_requests(url: str, path: str, count: int) -> list[socket.socket]:
+    """`count` connections that ask for `path` (no gzip) and then read nothing."""
+    host, port = url.removeprefix("http://").split(":")
+    stalled = []
+    for _ in range(count):
+        connection = socket.socket()
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before connecting
+        connection.connect((host, int(port)))
+        connection.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        stalled.append(connection)
+    return stalled
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.fixture(scope="module")
+def large_replay(showcase: Showcase) -> str:
+    """The frames path of a five-player Stubborn Sheep match in every seat's
+    view: about 13 MB, more than the kernel buffers of a loopback connection."""
+    match_id = showcase.play_finished("stubborn-sheep", 5, 1)
+    return f"/api/match/{match_id}/frames?view=all"
+
+
+def test_clients_that_never_read_a_large_replay_hold_no_copy_of_it(
+    showcase: Showcase, large_replay: str
+) -> None:
+    """A replay's frames go out a piece at a time: 16 clients that ask and
+    never read cost the viewer a piece each, not the whole body each."""
+    path = large_replay
+    status, _, body = get(showcase.url + path)
+    assert status == 200 and len(body) > 10_000_000, len(body)
+    before = _resident_bytes()
+    stalled = _stalled_requests(showcase.url, path, 16)
+    try:
+        time.sleep(2.0)
+        grown = _resident_bytes() - before
+        # A copy each would be about 16 x 9 MB beyond what the kernel buffers.
+        assert grown < 2 * len(body), f"{grown / 1e6:.0f} MB for 16 stalled readers"
+        status, _, _ = get(showcase.url + "/api/matches")  # others are still served
+        assert status == 200
+    finally:
+        for connection in stalled:
+            connection.close()
+
+
+def test_a_client_still_reading_a_large_replay_after_the_send_time_is_dropped(
+    showcase: Showcase, large_replay: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(web_app, "SEND_SECONDS", 1.0)
+    (connection,) = _stalled_requests(showcase.url, large_replay, 1)
+    with connection:
+        time.sleep(3.0)
+        connection.settimeout(10)
+        received = b""
+        try:
+            while chunk := connection.recv(1 << 20):
+                received += chunk
+        except ConnectionResetError:
+            pass  # dropped: what the server had sent may be cut short too
+        head, _, sent = received.partition(b"\r\n\r\n")
+        length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+        assert len(sent) < length, "the whole body arrived: the client was not dropped"
+
+
+def test_past_the_replays_waiting_to_render_a_request_is_told_to_come_back(
+    showcase: Showcase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages asking for many different replays at once queue behind one replay
+    process; past MAX_RENDERS_WAITING they get 503 rather than wait in a pile."""
+    assert showcase.web is not None
+    state = showcase.web.runner.app[STATE]
+    real = web_app._render
+
+    async def slow(state: Any, replay: Any, view: Any) -> Any:
+        await asyncio.sleep(1.0)
+        return await real(state, replay, view)
+
+    monkeypatch.setattr(web_app, "_render", slow)
+    monkeypatch.setattr(web_app, "MAX_RENDERS_WAITING", 1)
+
+    async def clear() -> None:
+        state.cache.clear()
+
+    showcase.server.run(clear())
+    match_id = showcase.finished["sheep-showdown"]
+    urls = [f"{showcase.url}/api/match/{match_id}/frames?view={v}" for v in ("seat-0", "seat-1")]
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(get, urls[0])
+        time.sleep(0.3)
+        second = pool.submit(get, urls[1])
+        answers = [first.result(), second.result()]
+    assert answers[0][0] == 200
+    assert_clear_error(answers[1][0], answers[1][2], 503, "try again")
+    assert get(urls[1])[0] == 200  # once the first is done
