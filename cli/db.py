@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from cli.values import file_path, number_up_to, seconds_up_to, whole_number
-from server.sqlite_store import SqliteStore, StoreError, match_counts
+from server.sqlite_store import SqliteStore, StoreError, check_server_tables, match_counts
 
 BATCH = 1_000
 OVER_AND_RUNNING = ("running", "finished", "aborted")
@@ -22,7 +22,6 @@ OVER_AND_RUNNING = ("running", "finished", "aborted")
 MAX_DAYS = 36_500  # a century
 MAX_COUNT = 2**63 - 1
 MAX_WAIT_SECONDS = 3_600
-SERVER_TABLES = {"schema_version", "matches", "moves"}
 
 
 def add_retention_arguments(parser: argparse.ArgumentParser) -> None:
@@ -121,15 +120,14 @@ def _inspect(command: str, args: argparse.Namespace) -> sqlite3.Connection | int
     except sqlite3.Error as error:
         db.close()
         return _fail(command, _explain(error, args))
-    if not tables >= SERVER_TABLES:
+    if not tables:
         db.close()
-        if not tables:
-            what = "it is empty"
-        elif "tournaments" in tables:
-            what = "it is a tournament database (see `sheepfold tournament report`)"
-        else:
-            what = "it holds another program's tables"
-        return _fail(command, f"{args.db} is not a Sheepfold server database: {what}")
+        return _fail(command, f"{args.db} is not a Sheepfold server database: it is empty")
+    try:
+        check_server_tables(db, args.db)
+    except StoreError as error:
+        db.close()
+        return _fail(command, str(error))
     return db
 
 

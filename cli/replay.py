@@ -19,6 +19,7 @@ from sheepfold.v1 import arena_pb2
 import games
 from cli.replay_legend import help_epilog, legend
 from cli.replay_source import MatchToReplay, SourceError, load
+from cli.values import file_path
 from games.errors import RulesChanged
 
 EXIT_MISMATCH = 2
@@ -39,6 +40,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--db",
+        type=file_path,
         default="sheepfold.db",
         help="a server's or a tournament's SQLite file (default %(default)s)",
     )

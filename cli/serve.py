@@ -11,6 +11,7 @@ from pathlib import Path
 
 from cli.db import add_retention_arguments
 from cli.values import (
+    file_path,
     grpc_seconds,
     non_negative_int,
     port,
@@ -20,7 +21,7 @@ from cli.values import (
 )
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs
 from server import loops
-from server.app import ServerConfig, serve
+from server.app import ListenError, ServerConfig, check_can_listen, serve
 from server.logs import configure_logging
 from server.open_files import raise_open_file_limit
 from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS, ClockConfig
@@ -88,6 +89,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--db",
+        type=file_path,
         default="sheepfold.db",
         help="SQLite file for matches, actions and results; unfinished matches in it are "
         "restored on start (default %(default)s; ':memory:' keeps nothing)",
@@ -198,6 +200,17 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int]]:
+    if not args.listen:
+        return [(args.host, args.port)]
+    found = []
+    for address in args.listen:
+        if not address.startswith("unix:"):
+            host, _, port = address.rpartition(":")
+            found.append((host.strip("[]"), int(port)))
+    return found
+
+
 def _env_port(name: str, default: int | None) -> str | None:
     """The environment's value for a port flag, checked by the flag's type (argparse
     converts string defaults too), so a bad value is reported only by `serve`."""
@@ -225,6 +238,11 @@ def run(args: argparse.Namespace) -> int:
         )
     configure_logging(args.log_format, args.log_level)
     raise_open_file_limit()
+    try:  # before the database: a server that cannot listen leaves no file behind
+        for host, port in _tcp_addresses(args):
+            check_can_listen(host, port)
+    except ListenError as error:
+        raise SystemExit(f"sheepfold serve: {error}") from None
     store: Store
     if args.db == ":memory:":
         store = MemoryStore()

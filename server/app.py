@@ -145,12 +145,12 @@ def check_can_listen(host: str, port: int) -> None:
     """Fail with a plain reason before gRPC does (it only says "Failed to bind")."""
     if not 0 <= port <= 65535:
         raise ListenError(f"cannot listen on {host}:{port}: ports go from 0 to 65535")
-    if port == 0:
-        return
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as error:
         raise ListenError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    if port == 0:
+        return  # any free port: nothing to be taken
     family, kind, proto, _, sockaddr = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC does

@@ -106,6 +106,22 @@ def schema_version(db: sqlite3.Connection) -> int:
     return int(row[0] or 0)
 
 
+SERVER_TABLES = frozenset({"schema_version", "matches", "moves"})
+
+
+def check_server_tables(db: sqlite3.Connection, path: str) -> None:
+    """StoreError unless `db` is empty or a server database: another program's
+    file (a tournament's keeps a schema version too) must not be migrated."""
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not tables or tables >= SERVER_TABLES:
+        return
+    if "tournaments" in tables:
+        what = "it is a tournament database (see `sheepfold tournament report`)"
+    else:
+        what = "it holds another program's tables"
+    raise StoreError(f"{path} is not a Sheepfold server database: {what}")
+
+
 def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
     """Apply the missing migrations, each in its own transaction; returns the version."""
     current = schema_version(db)
@@ -135,6 +151,11 @@ class SqliteStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        try:
+            check_server_tables(self._db, self.path)
+        except StoreError:
+            self._db.close()
+            raise
         self.version = migrate(self._db)
         self._quick = self._db if self.path == ":memory:" else self._quick_connection()
 

@@ -440,3 +440,40 @@ def test_a_command_bot_cannot_create_matches_on_the_match_commands_own_server(
         ROOT / "tests" / "tournament" / "bots" / "match_maker.py", tmp_path
     )
     assert (folder / "create_status").read_text() == "UNAUTHENTICATED"
+
+
+def test_serve_refuses_a_tournament_database_in_one_line(tmp_path: Path) -> None:
+    """A tournament's file keeps a schema version too: it was taken for an
+    up-to-date server database and ended in a sqlite3 traceback."""
+    from tournament.store import Store
+
+    path = tmp_path / "results.sqlite"
+    with Store(path):
+        pass
+    before = path.read_bytes()
+    done = sheepfold("serve", "--port", "0", "--db", str(path), timeout=30)
+    assert done.returncode == 1
+    assert "is not a Sheepfold server database: it is a tournament database" in one_line(done)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("command_args", [("serve", "--port", "0"), ("replay", "some-match")])
+def test_an_empty_db_path_is_a_usage_error(command_args: tuple[str, ...]) -> None:
+    done = sheepfold(*command_args, "--db", "", timeout=30)
+    assert done.returncode == 2
+    assert "argument --db: an empty path" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_server_that_cannot_listen_leaves_no_database_behind(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    db = tmp_path / "never.db"
+    done = sheepfold("serve", "--port", str(server.port), "--db", str(db), timeout=30)
+    assert done.returncode == 1 and "address already in use" in one_line(done)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_names_a_host_it_cannot_resolve_once_and_only_once() -> None:
+    done = sheepfold("serve", "--host", "127.0.0.999", "--port", "0", "--db", ":memory:")
+    assert done.returncode == 1
+    assert one_line(done).startswith("sheepfold serve: cannot listen on 127.0.0.999:0:")
