@@ -76,8 +76,13 @@ def report_data(
         left_out = len(games) - len(kept)
         games = kept
     bots = _bot_order(record, games)
+    unplayed_anchor = None
     if anchor is None:
         anchor = record.anchor
+        if anchor is not None and anchor not in bots:
+            # The config's anchor has no game stored (forgotten, or not yet
+            # played): there is nothing to pin it to, so the mean is 0.
+            unplayed_anchor, anchor = anchor, None
     elif anchor == "mean":
         anchor = None
     elif anchor not in bots:
@@ -187,6 +192,7 @@ def report_data(
         "players": record.players,
         "options": record.options,
         "anchor": anchor if not solo else None,
+        "anchor_without_games": unplayed_anchor if not solo else None,
         "games_played": len(games),
         "games_scheduled": record.scheduled,
         "bootstrap_samples": samples,
@@ -333,6 +339,8 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
     notes = []
     if data["players"] > 1:
         anchor = f"anchored at {data['anchor']} = 0" if data["anchor"] else "mean 0"
+        if data.get("anchor_without_games"):
+            anchor += f" (the anchor {data['anchor_without_games']} has no game stored)"
         notes.append(
             f"Elo: Bradley-Terry maximum likelihood, {anchor}; 95% interval by bootstrap "
             f"over games ({data['bootstrap_samples']} samples); LOS: likelihood of being "

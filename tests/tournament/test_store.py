@@ -98,6 +98,25 @@ def test_the_report_can_be_re_anchored_without_replaying(tmp_path: Path) -> None
         report(db, "json", anchor="c")
 
 
+def test_a_report_whose_anchor_has_no_game_is_anchored_at_the_mean(tmp_path: Path) -> None:
+    """The config's anchor forgotten (or not yet played): the report used to end
+    in "tuple.index(x): x not in tuple"; it now says why 0 is the mean."""
+    import json
+
+    from tournament.report import report
+
+    schedule = [s for s in make_schedule(["a", "b", "c"], 2, 2, 1) if "a" not in s.seats]
+    db = tmp_path / "t.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, "a", len(schedule), {})
+        for scheduled in schedule:
+            store.record_game(tid, _record(scheduled))
+    data = json.loads(report(db, "json", samples=50))
+    assert data["anchor"] is None and data["anchor_without_games"] == "a"
+    assert abs(sum(row["elo"] for row in data["standings"])) < 1e-6
+    assert "mean 0 (the anchor a has no game stored)" in report(db, "text", samples=50)
+
+
 def test_a_solo_report_gives_each_bot_its_lead_on_the_next_on_the_same_seeds(
     tmp_path: Path,
 ) -> None:
