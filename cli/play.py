@@ -12,6 +12,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -33,6 +34,7 @@ from clients.launch import (
     SandboxUnavailable,
     parse_limits,
 )
+from clients.launch.programs import program_problem
 from clients.launch.socket_dir import private_socket
 from clients.matchplay import (
     CommandBot,
@@ -169,6 +171,9 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
         raise SystemExit(f"sheepfold {command}: --bot-dir {args.bot_dir} is not a folder")
     if os.path.realpath(folder) == "/" and not args.no_sandbox:
         raise SystemExit(f"sheepfold {command}: --bot-dir / would show the bot the whole host")
+    problem = program_problem(argv[0], Path(folder), os.environ.get("PATH"))
+    if problem is not None:
+        raise SystemExit(f"sheepfold {command}: {spec!r}: {problem}")
     return CommandBot(tuple(argv), folder, command_policy(args, command))
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import importlib
 import os
-import shutil
 import sys
 import traceback
 from pathlib import Path
 
 from clients.bots import BUILTIN_BOTS
+from clients.launch.programs import program_problem
 from tournament.config import BotSpec, ConfigError, TournamentConfig, add_python_path
 
 __all__ = ["BotCheckError", "check_bots"]
@@ -89,14 +89,6 @@ def _check_command(bot: BotSpec, field: str, base_dir: str) -> ConfigError | Non
     cwd = cwd if cwd.is_absolute() else Path(base_dir) / cwd
     if not cwd.is_dir():
         return ConfigError(field.replace(".command", ".cwd"), f"no folder {str(cwd)!r}")
-    if os.sep in program or (os.altsep and os.altsep in program):
-        path = Path(program) if Path(program).is_absolute() else cwd / program
-        if not path.exists():
-            return ConfigError(field, f"no program {program!r} (looked at {path})")
-        if path.is_dir() or not os.access(path, os.X_OK):
-            return ConfigError(field, f"{program!r} is not an executable file ({path})")
-        return None
     search = dict(bot.env).get("PATH", os.environ.get("PATH"))
-    if shutil.which(program, path=search) is None:
-        return ConfigError(field, f"no program {program!r} on PATH")
-    return None
+    problem = program_problem(program, cwd, search)
+    return None if problem is None else ConfigError(field, problem)

@@ -477,3 +477,17 @@ def test_serve_names_a_host_it_cannot_resolve_once_and_only_once() -> None:
     done = sheepfold("serve", "--host", "127.0.0.999", "--port", "0", "--db", ":memory:")
     assert done.returncode == 1
     assert one_line(done).startswith("sheepfold serve: cannot listen on 127.0.0.999:0:")
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [("cmd:./nothere --level 3", "no program './nothere'"), ("cmd:no-such-prog", "on PATH")],
+)
+def test_match_refuses_a_command_bot_that_cannot_start(spec: str, words: str) -> None:
+    """It used to play the match with a random stand-in in that seat and exit 0."""
+    done = sheepfold(
+        "match", "--game", "stubborn-sheep", "--players", "2", "--bots", f"random,{spec}"
+    )
+    assert done.returncode == 1
+    line = one_line(done)
+    assert line.startswith("sheepfold match: ") and words in line
