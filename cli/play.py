@@ -12,6 +12,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from clients.launch import (
     parse_limits,
 )
 from clients.launch.programs import program_problem
-from clients.launch.socket_dir import private_socket
+from clients.launch.socket_dir import private_sockets
 from clients.matchplay import (
     CommandBot,
     MatchOutcome,
@@ -46,7 +47,9 @@ from clients.sdk import Bot, SeatError, play
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from server.logs import configure_logging
+from server.open_files import raise_open_file_limit
 from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
+from tournament.bot_sockets import plan_sockets
 
 # A deadline the server takes, 0 for its default.
 decision_seconds = seconds_up_to(MAX_DECISION_SECONDS, zero=True, least=MIN_DECISION_SECONDS)
@@ -224,8 +227,12 @@ def run_match(args: argparse.Namespace) -> int:
         )
     clock = arena_pb2.ClockSettings(decision_seconds=args.decision_seconds)
 
-    async def play_it(own_socket: str) -> tuple[MatchOutcome, dict[int, str]]:
-        launcher = Launcher(socket or own_socket)
+    # Its own server gives each sandboxed seat a socket of its own, as a
+    # tournament's does (tournament.bot_sockets).
+    plan = plan_sockets(args.players, raise_open_file_limit())
+
+    async def play_it(own_sockets: tuple[str, ...]) -> tuple[MatchOutcome, dict[int, str]]:
+        launcher = Launcher(socket or own_sockets)
         if sandboxed:
             await asyncio.to_thread(launcher.check)
         admin_token = args.admin_token
@@ -234,10 +241,10 @@ def run_match(args: argparse.Namespace) -> int:
         else:
             # Its own server takes the one match from this command only, not from a bot.
             admin_token = secrets.token_hex(16)
-            server = serving_here(
-                ServerConfig(admin_token=admin_token),
-                unix_socket=own_socket if sandboxed else None,
-            )
+            config = ServerConfig(admin_token=admin_token)
+            if sandboxed:
+                config = replace(config, max_connections=plan.connections_each)
+            server = serving_here(config, unix_socket=own_sockets if sandboxed else None)
         async with server as address:
             return await play_match_with_commands(
                 address,
@@ -251,8 +258,8 @@ def run_match(args: argparse.Namespace) -> int:
             )
 
     try:
-        with private_socket() as own_socket:
-            outcome, crashed = asyncio.run(play_it(own_socket))
+        with private_sockets(plan.sockets) as own_sockets:
+            outcome, crashed = asyncio.run(play_it(own_sockets))
     except SandboxUnavailable as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     except (SeatError, Unreachable) as error:
@@ -299,12 +306,13 @@ def _number(value: float) -> int | float:
 def format_summary(summary: dict[str, Any]) -> str:
     lines = [f"{summary['game']}  seed {summary['seed']}  match {summary['match_id']}"]
     disqualified = set(summary["disqualified"])
+    width = max(12, *(len(spec) for spec in summary["bots"]))
     for seat, spec in enumerate(summary["bots"]):
         strikes = summary["strikes"][seat]
         notes = "  DISQUALIFIED (ranked last)" if seat in disqualified else ""
         notes += f"  strikes {strikes}" if strikes else ""
         lines.append(
-            f"  seat {seat}  {spec:<12} score {summary['scores'][seat]:>6}  "
+            f"  seat {seat}  {spec:<{width}} score {summary['scores'][seat]:>6}  "
             f"rank {summary['ranks'][seat]}{notes}"
         )
     winners = ", ".join(f"seat {w} ({summary['bots'][w]})" for w in summary["winners"])

@@ -80,6 +80,22 @@ def test_match_text_output_names_no_winner_when_every_seat_is_disqualified() -> 
     assert sum("DISQUALIFIED" in line for line in lines) == 2
 
 
+def test_match_text_output_keeps_its_columns_with_a_long_bot_name() -> None:
+    summary = {
+        "game": "sheep-n-sheep",
+        "seed": 3,
+        "match_id": "m",
+        "bots": ["random", "cmd:{python} command_bot.py"],
+        "scores": [20, 11],
+        "ranks": [1, 2],
+        "winners": [0],
+        "strikes": [0, 0],
+        "disqualified": [],
+    }
+    seats = [line for line in format_summary(summary).splitlines() if "  seat " in line]
+    assert len({line.index(" score ") for line in seats}) == 1, seats
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
