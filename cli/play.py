@@ -472,7 +472,12 @@ def run_health(args: argparse.Namespace) -> int:
                 health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout
             )
     except grpc.RpcError as error:
-        print(f"{args.addr}: {error.code().name}: {error.details()}", file=sys.stderr)
+        details = error.details() or (
+            f"the server has no service {args.service!r}"
+            if error.code() == grpc.StatusCode.NOT_FOUND
+            else "no details"
+        )
+        print(f"{args.addr}: {error.code().name}: {details}", file=sys.stderr)
         return 1
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
     print(f"{args.addr}: {status}")

@@ -65,7 +65,7 @@ def number_up_to(limit: float) -> Callable[[str], float]:
     def number(text: str) -> float:
         value = non_negative_float(text)
         if value > limit:
-            raise argparse.ArgumentTypeError(f"{text!r} is too large: at most {limit:g}")
+            raise argparse.ArgumentTypeError(f"{text!r} is too large: at most {_shown(limit)}")
         return value
 
     return number
@@ -101,9 +101,13 @@ def seconds_up_to(
     def seconds(text: str) -> float:
         value = non_negative_float(text) if zero else positive_float(text)
         if value > limit:
-            raise argparse.ArgumentTypeError(f"{text!r} is too long: at most {limit:g} seconds")
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is too long: at most {_shown(limit)} seconds"
+            )
         if 0 < value < least:
-            raise argparse.ArgumentTypeError(f"{text!r} is too short: at least {least:g} seconds")
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is too short: at least {_shown(least)} seconds"
+            )
         return value
 
     return seconds
@@ -111,3 +115,8 @@ def seconds_up_to(
 
 # gRPC takes its times in milliseconds, as C ints.
 grpc_seconds = seconds_up_to((2**31 - 1) // 1000)
+
+
+def _shown(number: float) -> str:
+    """2147483 as "2,147,483", not "2.14748e+06"; 0.001 as "0.001"."""
+    return f"{int(number):,}" if float(number).is_integer() else f"{number:,}"

@@ -161,6 +161,13 @@ def check_can_listen(host: str, port: int) -> None:
             raise ListenError(f"cannot listen on {host}:{port}: {why}") from None
 
 
+def _read_pem(path: Path, which: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise ListenError(f"--tls-{which} {path}: {error.strerror or error}") from None
+
+
 def _add_port(add: Callable[[], int], address: str) -> int:
     try:
         return add()
@@ -321,7 +328,7 @@ class SheepfoldServer:
         credentials = None
         if self.config.tls_cert and self.config.tls_key:
             credentials = grpc.ssl_server_credentials(
-                [(self.config.tls_key.read_bytes(), self.config.tls_cert.read_bytes())]
+                [(_read_pem(self.config.tls_key, "key"), _read_pem(self.config.tls_cert, "cert"))]
             )
         first_port = 0
         for address in self.config.listen or (f"{self.config.host}:{self.config.port}",):
@@ -419,5 +426,6 @@ async def serve(
         async with companion(port) if companion else contextlib.nullcontext():
             await stop.wait()
     finally:
-        server.log.info("signal received, shutting down", live_matches=server.registry.live_count())
+        why = "signal received" if stop.is_set() else "could not go on"
+        server.log.info(f"{why}, shutting down", live_matches=server.registry.live_count())
         await server.stop("server shutting down")

@@ -83,6 +83,11 @@ def parse_limits(raw: Mapping[str, Any], base: Limits = DEFAULT_LIMITS) -> Limit
         if whole and not float(value).is_integer():
             raise LimitsError(key, f"must be a whole number, not {value!r}")
         if not low <= value <= high:
-            raise LimitsError(key, f"must be between {low:g} and {high:g}, not {value}")
+            raise LimitsError(key, f"must be between {_shown(low)} and {_shown(high)}, not {value}")
         changes[key] = int(value) if whole else float(value)
     return replace(base, **changes)
+
+
+def _shown(number: float) -> str:
+    """2147483 as "2,147,483", not "2.14748e+06"; 0.001 as "0.001"."""
+    return f"{int(number):,}" if float(number).is_integer() else f"{number:,}"

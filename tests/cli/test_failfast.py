@@ -491,3 +491,37 @@ def test_match_refuses_a_command_bot_that_cannot_start(spec: str, words: str) ->
     assert done.returncode == 1
     line = one_line(done)
     assert line.startswith("sheepfold match: ") and words in line
+
+
+def test_serve_names_the_tls_flag_whose_file_is_missing(tmp_path: Path) -> None:
+    missing = tmp_path / "nothere.pem"
+    done = sheepfold(
+        "serve", "--port", "0", "--db", ":memory:", "--tls-cert", str(missing), "--tls-key",
+        str(missing), timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert one_line(done) == f"sheepfold serve: --tls-key {missing}: No such file or directory"
+
+
+def test_health_of_an_unknown_service_says_which(server: ServerProcess) -> None:
+    done = sheepfold("health", "--addr", server.address, "--service", "nope", timeout=30)
+    assert done.returncode == 1
+    assert one_line(done).endswith("NOT_FOUND: the server has no service 'nope'")
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (("serve", "--keepalive-seconds", "1e9", "--db", ":memory:"), "at most 2,147,483 seconds"),
+        (
+            ("match", "--game", "stubborn-sheep", "--players", "2", "--bots",
+             "random,cmd:{python} command_bot.py", "--bot-dir", str(ROOT / "examples" /
+             "command-bot"), "--limit", "memory_mb=1"),
+            "between 64 and 1,048,576, not 1",
+        ),
+    ],
+)  # fmt: skip
+def test_a_range_is_shown_in_plain_numbers(args: tuple[str, ...], shown: str) -> None:
+    done = sheepfold(*args, timeout=30)
+    assert done.returncode != 0 and shown in done.stderr, done.stderr
+    assert "e+0" not in done.stderr
