@@ -6,6 +6,7 @@ import json
 import socket
 import subprocess
 import sys
+from typing import Any
 
 import grpc
 import pytest
@@ -63,35 +64,31 @@ def test_match_text_output_names_every_seat() -> None:
     assert "seat 0" in done.stdout and "seat 1" in done.stdout and "winner" in done.stdout
 
 
-def test_match_text_output_names_no_winner_when_every_seat_is_disqualified() -> None:
-    summary = {
+def _summary(**changes: Any) -> dict[str, Any]:
+    """A two-seat match summary as `match` prints it, with `changes`."""
+    summary: dict[str, Any] = {
         "game": "sheep-n-sheep",
         "seed": 3,
         "match_id": "m",
         "bots": ["a", "b"],
-        "scores": [5, 7],
-        "ranks": [1, 1],
-        "winners": [],
-        "strikes": [1, 1],
-        "disqualified": [0, 1],
-    }
-    lines = format_summary(summary).splitlines()
-    assert "  winner: none (every seat was disqualified)" in lines
-    assert sum("DISQUALIFIED" in line for line in lines) == 2
-
-
-def test_match_text_output_keeps_its_columns_with_a_long_bot_name() -> None:
-    summary = {
-        "game": "sheep-n-sheep",
-        "seed": 3,
-        "match_id": "m",
-        "bots": ["random", "cmd:{python} command_bot.py"],
         "scores": [20, 11],
         "ranks": [1, 2],
         "winners": [0],
         "strikes": [0, 0],
         "disqualified": [],
     }
+    return {**summary, **changes}
+
+
+def test_match_text_output_names_no_winner_when_every_seat_is_disqualified() -> None:
+    summary = _summary(scores=[5, 7], ranks=[1, 1], winners=[], strikes=[1, 1], disqualified=[0, 1])
+    lines = format_summary(summary).splitlines()
+    assert "  winner: none (every seat was disqualified)" in lines
+    assert sum("DISQUALIFIED" in line for line in lines) == 2
+
+
+def test_match_text_output_keeps_its_columns_with_a_long_bot_name() -> None:
+    summary = _summary(bots=["random", "cmd:{python} command_bot.py"])
     seats = [line for line in format_summary(summary).splitlines() if "  seat " in line]
     assert len({line.index(" score ") for line in seats}) == 1, seats
 
