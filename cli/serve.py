@@ -201,13 +201,18 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int]]:
-    if not args.listen:
-        return [(args.host, args.port)]
-    found = []
+    """Every TCP address serve will listen on: the server's, health, metrics, web."""
+    found = [] if args.listen else [(args.host, args.port)]
     for address in args.listen:
         if not address.startswith("unix:"):
             host, _, port = address.rpartition(":")
             found.append((host.strip("[]"), int(port)))
+    if args.health_port:
+        found.append((args.host, args.health_port))
+    if args.metrics_port:
+        found.append((args.metrics_host, args.metrics_port))
+    if args.web_port:
+        found.append((args.web_host, args.web_port))
     return found
 
 
@@ -225,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
         if address.startswith("unix:") and address != "unix:":
             continue
         host, sep, port = address.rpartition(":")
-        if not sep or not host or not port.isdigit():
+        if not sep or not host or not (port.isascii() and port.isdigit()):
             raise SystemExit(f"sheepfold serve: --listen {address!r}: use HOST:PORT or unix:PATH")
     try:
         loops.loop_factory(args.loop)

@@ -149,6 +149,8 @@ def check_can_listen(host: str, port: int) -> None:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as error:
         raise ListenError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    except UnicodeError as error:  # a label over 63 characters, say
+        raise ListenError(f"cannot listen on {host}:{port}: not a host name ({error})") from None
     if port == 0:
         return  # any free port: nothing to be taken
     family, kind, proto, _, sockaddr = infos[0]

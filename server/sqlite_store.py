@@ -148,14 +148,14 @@ class SqliteStore:
         self._readers = threading.local()
         self._reader_connections: list[sqlite3.Connection] = []
         self._db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        try:
+        try:  # before anything is written: another program's file stays as it is
             check_server_tables(self._db, self.path)
         except StoreError:
             self._db.close()
             raise
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
         self.version = migrate(self._db)
         self._quick = self._db if self.path == ":memory:" else self._quick_connection()
 

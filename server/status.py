@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 import grpc
+from grpc._cython import cygrpc
 
 MAX_DETAILS = 1000
 # Half the soft limit: room for the status, the other trailers and their names.
@@ -43,6 +44,11 @@ def brief(details: str) -> str:
     return "".join(kept) + ELLIPSIS
 
 
+# What sending a status on a call that has ended raises: a private class of
+# gRPC's, so looked up with a fallback (then such a failure is logged instead).
+_BATCH_FAILED: type[Exception] | tuple[()] = getattr(cygrpc, "ExecuteBatchError", ())
+
+
 class CallEnded(Exception):
     """The status could not be sent: the call had already ended (its client left)."""
 
@@ -51,8 +57,6 @@ async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, detail
     """End the call with `code` and `details` (cut short)."""
     try:
         await context.abort(code, brief(details))
-    except grpc.aio.AbortError:
-        raise
-    except Exception as error:  # gRPC's ExecuteBatchError, a private class
+    except _BATCH_FAILED as error:
         raise CallEnded(f"{code.name} not sent: the call had ended") from error
     raise AssertionError("context.abort returned")  # it raises; this tells the type checker

@@ -464,19 +464,41 @@ def test_an_empty_db_path_is_a_usage_error(command_args: tuple[str, ...]) -> Non
     assert "argument --db: an empty path" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("flag", ["--port", "--health-port", "--metrics-port", "--web-port"])
 def test_a_server_that_cannot_listen_leaves_no_database_behind(
-    server: ServerProcess, tmp_path: Path
+    server: ServerProcess, tmp_path: Path, flag: str
 ) -> None:
     db = tmp_path / "never.db"
-    done = sheepfold("serve", "--port", str(server.port), "--db", str(db), timeout=30)
+    port = ["--port", "0"] if flag != "--port" else []
+    done = sheepfold("serve", *port, flag, str(server.port), "--db", str(db), timeout=30)
     assert done.returncode == 1 and "address already in use" in one_line(done)
     assert list(tmp_path.iterdir()) == []
 
 
-def test_serve_names_a_host_it_cannot_resolve_once_and_only_once() -> None:
-    done = sheepfold("serve", "--host", "127.0.0.999", "--port", "0", "--db", ":memory:")
+@pytest.mark.parametrize("host", ["127.0.0.999", "a" * 64])
+@pytest.mark.parametrize("port", ["0", "5"])
+def test_serve_names_a_host_it_cannot_resolve_once_and_only_once(host: str, port: str) -> None:
+    done = sheepfold("serve", "--host", host, "--port", port, "--db", ":memory:")
     assert done.returncode == 1
-    assert one_line(done).startswith("sheepfold serve: cannot listen on 127.0.0.999:0:")
+    assert one_line(done).startswith(f"sheepfold serve: cannot listen on {host}:{port}:")
+
+
+def test_serve_refuses_a_listen_port_that_is_not_ascii_digits() -> None:
+    done = sheepfold("serve", "--listen", "127.0.0.1:\u00b2", "--db", ":memory:")
+    assert done.returncode == 1
+    assert "use HOST:PORT or unix:PATH" in one_line(done)
+
+
+def test_serve_leaves_another_programs_database_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "theirs.sqlite"
+    with sqlite3.connect(path) as theirs:
+        theirs.execute("CREATE TABLE t (x)")
+    before = path.read_bytes()
+    done = sheepfold("serve", "--port", "0", "--db", str(path), timeout=30)
+    assert done.returncode == 1 and "holds another program's tables" in one_line(done)
+    assert path.read_bytes() == before
+    with sqlite3.connect(path) as theirs:
+        assert theirs.execute("PRAGMA journal_mode").fetchone() == ("delete",)
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ import asyncio
 
 import grpc
 import pytest
+from grpc._cython import cygrpc
 
 from server.status import MAX_DETAILS, MAX_ENCODED, CallEnded, abort, brief, encoded_size
 from server.unexpected import PASSED_ON
@@ -50,10 +51,17 @@ class _EndedCall:
 
 
 def test_a_status_the_ended_call_cannot_take_is_call_ended_not_a_fault() -> None:
-    context = _EndedCall(RuntimeError('Failed "execute_batch"'))
+    context = _EndedCall(cygrpc.ExecuteBatchError('Failed "execute_batch"'))
     with pytest.raises(CallEnded, match="NOT_FOUND not sent"):
         asyncio.run(abort(context, grpc.StatusCode.NOT_FOUND, "no match"))  # type: ignore[arg-type]
     assert CallEnded in PASSED_ON, "the safety net must not log it as an unexpected error"
+
+
+def test_a_mistake_in_aborting_is_not_taken_for_an_ended_call() -> None:
+    """Aborting twice (or with bad arguments) is a bug, for the safety net to log."""
+    context = _EndedCall(grpc.aio.UsageError("Abort already called!"))
+    with pytest.raises(grpc.aio.UsageError):
+        asyncio.run(abort(context, grpc.StatusCode.NOT_FOUND, "no match"))  # type: ignore[arg-type]
 
 
 def test_a_sent_status_still_ends_the_call_with_abort_error() -> None:
