@@ -8,6 +8,7 @@ import multiprocessing
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from web.frames import (
     PUBLIC,
     ViewError,
     check_view,
+    ignore_interrupts,
     match_info_dict,
     parse_view,
     render_json,
@@ -103,7 +105,9 @@ class State:
     def render(self) -> ProcessPoolExecutor:
         if self.renderer is None:
             # spawn, not fork: a forked copy of a process running gRPC is unsafe.
-            self.renderer = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self.renderer = ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=ignore_interrupts
+            )
         return self.renderer
 
     async def listing(self, game: str) -> bytes:
@@ -343,7 +347,7 @@ async def _send(request: web.Request, body: bytes, headers: dict[str, str]) -> w
     """`body` written a piece at a time, each after the last has left: a client
     that does not read holds one piece of it, not a copy of all of it (a
     replay's frames can be 15 MB), and is dropped after SEND_SECONDS."""
-    if len(body) <= SEND_PIECE:
+    if len(body) <= SEND_PIECE or request.method == "HEAD":  # HEAD: aiohttp sends no body
         return web.Response(body=body, headers=headers)
     response = web.StreamResponse(headers=headers)
     response.content_length = len(body)
@@ -381,12 +385,20 @@ async def _load_and_render(
 
 
 async def _render(state: State, replay: arena_pb2.Replay, view: int | str) -> _Frames:
+    renderer = state.render()
     try:
         plain, gzipped = await asyncio.get_running_loop().run_in_executor(
-            state.render(), render_json, replay.SerializeToString(), view
+            renderer, render_json, replay.SerializeToString(), view
         )
     except ValueError as error:
         raise GatewayError(500, str(error)) from None
+    except BrokenProcessPool:
+        # Killed (out of memory, say): the next replay starts a new process.
+        if state.renderer is renderer:
+            state.renderer = None
+        renderer.shutdown(wait=False, cancel_futures=True)
+        log.warning("the replay process ended unexpectedly; starting another")
+        raise GatewayError(500, "the replay process ended unexpectedly: try again") from None
     return _Frames(plain, gzipped)
 
 

@@ -13,6 +13,7 @@ import base64
 import functools
 import gzip
 import json
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -280,3 +281,8 @@ def render_json(replay_bytes: bytes, view: int | str) -> tuple[bytes, bytes]:
         raise ValueError(f"the match record does not replay: {error}") from None
     plain = json.dumps(data, separators=(",", ":")).encode()
     return plain, gzip.compress(plain, 5)
+
+
+def ignore_interrupts() -> None:
+    """The replay process leaves Ctrl-C to the viewer, which ends it on the way out."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

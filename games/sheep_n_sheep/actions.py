@@ -1,9 +1,10 @@
 """The actions of Sheep 'n' Sheep: small decisions that together make a turn.
 
-A turn starts with one of TakeSet, BeginSame, BeginRun, BeginFree or (only when
-nothing else is legal) Pass. A placement then continues with Place decisions
-(after a Discard for BeginFree) until the player plays Stop or no further card
-fits. Cards are named by id; coordinates are pasture cells (x, y).
+A turn starts with one of TakeSet, BeginSame, BeginRun, BeginFree or Pass (when
+no set is left and the hand may take one, or when nothing else is legal). A
+placement then continues with Place decisions (after a Discard for BeginFree)
+until the player plays Stop or no further card fits. Cards are named by id;
+coordinates are pasture cells (x, y).
 """
 
 from __future__ import annotations
@@ -109,7 +110,8 @@ class Stop:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    """Do nothing: legal only when no set can be taken and no card placed."""
+    """Do nothing: choosing to take a set when none is left (a hand under 6), or
+    the only move when no set can be taken and no card placed."""
 
     @property
     def label(self) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -59,6 +61,34 @@ def test_serve_with_web_port_runs_both_in_one_process() -> None:
         assert json.loads(wait_http(f"http://127.0.0.1:{port}/api/matches")) == []
     finally:
         assert stop_server_process(server) == 0
+
+
+def test_ctrl_c_after_a_replay_ends_the_web_command_without_a_traceback() -> None:
+    """Ctrl-C reaches the whole process group, the replay process included: it
+    leaves the interrupt to the viewer instead of printing its own traceback."""
+    server = start_server_process()
+    port = free_port()
+    web = subprocess.Popen(
+        [sys.executable, "-m", "cli", "web", "--server", server.address, "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        wait_http(f"http://127.0.0.1:{port}/")
+        bots = [RandomBot(1), RandomBot(2)]
+        outcome = asyncio.run(play_match(server.address, "sheep-n-sheep", bots, seed=3))
+        frames = wait_http(f"http://127.0.0.1:{port}/api/match/{outcome.match_id}/frames")
+        assert json.loads(frames)["frames"]
+        os.killpg(web.pid, signal.SIGINT)
+        _, err = web.communicate(timeout=30)
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    finally:
+        if web.poll() is None:
+            web.kill()
+        stop_server_process(server)
 
 
 def test_web_command_in_front_of_a_server(tmp_path: Path) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import http.client
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -14,6 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -351,3 +354,65 @@ def test_past_the_replays_waiting_to_render_a_request_is_told_to_come_back(
     assert answers[0][0] == 200
     assert_clear_error(answers[1][0], answers[1][2], 503, "try again")
     assert get(urls[1])[0] == 200  # once the first is done
+
+
+def test_a_head_request_for_a_large_replay_gets_its_headers_only(
+    showcase: Showcase, large_replay: str
+) -> None:
+    """Large bodies go out in pieces; a HEAD must still get none, or the next
+    answer on the same connection would be read from the middle of one."""
+    host, port = showcase.url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=60)
+    try:
+        connection.request("HEAD", large_replay)
+        head = connection.getresponse()
+        assert head.status == 200 and int(head.headers["Content-Length"]) > 10_000_000
+        assert head.read() == b""
+        connection.request("GET", "/api/matches")
+        after = connection.getresponse()
+        assert after.status == 200 and isinstance(json.loads(after.read()), list)
+    finally:
+        connection.close()
+
+
+def _replay_processes() -> list[int]:
+    """This process's children that multiprocessing spawned."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == os.getpid() and b"spawn_main" in cmdline:
+            found.append(int(entry))
+    return found
+
+
+def test_replays_render_in_a_process_of_their_own_which_comes_back_if_killed(
+    showcase: Showcase,
+) -> None:
+    """Not on a thread of the viewer's process, where they took the event loop's
+    interpreter lock from the game server; killed (as by the OOM killer), the
+    process is replaced at the next replay."""
+    assert showcase.web is not None
+    state = showcase.web.runner.app[STATE]
+
+    async def clear() -> None:
+        state.cache.clear()
+
+    match_id = showcase.finished["sheep-and-garden"]
+    showcase.server.run(clear())
+    assert get(f"{showcase.url}/api/match/{match_id}/frames?view=seat-0")[0] == 200
+    (replayer,) = _replay_processes()
+    os.kill(replayer, signal.SIGKILL)
+    time.sleep(0.5)
+    status, _, body = get(f"{showcase.url}/api/match/{match_id}/frames?view=seat-1")
+    if status != 200:  # the request that found the process gone
+        assert_clear_error(status, body, 500, "the replay process ended unexpectedly")
+        status, _, body = get(f"{showcase.url}/api/match/{match_id}/frames?view=seat-1")
+    assert status == 200, body[:300]
+    assert _replay_processes() != [replayer]
