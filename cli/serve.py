@@ -200,19 +200,21 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int]]:
-    """Every TCP address serve will listen on: the server's, health, metrics, web."""
-    found = [] if args.listen else [(args.host, args.port)]
+def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str]]:
+    """Every TCP address serve will listen on (the server's, health, metrics,
+    web), each with how its failure is told."""
+    listen = "cannot listen"
+    found = [] if args.listen else [(args.host, args.port, listen)]
     for address in args.listen:
         if not address.startswith("unix:"):
             host, _, port = address.rpartition(":")
-            found.append((host.strip("[]"), int(port)))
+            found.append((host.strip("[]"), int(port), listen))
     if args.health_port:
-        found.append((args.host, args.health_port))
+        found.append((args.host, args.health_port, listen))
     if args.metrics_port:
-        found.append((args.metrics_host, args.metrics_port))
+        found.append((args.metrics_host or args.host, args.metrics_port, "cannot serve metrics"))
     if args.web_port:
-        found.append((args.web_host, args.web_port))
+        found.append((args.web_host, args.web_port, "the web viewer cannot listen"))
     return found
 
 
@@ -243,11 +245,13 @@ def run(args: argparse.Namespace) -> int:
         )
     configure_logging(args.log_format, args.log_level)
     raise_open_file_limit()
-    try:  # before the database: a server that cannot listen leaves no file behind
-        for host, port in _tcp_addresses(args):
+    # Before the database: a server that cannot listen leaves no file behind.
+    for host, port, what in _tcp_addresses(args):
+        try:
             check_can_listen(host, port)
-    except ListenError as error:
-        raise SystemExit(f"sheepfold serve: {error}") from None
+        except ListenError as error:
+            reason = str(error).removeprefix(f"cannot listen on {host}:{port}: ")
+            raise SystemExit(f"sheepfold serve: {what} on {host}:{port}: {reason}") from None
     store: Store
     if args.db == ":memory:":
         store = MemoryStore()
