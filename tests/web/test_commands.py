@@ -77,13 +77,19 @@ def test_ctrl_c_after_a_replay_ends_the_web_command_without_a_traceback() -> Non
         start_new_session=True,
     )
     try:
-        wait_http(f"http://127.0.0.1:{port}/")
-        bots = [RandomBot(1), RandomBot(2)]
-        outcome = asyncio.run(play_match(server.address, "sheep-n-sheep", bots, seed=3))
-        frames = wait_http(f"http://127.0.0.1:{port}/api/match/{outcome.match_id}/frames")
+        try:
+            wait_http(f"http://127.0.0.1:{port}/")
+            bots = [RandomBot(1), RandomBot(2)]
+            outcome = asyncio.run(play_match(server.address, "sheep-n-sheep", bots, seed=3))
+            frames = wait_http(f"http://127.0.0.1:{port}/api/match/{outcome.match_id}/frames")
+        except Exception:
+            web.kill()
+            print("sheepfold web said:", web.communicate(timeout=30)[1])
+            raise
         assert json.loads(frames)["frames"]
         os.killpg(web.pid, signal.SIGINT)
         _, err = web.communicate(timeout=30)
+        assert web.returncode == 0, err
         assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     finally:
         if web.poll() is None:
