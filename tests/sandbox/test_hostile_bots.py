@@ -26,6 +26,7 @@ import pytest
 from clients.launch.cgroup import find_hierarchies
 from server import launch
 from tests.conftest import ROOT
+from tests.processes import processes
 from tournament.store import Store
 
 pytestmark = pytest.mark.e2e
@@ -49,17 +50,7 @@ ADMIN_TOKEN = "admin-" + uuid.uuid4().hex
 
 
 def _processes_with(mark: str) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if mark.encode() in cmdline:
-            found.append(int(entry))
-    return found
+    return [pid for pid, _, cmdline in processes() if mark.encode() in cmdline]
 
 
 def _config(tmp: Path, env: dict[str, str]) -> Path:

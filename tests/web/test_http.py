@@ -16,7 +16,6 @@ import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import grpc
@@ -26,6 +25,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 import games
 from server import convert
 from tests.conftest import ROOT
+from tests.processes import processes
 from web import app as web_app
 from web.app import STATE
 from web.frames import observation_dict
@@ -377,19 +377,10 @@ def test_a_head_request_for_a_large_replay_gets_its_headers_only(
 
 def _replay_processes() -> list[int]:
     """This process's children that multiprocessing spawned."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-        except OSError:
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent == os.getpid() and b"spawn_main" in cmdline:
-            found.append(int(entry))
-    return found
+    me = os.getpid()
+    return [
+        pid for pid, parent, cmdline in processes() if parent == me and b"spawn_main" in cmdline
+    ]
 
 
 def test_replays_render_in_a_process_of_their_own_which_comes_back_if_killed(
