@@ -144,7 +144,10 @@ def build_app(config: WebConfig) -> web.Application:
         await app[STATE].hub.close()
         await app[STATE].gateway.close()
         if app[STATE].renderer is not None:
-            app[STATE].renderer.shutdown(wait=False, cancel_futures=True)
+            # Waited for (off the loop): a pool left to the interpreter's exit
+            # can race it and print a traceback from its manager thread.
+            renderer, app[STATE].renderer = app[STATE].renderer, None
+            await asyncio.to_thread(renderer.shutdown, wait=True, cancel_futures=True)
 
     app.on_startup.append(start)
     app.on_cleanup.append(stop)
