@@ -12,7 +12,6 @@ import shlex
 import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,6 @@ from clients.launch import (
     parse_limits,
 )
 from clients.launch.programs import program_problem
-from clients.launch.socket_dir import private_sockets
 from clients.matchplay import (
     CommandBot,
     MatchOutcome,
@@ -45,11 +43,9 @@ from clients.matchplay import (
 )
 from clients.sdk import Bot, SeatError, play
 from server.app import ServerConfig
-from server.inprocess import serving_here
 from server.logs import configure_logging
-from server.open_files import raise_open_file_limit
 from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
-from tournament.bot_sockets import plan_sockets
+from tournament.bot_sockets import serving_bots
 
 # A deadline the server takes, 0 for its default.
 decision_seconds = seconds_up_to(MAX_DECISION_SECONDS, zero=True, least=MIN_DECISION_SECONDS)
@@ -227,25 +223,19 @@ def run_match(args: argparse.Namespace) -> int:
         )
     clock = arena_pb2.ClockSettings(decision_seconds=args.decision_seconds)
 
-    # Its own server gives each sandboxed seat a socket of its own, as a
-    # tournament's does (tournament.bot_sockets).
-    plan = plan_sockets(args.players, raise_open_file_limit())
-
-    async def play_it(own_sockets: tuple[str, ...]) -> tuple[MatchOutcome, dict[int, str]]:
-        launcher = Launcher(socket or own_sockets)
-        if sandboxed:
-            await asyncio.to_thread(launcher.check)
+    async def play_it() -> tuple[MatchOutcome, dict[int, str]]:
         admin_token = args.admin_token
         if args.server:
-            server = nullcontext(args.server)
+            server = nullcontext((args.server, (socket,) if socket else ()))
         else:
-            # Its own server takes the one match from this command only, not from a bot.
+            # Its own server takes the one match from this command only, not from a
+            # bot, and gives each sandboxed seat a socket of its own, as a run's does.
             admin_token = secrets.token_hex(16)
-            config = ServerConfig(admin_token=admin_token)
+            server = serving_bots(ServerConfig(admin_token=admin_token), args.players, sandboxed)
+        async with server as (address, sockets):
+            launcher = Launcher(sockets)
             if sandboxed:
-                config = replace(config, max_connections=plan.connections_each)
-            server = serving_here(config, unix_socket=own_sockets if sandboxed else None)
-        async with server as address:
+                await asyncio.to_thread(launcher.check)
             return await play_match_with_commands(
                 address,
                 args.game,
@@ -258,8 +248,7 @@ def run_match(args: argparse.Namespace) -> int:
             )
 
     try:
-        with private_sockets(plan.sockets) as own_sockets:
-            outcome, crashed = asyncio.run(play_it(own_sockets))
+        outcome, crashed = asyncio.run(play_it())
     except SandboxUnavailable as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     except (SeatError, Unreachable) as error:

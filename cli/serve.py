@@ -246,12 +246,11 @@ def run(args: argparse.Namespace) -> int:
     configure_logging(args.log_format, args.log_level)
     raise_open_file_limit()
     # Before the database: a server that cannot listen leaves no file behind.
-    for host, port, what in _tcp_addresses(args):
-        try:
-            check_can_listen(host, port)
-        except ListenError as error:
-            reason = str(error).removeprefix(f"cannot listen on {host}:{port}: ")
-            raise SystemExit(f"sheepfold serve: {what} on {host}:{port}: {reason}") from None
+    try:
+        for host, port, what in _tcp_addresses(args):
+            check_can_listen(host, port, what)
+    except ListenError as error:
+        raise SystemExit(f"sheepfold serve: {error}") from None
     store: Store
     if args.db == ":memory:":
         store = MemoryStore()

@@ -7,6 +7,8 @@ import argparse
 import math
 from collections.abc import Callable
 
+from clients.launch.limits import shown
+
 
 def non_negative_float(text: str) -> float:
     try:
@@ -65,7 +67,7 @@ def number_up_to(limit: float) -> Callable[[str], float]:
     def number(text: str) -> float:
         value = non_negative_float(text)
         if value > limit:
-            raise argparse.ArgumentTypeError(f"{text!r} is too large: at most {_shown(limit)}")
+            raise argparse.ArgumentTypeError(f"{text!r} is too large: at most {shown(limit)}")
         return value
 
     return number
@@ -102,11 +104,11 @@ def seconds_up_to(
         value = non_negative_float(text) if zero else positive_float(text)
         if value > limit:
             raise argparse.ArgumentTypeError(
-                f"{text!r} is too long: at most {_shown(limit)} seconds"
+                f"{text!r} is too long: at most {shown(limit)} seconds"
             )
         if 0 < value < least:
             raise argparse.ArgumentTypeError(
-                f"{text!r} is too short: at least {_shown(least)} seconds"
+                f"{text!r} is too short: at least {shown(least)} seconds"
             )
         return value
 
@@ -115,8 +117,3 @@ def seconds_up_to(
 
 # gRPC takes its times in milliseconds, as C ints.
 grpc_seconds = seconds_up_to((2**31 - 1) // 1000)
-
-
-def _shown(number: float) -> str:
-    """2147483 as "2,147,483", not "2.14748e+06"; 0.001 as "0.001"."""
-    return f"{int(number):,}" if float(number).is_integer() else f"{number:,}"

@@ -141,16 +141,17 @@ class ListenError(OSError):
     """The server cannot listen where it was told to (port taken, bad address)."""
 
 
-def check_can_listen(host: str, port: int) -> None:
-    """Fail with a plain reason before gRPC does (it only says "Failed to bind")."""
+def check_can_listen(host: str, port: int, what: str = "cannot listen") -> None:
+    """Fail with a plain reason before gRPC does (it only says "Failed to bind");
+    `what` begins the message ("cannot serve metrics", say)."""
     if not 0 <= port <= 65535:
-        raise ListenError(f"cannot listen on {host}:{port}: ports go from 0 to 65535")
+        raise ListenError(f"{what} on {host}:{port}: ports go from 0 to 65535")
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as error:
-        raise ListenError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+        raise ListenError(f"{what} on {host}:{port}: {error.strerror}") from None
     except UnicodeError as error:  # a label over 63 characters, say
-        raise ListenError(f"cannot listen on {host}:{port}: not a host name ({error})") from None
+        raise ListenError(f"{what} on {host}:{port}: not a host name ({error})") from None
     if port == 0:
         return  # any free port: nothing to be taken
     family, kind, proto, _, sockaddr = infos[0]
@@ -160,7 +161,7 @@ def check_can_listen(host: str, port: int) -> None:
             probe.bind(sockaddr)
         except OSError as error:
             why = (error.strerror or str(error)).lower()
-            raise ListenError(f"cannot listen on {host}:{port}: {why}") from None
+            raise ListenError(f"{what} on {host}:{port}: {why}") from None
 
 
 def _read_pem(path: Path, which: str) -> bytes:

@@ -256,49 +256,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         context: grpc.aio.ServicerContext,
     ) -> AsyncIterator[arena_pb2.PlayResponse]:
         try:
-            address = peer_address(context.peer())
-            loop = asyncio.get_running_loop()
-            pushed_out = False
-            try:
-                # A timeout scope, not wait_for: no task of its own for every join.
-                async with asyncio.timeout(self.join_timeout) as scope:
-                    ticket = self.pending_joins.enter(
-                        address, lambda: scope.reschedule(loop.time())
-                    )
-                    try:
-                        first = await _first_message(request_iterator)
-                    finally:
-                        pushed_out = self.pending_joins.leave(address, ticket)
-            except TimeoutError:
-                if pushed_out:
-                    await abort(
-                        context,
-                        grpc.StatusCode.RESOURCE_EXHAUSTED,
-                        f"pushed out before joining: {self.pending_joins.per_address} newer Play "
-                        "streams from this address are waiting to join",
-                    )
-                await abort(
-                    context,
-                    grpc.StatusCode.DEADLINE_EXCEEDED,
-                    f"no join within {self.join_timeout:g} s of opening the stream",
-                )
-            if isinstance(first, Undecodable):
-                await abort(context, grpc.StatusCode.INVALID_ARGUMENT, first.message)
-            if first is None or not first.HasField("join"):
-                await abort(
-                    context,
-                    grpc.StatusCode.INVALID_ARGUMENT,
-                    "the first message on Play must be a join",
-                )
-            join = first.join
-            match = await self._match(join.match_id, context)
-            stream = SeatStream(match.limits.seat_queue)
-            try:
-                seat = match.authenticate(join.seat if join.HasField("seat") else None, join.token)
-                match.join(seat, stream, join.events_in_decisions)
-            except JoinError as error:
-                match.log.info("join refused", code=error.code.name, reason=error.message)
-                await abort(context, error.code, error.message)
+            match, seat, stream = await self._join(request_iterator, context)
             reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
             get = stream.get
             try:
@@ -317,6 +275,55 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             # Not the unary calls' wrapper: that would be one more generator for
             # every message of every decision.
             await end_with_internal(self.log, context, PLAY_METHOD)
+
+    async def _join(
+        self,
+        request_iterator: AsyncIterator[arena_pb2.PlayRequest],
+        context: grpc.aio.ServicerContext,
+    ) -> tuple[Match, int, SeatStream]:
+        """The stream's first message, a join, taken: its match, seat and queue."""
+        address = peer_address(context.peer())
+        loop = asyncio.get_running_loop()
+        pushed_out = False
+        try:
+            # A timeout scope, not wait_for: no task of its own for every join.
+            async with asyncio.timeout(self.join_timeout) as scope:
+                ticket = self.pending_joins.enter(address, lambda: scope.reschedule(loop.time()))
+                try:
+                    first = await _first_message(request_iterator)
+                finally:
+                    pushed_out = self.pending_joins.leave(address, ticket)
+        except TimeoutError:
+            if pushed_out:
+                await abort(
+                    context,
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    f"pushed out before joining: {self.pending_joins.per_address} newer Play "
+                    "streams from this address are waiting to join",
+                )
+            await abort(
+                context,
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"no join within {self.join_timeout:g} s of opening the stream",
+            )
+        if isinstance(first, Undecodable):
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, first.message)
+        if first is None or not first.HasField("join"):
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "the first message on Play must be a join",
+            )
+        join = first.join
+        match = await self._match(join.match_id, context)
+        stream = SeatStream(match.limits.seat_queue)
+        try:
+            seat = match.authenticate(join.seat if join.HasField("seat") else None, join.token)
+            match.join(seat, stream, join.events_in_decisions)
+        except JoinError as error:
+            match.log.info("join refused", code=error.code.name, reason=error.message)
+            await abort(context, error.code, error.message)
+        return match, seat, stream
 
 
 @contextlib.asynccontextmanager

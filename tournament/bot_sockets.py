@@ -10,12 +10,17 @@ its own socket's cap.
 
 from __future__ import annotations
 
+import contextlib
 import resource
-from dataclasses import dataclass
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
 
-from server.app import FILES_KEPT_FREE, HEALTH_PORT_CONNECTIONS
+from clients.launch.socket_dir import private_sockets
+from server.app import FILES_KEPT_FREE, HEALTH_PORT_CONNECTIONS, ServerConfig
+from server.inprocess import serving_here
+from server.open_files import raise_open_file_limit
 
-__all__ = ["MAX_SOCKETS", "SocketPlan", "plan_sockets"]
+__all__ = ["MAX_SOCKETS", "SocketPlan", "plan_sockets", "serving_bots"]
 
 MAX_SOCKETS = 64
 # Besides the bots' seats: the runner's own channels and a few to spare.
@@ -41,3 +46,18 @@ def plan_sockets(seats_at_once: int, open_files: int) -> SocketPlan:
         room = open_files - FILES_KEPT_FREE - HEALTH_PORT_CONNECTIONS
         fits = room // each - 1  # the loopback port is an address too
     return SocketPlan(max(1, min(seats_at_once, MAX_SOCKETS, fits)), each)
+
+
+@contextlib.asynccontextmanager
+async def serving_bots(
+    config: ServerConfig, seats_at_once: int, sandboxed: bool
+) -> AsyncIterator[tuple[str, tuple[str, ...]]]:
+    """An in-process server on loopback for a run's own games, and, when
+    `sandboxed`, its Unix sockets for the bots as `plan_sockets` sizes them.
+    Yields the server's address and the sockets."""
+    plan = plan_sockets(seats_at_once, raise_open_file_limit())
+    with private_sockets(plan.sockets if sandboxed else 0) as sockets:
+        if sockets:
+            config = replace(config, max_connections=plan.connections_each)
+        async with serving_here(config, unix_socket=sockets) as address:
+            yield address, sockets

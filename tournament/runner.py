@@ -17,7 +17,7 @@ import os
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import grpc
@@ -27,7 +27,6 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
 from clients.launch import Launcher, SandboxUnavailable
 from clients.launch.sandbox import seen_by_every_bot
-from clients.launch.socket_dir import private_sockets
 from tournament.botcheck import check_bots
 from tournament.config import TournamentConfig, add_python_path, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
@@ -167,25 +166,20 @@ async def local_server(
     seat that can play at once (`seats_at_once`, by default `concurrency` games'
     seats), as far as the open file limit allows (tournament.bot_sockets)."""
     from server.app import ServerConfig
-    from server.inprocess import serving_here
-    from server.open_files import raise_open_file_limit
-    from tournament.bot_sockets import plan_sockets
+    from tournament.bot_sockets import serving_bots
 
     admin_token = secrets.token_hex(16)
     if seats_at_once is None:
         seats_at_once = config.concurrency * config.players
-    plan = plan_sockets(seats_at_once, raise_open_file_limit())
-    count = plan.sockets if sandboxed_bots(config) else 0
-    with private_sockets(max(1, count)) as paths:
-        sockets = paths[:count]
-        # Private replays: no bot can list the games played before its own, nor read
-        # their seeds (and so the deals every other group plays too).
-        server_config = ServerConfig(admin_token=admin_token, private_replays=True)
-        if sockets:
-            server_config = replace(server_config, max_connections=plan.connections_each)
-        served = serving_here(server_config, unix_socket=sockets)
-        async with served as address:
-            yield LocalServer(address, sockets, admin_token)
+    # Private replays: no bot can list the games played before its own, nor read
+    # their seeds (and so the deals every other group plays too).
+    served = serving_bots(
+        ServerConfig(admin_token=admin_token, private_replays=True),
+        seats_at_once,
+        bool(sandboxed_bots(config)),
+    )
+    async with served as (address, sockets):
+        yield LocalServer(address, sockets, admin_token)
 
 
 async def run_tournament_async(

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-__all__ = ["DEFAULT_LIMITS", "Limits", "LimitsError", "parse_limits"]
+__all__ = ["DEFAULT_LIMITS", "Limits", "LimitsError", "parse_limits", "shown"]
 
 MIB = 1024 * 1024
 
@@ -83,11 +83,12 @@ def parse_limits(raw: Mapping[str, Any], base: Limits = DEFAULT_LIMITS) -> Limit
         if whole and not float(value).is_integer():
             raise LimitsError(key, f"must be a whole number, not {value!r}")
         if not low <= value <= high:
-            raise LimitsError(key, f"must be between {_shown(low)} and {_shown(high)}, not {value}")
+            raise LimitsError(key, f"must be between {shown(low)} and {shown(high)}, not {value}")
         changes[key] = int(value) if whole else float(value)
     return replace(base, **changes)
 
 
-def _shown(number: float) -> str:
-    """2147483 as "2,147,483", not "2.14748e+06"; 0.001 as "0.001"."""
+def shown(number: float) -> str:
+    """A number as an error message shows it: 2147483 as "2,147,483", not
+    "2.14748e+06"; 0.001 as "0.001"."""
     return f"{int(number):,}" if float(number).is_integer() else f"{number:,}"

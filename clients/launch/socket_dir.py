@@ -26,7 +26,8 @@ def private_socket() -> Iterator[str]:
 
 @contextmanager
 def private_sockets(count: int) -> Iterator[tuple[str, ...]]:
-    """`count` socket paths in a fresh mode-0700 folder, removed afterwards.
+    """`count` socket paths (none at all for 0) in a fresh mode-0700 folder,
+    removed afterwards.
 
     Unix socket paths are short (108 bytes), hence the short prefix in the
     system's temporary folder.

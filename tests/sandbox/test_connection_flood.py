@@ -12,13 +12,11 @@ retry a refused connection: on a socket the flood has filled they would crash.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.cli.helpers import sheepfold
 from tournament.store import Store
 
 pytestmark = pytest.mark.e2e
@@ -49,14 +47,7 @@ def _config(tmp: Path) -> Path:
 def test_a_connection_flood_fills_only_the_flooding_bots_socket(
     tmp_path: Path, sandbox_ready: None
 ) -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "cli", "tournament", "run", str(_config(tmp_path)), "--no-report"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
-    )
+    run = sheepfold("tournament", "run", str(_config(tmp_path)), "--no-report", timeout=240)
     assert run.returncode == 0, run.stderr[-3000:]
     with Store(tmp_path / "results.sqlite") as store:
         record = store.tournament()
