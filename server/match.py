@@ -21,7 +21,7 @@ from sheepfold.v1 import arena_pb2
 from games.contract import Event, Game, State
 from server import convert, encoding
 from server.metrics import NO_METRICS, GameMetrics
-from server.records import MatchRecord, RecordedMove, StoredMatch, token_matches
+from server.records import MatchRecord, RecordedMove, StoredMatch
 from server.rulings import forced_action_index, ranks_with_disqualified_last
 from server.seats import (
     TIMED_OUT,
@@ -32,6 +32,7 @@ from server.seats import (
     SeatStream,
     expire,
     refusal,
+    token_owner,
 )
 from server.spectators import Spectators, Watcher, public_history, public_messages, snapshot
 from server.storage import StoreWorker, match_writer
@@ -70,8 +71,8 @@ class Match:
         self.store = match_writer(store)
         self.state: State = game.new_state(record.players, record.seed, record.options)
         self.seats = [
-            Seat(index=i, token_hash=h, bank=record.clock.time_bank_seconds)
-            for i, h in enumerate(record.token_hashes)
+            Seat(index=i, bank=record.clock.time_bank_seconds)
+            for i in range(len(record.token_hashes))
         ]
         self.status = Status.WAITING
         self.moves: list[RecordedMove] = []
@@ -425,15 +426,7 @@ class Match:
 
     def authenticate(self, seat: int | None, token: str) -> int:
         """The seat this token belongs to; raises JoinError otherwise."""
-        owner = next((s.index for s in self.seats if token_matches(token, s.token_hash)), None)
-        if owner is None:
-            raise JoinError(grpc.StatusCode.UNAUTHENTICATED, "invalid seat token")
-        if seat is not None and seat != owner:
-            raise JoinError(
-                grpc.StatusCode.PERMISSION_DENIED,
-                f"this token does not belong to seat {seat}",
-            )
-        return owner
+        return token_owner(self.record.token_hashes, seat, token)
 
     def join(self, seat_index: int, stream: SeatStream, events_in_decisions: bool = False) -> None:
         """Attach a Play stream to a seat, replacing any older one. With

@@ -22,7 +22,14 @@ from games.options import parse_options
 from server import convert
 from server.match import Match, Status
 from server.metrics import NO_METRICS, LiveView, ServerMetrics
-from server.records import ClockConfig, MatchRecord, StoredMatch, hash_token, new_seat_token
+from server.records import (
+    ClockConfig,
+    MatchRecord,
+    MatchSummary,
+    StoredMatch,
+    hash_token,
+    new_seat_token,
+)
 from server.seats import MatchLimits
 from server.storage import StoreWorker
 from server.summaries import match_info, replay_message
@@ -172,36 +179,29 @@ class MatchRegistry:
     def hosted(self, match_id: str) -> Match | None:
         return self._matches.get(match_id)
 
-    async def find(self, match_id: str) -> Match | None:
-        """A hosted match, or a finished one rebuilt from the store on a reader
-        thread (for Watch and Play; it is not kept). Raises RulesChanged for a
-        stored match played under other rules: rebuilding it would play another game."""
-        match = self._matches.get(match_id)
-        if match is not None or not match_id:
-            return match
-        return await self.store.run(lambda: self._load_finished(match_id))
+    async def finished(self, match_id: str) -> StoredMatch | None:
+        """A finished (or aborted) match this server no longer hosts, as stored:
+        its moves are read on a reader thread and never replayed here. None for
+        a match the store does not have, or an unfinished one it could not
+        restore (which is not served)."""
+        if not match_id:
+            return None
+        stored = await self.store.load(match_id)
+        return None if stored is None or stored.status == "running" else stored
 
-    def _load_finished(self, match_id: str) -> Match | None:
-        stored = self.store.store.load(match_id)
-        if stored is None or stored.status == "running":
-            # An unfinished match that is not hosted could not be restored: not served.
+    async def finished_summary(self, match_id: str) -> MatchSummary | None:
+        """The same as `finished`, without the moves."""
+        if not match_id:
             return None
-        try:
-            return self._rebuild(stored)
-        except REBUILD_ERRORS as error:
-            self._log.error("cannot load match", match_id=match_id, error=str(error))
-            return None
+        summary = await self.store.summary(match_id)
+        return None if summary is None or summary.status == "running" else summary
 
     async def info(self, match_id: str) -> arena_pb2.MatchInfo | None:
         match = self._matches.get(match_id)
         if match is not None:
             return match.info()
-        if not match_id:
-            return None
-        summary = await self.store.summary(match_id)
-        if summary is None or summary.status == "running":
-            return None
-        return match_info(summary)
+        summary = await self.finished_summary(match_id)
+        return None if summary is None else match_info(summary)
 
     async def replay(self, match_id: str) -> arena_pb2.Replay | Match | None:
         """A stored match's replay, or the hosted match (which may not be over)."""

@@ -12,6 +12,7 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 from server import encoding
+from server.records import token_matches
 from server.streams import Outbound
 
 
@@ -39,7 +40,6 @@ SeatStream = Outbound[arena_pb2.PlayResponse | bytes]
 @dataclass(slots=True)
 class Seat:
     index: int
-    token_hash: str
     bank: float
     stream: SeatStream | None = None
     joined: bool = False
@@ -103,6 +103,19 @@ class JoinError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def token_owner(token_hashes: Sequence[str], seat: int | None, token: str) -> int:
+    """The seat `token` belongs to, checked against the seats' token hashes;
+    raises JoinError if it is nobody's, or not the `seat` the client named."""
+    owner = next((i for i, h in enumerate(token_hashes) if token_matches(token, h)), None)
+    if owner is None:
+        raise JoinError(grpc.StatusCode.UNAUTHENTICATED, "invalid seat token")
+    if seat is not None and seat != owner:
+        raise JoinError(
+            grpc.StatusCode.PERMISSION_DENIED, f"this token does not belong to seat {seat}"
+        )
+    return owner
 
 
 def refusal(

@@ -8,6 +8,7 @@ import hmac
 import math
 from collections import Counter
 from collections.abc import AsyncIterator
+from typing import NoReturn
 
 import grpc
 import structlog
@@ -24,9 +25,11 @@ from server.records import (
     MAX_TIME_BANK_SECONDS,
     MIN_DECISION_SECONDS,
     ClockConfig,
+    StoredMatch,
 )
-from server.registry import LimitReached, MatchRegistry
-from server.seats import JoinError, SeatStream
+from server.registry import REBUILD_ERRORS, LimitReached, MatchRegistry
+from server.seats import JoinError, SeatStream, token_owner
+from server.spectators import replay_for_spectator
 from server.status import abort
 from server.storage import StoreRefused, StoreUnavailable
 from server.streams import StreamClosed
@@ -56,6 +59,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.pending_joins = PendingJoins(max_pending_joins)
         self._watching: Counter[str] = Counter()
         self._watched: dict[str, Match] = {}
+        # Finished matches are replayed for their watchers one step at a time.
+        self._replay_turns = asyncio.Semaphore(1)
         self.admin_token = admin_token or None
         self.private_replays = private_replays
         self.default_clock = default_clock or ClockConfig()
@@ -215,38 +220,77 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def Watch(
         self, request: arena_pb2.WatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[arena_pb2.WatchResponse]:
-        # A finished match is rebuilt from the store per request and not kept by
-        # the registry: its watchers share the one being watched, and its history.
-        match = self._watched.get(request.match_id) or await self._match(request.match_id, context)
-        match_id = match.record.match_id
+        match_id = request.match_id
+        # A live match's watchers share one public log, and keep sharing it once
+        # the match is over and no longer hosted; a finished match is replayed
+        # for each watcher as it reads.
+        live = self._watched.get(match_id) or self.registry.hosted(match_id)
+        stored = None if live is not None else await self._stored(match_id, context)
         # Counted here by match id, for live and finished matches alike.
-        limit = match.limits.max_watchers
+        limit = self.registry.limits.max_watchers
         if self._watching[match_id] >= limit:
             message = f"this match already has {limit} watchers"
-            match.log.info("watch refused", code="RESOURCE_EXHAUSTED", reason=message)
+            self.log.info(
+                "watch refused", match_id=match_id, code="RESOURCE_EXHAUSTED", reason=message
+            )
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, message)
-        watcher = match.watch(request.from_start)
         self._watching[match_id] += 1
-        self._watched[match_id] = match
         try:
-            async for message in watcher.relay(context):
-                yield message
+            if live is not None:
+                self._watched[match_id] = live
+                watcher = live.watch(request.from_start)
+                try:
+                    async for message in watcher.relay(context):
+                        yield message
+                finally:
+                    live.unwatch(watcher)
+            else:
+                assert stored is not None
+                async for message in self._replayed(stored, request.from_start, context):
+                    yield message
         finally:
-            match.unwatch(watcher)
             self._watching[match_id] -= 1
             if not self._watching[match_id]:
                 del self._watching[match_id]
-                del self._watched[match_id]
+                self._watched.pop(match_id, None)
 
-    async def _match(self, match_id: str, context: grpc.aio.ServicerContext) -> Match:
+    async def _stored(self, match_id: str, context: grpc.aio.ServicerContext) -> StoredMatch:
+        """A finished match this server no longer hosts, read from the store."""
+        async with _database_errors(context):
+            stored = await self.registry.finished(match_id)
+        if stored is None:
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+        return stored
+
+    async def _replayed(
+        self, stored: StoredMatch, from_start: bool, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[arena_pb2.WatchResponse]:
+        """A stored match replayed for one watcher. One recorded under other rules
+        would replay as another game: it is refused, as is a record the engine
+        cannot replay (a damaged database)."""
+        match_id = stored.record.match_id
         try:
-            async with _database_errors(context):
-                match = await self.registry.find(match_id)
+            game = games.get(stored.record.game)
+            game.check_rules_version(stored.record.rules_version)
         except RulesChanged as error:
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id}: {error}")
-        if match is None:
-            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
-        return match
+        except InvalidOptions as error:
+            await self._unreplayable(match_id, error, context)
+        try:
+            async for message in replay_for_spectator(game, stored, from_start, self._replay_turns):
+                yield message
+        except REBUILD_ERRORS as error:
+            await self._unreplayable(match_id, error, context)
+
+    async def _unreplayable(
+        self, match_id: str, error: Exception, context: grpc.aio.ServicerContext
+    ) -> NoReturn:
+        self.log.error("cannot replay stored match", match_id=match_id, error=str(error))
+        await abort(
+            context,
+            grpc.StatusCode.DATA_LOSS,
+            f"match {match_id} cannot be replayed from the database: {error}",
+        )
 
     # ------------------------------------------------------------ playing
 
@@ -315,15 +359,43 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 "the first message on Play must be a join",
             )
         join = first.join
-        match = await self._match(join.match_id, context)
+        named = join.seat if join.HasField("seat") else None
+        match = self.registry.hosted(join.match_id)
+        if match is None:
+            await self._refuse_join_to_stored(join.match_id, named, join.token, context)
         stream = SeatStream(match.limits.seat_queue)
         try:
-            seat = match.authenticate(join.seat if join.HasField("seat") else None, join.token)
+            seat = match.authenticate(named, join.token)
             match.join(seat, stream, join.events_in_decisions)
         except JoinError as error:
             match.log.info("join refused", code=error.code.name, reason=error.message)
             await abort(context, error.code, error.message)
         return match, seat, stream
+
+    async def _refuse_join_to_stored(
+        self, match_id: str, seat: int | None, token: str, context: grpc.aio.ServicerContext
+    ) -> NoReturn:
+        """A join to a match this server does not host: nothing to join, but the
+        token is checked first, as for a hosted match. Its summary is enough: the
+        match is never replayed for a join."""
+        async with _database_errors(context):
+            summary = await self.registry.finished_summary(match_id)
+        if summary is None:
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+        try:
+            token_owner(summary.record.token_hashes, seat, token)
+        except JoinError as error:
+            code, reason = error.code, error.message
+        else:
+            code, reason = grpc.StatusCode.FAILED_PRECONDITION, "the match is over"
+        self.log.info(
+            "join refused",
+            match_id=match_id,
+            game=summary.record.game,
+            code=code.name,
+            reason=reason,
+        )
+        await abort(context, code, reason)
 
 
 @contextlib.asynccontextmanager

@@ -14,7 +14,8 @@ RESOURCE_EXHAUSTED; the match never waits for it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 
 import grpc
 import structlog
@@ -22,7 +23,7 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Codec, Event, Game, State
 from server import convert
-from server.records import MatchRecord, RecordedMove
+from server.records import MatchRecord, RecordedMove, StoredMatch
 from server.status import abort
 from server.streams import StreamClosed
 
@@ -61,6 +62,63 @@ def public_history(
         events = state.apply(state.legal_actions()[move.index])
         messages.extend(public_messages(game.codec, move.move, events, state))
     return messages
+
+
+# Moves of a finished match replayed for a spectator in one step: with their
+# public messages (about a millisecond of work for the longest games), or only
+# applied to reach the final state.
+MOVES_PER_STEP = 4
+MOVES_PER_STEP_UNSEEN = 64
+# After each step, the spectators' replays wait this many times its length.
+REPLAY_PAUSE = 3.0
+
+
+def replay_steps(game: Game, stored: StoredMatch, from_start: bool) -> Iterator[list[WatchMessage]]:
+    """A finished match as a spectator sees it, rebuilt from its seed a few moves
+    at a time: what `public_history` gives, then the result; or, not from the
+    start, the final snapshot and the result."""
+    codec = game.codec
+    record, moves = stored.record, stored.moves
+    state = game.new_state(record.players, record.seed, record.options)
+    step: list[WatchMessage] = [snapshot(codec, 0, state)] if from_start else []
+    per_step = MOVES_PER_STEP if from_start else MOVES_PER_STEP_UNSEEN
+    for count, move in enumerate(moves, 1):
+        events = state.apply(state.legal_actions()[move.index])
+        if from_start:
+            step.extend(public_messages(codec, move.move, events, state))
+        if count % per_step == 0:
+            yield step
+            step = []
+    if not from_start:
+        step.append(snapshot(codec, len(moves), state))
+    if stored.result is not None:
+        step.append(WatchMessage(result=arena_pb2.MatchResult.FromString(stored.result)))
+    yield step
+
+
+async def replay_for_spectator(
+    game: Game, stored: StoredMatch, from_start: bool, turns: asyncio.Semaphore
+) -> AsyncIterator[WatchMessage]:
+    """`replay_steps` for one spectator, a step whenever `turns` (shared by every
+    spectator's replay) lets it, and sent before the next.
+
+    A replay holds `turns` for its step and for three times as long after it,
+    so the replays of any number of spectators take at most a quarter of the
+    event loop's time from the live matches, and never more than one step's
+    work at once: the whole match at once would hold up every live match's
+    clock for as long as the replay takes. A spectator that does not read holds
+    one step, never a turn.
+    """
+    steps = replay_steps(game, stored, from_start)
+    while True:
+        async with turns:
+            started = time.perf_counter()
+            step = next(steps, None)
+            await asyncio.sleep(REPLAY_PAUSE * (time.perf_counter() - started))
+        if step is None:
+            return
+        for message in step:
+            yield message
 
 
 class PublicLog:

@@ -33,7 +33,7 @@ def _calls(stub: arena_pb2_grpc.ArenaStub) -> dict[str, Callable[[], object]]:
 
 
 # The registry method each call leans on, made to fail as no handler foresaw.
-LEANS_ON = {"GetMatch": "info", "GetReplay": "replay", "Watch": "find"}
+LEANS_ON = {"GetMatch": "info", "GetReplay": "replay", "Watch": "finished"}
 
 
 @pytest.mark.parametrize("method", sorted(LEANS_ON))
@@ -64,10 +64,10 @@ def test_an_unforeseen_exception_in_play_is_internal_and_logged(
     the unforeseen itself, with the same status, message and log line."""
     created = stub.CreateMatch(arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2))
 
-    async def broken(self: MatchRegistry, match_id: str) -> None:
+    def broken(self: MatchRegistry, match_id: str) -> None:
         raise RuntimeError("secret detail of the server")
 
-    monkeypatch.setattr(MatchRegistry, "find", broken)
+    monkeypatch.setattr(MatchRegistry, "hosted", broken)
     join = arena_pb2.Join(match_id=created.match_id, seat=0, token=created.seat_tokens[0])
     with structlog.testing.capture_logs() as logs, pytest.raises(grpc.RpcError) as caught:
         list(stub.Play(iter([arena_pb2.PlayRequest(join=join)]), timeout=10))

@@ -1,0 +1,169 @@
+"""What spectators of finished matches cost the live ones.
+
+`python -m benchmarks.spectators` starts `sheepfold serve` on a fresh SQLite
+file, fills it with finished matches, then plays live matches on a tight
+deadline three times: alone, while clients cycle `Watch(from_start)` over the
+finished matches, and while they all watch the same one. It prints each run's
+gap between decisions (p50, p99, max) and the deadlines missed: a finished
+match replayed at once on the event loop holds every live match up for as
+long as the replay takes. A measurement, not part of `make bench`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from multiprocessing.sharedctypes import Synchronized
+from multiprocessing.synchronize import Event as EventType
+from pathlib import Path
+
+import grpc
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from benchmarks import procs
+from clients.sdk import play
+
+
+@dataclass(slots=True)
+class Gaps:
+    """Seconds between one decision and the next, over every live seat."""
+
+    values: list[float]
+    strikes: int = 0
+
+    def row(self, label: str, watches: int, seconds: float) -> str:
+        ordered = sorted(self.values)
+        p99 = ordered[int(len(ordered) * 0.99)]
+        return (
+            f"| {label} | {watches / seconds:,.1f} | {statistics.median(ordered) * 1000:.2f} "
+            f"| {p99 * 1000:.1f} | {ordered[-1] * 1000:.1f} | {self.strikes} |"
+        )
+
+
+class _Timed:
+    """A random bot that notes when each of the match's decisions reached it."""
+
+    def __init__(self, gaps: Gaps, last: list[float]) -> None:
+        self.gaps, self.last = gaps, last
+
+    def decide(self, decision: object) -> int:
+        now = time.perf_counter()
+        if self.last:
+            self.gaps.values.append(now - self.last[0])
+            self.last[:] = [now]
+        else:
+            self.last.append(now)
+        return random.randrange(len(decision.actions))  # type: ignore[attr-defined]
+
+
+async def _matches(address: str, game: str, players: int, count: int, deadline: float) -> Gaps:
+    gaps = Gaps([])
+    clock = arena_pb2.ClockSettings(
+        decision_seconds=deadline, time_bank_seconds=0.001 if deadline else 0, max_strikes=10_000
+    )
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        for _ in range(count):
+            created = await stub.CreateMatch(
+                arena_pb2.CreateMatchRequest(game=game, players=players, clock=clock)
+            )
+            last: list[float] = []
+            results = await asyncio.gather(
+                *(
+                    play(_Timed(gaps, last), address, created.match_id, token)
+                    for token in created.seat_tokens
+                )
+            )
+            gaps.strikes += sum(seat.strikes for seat in results[0].seats)
+    return gaps
+
+
+async def _watch_flood(address: str, clients: int, same: bool, stop: Callable[[], bool]) -> int:
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        listed = await stub.ListMatches(
+            arena_pb2.ListMatchesRequest(status=arena_pb2.MATCH_STATUS_FINISHED, limit=1000)
+        )
+        ids = [match.match_id for match in listed.matches][: 1 if same else None]
+        watched = 0
+
+        async def client(first: int) -> None:
+            nonlocal watched
+            turn = first
+            while not stop():
+                request = arena_pb2.WatchRequest(match_id=ids[turn % len(ids)], from_start=True)
+                async for _ in stub.Watch(request):
+                    pass
+                watched += 1
+                turn += clients
+
+        await asyncio.gather(*(client(k) for k in range(clients)))
+        return watched
+
+
+def _flood_process(
+    address: str, clients: int, same: bool, stop: EventType, watched: Synchronized[int]
+) -> None:
+    """The watching clients, in a process of their own as they would be on
+    other machines: on the bots' event loop they would slow the bots instead."""
+    watched.value = asyncio.run(_watch_flood(address, clients, same, stop.is_set))
+
+
+async def _run(address: str, args: argparse.Namespace) -> list[str]:
+    await _matches(address, args.game, args.players, args.finished, 0)
+    context = multiprocessing.get_context("spawn")
+    rows = []
+    for label, clients, same in (
+        ("alone", 0, False),
+        (f"{args.clients} clients watching every finished match in turn", args.clients, False),
+        (f"{args.clients} clients watching one finished match", args.clients, True),
+    ):
+        stop, watched = context.Event(), context.Value("i", 0)
+        flood = context.Process(target=_flood_process, args=(address, clients, same, stop, watched))
+        flood.start()
+        await asyncio.sleep(1.0 if clients else 0.0)  # the flood under way
+        started = time.monotonic()
+        gaps = await _matches(address, args.game, args.players, args.live, args.deadline)
+        seconds = time.monotonic() - started
+        stop.set()
+        await asyncio.to_thread(flood.join)
+        rows.append(gaps.row(label, watched.value, seconds))
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.spectators", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--game", default="stubborn-sheep")
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--finished", type=int, default=30, help="finished matches to watch")
+    parser.add_argument("--live", type=int, default=5, help="live matches per run")
+    parser.add_argument("--deadline", type=float, default=0.05, help="seconds per decision")
+    parser.add_argument("--clients", type=int, default=8, help="watching clients")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        server = procs.start(procs.sheepfold_serve_command(str(Path(folder) / "watch.db")))
+        try:
+            rows = asyncio.run(_run(server.address, args))
+        finally:
+            procs.stop(server)
+    print(
+        f"{args.live} live {args.game} matches of {args.players} seats, "
+        f"{args.deadline * 1000:g} ms a decision"
+    )
+    print("| run | watches/s | gap p50 ms | gap p99 ms | gap max ms | deadlines missed |")
+    print("|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
