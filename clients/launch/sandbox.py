@@ -133,6 +133,14 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
+# Files of the sandbox's own /proc that are the host's kernel settings. A runner
+# started as root runs its bots as root (mapped to the host's root, with no
+# capabilities), and file permissions alone let root write these: the host's
+# core_pattern, for one, names a program the kernel runs as root. bwrap makes
+# /proc/irq and /proc/bus read-only itself, but not these.
+PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/mtrr", "/proc/pressure")
+
+
 def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
     """Namespaces, /tmp, the runtime's read-only binds, /proc, /dev and /dev/shm:
     common to every sandbox. /tmp and /dev/shm each hold `tmp_bytes`.
@@ -167,7 +175,10 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
         args += ["--ro-bind", path, path]
     # /dev is a tmpfs bwrap sizes by the host's memory: /dev/shm gets the same cap
     # as /tmp (shared memory is memory), and the rest of /dev is read-only.
-    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--proc", "/proc"]
+    for path in PROC_READ_ONLY:
+        args += ["--ro-bind-try", path, path]
+    args += ["--dev", "/dev"]
     return [*args, "--size", str(tmp_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
 
 

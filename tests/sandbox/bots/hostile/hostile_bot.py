@@ -112,6 +112,20 @@ def probe_proc() -> None:
         escaped(f"saw {len(pids)} processes")
 
 
+def probe_kernel() -> None:
+    """The host's kernel settings, which a bot run as root could write by file
+    permissions alone (the host's core_pattern names a program the kernel runs
+    as root). Only checked, never written."""
+    for path in (
+        "/proc/sys/kernel/core_pattern",
+        "/proc/sys/vm/swappiness",
+        "/proc/sys/vm/panic_on_oom",
+        "/proc/sysrq-trigger",
+    ):
+        if os.path.exists(path) and os.access(path, os.W_OK):
+            escaped(f"{path} is writable")
+
+
 def probe_env() -> None:
     extra = {
         key
@@ -261,6 +275,7 @@ PROBES = {
     "proc": probe_proc,
     "env": probe_env,
     "shm": probe_shm,
+    "kernel": probe_kernel,
     "signal": attack_signal,
     "leftover": attack_leftover,
 }
