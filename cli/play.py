@@ -35,6 +35,7 @@ from clients.launch import (
     parse_limits,
 )
 from clients.launch.programs import program_problem
+from clients.launch.sandbox import host_state
 from clients.matchplay import (
     CommandBot,
     MatchOutcome,
@@ -157,12 +158,22 @@ def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | No
     for path in read_only:
         if not os.path.exists(path):
             raise SystemExit(f"sheepfold {command}: --read-only {path} does not exist")
+        host = host_state(path)
+        if host is not None:
+            raise SystemExit(
+                f"sheepfold {command}: --read-only {path} is the host's {host}, which shows "
+                "every process on the machine and their command lines: a sandbox has its own"
+            )
     return SandboxPolicy(limits=limits, read_only=read_only)
 
 
 def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot:
     # {python}: the interpreter running sheepfold, as in a tournament config
-    argv = [arg.replace("{python}", sys.executable) for arg in shlex.split(spec[4:])]
+    try:
+        words = shlex.split(spec[4:])
+    except ValueError as error:  # an unclosed quote
+        raise SystemExit(f"sheepfold {command}: {spec!r}: {error}") from None
+    argv = [arg.replace("{python}", sys.executable) for arg in words]
     if not argv:
         raise SystemExit(f"sheepfold {command}: {spec!r} names no program")
     folder = os.path.abspath(args.bot_dir)
@@ -170,6 +181,12 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
         raise SystemExit(f"sheepfold {command}: --bot-dir {args.bot_dir} is not a folder")
     if os.path.realpath(folder) == "/" and not args.no_sandbox:
         raise SystemExit(f"sheepfold {command}: --bot-dir / would show the bot the whole host")
+    host = host_state(folder)
+    if host is not None and not args.no_sandbox:
+        raise SystemExit(
+            f"sheepfold {command}: --bot-dir {folder} is in the host's {host}: "
+            "a sandbox has its own /proc and /dev"
+        )
     problem = program_problem(argv[0], Path(folder), os.environ.get("PATH"))
     if problem is not None:
         raise SystemExit(f"sheepfold {command}: {spec!r}: {problem}")

@@ -26,6 +26,7 @@ from typing import Any
 
 from clients.launch import LimitsError, SandboxPolicy, parse_limits
 from clients.launch.limits import DEFAULT_LIMITS
+from clients.launch.sandbox import host_state
 
 __all__ = ["bot_sandbox", "check_folders", "default_sandbox"]
 
@@ -33,14 +34,6 @@ ConfigErrorFactory = Any  # tournament.config.ConfigError (passed in: no import 
 
 
 # The host's live state: never bound into a sandbox, which has its own /proc and /dev.
-HOST_STATE = ("/proc", "/sys", "/dev", "/run")
-
-
-def _host_state(path: Path) -> str | None:
-    """Which of HOST_STATE `path` (resolved) lies in, if any."""
-    return next((top for top in HOST_STATE if path.is_relative_to(top)), None)
-
-
 def default_sandbox(raw: Any, base_dir: str, error: ConfigErrorFactory) -> SandboxPolicy:
     """The `[sandbox]` table: limits and read-only folders every command bot starts from."""
     if raw is None:
@@ -95,7 +88,7 @@ def _policy(
         resolved = str(Path(base_dir, path).resolve())
         if not os.path.exists(resolved):
             raise error(f"{where}.read_only", f"{resolved} does not exist")
-        host = _host_state(Path(resolved))
+        host = host_state(Path(resolved))
         if host is not None:
             raise error(
                 f"{where}.read_only",
@@ -129,7 +122,7 @@ def check_folders(
         folder = Path(folders[name]).resolve()
         if folder == Path("/"):
             return f"bot {name!r}: a sandboxed bot's folder (cwd) cannot be /"
-        host = _host_state(folder)
+        host = host_state(folder)
         if host is not None:
             return (
                 f"bot {name!r}: a sandboxed bot's folder (cwd) cannot be in the host's "

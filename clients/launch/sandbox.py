@@ -141,6 +141,17 @@ def _inside(path: str, folder: str) -> bool:
 PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/mtrr", "/proc/pressure")
 
 
+# The host's own state: its /proc shows every process on the machine with its
+# command line. A sandbox has its own /proc and /dev; none of these may be bound in.
+HOST_STATE = ("/proc", "/sys", "/dev", "/run")
+
+
+def host_state(path: str | Path) -> str | None:
+    """Which of HOST_STATE `path` (resolved) lies in, if any."""
+    resolved = Path(path).resolve()
+    return next((top for top in HOST_STATE if resolved.is_relative_to(top)), None)
+
+
 def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
     """Namespaces, /tmp, the runtime's read-only binds, /proc, /dev and /dev/shm:
     common to every sandbox. /tmp and /dev/shm each hold `tmp_bytes`.
@@ -194,6 +205,10 @@ def bwrap_argv(
     prlimit, then the bot."""
     if os.path.realpath(folder) == "/":
         raise ValueError("a sandboxed bot's folder cannot be / (it would see the whole host)")
+    for path in (folder, *policy.read_only):
+        host = host_state(path)
+        if host is not None:
+            raise ValueError(f"a sandboxed bot cannot see the host's {host} ({path})")
     args = runtime_args(tools, policy.limits.tmp_mb * MIB)
     for path in policy.read_only:
         args += ["--ro-bind", path, path]

@@ -547,3 +547,35 @@ def test_a_range_is_shown_in_plain_numbers(args: tuple[str, ...], shown: str) ->
     done = sheepfold(*args, timeout=30)
     assert done.returncode != 0 and shown in done.stderr, done.stderr
     assert "e+0" not in done.stderr
+
+
+EXAMPLE_BOT_DIR = str(ROOT / "examples" / "command-bot")
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (("--bots", "random,cmd:{python} command_bot.py", "--bot-dir", "/proc"),
+         "--bot-dir /proc is in the host's /proc: a sandbox has its own /proc and /dev"),
+        (("--bots", "random,cmd:{python} command_bot.py", "--bot-dir", "/"),
+         "--bot-dir / would show the bot the whole host"),
+        (("--bots", "random,cmd:{python} command_bot.py", "--bot-dir", EXAMPLE_BOT_DIR,
+          "--read-only", "/proc/1"),
+         "--read-only /proc/1 is the host's /proc, which shows every process"),
+        (("--bots", "random,cmd:{python} command_bot.py", "--bot-dir", EXAMPLE_BOT_DIR,
+          "--read-only", "/run"),
+         "--read-only /run is the host's /run"),
+        (("--bots", 'random,cmd:"{python} command_bot.py', "--bot-dir", EXAMPLE_BOT_DIR),
+         "No closing quotation"),
+    ],
+)  # fmt: skip
+def test_match_refuses_a_command_bot_that_would_see_the_hosts_state(
+    extra: tuple[str, ...], said: str
+) -> None:
+    """A sandboxed bot's folder and read-only paths are checked as a tournament's
+    are: the host's /proc shows every process's command line (the match's seed
+    among them)."""
+    done = sheepfold("match", "--game", "sheep-n-sheep", "--players", "2", *extra, timeout=30)
+    assert done.returncode == 1, done.stderr
+    assert said in one_line(done), done.stderr
+    assert "Traceback" not in done.stderr
