@@ -32,7 +32,7 @@ from clients.launch.socket_dir import SocketLeases
 __all__ = ["BotCommand", "BotFailure", "BotProcess", "Launcher"]
 
 TAIL_LINES = 5
-ARGS_FD = "{args-fd}"  # replaced by the pipe carrying bwrap's options
+ARGS_FD = "{args-fd}"  # replaced by the descriptor carrying bwrap's options
 CHUNK = 65536
 # What runtimes print when an allocation fails (Python, C, C++, Node, Go, shells).
 MEMORY_SIGNS = (
@@ -141,7 +141,7 @@ class Launcher:
         options, inner = bwrap_argv(
             tools, command.sandbox, command.argv, command.folder, socket, command.env
         )
-        # The options go through a pipe (bwrap --args), so that the sandbox's own
+        # The options go through a descriptor (bwrap --args), so that the sandbox's own
         # /proc/1/cmdline shows no host paths, nor anything else of the setup.
         argv = [tools.bwrap, "--args", ARGS_FD, "--", *inner]
         options_data = b"".join(option.encode() + b"\0" for option in options)
@@ -200,9 +200,7 @@ class BotProcess:
             raise BotFailure(f"the bot's folder {self.command.folder} does not exist")
         argv, pass_fds = self.argv, ()
         if self.options_data is not None:
-            read, write = os.pipe()
-            os.write(write, self.options_data)  # small: well within a pipe's buffer
-            os.close(write)
+            read = _file_in_memory(self.options_data)
             argv, pass_fds = [str(read) if a == ARGS_FD else a for a in argv], (read,)
         # No preexec_fn: it would make Python fork() instead of vfork(), and gRPC's
         # fork handlers then crash the child now and then before it can exec.
@@ -315,3 +313,15 @@ class BotProcess:
             except ValueError:
                 pass
         return f"exit code {code}"
+
+
+def _file_in_memory(data: bytes) -> int:
+    """A descriptor reading `data` from its start: an anonymous file, not a pipe,
+    which would hold only 64 KB before the write waited for a reader that is not
+    started yet (a long `env` in a config hung the runner's event loop)."""
+    fd = os.memfd_create("sheepfold-bwrap-options")
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd

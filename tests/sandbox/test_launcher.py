@@ -339,3 +339,38 @@ def test_the_paths_every_bot_sees_include_the_system_runtime() -> None:
         {"b": "/tmp/b"}, ["b"], "/usr/local/var/sheepfold/t.sqlite", runtime=seen
     )
     assert problem and "the runtime every bot sees (/usr)" in problem
+
+
+BIG_ENV_BOT = """
+import os, sys
+fds = []
+for fd in os.listdir("/proc/self/fd"):
+    try:
+        fds.append(os.readlink(f"/proc/self/fd/{fd}"))
+    except FileNotFoundError:  # listdir's own
+        pass
+if any("bwrap" in target for target in fds):
+    sys.exit(f"bwrap's options are still open: {fds}")
+sys.exit(0 if os.environ["BIG"] == "x" * 100_000 else "BIG arrived changed")
+"""
+
+
+def test_a_bot_with_a_long_environment_starts(tmp_path: Path, sandbox_ready: None) -> None:
+    """bwrap's options (the bot's environment among them) once went through a
+    pipe written before bwrap started: past 64 KB the write never returned, and
+    the runner's event loop with it."""
+    (tmp_path / "bot.py").write_text(BIG_ENV_BOT)
+    socket = tmp_path / "arena.sock"
+    socket.touch()
+    command = BotCommand(
+        (sys.executable, "bot.py"),
+        str(tmp_path),
+        "",
+        {"BIG": "x" * 100_000},
+        sandbox=SandboxPolicy(),
+    )
+
+    async def run() -> None:
+        await asyncio.wait_for(Launcher(str(socket)).process(command).run(), 60)
+
+    asyncio.run(run())
