@@ -1,4 +1,5 @@
-"""structlog set-up: readable lines on a terminal, JSON lines in production."""
+"""structlog set-up (readable lines on a terminal, JSON lines in production), and
+how often an event a client can repeat is logged."""
 
 from __future__ import annotations
 
@@ -7,6 +8,16 @@ import sys
 from typing import Any
 
 import structlog
+
+# Events a client can repeat at will (refusals, joins, watchers) are logged one
+# by one this many times for a seat or a match, then one in a thousand, with the
+# count so far: a client that keeps at it cannot fill the disk.
+LOGGED_IN_FULL = 20
+
+
+def worth_logging(count: int) -> bool:
+    """Whether the `count`th of a repeatable event is logged."""
+    return count <= LOGGED_IN_FULL or count % 1000 == 0
 
 
 class StderrLogger:

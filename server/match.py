@@ -20,6 +20,7 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Event, Game, State
 from server import convert, encoding
+from server.logs import worth_logging
 from server.metrics import NO_METRICS, GameMetrics
 from server.records import MatchRecord, RecordedMove, StoredMatch
 from server.rulings import forced_action_index, ranks_with_disqualified_last
@@ -38,9 +39,6 @@ from server.spectators import Spectators, Watcher, public_history, public_messag
 from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.summaries import info_head, replay_message
-
-# A seat's refusals logged one by one before the log keeps one in a thousand.
-LOGGED_IN_FULL = 20
 
 
 class Status(enum.Enum):
@@ -437,17 +435,22 @@ class Match:
         seat = self.seats[seat_index]
         if seat.joined:
             self.metrics.reconnected()
+        seat.joins += 1
+        stream.join_number = seat.joins
+        logged = worth_logging(seat.joins)
         if seat.stream is not None:
             seat.stream.close(
                 grpc.StatusCode.ABORTED, f"replaced by a newer join for seat {seat_index}"
             )
-            self.log.info("seat stream replaced", seat=seat_index)
+            if logged:
+                self.log.info("seat stream replaced", seat=seat_index, joins=seat.joins)
         seat.stream = stream
         seat.joined = True
         # Held for the stream before, and lost with it like anything sent on it.
         seat.held = []
         seat.events_in_decisions = events_in_decisions
-        self.log.info("seat joined", seat=seat_index)
+        if logged:
+            self.log.info("seat joined", seat=seat_index, joins=seat.joins)
         stream.send(
             arena_pb2.PlayResponse(
                 joined=arena_pb2.Joined(
@@ -473,7 +476,8 @@ class Match:
         seat = self.seats[seat_index]
         if seat.stream is stream:
             seat.stream = None
-            self.log.info("seat disconnected", seat=seat_index)
+            if worth_logging(stream.join_number):
+                self.log.info("seat disconnected", seat=seat_index, joins=stream.join_number)
 
     def answer(
         self,
@@ -517,7 +521,7 @@ class Match:
         of one in a thousand: a client rejoining to flood again cannot fill the disk."""
         self.metrics.answer_rejected()
         seat.rejected += 1
-        if _worth_logging(seat.rejected):
+        if worth_logging(seat.rejected):
             self.log.info(
                 "bad answer", seat=seat.index, code=code.name, reason=reason, total=seat.rejected
             )
@@ -527,7 +531,7 @@ class Match:
         stream.rejected += 1
         if stream.rejected > self.limits.max_rejected:
             seat.floods += 1
-            if _worth_logging(seat.floods):
+            if worth_logging(seat.floods):
                 self.log.warning(
                     "seat stream closed for flooding", seat=seat.index, total=seat.floods
                 )
@@ -579,8 +583,3 @@ class Match:
     def replay_message(self) -> arena_pb2.Replay:
         """The full record: game, options, seed and every action, forced or not."""
         return replay_message(self.record, self.moves, self.result)
-
-
-def _worth_logging(count: int) -> bool:
-    """Log the first LOGGED_IN_FULL of a seat's refusals, then one in a thousand."""
-    return count <= LOGGED_IN_FULL or count % 1000 == 0

@@ -52,6 +52,8 @@ class Seat:
     # Messages refused and streams closed for flooding, this match, over every stream.
     rejected: int = 0
     floods: int = 0
+    # Joins this server run: past a few, only one in a thousand is logged.
+    joins: int = 0
     # Seconds its closed decisions waited for it (time.monotonic), this server run.
     thinking: float = 0.0
 

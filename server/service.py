@@ -18,6 +18,7 @@ import games
 from games.errors import InvalidOptions, RulesChanged
 from server import convert
 from server.decoding import Undecodable
+from server.logs import worth_logging
 from server.match import Match, Status
 from server.peers import PendingJoins, peer_address
 from server.records import (
@@ -428,14 +429,17 @@ async def _read_answers(
                 match.reject(seat, request.message, stream)
             elif request.HasField("answer"):
                 match.answer(seat, request.answer.decision_id, request.answer.action_index, stream)
-            else:
+            elif request.HasField("join"):
                 match.reject(seat, "this stream has already joined; send answers only", stream)
+            else:
+                match.reject(seat, "the message holds no answer", stream)
     except (asyncio.CancelledError, grpc.aio.AioRpcError):
         pass
     except grpc.aio.AbortError:
         # The server itself ended the stream (a newer join, a flood, shutdown):
         # normal operation, already logged with its reason.
-        match.log.info("seat stream ended by the server", seat=seat)
+        if worth_logging(stream.join_number):
+            match.log.info("seat stream ended by the server", seat=seat, joins=stream.join_number)
     except Exception:
         # A bug must not leave the client waiting on a stream nobody reads.
         match.log.exception("reading a Play stream failed", seat=seat)

@@ -23,6 +23,7 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Codec, Event, Game, State
 from server import convert
+from server.logs import worth_logging
 from server.records import MatchRecord, RecordedMove, StoredMatch
 from server.status import abort
 from server.streams import StreamClosed
@@ -221,6 +222,7 @@ class Spectators:
         self._log = log
         self._public: PublicLog | None = None
         self.watchers: list[Watcher] = []
+        self.joins = 0  # watchers so far: past a few, one in a thousand is logged
 
     def watch(self, from_start: bool) -> Watcher:
         """A new watcher. Only one that asks for the whole match makes the match
@@ -234,7 +236,14 @@ class Spectators:
             self._add_history(public)
         watcher = Watcher(public, 0 if from_start else public.latest_snapshot, self.lag_limit)
         self.watchers.append(watcher)
-        self._log.info("watcher joined", watchers=len(self.watchers), from_start=from_start)
+        self.joins += 1
+        if worth_logging(self.joins):
+            self._log.info(
+                "watcher joined",
+                watchers=len(self.watchers),
+                from_start=from_start,
+                joins=self.joins,
+            )
         return watcher
 
     def _add_history(self, public: PublicLog) -> None:
@@ -250,7 +259,8 @@ class Spectators:
     def unwatch(self, watcher: Watcher) -> None:
         if watcher in self.watchers:
             self.watchers.remove(watcher)
-            self._log.info("watcher left", watchers=len(self.watchers))
+            if worth_logging(self.joins):
+                self._log.info("watcher left", watchers=len(self.watchers), joins=self.joins)
         if not self.watchers:
             self._public = None  # nobody reads it: rebuilt for the next watcher
 

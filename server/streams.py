@@ -36,6 +36,7 @@ class Outbound(Generic[M]):
         self._waiter: asyncio.Future[None] | None = None
         self.capacity = len(backlog) + limit
         self.rejected = 0  # refused messages the client sent (Play streams)
+        self.join_number = 0  # which of its seat's joins it is (Play streams)
 
     def __len__(self) -> int:
         return len(self._items)
