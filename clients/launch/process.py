@@ -285,7 +285,7 @@ class BotProcess:
     def _note(self, line: str) -> None:
         if not line:
             return
-        self._tail.append(line[:500])
+        self._tail.append(shown_safely(line[:500]))
         lowered = line.lower()
         if any(sign in lowered for sign in MEMORY_SIGNS):
             self._signs.add("memory")
@@ -325,3 +325,10 @@ def _file_in_memory(data: bytes) -> int:
         view = view[os.write(fd, view) :]
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
+
+
+def shown_safely(text: str) -> str:
+    """`text` with every control character (escape sequences that would clear the
+    organiser's screen, move the cursor or retitle the window) written out as
+    an escape, as Python would show it: a bot's words are shown, never obeyed."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

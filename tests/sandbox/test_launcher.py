@@ -15,6 +15,7 @@ import pytest
 
 from clients.launch import (
     BotCommand,
+    BotFailure,
     Launcher,
     LimitsError,
     SandboxUnavailable,
@@ -374,3 +375,17 @@ def test_a_bot_with_a_long_environment_starts(tmp_path: Path, sandbox_ready: Non
         await asyncio.wait_for(Launcher(str(socket)).process(command).run(), 60)
 
     asyncio.run(run())
+
+
+def test_what_a_failed_bot_printed_is_shown_and_never_obeyed(tmp_path: Path) -> None:
+    """A bot's stderr goes into the reason its game ended, which the organiser's
+    terminal shows: its escape sequences (clear the screen, retitle the window)
+    and carriage returns are written out, not passed on."""
+    shout = "\\x1b[2J\\x1b]0;pwned\\x07\\rwinner: seat 0"
+    program = f"import sys; print('{shout}', file=sys.stderr); sys.exit(1)"
+    command = BotCommand((sys.executable, "-c", program), str(tmp_path), "127.0.0.1:1")
+    with pytest.raises(BotFailure) as failed:
+        asyncio.run(Launcher().process(command).run())
+    detail = failed.value.tail
+    assert detail == "\\x1b[2J\\x1b]0;pwned\\x07\\rwinner: seat 0"
+    assert not any(not c.isprintable() for c in detail)
