@@ -1,0 +1,314 @@
+"""More scenario tests: Double Trouble steals, placement and last moves; 5 and 6
+player set-up; chains through a second wolf and a rocket; players going out
+together.
+
+Grids: 1 2 3 5 sheep, S shepherd, R rocket, B blocking, L sliding, X bomb,
+W wolf, . empty. With one dog each, dog n belongs to seat n; in Double Trouble
+dogs 0 and 1 are seat 0's, dogs 2 and 3 seat 1's.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.sheep_showdown import GAME
+from games.sheep_showdown import cards as C
+from games.sheep_showdown.actions import SelectDog, Steal
+from games.sheep_showdown.events import (
+    BombExploded,
+    DogOut,
+    LastPlayer,
+    PlayerOut,
+    RoundEnded,
+    RoundStarted,
+)
+from games.sheep_showdown.state import (
+    CHOOSE_DOG,
+    PLACE,
+    ROCKET,
+    SHEPHERD,
+    STEAL,
+    USE_CARD,
+    WOLF_DOG,
+)
+
+from .helpers import (
+    LEFT,
+    RIGHT,
+    UP,
+    choose_dog,
+    directions,
+    payloads,
+    position,
+    rocket,
+    steal,
+    step,
+    use_card,
+    where,
+    wolf_dog,
+)
+
+
+def outs(events: list) -> list[tuple[int, str, int | None]]:
+    return [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)]
+
+
+def place_all(state) -> list[tuple[int, int]]:
+    """Place every dog on the first free shepherd card; return (seat, dog) in order."""
+    order = []
+    while state.pending == PLACE:
+        order.append((state.to_move, state.moving))
+        state.apply(state.legal_actions()[0])
+    return order
+
+
+# ---------------------------------------------------------------- Double Trouble
+
+
+def test_double_trouble_two_dogs_blocked_in_one_turn_give_two_steal_decisions() -> None:
+    """Double Trouble: each dog that is blocked is out, and the blocker may take
+    a face-down card for each blocked dog whose owner still has a flock. Seat 0
+    takes the sheep between both of seat 1's dogs: both are blocked, seat 1 is
+    out, and seat 0 decides twice (declining once does not cancel the other)."""
+    rows = ["S1S..", ".S...", ".....", "....1", "...1S"]
+    state = position(
+        rows,
+        {0: (1, 1), 1: (4, 4), 2: (0, 0), 3: (0, 2)},
+        double_trouble=True,
+        flocks={1: [C.SHEEP5, C.SHEEP3]},
+    )
+    choose_dog(state, 0)
+    events = step(state, UP)
+    assert outs(events) == [(2, "blocked", 0), (3, "blocked", 0)]
+    assert payloads(events, PlayerOut) == [PlayerOut(1, 1)]
+    assert state.pending == STEAL and state.to_move == 0
+    assert state.legal_actions() == (Steal(1, True), Steal(1, False))
+    events = steal(state, take=False)
+    # the second dog's decision is still to come
+    assert state.pending == STEAL and state.to_move == 0
+    assert state.legal_actions() == (Steal(1, True), Steal(1, False))
+    assert payloads(events, LastPlayer) == []
+    events = steal(state, take=True)
+    assert len(state.flocks[1]) == 1 and len(state.flocks[0]) == 2
+    assert payloads(events, LastPlayer) == [LastPlayer(0, 2)]
+    assert state.pending != STEAL and state.to_move == 0
+
+
+def test_double_trouble_two_dogs_bombed_in_one_turn_give_two_steal_decisions() -> None:
+    """A bomb that blows up both of the opponent's dogs gives the mover one steal
+    decision per dog, even though the mover's own dog goes out too; the mover
+    plays on with the other dog as the last player."""
+    rows = ["1....", "SXS..", ".S...", "....1", "...1S"]
+    state = position(
+        rows,
+        {0: (2, 1), 1: (4, 4), 2: (1, 0), 3: (1, 2)},
+        double_trouble=True,
+        flocks={1: [C.SHEEP5, C.SHEEP3]},
+    )
+    choose_dog(state, 0)
+    events = step(state, UP)
+    assert payloads(events, BombExploded)
+    assert sorted(outs(events)) == [(0, "bomb", 0), (2, "bomb", 0), (3, "bomb", 0)]
+    decisions = 0
+    while state.pending == STEAL:
+        assert state.to_move == 0 and state.steal_queue[0] == 1
+        decisions += 1
+        steal(state, take=True)
+    assert decisions == 2
+    assert state.flocks[1] == [] and sorted(state.flocks[0]) == [C.SHEEP3, C.SHEEP5]
+    assert state.bonus_player == 0 and state.moving == 1 and state.to_move == 0
+
+
+def test_double_trouble_later_round_with_seat_1_first() -> None:
+    """Double Trouble set-up in a round whose first player is seat 1 (it scored
+    fewest): seat 1 places one dog, seat 0 places both of its dogs, seat 1
+    places its second dog, and the second player, seat 0, moves first."""
+    rows = [".11....", *["......."] * 5, "......S"]
+    state = position(
+        rows,
+        {0: (0, 0), 1: (6, 0), 2: (6, 6), 3: (6, 3)},
+        double_trouble=True,
+        out_dogs=(1, 2, 3),
+        rounds=2,
+    )
+    step(state, RIGHT)
+    events = step(state, RIGHT)  # seat 0's two last moves end round 1
+    assert state.totals == [2, 0]
+    started = payloads(events, RoundStarted)
+    assert started and started[0].first_player == 1 and state.first_player == 1
+    assert place_all(state) == [(1, 2), (0, 0), (0, 1), (1, 3)]
+    assert state.turn_player == 0 and state.to_move == 0
+    assert state.bonus_player is None
+
+
+def test_double_trouble_last_player_chooses_the_dog_for_each_extra_move() -> None:
+    """Double Trouble, end of the round: the last player in makes two more moves,
+    and before each one chooses which of their dogs moves (one flock for both);
+    after the second move the round ends even if both dogs could go on."""
+    rows = [".1111", ".....", ".....", ".....", "2222."]
+    state = position(
+        rows,
+        {0: (0, 0), 1: (4, 4), 2: (2, 0), 3: (2, 4)},
+        double_trouble=True,
+        out_dogs=(2, 3),
+    )
+    assert state.bonus_player == 0 and state.bonus_left == 2
+    assert state.pending == CHOOSE_DOG and state.to_move == 0
+    assert state.legal_actions() == (SelectDog(0, "move"), SelectDog(1, "move"))
+    choose_dog(state, 1)
+    step(state, LEFT)
+    assert state.pending == CHOOSE_DOG and state.to_move == 0
+    assert state.legal_actions() == (SelectDog(0, "move"), SelectDog(1, "move"))
+    choose_dog(state, 0)
+    events = step(state, RIGHT)
+    assert payloads(events, RoundEnded)[0].reason == "last_steps"
+    assert sorted(state.flocks[0]) == [C.SHEEP1, C.SHEEP2]
+    assert state.terminal
+
+
+# ---------------------------------------------------------------- 5 and 6 players
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_five_and_six_players_place_counter_clockwise_and_the_last_placer_starts(
+    players: int,
+) -> None:
+    """With 5 or 6 players the meadow is 9x9; the first player (seat 0 in round
+    1) places first, then the others counter-clockwise; the last to place (seat
+    1) makes the first move, then play goes clockwise."""
+    state = GAME.new_state(players, 7)
+    assert state.size == 9
+    order = place_all(state)
+    assert order == [(seat, seat) for seat in [0, *range(players - 1, 0, -1)]]
+    assert state.turn_player == 1 and state.to_move == 1
+    while state.turn_player == 1:
+        state.apply(state.legal_actions()[0])
+    assert state.turn_player == 2
+
+
+@pytest.mark.parametrize(("players", "fewest"), [(5, 1), (6, 3)])
+def test_five_and_six_players_later_round_order_from_its_first_player(
+    players: int, fewest: int
+) -> None:
+    """In a later round the player with the fewest points is first: they place
+    first, the others follow counter-clockwise (wrapping past seat 0), and the
+    player after them clockwise, the last to place, moves first."""
+    rows = [".11......", *["........."] * 8]
+    dogs = {seat: (8, seat) for seat in range(players)}
+    dogs[0] = (0, 0)
+    totals = [5] * players
+    totals[fewest] = 0
+    state = position(
+        rows, dogs, players=players, out_dogs=tuple(range(1, players)), rounds=2, totals=totals
+    )
+    step(state, RIGHT)
+    events = step(state, RIGHT)
+    assert payloads(events, RoundStarted)[0].first_player == fewest
+    assert state.size == 9
+    expected = [(fewest - i) % players for i in range(players)]
+    assert place_all(state) == [(seat, seat) for seat in expected]
+    assert state.turn_player == (fewest + 1) % players == expected[-1]
+
+
+# ---------------------------------------------------------------- chains
+
+
+def test_bomb_set_off_through_a_second_wolf_is_the_movers() -> None:
+    """A wolf pushes dog 1 onto a second wolf; seat 1 takes it and pushes dog 2
+    onto a bomb, and seat 1 (the second wolf's player) decides to set it off. The
+    bomb still counts as the turn's mover's: the dogs it removes are out "by"
+    seat 0, and seat 0, not seat 1, decides the steals from seats 1 and 2."""
+    rows = ["SW...", ".W...", ".SX..", "..S..", "....1"]
+    state = position(
+        rows,
+        {0: (0, 0), 1: (2, 1), 2: (3, 2)},
+        players=3,
+        flocks={1: [C.SHEEP5], 2: [C.SHEEP3]},
+    )
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    step(state, UP)
+    assert state.pending == WOLF_DOG and state.to_move == 1
+    assert state.flocks[1] == [C.SHEEP5, C.WOLF]
+    wolf_dog(state, 2)
+    step(state, UP)
+    assert state.pending == USE_CARD and state.to_move == 1
+    events = use_card(state, use=True)
+    assert payloads(events, BombExploded)[0].dog == 2
+    assert outs(events) == [(1, "bomb", 0), (2, "bomb", 0)]
+    victims = []
+    while state.pending == STEAL:
+        assert state.to_move == 0
+        victims.append(state.steal_queue[0])
+        steal(state, take=True)
+    assert victims == [1, 2]
+    assert C.SHEEP3 in state.flocks[0] and state.flocks[2] == []
+    assert len(state.flocks[0]) == 3 and len(state.flocks[1]) == 1
+    assert not state.out[0] and state.bonus_player == 0
+
+
+def test_wolf_pushed_dog_rockets_onto_a_bomb_with_no_second_choice() -> None:
+    """The wolf's player may decline the action card a pushed dog lands on, but
+    once they carry out a rocket, the card the dog lands on applies like any
+    chained effect: a bomb explodes at once (no second use-or-decline) and the
+    mover steals; a shepherd asks straight for the target card."""
+    rows = ["SW...", ".....", "..R.X", "..S..", "....1"]
+    state = position(rows, {0: (0, 0), 1: (3, 2)}, flocks={1: [C.SHEEP2]})
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    step(state, UP)
+    assert state.pending == USE_CARD
+    use_card(state, use=True)
+    assert state.pending == ROCKET and state.to_move == 0
+    assert directions(state) == {RIGHT}
+    events = rocket(state, RIGHT)
+    assert payloads(events, BombExploded)[0].dog == 1
+    assert outs(events) == [(1, "bomb", 0)]
+    assert state.pending == STEAL and state.to_move == 0
+    assert state.card_at(2, 4) == C.EMPTY
+
+    rows = ["SW...", ".....", "..R.S", "..S..", "....1"]
+    state = position(rows, {0: (0, 0), 1: (3, 2)})
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    step(state, UP)
+    use_card(state, use=True)
+    rocket(state, RIGHT)
+    assert state.pending == SHEPHERD and state.to_move == 0
+    assert where(state, 1) == (2, 4)
+    assert {(a.row, a.col) for a in state.legal_actions()} == {(0, 0), (3, 2)}
+
+
+# ---------------------------------------------------------------- going out together
+
+
+def test_blocked_and_already_stuck_players_go_out_in_the_same_turn() -> None:
+    """The round is played until only one player can still move freely. Seat 2
+    walks into a dead end but stays in while two others can move; when seat 0
+    then blocks seat 1, seat 0 is the only one who can move, so seats 1 and 2
+    go out in that same turn: seat 1 blocked (seat 0 may steal), seat 2 stuck
+    (nobody steals from it). Seat 0 then makes exactly two more moves."""
+    rows = [".111S", "...S.", ".....", ".....", ".1..."]
+    state = position(
+        rows,
+        {0: (1, 3), 1: (0, 4), 2: (4, 0)},
+        players=3,
+        to_move=2,
+        flocks={1: [C.SHEEP1], 2: [C.SHEEP2]},
+    )
+    events = step(state, RIGHT)  # seat 2 takes the 1 and is stuck
+    assert not state.has_step(2) and not state.out[2]
+    assert outs(events) == [] and state.turn_player == 0
+    events = step(state, UP)  # seat 0 blocks seat 1
+    assert outs(events) == [(1, "blocked", 0)]
+    assert state.pending == STEAL and state.legal_actions() == (Steal(1, True), Steal(1, False))
+    events = steal(state, take=False)
+    assert outs(events) == [(2, "no_step", None)]
+    assert payloads(events, LastPlayer) == [LastPlayer(0, 2)]
+    assert state.out_at[1] == state.out_at[2] == 2
+    assert state.pending != STEAL and state.flocks[2] == [C.SHEEP2, C.SHEEP1]
+    step(state, LEFT)
+    assert not state.terminal
+    events = step(state, LEFT)
+    assert payloads(events, RoundEnded)[0].reason == "last_steps"
+    assert state.flocks[0] == [C.SHEEP1] * 3
