@@ -161,8 +161,9 @@ def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | No
         host = host_state(path)
         if host is not None:
             raise SystemExit(
-                f"sheepfold {command}: --read-only {path} is the host's {host}, which shows "
-                "every process on the machine and their command lines: a sandbox has its own"
+                f"sheepfold {command}: --read-only {path} is the host's {host}: a sandbox "
+                "has its own /proc and /dev, and none of the host's /sys or /run (the host's "
+                "/proc shows every process on the machine and their command lines)"
             )
     return SandboxPolicy(limits=limits, read_only=read_only)
 

@@ -226,15 +226,12 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         # the match is over and no longer hosted; a finished match is replayed
         # for each watcher as it reads.
         live = self._watched.get(match_id) or self.registry.hosted(match_id)
-        stored = None if live is not None else await self._stored(match_id, context)
-        # Counted here by match id, for live and finished matches alike.
-        limit = self.registry.limits.max_watchers
-        if self._watching[match_id] >= limit:
-            message = f"this match already has {limit} watchers"
-            self.log.info(
-                "watch refused", match_id=match_id, code="RESOURCE_EXHAUSTED", reason=message
-            )
-            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, message)
+        stored = None
+        if live is None:
+            # Refused before the match is read, and again once it has been.
+            await self._refuse_beyond_watch_limit(match_id, context)
+            stored = await self._stored(match_id, context)
+        await self._refuse_beyond_watch_limit(match_id, context)
         self._watching[match_id] += 1
         try:
             if live is not None:
@@ -254,6 +251,18 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             if not self._watching[match_id]:
                 del self._watching[match_id]
                 self._watched.pop(match_id, None)
+
+    async def _refuse_beyond_watch_limit(
+        self, match_id: str, context: grpc.aio.ServicerContext
+    ) -> None:
+        """Watchers are counted here by match id, for live and finished matches alike."""
+        limit = self.registry.limits.max_watchers
+        if self._watching[match_id] >= limit:
+            message = f"this match already has {limit} watchers"
+            self.log.info(
+                "watch refused", match_id=match_id, code="RESOURCE_EXHAUSTED", reason=message
+            )
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, message)
 
     async def _stored(self, match_id: str, context: grpc.aio.ServicerContext) -> StoredMatch:
         """A finished match this server no longer hosts, read from the store."""

@@ -84,7 +84,13 @@ def replay_steps(game: Game, stored: StoredMatch, from_start: bool) -> Iterator[
     step: list[WatchMessage] = [snapshot(codec, 0, state)] if from_start else []
     per_step = MOVES_PER_STEP if from_start else MOVES_PER_STEP_UNSEEN
     for count, move in enumerate(moves, 1):
-        events = state.apply(state.legal_actions()[move.index])
+        try:
+            events = state.apply(state.legal_actions()[move.index])
+        except Exception:
+            # A record the engine cannot replay: what came before it, then the error.
+            if step:
+                yield step
+            raise
         if from_start:
             step.extend(public_messages(codec, move.move, events, state))
         if count % per_step == 0:
@@ -167,6 +173,7 @@ class Watcher:
         self.joined_at = len(log.messages)
         self.lag_limit = lag_limit
         self.ended: StreamClosed | None = None
+        self.number = 0  # which of the match's watchers it is, this server run
         self._wake = asyncio.Event()
 
     def live_lag(self) -> int:
@@ -237,6 +244,7 @@ class Spectators:
         watcher = Watcher(public, 0 if from_start else public.latest_snapshot, self.lag_limit)
         self.watchers.append(watcher)
         self.joins += 1
+        watcher.number = self.joins
         if worth_logging(self.joins):
             self._log.info(
                 "watcher joined",
@@ -259,8 +267,8 @@ class Spectators:
     def unwatch(self, watcher: Watcher) -> None:
         if watcher in self.watchers:
             self.watchers.remove(watcher)
-            if worth_logging(self.joins):
-                self._log.info("watcher left", watchers=len(self.watchers), joins=self.joins)
+            if worth_logging(watcher.number):
+                self._log.info("watcher left", watchers=len(self.watchers), joins=watcher.number)
         if not self.watchers:
             self._public = None  # nobody reads it: rebuilt for the next watcher
 

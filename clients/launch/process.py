@@ -320,10 +320,14 @@ def _file_in_memory(data: bytes) -> int:
     which would hold only 64 KB before the write waited for a reader that is not
     started yet (a long `env` in a config hung the runner's event loop)."""
     fd = os.memfd_create("sheepfold-bwrap-options")
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-    os.lseek(fd, 0, os.SEEK_SET)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:
+        os.close(fd)
+        raise
     return fd
 
 

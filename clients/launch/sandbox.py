@@ -141,6 +141,37 @@ def _inside(path: str, folder: str) -> bool:
 PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/mtrr", "/proc/pressure")
 
 
+def proc_read_only_binds(mountinfo: str = "/proc/self/mountinfo") -> list[str]:
+    """The host paths to bind read-only over the sandbox's /proc: PROC_READ_ONLY,
+    around any filesystem the host mounts inside them. A bind takes the mounts
+    under it along, and systemd mounts binfmt_misc under /proc/sys as an
+    automount, which a read-only bind would try to mount or fail on; the
+    sandbox keeps its own (empty) directory there instead."""
+    try:
+        with open(mountinfo, encoding="utf-8") as file:
+            mounts = {Path(line.split()[4]) for line in file if len(line.split()) > 4}
+    except OSError:
+        mounts = set()
+    binds = []
+    for top in map(Path, PROC_READ_ONLY):
+        below = {mount for mount in mounts if mount != top and mount.is_relative_to(top)}
+        binds += _around(top, below)
+    return binds
+
+
+def _around(path: Path, mounts: set[Path]) -> list[str]:
+    """`path`, or the entries in it that hold none of `mounts`, recursively."""
+    if path in mounts:
+        return []
+    if not any(mount.is_relative_to(path) for mount in mounts):
+        return [str(path)]
+    try:
+        entries = sorted(path.iterdir())
+    except OSError:
+        return []
+    return [bind for entry in entries for bind in _around(entry, mounts)]
+
+
 # The host's own state: its /proc shows every process on the machine with its
 # command line. A sandbox has its own /proc and /dev; none of these may be bound in.
 HOST_STATE = ("/proc", "/sys", "/dev", "/run")
@@ -187,7 +218,7 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
     # /dev is a tmpfs bwrap sizes by the host's memory: /dev/shm gets the same cap
     # as /tmp (shared memory is memory), and the rest of /dev is read-only.
     args += ["--proc", "/proc"]
-    for path in PROC_READ_ONLY:
+    for path in proc_read_only_binds():
         args += ["--ro-bind-try", path, path]
     args += ["--dev", "/dev"]
     return [*args, "--size", str(tmp_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]

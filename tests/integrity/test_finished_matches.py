@@ -120,7 +120,7 @@ def test_a_watcher_of_a_damaged_stored_match_gets_the_moves_before_the_damage(
             arena_pb2.GetReplayRequest(match_id=match_id)
         )
     expected = expected_watch_stream(replay)
-    damaged_move = 2 * MOVES_PER_STEP + 1
+    damaged_move = 2 * MOVES_PER_STEP + 2  # in the middle of a step
     assert len(replay.actions) > damaged_move
     _damage_move(db, match_id, move=damaged_move)
 

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import cast
 
@@ -24,10 +25,12 @@ from clients.launch import (
 from clients.launch.cgroup import BotCgroup, Hierarchies
 from clients.launch.limits import DEFAULT_LIMITS
 from clients.launch.sandbox import (
+    PROC_READ_ONLY,
     SandboxPolicy,
     Tools,
     bwrap_argv,
     find_tools,
+    proc_read_only_binds,
     seen_by_every_bot,
 )
 from tests.conftest import ROOT
@@ -371,10 +374,21 @@ def test_a_bot_with_a_long_environment_starts(tmp_path: Path, sandbox_ready: Non
         sandbox=SandboxPolicy(),
     )
 
-    async def run() -> None:
-        await asyncio.wait_for(Launcher(str(socket)).process(command).run(), 60)
+    failures: list[BaseException] = []
 
-    asyncio.run(run())
+    def run() -> None:
+        try:
+            asyncio.run(Launcher(str(socket)).process(command).run())
+        except BaseException as error:  # handed to the test's thread
+            failures.append(error)
+
+    # On a thread of its own: the old write blocked the event loop itself, which
+    # no timeout on that loop would ever have ended.
+    runner = threading.Thread(target=run, daemon=True)
+    runner.start()
+    runner.join(60)
+    assert not runner.is_alive(), "the launcher hung"
+    assert failures == []
 
 
 def test_what_a_failed_bot_printed_is_shown_and_never_obeyed(tmp_path: Path) -> None:
@@ -389,3 +403,22 @@ def test_what_a_failed_bot_printed_is_shown_and_never_obeyed(tmp_path: Path) -> 
     detail = failed.value.tail
     assert detail == "\\x1b[2J\\x1b]0;pwned\\x07\\rwinner: seat 0"
     assert not any(not c.isprintable() for c in detail)
+
+
+def test_the_kernel_settings_are_bound_around_the_hosts_mounts_in_them(tmp_path: Path) -> None:
+    """A read-only bind of /proc/sys would take along what the host mounts inside it:
+    systemd's binfmt_misc automount, which bwrap would then try to mount. The binds
+    go around it, and cover every other entry."""
+    proc = "22 1 0:21 / /proc rw,nosuid - proc proc rw\n"
+    plain = tmp_path / "plain"
+    plain.write_text(proc)
+    assert proc_read_only_binds(str(plain)) == list(PROC_READ_ONLY)
+    with_automount = tmp_path / "automount"
+    with_automount.write_text(
+        proc + "30 22 0:50 / /proc/sys/fs/binfmt_misc rw,relatime - autofs systemd-1 rw\n"
+    )
+    binds = proc_read_only_binds(str(with_automount))
+    assert not any(bind == "/proc/sys" or "binfmt_misc" in bind for bind in binds)
+    others = {str(entry) for entry in Path("/proc/sys/fs").iterdir()} - {"/proc/sys/fs/binfmt_misc"}
+    assert others and others <= set(binds)
+    assert {"/proc/sys/kernel", "/proc/sys/vm", "/proc/sysrq-trigger"} <= set(binds)
