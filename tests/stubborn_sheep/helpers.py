@@ -9,6 +9,7 @@ from typing import Any
 from games.contract import Event
 from games.stubborn_sheep import GAME
 from games.stubborn_sheep.data import DOWN, EFFECTIVE, N_FENCES, UP
+from games.stubborn_sheep.events import TurnStarted
 from games.stubborn_sheep.state import StubbornSheepState
 
 
@@ -50,6 +51,16 @@ def find_fence(predicate: Callable[[Icons], bool], exclude: Iterable[int] = ()) 
 
 def payloads(events: Iterable[Event]) -> list[Any]:
     return [event.payload for event in events]
+
+
+def until_next_turn(events: Iterable[Event]) -> list[Any]:
+    """The payloads of the current turn, up to the next TurnStarted."""
+    out = []
+    for payload in payloads(events):
+        if isinstance(payload, TurnStarted):
+            break
+        out.append(payload)
+    return out
 
 
 def of_type(events: Iterable[Event], kind: type) -> list[Any]:

@@ -43,7 +43,6 @@ from games.stubborn_sheep.events import (
     FenceRotated,
     IconJump,
     SheepMoved,
-    TurnStarted,
 )
 from games.stubborn_sheep.state import (
     PH_BETWEEN,
@@ -55,7 +54,7 @@ from games.stubborn_sheep.state import (
     StubbornSheepState,
 )
 
-from .helpers import b, empty_areas, find_fence, frame3, payloads, pick, r, w, y
+from .helpers import b, empty_areas, find_fence, frame3, payloads, pick, r, until_next_turn, w, y
 
 
 def _piles(*tops: int) -> list[list[list[int]]]:
@@ -66,17 +65,8 @@ def _piles(*tops: int) -> list[list[list[int]]]:
     return [mine, [[], [], [], []], [[], [], [], []]]
 
 
-def _turn_events(events: list) -> list:
-    out = []
-    for payload in payloads(events):
-        if isinstance(payload, TurnStarted):
-            break
-        out.append(payload)
-    return out
-
-
 def _activations(events: list) -> list[int]:
-    return [p.fence for p in _turn_events(events) if isinstance(p, FenceActivated)]
+    return [p.fence for p in until_next_turn(events) if isinstance(p, FenceActivated)]
 
 
 def test_printed_bonuses_of_the_helper_cards() -> None:
@@ -180,7 +170,7 @@ def test_rotate_fence_right_before_its_activation() -> None:
     assert state.phase == PH_BETWEEN
     assert state.legal_actions() == (Continue(), UseBonus(ROTATE_FENCE, fence=3))
     # With no other bonus left the engine goes on at once (a lone "continue" is forced).
-    events = _turn_events(state.apply(UseBonus(ROTATE_FENCE, fence=3)))
+    events = until_next_turn(state.apply(UseBonus(ROTATE_FENCE, fence=3)))
     assert events[:3] == [
         BonusUsed(0, ROTATE_FENCE, 3),
         FenceRotated(3, 1),
@@ -255,7 +245,7 @@ def test_moved_sheep_uses_no_ability_and_the_bonus_is_once_per_turn() -> None:
     areas[5] = [w(10)]
     state = _build((w(1),), areas)
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
-    events = _turn_events(state.apply(MoveSheep(r(0), True, 2)))
+    events = until_next_turn(state.apply(MoveSheep(r(0), True, 2)))
     assert events[:4] == [
         BonusUsed(0, SHEEP_BONUS[w(1)]),
         SheepMoved(BONUS_MOVE, r(0), 3, 4, 4),
@@ -353,7 +343,7 @@ def test_blue_modifier_declined_runs_in_full() -> None:
 def test_bonuses_reset_each_turn_and_belong_to_the_player_to_move() -> None:
     state = _build((r(1),))
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
-    events = _turn_events(state.apply(UseBonus(ACTIVATE_TWICE, fence=3)))
+    events = until_next_turn(state.apply(UseBonus(ACTIVATE_TWICE, fence=3)))
     assert BonusUsed(0, ACTIVATE_TWICE, 3) in events
     assert state.current == 1 and state.used == 0  # seat 1 has no score piles: no bonus
     assert not any(isinstance(a, UseBonus) for a in state.legal_actions())

@@ -28,17 +28,7 @@ from games.stubborn_sheep.events import (
 )
 from games.stubborn_sheep.state import PH_BUMP, StubbornSheepState
 
-from .helpers import b, empty_areas, find_fence, frame3, payloads, pick, r, w, y
-
-
-def _until_next_turn(events: list) -> list:
-    """The payloads of the current turn, up to the next TurnStarted."""
-    out = []
-    for payload in payloads(events):
-        if isinstance(payload, TurnStarted):
-            break
-        out.append(payload)
-    return out
+from .helpers import b, empty_areas, find_fence, frame3, payloads, pick, r, until_next_turn, w, y
 
 
 def _two_players(hand_card: int, areas: list[list[int]], current: int = 0) -> StubbornSheepState:
@@ -72,7 +62,7 @@ def test_two_players_placing_on_an_unowned_middle_fence(
     the left one (towards the next player, clockwise) before the right one. On
     one of their own fences, only the other own fence follows."""
     state = _two_players(20, empty_areas(6), current=seat)
-    events = _until_next_turn(state.apply(pick(state, PlaceFence, fence=fence, orientation=UP)))
+    events = until_next_turn(state.apply(pick(state, PlaceFence, fence=fence, orientation=UP)))
     assert [p.fence for p in events if isinstance(p, FenceActivated)] == order
 
 

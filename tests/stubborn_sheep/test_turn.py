@@ -22,18 +22,19 @@ from games.stubborn_sheep.events import (
 )
 from games.stubborn_sheep.state import PH_BUMP, PH_COMPANION, PH_JUMPER, StubbornSheepState
 
-from .helpers import b, empty_areas, find_fence, frame3, payloads, pick, r, w, where, y
-
-
-def _first_turn(events: list) -> list:
-    """The payloads of the current turn, up to the next TurnStarted."""
-    out = []
-    for payload in payloads(events):
-        if isinstance(payload, TurnStarted):
-            break
-        out.append(payload)
-    return out
-
+from .helpers import (
+    b,
+    empty_areas,
+    find_fence,
+    frame3,
+    payloads,
+    pick,
+    r,
+    until_next_turn,
+    w,
+    where,
+    y,
+)
 
 # ------------------------------------------------------------------ restock
 
@@ -101,7 +102,8 @@ def test_solo_pen_is_never_restocked() -> None:
 
 
 def _activations(state: StubbornSheepState, fence: int, orientation: int = UP) -> list[int]:
-    events = _first_turn(state.apply(pick(state, PlaceFence, fence=fence, orientation=orientation)))
+    placed = pick(state, PlaceFence, fence=fence, orientation=orientation)
+    events = until_next_turn(state.apply(placed))
     return [p.fence for p in events if isinstance(p, FenceActivated)]
 
 
@@ -129,7 +131,7 @@ def test_solo_may_place_on_any_of_the_four_fences() -> None:
     areas = empty_areas(4)
     state = StubbornSheepState.custom(1, areas=areas, hands=[[30]], start="place")
     assert {a.fence for a in state.legal_actions()} == {0, 1, 2, 3}
-    events = _first_turn(state.apply(pick(state, PlaceFence, fence=2, orientation=UP)))
+    events = until_next_turn(state.apply(pick(state, PlaceFence, fence=2, orientation=UP)))
     assert [p.fence for p in events if isinstance(p, FenceActivated)] == [2, 1, 0]
 
 
@@ -153,7 +155,8 @@ def test_icons_in_order_and_an_icon_without_sheep_moves_nothing() -> None:
     inner and the sides swap."""
     for orientation in (UP, DOWN):
         state = frame3(20, empty_areas(6))
-        events = _first_turn(state.apply(pick(state, PlaceFence, fence=3, orientation=orientation)))
+        placed = pick(state, PlaceFence, fence=3, orientation=orientation)
+        events = until_next_turn(state.apply(placed))
         jumps = [p for p in events if isinstance(p, IconJump) and p.fence == 3]
         expected = [
             IconJump(3, k, colour, 2 if side == LEFT else 3, 3 if side == LEFT else 2, -1)
@@ -168,7 +171,7 @@ def test_an_icon_makes_a_sheep_jump_to_the_opposite_side() -> None:
     areas = empty_areas(6)
     areas[2] = [w(0)]
     state = frame3(card, areas)
-    events = _first_turn(state.apply(pick(state, PlaceFence, fence=3, orientation=orientation)))
+    events = until_next_turn(state.apply(pick(state, PlaceFence, fence=3, orientation=orientation)))
     assert next(p for p in events if isinstance(p, IconJump)) == IconJump(3, 0, WHITE, 2, 3, w(0))
 
 
@@ -177,7 +180,7 @@ def test_right_side_icon_jumps_counter_clockwise() -> None:
     areas = empty_areas(6)
     areas[3] = [w(0)]
     state = frame3(card, areas)
-    events = _first_turn(state.apply(pick(state, PlaceFence, fence=3, orientation=orientation)))
+    events = until_next_turn(state.apply(pick(state, PlaceFence, fence=3, orientation=orientation)))
     assert next(p for p in events if isinstance(p, IconJump)) == IconJump(3, 0, WHITE, 3, 2, w(0))
 
 
