@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections import OrderedDict
 from typing import Any
 
 import structlog
@@ -18,6 +19,23 @@ LOGGED_IN_FULL = 20
 def worth_logging(count: int) -> bool:
     """Whether the `count`th of a repeatable event is logged."""
     return count <= LOGGED_IN_FULL or count % 1000 == 0
+
+
+class Counts:
+    """How often a repeatable event happened, per key (a match id), for the
+    `keep` keys seen last: a client cycling through keys costs no more memory."""
+
+    def __init__(self, keep: int = 4096) -> None:
+        self._counts: OrderedDict[str, int] = OrderedDict()
+        self._keep = keep
+
+    def add(self, key: str) -> int:
+        """Count one more for `key`; returns its count so far."""
+        count = self._counts.pop(key, 0) + 1
+        self._counts[key] = count
+        if len(self._counts) > self._keep:
+            self._counts.popitem(last=False)
+        return count
 
 
 class StderrLogger:

@@ -18,7 +18,7 @@ import games
 from games.errors import InvalidOptions, RulesChanged
 from server import convert
 from server.decoding import Undecodable
-from server.logs import worth_logging
+from server.logs import Counts, worth_logging
 from server.match import Match, Status
 from server.peers import PendingJoins, peer_address
 from server.records import (
@@ -60,6 +60,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.pending_joins = PendingJoins(max_pending_joins)
         self._watching: Counter[str] = Counter()
         self._watched: dict[str, Match] = {}
+        self._refusals = Counts()  # refused joins and watches, per match
         # Finished matches are replayed for their watchers one step at a time.
         self._replay_turns = asyncio.Semaphore(1)
         self.admin_token = admin_token or None
@@ -229,9 +230,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         stored = None
         if live is None:
             # Refused before the match is read, and again once it has been.
-            await self._refuse_beyond_watch_limit(match_id, context)
+            await self._refuse_beyond_watch_limit(match_id, None, context)
             stored = await self._stored(match_id, context)
-        await self._refuse_beyond_watch_limit(match_id, context)
+        held = live if live is not None else stored
+        assert held is not None
+        await self._refuse_beyond_watch_limit(match_id, held.record.game, context)
         self._watching[match_id] += 1
         try:
             if live is not None:
@@ -253,16 +256,23 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 self._watched.pop(match_id, None)
 
     async def _refuse_beyond_watch_limit(
-        self, match_id: str, context: grpc.aio.ServicerContext
+        self, match_id: str, game: str | None, context: grpc.aio.ServicerContext
     ) -> None:
         """Watchers are counted here by match id, for live and finished matches alike."""
         limit = self.registry.limits.max_watchers
         if self._watching[match_id] >= limit:
             message = f"this match already has {limit} watchers"
-            self.log.info(
-                "watch refused", match_id=match_id, code="RESOURCE_EXHAUSTED", reason=message
-            )
+            self._log_refusal("watch refused", match_id, game, "RESOURCE_EXHAUSTED", message)
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, message)
+
+    def _log_refusal(
+        self, event: str, match_id: str, game: str | None, code: str, reason: str
+    ) -> None:
+        """A refused join or watch: a match's first 20, then one in a thousand."""
+        total = self._refusals.add(f"{event}:{match_id}")
+        if worth_logging(total):
+            known = {} if game is None else {"game": game}
+            self.log.info(event, match_id=match_id, **known, code=code, reason=reason, total=total)
 
     async def _stored(self, match_id: str, context: grpc.aio.ServicerContext) -> StoredMatch:
         """A finished match this server no longer hosts, read from the store."""
@@ -378,7 +388,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             seat = match.authenticate(named, join.token)
             match.join(seat, stream, join.events_in_decisions)
         except JoinError as error:
-            match.log.info("join refused", code=error.code.name, reason=error.message)
+            self._log_refusal(
+                "join refused",
+                match.record.match_id,
+                match.record.game,
+                error.code.name,
+                error.message,
+            )
             await abort(context, error.code, error.message)
         return match, seat, stream
 
@@ -398,13 +414,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             code, reason = error.code, error.message
         else:
             code, reason = grpc.StatusCode.FAILED_PRECONDITION, "the match is over"
-        self.log.info(
-            "join refused",
-            match_id=match_id,
-            game=summary.record.game,
-            code=code.name,
-            reason=reason,
-        )
+        self._log_refusal("join refused", match_id, summary.record.game, code.name, reason)
         await abort(context, code, reason)
 
 

@@ -50,6 +50,12 @@ def test_joins_and_watchers_past_the_first_few_are_not_logged_one_by_one(
             call = stub.Watch(arena_pb2.WatchRequest(match_id=created.match_id), timeout=10)
             next(call)
             call.cancel()
+        for _ in range(TIMES):
+            refused = RawSeat(stub)
+            refused.join(created.match_id, "not a seat token")
+            with pytest.raises(grpc.RpcError):
+                refused.next("joined")
+            refused.close()
         seats = []
         for _ in range(TIMES):  # each join replaces the one before
             seat = RawSeat(stub)
@@ -79,3 +85,8 @@ def test_joins_and_watchers_past_the_first_few_are_not_logged_one_by_one(
     assert events["seat stream replaced"] == LOGGED_IN_FULL - 1  # the first replaced nothing
     joined = [entry["joins"] for entry in logs if entry["event"] == "seat joined"]
     assert joined == list(range(1, LOGGED_IN_FULL + 1))
+    refused = [entry for entry in logs if entry["event"] == "join refused"]
+    assert [entry["total"] for entry in refused] == list(range(1, LOGGED_IN_FULL + 1))
+    assert {(entry["code"], entry["game"]) for entry in refused} == {
+        ("UNAUTHENTICATED", "sheep-n-sheep")
+    }
