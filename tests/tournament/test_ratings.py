@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -65,6 +66,24 @@ def test_equal_results_give_equal_ratings_and_a_sweep_stays_finite() -> None:
     sweep = [pairwise(("x", "y"), (1, 2))] * 10
     x, y = fit_elo(totals(["x", "y"], sweep), anchor="y")
     assert y == 0.0 and 200 < x < 2000
+
+
+def test_a_perfect_order_of_many_bots_fits_to_finite_ratings() -> None:
+    """Eight bots, each beating every bot listed after it 192 times: a trial step of
+    the fit parts the ends by thousands of Elo, where the winning chance rounds to
+    exactly 1 and its logarithm's complement was a math domain error (in the report
+    and in the runner's live Elo alike)."""
+    bots = [f"bot{i}" for i in range(8)]
+    games = [
+        pairwise((bots[i], bots[j]), (1, 2))
+        for i in range(len(bots))
+        for j in range(i + 1, len(bots))
+        for _ in range(192)
+    ]
+    elo = fit_elo(totals(bots, games))
+    assert all(math.isfinite(value) for value in elo)
+    assert list(elo) == sorted(elo, reverse=True)
+    assert elo[0] - elo[-1] > 2000
 
 
 def test_three_player_game_is_three_pairs_weighted_one_half() -> None:
