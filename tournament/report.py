@@ -91,12 +91,14 @@ def report_data(
         samples = int(record.config.get("bootstrap", 1000))
     solo = record.players == 1
     stats = {bot: _BotStats() for bot in bots}
+    counted = solo_scores(games) if solo else {}
     for game in games:
         for seat in game.seats:
             entry = stats.setdefault(seat.bot, _BotStats())
             entry.games += 1
-            entry.scores.append(seat.score)
-            entry.by_seed[game.seed] = seat.score
+            score = counted.get((game.key, seat.bot), seat.score)
+            entry.scores.append(score)
+            entry.by_seed[game.seed] = score
             entry.timeouts += seat.strikes
             entry.disqualifications += int(seat.disqualified)
             entry.crashes += int(seat.failure == "crash")
@@ -118,7 +120,8 @@ def report_data(
 
     standings: list[dict[str, Any]] = []
     if solo:
-        order = sorted(bots, key=lambda bot: (-_mean(stats[bot].scores), bot))
+        # Equal means: fewer failed games first.
+        order = sorted(bots, key=lambda bot: (-_mean(stats[bot].scores), stats[bot].forfeits, bot))
         elo = {}
     else:
         ratings = rate(bots, pairs, anchor=anchor, samples=samples, seed=seed)
@@ -223,6 +226,21 @@ def _unsandboxed(record: TournamentRecord) -> list[str]:
         for bot in record.config.get("bots", [])
         if bot.get("command") and not bot.get("sandbox")
     ]
+
+
+def solo_scores(games: Sequence[GameRecord]) -> dict[tuple[str, str], float]:
+    """Solo: the score each (game key, bot) counts for. A failed seat is ranked
+    last, as in a game of several: it counts the lowest score any bot made on
+    that deal (its random stand-in's included), never the stand-in's own."""
+    lowest: dict[int, float] = {}
+    for game in games:
+        for seat in game.seats:
+            lowest[game.seed] = min(lowest.get(game.seed, seat.score), seat.score)
+    return {
+        (game.key, seat.bot): seat.score if seat.failure is None else lowest[game.seed]
+        for game in games
+        for seat in game.seats
+    }
 
 
 def _paired_lead(bot: _BotStats, next_bot: _BotStats) -> tuple[float, float, float] | None:

@@ -72,8 +72,16 @@ def block_index(
     """The block's score as j out of 2m (its index among `block_values`), and
     solo the candidate's score minus the baseline's."""
     if players == 1:
-        score = {game.seats[0].bot: game.seats[0].score for game in games}
-        difference = score[candidate] - score[baseline]
+        # A failed seat is ranked last: it loses to one that did not fail, whatever
+        # its stand-in scored, and counts the deal's lower score.
+        seat = {game.seats[0].bot: game.seats[0] for game in games}
+        mine, theirs = seat[candidate], seat[baseline]
+        lowest = min(mine.score, theirs.score)
+        difference = (mine.score if mine.failure is None else lowest) - (
+            theirs.score if theirs.failure is None else lowest
+        )
+        if (mine.failure is None) != (theirs.failure is None):
+            return (0 if mine.failure is not None else 2), difference
         return (2 if difference > 0 else 1 if difference == 0 else 0), difference
     total = 0
     for game in games:

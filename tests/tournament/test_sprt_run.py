@@ -77,6 +77,24 @@ def test_solo_blocks_compare_scores_on_the_same_deal_and_only_complete_blocks_co
     assert counts == [0, 1, 1] and sorted(differences) == [0.0, 5.0] and complete == {0, 1}
 
 
+def test_a_failed_solo_seat_loses_its_block_whatever_its_stand_in_scored() -> None:
+    """A failed seat is ranked last: solo, its random stand-in's score does not
+    count, and it loses to a seat that did not fail on the same deal."""
+
+    def solo(bot: str, score: float, failure: str | None) -> GameRecord:
+        seat = SeatRecord(bot, score, 1, 1, 0, False, failure)
+        return GameRecord(f"5:{bot}", "m", 5, 0, 0, (seat,), "done", "{}", 1.0, 0.0)
+
+    crashed_high = [solo("new", 30.0, "crash"), solo("old", 10.0, None)]
+    assert block_index(crashed_high, "new", "old", 1) == (0, 0.0)
+    baseline_crashed = [solo("new", 10.0, None), solo("old", 30.0, "crash")]
+    assert block_index(baseline_crashed, "new", "old", 1) == (2, 0.0)
+    both = [solo("new", 30.0, "crash"), solo("old", 10.0, "timeout")]
+    assert block_index(both, "new", "old", 1) == (1, 0.0)
+    lower_stand_in = [solo("new", 5.0, "crash"), solo("old", 10.0, None)]
+    assert block_index(lower_stand_in, "new", "old", 1) == (0, -5.0)
+
+
 def _config(tmp_path: Path, candidate: str, baseline: str, max_games: int) -> Path:
     path = tmp_path / "sprt.toml"
     path.write_text(

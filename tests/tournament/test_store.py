@@ -193,3 +193,67 @@ def test_a_migration_that_fails_reports_its_own_error(
         Store(tmp_path / "t.sqlite")
     assert "incomplete input" in str(raised.value)
     assert "cannot rollback" not in str(raised.value)
+
+
+def test_a_failed_solo_game_counts_the_deals_lowest_score() -> None:
+    """Solo, a failed seat is ranked last on its deal: its random stand-in's
+    score is replaced by the lowest any bot made on that deal."""
+    from tournament.report import solo_scores
+    from tournament.store import GameRecord, SeatRecord
+
+    def solo(bot: str, seed: int, score: float, failure: str | None = None) -> GameRecord:
+        seat = SeatRecord(bot, score, 1, 1, 0, False, failure)
+        return GameRecord(f"{seed}:{bot}", "m", seed, 0, 0, (seat,), "done", "{}", 1.0, 0.0)
+
+    games = [
+        solo("a", 1, 30.0, "crash"),
+        solo("b", 1, 12.0),
+        solo("c", 1, 20.0),
+        solo("a", 2, 3.0, "crash"),
+        solo("b", 2, 8.0),
+    ]
+    assert solo_scores(games) == {
+        ("1:a", "a"): 12.0,
+        ("1:b", "b"): 12.0,
+        ("1:c", "c"): 20.0,
+        ("2:a", "a"): 3.0,
+        ("2:b", "b"): 8.0,
+    }
+
+
+def test_a_solo_report_ranks_a_bot_by_what_it_scored_not_its_stand_ins(
+    tmp_path: Path,
+) -> None:
+    """Bot a crashed on both deals, where its random stand-in outscored bot b:
+    the report ranks a below b, at the deals' lowest scores."""
+    import json
+
+    from tournament.report import report
+
+    schedule = make_schedule(["a", "b"], 1, 2, 100)
+    db = tmp_path / "solo.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("solo", "stubborn-sheep", 1, {}, None, len(schedule), {})
+        for scheduled in schedule:
+            (bot,) = scheduled.seats
+            store.record_game(
+                tid,
+                game_record(
+                    scheduled,
+                    "m",
+                    scores=[50.0 if bot == "a" else 10.0 + scheduled.seed % 2],
+                    server_ranks=[1],
+                    strikes=[0],
+                    disqualified=[False],
+                    crashed={0: "exit code 1"} if bot == "a" else {},
+                    end_reason="game over",
+                    details_json="{}",
+                    duration_seconds=0.1,
+                    finished_at=1.0,
+                    forfeit_on_timeout=True,
+                ),
+            )
+    rows = {row["bot"]: row for row in json.loads(report(db, "json"))["standings"]}
+    assert (rows["b"]["rank"], rows["a"]["rank"]) == (1, 2)
+    assert rows["a"]["mean_score"] == rows["b"]["mean_score"] == pytest.approx(10.5)
+    assert rows["a"]["crashes"] == 2
