@@ -192,7 +192,7 @@ class SheepfoldServer:
             on_health=self._database_health,
             on_written=self.metrics.db_written,
         )
-        self.metrics.watch_store(lambda: self.storage.pending_writes)
+        self.metrics.watch_store(lambda: self.storage.unwritten)
         self.registry = MatchRegistry(
             self.storage,
             max_live_matches=config.max_live_matches,

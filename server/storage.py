@@ -126,6 +126,12 @@ class StoreWorker:
         """Writes queued behind the one being made (approximate, for logs)."""
         return self._queue.qsize()
 
+    @property
+    def unwritten(self) -> int:
+        """Writes not made yet: the one being made or retried, and those queued
+        behind it. A lone move waiting on a lock or a full disk counts."""
+        return self._queue.qsize() + int(self._writing)
+
     # ------------------------------------------------------------ writes
 
     # A match waits for each of its writes before it goes on, so its writes stay in

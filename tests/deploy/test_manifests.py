@@ -81,6 +81,10 @@ def test_every_object_has_the_required_fields() -> None:
 def statefulset() -> tuple[dict[str, Any], dict[str, Any], argparse.Namespace]:
     (sts,) = by_kind("StatefulSet")
     (container,) = sts["spec"]["template"]["spec"]["containers"]
+    # `args` alone would replace the image's CMD and run `serve` as the program:
+    # the image has no ENTRYPOINT to put in front of it.
+    assert container["command"] == ["sheepfold"]
+    assert "ENTRYPOINT" not in (ROOT / "Dockerfile").read_text()
     return sts, container, serve_args(container["args"])
 
 

@@ -41,6 +41,7 @@ from tests.integrity.helpers import (
     log_entries,
 )
 from tests.raw_stream import RawSeat
+from tests.server.test_metrics import scrape, value
 
 pytestmark = pytest.mark.e2e
 
@@ -212,10 +213,12 @@ def test_a_database_locked_by_another_process_slows_the_server_but_never_freezes
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "locked.db"
-    server = start_server_process("--db", str(db), "--db-write-timeout", "1")
+    server = start_server_process("--db", str(db), "--db-write-timeout", "1", "--metrics-port", "0")
     locker: subprocess.Popen[str] | None = None
     try:
         address = server.address
+        started = next(e for e in log_entries(server.log_lines) if e["event"] == "server started")
+        metrics_port = int(str(started["metrics_port"]))
         with grpc.insecure_channel(address) as channel:
             stub = arena_pb2_grpc.ArenaStub(channel)
             created = stub.CreateMatch(create_request(GARDEN, 3, decision_seconds=2.0))
@@ -250,6 +253,9 @@ def test_a_database_locked_by_another_process_slows_the_server_but_never_freezes
                 statuses.append(_health(address))
                 time.sleep(0.05)
             assert health_pb2.HealthCheckResponse.NOT_SERVING in statuses, statuses
+            # The one move waiting on the lock is a write not made: the alert on
+            # the queue's depth sees it (the queue behind it is empty).
+            assert value(scrape(metrics_port), "sheepfold_db_queue_depth") >= 1
 
             during = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=1.0)
             assert during.status == arena_pb2.MATCH_STATUS_RUNNING
