@@ -193,6 +193,9 @@ class StoreWorker:
         job = _Job(call, what, deadline)
         self._queue.put(job)
         waiting = asyncio.wrap_future(job.future)
+        # Nobody may await it any more (its match cancelled at shutdown); how it
+        # ended is logged by the writer, not again as "exception never retrieved".
+        waiting.add_done_callback(_seen)
         if not bounded:
             # A cancelled match (shutdown) must not withdraw a move: it is still written.
             return await asyncio.shield(waiting)
@@ -368,3 +371,8 @@ class InlineWriter:
 
 def match_writer(store: Store | StoreWorker) -> MatchWriter:
     return store if isinstance(store, StoreWorker) else InlineWriter(store)
+
+
+def _seen(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
