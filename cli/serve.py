@@ -256,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
         store = MemoryStore()
     else:
         try:
-            store = SqliteStore(args.db)
+            store = SqliteStore(args.db, serving=True)
         except (StoreError, sqlite3.Error) as error:
             raise SystemExit(f"sheepfold serve: cannot open --db {args.db}: {error}") from None
     config = ServerConfig(

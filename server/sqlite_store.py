@@ -16,7 +16,9 @@ from version i to i + 1, and opening a file applies whatever is missing.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -140,10 +142,21 @@ def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
 class SqliteStore:
     """Matches, their actions and results in one SQLite file."""
 
-    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
+    def __init__(
+        self, path: str | Path, *, busy_timeout: float = 5.0, serving: bool = False
+    ) -> None:
+        """`serving`: this is a server's store, and no other server may serve the
+        same file at the same time (StoreError if one does)."""
         self.path = str(path)
         self._busy_ms = int(busy_timeout * 1000)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._claim: int | None = None
+        if serving and self.path != ":memory:":
+            try:
+                self._claim = _claim(self.path)
+            except StoreError:
+                self._db.close()
+                raise
         self._lock = threading.Lock()
         self._readers = threading.local()
         self._reader_connections: list[sqlite3.Connection] = []
@@ -151,7 +164,7 @@ class SqliteStore:
         try:  # before anything is written: another program's file stays as it is
             check_server_tables(self._db, self.path)
         except StoreError:
-            self._db.close()
+            self.close()
             raise
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -319,9 +332,30 @@ class SqliteStore:
             for db in self._reader_connections:
                 db.close()
             self._reader_connections.clear()
-            if self._quick is not self._db:
-                self._quick.close()
+            quick = getattr(self, "_quick", self._db)
+            if quick is not self._db:
+                quick.close()
             self._db.close()
+            if self._claim is not None:
+                os.close(self._claim)  # the file is free for another server
+                self._claim = None
+
+
+def _claim(path: str) -> int:
+    """An exclusive flock on the database file, held until closed. SQLite's own
+    locks are POSIX record locks, which a flock does not touch: readers, backups
+    and `sheepfold db` go on as before; only a second server is refused. Two
+    servers on one file would both restore its unfinished matches and play
+    them twice."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StoreError(
+            "another sheepfold server is serving this file (one server per file)"
+        ) from None
+    return fd
 
 
 def _create_match(db: sqlite3.Connection, record: MatchRecord) -> None:

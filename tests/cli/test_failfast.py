@@ -579,3 +579,25 @@ def test_match_refuses_a_command_bot_that_would_see_the_hosts_state(
     assert done.returncode == 1, done.stderr
     assert said in one_line(done), done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_second_server_on_the_same_database_is_refused(tmp_path: Path) -> None:
+    """Both would restore the file's unfinished matches and play them twice; an
+    operator's check once saw the second write moves until a UNIQUE constraint
+    stopped its match. Readers (`db info`) are not refused."""
+    db = tmp_path / "one.db"
+    first = start_server_process("--db", str(db))
+    try:
+        second = sheepfold("serve", "--port", "0", "--db", str(db), timeout=30)
+        assert second.returncode == 1, second.stderr
+        assert one_line(second) == (
+            f"sheepfold serve: cannot open --db {db}: another sheepfold server is "
+            "serving this file (one server per file)"
+        )
+        info = sheepfold("db", "info", "--db", str(db), timeout=30)
+        assert info.returncode == 0, info.stderr
+    finally:
+        assert stop_server_process(first) == 0
+    # Stopped, the first lets the file go.
+    again = start_server_process("--db", str(db))
+    assert stop_server_process(again) == 0
