@@ -7,6 +7,7 @@ import contextlib
 import resource
 import signal
 import socket
+import ssl
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -171,6 +172,22 @@ def _read_pem(path: Path, which: str) -> bytes:
         raise ListenError(f"--tls-{which} {path}: {error.strerror or error}") from None
 
 
+def _check_tls_pair(cert: Path, key: Path) -> None:
+    """Refuse a key that does not belong to its certificate, or files that hold
+    neither, in one line: gRPC would print its own lines and then report that it
+    could not bind the port."""
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
+    except ssl.SSLError as error:
+        if "KEY_VALUES_MISMATCH" in str(error):
+            raise ListenError(f"--tls-key {key} is not the key of --tls-cert {cert}") from None
+        reason = error.reason or str(error)
+        raise ListenError(
+            f"--tls-cert {cert} and --tls-key {key} are not a PEM certificate and its "
+            f"key ({reason})"
+        ) from None
+
+
 def _add_port(add: Callable[[], int], address: str) -> int:
     try:
         return add()
@@ -330,9 +347,10 @@ class SheepfoldServer:
         """
         credentials = None
         if self.config.tls_cert and self.config.tls_key:
-            credentials = grpc.ssl_server_credentials(
-                [(_read_pem(self.config.tls_key, "key"), _read_pem(self.config.tls_cert, "cert"))]
-            )
+            key = _read_pem(self.config.tls_key, "key")
+            cert = _read_pem(self.config.tls_cert, "cert")
+            _check_tls_pair(self.config.tls_cert, self.config.tls_key)
+            credentials = grpc.ssl_server_credentials([(key, cert)])
         first_port = 0
         for address in self.config.listen or (f"{self.config.host}:{self.config.port}",):
             if address.startswith("unix:"):

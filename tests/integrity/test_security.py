@@ -299,6 +299,35 @@ def test_tls_serves_a_whole_match_and_refuses_plaintext(tmp_path: Path) -> None:
         assert stop_server_process(server) == 0
 
 
+@pytest.mark.parametrize("mismatch", ["another key", "not pem"])
+def test_a_key_that_is_not_the_certificates_is_one_line(tmp_path: Path, mismatch: str) -> None:
+    """A key from another pair (or a file that is not PEM) once made gRPC print
+    its own lines and the server blame the port: "gRPC could not bind it"."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    cert, _ = _self_signed(tmp_path / "a")
+    _, other_key = _self_signed(tmp_path / "b")
+    if mismatch == "not pem":
+        other_key.write_text("this is no key\n")
+    serve = [sys.executable, "-m", "cli", "serve", "--port", "0", "--db", ":memory:"]
+    done = subprocess.run(
+        [*serve, "--tls-cert", str(cert), "--tls-key", str(other_key)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    if mismatch == "another key":
+        assert lines[0] == (
+            f"sheepfold serve: --tls-key {other_key} is not the key of --tls-cert {cert}"
+        )
+    else:
+        assert lines[0].startswith(f"sheepfold serve: --tls-cert {cert} and --tls-key")
+
+
 def test_tls_needs_both_files() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "cli", "serve", "--tls-cert", "x.pem", "--db", ":memory:"],
