@@ -57,12 +57,8 @@ def public_history(
     game: Game, record: MatchRecord, moves: Sequence[RecordedMove]
 ) -> list[WatchMessage]:
     """Everything a spectator would have seen of `moves`, rebuilt from the seed."""
-    state = game.new_state(record.players, record.seed, record.options)
-    messages = [snapshot(game.codec, 0, state)]
-    for move in moves:
-        events = state.apply(state.legal_actions()[move.index])
-        messages.extend(public_messages(game.codec, move.move, events, state))
-    return messages
+    steps = replay_steps(game, StoredMatch(record, list(moves)), from_start=True)
+    return [message for step in steps for message in step]
 
 
 # Moves of a finished match replayed for a spectator in one step: with their

@@ -101,3 +101,18 @@ def game_record(
         duration_seconds=duration_seconds,
         finished_at=finished_at,
     )
+
+
+def solo_scores(games: Sequence[GameRecord]) -> dict[tuple[str, str], float]:
+    """Solo: the score each (game key, bot) counts for. A failed seat is ranked
+    last, as in a game of several: it counts the lowest score any bot made on
+    that deal (its random stand-in's included), never the stand-in's own."""
+    lowest: dict[int, float] = {}
+    for game in games:
+        for seat in game.seats:
+            lowest[game.seed] = min(lowest.get(game.seed, seat.score), seat.score)
+    return {
+        (game.key, seat.bot): seat.score if seat.failure is None else lowest[game.seed]
+        for game in games
+        for seat in game.seats
+    }

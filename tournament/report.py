@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tournament.openskill_ratings import rate_openskill
+from tournament.outcome import solo_scores
 from tournament.ratings import mean_interval, pairwise, rate, totals
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
 
@@ -226,21 +227,6 @@ def _unsandboxed(record: TournamentRecord) -> list[str]:
         for bot in record.config.get("bots", [])
         if bot.get("command") and not bot.get("sandbox")
     ]
-
-
-def solo_scores(games: Sequence[GameRecord]) -> dict[tuple[str, str], float]:
-    """Solo: the score each (game key, bot) counts for. A failed seat is ranked
-    last, as in a game of several: it counts the lowest score any bot made on
-    that deal (its random stand-in's included), never the stand-in's own."""
-    lowest: dict[int, float] = {}
-    for game in games:
-        for seat in game.seats:
-            lowest[game.seed] = min(lowest.get(game.seed, seat.score), seat.score)
-    return {
-        (game.key, seat.bot): seat.score if seat.failure is None else lowest[game.seed]
-        for game in games
-        for seat in game.seats
-    }
 
 
 def _paired_lead(bot: _BotStats, next_bot: _BotStats) -> tuple[float, float, float] | None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from tournament.botcheck import check_bots
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
+from tournament.outcome import solo_scores
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import mean_interval
 from tournament.runner import local_server, open_tournament, play_batches
@@ -73,15 +74,12 @@ def block_index(
     solo the candidate's score minus the baseline's."""
     if players == 1:
         # A failed seat is ranked last: it loses to one that did not fail, whatever
-        # its stand-in scored, and counts the deal's lower score.
-        seat = {game.seats[0].bot: game.seats[0] for game in games}
-        mine, theirs = seat[candidate], seat[baseline]
-        lowest = min(mine.score, theirs.score)
-        difference = (mine.score if mine.failure is None else lowest) - (
-            theirs.score if theirs.failure is None else lowest
-        )
-        if (mine.failure is None) != (theirs.failure is None):
-            return (0 if mine.failure is not None else 2), difference
+        # its stand-in scored, and counts the deal's lower score (as the report does).
+        counted = {bot: score for (_, bot), score in solo_scores(games).items()}
+        failed = {game.seats[0].bot: game.seats[0].failure is not None for game in games}
+        difference = counted[candidate] - counted[baseline]
+        if failed[candidate] != failed[baseline]:
+            return (0 if failed[candidate] else 2), difference
         return (2 if difference > 0 else 1 if difference == 0 else 0), difference
     total = 0
     for game in games:

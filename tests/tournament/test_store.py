@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tournament.outcome import forfeit_ranks, game_record
-from tournament.schedule import make_schedule
-from tournament.store import MIGRATIONS, Store, StoreError
+from tournament.schedule import ScheduledGame, make_schedule
+from tournament.store import MIGRATIONS, GameRecord, Store, StoreError
 
 
 def _record(scheduled, crashed=None, strikes=(0, 0), disqualified=(False, False)):
@@ -117,6 +117,24 @@ def test_a_report_whose_anchor_has_no_game_is_anchored_at_the_mean(tmp_path: Pat
     assert "mean 0 (the anchor a has no game stored)" in report(db, "text", samples=50)
 
 
+def _solo_game(scheduled: ScheduledGame, score: float, crashed: bool = False) -> GameRecord:
+    """A finished solo game as the runner stores it."""
+    return game_record(
+        scheduled,
+        "m",
+        scores=[score],
+        server_ranks=[1],
+        strikes=[0],
+        disqualified=[False],
+        crashed={0: "exit code 1"} if crashed else {},
+        end_reason="game over",
+        details_json="{}",
+        duration_seconds=0.1,
+        finished_at=1.0,
+        forfeit_on_timeout=True,
+    )
+
+
 def test_a_solo_report_gives_each_bot_its_lead_on_the_next_on_the_same_seeds(
     tmp_path: Path,
 ) -> None:
@@ -136,23 +154,7 @@ def test_a_solo_report_gives_each_bot_its_lead_on_the_next_on_the_same_seeds(
             (bot,) = scheduled.seats
             wobble = 0.1 * (scheduled.seed % 3)
             score = deal[scheduled.seed] + offset[bot] + wobble
-            store.record_game(
-                tid,
-                game_record(
-                    scheduled,
-                    "m",
-                    scores=[score],
-                    server_ranks=[1],
-                    strikes=[0],
-                    disqualified=[False],
-                    crashed={},
-                    end_reason="game over",
-                    details_json="{}",
-                    duration_seconds=0.1,
-                    finished_at=1.0,
-                    forfeit_on_timeout=True,
-                ),
-            )
+            store.record_game(tid, _solo_game(scheduled, score))
     rows = {row["bot"]: row for row in json.loads(report(db, "json"))["standings"]}
     assert [rows[b]["rank"] for b in "abc"] == [1, 2, 3]
     assert rows["a"]["mean_score_low"] < rows["b"]["mean_score_high"]  # means overlap
@@ -198,8 +200,8 @@ def test_a_migration_that_fails_reports_its_own_error(
 def test_a_failed_solo_game_counts_the_deals_lowest_score() -> None:
     """Solo, a failed seat is ranked last on its deal: its random stand-in's
     score is replaced by the lowest any bot made on that deal."""
-    from tournament.report import solo_scores
-    from tournament.store import GameRecord, SeatRecord
+    from tournament.outcome import solo_scores
+    from tournament.store import SeatRecord
 
     def solo(bot: str, seed: int, score: float, failure: str | None = None) -> GameRecord:
         seat = SeatRecord(bot, score, 1, 1, 0, False, failure)
@@ -236,23 +238,8 @@ def test_a_solo_report_ranks_a_bot_by_what_it_scored_not_its_stand_ins(
         tid = store.open_tournament("solo", "stubborn-sheep", 1, {}, None, len(schedule), {})
         for scheduled in schedule:
             (bot,) = scheduled.seats
-            store.record_game(
-                tid,
-                game_record(
-                    scheduled,
-                    "m",
-                    scores=[50.0 if bot == "a" else 10.0 + scheduled.seed % 2],
-                    server_ranks=[1],
-                    strikes=[0],
-                    disqualified=[False],
-                    crashed={0: "exit code 1"} if bot == "a" else {},
-                    end_reason="game over",
-                    details_json="{}",
-                    duration_seconds=0.1,
-                    finished_at=1.0,
-                    forfeit_on_timeout=True,
-                ),
-            )
+            score = 50.0 if bot == "a" else 10.0 + scheduled.seed % 2
+            store.record_game(tid, _solo_game(scheduled, score, crashed=bot == "a"))
     rows = {row["bot"]: row for row in json.loads(report(db, "json"))["standings"]}
     assert (rows["b"]["rank"], rows["a"]["rank"]) == (1, 2)
     assert rows["a"]["mean_score"] == rows["b"]["mean_score"] == pytest.approx(10.5)
