@@ -1,12 +1,14 @@
-"""What spectators of finished matches cost the live ones.
+"""What spectators of whole matches cost the live ones.
 
 `python -m benchmarks.spectators` starts `sheepfold serve` on a fresh SQLite
 file, fills it with finished matches, then plays live matches on a tight
-deadline three times: alone, while clients cycle `Watch(from_start)` over the
-finished matches, and while they all watch the same one. It prints each run's
-gap between decisions (p50, p99, max) and the deadlines missed: a finished
-match replayed at once on the event loop holds every live match up for as
-long as the replay takes. A measurement, not part of `make bench`.
+deadline four times: alone, while clients cycle `Watch(from_start)` over the
+finished matches, while they all watch the same one, and while they cycle
+`Watch(from_start)` on long live matches (one each, played to `--held-moves`
+moves and then left waiting), each reading one message before it cancels. It prints
+each run's gap between decisions (p50, p99, max) and the deadlines missed: a
+match's history rebuilt at once on the event loop holds every live match up
+for as long as the rebuild takes. A measurement, not part of `make bench`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.sharedctypes import Synchronized
 from multiprocessing.synchronize import Event as EventType
@@ -85,56 +87,146 @@ async def _matches(address: str, game: str, players: int, count: int, deadline: 
     return gaps
 
 
-async def _watch_flood(address: str, clients: int, same: bool, stop: Callable[[], bool]) -> int:
+@dataclass(frozen=True, slots=True)
+class Flood:
+    """What the watching clients watch: every finished match in turn, one
+    finished match, or one long live match (reading one message of each Watch)."""
+
+    label: str
+    clients: int
+    target: str  # "finished" | "one finished" | "live"
+
+
+async def _held_match(
+    stub: arena_pb2_grpc.ArenaStub, game: str, players: int, moves: int
+) -> tuple[str, list[asyncio.Task[None]]]:
+    """A live match played to `moves` moves, then left waiting on an hour's
+    clock: its seats' streams stay open (the tasks) and nobody answers."""
+    created = await stub.CreateMatch(
+        arena_pb2.CreateMatchRequest(
+            game=game, players=players, clock=arena_pb2.ClockSettings(decision_seconds=3600)
+        )
+    )
+    reached = asyncio.Event()
+
+    async def seat(token: str) -> None:
+        call = stub.Play()
+        await call.write(
+            arena_pb2.PlayRequest(join=arena_pb2.Join(match_id=created.match_id, token=token))
+        )
+        while (response := await call.read()) is not grpc.aio.EOF:
+            if response.WhichOneof("kind") != "decision":
+                continue
+            decision = response.decision
+            if decision.decision_id > moves:
+                reached.set()
+                continue
+            answer = arena_pb2.Answer(
+                decision_id=decision.decision_id,
+                action_index=random.randrange(len(decision.actions)),
+            )
+            await call.write(arena_pb2.PlayRequest(answer=answer))
+
+    seats = [asyncio.create_task(seat(token)) for token in created.seat_tokens]
+    await asyncio.wait_for(reached.wait(), 60)
+    return created.match_id, seats
+
+
+async def _watch_flood(
+    address: str,
+    flood: Flood,
+    game: str,
+    players: int,
+    held_moves: int,
+    ready: EventType,
+    stop: EventType,
+) -> int:
     async with grpc.aio.insecure_channel(address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
-        listed = await stub.ListMatches(
-            arena_pb2.ListMatchesRequest(status=arena_pb2.MATCH_STATUS_FINISHED, limit=1000)
-        )
-        ids = [match.match_id for match in listed.matches][: 1 if same else None]
+        held: list[asyncio.Task[None]] = []
+        ids: list[str] = []
+        if flood.target == "live":
+            # One each: a client alone on its match makes it rebuild the history
+            # every time, as nobody else holds it.
+            for _ in range(flood.clients):
+                match_id, seats = await _held_match(stub, game, players, held_moves)
+                ids.append(match_id)
+                held.extend(seats)
+        else:
+            listed = await stub.ListMatches(
+                arena_pb2.ListMatchesRequest(status=arena_pb2.MATCH_STATUS_FINISHED, limit=1000)
+            )
+            ids = [match.match_id for match in listed.matches]
+            ids = ids[:1] if flood.target == "one finished" else ids
+        ready.set()
         watched = 0
 
         async def client(first: int) -> None:
             nonlocal watched
             turn = first
-            while not stop():
+            while not stop.is_set():
                 request = arena_pb2.WatchRequest(match_id=ids[turn % len(ids)], from_start=True)
-                async for _ in stub.Watch(request):
-                    pass
+                call = stub.Watch(request)
+                async for _ in call:
+                    if flood.target == "live":
+                        call.cancel()
+                        break
                 watched += 1
-                turn += clients
+                turn += flood.clients
 
-        await asyncio.gather(*(client(k) for k in range(clients)))
+        await asyncio.gather(*(client(k) for k in range(flood.clients)))
+        for task in held:
+            task.cancel()
         return watched
 
 
 def _flood_process(
-    address: str, clients: int, same: bool, stop: EventType, watched: Synchronized[int]
+    address: str,
+    flood: Flood,
+    game: str,
+    players: int,
+    held_moves: int,
+    ready: EventType,
+    stop: EventType,
+    watched: Synchronized[int],
 ) -> None:
     """The watching clients, in a process of their own as they would be on
     other machines: on the bots' event loop they would slow the bots instead."""
-    watched.value = asyncio.run(_watch_flood(address, clients, same, stop.is_set))
+    watched.value = asyncio.run(
+        _watch_flood(address, flood, game, players, held_moves, ready, stop)
+    )
 
 
 async def _run(address: str, args: argparse.Namespace) -> list[str]:
     await _matches(address, args.game, args.players, args.finished, 0)
     context = multiprocessing.get_context("spawn")
     rows = []
-    for label, clients, same in (
-        ("alone", 0, False),
-        (f"{args.clients} clients watching every finished match in turn", args.clients, False),
-        (f"{args.clients} clients watching one finished match", args.clients, True),
+    clients = args.clients
+    for flood in (
+        Flood("alone", 0, "finished"),
+        Flood(f"{clients} clients watching every finished match in turn", clients, "finished"),
+        Flood(f"{clients} clients watching one finished match", clients, "one finished"),
+        Flood(
+            f"{clients} clients watching a live match of {args.held_moves} moves from the start, "
+            "one each",
+            clients,
+            "live",
+        ),
     ):
-        stop, watched = context.Event(), context.Value("i", 0)
-        flood = context.Process(target=_flood_process, args=(address, clients, same, stop, watched))
-        flood.start()
-        await asyncio.sleep(1.0 if clients else 0.0)  # the flood under way
+        ready, stop, watched = context.Event(), context.Event(), context.Value("i", 0)
+        flooding = context.Process(
+            target=_flood_process,
+            args=(address, flood, args.game, args.players, args.held_moves, ready, stop, watched),
+        )
+        flooding.start()
+        await asyncio.to_thread(ready.wait, 120)
+        await asyncio.sleep(1.0 if flood.clients else 0.0)  # the flood under way
         started = time.monotonic()
         gaps = await _matches(address, args.game, args.players, args.live, args.deadline)
         seconds = time.monotonic() - started
         stop.set()
-        await asyncio.to_thread(flood.join)
-        rows.append(gaps.row(label, watched.value, seconds))
+        await asyncio.to_thread(flooding.join)
+        rows.append(gaps.row(flood.label, watched.value, seconds))
     return rows
 
 
@@ -148,6 +240,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--live", type=int, default=5, help="live matches per run")
     parser.add_argument("--deadline", type=float, default=0.05, help="seconds per decision")
     parser.add_argument("--clients", type=int, default=8, help="watching clients")
+    parser.add_argument(
+        "--held-moves", type=int, default=100, help="moves played in the live match watched"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         server = procs.start(procs.sheepfold_serve_command(str(Path(folder) / "watch.db")))

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import enum
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import grpc
@@ -35,7 +35,13 @@ from server.seats import (
     refusal,
     token_owner,
 )
-from server.spectators import Spectators, Watcher, public_history, public_messages, snapshot
+from server.spectators import (
+    Spectators,
+    Watcher,
+    public_messages,
+    replay_for_spectator,
+    snapshot,
+)
 from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.summaries import info_head, replay_message
@@ -85,9 +91,7 @@ class Match:
         self._all_joined = asyncio.Event()
         self._finished = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self.spectators = Spectators(
-            self._public_history, self._public_now, self.limits.watch_queue, self.log
-        )
+        self.spectators = Spectators(self._public_now, self.limits.watch_queue, self.log)
 
     # ------------------------------------------------------------ restoring
 
@@ -355,18 +359,10 @@ class Match:
 
     # ------------------------------------------------------------ spectators
 
-    def _public_history(self) -> tuple[list[arena_pb2.WatchResponse], bool]:
-        """Everything a spectator may see so far, and whether the match is over."""
-        return self._and_result(public_history(self.game, self.record, self.moves))
-
     def _public_now(self) -> tuple[list[arena_pb2.WatchResponse], bool]:
-        """The public state as it is (and the result, when over): where a
-        spectator who did not ask for the whole match begins."""
-        return self._and_result([snapshot(self.codec, len(self.moves), self.state)])
-
-    def _and_result(
-        self, messages: list[arena_pb2.WatchResponse]
-    ) -> tuple[list[arena_pb2.WatchResponse], bool]:
+        """The public state as it is (and the result, when over): where the
+        spectators' shared log begins."""
+        messages = [snapshot(self.codec, len(self.moves), self.state)]
         if self.over and self.result is not None:
             messages.append(arena_pb2.WatchResponse(result=self.result))
         return messages, self.over
@@ -374,6 +370,23 @@ class Match:
     def watch(self, from_start: bool) -> Watcher:
         """A new spectator: the whole public match first, or the latest snapshot."""
         return self.spectators.watch(from_start)
+
+    async def spectate(
+        self, watcher: Watcher, turns: asyncio.Semaphore, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[arena_pb2.WatchResponse]:
+        """What `watcher` is sent: the moves before the shared log begins, replayed
+        a few at a time when `turns` (shared with finished matches' replays) lets
+        them, then the log as the match goes on."""
+        if watcher.earlier_moves:
+            earlier = StoredMatch(self.record, self.moves[: watcher.earlier_moves])
+            replayed = replay_for_spectator(
+                self.game, earlier, True, turns, stop=lambda: watcher.cut_off
+            )
+            async for message in replayed:
+                yield message
+            watcher.caught_up()
+        async for message in watcher.relay(context):
+            yield message
 
     @property
     def watcher_count(self) -> int:

@@ -224,8 +224,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> AsyncIterator[arena_pb2.WatchResponse]:
         match_id = request.match_id
         # A live match's watchers share one public log, and keep sharing it once
-        # the match is over and no longer hosted; a finished match is replayed
-        # for each watcher as it reads.
+        # the match is over and no longer hosted; a finished match, and a live
+        # one's moves before its log began, are replayed for each watcher as it
+        # reads.
         live = self._watched.get(match_id) or self.registry.hosted(match_id)
         stored = None
         if live is None:
@@ -241,7 +242,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 self._watched[match_id] = live
                 watcher = live.watch(request.from_start)
                 try:
-                    async for message in watcher.relay(context):
+                    async for message in live.spectate(watcher, self._replay_turns, context):
                         yield message
                 finally:
                     live.unwatch(watcher)

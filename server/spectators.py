@@ -2,13 +2,17 @@
 per watcher.
 
 Everything a spectator may see (public events and snapshots, then the result)
-is built once per match, while it has watchers, and appended to as the match
-goes on. A watcher is only a position in that log, so a hundred watchers of a
-long match cost one copy of its history, not a hundred, and one that stops
-reading holds nothing but its position (and what gRPC's flow control lets the
-transport buffer). A watcher that falls more than `lag_limit` messages behind
-the live match (history it asked for not counted) is dropped with
-RESOURCE_EXHAUSTED; the match never waits for it.
+is appended to one log per match, while it has watchers, from the snapshot of
+the move its first watcher came at. A watcher is only a position in that log,
+so a hundred watchers cost one copy of it, and one that stops reading holds
+nothing but its position (and what gRPC's flow control lets the transport
+buffer). A watcher that asks for the whole match gets the moves before the log
+begins replayed for it a few at a time, paced like a finished match's replay:
+rebuilt at once, a long match's history would hold up every live match on the
+server for tens of milliseconds, for anyone who opens a Watch. A watcher that
+falls more than `lag_limit` messages behind the live match (history it asked
+for not counted) is dropped with RESOURCE_EXHAUSTED; the match never waits for
+it.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from sheepfold.v1 import arena_pb2
 from games.contract import Codec, Event, Game, State
 from server import convert
 from server.logs import worth_logging
-from server.records import MatchRecord, RecordedMove, StoredMatch
+from server.records import StoredMatch
 from server.status import abort
 from server.streams import StreamClosed
 
@@ -53,14 +57,6 @@ def public_messages(
     return messages
 
 
-def public_history(
-    game: Game, record: MatchRecord, moves: Sequence[RecordedMove]
-) -> list[WatchMessage]:
-    """Everything a spectator would have seen of `moves`, rebuilt from the seed."""
-    steps = replay_steps(game, StoredMatch(record, list(moves)), from_start=True)
-    return [message for step in steps for message in step]
-
-
 # Moves of a finished match replayed for a spectator in one step: with their
 # public messages (about a millisecond of work for the longest games), or only
 # applied to reach the final state.
@@ -71,9 +67,10 @@ REPLAY_PAUSE = 3.0
 
 
 def replay_steps(game: Game, stored: StoredMatch, from_start: bool) -> Iterator[list[WatchMessage]]:
-    """A finished match as a spectator sees it, rebuilt from its seed a few moves
-    at a time: what `public_history` gives, then the result; or, not from the
-    start, the final snapshot and the result."""
+    """A match as a spectator sees it, rebuilt from its seed a few moves at a
+    time: from the start, the first snapshot, then each move's public events and
+    snapshot; not from the start, the last snapshot alone. Then the result, if
+    `stored` has one."""
     codec = game.codec
     record, moves = stored.record, stored.moves
     state = game.new_state(record.players, record.seed, record.options)
@@ -100,10 +97,15 @@ def replay_steps(game: Game, stored: StoredMatch, from_start: bool) -> Iterator[
 
 
 async def replay_for_spectator(
-    game: Game, stored: StoredMatch, from_start: bool, turns: asyncio.Semaphore
+    game: Game,
+    stored: StoredMatch,
+    from_start: bool,
+    turns: asyncio.Semaphore,
+    stop: Callable[[], bool] = lambda: False,
 ) -> AsyncIterator[WatchMessage]:
     """`replay_steps` for one spectator, a step whenever `turns` (shared by every
-    spectator's replay) lets it, and sent before the next.
+    spectator's replay) lets it, and sent before the next; no further step once
+    `stop()` is true.
 
     A replay holds `turns` for its step and for three times as long after it,
     so the replays of any number of spectators take at most a quarter of the
@@ -113,7 +115,7 @@ async def replay_for_spectator(
     one step, never a turn.
     """
     steps = replay_steps(game, stored, from_start)
-    while True:
+    while not stop():
         async with turns:
             started = time.perf_counter()
             step = next(steps, None)
@@ -125,23 +127,14 @@ async def replay_for_spectator(
 
 
 class PublicLog:
-    """The match as a spectator sees it, in order; only ever appended to, but
-    for the one time a log begun at a snapshot gets the history before it."""
+    """The match as a spectator sees it from the snapshot of move `first_move`
+    on, in order; only ever appended to."""
 
-    def __init__(self, history: Sequence[WatchMessage], finished: bool, whole: bool) -> None:
-        self.messages: list[WatchMessage] = list(history)
+    def __init__(self, start: Sequence[WatchMessage], finished: bool) -> None:
+        self.messages: list[WatchMessage] = list(start)
+        self.first_move = self.messages[0].snapshot.move
         self.finished = finished
-        # False: the log begins at the snapshot of the move the first watcher came.
-        self.whole = whole
         self.latest_snapshot = _last_snapshot(self.messages)
-
-    def prepend(self, earlier: Sequence[WatchMessage]) -> int:
-        """Put the history before the first snapshot in front; returns how far
-        every position in the log moved."""
-        self.messages[:0] = earlier
-        self.latest_snapshot += len(earlier)
-        self.whole = True
-        return len(earlier)
 
     def extend(self, messages: Sequence[WatchMessage]) -> None:
         self.messages.extend(messages)
@@ -161,20 +154,35 @@ def _last_snapshot(messages: Sequence[WatchMessage], at_least: int = 0) -> int:
 
 
 class Watcher:
-    """One spectator's position in the match's public log."""
+    """One spectator's position in the match's public log, and how many moves
+    before the log begins are still to be replayed for it (`earlier_moves`)."""
 
-    def __init__(self, log: PublicLog, start: int, lag_limit: int) -> None:
+    def __init__(self, log: PublicLog, start: int, lag_limit: int, earlier_moves: int = 0) -> None:
         self.log = log
         self.cursor = start
         self.joined_at = len(log.messages)
         self.lag_limit = lag_limit
+        self.earlier_moves = earlier_moves
         self.ended: StreamClosed | None = None
         self.number = 0  # which of the match's watchers it is, this server run
         self._wake = asyncio.Event()
 
     def live_lag(self) -> int:
-        """Messages appended since the watcher joined that it has not read yet."""
+        """Messages appended since the watcher joined, or since its replay of the
+        moves before the log ended, that it has not read yet."""
+        if self.earlier_moves:
+            return 0
         return len(self.log.messages) - max(self.cursor, self.joined_at)
+
+    def caught_up(self) -> None:
+        """The moves before the log have been replayed: the log is read from here."""
+        self.earlier_moves = 0
+        self.joined_at = len(self.log.messages)
+
+    @property
+    def cut_off(self) -> bool:
+        """Ended with an error status: nothing more is sent to it."""
+        return self.ended is not None and self.ended.code is not None
 
     def notify(self) -> None:
         self._wake.set()
@@ -211,15 +219,12 @@ class Spectators:
 
     def __init__(
         self,
-        history: Callable[[], tuple[list[WatchMessage], bool]],
         current: Callable[[], tuple[list[WatchMessage], bool]],
         lag_limit: int,
         log: structlog.typing.FilteringBoundLogger,
     ) -> None:
-        # Each builds the log of the match so far, as (messages, whether it is
-        # over): `history` from the start (a replay of every move), `current`
-        # from the latest snapshot (the state as it is).
-        self._history = history
+        # Where a new log begins, as (messages, whether the match is over): the
+        # latest snapshot (the state as it is), then the result when over.
         self._current = current
         self.lag_limit = lag_limit
         self._log = log
@@ -228,16 +233,19 @@ class Spectators:
         self.joins = 0  # watchers so far: past a few, one in a thousand is logged
 
     def watch(self, from_start: bool) -> Watcher:
-        """A new watcher. Only one that asks for the whole match makes the match
-        be replayed for its history; a log begun at a snapshot gets that history
-        in front when such a watcher comes."""
+        """A new watcher: at the latest snapshot, or at the log's first snapshot
+        with the moves before it to be replayed first (the replay ends with that
+        same snapshot, so the watcher reads the log from just after it)."""
         public = self._public
         if public is None:
-            messages, over = self._history() if from_start else self._current()
-            public = self._public = PublicLog(messages, over, whole=from_start)
-        elif from_start and not public.whole:
-            self._add_history(public)
-        watcher = Watcher(public, 0 if from_start else public.latest_snapshot, self.lag_limit)
+            messages, over = self._current()
+            public = self._public = PublicLog(messages, over)
+        if not from_start:
+            watcher = Watcher(public, public.latest_snapshot, self.lag_limit)
+        elif public.first_move:
+            watcher = Watcher(public, 1, self.lag_limit, earlier_moves=public.first_move)
+        else:
+            watcher = Watcher(public, 0, self.lag_limit)
         self.watchers.append(watcher)
         self.joins += 1
         watcher.number = self.joins
@@ -249,16 +257,6 @@ class Spectators:
                 joins=self.joins,
             )
         return watcher
-
-    def _add_history(self, public: PublicLog) -> None:
-        # The log begins with the snapshot of move k; the whole history ends with
-        # that same snapshot followed by what the log holds after it.
-        whole, _ = self._history()
-        earlier = whole[: len(whole) - len(public.messages)]
-        shift = public.prepend(earlier)
-        for watcher in self.watchers:
-            watcher.cursor += shift
-            watcher.joined_at += shift
 
     def unwatch(self, watcher: Watcher) -> None:
         if watcher in self.watchers:

@@ -263,58 +263,76 @@ def test_a_slow_grpc_watcher_is_dropped_with_resource_exhausted(limited: InProce
     assert received < 36 * 2, "the watcher was cut off, not sent the whole match"
 
 
+class _NoAbort:
+    async def abort(self, code: grpc.StatusCode, details: str) -> None:
+        raise AssertionError(f"watch aborted: {code} {details}")
+
+
+async def _spectated(
+    match: Match,
+    watcher: Watcher,
+    turns: asyncio.Semaphore,
+    into: list[arena_pb2.WatchResponse] | None = None,
+) -> list[arena_pb2.WatchResponse]:
+    """Everything `watcher` is sent, appended to `into` as it comes."""
+    seen = [] if into is None else into
+    async for message in match.spectate(watcher, turns, _NoAbort()):  # type: ignore[arg-type]
+        seen.append(message)
+    return seen
+
+
+async def _answer_first_action(match: Match, seat: int, stream: SeatStream, on_decision) -> None:  # type: ignore[no-untyped-def]
+    """Seat `seat` of `match` plays action 0 until the end, calling
+    `on_decision()` before each answer."""
+    while True:
+        item = await stream.get()
+        if isinstance(item, StreamClosed):
+            return
+        if isinstance(item, bytes):
+            item = arena_pb2.PlayResponse.FromString(item)
+        if item.WhichOneof("kind") != "decision":
+            continue
+        on_decision()
+        match.answer(seat, item.decision.decision_id, 0)
+
+
 def test_a_live_watcher_starts_at_the_snapshot_and_a_later_one_still_gets_the_whole_match() -> None:
-    """A watcher that does not ask for the whole match must not make the server
-    replay it: the shared log begins at the current snapshot. A watcher that
-    comes later asking for the whole match gets the history put in front, and
-    both streams are exactly the public match (nothing missing, nothing twice)."""
+    """A watcher that does not ask for the whole match starts the shared log at
+    the current snapshot. A watcher that comes later asking for the whole match
+    is not replayed anything when it comes: the moves before the log are
+    replayed as it reads, then it reads the shared log. Both streams are exactly
+    the public match (nothing missing, nothing twice)."""
 
     async def scenario() -> tuple[Match, list[list[arena_pb2.WatchResponse]], int, list[int]]:
         match = match_without_grpc("sheep-n-sheep", 11)
-        replays: list[int] = []
-        history = match.spectators._history
-
-        def counted() -> tuple[list[arena_pb2.WatchResponse], bool]:
-            replays.append(len(match.moves))
-            return history()
-
-        match.spectators._history = counted  # type: ignore[method-assign]
         streams = [SeatStream(), SeatStream()]
         for seat, stream in enumerate(streams):
             match.join(seat, stream)
         match.start()
         watchers: list[tuple[Watcher, int]] = []
+        unread_at_join: list[int] = []
 
-        async def answer(seat: int) -> None:
-            while True:
-                item = await streams[seat].get()
-                if isinstance(item, StreamClosed):
-                    return
-                if isinstance(item, bytes):
-                    item = arena_pb2.PlayResponse.FromString(item)
-                if item.WhichOneof("kind") != "decision":
-                    continue
-                moves = len(match.moves)
-                if moves == 10 and not watchers:
-                    watchers.append((match.watch(from_start=False), moves))
-                if moves == 25 and len(watchers) == 1:
-                    watchers.append((match.watch(from_start=True), moves))
-                match.answer(seat, item.decision.decision_id, 0)
+        def watch_now() -> None:
+            moves = len(match.moves)
+            if moves == 10 and not watchers:
+                watchers.append((match.watch(from_start=False), moves))
+            if moves == 25 and len(watchers) == 1:
+                later = match.watch(from_start=True)
+                watchers.append((later, moves))
+                unread_at_join.append(len(later.unread()))
 
-        async def read(watcher: Watcher) -> list[arena_pb2.WatchResponse]:
-            class Context:
-                async def abort(self, code: grpc.StatusCode, details: str) -> None:
-                    raise AssertionError(f"watch aborted: {code} {details}")
+        await asyncio.wait_for(
+            asyncio.gather(
+                *(_answer_first_action(match, s, streams[s], watch_now) for s in range(2))
+            ),
+            20,
+        )
+        turns = asyncio.Semaphore(1)
+        seen = [await _spectated(match, watcher, turns) for watcher, _ in watchers]
+        return match, seen, watchers[0][1], unread_at_join
 
-            return [message async for message in watcher.relay(Context())]  # type: ignore[arg-type]
-
-        await asyncio.wait_for(asyncio.gather(answer(0), answer(1)), 20)
-        seen = [await read(watcher) for watcher, _ in watchers]
-        return match, seen, watchers[0][1], replays
-
-    match, (live, whole), joined_at, replays = asyncio.run(scenario())
+    match, (live, whole), joined_at, unread_at_join = asyncio.run(scenario())
     assert match.over
-    assert replays == [25], "only the watcher asking for the whole match replays it"
     expected = expected_watch_stream(match.replay_message())
     assert whole == expected, "the later watcher did not get exactly the whole public match"
     start = next(
@@ -323,3 +341,64 @@ def test_a_live_watcher_starts_at_the_snapshot_and_a_later_one_still_gets_the_wh
         if message.WhichOneof("kind") == "snapshot" and message.snapshot.move == joined_at
     )
     assert live == expected[start:], "the live watcher's stream has a gap or a repeat"
+    # The shared log held only what came after the first watcher's snapshot: the
+    # moves before it were not put into it for the later watcher.
+    moves_10_to_25 = [message for message in expected[start + 1 :] if _move_of(message) <= 25]
+    assert unread_at_join == [len(moves_10_to_25)]
+
+
+def _move_of(message: arena_pb2.WatchResponse) -> int:
+    kind = message.WhichOneof("kind")
+    if kind == "snapshot":
+        return message.snapshot.move
+    if kind == "event":
+        return message.event.move
+    return 1_000_000
+
+
+def test_a_whole_match_watcher_of_a_live_match_waits_its_turn_and_is_not_dropped_meanwhile() -> (
+    None
+):
+    """Rebuilt at once, a long match's history would hold up every match on the
+    server. It is replayed in steps that take turns with every other replay, so
+    while the turns are taken the match goes on, the watcher gets nothing yet,
+    and it is not dropped for the moves it has not read meanwhile (they are
+    more than its lag limit here). Once it has its turns it gets the whole
+    public match."""
+
+    async def scenario() -> tuple[Match, list[arena_pb2.WatchResponse], int, int]:
+        match = match_without_grpc("sheep-n-sheep", 12, limits=MatchLimits(watch_queue=5))
+        streams = [SeatStream(), SeatStream()]
+        for seat, stream in enumerate(streams):
+            match.join(seat, stream)
+        keeper = match.watch(from_start=False)  # the log begins at move 0
+        match.start()
+        turns = asyncio.Semaphore(1)
+        await turns.acquire()  # every replay's turn is taken
+        watchers: list[Watcher] = []
+        readers: list[asyncio.Task[list[arena_pb2.WatchResponse]]] = []
+        received: list[arena_pb2.WatchResponse] = []
+
+        def watch_now() -> None:
+            if len(match.moves) == 20 and not watchers:
+                match.unwatch(keeper)
+                match.watch(from_start=False)  # a new log, begun at move 20
+                watchers.append(match.watch(from_start=True))
+                reader = _spectated(match, watchers[0], turns, received)
+                readers.append(asyncio.create_task(reader))
+
+        players = asyncio.gather(
+            *(_answer_first_action(match, s, streams[s], watch_now) for s in range(2))
+        )
+        while len(match.moves) < 40 and not match.over:
+            await asyncio.sleep(0)
+        assert len(match.moves) >= 40 and received == [], "sent before its turn"
+        waiting = len(watchers[0].unread()), watchers[0].live_lag()
+        turns.release()
+        await asyncio.wait_for(players, 20)
+        seen = await asyncio.wait_for(readers[0], 20)
+        return match, seen, *waiting
+
+    match, seen, unread, lag = asyncio.run(scenario())
+    assert unread > 5 and lag == 0, (unread, lag)
+    assert seen == expected_watch_stream(match.replay_message())
