@@ -57,6 +57,7 @@ class MatchRegistry:
         self.max_live_matches = max_live_matches
         self.start_timeout = start_timeout
         self.accepting = True
+        self.closing: str | None = None  # why the server is shutting down, once it is
         self._matches: dict[str, Match] = {}
         self._creating = 0
         self._log = structlog.get_logger("sheepfold.registry")
@@ -266,6 +267,7 @@ class MatchRegistry:
     async def shutdown(self, reason: str) -> None:
         """Stop every live match; each stays unfinished in the store."""
         self.accepting = False
+        self.closing = reason
         for match in list(self._matches.values()):
             if match.status in (Status.WAITING, Status.RUNNING):
                 await match.stop(reason)

@@ -297,11 +297,20 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id}: {error}")
         except InvalidOptions as error:
             await self._unreplayable(match_id, error, context)
+        replayed = replay_for_spectator(
+            game, stored, from_start, self._replay_turns, self._shutting_down
+        )
         try:
-            async for message in replay_for_spectator(game, stored, from_start, self._replay_turns):
+            async for message in replayed:
                 yield message
         except REBUILD_ERRORS as error:
             await self._unreplayable(match_id, error, context)
+        if self.registry.closing is not None:
+            # As a live match's watchers are told: not cut off at the grace's end.
+            await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.closing)
+
+    def _shutting_down(self) -> bool:
+        return self.registry.closing is not None
 
     async def _unreplayable(
         self, match_id: str, error: Exception, context: grpc.aio.ServicerContext

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
+import time
 from pathlib import Path
 
 import grpc
@@ -161,3 +163,33 @@ def _damage_move(db: Path, match_id: str, move: int) -> None:
             (match_id, move),
         ).rowcount
     assert changed == 1
+
+
+def test_a_watcher_of_a_stored_match_is_told_when_the_server_shuts_down(tmp_path: Path) -> None:
+    """As a live match's watchers are: the replay stops within a step and the
+    stream ends with UNAVAILABLE and the reason, instead of going on until the
+    shutdown grace cuts it off (or sending the whole match while shutting down)."""
+    db = tmp_path / "s.db"
+    match_id, _ = _played(db, Case("stubborn-sheep", 5, {}), seed=4)
+    server = InProcessServer(ServerConfig(shutdown_grace=30), SqliteStore(db))
+    server.start()
+    stopping = threading.Thread(target=server.stop)
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            request = arena_pb2.WatchRequest(match_id=match_id, from_start=True)
+            stream = stub.Watch(request, timeout=60)
+            received = [next(stream)]
+            stopping.start()
+            registry = server.server.registry
+            while registry.closing is None:
+                time.sleep(0.001)
+            with pytest.raises(grpc.RpcError) as ended:
+                received.extend(stream)
+    finally:
+        if stopping.ident is None:
+            server.stop()
+        stopping.join(60)
+    assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert ended.value.details() == "in-process server closing"
+    assert not any(message.HasField("result") for message in received)
