@@ -16,12 +16,12 @@ from pathlib import Path
 import grpc
 import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from sheepfold.v1 import arena_pb2_grpc
 
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
+from server.health import Health
 from server.loop_watch import LoopWatch
 from server.loops import running_loop_name
 from server.metrics import NO_METRICS, ServerMetrics
@@ -217,7 +217,7 @@ class SheepfoldServer:
             limits=config.limits,
             metrics=self.metrics,
         )
-        self.health = HealthServicer()
+        self.health = Health()
         self.port = 0
         self.listening: list[str] = []
         self.metrics_port: int | None = None

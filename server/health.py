@@ -1,0 +1,66 @@
+"""The gRPC health service (grpc.health.v1.Health), for probes and load balancers.
+
+Not grpc_health's asyncio servicer: its Watch writes to the client while it
+holds the lock that every status change (and the shutdown's NOT_SERVING) waits
+for, so one Watch stream whose client never reads held SIGTERM up for as long
+as the client stayed connected. Here a Watch only waits for a change, never
+while anyone else waits for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+Status = health_pb2.HealthCheckResponse.ServingStatus
+
+
+class Health(health_pb2_grpc.HealthServicer):
+    """Status per service name ("" is the server as a whole), SERVING at first."""
+
+    def __init__(self) -> None:
+        self._status: dict[str, Status] = {"": health_pb2.HealthCheckResponse.SERVING}
+        self._changed = asyncio.Event()  # set, and replaced, on every change
+        self._shutting_down = False
+
+    async def Check(
+        self, request: health_pb2.HealthCheckRequest, context: grpc.aio.ServicerContext
+    ) -> health_pb2.HealthCheckResponse:
+        status = self._status.get(request.service)
+        if status is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no service {request.service!r}")
+        return health_pb2.HealthCheckResponse(status=status)
+
+    async def Watch(
+        self, request: health_pb2.HealthCheckRequest, context: grpc.aio.ServicerContext
+    ) -> None:
+        """The status now, then each change (an unknown service: SERVICE_UNKNOWN
+        until it is set)."""
+        sent: Status | None = None
+        while True:
+            changed = self._changed
+            status = self._status.get(
+                request.service, health_pb2.HealthCheckResponse.SERVICE_UNKNOWN
+            )
+            if status != sent:
+                await context.write(health_pb2.HealthCheckResponse(status=status))
+                sent = status
+            await changed.wait()
+
+    async def set(self, service: str, status: Status) -> None:
+        """Set a service's status; ignored once the server is shutting down."""
+        if not self._shutting_down:
+            self._set(service, status)
+
+    async def enter_graceful_shutdown(self) -> None:
+        """Every service NOT_SERVING, for good."""
+        self._shutting_down = True
+        for service in self._status:
+            self._set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
+
+    def _set(self, service: str, status: Status) -> None:
+        self._status[service] = status
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
