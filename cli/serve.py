@@ -146,6 +146,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "it is closed (default %(default)s)",
     )
     parser.add_argument(
+        "--write-stall-timeout",
+        type=grpc_seconds,
+        default=60.0,
+        help="a Play or Watch stream whose client reads nothing for this many seconds while "
+        "the server waits to write to it is cancelled (default %(default)s)",
+    )
+    parser.add_argument(
         "--max-streams-per-connection",
         type=positive_int,
         default=1000,
@@ -272,6 +279,7 @@ def run(args: argparse.Namespace) -> int:
         keepalive_seconds=args.keepalive_seconds,
         keepalive_timeout=args.keepalive_timeout,
         handshake_timeout=args.handshake_timeout,
+        write_stall_seconds=args.write_stall_timeout,
         max_streams_per_connection=args.max_streams_per_connection,
         max_connections=args.max_connections,
         max_pending_joins_per_address=args.max_pending_joins,

@@ -30,7 +30,13 @@ from server.records import ClockConfig
 from server.registry import MatchRegistry
 from server.retention import Retention, keep_pruning
 from server.seats import MatchLimits
-from server.service import ARENA_SERVICE, PLAY_METHOD, ArenaService
+from server.service import (
+    ARENA_SERVICE,
+    DEFAULT_WRITE_STALL_SECONDS,
+    PLAY_METHOD,
+    ArenaService,
+)
+from server.stalls import StalledWrites
 from server.storage import StoreWorker
 from server.store import MemoryStore, Store
 from server.unexpected import UnexpectedErrorsAreInternal
@@ -70,6 +76,9 @@ class ServerConfig:
     # closed (gRPC alone waited 60 s: connections opened and left silent held
     # their memory, about 11 KB each, for a minute).
     handshake_timeout: float = 20.0
+    # A Play or Watch stream whose write has waited this long for its client
+    # (one that never reads, its HTTP/2 window shut) is cancelled.
+    write_stall_seconds: float = DEFAULT_WRITE_STALL_SECONDS
     # Addresses to listen on (HOST:PORT or unix:PATH); empty: host:port alone.
     listen: tuple[str, ...] = ()
     # Streams one connection may have open at once; a client's further streams
@@ -218,6 +227,7 @@ class SheepfoldServer:
             metrics=self.metrics,
         )
         self.health = Health()
+        self.stalls = StalledWrites(config.write_stall_seconds)
         self.port = 0
         self.listening: list[str] = []
         self.metrics_port: int | None = None
@@ -271,6 +281,7 @@ class SheepfoldServer:
                 default_clock=self.config.default_clock,
                 join_timeout=self.config.join_timeout,
                 max_pending_joins=self.config.max_pending_joins_per_address,
+                stalls=self.stalls,
             ),
             server,
         )
@@ -421,6 +432,7 @@ class SheepfoldServer:
             self._metrics_http.stop()
             self._metrics_http = None
         self._loop_watch.stop()
+        self.stalls.stop()
         self._server = None
         self.log.info("server stopped", reason=reason)
 

@@ -31,6 +31,7 @@ from server.records import (
 from server.registry import REBUILD_ERRORS, LimitReached, MatchRegistry
 from server.seats import JoinError, SeatStream, token_owner
 from server.spectators import replay_for_spectator
+from server.stalls import StalledWrites
 from server.status import abort
 from server.storage import StoreRefused, StoreUnavailable
 from server.streams import StreamClosed
@@ -42,6 +43,9 @@ MAX_LIST_LIMIT = 1_000
 
 ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
 PLAY_METHOD = f"/{ARENA_SERVICE}/Play"
+WATCH_METHOD = f"/{ARENA_SERVICE}/Watch"
+# A Play or Watch stream whose write waits this long for its client is cancelled.
+DEFAULT_WRITE_STALL_SECONDS = 60.0
 
 
 class ArenaService(arena_pb2_grpc.ArenaServicer):
@@ -54,8 +58,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         default_clock: ClockConfig | None = None,
         join_timeout: float = 30.0,
         max_pending_joins: int = 100,
+        stalls: StalledWrites | None = None,
     ) -> None:
         self.registry = registry
+        self.stalls = stalls or StalledWrites(DEFAULT_WRITE_STALL_SECONDS)
         self.join_timeout = join_timeout
         self.pending_joins = PendingJoins(max_pending_joins)
         self._watching: Counter[str] = Counter()
@@ -237,20 +243,27 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         assert held is not None
         await self._refuse_beyond_watch_limit(match_id, held.record.game, context)
         self._watching[match_id] += 1
+        writer = self.stalls.add(WATCH_METHOD)
+        clock = asyncio.get_running_loop().time
         try:
             if live is not None:
                 self._watched[match_id] = live
                 watcher = live.watch(request.from_start)
                 try:
                     async for message in live.spectate(watcher, self._replay_turns, context):
+                        writer.since = clock()
                         yield message
+                        writer.since = None
                 finally:
                     live.unwatch(watcher)
             else:
                 assert stored is not None
                 async for message in self._replayed(stored, request.from_start, context):
+                    writer.since = clock()
                     yield message
+                    writer.since = None
         finally:
+            self.stalls.remove(writer)
             self._watching[match_id] -= 1
             if not self._watching[match_id]:
                 del self._watching[match_id]
@@ -333,14 +346,19 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             match, seat, stream = await self._join(request_iterator, context)
             reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
             get = stream.get
+            writer = self.stalls.add(PLAY_METHOD)
+            clock = asyncio.get_running_loop().time
             try:
                 # The seat's queue drained here, not through `relay`: one generator less
                 # for every message of every decision.
                 while not isinstance(message := await get(), StreamClosed):
+                    writer.since = clock()
                     yield message
+                    writer.since = None
                 if message.code is not None:
                     await abort(context, message.code, message.message)
             finally:
+                self.stalls.remove(writer)
                 reader.cancel()
                 match.leave(seat, stream)
         except PASSED_ON:

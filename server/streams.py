@@ -50,6 +50,11 @@ class Outbound(Generic[M]):
         return True
 
     def close(self, code: grpc.StatusCode | None, message: str) -> None:
+        """End the stream: after what is queued (`code` None), or at once with
+        the error `code`, dropping what is queued (a replaced, flooding or
+        lagging client would only read it to reach the error)."""
+        if code is not None:
+            self._items.clear()
         self._items.append(StreamClosed(code, message))
         self._wake()
 

@@ -4,10 +4,8 @@ the count so far. A bot once wrote 8 MB of such lines in 28 seconds."""
 
 from __future__ import annotations
 
-import logging
 import time
 from collections import Counter
-from collections.abc import Iterator
 
 import grpc
 import pytest
@@ -23,17 +21,6 @@ from tests.raw_stream import RawSeat
 pytestmark = pytest.mark.e2e
 
 TIMES = LOGGED_IN_FULL + 10
-
-
-@pytest.fixture
-def info_lines() -> Iterator[None]:
-    """Info lines pass, whatever level a command run earlier in this process set."""
-    before = structlog.get_config()
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.INFO))
-    try:
-        yield
-    finally:
-        structlog.configure(**before)
 
 
 def test_joins_and_watchers_past_the_first_few_are_not_logged_one_by_one(
