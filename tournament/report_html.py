@@ -48,10 +48,10 @@ def report_fragment(
     parts = [
         '<div class="report">',
         f"<h2>{escape(data['tournament'])}</h2>",
-        f'<div class="meta">{escape(data["game"])}, {data["players"]} player'
+        f'<div class="meta">{escape(data["game"])}, {int(data["players"])} player'
         f"{'s' if data['players'] != 1 else ''} &middot; "
-        f'<span data-games-played="{data["games_played"]}">{data["games_played"]}</span>'
-        f" of {data['games_scheduled']} games played &middot; {escape(data['rating'])}</div>",
+        f'<span data-games-played="{int(data["games_played"])}">{int(data["games_played"])}</span>'
+        f" of {int(data['games_scheduled'])} games played &middot; {escape(data['rating'])}</div>",
         "<h3>Standings</h3>",
         _standings(data),
         _interval_plot(data, solo),
@@ -214,7 +214,8 @@ def _games(games: Sequence[GameRecord], replay_href: Callable[[GameRecord], str]
     rows = []
     for game in reversed(games):
         seats = ", ".join(
-            f"{escape(seat.bot)} {seat.score:g}" + (f" ({seat.failure})" if seat.failure else "")
+            f"{escape(seat.bot)} {seat.score:g}"
+            + (f" ({escape(seat.failure)})" if seat.failure else "")
             for seat in game.seats
         )
         match = escape(game.match_id)

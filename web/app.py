@@ -11,13 +11,14 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import quote
 
 import structlog
 from aiohttp import web
 from sheepfold.v1 import arena_pb2
 
 import games
-from tournament.report_html import report_fragment
 from web import pages, tournaments
 from web.frames import (
     PUBLIC,
@@ -31,17 +32,26 @@ from web.frames import (
 from web.gateway import Gateway, GatewayError
 from web.hub import WatchHub
 from web.limits import IDLE_SECONDS, MAX_CONNECTIONS
+from web.listing import LIMIT, Listing, MatchList
+from web.reports import Report, ReportCache, tournament_url
+from web.responses import (
+    add_security_headers,
+    body_headers,
+    event_frame,
+    open_events,
+    write_event,
+)
 from web.site import BoundedSite
 
-STATIC = Path(__file__).parent / "static"
-LIST_POLL_SECONDS = 1.0
+STATIC = (Path(__file__).parent / "static").resolve()
 MATCH_INFO_SECONDS = 0.5  # a running match's GetMatch answer reused for page loads
-SETTLED_KEPT = 2000  # finished matches' list entries and GetMatch answers kept
+SETTLED_KEPT = 2000  # finished matches' GetMatch answers kept
 MAX_RENDERS_WAITING = 32  # different replays asked for and not yet rendered; more: 503
 SEND_PIECE = 256 * 1024  # a larger body is written in pieces of this size
 SEND_SECONDS = 120.0  # a client still reading a large body after this is dropped
 _SETTLED = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
 log = structlog.get_logger("sheepfold.web")
+T = TypeVar("T")
 
 
 @dataclass
@@ -75,12 +85,10 @@ class State:
     # from the event loop (which may also run the game server), not even its
     # interpreter lock; one replay at a time. Started on the first replay.
     renderer: ProcessPoolExecutor | None = None
-    # The matches list, per game filter: (loop time, JSON bytes). Every open list
-    # page shares one ListMatches a second.
-    listings: dict[str, tuple[float, bytes]] = field(default_factory=dict)
-    # A match that is over never changes: its JSON is built once, not once a
-    # second (a list of 200 matches took the loop ~15 ms each time).
-    settled: OrderedDict[str, bytes] = field(default_factory=OrderedDict)
+    # The matches list: every open list page shares one ListMatches a second.
+    matches: MatchList = field(init=False)
+    # Tournament reports, built in the replay process once per change.
+    reports: ReportCache = field(init=False)
 
     # GetMatch answers for page loads: a match that is over never changes; a
     # running one's is reused for MATCH_INFO_SECONDS (the live stream brings
@@ -88,6 +96,10 @@ class State:
     infos: OrderedDict[str, tuple[float, arena_pb2.MatchInfo]] = field(default_factory=OrderedDict)
 
     info_seconds: float = MATCH_INFO_SECONDS
+
+    def __post_init__(self) -> None:
+        self.matches = MatchList(self.gateway.matches)
+        self.reports = ReportCache(self.in_pool)
 
     async def match_info(self, match_id: str, max_age: float | None = None) -> arena_pb2.MatchInfo:
         now = asyncio.get_running_loop().time()
@@ -110,24 +122,19 @@ class State:
             )
         return self.renderer
 
-    async def listing(self, game: str) -> bytes:
-        now = asyncio.get_running_loop().time()
-        cached = self.listings.get(game)
-        if cached is not None and now - cached[0] < LIST_POLL_SECONDS:
-            return cached[1]
-        parts = []
-        for info in await self.gateway.matches(game):
-            part = self.settled.get(info.match_id)
-            if part is None:
-                part = json.dumps(match_info_dict(info), separators=(",", ":")).encode()
-                if info.status in _SETTLED:
-                    self.settled[info.match_id] = part
-                    if len(self.settled) > SETTLED_KEPT:
-                        self.settled.popitem(last=False)
-            parts.append(part)
-        payload = b"[" + b",".join(parts) + b"]"
-        self.listings[game] = (now, payload)
-        return payload
+    async def in_pool(self, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)` in the replay process (started on first use; a
+        killed one is replaced at the next call)."""
+        renderer = self.render()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(renderer, function, *args)
+        except BrokenProcessPool:
+            # Killed (out of memory, say): the next call starts a new process.
+            if self.renderer is renderer:
+                self.renderer = None
+            renderer.shutdown(wait=False, cancel_futures=True)
+            log.warning("the replay process ended unexpectedly; starting another")
+            raise GatewayError(500, "the replay process ended unexpectedly: try again") from None
 
 
 STATE = web.AppKey("state", State)
@@ -138,7 +145,7 @@ def build_app(config: WebConfig) -> web.Application:
 
     async def start(app: web.Application) -> None:
         gateway = Gateway(config.server, admin_token=config.admin_token)
-        app[STATE] = State(config, gateway, WatchHub(gateway.watch))
+        app[STATE] = State(config, gateway, WatchHub(gateway.watch, frame=event_frame))
 
     async def stop(app: web.Application) -> None:
         await app[STATE].hub.close()
@@ -149,6 +156,7 @@ def build_app(config: WebConfig) -> web.Application:
             renderer, app[STATE].renderer = app[STATE].renderer, None
             await asyncio.to_thread(renderer.shutdown, wait=True, cancel_futures=True)
 
+    app.on_response_prepare.append(add_security_headers)
     app.on_startup.append(start)
     app.on_cleanup.append(stop)
     app.router.add_get("/", matches_page)
@@ -163,7 +171,7 @@ def build_app(config: WebConfig) -> web.Application:
     app.router.add_get("/tournaments/{db}/{name}/fragment", tournament_fragment)
     app.router.add_get("/tournaments/{db}/{name}/match/{match_id}", tournament_match_page)
     app.router.add_get("/api/tournaments/{db}/{name}/match/{match_id}/frames", tournament_frames)
-    app.router.add_static("/static", STATIC)
+    app.router.add_get("/static/{path:.+}", static_file)
     return app
 
 
@@ -215,12 +223,22 @@ def _html(text: str) -> web.Response:
     return web.Response(text=text, content_type="text/html")
 
 
+async def static_file(request: web.Request) -> web.FileResponse:
+    """A file of web/static/, or the 404 page (aiohttp's own static route
+    answered an empty application/octet-stream)."""
+    relative = request.match_info["path"]
+    path = (STATIC / relative).resolve()
+    if not path.is_relative_to(STATIC) or not path.is_file():
+        raise _fail(404, f"no file {relative[:80]!r} in the viewer's static files")
+    return web.FileResponse(path)
+
+
 # ---------------------------------------------------------------- matches
 
 
 async def matches_page(request: web.Request) -> web.Response:
     state = request.app[STATE]
-    return _html(pages.matches_page(await state.gateway.games()))
+    return _html(pages.matches_page(await state.gateway.games(), LIMIT))
 
 
 def _game_query(request: web.Request) -> str:
@@ -232,37 +250,34 @@ def _game_query(request: web.Request) -> str:
 
 
 async def matches_json(request: web.Request) -> web.Response:
-    state = request.app[STATE]
-    body = await state.listing(_game_query(request))
-    return web.Response(body=body, content_type="application/json")
+    listing = await request.app[STATE].matches.get(_game_query(request))
+    body, headers = body_headers(request, listing.plain, listing.gzipped, "application/json")
+    return web.Response(body=body, headers=headers)
 
 
 async def matches_events(request: web.Request) -> web.StreamResponse:
-    """The matches list, sent again whenever it changes."""
+    """The matches list, sent again whenever it changes; a client that does
+    not take an update in time is dropped."""
     state = request.app[STATE]
     game = _game_query(request)
-    response = await _sse(request)
-    last = b""
-    while True:
-        try:
-            payload = await state.listing(game)
-        except GatewayError as error:
-            payload = json.dumps({"error": error.message}).encode()
-        if payload != last:
-            last = payload
-            await response.write(b"data: " + payload + b"\n\n")
-        await asyncio.sleep(LIST_POLL_SECONDS)
-
-
-async def _sse(request: web.Request) -> web.StreamResponse:
-    response = web.StreamResponse(
-        headers={
-            "Content-Type": "text/event-stream",
-            "Cache-Control": "no-cache",
-            "X-Accel-Buffering": "no",
-        }
-    )
-    await response.prepare(request)
+    response = await open_events(request)
+    last: Listing | bytes | None = None
+    try:
+        while True:
+            frame: bytes | None = None
+            try:
+                listing = await state.matches.get(game)
+                if listing is not last:  # the same object while the list is unchanged
+                    last, frame = listing, listing.event
+            except GatewayError as error:
+                failed = event_frame(json.dumps({"error": error.message}).encode())
+                if failed != last:
+                    last = frame = failed
+            if frame is not None:
+                await write_event(request, response, frame)
+            await asyncio.sleep(state.matches.poll_seconds)
+    except ConnectionResetError:
+        pass
     return response
 
 
@@ -283,8 +298,9 @@ async def match_page(request: web.Request) -> web.Response:
     data = match_info_dict(info)
     boot = {
         **data,
-        "frames_url": f"/api/match/{info.match_id}/frames",
-        "live_url": f"/api/match/{info.match_id}/live",
+        "frames_url": f"/api/match/{quote(info.match_id, safe='')}/frames",
+        "live_url": f"/api/match/{quote(info.match_id, safe='')}/live",
+        "info_url": f"/api/match/{quote(info.match_id, safe='')}",
         "move": _move_query(request, info.moves),
     }
     return _html(pages.match_page(boot))
@@ -338,11 +354,7 @@ async def _frames_response(
         frames = await asyncio.shield(rendering)
     if key in state.cache:  # others may have pushed it out meanwhile
         state.cache.move_to_end(key)
-    headers = {"Content-Type": "application/json"}
-    body = frames.plain
-    if "gzip" in request.headers.get("Accept-Encoding", ""):
-        headers["Content-Encoding"] = "gzip"
-        body = frames.gzipped
+    body, headers = body_headers(request, frames.plain, frames.gzipped, "application/json")
     return await _send(request, body, headers)
 
 
@@ -388,20 +400,10 @@ async def _load_and_render(
 
 
 async def _render(state: State, replay: arena_pb2.Replay, view: int | str) -> _Frames:
-    renderer = state.render()
     try:
-        plain, gzipped = await asyncio.get_running_loop().run_in_executor(
-            renderer, render_json, replay.SerializeToString(), view
-        )
+        plain, gzipped = await state.in_pool(render_json, replay.SerializeToString(), view)
     except ValueError as error:
         raise GatewayError(500, str(error)) from None
-    except BrokenProcessPool:
-        # Killed (out of memory, say): the next replay starts a new process.
-        if state.renderer is renderer:
-            state.renderer = None
-        renderer.shutdown(wait=False, cancel_futures=True)
-        log.warning("the replay process ended unexpectedly; starting another")
-        raise GatewayError(500, "the replay process ended unexpectedly: try again") from None
     return _Frames(plain, gzipped)
 
 
@@ -419,16 +421,16 @@ async def match_live(request: web.Request) -> web.StreamResponse:
     if not state.hub.following(match_id):
         info = await state.match_info(match_id, max_age=0)  # a clear 404 before the stream
         over = info.status in _SETTLED
-    response = await _sse(request)
+    response = await open_events(request)
     if over:
         # It ended before the page opened its stream: the page shows the replay
         # (watching it would make the game server rebuild the whole match).
         await response.write(b'event: end\ndata: {"over":true}\n\n')
         return response
     try:
-        async for batch in state.hub.subscribe(match_id):
-            await response.write(b"data: " + batch + b"\n\n")
-        await response.write(b"event: end\ndata: {}\n\n")
+        async for frame in state.hub.subscribe(match_id):  # each an event, built once
+            await write_event(request, response, frame)
+        await write_event(request, response, b"event: end\ndata: {}\n\n")
     except ConnectionResetError:
         pass
     return response
@@ -445,63 +447,66 @@ def _database(request: web.Request) -> Path:
     return dbs[int(raw)]
 
 
-async def _tournament(request: web.Request) -> tournaments.TournamentView:
+async def _report(request: web.Request) -> Report:
     path = _database(request)
-    name = request.match_info["name"]
     try:
-        return await asyncio.get_running_loop().run_in_executor(None, tournaments.load, path, name)
+        return await request.app[STATE].reports.get(
+            int(request.match_info["db"]), path, request.match_info["name"]
+        )
     except tournaments.NotATournamentDb as error:
         raise _fail(400, str(error)) from None
     except LookupError as error:
         raise _fail(404, str(error)) from None
 
 
-async def tournaments_page(request: web.Request) -> web.Response:
-    entries = []
-    for index, path in enumerate(request.app[STATE].config.tournament_dbs):
-        try:
-            found = tournaments.list_tournaments(path)
-        except tournaments.NotATournamentDb as error:
-            entries.append({"index": index, "path": str(path), "error": str(error)})
-            continue
-        entries.append(
+def _listed(index: int, path: Path) -> dict[str, Any]:
+    """One database's tournaments for the list page (named by its file alone)."""
+    try:
+        found = tournaments.list_tournaments(path)
+    except tournaments.NotATournamentDb as error:
+        return {"index": index, "file": path.name, "error": str(error)}
+    return {
+        "index": index,
+        "file": path.name,
+        "tournaments": [
             {
-                "index": index,
-                "path": str(path),
-                "tournaments": [
-                    {"name": t.name, "game": t.game, "players": t.players, "scheduled": t.scheduled}
-                    for t in found
-                ],
+                "name": t.name,
+                "href": tournament_url(index, t.name),
+                "game": t.game,
+                "players": t.players,
+                "scheduled": t.scheduled,
             }
-        )
+            for t in found
+        ],
+    }
+
+
+async def tournaments_page(request: web.Request) -> web.Response:
+    dbs = request.app[STATE].config.tournament_dbs
+    entries = [await asyncio.to_thread(_listed, index, path) for index, path in enumerate(dbs)]
     return _html(pages.tournaments_page(entries))
 
 
-def _fragment(request: web.Request, view: tournaments.TournamentView) -> str:
-    db = request.match_info["db"]
-    name = request.match_info["name"]
-    return report_fragment(
-        view.report,
-        view.games,
-        replay_href=lambda game: f"/tournaments/{db}/{name}/match/{game.match_id}",
-    )
-
-
 async def tournament_page(request: web.Request) -> web.Response:
-    view = await _tournament(request)
-    boot = {
-        "running": view.running,
-        "fragment_url": f"/tournaments/{request.match_info['db']}/{request.match_info['name']}"
-        "/fragment",
-    }
-    return _html(pages.tournament_page(view.record.name, _fragment(request, view), boot))
+    report = await _report(request)
+    url = tournament_url(int(request.match_info["db"]), request.match_info["name"])
+    boot = {"running": report.running, "fragment_url": f"{url}/fragment", "etag": report.etag}
+    return _html(pages.tournament_page(report.title, report.fragment, boot))
 
 
 async def tournament_fragment(request: web.Request) -> web.Response:
-    view = await _tournament(request)
-    response = _html(_fragment(request, view))
-    response.headers["X-Tournament-Running"] = "1" if view.running else "0"
-    return response
+    """The report alone, for the page to swap in; an unchanged one is a 304
+    (the page sends the ETag it holds)."""
+    report = await _report(request)
+    headers = {
+        "ETag": report.etag,
+        "Cache-Control": "no-cache",
+        "X-Tournament-Running": "1" if report.running else "0",
+    }
+    if report.etag in request.headers.get("If-None-Match", ""):
+        return web.Response(status=304, headers=headers)
+    body, more = body_headers(request, report.plain, report.gzipped, "text/html; charset=utf-8")
+    return web.Response(body=body, headers={**headers, **more})
 
 
 async def _tournament_replay(request: web.Request) -> arena_pb2.Replay:
@@ -532,6 +537,7 @@ async def _tournament_replay(request: web.Request) -> arena_pb2.Replay:
 async def tournament_match_page(request: web.Request) -> web.Response:
     replay = await _tournament_replay(request)
     db, name, match_id = (request.match_info[k] for k in ("db", "name", "match_id"))
+    base = tournament_url(int(db), name)
     boot = {
         "match_id": match_id,
         "game": replay.game,
@@ -539,7 +545,7 @@ async def tournament_match_page(request: web.Request) -> web.Response:
         "players": replay.players,
         "status": "finished",
         "moves": len(replay.actions),
-        "frames_url": f"/api/tournaments/{db}/{name}/match/{match_id}/frames",
+        "frames_url": f"/api{base}/match/{quote(match_id, safe='')}/frames",
         "live_url": None,
         "clock": {},
         "move": _move_query(request, len(replay.actions)),

@@ -39,9 +39,16 @@ class _Feed:
 
 
 class WatchHub:
-    def __init__(self, open_stream: Callable[[str], Any], flush_seconds: float = 0.1) -> None:
-        """`open_stream(match_id)` starts a Watch call (from the latest snapshot)."""
+    def __init__(
+        self,
+        open_stream: Callable[[str], Any],
+        flush_seconds: float = 0.1,
+        frame: Callable[[bytes], bytes] = bytes,
+    ) -> None:
+        """`open_stream(match_id)` starts a Watch call (from the latest snapshot);
+        `frame` wraps each batch once for every page (as a Server-Sent Event, say)."""
         self._open_stream = open_stream
+        self._frame = frame
         self._feeds: dict[str, _Feed] = {}
         self.flush_seconds = flush_seconds
 
@@ -55,7 +62,8 @@ class WatchHub:
         return len(feed.queues) if feed else 0
 
     async def subscribe(self, match_id: str) -> AsyncIterator[bytes]:
-        """Batches for one page, each a JSON array of Watch items: the latest
+        """Batches for one page, each a JSON array of Watch items (framed once
+        for every page by `frame`): the latest
         snapshot first, then what arrives; ends after the match's result or a
         stream error (then the last item is {"kind": "error", ...})."""
         feed = self._feeds.get(match_id)
@@ -69,7 +77,7 @@ class WatchHub:
         feed.queues.add(queue)
         try:
             if backlog:
-                yield b"[" + b",".join(backlog) + b"]"
+                yield self._frame(b"[" + b",".join(backlog) + b"]")
             if feed.done and queue.empty():
                 return
             while True:
@@ -117,12 +125,11 @@ class WatchHub:
                 self.flush_seconds, self._flush, feed
             )
 
-    @staticmethod
-    def _flush(feed: _Feed) -> None:
+    def _flush(self, feed: _Feed) -> None:
         feed.flush = None
         if not feed.pending:
             return
-        batch = b"[" + b",".join(feed.pending) + b"]"
+        batch = self._frame(b"[" + b",".join(feed.pending) + b"]")
         feed.pending.clear()
         for queue in feed.queues:
             queue.put_nowait(batch)

@@ -33,16 +33,19 @@ def _layout(title: str, body: str, script: str = "", data: dict[str, Any] | None
 """
 
 
-def matches_page(games: list[dict[str, str]]) -> str:
+def matches_page(games: list[dict[str, str]], limit: int) -> str:
     options = "".join(
         f'<option value="{escape(g["name"])}">{escape(g["title"])}</option>' for g in games
     )
     body = f"""<h1>Matches</h1>
 <div class="filters"><label>game <select id="game-filter"><option value="">every game</option>
 {options}</select></label> <span id="list-status" class="muted"></span></div>
-<h2>Live</h2><table class="matches" id="live"><tbody></tbody></table>
-<h2>Finished</h2><table class="matches" id="finished"><tbody></tbody></table>"""
-    return _layout("Matches", body, "matches.js", {"games": games})
+<p id="capped" class="notice" hidden></p>
+<h2>Live</h2><div class="table-scroll"><table class="matches" id="live"><tbody></tbody>
+</table></div>
+<h2>Finished</h2><div class="table-scroll"><table class="matches" id="finished"><tbody></tbody>
+</table></div>"""
+    return _layout("Matches", body, "matches.js", {"games": games, "limit": limit})
 
 
 def match_page(boot: dict[str, Any]) -> str:
@@ -84,16 +87,16 @@ def tournaments_page(entries: list[dict[str, Any]]) -> str:
     for entry in entries:
         if entry.get("error"):
             rows.append(
-                f"<li><code>{escape(entry['path'])}</code>: "
+                f"<li><code>{escape(entry['file'])}</code>: "
                 f'<span class="error">{escape(entry["error"])}</span></li>'
             )
             continue
         for t in entry["tournaments"]:
             rows.append(
-                f'<li><a href="/tournaments/{entry["index"]}/{escape(t["name"])}">'
+                f'<li><a href="{escape(t["href"])}">'
                 f"{escape(t['name'])}</a> · {escape(t['game'])}, {t['players']} players, "
                 f"{t['scheduled']} games scheduled "
-                f'<span class="muted">({escape(entry["path"])})</span></li>'
+                f'<span class="muted">({escape(entry["file"])})</span></li>'
             )
     if not entries:
         rows.append(
@@ -105,7 +108,10 @@ def tournaments_page(entries: list[dict[str, Any]]) -> str:
 
 
 def tournament_page(title: str, fragment: str, boot: dict[str, Any]) -> str:
-    body = f'<div id="report" data-running="{str(boot["running"]).lower()}">{fragment}</div>'
+    body = (
+        f'<div id="report" class="report-scroll" data-running="{str(boot["running"]).lower()}">'
+        f"{fragment}</div>"
+    )
     return _layout(title, body, "tournament.js", boot)
 
 

@@ -21,8 +21,9 @@ class NotATournamentDb(ValueError):
 def check_database(path: Path) -> None:
     """Raise NotATournamentDb unless `path` is a tournament database (read-only check:
     opening a Store would create the tables in any SQLite file)."""
+    # Named by the file alone: visitors see these messages, not the server's folders.
     if not path.is_file():
-        raise NotATournamentDb(f"{path} does not exist")
+        raise NotATournamentDb(f"{path.name} does not exist")
     try:
         connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10.0)
         try:
@@ -32,9 +33,9 @@ def check_database(path: Path) -> None:
         finally:
             connection.close()
     except sqlite3.Error as error:
-        raise NotATournamentDb(f"{path} is not a SQLite database ({error})") from None
+        raise NotATournamentDb(f"{path.name} is not a SQLite database ({error})") from None
     if row is None:
-        raise NotATournamentDb(f"{path} is a SQLite file but not a tournament database")
+        raise NotATournamentDb(f"{path.name} is a SQLite file but not a tournament database")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +63,35 @@ def load(path: Path, name: str, samples: int = 200) -> TournamentView:
         try:
             record = store.tournament(name)
         except StoreError as error:
-            raise LookupError(str(error)) from None
+            raise LookupError(str(error).replace(str(path), path.name)) from None
         games = store.games(record.id)
     data = report_data(record, games, samples=samples)
     return TournamentView(record, games, data)
+
+
+def change_marker(path: Path, name: str) -> tuple[float, int, int, int]:
+    """What changes whenever the tournament's report would: its update time,
+    games scheduled, games stored and the newest game's row (read-only, cheap:
+    no games are read)."""
+    check_database(path)
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10.0)
+    try:
+        row = connection.execute(
+            "SELECT id, updated_at, scheduled FROM tournaments WHERE name = ?", (name,)
+        ).fetchone()
+        if row is None:
+            names = [n for (n,) in connection.execute("SELECT name FROM tournaments ORDER BY id")]
+            raise LookupError(
+                f"no tournament {name!r} in {path.name} (it holds: {', '.join(names)})"
+            )
+        count, newest = connection.execute(
+            "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM games WHERE tournament_id = ?", (row[0],)
+        ).fetchone()
+    except sqlite3.Error as error:
+        raise NotATournamentDb(f"{path.name} could not be read ({error})") from None
+    finally:
+        connection.close()
+    return float(row[1]), int(row[2]), int(count), int(newest)
 
 
 def stored_replay(path: Path, match_id: str) -> arena_pb2.Replay | None:

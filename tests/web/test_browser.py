@@ -103,7 +103,7 @@ def test_play_steps_through_the_moves_and_pause_stops(showcase: Showcase, page: 
     wait_for_move(page, 0)
     page.select_option("#speed", "10")
     page.click("#play")
-    page.wait_for_function("+document.getElementById('board').dataset.move >= 3")
+    page.wait_for_function("() => +document.getElementById('board').dataset.move >= 3")
     page.click("#play")  # pause
     assert page.inner_text("#play") == "play"
     paused = page.get_attribute("#board", "data-move")
@@ -129,7 +129,7 @@ def test_live_match_grows_and_holds_no_hidden_card(
     page.wait_for_selector("#board[data-move]")
     first = int(page.get_attribute("#board", "data-move"))
     page.wait_for_function(
-        f"+document.getElementById('board').dataset.move > {first}", timeout=15_000
+        f"() => +document.getElementById('board').dataset.move > {first}", timeout=15_000
     )
     save_screenshot(page, f"{game}-live")
     held = page.evaluate("JSON.stringify(window.sheepfold.frames)")

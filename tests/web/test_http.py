@@ -101,7 +101,7 @@ def test_an_unknown_game_filter_is_a_400_and_adds_no_cached_list(showcase: Showc
         assert_clear_error(status, body, 400, "unknown game")
     status, _, body = get(f"{showcase.url}/api/matches/events?game=nonsense")
     assert_clear_error(status, body, 400, "unknown game")
-    assert not any(key.startswith("nonsense") for key in state.listings)
+    assert not any(key.startswith("nonsense") for key in state.matches.cached)
     status, _, body = get(f"{showcase.url}/api/matches?game=sheep-n-sheep")
     assert status == 200 and all(m["game"] == "sheep-n-sheep" for m in json.loads(body))
 

@@ -54,3 +54,24 @@ def test_columns_added_to_the_report_show_in_the_html() -> None:
     html = report_page(data, games)
     assert data.get("openskill"), "3-player reports carry OpenSkill ratings"
     assert "OS mu" in html and html.count('<tr data-bot="') == 3
+
+
+def test_text_from_the_database_is_escaped() -> None:
+    """A bot's failure (its own error text, stored as it was) is shown as text:
+    the web page sets the report with innerHTML, so markup in it would run."""
+    hostile = '<img src=x onerror="alert(1)">'
+    played = GameRecord(
+        key="<b>k</b>", match_id="m<1>", seed=1, group=0, rotation=0,
+        seats=(
+            SeatRecord("a<i>", 1.0, 1, 1, 0, False, hostile),
+            SeatRecord("b", 0.0, 2, 2, 0, True, hostile),
+        ),
+        end_reason="<script>x</script>", details_json="{}", duration_seconds=1.0,
+        finished_at=1.0,
+    )  # fmt: skip
+    games = [played]
+    data = report_data(record(2, ["a<i>", "b"]), games, samples=20)
+    html = report_page(data, games)
+    assert "<img" not in html and "<script>" not in html and "<b>" not in html
+    assert "<i>" not in html and "m<1>" not in html
+    assert "(&lt;img src=x onerror=&quot;alert(1)&quot;&gt;)" in html

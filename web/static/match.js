@@ -16,7 +16,11 @@ const model = {
   result: boot.result || null,
   status: boot.status,
   playing: null,
-  decisionStarted: performance.now(),
+  // The live stream: open, or being retried after it failed.
+  connected: false,
+  // When this page saw the move that opened the current decision (null: the
+  // decision was already open when the stream started, so its start is unknown).
+  decisionSeen: null,
 };
 window.sheepfold = model; // for tests and the curious: everything the page holds
 
@@ -46,8 +50,11 @@ function draw() {
   const slider = $("slider");
   slider.max = String(last);
   slider.value = String(model.index);
-  $("status").textContent = model.status;
-  $("status").dataset.status = model.status;
+  // A live page that lost its stream does not know the match is still running.
+  const shown = model.live && !model.connected && document.body.dataset.stream === "retrying"
+    ? "reconnecting" : model.status;
+  $("status").textContent = shown;
+  $("status").dataset.status = shown;
   document.body.dataset.status = model.status;
   $("follow-wrap").hidden = !model.live;
   $("view-wrap").hidden = model.live;
@@ -139,16 +146,26 @@ function drawPrivate(frame) {
 
 // ------------------------------------------------------------ clock
 
+// Timed by this page from the moment it saw the move that opened the decision
+// (the server sends no clock), and shown only while a decision is open: the
+// stream is up, the match running and someone to move.
 function tickClock() {
   const clock = $("clock");
-  const per = boot.clock && boot.clock.decision_seconds ? boot.clock.decision_seconds : 10;
-  if (model.live && model.status !== "finished") {
-    const spent = (performance.now() - model.decisionStarted) / 1000;
-    clock.textContent = `decision clock: ${spent.toFixed(1)} s of ${per} s`;
-    clock.dataset.seconds = spent.toFixed(1);
+  const per = boot.clock && boot.clock.decision_seconds ? boot.clock.decision_seconds : null;
+  const last = model.frames[model.frames.length - 1];
+  const open = model.live && model.connected && model.status === "running" && last
+    && last.to_move !== null && last.to_move !== undefined;
+  const limit = per ? ` (limit ${per} s)` : "";
+  if (!open) {
+    clock.textContent = !model.live && per ? `clock: ${per} s per decision` : "";
+    delete clock.dataset.seconds;
+  } else if (model.decisionSeen === null) {
+    clock.textContent = `seat ${last.to_move} is deciding${limit}`;
+    delete clock.dataset.seconds;
   } else {
-    clock.textContent = boot.clock && boot.clock.decision_seconds
-      ? `clock: ${boot.clock.decision_seconds} s per decision` : "";
+    const spent = (performance.now() - model.decisionSeen) / 1000;
+    clock.textContent = `seat ${last.to_move} deciding for ${spent.toFixed(1)} s${limit}, as this page saw it`;
+    clock.dataset.seconds = spent.toFixed(1);
   }
 }
 setInterval(tickClock, 200);
@@ -195,20 +212,38 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === " ") { e.preventDefault(); play(); }
 });
 
+// Frames are found by their move number: a page that followed a match live
+// holds the moves from when it opened, so positions are not move numbers.
+function indexOfMove(move) {
+  return model.frames.findIndex((frame) => frame.move === move);
+}
+
+function goMove(move, fromUser = true) {
+  const index = indexOfMove(move);
+  if (index >= 0) go(index, fromUser);
+}
+
 function moveFromHash() {
   const match = /^#move=(.*)$/.exec(location.hash);
   if (!match) return null;
-  const last = model.frames.length - 1;
-  if (!/^\d+$/.test(match[1]) || Number(match[1]) > last) {
-    notice(`There is no move "${decodeURIComponent(match[1])}" in this match: its moves are 0 to ${last}.`);
+  let asked = match[1];
+  try {
+    asked = decodeURIComponent(asked);
+  } catch {
+    // "%zz" is no move either: said below, as any other.
+  }
+  const first = model.frames.length ? model.frames[0].move : 0;
+  const last = model.frames.length ? model.frames[model.frames.length - 1].move : 0;
+  if (!/^\d+$/.test(asked) || indexOfMove(Number(asked)) < 0) {
+    notice(`There is no move "${asked}" in this match: its moves are ${first} to ${last}.`);
     return null;
   }
   notice("");
-  return Number(match[1]);
+  return Number(asked);
 }
 window.addEventListener("hashchange", () => {
   const move = moveFromHash();
-  if (move !== null && move !== model.index) go(move, false);
+  if (move !== null && move !== model.frames[model.index]?.move) goMove(move, false);
 });
 
 // ------------------------------------------------------------ views
@@ -225,43 +260,81 @@ function fillViews() {
   };
 }
 
+// Every frame of the finished match in `view`, staying at the move shown.
 async function loadFrames(view) {
-  const response = await fetch(`${boot.frames_url}?view=${encodeURIComponent(view)}`);
-  const data = await response.json();
+  const shown = model.frames.length ? model.frames[model.index].move : null;
+  let data = null;
+  let response = null;
+  try {
+    response = await fetch(`${boot.frames_url}?view=${encodeURIComponent(view)}`);
+    data = await response.json();
+  } catch {
+    notice(`Could not load the ${view} view: the viewer does not answer.`);
+    return false;
+  }
   if (!response.ok) {
     notice(data.error || `could not load the ${view} view`);
-    return;
+    return false;
   }
   model.frames = data.frames;
   model.view = view;
   model.result = data.result || model.result;
   board.dataset.frames = model.frames.length;
+  if (shown !== null && indexOfMove(shown) >= 0) model.index = indexOfMove(shown);
   render();
+  return true;
 }
 
 // ------------------------------------------------------------ live
+
+// Waits between attempts; a test may set its own before the page loads.
+const RETRY_SECONDS = window.sheepfoldRetrySeconds || [1, 2, 4, 8, 15, 30];
+let retries = 0;
+
+// The match is over: the page becomes its replay, at the move it showed.
+async function showReplay() {
+  model.live = false;
+  model.connected = false;
+  fillViews();
+  render();
+  if (!(await loadFrames("public"))) return;
+  if (model.frames.length) go(model.index, false);
+}
 
 function follow() {
   const source = new EventSource(boot.live_url);
   let events = [];
   let previousToMove = null;
+  let first = true; // the first snapshot of a stream: its decision opened before
+  let failed = null;
+  source.onopen = () => {
+    model.connected = true;
+    document.body.dataset.stream = "open";
+  };
   source.onmessage = (message) => {
     const batch = JSON.parse(message.data);
+    retries = 0;
+    model.connected = true;
     for (const item of batch) {
       if (item.kind === "event") events.push({ text: item.text, to: null });
       else if (item.kind === "snapshot") {
-        model.frames.push({
+        const known = indexOfMove(item.move);
+        const frame = {
           move: item.move, seat: item.move ? previousToMove : null, label: "", forced: "",
           to_move: item.to_move, observation: item.observation, events,
-        });
+        };
+        if (known >= 0) model.frames[known] = frame; // a reconnected stream starts again here
+        else model.frames.push(frame);
+        if (!first && model.status === "waiting") model.status = "running"; // a move was played
+        model.decisionSeen = first ? null : performance.now();
+        first = false;
         previousToMove = item.to_move;
         events = [];
-        model.decisionStarted = performance.now();
       } else if (item.kind === "result") {
         model.result = item.result;
         model.status = "finished";
       } else if (item.kind === "error") {
-        notice(`The live stream ended: ${item.message}`);
+        failed = item.message || item.code;
       }
     }
     board.dataset.frames = model.frames.length;
@@ -270,24 +343,62 @@ function follow() {
   };
   source.addEventListener("end", async (message) => {
     source.close();
-    if (model.status !== "finished" && JSON.parse(message.data || "{}").over) {
-      // The match ended before this page could follow it: show its replay.
+    if (model.status === "finished" || JSON.parse(message.data || "{}").over) {
       model.status = "finished";
-      model.live = false;
-      fillViews();
-      await loadFrames("public");
+      notice("");
+      await showReplay();
       return;
     }
-    if (model.status === "finished") {
-      model.live = false;
-      fillViews();
-      render();
-    }
+    lost(failed || "the stream ended before the match did");
   });
   source.onerror = () => {
-    if (model.status !== "finished") notice("Lost the live stream; reload the page to reconnect.");
     source.close();
+    if (model.live) lost("the viewer does not answer");
   };
+}
+
+// The stream failed (a server restarting, say): try again, waiting longer
+// each time, and ask the viewer where the match is first.
+function lost(reason) {
+  model.connected = false;
+  document.body.dataset.stream = "retrying";
+  const wait = RETRY_SECONDS[Math.min(retries, RETRY_SECONDS.length - 1)];
+  retries += 1;
+  notice(`The live stream ended: ${reason}. Reconnecting in ${wait} s.`);
+  render();
+  setTimeout(reconnect, wait * 1000);
+}
+
+async function reconnect() {
+  let info = null;
+  try {
+    const response = await fetch(boot.info_url, { cache: "no-store" });
+    info = response.ok ? await response.json() : null;
+    if (!response.ok && response.status < 500) {
+      // The match is gone (a restarted server forgets it): nothing to follow.
+      const data = await response.json().catch(() => ({}));
+      model.live = false;
+      model.status = "gone";
+      notice(`The match can no longer be followed: ${data.error || response.statusText}.`);
+      render();
+      return;
+    }
+  } catch {
+    info = null;
+  }
+  if (!info) return lost("the viewer or the game server does not answer");
+  notice("");
+  model.status = info.status;
+  if (info.status === "finished") {
+    model.result = info.result || model.result;
+    await showReplay();
+  } else if (info.status === "running" || info.status === "waiting") {
+    follow();
+  } else {
+    model.live = false;
+    notice(`The match ended without a result (${info.status}).`);
+    render();
+  }
 }
 
 if (model.live) {
@@ -297,6 +408,6 @@ if (model.live) {
   await loadFrames("public");
   const fromHash = moveFromHash();
   const start = fromHash !== null ? fromHash : boot.move !== null && boot.move !== undefined ? boot.move : 0;
-  go(start, false);
+  goMove(start, false);
 }
 tickClock();

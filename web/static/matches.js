@@ -2,7 +2,9 @@
 // Server-Sent Events (the viewer sends the list again whenever it changes).
 import { h, seatColour } from "./svg.js";
 
+const boot = JSON.parse(document.getElementById("boot").textContent);
 const filter = document.getElementById("game-filter");
+const capped = document.getElementById("capped");
 const status = document.getElementById("list-status");
 let source = null;
 
@@ -15,9 +17,9 @@ function row(m) {
     : m.to_move !== null && m.to_move !== undefined ? `seat ${m.to_move} to move` : "";
   return h("tr", { "data-match-id": m.match_id, "data-game": m.game, "data-status": m.status },
     h("td", {}, h("a", { href: `/match/${encodeURIComponent(m.match_id)}` }, m.match_id)),
-    h("td", {}, m.title), h("td", {}, `${m.players} players`),
+    h("td", {}, m.title), h("td", { class: "players" }, `${m.players} players`),
     h("td", {}, h("span", { class: `badge ${m.status}` }, m.status)),
-    h("td", {}, `${m.moves} moves`), h("td", {}, result), h("td", { class: "muted" }, when));
+    h("td", {}, `${m.moves} moves`), h("td", {}, result), h("td", { class: "muted when" }, when));
 }
 
 function show(matches) {
@@ -33,6 +35,9 @@ function show(matches) {
   };
   fill("live", live, "no live match");
   fill("finished", done, "no finished match");
+  // The viewer lists the newest `limit` matches only: say so rather than look complete.
+  capped.hidden = matches.length < boot.limit;
+  capped.textContent = capped.hidden ? "" : `Showing the newest ${boot.limit} matches; older ones are not listed.`;
   status.textContent = `updated ${new Date().toLocaleTimeString()}`;
 }
 

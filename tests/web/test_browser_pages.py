@@ -1,0 +1,150 @@
+"""The viewer in headless Chromium, beyond drawing the games: a phone-size
+window, odd move links, a match that ends while watched, and a live stream
+that fails and comes back. (Under the viewer's Content-Security-Policy,
+Playwright's wait_for_function takes a function, "() => ...", not an
+expression string, which it would have to eval.)"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import save_screenshot
+from web.showcase import Showcase
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+NO_OVERFLOW = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def phone(browser: Any) -> Any:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    return context
+
+
+def test_a_phone_sees_the_board_and_no_page_wider_than_the_screen(
+    showcase: Showcase, browser: Any
+) -> None:
+    context = phone(browser)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        for game in ("sheep-showdown", "stubborn-sheep"):
+            page.goto(f"{showcase.url}/match/{showcase.finished[game]}#move=3")
+            page.wait_for_selector('#board[data-move="3"]')
+            box = page.evaluate(
+                "() => { const r = document.getElementById('board').getBoundingClientRect();"
+                " return [r.width, r.height]; }"
+            )
+            assert box[0] > 300 and box[1] > 100, box
+            assert page.evaluate(NO_OVERFLOW), "the match page is wider than the phone"
+            save_screenshot(page, f"phone-{game}")
+        page.goto(showcase.url + "/")
+        page.wait_for_selector("#finished tr[data-match-id]")
+        assert page.evaluate(NO_OVERFLOW), "the matches list is wider than the phone"
+        save_screenshot(page, "phone-matches")
+        page.goto(f"{showcase.url}/tournaments/0/showcase")
+        page.wait_for_selector("table.standings")
+        assert page.evaluate(NO_OVERFLOW), "the tournament page is wider than the phone"
+        save_screenshot(page, "phone-tournament")
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_a_malformed_move_link_says_so(showcase: Showcase, page: Any) -> None:
+    page.goto(f"{showcase.url}/match/{showcase.finished['sheep-showdown']}#move=%zz")
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "no move" in page.inner_text("#notice")
+    page.wait_for_selector('#board[data-move="0"]')
+
+
+def _moves(showcase: Showcase, match_id: str) -> int:
+    with urllib.request.urlopen(f"{showcase.url}/api/match/{match_id}", timeout=30) as answer:
+        return int(json.loads(answer.read())["moves"])
+
+
+def test_a_match_that_ends_while_watched_becomes_its_whole_replay(
+    showcase: Showcase, page: Any
+) -> None:
+    """The page held only the moves since it opened; after the end it holds
+    them all, stays at the move it showed, and #move=N means move N."""
+    match_id = showcase.start_live("sheep-showdown", 2, 909, delay=0.05)
+    deadline = time.monotonic() + 30
+    while _moves(showcase, match_id) < 8:
+        assert time.monotonic() < deadline, "the match did not reach move 8"
+        time.sleep(0.05)
+    page.goto(f"{showcase.url}/match/{match_id}")
+    page.wait_for_function("() => window.sheepfold.frames.length >= 3")
+    assert page.evaluate("() => window.sheepfold.frames[0].move") >= 8
+    page.keyboard.press("ArrowLeft")  # stop following: this move stays shown
+    held = int(page.get_attribute("#board", "data-move"))
+    page.wait_for_function(
+        "() => window.sheepfold.status === 'finished' && !window.sheepfold.live"
+        " && window.sheepfold.frames[0].move === 0",
+        timeout=60_000,
+    )
+    page.wait_for_selector(f'#board[data-move="{held}"]')
+    moves = _moves(showcase, match_id)
+    assert page.evaluate("() => window.sheepfold.frames.length") == moves + 1
+    page.keyboard.press("Home")
+    page.wait_for_selector('#board[data-move="0"]')
+    assert page.evaluate("() => location.hash") == "#move=0"
+    page.evaluate("() => { location.hash = '#move=2'; }")
+    page.wait_for_selector('#board[data-move="2"]')
+    assert page.is_hidden("#notice")
+    assert page.inner_text("#move-label") == f"move 2 of {moves}"
+    save_screenshot(page, "ended-while-watched")
+
+
+def test_a_live_page_reconnects_after_its_stream_fails(showcase: Showcase, page: Any) -> None:
+    """The first stream ends with an error (as when the server restarts): the
+    page says so, stops the clock, tries again and follows the match again."""
+    match_id = showcase.start_live("stubborn-sheep", 3, 808, delay=0.3)
+    deadline = time.monotonic() + 30
+    while _moves(showcase, match_id) < 2:  # running, not waiting for its seats
+        assert time.monotonic() < deadline, "the match did not start"
+        time.sleep(0.05)
+    # What the first stream brings before it fails: the match as it is now.
+    with urllib.request.urlopen(f"{showcase.url}/api/match/{match_id}/live", timeout=30) as live:
+        first_batch = next(line for line in live if line.startswith(b"data: ")).decode()
+    opened: list[str] = []
+
+    def live(route: Any) -> None:
+        opened.append(route.request.url)
+        if len(opened) == 1:
+            route.fulfill(
+                status=200,
+                headers={"Content-Type": "text/event-stream"},
+                body=first_batch + '\ndata: [{"kind":"error","code":"UNAVAILABLE",'
+                '"message":"server shutting down"}]\n\nevent: end\ndata: {}\n\n',
+            )
+        else:
+            route.continue_()
+
+    page.route(f"**/api/match/{match_id}/live", live)
+    page.add_init_script("window.sheepfoldRetrySeconds = [3]")
+    page.goto(f"{showcase.url}/match/{match_id}")
+    page.wait_for_selector("#notice:not([hidden])")
+    page.wait_for_selector("#board[data-move]")  # the first stream's move is drawn
+    assert "server shutting down" in page.inner_text("#notice")
+    assert "Reconnecting" in page.inner_text("#notice")
+    assert page.inner_text("#status") == "reconnecting"
+    assert page.evaluate("() => window.sheepfold.status") == "running"
+    page.wait_for_timeout(600)  # a few ticks of the clock (it retries after 3 s)
+    assert page.inner_text("#clock") == ""
+    save_screenshot(page, "live-reconnecting")
+    first = int(page.get_attribute("#board", "data-move"))
+    page.wait_for_function(
+        f"() => +document.getElementById('board').dataset.move > {first}", timeout=15_000
+    )
+    assert len(opened) >= 2
+    assert page.inner_text("#status") == "running"
+    assert page.is_hidden("#notice")
+    page.wait_for_function("() => document.getElementById('clock').textContent.includes('seat')")
+    save_screenshot(page, "live-reconnected")

@@ -1,0 +1,291 @@
+"""The viewer's answers are safe to put on a network and cheap under many
+pages: security headers, no internal paths, gzip only where accepted, one
+ListMatches and one report build shared by every page, and streams that drop
+a client that does not read."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import shutil
+import socket
+import sqlite3
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sheepfold.v1 import arena_pb2
+
+from tests.web.test_http import get
+from web import reports, responses
+from web.app import STATE, WebConfig, start_web
+from web.hub import WatchHub
+from web.listing import Listing
+from web.responses import accepts_gzip, event_frame
+from web.showcase import Showcase
+
+pytestmark = pytest.mark.e2e
+
+
+def headers_of(url: str, accept_encoding: str = "") -> tuple[int, Any, bytes]:
+    request = urllib.request.Request(url, headers={"Accept-Encoding": accept_encoding})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/static/style.css", "/api/matches", "/tournaments", "/static/none.js"]
+)
+def test_every_answer_has_the_security_headers_and_hides_the_software(
+    showcase: Showcase, path: str
+) -> None:
+    _, headers, _ = headers_of(showcase.url + path)
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["X-Frame-Options"] == "DENY"
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert "aiohttp" not in headers.get("Server", "") and "Python" not in headers.get("Server", "")
+
+
+def test_the_live_streams_have_the_security_headers_too(showcase: Showcase) -> None:
+    match_id = showcase.finished["sheep-showdown"]
+    _, headers, _ = headers_of(f"{showcase.url}/api/match/{match_id}/live")
+    assert headers["X-Frame-Options"] == "DENY" and headers["Server"] == "sheepfold"
+
+
+def test_a_missing_static_file_is_the_404_page(showcase: Showcase) -> None:
+    status, headers, body = headers_of(f"{showcase.url}/static/no-such-file.js")
+    assert status == 404 and "text/html" in headers["Content-Type"]
+    assert b"error-page" in body and b"no-such-file.js" in body
+    status, _, _ = headers_of(f"{showcase.url}/static/%2E%2E/app.py")
+    assert status == 404
+    status, headers, _ = headers_of(f"{showcase.url}/static/match.js")
+    assert status == 200 and "javascript" in headers["Content-Type"]
+
+
+@pytest.mark.parametrize(
+    ("header", "gzip_ok"),
+    [
+        ("gzip", True),
+        ("gzip, deflate, br", True),
+        ("x-gzip", True),
+        ("GZIP;q=0.5", True),
+        ("*", True),
+        ("", False),
+        ("identity", False),
+        ("gzip;q=0", False),
+        ("x-gzip;q=0", False),
+        ("gzip;q=0.000, *", False),
+        ("*;q=0", False),
+        ("deflate, gzip;q=nonsense", False),
+    ],
+)
+def test_accept_encoding_is_parsed_with_its_qualities(header: str, gzip_ok: bool) -> None:
+    assert accepts_gzip(header) is gzip_ok
+
+
+def test_the_matches_list_is_gzipped_only_for_clients_that_take_it(showcase: Showcase) -> None:
+    status, headers, body = headers_of(f"{showcase.url}/api/matches", "gzip")
+    assert status == 200 and headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in headers["Vary"]
+    matches = json.loads(gzip.decompress(body))
+    status, headers, plain = headers_of(f"{showcase.url}/api/matches", "gzip;q=0")
+    assert status == 200 and headers.get("Content-Encoding") is None
+    assert json.loads(plain) == matches
+    # Only what the list page shows.
+    assert set(matches[0]) == {
+        "match_id", "game", "title", "players", "status", "moves", "to_move", "created_at",
+        "result",
+    }  # fmt: skip
+    finished = next(m for m in matches if m["result"])
+    assert set(finished["result"]) == {"scores", "ranks"}
+
+
+def test_replay_frames_refuse_gzip_at_quality_zero(showcase: Showcase) -> None:
+    match_id = showcase.finished["sheep-showdown"]
+    url = f"{showcase.url}/api/match/{match_id}/frames"
+    _, headers, _ = headers_of(url, "x-gzip;q=0, gzip;q=0")
+    assert headers.get("Content-Encoding") is None and "Accept-Encoding" in headers["Vary"]
+
+
+def test_pages_polling_the_list_at_once_share_one_list_matches(
+    showcase: Showcase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert showcase.web is not None
+    matches = showcase.web.runner.app[STATE].matches
+    real = matches.fetch
+    calls: list[str] = []
+
+    async def slow(game: str, limit: int) -> Any:
+        calls.append(game)
+        await asyncio.sleep(0.5)  # the other pages ask while this call is out
+        return await real(game, limit)
+
+    monkeypatch.setattr(matches, "fetch", slow)
+    monkeypatch.setattr(matches, "cached", {})
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(lambda _: get(f"{showcase.url}/api/matches"), range(12)))
+    assert {status for status, _, _ in answers} == {200}
+    assert len({body for _, _, body in answers}) == 1
+    assert calls == [""]
+
+
+def test_internal_paths_are_not_shown(showcase: Showcase) -> None:
+    folder = str(showcase.tournament_dbs[1].parent)
+    status, _, body = get(f"{showcase.url}/tournaments/1/anything")
+    assert status == 400 and "notes.txt" in body and folder not in body
+    status, _, body = get(f"{showcase.url}/tournaments")
+    assert status == 200 and "notes.txt" in body and "tournament.db" in body
+    assert folder not in body
+    status, _, body = get(f"{showcase.url}/tournaments/0/no-such-tournament")
+    assert status == 404 and "tournament.db" in body and folder not in body
+
+
+def test_a_tournament_named_with_url_characters_links_to_itself(
+    showcase: Showcase, tmp_path: Path
+) -> None:
+    copy = tmp_path / "odd.db"
+    shutil.copy(showcase.tournament_dbs[0], copy)
+    with sqlite3.connect(copy) as connection:
+        connection.execute("UPDATE tournaments SET name = ?", ("a?b#c d/e",))
+    connection.close()
+    viewer = showcase.server.run(start_web(WebConfig(showcase.server.address, (copy,))))
+    try:
+        base = f"http://127.0.0.1:{viewer.port}"
+        status, _, body = get(f"{base}/tournaments")
+        assert status == 200 and 'href="/tournaments/0/a%3Fb%23c%20d%2Fe"' in body
+        status, _, body = get(f"{base}/tournaments/0/a%3Fb%23c%20d%2Fe")
+        assert status == 200 and "a?b#c d/e" in body
+        assert '"fragment_url": "/tournaments/0/a%3Fb%23c%20d%2Fe/fragment"' in body
+        assert 'href="/tournaments/0/a%3Fb%23c%20d%2Fe/match/' in body
+    finally:
+        showcase.server.run(viewer.stop())
+
+
+def test_an_unchanged_tournament_report_is_a_304(showcase: Showcase) -> None:
+    url = f"{showcase.url}/tournaments/0/showcase/fragment"
+    status, headers, body = headers_of(url, "gzip")
+    assert status == 200 and headers["Content-Encoding"] == "gzip"
+    assert b"standings" in gzip.decompress(body)
+    request = urllib.request.Request(url, headers={"If-None-Match": headers["ETag"]})
+    try:
+        urllib.request.urlopen(request, timeout=30)
+        raise AssertionError("an unchanged report was sent again")
+    except urllib.error.HTTPError as error:
+        assert error.code == 304
+        assert error.headers["X-Tournament-Running"] == "0"
+
+
+def test_reports_are_built_once_per_change_and_shared(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages asking at once share one build; polls of an unchanged tournament
+    build nothing; a stored game (a new change marker) builds it again."""
+    marker = [(1.0, 6, 3, 3)]
+    built: list[tuple[str, int, str]] = []
+
+    def fake_marker(path: Path, name: str) -> tuple[float, int, int, int]:
+        return marker[0]
+
+    async def run(function: Any, path: str, index: int, name: str) -> Any:
+        assert function is reports.build
+        built.append((path, index, name))
+        await asyncio.sleep(0.2)
+        return name, f"<p>{len(built)}</p>", b"", marker[0][2] < marker[0][1]
+
+    monkeypatch.setattr(reports.tournaments, "change_marker", fake_marker)
+
+    async def scenario() -> None:
+        cache = reports.ReportCache(run)
+        first = await asyncio.gather(*(cache.get(0, Path("x.db"), "t") for _ in range(8)))
+        assert len(built) == 1 and len({id(report) for report in first}) == 1
+        again = await cache.get(0, Path("x.db"), "t")
+        assert again is first[0] and len(built) == 1
+        marker[0] = (2.0, 6, 4, 4)
+        changed = await cache.get(0, Path("x.db"), "t")
+        assert len(built) == 2 and changed.etag != again.etag and changed.fragment == "<p>2</p>"
+
+    asyncio.run(scenario())
+
+
+def test_a_page_not_reading_the_matches_stream_is_dropped(
+    showcase: Showcase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every list update goes to every page; one that takes none is disconnected
+    after EVENT_WRITE_SECONDS instead of holding what piles up for it."""
+    assert showcase.web is not None
+    matches = showcase.web.runner.app[STATE].matches
+    monkeypatch.setattr(responses, "EVENT_WRITE_SECONDS", 1.0)
+    monkeypatch.setattr(matches, "poll_seconds", 0.02)
+    count = [0]
+
+    async def changing(game: str) -> Listing:
+        count[0] += 1
+        body = b'["' + str(count[0]).encode() + b"x" * 200_000 + b'"]'
+        return Listing(body, b"", event_frame(body))
+
+    monkeypatch.setattr(matches, "get", changing)
+    host, port = showcase.url.removeprefix("http://").split(":")
+    connection = socket.socket()
+    connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    connection.connect((host, int(port)))
+    with connection:
+        connection.sendall(f"GET /api/matches/events HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        time.sleep(3.0)  # reading nothing
+        connection.settimeout(5)
+        deadline = time.monotonic() + 30
+        closed = False
+        while time.monotonic() < deadline:
+            try:
+                if not connection.recv(1 << 20):
+                    closed = True
+                    break
+            except (ConnectionResetError, TimeoutError):
+                closed = True
+                break
+        assert closed, "the stream kept going to a client that read nothing for 3 s"
+
+
+def test_a_live_batch_is_framed_once_for_every_page() -> None:
+    class Stream:
+        def __init__(self) -> None:
+            self.queue: asyncio.Queue[Any] = asyncio.Queue()
+
+        def __aiter__(self) -> Stream:
+            return self
+
+        async def __anext__(self) -> Any:
+            item = await self.queue.get()
+            if item is None:
+                raise StopAsyncIteration
+            return item
+
+        def cancel(self) -> None:
+            pass
+
+    async def scenario() -> None:
+        stream = Stream()
+        hub = WatchHub(lambda match_id: stream, flush_seconds=0.01, frame=event_frame)
+        got: list[list[bytes]] = [[], []]
+
+        async def page(n: int) -> None:
+            async for frame in hub.subscribe("m"):
+                got[n].append(frame)
+
+        pages = [asyncio.create_task(page(n)) for n in range(2)]
+        await asyncio.sleep(0.05)
+        event = arena_pb2.WatchResponse(event=arena_pb2.EventMessage(move=1, text="x"))
+        await stream.queue.put(event)
+        await asyncio.sleep(0.1)
+        await stream.queue.put(None)
+        await asyncio.gather(*pages)
+        assert got[0] and got[0][0].startswith(b"data: [") and got[0][0].endswith(b"\n\n")
+        assert got[0][0] is got[1][0]
+
+    asyncio.run(scenario())

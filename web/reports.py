@@ -1,0 +1,97 @@
+"""Tournament reports for the web pages, built once per change.
+
+Building a report is CPU work (the bootstrap behind the Elo intervals, then
+half a megabyte of HTML for a large tournament): it runs in the viewer's
+replay process, never on the event loop, which with `serve --web-port` also
+runs the game server. A report is kept until the tournament changes (a game
+stored, the schedule updated), so pages polling a running tournament every
+few seconds cost a cheap read-only query each, and pages asking at the same
+moment share one build.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import hashlib
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from tournament.report_html import report_fragment
+from web import tournaments
+
+KEPT = 8  # reports kept (one per tournament shown)
+
+Marker = tuple[float, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    title: str
+    fragment: str  # the report's HTML
+    plain: bytes  # the same, encoded
+    gzipped: bytes
+    running: bool
+    etag: str
+
+
+def tournament_url(index: int, name: str) -> str:
+    return f"/tournaments/{index}/{quote(name, safe='')}"
+
+
+def build(path: str, index: int, name: str) -> tuple[str, str, bytes, bool]:
+    """The report of one tournament: its title, HTML, gzipped HTML and whether
+    games are still to be played. Runs in the replay process."""
+    view = tournaments.load(Path(path), name)
+    base = tournament_url(index, name)
+    fragment = report_fragment(
+        view.report,
+        view.games,
+        replay_href=lambda game: f"{base}/match/{quote(game.match_id, safe='')}",
+    )
+    return view.record.name, fragment, gzip.compress(fragment.encode(), 5), view.running
+
+
+Run = Callable[..., Awaitable[Any]]  # runs a function with its arguments in the replay process
+
+
+@dataclass
+class ReportCache:
+    run: Run
+    kept: int = KEPT
+    built: OrderedDict[tuple[int, str], tuple[Marker, Report]] = field(default_factory=OrderedDict)
+    flights: dict[tuple[int, str, Marker], asyncio.Future[Report]] = field(default_factory=dict)
+
+    async def get(self, index: int, path: Path, name: str) -> Report:
+        """The current report; NotATournamentDb or LookupError as tournaments.load."""
+        marker = await asyncio.to_thread(tournaments.change_marker, path, name)
+        cached = self.built.get((index, name))
+        if cached is not None and cached[0] == marker:
+            self.built.move_to_end((index, name))
+            return cached[1]
+        key = (index, name, marker)
+        flight = self.flights.get(key)
+        if flight is None:
+            flight = asyncio.ensure_future(self._build(index, path, name, marker))
+            self.flights[key] = flight
+            flight.add_done_callback(lambda done: self._landed(key, done))
+        return await asyncio.shield(flight)
+
+    async def _build(self, index: int, path: Path, name: str, marker: Marker) -> Report:
+        title, fragment, gzipped, running = await self.run(build, str(path), index, name)
+        tag = hashlib.sha256(repr((index, name, marker)).encode()).hexdigest()[:24]
+        report = Report(title, fragment, fragment.encode(), gzipped, running, f'"{tag}"')
+        self.built[(index, name)] = (marker, report)
+        self.built.move_to_end((index, name))
+        while len(self.built) > self.kept:
+            self.built.popitem(last=False)
+        return report
+
+    def _landed(self, key: tuple[int, str, Marker], done: asyncio.Future[Report]) -> None:
+        self.flights.pop(key, None)
+        if not done.cancelled():
+            done.exception()  # retrieved: every waiter has its answer
