@@ -8,6 +8,7 @@ import resource
 import signal
 import socket
 import ssl
+import stat
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -174,11 +175,26 @@ def check_can_listen(host: str, port: int, what: str = "cannot listen") -> None:
             raise ListenError(f"{what} on {host}:{port}: {why}") from None
 
 
+# A certificate chain and its key are a few kilobytes; more is not a PEM file.
+MAX_PEM_BYTES = 1024 * 1024
+
+
 def _read_pem(path: Path, which: str) -> bytes:
+    """The file's bytes: a regular file of at most MAX_PEM_BYTES (/dev/zero or a
+    FIFO would be read for ever)."""
     try:
-        return path.read_bytes()
+        # Looked at before it is opened: opening a FIFO waits for a writer.
+        regular = stat.S_ISREG(path.stat().st_mode)
+        if regular:
+            with path.open("rb") as file:
+                data = file.read(MAX_PEM_BYTES + 1)
     except OSError as error:
         raise ListenError(f"--tls-{which} {path}: {error.strerror or error}") from None
+    if not regular:
+        raise ListenError(f"--tls-{which} {path}: not a regular file")
+    if len(data) > MAX_PEM_BYTES:
+        raise ListenError(f"--tls-{which} {path}: larger than a PEM file can be (1 MB)")
+    return data
 
 
 def _check_tls_pair(cert: Path, key: Path) -> None:

@@ -416,3 +416,28 @@ def test_keepalive_frees_the_seat_of_a_frozen_bot(tmp_path: Path) -> None:
             bot.kill()
         bot_log.close()
         assert stop_server_process(server) == 0
+
+
+@pytest.mark.parametrize("kind", ["/dev/zero", "fifo", "huge"])
+def test_a_tls_file_that_is_no_file_or_too_big_is_one_line(tmp_path: Path, kind: str) -> None:
+    """/dev/zero was read until memory ran out, and a FIFO waited for a writer
+    for ever."""
+    cert, key = _self_signed(tmp_path)
+    if kind == "/dev/zero":
+        key = Path("/dev/zero")
+    elif kind == "fifo":
+        key = tmp_path / "key.fifo"
+        os.mkfifo(key)
+    else:
+        key.write_bytes(b"-" * (2 * 1024 * 1024))
+    serve = [sys.executable, "-m", "cli", "serve", "--port", "0", "--db", ":memory:"]
+    done = subprocess.run(
+        [*serve, "--tls-cert", str(cert), "--tls-key", str(key)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1, done.stderr
+    why = "larger than a PEM file can be (1 MB)" if kind == "huge" else "not a regular file"
+    assert done.stderr.strip() == f"sheepfold serve: --tls-key {key}: {why}"
