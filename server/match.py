@@ -22,7 +22,7 @@ from games.contract import Event, Game, State
 from server import convert, encoding
 from server.logs import worth_logging
 from server.metrics import NO_METRICS, GameMetrics
-from server.records import MatchRecord, RecordedMove, StoredMatch
+from server.records import MatchRecord, RecordedMove, StoredMatch, stored_result
 from server.rulings import forced_action_index, ranks_with_disqualified_last
 from server.seats import (
     TIMED_OUT,
@@ -143,8 +143,8 @@ class Match:
         if stored.status != "running":
             match.status = Status.FINISHED if stored.status == "finished" else Status.ABORTED
             match.end_reason = stored.end_reason
-            if stored.result is not None:
-                match.result = arena_pb2.MatchResult.FromString(stored.result)
+            match.result = stored_result(stored.record.match_id, stored.result)
+            if match.result is not None:
                 for info in match.result.seats:
                     seat = match.seats[info.seat]
                     seat.strikes, seat.disqualified = info.strikes, info.disqualified

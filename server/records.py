@@ -7,6 +7,9 @@ import hmac
 import secrets
 from dataclasses import dataclass, field
 
+from google.protobuf.message import DecodeError
+from sheepfold.v1 import arena_pb2
+
 # What a match's clock may be set to. Below a millisecond no bot could answer
 # over a network; more than an hour (a day for the bank) is a mistake.
 MIN_DECISION_SECONDS = 0.001
@@ -21,6 +24,24 @@ class ClockConfig:
     decision_seconds: float = 10.0
     time_bank_seconds: float = 0.0
     max_strikes: int = 3
+
+
+class DamagedRecord(ValueError):
+    """A stored match whose row cannot be read back (edited or damaged by hand)."""
+
+    def __init__(self, match_id: str, why: str) -> None:
+        super().__init__(f"match {match_id}: its stored row is damaged ({why})")
+        self.match_id = match_id
+
+
+def stored_result(match_id: str, blob: bytes | None) -> arena_pb2.MatchResult | None:
+    """A stored match's result blob read back; DamagedRecord if it does not parse."""
+    if blob is None:
+        return None
+    try:
+        return arena_pb2.MatchResult.FromString(blob)
+    except DecodeError as error:
+        raise DamagedRecord(match_id, f"its result does not parse: {error}") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from server.records import (
     MAX_TIME_BANK_SECONDS,
     MIN_DECISION_SECONDS,
     ClockConfig,
+    DamagedRecord,
     StoredMatch,
 )
 from server.registry import REBUILD_ERRORS, LimitReached, MatchRegistry
@@ -196,6 +197,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         if request.status and request.status not in {s.value for s in Status}:
             await abort(
                 context, grpc.StatusCode.INVALID_ARGUMENT, f"unknown match status {request.status}"
+            )
+        if request.game and request.game not in games.names():
+            await abort(
+                context, grpc.StatusCode.INVALID_ARGUMENT, f"unknown game {request.game[:64]!r}"
             )
         limit = min(request.limit or DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)
         status = Status(request.status) if request.status else None
@@ -456,6 +461,8 @@ async def _database_errors(context: grpc.aio.ServicerContext) -> AsyncIterator[N
         await abort(context, grpc.StatusCode.UNAVAILABLE, str(error))
     except StoreRefused as error:
         await abort(context, grpc.StatusCode.INTERNAL, str(error))
+    except DamagedRecord as error:
+        await abort(context, grpc.StatusCode.DATA_LOSS, str(error))
 
 
 async def _first_message(

@@ -28,7 +28,7 @@ from sheepfold.v1 import arena_pb2
 from games.contract import Codec, Event, Game, State
 from server import convert
 from server.logs import worth_logging
-from server.records import StoredMatch
+from server.records import StoredMatch, stored_result
 from server.status import abort
 from server.streams import StreamClosed
 
@@ -91,8 +91,9 @@ def replay_steps(game: Game, stored: StoredMatch, from_start: bool) -> Iterator[
             step = []
     if not from_start:
         step.append(snapshot(codec, len(moves), state))
-    if stored.result is not None:
-        step.append(WatchMessage(result=arena_pb2.MatchResult.FromString(stored.result)))
+    result = stored_result(record.match_id, stored.result)
+    if result is not None:
+        step.append(WatchMessage(result=result))
     yield step
 
 

@@ -26,7 +26,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from server.records import ClockConfig, MatchRecord, MatchSummary, RecordedMove, StoredMatch
+from server.records import (
+    ClockConfig,
+    DamagedRecord,
+    MatchRecord,
+    MatchSummary,
+    RecordedMove,
+    StoredMatch,
+)
 from server.store import QuickWrites, WouldWait
 
 
@@ -287,10 +294,18 @@ class SqliteStore:
         row = self._reader().execute(f"{_SELECT} WHERE match_id = ?", (match_id,)).fetchone()
         return None if row is None else _summary(row)
 
-    def unfinished(self) -> list[StoredMatch]:
+    def unfinished(self) -> list[StoredMatch | DamagedRecord]:
+        """Every match still running, oldest first; a row that cannot be read
+        back is there as its DamagedRecord, so one row cannot stop the rest."""
         db = self._reader()
         rows = db.execute(f"{_SELECT} WHERE status = 'running' ORDER BY created_at").fetchall()
-        return [self._stored(db, row) for row in rows]
+        found: list[StoredMatch | DamagedRecord] = []
+        for row in rows:
+            try:
+                found.append(self._stored(db, row))
+            except DamagedRecord as damaged:
+                found.append(damaged)
+        return found
 
     def recent(self, game: str, status: str, limit: int) -> list[MatchSummary]:
         """The newest matches, optionally of one game and one status."""
@@ -307,7 +322,7 @@ class SqliteStore:
             .execute(f"{_SELECT}{where} ORDER BY created_at DESC LIMIT ?", (*params, limit))
             .fetchall()
         )
-        return [_summary(row) for row in rows]
+        return [summary for summary in map(_readable_summary, rows) if summary is not None]
 
     def _stored(self, db: sqlite3.Connection, row: Sequence[object]) -> StoredMatch:
         summary = _summary(row)
@@ -431,7 +446,23 @@ class _QuickWrites:
                 lock.release()
 
 
+def _readable_summary(row: Sequence[object]) -> MatchSummary | None:
+    """The row's summary, or None for a damaged row (a listing leaves it out;
+    reading that match alone says it is damaged)."""
+    try:
+        return _summary(row)
+    except DamagedRecord:
+        return None
+
+
 def _summary(row: Sequence[object]) -> MatchSummary:
+    try:
+        return _parsed_summary(row)
+    except (ValueError, TypeError, AttributeError) as error:
+        raise DamagedRecord(str(row[0]), str(error) or type(error).__name__) from None
+
+
+def _parsed_summary(row: Sequence[object]) -> MatchSummary:
     (
         match_id,
         game,

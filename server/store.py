@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from server.records import MatchRecord, MatchSummary, RecordedMove, StoredMatch
+from server.records import DamagedRecord, MatchRecord, MatchSummary, RecordedMove, StoredMatch
 
 OVER = ("finished", "aborted")
 
@@ -53,7 +53,9 @@ class Store(Protocol):
 
     def summary(self, match_id: str) -> MatchSummary | None: ...
 
-    def unfinished(self) -> list[StoredMatch]: ...
+    def unfinished(self) -> list[StoredMatch | DamagedRecord]:
+        """Every running match; a row that cannot be read back as its DamagedRecord."""
+        ...
 
     def recent(self, game: str, status: str, limit: int) -> list[MatchSummary]:
         """The newest matches, newest first; empty `game`/`status` match all."""
@@ -128,7 +130,7 @@ class MemoryStore:
             stored = self._matches.get(match_id)
             return None if stored is None else summarize(stored)
 
-    def unfinished(self) -> list[StoredMatch]:
+    def unfinished(self) -> list[StoredMatch | DamagedRecord]:
         with self._lock:
             return [m for m in self._matches.values() if m.status == "running"]
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from sheepfold.v1 import arena_pb2
 
-from server.records import MatchRecord, MatchSummary, RecordedMove
+from server.records import MatchRecord, MatchSummary, RecordedMove, stored_result
 
 STORED_STATUS = {
     "running": arena_pb2.MATCH_STATUS_RUNNING,
@@ -38,8 +38,9 @@ def info_head(record: MatchRecord, status: int, moves: int) -> arena_pb2.MatchIn
 def match_info(summary: MatchSummary) -> arena_pb2.MatchInfo:
     record = summary.record
     info = info_head(record, STORED_STATUS[summary.status], summary.moves)
-    if summary.result is not None:
-        info.result.ParseFromString(summary.result)
+    result = stored_result(summary.record.match_id, summary.result)
+    if result is not None:
+        info.result.CopyFrom(result)
         info.seats.extend(info.result.seats)
         for seat in info.seats:
             seat.connected = False  # nobody is connected to a match that is over

@@ -81,6 +81,17 @@ def test_a_deadline_below_a_millisecond_is_invalid_argument(
     assert created.match_id
 
 
+def test_listing_an_unknown_game_is_invalid_argument(channel: grpc.Channel) -> None:
+    """As CreateMatch says of it, not an empty list that looks like no matches."""
+    stub = arena_pb2_grpc.ArenaStub(channel)
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.ListMatches(arena_pb2.ListMatchesRequest(game="nope"), timeout=10)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details() == "unknown game 'nope'"
+    known = stub.ListMatches(arena_pb2.ListMatchesRequest(game="sheep-n-sheep"), timeout=10)
+    assert all(match.game == "sheep-n-sheep" for match in known.matches)
+
+
 def test_ascii_option_values_with_spaces_and_signs_still_work(channel: grpc.Channel) -> None:
     stub = arena_pb2_grpc.ArenaStub(channel)
     created = stub.CreateMatch(

@@ -1,0 +1,68 @@
+"""A row of the database edited or damaged by hand costs that match alone: the
+server starts and restores the others, a listing leaves it out, and reading it
+answers DATA_LOSS naming it."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import grpc
+import pytest
+import structlog
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from server.app import ServerConfig
+from server.inprocess import InProcessServer
+from server.sqlite_store import SqliteStore
+from tests.integrity.helpers import Case
+from tests.integrity.test_finished_matches import _played
+
+pytestmark = pytest.mark.e2e
+
+
+def _unjoined(db: Path, count: int) -> list[str]:
+    """Matches created and never joined, left running in `db`."""
+    with (
+        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        request = arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2)
+        return [stub.CreateMatch(request, timeout=10).match_id for _ in range(count)]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["options_json = '{{{'", "token_hashes_json = 'garbage'", "seed = 'not a number'"],
+)
+def test_a_damaged_row_costs_its_match_alone(tmp_path: Path, damage: str) -> None:
+    db = tmp_path / "d.db"
+    finished, _ = _played(db, Case("sheep-n-sheep", 2, {}), seed=5)
+    damaged, kept = _unjoined(db, 2)
+    with sqlite3.connect(db) as edit:
+        edit.execute(f"UPDATE matches SET {damage} WHERE match_id = ?", (damaged,))
+        edit.execute("UPDATE matches SET result = x'00ff07' WHERE match_id = ?", (finished,))
+    with (
+        structlog.testing.capture_logs() as logs,
+        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        listed = stub.ListMatches(arena_pb2.ListMatchesRequest(limit=100), timeout=10)
+        assert {match.match_id for match in listed.matches} == {kept}
+        assert stub.GetMatch(arena_pb2.GetMatchRequest(match_id=kept), timeout=10).match_id == kept
+        for match_id in (damaged, finished):
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=10)
+            assert refused.value.code() == grpc.StatusCode.DATA_LOSS
+            assert f"match {match_id}: its stored row is damaged" in refused.value.details()
+        for read in (
+            lambda: stub.GetReplay(arena_pb2.GetReplayRequest(match_id=finished), timeout=10),
+            lambda: list(stub.Watch(arena_pb2.WatchRequest(match_id=finished), timeout=10)),
+        ):
+            with pytest.raises(grpc.RpcError) as refused:
+                read()
+            assert refused.value.code() == grpc.StatusCode.DATA_LOSS
+    errors = [line for line in logs if line["event"] == "cannot restore match"]
+    assert [line["match_id"] for line in errors] == [damaged]
