@@ -96,6 +96,9 @@ class State:
     infos: OrderedDict[str, tuple[float, arena_pb2.MatchInfo]] = field(default_factory=OrderedDict)
 
     info_seconds: float = MATCH_INFO_SECONDS
+    # The event streams open now (their handlers' tasks): ended when the viewer
+    # stops, or it would wait for pages that never close them.
+    streams: set[asyncio.Task[Any]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.matches = MatchList(self.gateway.matches)
@@ -156,7 +159,12 @@ def build_app(config: WebConfig) -> web.Application:
             renderer, app[STATE].renderer = app[STATE].renderer, None
             await asyncio.to_thread(renderer.shutdown, wait=True, cancel_futures=True)
 
+    async def end_streams(app: web.Application) -> None:
+        for task in list(app[STATE].streams):
+            task.cancel()
+
     app.on_response_prepare.append(add_security_headers)
+    app.on_shutdown.append(end_streams)
     app.on_startup.append(start)
     app.on_cleanup.append(stop)
     app.router.add_get("/", matches_page)
@@ -263,6 +271,7 @@ async def matches_events(request: web.Request) -> web.StreamResponse:
     response = await open_events(request)
     last: Listing | bytes | None = None
     try:
+        state.streams.add(_this_task())
         while True:
             frame: bytes | None = None
             try:
@@ -278,7 +287,15 @@ async def matches_events(request: web.Request) -> web.StreamResponse:
             await asyncio.sleep(state.matches.poll_seconds)
     except ConnectionResetError:
         pass
+    finally:
+        state.streams.discard(_this_task())
     return response
+
+
+def _this_task() -> asyncio.Task[Any]:
+    task = asyncio.current_task()
+    assert task is not None, "called from a request handler"
+    return task
 
 
 def _move_query(request: web.Request, moves: int) -> int | None:
@@ -428,11 +445,14 @@ async def match_live(request: web.Request) -> web.StreamResponse:
         await response.write(b'event: end\ndata: {"over":true}\n\n')
         return response
     try:
+        state.streams.add(_this_task())
         async for frame in state.hub.subscribe(match_id):  # each an event, built once
             await write_event(request, response, frame)
         await write_event(request, response, b"event: end\ndata: {}\n\n")
     except ConnectionResetError:
         pass
+    finally:
+        state.streams.discard(_this_task())
     return response
 
 
