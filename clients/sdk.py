@@ -25,7 +25,7 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.connect import RPC_SECONDS, ensure_reachable
+from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
 
 # Codes after which rejoining makes sense: the server or the network went away.
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
@@ -126,7 +126,9 @@ async def play(
 
     Raises `clients.connect.Unreachable` when no server answers at `address`
     within a few seconds at the start; once connected, a lost connection is
-    retried (the server may be restarting).
+    retried (the server may be restarting), waiting a few seconds for the
+    server each time, up to `max_reconnects` times (about a minute and a half
+    by default), and then raises SeatError UNAVAILABLE.
     """
     if seat is not None and not -(2**31) <= seat < 2**31:
         # The wire carries a seat as an int32: say so before connecting.
@@ -137,8 +139,14 @@ async def play(
     while True:
         try:
             async with _channel(address, credentials) as channel:
-                if reconnects == 0:
+                try:
+                    # A Play call waits for its channel as long as it takes: a server
+                    # that is gone would be waited for for ever.
                     await ensure_reachable(channel, address)
+                except Unreachable as error:
+                    if reconnects == 0:
+                        raise
+                    raise _ServerGone(str(error)) from None
                 result = await _play_stream(
                     bot, channel, match_id, token, seat, log, progress, events_in_decisions
                 )
@@ -162,6 +170,15 @@ async def play(
                 attempt=reconnects,
             )
             await asyncio.sleep(delay)
+        except _ServerGone as gone:
+            if reconnects >= max_reconnects:
+                raise SeatError(
+                    grpc.StatusCode.UNAVAILABLE,
+                    f"{gone}; gave up after {reconnects} attempts to join again",
+                ) from None
+            reconnects += 1
+            log.info("server not back yet, rejoining", why=str(gone), attempt=reconnects)
+            await asyncio.sleep(min(0.1 * 2**reconnects, 2.0))
         except _StreamEnded:
             if reconnects >= max_reconnects:
                 raise SeatError(
@@ -179,6 +196,10 @@ def _channel(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.
 
 class _StreamEnded(Exception):
     pass
+
+
+class _ServerGone(Exception):
+    """The server did not answer a rejoin within a few seconds."""
 
 
 @dataclass(slots=True)

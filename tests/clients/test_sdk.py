@@ -6,14 +6,14 @@ import asyncio
 
 import grpc
 import pytest
-from sheepfold.v1 import arena_pb2_grpc
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots import BotSpecError, load_bot
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import create_match, play_match
 from clients.sdk import SeatError, play, should_rejoin
 from server.app import ServerConfig
-from server.inprocess import serving_here
+from server.inprocess import InProcessServer, serving_here
 
 pytestmark = pytest.mark.e2e
 
@@ -123,3 +123,40 @@ def test_streams_held_open_without_joining_cannot_shut_out_a_seat() -> None:
     oldest, scores = asyncio.run(scenario())
     assert oldest == grpc.StatusCode.RESOURCE_EXHAUSTED, "the oldest idle stream was pushed out"
     assert len(scores) == 2, "both seats joined at once (no retries allowed) and played"
+
+
+def test_a_seat_gives_up_on_a_server_that_does_not_come_back() -> None:
+    """Its rejoins used to wait for the server for ever (a Play call waits for
+    its channel): `sheepfold match --server` and `bot` then hung, silently,
+    after the server stopped for good."""
+
+    async def scenario() -> SeatError:
+        server = InProcessServer(ServerConfig())
+        server.start()
+        try:
+            created = await create_match(server.address, "sheep-n-sheep", 2)
+            seat = asyncio.create_task(
+                play(
+                    RandomBot(1),
+                    server.address,
+                    created.match_id,
+                    created.seat_tokens[0],
+                    max_reconnects=2,
+                )
+            )
+            request = arena_pb2.GetMatchRequest(match_id=created.match_id)
+            async with grpc.aio.insecure_channel(server.address) as channel:
+                stub = arena_pb2_grpc.ArenaStub(channel)
+                while not (await stub.GetMatch(request, timeout=10)).seats[0].connected:
+                    await asyncio.sleep(0.02)
+        finally:
+            await asyncio.to_thread(server.stop)  # for good: nothing listens there now
+        with pytest.raises(SeatError) as gave_up:
+            # A hang here is the fault; two rejoins take some 7 s.
+            await asyncio.wait_for(seat, 60)
+        return gave_up.value
+
+    error = asyncio.run(scenario())
+    assert error.code == grpc.StatusCode.UNAVAILABLE
+    assert "gave up after 2 attempts to join again" in error.details
+    assert "cannot reach the server" in error.details
