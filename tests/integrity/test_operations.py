@@ -58,7 +58,9 @@ def test_list_matches_filters_by_game_and_status_and_survives_a_restart(tmp_path
             assert _ids(stub, game="sheep-showdown", status=WAITING) == []
             assert _ids(stub, game="sheep-n-sheep", status=FINISHED) == [finished["sheep-n-sheep"]]
             assert _ids(stub, limit=1) == [waiting]
-            assert _ids(stub, game="no-such-game") == []
+            with pytest.raises(grpc.RpcError) as unknown:
+                _ids(stub, game="no-such-game")
+            assert unknown.value.code() == grpc.StatusCode.INVALID_ARGUMENT
             listed = stub.ListMatches(arena_pb2.ListMatchesRequest(status=FINISHED)).matches
             assert all(m.HasField("seed") and m.result.scores for m in listed)
 
