@@ -466,11 +466,13 @@ async def serve(
     when given, runs beside the server on the same loop (the web viewer of
     `serve --web-port`) and is closed before the server stops."""
     server = SheepfoldServer(config, store)
-    port = await server.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    # Before the server starts: a SIGTERM just after "server started" is logged
+    # must stop it gracefully too, not with the default action.
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    port = await server.start()
     try:
         async with companion(port) if companion else contextlib.nullcontext():
             await stop.wait()

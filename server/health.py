@@ -30,7 +30,8 @@ class Health(health_pb2_grpc.HealthServicer):
     ) -> health_pb2.HealthCheckResponse:
         status = self._status.get(request.service)
         if status is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no service {request.service!r}")
+            name = request.service[:100]
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"the server has no service {name!r}")
         return health_pb2.HealthCheckResponse(status=status)
 
     async def Watch(
