@@ -164,6 +164,9 @@ async def run_until_match_over(process: BotProcess, address: str, match_id: str)
     ignores SIGTERM and sleeps would otherwise keep the command waiting forever.
     Raises `BotFailure` if the program failed before the match was over."""
     running = asyncio.ensure_future(process.run())
+    # Its failure is read below, or not at all when this is cancelled (Ctrl-C)
+    # while the program is killed: never "Task exception was never retrieved".
+    running.add_done_callback(_retrieved)
     try:
         while True:
             await asyncio.wait({running}, timeout=POLL_SECONDS)
@@ -179,6 +182,11 @@ async def run_until_match_over(process: BotProcess, address: str, match_id: str)
             await process.kill()
             running.cancel()
             await asyncio.gather(running, return_exceptions=True)
+
+
+def _retrieved(task: asyncio.Future[None]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 async def _is_over(address: str, match_id: str) -> bool:
