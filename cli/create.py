@@ -16,8 +16,7 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 from cli.addresses import server_address
-from cli.play import parse_key_values
-from cli.values import match_seed, positive_int
+from cli.values import key_value, match_seed, positive_int
 from clients.connect import Unreachable
 from clients.matchplay import create_match
 
@@ -38,6 +37,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--option",
         action="append",
         default=[],
+        type=key_value,
         metavar="KEY=VALUE",
         help="a game option, repeatable (e.g. --option rounds=1)",
     )
@@ -65,7 +65,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    options = parse_key_values(args.option)
+    options = dict(args.option)
     try:
         created = asyncio.run(
             create_match(

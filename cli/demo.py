@@ -52,7 +52,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         choices=games.names(),
         help="only this game (repeatable; default: every game)",
     )
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, interrupt_on_terminate=True)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
+from types import FrameType
 
-from cli import create, db, demo, play, replay, serve
-from cli import tournament as tournament_cli
-from cli import web as web_cli
+# The command modules are imported in `build_parser`, not here: they pull in gRPC,
+# aiohttp and the games, and a Ctrl-C while they load must end quietly too.
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from cli import create, db, demo, play, replay, serve
+    from cli import tournament as tournament_cli
+    from cli import web as web_cli
+
     parser = argparse.ArgumentParser(
         prog="sheepfold",
         description="Sheepfold: a gRPC game server for bot competitions on four sheep games.",
@@ -53,8 +57,12 @@ def _innermost(
 
 def main(argv: Sequence[str] | None = None) -> int:
     raw = sys.argv[1:] if argv is None else argv
-    args = parse(build_parser(), play.join_option_values(raw))
     try:
+        from cli.play import join_option_values
+
+        args = parse(build_parser(), join_option_values(raw))
+        if getattr(args, "interrupt_on_terminate", False):
+            interrupt_on_terminate()
         code = int(args.handler(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return code
@@ -68,7 +76,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def interrupt_on_terminate() -> None:
+    """SIGTERM (`docker stop`, `kill`) and SIGHUP (the terminal closed) take the
+    path of Ctrl-C: the command stops its bots, keeps what is finished and exits
+    130 with one line, instead of dying at once and leaving bot programs behind."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _as_interrupt)
+
+
+def _as_interrupt(signum: int, frame: FrameType | None) -> None:
+    """Hand the signal to whatever handles SIGINT now: Python's default (raise
+    KeyboardInterrupt) or asyncio.run's (cancel the main task, then raise it)."""
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    else:  # SIGINT ignored (started in the background by a shell): stop all the same
+        raise KeyboardInterrupt
+
+
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("sheepfold")
     except PackageNotFoundError:  # run from a source tree that was never installed

@@ -22,7 +22,14 @@ from sheepfold.v1 import arena_pb2
 import games
 from cli.addresses import server_address
 from cli.botguard import BotRaised, GuardedBot
-from cli.values import match_seed, positive_int, seconds_up_to, whole_number
+from cli.values import (
+    key_value,
+    match_seed,
+    positive_int,
+    sandbox_limit,
+    seconds_up_to,
+    whole_number,
+)
 from clients.bots import BotSpecError, load_bot
 from clients.connect import Unreachable
 from clients.launch import (
@@ -47,6 +54,7 @@ from server.app import ServerConfig
 from server.logs import configure_logging
 from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 from tournament.bot_sockets import serving_bots
+from tournament.outcome import forfeit_ranks
 
 # A deadline the server takes, 0 for its default.
 decision_seconds = seconds_up_to(MAX_DECISION_SECONDS, zero=True, least=MIN_DECISION_SECONDS)
@@ -87,6 +95,7 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
         "--option",
         action="append",
         default=[],
+        type=key_value,
         metavar="KEY=VALUE",
         help="a game option, repeatable (e.g. --option rounds=1)",
     )
@@ -108,7 +117,7 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
         help="deadline per decision, 0 to 3600 (0: server default)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.set_defaults(handler=run_match)
+    parser.set_defaults(handler=run_match, interrupt_on_terminate=True)
 
 
 def _add_command_flags(parser: argparse.ArgumentParser) -> None:
@@ -127,6 +136,7 @@ def _add_command_flags(parser: argparse.ArgumentParser) -> None:
         "--limit",
         action="append",
         default=[],
+        type=sandbox_limit,
         metavar="KEY=VALUE",
         help="a sandbox limit, repeatable, as in a tournament's [sandbox] table "
         "(e.g. --limit memory_mb=2048 --limit cpu_seconds=60)",
@@ -144,14 +154,8 @@ def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | No
     """The sandbox for command bots from --no-sandbox and --limit; exits on a bad limit."""
     if args.no_sandbox:
         return None
-    raw: dict[str, float] = {}
-    for key, value in parse_key_values(args.limit).items():
-        try:
-            raw[key] = float(value) if "." in value else int(value)
-        except ValueError:
-            raise SystemExit(f"sheepfold {command}: --limit {key}={value}: not a number") from None
     try:
-        limits = parse_limits(raw)
+        limits = parse_limits(dict(args.limit))  # each one checked by its argparse type
     except LimitsError as error:
         raise SystemExit(f"sheepfold {command}: --limit {error}") from None
     read_only = tuple(os.path.abspath(path) for path in args.read_only)
@@ -194,16 +198,6 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
     return CommandBot(tuple(argv), folder, command_policy(args, command))
 
 
-def parse_key_values(pairs: list[str]) -> dict[str, str]:
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SystemExit(f"sheepfold: option {pair!r} must look like key=value")
-        options[key.strip()] = value.strip()
-    return options
-
-
 def bot_seed(match_seed: int, seat: int) -> int:
     """Each seat's bot gets its own seed derived from the match seed."""
     return random.Random(f"{match_seed}:bot:{seat}").getrandbits(32)
@@ -216,7 +210,7 @@ def run_match(args: argparse.Namespace) -> int:
         raise SystemExit(
             f"sheepfold match: --players is {args.players} but --bots names {len(specs)} bots"
         )
-    options = parse_key_values(args.option)
+    options = dict(args.option)
     game = games.get(args.game)
     try:
         game.new_state(args.players, 0, options)  # fail fast with the engine's own message
@@ -276,19 +270,30 @@ def run_match(args: argparse.Namespace) -> int:
         return 1
     except grpc.aio.AioRpcError as error:
         raise SystemExit(f"sheepfold match: {error.code().name}: {error.details()}") from None
-    summary = match_summary(args.game, specs, seed, options, outcome)
-    summary["crashed"] = {str(seat): why for seat, why in sorted(crashed.items())}
+    summary = match_summary(args.game, specs, seed, options, outcome, crashed)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
         print(format_summary(summary))
-    return 0
+    return 1 if crashed else 0
 
 
 def match_summary(
-    game: str, specs: list[str], seed: int, options: dict[str, str], outcome: MatchOutcome
+    game: str,
+    specs: list[str],
+    seed: int,
+    options: dict[str, str],
+    outcome: MatchOutcome,
+    crashed: dict[int, str] | None = None,
 ) -> dict[str, Any]:
+    """The match as `match` prints it. A failed seat (its program crashed, or the
+    server disqualified it) is ranked last as in a tournament, whatever its random
+    stand-in scored, and is never a winner; `server_ranks` are the server's."""
     result = outcome.result
+    crashed = crashed or {}
+    disqualified = [seat.seat for seat in result.seats if seat.disqualified]
+    failed = sorted({*crashed, *disqualified})
+    ranks = forfeit_ranks(list(result.ranks), [seat in failed for seat in range(len(specs))])
     return {
         "match_id": outcome.match_id,
         "game": game,
@@ -297,11 +302,14 @@ def match_summary(
         "seed": seed,
         "options": options,
         "scores": [_number(score) for score in result.scores],
-        "ranks": list(result.ranks),
-        "winners": list(result.winners),
+        "ranks": list(ranks),
+        "server_ranks": list(result.ranks),
+        "winners": [seat for seat, rank in enumerate(ranks) if rank == 1 and seat not in failed],
+        "failed": failed,
         "details": json.loads(result.details_json or "{}"),
         "strikes": [seat.strikes for seat in result.seats],
-        "disqualified": [seat.seat for seat in result.seats if seat.disqualified],
+        "disqualified": disqualified,
+        "crashed": {str(seat): why for seat, why in sorted(crashed.items())},
         "end_reason": result.end_reason,
     }
 
@@ -313,24 +321,27 @@ def _number(value: float) -> int | float:
 def format_summary(summary: dict[str, Any]) -> str:
     lines = [f"{summary['game']}  seed {summary['seed']}  match {summary['match_id']}"]
     disqualified = set(summary["disqualified"])
+    crashed = {int(seat) for seat in summary.get("crashed", {})}
     width = max(12, *(len(spec) for spec in summary["bots"]))
     for seat, spec in enumerate(summary["bots"]):
         strikes = summary["strikes"][seat]
         notes = "  DISQUALIFIED (ranked last)" if seat in disqualified else ""
+        notes += "  FAILED: crashed (ranked last)" if seat in crashed else ""
         notes += f"  strikes {strikes}" if strikes else ""
         lines.append(
             f"  seat {seat}  {spec:<{width}} score {summary['scores'][seat]:>6}  "
             f"rank {summary['ranks'][seat]}{notes}"
         )
     winners = ", ".join(f"seat {w} ({summary['bots'][w]})" for w in summary["winners"])
-    lines.append(f"  winner: {winners or 'none (every seat was disqualified)'}")
+    nobody = "every seat was disqualified" if not crashed else "every seat failed"
+    lines.append(f"  winner: {winners or f'none ({nobody})'}")
     if disqualified:
         lines.append(
             "  a disqualified seat missed its deadline too often: the server played its "
             "moves at random and ranks it last, whatever its score"
         )
     for seat, why in summary.get("crashed", {}).items():
-        lines.append(f"  seat {seat} crashed (a random stand-in finished it): {why}")
+        lines.append(f"  seat {seat} crashed (a random stand-in finished it; ranked last): {why}")
     return "\n".join(lines)
 
 
@@ -366,7 +377,7 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
     )
     _add_command_flags(parser)
     parser.add_argument("--seed", type=int, default=0, help="bot seed (default %(default)s)")
-    parser.set_defaults(handler=run_bot)
+    parser.set_defaults(handler=run_bot, interrupt_on_terminate=True)
 
 
 # Options whose value may start with "-" (a token is random text).

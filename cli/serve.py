@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sqlite3
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -233,6 +234,13 @@ def _env_port(name: str, default: int | None) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.tournament_db and args.web_port is None:
+        print(
+            "sheepfold serve: error: --tournament-db is for the web viewer: "
+            "add --web-port PORT, or use `sheepfold web --tournament-db`",
+            file=sys.stderr,
+        )
+        return 2
     if bool(args.tls_cert) != bool(args.tls_key):
         raise SystemExit("sheepfold serve: --tls-cert and --tls-key go together")
     for address in args.listen:

@@ -123,7 +123,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         default="127.0.0.1",
         help="address for --metrics-port (default %(default)s)",
     )
-    run.set_defaults(handler=_run)
+    run.set_defaults(handler=_run, interrupt_on_terminate=True)
 
     forget = sub.add_parser(
         "forget",
@@ -230,7 +230,7 @@ def _add_sprt_parser(sub: argparse._SubParsersAction) -> None:
         help="the --server's admin token, for CreateMatch (and to fetch each game's record "
         "from a server with --private-replays) (default: $SHEEPFOLD_ADMIN_TOKEN)",
     )
-    sprt.set_defaults(handler=_sprt)
+    sprt.set_defaults(handler=_sprt, interrupt_on_terminate=True)
 
 
 def _sprt_config(args: argparse.Namespace, config: TournamentConfig) -> TournamentConfig:

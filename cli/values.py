@@ -7,7 +7,7 @@ import argparse
 import math
 from collections.abc import Callable
 
-from clients.launch.limits import shown
+from clients.launch.limits import LimitsError, parse_limits, shown
 
 
 def non_negative_float(text: str) -> float:
@@ -117,3 +117,26 @@ def seconds_up_to(
 
 # gRPC takes its times in milliseconds, as C ints.
 grpc_seconds = seconds_up_to((2**31 - 1) // 1000)
+
+
+def key_value(text: str) -> tuple[str, str]:
+    """KEY=VALUE, as `--option rounds=1` takes it."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} must look like key=value")
+    return key.strip(), value.strip()
+
+
+def sandbox_limit(text: str) -> tuple[str, int | float]:
+    """KEY=NUMBER, one limit of a sandbox's (`--limit memory_mb=2048`), checked as
+    a tournament's [sandbox] table checks it."""
+    key, value = key_value(text)
+    try:
+        number: int | float = float(value) if "." in value else int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{key}: {value!r} is not a number") from None
+    try:
+        parse_limits({key: number})
+    except LimitsError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return key, number

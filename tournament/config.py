@@ -21,6 +21,7 @@ from server.records import MAX_DECISION_SECONDS, MAX_TIME_BANK_SECONDS, MIN_DECI
 from tournament.executors.settings import ExecutorError, ExecutorSettings, parse_executor
 from tournament.sandbox_config import bot_sandbox, default_sandbox
 from tournament.schedule import group_count
+from tournament.userfiles import UserFileError, read_user_text
 
 __all__ = [
     "ELO_LIMIT",
@@ -182,13 +183,9 @@ def load_config(path: str | Path) -> TournamentConfig:
     """Read and check a TOML config; relative paths in it are relative to its folder."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError("<file>", f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            "<file>", f"{path} is not UTF-8 text (byte {exc.start}: {exc.reason})"
-        ) from None
+        text = read_user_text(path)
+    except UserFileError as exc:
+        raise ConfigError("<file>", str(exc)) from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

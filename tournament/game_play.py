@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,17 +74,13 @@ class GamePlayer:
         try:
             for seat, bot_name in enumerate(scheduled.seats):
                 seats[seat] = self._seat(scheduled, seat, bot_name, match_id, created)
-                tasks[seat] = asyncio.create_task(seats[seat].run())
+                tasks[seat] = _seat_task(seats[seat].run())
             info = await self._supervise(
                 stub, created, scheduled, seats, tasks, stand_ins, crashed, slow, log
             )
             await _settle(tasks.values(), EXIT_GRACE_SECONDS)
         finally:
-            for runner in seats.values():
-                await runner.kill()
-            for task in [*tasks.values(), *stand_ins]:
-                task.cancel()
-            await asyncio.gather(*tasks.values(), *stand_ins, return_exceptions=True)
+            await _stop_seats(seats.values(), [*tasks.values(), *stand_ins])
         result = info.result
         replay = await self._replay(stub, match_id, log)
         record = game_record(
@@ -260,7 +256,7 @@ class GamePlayer:
             created.match_id,
             created.seat_tokens[seat],
         )
-        return asyncio.create_task(stand_in.run())
+        return _seat_task(stand_in.run())
 
 
 async def play_game(
@@ -288,6 +284,36 @@ def _not_there(info: arena_pb2.MatchInfo) -> list[int]:
     if info.status != arena_pb2.MATCH_STATUS_WAITING:
         return []
     return [seat.seat for seat in info.seats if not (seat.joined or seat.disqualified)]
+
+
+def _seat_task(run: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    """A seat's task, whose failure is marked retrieved however the game ends
+    (a second Ctrl-C may leave no one to await it: asyncio would then print
+    "Task exception was never retrieved" and a traceback)."""
+    task = asyncio.create_task(run)
+    task.add_done_callback(_retrieve)
+    return task
+
+
+def _retrieve(task: asyncio.Task[None]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+async def _stop_seats(seats: Iterable[Any], tasks: list[asyncio.Task[None]]) -> None:
+    """Kill every seat's bot, then cancel and await the seat tasks: all of it even
+    when this is cancelled (a second Ctrl-C) on the way, which is raised after."""
+    interrupted: asyncio.CancelledError | None = None
+    for runner in seats:
+        try:
+            await runner.kill()
+        except asyncio.CancelledError as error:
+            interrupted = error
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if interrupted is not None:
+        raise interrupted
 
 
 async def _settle(tasks: Iterable[asyncio.Task[None]], timeout: float) -> None:

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import signal
 import socket
 import threading
 from collections import Counter
@@ -153,9 +154,15 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
         except BaseException as error:  # reported by the waiting thread
             outcome["error"] = error
 
+    # ray.init puts a handler of its own on SIGTERM (sys.exit(15) wherever the run
+    # is); the command's (SIGTERM stops the run as Ctrl-C does) is put back after.
+    sigterm = signal.getsignal(signal.SIGTERM)
     if address is None:
         # On this thread: the processes Ray starts die with the thread that started them.
-        connect()
+        try:
+            connect()
+        finally:
+            _restore_sigterm(sigterm)
     else:
         # ray.init has no timeout of its own: a port that is not Ray's leaves it waiting.
         thread = threading.Thread(target=connect, name="ray-connect", daemon=True)
@@ -164,6 +171,10 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
         if "error" not in outcome:
             raise RunError(f"cannot connect to {where}: no answer within {JOIN_SECONDS:.0f} s")
     error = outcome["error"]
+    if isinstance(error, SystemExit) and error.code == signal.SIGTERM:
+        raise KeyboardInterrupt  # SIGTERM while Ray started: stop as Ctrl-C does
+    if error is not None and not isinstance(error, Exception):
+        raise error  # Ctrl-C (KeyboardInterrupt) or SystemExit: not a failure to report
     if error is not None:
         message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise RunError(f"cannot start or join {where}: {message}")
@@ -171,6 +182,12 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
         yield
     finally:
         ray.shutdown()
+
+
+def _restore_sigterm(handler: Any) -> None:
+    """Put `handler` back on SIGTERM (from the main thread; None: not Python's to set)."""
+    if handler is not None and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, handler)
 
 
 def _check_reachable(address: str) -> None:

@@ -1,0 +1,58 @@
+"""Bad flag values that once ended in a bare "sheepfold: ..." line with exit 1,
+a database path that is no file, and a serve flag that was silently ignored."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import sheepfold
+
+MATCH = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,cmd:/bin/true")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ("create", "--game", "sheep-showdown", "--players", "2", "--option", "rounds"),
+            "sheepfold create: error: argument --option: 'rounds' must look like key=value",
+        ),
+        (
+            (*MATCH, "--limit", "memory_mb"),
+            "sheepfold match: error: argument --limit: 'memory_mb' must look like key=value",
+        ),
+        (
+            (*MATCH, "--limit", "memory_mb=abc"),
+            "sheepfold match: error: argument --limit: memory_mb: 'abc' is not a number",
+        ),
+        (
+            (*MATCH, "--limit", "foo=1"),
+            "sheepfold match: error: argument --limit: foo: unknown limit",
+        ),
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--tournament-db", "t.sqlite"),
+            "sheepfold serve: error: --tournament-db is for the web viewer: add --web-port PORT",
+        ),
+    ],
+)
+def test_a_bad_flag_is_a_usage_error(args: tuple[str, ...], message: str) -> None:
+    done = sheepfold(*args, timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(message), done.stderr
+
+
+def test_replay_says_what_its_db_path_is(tmp_path: Path) -> None:
+    fifo = tmp_path / "db.fifo"
+    os.mkfifo(fifo)
+    for path, said in (
+        (tmp_path, f"{tmp_path} is a folder, not a database file"),
+        (Path("/dev/zero"), "/dev/zero is not a regular file, so it holds no database"),
+        (fifo, f"{fifo} is not a regular file, so it holds no database"),
+    ):
+        done = sheepfold("replay", "some-match", "--db", str(path), timeout=30)
+        assert done.returncode == 1
+        assert done.stderr.strip() == f"sheepfold replay: {said}"
