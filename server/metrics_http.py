@@ -4,19 +4,22 @@ The official client's WSGI app answers in a daemon thread of its own; a scrape
 reads counters (thread-safe in prometheus_client) and the registry's live view,
 and never waits for the event loop, so a busy loop cannot make scrapes time out.
 
-The HTTP server is the client's thread-per-connection one with two bounds the
+The HTTP server is the client's thread-per-connection one with bounds the
 client's own `start_http_server` lacks: at most `max_connections` connections
-are served at once (the next are closed at once), and a connection silent for
-`idle_timeout` seconds is dropped. Without them every idle connection to the
+are served at once, and `per_address` from one client address (the next are
+closed at once); a connection silent for `idle_timeout` seconds is dropped,
+and any connection after `request_deadline` seconds. Without them every idle connection to the
 port held a thread (about 26 KB each, 3,000 connections 78 MB), and threads
 are also what a container's process limit counts, gRPC's own included.
 """
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import sys
 import threading
+from collections import Counter
 from dataclasses import dataclass
 from socket import socket as Socket
 from socketserver import ThreadingMixIn
@@ -29,7 +32,9 @@ from prometheus_client import CollectorRegistry, make_wsgi_app
 from server.metrics import ServerMetrics
 
 MAX_CONNECTIONS = 32  # Prometheus scrapes one connection at a time per target
+MAX_PER_ADDRESS = 4  # connections one client address holds at once
 IDLE_TIMEOUT = 10.0  # seconds a connection may stay silent mid-request
+REQUEST_DEADLINE = 20.0  # seconds a connection may take for its request and answer
 
 
 class MetricsPortError(OSError):
@@ -40,6 +45,19 @@ class _QuietHandler(WSGIRequestHandler):
     def setup(self) -> None:
         self.timeout = self.server.idle_timeout  # type: ignore[attr-defined]
         super().setup()  # sets it on the socket: every read waits at most that long
+        # The idle timeout is per read: a client sending a byte every few seconds
+        # would hold its connection (and a place) for ever without a deadline.
+        self._deadline = threading.Timer(self.server.request_deadline, self._cut)  # type: ignore[attr-defined]
+        self._deadline.daemon = True
+        self._deadline.start()
+
+    def finish(self) -> None:
+        self._deadline.cancel()
+        super().finish()
+
+    def _cut(self) -> None:
+        with contextlib.suppress(OSError):
+            self.connection.shutdown(socket.SHUT_RDWR)
 
     def log_message(self, format: str, *args: Any) -> None:
         """Scrapes are not logged."""
@@ -59,26 +77,51 @@ class _BoundedServer(ThreadingMixIn, WSGIServer):
         family: socket.AddressFamily,
         max_connections: int,
         idle_timeout: float,
+        *,
+        per_address: int = MAX_PER_ADDRESS,
+        request_deadline: float = REQUEST_DEADLINE,
     ) -> None:
         self.address_family = family  # read when the socket is made, below
         self.idle_timeout = idle_timeout
+        self.request_deadline = request_deadline
         self._slots = threading.BoundedSemaphore(max_connections)
+        self._per_address = per_address
+        self._held: Counter[str] = Counter()  # connections served, per client address
+        self._held_lock = threading.Lock()
         super().__init__(address, _QuietHandler)
 
     def process_request(self, request: Socket, client_address: Any) -> None:  # type: ignore[override]
-        if not self._slots.acquire(blocking=False):
+        if not self._take(client_address[0]):
             self.shutdown_request(request)
             return
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._slots.release()
+            self._give_back(client_address[0])
             raise
 
     def process_request_thread(self, request: Socket, client_address: Any) -> None:  # type: ignore[override]
         try:
             super().process_request_thread(request, client_address)
         finally:
+            self._give_back(client_address[0])
+
+    def _take(self, host: str) -> bool:
+        """A place for a connection from `host`: one of `max_connections`, and
+        one of its address's `per_address` (one client cannot take them all)."""
+        with self._held_lock:
+            if self._held[host] >= self._per_address:
+                return False
+            if not self._slots.acquire(blocking=False):
+                return False
+            self._held[host] += 1
+            return True
+
+    def _give_back(self, host: str) -> None:
+        with self._held_lock:
+            self._held[host] -= 1
+            if not self._held[host]:
+                del self._held[host]
             self._slots.release()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
@@ -114,10 +157,19 @@ class MetricsEndpoint:
         *,
         max_connections: int = MAX_CONNECTIONS,
         idle_timeout: float = IDLE_TIMEOUT,
+        per_address: int = MAX_PER_ADDRESS,
+        request_deadline: float = REQUEST_DEADLINE,
     ) -> MetricsEndpoint:
         try:
             family, address = _family_and_address(host, port)
-            httpd = _BoundedServer((address, port), family, max_connections, idle_timeout)
+            httpd = _BoundedServer(
+                (address, port),
+                family,
+                max_connections,
+                idle_timeout,
+                per_address=per_address,
+                request_deadline=request_deadline,
+            )
         except OSError as error:
             raise MetricsPortError(
                 f"cannot serve metrics on {host}:{port}: {error.strerror or error}"

@@ -105,3 +105,53 @@ def test_a_taken_port_is_a_metrics_port_error(registry: CollectorRegistry) -> No
             MetricsEndpoint.start_registry(registry, "127.0.0.1", endpoint.port)
     finally:
         endpoint.stop()
+
+
+def test_one_address_holds_a_few_places_and_others_are_still_served(
+    registry: CollectorRegistry, idle_connections: list[socket.socket]
+) -> None:
+    """40 connections from one client once held every place (32): scrapes from
+    anywhere else were refused for as long as it kept them."""
+    endpoint = MetricsEndpoint.start_registry(registry, "127.0.0.1", 0, per_address=4)
+    try:
+        for _ in range(10):
+            idle_connections.append(socket.create_connection(("127.0.0.1", endpoint.port)))
+        wait_until(lambda: serving_threads() >= 4)
+        time.sleep(0.3)
+        assert serving_threads() == 4
+        other = socket.create_connection(
+            ("127.0.0.1", endpoint.port), source_address=("127.0.0.2", 0)
+        )
+        idle_connections.append(other)
+        other.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+        other.settimeout(10)
+        answer = b""
+        while chunk := other.recv(65536):
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.0 200") and b"probe_things_total 3.0" in answer
+    finally:
+        endpoint.stop()
+
+
+def test_a_client_sending_a_byte_at_a_time_is_cut_at_the_request_deadline(
+    registry: CollectorRegistry, idle_connections: list[socket.socket]
+) -> None:
+    """Each byte came within the idle timeout, so the connection was never idle
+    and never dropped."""
+    endpoint = MetricsEndpoint.start_registry(
+        registry, "127.0.0.1", 0, idle_timeout=0.5, request_deadline=1.0
+    )
+    try:
+        connection = socket.create_connection(("127.0.0.1", endpoint.port))
+        idle_connections.append(connection)
+        cut = False
+        for byte in b"GET /metrics HTTP/1.1\r\nX-Slow: " + b"a" * 100:
+            try:
+                connection.sendall(bytes([byte]))
+            except OSError:
+                cut = True
+                break
+            time.sleep(0.2)  # 100 bytes: 20 s, were it never cut
+        assert cut, "the dribbling client was never cut off"
+    finally:
+        endpoint.stop()
