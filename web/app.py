@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import quote
 
 import structlog
@@ -24,16 +20,14 @@ from web.frames import (
     PUBLIC,
     ViewError,
     check_view,
-    ignore_interrupts,
     match_info_dict,
     parse_view,
     render_json,
 )
 from web.gateway import Gateway, GatewayError
 from web.hub import WatchHub
-from web.limits import IDLE_SECONDS, MAX_CONNECTIONS
-from web.listing import LIMIT, Listing, MatchList
-from web.reports import Report, ReportCache, tournament_url
+from web.listing import LIMIT, Listing
+from web.reports import Report, tournament_url
 from web.responses import (
     add_security_headers,
     body_headers,
@@ -42,105 +36,13 @@ from web.responses import (
     write_event,
 )
 from web.site import BoundedSite
+from web.state import SETTLED, STATE, Frames, State, WebConfig
 
 STATIC = (Path(__file__).parent / "static").resolve()
-MATCH_INFO_SECONDS = 0.5  # a running match's GetMatch answer reused for page loads
-SETTLED_KEPT = 2000  # finished matches' GetMatch answers kept
 MAX_RENDERS_WAITING = 32  # different replays asked for and not yet rendered; more: 503
 SEND_PIECE = 256 * 1024  # a larger body is written in pieces of this size
 SEND_SECONDS = 120.0  # a client still reading a large body after this is dropped
-_SETTLED = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
 log = structlog.get_logger("sheepfold.web")
-T = TypeVar("T")
-
-
-@dataclass
-class WebConfig:
-    server: str  # the game server's gRPC address
-    tournament_dbs: tuple[Path, ...] = ()
-    cache_size: int = 16  # finished matches' frames kept, per view
-    max_connections: int = MAX_CONNECTIONS
-    idle_seconds: float = IDLE_SECONDS
-    # For a server with private replays (serve --private-replays): whoever can open
-    # the viewer then sees every match the server lists.
-    admin_token: str = ""
-
-
-@dataclass
-class _Frames:
-    """JSON of one view of a finished match, plain and gzipped."""
-
-    plain: bytes
-    gzipped: bytes
-
-
-@dataclass
-class State:
-    config: WebConfig
-    gateway: Gateway
-    hub: WatchHub
-    cache: OrderedDict[tuple[str, str, str], _Frames] = field(default_factory=OrderedDict)
-    rendering: dict[tuple[str, str, str], asyncio.Future[_Frames]] = field(default_factory=dict)
-    # Replaying is CPU work: in a process of its own, so that it takes nothing
-    # from the event loop (which may also run the game server), not even its
-    # interpreter lock; one replay at a time. Started on the first replay.
-    renderer: ProcessPoolExecutor | None = None
-    # The matches list: every open list page shares one ListMatches a second.
-    matches: MatchList = field(init=False)
-    # Tournament reports, built in the replay process once per change.
-    reports: ReportCache = field(init=False)
-
-    # GetMatch answers for page loads: a match that is over never changes; a
-    # running one's is reused for MATCH_INFO_SECONDS (the live stream brings
-    # the moves), so a crowd opening one match costs the server one call.
-    infos: OrderedDict[str, tuple[float, arena_pb2.MatchInfo]] = field(default_factory=OrderedDict)
-
-    info_seconds: float = MATCH_INFO_SECONDS
-    # The event streams open now (their handlers' tasks): ended when the viewer
-    # stops, or it would wait for pages that never close them.
-    streams: set[asyncio.Task[Any]] = field(default_factory=set)
-
-    def __post_init__(self) -> None:
-        self.matches = MatchList(self.gateway.matches)
-        self.reports = ReportCache(self.in_pool)
-
-    async def match_info(self, match_id: str, max_age: float | None = None) -> arena_pb2.MatchInfo:
-        now = asyncio.get_running_loop().time()
-        cached = self.infos.get(match_id)
-        age = self.info_seconds if max_age is None else max_age
-        if cached is not None and (cached[1].status in _SETTLED or now - cached[0] < age):
-            return cached[1]
-        info = await self.gateway.match(match_id)
-        self.infos[match_id] = (now, info)
-        self.infos.move_to_end(match_id)
-        if len(self.infos) > SETTLED_KEPT:
-            self.infos.popitem(last=False)
-        return info
-
-    def render(self) -> ProcessPoolExecutor:
-        if self.renderer is None:
-            # spawn, not fork: a forked copy of a process running gRPC is unsafe.
-            self.renderer = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=ignore_interrupts
-            )
-        return self.renderer
-
-    async def in_pool(self, function: Callable[..., T], *args: Any) -> T:
-        """`function(*args)` in the replay process (started on first use; a
-        killed one is replaced at the next call)."""
-        renderer = self.render()
-        try:
-            return await asyncio.get_running_loop().run_in_executor(renderer, function, *args)
-        except BrokenProcessPool:
-            # Killed (out of memory, say): the next call starts a new process.
-            if self.renderer is renderer:
-                self.renderer = None
-            renderer.shutdown(wait=False, cancel_futures=True)
-            log.warning("the replay process ended unexpectedly; starting another")
-            raise GatewayError(500, "the replay process ended unexpectedly: try again") from None
-
-
-STATE = web.AppKey("state", State)
 
 
 def build_app(config: WebConfig) -> web.Application:
@@ -403,7 +305,7 @@ async def _load_and_render(
     key: tuple[str, str, str],
     view: str,
     load: Callable[[], Awaitable[arena_pb2.Replay]],
-) -> _Frames:
+) -> Frames:
     replay = await load()
     try:
         parsed = parse_view(view, replay.players)
@@ -416,15 +318,15 @@ async def _load_and_render(
     return frames
 
 
-async def _render(state: State, replay: arena_pb2.Replay, view: int | str) -> _Frames:
+async def _render(state: State, replay: arena_pb2.Replay, view: int | str) -> Frames:
     try:
         plain, gzipped = await state.in_pool(render_json, replay.SerializeToString(), view)
     except ValueError as error:
         raise GatewayError(500, str(error)) from None
-    return _Frames(plain, gzipped)
+    return Frames(plain, gzipped)
 
 
-def _rendered(state: State, key: tuple[str, str, str], done: asyncio.Future[_Frames]) -> None:
+def _rendered(state: State, key: tuple[str, str, str], done: asyncio.Future[Frames]) -> None:
     state.rendering.pop(key, None)
     if not done.cancelled():
         done.exception()  # retrieved: every page that waited has its answer
@@ -437,7 +339,7 @@ async def match_live(request: web.Request) -> web.StreamResponse:
     over = False
     if not state.hub.following(match_id):
         info = await state.match_info(match_id, max_age=0)  # a clear 404 before the stream
-        over = info.status in _SETTLED
+        over = info.status in SETTLED
     response = await open_events(request)
     if over:
         # It ended before the page opened its stream: the page shows the replay

@@ -1,0 +1,120 @@
+"""What the viewer holds while it runs: its settings, the game server's
+gateway, the live-match hub, and the caches its pages share."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import structlog
+from aiohttp import web
+from sheepfold.v1 import arena_pb2
+
+from web.frames import ignore_interrupts
+from web.gateway import Gateway, GatewayError
+from web.hub import WatchHub
+from web.limits import IDLE_SECONDS, MAX_CONNECTIONS
+from web.listing import MatchList
+from web.reports import ReportCache
+
+MATCH_INFO_SECONDS = 0.5  # a running match's GetMatch answer reused for page loads
+SETTLED_KEPT = 2000  # finished matches' GetMatch answers kept
+SETTLED = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
+log = structlog.get_logger("sheepfold.web")
+T = TypeVar("T")
+
+
+@dataclass
+class WebConfig:
+    server: str  # the game server's gRPC address
+    tournament_dbs: tuple[Path, ...] = ()
+    cache_size: int = 16  # finished matches' frames kept, per view
+    max_connections: int = MAX_CONNECTIONS
+    idle_seconds: float = IDLE_SECONDS
+    # For a server with private replays (serve --private-replays): whoever can open
+    # the viewer then sees every match the server lists.
+    admin_token: str = ""
+
+
+@dataclass
+class Frames:
+    """JSON of one view of a finished match, plain and gzipped."""
+
+    plain: bytes
+    gzipped: bytes
+
+
+@dataclass
+class State:
+    config: WebConfig
+    gateway: Gateway
+    hub: WatchHub
+    cache: OrderedDict[tuple[str, str, str], Frames] = field(default_factory=OrderedDict)
+    rendering: dict[tuple[str, str, str], asyncio.Future[Frames]] = field(default_factory=dict)
+    # Replaying is CPU work: in a process of its own, so that it takes nothing
+    # from the event loop (which may also run the game server), not even its
+    # interpreter lock; one replay at a time. Started on the first replay.
+    renderer: ProcessPoolExecutor | None = None
+    # The matches list: every open list page shares one ListMatches a second.
+    matches: MatchList = field(init=False)
+    # Tournament reports, built in the replay process once per change.
+    reports: ReportCache = field(init=False)
+
+    # GetMatch answers for page loads: a match that is over never changes; a
+    # running one's is reused for MATCH_INFO_SECONDS (the live stream brings
+    # the moves), so a crowd opening one match costs the server one call.
+    infos: OrderedDict[str, tuple[float, arena_pb2.MatchInfo]] = field(default_factory=OrderedDict)
+
+    info_seconds: float = MATCH_INFO_SECONDS
+    # The event streams open now (their handlers' tasks): ended when the viewer
+    # stops, or it would wait for pages that never close them.
+    streams: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.matches = MatchList(self.gateway.matches)
+        self.reports = ReportCache(self.in_pool)
+
+    async def match_info(self, match_id: str, max_age: float | None = None) -> arena_pb2.MatchInfo:
+        now = asyncio.get_running_loop().time()
+        cached = self.infos.get(match_id)
+        age = self.info_seconds if max_age is None else max_age
+        if cached is not None and (cached[1].status in SETTLED or now - cached[0] < age):
+            return cached[1]
+        info = await self.gateway.match(match_id)
+        self.infos[match_id] = (now, info)
+        self.infos.move_to_end(match_id)
+        if len(self.infos) > SETTLED_KEPT:
+            self.infos.popitem(last=False)
+        return info
+
+    def render(self) -> ProcessPoolExecutor:
+        if self.renderer is None:
+            # spawn, not fork: a forked copy of a process running gRPC is unsafe.
+            self.renderer = ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=ignore_interrupts
+            )
+        return self.renderer
+
+    async def in_pool(self, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)` in the replay process (started on first use; a
+        killed one is replaced at the next call)."""
+        renderer = self.render()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(renderer, function, *args)
+        except BrokenProcessPool:
+            # Killed (out of memory, say): the next call starts a new process.
+            if self.renderer is renderer:
+                self.renderer = None
+            renderer.shutdown(wait=False, cancel_futures=True)
+            log.warning("the replay process ended unexpectedly; starting another")
+            raise GatewayError(500, "the replay process ended unexpectedly: try again") from None
+
+
+STATE = web.AppKey("state", State)
