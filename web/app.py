@@ -137,8 +137,12 @@ async def static_file(request: web.Request) -> web.FileResponse:
     """A file of web/static/, or the 404 page (aiohttp's own static route
     answered an empty application/octet-stream)."""
     relative = request.match_info["path"]
-    path = (STATIC / relative).resolve()
-    if not path.is_relative_to(STATIC) or not path.is_file():
+    try:
+        path = (STATIC / relative).resolve()
+        found = path.is_relative_to(STATIC) and path.is_file()
+    except (ValueError, OSError):  # a NUL byte, a name too long for the system
+        found = False
+    if not found:
         raise _fail(404, f"no file {relative[:80]!r} in the viewer's static files")
     return web.FileResponse(path)
 

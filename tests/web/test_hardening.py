@@ -69,6 +69,9 @@ def test_a_missing_static_file_is_the_404_page(showcase: Showcase) -> None:
     assert status == 404
     status, headers, _ = headers_of(f"{showcase.url}/static/match.js")
     assert status == 200 and "javascript" in headers["Content-Type"]
+    for odd in ("a%00b", "a" * 300):  # a NUL byte, a name too long: no 500, no traceback
+        status, _, body = headers_of(f"{showcase.url}/static/{odd}")
+        assert status == 404 and b"error-page" in body
 
 
 @pytest.mark.parametrize(
