@@ -34,7 +34,7 @@ from server.records import (
     RecordedMove,
     StoredMatch,
 )
-from server.store import QuickWrites, WouldWait
+from server.store import OVER, QuickWrites, WouldWait
 
 
 class StoreError(Exception):
@@ -480,18 +480,28 @@ def _parsed_summary(row: Sequence[object]) -> MatchSummary:
         move_count,
         rules_version,
     ) = row
+    options = json.loads(str(options_json))
+    if not isinstance(options, dict) or not all(
+        isinstance(key, str) and isinstance(value, str) for key, value in options.items()
+    ):
+        raise ValueError(f"options are not names and texts: {str(options_json)[:80]}")
+    hashes = json.loads(str(token_hashes_json))
+    if not isinstance(hashes, list) or not all(isinstance(h, str) for h in hashes):
+        raise ValueError("the seat token hashes are not a list of texts")
+    if status not in ("running", *OVER):
+        raise ValueError(f"unknown status {str(status)[:40]!r}")
     record = MatchRecord(
         match_id=str(match_id),
         game=str(game),
         players=int(players),  # type: ignore[call-overload]
-        options=json.loads(str(options_json)),
+        options=options,
         seed=int(str(seed)),
         clock=ClockConfig(
             decision_seconds=float(decision_seconds),  # type: ignore[arg-type]
             time_bank_seconds=float(time_bank_seconds),  # type: ignore[arg-type]
             max_strikes=int(max_strikes),  # type: ignore[call-overload]
         ),
-        token_hashes=tuple(json.loads(str(token_hashes_json))),
+        token_hashes=tuple(hashes),
         created_at=float(created_at),  # type: ignore[arg-type]
         rules_version=int(rules_version),  # type: ignore[call-overload]
     )
