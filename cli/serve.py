@@ -148,7 +148,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--write-stall-timeout",
-        type=grpc_seconds,
+        type=seconds_up_to(86_400.0, least=1.0),
         default=60.0,
         help="a Play or Watch stream whose client reads nothing for this many seconds while "
         "the server waits to write to it is cancelled (default %(default)s)",

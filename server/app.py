@@ -244,6 +244,8 @@ class SheepfoldServer:
         )
         self.health = Health()
         self.stalls = StalledWrites(config.write_stall_seconds)
+        # Every spectator's replay takes its steps in turns (server/spectators.py).
+        self.replay_turns = asyncio.Semaphore(1)
         self.port = 0
         self.listening: list[str] = []
         self.metrics_port: int | None = None
@@ -298,6 +300,7 @@ class SheepfoldServer:
                 join_timeout=self.config.join_timeout,
                 max_pending_joins=self.config.max_pending_joins_per_address,
                 stalls=self.stalls,
+                replay_turns=self.replay_turns,
             ),
             server,
         )

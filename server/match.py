@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import enum
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import grpc
@@ -42,6 +42,7 @@ from server.spectators import (
     replay_for_spectator,
     snapshot,
 )
+from server.status import abort
 from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.summaries import info_head, replay_message
@@ -379,18 +380,32 @@ class Match:
         return self.spectators.watch(from_start)
 
     async def spectate(
-        self, watcher: Watcher, turns: asyncio.Semaphore, context: grpc.aio.ServicerContext
+        self,
+        watcher: Watcher,
+        turns: asyncio.Semaphore,
+        context: grpc.aio.ServicerContext,
+        closing: Callable[[], str | None] = lambda: None,
     ) -> AsyncIterator[arena_pb2.WatchResponse]:
         """What `watcher` is sent: the moves before the shared log begins, replayed
         a few at a time when `turns` (shared with finished matches' replays) lets
-        them, then the log as the match goes on."""
+        them, then the log as the match goes on. A replay still going when the
+        server shuts down (`closing()` gives the reason) ends UNAVAILABLE: a
+        match kept only for its watchers is no longer hosted, so nothing else
+        would end it."""
         if watcher.earlier_moves:
             earlier = StoredMatch(self.record, self.moves[: watcher.earlier_moves])
-            replayed = replay_for_spectator(
-                self.game, earlier, True, turns, stop=lambda: watcher.cut_off
-            )
-            async for message in replayed:
+            reason: list[str] = []
+
+            def stop() -> bool:
+                why = closing()
+                if why is not None:
+                    reason.append(why)
+                return watcher.cut_off or why is not None
+
+            async for message in replay_for_spectator(self.game, earlier, True, turns, stop):
                 yield message
+            if reason and not watcher.cut_off:
+                await abort(context, grpc.StatusCode.UNAVAILABLE, reason[0])
             watcher.caught_up()
         async for message in watcher.relay(context):
             yield message

@@ -7,7 +7,7 @@ import contextlib
 import hmac
 import math
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import NoReturn
 
 import grpc
@@ -60,6 +60,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         join_timeout: float = 30.0,
         max_pending_joins: int = 100,
         stalls: StalledWrites | None = None,
+        replay_turns: asyncio.Semaphore | None = None,
     ) -> None:
         self.registry = registry
         self.stalls = stalls or StalledWrites(DEFAULT_WRITE_STALL_SECONDS)
@@ -68,8 +69,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self._watching: Counter[str] = Counter()
         self._watched: dict[str, Match] = {}
         self._refusals = Counts()  # refused joins and watches, per match
-        # Finished matches are replayed for their watchers one step at a time.
-        self._replay_turns = asyncio.Semaphore(1)
+        # Matches are replayed for their watchers one step at a time, in turns.
+        self._replay_turns = replay_turns or asyncio.Semaphore(1)
         self.admin_token = admin_token or None
         self.private_replays = private_replays
         self.default_clock = default_clock or ClockConfig()
@@ -255,7 +256,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 self._watched[match_id] = live
                 watcher = live.watch(request.from_start)
                 try:
-                    async for message in live.spectate(watcher, self._replay_turns, context):
+                    spectated = live.spectate(
+                        watcher, self._replay_turns, context, lambda: self.registry.closing
+                    )
+                    async for message in spectated:
                         writer.since = clock()
                         yield message
                         writer.since = None
@@ -315,20 +319,30 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id}: {error}")
         except InvalidOptions as error:
             await self._unreplayable(match_id, error, context)
+        cut_short: list[str] = []
         replayed = replay_for_spectator(
-            game, stored, from_start, self._replay_turns, self._shutting_down
+            game, stored, from_start, self._replay_turns, self._closing(cut_short)
         )
         try:
             async for message in replayed:
                 yield message
         except REBUILD_ERRORS as error:
             await self._unreplayable(match_id, error, context)
-        if self.registry.closing is not None:
+        if cut_short:
             # As a live match's watchers are told: not cut off at the grace's end.
-            await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.closing)
+            await abort(context, grpc.StatusCode.UNAVAILABLE, cut_short[0])
 
-    def _shutting_down(self) -> bool:
-        return self.registry.closing is not None
+    def _closing(self, why: list[str]) -> Callable[[], bool]:
+        """A replay's stop: true once the server is shutting down, the reason
+        then put in `why`."""
+
+        def stop() -> bool:
+            if self.registry.closing is None:
+                return False
+            why.append(self.registry.closing)
+            return True
+
+        return stop
 
     async def _unreplayable(
         self, match_id: str, error: Exception, context: grpc.aio.ServicerContext

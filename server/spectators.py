@@ -105,8 +105,9 @@ async def replay_for_spectator(
     stop: Callable[[], bool] = lambda: False,
 ) -> AsyncIterator[WatchMessage]:
     """`replay_steps` for one spectator, a step whenever `turns` (shared by every
-    spectator's replay) lets it, and sent before the next; no further step once
-    `stop()` is true.
+    spectator's replay) lets it, and sent before the next; a step is withheld,
+    and the replay ends, once `stop()` is true (it is asked only when a step
+    is ready, so a replay that ended early is one whose `stop()` said so).
 
     A replay holds `turns` for its step and for three times as long after it,
     so the replays of any number of spectators take at most a quarter of the
@@ -116,12 +117,13 @@ async def replay_for_spectator(
     one step, never a turn.
     """
     steps = replay_steps(game, stored, from_start)
-    while not stop():
+    while True:
         async with turns:
             started = time.perf_counter()
             step = next(steps, None)
             await asyncio.sleep(REPLAY_PAUSE * (time.perf_counter() - started))
-        if step is None:
+        # Asked only with a step in hand: True means something was left unsent.
+        if step is None or stop():
             return
         for message in step:
             yield message

@@ -189,7 +189,66 @@ def test_a_watcher_of_a_stored_match_is_told_when_the_server_shuts_down(tmp_path
     finally:
         if stopping.ident is None:
             server.stop()
-        stopping.join(60)
+        else:
+            stopping.join(60)
     assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
     assert ended.value.details() == "in-process server closing"
     assert not any(message.HasField("result") for message in received)
+
+
+def test_a_whole_match_watcher_of_a_match_kept_for_its_watchers_is_told_at_shutdown() -> None:
+    """A match that ends while watched is no longer hosted but kept for its
+    watchers; a watcher asking for its whole match has the moves before the
+    watchers' log replayed. At shutdown that replay, like any, ends UNAVAILABLE
+    with the reason instead of going on through the grace."""
+    server = InProcessServer(ServerConfig(shutdown_grace=30))
+    server.start()
+    stopping = threading.Thread(target=server.stop)
+    turns = server.server.replay_turns
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            created = stub.CreateMatch(
+                arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2, seed=8)
+            )
+            seats = server.submit(_played_slowly(server.address, created))
+            request = arena_pb2.GetMatchRequest(match_id=created.match_id)
+            while stub.GetMatch(request, timeout=10).moves < 20:
+                time.sleep(0.01)
+            keeper = stub.Watch(arena_pb2.WatchRequest(match_id=created.match_id))
+            next(keeper)  # the watchers' log begins here, 20 moves or more in
+            server.run(turns.acquire())  # every replay waits for its turn
+            whole = stub.Watch(arena_pb2.WatchRequest(match_id=created.match_id, from_start=True))
+            match = server.server.registry.hosted(created.match_id)
+            assert match is not None
+            while match.watcher_count < 2:
+                time.sleep(0.005)
+            seats.result(60)  # over: no longer hosted, kept for its watchers
+            stopping.start()
+            registry = server.server.registry
+            while registry.closing is None:
+                time.sleep(0.001)
+            server.submit(_release(turns))
+            with pytest.raises(grpc.RpcError) as ended:
+                list(whole)
+            keeper.cancel()
+    finally:
+        if stopping.ident is None:
+            server.stop()
+        else:
+            stopping.join(60)
+    assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert ended.value.details() == "in-process server closing"
+
+
+async def _release(turns: asyncio.Semaphore) -> None:
+    turns.release()
+
+
+async def _played_slowly(address: str, created: arena_pb2.CreateMatchResponse) -> None:
+    await asyncio.gather(
+        *(
+            play(SlowBot(seat, 0.002), address, created.match_id, token, seat)
+            for seat, token in enumerate(created.seat_tokens)
+        )
+    )
