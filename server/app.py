@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import resource
 import signal
 import socket
@@ -181,13 +182,13 @@ MAX_PEM_BYTES = 1024 * 1024
 
 def _read_pem(path: Path, which: str) -> bytes:
     """The file's bytes: a regular file of at most MAX_PEM_BYTES (/dev/zero or a
-    FIFO would be read for ever)."""
+    FIFO would be read for ever). Checked once open, with O_NONBLOCK so that
+    opening a FIFO does not wait for a writer."""
     try:
-        # Looked at before it is opened: opening a FIFO waits for a writer.
-        regular = stat.S_ISREG(path.stat().st_mode)
-        if regular:
-            with path.open("rb") as file:
-                data = file.read(MAX_PEM_BYTES + 1)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as file:
+            regular = stat.S_ISREG(os.fstat(fd).st_mode)
+            data = file.read(MAX_PEM_BYTES + 1) if regular else b""
     except OSError as error:
         raise ListenError(f"--tls-{which} {path}: {error.strerror or error}") from None
     if not regular:
