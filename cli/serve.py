@@ -32,17 +32,6 @@ from server.sqlite_store import SqliteStore, StoreError
 from server.store import MemoryStore, Store
 
 
-def _admin_token(text: str) -> str:
-    """An argparse type: a token given on the command line must hold something.
-    `--admin-token "$TOKEN"` with TOKEN unset would otherwise serve an open
-    server without a word."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError(
-            "is empty (is the variable it came from set?); leave the option out for an open server"
-        )
-    return text
-
-
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "serve",
@@ -90,7 +79,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--admin-token",
-        type=_admin_token,
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN"),
         help="token CreateMatch must present (default: $SHEEPFOLD_ADMIN_TOKEN; none = open)",
     )
