@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import enum
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import grpc
@@ -35,14 +35,7 @@ from server.seats import (
     refusal,
     token_owner,
 )
-from server.spectators import (
-    Spectators,
-    Watcher,
-    public_messages,
-    replay_for_spectator,
-    snapshot,
-)
-from server.status import abort
+from server.spectators import Spectators, Watcher, public_messages, snapshot
 from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.summaries import info_head, replay_message
@@ -378,37 +371,6 @@ class Match:
     def watch(self, from_start: bool) -> Watcher:
         """A new spectator: the whole public match first, or the latest snapshot."""
         return self.spectators.watch(from_start)
-
-    async def spectate(
-        self,
-        watcher: Watcher,
-        turns: asyncio.Semaphore,
-        context: grpc.aio.ServicerContext,
-        closing: Callable[[], str | None] = lambda: None,
-    ) -> AsyncIterator[arena_pb2.WatchResponse]:
-        """What `watcher` is sent: the moves before the shared log begins, replayed
-        a few at a time when `turns` (shared with finished matches' replays) lets
-        them, then the log as the match goes on. A replay still going when the
-        server shuts down (`closing()` gives the reason) ends UNAVAILABLE: a
-        match kept only for its watchers is no longer hosted, so nothing else
-        would end it."""
-        if watcher.earlier_moves:
-            earlier = StoredMatch(self.record, self.moves[: watcher.earlier_moves])
-            reason: list[str] = []
-
-            def stop() -> bool:
-                why = closing()
-                if why is not None:
-                    reason.append(why)
-                return watcher.cut_off or why is not None
-
-            async for message in replay_for_spectator(self.game, earlier, True, turns, stop):
-                yield message
-            if reason and not watcher.cut_off:
-                await abort(context, grpc.StatusCode.UNAVAILABLE, reason[0])
-            watcher.caught_up()
-        async for message in watcher.relay(context):
-            yield message
 
     @property
     def watcher_count(self) -> int:

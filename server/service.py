@@ -31,7 +31,7 @@ from server.records import (
 )
 from server.registry import REBUILD_ERRORS, LimitReached, MatchRegistry
 from server.seats import JoinError, SeatStream, token_owner
-from server.spectators import replay_for_spectator
+from server.spectators import replay_for_spectator, spectate
 from server.stalls import StalledWrites
 from server.status import abort
 from server.storage import StoreRefused, StoreUnavailable
@@ -256,8 +256,14 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 self._watched[match_id] = live
                 watcher = live.watch(request.from_start)
                 try:
-                    spectated = live.spectate(
-                        watcher, self._replay_turns, context, lambda: self.registry.closing
+                    spectated = spectate(
+                        watcher,
+                        live.game,
+                        live.record,
+                        live.moves,
+                        self._replay_turns,
+                        context,
+                        lambda: self.registry.closing,
                     )
                     async for message in spectated:
                         writer.since = clock()

@@ -28,7 +28,7 @@ from sheepfold.v1 import arena_pb2
 from games.contract import Codec, Event, Game, State
 from server import convert
 from server.logs import worth_logging
-from server.records import StoredMatch, stored_result
+from server.records import MatchRecord, RecordedMove, StoredMatch, stored_result
 from server.status import abort
 from server.streams import StreamClosed
 
@@ -127,6 +127,40 @@ async def replay_for_spectator(
             return
         for message in step:
             yield message
+
+
+async def spectate(
+    watcher: Watcher,
+    game: Game,
+    record: MatchRecord,
+    moves: Sequence[RecordedMove],
+    turns: asyncio.Semaphore,
+    context: grpc.aio.ServicerContext,
+    closing: Callable[[], str | None] = lambda: None,
+) -> AsyncIterator[WatchMessage]:
+    """What a live match's `watcher` is sent: the match's `moves` before the
+    shared log begins, replayed a few at a time when `turns` (shared with
+    finished matches' replays) lets them, then the log as the match goes on. A
+    replay still going when the server shuts down (`closing()` gives the
+    reason) ends UNAVAILABLE: a match kept only for its watchers is no longer
+    hosted, so nothing else would end it."""
+    if watcher.earlier_moves:
+        earlier = StoredMatch(record, list(moves[: watcher.earlier_moves]))
+        reason: list[str] = []
+
+        def stop() -> bool:
+            why = closing()
+            if why is not None:
+                reason.append(why)
+            return watcher.cut_off or why is not None
+
+        async for message in replay_for_spectator(game, earlier, True, turns, stop):
+            yield message
+        if reason and not watcher.cut_off:
+            await abort(context, grpc.StatusCode.UNAVAILABLE, reason[0])
+        watcher.caught_up()
+    async for message in watcher.relay(context):
+        yield message
 
 
 class PublicLog:

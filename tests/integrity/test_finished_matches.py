@@ -9,9 +9,11 @@ reason, and its watchers get every move up to the damage before a DATA_LOSS."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import grpc
@@ -173,24 +175,14 @@ def test_a_watcher_of_a_stored_match_is_told_when_the_server_shuts_down(tmp_path
     match_id, _ = _played(db, Case("stubborn-sheep", 5, {}), seed=4)
     server = InProcessServer(ServerConfig(shutdown_grace=30), SqliteStore(db))
     server.start()
-    stopping = threading.Thread(target=server.stop)
-    try:
-        with grpc.insecure_channel(server.address) as channel:
-            stub = arena_pb2_grpc.ArenaStub(channel)
-            request = arena_pb2.WatchRequest(match_id=match_id, from_start=True)
-            stream = stub.Watch(request, timeout=60)
-            received = [next(stream)]
-            stopping.start()
-            registry = server.server.registry
-            while registry.closing is None:
-                time.sleep(0.001)
-            with pytest.raises(grpc.RpcError) as ended:
-                received.extend(stream)
-    finally:
-        if stopping.ident is None:
-            server.stop()
-        else:
-            stopping.join(60)
+    with _stopped_by_the_end(server) as stop, grpc.insecure_channel(server.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        request = arena_pb2.WatchRequest(match_id=match_id, from_start=True)
+        stream = stub.Watch(request, timeout=60)
+        received = [next(stream)]
+        stop()
+        with pytest.raises(grpc.RpcError) as ended:
+            received.extend(stream)
     assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
     assert ended.value.details() == "in-process server closing"
     assert not any(message.HasField("result") for message in received)
@@ -203,42 +195,53 @@ def test_a_whole_match_watcher_of_a_match_kept_for_its_watchers_is_told_at_shutd
     with the reason instead of going on through the grace."""
     server = InProcessServer(ServerConfig(shutdown_grace=30))
     server.start()
-    stopping = threading.Thread(target=server.stop)
     turns = server.server.replay_turns
+    with _stopped_by_the_end(server) as stop, grpc.insecure_channel(server.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created = stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2, seed=8)
+        )
+        seats = server.submit(_played_slowly(server.address, created))
+        request = arena_pb2.GetMatchRequest(match_id=created.match_id)
+        while stub.GetMatch(request, timeout=10).moves < 20:
+            time.sleep(0.01)
+        keeper = stub.Watch(arena_pb2.WatchRequest(match_id=created.match_id))
+        next(keeper)  # the watchers' log begins here, 20 moves or more in
+        server.run(turns.acquire())  # every replay waits for its turn
+        whole = stub.Watch(arena_pb2.WatchRequest(match_id=created.match_id, from_start=True))
+        match = server.server.registry.hosted(created.match_id)
+        assert match is not None
+        while match.watcher_count < 2:
+            time.sleep(0.005)
+        seats.result(60)  # over: no longer hosted, kept for its watchers
+        stop()
+        server.submit(_release(turns))
+        with pytest.raises(grpc.RpcError) as ended:
+            list(whole)
+        keeper.cancel()
+    assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert ended.value.details() == "in-process server closing"
+
+
+@contextlib.contextmanager
+def _stopped_by_the_end(server: InProcessServer) -> Iterator[Callable[[], None]]:
+    """`stop()` starts the server's shutdown beside the test and returns once
+    the server is closing; the shutdown is done by the end of the block either
+    way."""
+    stopping = threading.Thread(target=server.stop)
+
+    def stop() -> None:
+        stopping.start()
+        while server.server.registry.closing is None:
+            time.sleep(0.001)
+
     try:
-        with grpc.insecure_channel(server.address) as channel:
-            stub = arena_pb2_grpc.ArenaStub(channel)
-            created = stub.CreateMatch(
-                arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2, seed=8)
-            )
-            seats = server.submit(_played_slowly(server.address, created))
-            request = arena_pb2.GetMatchRequest(match_id=created.match_id)
-            while stub.GetMatch(request, timeout=10).moves < 20:
-                time.sleep(0.01)
-            keeper = stub.Watch(arena_pb2.WatchRequest(match_id=created.match_id))
-            next(keeper)  # the watchers' log begins here, 20 moves or more in
-            server.run(turns.acquire())  # every replay waits for its turn
-            whole = stub.Watch(arena_pb2.WatchRequest(match_id=created.match_id, from_start=True))
-            match = server.server.registry.hosted(created.match_id)
-            assert match is not None
-            while match.watcher_count < 2:
-                time.sleep(0.005)
-            seats.result(60)  # over: no longer hosted, kept for its watchers
-            stopping.start()
-            registry = server.server.registry
-            while registry.closing is None:
-                time.sleep(0.001)
-            server.submit(_release(turns))
-            with pytest.raises(grpc.RpcError) as ended:
-                list(whole)
-            keeper.cancel()
+        yield stop
     finally:
         if stopping.ident is None:
             server.stop()
         else:
             stopping.join(60)
-    assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
-    assert ended.value.details() == "in-process server closing"
 
 
 async def _release(turns: asyncio.Semaphore) -> None:

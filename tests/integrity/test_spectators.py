@@ -23,7 +23,7 @@ from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from server.match import Match
 from server.seats import MatchLimits, SeatStream
-from server.spectators import Watcher
+from server.spectators import Watcher, spectate
 from server.streams import StreamClosed
 from tests.integrity.helpers import (
     Case,
@@ -276,7 +276,8 @@ async def _spectated(
 ) -> list[arena_pb2.WatchResponse]:
     """Everything `watcher` is sent, appended to `into` as it comes."""
     seen = [] if into is None else into
-    async for message in match.spectate(watcher, turns, _NoAbort()):  # type: ignore[arg-type]
+    context = _NoAbort()
+    async for message in spectate(watcher, match.game, match.record, match.moves, turns, context):  # type: ignore[arg-type]
         seen.append(message)
     return seen
 
