@@ -36,6 +36,7 @@ from server.records import (
 )
 from server.seats import MatchLimits
 from server.storage import StoreWorker
+from server.store import ANY_OVER
 from server.summaries import match_info, replay_message
 
 REBUILD_ERRORS = (InvalidOptions, IndexError, ValueError, TypeError)
@@ -242,14 +243,21 @@ class MatchRegistry:
         # hosted matches once built every one's MatchInfo on the event loop.
         newest = heapq.nlargest(limit, hosted, key=lambda m: m.record.created_at)
         found = [(m.record.created_at, m.info()) for m in newest]
-        stored_status = {Status.FINISHED: "finished", Status.ABORTED: "aborted"}.get(status, "")
-        if status is None or stored_status:
+        # Rows of matches still running are never listed from the store: one just
+        # created and not yet hosted would take a place among the newest and be
+        # left out, so the listing came back one short.
+        stored_status: dict[Status | None, str] = {
+            None: ANY_OVER,
+            Status.FINISHED: "finished",
+            Status.ABORTED: "aborted",
+        }
+        if status in stored_status:
             known = set(self._matches)
 
             def stored() -> list[tuple[float, arena_pb2.MatchInfo]]:
                 rows = []
-                for summary in self.store.store.recent(game, stored_status, limit):
-                    if summary.record.match_id in known or summary.status == "running":
+                for summary in self.store.store.recent(game, stored_status[status], limit):
+                    if summary.record.match_id in known:
                         continue
                     with contextlib.suppress(DamagedRecord):
                         rows.append((summary.record.created_at, match_info(summary)))

@@ -34,7 +34,7 @@ from server.records import (
     RecordedMove,
     StoredMatch,
 )
-from server.store import OVER, QuickWrites, WouldWait
+from server.store import ANY_OVER, OVER, QuickWrites, WouldWait
 
 
 class StoreError(Exception):
@@ -313,7 +313,10 @@ class SqliteStore:
         if game:
             clauses.append("game = ?")
             params.append(game)
-        if status:
+        if status == ANY_OVER:
+            clauses.append("status IN (?, ?)")
+            params.extend(OVER)
+        elif status:
             clauses.append("status = ?")
             params.append(status)
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""

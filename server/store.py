@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from server.records import DamagedRecord, MatchRecord, MatchSummary, RecordedMove, StoredMatch
 
 OVER = ("finished", "aborted")
+ANY_OVER = "over"  # a `recent` status: finished or aborted
 
 
 class WouldWait(Exception):
@@ -58,7 +59,8 @@ class Store(Protocol):
         ...
 
     def recent(self, game: str, status: str, limit: int) -> list[MatchSummary]:
-        """The newest matches, newest first; empty `game`/`status` match all."""
+        """The newest matches, newest first; empty `game`/`status` match all,
+        `status` ANY_OVER both "finished" and "aborted"."""
         ...
 
     def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
@@ -139,7 +141,8 @@ class MemoryStore:
             found = [
                 m
                 for m in self._matches.values()
-                if (not game or m.record.game == game) and (not status or m.status == status)
+                if (not game or m.record.game == game)
+                and (not status or m.status == status or (status == ANY_OVER and m.status in OVER))
             ]
             found.sort(key=lambda m: m.record.created_at, reverse=True)
             return [summarize(m) for m in found[:limit]]

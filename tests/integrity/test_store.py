@@ -11,6 +11,7 @@ import pytest
 
 from server.records import ClockConfig, MatchRecord, RecordedMove
 from server.sqlite_store import SCHEMA_VERSION, SqliteStore, StoreError, migrate, schema_version
+from server.store import ANY_OVER
 
 
 def _record(match_id: str = "m1", seed: int = 2**64 - 1, created_at: float = 1.0) -> MatchRecord:
@@ -58,6 +59,7 @@ def test_finished_matches_are_not_unfinished_and_keep_their_result(tmp_path: Pat
     assert (done.status, done.result, done.end_reason) == ("finished", b"\x01\x02", "game over")
     assert [m.record.match_id for m in store.recent("", "", 10)] == ["b", "a"]
     assert [m.record.match_id for m in store.recent("", "finished", 10)] == ["a"]
+    assert [m.record.match_id for m in store.recent("", ANY_OVER, 10)] == ["a"]
     assert store.recent("sheep-showdown", "", 10) == []
     store.close()
 
