@@ -7,7 +7,7 @@ import contextlib
 import hmac
 import math
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import NoReturn
 
 import grpc
@@ -325,30 +325,14 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id}: {error}")
         except InvalidOptions as error:
             await self._unreplayable(match_id, error, context)
-        cut_short: list[str] = []
         replayed = replay_for_spectator(
-            game, stored, from_start, self._replay_turns, self._closing(cut_short)
+            game, stored, from_start, self._replay_turns, context, lambda: self.registry.closing
         )
         try:
             async for message in replayed:
                 yield message
         except REBUILD_ERRORS as error:
             await self._unreplayable(match_id, error, context)
-        if cut_short:
-            # As a live match's watchers are told: not cut off at the grace's end.
-            await abort(context, grpc.StatusCode.UNAVAILABLE, cut_short[0])
-
-    def _closing(self, why: list[str]) -> Callable[[], bool]:
-        """A replay's stop: true once the server is shutting down, the reason
-        then put in `why`."""
-
-        def stop() -> bool:
-            if self.registry.closing is None:
-                return False
-            why.append(self.registry.closing)
-            return True
-
-        return stop
 
     async def _unreplayable(
         self, match_id: str, error: Exception, context: grpc.aio.ServicerContext

@@ -102,12 +102,16 @@ async def replay_for_spectator(
     stored: StoredMatch,
     from_start: bool,
     turns: asyncio.Semaphore,
-    stop: Callable[[], bool] = lambda: False,
+    context: grpc.aio.ServicerContext,
+    closing: Callable[[], str | None] = lambda: None,
+    cut_off: Callable[[], bool] = lambda: False,
 ) -> AsyncIterator[WatchMessage]:
     """`replay_steps` for one spectator, a step whenever `turns` (shared by every
-    spectator's replay) lets it, and sent before the next; a step is withheld,
-    and the replay ends, once `stop()` is true (it is asked only when a step
-    is ready, so a replay that ended early is one whose `stop()` said so).
+    spectator's replay) lets it, and sent before the next. It ends early when
+    `cut_off()` (the watcher was ended some other way), or when `closing()`
+    gives a reason (the server shuts down: the stream then ends UNAVAILABLE
+    with it). Both are asked only with a step in hand, so a replay that has
+    sent everything is never told it was cut short.
 
     A replay holds `turns` for its step and for three times as long after it,
     so the replays of any number of spectators take at most a quarter of the
@@ -122,9 +126,13 @@ async def replay_for_spectator(
             started = time.perf_counter()
             step = next(steps, None)
             await asyncio.sleep(REPLAY_PAUSE * (time.perf_counter() - started))
-        # Asked only with a step in hand: True means something was left unsent.
-        if step is None or stop():
+        if step is None or cut_off():
             return
+        reason = closing()
+        if reason is not None:
+            # A match kept only for its watchers, or read from the store, is not
+            # hosted: nothing else would end this stream at shutdown.
+            await abort(context, grpc.StatusCode.UNAVAILABLE, reason)
         for message in step:
             yield message
 
@@ -139,25 +147,16 @@ async def spectate(
     closing: Callable[[], str | None] = lambda: None,
 ) -> AsyncIterator[WatchMessage]:
     """What a live match's `watcher` is sent: the match's `moves` before the
-    shared log begins, replayed a few at a time when `turns` (shared with
-    finished matches' replays) lets them, then the log as the match goes on. A
-    replay still going when the server shuts down (`closing()` gives the
-    reason) ends UNAVAILABLE: a match kept only for its watchers is no longer
-    hosted, so nothing else would end it."""
+    shared log begins, replayed as `replay_for_spectator` does (ending
+    UNAVAILABLE if the server shuts down meanwhile), then the log as the match
+    goes on."""
     if watcher.earlier_moves:
         earlier = StoredMatch(record, list(moves[: watcher.earlier_moves]))
-        reason: list[str] = []
-
-        def stop() -> bool:
-            why = closing()
-            if why is not None:
-                reason.append(why)
-            return watcher.cut_off or why is not None
-
-        async for message in replay_for_spectator(game, earlier, True, turns, stop):
+        replayed = replay_for_spectator(
+            game, earlier, True, turns, context, closing, cut_off=lambda: watcher.cut_off
+        )
+        async for message in replayed:
             yield message
-        if reason and not watcher.cut_off:
-            await abort(context, grpc.StatusCode.UNAVAILABLE, reason[0])
         watcher.caught_up()
     async for message in watcher.relay(context):
         yield message
