@@ -299,6 +299,18 @@ def test_tls_serves_a_whole_match_and_refuses_plaintext(tmp_path: Path) -> None:
         assert stop_server_process(server) == 0
 
 
+def _serve_with_tls(cert: Path, key: Path) -> subprocess.CompletedProcess[str]:
+    """`sheepfold serve` with this certificate and key, run until it exits."""
+    serve = [sys.executable, "-m", "cli", "serve", "--port", "0", "--db", ":memory:"]
+    return subprocess.run(
+        [*serve, "--tls-cert", str(cert), "--tls-key", str(key)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+
 @pytest.mark.parametrize("mismatch", ["another key", "not pem"])
 def test_a_key_that_is_not_the_certificates_is_one_line(tmp_path: Path, mismatch: str) -> None:
     """A key from another pair (or a file that is not PEM) once made gRPC print
@@ -309,14 +321,7 @@ def test_a_key_that_is_not_the_certificates_is_one_line(tmp_path: Path, mismatch
     _, other_key = _self_signed(tmp_path / "b")
     if mismatch == "not pem":
         other_key.write_text("this is no key\n")
-    serve = [sys.executable, "-m", "cli", "serve", "--port", "0", "--db", ":memory:"]
-    done = subprocess.run(
-        [*serve, "--tls-cert", str(cert), "--tls-key", str(other_key)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    done = _serve_with_tls(cert, other_key)
     assert done.returncode == 1, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
@@ -430,14 +435,7 @@ def test_a_tls_file_that_is_no_file_or_too_big_is_one_line(tmp_path: Path, kind:
         os.mkfifo(key)
     else:
         key.write_bytes(b"-" * (2 * 1024 * 1024))
-    serve = [sys.executable, "-m", "cli", "serve", "--port", "0", "--db", ":memory:"]
-    done = subprocess.run(
-        [*serve, "--tls-cert", str(cert), "--tls-key", str(key)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    done = _serve_with_tls(cert, key)
     assert done.returncode == 1, done.stderr
     why = "larger than a PEM file can be (1 MB)" if kind == "huge" else "not a regular file"
     assert done.stderr.strip() == f"sheepfold serve: --tls-key {key}: {why}"
