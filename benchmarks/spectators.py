@@ -95,6 +95,10 @@ class Flood:
     label: str
     clients: int
     target: str  # "finished" | "one finished" | "live"
+    # The live matches held for "live": one a client, of this game, so many moves in.
+    game: str = "stubborn-sheep"
+    players: int = 5
+    held_moves: int = 100
 
 
 async def _held_match(
@@ -132,15 +136,7 @@ async def _held_match(
     return created.match_id, seats
 
 
-async def _watch_flood(
-    address: str,
-    flood: Flood,
-    game: str,
-    players: int,
-    held_moves: int,
-    ready: EventType,
-    stop: EventType,
-) -> int:
+async def _watch_flood(address: str, flood: Flood, ready: EventType, stop: EventType) -> int:
     async with grpc.aio.insecure_channel(address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
         held: list[asyncio.Task[None]] = []
@@ -149,7 +145,9 @@ async def _watch_flood(
             # One each: a client alone on its match makes it rebuild the history
             # every time, as nobody else holds it.
             for _ in range(flood.clients):
-                match_id, seats = await _held_match(stub, game, players, held_moves)
+                match_id, seats = await _held_match(
+                    stub, flood.game, flood.players, flood.held_moves
+                )
                 ids.append(match_id)
                 held.extend(seats)
         else:
@@ -181,20 +179,11 @@ async def _watch_flood(
 
 
 def _flood_process(
-    address: str,
-    flood: Flood,
-    game: str,
-    players: int,
-    held_moves: int,
-    ready: EventType,
-    stop: EventType,
-    watched: Synchronized[int],
+    address: str, flood: Flood, ready: EventType, stop: EventType, watched: Synchronized[int]
 ) -> None:
     """The watching clients, in a process of their own as they would be on
     other machines: on the bots' event loop they would slow the bots instead."""
-    watched.value = asyncio.run(
-        _watch_flood(address, flood, game, players, held_moves, ready, stop)
-    )
+    watched.value = asyncio.run(_watch_flood(address, flood, ready, stop))
 
 
 async def _run(address: str, args: argparse.Namespace) -> list[str]:
@@ -211,12 +200,15 @@ async def _run(address: str, args: argparse.Namespace) -> list[str]:
             "one each",
             clients,
             "live",
+            game=args.game,
+            players=args.players,
+            held_moves=args.held_moves,
         ),
     ):
         ready, stop, watched = context.Event(), context.Event(), context.Value("i", 0)
         flooding = context.Process(
             target=_flood_process,
-            args=(address, flood, args.game, args.players, args.held_moves, ready, stop, watched),
+            args=(address, flood, ready, stop, watched),
         )
         flooding.start()
         await asyncio.to_thread(ready.wait, 120)
