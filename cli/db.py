@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from cli.values import file_path, number_up_to, seconds_up_to, whole_number
+from server.files import Kind, file_kind
 from server.sqlite_store import SqliteStore, StoreError, check_server_tables, match_counts
 
 BATCH = 1_000
@@ -91,20 +92,29 @@ def _file_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
 
+def database_file_problem(path: str) -> str | None:
+    """Why no database can be at `path`, in one line, or None. Looks only:
+    opening a FIFO would wait for a writer."""
+    try:
+        kind = file_kind(path)
+    except OSError as error:  # a name too long, a folder on the way that may not be read
+        return f"cannot use {path}: {error.strerror or error}"
+    return {
+        Kind.MISSING: f"no database at {path}",
+        Kind.FOLDER: f"{path} is a folder, not a database file",
+        Kind.OTHER: f"{path} is not a regular file, so it holds no database",
+        Kind.REGULAR: None,
+    }[kind]
+
+
 def _inspect(command: str, args: argparse.Namespace) -> sqlite3.Connection | int:
     """A connection that only reads, to the server's database at --db (or the
     exit code after one line saying why not). It never creates, migrates or
     otherwise changes a file, whatever the file holds."""
     path = Path(args.db)
-    try:
-        if not path.exists():
-            return _fail(command, f"no database at {args.db}")
-        if path.is_dir():
-            return _fail(command, f"{args.db} is a folder, not a database file")
-        if not path.is_file():
-            return _fail(command, f"{args.db} is not a regular file, so it holds no database")
-    except OSError as error:  # a name too long, a folder on the way that may not be read
-        return _fail(command, f"cannot use {args.db}: {error.strerror or error}")
+    problem = database_file_problem(args.db)
+    if problem is not None:
+        return _fail(command, problem)
     try:
         # mode=rw: never create the file; query_only: never write to it.
         db = sqlite3.connect(

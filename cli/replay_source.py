@@ -7,14 +7,13 @@ one (or the other way round), and a file that is neither gives one clear line.
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sheepfold.v1 import arena_pb2
 
+from cli.db import database_file_problem
 from server.records import StoredMatch
 from server.sqlite_store import SqliteStore
 from server.sqlite_store import StoreError as ServerStoreError
@@ -54,7 +53,7 @@ class MatchToReplay:
 
 def database_kind(path: str) -> str:
     """'server' or 'tournament'; SourceError for anything else."""
-    problem = _file_problem(path)
+    problem = database_file_problem(path)
     if problem is not None:
         raise SourceError(problem)
     try:
@@ -73,22 +72,6 @@ def database_kind(path: str) -> str:
         f"{path} is not a Sheepfold database: it has neither a server's matches "
         "nor a tournament's games"
     )
-
-
-def _file_problem(path: str) -> str | None:
-    """Why no database can be at `path`, in the words `sheepfold db` uses, or None.
-    Looks only: opening a FIFO would wait for a writer."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return f"no database at {path}"
-    except OSError as error:  # a name too long for the file system, say
-        return f"cannot use {path}: {error.strerror or error}"
-    if stat.S_ISDIR(mode):
-        return f"{path} is a folder, not a database file"
-    if not stat.S_ISREG(mode):
-        return f"{path} is not a regular file, so it holds no database"
-    return None
 
 
 def load(path: str, match_id: str) -> MatchToReplay:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import resource
 import signal
 import socket
 import ssl
-import stat
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -23,6 +21,7 @@ from sheepfold.v1 import arena_pb2_grpc
 
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
+from server.files import NotRegular, TooLarge, read_regular
 from server.health import Health
 from server.loop_watch import LoopWatch
 from server.loops import running_loop_name
@@ -181,21 +180,15 @@ MAX_PEM_BYTES = 1024 * 1024
 
 
 def _read_pem(path: Path, which: str) -> bytes:
-    """The file's bytes: a regular file of at most MAX_PEM_BYTES (/dev/zero or a
-    FIFO would be read for ever). Checked once open, with O_NONBLOCK so that
-    opening a FIFO does not wait for a writer."""
+    """The file's bytes: a regular file of at most MAX_PEM_BYTES."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as file:
-            regular = stat.S_ISREG(os.fstat(fd).st_mode)
-            data = file.read(MAX_PEM_BYTES + 1) if regular else b""
+        return read_regular(path, MAX_PEM_BYTES)
     except OSError as error:
         raise ListenError(f"--tls-{which} {path}: {error.strerror or error}") from None
-    if not regular:
-        raise ListenError(f"--tls-{which} {path}: not a regular file")
-    if len(data) > MAX_PEM_BYTES:
-        raise ListenError(f"--tls-{which} {path}: larger than a PEM file can be (1 MB)")
-    return data
+    except NotRegular:
+        raise ListenError(f"--tls-{which} {path}: not a regular file") from None
+    except TooLarge:
+        raise ListenError(f"--tls-{which} {path}: larger than a PEM file can be (1 MB)") from None
 
 
 def _check_tls_pair(cert: Path, key: Path) -> None:

@@ -1,0 +1,68 @@
+"""Files a user names (a certificate, a config, a database): what kind of file
+is there, and reading a regular file of bounded size. /dev/zero would be read
+until memory runs out and opening a FIFO waits for a writer, so the kind is
+looked at before anything is read. Callers word the errors their own way."""
+
+from __future__ import annotations
+
+import enum
+import os
+import stat
+from pathlib import Path
+
+
+class Kind(enum.Enum):
+    MISSING = "missing"
+    FOLDER = "folder"
+    OTHER = "other"  # a device, a FIFO, a socket: no file to read
+    REGULAR = "regular"
+
+
+def kind_of(mode: int) -> Kind:
+    """The kind of an existing file, from its `st_mode`."""
+    if stat.S_ISDIR(mode):
+        return Kind.FOLDER
+    return Kind.REGULAR if stat.S_ISREG(mode) else Kind.OTHER
+
+
+def file_kind(path: str | Path) -> Kind:
+    """What is at `path`; looks only, nothing is opened. Raises OSError for
+    anything but a missing file (a name too long, a folder that may not be read)."""
+    try:
+        return kind_of(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return Kind.MISSING
+
+
+class NotRegular(Exception):
+    """The file opened is not a regular one."""
+
+    def __init__(self, kind: Kind) -> None:
+        super().__init__(kind.value)
+        self.kind = kind
+
+
+class TooLarge(Exception):
+    """The file holds more than it may."""
+
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(f"more than {max_bytes:,} bytes")
+        self.max_bytes = max_bytes
+
+
+def read_regular(path: str | Path, max_bytes: int) -> bytes:
+    """The bytes of the regular file at `path`, at most `max_bytes` of them.
+    Its kind is checked once it is open (O_NONBLOCK: a FIFO does not wait for a
+    writer), so nothing can be swapped in between. Raises NotRegular, TooLarge,
+    or OSError when it cannot be opened or read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    # Looked at before it is wrapped: a folder cannot be made a file object.
+    kind = kind_of(os.fstat(fd).st_mode)
+    if kind is not Kind.REGULAR:
+        os.close(fd)
+        raise NotRegular(kind)
+    with os.fdopen(fd, "rb") as file:
+        data = file.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise TooLarge(max_bytes)
+    return data
