@@ -25,7 +25,7 @@ from tournament.config import (
 )
 from tournament.executors.settings import MAX_NUM_CPUS, ExecutorSettings
 from tournament.metrics import TournamentMetrics
-from tournament.progress import Progress, choose_progress
+from tournament.progress import Progress, SampleProgress, choose_progress
 from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament
 from tournament.sprt import SprtStatus
@@ -403,7 +403,8 @@ def _run_and_report(
             f"{summary.forgotten} games with a crash were deleted and played again", file=sys.stderr
         )
     if not args.no_report and summary.already_done + summary.played:
-        print(report(summary.database, "text", tournament=config.name))
+        bootstrap = SampleProgress(prefix="sheepfold tournament: bootstrap")
+        print(report(summary.database, "text", tournament=config.name, on_samples=bootstrap))
     for failed in summary.always_crashed:
         print(f"sheepfold tournament: {failed.line()}", file=sys.stderr)
     if summary.always_crashed:
@@ -425,6 +426,7 @@ def _report(args: argparse.Namespace) -> int:
                 samples=args.bootstrap,
                 anchor=args.anchor,
                 include_removed=args.include_removed,
+                on_samples=SampleProgress(prefix="sheepfold tournament: bootstrap"),
             ),
             end="" if args.format != "json" else "\n",
         )

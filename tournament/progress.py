@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol, TextIO
 
 import structlog
 
 from tournament.store import GameRecord
 
-__all__ = ["LogProgress", "Progress", "TerminalProgress", "choose_progress", "format_eta"]
+__all__ = [
+    "LogProgress",
+    "Progress",
+    "SampleProgress",
+    "TerminalProgress",
+    "choose_progress",
+    "format_eta",
+]
 
 
 class Progress(Protocol):
@@ -159,6 +166,53 @@ class SilentProgress:
 
     def finish(self, played: int, interrupted: bool) -> None:
         return None
+
+
+class SampleProgress:
+    """Follows a long bootstrap: `on_samples(done, total)` for `rate`.
+
+    On a terminal one line, rewritten at most five times a second and blanked
+    at the end; elsewhere a line every `every` seconds once the work has taken
+    `quiet` seconds, so a quick report prints nothing extra.
+    """
+
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        *,
+        prefix: str = "bootstrap",
+        quiet: float = 2.0,
+        every: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.stream = stream or sys.stderr
+        self.terminal = self.stream.isatty()
+        self.prefix = prefix
+        self.clock = clock
+        self.started = clock()
+        self.next_line = self.started + (0.2 if self.terminal else quiet)
+        self.interval = 0.2 if self.terminal else every
+        self.width = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if done >= total:
+            if self.width:
+                self.stream.write("\r" + " " * self.width + "\r")
+                self.stream.flush()
+            return
+        now = self.clock()
+        if now < self.next_line:
+            return
+        self.next_line = now + self.interval
+        elapsed = now - self.started
+        eta = format_eta(elapsed / done * (total - done)) if done else "--:--"
+        text = f"{self.prefix}: {done:,} of {total:,} samples, ETA {eta}"
+        if self.terminal:
+            self.stream.write("\r" + text.ljust(self.width))
+            self.width = max(self.width, len(text))
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
 
 
 def choose_progress(stream: TextIO | None = None) -> Progress:

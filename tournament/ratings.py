@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -216,6 +216,7 @@ def rate(
     anchor: str | None = None,
     samples: int = 1000,
     seed: int = 0,
+    on_samples: Callable[[int, int], None] | None = None,
 ) -> tuple[Rating, ...]:
     """Elo, 95% bootstrap interval and LOS to the next bot, strongest first.
 
@@ -223,16 +224,19 @@ def rate(
     (seeded, so a report is reproducible) and refits; the interval is the 2.5th
     to 97.5th percentile of each bot's refitted Elo, and the likelihood of
     superiority of a bot over the next one is the share of refits in which it
-    rates higher (ties count half).
+    rates higher (ties count half). `on_samples(done, samples)` is called
+    after each refit, for a progress display.
     """
     bots = tuple(bots)
     best = fit_elo(totals(bots, games), anchor)
     draws: list[tuple[float, ...]] = []
     rng = random.Random(seed)
     if games:
-        for _ in range(samples):
+        for done in range(1, samples + 1):
             resample = [games[rng.randrange(len(games))] for _ in range(len(games))]
             draws.append(fit_elo(totals(bots, resample), anchor, start=best))
+            if on_samples is not None:
+                on_samples(done, samples)
     order = sorted(range(len(bots)), key=lambda i: (-best[i], bots[i]))
     ratings = []
     for position, i in enumerate(order):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +31,12 @@ def report(
     seed: int = 0,
     anchor: str | None = None,
     include_removed: bool = False,
+    on_samples: Callable[[int, int], None] | None = None,
 ) -> str:
     """The report of tournament `tournament` (default: the latest) in `db`;
     `anchor` (a bot, or "mean") overrides the tournament's Elo anchor;
-    `include_removed` counts the games of bots no longer in the config."""
+    `include_removed` counts the games of bots no longer in the config;
+    `on_samples(done, total)` follows the bootstrap."""
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
     check_existing(db)
@@ -48,6 +50,7 @@ def report(
             seed=seed,
             anchor=anchor,
             include_removed=include_removed,
+            on_samples=on_samples,
         )
     if format == "html":
         from tournament.report_html import report_page  # it builds on this module
@@ -63,6 +66,7 @@ def report_data(
     seed: int = 0,
     anchor: str | None = None,
     include_removed: bool = False,
+    on_samples: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """`anchor` overrides the tournament's own: a bot's name, or "mean".
 
@@ -125,7 +129,9 @@ def report_data(
         order = sorted(bots, key=lambda bot: (-_mean(stats[bot].scores), stats[bot].forfeits, bot))
         elo = {}
     else:
-        ratings = rate(bots, pairs, anchor=anchor, samples=samples, seed=seed)
+        ratings = rate(
+            bots, pairs, anchor=anchor, samples=samples, seed=seed, on_samples=on_samples
+        )
         order = [rating.bot for rating in ratings]
         elo = {rating.bot: rating for rating in ratings}
     skill = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from tournament.progress import TerminalProgress
+from tournament.progress import SampleProgress, TerminalProgress
 from tournament.store import GameRecord, SeatRecord
 
 
@@ -35,3 +35,53 @@ def test_the_live_line_and_a_failed_game_show_the_match_id() -> None:
     assert "game g1 (match" not in stream.getvalue(), "a clean game gets no line of its own"
     progress.game_done(_game("fedcba9876543210", "crash"), {"steady": 9.0, "flaky": -9.0})
     assert "\rgame g1 (match fedcba9876543210): flaky crash\n" in stream.getvalue()
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_long_bootstrap_prints_a_line_now_and_then_off_a_terminal() -> None:
+    stream, clock = io.StringIO(), _Clock()
+    progress = SampleProgress(stream, prefix="bootstrap", clock=clock)
+    progress(1, 1000)
+    clock.now += 1.9
+    progress(100, 1000)
+    assert stream.getvalue() == "", "a report done within two seconds prints nothing extra"
+    clock.now += 0.2
+    progress(200, 1000)
+    clock.now += 1.0
+    progress(300, 1000)
+    clock.now += 5.0
+    progress(500, 1000)
+    progress(1000, 1000)
+    assert stream.getvalue().splitlines() == [
+        "bootstrap: 200 of 1,000 samples, ETA 00:08",
+        "bootstrap: 500 of 1,000 samples, ETA 00:08",
+    ]
+
+
+def test_a_long_bootstrap_rewrites_one_line_on_a_terminal_and_blanks_it() -> None:
+    stream, clock = _Terminal(), _Clock()
+    progress = SampleProgress(stream, prefix="bootstrap", clock=clock)
+    clock.now += 0.5
+    progress(5_000, 100_000)
+    clock.now += 0.1
+    progress(6_000, 100_000)  # too soon after the last line
+    clock.now += 0.2
+    progress(10_000, 100_000)
+    progress(100_000, 100_000)
+    first = "bootstrap: 5,000 of 100,000 samples, ETA 00:10"
+    second = "bootstrap: 10,000 of 100,000 samples, ETA 00:07"
+    assert stream.getvalue() == ("\r" + first + "\r" + second + "\r" + " " * len(second) + "\r"), (
+        "the line is rewritten in place and blanked so the report starts on a clean line"
+    )

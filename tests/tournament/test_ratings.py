@@ -141,3 +141,11 @@ def test_mean_interval_uses_student_t() -> None:
     assert high - mean == pytest.approx(3.182 * 1.2909944 / 2, rel=1e-4)
     assert mean - low == pytest.approx(high - mean)
     assert mean_interval([5.0]) == (5.0, 5.0, 5.0)
+
+
+def test_the_bootstrap_reports_each_refit_and_the_same_ratings_with_or_without() -> None:
+    games = _simulated_games(rounds=5, seed=2)
+    seen: list[tuple[int, int]] = []
+    followed = rate(list(TRUE_ELO), games, samples=40, seed=1, on_samples=lambda *s: seen.append(s))
+    assert seen == [(done, 40) for done in range(1, 41)]
+    assert followed == rate(list(TRUE_ELO), games, samples=40, seed=1)
