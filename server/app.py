@@ -21,7 +21,7 @@ from sheepfold.v1 import arena_pb2_grpc
 
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
-from server.files import NotRegular, TooLarge, read_regular
+from server.files import MAX_USER_FILE_BYTES, NotRegular, TooLarge, read_regular
 from server.health import Health
 from server.loop_watch import LoopWatch
 from server.loops import running_loop_name
@@ -175,14 +175,11 @@ def check_can_listen(host: str, port: int, what: str = "cannot listen") -> None:
             raise ListenError(f"{what} on {host}:{port}: {why}") from None
 
 
-# A certificate chain and its key are a few kilobytes; more is not a PEM file.
-MAX_PEM_BYTES = 1024 * 1024
-
-
 def _read_pem(path: Path, which: str) -> bytes:
-    """The file's bytes: a regular file of at most MAX_PEM_BYTES."""
+    """The file's bytes: a regular file of at most MAX_USER_FILE_BYTES (a
+    certificate chain and its key are a few kilobytes)."""
     try:
-        return read_regular(path, MAX_PEM_BYTES)
+        return read_regular(path, MAX_USER_FILE_BYTES)
     except OSError as error:
         raise ListenError(f"--tls-{which} {path}: {error.strerror or error}") from None
     except NotRegular:

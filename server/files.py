@@ -10,6 +10,10 @@ import os
 import stat
 from pathlib import Path
 
+# What "1 MB" means for every file a user names: far beyond any real
+# certificate or config, and small enough to read at once.
+MAX_USER_FILE_BYTES = 1024 * 1024
+
 
 class Kind(enum.Enum):
     MISSING = "missing"

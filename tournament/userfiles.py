@@ -6,12 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.files import Kind, NotRegular, TooLarge, file_kind, read_regular
+from server.files import MAX_USER_FILE_BYTES, Kind, NotRegular, TooLarge, file_kind, read_regular
 
 __all__ = ["MAX_USER_FILE_BYTES", "UserFileError", "read_user_text", "regular_file_problem"]
-
-# A config is a few KB; a megabyte is far beyond any real one.
-MAX_USER_FILE_BYTES = 1_000_000
 
 
 class UserFileError(ValueError):
