@@ -273,7 +273,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             store = SqliteStore(args.db, serving=True)
         except (StoreError, sqlite3.Error) as error:
-            raise SystemExit(f"sheepfold serve: cannot open --db {args.db}: {error}") from None
+            raise SystemExit(
+                f"sheepfold serve: cannot open --db {args.db}: {error}{_folder_hint(args.db)}"
+            ) from None
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -349,3 +351,14 @@ def _web_companion(
             await web.stop()
 
     return running
+
+
+def _folder_hint(db: str) -> str:
+    """Why SQLite may have refused a file it can read: its folder takes the
+    database's -wal and -shm files, so a read-only folder refuses the database."""
+    folder = os.path.dirname(os.path.abspath(db))
+    if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+        return (
+            f" (the folder {folder} cannot be written, and SQLite keeps files beside the database)"
+        )
+    return ""

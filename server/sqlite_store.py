@@ -177,6 +177,12 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self.version = migrate(self._db)
+        if serving:
+            try:
+                _check_writable(self._db, self.path)
+            except StoreError:
+                self.close()
+                raise
         self._quick = self._db if self.path == ":memory:" else self._quick_connection()
 
     def _quick_connection(self) -> sqlite3.Connection:
@@ -357,6 +363,26 @@ class SqliteStore:
             if self._claim is not None:
                 os.close(self._claim)  # the file is free for another server
                 self._claim = None
+
+
+def _check_writable(db: sqlite3.Connection, path: str) -> None:
+    """StoreError when the file can be read but not written (a read-only file
+    or folder, a read-only mount): SQLite then opens it read-only without a
+    word, and the server would start only to refuse every match. A file merely
+    busy with another process's write is left to the writer's retries."""
+    try:
+        # A write that changes nothing: in WAL mode taking the write lock alone
+        # succeeds on a read-only file; opening a write transaction does not.
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("DELETE FROM schema_version WHERE 0")
+    except sqlite3.OperationalError as error:
+        if getattr(error, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_READONLY:
+            raise StoreError(
+                f"it cannot be written ({error}): a read-only file, folder or mount"
+            ) from None
+    finally:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
 
 
 def _claim(path: str) -> int:

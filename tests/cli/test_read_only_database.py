@@ -1,0 +1,69 @@
+"""A database the server may read but not write is refused at start, in one line.
+
+SQLite opens such a file read-only without a word; the server used to start
+and then answer every CreateMatch "the database cannot be written now ... is
+another process holding it?". The file is made read-only by a read-only bind
+mount in a private mount namespace, which holds for root too (CI runs as root,
+and root writes a file whatever its mode).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from server.sqlite_store import SqliteStore
+from tests.cli.helpers import command
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.e2e
+
+
+def _read_only(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`sheepfold ARGS` with the file or folder `path` mounted read-only for it alone."""
+    if shutil.which("unshare") is None:
+        pytest.fail("unshare not found: install util-linux (apt-get install util-linux)")
+    namespace = ["unshare", "--mount"] if os.geteuid() == 0 else ["unshare", "-rm"]
+    script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
+    return subprocess.run(
+        [*namespace, "sh", "-c", script, "sh", str(path), *command(*args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,  # a server that starts would run until then
+        check=False,
+    )
+
+
+def test_serve_refuses_a_database_it_cannot_write(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    db = folder / "sheepfold.db"
+    SqliteStore(db).close()  # a server database with its tables, as a past run leaves it
+    done = _read_only(db, "serve", "--port", "0", "--db", str(db))
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"sheepfold serve: cannot open --db {db}: it cannot be written (attempt to write "
+        "a readonly database): a read-only file, folder or mount"
+    ]
+
+
+def test_serve_names_a_folder_it_cannot_write(tmp_path: Path) -> None:
+    """SQLite keeps -wal and -shm files beside the database: a read-only folder
+    refuses it with "unable to open database file", which names no cause."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    db = folder / "sheepfold.db"
+    SqliteStore(db).close()
+    done = _read_only(folder, "serve", "--port", "0", "--db", str(db))
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"sheepfold serve: cannot open --db {db}: unable to open database file (the folder "
+        f"{folder} cannot be written, and SQLite keeps files beside the database)"
+    ]
