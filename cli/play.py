@@ -439,7 +439,7 @@ def _run_command_bot(args: argparse.Namespace) -> int:
     command = BotCommand(bot.argv, bot.folder, args.server, env, bot.sandbox)
     try:
         process = Launcher(socket).process(command)
-        asyncio.run(run_until_match_over(process, args.server, args.match))
+        asyncio.run(run_until_match_over(process, args.server, args.match, seat=args.seat))
     except SandboxUnavailable as error:
         raise SystemExit(f"sheepfold bot: {error}") from None
     except BotFailure as error:

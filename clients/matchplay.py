@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import grpc
+import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots.random_bot import RandomBot
@@ -128,7 +129,9 @@ async def play_match_with_commands(
             sandbox=bot.sandbox,
         )
         try:
-            await run_until_match_over(launcher.process(command), address, created.match_id)
+            await run_until_match_over(
+                launcher.process(command), address, created.match_id, seat=seat
+            )
         except BotFailure as error:
             crashed[seat] = str(error)
         if (await _match_info(address, created.match_id)).status != arena_pb2.MATCH_STATUS_FINISHED:
@@ -155,28 +158,43 @@ async def play_match_with_commands(
 # take to exit once its match is over before it is killed (the tournament's too).
 POLL_SECONDS = 0.5
 EXIT_GRACE_SECONDS = 1.0
+# A program whose seat has not joined by then is named once: the match would
+# otherwise sit silent until the server's join timeout and the seat's strikes.
+JOIN_NOTICE_SECONDS = 5.0
 _OVER = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
 
 
-async def run_until_match_over(process: BotProcess, address: str, match_id: str) -> None:
+async def run_until_match_over(
+    process: BotProcess, address: str, match_id: str, seat: int | None = None
+) -> None:
     """Run a bot program to its end, as `BotProcess.run` does, but once its match
     is over give it EXIT_GRACE_SECONDS to exit and then kill it: a program that
     ignores SIGTERM and sleeps would otherwise keep the command waiting forever.
-    Raises `BotFailure` if the program failed before the match was over."""
+    Raises `BotFailure` if the program failed before the match was over. With
+    `seat`, a warning says so if that seat has not joined JOIN_NOTICE_SECONDS in."""
     running = asyncio.ensure_future(process.run())
     # Its failure is read below, or not at all when this is cancelled (Ctrl-C)
     # while the program is killed: never "Task exception was never retrieved".
     running.add_done_callback(_retrieved)
+    loop = asyncio.get_running_loop()
+    notice_at = None if seat is None else loop.time() + JOIN_NOTICE_SECONDS
     try:
         while True:
             await asyncio.wait({running}, timeout=POLL_SECONDS)
             if running.done():
                 return running.result()
-            if await _is_over(address, match_id):
+            info = await _info_if_any(address, match_id)
+            if info is None:  # the server cannot say: the program's own end is what counts
+                continue
+            if info.status in _OVER:
                 await asyncio.wait({running}, timeout=EXIT_GRACE_SECONDS)
                 if running.done():
                     return running.result()
                 return  # it played its match; lingering after it is no failure
+            if notice_at is not None and seat is not None and loop.time() >= notice_at:
+                notice_at = None
+                if seat < len(info.seats) and not info.seats[seat].joined:
+                    _warn_not_joined(match_id, seat)
     finally:
         if not running.done():
             await process.kill()
@@ -184,18 +202,28 @@ async def run_until_match_over(process: BotProcess, address: str, match_id: str)
             await asyncio.gather(running, return_exceptions=True)
 
 
+def _warn_not_joined(match_id: str, seat: int) -> None:
+    structlog.get_logger("sheepfold.match").warning(
+        "bot program has not joined its seat",
+        match_id=match_id,
+        seat=seat,
+        after_seconds=JOIN_NOTICE_SECONDS,
+        note="it is still running; a seat that does not join is played at random, "
+        "struck for each decision it misses and then disqualified",
+    )
+
+
 def _retrieved(task: asyncio.Future[None]) -> None:
     if not task.cancelled():
         task.exception()
 
 
-async def _is_over(address: str, match_id: str) -> bool:
-    """Whether the match is over; False when the server cannot say (the program
-    then runs on, and its own end or failure is what counts)."""
+async def _info_if_any(address: str, match_id: str) -> arena_pb2.MatchInfo | None:
+    """The match as the server sees it; None when the server cannot say."""
     try:
-        return (await _match_info(address, match_id)).status in _OVER
+        return await _match_info(address, match_id)
     except grpc.aio.AioRpcError:
-        return False
+        return None
 
 
 async def _match_info(address: str, match_id: str) -> arena_pb2.MatchInfo:

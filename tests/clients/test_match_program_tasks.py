@@ -1,14 +1,21 @@
-"""`sheepfold match` with command bots: a second Ctrl-C while a bot program is
-being killed left "Task exception was never retrieved ... BotFailure" after the
-"interrupted" line."""
+"""`sheepfold match` and `sheepfold bot` watching a bot program: a second Ctrl-C
+while it is being killed, and a program that never joins its seat."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 
+import pytest
+from structlog.testing import capture_logs
+
+from clients import matchplay
+from clients.bots.random_bot import RandomBot
 from clients.launch.process import BotFailure
-from clients.matchplay import run_until_match_over
+from clients.matchplay import create_match, run_until_match_over
+from clients.sdk import play
+from server.app import ServerConfig
+from server.inprocess import serving_here
 
 
 class _Program:
@@ -48,3 +55,57 @@ def test_a_program_killed_while_the_match_is_interrupted_twice_reports_nothing()
     asyncio.run(main())
     gc.collect()
     assert reported == []
+
+
+class _Seat:
+    """A bot program that plays its seat with the SDK, or never joins."""
+
+    def __init__(self, address: str, match_id: str, token: str, joins: bool) -> None:
+        self.address, self.match_id, self.token, self.joins = address, match_id, token, joins
+
+    async def run(self) -> None:
+        if self.joins:
+            await play(RandomBot(0), self.address, self.match_id, self.token)
+        else:
+            await asyncio.Event().wait()
+
+    async def kill(self) -> None:
+        return None
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("joins", [False, True])
+def test_a_program_that_has_not_joined_its_seat_is_named(
+    joins: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`sheepfold match` sat silent for the server's 30 s join timeout when a
+    command bot never connected; now a warning names the seat after a few seconds."""
+    monkeypatch.setattr(matchplay, "JOIN_NOTICE_SECONDS", 0.3)
+
+    async def scenario() -> list[dict[str, object]]:
+        async with serving_here(ServerConfig(join_timeout=30.0)) as address:
+            created = await create_match(address, "sheep-n-sheep", 2, seed=5)
+            program = _Seat(address, created.match_id, created.seat_tokens[0], joins)
+            with capture_logs() as logs:
+                running = asyncio.create_task(
+                    matchplay.run_until_match_over(
+                        program,  # type: ignore[arg-type]
+                        address,
+                        created.match_id,
+                        seat=0,
+                    )
+                )
+                await asyncio.sleep(1.5)
+                running.cancel()
+                await asyncio.gather(running, return_exceptions=True)
+            return logs
+
+    warnings = [
+        log
+        for log in asyncio.run(scenario())
+        if log["event"] == "bot program has not joined its seat"
+    ]
+    if joins:
+        assert warnings == []
+    else:
+        assert [(log["seat"], log["log_level"]) for log in warnings] == [(0, "warning")]
