@@ -16,6 +16,7 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 from cli.addresses import server_address
+from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import key_value, match_seed, positive_int
 from clients.connect import Unreachable
 from clients.matchplay import create_match
@@ -55,6 +56,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         default=os.environ.get("SHEEPFOLD_SERVER") or DEFAULT_SERVER,
         help="HOST:PORT (default: $SHEEPFOLD_SERVER or %(default)s)",
     )
+    add_tls_flags(parser)
     parser.add_argument(
         "--admin-token",
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
@@ -66,6 +68,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     options = dict(args.option)
+    credentials = client_credentials(args, "create")
     try:
         created = asyncio.run(
             create_match(
@@ -76,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
                 options=options,
                 clock=arena_pb2.ClockSettings(decision_seconds=args.decision_seconds),
                 admin_token=args.admin_token,
+                credentials=credentials,
             )
         )
     except Unreachable as error:

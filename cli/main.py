@@ -57,6 +57,10 @@ def _innermost(
 
 def main(argv: Sequence[str] | None = None) -> int:
     raw = sys.argv[1:] if argv is None else argv
+    # gRPC's core writes INFO lines of its own to stderr (a line per failed TLS
+    # handshake: one per scanner that knocks) among the JSON log; warnings and
+    # worse are what a user can act on. Read when gRPC loads, so set first.
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     try:
         from cli.play import join_option_values
 

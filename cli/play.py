@@ -22,6 +22,7 @@ from sheepfold.v1 import arena_pb2
 import games
 from cli.addresses import server_address
 from cli.botguard import BotRaised, GuardedBot
+from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import (
     key_value,
     match_seed,
@@ -31,7 +32,7 @@ from cli.values import (
     whole_number,
 )
 from clients.bots import BotSpecError, load_bot
-from clients.connect import Unreachable
+from clients.connect import Unreachable, reason
 from clients.launch import (
     BotCommand,
     BotFailure,
@@ -105,6 +106,7 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
         type=server_address,
         help="play on this server instead (HOST:PORT or unix:PATH)",
     )
+    add_tls_flags(parser)
     parser.add_argument(
         "--admin-token",
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
@@ -226,6 +228,11 @@ def run_match(args: argparse.Namespace) -> int:
                 bots.append(GuardedBot(load_bot(spec, bot_seed(seed, seat)), seat, spec))
     except BotSpecError as error:
         raise SystemExit(f"sheepfold match: {error}") from None
+    if (args.tls or args.tls_ca) and any(isinstance(bot, CommandBot) for bot in bots):
+        raise SystemExit(_COMMAND_BOT_TLS.format(command="match"))
+    if (args.tls or args.tls_ca) and not args.server:
+        raise SystemExit("sheepfold match: --tls and --tls-ca need --server")
+    credentials = client_credentials(args, "match")
     sandboxed = any(isinstance(bot, CommandBot) and bot.sandbox for bot in bots)
     socket = args.server.removeprefix("unix:") if (args.server or "").startswith("unix:") else None
     if sandboxed and args.server and not socket:
@@ -257,6 +264,7 @@ def run_match(args: argparse.Namespace) -> int:
                 options=options,
                 clock=clock,
                 admin_token=admin_token,
+                credentials=credentials,
             )
 
     try:
@@ -362,6 +370,7 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
         default=os.environ.get("SHEEPFOLD_SERVER"),
         help="HOST:PORT",
     )
+    add_tls_flags(parser)
     parser.add_argument("--match", default=os.environ.get("SHEEPFOLD_MATCH"), help="match id")
     parser.add_argument("--token", default=os.environ.get("SHEEPFOLD_TOKEN"), help="seat token")
     parser.add_argument(
@@ -402,16 +411,27 @@ def join_option_values(argv: Sequence[str]) -> list[str]:
     return out
 
 
+_COMMAND_BOT_TLS = (
+    "sheepfold {command}: --tls and --tls-ca are for this command's own calls; a command "
+    "bot connects to the server by itself (sandboxed ones through a Unix socket)"
+)
+
+
 def run_bot(args: argparse.Namespace) -> int:
     configure_logging("console" if sys.stderr.isatty() else "json", "warning")
     missing = [name for name in ("server", "match", "token") if not getattr(args, name)]
     if missing:
         raise SystemExit(f"sheepfold bot: missing --{', --'.join(missing)} (or the environment)")
     if args.bot.startswith("cmd:"):
+        if args.tls or args.tls_ca:
+            raise SystemExit(_COMMAND_BOT_TLS.format(command="bot"))
         return _run_command_bot(args)
+    credentials = client_credentials(args, "bot")
     try:
         bot = GuardedBot(load_bot(args.bot, args.seed), args.seat, args.bot)
-        result = asyncio.run(play(bot, args.server, args.match, args.token, args.seat))
+        result = asyncio.run(
+            play(bot, args.server, args.match, args.token, args.seat, credentials=credentials)
+        )
     except BotSpecError as error:
         raise SystemExit(f"sheepfold bot: {error}") from None
     except (SeatError, Unreachable) as error:
@@ -473,6 +493,7 @@ def _add_health(commands: argparse._SubParsersAction) -> None:
         help="HOST:PORT (default: $SHEEPFOLD_HEALTH_ADDR, else 127.0.0.1 and "
         "$SHEEPFOLD_HEALTH_PORT, $SHEEPFOLD_PORT or 50051)",
     )
+    add_tls_flags(parser)
     parser.add_argument("--service", default="", help="service name (default: the whole server)")
     parser.add_argument(
         "--timeout",
@@ -484,8 +505,9 @@ def _add_health(commands: argparse._SubParsersAction) -> None:
 
 
 def run_health(args: argparse.Namespace) -> int:
+    credentials = client_credentials(args, "health")
     try:
-        with grpc.insecure_channel(args.addr) as channel:
+        with _health_channel(args.addr, credentials) as channel:
             response = health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout
             )
@@ -495,8 +517,16 @@ def run_health(args: argparse.Namespace) -> int:
             if error.code() == grpc.StatusCode.NOT_FOUND
             else "no details"
         )
+        if error.code() == grpc.StatusCode.UNAVAILABLE:
+            details = reason(error, args.timeout)
         print(f"{args.addr}: {error.code().name}: {details}", file=sys.stderr)
         return 1
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
     print(f"{args.addr}: {status}")
     return 0 if response.status == health_pb2.HealthCheckResponse.SERVING else 1
+
+
+def _health_channel(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.Channel:
+    if credentials is not None:
+        return grpc.secure_channel(address, credentials)
+    return grpc.insecure_channel(address)

@@ -10,6 +10,8 @@ refused".
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
+from typing import Any
 
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
@@ -20,6 +22,7 @@ __all__ = [
     "Unreachable",
     "check_address",
     "ensure_reachable",
+    "open_channel",
     "reason",
 ]
 
@@ -46,14 +49,33 @@ def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
         return "connection refused"
     if "resolving" in lowered or "name not found" in lowered or "dns" in lowered:
         return "the host name does not resolve"
+    if "certificate_verify_failed" in lowered:
+        why = details[lowered.index("certificate_verify_failed") :].split(": ")
+        cause = f" ({why[1]})" if len(why) > 1 and why[1] else ""
+        return f"the TLS handshake failed: the server's certificate is not trusted{cause}"
+    if "wrong_version_number" in lowered:
+        return "the TLS handshake failed: the server does not speak TLS (a plaintext server?)"
     if "ssl" in lowered or "handshake" in lowered or "tls" in lowered:
         return f"the TLS handshake failed ({details})"
+    if "socket closed" in lowered:
+        return "the server closed the connection (a TLS server does so to a plaintext client)"
     if code == grpc.StatusCode.DEADLINE_EXCEEDED:
         return f"no answer within {waited:g} s"
     if code == grpc.StatusCode.UNIMPLEMENTED:
         return "it is not a Sheepfold server (no sheepfold.v1.Arena service)"
     last = details.rsplit(": ", 1)[-1] if details else (code.name if code else "unknown error")
     return last[:1].lower() + last[1:]
+
+
+def open_channel(
+    address: str,
+    credentials: grpc.ChannelCredentials | None = None,
+    options: Sequence[tuple[str, Any]] = (),
+) -> grpc.aio.Channel:
+    """A channel to `address`: TLS with `credentials`, plaintext without."""
+    if credentials is not None:
+        return grpc.aio.secure_channel(address, credentials, options=options)
+    return grpc.aio.insecure_channel(address, options=options)
 
 
 async def ensure_reachable(

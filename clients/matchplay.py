@@ -11,7 +11,7 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots.random_bot import RandomBot
-from clients.connect import RPC_SECONDS, ensure_reachable
+from clients.connect import RPC_SECONDS, ensure_reachable, open_channel
 from clients.launch import BotCommand, BotFailure, BotProcess, Launcher, SandboxPolicy
 from clients.sdk import Bot, play
 
@@ -32,6 +32,7 @@ async def create_match(
     options: Mapping[str, str] | None = None,
     clock: arena_pb2.ClockSettings | None = None,
     admin_token: str = "",
+    credentials: grpc.ChannelCredentials | None = None,
 ) -> arena_pb2.CreateMatchResponse:
     request = arena_pb2.CreateMatchRequest(
         game=game,
@@ -42,7 +43,7 @@ async def create_match(
     )
     if seed is not None:
         request.seed = seed
-    async with grpc.aio.insecure_channel(address) as channel:
+    async with open_channel(address, credentials) as channel:
         await ensure_reachable(channel, address)
         return await arena_pb2_grpc.ArenaStub(channel).CreateMatch(
             request, wait_for_ready=True, timeout=RPC_SECONDS
@@ -58,6 +59,7 @@ async def play_match(
     options: Mapping[str, str] | None = None,
     clock: arena_pb2.ClockSettings | None = None,
     admin_token: str = "",
+    credentials: grpc.ChannelCredentials | None = None,
 ) -> MatchOutcome:
     """One match, one SDK client per seat; returns the result seat 0 received."""
     created = await create_match(
@@ -68,9 +70,12 @@ async def play_match(
         options=options,
         clock=clock,
         admin_token=admin_token,
+        credentials=credentials,
     )
     seats = [
-        asyncio.create_task(play(bot, address, created.match_id, token, seat))
+        asyncio.create_task(
+            play(bot, address, created.match_id, token, seat, credentials=credentials)
+        )
         for seat, (bot, token) in enumerate(zip(bots, created.seat_tokens, strict=True))
     ]
     try:
@@ -103,17 +108,26 @@ async def play_match_with_commands(
     options: Mapping[str, str] | None = None,
     clock: arena_pb2.ClockSettings | None = None,
     admin_token: str = "",
+    credentials: grpc.ChannelCredentials | None = None,
 ) -> tuple[MatchOutcome, dict[int, str]]:
     """One match where some seats are programs; returns the outcome and, per seat
-    whose program failed or left early, why (a random stand-in finished its seat)."""
+    whose program failed or left early, why (a random stand-in finished its seat).
+    `credentials` (TLS) are this command's own: a program connects by itself."""
     created = await create_match(
-        address, game, len(bots), seed=seed, options=options, clock=clock, admin_token=admin_token
+        address,
+        game,
+        len(bots),
+        seed=seed,
+        options=options,
+        clock=clock,
+        admin_token=admin_token,
+        credentials=credentials,
     )
     crashed: dict[int, str] = {}
 
     async def seat_task(seat: int, bot: Bot | CommandBot, token: str) -> None:
         if not isinstance(bot, CommandBot):
-            await play(bot, address, created.match_id, token, seat)
+            await play(bot, address, created.match_id, token, seat, credentials=credentials)
             return
         command = BotCommand(
             argv=bot.argv,
@@ -130,13 +144,20 @@ async def play_match_with_commands(
         )
         try:
             await run_until_match_over(
-                launcher.process(command), address, created.match_id, seat=seat
+                launcher.process(command),
+                address,
+                created.match_id,
+                seat=seat,
+                credentials=credentials,
             )
         except BotFailure as error:
             crashed[seat] = str(error)
-        if (await _match_info(address, created.match_id)).status != arena_pb2.MATCH_STATUS_FINISHED:
+        info = await _match_info(address, created.match_id, credentials)
+        if info.status != arena_pb2.MATCH_STATUS_FINISHED:
             crashed.setdefault(seat, "left before the match was over")
-            await play(RandomBot(seat), address, created.match_id, token, seat)
+            await play(
+                RandomBot(seat), address, created.match_id, token, seat, credentials=credentials
+            )
 
     seats = [
         asyncio.create_task(seat_task(seat, bot, token))
@@ -150,7 +171,7 @@ async def play_match_with_commands(
             task.cancel()
         await asyncio.gather(*seats, return_exceptions=True)
         raise
-    info = await _match_info(address, created.match_id)
+    info = await _match_info(address, created.match_id, credentials)
     return MatchOutcome(created.match_id, created.seed, info.result), crashed
 
 
@@ -165,7 +186,11 @@ _OVER = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
 
 
 async def run_until_match_over(
-    process: BotProcess, address: str, match_id: str, seat: int | None = None
+    process: BotProcess,
+    address: str,
+    match_id: str,
+    seat: int | None = None,
+    credentials: grpc.ChannelCredentials | None = None,
 ) -> None:
     """Run a bot program to its end, as `BotProcess.run` does, but once its match
     is over give it EXIT_GRACE_SECONDS to exit and then kill it: a program that
@@ -183,7 +208,7 @@ async def run_until_match_over(
             await asyncio.wait({running}, timeout=POLL_SECONDS)
             if running.done():
                 return running.result()
-            info = await _info_if_any(address, match_id)
+            info = await _info_if_any(address, match_id, credentials)
             if info is None:  # the server cannot say: the program's own end is what counts
                 continue
             if info.status in _OVER:
@@ -218,16 +243,20 @@ def _retrieved(task: asyncio.Future[None]) -> None:
         task.exception()
 
 
-async def _info_if_any(address: str, match_id: str) -> arena_pb2.MatchInfo | None:
+async def _info_if_any(
+    address: str, match_id: str, credentials: grpc.ChannelCredentials | None
+) -> arena_pb2.MatchInfo | None:
     """The match as the server sees it; None when the server cannot say."""
     try:
-        return await _match_info(address, match_id)
+        return await _match_info(address, match_id, credentials)
     except grpc.aio.AioRpcError:
         return None
 
 
-async def _match_info(address: str, match_id: str) -> arena_pb2.MatchInfo:
-    async with grpc.aio.insecure_channel(address) as channel:
+async def _match_info(
+    address: str, match_id: str, credentials: grpc.ChannelCredentials | None = None
+) -> arena_pb2.MatchInfo:
+    async with open_channel(address, credentials) as channel:
         return await arena_pb2_grpc.ArenaStub(channel).GetMatch(
             arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
         )

@@ -25,7 +25,7 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
+from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable, open_channel
 
 # Codes after which rejoining makes sense: the server or the network went away.
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
@@ -189,9 +189,7 @@ async def play(
 
 
 def _channel(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.aio.Channel:
-    if credentials is not None:
-        return grpc.aio.secure_channel(address, credentials, options=CHANNEL_OPTIONS)
-    return grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+    return open_channel(address, credentials, CHANNEL_OPTIONS)
 
 
 class _StreamEnded(Exception):

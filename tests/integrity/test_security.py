@@ -32,6 +32,7 @@ from tests.integrity.helpers import (
     log_entries,
     wait_until,
 )
+from tests.tls_files import self_signed
 
 pytestmark = pytest.mark.e2e
 
@@ -225,35 +226,8 @@ def test_no_token_ever_appears_in_the_logs(guarded: ServerProcess) -> None:
 # ---------------------------------------------------------------- TLS
 
 
-def _self_signed(directory: Path) -> tuple[Path, Path]:
-    cert, key = directory / "cert.pem", directory / "key.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "1",
-            "-subj",
-            "/CN=localhost",
-            "-addext",
-            "subjectAltName=DNS:localhost,IP:127.0.0.1",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return cert, key
-
-
 def test_tls_serves_a_whole_match_and_refuses_plaintext(tmp_path: Path) -> None:
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path)
     server = start_server_process("--tls-cert", str(cert), "--tls-key", str(key))
     try:
         started = next(e for e in log_entries(server.log_lines) if e["event"] == "server started")
@@ -317,8 +291,8 @@ def test_a_key_that_is_not_the_certificates_is_one_line(tmp_path: Path, mismatch
     its own lines and the server blame the port: "gRPC could not bind it"."""
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    cert, _ = _self_signed(tmp_path / "a")
-    _, other_key = _self_signed(tmp_path / "b")
+    cert, _ = self_signed(tmp_path / "a")
+    _, other_key = self_signed(tmp_path / "b")
     if mismatch == "not pem":
         other_key.write_text("this is no key\n")
     done = _serve_with_tls(cert, other_key)
@@ -427,7 +401,7 @@ def test_keepalive_frees_the_seat_of_a_frozen_bot(tmp_path: Path) -> None:
 def test_a_tls_file_that_is_no_file_or_too_big_is_one_line(tmp_path: Path, kind: str) -> None:
     """/dev/zero was read until memory ran out, and a FIFO waited for a writer
     for ever."""
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path)
     if kind == "/dev/zero":
         key = Path("/dev/zero")
     elif kind == "fifo":
