@@ -10,7 +10,7 @@ import ssl
 
 import grpc
 
-from server.files import MAX_USER_FILE_BYTES, NotRegular, TooLarge, read_regular
+from server.files import UnusablePem, read_pem
 
 __all__ = ["add_tls_flags", "client_credentials"]
 
@@ -38,13 +38,9 @@ def client_credentials(args: argparse.Namespace, command: str) -> grpc.ChannelCr
         return grpc.ssl_channel_credentials() if args.tls else None
     where = f"sheepfold {command}: --tls-ca {args.tls_ca}"
     try:
-        pem = read_regular(args.tls_ca, MAX_USER_FILE_BYTES)
-    except OSError as error:
-        raise SystemExit(f"{where}: {error.strerror or error}") from None
-    except NotRegular:
-        raise SystemExit(f"{where}: not a regular file") from None
-    except TooLarge:
-        raise SystemExit(f"{where}: larger than a PEM file can be (1 MB)") from None
+        pem = read_pem(args.tls_ca)
+    except UnusablePem as why:
+        raise SystemExit(f"{where}: {why}") from None
     try:
         ssl.create_default_context(cadata=pem.decode("ascii"))
     except (ssl.SSLError, UnicodeDecodeError, ValueError):

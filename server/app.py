@@ -21,7 +21,7 @@ from sheepfold.v1 import arena_pb2_grpc
 
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
-from server.files import MAX_USER_FILE_BYTES, NotRegular, TooLarge, read_regular
+from server.files import UnusablePem, read_pem
 from server.health import Health
 from server.loop_watch import LoopWatch
 from server.loops import running_loop_name
@@ -176,16 +176,10 @@ def check_can_listen(host: str, port: int, what: str = "cannot listen") -> None:
 
 
 def _read_pem(path: Path, which: str) -> bytes:
-    """The file's bytes: a regular file of at most MAX_USER_FILE_BYTES (a
-    certificate chain and its key are a few kilobytes)."""
     try:
-        return read_regular(path, MAX_USER_FILE_BYTES)
-    except OSError as error:
-        raise ListenError(f"--tls-{which} {path}: {error.strerror or error}") from None
-    except NotRegular:
-        raise ListenError(f"--tls-{which} {path}: not a regular file") from None
-    except TooLarge:
-        raise ListenError(f"--tls-{which} {path}: larger than a PEM file can be (1 MB)") from None
+        return read_pem(path)
+    except UnusablePem as why:
+        raise ListenError(f"--tls-{which} {path}: {why}") from None
 
 
 def _check_tls_pair(cert: Path, key: Path) -> None:

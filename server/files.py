@@ -70,3 +70,21 @@ def read_regular(path: str | Path, max_bytes: int) -> bytes:
     if len(data) > max_bytes:
         raise TooLarge(max_bytes)
     return data
+
+
+class UnusablePem(Exception):
+    """A PEM file (certificate, key, authority) that cannot be read; the message
+    says why in a few words, for the caller to put after the file's name."""
+
+
+def read_pem(path: str | Path) -> bytes:
+    """The bytes of a PEM file a user named: a regular file of at most
+    MAX_USER_FILE_BYTES (a certificate chain and its key are a few kilobytes)."""
+    try:
+        return read_regular(path, MAX_USER_FILE_BYTES)
+    except OSError as error:
+        raise UnusablePem(error.strerror or str(error)) from None
+    except NotRegular:
+        raise UnusablePem("not a regular file") from None
+    except TooLarge:
+        raise UnusablePem("larger than a PEM file can be (1 MB)") from None
