@@ -37,6 +37,7 @@ __all__ = [
 
 ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log unit of odds
 PRIOR_DRAWS = 1.0
+Z_95 = 1.959963984540054  # the standard normal's 97.5th percentile
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +110,19 @@ def fit_elo(
     n = len(table.bots)
     if n == 0:
         return ()
+    theta = _fit_theta(table, start, prior)
+    return _anchored([t * ELO_SCALE for t in theta], table.bots, anchor)
+
+
+def _anchored(elo: Sequence[float], bots: Sequence[str], anchor: str | None) -> tuple[float, ...]:
+    shift = elo[list(bots).index(anchor)] if anchor is not None else statistics.fmean(elo)
+    return tuple(value - shift for value in elo)
+
+
+def _fit_theta(table: PairTotals, start: Sequence[float] | None, prior: float) -> list[float]:
+    """The maximum of the likelihood, prior included, in natural-log odds units:
+    not shifted, since the prior's phantom at 0 fixes where the ratings lie."""
+    n = len(table.bots)
     theta = [value / ELO_SCALE for value in start] if start is not None else [0.0] * n
     current = _log_likelihood(table, theta, prior)
     for _ in range(100):
@@ -124,9 +138,47 @@ def fit_elo(
         theta, previous, current = trial, current, value
         if max(abs(scale * s) for s in step) < 1e-10 or abs(current - previous) < 1e-13:
             break
-    elo = [t * ELO_SCALE for t in theta]
-    shift = elo[table.bots.index(anchor)] if anchor is not None else statistics.fmean(elo)
-    return tuple(value - shift for value in elo)
+    return theta
+
+
+def _normal_half_widths(
+    table: PairTotals, theta: Sequence[float], anchor: str | None, prior: float
+) -> list[float]:
+    """Half the width, in Elo, of each bot's 95% normal-approximation interval:
+    1.96 standard errors of its anchored rating from the curvature of the
+    likelihood at its maximum (the prior keeps it finite for a perfect record)."""
+    n = len(theta)
+    _, hessian = _derivatives(table, theta, prior)
+    covariance = _inverse([[-value for value in row] for row in hessian])
+    a = table.bots.index(anchor) if anchor is not None else None
+    widths = []
+    for i in range(n):
+        if a is not None:
+            variance = covariance[i][i] - 2.0 * covariance[i][a] + covariance[a][a]
+        else:  # rating minus the mean of all ratings
+            row_mean = [statistics.fmean(row) for row in covariance]
+            total_mean = statistics.fmean(row_mean)
+            variance = covariance[i][i] - 2.0 * row_mean[i] + total_mean
+        widths.append(Z_95 * math.sqrt(max(variance, 0.0)) * ELO_SCALE)
+    return widths
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """Gauss-Jordan with partial pivoting (the matrix is small and definite)."""
+    n = len(matrix)
+    a = [[*row, *(1.0 if c == r else 0.0 for c in range(n))] for r, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        if abs(a[col][col]) < 1e-300:
+            raise ArithmeticError("singular system in the Elo fit")
+        head = a[col][col]
+        a[col] = [value / head for value in a[col]]
+        for row in range(n):
+            factor = a[row][col] if row != col else 0.0
+            if factor:
+                a[row] = [x - factor * y for x, y in zip(a[row], a[col], strict=True)]
+    return [row[n:] for row in a]
 
 
 def _expected(difference: float) -> float:
@@ -228,7 +280,9 @@ def rate(
     after each refit, for a progress display.
     """
     bots = tuple(bots)
-    best = fit_elo(totals(bots, games), anchor)
+    table = totals(bots, games)
+    theta = _fit_theta(table, None, PRIOR_DRAWS) if bots else []
+    best = _anchored([t * ELO_SCALE for t in theta], bots, anchor) if bots else ()
     draws: list[tuple[float, ...]] = []
     rng = random.Random(seed)
     if games:
@@ -237,18 +291,18 @@ def rate(
             draws.append(fit_elo(totals(bots, resample), anchor, start=best))
             if on_samples is not None:
                 on_samples(done, samples)
+    widths = _normal_half_widths(table, theta, anchor, PRIOR_DRAWS) if games else []
     order = sorted(range(len(bots)), key=lambda i: (-best[i], bots[i]))
     ratings = []
     for position, i in enumerate(order):
         column = sorted(draw[i] for draw in draws)
-        low, high = (
-            (_percentile(column, 0.025), _percentile(column, 0.975))
-            if column
-            else (
-                best[i],
-                best[i],
-            )
-        )
+        low, high = best[i], best[i]
+        if column:
+            low, high = _percentile(column, 0.025), _percentile(column, 0.975)
+        if widths:
+            # Every resample of a perfect record (or of two groups that never
+            # beat each other) repeats it: the bootstrap alone would give no width.
+            low, high = min(low, best[i] - widths[i]), max(high, best[i] + widths[i])
         los = None
         if position + 1 < len(order) and draws:
             j = order[position + 1]

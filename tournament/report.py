@@ -18,7 +18,7 @@ from tournament.outcome import solo_scores
 from tournament.ratings import mean_interval, pairwise, rate, totals
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
 
-__all__ = ["FORMATS", "render", "report", "report_data"]
+__all__ = ["FORMATS", "render", "report", "report_data", "signed_elo"]
 
 FORMATS = ("text", "json", "csv", "markdown", "html")
 
@@ -312,9 +312,14 @@ def _columns(data: dict[str, Any]) -> list[tuple[str, str]]:
     return columns
 
 
+def signed_elo(value: float) -> str:
+    """Whole Elo points with a sign; -0.3 is "+0", not "-0"."""
+    return f"{round(value):+d}"
+
+
 def _cell(row: dict[str, Any], key: str) -> str:
     if key == "interval":
-        return f"[{row['elo_low']:+.0f}, {row['elo_high']:+.0f}]"
+        return f"[{signed_elo(row['elo_low'])}, {signed_elo(row['elo_high'])}]"
     if key == "wdl":
         return f"{row['wins']}/{row['draws']}/{row['losses']}"
     if key == "mean_interval":
@@ -331,7 +336,7 @@ def _cell(row: dict[str, Any], key: str) -> str:
     if value is None:
         return "-"
     if key == "elo":
-        return f"{value:+.0f}"
+        return signed_elo(value)
     if key == "los_next":
         return f"{100 * value:.0f}%"
     if key in ("mean_score", "openskill_mu", "openskill_sigma", "openskill_ordinal"):
@@ -353,8 +358,8 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
             anchor += f" (the anchor {data['anchor_without_games']} has no game stored)"
         notes.append(
             f"Elo: Bradley-Terry maximum likelihood, {anchor}; 95% interval by bootstrap "
-            f"over games ({data['bootstrap_samples']} samples); LOS: likelihood of being "
-            "stronger than the next bot."
+            f"over games ({data['bootstrap_samples']} samples), at least the fit's normal "
+            "approximation; LOS: likelihood of being stronger than the next bot."
         )
     if data.get("openskill"):
         notes.append(

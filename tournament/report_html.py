@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
-from tournament.report import _cell, _columns
+from tournament.report import _cell, _columns, signed_elo
 from tournament.store import GameRecord
 
 __all__ = ["STYLE", "report_fragment", "report_page"]
@@ -115,7 +115,7 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
     left, width, row_h = 150, 460, 26
 
     def fmt(value: float) -> str:
-        return f"{value:.1f}" if solo else f"{value:+.0f}"
+        return f"{value:.1f}" if solo else signed_elo(value)
 
     height = row_h * len(points) + 40
 

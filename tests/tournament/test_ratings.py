@@ -16,6 +16,7 @@ from tournament.ratings import (
     rate,
     totals,
 )
+from tournament.report import signed_elo
 
 TRUE_ELO = {"a": 0.0, "b": 100.0, "c": 200.0, "d": 400.0}
 
@@ -149,3 +150,40 @@ def test_the_bootstrap_reports_each_refit_and_the_same_ratings_with_or_without()
     followed = rate(list(TRUE_ELO), games, samples=40, seed=1, on_samples=lambda *s: seen.append(s))
     assert seen == [(done, 40) for done in range(1, 41)]
     assert followed == rate(list(TRUE_ELO), games, samples=40, seed=1)
+
+
+@pytest.mark.parametrize("anchor", [None, "loser"])
+def test_a_perfect_record_gets_an_interval_of_real_width(anchor: str | None) -> None:
+    """Every bootstrap resample of 8 wins out of 8 is 8 out of 8: the percentiles
+    alone gave [+274, +274], certainty from eight games. The interval now also
+    spans the likelihood's own 95% normal approximation."""
+    games = [pairwise(("winner", "loser"), (1, 2)) for _ in range(8)]
+    ratings = {r.bot: r for r in rate(["winner", "loser"], games, anchor=anchor, samples=200)}
+    winner, loser = ratings["winner"], ratings["loser"]
+    assert winner.low < winner.elo < winner.high
+    assert winner.high - winner.low > 200, winner
+    if anchor == "loser":
+        assert (loser.low, loser.elo, loser.high) == (0.0, 0.0, 0.0), (
+            "the anchor is 0 by definition"
+        )
+    else:
+        assert loser.low < loser.elo < loser.high
+
+
+def test_mixed_results_keep_the_bootstrap_interval_where_it_is_wider() -> None:
+    games = _simulated_games(rounds=30, seed=5)
+    bootstrap_only = rate(list(TRUE_ELO), games, anchor="a", samples=300, seed=3)
+    for rating in bootstrap_only:
+        assert rating.low <= rating.elo <= rating.high
+    widths = [r.high - r.low for r in bootstrap_only if r.bot != "a"]
+    assert all(100 < width < 600 for width in widths), widths
+
+
+def test_an_elo_that_rounds_to_zero_is_plus_zero() -> None:
+    assert [signed_elo(v) for v in (-0.3, 0.0, 0.4, -0.6, 547.5)] == [
+        "+0",
+        "+0",
+        "+0",
+        "-1",
+        "+548",
+    ]
