@@ -282,9 +282,8 @@ def _play_sprt(
     lines = [format_status(settings, outcome.status, outcome.games)]
     if outcome.score_difference is not None:
         mean, low, high = outcome.score_difference
-        lines.append(
-            f"mean score difference on the same deals: {mean:+.2f} [{low:+.2f}, {high:+.2f}]"
-        )
+        interval = "(one deal)" if low is None or high is None else f"[{low:+.2f}, {high:+.2f}]"
+        lines.append(f"mean score difference on the same deals: {mean:+.2f} {interval}")
     undecided = outcome.verdict == "inconclusive"
     if undecided and outcome.errors and outcome.games < settings.max_games:
         print("\n".join(lines), file=sys.stderr)

@@ -369,13 +369,14 @@ _T975 = (
 )  # fmt: skip
 
 
-def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and its 95% confidence interval (Student t; a point for one value)."""
+def mean_interval(values: Sequence[float]) -> tuple[float, float | None, float | None]:
+    """Mean and its 95% confidence interval (Student t). One value gives no
+    interval at all (None bounds), not the point [x, x] that claims certainty."""
     if not values:
         raise ValueError("no values")
     mean = statistics.fmean(values)
     if len(values) < 2:
-        return mean, mean, mean
+        return mean, None, None
     df = len(values) - 1
     t = _T975[df - 1] if df <= len(_T975) else 1.96 + 2.4 / df
     half = t * statistics.stdev(values) / math.sqrt(len(values))

@@ -329,6 +329,8 @@ def _cell(row: dict[str, Any], key: str) -> str:
     if key == "lead_next":
         if row["lead_next"] is None:
             return "-"
+        if row["lead_next_low"] is None:
+            return f"{row['lead_next']:+.1f} (one seed)"
         return (
             f"{row['lead_next']:+.1f} [{row['lead_next_low']:+.1f}, {row['lead_next_high']:+.1f}]"
         )

@@ -50,7 +50,9 @@ class SprtOutcome:
     played: int  # games played by this run
     errors: int
     seconds: float
-    score_difference: tuple[float, float, float] | None  # solo: mean paired difference, 95%
+    score_difference: (
+        tuple[float, float | None, float | None] | None
+    )  # solo: mean paired difference, 95%
 
     @property
     def verdict(self) -> str:

@@ -141,7 +141,7 @@ def test_mean_interval_uses_student_t() -> None:
     # t(3) = 3.182, sd = 1.291, n = 4
     assert high - mean == pytest.approx(3.182 * 1.2909944 / 2, rel=1e-4)
     assert mean - low == pytest.approx(high - mean)
-    assert mean_interval([5.0]) == (5.0, 5.0, 5.0)
+    assert mean_interval([5.0]) == (5.0, None, None), "one value gives no interval, not a point"
 
 
 def test_the_bootstrap_reports_each_refit_and_the_same_ratings_with_or_without() -> None:

@@ -244,3 +244,24 @@ def test_a_solo_report_ranks_a_bot_by_what_it_scored_not_its_stand_ins(
     assert (rows["b"]["rank"], rows["a"]["rank"]) == (1, 2)
     assert rows["a"]["mean_score"] == rows["b"]["mean_score"] == pytest.approx(10.5)
     assert rows["a"]["crashes"] == 2
+
+
+def test_a_solo_report_of_one_seed_claims_no_interval(tmp_path: Path) -> None:
+    """One game per bot gave "11.0 [11.0, 11.0]" and a lead "+11.0 [+11.0, +11.0]":
+    certainty from a single deal. There is no interval from one value."""
+    import json
+
+    from tournament.report import report
+
+    schedule = make_schedule(["a", "b"], 1, 1, 100)
+    db = tmp_path / "solo.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("solo", "stubborn-sheep", 1, {}, None, len(schedule), {})
+        for scheduled in schedule:
+            (bot,) = scheduled.seats
+            store.record_game(tid, _solo_game(scheduled, 11.0 if bot == "a" else 0.0))
+    rows = {row["bot"]: row for row in json.loads(report(db, "json"))["standings"]}
+    assert (rows["a"]["mean_score"], rows["a"]["mean_score_low"]) == (11.0, None)
+    assert (rows["a"]["lead_next"], rows["a"]["lead_next_low"]) == (11.0, None)
+    text = report(db, "text")
+    assert "+11.0 (one seed)" in text and "[11.0, 11.0]" not in text
