@@ -106,6 +106,24 @@ def test_the_guides_java_line_generates_one_class_per_message(tmp_path: Path) ->
 
 
 @pytest.mark.protoc
+def test_the_guides_ruby_and_cpp_block_runs_as_written(tmp_path: Path) -> None:
+    for tool in ("grpc_ruby_plugin", "grpc_cpp_plugin"):
+        assert shutil.which(tool), (
+            f"{tool} is not installed: apt-get install protobuf-compiler-grpc"
+        )
+    (block,) = [b for b in _guide_blocks() if "--ruby_out" in b]
+    done = _run_in(tmp_path, block)
+    assert done.returncode == 0, done.stderr
+    ruby = tmp_path / "gen" / "ruby" / "sheepfold" / "v1"
+    assert "module Sheepfold" in (ruby / "arena_pb.rb").read_text()
+    assert "rpc :Play, stream(" in (ruby / "arena_services_pb.rb").read_text()
+    cpp = tmp_path / "gen" / "cpp" / "sheepfold" / "v1"
+    assert "namespace sheepfold" in (cpp / "arena.pb.h").read_text()
+    assert "Play(" in (cpp / "arena.grpc.pb.h").read_text()
+    assert (cpp / "stubborn_sheep.pb.cc").is_file()
+
+
+@pytest.mark.protoc
 def test_csharp_needs_no_mapping_flags_either(tmp_path: Path) -> None:
     done = _run_in(
         tmp_path,
