@@ -5,7 +5,7 @@ anything connects."""
 from __future__ import annotations
 
 import argparse
-import os
+import re
 import ssl
 
 import grpc
@@ -13,6 +13,8 @@ import grpc
 from server.files import UnusablePem, read_pem
 
 __all__ = ["add_tls_flags", "client_credentials"]
+
+CERTIFICATE = re.compile(rb"-----BEGIN CERTIFICATE-----.+?-----END CERTIFICATE-----\s*", re.S)
 
 
 def add_tls_flags(parser: argparse.ArgumentParser) -> None:
@@ -25,24 +27,38 @@ def add_tls_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tls-ca",
         metavar="FILE",
-        default=os.environ.get("SHEEPFOLD_TLS_CA") or None,
         help="connect with TLS, checking the server's certificate against this PEM file "
-        "(its own certificate if self-signed); implies --tls (default: $SHEEPFOLD_TLS_CA)",
+        "(its own certificate if self-signed); implies --tls",
     )
 
 
-def client_credentials(args: argparse.Namespace, command: str) -> grpc.ChannelCredentials | None:
-    """The channel credentials the flags ask for; None for plaintext. A CA file
-    that cannot be used ends the command with one line (SystemExit)."""
+def client_credentials(
+    args: argparse.Namespace, command: str, address: str | None
+) -> grpc.ChannelCredentials | None:
+    """The channel credentials the flags ask for to reach `address`; None for
+    plaintext. A CA file that cannot be used, or TLS asked for over a Unix
+    socket (the server never serves TLS there), ends the command with one line."""
+    if args.tls_ca is None and not args.tls:
+        return None
+    if address is not None and address.startswith("unix"):
+        raise SystemExit(
+            f"sheepfold {command}: --tls and --tls-ca are for TCP addresses; a Unix "
+            "socket is never served with TLS"
+        )
     if args.tls_ca is None:
-        return grpc.ssl_channel_credentials() if args.tls else None
+        return grpc.ssl_channel_credentials()
     where = f"sheepfold {command}: --tls-ca {args.tls_ca}"
     try:
         pem = read_pem(args.tls_ca)
     except UnusablePem as why:
         raise SystemExit(f"{where}: {why}") from None
+    # Only the certificate blocks are checked: a bundle's comments may name an
+    # authority in any language, and an empty file would load as no authority.
+    blocks = CERTIFICATE.findall(pem)
     try:
-        ssl.create_default_context(cadata=pem.decode("ascii"))
-    except (ssl.SSLError, UnicodeDecodeError, ValueError):
+        if not blocks:
+            raise ValueError("no certificate")
+        ssl.create_default_context(cadata=b"".join(blocks).decode("ascii"))
+    except (ssl.SSLError, ValueError):  # UnicodeDecodeError is a ValueError
         raise SystemExit(f"{where}: holds no PEM certificate") from None
     return grpc.ssl_channel_credentials(root_certificates=pem)

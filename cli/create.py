@@ -68,7 +68,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     options = dict(args.option)
-    credentials = client_credentials(args, "create")
+    credentials = client_credentials(args, "create", args.server)
     try:
         created = asyncio.run(
             create_match(

@@ -232,7 +232,7 @@ def run_match(args: argparse.Namespace) -> int:
         raise SystemExit(_COMMAND_BOT_TLS.format(command="match"))
     if (args.tls or args.tls_ca) and not args.server:
         raise SystemExit("sheepfold match: --tls and --tls-ca need --server")
-    credentials = client_credentials(args, "match")
+    credentials = client_credentials(args, "match", args.server)
     sandboxed = any(isinstance(bot, CommandBot) and bot.sandbox for bot in bots)
     socket = args.server.removeprefix("unix:") if (args.server or "").startswith("unix:") else None
     if sandboxed and args.server and not socket:
@@ -426,7 +426,7 @@ def run_bot(args: argparse.Namespace) -> int:
         if args.tls or args.tls_ca:
             raise SystemExit(_COMMAND_BOT_TLS.format(command="bot"))
         return _run_command_bot(args)
-    credentials = client_credentials(args, "bot")
+    credentials = client_credentials(args, "bot", args.server)
     try:
         bot = GuardedBot(load_bot(args.bot, args.seed), args.seat, args.bot)
         result = asyncio.run(
@@ -505,7 +505,7 @@ def _add_health(commands: argparse._SubParsersAction) -> None:
 
 
 def run_health(args: argparse.Namespace) -> int:
-    credentials = client_credentials(args, "health")
+    credentials = client_credentials(args, "health", args.addr)
     try:
         with _health_channel(args.addr, credentials) as channel:
             response = health_pb2_grpc.HealthStub(channel).Check(

@@ -58,7 +58,7 @@ def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
     if "ssl" in lowered or "handshake" in lowered or "tls" in lowered:
         return f"the TLS handshake failed ({details})"
     if "socket closed" in lowered:
-        return "the server closed the connection (a TLS server does so to a plaintext client)"
+        return "the server closed the connection (if it serves TLS, connect with TLS)"
     if code == grpc.StatusCode.DEADLINE_EXCEEDED:
         return f"no answer within {waited:g} s"
     if code == grpc.StatusCode.UNIMPLEMENTED:

@@ -85,7 +85,7 @@ def test_plaintext_to_a_tls_server_says_so_in_one_line(tls_server: ServerProcess
     assert done.returncode == 1
     assert one_line(done) == (
         f"sheepfold create: cannot reach the server at {tls_server.address}: the server closed "
-        "the connection (a TLS server does so to a plaintext client)"
+        "the connection (if it serves TLS, connect with TLS)"
     )
 
 
@@ -115,9 +115,23 @@ def test_tls_to_a_plaintext_server_says_so_in_one_line(
 
 @pytest.mark.parametrize(
     ("name", "problem"),
-    [("/dev/zero", "not a regular file"), ("README.md", "holds no PEM certificate")],
+    [
+        ("/dev/zero", "not a regular file"),
+        ("README.md", "holds no PEM certificate"),
+        ("/dev/null", "not a regular file"),
+        ("@empty", "holds no PEM certificate"),
+        ("@key", "holds no PEM certificate"),
+    ],
 )
-def test_a_ca_file_that_is_no_certificate_is_one_line(name: str, problem: str) -> None:
+def test_a_ca_file_that_is_no_certificate_is_one_line(
+    name: str, problem: str, tmp_path: Path, certificate: tuple[Path, Path]
+) -> None:
+    """An empty file once loaded as no authority at all and passed for --tls."""
+    if name == "@empty":
+        name = str(tmp_path / "empty.pem")
+        Path(name).write_bytes(b"")
+    elif name == "@key":
+        name = str(certificate[1])
     done = sheepfold(
         "create", "--server", "127.0.0.1:1", "--tls-ca", name,
         "--game", "sheep-n-sheep", "--players", "2",
@@ -143,3 +157,23 @@ def test_match_refuses_tls_it_cannot_give(args: tuple[str, ...], problem: str) -
     )
     assert done.returncode == 1
     assert one_line(done) == f"sheepfold match: {problem}"
+
+
+def test_a_bundle_with_comments_in_any_language_is_taken(
+    tls_server: ServerProcess, certificate: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """System bundles carry comments naming each authority, in UTF-8."""
+    bundle = tmp_path / "bundle.pem"
+    bundle.write_bytes("# Issuer: CN=Főtanúsítvány\n".encode() + certificate[0].read_bytes())
+    done = sheepfold("health", "--addr", tls_server.address, "--tls-ca", str(bundle))
+    assert (done.returncode, done.stdout.strip()) == (0, f"{tls_server.address}: SERVING")
+
+
+def test_tls_over_a_unix_socket_is_refused(tmp_path: Path) -> None:
+    address = f"unix:{tmp_path / 'arena.sock'}"
+    done = sheepfold("health", "--addr", address, "--tls")
+    assert done.returncode == 1
+    assert one_line(done) == (
+        "sheepfold health: --tls and --tls-ca are for TCP addresses; a Unix socket is "
+        "never served with TLS"
+    )
