@@ -173,16 +173,21 @@ class SqliteStore:
         except StoreError:
             self.close()
             raise
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self.version = migrate(self._db)
-        if serving:
-            try:
-                _check_writable(self._db, self.path)
-            except StoreError:
-                self.close()
-                raise
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self.version = migrate(self._db)
+            if serving:
+                _check_writable(self._db, self._busy_ms)
+        except sqlite3.OperationalError as error:
+            self.close()
+            if _read_only(error):  # a file to migrate, or a journal to switch
+                raise _cannot_write(error) from None
+            raise
+        except StoreError:
+            self.close()
+            raise
         self._quick = self._db if self.path == ":memory:" else self._quick_connection()
 
     def _quick_connection(self) -> sqlite3.Connection:
@@ -365,24 +370,32 @@ class SqliteStore:
                 self._claim = None
 
 
-def _check_writable(db: sqlite3.Connection, path: str) -> None:
+def _check_writable(db: sqlite3.Connection, busy_ms: int) -> None:
     """StoreError when the file can be read but not written (a read-only file
     or folder, a read-only mount): SQLite then opens it read-only without a
     word, and the server would start only to refuse every match. A file merely
     busy with another process's write is left to the writer's retries."""
+    db.execute("PRAGMA busy_timeout=0")  # busy is not read-only: do not wait to find out
     try:
         # A write that changes nothing: in WAL mode taking the write lock alone
         # succeeds on a read-only file; opening a write transaction does not.
         db.execute("BEGIN IMMEDIATE")
         db.execute("DELETE FROM schema_version WHERE 0")
     except sqlite3.OperationalError as error:
-        if getattr(error, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_READONLY:
-            raise StoreError(
-                f"it cannot be written ({error}): a read-only file, folder or mount"
-            ) from None
+        if _read_only(error):
+            raise _cannot_write(error) from None
     finally:
         if db.in_transaction:
             db.execute("ROLLBACK")
+        db.execute(f"PRAGMA busy_timeout={busy_ms}")
+
+
+def _read_only(error: sqlite3.Error) -> bool:
+    return getattr(error, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_READONLY
+
+
+def _cannot_write(error: sqlite3.Error) -> StoreError:
+    return StoreError(f"it cannot be written ({error}): a read-only file, folder or mount")
 
 
 def _claim(path: str) -> int:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from server.sqlite_store import SqliteStore
+from server.sqlite_store import SqliteStore, migrate
 from tests.cli.helpers import command
 from tests.conftest import ROOT
 
@@ -66,4 +68,19 @@ def test_serve_names_a_folder_it_cannot_write(tmp_path: Path) -> None:
     assert done.stderr.strip().splitlines() == [
         f"sheepfold serve: cannot open --db {db}: unable to open database file (the folder "
         f"{folder} cannot be written, and SQLite keeps files beside the database)"
+    ]
+
+
+def test_serve_says_the_same_of_a_read_only_database_that_needs_migrating(
+    tmp_path: Path,
+) -> None:
+    """A file of an older schema fails on its first migration, not on the check."""
+    db = tmp_path / "old.db"
+    with closing(sqlite3.connect(db)) as old:
+        migrate(old, upto=2)
+    done = _read_only(db, "serve", "--port", "0", "--db", str(db))
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"sheepfold serve: cannot open --db {db}: it cannot be written (attempt to write "
+        "a readonly database): a read-only file, folder or mount"
     ]
