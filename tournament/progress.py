@@ -9,6 +9,7 @@ from typing import Protocol, TextIO
 
 import structlog
 
+from tournament.ratings import signed_elo
 from tournament.store import GameRecord
 
 __all__ = [
@@ -129,7 +130,7 @@ class TerminalProgress:
             self._line("")  # blanks the status line; "\r" then writes from its start
             self.stream.write(f"\rgame {game.key} (match {game.match_id}): {', '.join(failed)}\n")
         leaders = sorted(elo.items(), key=lambda item: -item[1])[:3]
-        board = "  ".join(f"{bot} {value:+.0f}" for bot, value in leaders)
+        board = "  ".join(f"{bot} {signed_elo(value)}" for bot, value in leaders)
         self._line(
             f"[{self.rate.done}/{self.rate.total}] {rate:.2f} games/s  "
             f"ETA {format_eta(eta)}  Elo {board}  last match {game.match_id}"

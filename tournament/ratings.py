@@ -32,6 +32,7 @@ __all__ = [
     "mean_interval",
     "pairwise",
     "rate",
+    "signed_elo",
     "totals",
 ]
 
@@ -151,34 +152,16 @@ def _normal_half_widths(
     _, hessian = _derivatives(table, theta, prior)
     covariance = _inverse([[-value for value in row] for row in hessian])
     a = table.bots.index(anchor) if anchor is not None else None
+    row_mean = [statistics.fmean(row) for row in covariance]
+    total_mean = statistics.fmean(row_mean)
     widths = []
     for i in range(n):
         if a is not None:
             variance = covariance[i][i] - 2.0 * covariance[i][a] + covariance[a][a]
         else:  # rating minus the mean of all ratings
-            row_mean = [statistics.fmean(row) for row in covariance]
-            total_mean = statistics.fmean(row_mean)
             variance = covariance[i][i] - 2.0 * row_mean[i] + total_mean
         widths.append(Z_95 * math.sqrt(max(variance, 0.0)) * ELO_SCALE)
     return widths
-
-
-def _inverse(matrix: list[list[float]]) -> list[list[float]]:
-    """Gauss-Jordan with partial pivoting (the matrix is small and definite)."""
-    n = len(matrix)
-    a = [[*row, *(1.0 if c == r else 0.0 for c in range(n))] for r, row in enumerate(matrix)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        a[col], a[pivot] = a[pivot], a[col]
-        if abs(a[col][col]) < 1e-300:
-            raise ArithmeticError("singular system in the Elo fit")
-        head = a[col][col]
-        a[col] = [value / head for value in a[col]]
-        for row in range(n):
-            factor = a[row][col] if row != col else 0.0
-            if factor:
-                a[row] = [x - factor * y for x, y in zip(a[row], a[col], strict=True)]
-    return [row[n:] for row in a]
 
 
 def _expected(difference: float) -> float:
@@ -234,9 +217,21 @@ def _derivatives(
 
 
 def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
-    """Gaussian elimination with partial pivoting (the Hessian is small and definite)."""
-    n = len(rhs)
-    a = [[*row, value] for row, value in zip(matrix, rhs, strict=True)]
+    """The x of matrix @ x = rhs."""
+    return _solve_many(matrix, [rhs])[0]
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """The inverse of a symmetric matrix (its columns are its rows)."""
+    n = len(matrix)
+    return _solve_many(matrix, [[1.0 if r == c else 0.0 for r in range(n)] for c in range(n)])
+
+
+def _solve_many(matrix: list[list[float]], columns: list[list[float]]) -> list[list[float]]:
+    """The solution for each right-hand side in `columns`: Gaussian elimination
+    with partial pivoting (the Hessian is small and definite)."""
+    n, k = len(matrix), len(columns)
+    a = [[*row, *(column[r] for column in columns)] for r, row in enumerate(matrix)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
         a[col], a[pivot] = a[pivot], a[col]
@@ -245,12 +240,15 @@ def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
         for row in range(col + 1, n):
             factor = a[row][col] / a[col][col]
             if factor:
-                for c in range(col, n + 1):
+                for c in range(col, n + k):
                     a[row][c] -= factor * a[col][c]
-    x = [0.0] * n
-    for row in range(n - 1, -1, -1):
-        x[row] = (a[row][n] - sum(a[row][c] * x[c] for c in range(row + 1, n))) / a[row][row]
-    return x
+    solutions = []
+    for j in range(n, n + k):
+        x = [0.0] * n
+        for row in range(n - 1, -1, -1):
+            x[row] = (a[row][j] - sum(a[row][c] * x[c] for c in range(row + 1, n))) / a[row][row]
+        solutions.append(x)
+    return solutions
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,9 +297,12 @@ def rate(
         low, high = best[i], best[i]
         if column:
             low, high = _percentile(column, 0.025), _percentile(column, 0.975)
-        if widths:
+        if widths and high - low < widths[i]:
             # Every resample of a perfect record (or of two groups that never
-            # beat each other) repeats it: the bootstrap alone would give no width.
+            # beat each other) repeats it: the bootstrap gives little or no
+            # width. Under half the normal interval's width is that sign (with
+            # mixed results the two are about as wide); such an interval is
+            # widened to cover the normal one.
             low, high = min(low, best[i] - widths[i]), max(high, best[i] + widths[i])
         los = None
         if position + 1 < len(order) and draws:
@@ -367,6 +368,11 @@ _T975 = (
     2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
     2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 )  # fmt: skip
+
+
+def signed_elo(value: float) -> str:
+    """Whole Elo points with a sign; -0.3 is "+0", not "-0"."""
+    return f"{round(value):+d}"
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float | None, float | None]:

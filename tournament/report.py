@@ -15,10 +15,10 @@ from typing import Any
 
 from tournament.openskill_ratings import rate_openskill
 from tournament.outcome import solo_scores
-from tournament.ratings import mean_interval, pairwise, rate, totals
+from tournament.ratings import mean_interval, pairwise, rate, signed_elo, totals
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
 
-__all__ = ["FORMATS", "render", "report", "report_data", "signed_elo"]
+__all__ = ["FORMATS", "render", "report", "report_data"]
 
 FORMATS = ("text", "json", "csv", "markdown", "html")
 
@@ -235,7 +235,9 @@ def _unsandboxed(record: TournamentRecord) -> list[str]:
     ]
 
 
-def _paired_lead(bot: _BotStats, next_bot: _BotStats) -> tuple[float, float, float] | None:
+def _paired_lead(
+    bot: _BotStats, next_bot: _BotStats
+) -> tuple[float, float | None, float | None] | None:
     """Solo: how far `bot` scores above `next_bot` on the seeds both played (the
     same deals), mean and 95% interval; pairing removes the deals' luck."""
     shared = sorted(bot.by_seed.keys() & next_bot.by_seed.keys())
@@ -312,11 +314,6 @@ def _columns(data: dict[str, Any]) -> list[tuple[str, str]]:
     return columns
 
 
-def signed_elo(value: float) -> str:
-    """Whole Elo points with a sign; -0.3 is "+0", not "-0"."""
-    return f"{round(value):+d}"
-
-
 def _cell(row: dict[str, Any], key: str) -> str:
     if key == "interval":
         return f"[{signed_elo(row['elo_low'])}, {signed_elo(row['elo_high'])}]"
@@ -360,8 +357,9 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
             anchor += f" (the anchor {data['anchor_without_games']} has no game stored)"
         notes.append(
             f"Elo: Bradley-Terry maximum likelihood, {anchor}; 95% interval by bootstrap "
-            f"over games ({data['bootstrap_samples']} samples), at least the fit's normal "
-            "approximation; LOS: likelihood of being stronger than the next bot."
+            f"over games ({data['bootstrap_samples']} samples), widened to the fit's normal "
+            "approximation where resamples cannot vary (a perfect record); LOS: likelihood of "
+            "being stronger than the next bot."
         )
     if data.get("openskill"):
         notes.append(

@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
-from tournament.report import _cell, _columns, signed_elo
+from tournament.ratings import signed_elo
+from tournament.report import _cell, _columns
 from tournament.store import GameRecord
 
 __all__ = ["STYLE", "report_fragment", "report_page"]
@@ -137,18 +138,23 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
     for i, (bot, value, lo, hi) in enumerate(points):
         y = 34 + i * row_h
         colour = PALETTE[i % len(PALETTE)]
-        lo = value if lo is None else lo
-        hi = value if hi is None else hi
+        if lo is None or hi is None:  # one game: a point, and no interval claimed
+            bounds, bar, label_at = "", "", x(value)
+            caption = f"{fmt(value)} (one game)"
+        else:
+            bounds = f' data-low="{lo}" data-high="{hi}"'
+            bar = (
+                f'<line x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{y}" y2="{y}" stroke="{colour}" '
+                'stroke-width="4" stroke-linecap="round" opacity="0.55"/>'
+            )
+            label_at, caption = x(hi), f"{fmt(value)} [{fmt(lo)}, {fmt(hi)}]"
         out.append(
-            f'<g class="interval" data-bot="{escape(bot)}" data-value="{value}" '
-            f'data-low="{lo}" data-high="{hi}">'
+            f'<g class="interval" data-bot="{escape(bot)}" data-value="{value}"{bounds}>'
             f'<text x="{left - 8}" y="{y + 4}" font-size="13" text-anchor="end">'
-            f"{escape(bot)}</text>"
-            f'<line x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{y}" y2="{y}" stroke="{colour}" '
-            'stroke-width="4" stroke-linecap="round" opacity="0.55"/>'
+            f"{escape(bot)}</text>{bar}"
             f'<circle cx="{x(value):.1f}" cy="{y}" r="6" fill="{colour}"/>'
-            f'<text x="{x(hi) + 8:.1f}" y="{y + 4}" font-size="11" fill="#4a5a4c">'
-            f"{fmt(value)} [{fmt(lo)}, {fmt(hi)}]</text></g>"
+            f'<text x="{label_at + 8:.1f}" y="{y + 4}" font-size="11" fill="#4a5a4c">'
+            f"{caption}</text></g>"
         )
     out.append("</svg>")
     return "".join(out)

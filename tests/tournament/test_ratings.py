@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from tournament import ratings
 from tournament.ratings import (
     LiveElo,
     Pair,
@@ -14,9 +15,9 @@ from tournament.ratings import (
     mean_interval,
     pairwise,
     rate,
+    signed_elo,
     totals,
 )
-from tournament.report import signed_elo
 
 TRUE_ELO = {"a": 0.0, "b": 100.0, "c": 200.0, "d": 400.0}
 
@@ -170,13 +171,19 @@ def test_a_perfect_record_gets_an_interval_of_real_width(anchor: str | None) -> 
         assert loser.low < loser.elo < loser.high
 
 
-def test_mixed_results_keep_the_bootstrap_interval_where_it_is_wider() -> None:
+def test_mixed_results_keep_the_bootstrap_interval_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The widening is for records every resample repeats; where the games are
+    mixed the bootstrap interval is already the wider and stays exactly as it was."""
     games = _simulated_games(rounds=30, seed=5)
+    widened = rate(list(TRUE_ELO), games, anchor="a", samples=300, seed=3)
+    monkeypatch.setattr(ratings, "_normal_half_widths", lambda *args: [0.0] * len(TRUE_ELO))
     bootstrap_only = rate(list(TRUE_ELO), games, anchor="a", samples=300, seed=3)
-    for rating in bootstrap_only:
-        assert rating.low <= rating.elo <= rating.high
-    widths = [r.high - r.low for r in bootstrap_only if r.bot != "a"]
-    assert all(100 < width < 600 for width in widths), widths
+    assert widened == bootstrap_only
+    perfect = [pairwise(("winner", "loser"), (1, 2)) for _ in range(8)]
+    (top, _) = rate(["winner", "loser"], perfect, samples=200)
+    assert top.high - top.low < 1e-6, "without the widening a perfect record has no width"
 
 
 def test_an_elo_that_rounds_to_zero_is_plus_zero() -> None:

@@ -265,3 +265,6 @@ def test_a_solo_report_of_one_seed_claims_no_interval(tmp_path: Path) -> None:
     assert (rows["a"]["lead_next"], rows["a"]["lead_next_low"]) == (11.0, None)
     text = report(db, "text")
     assert "+11.0 (one seed)" in text and "[11.0, 11.0]" not in text
+    html = report(db, "html")
+    assert "11.0 (one game)" in html and "[11.0, 11.0]" not in html
+    assert 'data-bot="a" data-value="11.0">' in html, "no data-low/data-high for one game"
