@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
+import shutil
 import sqlite3
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -303,38 +306,56 @@ def run(args: argparse.Namespace) -> int:
         retention=Retention(days=args.keep_finished_days, count=args.keep_finished),
     )
     companion = None
+    private_folder: str | None = None
+    viewer_socket: str | None = None
     if args.web_port is not None:
-        if args.tls_cert:
-            raise SystemExit("sheepfold serve: --web-port does not work with TLS yet")
         missing = missing_tournament_dbs(args.tournament_db)
         if missing:
             raise SystemExit(f"sheepfold serve: {missing}")
+        if args.tls_cert:
+            # The viewer is a plaintext gRPC client; over TLS it would need a
+            # certificate valid for loopback. It gets a Unix socket of its own
+            # instead (never TLS), in a folder only this user may enter.
+            private_folder = tempfile.mkdtemp(prefix="sheepfold-viewer-")
+            viewer_socket = f"unix:{private_folder}/arena.sock"
+            tcp = tuple(args.listen) or (f"{args.host}:{args.port}",)
+            config = dataclasses.replace(config, listen=(*tcp, viewer_socket))
         companion = _web_companion(
             args.web_host,
             args.web_port,
             tuple(args.tournament_db),
             args.web_max_connections,
             (args.admin_token or "") if args.private_replays else "",
+            viewer_socket,
         )
     try:
         loops.run(serve(config, store, companion), args.loop)
     except OSError as error:
         raise SystemExit(f"sheepfold serve: {error}") from None
+    finally:
+        if private_folder is not None:
+            shutil.rmtree(private_folder, ignore_errors=True)
     return 0
 
 
 def _web_companion(
-    host: str, port: int, dbs: tuple[Path, ...], max_connections: int, admin_token: str
+    host: str,
+    port: int,
+    dbs: tuple[Path, ...],
+    max_connections: int,
+    admin_token: str,
+    server_socket: str | None = None,
 ) -> Callable[[int], AbstractAsyncContextManager[object]]:
-    """The web viewer beside the server; it reaches the server over loopback gRPC,
-    through the public API like any client (with the admin token when the server's
-    replays are private: the viewer is the operator's own window on them)."""
+    """The web viewer beside the server; it reaches the server over loopback gRPC
+    (or `server_socket`, a unix: address), through the public API like any
+    client (with the admin token when the server's replays are private: the
+    viewer is the operator's own window on them)."""
     from web.app import WebConfig, start_web
 
     @asynccontextmanager
     async def running(grpc_port: int) -> AsyncIterator[object]:
         config = WebConfig(
-            f"127.0.0.1:{grpc_port}",
+            server_socket or f"127.0.0.1:{grpc_port}",
             admin_token=admin_token,
             tournament_dbs=dbs,
             max_connections=max_connections,

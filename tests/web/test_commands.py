@@ -14,11 +14,13 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import grpc
 import pytest
 
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import play_match
 from tests.conftest import ROOT, start_server_process, stop_server_process
+from tests.tls_files import self_signed
 
 pytestmark = pytest.mark.e2e
 
@@ -153,3 +155,38 @@ def test_web_command_names_a_missing_tournament_db(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert "no tournament database at" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_serve_with_tls_and_web_port_shows_matches_played_over_tls(tmp_path: Path) -> None:
+    """--web-port was refused with TLS ("does not work with TLS yet"): the viewer
+    is a plaintext client. It now reaches its server through a Unix socket of its
+    own, in a private folder that is gone once the server stops."""
+    cert, key = self_signed(tmp_path)
+    port = free_port()
+    server = start_server_process(
+        "--tls-cert", str(cert), "--tls-key", str(key), "--web-port", str(port)
+    )
+    try:
+        assert json.loads(wait_http(f"http://127.0.0.1:{port}/api/matches")) == []
+        credentials = grpc.ssl_channel_credentials(root_certificates=cert.read_bytes())
+        outcome = asyncio.run(
+            play_match(
+                server.address,
+                "sheep-n-sheep",
+                [RandomBot(1), RandomBot(2)],
+                seed=3,
+                credentials=credentials,
+            )
+        )
+        deadline = time.monotonic() + 20  # the viewer refreshes its list every few seconds
+        while not (listed := json.loads(wait_http(f"http://127.0.0.1:{port}/api/matches"))):
+            assert time.monotonic() < deadline, "the match never showed in the viewer"
+            time.sleep(0.3)
+        assert [match["match_id"] for match in listed] == [outcome.match_id]
+        started = next(json.loads(line) for line in server.log_lines if '"server started"' in line)
+        (private,) = [a for a in started["listen"] if a.startswith("unix:")]
+        folder = Path(private.removeprefix("unix:")).parent
+        assert folder.stat().st_mode & 0o077 == 0, "only the server's user may enter it"
+    finally:
+        assert stop_server_process(server) == 0
+    assert not folder.exists()
