@@ -320,6 +320,8 @@ def run(args: argparse.Namespace) -> int:
             viewer_socket = f"unix:{private_folder}/arena.sock"
             tcp = tuple(args.listen) or (f"{args.host}:{args.port}",)
             config = dataclasses.replace(config, listen=(*tcp, viewer_socket))
+        elif args.listen and all(address.startswith("unix:") for address in args.listen):
+            viewer_socket = args.listen[0]  # no TCP port to reach it on
         companion = _web_companion(
             args.web_host,
             args.web_port,

@@ -190,3 +190,33 @@ def test_serve_with_tls_and_web_port_shows_matches_played_over_tls(tmp_path: Pat
     finally:
         assert stop_server_process(server) == 0
     assert not folder.exists()
+
+
+def test_serve_on_unix_sockets_alone_gives_its_viewer_one_of_them(tmp_path: Path) -> None:
+    """With every --listen a Unix socket the viewer dialled 127.0.0.1:0 and
+    answered every page 502."""
+    port = free_port()
+    sock = tmp_path / "arena.sock"
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cli",
+            "serve",
+            "--db",
+            ":memory:",
+            "--listen",
+            f"unix:{sock}",
+            "--web-port",
+            str(port),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert json.loads(wait_http(f"http://127.0.0.1:{port}/api/matches")) == []
+    finally:
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=30) == 0
