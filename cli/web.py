@@ -9,6 +9,7 @@ import signal
 import sys
 
 from cli.addresses import server_address
+from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import port
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs
 from web.app import WebConfig, start_web
@@ -29,6 +30,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         metavar="ADDR",
         help="the game server (default %(default)s)",
     )
+    add_tls_flags(parser)
     parser.add_argument(
         "--admin-token",
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
@@ -49,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     config = WebConfig(
         server=args.server,
+        credentials=client_credentials(args, "web", args.server),
         admin_token=args.admin_token or "",
         tournament_dbs=tuple(args.tournament_db),
         max_connections=args.max_connections,

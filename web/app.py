@@ -49,7 +49,9 @@ def build_app(config: WebConfig) -> web.Application:
     app = web.Application(middlewares=[_errors])
 
     async def start(app: web.Application) -> None:
-        gateway = Gateway(config.server, admin_token=config.admin_token)
+        gateway = Gateway(
+            config.server, admin_token=config.admin_token, credentials=config.credentials
+        )
         app[STATE] = State(config, gateway, WatchHub(gateway.watch, frame=event_frame))
 
     async def stop(app: web.Application) -> None:

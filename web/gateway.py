@@ -7,6 +7,8 @@ from typing import Any
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from clients.connect import open_channel
+
 # gRPC status -> the HTTP status the viewer answers with.
 HTTP_STATUS = {
     grpc.StatusCode.NOT_FOUND: 404,
@@ -40,11 +42,17 @@ def _error(error: grpc.aio.AioRpcError, what: str) -> GatewayError:
 
 
 class Gateway:
-    def __init__(self, address: str, timeout: float = 10.0, admin_token: str = "") -> None:
+    def __init__(
+        self,
+        address: str,
+        timeout: float = 10.0,
+        admin_token: str = "",
+        credentials: grpc.ChannelCredentials | None = None,
+    ) -> None:
         self.address = address
         self.timeout = timeout
         self.admin_token = admin_token  # what a server with private replays asks for
-        self._channel = grpc.aio.insecure_channel(address)
+        self._channel = open_channel(address, credentials)
         self.stub = arena_pb2_grpc.ArenaStub(self._channel)
 
     async def close(self) -> None:

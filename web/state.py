@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import grpc
 import structlog
 from aiohttp import web
 from sheepfold.v1 import arena_pb2
@@ -41,6 +42,8 @@ class WebConfig:
     # For a server with private replays (serve --private-replays): whoever can open
     # the viewer then sees every match the server lists.
     admin_token: str = ""
+    # TLS to the game server (sheepfold web --tls-ca / --tls); None: plaintext.
+    credentials: grpc.ChannelCredentials | None = None
 
 
 @dataclass

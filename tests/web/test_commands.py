@@ -220,3 +220,50 @@ def test_serve_on_unix_sockets_alone_gives_its_viewer_one_of_them(tmp_path: Path
     finally:
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=30) == 0
+
+
+def test_the_web_command_reaches_a_tls_server_with_its_certificate(tmp_path: Path) -> None:
+    cert, key = self_signed(tmp_path)
+    server = start_server_process("--tls-cert", str(cert), "--tls-key", str(key))
+    port, plain_port = free_port(), free_port()
+    viewer = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cli",
+            "web",
+            "--server",
+            server.address,
+            "--tls-ca",
+            str(cert),
+            "--port",
+            str(port),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    plain = _web_command(server.address, plain_port)
+    try:
+        credentials = grpc.ssl_channel_credentials(root_certificates=cert.read_bytes())
+        outcome = asyncio.run(
+            play_match(
+                server.address, "stubborn-sheep", [RandomBot(1), RandomBot(2)], seed=2,
+                credentials=credentials,
+            )
+        )  # fmt: skip
+        listed = json.loads(wait_http(f"http://127.0.0.1:{port}/api/matches"))
+        assert [match["match_id"] for match in listed] == [outcome.match_id]
+        frames = json.loads(
+            wait_http(f"http://127.0.0.1:{port}/api/match/{outcome.match_id}/frames")
+        )
+        assert frames["match_id"] == outcome.match_id
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            wait_http(f"http://127.0.0.1:{plain_port}/api/matches", timeout=3)
+        assert refused.value.code == 502, "without --tls-ca the viewer cannot reach a TLS server"
+    finally:
+        for process in (viewer, plain):
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=30)
+        assert stop_server_process(server) == 0
