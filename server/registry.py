@@ -252,12 +252,16 @@ class MatchRegistry:
             Status.ABORTED: "aborted",
         }
         if status in stored_status:
-            known = set(self._matches)
+            # Only what is listed from memory is skipped in the store: a match
+            # still playing above that finishes (and is written) before the
+            # store is read is in neither list otherwise, and a listing of
+            # finished matches came back one short.
+            listed = {m.record.match_id for m in hosted}
 
             def stored() -> list[tuple[float, arena_pb2.MatchInfo]]:
                 rows = []
                 for summary in self.store.store.recent(game, stored_status[status], limit):
-                    if summary.record.match_id in known:
+                    if summary.record.match_id in listed:
                         continue
                     with contextlib.suppress(DamagedRecord):
                         rows.append((summary.record.created_at, match_info(summary)))
