@@ -307,28 +307,23 @@ def run(args: argparse.Namespace) -> int:
     )
     companion = None
     private_folder: str | None = None
-    viewer_socket: str | None = None
     if args.web_port is not None:
         missing = missing_tournament_dbs(args.tournament_db)
         if missing:
             raise SystemExit(f"sheepfold serve: {missing}")
-        if args.tls_cert:
-            # The viewer is a plaintext gRPC client; over TLS it would need a
-            # certificate valid for loopback. It gets a Unix socket of its own
-            # instead (never TLS), in a folder only this user may enter.
+        if args.tls_cert and not any(a.startswith("unix:") for a in args.listen):
+            # The viewer is a plaintext gRPC client, and a TLS server's only
+            # plaintext door is a Unix socket: it gets one of its own, in a
+            # folder only this user may enter.
             private_folder = tempfile.mkdtemp(prefix="sheepfold-viewer-")
-            viewer_socket = f"unix:{private_folder}/arena.sock"
             tcp = tuple(args.listen) or (f"{args.host}:{args.port}",)
-            config = dataclasses.replace(config, listen=(*tcp, viewer_socket))
-        elif args.listen and all(address.startswith("unix:") for address in args.listen):
-            viewer_socket = args.listen[0]  # no TCP port to reach it on
+            config = dataclasses.replace(config, listen=(*tcp, f"unix:{private_folder}/arena.sock"))
         companion = _web_companion(
             args.web_host,
             args.web_port,
             tuple(args.tournament_db),
             args.web_max_connections,
             (args.admin_token or "") if args.private_replays else "",
-            viewer_socket,
         )
     try:
         loops.run(serve(config, store, companion), args.loop)
@@ -341,23 +336,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _web_companion(
-    host: str,
-    port: int,
-    dbs: tuple[Path, ...],
-    max_connections: int,
-    admin_token: str,
-    server_socket: str | None = None,
-) -> Callable[[int], AbstractAsyncContextManager[object]]:
-    """The web viewer beside the server; it reaches the server over loopback gRPC
-    (or `server_socket`, a unix: address), through the public API like any
-    client (with the admin token when the server's replays are private: the
-    viewer is the operator's own window on them)."""
+    host: str, port: int, dbs: tuple[Path, ...], max_connections: int, admin_token: str
+) -> Callable[[str], AbstractAsyncContextManager[object]]:
+    """The web viewer beside the server; it reaches the server at the local
+    address it is given, through the public API like any client (with the
+    admin token when the server's replays are private: the viewer is the
+    operator's own window on them)."""
     from web.app import WebConfig, start_web
 
     @asynccontextmanager
-    async def running(grpc_port: int) -> AsyncIterator[object]:
+    async def running(server_address: str) -> AsyncIterator[object]:
         config = WebConfig(
-            server_socket or f"127.0.0.1:{grpc_port}",
+            server_address,
             admin_token=admin_token,
             tournament_dbs=dbs,
             max_connections=max_connections,

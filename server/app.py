@@ -394,6 +394,20 @@ class SheepfoldServer:
         await health.start()
         self._health_server = health
 
+    def local_address(self) -> str:
+        """Where a plaintext client on this machine reaches the server: its first
+        TCP listener (a wildcard host as loopback) unless it serves TLS, else its
+        first Unix socket (never TLS). ListenError when it has neither."""
+        tcp = [a for a in self.listening if not a.startswith("unix:")]
+        if tcp and not self.config.tls_cert:
+            host, _, port = tcp[0].rpartition(":")
+            host = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "[::]": "[::1]"}.get(host, host)
+            return f"{host}:{port}"
+        unix = [a for a in self.listening if a.startswith("unix:")]
+        if unix:
+            return unix[0]
+        raise ListenError("the server has no plaintext address to reach it on")
+
     def _warn_if_open(self) -> None:
         """An exposed server without an admin token or TLS is a choice: say so loudly.
         Unix sockets and loopback addresses are not exposed."""
@@ -448,11 +462,12 @@ class SheepfoldServer:
 async def serve(
     config: ServerConfig,
     store: Store | None = None,
-    companion: Callable[[int], AbstractAsyncContextManager[object]] | None = None,
+    companion: Callable[[str], AbstractAsyncContextManager[object]] | None = None,
 ) -> None:
-    """Run until SIGTERM or SIGINT, then shut down gracefully. `companion(port)`,
+    """Run until SIGTERM or SIGINT, then shut down gracefully. `companion(address)`,
     when given, runs beside the server on the same loop (the web viewer of
-    `serve --web-port`) and is closed before the server stops."""
+    `serve --web-port`), reaching it at `local_address()`, and is closed before
+    the server stops."""
     server = SheepfoldServer(config, store)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -460,9 +475,9 @@ async def serve(
     # must stop it gracefully too, not with the default action.
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    port = await server.start()
+    await server.start()
     try:
-        async with companion(port) if companion else contextlib.nullcontext():
+        async with companion(server.local_address()) if companion else contextlib.nullcontext():
             await stop.wait()
     finally:
         why = "signal received" if stop.is_set() else "could not go on"
