@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -135,6 +136,19 @@ def _solo_game(scheduled: ScheduledGame, score: float, crashed: bool = False) ->
     )
 
 
+def _solo_database(
+    tmp_path: Path, bots: list[str], seeds: int, game: Callable[[ScheduledGame], GameRecord]
+) -> Path:
+    """A solo tournament of `bots` on `seeds` deals from seed 100, each game `game(scheduled)`."""
+    schedule = make_schedule(bots, 1, seeds, 100)
+    db = tmp_path / "solo.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("solo", "stubborn-sheep", 1, {}, None, len(schedule), {})
+        for scheduled in schedule:
+            store.record_game(tid, game(scheduled))
+    return db
+
+
 def test_a_solo_report_gives_each_bot_its_lead_on_the_next_on_the_same_seeds(
     tmp_path: Path,
 ) -> None:
@@ -146,15 +160,13 @@ def test_a_solo_report_gives_each_bot_its_lead_on_the_next_on_the_same_seeds(
 
     deal = {seed: 40.0 * ((seed * 7919) % 11) for seed in range(100, 110)}
     offset = {"a": 3.0, "b": 1.0, "c": 0.0}
-    schedule = make_schedule(["a", "b", "c"], 1, len(deal), 100)
-    db = tmp_path / "solo.sqlite"
-    with Store(db) as store:
-        tid = store.open_tournament("solo", "stubborn-sheep", 1, {}, None, len(schedule), {})
-        for scheduled in schedule:
-            (bot,) = scheduled.seats
-            wobble = 0.1 * (scheduled.seed % 3)
-            score = deal[scheduled.seed] + offset[bot] + wobble
-            store.record_game(tid, _solo_game(scheduled, score))
+
+    def game(scheduled: ScheduledGame) -> GameRecord:
+        (bot,) = scheduled.seats
+        wobble = 0.1 * (scheduled.seed % 3)
+        return _solo_game(scheduled, deal[scheduled.seed] + offset[bot] + wobble)
+
+    db = _solo_database(tmp_path, ["a", "b", "c"], len(deal), game)
     rows = {row["bot"]: row for row in json.loads(report(db, "json"))["standings"]}
     assert [rows[b]["rank"] for b in "abc"] == [1, 2, 3]
     assert rows["a"]["mean_score_low"] < rows["b"]["mean_score_high"]  # means overlap
@@ -232,14 +244,12 @@ def test_a_solo_report_ranks_a_bot_by_what_it_scored_not_its_stand_ins(
 
     from tournament.report import report
 
-    schedule = make_schedule(["a", "b"], 1, 2, 100)
-    db = tmp_path / "solo.sqlite"
-    with Store(db) as store:
-        tid = store.open_tournament("solo", "stubborn-sheep", 1, {}, None, len(schedule), {})
-        for scheduled in schedule:
-            (bot,) = scheduled.seats
-            score = 50.0 if bot == "a" else 10.0 + scheduled.seed % 2
-            store.record_game(tid, _solo_game(scheduled, score, crashed=bot == "a"))
+    def game(scheduled: ScheduledGame) -> GameRecord:
+        (bot,) = scheduled.seats
+        score = 50.0 if bot == "a" else 10.0 + scheduled.seed % 2
+        return _solo_game(scheduled, score, crashed=bot == "a")
+
+    db = _solo_database(tmp_path, ["a", "b"], 2, game)
     rows = {row["bot"]: row for row in json.loads(report(db, "json"))["standings"]}
     assert (rows["b"]["rank"], rows["a"]["rank"]) == (1, 2)
     assert rows["a"]["mean_score"] == rows["b"]["mean_score"] == pytest.approx(10.5)
@@ -253,13 +263,12 @@ def test_a_solo_report_of_one_seed_claims_no_interval(tmp_path: Path) -> None:
 
     from tournament.report import report
 
-    schedule = make_schedule(["a", "b"], 1, 1, 100)
-    db = tmp_path / "solo.sqlite"
-    with Store(db) as store:
-        tid = store.open_tournament("solo", "stubborn-sheep", 1, {}, None, len(schedule), {})
-        for scheduled in schedule:
-            (bot,) = scheduled.seats
-            store.record_game(tid, _solo_game(scheduled, 11.0 if bot == "a" else 0.0))
+    db = _solo_database(
+        tmp_path,
+        ["a", "b"],
+        1,
+        lambda scheduled: _solo_game(scheduled, 11.0 if scheduled.seats == ("a",) else 0.0),
+    )
     rows = {row["bot"]: row for row in json.loads(report(db, "json"))["standings"]}
     assert (rows["a"]["mean_score"], rows["a"]["mean_score_low"]) == (11.0, None)
     assert (rows["a"]["lead_next"], rows["a"]["lead_next_low"]) == (11.0, None)

@@ -43,10 +43,10 @@ def wait_http(url: str, timeout: float = 30.0) -> str:
             time.sleep(0.2)
 
 
-def _web_command(server: str, port: int) -> subprocess.Popen[str]:
+def _web_command(server: str, port: int, *flags: str) -> subprocess.Popen[str]:
     """`sheepfold web` in front of `server`, as a user starts it."""
     return subprocess.Popen(
-        [sys.executable, "-m", "cli", "web", "--server", server, "--port", str(port)],
+        [sys.executable, "-m", "cli", "web", "--server", server, "--port", str(port), *flags],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -226,24 +226,7 @@ def test_the_web_command_reaches_a_tls_server_with_its_certificate(tmp_path: Pat
     cert, key = self_signed(tmp_path)
     server = start_server_process("--tls-cert", str(cert), "--tls-key", str(key))
     port, plain_port = free_port(), free_port()
-    viewer = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cli",
-            "web",
-            "--server",
-            server.address,
-            "--tls-ca",
-            str(cert),
-            "--port",
-            str(port),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    viewer = _web_command(server.address, port, "--tls-ca", str(cert))
     plain = _web_command(server.address, plain_port)
     try:
         credentials = grpc.ssl_channel_credentials(root_certificates=cert.read_bytes())
