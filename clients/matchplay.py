@@ -61,32 +61,19 @@ async def play_match(
     admin_token: str = "",
     credentials: grpc.ChannelCredentials | None = None,
 ) -> MatchOutcome:
-    """One match, one SDK client per seat; returns the result seat 0 received."""
-    created = await create_match(
+    """One match, one SDK client per seat."""
+    outcome, _ = await play_match_with_commands(
         address,
         game,
-        len(bots),
+        bots,
+        None,
         seed=seed,
         options=options,
         clock=clock,
         admin_token=admin_token,
         credentials=credentials,
     )
-    seats = [
-        asyncio.create_task(
-            play(bot, address, created.match_id, token, seat, credentials=credentials)
-        )
-        for seat, (bot, token) in enumerate(zip(bots, created.seat_tokens, strict=True))
-    ]
-    try:
-        results = await asyncio.gather(*seats)
-    except BaseException:
-        # One seat failed (its bot raised): stop the others rather than leave them running.
-        for task in seats:
-            task.cancel()
-        await asyncio.gather(*seats, return_exceptions=True)
-        raise
-    return MatchOutcome(created.match_id, created.seed, results[0])
+    return outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +89,7 @@ async def play_match_with_commands(
     address: str,
     game: str,
     bots: Sequence[Bot | CommandBot],
-    launcher: Launcher,
+    launcher: Launcher | None,
     *,
     seed: int | None = None,
     options: Mapping[str, str] | None = None,
@@ -112,7 +99,10 @@ async def play_match_with_commands(
 ) -> tuple[MatchOutcome, dict[int, str]]:
     """One match where some seats are programs; returns the outcome and, per seat
     whose program failed or left early, why (a random stand-in finished its seat).
-    `credentials` (TLS) are this command's own: a program connects by itself."""
+    `credentials` (TLS) are this command's own: a program connects by itself.
+    `launcher` starts the programs; None when every seat is an SDK bot."""
+    if launcher is None and any(isinstance(bot, CommandBot) for bot in bots):
+        raise ValueError("a seat played by a program needs a launcher")
     created = await create_match(
         address,
         game,
@@ -142,6 +132,7 @@ async def play_match_with_commands(
             },
             sandbox=bot.sandbox,
         )
+        assert launcher is not None  # checked above
         try:
             await run_until_match_over(
                 launcher.process(command),
