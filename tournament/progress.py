@@ -146,10 +146,7 @@ class TerminalProgress:
         self.stream.flush()
 
     def _line(self, text: str) -> None:
-        pad = max(self.width - len(text), 0)
-        self.width = len(text)
-        self.stream.write("\r" + text + " " * pad)
-        self.stream.flush()
+        self.width = rewrite_line(self.stream, text, self.width)
 
 
 class SilentProgress:
@@ -198,7 +195,8 @@ class SampleProgress:
     def __call__(self, done: int, total: int) -> None:
         if done >= total:
             if self.width:
-                self.stream.write("\r" + " " * self.width + "\r")
+                rewrite_line(self.stream, "", self.width)
+                self.stream.write("\r")
                 self.stream.flush()
             return
         now = self.clock()
@@ -209,11 +207,18 @@ class SampleProgress:
         eta = format_eta(elapsed / done * (total - done)) if done else "--:--"
         text = f"{self.prefix}: {done:,} of {total:,} samples, ETA {eta}"
         if self.terminal:
-            self.stream.write("\r" + text.ljust(self.width))
-            self.width = max(self.width, len(text))
+            self.width = rewrite_line(self.stream, text, self.width)
         else:
             self.stream.write(text + "\n")
-        self.stream.flush()
+            self.stream.flush()
+
+
+def rewrite_line(stream: TextIO, text: str, width: int) -> int:
+    """Write `text` over the terminal line last written `width` wide, blanking
+    what is left of it; returns the new width."""
+    stream.write("\r" + text + " " * max(width - len(text), 0))
+    stream.flush()
+    return len(text)
 
 
 def choose_progress(stream: TextIO | None = None) -> Progress:
