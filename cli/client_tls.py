@@ -1,18 +1,20 @@
 """TLS for the commands that call a server (`create`, `match --server`, `bot`,
-`health`): the flags, and the credentials they stand for, checked before
-anything connects."""
+`health`, `web`, `tournament run --server`, `tournament sprt --server`): the
+flags, and the credentials they stand for, checked before anything connects."""
 
 from __future__ import annotations
 
 import argparse
 import re
 import ssl
+from collections.abc import Sequence
 
 import grpc
 
+from clients.connect import ServerTls, tls_credentials
 from server.files import UnusablePem, read_pem
 
-__all__ = ["add_tls_flags", "client_credentials"]
+__all__ = ["add_tls_flags", "client_credentials", "server_tls"]
 
 CERTIFICATE = re.compile(rb"-----BEGIN CERTIFICATE-----.+?-----END CERTIFICATE-----\s*", re.S)
 
@@ -36,17 +38,25 @@ def client_credentials(
     args: argparse.Namespace, command: str, address: str | None
 ) -> grpc.ChannelCredentials | None:
     """The channel credentials the flags ask for to reach `address`; None for
-    plaintext. A CA file that cannot be used, or TLS asked for over a Unix
-    socket (the server never serves TLS there), ends the command with one line."""
+    plaintext. See `server_tls`."""
+    return tls_credentials(server_tls(args, command, [address] if address else []))
+
+
+def server_tls(
+    args: argparse.Namespace, command: str, addresses: Sequence[str]
+) -> ServerTls | None:
+    """What the flags ask for to reach `addresses`; None for plaintext. A CA
+    file that cannot be used, or TLS asked for over a Unix socket (the server
+    never serves TLS there), ends the command with one line."""
     if args.tls_ca is None and not args.tls:
         return None
-    if address is not None and address.startswith("unix"):
+    if any(address.startswith("unix") for address in addresses):
         raise SystemExit(
             f"sheepfold {command}: --tls and --tls-ca are for TCP addresses; a Unix "
             "socket is never served with TLS"
         )
     if args.tls_ca is None:
-        return grpc.ssl_channel_credentials()
+        return ServerTls()
     where = f"sheepfold {command}: --tls-ca {args.tls_ca}"
     try:
         pem = read_pem(args.tls_ca)
@@ -61,4 +71,4 @@ def client_credentials(
         ssl.create_default_context(cadata=b"".join(blocks).decode("ascii"))
     except (ssl.SSLError, ValueError):  # UnicodeDecodeError is a ValueError
         raise SystemExit(f"{where}: holds no PEM certificate") from None
-    return grpc.ssl_channel_credentials(root_certificates=pem)
+    return ServerTls(pem)

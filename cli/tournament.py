@@ -11,7 +11,9 @@ import os
 import sys
 
 from cli.addresses import server_address
+from cli.client_tls import add_tls_flags, server_tls
 from cli.values import file_path, finite_float, port, whole_number
+from clients.connect import ServerTls
 from server.metrics_http import MetricsPortError
 from tournament.botcheck import BotCheckError
 from tournament.config import (
@@ -102,6 +104,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="the --server's admin token, for CreateMatch (and to fetch each game's record "
         "from a server with --private-replays) (default: $SHEEPFOLD_ADMIN_TOKEN)",
     )
+    add_tls_flags(run)
     run.add_argument(
         "--no-report", action="store_true", help="do not print the standings at the end"
     )
@@ -230,6 +233,7 @@ def _add_sprt_parser(sub: argparse._SubParsersAction) -> None:
         help="the --server's admin token, for CreateMatch (and to fetch each game's record "
         "from a server with --private-replays) (default: $SHEEPFOLD_ADMIN_TOKEN)",
     )
+    add_tls_flags(sprt)
     sprt.set_defaults(handler=_sprt, interrupt_on_terminate=True)
 
 
@@ -255,12 +259,39 @@ def _sprt(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"sheepfold tournament: {args.config}: {error}", file=sys.stderr)
         return 2
+    tls = _server_tls(args, config, "sprt")
     _configure_logging()
-    return _play_sprt(args, config, None)
+    return _play_sprt(args, config, None, tls)
+
+
+def _server_tls(
+    args: argparse.Namespace, config: TournamentConfig, command: str
+) -> ServerTls | None:
+    """What --tls and --tls-ca ask for (None: plaintext); a flag that cannot
+    apply ends the command with one line."""
+    if not (args.tls or args.tls_ca):
+        return None
+    name = f"tournament {command}"
+    if not args.server:
+        raise SystemExit(
+            f"sheepfold {name}: --tls and --tls-ca are for --server (the in-process "
+            "server needs no TLS)"
+        )
+    commands = [bot.name for bot in config.bots if bot.command is not None]
+    if commands:
+        raise SystemExit(
+            f"sheepfold {name}: --tls and --tls-ca are for the runner's own calls and its "
+            f"in-process bots; command bots ({', '.join(commands)}) connect to the server "
+            "by themselves (sandboxed ones through a Unix socket, which never uses TLS)"
+        )
+    return server_tls(args, name, args.server.split(","))
 
 
 def _play_sprt(
-    args: argparse.Namespace, config: TournamentConfig, progress: Progress | None
+    args: argparse.Namespace,
+    config: TournamentConfig,
+    progress: Progress | None,
+    tls: ServerTls | None,
 ) -> int:
     assert config.sprt is not None
 
@@ -275,6 +306,7 @@ def _play_sprt(
             on_status=show,
             progress=progress,
             admin_token=args.admin_token,
+            tls=tls,
         )
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return _stopped(args, error)
@@ -319,6 +351,7 @@ def _run(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"sheepfold tournament: {args.config}: {error}", file=sys.stderr)
         return 2
+    tls = _server_tls(args, config, "run")
     _configure_logging()
     executor = _executor(args, config)
     if executor is None:
@@ -338,7 +371,7 @@ def _run(args: argparse.Namespace) -> int:
         )
         progress = metrics
     try:
-        return _run_and_report(args, config, progress, executor)
+        return _run_and_report(args, config, progress, executor, tls)
     finally:
         if metrics is not None:
             metrics.close()
@@ -368,6 +401,7 @@ def _run_and_report(
     config: TournamentConfig,
     progress: Progress,
     executor: ExecutorSettings,
+    tls: ServerTls | None,
 ) -> int:
     if config.schedule == "sprt":
         if executor.is_ray:
@@ -377,7 +411,7 @@ def _run_and_report(
                 file=sys.stderr,
             )
             return 2
-        return _play_sprt(args, _sprt_config(args, config), progress)
+        return _play_sprt(args, _sprt_config(args, config), progress, tls)
     try:
         summary = run_tournament(
             config,
@@ -387,6 +421,7 @@ def _run_and_report(
             admin_token=args.admin_token,
             executor=executor,
             rerun_crashed=args.rerun_crashed,
+            tls=tls,
         )
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return _stopped(args, error)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -19,11 +20,13 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 __all__ = [
     "CONNECT_SECONDS",
     "RPC_SECONDS",
+    "ServerTls",
     "Unreachable",
     "check_address",
     "ensure_reachable",
     "open_channel",
     "reason",
+    "tls_credentials",
 ]
 
 CONNECT_SECONDS = 3.0  # how long a client waits for a server that does not answer
@@ -65,6 +68,23 @@ def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
         return "it is not a Sheepfold server (no sheepfold.v1.Arena service)"
     last = details.rsplit(": ", 1)[-1] if details else (code.name if code else "unknown error")
     return last[:1].lower() + last[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerTls:
+    """Connect with TLS, checking the server's certificate against `ca_pem` (PEM
+    certificates), or against the system's authorities when it is None. Plain
+    data, unlike gRPC's credentials, so it travels to a Ray worker."""
+
+    ca_pem: bytes | None = None
+
+    def credentials(self) -> grpc.ChannelCredentials:
+        return grpc.ssl_channel_credentials(root_certificates=self.ca_pem)
+
+
+def tls_credentials(tls: ServerTls | None) -> grpc.ChannelCredentials | None:
+    """The channel credentials of `tls`; None (plaintext) without it."""
+    return None if tls is None else tls.credentials()
 
 
 def open_channel(

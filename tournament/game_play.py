@@ -15,7 +15,7 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.connect import RPC_SECONDS, ensure_reachable
+from clients.connect import RPC_SECONDS, ServerTls, ensure_reachable, open_channel, tls_credentials
 from clients.launch import Launcher
 from clients.matchplay import EXIT_GRACE_SECONDS
 from tournament.config import TournamentConfig
@@ -44,6 +44,7 @@ class GamePlayer:
     admin_token: str
     launcher: Launcher
     log: Any
+    tls: ServerTls | None = None  # how to reach a TLS server; None: plaintext
     # Warnings given once per run (a set shared by the games: the player is frozen).
     warned: set[str] = field(default_factory=set, compare=False)
 
@@ -142,7 +143,7 @@ class GamePlayer:
                 self.launcher,
                 self.address,
             )
-        return InProcessSeat(bot.spec, seed, self.address, match_id, token)
+        return InProcessSeat(bot.spec, seed, self.address, match_id, token, self.tls)
 
     async def _supervise(
         self,
@@ -255,6 +256,7 @@ class GamePlayer:
             self.address,
             created.match_id,
             created.seat_tokens[seat],
+            self.tls,
         )
         return _seat_task(stand_in.run())
 
@@ -265,15 +267,17 @@ async def play_game(
     admin_token: str,
     scheduled: ScheduledGame,
     launcher: Launcher,
+    tls: ServerTls | None = None,
 ) -> PlayedGame:
     """Play one scheduled game on the server at `address`, as the runner does
     (what a Ray worker runs for each game; it stores nothing): the result, the
     game's full record and why each crashed bot crashed. `launcher` starts the
     command bots (sandboxed ones through its server's Unix socket). Raises
-    `Unreachable` when no server answers at `address`."""
+    `Unreachable` when no server answers at `address`. `tls`: how to reach a
+    server that serves TLS."""
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
-    player = GamePlayer(config, address, admin_token, launcher, log)
-    async with grpc.aio.insecure_channel(address) as channel:
+    player = GamePlayer(config, address, admin_token, launcher, log, tls)
+    async with open_channel(address, tls_credentials(tls)) as channel:
         await ensure_reachable(channel, address)  # Unreachable in seconds, not per call
         return await player.play(arena_pb2_grpc.ArenaStub(channel), scheduled)
 

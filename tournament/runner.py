@@ -24,7 +24,14 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable
+from clients.connect import (
+    RPC_SECONDS,
+    ServerTls,
+    Unreachable,
+    ensure_reachable,
+    open_channel,
+    tls_credentials,
+)
 from clients.launch import Launcher, SandboxUnavailable
 from clients.launch.sandbox import seen_by_every_bot
 from tournament.botcheck import check_bots
@@ -105,19 +112,24 @@ def run_tournament(
     admin_token: str | None = None,
     executor: ExecutorSettings | None = None,
     rerun_crashed: bool = False,
+    tls: ServerTls | None = None,
 ) -> RunSummary:
     """Run (or resume) a tournament; an in-process server when `server` is None.
 
     Raises BotCheckError before anything is played when a bot cannot be started.
     `executor` (default: the config's) may send every game to a Ray cluster;
-    `server` may then list several addresses, comma-separated."""
+    `server` may then list several addresses, comma-separated. `tls`: how to
+    reach a `server` that serves TLS (the runner and its in-process bots; a
+    command bot connects by itself, so the command refuses those)."""
     db_path = database or resolve_path(config, config.database)
     check_bots(config)
     executor = executor or config.executor
     if executor.is_ray:
         from tournament.executors.ray import run_on_ray
 
-        return run_on_ray(config, executor, server, db_path, progress, admin_token, rerun_crashed)
+        return run_on_ray(
+            config, executor, server, db_path, progress, admin_token, rerun_crashed, tls
+        )
     if server is not None and "," in server:
         raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
     if server is not None:
@@ -129,6 +141,7 @@ def run_tournament(
                 progress,
                 admin_token=admin_token,
                 rerun_crashed=rerun_crashed,
+                tls=tls,
             )
         )
 
@@ -191,6 +204,7 @@ async def run_tournament_async(
     executor: GameExecutor | None = None,
     rerun_crashed: bool = False,
     server_socket: str | Sequence[str] | None = None,
+    tls: ServerTls | None = None,
 ) -> RunSummary:
     """Run (or resume) a tournament on the server at `address`.
 
@@ -223,6 +237,7 @@ async def run_tournament_async(
             executor=executor,
             crashes=crashes,
             launcher=launcher,
+            tls=tls,
         )
         return RunSummary(
             tournament=config.name,
@@ -338,6 +353,7 @@ async def play_batches(
     crashes: dict[str, str] | None = None,
     launcher: Launcher | None = None,
     server_socket: str | Sequence[str] | None = None,
+    tls: ServerTls | None = None,
 ) -> tuple[int, int]:
     """Play batch after batch until `next_batch()` returns None; (played, errors).
 
@@ -348,6 +364,7 @@ async def play_batches(
     handing each game to `runner.accept` or `runner.reject`). Sandboxed command
     bots reach the server through `server_socket` (or `address` when that is
     `unix:PATH`); without `launcher`, the sandbox is checked here first.
+    `tls`: how to reach a server that serves TLS.
     """
     if launcher is None:
         socket = server_socket or _socket_of(address)
@@ -357,12 +374,12 @@ async def play_batches(
     add_python_path(config)
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
     for server in executor.servers if executor is not None else (address,):
-        await warn_if_replays_open(config, server, log)
+        await warn_if_replays_open(config, server, log, tls)
     elo = LiveElo(config.bot_names, config.anchor)
     for stored in store.games(tournament_id):
         elo.add(pairwise(stored.bots, stored.ranks))
     elo.refit()
-    player = GamePlayer(config, address, admin_token, launcher, log)
+    player = GamePlayer(config, address, admin_token, launcher, log, tls)
     runner = _Runner(player, store, tournament_id, elo, progress)
     if crashes is not None:
         runner.crash_reasons = crashes
@@ -392,12 +409,14 @@ def _config_json(config: TournamentConfig) -> dict[str, Any]:
     return data
 
 
-async def warn_if_replays_open(config: TournamentConfig, address: str, log: Any) -> None:
+async def warn_if_replays_open(
+    config: TournamentConfig, address: str, log: Any, tls: ServerTls | None = None
+) -> None:
     """A server that lists its matches to anyone lets a command bot read the
     seeds of finished games: the deals the other groups still play. Says so."""
     if not any(bot.command for bot in config.bots):
         return
-    async with grpc.aio.insecure_channel(address) as channel:
+    async with open_channel(address, tls_credentials(tls)) as channel:
         try:
             await arena_pb2_grpc.ArenaStub(channel).ListMatches(
                 arena_pb2.ListMatchesRequest(limit=1), timeout=RPC_SECONDS
@@ -442,7 +461,7 @@ class _Runner:
             return
         turns = DealTurns(pending)
         ready = asyncio.Condition()
-        async with grpc.aio.insecure_channel(self.address) as channel:
+        async with open_channel(self.address, tls_credentials(self.player.tls)) as channel:
             try:
                 await ensure_reachable(channel, self.address)
             except Unreachable as error:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from clients.bots import load_bot
+from clients.connect import ServerTls, tls_credentials
 from clients.launch import BotCommand, BotFailure, Launcher
 from clients.sdk import Bot, DecisionView, play
 from tournament.config import BotSpec
@@ -89,12 +90,21 @@ def _settle(future: asyncio.Future[int], outcome: tuple[str, Any]) -> None:
 class InProcessSeat:
     """A built-in or `module:Class` bot, played through the SDK in this process."""
 
-    def __init__(self, spec: str, seed: int, address: str, match_id: str, token: str) -> None:
+    def __init__(
+        self,
+        spec: str,
+        seed: int,
+        address: str,
+        match_id: str,
+        token: str,
+        tls: ServerTls | None = None,
+    ) -> None:
         self.spec = spec
         self.seed = seed
         self.address = address
         self.match_id = match_id
         self.token = token
+        self.tls = tls
         self._bot: _ThreadedBot | None = None
 
     async def run(self) -> None:
@@ -106,7 +116,13 @@ class InProcessSeat:
             raise SeatFailure(f"cannot load bot {self.spec!r}: {error}") from error
         self._bot = _ThreadedBot(bot)
         try:
-            await play(self._bot, self.address, self.match_id, self.token)
+            await play(
+                self._bot,
+                self.address,
+                self.match_id,
+                self.token,
+                credentials=tls_credentials(self.tls),
+            )
         except asyncio.CancelledError:
             raise
         except Exception as error:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from clients.connect import ServerTls
 from tournament.botcheck import check_bots
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
 from tournament.outcome import solo_scores
@@ -168,6 +169,7 @@ async def run_sprt_async(
     progress: Progress | None = None,
     admin_token: str | None = None,
     server_socket: str | Sequence[str] | None = None,
+    tls: ServerTls | None = None,
 ) -> SprtOutcome:
     settings = config.sprt
     if settings is None:
@@ -218,6 +220,7 @@ async def run_sprt_async(
             progress,
             admin_token,
             server_socket=server_socket,
+            tls=tls,
         )
         final, _, differences = look()
     return SprtOutcome(
@@ -238,12 +241,14 @@ def run_sprt(
     on_status: Callable[[SprtStatus, int], None] | None = None,
     progress: Progress | None = None,
     admin_token: str | None = None,
+    tls: ServerTls | None = None,
 ) -> SprtOutcome:
-    """Run (or resume) an SPRT; an in-process server when `server` is None."""
+    """Run (or resume) an SPRT; an in-process server when `server` is None.
+    `tls`: how to reach a `server` that serves TLS."""
     db_path = database or resolve_path(config, config.database)
     if server is not None:
         return asyncio.run(
-            run_sprt_async(config, server, db_path, on_status, progress, admin_token)
+            run_sprt_async(config, server, db_path, on_status, progress, admin_token, tls=tls)
         )
 
     async def run_locally() -> SprtOutcome:

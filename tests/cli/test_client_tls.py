@@ -4,7 +4,10 @@ server, TLS to a plaintext one, a CA file that is no certificate."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import pickle
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -177,3 +180,111 @@ def test_tls_over_a_unix_socket_is_refused(tmp_path: Path) -> None:
         "sheepfold health: --tls and --tls-ca are for TCP addresses; a Unix socket is "
         "never served with TLS"
     )
+
+
+def _cup(tmp_path: Path, bots: str = "") -> Path:
+    """A small Sheep Showdown (one round) round robin of two built-in bots."""
+    path = tmp_path / "cup.toml"
+    path.write_text(
+        'game = "sheep-showdown"\nplayers = 2\ngames_per_pairing = 2\nbootstrap = 50\n'
+        "[options]\nrounds = 1\n"
+        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "greedy"\nbuiltin = "greedy"\n' + bots
+    )
+    return path
+
+
+def test_a_tournament_and_an_sprt_play_on_a_tls_server(
+    tls_server: ServerProcess, certificate: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The runner's calls and its in-process bots all reach the server over TLS."""
+    ca, config = str(certificate[0]), str(_cup(tmp_path))
+    run = sheepfold(
+        "tournament", "run", config, "--server", tls_server.address, "--tls-ca", ca,
+        "--db", str(tmp_path / "cup.sqlite"), "--no-report", timeout=180,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "4 games played" in run.stderr and "4/4 done" in run.stderr
+    with sqlite3.connect(tmp_path / "cup.sqlite") as db:
+        stored = db.execute("SELECT count(*) FROM game_replays").fetchone()
+    assert stored == (4,), "every game's record was fetched over TLS"
+
+    sprt = sheepfold(
+        "tournament", "sprt", config, "--server", tls_server.address, "--tls-ca", ca,
+        "--candidate", "greedy", "--baseline", "random", "--max-games", "4",
+        "--db", str(tmp_path / "sprt.sqlite"), timeout=180,
+    )  # fmt: skip
+    assert sprt.returncode in (0, 3, 4), sprt.stderr  # H1, H0, undecided after 4 games
+    assert "4 games played this run" in sprt.stdout, sprt.stdout
+
+
+def test_a_tournament_without_tls_on_a_tls_server_stops_at_once(
+    tls_server: ServerProcess, tmp_path: Path
+) -> None:
+    run = sheepfold(
+        "tournament", "run", str(_cup(tmp_path)), "--server", tls_server.address,
+        "--db", str(tmp_path / "cup.sqlite"), "--no-report",
+    )  # fmt: skip
+    assert run.returncode == 1
+    assert (
+        f"cannot reach the server at {tls_server.address}: the server closed the connection "
+        "(if it serves TLS, connect with TLS)"
+    ) in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("subcommand", ["run", "sprt"])
+@pytest.mark.parametrize(
+    ("server", "bots", "problem"),
+    [
+        (
+            None,
+            "",
+            "--tls and --tls-ca are for --server (the in-process server needs no TLS)",
+        ),
+        (
+            "127.0.0.1:1",
+            '[[bots]]\nname = "own"\ncommand = ["true"]\nsandbox = false\n',
+            "--tls and --tls-ca are for the runner's own calls and its in-process bots; "
+            "command bots (own) connect to the server by themselves (sandboxed ones "
+            "through a Unix socket, which never uses TLS)",
+        ),
+        (
+            "unix:/tmp/nowhere.sock",
+            "",
+            "--tls and --tls-ca are for TCP addresses; a Unix socket is never served with TLS",
+        ),
+    ],
+)
+def test_a_tournament_refuses_tls_it_cannot_give(
+    subcommand: str, server: str | None, bots: str, problem: str, tmp_path: Path
+) -> None:
+    where = ["--server", server] if server else []
+    done = sheepfold(
+        "tournament", subcommand, str(_cup(tmp_path, bots)), "--tls", *where,
+        "--db", str(tmp_path / "cup.sqlite"),
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert one_line(done) == f"sheepfold tournament {subcommand}: {problem}"
+    assert not (tmp_path / "cup.sqlite").exists(), "refused before anything was written"
+
+
+def test_a_ray_worker_plays_its_game_over_tls(
+    tls_server: ServerProcess, certificate: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """What a Ray task gets is pickled: the CA travels with the game, as bytes, and
+    the worker plays on the TLS server with it (run here without Ray)."""
+    from clients.connect import ServerTls
+    from tournament.config import load_config
+    from tournament.executors.ray_task import GameJob, play_on_worker
+    from tournament.runner import schedule_for
+
+    config = load_config(_cup(tmp_path))
+    scheduled = schedule_for(config)[0]
+    job = GameJob(config, scheduled, tls_server.address, "", ServerTls(certificate[0].read_bytes()))
+    outcome = play_on_worker(pickle.loads(pickle.dumps(job)))
+    assert outcome.error is None and outcome.record is not None
+    assert outcome.record.key == scheduled.key and outcome.replay
+
+    plaintext = play_on_worker(dataclasses.replace(job, tls=None))
+    assert plaintext.fatal and "connect with TLS" in (plaintext.error or "")

@@ -28,6 +28,7 @@ from typing import Any
 
 from sheepfold.v1 import arena_pb2
 
+from clients.connect import ServerTls
 from tournament.config import TournamentConfig, resolve_path
 from tournament.executors.ray_task import (
     SHIPPED,
@@ -67,8 +68,10 @@ def run_on_ray(
     progress: Progress | None,
     admin_token: str | None,
     rerun_crashed: bool = False,
+    tls: ServerTls | None = None,
 ) -> RunSummary:
-    """Run (or resume) `config` with every game a Ray task (see the module doc)."""
+    """Run (or resume) `config` with every game a Ray task (see the module doc).
+    `tls` travels with every game to the worker that plays it."""
     servers = tuple(s.strip() for s in server.split(",") if s.strip()) if server else ()
     sandboxed = sandboxed_bots(config)
     if servers and sandboxed:
@@ -79,7 +82,7 @@ def run_on_ray(
         )
     env, worker_config = runtime_env_for(config, database)
     with _connected(settings, env):
-        executor = RayExecutor(worker_config, settings, servers, admin_token or "")
+        executor = RayExecutor(worker_config, settings, servers, admin_token or "", tls)
         executor.check_cluster()
         return asyncio.run(
             run_tournament_async(
@@ -90,6 +93,7 @@ def run_on_ray(
                 admin_token=admin_token,
                 executor=executor,
                 rerun_crashed=rerun_crashed,
+                tls=tls,
             )
         )
 
@@ -212,6 +216,7 @@ class RayExecutor:
         settings: ExecutorSettings,
         servers: tuple[str, ...],
         admin_token: str,
+        tls: ServerTls | None = None,
     ) -> None:
         import ray
 
@@ -219,6 +224,7 @@ class RayExecutor:
         self.settings = settings
         self.servers = servers
         self.admin_token = admin_token
+        self.tls = tls
         self.nodes: Counter[str] = Counter()
         self._remote = ray.remote(
             num_cpus=settings.cpus_per_game,
@@ -298,7 +304,7 @@ class RayExecutor:
             while len(in_flight) < window and (scheduled := turns.take()) is not None:
                 server = self.servers[index % len(self.servers)] if self.servers else None
                 index += 1
-                job = GameJob(self.config, scheduled, server, self.admin_token)
+                job = GameJob(self.config, scheduled, server, self.admin_token, self.tls)
                 ref = self._remote.remote(job)
                 runner.progress.game_started(scheduled.key)
                 in_flight[asyncio.wrap_future(ref.future())] = (scheduled, ref)

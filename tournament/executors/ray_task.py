@@ -23,7 +23,7 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 from clients.bots import load_bot
-from clients.connect import Unreachable
+from clients.connect import ServerTls, Unreachable
 from clients.launch import Launcher, SandboxUnavailable
 from tournament.config import TournamentConfig, add_python_path
 from tournament.game_play import play_game
@@ -53,6 +53,7 @@ class GameJob:
     scheduled: ScheduledGame
     server: str | None  # None: the task hosts its own in-process server
     admin_token: str
+    tls: ServerTls | None = None  # how to reach `server` if it serves TLS
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +149,9 @@ async def _play(
 ) -> tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]:
     if job.server is not None:
         # Only unsandboxed command bots are allowed with --server (run_on_ray checks).
-        return await play_game(config, job.server, job.admin_token, job.scheduled, Launcher(None))
+        return await play_game(
+            config, job.server, job.admin_token, job.scheduled, Launcher(None), job.tls
+        )
     # The task's own server, with a private Unix socket for sandboxed bots; the
     # runner fetches the game's full record before this server closes.
     async with local_server(config, seats_at_once=config.players) as local:
