@@ -99,7 +99,7 @@ def score_to_elo(score: float) -> float:
         return -math.inf
     if score >= 1.0:
         return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: never -0.0
 
 
 def _frequencies(counts: Sequence[float]) -> tuple[float, list[float]]:
@@ -157,16 +157,38 @@ def llr(counts: Sequence[float], values: Sequence[float], elo0: float, elo1: flo
     )
 
 
+Z95 = 1.959964
+
+
 def elo_estimate(counts: Sequence[float], values: Sequence[float]) -> tuple[float, float, float]:
     """The candidate's Elo from the mean block score, with a 95% interval from
-    the blocks' variance (normal approximation on the score, then mapped to Elo)."""
+    the blocks' variance (normal approximation on the score, then mapped to Elo).
+
+    While every block has scored the same, their variance is zero and says
+    nothing yet: two won blocks would give [+inf, +inf]. The interval is then
+    Wilson's, from the widest variance a score in [0, 1] with that mean can
+    have, p (1 - p)."""
     blocks = sum(counts)
     if not blocks:
         return 0.0, -math.inf, math.inf
     mean = sum(c * v for c, v in zip(counts, values, strict=True)) / blocks
     variance = sum(c * (v - mean) ** 2 for c, v in zip(counts, values, strict=True)) / blocks
-    half = 1.959964 * math.sqrt(variance / blocks)
-    return score_to_elo(mean), score_to_elo(mean - half), score_to_elo(mean + half)
+    if sum(1 for c in counts if c) == 1:
+        low, high = _wilson(mean, blocks)
+    else:
+        half = Z95 * math.sqrt(variance / blocks)
+        low, high = mean - half, mean + half
+    return score_to_elo(mean), score_to_elo(low), score_to_elo(high)
+
+
+def _wilson(score: float, blocks: float) -> tuple[float, float]:
+    """Wilson's 95% score interval for a mean `score` of `blocks` scores in [0, 1]."""
+    z2 = Z95 * Z95 / blocks
+    centre = (score + z2 / 2) / (1 + z2)
+    half = Z95 / (1 + z2) * math.sqrt(score * (1 - score) / blocks + z2 / (4 * blocks))
+    # At a score of 0 or 1 one bound is exactly that score; rounding would make it
+    # finite on the Elo scale (+6261 for a bound a hair under 1).
+    return (0.0 if score <= 0 else centre - half), (1.0 if score >= 1 else centre + half)
 
 
 def status(

@@ -102,6 +102,41 @@ def test_elo_estimate_is_the_mean_block_score_on_the_elo_scale() -> None:
     assert elo_estimate([0, 0, 0, 0, 5], PENTA)[0] == math.inf
 
 
+@pytest.mark.parametrize(
+    ("counts", "elo", "low", "high"),
+    [
+        # Wilson's interval for 2 of 2 and 8 of 8: 2/(2 + z^2) and 8/(8 + z^2).
+        ([0, 0, 0, 0, 2], math.inf, 400 * math.log10(2 / 1.959964**2), math.inf),
+        ([0, 0, 0, 0, 8], math.inf, 400 * math.log10(8 / 1.959964**2), math.inf),
+        ([8, 0, 0, 0, 0], -math.inf, -math.inf, -400 * math.log10(8 / 1.959964**2)),
+        ([0, 0, 5, 0, 0], 0.0, -274.9, 274.9),
+    ],
+)
+def test_blocks_that_all_scored_the_same_claim_no_certainty(
+    counts: list[int], elo: float, low: float, high: float
+) -> None:
+    """The blocks' variance is zero then: once [+inf, +inf] after two won blocks,
+    and [+0, +0] after five drawn ones."""
+    estimate = elo_estimate(counts, PENTA)
+    assert estimate == (
+        pytest.approx(elo),
+        pytest.approx(low, abs=0.1),
+        pytest.approx(high, abs=0.1),
+    )
+
+
+@pytest.mark.parametrize("blocks", range(1, 40))
+@pytest.mark.parametrize("values", [PENTA, block_values(1)])
+def test_an_unbeaten_run_keeps_its_open_end_infinite(
+    blocks: int, values: tuple[float, ...]
+) -> None:
+    """Wilson's bound at a score of 1 is 1, which rounding once made +6261 Elo."""
+    won = [0] * (len(values) - 1) + [blocks]
+    assert elo_estimate(won, values)[2] == math.inf
+    assert elo_estimate(list(reversed(won)), values)[1] == -math.inf
+    assert math.isfinite(elo_estimate(won, values)[1])
+
+
 def _pair_distribution(elo: float, draw: float) -> list[float]:
     """Two independent games, each won/drawn/lost with Elo-model odds."""
     score = elo_to_score(elo)
