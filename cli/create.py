@@ -17,7 +17,7 @@ from sheepfold.v1 import arena_pb2
 
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
-from cli.values import key_value, match_seed, positive_int
+from cli.values import decision_seconds, key_value, match_seed, positive_int
 from clients.connect import Unreachable
 from clients.matchplay import create_match
 
@@ -45,9 +45,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=match_seed, help="match seed (default: random)")
     parser.add_argument(
         "--decision-seconds",
-        type=float,
+        type=decision_seconds,
         default=0.0,
-        help="deadline per decision (0: the server's default)",
+        help="deadline per decision, 0 to 3600 (0: the server's default)",
     )
     parser.add_argument(
         "--server",

@@ -24,6 +24,7 @@ from cli.addresses import server_address
 from cli.botguard import BotRaised, GuardedBot
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import (
+    decision_seconds,
     key_value,
     match_seed,
     positive_int,
@@ -53,12 +54,9 @@ from clients.matchplay import (
 from clients.sdk import Bot, SeatError, play
 from server.app import ServerConfig
 from server.logs import configure_logging
-from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 from tournament.bot_sockets import serving_bots
 from tournament.outcome import forfeit_ranks
 
-# A deadline the server takes, 0 for its default.
-decision_seconds = seconds_up_to(MAX_DECISION_SECONDS, zero=True, least=MIN_DECISION_SECONDS)
 # The wire carries a seat as an int32.
 MAX_SEAT = 2**31 - 1
 # A health check waits at most this long for its answer.

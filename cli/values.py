@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 
 from clients.launch.limits import LimitsError, parse_limits, shown
+from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 
 
 def non_negative_float(text: str) -> float:
@@ -117,6 +118,8 @@ def seconds_up_to(
 
 # gRPC takes its times in milliseconds, as C ints.
 grpc_seconds = seconds_up_to((2**31 - 1) // 1000)
+# A deadline the server takes, 0 for its default.
+decision_seconds = seconds_up_to(MAX_DECISION_SECONDS, zero=True, least=MIN_DECISION_SECONDS)
 
 
 def key_value(text: str) -> tuple[str, str]:

@@ -123,6 +123,8 @@ def check_address(text: str) -> str:
     gRPC takes port 99999 modulo 65536 without a word; this refuses it.
     """
     if text.startswith(("unix:", "unix-abstract:", "dns:", "ipv4:", "ipv6:")):
+        if not text.partition(":")[2].strip("/"):
+            raise ValueError(f"{text!r} names no address after its scheme (e.g. unix:/run/x.sock)")
         return text
     host, sep, port_text = text.rpartition(":")
     if not sep or not host or not port_text:

@@ -25,6 +25,7 @@ def _cup(folder: Path) -> str:
 UNREACHABLE = "127.0.0.1:1"
 MATCH = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random")
 MATCH += ("--server", UNREACHABLE)
+CREATE = ("create", "--game", "sheep-n-sheep", "--players", "2", "--server", UNREACHABLE)
 
 
 def _case_id(case: object) -> str:
@@ -74,10 +75,17 @@ def _case_id(case: object) -> str:
         # once six lines of gRPC's own log, or port 99999 dialled as 34463
         (("health", "--timeout", "2"), "--addr", ""),
         (("health", "--timeout", "2"), "--addr", "127.0.0.1:99999"),
+        # once "empty address list" from gRPC after the connect timeout
+        (("health", "--timeout", "2"), "--addr", "unix:"),
+        (("create", "--game", "sheep-n-sheep", "--players", "2"), "--server", "unix:"),
         # a deadline the server refuses anyway
         (MATCH, "--decision-seconds", "nan"),
         (MATCH, "--decision-seconds", "-1"),
         (MATCH, "--decision-seconds", "0.0005"),
+        # create once sent these to the server and printed its refusal (exit 1)
+        (CREATE, "--decision-seconds", "nan"),
+        (CREATE, "--decision-seconds", "inf"),
+        (CREATE, "--decision-seconds", "99999"),
         # a seed past what a game's seed may be (once a ValueError traceback), and a
         # demo that would not end
         (("demo",), "--seed", "-1"),
