@@ -25,7 +25,15 @@ from cli.values import (
 )
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs
 from server import loops
-from server.app import ListenError, ServerConfig, check_can_listen, serve
+from server.app import (
+    ListenError,
+    ServerConfig,
+    bind_failure,
+    check_can_listen,
+    check_socket_folder,
+    serve,
+)
+from server.files import Kind, file_kind
 from server.logs import configure_logging
 from server.open_files import raise_open_file_limit
 from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS, ClockConfig
@@ -229,6 +237,21 @@ def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str]]:
     return found
 
 
+def _not_a_database_file(path: str) -> str | None:
+    """Why no database can be at `path` (a folder, a device), or None. SQLite
+    would say "unable to open database file", or open /dev/null and write
+    /dev/null-journal beside it."""
+    try:
+        kind = file_kind(path)
+    except OSError as error:  # a name too long, a folder on the way that may not be read
+        return str(error.strerror or error)
+    if kind is Kind.FOLDER:
+        return "it is a folder, not a database file"
+    if kind is Kind.OTHER:
+        return "it is not a regular file, so it cannot hold a database"
+    return None
+
+
 def _env_port(name: str, default: int | None) -> str | None:
     """The environment's value for a port flag, checked by the flag's type (argparse
     converts string defaults too), so a bad value is reported only by `serve`."""
@@ -267,9 +290,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         for host, port, what in _tcp_addresses(args):
             check_can_listen(host, port, what)
+        for address in args.listen:
+            if address.startswith("unix:"):
+                check_socket_folder(address)
     except ListenError as error:
         raise SystemExit(f"sheepfold serve: {error}") from None
     store: Store
+    problem = None if args.db == ":memory:" else _not_a_database_file(args.db)
+    if problem is not None:
+        raise SystemExit(f"sheepfold serve: cannot open --db {args.db}: {problem}")
     if args.db == ":memory:":
         store = MemoryStore()
     else:
@@ -355,7 +384,7 @@ def _web_companion(
         try:
             web = await start_web(config, host, port)
         except OSError as error:
-            reason = error.strerror or str(error)
+            reason = bind_failure(error)
             raise OSError(f"the web viewer cannot listen on {host}:{port}: {reason}") from None
         print(f"sheepfold serve: web viewer on http://{host}:{web.port}/", flush=True)
         try:

@@ -12,6 +12,7 @@ from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import port
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs
+from server.app import ListenError, bind_failure, check_can_listen
 from web.app import WebConfig, start_web
 
 
@@ -57,9 +58,16 @@ def run(args: argparse.Namespace) -> int:
         max_connections=args.max_connections,
     )
     try:
+        check_can_listen(args.host, args.port)
         asyncio.run(_serve(config, args.host, args.port))
-    except OSError as error:
-        print(f"sheepfold web: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
+    except ListenError as error:
+        print(f"sheepfold web: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:  # taken between the check and the bind
+        print(
+            f"sheepfold web: cannot listen on {args.host}:{args.port}: {bind_failure(error)}",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

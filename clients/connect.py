@@ -60,6 +60,8 @@ def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
         return "the TLS handshake failed: the server does not speak TLS (a plaintext server?)"
     if "ssl" in lowered or "handshake" in lowered or "tls" in lowered:
         return f"the TLS handshake failed ({details})"
+    if "failed parsing http/2" in lowered or "expected settings frame" in lowered:
+        return "it does not speak gRPC (it answered in something other than HTTP/2: a web server?)"
     if "socket closed" in lowered:
         return "the server closed the connection (if it serves TLS, connect with TLS)"
     if code == grpc.StatusCode.DEADLINE_EXCEEDED:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import resource
 import signal
 import socket
@@ -198,6 +199,28 @@ def _check_tls_pair(cert: Path, key: Path) -> None:
         ) from None
 
 
+def bind_failure(error: OSError) -> str:
+    """Why a bind failed, in a few words: asyncio's message repeats the address
+    as a Python tuple ("error while attempting to bind on address ('127.0.0.1',
+    8080): address already in use")."""
+    if error.errno:
+        return os.strerror(error.errno).lower()
+    return str(error)
+
+
+def check_socket_folder(address: str) -> None:
+    """Fail with a plain reason when a `unix:` address's folder is missing or
+    closed to us: gRPC would log a line of its own and say only that it could
+    not bind."""
+    path = address.removeprefix("unix://" if address.startswith("unix://") else "unix:")
+    folder = Path(path).parent
+    if not folder.is_dir():
+        why = f"{folder} is not a folder" if folder.exists() else f"no folder {folder}"
+        raise ListenError(f"cannot listen on {address}: {why}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ListenError(f"cannot listen on {address}: no permission to write in {folder}")
+
+
 def _add_port(add: Callable[[], int], address: str) -> int:
     try:
         return add()
@@ -369,6 +392,7 @@ class SheepfoldServer:
         first_port = 0
         for address in self.config.listen or (f"{self.config.host}:{self.config.port}",):
             if address.startswith("unix:"):
+                check_socket_folder(address)
                 if not _add_port(lambda a=address: server.add_insecure_port(a), address):
                     raise ListenError(f"cannot listen on {address}")
                 self.listening.append(address)

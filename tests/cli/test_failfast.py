@@ -601,3 +601,73 @@ def test_a_second_server_on_the_same_database_is_refused(tmp_path: Path) -> None
     # Stopped, the first lets the file go.
     again = start_server_process("--db", str(db))
     assert stop_server_process(again) == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "why"),
+    [
+        ("/dev/null", "it is not a regular file, so it cannot hold a database"),
+        ("@folder", "it is a folder, not a database file"),
+    ],
+)
+def test_serve_refuses_a_database_path_that_is_no_file_in_one_line(
+    path: str, why: str, tmp_path: Path
+) -> None:
+    """SQLite opened /dev/null, wrote /dev/null-journal beside it and then said
+    "disk I/O error"; a folder was "unable to open database file"."""
+    path = str(tmp_path) if path == "@folder" else path
+    done = sheepfold("serve", "--port", "0", "--db", path, timeout=30)
+    assert done.returncode == 1
+    assert one_line(done) == f"sheepfold serve: cannot open --db {path}: {why}"
+    assert not Path(f"{path}-journal").exists()
+
+
+def test_serve_names_a_missing_socket_folder_in_one_line(tmp_path: Path) -> None:
+    """gRPC logged a line of its own, then "gRPC could not bind it" without a reason."""
+    address = f"unix:{tmp_path / 'missing' / 'arena.sock'}"
+    db = tmp_path / "never.db"
+    done = sheepfold("serve", "--listen", address, "--db", str(db), timeout=30)
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold serve: cannot listen on {address}: no folder {tmp_path / 'missing'}"
+    )
+    assert not db.exists()
+
+
+def test_a_taken_web_port_is_named_plainly(server: ServerProcess) -> None:
+    """asyncio's message once came through whole: "[Errno 98] error while attempting
+    to bind on address ('127.0.0.1', PORT): address already in use"."""
+    web = sheepfold("web", "--port", str(server.port), "--server", server.address)
+    assert web.returncode == 1
+    assert one_line(web) == (
+        f"sheepfold web: cannot listen on 127.0.0.1:{server.port}: address already in use"
+    )
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    same = sheepfold("serve", "--port", port, "--web-port", port, "--db", ":memory:", timeout=30)
+    assert same.returncode == 1
+    assert same.stderr.strip().splitlines()[-1] == (
+        f"sheepfold serve: the web viewer cannot listen on 127.0.0.1:{port}: address already in use"
+    )
+
+
+def test_a_server_that_does_not_speak_grpc_is_named_plainly() -> None:
+    """An HTTP/1 server was "failed parsing HTTP/2 (Expected SETTINGS frame as the
+    first frame, got frame type 79)"."""
+    from http.server import HTTPServer, SimpleHTTPRequestHandler
+    from threading import Thread
+
+    web = HTTPServer(("127.0.0.1", 0), SimpleHTTPRequestHandler)
+    Thread(target=web.serve_forever, daemon=True).start()
+    address = f"127.0.0.1:{web.server_address[1]}"
+    try:
+        done = sheepfold("health", "--addr", address, "--timeout", "5")
+    finally:
+        web.shutdown()
+        web.server_close()
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"{address}: UNAVAILABLE: it does not speak gRPC (it answered in something other "
+        "than HTTP/2: a web server?)"
+    )
