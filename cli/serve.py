@@ -26,6 +26,7 @@ from cli.values import (
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs
 from server import loops
 from server.app import (
+    DEFAULT_MAX_REQUEST_BYTES,
     ListenError,
     ServerConfig,
     bind_failure,
@@ -131,6 +132,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         type=positive_int,
         default=4 * 1024 * 1024,
         help="largest message received or sent (default %(default)s)",
+    )
+    parser.add_argument(
+        "--max-request-bytes",
+        type=positive_int,
+        default=DEFAULT_MAX_REQUEST_BYTES,
+        help="largest message received from a client, at most --max-message-bytes; "
+        "larger ones get RESOURCE_EXHAUSTED (default %(default)s)",
     )
     parser.add_argument(
         "--start-timeout",
@@ -317,6 +325,7 @@ def run(args: argparse.Namespace) -> int:
         tls_key=args.tls_key,
         max_live_matches=args.max_live_matches,
         max_message_bytes=args.max_message_bytes,
+        max_request_bytes=args.max_request_bytes,
         start_timeout=args.start_timeout,
         keepalive_seconds=args.keepalive_seconds,
         keepalive_timeout=args.keepalive_timeout,

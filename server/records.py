@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 from dataclasses import dataclass, field
 
@@ -107,8 +106,3 @@ class MatchSummary:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def token_matches(token: str, token_hash: str) -> bool:
-    """Constant-time comparison of a presented token with a stored hash."""
-    return hmac.compare_digest(hash_token(token), token_hash)

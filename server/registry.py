@@ -194,14 +194,14 @@ class MatchRegistry:
         its moves are read on a reader thread and never replayed here. None for
         a match the store does not have, or an unfinished one it could not
         restore (which is not served)."""
-        if not match_id:
+        if not _could_be_a_match_id(match_id):
             return None
         stored = await self.store.load(match_id)
         return None if stored is None or stored.status == "running" else stored
 
     async def finished_summary(self, match_id: str) -> MatchSummary | None:
         """The same as `finished`, without the moves."""
-        if not match_id:
+        if not _could_be_a_match_id(match_id):
             return None
         summary = await self.store.summary(match_id)
         return None if summary is None or summary.status == "running" else summary
@@ -216,7 +216,7 @@ class MatchRegistry:
     async def replay(self, match_id: str) -> arena_pb2.Replay | Match | None:
         """A stored match's replay, or the hosted match (which may not be over)."""
         match = self._matches.get(match_id)
-        if match is not None or not match_id:
+        if match is not None or not _could_be_a_match_id(match_id):
             return match
 
         def build() -> arena_pb2.Replay | None:
@@ -295,3 +295,14 @@ class MatchRegistry:
         for match in list(self._matches.values()):
             if match.status in (Status.WAITING, Status.RUNNING):
                 await match.stop(reason)
+
+
+# Ids are 16 hex digits (`create`); older servers' stay well within this.
+MAX_MATCH_ID_CHARS = 64
+
+
+def _could_be_a_match_id(match_id: str) -> bool:
+    """Whether the store may hold `match_id`: an empty or far longer one is
+    nobody's, and is not sent to a reader thread (whose copies of long ids,
+    one per refused call, fragmented the memory of every thread's arena)."""
+    return 0 < len(match_id) <= MAX_MATCH_ID_CHARS

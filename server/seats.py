@@ -4,6 +4,7 @@ works on, and the bounds that keep one client from costing more than its share."
 from __future__ import annotations
 
 import asyncio
+import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,7 +13,7 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 from server import encoding
-from server.records import token_matches
+from server.records import hash_token
 from server.streams import Outbound
 
 
@@ -32,6 +33,9 @@ class MatchLimits:
     # many they go out as messages of their own (a seat that rarely decides).
     held_events: int = 64
 
+
+# Seat tokens are 32 characters (records.new_seat_token); a longer one is nobody's.
+MAX_TOKEN_CHARS = 256
 
 # Decisions and events go out pre-encoded (server.encoding), the rest as messages.
 SeatStream = Outbound[arena_pb2.PlayResponse | bytes]
@@ -109,8 +113,17 @@ class JoinError(Exception):
 
 def token_owner(token_hashes: Sequence[str], seat: int | None, token: str) -> int:
     """The seat `token` belongs to, checked against the seats' token hashes;
-    raises JoinError if it is nobody's, or not the `seat` the client named."""
-    owner = next((i for i, h in enumerate(token_hashes) if token_matches(token, h)), None)
+    raises JoinError if it is nobody's, or not the `seat` the client named.
+
+    The token is hashed once, not once per seat, and one far longer than any
+    token the server hands out is not hashed at all: a client sending
+    megabyte tokens held the event loop for tens of milliseconds a join."""
+    owner = None
+    if len(token) <= MAX_TOKEN_CHARS:
+        presented = hash_token(token)
+        owner = next(
+            (i for i, h in enumerate(token_hashes) if hmac.compare_digest(presented, h)), None
+        )
     if owner is None:
         raise JoinError(grpc.StatusCode.UNAUTHENTICATED, "invalid seat token")
     if seat is not None and seat != owner:

@@ -14,6 +14,7 @@ import pytest
 from grpc_health.v1 import health_pb2
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from server.app import DEFAULT_MAX_REQUEST_BYTES
 from tests.conftest import ServerProcess
 from tests.integrity.helpers import log_entries
 
@@ -114,6 +115,9 @@ def test_ascii_option_values_with_spaces_and_signs_still_work(channel: grpc.Chan
         ("1" * 4301, "must be at most 3"),
         ("-" + "9" * 5000, "must be at least 1"),
         ("0" * 30 + "2" * 19, "must be at most 3"),
+        # int() counts leading zeros too: these were INTERNAL, with a traceback logged
+        ("0" * 4300 + "5", "must be at most 3"),
+        ("-" + "0" * 4300 + "1", "must be at least 1"),
     ],
     ids=[
         "arabic-indic",
@@ -125,6 +129,8 @@ def test_ascii_option_values_with_spaces_and_signs_still_work(channel: grpc.Chan
         "4301-digits",
         "5001-digit-negative",
         "19-digits-after-zeros",
+        "4300-zeros-then-5",
+        "negative-4300-zeros-then-1",
     ],
 )
 def test_an_option_number_takes_ascii_digits_and_a_sane_length(
@@ -140,7 +146,7 @@ def test_an_option_number_takes_ascii_digits_and_a_sane_length(
     assert caught.value.details() == f"option 'rounds' {message}"
 
 
-LONG = "x" * 100_000
+LONG = "x" * 15_000  # within the request bound (16 KiB); SNOWMEN encode past 16 KiB
 SNOWMEN = "\u2603" * 2_000  # nine bytes each once percent-encoded in the status
 
 
@@ -278,3 +284,34 @@ def test_an_undecodable_answer_is_a_play_error_and_the_stream_goes_on(
         assert info.seats[0].connected, "the stream is still open"
     finally:
         outgoing.put(None)
+
+
+@pytest.mark.parametrize("call", ["create", "get-match", "watch", "play"])
+def test_a_request_past_the_bound_is_refused_before_it_is_read(
+    channel: grpc.Channel, call: str
+) -> None:
+    """Joins carrying a 4 MB match id, refused one after another, once took the
+    server from 67 MB to 2.8 GB: each held until Python's cycle collector ran."""
+    huge = "x" * (DEFAULT_MAX_REQUEST_BYTES + 1)
+    stub = arena_pb2_grpc.ArenaStub(channel)
+    calls = {
+        "create": lambda: stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(game="sheep-showdown", players=2, admin_token=huge),
+            timeout=10,
+        ),
+        "get-match": lambda: stub.GetMatch(arena_pb2.GetMatchRequest(match_id=huge), timeout=10),
+        "watch": lambda: list(stub.Watch(arena_pb2.WatchRequest(match_id=huge), timeout=10)),
+        "play": lambda: list(
+            stub.Play(
+                iter([arena_pb2.PlayRequest(join=arena_pb2.Join(match_id="m", token=huge))]),
+                timeout=10,
+            )
+        ),
+    }
+    with pytest.raises(grpc.RpcError) as caught:
+        calls[call]()
+    assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    created = stub.CreateMatch(
+        arena_pb2.CreateMatchRequest(game="sheep-showdown", players=2), timeout=10
+    )
+    assert created.match_id, "the server goes on"
