@@ -54,15 +54,18 @@ class OptionSpec:
             value = raw
         elif isinstance(raw, str) and _WHOLE_NUMBER.fullmatch(text := raw.strip(" \t")):
             # ASCII only: int() would also take Arabic-Indic or fullwidth digits, or "1_0".
-            if len(text.lstrip("+-").lstrip("0")) > _MOST_DIGITS:
+            negative = text.startswith("-")
+            # Leading zeros dropped before int(): it refuses over 4,300 digits, zeros too.
+            digits = text.lstrip("+-").lstrip("0") or "0"
+            if len(digits) > _MOST_DIGITS:
                 # Beyond every bound: said as the bound it passes.
-                value = -(10**_MOST_DIGITS) if text.startswith("-") else 10**_MOST_DIGITS
+                value = -(10**_MOST_DIGITS) if negative else 10**_MOST_DIGITS
                 if self.minimum is None and self.maximum is None:
                     raise InvalidOptions(
                         f"option {self.name!r} must have at most {_MOST_DIGITS} digits"
                     )
             else:
-                value = int(text)
+                value = -int(digits) if negative else int(digits)
         else:
             raise InvalidOptions(f"option {self.name!r} must be a whole number, not {_brief(raw)}")
         if self.minimum is not None and value < self.minimum:
