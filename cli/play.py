@@ -223,7 +223,7 @@ def run_match(args: argparse.Namespace) -> int:
             if spec.startswith("cmd:"):
                 bots.append(command_bot(spec, args, "match"))
             else:
-                bots.append(GuardedBot(load_bot(spec, bot_seed(seed, seat)), seat, spec))
+                bots.append(GuardedBot(_load_here(spec, bot_seed(seed, seat)), seat, spec))
     except BotSpecError as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     if (args.tls or args.tls_ca) and any(isinstance(bot, CommandBot) for bot in bots):
@@ -415,6 +415,16 @@ _COMMAND_BOT_TLS = (
 )
 
 
+def _load_here(spec: str, seed: int) -> Bot:
+    """`load_bot`, with the current folder importable too (last, so it shadows
+    nothing): `sheepfold bot --bot mymodule:MyBot` beside mymodule.py finds it,
+    as `python -m` would."""
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.append(here)
+    return load_bot(spec, seed)
+
+
 def run_bot(args: argparse.Namespace) -> int:
     configure_logging("console" if sys.stderr.isatty() else "json", "warning")
     missing = [name for name in ("server", "match", "token") if not getattr(args, name)]
@@ -426,7 +436,7 @@ def run_bot(args: argparse.Namespace) -> int:
         return _run_command_bot(args)
     credentials = client_credentials(args, "bot", args.server)
     try:
-        bot = GuardedBot(load_bot(args.bot, args.seed), args.seat, args.bot)
+        bot = GuardedBot(_load_here(args.bot, args.seed), args.seat, args.bot)
         result = asyncio.run(
             play(bot, args.server, args.match, args.token, args.seat, credentials=credentials)
         )

@@ -67,7 +67,9 @@ def _check_class(spec: str, field: str) -> ConfigError | None:
                 "the installed packages)",
             )
         return ConfigError(field, f"module {module_name!r} fails to import: {error}")
-    except Exception as error:  # the author's module raised while importing
+    except (Exception, SystemExit) as error:  # the author's module raised while importing
+        # SystemExit too: sys.exit(3) at import once ended the run with status 3
+        # ("H0 accepted" for an SPRT) and not a word.
         last = traceback.extract_tb(error.__traceback__)[-1]
         return ConfigError(
             field,

@@ -36,6 +36,10 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
         module = importlib.import_module(module_name)
     except ImportError as error:
         raise BotSpecError(f"cannot import {module_name!r} for bot {spec!r}: {error}") from None
+    except SystemExit as error:  # sys.exit() at import would end the command silently
+        raise BotSpecError(
+            f"importing {module_name!r} for bot {spec!r} called sys.exit({error.code!r})"
+        ) from None
     factory = getattr(module, class_name, None)
     if factory is None:
         raise BotSpecError(f"module {module_name!r} has no {class_name!r}")

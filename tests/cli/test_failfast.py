@@ -671,3 +671,44 @@ def test_a_server_that_does_not_speak_grpc_is_named_plainly() -> None:
         f"{address}: UNAVAILABLE: it does not speak gRPC (it answered in something other "
         "than HTTP/2: a web server?)"
     )
+
+
+def test_a_class_bot_beside_the_command_is_found_without_pythonpath(tmp_path: Path) -> None:
+    """The README's `sheepfold bot --bot mymodule:FirstActionBot` failed as written,
+    run beside mymodule.py: "No module named 'mymodule'"."""
+    (tmp_path / "mymodule.py").write_text(
+        "class FirstActionBot:\n    def decide(self, decision):\n        return 0\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "sheepfold"), "match", "--game", "sheep-n-sheep",
+         "--players", "2", "--bots", "mymodule:FirstActionBot,random", "--json"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["bots"] == ["mymodule:FirstActionBot", "random"] and not result["crashed"]
+
+
+def test_a_class_bot_that_exits_at_import_is_named(tmp_path: Path) -> None:
+    """sys.exit(3) in a bot's module ended match, and a tournament run, with status
+    3 and not a word: for an SPRT, 3 means "H0 accepted"."""
+    env = _module(tmp_path, "import sys\nsys.exit(3)\nclass Quitter:\n    pass\n")
+    done = sheepfold(
+        "match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "my_bots:Quitter,random",
+        env=env,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert one_line(done) == (
+        "sheepfold match: importing 'my_bots' for bot 'my_bots:Quitter' called sys.exit(3)"
+    )
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        f'game = "sheep-n-sheep"\nplayers = 2\npython_path = ["{tmp_path}"]\n'
+        '[[bots]]\nname = "a"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "q"\nclass = "my_bots:Quitter"\n'
+    )
+    for subcommand in ("run", "sprt"):
+        run = sheepfold("tournament", subcommand, str(config), "--db", str(tmp_path / "t.db"))
+        assert run.returncode == 2, (subcommand, run.stderr)
+        assert "bots[1].class: module 'my_bots' raised SystemExit: 3" in run.stderr
