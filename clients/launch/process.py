@@ -188,6 +188,7 @@ class BotProcess:
         self._over_output = False
         self._refused_forks = 0
         self._oom_kills = 0
+        self._counted = False  # a cgroup counted the refused forks and OOM kills
 
     @property
     def pid(self) -> int | None:
@@ -260,6 +261,7 @@ class BotProcess:
             cgroup, self.cgroup = self.cgroup, None
             self._refused_forks = cgroup.refused_forks()
             self._oom_kills = cgroup.oom_kills()
+            self._counted = True
             await asyncio.to_thread(cgroup.remove)
 
     async def _pump(self, stream: asyncio.StreamReader, keep: bool) -> None:
@@ -305,8 +307,12 @@ class BotProcess:
                 return f"CPU limit ({limits.cpu_seconds} s)"
             if "memory" in self._signs or self._oom_kills:
                 return f"memory limit ({limits.memory_mb} MB)"
-            if "process" in self._signs or self._refused_forks:
+            if self._refused_forks or ("process" in self._signs and not self._counted):
                 return f"process limit ({limits.processes})"
+            if "process" in self._signs:
+                # A thread refused while the pids cgroup refused no fork: its stack
+                # did not fit the address-space limit (both fail with EAGAIN).
+                return f"memory limit ({limits.memory_mb} MB)"
         if code > 128:
             try:
                 return f"killed by {signal.Signals(code - 128).name}"

@@ -422,3 +422,36 @@ def test_the_kernel_settings_are_bound_around_the_hosts_mounts_in_them(tmp_path:
     others = {str(entry) for entry in Path("/proc/sys/fs").iterdir()} - {"/proc/sys/fs/binfmt_misc"}
     assert others and others <= set(binds)
     assert {"/proc/sys/kernel", "/proc/sys/vm", "/proc/sysrq-trigger"} <= set(binds)
+
+
+THREADS_BOT = """
+import threading, time
+threads = []
+for _ in range(200):
+    thread = threading.Thread(target=time.sleep, args=(30,), daemon=True)
+    thread.start()  # each stack is 8 MB of address space: the 64 MB limit refuses one soon
+    threads.append(thread)
+"""
+
+
+def test_a_thread_refused_by_the_memory_limit_is_blamed_on_it(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """pthread_create fails with EAGAIN both when the process limit refuses it and
+    when its stack does not fit the address space: a bot with a 64 MB memory
+    limit and the default process limit was told it had hit the process limit."""
+    (tmp_path / "bot.py").write_text(THREADS_BOT)
+    socket = tmp_path / "arena.sock"
+    socket.touch()
+    limits = parse_limits({"memory_mb": 64})
+    command = BotCommand(
+        (sys.executable, "bot.py"), str(tmp_path), "", sandbox=SandboxPolicy(limits=limits)
+    )
+    launcher = Launcher(str(socket))
+    launcher.check()
+    with pytest.raises(BotFailure) as failed:
+        asyncio.run(launcher.process(command).run())
+    if launcher.cgroups is not None:  # root (CI): a pids cgroup counts refused forks
+        assert failed.value.reason == "memory limit (64 MB)", failed.value
+    else:  # nothing counts them for an ordinary user: EAGAIN stays the process limit's
+        assert failed.value.reason == f"process limit ({limits.processes})", failed.value
