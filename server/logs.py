@@ -81,3 +81,50 @@ def configure_logging(fmt: str = "auto", level: str = "info") -> None:
         logger_factory=_stderr_logger,
         cache_logger_on_first_use=False,
     )
+    _route_library_logs(LIBRARY_LOGGERS)
+
+
+# Libraries that log through the standard library: aiohttp (the web viewer)
+# logs a traceback for every malformed request it refuses with a 400, which
+# logging's last resort printed as plain text, ten lines each, into the JSON log.
+LIBRARY_LOGGERS = ("aiohttp",)
+
+
+class _IntoStructlog(logging.Handler):
+    """A library's log records as structlog events: one line each, the error
+    named without its traceback, and a message a client can repeat at will
+    logged as often as `worth_logging` says."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self._counts = Counts(keep=256)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        total = self._counts.add(f"{record.name}:{message}")
+        if not worth_logging(total):
+            return
+        fields: dict[str, Any] = {"logger": record.name, "total": total}
+        error = record.exc_info[1] if record.exc_info else None
+        level = record.levelno
+        if error is not None:
+            fields["error"] = " ".join(f"{type(error).__name__}: {error}".split())[:500]
+            if _clients_mistake(error):
+                level = logging.WARNING
+        log = structlog.get_logger(record.name)
+        (log.error if level >= logging.ERROR else log.warning)(message, **fields)
+
+
+def _clients_mistake(error: BaseException) -> bool:
+    """aiohttp's refusal of a malformed request (named, not imported: the server
+    package does not depend on the web viewer's framework)."""
+    return any(cls.__name__ == "HttpProcessingError" for cls in type(error).__mro__)
+
+
+def _route_library_logs(names: tuple[str, ...]) -> None:
+    for name in names:
+        logger = logging.getLogger(name)
+        for handler in [h for h in logger.handlers if isinstance(h, _IntoStructlog)]:
+            logger.removeHandler(handler)
+        logger.addHandler(_IntoStructlog())
+        logger.propagate = False

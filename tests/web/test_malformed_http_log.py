@@ -1,0 +1,62 @@
+"""Malformed HTTP sent to `serve --web-port` is refused with a 400 and told in
+the server's JSON log in one line, a few times: aiohttp once logged a plain-text
+traceback of ten lines for every such request, as often as a client sent one."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+
+import pytest
+
+from tests.conftest import start_server_process, stop_server_process
+
+pytestmark = pytest.mark.e2e
+
+MALFORMED = (
+    b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",  # a request line too long
+    b"GET / HTTP/1.1\r\nHost: x\r\nnocolon\r\n\r\n",  # a header without a colon
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_for(port: int) -> None:
+    """The viewer starts listening after the gRPC server's start line."""
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_malformed_requests_are_logged_as_json_lines_and_counted() -> None:
+    port = _free_port()
+    server = start_server_process("--web-port", str(port))
+    try:
+        _wait_for(port)
+        answers = set()
+        for _ in range(30):
+            for request in MALFORMED:
+                with socket.create_connection(("127.0.0.1", port)) as client:
+                    client.sendall(request)
+                    answers.add(client.recv(100).split(b"\r\n")[0])
+        time.sleep(0.5)  # the log is read on another thread
+    finally:
+        assert stop_server_process(server) == 0
+    assert answers == {b"HTTP/1.0 400 Bad Request"}
+    entries = [json.loads(line) for line in server.log_lines]  # every line is JSON
+    refusals = [e for e in entries if e.get("logger") == "aiohttp.server"]
+    assert 2 <= len(refusals) <= 20, "a client's repeats are logged a few times, then counted"
+    assert {e["level"] for e in refusals} == {"warning"}, "a client's mistake, not the server's"
+    assert all("Traceback" not in e.get("error", "") for e in refusals)
+    assert any(e["error"].startswith("LineTooLong: 400") for e in refusals)
