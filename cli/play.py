@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -207,9 +207,7 @@ def run_match(args: argparse.Namespace) -> int:
     configure_logging("console", "warning")
     specs = [spec.strip() for spec in args.bots.split(",") if spec.strip()]
     if len(specs) != args.players:
-        raise SystemExit(
-            f"sheepfold match: --players is {args.players} but --bots names {len(specs)} bots"
-        )
+        _usage_error(f"match: --players is {args.players} but --bots names {len(specs)} bots")
     options = dict(args.option)
     game = games.get(args.game)
     try:
@@ -415,6 +413,12 @@ _COMMAND_BOT_TLS = (
 )
 
 
+def _usage_error(message: str) -> NoReturn:
+    """A mistake in the flags: one line and exit status 2, as argparse's own."""
+    print(f"sheepfold {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def _load_here(spec: str, seed: int) -> Bot:
     """`load_bot`, with the current folder importable too (last, so it shadows
     nothing): `sheepfold bot --bot mymodule:MyBot` beside mymodule.py finds it,
@@ -429,7 +433,7 @@ def run_bot(args: argparse.Namespace) -> int:
     configure_logging("console" if sys.stderr.isatty() else "json", "warning")
     missing = [name for name in ("server", "match", "token") if not getattr(args, name)]
     if missing:
-        raise SystemExit(f"sheepfold bot: missing --{', --'.join(missing)} (or the environment)")
+        _usage_error(f"bot: missing --{', --'.join(missing)} (or the environment)")
     if args.bot.startswith("cmd:"):
         if args.tls or args.tls_ca:
             raise SystemExit(_COMMAND_BOT_TLS.format(command="bot"))

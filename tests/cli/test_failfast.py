@@ -712,3 +712,22 @@ def test_a_class_bot_that_exits_at_import_is_named(tmp_path: Path) -> None:
         run = sheepfold("tournament", subcommand, str(config), "--db", str(tmp_path / "t.db"))
         assert run.returncode == 2, (subcommand, run.stderr)
         assert "bots[1].class: module 'my_bots' raised SystemExit: 3" in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (("bot",), "sheepfold bot: missing --server, --match, --token (or the environment)"),
+        (
+            ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random"),
+            "sheepfold match: --players is 2 but --bots names 1 bots",
+        ),
+    ],
+)
+def test_flags_that_do_not_fit_together_are_usage_errors(args: tuple[str, ...], line: str) -> None:
+    """Exit status 2, as for any other usage error (they were 1)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SHEEPFOLD_")}
+    done = subprocess.run(
+        command(*args), cwd=ROOT, capture_output=True, text=True, timeout=60, env=env
+    )
+    assert (done.returncode, one_line(done)) == (2, line)
