@@ -37,7 +37,9 @@ __all__ = [
     "parse_config",
 ]
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+\-]*$")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+\-]*")  # fullmatch: "$" lets a "\n" end it
+_NAME_TAIL = re.compile(r"[A-Za-z0-9_.+\-]")
+_NAME_RULE = "a name is ASCII letters, digits, '.', '_', '+' and '-', first a letter or digit"
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MODULE_CLASS = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 _TOP_LEVEL = {
@@ -203,8 +205,9 @@ def parse_config(
     if unknown:
         raise ConfigError(unknown[0], f"unknown setting (known: {', '.join(sorted(_TOP_LEVEL))})")
     name = _string(raw, "name", default_name)
-    if not _NAME.match(name):
-        raise ConfigError("name", "use letters, digits, '.', '_', '+' or '-'")
+    problem = _name_problem(name)
+    if problem:
+        raise ConfigError("name", problem)
     game = _string(raw, "game", None)
     players = _int(raw, "players", 2, minimum=1)
     options = _options(raw.get("options", {}))
@@ -383,6 +386,21 @@ def check_sprt(settings: SprtSettings, names: list[str], players: int) -> None:
         )
 
 
+def _name_problem(name: object) -> str | None:
+    """What is wrong with a tournament's or bot's name, or None. A bot's name
+    goes into game keys (`seed:bot|bot`), so '|' and the like cannot be in one."""
+    if not isinstance(name, str):
+        return f"must be a string, not {name!r}"
+    if not name:
+        return f"must not be empty ({_NAME_RULE})"
+    if _NAME.fullmatch(name):
+        return None
+    if not _NAME.fullmatch(name[0]):
+        return f"{name!r} starts with {name[0]!r} ({_NAME_RULE})"
+    bad = next(c for c in name if not _NAME_TAIL.fullmatch(c))
+    return f"{name!r} holds {bad!r} ({_NAME_RULE})"
+
+
 def _string(raw: Mapping[str, Any], key: str, default: str | None) -> str:
     value = raw.get(key, default)
     if value is None:
@@ -467,10 +485,11 @@ def _bots(raw: Any, players: int, sandbox: SandboxPolicy, base_dir: str) -> tupl
                 f"{where}.{unknown[0]}", f"unknown key (known: {', '.join(sorted(_BOT_KEYS))})"
             )
         name = entry.get("name")
-        if not isinstance(name, str) or not _NAME.match(name):
-            raise ConfigError(
-                f"{where}.name", f"is required: letters, digits, '.', '_', '+' or '-' ({name!r})"
-            )
+        if name is None:
+            raise ConfigError(f"{where}.name", f"is required ({_NAME_RULE})")
+        problem = _name_problem(name)
+        if problem:
+            raise ConfigError(f"{where}.name", problem)
         if name in seen:
             raise ConfigError(f"{where}.name", f"duplicate bot name {name!r}")
         seen.add(name)
@@ -508,7 +527,7 @@ def _bots(raw: Any, players: int, sandbox: SandboxPolicy, base_dir: str) -> tupl
         if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
             raise ConfigError(f"{where}.env", 'must be a table of NAME = "value"')
         for key, text in env.items():
-            if not _ENV_NAME.match(key) or "\x00" in text:
+            if not _ENV_NAME.fullmatch(key) or "\x00" in text:
                 raise ConfigError(
                     f"{where}.env",
                     f"{key!r}: a name is letters, digits and '_' (not first a digit), "

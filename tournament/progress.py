@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Mapping
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 import structlog
 
@@ -27,11 +27,20 @@ class Progress(Protocol):
 
     def game_started(self, key: str) -> None: ...
 
-    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None: ...
+    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
+        """`elo`: each bot's figure so far, the one the report ranks by: the Elo,
+        or for a solo game (one seat) the mean score (see `figure_of`)."""
+        ...
 
     def game_error(self, key: str, error: str) -> None: ...
 
     def finish(self, played: int, interrupted: bool) -> None: ...
+
+
+def figure_of(game: GameRecord) -> str:
+    """What the figures given with `game` are: a solo tournament has no Elo,
+    and its report ranks by mean score."""
+    return "mean score" if len(game.seats) == 1 else "Elo"
 
 
 def format_eta(seconds: float | None) -> str:
@@ -60,7 +69,8 @@ class _Rate:
 
 
 class LogProgress:
-    """One structlog line per finished game, with the Elo so far (the report's fit)."""
+    """One structlog line per finished game, with the report's figure so far:
+    `elo` (the report's fit), or solo `mean_score`."""
 
     def __init__(self) -> None:
         self.log = structlog.get_logger("sheepfold.tournament")
@@ -90,7 +100,7 @@ class LogProgress:
             total=self.rate.total,
             games_per_second=round(rate, 3),
             eta_seconds=None if eta is None else round(eta, 1),
-            elo={bot: round(value, 1) for bot, value in elo.items()},  # the report's scale
+            **_logged_figures(game, elo),
             **({"node": game.node} if game.node else {}),
         )
 
@@ -105,6 +115,12 @@ class LogProgress:
             done=self.rate.done,
             total=self.rate.total,
         )
+
+
+def _logged_figures(game: GameRecord, figures: Mapping[str, float]) -> dict[str, Any]:
+    if figure_of(game) == "Elo":
+        return {"elo": {bot: round(value, 1) for bot, value in figures.items()}}
+    return {"mean_score": {bot: round(value, 2) for bot, value in figures.items()}}
 
 
 class TerminalProgress:
@@ -129,11 +145,15 @@ class TerminalProgress:
         if failed:  # a line of its own, with the id `sheepfold replay` takes
             self._line("")  # blanks the status line; "\r" then writes from its start
             self.stream.write(f"\rgame {game.key} (match {game.match_id}): {', '.join(failed)}\n")
+        figure = figure_of(game)
         leaders = sorted(elo.items(), key=lambda item: -item[1])[:3]
-        board = "  ".join(f"{bot} {signed_elo(value)}" for bot, value in leaders)
+        board = "  ".join(
+            f"{bot} {signed_elo(value) if figure == 'Elo' else f'{value:.2f}'}"
+            for bot, value in leaders
+        )
         self._line(
             f"[{self.rate.done}/{self.rate.total}] {rate:.2f} games/s  "
-            f"ETA {format_eta(eta)}  Elo {board}  last match {game.match_id}"
+            f"ETA {format_eta(eta)}  {figure} {board}  last match {game.match_id}"
         )
 
     def game_error(self, key: str, error: str) -> None:

@@ -327,8 +327,10 @@ class LiveElo:
     After each game the Bradley-Terry fit is redone over every game so far
     (starting from the previous fit, so it takes a step or two), anchored as
     the report anchors it, so the live figures and the final table are on one
-    scale. Games with a bot outside `bots` (removed from the field) are left
-    out, as the report leaves them out.
+    scale. As in the report, games with a bot outside `bots` (removed from the
+    field) are left out, and a bot without a game yet has no figure: it is
+    neither fitted nor in the mapping, and an anchor without a game gives way
+    to the mean.
     """
 
     def __init__(self, bots: Iterable[str], anchor: str | None = None) -> None:
@@ -336,7 +338,8 @@ class LiveElo:
         self.anchor = anchor if anchor in self.bots else None
         self._index = {bot: i for i, bot in enumerate(self.bots)}
         self._table = totals(self.bots, ())
-        self._elo: tuple[float, ...] = (0.0,) * len(self.bots)
+        self._played: set[int] = set()
+        self._elo: dict[str, float] = {}
 
     def add(self, pairs: Iterable[Pair]) -> bool:
         """Count a game without refitting (loading stored games); False if left out."""
@@ -345,6 +348,7 @@ class LiveElo:
             return False
         for pair in pairs:
             i, j = self._index[pair.a], self._index[pair.b]
+            self._played.update((i, j))
             self._table.games[i][j] += pair.weight
             self._table.games[j][i] += pair.weight
             self._table.points[i][j] += pair.weight * pair.score
@@ -352,14 +356,25 @@ class LiveElo:
         return True
 
     def refit(self) -> Mapping[str, float]:
-        self._elo = fit_elo(self._table, self.anchor, start=self._elo)
-        return dict(zip(self.bots, self._elo, strict=True))
+        played = sorted(self._played)
+        if not played:
+            return {}
+        bots = tuple(self.bots[i] for i in played)
+        table = PairTotals(
+            bots,
+            [[self._table.games[i][j] for j in played] for i in played],
+            [[self._table.points[i][j] for j in played] for i in played],
+        )
+        anchor = self.anchor if self.anchor in bots else None
+        start = [self._elo.get(bot, 0.0) for bot in bots]
+        self._elo = dict(zip(bots, fit_elo(table, anchor, start=start), strict=True))
+        return dict(self._elo)
 
     def update(self, pairs: Iterable[Pair]) -> Mapping[str, float]:
         """Count a game and refit."""
         if self.add(pairs):
             return self.refit()
-        return dict(zip(self.bots, self._elo, strict=True))
+        return dict(self._elo)
 
 
 # Two-sided 95% Student t critical values by degrees of freedom (1..30).

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tournament.openskill_ratings import rate_openskill
+from tournament.openskill_ratings import SkillRating, rate_openskill
 from tournament.outcome import solo_scores
-from tournament.ratings import mean_interval, pairwise, rate, signed_elo, totals
+from tournament.ratings import Rating, mean_interval, pairwise, rate, signed_elo, totals
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
 
 __all__ = ["FORMATS", "render", "report", "report_data"]
@@ -80,17 +80,20 @@ def report_data(
         kept = [game for game in games if set(game.bots) <= field]
         left_out = len(games) - len(kept)
         games = kept
-    bots = _bot_order(record, games)
+    played, unplayed = _bot_order(record, games)
+    bots = [*played, *unplayed]
     unplayed_anchor = None
     if anchor is None:
         anchor = record.anchor
-        if anchor is not None and anchor not in bots:
+        if anchor is not None and anchor not in played:
             # The config's anchor has no game stored (forgotten, or not yet
             # played): there is nothing to pin it to, so the mean is 0.
             unplayed_anchor, anchor = anchor, None
     elif anchor == "mean":
         anchor = None
-    elif anchor not in bots:
+    elif anchor in unplayed:
+        raise ValueError(f"anchor {anchor!r} has no game stored, so nothing can be rated from it")
+    elif anchor not in played:
         raise ValueError(f"anchor {anchor!r} is not a bot of this tournament ({', '.join(bots)})")
     if samples is None:
         samples = int(record.config.get("bootstrap", 1000))
@@ -124,27 +127,36 @@ def report_data(
                     entry.draws += 1
 
     standings: list[dict[str, Any]] = []
+    # A bot without a stored game has no rating at all (None, shown "-"): it is
+    # listed after the rated bots and left out of the fits, so it neither claims
+    # a figure nor moves the mean the others are anchored at.
     if solo:
         # Equal means: fewer failed games first.
-        order = sorted(bots, key=lambda bot: (-_mean(stats[bot].scores), stats[bot].forfeits, bot))
+        ranked = sorted(
+            played, key=lambda bot: (-_mean(stats[bot].scores), stats[bot].forfeits, bot)
+        )
         elo = {}
     else:
-        ratings = rate(
-            bots, pairs, anchor=anchor, samples=samples, seed=seed, on_samples=on_samples
+        ratings = (
+            rate(played, pairs, anchor=anchor, samples=samples, seed=seed, on_samples=on_samples)
+            if played
+            else ()
         )
-        order = [rating.bot for rating in ratings]
+        ranked = [rating.bot for rating in ratings]
         elo = {rating.bot: rating for rating in ratings}
+    order = [*ranked, *unplayed]
+    multiplayer = record.players >= 3
     skill = (
         rate_openskill(
-            bots,
+            played,
             ((game.bots, game.ranks) for game in sorted(games, key=lambda g: (g.seed, g.key))),
         )
-        if record.players >= 3
+        if multiplayer and played
         else {}
     )
     for position, bot in enumerate(order, start=1):
         entry = stats[bot]
-        row: dict[str, Any] = {"rank": position, "bot": bot}
+        row: dict[str, Any] = {"rank": position if entry.games else None, "bot": bot}
         if solo:
             ahead = _paired_lead(entry, stats[order[position]]) if position < len(order) else None
             row.update(
@@ -153,19 +165,9 @@ def report_data(
                 lead_next_high=_round(ahead[2]) if ahead else None,
             )
         else:
-            rating = elo[bot]
-            row.update(
-                elo=round(rating.elo, 1),
-                elo_low=round(rating.low, 1),
-                elo_high=round(rating.high, 1),
-                los_next=None if rating.los_next is None else round(rating.los_next, 3),
-            )
-        if skill:
-            row.update(
-                openskill_mu=round(skill[bot].mu, 2),
-                openskill_sigma=round(skill[bot].sigma, 2),
-                openskill_ordinal=round(skill[bot].ordinal, 2),
-            )
+            row.update(_elo_columns(elo.get(bot)))
+        if multiplayer:
+            row.update(_skill_columns(skill.get(bot)))
         mean, low, high = mean_interval(entry.scores) if entry.scores else (None, None, None)
         row.update(
             games=entry.games,
@@ -207,13 +209,35 @@ def report_data(
         "games_scheduled": record.scheduled,
         "bootstrap_samples": samples,
         "rating": "mean score" if solo else "Bradley-Terry Elo",
-        "openskill": bool(skill),  # standings carry openskill_mu, _sigma, _ordinal
+        "openskill": multiplayer,  # standings carry openskill_mu, _sigma, _ordinal
         "removed_bots": removed,
         "removed_games_left_out": left_out,
+        "bots_without_games": unplayed,
         "standings": standings,
         "crosstable": crosstable,
         "nodes": _nodes(games),
         "unsandboxed": _unsandboxed(record),
+    }
+
+
+def _elo_columns(rating: Rating | None) -> dict[str, float | None]:
+    if rating is None:  # no game stored: no rating, rather than a certain +0 [+0, +0]
+        return dict.fromkeys(("elo", "elo_low", "elo_high", "los_next"))
+    return {
+        "elo": round(rating.elo, 1),
+        "elo_low": round(rating.low, 1),
+        "elo_high": round(rating.high, 1),
+        "los_next": None if rating.los_next is None else round(rating.los_next, 3),
+    }
+
+
+def _skill_columns(skill: SkillRating | None) -> dict[str, float | None]:
+    if skill is None:
+        return dict.fromkeys(("openskill_mu", "openskill_sigma", "openskill_ordinal"))
+    return {
+        "openskill_mu": round(skill.mu, 2),
+        "openskill_sigma": round(skill.sigma, 2),
+        "openskill_ordinal": round(skill.ordinal, 2),
     }
 
 
@@ -257,14 +281,18 @@ class _BotStats:
         self.timeouts = self.disqualifications = self.crashes = self.forfeits = 0
 
 
-def _bot_order(record: TournamentRecord, games: Sequence[GameRecord]) -> list[str]:
+def _bot_order(
+    record: TournamentRecord, games: Sequence[GameRecord]
+) -> tuple[list[str], list[str]]:
+    """The bots with a game stored (config order, then any others), and the
+    config's bots without one (not played yet, or every game forgotten)."""
     bots = [bot["name"] for bot in record.config.get("bots", [])]
     for game in games:
         for bot in game.bots:
             if bot not in bots:
                 bots.append(bot)
     played = {bot for game in games for bot in game.bots}
-    return [bot for bot in bots if bot in played] or bots
+    return [bot for bot in bots if bot in played], [bot for bot in bots if bot not in played]
 
 
 def _mean(values: list[float]) -> float:
@@ -316,6 +344,8 @@ def _columns(data: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _cell(row: dict[str, Any], key: str) -> str:
     if key == "interval":
+        if row["elo_low"] is None:
+            return "-"
         return f"[{signed_elo(row['elo_low'])}, {signed_elo(row['elo_high'])}]"
     if key == "wdl":
         return f"{row['wins']}/{row['draws']}/{row['losses']}"
@@ -346,20 +376,18 @@ def _cell(row: dict[str, Any], key: str) -> str:
 
 
 def _table_report(data: dict[str, Any], markdown: bool) -> str:
+    players = data["players"]
     title = (
-        f"{data['tournament']}: {data['game']}, {data['players']} players, "
+        f"{data['tournament']}: {data['game']}, {players} player{'s' if players != 1 else ''}, "
         f"{data['games_played']}/{data['games_scheduled']} games"
     )
     notes = []
-    if data["players"] > 1:
-        anchor = f"anchored at {data['anchor']} = 0" if data["anchor"] else "mean 0"
-        if data.get("anchor_without_games"):
-            anchor += f" (the anchor {data['anchor_without_games']} has no game stored)"
+    if players > 1:
+        notes.append(_elo_note(data))
+    if data.get("bots_without_games"):
         notes.append(
-            f"Elo: Bradley-Terry maximum likelihood, {anchor}; 95% interval by bootstrap "
-            f"over games ({data['bootstrap_samples']} samples), widened to the fit's normal "
-            "approximation where resamples cannot vary (a perfect record); LOS: likelihood of "
-            "being stronger than the next bot."
+            f"No game stored for {', '.join(data['bots_without_games'])}: "
+            "no rating or rank (nothing to rate from yet)."
         )
     if data.get("openskill"):
         notes.append(
@@ -371,7 +399,7 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
             f"{data['removed_games_left_out']} games of bots no longer in the config "
             f"({', '.join(data['removed_bots'])}) are left out (--include-removed counts them)."
         )
-    if data["players"] == 1:
+    if players == 1:
         notes.append(
             "Solo: ranked by mean score with a 95% confidence interval. Lead on next: "
             "the mean of this bot's score minus the next bot's on each seed both "
@@ -411,6 +439,24 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
         here = ", ".join(f"{node}: {count}" for node, count in data["nodes"].items())
         out += ["", f"Games played on Ray nodes: {here}."]
     return "\n".join(out) + "\n"
+
+
+def _elo_note(data: dict[str, Any]) -> str:
+    anchor = f"anchored at {data['anchor']} = 0" if data["anchor"] else "mean 0"
+    if data.get("anchor_without_games"):
+        anchor += f" (the anchor {data['anchor_without_games']} has no game stored)"
+    if not data["bootstrap_samples"]:
+        # rate() then has no resamples: every interval is the normal one.
+        return (
+            f"Elo: Bradley-Terry maximum likelihood, {anchor}; 95% interval: the fit's normal "
+            "approximation (1.96 standard errors; no bootstrap samples, so no LOS)."
+        )
+    return (
+        f"Elo: Bradley-Terry maximum likelihood, {anchor}; 95% interval by bootstrap "
+        f"over games ({data['bootstrap_samples']} samples), widened to the fit's normal "
+        "approximation where resamples cannot vary (a perfect record); LOS: likelihood of "
+        "being stronger than the next bot."
+    )
 
 
 def _grid(headers: list[str], rows: list[list[str]], markdown: bool) -> list[str]:

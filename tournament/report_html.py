@@ -79,7 +79,7 @@ def _standings(data: dict[str, Any]) -> str:
     rows = []
     for row in data["standings"]:
         attrs = f' data-bot="{escape(row["bot"])}"'
-        if "elo" in row:
+        if row.get("elo") is not None:
             attrs += (
                 f' data-elo="{row["elo"]}" data-elo-low="{row["elo_low"]}"'
                 f' data-elo-high="{row["elo_high"]}"'

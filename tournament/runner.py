@@ -40,8 +40,9 @@ from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.deals import dealt, new_secret
 from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.game_play import GamePlayer
+from tournament.live import LiveFigures, live_figures
 from tournament.progress import Progress, SilentProgress
-from tournament.ratings import LiveElo, pairwise
+from tournament.resume import check_resumable
 from tournament.sandbox_config import check_folders
 from tournament.schedule import ScheduledGame, ladder_schedule
 from tournament.seats import bot_folder
@@ -329,6 +330,9 @@ def ladder_stages(store: Store, config: TournamentConfig) -> list[list[str]]:
 def open_tournament(
     store: Store, config: TournamentConfig, scheduled: int, stages: list[list[str]]
 ) -> int:
+    """The tournament's id, stored on first use; a StoreError naming the field
+    when the config cannot resume it (see `resume.check_resumable`)."""
+    check_resumable(store, config)
     return store.open_tournament(
         config.name,
         config.game,
@@ -375,12 +379,12 @@ async def play_batches(
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
     for server in executor.servers if executor is not None else (address,):
         await warn_if_replays_open(config, server, log, tls)
-    elo = LiveElo(config.bot_names, config.anchor)
+    figures = live_figures(config.bot_names, config.players, config.anchor)
     for stored in store.games(tournament_id):
-        elo.add(pairwise(stored.bots, stored.ranks))
-    elo.refit()
+        figures.add(stored)
+    figures.refit()
     player = GamePlayer(config, address, admin_token, launcher, log, tls)
-    runner = _Runner(player, store, tournament_id, elo, progress)
+    runner = _Runner(player, store, tournament_id, figures, progress)
     if crashes is not None:
         runner.crash_reasons = crashes
     secret = store.deal_secret(tournament_id)
@@ -440,7 +444,7 @@ class _Runner:
         player: GamePlayer,
         store: Store,
         tournament_id: int,
-        elo: LiveElo,
+        figures: LiveFigures,
         progress: Progress,
     ) -> None:
         self.player = player
@@ -448,7 +452,7 @@ class _Runner:
         self.address = player.address
         self.store = store
         self.tournament_id = tournament_id
-        self.elo = elo
+        self.figures = figures  # what the report ranks by: Elo, or solo mean score
         self.progress = progress
         self.log = player.log
         self.played = 0
@@ -530,8 +534,7 @@ class _Runner:
                 self.crash_reasons[seat.bot] = (crashes or {}).get(seat.bot, "crashed")
         if self.store.record_game(self.tournament_id, record, replay):
             self.played += 1
-            ratings = self.elo.update(pairwise(record.bots, record.ranks))
-            self.progress.game_done(record, ratings)
+            self.progress.game_done(record, self.figures.update(record))
         else:
             self.log.warning("game already stored by another runner", key=record.key)
 

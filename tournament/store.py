@@ -385,6 +385,13 @@ class Store:
         rows = self._db.execute("SELECT key FROM games WHERE tournament_id = ?", (tournament_id,))
         return {row[0] for row in rows}
 
+    def deal_range(self, tournament_id: int) -> tuple[int, int] | None:
+        """The lowest and highest deal number of the stored games; None: no game."""
+        row = self._db.execute(
+            "SELECT MIN(seed), MAX(seed) FROM games WHERE tournament_id = ?", (tournament_id,)
+        ).fetchone()
+        return None if row is None or row[0] is None else (int(row[0]), int(row[1]))
+
     def record_game(
         self, tournament_id: int, game: GameRecord, replay: arena_pb2.Replay | None = None
     ) -> bool:

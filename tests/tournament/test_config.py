@@ -298,3 +298,29 @@ def test_a_file_that_is_not_utf8_or_nests_too_deeply_is_a_config_error(tmp_path:
     with pytest.raises(ConfigError, match="too deeply") as caught:
         load_config(deep)
     assert caught.value.field == "<file>"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("a|b", "bots[0].name: 'a|b' holds '|' (a name is ASCII letters, digits,"),
+        ("-a", "bots[0].name: '-a' starts with '-'"),
+        ("a\n", "bots[0].name: 'a\\n' holds '\\n'"),
+        (3, "bots[0].name: must be a string, not 3"),
+    ],
+)
+def test_a_bad_bot_name_says_what_is_wrong_with_it(name: object, message: str) -> None:
+    """`a|b` was "bots[0].name: is required: ...", though a name was given; a
+    name ending in a newline passed (the pattern's "$" allows one)."""
+    with pytest.raises(ConfigError) as caught:
+        parse_config(_with(bots=[{"name": name, "builtin": "random"}, GOOD["bots"][0]]))
+    assert str(caught.value).startswith(message)
+    assert "is required" not in str(caught.value)
+
+
+def test_a_newline_ends_no_tournament_name_nor_env_name() -> None:
+    with pytest.raises(ConfigError, match=r"^name: 'cup\\n' holds '\\n'"):
+        parse_config(_with(name="cup\n"))
+    bot = {"name": "x", "command": ["prog"], "env": {"LEVEL\n": "3"}}
+    with pytest.raises(ConfigError, match=r"^bots\[1\]\.env: "):
+        parse_config(_with(bots=[GOOD["bots"][0], bot]))

@@ -136,6 +136,20 @@ def test_live_elo_leaves_out_games_of_bots_outside_the_field() -> None:
     assert live.update(pairwise(("a", "gone"), (2, 1))) == before
 
 
+def test_live_elo_gives_a_bot_without_games_no_figure_as_the_report_does() -> None:
+    """A bot not yet played (new to a ladder) showed a live +0, and its 0 moved
+    the mean the others are anchored at (and an anchor without a game pinned
+    everyone to it): the live figures were not the report's."""
+    games = [pairwise(("a", "b"), (1, 2)), pairwise(("b", "a"), (1, 1))]
+    live = LiveElo(["a", "b", "new"], anchor="new")
+    for game in games:
+        after = live.update(game)
+    (a, b) = fit_elo(totals(["a", "b"], games))
+    assert after == {"a": pytest.approx(a), "b": pytest.approx(b)}
+    assert after["a"] == pytest.approx(-after["b"]) and after["a"] > 0
+    assert LiveElo(["a", "b"]).refit() == {}, "no game, no figure"
+
+
 def test_mean_interval_uses_student_t() -> None:
     mean, low, high = mean_interval([1.0, 2.0, 3.0, 4.0])
     assert mean == 2.5

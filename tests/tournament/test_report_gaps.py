@@ -1,0 +1,117 @@
+"""What a report says where it knows little: bots without a stored game, no
+bootstrap samples, a solo header."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tournament.outcome import game_record
+from tournament.report import report
+from tournament.schedule import ScheduledGame, make_schedule
+from tournament.store import GameRecord, Store
+
+
+def _played(scheduled: ScheduledGame) -> GameRecord:
+    """Seat order decides: the first seat wins, except that "c" always loses."""
+    first_wins = "c" not in scheduled.seats[:1]
+    return game_record(
+        scheduled,
+        "m",
+        scores=[10.0, 7.0] if first_wins else [7.0, 10.0],
+        server_ranks=[1, 2] if first_wins else [2, 1],
+        strikes=[0, 0],
+        disqualified=[False, False],
+        crashed={},
+        end_reason="game over",
+        details_json="{}",
+        duration_seconds=0.5,
+        finished_at=1.0,
+        forfeit_on_timeout=True,
+    )
+
+
+def _database(
+    tmp_path: Path, field: list[str], played: list[str], anchor: str | None = None
+) -> Path:
+    """A 2-player tournament whose config lists `field`; only `played` have games."""
+    schedule = make_schedule(played, 2, 3, 1) if len(played) > 1 else ()
+    db = tmp_path / "t.sqlite"
+    config = {"bots": [{"name": bot, "builtin": "random"} for bot in field], "bootstrap": 100}
+    with Store(db) as store:
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, anchor, 24, config)
+        for scheduled in schedule:
+            store.record_game(tid, _played(scheduled))
+    return db
+
+
+def test_a_tournament_without_a_stored_game_claims_no_rating(tmp_path: Path) -> None:
+    """Interrupted before its first game, the report said "+0 [+0, +0]" for every
+    bot: certainty from no game at all. A bot without a game has no rating."""
+    db = _database(tmp_path, ["random", "greedy"], [], anchor="random")
+    data = json.loads(report(db, "json"))
+    for row in data["standings"]:
+        assert (row["elo"], row["elo_low"], row["elo_high"], row["los_next"]) == (None,) * 4
+        assert row["rank"] is None and row["games"] == 0
+    assert data["bots_without_games"] == ["random", "greedy"]
+    text = report(db, "text")
+    assert "[+0, +0]" not in text and "+0" not in text
+    assert "No game stored for random, greedy" in text
+    assert "mean 0 (the anchor random has no game stored)" in text
+    rows = report(db, "csv").splitlines()
+    header = rows[0].split(",")
+    for line in rows[1:3]:
+        cells = dict(zip(header, line.split(","), strict=True))
+        assert cells["elo"] == cells["elo_low"] == cells["elo_high"] == ""
+    html = report(db, "html")
+    assert "data-elo" not in html and "[+0, +0]" not in html
+
+
+def test_a_bot_added_to_the_field_is_listed_unrated_and_moves_no_rating(tmp_path: Path) -> None:
+    """A bot new to a ladder had no row at all until it played; now it is listed
+    without a rating, and the others keep the ratings they had without it."""
+    before = json.loads(report(_database(tmp_path / "1", ["a", "b", "c"], ["a", "b", "c"]), "json"))
+    grown = _database(tmp_path / "2", ["a", "b", "c", "new"], ["a", "b", "c"])
+    after = json.loads(report(grown, "json"))
+    rows = {row["bot"]: row for row in after["standings"]}
+    assert [row["bot"] for row in after["standings"]][-1] == "new"
+    assert rows["new"]["rank"] is None and rows["new"]["elo"] is None
+    assert rows["new"]["elo_low"] is None and rows["new"]["elo_high"] is None
+    assert after["bots_without_games"] == ["new"]
+    for row in before["standings"]:
+        assert {k: rows[row["bot"]][k] for k in row} == row, "the mean-0 anchor ignores new"
+    text = report(grown, "text")
+    assert "No game stored for new" in text
+    line = next(line for line in text.splitlines() if line.split()[1:2] == ["new"])
+    assert line.split()[:5] == ["-", "new", "-", "-", "-"]
+    with pytest.raises(ValueError, match="'new' has no game stored"):
+        report(grown, "json", anchor="new")
+
+
+def test_without_bootstrap_samples_the_report_names_the_normal_interval(tmp_path: Path) -> None:
+    """--bootstrap 0 still said "bootstrap over games (0 samples)"."""
+    db = _database(tmp_path, ["a", "b", "c"], ["a", "b", "c"])
+    text = report(db, "text", samples=0)
+    assert "0 samples" not in text and "bootstrap over games" not in text
+    assert "95% interval: the fit's normal approximation" in text
+    rows = json.loads(report(db, "json", samples=0))["standings"]
+    assert all(row["elo_low"] < row["elo"] < row["elo_high"] for row in rows)
+    assert "bootstrap over games (100 samples)" in report(db, "text")
+
+
+def test_a_solo_report_header_says_1_player(tmp_path: Path) -> None:
+    schedule = make_schedule(["a", "b"], 1, 2, 1)
+    db = tmp_path / "solo.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("solo", "stubborn-sheep", 1, {}, None, len(schedule), {})
+        for scheduled in schedule:
+            store.record_game(
+                tid,
+                game_record(
+                    scheduled, "m", [5.0], [1], [0], [False], {}, "over", "{}", 0.1, 1.0, True
+                ),
+            )
+    assert report(db, "text").splitlines()[0] == "solo: stubborn-sheep, 1 player, 4/4 games"
+    assert report(db, "markdown").splitlines()[0] == "## solo: stubborn-sheep, 1 player, 4/4 games"

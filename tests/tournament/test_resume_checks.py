@@ -1,0 +1,104 @@
+"""A stored tournament resumed with a config that would play other deals beside
+its stored ones (or an SPRT on a round robin's games) is refused, naming the
+field, rather than rating more games than scheduled."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from tests.tournament.tournament_command import tournament_main
+from tournament.config import TournamentConfig, load_config
+from tournament.outcome import game_record
+from tournament.runner import open_tournament, schedule_for
+from tournament.schedule import ScheduledGame
+from tournament.store import GameRecord, Store, StoreError
+
+
+def _config(tmp_path: Path, settings: str = "") -> TournamentConfig:
+    path = tmp_path / "cup.toml"
+    path.write_text(
+        'game = "sheep-showdown"\nplayers = 2\ngames_per_pairing = 2\nseed = 1\n'
+        f"bootstrap = 20\n{settings}\n[options]\nrounds = 1\n"
+        '[[bots]]\nname = "a"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    )
+    return load_config(path)
+
+
+def _finished(scheduled: ScheduledGame) -> GameRecord:
+    return game_record(
+        scheduled, "m", [2.0, 1.0], [1, 2], [0, 0], [False, False], {}, "over", "{}", 0.1, 1.0, True
+    )
+
+
+def _store_games(store: Store, config: TournamentConfig) -> int:
+    """Open the tournament for `config` and store every game of its schedule."""
+    schedule = schedule_for(config)
+    tid = open_tournament(store, config, len(schedule), [list(config.bot_names)])
+    for scheduled in schedule:
+        store.record_game(tid, _finished(scheduled))
+    return tid
+
+
+def _reopen(store: Store, config: TournamentConfig) -> int:
+    return open_tournament(store, config, len(schedule_for(config)), [list(config.bot_names)])
+
+
+def test_another_seed_is_refused_once_games_are_stored(tmp_path: Path) -> None:
+    """It played the new seed's deals beside the old ones: "8/4 games", all rated."""
+    config = _config(tmp_path)
+    with Store(tmp_path / "t.sqlite") as store:
+        open_tournament(store, config, 4, [["a", "b"]])
+        # nothing stored yet: nothing to mix, so a corrected seed is fine
+        _store_games(store, dataclasses.replace(config, seed=7))
+        with pytest.raises(StoreError, match=r"^seed: tournament 'cup' in .* seed = 7 .*not 1"):
+            _reopen(store, config)
+        assert _reopen(store, dataclasses.replace(config, seed=7))
+
+
+def test_games_per_pairing_may_grow_but_not_shrink(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    with Store(tmp_path / "t.sqlite") as store:
+        _store_games(store, config)
+        with pytest.raises(StoreError, match=r"^games_per_pairing: .*may grow, not shrink"):
+            _reopen(store, dataclasses.replace(config, games_per_pairing=1))
+        assert _reopen(store, dataclasses.replace(config, games_per_pairing=5))
+
+
+def test_an_sprt_and_a_round_robin_never_share_a_tournament(tmp_path: Path) -> None:
+    """The SPRT counted the round robin's games as its blocks and rewrote its
+    schedule count ("28/12 games"), and the other way round."""
+    config = _config(tmp_path)
+    sprt = dataclasses.replace(config, schedule="sprt")
+    with Store(tmp_path / "rr.sqlite") as store:
+        _store_games(store, config)
+        with pytest.raises(StoreError, match=r"^schedule: tournament 'cup' .* is a round robin"):
+            _reopen(store, sprt)
+    with Store(tmp_path / "sprt.sqlite") as store:
+        _reopen(store, sprt)
+        with pytest.raises(StoreError, match=r"^schedule: tournament 'cup' .* is an SPRT"):
+            _reopen(store, config)
+        assert _reopen(store, sprt), "an SPRT resumes as an SPRT"
+
+
+@pytest.mark.e2e
+def test_run_with_another_seed_stops_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = _config(tmp_path)
+    db = str(tmp_path / "cup.sqlite")
+    path = str(tmp_path / "cup.toml")
+    assert tournament_main(["run", path, "--db", db, "--no-report"]) == 0
+    Path(path).write_text(Path(path).read_text().replace("seed = 1", "seed = 5"))
+    capsys.readouterr()
+    assert tournament_main(["run", path, "--db", db, "--no-report"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    (line,) = [line for line in err if line.startswith("sheepfold tournament:")]
+    assert line.startswith("sheepfold tournament: seed: tournament 'cup' in ")
+    assert "game finished" not in "\n".join(err), "refused before any game"
+    with Store(db) as store:
+        record = store.tournament("cup")
+        assert len(store.games(record.id)) == record.scheduled == len(schedule_for(config))

@@ -1,0 +1,73 @@
+"""Whether a config may resume the tournament of its name stored in a database.
+
+Game, player count and options are checked by `Store.open_tournament`. This
+checks the deals: a stored game stays in the report whatever the config says
+now, so a config whose schedule leaves stored deals out (another `seed`, fewer
+`games_per_pairing`) would play its own deals beside them: more games than
+scheduled, unevenly spread over the groups, all of them rated. Growing
+`games_per_pairing` keeps every stored deal and is fine. An SPRT's blocks have
+the keys of a round robin's games on the same seeds, so the two never share a
+tournament either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tournament.config import TournamentConfig
+from tournament.store import Store, StoreError
+
+__all__ = ["check_resumable"]
+
+
+def check_resumable(store: Store, config: TournamentConfig) -> None:
+    """A StoreError, naming the field, when `config` cannot resume its stored tournament."""
+    for record in store.tournaments():
+        if record.name != config.name:
+            continue
+        problem = _kind_problem(record.config, config)
+        if problem is None:
+            problem = _deal_problem(record.config, config, store.deal_range(record.id))
+        if problem is not None:
+            field, why = problem
+            raise StoreError(
+                f"{field}: tournament {config.name!r} in {store.path} {why}; "
+                "use another name or database"
+            )
+        return
+
+
+def _kind_problem(stored: Mapping[str, Any], config: TournamentConfig) -> tuple[str, str] | None:
+    was = stored.get("schedule", "round-robin")
+    if was == "sprt" and config.schedule != "sprt":
+        return "schedule", "is an SPRT, whose games a round robin would take as its own"
+    if was != "sprt" and config.schedule == "sprt":
+        return (
+            "schedule",
+            f"is a {was.replace('-', ' ')}, whose games an SPRT would count as its blocks",
+        )
+    return None
+
+
+def _deal_problem(
+    stored: Mapping[str, Any], config: TournamentConfig, deals: tuple[int, int] | None
+) -> tuple[str, str] | None:
+    """The deals the config schedules must include every stored one (an SPRT's
+    blocks run on from its seed, as far as its game limit)."""
+    if deals is None:
+        return None
+    low, high = deals
+    last = None if config.schedule == "sprt" else config.seed + config.games_per_pairing - 1
+    if config.seed <= low and (last is None or high <= last):
+        return None
+    stored_seed = stored.get("seed", low)
+    if low < config.seed or stored_seed != config.seed or last is None:
+        return "seed", (
+            f"was played from seed = {stored_seed} (deals {low} to {high} are stored), "
+            f"not {config.seed}: the new seed's deals would be played beside them"
+        )
+    return "games_per_pairing", (
+        f"holds deals {low} to {high}, but games_per_pairing = {config.games_per_pairing} "
+        f"schedules {config.seed} to {last}: it may grow, not shrink"
+    )
