@@ -153,6 +153,7 @@ async def static_file(request: web.Request) -> web.FileResponse:
 
 
 async def matches_page(request: web.Request) -> web.Response:
+    _game_query(request)  # an unknown filter is refused, not shown as every game
     state = request.app[STATE]
     return _html(pages.matches_page(await state.gateway.games(), LIMIT))
 
@@ -238,18 +239,37 @@ async def match_json(request: web.Request) -> web.Response:
 
 
 async def match_frames(request: web.Request) -> web.Response:
-    """Every frame of a finished match in one view (public, all, seat-N)."""
+    """Every frame of a match that is over (finished or aborted: the game
+    server's GetReplay gives both) in one view (public, all, seat-N)."""
     state = request.app[STATE]
     match_id = request.match_info["match_id"]
     view = _view_query(request)
     info = await state.match_info(match_id, max_age=0)  # a running one may just have ended
-    if info.status not in (arena_pb2.MATCH_STATUS_FINISHED,):
+    if info.status not in SETTLED:
         if view != PUBLIC:
             raise _fail(403, "a seat's cards are shown only once the match is over")
         raise _fail(409, "the match is not over: follow it live instead")
     return await _frames_response(
-        request, ("server", match_id, view), view, lambda: state.gateway.replay(match_id)
+        request, ("server", match_id, view), view, lambda: _server_replay(state, match_id)
     )
+
+
+async def _server_replay(state: State, match_id: str) -> arena_pb2.Replay:
+    """The game server's record of a match, refused (409) when it was played
+    under other rules: today's engine would replay it as a different game (the
+    game server aborts such a match when it cannot resume it)."""
+    replay = await state.gateway.replay(match_id)
+    if replay.game in games.names():  # an unknown game is said by the replay itself
+        recorded = replay.rules_version or 1  # a record older than the field: version 1
+        plays = games.get(replay.game).rules_version
+        if recorded != plays:
+            raise _fail(
+                409,
+                f"match {match_id} was recorded under {replay.game} rules version "
+                f"{recorded}, and this viewer plays version {plays}: its moves would "
+                "replay as a different game",
+            )
+    return replay
 
 
 def _view_query(request: web.Request) -> str:

@@ -6,15 +6,23 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import grpc
 import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from server.app import ServerConfig
+from server.inprocess import InProcessServer
+from server.sqlite_store import SqliteStore
 from tests.conftest import ROOT
+from web.app import WebConfig, start_web
 from web.showcase import Showcase, start_showcase
 
 CHROMIUM = os.environ.get("SHEEPFOLD_CHROMIUM", "/usr/bin/chromium")
@@ -129,5 +137,68 @@ def own_server_tournament(
     viewer = start_showcase(games=(), tournament_dbs=[database])
     try:
         yield OwnServerTournament(viewer, database, "own-server")
+    finally:
+        viewer.stop()
+
+
+@dataclass(frozen=True)
+class AbortedMatches:
+    """A viewer in front of a server that aborted two sheep-n-sheep matches
+    that were playing when it stopped."""
+
+    viewer: Showcase
+    # Recorded under other rules: the server aborts it when it cannot resume it.
+    rules_changed: str
+    # Aborted by the same store write, under today's rules: its moves replay.
+    stopped: str
+    moves: int  # at least this many moves each
+    # Not aborted: finished, then marked as played under sheep-showdown rules 1.
+    finished_under_other_rules: str
+
+
+ABORTED_REASON = "not restored: stopped by the test"
+
+
+def _started(viewer: Showcase, match_id: str, moves: int) -> None:
+    deadline = time.monotonic() + 60
+    with grpc.insecure_channel(viewer.server.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        while stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id)).moves < moves:
+            assert time.monotonic() < deadline, f"{match_id} did not reach move {moves}"
+            time.sleep(0.05)
+
+
+@pytest.fixture(scope="session")
+def aborted_matches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AbortedMatches]:
+    """As `sheepfold serve` does it: matches playing when the server stops stay
+    unfinished in its database; one is then marked as recorded under other
+    rules, and the server started again aborts it rather than resume it."""
+    db = tmp_path_factory.mktemp("aborted") / "server.db"
+    moves = 4
+    first = Showcase(InProcessServer(ServerConfig(), SqliteStore(db)))
+    first.server.start()
+    try:
+        finished = first.play_finished("sheep-showdown", 2, 40)
+        changed = first.start_live("sheep-n-sheep", 2, 41, delay=0.02)
+        stopped = first.start_live("sheep-n-sheep", 2, 42, delay=0.02)
+        for match_id in (changed, stopped):
+            _started(first, match_id, moves)
+    finally:
+        first.stop()
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "UPDATE matches SET rules_version = rules_version + 7 WHERE match_id = ?", (changed,)
+        )
+        connection.execute("UPDATE matches SET rules_version = 1 WHERE match_id = ?", (finished,))
+    store = SqliteStore(db)
+    result = arena_pb2.MatchResult(end_reason=ABORTED_REASON)
+    store.finish_match(stopped, "aborted", result.SerializeToString(), ABORTED_REASON)
+    store.close()
+    server = InProcessServer(ServerConfig(), SqliteStore(db))
+    server.start()
+    viewer = Showcase(server)
+    try:
+        viewer.web = server.run(start_web(WebConfig(server.address), "127.0.0.1", 0))
+        yield AbortedMatches(viewer, changed, stopped, moves, finished)
     finally:
         viewer.stop()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import save_screenshot
+from tests.web.conftest import ABORTED_REASON, AbortedMatches, save_screenshot
 from web.showcase import Showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -148,3 +148,48 @@ def test_a_live_page_reconnects_after_its_stream_fails(showcase: Showcase, page:
     assert page.is_hidden("#notice")
     page.wait_for_function("() => document.getElementById('clock').textContent.includes('seat')")
     save_screenshot(page, "live-reconnected")
+
+
+def _aborted_page_basics(page: Any) -> str:
+    """What every aborted match's page shows: the notice, the badge, no
+    following; returns the notice."""
+    page.wait_for_selector("#notice:not([hidden])")
+    page.wait_for_selector('#status[data-status="aborted"]')
+    assert page.inner_text("#status") == "aborted"
+    assert page.is_hidden("#follow-wrap") and page.is_visible("#view-wrap")
+    text = page.inner_text("#notice")
+    assert text.startswith("The match ended without a result (aborted): not restored: "), text
+    assert "not over" not in text and "follow it live" not in text
+    return text
+
+
+def test_an_aborted_match_page_says_it_was_aborted_and_why(
+    aborted_matches: AbortedMatches, page: Any
+) -> None:
+    url = aborted_matches.viewer.url
+    # Recorded under other rules: the reason, and why its moves are not shown.
+    page.goto(f"{url}/match/{aborted_matches.rules_changed}")
+    page.wait_for_function(
+        "() => document.getElementById('notice').textContent.includes('cannot be shown')"
+    )
+    text = _aborted_page_basics(page)
+    assert "sheep-n-sheep rules version 8" in text and "this viewer plays version 1" in text
+    assert page.inner_text("#move-label") == "no moves to show"
+    save_screenshot(page, "aborted-other-rules")
+
+    # Replayable: its moves, up to where it stopped, in every view.
+    page.goto(f"{url}/match/{aborted_matches.stopped}")
+    page.wait_for_selector("#board[data-move]")
+    last = page.evaluate("() => window.sheepfold.frames.length") - 1
+    assert last >= aborted_matches.moves
+    page.keyboard.press("End")
+    page.wait_for_selector(f'#board[data-move="{last}"]')
+    assert _aborted_page_basics(page).endswith(f"{ABORTED_REASON}.")
+    assert page.inner_text("#turn").startswith("Aborted here: no result")
+    assert page.eval_on_selector_all("td.final", "cells => cells.length") == 0
+    page.select_option("#view", "all")
+    page.wait_for_selector('#board[data-view="all"]')
+    page.keyboard.press("Home")
+    page.wait_for_selector('#board[data-move="0"]')
+    assert page.inner_text("#notice") == _aborted_page_basics(page)
+    save_screenshot(page, "aborted-replay")

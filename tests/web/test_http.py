@@ -106,6 +106,24 @@ def test_an_unknown_game_filter_is_a_400_and_adds_no_cached_list(showcase: Showc
     assert status == 200 and all(m["game"] == "sheep-n-sheep" for m in json.loads(body))
 
 
+def test_an_unknown_game_filter_on_the_matches_page_is_a_400_page(showcase: Showcase) -> None:
+    """Not the list of every game, which the page showed before."""
+    request = urllib.request.Request(f"{showcase.url}/?game=bogus")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    headers, body = refused.value.headers, refused.value.read().decode()
+    assert_clear_error(refused.value.code, body, 400, "unknown game &#x27;bogus&#x27;")
+    assert "text/html" in headers["Content-Type"] and "error-page" in body
+    assert all(name in body for name in GAMES), body[:800]
+    assert headers["Server"] == "sheepfold" and headers["X-Frame-Options"] == "DENY"
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "no-referrer"
+    for good in ("/", "/?game=sheep-n-sheep", "/?game="):
+        status, _, body = get(showcase.url + good)
+        assert status == 200 and 'id="game-filter"' in body, good
+
+
 def test_file_that_is_not_a_tournament_db_is_a_400_page(showcase: Showcase) -> None:
     status, _, body = get(f"{showcase.url}/tournaments/1/anything")
     assert_clear_error(status, body, 400, "not a SQLite database")

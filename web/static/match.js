@@ -13,7 +13,9 @@ const model = {
   index: 0,
   view: "public",
   live: boot.status === "running" || boot.status === "waiting",
-  result: boot.result || null,
+  // An aborted match's result holds only why it ended: no scores to show.
+  result: boot.status === "aborted" ? null : boot.result || null,
+  endReason: boot.status === "aborted" && boot.result ? boot.result.end_reason || "" : "",
   status: boot.status,
   playing: null,
   // The live stream: open, or being retried after it failed.
@@ -24,10 +26,18 @@ const model = {
 };
 window.sheepfold = model; // for tests and the curious: everything the page holds
 
+// An aborted match says so, and why, before anything else the page says.
 function notice(message) {
   const box = $("notice");
-  box.hidden = !message;
-  box.textContent = message || "";
+  const text = model.status === "aborted"
+    ? [abortedText(), message].filter(Boolean).join(" ") : message || "";
+  box.hidden = !text;
+  box.textContent = text;
+}
+
+function abortedText() {
+  const reason = model.endReason ? `: ${model.endReason}` : "";
+  return `The match ended without a result (aborted)${reason}.`;
 }
 
 // ------------------------------------------------------------ drawing
@@ -59,7 +69,7 @@ function draw() {
   $("follow-wrap").hidden = !model.live;
   $("view-wrap").hidden = model.live;
   if (!frame) {
-    $("move-label").textContent = "waiting for the first move";
+    $("move-label").textContent = model.live ? "waiting for the first move" : "no moves to show";
     return;
   }
   $("move-label").textContent = `move ${frame.move} of ${frames[last].move}`;
@@ -83,7 +93,9 @@ function draw() {
 function drawTurn(frame, result) {
   const turn = $("turn");
   turn.replaceChildren();
-  if (frame.to_move === null || frame.to_move === undefined) {
+  if (model.status === "aborted" && model.index === model.frames.length - 1) {
+    turn.append(h("strong", {}, "Aborted here: no result"));
+  } else if (frame.to_move === null || frame.to_move === undefined) {
     turn.append(h("strong", {}, result || model.status === "finished" ? "Game over" : "No one to move"));
   } else {
     turn.append(
@@ -273,12 +285,13 @@ async function loadFrames(view) {
     return false;
   }
   if (!response.ok) {
-    notice(data.error || `could not load the ${view} view`);
+    const why = data.error || `could not load the ${view} view`;
+    notice(model.status === "aborted" ? `Its moves cannot be shown: ${why}.` : why);
     return false;
   }
   model.frames = data.frames;
   model.view = view;
-  model.result = data.result || model.result;
+  if (model.status !== "aborted") model.result = data.result || model.result; // aborted: no scores
   board.dataset.frames = model.frames.length;
   if (shown !== null && indexOfMove(shown) >= 0) model.index = indexOfMove(shown);
   render();
@@ -343,10 +356,14 @@ function follow() {
   };
   source.addEventListener("end", async (message) => {
     source.close();
-    if (model.status === "finished" || JSON.parse(message.data || "{}").over) {
-      model.status = "finished";
+    if (model.status === "finished") {
       notice("");
       await showReplay();
+      return;
+    }
+    if (JSON.parse(message.data || "{}").over) {
+      // Over before the stream opened: finished or aborted, the viewer says which.
+      await reconnect();
       return;
     }
     lost(failed || "the stream ended before the match did");
@@ -394,6 +411,11 @@ async function reconnect() {
     await showReplay();
   } else if (info.status === "running" || info.status === "waiting") {
     follow();
+  } else if (info.status === "aborted") {
+    model.result = null;
+    model.endReason = info.result ? info.result.end_reason || "" : "";
+    notice("");
+    await showReplay();
   } else {
     model.live = false;
     notice(`The match ended without a result (${info.status}).`);
@@ -404,10 +426,13 @@ async function reconnect() {
 if (model.live) {
   follow();
 } else {
+  notice("");
   fillViews();
-  await loadFrames("public");
-  const fromHash = moveFromHash();
-  const start = fromHash !== null ? fromHash : boot.move !== null && boot.move !== undefined ? boot.move : 0;
-  goMove(start, false);
+  render(); // the badge and controls, even when no frame can be shown
+  if (await loadFrames("public")) {
+    const fromHash = moveFromHash();
+    const start = fromHash !== null ? fromHash : boot.move !== null && boot.move !== undefined ? boot.move : 0;
+    goMove(start, false);
+  }
 }
 tickClock();
