@@ -338,6 +338,9 @@ def _columns(data: dict[str, Any]) -> list[tuple[str, str]]:
         ("timeouts", "timeouts"),
         ("disqualifications", "DQ"),
         ("crashes", "crashes"),
+        # Every game ranked last for a failure, holding a match up included, which
+        # the three before do not count: such a bot once showed 0, 0, 0.
+        ("forfeits", "failed"),
     ]
     return columns
 

@@ -115,3 +115,26 @@ def test_a_solo_report_header_says_1_player(tmp_path: Path) -> None:
             )
     assert report(db, "text").splitlines()[0] == "solo: stubborn-sheep, 1 player, 4/4 games"
     assert report(db, "markdown").splitlines()[0] == "## solo: stubborn-sheep, 1 player, 4/4 games"
+
+
+def test_a_bot_that_held_its_matches_up_shows_them_failed(tmp_path: Path) -> None:
+    """A bot that lost every game by holding the match up once read timeouts 0,
+    DQ 0, crashes 0 in the text and markdown tables; only CSV had forfeits."""
+    schedule = make_schedule(["a", "b"], 2, 2, 1)
+    db = tmp_path / "slow.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, None, len(schedule), {})
+        for scheduled in schedule:
+            seat = scheduled.seats.index("b")
+            store.record_game(
+                tid,
+                game_record(
+                    scheduled, "m", [5.0, 5.0], [1, 1], [0, 0], [False, False], {},
+                    "over", "{}", 0.1, 1.0, True, slow={seat: "held the match up"},
+                ),
+            )  # fmt: skip
+    lines = report(db, "text").splitlines()
+    header = next(line for line in lines if "crashes" in line).split()
+    row_b = next(line for line in lines if line.split()[1:2] == ["b"]).split()
+    assert header[-1] == "failed" and row_b[-4:] == ["0", "0", "0", "4"], lines
+    assert "| 4 |" in next(line for line in report(db, "markdown").splitlines() if "| b " in line)
