@@ -128,6 +128,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="spectators per match at most; more get RESOURCE_EXHAUSTED (default %(default)s)",
     )
     parser.add_argument(
+        "--max-watch-streams",
+        type=non_negative_int,
+        default=MatchLimits().max_watch_streams,
+        help="spectators on the whole server at most, over every match; more get "
+        "RESOURCE_EXHAUSTED (default %(default)s)",
+    )
+    parser.add_argument(
         "--max-message-bytes",
         type=positive_int,
         default=4 * 1024 * 1024,
@@ -337,7 +344,9 @@ def run(args: argparse.Namespace) -> int:
         metrics_port=args.metrics_port,
         metrics_host=args.metrics_host,
         health_port=args.health_port,
-        limits=MatchLimits(max_watchers=args.max_watchers),
+        limits=MatchLimits(
+            max_watchers=args.max_watchers, max_watch_streams=args.max_watch_streams
+        ),
         default_clock=ClockConfig(decision_seconds=args.decision_seconds),
         listen=tuple(args.listen),
         db_write_timeout=args.db_write_timeout,

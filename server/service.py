@@ -67,6 +67,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.join_timeout = join_timeout
         self.pending_joins = PendingJoins(max_pending_joins)
         self._watching: Counter[str] = Counter()
+        self._watch_streams = 0  # the sum of _watching: every open Watch stream
         self._watched: dict[str, Match] = {}
         self._refusals = Counts()  # refused joins and watches, per match
         # Matches are replayed for their watchers one step at a time, in turns.
@@ -249,6 +250,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         assert held is not None
         await self._refuse_beyond_watch_limit(match_id, held.record.game, context)
         self._watching[match_id] += 1
+        self._watch_streams += 1
         writer = self.stalls.add(WATCH_METHOD)
         clock = asyncio.get_running_loop().time
         try:
@@ -279,6 +281,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                     writer.since = None
         finally:
             self.stalls.remove(writer)
+            self._watch_streams -= 1
             self._watching[match_id] -= 1
             if not self._watching[match_id]:
                 del self._watching[match_id]
@@ -288,9 +291,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, match_id: str, game: str | None, context: grpc.aio.ServicerContext
     ) -> None:
         """Watchers are counted here by match id, for live and finished matches alike."""
-        limit = self.registry.limits.max_watchers
-        if self._watching[match_id] >= limit:
-            message = f"this match already has {limit} watchers"
+        limits = self.registry.limits
+        message = None
+        if self._watching[match_id] >= limits.max_watchers:
+            message = f"this match already has {limits.max_watchers} watchers"
+        elif self._watch_streams >= limits.max_watch_streams:
+            message = f"this server already has {limits.max_watch_streams} watchers"
+        if message is not None:
             self._log_refusal("watch refused", match_id, game, "RESOURCE_EXHAUSTED", message)
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, message)
 

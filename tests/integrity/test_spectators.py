@@ -197,6 +197,34 @@ def test_more_watchers_than_the_limit_get_resource_exhausted(limited: InProcessS
         assert missing.value.code() == grpc.StatusCode.NOT_FOUND
 
 
+def test_watchers_over_every_match_are_bounded_too() -> None:
+    """Watchers that never read, each match within its own bound, once held 1.8
+    GB over 200 finished matches: the server bounds them all together as well."""
+    config = ServerConfig(limits=MatchLimits(max_watchers=2, max_watch_streams=3))
+    with InProcessServer(config) as server, grpc.insecure_channel(server.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        ids = [
+            stub.CreateMatch(create_request(Case("sheep-n-sheep", 2, {}), s)).match_id
+            for s in (1, 2)
+        ]
+        held = [stub.Watch(arena_pb2.WatchRequest(match_id=m)) for m in (ids[0], ids[0], ids[1])]
+        assert all(next(w).WhichOneof("kind") == "snapshot" for w in held)
+        with pytest.raises(grpc.RpcError) as caught:
+            next(stub.Watch(arena_pb2.WatchRequest(match_id=ids[1])))
+        assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert caught.value.details() == "this server already has 3 watchers"
+        held[0].cancel()
+        for _ in range(100):  # the cancelled watcher's place comes free
+            again = stub.Watch(arena_pb2.WatchRequest(match_id=ids[1]))
+            try:
+                assert next(again).WhichOneof("kind") == "snapshot"
+                break
+            except grpc.RpcError as error:
+                assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        else:
+            raise AssertionError("the cancelled watcher's place never came free")
+
+
 def test_a_watcher_that_never_reads_is_dropped_and_the_match_is_not_slowed() -> None:
     """Driven without gRPC, so nothing but the match's own queue is involved: the
     seats' answers arrive at once, a watcher never drains, the match still ends."""
