@@ -197,8 +197,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--max-pending-joins",
         type=positive_int,
         default=100,
-        help="Play streams from one client address still waiting to join; more get "
-        "RESOURCE_EXHAUSTED (default %(default)s)",
+        help="Play streams from one client address still waiting to join; past it the "
+        "one waiting longest gets RESOURCE_EXHAUSTED (default %(default)s)",
+    )
+    parser.add_argument(
+        "--max-pending-joins-total",
+        type=positive_int,
+        default=ServerConfig.max_pending_joins,
+        help="Play streams from every address together still waiting to join; past it "
+        "the one waiting longest gets RESOURCE_EXHAUSTED (default %(default)s)",
     )
     parser.add_argument(
         "--db-write-timeout",
@@ -341,6 +348,7 @@ def run(args: argparse.Namespace) -> int:
         max_streams_per_connection=args.max_streams_per_connection,
         max_connections=args.max_connections,
         max_pending_joins_per_address=args.max_pending_joins,
+        max_pending_joins=args.max_pending_joins_total,
         metrics_port=args.metrics_port,
         metrics_host=args.metrics_host,
         health_port=args.health_port,

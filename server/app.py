@@ -100,6 +100,8 @@ class ServerConfig:
     max_connections: int = 10_000
     # Play streams from one client address that have not sent their join yet.
     max_pending_joins_per_address: int = 100
+    # And from every address together (see server/peers.py).
+    max_pending_joins: int = 2_000
     # CreateMatch waits this long for a busy or locked database, then answers
     # UNAVAILABLE; moves and results wait as long as it takes (see storage.py).
     db_write_timeout: float = 5.0
@@ -318,6 +320,7 @@ class SheepfoldServer:
                 default_clock=self.config.default_clock,
                 join_timeout=self.config.join_timeout,
                 max_pending_joins=self.config.max_pending_joins_per_address,
+                max_pending_joins_total=self.config.max_pending_joins,
                 stalls=self.stalls,
                 replay_turns=self.replay_turns,
             ),

@@ -1,4 +1,4 @@
-"""Per-address accounting of Play streams that have not joined yet.
+"""Per-address and server-wide accounting of Play streams that have not joined yet.
 
 A joined Play stream holds a seat, and a seat holds one stream (a newer join
 replaces the older), so joined streams are bounded by the seats the server
@@ -26,35 +26,63 @@ def peer_address(peer: str) -> str:
 
 
 class PendingJoins:
-    def __init__(self, per_address: int) -> None:
+    """Play streams waiting for their join, bounded per address and in all.
+
+    At either bound the stream that has waited longest (from that address, or
+    from anywhere) is pushed out for the newcomer: its `push_out` is called, and
+    `leave` then says why. The bound in all holds when the streams come from
+    many addresses, each within its own bound: 20,000 from 200 addresses once
+    held 640 MB, and gRPC began cancelling other clients' calls.
+    """
+
+    def __init__(self, per_address: int, total: int = 2_000) -> None:
         self.per_address = per_address
+        self.total = total
         self._waiting: dict[str, OrderedDict[int, Callable[[], None]]] = {}
-        self._pushed_out: set[int] = set()
+        self._oldest_first: OrderedDict[int, str] = OrderedDict()  # ticket -> address
+        self._pushed_out: dict[int, str] = {}  # ticket -> why
         self._tickets = itertools.count()
 
     def enter(self, address: str, push_out: Callable[[], None]) -> int:
-        """One more stream from `address` waits for its join; its ticket. At the
-        bound, the one waiting longest is pushed out: its `push_out` is called."""
+        """One more stream from `address` waits for its join; its ticket."""
         waiting = self._waiting.setdefault(address, OrderedDict())
         if len(waiting) >= self.per_address:
-            oldest, push_out_oldest = waiting.popitem(last=False)
-            self._pushed_out.add(oldest)
-            push_out_oldest()
+            self._push_out(
+                next(iter(waiting)),
+                address,
+                f"{self.per_address} newer Play streams from this address are waiting to join",
+            )
+        elif len(self._oldest_first) >= self.total:
+            ticket, elsewhere = next(iter(self._oldest_first.items()))
+            self._push_out(
+                ticket,
+                elsewhere,
+                f"{self.total} newer Play streams are waiting to join on this server",
+            )
         ticket = next(self._tickets)
         waiting[ticket] = push_out
+        self._oldest_first[ticket] = address
         return ticket
 
-    def leave(self, address: str, ticket: int) -> bool:
-        """The stream joined, timed out or ended; True if it had been pushed out."""
-        if ticket in self._pushed_out:
-            self._pushed_out.discard(ticket)
-            return True
-        waiting = self._waiting.get(address)
-        if waiting is not None:
-            waiting.pop(ticket, None)
-            if not waiting:
-                del self._waiting[address]
-        return False
+    def _push_out(self, ticket: int, address: str, why: str) -> None:
+        push_out = self._forget(ticket, address)
+        self._pushed_out[ticket] = why
+        push_out()
+
+    def _forget(self, ticket: int, address: str) -> Callable[[], None]:
+        waiting = self._waiting[address]
+        push_out = waiting.pop(ticket)
+        if not waiting:
+            del self._waiting[address]
+        del self._oldest_first[ticket]
+        return push_out
+
+    def leave(self, address: str, ticket: int) -> str | None:
+        """The stream joined, timed out or ended; why it was pushed out, if it was."""
+        why = self._pushed_out.pop(ticket, None)
+        if why is None and ticket in self._oldest_first:
+            self._forget(ticket, address)
+        return why
 
     def waiting(self, address: str) -> int:
         return len(self._waiting.get(address, ()))

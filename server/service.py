@@ -59,13 +59,14 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         default_clock: ClockConfig | None = None,
         join_timeout: float = 30.0,
         max_pending_joins: int = 100,
+        max_pending_joins_total: int = 2_000,
         stalls: StalledWrites | None = None,
         replay_turns: asyncio.Semaphore | None = None,
     ) -> None:
         self.registry = registry
         self.stalls = stalls or StalledWrites(DEFAULT_WRITE_STALL_SECONDS)
         self.join_timeout = join_timeout
-        self.pending_joins = PendingJoins(max_pending_joins)
+        self.pending_joins = PendingJoins(max_pending_joins, max_pending_joins_total)
         self._watching: Counter[str] = Counter()
         self._watch_streams = 0  # the sum of _watching: every open Watch stream
         self._watched: dict[str, Match] = {}
@@ -392,7 +393,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         """The stream's first message, a join, taken: its match, seat and queue."""
         address = peer_address(context.peer())
         loop = asyncio.get_running_loop()
-        pushed_out = False
+        pushed_out: str | None = None
         try:
             # A timeout scope, not wait_for: no task of its own for every join.
             async with asyncio.timeout(self.join_timeout) as scope:
@@ -402,13 +403,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 finally:
                     pushed_out = self.pending_joins.leave(address, ticket)
         except TimeoutError:
-            if pushed_out:
-                await abort(
-                    context,
-                    grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    f"pushed out before joining: {self.pending_joins.per_address} newer Play "
-                    "streams from this address are waiting to join",
-                )
+            if pushed_out is not None:
+                why = f"pushed out before joining: {pushed_out}"
+                await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
             await abort(
                 context,
                 grpc.StatusCode.DEADLINE_EXCEEDED,
