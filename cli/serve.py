@@ -203,7 +203,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--max-pending-joins-total",
         type=positive_int,
-        default=ServerConfig.max_pending_joins,
+        default=ServerConfig().max_pending_joins,
         help="Play streams from every address together still waiting to join; past it "
         "the one waiting longest gets RESOURCE_EXHAUSTED (default %(default)s)",
     )
