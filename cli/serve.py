@@ -34,7 +34,6 @@ from server.app import (
     check_socket_folder,
     serve,
 )
-from server.files import Kind, file_kind
 from server.logs import configure_logging
 from server.open_files import raise_open_file_limit
 from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS, ClockConfig
@@ -259,21 +258,6 @@ def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str]]:
     return found
 
 
-def _not_a_database_file(path: str) -> str | None:
-    """Why no database can be at `path` (a folder, a device), or None. SQLite
-    would say "unable to open database file", or open /dev/null and write
-    /dev/null-journal beside it."""
-    try:
-        kind = file_kind(path)
-    except OSError as error:  # a name too long, a folder on the way that may not be read
-        return str(error.strerror or error)
-    if kind is Kind.FOLDER:
-        return "it is a folder, not a database file"
-    if kind is Kind.OTHER:
-        return "it is not a regular file, so it cannot hold a database"
-    return None
-
-
 def _env_port(name: str, default: int | None) -> str | None:
     """The environment's value for a port flag, checked by the flag's type (argparse
     converts string defaults too), so a bad value is reported only by `serve`."""
@@ -318,9 +302,6 @@ def run(args: argparse.Namespace) -> int:
     except ListenError as error:
         raise SystemExit(f"sheepfold serve: {error}") from None
     store: Store
-    problem = None if args.db == ":memory:" else _not_a_database_file(args.db)
-    if problem is not None:
-        raise SystemExit(f"sheepfold serve: cannot open --db {args.db}: {problem}")
     if args.db == ":memory:":
         store = MemoryStore()
     else:

@@ -38,6 +38,23 @@ def file_kind(path: str | Path) -> Kind:
         return Kind.MISSING
 
 
+def not_a_database_file(path: str | Path) -> str | None:
+    """Why no SQLite database can be at `path`, as the rest of a sentence about
+    it ("is a folder, not a database file"), or None. Looks only. SQLite would
+    say just "unable to open database file", or open /dev/null and write
+    /dev/null-journal beside it. A path that cannot be looked at is left to
+    whatever opens it to report."""
+    try:
+        kind = file_kind(path)
+    except OSError:
+        return None
+    if kind is Kind.FOLDER:
+        return "is a folder, not a database file"
+    if kind is Kind.OTHER:
+        return "is not a regular file, so it cannot hold a database"
+    return None
+
+
 class NotRegular(Exception):
     """The file opened is not a regular one."""
 

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from server.files import not_a_database_file
 from server.records import (
     ClockConfig,
     DamagedRecord,
@@ -155,6 +156,9 @@ class SqliteStore:
         """`serving`: this is a server's store, and no other server may serve the
         same file at the same time (StoreError if one does)."""
         self.path = str(path)
+        problem = None if self.path == ":memory:" else not_a_database_file(self.path)
+        if problem is not None:
+            raise StoreError(f"it {problem}")
         self._busy_ms = int(busy_timeout * 1000)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._claim: int | None = None

@@ -19,6 +19,8 @@ from typing import Any
 
 from sheepfold.v1 import arena_pb2
 
+from server.files import not_a_database_file
+
 __all__ = [
     "MIGRATIONS",
     "GameRecord",
@@ -124,10 +126,9 @@ def _check_path(path: str) -> None:
     only say "unable to open database file"); create its missing folders."""
     file = Path(path)
     if database_exists(file):
-        if file.is_dir():
-            raise StoreError(f"{path} is a folder, not a database file")
-        if not file.is_file():
-            raise StoreError(f"{path} is not a regular file, so it cannot hold a database")
+        problem = not_a_database_file(file)
+        if problem is not None:
+            raise StoreError(f"{path} {problem}")
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
