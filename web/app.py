@@ -259,16 +259,19 @@ async def _server_replay(state: State, match_id: str) -> arena_pb2.Replay:
     under other rules: today's engine would replay it as a different game (the
     game server aborts such a match when it cannot resume it)."""
     replay = await state.gateway.replay(match_id)
-    if replay.game in games.names():  # an unknown game is said by the replay itself
-        recorded = replay.rules_version or 1  # a record older than the field: version 1
-        plays = games.get(replay.game).rules_version
-        if recorded != plays:
-            raise _fail(
-                409,
-                f"match {match_id} was recorded under {replay.game} rules version "
-                f"{recorded}, and this viewer plays version {plays}: its moves would "
-                "replay as a different game",
-            )
+    if replay.game not in games.names():  # an unknown game is said by the replay itself
+        return replay
+    game = games.get(replay.game)
+    recorded = replay.rules_version or 1  # a record older than the field: version 1
+    try:
+        game.check_rules_version(recorded)
+    except games.RulesChanged:
+        raise _fail(
+            409,
+            f"match {match_id} was recorded under {replay.game} rules version "
+            f"{recorded}, and this viewer plays version {game.rules_version}: its moves "
+            "would replay as a different game",
+        ) from None
     return replay
 
 
