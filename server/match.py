@@ -40,6 +40,8 @@ from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.summaries import info_head, replay_message
 
+NOBODY_JOINED = "no seat joined within the start timeout"
+
 
 class Status(enum.Enum):
     WAITING = arena_pb2.MATCH_STATUS_WAITING
@@ -198,6 +200,9 @@ class Match:
             async with asyncio.timeout(self.start_timeout):
                 await self._all_joined.wait()
         except TimeoutError:
+            if not resumed and not any(s.joined for s in self.seats):
+                await self._abandon(NOBODY_JOINED)
+                return
             missing = [s.index for s in self.seats if not (s.joined or s.disqualified)]
             what = "resuming" if resumed else "starting"
             self.log.warning(f"match {what} without every seat", missing_seats=missing)
@@ -417,6 +422,21 @@ class Match:
         self.spectators.finished(self.result)
         self._finished.set()
 
+    async def _abandon(self, reason: str) -> None:
+        """End a match nobody plays, without a result: played out by its clocks it
+        would only be the server's own random moves, costing every live match
+        its share of the loop for minutes (a flood of matches nobody joins)."""
+        self.end_reason = reason
+        self.status = Status.ABORTED
+        self.result = arena_pb2.MatchResult(end_reason=reason)
+        self.metrics.match_ended("aborted")
+        await self.store.finish_match(
+            self.record.match_id, "aborted", self.result.SerializeToString(), reason
+        )
+        self.log.warning("match abandoned", reason=reason)
+        self.spectators.finished(self.result)
+        self._finished.set()
+
     # ------------------------------------------------------------ seats
 
     def authenticate(self, seat: int | None, token: str) -> int:
@@ -427,6 +447,10 @@ class Match:
         """Attach a Play stream to a seat, replacing any older one. With
         `events_in_decisions` the seat's events wait for its next decision and
         go inside it (or go before the result) instead of one message each."""
+        if self.status is Status.ABORTED:
+            raise JoinError(
+                grpc.StatusCode.FAILED_PRECONDITION, f"the match was aborted: {self.end_reason}"
+            )
         if self.over:
             raise JoinError(grpc.StatusCode.FAILED_PRECONDITION, "the match is over")
         seat = self.seats[seat_index]

@@ -27,6 +27,7 @@ from server.records import (
     MIN_DECISION_SECONDS,
     ClockConfig,
     DamagedRecord,
+    MatchSummary,
     StoredMatch,
 )
 from server.registry import REBUILD_ERRORS, LimitReached, MatchRegistry
@@ -454,9 +455,15 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         except JoinError as error:
             code, reason = error.code, error.message
         else:
-            code, reason = grpc.StatusCode.FAILED_PRECONDITION, "the match is over"
+            code, reason = grpc.StatusCode.FAILED_PRECONDITION, _over(summary)
         self._log_refusal("join refused", match_id, summary.record.game, code.name, reason)
         await abort(context, code, reason)
+
+
+def _over(summary: MatchSummary) -> str:
+    if summary.status == "aborted" and summary.end_reason:
+        return f"the match was aborted: {summary.end_reason}"
+    return "the match is over"
 
 
 @contextlib.asynccontextmanager

@@ -206,7 +206,8 @@ class GamePlayer:
             if finished:
                 return info
             if info.status == arena_pb2.MATCH_STATUS_ABORTED:
-                raise TimeoutError(f"match {match_id} was aborted by the server")
+                why = f": {info.result.end_reason}" if info.result.end_reason else ""
+                raise TimeoutError(f"match {match_id} was aborted by the server{why}")
             if time.monotonic() > deadline:
                 seat = None if slow else clock.staller(timeout)
                 if seat is None:
