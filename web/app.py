@@ -255,10 +255,14 @@ async def match_frames(request: web.Request) -> web.Response:
 
 
 async def _server_replay(state: State, match_id: str) -> arena_pb2.Replay:
-    """The game server's record of a match, refused (409) when it was played
-    under other rules: today's engine would replay it as a different game (the
-    game server aborts such a match when it cannot resume it)."""
-    replay = await state.gateway.replay(match_id)
+    """The game server's record of a match (the game server aborts a match it
+    cannot resume under today's rules)."""
+    return _replayable(match_id, await state.gateway.replay(match_id))
+
+
+def _replayable(match_id: str, replay: arena_pb2.Replay) -> arena_pb2.Replay:
+    """`replay`, refused (409) when it was played under other rules: today's
+    engine would replay it as a different game."""
     if replay.game not in games.names():  # an unknown game is said by the replay itself
         return replay
     game = games.get(replay.game)
@@ -472,9 +476,9 @@ async def _tournament_replay(request: web.Request) -> arena_pb2.Replay:
     except tournaments.NotATournamentDb as error:
         raise _fail(400, str(error)) from None
     if stored is not None:
-        return stored
+        return _replayable(match_id, stored)
     try:
-        return await request.app[STATE].gateway.replay(match_id)
+        return _replayable(match_id, await request.app[STATE].gateway.replay(match_id))
     except GatewayError as error:
         if error.status != 404:
             raise

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -18,6 +21,7 @@ from tests.web.conftest import OwnServerTournament
 from tests.web.test_http import assert_clear_error, get
 from tournament.store import GameRecord, Store
 from web.frames import observation_dict
+from web.showcase import start_showcase
 
 pytestmark = pytest.mark.e2e
 
@@ -107,3 +111,34 @@ def test_a_game_in_neither_the_database_nor_the_server_is_a_404_page(
     assert_clear_error(status, body, 404, "does not know it either")
     status, kind, body = get(f"{viewer.url}/api/tournaments/0/own-server/match/no-such-game/frames")
     assert "json" in kind and json.loads(body)["status"] == 404
+
+
+def test_a_game_recorded_under_other_rules_is_refused_not_replayed(
+    own_server_tournament: OwnServerTournament, tmp_path: Path
+) -> None:
+    """Today's engine would replay a game of other rules as a different game:
+    its page and its frames say so (409), as for a game server's match."""
+    database = tmp_path / "changed.db"
+    shutil.copyfile(own_server_tournament.database, database)
+    changed = stored_games(own_server_tournament)[0].match_id
+    with Store(database) as store:
+        record = store.replay(changed)
+    assert record is not None
+    record.rules_version = games.get("sheep-showdown").rules_version + 5
+    with sqlite3.connect(database) as connection:
+        connection.execute(
+            "UPDATE game_replays SET replay = ? WHERE game_id = "
+            "(SELECT id FROM games WHERE match_id = ?)",
+            (record.SerializeToString(), changed),
+        )
+    connection.close()
+    viewer = start_showcase(games=(), tournament_dbs=[database])
+    try:
+        base = f"{viewer.url}/tournaments/0/{own_server_tournament.name}/match/{changed}"
+        api = f"{viewer.url}/api/tournaments/0/{own_server_tournament.name}/match/{changed}"
+        words = f"recorded under sheep-showdown rules version {record.rules_version}"
+        for url in (base, f"{api}/frames?view=all", f"{api}/frames?view=public"):
+            status, _, body = get(url)
+            assert_clear_error(status, body, 409, words)
+    finally:
+        viewer.stop()
