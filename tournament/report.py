@@ -370,12 +370,23 @@ def _cell(row: dict[str, Any], key: str) -> str:
     if key == "elo":
         return signed_elo(value)
     if key == "los_next":
-        return f"{100 * value:.0f}%"
+        return _percent(value)
     if key in ("mean_score", "openskill_mu", "openskill_sigma", "openskill_ordinal"):
         return f"{value:.2f}"
     if isinstance(value, float):
         return f"{value:.1f}"
     return str(value)
+
+
+def _percent(likelihood: float) -> str:
+    """A bootstrap share as a whole percentage. Every resample agreeing is not
+    certainty (a 10-0 record is 99.9% likely by the normal approximation), so
+    the ends read "> 99%" and "< 1%", never "100%" or "0%"."""
+    if likelihood >= 0.995:
+        return "> 99%"
+    if likelihood < 0.005:
+        return "< 1%"
+    return f"{100 * likelihood:.0f}%"
 
 
 def _table_report(data: dict[str, Any], markdown: bool) -> str:

@@ -138,3 +138,15 @@ def test_a_bot_that_held_its_matches_up_shows_them_failed(tmp_path: Path) -> Non
     row_b = next(line for line in lines if line.split()[1:2] == ["b"]).split()
     assert header[-1] == "failed" and row_b[-4:] == ["0", "0", "0", "4"], lines
     assert "| 4 |" in next(line for line in report(db, "markdown").splitlines() if "| b " in line)
+
+
+def test_likelihood_of_superiority_never_reads_certain(tmp_path: Path) -> None:
+    """A bot that beat the last one in every resample had LOS "100%": a share of
+    bootstrap samples, not certainty. The ends read "> 99%" and "< 1%"."""
+    db = _database(tmp_path, ["a", "b", "c"], ["a", "b", "c"])
+    data = json.loads(report(db, "json"))
+    above_c = next(row for row in data["standings"] if row["bot"] == "b")
+    assert above_c["los_next"] == 1.0, "every resample rates b above c"
+    for style in ("text", "markdown"):
+        line = next(line for line in report(db, style).splitlines() if " b " in f" {line} ")
+        assert "> 99%" in line and "100%" not in line, line
