@@ -18,6 +18,7 @@ import games
 from games.errors import InvalidOptions, RulesChanged
 from server import convert
 from server.decoding import Undecodable
+from server.fairness import serving
 from server.logs import Counts, worth_logging
 from server.match import Match, Status
 from server.peers import PendingJoins, peer_address
@@ -32,7 +33,7 @@ from server.records import (
 )
 from server.registry import REBUILD_ERRORS, LimitReached, MatchRegistry
 from server.seats import JoinError, SeatStream, token_owner
-from server.spectators import replay_for_spectator, spectate
+from server.spectators import ReplayTurns, replay_for_spectator, spectate
 from server.stalls import StalledWrites
 from server.status import abort
 from server.storage import StoreRefused, StoreUnavailable
@@ -62,7 +63,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         max_pending_joins: int = 100,
         max_pending_joins_total: int = 2_000,
         stalls: StalledWrites | None = None,
-        replay_turns: asyncio.Semaphore | None = None,
+        replay_turns: ReplayTurns | asyncio.Semaphore | None = None,
     ) -> None:
         self.registry = registry
         self.stalls = stalls or StalledWrites(DEFAULT_WRITE_STALL_SECONDS)
@@ -72,8 +73,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self._watch_streams = 0  # the sum of _watching: every open Watch stream
         self._watched: dict[str, Match] = {}
         self._refusals = Counts()  # refused joins and watches, per match
-        # Matches are replayed for their watchers one step at a time, in turns.
-        self._replay_turns = replay_turns or asyncio.Semaphore(1)
+        # Matches are replayed for their watchers one step at a time, in turns
+        # that go round the clients (server/fairness.py).
+        self._replay_turns = (
+            replay_turns if isinstance(replay_turns, ReplayTurns) else ReplayTurns(replay_turns)
+        )
         self.admin_token = admin_token or None
         self.private_replays = private_replays
         self.default_clock = default_clock or ClockConfig()
@@ -175,6 +179,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def GetMatch(
         self, request: arena_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.MatchInfo:
+        serving(context.peer())  # its reads take turns with other clients' (server/fairness.py)
         async with _database_errors(context):
             info = await self.registry.info(request.match_id)
         if info is None:
@@ -195,6 +200,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def ListMatches(
         self, request: arena_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.ListMatchesResponse:
+        serving(context.peer())
         await self._check_reader(request.admin_token, context)
         if request.limit < 0:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "limit must not be negative")
@@ -215,6 +221,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def GetReplay(
         self, request: arena_pb2.GetReplayRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.Replay:
+        serving(context.peer())
         await self._check_reader(request.admin_token, context)
         async with _database_errors(context):
             found = await self.registry.replay(request.match_id)
@@ -238,6 +245,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.WatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[arena_pb2.WatchResponse]:
         match_id = request.match_id
+        serving(context.peer())  # its read and its replay take turns with other clients'
         # A live match's watchers share one public log, and keep sharing it once
         # the match is over and no longer hosted; a finished match, and a live
         # one's moves before its log began, are replayed for each watcher as it
@@ -446,6 +454,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         """A join to a match this server does not host: nothing to join, but the
         token is checked first, as for a hosted match. Its summary is enough: the
         match is never replayed for a join."""
+        serving(context.peer())
         async with _database_errors(context):
             summary = await self.registry.finished_summary(match_id)
         if summary is None:

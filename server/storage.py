@@ -12,6 +12,10 @@ a match waits for its move to be written before it asks for the next decision,
 so a slow database slows matches down and never loses or kills one. A write
 with a deadline (creating a match) gives up instead, with `StoreUnavailable`.
 Reads run on a few reader threads; in WAL mode they do not wait for writes.
+No more reads are given to the threads than there are threads: the others
+wait in a line that goes round the clients (server/fairness.py), so one
+client's flood of reads queues behind itself, not ahead of another client's
+read. A read's `read_timeout` counts its wait in that line.
 
 While writes are failing the worker reports the store unhealthy (the server's
 health check says NOT_SERVING) and reports it healthy again once one succeeds.
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import queue
 import sqlite3
 import threading
@@ -31,6 +36,7 @@ from typing import Any, Protocol, TypeVar
 
 import structlog
 
+from server.fairness import FairQueue
 from server.records import MatchRecord, MatchSummary, RecordedMove, StoredMatch
 from server.store import Store, WouldWait
 
@@ -112,6 +118,8 @@ class StoreWorker:
         self._readers = concurrent.futures.ThreadPoolExecutor(
             max_workers=readers, thread_name_prefix="sheepfold-store-read"
         )
+        # Reads on the threads: one a thread; the rest wait their client's turn.
+        self._reads = FairQueue(readers)
         set_busy = getattr(store, "set_busy_timeout", None)
         if set_busy is not None:
             # Short waits inside SQLite, so the writer notices a lock and reports it.
@@ -307,11 +315,12 @@ class StoreWorker:
         return await self._read(call)
 
     async def _read(self, call: Callable[[], T]) -> T:
-        loop = asyncio.get_running_loop()
+        """`call` on a reader thread, once a thread is free and it is the turn
+        of the client the current call serves."""
         try:
-            return await asyncio.wait_for(
-                loop.run_in_executor(self._readers, call), self.read_timeout
-            )
+            async with asyncio.timeout(self.read_timeout):
+                await self._reads.acquire()
+                return await self._on_reader(call)
         except TimeoutError:
             raise StoreUnavailable(
                 f"the database did not answer within {self.read_timeout:g} s; try again"
@@ -322,6 +331,25 @@ class StoreWorker:
             ) from None
         except sqlite3.Error as error:
             raise StoreRefused(f"the database cannot be read: {error}") from None
+
+    def _on_reader(self, call: Callable[[], T]) -> asyncio.Future[T]:
+        """`call` given to a reader thread; its slot in `_reads` is given back
+        when the thread is done with it, not when its caller stops waiting (a
+        read that timed out still holds its thread until it ends)."""
+        loop = asyncio.get_running_loop()
+        try:
+            done = self._readers.submit(call)
+        except BaseException:
+            self._reads.release()
+            raise
+
+        def free(_: concurrent.futures.Future[T]) -> None:
+            # A closed loop (RuntimeError) has nobody waiting for a read any more.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._reads.release)
+
+        done.add_done_callback(free)
+        return asyncio.wrap_future(done, loop=loop)
 
     def unfinished(self) -> list[StoredMatch]:
         """Blocking: for starting up, before the server serves anyone."""
