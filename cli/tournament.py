@@ -505,4 +505,11 @@ def _stopped(args: argparse.Namespace, error: BaseException) -> int:
         )
         return 130
     print(f"sheepfold tournament: {error}", file=sys.stderr)
-    return 1
+    return 2 if _is_ray_address_error(error) else 1
+
+
+def _is_ray_address_error(error: BaseException) -> bool:
+    """A --ray ADDRESS (or [executor] address) that is not a Ray cluster: a usage error."""
+    from tournament.executors.ray_address import RayAddressError
+
+    return isinstance(error, RayAddressError)

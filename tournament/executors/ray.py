@@ -6,10 +6,11 @@ result reaches the driver, so a task Ray retries after its worker died is
 still counted once, and a killed driver loses only the games in flight.
 
 Before the first game the cluster is checked, each step with a timeout: the
-address answers, every node imports the same sheepfold, and every bot loads
-(or its program and files exist) on every node. The config's folder and its
-`python_path` folders reach the workers through Ray's runtime environment
-(`working_dir`, `py_modules`), never through a shared disk.
+address answers as a Ray cluster (before Ray is asked to join it, so a wrong
+address is one line within seconds), every node imports the same sheepfold,
+and every bot loads (or its program and files exist) on every node. The
+config's folder and its `python_path` folders reach the workers through Ray's
+runtime environment (`working_dir`, `py_modules`), never through a shared disk.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import contextlib
 import dataclasses
 import logging
 import signal
-import socket
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -30,6 +30,7 @@ from sheepfold.v1 import arena_pb2
 
 from clients.connect import ServerTls
 from tournament.config import TournamentConfig, resolve_path
+from tournament.executors.ray_address import check_address
 from tournament.executors.ray_task import (
     SHIPPED,
     GameJob,
@@ -52,7 +53,6 @@ from tournament.turns import DealTurns
 
 __all__ = ["RayExecutor", "run_on_ray", "runtime_env_for"]
 
-CONNECT_SECONDS = 5.0
 # Below the 60 s after which Ray's own GCS client gives up by ending the process.
 JOIN_SECONDS = 45.0
 # Never shipped to the workers with the config's folder.
@@ -138,7 +138,7 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
         raise RunError("--ray needs Ray on this machine: pip install 'sheepfold[ray]'") from None
     address = settings.address
     if address is not None and address != "auto":
-        _check_reachable(address)
+        check_address(address)
     kwargs: dict[str, Any] = {
         "runtime_env": runtime_env,
         "logging_level": logging.WARNING,
@@ -192,19 +192,6 @@ def _restore_sigterm(handler: Any) -> None:
     """Put `handler` back on SIGTERM (from the main thread; None: not Python's to set)."""
     if handler is not None and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, handler)
-
-
-def _check_reachable(address: str) -> None:
-    target = address.removeprefix("ray://")
-    host, _, port = target.rpartition(":")
-    if not host or not port.isdigit():
-        raise RunError(f"Ray address {address!r} is not HOST:PORT (or 'auto')")
-    try:
-        with socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS):
-            pass
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise RunError(f"cannot reach the Ray cluster at {address}: {reason}") from None
 
 
 class RayExecutor:

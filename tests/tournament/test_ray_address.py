@@ -1,0 +1,186 @@
+"""`--ray ADDRESS` where no Ray cluster answers fails within seconds, in one line.
+
+ray.init itself waits about 45 s at a port that is not Ray's (a closed port, an
+HTTP server, another gRPC server), printing lines of Ray's own log; the runner
+checks the address first. No test here starts Ray: each address is refused
+before ray.init is called (the real cluster's side is in tests/ray). Every
+server here listens on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import http.server
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from server.inprocess import InProcessServer
+from tournament.config import load_config
+from tournament.executors import ray_address
+from tournament.executors.settings import ExecutorSettings
+from tournament.runner import RunError, run_tournament
+
+REPO = Path(__file__).resolve().parents[2]
+CONFIG = REPO / "examples" / "round-robin.toml"
+# ray.init gave up after 45 s; the check answers in about one. Generous, not a benchmark.
+FAST = 20.0
+USAGE_ERROR = 2  # as the command's bad config and bad options
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on (just released by this process)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def http_server() -> Iterator[str]:
+    """A plain HTTP/1 server on 127.0.0.1 (as `python -m http.server`)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def silent_server() -> Iterator[str]:
+    """Accepts connections on 127.0.0.1 and never says a word."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        yield f"127.0.0.1:{listener.getsockname()[1]}"
+
+
+def _tournament_run(address: str, tmp_path: Path) -> tuple[int, list[str], float]:
+    """`sheepfold tournament run CONFIG --ray ADDRESS` as a user runs it: exit
+    status, stderr lines (Ray's C++ log goes to the process's stderr too) and seconds."""
+    command = ["tournament", "run", str(CONFIG), "--db", str(tmp_path / "never.sqlite")]
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "cli", *command, "--ray", address],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    seconds = time.monotonic() - started
+    assert not (tmp_path / "never.sqlite").exists(), "no game may start"
+    return result.returncode, result.stderr.strip().splitlines(), seconds
+
+
+def test_a_closed_port_is_one_line_within_seconds(tmp_path: Path) -> None:
+    address = f"127.0.0.1:{_closed_port()}"
+    code, err, seconds = _tournament_run(address, tmp_path)
+    assert err == [
+        f"sheepfold tournament: cannot join a Ray cluster: nothing listens at {address} "
+        "(connection refused)"
+    ]
+    assert code == USAGE_ERROR and seconds < FAST
+
+
+def test_an_http_server_is_not_a_ray_cluster(tmp_path: Path, http_server: str) -> None:
+    code, err, seconds = _tournament_run(http_server, tmp_path)
+    assert err == [
+        f"sheepfold tournament: cannot join a Ray cluster: {http_server} answers but is not a "
+        "Ray cluster (no gRPC there; a Ray head's GCS port is 6379 by default)"
+    ], "one line, no traceback, no Ray log"
+    assert code == USAGE_ERROR and seconds < FAST
+
+
+def test_a_sheepfold_server_is_not_a_ray_cluster(
+    tmp_path: Path, inprocess_server: InProcessServer
+) -> None:
+    address = inprocess_server.address
+    code, err, seconds = _tournament_run(address, tmp_path)
+    assert err == [
+        f"sheepfold tournament: cannot join a Ray cluster: {address} answers but is not a "
+        "Ray cluster (a gRPC server without Ray's GCS service; a Ray head's GCS port is "
+        "6379 by default)"
+    ]
+    assert code == USAGE_ERROR and seconds < FAST
+
+
+def _run_on(address: str, tmp_path: Path) -> RunError:
+    with pytest.raises(RunError) as raised:
+        run_tournament(
+            load_config(CONFIG),
+            database=str(tmp_path / "never.sqlite"),
+            executor=ExecutorSettings(kind="ray", address=address),
+        )
+    assert isinstance(raised.value, ray_address.RayAddressError)
+    return raised.value
+
+
+def test_a_port_that_never_answers_is_refused_after_the_probe(
+    tmp_path: Path, silent_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ray_address, "PROBE_SECONDS", 0.5)
+    started = time.monotonic()
+    error = _run_on(silent_server, tmp_path)
+    assert str(error) == (
+        f"cannot join a Ray cluster: {silent_server} accepts connections but gave no Ray "
+        "answer within 0.5 s (is it a Ray cluster? a Ray head's GCS port is 6379 by default)"
+    )
+    assert time.monotonic() - started < FAST
+
+
+def test_a_ray_client_address_is_probed_as_ray_client(tmp_path: Path) -> None:
+    """`ray://HOST:PORT` is Ray Client's server, whose default port differs."""
+    server = grpc.server(concurrent.futures.ThreadPoolExecutor(1))  # no service at all
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        error = _run_on(f"ray://127.0.0.1:{port}", tmp_path)
+    finally:
+        server.stop(None)
+    assert "a gRPC server without Ray Client's service" in str(error)
+    assert "Ray Client port is 10001" in str(error)
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "127.0.0.1:x", "127.0.0.1:70000", ":6379"])
+def test_an_address_that_is_not_host_port_is_a_usage_error(tmp_path: Path, address: str) -> None:
+    assert "is not HOST:PORT" in str(_run_on(address, tmp_path))
+
+
+class _AskingForAToken(grpc.GenericRpcHandler):
+    """Answers every call as a Ray cluster with token authentication does without one."""
+
+    def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+        def refuse(request: bytes, context: grpc.ServicerContext) -> bytes:
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, "InvalidAuthToken")
+
+        return grpc.unary_unary_rpc_method_handler(refuse)
+
+
+def test_a_cluster_that_wants_a_token_says_how_to_give_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ray start --head` turns token authentication on; ray.init without the token
+    retried for 20 s, printing a Ray log line a second."""
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    server = grpc.server(concurrent.futures.ThreadPoolExecutor(1), handlers=[_AskingForAToken()])
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        error = _run_on(f"127.0.0.1:{port}", tmp_path)
+    finally:
+        server.stop(None)
+    assert str(error).startswith(
+        f"cannot join a Ray cluster: 127.0.0.1:{port} is a Ray cluster that wants its "
+        "authentication token"
+    )
+    assert "RAY_AUTH_MODE=token" in str(error)
