@@ -23,7 +23,7 @@ from server import convert, encoding
 from server.logs import worth_logging
 from server.metrics import NO_METRICS, GameMetrics
 from server.records import MatchRecord, RecordedMove, StoredMatch, stored_result
-from server.rulings import forced_action_index, ranks_with_disqualified_last
+from server.rulings import NOBODY_JOINED, forced_action_index, ranks_with_disqualified_last
 from server.seats import (
     TIMED_OUT,
     JoinError,
@@ -39,8 +39,6 @@ from server.spectators import Spectators, Watcher, public_messages, snapshot
 from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.summaries import info_head, replay_message
-
-NOBODY_JOINED = "no seat joined within the start timeout"
 
 
 class Status(enum.Enum):

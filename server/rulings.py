@@ -1,12 +1,16 @@
 """The server's rulings on a match, as pure functions: which legal action a
-missed deadline forces, and how disqualified seats rank."""
+missed deadline forces, how disqualified seats rank, and the end reason of a
+match nobody joined (clients such as the tournament runner recognise it)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 
-__all__ = ["forced_action_index", "ranks_with_disqualified_last"]
+__all__ = ["NOBODY_JOINED", "forced_action_index", "ranks_with_disqualified_last"]
+
+# Why a match that no seat joined within the start timeout was aborted, unplayed.
+NOBODY_JOINED = "no seat joined within the start timeout"
 
 
 def forced_action_index(seed: int, move: int, count: int) -> int:

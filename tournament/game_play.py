@@ -18,6 +18,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.connect import RPC_SECONDS, ServerTls, ensure_reachable, open_channel, tls_credentials
 from clients.launch import Launcher
 from clients.matchplay import EXIT_GRACE_SECONDS
+from server.rulings import NOBODY_JOINED
 from tournament.config import TournamentConfig
 from tournament.outcome import game_record
 from tournament.schedule import ScheduledGame
@@ -28,11 +29,19 @@ from tournament.store import GameRecord
 __all__ = ["GamePlayer", "PlayedGame", "play_game"]
 
 POLL_SECONDS = 0.2
+NEVER_JOINED = (
+    "never joined: the server aborted the match unplayed when no seat had joined "
+    "within its start timeout"
+)
 # Moves after which a server that counts thinking time has counted some.
 OLD_SERVER_MOVES = 10
 # The result, the game's full record (None if it could not be fetched), and
 # why each crashed bot crashed.
 PlayedGame = tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]
+
+
+class NobodyJoined(Exception):
+    """The server aborted the match unplayed: no seat joined within its start timeout."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,23 +74,32 @@ class GamePlayer:
         )
         started = time.monotonic()
         created = await stub.CreateMatch(request, wait_for_ready=True, timeout=RPC_SECONDS)
-        match_id = created.match_id
-        log = self.log.bind(match_id=match_id, game=config.game, key=scheduled.key)
+        log = self.log.bind(match_id=created.match_id, game=config.game, key=scheduled.key)
         seats: dict[int, Any] = {}
         tasks: dict[int, asyncio.Task[None]] = {}
         stand_ins: list[asyncio.Task[None]] = []
         crashed: dict[int, str] = {}
         slow: dict[int, str] = {}
+        info: arena_pb2.MatchInfo | None = None
         try:
             for seat, bot_name in enumerate(scheduled.seats):
-                seats[seat] = self._seat(scheduled, seat, bot_name, match_id, created)
+                seats[seat] = self._seat(scheduled, seat, bot_name, created.match_id, created)
                 tasks[seat] = _seat_task(seats[seat].run())
-            info = await self._supervise(
-                stub, created, scheduled, seats, tasks, stand_ins, crashed, slow, log
-            )
-            await _settle(tasks.values(), EXIT_GRACE_SECONDS)
+            try:
+                info = await self._supervise(
+                    stub, created, scheduled, seats, tasks, stand_ins, crashed, slow, log
+                )
+            except NobodyJoined:
+                pass  # the bots are stopped first, then the game is played without them
+            else:
+                await _settle(tasks.values(), EXIT_GRACE_SECONDS)
         finally:
             await _stop_seats(seats.values(), [*tasks.values(), *stand_ins])
+        if info is None:
+            created, info = await self._without_the_bots(
+                stub, request, scheduled, crashed, slow, log
+            )
+        match_id = created.match_id
         result = info.result
         replay = await self._replay(stub, match_id, log)
         record = game_record(
@@ -101,6 +119,38 @@ class GamePlayer:
         )
         reasons = {scheduled.seats[seat]: reason for seat, reason in crashed.items()}
         return record, replay, reasons
+
+    async def _without_the_bots(
+        self,
+        stub: arena_pb2_grpc.ArenaStub,
+        request: arena_pb2.CreateMatchRequest,
+        scheduled: ScheduledGame,
+        crashed: dict[int, str],
+        slow: dict[int, str],
+        log: Any,
+    ) -> tuple[arena_pb2.CreateMatchResponse, arena_pb2.MatchInfo]:
+        """The server aborted the match unplayed: no bot joined within its start
+        timeout. Each bot that did not crash held it up and loses, as a seat left
+        to its clock would have; random stand-ins play the same deal in a new
+        match, so that the game has scores and a record."""
+        for seat in range(len(scheduled.seats)):
+            if seat not in crashed:
+                slow[seat] = NEVER_JOINED
+        log.warning(
+            "no bot joined before the server gave up on the match; random stand-ins "
+            "play the game again, and the bots lose it",
+            bots=list(scheduled.seats),
+        )
+        created = await stub.CreateMatch(request, wait_for_ready=True, timeout=RPC_SECONDS)
+        log = log.bind(match_id=created.match_id)
+        stand_ins = [
+            self._stand_in(scheduled, seat, created) for seat in range(len(scheduled.seats))
+        ]
+        try:
+            info = await self._supervise(stub, created, scheduled, {}, {}, stand_ins, {}, slow, log)
+        finally:
+            await _stop_seats((), stand_ins)
+        return created, info
 
     async def _replay(
         self, stub: arena_pb2_grpc.ArenaStub, match_id: str, log: Any
@@ -206,6 +256,8 @@ class GamePlayer:
             if finished:
                 return info
             if info.status == arena_pb2.MATCH_STATUS_ABORTED:
+                if info.result.end_reason == NOBODY_JOINED and not stand_ins:
+                    raise NobodyJoined(match_id)
                 why = f": {info.result.end_reason}" if info.result.end_reason else ""
                 raise TimeoutError(f"match {match_id} was aborted by the server{why}")
             if time.monotonic() > deadline:

@@ -18,10 +18,11 @@ from clients.bots.random_bot import RandomBot
 from clients.launch import Launcher
 from clients.matchplay import play_match
 from clients.sdk import DecisionView
+from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from tests.tournament.test_runner import HERE, Recorder
 from tournament.config import TournamentConfig, load_config, parse_config
-from tournament.game_play import GamePlayer
+from tournament.game_play import NEVER_JOINED, GamePlayer
 from tournament.runner import run_tournament
 from tournament.stalling import MoveClock
 from tournament.store import Store
@@ -165,3 +166,31 @@ def test_the_server_counts_each_seats_thinking_time() -> None:
     # The quick seat's time is its round trips alone: a few ms a decision on a
     # busy machine (2 ms each made "a twentieth of the slow seat's" fail in CI).
     assert 0 < quick.thinking_seconds < slow.thinking_seconds / 4
+
+
+@pytest.mark.e2e
+def test_bots_that_never_join_lose_the_game_the_server_gave_up_on(tmp_path: Path) -> None:
+    """A server aborts a match nobody joined within its start timeout, unplayed
+    (it used to play it out by the clocks, the bots losing it). The runner then
+    has random stand-ins play the deal, and the bots lose the game: it counts."""
+    late = '[[bots]]\nname = "late"\nclass = "tournament_test_bots:LateBot"\n'
+    path = tmp_path / "solo.toml"
+    path.write_text(
+        f'game = "stubborn-sheep"\nplayers = 1\npython_path = ["{HERE}"]\n'
+        f"games_per_pairing = 1\nbootstrap = 0\n{late}"
+    )
+    config = load_config(path)
+    recorder = Recorder()
+    with InProcessServer(ServerConfig(start_timeout=1)) as server:
+        summary = run_tournament(
+            config, server=server.address, database=str(tmp_path / "t.sqlite"), progress=recorder
+        )
+    assert summary.played == summary.scheduled == 1 and summary.errors == 0, recorder.errors
+    with Store(tmp_path / "t.sqlite") as store:
+        (game,) = store.games(store.tournament().id)
+        record = store.replay(game.match_id)
+    (seat,) = game.seats
+    assert seat.failure == "slow"
+    assert json.loads(game.details_json)["slow"] == {"0": NEVER_JOINED}
+    assert record is not None and record.actions, "the stand-in played the deal"
+    assert not any(action.forced for action in record.actions)
