@@ -225,7 +225,8 @@ def _warn_not_joined(match_id: str, seat: int) -> None:
         seat=seat,
         after_seconds=JOIN_NOTICE_SECONDS,
         note="it is still running; a seat that does not join is played at random, "
-        "struck for each decision it misses and then disqualified",
+        "struck for each decision it misses and then disqualified (a match that no "
+        "seat joins is aborted at the server's start timeout)",
     )
 
 
