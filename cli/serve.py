@@ -150,7 +150,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--start-timeout",
         type=positive_float,
         default=30.0,
-        help="seconds a new or restored match waits for every seat to join (default %(default)s)",
+        help="seconds a new or restored match waits for every seat to join before its "
+        "clocks run; a new match that no seat joined by then is aborted (default %(default)s)",
     )
     parser.add_argument(
         "--keepalive-seconds",

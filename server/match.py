@@ -77,6 +77,7 @@ class Match:
         self.result: arena_pb2.MatchResult | None = None
         self.end_reason = ""
         self.start_timeout = start_timeout
+        self.restored = False  # brought back from the store after a restart
         self.log = structlog.get_logger("sheepfold.match").bind(
             match_id=record.match_id, game=record.game
         )
@@ -133,6 +134,7 @@ class Match:
             limits=limits,
             metrics=metrics,
         )
+        match.restored = True
         match.replay(stored.moves)
         if stored.status != "running":
             match.status = Status.FINISHED if stored.status == "finished" else Status.ABORTED
@@ -198,7 +200,8 @@ class Match:
             async with asyncio.timeout(self.start_timeout):
                 await self._all_joined.wait()
         except TimeoutError:
-            if not resumed and not any(s.joined for s in self.seats):
+            # A restored match's seats joined before the restart, even with no move yet.
+            if not self.restored and not any(s.joined for s in self.seats):
                 await self._abandon(NOBODY_JOINED)
                 return
             missing = [s.index for s in self.seats if not (s.joined or s.disqualified)]
@@ -426,7 +429,9 @@ class Match:
         its share of the loop for minutes (a flood of matches nobody joins)."""
         self.end_reason = reason
         self.status = Status.ABORTED
-        self.result = arena_pb2.MatchResult(end_reason=reason)
+        self.result = arena_pb2.MatchResult(
+            end_reason=reason, seats=[seat.info() for seat in self.seats]
+        )
         self.metrics.match_ended("aborted")
         await self.store.finish_match(
             self.record.match_id, "aborted", self.result.SerializeToString(), reason
