@@ -382,11 +382,12 @@ def _percent(likelihood: float) -> str:
     """A bootstrap share as a whole percentage. Every resample agreeing is not
     certainty (a 10-0 record is 99.9% likely by the normal approximation), so
     the ends read "> 99%" and "< 1%", never "100%" or "0%"."""
-    if likelihood >= 0.995:
+    percent = round(100 * likelihood)
+    if percent >= 100:
         return "> 99%"
-    if likelihood < 0.005:
+    if percent <= 0:
         return "< 1%"
-    return f"{100 * likelihood:.0f}%"
+    return f"{percent}%"
 
 
 def _table_report(data: dict[str, Any], markdown: bool) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tournament.outcome import game_record
-from tournament.report import report
+from tournament.report import _percent, report
 from tournament.schedule import ScheduledGame, make_schedule
 from tournament.store import GameRecord, Store
 
@@ -150,3 +150,12 @@ def test_likelihood_of_superiority_never_reads_certain(tmp_path: Path) -> None:
     for style in ("text", "markdown"):
         line = next(line for line in report(db, style).splitlines() if " b " in f" {line} ")
         assert "> 99%" in line and "100%" not in line, line
+
+
+@pytest.mark.parametrize(
+    ("likelihood", "shown"),
+    [(0.0, "< 1%"), (0.005, "< 1%"), (0.006, "1%"), (0.5, "50%"), (0.994, "99%"), (1.0, "> 99%")],
+)
+def test_likelihood_of_superiority_reads_as_a_rounded_share(likelihood: float, shown: str) -> None:
+    """5 resamples of 1,000 (0.005) read "0%" at first: the ends go by the rounded figure."""
+    assert _percent(likelihood) == shown
