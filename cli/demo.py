@@ -7,11 +7,11 @@ robin between the built-in bots on every game, printing each table.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import time
 
 import games
 from cli.values import whole_number
+from clients.interrupts import run_interruptible
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from server.logs import configure_logging
@@ -57,7 +57,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     configure_logging("console", "warning")
-    asyncio.run(_demo(args.game or list(games.names()), args.games_per_pairing, args.seed))
+    run_interruptible(_demo(args.game or list(games.names()), args.games_per_pairing, args.seed))
     return 0
 
 

@@ -9,6 +9,8 @@ import sys
 from collections.abc import Sequence
 from types import FrameType
 
+from clients.interrupts import ignore_further_interrupts, interrupt
+
 # The command modules are imported in `build_parser`, not here: they pull in gRPC,
 # aiohttp and the games, and a Ctrl-C while they load must end quietly too.
 
@@ -77,6 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return code
     except KeyboardInterrupt:
+        ignore_further_interrupts()  # a second Ctrl-C would break into the exit
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
@@ -95,13 +98,8 @@ def interrupt_on_terminate() -> None:
 
 
 def _as_interrupt(signum: int, frame: FrameType | None) -> None:
-    """Hand the signal to whatever handles SIGINT now: Python's default (raise
-    KeyboardInterrupt) or asyncio.run's (cancel the main task, then raise it)."""
-    handler = signal.getsignal(signal.SIGINT)
-    if callable(handler):
-        handler(signal.SIGINT, frame)
-    else:  # SIGINT ignored (started in the background by a shell): stop all the same
-        raise KeyboardInterrupt
+    """Hand the signal to whatever handles Ctrl-C now (clients.interrupts)."""
+    interrupt(frame)
 
 
 def _version() -> str:

@@ -34,6 +34,7 @@ from cli.values import (
 )
 from clients.bots import BotSpecError, load_bot
 from clients.connect import Unreachable, reason
+from clients.interrupts import run_interruptible
 from clients.launch import (
     BotCommand,
     BotFailure,
@@ -264,7 +265,7 @@ def run_match(args: argparse.Namespace) -> int:
             )
 
     try:
-        outcome, crashed = asyncio.run(play_it())
+        outcome, crashed = run_interruptible(play_it())
     except SandboxUnavailable as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     except (SeatError, Unreachable) as error:
@@ -441,7 +442,7 @@ def run_bot(args: argparse.Namespace) -> int:
     credentials = client_credentials(args, "bot", args.server)
     try:
         bot = GuardedBot(_load_here(args.bot, args.seed), args.seat, args.bot)
-        result = asyncio.run(
+        result = run_interruptible(
             play(bot, args.server, args.match, args.token, args.seat, credentials=credentials)
         )
     except BotSpecError as error:
@@ -471,7 +472,7 @@ def _run_command_bot(args: argparse.Namespace) -> int:
     command = BotCommand(bot.argv, bot.folder, args.server, env, bot.sandbox)
     try:
         process = Launcher(socket).process(command)
-        asyncio.run(run_until_match_over(process, args.server, args.match, seat=args.seat))
+        run_interruptible(run_until_match_over(process, args.server, args.match, seat=args.seat))
     except SandboxUnavailable as error:
         raise SystemExit(f"sheepfold bot: {error}") from None
     except BotFailure as error:

@@ -14,6 +14,7 @@ from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, server_tls
 from cli.values import file_path, finite_float, port, whole_number
 from clients.connect import ServerTls
+from clients.interrupts import ignore_further_interrupts
 from server.metrics_http import MetricsPortError
 from tournament.botcheck import BotCheckError
 from tournament.config import (
@@ -498,6 +499,7 @@ def _stopped(args: argparse.Namespace, error: BaseException) -> int:
             print(f"sheepfold tournament: {args.config}: {problem}", file=sys.stderr)
         return 2
     if isinstance(error, KeyboardInterrupt):
+        ignore_further_interrupts()  # a second Ctrl-C would break into the exit
         print(
             "sheepfold tournament: interrupted; finished games are stored, "
             "run the same command again to resume",

@@ -32,6 +32,7 @@ from clients.connect import (
     open_channel,
     tls_credentials,
 )
+from clients.interrupts import run_interruptible
 from clients.launch import Launcher, SandboxUnavailable
 from clients.launch.sandbox import seen_by_every_bot
 from tournament.botcheck import check_bots
@@ -134,7 +135,7 @@ def run_tournament(
     if server is not None and "," in server:
         raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
     if server is not None:
-        return asyncio.run(
+        return run_interruptible(
             run_tournament_async(
                 config,
                 server,
@@ -159,7 +160,7 @@ def run_tournament(
                 server_socket=local.sockets,
             )
 
-    return asyncio.run(run_locally())
+    return run_interruptible(run_locally())
 
 
 @dataclass(frozen=True, slots=True)

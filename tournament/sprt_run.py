@@ -9,13 +9,13 @@ and a test already decided only prints its verdict.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from clients.connect import ServerTls
+from clients.interrupts import run_interruptible
 from tournament.botcheck import check_bots
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
 from tournament.outcome import solo_scores
@@ -247,7 +247,7 @@ def run_sprt(
     `tls`: how to reach a `server` that serves TLS."""
     db_path = database or resolve_path(config, config.database)
     if server is not None:
-        return asyncio.run(
+        return run_interruptible(
             run_sprt_async(config, server, db_path, on_status, progress, admin_token, tls=tls)
         )
 
@@ -263,4 +263,4 @@ def run_sprt(
                 server_socket=local.sockets,
             )
 
-    return asyncio.run(run_locally())
+    return run_interruptible(run_locally())

@@ -1,13 +1,22 @@
-"""Ctrl-C while `sheepfold` starts: one "interrupted" line and exit 130, never a
-KeyboardInterrupt traceback (the command modules, gRPC and aiohttp among them,
-once loaded before any handler, for about half a second)."""
+"""Ctrl-C: one "interrupted" line and exit 130, never a traceback nor a crash,
+and no bot program left running. While `sheepfold` starts (the command modules,
+gRPC and aiohttp among them, once loaded before any handler, for about half a
+second), and pressed again and again while a match or a tournament stops."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
+import signal
+import sqlite3
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 from tests.conftest import ROOT
+from tests.processes import processes
 
 # The console script's own two lines, after a finder that is "interrupted" when
 # gRPC is first imported: as a Ctrl-C that lands while the imports run.
@@ -41,3 +50,123 @@ def test_ctrl_c_while_the_command_loads_exits_130_quietly() -> None:
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 130
     assert done.stderr.strip() == "interrupted"
+
+
+# A command bot that never joins and ignores SIGTERM (tests/cli/bots).
+STUBBORN_BOT = Path(__file__).resolve().parent / "bots" / "stubborn_bot.py"
+# How often Ctrl-C is pressed again, until the command has ended.
+PRESS_EVERY_SECONDS = 0.005
+TOURNAMENT_INTERRUPTED = (
+    "sheepfold tournament: interrupted; finished games are stored, "
+    "run the same command again to resume"
+)
+
+
+def _bots(token: str) -> list[int]:
+    """The stubborn bot's processes (its sandbox's too) given `token` as argument;
+    not the command, which has it inside its --bots value."""
+    mark = f"{STUBBORN_BOT.name}\0{token}".encode()
+    return [pid for pid, _, cmdline in processes() if mark in cmdline]
+
+
+def _started(token: str, command: subprocess.Popen[str]) -> None:
+    """Wait until the stubborn bot runs (the command is playing)."""
+    deadline = time.monotonic() + 30
+    while not _bots(token):
+        assert command.poll() is None, command.communicate()[1]
+        assert time.monotonic() < deadline, "the bot did not start"
+        time.sleep(0.05)
+
+
+def _press_ctrl_c_until_it_ends(command: subprocess.Popen[str]) -> str:
+    """SIGINT again and again, as an impatient user presses Ctrl-C (and as
+    `timeout -s INT` sends two at once); returns stderr. A second one used to
+    break into the first one's cleanup (now and then a SIGSEGV) or the exit
+    (a traceback, or death by SIGINT)."""
+    deadline = time.monotonic() + 30
+    while command.poll() is None and time.monotonic() < deadline:
+        command.send_signal(signal.SIGINT)
+        time.sleep(PRESS_EVERY_SECONDS)
+    return command.communicate(timeout=30)[1]
+
+
+def _left_running(token: str) -> list[int]:
+    """The bot's processes still there after a few seconds' grace (a bot killed at
+    the very end may take a moment to go)."""
+    deadline = time.monotonic() + 5
+    while (left := _bots(token)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
+
+
+def _interrupted(argv: list[str], token: str) -> tuple[int, str]:
+    """Start `sheepfold ARGV`, wait for its stubborn bot (given `token`), press
+    Ctrl-C until it ends; (exit status, stderr). Fails if the bot is left."""
+    command = subprocess.Popen(
+        [sys.executable, "-m", "cli", *argv],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _started(token, command)
+        stderr = _press_ctrl_c_until_it_ends(command)
+        left = _left_running(token)
+        assert not left, f"bot processes left running: {left}\n{stderr}"
+        return command.returncode, stderr
+    finally:
+        if command.poll() is None:
+            command.kill()
+            command.communicate()
+        for pid in _bots(token):  # no stray bot for the next tests
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _stopped_once(status: int, stderr: str, last_line: str) -> None:
+    assert "Traceback" not in stderr, stderr
+    assert status == 130, stderr
+    assert stderr.strip().splitlines()[-1] == last_line
+
+
+def _match(folder: Path, *flags: str) -> list[str]:
+    """`sheepfold match` of a random bot against the stubborn bot, copied to `folder`."""
+    shutil.copy(STUBBORN_BOT, folder)
+    bots = f"random,cmd:{{python}} {STUBBORN_BOT.name} {folder}"
+    return ["match", "--game", "sheep-n-sheep", "--players", "2", *flags, "--bots", bots]
+
+
+def test_ctrl_c_again_and_again_stops_match_once_and_kills_its_bot(tmp_path: Path) -> None:
+    argv = _match(tmp_path, "--no-sandbox", "--bot-dir", str(tmp_path))
+    status, stderr = _interrupted(argv, str(tmp_path))
+    _stopped_once(status, stderr, "interrupted")
+
+
+def test_ctrl_c_again_and_again_stops_a_sandboxed_bots_match(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    argv = _match(tmp_path, "--bot-dir", str(tmp_path))
+    status, stderr = _interrupted(argv, str(tmp_path))
+    _stopped_once(status, stderr, "interrupted")
+
+
+def test_ctrl_c_again_and_again_stops_tournament_run_and_keeps_its_database(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    shutil.copy(STUBBORN_BOT, folder)
+    database = tmp_path / "cup.sqlite"
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        'game = "sheep-n-sheep"\nplayers = 2\ngames_per_pairing = 1\nconcurrency = 1\n'
+        f'database = "{database}"\n'
+        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
+        f'[[bots]]\nname = "stubborn"\ncommand = ["{{python}}", "{STUBBORN_BOT.name}", '
+        f'"{folder}"]\ncwd = "{folder}"\nsandbox = false\n'
+    )
+    status, stderr = _interrupted(["tournament", "run", str(config)], str(folder))
+    _stopped_once(status, stderr, TOURNAMENT_INTERRUPTED)
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)

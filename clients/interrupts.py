@@ -1,0 +1,115 @@
+"""Running a command's event loop so that Ctrl-C stops it once, in order.
+
+asyncio.run takes a first Ctrl-C by cancelling its main task, whose cleanup
+then kills the bot programs and stops the in-process server. A second one (a
+user pressing Ctrl-C twice; `timeout -s INT`, which signals the command and
+then its whole process group) made asyncio.run raise KeyboardInterrupt out of
+the loop and cancel every task left, gRPC's own too, while that cleanup
+awaited gRPC's server shutdown (a Cython coroutine): the interpreter then
+crashed now and then (SIGSEGV in a coroutine frame whose code was gone).
+
+`run_interruptible` takes the first SIGINT (or SIGTERM, SIGHUP: see
+`interrupt`) as asyncio.run does and ignores every later one until the process
+exits: the cleanup under way is short and bounded (the bots are killed, the
+server stops within its grace), and nothing interrupts it or the exit after it.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Coroutine
+from types import FrameType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import asyncio
+
+__all__ = ["ignore_further_interrupts", "interrupt", "run_interruptible"]
+
+T = TypeVar("T")
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class _FirstInterrupt:
+    """Cancels the main task at the first signal; the later ones are ignored."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task[Any] | None = None
+        self.received = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        ignore_further_interrupts()
+        self.received = True
+        task = self.task
+        if task is not None and not task.done():
+            task.cancel()
+            # Wakes the loop up if it waits in select() with a long timeout.
+            task.get_loop().call_soon_threadsafe(_nothing)
+
+
+_running: _FirstInterrupt | None = None
+
+
+def run_interruptible(main: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run(main), stopped once by Ctrl-C (see the module doc): raises
+    KeyboardInterrupt when it was interrupted, as asyncio.run does."""
+    global _running
+    if threading.current_thread() is not threading.main_thread():
+        return _run(main, _FirstInterrupt())  # only the main thread receives signals
+    first = _FirstInterrupt()
+    # An ignored SIGINT (a command started in the background) stays ignored.
+    takes_sigint = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if takes_sigint:
+        signal.signal(signal.SIGINT, first)
+    _running = first
+    try:
+        return _run(main, first)
+    finally:
+        _running = None
+        if takes_sigint and not first.received:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _run(main: Coroutine[Any, Any, T], first: _FirstInterrupt) -> T:
+    # Here, not at the top: cli.main imports this module before anything heavy,
+    # so that a Ctrl-C while the command loads ends quietly too.
+    import asyncio
+
+    with asyncio.Runner() as runner:
+        first.task = runner.get_loop().create_task(main)
+        try:
+            result = runner.get_loop().run_until_complete(first.task)
+        except (asyncio.CancelledError, Exception):
+            if first.received:  # whatever the cancellation made of it
+                raise KeyboardInterrupt from None
+            raise
+    if first.received:  # during the loop's shutdown, after the command was done
+        raise KeyboardInterrupt
+    return result
+
+
+def interrupt(frame: FrameType | None = None) -> None:
+    """Stop the command as Ctrl-C does (SIGTERM and SIGHUP do, see cli.main):
+    through `run_interruptible` when it runs, else through what handles SIGINT
+    (Python's default raises KeyboardInterrupt; asyncio.run cancels its main task)."""
+    if _running is not None:
+        _running(signal.SIGINT, frame)
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    else:  # SIGINT ignored (started in the background by a shell): stop all the same
+        raise KeyboardInterrupt
+
+
+def ignore_further_interrupts() -> None:
+    """The command is stopping: a later Ctrl-C (SIGTERM, SIGHUP) would only
+    interrupt its cleanup or its exit, so they are ignored from now on."""
+    if threading.current_thread() is threading.main_thread():
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, signal.SIG_IGN)
+
+
+def _nothing() -> None:
+    pass
