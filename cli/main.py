@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from types import FrameType
 
-from clients.interrupts import ignore_further_interrupts, interrupt
+from clients.interrupts import exit_when_interrupted, ignore_further_interrupts, interrupt
 
 # The command modules are imported in `build_parser`, not here: they pull in gRPC,
 # aiohttp and the games, and a Ctrl-C while they load must end quietly too.
@@ -63,6 +63,8 @@ def _innermost(
 
 def main(argv: Sequence[str] | None = None) -> int:
     raw = sys.argv[1:] if argv is None else argv
+    if argv is None:  # the program itself, not a caller in another program (a test)
+        exit_when_interrupted()
     if raw and raw[0] in QUIET_GRPC_COMMANDS:
         # gRPC's core writes INFO lines of its own to stderr (a failed TLS
         # handshake, say) around the one line these commands print for it.

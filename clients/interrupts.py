@@ -9,15 +9,22 @@ awaited gRPC's server shutdown (a Cython coroutine): the interpreter then
 crashed now and then (SIGSEGV in a coroutine frame whose code was gone).
 
 `run_interruptible` takes the first SIGINT (or SIGTERM, SIGHUP: see
-`interrupt`) as asyncio.run does and ignores every later one until the process
-exits: the cleanup under way is short and bounded (the bots are killed, the
-server stops within its grace), and nothing interrupts it or the exit after it.
+`interrupt`) as asyncio.run does and ignores the later ones: the cleanup under
+way (the bots are killed, the server stops within its grace) and the exit after
+it are not broken into. A command whose cleanup hangs all the same (a thread
+still building a bot) is ended at once FORCE_AFTER_SECONDS after the first
+signal, with `os._exit`: nothing unwinds, so nothing can crash. A program
+calling it as a library gets its own handlers back once the run is over.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
+import sys
 import threading
+import time
 from collections.abc import Coroutine
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -25,10 +32,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["ignore_further_interrupts", "interrupt", "run_interruptible"]
+__all__ = [
+    "exit_when_interrupted",
+    "ignore_further_interrupts",
+    "interrupt",
+    "run_interruptible",
+]
 
 T = TypeVar("T")
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# A command still stopping this long after Ctrl-C is ended at once (see the module doc).
+FORCE_AFTER_SECONDS = 30.0
 
 
 class _FirstInterrupt:
@@ -37,9 +51,10 @@ class _FirstInterrupt:
     def __init__(self) -> None:
         self.task: asyncio.Task[Any] | None = None
         self.received = False
+        self.saved: dict[int, Any] = {}  # the handlers the first signal replaced
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
-        ignore_further_interrupts()
+        self.saved = ignore_further_interrupts()
         self.received = True
         task = self.task
         if task is not None and not task.done():
@@ -49,6 +64,23 @@ class _FirstInterrupt:
 
 
 _running: _FirstInterrupt | None = None
+
+
+class _Process:
+    """What this process does once interrupted (signal handlers are the process's)."""
+
+    exits_when_interrupted = False
+    watched = False  # the watchdog of a process stopping has started
+
+
+_process = _Process()
+
+
+def exit_when_interrupted() -> None:
+    """This process ends once a run is interrupted (a command, not a library's
+    caller): the later signals stay ignored until it has exited, rather than
+    its own handlers coming back between the run and its exit."""
+    _process.exits_when_interrupted = True
 
 
 def run_interruptible(main: Coroutine[Any, Any, T]) -> T:
@@ -67,8 +99,11 @@ def run_interruptible(main: Coroutine[Any, Any, T]) -> T:
         return _run(main, first)
     finally:
         _running = None
-        if takes_sigint and not first.received:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+        if not (first.received and _process.exits_when_interrupted):
+            for signum, handler in first.saved.items():
+                signal.signal(signum, handler)
+            if takes_sigint:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _run(main: Coroutine[Any, Any, T], first: _FirstInterrupt) -> T:
@@ -78,6 +113,8 @@ def _run(main: Coroutine[Any, Any, T], first: _FirstInterrupt) -> T:
 
     with asyncio.Runner() as runner:
         first.task = runner.get_loop().create_task(main)
+        if first.received:  # a signal before the task existed
+            first.task.cancel()
         try:
             result = runner.get_loop().run_until_complete(first.task)
         except (asyncio.CancelledError, Exception):
@@ -103,12 +140,32 @@ def interrupt(frame: FrameType | None = None) -> None:
         raise KeyboardInterrupt
 
 
-def ignore_further_interrupts() -> None:
+def ignore_further_interrupts() -> dict[int, Any]:
     """The command is stopping: a later Ctrl-C (SIGTERM, SIGHUP) would only
-    interrupt its cleanup or its exit, so they are ignored from now on."""
-    if threading.current_thread() is threading.main_thread():
-        for signum in STOP_SIGNALS:
-            signal.signal(signum, signal.SIG_IGN)
+    interrupt its cleanup or its exit, so they are ignored from now on. In a
+    process that exits when interrupted, a watchdog then ends it at once if it
+    is still there FORCE_AFTER_SECONDS later (a cleanup that hangs). Returns the
+    handlers replaced (none off the main thread, which receives no signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    saved = {signum: signal.signal(signum, signal.SIG_IGN) for signum in STOP_SIGNALS}
+    if _process.exits_when_interrupted and not _process.watched:
+        _process.watched = True
+        threading.Thread(
+            target=_force_exit_later, args=(FORCE_AFTER_SECONDS,), name="interrupted", daemon=True
+        ).start()
+    return saved
+
+
+def _force_exit_later(seconds: float) -> None:
+    """Ends the process without unwinding anything (nothing can crash or hang)."""
+    time.sleep(seconds)
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(
+            f"interrupted: still stopping {seconds:g} s after Ctrl-C; stopping at once\n"
+        )
+        sys.stderr.flush()
+    os._exit(130)
 
 
 def _nothing() -> None:

@@ -29,6 +29,7 @@ from typing import Any
 from sheepfold.v1 import arena_pb2
 
 from clients.connect import ServerTls
+from clients.interrupts import run_interruptible
 from tournament.config import TournamentConfig, resolve_path
 from tournament.executors.ray_address import check_address
 from tournament.executors.ray_task import (
@@ -84,7 +85,7 @@ def run_on_ray(
     with _connected(settings, env):
         executor = RayExecutor(worker_config, settings, servers, admin_token or "", tls)
         executor.check_cluster()
-        return asyncio.run(
+        return run_interruptible(
             run_tournament_async(
                 config,
                 servers[0] if servers else "",
