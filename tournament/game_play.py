@@ -96,9 +96,8 @@ class GamePlayer:
         finally:
             await _stop_seats(seats.values(), [*tasks.values(), *stand_ins])
         if info is None:
-            created, info = await self._without_the_bots(
-                stub, request, scheduled, crashed, slow, log
-            )
+            created, info = await self._without_the_bots(stub, request, scheduled, slow, log)
+            log = log.bind(match_id=created.match_id)
         match_id = created.match_id
         result = info.result
         replay = await self._replay(stub, match_id, log)
@@ -125,17 +124,15 @@ class GamePlayer:
         stub: arena_pb2_grpc.ArenaStub,
         request: arena_pb2.CreateMatchRequest,
         scheduled: ScheduledGame,
-        crashed: dict[int, str],
         slow: dict[int, str],
         log: Any,
     ) -> tuple[arena_pb2.CreateMatchResponse, arena_pb2.MatchInfo]:
         """The server aborted the match unplayed: no bot joined within its start
-        timeout. Each bot that did not crash held it up and loses, as a seat left
-        to its clock would have; random stand-ins play the same deal in a new
-        match, so that the game has scores and a record."""
+        timeout. Each bot held it up and loses, as a seat left to its clock would
+        have; random stand-ins play the same deal in a new match, so that the
+        game has scores and a record."""
         for seat in range(len(scheduled.seats)):
-            if seat not in crashed:
-                slow[seat] = NEVER_JOINED
+            slow[seat] = NEVER_JOINED
         log.warning(
             "no bot joined before the server gave up on the match; random stand-ins "
             "play the game again, and the bots lose it",
@@ -236,6 +233,10 @@ class GamePlayer:
                 {seat.seat: seat.thinking_seconds for seat in info.seats},
             )
             self._check_server_counts(info)
+            if _nobody_joined(info) and tasks:
+                # Before the bots that just ended are looked at: one refused a late
+                # join to the aborted match, and never joined either.
+                raise NobodyJoined(match_id)
             finished = info.status == arena_pb2.MATCH_STATUS_FINISHED
             for seat in newly_done:
                 examined.add(seat)
@@ -256,8 +257,6 @@ class GamePlayer:
             if finished:
                 return info
             if info.status == arena_pb2.MATCH_STATUS_ABORTED:
-                if info.result.end_reason == NOBODY_JOINED and not stand_ins:
-                    raise NobodyJoined(match_id)
                 why = f": {info.result.end_reason}" if info.result.end_reason else ""
                 raise TimeoutError(f"match {match_id} was aborted by the server{why}")
             if time.monotonic() > deadline:
@@ -333,6 +332,11 @@ async def play_game(
     async with open_channel(address, tls_credentials(tls)) as channel:
         await ensure_reachable(channel, address)  # Unreachable in seconds, not per call
         return await player.play(arena_pb2_grpc.ArenaStub(channel), scheduled)
+
+
+def _nobody_joined(info: arena_pb2.MatchInfo) -> bool:
+    """The server aborted the match unplayed: no seat joined within its start timeout."""
+    return info.status == arena_pb2.MATCH_STATUS_ABORTED and info.result.end_reason == NOBODY_JOINED
 
 
 def _not_there(info: arena_pb2.MatchInfo) -> list[int]:

@@ -16,15 +16,17 @@ import hashlib
 import queue
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from clients.bots import load_bot
 from clients.connect import ServerTls, tls_credentials
 from clients.launch import BotCommand, BotFailure, Launcher
 from clients.sdk import Bot, DecisionView, play
 from tournament.config import BotSpec
+
+T = TypeVar("T")
 
 __all__ = ["CommandSeat", "InProcessSeat", "SeatFailure", "bot_folder", "bot_seed"]
 
@@ -37,6 +39,38 @@ def bot_seed(game_seed: int, seat: int, bot: str) -> int:
     """A bot's own seed for one game: stable, different per seat and bot."""
     digest = hashlib.blake2b(f"{game_seed}:{seat}:{bot}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") & (2**63 - 1)
+
+
+def _on_daemon_thread(function: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+    """`function(*args)` on a daemon thread of its own, not the loop's shared pool:
+    bots that hang while they are built must neither fill the pool (their
+    stand-ins are built there too) nor hold the process's exit until they end."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def failed(error: BaseException) -> None:
+        if not future.done():  # not cancelled meanwhile
+            future.set_exception(error)
+
+    def done(result: T) -> None:
+        if not future.done():
+            future.set_result(result)
+
+    def work() -> None:
+        try:
+            result = function(*args)
+        except BaseException as error:
+            _call_soon(loop, failed, error)
+        else:
+            _call_soon(loop, done, result)
+
+    threading.Thread(target=work, name="tournament-bot-load", daemon=True).start()
+    return future
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[[Any], None], arg: Any) -> None:
+    with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+        loop.call_soon_threadsafe(callback, arg)
 
 
 class _ThreadedBot:
@@ -111,7 +145,7 @@ class InProcessSeat:
         try:
             # Off the event loop: a bot that takes seconds to build (a model to load)
             # must not stall the runner, nor an in-process server on the same loop.
-            bot = await asyncio.to_thread(load_bot, self.spec, self.seed)
+            bot = await _on_daemon_thread(load_bot, self.spec, self.seed)
         except Exception as error:
             raise SeatFailure(f"cannot load bot {self.spec!r}: {error}") from error
         self._bot = _ThreadedBot(bot)

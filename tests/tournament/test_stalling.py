@@ -194,3 +194,25 @@ def test_bots_that_never_join_lose_the_game_the_server_gave_up_on(tmp_path: Path
     assert json.loads(game.details_json)["slow"] == {"0": NEVER_JOINED}
     assert record is not None and record.actions, "the stand-in played the deal"
     assert not any(action.forced for action in record.actions)
+
+
+@pytest.mark.e2e
+def test_bots_stuck_while_they_are_built_leave_room_for_their_stand_ins(tmp_path: Path) -> None:
+    """Eight bots stuck in their constructors once filled the loop's thread pool
+    (six threads here), where the stand-ins are built too: the last games were
+    aborted a second time and went uncounted. Bots are built on threads of
+    their own now."""
+    stuck = '[[bots]]\nname = "stuck"\nclass = "tournament_test_bots:SlowToBuildBot"\n'
+    path = tmp_path / "solo.toml"
+    path.write_text(
+        f'game = "stubborn-sheep"\nplayers = 1\npython_path = ["{HERE}"]\n'
+        f"games_per_pairing = 8\nconcurrency = 8\nbootstrap = 0\n{stuck}"
+    )
+    recorder = Recorder()
+    started = time.monotonic()
+    with InProcessServer(ServerConfig(start_timeout=1)) as server:
+        summary = run_tournament(
+            load_config(path), server.address, str(tmp_path / "t.sqlite"), progress=recorder
+        )
+    assert summary.played == summary.scheduled == 8 and summary.errors == 0, recorder.errors
+    assert time.monotonic() - started < 25, "it waited for the stuck constructors"

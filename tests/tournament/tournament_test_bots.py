@@ -71,3 +71,14 @@ class LateBot:
 
     def decide(self, decision: DecisionView) -> int:
         return self.rng.randrange(len(decision.actions))
+
+
+class SlowToBuildBot:
+    """Takes 30 s to build (a model that will not load): it never joins in time."""
+
+    def __init__(self, seed: int = 0) -> None:
+        time.sleep(30)
+        self.rng = random.Random(seed)
+
+    def decide(self, decision: DecisionView) -> int:
+        return self.rng.randrange(len(decision.actions))
