@@ -172,6 +172,11 @@ def test_a_cluster_that_wants_a_token_says_how_to_give_it(
     """`ray start --head` turns token authentication on; ray.init without the token
     retried for 20 s, printing a Ray log line a second."""
     monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    # Ray caches its authentication mode per process: a local ray.init earlier in
+    # the same test run turns it to "token". This machine sends none here.
+    monkeypatch.setattr(
+        ray_address, "probe_channel", lambda target: (grpc.insecure_channel(target), False)
+    )
     server = grpc.server(concurrent.futures.ThreadPoolExecutor(1), handlers=[_AskingForAToken()])
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
