@@ -85,9 +85,6 @@ class ReplayTurns:
         async with self._line.turn(client), self.turns:
             yield
 
-    def clients_waiting(self) -> int:
-        return self._line.clients_waiting()
-
 
 def replay_steps(game: Game, stored: StoredMatch, from_start: bool) -> Iterator[list[WatchMessage]]:
     """A match as a spectator sees it, rebuilt from its seed a few moves at a
