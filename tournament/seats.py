@@ -18,15 +18,13 @@ import sys
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from clients.bots import load_bot
 from clients.connect import ServerTls, tls_credentials
 from clients.launch import BotCommand, BotFailure, Launcher
 from clients.sdk import Bot, DecisionView, play
 from tournament.config import BotSpec
-
-T = TypeVar("T")
 
 __all__ = ["CommandSeat", "InProcessSeat", "SeatFailure", "bot_folder", "bot_seed"]
 
@@ -41,51 +39,25 @@ def bot_seed(game_seed: int, seat: int, bot: str) -> int:
     return int.from_bytes(digest, "big") & (2**63 - 1)
 
 
-def _on_daemon_thread(function: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-    """`function(*args)` on a daemon thread of its own, not the loop's shared pool:
-    bots that hang while they are built must neither fill the pool (their
-    stand-ins are built there too) nor hold the process's exit until they end."""
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[T] = loop.create_future()
-
-    def failed(error: BaseException) -> None:
-        if not future.done():  # not cancelled meanwhile
-            future.set_exception(error)
-
-    def done(result: T) -> None:
-        if not future.done():
-            future.set_result(result)
-
-    def work() -> None:
-        try:
-            result = function(*args)
-        except BaseException as error:
-            _call_soon(loop, failed, error)
-        else:
-            _call_soon(loop, done, result)
-
-    threading.Thread(target=work, name="tournament-bot-load", daemon=True).start()
-    return future
-
-
-def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[[Any], None], arg: Any) -> None:
-    with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
-        loop.call_soon_threadsafe(callback, arg)
-
-
 class _ThreadedBot:
-    """Runs a bot's `decide` on one daemon worker thread; the SDK awaits the answer."""
+    """Builds a bot and then runs its `decide`, on one daemon worker thread of its
+    own; the SDK awaits the answers. Not the loop's shared pool: bots that hang
+    while they are built must neither fill it (their stand-ins are built too)
+    nor hold the process's exit until they end."""
 
-    def __init__(self, bot: Bot) -> None:
-        self._bot = bot
-        self._jobs: queue.SimpleQueue[tuple[Any, asyncio.Future[int]] | None] = queue.SimpleQueue()
+    def __init__(self) -> None:
+        self._bot: Bot | None = None
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.Future[Any]] | None] = (
+            queue.SimpleQueue()
+        )
         self._thread = threading.Thread(target=self._work, name="tournament-bot", daemon=True)
         self._thread.start()
 
+    def build(self, spec: str, seed: int) -> asyncio.Future[None]:
+        return self._submit(lambda: self._built(load_bot(spec, seed)))
+
     def decide(self, decision: DecisionView) -> asyncio.Future[int]:
-        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._jobs.put((decision, future))
-        return future
+        return self._submit(lambda: self._decided(decision))
 
     def on_event(self, event: Any) -> None:
         handler = getattr(self._bot, "on_event", None)
@@ -95,23 +67,36 @@ class _ThreadedBot:
     def close(self) -> None:
         self._jobs.put(None)
 
+    def _submit(self, call: Callable[[], Any]) -> asyncio.Future[Any]:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._jobs.put((call, future))
+        return future
+
+    def _built(self, bot: Bot) -> None:
+        self._bot = bot
+
+    def _decided(self, decision: DecisionView) -> int:
+        assert self._bot is not None  # decisions come after the build
+        choice = self._bot.decide(decision)
+        if asyncio.iscoroutine(choice):
+            choice = asyncio.run(choice)
+        return choice
+
     def _work(self) -> None:
         while (job := self._jobs.get()) is not None:
-            decision, future = job
+            call, future = job
             loop = future.get_loop()
             try:
-                choice = self._bot.decide(decision)
-                if asyncio.iscoroutine(choice):
-                    choice = asyncio.run(choice)
+                value = call()
             except BaseException as error:
                 outcome: tuple[str, Any] = ("error", error)
             else:
-                outcome = ("ok", choice)
+                outcome = ("ok", value)
             with contextlib.suppress(RuntimeError):  # the runner's loop has closed
                 loop.call_soon_threadsafe(_settle, future, outcome)
 
 
-def _settle(future: asyncio.Future[int], outcome: tuple[str, Any]) -> None:
+def _settle(future: asyncio.Future[Any], outcome: tuple[str, Any]) -> None:
     if future.done():
         return
     kind, value = outcome
@@ -142,27 +127,28 @@ class InProcessSeat:
         self._bot: _ThreadedBot | None = None
 
     async def run(self) -> None:
+        # Built off the event loop: a bot that takes seconds to build (a model to
+        # load) must not stall the runner, nor an in-process server on the same loop.
+        bot = self._bot = _ThreadedBot()
         try:
-            # Off the event loop: a bot that takes seconds to build (a model to load)
-            # must not stall the runner, nor an in-process server on the same loop.
-            bot = await _on_daemon_thread(load_bot, self.spec, self.seed)
-        except Exception as error:
-            raise SeatFailure(f"cannot load bot {self.spec!r}: {error}") from error
-        self._bot = _ThreadedBot(bot)
-        try:
-            await play(
-                self._bot,
-                self.address,
-                self.match_id,
-                self.token,
-                credentials=tls_credentials(self.tls),
-            )
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:
-            raise SeatFailure(f"{type(error).__name__}: {error}") from error
+            try:
+                await bot.build(self.spec, self.seed)
+            except Exception as error:
+                raise SeatFailure(f"cannot load bot {self.spec!r}: {error}") from error
+            try:
+                await play(
+                    bot,
+                    self.address,
+                    self.match_id,
+                    self.token,
+                    credentials=tls_credentials(self.tls),
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                raise SeatFailure(f"{type(error).__name__}: {error}") from error
         finally:
-            self._bot.close()
+            bot.close()
 
     async def kill(self) -> None:
         if self._bot is not None:
