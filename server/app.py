@@ -22,6 +22,7 @@ from sheepfold.v1 import arena_pb2_grpc
 
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
+from server.fairness import FairQueue
 from server.files import UnusablePem, read_pem
 from server.health import Health
 from server.loop_watch import LoopWatch
@@ -265,8 +266,9 @@ class SheepfoldServer:
         )
         self.health = Health()
         self.stalls = StalledWrites(config.write_stall_seconds)
-        # Every spectator's replay takes its steps in turns (server/spectators.py).
-        self.replay_turns = asyncio.Semaphore(1)
+        # Every spectator's replay takes its steps in turns, one at a time, handed
+        # round the clients (server/spectators.py, server/fairness.py).
+        self.replay_turns = FairQueue(1)
         self.port = 0
         self.listening: list[str] = []
         self.metrics_port: int | None = None

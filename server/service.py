@@ -18,7 +18,7 @@ import games
 from games.errors import InvalidOptions, RulesChanged
 from server import convert
 from server.decoding import Undecodable
-from server.fairness import serving
+from server.fairness import FairQueue, serving
 from server.logs import Counts, worth_logging
 from server.match import Match, Status
 from server.peers import PendingJoins, peer_address
@@ -33,7 +33,7 @@ from server.records import (
 )
 from server.registry import REBUILD_ERRORS, LimitReached, MatchRegistry
 from server.seats import JoinError, SeatStream, token_owner
-from server.spectators import ReplayTurns, replay_for_spectator, spectate
+from server.spectators import replay_for_spectator, spectate
 from server.stalls import StalledWrites
 from server.status import abort
 from server.storage import StoreRefused, StoreUnavailable
@@ -63,7 +63,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         max_pending_joins: int = 100,
         max_pending_joins_total: int = 2_000,
         stalls: StalledWrites | None = None,
-        replay_turns: ReplayTurns | asyncio.Semaphore | None = None,
+        replay_turns: FairQueue | None = None,
     ) -> None:
         self.registry = registry
         self.stalls = stalls or StalledWrites(DEFAULT_WRITE_STALL_SECONDS)
@@ -75,9 +75,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self._refusals = Counts()  # refused joins and watches, per match
         # Matches are replayed for their watchers one step at a time, in turns
         # that go round the clients (server/fairness.py).
-        self._replay_turns = (
-            replay_turns if isinstance(replay_turns, ReplayTurns) else ReplayTurns(replay_turns)
-        )
+        self._replay_turns = replay_turns or FairQueue(1)
         self.admin_token = admin_token or None
         self.private_replays = private_replays
         self.default_clock = default_clock or ClockConfig()

@@ -10,7 +10,7 @@ buffer). A watcher that asks for the whole match gets the moves before the log
 begins replayed for it a few at a time, paced like a finished match's replay:
 rebuilt at once, a long match's history would hold up every live match on the
 server for tens of milliseconds, for anyone who opens a Watch. The replays
-take their steps in turns that go round the clients (`ReplayTurns`), so one
+take their steps in turns that go round the clients (a `FairQueue` of one slot), so one
 client's many replays wait behind each other, not ahead of another's. A
 watcher that falls more than `lag_limit` messages behind the live match
 (history it asked for not counted) is dropped with RESOURCE_EXHAUSTED; the
@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from contextlib import asynccontextmanager
 
 import grpc
 import structlog
@@ -30,7 +29,7 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Codec, Event, Game, State
 from server import convert
-from server.fairness import Client, FairQueue
+from server.fairness import FairQueue
 from server.logs import worth_logging
 from server.records import MatchRecord, RecordedMove, StoredMatch, stored_result
 from server.status import abort
@@ -70,22 +69,6 @@ MOVES_PER_STEP_UNSEEN = 64
 REPLAY_PAUSE = 3.0
 
 
-class ReplayTurns:
-    """The server's one replay turn (`turns`: one step of one replay at a time),
-    handed round the clients: a client with 200 replays waiting gets one step
-    in each round, as does a client with one (server/fairness.py)."""
-
-    def __init__(self, turns: asyncio.Semaphore | None = None) -> None:
-        self.turns = turns or asyncio.Semaphore(1)
-        self._line = FairQueue(1)
-
-    @asynccontextmanager
-    async def turn(self, client: Client | None = None) -> AsyncIterator[None]:
-        """The turn, for the block (for the client the current call serves, by default)."""
-        async with self._line.turn(client), self.turns:
-            yield
-
-
 def replay_steps(game: Game, stored: StoredMatch, from_start: bool) -> Iterator[list[WatchMessage]]:
     """A match as a spectator sees it, rebuilt from its seed a few moves at a
     time: from the start, the first snapshot, then each move's public events and
@@ -121,7 +104,7 @@ async def replay_for_spectator(
     game: Game,
     stored: StoredMatch,
     from_start: bool,
-    turns: ReplayTurns | asyncio.Semaphore,
+    turns: FairQueue,
     context: grpc.aio.ServicerContext,
     closing: Callable[[], str | None] = lambda: None,
     cut_off: Callable[[], bool] = lambda: False,
@@ -143,8 +126,6 @@ async def replay_for_spectator(
     one step, never a turn.
     """
     steps = replay_steps(game, stored, from_start)
-    if not isinstance(turns, ReplayTurns):
-        turns = ReplayTurns(turns)
     while True:
         async with turns.turn():
             started = time.perf_counter()
@@ -166,7 +147,7 @@ async def spectate(
     game: Game,
     record: MatchRecord,
     moves: Sequence[RecordedMove],
-    turns: ReplayTurns | asyncio.Semaphore,
+    turns: FairQueue,
     context: grpc.aio.ServicerContext,
     closing: Callable[[], str | None] = lambda: None,
 ) -> AsyncIterator[WatchMessage]:

@@ -24,6 +24,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.matchplay import create_match
 from clients.sdk import play
 from server.app import ServerConfig
+from server.fairness import FairQueue
 from server.inprocess import InProcessServer
 from server.spectators import MOVES_PER_STEP
 from server.sqlite_store import SqliteStore
@@ -244,7 +245,7 @@ def _stopped_by_the_end(server: InProcessServer) -> Iterator[Callable[[], None]]
             stopping.join(60)
 
 
-async def _release(turns: asyncio.Semaphore) -> None:
+async def _release(turns: FairQueue) -> None:
     turns.release()
 
 

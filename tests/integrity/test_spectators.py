@@ -20,6 +20,7 @@ import games
 from clients.sdk import play
 from server import convert
 from server.app import ServerConfig
+from server.fairness import FairQueue
 from server.inprocess import InProcessServer
 from server.match import Match
 from server.seats import MatchLimits, SeatStream
@@ -299,7 +300,7 @@ class _NoAbort:
 async def _spectated(
     match: Match,
     watcher: Watcher,
-    turns: asyncio.Semaphore,
+    turns: FairQueue,
     into: list[arena_pb2.WatchResponse] | None = None,
 ) -> list[arena_pb2.WatchResponse]:
     """Everything `watcher` is sent, appended to `into` as it comes."""
@@ -356,7 +357,7 @@ def test_a_live_watcher_starts_at_the_snapshot_and_a_later_one_still_gets_the_wh
             ),
             20,
         )
-        turns = asyncio.Semaphore(1)
+        turns = FairQueue(1)
         seen = [await _spectated(match, watcher, turns) for watcher, _ in watchers]
         return match, seen, watchers[0][1], unread_at_join
 
@@ -402,7 +403,7 @@ def test_a_whole_match_watcher_of_a_live_match_waits_its_turn_and_is_not_dropped
             match.join(seat, stream)
         keeper = match.watch(from_start=False)  # the log begins at move 0
         match.start()
-        turns = asyncio.Semaphore(1)
+        turns = FairQueue(1)
         await turns.acquire()  # every replay's turn is taken
         watchers: list[Watcher] = []
         readers: list[asyncio.Task[list[arena_pb2.WatchResponse]]] = []
