@@ -391,16 +391,11 @@ class Match:
         result = self.state.result()
         ranks = ranks_with_disqualified_last(result.ranks, [s.disqualified for s in self.seats])
         engine_result = type(result)(result.scores, ranks, result.details)
-        self.result = convert.match_result(
-            engine_result, [seat.info() for seat in self.seats], reason
-        )
-        self.end_reason = reason
-        self.status = Status.FINISHED
-        self.metrics.match_ended(
-            "disqualification" if any(s.disqualified for s in self.seats) else "completed"
-        )
-        await self.store.finish_match(
-            self.record.match_id, "finished", self.result.SerializeToString(), reason
+        outcome = "disqualification" if any(s.disqualified for s in self.seats) else "completed"
+        await self._end(
+            Status.FINISHED,
+            convert.match_result(engine_result, [seat.info() for seat in self.seats], reason),
+            outcome,
         )
         self.log.info(
             "match finished",
@@ -427,18 +422,20 @@ class Match:
         """End a match nobody plays, without a result: played out by its clocks it
         would only be the server's own random moves, costing every live match
         its share of the loop for minutes (a flood of matches nobody joins)."""
-        self.end_reason = reason
-        self.status = Status.ABORTED
-        self.result = arena_pb2.MatchResult(
-            end_reason=reason, seats=[seat.info() for seat in self.seats]
-        )
-        self.metrics.match_ended("aborted")
-        await self.store.finish_match(
-            self.record.match_id, "aborted", self.result.SerializeToString(), reason
-        )
+        result = arena_pb2.MatchResult(end_reason=reason, seats=[s.info() for s in self.seats])
+        await self._end(Status.ABORTED, result, "aborted")
         self.log.warning("match abandoned", reason=reason)
         self.spectators.finished(self.result)
         self._finished.set()
+
+    async def _end(self, status: Status, result: arena_pb2.MatchResult, outcome: str) -> None:
+        """How the match ended, kept here, counted, and written to the store."""
+        self.result, self.status, self.end_reason = result, status, result.end_reason
+        self.metrics.match_ended(outcome)
+        stored = "finished" if status is Status.FINISHED else "aborted"
+        await self.store.finish_match(
+            self.record.match_id, stored, result.SerializeToString(), result.end_reason
+        )
 
     # ------------------------------------------------------------ seats
 
