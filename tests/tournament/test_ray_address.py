@@ -10,6 +10,7 @@ server here listens on 127.0.0.1 only.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import http.server
 import socket
 import subprocess
@@ -138,15 +139,22 @@ def test_a_port_that_never_answers_is_refused_after_the_probe(
     assert time.monotonic() - started < FAST
 
 
-def test_a_ray_client_address_is_probed_as_ray_client(tmp_path: Path) -> None:
-    """`ray://HOST:PORT` is Ray Client's server, whose default port differs."""
-    server = grpc.server(concurrent.futures.ThreadPoolExecutor(1))  # no service at all
+@contextlib.contextmanager
+def _grpc_server(*handlers: grpc.GenericRpcHandler) -> Iterator[int]:
+    """A gRPC server on 127.0.0.1 answering with `handlers` only; its port."""
+    server = grpc.server(concurrent.futures.ThreadPoolExecutor(1), handlers=handlers)
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     try:
-        error = _run_on(f"ray://127.0.0.1:{port}", tmp_path)
+        yield port
     finally:
         server.stop(None)
+
+
+def test_a_ray_client_address_is_probed_as_ray_client(tmp_path: Path) -> None:
+    """`ray://HOST:PORT` is Ray Client's server, whose default port differs."""
+    with _grpc_server() as port:  # no service at all
+        error = _run_on(f"ray://127.0.0.1:{port}", tmp_path)
     assert "a gRPC server without Ray Client's service" in str(error)
     assert "Ray Client port is 10001" in str(error)
 
@@ -177,13 +185,8 @@ def test_a_cluster_that_wants_a_token_says_how_to_give_it(
     monkeypatch.setattr(
         ray_address, "probe_channel", lambda target: (grpc.insecure_channel(target), False)
     )
-    server = grpc.server(concurrent.futures.ThreadPoolExecutor(1), handlers=[_AskingForAToken()])
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    try:
+    with _grpc_server(_AskingForAToken()) as port:
         error = _run_on(f"127.0.0.1:{port}", tmp_path)
-    finally:
-        server.stop(None)
     assert str(error).startswith(
         f"cannot join a Ray cluster: 127.0.0.1:{port} is a Ray cluster that wants its "
         "authentication token"

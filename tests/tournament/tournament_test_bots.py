@@ -65,20 +65,17 @@ class StallingBot:
 class LateBot:
     """A random bot that takes 3 s to start (loading a model, say) before it joins."""
 
+    build_seconds = 3.0
+
     def __init__(self, seed: int = 0) -> None:
-        time.sleep(3)
+        time.sleep(self.build_seconds)
         self.rng = random.Random(seed)
 
     def decide(self, decision: DecisionView) -> int:
         return self.rng.randrange(len(decision.actions))
 
 
-class SlowToBuildBot:
+class SlowToBuildBot(LateBot):
     """Takes 30 s to build (a model that will not load): it never joins in time."""
 
-    def __init__(self, seed: int = 0) -> None:
-        time.sleep(30)
-        self.rng = random.Random(seed)
-
-    def decide(self, decision: DecisionView) -> int:
-        return self.rng.randrange(len(decision.actions))
+    build_seconds = 30.0
