@@ -34,6 +34,7 @@ from server.seats import (
     expire,
     refusal,
     token_owner,
+    why_over,
 )
 from server.spectators import Spectators, Watcher, public_messages, snapshot
 from server.storage import StoreWorker, match_writer
@@ -447,12 +448,9 @@ class Match:
         """Attach a Play stream to a seat, replacing any older one. With
         `events_in_decisions` the seat's events wait for its next decision and
         go inside it (or go before the result) instead of one message each."""
-        if self.status is Status.ABORTED:
-            raise JoinError(
-                grpc.StatusCode.FAILED_PRECONDITION, f"the match was aborted: {self.end_reason}"
-            )
         if self.over:
-            raise JoinError(grpc.StatusCode.FAILED_PRECONDITION, "the match is over")
+            why = why_over(self.status is Status.ABORTED, self.end_reason)
+            raise JoinError(grpc.StatusCode.FAILED_PRECONDITION, why)
         seat = self.seats[seat_index]
         if seat.joined:
             self.metrics.reconnected()

@@ -138,6 +138,13 @@ def token_owner(token_hashes: Sequence[str], seat: int | None, token: str) -> in
     return owner
 
 
+def why_over(aborted: bool, end_reason: str) -> str:
+    """What a seat joining a match that is over is told (FAILED_PRECONDITION)."""
+    if aborted and end_reason:
+        return f"the match was aborted: {end_reason}"
+    return "the match is over"
+
+
 def refusal(
     pending: PendingDecision | None,
     over: bool,

@@ -28,11 +28,10 @@ from server.records import (
     MIN_DECISION_SECONDS,
     ClockConfig,
     DamagedRecord,
-    MatchSummary,
     StoredMatch,
 )
 from server.registry import REBUILD_ERRORS, LimitReached, MatchRegistry
-from server.seats import JoinError, SeatStream, token_owner
+from server.seats import JoinError, SeatStream, token_owner, why_over
 from server.spectators import replay_for_spectator, spectate
 from server.stalls import StalledWrites
 from server.status import abort
@@ -462,15 +461,12 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         except JoinError as error:
             code, reason = error.code, error.message
         else:
-            code, reason = grpc.StatusCode.FAILED_PRECONDITION, _over(summary)
+            code, reason = (
+                grpc.StatusCode.FAILED_PRECONDITION,
+                why_over(summary.status == "aborted", summary.end_reason),
+            )
         self._log_refusal("join refused", match_id, summary.record.game, code.name, reason)
         await abort(context, code, reason)
-
-
-def _over(summary: MatchSummary) -> str:
-    if summary.status == "aborted" and summary.end_reason:
-        return f"the match was aborted: {summary.end_reason}"
-    return "the match is over"
 
 
 @contextlib.asynccontextmanager
