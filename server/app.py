@@ -273,6 +273,7 @@ class SheepfoldServer:
         self.listening: list[str] = []
         self.metrics_port: int | None = None
         self.log = structlog.get_logger("sheepfold.server")
+        self.arena: ArenaService | None = None  # the Arena service, once started
         self._server: grpc.aio.Server | None = None
         self._metrics_http: MetricsEndpoint | None = None
         self._loop_watch = LoopWatch(self.metrics.loop_lagged)
@@ -314,20 +315,18 @@ class SheepfoldServer:
                 UnexpectedErrorsAreInternal({PLAY_METHOD}),
             ],
         )
-        arena_pb2_grpc.add_ArenaServicer_to_server(
-            ArenaService(
-                self.registry,
-                admin_token=self.config.admin_token,
-                private_replays=self.config.private_replays,
-                default_clock=self.config.default_clock,
-                join_timeout=self.config.join_timeout,
-                max_pending_joins=self.config.max_pending_joins_per_address,
-                max_pending_joins_total=self.config.max_pending_joins,
-                stalls=self.stalls,
-                replay_turns=self.replay_turns,
-            ),
-            server,
+        self.arena = ArenaService(
+            self.registry,
+            admin_token=self.config.admin_token,
+            private_replays=self.config.private_replays,
+            default_clock=self.config.default_clock,
+            join_timeout=self.config.join_timeout,
+            max_pending_joins=self.config.max_pending_joins_per_address,
+            max_pending_joins_total=self.config.max_pending_joins,
+            stalls=self.stalls,
+            replay_turns=self.replay_turns,
         )
+        arena_pb2_grpc.add_ArenaServicer_to_server(self.arena, server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
         reflection.enable_server_reflection(
             (

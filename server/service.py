@@ -425,6 +425,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 grpc.StatusCode.INVALID_ARGUMENT,
                 "the first message on Play must be a join",
             )
+        if self.registry.closing is not None:
+            # The matches are suspended, to be restored by the next server: a
+            # join now would be handed a decision that can no longer be answered.
+            await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.closing)
         join = first.join
         named = join.seat if join.HasField("seat") else None
         match = self.registry.hosted(join.match_id)

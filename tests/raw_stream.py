@@ -13,10 +13,10 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 class RawSeat:
     """A hand-driven Play stream (sync gRPC), to send exactly what a test wants."""
 
-    def __init__(self, stub: arena_pb2_grpc.ArenaStub) -> None:
+    def __init__(self, stub: arena_pb2_grpc.ArenaStub, timeout: float = 120) -> None:
         self._requests: queue.Queue[arena_pb2.PlayRequest | None] = queue.Queue()
         # Bounded: a stream that never ends fails the test instead of hanging it.
-        self.responses = stub.Play(self._iterate(), timeout=120)
+        self.responses = stub.Play(self._iterate(), timeout=timeout)
 
     def _iterate(self) -> Iterator[arena_pb2.PlayRequest]:
         while (item := self._requests.get()) is not None:

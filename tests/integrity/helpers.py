@@ -5,10 +5,12 @@ engine replay of the recorded actions."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -17,6 +19,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 import games
 from clients.sdk import DecisionView
 from server import convert
+from server.inprocess import InProcessServer
 from server.match import Match
 from server.records import ClockConfig, MatchRecord
 from server.seats import MatchLimits
@@ -237,3 +240,24 @@ def log_entries(lines: Sequence[str]) -> list[Mapping[str, object]]:
         except json.JSONDecodeError:
             continue
     return entries
+
+
+@contextlib.contextmanager
+def stopped_by_the_end(server: InProcessServer) -> Iterator[Callable[[], None]]:
+    """`stop()` starts the server's shutdown beside the test and returns once
+    the server is closing; the shutdown is done by the end of the block either
+    way."""
+    stopping = threading.Thread(target=server.stop)
+
+    def stop() -> None:
+        stopping.start()
+        while server.server.registry.closing is None:
+            time.sleep(0.001)
+
+    try:
+        yield stop
+    finally:
+        if stopping.ident is None:
+            server.stop()
+        else:
+            stopping.join(60)

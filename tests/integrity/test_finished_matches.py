@@ -9,11 +9,8 @@ reason, and its watchers get every move up to the damage before a DATA_LOSS."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import grpc
@@ -34,6 +31,7 @@ from tests.integrity.helpers import (
     case_ids,
     expected_watch_stream,
     game_cases,
+    stopped_by_the_end,
 )
 
 pytestmark = pytest.mark.e2e
@@ -176,7 +174,7 @@ def test_a_watcher_of_a_stored_match_is_told_when_the_server_shuts_down(tmp_path
     match_id, _ = _played(db, Case("stubborn-sheep", 5, {}), seed=4)
     server = InProcessServer(ServerConfig(shutdown_grace=30), SqliteStore(db))
     server.start()
-    with _stopped_by_the_end(server) as stop, grpc.insecure_channel(server.address) as channel:
+    with stopped_by_the_end(server) as stop, grpc.insecure_channel(server.address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
         request = arena_pb2.WatchRequest(match_id=match_id, from_start=True)
         stream = stub.Watch(request, timeout=60)
@@ -197,7 +195,7 @@ def test_a_whole_match_watcher_of_a_match_kept_for_its_watchers_is_told_at_shutd
     server = InProcessServer(ServerConfig(shutdown_grace=30))
     server.start()
     turns = server.server.replay_turns
-    with _stopped_by_the_end(server) as stop, grpc.insecure_channel(server.address) as channel:
+    with stopped_by_the_end(server) as stop, grpc.insecure_channel(server.address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
         created = stub.CreateMatch(
             arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2, seed=8)
@@ -222,27 +220,6 @@ def test_a_whole_match_watcher_of_a_match_kept_for_its_watchers_is_told_at_shutd
         keeper.cancel()
     assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
     assert ended.value.details() == "in-process server closing"
-
-
-@contextlib.contextmanager
-def _stopped_by_the_end(server: InProcessServer) -> Iterator[Callable[[], None]]:
-    """`stop()` starts the server's shutdown beside the test and returns once
-    the server is closing; the shutdown is done by the end of the block either
-    way."""
-    stopping = threading.Thread(target=server.stop)
-
-    def stop() -> None:
-        stopping.start()
-        while server.server.registry.closing is None:
-            time.sleep(0.001)
-
-    try:
-        yield stop
-    finally:
-        if stopping.ident is None:
-            server.stop()
-        else:
-            stopping.join(60)
 
 
 async def _release(turns: FairQueue) -> None:
