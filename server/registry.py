@@ -64,6 +64,9 @@ class MatchRegistry:
         self.accepting = True
         self.closing: str | None = None  # why the server is shutting down, once it is
         self._matches: dict[str, Match] = {}
+        # Unfinished matches restore could not bring back: not hosted, and not
+        # over in the store, so without this they would read as no match at all.
+        self._unrestorable: dict[str, DamagedRecord] = {}
         self._creating = 0
         self._log = structlog.get_logger("sheepfold.registry")
         metrics.watch_live(self.live_view, games.names)
@@ -138,13 +141,16 @@ class MatchRegistry:
             if isinstance(stored, DamagedRecord):
                 # Left as it is, for whoever mends the database; the rest go on.
                 self._log.error("cannot restore match", match_id=stored.match_id, error=str(stored))
+                self._unrestorable[stored.match_id] = stored
                 continue
             try:
                 match = self._rebuild(stored)
             except RulesChanged as error:
                 # Resuming it would play a different game: it ends here, saying why.
                 reason = f"not restored: {error}"
-                result = arena_pb2.MatchResult(end_reason=reason)
+                # Its seats' states died with the old server; which seats it had did not.
+                seats = [arena_pb2.SeatInfo(seat=i) for i in range(stored.record.players)]
+                result = arena_pb2.MatchResult(end_reason=reason, seats=seats)
                 self.store.store.finish_match(
                     stored.record.match_id, "aborted", result.SerializeToString(), reason
                 )
@@ -153,9 +159,10 @@ class MatchRegistry:
                 )
                 continue
             except REBUILD_ERRORS as error:
-                self._log.error(
-                    "cannot restore match", match_id=stored.record.match_id, error=str(error)
-                )
+                match_id = stored.record.match_id
+                self._log.error("cannot restore match", match_id=match_id, error=str(error))
+                damage = DamagedRecord(match_id, f"it cannot be restored: {error}")
+                self._unrestorable[match_id] = damage
                 continue
             self._host(match)
             match.log.info("match restored", moves=len(stored.moves))
@@ -192,10 +199,11 @@ class MatchRegistry:
     async def finished(self, match_id: str) -> StoredMatch | None:
         """A finished (or aborted) match this server no longer hosts, as stored:
         its moves are read on a reader thread and never replayed here. None for
-        a match the store does not have, or an unfinished one it could not
-        restore (which is not served)."""
+        a match the store does not have; DamagedRecord for an unfinished one
+        restore could not bring back."""
         if not _could_be_a_match_id(match_id):
             return None
+        self._check_restored(match_id)
         stored = await self.store.load(match_id)
         return None if stored is None or stored.status == "running" else stored
 
@@ -203,8 +211,15 @@ class MatchRegistry:
         """The same as `finished`, without the moves."""
         if not _could_be_a_match_id(match_id):
             return None
+        self._check_restored(match_id)
         summary = await self.store.summary(match_id)
         return None if summary is None or summary.status == "running" else summary
+
+    def _check_restored(self, match_id: str) -> None:
+        """DamagedRecord for an unfinished match restore could not bring back."""
+        damage = self._unrestorable.get(match_id)
+        if damage is not None:
+            raise damage
 
     async def info(self, match_id: str) -> arena_pb2.MatchInfo | None:
         match = self._matches.get(match_id)
@@ -218,6 +233,7 @@ class MatchRegistry:
         match = self._matches.get(match_id)
         if match is not None or not _could_be_a_match_id(match_id):
             return match
+        self._check_restored(match_id)
 
         def build() -> arena_pb2.Replay | None:
             stored = self.store.store.load(match_id)

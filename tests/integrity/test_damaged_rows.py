@@ -15,8 +15,9 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from server.sqlite_store import SqliteStore
-from tests.integrity.helpers import Case, create_request
-from tests.integrity.test_finished_matches import _played
+from tests.integrity.helpers import Case, create_request, wait_until
+from tests.integrity.test_finished_matches import _damage_move, _played
+from tests.raw_stream import RawSeat
 
 pytestmark = pytest.mark.e2e
 
@@ -133,3 +134,52 @@ def test_a_hosted_match_that_finishes_during_a_listing_keeps_its_place(tmp_path:
         )
     assert len(listed.matches) == 2, [m.match_id for m in listed.matches]
     assert finished[1] in {m.match_id for m in listed.matches}
+
+
+def test_an_unfinished_match_whose_moves_no_longer_replay_answers_data_loss(
+    tmp_path: Path,
+) -> None:
+    """Restore cannot bring it back, and it is not over in the store either: it
+    used to read as no match at all (NOT_FOUND) everywhere."""
+    db = tmp_path / "m.db"
+    with (
+        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        request = arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2, seed=3)
+        created = stub.CreateMatch(request, timeout=10)
+        seats = [RawSeat(stub) for _ in created.seat_tokens]
+        for raw, token in zip(seats, created.seat_tokens, strict=True):
+            raw.join(created.match_id, token)
+        asked = arena_pb2.GetMatchRequest(match_id=created.match_id)
+        for moved in range(2):  # two moves stored, whoever is to move
+            info = stub.GetMatch(asked, timeout=10)
+            decision = seats[info.to_move].next("decision", skip=("event", "joined"))
+            seats[info.to_move].answer(decision.decision.decision_id, 0)
+            wait_until(lambda moved=moved: stub.GetMatch(asked, timeout=10).moves > moved)
+    _damage_move(db, created.match_id, 1)
+    match_id, token = created.match_id, created.seat_tokens[0]
+    with (
+        structlog.testing.capture_logs() as logs,
+        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        join = arena_pb2.PlayRequest(join=arena_pb2.Join(match_id=match_id, token=token))
+        for read in (
+            lambda: stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=10),
+            lambda: stub.GetReplay(arena_pb2.GetReplayRequest(match_id=match_id), timeout=10),
+            lambda: list(stub.Watch(arena_pb2.WatchRequest(match_id=match_id), timeout=10)),
+            lambda: list(stub.Play(iter([join]), timeout=10)),
+        ):
+            with pytest.raises(grpc.RpcError) as refused:
+                read()
+            assert refused.value.code() == grpc.StatusCode.DATA_LOSS
+            assert refused.value.details().startswith(
+                f"match {match_id}: its stored row is damaged (it cannot be restored: "
+            )
+        listed = stub.ListMatches(arena_pb2.ListMatchesRequest(limit=100), timeout=10)
+        assert match_id not in {match.match_id for match in listed.matches}
+    errors = [line for line in logs if line["event"] == "cannot restore match"]
+    assert [line["match_id"] for line in errors] == [match_id]

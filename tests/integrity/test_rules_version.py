@@ -112,6 +112,9 @@ def test_an_unfinished_match_of_other_rules_is_aborted_on_restart(tmp_path: Path
         info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id))
         assert info.status == arena_pb2.MATCH_STATUS_ABORTED
         assert "rules version 1" in info.result.end_reason
+        # Every seat is listed, as for any match that ended.
+        assert [seat.seat for seat in info.seats] == [0, 1]
+        assert [seat.seat for seat in info.result.seats] == [0, 1]
     status, reason = _stored_status(db, created.match_id)
     assert status == "aborted"
     assert reason.startswith("not restored: recorded under sheep-showdown rules version 1")
