@@ -29,8 +29,10 @@ from web.hub import WatchHub
 from web.listing import LIMIT, Listing
 from web.reports import Report, tournament_url
 from web.responses import (
+    accepts_gzip,
     add_security_headers,
     body_headers,
+    deflate_event,
     event_frame,
     open_events,
     write_event,
@@ -173,11 +175,12 @@ async def matches_json(request: web.Request) -> web.Response:
 
 
 async def matches_events(request: web.Request) -> web.StreamResponse:
-    """The matches list, sent again whenever it changes; a client that does
-    not take an update in time is dropped."""
+    """The matches list, sent again whenever it changes (gzipped for a client
+    that takes gzip); a client that does not take an update in time is dropped."""
     state = request.app[STATE]
     game = _game_query(request)
-    response = await open_events(request)
+    gzipped = accepts_gzip(request.headers.get("Accept-Encoding", ""))
+    response = await open_events(request, gzipped)
     last: Listing | bytes | None = None
     try:
         state.streams.add(_this_task())
@@ -186,11 +189,13 @@ async def matches_events(request: web.Request) -> web.StreamResponse:
             try:
                 listing = await state.matches.get(game)
                 if listing is not last:  # the same object while the list is unchanged
-                    last, frame = listing, listing.event
+                    last = listing
+                    frame = listing.event_gzipped if gzipped else listing.event
             except GatewayError as error:
                 failed = event_frame(json.dumps({"error": error.message}).encode())
                 if failed != last:
-                    last = frame = failed
+                    last = failed
+                    frame = deflate_event(failed) if gzipped else failed
             if frame is not None:
                 await write_event(request, response, frame)
             await asyncio.sleep(state.matches.poll_seconds)

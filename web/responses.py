@@ -1,9 +1,10 @@
 """What every answer of the viewer shares: its security headers, whether a
-client takes gzip, and Server-Sent Events written with a deadline."""
+client takes gzip, and Server-Sent Events (gzipped or not) written with a deadline."""
 
 from __future__ import annotations
 
 import asyncio
+import zlib
 
 from aiohttp import web
 
@@ -72,15 +73,38 @@ def event_frame(data: bytes, event: str = "") -> bytes:
     return head + b"data: " + data + b"\n\n"
 
 
-async def open_events(request: web.Request) -> web.StreamResponse:
-    response = web.StreamResponse(
-        headers={
-            "Content-Type": "text/event-stream",
-            "Cache-Control": "no-cache",
-            "X-Accel-Buffering": "no",
-        }
-    )
+# A gzip member's header: deflate, no name, no time, unknown system. A gzipped
+# event stream is this, then one deflate_event piece per event, and never a
+# trailer: the stream ends only when the page or the viewer drops it.
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+
+
+def deflate_event(frame: bytes) -> bytes:
+    """`frame` as raw deflate blocks that follow any others in a stream: a fresh
+    compressor (no reference to earlier events, so the piece is built once and
+    sent to every page) ended by a sync flush (so the page decodes the whole
+    event as soon as it arrives, not when the next one pushes it out)."""
+    compressor = zlib.compressobj(5, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return compressor.compress(frame) + compressor.flush(zlib.Z_SYNC_FLUSH)
+
+
+async def open_events(request: web.Request, gzipped: bool | None = None) -> web.StreamResponse:
+    """A Server-Sent Events stream. `gzipped` None: never gzipped; else chosen
+    by Accept-Encoding (said by Vary), and True: its events are to be written
+    as deflate_event pieces, after the gzip header sent here."""
+    headers = {
+        "Content-Type": "text/event-stream",
+        "Cache-Control": "no-cache",
+        "X-Accel-Buffering": "no",
+    }
+    if gzipped is not None:
+        headers["Vary"] = "Accept-Encoding"
+    if gzipped:
+        headers["Content-Encoding"] = "gzip"
+    response = web.StreamResponse(headers=headers)
     await response.prepare(request)
+    if gzipped:
+        await response.write(GZIP_HEADER)
     return response
 
 

@@ -193,3 +193,26 @@ def test_an_aborted_match_page_says_it_was_aborted_and_why(
     page.wait_for_selector('#board[data-move="0"]')
     assert page.inner_text("#notice") == _aborted_page_basics(page)
     save_screenshot(page, "aborted-replay")
+
+
+def test_the_matches_list_follows_its_gzipped_stream(showcase: Showcase, page: Any) -> None:
+    """Chromium asks for gzip, so the list's stream comes gzipped; its
+    EventSource shows each update as it comes: a match started after the page
+    opened appears, then its moves go up."""
+    responses: list[Any] = []
+    page.on("response", lambda response: responses.append(response))
+    page.goto(showcase.url + "/")
+    page.wait_for_selector("#finished tr[data-match-id]")
+    match_id = showcase.start_live("sheep-n-sheep", 2, 606, delay=0.2)
+    moves = (
+        '(id) => { const row = document.querySelector(`#live tr[data-match-id="${id}"]`);'
+        " return row ? parseInt(row.children[4].textContent) : -1; }"
+    )
+    page.wait_for_function(f"(id) => ({moves})(id) >= 0", arg=match_id, timeout=15_000)
+    seen = page.evaluate(moves, match_id)
+    page.wait_for_function(f"([id, seen]) => ({moves})(id) > seen", arg=[match_id, seen])
+    streams = [r for r in responses if "/api/matches/events" in r.url]
+    assert streams, "the page opened no matches stream"
+    assert "gzip" in streams[0].request.all_headers().get("accept-encoding", "")
+    assert streams[0].all_headers().get("content-encoding") == "gzip"
+    save_screenshot(page, "matches-gzipped-stream")

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import http.client
 import json
 import shutil
 import socket
 import sqlite3
 import time
 import urllib.request
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,7 @@ from web import reports, responses
 from web.app import STATE, WebConfig, start_web
 from web.hub import WatchHub
 from web.listing import Listing
-from web.responses import accepts_gzip, event_frame
+from web.responses import GZIP_HEADER, accepts_gzip, deflate_event, event_frame
 from web.showcase import Showcase
 
 pytestmark = pytest.mark.e2e
@@ -110,6 +112,73 @@ def test_the_matches_list_is_gzipped_only_for_clients_that_take_it(showcase: Sho
     }  # fmt: skip
     finished = next(m for m in matches if m["result"])
     assert set(finished["result"]) == {"scores", "ranks"}
+
+
+def _open_matches_stream(showcase: Showcase, accept_encoding: str) -> http.client.HTTPConnection:
+    host, port = showcase.url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    connection.request("GET", "/api/matches/events", headers={"Accept-Encoding": accept_encoding})
+    return connection
+
+
+def _first_event(response: http.client.HTTPResponse, decode: Any = lambda chunk: chunk) -> bytes:
+    """The stream's first event, read as its chunks arrive (a read waiting
+    more than 10 s for one is a timeout: the event did not come)."""
+    text = b""
+    while b"\n\n" not in text:
+        chunk = response.read1(1 << 16)
+        assert chunk, f"the stream ended after {text[:80]!r}"
+        text += decode(chunk)
+    return text.split(b"\n\n")[0]
+
+
+@pytest.mark.parametrize("accept_encoding", ["gzip", "br;q=1, gzip;q=0.4", "x-gzip", "*"])
+def test_the_matches_stream_is_gzipped_and_each_update_decodes_on_arrival(
+    showcase: Showcase, accept_encoding: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """200 matches are about 44 KB an update and 6 KB gzipped. Each update is
+    flushed: here the stream sends one and then waits an hour, so an update
+    held back in the compressor until the next one would never be read."""
+    assert showcase.web is not None
+    monkeypatch.setattr(showcase.web.runner.app[STATE].matches, "poll_seconds", 3600.0)
+    connection = _open_matches_stream(showcase, accept_encoding)
+    try:
+        response = connection.getresponse()
+        assert response.status == 200
+        assert response.headers["Content-Encoding"] == "gzip"
+        assert "Accept-Encoding" in response.headers["Vary"]
+        assert response.headers["Content-Type"].startswith("text/event-stream")
+        event = _first_event(response, zlib.decompressobj(wbits=31).decompress)
+    finally:
+        connection.close()
+    assert event.startswith(b"data: [")
+    listed = {m["match_id"] for m in json.loads(event.removeprefix(b"data: "))}
+    assert listed >= set(showcase.finished.values())
+
+
+@pytest.mark.parametrize("accept_encoding", ["", "identity", "gzip;q=0", "x-gzip;q=0, gzip;q=0"])
+def test_the_matches_stream_is_plain_for_clients_that_refuse_gzip(
+    showcase: Showcase, accept_encoding: str
+) -> None:
+    connection = _open_matches_stream(showcase, accept_encoding)
+    try:
+        response = connection.getresponse()
+        assert response.status == 200 and response.headers.get("Content-Encoding") is None
+        assert "Accept-Encoding" in response.headers["Vary"]
+        event = _first_event(response)
+    finally:
+        connection.close()
+    assert event.startswith(b"data: [") and json.loads(event.removeprefix(b"data: "))
+
+
+def test_gzipped_events_built_apart_make_one_stream() -> None:
+    """Each event is compressed once for every page, on its own; after the
+    header they are one gzip stream, and each decodes whole as it comes."""
+    decoder = zlib.decompressobj(wbits=31)
+    assert decoder.decompress(GZIP_HEADER) == b""
+    for n in range(3):
+        frame = event_frame(json.dumps([{"match_id": f"m{n}", "moves": n}] * 50).encode())
+        assert decoder.decompress(deflate_event(frame)) == frame
 
 
 def test_replay_frames_refuse_gzip_at_quality_zero(showcase: Showcase) -> None:
@@ -231,7 +300,7 @@ def test_a_page_not_reading_the_matches_stream_is_dropped(
     async def changing(game: str) -> Listing:
         count[0] += 1
         body = b'["' + str(count[0]).encode() + b"x" * 200_000 + b'"]'
-        return Listing(body, b"", event_frame(body))
+        return Listing(body, b"", event_frame(body), b"")
 
     monkeypatch.setattr(matches, "get", changing)
     host, port = showcase.url.removeprefix("http://").split(":")

@@ -4,6 +4,9 @@ import { h, reset, s, seatColour, text } from "../svg.js";
 
 const T = 96;
 const TERRAIN = { l: "#5aa6de", c: "#c79a6e", f: "#e7a2c4", g: "#8cc56a", r: "#8cc56a" };
+// A piece is a quarter of a tile across: a tile is often under 60 px on a
+// laptop screen, and its letter must still read.
+const PIECE = 13;
 const OBJECTS = [
   ["sheep", "#ffffff", "S"], ["cows", "#7a4a2a", "C"], ["humans", "#f0c58a", "H"],
   ["trees", "#2e7d32", "T"], ["houses", "#b33c2a", "⌂"], ["fish", "#1b5fa0", "F"],
@@ -16,6 +19,53 @@ function segment(k) {
   if (k < 6) return [[T, (k - 3) * third], [T, (k - 2) * third]];
   if (k < 9) return [[T - (k - 6) * third, T], [T - (k - 5) * third, T]];
   return [[0, T - (k - 9) * third], [0, T - (k - 8) * third]];
+}
+
+// Where each object of a tile's areas sits: in a row near its area's segments
+// (the middle for an area inside the tile), then pushed apart where two areas'
+// rows meet, such as a pond's fish and the grass around it.
+function pieces(areas) {
+  const inside = areas.some((area) => !area.segments.length && OBJECTS.some(([key]) => area[key]));
+  const placed = [];
+  for (const area of areas) {
+    let px = T / 2, py = T / 2;
+    if (area.segments.length) {
+      const pts = area.segments.map((k) => { const [[a, b], [c2, d]] = segment(k); return [(a + c2) / 2, (b + d) / 2]; });
+      px = T / 2 + (pts.reduce((v, p) => v + p[0], 0) / pts.length - T / 2) * 0.62;
+      py = T / 2 + (pts.reduce((v, p) => v + p[1], 0) / pts.length - T / 2) * 0.62;
+      // Grass all round an inner area: its row goes to the top band, not on the inner one's.
+      if (inside && Math.hypot(px - T / 2, py - T / 2) < PIECE) py = T * 0.17;
+    }
+    const objects = OBJECTS.flatMap((object) => Array(area[object[0]] || 0).fill(object));
+    objects.forEach((object, n) => {
+      const row = Math.floor(n / 3), inRow = Math.min(3, objects.length - row * 3);
+      placed.push({ object, x: px + (n % 3 - (inRow - 1) / 2) * (2 * PIECE + 1), y: py + row * (2 * PIECE + 1) });
+    });
+  }
+  spread(placed, 2 * PIECE + 1, PIECE + 1, T - PIECE - 1);
+  return placed;
+}
+
+// Moves overlapping points apart (at least `gap` between centres where the
+// room allows), keeping each within [lo, hi] on both axes.
+function spread(points, gap, lo, hi) {
+  for (let round = 0; round < 40; round++) {
+    let moved = false;
+    points.forEach((a, i) => points.slice(i + 1).forEach((b) => {
+      const d = Math.hypot(b.x - a.x, b.y - a.y);
+      if (d >= gap - 0.5) return;
+      const [ux, uy] = d < 0.01 ? [1, 0] : [(b.x - a.x) / d, (b.y - a.y) / d];
+      const push = (gap - d) / 2;
+      a.x -= ux * push; a.y -= uy * push;
+      b.x += ux * push; b.y += uy * push;
+      moved = true;
+    }));
+    for (const p of points) {
+      p.x = Math.min(hi, Math.max(lo, p.x));
+      p.y = Math.min(hi, Math.max(lo, p.y));
+    }
+    if (!moved) return;
+  }
 }
 
 function tileNode(face, x, y, rotation, attrs) {
@@ -45,26 +95,12 @@ function tileNode(face, x, y, rotation, attrs) {
     inner.append(s("path", { d: path, stroke: "#e9e2cf", "stroke-width": 7, fill: "none" }));
     inner.append(s("path", { d: path, stroke: "#8f8676", "stroke-width": 1.5, fill: "none", "stroke-dasharray": "4 3" }));
   }
-  // Objects sit near their area's segments, upright whatever the rotation.
-  for (const area of (face && face.areas) || []) {
-    let px = T / 2, py = T / 2;
-    if (area.segments.length) {
-      const pts = area.segments.map((k) => { const [[a, b], [c2, d]] = segment(k); return [(a + c2) / 2, (b + d) / 2]; });
-      px = pts.reduce((v, p) => v + p[0], 0) / pts.length;
-      py = pts.reduce((v, p) => v + p[1], 0) / pts.length;
-      px = T / 2 + (px - T / 2) * 0.62;
-      py = T / 2 + (py - T / 2) * 0.62;
-    }
-    let offset = 0;
-    for (const [key, colour, glyph] of OBJECTS) {
-      for (let n = 0; n < (area[key] || 0); n++) {
-        const ox = px + (offset % 3 - 1) * 13, oy = py + Math.floor(offset / 3) * 13;
-        inner.append(s("g", { transform: `rotate(${-90 * rotation} ${ox} ${oy})`, class: "object", "data-object": key },
-          s("circle", { cx: ox, cy: oy, r: 6.5, fill: colour, stroke: "#222", "stroke-width": 0.8 }),
-          text(ox, oy + 0.5, glyph, { "font-size": 8, fill: key === "sheep" || key === "humans" ? "#222" : "#fff" })));
-        offset++;
-      }
-    }
+  for (const piece of pieces((face && face.areas) || [])) {
+    const [key, colour, glyph] = piece.object;
+    // Upright whatever the tile's rotation.
+    inner.append(s("g", { transform: `rotate(${-90 * rotation} ${piece.x} ${piece.y})`, class: "object", "data-object": key },
+      s("circle", { cx: piece.x, cy: piece.y, r: PIECE, fill: colour, stroke: "#222", "stroke-width": 1.2 }),
+      text(piece.x, piece.y + 1, glyph, { "font-size": 17, "font-weight": 700, fill: key === "sheep" || key === "humans" ? "#222" : "#fff" })));
   }
   g.append(s("rect", { x: 0, y: 0, width: T, height: T, fill: "none", stroke: "#4b5d3a", "stroke-width": 1.5 }));
   return g;
@@ -74,8 +110,10 @@ export function draw(svg, obs, ctx) {
   const faces = Object.fromEntries((obs.faces || []).map((f) => [f.tile, f]));
   const placed = obs.placed || [];
   const xs = placed.map((p) => p.x || 0), ys = placed.map((p) => p.y || 0);
-  const minx = Math.min(0, ...xs) - 1, maxx = Math.max(0, ...xs) + 1;
-  const miny = Math.min(0, ...ys) - 1, maxy = Math.max(0, ...ys) + 1;
+  // Half a tile of margin round the landscape: a whole one cost the tiles an
+  // eighth of their size late in a game, when the landscape is tallest.
+  const minx = Math.min(0, ...xs) - 0.5, maxx = Math.max(0, ...xs) + 0.5;
+  const miny = Math.min(0, ...ys) - 0.5, maxy = Math.max(0, ...ys) + 0.5;
   const landW = (maxx - minx + 1) * T, landH = (maxy - miny + 1) * T;
   const objectives = obs.objectives || [];
   const display = obs.display || [];

@@ -8,16 +8,28 @@ const H = 760;
 const R = 285;
 
 const colourOf = (c) => short(c, "STUBBORN_SHEEP_COLOUR_");
+// Dark ink on the light sheep colours, white on the dark ones.
+const inkOn = (colour) => colour === "YELLOW" || colour === "WHITE" ? "#3a2a14" : "#fff";
+
+// A block arrow `length` long and `height` high centred on (x, y), pointing
+// right or left: a path, not a "›" glyph, which is a hairline at any size.
+function arrow(x, y, length, height, right, attrs = {}) {
+  const d = right ? 1 : -1, head = Math.min(length * 0.5, height * 0.75), shaft = height * 0.38;
+  const tip = x + (d * length) / 2, neck = tip - d * head, tail = x - (d * length) / 2;
+  const points = [[tail, y - shaft / 2], [neck, y - shaft / 2], [neck, y - height / 2], [tip, y],
+    [neck, y + height / 2], [neck, y + shaft / 2], [tail, y + shaft / 2]];
+  return s("polygon", { points: points.map((p) => p.join(",")).join(" "), ...attrs });
+}
 
 function fenceCard(card, x, y, w, attrs = {}) {
   // The four printed icons: inner big, inner small, outer big, outer small.
   const g = s("g", { class: "fence-card", "data-card-id": card.id, ...attrs });
   g.append(s("rect", { x, y, width: w, height: w * 1.4, rx: 5, fill: "#b98a53", stroke: "#5a3d1c", "stroke-width": 1.5 }));
   (card.icons || []).forEach((icon, i) => {
-    const side = short(icon.side, "STUBBORN_SHEEP_SIDE_") === "LEFT" ? "◀" : "▶";
-    const iy = y + 6 + i * (w * 1.4 - 12) / 4;
-    g.append(s("rect", { x: x + 4, y: iy, width: w - 8, height: (w * 1.4 - 16) / 4, rx: 3, fill: SHEEP[colourOf(icon.colour)] || "#ccc", stroke: "#3a2a14", "stroke-width": 0.8 }));
-    g.append(text(x + w / 2, iy + (w * 1.4 - 16) / 8, side, { "font-size": w * 0.22, fill: colourOf(icon.colour) === "YELLOW" || colourOf(icon.colour) === "WHITE" ? "#3a2a14" : "#fff" }));
+    const right = short(icon.side, "STUBBORN_SHEEP_SIDE_") !== "LEFT";
+    const iy = y + 6 + i * (w * 1.4 - 12) / 4, ih = (w * 1.4 - 16) / 4;
+    g.append(s("rect", { x: x + 4, y: iy, width: w - 8, height: ih, rx: 3, fill: SHEEP[colourOf(icon.colour)] || "#ccc", stroke: "#3a2a14", "stroke-width": 0.8 }));
+    g.append(arrow(x + w / 2, iy + ih / 2, w * 0.5, ih - 2, right, { fill: inkOn(colourOf(icon.colour)) }));
   });
   return g;
 }
@@ -60,6 +72,11 @@ export function draw(svg, obs, ctx) {
     }
     svg.append(g);
   });
+  // A fence as long as the ring is wide and as wide as the room between its two
+  // areas allows (five players leave the least), so its arrows read on a laptop.
+  const gap = 2 * R * Math.sin(Math.PI / n) - 2 * radius;
+  const fw = Math.max(26, Math.min(44, gap - 6)), fh = 84;
+  const bar = (fh - 8 - 3 * 3) / 4;
   for (const fence of obs.fences || []) {
     const a = angleOfFence(fence.index);
     const fx = cx + R * Math.cos(a), fy = cy + R * Math.sin(a);
@@ -70,13 +87,20 @@ export function draw(svg, obs, ctx) {
       "data-card-id": fence.card ? fence.card.id : "", "data-orientation": short(fence.orientation, "STUBBORN_SHEEP_ORIENTATION_"),
       "data-height": fence.height, transform: `rotate(${deg} ${fx} ${fy})`,
     });
-    g.append(s("rect", { x: fx - 15, y: fy - 27, width: 30, height: 54, rx: 4, fill: "#7b5530", stroke: active ? "#fff" : seatColour(fence.owner), "stroke-width": active ? 4 : 3 }));
+    g.append(s("rect", { x: fx - fw / 2, y: fy - fh / 2, width: fw, height: fh, rx: 5, fill: "#7b5530", stroke: active ? "#fff" : seatColour(fence.owner), "stroke-width": active ? 4 : 3 }));
     (fence.jumps || []).forEach((jump, k) => {
-      g.append(s("rect", { x: fx - 11, y: fy - 24 + k * 12.5, width: 22, height: 10, rx: 2, fill: SHEEP[colourOf(jump.colour)] || "#ccc", stroke: "#2a1a08", "stroke-width": 0.6 }));
+      const by = fy - fh / 2 + 4 + k * (bar + 3), colour = colourOf(jump.colour);
+      g.append(s("rect", { x: fx - fw / 2 + 4, y: by, width: fw - 8, height: bar, rx: 3, fill: SHEEP[colour] || "#ccc", stroke: "#2a1a08", "stroke-width": 0.8 }));
+      // Right is clockwise, towards right_area, whatever the fence's angle.
       const toRight = jump.to_area === fence.right_area;
-      g.append(text(fx, fy - 19 + k * 12.5, toRight ? "›" : "‹", { "font-size": 11, "font-weight": 700, fill: "#222" }));
+      g.append(arrow(fx, by + bar / 2, Math.min(fw - 14, 28), bar - 4, toRight,
+        { class: "jump-arrow", "data-to-area": jump.to_area, fill: inkOn(colour) }));
     });
-    if (fence.height > 1) g.append(text(fx + 20, fy - 24, `×${fence.height}`, { "font-size": 10, fill: "#222" }));
+    if (fence.height > 1) {
+      // Upright, beside the fence's outer end.
+      const lx = fx + fw / 2 + 12, ly = fy - fh / 2 + 8;
+      g.append(text(lx, ly, `×${fence.height}`, { "font-size": 14, "font-weight": 700, fill: "#222", transform: `rotate(${-deg} ${lx} ${ly})` }));
+    }
     svg.append(g);
   }
   const phase = short(obs.phase, "STUBBORN_SHEEP_PHASE_").toLowerCase().replaceAll("_", " ");

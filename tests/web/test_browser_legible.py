@@ -1,0 +1,149 @@
+"""The small pieces of two boards, measured as Chromium draws them: Sheep &
+Garden's animals, people and things on their tiles and Stubborn Sheep's fence
+arrows must stay big enough to read on a 1280x800 laptop screen (in CSS pixels)
+and in proportion to their tile or board at a phone's width too."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from tests.web.expected import observation
+from tests.web.test_browser import replay_state, wait_for_move
+from tests.web.test_http import _replay
+from web.showcase import Showcase
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+# An element's size on screen in CSS pixels, along its own axes: getBBox in its
+# user units times the scale its transforms and the viewBox give (a fence is
+# rotated, so its screen bounding box would be the rotated box's).
+ON_SCREEN = """
+  const scale = (el) => { const m = el.getScreenCTM(); return Math.hypot(m.a, m.b); };
+  const size = (el) => {
+    const b = el.getBBox(), k = scale(el);
+    return [b.width * k, b.height * k];
+  };
+  const centre = (el) => {
+    const b = el.getBBox(), m = el.getScreenCTM();
+    const p = new DOMPoint(b.x + b.width / 2, b.y + b.height / 2).matrixTransform(m);
+    return [p.x, p.y];
+  };
+"""
+
+GARDEN_PIECES = (
+    """() => {"""
+    + ON_SCREEN
+    + """
+  return [...document.querySelectorAll('#board g.tile[data-x]')].map((tile) => ({
+    tile: size(tile)[0],
+    pieces: [...tile.querySelectorAll('.object')].map((piece) => ({
+      disc: size(piece.querySelector('circle')),
+      glyph: size(piece.querySelector('text')),
+      at: centre(piece.querySelector('circle')),
+    })),
+  }));
+}"""
+)
+
+FENCE_ARROWS = (
+    """() => {"""
+    + ON_SCREEN
+    + """
+  const board = document.getElementById('board').getBoundingClientRect();
+  const areas = Object.fromEntries([...document.querySelectorAll('#board g.area')]
+    .map((g) => [g.dataset.area, centre(g.querySelector('circle'))]));
+  return {
+    board: Math.min(board.width, board.height),
+    arrows: [...document.querySelectorAll('#board g.fence .jump-arrow')].map((arrow) => {
+      const m = arrow.getScreenCTM();
+      const at = (i) => {
+        if (!arrow.points) return null;  // not a polygon: measured, but no corners
+        const p = arrow.points.getItem(i).matrixTransform(m);
+        return [p.x, p.y];
+      };
+      // The block arrow's tip is its fourth corner and its tail the first.
+      return { size: size(arrow), tip: at(3), tail: at(0), toArea: +arrow.dataset.toArea,
+               to: areas[arrow.dataset.toArea] };
+    }),
+  };
+}"""
+)
+
+
+def open_page(browser: Any, viewport: dict[str, int], url: str, move: int) -> tuple[Any, Any]:
+    context = browser.new_context(viewport=viewport, is_mobile=viewport is PHONE)
+    page = context.new_page()
+    page.goto(f"{url}#move={move}")
+    wait_for_move(page, move)
+    return context, page
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_sheep_and_garden_pieces_are_legible(
+    showcase: Showcase, browser: Any, viewport: dict[str, int]
+) -> None:
+    game = "sheep-and-garden"
+    match_id = showcase.finished[game]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    last = len(replay.actions)  # the most tiles: the smallest they are drawn
+    obs = observation(game, replay_state(game, replay, last), None)
+    faces = {face.tile: face for face in obs.faces}
+    objects = sum(
+        area.sheep + area.cows + area.humans + area.trees + area.houses + area.fish
+        for placed in obs.placed
+        for area in faces[placed.tile].areas
+    )
+    context, page = open_page(browser, viewport, f"{showcase.url}/match/{match_id}", last)
+    try:
+        tiles = page.evaluate(GARDEN_PIECES)
+    finally:
+        context.close()
+    assert len(tiles) == len(obs.placed)
+    assert sum(len(tile["pieces"]) for tile in tiles) == objects > 0
+    smallest = min(tile["tile"] for tile in tiles)
+    for tile in tiles:
+        for piece in tile["pieces"]:
+            assert min(piece["disc"]) >= 0.2 * tile["tile"], (piece, tile["tile"])
+            assert piece["glyph"][1] >= 0.14 * tile["tile"], (piece, tile["tile"])
+            if viewport is LAPTOP:
+                assert min(piece["disc"]) >= 12 and piece["glyph"][1] >= 8, (piece, smallest)
+        # Pieces of one tile (of different areas too) do not cover each other.
+        for i, one in enumerate(tile["pieces"]):
+            for other in tile["pieces"][i + 1 :]:
+                apart = math.dist(one["at"], other["at"])
+                assert apart >= 0.9 * max(one["disc"]), (one, other)
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_stubborn_sheep_fence_arrows_are_legible_and_point_where_sheep_jump(
+    showcase: Showcase, browser: Any, viewport: dict[str, int]
+) -> None:
+    game = "stubborn-sheep"
+    match_id = showcase.finished[game]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    move = len(replay.actions) // 2
+    obs = observation(game, replay_state(game, replay, move), None)
+    jumps = sorted(jump.to_area for fence in obs.fences for jump in fence.jumps)
+    context, page = open_page(browser, viewport, f"{showcase.url}/match/{match_id}", move)
+    try:
+        drawn = page.evaluate(FENCE_ARROWS)
+    finally:
+        context.close()
+    assert jumps, "the board at this move has no fence with icons"
+    arrows = drawn["arrows"]
+    assert sorted(arrow["toArea"] for arrow in arrows) == jumps
+    board = drawn["board"]
+    for arrow in arrows:
+        length, height = arrow["size"]
+        assert length >= 0.025 * board and height >= 0.012 * board, (arrow, board)
+        if viewport is LAPTOP:
+            assert length >= 14 and height >= 8, arrow
+        # The tip is nearer the area the sheep jumps to than the tail is.
+        assert arrow["tip"] is not None, "a jump arrow is drawn as a polygon"
+        assert math.dist(arrow["tip"], arrow["to"]) < math.dist(arrow["tail"], arrow["to"]), arrow
