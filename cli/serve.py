@@ -151,7 +151,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         type=positive_float,
         default=30.0,
         help="seconds a new or restored match waits for every seat to join before its "
-        "clocks run; a new match that no seat joined by then is aborted (default %(default)s)",
+        "clocks run; a match with no move that no seat has ever joined (before a restart "
+        "either) is aborted then (default %(default)s)",
     )
     parser.add_argument(
         "--keepalive-seconds",

@@ -78,7 +78,8 @@ class Match:
         self.result: arena_pb2.MatchResult | None = None
         self.end_reason = ""
         self.start_timeout = start_timeout
-        self.restored = False  # brought back from the store after a restart
+        # A seat joined, in this server run or (as the store says) before a restart.
+        self.ever_joined = False
         self.log = structlog.get_logger("sheepfold.match").bind(
             match_id=record.match_id, game=record.game
         )
@@ -95,7 +96,8 @@ class Match:
         """Re-apply recorded moves (after a restart); strikes and banks come back too.
 
         The restored match then waits (up to the start timeout) for its seats to
-        rejoin before any clock runs again, so bots that reconnect lose nothing.
+        rejoin before any clock runs again, so bots that reconnect lose nothing;
+        one that no seat ever joined and with no move is aborted then, as a new one.
         """
         for move in moves:
             actions = self.state.legal_actions()
@@ -135,7 +137,7 @@ class Match:
             limits=limits,
             metrics=metrics,
         )
-        match.restored = True
+        match.ever_joined = stored.seat_joined
         match.replay(stored.moves)
         if stored.status != "running":
             match.status = Status.FINISHED if stored.status == "finished" else Status.ABORTED
@@ -201,8 +203,9 @@ class Match:
             async with asyncio.timeout(self.start_timeout):
                 await self._all_joined.wait()
         except TimeoutError:
-            # A restored match's seats joined before the restart, even with no move yet.
-            if not self.restored and not any(s.joined for s in self.seats):
+            # A move counts as a join: its match was played, even if the write of
+            # its first join was lost (the server died before it was made).
+            if not self.ever_joined and not self.moves:
                 await self._abandon(NOBODY_JOINED)
                 return
             missing = [s.index for s in self.seats if not (s.joined or s.disqualified)]
@@ -465,6 +468,11 @@ class Match:
                 self.log.info("seat stream replaced", seat=seat_index, joins=seat.joins)
         seat.stream = stream
         seat.joined = True
+        if not self.ever_joined:
+            # Once a match, never per join or decision: after a restart it tells a
+            # match somebody played from one nobody joined (to abort).
+            self.ever_joined = True
+            self.store.record_joined(self.record.match_id)
         # Held for the stream before, and lost with it like anything sent on it.
         seat.held = []
         seat.events_in_decisions = events_in_decisions

@@ -81,6 +81,9 @@ class StoredMatch:
     status: str = "running"  # running | finished | aborted
     result: bytes | None = None  # serialized arena_pb2.MatchResult
     end_reason: str = ""
+    # Whether any seat ever joined. Where that is not known (a match stored
+    # before it was recorded) it counts as joined: see Match.ever_joined.
+    seat_joined: bool = True
 
 
 def new_seat_token() -> str:

@@ -102,8 +102,15 @@ def _v4(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE matches ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1")
 
 
+def _v5(db: sqlite3.Connection) -> None:
+    # Whether any seat ever joined: a restored match nobody joined is aborted at
+    # the start timeout. Nobody knows for the matches stored before, so they count
+    # as joined and an upgrade never aborts a match that was being played.
+    db.execute("ALTER TABLE matches ADD COLUMN seat_joined INTEGER NOT NULL DEFAULT 1")
+
+
 # Append-only: a new migration goes at the end, never between two old ones.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # The write-ahead log is emptied by the checkpoint that finds it longer than this.
@@ -234,6 +241,10 @@ class SqliteStore:
         with self._lock:
             _record_move(self._db, match_id, move)
 
+    def record_joined(self, match_id: str) -> None:
+        with self._lock:
+            _record_joined(self._db, match_id)
+
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         with self._lock:
             _finish_match(self._db, match_id, status, result, end_reason)
@@ -344,6 +355,7 @@ class SqliteStore:
 
     def _stored(self, db: sqlite3.Connection, row: Sequence[object]) -> StoredMatch:
         summary = _summary(row)
+        *_, seat_joined = row
         moves = [
             RecordedMove(move, seat, index, label, forced, bank)
             for move, seat, index, label, forced, bank in db.execute(
@@ -358,6 +370,7 @@ class SqliteStore:
             status=summary.status,
             result=summary.result,
             end_reason=summary.end_reason,
+            seat_joined=bool(seat_joined),
         )
 
     def close(self) -> None:
@@ -423,8 +436,8 @@ def _create_match(db: sqlite3.Connection, record: MatchRecord) -> None:
     db.execute(
         "INSERT INTO matches (match_id, game, players, options_json, seed,"
         " decision_seconds, time_bank_seconds, max_strikes, token_hashes_json,"
-        " created_at, status, rules_version)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)",
+        " created_at, status, rules_version, seat_joined)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, 0)",
         (
             record.match_id,
             record.game,
@@ -447,6 +460,10 @@ def _record_move(db: sqlite3.Connection, match_id: str, move: RecordedMove) -> N
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         (match_id, move.move, move.seat, move.index, move.label, move.forced, move.bank),
     )
+
+
+def _record_joined(db: sqlite3.Connection, match_id: str) -> None:
+    db.execute("UPDATE matches SET seat_joined = 1 WHERE match_id = ?", (match_id,))
 
 
 def _finish_match(
@@ -473,6 +490,9 @@ class _QuickWrites:
 
     def record_move(self, match_id: str, move: RecordedMove) -> None:
         self._now(_record_move, match_id, move)
+
+    def record_joined(self, match_id: str) -> None:
+        self._now(_record_joined, match_id)
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         self._now(_finish_match, match_id, status, result, end_reason)
@@ -525,6 +545,7 @@ def _parsed_summary(row: Sequence[object]) -> MatchSummary:
         end_reason,
         move_count,
         rules_version,
+        _seat_joined,  # not part of a summary: `_stored` reads it
     ) = row
     options = json.loads(str(options_json))
     if not isinstance(options, dict) or not all(
@@ -563,7 +584,7 @@ def _parsed_summary(row: Sequence[object]) -> MatchSummary:
 _SELECT = (
     "SELECT match_id, game, players, options_json, seed, decision_seconds,"
     " time_bank_seconds, max_strikes, token_hashes_json, created_at, status, result,"
-    " end_reason, move_count, rules_version FROM matches"
+    " end_reason, move_count, rules_version, seat_joined FROM matches"
 )
 
 

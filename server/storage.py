@@ -1,11 +1,11 @@
 """The server's only way to its store: no call waits on the event loop.
 
 Writes go, in the order they were asked for, through one writer thread and a
-queue, except that a match's writes (creating it, its moves, its end) are made
-straight from the event loop when that needs no waiting (no other thread or
-process holds the database's write lock), since the hand-off to a thread and
-back costs several times the insert itself; a write that would wait joins the
-queue instead.
+queue, except that a match's writes (creating it, its first join, its moves,
+its end) are made straight from the event loop when that needs no waiting (no
+other thread or process holds the database's write lock), since the hand-off
+to a thread and back costs several times the insert itself; a write that would
+wait joins the queue instead.
 A write that fails because the database is busy or locked (another process
 holds its write lock, the disk is full) is retried until it is made:
 a match waits for its move to be written before it asks for the next decision,
@@ -144,7 +144,8 @@ class StoreWorker:
 
     # A match waits for each of its writes before it goes on, so its writes stay in
     # order whichever way each one goes: made at once on the event loop when no
-    # lock is in the way, else queued for the writer thread, which waits.
+    # lock is in the way, else queued for the writer thread, which waits. Its
+    # join alone is not waited for: it only ever sets a flag, in any order.
 
     async def create_match(self, record: MatchRecord) -> None:
         """Written within `write_timeout`, or StoreUnavailable and nothing written."""
@@ -156,6 +157,21 @@ class StoreWorker:
         if self._write_now(self._quick.record_move, "record move", match_id, move):
             return
         await self._write(lambda: self.store.record_move(match_id, move), "record move", False)
+
+    def record_joined(self, match_id: str) -> None:
+        """That a seat of the match joined; nobody waits for it, as a join must not
+        wait for the database. Made at once when no lock is in the way, else
+        queued for the writer thread, which retries it until it is made. Should
+        the server die before it is: a restored match with a move counts as
+        joined anyway, one with none is aborted as nobody's (see Match._run)."""
+        try:
+            if self._write_now(self._quick.record_joined, "record a join", match_id):
+                return
+        except StoreRefused:
+            return  # logged; only a restart of a match with no move loses by it
+        if self._stopping:
+            return  # the writer may have stopped: as if the server had died now
+        self._queue.put(_Job(lambda: self.store.record_joined(match_id), "record a join", None))
 
     async def finish_match(
         self, match_id: str, status: str, result: bytes, end_reason: str
@@ -376,6 +392,8 @@ class MatchWriter(Protocol):
 
     async def record_move(self, match_id: str, move: RecordedMove) -> None: ...
 
+    def record_joined(self, match_id: str) -> None: ...
+
     async def finish_match(
         self, match_id: str, status: str, result: bytes, end_reason: str
     ) -> None: ...
@@ -390,6 +408,9 @@ class InlineWriter:
 
     async def record_move(self, match_id: str, move: RecordedMove) -> None:
         self.store.record_move(match_id, move)
+
+    def record_joined(self, match_id: str) -> None:
+        self.store.record_joined(match_id)
 
     async def finish_match(
         self, match_id: str, status: str, result: bytes, end_reason: str

@@ -30,6 +30,8 @@ class QuickWrites(Protocol):
 
     def record_move(self, match_id: str, move: RecordedMove) -> None: ...
 
+    def record_joined(self, match_id: str) -> None: ...
+
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None: ...
 
 
@@ -38,8 +40,12 @@ class Store(Protocol):
 
     def record_move(self, match_id: str, move: RecordedMove) -> None: ...
 
+    def record_joined(self, match_id: str) -> None:
+        """A seat of the match joined (the first join of the match is written, once)."""
+        ...
+
     def quick_writes(self) -> QuickWrites:
-        """The three writes made at once or refused with `WouldWait`, never waiting
+        """A match's writes made at once or refused with `WouldWait`, never waiting
         for a lock: the server calls these on its event loop, and hands a refused
         write to its writer thread, which waits."""
         ...
@@ -95,6 +101,10 @@ class MemoryStore:
         with self._lock:
             self._record_move(match_id, move)
 
+    def record_joined(self, match_id: str) -> None:
+        with self._lock:
+            self._record_joined(match_id)
+
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         with self._lock:
             self._finish_match(match_id, status, result, end_reason)
@@ -106,10 +116,15 @@ class MemoryStore:
         pass
 
     def _create_match(self, record: MatchRecord) -> None:
-        self._matches[record.match_id] = StoredMatch(record)
+        self._matches[record.match_id] = StoredMatch(record, seat_joined=False)
 
     def _record_move(self, match_id: str, move: RecordedMove) -> None:
         self._matches[match_id].moves.append(move)
+
+    def _record_joined(self, match_id: str) -> None:
+        stored = self._matches.get(match_id)
+        if stored is not None:  # as an UPDATE of a pruned row: nothing to mark
+            stored.seat_joined = True
 
     def _finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         stored = self._matches[match_id]
@@ -124,7 +139,12 @@ class MemoryStore:
             if stored is None:
                 return None
             return StoredMatch(
-                stored.record, list(stored.moves), stored.status, stored.result, stored.end_reason
+                stored.record,
+                list(stored.moves),
+                stored.status,
+                stored.result,
+                stored.end_reason,
+                stored.seat_joined,
             )
 
     def summary(self, match_id: str) -> MatchSummary | None:
@@ -181,6 +201,9 @@ class _QuickMemoryWrites:
 
     def record_move(self, match_id: str, move: RecordedMove) -> None:
         self._now(self._store._record_move, match_id, move)
+
+    def record_joined(self, match_id: str) -> None:
+        self._now(self._store._record_joined, match_id)
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         self._now(self._store._finish_match, match_id, status, result, end_reason)

@@ -101,6 +101,36 @@ def test_a_quick_write_refused_by_the_lock_is_made_by_the_writer_once_it_is_free
     assert asyncio.run(scenario()) == [_move(1), _move(2), _move(3)]
 
 
+def test_a_join_the_lock_refuses_is_written_by_the_writer_and_nobody_waits(
+    tmp_path: Path,
+) -> None:
+    """A match's first join is written for the restart's sake, but no join waits
+    for the database: held up by another process's lock, it is queued for the
+    writer thread and made once the lock is free."""
+    path = tmp_path / "s.db"
+
+    async def scenario() -> None:
+        store = SqliteStore(path)
+        worker = StoreWorker(store)
+        await worker.create_match(_record("m"))
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        worker.record_joined("m")  # not a coroutine: returns at once
+        await asyncio.sleep(0.4)
+        assert not worker.healthy, "the writer thread waits for the lock"
+        unjoined = store.load("m")
+        assert unjoined is not None and not unjoined.seat_joined
+        other.execute("ROLLBACK")
+        other.close()
+        await worker.close()
+
+    asyncio.run(scenario())
+    reopened = SqliteStore(path)
+    stored = reopened.load("m")
+    reopened.close()
+    assert stored is not None and stored.seat_joined
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "memory"])
 def test_quick_writes_checkpoint_the_log_now_and_then(
     tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch

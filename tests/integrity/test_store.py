@@ -11,7 +11,7 @@ import pytest
 
 from server.records import ClockConfig, MatchRecord, RecordedMove
 from server.sqlite_store import SCHEMA_VERSION, SqliteStore, StoreError, migrate, schema_version
-from server.store import ANY_OVER
+from server.store import ANY_OVER, MemoryStore, Store
 
 
 def _record(match_id: str = "m1", seed: int = 2**64 - 1, created_at: float = 1.0) -> MatchRecord:
@@ -120,4 +120,74 @@ def test_prune_deletes_old_finished_matches_only(tmp_path: Path, kind: str) -> N
     assert store.prune(time.time() + 1, None, 100) == 2, "everything finished has ended by now"
     assert [s.record.match_id for s in store.recent("", "", 10)] == ["m5"]
     assert store.load("m4") is None and store.load("m5") is not None
+    store.close()
+
+
+def _store(kind: str, tmp_path: Path) -> Store:
+    if kind == "memory":
+        return MemoryStore()
+    return SqliteStore(":memory:" if kind == "sqlite-memory" else tmp_path / "j.db")
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite", "sqlite-memory"])
+def test_every_store_keeps_whether_a_seat_of_a_match_ever_joined(tmp_path: Path, kind: str) -> None:
+    """A new match has no join; one written join (plain or quick) is kept, for that
+    match alone, in what `load` and `unfinished` give back."""
+    store = _store(kind, tmp_path)
+    for match_id in ("plain", "quick", "never"):
+        store.create_match(_record(match_id))
+    assert _seat_joined(store) == {"plain": False, "quick": False, "never": False}
+    store.record_joined("plain")
+    store.quick_writes().record_joined("quick")
+    assert _seat_joined(store) == {"plain": True, "quick": True, "never": False}
+    store.close()
+
+
+def _seat_joined(store: Store) -> dict[str, bool]:
+    unfinished = {s.record.match_id: s.seat_joined for s in store.unfinished()}
+    loaded = {}
+    for match_id in unfinished:
+        stored = store.load(match_id)
+        assert stored is not None
+        loaded[match_id] = stored.seat_joined
+    assert loaded == unfinished
+    return unfinished
+
+
+def test_a_join_survives_reopening_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SqliteStore(path)
+    store.create_match(_record("joined"))
+    store.create_match(_record("never"))
+    store.quick_writes().record_joined("joined")
+    store.close()
+    reopened = SqliteStore(path)
+    assert {s.record.match_id: s.seat_joined for s in reopened.unfinished()} == {
+        "joined": True,
+        "never": False,
+    }
+    reopened.close()
+
+
+def test_matches_stored_before_joins_were_recorded_count_as_joined(tmp_path: Path) -> None:
+    """Nobody knows whether a seat of a match in an older file joined: the migration
+    says one did, so the start timeout never aborts a match that was being played."""
+    path = tmp_path / "v4.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    assert migrate(db, upto=4) == 4
+    db.execute(  # what a server of schema version 4 wrote on CreateMatch
+        "INSERT INTO matches (match_id, game, players, options_json, seed,"
+        " decision_seconds, time_bank_seconds, max_strikes, token_hashes_json,"
+        " created_at, status, rules_version)"
+        " VALUES ('old', 'sheep-n-sheep', 2, '{}', '5', 10.0, 0.0, 3, '[\"h0\", \"h1\"]',"
+        " 1.0, 'running', 1)"
+    )
+    db.close()
+    store = SqliteStore(path)
+    assert store.version == SCHEMA_VERSION == 5
+    store.create_match(_record("new"))
+    assert {s.record.match_id: s.seat_joined for s in store.unfinished()} == {
+        "old": True,
+        "new": False,
+    }
     store.close()

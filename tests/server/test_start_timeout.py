@@ -1,22 +1,30 @@
 """What the start timeout does: a match that nobody joined by then is aborted
 (played out by its clocks it would only be the server's own moves, and a flood
 of such matches once starved every live match); a match that somebody joined
-starts with whoever is there, and the missing seats are played by their clocks."""
+starts with whoever is there, and the missing seats are played by their clocks.
+Across a restart the same holds: whether a seat ever joined is in the database."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
+import time
+from contextlib import closing
 from pathlib import Path
 
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+import games
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import create_match
 from clients.sdk import play
 from server.app import ServerConfig
 from server.inprocess import serving_here
-from server.sqlite_store import SqliteStore
+from server.records import hash_token, new_seat_token
+from server.rulings import NOBODY_JOINED
+from server.sqlite_store import SCHEMA_VERSION, SqliteStore, migrate, schema_version
 
 ABORTED = "the match was aborted: no seat joined within the start timeout"
 
@@ -129,3 +137,150 @@ def test_a_restored_match_whose_seats_had_joined_is_not_aborted(tmp_path: Path) 
     match_id = asyncio.run(joined_then_stopped(SqliteStore(db)))
     info = asyncio.run(restored(SqliteStore(db), match_id))
     assert info.status == arena_pb2.MATCH_STATUS_RUNNING, info.result.end_reason
+
+
+def test_a_restored_match_no_seat_ever_joined_is_aborted_at_the_start_timeout(
+    tmp_path: Path,
+) -> None:
+    """Created, never joined, then the server restarted: the restored match is
+    aborted at the start timeout as a new one is, with no move (a flood of
+    matches nobody joined is not played out by its clocks after a restart). A
+    restored match that a seat joins after the restart plays on."""
+
+    async def created_then_stopped(store: SqliteStore) -> list[arena_pb2.CreateMatchResponse]:
+        async with serving_here(ServerConfig(start_timeout=60), store) as address:
+            return [await create_match(address, "sheep-n-sheep", 2, seed=s) for s in (9, 10)]
+
+    async def restarted(
+        store: SqliteStore,
+        unjoined: arena_pb2.CreateMatchResponse,
+        joined_now: arena_pb2.CreateMatchResponse,
+    ) -> None:
+        started = time.monotonic()
+        async with serving_here(ServerConfig(start_timeout=1.0), store) as address:
+            first = await _get(address, unjoined.match_id)
+            assert first.status == arena_pb2.MATCH_STATUS_WAITING, "restored, it waits first"
+            async with grpc.aio.insecure_channel(address) as channel:
+                call = arena_pb2_grpc.ArenaStub(channel).Play()
+                join = arena_pb2.Join(match_id=joined_now.match_id, token=joined_now.seat_tokens[0])
+                await call.write(arena_pb2.PlayRequest(join=join))
+                info = await _wait_for_status(
+                    address, unjoined.match_id, arena_pb2.MATCH_STATUS_ABORTED
+                )
+                assert time.monotonic() - started >= 1.0, "not before the start timeout"
+                assert info.moves == 0
+                assert info.result.end_reason == NOBODY_JOINED
+                assert not info.result.scores
+                code, details = await _join(address, unjoined.match_id, unjoined.seat_tokens[1])
+                assert (code, details) == (grpc.StatusCode.FAILED_PRECONDITION, ABORTED)
+                await _wait_for_status(address, joined_now.match_id, arena_pb2.MATCH_STATUS_RUNNING)
+                call.cancel()
+
+    db = tmp_path / "restart.db"
+    unjoined, later = asyncio.run(created_then_stopped(SqliteStore(db)))
+    asyncio.run(restarted(SqliteStore(db), unjoined, later))
+    store = SqliteStore(db)
+    aborted = store.load(unjoined.match_id)
+    assert aborted is not None
+    assert (aborted.status, aborted.end_reason, aborted.moves) == ("aborted", NOBODY_JOINED, [])
+    playing = store.load(later.match_id)
+    assert playing is not None and playing.status == "running" and playing.seat_joined
+    store.close()
+
+
+def test_a_restored_match_one_seat_joined_before_the_restart_is_not_aborted(
+    tmp_path: Path,
+) -> None:
+    """One seat of three joined, no move yet, then the server restarted: the join
+    was written, and the restored match runs on its clocks after the start
+    timeout with whoever comes back, as before; it is never taken for a match
+    nobody joined."""
+
+    async def one_seat_joined_then_stopped(store: SqliteStore) -> str:
+        async with serving_here(ServerConfig(start_timeout=60), store) as address:
+            created = await create_match(
+                address,
+                "sheep-showdown",
+                3,
+                seed=11,
+                clock=arena_pb2.ClockSettings(decision_seconds=60),
+            )
+            async with grpc.aio.insecure_channel(address) as channel:
+                call = arena_pb2_grpc.ArenaStub(channel).Play()
+                join = arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[1])
+                await call.write(arena_pb2.PlayRequest(join=join))
+                await call.read()  # Joined
+                info = await _get(address, created.match_id)
+                assert [seat.joined for seat in info.seats] == [False, True, False]
+                assert info.status == arena_pb2.MATCH_STATUS_WAITING and info.moves == 0
+                call.cancel()
+        return created.match_id
+
+    async def restored(store: SqliteStore, match_id: str) -> arena_pb2.MatchInfo:
+        async with serving_here(ServerConfig(start_timeout=0.3), store) as address:
+            await asyncio.sleep(1.0)  # past the start timeout, nobody back
+            return await _get(address, match_id)
+
+    db = tmp_path / "restart.db"
+    match_id = asyncio.run(one_seat_joined_then_stopped(SqliteStore(db)))
+    store = SqliteStore(db)
+    stored = store.load(match_id)
+    store.close()
+    assert stored is not None and stored.seat_joined and not stored.moves
+    info = asyncio.run(restored(SqliteStore(db), match_id))
+    assert info.status == arena_pb2.MATCH_STATUS_RUNNING, info.result.end_reason
+
+
+def test_unfinished_matches_of_an_older_database_are_not_aborted_as_unjoined(
+    tmp_path: Path,
+) -> None:
+    """A file written before joins were recorded (schema version 4) is migrated;
+    nobody knows whether its matches' seats joined, so none is aborted for it,
+    with a move or without: the upgrade never ends a match that was being played."""
+    db = tmp_path / "v4.db"
+    with closing(sqlite3.connect(db, isolation_level=None)) as old:
+        assert migrate(old, upto=4) == 4
+        for match_id, moves in (("nomoves", 0), ("onemove", 1)):
+            _write_as_schema_4(old, match_id, moves)
+
+    async def restored() -> list[arena_pb2.MatchInfo]:
+        async with serving_here(ServerConfig(start_timeout=0.3), SqliteStore(db)) as address:
+            await asyncio.sleep(1.0)  # past the start timeout, nobody back
+            return [await _get(address, match_id) for match_id in ("nomoves", "onemove")]
+
+    infos = asyncio.run(restored())
+    assert [info.status for info in infos] == [arena_pb2.MATCH_STATUS_RUNNING] * 2, [
+        info.result.end_reason for info in infos
+    ]
+    with closing(sqlite3.connect(db)) as migrated:
+        assert schema_version(migrated) == SCHEMA_VERSION
+        joined = dict(migrated.execute("SELECT match_id, seat_joined FROM matches"))
+    assert joined == {"nomoves": 1, "onemove": 1}
+
+
+def _write_as_schema_4(db: sqlite3.Connection, match_id: str, moves: int) -> None:
+    """An unfinished match as a server of schema version 4 wrote it: its row as
+    CreateMatch inserted it, and `moves` moves (each the first legal action)."""
+    game = games.get("sheep-n-sheep")
+    db.execute(
+        "INSERT INTO matches (match_id, game, players, options_json, seed,"
+        " decision_seconds, time_bank_seconds, max_strikes, token_hashes_json,"
+        " created_at, status, rules_version)"
+        " VALUES (?, ?, 2, '{}', '12', 60.0, 0.0, 3, ?, ?, 'running', ?)",
+        (
+            match_id,
+            game.name,
+            json.dumps([hash_token(new_seat_token()) for _ in range(2)]),
+            time.time(),
+            game.rules_version,
+        ),
+    )
+    state = game.new_state(2, 12, {})
+    for number in range(1, moves + 1):
+        seat, action = state.to_move, state.legal_actions()[0]
+        state.apply(action)
+        db.execute(
+            "INSERT INTO moves (match_id, move, seat, action_index, label, forced, bank)"
+            " VALUES (?, ?, ?, 0, ?, '', 0.0)",
+            (match_id, number, seat, action.label),
+        )
