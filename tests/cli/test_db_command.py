@@ -260,3 +260,22 @@ def test_a_db_flag_value_it_cannot_use_is_a_usage_error(
         f"sheepfold db {command}: error: argument {flag}:"
     )
     assert _snapshot(tmp_path) == before
+
+
+def test_vacuum_of_a_locked_database_waits_the_wait_once(tmp_path: Path) -> None:
+    """The checkpoint before VACUUM waited the busy timeout out and said so in
+    its result, then VACUUM waited it all again: `--wait 5` gave up after 10 s."""
+    db = tmp_path / "s.db"
+    _database(db, finished=1)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    store = SqliteStore(db, busy_timeout=1.0)
+    try:
+        started = time.monotonic()
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            store.vacuum()
+        waited = time.monotonic() - started
+    finally:
+        store.close()
+        holder.close()
+    assert 0.9 < waited < 1.6
