@@ -17,6 +17,7 @@ from clients.connect import ServerTls
 from clients.interrupts import ignore_further_interrupts
 from server.metrics_http import MetricsPortError
 from tournament.botcheck import BotCheckError
+from tournament.claims import claimed
 from tournament.config import (
     MAX_BOOTSTRAP,
     MAX_GAMES,
@@ -37,6 +38,8 @@ from tournament.store import Store, StoreError, check_existing
 
 __all__ = ["add_parser"]
 
+FORGET_COMMAND = "tournament forget"  # who holds the claim, as a refused command names it
+
 
 RUN_HELP = """\
 Play (or resume) the round robin described by a TOML config file. Every finished
@@ -44,6 +47,11 @@ game is written to the SQLite database at once; running the same command again
 plays exactly the games still missing. Without --server an in-process server is
 started on a free loopback port. Progress is a live line on a terminal and
 structlog lines otherwise. See docs/tournament.md for the config format.
+
+One run (or sprt) of a tournament at a time: while one plays, another run of
+the same tournament on the same database, and `tournament forget` on it, stop
+with one line naming the process that holds it (exit 1). Other tournaments in
+the database are not held up. The hold ends with the process, even a killed one.
 """
 
 REPORT_HELP = """\
@@ -134,7 +142,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="delete every stored game a bot played in",
         description="Delete every stored game BOT played in (results and records), e.g. "
         "after a bug fix or to drop a bot: `tournament run` plays them again while BOT "
-        "is in the config, and the report no longer counts them.",
+        "is in the config, and the report no longer counts them. Refused (exit 1, naming "
+        "the process) while a `tournament run` or `sprt` of that tournament is playing.",
     )
     forget.add_argument("bot", metavar="BOT", help="the bot's name in the config")
     forget.add_argument(
@@ -197,8 +206,10 @@ k - 2 other bots of the config; solo: both bots on the same deal), and the
 test stops as soon as the log-likelihood ratio crosses a bound. It prints
 LLR, bounds, games and the Elo estimate with its 95% interval after every
 look. The games are stored like a round robin's: running it again resumes.
-Exit status: 0 H1 accepted, 3 H0 accepted, 4 game limit reached undecided,
-1 games could not be played, 2 bad config or options.
+Like `run`, it holds the tournament while it plays (no second run or sprt of
+it, no `forget`). Exit status: 0 H1 accepted, 3 H0 accepted, 4 game limit
+reached undecided, 1 games could not be played (or another process holds the
+tournament), 2 bad config or options.
 """
 
 
@@ -429,7 +440,7 @@ def _run_and_report(
     print(
         f"{summary.played} games played in {summary.seconds:.1f} s "
         f"({summary.games_per_second:.2f} games/s), "
-        f"{summary.already_done + summary.played}/{summary.scheduled} done"
+        f"{summary.done}/{summary.scheduled} done"
         + (f", {summary.errors} not played (see the log)" if summary.errors else ""),
         file=sys.stderr,
     )
@@ -437,7 +448,7 @@ def _run_and_report(
         print(
             f"{summary.forgotten} games with a crash were deleted and played again", file=sys.stderr
         )
-    if not args.no_report and summary.already_done + summary.played:
+    if not args.no_report and summary.done:
         bootstrap = SampleProgress(prefix="sheepfold tournament: bootstrap")
         print(report(summary.database, "text", tournament=config.name, on_samples=bootstrap))
     for failed in summary.always_crashed:
@@ -476,7 +487,9 @@ def _forget(args: argparse.Namespace) -> int:
         check_existing(args.db)
         with Store(args.db) as store:
             record = store.tournament(args.tournament)
-            forgotten = store.forget(record.id, store.keys_of_bot(record.id, args.bot))
+            # No run may count (or be about to play) the games deleted here.
+            with claimed(store.path, record.name, FORGET_COMMAND):
+                forgotten = store.forget(record.id, store.keys_of_bot(record.id, args.bot))
     except StoreError as error:
         print(f"sheepfold tournament: {error}", file=sys.stderr)
         return 1

@@ -6,7 +6,8 @@ A bot that crashes is replaced for the rest of that game by a random stand-in
 (so the match ends quickly) and loses; a bot that misses deadlines is handled
 by the server's clock (random move, strike, disqualification) and loses too.
 Each finished game is written to SQLite at once; games already stored are
-skipped, so running again resumes.
+skipped, so running again resumes. A run holds its tournament's claim
+(tournament.claims) throughout: no other run of it, and no `forget`, meanwhile.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from clients.interrupts import run_interruptible
 from clients.launch import Launcher, SandboxUnavailable
 from clients.launch.sandbox import seen_by_every_bot
 from tournament.botcheck import check_bots
+from tournament.claims import claimed, refuse_if_claimed
 from tournament.config import TournamentConfig, add_python_path, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.deals import dealt, new_secret
@@ -61,6 +63,8 @@ __all__ = [
     "schedule_for",
 ]
 
+RUN_COMMAND = "tournament run"  # who holds the claim, as a refused command names it
+
 # Codes after which no further game can succeed: stop the whole run.
 FATAL_CODES = {
     grpc.StatusCode.INVALID_ARGUMENT,
@@ -81,6 +85,7 @@ class RunSummary:
     scheduled: int
     already_done: int
     played: int
+    done: int  # scheduled games stored when the run ended, read from the database
     errors: int
     seconds: float
     interrupted: bool = False
@@ -124,6 +129,7 @@ def run_tournament(
     reach a `server` that serves TLS (the runner and its in-process bots; a
     command bot connects by itself, so the command refuses those)."""
     db_path = database or resolve_path(config, config.database)
+    refuse_if_claimed(db_path, config.name, RUN_COMMAND)
     check_bots(config)
     executor = executor or config.executor
     if executor.is_ray:
@@ -218,7 +224,7 @@ async def run_tournament_async(
     check_bots(config)
     started = time.monotonic()
     launcher = await launcher_for(config, database, server_socket or _socket_of(address), executor)
-    with Store(database) as store:
+    with Store(database) as store, claimed(store.path, config.name, RUN_COMMAND):
         stages = ladder_stages(store, config)
         schedule = schedule_for(config, stages)
         tid = open_tournament(store, config, len(schedule), stages)
@@ -247,6 +253,7 @@ async def run_tournament_async(
             scheduled=len(schedule),
             already_done=len(schedule) - len(pending),
             played=played,
+            done=len(store.done_keys(tid) & {game.key for game in schedule}),
             errors=errors,
             seconds=time.monotonic() - started,
             always_crashed=always_crashed(store.games(tid), crashes),

@@ -4,7 +4,8 @@ Each look at the statistics plays the next blocks (enough to keep `concurrency`
 matches busy), stores every game as a round robin does, then recomputes the
 LLR from every complete block in the database. Running the same command again
 resumes: stored games count, blocks cut short by an interruption are finished,
-and a test already decided only prints its verdict.
+and a test already decided only prints its verdict. Like a run, an SPRT holds
+its tournament's claim (tournament.claims) while it plays.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
 from tournament.botcheck import check_bots
+from tournament.claims import claimed, refuse_if_claimed
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
 from tournament.outcome import solo_scores
 from tournament.progress import Progress, SilentProgress
@@ -41,6 +43,8 @@ __all__ = [
 EXIT_H1 = 0  # the candidate is stronger by elo1 (H1 accepted)
 EXIT_H0 = 3  # not stronger by elo1; H0 (at most elo0) accepted
 EXIT_INCONCLUSIVE = 4  # the game limit came first
+
+SPRT_COMMAND = "tournament sprt"  # who holds the claim, as a refused command names it
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +188,7 @@ async def run_sprt_async(
     started = time.monotonic()
     seen: list[int] = [-1]
 
-    with Store(database) as store:
+    with Store(database) as store, claimed(store.path, config.name, SPRT_COMMAND):
         stages = [list(config.bot_names)]
         tid = open_tournament(store, config, limit * per_block, stages)
 
@@ -246,6 +250,7 @@ def run_sprt(
     """Run (or resume) an SPRT; an in-process server when `server` is None.
     `tls`: how to reach a `server` that serves TLS."""
     db_path = database or resolve_path(config, config.database)
+    refuse_if_claimed(db_path, config.name, SPRT_COMMAND)
     if server is not None:
         return run_interruptible(
             run_sprt_async(config, server, db_path, on_status, progress, admin_token, tls=tls)
