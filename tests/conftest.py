@@ -6,6 +6,7 @@ import asyncio
 import concurrent.futures
 import os
 import shutil
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -86,6 +87,22 @@ def _watchdog() -> Iterator[None]:
         yield
     finally:
         timer.cancel()
+
+
+@pytest.fixture(autouse=True)
+def _ray_only_in_its_namespace() -> Iterator[None]:
+    """A test that leaves Ray started outside tests/ray's private network
+    namespace fails: Ray listens on the machine's interface. Some Ray calls
+    start it by themselves (asking for the runtime context did, in a test that
+    played a worker's game outside Ray)."""
+    yield
+    if os.environ.get("SHEEPFOLD_RAY_NAMESPACE"):
+        return
+    ray = sys.modules.get("ray")
+    is_initialized = getattr(ray, "is_initialized", None)
+    if callable(is_initialized) and is_initialized() is True:
+        ray.shutdown()  # type: ignore[union-attr]
+        pytest.fail("this test started Ray outside a private network namespace (tests/ray)")
 
 
 @pytest.fixture

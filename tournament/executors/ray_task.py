@@ -86,6 +86,10 @@ def node_name() -> str:
     try:
         import ray
 
+        # Outside Ray, asking for the runtime context starts a local Ray instance,
+        # listening on the machine's interface (a test playing a worker's game did).
+        if not ray.is_initialized():
+            return socket.gethostname()
         node_id = ray.get_runtime_context().get_node_id()
     except Exception:  # not inside a Ray worker
         return socket.gethostname()
