@@ -56,7 +56,8 @@ def _match_logs(server: ServerProcess, match_id: str) -> list[dict]:
 def test_missed_deadlines_strike_then_disqualify_everywhere(served: ServerProcess) -> None:
     with grpc.insecure_channel(served.address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
-        created = stub.CreateMatch(create_request(CASE, 31, decision_seconds=0.1, max_strikes=2))
+        # The random opponent must never miss: 0.1 s was missed under a load of 18.
+        created = stub.CreateMatch(create_request(CASE, 31, decision_seconds=0.5, max_strikes=2))
         opponent = threading.Thread(
             target=play_blocking,
             args=(RandomBot(3), served.address, created.match_id, created.seat_tokens[1]),
