@@ -27,12 +27,14 @@ from clients.launch.sandbox import (
     find_tools,
     probe,
 )
+from clients.launch.seccomp import key_store_refused
 from clients.launch.socket_dir import SocketLeases
 
 __all__ = ["BotCommand", "BotFailure", "BotProcess", "Launcher"]
 
 TAIL_LINES = 5
 ARGS_FD = "{args-fd}"  # replaced by the descriptor carrying bwrap's options
+SECCOMP_FD = "{seccomp-fd}"  # ... and by the one carrying its seccomp filter
 CHUNK = 65536
 # What runtimes print when an allocation fails (Python, C, C++, Node, Go, shells).
 MEMORY_SIGNS = (
@@ -144,7 +146,11 @@ class Launcher:
         # The options go through a descriptor (bwrap --args), so that the sandbox's own
         # /proc/1/cmdline shows no host paths, nor anything else of the setup.
         argv = [tools.bwrap, "--args", ARGS_FD, "--", *inner]
-        options_data = b"".join(option.encode() + b"\0" for option in options)
+        in_memory = {ARGS_FD: b"".join(option.encode() + b"\0" for option in options)}
+        seccomp = key_store_refused()
+        if seccomp is not None:  # None: a machine the filter has no call numbers for
+            argv[1:1] = ["--seccomp", SECCOMP_FD]
+            in_memory[SECCOMP_FD] = seccomp
         cgroup = None
         if self._cgroups is not None:
             limits = command.sandbox.limits
@@ -159,7 +165,7 @@ class Launcher:
         env = {"PATH": os.environ.get("PATH", "")}
         leases = self._leases
         return BotProcess(
-            command, argv, env, cgroup, options_data, on_end=lambda: leases.release(socket)
+            command, argv, env, cgroup, in_memory, on_end=lambda: leases.release(socket)
         )
 
 
@@ -172,12 +178,13 @@ class BotProcess:
         argv: list[str],
         env: dict[str, str],
         cgroup: BotCgroup | None = None,
-        options_data: bytes | None = None,
+        in_memory: Mapping[str, bytes] | None = None,
         on_end: Callable[[], None] | None = None,
     ) -> None:
         self.command = command
         self._on_end = on_end  # called once, when the program has ended
-        self.options_data = options_data
+        # Placeholders in argv, each replaced by a descriptor reading its bytes.
+        self.in_memory = dict(in_memory or {})
         self.argv = argv
         self.env = env
         self.cgroup = cgroup
@@ -199,10 +206,16 @@ class BotProcess:
         if not os.path.isdir(self.command.folder):
             await self._cleanup()
             raise BotFailure(f"the bot's folder {self.command.folder} does not exist")
-        argv, pass_fds = self.argv, ()
-        if self.options_data is not None:
-            read = _file_in_memory(self.options_data)
-            argv, pass_fds = [str(read) if a == ARGS_FD else a for a in argv], (read,)
+        fds: dict[str, int] = {}
+        try:
+            for placeholder, data in self.in_memory.items():
+                fds[placeholder] = _file_in_memory(data)
+        except OSError:
+            for fd in fds.values():
+                os.close(fd)
+            raise
+        argv = [str(fds[a]) if a in fds else a for a in self.argv]
+        pass_fds = tuple(fds.values())
         # No preexec_fn: it would make Python fork() instead of vfork(), and gRPC's
         # fork handlers then crash the child now and then before it can exec.
         try:

@@ -33,7 +33,7 @@ pytestmark = pytest.mark.e2e
 
 HERE = Path(__file__).resolve().parent
 HOSTILE = HERE / "bots" / "hostile" / "hostile_bot.py"
-PROBES = ("network", "database", "write", "proc", "env", "shm", "kernel")
+PROBES = ("network", "database", "write", "proc", "env", "shm", "kernel", "keyring")
 CONTAINED = (*PROBES, "signal", "leftover")
 STOPPED = {
     "forkbomb": "process limit",

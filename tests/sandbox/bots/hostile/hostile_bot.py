@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A bot that attacks its host before playing: one attack per run, named by argv[1].
 
-Contained probes (network, database, write, proc, env, shm, signal, leftover) report
+Contained probes (network, database, write, proc, env, shm, kernel, keyring, signal,
+leftover) report
 an escape by printing "ESCAPED: ..." and exiting with status 3, so a leak turns
 into a crash the test sees; contained, the bot then plays its seat normally.
 Resource attacks (forkbomb, memory, memfd, cpu, output) never play: the sandbox must
@@ -124,6 +125,28 @@ def probe_kernel() -> None:
     ):
         if os.path.exists(path) and os.access(path, os.W_OK):
             escaped(f"{path} is writable")
+
+
+def probe_keyring() -> None:
+    """The kernel's key store, which belongs to no namespace: a key a bot linked
+    into its user's keyring on the host outlived the sandbox, and the next
+    game's bot read it back. Only a key of this process's own keyring is tried
+    (it goes with the process): that the store takes one at all is the escape."""
+    import ctypes
+    import platform
+
+    add_key = {"x86_64": 248, "aarch64": 217}.get(platform.machine())
+    if add_key is None:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    process_keyring = ctypes.c_long(-2)
+    one_byte = ctypes.c_size_t(1)
+    key = libc.syscall(
+        ctypes.c_long(add_key), b"user", b"sheepfold-probe", b"x", one_byte, process_keyring
+    )
+    if key >= 0:
+        escaped(f"the kernel's key store took key {key}")
 
 
 def probe_env() -> None:
@@ -276,6 +299,7 @@ PROBES = {
     "env": probe_env,
     "shm": probe_shm,
     "kernel": probe_kernel,
+    "keyring": probe_keyring,
     "signal": attack_signal,
     "leftover": attack_leftover,
 }

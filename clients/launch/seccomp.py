@@ -1,0 +1,89 @@
+"""The seccomp filter of every sandbox: the kernel's key store is refused.
+
+Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
+creates. A bot could link a key of its own into its user's keyring on the
+host, where any later bot (the next game's, another tournament's) found it in
+/proc/keys and read it back: it kept what it had seen from one game to the
+next, which a fresh /tmp per game is meant to rule out. It could also pin
+kernel memory that no cgroup counts. Docker's default profile refuses the same
+three calls, with the same error.
+
+bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
+the system call's architecture and number, written out here. It is a dozen
+instructions; libseccomp, which would write them, is a C library that not
+every machine with bubblewrap has.
+"""
+
+from __future__ import annotations
+
+import errno
+import platform
+import struct
+from dataclasses import dataclass
+
+__all__ = ["KEY_CALLS", "key_store_refused"]
+
+# struct seccomp_data: the call's number, then the AUDIT_ARCH of its ABI.
+_NR_OFFSET = 0
+_ARCH_OFFSET = 4
+# Classic BPF opcodes: load a word at an offset, jump if equal to a constant, return.
+_LOAD_WORD = 0x20
+_JUMP_IF_EQUAL = 0x15
+_RETURN = 0x06
+_ALLOW = 0x7FFF0000
+_ERRNO = 0x00050000
+_X32 = 0x40000000  # x32 calls are x86-64's numbers with this bit set
+
+# For each machine, every ABI a process on it may call the kernel through (an
+# x86-64 bot can still make i386 calls), with that ABI's numbers of add_key,
+# request_key and keyctl.
+KEY_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+    "x86_64": (
+        (0xC000003E, (248, 249, 250, _X32 | 248, _X32 | 249, _X32 | 250)),  # x86-64, x32
+        (0x40000003, (286, 287, 288)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (217, 218, 219)),  # arm64
+        (0x40000028, (309, 310, 311)),  # arm
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Instruction:
+    code: int
+    k: int
+    on_equal: int | None = None  # for a jump: the index it goes to when equal
+    otherwise: int | None = None  # ... and when not
+
+
+def key_store_refused(machine: str | None = None) -> bytes | None:
+    """The compiled filter (struct sock_filter[]) that fails the key calls with
+    EPERM and lets every other call through, for `machine` (this one's by
+    default); None for a machine not in KEY_CALLS."""
+    abis = KEY_CALLS.get(machine or platform.machine())
+    if abis is None:
+        return None
+    program: list[_Instruction] = []
+    denied = sum(3 + len(numbers) for _, numbers in abis) + 1  # the index of the refusal
+    for arch, numbers in abis:
+        next_abi = len(program) + 3 + len(numbers)
+        program.append(_Instruction(_LOAD_WORD, _ARCH_OFFSET))
+        program.append(_Instruction(_JUMP_IF_EQUAL, arch, len(program) + 1, next_abi))
+        program.append(_Instruction(_LOAD_WORD, _NR_OFFSET))
+        for number in numbers:
+            program.append(_Instruction(_JUMP_IF_EQUAL, number, denied, len(program) + 1))
+    program.append(_Instruction(_RETURN, _ALLOW))
+    program.append(_Instruction(_RETURN, _ERRNO | errno.EPERM))
+    assert len(program) == denied + 1
+    return b"".join(_encoded(index, instruction) for index, instruction in enumerate(program))
+
+
+def _encoded(index: int, instruction: _Instruction) -> bytes:
+    """struct sock_filter {u16 code; u8 jt; u8 jf; u32 k;}, in this machine's order;
+    a jump's targets counted from the instruction after it."""
+    on_equal = otherwise = 0
+    if instruction.on_equal is not None and instruction.otherwise is not None:
+        on_equal = instruction.on_equal - index - 1
+        otherwise = instruction.otherwise - index - 1
+    return struct.pack("=HBBI", instruction.code, on_equal, otherwise, instruction.k)
