@@ -92,6 +92,12 @@ class ServerConfig:
     write_stall_seconds: float = DEFAULT_WRITE_STALL_SECONDS
     # Addresses to listen on (HOST:PORT or unix:PATH); empty: host:port alone.
     listen: tuple[str, ...] = ()
+    # Unix sockets (unix:PATH) for sandboxed bots, served by a gRPC server of their
+    # own whose connections may each open only `bot_streams_per_connection`
+    # streams: a bot that opened and reset streams as fast as it could filled
+    # gRPC's queue of calls not yet taken, and gRPC cancelled other bots' joins.
+    bot_sockets: tuple[str, ...] = ()
+    bot_streams_per_connection: int = 16
     # Streams one connection may have open at once; a client's further streams
     # wait on its side (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
     max_streams_per_connection: int = 1000
@@ -121,7 +127,11 @@ class ServerConfig:
             raise ValueError("private replays need an admin token to read them with")
 
 
-def grpc_options(config: ServerConfig, max_connections: int | None = None) -> list[tuple[str, int]]:
+def grpc_options(
+    config: ServerConfig, max_connections: int | None = None, streams: int | None = None
+) -> list[tuple[str, int]]:
+    """The server's gRPC settings; `streams`: each connection's streams at most
+    (default `max_streams_per_connection`)."""
     if max_connections is None:
         max_connections = config.max_connections
     return [
@@ -148,8 +158,23 @@ def grpc_options(config: ServerConfig, max_connections: int | None = None) -> li
         ("grpc.http2.min_recv_ping_interval_without_data_ms", 5_000),
         # Without it one connection may open any number of streams, each a handler
         # on the event loop (gRPC's default is unlimited).
-        ("grpc.max_concurrent_streams", config.max_streams_per_connection),
+        # gRPC counts a stream the client reset against this until the server has
+        # taken its call, so it also bounds streams opened and reset in a loop.
+        ("grpc.max_concurrent_streams", streams or config.max_streams_per_connection),
         ("grpc.max_allowed_incoming_connections", max_connections),
+    ]
+
+
+def bot_socket_options(config: ServerConfig, max_connections: int) -> list[tuple[str, int]]:
+    """The bot sockets' server: few streams per connection, and room in gRPC's
+    queue of calls not yet taken for every stream they allow, so a full queue
+    never makes gRPC refuse calls at random (it did above 1,000)."""
+    streams = config.bot_streams_per_connection
+    allowed = len(config.bot_sockets) * max_connections * streams
+    return [
+        *grpc_options(config, max_connections, streams),
+        ("grpc.server.max_pending_requests", allowed + 1_000),
+        ("grpc.server.max_pending_requests_hard_limit", allowed + 3_000),
     ]
 
 
@@ -275,6 +300,7 @@ class SheepfoldServer:
         self.log = structlog.get_logger("sheepfold.server")
         self.arena: ArenaService | None = None  # the Arena service, once started
         self._server: grpc.aio.Server | None = None
+        self._bot_server: grpc.aio.Server | None = None
         self._metrics_http: MetricsEndpoint | None = None
         self._loop_watch = LoopWatch(self.metrics.loop_lagged)
         self.metrics.watch_loop(self._loop_watch.cpu_seconds)
@@ -307,14 +333,6 @@ class SheepfoldServer:
     async def start(self) -> int:
         self._loop = asyncio.get_running_loop()
         self.max_connections = self._connection_bound()
-        server = grpc.aio.server(
-            options=grpc_options(self.config, self.max_connections),
-            interceptors=[
-                DecodeErrorsAreInvalidArgument({PLAY_METHOD}),
-                PreEncodedResponses({PLAY_METHOD}),
-                UnexpectedErrorsAreInternal({PLAY_METHOD}),
-            ],
-        )
         self.arena = ArenaService(
             self.registry,
             admin_token=self.config.admin_token,
@@ -326,17 +344,13 @@ class SheepfoldServer:
             stalls=self.stalls,
             replay_turns=self.replay_turns,
         )
-        arena_pb2_grpc.add_ArenaServicer_to_server(self.arena, server)
-        health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
-        reflection.enable_server_reflection(
-            (
-                ARENA_SERVICE,
-                health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-                reflection.SERVICE_NAME,
-            ),
-            server,
-        )
+        server = self._grpc_server(grpc_options(self.config, self.max_connections))
         self.port = self._add_ports(server)
+        bot_server = None
+        if self.config.bot_sockets:
+            bot_server = self._grpc_server(bot_socket_options(self.config, self.max_connections))
+            for address in self.config.bot_sockets:
+                self._add_unix_port(bot_server, address)
         # Restored before the port serves, so a bot that rejoins finds its match.
         restored = self.registry.restore()
         if self.config.metrics_port is not None:
@@ -349,6 +363,9 @@ class SheepfoldServer:
             self._loop_watch.start()
         await server.start()
         self._server = server
+        if bot_server is not None:
+            await bot_server.start()
+            self._bot_server = bot_server
         if self.config.health_port is not None:
             await self._start_health_port()
         serving = (
@@ -378,10 +395,34 @@ class SheepfoldServer:
         )
         return self.port
 
+    def _grpc_server(self, options: list[tuple[str, int]]) -> grpc.aio.Server:
+        """A gRPC server of the Arena service, health and reflection."""
+        assert self.arena is not None
+        server = grpc.aio.server(
+            options=options,
+            interceptors=[
+                DecodeErrorsAreInvalidArgument({PLAY_METHOD}),
+                PreEncodedResponses({PLAY_METHOD}),
+                UnexpectedErrorsAreInternal({PLAY_METHOD}),
+            ],
+        )
+        arena_pb2_grpc.add_ArenaServicer_to_server(self.arena, server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
+        reflection.enable_server_reflection(
+            (
+                ARENA_SERVICE,
+                health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+                reflection.SERVICE_NAME,
+            ),
+            server,
+        )
+        return server
+
     def _connection_bound(self) -> int:
         wanted = self.config.max_connections
         open_files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-        bound = connection_bound(wanted, open_files, len(self.config.listen) or 1)
+        listeners = (len(self.config.listen) or 1) + len(self.config.bot_sockets)
+        bound = connection_bound(wanted, open_files, listeners)
         if bound < wanted:
             self.log.warning(
                 "the open file limit allows fewer connections than asked; "
@@ -407,10 +448,7 @@ class SheepfoldServer:
         first_port = 0
         for address in self.config.listen or (f"{self.config.host}:{self.config.port}",):
             if address.startswith("unix:"):
-                check_socket_folder(address)
-                if not _add_port(lambda a=address: server.add_insecure_port(a), address):
-                    raise ListenError(f"cannot listen on {address}")
-                self.listening.append(address)
+                self._add_unix_port(server, address)
                 continue
             host, _, port_text = address.rpartition(":")
             check_can_listen(host.strip("[]"), int(port_text))
@@ -421,6 +459,12 @@ class SheepfoldServer:
             self.listening.append(f"{host}:{port}")
             first_port = first_port or port
         return first_port
+
+    def _add_unix_port(self, server: grpc.aio.Server, address: str) -> None:
+        check_socket_folder(address)
+        if not _add_port(lambda: server.add_insecure_port(address), address):
+            raise ListenError(f"cannot listen on {address}")
+        self.listening.append(address)
 
     async def _start_health_port(self) -> None:
         # The main port's connection settings: a taken port fails, unfinished
@@ -476,7 +520,9 @@ class SheepfoldServer:
         if self._pruning is not None:
             self._pruning.cancel()
         await self.registry.shutdown(reason)
-        await self._server.stop(self.config.shutdown_grace)
+        servers = [s for s in (self._server, self._bot_server) if s is not None]
+        await asyncio.gather(*(s.stop(self.config.shutdown_grace) for s in servers))
+        self._bot_server = None
         for address in self.listening:
             if address.startswith("unix:"):
                 Path(address.removeprefix("unix:")).unlink(missing_ok=True)

