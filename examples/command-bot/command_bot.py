@@ -3,8 +3,11 @@
 
 It shows what a bot in any language does: open the `Play` stream, send `Join`
 with the match id and seat token, answer every `Decision` with the index of
-one of its legal actions, and stop at the `MatchResult`. The tournament runner
-starts it once per seat with the environment variables
+one of its legal actions, and stop at the `MatchResult`. When a stream fails
+in a way worth another try, it joins again with the same token, by the rules
+of docs/writing-a-bot.md ("What to retry, and when"), which the Python SDK
+follows too. The tournament runner starts it once per seat with the
+environment variables
 
     SHEEPFOLD_SERVER  host:port of the server
     SHEEPFOLD_MATCH   match id
@@ -21,18 +24,125 @@ import os
 import queue
 import random
 import sys
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 PASSIVE = ("pass", "stop", "done", "end")
 
+# Worth joining again: the server or the network went away. The server then
+# sends the open decision again, to be answered on the new stream.
+RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
+# Also worth it until the server has answered a join with `joined`: a server
+# under a burst of streams may cancel or refuse a stream before it starts.
+RETRYABLE_BEFORE_JOINED = RETRYABLE | {
+    grpc.StatusCode.CANCELLED,
+    grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+# Every other status is final: NOT_FOUND, UNAUTHENTICATED, PERMISSION_DENIED,
+# INVALID_ARGUMENT, ABORTED (a newer stream took the seat), FAILED_PRECONDITION
+# (the match is over: GetMatch has its result).
+MAX_RETRIES = 20  # waits 0.2, 0.4, 0.8, 1.6 s, then 2 s a time: about 35 s in all
+
 
 def choose(decision: arena_pb2.Decision, rng: random.Random) -> int:
     labels = [action.label.lower() for action in decision.actions]
     active = [i for i, label in enumerate(labels) if not label.startswith(PASSIVE)]
     return rng.choice(active or list(range(len(labels))))
+
+
+def backoff(retry: int) -> float:
+    """Seconds to wait before the `retry`th new join."""
+    return min(0.1 * 2**retry, 2.0)
+
+
+def open_channel(address: str) -> grpc.Channel:
+    # A connection of its own, never one that a failed stream left broken.
+    return grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+
+
+class SeatLost(Exception):
+    """The seat is lost for good: a final status, or too many joins that failed."""
+
+
+@dataclass
+class Seat:
+    """One seat, played to the end over as many Play streams as it takes."""
+
+    address: str
+    match_id: str
+    token: str
+    rng: random.Random
+    joined: bool = False  # the server has answered one of our joins
+
+    def play(self) -> arena_pb2.MatchResult:
+        """The match result; raises SeatLost."""
+        why = ""
+        for retry in range(MAX_RETRIES + 1):
+            if retry:
+                print(f"command_bot: {why}; joining again", file=sys.stderr)
+                time.sleep(backoff(retry))
+            try:
+                result = self.play_stream()
+                why = "the stream ended without a result"
+            except grpc.RpcError as error:
+                why = f"{error.code().name}: {error.details()}"
+                result = self.finished_result(error.code())
+                if result is None and not self.worth_retrying(error.code()):
+                    raise SeatLost(why) from None
+            if result is not None:
+                return result
+        raise SeatLost(f"{why}; gave up after {MAX_RETRIES} new joins")
+
+    def worth_retrying(self, code: grpc.StatusCode) -> bool:
+        return code in (RETRYABLE if self.joined else RETRYABLE_BEFORE_JOINED)
+
+    def play_stream(self) -> arena_pb2.MatchResult | None:
+        """One Play stream: join and answer each decision on it. Returns the result,
+        or None when the server ended the stream without one."""
+        outbox: queue.SimpleQueue[arena_pb2.PlayRequest | None] = queue.SimpleQueue()
+        join = arena_pb2.Join(match_id=self.match_id, token=self.token)
+        outbox.put(arena_pb2.PlayRequest(join=join))
+
+        def requests() -> Iterator[arena_pb2.PlayRequest]:
+            while (message := outbox.get()) is not None:
+                yield message
+
+        with open_channel(self.address) as channel:
+            try:
+                for response in arena_pb2_grpc.ArenaStub(channel).Play(requests()):
+                    kind = response.WhichOneof("kind")
+                    if kind == "joined":
+                        self.joined = True
+                    elif kind == "decision":
+                        answer = arena_pb2.Answer(
+                            decision_id=response.decision.decision_id,
+                            action_index=choose(response.decision, self.rng),
+                        )
+                        outbox.put(arena_pb2.PlayRequest(answer=answer))
+                    elif kind == "error":
+                        print(f"command_bot: server said {response.error.message}", file=sys.stderr)
+                    elif kind == "result":
+                        return response.result
+            finally:
+                outbox.put(None)  # ends this stream's requests, whatever ended the stream
+        return None
+
+    def finished_result(self, code: grpc.StatusCode) -> arena_pb2.MatchResult | None:
+        """The result of a match that ended while this seat was away, if that is
+        why the join failed (FAILED_PRECONDITION "the match is over")."""
+        if code != grpc.StatusCode.FAILED_PRECONDITION:
+            return None
+        with open_channel(self.address) as channel:
+            request = arena_pb2.GetMatchRequest(match_id=self.match_id)
+            try:
+                info = arena_pb2_grpc.ArenaStub(channel).GetMatch(request, timeout=30)
+            except grpc.RpcError:
+                return None
+        return info.result if info.status == arena_pb2.MATCH_STATUS_FINISHED else None
 
 
 def main() -> int:
@@ -44,31 +154,13 @@ def main() -> int:
         print(f"command_bot: environment variable {missing} is not set", file=sys.stderr)
         return 2
     rng = random.Random(int(os.environ.get("SHEEPFOLD_SEED", "0")))
-    outbox: queue.SimpleQueue[arena_pb2.PlayRequest | None] = queue.SimpleQueue()
-    outbox.put(arena_pb2.PlayRequest(join=arena_pb2.Join(match_id=match_id, token=token)))
-
-    def requests() -> Iterator[arena_pb2.PlayRequest]:
-        while (message := outbox.get()) is not None:
-            yield message
-
-    with grpc.insecure_channel(address) as channel:
-        stub = arena_pb2_grpc.ArenaStub(channel)
-        for response in stub.Play(requests(), wait_for_ready=True):
-            kind = response.WhichOneof("kind")
-            if kind == "decision":
-                answer = arena_pb2.Answer(
-                    decision_id=response.decision.decision_id,
-                    action_index=choose(response.decision, rng),
-                )
-                outbox.put(arena_pb2.PlayRequest(answer=answer))
-            elif kind == "error":
-                print(f"command_bot: server said {response.error.message}", file=sys.stderr)
-            elif kind == "result":
-                outbox.put(None)
-                print("scores", list(response.result.scores), "ranks", list(response.result.ranks))
-                return 0
-    print("command_bot: the stream ended without a result", file=sys.stderr)
-    return 1
+    try:
+        result = Seat(address, match_id, token, rng).play()
+    except SeatLost as lost:
+        print(f"command_bot: {lost}", file=sys.stderr)
+        return 1
+    print("scores", list(result.scores), "ranks", list(result.ranks))
+    return 0
 
 
 if __name__ == "__main__":

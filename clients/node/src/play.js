@@ -8,6 +8,19 @@ const { status } = grpc;
 /** Codes after which rejoining makes sense: the server or the network went away. */
 export const RETRYABLE = new Set([status.UNAVAILABLE, status.UNKNOWN, status.INTERNAL]);
 
+/**
+ * Also worth another join while the server has not acknowledged one of ours yet (as in clients/sdk.py):
+ * a server or proxy under a burst of streams may cancel a stream before it starts, and a server refuses
+ * Play streams beyond its bound on joins pending from one address (RESOURCE_EXHAUSTED) until earlier
+ * ones have joined. Once joined, both are final.
+ */
+export const RETRYABLE_BEFORE_JOINED = new Set([...RETRYABLE, status.CANCELLED, status.RESOURCE_EXHAUSTED]);
+
+/** Whether a stream that failed with `code` is worth joining again; `joined`: the server acknowledged a join. */
+export function shouldRejoin(code, joined) {
+  return (joined ? RETRYABLE : RETRYABLE_BEFORE_JOINED).has(code);
+}
+
 /** The name of a numeric gRPC status code, as PlayError carries it (3 -> "INVALID_ARGUMENT"). */
 export function statusName(code) {
   return Object.keys(status).find((name) => status[name] === code) ?? `CODE_${code}`;
@@ -85,7 +98,9 @@ export async function playSeat(options) {
           const finished = await finishedResult(client, matchId, session);
           if (finished) return summary(finished, session, matchId);
         }
-        if (!RETRYABLE.has(code)) throw new SeatError(code, error.details ?? String(error.message));
+        if (error.fromBot || !shouldRejoin(code, session.joinedOnce)) {
+          throw new SeatError(code, error.details ?? String(error.message));
+        }
         outcome = { ended: `${statusName(code)}: ${error.details ?? error.message}` };
       }
       if (outcome.result) return summary(outcome.result, session, matchId);
@@ -190,7 +205,7 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
       queue = queue.then(() => handle(message)).catch((error) => {
         session.log.error('the bot failed on a message', { message: String(error?.stack ?? error) });
         const details = `the bot failed: ${error?.message ?? error}`;
-        settle(reject, Object.assign(new Error(details), { code: status.CANCELLED, details }));
+        settle(reject, Object.assign(new Error(details), { code: status.CANCELLED, details, fromBot: true }));
         call.cancel();
       });
     });

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { arenaClient, createLogger, playSeat, randomBot, SeatError, grpc, unary } from '../src/index.js';
 import { PYTHON, REPO_ROOT, startServer } from '../testkit/server.js';
 import { startProxy } from '../testkit/proxy.js';
+import { startRelay } from '../testkit/relay.js';
 
 const BOT = fileURLToPath(new URL('../bin/sheepfold-node-bot.js', import.meta.url));
 const CREATE_MATCH = fileURLToPath(new URL('../bin/create-match.js', import.meta.url));
@@ -248,6 +249,50 @@ describe('the Node bot against a real server', () => {
       assertSameResult(outcome.result, match.result, 'GetMatch');
     } finally {
       await proxy.close();
+    }
+  });
+
+  test('Play calls cancelled or refused before the join was answered are retried with backoff', HANG, async () => {
+    // What a server flooded with streams that a hostile client opens and resets does to honest bots.
+    const { CANCELLED, RESOURCE_EXHAUSTED, INTERNAL } = grpc.status;
+    const refuse = [CANCELLED, CANCELLED, RESOURCE_EXHAUSTED, INTERNAL];
+    const relay = await startRelay(server.address, { refuse });
+    try {
+      const created = await createMatch('stubborn-sheep', 2, 41);
+      const { log, lines } = capturingLogger();
+      const [outcome] = await Promise.all([
+        playSeat({ address: relay.address, matchId: created.match_id, token: created.seat_tokens[0], decide: randomBot(7), log }),
+        playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[1], decide: randomBot(8) }),
+      ]);
+      assert.equal(relay.playCalls, refuse.length + 1);
+      const lost = lines.filter((line) => line.event === 'connection lost, rejoining');
+      assert.deepEqual(lost.map((line) => line.reason.split(':')[0]), ['CANCELLED', 'CANCELLED', 'RESOURCE_EXHAUSTED', 'INTERNAL']);
+      assert.deepEqual(lost.map((line) => line.delay_ms), [100, 200, 400, 800], 'backoff');
+      assert.equal(outcome.reconnects, 0, 'one join acknowledged: no rejoin counted');
+      const match = await unary(client, 'GetMatch', { match_id: created.match_id });
+      assert.equal(match.status, 'MATCH_STATUS_FINISHED');
+      assert.deepEqual(match.seats.map((seat) => seat.strikes), [0, 0]);
+      assertSameResult(outcome.result, match.result, 'GetMatch');
+    } finally {
+      relay.close();
+    }
+  });
+
+  test('once joined, a CANCELLED stream is final: the seat is lost without a rejoin', HANG, async () => {
+    const relay = await startRelay(server.address, { cutAfterDecisions: 1, cutCode: grpc.status.CANCELLED });
+    try {
+      const created = await createMatch('sheep-n-sheep', 2, 42);
+      const opponent = playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[1], decide: randomBot(2) });
+      await assert.rejects(
+        playSeat({ address: relay.address, matchId: created.match_id, token: created.seat_tokens[0], decide: randomBot(1) }),
+        (error) => error instanceof SeatError && error.code === grpc.status.CANCELLED,
+      );
+      assert.equal(relay.playCalls, 1);
+      // The seat is still there for a join of its own: play the match out.
+      await playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[0], decide: randomBot(1) });
+      await opponent;
+    } finally {
+      relay.close();
     }
   });
 

@@ -1,0 +1,130 @@
+"""A gRPC relay in front of a real Sheepfold server that fails chosen Play
+streams, for testing how a bot retries.
+
+Under a flood of HTTP/2 streams that a hostile client opens and resets, gRPC's
+core cancels other clients' new calls before the server's handler sees them:
+an honest bot's Play ends CANCELLED (or RESOURCE_EXHAUSTED, INTERNAL...)
+within milliseconds, its join never answered. The relay does the same on
+purpose: it ends the first Play calls at once with the codes it is given,
+before reading anything, and can end a relayed stream once it has passed on a
+given number of decisions (a connection lost after the join). Everything else
+goes to the real server unchanged, as bytes; it records which decisions each
+stream carried and which answers came back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+
+import grpc
+from sheepfold.v1 import arena_pb2
+
+PLAY = "/sheepfold.v1.Arena/Play"
+UNARY_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class PlayFaults:
+    """What the relay does to the Play calls it gets, in the order they come."""
+
+    refuse: Sequence[grpc.StatusCode] = ()  # the first calls end at once with these codes
+    cut_after_decisions: int = 0  # the first relayed stream ends after this many (0: never)
+    cut_code: grpc.StatusCode = grpc.StatusCode.UNAVAILABLE
+
+
+@dataclass
+class RelayedStream:
+    """One Play stream the relay passed on."""
+
+    decisions: list[int] = field(default_factory=list)  # decision ids sent to the bot
+    answers: list[int] = field(default_factory=list)  # decision ids answered by the bot
+    forwarded: list[int] = field(default_factory=list)  # answers passed on to the server
+    cut: bool = False  # the relay is ending this stream: nothing more goes upstream
+
+
+class Relay:
+    """Listens on 127.0.0.1 (a free port) and relays to `upstream`, on the running loop."""
+
+    def __init__(self, upstream: str, faults: PlayFaults) -> None:
+        self.faults = faults
+        self.play_calls = 0
+        self.streams: list[RelayedStream] = []
+        self._channel = grpc.aio.insecure_channel(upstream)
+        self._server = grpc.aio.server()
+        self._server.add_generic_rpc_handlers((_Handler(self),))
+
+    async def start(self) -> str:
+        port = self._server.add_insecure_port("127.0.0.1:0")
+        await self._server.start()
+        return f"127.0.0.1:{port}"
+
+    async def stop(self) -> None:
+        await self._server.stop(None)
+        await self._channel.close()
+
+    async def play(
+        self, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[bytes]:
+        number = self.play_calls
+        self.play_calls += 1
+        if number < len(self.faults.refuse):
+            await context.abort(self.faults.refuse[number], "ended by the test relay at once")
+        stream = RelayedStream()
+        self.streams.append(stream)
+        cut_after = self.faults.cut_after_decisions if len(self.streams) == 1 else 0
+        call = self._channel.stream_stream(PLAY)()
+        pump = asyncio.create_task(_pump_requests(requests, call, stream))
+        try:
+            async for message in call:
+                response = arena_pb2.PlayResponse.FromString(message)
+                if response.WhichOneof("kind") == "decision":
+                    stream.decisions.append(response.decision.decision_id)
+                    stream.cut = len(stream.decisions) == cut_after
+                yield message
+                if stream.cut:
+                    await context.abort(self.faults.cut_code, "ended by the test relay")
+        except grpc.aio.AioRpcError as error:
+            await context.abort(error.code(), error.details() or "")
+        finally:
+            pump.cancel()
+            call.cancel()
+
+    def unary(self, method: str) -> Callable:
+        async def forward(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+            try:
+                return await self._channel.unary_unary(method)(request, timeout=UNARY_SECONDS)
+            except grpc.aio.AioRpcError as error:
+                await context.abort(error.code(), error.details() or "")
+                raise  # not reached: abort raises
+
+        return forward
+
+
+class _Handler(grpc.GenericRpcHandler):
+    def __init__(self, relay: Relay) -> None:
+        self.relay = relay
+
+    def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+        if details.method == PLAY:
+            return grpc.stream_stream_rpc_method_handler(self.relay.play)
+        return grpc.unary_unary_rpc_method_handler(self.relay.unary(details.method))
+
+
+async def _pump_requests(
+    requests: AsyncIterator[bytes], call: grpc.aio.StreamStreamCall, stream: RelayedStream
+) -> None:
+    """The bot's messages to the server; answers are noted, and dropped once the
+    relay is cutting the stream (the server never gets them)."""
+    with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+        async for message in requests:
+            request = arena_pb2.PlayRequest.FromString(message)
+            if request.WhichOneof("kind") == "answer":
+                stream.answers.append(request.answer.decision_id)
+                if stream.cut:
+                    continue
+                stream.forwarded.append(request.answer.decision_id)
+            await call.write(message)
+        await call.done_writing()
