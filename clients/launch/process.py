@@ -24,6 +24,7 @@ from clients.launch.sandbox import (
     SandboxUnavailable,
     Tools,
     bwrap_argv,
+    file_in_memory,
     find_tools,
     probe,
 )
@@ -209,12 +210,16 @@ class BotProcess:
         fds: dict[str, int] = {}
         try:
             for placeholder, data in self.in_memory.items():
-                fds[placeholder] = _file_in_memory(data)
-        except OSError:
+                fds[placeholder] = file_in_memory(data)
+        except OSError as error:
             for fd in fds.values():
                 os.close(fd)
-            raise
-        argv = [str(fds[a]) if a in fds else a for a in self.argv]
+            await self._cleanup()
+            raise BotFailure(f"cannot start {self.command.argv[0]!r}: {error}") from None
+        argv = list(self.argv)
+        for placeholder, fd in fds.items():
+            # The first is bwrap's own option; the bot's arguments, later, stay as given.
+            argv[argv.index(placeholder)] = str(fd)
         pass_fds = tuple(fds.values())
         # No preexec_fn: it would make Python fork() instead of vfork(), and gRPC's
         # fork handlers then crash the child now and then before it can exec.
@@ -332,22 +337,6 @@ class BotProcess:
             except ValueError:
                 pass
         return f"exit code {code}"
-
-
-def _file_in_memory(data: bytes) -> int:
-    """A descriptor reading `data` from its start: an anonymous file, not a pipe,
-    which would hold only 64 KB before the write waited for a reader that is not
-    started yet (a long `env` in a config hung the runner's event loop)."""
-    fd = os.memfd_create("sheepfold-bwrap-options")
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.lseek(fd, 0, os.SEEK_SET)
-    except OSError:
-        os.close(fd)
-        raise
-    return fd
 
 
 def shown_safely(text: str) -> str:

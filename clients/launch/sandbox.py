@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clients.launch.limits import DEFAULT_LIMITS, MIB, Limits
+from clients.launch.seccomp import key_store_refused
 
 __all__ = [
     "SERVER_IN_SANDBOX",
@@ -28,6 +29,7 @@ __all__ = [
     "SandboxUnavailable",
     "Tools",
     "bwrap_argv",
+    "file_in_memory",
     "find_tools",
 ]
 
@@ -271,16 +273,34 @@ def resolve_program(program: str, folder: str) -> str:
 
 
 def probe(tools: Tools) -> None:
-    """Start one empty sandbox; raise `SandboxUnavailable` explaining why it failed."""
+    """Start one empty sandbox, with the bots' seccomp filter; raise
+    `SandboxUnavailable` explaining why it failed."""
     argv = [tools.bwrap, *runtime_args(tools, MIB), "--", tools.prlimit, "--nproc=64:64", "true"]
+    seccomp = key_store_refused()
+    pass_fds: tuple[int, ...] = ()
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+        if seccomp is not None:
+            pass_fds = (file_in_memory(seccomp),)
+            argv[1:1] = ["--seccomp", str(pass_fds[0])]
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=30, check=False, pass_fds=pass_fds
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
         raise SandboxUnavailable(
             f"bubblewrap ({tools.bwrap}) could not be started: {error}"
         ) from None
+    finally:
+        for fd in pass_fds:
+            os.close(fd)
     if done.returncode != 0:
         said = done.stderr.strip().splitlines()
+        if "system call filtering" in done.stderr or "seccomp" in done.stderr.lower():
+            raise SandboxUnavailable(
+                f"bubblewrap cannot load the sandbox's seccomp filter here "
+                f"({said[-1] if said else done.returncode}): the kernel needs "
+                "CONFIG_SECCOMP_FILTER, and a container must let its processes load "
+                "seccomp filters (see docs/operations.md, Running untrusted bots)."
+            )
         raise SandboxUnavailable(
             f"bubblewrap cannot create a sandbox here ({said[-1] if said else done.returncode}). "
             "It needs unprivileged user namespaces: check that `sysctl user.max_user_namespaces` "
@@ -290,3 +310,19 @@ def probe(tools: Tools) -> None:
             "apparmor=unconfined --security-opt systempaths=unconfined (see "
             "docs/operations.md, Running untrusted bots)."
         )
+
+
+def file_in_memory(data: bytes) -> int:
+    """A descriptor reading `data` from its start: an anonymous file, not a pipe,
+    which would hold only 64 KB before the write waited for a reader that is not
+    started yet (a long `env` in a config hung the runner's event loop)."""
+    fd = os.memfd_create("sheepfold-bwrap-options")
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd

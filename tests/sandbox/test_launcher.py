@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -455,3 +456,64 @@ def test_a_thread_refused_by_the_memory_limit_is_blamed_on_it(
         assert failed.value.reason == "memory limit (64 MB)", failed.value
     else:  # nothing counts them for an ordinary user: EAGAIN stays the process limit's
         assert failed.value.reason == f"process limit ({limits.processes})", failed.value
+
+
+def test_a_machine_that_cannot_load_the_seccomp_filter_fails_the_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check once started its sandbox without the filter every bot gets: where
+    the kernel or a container refuses seccomp filters it passed, and every bot
+    then "crashed" on bwrap's error and was ranked last."""
+    refusing = tmp_path / "bwrap"
+    refusing.write_text(
+        "#!/bin/sh\n"
+        'for a in "$@"; do [ "$a" = --seccomp ] && '
+        '{ echo "bwrap: prctl(PR_SET_SECCOMP): Invalid argument" >&2; exit 1; }; done\n'
+        f'exec {find_tools().bwrap} "$@"\n'
+    )
+    refusing.chmod(0o755)
+    monkeypatch.setenv("SHEEPFOLD_BWRAP", str(refusing))
+    with pytest.raises(SandboxUnavailable, match=r"seccomp filter.*CONFIG_SECCOMP_FILTER"):
+        Launcher(str(tmp_path / "arena.sock")).check()
+
+
+def test_a_bots_own_arguments_are_never_taken_for_bwraps_descriptors(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """The descriptors of bwrap's options and filter are put in its own
+    arguments; a bot given the same words as arguments gets them as written."""
+    socket = tmp_path / "arena.sock"
+    socket.touch()
+    program = "import sys; print(' '.join(sys.argv[1:]), file=sys.stderr); sys.exit(1)"
+    words = ("{args-fd}", "{seccomp-fd}")
+    command = BotCommand(
+        (sys.executable, "-c", program, *words), str(tmp_path), "", sandbox=SandboxPolicy()
+    )
+    with pytest.raises(BotFailure) as failed:
+        asyncio.run(Launcher(str(socket)).process(command).run())
+    assert failed.value.tail == " ".join(words)
+
+
+def test_a_bot_whose_descriptors_cannot_be_made_is_a_bot_failure_and_leaves_nothing(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """Out of descriptors (EMFILE) before the bot starts: a BotFailure, as any
+    start that fails, and its socket lease is given back."""
+    socket = tmp_path / "arena.sock"
+    socket.touch()
+    launcher = Launcher(str(socket))
+    process = launcher.process(BotCommand(("true",), str(tmp_path), "", sandbox=SandboxPolicy()))
+
+    async def out_of_descriptors() -> None:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        lowest_free = os.open(os.devnull, os.O_RDONLY)
+        os.close(lowest_free)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (lowest_free, hard))  # no new one
+        try:
+            await process.run()
+        finally:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+    with pytest.raises(BotFailure, match="cannot start"):
+        asyncio.run(out_of_descriptors())
+    assert process.cgroup is None or not any(f.exists() for f in process.cgroup.folders)
