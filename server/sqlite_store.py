@@ -301,13 +301,13 @@ class SqliteStore:
     def vacuum(self) -> None:
         """Give the space of deleted matches back to the file system."""
         with self._lock:
-            # A checkpoint that waited the busy timeout out reports it instead of
-            # raising: VACUUM would then wait as long again (--wait 5 took 10 s).
-            (busy, *_) = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-            if busy:
-                raise sqlite3.OperationalError("database is locked")
+            # Only VACUUM waits for a writer's lock (and fails, locked, past the busy
+            # timeout). A TRUNCATE checkpoint before it also waited the timeout out,
+            # for a writer or a mere reader, and then reported busy instead of
+            # raising, so a locked file took twice --wait to give up on.
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             self._db.execute("VACUUM")
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     # ------------------------------------------------------------ reads
 

@@ -279,3 +279,23 @@ def test_vacuum_of_a_locked_database_waits_the_wait_once(tmp_path: Path) -> None
         store.close()
         holder.close()
     assert 0.9 < waited < 1.6
+
+
+def test_vacuum_beside_a_reader_goes_ahead(tmp_path: Path) -> None:
+    """A process that only reads (an open read transaction, the log not empty)
+    holds no lock VACUUM needs; the file was once reported locked."""
+    db = tmp_path / "s.db"
+    _database(db, finished=1)
+    writer = sqlite3.connect(db, isolation_level=None)
+    writer.execute("CREATE TABLE pad (x)")
+    writer.execute("INSERT INTO pad VALUES (randomblob(100000))")  # frames in the log
+    reader = sqlite3.connect(db, isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM matches").fetchall()
+    store = SqliteStore(db, busy_timeout=0.2)
+    try:
+        store.vacuum()
+    finally:
+        store.close()
+        reader.close()
+        writer.close()
