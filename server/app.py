@@ -92,10 +92,11 @@ class ServerConfig:
     write_stall_seconds: float = DEFAULT_WRITE_STALL_SECONDS
     # Addresses to listen on (HOST:PORT or unix:PATH); empty: host:port alone.
     listen: tuple[str, ...] = ()
-    # Unix sockets (unix:PATH) for sandboxed bots, served by a gRPC server of their
-    # own whose connections may each open only `bot_streams_per_connection`
-    # streams: a bot that opened and reset streams as fast as it could filled
-    # gRPC's queue of calls not yet taken, and gRPC cancelled other bots' joins.
+    # Unix sockets (unix:PATH) for sandboxed bots, each served by a gRPC server of
+    # its own whose connections may each open only `bot_streams_per_connection`
+    # streams: a bot that opened streams as fast as it could (resetting them, or
+    # closing its connection) filled gRPC's queue of calls not yet taken, one
+    # per server, and gRPC cancelled other bots' joins.
     bot_sockets: tuple[str, ...] = ()
     bot_streams_per_connection: int = 16
     # Streams one connection may have open at once; a client's further streams
@@ -166,11 +167,12 @@ def grpc_options(
 
 
 def bot_socket_options(config: ServerConfig, max_connections: int) -> list[tuple[str, int]]:
-    """The bot sockets' server: few streams per connection, and room in gRPC's
-    queue of calls not yet taken for every stream they allow, so a full queue
-    never makes gRPC refuse calls at random (it did above 1,000)."""
+    """A bot socket's server: few streams per connection, and room in gRPC's
+    queue of calls not yet taken for every stream its open connections allow.
+    Calls of connections already closed stay queued too: a bot that reconnects
+    in a loop still fills the queue, but only its own socket's."""
     streams = config.bot_streams_per_connection
-    allowed = len(config.bot_sockets) * max_connections * streams
+    allowed = max_connections * streams
     return [
         *grpc_options(config, max_connections, streams),
         ("grpc.server.max_pending_requests", allowed + 1_000),
@@ -300,7 +302,7 @@ class SheepfoldServer:
         self.log = structlog.get_logger("sheepfold.server")
         self.arena: ArenaService | None = None  # the Arena service, once started
         self._server: grpc.aio.Server | None = None
-        self._bot_server: grpc.aio.Server | None = None
+        self._bot_servers: list[grpc.aio.Server] = []
         self._metrics_http: MetricsEndpoint | None = None
         self._loop_watch = LoopWatch(self.metrics.loop_lagged)
         self.metrics.watch_loop(self._loop_watch.cpu_seconds)
@@ -346,11 +348,11 @@ class SheepfoldServer:
         )
         server = self._grpc_server(grpc_options(self.config, self.max_connections))
         self.port = self._add_ports(server)
-        bot_server = None
-        if self.config.bot_sockets:
+        bot_servers = []
+        for address in self.config.bot_sockets:
             bot_server = self._grpc_server(bot_socket_options(self.config, self.max_connections))
-            for address in self.config.bot_sockets:
-                self._add_unix_port(bot_server, address)
+            self._add_unix_port(bot_server, address)
+            bot_servers.append(bot_server)
         # Restored before the port serves, so a bot that rejoins finds its match.
         restored = self.registry.restore()
         if self.config.metrics_port is not None:
@@ -363,9 +365,9 @@ class SheepfoldServer:
             self._loop_watch.start()
         await server.start()
         self._server = server
-        if bot_server is not None:
+        for bot_server in bot_servers:
             await bot_server.start()
-            self._bot_server = bot_server
+            self._bot_servers.append(bot_server)
         if self.config.health_port is not None:
             await self._start_health_port()
         serving = (
@@ -520,9 +522,9 @@ class SheepfoldServer:
         if self._pruning is not None:
             self._pruning.cancel()
         await self.registry.shutdown(reason)
-        servers = [s for s in (self._server, self._bot_server) if s is not None]
+        servers = [self._server, *self._bot_servers]
         await asyncio.gather(*(s.stop(self.config.shutdown_grace) for s in servers))
-        self._bot_server = None
+        self._bot_servers = []
         for address in self.listening:
             if address.startswith("unix:"):
                 Path(address.removeprefix("unix:")).unlink(missing_ok=True)

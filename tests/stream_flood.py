@@ -1,6 +1,8 @@
-"""A client that floods a gRPC server with HTTP/2 streams it opens and resets
-at once, never reading an answer: `python -m tests.stream_flood unix:PATH
-SECONDS`. Each stream is a Play call the server has to take and find gone."""
+"""A client that floods a gRPC server with HTTP/2 streams it never reads an
+answer on: `python -m tests.stream_flood unix:PATH SECONDS [reset|reconnect]`.
+`reset` keeps a connection and resets its streams once 800 are open;
+`reconnect` opens 16 streams on a connection and closes it, again and again.
+Each stream is a Play call the server has to take and find gone."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ END_HEADERS = 4
 CANCEL = (8).to_bytes(4, "big")
 BATCH = 20  # streams opened per write
 KEPT_OPEN = 800  # older streams are reset, so a connection stays under any cap of 1,000
+PER_CONNECTION = 16  # streams opened before a `reconnect` flood closes its connection
 
 
 def _literal(text: bytes) -> bytes:
@@ -52,8 +55,24 @@ def _drain(connection: socket.socket) -> None:
         pass
 
 
+def reconnect(path: str, seconds: float) -> None:
+    """Open a few streams on a new connection and close it, until `seconds` pass."""
+    opened = b"".join(
+        frame(HEADERS, END_HEADERS, 1 + 2 * i, PLAY_HEADERS) for i in range(PER_CONNECTION)
+    )
+    stop_at = time.monotonic() + seconds
+    while time.monotonic() < stop_at:
+        with socket.socket(socket.AF_UNIX) as connection:
+            try:
+                connection.connect(path)
+                connection.sendall(PREFACE + frame(SETTINGS, 0, 0, b"") + opened)
+            except OSError:
+                time.sleep(0.01)
+
+
 def flood(path: str, seconds: float) -> None:
-    """Connect to the Unix socket at `path` again and again until `seconds` pass."""
+    """Open and reset streams on connections to the Unix socket at `path`, until
+    `seconds` pass."""
     stop_at = time.monotonic() + seconds
     while time.monotonic() < stop_at:
         connection = socket.socket(socket.AF_UNIX)
@@ -82,4 +101,7 @@ def flood(path: str, seconds: float) -> None:
 
 
 if __name__ == "__main__":
-    flood(sys.argv[1].removeprefix("unix:"), float(sys.argv[2]))
+    floods = {"reset": flood, "reconnect": reconnect}
+    floods[sys.argv[3] if len(sys.argv) > 3 else "reset"](
+        sys.argv[1].removeprefix("unix:"), float(sys.argv[2])
+    )

@@ -1,7 +1,8 @@
-"""A sandboxed bot that floods its own socket with streams it opens and resets
-at once shuts out nobody but itself. It once filled gRPC's queue of calls the
-server had not taken yet, and gRPC cancelled the other bots' joins (10 of 15
-here) before the server saw them: honest bots crashed and lost their games."""
+"""A sandboxed bot that floods its own socket with streams it never reads
+(resetting them, or closing its connections) shuts out nobody but itself. It
+once filled gRPC's queue of calls the server had not taken yet, and gRPC
+cancelled the other bots' joins (10 of 15 here) before the server saw them:
+honest bots crashed and lost their games."""
 
 from __future__ import annotations
 
@@ -43,14 +44,15 @@ async def _join_answers(address: str) -> list[str]:
     return answers
 
 
-def test_a_bot_flooding_its_socket_with_streams_leaves_the_other_bots_joins_alone() -> None:
+@pytest.mark.parametrize("flood", ["reset", "reconnect"])
+def test_a_bot_flooding_its_socket_with_streams_leaves_the_other_bots_joins_alone(
+    flood: str,
+) -> None:
     async def scenario() -> list[str]:
         async with serving_bots(ServerConfig(), 4, sandboxed=True) as (_, sockets):
+            command = [sys.executable, "-m", "tests.stream_flood", sockets[0]]
             flooders = [
-                subprocess.Popen(
-                    [sys.executable, "-m", "tests.stream_flood", sockets[0], str(FLOOD_SECONDS)],
-                    cwd=ROOT,
-                )
+                subprocess.Popen([*command, str(FLOOD_SECONDS), flood], cwd=ROOT)
                 for _ in range(FLOODERS)
             ]
             try:
