@@ -36,6 +36,16 @@ async def _get(address: str, match_id: str) -> arena_pb2.MatchInfo:
         )
 
 
+async def _restored_past_the_start_timeout(
+    store: SqliteStore, match_id: str
+) -> arena_pb2.MatchInfo:
+    """The match as a server restarted on `store` shows it once the start
+    timeout has passed with nobody back."""
+    async with serving_here(ServerConfig(start_timeout=0.3), store) as address:
+        await asyncio.sleep(1.0)
+        return await _get(address, match_id)
+
+
 async def _wait_for_status(address: str, match_id: str, status: int) -> arena_pb2.MatchInfo:
     for _ in range(200):
         info = await _get(address, match_id)
@@ -128,14 +138,9 @@ def test_a_restored_match_whose_seats_had_joined_is_not_aborted(tmp_path: Path) 
                     call.cancel()
         return created.match_id
 
-    async def restored(store: SqliteStore, match_id: str) -> arena_pb2.MatchInfo:
-        async with serving_here(ServerConfig(start_timeout=0.3), store) as address:
-            await asyncio.sleep(1.0)  # past the start timeout, nobody back
-            return await _get(address, match_id)
-
     db = tmp_path / "restart.db"
     match_id = asyncio.run(joined_then_stopped(SqliteStore(db)))
-    info = asyncio.run(restored(SqliteStore(db), match_id))
+    info = asyncio.run(_restored_past_the_start_timeout(SqliteStore(db), match_id))
     assert info.status == arena_pb2.MATCH_STATUS_RUNNING, info.result.end_reason
 
 
@@ -216,18 +221,13 @@ def test_a_restored_match_one_seat_joined_before_the_restart_is_not_aborted(
                 call.cancel()
         return created.match_id
 
-    async def restored(store: SqliteStore, match_id: str) -> arena_pb2.MatchInfo:
-        async with serving_here(ServerConfig(start_timeout=0.3), store) as address:
-            await asyncio.sleep(1.0)  # past the start timeout, nobody back
-            return await _get(address, match_id)
-
     db = tmp_path / "restart.db"
     match_id = asyncio.run(one_seat_joined_then_stopped(SqliteStore(db)))
     store = SqliteStore(db)
     stored = store.load(match_id)
     store.close()
     assert stored is not None and stored.seat_joined and not stored.moves
-    info = asyncio.run(restored(SqliteStore(db), match_id))
+    info = asyncio.run(_restored_past_the_start_timeout(SqliteStore(db), match_id))
     assert info.status == arena_pb2.MATCH_STATUS_RUNNING, info.result.end_reason
 
 
