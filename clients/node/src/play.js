@@ -92,13 +92,14 @@ export async function playSeat(options) {
       try {
         outcome = await playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions }, session);
       } catch (error) {
+        if (error instanceof SeatError) throw error; // the bot's own failure: no rejoin helps
         const code = error.code ?? status.UNKNOWN;
         if (code === status.FAILED_PRECONDITION && session.joinedOnce) {
           // "the match is over": it ended while we were away; its result is still there.
           const finished = await finishedResult(client, matchId, session);
           if (finished) return summary(finished, session, matchId);
         }
-        if (error.fromBot || !shouldRejoin(code, session.joinedOnce)) {
+        if (!shouldRejoin(code, session.joinedOnce)) {
           throw new SeatError(code, error.details ?? String(error.message));
         }
         outcome = { ended: `${statusName(code)}: ${error.details ?? error.message}` };
@@ -204,8 +205,7 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
       if (message.kind === 'result') result = message.result;
       queue = queue.then(() => handle(message)).catch((error) => {
         session.log.error('the bot failed on a message', { message: String(error?.stack ?? error) });
-        const details = `the bot failed: ${error?.message ?? error}`;
-        settle(reject, Object.assign(new Error(details), { code: status.CANCELLED, details, fromBot: true }));
+        settle(reject, new SeatError(status.CANCELLED, `the bot failed: ${error?.message ?? error}`));
         call.cancel();
       });
     });

@@ -296,6 +296,26 @@ describe('the Node bot against a real server', () => {
     }
   });
 
+  test('a bot whose decide throws loses its seat at once, without a rejoin', HANG, async () => {
+    const relay = await startRelay(server.address, {});
+    try {
+      const created = await createMatch('sheep-n-sheep', 2, 43);
+      const opponent = playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[1], decide: randomBot(2) });
+      const broken = () => {
+        throw new Error('no idea');
+      };
+      await assert.rejects(
+        playSeat({ address: relay.address, matchId: created.match_id, token: created.seat_tokens[0], decide: broken }),
+        (error) => error instanceof SeatError && error.code === grpc.status.CANCELLED && error.details === 'the bot failed: no idea',
+      );
+      assert.equal(relay.playCalls, 1);
+      await playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[0], decide: randomBot(1) });
+      await opponent;
+    } finally {
+      relay.close();
+    }
+  });
+
   test('the server restarts mid-match: both bots wait it out with backoff, rejoin and finish the restored match', HANG, async () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'sheepfold-node-restart-'));
     const db = path.join(folder, 'restart.db');
