@@ -16,6 +16,7 @@ from games.sheep_showdown import cards as C
 from games.sheep_showdown.actions import SelectDog, Steal
 from games.sheep_showdown.events import (
     BombExploded,
+    DogMoved,
     DogOut,
     LastPlayer,
     PlayerOut,
@@ -28,8 +29,10 @@ from games.sheep_showdown.state import (
     ROCKET,
     SHEPHERD,
     STEAL,
+    STEP,
     USE_CARD,
     WOLF_DOG,
+    WOLF_STEP,
 )
 
 from .helpers import (
@@ -277,6 +280,39 @@ def test_wolf_pushed_dog_rockets_onto_a_bomb_with_no_second_choice() -> None:
     assert state.pending == SHEPHERD and state.to_move == 0
     assert where(state, 1) == (2, 4)
     assert {(a.row, a.col) for a in state.legal_actions()} == {(0, 0), (3, 2)}
+
+
+def test_wolf_pushed_dog_slides_onto_a_second_wolf_whose_owner_pushes_next() -> None:
+    """Three rules meet: the wolf's player "may execute the action" of the card
+    the pushed dog lands on (a sliding sheep here); once carried out, the slide
+    follows as usual; and "if the dog ends up on another wolf card, the player
+    of the moved dog must immediately move another opponent's dog". The second
+    wolf goes to seat 1, who now decides, and may push seat 0's or seat 2's dog.
+    Declined, the dog stays on the sliding sheep and the second wolf stays put."""
+    rows = ["SW111..", "..W1...", "..L....", "1.S1...", ".......", "......1", "...1..S"]
+    dogs = {0: (0, 0), 1: (3, 2), 2: (6, 6)}
+    state = position(rows, dogs, players=3)
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    step(state, UP)
+    assert state.pending == USE_CARD and state.to_move == 0
+    events = use_card(state, use=True)
+    assert [m.how for m in payloads(events, DogMoved)] == ["slide"]
+    assert where(state, 1) == (1, 2) and state.card_at(1, 2) == C.EMPTY
+    assert state.flocks == [[C.WOLF], [C.WOLF], []]
+    assert state.pending == WOLF_DOG and state.to_move == 1
+    assert [a.dog for a in state.legal_actions()] == [0, 2]
+    wolf_dog(state, 2)
+    assert state.pending == WOLF_STEP and state.to_move == 1
+
+    state = position(rows, dogs, players=3)
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    step(state, UP)
+    use_card(state, use=False)
+    assert where(state, 1) == (2, 2) and state.card_at(2, 2) == C.SLIDING
+    assert state.card_at(1, 2) == C.WOLF and state.flocks == [[C.WOLF], [], []]
+    assert state.pending == STEP and state.turn_player == 1
 
 
 # ---------------------------------------------------------------- going out together

@@ -239,3 +239,40 @@ def test_final_round_every_player_plays_once_more(players: int, drawer: int) -> 
     assert [(p.seat, p.card) for p in events if isinstance(p, FenceDrawn)] == [(drawer, 30)]
     assert state.hands == [[] for _ in range(players)]
     assert isinstance(events[-1], GameOver) and len(events[-1].scores) == players
+
+
+# ------------------------------------------------------------------ seats other than 0
+
+
+def test_last_seat_placing_elsewhere_activates_its_left_fence_across_the_seam() -> None:
+    """Rulebook: "If you placed it on a fence that does not belong to you, activate both
+    of your fences, starting with the one on the left, then the one on the right." Seat 2
+    of three owns fence 4 (right) and fence 5 (left, towards seat 0, past the last
+    meadow): placing on seat 0's fence 1 activates 1, then 5, then 4."""
+    others = [card for card in range(N_FENCES) if card != 20]
+    state = StubbornSheepState.custom(
+        3,
+        areas=empty_areas(6),
+        fences=others[:6],
+        hands=[[others[6]], [others[7]], [20]],
+        current=2,
+        start="place",
+    )
+    events = until_next_turn(state.apply(pick(state, PlaceFence, fence=1, orientation=UP)))
+    assert [p.fence for p in events if isinstance(p, FenceActivated)] == [1, 5, 4]
+
+
+def test_second_seat_of_two_restocks_its_own_pen_to_the_colour_gap() -> None:
+    """Rulebook: "Count how many more colours that player has than you. Add sheep from the
+    draw pile to your pen until it contains a number of sheep equal to that count. Do not
+    restock the pens of other players." Two players, seat 1 to play: seat 0 has scored 3
+    colours, seat 1 one, so pen 1 (area 3) is filled to 2 and pen 0 stays empty."""
+    areas = empty_areas(6)
+    for meadow in (1, 2, 4, 5):
+        areas[meadow] = (
+            [w(4 * meadow + i) for i in range(4)] if meadow < 5 else [y(i) for i in range(4)]
+        )
+    scored = [[[b(0)], [r(0)], [y(10)], []], [[], [r(1)], [], []]]
+    state = StubbornSheepState.custom(2, areas=areas, scored=scored, current=1, start="turn")
+    assert len(state.areas[3]) == 2
+    assert state.areas[0] == []
