@@ -34,6 +34,7 @@ from web.responses import (
     body_headers,
     deflate_event,
     event_frame,
+    is_head,
     open_events,
     write_event,
 )
@@ -104,7 +105,10 @@ async def _errors(
     except web.HTTPException as error:
         if error.status < 400:
             raise
-        return _error_response(request, error.status, error.text or error.reason)
+        response = _error_response(request, error.status, error.text or error.reason)
+        if "Allow" in error.headers:  # a 405 names the methods the resource takes
+            response.headers["Allow"] = error.headers["Allow"]
+        return response
     except asyncio.CancelledError:
         raise
     except Exception:
@@ -181,6 +185,8 @@ async def matches_events(request: web.Request) -> web.StreamResponse:
     game = _game_query(request)
     gzipped = accepts_gzip(request.headers.get("Accept-Encoding", ""))
     response = await open_events(request, gzipped)
+    if is_head(request):
+        return response
     last: Listing | bytes | None = None
     try:
         state.streams.add(_this_task())
@@ -319,7 +325,7 @@ async def _send(request: web.Request, body: bytes, headers: dict[str, str]) -> w
     """`body` written a piece at a time, each after the last has left: a client
     that does not read holds one piece of it, not a copy of all of it (a
     replay's frames can be 15 MB), and is dropped after SEND_SECONDS."""
-    if len(body) <= SEND_PIECE or request.method == "HEAD":  # HEAD: aiohttp sends no body
+    if len(body) <= SEND_PIECE or is_head(request):  # HEAD: aiohttp sends no body
         return web.Response(body=body, headers=headers)
     response = web.StreamResponse(headers=headers)
     response.content_length = len(body)
@@ -379,6 +385,8 @@ async def match_live(request: web.Request) -> web.StreamResponse:
         info = await state.match_info(match_id, max_age=0)  # a clear 404 before the stream
         over = info.status in SETTLED
     response = await open_events(request)
+    if is_head(request):
+        return response
     if over:
         # It ended before the page opened its stream: the page shows the replay
         # (watching it would make the game server rebuild the whole match).

@@ -20,6 +20,15 @@ HTTP_STATUS = {
     grpc.StatusCode.UNAUTHENTICATED: 403,
     grpc.StatusCode.PERMISSION_DENIED: 403,
 }
+# gRPC waits longer after each failed connection attempt, up to 2 minutes by
+# default: a game server back after a few minutes away was answered 502 for
+# more than a minute. The viewer tries again at least this often (a connection
+# attempt to a server that is away is one refused TCP connect).
+RECONNECT_MS = 2000
+CHANNEL_OPTIONS = (
+    ("grpc.initial_reconnect_backoff_ms", 500),
+    ("grpc.max_reconnect_backoff_ms", RECONNECT_MS),
+)
 # The only calls that need a token are those of a server with private replays.
 TOKEN_HINT = " (start the viewer with that server's admin token: --admin-token)"
 
@@ -52,7 +61,7 @@ class Gateway:
         self.address = address
         self.timeout = timeout
         self.admin_token = admin_token  # what a server with private replays asks for
-        self._channel = open_channel(address, credentials)
+        self._channel = open_channel(address, credentials, CHANNEL_OPTIONS)
         self.stub = arena_pb2_grpc.ArenaStub(self._channel)
 
     async def close(self) -> None:

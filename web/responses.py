@@ -91,7 +91,9 @@ def deflate_event(frame: bytes) -> bytes:
 async def open_events(request: web.Request, gzipped: bool | None = None) -> web.StreamResponse:
     """A Server-Sent Events stream. `gzipped` None: never gzipped; else chosen
     by Accept-Encoding (said by Vary), and True: its events are to be written
-    as deflate_event pieces, after the gzip header sent here."""
+    as deflate_event pieces, after the gzip header sent here. A HEAD request
+    gets the headers alone: its handler returns the response at once
+    (`is_head`), for aiohttp would send whatever is written after them."""
     headers = {
         "Content-Type": "text/event-stream",
         "Cache-Control": "no-cache",
@@ -103,9 +105,16 @@ async def open_events(request: web.Request, gzipped: bool | None = None) -> web.
         headers["Content-Encoding"] = "gzip"
     response = web.StreamResponse(headers=headers)
     await response.prepare(request)
-    if gzipped:
+    if gzipped and not is_head(request):
         await response.write(GZIP_HEADER)
     return response
+
+
+def is_head(request: web.Request) -> bool:
+    """A HEAD request: its answer has no body, and a stream must write none
+    (aiohttp sends what a handler writes even then, and the next answer on the
+    connection would be read from the middle of it)."""
+    return request.method == "HEAD"
 
 
 async def write_event(

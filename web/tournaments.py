@@ -11,7 +11,7 @@ from typing import Any
 from sheepfold.v1 import arena_pb2
 
 from tournament.report import report_data
-from tournament.store import GameRecord, Store, StoreError, TournamentRecord
+from tournament.store import GameRecord, Store, StoreError, TournamentRecord, read_only_uri
 
 
 class NotATournamentDb(ValueError):
@@ -25,7 +25,7 @@ def check_database(path: Path) -> None:
     if not path.is_file():
         raise NotATournamentDb(f"{path.name} does not exist")
     try:
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10.0)
+        connection = sqlite3.connect(read_only_uri(path), uri=True, timeout=10.0)
         try:
             row = connection.execute(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tournaments'"
@@ -49,17 +49,26 @@ class TournamentView:
         return len(self.games) < self.record.scheduled
 
 
-def list_tournaments(path: Path) -> tuple[TournamentRecord, ...]:
+def _open(path: Path) -> Store:
+    """The database opened for reading alone: the viewer never writes to it, nor
+    takes the lock its runner writes under (each page once did, and waited 30 s
+    while the runner held it), nor upgrades an older one's tables."""
     check_database(path)
-    with Store(path) as store:
+    try:
+        return Store.read_only(path)
+    except StoreError as error:
+        raise NotATournamentDb(str(error).replace(str(path), path.name)) from None
+
+
+def list_tournaments(path: Path) -> tuple[TournamentRecord, ...]:
+    with _open(path) as store:
         return store.tournaments()
 
 
 def load(path: Path, name: str, samples: int = 200) -> TournamentView:
     """One tournament with its report; `samples` bootstrap resamples keep a page
     that refreshes while the tournament runs cheap (the CLI report uses 1000)."""
-    check_database(path)
-    with Store(path) as store:
+    with _open(path) as store, store.snapshot():
         try:
             record = store.tournament(name)
         except StoreError as error:
@@ -74,7 +83,7 @@ def change_marker(path: Path, name: str) -> tuple[float, int, int, int]:
     games scheduled, games stored and the newest game's row (read-only, cheap:
     no games are read)."""
     check_database(path)
-    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10.0)
+    connection = sqlite3.connect(read_only_uri(path), uri=True, timeout=10.0)
     try:
         row = connection.execute(
             "SELECT id, updated_at, scheduled FROM tournaments WHERE name = ?", (name,)
@@ -98,6 +107,5 @@ def stored_replay(path: Path, match_id: str) -> arena_pb2.Replay | None:
     """The game's full record kept in the tournament database, or None when it
     keeps none (a game stored before tournaments kept records: the game server
     that played it may still have it)."""
-    check_database(path)
-    with Store(path) as store:
+    with _open(path) as store:
         return store.replay(match_id)

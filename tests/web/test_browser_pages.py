@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
+from clients.matchplay import create_match
+from server.app import ServerConfig
 from tests.web.conftest import ABORTED_REASON, AbortedMatches, save_screenshot
-from web.showcase import Showcase
+from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -216,3 +218,34 @@ def test_the_matches_list_follows_its_gzipped_stream(showcase: Showcase, page: A
     assert "gzip" in streams[0].request.all_headers().get("accept-encoding", "")
     assert streams[0].all_headers().get("content-encoding") == "gzip"
     save_screenshot(page, "matches-gzipped-stream")
+
+
+def test_a_match_aborted_while_watched_says_it_was_aborted(browser: Any) -> None:
+    """A match nobody joins is aborted after the start timeout, and its Watch
+    stream ends with a result that has an end reason and no scores. A page
+    watching it took any result for a finished match: badge "finished",
+    "undefined" for every final score, and not a word of why."""
+    show = start_showcase(games=(), config=ServerConfig(start_timeout=3.0))
+    context = browser.new_context(viewport={"width": 1400, "height": 950})
+    try:
+        created = show.server.run(create_match(show.server.address, "sheep-n-sheep", 2, seed=5))
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{show.url}/match/{created.match_id}")
+        page.wait_for_selector('#status[data-status="waiting"]')
+        page.wait_for_selector('#status:not([data-status="waiting"])', timeout=20_000)
+        page.wait_for_function("() => !window.sheepfold.live")
+        assert page.inner_text("#status") == "aborted", page.inner_text("body")
+        page.wait_for_selector("#notice:not([hidden])")
+        assert page.inner_text("#notice") == (
+            "The match ended without a result (aborted): no seat joined within the start timeout."
+        )
+        assert page.eval_on_selector_all("td.final", "cells => cells.length") == 0
+        assert "undefined" not in page.inner_text("#scores")
+        assert page.inner_text("#turn").startswith("Aborted here: no result")
+        assert not errors, errors
+        save_screenshot(page, "aborted-while-watched")
+    finally:
+        context.close()
+        show.stop()

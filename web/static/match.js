@@ -344,8 +344,16 @@ function follow() {
         previousToMove = item.to_move;
         events = [];
       } else if (item.kind === "result") {
-        model.result = item.result;
-        model.status = "finished";
+        // A finished match's result has a score per seat; an aborted one's
+        // (nobody joined in time) has none, only why it ended.
+        if (item.result.scores.length) {
+          model.result = item.result;
+          model.status = "finished";
+        } else {
+          model.result = null;
+          model.endReason = item.result.end_reason || "";
+          model.status = "aborted";
+        }
       } else if (item.kind === "error") {
         failed = item.message || item.code;
       }
@@ -356,8 +364,8 @@ function follow() {
   };
   source.addEventListener("end", async (message) => {
     source.close();
-    if (model.status === "finished") {
-      notice("");
+    if (model.status === "finished" || model.status === "aborted") {
+      notice(""); // aborted: says so, and why
       await showReplay();
       return;
     }
