@@ -24,6 +24,7 @@ COPY server ./server
 COPY clients ./clients
 COPY tournament ./tournament
 COPY cli ./cli
+COPY web ./web
 COPY benchmarks ./benchmarks
 RUN pip install . \
     && useradd --create-home --uid 10001 sheepfold \

@@ -7,7 +7,9 @@ robin between the built-in bots on every game, printing each table.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from collections.abc import Mapping
 
 import games
 from cli.values import whole_number
@@ -17,6 +19,8 @@ from server.inprocess import serving_here
 from server.logs import configure_logging
 from tournament.config import MAX_SEED
 from tournament.demo import demo_round_robin
+from tournament.progress import Progress, format_eta, rewrite_line
+from tournament.store import GameRecord
 
 DEMO_BOTS = ["random", "greedy", "mcts"]
 # A demo is a look at the bots, not a tournament: `sheepfold tournament` plays more.
@@ -31,7 +35,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="start a server and run a short round robin of the built-in bots on every game",
         description="Starts an in-process server on a free loopback port and runs a short "
         "2-player round robin between the built-in bots (random, greedy, mcts) on every "
-        "game, printing each standings table with Elo ratings.",
+        "game, printing each standings table with Elo ratings. On a terminal a line on "
+        "stderr counts each round robin's games as they finish.",
     )
     parser.add_argument(
         "--games-per-pairing",
@@ -71,7 +76,50 @@ async def _demo(names: list[str], games_per_pairing: int, seed: int) -> None:
             shown = " ".join(f"{k}={v}" for k, v in options.items())
             print(f"== {games.get(name).title} ({name}) {shown}".rstrip())
             table = await demo_round_robin(
-                address, name, DEMO_BOTS, games_per_pairing, seed, options=options
+                address,
+                name,
+                DEMO_BOTS,
+                games_per_pairing,
+                seed,
+                options=options,
+                progress=GamesLine() if sys.stderr.isatty() else None,
             )
             print(table, flush=True)
     print(f"done in {time.monotonic() - started:.0f} s")
+
+
+class GamesLine(Progress):
+    """On a terminal, one line on stderr counting a game's round robin,
+    `[done/total] ETA mm:ss`, blanked before its table is printed."""
+
+    def __init__(self) -> None:
+        self.stream = sys.stderr
+        self.width = 0
+        self.total = self.done = 0
+        self.started = time.monotonic()
+
+    def start(self, tournament: str, total: int, done: int) -> None:
+        self.total, self.done = total, done
+        self.started = time.monotonic()
+        self._show()
+
+    def game_started(self, key: str) -> None:
+        return None
+
+    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
+        self.done += 1
+        self._show()
+
+    def game_error(self, key: str, error: str) -> None:
+        return None
+
+    def finish(self, played: int, interrupted: bool) -> None:
+        self.width = rewrite_line(self.stream, "", self.width)
+        self.stream.write("\r")
+        self.stream.flush()
+
+    def _show(self) -> None:
+        elapsed = time.monotonic() - self.started
+        eta = elapsed / self.done * (self.total - self.done) if self.done else None
+        text = f"[{self.done}/{self.total}] games played, ETA {format_eta(eta)}"
+        self.width = rewrite_line(self.stream, text, self.width)

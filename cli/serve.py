@@ -52,7 +52,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--host",
-        default=os.environ.get("SHEEPFOLD_HOST", "127.0.0.1"),
+        default=os.environ.get("SHEEPFOLD_HOST") or "127.0.0.1",  # empty: unset
         help="address to bind (default: $SHEEPFOLD_HOST or 127.0.0.1)",
     )
     parser.add_argument(

@@ -31,12 +31,26 @@ def add_viewer_arguments(parser: argparse.ArgumentParser, prefix: str, when: str
 
 
 def missing_tournament_dbs(paths: list[Path]) -> str | None:
-    """The complaint for `--tournament-db` files that are not there, or None."""
+    """The complaint for `--tournament-db` files that are not there, or not
+    tournament databases (a server's, a file that is not SQLite, a folder), or
+    None: said at start, not only on the viewer's tournaments page."""
     missing = []
     for path in paths:
         try:
+            if path.is_dir():
+                return f"--tournament-db {path} is a folder, not a tournament database"
             if not path.is_file():
                 missing.append(str(path))
         except OSError as error:  # a name too long for the file system, say
             return f"cannot use {path}: {error.strerror or error}"
-    return f"no tournament database at {', '.join(missing)}" if missing else None
+    if missing:
+        return f"no tournament database at {', '.join(missing)}"
+    from web.tournaments import NotATournamentDb, check_database
+
+    for path in paths:
+        try:
+            check_database(path)
+        except NotATournamentDb as error:
+            # The page's message names the file alone: here the path is the user's.
+            return f"--tournament-db {path} {str(error).removeprefix(path.name + ' ')}"
+    return None

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tournament.config import BotSpec, TournamentConfig
+from tournament.progress import Progress
 from tournament.report import report
 from tournament.runner import run_tournament_async
 
@@ -22,12 +23,14 @@ async def demo_round_robin(
     players: int = 2,
     decision_seconds: float = 10.0,
     options: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
 ) -> str:
     """A short round robin of bot specs on a running server; returns the printable table
     (what `sheepfold demo` prints per game).
 
     `bots` are built-in names or module:Class specs; a spec listed twice gets a
-    suffix (random, random-2). Results go to a throwaway database.
+    suffix (random, random-2). Results go to a throwaway database. `progress`
+    follows the games (none by default).
     """
     names: list[str] = []
     specs: list[BotSpec] = []
@@ -59,5 +62,5 @@ async def demo_round_robin(
     )
     with tempfile.TemporaryDirectory(prefix="sheepfold-demo-") as folder:
         database = str(Path(folder) / "demo.sqlite")
-        await run_tournament_async(config, address, database)
+        await run_tournament_async(config, address, database, progress)
         return report(database, "text")

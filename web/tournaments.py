@@ -27,14 +27,20 @@ def check_database(path: Path) -> None:
     try:
         connection = sqlite3.connect(read_only_uri(path), uri=True, timeout=10.0)
         try:
-            row = connection.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tournaments'"
-            ).fetchone()
+            tables = {
+                row[0]
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
         finally:
             connection.close()
     except sqlite3.Error as error:
         raise NotATournamentDb(f"{path.name} is not a SQLite database ({error})") from None
-    if row is None:
+    if "tournaments" not in tables:
+        if "matches" in tables:
+            raise NotATournamentDb(
+                f"{path.name} is a game server's database (sheepfold serve --db), "
+                "not a tournament's"
+            )
         raise NotATournamentDb(f"{path.name} is a SQLite file but not a tournament database")
 
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import select
 import socket
 import subprocess
 import sys
+import time
 from typing import Any
 
 import grpc
@@ -16,7 +20,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 
 import games
 from cli.play import format_summary
-from tests.conftest import ROOT, ServerProcess
+from tests.conftest import ROOT, ServerProcess, start_server_process, stop_server_process
 
 SIX = "random,random,random,random,random,random"
 
@@ -191,3 +195,66 @@ def test_demo_prints_a_table_for_every_game() -> None:
         assert "6/6 games" in section, section
         for bot in ("random", "greedy", "mcts"):
             assert f" {bot} " in section, section
+
+
+def _on_a_terminal(*args: str, timeout: float) -> tuple[int, str, str]:
+    """`sheepfold ARGS` with its stderr on a terminal (a pseudo-terminal) and its
+    stdout on a pipe, as `sheepfold demo > tables.txt` on a terminal: exit status,
+    stdout and everything written to the terminal."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cli", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=terminal,
+        stdin=subprocess.DEVNULL,
+    )
+    os.close(terminal)
+    seen = bytearray()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([controller], [], [], 1.0)
+        if ready:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # the command closed its end: it has exited
+                break
+            if not chunk:
+                break
+            seen += chunk
+        elif process.poll() is not None:
+            break
+    os.close(controller)
+    assert process.stdout is not None
+    out = process.stdout.read().decode()
+    code = process.wait(timeout=max(deadline - time.monotonic(), 1))
+    return code, out, seen.decode(errors="replace")
+
+
+def test_demo_shows_its_progress_on_a_terminal() -> None:
+    """The demo played each game's round robin in silence: 20 to 30 s between
+    two tables with the default settings, many minutes with
+    --games-per-pairing 100. On a terminal a line now counts the games (and
+    the tables on stdout stay as they were)."""
+    code, out, terminal = _on_a_terminal(
+        "demo", "--game", "sheep-n-sheep", "--games-per-pairing", "1", timeout=300
+    )
+    assert code == 0, terminal
+    assert "Traceback" not in terminal
+    assert "[0/6]" in terminal and "[6/6]" in terminal, terminal
+    assert "ETA" in terminal
+    assert "[" not in out.split("== ")[1].splitlines()[0], "the progress stays off stdout"
+    assert "6/6 games" in out
+
+
+def test_an_empty_sheepfold_host_is_the_default_host() -> None:
+    """SHEEPFOLD_HOST= (set but empty, as a Compose file or `docker run -e` may
+    leave it) stopped `serve` with "cannot listen on :50051: Name or service
+    not known"; every other SHEEPFOLD_ variable that is empty counts as unset."""
+    server = start_server_process(env={"SHEEPFOLD_HOST": ""})
+    try:
+        health = sheepfold("health", "--addr", server.address)
+        assert health.returncode == 0, health.stderr
+        assert server.address.startswith("127.0.0.1:")
+    finally:
+        assert stop_server_process(server) == 0

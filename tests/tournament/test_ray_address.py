@@ -12,6 +12,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import http.server
+import os
 import socket
 import subprocess
 import sys
@@ -65,7 +66,9 @@ def silent_server() -> Iterator[str]:
         yield f"127.0.0.1:{listener.getsockname()[1]}"
 
 
-def _tournament_run(address: str, tmp_path: Path) -> tuple[int, list[str], float]:
+def _tournament_run(
+    address: str, tmp_path: Path, env: dict[str, str] | None = None
+) -> tuple[int, list[str], float]:
     """`sheepfold tournament run CONFIG --ray ADDRESS` as a user runs it: exit
     status, stderr lines (Ray's C++ log goes to the process's stderr too) and seconds."""
     command = ["tournament", "run", str(CONFIG), "--db", str(tmp_path / "never.sqlite")]
@@ -77,6 +80,7 @@ def _tournament_run(address: str, tmp_path: Path) -> tuple[int, list[str], float
         text=True,
         timeout=120,
         check=False,
+        env=env,
     )
     seconds = time.monotonic() - started
     assert not (tmp_path / "never.sqlite").exists(), "no game may start"
@@ -111,6 +115,40 @@ def test_a_sheepfold_server_is_not_a_ray_cluster(
         f"sheepfold tournament: cannot join a Ray cluster: {address} answers but is not a "
         "Ray cluster (a gRPC server without Ray's GCS service; a Ray head's GCS port is "
         "6379 by default)"
+    ]
+    assert code == USAGE_ERROR and seconds < FAST
+
+
+def _no_local_cluster(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of a machine where `ray start` never ran: no RAY_ADDRESS,
+    and a Ray temp folder without the address file `ray start --head` leaves."""
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    (tmp_path / "ray-tmp").mkdir()
+    return {**env, "RAY_TMPDIR": str(tmp_path / "ray-tmp"), **extra}
+
+
+def test_auto_without_a_cluster_here_says_what_to_give_instead(tmp_path: Path) -> None:
+    """`--ray auto` on a machine without a Ray cluster ended, exit 1, on Ray's own
+    words: "Please specify the one to connect to by setting `--address` flag",
+    a flag sheepfold does not have."""
+    code, err, seconds = _tournament_run("auto", tmp_path, _no_local_cluster(tmp_path))
+    assert err == [
+        "sheepfold tournament: cannot join a Ray cluster: --ray auto found none started on "
+        "this machine (ray start --head) and RAY_ADDRESS is not set; give the head's "
+        "address (--ray HEAD:6379), or --ray alone to start Ray here"
+    ]
+    assert code == USAGE_ERROR and seconds < FAST
+
+
+def test_auto_checks_the_address_ray_address_names(tmp_path: Path) -> None:
+    """`--ray auto` with RAY_ADDRESS where nothing listens waited 45 s, printing
+    Ray's log, and ended "cannot connect to the Ray cluster at auto" (exit 1)."""
+    address = f"127.0.0.1:{_closed_port()}"
+    env = _no_local_cluster(tmp_path, RAY_ADDRESS=address)
+    code, err, seconds = _tournament_run("auto", tmp_path, env)
+    assert err == [
+        f"sheepfold tournament: cannot join a Ray cluster: nothing listens at {address} "
+        "(connection refused); --ray auto took it from RAY_ADDRESS"
     ]
     assert code == USAGE_ERROR and seconds < FAST
 

@@ -19,6 +19,7 @@ import pytest
 
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import play_match
+from server.sqlite_store import SqliteStore
 from tests.conftest import ROOT, start_server_process, stop_server_process
 from tests.tls_files import self_signed
 
@@ -155,6 +156,54 @@ def test_web_command_names_a_missing_tournament_db(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert "no tournament database at" in done.stderr and "Traceback" not in done.stderr
+
+
+def _not_tournament_dbs(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Files a user may give --tournament-db by mistake, each with the end of
+    the line that refuses it."""
+    server_db = tmp_path / "sheepfold.db"
+    SqliteStore(str(server_db)).close()
+    garbage = tmp_path / "notes.db"
+    garbage.write_bytes(b"not SQLite at all " * 100)
+    folder = tmp_path / "results"
+    folder.mkdir()
+    return {
+        "server": (
+            server_db,
+            "is a game server's database (sheepfold serve --db), not a tournament's",
+        ),
+        "garbage": (garbage, "is not a SQLite database (file is not a database)"),
+        "folder": (folder, "is a folder, not a tournament database"),
+    }
+
+
+@pytest.mark.parametrize("kind", ["server", "garbage", "folder"])
+@pytest.mark.parametrize("command", ["web", "serve"])
+def test_a_file_that_is_not_a_tournament_db_is_refused_at_start(
+    tmp_path: Path, command: str, kind: str
+) -> None:
+    """A server's database, a file that is not SQLite or a folder given as
+    --tournament-db: the viewer started as if all was well (the folder was
+    "no tournament database at"), and only its tournaments page said what
+    was wrong. Now the command stops at once, naming the file (exit 1)."""
+    path, says = _not_tournament_dbs(tmp_path)[kind]
+    port = str(free_port())
+    flags = (
+        ["web", "--port", port, "--server", "127.0.0.1:1"]
+        if command == "web"
+        else ["serve", "--port", "0", "--db", ":memory:", "--web-port", port]
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", *flags, "--tournament-db", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    lines = done.stderr.strip().splitlines()
+    assert "Traceback" not in done.stderr and len(lines) == 1, done.stderr
+    assert lines[0] == f"sheepfold {command}: --tournament-db {path} {says}"
+    assert done.returncode == 1
 
 
 def test_serve_with_tls_and_web_port_shows_matches_played_over_tls(tmp_path: Path) -> None:

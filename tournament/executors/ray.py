@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import os
 import signal
 import threading
 from collections import Counter
@@ -31,7 +32,7 @@ from sheepfold.v1 import arena_pb2
 from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
 from tournament.config import TournamentConfig, resolve_path
-from tournament.executors.ray_address import check_address
+from tournament.executors.ray_address import RayAddressError, check_address
 from tournament.executors.ray_task import (
     SHIPPED,
     GameJob,
@@ -138,6 +139,8 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
     except ImportError:
         raise RunError("--ray needs Ray on this machine: pip install 'sheepfold[ray]'") from None
     address = settings.address
+    if address == "auto":
+        address = _auto_address()
     if address is not None and address != "auto":
         check_address(address)
     kwargs: dict[str, Any] = {
@@ -187,6 +190,39 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
         yield
     finally:
         ray.shutdown()
+
+
+NO_AUTO_CLUSTER = (
+    "cannot join a Ray cluster: --ray auto found none started on this machine "
+    "(ray start --head) and RAY_ADDRESS is not set; give the head's address "
+    "(--ray HEAD:6379), or --ray alone to start Ray here"
+)
+
+
+def _auto_address() -> str:
+    """The address `--ray auto` joins, found as Ray finds it (RAY_ADDRESS, else
+    the cluster `ray start --head` started here) and checked like one given:
+    ray.init ends on a flag sheepfold does not have ("set the `--address` flag")
+    when there is none, and waits 45 s at one where nothing answers."""
+    from_environment = bool(os.environ.get("RAY_ADDRESS"))
+    try:
+        from ray._private.services import get_ray_address_from_environment
+
+        found = get_ray_address_from_environment("auto", None)
+    except ConnectionError:
+        raise RayAddressError(NO_AUTO_CLUSTER) from None
+    except Exception:  # another Ray's internals: ray.init finds it, as before
+        return "auto"
+    if not isinstance(found, str) or not found or found == "auto":
+        return "auto"
+    try:
+        check_address(found)
+    except RayAddressError as error:
+        source = (
+            "RAY_ADDRESS" if from_environment else "the last `ray start --head` on this machine"
+        )
+        raise RayAddressError(f"{error}; --ray auto took it from {source}") from None
+    return found
 
 
 def _restore_sigterm(handler: Any) -> None:
