@@ -10,6 +10,8 @@ import asyncio
 import dataclasses
 import json
 import math
+import subprocess
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -333,3 +335,39 @@ def test_spectators_of_whole_matches_are_measured_beside_live_ones(
         assert missed == "0", label  # a second a decision: nothing is missed
         if label != "alone":
             assert float(watches.replace(",", "")) > 0, f"{label}: the watchers watched nothing"
+
+
+def _match_loop(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.match_loop", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+
+
+@pytest.mark.parametrize("db", ["file", ":memory:"])
+def test_the_match_loop_counts_decisions_and_splits_the_bots_cpu_out(db: str) -> None:
+    done = _match_loop(
+        "--game", "stubborn-sheep", "--players", "3", "--matches", "2",
+        "--seconds", "0.5", "--warmup", "0.2", "--db", db,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert (result["game"], result["players"], result["db"]) == ("stubborn-sheep", 3, db)
+    assert result["decisions"] > 0
+    assert math.isclose(result["decisions_per_second"], result["decisions"] / 0.5)
+    assert 0 < result["bots_us_per_decision"] < result["thread_us_per_decision"]
+    assert math.isclose(
+        result["sheepfold_us_per_decision"],
+        result["thread_us_per_decision"] - result["bots_us_per_decision"],
+    )
+    assert result["process_us_per_decision"] >= result["thread_us_per_decision"] * 0.9
+
+
+def test_the_match_loop_refuses_a_player_count_the_game_has_not() -> None:
+    done = _match_loop("--game", "sheep-n-sheep", "--players", "7")
+    assert done.returncode == 2
+    assert "sheep-n-sheep takes 2 to 4 players, not 7" in done.stderr
+    assert "Traceback" not in done.stderr
