@@ -19,6 +19,7 @@ from server.metrics_http import MetricsPortError
 from tournament.botcheck import BotCheckError
 from tournament.claims import claimed
 from tournament.config import (
+    FILE_FIELD,
     MAX_BOOTSTRAP,
     MAX_GAMES,
     ConfigError,
@@ -269,11 +270,17 @@ def _sprt(args: argparse.Namespace) -> int:
     try:
         config = _sprt_config(args, load_config(args.config))
     except ConfigError as error:
-        print(f"sheepfold tournament: {args.config}: {error}", file=sys.stderr)
+        print(f"sheepfold tournament: {_config_problem(args.config, error)}", file=sys.stderr)
         return 2
     tls = _server_tls(args, config, "sprt")
     _configure_logging()
     return _play_sprt(args, config, None, tls)
+
+
+def _config_problem(path: str, error: ConfigError) -> str:
+    """One line naming the config file once: a problem with the file itself
+    (unreadable, not TOML) already names it; a field's problem is put after it."""
+    return error.message if error.field == FILE_FIELD else f"{path}: {error}"
 
 
 def _server_tls(
@@ -361,7 +368,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
     except ConfigError as error:
-        print(f"sheepfold tournament: {args.config}: {error}", file=sys.stderr)
+        print(f"sheepfold tournament: {_config_problem(args.config, error)}", file=sys.stderr)
         return 2
     tls = _server_tls(args, config, "run")
     _configure_logging()

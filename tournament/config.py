@@ -89,6 +89,9 @@ ELO_LIMIT = 1000.0
 MIN_ERROR_RATE = 1e-9
 
 
+FILE_FIELD = "<file>"  # a ConfigError about the file as a whole, not one of its fields
+
+
 class ConfigError(ValueError):
     """A bad configuration value; `field` is its dotted path in the TOML file."""
 
@@ -187,13 +190,13 @@ def load_config(path: str | Path) -> TournamentConfig:
     try:
         text = read_user_text(path)
     except UserFileError as exc:
-        raise ConfigError("<file>", str(exc)) from None
+        raise ConfigError(FILE_FIELD, str(exc)) from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError("<file>", f"{path} is not valid TOML: {exc}") from None
+        raise ConfigError(FILE_FIELD, f"{path} is not valid TOML: {exc}") from None
     except RecursionError:
-        raise ConfigError("<file>", f"{path} nests arrays or tables too deeply") from None
+        raise ConfigError(FILE_FIELD, f"{path} nests arrays or tables too deeply") from None
     return parse_config(raw, base_dir=path.resolve().parent, default_name=path.stem)
 
 

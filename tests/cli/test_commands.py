@@ -100,7 +100,7 @@ def test_match_text_output_keeps_its_columns_with_a_long_bot_name() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--players", "2", "--bots", "random"), "names 1 bots"),
+        (("--players", "2", "--bots", "random"), "names 1 bot"),
         (("--players", "2", "--bots", "random,random", "--option", "rounds=9"), "rounds"),
         (("--players", "2", "--bots", "random,random", "--option", "nonsense"), "key=value"),
         (("--players", "2", "--bots", "random,nobody"), "unknown bot 'nobody'"),

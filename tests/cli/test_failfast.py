@@ -722,7 +722,7 @@ def test_a_class_bot_that_exits_at_import_is_named(tmp_path: Path) -> None:
         (("bot",), "sheepfold bot: missing --server, --match, --token (or the environment)"),
         (
             ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random"),
-            "sheepfold match: --players is 2 but --bots names 1 bots",
+            "sheepfold match: --players is 2 but --bots names 1 bot",
         ),
     ],
 )

@@ -61,6 +61,22 @@ def test_tournament_commands_refuse_dev_zero_and_a_fifo_in_one_line(
             timeout=30,
         )
         assert done.returncode == 2, done.stderr
-        assert done.stderr.strip() == (
-            f"sheepfold tournament: {path}: <file>: {path} is not a regular file"
-        )
+        # The file is named once (it once read "PATH: <file>: PATH is not ...").
+        assert done.stderr.strip() == f"sheepfold tournament: {path} is not a regular file"
+
+
+@pytest.mark.parametrize("command", ["run", "sprt"])
+def test_a_config_that_is_not_toml_is_named_once(command: str, tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text("x = [\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "tournament", command, str(config)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 2, done.stderr
+    line = done.stderr.strip()
+    assert line.startswith(f"sheepfold tournament: {config} is not valid TOML: "), line
+    assert line.count(str(config)) == 1, line
