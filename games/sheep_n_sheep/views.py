@@ -139,7 +139,8 @@ class Views:
             ),
         ]
         for seat, pasture in enumerate(self._pastures):
-            lines.append(f"seat {seat}: hand {len(self._hands[seat])} cards")
+            held = len(self._hands[seat])
+            lines.append(f"seat {seat}: hand {held} card{'' if held == 1 else 's'}")
             lines.extend("  " + row for row in _grid(pasture))
         return "\n".join(lines)
 
