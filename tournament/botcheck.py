@@ -16,7 +16,13 @@ from pathlib import Path
 
 from clients.bots import BUILTIN_BOTS
 from clients.launch.programs import program_problem
-from tournament.config import BotSpec, ConfigError, TournamentConfig, add_python_path
+from tournament.config import (
+    BotSpec,
+    ConfigError,
+    TournamentConfig,
+    add_python_path,
+    resolve_path,
+)
 
 __all__ = ["BotCheckError", "check_bots"]
 
@@ -31,8 +37,12 @@ class BotCheckError(ValueError):
 
 def check_bots(config: TournamentConfig) -> None:
     """Raise BotCheckError listing every bot that cannot be started."""
+    problems = [
+        ConfigError(f"python_path[{index}]", f"no folder {folder!r} (looked at {resolved})")
+        for index, folder in enumerate(config.python_path)
+        if not Path(resolved := resolve_path(config, folder)).is_dir()
+    ]
     add_python_path(config)
-    problems = []
     for index, bot in enumerate(config.bots):
         problem = _check(bot, f"bots[{index}]", config.base_dir)
         if problem is not None:

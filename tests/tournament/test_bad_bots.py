@@ -65,6 +65,25 @@ def test_every_bot_is_checked_before_the_first_game(tmp_path: Path) -> None:
     assert not (tmp_path / "cup.sqlite").exists(), "nothing was played or stored"
 
 
+def test_a_python_path_folder_that_is_not_there_is_refused_before_the_first_game(
+    tmp_path: Path,
+) -> None:
+    """It was accepted without --ray (a class bot then failed to import, or found
+    an installed module of the same name) and refused with it."""
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        'name = "cup"\ngame = "sheep-n-sheep"\nplayers = 2\ngames_per_pairing = 1\n'
+        f'python_path = [".", "bots"]\n{BOTS_OK}[[bots]]\nname = "other"\nbuiltin = "greedy"\n'
+    )
+    done = tournament("run", str(config))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"sheepfold tournament: {config}: python_path[1]: no folder 'bots' "
+        f"(looked at {tmp_path / 'bots'})"
+    ]
+    assert not (tmp_path / "cup.sqlite").exists(), "nothing was played or stored"
+
+
 def _flaky(folder: Path, crash: bool) -> None:
     body = "raise RuntimeError('flaky is broken')" if crash else "return 0"
     (folder / "flaky.py").write_text(
