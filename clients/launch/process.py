@@ -27,8 +27,9 @@ from clients.launch.sandbox import (
     file_in_memory,
     find_tools,
     probe,
+    with_read_only_devices,
 )
-from clients.launch.seccomp import key_store_refused
+from clients.launch.seccomp import refused_calls
 from clients.launch.socket_dir import SocketLeases
 
 __all__ = ["BotCommand", "BotFailure", "BotProcess", "Launcher"]
@@ -148,12 +149,13 @@ class Launcher:
         # /proc/1/cmdline shows no host paths, nor anything else of the setup.
         argv = [tools.bwrap, "--args", ARGS_FD, "--", *inner]
         in_memory = {ARGS_FD: b"".join(option.encode() + b"\0" for option in options)}
-        seccomp = key_store_refused()
+        seccomp = refused_calls()
         if seccomp is not None:  # None: a machine the filter has no call numbers for
             argv[1:1] = ["--seccomp", SECCOMP_FD]
             in_memory[SECCOMP_FD] = seccomp
         cgroup = None
-        if self._cgroups is not None:
+        if self._cgroups is not None:  # as root
+            argv = with_read_only_devices(tools, argv)
             limits = command.sandbox.limits
             try:
                 cgroup = BotCgroup.create(self._cgroups, limits.processes, limits.charged_bytes)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clients.launch.limits import DEFAULT_LIMITS, MIB, Limits
-from clients.launch.seccomp import key_store_refused
+from clients.launch.seccomp import refused_calls
 
 __all__ = [
     "SERVER_IN_SANDBOX",
@@ -31,6 +31,7 @@ __all__ = [
     "bwrap_argv",
     "file_in_memory",
     "find_tools",
+    "with_read_only_devices",
 ]
 
 SOCKET_IN_SANDBOX = "/sheepfold/arena.sock"
@@ -78,6 +79,10 @@ class Tools:
     prlimit: str
     shell: str = "/bin/sh"
     runtime: tuple[str, ...] = field(default=())
+    # util-linux's unshare and mount, which a runner started as root needs
+    # (with_read_only_devices); "" where missing.
+    unshare: str = ""
+    mount: str = ""
 
 
 def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
@@ -100,7 +105,13 @@ def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
             "prlimit is not installed (it sets the sandbox's limits): install the package "
             "`util-linux` (Debian/Ubuntu: sudo apt-get install util-linux)"
         )
-    return Tools(bwrap=bwrap, prlimit=prlimit, runtime=tuple(python_runtime()))
+    return Tools(
+        bwrap=bwrap,
+        prlimit=prlimit,
+        runtime=tuple(python_runtime()),
+        unshare=shutil.which("unshare") or "",
+        mount=shutil.which("mount") or "",
+    )
 
 
 def python_runtime() -> list[str]:
@@ -174,6 +185,13 @@ def _around(path: Path, mounts: set[Path]) -> list[str]:
     return [bind for entry in entries for bind in _around(entry, mounts)]
 
 
+# The device nodes bwrap's --dev binds in from the host's /dev. Root owns them,
+# and a bind mount that can be written lets their owner set their mode and times
+# (anyone may set the times to now): changes the host, and every later sandbox,
+# would see. A bot run as root could keep notes from one game to the next in
+# them, or make the host's /dev/null unusable; see with_read_only_devices.
+DEVICE_NODES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty")
+
 # The host's own state: its /proc shows every process on the machine with its
 # command line. A sandbox has its own /proc and /dev; none of these may be bound in.
 HOST_STATE = ("/proc", "/sys", "/dev", "/run")
@@ -217,13 +235,44 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
             args += ["--ro-bind", path, path]
     for path in tools.runtime:
         args += ["--ro-bind", path, path]
-    # /dev is a tmpfs bwrap sizes by the host's memory: /dev/shm gets the same cap
-    # as /tmp (shared memory is memory), and the rest of /dev is read-only.
     args += ["--proc", "/proc"]
     for path in proc_read_only_binds():
         args += ["--ro-bind-try", path, path]
+    # The rest of /proc read-only too: the mode of a /proc entry that is no
+    # process's belongs to the kernel, shared by every /proc on the machine.
+    args += ["--remount-ro", "/proc"]
+    # /dev is a tmpfs bwrap sizes by the host's memory: /dev/shm gets the same cap
+    # as /tmp (shared memory is memory), and the rest of /dev is read-only. Its
+    # device nodes are the host's own, bound in (see DEVICE_NODES).
     args += ["--dev", "/dev"]
     return [*args, "--size", str(tmp_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+
+
+def with_read_only_devices(tools: Tools, argv: Sequence[str]) -> list[str]:
+    """`argv` (bwrap's command) started in a mount namespace of its own in which
+    the host's DEVICE_NODES are bound read-only over themselves, for a runner
+    started as root: bwrap binds them into the sandbox from there, read-only
+    (a read-only mount of a device still reads and writes the device; bwrap's
+    own --remount-ro would also forbid opening it). The host's mounts are
+    unchanged, and the namespace ends with the sandbox."""
+    nodes = " ".join(node for node in DEVICE_NODES if os.path.exists(node))
+    script = (
+        f"for node in {nodes}; do "
+        f'"$0" --bind "$node" "$node" && "$0" -o remount,bind,ro "$node" || exit 125; '
+        'done; exec "$@"'
+    )
+    return [
+        tools.unshare,
+        "--mount",
+        "--propagation",
+        "private",
+        "--",
+        tools.shell,
+        "-c",
+        script,
+        tools.mount,
+        *argv,
+    ]
 
 
 def bwrap_argv(
@@ -276,12 +325,20 @@ def probe(tools: Tools) -> None:
     """Start one empty sandbox, with the bots' seccomp filter; raise
     `SandboxUnavailable` explaining why it failed."""
     argv = [tools.bwrap, *runtime_args(tools, MIB), "--", tools.prlimit, "--nproc=64:64", "true"]
-    seccomp = key_store_refused()
+    seccomp = refused_calls()
     pass_fds: tuple[int, ...] = ()
+    as_root = os.geteuid() == 0
+    if as_root and not (tools.unshare and tools.mount):
+        raise SandboxUnavailable(
+            "running sandboxed bots as root needs unshare and mount (the package "
+            "`util-linux`), to show them the host's device nodes read-only"
+        )
     try:
         if seccomp is not None:
             pass_fds = (file_in_memory(seccomp),)
             argv[1:1] = ["--seccomp", str(pass_fds[0])]
+        if as_root:
+            argv = with_read_only_devices(tools, argv)
         done = subprocess.run(
             argv, capture_output=True, text=True, timeout=30, check=False, pass_fds=pass_fds
         )

@@ -1,4 +1,5 @@
-"""The seccomp filter of every sandbox: the kernel's key store is refused.
+"""The seccomp filter of every sandbox: the kernel's key store, and inotify and
+fanotify instances, are refused.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
 creates. A bot could link a key of its own into its user's keyring on the
@@ -8,10 +9,19 @@ next, which a fresh /tmp per game is meant to rule out. It could also pin
 kernel memory that no cgroup counts. Docker's default profile refuses the same
 three calls, with the same error.
 
+inotify and fanotify instances (`inotify_init`, `inotify_init1`,
+`fanotify_init`) are counted per user of the host, through every user
+namespace: 128 of each by default (fs.inotify.max_user_instances,
+fs.fanotify.max_user_groups), for all of that user's processes together. A bot
+holding 128 (its open file limit allows 256) left none to the host's root, or
+to the runner's user, while it played: systemd and every other program
+watching files failed with EMFILE. Their events on the files every sandbox sees
+would also signal between bots. A bot has no files worth watching.
+
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
-the system call's architecture and number, written out here. It is a dozen
-instructions; libseccomp, which would write them, is a C library that not
-every machine with bubblewrap has.
+the system call's architecture and number, written out here. It is a few
+dozen instructions; libseccomp, which would write them, is a C library that
+not every machine with bubblewrap has.
 """
 
 from __future__ import annotations
@@ -21,7 +31,7 @@ import platform
 import struct
 from dataclasses import dataclass
 
-__all__ = ["KEY_CALLS", "key_store_refused"]
+__all__ = ["KEY_CALLS", "NOTIFY_CALLS", "REFUSED_CALLS", "refused_calls"]
 
 # struct seccomp_data: the call's number, then the AUDIT_ARCH of its ABI.
 _NR_OFFSET = 0
@@ -49,6 +59,36 @@ KEY_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 }
 
 
+# inotify_init, inotify_init1 and fanotify_init, ABI by ABI as above (arm64 has
+# no inotify_init).
+NOTIFY_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+    "x86_64": (
+        (0xC000003E, (253, 294, 300, _X32 | 253, _X32 | 294, _X32 | 300)),  # x86-64, x32
+        (0x40000003, (291, 332, 338)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (26, 262)),  # arm64
+        (0x40000028, (316, 360, 367)),  # arm
+    ),
+}
+
+
+def _merged(
+    *tables: dict[str, tuple[tuple[int, tuple[int, ...]], ...]],
+) -> dict[str, tuple[tuple[int, tuple[int, ...]], ...]]:
+    merged: dict[str, dict[int, tuple[int, ...]]] = {}
+    for table in tables:
+        for machine, abis in table.items():
+            for arch, numbers in abis:
+                known = merged.setdefault(machine, {}).get(arch, ())
+                merged[machine][arch] = (*known, *numbers)
+    return {machine: tuple(abis.items()) for machine, abis in merged.items()}
+
+
+# Every call the filter refuses, for each machine and ABI.
+REFUSED_CALLS = _merged(KEY_CALLS, NOTIFY_CALLS)
+
+
 @dataclass(frozen=True, slots=True)
 class _Instruction:
     code: int
@@ -57,11 +97,11 @@ class _Instruction:
     otherwise: int | None = None  # ... and when not
 
 
-def key_store_refused(machine: str | None = None) -> bytes | None:
-    """The compiled filter (struct sock_filter[]) that fails the key calls with
-    EPERM and lets every other call through, for `machine` (this one's by
-    default); None for a machine not in KEY_CALLS."""
-    abis = KEY_CALLS.get(machine or platform.machine())
+def refused_calls(machine: str | None = None) -> bytes | None:
+    """The compiled filter (struct sock_filter[]) that fails the calls of
+    REFUSED_CALLS with EPERM and lets every other call through, for `machine`
+    (this one's by default); None for a machine not in REFUSED_CALLS."""
+    abis = REFUSED_CALLS.get(machine or platform.machine())
     if abis is None:
         return None
     program: list[_Instruction] = []

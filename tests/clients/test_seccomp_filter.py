@@ -1,6 +1,7 @@
 """The sandbox's seccomp filter, loaded for real in a child process (no
-bubblewrap needed): the key store's calls fail with EPERM, everything else
-goes through. The sandbox tests check the same from inside a real sandbox."""
+bubblewrap needed): the key store's calls, and new inotify and fanotify
+instances, fail with EPERM, everything else goes through. The sandbox tests
+check the same from inside a real sandbox."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ import platform
 import subprocess
 import sys
 
-from clients.launch.seccomp import KEY_CALLS, key_store_refused
+from clients.launch.seccomp import REFUSED_CALLS, refused_calls
 
 # add_key, request_key and keyctl in each machine's native table (the kernel's
 # arch/x86/entry/syscalls/syscall_64.tbl and include/uapi/asm-generic/unistd.h),
 # written out again here so that a wrong number in the filter's table shows.
 NATIVE_KEY_CALLS = {"x86_64": (248, 249, 250), "aarch64": (217, 218, 219)}
+# inotify_init1 and fanotify_init, likewise.
+NATIVE_NOTIFY_CALLS = {"x86_64": (294, 300), "aarch64": (26, 262)}
 
 # Run in a child: a seccomp filter cannot be taken off a process once loaded.
 _CHILD = r"""
@@ -30,7 +33,7 @@ def call(number, *args):
     result = libc.syscall(ctypes.c_long(number), *args)
     return result, ctypes.get_errno()
 
-add_key, request_key, keyctl = json.loads(sys.argv[1])
+(add_key, request_key, keyctl), (inotify_init1, fanotify_init) = json.loads(sys.argv[1])
 KEY_SPEC_PROCESS_KEYRING = ctypes.c_long(-2)
 KEYCTL_GET_KEYRING_ID = ctypes.c_long(0)
 def key_calls():
@@ -43,21 +46,31 @@ def key_calls():
                             ctypes.c_long(0))[1],
     }
 
-before = key_calls()
+def notify_calls():
+    # FAN_REPORT_FID: what fanotify allows without CAP_SYS_ADMIN (Linux 5.13+).
+    found = {"inotify_init1": call(inotify_init1, ctypes.c_long(0)),
+             "fanotify_init": call(fanotify_init, ctypes.c_long(0x200), ctypes.c_long(0))}
+    for fd, _ in found.values():
+        if fd >= 0:
+            os.close(fd)
+    return {name: error for name, (fd, error) in found.items()}
+
+before = {**key_calls(), **notify_calls()}
 data = sys.stdin.buffer.read()
 buffer = ctypes.create_string_buffer(data, len(data))
 program = Program(len(data) // 8, ctypes.cast(buffer, ctypes.c_void_p))
 assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
 assert libc.prctl(22, 2, ctypes.byref(program), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
-after = key_calls()
+after = {**key_calls(), **notify_calls()}
 print(json.dumps({"before": before, "after": after, "pid": os.getpid(), "cwd": os.getcwd()}))
 """
 
 
-def test_the_key_store_is_refused_and_nothing_else() -> None:
-    program = key_store_refused()
+def test_the_key_store_and_file_watches_are_refused_and_nothing_else() -> None:
+    program = refused_calls()
     assert program is not None, f"no filter for this machine ({platform.machine()})"
-    native = json.dumps(NATIVE_KEY_CALLS[platform.machine()])
+    machine = platform.machine()
+    native = json.dumps([NATIVE_KEY_CALLS[machine], NATIVE_NOTIFY_CALLS[machine]])
     child = subprocess.run(
         [sys.executable, "-c", _CHILD, native],
         input=program,
@@ -71,19 +84,27 @@ def test_the_key_store_is_refused_and_nothing_else() -> None:
     # Unfiltered the calls reach the key store (request_key finds no such key).
     assert seen["before"]["add_key"] == 0 and seen["before"]["keyctl"] == 0
     assert seen["before"]["request_key"] != eperm
-    assert seen["after"] == {"add_key": eperm, "keyctl": eperm, "request_key": eperm}
+    # ... and give inotify instances (fanotify ones only to root before Linux 5.13).
+    assert seen["before"]["inotify_init1"] == 0
+    assert seen["after"] == {
+        "add_key": eperm,
+        "keyctl": eperm,
+        "request_key": eperm,
+        "inotify_init1": eperm,
+        "fanotify_init": eperm,
+    }
     assert seen["pid"] > 0 and seen["cwd"]  # and the rest still works
 
 
 def test_every_abi_of_a_machine_is_covered() -> None:
     """An x86-64 process can still make i386 and x32 calls: each ABI's numbers
     are in the filter, after a check of its architecture."""
-    for machine, abis in KEY_CALLS.items():
-        program = key_store_refused(machine)
+    for machine, abis in REFUSED_CALLS.items():
+        program = refused_calls(machine)
         assert program is not None and len(program) % 8 == 0
         constants = {
             int.from_bytes(program[i + 4 : i + 8], sys.byteorder) for i in range(0, len(program), 8)
         }
         for arch, numbers in abis:
             assert {arch, *numbers} <= constants, machine
-    assert key_store_refused("mips") is None
+    assert refused_calls("mips") is None

@@ -33,7 +33,19 @@ pytestmark = pytest.mark.e2e
 
 HERE = Path(__file__).resolve().parent
 HOSTILE = HERE / "bots" / "hostile" / "hostile_bot.py"
-PROBES = ("network", "database", "write", "proc", "env", "shm", "kernel", "keyring")
+PROBES = (
+    "network",
+    "database",
+    "write",
+    "proc",
+    "env",
+    "shm",
+    "kernel",
+    "keyring",
+    "devices",
+    "procfs",
+    "watches",
+)
 CONTAINED = (*PROBES, "signal", "leftover")
 STOPPED = {
     "forkbomb": "process limit",
@@ -114,7 +126,7 @@ def test_probes_notice_real_access_when_unsandboxed(
     for role in PROBES:
         if role == "shm" and shutil.disk_usage("/dev/shm").free < 200 * 1024 * 1024:
             continue  # a container's own /dev/shm (64 MB by default) would stop it too
-        if role == "kernel" and os.geteuid() != 0:
+        if role in ("kernel", "devices", "procfs") and os.geteuid() != 0:
             continue  # only root may write the kernel's settings, in or out of a sandbox
         done = subprocess.run(
             [sys.executable, str(HOSTILE), role, "--probe"],

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A bot that attacks its host before playing: one attack per run, named by argv[1].
 
-Contained probes (network, database, write, proc, env, shm, kernel, keyring, signal,
-leftover) report
+Contained probes (network, database, write, proc, env, shm, kernel, keyring, devices,
+procfs, watches, signal, leftover) report
 an escape by printing "ESCAPED: ..." and exiting with status 3, so a leak turns
 into a crash the test sees; contained, the bot then plays its seat normally.
 Resource attacks (forkbomb, memory, memfd, cpu, output) never play: the sandbox must
@@ -147,6 +147,78 @@ def probe_keyring() -> None:
     )
     if key >= 0:
         escaped(f"the kernel's key store took key {key}")
+
+
+# The device nodes bwrap's --dev binds in from the host's /dev.
+DEVICE_NODES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty")
+
+
+def probe_devices() -> None:
+    """The host's device nodes, which every sandbox (and the host) shares: their
+    times and mode are a note that outlives the game (the next game's bot reads
+    it with stat), and a mode of 000 on /dev/null would break the host. Root
+    owns them, so a bot run as root could set any time and mode, or their times
+    to now. Each is only set to what it already is, apart from `touch` (the
+    times to now), tried only where setting them exactly failed. An ordinary
+    user's bot may still touch them (docs/operations.md): not tried there."""
+    import stat
+
+    touch = os.geteuid() == 0
+    for path in DEVICE_NODES:
+        try:
+            before = os.stat(path)
+        except OSError:
+            continue
+        with contextlib.suppress(OSError):
+            os.chmod(path, stat.S_IMODE(before.st_mode))
+            escaped(f"set the mode of the host's {path}")
+        with contextlib.suppress(OSError):
+            os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+            escaped(f"set the times of the host's {path}")
+        if touch:
+            with contextlib.suppress(OSError):
+                os.utime(path)
+                escaped(f"set the times of the host's {path} to now")
+
+
+def probe_procfs() -> None:
+    """The mode of a /proc entry that is not a process's: kept by the kernel for
+    every /proc mounted on the machine, the host's included, so a bot run as
+    root (their owner) could leave a note in the modes of /proc's files for the
+    next game, or make the host's /proc/meminfo unreadable. Each is only set to
+    the mode it already has."""
+    import stat
+
+    for name in sorted(os.listdir("/proc")):
+        path = f"/proc/{name}"
+        if name.isdigit() or os.path.islink(path):
+            continue
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+            os.chmod(path, mode)
+        except OSError:
+            continue
+        escaped(f"changed the mode of {path}")
+
+
+def probe_watches() -> None:
+    """inotify and fanotify instances, which the kernel counts per user of the
+    host through every namespace (128 of each): a bot holding them all left
+    none to the host's root or the runner's user while it played, and their
+    events on the files every sandbox sees signal between bots. One of each is
+    asked for and closed at once."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.inotify_init1(0)
+    if fd >= 0:
+        os.close(fd)
+        escaped("the kernel gave an inotify instance")
+    fan_report_fid = 0x200  # what fanotify allows without CAP_SYS_ADMIN (Linux 5.13+)
+    fd = libc.fanotify_init(fan_report_fid, os.O_RDONLY)
+    if fd >= 0:
+        os.close(fd)
+        escaped("the kernel gave a fanotify instance")
 
 
 def probe_env() -> None:
@@ -300,6 +372,9 @@ PROBES = {
     "shm": probe_shm,
     "kernel": probe_kernel,
     "keyring": probe_keyring,
+    "devices": probe_devices,
+    "procfs": probe_procfs,
+    "watches": probe_watches,
     "signal": attack_signal,
     "leftover": attack_leftover,
 }
