@@ -16,7 +16,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from sheepfold.v1 import arena_pb2
 
@@ -120,12 +119,6 @@ def check_existing(path: str | Path) -> None:
         raise StoreError(f"no database at {path}")
     if Path(path).is_file() and Path(path).stat().st_size == 0:
         raise StoreError(f"{path} is an empty file, not a tournament database")
-
-
-def read_only_uri(path: str | Path) -> str:
-    """The SQLite URI that opens the file at `path` for reading only: its path
-    percent-encoded, as a `#`, `?` or `%` in it would otherwise end or change it."""
-    return f"file:{quote(str(Path(path).resolve()))}?mode=ro"
 
 
 def _check_path(path: str) -> None:
@@ -237,46 +230,11 @@ class Store:
             raise
 
     @classmethod
-    def read_only(cls, path: str | Path) -> Store:
-        """An existing tournament database opened for reading alone, as a viewer
-        reads the file of a tournament still running: no lock taken, no table
-        created or upgraded, so the runner writing it never waits for the
-        reader. StoreError when the file is not a tournament database of this
-        version (an older one is upgraded by opening it read-write once)."""
+    def on(cls, path: str | Path, connection: sqlite3.Connection) -> Store:
+        """A Store on a connection opened and checked elsewhere, taken as it is
+        (tournament.store_read: a database opened for reading alone)."""
         store = cls.__new__(cls)
-        store.path = str(path)
-        try:
-            store._db = sqlite3.connect(
-                read_only_uri(path), uri=True, isolation_level=None, timeout=10.0
-            )
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open {path}: {error}") from None
-        try:
-            store._check_kind()
-            tables = {
-                row[0]
-                for row in store._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-            }
-            if "tournaments" not in tables:
-                raise StoreError(f"{path} is not a tournament database")
-            version = store.version if "schema_version" in tables else 0
-            if version < len(MIGRATIONS):
-                raise StoreError(
-                    f"{path} was written by an older sheepfold (its tables are version "
-                    f"{version}, this one reads {len(MIGRATIONS)}): open it once with "
-                    "`sheepfold tournament report --db FILE` to upgrade it"
-                )
-            if version > len(MIGRATIONS):
-                raise StoreError(
-                    f"{path} has schema version {version}, newer than this sheepfold "
-                    f"({len(MIGRATIONS)}); upgrade sheepfold"
-                )
-        except sqlite3.DatabaseError as error:
-            store._db.close()
-            raise StoreError(f"cannot read {path}: {error}") from None
-        except StoreError:
-            store._db.close()
-            raise
+        store.path, store._db = str(path), connection
         return store
 
     @contextmanager

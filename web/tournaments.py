@@ -11,7 +11,8 @@ from typing import Any
 from sheepfold.v1 import arena_pb2
 
 from tournament.report import report_data
-from tournament.store import GameRecord, Store, StoreError, TournamentRecord, read_only_uri
+from tournament.store import GameRecord, Store, StoreError, TournamentRecord
+from tournament.store_read import connect_read_only, open_read_only
 
 
 class NotATournamentDb(ValueError):
@@ -25,7 +26,7 @@ def check_database(path: Path) -> None:
     if not path.is_file():
         raise NotATournamentDb(f"{path.name} does not exist")
     try:
-        connection = sqlite3.connect(read_only_uri(path), uri=True, timeout=10.0)
+        connection = connect_read_only(path)
         try:
             tables = {
                 row[0]
@@ -61,7 +62,7 @@ def _open(path: Path) -> Store:
     while the runner held it), nor upgrades an older one's tables."""
     check_database(path)
     try:
-        return Store.read_only(path)
+        return open_read_only(path)
     except StoreError as error:
         raise NotATournamentDb(str(error).replace(str(path), path.name)) from None
 
@@ -89,7 +90,10 @@ def change_marker(path: Path, name: str) -> tuple[float, int, int, int]:
     games scheduled, games stored and the newest game's row (read-only, cheap:
     no games are read)."""
     check_database(path)
-    connection = sqlite3.connect(read_only_uri(path), uri=True, timeout=10.0)
+    try:
+        connection = connect_read_only(path)
+    except sqlite3.Error as error:
+        raise NotATournamentDb(f"{path.name} could not be read ({error})") from None
     try:
         row = connection.execute(
             "SELECT id, updated_at, scheduled FROM tournaments WHERE name = ?", (name,)

@@ -230,3 +230,43 @@ def test_a_cluster_that_wants_a_token_says_how_to_give_it(
         "authentication token"
     )
     assert "RAY_AUTH_MODE=token" in str(error)
+
+
+def _auto_error() -> str:
+    from tournament.executors.ray import _auto_address
+
+    with pytest.raises(ray_address.RayAddressError) as raised:
+        _auto_address()
+    return str(raised.value)
+
+
+def test_auto_with_ray_address_auto_and_no_cluster_does_not_say_it_is_unset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RAY_ADDRESS=auto is Ray's own way of saying what --ray auto says: with no
+    cluster here the message said "RAY_ADDRESS is not set", which it was."""
+    pytest.importorskip("ray")
+    monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))
+    monkeypatch.setenv("RAY_ADDRESS", "auto")
+    message = _auto_error()
+    assert "RAY_ADDRESS is not set" not in message, message
+    assert "--ray auto found none started on this machine" in message
+    assert "RAY_ADDRESS=auto" in message
+
+
+def test_auto_with_ray_address_auto_names_the_address_file_it_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RAY_ADDRESS=auto and an address left by `ray start --head` where nothing
+    listens now: the message blamed RAY_ADDRESS, which named no address."""
+    pytest.importorskip("ray")
+    (tmp_path / "ray").mkdir()
+    address = f"127.0.0.1:{_closed_port()}"
+    (tmp_path / "ray" / "ray_current_cluster").write_text(address)
+    monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))
+    monkeypatch.setenv("RAY_ADDRESS", "auto")
+    message = _auto_error()
+    assert message == (
+        f"cannot join a Ray cluster: nothing listens at {address} (connection refused); "
+        "--ray auto took it from the last `ray start --head` on this machine"
+    )

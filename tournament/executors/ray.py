@@ -194,7 +194,7 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
 
 NO_AUTO_CLUSTER = (
     "cannot join a Ray cluster: --ray auto found none started on this machine "
-    "(ray start --head) and RAY_ADDRESS is not set; give the head's address "
+    "(ray start --head) and {environment}; give the head's address "
     "(--ray HEAD:6379), or --ray alone to start Ray here"
 )
 
@@ -204,13 +204,16 @@ def _auto_address() -> str:
     the cluster `ray start --head` started here) and checked like one given:
     ray.init ends on a flag sheepfold does not have ("set the `--address` flag")
     when there is none, and waits 45 s at one where nothing answers."""
-    from_environment = bool(os.environ.get("RAY_ADDRESS"))
+    environment = os.environ.get("RAY_ADDRESS", "")
+    # RAY_ADDRESS=auto names no address: Ray looks for one here, as --ray auto does.
+    from_environment = environment not in ("", "auto")
     try:
         from ray._private.services import get_ray_address_from_environment
 
         found = get_ray_address_from_environment("auto", None)
     except ConnectionError:
-        raise RayAddressError(NO_AUTO_CLUSTER) from None
+        said = f"RAY_ADDRESS={environment} names none" if environment else "RAY_ADDRESS is not set"
+        raise RayAddressError(NO_AUTO_CLUSTER.format(environment=said)) from None
     except Exception:  # another Ray's internals: ray.init finds it, as before
         return "auto"
     if not isinstance(found, str) or not found or found == "auto":

@@ -1,0 +1,121 @@
+"""The viewer reads a tournament database it may not write: one in a folder
+the viewer's user cannot write to (another user's, a read-only mount), the
+runner done with it. A read-only SQLite connection to a WAL database needs
+its -wal and -shm files, and when no runner has the database open there are
+none, nor may the viewer create them.
+
+The folder is made read-only by a read-only bind mount in a private mount
+namespace, which holds for root too (as in tests/cli/test_read_only_database.py).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+from tournament.store import Store
+from web import tournaments
+
+READ = """
+import sys
+from pathlib import Path
+from cli.viewer import missing_tournament_dbs
+from web import tournaments
+path = Path(sys.argv[1])
+print(missing_tournament_dbs([path]))
+print([t.name for t in tournaments.list_tournaments(path)])
+print(tournaments.load(path, "cup").record.name)
+print(tournaments.change_marker(path, "cup")[1:])
+print(tournaments.stored_replay(path, "none"))
+"""
+
+
+def _tournament_db(path: Path) -> Path:
+    """A tournament database as a finished run leaves it: WAL mode, closed."""
+    with Store(path):
+        pass
+    with sqlite3.connect(path) as connection:
+        connection.execute(
+            "INSERT INTO tournaments (name, game, players, options_json, scheduled, config_json,"
+            " created_at, updated_at) VALUES ('cup', 'sheep-showdown', 2, '{}', 4, '{}', 1, 1)"
+        )
+    connection.close()
+    assert not Path(f"{path}-wal").exists(), "the last connection removed its WAL"
+    with path.open("rb") as file:
+        assert file.read(20)[18:20] == b"\x02\x02", "a WAL-mode database"
+    return path
+
+
+def test_a_finished_tournament_in_a_folder_the_viewer_cannot_write_is_read(
+    tmp_path: Path,
+) -> None:
+    """It was "is not a SQLite database (unable to open database file)" at the
+    command's start (and on every tournament page): the viewer tried to create
+    the -wal and -shm files a read-only connection to a WAL database uses."""
+    if shutil.which("unshare") is None:
+        pytest.fail("unshare not found: install util-linux (apt-get install util-linux)")
+    folder = tmp_path / "results"
+    folder.mkdir()
+    db = _tournament_db(folder / "cup.db")
+    namespace = ["unshare", "--mount"] if os.geteuid() == 0 else ["unshare", "-rm"]
+    script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
+    done = subprocess.run(
+        [*namespace, "sh", "-c", script, "sh", str(folder), sys.executable, "-c", READ, str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["None", "['cup']", "cup", "(4, 0, 0)", "None"]
+    assert sorted(p.name for p in folder.iterdir()) == ["cup.db"]
+
+
+def test_a_tournament_database_whose_name_is_not_utf8_is_read(tmp_path: Path) -> None:
+    """A file name of bytes that are not UTF-8 (a Latin-1 "é", say): the
+    percent-encoded URI once failed on it with a UnicodeEncodeError traceback,
+    and since the database is checked at start, `sheepfold web` did too."""
+    db = _tournament_db(Path(os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9.db")))
+    from cli.viewer import missing_tournament_dbs
+
+    assert missing_tournament_dbs([db]) is None
+    assert [t.name for t in tournaments.list_tournaments(db)] == ["cup"]
+    assert tournaments.load(db, "cup").record.scheduled == 4
+    assert tournaments.change_marker(db, "cup")[1:] == (4, 0, 0)
+
+
+def test_reading_a_closed_tournament_database_leaves_no_file_beside_it(tmp_path: Path) -> None:
+    """Each read of a database no runner had open left an empty -wal and a
+    -shm file beside it, the viewer's (a read-only connection cannot remove
+    them). Where the viewer runs as another user than the runner, in a folder
+    both may write to, the runner could then no longer write its own database
+    ("attempt to write a readonly database") until someone removed them."""
+    db = _tournament_db(tmp_path / "cup.db")
+    assert [t.name for t in tournaments.list_tournaments(db)] == ["cup"]
+    assert tournaments.load(db, "cup").record.scheduled == 4
+    assert tournaments.change_marker(db, "cup")[1:] == (4, 0, 0)
+    assert tournaments.stored_replay(db, "none") is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cup.db"]
+
+
+def test_a_tournament_being_run_is_read_with_its_newest_games(tmp_path: Path) -> None:
+    """While a runner has the database open, what it committed is in its -wal
+    file: the viewer reads through it (not the database file alone)."""
+    db = _tournament_db(tmp_path / "cup.db")
+    runner = sqlite3.connect(db, isolation_level=None)
+    try:
+        runner.execute("SELECT COUNT(*) FROM tournaments").fetchone()
+        runner.execute("UPDATE tournaments SET scheduled = 6")
+        assert Path(f"{db}-wal").exists()
+        assert tournaments.change_marker(db, "cup")[1:] == (6, 0, 0)
+        assert tournaments.load(db, "cup").record.scheduled == 6
+    finally:
+        runner.close()
