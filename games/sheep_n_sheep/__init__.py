@@ -15,6 +15,9 @@ class SheepNSheep(Game):
     title: ClassVar[str] = "Sheep 'n' Sheep"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    # 2: a placement no longer ends by itself when only the hand has no card that
+    # fits (that told the other seats what the hand lacks); the seat stops it.
+    rules_version: ClassVar[int] = 2
 
     def _new_state(self, players: int, seed: int, options: Mapping[str, Any]) -> SheepNSheepState:
         return SheepNSheepState(players, seed)

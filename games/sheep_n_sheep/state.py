@@ -337,8 +337,26 @@ class SheepNSheepState(LegalActions, Views, State):
             self._down_tip = key
             self._down_num -= 1
         self._legal = None
-        if self.legal_actions() == (_STOP,) or not self._hands[seat]:
+        # The placement ends by itself only when everybody can tell it must: the
+        # hand is empty, or no card at all could follow on the pasture. Ending it
+        # because no card *in the hand* fits would tell the other seats which
+        # numbers the hand lacks; then the seat is asked, with `stop` alone.
+        if not self._hands[seat] or not self._could_follow(seat):
             self._end_turn(out)
+
+    def _could_follow(self, seat: int) -> bool:
+        """Whether some card, in anybody's hand or not, could continue the
+        placement: a public fact, unlike whether the seat's own hand can."""
+        pasture = self._pastures[seat]
+
+        def open_next_to(tip: int | None) -> bool:
+            return tip is not None and any(tip + d not in pasture for d in _DIRS)
+
+        if self._phase == SAME:
+            return open_next_to(self._tip)
+        up = self._up_num < 5 and open_next_to(self._up_tip)
+        down = self._down_tip is not None and self._down_num > 1 and open_next_to(self._down_tip)
+        return up or down
 
     def _end_turn(self, out: list[Event]) -> None:
         seat = self._seat

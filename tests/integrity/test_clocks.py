@@ -182,6 +182,7 @@ def test_a_restored_match_gives_each_seat_back_its_strikes_and_bank() -> None:
         clock=ClockConfig(decision_seconds=1, time_bank_seconds=5, max_strikes=2),
         token_hashes=("a", "b"),
         created_at=0.0,
+        rules_version=games.get("sheep-n-sheep").rules_version,
     )
     game = games.get("sheep-n-sheep")
     state = game.new_state(2, 9, {})

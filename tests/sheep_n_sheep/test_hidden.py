@@ -14,6 +14,8 @@ from google.protobuf.message import Message
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.sheep_n_sheep.actions import BeginSame, Place, Stop
+from games.sheep_n_sheep.cards import DECK_SIZE, NUMBER
 from games.sheep_n_sheep.events import CardDrawn
 from games.sheep_n_sheep.observation import SheepNSheepObservation
 from games.sheep_n_sheep.state import SheepNSheepState
@@ -165,3 +167,51 @@ def test_observation_carries_no_deck_or_stock_contents() -> None:
     assert (obs.deck_size, obs.stock_size) == (38, 50)
     wire_names = {f.name for f in CODEC.observation_to_proto(obs).DESCRIPTOR.fields}
     assert "deck" not in wire_names and "stock" not in wire_names
+
+
+def _placed_one_same(rest: int) -> tuple[SheepNSheepState, list]:
+    """Seat 0 holds a 3 and `rest`, begins a same-number placement from the 3 on
+    its pasture and places its 3: what the other seats then see."""
+    threes = [card for card in range(DECK_SIZE) if NUMBER[card] == 3]
+    start, placed = threes[0], threes[1]
+    state = SheepNSheepState.from_position(
+        2,
+        hands=[[placed, rest], [threes[3], threes[4]]],
+        market=[(0, 1), (2, 3), (4, 5), (6, 7)],
+        deck=[card for card in range(8, DECK_SIZE) if card not in threes],
+        pastures=[{(0, 0): start}, {}],
+    )
+    events = state.apply(BeginSame((0, 0)))
+    place = next(a for a in state.legal_actions() if isinstance(a, Place) and a.card == placed)
+    events += state.apply(place)
+    return state, events
+
+
+def test_a_placement_does_not_end_by_itself_on_what_only_the_hand_knows() -> None:
+    """Whether the hand still holds a card that fits is the hand's secret. A
+    placement that ended by itself when it did not told every other seat (an
+    event `turn_ended` in the same move, the next seat to move) which numbers
+    the hand lacks. The other seats' view must be the same either way."""
+    lacking = next(card for card in range(8, DECK_SIZE) if NUMBER[card] == 2)
+    holding = [card for card in range(DECK_SIZE) if NUMBER[card] == 3][2]
+    seen = []
+    for rest in (lacking, holding):
+        state, events = _placed_one_same(rest)
+        assert state.hand(0) == (rest,)
+        seen.append(
+            {
+                viewer: (
+                    CODEC.observation_bytes(state.observation(viewer)),
+                    [
+                        CODEC.event_to_proto(p).SerializeToString()
+                        for p in (e.visible_to(viewer) for e in events)
+                        if p is not None
+                    ],
+                )
+                for viewer in (None, 1)
+            }
+        )
+    assert seen[0] == seen[1]
+    # The seat that cannot go on is asked, and may only stop.
+    state, _ = _placed_one_same(lacking)
+    assert state.to_move == 0 and state.legal_actions() == (Stop(),)

@@ -107,14 +107,28 @@ def test_start_with_no_free_neighbour_is_not_offered() -> None:
     assert BeginSame((0, 0)) not in actions and BeginRun((0, 0)) not in actions
 
 
-def test_placement_ends_by_itself_when_no_card_fits_any_more() -> None:
-    """'Place one or more cards': after the last card that fits the turn ends."""
+def test_placement_ends_by_itself_only_when_no_card_at_all_could_follow() -> None:
+    """'Place one or more cards': the placement ends by itself when no card could
+    follow, whoever held it (a run that reached 5 with no descending branch)."""
+    pick = Picker()
+    g5 = pick("grey", 5)
+    state = _state([g5, pick("blue", 4)], pick)
+    state.apply(BeginRun(None))
+    events = [e.payload for e in state.apply(Place(g5, 0, 0))]
+    assert isinstance(events[-1], TurnEnded) and state.to_move == 1
+
+
+def test_a_hand_with_no_card_that_fits_is_asked_to_stop() -> None:
+    """Cards could still follow, but none in this hand: ending by itself would tell
+    the other seats what the hand lacks, so the seat is asked and may only stop."""
     pick = Picker()
     g3 = pick("grey", 3)
     state = _state([g3, pick("grey", 5), pick("blue", 1)], pick, {(0, 0): pick("white", 3)})
     state.apply(BeginSame((0, 0)))
     events = [e.payload for e in state.apply(Place(g3, 1, 0))]
-    assert isinstance(events[-1], TurnEnded) and state.to_move == 1
+    assert not any(isinstance(e, TurnEnded) for e in events)
+    assert state.to_move == 0 and state.legal_actions() == (Stop(),)
+    assert isinstance(state.apply(Stop())[-1].payload, TurnEnded) and state.to_move == 1
 
 
 def test_stop_ends_the_placement_after_at_least_one_card() -> None:
