@@ -30,7 +30,7 @@ from server.records import (
     DamagedRecord,
     StoredMatch,
 )
-from server.registry import REBUILD_ERRORS, LimitReached, MatchRegistry
+from server.registry import MAX_MATCH_ID_CHARS, REBUILD_ERRORS, LimitReached, MatchRegistry
 from server.seats import JoinError, SeatStream, token_owner, why_over
 from server.spectators import replay_for_spectator, spectate
 from server.stalls import StalledWrites
@@ -300,22 +300,36 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         """Watchers are counted here by match id, for live and finished matches alike."""
         limits = self.registry.limits
         message = None
+        key = match_id
         if self._watching[match_id] >= limits.max_watchers:
             message = f"this match already has {limits.max_watchers} watchers"
         elif self._watch_streams >= limits.max_watch_streams:
             message = f"this server already has {limits.max_watch_streams} watchers"
+            # The server's limit, not the match's: counted and logged once for
+            # every match id. Refused before the match is read, the id may be
+            # anyone's invention: counted by id, each new (up to 16 KB) one was
+            # a log line of its own.
+            key = ""
         if message is not None:
-            self._log_refusal("watch refused", match_id, game, "RESOURCE_EXHAUSTED", message)
+            self._log_refusal("watch refused", match_id, game, "RESOURCE_EXHAUSTED", message, key)
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, message)
 
     def _log_refusal(
-        self, event: str, match_id: str, game: str | None, code: str, reason: str
+        self,
+        event: str,
+        match_id: str,
+        game: str | None,
+        code: str,
+        reason: str,
+        key: str | None = None,
     ) -> None:
-        """A refused join or watch: a match's first 20, then one in a thousand."""
-        total = self._refusals.add(f"{event}:{match_id}")
+        """A refused join or watch: a match's first 20, then one in a thousand
+        (counted by `key`, the match id unless given)."""
+        total = self._refusals.add(f"{event}:{match_id if key is None else key}")
         if worth_logging(total):
             known = {} if game is None else {"game": game}
-            self.log.info(event, match_id=match_id, **known, code=code, reason=reason, total=total)
+            shown = match_id[:MAX_MATCH_ID_CHARS]
+            self.log.info(event, match_id=shown, **known, code=code, reason=reason, total=total)
 
     async def _stored(self, match_id: str, context: grpc.aio.ServicerContext) -> StoredMatch:
         """A finished match this server no longer hosts, read from the store."""

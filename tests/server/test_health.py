@@ -33,6 +33,9 @@ class _Context:
     async def abort(self, code: grpc.StatusCode, details: str) -> None:
         raise grpc.RpcError(code, details)
 
+    def peer(self) -> str:
+        return "ipv4:127.0.0.1:50000"
+
 
 def test_a_watch_whose_client_never_reads_does_not_hold_up_the_shutdown() -> None:
     async def scenario() -> list[int]:
