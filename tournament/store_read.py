@@ -9,23 +9,42 @@ a reader that may not create files beside it (another user's folder, a
 read-only mount) could not read it at all, and one that may left them
 behind, its own, where the runner (another user) could then no longer write
 its database. Such a database is read as the unchanging file it is (SQLite's
-`immutable`): a connection lives for one page, and a runner that starts
-meanwhile writes to a new -wal file, not to the database file, until its
-first checkpoint.
+`immutable`). SQLite then takes no lock and keeps the pages it has read, so
+a runner that starts meanwhile and checkpoints (or closes the database again)
+writes pages under the reader, whose later reads mix the two versions (games
+missing or found twice, "database disk image is malformed"). `read_store` and
+`read_connection` therefore check that the file is still closed and unchanged
+after the read, and read it again otherwise (it is then read through its -wal
+file, or as the new unchanging file it is).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import quote
 
 from tournament.store import MIGRATIONS, Store, StoreError
 
-__all__ = ["connect_read_only", "open_read_only", "read_only_uri"]
+__all__ = [
+    "ChangedWhileRead",
+    "connect_read_only",
+    "open_read_only",
+    "read_connection",
+    "read_only_uri",
+    "read_store",
+]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+# Reads of a closed database that a runner changed meanwhile, before giving up.
+ATTEMPTS = 3
+
+T = TypeVar("T")
+Opened = TypeVar("Opened")
+_Mark = tuple[int, int, int, int, int]
 
 
 def read_only_uri(path: str | Path, *, immutable: bool = False) -> str:
@@ -36,34 +55,103 @@ def read_only_uri(path: str | Path, *, immutable: bool = False) -> str:
     return uri + "&immutable=1" if immutable else uri
 
 
-def connect_read_only(path: str | Path, timeout: float = 10.0) -> sqlite3.Connection:
+def connect_read_only(
+    path: str | Path, timeout: float = 10.0, *, immutable: bool | None = None
+) -> sqlite3.Connection:
     """A connection that reads the database at `path` and never writes to it,
-    nor creates a file beside it (sqlite3.Error as sqlite3.connect gives it)."""
-    immutable = _closed_wal_database(path)
+    nor creates a file beside it (sqlite3.Error as sqlite3.connect gives it).
+    `immutable` by default when the file is a closed WAL database: a read
+    through it that a runner may have changed meanwhile is made with
+    read_connection or read_store."""
+    if immutable is None:
+        immutable = _closed_wal_mark(path) is not None
     return sqlite3.connect(
         read_only_uri(path, immutable=immutable), uri=True, isolation_level=None, timeout=timeout
     )
 
 
-def _closed_wal_database(path: str | Path) -> bool:
-    """A SQLite database in WAL mode with no -wal file beside it: no connection
-    has it open, and everything committed to it is in the file itself."""
+def _closed_wal_mark(path: str | Path) -> _Mark | None:
+    """For a SQLite database in WAL mode with no -wal file beside it (no
+    connection has it open, and everything committed to it is in the file
+    itself), what changes when the file is written; None for any other."""
     file = Path(path).resolve()
     try:
+        status = file.stat()  # before the -wal is looked for: a runner closing ...
         with file.open("rb") as opened:
             header = opened.read(20)
-        wal = Path(f"{file}-wal").exists()
+        wal = Path(f"{file}-wal").exists()  # ... has written the file when it is gone
     except OSError:
-        return False
-    return header[:16] == SQLITE_HEADER and header[18:20] == b"\x02\x02" and not wal
+        return None
+    if header[:16] != SQLITE_HEADER or header[18:20] != b"\x02\x02" or wal:
+        return None
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
-def open_read_only(path: str | Path) -> Store:
+class ChangedWhileRead(sqlite3.OperationalError):
+    """A closed database a runner wrote each time it was read."""
+
+
+def _read_whole(
+    path: str | Path,
+    open_: Callable[[bool], Opened],
+    read: Callable[[Opened], T],
+    close: Callable[[Opened], None],
+) -> T:
+    for attempt in range(ATTEMPTS):
+        mark = _closed_wal_mark(path)
+        opened: Opened | None = None
+        try:
+            opened = open_(mark is not None)
+            result = read(opened)
+        except Exception:
+            # What a torn read raises (malformed, a row not found, ...) is no answer.
+            if mark is None or _closed_wal_mark(path) == mark or attempt + 1 == ATTEMPTS:
+                raise
+            continue
+        finally:
+            if opened is not None:
+                close(opened)
+        if mark is None or _closed_wal_mark(path) == mark:
+            return result
+    raise ChangedWhileRead(f"{Path(path).name} changed each time it was read (a runner started)")
+
+
+def read_connection(
+    path: str | Path, read: Callable[[sqlite3.Connection], T], timeout: float = 10.0
+) -> T:
+    """`read` on a read-only connection to `path` (closed after it), made again
+    when a runner wrote the file while a closed database was read as immutable.
+    sqlite3.Error as connect_read_only and `read` raise it."""
+    return _read_whole(
+        path,
+        lambda immutable: connect_read_only(path, timeout, immutable=immutable),
+        read,
+        lambda connection: connection.close(),
+    )
+
+
+def read_store(path: str | Path, read: Callable[[Store], T]) -> T:
+    """`read` on the tournament database at `path` opened for reading alone
+    (open_read_only), made again like read_connection's. StoreError as
+    open_read_only raises it, and when the file kept changing."""
+    try:
+        return _read_whole(
+            path,
+            lambda immutable: open_read_only(path, immutable=immutable),
+            read,
+            lambda store: store.close(),
+        )
+    except ChangedWhileRead as error:
+        raise StoreError(f"cannot read {path}: {error}") from None
+
+
+def open_read_only(path: str | Path, *, immutable: bool | None = None) -> Store:
     """The tournament database at `path` as a Store for reading alone.
     StoreError when it is not a tournament database of this version (an older
-    one is upgraded by opening it read-write once)."""
+    one is upgraded by opening it read-write once). A Store on a closed
+    database (immutable, as connect_read_only) is for one read: see read_store."""
     try:
-        connection = connect_read_only(path)
+        connection = connect_read_only(path, immutable=immutable)
     except sqlite3.Error as error:
         raise StoreError(f"cannot open {path}: {error}") from None
     try:

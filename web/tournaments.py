@@ -4,15 +4,18 @@ file that is not one."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sheepfold.v1 import arena_pb2
 
 from tournament.report import report_data
 from tournament.store import GameRecord, Store, StoreError, TournamentRecord
-from tournament.store_read import connect_read_only, open_read_only
+from tournament.store_read import read_connection, read_store
+
+T = TypeVar("T")
 
 
 class NotATournamentDb(ValueError):
@@ -26,14 +29,13 @@ def check_database(path: Path) -> None:
     if not path.is_file():
         raise NotATournamentDb(f"{path.name} does not exist")
     try:
-        connection = connect_read_only(path)
-        try:
-            tables = {
+        tables = read_connection(
+            path,
+            lambda connection: {
                 row[0]
                 for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-            }
-        finally:
-            connection.close()
+            },
+        )
     except sqlite3.Error as error:
         raise NotATournamentDb(f"{path.name} is not a SQLite database ({error})") from None
     if "tournaments" not in tables:
@@ -56,31 +58,35 @@ class TournamentView:
         return len(self.games) < self.record.scheduled
 
 
-def _open(path: Path) -> Store:
-    """The database opened for reading alone: the viewer never writes to it, nor
-    takes the lock its runner writes under (each page once did, and waited 30 s
-    while the runner held it), nor upgrades an older one's tables."""
+def _read(path: Path, read: Callable[[Store], T]) -> T:
+    """`read` on the database opened for reading alone: the viewer never writes
+    to it, nor takes the lock its runner writes under (each page once did, and
+    waited 30 s while the runner held it), nor upgrades an older one's tables;
+    read again when a runner started on it meanwhile (tournament.store_read)."""
     check_database(path)
     try:
-        return open_read_only(path)
+        return read_store(path, read)
     except StoreError as error:
         raise NotATournamentDb(str(error).replace(str(path), path.name)) from None
 
 
 def list_tournaments(path: Path) -> tuple[TournamentRecord, ...]:
-    with _open(path) as store:
-        return store.tournaments()
+    return _read(path, lambda store: store.tournaments())
 
 
 def load(path: Path, name: str, samples: int = 200) -> TournamentView:
     """One tournament with its report; `samples` bootstrap resamples keep a page
     that refreshes while the tournament runs cheap (the CLI report uses 1000)."""
-    with _open(path) as store, store.snapshot():
-        try:
-            record = store.tournament(name)
-        except StoreError as error:
-            raise LookupError(str(error).replace(str(path), path.name)) from None
-        games = store.games(record.id)
+
+    def read(store: Store) -> tuple[TournamentRecord, tuple[GameRecord, ...]]:
+        with store.snapshot():
+            try:
+                record = store.tournament(name)
+            except StoreError as error:
+                raise LookupError(str(error).replace(str(path), path.name)) from None
+            return record, store.games(record.id)
+
+    record, games = _read(path, read)
     data = report_data(record, games, samples=samples)
     return TournamentView(record, games, data)
 
@@ -90,11 +96,8 @@ def change_marker(path: Path, name: str) -> tuple[float, int, int, int]:
     games scheduled, games stored and the newest game's row (read-only, cheap:
     no games are read)."""
     check_database(path)
-    try:
-        connection = connect_read_only(path)
-    except sqlite3.Error as error:
-        raise NotATournamentDb(f"{path.name} could not be read ({error})") from None
-    try:
+
+    def read(connection: sqlite3.Connection) -> tuple[float, int, int, int]:
         row = connection.execute(
             "SELECT id, updated_at, scheduled FROM tournaments WHERE name = ?", (name,)
         ).fetchone()
@@ -106,16 +109,16 @@ def change_marker(path: Path, name: str) -> tuple[float, int, int, int]:
         count, newest = connection.execute(
             "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM games WHERE tournament_id = ?", (row[0],)
         ).fetchone()
+        return float(row[1]), int(row[2]), int(count), int(newest)
+
+    try:
+        return read_connection(path, read)
     except sqlite3.Error as error:
         raise NotATournamentDb(f"{path.name} could not be read ({error})") from None
-    finally:
-        connection.close()
-    return float(row[1]), int(row[2]), int(count), int(newest)
 
 
 def stored_replay(path: Path, match_id: str) -> arena_pb2.Replay | None:
     """The game's full record kept in the tournament database, or None when it
     keeps none (a game stored before tournaments kept records: the game server
     that played it may still have it)."""
-    with _open(path) as store:
-        return store.replay(match_id)
+    return _read(path, lambda store: store.replay(match_id))

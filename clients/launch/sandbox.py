@@ -351,6 +351,15 @@ def probe(tools: Tools) -> None:
             os.close(fd)
     if done.returncode != 0:
         said = done.stderr.strip().splitlines()
+        if as_root and said and said[0].startswith(("unshare:", "mount:")):
+            # with_read_only_devices failed, before bwrap started: not a matter of
+            # user namespaces (bwrap needs no capability; unshare --mount does).
+            raise SandboxUnavailable(
+                f"running sandboxed bots as root needs the capability CAP_SYS_ADMIN, to "
+                f"show them the host's device nodes read-only in a mount namespace of "
+                f"their own ({said[0]}): run Sheepfold as an ordinary user (its bots then "
+                "need no capability), or as root with CAP_SYS_ADMIN"
+            )
         if "system call filtering" in done.stderr or "seccomp" in done.stderr.lower():
             raise SandboxUnavailable(
                 f"bubblewrap cannot load the sandbox's seccomp filter here "

@@ -517,3 +517,35 @@ def test_a_bot_whose_descriptors_cannot_be_made_is_a_bot_failure_and_leaves_noth
     with pytest.raises(BotFailure, match="cannot start"):
         asyncio.run(out_of_descriptors())
     assert process.cgroup is None or not any(f.exists() for f in process.cgroup.folders)
+
+
+def test_root_without_cap_sys_admin_is_told_what_is_missing(sandbox_ready: None) -> None:
+    """As root, each sandbox starts in a mount namespace of its own (unshare
+    --mount), which needs CAP_SYS_ADMIN, unlike bwrap's user namespaces: root
+    without it (a hardened service, a container) was told to check that
+    unprivileged user namespaces are allowed, which they were."""
+    if os.geteuid() != 0:
+        pytest.skip("only root's sandboxes start through unshare --mount")
+    check = (
+        "from clients.launch import Launcher, SandboxUnavailable\n"
+        "try:\n    Launcher('/nonexistent.sock').check()\n"
+        "except SandboxUnavailable as error:\n    print(error)\n"
+    )
+    done = subprocess.run(
+        [
+            "setpriv",
+            "--bounding-set=-sys_admin",
+            "--inh-caps=-sys_admin",
+            sys.executable,
+            "-c",
+            check,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "CAP_SYS_ADMIN" in done.stdout, done.stdout
+    assert "user namespaces" not in done.stdout, done.stdout

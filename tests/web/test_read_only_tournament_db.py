@@ -119,3 +119,59 @@ def test_a_tournament_being_run_is_read_with_its_newest_games(tmp_path: Path) ->
         assert tournaments.load(db, "cup").record.scheduled == 6
     finally:
         runner.close()
+
+
+def _add_games(connection: sqlite3.Connection, first: int, count: int, details: str) -> None:
+    for game in range(first, first + count):
+        connection.execute(
+            "INSERT INTO games (id, tournament_id, key, match_id, seed, grp, rotation,"
+            " end_reason, details_json, duration_seconds, finished_at)"
+            " VALUES (?, 1, ?, ?, 0, 0, 0, 'finished', ?, 1.0, ?)",
+            (game, f"g{game}", f"m{game}", details, float(game)),
+        )
+        for seat, bot in enumerate(("a", "b")):
+            connection.execute(
+                "INSERT INTO game_seats (game_id, seat, bot, score, rank, server_rank,"
+                " strikes, disqualified) VALUES (?, ?, ?, ?, ?, ?, 0, 0)",
+                (game, seat, bot, float(seat), 2 - seat, 2 - seat),
+            )
+
+
+def test_a_runner_that_starts_and_checkpoints_during_a_read_tears_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A closed WAL database is read as immutable: SQLite then takes no lock
+    and keeps the pages it read, so a runner that opened the database meanwhile
+    and checkpointed (or closed it) wrote pages under the reader, whose next
+    read mixed the two versions: games missing or found twice, "database disk
+    image is malformed". The read is made again on the database as it is now."""
+    db = _tournament_db(tmp_path / "cup.db")
+    with sqlite3.connect(db, isolation_level=None) as connection:
+        _add_games(connection, 1, 400, '{"old": "' + "x" * 300 + '"}')
+    connection.close()
+    assert not Path(f"{db}-wal").exists()
+
+    tournament = Store.tournament
+    runs = []
+
+    def tournament_then_a_runner(store: Store, *args: object, **kwargs: object) -> object:
+        record = tournament(store, *args, **kwargs)
+        if not runs:  # once: the runner starts, rewrites the games and stops
+            runs.append(1)
+            runner = sqlite3.connect(db, isolation_level=None)
+            runner.execute("DELETE FROM game_seats WHERE game_id % 3 = 0")
+            runner.execute("DELETE FROM games WHERE id % 3 = 0")
+            _add_games(runner, 1000, 600, '{"new": "' + "y" * 500 + '"}')
+            runner.execute("UPDATE tournaments SET scheduled = 2000")
+            runner.close()  # its checkpoint writes the pages; the -wal goes
+            assert not Path(f"{db}-wal").exists()
+        return record
+
+    monkeypatch.setattr(Store, "tournament", tournament_then_a_runner)
+    view = tournaments.load(db, "cup")
+    keys = [game.key for game in view.games]
+    # All of the new database (read again), not a mix of both.
+    assert len(keys) == len(set(keys)) == 400 - 133 + 600
+    assert all(len(game.seats) == 2 for game in view.games)
+    assert view.record.scheduled == 2000
+    assert tournaments.change_marker(db, "cup")[1:3] == (2000, 867)
