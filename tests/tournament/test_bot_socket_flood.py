@@ -31,9 +31,14 @@ async def _join_answers(address: str) -> list[str]:
     answers = []
     join = arena_pb2.PlayRequest(join=arena_pb2.Join(match_id="0123456789abcdef", token="x"))
     async with grpc.aio.insecure_channel(address) as channel:
+        # Connected first, and a generous deadline: on a loaded machine (the
+        # flooders take both cores) the first join once took over 5 s and ended
+        # DEADLINE_EXCEEDED on the client's own clock, which is not what the test
+        # is about: gRPC cancelling calls the server never saw.
+        await asyncio.wait_for(channel.channel_ready(), 30)
         stub = arena_pb2_grpc.ArenaStub(channel)
         for _ in range(JOINS):
-            call = stub.Play(timeout=5)
+            call = stub.Play(timeout=15)
             try:
                 await call.write(join)
                 await call.read()
