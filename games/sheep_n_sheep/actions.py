@@ -3,8 +3,9 @@
 A turn starts with one of TakeSet, BeginSame, BeginRun, BeginFree or Pass (when
 no set is left and the hand may take one, or when nothing else is legal). A
 placement then continues with Place decisions (after a Discard for BeginFree)
-until the player plays Stop or no further card fits. Cards are named by id;
-coordinates are pasture cells (x, y).
+until the player plays Stop, the hand is empty, or no card at all could follow
+(whether one in the hand fits is the hand's secret: then only Stop is offered).
+Cards are named by id; coordinates are pasture cells (x, y).
 """
 
 from __future__ import annotations

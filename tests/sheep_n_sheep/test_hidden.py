@@ -8,15 +8,16 @@ hidden; their sizes are public. Market, pastures and the discard pile are public
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 from google.protobuf.message import Message
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.sheep_n_sheep.actions import BeginSame, Place, Stop
-from games.sheep_n_sheep.cards import DECK_SIZE, NUMBER
-from games.sheep_n_sheep.events import CardDrawn
+from games.sheep_n_sheep.actions import BeginSame, Place, Stop, TakeSet
+from games.sheep_n_sheep.cards import DECK_SIZE, FACE, NUMBER
+from games.sheep_n_sheep.events import CardDrawn, TurnEnded
 from games.sheep_n_sheep.observation import SheepNSheepObservation
 from games.sheep_n_sheep.state import SheepNSheepState
 
@@ -215,3 +216,49 @@ def test_a_placement_does_not_end_by_itself_on_what_only_the_hand_knows() -> Non
     # The seat that cannot go on is asked, and may only stop.
     state, _ = _placed_one_same(lacking)
     assert state.to_move == 0 and state.legal_actions() == (Stop(),)
+
+
+def _could_any_card_follow(before: SheepNSheepState, place: Place) -> bool:
+    """Whether, after `place`, some card could continue the placement had the seat
+    held every card not yet on its pasture (the same face as `place` only once)."""
+    seat = before.to_move
+    assert seat is not None
+    hypothetical = before.clone()
+    on_pasture = set(before.pasture(seat).values())
+    face = FACE[place.card]
+    hypothetical._hands[seat] = [
+        card
+        for card in range(DECK_SIZE)
+        if card not in on_pasture and (FACE[card] != face or card == place.card)
+    ]
+    hypothetical._legal = None
+    hypothetical.apply(place)
+    return any(isinstance(action, Place) for action in hypothetical.legal_actions())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_a_placement_ends_by_itself_only_on_public_facts(players: int, seed: int) -> None:
+    """After each same-number or run card, the placement ends by itself exactly
+    when the hand is empty (its size is public) or no card at all, in anybody's
+    hand or not, could follow: never on what only the hand holds."""
+    state = GAME.new_state(players, seed)
+    assert isinstance(state, SheepNSheepState)
+    rng = random.Random(seed)
+    while not state.terminal:
+        legal = state.legal_actions()
+        placing = [a for a in legal if not isinstance(a, TakeSet)]
+        action = rng.choice(placing if placing and rng.random() < 0.8 else legal)
+        if not (isinstance(action, Place) and state.phase in ("same", "run")):
+            state.apply(action)
+            continue
+        seat = state.to_move
+        before = state.clone()
+        events = state.apply(action)
+        ended = any(isinstance(event.payload, TurnEnded) for event in events)
+        assert ended == (not state.hand(seat) or not _could_any_card_follow(before, action)), (
+            before.render()
+        )
+        if not ended:
+            assert Stop() in state.legal_actions()
