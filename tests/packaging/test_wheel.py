@@ -16,26 +16,7 @@ from tests.conftest import ROOT
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "--quiet",
-            "-w",
-            str(out),
-            str(ROOT),
-        ],
-        check=True,
-        capture_output=True,
-        cwd=out,
-    )
-    (found,) = out.glob("sheepfold-*.whl")
-    return found
+    return _build_wheel(ROOT, tmp_path_factory.mktemp("wheel"))
 
 
 def test_wheel_holds_every_data_file_and_generated_module(wheel: Path) -> None:
