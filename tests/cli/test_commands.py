@@ -184,15 +184,23 @@ def test_bot_without_a_server_says_what_is_missing() -> None:
     assert "--server" in done.stderr and "--match" in done.stderr and "--token" in done.stderr
 
 
-def test_demo_prints_a_table_for_every_game() -> None:
-    done = sheepfold("demo", "--games-per-pairing", "1", timeout=600)
-    assert done.returncode == 0, done.stderr
-    sections = done.stdout.split("== ")[1:]
+def test_demo_prints_a_table_for_every_game_and_its_progress_on_a_terminal() -> None:
+    """The demo played each game's round robin in silence: 20 to 30 s between
+    two tables with the default settings, many minutes with
+    --games-per-pairing 100. On a terminal a line now counts the games (and
+    the tables on stdout stay as they were)."""
+    code, out, terminal = _on_a_terminal("demo", "--games-per-pairing", "1", timeout=600)
+    assert code == 0, terminal
+    assert "Traceback" not in terminal
+    assert terminal.count("[0/6]") == 4 and terminal.count("[6/6]") == 4, terminal
+    assert "ETA" in terminal
+    sections = out.split("== ")[1:]
     titles = [games.get(name).title for name in games.names()]
     assert [s.split(" (")[0] for s in sections] == titles
     assert len(titles) == 4
     for section in sections:
         assert "6/6 games" in section, section
+        assert "[" not in section.splitlines()[0], "the progress stays off stdout"
         for bot in ("random", "greedy", "mcts"):
             assert f" {bot} " in section, section
 
@@ -229,22 +237,6 @@ def _on_a_terminal(*args: str, timeout: float) -> tuple[int, str, str]:
     out = process.stdout.read().decode()
     code = process.wait(timeout=max(deadline - time.monotonic(), 1))
     return code, out, seen.decode(errors="replace")
-
-
-def test_demo_shows_its_progress_on_a_terminal() -> None:
-    """The demo played each game's round robin in silence: 20 to 30 s between
-    two tables with the default settings, many minutes with
-    --games-per-pairing 100. On a terminal a line now counts the games (and
-    the tables on stdout stay as they were)."""
-    code, out, terminal = _on_a_terminal(
-        "demo", "--game", "sheep-n-sheep", "--games-per-pairing", "1", timeout=300
-    )
-    assert code == 0, terminal
-    assert "Traceback" not in terminal
-    assert "[0/6]" in terminal and "[6/6]" in terminal, terminal
-    assert "ETA" in terminal
-    assert "[" not in out.split("== ")[1].splitlines()[0], "the progress stays off stdout"
-    assert "6/6 games" in out
 
 
 def test_an_empty_sheepfold_host_is_the_default_host() -> None:
