@@ -17,7 +17,7 @@ import pytest
 from tests.conftest import start_server_process, stop_server_process
 from tests.web.test_commands import _web_command, free_port, wait_http
 from tournament import store
-from web.app import WebConfig, start_web
+from web.app import RunningWeb, WebConfig, start_web
 from web.showcase import Showcase
 
 pytestmark = pytest.mark.e2e
@@ -105,6 +105,19 @@ def test_the_viewer_answers_again_soon_after_the_game_server_comes_back(
         stop_server_process(server)
 
 
+def _viewer_of_a_copy(showcase: Showcase, copy: Path) -> tuple[str, RunningWeb]:
+    """A viewer of a copy (at `copy`) of the showcase's first tournament
+    database, and the match id of one of its games."""
+    shutil.copy(showcase.tournament_dbs[0], copy)
+    with sqlite3.connect(copy) as connection:
+        (match_id,) = connection.execute("SELECT match_id FROM games LIMIT 1").fetchone()
+    connection.close()
+    viewer = showcase.server.run(
+        start_web(WebConfig(showcase.server.address, (copy,)), "127.0.0.1", 0)
+    )
+    return match_id, viewer
+
+
 def _tournament_urls(base: str, match_id: str) -> list[str]:
     return [
         f"{base}/tournaments",
@@ -122,13 +135,7 @@ def test_tournament_pages_read_the_database_while_the_runner_writes_to_it(
     does storing a game) every tournament page waited 30 s and was a 500, and
     a viewer took the lock from the runner in turn. It reads only now."""
     copy = tmp_path / "running.db"
-    shutil.copy(showcase.tournament_dbs[0], copy)
-    with sqlite3.connect(copy) as connection:
-        (match_id,) = connection.execute("SELECT match_id FROM games LIMIT 1").fetchone()
-    connection.close()
-    viewer = showcase.server.run(
-        start_web(WebConfig(showcase.server.address, (copy,)), "127.0.0.1", 0)
-    )
+    match_id, viewer = _viewer_of_a_copy(showcase, copy)
     runner = sqlite3.connect(copy, isolation_level=None)
     try:
         runner.execute("BEGIN IMMEDIATE")  # the runner in the middle of storing a game
@@ -183,13 +190,7 @@ def test_a_tournament_database_named_with_url_characters_is_read(
     `?` or `%` in its name made it another file, and the page said it was not
     a SQLite database."""
     copy = tmp_path / name
-    shutil.copy(showcase.tournament_dbs[0], copy)
-    with sqlite3.connect(copy) as connection:
-        (match_id,) = connection.execute("SELECT match_id FROM games LIMIT 1").fetchone()
-    connection.close()
-    viewer = showcase.server.run(
-        start_web(WebConfig(showcase.server.address, (copy,)), "127.0.0.1", 0)
-    )
+    match_id, viewer = _viewer_of_a_copy(showcase, copy)
     try:
         for url in _tournament_urls(f"http://127.0.0.1:{viewer.port}", match_id):
             status, _, body = get(url)
