@@ -34,7 +34,7 @@ from server.registry import MAX_MATCH_ID_CHARS, REBUILD_ERRORS, LimitReached, Ma
 from server.seats import JoinError, SeatStream, token_owner, why_over
 from server.spectators import replay_for_spectator, spectate
 from server.stalls import StalledWrites
-from server.status import abort
+from server.status import CallEnded, abort
 from server.storage import StoreRefused, StoreUnavailable
 from server.streams import StreamClosed
 from server.unexpected import PASSED_ON, end_with_internal
@@ -393,7 +393,14 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                     yield message
                     writer.since = None
                 if message.code is not None:
-                    await abort(context, message.code, message.message)
+                    # Logged here, not by the reader: the reader may be cancelled
+                    # before it sees the stream end.
+                    if worth_logging(stream.join_number):
+                        match.log.info(
+                            "seat stream ended by the server", seat=seat, joins=stream.join_number
+                        )
+                    with contextlib.suppress(CallEnded):  # its client had left meanwhile
+                        await abort(context, message.code, message.message)
             finally:
                 self.stalls.remove(writer)
                 reader.cancel()
@@ -523,13 +530,8 @@ async def _read_answers(
                 match.reject(seat, "this stream has already joined; send answers only", stream)
             else:
                 match.reject(seat, "the message holds no answer", stream)
-    except (asyncio.CancelledError, grpc.aio.AioRpcError):
-        pass
-    except grpc.aio.AbortError:
-        # The server itself ended the stream (a newer join, a flood, shutdown):
-        # normal operation, already logged with its reason.
-        if worth_logging(stream.join_number):
-            match.log.info("seat stream ended by the server", seat=seat, joins=stream.join_number)
+    except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.aio.AbortError):
+        pass  # the client left, or the server ended the stream (Play logs that)
     except Exception:
         # A bug must not leave the client waiting on a stream nobody reads.
         match.log.exception("reading a Play stream failed", seat=seat)
