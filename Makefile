@@ -20,12 +20,16 @@ install: $(STAMP) ## create .venv and install sheepfold with its dev tools
 demo: $(STAMP) ## play a short round robin of the built-in bots on every game
 	$(BIN)/sheepfold demo
 
-# The Node bot's tests run beside the main suite (each keeps about one core busy,
-# and the whole run must stay under 20 minutes on 2 cores); their output is
-# shown when both have finished.
+# The main suite runs on TEST_WORKERS processes (pytest-xdist; `auto` is one a
+# core), a test file to a worker, since much of it waits on servers and bots
+# rather than computing. The Node bot's tests run beside it; their output is
+# shown when both have finished. The whole run must stay under 20 minutes on 2 cores.
+TEST_WORKERS ?= 2
+
 test: $(STAMP) ## run the whole test suite; steps that need a missing tool say NOT RUN and why
 	@$(MAKE) --no-print-directory test-node > $(VENV)/test-node.log 2>&1 & node=$$!; \
-	$(BIN)/python -m pytest -m "not browser and not sandbox and not protoc and not netns"; \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile \
+		-m "not browser and not sandbox and not protoc and not netns"; \
 	main=$$?; wait $$node; node_status=$$?; \
 	echo "== test-node (run beside the main suite)"; cat $(VENV)/test-node.log; \
 	[ $$main -eq 0 ] && [ $$node_status -eq 0 ]
