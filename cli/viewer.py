@@ -45,11 +45,13 @@ def missing_tournament_dbs(paths: list[Path]) -> str | None:
             return f"cannot use {path}: {error.strerror or error}"
     if missing:
         return f"no tournament database at {', '.join(missing)}"
-    from web.tournaments import NotATournamentDb, check_database
+    from web.tournaments import BeingRewritten, NotATournamentDb, check_database
 
     for path in paths:
         try:
             check_database(path)
+        except BeingRewritten:
+            continue  # a runner is writing it now: its pages say what it holds
         except NotATournamentDb as error:
             # The page's message names the file alone: here the path is the user's.
             return f"--tournament-db {path} {str(error).removeprefix(path.name + ' ')}"

@@ -19,11 +19,14 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 __all__ = [
     "CONNECT_SECONDS",
+    "KEEPALIVE_SECONDS",
+    "KEEPALIVE_TIMEOUT",
     "RPC_SECONDS",
     "ServerTls",
     "Unreachable",
     "check_address",
     "ensure_reachable",
+    "keepalive_options",
     "open_channel",
     "reason",
     "tls_credentials",
@@ -32,6 +35,12 @@ __all__ = [
 CONNECT_SECONDS = 3.0  # how long a client waits for a server that does not answer
 RPC_SECONDS = 30.0  # the deadline of every unary call once connected
 MAX_PORT = 65535
+# A client pings its server this often, and a server that has not answered a
+# ping within KEEPALIVE_TIMEOUT is gone (frozen, or the network between cut):
+# the connection is closed and its calls end UNAVAILABLE. A server accepts
+# pings every 5 s at most (server/app.py); more often it closes the connection.
+KEEPALIVE_SECONDS = 30.0
+KEEPALIVE_TIMEOUT = 10.0
 
 
 class Unreachable(ConnectionError):
@@ -98,6 +107,23 @@ def open_channel(
     if credentials is not None:
         return grpc.aio.secure_channel(address, credentials, options=options)
     return grpc.aio.insecure_channel(address, options=options)
+
+
+def keepalive_options(
+    seconds: float = KEEPALIVE_SECONDS, timeout: float = KEEPALIVE_TIMEOUT
+) -> list[tuple[str, int]]:
+    """A channel's options for pings every `seconds`, each answered within `timeout`."""
+    return [
+        ("grpc.keepalive_time_ms", round(seconds * 1000)),
+        ("grpc.keepalive_timeout_ms", round(timeout * 1000)),
+        # Newer gRPC cores time an unanswered ping with this one, not keepalive_timeout:
+        # without it a frozen server went unnoticed for over a minute.
+        ("grpc.http2.ping_timeout_ms", round(timeout * 1000)),
+        ("grpc.keepalive_permit_without_calls", 1),
+        # By default a client stops pinging after two pings without sending data,
+        # so a stream that only receives (Watch) was never checked again.
+        ("grpc.http2.max_pings_without_data", 0),
+    ]
 
 
 async def ensure_reachable(

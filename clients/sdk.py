@@ -25,7 +25,13 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.connect import RPC_SECONDS, Unreachable, ensure_reachable, open_channel
+from clients.connect import (
+    RPC_SECONDS,
+    Unreachable,
+    ensure_reachable,
+    keepalive_options,
+    open_channel,
+)
 
 # Codes after which rejoining makes sense: the server or the network went away.
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
@@ -48,9 +54,7 @@ CHANNEL_OPTIONS = [
     # Each seat gets its own connection: by default every channel of a process
     # shares one HTTP/2 connection, which serialises many bots in one process.
     ("grpc.use_local_subchannel_pool", 1),
-    ("grpc.keepalive_time_ms", 30_000),
-    ("grpc.keepalive_timeout_ms", 10_000),
-    ("grpc.keepalive_permit_without_calls", 1),
+    *keepalive_options(),
     ("grpc.max_receive_message_length", 4 * 1024 * 1024),
 ]
 

@@ -103,17 +103,23 @@ def _read_whole(
         try:
             opened = open_(mark is not None)
             result = read(opened)
-        except Exception:
+        except Exception as error:
             # What a torn read raises (malformed, a row not found, ...) is no answer.
-            if mark is None or _closed_wal_mark(path) == mark or attempt + 1 == ATTEMPTS:
+            if mark is None or _closed_wal_mark(path) == mark:
                 raise
+            if attempt + 1 == ATTEMPTS:
+                raise _changed(path) from error
             continue
         finally:
             if opened is not None:
                 close(opened)
         if mark is None or _closed_wal_mark(path) == mark:
             return result
-    raise ChangedWhileRead(f"{Path(path).name} changed each time it was read (a runner started)")
+    raise _changed(path)
+
+
+def _changed(path: str | Path) -> ChangedWhileRead:
+    return ChangedWhileRead(f"{Path(path).name} changed each time it was read (a runner started)")
 
 
 def read_connection(
@@ -133,16 +139,14 @@ def read_connection(
 def read_store(path: str | Path, read: Callable[[Store], T]) -> T:
     """`read` on the tournament database at `path` opened for reading alone
     (open_read_only), made again like read_connection's. StoreError as
-    open_read_only raises it, and when the file kept changing."""
-    try:
-        return _read_whole(
-            path,
-            lambda immutable: open_read_only(path, immutable=immutable),
-            read,
-            lambda store: store.close(),
-        )
-    except ChangedWhileRead as error:
-        raise StoreError(f"cannot read {path}: {error}") from None
+    open_read_only raises it; ChangedWhileRead when the file kept changing
+    (a reader may try again shortly: the file is fine)."""
+    return _read_whole(
+        path,
+        lambda immutable: open_read_only(path, immutable=immutable),
+        read,
+        lambda store: store.close(),
+    )
 
 
 def open_read_only(path: str | Path, *, immutable: bool | None = None) -> Store:

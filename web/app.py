@@ -16,17 +16,11 @@ from sheepfold.v1 import arena_pb2
 
 import games
 from web import pages, tournaments
-from web.frames import (
-    PUBLIC,
-    ViewError,
-    check_view,
-    match_info_dict,
-    parse_view,
-    render_json,
-)
+from web.frames import PUBLIC, ViewError, check_view, match_info_dict
 from web.gateway import Gateway, GatewayError
 from web.hub import WatchHub
 from web.listing import LIMIT, Listing
+from web.replays import frames_response, replayable
 from web.reports import Report, tournament_url
 from web.responses import (
     accepts_gzip,
@@ -39,12 +33,10 @@ from web.responses import (
     write_event,
 )
 from web.site import BoundedSite
-from web.state import SETTLED, STATE, Frames, State, WebConfig
+from web.state import SETTLED, STATE, State, WebConfig
 
 STATIC = (Path(__file__).parent / "static").resolve()
-MAX_RENDERS_WAITING = 32  # different replays asked for and not yet rendered; more: 503
-SEND_PIECE = 256 * 1024  # a larger body is written in pieces of this size
-SEND_SECONDS = 120.0  # a client still reading a large body after this is dropped
+REWRITTEN_RETRY_SECONDS = 1  # a tournament database its runner wrote during each read
 log = structlog.get_logger("sheepfold.web")
 
 
@@ -53,7 +45,11 @@ def build_app(config: WebConfig) -> web.Application:
 
     async def start(app: web.Application) -> None:
         gateway = Gateway(
-            config.server, admin_token=config.admin_token, credentials=config.credentials
+            config.server,
+            admin_token=config.admin_token,
+            credentials=config.credentials,
+            keepalive_seconds=config.keepalive_seconds,
+            keepalive_timeout=config.keepalive_timeout,
         )
         app[STATE] = State(config, gateway, WatchHub(gateway.watch, frame=event_frame))
 
@@ -102,6 +98,11 @@ async def _errors(
         return await handler(request)
     except GatewayError as error:
         return _error_response(request, error.status, error.message)
+    except tournaments.BeingRewritten as error:
+        # The file is fine, its runner busy: a moment later the read works.
+        response = _error_response(request, 503, str(error))
+        response.headers["Retry-After"] = str(REWRITTEN_RETRY_SECONDS)
+        return response
     except web.HTTPException as error:
         if error.status < 400:
             raise
@@ -249,7 +250,7 @@ async def match_json(request: web.Request) -> web.Response:
     return web.json_response(match_info_dict(info))
 
 
-async def match_frames(request: web.Request) -> web.Response:
+async def match_frames(request: web.Request) -> web.StreamResponse:
     """Every frame of a match that is over (finished or aborted: the game
     server's GetReplay gives both) in one view (public, all, seat-N)."""
     state = request.app[STATE]
@@ -260,7 +261,7 @@ async def match_frames(request: web.Request) -> web.Response:
         if view != PUBLIC:
             raise _fail(403, "a seat's cards are shown only once the match is over")
         raise _fail(409, "the match is not over: follow it live instead")
-    return await _frames_response(
+    return await frames_response(
         request, ("server", match_id, view), view, lambda: _server_replay(state, match_id)
     )
 
@@ -268,26 +269,7 @@ async def match_frames(request: web.Request) -> web.Response:
 async def _server_replay(state: State, match_id: str) -> arena_pb2.Replay:
     """The game server's record of a match (the game server aborts a match it
     cannot resume under today's rules)."""
-    return _replayable(match_id, await state.gateway.replay(match_id))
-
-
-def _replayable(match_id: str, replay: arena_pb2.Replay) -> arena_pb2.Replay:
-    """`replay`, refused (409) when it was played under other rules: today's
-    engine would replay it as a different game."""
-    if replay.game not in games.names():  # an unknown game is said by the replay itself
-        return replay
-    game = games.get(replay.game)
-    recorded = replay.rules_version or 1  # a record older than the field: version 1
-    try:
-        game.check_rules_version(recorded)
-    except games.RulesChanged:
-        raise _fail(
-            409,
-            f"match {match_id} was recorded under {replay.game} rules version "
-            f"{recorded}, and this viewer plays version {game.rules_version}: its moves "
-            "would replay as a different game",
-        ) from None
-    return replay
+    return replayable(match_id, await state.gateway.replay(match_id))
 
 
 def _view_query(request: web.Request) -> str:
@@ -295,85 +277,6 @@ def _view_query(request: web.Request) -> str:
         return check_view(request.query.get("view", PUBLIC))
     except ViewError as error:
         raise _fail(400, str(error)) from None
-
-
-async def _frames_response(
-    request: web.Request,
-    key: tuple[str, str, str],
-    view: str,
-    load: Callable[[], Awaitable[arena_pb2.Replay]],
-) -> web.Response:
-    state = request.app[STATE]
-    frames = state.cache.get(key)
-    if frames is None:
-        # Pages opening a match that just ended share one replay.
-        rendering = state.rendering.get(key)
-        if rendering is None:
-            if len(state.rendering) >= MAX_RENDERS_WAITING:
-                raise _fail(503, "the viewer is replaying many matches now: try again shortly")
-            rendering = asyncio.ensure_future(_load_and_render(state, key, view, load))
-            state.rendering[key] = rendering
-            rendering.add_done_callback(lambda done: _rendered(state, key, done))
-        frames = await asyncio.shield(rendering)
-    if key in state.cache:  # others may have pushed it out meanwhile
-        state.cache.move_to_end(key)
-    body, headers = body_headers(request, frames.plain, frames.gzipped, "application/json")
-    return await _send(request, body, headers)
-
-
-async def _send(request: web.Request, body: bytes, headers: dict[str, str]) -> web.StreamResponse:
-    """`body` written a piece at a time, each after the last has left: a client
-    that does not read holds one piece of it, not a copy of all of it (a
-    replay's frames can be 15 MB), and is dropped after SEND_SECONDS."""
-    if len(body) <= SEND_PIECE or is_head(request):  # HEAD: aiohttp sends no body
-        return web.Response(body=body, headers=headers)
-    response = web.StreamResponse(headers=headers)
-    response.content_length = len(body)
-    await response.prepare(request)
-    whole = memoryview(body)
-    try:
-        async with asyncio.timeout(SEND_SECONDS):
-            for start in range(0, len(body), SEND_PIECE):
-                await response.write(whole[start : start + SEND_PIECE])
-            await response.write_eof()
-    except (TimeoutError, ConnectionResetError):
-        # Too slow, or gone: end the connection as aiohttp ends one whose client left.
-        if request.transport is not None:
-            request.transport.abort()
-        raise asyncio.CancelledError from None
-    return response
-
-
-async def _load_and_render(
-    state: State,
-    key: tuple[str, str, str],
-    view: str,
-    load: Callable[[], Awaitable[arena_pb2.Replay]],
-) -> Frames:
-    replay = await load()
-    try:
-        parsed = parse_view(view, replay.players)
-    except ViewError as error:
-        raise _fail(400, str(error)) from None
-    frames = await _render(state, replay, parsed)
-    state.cache[key] = frames
-    while len(state.cache) > state.config.cache_size:
-        state.cache.popitem(last=False)
-    return frames
-
-
-async def _render(state: State, replay: arena_pb2.Replay, view: int | str) -> Frames:
-    try:
-        plain, gzipped = await state.in_pool(render_json, replay.SerializeToString(), view)
-    except ValueError as error:
-        raise GatewayError(500, str(error)) from None
-    return Frames(plain, gzipped)
-
-
-def _rendered(state: State, key: tuple[str, str, str], done: asyncio.Future[Frames]) -> None:
-    state.rendering.pop(key, None)
-    if not done.cancelled():
-        done.exception()  # retrieved: every page that waited has its answer
 
 
 async def match_live(request: web.Request) -> web.StreamResponse:
@@ -489,9 +392,9 @@ async def _tournament_replay(request: web.Request) -> arena_pb2.Replay:
     except tournaments.NotATournamentDb as error:
         raise _fail(400, str(error)) from None
     if stored is not None:
-        return _replayable(match_id, stored)
+        return replayable(match_id, stored)
     try:
-        return _replayable(match_id, await request.app[STATE].gateway.replay(match_id))
+        return replayable(match_id, await request.app[STATE].gateway.replay(match_id))
     except GatewayError as error:
         if error.status != 404:
             raise
@@ -521,10 +424,10 @@ async def tournament_match_page(request: web.Request) -> web.Response:
     return _html(pages.match_page(boot))
 
 
-async def tournament_frames(request: web.Request) -> web.Response:
+async def tournament_frames(request: web.Request) -> web.StreamResponse:
     db, match_id = request.match_info["db"], request.match_info["match_id"]
     view = _view_query(request)
-    return await _frames_response(
+    return await frames_response(
         request, (f"db{db}", match_id, view), view, lambda: _tournament_replay(request)
     )
 

@@ -7,7 +7,7 @@ from typing import Any
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.connect import open_channel
+from clients.connect import KEEPALIVE_SECONDS, KEEPALIVE_TIMEOUT, keepalive_options, open_channel
 
 # gRPC status -> the HTTP status the viewer answers with.
 HTTP_STATUS = {
@@ -57,11 +57,17 @@ class Gateway:
         timeout: float = 10.0,
         admin_token: str = "",
         credentials: grpc.ChannelCredentials | None = None,
+        keepalive_seconds: float = KEEPALIVE_SECONDS,
+        keepalive_timeout: float = KEEPALIVE_TIMEOUT,
     ) -> None:
         self.address = address
         self.timeout = timeout
         self.admin_token = admin_token  # what a server with private replays asks for
-        self._channel = open_channel(address, credentials, CHANNEL_OPTIONS)
+        # Pings: a game server that stops answering without closing the connection
+        # (frozen, cut off) ends the live streams as one that went down does,
+        # instead of holding them open for ever.
+        options = (*CHANNEL_OPTIONS, *keepalive_options(keepalive_seconds, keepalive_timeout))
+        self._channel = open_channel(address, credentials, options)
         self.stub = arena_pb2_grpc.ArenaStub(self._channel)
 
     async def close(self) -> None:

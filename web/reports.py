@@ -67,7 +67,8 @@ class ReportCache:
     flights: dict[tuple[int, str, Marker], asyncio.Future[Report]] = field(default_factory=dict)
 
     async def get(self, index: int, path: Path, name: str) -> Report:
-        """The current report; NotATournamentDb or LookupError as tournaments.load."""
+        """The current report; NotATournamentDb, BeingRewritten or LookupError as
+        tournaments.load."""
         marker = await asyncio.to_thread(tournaments.change_marker, path, name)
         cached = self.built.get((index, name))
         if cached is not None and cached[0] == marker:

@@ -18,6 +18,7 @@ import structlog
 from aiohttp import web
 from sheepfold.v1 import arena_pb2
 
+from clients.connect import KEEPALIVE_SECONDS, KEEPALIVE_TIMEOUT
 from web.frames import ignore_interrupts
 from web.gateway import Gateway, GatewayError
 from web.hub import WatchHub
@@ -36,7 +37,7 @@ T = TypeVar("T")
 class WebConfig:
     server: str  # the game server's gRPC address
     tournament_dbs: tuple[Path, ...] = ()
-    cache_size: int = 16  # finished matches' frames kept, per view
+    cache_size: int = 16  # finished matches' frames (or refusals) kept, per view
     max_connections: int = MAX_CONNECTIONS
     idle_seconds: float = IDLE_SECONDS
     # For a server with private replays (serve --private-replays): whoever can open
@@ -44,6 +45,9 @@ class WebConfig:
     admin_token: str = ""
     # TLS to the game server (sheepfold web --tls-ca / --tls); None: plaintext.
     credentials: grpc.ChannelCredentials | None = None
+    # Pings to the game server: one that does not answer within the timeout is gone.
+    keepalive_seconds: float = KEEPALIVE_SECONDS
+    keepalive_timeout: float = KEEPALIVE_TIMEOUT
 
 
 @dataclass
@@ -54,13 +58,27 @@ class Frames:
     gzipped: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """The answer for a record that cannot be shown, for a reason in the record
+    itself (its moves do not replay, say): kept as its frames would be."""
+
+    status: int
+    message: str
+
+
+# Where the record comes from ("server", or "db<N>" for a tournament database),
+# the match and the view.
+FramesKey = tuple[str, str, str]
+
+
 @dataclass
 class State:
     config: WebConfig
     gateway: Gateway
     hub: WatchHub
-    cache: OrderedDict[tuple[str, str, str], Frames] = field(default_factory=OrderedDict)
-    rendering: dict[tuple[str, str, str], asyncio.Future[Frames]] = field(default_factory=dict)
+    cache: OrderedDict[FramesKey, Frames | Refusal] = field(default_factory=OrderedDict)
+    rendering: dict[FramesKey, asyncio.Future[Frames | Refusal]] = field(default_factory=dict)
     # Replaying is CPU work: in a process of its own, so that it takes nothing
     # from the event loop (which may also run the game server), not even its
     # interpreter lock; one replay at a time. Started on the first replay.

@@ -13,7 +13,7 @@ from sheepfold.v1 import arena_pb2
 
 from tournament.report import report_data
 from tournament.store import GameRecord, Store, StoreError, TournamentRecord
-from tournament.store_read import read_connection, read_store
+from tournament.store_read import ChangedWhileRead, read_connection, read_store
 
 T = TypeVar("T")
 
@@ -22,9 +22,23 @@ class NotATournamentDb(ValueError):
     """The file is missing, not SQLite, or holds no tournaments table."""
 
 
+class BeingRewritten(Exception):
+    """A runner wrote the database during every read of it: a moment later it reads."""
+
+
+def _rewritten(path: Path) -> BeingRewritten:
+    # Built here, not in __init__: reports raise it in the replay process, and
+    # an exception travels back pickled as its message alone.
+    return BeingRewritten(
+        f"{path.name} was being written by its tournament runner each time it was read: "
+        "try again in a moment"
+    )
+
+
 def check_database(path: Path) -> None:
     """Raise NotATournamentDb unless `path` is a tournament database (read-only check:
-    opening a Store would create the tables in any SQLite file)."""
+    opening a Store would create the tables in any SQLite file); BeingRewritten
+    when a runner wrote it during each read."""
     # Named by the file alone: visitors see these messages, not the server's folders.
     if not path.is_file():
         raise NotATournamentDb(f"{path.name} does not exist")
@@ -36,6 +50,8 @@ def check_database(path: Path) -> None:
                 for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             },
         )
+    except ChangedWhileRead:
+        raise _rewritten(path) from None
     except sqlite3.Error as error:
         raise NotATournamentDb(f"{path.name} is not a SQLite database ({error})") from None
     if "tournaments" not in tables:
@@ -66,6 +82,8 @@ def _read(path: Path, read: Callable[[Store], T]) -> T:
     check_database(path)
     try:
         return read_store(path, read)
+    except ChangedWhileRead:
+        raise _rewritten(path) from None
     except StoreError as error:
         raise NotATournamentDb(str(error).replace(str(path), path.name)) from None
 
@@ -113,6 +131,8 @@ def change_marker(path: Path, name: str) -> tuple[float, int, int, int]:
 
     try:
         return read_connection(path, read)
+    except ChangedWhileRead:
+        raise _rewritten(path) from None
     except sqlite3.Error as error:
         raise NotATournamentDb(f"{path.name} could not be read ({error})") from None
 

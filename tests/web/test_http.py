@@ -27,6 +27,7 @@ from server import convert
 from tests.conftest import ROOT
 from tests.processes import processes
 from web import app as web_app
+from web import replays
 from web.app import STATE
 from web.frames import observation_dict
 from web.showcase import GAMES, Showcase
@@ -195,14 +196,14 @@ def test_pages_opening_one_finished_match_at_once_share_one_replay(
     assert showcase.web is not None
     state = showcase.web.runner.app[STATE]
     renders: list[object] = []
-    real = web_app._render
+    real = replays._render
 
     async def counting(state: Any, replay: Any, view: Any) -> Any:
         renders.append(view)
         await asyncio.sleep(0.2)  # the other pages arrive while this one renders
         return await real(state, replay, view)
 
-    monkeypatch.setattr(web_app, "_render", counting)
+    monkeypatch.setattr(replays, "_render", counting)
 
     async def clear() -> None:
         state.cache.clear()
@@ -326,7 +327,7 @@ def test_clients_that_never_read_a_large_replay_hold_no_copy_of_it(
 def test_a_client_still_reading_a_large_replay_after_the_send_time_is_dropped(
     showcase: Showcase, large_replay: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(web_app, "SEND_SECONDS", 1.0)
+    monkeypatch.setattr(replays, "SEND_SECONDS", 1.0)
     (connection,) = _stalled_requests(showcase.url, large_replay, 1)
     with connection:
         time.sleep(3.0)
@@ -349,14 +350,14 @@ def test_past_the_replays_waiting_to_render_a_request_is_told_to_come_back(
     process; past MAX_RENDERS_WAITING they get 503 rather than wait in a pile."""
     assert showcase.web is not None
     state = showcase.web.runner.app[STATE]
-    real = web_app._render
+    real = replays._render
 
     async def slow(state: Any, replay: Any, view: Any) -> Any:
         await asyncio.sleep(1.0)
         return await real(state, replay, view)
 
-    monkeypatch.setattr(web_app, "_render", slow)
-    monkeypatch.setattr(web_app, "MAX_RENDERS_WAITING", 1)
+    monkeypatch.setattr(replays, "_render", slow)
+    monkeypatch.setattr(replays, "MAX_RENDERS_WAITING", 1)
 
     async def clear() -> None:
         state.cache.clear()
