@@ -237,7 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        server = procs.start(procs.sheepfold_serve_command(str(Path(folder) / "watch.db")))
+        # Every client watches from this host: one address, allowed one place each.
+        command = procs.sheepfold_serve_command(str(Path(folder) / "watch.db"))
+        command += ["--max-watchers-per-address", str(max(args.clients, 1))]
+        server = procs.start(command)
         try:
             rows = asyncio.run(_run(server.address, args))
         finally:

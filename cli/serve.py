@@ -127,6 +127,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="spectators per match at most; more get RESOURCE_EXHAUSTED (default %(default)s)",
     )
     parser.add_argument(
+        "--max-watchers-per-address",
+        type=positive_int,
+        default=MatchLimits().max_watchers_per_address,
+        help="of a match's spectators, those from one client address at most (every Unix "
+        "socket client, and everyone behind a proxy, is one address); more get "
+        "RESOURCE_EXHAUSTED (default %(default)s)",
+    )
+    parser.add_argument(
         "--max-watch-streams",
         type=non_negative_int,
         default=MatchLimits().max_watch_streams,
@@ -336,7 +344,9 @@ def run(args: argparse.Namespace) -> int:
         metrics_host=args.metrics_host,
         health_port=args.health_port,
         limits=MatchLimits(
-            max_watchers=args.max_watchers, max_watch_streams=args.max_watch_streams
+            max_watchers=args.max_watchers,
+            max_watchers_per_address=args.max_watchers_per_address,
+            max_watch_streams=args.max_watch_streams,
         ),
         default_clock=ClockConfig(decision_seconds=args.decision_seconds),
         listen=tuple(args.listen),

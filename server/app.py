@@ -17,7 +17,6 @@ from pathlib import Path
 import grpc
 import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 from sheepfold.v1 import arena_pb2_grpc
 
 from server.decoding import DecodeErrorsAreInvalidArgument
@@ -30,6 +29,7 @@ from server.loops import running_loop_name
 from server.metrics import NO_METRICS, ServerMetrics
 from server.metrics_http import MetricsEndpoint
 from server.records import ClockConfig
+from server.reflection import add_reflection, bounded_reflection
 from server.registry import MatchRegistry
 from server.retention import Retention, keep_pruning
 from server.seats import MatchLimits
@@ -292,6 +292,9 @@ class SheepfoldServer:
             metrics=self.metrics,
         )
         self.health = Health()
+        self.reflection = bounded_reflection(
+            ARENA_SERVICE, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
+        )
         self.stalls = StalledWrites(config.write_stall_seconds)
         # Every spectator's replay takes its steps in turns, one at a time, handed
         # round the clients (server/spectators.py, server/fairness.py).
@@ -410,14 +413,7 @@ class SheepfoldServer:
         )
         arena_pb2_grpc.add_ArenaServicer_to_server(self.arena, server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
-        reflection.enable_server_reflection(
-            (
-                ARENA_SERVICE,
-                health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-                reflection.SERVICE_NAME,
-            ),
-            server,
-        )
+        add_reflection(server, self.reflection)
         return server
 
     def _connection_bound(self) -> int:

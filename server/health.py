@@ -10,19 +10,16 @@ while anyone else waits for it.
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from server.peers import peer_address
+from server.stream_places import StreamPlaces
 
 Status = health_pb2.HealthCheckResponse.ServingStatus
 
-# Watch streams open at once, from one client address and in all. Each holds a
-# handler (about 6 KB); bounded only by connections and streams per connection,
-# a client once opened 10,000 of them (60 MB) and could open a thousand times
-# more. A probe or a load balancer needs one or two.
+# Watch streams open at once, from one client address and in all (see
+# server/stream_places.py). A probe or a load balancer needs one or two.
 MAX_WATCHES_PER_ADDRESS = 16
 MAX_WATCHES = 1_000
 
@@ -34,8 +31,7 @@ class Health(health_pb2_grpc.HealthServicer):
         self._status: dict[str, Status] = {"": health_pb2.HealthCheckResponse.SERVING}
         self._changed = asyncio.Event()  # set, and replaced, on every change
         self._shutting_down = False
-        self._watches: Counter[str] = Counter()  # open Watch streams, per address
-        self._watch_total = 0
+        self.watches = StreamPlaces("health watches", MAX_WATCHES_PER_ADDRESS, MAX_WATCHES)
 
     async def Check(
         self, request: health_pb2.HealthCheckRequest, context: grpc.aio.ServicerContext
@@ -51,26 +47,8 @@ class Health(health_pb2_grpc.HealthServicer):
     ) -> None:
         """The status now, then each change (an unknown service: SERVICE_UNKNOWN
         until it is set)."""
-        address = peer_address(context.peer())
-        if self._watches[address] >= MAX_WATCHES_PER_ADDRESS:
-            await context.abort(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"this address already has {MAX_WATCHES_PER_ADDRESS} health watches open",
-            )
-        if self._watch_total >= MAX_WATCHES:
-            await context.abort(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"this server already has {MAX_WATCHES} health watches open",
-            )
-        self._watches[address] += 1
-        self._watch_total += 1
-        try:
+        async with self.watches.place(context):
             await self._watch(request, context)
-        finally:
-            self._watch_total -= 1
-            self._watches[address] -= 1
-            if not self._watches[address]:
-                del self._watches[address]
 
     async def _watch(
         self, request: health_pb2.HealthCheckRequest, context: grpc.aio.ServicerContext

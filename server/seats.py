@@ -27,6 +27,8 @@ class MatchLimits:
     watch_queue: int = 1_000
     # Watchers at once on one match; more get RESOURCE_EXHAUSTED.
     max_watchers: int = 100
+    # Of those, from one client address (server/watch_places.py).
+    max_watchers_per_address: int = 16
     # Watch streams on the whole server, over every match. A stream whose client
     # reads nothing holds what the server has queued for it (about 85 KB for a
     # finished match's replay): 20,000 of them over 200 finished matches, each

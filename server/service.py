@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import hmac
 import math
-from collections import Counter
 from collections.abc import AsyncIterator
 from typing import NoReturn
 
@@ -38,6 +37,7 @@ from server.status import CallEnded, abort
 from server.storage import StoreRefused, StoreUnavailable
 from server.streams import StreamClosed
 from server.unexpected import PASSED_ON, end_with_internal
+from server.watch_places import WatchPlaces
 
 DEFAULT_LIST_LIMIT = 100
 MAX_LIST_LIMIT = 1_000
@@ -68,8 +68,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.stalls = stalls or StalledWrites(DEFAULT_WRITE_STALL_SECONDS)
         self.join_timeout = join_timeout
         self.pending_joins = PendingJoins(max_pending_joins, max_pending_joins_total)
-        self._watching: Counter[str] = Counter()
-        self._watch_streams = 0  # the sum of _watching: every open Watch stream
+        self._watch_places = WatchPlaces()
         self._watched: dict[str, Match] = {}
         self._refusals = Counts()  # refused joins and watches, per match
         # Matches are replayed for their watchers one step at a time, in turns
@@ -242,6 +241,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.WatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[arena_pb2.WatchResponse]:
         match_id = request.match_id
+        address = peer_address(context.peer())
         serving(context.peer())  # its read and its replay take turns with other clients'
         # A live match's watchers share one public log, and keep sharing it once
         # the match is over and no longer hosted; a finished match, and a live
@@ -251,13 +251,12 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         stored = None
         if live is None:
             # Refused before the match is read, and again once it has been.
-            await self._refuse_beyond_watch_limit(match_id, None, context)
+            await self._refuse_beyond_watch_limit(match_id, address, None, context)
             stored = await self._stored(match_id, context)
         held = live if live is not None else stored
         assert held is not None
-        await self._refuse_beyond_watch_limit(match_id, held.record.game, context)
-        self._watching[match_id] += 1
-        self._watch_streams += 1
+        await self._refuse_beyond_watch_limit(match_id, address, held.record.game, context)
+        self._watch_places.take(match_id, address)
         writer = self.stalls.add(WATCH_METHOD)
         clock = asyncio.get_running_loop().time
         try:
@@ -288,29 +287,19 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                     writer.since = None
         finally:
             self.stalls.remove(writer)
-            self._watch_streams -= 1
-            self._watching[match_id] -= 1
-            if not self._watching[match_id]:
-                del self._watching[match_id]
+            if self._watch_places.give_back(match_id, address):
                 self._watched.pop(match_id, None)
 
     async def _refuse_beyond_watch_limit(
-        self, match_id: str, game: str | None, context: grpc.aio.ServicerContext
+        self,
+        match_id: str,
+        address: str,
+        game: str | None,
+        context: grpc.aio.ServicerContext,
     ) -> None:
-        """Watchers are counted here by match id, for live and finished matches alike."""
-        limits = self.registry.limits
-        message = None
-        key = match_id
-        if self._watching[match_id] >= limits.max_watchers:
-            message = f"this match already has {limits.max_watchers} watchers"
-        elif self._watch_streams >= limits.max_watch_streams:
-            message = f"this server already has {limits.max_watch_streams} watchers"
-            # The server's limit, not the match's: counted and logged once for
-            # every match id. Refused before the match is read, the id may be
-            # anyone's invention: counted by id, each new (up to 16 KB) one was
-            # a log line of its own.
-            key = ""
-        if message is not None:
+        refused = self._watch_places.refusal(match_id, address, self.registry.limits)
+        if refused is not None:
+            message, key = refused
             self._log_refusal("watch refused", match_id, game, "RESOURCE_EXHAUSTED", message, key)
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, message)
 

@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from tests.conftest import start_server_process, stop_server_process
 
 pytestmark = pytest.mark.e2e
 
-# server.health.MAX_WATCHES_PER_ADDRESS
+# server.health.MAX_WATCHES_PER_ADDRESS, server.reflection.MAX_STREAMS_PER_ADDRESS and
+# server.seats.MatchLimits.max_watchers_per_address
 PER_ADDRESS = 16
 
 
@@ -82,5 +86,97 @@ def test_one_client_cannot_hold_health_watches_without_bound() -> None:
         assert held == PER_ADDRESS
         assert refused == 40
         assert status == health_pb2.HealthCheckResponse.SERVING
+    finally:
+        assert stop_server_process(server) == 0
+
+
+def test_one_client_cannot_take_every_watcher_place_of_a_match(tmp_path: Path) -> None:
+    """A watcher that keeps reading is never dropped as too slow: one client
+    held all 100 of a match's watcher places, and every other spectator was
+    refused. Now one address holds 16 of them; a spectator from another
+    address (a Unix socket's clients are one) still watches, and the refusals
+    are counted and logged as the match's other watch refusals are."""
+    socket = tmp_path / "arena.sock"
+    server = start_server_process("--listen", "127.0.0.1:0", "--listen", f"unix:{socket}")
+
+    async def flood() -> tuple[int, set[str], arena_pb2.WatchResponse]:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            created = await stub.CreateMatch(
+                arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2), timeout=10
+            )
+            request = arena_pb2.WatchRequest(match_id=created.match_id)
+            calls = [stub.Watch(request, timeout=60) for _ in range(100)]
+            read = await asyncio.gather(*(call.read() for call in calls), return_exceptions=True)
+            held = sum(isinstance(r, arena_pb2.WatchResponse) for r in read)
+            refused = {
+                f"{r.code().name} {r.details()}"
+                for r in read
+                if isinstance(r, grpc.aio.AioRpcError)
+            }
+            async with grpc.aio.insecure_channel(f"unix:{socket}") as elsewhere:
+                other = arena_pb2_grpc.ArenaStub(elsewhere).Watch(request, timeout=30)
+                seen = await other.read()
+                other.cancel()
+            for call in calls:
+                call.cancel()
+            return held, refused, seen
+
+    try:
+        held, refused, seen = asyncio.run(flood())
+        assert held == PER_ADDRESS
+        assert refused == {
+            f"RESOURCE_EXHAUSTED this address already has {PER_ADDRESS} watchers of this match"
+        }
+        assert seen.HasField("snapshot")
+        logged = [line for line in server.log_lines if '"watch refused"' in line]
+        assert 1 <= len(logged) <= 20, len(logged)  # 84 refusals: the first 20 logged
+        assert all("watchers of this match" in line for line in logged)
+    finally:
+        assert stop_server_process(server) == 0
+
+
+def test_one_client_cannot_hold_reflection_streams_without_bound() -> None:
+    """A reflection stream waits for its client's next request for as long as
+    the client keeps it open: bounded like health watches, 16 from one
+    address; places come free as streams end."""
+    server = start_server_process()
+    listing = reflection_pb2.ServerReflectionRequest(list_services="")
+
+    async def flood() -> tuple[int, set[str], list[str]]:
+        stop = asyncio.Event()
+
+        async def ask_then_wait() -> AsyncIterator[reflection_pb2.ServerReflectionRequest]:
+            yield listing
+            await stop.wait()
+
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+            calls = [
+                stub.ServerReflectionInfo(ask_then_wait(), timeout=30)
+                for _ in range(PER_ADDRESS + 40)
+            ]
+            read = await asyncio.gather(*(call.read() for call in calls), return_exceptions=True)
+            held = sum(isinstance(r, reflection_pb2.ServerReflectionResponse) for r in read)
+            refused = {
+                f"{r.code().name} {r.details()}"
+                for r in read
+                if isinstance(r, grpc.aio.AioRpcError)
+            }
+            stop.set()
+            for call in calls:
+                call.cancel()
+            await asyncio.sleep(0.5)
+            again = stub.ServerReflectionInfo(iter([listing]), timeout=10)
+            answer = await again.read()
+            return held, refused, [s.name for s in answer.list_services_response.service]
+
+    try:
+        held, refused, services = asyncio.run(flood())
+        assert held == PER_ADDRESS
+        assert refused == {
+            f"RESOURCE_EXHAUSTED this address already has {PER_ADDRESS} reflection streams open"
+        }
+        assert "sheepfold.v1.Arena" in services
     finally:
         assert stop_server_process(server) == 0

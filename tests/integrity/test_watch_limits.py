@@ -108,3 +108,26 @@ def test_watchers_share_one_copy_of_the_history() -> None:
         assert match.watch(True).log is not first.log, "rebuilt once nobody watched"
 
     asyncio.run(scenario())
+
+
+def test_max_watchers_per_address_sets_what_one_client_may_hold_of_a_match() -> None:
+    """For a server behind a proxy, where every spectator has the proxy's address."""
+    server = start_server_process("--max-watchers-per-address", "2")
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            created = stub.CreateMatch(
+                arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2), timeout=10
+            )
+            request = arena_pb2.WatchRequest(match_id=created.match_id)
+            held = [stub.Watch(request, timeout=30) for _ in range(2)]
+            for call in held:
+                assert next(call).HasField("snapshot")
+            with pytest.raises(grpc.RpcError) as caught:
+                next(stub.Watch(request, timeout=10))
+            assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert caught.value.details() == "this address already has 2 watchers of this match"
+            for call in held:
+                call.cancel()
+    finally:
+        assert stop_server_process(server) == 0

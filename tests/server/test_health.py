@@ -10,6 +10,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from server import health as health_module
 from server.app import ServerConfig
 from server.health import Health
 from server.inprocess import InProcessServer
@@ -21,9 +22,10 @@ NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 class _Context:
     """A Watch call's context whose writes complete, or (`stuck`) never do."""
 
-    def __init__(self, stuck: bool = False) -> None:
+    def __init__(self, stuck: bool = False, peer: str = "ipv4:127.0.0.1:50000") -> None:
         self.stuck = stuck
         self.written: list[int] = []
+        self._peer = peer
 
     async def write(self, message: health_pb2.HealthCheckResponse) -> None:
         if self.stuck:
@@ -34,7 +36,7 @@ class _Context:
         raise grpc.RpcError(code, details)
 
     def peer(self) -> str:
-        return "ipv4:127.0.0.1:50000"
+        return self._peer
 
 
 def test_a_watch_whose_client_never_reads_does_not_hold_up_the_shutdown() -> None:
@@ -104,3 +106,75 @@ def test_a_watcher_of_a_running_server_sees_it_stop_serving() -> None:
             server.stop()
         stopping.join(60)
     assert (first, second) == (SERVING, NOT_SERVING)
+
+
+async def _watch_from(health: Health, address: str) -> tuple[asyncio.Task[None], _Context]:
+    context = _Context(peer=f"ipv4:{address}:40000")
+    task = asyncio.create_task(health.Watch(health_pb2.HealthCheckRequest(), context))
+    await asyncio.sleep(0.01)
+    return task, context
+
+
+def _status_of(task: asyncio.Task[None]) -> tuple[grpc.StatusCode, str] | None:
+    """How a Watch ended (its abort's code and details), None while it runs."""
+    if not task.done():
+        return None
+    error = task.exception()
+    assert isinstance(error, grpc.RpcError), error
+    return error.args[0], error.args[1]
+
+
+def test_a_full_server_pushes_out_the_heaviest_address_not_the_newcomer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With every health watch place taken by streams from many addresses, a
+    load balancer's new stream was refused while the old ones held on. Now it
+    is let in, and the address holding the most loses its oldest stream."""
+    monkeypatch.setattr(health_module, "MAX_WATCHES_PER_ADDRESS", 3)
+    monkeypatch.setattr(health_module, "MAX_WATCHES", 5)
+
+    async def scenario() -> None:
+        health = Health()
+        heavy = [await _watch_from(health, "10.0.0.1") for _ in range(3)]
+        light = [await _watch_from(health, "10.0.0.2") for _ in range(2)]
+        balancer, seen = await _watch_from(health, "10.0.0.3")
+        assert _status_of(balancer) is None and seen.written == [SERVING]
+        assert _status_of(heavy[0][0]) == (
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "pushed out: this server holds 5 health watches, and this address the most",
+        )
+        assert all(_status_of(task) is None for task, _ in [*heavy[1:], *light])
+        for task, _ in [*heavy, *light, (balancer, seen)]:
+            task.cancel()
+        await asyncio.gather(*(t for t, _ in [*heavy, *light]), balancer, return_exceptions=True)
+        assert len(health.watches) == 0
+
+    asyncio.run(scenario())
+
+
+def test_a_long_held_stream_is_not_pushed_out_by_a_flood_of_one_stream_per_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Addresses holding equally many: the one that opened a stream last gives
+    one up, so a load balancer's stream, held since before the flood, stays."""
+    monkeypatch.setattr(health_module, "MAX_WATCHES", 3)
+
+    async def scenario() -> None:
+        health = Health()
+        balancer, _ = await _watch_from(health, "10.0.0.9")
+        flood = [await _watch_from(health, f"10.0.1.{n}") for n in range(6)]
+        assert _status_of(balancer) is None
+        # Each newcomer took the place of the one before it.
+        assert [_status_of(task) is None for task, _ in flood] == [
+            True,
+            False,
+            False,
+            False,
+            False,
+            True,
+        ]
+        for task, _ in [*flood, (balancer, None)]:
+            task.cancel()
+        await asyncio.gather(balancer, *(t for t, _ in flood), return_exceptions=True)
+
+    asyncio.run(scenario())
