@@ -49,14 +49,15 @@ async def flood(
     ]
     print("started", flush=True)
     # Watch for `seconds`, or less once the number still open has settled (a
-    # loaded machine may take a while to answer them all).
+    # loaded machine may take a while to answer them all). Not settled while
+    # none has ended: a loaded machine may not have answered the first yet.
     loop = asyncio.get_running_loop()
     started, settled_at, last = loop.time(), loop.time(), -1
     while (now := loop.time()) - started < seconds:
         still_open = sum(1 for task in tasks if not task.done())
         if still_open != last:
             settled_at, last = now, still_open
-        elif now - started >= min_seconds and now - settled_at >= 1.0:
+        elif last < count and now - started >= min_seconds and now - settled_at >= 1.0:
             break
         await asyncio.sleep(0.1)
     ends["still open"] = sum(1 for task in tasks if not task.done())
