@@ -7,8 +7,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 # The bot sandbox (docs/operations.md, "Running untrusted bots"): bubblewrap, and
-# prlimit from util-linux (already in the base image). Inside a container bwrap
-# needs namespaces, which Docker's default profiles forbid, and an unmasked /proc:
+# prlimit, setpriv and unshare from util-linux (already in the base image). Inside
+# a container bwrap needs namespaces, which Docker's default profiles forbid, and
+# an unmasked /proc:
 #   docker run --security-opt seccomp=unconfined --security-opt apparmor=unconfined \
 #       --security-opt systempaths=unconfined ...
 # Without them sandboxed bots are refused with a clear error, never run unsandboxed.

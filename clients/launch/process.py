@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -20,14 +21,16 @@ from dataclasses import dataclass, field
 
 from clients.launch.cgroup import BotCgroup, Hierarchies, find_hierarchies, remove_stale
 from clients.launch.sandbox import (
+    SHELL,
     SandboxPolicy,
     SandboxUnavailable,
     Tools,
     bwrap_argv,
+    dying_with_runner,
     file_in_memory,
     find_tools,
+    in_own_namespaces,
     probe,
-    with_read_only_devices,
 )
 from clients.launch.seccomp import refused_calls
 from clients.launch.socket_dir import SocketLeases
@@ -96,6 +99,9 @@ class Launcher:
         self._leases = SocketLeases(self.server_sockets) if self.server_sockets else None
         self._tools: Tools | None = None
         self._cgroups: Hierarchies | None = None
+        # What ties a trusted bot's life to the runner's; None: it runs without,
+        # where util-linux's setpriv is missing (the sandbox alone requires it).
+        self._setpriv = shutil.which("setpriv")
 
     def check(self) -> Tools:
         """Find and try the sandbox once; raise `SandboxUnavailable` saying what is missing."""
@@ -126,7 +132,10 @@ class Launcher:
             # matches and reads the server's private records.
             inherited = {k: v for k, v in os.environ.items() if k != "SHEEPFOLD_ADMIN_TOKEN"}
             env = {**inherited, **command.env, "SHEEPFOLD_SERVER": command.server}
-            return BotProcess(command, list(command.argv), env)
+            argv = list(command.argv)
+            if self._setpriv is not None:
+                argv = dying_with_runner(self._setpriv, SHELL, os.getpid(), argv)
+            return BotProcess(command, argv, env)
         tools = self.check()
         if self._leases is None:
             raise SandboxUnavailable(
@@ -154,8 +163,8 @@ class Launcher:
             argv[1:1] = ["--seccomp", SECCOMP_FD]
             in_memory[SECCOMP_FD] = seccomp
         cgroup = None
+        argv = in_own_namespaces(tools, argv, as_root=self._cgroups is not None)
         if self._cgroups is not None:  # as root
-            argv = with_read_only_devices(tools, argv)
             limits = command.sandbox.limits
             try:
                 cgroup = BotCgroup.create(self._cgroups, limits.processes, limits.charged_bytes)
@@ -165,6 +174,8 @@ class Launcher:
                     f"{error.strerror or error}"
                 ) from None
             argv = cgroup.join_command(argv, tools.shell)
+        # Outermost, so that no step of the start-up outlives a runner killed during it.
+        argv = dying_with_runner(tools.setpriv, tools.shell, os.getpid(), argv)
         env = {"PATH": os.environ.get("PATH", "")}
         leases = self._leases
         return BotProcess(
@@ -225,6 +236,9 @@ class BotProcess:
         pass_fds = tuple(fds.values())
         # No preexec_fn: it would make Python fork() instead of vfork(), and gRPC's
         # fork handlers then crash the child now and then before it can exec.
+        # asyncio forks in this loop's thread, whose end (not only the process's)
+        # fires the parent-death signal of dying_with_runner: the thread cannot end
+        # while this coroutine runs, and the bot is killed before it returns.
         try:
             self._process = await asyncio.create_subprocess_exec(
                 *argv,
@@ -233,7 +247,7 @@ class BotProcess:
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
-                start_new_session=True,
+                start_new_session=True,  # in_own_namespaces needs it too
                 pass_fds=pass_fds,
             )
         except OSError as error:

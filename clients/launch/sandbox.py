@@ -24,19 +24,22 @@ from clients.launch.seccomp import refused_calls
 
 __all__ = [
     "SERVER_IN_SANDBOX",
+    "SHELL",
     "SOCKET_IN_SANDBOX",
     "SandboxPolicy",
     "SandboxUnavailable",
     "Tools",
     "bwrap_argv",
+    "dying_with_runner",
     "file_in_memory",
     "find_tools",
-    "with_read_only_devices",
+    "in_own_namespaces",
 ]
 
 SOCKET_IN_SANDBOX = "/sheepfold/arena.sock"
 SERVER_IN_SANDBOX = f"unix:{SOCKET_IN_SANDBOX}"
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
+SHELL = "/bin/sh"
 # Top-level directories of the runtime: bound read-only, or recreated as the
 # same symlinks where the host has merged them into /usr.
 RUNTIME_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -77,12 +80,14 @@ class Tools:
 
     bwrap: str
     prlimit: str
-    shell: str = "/bin/sh"
+    shell: str = SHELL
     runtime: tuple[str, ...] = field(default=())
-    # util-linux's unshare and mount, which a runner started as root needs
-    # (with_read_only_devices); "" where missing.
+    # util-linux's setpriv and unshare, which tie each sandbox's life to its
+    # runner's (dying_with_runner, in_own_namespaces; find_tools requires them),
+    # and mount, which a runner started as root needs; "" where missing.
     unshare: str = ""
     mount: str = ""
+    setpriv: str = ""
 
 
 def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
@@ -105,12 +110,21 @@ def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
             "prlimit is not installed (it sets the sandbox's limits): install the package "
             "`util-linux` (Debian/Ubuntu: sudo apt-get install util-linux)"
         )
+    setpriv, unshare = shutil.which("setpriv") or "", shutil.which("unshare") or ""
+    for name, path in (("setpriv", setpriv), ("unshare", unshare)):
+        if not path:
+            raise SandboxUnavailable(
+                f"{name} is not installed (it makes each sandbox end with the runner that "
+                "started it, whenever that dies): install the package `util-linux` "
+                "(Debian/Ubuntu: sudo apt-get install util-linux)"
+            )
     return Tools(
         bwrap=bwrap,
         prlimit=prlimit,
         runtime=tuple(python_runtime()),
-        unshare=shutil.which("unshare") or "",
+        unshare=unshare,
         mount=shutil.which("mount") or "",
+        setpriv=setpriv,
     )
 
 
@@ -248,29 +262,83 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
     return [*args, "--size", str(tmp_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
 
 
-def with_read_only_devices(tools: Tools, argv: Sequence[str]) -> list[str]:
-    """`argv` (bwrap's command) started in a mount namespace of its own in which
-    the host's DEVICE_NODES are bound read-only over themselves, for a runner
-    started as root: bwrap binds them into the sandbox from there, read-only
-    (a read-only mount of a device still reads and writes the device; bwrap's
-    own --remount-ro would also forbid opening it). The host's mounts are
-    unchanged, and the namespace ends with the sandbox."""
-    nodes = " ".join(node for node in DEVICE_NODES if os.path.exists(node))
-    script = (
-        f"for node in {nodes}; do "
-        f'"$0" --bind "$node" "$node" && "$0" -o remount,bind,ro "$node" || exit 125; '
-        'done; exec "$@"'
-    )
+# What the first process of a start-up's own namespaces runs first (see
+# in_own_namespaces). unshare sets its parent-death signal after the fork: if
+# unshare, the chain's first process and so its process group's leader, is no
+# longer the parent, it died before that, and the signal never comes. getppid()
+# says 0 across the PID namespace's border; the host's /proc, which the
+# namespace keeps, names the parent.
+UNSHARE_STILL_PARENT = (
+    'read -r pid name state parent group rest < /proc/self/stat && [ "$parent" = "$group" ] '
+    "|| exit 125"
+)
+
+
+def in_own_namespaces(tools: Tools, argv: Sequence[str], as_root: bool) -> list[str]:
+    """`argv` (bwrap's command) started as the first process of a PID namespace
+    of its own, which the kernel empties when that process ends. bwrap's
+    sandbox, its child, arms its own parent-death signal only once it is set up:
+    before, it outlived a bwrap killed with the runner, and ran the bot. unshare
+    kills that first process when unshare itself is killed, as it is with the
+    runner (dying_with_runner). An ordinary user needs a user namespace for a
+    PID namespace: it maps only that user, as bwrap's own does. (The signal
+    lasts through the exec of bwrap even where bwrap is setuid: root gains
+    nothing by it, and the kernel ignores the bit in a namespace without root.)
+
+    As root it is a mount namespace too, in which the host's DEVICE_NODES are
+    bound read-only over themselves: bwrap binds them into the sandbox from
+    there, read-only (a read-only mount of a device still reads and writes the
+    device; bwrap's own --remount-ro would also forbid opening it). The host's
+    mounts are unchanged, and the namespaces end with the sandbox."""
+    if as_root:
+        nodes = " ".join(node for node in DEVICE_NODES if os.path.exists(node))
+        setup = (
+            f"for node in {nodes}; do "
+            f'"$0" --bind "$node" "$node" && "$0" -o remount,bind,ro "$node" || exit 125; '
+            "done; "
+        )
+        namespaces = ["--mount", "--propagation", "private"]
+    else:
+        setup, namespaces = "", ["--user", "--map-current-user"]
+    script = f'{UNSHARE_STILL_PARENT}; {setup}exec "$@"'
     return [
         tools.unshare,
-        "--mount",
-        "--propagation",
-        "private",
+        *namespaces,
+        "--pid",
+        "--kill-child",
         "--",
         tools.shell,
         "-c",
         script,
         tools.mount,
+        *argv,
+    ]
+
+
+# What setpriv runs once it has set the parent-death signal: if the runner (pid
+# $0) is no longer the parent, it died before that, and the signal never comes.
+RUNNER_STILL_PARENT = '[ "$PPID" = "$0" ] || exit 125; exec "$@"'
+
+
+def dying_with_runner(setpriv: str, shell: str, runner: int, argv: Sequence[str]) -> list[str]:
+    """`argv` started so that it is SIGKILLed when `runner`, the process starting
+    it, dies, whenever that is: from the first instruction of the first program on.
+
+    The signal lasts through the execs that follow (the cgroup's shell, unshare,
+    or a trusted bot's program), though not through a setuid program's; it is
+    not inherited by a fork (see in_own_namespaces). The kernel sends it when
+    the *thread* that forked the chain ends, not only the process (see
+    BotProcess.run).
+    """
+    return [
+        setpriv,
+        "--pdeathsig",
+        "KILL",
+        "--",
+        shell,
+        "-c",
+        RUNNER_STILL_PARENT,
+        str(runner),
         *argv,
     ]
 
@@ -337,10 +405,16 @@ def probe(tools: Tools) -> None:
         if seccomp is not None:
             pass_fds = (file_in_memory(seccomp),)
             argv[1:1] = ["--seccomp", str(pass_fds[0])]
-        if as_root:
-            argv = with_read_only_devices(tools, argv)
+        argv = in_own_namespaces(tools, argv, as_root)
+        argv = dying_with_runner(tools.setpriv, tools.shell, os.getpid(), argv)
         done = subprocess.run(
-            argv, capture_output=True, text=True, timeout=30, check=False, pass_fds=pass_fds
+            argv,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+            pass_fds=pass_fds,
+            start_new_session=True,  # as bots are: in_own_namespaces needs it
         )
     except (OSError, subprocess.TimeoutExpired) as error:
         raise SandboxUnavailable(
@@ -350,32 +424,54 @@ def probe(tools: Tools) -> None:
         for fd in pass_fds:
             os.close(fd)
     if done.returncode != 0:
-        said = done.stderr.strip().splitlines()
-        if as_root and said and said[0].startswith(("unshare:", "mount:")):
-            # with_read_only_devices failed, before bwrap started: not a matter of
-            # user namespaces (bwrap needs no capability; unshare --mount does).
-            raise SandboxUnavailable(
-                f"running sandboxed bots as root needs the capability CAP_SYS_ADMIN, to "
-                f"show them the host's device nodes read-only in a mount namespace of "
-                f"their own ({said[0]}): run Sheepfold as an ordinary user (its bots then "
-                "need no capability), or as root with CAP_SYS_ADMIN"
-            )
-        if "system call filtering" in done.stderr or "seccomp" in done.stderr.lower():
-            raise SandboxUnavailable(
-                f"bubblewrap cannot load the sandbox's seccomp filter here "
-                f"({said[-1] if said else done.returncode}): the kernel needs "
-                "CONFIG_SECCOMP_FILTER, and a container must let its processes load "
-                "seccomp filters (see docs/operations.md, Running untrusted bots)."
-            )
-        raise SandboxUnavailable(
-            f"bubblewrap cannot create a sandbox here ({said[-1] if said else done.returncode}). "
-            "It needs unprivileged user namespaces: check that `sysctl user.max_user_namespaces` "
-            "is above 0 (and on Ubuntu 24.04+ that AppArmor lets bwrap use them: "
-            "kernel.apparmor_restrict_unprivileged_userns=0 or a bwrap profile); inside a "
-            "container, start it with --security-opt seccomp=unconfined --security-opt "
-            "apparmor=unconfined --security-opt systempaths=unconfined (see "
-            "docs/operations.md, Running untrusted bots)."
+        raise _why_not(tools, done, as_root)
+
+
+USERNS_HINT = (
+    "It needs unprivileged user namespaces: check that `sysctl user.max_user_namespaces` "
+    "is above 0 (and on Ubuntu 24.04+ that AppArmor lets bwrap and unshare use them: "
+    "kernel.apparmor_restrict_unprivileged_userns=0, or a profile for each); inside a "
+    "container, start it with --security-opt seccomp=unconfined --security-opt "
+    "apparmor=unconfined --security-opt systempaths=unconfined (see "
+    "docs/operations.md, Running untrusted bots)."
+)
+
+
+def _why_not(
+    tools: Tools, done: subprocess.CompletedProcess[str], as_root: bool
+) -> SandboxUnavailable:
+    """What the probe's failure (`done`) means, and what to do."""
+    said = done.stderr.strip().splitlines()
+    first = said[0] if said else ""
+    if first.startswith(("setpriv:", "unshare:")) and "option" in first:
+        return SandboxUnavailable(
+            f"this util-linux is too old for the sandbox ({first}): it needs 2.35 or later"
         )
+    if as_root and first.startswith(("unshare:", "mount:")):
+        # in_own_namespaces failed, before bwrap started: not a matter of user
+        # namespaces (bwrap needs no capability; unshare --mount does).
+        return SandboxUnavailable(
+            f"running sandboxed bots as root needs the capability CAP_SYS_ADMIN, to "
+            f"start each in mount and PID namespaces of its own, which show it the host's "
+            f"device nodes read-only ({first}): run Sheepfold as an ordinary user (its "
+            "bots then need no capability), or as root with CAP_SYS_ADMIN"
+        )
+    if first.startswith("unshare:"):
+        return SandboxUnavailable(
+            "each sandbox starts in a user and a PID namespace of its own, made by unshare, "
+            f"so that it ends with the runner whenever that dies ({first}). {USERNS_HINT}"
+        )
+    if "system call filtering" in done.stderr or "seccomp" in done.stderr.lower():
+        return SandboxUnavailable(
+            f"bubblewrap cannot load the sandbox's seccomp filter here "
+            f"({said[-1] if said else done.returncode}): the kernel needs "
+            "CONFIG_SECCOMP_FILTER, and a container must let its processes load "
+            "seccomp filters (see docs/operations.md, Running untrusted bots)."
+        )
+    return SandboxUnavailable(
+        f"bubblewrap cannot create a sandbox here ({said[-1] if said else done.returncode}). "
+        + USERNS_HINT
+    )
 
 
 def file_in_memory(data: bytes) -> int:

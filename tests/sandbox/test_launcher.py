@@ -6,6 +6,7 @@ import asyncio
 import errno
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -262,6 +263,24 @@ def test_missing_bubblewrap_is_one_clear_error(tmp_path: Path) -> None:
     assert "bubblewrap" in run.stderr and "apt-get install bubblewrap" in run.stderr
     assert "sandbox = false" in run.stderr
     assert not (tmp_path / "cup.sqlite").exists() or run.stderr.count("\n") <= 2
+
+
+@pytest.mark.parametrize("missing", ["setpriv", "unshare"])
+def test_missing_util_linux_tools_are_one_clear_error(
+    missing: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """setpriv and unshare make each sandbox end with its runner: without them the
+    check says so, as it does for bubblewrap."""
+    found = shutil.which
+
+    def which(name: str) -> str | None:
+        return None if name == missing else found(name)
+
+    monkeypatch.setattr("clients.launch.sandbox.shutil.which", which)
+    with pytest.raises(SandboxUnavailable) as caught:
+        find_tools({"SHEEPFOLD_BWRAP": "/bin/true"})
+    assert str(caught.value).startswith(f"{missing} is not installed")
+    assert "apt-get install util-linux" in str(caught.value)
 
 
 def _forker_sandbox(folder: Path, tools: Tools, processes: int, count: int) -> list[str]:
