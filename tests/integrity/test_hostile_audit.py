@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -90,6 +91,15 @@ def test_one_client_cannot_hold_health_watches_without_bound() -> None:
         assert stop_server_process(server) == 0
 
 
+async def _first_reads(calls: Sequence[Any], answer: type) -> tuple[int, set[str]]:
+    """How many of `calls` answered their first read with an `answer`, and how
+    the others were refused ("CODE details")."""
+    read = await asyncio.gather(*(call.read() for call in calls), return_exceptions=True)
+    held = sum(isinstance(r, answer) for r in read)
+    errors = [r for r in read if isinstance(r, grpc.aio.AioRpcError)]
+    return held, {f"{error.code().name} {error.details()}" for error in errors}
+
+
 def test_one_client_cannot_take_every_watcher_place_of_a_match(tmp_path: Path) -> None:
     """A watcher that keeps reading is never dropped as too slow: one client
     held all 100 of a match's watcher places, and every other spectator was
@@ -107,13 +117,7 @@ def test_one_client_cannot_take_every_watcher_place_of_a_match(tmp_path: Path) -
             )
             request = arena_pb2.WatchRequest(match_id=created.match_id)
             calls = [stub.Watch(request, timeout=60) for _ in range(100)]
-            read = await asyncio.gather(*(call.read() for call in calls), return_exceptions=True)
-            held = sum(isinstance(r, arena_pb2.WatchResponse) for r in read)
-            refused = {
-                f"{r.code().name} {r.details()}"
-                for r in read
-                if isinstance(r, grpc.aio.AioRpcError)
-            }
+            held, refused = await _first_reads(calls, arena_pb2.WatchResponse)
             async with grpc.aio.insecure_channel(f"unix:{socket}") as elsewhere:
                 other = arena_pb2_grpc.ArenaStub(elsewhere).Watch(request, timeout=30)
                 seen = await other.read()
@@ -156,13 +160,7 @@ def test_one_client_cannot_hold_reflection_streams_without_bound() -> None:
                 stub.ServerReflectionInfo(ask_then_wait(), timeout=30)
                 for _ in range(PER_ADDRESS + 40)
             ]
-            read = await asyncio.gather(*(call.read() for call in calls), return_exceptions=True)
-            held = sum(isinstance(r, reflection_pb2.ServerReflectionResponse) for r in read)
-            refused = {
-                f"{r.code().name} {r.details()}"
-                for r in read
-                if isinstance(r, grpc.aio.AioRpcError)
-            }
+            held, refused = await _first_reads(calls, reflection_pb2.ServerReflectionResponse)
             stop.set()
             for call in calls:
                 call.cancel()
