@@ -98,7 +98,7 @@ def node_name() -> str:
 
 def worker_config(config: TournamentConfig) -> TournamentConfig:
     """The config with its folder and python_path where Ray unpacked them here."""
-    base = os.getcwd()
+    base = working_folder()
     folders: list[str] = []
     for entry in config.python_path:
         if entry.startswith(SHIPPED):
@@ -106,6 +106,25 @@ def worker_config(config: TournamentConfig) -> TournamentConfig:
         else:
             folders.append(str(Path(base) / entry))
     return dataclasses.replace(config, base_dir=base, python_path=tuple(folders))
+
+
+def working_folder() -> str:
+    """This worker's folder, where Ray unpacked the config's. Several nodes on
+    one machine share Ray's unpacked files, and one node may remove and unpack
+    a folder again while a worker of another is in it: that worker's folder is
+    then a removed one (getcwd fails) with a new one at the same place, which
+    it moves into."""
+    try:
+        return os.getcwd()
+    except FileNotFoundError:
+        place = os.readlink("/proc/self/cwd").removesuffix(" (deleted)")
+        if not os.path.isdir(place):
+            raise FileNotFoundError(
+                f"this Ray worker's folder {place} was removed (is the cluster's "
+                "runtime_resources folder being cleaned?)"
+            ) from None
+        os.chdir(place)
+        return place
 
 
 def _shipped_folder(name: str) -> str:
