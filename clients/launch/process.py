@@ -15,6 +15,7 @@ import contextlib
 import os
 import shutil
 import signal
+import subprocess
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,9 @@ TAIL_LINES = 5
 ARGS_FD = "{args-fd}"  # replaced by the descriptor carrying bwrap's options
 SECCOMP_FD = "{seccomp-fd}"  # ... and by the one carrying its seccomp filter
 CHUNK = 65536
+# As root, unshare stays in a bot's pids cgroup as the parent of its PID namespace
+# (in_own_namespaces): a place added for it, not taken from the bot's limit.
+UNSHARE_PROCESSES = 1
 # What runtimes print when an allocation fails (Python, C, C++, Node, Go, shells).
 MEMORY_SIGNS = (
     "memoryerror",
@@ -100,8 +104,10 @@ class Launcher:
         self._tools: Tools | None = None
         self._cgroups: Hierarchies | None = None
         # What ties a trusted bot's life to the runner's; None: it runs without,
-        # where util-linux's setpriv is missing (the sandbox alone requires it).
-        self._setpriv = shutil.which("setpriv")
+        # where util-linux's setpriv is missing or too old (the sandbox alone
+        # requires it). Looked for at the first trusted bot.
+        self._setpriv: str | None = None
+        self._setpriv_tried = False
 
     def check(self) -> Tools:
         """Find and try the sandbox once; raise `SandboxUnavailable` saying what is missing."""
@@ -133,6 +139,9 @@ class Launcher:
             inherited = {k: v for k, v in os.environ.items() if k != "SHEEPFOLD_ADMIN_TOKEN"}
             env = {**inherited, **command.env, "SHEEPFOLD_SERVER": command.server}
             argv = list(command.argv)
+            if not self._setpriv_tried:
+                self._setpriv_tried = True
+                self._setpriv = _setpriv_with_pdeathsig()
             if self._setpriv is not None:
                 argv = dying_with_runner(self._setpriv, SHELL, os.getpid(), argv)
             return BotProcess(command, argv, env)
@@ -166,8 +175,9 @@ class Launcher:
         argv = in_own_namespaces(tools, argv, as_root=self._cgroups is not None)
         if self._cgroups is not None:  # as root
             limits = command.sandbox.limits
+            pids = limits.processes + UNSHARE_PROCESSES
             try:
-                cgroup = BotCgroup.create(self._cgroups, limits.processes, limits.charged_bytes)
+                cgroup = BotCgroup.create(self._cgroups, pids, limits.charged_bytes)
             except OSError as error:
                 raise SandboxUnavailable(
                     f"cannot make the bot's cgroup under {self._cgroups.pids}: "
@@ -181,6 +191,24 @@ class Launcher:
         return BotProcess(
             command, argv, env, cgroup, in_memory, on_end=lambda: leases.release(socket)
         )
+
+
+def _setpriv_with_pdeathsig() -> str | None:
+    """util-linux's setpriv where it sets a parent-death signal (2.33 or later):
+    an older one rejects --pdeathsig, and would fail every trusted bot."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None
+    try:
+        done = subprocess.run(
+            [setpriv, "--pdeathsig", "KILL", "--", SHELL, "-c", ":"],
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return setpriv if done.returncode == 0 else None
 
 
 class BotProcess:

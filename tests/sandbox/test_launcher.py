@@ -198,6 +198,23 @@ def test_an_unsandboxed_bot_keeps_the_environment_but_never_the_admin_token(
     assert env["SHEEPFOLD_SERVER"] == "127.0.0.1:1"
 
 
+def test_a_trusted_bot_runs_where_setpriv_is_too_old_for_a_parent_death_signal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A trusted bot is tied to its runner by setpriv --pdeathsig (util-linux
+    2.33+) where that can: an older setpriv (CentOS 7, Ubuntu 18.04) rejects the
+    option, and every trusted bot then failed with its message, exit code 1,
+    where it ran before. There it runs as it did, without the tie."""
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    old = tools / "setpriv"
+    old.write_text("#!/bin/sh\necho \"setpriv: unrecognized option '--pdeathsig'\" >&2\nexit 1\n")
+    old.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}{os.pathsep}{os.environ['PATH']}")
+    command = BotCommand(("sh", "-c", "echo ran >&2"), str(tmp_path), "127.0.0.1:1")
+    asyncio.run(Launcher().process(command).run())  # no BotFailure
+
+
 def test_a_cgroup_that_cannot_be_made_is_one_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox_ready: None
 ) -> None:
@@ -569,3 +586,36 @@ def test_root_without_cap_sys_admin_is_told_what_is_missing(sandbox_ready: None)
     assert done.returncode == 0, done.stderr
     assert "CAP_SYS_ADMIN" in done.stdout, done.stdout
     assert "user namespaces" not in done.stdout, done.stdout
+
+
+def test_as_root_the_start_up_takes_no_place_of_the_bots_process_limit(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """As root the limit is a pids cgroup joined before the sandbox starts, so
+    the start-up's own processes in it are counted too: bwrap's two always were.
+    unshare, which stays as the parent of the sandbox's PID namespace, took one
+    more place of the bot's: with `processes = 8` its shell started 4 others, not 5
+    as before (and with the smallest limit, 4, it could not fork at all)."""
+    tmp_path.chmod(0o755)
+    (tmp_path / "forker.sh").write_text(
+        "n=0\nwhile [ $n -lt 10 ]; do\n  sleep 5 &\n  n=$((n+1))\n"
+        '  echo "started $n" >&2\ndone\nexit 3\n'
+    )
+    socket = tmp_path / "arena.sock"
+    socket.touch()
+    launcher = Launcher(str(socket))
+    launcher.check()
+    if os.geteuid() != 0:
+        # An ordinary user's limit is no cgroup: it counts only the processes of
+        # the bot's own user namespace, where the start-up's are not.
+        assert launcher.cgroups is None
+        return
+    policy = SandboxPolicy(limits=parse_limits({"processes": 8}))
+    bot = launcher.process(
+        BotCommand(("/bin/sh", "./forker.sh"), str(tmp_path), "", sandbox=policy)
+    )
+    with pytest.raises(BotFailure) as failed:
+        asyncio.run(bot.run())
+    said = str(failed.value)
+    # bwrap's two processes and the bot's shell: five places left for its sleeps.
+    assert "started 5" in said and "started 6" not in said, said
