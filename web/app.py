@@ -334,7 +334,9 @@ def _listed(index: int, path: Path) -> dict[str, Any]:
     """One database's tournaments for the list page (named by its file alone)."""
     try:
         found = tournaments.list_tournaments(path)
-    except tournaments.NotATournamentDb as error:
+    except (tournaments.NotATournamentDb, tournaments.BeingRewritten) as error:
+        # One database being written, or no database at all, says so in its
+        # own line: the other databases' tournaments are still listed.
         return {"index": index, "file": path.name, "error": str(error)}
     return {
         "index": index,

@@ -50,11 +50,14 @@ def test_a_database_its_runner_writes_during_every_read_is_a_503_to_try_again(
 ) -> None:
     """Every tournament page said 400 "... is not a SQLite database (... changed
     each time it was read)" (or "could not be read"), and the list page
-    showed that beside the database, as for a file that is not one."""
+    showed that beside the database, as for a file that is not one. The list
+    page says to try again beside that database alone, and lists the others."""
     copy = tmp_path / "busy.db"
     match_id, viewer = _viewer_of_a_copy(showcase, copy)
     base = f"http://127.0.0.1:{viewer.port}"
     urls = [*_tournament_urls(base, match_id), f"{base}/tournaments/0/showcase/fragment"]
+    listing = f"{base}/tournaments"
+    assert listing in urls
     assert store_read._closed_wal_mark(copy) is not None, "closed: read as immutable"
     marked = store_read._closed_wal_mark
 
@@ -65,7 +68,13 @@ def test_a_database_its_runner_writes_during_every_read_is_a_503_to_try_again(
 
     try:
         monkeypatch.setattr(store_read, "_closed_wal_mark", mark_then_a_runner)
+        status, _, body = _fetch(listing)
+        assert status == 200, body[-500:]
+        assert "busy.db was being written by its tournament runner" in body, body[-500:]
+        assert "not a SQLite" not in body, body[-500:]
         for url in urls:
+            if url == listing:
+                continue
             status, headers, body = _fetch(url)
             assert status == 503, (url, status, body[-500:])
             assert headers["Retry-After"] == "1", url
