@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import shutil
 import signal
@@ -103,11 +104,13 @@ class Launcher:
         self._leases = SocketLeases(self.server_sockets) if self.server_sockets else None
         self._tools: Tools | None = None
         self._cgroups: Hierarchies | None = None
-        # What ties a trusted bot's life to the runner's; None: it runs without,
-        # where util-linux's setpriv is missing or too old (the sandbox alone
-        # requires it). Looked for at the first trusted bot.
-        self._setpriv: str | None = None
-        self._setpriv_tried = False
+
+    @functools.cached_property
+    def _setpriv(self) -> str | None:
+        """What ties a trusted bot's life to the runner's; None: it runs without,
+        where util-linux's setpriv is missing or too old (the sandbox alone
+        requires it). Looked for at the first trusted bot."""
+        return _setpriv_with_pdeathsig()
 
     def check(self) -> Tools:
         """Find and try the sandbox once; raise `SandboxUnavailable` saying what is missing."""
@@ -139,9 +142,6 @@ class Launcher:
             inherited = {k: v for k, v in os.environ.items() if k != "SHEEPFOLD_ADMIN_TOKEN"}
             env = {**inherited, **command.env, "SHEEPFOLD_SERVER": command.server}
             argv = list(command.argv)
-            if not self._setpriv_tried:
-                self._setpriv_tried = True
-                self._setpriv = _setpriv_with_pdeathsig()
             if self._setpriv is not None:
                 argv = dying_with_runner(self._setpriv, SHELL, os.getpid(), argv)
             return BotProcess(command, argv, env)

@@ -90,8 +90,18 @@ class Tools:
     setpriv: str = ""
 
 
+# The sandbox's tools from util-linux (each a field of Tools), and what each is for.
+_ENDS_WITH_RUNNER = "it makes each sandbox end with the runner that started it, whenever that dies"
+UTIL_LINUX_TOOLS = (
+    ("prlimit", "it sets the sandbox's limits"),
+    ("setpriv", _ENDS_WITH_RUNNER),
+    ("unshare", _ENDS_WITH_RUNNER),
+)
+
+
 def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
-    """Locate bwrap and prlimit, or raise `SandboxUnavailable` saying how to get them.
+    """Locate bwrap and UTIL_LINUX_TOOLS, or raise `SandboxUnavailable` saying how
+    to get them.
 
     `SHEEPFOLD_BWRAP` names another bubblewrap binary (the tests use it to
     check the message when bubblewrap is missing).
@@ -104,27 +114,20 @@ def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
             f"{INSTALL_HINT}. Bots you trust can run unsandboxed (`sandbox = false` in a "
             "tournament config, --no-sandbox for sheepfold match and bot)."
         )
-    prlimit = shutil.which("prlimit") or ""
-    if not prlimit:
-        raise SandboxUnavailable(
-            "prlimit is not installed (it sets the sandbox's limits): install the package "
-            "`util-linux` (Debian/Ubuntu: sudo apt-get install util-linux)"
-        )
-    setpriv, unshare = shutil.which("setpriv") or "", shutil.which("unshare") or ""
-    for name, path in (("setpriv", setpriv), ("unshare", unshare)):
-        if not path:
+    found: dict[str, str] = {}
+    for name, why in UTIL_LINUX_TOOLS:
+        path = shutil.which(name)
+        if path is None:
             raise SandboxUnavailable(
-                f"{name} is not installed (it makes each sandbox end with the runner that "
-                "started it, whenever that dies): install the package `util-linux` "
+                f"{name} is not installed ({why}): install the package `util-linux` "
                 "(Debian/Ubuntu: sudo apt-get install util-linux)"
             )
+        found[name] = path
     return Tools(
         bwrap=bwrap,
-        prlimit=prlimit,
         runtime=tuple(python_runtime()),
-        unshare=unshare,
         mount=shutil.which("mount") or "",
-        setpriv=setpriv,
+        **found,
     )
 
 
