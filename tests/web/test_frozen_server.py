@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import time
-from collections.abc import Iterator
 
 import aiohttp
 import grpc
@@ -19,7 +18,6 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.connect import KEEPALIVE_SECONDS, KEEPALIVE_TIMEOUT
 from server.app import ServerConfig, grpc_options
 from server.launch import ServerProcess
-from tests.conftest import start_server_process, stop_server_process
 from web.app import WebConfig, start_web
 
 pytestmark = pytest.mark.e2e
@@ -28,16 +26,6 @@ PING_SECONDS = 1.0
 PING_TIMEOUT = 1.0
 # Noticed within a ping interval and its timeout; the rest is slack for a busy machine.
 NOTICED_WITHIN = PING_SECONDS + PING_TIMEOUT + 2.0
-
-
-@pytest.fixture
-def server() -> Iterator[ServerProcess]:
-    server = start_server_process()
-    try:
-        yield server
-    finally:
-        os.kill(server.pid, signal.SIGCONT)
-        stop_server_process(server)
 
 
 def _waiting_match(address: str) -> str:
@@ -73,10 +61,11 @@ async def _until_error(response: aiohttp.ClientResponse) -> str:
     raise AssertionError("the matches stream ended")
 
 
-def test_a_frozen_game_server_ends_the_live_streams(server: ServerProcess) -> None:
+def test_a_frozen_game_server_ends_the_live_streams(server_process: ServerProcess) -> None:
     """SIGSTOP keeps the server's sockets open: without pings the viewer's
     Watch stream waited for ever (the page showed a live match that no longer
     moved), and every call waited for its 10 s deadline."""
+    server = server_process
     match_id = _waiting_match(server.address)
 
     async def scenario() -> tuple[float, list[str], float, str]:
@@ -106,7 +95,10 @@ def test_a_frozen_game_server_ends_the_live_streams(server: ServerProcess) -> No
             await viewer.stop()
         return ended_after, events, reported_after, error
 
-    ended_after, events, reported_after, error = asyncio.run(scenario())
+    try:
+        ended_after, events, reported_after, error = asyncio.run(scenario())
+    finally:
+        os.kill(server.pid, signal.SIGCONT)  # for the fixture to stop it
     assert ended_after < NOTICED_WITHIN, f"the live stream ended {ended_after:.1f} s after"
     assert reported_after < NOTICED_WITHIN, f"the list said so {reported_after:.1f} s after"
     # As when the server goes down: the page is told why, then the stream ends.
