@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -77,6 +78,17 @@ def page(browser: object) -> Iterator[object]:
     finally:
         context.close()
     assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def drawn_move(page: Any) -> int:
+    """The move the page holds, once its board shows it. The page draws on the
+    next animation frame, so the board's data-move can lag a key press or a
+    click by a frame: reading it at once can give the move before."""
+    page.wait_for_function(
+        "() => { const m = window.sheepfold; return m.frames.length > 0"
+        " && +document.getElementById('board').dataset.move === m.frames[m.index].move; }"
+    )
+    return int(page.evaluate("() => window.sheepfold.frames[window.sheepfold.index].move"))
 
 
 def save_screenshot(page: object, name: str) -> Path:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import games
-from tests.web.conftest import OwnServerTournament, save_screenshot
+from tests.web.conftest import OwnServerTournament, drawn_move, save_screenshot
 from tests.web.expected import (
     PAGE_FACTS,
     PAGE_PRIVATE,
@@ -106,9 +106,9 @@ def test_play_steps_through_the_moves_and_pause_stops(showcase: Showcase, page: 
     page.wait_for_function("() => +document.getElementById('board').dataset.move >= 3")
     page.click("#play")  # pause
     assert page.inner_text("#play") == "play"
-    paused = page.get_attribute("#board", "data-move")
+    paused = drawn_move(page)
     page.wait_for_timeout(400)
-    assert page.get_attribute("#board", "data-move") == paused
+    assert page.get_attribute("#board", "data-move") == str(paused)
 
 
 # Private fields of each game's observation: empty for a spectator.

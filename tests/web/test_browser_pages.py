@@ -16,7 +16,7 @@ import pytest
 import games
 from clients.matchplay import create_match
 from server.app import ServerConfig
-from tests.web.conftest import ABORTED_REASON, AbortedMatches, save_screenshot
+from tests.web.conftest import ABORTED_REASON, AbortedMatches, drawn_move, save_screenshot
 from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -86,7 +86,7 @@ def test_a_match_that_ends_while_watched_becomes_its_whole_replay(
     page.wait_for_function("() => window.sheepfold.frames.length >= 3")
     assert page.evaluate("() => window.sheepfold.frames[0].move") >= 8
     page.keyboard.press("ArrowLeft")  # stop following: this move stays shown
-    held = int(page.get_attribute("#board", "data-move"))
+    held = drawn_move(page)
     page.wait_for_function(
         "() => window.sheepfold.status === 'finished' && !window.sheepfold.live"
         " && window.sheepfold.frames[0].move === 0",
