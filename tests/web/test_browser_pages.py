@@ -137,6 +137,8 @@ def test_a_live_page_reconnects_after_its_stream_fails(showcase: Showcase, page:
     page.wait_for_selector("#board[data-move]")  # the first stream's move is drawn
     assert "server shutting down" in page.inner_text("#notice")
     assert "Reconnecting" in page.inner_text("#notice")
+    # The badge is drawn on the next animation frame after the stream ends.
+    page.wait_for_selector('#status[data-status="reconnecting"]')
     assert page.inner_text("#status") == "reconnecting"
     assert page.evaluate("() => window.sheepfold.status") == "running"
     page.wait_for_timeout(600)  # a few ticks of the clock (it retries after 3 s)
