@@ -97,12 +97,10 @@ async def _errors(
     try:
         return await handler(request)
     except GatewayError as error:
-        return _error_response(request, error.status, error.message)
+        return _error_response(request, error.status, error.message, error.retry_after)
     except tournaments.BeingRewritten as error:
         # The file is fine, its runner busy: a moment later the read works.
-        response = _error_response(request, 503, str(error))
-        response.headers["Retry-After"] = str(REWRITTEN_RETRY_SECONDS)
-        return response
+        return _error_response(request, 503, str(error), REWRITTEN_RETRY_SECONDS)
     except web.HTTPException as error:
         if error.status < 400:
             raise
@@ -117,11 +115,19 @@ async def _errors(
         return _error_response(request, 500, "the viewer failed on this request (see its log)")
 
 
-def _error_response(request: web.Request, status: int, message: str) -> web.Response:
+def _error_response(
+    request: web.Request, status: int, message: str, retry_after: int | None = None
+) -> web.Response:
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
     if request.path.startswith("/api/"):
-        return web.json_response({"error": message, "status": status}, status=status)
+        return web.json_response(
+            {"error": message, "status": status}, status=status, headers=headers
+        )
     return web.Response(
-        text=pages.error_page(status, message), status=status, content_type="text/html"
+        text=pages.error_page(status, message),
+        status=status,
+        content_type="text/html",
+        headers=headers,
     )
 
 

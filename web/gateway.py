@@ -34,10 +34,14 @@ TOKEN_HINT = " (start the viewer with that server's admin token: --admin-token)"
 
 
 class GatewayError(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    """An answer other than the page asked for: its HTTP status and sentence,
+    and for a passing refusal the seconds after which to ask again."""
+
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
 
 
 def _error(error: grpc.aio.AioRpcError, what: str) -> GatewayError:

@@ -22,6 +22,7 @@ from web.responses import body_headers, is_head
 from web.state import STATE, Frames, FramesKey, Refusal, State
 
 MAX_RENDERS_WAITING = 32  # different replays asked for and not yet rendered; more: 503
+BUSY_RETRY_SECONDS = 2  # a replay renders in well under this, so a place frees by then
 SEND_PIECE = 256 * 1024  # a larger body is written in pieces of this size
 SEND_SECONDS = 120.0  # a client still reading a large body after this is dropped
 
@@ -63,7 +64,9 @@ async def frames_response(
         if rendering is None:
             if len(state.rendering) >= MAX_RENDERS_WAITING:
                 raise GatewayError(
-                    503, "the viewer is replaying many matches now: try again shortly"
+                    503,
+                    "the viewer is replaying many matches now: try again shortly",
+                    retry_after=BUSY_RETRY_SECONDS,
                 )
             rendering = asyncio.ensure_future(_load_and_render(state, key, view, load))
             state.rendering[key] = rendering
