@@ -18,6 +18,10 @@ per address).
 
 gRPC gives every Unix socket client the same address ("unix:"): together
 they are one address here, as they are for fair turns and pending joins.
+
+Refusals and push-outs are logged with the address, its first 20 of each in
+full, then one in a thousand (server/logs.py): a flood shows in the log
+without filling it.
 """
 
 from __future__ import annotations
@@ -29,7 +33,9 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import grpc
+import structlog
 
+from server.logs import Counts, worth_logging
 from server.peers import peer_address
 from server.status import abort
 
@@ -49,6 +55,8 @@ class StreamPlaces:
         self._count = 0
         self._pushed_out: dict[int, str] = {}  # ticket -> why
         self._tickets = itertools.count()
+        self._log = structlog.get_logger("sheepfold.streams")
+        self._logged = Counts()  # refusals and push-outs, per address
 
     def __len__(self) -> int:
         return self._count
@@ -63,11 +71,9 @@ class StreamPlaces:
         and the call ends RESOURCE_EXHAUSTED."""
         address = peer_address(context.peer())
         if self.held_by(address) >= self.per_address:
-            await abort(
-                context,
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"this address already has {self.per_address} {self.what} open",
-            )
+            reason = f"this address already has {self.per_address} {self.what} open"
+            self._note("stream refused", address, reason)
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, reason)
         loop = asyncio.get_running_loop()
         why: str | None = None
         try:
@@ -88,9 +94,9 @@ class StreamPlaces:
             # max() keeps the first of equals: the address that opened one last.
             heaviest = max(reversed(self._held), key=lambda a: len(self._held[a]))
             oldest = next(iter(self._held[heaviest]))
-            self._pushed_out[oldest] = (
-                f"this server holds {self.total} {self.what}, and this address the most"
-            )
+            reason = f"this server holds {self.total} {self.what}, and this address the most"
+            self._pushed_out[oldest] = reason
+            self._note("stream pushed out", heaviest, reason)
             self._forget(heaviest, oldest)()
         held = self._held.setdefault(address, OrderedDict())
         self._held.move_to_end(address)
@@ -113,3 +119,8 @@ class StreamPlaces:
         if why is None:
             self._forget(address, ticket)
         return why
+
+    def _note(self, event: str, address: str, reason: str) -> None:
+        total = self._logged.add(f"{event}:{address}")
+        if worth_logging(total):
+            self._log.info(event, streams=self.what, client=address, reason=reason, total=total)

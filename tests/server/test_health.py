@@ -8,6 +8,7 @@ import threading
 
 import grpc
 import pytest
+import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from server import health as health_module
@@ -178,3 +179,34 @@ def test_a_long_held_stream_is_not_pushed_out_by_a_flood_of_one_stream_per_addre
         await asyncio.gather(balancer, *(t for t, _ in flood), return_exceptions=True)
 
     asyncio.run(scenario())
+
+
+def test_refusals_and_push_outs_are_logged_with_the_address_without_flooding_the_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A flood of health watches was refused and pushed out in silence: the
+    operator saw nothing of who held the server's places."""
+    monkeypatch.setattr(health_module, "MAX_WATCHES_PER_ADDRESS", 2)
+    monkeypatch.setattr(health_module, "MAX_WATCHES", 3)
+
+    async def scenario() -> None:
+        health = Health()
+        held = [await _watch_from(health, "10.0.0.1") for _ in range(2)]
+        refused = [await _watch_from(health, "10.0.0.1") for _ in range(25)]
+        assert all(_status_of(task) is not None for task, _ in refused)
+        held.append(await _watch_from(health, "10.0.0.2"))
+        held.append(await _watch_from(health, "10.0.0.3"))  # pushes out one of 10.0.0.1's
+        for task, _ in held:
+            task.cancel()
+        await asyncio.gather(*(task for task, _ in held), return_exceptions=True)
+
+    with structlog.testing.capture_logs() as logs:
+        asyncio.run(scenario())
+    refusals = [line for line in logs if line["event"] == "stream refused"]
+    assert [line["total"] for line in refusals] == list(range(1, 21))
+    assert {line["client"] for line in refusals} == {"ipv4:10.0.0.1"}
+    assert refusals[0]["streams"] == "health watches"
+    assert refusals[0]["reason"] == "this address already has 2 health watches open"
+    pushed = [line for line in logs if line["event"] == "stream pushed out"]
+    assert [(line["client"], line["total"]) for line in pushed] == [("ipv4:10.0.0.1", 1)]
+    assert pushed[0]["reason"] == "this server holds 3 health watches, and this address the most"
