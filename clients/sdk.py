@@ -35,18 +35,22 @@ from clients.connect import (
 
 # Codes after which rejoining makes sense: the server or the network went away.
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
-# Also worth another join while the server has not acknowledged ours yet: a
-# server or proxy under a burst of streams may cancel a stream before it starts,
-# and a server refuses Play streams beyond its bound on joins pending from one
-# address (RESOURCE_EXHAUSTED) until earlier ones have joined.
+# Also worth another join while the server has not acknowledged this stream's
+# join: a server or proxy under a burst of streams may cancel a stream before
+# it starts, a server pushes out Play streams beyond its bound on joins pending
+# from one address (RESOURCE_EXHAUSTED), as when every bot rejoins a restarted
+# server at once, and ends a stream whose join did not arrive in time
+# (DEADLINE_EXCEEDED).
 RETRYABLE_BEFORE_JOINED = RETRYABLE | {
     grpc.StatusCode.CANCELLED,
     grpc.StatusCode.RESOURCE_EXHAUSTED,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
 }
 
 
 def should_rejoin(code: grpc.StatusCode, joined: bool) -> bool:
-    """Whether a stream that ended with `code` is worth joining again."""
+    """Whether a stream that ended with `code` is worth joining again; `joined`:
+    the server acknowledged that stream's join (not an earlier stream's)."""
     return code in (RETRYABLE if joined else RETRYABLE_BEFORE_JOINED)
 
 
@@ -206,7 +210,9 @@ class _ServerGone(Exception):
 
 @dataclass(slots=True)
 class _Progress:
-    joined: bool = False  # the server acknowledged a join of this seat at least once
+    # The server acknowledged the join of the stream now open. Per stream: a
+    # seat that joined before a restart is not joined on the next stream.
+    joined: bool = False
 
 
 async def _finished_result(
@@ -229,6 +235,7 @@ async def _play_stream(
     progress: _Progress,
     events_in_decisions: bool,
 ) -> arena_pb2.MatchResult:
+    progress.joined = False
     stub = arena_pb2_grpc.ArenaStub(channel)
     call = stub.Play(wait_for_ready=True)
     join = arena_pb2.Join(match_id=match_id, token=token, events_in_decisions=events_in_decisions)

@@ -7,7 +7,9 @@ an honest bot's Play ends CANCELLED (or RESOURCE_EXHAUSTED, INTERNAL...)
 within milliseconds, its join never answered. The relay does the same on
 purpose: it ends the first Play calls at once with the codes it is given,
 before reading anything, and can end a relayed stream once it has passed on a
-given number of decisions (a connection lost after the join). Everything else
+given number of decisions (a connection lost after the join), then end the
+rejoins that follow at once (a restarted server pushing out joins that wait
+past its bound for one address). Everything else
 goes to the real server unchanged, as bytes; it records which decisions each
 stream carried and which answers came back.
 """
@@ -33,6 +35,10 @@ class PlayFaults:
     refuse: Sequence[grpc.StatusCode] = ()  # the first calls end at once with these codes
     cut_after_decisions: int = 0  # the first relayed stream ends after this many (0: never)
     cut_code: grpc.StatusCode = grpc.StatusCode.UNAVAILABLE
+    # Once that stream is cut, the next calls end at once with these codes.
+    refuse_after_cut: Sequence[grpc.StatusCode] = ()
+    # The second relayed stream ends after as many decisions, with this code (None: never).
+    then_cut_code: grpc.StatusCode | None = None
 
 
 @dataclass
@@ -52,6 +58,7 @@ class Relay:
         self.faults = faults
         self.play_calls = 0
         self.streams: list[RelayedStream] = []
+        self._refused_after_cut = 0
         self._channel = grpc.aio.insecure_channel(upstream)
         self._server = grpc.aio.server()
         self._server.add_generic_rpc_handlers((_Handler(self),))
@@ -72,9 +79,18 @@ class Relay:
         self.play_calls += 1
         if number < len(self.faults.refuse):
             await context.abort(self.faults.refuse[number], "ended by the test relay at once")
+        after_cut = self.faults.refuse_after_cut
+        if self.streams and self.streams[0].cut and self._refused_after_cut < len(after_cut):
+            self._refused_after_cut += 1
+            await context.abort(
+                after_cut[self._refused_after_cut - 1], "ended by the test relay at once"
+            )
         stream = RelayedStream()
         self.streams.append(stream)
-        cut_after = self.faults.cut_after_decisions if len(self.streams) == 1 else 0
+        cut_code = (self.faults.cut_code, self.faults.then_cut_code, None)[
+            min(len(self.streams), 3) - 1
+        ]
+        cut_after = self.faults.cut_after_decisions if cut_code is not None else 0
         call = self._channel.stream_stream(PLAY)()
         pump = asyncio.create_task(_pump_requests(requests, call, stream))
         try:
@@ -85,7 +101,8 @@ class Relay:
                     stream.cut = len(stream.decisions) == cut_after
                 yield message
                 if stream.cut:
-                    await context.abort(self.faults.cut_code, "ended by the test relay")
+                    assert cut_code is not None
+                    await context.abort(cut_code, "ended by the test relay")
         except grpc.aio.AioRpcError as error:
             await context.abort(error.code(), error.details() or "")
         finally:

@@ -36,11 +36,14 @@ PASSIVE = ("pass", "stop", "done", "end")
 # Worth joining again: the server or the network went away. The server then
 # sends the open decision again, to be answered on the new stream.
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
-# Also worth it until the server has answered a join with `joined`: a server
-# under a burst of streams may cancel or refuse a stream before it starts.
+# Also worth it until the server has answered this stream's join with `joined`:
+# a server under a burst of streams may cancel or refuse a stream before it
+# starts, or push it out while too many joins from one address wait (every bot
+# rejoining a restarted server), or end it when its join came too late.
 RETRYABLE_BEFORE_JOINED = RETRYABLE | {
     grpc.StatusCode.CANCELLED,
     grpc.StatusCode.RESOURCE_EXHAUSTED,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
 }
 # Every other status is final: NOT_FOUND, UNAUTHENTICATED, PERMISSION_DENIED,
 # INVALID_ARGUMENT, ABORTED (a newer stream took the seat), FAILED_PRECONDITION
@@ -76,7 +79,7 @@ class Seat:
     match_id: str
     token: str
     rng: random.Random
-    joined: bool = False  # the server has answered one of our joins
+    joined: bool = False  # the server has answered the join of the stream now open
 
     def play(self) -> arena_pb2.MatchResult:
         """The match result; raises SeatLost."""
@@ -103,6 +106,7 @@ class Seat:
     def play_stream(self) -> arena_pb2.MatchResult | None:
         """One Play stream: join and answer each decision on it. Returns the result,
         or None when the server ended the stream without one."""
+        self.joined = False
         outbox: queue.SimpleQueue[arena_pb2.PlayRequest | None] = queue.SimpleQueue()
         join = arena_pb2.Join(match_id=self.match_id, token=self.token)
         outbox.put(arena_pb2.PlayRequest(join=join))

@@ -81,6 +81,7 @@ def test_a_join_cancelled_before_the_server_acknowledged_it_is_retried() -> None
         grpc.StatusCode.UNAVAILABLE,
         grpc.StatusCode.INTERNAL,
         grpc.StatusCode.RESOURCE_EXHAUSTED,
+        grpc.StatusCode.DEADLINE_EXCEEDED,  # the join did not reach the server in time
     ):
         assert should_rejoin(code, joined=False)
     assert not should_rejoin(grpc.StatusCode.RESOURCE_EXHAUSTED, joined=True)

@@ -148,6 +148,24 @@ def test_a_stream_lost_after_the_join_is_rejoined_and_its_open_decision_answered
     assert len(_rejoins(outcome)) == 1 and "UNAVAILABLE" in outcome.stderr
 
 
+def test_refusals_of_a_rejoin_before_its_join_is_answered_are_retried() -> None:
+    """Joined, the stream lost (a restart), then the rejoins refused before
+    their joins were answered (a restarted server pushing out joins past its
+    bound for one address, a join too late): the earlier join is no reason to
+    give the seat up."""
+    refusals = (grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.DEADLINE_EXCEEDED)
+    faults = PlayFaults(
+        cut_after_decisions=2, cut_code=grpc.StatusCode.UNAVAILABLE, refuse_after_cut=refusals
+    )
+    outcome = asyncio.run(_match_through_relay(faults, seed=24))
+    _assert_played_to_the_end(outcome)
+    assert outcome.relay.play_calls == 1 + len(refusals) + 1, outcome.stderr
+    assert [line.split(":")[1].strip() for line in _rejoins(outcome)] == [
+        "UNAVAILABLE",
+        *(code.name for code in refusals),
+    ]
+
+
 def test_cancelled_after_the_join_is_final() -> None:
     """Once joined, a cancelled stream was cancelled on purpose: no rejoin."""
     faults = PlayFaults(cut_after_decisions=1, cut_code=grpc.StatusCode.CANCELLED)

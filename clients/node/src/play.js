@@ -9,14 +9,23 @@ const { status } = grpc;
 export const RETRYABLE = new Set([status.UNAVAILABLE, status.UNKNOWN, status.INTERNAL]);
 
 /**
- * Also worth another join while the server has not acknowledged one of ours yet (as in clients/sdk.py):
- * a server or proxy under a burst of streams may cancel a stream before it starts, and a server refuses
- * Play streams beyond its bound on joins pending from one address (RESOURCE_EXHAUSTED) until earlier
- * ones have joined. Once joined, both are final.
+ * Also worth another join while the server has not acknowledged this stream's join (as in clients/sdk.py):
+ * a server or proxy under a burst of streams may cancel a stream before it starts, a server pushes out
+ * Play streams beyond its bound on joins pending from one address (RESOURCE_EXHAUSTED), as when every bot
+ * rejoins a restarted server at once, and ends a stream whose join did not arrive in time
+ * (DEADLINE_EXCEEDED). Once the stream's join is acknowledged, they are final.
  */
-export const RETRYABLE_BEFORE_JOINED = new Set([...RETRYABLE, status.CANCELLED, status.RESOURCE_EXHAUSTED]);
+export const RETRYABLE_BEFORE_JOINED = new Set([
+  ...RETRYABLE,
+  status.CANCELLED,
+  status.RESOURCE_EXHAUSTED,
+  status.DEADLINE_EXCEEDED,
+]);
 
-/** Whether a stream that failed with `code` is worth joining again; `joined`: the server acknowledged a join. */
+/**
+ * Whether a stream that failed with `code` is worth joining again; `joined`: the server acknowledged that
+ * stream's join (a seat that joined before a restart is not joined on the next stream).
+ */
 export function shouldRejoin(code, joined) {
   return (joined ? RETRYABLE : RETRYABLE_BEFORE_JOINED).has(code);
 }
@@ -99,7 +108,7 @@ export async function playSeat(options) {
           const finished = await finishedResult(client, matchId, session);
           if (finished) return summary(finished, session, matchId);
         }
-        if (!shouldRejoin(code, session.joinedOnce)) {
+        if (!shouldRejoin(code, error.joinedThisStream === true)) {
           throw new SeatError(code, error.details ?? String(error.message));
         }
         outcome = { ended: `${statusName(code)}: ${error.details ?? error.message}` };
@@ -217,7 +226,7 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
     call.on('error', (error) => {
       if (result) settle(resolve, { result });
       else if (joined && RETRYABLE.has(error.code)) settle(resolve, { ended: `${statusName(error.code)}: ${error.details}`, joined });
-      else settle(reject, error);
+      else settle(reject, Object.assign(error, { joinedThisStream: joined }));
     });
 
     const join = { match_id: matchId, token, events_in_decisions: eventsInDecisions };

@@ -296,6 +296,33 @@ describe('the Node bot against a real server', () => {
     }
   });
 
+  test('a seat that joined, lost its stream, then had rejoins refused before their join is answered, rejoins again', HANG, async () => {
+    // Every bot rejoining a restarted server at once, from one address: past its bound on joins waiting
+    // from one address, the server pushes the oldest out. The join of the stream before is no reason to stop.
+    const { UNAVAILABLE, RESOURCE_EXHAUSTED, DEADLINE_EXCEEDED } = grpc.status;
+    const relay = await startRelay(server.address, {
+      cutAfterDecisions: 1,
+      cutCode: UNAVAILABLE,
+      refuseAfterCut: [RESOURCE_EXHAUSTED, DEADLINE_EXCEEDED],
+    });
+    try {
+      const created = await createMatch('sheep-showdown', 2, 43);
+      const { log, lines } = capturingLogger();
+      const [outcome] = await Promise.all([
+        playSeat({ address: relay.address, matchId: created.match_id, token: created.seat_tokens[0], decide: randomBot(3), log }),
+        playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[1], decide: randomBot(4) }),
+      ]);
+      assert.equal(relay.playCalls, 4);
+      const lost = lines.filter((line) => line.event === 'connection lost, rejoining');
+      assert.deepEqual(lost.map((line) => line.reason.split(':')[0]), ['UNAVAILABLE', 'RESOURCE_EXHAUSTED', 'DEADLINE_EXCEEDED']);
+      assert.equal(outcome.reconnects, 1, 'one rejoin acknowledged');
+      const match = await unary(client, 'GetMatch', { match_id: created.match_id });
+      assertSameResult(outcome.result, match.result, 'GetMatch');
+    } finally {
+      relay.close();
+    }
+  });
+
   test('a bot whose decide throws loses its seat at once, without a rejoin', HANG, async () => {
     const relay = await startRelay(server.address, {});
     try {

@@ -3,7 +3,8 @@
 // calls before the server's handler sees them (CANCELLED, sometimes RESOURCE_EXHAUSTED or INTERNAL, the
 // join never answered). The relay does that on purpose to the first `refuse.length` Play calls, before
 // reading anything, and can end the first stream it relays once it has passed on `cutAfterDecisions`
-// decisions (a stream lost after the join). Everything else is passed on as bytes; it relays Play only.
+// decisions (a stream lost after the join), then end the next `refuseAfterCut.length` calls at once (the
+// rejoins of a seat that had joined). Everything else is passed on as bytes; it relays Play only.
 import { grpc, loadSheepfold } from '../src/proto.js';
 
 const bytes = (buffer) => buffer;
@@ -19,12 +20,18 @@ const PLAY = {
 const Upstream = grpc.makeGenericClientConstructor({ Play: PLAY }, 'Arena');
 
 /** Resolves to { address, playCalls, close() } once it listens on a free loopback port. */
-export function startRelay(upstreamAddress, { refuse = [], cutAfterDecisions = 0, cutCode = grpc.status.UNAVAILABLE } = {}) {
+export function startRelay(
+  upstreamAddress,
+  { refuse = [], cutAfterDecisions = 0, cutCode = grpc.status.UNAVAILABLE, refuseAfterCut = [] } = {},
+) {
   const decodeResponse = loadSheepfold().Arena.service.Play.responseDeserialize;
   const upstream = new Upstream(upstreamAddress, grpc.credentials.createInsecure());
   const server = new grpc.Server();
   let playCalls = 0;
   let relayed = 0;
+  let cut = false;
+  let refusedAfterCut = 0;
+  const refuseNow = (call, code) => call.emit('error', { code, details: 'ended by the test relay at once' });
 
   const relay = (call, cutAt) => {
     const up = upstream.Play();
@@ -44,6 +51,7 @@ export function startRelay(upstreamAddress, { refuse = [], cutAfterDecisions = 0
       if (done) return;
       call.write(message);
       if (decodeResponse(message).kind === 'decision' && ++decisions === cutAt) {
+        cut = true;
         finish({ code: cutCode, details: 'ended by the test relay' });
       }
     });
@@ -54,10 +62,8 @@ export function startRelay(upstreamAddress, { refuse = [], cutAfterDecisions = 0
   server.addService({ Play: PLAY }, {
     Play(call) {
       const number = playCalls++;
-      if (number < refuse.length) {
-        call.emit('error', { code: refuse[number], details: 'ended by the test relay at once' });
-        return;
-      }
+      if (number < refuse.length) return refuseNow(call, refuse[number]);
+      if (cut && refusedAfterCut < refuseAfterCut.length) return refuseNow(call, refuseAfterCut[refusedAfterCut++]);
       relay(call, relayed++ === 0 ? cutAfterDecisions : 0);
     },
   });
