@@ -370,7 +370,7 @@ def run(args: argparse.Namespace) -> int:
             args.web_host,
             args.web_port,
             tuple(args.tournament_db),
-            args.web_max_connections,
+            (args.web_max_connections, args.web_max_connections_per_address),
             (args.admin_token or "") if args.private_replays else "",
         )
     try:
@@ -384,12 +384,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _web_companion(
-    host: str, port: int, dbs: tuple[Path, ...], max_connections: int, admin_token: str
+    host: str,
+    port: int,
+    dbs: tuple[Path, ...],
+    connections: tuple[int, int],
+    admin_token: str,
 ) -> Callable[[str], AbstractAsyncContextManager[object]]:
     """The web viewer beside the server; it reaches the server at the local
     address it is given, through the public API like any client (with the
     admin token when the server's replays are private: the viewer is the
-    operator's own window on them)."""
+    operator's own window on them). `connections`: the viewer's bounds on
+    connections, in all and per client address."""
     from web.app import WebConfig, start_web
 
     @asynccontextmanager
@@ -398,7 +403,8 @@ def _web_companion(
             server_address,
             admin_token=admin_token,
             tournament_dbs=dbs,
-            max_connections=max_connections,
+            max_connections=connections[0],
+            max_connections_per_address=connections[1],
         )
         try:
             web = await start_web(config, host, port)

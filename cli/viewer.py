@@ -6,11 +6,12 @@ import argparse
 from pathlib import Path
 
 from cli.values import positive_int
-from web.limits import MAX_CONNECTIONS
+from web.limits import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS
 
 
 def add_viewer_arguments(parser: argparse.ArgumentParser, prefix: str, when: str) -> None:
-    """`--{prefix}max-connections` and `--tournament-db`; `when` opens their help
+    """`--{prefix}max-connections`, `--{prefix}max-connections-per-address` and
+    `--tournament-db`; `when` opens their help
     (e.g. "with --web-port: ")."""
     parser.add_argument(
         f"--{prefix}max-connections",
@@ -18,6 +19,15 @@ def add_viewer_arguments(parser: argparse.ArgumentParser, prefix: str, when: str
         default=MAX_CONNECTIONS,
         metavar="N",
         help=f"{when}connections the viewer holds at once; more are closed as they arrive "
+        "(default %(default)s)",
+    )
+    parser.add_argument(
+        f"--{prefix}max-connections-per-address",
+        type=positive_int,
+        default=MAX_CONNECTIONS_PER_ADDRESS,
+        metavar="N",
+        help=f"{when}of those, the viewer holds at most this many from one client address "
+        "(everyone behind a reverse proxy shares its address: raise it there) "
         "(default %(default)s)",
     )
     parser.add_argument(

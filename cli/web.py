@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
         admin_token=args.admin_token or "",
         tournament_dbs=tuple(args.tournament_db),
         max_connections=args.max_connections,
+        max_connections_per_address=args.max_connections_per_address,
     )
     try:
         check_can_listen(args.host, args.port)

@@ -461,7 +461,9 @@ async def start_web(config: WebConfig, host: str = "127.0.0.1", port: int = 8080
         keepalive_timeout=config.idle_seconds,
     )
     await runner.setup()
-    site = BoundedSite(runner, host, port, config.max_connections)
+    site = BoundedSite(
+        runner, host, port, config.max_connections, config.max_connections_per_address
+    )
     try:
         await site.start()
     except UnicodeError as error:  # a label over 63 characters, say: no host name

@@ -6,26 +6,42 @@ process, so a client opening idle connection after connection took every file
 descriptor, and then nobody could reach the game server either. This site
 holds at most `max_connections` at once and closes the rest as they arrive;
 the runner's keep-alive timeout closes idle ones.
+
+Of those, one client address holds at most `max_per_address`: with the bound
+alone, one client holding its 1,000 connections (live pages, or requests
+sent a byte at a time) kept everyone else out. A connection past it is
+closed as soon as its address is known, before aiohttp sees it.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 
 from aiohttp import web
 
 
 class BoundedSite(web.BaseSite):
-    """A TCP site that holds at most `max_connections` connections at once."""
+    """A TCP site that holds at most `max_connections` connections at once, and
+    at most `max_per_address` of them from one client address."""
 
-    __slots__ = ("_host", "_max_connections", "_open", "_port")
+    __slots__ = ("_by_address", "_host", "_max_connections", "_max_per_address", "_open", "_port")
 
-    def __init__(self, runner: web.BaseRunner, host: str, port: int, max_connections: int) -> None:
+    def __init__(
+        self,
+        runner: web.BaseRunner,
+        host: str,
+        port: int,
+        max_connections: int,
+        max_per_address: int,
+    ) -> None:
         super().__init__(runner)
         self._host = host
         self._port = port
         self._max_connections = max_connections
+        self._max_per_address = max_per_address
         self._open = 0
+        self._by_address: Counter[str] = Counter()
 
     @property
     def name(self) -> str:
@@ -65,6 +81,18 @@ class BoundedSite(web.BaseSite):
     def _closed(self) -> None:
         self._open -= 1
 
+    def _admit(self, address: str) -> bool:
+        """Whether a connection from `address` may be held; if so, it is counted."""
+        if self._by_address[address] >= self._max_per_address:
+            return False
+        self._by_address[address] += 1
+        return True
+
+    def _left(self, address: str) -> None:
+        self._by_address[address] -= 1
+        if not self._by_address[address]:
+            del self._by_address[address]
+
 
 class _Refused(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -74,24 +102,35 @@ class _Refused(asyncio.Protocol):
 class _Counted(asyncio.Protocol):
     """aiohttp's handler for one connection, and the site's count of it."""
 
-    __slots__ = ("_handler", "_site")
+    __slots__ = ("_address", "_handler", "_site")
 
     def __init__(self, handler: asyncio.Protocol, site: BoundedSite) -> None:
         self._handler = handler
         self._site = site
+        self._address: str | None = None  # set once admitted
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+        if not self._site._admit(address):
+            transport.close()  # aiohttp never sees it
+            return
+        self._address = address
         self._handler.connection_made(transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._site._closed()
+        if self._address is None:
+            return
+        self._site._left(self._address)
         self._handler.connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        self._handler.data_received(data)
+        if self._address is not None:
+            self._handler.data_received(data)
 
     def eof_received(self) -> bool | None:
-        return self._handler.eof_received()
+        return None if self._address is None else self._handler.eof_received()
 
     def pause_writing(self) -> None:
         self._handler.pause_writing()

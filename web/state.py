@@ -22,7 +22,7 @@ from clients.connect import KEEPALIVE_SECONDS, KEEPALIVE_TIMEOUT
 from web.frames import ignore_interrupts
 from web.gateway import Gateway, GatewayError
 from web.hub import WatchHub
-from web.limits import IDLE_SECONDS, MAX_CONNECTIONS
+from web.limits import IDLE_SECONDS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS
 from web.listing import MatchList
 from web.reports import ReportCache
 
@@ -39,6 +39,7 @@ class WebConfig:
     tournament_dbs: tuple[Path, ...] = ()
     cache_size: int = 16  # finished matches' frames (or refusals) kept, per view
     max_connections: int = MAX_CONNECTIONS
+    max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS
     idle_seconds: float = IDLE_SECONDS
     # For a server with private replays (serve --private-replays): whoever can open
     # the viewer then sees every match the server lists.

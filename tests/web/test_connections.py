@@ -24,10 +24,13 @@ from web.app import WebConfig, start_web
 pytestmark = pytest.mark.e2e
 
 
-def _open(port: int, count: int, payload: bytes = b"") -> list[socket.socket]:
+def _open(port: int, count: int, payload: bytes = b"", source: str = "") -> list[socket.socket]:
+    """`count` connections, from the loopback address `source` (any: 127.0.0.1)."""
     opened = []
     for _ in range(count):
-        connection = socket.create_connection(("127.0.0.1", port))
+        connection = socket.create_connection(
+            ("127.0.0.1", port), source_address=(source, 0) if source else None
+        )
         connection.sendall(payload)
         opened.append(connection)
     return opened
@@ -76,6 +79,27 @@ def test_connections_beyond_the_bound_are_closed_and_freed_ones_count_again() ->
     _on_viewer(WebConfig(server="127.0.0.1:1", max_connections=5), scenario)
 
 
+def test_one_address_holds_at_most_its_share_and_others_still_get_in() -> None:
+    """With the bound in all alone, one client holding every connection (live
+    pages, or requests sent a byte at a time) kept everyone else out."""
+
+    async def scenario(port: int) -> None:
+        flood = _open(port, 12, b"GET / HTTP/1.1\r\nHo", source="127.0.0.2")
+        assert await _kept(flood) == 3
+        # Another address is served meanwhile, and holds its own share.
+        assert await asyncio.to_thread(_get, port) == 200
+        others = _open(port, 3, b"GET / HTTP/1.1\r\nHo")
+        assert await _kept(others) == 3
+        await _close(others)
+        await _close(flood)
+        again = _open(port, 3, source="127.0.0.2")
+        assert await _kept(again) == 3, "closed connections no longer count for the address"
+        await _close(again)
+
+    config = WebConfig(server="127.0.0.1:1", max_connections=10, max_connections_per_address=3)
+    _on_viewer(config, scenario)
+
+
 def test_a_connection_waiting_for_a_request_is_closed_after_the_idle_time() -> None:
     async def scenario(port: int) -> None:
         started = time.monotonic()
@@ -116,7 +140,12 @@ def test_a_flood_on_the_web_port_leaves_the_game_server_reachable() -> None:
 
 @pytest.mark.parametrize(
     "command",
-    [("serve", "--db", ":memory:", "--web-max-connections"), ("web", "--max-connections")],
+    [
+        ("serve", "--db", ":memory:", "--web-max-connections"),
+        ("serve", "--db", ":memory:", "--web-max-connections-per-address"),
+        ("web", "--max-connections"),
+        ("web", "--max-connections-per-address"),
+    ],
 )
 @pytest.mark.parametrize("value", ["0", "-3", "lots"])
 def test_a_connection_bound_that_is_not_a_positive_count_is_a_usage_error(
