@@ -7,7 +7,8 @@ an honest bot's Play ends CANCELLED (or RESOURCE_EXHAUSTED, INTERNAL...)
 within milliseconds, its join never answered. The relay does the same on
 purpose: it ends the first Play calls at once with the codes it is given,
 before reading anything, and can end a relayed stream once it has passed on a
-given number of decisions (a connection lost after the join), then end the
+given number of decisions and the bot has answered the last (a connection lost
+after the join, that answer lost with it), then end the
 rejoins that follow at once (a restarted server pushing out joins that wait
 past its bound for one address). Everything else
 goes to the real server unchanged, as bytes; it records which decisions each
@@ -26,6 +27,7 @@ from sheepfold.v1 import arena_pb2
 
 PLAY = "/sheepfold.v1.Arena/Play"
 UNARY_SECONDS = 30.0
+CUT_ANSWER_SECONDS = 10.0  # how long a cut stream waits for the bot's answer
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class RelayedStream:
     answers: list[int] = field(default_factory=list)  # decision ids answered by the bot
     forwarded: list[int] = field(default_factory=list)  # answers passed on to the server
     cut: bool = False  # the relay is ending this stream: nothing more goes upstream
+    # Set when the bot's answer to the decision the stream is cut after arrives.
+    cut_answered: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class Relay:
@@ -101,6 +105,13 @@ class Relay:
                     stream.cut = len(stream.decisions) == cut_after
                 yield message
                 if stream.cut:
+                    # Ended once the bot has written its answer (which the server
+                    # never gets): a stream ended while its client writes can
+                    # reach the client as INTERNAL instead of the code sent
+                    # (grpcio's race between a failed write and the status).
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(CUT_ANSWER_SECONDS):
+                            await stream.cut_answered.wait()
                     assert cut_code is not None
                     await context.abort(cut_code, "ended by the test relay")
         except grpc.aio.AioRpcError as error:
@@ -141,6 +152,7 @@ async def _pump_requests(
             if request.WhichOneof("kind") == "answer":
                 stream.answers.append(request.answer.decision_id)
                 if stream.cut:
+                    stream.cut_answered.set()
                     continue
                 stream.forwarded.append(request.answer.decision_id)
             await call.write(message)
