@@ -44,6 +44,7 @@ from benchmarks import procs
 from clients.matchplay import create_match
 from clients.sdk import DecisionView, play
 from server import launch
+from web.limits import MAX_CONNECTIONS
 
 CHROMIUM = os.environ.get("SHEEPFOLD_CHROMIUM", "/usr/bin/chromium")
 PAGES_RAMP = 1.5  # seconds for the pages helper to start and open its pages
@@ -72,14 +73,19 @@ class _Viewer:
 
 def _start_server(separate: bool = False) -> _Viewer:
     web_port = _free_port()
+    # Every page of the benchmark comes from this machine's one address.
+    per_address = str(MAX_CONNECTIONS)
     if not separate:
-        server = launch.start(
-            launch.serve_command("--db", ":memory:", "--web-port", str(web_port)), max_lines=200
-        )
+        command = launch.serve_command(
+            "--db", ":memory:", "--web-port", str(web_port),
+            "--web-max-connections-per-address", per_address,
+        )  # fmt: skip
+        server = launch.start(command, max_lines=200)
         return _Viewer(server, f"http://127.0.0.1:{web_port}")
     server = launch.start(launch.serve_command("--db", ":memory:"), max_lines=200)
     web = subprocess.Popen(
-        [sys.executable, "-m", "cli", "web", "--server", server.address, "--port", str(web_port)],
+        [sys.executable, "-m", "cli", "web", "--server", server.address, "--port", str(web_port),
+         "--max-connections-per-address", per_address],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     viewer = _Viewer(server, f"http://127.0.0.1:{web_port}", web)
