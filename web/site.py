@@ -11,6 +11,10 @@ Of those, one client address holds at most `max_per_address`: with the bound
 alone, one client holding its 1,000 connections (live pages, or requests
 sent a byte at a time) kept everyone else out. A connection past it is
 closed as soon as its address is known, before aiohttp sees it.
+
+Both refusals are logged with the client's address, an address's first 20
+in full and then one in a thousand, as the server logs what a client can
+repeat at will.
 """
 
 from __future__ import annotations
@@ -18,14 +22,26 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
+import structlog
 from aiohttp import web
+
+from server.logs import Counts, worth_logging
 
 
 class BoundedSite(web.BaseSite):
     """A TCP site that holds at most `max_connections` connections at once, and
     at most `max_per_address` of them from one client address."""
 
-    __slots__ = ("_by_address", "_host", "_max_connections", "_max_per_address", "_open", "_port")
+    __slots__ = (
+        "_by_address",
+        "_host",
+        "_log",
+        "_max_connections",
+        "_max_per_address",
+        "_open",
+        "_port",
+        "_refused",
+    )
 
     def __init__(
         self,
@@ -42,6 +58,8 @@ class BoundedSite(web.BaseSite):
         self._max_per_address = max_per_address
         self._open = 0
         self._by_address: Counter[str] = Counter()
+        self._log = structlog.get_logger("sheepfold.web")
+        self._refused = Counts()  # refusals per address, for the log
 
     @property
     def name(self) -> str:
@@ -74,7 +92,7 @@ class BoundedSite(web.BaseSite):
         # Counted here, as each connection is accepted: the handlers' own list
         # grows only once a connection is set up, after a whole burst is accepted.
         if self._open >= self._max_connections:
-            return _Refused()
+            return _Refused(self)
         self._open += 1
         return _Counted(handlers(), self)
 
@@ -84,9 +102,15 @@ class BoundedSite(web.BaseSite):
     def _admit(self, address: str) -> bool:
         """Whether a connection from `address` may be held; if so, it is counted."""
         if self._by_address[address] >= self._max_per_address:
+            self._note_refused(address, f"this address holds {self._max_per_address}")
             return False
         self._by_address[address] += 1
         return True
+
+    def _note_refused(self, address: str, reason: str) -> None:
+        total = self._refused.add(address)
+        if worth_logging(total):
+            self._log.info("web connection refused", client=address, reason=reason, total=total)
 
     def _left(self, address: str) -> None:
         self._by_address[address] -= 1
@@ -95,8 +119,20 @@ class BoundedSite(web.BaseSite):
 
 
 class _Refused(asyncio.Protocol):
+    """A connection past the bound in all: closed at once, and noted."""
+
+    def __init__(self, site: BoundedSite) -> None:
+        self._site = site
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         transport.close()
+        site = self._site
+        site._note_refused(_address(transport), f"the viewer holds {site._max_connections}")
+
+
+def _address(transport: asyncio.BaseTransport) -> str:
+    peer = transport.get_extra_info("peername")
+    return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
 
 
 class _Counted(asyncio.Protocol):
@@ -110,8 +146,7 @@ class _Counted(asyncio.Protocol):
         self._address: str | None = None  # set once admitted
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+        address = _address(transport)
         if not self._site._admit(address):
             transport.close()  # aiohttp never sees it
             return

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 
 import grpc
 import pytest
+import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tests.conftest import ROOT, start_server_process, stop_server_process
@@ -76,7 +77,13 @@ def test_connections_beyond_the_bound_are_closed_and_freed_ones_count_again() ->
         await _close(again)
         assert await asyncio.to_thread(_get, port) == 200
 
-    _on_viewer(WebConfig(server="127.0.0.1:1", max_connections=5), scenario)
+    with structlog.testing.capture_logs() as logs:
+        _on_viewer(WebConfig(server="127.0.0.1:1", max_connections=5), scenario)
+    refused = [line for line in logs if line["event"] == "web connection refused"]
+    assert [line["total"] for line in refused] == list(range(1, 11))
+    assert {(line["client"], line["reason"]) for line in refused} == {
+        ("127.0.0.1", "the viewer holds 5")
+    }
 
 
 def test_one_address_holds_at_most_its_share_and_others_still_get_in() -> None:
@@ -97,7 +104,13 @@ def test_one_address_holds_at_most_its_share_and_others_still_get_in() -> None:
         await _close(again)
 
     config = WebConfig(server="127.0.0.1:1", max_connections=10, max_connections_per_address=3)
-    _on_viewer(config, scenario)
+    with structlog.testing.capture_logs() as logs:
+        _on_viewer(config, scenario)
+    refused = [line for line in logs if line["event"] == "web connection refused"]
+    assert [(line["client"], line["total"]) for line in refused] == [
+        ("127.0.0.2", total) for total in range(1, 10)
+    ]
+    assert refused[0]["reason"] == "this address holds 3"
 
 
 def test_a_connection_waiting_for_a_request_is_closed_after_the_idle_time() -> None:
