@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import os
 import shutil
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
 from sheepfold.v1 import arena_pb2
 
 from clients.bots.random_bot import RandomBot
@@ -156,3 +158,15 @@ def inprocess_server() -> Iterator[InProcessServer]:
 # The Ray tests (tests/ray) run only inside a private network namespace: the main
 # run leaves them out and tests/raycluster starts them in one, with this set.
 collect_ignore = [] if os.environ.get("SHEEPFOLD_RAY_NAMESPACE") else ["ray"]
+
+
+@pytest.fixture
+def info_lines() -> Iterator[None]:
+    """Info lines pass, whatever level a command run earlier in this process set
+    (`structlog.testing.capture_logs` replaces the processors, not the level)."""
+    before = structlog.get_config()
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.INFO))
+    try:
+        yield
+    finally:
+        structlog.configure(**before)
