@@ -26,7 +26,13 @@ CASE = Case("sheep-n-sheep", 2, {})
 
 
 def _flooder(
-    address: str, match_id: str, count: int, seconds: float, connections: int, at_least: float
+    address: str,
+    match_id: str,
+    count: int,
+    seconds: float,
+    connections: int,
+    at_least: float,
+    at_most_open: int,
 ) -> subprocess.Popen[str]:
     process = subprocess.Popen(
         [
@@ -39,6 +45,7 @@ def _flooder(
             str(seconds),
             str(connections),
             str(at_least),
+            str(at_most_open),
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -70,7 +77,11 @@ async def _burst(address: str) -> None:
                 for seat, token in enumerate(created.seat_tokens)
             )
         )
-        flooder = await asyncio.to_thread(_flooder, address, target.match_id, 3000, 20.0, 30, 3.0)
+        # The flooder watches until no more than the bound are open, 60 s at most:
+        # a loaded machine takes a while to refuse 2,900 streams.
+        flooder = await asyncio.to_thread(
+            _flooder, address, target.match_id, 3000, 60.0, 30, 3.0, 100
+        )
         bystander: list[str] = []
         while flooder.poll() is None:
             try:
@@ -98,7 +109,7 @@ def test_streams_beyond_the_per_connection_limit_wait_on_the_client() -> None:
     try:
         with grpc.insecure_channel(server.address) as channel:
             created = arena_pb2_grpc.ArenaStub(channel).CreateMatch(create_request(CASE, 3))
-        flooder = _flooder(server.address, created.match_id, 40, 3.0, 1, 3.0)
+        flooder = _flooder(server.address, created.match_id, 40, 3.0, 1, 3.0, 40)
         # 20 streams that never join hold the flooder's connection; its forged
         # joins wait behind them, while another client is answered at once.
         with grpc.insecure_channel(server.address) as channel:
