@@ -41,6 +41,9 @@ from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.summaries import info_head, replay_message
 
+# What a seat or a watcher of a match whose loop failed is told (INTERNAL).
+MATCH_FAILED = "the match failed on the server (its log has the details); a restart retries it"
+
 
 class Status(enum.Enum):
     WAITING = arena_pb2.MATCH_STATUS_WAITING
@@ -80,6 +83,10 @@ class Match:
         self.start_timeout = start_timeout
         # A seat joined, in this server run or (as the store says) before a restart.
         self.ever_joined = False
+        # Why the match loop failed (a bug, a database that refuses its writes):
+        # nothing moves it on any more, so joins and watches are refused, not
+        # left waiting for a decision or a move that never comes.
+        self.failed: str | None = None
         self.log = structlog.get_logger("sheepfold.match").bind(
             match_id=record.match_id, game=record.game
         )
@@ -161,16 +168,18 @@ class Match:
     def _loop_ended(self, task: asyncio.Task[None]) -> None:
         if task.cancelled() or task.exception() is None:
             return
-        # A bug or a store failure: nobody is left waiting; a restart retries the match.
+        # A bug or a store failure: nobody is left waiting, now or later (joins
+        # and watches are refused from here on); a restart retries the match.
+        self.failed = MATCH_FAILED
         self.log.error(
             "match loop failed; the match stays unfinished in the store",
             error=repr(task.exception()),
         )
         for seat in self.seats:
             if seat.stream is not None:
-                seat.stream.close(grpc.StatusCode.INTERNAL, "the match failed on the server")
+                seat.stream.close(grpc.StatusCode.INTERNAL, MATCH_FAILED)
                 seat.stream = None
-        self.spectators.close_all(grpc.StatusCode.INTERNAL, "the match failed on the server")
+        self.spectators.close_all(grpc.StatusCode.INTERNAL, MATCH_FAILED)
 
     async def wait_finished(self) -> None:
         await self._finished.wait()
@@ -454,6 +463,8 @@ class Match:
         if self.over:
             why = why_over(self.status is Status.ABORTED, self.end_reason)
             raise JoinError(grpc.StatusCode.FAILED_PRECONDITION, why)
+        if self.failed is not None:
+            raise JoinError(grpc.StatusCode.INTERNAL, self.failed)
         seat = self.seats[seat_index]
         if seat.joined:
             self.metrics.reconnected()

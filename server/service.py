@@ -255,6 +255,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             stored = await self._stored(match_id, context)
         held = live if live is not None else stored
         assert held is not None
+        if live is not None and live.failed is not None:
+            # Nothing moves it on: a watcher would wait for ever.
+            await abort(context, grpc.StatusCode.INTERNAL, live.failed)
         await self._refuse_beyond_watch_limit(match_id, address, held.record.game, context)
         self._watch_places.take(match_id, address)
         writer = self.stalls.add(WATCH_METHOD)
