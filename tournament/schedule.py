@@ -7,12 +7,14 @@
 - For k >= 3, when there are more k-subsets than `max_groups`, a balanced
   incomplete (cyclic) design is used instead (see `balanced_groups`).
 - Gauntlet: each named candidate sits with every (k-1)-subset of the rest of
-  the field (or a balanced design of them), never with another candidate.
+  the field (from k = 4, a balanced design of them past `max_groups`), never
+  with another candidate.
 - A ladder that grows (`ladder_schedule`): when bots join a stored tournament,
   the games already scheduled stay, and the newcomers get the games of the
   bigger field's schedule that they sit in; bots that left get no games.
 - SPRT (`sprt_block`): block i is seed base + i, played in every seat rotation
-  of the candidate, the baseline and (k >= 3) k - 2 other bots taken in turn.
+  of the candidate, the baseline and (k >= 3) k - 2 other bots taken in turn,
+  and (k >= 3) again with the candidate and the baseline trading seats.
 
 Every scheduled game has a stable key (seed and bots in seat order) that the
 store uses to tell which games are already done, so resuming plays exactly the
@@ -169,8 +171,9 @@ def balanced_groups(bots: Sequence[str], k: int, target: int) -> tuple[tuple[str
 def gauntlet_groups(
     bots: Sequence[str], candidates: Sequence[str], players: int, max_groups: int
 ) -> tuple[tuple[str, ...], ...]:
-    """Each candidate with every (k-1)-subset of the non-candidates (a balanced
-    design of them past `max_groups` per candidate); candidates never meet."""
+    """Each candidate with every (k-1)-subset of the non-candidates (for k >= 4,
+    a balanced design of them past `max_groups` per candidate; at k = 3 every
+    pair, as `make_groups` never designs pairs); candidates never meet."""
     field = [bot for bot in bots if bot not in candidates]
     groups: list[tuple[str, ...]] = []
     for candidate in candidates:
@@ -267,7 +270,14 @@ def sprt_block(
     """Block `index` of an SPRT: seed base_seed + index in every seat rotation.
 
     Solo, the candidate and the baseline each play the deal once. With k >= 3,
-    the k - 2 extra seats go to `others`, taken in turn from block to block.
+    the k - 2 extra seats go to `others`, taken in turn from block to block,
+    and the block is 2k games: every rotation of (candidate, baseline, others)
+    and of (baseline, candidate, others). The rotations alone would always seat
+    the baseline right after the candidate, so a game that favours either of
+    two neighbouring seats would favour one side in every game (with seat 0
+    ranked first, seat 1 second and so on, a bot would score 2/3 against
+    itself at 3 players, 3/4 at 4); with the swap each game has a twin in
+    which the two trade seats and nothing else changes.
     """
     seed = base_seed + index
     if players == 1:
@@ -279,4 +289,7 @@ def sprt_block(
     if extra > len(others):
         raise ValueError(f"{players}-player games need {extra} bots beside the two tested")
     fillers = tuple(others[(index * extra + j) % len(others)] for j in range(extra))
-    return tuple(_rotations((candidate, baseline, *fillers), index, seed))
+    games = _rotations((candidate, baseline, *fillers), index, seed)
+    if extra:
+        games += _rotations((baseline, candidate, *fillers), index, seed)
+    return tuple(games)

@@ -1,7 +1,8 @@
 """The sequential probability ratio test (SPRT) on block scores: pure math.
 
 A *block* is the set of games played on one seed: for 2 players the pair of
-seat-swapped games, for k players the k seat rotations, solo the one deal
+seat-swapped games, for k >= 3 players the k seat rotations twice, the second
+time with the two tested bots trading seats (2k games), solo the one deal
 both bots play. Its score is the candidate's mean head-to-head score against
 the baseline over the block's games (1 for a better rank or higher solo score,
 0.5 for equal, 0 for worse), so it takes the values j / (2m), j = 0..2m, with m

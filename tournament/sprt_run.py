@@ -35,6 +35,7 @@ __all__ = [
     "SprtOutcome",
     "block_index",
     "format_status",
+    "games_per_block",
     "run_sprt",
     "run_sprt_async",
     "tally",
@@ -69,9 +70,14 @@ class SprtOutcome:
         return {"H1": EXIT_H1, "H0": EXIT_H0}.get(self.verdict, EXIT_INCONCLUSIVE)
 
 
+def games_per_block(players: int) -> int:
+    """Solo and 2 players 2 games; k >= 3 players 2k (`schedule.sprt_block`)."""
+    return 2 if players <= 2 else 2 * players
+
+
 def comparisons(players: int) -> int:
     """Head-to-head results per block: one per game, solo one per deal."""
-    return 1 if players == 1 else players
+    return 1 if players == 1 else games_per_block(players)
 
 
 def block_index(
@@ -117,8 +123,7 @@ def _block(
 
 
 def max_blocks(config: TournamentConfig, settings: SprtSettings) -> int:
-    per_block = 2 if config.players == 1 else config.players
-    return max(1, settings.max_games // per_block)
+    return max(1, settings.max_games // games_per_block(config.players))
 
 
 def tally(
@@ -181,7 +186,7 @@ async def run_sprt_async(
     check_bots(config)  # a typo fails here, not as a test of random stand-ins
     hypotheses = SprtHypotheses(settings.elo0, settings.elo1, settings.alpha, settings.beta)
     values = block_values(comparisons(config.players))
-    per_block = 2 if config.players == 1 else config.players
+    per_block = games_per_block(config.players)
     limit = max_blocks(config, settings)
     batch_blocks = max(1, math.ceil(config.concurrency / per_block))
     progress = progress or SilentProgress()

@@ -16,7 +16,16 @@ import pytest
 from tests.tournament.tournament_command import tournament_main
 from tournament.config import load_config
 from tournament.schedule import sprt_block
-from tournament.sprt_run import EXIT_H0, EXIT_H1, EXIT_INCONCLUSIVE, block_index, tally
+from tournament.sprt import block_values
+from tournament.sprt_run import (
+    EXIT_H0,
+    EXIT_H1,
+    EXIT_INCONCLUSIVE,
+    block_index,
+    comparisons,
+    games_per_block,
+    tally,
+)
 from tournament.store import GameRecord, SeatRecord
 
 HERE = Path(__file__).resolve().parent
@@ -34,10 +43,10 @@ def _record(key: str, seed: int, bots: tuple[str, ...], ranks: tuple[int, ...], 
 
 def test_a_four_player_block_scores_the_head_to_head_over_its_rotations() -> None:
     block = sprt_block(3, 10, "new", "old", ["f1", "f2", "f3"], 4)
-    assert [game.seed for game in block] == [13] * 4
+    assert [game.seed for game in block] == [13] * 8
     assert {frozenset(game.seats) for game in block} == {frozenset({"new", "old", "f1", "f2"})}
-    # new ahead of old in two games, tied in one, behind in one: (2 + 2 + 1 + 0) of 8
-    outcomes = [(1, 2), (2, 4), (3, 3), (4, 1)]
+    # new ahead of old in four games, tied in two, behind in two: (4*2 + 2*1 + 0) of 16
+    outcomes = [(1, 2), (2, 4), (3, 3), (4, 1)] * 2
     games = []
     for game, (new_rank, old_rank) in zip(block, outcomes, strict=True):
         others = iter(r for r in (1, 2, 3, 4) if r not in (new_rank, old_rank))
@@ -46,7 +55,8 @@ def test_a_four_player_block_scores_the_head_to_head_over_its_rotations() -> Non
             for bot in game.seats
         )
         games.append(_record(game.key, game.seed, game.seats, ranks))
-    assert block_index(games, "new", "old", 4) == (5, None)
+    assert block_index(games, "new", "old", 4) == (10, None)
+    assert block_values(comparisons(4))[10] == 10 / 16
     # the next block seats the next two others in turn
     assert set(sprt_block(4, 10, "new", "old", ["f1", "f2", "f3"], 4)[0].seats) == {
         "new",
@@ -54,6 +64,27 @@ def test_a_four_player_block_scores_the_head_to_head_over_its_rotations() -> Non
         "f3",
         "f1",
     }
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_a_block_is_fair_to_a_bot_against_itself_whatever_the_seat_order(players: int) -> None:
+    """A game that ranks its seats in order (seat 0 first, seat 1 second, ...)
+    gives a bot exactly half of every block against itself. Cyclic rotations of
+    (candidate, baseline, others) alone always seated the baseline right after
+    the candidate: the candidate then scored 2/3 of each block at 3 players and
+    3/4 at 4, and such an SPRT of a bot against itself accepted H1."""
+    others = ["f1", "f2", "f3", "f4"]
+    for index in range(4):
+        block = sprt_block(index, 1, "new", "old", others, players)
+        seated = [(game.seats.index("new"), game.seats.index("old")) for game in block]
+        # every seat pair the two take, they take the other way round as often
+        assert sorted(seated) == sorted((old, new) for new, old in seated)
+        games = [
+            _record(game.key, game.seed, game.seats, tuple(range(1, players + 1))) for game in block
+        ]
+        value, _ = block_index(games, "new", "old", players)
+        assert block_values(comparisons(players))[value] == 0.5
+        assert len({game.key for game in block}) == len(block) == games_per_block(players)
 
 
 def test_solo_blocks_compare_scores_on_the_same_deal_and_only_complete_blocks_count(
@@ -217,7 +248,7 @@ def test_a_three_player_sprt_seats_the_other_bots_in_turn(
     path.write_text(
         'game = "sheep-showdown"\nplayers = 3\nschedule = "sprt"\nconcurrency = 3\n'
         "[options]\nrounds = 1\n"
-        '[sprt]\ncandidate = "greedy"\nbaseline = "random"\nmax_games = 6\n'
+        '[sprt]\ncandidate = "greedy"\nbaseline = "random"\nmax_games = 12\n'
         + "".join(
             f'[[bots]]\nname = "{name}"\nbuiltin = "{kind}"\n'
             for name, kind in [
@@ -231,11 +262,14 @@ def test_a_three_player_sprt_seats_the_other_bots_in_turn(
     assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
     with sqlite3.connect(path.with_suffix(".sqlite")) as raw:
         keys = sorted(row[0] for row in raw.execute("SELECT key FROM games"))
+    # each block: every rotation, then every rotation with the two tested bots swapped
     assert keys == sorted(
         [f"1:{a}|{b}|{c}" for a, b, c in _rotations(("greedy", "random", "other"))]
+        + [f"1:{a}|{b}|{c}" for a, b, c in _rotations(("random", "greedy", "other"))]
         + [f"2:{a}|{b}|{c}" for a, b, c in _rotations(("greedy", "random", "other-2"))]
+        + [f"2:{a}|{b}|{c}" for a, b, c in _rotations(("random", "greedy", "other-2"))]
     )
-    assert "6 games (2 blocks)" in capsys.readouterr().err
+    assert "12 games (2 blocks)" in capsys.readouterr().err
 
 
 def _rotations(group: tuple[str, ...]) -> list[tuple[str, ...]]:
