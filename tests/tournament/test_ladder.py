@@ -3,6 +3,7 @@ games out of the ratings. Also the gauntlet schedule."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -67,6 +68,20 @@ def test_gauntlet_candidates_meet_only_the_field() -> None:
         assert len({"a", "b"} & set(game.seats)) == 1
     # each candidate sits with every pair of the 3 others, in 3 rotations
     assert sum("a" in game.seats for game in games) == 3 * 3
+
+
+def test_a_gauntlet_designs_the_fields_subsets_only_from_four_players() -> None:
+    """At 3 players a candidate meets pairs of the field, and pairs, as in a
+    2-player round robin, are never cut to a design: every pair is played past
+    `max_groups` (docs/tournament.md once said otherwise). From 4 players the
+    field's (k-1)-subsets past `max_groups` are a balanced design, per candidate."""
+    field = [f"f{i}" for i in range(12)]
+    three = make_schedule(["cand", *field], 3, 1, 1, max_groups=10, candidates=["cand"])
+    assert {frozenset(game.seats) - {"cand"} for game in three} == {
+        frozenset(pair) for pair in itertools.combinations(field, 2)
+    }
+    four = make_schedule(["cand", *field], 4, 1, 1, max_groups=10, candidates=["cand"])
+    assert len({frozenset(game.seats) for game in four}) == 12  # 10 rounded up to 12 bots
 
 
 def _config(tmp_path: Path, bots: list[str], extra: str = "") -> Path:
