@@ -203,7 +203,8 @@ Test whether CANDIDATE is stronger than BASELINE with a sequential probability
 ratio test: H0 says the candidate is elo0 Elo stronger, H1 that it is elo1
 stronger. Games are played in blocks on one seed (2 players: the seat-swapped
 pair, scored with the pentanomial model; k players: every seat rotation with
-k - 2 other bots of the config; solo: both bots on the same deal), and the
+k - 2 other bots of the config, twice, the two tested bots trading seats the
+second time; solo: both bots on the same deal), and the
 test stops as soon as the log-likelihood ratio crosses a bound. It prints
 LLR, bounds, games and the Elo estimate with its 95% interval after every
 look. The games are stored like a round robin's: running it again resumes.
