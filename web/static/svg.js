@@ -1,7 +1,8 @@
 // Tiny helpers to build SVG and HTML without a framework.
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-export const SEAT_COLOURS = ["#d9482b", "#2f6fcf", "#e0a400", "#7a3fb5", "#1f9e6e"];
+// One colour per seat: Sheep Showdown seats six players.
+export const SEAT_COLOURS = ["#d9482b", "#2f6fcf", "#e0a400", "#7a3fb5", "#1f9e6e", "#c2368a"];
 
 export function s(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
