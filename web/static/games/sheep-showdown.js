@@ -51,8 +51,10 @@ export function draw(svg, obs, ctx) {
   const height = PAD * 2 + size * CELL + 24;
   reset(svg, width, height);
   svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#a9d18e", rx: 14 }));
+  // The end is said in this line, not over the grid: the final position stays in sight.
   svg.append(text(width / 2, 14, `round ${obs.round} of ${obs.rounds} · turn ${obs.turn}` +
-    (obs.double_trouble ? " · Double Trouble" : ""), { "font-size": 13, fill: "#2c4a1e" }));
+    (obs.double_trouble ? " · Double Trouble" : "") + (ctx.result ? " · game over" : ""),
+  { "font-size": 13, fill: "#2c4a1e", "font-weight": ctx.result ? 700 : null, class: "board-title" }));
   const grid = obs.grid || [];
   for (let row = 0; row < size; row++) {
     for (let col = 0; col < size; col++) {
@@ -86,10 +88,6 @@ export function draw(svg, obs, ctx) {
     s("ellipse", { cx: cx + 13, cy: cy - 12, rx: 6, ry: 9, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }),
     text(cx, cy + 1, `${dog.dog}`, { "font-size": 16, "font-weight": 700, fill: "#fff" }),
     dog.out ? text(cx, cy, "✕", { "font-size": 34, fill: "#111" }) : null));
-  }
-  if (ctx.result) {
-    svg.append(s("rect", { x: width / 2 - 90, y: height / 2 - 22, width: 180, height: 44, rx: 10, fill: "rgba(255,255,255,0.9)" }));
-    svg.append(text(width / 2, height / 2, "game over", { "font-size": 22, "font-weight": 700 }));
   }
 }
 
