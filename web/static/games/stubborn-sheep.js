@@ -105,7 +105,10 @@ export function draw(svg, obs, ctx) {
   }
   const phase = short(obs.phase, "STUBBORN_SHEEP_PHASE_").toLowerCase().replaceAll("_", " ");
   svg.append(text(cx, cy - 40, `turn ${obs.turn}` + (obs.final_round ? ` · final round, ${obs.turns_left} left` : ""), { "font-size": 16, "font-weight": 700, fill: "#1f3f12" }));
-  svg.append(text(cx, cy - 16, `seat ${obs.current}: ${phase}`, { "font-size": 14, fill: "#1f3f12" }));
+  // The seat deciding: at setup each seat orients its own fences while the
+  // turn (`current`) is still seat 0's.
+  const deciding = obs.to_move ?? obs.current;
+  svg.append(text(cx, cy - 16, `seat ${deciding}: ${phase}`, { "font-size": 14, fill: "#1f3f12", class: "deciding", "data-seat": deciding }));
   svg.append(text(cx, cy + 10, `sheep pile ${obs.sheep_pile} · fences ${obs.fence_pile} · discard ${obs.discard_pile}`, { "font-size": 12, fill: "#1f3f12" }));
   (obs.seats || []).forEach((seat, i) => {
     const y = cy + 40 + i * 20;
