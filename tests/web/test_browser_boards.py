@@ -1,0 +1,93 @@
+"""What the boards show beyond the engine's facts, in headless Chromium: every
+seat in a colour of its own, the final position in sight once a match is over,
+and who is deciding named as the engine names it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clients.bots.random_bot import RandomBot
+from clients.matchplay import play_match
+from tests.web.conftest import save_screenshot
+from tests.web.test_browser import replay_state, wait_for_move
+from tests.web.test_http import _replay
+from web.showcase import Showcase
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+
+def test_six_seats_are_six_colours(showcase: Showcase, page: Any) -> None:
+    """Sheep Showdown seats six: seat 5's dog and dot were seat 0's red."""
+    bots = [RandomBot(70 + seat) for seat in range(6)]
+    # Played here, not with play_finished: the showcase's own match stays the one shown.
+    outcome = showcase.server.run(
+        play_match(showcase.server.address, "sheep-showdown", bots, seed=7)
+    )
+    page.goto(f"{showcase.url}/match/{outcome.match_id}#move=6")
+    wait_for_move(page, 6)  # every seat has placed its dog
+    dogs = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#board g.dog')].map(
+             (g) => [g.dataset.owner, g.querySelector('circle:not([stroke-dasharray])')
+               .getAttribute('fill')]))"""
+    )
+    assert sorted(dogs) == [str(seat) for seat in range(6)]
+    assert len(set(dogs.values())) == 6, f"dogs share a colour: {dogs}"
+    dots = page.eval_on_selector_all(
+        "#scores tbody tr .dot", "dots => dots.map(d => getComputedStyle(d).backgroundColor)"
+    )
+    assert len(dots) == 6 and len(set(dots)) == 6, f"seats share a colour: {dots}"
+    save_screenshot(page, "sheep-showdown-six-seats")
+    page.goto(f"{showcase.url}/?game=sheep-showdown")
+    row = page.locator(f'tr[data-match-id="{outcome.match_id}"] .score .dot')
+    row.first.wait_for()
+    listed = row.evaluate_all("dots => dots.map(d => getComputedStyle(d).backgroundColor)")
+    assert len(set(listed)) == 6, f"the list gives seats one colour: {listed}"
+
+
+def test_the_final_position_of_sheep_showdown_stays_in_sight(showcase: Showcase, page: Any) -> None:
+    """A "game over" box once sat over the middle of the grid at the last move,
+    hiding the cards (and any dog) under it."""
+    match_id = showcase.finished["sheep-showdown"]
+    last = len(showcase.server.run(_replay(showcase, match_id)).actions)
+    page.goto(f"{showcase.url}/match/{match_id}#move={last}")
+    wait_for_move(page, last)
+    hidden = page.evaluate(
+        """() => [...document.querySelectorAll('#board g.cell, #board g.dog')].flatMap((g) => {
+             const r = g.getBoundingClientRect();
+             const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+             // A dog stands on its cell's card: either is the cell seen.
+             return hit && hit.closest('#board g.cell, #board g.dog') ? []
+               : [`${g.getAttribute('class')} ${g.dataset.row},${g.dataset.col}`];
+           })"""
+    )
+    assert hidden == [], f"covered at the last move: {hidden}"
+    assert "game over" in page.text_content("#board .board-title")
+    save_screenshot(page, "sheep-showdown-game-over")
+
+
+def test_stubborn_sheep_names_the_seat_orienting_its_fences(showcase: Showcase, page: Any) -> None:
+    """At set-up each seat orients its own two fences while the turn is still
+    seat 0's: the board said "seat 0: orient" while seat 1 or 2 decided."""
+    match_id = showcase.finished["stubborn-sheep"]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    differs = [
+        move
+        for move in range(len(replay.actions))
+        if (state := replay_state("stubborn-sheep", replay, move)).to_move is not None
+        and state.to_move != state.current
+    ]
+    assert differs, "the showcase's match has no set-up decision by another seat"
+    page.goto(f"{showcase.url}/match/{match_id}#move={differs[0]}")
+    for move in differs[:4]:
+        page.evaluate(f"location.hash = '#move={move}'")
+        wait_for_move(page, move)
+        to_move = replay_state("stubborn-sheep", replay, move).to_move
+        said = page.eval_on_selector_all(
+            "#board text",
+            "texts => texts.map(t => t.textContent).filter(t => /^seat \\d+: /.test(t))",
+        )
+        assert said == [f"seat {to_move}: orient"], f"move {move}: {said}"
+        assert page.get_attribute("[data-to-move]", "data-to-move") == str(to_move)
+    save_screenshot(page, "stubborn-sheep-orient")
