@@ -13,7 +13,7 @@ from clients.matchplay import play_match
 from tests.web.conftest import save_screenshot
 from tests.web.test_browser import replay_state, wait_for_move
 from tests.web.test_http import _replay
-from web.showcase import Showcase
+from web.showcase import GAMES, Showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -91,3 +91,30 @@ def test_stubborn_sheep_names_the_seat_orienting_its_fences(showcase: Showcase, 
         assert said == [f"seat {to_move}: orient"], f"move {move}: {said}"
         assert page.get_attribute("[data-to-move]", "data-to-move") == str(to_move)
     save_screenshot(page, "stubborn-sheep-orient")
+
+
+def test_the_live_clock_names_the_seat_to_move_as_soon_as_the_move_is_drawn(
+    showcase: Showcase, page: Any
+) -> None:
+    """The clock ticked on its own every 0.2 s: for up to that long after each
+    move it still said the seat before was deciding, beside "seat N to move"."""
+    players, seed = GAMES["sheep-n-sheep"]
+    match_id = showcase.start_live("sheep-n-sheep", players, seed + 300, delay=0.15)
+    page.goto(f"{showcase.url}/match/{match_id}")
+    page.wait_for_selector("#board[data-move]")
+    # What the page says as each move is drawn, before any later tick of the clock.
+    page.evaluate(
+        """() => {
+          window.seen = [];
+          new MutationObserver(() => {
+            const m = window.sheepfold, frame = m.frames[m.index];
+            const clock = document.getElementById('clock').textContent;
+            window.seen.push([frame.move, frame.to_move, clock]);
+          }).observe(document.getElementById('board'), { attributeFilter: ['data-move'] });
+        }"""
+    )
+    page.wait_for_function("() => window.seen.length >= 6", timeout=20_000)
+    seen = page.evaluate("window.seen")
+    wrong = [s for s in seen if s[1] is not None and not s[2].startswith(f"seat {s[1]} ")]
+    assert wrong == [], f"the clock named another seat than the one to move: {wrong}"
+    save_screenshot(page, "sheep-n-sheep-live-clock")

@@ -88,6 +88,7 @@ function draw() {
   drawScores(frame, result);
   drawLog();
   drawPrivate(frame);
+  tickClock(); // at once: between its ticks it would name the seat before
 }
 
 function drawTurn(frame, result) {
