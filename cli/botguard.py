@@ -12,15 +12,19 @@ import inspect
 import traceback
 from typing import Any
 
-from clients.sdk import Bot, DecisionView
+from clients.sdk import Bot, DecisionView, action_index
 
 
 class BotRaised(Exception):
-    """The bot of `seat` raised `error` while deciding."""
+    """The bot of `seat` raised `error` while deciding (or, with `answer`, returned
+    something that is no action index: `error` then says what)."""
 
-    def __init__(self, seat: int | None, spec: str, error: BaseException, frames: str) -> None:
+    def __init__(
+        self, seat: int | None, spec: str, error: BaseException, frames: str, answer: bool = False
+    ) -> None:
         where = f"seat {seat} " if seat is not None else ""
-        super().__init__(f"the bot in {where}({spec}) raised {type(error).__name__}: {error}")
+        what = f": {error}" if answer else f" raised {type(error).__name__}: {error}"
+        super().__init__(f"the bot in {where}({spec}){what}")
         self.seat = seat
         self.spec = spec
         self.error = error
@@ -47,13 +51,22 @@ class GuardedBot:
             raise self._raised(error) from None
         if inspect.isawaitable(choice):
             return self._wait(choice)
-        return choice
+        return self._index(choice)
 
     async def _wait(self, choice: Any) -> int:
         try:
-            return await choice
+            chosen = await choice
         except Exception as error:
             raise self._raised(error) from None
+        return self._index(chosen)
+
+    def _index(self, choice: Any) -> int:
+        """The bot's answer, or one line saying what it returned instead (no
+        traceback: the mistake is the returned value, not a line of code)."""
+        try:
+            return action_index(choice)
+        except (TypeError, ValueError) as error:
+            raise BotRaised(self._seat, self._spec, error, "", answer=True) from None
 
     def _raised(self, error: Exception) -> BotRaised:
         # Drop this module's frame: what is left starts in the bot's own code.

@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import operator
+import reprlib
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -265,7 +267,8 @@ async def _play_stream(
                 await call.write(
                     arena_pb2.PlayRequest(
                         answer=arena_pb2.Answer(
-                            decision_id=response.decision.decision_id, action_index=int(choice)
+                            decision_id=response.decision.decision_id,
+                            action_index=action_index(choice),
                         )
                     )
                 )
@@ -294,6 +297,24 @@ async def _play_stream(
             with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                 await call.done_writing()
             return response.result
+
+
+def action_index(choice: object) -> int:
+    """What a bot's `decide` returned, as an Answer carries it: a whole number
+    (an int, or anything int-like such as numpy's integers), at least 0 and
+    within the wire's int32. Anything else raises TypeError or ValueError saying
+    what was returned, rather than failing inside int() or protobuf; an index
+    past the last action is the server's to refuse (and ask again)."""
+    try:
+        index = operator.index(choice)  # never truncates: 1.5 is refused, not 1
+    except TypeError:
+        raise TypeError(f"decide returned {reprlib.repr(choice)}, {NOT_AN_INDEX}") from None
+    if not 0 <= index < 2**31:
+        raise ValueError(f"decide returned {index}, {NOT_AN_INDEX}")
+    return index
+
+
+NOT_AN_INDEX = "not an action index (a whole number from 0)"
 
 
 def status_name(code: int) -> str:

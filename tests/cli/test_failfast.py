@@ -295,6 +295,34 @@ def test_a_raising_class_bot_shows_its_own_traceback(tmp_path: Path) -> None:
     assert "clients/sdk.py" not in done.stderr, "only the bot's own frames"
 
 
+@pytest.mark.parametrize(
+    ("returned", "shown"),
+    [('"first"', "'first'"), ("None", "None"), ("1.5", "1.5"), ("2**40", "1099511627776")],
+)
+def test_a_class_bot_that_returns_no_action_index_is_one_line(
+    tmp_path: Path, returned: str, shown: str
+) -> None:
+    env = _module(
+        tmp_path,
+        f"class Wrong:\n    def decide(self, decision):\n        return {returned}\n",
+    )
+    done = sheepfold(
+        "match",
+        "--game",
+        "sheep-n-sheep",
+        "--players",
+        "2",
+        "--bots",
+        "random,my_bots:Wrong",
+        env=env,
+    )
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold match: the bot in seat 1 (my_bots:Wrong): decide returned {shown}, "
+        "not an action index (a whole number from 0)"
+    )
+
+
 def test_match_prints_its_id_and_shows_a_disqualification(
     tmp_path: Path, server: ServerProcess
 ) -> None:
