@@ -19,7 +19,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from sheepfold.v1 import arena_pb2
@@ -71,13 +71,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("pairs", nargs="+", metavar="A,B", help="bot pairs, or solo,BOT")
     parser.add_argument("--game", required=True, choices=games.names())
-    parser.add_argument("--games", type=int, default=20, help="games per pair (default 20)")
+    parser.add_argument(
+        "--games", type=whole_number(1, 100_000), default=20, help="games per pair (default 20)"
+    )
     parser.add_argument("--seed", type=int, default=1000, help="first seed (default 1000)")
-    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument(
+        "--workers", type=whole_number(1, 256), default=2, help="processes (default 2)"
+    )
     args = parser.parse_args(argv)
+    game = games.get(args.game)
     try:
         pairs = [split_pair(pair) for pair in args.pairs]
-        for first, second in pairs:
+        for pair, (first, second) in zip(args.pairs, pairs, strict=True):
+            if first == "solo" and game.min_players > 1:
+                raise ValueError(
+                    f"{pair!r}: {args.game} has no solo game "
+                    f"({game.min_players} to {game.max_players} players)"
+                )
             for spec in (first, second):
                 if spec != "solo":
                     load_bot(spec)  # every bot loads before any game runs
@@ -98,6 +108,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ]
             _report(pair, first, second, list(pool.map(_job, jobs)))
     return 0
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high`, or a usage error."""
+
+    def number(text: str) -> int:
+        if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} must be a whole number from {low} to {high:,}"
+            )
+        return int(text)
+
+    return number
 
 
 def split_pair(pair: str) -> tuple[str, str]:

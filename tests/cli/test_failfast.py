@@ -419,6 +419,39 @@ def test_strength_takes_a_module_class_bot_and_refuses_a_bad_one_in_one_line() -
     )
 
 
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (("random,greedy", "--games", "0"), "argument --games: '0' must be a whole number from 1"),
+        (
+            ("random,greedy", "--games", "-3"),
+            "argument --games: '-3' must be a whole number from 1",
+        ),
+        (
+            ("random,greedy", "--workers", "0"),
+            "argument --workers: '0' must be a whole number from 1",
+        ),
+        (("solo,random",), "'solo,random': sheep-n-sheep has no solo game (2 to 4 players)"),
+    ],
+)
+def test_strength_refuses_numbers_and_solo_games_it_cannot_play_in_one_line(
+    args: tuple[str, ...], error: str
+) -> None:
+    bad = subprocess.run(
+        [sys.executable, "-m", "benchmarks.strength", "--game", "sheep-n-sheep", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr, bad.stderr
+    assert (
+        bad.stderr.strip()
+        .splitlines()[-1]
+        .startswith(f"python -m benchmarks.strength: error: {error}")
+    ), bad.stderr
+
+
 def _match_against_a_wrapped_command_bot(wrapper: Path, tmp_path: Path) -> Path:
     """`sheepfold match` of a random bot against `wrapper`, a command bot that does
     something of its own around the example command bot (unsandboxed, in a folder
