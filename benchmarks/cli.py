@@ -205,9 +205,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error(f"unknown section {unknown[0]!r} (sections: {', '.join(SECTIONS)})")
     args.sections = tuple(s for s in SECTIONS if not only or s in only)
     preset = QUICK if args.quick else FULL
-    args.levels = tuple(int(x) for x in args.levels.split(",")) if args.levels else preset["levels"]
-    if any(level < 1 for level in args.levels):
-        parser.error("--levels must be positive whole numbers")
+    if args.levels:
+        counts = [x.strip() for x in args.levels.split(",")]
+        if not all(x.isascii() and x.isdigit() and int(x) >= 1 for x in counts):
+            parser.error(
+                f"--levels {args.levels}: concurrent matches are whole numbers of 1 or more, "
+                "comma-separated (e.g. 1,10,100)"
+            )
+        args.levels = tuple(int(x) for x in counts)
+    else:
+        args.levels = preset["levels"]
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     for name in ("seconds", "engine_seconds", "memory_matches", "soak_matches", "soak_seconds"):

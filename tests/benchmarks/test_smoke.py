@@ -371,3 +371,16 @@ def test_the_match_loop_refuses_a_player_count_the_game_has_not() -> None:
     assert done.returncode == 2
     assert "sheep-n-sheep takes 2 to 4 players, not 7" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("levels", ["x", "1,,10", "1.5", "0", "-1"])
+def test_levels_that_are_no_counts_are_a_usage_error(
+    levels: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        cli.parse_args(["--levels", levels])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"python -m benchmarks: error: --levels {levels}: "
+        "concurrent matches are whole numbers of 1 or more, comma-separated (e.g. 1,10,100)"
+    )
