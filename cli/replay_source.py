@@ -138,8 +138,9 @@ def _from_tournament(path: str, match_id: str) -> MatchToReplay:
         if played:
             raise SourceError(
                 f"match {match_id} is in the tournament database {path}, but only its result "
-                "was stored (it was played before tournaments kept every game's moves); "
-                "replay it from its server's database if that was kept"
+                "was stored (its record could not be fetched from the game server when it "
+                "finished, as the run's log says, or it was played before tournaments kept "
+                "every game's moves); replay it from its server's database if that was kept"
             )
         raise SourceError(f"no match {match_id!r} in the tournament database {path}")
     return from_replay(replay, source=f"tournament {known.get(match_id, '?')}")

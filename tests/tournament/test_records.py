@@ -114,6 +114,9 @@ def test_a_game_stored_before_records_were_kept_is_explained(played: Path, tmp_p
     done = sheepfold("replay", match_id, "--db", str(old))
     assert done.returncode == 1
     assert "only its result was stored" in done.stderr
+    # Not only old databases: a game whose record the server could not give when
+    # it finished (the server went away) is stored with its result alone too.
+    assert "its record could not be fetched from the game server" in done.stderr
     assert "Traceback" not in done.stderr
 
 
