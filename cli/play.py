@@ -49,6 +49,7 @@ from clients.launch.sandbox import host_state
 from clients.matchplay import (
     CommandBot,
     MatchOutcome,
+    match_to_join,
     play_match_with_commands,
     run_until_match_over,
 )
@@ -471,6 +472,16 @@ def _run_command_bot(args: argparse.Namespace) -> int:
     if args.seat is not None:
         env["SHEEPFOLD_SEAT"] = str(args.seat)
     command = BotCommand(bot.argv, bot.folder, args.server, env, bot.sandbox)
+    try:
+        # Not for a server that is not there, or a match it does not hold: the
+        # program would retry (or wait) for as long as it chose to.
+        run_interruptible(match_to_join(args.server, args.match))
+    except Unreachable as error:
+        print(f"sheepfold bot: {error}", file=sys.stderr)
+        return 1
+    except grpc.aio.AioRpcError as error:
+        print(f"sheepfold bot: {error.code().name}: {error.details()}", file=sys.stderr)
+        return 1
     try:
         process = Launcher(socket).process(command)
         run_interruptible(run_until_match_over(process, args.server, args.match, seat=args.seat))

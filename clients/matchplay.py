@@ -50,6 +50,19 @@ async def create_match(
         )
 
 
+async def match_to_join(
+    address: str, match_id: str, credentials: grpc.ChannelCredentials | None = None
+) -> arena_pb2.MatchInfo:
+    """The match a seat is about to be played in, as the server sees it, before a
+    program is started for it: raises `Unreachable` when no server answers at
+    `address`, and the server's error (NOT_FOUND for an unknown match)."""
+    async with open_channel(address, credentials) as channel:
+        await ensure_reachable(channel, address)
+        return await arena_pb2_grpc.ArenaStub(channel).GetMatch(
+            arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
+        )
+
+
 async def play_match(
     address: str,
     game: str,

@@ -74,6 +74,22 @@ def test_every_client_command_reports_an_unreachable_server_in_one_line(
     assert elapsed < 45, f"took {elapsed:.0f} s"
 
 
+def test_bot_checks_the_server_and_the_match_before_starting_its_program(
+    refused_address: str, server: ServerProcess
+) -> None:
+    # The program would wait for a minute: `bot` must not start it for a server
+    # that is not there, or a match that is not on it.
+    program = ("--token", "t", "--bot", "cmd:sleep 60", "--no-sandbox")
+    gone = sheepfold("bot", "--server", refused_address, "--match", "m", *program, timeout=30)
+    assert gone.returncode == 1
+    assert one_line(gone) == (
+        f"sheepfold bot: cannot reach the server at {refused_address}: connection refused"
+    )
+    unknown = sheepfold("bot", "--server", server.address, "--match", "nope", *program, timeout=30)
+    assert unknown.returncode == 1
+    assert one_line(unknown) == "sheepfold bot: NOT_FOUND: no match 'nope'"
+
+
 def test_bad_server_addresses_are_refused_before_connecting() -> None:
     done = sheepfold(
         "match",
