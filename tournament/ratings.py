@@ -386,8 +386,12 @@ _T975 = (
 
 
 def signed_elo(value: float) -> str:
-    """Whole Elo points with a sign; -0.3 is "+0", not "-0"."""
-    return f"{round(value):+d}"
+    """Whole Elo points with a sign; -0.3 is "+0", not "-0". Rounded from the
+    tenth a report keeps (its JSON and CSV figure), as the report's table rounds
+    it, so every Elo shown, live or in a report, is the same whole number: a
+    fit of 223.496 is 223.5 in the data and +224 everywhere (the live line once
+    said +223 while the final table said +224)."""
+    return f"{round(round(value, 1)):+d}"
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float | None, float | None]:

@@ -103,3 +103,32 @@ def test_the_live_line_and_the_log_name_a_solo_figure_mean_score(info_lines: Non
     (finished,) = [entry for entry in logs if entry["event"] == "game finished"]
     assert finished["mean_score"] == {"greedy": 12.5, "random": -3.25}
     assert "elo" not in finished
+
+
+def _pair(seed: int, winner: str, loser: str) -> GameRecord:
+    seats = (
+        SeatRecord(winner, 30.0, 1, 1, 0, False, None),
+        SeatRecord(loser, 6.0, 2, 2, 0, False, None),
+    )
+    return GameRecord(f"{seed}:{winner}|{loser}", "m", seed, 0, 0, seats, "done", "{}", 1.0, 0.0)
+
+
+def test_the_last_live_elo_is_the_one_the_table_prints() -> None:
+    """b won all four: its Elo is 223.496. The live line showed +223 and the
+    table +224 (the table rounded the 223.5 its data keeps a second time)."""
+    from tournament.live import LiveGameElo
+    from tournament.report import render
+
+    games = [_pair(seed, "b", "a") for seed in (1, 1, 2, 2)]
+    live = LiveGameElo(["a", "b"])
+    stream = io.StringIO()
+    progress = TerminalProgress(stream)
+    progress.start("pair", 4, 0)
+    for game in games:
+        progress.game_done(game, live.update(game))
+    config = {"bots": [{"name": bot} for bot in "ab"]}
+    record = TournamentRecord(1, "pair", "sheep-n-sheep", 2, {}, None, 4, config, 0.0, 0.0)
+    table = render(report_data(record, games, samples=10), "text")
+    (b_row,) = [line for line in table.splitlines() if line.startswith("1  b")]
+    table_elo = b_row.split()[2]
+    assert f"Elo b {table_elo}  a " in stream.getvalue().splitlines()[-1]
