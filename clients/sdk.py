@@ -301,20 +301,21 @@ async def _play_stream(
 
 def action_index(choice: object) -> int:
     """What a bot's `decide` returned, as an Answer carries it: a whole number
-    (an int, or anything int-like such as numpy's integers), at least 0 and
-    within the wire's int32. Anything else raises TypeError or ValueError saying
-    what was returned, rather than failing inside int() or protobuf; an index
-    past the last action is the server's to refuse (and ask again)."""
+    (an int, or anything int-like such as numpy's integers) within the wire's
+    int32. Anything else raises TypeError or ValueError saying what was
+    returned, rather than failing inside int() or protobuf. An index below 0 or
+    past the last action is sent: the server refuses it (INVALID_ARGUMENT) and
+    asks again, and the match goes on, as for any client."""
     try:
         index = operator.index(choice)  # never truncates: 1.5 is refused, not 1
     except TypeError:
         raise TypeError(f"decide returned {reprlib.repr(choice)}, {NOT_AN_INDEX}") from None
-    if not 0 <= index < 2**31:
+    if not -(2**31) <= index < 2**31:
         raise ValueError(f"decide returned {index}, {NOT_AN_INDEX}")
     return index
 
 
-NOT_AN_INDEX = "not an action index (a whole number from 0)"
+NOT_AN_INDEX = "not an action index (a whole number)"
 
 
 def status_name(code: int) -> str:

@@ -335,7 +335,7 @@ def test_a_class_bot_that_returns_no_action_index_is_one_line(
     assert done.returncode == 1
     assert one_line(done) == (
         f"sheepfold match: the bot in seat 1 (my_bots:Wrong): decide returned {shown}, "
-        "not an action index (a whole number from 0)"
+        "not an action index (a whole number)"
     )
 
 

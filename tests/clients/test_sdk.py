@@ -6,12 +6,13 @@ import asyncio
 
 import grpc
 import pytest
+import structlog.testing
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots import BotSpecError, load_bot
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import create_match, play_match
-from clients.sdk import SeatError, play, should_rejoin
+from clients.sdk import DecisionView, SeatError, play, should_rejoin
 from server.app import ServerConfig
 from server.inprocess import InProcessServer, serving_here
 
@@ -47,6 +48,40 @@ def test_a_wrong_token_raises_seat_error() -> None:
 
     with pytest.raises(SeatError, match="UNAUTHENTICATED"):
         asyncio.run(scenario())
+
+
+class _OutOfRange:
+    """Answers its first decision with `wrong`, then the first action."""
+
+    def __init__(self, wrong: int) -> None:
+        self.wrong: int | None = wrong
+        self.asked: list[int] = []
+
+    def decide(self, decision: DecisionView) -> int:
+        self.asked.append(decision.decision_id)
+        wrong, self.wrong = self.wrong, None
+        return wrong if wrong is not None else 0
+
+
+@pytest.mark.parametrize("wrong", [-1, 10_000])
+def test_an_index_out_of_range_goes_to_the_server_which_asks_again(wrong: int) -> None:
+    """The SDK sends any int32 its bot returns; the server refuses one out of
+    range with INVALID_ARGUMENT, asks the same decision again, and the match
+    goes on (the SDK once refused a negative index itself, ending the seat)."""
+
+    async def scenario() -> tuple:
+        async with serving_here(ServerConfig()) as address:
+            created = await create_match(address, "sheep-and-garden", 1, seed=4)
+            bot = _OutOfRange(wrong)
+            result = await play(bot, address, created.match_id, created.seat_tokens[0])
+            return bot, result
+
+    with structlog.testing.capture_logs() as logs:
+        bot, result = asyncio.run(scenario())
+    assert bot.asked[0] == bot.asked[1], "the same decision, asked again"
+    assert len(result.scores) == 1
+    refused = [line for line in logs if line["event"] == "server refused an answer"]
+    assert [line["code"] for line in refused] == ["INVALID_ARGUMENT"]
 
 
 @pytest.mark.parametrize(
