@@ -46,6 +46,22 @@ export class SeatError extends Error {
 }
 
 /** What `decide` receives: the decision with its game-specific observation and typed actions. */
+/**
+ * What `decide` returned, as an answer carries it: a whole number within the wire's int32
+ * (a number or a bigint). Anything else throws, and the seat ends with "the bot failed":
+ * sent as it was, 1.5 would have become 1 and "two" or undefined 0, a move the bot never chose.
+ * An index below 0 or past the last action is sent: the server refuses it (INVALID_ARGUMENT)
+ * and asks the same decision again.
+ */
+export function actionIndex(choice) {
+  const whole = typeof choice === 'bigint' || (typeof choice === 'number' && Number.isInteger(choice));
+  if (!whole || choice < -(2 ** 31) || choice >= 2 ** 31) {
+    const shown = typeof choice === 'string' ? JSON.stringify(choice) : String(choice);
+    throw new TypeError(`decide returned ${shown.slice(0, 80)}, not an action index (a whole number)`);
+  }
+  return Number(choice);
+}
+
 export function decisionView(decision, game) {
   const observation = decision.observation?.game ? decision.observation[decision.observation.game] : null;
   return {
@@ -166,7 +182,7 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
 
     const answer = async (decision) => {
       const view = decisionView(decision, session.game);
-      const index = Number(await decide(view));
+      const index = actionIndex(await decide(view));
       session.log.debug('answering', { decision_id: view.decisionId, index, label: view.actions[index]?.label });
       if (!settled && !call.writableEnded && !call.destroyed) {
         call.write({ answer: { decision_id: decision.decision_id, action_index: index } });

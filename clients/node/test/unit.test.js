@@ -1,7 +1,7 @@
 // The parts of the bot that need no server: settings, the seeded generator, message views.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRng, decisionView, main, parseConfig, randomBot, resultToJson, statusName, UsageError } from '../src/index.js';
+import { actionIndex, createRng, decisionView, main, parseConfig, randomBot, resultToJson, statusName, UsageError } from '../src/index.js';
 import { loadSheepfold } from '../src/proto.js';
 
 describe('parseConfig', () => {
@@ -154,5 +154,21 @@ describe('main', () => {
     const stdout = sink();
     assert.equal(await main(['--help'], {}, { stdout, stderr: sink() }), 0);
     assert.match(stdout.text, /SHEEPFOLD_SERVER, SHEEPFOLD_MATCH, SHEEPFOLD_TOKEN/);
+  });
+});
+
+describe('actionIndex', () => {
+  test('whole numbers within int32 pass, negative ones too (the server refuses and asks again)', () => {
+    assert.equal(actionIndex(3), 3);
+    assert.equal(actionIndex(0), 0);
+    assert.equal(actionIndex(-1), -1);
+    assert.equal(actionIndex(7n), 7);
+    assert.equal(actionIndex(2 ** 31 - 1), 2 ** 31 - 1);
+  });
+
+  test('anything else throws, rather than being sent as a move the bot never chose', () => {
+    for (const [choice, shown] of [[1.5, '1.5'], ['2', '"2"'], [undefined, 'undefined'], [null, 'null'], [NaN, 'NaN'], [2 ** 31, '2147483648'], [{}, '[object Object]']]) {
+      assert.throws(() => actionIndex(choice), new RegExp(`^TypeError: decide returned ${shown.replace(/[[\]]/g, '\\$&')}, not an action index \\(a whole number\\)$`));
+    }
   });
 });
