@@ -33,8 +33,11 @@ def finite_float(text: str) -> float:
 
 
 def positive_float(text: str) -> float:
-    value = non_negative_float(text)
-    if value == 0 or math.isinf(value):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{text!r} must be a finite number > 0")
     return value
 
