@@ -73,6 +73,8 @@ def report_data(
     Games with a bot that is no longer in the tournament's config (removed
     from the ladder) are left out unless `include_removed`.
     """
+    if anchor is not None and record.players == 1:
+        raise ValueError("solo tournaments have no Elo to anchor (they rank by mean score)")
     field = {bot["name"] for bot in record.config.get("bots", [])}
     removed = sorted({bot for game in games for bot in game.bots} - field) if field else []
     left_out = 0

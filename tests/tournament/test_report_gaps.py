@@ -115,6 +115,10 @@ def test_a_solo_report_header_says_1_player(tmp_path: Path) -> None:
             )
     assert report(db, "text").splitlines()[0] == "solo: stubborn-sheep, 1 player, 4/4 games"
     assert report(db, "markdown").splitlines()[0] == "## solo: stubborn-sheep, 1 player, 4/4 games"
+    # No Elo to anchor: `--anchor` is refused, not silently ignored.
+    for anchor in ("a", "mean"):
+        with pytest.raises(ValueError, match="solo tournaments have no Elo to anchor"):
+            report(db, "text", anchor=anchor)
 
 
 def test_a_bot_that_held_its_matches_up_shows_them_failed(tmp_path: Path) -> None:
