@@ -26,7 +26,7 @@ from sheepfold.v1 import arena_pb2
 
 import games
 from clients.bots import BotSpecError, load_bot
-from clients.sdk import DecisionView
+from clients.sdk import DecisionView, action_index
 from server import convert
 
 
@@ -51,12 +51,31 @@ def play_local(game_name: str, specs: Sequence[str], seed: int) -> tuple:
             clock=arena_pb2.Clock(),
         )
         started = time.perf_counter()
-        index = bots[seat].decide(view)
+        choice = bots[seat].decide(view)
         spent[seat] += time.perf_counter() - started
         decisions[seat] += 1
-        state.apply(actions[index])
+        state.apply(actions[_chosen(specs[seat], seat, choice, len(actions))])
     result = state.result()
     return tuple(specs), tuple(result.scores), tuple(result.ranks), spent, decisions
+
+
+class BadAnswer(Exception):
+    """A bot answered with no index of the decision's actions."""
+
+
+def _chosen(spec: str, seat: int, choice: object, count: int) -> int:
+    """The index `choice` names, as a server would take it; BadAnswer otherwise.
+    Never a list's index from the end: -1 is no action, not the last one."""
+    try:
+        index = action_index(choice)
+    except (TypeError, ValueError) as error:
+        raise BadAnswer(f"{spec} (seat {seat}): {error}") from None
+    if not 0 <= index < count:
+        raise BadAnswer(
+            f"{spec} (seat {seat}): decide returned {index}, not one of the {count} "
+            f"actions (0 to {count - 1})"
+        )
+    return index
 
 
 def _job(args: tuple) -> tuple:
@@ -106,7 +125,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                     )
                     for g in range(args.games)
                 ]
-            _report(pair, first, second, list(pool.map(_job, jobs)))
+            try:
+                outcomes = list(pool.map(_job, jobs))
+            except BadAnswer as error:
+                pool.shutdown(cancel_futures=True)  # not the rest of the pair's games
+                print(f"python -m benchmarks.strength: {error}", file=sys.stderr)
+                return 1
+            _report(pair, first, second, outcomes)
     return 0
 
 

@@ -810,3 +810,46 @@ def test_flags_that_do_not_fit_together_are_usage_errors(args: tuple[str, ...], 
         command(*args), cwd=ROOT, capture_output=True, text=True, timeout=60, env=env
     )
     assert (done.returncode, one_line(done)) == (2, line)
+
+
+@pytest.mark.parametrize(
+    ("returned", "error"),
+    [
+        ("-1", "decide returned -1, not one of the "),
+        ("10_000", "decide returned 10000, not one of the "),
+        ("1.5", "decide returned 1.5, not an action index (a whole number)"),
+    ],
+)
+def test_strength_refuses_an_answer_that_names_no_action_in_one_line(
+    tmp_path: Path, returned: str, error: str
+) -> None:
+    """As a server would: -1 is no action (Python's list once took it as the
+    last one, a move the bot never chose), nor 1.5 (once a traceback)."""
+    env = _module(
+        tmp_path, f"class Wrong:\n    def decide(self, decision):\n        return {returned}\n"
+    )
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.strength",
+            "--game",
+            "sheep-n-sheep",
+            "my_bots:Wrong,random",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **env},
+    )
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr, bad.stderr
+    assert (
+        bad.stderr.strip()
+        .splitlines()[-1]
+        .startswith(f"python -m benchmarks.strength: my_bots:Wrong (seat 0): {error}")
+    ), bad.stderr
