@@ -45,7 +45,6 @@ export class SeatError extends Error {
   }
 }
 
-/** What `decide` receives: the decision with its game-specific observation and typed actions. */
 /**
  * What `decide` returned, as an answer carries it: a whole number within the wire's int32
  * (a number or a bigint). Anything else throws, and the seat ends with "the bot failed":
@@ -62,6 +61,7 @@ export function actionIndex(choice) {
   return Number(choice);
 }
 
+/** What `decide` receives: the decision with its game-specific observation and typed actions. */
 export function decisionView(decision, game) {
   const observation = decision.observation?.game ? decision.observation[decision.observation.game] : null;
   return {
