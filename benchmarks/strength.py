@@ -102,6 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         pairs = [split_pair(pair) for pair in args.pairs]
         for pair, (first, second) in zip(args.pairs, pairs, strict=True):
+            if second == "solo":
+                raise ValueError(f"{pair!r}: a solo pair names solo first (solo,{first})")
             if first == "solo" and game.min_players > 1:
                 raise ValueError(
                     f"{pair!r}: {args.game} has no solo game "

@@ -448,6 +448,7 @@ def test_strength_takes_a_module_class_bot_and_refuses_a_bad_one_in_one_line() -
             "argument --workers: '0' must be a whole number from 1",
         ),
         (("solo,random",), "'solo,random': sheep-n-sheep has no solo game (2 to 4 players)"),
+        (("random,solo",), "'random,solo': a solo pair names solo first (solo,random)"),
     ],
 )
 def test_strength_refuses_numbers_and_solo_games_it_cannot_play_in_one_line(
