@@ -1,5 +1,5 @@
-"""The seccomp filter of every sandbox: the kernel's key store, and inotify and
-fanotify instances, are refused.
+"""The seccomp filter of every sandbox: the kernel's key store, inotify and
+fanotify instances, and Linux AIO contexts are refused.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
 creates. A bot could link a key of its own into its user's keyring on the
@@ -18,6 +18,13 @@ to the runner's user, while it played: systemd and every other program
 watching files failed with EMFILE. Their events on the files every sandbox sees
 would also signal between bots. A bot has no files worth watching.
 
+Linux AIO contexts (`io_setup`) are counted for the whole machine, whatever
+their user or namespace: 65,536 events by default (fs.aio-max-nr), with no
+exception for root. One `io_setup` of 65,536 events, a few megabytes, took
+them all while the bot ran, and every other program on the host (a database,
+a VM) got EAGAIN for its own. No bot needs them (io_uring, which runtimes
+use, has no such count).
+
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
 the system call's architecture and number, written out here. It is a few
 dozen instructions; libseccomp, which would write them, is a C library that
@@ -31,7 +38,7 @@ import platform
 import struct
 from dataclasses import dataclass
 
-__all__ = ["KEY_CALLS", "NOTIFY_CALLS", "REFUSED_CALLS", "refused_calls"]
+__all__ = ["AIO_CALLS", "KEY_CALLS", "NOTIFY_CALLS", "REFUSED_CALLS", "refused_calls"]
 
 # struct seccomp_data: the call's number, then the AUDIT_ARCH of its ABI.
 _NR_OFFSET = 0
@@ -73,6 +80,20 @@ NOTIFY_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 }
 
 
+# io_setup, ABI by ABI as above: x32 has a number of its own (543), and x32's
+# 206 (x86-64's io_setup) fails anyway; refused too, in case a kernel takes it.
+AIO_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+    "x86_64": (
+        (0xC000003E, (206, _X32 | 206, _X32 | 543)),  # x86-64, x32
+        (0x40000003, (245,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (0,)),  # arm64
+        (0x40000028, (243,)),  # arm
+    ),
+}
+
+
 def _merged(
     *tables: dict[str, tuple[tuple[int, tuple[int, ...]], ...]],
 ) -> dict[str, tuple[tuple[int, tuple[int, ...]], ...]]:
@@ -86,7 +107,7 @@ def _merged(
 
 
 # Every call the filter refuses, for each machine and ABI.
-REFUSED_CALLS = _merged(KEY_CALLS, NOTIFY_CALLS)
+REFUSED_CALLS = _merged(KEY_CALLS, NOTIFY_CALLS, AIO_CALLS)
 
 
 @dataclass(frozen=True, slots=True)

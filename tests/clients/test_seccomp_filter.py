@@ -1,10 +1,11 @@
 """The sandbox's seccomp filter, loaded for real in a child process (no
-bubblewrap needed): the key store's calls, and new inotify and fanotify
-instances, fail with EPERM, everything else goes through. The sandbox tests
+bubblewrap needed): the key store's calls, new inotify and fanotify
+instances, and new AIO contexts fail with EPERM, everything else goes through. The sandbox tests
 check the same from inside a real sandbox."""
 
 from __future__ import annotations
 
+import errno
 import json
 import platform
 import subprocess
@@ -18,6 +19,8 @@ from clients.launch.seccomp import REFUSED_CALLS, refused_calls
 NATIVE_KEY_CALLS = {"x86_64": (248, 249, 250), "aarch64": (217, 218, 219)}
 # inotify_init1 and fanotify_init, likewise.
 NATIVE_NOTIFY_CALLS = {"x86_64": (294, 300), "aarch64": (26, 262)}
+# io_setup and io_destroy, likewise.
+NATIVE_AIO_CALLS = {"x86_64": (206, 207), "aarch64": (0, 1)}
 
 # Run in a child: a seccomp filter cannot be taken off a process once loaded.
 _CHILD = r"""
@@ -33,7 +36,9 @@ def call(number, *args):
     result = libc.syscall(ctypes.c_long(number), *args)
     return result, ctypes.get_errno()
 
-(add_key, request_key, keyctl), (inotify_init1, fanotify_init) = json.loads(sys.argv[1])
+(add_key, request_key, keyctl), (inotify_init1, fanotify_init), (io_setup, io_destroy) = (
+    json.loads(sys.argv[1])
+)
 KEY_SPEC_PROCESS_KEYRING = ctypes.c_long(-2)
 KEYCTL_GET_KEYRING_ID = ctypes.c_long(0)
 def key_calls():
@@ -55,22 +60,31 @@ def notify_calls():
             os.close(fd)
     return {name: error for name, (fd, error) in found.items()}
 
-before = {**key_calls(), **notify_calls()}
+def aio_calls():
+    context = ctypes.c_ulong(0)
+    result, error = call(io_setup, ctypes.c_long(1), ctypes.byref(context))
+    if result == 0:
+        call(io_destroy, context)
+    return {"io_setup": error}
+
+before = {**key_calls(), **notify_calls(), **aio_calls()}
 data = sys.stdin.buffer.read()
 buffer = ctypes.create_string_buffer(data, len(data))
 program = Program(len(data) // 8, ctypes.cast(buffer, ctypes.c_void_p))
 assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
 assert libc.prctl(22, 2, ctypes.byref(program), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
-after = {**key_calls(), **notify_calls()}
+after = {**key_calls(), **notify_calls(), **aio_calls()}
 print(json.dumps({"before": before, "after": after, "pid": os.getpid(), "cwd": os.getcwd()}))
 """
 
 
-def test_the_key_store_and_file_watches_are_refused_and_nothing_else() -> None:
+def test_the_key_store_file_watches_and_aio_are_refused_and_nothing_else() -> None:
     program = refused_calls()
     assert program is not None, f"no filter for this machine ({platform.machine()})"
     machine = platform.machine()
-    native = json.dumps([NATIVE_KEY_CALLS[machine], NATIVE_NOTIFY_CALLS[machine]])
+    native = json.dumps(
+        [NATIVE_KEY_CALLS[machine], NATIVE_NOTIFY_CALLS[machine], NATIVE_AIO_CALLS[machine]]
+    )
     child = subprocess.run(
         [sys.executable, "-c", _CHILD, native],
         input=program,
@@ -86,12 +100,15 @@ def test_the_key_store_and_file_watches_are_refused_and_nothing_else() -> None:
     assert seen["before"]["request_key"] != eperm
     # ... and give inotify instances (fanotify ones only to root before Linux 5.13).
     assert seen["before"]["inotify_init1"] == 0
+    # ... and AIO contexts (while fs.aio-max-nr has room for one).
+    assert seen["before"]["io_setup"] in (0, errno.EAGAIN)
     assert seen["after"] == {
         "add_key": eperm,
         "keyctl": eperm,
         "request_key": eperm,
         "inotify_init1": eperm,
         "fanotify_init": eperm,
+        "io_setup": eperm,
     }
     assert seen["pid"] > 0 and seen["cwd"]  # and the rest still works
 

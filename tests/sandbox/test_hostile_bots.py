@@ -45,6 +45,7 @@ PROBES = (
     "devices",
     "procfs",
     "watches",
+    "aio",
 )
 CONTAINED = (*PROBES, "signal", "leftover")
 STOPPED = {

@@ -2,7 +2,7 @@
 """A bot that attacks its host before playing: one attack per run, named by argv[1].
 
 Contained probes (network, database, write, proc, env, shm, kernel, keyring, devices,
-procfs, watches, signal, leftover) report
+procfs, watches, aio, signal, leftover) report
 an escape by printing "ESCAPED: ..." and exiting with status 3, so a leak turns
 into a crash the test sees; contained, the bot then plays its seat normally.
 Resource attacks (forkbomb, memory, memfd, cpu, output) never play: the sandbox must
@@ -221,6 +221,26 @@ def probe_watches() -> None:
         escaped("the kernel gave a fanotify instance")
 
 
+def probe_aio() -> None:
+    """Linux AIO contexts, which the kernel counts for the whole machine (65,536
+    events, fs.aio-max-nr, root included): one io_setup of them all left every
+    other program on the host EAGAIN while the bot ran. A context of one event
+    is asked for and destroyed at once."""
+    import ctypes
+    import platform
+
+    calls = {"x86_64": (206, 207), "aarch64": (0, 1)}.get(platform.machine())
+    if calls is None:
+        return
+    io_setup, io_destroy = calls
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    context = ctypes.c_ulong(0)
+    if libc.syscall(ctypes.c_long(io_setup), ctypes.c_long(1), ctypes.byref(context)) == 0:
+        libc.syscall(ctypes.c_long(io_destroy), context)
+        escaped("the kernel gave an AIO context")
+
+
 def probe_env() -> None:
     extra = {
         key
@@ -375,6 +395,7 @@ PROBES = {
     "devices": probe_devices,
     "procfs": probe_procfs,
     "watches": probe_watches,
+    "aio": probe_aio,
     "signal": attack_signal,
     "leftover": attack_leftover,
 }
