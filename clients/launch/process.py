@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from clients.launch.cgroup import BotCgroup, Hierarchies, find_hierarchies, remove_stale
+from clients.launch.limits import MIB
 from clients.launch.sandbox import (
     SHELL,
     SandboxPolicy,
@@ -172,7 +173,12 @@ class Launcher:
             argv[1:1] = ["--seccomp", SECCOMP_FD]
             in_memory[SECCOMP_FD] = seccomp
         cgroup = None
-        argv = in_own_namespaces(tools, argv, as_root=self._cgroups is not None)
+        argv = in_own_namespaces(
+            tools,
+            argv,
+            as_root=self._cgroups is not None,
+            tmp_bytes=command.sandbox.limits.tmp_mb * MIB,
+        )
         if self._cgroups is not None:  # as root
             limits = command.sandbox.limits
             pids = limits.processes + UNSHARE_PROCESSES

@@ -83,8 +83,8 @@ class Tools:
     shell: str = SHELL
     runtime: tuple[str, ...] = field(default=())
     # util-linux's setpriv and unshare, which tie each sandbox's life to its
-    # runner's (dying_with_runner, in_own_namespaces; find_tools requires them),
-    # and mount, which a runner started as root needs; "" where missing.
+    # runner's (dying_with_runner, in_own_namespaces), and mount, which mounts
+    # its /tmp and /dev/shm (find_tools requires them all); "" where missing.
     unshare: str = ""
     mount: str = ""
     setpriv: str = ""
@@ -96,6 +96,7 @@ UTIL_LINUX_TOOLS = (
     ("prlimit", "it sets the sandbox's limits"),
     ("setpriv", _ENDS_WITH_RUNNER),
     ("unshare", _ENDS_WITH_RUNNER),
+    ("mount", "it mounts each sandbox's /tmp and /dev/shm, with a cap on their files"),
 )
 
 
@@ -126,7 +127,6 @@ def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
     return Tools(
         bwrap=bwrap,
         runtime=tuple(python_runtime()),
-        mount=shutil.which("mount") or "",
         **found,
     )
 
@@ -220,12 +220,39 @@ def host_state(path: str | Path) -> str | None:
     return next((top for top in HOST_STATE if resolved.is_relative_to(top)), None)
 
 
+# Where the first process of a sandbox's own namespaces mounts the tmpfs of its
+# /tmp and of its /dev/shm (see in_own_namespaces), in its own mount namespace:
+# over the host's /dev/shm there, which neither the host nor bwrap sees hidden.
+STAGING = "/dev/shm"
+STAGED_TMP = f"{STAGING}/tmp"
+STAGED_SHM = f"{STAGING}/shm"
+
+
+def tmpfs_inodes(tmp_bytes: int) -> int:
+    """How many files and folders each of a sandbox's tmpfs folders holds: one a
+    page of its size. A tmpfs counts only its files' contents against its size,
+    and bwrap's holds as many inodes as half the host's pages: an empty file
+    took no byte of the size, and a bot made millions, gigabytes of the kernel's
+    memory that no limit counted (a memory cgroup, only as root, does)."""
+    return max(tmp_bytes // 4096, 256)
+
+
+def _runner_ids() -> list[str]:
+    """bwrap's options giving an ordinary user's bot that user's own ids, not the
+    0 of the namespace in_own_namespaces starts it in (none as root)."""
+    if os.geteuid() == 0:
+        return []
+    return ["--uid", str(os.getuid()), "--gid", str(os.getgid())]
+
+
 def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
     """Namespaces, /tmp, the runtime's read-only binds, /proc, /dev and /dev/shm:
-    common to every sandbox. /tmp and /dev/shm each hold `tmp_bytes`.
+    common to every sandbox. /tmp and /dev/shm are each a tmpfs of `tmp_bytes`
+    and tmpfs_inodes, mounted before bwrap starts (in_own_namespaces, given the
+    same `tmp_bytes`): bwrap cannot limit a tmpfs's inodes.
 
-    The tmpfs comes first so that binds of folders under the host's /tmp (a
-    bot's folder, a venv) land on top of it rather than being hidden by it.
+    /tmp comes first so that binds of folders under the host's /tmp (a bot's
+    folder, a venv) land on top of it rather than being hidden by it.
     """
     args = [
         "--unshare-all",
@@ -237,9 +264,9 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
         "--new-session",
         "--hostname",
         "sandbox",
-        "--size",
-        str(tmp_bytes),
-        "--tmpfs",
+        *_runner_ids(),
+        "--bind",
+        STAGED_TMP,
         "/tmp",
     ]
     for top in RUNTIME_DIRS:
@@ -258,11 +285,11 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
     # The rest of /proc read-only too: the mode of a /proc entry that is no
     # process's belongs to the kernel, shared by every /proc on the machine.
     args += ["--remount-ro", "/proc"]
-    # /dev is a tmpfs bwrap sizes by the host's memory: /dev/shm gets the same cap
+    # /dev is a tmpfs bwrap sizes by the host's memory: /dev/shm gets the same caps
     # as /tmp (shared memory is memory), and the rest of /dev is read-only. Its
     # device nodes are the host's own, bound in (see DEVICE_NODES).
     args += ["--dev", "/dev"]
-    return [*args, "--size", str(tmp_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    return [*args, "--bind", STAGED_SHM, "/dev/shm", "--remount-ro", "/dev"]
 
 
 # What the first process of a start-up's own namespaces runs first (see
@@ -277,9 +304,11 @@ UNSHARE_STILL_PARENT = (
 )
 
 
-def in_own_namespaces(tools: Tools, argv: Sequence[str], as_root: bool) -> list[str]:
-    """`argv` (bwrap's command) started as the first process of a PID namespace
-    of its own, which the kernel empties when that process ends. bwrap's
+def in_own_namespaces(
+    tools: Tools, argv: Sequence[str], as_root: bool, tmp_bytes: int
+) -> list[str]:
+    """`argv` (bwrap's command) started as the first process of PID and mount
+    namespaces of its own, which the kernel empties when that process ends. bwrap's
     sandbox, its child, arms its own parent-death signal only once it is set up:
     before, it outlived a bwrap killed with the runner, and ran the bot. unshare
     kills that first process when unshare itself is killed, as it is with the
@@ -288,21 +317,31 @@ def in_own_namespaces(tools: Tools, argv: Sequence[str], as_root: bool) -> list[
     lasts through the exec of bwrap even where bwrap is setuid: root gains
     nothing by it, and the kernel ignores the bit in a namespace without root.)
 
-    As root it is a mount namespace too, in which the host's DEVICE_NODES are
+    In its mount namespace it mounts the tmpfs of the sandbox's /tmp and of its
+    /dev/shm, each of `tmp_bytes` and tmpfs_inodes, under STAGING (see
+    runtime_args). As root it also binds the host's DEVICE_NODES
     bound read-only over themselves: bwrap binds them into the sandbox from
     there, read-only (a read-only mount of a device still reads and writes the
     device; bwrap's own --remount-ro would also forbid opening it). The host's
     mounts are unchanged, and the namespaces end with the sandbox."""
+    tmpfs = f"size={tmp_bytes},nr_inodes={tmpfs_inodes(tmp_bytes)},mode=755"
+    setup = (
+        f'"$0" -t tmpfs -o size=1m,nr_inodes=16,mode=700 sheepfold {STAGING} && '
+        f'"$0" -t tmpfs -o X-mount.mkdir,{tmpfs} sheepfold {STAGED_TMP} && '
+        f'"$0" -t tmpfs -o X-mount.mkdir,{tmpfs} sheepfold {STAGED_SHM} || exit 125; '
+    )
     if as_root:
         nodes = " ".join(node for node in DEVICE_NODES if os.path.exists(node))
-        setup = (
+        setup += (
             f"for node in {nodes}; do "
             f'"$0" --bind "$node" "$node" && "$0" -o remount,bind,ro "$node" || exit 125; '
             "done; "
         )
         namespaces = ["--mount", "--propagation", "private"]
     else:
-        setup, namespaces = "", ["--user", "--map-current-user"]
+        # mount(8) mounts only for uid 0: the namespace's root is the runner's
+        # user, and bwrap maps the bot back to the runner's own ids (runtime_args).
+        namespaces = ["--user", "--map-root-user", "--mount", "--propagation", "private"]
     script = f'{UNSHARE_STILL_PARENT}; {setup}exec "$@"'
     return [
         tools.unshare,
@@ -408,7 +447,7 @@ def probe(tools: Tools) -> None:
         if seccomp is not None:
             pass_fds = (file_in_memory(seccomp),)
             argv[1:1] = ["--seccomp", str(pass_fds[0])]
-        argv = in_own_namespaces(tools, argv, as_root)
+        argv = in_own_namespaces(tools, argv, as_root, MIB)
         argv = dying_with_runner(tools.setpriv, tools.shell, os.getpid(), argv)
         done = subprocess.run(
             argv,

@@ -46,6 +46,7 @@ PROBES = (
     "procfs",
     "watches",
     "aio",
+    "inodes",
 )
 CONTAINED = (*PROBES, "signal", "leftover")
 STOPPED = {

@@ -2,7 +2,7 @@
 """A bot that attacks its host before playing: one attack per run, named by argv[1].
 
 Contained probes (network, database, write, proc, env, shm, kernel, keyring, devices,
-procfs, watches, aio, signal, leftover) report
+procfs, watches, aio, inodes, signal, leftover) report
 an escape by printing "ESCAPED: ..." and exiting with status 3, so a leak turns
 into a crash the test sees; contained, the bot then plays its seat normally.
 Resource attacks (forkbomb, memory, memfd, cpu, output) never play: the sandbox must
@@ -241,6 +241,34 @@ def probe_aio() -> None:
         escaped("the kernel gave an AIO context")
 
 
+INODE_PROBE_FILES = 100_000
+
+
+def probe_inodes() -> None:
+    """Empty files in /tmp and /dev/shm, which take none of a tmpfs's size: each
+    costs the kernel an inode and a dentry all the same, memory no limit of an
+    ordinary user's bot counts, and bwrap's tmpfs holds millions (half the host's
+    pages). 100,000 of them are tried in each (the sandbox's hold 16,384), and
+    removed."""
+    import shutil
+    import tempfile
+
+    for parent in (tempfile.gettempdir(), "/dev/shm"):
+        try:
+            folder = tempfile.mkdtemp(prefix="sheepfold-probe-", dir=parent)
+        except OSError:
+            continue
+        made = 0
+        try:
+            for made in range(INODE_PROBE_FILES):
+                os.close(os.open(os.path.join(folder, str(made)), os.O_CREAT | os.O_WRONLY))
+            escaped(f"made {INODE_PROBE_FILES} empty files in {parent}")
+        except OSError:
+            pass
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 def probe_env() -> None:
     extra = {
         key
@@ -396,6 +424,7 @@ PROBES = {
     "procfs": probe_procfs,
     "watches": probe_watches,
     "aio": probe_aio,
+    "inodes": probe_inodes,
     "signal": attack_signal,
     "leftover": attack_leftover,
 }
