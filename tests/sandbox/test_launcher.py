@@ -25,13 +25,14 @@ from clients.launch import (
     parse_limits,
 )
 from clients.launch.cgroup import BotCgroup, Hierarchies
-from clients.launch.limits import DEFAULT_LIMITS
+from clients.launch.limits import DEFAULT_LIMITS, MIB
 from clients.launch.sandbox import (
     PROC_READ_ONLY,
     SandboxPolicy,
     Tools,
     bwrap_argv,
     find_tools,
+    in_own_namespaces,
     proc_read_only_binds,
     seen_by_every_bot,
 )
@@ -307,7 +308,11 @@ def _forker_sandbox(folder: Path, tools: Tools, processes: int, count: int) -> l
     command = ["/bin/sh", "forker.sh", str(count)]
     options, inner = bwrap_argv(tools, policy, command, str(folder), str(socket), {})
     drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    return [*(drop if os.geteuid() == 0 else []), tools.bwrap, *options, "--", *inner]
+    # As an ordinary user: its own namespaces mount the sandbox's /tmp and /dev/shm.
+    argv = in_own_namespaces(
+        tools, [tools.bwrap, *options, "--", *inner], False, policy.limits.tmp_mb * MIB
+    )
+    return [*(drop if os.geteuid() == 0 else []), *argv]
 
 
 def test_an_ordinary_user_gets_a_process_limit_of_its_own_in_each_sandbox(
@@ -320,7 +325,8 @@ def test_an_ordinary_user_gets_a_process_limit_of_its_own_in_each_sandbox(
         folder.chmod(0o755)
         (folder / "forker.sh").write_text(FORKER)
         found = find_tools()
-        tools = Tools(found.bwrap, found.prlimit)  # no Python runtime needed
+        # No Python runtime needed.
+        tools = Tools(found.bwrap, found.prlimit, unshare=found.unshare, mount=found.mount)
         # Two sandboxes at once, 14 processes each: 28 would break a shared limit of 20.
         together = [
             subprocess.Popen(
@@ -328,6 +334,7 @@ def test_an_ordinary_user_gets_a_process_limit_of_its_own_in_each_sandbox(
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
+                start_new_session=True,  # as bots are: in_own_namespaces needs it
             )
             for _ in range(2)
         ]
@@ -338,6 +345,7 @@ def test_an_ordinary_user_gets_a_process_limit_of_its_own_in_each_sandbox(
             text=True,
             timeout=60,
             check=False,
+            start_new_session=True,
         )
     finally:
         subprocess.run(["rm", "-rf", str(folder)], check=False)
