@@ -7,7 +7,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 # The bot sandbox (docs/operations.md, "Running untrusted bots"): bubblewrap, and
-# prlimit, setpriv and unshare from util-linux (already in the base image). Inside
+# prlimit, setpriv, unshare and mount from util-linux (already in the base image). Inside
 # a container bwrap needs namespaces, which Docker's default profiles forbid, and
 # an unmasked /proc:
 #   docker run --security-opt seccomp=unconfined --security-opt apparmor=unconfined \
