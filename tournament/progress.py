@@ -59,6 +59,12 @@ class _Rate:
         self.played = 0
         self.started = time.monotonic()
 
+    def begin(self, total: int, done: int) -> None:
+        """The run's games start now: what came before (starting Ray, its checks:
+        tens of seconds) is not in the games per second, nor in the ETA."""
+        self.total, self.done = total, done
+        self.started = time.monotonic()
+
     def step(self) -> tuple[float, float | None]:
         self.done += 1
         self.played += 1
@@ -79,7 +85,7 @@ class LogProgress:
 
     def start(self, tournament: str, total: int, done: int) -> None:
         self.tournament = tournament
-        self.rate.total, self.rate.done = total, done
+        self.rate.begin(total, done)
         self.log.info("tournament started", tournament=tournament, games=total, already_done=done)
 
     def game_started(self, key: str) -> None:
@@ -132,7 +138,7 @@ class TerminalProgress:
         self.width = 0
 
     def start(self, tournament: str, total: int, done: int) -> None:
-        self.rate.total, self.rate.done = total, done
+        self.rate.begin(total, done)
         self.stream.write(f"{tournament}: {total} games, {done} already played\n")
         self._line(f"[{done}/{total}]")
 

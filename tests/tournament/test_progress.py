@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import io
 
-from tournament.progress import SampleProgress, TerminalProgress
+import pytest
+import structlog
+
+from tournament import progress as progress_module
+from tournament.progress import LogProgress, SampleProgress, TerminalProgress
 from tournament.store import GameRecord, SeatRecord
 
 
@@ -85,3 +89,27 @@ def test_a_long_bootstrap_rewrites_one_line_on_a_terminal_and_blanks_it() -> Non
     assert stream.getvalue() == ("\r" + first + "\r" + second + "\r" + " " * len(second) + "\r"), (
         "the line is rewritten in place and blanked so the report starts on a clean line"
     )
+
+
+@pytest.mark.parametrize("kind", ["terminal", "log"])
+def test_the_games_per_second_and_eta_count_from_the_first_game_not_from_ray_starting(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The display is made before the run starts Ray, which takes tens of seconds;
+    that wait was counted as playing time: the live line of a `--ray` run said
+    0.22 games/s and ETA 02:39 after its first game, for a run that then took 5 s
+    (its own summary said 7 games/s)."""
+    clock = _Clock()
+    monkeypatch.setattr(progress_module.time, "monotonic", clock)
+    stream = io.StringIO()
+    progress = TerminalProgress(stream) if kind == "terminal" else LogProgress()
+    clock.now += 30.0  # Ray starting and checking its nodes
+    with structlog.testing.capture_logs() as logs:
+        progress.start("cup", 4, 0)
+        clock.now += 1.0
+        progress.game_done(_game("0123456789abcdef", None), {"steady": 5.0, "flaky": -5.0})
+    if kind == "terminal":
+        assert "[1/4] 1.00 games/s  ETA 00:03" in stream.getvalue(), stream.getvalue()
+    else:
+        finished = next(log for log in logs if log["event"] == "game finished")
+        assert finished["games_per_second"] == 1.0 and finished["eta_seconds"] == 3.0, finished
