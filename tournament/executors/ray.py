@@ -162,8 +162,10 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
         except BaseException as error:  # reported by the waiting thread
             outcome["error"] = error
 
-    # ray.init puts a handler of its own on SIGTERM (sys.exit(15) wherever the run
-    # is); the command's (SIGTERM stops the run as Ctrl-C does) is put back after.
+    # ray.init puts a handler of its own on SIGTERM: on this thread, Python's
+    # (sys.exit(15) wherever the run is); on another, its core worker's, which
+    # prints a stack dump ("*** SIGTERM received ...") before the command's. The
+    # command's (SIGTERM stops the run as Ctrl-C does) is put back after, alone.
     sigterm = signal.getsignal(signal.SIGTERM)
     if address is None:
         # On this thread: the processes Ray starts die with the thread that started them.
@@ -178,6 +180,7 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
         thread.join(JOIN_SECONDS)
         if "error" not in outcome:
             raise RunError(f"cannot connect to {where}: no answer within {JOIN_SECONDS:.0f} s")
+        _restore_sigterm(sigterm)
     error = outcome["error"]
     if isinstance(error, SystemExit) and error.code == signal.SIGTERM:
         raise KeyboardInterrupt  # SIGTERM while Ray started: stop as Ctrl-C does

@@ -1,0 +1,39 @@
+"""SIGTERM (`docker stop`, `kill`) during a run that joined a Ray cluster reaches
+the command's handler alone (it stops the run as Ctrl-C does).
+
+ray.init joins a cluster on a thread of its own, and there its core worker puts
+a handler of its own on SIGTERM, which wrote a stack dump ("*** SIGTERM received
+at time=...", then "PC: @ ..." lines, twice) before the command's handler ran.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from typing import Any
+
+import pytest
+
+from tournament.executors.ray import _connected
+from tournament.executors.settings import ExecutorSettings
+
+
+def test_sigterm_after_joining_a_cluster_prints_no_stack_dump(
+    cluster: Any, capfd: pytest.CaptureFixture[str]
+) -> None:
+    received: list[int] = []
+    before = signal.signal(signal.SIGTERM, lambda signum, frame: received.append(signum))
+    try:
+        with _connected(ExecutorSettings(kind="ray", address=cluster.address), {}):
+            capfd.readouterr()  # what joining printed
+            os.kill(os.getpid(), signal.SIGTERM)
+            deadline = time.monotonic() + 10
+            while not received and time.monotonic() < deadline:
+                time.sleep(0.05)
+        assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert received == [signal.SIGTERM]
+    err = capfd.readouterr().err
+    assert "SIGTERM received" not in err, err
