@@ -176,8 +176,14 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
     else:
         # ray.init has no timeout of its own: a port that is not Ray's leaves it waiting.
         thread = threading.Thread(target=connect, name="ray-connect", daemon=True)
-        thread.start()
-        thread.join(JOIN_SECONDS)
+        # Off the main thread it warns "SIGTERM handler is not set": the command's is.
+        ray_worker_log = logging.getLogger("ray._private.worker")
+        ray_worker_log.addFilter(_no_sigterm_warning)
+        try:
+            thread.start()
+            thread.join(JOIN_SECONDS)
+        finally:
+            ray_worker_log.removeFilter(_no_sigterm_warning)
         if "error" not in outcome:
             raise RunError(f"cannot connect to {where}: no answer within {JOIN_SECONDS:.0f} s")
         _restore_sigterm(sigterm)
@@ -229,6 +235,11 @@ def _auto_address() -> str:
         )
         raise RayAddressError(f"{error}; --ray auto took it from {source}") from None
     return found
+
+
+def _no_sigterm_warning(record: logging.LogRecord) -> bool:
+    """Drops ray.init's warning that it set no SIGTERM handler off the main thread."""
+    return not record.getMessage().startswith("SIGTERM handler is not set")
 
 
 def _restore_sigterm(handler: Any) -> None:
