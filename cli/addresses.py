@@ -17,3 +17,12 @@ def server_address(text: str) -> str:
         return check_address(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def server_addresses(text: str) -> str:
+    """An argparse type: one or more server addresses, comma-separated, each
+    checked as `server_address` does (checked whole, only the last port was)."""
+    addresses = [address.strip() for address in text.split(",")]
+    if not all(addresses):
+        raise argparse.ArgumentTypeError(f"{text!r} has an empty address between its commas")
+    return ",".join(server_address(address) for address in addresses)

@@ -10,7 +10,7 @@ import dataclasses
 import os
 import sys
 
-from cli.addresses import server_address
+from cli.addresses import server_address, server_addresses
 from cli.client_tls import add_tls_flags, server_tls
 from cli.values import file_path, finite_float, port, whole_number
 from clients.connect import ServerTls
@@ -83,7 +83,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     run.add_argument(
         "--server",
         metavar="ADDR",
-        type=server_address,
+        type=server_addresses,
         help="play on this server (HOST:PORT) instead of an in-process one",
     )
     run.add_argument(

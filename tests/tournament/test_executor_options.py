@@ -99,6 +99,29 @@ def test_several_servers_need_ray(tmp_path: Path) -> None:
         run_tournament(config, server="127.0.0.1:1,127.0.0.1:2", database=str(tmp_path / "x"))
 
 
+@pytest.mark.parametrize(
+    ("servers", "words"),
+    [
+        ("127.0.0.1:99999,127.0.0.1:50051", "99999 is not a port: use 1 to 65535"),
+        ("garbage,127.0.0.1:50051", "'garbage' is not HOST:PORT"),
+        ("127.0.0.1:50051,,127.0.0.1:50052", "an empty address between its commas"),
+    ],
+)
+def test_every_one_of_several_servers_is_checked_before_anything_starts(
+    servers: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only the last address of the list was checked: a bad port before it was
+    dialled modulo 65536 (99999 as 34463) by the Ray tasks, after Ray started,
+    and reported as a server that cannot be reached."""
+    config = str(REPO / "examples" / "round-robin.toml")
+    argv = ["run", config, "--db", str(tmp_path / "x.sqlite"), "--ray", "127.0.0.1:1"]
+    with pytest.raises(SystemExit) as exited:
+        tournament_main([*argv, "--server", servers])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "argument --server:" in err and words in err, err
+    assert not (tmp_path / "x.sqlite").exists()
+
+
 def test_a_local_run_never_imports_ray(tmp_path: Path) -> None:
     """Ray is an optional extra: a run without --ray must work where it is not installed."""
     config = tmp_path / "cup.toml"
