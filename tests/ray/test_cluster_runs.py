@@ -7,6 +7,7 @@ anywhere else), so Ray's traffic never leaves loopback.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import textwrap
@@ -361,4 +362,36 @@ def test_a_node_without_sheepfold_stops_before_the_first_game(cluster: Any, tmp_
     message = str(raised.value)
     assert bare.node_id[:8] in message, message
     assert "No module named 'tournament'" in message and "pip install" in message, message
+    assert not db.exists() or not _stored(db)
+
+
+def test_a_program_missing_on_the_workers_says_to_install_it_there(
+    cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command bot's program on the driver's PATH only (as `node` or `java` on a
+    head where it is installed, not on the workers) is named before any game,
+    with what to do: install it on every node. The check once sent the operator
+    to put files in the config's folder instead, or, as this bot's name says
+    "sheepfold", to install sheepfold on every node."""
+    driver_only = tmp_path / "driver-bin"
+    driver_only.mkdir()
+    program = driver_only / "driver-only-bot"
+    program.write_text("#!/bin/sh\nexit 1\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{driver_only}:{os.environ['PATH']}")
+    config = load_config(
+        _config(
+            tmp_path / "cup",
+            '[[bots]]\nname = "sheepfold-fan"\ncommand = ["driver-only-bot"]\nsandbox = false\n'
+            '[[bots]]\nname = "random"\nbuiltin = "random"\n',
+            [],
+        )
+    )
+    db = tmp_path / "program.sqlite"
+    with pytest.raises(RunError) as raised:
+        run_tournament(config, database=str(db), executor=_on(cluster))
+    message = str(raised.value)
+    assert "bot 'sheepfold-fan': program 'driver-only-bot' not found" in message, message
+    assert "must be installed on every node" in message, message
+    assert "config's folder" not in message and "pip install" not in message, message
     assert not db.exists() or not _stored(db)

@@ -20,6 +20,7 @@ import contextlib
 import dataclasses
 import logging
 import os
+import re
 import signal
 import threading
 from collections import Counter
@@ -60,6 +61,8 @@ JOIN_SECONDS = 45.0
 # Never shipped to the workers with the config's folder.
 EXCLUDES = [".git", ".venv", "venv", "__pycache__", "*.pyc", "node_modules", ".pytest_cache"]
 INSTALL_HINT = "install the same sheepfold on every node: pip install 'sheepfold[ray]'"
+PROGRAM_HINT = "the programs command bots start must be installed on every node"
+FILES_HINT = "files a bot needs must be in the config's folder or its python_path"
 
 
 def run_on_ray(
@@ -316,13 +319,10 @@ class RayExecutor:
                 problems.append(f"{check.node}: sheepfold {check.version}, here {mine}")
             problems += [f"{check.node}: {problem}" for problem in check.problems]
         if problems:
-            hint = (
-                INSTALL_HINT
-                if any("sheepfold" in p or "No module named 'tournament'" in p for p in problems)
-                else "files a bot needs must be in the config's folder or its python_path"
-            )
             raise RunError(
-                "the Ray cluster cannot play this tournament: " + "; ".join(problems) + f" ({hint})"
+                "the Ray cluster cannot play this tournament: "
+                + "; ".join(problems)
+                + f" ({_hint(problems)})"
             )
 
     @property
@@ -393,6 +393,22 @@ class RayExecutor:
         self.nodes[outcome.node] += 1
         replay = None if outcome.replay is None else arena_pb2.Replay.FromString(outcome.replay)
         runner.accept(outcome.record, replay, outcome.crashes)
+
+
+def _hint(problems: list[str]) -> str:
+    """What to do about the problems the nodes' checks found."""
+    # Not any mention of "sheepfold": a bot, a program or a folder may be called so.
+    if any(
+        re.search(r": sheepfold \S+, here |No module named '(tournament|sheepfold)", p)
+        for p in problems
+    ):
+        return INSTALL_HINT
+    # A program named without a folder is looked for on the node's PATH (check_node).
+    programs = [p for p in problems if re.search(r": program '[^'/]+' not found$", p)]
+    hints = [PROGRAM_HINT] if programs else []
+    if len(programs) < len(problems):
+        hints.append(FILES_HINT)
+    return "; ".join(hints)
 
 
 def _command_files(config: TournamentConfig) -> tuple[tuple[str, str], ...]:
