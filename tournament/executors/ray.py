@@ -22,6 +22,7 @@ import logging
 import os
 import re
 import signal
+import stat
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -129,10 +130,38 @@ def runtime_env_for(
     excludes = list(EXCLUDES)
     if base in database_path.parents:
         excludes.append(database_path.relative_to(base).as_posix() + "*")
+    for folder in [base, *map(Path, modules)]:
+        excludes += [_anchored(path.relative_to(folder)) for path in _special_files(folder)]
     env: dict[str, Any] = {"working_dir": str(base), "excludes": excludes}
     if modules:
         env["py_modules"] = modules
     return env, dataclasses.replace(config, python_path=tuple(folders))
+
+
+def _special_files(folder: Path) -> list[Path]:
+    """What in `folder` is neither a file nor a folder (a named pipe, a socket, a
+    device), links followed as Ray follows them: Ray reads every file it ships,
+    and reading a named pipe waits for a writer forever (`--ray` then hung)."""
+    found: list[Path] = []
+    for root, folders, files in os.walk(folder, followlinks=True):
+        here = Path(root)
+        real = os.path.realpath(here)
+        ancestors = [up for up in here.parents if up == folder or folder in up.parents]
+        if any(os.path.realpath(up) == real for up in ancestors):
+            folders.clear()  # a link back up the tree
+            continue
+        folders[:] = [name for name in folders if name not in EXCLUDES]
+        for name in files:
+            with contextlib.suppress(OSError):  # a broken link: Ray skips it
+                mode = os.stat(os.path.join(root, name)).st_mode
+                if not stat.S_ISREG(mode):
+                    found.append(Path(root) / name)
+    return found
+
+
+def _anchored(path: Path) -> str:
+    """`path` as an exclude pattern (gitignore's) matching that one path only."""
+    return "/" + re.sub(r"([\\*?\[\]!#])", r"\\\1", path.as_posix())
 
 
 @contextlib.contextmanager

@@ -1,0 +1,66 @@
+"""What `--ray` ships to the workers (Ray's `working_dir` and `py_modules`): a
+named pipe in the config's folder made every `--ray` run hang before its first
+game, for ever with Ray started here (Ray reads each file it ships, and reading
+a pipe waits for a writer). Ray is not started here: its packaging is called
+as ray.init calls it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tournament.config import load_config
+from tournament.executors.ray import runtime_env_for
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _config(folder: Path, python_path: list[str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "cup.toml"
+    path.write_text(
+        f'game = "sheep-showdown"\npython_path = {python_path!r}\n'.replace("'", '"')
+        + '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    )
+    return path
+
+
+def test_named_pipes_are_left_out_of_what_ray_ships(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    cup, elsewhere = tmp_path / "cup", tmp_path / "elsewhere"
+    (cup / "bots" / "deep").mkdir(parents=True)
+    elsewhere.mkdir()
+    (cup / "bots" / "deep" / "my_bot.py").write_text("x = 1\n")
+    os.mkfifo(cup / "log.pipe")
+    os.mkfifo(cup / "bots" / "deep" / "odd [1]*.pipe")
+    os.mkfifo(elsewhere / "feed.pipe")
+    (cup / "pipe-link").symlink_to("log.pipe")
+    config = load_config(_config(cup, ["bots", str(elsewhere)]))
+    env, _worker_config = runtime_env_for(config, str(cup / "cup.sqlite"))
+    script = textwrap.dedent(
+        f"""
+        from ray._private.runtime_env.packaging import get_uri_for_directory
+        env = {env!r}
+        for folder in [env["working_dir"], *env.get("py_modules", [])]:
+            print(get_uri_for_directory(folder, True, excludes=env["excludes"]))
+        """
+    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("Ray waited on a named pipe in the folders a --ray run ships")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.count("_ray_pkg_") == 2, done.stdout
+    assert "bots/deep/my_bot.py" not in " ".join(env["excludes"])
