@@ -13,6 +13,11 @@ from clients.connect import check_address
 
 def server_address(text: str) -> str:
     """An argparse type: HOST:PORT (port 1..65535), [IPv6]:PORT, or unix:PATH."""
+    if "," in text and not text.startswith("unix:"):
+        # Only `tournament run --ray` spreads games over several (server_addresses).
+        raise argparse.ArgumentTypeError(
+            f"{text!r} names several servers; this command plays on one HOST:PORT"
+        )
     try:
         return check_address(text)
     except ValueError as error:

@@ -33,6 +33,15 @@ MATCH = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random
             "sheepfold match: error: argument --limit: foo: unknown limit",
         ),
         (
+            ("tournament", "sprt", "c.toml", "--server", "127.0.0.1:1,127.0.0.1:2"),
+            "sheepfold tournament sprt: error: argument --server: '127.0.0.1:1,127.0.0.1:2' "
+            "names several servers; this command plays on one HOST:PORT",
+        ),
+        (
+            ("create", "--game", "sheep-n-sheep", "--players", "2", "--server", "a:1,b:2"),
+            "sheepfold create: error: argument --server: 'a:1,b:2' names several servers",
+        ),
+        (
             ("serve", "--port", "0", "--db", ":memory:", "--tournament-db", "t.sqlite"),
             "sheepfold serve: error: --tournament-db is for the web viewer: add --web-port PORT",
         ),
