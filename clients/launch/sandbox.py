@@ -222,8 +222,11 @@ def host_state(path: str | Path) -> str | None:
 
 # Where the first process of a sandbox's own namespaces mounts the tmpfs of its
 # /tmp and of its /dev/shm (see in_own_namespaces), in its own mount namespace:
-# over the host's /dev/shm there, which neither the host nor bwrap sees hidden.
-STAGING = "/dev/shm"
+# over the host's /sys there, which the host does not see hidden, and from which
+# bwrap binds nothing (no sandbox sees the host's /sys, and no socket can be in
+# it). Not /dev/shm: the server's socket may be there (TMPDIR=/dev/shm), and
+# hidden from bwrap it failed every bot ("Can't find source path").
+STAGING = "/sys"
 STAGED_TMP = f"{STAGING}/tmp"
 STAGED_SHM = f"{STAGING}/shm"
 

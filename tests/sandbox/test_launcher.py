@@ -627,3 +627,28 @@ def test_as_root_the_start_up_takes_no_place_of_the_bots_process_limit(
     said = str(failed.value)
     # bwrap's two processes and the bot's shell: five places left for its sleeps.
     assert "started 5" in said and "started 6" not in said, said
+
+
+def test_a_server_socket_under_the_hosts_dev_shm_reaches_the_bot(sandbox_ready: None) -> None:
+    """The server's socket may lie under the host's /dev/shm (TMPDIR=/dev/shm puts
+    the runner's own there; `--server unix:/dev/shm/...`). The tmpfs of each
+    sandbox's /tmp and /dev/shm were once mounted over /dev/shm before bwrap
+    started, which hid the socket from bwrap: every bot failed ("Can't find
+    source path"). The host's /dev/shm keeps nothing of the sandbox."""
+    before = sorted(os.listdir("/dev/shm"))
+    folder = Path(tempfile.mkdtemp(prefix="sheepfold-test-", dir="/dev/shm"))
+    try:
+        folder.chmod(0o755)
+        socket = folder / "arena.sock"
+        socket.touch()
+        command = BotCommand(
+            ("/bin/sh", "-c", "test -e /sheepfold/arena.sock && test -w /tmp"),
+            str(ROOT),
+            "",
+            sandbox=SandboxPolicy(),
+        )
+        asyncio.run(Launcher(str(socket)).process(command).run())
+        assert sorted(os.listdir(folder)) == ["arena.sock"]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert sorted(os.listdir("/dev/shm")) == before
