@@ -98,6 +98,8 @@ UTIL_LINUX_TOOLS = (
     ("unshare", _ENDS_WITH_RUNNER),
     ("mount", "it mounts each sandbox's /tmp and /dev/shm, with a cap on their files"),
 )
+# Debian and Ubuntu ship util-linux's mount in a package of its own.
+DEBIAN_PACKAGES = {"mount": "mount"}
 
 
 def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
@@ -121,7 +123,7 @@ def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
         if path is None:
             raise SandboxUnavailable(
                 f"{name} is not installed ({why}): install the package `util-linux` "
-                "(Debian/Ubuntu: sudo apt-get install util-linux)"
+                f"(Debian/Ubuntu: sudo apt-get install {DEBIAN_PACKAGES.get(name, 'util-linux')})"
             )
         found[name] = path
     return Tools(

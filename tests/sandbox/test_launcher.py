@@ -283,12 +283,17 @@ def test_missing_bubblewrap_is_one_clear_error(tmp_path: Path) -> None:
     assert not (tmp_path / "cup.sqlite").exists() or run.stderr.count("\n") <= 2
 
 
-@pytest.mark.parametrize("missing", ["setpriv", "unshare"])
+@pytest.mark.parametrize(
+    ("missing", "package"),
+    [("setpriv", "util-linux"), ("unshare", "util-linux"), ("mount", "mount")],
+)
 def test_missing_util_linux_tools_are_one_clear_error(
-    missing: str, monkeypatch: pytest.MonkeyPatch
+    missing: str, package: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """setpriv and unshare make each sandbox end with its runner: without them the
-    check says so, as it does for bubblewrap."""
+    """setpriv and unshare make each sandbox end with its runner, and mount mounts
+    its /tmp: without them the check says so, as it does for bubblewrap, with
+    the package to install (Debian's util-linux has no mount: its package
+    `mount` does)."""
     found = shutil.which
 
     def which(name: str) -> str | None:
@@ -298,7 +303,7 @@ def test_missing_util_linux_tools_are_one_clear_error(
     with pytest.raises(SandboxUnavailable) as caught:
         find_tools({"SHEEPFOLD_BWRAP": "/bin/true"})
     assert str(caught.value).startswith(f"{missing} is not installed")
-    assert "apt-get install util-linux" in str(caught.value)
+    assert f"apt-get install {package}" in str(caught.value)
 
 
 def _forker_sandbox(folder: Path, tools: Tools, processes: int, count: int) -> list[str]:
