@@ -503,6 +503,11 @@ def _why_not(
             f"device nodes read-only ({first}): run Sheepfold as an ordinary user (its "
             "bots then need no capability), or as root with CAP_SYS_ADMIN"
         )
+    if first.startswith("mount:"):
+        return SandboxUnavailable(
+            "each sandbox's /tmp and /dev/shm are mounted in a user namespace of its own, "
+            f"made by unshare, before bubblewrap starts ({first}). {USERNS_HINT}"
+        )
     if first.startswith("unshare:"):
         return SandboxUnavailable(
             "each sandbox starts in a user and a PID namespace of its own, made by unshare, "

@@ -657,3 +657,17 @@ def test_a_server_socket_under_the_hosts_dev_shm_reaches_the_bot(sandbox_ready: 
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     assert sorted(os.listdir("/dev/shm")) == before
+
+
+def test_an_ordinary_users_mount_refused_in_its_namespace_is_not_blamed_on_bubblewrap() -> None:
+    """As an ordinary user, unshare's user namespace mounts each sandbox's /tmp
+    before bwrap starts; where that is refused (AppArmor's restriction of
+    unprivileged user namespaces lets unshare make one, with no right to mount
+    in it), the check said "bubblewrap cannot create a sandbox here"."""
+    from clients.launch.sandbox import _why_not
+
+    done = subprocess.CompletedProcess(["unshare"], 125, "", "mount: /sys: permission denied.\n")
+    said = str(_why_not(find_tools(), done, as_root=False))
+    assert "bubblewrap cannot" not in said, said
+    assert "mount: /sys: permission denied." in said and "unshare" in said, said
+    assert "user namespaces" in said and "\n" not in said, said
