@@ -403,26 +403,21 @@ def test_report_on_a_file_that_is_no_tournament_database_is_one_line(
     assert "tournaments" not in tables, "the server's database was left alone"
 
 
+def _strength(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m benchmarks.strength --game sheep-n-sheep ARGS`, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.strength", "--game", "sheep-n-sheep", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+
+
 def test_strength_takes_a_module_class_bot_and_refuses_a_bad_one_in_one_line() -> None:
     def strength(*pairs: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "benchmarks.strength",
-                "--game",
-                "sheep-n-sheep",
-                *pairs,
-                "--games",
-                "2",
-                "--workers",
-                "1",
-            ],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        return _strength(*pairs, "--games", "2", "--workers", "1")
 
     done = strength("examples.simple_bots:FirstChoiceBot,random")
     assert done.returncode == 0, done.stderr
@@ -454,13 +449,7 @@ def test_strength_takes_a_module_class_bot_and_refuses_a_bad_one_in_one_line() -
 def test_strength_refuses_numbers_and_solo_games_it_cannot_play_in_one_line(
     args: tuple[str, ...], error: str
 ) -> None:
-    bad = subprocess.run(
-        [sys.executable, "-m", "benchmarks.strength", "--game", "sheep-n-sheep", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    bad = _strength(*args)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr, bad.stderr
     assert (
         bad.stderr.strip()
@@ -829,25 +818,7 @@ def test_strength_refuses_an_answer_that_names_no_action_in_one_line(
     env = _module(
         tmp_path, f"class Wrong:\n    def decide(self, decision):\n        return {returned}\n"
     )
-    bad = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.strength",
-            "--game",
-            "sheep-n-sheep",
-            "my_bots:Wrong,random",
-            "--games",
-            "2",
-            "--workers",
-            "1",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, **env},
-    )
+    bad = _strength("my_bots:Wrong,random", "--games", "2", "--workers", "1", env=env)
     assert bad.returncode == 1 and "Traceback" not in bad.stderr, bad.stderr
     assert (
         bad.stderr.strip()
