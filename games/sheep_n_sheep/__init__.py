@@ -17,7 +17,10 @@ class SheepNSheep(Game):
     max_players: ClassVar[int] = 4
     # 2: a placement no longer ends by itself when only the hand has no card that
     # fits (that told the other seats what the hand lacks); the seat stops it.
-    rules_version: ClassVar[int] = 2
+    # 3: a card placed or discarded shows the copy of its face that tells the
+    # other seats nothing (see SheepNSheepState._reveal); the lowest id in the
+    # hand told them which copies the hand held.
+    rules_version: ClassVar[int] = 3
 
     def _new_state(self, players: int, seed: int, options: Mapping[str, Any]) -> SheepNSheepState:
         return SheepNSheepState(players, seed)

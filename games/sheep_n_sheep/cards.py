@@ -58,3 +58,8 @@ CONDITION: tuple[int, ...] = tuple(card.condition for card in CARDS)
 VP: tuple[int, ...] = tuple(card.vp for card in CARDS)
 # Cards with the same face are interchangeable; the engine offers only one of them.
 FACE: tuple[int, ...] = tuple((COLOUR[i] * 8 + ICON[i]) * 8 + NUMBER[i] for i in range(len(CARDS)))
+# Every id of each face, lowest first: which copy of a face a seat shows is
+# decided from what everybody has seen (see SheepNSheepState._reveal).
+COPIES: dict[int, tuple[int, ...]] = {
+    face: tuple(i for i in range(len(CARDS)) if FACE[i] == face) for face in set(FACE)
+}

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 from games.sheep_n_sheep.actions import (
     BeginFree,
@@ -34,16 +35,17 @@ _FREE = BeginFree()
 _TAKE = tuple(TakeSet(i) for i in range(MARKET_SETS))
 
 
-def _distinct(hand: Iterable[int]) -> list[int]:
-    """One card per face (same colour, number and icon are interchangeable)."""
-    seen: set[int] = set()
-    out = []
+def _distinct(hand: Iterable[int], revealed: AbstractSet[int]) -> list[int]:
+    """One card per face (same colour, number and icon are interchangeable), in
+    the order the faces first appear in the hand: a copy everybody has seen
+    enter the hand if there is one, else the lowest id."""
+    chosen: dict[int, int] = {}
     for card in hand:
         face = FACE[card]
-        if face not in seen:
-            seen.add(face)
-            out.append(card)
-    return out
+        held = chosen.get(face)
+        if held is None or (card in revealed and held not in revealed):
+            chosen[face] = card
+    return list(chosen.values())
 
 
 class LegalActions:
@@ -58,35 +60,36 @@ class LegalActions:
         if phase == OVER:
             return ()
         hand = self._hands[self._seat]
+        revealed = self._revealed
         pasture = self._pastures[self._seat]
         acts: list[SheepNSheepAction] = []
         if phase == SAME:
             if self._tip is None:
-                acts = [Place(card, 0, 0) for card in _distinct(hand)]
+                acts = [Place(card, 0, 0) for card in _distinct(hand, revealed)]
             else:
                 num = self._up_num  # a same-number placement keeps its number here
-                cards = _distinct(c for c in hand if NUMBER[c] == num)
+                cards = _distinct((c for c in hand if NUMBER[c] == num), revealed)
                 if cards:
                     self._add_places(acts, cards, self._tip, pasture, "")
         elif phase == RUN:
             if self._up_tip is None:
-                acts = [Place(card, 0, 0) for card in _distinct(hand)]
+                acts = [Place(card, 0, 0) for card in _distinct(hand, revealed)]
             else:
                 up = self._up_num + 1
                 if up <= 5:
-                    cards = _distinct(c for c in hand if NUMBER[c] == up)
+                    cards = _distinct((c for c in hand if NUMBER[c] == up), revealed)
                     if cards:
                         self._add_places(acts, cards, self._up_tip, pasture, "up")
                 down = self._down_num - 1
                 if self._down_tip is not None and down >= 1:
-                    cards = _distinct(c for c in hand if NUMBER[c] == down)
+                    cards = _distinct((c for c in hand if NUMBER[c] == down), revealed)
                     if cards:
                         self._add_places(acts, cards, self._down_tip, pasture, "down")
         elif phase == DISCARD:
-            return tuple(Discard(card) for card in _distinct(hand))
+            return tuple(Discard(card) for card in _distinct(hand, revealed))
         else:  # FREE
             cells = self._frontier(pasture) if pasture else [_ORIGIN]
-            for card in _distinct(hand):
+            for card in _distinct(hand, revealed):
                 for key in cells:
                     x, y = unpack(key)
                     acts.append(Place(card, x, y))

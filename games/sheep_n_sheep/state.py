@@ -28,7 +28,7 @@ from games.sheep_n_sheep.actions import (
     Stop,
     TakeSet,
 )
-from games.sheep_n_sheep.cards import DECK_SIZE, DRAW, ICON, NUMBER
+from games.sheep_n_sheep.cards import COPIES, DECK_SIZE, DRAW, FACE, ICON, NUMBER
 from games.sheep_n_sheep.cells import _DIRS, _OFF, _ORIGIN, _W, pack, unpack
 from games.sheep_n_sheep.legal import (
     _FREE,
@@ -92,6 +92,7 @@ class SheepNSheepState(LegalActions, Views, State):
         "_pastures",
         "_phase",
         "_placed",
+        "_revealed",
         "_rng",
         "_seat",
         "_start",
@@ -118,6 +119,10 @@ class SheepNSheepState(LegalActions, Views, State):
         self._market: list[tuple[int, int]] = [
             (self._deck.pop(), self._deck.pop()) for _ in range(MARKET_SETS)
         ]
+        # Every card whose place everybody knows: the market, the pastures, the
+        # discard and the cards seen going from the market into a hand. A card
+        # never becomes hidden again, so the set only grows.
+        self._revealed: set[int] = {card for pair in self._market for card in pair}
         self._pastures: list[dict[int, int]] = [{} for _ in range(players)]
         # Each pasture as observations show it, with the card count it was made at
         # (a pasture only ever gains cards): rebuilt only after a placement there.
@@ -158,11 +163,13 @@ class SheepNSheepState(LegalActions, Views, State):
         seed: int = 0,
         phase: str = "turn",
         placement: Placement | None = None,
+        seen_in_hands: list[list[int]] | None = None,
     ) -> SheepNSheepState:
         """A position built by hand (tests, puzzles, search). `deck` and `stock` are
         drawn from their end. Turn `turn` (default: `seat`) is the one being played.
         `phase` and `placement` (as an observation shows them) resume a decision
-        in the middle of a placement."""
+        in the middle of a placement. `seen_in_hands` names, per seat, the cards
+        of its hand everybody saw it take from the market (default: none)."""
         state = cls(players, seed)
         state._hands = [sorted(hand) for hand in hands]
         state._market = [tuple(s) for s in market]  # type: ignore[misc]
@@ -173,6 +180,12 @@ class SheepNSheepState(LegalActions, Views, State):
             for p in (pastures or [{} for _ in range(players)])
         ]
         state._discard = list(discard or [])
+        state._revealed = {card for pair in state._market for card in pair}
+        state._revealed.update(state._discard)
+        for pasture in state._pastures:
+            state._revealed.update(pasture.values())
+        for seen in seen_in_hands or []:
+            state._revealed.update(seen)
         state._seat = seat
         state._turn = seat if turn is None else turn
         state._last_turn = last_turn
@@ -247,10 +260,11 @@ class SheepNSheepState(LegalActions, Views, State):
             out.append(Event(ev.PlacementBegun(seat, "free", None)))
             self._legal = None
         elif kind is Discard:
-            self._hands[seat].remove(action.card)
-            self._discard.append(action.card)
+            card = self._reveal(seat, action.card)
+            self._hands[seat].remove(card)
+            self._discard.append(card)
             self._phase = FREE
-            out.append(Event(ev.CardDiscarded(seat, action.card)))
+            out.append(Event(ev.CardDiscarded(seat, card)))
             self._legal = None
         else:  # Pass
             out.append(Event(ev.Passed(seat)))
@@ -292,6 +306,7 @@ class SheepNSheepState(LegalActions, Views, State):
             del self._market[index]
             return
         self._market[index] = new
+        self._revealed.update(new)
         out.append(Event(ev.SetFormed(index, new, from_stock)))
 
     def _extra_draw(self, seat: int, out: list[Event]) -> None:
@@ -310,9 +325,39 @@ class SheepNSheepState(LegalActions, Views, State):
             )
         )
 
+    def _reveal(self, seat: int, card: int) -> int:
+        """The copy of `card`'s face that `seat` shows as it places or discards it.
+
+        Copies of a face are interchangeable, so the id shown must tell the other
+        seats nothing about the hand: a copy everybody saw enter the hand if it
+        holds one (the legal actions offer that one), else the lowest copy of the
+        face whose place nobody knows. When that copy is not in the hand, it and
+        `card` trade places (the deck, the stock or a hand, all hidden from the
+        other seats), so that showing the lowest id never says which copies the
+        hand holds and which it lacks."""
+        revealed = self._revealed
+        if card in revealed:
+            return card
+        shown = next(copy for copy in COPIES[FACE[card]] if copy not in revealed)
+        revealed.add(shown)
+        hand = self._hands[seat]
+        if shown == card or shown in hand:
+            return shown
+        for pile in (self._deck, self._stock):
+            if shown in pile:
+                pile[pile.index(shown)] = card
+                break
+        else:
+            holder = next(h for h in self._hands if shown in h)
+            holder.remove(shown)
+            insort(holder, card)
+        hand.remove(card)
+        insort(hand, shown)
+        return shown
+
     def _place(self, action: Place, out: list[Event]) -> None:
         seat = self._seat
-        card = action.card
+        card = self._reveal(seat, action.card)
         key = pack(action.x, action.y)
         self._hands[seat].remove(card)
         self._pastures[seat][key] = card
@@ -391,6 +436,7 @@ class SheepNSheepState(LegalActions, Views, State):
         new._pastures = [p.copy() for p in self._pastures]
         new._pasture_views = self._pasture_views[:]  # tuples: safe to share
         new._discard = self._discard[:]
+        new._revealed = set(self._revealed)
         new._turn = self._turn
         new._seat = self._seat
         new._last_turn = self._last_turn
