@@ -225,6 +225,40 @@ def test_the_matches_list_follows_its_gzipped_stream(showcase: Showcase, page: A
     save_screenshot(page, "matches-gzipped-stream")
 
 
+def test_the_matches_list_says_when_its_stream_fails_and_comes_back(
+    showcase: Showcase, page: Any
+) -> None:
+    """The list's stream ends (the viewer stopping), then the next one is
+    refused (a proxy's 502 while the viewer is away): the page says the list is
+    not current, and keeps trying until the viewer answers again. (It once said
+    nothing, and a refused stream, which the browser gives up on for good,
+    left the list as it was for ever.)"""
+    opened: list[str] = []
+
+    def events(route: Any) -> None:
+        opened.append(route.request.url)
+        if len(opened) == 1:  # an empty list, then the stream ends
+            route.fulfill(
+                status=200, headers={"Content-Type": "text/event-stream"}, body="data: []\n\n"
+            )
+        elif len(opened) == 2:
+            route.fulfill(status=502, content_type="text/plain", body="bad gateway")
+        else:
+            route.continue_()
+
+    page.route("**/api/matches/events*", events)
+    page.add_init_script("window.sheepfoldRetrySeconds = [1, 2]")
+    page.goto(showcase.url + "/")
+    page.wait_for_function("() => document.body.dataset.stream === 'retrying'")
+    assert page.inner_text("#list-status").startswith("not updating: the viewer does not answer")
+    save_screenshot(page, "matches-stream-retrying")
+    page.wait_for_selector("#finished tr[data-match-id]", timeout=15_000)
+    assert len(opened) >= 3
+    assert page.evaluate("() => document.body.dataset.stream") == "open"
+    assert page.inner_text("#list-status").startswith("updated ")
+    save_screenshot(page, "matches-stream-back")
+
+
 def test_a_match_aborted_while_watched_says_it_was_aborted(browser: Any) -> None:
     """A match nobody joins is aborted after the start timeout, and its Watch
     stream ends with a result that has an end reason and no scores. A page

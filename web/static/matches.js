@@ -7,6 +7,10 @@ const filter = document.getElementById("game-filter");
 const capped = document.getElementById("capped");
 const status = document.getElementById("list-status");
 let source = null;
+// Waits between attempts once the stream fails; a test may set its own before the page loads.
+const RETRY_SECONDS = window.sheepfoldRetrySeconds || [1, 2, 4, 8, 15, 30];
+let retries = 0;
+let retry = null;
 
 function row(m) {
   const when = new Date(m.created_at * 1000).toLocaleTimeString();
@@ -43,12 +47,28 @@ function show(matches) {
 
 function listen() {
   if (source) source.close();
+  clearTimeout(retry);
   const game = filter.value;
   const params = new URLSearchParams(location.search);
   if (game) params.set("game", game); else params.delete("game");
   history.replaceState(null, "", params.toString() ? `?${params}` : location.pathname);
   source = new EventSource(`/api/matches/events${game ? `?game=${encodeURIComponent(game)}` : ""}`);
-  source.onmessage = (event) => show(JSON.parse(event.data));
+  source.onmessage = (event) => {
+    retries = 0;
+    document.body.dataset.stream = "open";
+    show(JSON.parse(event.data));
+  };
+  // The stream ended (the viewer stopping) or was refused (the viewer away, a
+  // proxy's 502): say that the list is no longer current, and try again. The
+  // browser gives up for good on a refused stream, so the page retries itself.
+  source.onerror = () => {
+    source.close();
+    const wait = RETRY_SECONDS[Math.min(retries, RETRY_SECONDS.length - 1)];
+    retries += 1;
+    document.body.dataset.stream = "retrying";
+    status.textContent = `not updating: the viewer does not answer; trying again in ${wait} s`;
+    retry = setTimeout(listen, wait * 1000);
+  };
 }
 
 filter.value = new URLSearchParams(location.search).get("game") || "";
