@@ -155,6 +155,48 @@ def test_a_live_page_reconnects_after_its_stream_fails(showcase: Showcase, page:
     save_screenshot(page, "live-reconnected")
 
 
+def test_a_reconnected_live_page_keeps_what_it_saw_of_the_move_it_resumes_at(
+    showcase: Showcase, page: Any
+) -> None:
+    """The stream fails right after a move; the next one starts at that same
+    move, with a snapshot that has no events. The page keeps the move's events
+    in its log and its label (they were once wiped)."""
+    match_id = showcase.start_live("sheep-n-sheep", 2, 909, delay=5)
+    with urllib.request.urlopen(f"{showcase.url}/api/match/{match_id}/live", timeout=30) as live:
+        first_line = next(line for line in live if line.startswith(b"data: "))
+    snapshot = next(i for i in json.loads(first_line[6:]) if i["kind"] == "snapshot")
+    move = snapshot["move"] + 1
+    again = {**snapshot, "move": move}
+    played = [{"kind": "event", "move": move, "text": "seat 0 did the thing seen once"}, again]
+    opened: list[str] = []
+
+    def live(route: Any) -> None:
+        opened.append(route.request.url)
+        body = f"data: {json.dumps([again])}\n\n"
+        if len(opened) == 1:
+            body = (
+                f"data: {json.dumps([snapshot])}\n\ndata: {json.dumps(played)}\n\n"
+                'data: [{"kind":"error","code":"UNAVAILABLE","message":"gone"}]\n\n'
+                "event: end\ndata: {}\n\n"
+            )
+        route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body=body)
+
+    page.route(f"**/api/match/{match_id}/live", live)
+    page.add_init_script("window.sheepfoldRetrySeconds = [1]")
+    page.goto(f"{showcase.url}/match/{match_id}")
+    page.wait_for_function("() => window.sheepfold.frames.length === 2")
+    assert "seen once" in page.inner_text("#log")
+    deadline = time.monotonic() + 15
+    while len(opened) < 3:  # the second stream has come and gone
+        assert time.monotonic() < deadline, "the page did not reconnect"
+        page.wait_for_timeout(100)
+    frames = page.evaluate("() => window.sheepfold.frames.map((f) => [f.move, f.events.length])")
+    assert frames == [[move - 1, 0], [move, 1]]
+    assert "seen once" in page.inner_text("#log")
+    assert f"move {move}: seat 0 did the thing seen once" in page.inner_text("#turn")
+    save_screenshot(page, "live-reconnected-same-move")
+
+
 def _aborted_page_basics(page: Any) -> str:
     """What every aborted match's page shows: the notice, the badge, no
     following; returns the notice."""

@@ -337,8 +337,17 @@ function follow() {
           move: item.move, seat: item.move ? previousToMove : null, label: "", forced: "",
           to_move: item.to_move, observation: item.observation, events,
         };
-        if (known >= 0) model.frames[known] = frame; // a reconnected stream starts again here
-        else model.frames.push(frame);
+        if (known >= 0) {
+          // A reconnected stream starts again at a move this page holds: its
+          // snapshot comes without the move's events and seat, which the page
+          // saw the first time (they were once wiped from the log).
+          const held = model.frames[known];
+          model.frames[known] = {
+            ...frame,
+            seat: frame.seat ?? held.seat,
+            events: frame.events.length ? frame.events : held.events,
+          };
+        } else model.frames.push(frame);
         if (!first && model.status === "waiting") model.status = "running"; // a move was played
         model.decisionSeen = first ? null : performance.now();
         first = false;
