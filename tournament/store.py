@@ -546,14 +546,27 @@ class Store:
 
     # ------------------------------------------------------------ full records
 
-    def replay(self, match_id: str) -> arena_pb2.Replay | None:
-        """The full record (seed, options, clock, every action, result) of a stored game."""
-        row = self._db.execute(
+    def replay(self, match_id: str, tournament_id: int | None = None) -> arena_pb2.Replay | None:
+        """The full record (seed, options, clock, every action, result) of a stored
+        game (of one tournament's games, or of any)."""
+        query = (
             "SELECT r.replay FROM game_replays r JOIN games g ON g.id = r.game_id"
-            " WHERE g.match_id = ? ORDER BY g.id DESC LIMIT 1",
-            (match_id,),
-        ).fetchone()
+            " WHERE g.match_id = ?"
+        )
+        params: tuple[str | int, ...] = (match_id,)
+        if tournament_id is not None:
+            query += " AND g.tournament_id = ?"
+            params = (match_id, tournament_id)
+        row = self._db.execute(query + " ORDER BY g.id DESC LIMIT 1", params).fetchone()
         return None if row is None else arena_pb2.Replay.FromString(row[0])
+
+    def played(self, tournament_id: int, match_id: str) -> bool:
+        """Whether the tournament stored a game played as match `match_id`."""
+        row = self._db.execute(
+            "SELECT 1 FROM games WHERE tournament_id = ? AND match_id = ? LIMIT 1",
+            (tournament_id, match_id),
+        ).fetchone()
+        return row is not None
 
     def replays(self, tournament_id: int | None = None) -> tuple[ReplayEntry, ...]:
         """Every stored game that has a full record (of one tournament, or of all)."""

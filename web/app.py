@@ -392,13 +392,15 @@ async def _tournament_replay(request: web.Request) -> arena_pb2.Replay:
     """A tournament game's record: the one stored in the tournament database,
     else the game server's (a game stored before tournaments kept records)."""
     path = _database(request)
-    match_id = request.match_info["match_id"]
+    name, match_id = request.match_info["name"], request.match_info["match_id"]
     try:
         stored = await asyncio.get_running_loop().run_in_executor(
-            None, tournaments.stored_replay, path, match_id
+            None, tournaments.stored_replay, path, name, match_id
         )
     except tournaments.NotATournamentDb as error:
         raise _fail(400, str(error)) from None
+    except LookupError as error:  # no such tournament, or not one of its games
+        raise _fail(404, str(error)) from None
     if stored is not None:
         return replayable(match_id, stored)
     try:
@@ -408,8 +410,8 @@ async def _tournament_replay(request: web.Request) -> arena_pb2.Replay:
             raise
         raise _fail(
             404,
-            f"no game {match_id!r} in the tournament database {path.name}, "
-            "and the game server does not know it either",
+            f"the tournament {name!r} in {path.name} keeps no record of its game "
+            f"{match_id!r}, and the game server does not know it either",
         ) from None
 
 
@@ -433,10 +435,12 @@ async def tournament_match_page(request: web.Request) -> web.Response:
 
 
 async def tournament_frames(request: web.Request) -> web.StreamResponse:
-    db, match_id = request.match_info["db"], request.match_info["match_id"]
+    db, name, match_id = (request.match_info[k] for k in ("db", "name", "match_id"))
     view = _view_query(request)
+    # Keyed by the tournament too: its frames are its game's only, never
+    # another tournament's URL for them (nor one of no tournament).
     return await frames_response(
-        request, (f"db{db}", match_id, view), view, lambda: _tournament_replay(request)
+        request, (f"db{db}/{name}", match_id, view), view, lambda: _tournament_replay(request)
     )
 
 

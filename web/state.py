@@ -68,7 +68,7 @@ class Refusal:
     message: str
 
 
-# Where the record comes from ("server", or "db<N>" for a tournament database),
+# Where the record comes from ("server", or "db<N>/<tournament>" for a tournament's game),
 # the match and the view.
 FramesKey = tuple[str, str, str]
 

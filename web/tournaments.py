@@ -137,8 +137,23 @@ def change_marker(path: Path, name: str) -> tuple[float, int, int, int]:
         raise NotATournamentDb(f"{path.name} could not be read ({error})") from None
 
 
-def stored_replay(path: Path, match_id: str) -> arena_pb2.Replay | None:
-    """The game's full record kept in the tournament database, or None when it
-    keeps none (a game stored before tournaments kept records: the game server
-    that played it may still have it)."""
-    return _read(path, lambda store: store.replay(match_id))
+def stored_replay(path: Path, name: str, match_id: str) -> arena_pb2.Replay | None:
+    """The full record of tournament `name`'s game `match_id` kept in the
+    database, or None when it keeps none (a game stored before tournaments kept
+    records: the game server that played it may still have it). LookupError
+    when the database holds no such tournament, or the tournament no such game
+    (the game server's other matches are no games of it)."""
+
+    def read(store: Store) -> arena_pb2.Replay | None:
+        with store.snapshot():
+            try:
+                record = store.tournament(name)
+            except StoreError as error:
+                raise LookupError(str(error).replace(str(path), path.name)) from None
+            if not store.played(record.id, match_id):
+                raise LookupError(
+                    f"the tournament {name!r} in {path.name} has no game {match_id!r}"
+                )
+            return store.replay(match_id, record.id)
+
+    return _read(path, read)

@@ -33,7 +33,10 @@ print(missing_tournament_dbs([path]))
 print([t.name for t in tournaments.list_tournaments(path)])
 print(tournaments.load(path, "cup").record.name)
 print(tournaments.change_marker(path, "cup")[1:])
-print(tournaments.stored_replay(path, "none"))
+try:
+    tournaments.stored_replay(path, "cup", "none")
+except LookupError as error:
+    print(error)
 """
 
 
@@ -75,7 +78,13 @@ def test_a_finished_tournament_in_a_folder_the_viewer_cannot_write_is_read(
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["None", "['cup']", "cup", "(4, 0, 0)", "None"]
+    assert done.stdout.splitlines() == [
+        "None",
+        "['cup']",
+        "cup",
+        "(4, 0, 0)",
+        "the tournament 'cup' in cup.db has no game 'none'",
+    ]
     assert sorted(p.name for p in folder.iterdir()) == ["cup.db"]
 
 
@@ -102,7 +111,8 @@ def test_reading_a_closed_tournament_database_leaves_no_file_beside_it(tmp_path:
     assert [t.name for t in tournaments.list_tournaments(db)] == ["cup"]
     assert tournaments.load(db, "cup").record.scheduled == 4
     assert tournaments.change_marker(db, "cup")[1:] == (4, 0, 0)
-    assert tournaments.stored_replay(db, "none") is None
+    with pytest.raises(LookupError, match="has no game 'none'"):
+        tournaments.stored_replay(db, "cup", "none")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cup.db"]
 
 

@@ -4,6 +4,7 @@ and the viewer's game server never saw those matches."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -108,9 +109,37 @@ def test_a_game_in_neither_the_database_nor_the_server_is_a_404_page(
 ) -> None:
     viewer = own_server_tournament.viewer
     status, _, body = get(f"{viewer.url}/tournaments/0/own-server/match/no-such-game")
-    assert_clear_error(status, body, 404, "does not know it either")
+    assert_clear_error(status, body, 404, "has no game")
     status, kind, body = get(f"{viewer.url}/api/tournaments/0/own-server/match/no-such-game/frames")
     assert "json" in kind and json.loads(body)["status"] == 404
+
+
+def test_a_tournament_url_shows_that_tournaments_games_only(
+    own_server_tournament: OwnServerTournament,
+) -> None:
+    """A tournament game's URL names the tournament: another name (one the
+    database does not hold), or a match the tournament did not play (the game
+    server's own), is a 404, not that match shown as the tournament's game.
+    Both once answered 200 (the name was never read, and any match id the game
+    server knew was replayed), also from the frames kept for the right URL."""
+    viewer = own_server_tournament.viewer
+    game = stored_games(own_server_tournament)[0].match_id
+    other = viewer.play_finished("sheep-showdown", 2, 77)  # the game server's, no game of it
+    base = f"{viewer.url}/tournaments/0"
+    status, _, _ = get(f"{viewer.url}/api{base[len(viewer.url) :]}/own-server/match/{game}/frames")
+    assert status == 200  # its frames are now kept
+    for name, match_id, words in [
+        ("no-such-cup", game, "no tournament 'no-such-cup' in own-server.db"),
+        ("own-server", other, f"has no game '{other}'"),
+    ]:
+        status, _, body = get(f"{base}/{name}/match/{match_id}")
+        assert_clear_error(status, body, 404, html.escape(words))
+        for view in ("public", "all"):
+            status, kind, body = get(
+                f"{viewer.url}/api/tournaments/0/{name}/match/{match_id}/frames?view={view}"
+            )
+            assert "json" in kind and json.loads(body)["status"] == 404, body[:300]
+            assert words in json.loads(body)["error"]
 
 
 def test_a_game_recorded_under_other_rules_is_refused_not_replayed(
