@@ -94,8 +94,8 @@ def tournaments_page(entries: list[dict[str, Any]]) -> str:
         for t in entry["tournaments"]:
             rows.append(
                 f'<li><a href="{escape(t["href"])}">'
-                f"{escape(t['name'])}</a> · {escape(t['game'])}, {t['players']} players, "
-                f"{t['scheduled']} games scheduled "
+                f"{escape(t['name'])}</a> · {escape(t['game'])}, {_count(t['players'], 'player')}, "
+                f"{_count(t['scheduled'], 'game')} scheduled "
                 f'<span class="muted">({escape(entry["file"])})</span></li>'
             )
     if not entries:
@@ -105,6 +105,10 @@ def tournaments_page(entries: list[dict[str, Any]]) -> str:
         )
     body = f'<h1>Tournaments</h1><ul class="tournaments">{"".join(rows)}</ul>'
     return _layout("Tournaments", body)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def tournament_page(title: str, fragment: str, boot: dict[str, Any]) -> str:

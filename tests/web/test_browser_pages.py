@@ -17,6 +17,7 @@ import games
 from clients.matchplay import create_match
 from server.app import ServerConfig
 from tests.web.conftest import ABORTED_REASON, AbortedMatches, drawn_move, save_screenshot
+from web import pages
 from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -299,6 +300,37 @@ def test_the_matches_list_says_when_its_stream_fails_and_comes_back(
     assert page.evaluate("() => document.body.dataset.stream") == "open"
     assert page.inner_text("#list-status").startswith("updated ")
     save_screenshot(page, "matches-stream-back")
+
+
+def test_a_solo_match_and_tournament_are_one_player_not_1_players(page: Any) -> None:
+    """The lists counted every match's and tournament's seats as "N players",
+    so a solo game (Sheep & Garden and Stubborn Sheep take one) read "1 players"."""
+    viewer = start_showcase(games=())
+    try:
+        solo = viewer.play_finished("stubborn-sheep", 1, 31)
+        pair = viewer.play_finished("stubborn-sheep", 2, 32)
+        page.goto(viewer.url + "/")
+        page.wait_for_selector(f'#finished tr[data-match-id="{solo}"]')
+        cell = '(id) => document.querySelector(`tr[data-match-id="${id}"] td.players`).textContent'
+        assert page.evaluate(cell, solo) == "1 player"
+        assert page.evaluate(cell, pair) == "2 players"
+        save_screenshot(page, "matches-solo")
+    finally:
+        viewer.stop()
+    listed = pages.tournaments_page(
+        [
+            {
+                "index": 0,
+                "file": "cup.db",
+                "tournaments": [
+                    {"name": "solo", "href": "/t", "game": "g", "players": 1, "scheduled": 1},
+                    {"name": "duo", "href": "/t", "game": "g", "players": 2, "scheduled": 8},
+                ],
+            }
+        ]
+    )
+    assert "g, 1 player, 1 game scheduled" in listed
+    assert "g, 2 players, 8 games scheduled" in listed
 
 
 def test_a_match_aborted_while_watched_says_it_was_aborted(browser: Any) -> None:

@@ -21,7 +21,7 @@ function row(m) {
     : m.to_move !== null && m.to_move !== undefined ? `seat ${m.to_move} to move` : "";
   return h("tr", { "data-match-id": m.match_id, "data-game": m.game, "data-status": m.status },
     h("td", {}, h("a", { href: `/match/${encodeURIComponent(m.match_id)}` }, m.match_id)),
-    h("td", {}, m.title), h("td", { class: "players" }, `${m.players} players`),
+    h("td", {}, m.title), h("td", { class: "players" }, `${m.players} ${m.players === 1 ? "player" : "players"}`),
     h("td", {}, h("span", { class: `badge ${m.status}` }, m.status)),
     h("td", {}, `${m.moves} moves`), h("td", {}, result), h("td", { class: "muted when" }, when));
 }
