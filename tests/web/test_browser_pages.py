@@ -333,6 +333,72 @@ def test_a_solo_match_and_tournament_are_one_player_not_1_players(page: Any) -> 
     assert "g, 2 players, 8 games scheduled" in listed
 
 
+def _visibility(hidden: bool) -> str:
+    """A script that makes the page think its tab was hidden (or shown):
+    headless Chromium keeps every tab visible."""
+    state = "hidden" if hidden else "visible"
+    return f"""() => {{
+      const as = (value) => ({{ configurable: true, get: () => value }});
+      Object.defineProperty(document, "hidden", as({str(hidden).lower()}));
+      Object.defineProperty(document, "visibilityState", as("{state}"));
+      document.dispatchEvent(new Event("visibilitychange"));
+    }}"""
+
+
+def test_hidden_tabs_let_go_of_their_streams_so_a_seventh_tab_loads(browser: Any) -> None:
+    """A browser opens at most six connections to one viewer, and the matches
+    list and every live match page each held one for its stream: with the
+    list and five live matches open, a seventh tab did not even load. Hidden
+    tabs now close their streams, and follow the match again once shown."""
+    viewer = start_showcase(games=())
+    context = browser.new_context(viewport={"width": 1400, "height": 950})
+    errors: list[str] = []
+    try:
+        matches = [viewer.start_live(game, 2, 515, delay=0.4) for game in GAMES_TWO]
+        tabs = []
+        for i in range(6):
+            tab = context.new_page()
+            tab.on("pageerror", lambda error: errors.append(str(error)))
+            if i == 0:
+                tab.goto(viewer.url + "/")
+                tab.wait_for_selector("#live tr[data-match-id]")
+            else:
+                tab.goto(f"{viewer.url}/match/{matches[i % len(matches)]}")
+                tab.wait_for_selector("#board[data-move]")
+            tabs.append(tab)
+        for tab in tabs:  # the user opens another tab: these are in the background
+            tab.evaluate(_visibility(True))
+            assert tab.evaluate("() => document.body.dataset.stream") == "paused"
+        assert "paused" in tabs[0].inner_text("#list-status")
+        seventh = context.new_page()
+        seventh.on("pageerror", lambda error: errors.append(str(error)))
+        seventh.goto(f"{viewer.url}/match/{matches[0]}", timeout=10_000)
+        seventh.wait_for_selector("#board[data-move]", timeout=10_000)
+        save_screenshot(seventh, "seventh-tab")
+        seventh.close()
+        # Shown again, a hidden match page follows its match again; the list too.
+        shown = tabs[1]
+        paused_at = int(shown.get_attribute("#board", "data-move"))
+        shown.evaluate(_visibility(False))
+        shown.wait_for_function(
+            f"() => +document.getElementById('board').dataset.move > {paused_at}"
+            " && document.body.dataset.stream === 'open'",
+            timeout=15_000,
+        )
+        assert shown.inner_text("#status") == "running"
+        save_screenshot(shown, "shown-again")
+        tabs[0].evaluate(_visibility(False))
+        tabs[0].wait_for_function("() => document.body.dataset.stream === 'open'")
+        assert tabs[0].inner_text("#list-status").startswith("updated ")
+    finally:
+        context.close()
+        viewer.stop()
+    assert not errors, errors
+
+
+GAMES_TWO = ("stubborn-sheep", "sheep-n-sheep")
+
+
 def test_a_match_aborted_while_watched_says_it_was_aborted(browser: Any) -> None:
     """A match nobody joins is aborted after the start timeout, and its Watch
     stream ends with a result that has an end reason and no scores. A page

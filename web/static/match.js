@@ -315,8 +315,14 @@ async function showReplay() {
   if (model.frames.length) go(model.index, false);
 }
 
+// The live stream open now (null: none), and the retry waiting to be made.
+let stream = null;
+let pendingRetry = null;
+
 function follow() {
+  if (stream) stream.close();
   const source = new EventSource(boot.live_url);
+  stream = source;
   let events = [];
   let previousToMove = null;
   let first = true; // the first snapshot of a stream: its decision opened before
@@ -374,6 +380,7 @@ function follow() {
   };
   source.addEventListener("end", async (message) => {
     source.close();
+    if (stream === source) stream = null;
     if (model.status === "finished" || model.status === "aborted") {
       notice(""); // aborted: says so, and why
       await showReplay();
@@ -388,6 +395,7 @@ function follow() {
   });
   source.onerror = () => {
     source.close();
+    if (stream === source) stream = null;
     if (model.live) lost("the viewer does not answer");
   };
 }
@@ -401,10 +409,13 @@ function lost(reason) {
   retries += 1;
   notice(`The live stream ended: ${reason}. Reconnecting in ${wait} s.`);
   render();
-  setTimeout(reconnect, wait * 1000);
+  clearTimeout(pendingRetry);
+  pendingRetry = setTimeout(reconnect, wait * 1000);
 }
 
 async function reconnect() {
+  pendingRetry = null;
+  if (document.hidden) return; // it follows again once shown
   let info = null;
   try {
     const response = await fetch(boot.info_url, { cache: "no-store" });
@@ -441,8 +452,31 @@ async function reconnect() {
   }
 }
 
+// A hidden tab lets go of its live stream. A browser opens at most six
+// connections to one viewer and each live page (and the matches list) holds
+// one for its stream, so with six such tabs open a seventh did not even load.
+// Shown again, the page asks where the match is and follows it again (or
+// shows its replay), as after a failed stream.
+document.addEventListener("visibilitychange", () => {
+  if (!model.live) return;
+  if (document.hidden) {
+    if (stream) stream.close();
+    stream = null;
+    clearTimeout(pendingRetry);
+    pendingRetry = null;
+    model.connected = false;
+    document.body.dataset.stream = "paused";
+    render();
+  } else if (!stream) {
+    reconnect();
+  }
+});
+
 if (model.live) {
-  follow();
+  if (document.hidden) {
+    document.body.dataset.stream = "paused";
+    render();
+  } else follow();
 } else {
   notice("");
   fillViews();

@@ -46,6 +46,7 @@ function show(matches) {
 }
 
 function listen() {
+  if (document.hidden) return pause();
   if (source) source.close();
   clearTimeout(retry);
   const game = filter.value;
@@ -70,6 +71,18 @@ function listen() {
     retry = setTimeout(listen, wait * 1000);
   };
 }
+
+// A hidden tab lets go of its stream (a browser opens at most six connections
+// to one viewer, and each live page holds one); shown again, it listens again
+// and gets the whole list at once.
+function pause() {
+  if (source) source.close();
+  source = null;
+  clearTimeout(retry);
+  document.body.dataset.stream = "paused";
+  status.textContent = "paused while the tab is hidden";
+}
+document.addEventListener("visibilitychange", () => (document.hidden ? pause() : listen()));
 
 filter.value = new URLSearchParams(location.search).get("game") || "";
 filter.onchange = listen;
