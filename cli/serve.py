@@ -142,6 +142,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "RESOURCE_EXHAUSTED (default %(default)s)",
     )
     parser.add_argument(
+        "--max-watch-streams-per-address",
+        type=positive_int,
+        default=MatchLimits().max_watch_streams_per_address,
+        help="of the server's spectators, those from one client address at most, over "
+        "every match, so that one client cannot take every place; more get "
+        "RESOURCE_EXHAUSTED (default %(default)s)",
+    )
+    parser.add_argument(
         "--max-message-bytes",
         type=positive_int,
         default=4 * 1024 * 1024,
@@ -347,6 +355,7 @@ def run(args: argparse.Namespace) -> int:
             max_watchers=args.max_watchers,
             max_watchers_per_address=args.max_watchers_per_address,
             max_watch_streams=args.max_watch_streams,
+            max_watch_streams_per_address=args.max_watch_streams_per_address,
         ),
         default_clock=ClockConfig(decision_seconds=args.decision_seconds),
         listen=tuple(args.listen),

@@ -34,6 +34,11 @@ class MatchLimits:
     # finished match's replay): 20,000 of them over 200 finished matches, each
     # match within its own bound, once took a server from 70 MB to 1.8 GB.
     max_watch_streams: int = 2_000
+    # Of those, from one client address over every match: without it one client
+    # watching 125 matches 16 times each took all 2,000 and every other
+    # spectator on the server was refused. As many as a web viewer's pages
+    # (`--web-max-connections`) can show at once: it holds one per match shown.
+    max_watch_streams_per_address: int = 1_000
     # Rejected messages (bad answers, floods) one Play stream may send before it is closed.
     max_rejected: int = 100
     # Events held for a seat that asked for them inside its decisions: past this

@@ -1,12 +1,14 @@
-"""Watch streams counted per match, per match and client address, and on the
-whole server, for live and finished matches alike.
+"""Watch streams counted per match, per match and client address, per client
+address over every match, and on the whole server, for live and finished
+matches alike.
 
 A client that keeps reading is never dropped as too slow, so without a bound
 per address one client could take every place a match has and shut out every
-other spectator. An address is `peer_address`'s: an IP, or "unix:" for every
-Unix socket client together (gRPC names them all so), as for fair turns and
-pending joins: a tournament's sandboxed bots share one address's places, and
-cannot take the rest from spectators on TCP. Clients behind a proxy on the
+other spectator; and, watching enough matches, every place the server has.
+An address is `peer_address`'s: an IP, or "unix:" for every Unix socket client
+together (gRPC names them all so), as for fair turns and pending joins: a
+tournament's sandboxed bots share one address's places, and cannot take the
+rest from spectators on TCP. Clients behind a proxy on the
 server's host share its address too. The web viewer needs one place per match
 whoever watches it: it shares one stream among its visitors.
 """
@@ -22,11 +24,12 @@ K = TypeVar("K")
 
 
 class WatchPlaces:
-    """Open Watch streams, per match, per (match, address) and in all."""
+    """Open Watch streams, per match, per (match, address), per address and in all."""
 
     def __init__(self) -> None:
         self._per_match: Counter[str] = Counter()
         self._per_address: Counter[tuple[str, str]] = Counter()  # (match id, address)
+        self._per_client: Counter[str] = Counter()  # address, over every match
         self.total = 0
 
     def refusal(self, match_id: str, address: str, limits: MatchLimits) -> tuple[str, str] | None:
@@ -43,17 +46,23 @@ class WatchPlaces:
             # anyone's invention: counted by id, each new (up to 16 KB) one was
             # a log line of its own.
             return f"this server already has {limits.max_watch_streams} watchers", ""
+        if self._per_client[address] >= limits.max_watch_streams_per_address:
+            # Counted under the address, not the (perhaps invented) match id.
+            count = limits.max_watch_streams_per_address
+            return f"this address already has {count} watchers on this server", address
         return None
 
     def take(self, match_id: str, address: str) -> None:
         self._per_match[match_id] += 1
         self._per_address[match_id, address] += 1
+        self._per_client[address] += 1
         self.total += 1
 
     def give_back(self, match_id: str, address: str) -> bool:
         """A watcher left; whether it was the match's last."""
         self.total -= 1
         _decrement(self._per_address, (match_id, address))
+        _decrement(self._per_client, address)
         return _decrement(self._per_match, match_id)
 
 

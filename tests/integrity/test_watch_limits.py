@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -127,6 +128,56 @@ def test_max_watchers_per_address_sets_what_one_client_may_hold_of_a_match() -> 
                 next(stub.Watch(request, timeout=10))
             assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert caught.value.details() == "this address already has 2 watchers of this match"
+            for call in held:
+                call.cancel()
+    finally:
+        assert stop_server_process(server) == 0
+
+
+def test_one_address_cannot_take_every_watch_place_on_the_server(tmp_path: Path) -> None:
+    """Each match within its own bound per address, one client watching enough
+    matches took every place the server has (16 watchers of each of 125
+    matches: all 2,000), and every other spectator was refused. Now an address
+    holds `--max-watch-streams-per-address` at most, and another address (here
+    the Unix socket's) still watches."""
+    socket = tmp_path / "s.sock"
+    server = start_server_process(
+        "--listen",
+        "127.0.0.1:0",
+        "--listen",
+        f"unix:{socket}",
+        "--max-watch-streams",
+        "6",
+        "--max-watch-streams-per-address",
+        "4",
+    )
+    try:
+        with (
+            grpc.insecure_channel(server.address) as channel,
+            grpc.insecure_channel(f"unix:{socket}") as other_channel,
+        ):
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            ids = [
+                stub.CreateMatch(
+                    arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2), timeout=10
+                ).match_id
+                for _ in range(3)
+            ]
+            held = [
+                stub.Watch(arena_pb2.WatchRequest(match_id=ids[i // 2]), timeout=30)
+                for i in range(4)
+            ]
+            for call in held:
+                assert next(call).HasField("snapshot")
+            with pytest.raises(grpc.RpcError) as caught:
+                next(stub.Watch(arena_pb2.WatchRequest(match_id=ids[2]), timeout=10))
+            assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert caught.value.details() == "this address already has 4 watchers on this server"
+            other = arena_pb2_grpc.ArenaStub(other_channel).Watch(
+                arena_pb2.WatchRequest(match_id=ids[2]), timeout=30
+            )
+            assert next(other).HasField("snapshot")
+            other.cancel()
             for call in held:
                 call.cancel()
     finally:
