@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from server.files import not_a_database_file
+from server.files import create_owner_only, not_a_database_file
 from server.records import (
     ClockConfig,
     DamagedRecord,
@@ -167,6 +167,8 @@ class SqliteStore:
         if problem is not None:
             raise StoreError(f"it {problem}")
         self._busy_ms = int(busy_timeout * 1000)
+        if self.path != ":memory:":
+            create_owner_only(self.path)  # it holds the seeds of running matches
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._claim: int | None = None
         if serving and self.path != ":memory:":

@@ -19,7 +19,7 @@ from typing import Any
 
 from sheepfold.v1 import arena_pb2
 
-from server.files import not_a_database_file
+from server.files import create_owner_only, not_a_database_file
 
 __all__ = [
     "MIGRATIONS",
@@ -209,6 +209,7 @@ class Store:
         self.path = str(path)
         if self.path != ":memory:":
             _check_path(self.path)
+            create_owner_only(self.path)  # it holds the tournaments' deal secrets
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
         except sqlite3.Error as error:
