@@ -243,11 +243,15 @@ class Match:
             await asyncio.sleep(0)
             return
         self._decision_counter += 1
+        head = self._decision_head(
+            self._decision_counter, seat, self.record.clock.decision_seconds, seat.bank
+        )
         pending = PendingDecision(
             decision_id=self._decision_counter,
             seat=seat_index,
             actions=actions,
-            body=self._decision_body(self._decision_counter, seat, actions),
+            body=encoding.decision_body(self.codec, head, state.observation(seat_index), actions),
+            head_bytes=len(head),
         )
         self._pending = pending
         if seat.stream is not None:
@@ -264,18 +268,36 @@ class Match:
         uncrashed one would have, with no generator state to bring back."""
         return forced_action_index(self.record.seed, len(self.moves) + 1, count)
 
-    def _decision_body(self, decision_id: int, seat: Seat, actions: Sequence[Any]) -> bytes:
+    def _decision_head(
+        self, decision_id: int, seat: Seat, decision_seconds: float, bank: float
+    ) -> bytes:
         clock = self.record.clock
-        head = encoding.decision_head(
+        return encoding.decision_head(
             decision_id,
             seat.index,
             self.state.prompt(),
-            clock.decision_seconds,
-            seat.bank,
+            decision_seconds,
+            bank,
             seat.strikes,
             clock.max_strikes,
         )
-        return encoding.decision_body(self.codec, head, self.state.observation(seat.index), actions)
+
+    def _sent_again(self, pending: PendingDecision) -> bytes:
+        """The open decision for a second sending (a rejoin, a refused answer),
+        its clock showing what is left now: a bot budgets from it, and the
+        first sending's full time would have had it overrun."""
+        if not pending.opened_at:  # its clock has not started
+            return pending.message()
+        seat = self.seats[pending.seat]
+        allowed = self.record.clock.decision_seconds
+        elapsed = time.monotonic() - pending.opened_at
+        now = self._decision_head(
+            pending.decision_id,
+            seat,
+            max(0.0, allowed - elapsed),
+            max(0.0, seat.bank - max(0.0, elapsed - allowed)),
+        )
+        return encoding.decision_with_events(now + pending.body[pending.head_bytes :], ())
 
     async def _await_answer(self, seat: Seat, pending: PendingDecision) -> tuple[int, str]:
         clock = self.record.clock
@@ -502,7 +524,7 @@ class Match:
         )
         if self._pending is not None and self._pending.seat == seat_index:
             self._pending.sent_at = asyncio.get_running_loop().time()
-            stream.send(self._pending.message())
+            stream.send(self._sent_again(self._pending))
         if self._every_seat_here():
             self._all_joined.set()
 
@@ -542,7 +564,7 @@ class Match:
         code, message = refused
         self._send_error(seat, code, message, decision_id)
         if code == grpc.StatusCode.INVALID_ARGUMENT and pending is not None:
-            self._send(seat, pending.message())  # the decision again, to answer right
+            self._send(seat, self._sent_again(pending))  # the decision again, to answer right
         self._count_rejected(seat, code, message)
 
     def reject(self, seat_index: int, reason: str, stream: SeatStream | None = None) -> None:

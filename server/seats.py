@@ -93,6 +93,7 @@ class PendingDecision:
     seat: int
     actions: Sequence[Any]
     body: bytes  # the encoded Decision, without events
+    head_bytes: int  # how much of `body` is its head (id, seat, prompt, clock)
     # Loop times: when the request was last written to the seat's stream, and when
     # the accepted answer was read (for the round-trip metric).
     sent_at: float | None = None
