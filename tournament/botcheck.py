@@ -16,6 +16,7 @@ from pathlib import Path
 
 from clients.bots import BUILTIN_BOTS
 from clients.launch.programs import program_problem
+from clients.launch.sandbox import unseen_program
 from tournament.config import (
     BotSpec,
     ConfigError,
@@ -103,4 +104,17 @@ def _check_command(bot: BotSpec, field: str, base_dir: str) -> ConfigError | Non
         return ConfigError(field.replace(".command", ".cwd"), f"no folder {str(cwd)!r}")
     search = dict(bot.env).get("PATH", os.environ.get("PATH"))
     problem = program_problem(program, cwd, search)
-    return None if problem is None else ConfigError(field, problem)
+    if problem is not None:
+        return ConfigError(field, problem)
+    if bot.sandbox is None:
+        return None
+    unseen = unseen_program(program, str(cwd), bot.sandbox.read_only)
+    if unseen is None:
+        return None
+    return ConfigError(
+        field,
+        f"{bot.command[0]!r} is {unseen}, which the bot's sandbox does not see (only its "
+        "folder, its read_only paths and the system's runtime: /usr, /bin, /lib*, the "
+        "Python running Sheepfold): name a program there, such as {python} or "
+        "/usr/bin/node, or put it in the bot's folder",
+    )

@@ -34,6 +34,7 @@ __all__ = [
     "file_in_memory",
     "find_tools",
     "in_own_namespaces",
+    "unseen_program",
 ]
 
 SOCKET_IN_SANDBOX = "/sheepfold/arena.sock"
@@ -434,6 +435,29 @@ def resolve_program(program: str, folder: str) -> str:
     if "/" in program:
         return program
     return shutil.which(program) or program
+
+
+def unseen_program(program: str, folder: str, read_only: Sequence[str] = ()) -> str | None:
+    """The host path `program` (a sandboxed bot's command, started in `folder`)
+    runs from when its sandbox cannot see it, else None.
+
+    A bare name is looked up on the host's PATH (resolve_program), which may hold
+    folders no sandbox binds: pyenv's shims, nvm's node, ~/.local/bin, /opt, /snap.
+    The check passed on the host, then every game crashed ("failed to execute
+    ...: No such file or directory") and random stand-ins played them all. The
+    program must lie, as named and with its symlinks resolved, in what the bot
+    sees: its folder, its `read_only` paths or the runtime (seen_by_every_bot).
+    A name not on the host's PATH is searched on the sandbox's own: None."""
+    path = resolve_program(program, folder)
+    if "/" not in path:
+        return None
+    path = os.path.join(folder, path)  # an absolute path stays as it is
+    roots = [folder, *read_only, *seen_by_every_bot()]
+    seen = {os.path.abspath(root) for root in roots} | {os.path.realpath(root) for root in roots}
+    for where in (os.path.abspath(path), os.path.realpath(path)):
+        if not any(_inside(where, root) for root in seen):
+            return where
+    return None
 
 
 def probe(tools: Tools) -> None:
