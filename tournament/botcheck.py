@@ -108,7 +108,7 @@ def _check_command(bot: BotSpec, field: str, base_dir: str) -> ConfigError | Non
         return ConfigError(field, problem)
     if bot.sandbox is None:
         return None
-    unseen = unseen_program(program, str(cwd), bot.sandbox.read_only)
+    unseen = unseen_program(program, str(cwd), bot.sandbox.read_only, dict(bot.env))
     if unseen is None:
         return None
     return ConfigError(

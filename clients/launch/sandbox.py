@@ -437,9 +437,11 @@ def resolve_program(program: str, folder: str) -> str:
     return shutil.which(program) or program
 
 
-def unseen_program(program: str, folder: str, read_only: Sequence[str] = ()) -> str | None:
-    """The host path `program` (a sandboxed bot's command, started in `folder`)
-    runs from when its sandbox cannot see it, else None.
+def unseen_program(
+    program: str, folder: str, read_only: Sequence[str] = (), env: Mapping[str, str] | None = None
+) -> str | None:
+    """The host path `program` (a sandboxed bot's command, started in `folder`
+    with its config's `env`) runs from when its sandbox cannot see it, else None.
 
     A bare name is looked up on the host's PATH (resolve_program), which may hold
     folders no sandbox binds: pyenv's shims, nvm's node, ~/.local/bin, /opt, /snap.
@@ -447,10 +449,14 @@ def unseen_program(program: str, folder: str, read_only: Sequence[str] = ()) -> 
     ...: No such file or directory") and random stand-ins played them all. The
     program must lie, as named and with its symlinks resolved, in what the bot
     sees: its folder, its `read_only` paths or the runtime (seen_by_every_bot).
-    A name not on the host's PATH is searched on the sandbox's own: None."""
+    A name not on the host's PATH is searched in the sandbox on its PATH (the
+    `env`'s, else SANDBOX_PATH), here at the same paths; None when not found."""
     path = resolve_program(program, folder)
     if "/" not in path:
-        return None
+        found = shutil.which(program, path=(env or {}).get("PATH", SANDBOX_PATH))
+        if found is None:
+            return None
+        path = found
     path = os.path.join(folder, path)  # an absolute path stays as it is
     roots = [folder, *read_only, *seen_by_every_bot()]
     seen = {os.path.abspath(root) for root in roots} | {os.path.realpath(root) for root in roots}

@@ -56,6 +56,15 @@ def test_a_program_on_the_hosts_path_outside_the_sandbox_is_refused(
     ]
 
 
+def test_a_program_on_the_paths_the_configs_env_gives_is_checked_too(tmp_path: Path) -> None:
+    """A name only on the `env`'s PATH is searched in the sandbox on that PATH."""
+    tool = _executable(tmp_path / "tools" / "only-here")
+    problems = _problems(
+        _config(tmp_path, '["only-here"]', f'env = {{ PATH = "{tool.parent}" }}\n')
+    )
+    assert len(problems) == 1 and f"is {tool}, which the bot's sandbox" in problems[0]
+
+
 def test_an_absolute_path_or_a_link_out_of_the_bots_folder_is_refused(tmp_path: Path) -> None:
     outside = _executable(tmp_path / "elsewhere" / "run")
     assert len(_problems(_config(tmp_path, f'["{outside}"]'))) == 1
