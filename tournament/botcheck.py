@@ -113,7 +113,7 @@ def _check_command(bot: BotSpec, field: str, base_dir: str) -> ConfigError | Non
         return None
     return ConfigError(
         field,
-        f"{bot.command[0]!r} is {unseen}, which the bot's sandbox does not see (only its "
+        f"{bot.command[0]!r} needs {unseen}, which the bot's sandbox does not see (only its "
         "folder, its read_only paths and the system's runtime: /usr, /bin, /lib*, the "
         "Python running Sheepfold): name a program there, such as {python} or "
         "/usr/bin/node, or put it in the bot's folder",

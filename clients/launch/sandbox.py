@@ -463,6 +463,34 @@ def unseen_program(
     for where in (os.path.abspath(path), os.path.realpath(path)):
         if not any(_inside(where, root) for root in seen):
             return where
+    return _unseen_interpreter(path, seen, (env or {}).get("PATH", SANDBOX_PATH))
+
+
+def _unseen_interpreter(script: str, seen: set[str], sandbox_path: str) -> str | None:
+    """The interpreter a script's `#!` line names, when the sandbox cannot see it:
+    `#!/usr/bin/env node` finds node on the sandbox's PATH, not on nvm's."""
+    try:
+        with open(script, "rb") as file:
+            line = file.readline(256)
+    except OSError:
+        return None
+    if not line.startswith(b"#!"):
+        return None
+    words = line[2:].decode(errors="replace").split()
+    if not words:
+        return None
+    interpreter = words[0]
+    if os.path.basename(interpreter) == "env":
+        names = [word for word in words[1:] if not word.startswith("-") and "=" not in word]
+        if not names:
+            return None
+        found = shutil.which(names[0], path=sandbox_path)
+        if found is None:
+            return f"{names[0]} (on no folder of the sandbox's PATH, {sandbox_path})"
+        interpreter = found
+    for where in (os.path.abspath(interpreter), os.path.realpath(interpreter)):
+        if not any(_inside(where, root) for root in seen):
+            return where
     return None
 
 

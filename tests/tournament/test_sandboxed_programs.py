@@ -49,7 +49,7 @@ def test_a_program_on_the_hosts_path_outside_the_sandbox_is_refused(
     monkeypatch.setenv("PATH", f"{shim.parent}{os.pathsep}{os.environ['PATH']}")
     problems = _problems(_config(tmp_path, '["mypython", "bot.py"]'))
     assert problems == [
-        f"bots[1].command: 'mypython' is {shim}, which the bot's sandbox does not see (only "
+        f"bots[1].command: 'mypython' needs {shim}, which the bot's sandbox does not see (only "
         "its folder, its read_only paths and the system's runtime: /usr, /bin, /lib*, the "
         "Python running Sheepfold): name a program there, such as {python} or "
         "/usr/bin/node, or put it in the bot's folder"
@@ -62,7 +62,7 @@ def test_a_program_on_the_paths_the_configs_env_gives_is_checked_too(tmp_path: P
     problems = _problems(
         _config(tmp_path, '["only-here"]', f'env = {{ PATH = "{tool.parent}" }}\n')
     )
-    assert len(problems) == 1 and f"is {tool}, which the bot's sandbox" in problems[0]
+    assert len(problems) == 1 and f"needs {tool}, which the bot's sandbox" in problems[0]
 
 
 def test_an_absolute_path_or_a_link_out_of_the_bots_folder_is_refused(tmp_path: Path) -> None:
@@ -70,7 +70,26 @@ def test_an_absolute_path_or_a_link_out_of_the_bots_folder_is_refused(tmp_path: 
     assert len(_problems(_config(tmp_path, f'["{outside}"]'))) == 1
     (tmp_path / "bot" / "run").symlink_to(outside)
     problems = _problems(_config(tmp_path, '["./run"]'))
-    assert len(problems) == 1 and f"is {outside}, which the bot's sandbox" in problems[0]
+    assert len(problems) == 1 and f"needs {outside}, which the bot's sandbox" in problems[0]
+
+
+def test_a_script_whose_interpreter_the_sandbox_cannot_see_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`#!/usr/bin/env node` looks for node on the sandbox's PATH; an absolute
+    interpreter must be visible itself."""
+    node = _executable(tmp_path / "nvm" / "nodelike")
+    monkeypatch.setenv("PATH", f"{node.parent}{os.pathsep}{os.environ['PATH']}")
+    script = tmp_path / "bot" / "bot.js"
+    _executable(script).write_text("#!/usr/bin/env nodelike\n")
+    problems = _problems(_config(tmp_path, '["./bot.js"]'))
+    assert len(problems) == 1
+    assert "needs nodelike (on no folder of the sandbox's PATH" in problems[0]
+    script.write_text(f"#!{node} -x\n")
+    problems = _problems(_config(tmp_path, '["./bot.js"]'))
+    assert len(problems) == 1 and f"needs {node}, which the bot's sandbox" in problems[0]
+    script.write_text("#!/usr/bin/env -S sh -e\n")
+    assert _problems(_config(tmp_path, '["./bot.js"]')) == []
 
 
 def test_programs_the_sandbox_sees_pass(tmp_path: Path) -> None:
