@@ -45,7 +45,7 @@ from clients.launch import (
     parse_limits,
 )
 from clients.launch.programs import program_problem
-from clients.launch.sandbox import host_state
+from clients.launch.sandbox import host_state, unseen_program
 from clients.matchplay import (
     CommandBot,
     MatchOutcome,
@@ -197,7 +197,15 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
     problem = program_problem(argv[0], Path(folder), os.environ.get("PATH"))
     if problem is not None:
         raise SystemExit(f"sheepfold {command}: {spec!r}: {problem}")
-    return CommandBot(tuple(argv), folder, command_policy(args, command))
+    policy = command_policy(args, command)
+    unseen = None if policy is None else unseen_program(argv[0], folder, policy.read_only)
+    if unseen is not None:
+        raise SystemExit(
+            f"sheepfold {command}: {spec!r}: {argv[0]!r} needs {unseen}, which the bot's "
+            "sandbox does not see (only --bot-dir, --read-only and the system's runtime): "
+            "name a program there, such as {python}, or pass --no-sandbox for a bot you trust"
+        )
+    return CommandBot(tuple(argv), folder, policy)
 
 
 def bot_seed(match_seed: int, seat: int) -> int:

@@ -582,6 +582,25 @@ def test_match_refuses_a_command_bot_that_cannot_start(spec: str, words: str) ->
     assert line.startswith("sheepfold match: ") and words in line
 
 
+def test_match_refuses_a_sandboxed_program_its_sandbox_cannot_see(tmp_path: Path) -> None:
+    """A program outside --bot-dir and the runtime (pyenv's shims, nvm's node) was
+    found on the host, then failed to start in the sandbox: the match was played
+    by a random stand-in in that seat."""
+    program = tmp_path / "elsewhere" / "bot"
+    program.parent.mkdir()
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    (tmp_path / "bot").mkdir()
+    done = sheepfold(
+        "match", "--game", "stubborn-sheep", "--players", "2",
+        "--bots", f"random,cmd:{program}", "--bot-dir", str(tmp_path / "bot"),
+    )  # fmt: skip
+    assert done.returncode == 1
+    line = one_line(done)
+    assert line.startswith("sheepfold match: ")
+    assert f"needs {program}, which the bot's sandbox does not see" in line
+
+
 def test_serve_names_the_tls_flag_whose_file_is_missing(tmp_path: Path) -> None:
     missing = tmp_path / "nothere.pem"
     done = sheepfold(
