@@ -30,6 +30,7 @@ from benchmarks import (
     tournament,
 )
 from benchmarks.procs import ROOT
+from cli.values import file_path, seconds_up_to, whole_number
 from server.logs import configure_logging
 
 SECTIONS = (
@@ -138,7 +139,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--json",
-        type=Path,
+        type=lambda text: Path(file_path(text)),
         default=DEFAULT_JSON,
         metavar="PATH",
         help="where to write the results (default benchmarks/results/latest.json)",
@@ -150,7 +151,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "(default sheep-n-sheep)",
     )
     parser.add_argument(
-        "--players", type=int, default=2, help="players per match there (default 2)"
+        "--players",
+        type=whole_number(1, 64),
+        default=2,
+        help="players per match there (default 2)",
     )
     parser.add_argument(
         "--before",
@@ -164,7 +168,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="concurrent matches, comma-separated (default 1,10,100,500; quick 1,10,100)",
     )
     parser.add_argument(
-        "--seconds", type=float, help="measuring window per level (default 5; quick 1.5)"
+        "--seconds",
+        type=seconds_up_to(3600),
+        help="measuring window per level, more than 0 and at most 3,600 (default 5; quick 1.5)",
     )
     parser.add_argument(
         "--events-in-decisions",
@@ -175,7 +181,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--repeat",
-        type=int,
+        type=whole_number(1, 1000),
         default=1,
         metavar="N",
         help="server and baseline sections: measure every row N times, the targets taking "
@@ -183,20 +189,28 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "shared machine; default 1)",
     )
     parser.add_argument(
-        "--engine-seconds", type=float, help="time per engine row (default 1; quick 0.3)"
+        "--engine-seconds",
+        type=seconds_up_to(3600, zero=True),
+        help="time per engine row, 0 (one game) to 3,600 (default 1; quick 0.3)",
     )
     parser.add_argument(
         "--engine-games",
         help="only these games in the engine section, comma-separated (default: every game)",
     )
     parser.add_argument(
-        "--memory-matches", type=int, help="matches to create for memory (default 1000; quick 200)"
+        "--memory-matches",
+        type=whole_number(1, 1_000_000),
+        help="matches to create for memory (default 1000; quick 200)",
     )
     parser.add_argument(
-        "--soak-matches", type=int, help="matches for the soak (default 3000; quick 500)"
+        "--soak-matches",
+        type=whole_number(1, 1_000_000),
+        help="matches for the soak (default 3000; quick 500)",
     )
     parser.add_argument(
-        "--soak-seconds", type=float, help="time limit of the soak (default 300; quick 60)"
+        "--soak-seconds",
+        type=seconds_up_to(86_400),
+        help="time limit of the soak (default 300; quick 60)",
     )
     args = parser.parse_args(argv)
     only = [s.strip() for chunk in args.only or [] for s in chunk.split(",") if s.strip()]
@@ -215,8 +229,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.levels = tuple(int(x) for x in counts)
     else:
         args.levels = preset["levels"]
-    if args.repeat < 1:
-        parser.error("--repeat must be at least 1")
     for name in ("seconds", "engine_seconds", "memory_matches", "soak_matches", "soak_seconds"):
         if getattr(args, name) is None:
             setattr(args, name, preset[name])
@@ -224,6 +236,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args.games_per_pairing = preset["games_per_pairing"]
     args.sandbox_games = preset["sandbox_games"]
     args.engine_games = tuple(args.engine_games.split(",")) if args.engine_games else None
+    _check_games(parser, args)
+    _check_json_path(parser, args.json)
     if args.before is not None and not (args.before / "cli" / "serve.py").is_file():
         parser.error(f"--before {args.before}: not a Sheepfold checkout")
     args.load_games = LOAD_GAMES if args.game is None else ((args.game, args.players),)
@@ -354,13 +368,60 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"\n{elapsed:.0f} s; load average {load[0]:.1f} at the start, {load[1]:.1f} at the end "
         f"on {os.cpu_count()} cpus; command: python -m benchmarks {command}"
     )
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(out, indent=2, default=str) + "\n", encoding="utf-8")
+    try:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(out, indent=2, default=str) + "\n", encoding="utf-8")
+    except OSError as error:
+        # The tables above are the results too: say why the file is missing, in one line.
+        print(
+            f"python -m benchmarks: cannot write {args.json}: {error.strerror or error}",
+            file=sys.stderr,
+        )
+        return 1
     print(f"results written to {args.json}")
     if out["errors"]:
         print(f"sections that failed: {', '.join(out['errors'])}", file=sys.stderr)
         return 1
     return 0
+
+
+def _check_games(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse a game name or player count no section could play, before any runs
+    (a typo would otherwise surface as a failed section minutes later)."""
+    import games
+
+    known = games.names()
+    for name in (args.game, *(args.engine_games or ())):
+        if name is not None and name not in known:
+            parser.error(f"unknown game {name!r} (games: {', '.join(known)})")
+    game = games.get(args.game or LOAD_GAMES[0][0])
+    if not game.min_players <= args.players <= game.max_players:
+        parser.error(
+            f"--players {args.players}: {game.name} takes "
+            f"{game.min_players} to {game.max_players} players"
+        )
+
+
+def _check_json_path(parser: argparse.ArgumentParser, path: Path) -> None:
+    """Refuse a --json path the results could never be written to before the run
+    that produces them, not after it: open it for appending (which changes no
+    file already there) and remove it again if it is new."""
+    if path.is_dir():
+        parser.error(f"--json {path}: is a folder; name a file")
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        parser.error(f"--json {path}: {folder} is not a folder")
+    existed = path.exists()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        parser.error(f"--json {path}: cannot write it: {error.strerror or error}")
+    if not existed:
+        path.unlink(missing_ok=True)
 
 
 def _load(args: argparse.Namespace, wanted: tuple[str, ...], failed: list[str]) -> list[Any]:

@@ -1,0 +1,84 @@
+"""`python -m benchmarks` refuses what it cannot run before it runs anything:
+a typo in a game name, a number out of range or a --json path it could never
+write would otherwise show only after minutes of measuring (or as a traceback
+that loses the results)."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import pytest
+
+from benchmarks import cli
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--game", "chess"], "unknown game 'chess'"),
+        (["--engine-games", "stubborn-sheep,chess"], "unknown game 'chess'"),
+        (["--players", "9"], "sheep-n-sheep takes 2 to 4 players"),
+        (["--game", "sheep-showdown", "--players", "0"], "argument --players"),
+        (["--seconds", "-1"], "argument --seconds"),
+        (["--seconds", "0"], "argument --seconds"),
+        (["--seconds", "nan"], "argument --seconds"),
+        (["--engine-seconds", "inf"], "argument --engine-seconds"),
+        (["--soak-seconds", "-5"], "argument --soak-seconds"),
+        (["--memory-matches", "0"], "argument --memory-matches"),
+        (["--soak-matches", "-1"], "argument --soak-matches"),
+        (["--repeat", "0"], "argument --repeat"),
+        (["--json", ""], "an empty path"),
+    ],
+)
+def test_a_value_no_section_can_use_is_a_usage_error(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.parse_args(args)
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_json_path_that_cannot_be_written_is_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x")
+    for path, message in [
+        (tmp_path, "is a folder"),
+        (not_a_folder / "out.json", f"{not_a_folder} is not a folder"),
+    ]:
+        with pytest.raises(SystemExit) as exit_:
+            cli.parse_args(["--json", str(path)])
+        assert exit_.value.code == 2
+        assert message in capsys.readouterr().err
+
+
+def test_checking_the_json_path_leaves_no_file_and_keeps_an_old_one(tmp_path: Path) -> None:
+    new = tmp_path / "sub" / "new.json"
+    assert cli.parse_args(["--json", str(new)]).json == new
+    assert not new.exists()
+    old = tmp_path / "old.json"
+    old.write_text("earlier results\n")
+    cli.parse_args(["--json", str(old)])
+    assert old.read_text() == "earlier results\n"
+
+
+def test_results_that_cannot_be_written_at_the_end_are_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def disk_full(*_args: object, **_kwargs: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", disk_full)
+    out = tmp_path / "bench.json"
+    quick = ["--quick", "--only", "engine", "--engine-games", "stubborn-sheep"]
+    status = cli.main([*quick, "--engine-seconds", "0", "--json", str(out)])
+    assert status == 1
+    captured = capsys.readouterr()
+    assert "Engine" in captured.out  # the tables were printed all the same
+    assert captured.err.strip().splitlines()[-1] == (
+        f"python -m benchmarks: cannot write {out}: No space left on device"
+    )
+    assert "Traceback" not in captured.err
