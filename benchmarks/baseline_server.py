@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import socket
 import sys
 import time
 import zlib
@@ -38,9 +39,11 @@ from collections.abc import AsyncIterator
 import grpc
 from sheepfold.v1 import arena_pb2
 
+import games
 from benchmarks.transcript import Transcript, record, with_events_in_decisions
+from cli.values import port, whole_number
 from server import loops
-from server.app import ServerConfig, grpc_options
+from server.app import ServerConfig, bind_failure, grpc_options
 
 
 def burn(seconds: float) -> None:
@@ -153,10 +156,34 @@ async def serve(
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler("sheepfold.v1.Arena", {"Play": handler}),)
     )
-    bound = server.add_insecure_port(f"{host}:{port}")
+    try:
+        bound = server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError:
+        raise CannotListen(f"cannot listen on {host}:{port}: {_bind_problem(host, port)}") from None
     await server.start()
     print(json.dumps({"event": "server started", "port": bound}), file=sys.stderr, flush=True)
-    await server.wait_for_termination()
+    try:
+        await server.wait_for_termination()
+    finally:  # Ctrl-C: stop it while its loop runs, not in its finalizer after
+        await server.stop(None)
+
+
+def _bind_problem(host: str, port: int) -> str:
+    """Why gRPC could not bind, found by binding a plain socket there."""
+    try:
+        socket.getaddrinfo(host, port)
+    except socket.gaierror as error:  # an errno of its own, which strerror does not know
+        return str(error.strerror).lower()
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as error:
+        return bind_failure(error)
+    return "gRPC could not bind it"
+
+
+class CannotListen(Exception):
+    """The baseline's address is taken or cannot be bound."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,11 +191,18 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m benchmarks.baseline_server",
         description="Bare grpc.aio Play server replaying recorded random games (the baseline).",
     )
-    parser.add_argument("--game", required=True, help="game whose traffic to replay")
-    parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--transcripts", type=int, default=8, help="recorded games to cycle")
+    parser.add_argument(
+        "--game", required=True, choices=games.names(), help="game whose traffic to replay"
+    )
+    parser.add_argument("--players", type=whole_number(1, 64), required=True)
+    parser.add_argument(
+        "--transcripts",
+        type=whole_number(1, 10_000),
+        default=8,
+        help="recorded games to cycle, 1 to 10,000",
+    )
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=0, help="0 = any free port")
+    parser.add_argument("--port", type=port, default=0, help="0 = any free port")
     parser.add_argument(
         "--burn-us",
         type=_microseconds,
@@ -184,8 +218,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     loops.add_loop_argument(parser, "the same default as `sheepfold serve`, like with like")
     args = parser.parse_args(argv)
+    game = games.get(args.game)
+    if not game.min_players <= args.players <= game.max_players:
+        parser.error(
+            f"--players {args.players}: {game.name} takes "
+            f"{game.min_players} to {game.max_players} players"
+        )
     transcripts = [record(args.game, args.players, seed) for seed in range(args.transcripts)]
-    loops.run(serve(args.host, args.port, transcripts, args.burn_us / 1e6, args.events), args.loop)
+    try:
+        loops.run(
+            serve(args.host, args.port, transcripts, args.burn_us / 1e6, args.events), args.loop
+        )
+    except CannotListen as error:
+        print(f"{parser.prog}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
     return 0
 
 

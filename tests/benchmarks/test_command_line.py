@@ -6,11 +6,16 @@ that loses the results)."""
 from __future__ import annotations
 
 import errno
+import signal
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from benchmarks import cli
+from benchmarks import baseline_server, cli
+from benchmarks.procs import ROOT
 
 
 @pytest.mark.parametrize(
@@ -82,3 +87,55 @@ def test_results_that_cannot_be_written_at_the_end_are_one_line_and_exit_1(
         f"python -m benchmarks: cannot write {out}: No space left on device"
     )
     assert "Traceback" not in captured.err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--game", "chess", "--players", "2"], "invalid choice: 'chess'"),
+        (["--game", "sheep-n-sheep", "--players", "9"], "sheep-n-sheep takes 2 to 4 players"),
+        (["--game", "sheep-n-sheep", "--players", "2", "--port", "99999"], "not a port"),
+        (["--game", "sheep-n-sheep", "--players", "2", "--transcripts", "0"], "--transcripts"),
+    ],
+)
+def test_the_baseline_server_refuses_bad_values_in_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        baseline_server.main(args)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_the_baseline_server_on_a_taken_port_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        args = ["--game", "sheep-n-sheep", "--players", "2", "--transcripts", "1"]
+        status = baseline_server.main([*args, "--port", str(port), "--loop", "asyncio"])
+    assert status == 1
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"python -m benchmarks.baseline_server: cannot listen on 127.0.0.1:{port}: "
+        "address already in use"
+    )
+
+
+def test_the_baseline_server_stops_quietly_on_ctrl_c() -> None:
+    args = ["--game", "sheep-n-sheep", "--players", "2", "--transcripts", "1"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.baseline_server", *args],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        assert "server started" in process.stderr.readline()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 130
+        assert process.stderr.read() == ""
+    finally:
+        process.kill()
+        process.wait()
