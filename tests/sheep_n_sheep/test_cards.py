@@ -1,5 +1,5 @@
 """The card list reconstruction satisfies every constraint of the rules notes
-(shared/rules/sheep-n-sheep.md, "Components")."""
+(docs/games/sheep-n-sheep.md, "Cards")."""
 
 from __future__ import annotations
 

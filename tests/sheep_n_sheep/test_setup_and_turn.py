@@ -1,7 +1,7 @@
 """Setup, the choice between A and B, taking a set, draw icons and PASS.
 
-Rule sentences are quoted from the rulebook (shared/rulebooks/sheep-n-sheep.txt)
-or the notes (shared/rules/sheep-n-sheep.md).
+Rule sentences are quoted from the game's rulebook or the project's decisions
+(docs/games/sheep-n-sheep.md).
 """
 
 from __future__ import annotations
