@@ -9,6 +9,7 @@ import resource
 import signal
 import socket
 import ssl
+import stat
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -252,7 +253,9 @@ def bind_failure(error: OSError) -> str:
 def check_socket_folder(address: str) -> None:
     """Fail with a plain reason when a `unix:` address's folder is missing or
     closed to us: gRPC would log a line of its own and say only that it could
-    not bind."""
+    not bind. Also when a server already listens on that socket: gRPC would
+    remove its socket file and take the address over, leaving that server
+    unreachable (and the address gone once this one stops)."""
     path = address.removeprefix("unix://" if address.startswith("unix://") else "unix:")
     folder = Path(path).parent
     if not folder.is_dir():
@@ -260,6 +263,23 @@ def check_socket_folder(address: str) -> None:
         raise ListenError(f"cannot listen on {address}: {why}")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ListenError(f"cannot listen on {address}: no permission to write in {folder}")
+    if os.path.lexists(path):
+        if not stat.S_ISSOCK(os.lstat(path).st_mode):
+            raise ListenError(f"cannot listen on {address}: {path} exists and is not a socket")
+        if _socket_answers(path):
+            raise ListenError(f"cannot listen on {address}: address already in use")
+
+
+def _socket_answers(path: str) -> bool:
+    """Whether a process accepts connections on the Unix socket at `path` (a
+    socket file left by a process that has gone refuses them, and may go)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect(path)
+        except OSError:
+            return False
+    return True
 
 
 def _add_port(add: Callable[[], int], address: str) -> int:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from server import launch
+from server.app import check_socket_folder
 from server.launch import ServerProcess
 from tests.cli.helpers import command, database_of, one_line, sheepfold
 from tests.conftest import ROOT, start_server_process, stop_server_process
@@ -720,6 +721,42 @@ def test_serve_names_a_missing_socket_folder_in_one_line(tmp_path: Path) -> None
         f"sheepfold serve: cannot listen on {address}: no folder {tmp_path / 'missing'}"
     )
     assert not db.exists()
+
+
+def test_serve_refuses_a_unix_socket_another_server_listens_on(tmp_path: Path) -> None:
+    """gRPC removed the live socket file and took the address over: the first
+    server was left unreachable, and once the second stopped nobody had it."""
+    path = tmp_path / "arena.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as first:
+        first.bind(str(path))
+        first.listen()
+        done = sheepfold("serve", "--listen", f"unix:{path}", "--db", ":memory:", timeout=30)
+        assert done.returncode == 1
+        assert one_line(done) == (
+            f"sheepfold serve: cannot listen on unix:{path}: address already in use"
+        )
+        assert path.is_socket()
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+            client.connect(str(path))  # the first one still has its address
+
+
+def test_serve_refuses_a_unix_socket_path_that_is_another_file(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("mine\n")
+    done = sheepfold("serve", "--listen", f"unix:{path}", "--db", ":memory:", timeout=30)
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold serve: cannot listen on unix:{path}: {path} exists and is not a socket"
+    )
+    assert path.read_text() == "mine\n"
+
+
+def test_a_socket_file_left_by_a_server_that_has_gone_is_reused(tmp_path: Path) -> None:
+    path = tmp_path / "arena.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as gone:
+        gone.bind(str(path))  # closed without removing its file, as after a kill -9
+    assert path.is_socket()
+    check_socket_folder(f"unix:{path}")  # no error: the address is free
 
 
 def test_a_taken_web_port_is_named_plainly(server: ServerProcess) -> None:
