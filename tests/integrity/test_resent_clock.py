@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import grpc
 import pytest
@@ -40,14 +41,23 @@ def _same_but_clock(again: arena_pb2.Decision, first: arena_pb2.Decision) -> Non
     )
 
 
+def _seat_0_decides(
+    server: InProcessServer, stub: arena_pb2_grpc.ArenaStub, seed: int, seconds: float, bank: float
+) -> tuple[arena_pb2.CreateMatchResponse, Any, RawSeat, arena_pb2.Decision]:
+    """A match whose seat 1 is a random bot and whose seat 0 has its first decision."""
+    created = stub.CreateMatch(
+        create_request(CASE, seed, decision_seconds=seconds, time_bank_seconds=bank)
+    )
+    opponent = random_opponent(server, created.match_id, created.seat_tokens[1])
+    seat = RawSeat(stub)
+    seat.join(created.match_id, created.seat_tokens[0])
+    return created, opponent, seat, seat.next("decision", skip=("joined", "event")).decision
+
+
 def test_a_decision_sent_again_after_a_refused_answer_shows_the_time_left(
     inprocess_server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
 ) -> None:
-    created = stub.CreateMatch(create_request(CASE, 31, decision_seconds=30, time_bank_seconds=7))
-    opponent = random_opponent(inprocess_server, created.match_id, created.seat_tokens[1])
-    seat = RawSeat(stub)
-    seat.join(created.match_id, created.seat_tokens[0])
-    first = seat.next("decision", skip=("joined", "event")).decision
+    _, opponent, seat, first = _seat_0_decides(inprocess_server, stub, 31, 30, 7)
     assert (first.clock.decision_seconds, first.clock.time_bank_seconds) == (30, 7)
     time.sleep(WAIT)
     seat.answer(first.decision_id, len(first.actions))  # one past the last: refused
@@ -65,11 +75,7 @@ def test_a_decision_sent_again_after_a_refused_answer_shows_the_time_left(
 def test_a_decision_sent_again_on_a_rejoin_shows_the_bank_left_once_the_time_is_over(
     inprocess_server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
 ) -> None:
-    created = stub.CreateMatch(create_request(CASE, 32, decision_seconds=1, time_bank_seconds=20))
-    opponent = random_opponent(inprocess_server, created.match_id, created.seat_tokens[1])
-    first_stream = RawSeat(stub)
-    first_stream.join(created.match_id, created.seat_tokens[0])
-    first = first_stream.next("decision", skip=("joined", "event")).decision
+    created, opponent, first_stream, first = _seat_0_decides(inprocess_server, stub, 32, 1, 20)
     first_stream.responses.cancel()
     first_stream.close()
     wait_until(
