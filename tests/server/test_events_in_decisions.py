@@ -240,3 +240,37 @@ def test_a_seat_too_far_behind_at_the_end_is_dropped_and_the_match_still_finishe
         assert end is not None
         assert (end.code is None) == (kinds[-1] == "result")
     assert match.over and match.result is not None
+
+
+@pytest.mark.parametrize(
+    "game", ["sheep-showdown", "sheep-n-sheep", "stubborn-sheep", "sheep-and-garden"]
+)
+def test_no_event_is_sent_for_the_set_up(game: str) -> None:
+    """EventMessage.move counts from 1: what the set-up did (the first deal,
+    meadow or layout) never reaches a seat as events; its first observation
+    shows it instead (docs/writing-a-bot.md, "Events")."""
+    options = {"rounds": "1"} if game == "sheep-showdown" else {}
+
+    async def scenario() -> list[arena_pb2.EventMessage]:
+        match = match_without_grpc(game, 5, options)
+        stream = SeatStream()
+        other = SeatStream()
+        match.join(0, stream, False)
+        match.join(1, other, False)
+        match.start()
+        seen: list[arena_pb2.EventMessage] = []
+
+        async def answer(seat: int, s: SeatStream) -> None:
+            async for response in _responses(s):
+                kind = response.WhichOneof("kind")
+                if kind == "decision":
+                    match.answer(seat, response.decision.decision_id, 0)
+                elif kind == "event" and seat == 0:
+                    seen.append(response.event)
+
+        await asyncio.wait_for(asyncio.gather(answer(0, stream), answer(1, other)), 30)
+        return seen
+
+    events = asyncio.run(scenario())
+    assert events and events[0].move == 1
+    assert all(event.move >= 1 for event in events)
