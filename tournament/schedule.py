@@ -91,8 +91,33 @@ def group_count(bots: int, players: int, max_groups: int) -> int:
     every = math.comb(bots, players)
     if players == 2 or every <= max_groups:
         return every
-    designed = -(-max_groups // bots) * bots  # balanced_groups: a multiple of n
-    return every if designed >= every else designed
+    blocks = -(-max_groups // bots)  # balanced_groups: a multiple of n
+    if blocks * bots >= every or blocks > _full_orbits(bots, players):
+        return every
+    return blocks * bots
+
+
+def _full_orbits(n: int, k: int) -> int:
+    """How many k-subsets of a circle of n positions have n distinct rotations,
+    counted once per set of rotations (Moebius inversion over the rotations a
+    subset can be invariant under): the base blocks a cyclic design can use."""
+    aperiodic = 0
+    for d in range(1, math.gcd(n, k) + 1):
+        if n % d == 0 and k % d == 0:
+            aperiodic += _moebius(d) * math.comb(n // d, k // d)
+    return aperiodic // n
+
+
+def _moebius(d: int) -> int:
+    sign, factor = 1, 2
+    while factor * factor <= d:
+        if d % factor == 0:
+            d //= factor
+            if d % factor == 0:
+                return 0
+            sign = -sign
+        factor += 1
+    return -sign if d > 1 else sign
 
 
 def balanced_groups(bots: Sequence[str], k: int, target: int) -> tuple[tuple[str, ...], ...]:
@@ -107,12 +132,17 @@ def balanced_groups(bots: Sequence[str], k: int, target: int) -> tuple[tuple[str
     repeat earlier ones). `target` is rounded up to a multiple of n, so every
     bot plays in exactly the same number of groups, and every two bots meet
     nearly equally often (the tests check the spread).
+
+    Near the number of k-subsets, few unused base blocks are left and the random
+    draws may all miss them: the best of the first 40 unused ones, in order, is
+    then taken. When there are fewer base blocks than wanted (some
+    k-subsets repeat under fewer than n rotations), every k-subset is a group.
     """
     n = len(bots)
     if k < 2 or k >= n:
         raise ValueError(f"a design needs 2 <= k < n, not k={k}, n={n}")
     blocks_wanted = math.ceil(target / n)
-    if blocks_wanted * n >= math.comb(n, k):
+    if blocks_wanted * n >= math.comb(n, k) or blocks_wanted > _full_orbits(n, k):
         return tuple(itertools.combinations(bots, k))
     rng = random.Random(f"cyclic:{n}:{k}:{blocks_wanted}")
     # meetings[d]: how often two bots at circular distance d have met so far
@@ -158,6 +188,20 @@ def balanced_groups(bots: Sequence[str], k: int, target: int) -> tuple[tuple[str
                 if best is None or score < best[0]:
                     best = (score, base, rotations)
         if best is None:
+            # The draws missed every unused base block: take the best of the
+            # first 40 unused ones in order.
+            found = 0
+            for rest in itertools.combinations(range(1, n), k - 1):
+                base = [0, *rest]
+                rotations = {tuple(sorted((p + i) % n for p in base)) for i in range(n)}
+                if len(rotations) == n and not rotations & seen:
+                    score = spread(base)
+                    if best is None or score < best[0]:
+                        best = (score, base, rotations)
+                    found += 1
+                    if found == 40:
+                        break
+        if best is None:  # not reached: _full_orbits counted enough base blocks
             raise ValueError(f"no cyclic design of {blocks_wanted * n} groups of {k} from {n} bots")
         _, base, rotations = best
         seen |= rotations

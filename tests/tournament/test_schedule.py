@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from tournament.schedule import make_groups, make_schedule
+from tournament.schedule import group_count, ladder_schedule, make_groups, make_schedule
 
 BOTS = ["ann", "bob", "cat", "dan", "eve"]
 
@@ -74,6 +74,30 @@ def test_balanced_incomplete_design_when_there_are_too_many_subsets(
     schedule = make_schedule(names, k, 1, 1, max_groups=target)
     seats = Counter((bot, seat) for game in schedule for seat, bot in enumerate(game.seats))
     assert len(set(seats.values())) == 1
+
+
+@pytest.mark.parametrize(("bots", "k", "target"), [(10, 5, 230), (11, 4, 319), (12, 6, 888)])
+def test_a_design_near_every_subset_is_still_made(bots: int, k: int, target: int) -> None:
+    """Near the number of k-subsets few unused base blocks are left, and 40 random
+    draws per block once missed them all: the design raised, and a tournament
+    of 10 bots, 5 players and max_groups = 230 was stored with 0 games to
+    play (its schedule's error was taken for "too few bots") and exited 0."""
+    names = [f"b{i:02d}" for i in range(bots)]
+    groups = make_groups(names, k, max_groups=target)
+    assert len(groups) == target == group_count(bots, k, target)
+    assert len(set(map(frozenset, groups))) == len(groups)
+    appearances = Counter(bot for group in groups for bot in group)
+    assert set(appearances) == set(names) and len(set(appearances.values())) == 1
+    assert len(ladder_schedule([names], k, 1, 1, max_groups=target)) == target * k
+
+
+def test_a_design_with_too_few_base_blocks_plays_every_subset() -> None:
+    """12 bots in 6s: 924 subsets, but 912 groups of whole rotations cannot be
+    made (some subsets repeat under fewer than 12 rotations): every subset plays,
+    and group_count, which the config's size check uses, says so."""
+    names = [f"b{i:02d}" for i in range(12)]
+    groups = make_groups(names, 6, max_groups=912)
+    assert len(groups) == 924 == group_count(12, 6, 912)
 
 
 def test_keys_are_stable_between_calls() -> None:
