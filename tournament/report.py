@@ -103,10 +103,16 @@ def report_data(
     stats = {bot: _BotStats() for bot in bots}
     counted = solo_scores(games) if solo else {}
     for game in games:
+        # A failed seat is ranked last: in a game of several, its mean score
+        # counts the lowest score at its table, never its random stand-in's.
+        lowest = min(seat.score for seat in game.seats)
         for seat in game.seats:
             entry = stats.setdefault(seat.bot, _BotStats())
             entry.games += 1
-            score = counted.get((game.key, seat.bot), seat.score)
+            if solo:
+                score = counted[(game.key, seat.bot)]
+            else:
+                score = seat.score if seat.failure is None else lowest
             entry.scores.append(score)
             entry.by_seed[game.seed] = score
             entry.timeouts += seat.strikes

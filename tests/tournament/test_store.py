@@ -277,3 +277,39 @@ def test_a_solo_report_of_one_seed_claims_no_interval(tmp_path: Path) -> None:
     html = report(db, "html")
     assert "11.0 (one game)" in html and "[11.0, 11.0]" not in html
     assert 'data-bot="a" data-value="11.0">' in html, "no data-low/data-high for one game"
+
+
+def test_a_failed_seat_in_a_game_of_two_counts_the_tables_lowest_score(
+    tmp_path: Path,
+) -> None:
+    """Bot a crashed in every game, and its random stand-in outscored b (10 to
+    7): a's mean score is the table's lowest, 7, never the stand-in's 10."""
+    import json
+
+    from tournament.report import report
+
+    schedule = make_schedule(["a", "b"], 2, 2, 1)
+    db = tmp_path / "t.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, None, len(schedule), {})
+        for scheduled in schedule:
+            crashed = {scheduled.seats.index("a"): "exit code 1"}
+            record = game_record(
+                scheduled,
+                "m",
+                scores=[10.0 if bot == "a" else 7.0 for bot in scheduled.seats],
+                server_ranks=[1 if bot == "a" else 2 for bot in scheduled.seats],
+                strikes=[0, 0],
+                disqualified=[False, False],
+                crashed=crashed,
+                end_reason="game over",
+                details_json="{}",
+                duration_seconds=0.5,
+                finished_at=1.0,
+                forfeit_on_timeout=True,
+            )
+            store.record_game(tid, record)
+    rows = {row["bot"]: row for row in json.loads(report(db, "json", samples=20))["standings"]}
+    assert rows["a"]["crashes"] == len(schedule)
+    assert (rows["b"]["rank"], rows["a"]["rank"]) == (1, 2)
+    assert rows["a"]["mean_score"] == rows["b"]["mean_score"] == pytest.approx(7.0)
