@@ -173,6 +173,59 @@ def test_same_results_as_the_local_runner_with_class_and_command_bots(
     assert [replay.seed for replay in replays] == [secret_seed(secret, g.seed) for g in there]
 
 
+# A bot reading its data at its first move (the check before the first game only
+# imports it), from a folder beside it that a .gitignore lists, as weights often are.
+DATA_BOT_MODULE = """
+from pathlib import Path
+
+
+class {name}:
+    def __init__(self, seed=0):
+        self.data = None
+
+    def decide(self, decision):
+        self.data = self.data or (Path(__file__).parent / "weights" / "w.txt").read_text()
+        return 0
+"""
+
+
+def test_files_a_gitignore_lists_still_reach_the_workers(cluster: Any, tmp_path: Path) -> None:
+    """Ray leaves out what .gitignore files list unless told otherwise: such a bot
+    played locally but crashed in every game on Ray (FileNotFoundError on Ray's
+    copy of its folder), in the config's folder and in a python_path folder alike."""
+    for folder, module, name in (
+        (tmp_path / "cup", "near_data", "NearData"),
+        (tmp_path / "elsewhere", "far_data", "FarData"),
+    ):
+        (folder / "weights").mkdir(parents=True)
+        (folder / "weights" / "w.txt").write_text("0.5\n")
+        (folder / ".gitignore").write_text("weights/\n*.txt\n")
+        (folder / f"{module}.py").write_text(DATA_BOT_MODULE.format(name=name))
+    path = _config(
+        tmp_path / "cup",
+        """
+        [[bots]]
+        name = "near"
+        class = "near_data:NearData"
+        [[bots]]
+        name = "far"
+        class = "far_data:FarData"
+        """,
+        [".", str(tmp_path / "elsewhere")],
+    )
+    recorder = Recorder()
+    summary = run_tournament(
+        load_config(path),
+        database=str(tmp_path / "data.sqlite"),
+        progress=recorder,
+        executor=_on(cluster),
+    )
+    assert summary.played == 2 and not recorder.errors
+    games = _stored(tmp_path / "data.sqlite")
+    assert [seat.failure for game in games for seat in game.seats] == [None] * 4
+    assert all("(node " in game.node for game in games)
+
+
 def test_a_worker_node_killed_mid_run_still_counts_every_game_once(
     cluster: Any, tmp_path: Path
 ) -> None:

@@ -189,7 +189,8 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
 
     def connect() -> None:
         try:
-            ray.init(**kwargs)
+            with _gitignored_files_shipped():
+                ray.init(**kwargs)
             outcome["error"] = None
         except BaseException as error:  # reported by the waiting thread
             outcome["error"] = error
@@ -231,6 +232,29 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
         yield
     finally:
         ray.shutdown()
+
+
+# Set while ray.init packs the config's folder: Ray then ships what .gitignore
+# files list too (bots' weights, a built program), as a local run finds them.
+SHIP_GITIGNORED = "RAY_RUNTIME_ENV_IGNORE_GITIGNORE"
+
+
+@contextlib.contextmanager
+def _gitignored_files_shipped() -> Iterator[None]:
+    """Ray leaves out of the working_dir and py_modules it ships whatever a
+    .gitignore in them lists (unless this is set): a bot's weights or its built
+    program, often gitignored, were then missing on every worker, and the bot
+    crashed in each of its games there while it played locally. `.rayignore`
+    files still leave files out, as Ray documents."""
+    before = os.environ.get(SHIP_GITIGNORED)
+    os.environ[SHIP_GITIGNORED] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(SHIP_GITIGNORED, None)
+        else:
+            os.environ[SHIP_GITIGNORED] = before
 
 
 NO_AUTO_CLUSTER = (
