@@ -33,7 +33,7 @@ from sheepfold.v1 import arena_pb2
 
 from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
-from tournament.config import TournamentConfig, resolve_path
+from tournament.config import BotSpec, TournamentConfig, resolve_path
 from tournament.executors.ray_address import RayAddressError, check_address
 from tournament.executors.ray_task import (
     SHIPPED,
@@ -64,6 +64,7 @@ EXCLUDES = [".git", ".venv", "venv", "__pycache__", "*.pyc", "node_modules", ".p
 INSTALL_HINT = "install the same sheepfold on every node: pip install 'sheepfold[ray]'"
 PROGRAM_HINT = "the programs command bots start must be installed on every node"
 FILES_HINT = "files a bot needs must be in the config's folder or its python_path"
+READ_ONLY_HINT = "a sandbox's read_only paths must be in the config's folder or on every node"
 
 
 def run_on_ray(
@@ -135,7 +136,29 @@ def runtime_env_for(
     env: dict[str, Any] = {"working_dir": str(base), "excludes": excludes}
     if modules:
         env["py_modules"] = modules
-    return env, dataclasses.replace(config, python_path=tuple(folders))
+    bots = tuple(_as_shipped(bot, base) for bot in config.bots)
+    return env, dataclasses.replace(config, python_path=tuple(folders), bots=bots)
+
+
+def _as_shipped(bot: BotSpec, base: Path) -> BotSpec:
+    """`bot` with its folder and its sandbox's read_only paths inside the config's
+    folder made relative to it: a worker finds them in Ray's copy of that folder
+    (worker_config), not at the driver's paths, which another node has not got."""
+
+    def inside(path: str) -> str | None:
+        resolved = Path(path).resolve()
+        if resolved == base or base in resolved.parents:
+            return resolved.relative_to(base).as_posix() or "."
+        return None
+
+    cwd = bot.cwd
+    if cwd is not None and Path(cwd).is_absolute():
+        cwd = inside(cwd) or cwd
+    sandbox = bot.sandbox
+    if sandbox is not None:
+        read_only = tuple(inside(path) or path for path in sandbox.read_only)
+        sandbox = dataclasses.replace(sandbox, read_only=read_only)
+    return dataclasses.replace(bot, cwd=cwd, sandbox=sandbox)
 
 
 def _special_files(folder: Path) -> list[Path]:
@@ -459,7 +482,10 @@ def _hint(problems: list[str]) -> str:
     # A program named without a folder is looked for on the node's PATH (check_node).
     programs = [p for p in problems if re.search(r": program '[^'/]+' not found$", p)]
     hints = [PROGRAM_HINT] if programs else []
-    if len(programs) < len(problems):
+    read_only = [p for p in problems if re.search(r": read_only path '[^']*' is missing$", p)]
+    if read_only:
+        hints.append(READ_ONLY_HINT)
+    if len(programs) + len(read_only) < len(problems):
         hints.append(FILES_HINT)
     return "; ".join(hints)
 

@@ -25,7 +25,7 @@ from sheepfold.v1 import arena_pb2
 from clients.bots import load_bot
 from clients.connect import ServerTls, Unreachable
 from clients.launch import Launcher, SandboxUnavailable
-from tournament.config import TournamentConfig, add_python_path
+from tournament.config import BotSpec, TournamentConfig, add_python_path
 from tournament.game_play import play_game
 from tournament.runner import FATAL_CODES, local_server, sandboxed_bots
 from tournament.schedule import ScheduledGame
@@ -105,7 +105,18 @@ def worker_config(config: TournamentConfig) -> TournamentConfig:
             folders.append(_shipped_folder(entry.removeprefix(SHIPPED)))
         else:
             folders.append(str(Path(base) / entry))
-    return dataclasses.replace(config, base_dir=base, python_path=tuple(folders))
+    bots = tuple(_bot_here(bot, base) for bot in config.bots)
+    return dataclasses.replace(config, base_dir=base, python_path=tuple(folders), bots=bots)
+
+
+def _bot_here(bot: BotSpec, base: str) -> BotSpec:
+    """`bot` with its sandbox's read_only paths in the config's folder (made
+    relative to it by the driver) where Ray unpacked that folder here."""
+    if bot.sandbox is None:
+        return bot
+    # An absolute path (outside the config's folder) stays: it must be on every node.
+    read_only = tuple(os.path.normpath(os.path.join(base, path)) for path in bot.sandbox.read_only)
+    return dataclasses.replace(bot, sandbox=dataclasses.replace(bot.sandbox, read_only=read_only))
 
 
 def working_folder() -> str:
@@ -207,6 +218,10 @@ def check_node(config: TournamentConfig, files: tuple[tuple[str, str], ...]) -> 
         found = (cwd / program).exists() if "/" in program else shutil.which(program, path=path)
         if not found:
             problems.append(f"bot {bot.name!r}: program {program!r} not found")
+    for bot in config.bots:
+        for path in bot.sandbox.read_only if bot.sandbox is not None else ():
+            if not os.path.exists(path):
+                problems.append(f"bot {bot.name!r}: read_only path {path!r} is missing")
     sandboxed = sandboxed_bots(config)
     if sandboxed:
         try:
