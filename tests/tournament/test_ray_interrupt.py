@@ -70,3 +70,43 @@ def test_a_failing_ray_start_is_still_a_run_error(monkeypatch: pytest.MonkeyPatc
     _stub_ray(monkeypatch, init)
     with pytest.raises(RunError, match="cannot start or join a local Ray instance: no room"):
         _start()
+
+
+# What ray.init raises (RuntimeEnvSetupError) when the folders to ship are too big.
+TOO_BIG = (
+    "Failed to set up runtime environment.\n"
+    "Failed to upload working_dir /srv/cup to the Ray cluster: Package size (550.17MiB) "
+    "exceeds the maximum size of 512.00MiB. To exclude large files, add them to "
+    "'.gitignore' or '.rayignore' files, or use the 'excludes' option in the runtime_env, "
+    "or provide a URI of a remote zip file. For more information, refer to "
+    "https://docs.ray.io/en/latest/ray-core/handling-dependencies.html#api-reference."
+)
+
+
+def test_a_config_folder_too_big_to_ship_says_so_and_what_to_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first line alone was "Failed to set up runtime environment.", without
+    the reason, and Ray's advice (.gitignore, `excludes`) does not apply to a
+    tournament."""
+
+    def init(**_: object) -> None:
+        raise RuntimeError(TOO_BIG)
+
+    _stub_ray(monkeypatch, init)
+    with pytest.raises(RunError) as raised:
+        _start()
+    assert str(raised.value) == (
+        "cannot start or join a local Ray instance: the files to ship from /srv/cup come to "
+        "550.17MiB, above Ray's limit of 512.00MiB: leave big files out with a .rayignore "
+        "file there (one pattern a line, as in .gitignore), or move them"
+    )
+
+
+def test_a_runtime_environment_failure_keeps_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    def init(**_: object) -> None:
+        raise RuntimeError("Failed to set up runtime environment.\nPermission denied: '/srv/cup'")
+
+    _stub_ray(monkeypatch, init)
+    with pytest.raises(RunError, match=r"environment: Permission denied: '/srv/cup'$"):
+        _start()

@@ -249,8 +249,7 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
     if error is not None and not isinstance(error, Exception):
         raise error  # Ctrl-C (KeyboardInterrupt) or SystemExit: not a failure to report
     if error is not None:
-        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise RunError(f"cannot start or join {where}: {message}")
+        raise RunError(f"cannot start or join {where}: {_init_problem(error)}")
     try:
         yield
     finally:
@@ -278,6 +277,31 @@ def _gitignored_files_shipped() -> Iterator[None]:
             os.environ.pop(SHIP_GITIGNORED, None)
         else:
             os.environ[SHIP_GITIGNORED] = before
+
+
+# Ray's refusal of a package above its limit (its advice, .gitignore, no longer applies).
+TOO_BIG = re.compile(
+    r"upload (?:working_dir|py_modules) (?P<folder>.+?) to the Ray cluster: "
+    r"Package size \((?P<size>[^)]+)\) exceeds the maximum size of (?P<limit>\S+?)\.(?:\s|$)"
+)
+
+
+def _init_problem(error: Exception) -> str:
+    """One line saying why ray.init failed. Its first line alone can be a mere
+    "Failed to set up runtime environment.", the reason on the next."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    if not lines:
+        return type(error).__name__
+    too_big = TOO_BIG.search(" ".join(lines))
+    if too_big:
+        return (
+            f"the files to ship from {too_big['folder']} come to {too_big['size']}, above "
+            f"Ray's limit of {too_big['limit']}: leave big files out with a .rayignore file "
+            "there (one pattern a line, as in .gitignore), or move them"
+        )
+    if lines[0].startswith("Failed to set up runtime environment") and len(lines) > 1:
+        return f"{lines[0].rstrip('.')}: {lines[1]}"
+    return lines[0]
 
 
 NO_AUTO_CLUSTER = (
