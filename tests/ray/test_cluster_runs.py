@@ -7,6 +7,7 @@ anywhere else), so Ray's traffic never leaves loopback.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import sqlite3
@@ -385,6 +386,36 @@ def test_a_bot_missing_on_the_workers_stops_before_the_first_game(
     assert "python_path" in message, message
     assert time.monotonic() - started < 60
     assert not db.exists() or not _stored(db)
+
+
+def test_a_bot_still_loading_on_the_workers_is_not_told_to_move_its_files(
+    cluster: Any, tmp_path: Path
+) -> None:
+    """A class bot whose constructor does not return on the workers stops the run
+    at the check's timeout; the message said "files a bot needs must be in the
+    config's folder or its python_path", which is not what is wrong."""
+    (tmp_path / "cup").mkdir()
+    (tmp_path / "cup" / "stuck_bots.py").write_text(
+        "import os, time\n\n\nclass StuckBot:\n"
+        "    def __init__(self, seed=0):\n"
+        "        if '_ray_pkg_' in os.getcwd():\n"
+        "            time.sleep(3600)\n\n"
+        "    def decide(self, decision):\n        return 0\n"
+    )
+    config = load_config(
+        _config(
+            tmp_path / "cup",
+            '[[bots]]\nname = "stuck"\nclass = "stuck_bots:StuckBot"\n'
+            '[[bots]]\nname = "random"\nbuiltin = "random"\n',
+            ["."],
+        )
+    )
+    settings = dataclasses.replace(_on(cluster), setup_timeout_seconds=5)
+    with pytest.raises(RunError) as raised:
+        run_tournament(config, database=str(tmp_path / "stuck.sqlite"), executor=settings)
+    message = str(raised.value)
+    assert "no answer to the check within 5 s" in message and "a bot still loading" in message
+    assert "python_path" not in message, message
 
 
 def test_a_node_without_sheepfold_stops_before_the_first_game(cluster: Any, tmp_path: Path) -> None:

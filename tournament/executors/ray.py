@@ -64,6 +64,7 @@ EXCLUDES = [".git", ".venv", "venv", "__pycache__", "*.pyc", "node_modules", ".p
 INSTALL_HINT = "install the same sheepfold on every node: pip install 'sheepfold[ray]'"
 PROGRAM_HINT = "the programs command bots start must be installed on every node"
 FILES_HINT = "files a bot needs must be in the config's folder or its python_path"
+NO_ANSWER = "no answer to the check within"
 READ_ONLY_HINT = "a sandbox's read_only paths must be in the config's folder or on every node"
 
 
@@ -408,8 +409,9 @@ class RayExecutor:
                 check: NodeCheck = ray.get(ref, timeout=self.settings.setup_timeout_seconds)
             except ray.exceptions.GetTimeoutError:
                 problems.append(
-                    f"{where}: no answer within {self.settings.setup_timeout_seconds:.0f} s "
-                    "(is its runtime environment still being set up? see the Ray logs)"
+                    f"{where}: {NO_ANSWER} {self.settings.setup_timeout_seconds:.0f} s "
+                    "(its runtime environment still being set up, or a bot still loading: "
+                    "see the Ray logs)"
                 )
                 continue
             except Exception as error:
@@ -419,10 +421,11 @@ class RayExecutor:
                 problems.append(f"{check.node}: sheepfold {check.version}, here {mine}")
             problems += [f"{check.node}: {problem}" for problem in check.problems]
         if problems:
+            hint = _hint(problems)
             raise RunError(
                 "the Ray cluster cannot play this tournament: "
                 + "; ".join(problems)
-                + f" ({_hint(problems)})"
+                + (f" ({hint})" if hint else "")
             )
 
     @property
@@ -509,7 +512,9 @@ def _hint(problems: list[str]) -> str:
     read_only = [p for p in problems if re.search(r": read_only path '[^']*' is missing$", p)]
     if read_only:
         hints.append(READ_ONLY_HINT)
-    if len(programs) + len(read_only) < len(problems):
+    # A node that did not answer in time has no missing file to tell of.
+    silent = [p for p in problems if f": {NO_ANSWER} " in p]
+    if len(programs) + len(read_only) + len(silent) < len(problems):
         hints.append(FILES_HINT)
     return "; ".join(hints)
 
