@@ -110,3 +110,19 @@ def test_a_runtime_environment_failure_keeps_its_reason(monkeypatch: pytest.Monk
     _stub_ray(monkeypatch, init)
     with pytest.raises(RunError, match=r"environment: Permission denied: '/srv/cup'$"):
         _start()
+
+
+def test_what_ray_started_before_ctrl_c_is_shut_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C or SIGTERM once ray.init had started Ray's processes left its
+    dashboard and runtime-environment agents running for about a minute after
+    the command had exited: nothing shut down the half-started instance."""
+    shut: list[bool] = []
+
+    def init(**_: object) -> None:
+        raise KeyboardInterrupt
+
+    _stub_ray(monkeypatch, init)
+    monkeypatch.setattr(sys.modules["ray"], "shutdown", lambda: shut.append(True))
+    with pytest.raises(KeyboardInterrupt):
+        _start()
+    assert shut == [True]

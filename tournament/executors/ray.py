@@ -245,6 +245,11 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
             raise RunError(f"cannot connect to {where}: no answer within {JOIN_SECONDS:.0f} s")
         _restore_sigterm(sigterm)
     error = outcome["error"]
+    if error is not None:
+        # What ray.init started before it was stopped (its agents outlived the
+        # run by about a minute otherwise) or failed.
+        with contextlib.suppress(Exception):
+            ray.shutdown()
     if isinstance(error, SystemExit) and error.code == signal.SIGTERM:
         raise KeyboardInterrupt  # SIGTERM while Ray started: stop as Ctrl-C does
     if error is not None and not isinstance(error, Exception):
