@@ -23,10 +23,11 @@ Exit status: 0 after the result, 1 when the seat was lost, 2 on a usage error.`;
 
 export class UsageError extends Error {}
 
-function integer(name, text, { min = 0 } = {}) {
+function integer(name, text, { min = 0, max = null } = {}) {
   if (!/^-?\d+$/.test(String(text).trim())) throw new UsageError(`${name} must be an integer, got ${JSON.stringify(text)}`);
   const value = BigInt(String(text).trim());
   if (value < BigInt(min)) throw new UsageError(`${name} must be at least ${min}, got ${text}`);
+  if (max !== null && value > BigInt(max)) throw new UsageError(`${name} must be at most ${max}, got ${text}`);
   return value;
 }
 
@@ -69,7 +70,8 @@ export function parseConfig(argv, env = {}) {
     .map(([flag, variable]) => `--${flag} (or ${variable})`);
   if (missing.length) throw new UsageError(`missing ${missing.join(' and ')}`);
   const seat = pick('seat', 'SHEEPFOLD_SEAT');
-  if (seat !== undefined) config.seat = Number(integer('--seat', seat));
+  // The wire carries a seat as an int32: a larger number would wrap round (4294967296 is seat 0).
+  if (seat !== undefined) config.seat = Number(integer('--seat', seat, { max: 2 ** 31 - 1 }));
   const seed = pick('seed', 'SHEEPFOLD_SEED');
   if (seed !== undefined) config.seed = integer('--seed', seed, { min: -(2n ** 63n) });
   if (parsed['max-reconnects'] !== undefined) config.maxReconnects = Number(integer('--max-reconnects', parsed['max-reconnects']));

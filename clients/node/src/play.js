@@ -108,6 +108,10 @@ export async function playSeat(options) {
     maxBackoffMs = 2_000,
     credentials,
   } = options;
+  if (seat !== null && seat !== undefined && !(Number.isInteger(seat) && seat >= -(2 ** 31) && seat < 2 ** 31)) {
+    // The wire carries a seat as an int32: 4294967296 would wrap round to seat 0. Say so before connecting.
+    throw new RangeError(`seat ${String(seat).slice(0, 40)} is out of range: a seat is a 32-bit signed whole number`);
+  }
   const client = options.client ?? arenaClient(address, credentials);
   const session = { game: '', seat, log: baseLog.bind({ match_id: matchId }), reconnects: 0, joinedOnce: false };
   let failures = 0;

@@ -1,7 +1,7 @@
 // The parts of the bot that need no server: settings, the seeded generator, message views.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { actionIndex, createRng, decisionView, main, parseConfig, randomBot, resultToJson, statusName, UsageError } from '../src/index.js';
+import { actionIndex, createRng, decisionView, main, parseConfig, playSeat, randomBot, resultToJson, statusName, UsageError } from '../src/index.js';
 import { loadSheepfold } from '../src/proto.js';
 
 describe('parseConfig', () => {
@@ -40,6 +40,10 @@ describe('parseConfig', () => {
     assert.throws(() => parseConfig([], {}), (error) => error instanceof UsageError && /--match .* and --token/.test(error.message));
     assert.throws(() => parseConfig(['--match', 'm', '--token', 't', '--seat', 'one'], {}), /--seat must be an integer/);
     assert.throws(() => parseConfig(['--match', 'm', '--token', 't', '--seat=-1'], {}), /--seat must be at least 0/);
+    // An int32 on the wire: 4294967296 would wrap round to seat 0 and join a seat nobody named.
+    assert.throws(() => parseConfig(['--match', 'm', '--token', 't', '--seat', '4294967296'], {}), /--seat must be at most 2147483647/);
+    assert.throws(() => parseConfig([], { ...env, SHEEPFOLD_SEAT: '2147483648' }), /--seat must be at most/);
+    assert.equal(parseConfig(['--match', 'm', '--token', 't', '--seat', '2147483647'], {}).seat, 2 ** 31 - 1);
     assert.throws(() => parseConfig(['--match', 'm', '--token', 't', '--log-level', 'loud'], {}), /--log-level/);
     assert.throws(() => parseConfig(['--colour', 'red'], {}), UsageError);
   });
@@ -169,6 +173,15 @@ describe('actionIndex', () => {
   test('anything else throws, rather than being sent as a move the bot never chose', () => {
     for (const [choice, shown] of [[1.5, '1.5'], ['2', '"2"'], [undefined, 'undefined'], [null, 'null'], [NaN, 'NaN'], [2 ** 31, '2147483648'], [{}, '[object Object]']]) {
       assert.throws(() => actionIndex(choice), new RegExp(`^TypeError: decide returned ${shown.replace(/[[\]]/g, '\\$&')}, not an action index \\(a whole number\\)$`));
+    }
+  });
+});
+
+describe('playSeat', () => {
+  test('a seat the wire cannot carry is refused before connecting, not wrapped round to another seat', async () => {
+    const options = { address: '127.0.0.1:1', matchId: 'm', token: 't', decide: () => 0, maxReconnects: 0 };
+    for (const seat of [2 ** 32, 2 ** 31, 1.5, '1']) {
+      await assert.rejects(playSeat({ ...options, seat }), (error) => error instanceof RangeError && /out of range/.test(error.message));
     }
   });
 });
