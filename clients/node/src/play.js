@@ -178,9 +178,14 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
     // Messages are handled one at a time, in order, even when `decide` is async.
     let queue = Promise.resolve();
 
+    // Set once this stream ended without a result: what it still has queued (a decision the server
+    // has moved past, events a rejoined stream has already overtaken) is neither decided nor shown.
+    let abandoned = false;
+
     const settle = (fn, value) => {
       if (settled) return;
       settled = true;
+      if (!value?.result) abandoned = true;
       fn(value);
     };
 
@@ -232,7 +237,7 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
     call.on('data', (message) => {
       // Noted on arrival, not after the queue: a stream that fails right after its result still counts.
       if (message.kind === 'result') result = message.result;
-      queue = queue.then(() => handle(message)).catch((error) => {
+      queue = queue.then(() => (abandoned ? undefined : handle(message))).catch((error) => {
         session.log.error('the bot failed on a message', { message: String(error?.stack ?? error) });
         settle(reject, new SeatError(status.CANCELLED, `the bot failed: ${error?.message ?? error}`));
         call.cancel();

@@ -1,7 +1,7 @@
 // The parts of the bot that need no server: settings, the seeded generator, message views.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { actionIndex, createRng, decisionView, main, parseConfig, playSeat, randomBot, resultToJson, statusName, UsageError } from '../src/index.js';
+import { actionIndex, createRng, decisionView, grpc, main, parseConfig, playSeat, randomBot, resultToJson, statusName, UsageError } from '../src/index.js';
 import { loadSheepfold } from '../src/proto.js';
 
 describe('parseConfig', () => {
@@ -183,5 +183,86 @@ describe('playSeat', () => {
     for (const seat of [2 ** 32, 2 ** 31, 1.5, '1']) {
       await assert.rejects(playSeat({ ...options, seat }), (error) => error instanceof RangeError && /out of range/.test(error.message));
     }
+  });
+});
+
+/** A Play call the test drives by hand: `feed` emits messages, `fail` ends it with a status. */
+class FakeCall {
+  constructor() {
+    this.handlers = { data: [], status: [], error: [] };
+    this.written = [];
+    this.writableEnded = false;
+    this.destroyed = false;
+  }
+  on(name, handler) {
+    (this.handlers[name] ??= []).push(handler);
+    return this;
+  }
+  emit(name, value) {
+    for (const handler of this.handlers[name] ?? []) handler(value);
+  }
+  write(message) {
+    this.written.push(message);
+  }
+  end() {
+    this.writableEnded = true;
+  }
+  cancel() {
+    this.destroyed = true;
+  }
+  feed(kind, body) {
+    this.emit('data', { kind, [kind]: body });
+  }
+  fail(code, details) {
+    this.emit('error', Object.assign(new Error(details), { code, details }));
+    this.emit('status', { code, details });
+  }
+}
+
+const decision = (id) => ({ decision_id: String(id), seat: 0, prompt: '', actions: [{ label: 'a' }], events: [] });
+
+describe('playSeat on a stream that drops while decide is thinking', () => {
+  test('what the dropped stream still had queued is not decided nor shown after the rejoin', async () => {
+    const calls = [];
+    const client = { Play: () => calls.push(new FakeCall()) && calls.at(-1), close() {} };
+    const decided = [];
+    const events = [];
+    let release;
+    const thinking = new Promise((resolve) => (release = resolve));
+    const decide = async (view) => {
+      decided.push(view.decisionId);
+      if (view.decisionId === '1') await thinking;
+      return 0;
+    };
+    const outcome = playSeat({ client, matchId: 'm', token: 't', decide, onEvent: (event) => events.push(event.move), backoffMs: 1 });
+    const first = calls[0];
+    const tick = () => new Promise((resolve) => setImmediate(resolve)); // messages arrive apart
+    first.feed('joined', { seat: 0, game: 'g', players: 2 });
+    await tick();
+    first.feed('decision', decision(1)); // decide thinks past its deadline...
+    await tick();
+    first.feed('event', { move: 2 }); // ...the server plays for it and moves on
+    first.feed('decision', decision(3));
+    first.fail(grpc.status.UNAVAILABLE, 'restarting'); // and then the server goes away
+    while (calls.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+    const second = calls[1];
+    second.feed('joined', { seat: 0, game: 'g', players: 2 });
+    await tick();
+    second.feed('decision', decision(3));
+    second.feed('event', { move: 4 });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    release(); // the old decide finishes only now
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    second.feed('result', { scores: [1, 2] });
+    second.emit('status', { code: grpc.status.OK });
+    const { result, reconnects } = await outcome;
+    assert.deepEqual(result.scores, [1, 2]);
+    assert.equal(reconnects, 1);
+    // Decision 3 is decided once (on the stream that can answer it), and onEvent sees move 2
+    // never, rather than after move 4: events come in order or not at all.
+    assert.deepEqual(decided, ['1', '3']);
+    assert.deepEqual(events, [4]);
+    assert.deepEqual(first.written.filter((m) => m.answer).length, 0);
+    assert.deepEqual(second.written.filter((m) => m.answer).map((m) => m.answer.decision_id), ['3']);
   });
 });
