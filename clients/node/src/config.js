@@ -69,6 +69,8 @@ export function parseConfig(argv, env = {}) {
     .filter(([flag]) => !config[flag === 'match' ? 'matchId' : 'token'])
     .map(([flag, variable]) => `--${flag} (or ${variable})`);
   if (missing.length) throw new UsageError(`missing ${missing.join(' and ')}`);
+  // grpc-js throws on an empty target (a stack trace, not a reason): say what is wrong instead.
+  if (!config.address.trim()) throw new UsageError(`--server must be HOST:PORT, got ${JSON.stringify(config.address)}`);
   const seat = pick('seat', 'SHEEPFOLD_SEAT');
   // The wire carries a seat as an int32: a larger number would wrap round (4294967296 is seat 0).
   if (seat !== undefined) config.seat = Number(integer('--seat', seat, { max: 2 ** 31 - 1 }));

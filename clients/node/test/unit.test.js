@@ -46,6 +46,8 @@ describe('parseConfig', () => {
     assert.equal(parseConfig(['--match', 'm', '--token', 't', '--seat', '2147483647'], {}).seat, 2 ** 31 - 1);
     assert.throws(() => parseConfig(['--match', 'm', '--token', 't', '--log-level', 'loud'], {}), /--log-level/);
     assert.throws(() => parseConfig(['--colour', 'red'], {}), UsageError);
+    // grpc-js would throw "Could not parse target name" with a stack trace.
+    assert.throws(() => parseConfig(['--server', '', '--match', 'm', '--token', 't'], {}), /--server must be HOST:PORT, got ""/);
   });
 });
 
