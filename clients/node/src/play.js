@@ -82,11 +82,19 @@ export function decisionView(decision, game) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * How long a Play stream may wait for the server to answer its join. A server that accepts the TCP
+ * connection but never speaks (a frozen process, a port that is not gRPC) would otherwise hold the
+ * bot for ever: grpc-js queues the call while the connection is "connecting", with no deadline.
+ */
+export const JOIN_TIMEOUT_MS = 10_000;
+
+/**
  * Play one seat to the end of the match.
  *
  * options: address (host:port), matchId, token, seat (optional), decide(view) -> index
  * (may return a promise), onEvent(event) (optional), log, maxReconnects (consecutive
- * failed attempts before giving up), backoffMs / maxBackoffMs, credentials, client,
+ * failed attempts before giving up), backoffMs / maxBackoffMs, joinTimeoutMs (how long
+ * each stream waits for the join's answer, default 10 s), credentials, client,
  * eventsInDecisions (default true: the server sends this seat's events inside its next
  * decision, one message per decision; onEvent still sees every event, in order, before
  * the decision that follows it).
@@ -106,6 +114,7 @@ export async function playSeat(options) {
     maxReconnects = 20,
     backoffMs = 100,
     maxBackoffMs = 2_000,
+    joinTimeoutMs = JOIN_TIMEOUT_MS,
     credentials,
   } = options;
   if (seat !== null && seat !== undefined && !(Number.isInteger(seat) && seat >= -(2 ** 31) && seat < 2 ** 31)) {
@@ -119,7 +128,7 @@ export async function playSeat(options) {
     for (;;) {
       let outcome;
       try {
-        outcome = await playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions }, session);
+        outcome = await playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions, joinTimeoutMs }, session);
       } catch (error) {
         if (error instanceof SeatError) throw error; // the bot's own failure: no rejoin helps
         const code = error.code ?? status.UNKNOWN;
@@ -169,7 +178,7 @@ async function finishedResult(client, matchId, session) {
  * One Play stream: join, answer decisions, until the result or the stream ends.
  * Resolves { result } or { ended, joined }; rejects with the gRPC error when the stream fails.
  */
-function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions }, session) {
+function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions, joinTimeoutMs }, session) {
   return new Promise((resolve, reject) => {
     const call = client.Play();
     let joined = false;
@@ -182,9 +191,16 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
     // has moved past, events a rejoined stream has already overtaken) is neither decided nor shown.
     let abandoned = false;
 
+    // No answer to the join in time: give up this stream and join again on a new one (with backoff).
+    const joinTimer = setTimeout(() => {
+      settle(resolve, { ended: `UNAVAILABLE: the server did not answer the join within ${joinTimeoutMs / 1000} s`, joined: false });
+      call.cancel();
+    }, joinTimeoutMs);
+
     const settle = (fn, value) => {
       if (settled) return;
       settled = true;
+      clearTimeout(joinTimer);
       if (!value?.result) abandoned = true;
       fn(value);
     };
@@ -237,6 +253,7 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
     call.on('data', (message) => {
       // Noted on arrival, not after the queue: a stream that fails right after its result still counts.
       if (message.kind === 'result') result = message.result;
+      if (message.kind === 'joined') clearTimeout(joinTimer); // answered: the join timeout is over
       queue = queue.then(() => (abandoned ? undefined : handle(message))).catch((error) => {
         session.log.error('the bot failed on a message', { message: String(error?.stack ?? error) });
         settle(reject, new SeatError(status.CANCELLED, `the bot failed: ${error?.message ?? error}`));

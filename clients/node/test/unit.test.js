@@ -1,7 +1,8 @@
 // The parts of the bot that need no server: settings, the seeded generator, message views.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { actionIndex, createRng, decisionView, grpc, main, parseConfig, playSeat, randomBot, resultToJson, statusName, UsageError } from '../src/index.js';
+import net from 'node:net';
+import { actionIndex, createRng, decisionView, grpc, main, parseConfig, playSeat, randomBot, resultToJson, SeatError, statusName, UsageError } from '../src/index.js';
 import { loadSheepfold } from '../src/proto.js';
 
 describe('parseConfig', () => {
@@ -266,5 +267,25 @@ describe('playSeat on a stream that drops while decide is thinking', () => {
     assert.deepEqual(events, [4]);
     assert.deepEqual(first.written.filter((m) => m.answer).length, 0);
     assert.deepEqual(second.written.filter((m) => m.answer).map((m) => m.answer.decision_id), ['3']);
+  });
+});
+
+describe('playSeat against a server that accepts connections but never answers', () => {
+  test('each join gets a deadline: the bot retries, then gives up, instead of waiting for ever', { timeout: 20_000 }, async () => {
+    // A frozen server (kill -STOP) or a port that is not gRPC: the kernel accepts, nobody speaks.
+    const sockets = [];
+    const mute = net.createServer((socket) => sockets.push(socket));
+    await new Promise((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      await assert.rejects(
+        playSeat({ address: `127.0.0.1:${mute.address().port}`, matchId: 'm', token: 't', decide: () => 0, joinTimeoutMs: 300, maxReconnects: 2, backoffMs: 1 }),
+        (error) => error instanceof SeatError && error.code === grpc.status.UNAVAILABLE && /gave up after 2 attempts .*did not answer the join within 0.3 s/.test(error.message),
+      );
+      assert.ok(Date.now() - started >= 900, 'three joins of 300 ms each');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      mute.close();
+    }
   });
 });
