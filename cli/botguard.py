@@ -8,8 +8,13 @@ raises into `BotRaised`, which names the seat and keeps the bot's frames only.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
+import queue
+import threading
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 from clients.sdk import Bot, DecisionView, action_index
@@ -36,21 +41,43 @@ class BotRaised(Exception):
 
 
 class GuardedBot:
-    def __init__(self, bot: Bot, seat: int | None, spec: str) -> None:
+    """With `threaded`, the bot's `decide` runs on a daemon thread of its own: a
+    `match` plays every seat (and maybe the server) on one event loop, where a
+    bot that thinks for seconds without yielding would make the other seats
+    miss their deadlines too."""
+
+    def __init__(self, bot: Bot, seat: int | None, spec: str, *, threaded: bool = False) -> None:
         self._bot = bot
         self._seat = seat
         self._spec = spec
+        self._worker = _Worker(f"bot-seat-{seat}") if threaded else None
 
     def __getattr__(self, name: str) -> Any:  # on_event and anything else the SDK looks up
         return getattr(self._bot, name)
 
     def decide(self, decision: DecisionView) -> Any:
-        try:
-            choice = self._bot.decide(decision)
-        except Exception as error:
-            raise self._raised(error) from None
+        if self._worker is not None:
+            return self._off_loop(self._worker, decision)
+        choice = self._call(decision)
         if inspect.isawaitable(choice):
             return self._wait(choice)
+        return self._index(choice)
+
+    def close(self) -> None:
+        """Let the worker thread end (it is a daemon: it never holds the exit)."""
+        if self._worker is not None:
+            self._worker.close()
+
+    def _call(self, decision: DecisionView) -> Any:
+        try:
+            return self._bot.decide(decision)
+        except Exception as error:
+            raise self._raised(error) from None
+
+    async def _off_loop(self, worker: _Worker, decision: DecisionView) -> int:
+        choice = await worker.run(lambda: self._call(decision))
+        if inspect.isawaitable(choice):
+            return await self._wait(choice)
         return self._index(choice)
 
     async def _wait(self, choice: Any) -> int:
@@ -73,3 +100,43 @@ class GuardedBot:
         tb = error.__traceback__.tb_next if error.__traceback__ is not None else None
         frames = "".join(traceback.format_exception(type(error), error, tb))
         return BotRaised(self._seat, self._spec, error, frames)
+
+
+class _Worker:
+    """One daemon thread that runs calls in order; `run` gives an asyncio future
+    of the call's value. A daemon, not the loop's shared pool: a bot that never
+    returns must not hold the process's exit (Ctrl-C still ends `match`)."""
+
+    def __init__(self, name: str) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.Future[Any]] | None] = (
+            queue.SimpleQueue()
+        )
+        threading.Thread(target=self._work, name=name, daemon=True).start()
+
+    def run(self, call: Callable[[], Any]) -> asyncio.Future[Any]:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._jobs.put((call, future))
+        return future
+
+    def close(self) -> None:
+        self._jobs.put(None)
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            call, future = job
+            try:
+                outcome: tuple[bool, Any] = (True, call())
+            except BaseException as error:
+                outcome = (False, error)
+            with contextlib.suppress(RuntimeError):  # the loop has closed (Ctrl-C)
+                future.get_loop().call_soon_threadsafe(_settle, future, outcome)
+
+
+def _settle(future: asyncio.Future[Any], outcome: tuple[bool, Any]) -> None:
+    if future.done():  # cancelled while the bot thought
+        return
+    ok, value = outcome
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)

@@ -232,7 +232,9 @@ def run_match(args: argparse.Namespace) -> int:
             if spec.startswith("cmd:"):
                 bots.append(command_bot(spec, args, "match"))
             else:
-                bots.append(GuardedBot(_load_here(spec, bot_seed(seed, seat)), seat, spec))
+                loaded = _load_here(spec, bot_seed(seed, seat))
+                # Off the loop: every seat plays on it, and so may the server.
+                bots.append(GuardedBot(loaded, seat, spec, threaded=True))
     except BotSpecError as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     if (args.tls or args.tls_ca) and any(isinstance(bot, CommandBot) for bot in bots):
@@ -285,6 +287,10 @@ def run_match(args: argparse.Namespace) -> int:
         return 1
     except grpc.aio.AioRpcError as error:
         raise SystemExit(f"sheepfold match: {error.code().name}: {error.details()}") from None
+    finally:
+        for guarded in bots:
+            if isinstance(guarded, GuardedBot):
+                guarded.close()
     summary = match_summary(args.game, specs, seed, options, outcome, crashed)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
