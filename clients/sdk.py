@@ -221,9 +221,14 @@ async def _finished_result(
     address: str, match_id: str, credentials: grpc.ChannelCredentials | None
 ) -> arena_pb2.MatchResult | None:
     async with _channel(address, credentials) as channel:
-        info = await arena_pb2_grpc.ArenaStub(channel).GetMatch(
-            arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
-        )
+        try:
+            info = await arena_pb2_grpc.ArenaStub(channel).GetMatch(
+                arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
+            )
+        except grpc.aio.AioRpcError:
+            # No result to fetch (the match was purged, the server is going away):
+            # the Play stream's own FAILED_PRECONDITION is what the caller reports.
+            return None
     return info.result if info.status == arena_pb2.MATCH_STATUS_FINISHED else None
 
 
