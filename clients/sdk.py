@@ -137,8 +137,9 @@ async def play(
     Raises `clients.connect.Unreachable` when no server answers at `address`
     within a few seconds at the start; once connected, a lost connection is
     retried (the server may be restarting), waiting a few seconds for the
-    server each time, up to `max_reconnects` times (about a minute and a half
-    by default), and then raises SeatError UNAVAILABLE.
+    server each time, up to `max_reconnects` failed attempts in a row (about a
+    minute and a half by default; a rejoin that is back in play starts the
+    count again), and then raises SeatError UNAVAILABLE.
     """
     if seat is not None and not -(2**31) <= seat < 2**31:
         # The wire carries a seat as an int32: say so before connecting.
@@ -163,6 +164,8 @@ async def play(
             return result
         except grpc.aio.AioRpcError as error:
             code = error.code()
+            if progress.played:
+                reconnects = 0  # attempts in a row: this stream was back in play
             if code == grpc.StatusCode.FAILED_PRECONDITION:
                 # Joined (or rejoined, e.g. after a server restart) once the match
                 # was over: the result is still there to fetch.
@@ -190,6 +193,8 @@ async def play(
             log.info("server not back yet, rejoining", why=str(gone), attempt=reconnects)
             await asyncio.sleep(min(0.1 * 2**reconnects, 2.0))
         except _StreamEnded:
+            if progress.played:
+                reconnects = 0
             if reconnects >= max_reconnects:
                 raise SeatError(
                     grpc.StatusCode.UNAVAILABLE, "the stream ended without a result"
@@ -215,6 +220,9 @@ class _Progress:
     # The server acknowledged the join of the stream now open. Per stream: a
     # seat that joined before a restart is not joined on the next stream.
     joined: bool = False
+    # The stream carried play after its join (a decision, event or result): the
+    # seat was back, so a later outage counts its attempts afresh.
+    played: bool = False
 
 
 async def _finished_result(
@@ -242,7 +250,7 @@ async def _play_stream(
     progress: _Progress,
     events_in_decisions: bool,
 ) -> arena_pb2.MatchResult:
-    progress.joined = False
+    progress.joined = progress.played = False
     stub = arena_pb2_grpc.ArenaStub(channel)
     call = stub.Play(wait_for_ready=True)
     join = arena_pb2.Join(match_id=match_id, token=token, events_in_decisions=events_in_decisions)
@@ -260,6 +268,8 @@ async def _play_stream(
         if response is grpc.aio.EOF:
             raise _StreamEnded()
         kind = response.WhichOneof("kind")
+        if progress.joined and kind != "error":
+            progress.played = True
         if kind == "decision":
             if on_event is not None:
                 for event in response.decision.events:
