@@ -51,6 +51,17 @@ class GuardedBot:
         self._seat = seat
         self._spec = spec
         self._worker = _Worker(f"bot-seat-{seat}") if threaded else None
+        self._on_event = getattr(bot, "on_event", None)
+        if self._on_event is not None:
+            # Only a bot that has one: the SDK skips events for a bot without.
+            self.on_event = self._guarded_event
+
+    def _guarded_event(self, event: Any) -> None:
+        assert self._on_event is not None
+        try:
+            self._on_event(event)
+        except Exception as error:
+            raise self._raised(error) from None
 
     def __getattr__(self, name: str) -> Any:  # on_event and anything else the SDK looks up
         return getattr(self._bot, name)

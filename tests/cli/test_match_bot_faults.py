@@ -24,7 +24,7 @@ def test_a_blocking_bot_costs_only_its_own_seat(elsewhere: bool, server: ServerP
         "--players",
         "2",
         "--bots",
-        "random,tests.cli.bots.blocking_bot:SleepyBot",
+        "random,tests.cli.bots.faulty_bots:SleepyBot",
         "--decision-seconds",
         "1",
         "--seed",
@@ -36,3 +36,27 @@ def test_a_blocking_bot_costs_only_its_own_seat(elsewhere: bool, server: ServerP
     summary = json.loads(done.stdout)
     assert summary["disqualified"] == [1]
     assert summary["strikes"][0] == 0, summary
+
+
+def test_an_on_event_that_raises_is_reported_as_the_bots_own_error() -> None:
+    """As for `decide`: one line naming the seat, then the bot's own frames, not
+    the SDK's (on_event's exception escaped unguarded through the SDK)."""
+    done = sheepfold(
+        "match",
+        "--game",
+        "sheep-showdown",
+        "--players",
+        "2",
+        "--bots",
+        "random,tests.cli.bots.faulty_bots:EventRaisingBot",
+        "--seed",
+        "5",
+        timeout=120,
+    )
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert lines[0] == (
+        "sheepfold match: the bot in seat 1 (tests.cli.bots.faulty_bots:EventRaisingBot) "
+        "raised ValueError: cannot read this event"
+    ), done.stderr
+    assert "clients/sdk.py" not in done.stderr, done.stderr

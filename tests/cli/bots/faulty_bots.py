@@ -1,0 +1,30 @@
+"""SDK bots with faults of their own: a `decide` that blocks its thread past a
+1 s deadline (a slow search written without async), an `on_event` that raises."""
+
+from __future__ import annotations
+
+import time
+
+from clients.sdk import DecisionView
+
+
+class SleepyBot:
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def decide(self, decision: DecisionView) -> int:
+        time.sleep(3)
+        return 0
+
+
+class EventRaisingBot:
+    """Plays the first action; its `on_event` raises."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def on_event(self, event: object) -> None:
+        raise ValueError("cannot read this event")
+
+    def decide(self, decision: DecisionView) -> int:
+        return 0
