@@ -6,6 +6,7 @@ disqualified with it."""
 from __future__ import annotations
 
 import json
+import subprocess
 
 import pytest
 
@@ -13,25 +14,27 @@ from server.launch import ServerProcess
 from tests.cli.helpers import sheepfold
 
 
-@pytest.mark.parametrize("elsewhere", [False, True], ids=["own-server", "--server"])
-def test_a_blocking_bot_costs_only_its_own_seat(elsewhere: bool, server: ServerProcess) -> None:
-    where = ["--server", server.address] if elsewhere else []
-    done = sheepfold(
+def _match(bot: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    """`sheepfold match` of a random bot against `bot`, Sheep Showdown, seed 5."""
+    return sheepfold(
         "match",
-        *where,
+        *extra,
         "--game",
         "sheep-showdown",
         "--players",
         "2",
         "--bots",
-        "random,tests.cli.bots.faulty_bots:SleepyBot",
-        "--decision-seconds",
-        "1",
+        f"random,tests.cli.bots.faulty_bots:{bot}",
         "--seed",
         "5",
-        "--json",
         timeout=120,
     )
+
+
+@pytest.mark.parametrize("elsewhere", [False, True], ids=["own-server", "--server"])
+def test_a_blocking_bot_costs_only_its_own_seat(elsewhere: bool, server: ServerProcess) -> None:
+    where = ["--server", server.address] if elsewhere else []
+    done = _match("SleepyBot", *where, "--decision-seconds", "1", "--json")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["disqualified"] == [1]
@@ -41,18 +44,7 @@ def test_a_blocking_bot_costs_only_its_own_seat(elsewhere: bool, server: ServerP
 def test_an_on_event_that_raises_is_reported_as_the_bots_own_error() -> None:
     """As for `decide`: one line naming the seat, then the bot's own frames, not
     the SDK's (on_event's exception escaped unguarded through the SDK)."""
-    done = sheepfold(
-        "match",
-        "--game",
-        "sheep-showdown",
-        "--players",
-        "2",
-        "--bots",
-        "random,tests.cli.bots.faulty_bots:EventRaisingBot",
-        "--seed",
-        "5",
-        timeout=120,
-    )
+    done = _match("EventRaisingBot")
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert lines[0] == (
