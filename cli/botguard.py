@@ -8,15 +8,11 @@ raises into `BotRaised`, which names the seat and keeps the bot's frames only.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import inspect
-import queue
-import threading
 import traceback
-from collections.abc import Callable
 from typing import Any
 
+from clients.bot_thread import BotThread
 from clients.sdk import Bot, DecisionView, action_index
 
 
@@ -50,7 +46,7 @@ class GuardedBot:
         self._bot = bot
         self._seat = seat
         self._spec = spec
-        self._worker = _Worker(f"bot-seat-{seat}") if threaded else None
+        self._worker = BotThread(f"bot-seat-{seat}") if threaded else None
         self._on_event = getattr(bot, "on_event", None)
         if self._on_event is not None:
             # Only a bot that has one: the SDK skips events for a bot without.
@@ -85,7 +81,7 @@ class GuardedBot:
         except Exception as error:
             raise self._raised(error) from None
 
-    async def _off_loop(self, worker: _Worker, decision: DecisionView) -> int:
+    async def _off_loop(self, worker: BotThread, decision: DecisionView) -> int:
         choice = await worker.run(lambda: self._call(decision))
         if inspect.isawaitable(choice):
             return await self._wait(choice)
@@ -111,43 +107,3 @@ class GuardedBot:
         tb = error.__traceback__.tb_next if error.__traceback__ is not None else None
         frames = "".join(traceback.format_exception(type(error), error, tb))
         return BotRaised(self._seat, self._spec, error, frames)
-
-
-class _Worker:
-    """One daemon thread that runs calls in order; `run` gives an asyncio future
-    of the call's value. A daemon, not the loop's shared pool: a bot that never
-    returns must not hold the process's exit (Ctrl-C still ends `match`)."""
-
-    def __init__(self, name: str) -> None:
-        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.Future[Any]] | None] = (
-            queue.SimpleQueue()
-        )
-        threading.Thread(target=self._work, name=name, daemon=True).start()
-
-    def run(self, call: Callable[[], Any]) -> asyncio.Future[Any]:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._jobs.put((call, future))
-        return future
-
-    def close(self) -> None:
-        self._jobs.put(None)
-
-    def _work(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            call, future = job
-            try:
-                outcome: tuple[bool, Any] = (True, call())
-            except BaseException as error:
-                outcome = (False, error)
-            with contextlib.suppress(RuntimeError):  # the loop has closed (Ctrl-C)
-                future.get_loop().call_soon_threadsafe(_settle, future, outcome)
-
-
-def _settle(future: asyncio.Future[Any], outcome: tuple[bool, Any]) -> None:
-    if future.done():  # cancelled while the bot thought
-        return
-    ok, value = outcome
-    if ok:
-        future.set_result(value)
-    else:
-        future.set_exception(value)

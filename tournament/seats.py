@@ -11,15 +11,13 @@ when the game is over or the runner stops.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
-import queue
 import sys
-import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from clients.bot_thread import BotThread
 from clients.bots import load_bot
 from clients.connect import ServerTls, tls_credentials
 from clients.launch import BotCommand, BotFailure, Launcher
@@ -47,17 +45,13 @@ class _ThreadedBot:
 
     def __init__(self) -> None:
         self._bot: Bot | None = None
-        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.Future[Any]] | None] = (
-            queue.SimpleQueue()
-        )
-        self._thread = threading.Thread(target=self._work, name="tournament-bot", daemon=True)
-        self._thread.start()
+        self._thread = BotThread("tournament-bot")
 
     def build(self, spec: str, seed: int) -> asyncio.Future[None]:
-        return self._submit(lambda: self._built(load_bot(spec, seed)))
+        return self._thread.run(lambda: self._built(load_bot(spec, seed)))
 
     def decide(self, decision: DecisionView) -> asyncio.Future[int]:
-        return self._submit(lambda: self._decided(decision))
+        return self._thread.run(lambda: self._decided(decision))
 
     def on_event(self, event: Any) -> None:
         handler = getattr(self._bot, "on_event", None)
@@ -65,12 +59,7 @@ class _ThreadedBot:
             handler(event)
 
     def close(self) -> None:
-        self._jobs.put(None)
-
-    def _submit(self, call: Callable[[], Any]) -> asyncio.Future[Any]:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._jobs.put((call, future))
-        return future
+        self._thread.close()
 
     def _built(self, bot: Bot) -> None:
         self._bot = bot
@@ -81,29 +70,6 @@ class _ThreadedBot:
         if asyncio.iscoroutine(choice):
             choice = asyncio.run(choice)
         return choice
-
-    def _work(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            call, future = job
-            loop = future.get_loop()
-            try:
-                value = call()
-            except BaseException as error:
-                outcome: tuple[str, Any] = ("error", error)
-            else:
-                outcome = ("ok", value)
-            with contextlib.suppress(RuntimeError):  # the runner's loop has closed
-                loop.call_soon_threadsafe(_settle, future, outcome)
-
-
-def _settle(future: asyncio.Future[Any], outcome: tuple[str, Any]) -> None:
-    if future.done():
-        return
-    kind, value = outcome
-    if kind == "ok":
-        future.set_result(value)
-    else:
-        future.set_exception(value)
 
 
 class InProcessSeat:

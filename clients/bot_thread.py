@@ -1,0 +1,58 @@
+"""One daemon thread that runs a bot's calls in order, for an asyncio caller.
+
+A bot's `decide` (or its building) may block for seconds or for ever; run on
+the event loop it would stall every other seat, and a server sharing the loop.
+Not the loop's shared pool: bots that hang must neither fill it nor hold the
+process's exit until they end, so each bot gets a daemon thread of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["BotThread"]
+
+
+class BotThread:
+    """`run(call)` gives an asyncio future of `call()`'s value (or exception),
+    computed on this object's thread; calls run one after another."""
+
+    def __init__(self, name: str) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.Future[Any]] | None] = (
+            queue.SimpleQueue()
+        )
+        threading.Thread(target=self._work, name=name, daemon=True).start()
+
+    def run(self, call: Callable[[], Any]) -> asyncio.Future[Any]:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._jobs.put((call, future))
+        return future
+
+    def close(self) -> None:
+        """Let the thread end once the calls already given are done."""
+        self._jobs.put(None)
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            call, future = job
+            try:
+                outcome: tuple[bool, Any] = (True, call())
+            except BaseException as error:
+                outcome = (False, error)
+            with contextlib.suppress(RuntimeError):  # the caller's loop has closed
+                future.get_loop().call_soon_threadsafe(_settle, future, outcome)
+
+
+def _settle(future: asyncio.Future[Any], outcome: tuple[bool, Any]) -> None:
+    if future.done():  # cancelled while the call ran
+        return
+    ok, value = outcome
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
