@@ -45,7 +45,8 @@ from clients.launch import (
     parse_limits,
 )
 from clients.launch.programs import program_problem
-from clients.launch.sandbox import host_state, unseen_program
+from clients.launch.sandbox import host_state
+from clients.launch.sandbox_view import unseen_program
 from clients.matchplay import (
     CommandBot,
     MatchOutcome,

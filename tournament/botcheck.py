@@ -16,7 +16,7 @@ from pathlib import Path
 
 from clients.bots import BUILTIN_BOTS
 from clients.launch.programs import program_problem
-from clients.launch.sandbox import unseen_program
+from clients.launch.sandbox_view import unseen_program
 from tournament.config import (
     BotSpec,
     ConfigError,

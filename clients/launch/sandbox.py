@@ -23,6 +23,7 @@ from clients.launch.limits import DEFAULT_LIMITS, MIB, Limits
 from clients.launch.seccomp import refused_calls
 
 __all__ = [
+    "SANDBOX_PATH",
     "SERVER_IN_SANDBOX",
     "SHELL",
     "SOCKET_IN_SANDBOX",
@@ -34,7 +35,9 @@ __all__ = [
     "file_in_memory",
     "find_tools",
     "in_own_namespaces",
-    "unseen_program",
+    "is_inside",
+    "resolve_program",
+    "seen_by_every_bot",
 ]
 
 SOCKET_IN_SANDBOX = "/sheepfold/arena.sock"
@@ -156,13 +159,13 @@ def _outermost(paths: Iterable[str]) -> list[str]:
     """Existing absolute paths, minus any inside another one or inside /usr."""
     kept: list[str] = []
     for path in sorted({os.path.realpath(p) for p in paths}):
-        if any(_inside(path, outer) for outer in [*kept, "/usr"]):
+        if any(is_inside(path, outer) for outer in [*kept, "/usr"]):
             continue
         kept.append(path)
     return kept
 
 
-def _inside(path: str, folder: str) -> bool:
+def is_inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
@@ -435,63 +438,6 @@ def resolve_program(program: str, folder: str) -> str:
     if "/" in program:
         return program
     return shutil.which(program) or program
-
-
-def unseen_program(
-    program: str, folder: str, read_only: Sequence[str] = (), env: Mapping[str, str] | None = None
-) -> str | None:
-    """The host path `program` (a sandboxed bot's command, started in `folder`
-    with its config's `env`) runs from when its sandbox cannot see it, else None.
-
-    A bare name is looked up on the host's PATH (resolve_program), which may hold
-    folders no sandbox binds: pyenv's shims, nvm's node, ~/.local/bin, /opt, /snap.
-    The check passed on the host, then every game crashed ("failed to execute
-    ...: No such file or directory") and random stand-ins played them all. The
-    program must lie, as named and with its symlinks resolved, in what the bot
-    sees: its folder, its `read_only` paths or the runtime (seen_by_every_bot).
-    A name not on the host's PATH is searched in the sandbox on its PATH (the
-    `env`'s, else SANDBOX_PATH), here at the same paths; None when not found."""
-    path = resolve_program(program, folder)
-    if "/" not in path:
-        found = shutil.which(program, path=(env or {}).get("PATH", SANDBOX_PATH))
-        if found is None:
-            return None
-        path = found
-    path = os.path.join(folder, path)  # an absolute path stays as it is
-    roots = [folder, *read_only, *seen_by_every_bot()]
-    seen = {os.path.abspath(root) for root in roots} | {os.path.realpath(root) for root in roots}
-    for where in (os.path.abspath(path), os.path.realpath(path)):
-        if not any(_inside(where, root) for root in seen):
-            return where
-    return _unseen_interpreter(path, seen, (env or {}).get("PATH", SANDBOX_PATH))
-
-
-def _unseen_interpreter(script: str, seen: set[str], sandbox_path: str) -> str | None:
-    """The interpreter a script's `#!` line names, when the sandbox cannot see it:
-    `#!/usr/bin/env node` finds node on the sandbox's PATH, not on nvm's."""
-    try:
-        with open(script, "rb") as file:
-            line = file.readline(256)
-    except OSError:
-        return None
-    if not line.startswith(b"#!"):
-        return None
-    words = line[2:].decode(errors="replace").split()
-    if not words:
-        return None
-    interpreter = words[0]
-    if os.path.basename(interpreter) == "env":
-        names = [word for word in words[1:] if not word.startswith("-") and "=" not in word]
-        if not names:
-            return None
-        found = shutil.which(names[0], path=sandbox_path)
-        if found is None:
-            return f"{names[0]} (on no folder of the sandbox's PATH, {sandbox_path})"
-        interpreter = found
-    for where in (os.path.abspath(interpreter), os.path.realpath(interpreter)):
-        if not any(_inside(where, root) for root in seen):
-            return where
-    return None
 
 
 def probe(tools: Tools) -> None:
