@@ -20,6 +20,7 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Event, Game, State
 from server import convert, encoding
+from server.floods import count_refusal
 from server.logs import worth_logging
 from server.metrics import NO_METRICS, GameMetrics
 from server.records import MatchRecord, RecordedMove, StoredMatch, stored_result
@@ -112,8 +113,7 @@ class Match:
             self.moves.append(move)
             seat = self.seats[move.seat]
             if move.forced == "timeout":
-                seat.strikes += 1
-                seat.disqualified = seat.strikes >= self.record.clock.max_strikes
+                seat.strike(self.record.clock.max_strikes)
             if move.bank is not None:
                 seat.bank = move.bank
         # Decision ids keep counting up: an answer to a pre-crash decision is stale.
@@ -289,14 +289,9 @@ class Match:
         if not pending.opened_at:  # its clock has not started
             return pending.message()
         seat = self.seats[pending.seat]
-        allowed = self.record.clock.decision_seconds
         elapsed = time.monotonic() - pending.opened_at
-        now = self._decision_head(
-            pending.decision_id,
-            seat,
-            max(0.0, allowed - elapsed),
-            max(0.0, seat.bank - max(0.0, elapsed - allowed)),
-        )
+        left, bank = seat.time_left(elapsed, self.record.clock.decision_seconds)
+        now = self._decision_head(pending.decision_id, seat, left, bank)
         return encoding.decision_with_events(now + pending.body[pending.head_bytes :], ())
 
     async def _await_answer(self, seat: Seat, pending: PendingDecision) -> tuple[int, str]:
@@ -313,9 +308,7 @@ class Match:
             timer.cancel()
             seat.thinking += time.monotonic() - pending.opened_at
         if index == TIMED_OUT:
-            seat.bank = 0.0
-            seat.strikes += 1
-            seat.disqualified = seat.strikes >= clock.max_strikes
+            seat.strike(clock.max_strikes)
             # A seat's first strikes, then one in a thousand: a match made with a
             # huge max_strikes and a tiny deadline would write a line a move.
             if worth_logging(seat.strikes) or seat.disqualified:
@@ -342,9 +335,8 @@ class Match:
             elapsed,
             None if pending.sent_at is None else pending.answered_at - pending.sent_at,
         )
-        overrun = elapsed - clock.decision_seconds
+        overrun = seat.spend_overrun(elapsed, clock.decision_seconds)
         if overrun > 0:
-            seat.bank = max(0.0, seat.bank - overrun)
             self.log.info(
                 "time bank used",
                 seat=seat.index,
@@ -565,7 +557,7 @@ class Match:
         self._send_error(seat, code, message, decision_id)
         if code == grpc.StatusCode.INVALID_ARGUMENT and pending is not None:
             self._send(seat, self._sent_again(pending))  # the decision again, to answer right
-        self._count_rejected(seat, code, message)
+        count_refusal(seat, self.limits, self.metrics, self.log, code, message)
 
     def reject(self, seat_index: int, reason: str, stream: SeatStream | None = None) -> None:
         """A message that is not an answer: an INVALID_ARGUMENT error, nothing else."""
@@ -573,33 +565,9 @@ class Match:
         if stream is not None and seat.stream is not stream:
             return
         self._send_error(seat, grpc.StatusCode.INVALID_ARGUMENT, reason, 0)
-        self._count_rejected(seat, grpc.StatusCode.INVALID_ARGUMENT, reason)
-
-    def _count_rejected(self, seat: Seat, code: grpc.StatusCode, reason: str) -> None:
-        """A stream that keeps sending what the server must refuse (a flood) is closed;
-        the seat may rejoin. The log tells of a seat's first refusals and floods, then
-        of one in a thousand: a client rejoining to flood again cannot fill the disk."""
-        self.metrics.answer_rejected()
-        seat.rejected += 1
-        if worth_logging(seat.rejected):
-            self.log.info(
-                "bad answer", seat=seat.index, code=code.name, reason=reason, total=seat.rejected
-            )
-        stream = seat.stream
-        if stream is None:
-            return
-        stream.rejected += 1
-        if stream.rejected > self.limits.max_rejected:
-            seat.floods += 1
-            if worth_logging(seat.floods):
-                self.log.warning(
-                    "seat stream closed for flooding", seat=seat.index, total=seat.floods
-                )
-            stream.close(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"more than {self.limits.max_rejected} rejected messages on this stream",
-            )
-            seat.stream = None
+        count_refusal(
+            seat, self.limits, self.metrics, self.log, grpc.StatusCode.INVALID_ARGUMENT, reason
+        )
 
     def _send(self, seat: Seat, message: arena_pb2.PlayResponse | bytes) -> None:
         stream = seat.stream

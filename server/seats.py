@@ -73,6 +73,26 @@ class Seat:
     # Seconds its closed decisions waited for it (time.monotonic), this server run.
     thinking: float = 0.0
 
+    def strike(self, max_strikes: int) -> None:
+        """A missed deadline: the bank is spent, a strike counts, and the seat is
+        out once it has `max_strikes`."""
+        self.bank = 0.0
+        self.strikes += 1
+        self.disqualified = self.strikes >= max_strikes
+
+    def spend_overrun(self, elapsed: float, allowed: float) -> float:
+        """Take what an answer took past its decision's `allowed` seconds from the
+        bank; the overrun (0 or less when there was none)."""
+        overrun = elapsed - allowed
+        if overrun > 0:
+            self.bank = max(0.0, self.bank - overrun)
+        return overrun
+
+    def time_left(self, elapsed: float, allowed: float) -> tuple[float, float]:
+        """The decision's and the bank's seconds left `elapsed` seconds into a
+        decision of `allowed` seconds, as a re-sent decision shows them."""
+        return max(0.0, allowed - elapsed), max(0.0, self.bank - max(0.0, elapsed - allowed))
+
     def info(self, open_seconds: float = 0.0) -> arena_pb2.SeatInfo:
         """The seat as GetMatch shows it; `open_seconds`: how long its open decision
         has waited so far."""
