@@ -10,12 +10,25 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from benchmarks import baseline_server, cli
 from benchmarks.procs import ROOT
+
+
+def _usage_error(
+    main: Callable[[list[str]], object], args: list[str], capsys: pytest.CaptureFixture[str]
+) -> str:
+    """What `main(args)` wrote to stderr, having exited 2 (a usage error)."""
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
 
 
 @pytest.mark.parametrize(
@@ -39,10 +52,7 @@ from benchmarks.procs import ROOT
 def test_a_value_no_section_can_use_is_a_usage_error(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        cli.parse_args(args)
-    assert exit_.value.code == 2
-    assert message in capsys.readouterr().err
+    assert message in _usage_error(cli.parse_args, args, capsys)
 
 
 def test_a_json_path_that_cannot_be_written_is_refused_before_the_run(
@@ -54,10 +64,7 @@ def test_a_json_path_that_cannot_be_written_is_refused_before_the_run(
         (tmp_path, "is a folder"),
         (not_a_folder / "out.json", f"{not_a_folder} is not a folder"),
     ]:
-        with pytest.raises(SystemExit) as exit_:
-            cli.parse_args(["--json", str(path)])
-        assert exit_.value.code == 2
-        assert message in capsys.readouterr().err
+        assert message in _usage_error(cli.parse_args, ["--json", str(path)], capsys)
 
 
 def test_checking_the_json_path_leaves_no_file_and_keeps_an_old_one(tmp_path: Path) -> None:
@@ -101,11 +108,7 @@ def test_results_that_cannot_be_written_at_the_end_are_one_line_and_exit_1(
 def test_the_baseline_server_refuses_bad_values_in_one_line(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        baseline_server.main(args)
-    assert exit_.value.code == 2
-    err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err
+    assert message in _usage_error(baseline_server.main, args, capsys)
 
 
 def test_the_baseline_server_on_a_taken_port_says_so_in_one_line(

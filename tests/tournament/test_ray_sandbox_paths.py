@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tournament.config import load_config
+from tournament.config import TournamentConfig, load_config
 from tournament.executors.ray import _hint, runtime_env_for
 from tournament.executors.ray_task import check_node, worker_config
 from tournament.seats import bot_folder
@@ -34,14 +34,23 @@ def _cup(tmp_path: Path) -> Path:
     return path
 
 
-def test_read_only_paths_and_cwd_in_the_config_folder_point_at_the_workers_copy(
+def _shipped_to_a_worker(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> tuple[TournamentConfig, Path]:
+    """The config as Ray ships it, and the (empty) folder a worker runs in, made
+    the current folder as Ray makes it."""
     config = load_config(_cup(tmp_path))
     _env, shipped = runtime_env_for(config, str(tmp_path / "cup" / "cup.sqlite"))
     worker = tmp_path / "_ray_pkg_1234"
     worker.mkdir()
     monkeypatch.chdir(worker)
+    return shipped, worker
+
+
+def test_read_only_paths_and_cwd_in_the_config_folder_point_at_the_workers_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped, worker = _shipped_to_a_worker(tmp_path, monkeypatch)
     here = worker_config(shipped)
     bot = here.bot("cmd")
     assert bot.sandbox is not None
@@ -52,11 +61,8 @@ def test_read_only_paths_and_cwd_in_the_config_folder_point_at_the_workers_copy(
 def test_a_node_without_a_read_only_path_fails_the_check_before_the_first_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = load_config(_cup(tmp_path))
-    _env, shipped = runtime_env_for(config, str(tmp_path / "cup" / "cup.sqlite"))
-    worker = tmp_path / "_ray_pkg_1234"
-    (worker / "bot").mkdir(parents=True)  # Ray's copy, without data/
-    monkeypatch.chdir(worker)
+    shipped, worker = _shipped_to_a_worker(tmp_path, monkeypatch)
+    (worker / "bot").mkdir()  # Ray's copy, without data/
     problems = check_node(shipped, ()).problems
     missing = f"bot 'cmd': read_only path {str(worker / 'data')!r} is missing"
     assert missing in problems
