@@ -68,6 +68,9 @@ class Tile:
     edges: tuple[tuple[int, int, int, int], ...]  # edge codes facing N, E, S, W
     owners: tuple[tuple[int, ...], ...]  # segment position -> area k, or 100 + road piece k
     rotations: tuple[int, ...]  # the rotations that give distinct faces
+    # Per rotation 0..3, the smallest rotation showing the same face (a tile
+    # symmetric under a half turn lies the same way turned 0 or 2 times).
+    same_face: tuple[int, ...]
 
     def letters(self, rotation: int) -> str:
         """The 12 segment letters after turning the tile `rotation` times."""
@@ -167,13 +170,11 @@ def _build_tile(raw: dict, codes: dict[str, int]) -> Tile:
         for s, owner in enumerate(base_owner):
             turned[(s + 3 * r) % 12] = owner
         owners.append(tuple(turned))
-    seen: set = set()
-    rotations = []
+    first_with: dict[tuple, int] = {}
     for r in range(4):
-        key = _canonical(letters, areas, roads, r)
-        if key not in seen:
-            seen.add(key)
-            rotations.append(r)
+        first_with.setdefault(_canonical(letters, areas, roads, r), r)
+    same_face = tuple(first_with[_canonical(letters, areas, roads, r)] for r in range(4))
+    rotations = sorted(first_with.values())
     return Tile(
         id=int(raw["id"]),
         name=str(raw["name"]),
@@ -184,6 +185,7 @@ def _build_tile(raw: dict, codes: dict[str, int]) -> Tile:
         edges=edges,  # type: ignore[arg-type]
         owners=tuple(owners),
         rotations=tuple(rotations),
+        same_face=same_face,
     )
 
 

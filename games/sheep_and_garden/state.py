@@ -96,6 +96,19 @@ def fitting_mask(need: Need) -> int:
     return mask
 
 
+def _listed_way(action: Place) -> Place:
+    """`action` turned as legal_actions() lists it: a symmetric tile turned to
+    show a face it shows at a smaller rotation lies exactly as it does there,
+    and the list names each placement once, at its smallest rotation."""
+    tile, _x, _y, rotation = action
+    if type(tile) is not int or type(rotation) is not int:
+        return action
+    if not (0 <= tile < len(TILES) and 0 <= rotation < 4):
+        return action
+    first = TILES[tile].same_face[rotation]
+    return action if first == rotation else action._replace(rotation=first)
+
+
 def praise(difference: float) -> str:
     """The solo rule's praise for own minus enemy objective points."""
     for points, title in PRAISE:
@@ -285,9 +298,10 @@ class SheepAndGardenState(State):
         seat = self._to_move
         if seat is None:
             raise IllegalAction("the game is over")
-        if not isinstance(action, Place) or not self._fits(action):
+        placed = _listed_way(action) if isinstance(action, Place) else None
+        if placed is None or not self._fits(placed):
             raise IllegalAction(f"not a legal action now: {action!r}")
-        tile, x, y, rotation = action
+        tile, x, y, rotation = placed
         self._display.remove(tile)
         self._put(tile, x, y, rotation)
         events = [Event(TilePlaced(seat, tile, x, y, rotation))]

@@ -321,3 +321,23 @@ def test_render_draws_the_landscape() -> None:
     assert "   0 r 0 rr28 r" in text
     assert "shown: 24 (pond" in text and "deck: 1" in text
     assert state.placed[1] == PlacedTile(tid("road"), 1, 0, 0)
+
+
+def test_a_symmetric_tile_named_at_an_equal_rotation_is_played_at_the_listed_one() -> None:
+    """A stream (lake on its north and south edges) turned twice lies exactly as it
+    does unturned: east of a meadow legal_actions() lists it once, at rotation 0,
+    and apply() takes rotation 2 as that. Rotation 3 is rotation 1, whose lake
+    would meet the meadow's grass; it is refused, as is what is no rotation."""
+    placed, display, deck = [("meadow", 0, 0, 0)], ["stream", "road", "pond"], ["bay"]
+    stream = tid("stream")
+    listed = [a for a in position(2, placed, display, deck).legal_actions() if a.tile == stream]
+    assert {a.rotation for a in listed if (a.x, a.y) == (1, 0)} == {0}
+    for named in (2, 0):
+        state = position(2, placed, display, deck)
+        events = state.apply(Place(stream, 1, 0, named))
+        assert events[0].visible_to(1).rotation == 0
+        assert state.board[(1, 0)] == (stream, 0)
+    for bad in (3, 1, 4, -1, 2.0):
+        state = position(2, placed, display, deck)
+        with pytest.raises(IllegalAction):
+            state.apply(Place(stream, 1, 0, bad))  # type: ignore[arg-type]
