@@ -1,6 +1,7 @@
 """More scenario tests: Double Trouble steals, placement and last moves; 5 and 6
 player set-up; chains through a second wolf and a rocket; players going out
-together.
+together; a second wolf pushing the first wolf player's dog; the final-round
+tie-break.
 
 Grids: 1 2 3 5 sheep, S shepherd, R rocket, B blocking, L sliding, X bomb,
 W wolf, . empty. With one dog each, dog n belongs to seat n; in Double Trouble
@@ -36,6 +37,7 @@ from games.sheep_showdown.state import (
 )
 
 from .helpers import (
+    DOWN,
     LEFT,
     RIGHT,
     UP,
@@ -348,3 +350,53 @@ def test_blocked_and_already_stuck_players_go_out_in_the_same_turn() -> None:
     events = step(state, LEFT)
     assert payloads(events, RoundEnded)[0].reason == "last_steps"
     assert state.flocks[0] == [C.SHEEP1] * 3
+
+
+# ---------------------------------------------------------------- readings the audit pinned
+
+
+def test_two_players_a_second_wolf_pushes_the_first_wolf_players_dog() -> None:
+    """Scar: "if the dog ends up on another wolf card, the player of the moved dog
+    must immediately move another opponent's dog, following the same rules." The
+    engine reads "another opponent's dog" as another dog of one of that player's
+    opponents: with two players that is the dog of the player whose wolf started
+    the chain, and it is pushed like any other (a sheep goes to its owner)."""
+    rows = ["SW...", ".1...", ".1...", "...W.", "...S."]
+    state = position(rows, {0: (0, 0), 1: (4, 3)})
+    step(state, RIGHT)  # seat 0 takes the first wolf
+    wolf_dog(state, 1)
+    step(state, UP)  # dog 1's only step: onto the second wolf
+    assert state.flocks[1] == [C.WOLF]
+    assert state.pending == WOLF_DOG and state.to_move == 1
+    assert [a.dog for a in state.legal_actions()] == [0]
+    wolf_dog(state, 0)
+    assert state.pending == WOLF_STEP and state.to_move == 1
+    assert directions(state) == {LEFT, DOWN}  # back onto the shepherd, or onto the 1
+    events = step(state, DOWN)
+    assert [(m.dog, m.how, m.by) for m in payloads(events, DogMoved)] == [(0, "wolf", 1)]
+    assert state.flocks[0] == [C.WOLF, C.SHEEP1]
+    assert where(state, 0) == (1, 1) and not any(state.out)
+    assert state.turn_player == 1 and state.pending == STEP  # seat 1's own turn follows
+
+
+def test_the_tie_break_looks_at_the_final_round_only() -> None:
+    """ "In case of a tie, the player who lasted the longest in the meadow during
+    the final round wins." Seat 0 went out first in round 1, but stays in to the
+    end of round 2, the final round: with equal totals seat 0 ranks first."""
+    state = position(
+        [".11..", ".....", ".....", ".....", "....S"],
+        {0: (0, 0), 1: (4, 4)},
+        out_dogs=(1,),
+        flocks={1: [C.SHEEP2]},
+        rounds=2,
+        round=2,
+        totals=[3, 3],
+    )
+    state.records[0][0]["out_at_turn"] = 4  # round 1: seat 0 out at turn 4,
+    state.records[0][1]["out_at_turn"] = None  # seat 1 still in at its end
+    step(state, RIGHT)
+    step(state, RIGHT)
+    result = state.result()
+    assert result.scores == (5.0, 5.0)
+    assert result.ranks == (1, 2)
+    assert [p["final_round_out_at_turn"] for p in result.details["players"]] == [None, 0]
