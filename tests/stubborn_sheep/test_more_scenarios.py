@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.stubborn_sheep.actions import Bump, PlaceFence, StopScoring
-from games.stubborn_sheep.data import BLUE, LEFT, N_FENCES, RED, RIGHT, UP
+from games.stubborn_sheep.actions import Bump, PlaceFence, Score, StopScoring
+from games.stubborn_sheep.data import BLUE, EFFECTIVE, LEFT, N_FENCES, RED, RIGHT, UP
 from games.stubborn_sheep.events import (
     BLUE_RUN,
     RED_BUMP,
@@ -23,10 +23,11 @@ from games.stubborn_sheep.events import (
     GameOver,
     IconJump,
     SheepMoved,
+    SheepReshuffled,
     TurnStarted,
     WolfMoved,
 )
-from games.stubborn_sheep.state import PH_BUMP, StubbornSheepState
+from games.stubborn_sheep.state import PH_BUMP, PH_SCORE, StubbornSheepState
 
 from .helpers import b, empty_areas, find_fence, frame3, payloads, pick, r, until_next_turn, w, y
 
@@ -276,3 +277,48 @@ def test_second_seat_of_two_restocks_its_own_pen_to_the_colour_gap() -> None:
     state = StubbornSheepState.custom(2, areas=areas, scored=scored, current=1, start="turn")
     assert len(state.areas[3]) == 2
     assert state.areas[0] == []
+
+
+# ------------------------------------------------------------------ reshuffling the sheep
+
+
+def test_the_discard_pile_is_reshuffled_when_a_sheep_is_needed_not_when_the_pile_empties() -> None:
+    """Rulebook, restock: "If the Sheep draw pile is exhausted, shuffle the discard pile
+    to form a new draw pile." The engine reshuffles at the moment a sheep must be drawn
+    from an empty pile, so sheep discarded after the pile ran out (here by scoring) are
+    part of the new pile. Seat 0's restock takes the last 3 sheep of the pile and leaves
+    the discard pile (2 whites) alone; seat 0 then scores 3 reds (2 discarded); seat 1's
+    restock needs a sheep for its pen and reshuffles all 4 discarded sheep."""
+    no_red = [
+        card for card in range(N_FENCES) if all(colour != RED for colour, _ in EFFECTIVE[card][UP])
+    ]
+    hand, fence0, fence1 = no_red[:3]
+    others = [card for card in range(N_FENCES) if card not in (hand, fence0, fence1)]
+    areas = empty_areas(6)
+    areas[0] = [r(0), r(1), r(2)]  # seat 0's pen: fences 0, 1 and the hand card move no red
+    areas[1] = [b(0), w(0), w(1)]
+    areas[3] = [b(1), w(2), w(3)]
+    areas[5] = [b(2), w(4), w(5)]
+    pile, discard = [w(6), w(7), w(8)], [w(9), w(10)]
+    named = {card for area in areas for card in area} | set(pile) | set(discard)
+    areas[4] = [card for card in range(78) if card not in named]  # seat 2's pen
+    state = StubbornSheepState.custom(
+        3,
+        areas=areas,
+        fences=[fence0, fence1, *others[:4]],
+        hands=[[hand], [others[4]], [others[5]]],
+        sheep_pile=pile,
+        discard=discard,
+        start="turn",
+    )
+    assert [len(state.areas[m]) for m in (1, 3, 5)] == [4, 4, 4]
+    assert state.sheep_pile == [] and state.discard == discard  # nothing reshuffled yet
+    events = payloads(state.apply(pick(state, PlaceFence, fence=1, orientation=UP)))
+    while state.current == 0 and state.phase != PH_SCORE:
+        events += payloads(state.apply(state.legal_actions()[0]))
+    assert not any(isinstance(p, SheepReshuffled) for p in events)
+    assert state.phase == PH_SCORE and {r(0), r(1), r(2)} <= set(state.areas[0])
+    score = next(a for a in state.legal_actions() if isinstance(a, Score) and a.colour == RED)
+    events = payloads(state.apply(score))
+    assert state.current == 1
+    assert SheepReshuffled(len(discard) + 2) in events

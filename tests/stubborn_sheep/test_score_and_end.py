@@ -6,11 +6,11 @@ import pytest
 
 from games.stubborn_sheep import GAME
 from games.stubborn_sheep.actions import PlaceFence, Score, StopScoring
-from games.stubborn_sheep.data import BLUE, RED, WHITE
+from games.stubborn_sheep.data import BLUE, LEFT, RED, RIGHT, UP, WHITE
 from games.stubborn_sheep.events import FenceDrawn, FinalRound, GameOver, SheepScored, TurnStarted
 from games.stubborn_sheep.state import PH_SCORE, StubbornSheepState, solo_rating
 
-from .helpers import b, empty_areas, frame3, payloads, pick, r, w, y
+from .helpers import b, empty_areas, find_fence, frame3, payloads, pick, r, w, y
 
 
 def _scoring(pen: list[int]) -> StubbornSheepState:
@@ -126,6 +126,52 @@ def test_whites_score_as_their_own_colour_without_jokers() -> None:
     assert state.areas[0] == []
     state = _scoring([w(0), w(1), w(2), w(3)])
     assert {(o[0], o[1], o[2]) for o in _scores(state)} == {(WHITE, 4, 0)}
+
+
+@pytest.mark.parametrize("fence0_takes_a_blue_out", [False, True])
+def test_scoring_comes_after_all_activations(fence0_takes_a_blue_out: bool) -> None:
+    """Rulebook: "3. Optional: Score Sheep. After all activations (and any additional
+    actions): If your pen contains 3 or 4 sheep of the same colour, you may score them."
+    Seat 0 places on its left fence 1, whose blue icons bring the blue of meadow 1 into
+    pen 0: three blues. Its right fence 0 activates next; when it sends one blue out
+    of the pen, no group is left and there is nothing to score, although the pen held
+    three blues between the two activations."""
+
+    def blues(icons, side: int) -> list[int]:
+        return [s for colour, s in icons if colour == BLUE and s == side]
+
+    placed, placed_orientation = find_fence(lambda i: blues(i, RIGHT) and not blues(i, LEFT))
+    if fence0_takes_a_blue_out:
+        fence0, fence0_orientation = find_fence(
+            lambda i: len(blues(i, RIGHT)) == 1 and not blues(i, LEFT), exclude=[placed]
+        )
+    else:
+        fence0, fence0_orientation = find_fence(
+            lambda i: not blues(i, RIGHT) and not blues(i, LEFT), exclude=[placed]
+        )
+    others = [c for c in range(35) if c not in (placed, fence0)]
+    areas = empty_areas(6)
+    areas[0] = [b(0), b(1)]
+    areas[1] = [b(2)]
+    state = frame3(
+        placed,
+        areas,
+        fences=[fence0, *others[:5]],
+        orientations=[fence0_orientation, UP, UP, UP, UP, UP],
+        hands=[[placed], [others[5]], [others[6]]],
+    )
+    state.apply(pick(state, PlaceFence, fence=1, orientation=placed_orientation))
+    phases = []
+    while state.current == 0 and state.phase != PH_SCORE:
+        phases.append(state.phase)
+        state.apply(state.legal_actions()[0])  # fence 0's blue: the first of the pen's three
+    if fence0_takes_a_blue_out:
+        assert state.current == 1 and state.scored[0] == [[], [], [], []]
+        assert sorted(state.areas[0]) == [b(1), b(2)] and b(0) in state.areas[5]
+    else:
+        assert not phases and state.current == 0 and state.phase == PH_SCORE
+        assert sorted(state.areas[0]) == [b(0), b(1), b(2)]
+        assert {a.colour for a in state.legal_actions() if isinstance(a, Score)} == {BLUE}
 
 
 def test_two_sheep_of_a_colour_cannot_score() -> None:
