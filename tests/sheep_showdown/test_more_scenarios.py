@@ -400,3 +400,23 @@ def test_the_tie_break_looks_at_the_final_round_only() -> None:
     assert result.scores == (5.0, 5.0)
     assert result.ranks == (1, 2)
     assert [p["final_round_out_at_turn"] for p in result.details["players"]] == [None, 0]
+
+
+def test_a_second_wolf_pushing_the_movers_own_dog_into_a_dead_end_steals_nothing() -> None:
+    """Engine reading (the rulebook does not say who blocks in a chain): what a
+    chain blocks counts as the turn's mover's, and the mover cannot block their own
+    dog. Seat 1's second wolf pushes seat 0's dog onto a 1 with no way out: seat 0
+    is stuck, not blocked. With only seat 1 left able to move, seat 0 is out at once
+    ("no_step"), nobody steals, and seat 1 makes its two last moves."""
+    rows = ["SW...", ".1...", ".....", "...W.", "...S."]
+    state = position(rows, {0: (0, 0), 1: (4, 3)}, flocks={0: [C.SHEEP5]})
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    step(state, UP)
+    wolf_dog(state, 0)
+    events = step(state, DOWN)
+    assert outs(events) == [(0, "no_step", None)]
+    assert state.decision_name() != "steal"
+    assert sorted(state.flocks[0]) == sorted([C.SHEEP5, C.WOLF, C.SHEEP1])
+    assert state.flocks[1] == [C.WOLF]
+    assert payloads(events, LastPlayer) and state.to_move == 1 and state.pending == STEP
