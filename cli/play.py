@@ -226,7 +226,9 @@ def run_match(args: argparse.Namespace) -> int:
         game.new_state(args.players, 0, options)  # fail fast with the engine's own message
     except games.InvalidOptions as error:
         raise SystemExit(f"sheepfold match: {error}") from None
-    seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
+    # 63 bits, as the server draws: a seed fixes every hidden card, and one from
+    # a range small enough to try (it was 32 bits) gives a bot its whole deal.
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
     bots: list[Bot | CommandBot] = []
     try:
         for seat, spec in enumerate(specs):

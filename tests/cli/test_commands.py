@@ -52,6 +52,18 @@ def test_match_json_is_one_object_and_the_same_every_time() -> None:
     assert first.stderr == "", "a clean run prints nothing on stderr"
 
 
+def test_a_match_without_a_seed_gets_one_too_wide_to_try_every_value() -> None:
+    """A seed fixes every hidden card: one from a small range (it was 32 bits)
+    lets a bot find its deal from its first observation by trying them all,
+    ahead of time. Without --seed, match draws 63 bits, as the server does."""
+    done = sheepfold(
+        "match", "--game", "sheep-and-garden", "--players", "1", "--bots", "random", "--json"
+    )
+    assert done.returncode == 0, done.stderr
+    seed = json.loads(done.stdout)["seed"]
+    assert 2**32 <= seed < 2**63  # below 2**32 once in 2**31 runs
+
+
 def test_match_text_output_names_every_seat() -> None:
     done = sheepfold(
         "match",
