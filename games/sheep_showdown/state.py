@@ -277,7 +277,7 @@ class SheepShowdownState(BoardQueries, Moves, Stealing, Rounds, Views, Positions
                     "seat": seat,
                     "total": self.totals[seat],
                     "final_round_out_at_turn": last[seat]["out_at_turn"],
-                    "rounds": [per_round[seat] for per_round in self.records],
+                    "rounds": [dict(per_round[seat]) for per_round in self.records],
                 }
                 for seat in range(self.players)
             ],

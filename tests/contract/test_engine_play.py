@@ -1,0 +1,102 @@
+"""The engine contract as an outside caller sees it, for every game, player
+count and option combination: the same seed and actions always play the same
+game, nothing an engine returns aliases its state, and the result exists only
+at the end and stays put."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from tests.contract.engines import CONFIGS, IDS, Config, random_game, rebuilt, snapshot
+
+
+def _mutate(value: Any, depth: int = 0) -> None:
+    """Scribble over every mutable container reachable from `value`."""
+    if depth > 8:
+        return
+    if isinstance(value, list):
+        for item in value:
+            _mutate(item, depth + 1)
+        value.append("scribble")
+        value.reverse()
+    elif isinstance(value, dict):
+        for item in list(value.values()):
+            _mutate(item, depth + 1)
+        value["scribble"] = 1
+    elif isinstance(value, set):
+        value.add("scribble")
+    elif isinstance(value, bytearray):
+        value.extend(b"x")
+    elif isinstance(value, tuple):
+        for item in value:
+            _mutate(item, depth + 1)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            _mutate(getattr(value, f.name), depth + 1)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_same_seed_and_actions_play_the_same_game(config: Config) -> None:
+    """Replaying the seed with the recorded actions (rebuilt) gives the same
+    observations, events and result at every step; so does a clone taken half way."""
+    seen: list[str] = []
+    happened: list[str] = []
+    actions: list[Any] = []
+    for state, action in random_game(config, seed=7):
+        seen.append(snapshot(state))
+        if action is not None:
+            happened.append(repr(state.clone().apply(action)))
+            actions.append(action)
+    replay = config.new_state(7)
+    half = replay
+    middle = len(actions) // 2
+    for index, action in enumerate(actions):
+        if index == middle:
+            half = replay.clone()
+        assert snapshot(replay) == seen[index], f"{config} step {index}"
+        assert repr(replay.apply(rebuilt(action))) == happened[index], f"{config} step {index}"
+    assert snapshot(replay) == seen[-1]
+    for index in range(middle, len(actions)):
+        assert snapshot(half) == seen[index], f"{config} clone, step {index}"
+        assert repr(half.apply(actions[index])) == happened[index]
+    assert snapshot(half) == seen[-1]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_nothing_returned_aliases_the_state(config: Config) -> None:
+    for step, (state, action) in enumerate(random_game(config, seed=3)):
+        if step % 4 and action is not None:
+            continue
+        before = snapshot(state)
+        legal = state.legal_actions()
+        assert list(state.legal_actions()) == list(legal), "legal_actions() changed by asking"
+        if isinstance(legal, list):
+            legal.clear()
+        for seat in (None, *range(state.players)):
+            _mutate(state.observation(seat))
+        if state.terminal:
+            _mutate(state.result().details)
+        assert snapshot(state) == before, f"{config} step {step}: a returned value aliases state"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_result_only_at_the_end_and_stable_after(config: Config) -> None:
+    for state, action in random_game(config, seed=5):
+        if action is not None:
+            assert state.to_move is not None and not state.terminal
+            assert state.legal_actions(), "no legal action while the game goes on"
+            for item in state.legal_actions():
+                hash(item)
+                assert isinstance(item.label, str) and item.label
+            with pytest.raises(ValueError):
+                state.result()
+            continue
+        assert state.to_move is None and state.terminal
+        assert list(state.legal_actions()) == []
+        result = state.result()
+        assert result == state.result() == state.clone().result()
+        assert len(result.scores) == len(result.ranks) == config.players
+        assert sorted(result.ranks)[0] == 1
