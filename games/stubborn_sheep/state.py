@@ -316,6 +316,8 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         return PROMPTS[self.phase]
 
     def apply(self, action: Any) -> list[Event]:
+        if self.phase == PH_OVER:
+            raise IllegalAction("the game is over")
         legal = self.legal_actions()
         if action not in (self._legal_set if self._legal_set is not None else legal):
             raise IllegalAction(f"{action!r} is not legal now ({PROMPTS[self.phase]})")

@@ -177,9 +177,7 @@ class Turn:
         if self.wolf >= 0:
             self._wolf()
         if self.final_left == 0:
-            self.phase = PH_OVER
-            self.ctx = ()
-            self._legal = ()
+            self._decide(PH_OVER, (), ())  # also forgets the last decision's index
             self._emit(GameOver(tuple(self.points(s) for s in range(self.players))))
             return
         self.current = (seat + 1) % self.players

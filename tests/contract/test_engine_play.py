@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 from typing import Any
+from unittest import mock
 
 import pytest
 
+from games import IllegalAction
 from tests.contract.engines import CONFIGS, IDS, Config, random_game, rebuilt, snapshot
 
 
@@ -100,3 +102,20 @@ def test_result_only_at_the_end_and_stable_after(config: Config) -> None:
         assert result == state.result() == state.clone().result()
         assert len(result.scores) == len(result.ranks) == config.players
         assert sorted(result.ranks)[0] == 1
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize("seed", range(3))
+def test_apply_after_the_end_raises_and_changes_nothing(config: Config, seed: int) -> None:
+    """Every action of the last decisions, played again once the game is over,
+    raises IllegalAction and the game stays over, its result unchanged."""
+    recent: list[Any] = []
+    for state, action in random_game(config, seed):
+        if action is not None:
+            recent = [*state.legal_actions()[:20], *recent][:60]
+            continue
+        before = snapshot(state)
+        for late in (*recent, None, [], mock.ANY):
+            with pytest.raises(IllegalAction):
+                state.apply(late)
+            assert snapshot(state) == before, f"{config}: {late!r} after the end"
