@@ -25,6 +25,7 @@ __all__ = [
     "Result",
     "RulesChanged",
     "State",
+    "listed",
 ]
 
 
@@ -34,6 +35,38 @@ class Action(Protocol):
 
     @property
     def label(self) -> str: ...
+
+
+def listed(
+    legal: Sequence[Action], action: object, index: Mapping[Any, Action] | None = None
+) -> Action | None:
+    """The entry of `legal` that `action` names, for `State.apply` to play; None
+    when there is none (apply then raises IllegalAction).
+
+    That is `action` itself, or an equal value of the same class: one rebuilt
+    from its fields, even with a field of another type that compares equal (1.0
+    or True for 1), plays exactly as the listed one does. Nothing else names an
+    entry: not another class, not a tuple or dict of the same fields, not an
+    object that claims to equal everything. `index` (each entry mapped to
+    itself) finds it in a long list without a scan.
+    """
+    if index is not None:
+        try:
+            found = index.get(action)
+        except TypeError:  # unhashable, so equal to no action
+            return None
+        return found if type(found) is type(action) else None
+    try:
+        found = legal[legal.index(action)]  # by identity first, then by ==
+    except ValueError:
+        return None
+    if type(found) is type(action):
+        return found
+    kind = type(action)
+    for candidate in legal:
+        if type(candidate) is kind and candidate == action:
+            return candidate
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +131,9 @@ class State(abc.ABC):
         """Apply a legal action and return what happened.
 
         Raises IllegalAction (and leaves the state unchanged) for an action that
-        is not among `legal_actions()`.
+        is not among `legal_actions()`: neither one of them nor an equal value
+        of the same class (`listed` finds the entry to play), and for any
+        action once the game is over.
         """
 
     @abc.abstractmethod

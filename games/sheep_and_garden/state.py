@@ -96,13 +96,17 @@ def fitting_mask(need: Need) -> int:
     return mask
 
 
+def _well_typed(action: object) -> bool:
+    """Whether `action` is a Place of four ints: only such a value can name a
+    listed placement (a tuple of the same fields, or 1.0 for 1, does not)."""
+    return type(action) is Place and all(type(value) is int for value in action)
+
+
 def _listed_way(action: Place) -> Place:
     """`action` turned as legal_actions() lists it: a symmetric tile turned to
     show a face it shows at a smaller rotation lies exactly as it does there,
     and the list names each placement once, at its smallest rotation."""
     tile, _x, _y, rotation = action
-    if type(tile) is not int or type(rotation) is not int:
-        return action
     if not (0 <= tile < len(TILES) and 0 <= rotation < 4):
         return action
     first = TILES[tile].same_face[rotation]
@@ -298,7 +302,7 @@ class SheepAndGardenState(State):
         seat = self._to_move
         if seat is None:
             raise IllegalAction("the game is over")
-        placed = _listed_way(action) if isinstance(action, Place) else None
+        placed = _listed_way(action) if _well_typed(action) else None
         if placed is None or not self._fits(placed):
             raise IllegalAction(f"not a legal action now: {action!r}")
         tile, x, y, rotation = placed

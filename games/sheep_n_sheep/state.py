@@ -14,7 +14,7 @@ from bisect import insort
 from collections.abc import Mapping
 from typing import Any
 
-from games.contract import Event, Result, State
+from games.contract import Event, Result, State, listed
 from games.errors import IllegalAction
 from games.sheep_n_sheep import events as ev
 from games.sheep_n_sheep.actions import (
@@ -222,16 +222,11 @@ class SheepNSheepState(LegalActions, Views, State):
             legal = self._legal = self._compute_legal()
         return legal
 
-    def apply(self, action: Any) -> list[Event]:
-        legal = self.legal_actions()
-        # Callers usually pass an object from legal_actions(): an identity scan is
-        # much cheaper than hashing every action; equal copies are found by `in`.
-        for candidate in legal:
-            if candidate is action:
-                break
-        else:
-            if action not in legal:
-                raise IllegalAction(f"{getattr(action, 'label', action)!r} is not legal now")
+    def apply(self, original: Any) -> list[Event]:
+        # The listed value is played, not `original`: an equal copy may hold 1.0 for 1.
+        action = listed(self.legal_actions(), original)
+        if action is None:
+            raise IllegalAction(f"{original!r} is not legal now")
         out: list[Event] = []
         seat = self._seat
         kind = type(action)

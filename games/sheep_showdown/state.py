@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.contract import Event, Result, State
+from games.contract import Event, Result, State, listed
 from games.errors import IllegalAction
 from games.ranking import competition_ranks
 from games.sheep_showdown import cards as C
@@ -175,9 +175,11 @@ class SheepShowdownState(BoardQueries, Moves, Stealing, Rounds, Views, Positions
             cache = self._cache = self._compute_legal()
         return cache
 
-    def apply(self, action: Any) -> list[Event]:
-        if action not in self.legal_actions():
-            raise IllegalAction(f"{action!r} is not legal now ({self.prompt()})")
+    def apply(self, original: Any) -> list[Event]:
+        # The listed value is played, not `original`: an equal copy may hold 1.0 for 1.
+        action = listed(self.legal_actions(), original)
+        if action is None:
+            raise IllegalAction(f"{original!r} is not legal now ({self.prompt()})")
         self._events = events = []
         self._cache = None
         kind = self.pending

@@ -29,7 +29,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from games.contract import Event, State
+from games.contract import Event, State, listed
 from games.errors import IllegalAction
 from games.stubborn_sheep.actions import (
     StopScoring,
@@ -161,7 +161,7 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         # None: a scoring decision whose options are listed only when asked for
         # (they can run into the thousands, and search bots apply every one).
         self._legal: tuple[Any, ...] | None = ()
-        self._legal_set: frozenset[Any] | None = None
+        self._legal_index: dict[Any, Any] | None = None
         self._tasks: list[tuple[int, ...]] = []
         self._events: list[Event] = []
 
@@ -309,18 +309,19 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         legal = self._legal
         if legal is None:
             legal = self._legal = (STOP, *self.score_options())
-            self._legal_set = frozenset(legal)
+            self._legal_index = {action: action for action in legal}
         return legal
 
     def prompt(self) -> str:
         return PROMPTS[self.phase]
 
-    def apply(self, action: Any) -> list[Event]:
+    def apply(self, original: Any) -> list[Event]:
         if self.phase == PH_OVER:
             raise IllegalAction("the game is over")
-        legal = self.legal_actions()
-        if action not in (self._legal_set if self._legal_set is not None else legal):
-            raise IllegalAction(f"{action!r} is not legal now ({PROMPTS[self.phase]})")
+        # The listed value is played, not `original`: an equal copy may hold 0 for False.
+        action = listed(self.legal_actions(), original, self._legal_index)
+        if action is None:
+            raise IllegalAction(f"{original!r} is not legal now ({PROMPTS[self.phase]})")
         self._events = events = []
         phase = self.phase
         self.phase = -1
@@ -355,7 +356,7 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         self.phase = phase
         self.ctx = ctx
         self._legal = legal
-        self._legal_set = None
+        self._legal_index = None
 
     def _run(self) -> None:
         tasks = self._tasks
