@@ -69,6 +69,16 @@ def listed(
     return None
 
 
+def _whole_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _brief(value: object) -> str:
+    """`value` for an error message, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, as the engine reports it from `State.apply`.
@@ -192,11 +202,16 @@ class Game(abc.ABC):
     rules_version: ClassVar[int] = 1
 
     def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
-        """A new game for `players` seats, deterministic from `seed`.
+        """A new game for `players` seats, deterministic from `seed` (any int).
 
         `options` may hold typed values or their string forms (as they arrive on
         the wire or the command line); unknown or invalid ones raise InvalidOptions.
         """
+        if not _whole_number(players):
+            raise InvalidOptions(f"players must be a whole number, not {_brief(players)}")
+        if not _whole_number(seed):
+            # None would seed from the operating system: a game no record replays.
+            raise InvalidOptions(f"seed must be a whole number, not {_brief(seed)}")
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptions(
                 f"{self.name} takes {self.min_players} to {self.max_players} players, not {players}"

@@ -6,7 +6,7 @@ class IllegalAction(ValueError):
 
 
 class InvalidOptions(ValueError):
-    """Unknown or invalid game options, or an unsupported player count."""
+    """Unknown or invalid game options, or an unsupported player count or seed."""
 
 
 class RulesChanged(Exception):

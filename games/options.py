@@ -93,8 +93,12 @@ def _parse_bool(name: str, raw: Any) -> bool:
 
 def parse_options(specs: tuple[OptionSpec, ...], raw: Mapping[str, Any]) -> dict[str, Any]:
     """Typed values for every spec: the given ones parsed, the rest defaulted."""
+    if not isinstance(raw, Mapping):
+        raise InvalidOptions(
+            f"options must be a mapping of option names to values, not {_brief(raw)}"
+        )
     by_name = {spec.name: spec for spec in specs}
-    unknown = sorted(set(raw) - set(by_name))
+    unknown = sorted(set(raw) - set(by_name), key=str)
     if unknown:
         known = ", ".join(sorted(by_name)) or "none"
         raise InvalidOptions(f"unknown option {unknown[0]!r} (this game's options: {known})")
