@@ -109,7 +109,12 @@ def with_field(action: Any, name: str, value: Any) -> Any:
 
 def random_game(config: Config, seed: int) -> Iterator[tuple[State, Any]]:
     """The states of a random game and the action about to be applied in each."""
-    state = config.new_state(seed)
+    return random_game_from(config.new_state(seed), seed)
+
+
+def random_game_from(state: State, seed: int) -> Iterator[tuple[State, Any]]:
+    """`state` played on at random: each state and the action about to be applied
+    (None once the game is over)."""
     rng = random.Random(seed)
     while not state.terminal:
         actions = state.legal_actions()

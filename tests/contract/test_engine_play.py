@@ -6,13 +6,27 @@ at the end and stays put."""
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
 
 from games import IllegalAction
-from tests.contract.engines import CONFIGS, IDS, Config, random_game, rebuilt, snapshot
+from tests.contract.engines import (
+    CONFIGS,
+    IDS,
+    Config,
+    random_game,
+    random_game_from,
+    rebuilt,
+    snapshot,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _mutate(value: Any, depth: int = 0) -> None:
@@ -119,3 +133,64 @@ def test_apply_after_the_end_raises_and_changes_nothing(config: Config, seed: in
             with pytest.raises(IllegalAction):
                 state.apply(late)
             assert snapshot(state) == before, f"{config}: {late!r} after the end"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_decisions_events_and_ranks_are_well_formed(config: Config) -> None:
+    """No decision lists an action twice; every event is public or private to a
+    seat that exists; ranks are competition ranks (1, 1, 3)."""
+    for state, action in random_game(config, seed=9):
+        if action is None:
+            ranks = state.result().ranks
+            assert all(r == 1 + sum(o < r for o in ranks) for r in ranks), ranks
+            break
+        legal = state.legal_actions()
+        assert len(set(legal)) == len(legal), f"{config}: an action listed twice"
+        assert len({a.label for a in legal}) == len(legal), f"{config}: two actions, one label"
+        copy = state.clone()
+        for event in copy.apply(action):
+            assert event.seat is None or 0 <= event.seat < config.players, event
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_clone_played_to_the_end_leaves_the_original_alone(config: Config) -> None:
+    for step, (state, _action) in enumerate(random_game(config, seed=4)):
+        if step % 10:
+            continue
+        before = snapshot(state)
+        for _, _ in random_game_from(state.clone(), seed=step):
+            pass
+        assert snapshot(state) == before, f"{config} step {step}"
+
+
+_FINGERPRINTS = """
+import hashlib, sys
+from tests.contract.engines import CONFIGS, random_game, snapshot
+for config in CONFIGS:
+    digest = hashlib.sha256()
+    for state, action in random_game(config, seed=11):
+        digest.update(snapshot(state).encode())
+        if action is not None:
+            digest.update(repr(state.clone().apply(action)).encode())
+    print(config, digest.hexdigest())
+"""
+
+
+def test_the_same_game_in_processes_with_other_string_hashes() -> None:
+    """Python salts str hashes per process: an engine that iterates a set of
+    strings would play another game after a restart, and a replay would differ."""
+    outputs = []
+    for salt in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": salt}
+        done = subprocess.run(
+            [sys.executable, "-c", _FINGERPRINTS],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=True,
+        )
+        outputs.append(done.stdout)
+    assert outputs[0].count("\n") == len(CONFIGS)
+    assert outputs[0] == outputs[1]
