@@ -26,6 +26,7 @@ __all__ = [
     "RulesChanged",
     "State",
     "listed",
+    "viewer",
 ]
 
 
@@ -67,6 +68,20 @@ def listed(
         if type(candidate) is kind and candidate == action:
             return candidate
     return None
+
+
+def viewer(players: int, seat: object) -> int | None:
+    """`seat` checked for `State.observation`: a seat of the game or None (a
+    spectator); anything else raises ValueError (-1 would index the last seat's
+    private view)."""
+    if seat is None:
+        return None
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players:
+        return seat
+    raise ValueError(
+        f"no seat {_brief(seat)} in a {players}-player game: "
+        f"seats are 0 to {players - 1}, or None for a spectator"
+    )
 
 
 def _whole_number(value: object) -> bool:
@@ -148,7 +163,9 @@ class State(abc.ABC):
 
     @abc.abstractmethod
     def observation(self, seat: int | None) -> Any:
-        """What `seat` may see now; `seat=None` is a spectator (public only)."""
+        """What `seat` may see now; `seat=None` is a spectator (public only).
+
+        Raises ValueError for anything else, such as -1 (see `viewer`)."""
 
     @abc.abstractmethod
     def result(self) -> Result:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from games.contract import Event, IllegalAction, Result, State
+from games.contract import Event, IllegalAction, Result, State, viewer
 from games.ranking import competition_ranks
 from games.sheep_and_garden.data import (
     DIRECTIONS,
@@ -379,6 +379,7 @@ class SheepAndGardenState(State):
     # ------------------------------------------------------------ seeing
 
     def observation(self, seat: int | None) -> SheepAndGardenObservation:
+        seat = viewer(self.players, seat)
         return SheepAndGardenObservation(
             players=self.players,
             seat=seat,

@@ -3,6 +3,7 @@ observation a seat or spectator gets, the prompt and the plain-text render."""
 
 from __future__ import annotations
 
+from games.contract import viewer
 from games.sheep_n_sheep.actions import (
     Cell,
 )
@@ -86,6 +87,7 @@ class Views:
         )
 
     def observation(self, seat: int | None) -> SheepNSheepObservation:
+        seat = viewer(self.players, seat)
         return SheepNSheepObservation(
             seat=seat,
             players=self.players,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.contract import viewer
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.decisions import (
     BLOCKER,
@@ -73,6 +74,7 @@ class Views:
         return tuple(C.BLOCKED if card >= C.BLOCKED_FLAG else card for card in self.grid)
 
     def observation(self, seat: int | None) -> SheepShowdownObservation:
+        seat = viewer(self.players, seat)
         size = self.size
         per = self.dogs_per
         dogs = tuple(

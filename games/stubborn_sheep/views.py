@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from games.contract import viewer
 from games.stubborn_sheep.data import (
     COLOURS,
     EFFECTIVE,
@@ -36,6 +37,7 @@ class Views:
     """observation() and render(); mixed into StubbornSheepState."""
 
     def observation(self, seat: int | None) -> StubbornSheepObservation:
+        seat = viewer(self.players, seat)
         n = self.n
         areas = tuple(AreaView(a, self.area_owner[a], tuple(self.areas[a])) for a in range(n))
         stacks, orient, owners = self.stacks, self.orient, self.fence_owner

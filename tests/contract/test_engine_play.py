@@ -194,3 +194,16 @@ def test_the_same_game_in_processes_with_other_string_hashes() -> None:
         outputs.append(done.stdout)
     assert outputs[0].count("\n") == len(CONFIGS)
     assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_observation_of_a_seat_that_does_not_exist_is_refused(config: Config) -> None:
+    """-1 would index the last seat's private view (its hand), True seat 1's."""
+    for step, (state, action) in enumerate(random_game(config, seed=2)):
+        if step % 25 and action is not None:
+            continue
+        before = snapshot(state)
+        for seat in (-1, -config.players, config.players, 99, True, False, 0.0, "0"):
+            with pytest.raises(ValueError, match="seat"):
+                state.observation(seat)
+        assert snapshot(state) == before
