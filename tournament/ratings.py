@@ -39,6 +39,10 @@ __all__ = [
 ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log unit of odds
 PRIOR_DRAWS = 1.0
 Z_95 = 1.959963984540054  # the standard normal's 97.5th percentile
+# Refits that differ by less than this many Elo points rate two bots equal: a
+# resample with equal records fits to equal ratings only up to rounding (+4e-15
+# against -4e-15), which must not decide the likelihood of superiority.
+TIE_ELO = 1e-6
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,10 +311,17 @@ def rate(
         los = None
         if position + 1 < len(order) and draws:
             j = order[position + 1]
-            wins = sum(1.0 if d[i] > d[j] else 0.5 if d[i] == d[j] else 0.0 for d in draws)
+            wins = sum(_superiority(d[i] - d[j]) for d in draws)
             los = wins / len(draws)
         ratings.append(Rating(bots[i], best[i], low, high, los))
     return tuple(ratings)
+
+
+def _superiority(difference: float) -> float:
+    """1 for a higher rating, 1/2 for an equal one (up to rounding), 0 for lower."""
+    if abs(difference) < TIE_ELO:
+        return 0.5
+    return 1.0 if difference > 0 else 0.0
 
 
 def _percentile(ordered: Sequence[float], q: float) -> float:

@@ -208,3 +208,19 @@ def test_an_elo_that_rounds_to_zero_is_plus_zero() -> None:
         "-1",
         "+548",
     ]
+
+
+def test_a_resample_with_equal_records_counts_half_towards_the_los() -> None:
+    """Five wins and a loss in six games: a resample with three wins each rates
+    the two bots equal, which counts half. Refitted from the full fit's ratings,
+    such a tie came out as +4e-15 against -4e-15 (or the other way round) and
+    counted as a whole win or a whole loss: LOS 93.3% here, where the bootstrap
+    says 96.5%."""
+    games = [pairwise(("a", "b"), (1, 2))] * 5 + [pairwise(("a", "b"), (2, 1))]
+    (leader, _) = rate(["a", "b"], games, samples=4000, seed=7)
+    # Bootstrap wins of a in six draws ~ Binomial(6, 5/6): P(w >= 4) + P(w = 3) / 2.
+    p = 5 / 6
+    share = [math.comb(6, w) * p**w * (1 - p) ** (6 - w) for w in range(7)]
+    expected = sum(share[4:]) + share[3] / 2
+    assert leader.los_next is not None
+    assert abs(leader.los_next - expected) < 0.01, (leader.los_next, expected)
