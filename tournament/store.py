@@ -31,6 +31,7 @@ __all__ = [
     "TournamentRecord",
     "check_existing",
     "database_exists",
+    "foreign_kind",
 ]
 
 MIGRATIONS: tuple[str, ...] = (
@@ -202,6 +203,14 @@ class ReplayEntry:
     finished_at: float
 
 
+def foreign_kind(tables: set[str]) -> str | None:
+    """What a file of `tables` is if not a tournament database (None: it is, or
+    empty). `tournaments` without `schema_version` (made with it) is another tool's."""
+    if not tables or {"tournaments", "schema_version"} <= tables:
+        return None
+    return "a server's database" if "matches" in tables else "another program's database"
+
+
 class Store:
     """One SQLite file (or ":memory:") holding any number of tournaments."""
 
@@ -255,8 +264,8 @@ class Store:
             row[0]
             for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
-        if tables and "tournaments" not in tables:
-            what = "a server's database" if "matches" in tables else "another program's database"
+        what = foreign_kind(tables)
+        if what is not None:
             raise StoreError(f"{self.path} is not a tournament database: it is {what}")
 
     def close(self) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import quote
 
-from tournament.store import MIGRATIONS, Store, StoreError
+from tournament.store import MIGRATIONS, Store, StoreError, foreign_kind
 
 __all__ = [
     "ChangedWhileRead",
@@ -163,14 +163,12 @@ def open_read_only(path: str | Path, *, immutable: bool | None = None) -> Store:
             row[0]
             for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
-        if "tournaments" not in tables:
-            what = "a server's database" if "matches" in tables else "another program's database"
+        what = foreign_kind(tables)
+        if what is not None or not tables:
             raise StoreError(
-                f"{path} is not a tournament database" + (f": it is {what}" if tables else "")
+                f"{path} is not a tournament database" + (f": it is {what}" if what else "")
             )
-        row = None
-        if "schema_version" in tables:
-            row = connection.execute("SELECT version FROM schema_version").fetchone()
+        row = connection.execute("SELECT version FROM schema_version").fetchone()
         version = int(row[0]) if row else 0
         if version < len(MIGRATIONS):
             raise StoreError(

@@ -313,3 +313,28 @@ def test_a_failed_seat_in_a_game_of_two_counts_the_tables_lowest_score(
     assert rows["a"]["crashes"] == len(schedule)
     assert (rows["b"]["rank"], rows["a"]["rank"]) == (1, 2)
     assert rows["a"]["mean_score"] == rows["b"]["mean_score"] == pytest.approx(7.0)
+
+
+@pytest.mark.parametrize("opener", ["read-write", "read-only"])
+def test_another_programs_tables_named_tournaments_are_left_untouched(
+    tmp_path: Path, opener: str
+) -> None:
+    """Every sheepfold database has `schema_version` beside `tournaments`. A file
+    with a `tournaments` table but none is another program's (another tournament
+    tool's): opening it once switched it to WAL and stopped with "cannot use ...:
+    table tournaments already exists", and read alone it was "written by an older
+    sheepfold", to be upgraded by a report."""
+    from tournament.store_read import open_read_only
+
+    path = tmp_path / "theirs.sqlite"
+    with sqlite3.connect(path) as theirs:
+        theirs.execute("CREATE TABLE tournaments (title TEXT)")
+        theirs.execute("CREATE TABLE games (white TEXT, black TEXT)")
+    theirs.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="not a tournament database: it is another program's"):
+        (Store if opener == "read-write" else open_read_only)(path)
+    assert path.read_bytes() == before
+    with sqlite3.connect(path) as theirs:
+        assert theirs.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+    theirs.close()
