@@ -8,6 +8,9 @@ scheduled, unevenly spread over the groups, all of them rated. Growing
 `games_per_pairing` keeps every stored deal and is fine. An SPRT's blocks have
 the keys of a round robin's games on the same seeds, so the two never share a
 tournament either.
+
+Options are compared by what the game makes of them (`options_to_store`): a
+default written out, `no` for `false` or `01` for `1` resumes as it is.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 from tournament.config import TournamentConfig
 from tournament.store import Store, StoreError
 
-__all__ = ["check_resumable"]
+__all__ = ["check_resumable", "options_to_store"]
 
 
 def check_resumable(store: Store, config: TournamentConfig) -> None:
@@ -36,6 +39,28 @@ def check_resumable(store: Store, config: TournamentConfig) -> None:
                 "use another name or database"
             )
         return
+
+
+def options_to_store(store: Store, config: TournamentConfig) -> dict[str, str]:
+    """The options to open the config's tournament with: the stored ones when
+    the game reads them as the config's (they stay as first written), else the
+    config's, which `Store.open_tournament` refuses for a stored tournament."""
+    wanted = config.options_dict
+    for record in store.tournaments():
+        if record.name == config.name and record.options != wanted:
+            return record.options if _same_options(config, record.options) else wanted
+    return wanted
+
+
+def _same_options(config: TournamentConfig, stored: Mapping[str, str]) -> bool:
+    import games
+    from games.options import parse_options
+
+    try:
+        specs = games.get(config.game).option_specs
+        return parse_options(specs, stored) == parse_options(specs, config.options_dict)
+    except games.InvalidOptions:
+        return False
 
 
 def _kind_problem(stored: Mapping[str, Any], config: TournamentConfig) -> tuple[str, str] | None:

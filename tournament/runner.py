@@ -45,7 +45,7 @@ from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.game_play import GamePlayer
 from tournament.live import LiveFigures, live_figures
 from tournament.progress import Progress, SilentProgress
-from tournament.resume import check_resumable
+from tournament.resume import check_resumable, options_to_store
 from tournament.sandbox_config import check_folders
 from tournament.schedule import ScheduledGame, ladder_schedule
 from tournament.seats import bot_folder
@@ -345,7 +345,7 @@ def open_tournament(
         config.name,
         config.game,
         config.players,
-        config.options_dict,
+        options_to_store(store, config),
         config.anchor,
         scheduled,
         {**_config_json(config), "ladder": stages},

@@ -102,3 +102,25 @@ def test_run_with_another_seed_stops_with_one_line(
     with Store(db) as store:
         record = store.tournament("cup")
         assert len(store.games(record.id)) == record.scheduled == len(schedule_for(config))
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        {"rounds": "1", "double_trouble": "false"},  # a default written out
+        {"rounds": "01"},
+        {"rounds": "1", "double_trouble": "no"},
+    ],
+)
+def test_options_that_mean_the_same_resume(tmp_path: Path, written: dict[str, str]) -> None:
+    """Options are compared by what the game makes of them: writing out
+    `double_trouble = false`, the default, stopped the resume with "was played
+    with options = {'rounds': '1'}, not {'double_trouble': 'false', ...}"."""
+    config = _config(tmp_path)
+    options = tuple(sorted(written.items()))
+    with Store(tmp_path / "t.sqlite") as store:
+        tid = _store_games(store, config)
+        assert _reopen(store, dataclasses.replace(config, options=options)) == tid
+        assert store.tournaments()[0].options == {"rounds": "1"}, "stored as first written"
+        with pytest.raises(StoreError, match=r"^options: tournament 'cup' .*not \{'rounds': '2'\}"):
+            _reopen(store, dataclasses.replace(config, options=(("rounds", "2"),)))
