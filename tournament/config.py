@@ -192,7 +192,8 @@ def load_config(path: str | Path) -> TournamentConfig:
     except UserFileError as exc:
         raise ConfigError(FILE_FIELD, str(exc)) from None
     try:
-        raw = tomllib.loads(text)
+        # A byte order mark (Windows editors write one) is no TOML statement.
+        raw = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(FILE_FIELD, f"{path} is not valid TOML: {exc}") from None
     except RecursionError:

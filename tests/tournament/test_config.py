@@ -300,6 +300,18 @@ def test_a_file_that_is_not_utf8_or_nests_too_deeply_is_a_config_error(tmp_path:
     assert caught.value.field == "<file>"
 
 
+def test_a_config_saved_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
+    """Editors on Windows save UTF-8 with a byte order mark; such a config
+    stopped with "is not valid TOML: Invalid statement (at line 1, column 1)",
+    a line that shows nothing wrong."""
+    path = tmp_path / "cup.toml"
+    body = 'game = "sheep-showdown"\n[[bots]]\nname = "a"\nbuiltin = "random"\n'
+    path.write_bytes(
+        b"\xef\xbb\xbf" + (body + '[[bots]]\nname = "b"\nbuiltin = "random"\n').encode()
+    )
+    assert load_config(path).bot_names == ("a", "b")
+
+
 @pytest.mark.parametrize(
     ("name", "message"),
     [
