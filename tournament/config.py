@@ -211,6 +211,8 @@ def parse_config(
     name = _string(raw, "name", default_name)
     problem = _name_problem(name)
     if problem:
+        if "name" not in raw:
+            problem += "; it is the config's file name, as it sets no name: set one"
         raise ConfigError("name", problem)
     game = _string(raw, "game", None)
     players = _int(raw, "players", 2, minimum=1)

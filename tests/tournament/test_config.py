@@ -330,6 +330,23 @@ def test_a_bad_bot_name_says_what_is_wrong_with_it(name: object, message: str) -
     assert "is required" not in str(caught.value)
 
 
+def test_a_file_name_that_is_no_tournament_name_says_where_the_name_came_from(
+    tmp_path: Path,
+) -> None:
+    """Without `name` the tournament is named after the file: "my cup.toml" said
+    "name: 'my cup' holds ' '", about a setting the file does not have."""
+    path = tmp_path / "my cup.toml"
+    path.write_text(
+        'game = "sheep-showdown"\n[[bots]]\nname = "a"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.field == "name"
+    assert "'my cup' holds ' '" in str(caught.value)
+    assert "the config's file name, as it sets no name: set one" in str(caught.value)
+
+
 def test_a_newline_ends_no_tournament_name_nor_env_name() -> None:
     with pytest.raises(ConfigError, match=r"^name: 'cup\\n' holds '\\n'"):
         parse_config(_with(name="cup\n"))
