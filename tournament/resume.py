@@ -15,13 +15,14 @@ default written out, `no` for `false` or `01` for `1` resumes as it is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tournament.config import TournamentConfig
+from tournament.schedule import ScheduledGame
 from tournament.store import Store, StoreError
 
-__all__ = ["check_resumable", "options_to_store"]
+__all__ = ["check_groups_kept", "check_resumable", "options_to_store"]
 
 
 def check_resumable(store: Store, config: TournamentConfig) -> None:
@@ -39,6 +40,32 @@ def check_resumable(store: Store, config: TournamentConfig) -> None:
                 "use another name or database"
             )
         return
+
+
+def check_groups_kept(
+    store: Store, config: TournamentConfig, schedule: Sequence[ScheduledGame]
+) -> None:
+    """A StoreError when a round robin's schedule leaves out stored games of bots
+    still in the field: they would stay rated beside it (`42/21 games`). Past
+    `max_groups` that is another `max_groups`, whose balanced design has other
+    groups. A gauntlet may follow a round robin of its field ("a grown ladder")."""
+    if config.schedule != "round-robin":
+        return
+    record = next((r for r in store.tournaments() if r.name == config.name), None)
+    if record is None:
+        return
+    field, scheduled = set(config.bot_names), {game.key for game in schedule}
+    left_out = [
+        key
+        for key in store.done_keys(record.id)
+        if key not in scheduled and set(key.partition(":")[2].split("|")) <= field
+    ]
+    if left_out:
+        raise StoreError(
+            f"max_groups: tournament {config.name!r} in {store.path} holds "
+            f"{len(left_out)} stored games of groups that max_groups = {config.max_groups} "
+            "leaves out (designs of two sizes share few groups); use another name or database"
+        )
 
 
 def options_to_store(store: Store, config: TournamentConfig) -> dict[str, str]:

@@ -45,7 +45,7 @@ from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.game_play import GamePlayer
 from tournament.live import LiveFigures, live_figures
 from tournament.progress import Progress, SilentProgress
-from tournament.resume import check_resumable, options_to_store
+from tournament.resume import check_groups_kept, check_resumable, options_to_store
 from tournament.sandbox_config import check_folders
 from tournament.schedule import ScheduledGame, ladder_schedule
 from tournament.seats import bot_folder
@@ -227,6 +227,8 @@ async def run_tournament_async(
     with Store(database) as store, claimed(store.path, config.name, RUN_COMMAND):
         stages = ladder_stages(store, config)
         schedule = schedule_for(config, stages)
+        check_resumable(store, config)  # a seed's or deal's change, named first
+        check_groups_kept(store, config, schedule)
         tid = open_tournament(store, config, len(schedule), stages)
         forgotten = store.forget(tid, store.crashed_keys(tid)) if rerun_crashed else 0
         done = store.done_keys(tid)

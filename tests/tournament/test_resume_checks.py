@@ -124,3 +124,53 @@ def test_options_that_mean_the_same_resume(tmp_path: Path, written: dict[str, st
         assert store.tournaments()[0].options == {"rounds": "1"}, "stored as first written"
         with pytest.raises(StoreError, match=r"^options: tournament 'cup' .*not \{'rounds': '2'\}"):
             _reopen(store, dataclasses.replace(config, options=(("rounds", "2"),)))
+
+
+def test_another_max_groups_is_refused_once_its_games_are_stored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Past `max_groups` a k-player round robin plays a balanced design of that
+    many groups, and designs of two sizes share few of them. Changed once games
+    were stored, the new design left stored groups out, whose games stayed
+    rated: "42/21 games", as a lower games_per_pairing once said."""
+    path = tmp_path / "cup.toml"
+    bots = "".join(f'[[bots]]\nname = "b{i}"\nbuiltin = "random"\n' for i in range(7))
+    path.write_text(
+        'game = "sheep-n-sheep"\nplayers = 3\nmax_groups = 14\n'
+        "games_per_pairing = 1\nbootstrap = 0\n" + bots
+    )
+    db = str(tmp_path / "cup.sqlite")
+    config = load_config(path)
+    schedule = schedule_for(config)
+    with Store(db) as store:
+        tid = open_tournament(store, config, len(schedule), [list(config.bot_names)])
+        for game in schedule:
+            ranks = list(range(1, len(game.seats) + 1))
+            store.record_game(
+                tid,
+                game_record(
+                    game,
+                    "m",
+                    [3.0, 2.0, 1.0],
+                    ranks,
+                    [0] * 3,
+                    [False] * 3,
+                    {},
+                    "over",
+                    "{}",
+                    0.1,
+                    1.0,
+                    True,
+                ),
+            )
+    path.write_text(path.read_text().replace("max_groups = 14", "max_groups = 7"))
+    capsys.readouterr()
+    assert tournament_main(["run", str(path), "--db", db, "--no-report"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    (line,) = [line for line in err if line.startswith("sheepfold tournament:")]
+    assert line.startswith("sheepfold tournament: max_groups: tournament 'cup' in "), line
+    assert "21 stored games of groups that max_groups = 7 leaves out" in line, line
+    with Store(db) as store:
+        assert store.tournament("cup").scheduled == 42, "the stored schedule is left as it was"
+    path.write_text(path.read_text().replace("max_groups = 7", "max_groups = 14"))
+    assert tournament_main(["run", str(path), "--db", db, "--no-report"]) == 0
