@@ -38,24 +38,66 @@ class Counts:
         return count
 
 
+class LostLines:
+    """Log lines that stderr would not take (a full disk under the log file, a
+    closed pipe), counted until a line goes through again: a log that cannot be
+    written costs its lines, never a call, a match or the server."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.error = ""
+
+    def lost(self, error: BaseException) -> None:
+        self.count += 1
+        self.error = " ".join(f"{type(error).__name__}: {error}".split())[:200]
+
+    def told(self) -> tuple[int, str] | None:
+        """The lines lost since the last line written (and why), once."""
+        if not self.count:
+            return None
+        told = (self.count, self.error)
+        self.count, self.error = 0, ""
+        return told
+
+
 class StderrLogger:
     """Writes each line to whatever `sys.stderr` is at that moment.
 
     structlog's PrintLogger keeps the file object it was made with; a logger
     bound in a long-lived match would then keep writing to a stream that may be
     replaced and closed since (a test's captured stderr), and the failed write
-    would take the match loop down with it.
+    would take the match loop down with it. A write stderr refuses (no space
+    left, a pipe whose reader has gone) loses that line and nothing else: the
+    next line that goes through is followed by one saying how many were lost.
     """
 
+    def __init__(self, lost: LostLines) -> None:
+        self._lost = lost
+
     def msg(self, message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
+        try:
+            print(message, file=sys.stderr, flush=True)
+        except (OSError, ValueError) as error:  # ValueError: stderr closed
+            self._lost.lost(error)
+            return
+        told = self._lost.told()
+        if told is not None:
+            structlog.get_logger("sheepfold").warning(
+                "log lines lost: stderr could not be written", lost=told[0], error=told[1]
+            )
 
     log = debug = info = warn = warning = msg
     fatal = failure = err = error = critical = exception = msg
 
 
-def _stderr_logger(*_args: Any) -> StderrLogger:
-    return StderrLogger()
+class _StderrLoggers:
+    """structlog's logger factory: every logger shares one count of lost lines."""
+
+    def __init__(self) -> None:
+        self._lost = LostLines()
+
+    def __call__(self, *_args: Any) -> StderrLogger:
+        return StderrLogger(self._lost)
 
 
 def configure_logging(fmt: str = "auto", level: str = "info") -> None:
@@ -78,7 +120,7 @@ def configure_logging(fmt: str = "auto", level: str = "info") -> None:
         wrapper_class=structlog.make_filtering_bound_logger(
             logging.getLevelNamesMapping()[level.upper()]
         ),
-        logger_factory=_stderr_logger,
+        logger_factory=_StderrLoggers(),
         cache_logger_on_first_use=False,
     )
     _route_library_logs(LIBRARY_LOGGERS)

@@ -1,0 +1,139 @@
+"""A log that cannot be written (the disk under the log file full, a pipe whose
+reader has gone) costs log lines, never a call, a match or the server. Once a
+line goes through again, the next says how many were lost.
+
+Before, every log call raised: `serve 2>/dev/full` died before it listened,
+and with its log pipe closed `CreateMatch` answered `UNKNOWN` "Unexpected
+<class 'BrokenPipeError'>"."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import io
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO
+
+import grpc
+import pytest
+import structlog
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from clients.sdk import play
+from server import launch
+from server.logs import configure_logging
+from tests.integrity.helpers import SlowBot, create_request, game_cases, wait_until
+
+pytestmark = pytest.mark.e2e
+
+
+def _serving(target: str) -> bool:
+    try:
+        with grpc.insecure_channel(target) as channel:
+            reply = health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(), timeout=1
+            )
+    except grpc.RpcError:
+        return False
+    return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def _play_one_match(target: str) -> None:
+    case = game_cases()[0]
+    with grpc.insecure_channel(target) as channel:
+        created = arena_pb2_grpc.ArenaStub(channel).CreateMatch(
+            create_request(case, seed=5, decision_seconds=10), timeout=10
+        )
+
+    async def seats() -> list[arena_pb2.MatchResult]:
+        return await asyncio.gather(
+            *(
+                play(SlowBot(seed=seat), target, created.match_id, token, seat)
+                for seat, token in enumerate(created.seat_tokens)
+            )
+        )
+
+    results = asyncio.run(seats())
+    assert results[0].ranks and results[0] == results[1], "the match finished"
+
+
+def _serve(tmp_path: Path, stderr: int | IO[str]) -> tuple[subprocess.Popen[str], str]:
+    target = f"unix:{tmp_path}/arena.sock"
+    command = launch.serve_command("--db", str(tmp_path / "s.db"), "--listen", target)
+    process = subprocess.Popen(
+        command, cwd=launch.ROOT, stderr=stderr, stdout=subprocess.DEVNULL, text=True
+    )
+    return process, target
+
+
+def _stop(process: subprocess.Popen[str]) -> int:
+    process.terminate()
+    try:
+        return process.wait(20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_a_server_whose_log_disk_is_full_serves_and_plays(tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:  # every write: ENOSPC
+        process, target = _serve(tmp_path, full)
+    try:
+        wait_until(lambda: process.poll() is not None or _serving(target), what="serving")
+        assert process.poll() is None, "serve died on its first log line"
+        _play_one_match(target)
+    finally:
+        assert _stop(process) == 0
+
+
+def test_a_server_whose_log_pipe_was_closed_serves_and_plays(tmp_path: Path) -> None:
+    process, target = _serve(tmp_path, subprocess.PIPE)
+    assert process.stderr is not None
+    try:
+        deadline = time.monotonic() + 30
+        while "server started" not in process.stderr.readline():
+            assert time.monotonic() < deadline and process.poll() is None, "serve did not start"
+        process.stderr.close()  # the reader has gone (`serve | head`, a log shipper died)
+        _play_one_match(target)
+    finally:
+        assert _stop(process) == 0
+
+
+class _FullForAWhile(io.StringIO):
+    """A stderr whose disk is full until `free` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.free = False
+
+    def write(self, text: str) -> int:
+        if not self.free:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return super().write(text)
+
+
+def test_lines_lost_while_stderr_failed_are_counted_once_it_works_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    before = structlog.get_config()
+    stderr = _FullForAWhile()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    try:
+        configure_logging("json", "info")
+        log = structlog.get_logger("test")
+        for number in range(3):
+            log.info("lost", number=number)
+        stderr.free = True
+        log.info("written")
+    finally:
+        structlog.configure(**before)
+    lines = stderr.getvalue().splitlines()
+    assert '"event": "written"' in lines[0]
+    assert '"event": "log lines lost: stderr could not be written"' in lines[1]
+    assert '"lost": 3' in lines[1] and "No space left on device" in lines[1]
+    assert len(lines) == 2
