@@ -1,4 +1,4 @@
-"""`sheepfold serve`: run the server until SIGTERM."""
+"""`sheepfold serve`: run the server until SIGTERM, SIGINT or SIGHUP."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "serve",
         help="run the game server",
         description="Run the Sheepfold gRPC server (Arena service, health, reflection) "
-        "until SIGTERM or Ctrl-C, then shut down gracefully.",
+        "until SIGTERM, SIGHUP or Ctrl-C, then shut down gracefully.",
     )
     parser.add_argument(
         "--host",

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import os
 import resource
-import signal
 import socket
 import ssl
 import stat
@@ -41,6 +40,7 @@ from server.service import (
     ArenaService,
 )
 from server.stalls import StalledWrites
+from server.stop_signals import StopSignals
 from server.storage import StoreWorker
 from server.store import MemoryStore, Store
 from server.unexpected import UnexpectedErrorsAreInternal
@@ -567,22 +567,27 @@ async def serve(
     store: Store | None = None,
     companion: Callable[[str], AbstractAsyncContextManager[object]] | None = None,
 ) -> None:
-    """Run until SIGTERM or SIGINT, then shut down gracefully. `companion(address)`,
+    """Run until SIGTERM, SIGINT or SIGHUP, then shut down gracefully, ignoring
+    any later one of them (server/stop_signals.py: for a process that exits
+    after it, as `sheepfold serve`). `companion(address)`,
     when given, runs beside the server on the same loop (the web viewer of
     `serve --web-port`), reaching it at `local_address()`, and is closed before
     the server stops."""
     server = SheepfoldServer(config, store)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
     # Before the server starts: a SIGTERM just after "server started" is logged
     # must stop it gracefully too, not with the default action.
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
+    signals = StopSignals(asyncio.get_running_loop())
     await server.start()
     try:
         async with companion(server.local_address()) if companion else contextlib.nullcontext():
-            await stop.wait()
+            await signals.stopping.wait()
     finally:
-        why = "signal received" if stop.is_set() else "could not go on"
-        server.log.info(f"{why}, shutting down", live_matches=server.registry.live_count())
+        signals.ignore_from_now()
+        received = signals.received
+        why = "signal received" if received is not None else "could not go on"
+        server.log.info(
+            f"{why}, shutting down",
+            live_matches=server.registry.live_count(),
+            **({"signal": received.name} if received is not None else {}),
+        )
         await server.stop("server shutting down")

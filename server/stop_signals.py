@@ -1,0 +1,43 @@
+"""The signals that stop `sheepfold serve`, each taken once.
+
+SIGTERM (`docker stop`, Kubernetes, systemd), SIGINT (Ctrl-C) and SIGHUP (the
+terminal closed, or an operator's `kill -HUP`) all stop the server gracefully:
+new matches refused, streams ended with `UNAVAILABLE`, unfinished matches kept.
+SIGHUP once killed the server at once with its default action, with no line
+in the log. Once the server is stopping, every later one of them is ignored
+until the process exits: a second SIGTERM (a supervisor that signals twice,
+`timeout`, a process group signalled after its leader) once arrived after the
+event loop had put back the default actions and killed a server that had
+stopped cleanly, which then exited by the signal instead of with status 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class StopSignals:
+    """Sets `stopping` at the first stop signal and remembers which it was."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self.stopping = asyncio.Event()
+        self.received: signal.Signals | None = None
+        for signum in STOP_SIGNALS:
+            loop.add_signal_handler(signum, self._received, signum)
+
+    def _received(self, signum: signal.Signals) -> None:
+        if self.received is None:
+            self.received = signum
+        self.stopping.set()
+
+    def ignore_from_now(self) -> None:
+        """The server is stopping: later stop signals are ignored, for the rest
+        of the process's life (the loop would put back their default actions
+        when it closes, before the process has exited)."""
+        for signum in STOP_SIGNALS:
+            self._loop.remove_signal_handler(signum)
+            signal.signal(signum, signal.SIG_IGN)

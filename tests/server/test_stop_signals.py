@@ -1,0 +1,113 @@
+"""SIGTERM, SIGINT and SIGHUP stop `sheepfold serve` gracefully, once: the
+match in play is suspended on disk, its bots are told `UNAVAILABLE` "server
+shutting down", and the process exits 0, however many more of them follow.
+
+Before, SIGHUP (a closed terminal, `kill -HUP`) killed the server at once with
+no line in its log, and a second SIGTERM that came as the stopped server's
+event loop closed killed it by the signal (exit -15, not 0)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2_grpc
+
+from clients.sdk import SeatError, play
+from server import launch
+from server.sqlite_store import SqliteStore
+from tests.conftest import start_server_process
+from tests.integrity.helpers import (
+    SlowBot,
+    create_request,
+    game_cases,
+    get_match,
+    log_entries,
+    wait_until,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+async def _match_in_play(address: str) -> tuple[str, list[asyncio.Task[object]]]:
+    async with grpc.aio.insecure_channel(address) as channel:
+        created = await arena_pb2_grpc.ArenaStub(channel).CreateMatch(
+            create_request(game_cases()[0], seed=11, decision_seconds=10)
+        )
+    bots: list[asyncio.Task[object]] = [
+        asyncio.create_task(
+            play(
+                SlowBot(seed, delay=0.05), address, created.match_id, token, seed, max_reconnects=0
+            )
+        )
+        for seed, token in enumerate(created.seat_tokens)
+    ]
+    for _ in range(400):
+        if (await get_match(address, created.match_id)).moves >= 2:
+            return created.match_id, bots
+        await asyncio.sleep(0.02)
+    raise AssertionError("the match did not get going")
+
+
+async def _signalled(db: Path, signals: list[signal.Signals]) -> tuple[int, list[str], str]:
+    server = await asyncio.to_thread(start_server_process, "--db", str(db))
+    try:
+        match_id, bots = await _match_in_play(server.address)
+        server.process.send_signal(signals[0])
+        # The rest as fast as they come, until the process has gone: they land
+        # during the shutdown and as its event loop closes.
+        deadline = time.monotonic() + 20
+        while server.process.poll() is None and time.monotonic() < deadline:
+            for signum in signals[1:]:
+                try:
+                    server.process.send_signal(signum)
+                except ProcessLookupError:
+                    break
+            await asyncio.sleep(0.002)
+        code = await asyncio.to_thread(server.process.wait, 10)
+        told = []
+        for bot in bots:
+            with pytest.raises(SeatError) as error:
+                await asyncio.wait_for(bot, 10)
+            told.append(str(error.value))
+        return code, told, match_id
+    finally:
+        launch.stop(server, graceful=False)
+
+
+@pytest.mark.parametrize(
+    "signals",
+    [
+        [signal.SIGHUP],
+        [signal.SIGTERM, signal.SIGTERM],
+        [signal.SIGINT, signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+    ],
+    ids=["hup", "term-term", "int-int-term-hup"],
+)
+def test_stop_signals_suspend_the_match_and_exit_0(
+    tmp_path: Path, signals: list[signal.Signals]
+) -> None:
+    db = tmp_path / "s.db"
+    code, told, match_id = asyncio.run(_signalled(db, signals))
+    assert code == 0, f"serve exited {code} after {[s.name for s in signals]}"
+    assert all("UNAVAILABLE" in t and "server shutting down" in t for t in told), told
+    store = SqliteStore(db)
+    try:
+        stored = store.load(match_id)
+    finally:
+        store.close()
+    assert stored is not None and stored.status == "running", "kept unfinished on disk"
+
+
+def test_the_log_names_the_signal(tmp_path: Path) -> None:
+    server = start_server_process("--db", str(tmp_path / "s.db"))
+    server.process.send_signal(signal.SIGHUP)
+    assert server.process.wait(15) == 0
+    wait_until(lambda: any('"server stopped"' in line for line in server.log_lines), 5)
+    entries = log_entries(server.log_lines)
+    stopping = [e for e in entries if e["event"] == "signal received, shutting down"]
+    assert [e["signal"] for e in stopping] == ["SIGHUP"]
