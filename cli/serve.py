@@ -22,6 +22,7 @@ from cli.values import (
     positive_float,
     positive_int,
     seconds_up_to,
+    secret,
 )
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs
 from server import loops
@@ -90,7 +91,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--admin-token",
-        default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN"),
+        type=secret,
+        default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN") or None,  # empty: unset
         help="token CreateMatch must present (default: $SHEEPFOLD_ADMIN_TOKEN; none = open)",
     )
     parser.add_argument(

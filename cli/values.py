@@ -84,6 +84,17 @@ def file_path(text: str) -> str:
     return text
 
 
+def secret(text: str) -> str:
+    """A token given on the command line: never empty. `--admin-token "$(cat FILE)"`
+    with a FILE that could not be read gives an empty one, which would run a
+    server open to anyone."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "an empty token (did reading it fail?); leave the flag out to run without one"
+        )
+    return text
+
+
 def port(text: str) -> int:
     """A TCP port, 0 (any free one) to 65535."""
     if not (text.isascii() and text.isdigit()) or int(text) > 65535:

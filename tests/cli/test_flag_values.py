@@ -92,6 +92,10 @@ def _case_id(case: object) -> str:
         (("demo",), "--seed", str(2**70)),
         (("demo",), "--games-per-pairing", "0"),
         (("demo",), "--games-per-pairing", "101"),
+        # `--admin-token "$(cat FILE)"` with a FILE that could not be read once
+        # started a server that let anyone create matches
+        (("serve", "--port", "0", "--db", ":memory:"), "--admin-token", ""),
+        (("serve", "--port", "0", "--db", ":memory:"), "--admin-token", "  "),
     ],
     ids=_case_id,
 )

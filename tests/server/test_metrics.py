@@ -290,7 +290,8 @@ def test_serve_says_loudly_when_exposed_without_token_or_tls(
     """Binding beyond loopback with no admin token and no TLS starts, with a warning
     line for each; on loopback there is none."""
     flags = [flag.format(tmp=tmp_path) for flag in where]
-    exposed = start_server_process(*flags, "--admin-token", "")
+    # An empty variable counts as unset (an empty --admin-token is refused).
+    exposed = start_server_process(*flags, env={"SHEEPFOLD_ADMIN_TOKEN": ""})
     try:
         warnings = [
             str(e["event"]) for e in log_entries(exposed.log_lines) if e.get("level") == "warning"
