@@ -22,6 +22,7 @@ from sheepfold.v1 import arena_pb2_grpc
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
 from server.fairness import FairQueue
+from server.file_watch import DatabaseFileWatch
 from server.files import UnusablePem, read_pem
 from server.health import Health
 from server.loop_watch import LoopWatch
@@ -334,6 +335,7 @@ class SheepfoldServer:
         self.max_connections = config.max_connections
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pruning: asyncio.Task[None] | None = None
+        self._file_watch = DatabaseFileWatch(self.store, self._refuse_new_matches)
         self._health_updates: set[asyncio.Future[None]] = set()
 
     def _database_health(self, healthy: bool) -> None:
@@ -342,8 +344,15 @@ class SheepfoldServer:
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._set_serving, healthy)
 
+    def _refuse_new_matches(self, reason: str) -> None:
+        """For good (its database file lost): NOT_SERVING, CreateMatch refused."""
+        self.registry.refusing = reason
+        self._set_serving(False)
+
     def _set_serving(self, serving: bool) -> None:
         if self._server is None or not self.registry.accepting:
+            return
+        if serving and self.registry.refusing is not None:
             return
         status = (
             health_pb2.HealthCheckResponse.SERVING
@@ -404,6 +413,7 @@ class SheepfoldServer:
             self._pruning = asyncio.create_task(
                 keep_pruning(self.storage, self.config.retention), name="prune-finished"
             )
+        self._file_watch.start()
         self._warn_if_open()
         self.log.info(
             "server started",
@@ -537,6 +547,7 @@ class SheepfoldServer:
         await self.health.enter_graceful_shutdown()
         if self._pruning is not None:
             self._pruning.cancel()
+        self._file_watch.stop()
         await self.registry.shutdown(reason)
         servers = [self._server, *self._bot_servers]
         await asyncio.gather(*(s.stop(self.config.shutdown_grace) for s in servers))
@@ -549,6 +560,7 @@ class SheepfoldServer:
             self._health_server = None
         # Moves still queued are written; a database locked past the grace is given up.
         await self.storage.close(timeout=self.config.shutdown_grace)
+        self._file_watch.closed()
         if self._metrics_http is not None:
             self._metrics_http.stop()
             self._metrics_http = None

@@ -63,6 +63,7 @@ class MatchRegistry:
         self.start_timeout = start_timeout
         self.accepting = True
         self.closing: str | None = None  # why the server is shutting down, once it is
+        self.refusing: str | None = None  # why no new match is taken (a lost database file)
         self._matches: dict[str, Match] = {}
         # Unfinished matches restore could not bring back: not hosted, and not
         # over in the store, so without this they would read as no match at all.

@@ -96,6 +96,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         await self._check_admin(request.admin_token, context)
         if not self.registry.accepting:
             await abort(context, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+        if self.registry.refusing is not None:
+            await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.refusing)
         clock = await self._clock(request.clock, context)
         seed = request.seed if request.HasField("seed") else None
         try:

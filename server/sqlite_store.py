@@ -22,10 +22,12 @@ import os
 import sqlite3
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from server import db_file
 from server.files import create_owner_only, not_a_database_file
 from server.records import (
     ClockConfig,
@@ -171,6 +173,8 @@ class SqliteStore:
             create_owner_only(self.path)  # it holds the seeds of running matches
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._claim: int | None = None
+        self.saved_copy: str | None = None
+        self.save_failed: str | None = None
         if serving and self.path != ":memory:":
             try:
                 self._claim = _claim(self.path)
@@ -225,7 +229,10 @@ class SqliteStore:
             return self._db
         db: sqlite3.Connection | None = getattr(self._readers, "db", None)
         if db is None:
-            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            # Never creates the file: one deleted under a running server must not
+            # come back empty, for the next server to start on without a word.
+            uri = f"file:{urllib.parse.quote(os.path.abspath(self.path))}?mode=rw"
+            db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
             db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
             db.execute("PRAGMA query_only=ON")
             self._readers.db = db
@@ -379,8 +386,19 @@ class SqliteStore:
             seat_joined=bool(seat_joined),
         )
 
+    def file_problem(self) -> str | None:
+        """A serving store's file deleted or replaced under its name (server/db_file.py)."""
+        return None if self._claim is None else db_file.file_problem(self.path, self._claim)
+
     def close(self) -> None:
+        """Close; a serving store whose file was deleted or replaced first copies
+        what it holds into a new file (`saved_copy`, or `save_failed`)."""
         with self._lock:
+            if self.file_problem() is not None:
+                try:
+                    self.saved_copy = db_file.save_copy(self._db, self.path)
+                except (OSError, sqlite3.Error) as error:
+                    self.save_failed = str(error)
             for db in self._reader_connections:
                 db.close()
             self._reader_connections.clear()

@@ -1,0 +1,56 @@
+"""The database file a running server holds, watched for being deleted or replaced.
+
+SQLite keeps writing to the file it opened, whatever happens to its name: a
+database deleted (`rm`, a clean-up job, a volume emptied) or moved aside while
+the server runs goes on taking every move and result, and all of it is lost
+when the server stops, while the next server starts on an empty file (or on
+whatever took the name) without a word. Before this, nothing said so: reads
+opened afresh failed with "no such table: matches" ("try again"), and a second
+`serve` could start on the new file beside the first.
+
+So the server compares the file under its `--db` name with the one it holds
+(server/file_watch.py): once they differ it says so in one error line, turns
+health NOT_SERVING and takes no new match; the matches it plays go on. When it
+stops, it copies everything it holds into a new file: at the `--db` name when
+nothing is there, else beside it, so a restart (after moving the copy into
+place) loses nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+
+
+def file_problem(path: str, held: int) -> str | None:
+    """What became of the file at `path` that `held` (an open descriptor of it)
+    was opened on, or None while the name still leads to it."""
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return "was deleted"
+    except OSError:
+        return None  # cannot tell (a folder made unreadable): SQLite will say
+    was = os.fstat(held)
+    if (now.st_dev, now.st_ino) != (was.st_dev, was.st_ino):
+        return "was replaced by another file (moved, or deleted and made again)"
+    return None
+
+
+def save_copy(db: sqlite3.Connection, path: str) -> str:
+    """Copy what `db` holds into a new file, owner-only: `path` itself when nothing
+    is there, else `path.saved-TIME`. Returns the file written; OSError or
+    sqlite3.Error when neither could be."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    for target in (path, f"{path}.saved-{stamp}"):
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        with contextlib.closing(sqlite3.connect(target)) as copy:
+            db.backup(copy)
+        return target
+    raise FileExistsError(f"{path} and its .saved-{stamp} name are both taken")
