@@ -43,6 +43,11 @@ from server.seats import MatchLimits
 from server.sqlite_store import SqliteStore, StoreError
 from server.store import MemoryStore, Store
 
+# Less free space than this where the database lives is named as the likely
+# reason SQLite could not open it (a database needs a few pages for its -wal,
+# -shm and schema).
+LOW_DISK_BYTES = 1 << 20
+
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
@@ -432,11 +437,20 @@ def _web_companion(
 
 
 def _folder_hint(db: str) -> str:
-    """Why SQLite may have refused a file it can read: its folder takes the
-    database's -wal and -shm files, so a read-only folder refuses the database."""
+    """Why SQLite may have refused a file: its folder is missing, or cannot be
+    written (it takes the database's -wal and -shm files), or its disk is full
+    (SQLite says only "disk I/O error" or "unable to open database file")."""
     folder = os.path.dirname(os.path.abspath(db))
-    if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+    if not os.path.isdir(folder):
+        return f" (there is no folder {folder})"
+    if not os.access(folder, os.W_OK):
         return (
             f" (the folder {folder} cannot be written, and SQLite keeps files beside the database)"
         )
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return ""
+    if free < LOW_DISK_BYTES:
+        return f" (the disk holding {folder} is full: {free} bytes free)"
     return ""

@@ -111,7 +111,8 @@ class StoreWorker:
         self._queue: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
         self._stopping = False
         self._close_deadline = float("inf")
-        self._last_error = "database is locked"  # what the writer last retried on
+        # What the writer last retried on, with its likely cause.
+        self._last_error = "database is locked; is another process holding it?"
         self._writing = False  # the writer thread is making a write
         self._written_now = 0  # writes made on the loop since the last checkpoint
         self._quick = store.quick_writes()
@@ -232,9 +233,8 @@ class StoreWorker:
 
     def _unavailable(self, what: str) -> str:
         return (
-            f"the database cannot be written now ({self._last_error}; is another process "
-            f"holding it?): could not {what} within {self.write_timeout:g} s; nothing was "
-            f"written, try again"
+            f"the database cannot be written now ({self._last_error}): could not {what} "
+            f"within {self.write_timeout:g} s; nothing was written, try again"
         )
 
     def _write_forever(self) -> None:
@@ -259,7 +259,7 @@ class StoreWorker:
                 result = job.call()
             except TRANSIENT as error:
                 now = time.monotonic()
-                self._last_error = str(error)
+                self._last_error = _with_cause(error)
                 if waiting_since is None:
                     waiting_since = now
                     self.log.warning(
@@ -420,6 +420,18 @@ class InlineWriter:
 
 def match_writer(store: Store | StoreWorker) -> MatchWriter:
     return store if isinstance(store, StoreWorker) else InlineWriter(store)
+
+
+def _with_cause(error: sqlite3.Error) -> str:
+    """SQLite's message for a write it would not make now, and the likely cause:
+    a full disk was once reported as "database or disk is full; is another
+    process holding it?"."""
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    if code == sqlite3.SQLITE_FULL:
+        return f"{error}; is the disk holding it full?"
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return f"{error}; is another process holding it?"
+    return str(error)
 
 
 def _seen(future: asyncio.Future[Any]) -> None:

@@ -1,0 +1,155 @@
+"""A full disk under the database: at start, one line naming it; while matches
+play, the server waits (no move lost, no strike), refuses new matches saying
+the disk is full, reports NOT_SERVING, and goes on once space comes back.
+
+Before, a full disk was reported as "database or disk is full; is another
+process holding it?" (a lock's hint), and at start as a bare "disk I/O error".
+The disk is a small tmpfs mounted in a private mount namespace (a user
+namespace too when not root), filled through the server's /proc/PID/root."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from clients.sdk import play
+from server import launch
+from tests.integrity.helpers import (
+    SlowBot,
+    assert_replay_reproduces_result,
+    create_request,
+    game_cases,
+    get_replay,
+    log_entries,
+    wait_until,
+)
+
+pytestmark = pytest.mark.e2e
+
+MOUNT = 'mount -t tmpfs -o size=2m tmpfs "$1" && shift && exec "$@"'
+FILL_FIRST = (
+    'mount -t tmpfs -o size=512k tmpfs "$1" && dd if=/dev/zero of="$1/fill" bs=4k 2>/dev/null;'
+    ' shift; exec "$@"'
+)
+
+
+def _in_a_small_disk(folder: Path, script: str, *command: str) -> list[str]:
+    if shutil.which("unshare") is None:
+        pytest.fail("unshare not found: install util-linux (apt-get install util-linux)")
+    namespace = ["unshare", "--mount"] if os.geteuid() == 0 else ["unshare", "-rm"]
+    return [*namespace, "sh", "-c", script, "sh", str(folder), *command]
+
+
+def test_a_full_disk_at_start_is_one_line_naming_it(tmp_path: Path) -> None:
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    done = subprocess.run(
+        _in_a_small_disk(folder, FILL_FIRST, *launch.serve_command("--db", f"{folder}/s.db")),
+        cwd=launch.ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert f"the disk holding {folder} is full" in lines[0], lines[0]
+
+
+def _health(address: str) -> int:
+    with grpc.insecure_channel(address) as channel:
+        return (
+            health_pb2_grpc.HealthStub(channel)
+            .Check(health_pb2.HealthCheckRequest(), timeout=5)
+            .status
+        )
+
+
+def test_a_disk_that_fills_while_a_match_plays(tmp_path: Path) -> None:
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    command = launch.serve_command("--db", f"{folder}/s.db", "--db-write-timeout", "1")
+    server = launch.start(_in_a_small_disk(folder, MOUNT, *command))
+    # The server's own view of the folder: its tmpfs, not the folder beneath.
+    filler = Path(f"/proc/{server.pid}/root{folder}/fill")
+    address = server.address
+    try:
+        with grpc.insecure_channel(address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            case = game_cases()[0]
+            created = stub.CreateMatch(create_request(case, 3, decision_seconds=5.0))
+
+            async def seats() -> list[arena_pb2.MatchResult]:
+                return await asyncio.gather(
+                    *(
+                        play(SlowBot(seat, delay=0.03), address, created.match_id, token, seat)
+                        for seat, token in enumerate(created.seat_tokens)
+                    )
+                )
+
+            results: list[arena_pb2.MatchResult] = []
+            bots = threading.Thread(target=lambda: results.extend(asyncio.run(seats())))
+            bots.start()
+            request = arena_pb2.GetMatchRequest(match_id=created.match_id)
+            wait_until(lambda: stub.GetMatch(request).moves >= 3, what="the match going")
+
+            fill = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                while os.write(fill, b"\0" * 4096):
+                    pass
+            except OSError:  # ENOSPC: the disk is full
+                pass
+            finally:
+                os.close(fill)
+            wait_until(
+                lambda: _health(address) == health_pb2.HealthCheckResponse.NOT_SERVING,
+                what="NOT_SERVING",
+            )
+            stuck = stub.GetMatch(request).moves
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.CreateMatch(create_request(case, 4), timeout=10)
+            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+            message = refused.value.details() or ""
+            assert "full" in message and "another process" not in message, message
+            time.sleep(1.0)
+            assert stub.GetMatch(request).moves == stuck, "no move is applied unwritten"
+
+            filler.unlink()
+            bots.join(timeout=60)
+            assert not bots.is_alive(), "the match finished once space came back"
+            assert [s.strikes for s in results[0].seats] == [0, 0], "waiting cost no strike"
+            wait_until(
+                lambda: _health(address) == health_pb2.HealthCheckResponse.SERVING,
+                what="SERVING again",
+            )
+            assert stub.CreateMatch(create_request(case, 5)).match_id
+        assert_replay_reproduces_result(asyncio.run(get_replay(address, created.match_id)))
+    finally:
+        assert launch.stop(server) == 0
+    events = log_entries(server.log_lines)
+    waiting = [e for e in events if e["event"] == "database write waiting"]
+    assert waiting and "full" in str(waiting[0]["error"])
+    assert any(e["event"] == "database writable again" for e in events)
+
+
+def test_a_database_in_a_missing_folder_is_one_line_naming_it(tmp_path: Path) -> None:
+    """Once only SQLite's "unable to open database file"."""
+    done = subprocess.run(
+        launch.serve_command("--db", f"{tmp_path}/missing/s.db"),
+        cwd=launch.ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().endswith(f"(there is no folder {tmp_path}/missing)"), done.stderr
