@@ -94,11 +94,20 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="listen on HOST:PORT or unix:PATH, repeatable; replaces --host/--port "
         "(sandboxed bots reach the server through a Unix socket)",
     )
-    parser.add_argument(
+    token = parser.add_mutually_exclusive_group()
+    token.add_argument(
         "--admin-token",
         type=secret,
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN") or None,  # empty: unset
-        help="token CreateMatch must present (default: $SHEEPFOLD_ADMIN_TOKEN; none = open)",
+        help="token CreateMatch must present (default: $SHEEPFOLD_ADMIN_TOKEN; none = open); "
+        "every user of the machine can read a flag's value in the process list",
+    )
+    token.add_argument(
+        "--admin-token-file",
+        type=Path,
+        metavar="FILE",
+        help="read the admin token from FILE (a Docker or Kubernetes secret), so that it "
+        "is not in the process list; a missing or empty FILE stops serve",
     )
     parser.add_argument(
         "--private-replays",
@@ -310,6 +319,8 @@ def run(args: argparse.Namespace) -> int:
         loops.loop_factory(args.loop)
     except ValueError as error:  # not installed here
         raise SystemExit(f"sheepfold serve: --loop {args.loop}: {error}") from None
+    if args.admin_token_file is not None:
+        args.admin_token = _read_token_file(args.admin_token_file)
     if args.private_replays and not args.admin_token:
         raise SystemExit(
             "sheepfold serve: --private-replays needs an admin token to read them with "
@@ -434,6 +445,30 @@ def _web_companion(
             await web.stop()
 
     return running
+
+
+# A token file longer than this is not one (a path to a log, or to /dev/zero).
+MAX_TOKEN_FILE_BYTES = 4096
+
+
+def _read_token_file(path: Path) -> str:
+    """The token in `path`: its text without surrounding white space (the newline
+    an editor or `echo` adds). One line and exit 1 when there is none to read."""
+    where = f"sheepfold serve: --admin-token-file {path}"
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_TOKEN_FILE_BYTES + 1)
+    except OSError as error:
+        raise SystemExit(f"{where}: {error.strerror or error}") from None
+    if len(data) > MAX_TOKEN_FILE_BYTES:
+        raise SystemExit(f"{where}: longer than {MAX_TOKEN_FILE_BYTES} bytes, not a token")
+    try:
+        token = data.decode().strip()
+    except UnicodeDecodeError:
+        raise SystemExit(f"{where}: not text (UTF-8)") from None
+    if not token:
+        raise SystemExit(f"{where}: the file is empty; no admin token in it")
+    return token
 
 
 def _folder_hint(db: str) -> str:

@@ -75,6 +75,62 @@ def test_the_admin_token_flag_works_too() -> None:
         assert stop_server_process(server) == 0
 
 
+def test_the_admin_token_file_works_and_keeps_the_token_out_of_the_process_list(
+    tmp_path: Path,
+) -> None:
+    """`--admin-token VALUE` shows VALUE to every user of the machine (`ps`);
+    `--admin-token-file` reads it from a file (a Docker or Kubernetes secret)."""
+    secret = tmp_path / "admin-token"
+    secret.write_text("file-token\n")  # the newline `echo` adds is not the token's
+    server = start_server_process("--admin-token-file", str(secret))
+    try:
+        assert b"file-token" not in Path(f"/proc/{server.pid}/cmdline").read_bytes()
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            with pytest.raises(grpc.RpcError) as caught:
+                stub.CreateMatch(create_request(CASE, 1))
+            assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
+            assert stub.CreateMatch(create_request(CASE, 1, admin_token="file-token")).match_id
+    finally:
+        assert stop_server_process(server) == 0
+    assert not any("file-token" in line for line in server.log_lines)
+
+
+SERVE_IN_MEMORY = (sys.executable, "-m", "cli", "serve", "--port", "0", "--db", ":memory:")
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (None, "No such file or directory"),
+        ("", "the file is empty"),
+        (" \n", "the file is empty"),
+        ("x" * 5000, "longer than 4096 bytes"),
+    ],
+    ids=["missing", "empty", "blank", "huge"],
+)
+def test_an_admin_token_file_without_a_token_stops_serve_in_one_line(
+    tmp_path: Path, content: str | None, says: str
+) -> None:
+    secret = tmp_path / "admin-token"
+    if content is not None:
+        secret.write_text(content)
+    done = subprocess.run(
+        [*SERVE_IN_MEMORY, "--admin-token-file", str(secret)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1, done.stderr
+    assert (
+        done.stderr.strip()
+        == f"sheepfold serve: --admin-token-file {secret}: "
+        + (done.stderr.strip().split(": ", 2)[-1])
+    )
+    assert says in done.stderr and "Traceback" not in done.stderr
+
+
 def test_private_replays_keep_the_match_list_and_replays_for_the_admin_token() -> None:
     """`--private-replays`: a bot on the server cannot list its matches nor replay
     one (a finished match's seed is a deal other players may still meet);
