@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import os
 import shutil
@@ -438,13 +439,24 @@ def _web_companion(
         except OSError as error:
             reason = bind_failure(error)
             raise OSError(f"the web viewer cannot listen on {host}:{port}: {reason}") from None
-        print(f"sheepfold serve: web viewer on http://{host}:{web.port}/", flush=True)
+        _tell(f"sheepfold serve: web viewer on http://{host}:{web.port}/")
         try:
             yield web
         finally:
             await web.stop()
 
     return running
+
+
+def _tell(line: str) -> None:
+    """A line for whoever started `serve`, on stdout; a stdout that cannot take
+    it (a full disk, a closed pipe) loses the line, not the server, which once
+    stopped right after it started ("No space left on device")."""
+    try:
+        print(line, flush=True)
+    except OSError:
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (for the rest of the run)
 
 
 # A token file longer than this is not one (a path to a log, or to /dev/zero).

@@ -61,12 +61,15 @@ def _play_one_match(target: str) -> None:
     assert results[0].ranks and results[0] == results[1], "the match finished"
 
 
-def _serve(tmp_path: Path, stderr: int | IO[str]) -> tuple[subprocess.Popen[str], str]:
+def _serve(
+    tmp_path: Path,
+    stderr: int | IO[str],
+    *flags: str,
+    stdout: int | IO[str] = subprocess.DEVNULL,
+) -> tuple[subprocess.Popen[str], str]:
     target = f"unix:{tmp_path}/arena.sock"
-    command = launch.serve_command("--db", str(tmp_path / "s.db"), "--listen", target)
-    process = subprocess.Popen(
-        command, cwd=launch.ROOT, stderr=stderr, stdout=subprocess.DEVNULL, text=True
-    )
+    command = launch.serve_command("--db", str(tmp_path / "s.db"), "--listen", target, *flags)
+    process = subprocess.Popen(command, cwd=launch.ROOT, stderr=stderr, stdout=stdout, text=True)
     return process, target
 
 
@@ -99,6 +102,22 @@ def test_a_server_whose_log_pipe_was_closed_serves_and_plays(tmp_path: Path) -> 
         while "server started" not in process.stderr.readline():
             assert time.monotonic() < deadline and process.poll() is None, "serve did not start"
         process.stderr.close()  # the reader has gone (`serve | head`, a log shipper died)
+        _play_one_match(target)
+    finally:
+        assert _stop(process) == 0
+
+
+def test_a_server_whose_stdout_disk_is_full_serves_its_viewer_and_plays(tmp_path: Path) -> None:
+    """`serve --web-port` prints the viewer's address on stdout: on a full disk
+    the server once stopped right after it started ("No space left on device")."""
+    with open("/dev/full", "w") as full:
+        process, target = _serve(
+            tmp_path, subprocess.DEVNULL, "--web-port", "0", "--web-host", "127.0.0.1", stdout=full
+        )
+    try:
+        wait_until(lambda: process.poll() is not None or _serving(target), what="serving")
+        time.sleep(1.0)  # the viewer starts beside the server, and prints then
+        assert process.poll() is None, "serve stopped on its stdout"
         _play_one_match(target)
     finally:
         assert _stop(process) == 0
