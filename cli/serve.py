@@ -29,6 +29,8 @@ from cli.viewer import add_viewer_arguments, missing_tournament_dbs
 from server import loops
 from server.app import (
     DEFAULT_MAX_REQUEST_BYTES,
+    FILES_KEPT_FREE,
+    HEALTH_PORT_CONNECTIONS,
     ListenError,
     ServerConfig,
     bind_failure,
@@ -43,6 +45,11 @@ from server.retention import Retention
 from server.seats import MatchLimits
 from server.sqlite_store import SqliteStore, StoreError
 from server.store import MemoryStore, Store
+
+# Fewer open files than this and the server accepts at most a few connections
+# (server/app.py connection_bound), too few for a match of separate bots; a few
+# dozen and gRPC's core crashes (SIGSEGV, SIGABRT) without a word.
+MIN_OPEN_FILES = FILES_KEPT_FREE + HEALTH_PORT_CONNECTIONS + 16
 
 # Less free space than this where the database lives is named as the likely
 # reason SQLite could not open it (a database needs a few pages for its -wal,
@@ -328,7 +335,14 @@ def run(args: argparse.Namespace) -> int:
             "(--admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
         )
     configure_logging(args.log_format, args.log_level)
-    raise_open_file_limit()
+    open_files = raise_open_file_limit()
+    if open_files < MIN_OPEN_FILES:
+        raise SystemExit(
+            f"sheepfold serve: the open file limit is {open_files}, too low to serve: the "
+            f"server keeps {FILES_KEPT_FREE + HEALTH_PORT_CONNECTIONS} files for itself and "
+            f"each connection takes one more; raise it to {MIN_OPEN_FILES} or more "
+            f"(ulimit -n, or the container's nofile limit)"
+        )
     # Before the database: a server that cannot listen leaves no file behind.
     try:
         for host, port, what in _tcp_addresses(args):

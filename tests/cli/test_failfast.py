@@ -240,6 +240,31 @@ def test_serve_accepts_fewer_connections_than_its_open_file_limit_allows() -> No
         stop_server_process(server)
 
 
+@pytest.mark.parametrize("limit", [24, 100, 500])
+def test_serve_refuses_an_open_file_limit_too_low_to_serve_in_one_line(limit: int) -> None:
+    """Once: at 20 to 30 files gRPC's core could crash the server (SIGSEGV or
+    SIGABRT, not a word); up to 576 it started holding one connection per
+    address, too few for a match between two bot processes, with a warning."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, resource, sys; "
+            f"resource.setrlimit(resource.RLIMIT_NOFILE, ({limit}, {limit})); "
+            "os.execv(sys.argv[1], sys.argv[1:])",
+            *launch.serve_command("--db", ":memory:"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1, done.stderr
+    line = one_line(done)
+    assert line.startswith(f"sheepfold serve: the open file limit is {limit}, too low to serve")
+    assert "ulimit -n" in line
+
+
 # ---------------------------------------------------------------- the command line
 
 
