@@ -168,6 +168,18 @@ def test_compose_file_agrees_with_the_server_flags() -> None:
     assert "./prometheus.yml" in mounted
 
 
+def test_compose_rotates_every_services_log() -> None:
+    """Docker's default json-file log grows for ever, on the disk that holds the
+    database's volume too: a server left running fills it, line by line."""
+    (compose,) = documents(COMPOSE / "docker-compose.yml")
+    for name, service in compose["services"].items():
+        logging = service.get("logging", {})
+        assert logging.get("driver") == "json-file", name
+        options = logging.get("options", {})
+        assert str(options.get("max-size", "")).endswith("m"), name
+        assert int(options.get("max-file", 0)) >= 2, name
+
+
 def dockerfile_instructions() -> list[tuple[str, str]]:
     text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
     out = []
