@@ -43,7 +43,8 @@ import games
 from benchmarks.transcript import Transcript, record, with_events_in_decisions
 from cli.values import port, whole_number
 from server import loops
-from server.app import ServerConfig, bind_failure, grpc_options
+from server.app import ServerConfig, grpc_options
+from server.listening import bind_failure
 
 
 def burn(seconds: float) -> None:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from cli.values import file_path, number_up_to, seconds_up_to, whole_number
 from server.files import Kind, file_kind
-from server.sqlite_store import SqliteStore, StoreError, check_server_tables, match_counts
+from server.sqlite_schema import check_server_tables
+from server.sqlite_store import SqliteStore, StoreError, match_counts
 
 BATCH = 1_000
 OVER_AND_RUNNING = ("running", "finished", "aborted")

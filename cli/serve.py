@@ -31,13 +31,10 @@ from server.app import (
     DEFAULT_MAX_REQUEST_BYTES,
     FILES_KEPT_FREE,
     HEALTH_PORT_CONNECTIONS,
-    ListenError,
     ServerConfig,
-    bind_failure,
-    check_can_listen,
-    check_socket_folder,
     serve,
 )
+from server.listening import ListenError, bind_failure, check_can_listen, check_socket_folder
 from server.logs import configure_logging
 from server.open_files import raise_open_file_limit
 from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS, ClockConfig

@@ -12,7 +12,7 @@ from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import port
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs
-from server.app import ListenError, bind_failure, check_can_listen
+from server.listening import ListenError, bind_failure, check_can_listen
 from web.app import WebConfig, start_web
 
 

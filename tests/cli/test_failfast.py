@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from server import launch
-from server.app import check_socket_folder
 from server.launch import ServerProcess
+from server.listening import check_socket_folder
 from tests.cli.helpers import command, database_of, one_line, sheepfold
 from tests.conftest import ROOT, start_server_process, stop_server_process
 

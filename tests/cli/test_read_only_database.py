@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from server.sqlite_store import SqliteStore, migrate
+from server.sqlite_schema import migrate
+from server.sqlite_store import SqliteStore
 from tests.cli.helpers import command
 from tests.conftest import ROOT
 

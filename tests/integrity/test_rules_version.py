@@ -20,7 +20,8 @@ from games.errors import RulesChanged
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from server.records import MatchRecord
-from server.sqlite_store import SqliteStore, migrate
+from server.sqlite_schema import migrate
+from server.sqlite_store import SqliteStore
 from tests.integrity.helpers import Case, SlowBot, create_request
 
 pytestmark = pytest.mark.e2e

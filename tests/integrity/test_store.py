@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from server.records import ClockConfig, MatchRecord, RecordedMove
-from server.sqlite_store import SCHEMA_VERSION, SqliteStore, StoreError, migrate, schema_version
+from server.sqlite_schema import SCHEMA_VERSION, StoreError, migrate, schema_version
+from server.sqlite_store import SqliteStore
 from server.store import ANY_OVER, MemoryStore, Store
 
 

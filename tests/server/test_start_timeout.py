@@ -24,7 +24,8 @@ from server.app import ServerConfig
 from server.inprocess import serving_here
 from server.records import hash_token, new_seat_token
 from server.rulings import NOBODY_JOINED
-from server.sqlite_store import SCHEMA_VERSION, SqliteStore, migrate, schema_version
+from server.sqlite_schema import SCHEMA_VERSION, migrate, schema_version
+from server.sqlite_store import SqliteStore
 
 ABORTED = "the match was aborted: no seat joined within the start timeout"
 

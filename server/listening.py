@@ -1,0 +1,121 @@
+"""Checks before the server listens, so a bad address fails in one plain line:
+gRPC itself says little more than "Failed to bind"."""
+
+from __future__ import annotations
+
+import os
+import socket
+import ssl
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+from server.files import UnusablePem, read_pem
+
+__all__ = [
+    "ListenError",
+    "add_port",
+    "bind_failure",
+    "check_can_listen",
+    "check_socket_folder",
+    "check_tls_pair",
+    "read_tls_pem",
+]
+
+
+class ListenError(OSError):
+    """The server cannot listen where it was told to (port taken, bad address)."""
+
+
+def check_can_listen(host: str, port: int, what: str = "cannot listen") -> None:
+    """Fail with a plain reason before gRPC does (it only says "Failed to bind");
+    `what` begins the message ("cannot serve metrics", say)."""
+    if not 0 <= port <= 65535:
+        raise ListenError(f"{what} on {host}:{port}: ports go from 0 to 65535")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        raise ListenError(f"{what} on {host}:{port}: {error.strerror}") from None
+    except UnicodeError as error:  # a label over 63 characters, say
+        raise ListenError(f"{what} on {host}:{port}: not a host name ({error})") from None
+    if port == 0:
+        return  # any free port: nothing to be taken
+    family, kind, proto, _, sockaddr = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC does
+        try:
+            probe.bind(sockaddr)
+        except OSError as error:
+            why = (error.strerror or str(error)).lower()
+            raise ListenError(f"{what} on {host}:{port}: {why}") from None
+
+
+def read_tls_pem(path: Path, which: str) -> bytes:
+    try:
+        return read_pem(path)
+    except UnusablePem as why:
+        raise ListenError(f"--tls-{which} {path}: {why}") from None
+
+
+def check_tls_pair(cert: Path, key: Path) -> None:
+    """Refuse a key that does not belong to its certificate, or files that hold
+    neither, in one line: gRPC would print its own lines and then report that it
+    could not bind the port."""
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
+    except ssl.SSLError as error:
+        if "KEY_VALUES_MISMATCH" in str(error):
+            raise ListenError(f"--tls-key {key} is not the key of --tls-cert {cert}") from None
+        reason = error.reason or str(error)
+        raise ListenError(
+            f"--tls-cert {cert} and --tls-key {key} are not a PEM certificate and its "
+            f"key ({reason})"
+        ) from None
+
+
+def bind_failure(error: OSError) -> str:
+    """Why a bind failed, in a few words: asyncio's message repeats the address
+    as a Python tuple ("error while attempting to bind on address ('127.0.0.1',
+    8080): address already in use")."""
+    if error.errno:
+        return os.strerror(error.errno).lower()
+    return str(error)
+
+
+def check_socket_folder(address: str) -> None:
+    """Fail with a plain reason when a `unix:` address's folder is missing or
+    closed to us: gRPC would log a line of its own and say only that it could
+    not bind. Also when a server already listens on that socket: gRPC would
+    remove its socket file and take the address over, leaving that server
+    unreachable (and the address gone once this one stops)."""
+    path = address.removeprefix("unix://" if address.startswith("unix://") else "unix:")
+    folder = Path(path).parent
+    if not folder.is_dir():
+        why = f"{folder} is not a folder" if folder.exists() else f"no folder {folder}"
+        raise ListenError(f"cannot listen on {address}: {why}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ListenError(f"cannot listen on {address}: no permission to write in {folder}")
+    if os.path.lexists(path):
+        if not stat.S_ISSOCK(os.lstat(path).st_mode):
+            raise ListenError(f"cannot listen on {address}: {path} exists and is not a socket")
+        if _socket_answers(path):
+            raise ListenError(f"cannot listen on {address}: address already in use")
+
+
+def _socket_answers(path: str) -> bool:
+    """Whether a process accepts connections on the Unix socket at `path` (a
+    socket file left by a process that has gone refuses them, and may go)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect(path)
+        except OSError:
+            return False
+    return True
+
+
+def add_port(add: Callable[[], int], address: str) -> int:
+    try:
+        return add()
+    except RuntimeError:
+        raise ListenError(f"cannot listen on {address}: gRPC could not bind it") from None

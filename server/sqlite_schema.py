@@ -1,0 +1,123 @@
+"""The server database's schema, and its migrations.
+
+The schema carries a version from day one: `MIGRATIONS[i]` takes a database
+from version i to i + 1, and opening a file applies whatever is missing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+
+class StoreError(Exception):
+    """The database cannot be used by this server (e.g. written by a newer one)."""
+
+
+def _v1(db: sqlite3.Connection) -> None:
+    db.executescript(
+        """
+        CREATE TABLE matches (
+            match_id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            players INTEGER NOT NULL,
+            options_json TEXT NOT NULL,
+            seed TEXT NOT NULL,               -- uint64: more than SQLite's signed INTEGER
+            decision_seconds REAL NOT NULL,
+            time_bank_seconds REAL NOT NULL,
+            max_strikes INTEGER NOT NULL,
+            token_hashes_json TEXT NOT NULL,  -- SHA-256 of each seat token, never the token
+            created_at REAL NOT NULL,
+            status TEXT NOT NULL,             -- running | finished | aborted
+            result BLOB,                      -- serialized sheepfold.v1.MatchResult
+            end_reason TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE moves (
+            match_id TEXT NOT NULL REFERENCES matches(match_id),
+            move INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            action_index INTEGER NOT NULL,
+            label TEXT NOT NULL,
+            forced TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (match_id, move)
+        ) WITHOUT ROWID;
+        """
+    )
+
+
+def _v2(db: sqlite3.Connection) -> None:
+    # Time banks survive a restart; listing by status and game stays fast.
+    db.executescript(
+        """
+        ALTER TABLE moves ADD COLUMN bank REAL;
+        ALTER TABLE matches ADD COLUMN finished_at REAL;
+        CREATE INDEX matches_by_status ON matches(status, created_at);
+        CREATE INDEX matches_by_game ON matches(game, created_at);
+        """
+    )
+
+
+def _v3(db: sqlite3.Connection) -> None:
+    # Listing finished matches reads their move count, never their moves.
+    db.executescript(
+        """
+        ALTER TABLE matches ADD COLUMN move_count INTEGER NOT NULL DEFAULT 0;
+        UPDATE matches SET move_count =
+            (SELECT COUNT(*) FROM moves WHERE moves.match_id = matches.match_id);
+        """
+    )
+
+
+def _v4(db: sqlite3.Connection) -> None:
+    # The game's rules version a match is played under; matches stored before
+    # there were versions were all played under version 1.
+    db.execute("ALTER TABLE matches ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1")
+
+
+def _v5(db: sqlite3.Connection) -> None:
+    # Whether any seat ever joined: a restored match nobody joined is aborted at
+    # the start timeout. Nobody knows for the matches stored before, so they count
+    # as joined and an upgrade never aborts a match that was being played.
+    db.execute("ALTER TABLE matches ADD COLUMN seat_joined INTEGER NOT NULL DEFAULT 1")
+
+
+# Append-only: a new migration goes at the end, never between two old ones.
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def schema_version(db: sqlite3.Connection) -> int:
+    db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return int(row[0] or 0)
+
+
+SERVER_TABLES = frozenset({"schema_version", "matches", "moves"})
+
+
+def check_server_tables(db: sqlite3.Connection, path: str) -> None:
+    """StoreError unless `db` is empty or a server database: another program's
+    file (a tournament's keeps a schema version too) must not be migrated."""
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not tables or tables >= SERVER_TABLES:
+        return
+    if "tournaments" in tables:
+        what = "it is a tournament database (see `sheepfold tournament report`)"
+    else:
+        what = "it holds another program's tables"
+    raise StoreError(f"{path} is not a Sheepfold server database: {what}")
+
+
+def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
+    """Apply the missing migrations, each in its own transaction; returns the version."""
+    current = schema_version(db)
+    if current > SCHEMA_VERSION:
+        raise StoreError(
+            f"the database has schema version {current}, newer than this server's "
+            f"{SCHEMA_VERSION}: upgrade sheepfold"
+        )
+    for version in range(current, upto):
+        with db:
+            MIGRATIONS[version](db)
+            db.execute("INSERT INTO schema_version (version) VALUES (?)", (version + 1,))
+    return max(current, upto)
