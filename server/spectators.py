@@ -182,6 +182,10 @@ class PublicLog:
         self.latest_snapshot = _last_snapshot(self.messages, self.latest_snapshot)
 
     def finish(self, result: arena_pb2.MatchResult | None) -> None:
+        if self.finished:
+            # Begun once the match was over (a watcher that came while its end
+            # was being written): the log already ends with the result.
+            return
         if result is not None:
             self.messages.append(WatchMessage(result=result))
         self.finished = True

@@ -1,0 +1,86 @@
+"""Calls that land at the edges of a match's life, on a real `sheepfold serve`
+with real gRPC clients: while the match's end is being written, the match is
+over in memory and not yet in the file, and the server must still answer
+every call once and in order."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from clients.bots.random_bot import RandomBot
+from clients.sdk import play
+from tests.conftest import start_server_process, stop_server_process
+from tests.integrity.helpers import log_entries
+
+pytestmark = pytest.mark.e2e
+
+# Without BDP probing a client's HTTP/2 window stays at its first size, so a
+# watcher that does not read holds the server's handler after some 64 KB.
+NO_WINDOW_GROWTH = [("grpc.http2.bdp_probe", 0)]
+
+# While `hold` has a row, writing a match's end fails as a busy or full
+# database does (an OperationalError), and the server retries it until made.
+HOLD_THE_END = """
+    CREATE TABLE hold (x);
+    INSERT INTO hold VALUES (1);
+    CREATE TRIGGER hold_the_end BEFORE UPDATE OF status ON matches
+    WHEN EXISTS (SELECT 1 FROM hold) BEGIN SELECT json('held'); END;
+"""
+
+
+def test_a_whole_match_watch_opened_while_the_end_is_written_gets_one_result(
+    tmp_path: Path,
+) -> None:
+    """A spectator that asks for the whole match once the last move is played,
+    while its end waits for the database: the result comes once, last. It once
+    came twice: the spectators' log began with the result, and the end, once
+    written, added it again."""
+    db = tmp_path / "server.db"
+    server = start_server_process("--db", str(db))
+    try:
+        with sqlite3.connect(db) as con:
+            con.executescript(HOLD_THE_END)
+
+        async def scenario() -> list[arena_pb2.WatchResponse]:
+            async with grpc.aio.insecure_channel(server.address) as channel:
+                stub = arena_pb2_grpc.ArenaStub(channel)
+                created = await stub.CreateMatch(
+                    arena_pb2.CreateMatchRequest(game="stubborn-sheep", players=5, seed=4),
+                    timeout=10,
+                )
+                match_id = created.match_id
+                bots = [
+                    asyncio.create_task(play(RandomBot(seat), server.address, match_id, token))
+                    for seat, token in enumerate(created.seat_tokens)
+                ]
+                request = arena_pb2.GetMatchRequest(match_id=match_id)
+                while (await stub.GetMatch(request, timeout=10)).status != (
+                    arena_pb2.MATCH_STATUS_FINISHED
+                ):
+                    await asyncio.sleep(0.01)
+                # Over in memory, its end not written: the watcher comes now, and
+                # reads nothing past its first message until the end is written.
+                with grpc.insecure_channel(server.address, options=NO_WINDOW_GROWTH) as slow:
+                    watch = arena_pb2_grpc.ArenaStub(slow).Watch(
+                        arena_pb2.WatchRequest(match_id=match_id, from_start=True), timeout=60
+                    )
+                    first = await asyncio.to_thread(next, watch)
+                    with sqlite3.connect(db) as con:
+                        con.execute("DELETE FROM hold")
+                    results = await asyncio.wait_for(asyncio.gather(*bots), 60)
+                    assert len({tuple(r.scores) for r in results}) == 1
+                    return [first, *await asyncio.to_thread(list, watch)]
+
+        watched = asyncio.run(scenario())
+    finally:
+        assert stop_server_process(server) == 0
+    kinds = [message.WhichOneof("kind") for message in watched]
+    assert kinds.count("result") == 1, kinds[-4:]
+    assert kinds[-1] == "result"
+    assert not [e for e in log_entries(server.log_lines) if e.get("level") == "error"]
