@@ -243,6 +243,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.WatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[arena_pb2.WatchResponse]:
         match_id = request.match_id
+        if self.registry.closing is not None:
+            # Its match is suspended (nothing moves it on) or replayed only to be
+            # cut short: refused at once, not watched until the grace runs out.
+            await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.closing)
         address = peer_address(context.peer())
         serving(context.peer())  # its read and its replay take turns with other clients'
         # A live match's watchers share one public log, and keep sharing it once

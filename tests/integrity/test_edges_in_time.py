@@ -6,7 +6,10 @@ every call once and in order."""
 from __future__ import annotations
 
 import asyncio
+import queue
+import signal
 import sqlite3
+import time
 from pathlib import Path
 
 import grpc
@@ -16,7 +19,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.bots.random_bot import RandomBot
 from clients.sdk import play
 from tests.conftest import start_server_process, stop_server_process
-from tests.integrity.helpers import log_entries
+from tests.integrity.helpers import log_entries, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -84,3 +87,45 @@ def test_a_whole_match_watch_opened_while_the_end_is_written_gets_one_result(
     assert kinds.count("result") == 1, kinds[-4:]
     assert kinds[-1] == "result"
     assert not [e for e in log_entries(server.log_lines) if e.get("level") == "error"]
+
+
+def test_a_watch_whose_request_arrives_during_the_shutdown_is_refused_at_once(
+    tmp_path: Path,
+) -> None:
+    """A Watch of a live match whose request reaches the server once its matches
+    are suspended (a viewer reconnecting as the server stops, or a call opened
+    just before): UNAVAILABLE at once, as a join then is. It once watched the
+    suspended match, where nothing moves any more, until the shutdown's grace
+    ran out: gRPC's own "Cancelling all calls" 5 s later, and the server's exit
+    held up for as long."""
+    server = start_server_process("--db", str(tmp_path / "server.db"))
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            created = arena_pb2_grpc.ArenaStub(channel).CreateMatch(
+                arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2), timeout=10
+            )
+            requests: queue.Queue[arena_pb2.WatchRequest | None] = queue.Queue()
+            # The call is opened now; its one request is sent when the test says.
+            watch = channel.stream_stream(
+                "/sheepfold.v1.Arena/Watch",
+                request_serializer=arena_pb2.WatchRequest.SerializeToString,
+                response_deserializer=arena_pb2.WatchResponse.FromString,
+            )(iter(requests.get, None), timeout=30)
+            time.sleep(0.3)
+            server.process.send_signal(signal.SIGTERM)
+            wait_until(
+                lambda: any('"match suspended"' in line for line in server.log_lines),
+                what="the match suspended",
+            )
+            requests.put(arena_pb2.WatchRequest(match_id=created.match_id))
+            requests.put(None)
+            asked = time.monotonic()
+            with pytest.raises(grpc.RpcError) as refused:
+                list(watch)
+            waited = time.monotonic() - asked
+        assert server.process.wait(10) == 0
+    finally:
+        stop_server_process(server)
+    assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert refused.value.details() == "server shutting down"
+    assert waited < 2.0, f"refused after {waited:.1f} s"
