@@ -454,6 +454,8 @@ class SheepfoldServer:
             self._pruning.cancel()
         self._file_watch.stop()
         await self.registry.shutdown(reason)
+        if self.arena is not None:
+            self.arena.end_pending_joins()
         servers = [self._server, *self._bot_servers]
         await asyncio.gather(*(s.stop(self.config.shutdown_grace) for s in servers))
         self._bot_servers = []

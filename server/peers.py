@@ -64,6 +64,11 @@ class PendingJoins:
         self._oldest_first[ticket] = address
         return ticket
 
+    def push_out_all(self, why: str) -> None:
+        """Push out every waiting stream (the server is shutting down)."""
+        for ticket, address in list(self._oldest_first.items()):
+            self._push_out(ticket, address, why)
+
     def _push_out(self, ticket: int, address: str, why: str) -> None:
         push_out = self._forget(ticket, address)
         self._pushed_out[ticket] = why

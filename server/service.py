@@ -419,6 +419,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         address = peer_address(context.peer())
         loop = asyncio.get_running_loop()
         pushed_out: str | None = None
+        await self._refuse_when_closing(context)
         try:
             # A timeout scope, not wait_for: no task of its own for every join.
             async with asyncio.timeout(self.join_timeout) as scope:
@@ -428,6 +429,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 finally:
                     pushed_out = self.pending_joins.leave(address, ticket)
         except TimeoutError:
+            await self._refuse_when_closing(context)  # pushed out by end_pending_joins
             if pushed_out is not None:
                 why = f"pushed out before joining: {pushed_out}"
                 await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
@@ -444,10 +446,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 grpc.StatusCode.INVALID_ARGUMENT,
                 "the first message on Play must be a join",
             )
-        if self.registry.closing is not None:
-            # The matches are suspended, to be restored by the next server: a
-            # join now would be handed a decision that can no longer be answered.
-            await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.closing)
+        # The matches are suspended, to be restored by the next server: a join
+        # now would be handed a decision that can no longer be answered.
+        await self._refuse_when_closing(context)
         join = first.join
         named = join.seat if join.HasField("seat") else None
         match = self.registry.hosted(join.match_id)
@@ -467,6 +468,16 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             )
             await abort(context, error.code, error.message)
         return match, seat, stream
+
+    async def _refuse_when_closing(self, context: grpc.aio.ServicerContext) -> None:
+        if self.registry.closing is not None:
+            await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.closing)
+
+    def end_pending_joins(self) -> None:
+        """At shutdown, once the matches are suspended: the Play streams still
+        waiting for their join end at once (UNAVAILABLE with the shutdown's
+        reason), instead of holding the server's exit until the grace runs out."""
+        self.pending_joins.push_out_all("the server is shutting down")
 
     async def _refuse_join_to_stored(
         self, match_id: str, seat: int | None, token: str, context: grpc.aio.ServicerContext

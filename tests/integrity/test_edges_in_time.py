@@ -129,3 +129,35 @@ def test_a_watch_whose_request_arrives_during_the_shutdown_is_refused_at_once(
     assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
     assert refused.value.details() == "server shutting down"
     assert waited < 2.0, f"refused after {waited:.1f} s"
+
+
+def test_a_play_stream_still_waiting_for_its_join_ends_at_once_at_shutdown(
+    tmp_path: Path,
+) -> None:
+    """A Play stream open without its join yet (a bot slow to send it, or a
+    client holding streams open) when the server is told to stop: UNAVAILABLE
+    "server shutting down" at once, as every other stream, and the server
+    exits. It once waited for a join until the shutdown's grace ran out, then
+    ended with gRPC's own "Cancelling all calls", the exit 5 s late."""
+    server = start_server_process("--db", str(tmp_path / "server.db"))
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            requests: queue.Queue[arena_pb2.PlayRequest | None] = queue.Queue()
+            waiting = arena_pb2_grpc.ArenaStub(channel).Play(iter(requests.get, None), timeout=30)
+            time.sleep(0.3)
+            asked = time.monotonic()
+            server.process.send_signal(signal.SIGTERM)
+            try:
+                with pytest.raises(grpc.RpcError) as ended:
+                    next(waiting)
+                ended_after = time.monotonic() - asked
+                assert server.process.wait(10) == 0
+                exited_after = time.monotonic() - asked
+            finally:
+                requests.put(None)
+    finally:
+        stop_server_process(server)
+    assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert ended.value.details() == "server shutting down"
+    assert ended_after < 2.0, f"ended after {ended_after:.1f} s"
+    assert exited_after < 3.0, f"the server exited after {exited_after:.1f} s"
