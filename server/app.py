@@ -449,13 +449,14 @@ class SheepfoldServer:
         if self._server is None:
             return
         self.registry.accepting = False
-        await self.health.enter_graceful_shutdown()
+        await self.health.enter_graceful_shutdown(reason)
         if self._pruning is not None:
             self._pruning.cancel()
         self._file_watch.stop()
         await self.registry.shutdown(reason)
         if self.arena is not None:
             self.arena.end_pending_joins()
+        self.reflection.streams.close(reason)
         servers = [self._server, *self._bot_servers]
         await asyncio.gather(*(s.stop(self.config.shutdown_grace) for s in servers))
         self._bot_servers = []

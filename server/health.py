@@ -14,6 +14,7 @@ import asyncio
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from server.status import abort
 from server.stream_places import StreamPlaces
 
 Status = health_pb2.HealthCheckResponse.ServingStatus
@@ -30,7 +31,7 @@ class Health(health_pb2_grpc.HealthServicer):
     def __init__(self) -> None:
         self._status: dict[str, Status] = {"": health_pb2.HealthCheckResponse.SERVING}
         self._changed = asyncio.Event()  # set, and replaced, on every change
-        self._shutting_down = False
+        self._shutting_down: str | None = None  # why, once it is
         self.watches = StreamPlaces("health watches", MAX_WATCHES_PER_ADDRESS, MAX_WATCHES)
 
     async def Check(
@@ -62,16 +63,21 @@ class Health(health_pb2_grpc.HealthServicer):
             if status != sent:
                 await context.write(health_pb2.HealthCheckResponse(status=status))
                 sent = status
+            if self._shutting_down is not None:
+                # NOT_SERVING for good, and told: ended now, not held open until
+                # the shutdown's grace runs out (and the server's exit with it).
+                await abort(context, grpc.StatusCode.UNAVAILABLE, self._shutting_down)
             await changed.wait()
 
     async def set(self, service: str, status: Status) -> None:
         """Set a service's status; ignored once the server is shutting down."""
-        if not self._shutting_down:
+        if self._shutting_down is None:
             self._set(service, status)
 
-    async def enter_graceful_shutdown(self) -> None:
-        """Every service NOT_SERVING, for good."""
-        self._shutting_down = True
+    async def enter_graceful_shutdown(self, reason: str = "server shutting down") -> None:
+        """Every service NOT_SERVING, for good; each watch is told so, then
+        ends UNAVAILABLE `reason`."""
+        self._shutting_down = reason
         for service in self._status:
             self._set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
 

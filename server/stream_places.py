@@ -57,6 +57,7 @@ class StreamPlaces:
         self._tickets = itertools.count()
         self._log = structlog.get_logger("sheepfold.streams")
         self._logged = Counts()  # refusals and push-outs, per address
+        self.closing: str | None = None  # why every stream was ended (shutdown)
 
     def __len__(self) -> int:
         return self._count
@@ -70,6 +71,8 @@ class StreamPlaces:
         RESOURCE_EXHAUSTED before the block; pushed out, the block is interrupted
         and the call ends RESOURCE_EXHAUSTED."""
         address = peer_address(context.peer())
+        if self.closing is not None:
+            await abort(context, grpc.StatusCode.UNAVAILABLE, self.closing)
         if self.held_by(address) >= self.per_address:
             reason = f"this address already has {self.per_address} {self.what} open"
             self._note("stream refused", address, reason)
@@ -87,7 +90,18 @@ class StreamPlaces:
         except TimeoutError:
             if why is None:
                 raise
+            if self.closing is not None:
+                await abort(context, grpc.StatusCode.UNAVAILABLE, self.closing)
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, f"pushed out: {why}")
+
+    def close(self, reason: str) -> None:
+        """End every stream (UNAVAILABLE `reason`) and refuse new ones: at
+        shutdown, so that none holds the server's exit until its grace runs out."""
+        self.closing = reason
+        for address in list(self._held):
+            for ticket in list(self._held.get(address, ())):
+                self._pushed_out[ticket] = reason
+                self._forget(address, ticket)()
 
     def _enter(self, address: str, push_out: Callable[[], None]) -> int:
         if self._count >= self.total:

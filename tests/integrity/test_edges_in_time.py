@@ -14,6 +14,8 @@ from pathlib import Path
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots.random_bot import RandomBot
@@ -159,5 +161,47 @@ def test_a_play_stream_still_waiting_for_its_join_ends_at_once_at_shutdown(
         stop_server_process(server)
     assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
     assert ended.value.details() == "server shutting down"
+    assert ended_after < 2.0, f"ended after {ended_after:.1f} s"
+    assert exited_after < 3.0, f"the server exited after {exited_after:.1f} s"
+
+
+def test_health_watches_and_reflection_streams_end_at_once_at_shutdown(tmp_path: Path) -> None:
+    """A health `Watch` (a load balancer's, or gRPC's client-side health
+    checking, which keeps one per connection) and an idle reflection stream
+    (`grpcurl`, an IDE) open when the server is told to stop: the watch is sent
+    NOT_SERVING, then both end UNAVAILABLE "server shutting down" and the server
+    exits. They once stayed open until the shutdown's grace ran out, and every
+    restart of a server with such a client came 5 s late."""
+    server = start_server_process("--db", str(tmp_path / "server.db"))
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            health = health_pb2_grpc.HealthStub(channel).Watch(
+                health_pb2.HealthCheckRequest(), timeout=30
+            )
+            assert next(health).status == health_pb2.HealthCheckResponse.SERVING
+            requests: queue.Queue[reflection_pb2.ServerReflectionRequest | None] = queue.Queue()
+            reflecting = reflection_pb2_grpc.ServerReflectionStub(channel).ServerReflectionInfo(
+                iter(requests.get, None), timeout=30
+            )
+            requests.put(reflection_pb2.ServerReflectionRequest(list_services=""))
+            assert next(reflecting).HasField("list_services_response")
+            asked = time.monotonic()
+            server.process.send_signal(signal.SIGTERM)
+            try:
+                assert next(health).status == health_pb2.HealthCheckResponse.NOT_SERVING
+                with pytest.raises(grpc.RpcError) as health_ended:
+                    next(health)
+                with pytest.raises(grpc.RpcError) as reflection_ended:
+                    next(reflecting)
+                ended_after = time.monotonic() - asked
+                assert server.process.wait(10) == 0
+                exited_after = time.monotonic() - asked
+            finally:
+                requests.put(None)
+    finally:
+        stop_server_process(server)
+    for ended in (health_ended, reflection_ended):
+        assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert ended.value.details() == "server shutting down"
     assert ended_after < 2.0, f"ended after {ended_after:.1f} s"
     assert exited_after < 3.0, f"the server exited after {exited_after:.1f} s"
