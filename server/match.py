@@ -204,6 +204,9 @@ class Match:
 
     async def _run(self) -> None:
         resumed = bool(self.moves)
+        if self.state.terminal:  # restored with its last move, not its end: no one to wait for
+            await self._finish("game over")
+            return
         if self._every_seat_here():
             self._all_joined.set()
         try:

@@ -20,8 +20,9 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots.random_bot import RandomBot
 from clients.sdk import play
+from server import launch
 from tests.conftest import start_server_process, stop_server_process
-from tests.integrity.helpers import log_entries, wait_until
+from tests.integrity.helpers import assert_replay_reproduces_result, log_entries, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -205,3 +206,70 @@ def test_health_watches_and_reflection_streams_end_at_once_at_shutdown(tmp_path:
         assert ended.value.details() == "server shutting down"
     assert ended_after < 2.0, f"ended after {ended_after:.1f} s"
     assert exited_after < 3.0, f"the server exited after {exited_after:.1f} s"
+
+
+def test_a_match_restored_with_its_last_move_but_not_its_end_finishes_at_once(
+    tmp_path: Path,
+) -> None:
+    """The server dies after a match's last move is written and before its end
+    is (here the end waits for the database when the server is killed): the
+    restored match has nothing left to play, and finishes as soon as the server
+    is back, with the result it would have had. It once waited for all its
+    seats to join again for the whole start timeout (30 s), RUNNING with no
+    one to move, and those that came back waited with it."""
+    db = tmp_path / "server.db"
+    server = start_server_process("--db", str(db))
+    try:
+        with sqlite3.connect(db) as con:
+            con.executescript(HOLD_THE_END)
+
+        async def last_move_played() -> str:
+            async with grpc.aio.insecure_channel(server.address) as channel:
+                stub = arena_pb2_grpc.ArenaStub(channel)
+                created = await stub.CreateMatch(
+                    arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2, seed=5),
+                    timeout=10,
+                )
+                bots = [
+                    asyncio.create_task(
+                        play(RandomBot(seat), server.address, created.match_id, token)
+                    )
+                    for seat, token in enumerate(created.seat_tokens)
+                ]
+                request = arena_pb2.GetMatchRequest(match_id=created.match_id)
+                while (await stub.GetMatch(request, timeout=10)).status != (
+                    arena_pb2.MATCH_STATUS_FINISHED
+                ):
+                    await asyncio.sleep(0.01)
+                for bot in bots:
+                    bot.cancel()
+                await asyncio.gather(*bots, return_exceptions=True)
+                return created.match_id
+
+        match_id = asyncio.run(last_move_played())
+    finally:
+        stop_server_process_now(server)
+    with sqlite3.connect(db) as con:
+        con.executescript("DROP TRIGGER hold_the_end; DROP TABLE hold;")
+        assert con.execute("SELECT status FROM matches").fetchall() == [("running",)]
+    server = start_server_process("--db", str(db))
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            request = arena_pb2.GetMatchRequest(match_id=match_id)
+            restarted = time.monotonic()
+            while (info := stub.GetMatch(request, timeout=10)).status != (
+                arena_pb2.MATCH_STATUS_FINISHED
+            ):
+                assert time.monotonic() - restarted < 5.0, "still waiting for its seats"
+                time.sleep(0.05)
+            replay = stub.GetReplay(arena_pb2.GetReplayRequest(match_id=match_id), timeout=10)
+    finally:
+        assert stop_server_process(server) == 0
+    assert info.result.end_reason == "game over"
+    assert_replay_reproduces_result(replay)
+
+
+def stop_server_process_now(server: launch.ServerProcess) -> None:
+    """SIGKILL: the server dies where it stands."""
+    launch.stop(server, graceful=False)
