@@ -517,9 +517,11 @@ class Match:
                 )
             )
         )
-        if self._pending is not None and self._pending.seat == seat_index:
-            self._pending.sent_at = asyncio.get_running_loop().time()
-            stream.send(self._sent_again(self._pending))
+        pending = self._pending
+        # Not one answered (or timed out) that the loop has yet to move on from.
+        if pending is not None and pending.seat == seat_index and not pending.answer.done():
+            pending.sent_at = asyncio.get_running_loop().time()
+            stream.send(self._sent_again(pending))
         if self._every_seat_here():
             self._all_joined.set()
 

@@ -273,3 +273,84 @@ def test_a_match_restored_with_its_last_move_but_not_its_end_finishes_at_once(
 def stop_server_process_now(server: launch.ServerProcess) -> None:
     """SIGKILL: the server dies where it stands."""
     launch.stop(server, graceful=False)
+
+
+def test_a_rejoin_racing_the_old_streams_answer_is_not_sent_the_answered_decision(
+    tmp_path: Path,
+) -> None:
+    """A seat answers on its stream while a new stream of the same seat joins,
+    both at once, decision after decision. Whichever the server reads first
+    wins, and the new stream is sent the open decision only if it is still
+    open. It was once sent the decision just answered (the answer taken, the
+    match not yet moved on) about one time in four: the bot thought again
+    about a decision that was gone, spending the next one's time on it, and
+    its answer was refused "not open"."""
+    server = start_server_process("--db", str(tmp_path / "server.db"))
+    refused: list[str] = []
+    raced = 0
+
+    async def next_decision(call: grpc.aio.StreamStreamCall) -> arena_pb2.Decision | None:
+        """The next decision on `call` (None at the result), noting refusals."""
+        while True:
+            try:
+                message = await call.read()
+            except grpc.aio.AioRpcError as error:  # a join that came after the last move
+                assert error.code() == grpc.StatusCode.FAILED_PRECONDITION, error
+                return None
+            assert message is not grpc.aio.EOF, "the stream ended without a result"
+            kind = message.WhichOneof("kind")
+            if kind == "error":
+                refused.append(message.error.message)
+            elif kind == "decision":
+                return message.decision
+            elif kind == "result":
+                return None
+
+    async def one_match(stub: arena_pb2_grpc.ArenaStub, seed: int) -> None:
+        nonlocal raced
+        created = await stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(
+                game="sheep-showdown", players=2, options={"rounds": "3"}, seed=seed
+            ),
+            timeout=10,
+        )
+        join = arena_pb2.PlayRequest(
+            join=arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0])
+        )
+        opponent = asyncio.create_task(
+            play(RandomBot(seed), server.address, created.match_id, created.seat_tokens[1])
+        )
+        stream = stub.Play()
+        await stream.write(join)
+        decision = await next_decision(stream)
+        while decision is not None:
+            newer = stub.Play()
+            answer = arena_pb2.Answer(decision_id=decision.decision_id, action_index=0)
+            await asyncio.gather(
+                stream.write(arena_pb2.PlayRequest(answer=answer)), newer.write(join)
+            )
+            raced += 1
+            stream.cancel()
+            stream = newer
+            decision = await next_decision(stream)
+            if decision is not None:
+                answer = arena_pb2.Answer(decision_id=decision.decision_id, action_index=0)
+                await stream.write(arena_pb2.PlayRequest(answer=answer))
+                decision = await next_decision(stream)
+        stream.cancel()
+        await asyncio.wait_for(opponent, 60)
+
+    async def scenario() -> None:
+        # The race is lost about one time in ten: enough of them to see it.
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            seed = 0
+            while raced < 150:
+                seed += 1
+                await one_match(stub, seed)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        assert stop_server_process(server) == 0
+    assert refused == [], f"{len(refused)} of {raced} rejoins were sent a decision gone already"
