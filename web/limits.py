@@ -10,3 +10,11 @@ MAX_CONNECTIONS_PER_ADDRESS = 64
 # A connection waiting for a request is closed after this long (aiohttp alone
 # keeps it an hour).
 IDLE_SECONDS = 30.0
+# A client gone without a word (its network cut, a phone out of range: no FIN,
+# no RST) is noticed by TCP itself: probed after this long with nothing sent,
+# and dropped once nothing it was sent has been acknowledged for
+# GONE_SECONDS. The system's defaults kept it two hours and more, holding one
+# of its address's connections, on a quiet event stream.
+PROBE_AFTER_SECONDS = 30
+PROBE_EVERY_SECONDS = 10
+GONE_SECONDS = 120

@@ -20,12 +20,15 @@ repeat at will.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 from collections import Counter
 
 import structlog
 from aiohttp import web
 
 from server.logs import Counts, worth_logging
+from web.limits import GONE_SECONDS, PROBE_AFTER_SECONDS, PROBE_EVERY_SECONDS
 
 
 class BoundedSite(web.BaseSite):
@@ -135,6 +138,27 @@ def _address(transport: asyncio.BaseTransport) -> str:
     return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
 
 
+def _notice_when_gone(transport: asyncio.BaseTransport) -> None:
+    """TCP keep-alive probes and a user timeout on the connection: a client that
+    vanishes without closing (no FIN, no RST) is dropped within about
+    GONE_SECONDS, even on an event stream with nothing to send, rather than
+    after the system's two hours (where it held a place of its address)."""
+    sock = transport.get_extra_info("socket")
+    if sock is None or sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return
+    options = [
+        (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
+        (socket.IPPROTO_TCP, getattr(socket, "TCP_KEEPIDLE", None), PROBE_AFTER_SECONDS),
+        (socket.IPPROTO_TCP, getattr(socket, "TCP_KEEPINTVL", None), PROBE_EVERY_SECONDS),
+        (socket.IPPROTO_TCP, getattr(socket, "TCP_KEEPCNT", None), 3),
+        (socket.IPPROTO_TCP, getattr(socket, "TCP_USER_TIMEOUT", None), GONE_SECONDS * 1000),
+    ]
+    for level, option, value in options:
+        if option is not None:  # Linux has them all; another system what it has
+            with contextlib.suppress(OSError):
+                sock.setsockopt(level, option, value)
+
+
 class _Counted(asyncio.Protocol):
     """aiohttp's handler for one connection, and the site's count of it."""
 
@@ -151,6 +175,7 @@ class _Counted(asyncio.Protocol):
             transport.close()  # aiohttp never sees it
             return
         self._address = address
+        _notice_when_gone(transport)
         self._handler.connection_made(transport)
 
     def connection_lost(self, exc: Exception | None) -> None:

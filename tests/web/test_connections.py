@@ -175,3 +175,37 @@ def test_a_connection_bound_that_is_not_a_positive_count_is_a_usage_error(
     )
     assert done.returncode == 2
     assert "max-connections" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_client_gone_without_closing_is_probed_and_dropped_within_minutes() -> None:
+    """A client whose network vanished sends no FIN nor RST: only TCP notices
+    it, and with the system's defaults only after two hours of quiet (a quiet
+    event stream sends nothing), holding one of its address's places all along.
+    Each connection the viewer holds is probed after 30 s of quiet and dropped
+    once 2 minutes pass without an acknowledgement."""
+
+    async def run() -> None:
+        running = await start_web(WebConfig(server="127.0.0.1:1"), "127.0.0.1", 0)
+        try:
+            held = _open(running.port, 1, b"GET / HTTP/1.1\r\nHo")
+            await asyncio.sleep(0.3)
+            assert running.runner.server is not None
+            sockets = [
+                handler.transport.get_extra_info("socket")
+                for handler in running.runner.server.connections
+                if handler.transport is not None
+            ]
+            assert len(sockets) == 1
+            (sock,) = sockets
+            tcp = socket.IPPROTO_TCP
+            assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+            assert sock.getsockopt(tcp, socket.TCP_KEEPIDLE) == 30
+            assert sock.getsockopt(tcp, socket.TCP_KEEPINTVL) == 10
+            assert sock.getsockopt(tcp, socket.TCP_KEEPCNT) == 3
+            assert sock.getsockopt(tcp, socket.TCP_USER_TIMEOUT) == 120_000
+            for connection in held:
+                connection.close()
+        finally:
+            await running.stop()
+
+    asyncio.run(run())
