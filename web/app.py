@@ -23,6 +23,7 @@ from web.listing import LIMIT, Listing
 from web.replays import frames_response, replayable
 from web.reports import Report, tournament_url
 from web.responses import (
+    HEARTBEAT,
     accepts_gzip,
     add_security_headers,
     body_headers,
@@ -30,6 +31,7 @@ from web.responses import (
     event_frame,
     is_head,
     open_events,
+    with_heartbeats,
     write_event,
 )
 from web.site import BoundedSite
@@ -195,6 +197,9 @@ async def matches_events(request: web.Request) -> web.StreamResponse:
     if is_head(request):
         return response
     last: Listing | bytes | None = None
+    beat = deflate_event(HEARTBEAT) if gzipped else HEARTBEAT
+    loop = asyncio.get_running_loop()
+    written = loop.time()
     try:
         state.streams.add(_this_task())
         while True:
@@ -209,9 +214,12 @@ async def matches_events(request: web.Request) -> web.StreamResponse:
                 if failed != last:
                     last = failed
                     frame = deflate_event(failed) if gzipped else failed
+            if frame is None and loop.time() - written >= state.config.heartbeat_seconds:
+                frame = beat  # nothing changed for a while: a proxy would close the stream
             if frame is not None:
                 await write_event(request, response, frame)
-            await asyncio.sleep(state.matches.poll_seconds)
+                written = loop.time()
+            await asyncio.sleep(min(state.matches.poll_seconds, state.config.heartbeat_seconds))
     except ConnectionResetError:
         pass
     finally:
@@ -303,7 +311,8 @@ async def match_live(request: web.Request) -> web.StreamResponse:
         return response
     try:
         state.streams.add(_this_task())
-        async for frame in state.hub.subscribe(match_id):  # each an event, built once
+        batches = state.hub.subscribe(match_id)  # each an event, built once
+        async for frame in with_heartbeats(batches, state.config.heartbeat_seconds):
             await write_event(request, response, frame)
         await write_event(request, response, b"event: end\ndata: {}\n\n")
     except ConnectionResetError:

@@ -18,3 +18,7 @@ IDLE_SECONDS = 30.0
 PROBE_AFTER_SECONDS = 30
 PROBE_EVERY_SECONDS = 10
 GONE_SECONDS = 120
+# An event stream with nothing to say for this long sends a comment (which a
+# page ignores): a proxy in front closes a quiet stream (nginx after 60 s), and
+# TCP notices a client gone away only while something is sent.
+HEARTBEAT_SECONDS = 15.0

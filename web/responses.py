@@ -4,7 +4,9 @@ client takes gzip, and Server-Sent Events (gzipped or not) written with a deadli
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import zlib
+from collections.abc import AsyncIterator
 
 from aiohttp import web
 
@@ -71,6 +73,37 @@ def event_frame(data: bytes, event: str = "") -> bytes:
     """One Server-Sent Event; built once and written to every client."""
     head = f"event: {event}\n".encode() if event else b""
     return head + b"data: " + data + b"\n\n"
+
+
+# A Server-Sent Events comment: a page's EventSource skips it.
+HEARTBEAT = b":\n\n"
+
+
+async def with_heartbeats(
+    source: AsyncIterator[bytes], seconds: float, beat: bytes = HEARTBEAT
+) -> AsyncIterator[bytes]:
+    """What `source` yields, and `beat` whenever it has yielded nothing for
+    `seconds` (the item it is waiting for is not given up meanwhile)."""
+    waiting: asyncio.Future[bytes] | None = None
+    try:
+        while True:
+            if waiting is None:
+                waiting = asyncio.ensure_future(anext(source))
+            done, _ = await asyncio.wait({waiting}, timeout=seconds)
+            if not done:
+                yield beat
+                continue
+            try:
+                item = waiting.result()
+            except StopAsyncIteration:
+                return
+            waiting = None
+            yield item
+    finally:
+        if waiting is not None and not waiting.done():
+            waiting.cancel()
+            with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                await waiting
 
 
 # A gzip member's header: deflate, no name, no time, unknown system. A gzipped

@@ -22,7 +22,12 @@ from clients.connect import KEEPALIVE_SECONDS, KEEPALIVE_TIMEOUT
 from web.frames import ignore_interrupts
 from web.gateway import Gateway, GatewayError
 from web.hub import WatchHub
-from web.limits import IDLE_SECONDS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS
+from web.limits import (
+    HEARTBEAT_SECONDS,
+    IDLE_SECONDS,
+    MAX_CONNECTIONS,
+    MAX_CONNECTIONS_PER_ADDRESS,
+)
 from web.listing import MatchList
 from web.reports import ReportCache
 
@@ -41,6 +46,7 @@ class WebConfig:
     max_connections: int = MAX_CONNECTIONS
     max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS
     idle_seconds: float = IDLE_SECONDS
+    heartbeat_seconds: float = HEARTBEAT_SECONDS  # a quiet event stream's comment
     # For a server with private replays (serve --private-replays): whoever can open
     # the viewer then sees every match the server lists.
     admin_token: str = ""

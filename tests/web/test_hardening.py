@@ -361,3 +361,40 @@ def test_a_live_batch_is_framed_once_for_every_page() -> None:
         assert got[0][0] is got[1][0]
 
     asyncio.run(scenario())
+
+
+def _lines_for(url: str, seconds: float) -> list[bytes]:
+    """The lines an event stream sends in its first `seconds`."""
+    lines: list[bytes] = []
+    deadline = time.monotonic() + seconds
+    with urllib.request.urlopen(url, timeout=seconds + 5) as stream:
+        while time.monotonic() < deadline:
+            lines.append(stream.readline())
+    return lines
+
+
+def test_a_quiet_event_stream_sends_a_comment_now_and_then(
+    showcase: Showcase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream with nothing to say (the list with no match changing, a live
+    match while its seat decides) once sent nothing at all: a proxy in front
+    closed it (nginx after 60 s, and the list page then said it was not
+    updating), and TCP never noticed its client gone. It sends a comment
+    (which EventSource skips) after HEARTBEAT_SECONDS of quiet."""
+    assert showcase.web is not None
+    state = showcase.web.runner.app[STATE]
+    monkeypatch.setattr(state.config, "heartbeat_seconds", 0.5, raising=False)
+    listing = Listing(b"[]", b"", event_frame(b"[]"), b"")
+
+    async def unchanged(game: str) -> Listing:
+        return listing
+
+    monkeypatch.setattr(state.matches, "get", unchanged)
+    lines = _lines_for(f"{showcase.url}/api/matches/events", 2.2)
+    assert lines[:2] == [b"data: []\n", b"\n"], lines
+    assert lines[2:].count(b":\n") >= 3, lines
+    # A live match whose seats take 5 s a move: quiet in between.
+    match_id = showcase.start_live("sheep-showdown", 2, 612, delay=5.0)
+    lines = _lines_for(f"{showcase.url}/api/match/{match_id}/live", 2.2)
+    assert lines[0].startswith(b"data: [{"), lines
+    assert lines.count(b":\n") >= 3, lines
