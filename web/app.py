@@ -161,7 +161,18 @@ async def static_file(request: web.Request) -> web.FileResponse:
         found = False
     if not found:
         raise _fail(404, f"no file {relative[:80]!r} in the viewer's static files")
-    return web.FileResponse(path)
+    kind = _STATIC_TYPES.get(path.suffix)
+    return web.FileResponse(path, headers={"Content-Type": kind} if kind else None)
+
+
+# The static files' text types say their charset: aiohttp's guess did not
+# (`application/javascript`, `text/css`), and a browser shown such a file on
+# its own read its UTF-8 (the board's glyphs, say) in the system's encoding.
+_STATIC_TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml; charset=utf-8",
+}
 
 
 # ---------------------------------------------------------------- matches

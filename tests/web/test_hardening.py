@@ -398,3 +398,21 @@ def test_a_quiet_event_stream_sends_a_comment_now_and_then(
     lines = _lines_for(f"{showcase.url}/api/match/{match_id}/live", 2.2)
     assert lines[0].startswith(b"data: [{"), lines
     assert lines.count(b":\n") >= 3, lines
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("/static/match.js", "text/javascript; charset=utf-8"),
+        ("/static/games/sheep-showdown.js", "text/javascript; charset=utf-8"),
+        ("/static/style.css", "text/css; charset=utf-8"),
+        ("/static/favicon.svg", "image/svg+xml; charset=utf-8"),
+    ],
+)
+def test_static_text_files_say_their_charset(showcase: Showcase, path: str, kind: str) -> None:
+    """They hold UTF-8 (glyphs drawn on the boards): a type without a charset
+    left a browser showing the file on its own to guess."""
+    status, headers, body = headers_of(showcase.url + path)
+    assert status == 200 and body
+    assert headers["Content-Type"] == kind
+    assert headers["X-Content-Type-Options"] == "nosniff"
