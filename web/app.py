@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -323,8 +324,12 @@ async def match_live(request: web.Request) -> web.StreamResponse:
     try:
         state.streams.add(_this_task())
         batches = state.hub.subscribe(match_id)  # each an event, built once
-        async for frame in with_heartbeats(batches, state.config.heartbeat_seconds):
-            await write_event(request, response, frame)
+        beating = with_heartbeats(batches, state.config.heartbeat_seconds)
+        # Closed here, even when the page leaves during a write: its place
+        # among the match's watchers is given up now, not when collected.
+        async with contextlib.aclosing(beating) as frames:
+            async for frame in frames:
+                await write_event(request, response, frame)
         await write_event(request, response, b"event: end\ndata: {}\n\n")
     except ConnectionResetError:
         pass
