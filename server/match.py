@@ -221,8 +221,9 @@ class Match:
                 await self._abandon(NOBODY_JOINED)
                 return
             missing = [s.index for s in self.seats if not (s.joined or s.disqualified)]
-            what = "resuming" if resumed else "starting"
-            self.log.warning(f"match {what} without every seat", missing_seats=missing)
+            if missing:  # every seat may have joined as the timeout fired
+                what = "resuming" if resumed else "starting"
+                self.log.warning(f"match {what} without every seat", missing_seats=missing)
         self.status = Status.RUNNING
         self.log.info("match resumed" if resumed else "match running", moves=len(self.moves))
         while not self.state.terminal:
