@@ -19,7 +19,7 @@ from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
 from server.fairness import FairQueue
 from server.file_watch import DatabaseFileWatch
-from server.health import Health
+from server.health import LIVENESS_SERVICE, Health
 from server.listening import (
     ListenError,
     add_port,
@@ -314,6 +314,7 @@ class SheepfoldServer:
         )
         for service in ("", ARENA_SERVICE):
             await self.health.set(service, serving)
+        await self.health.set(LIVENESS_SERVICE, health_pb2.HealthCheckResponse.SERVING)
         if not self.config.retention.keeps_all:
             self._pruning = asyncio.create_task(
                 keep_pruning(self.storage, self.config.retention), name="prune-finished"

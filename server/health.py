@@ -19,6 +19,12 @@ from server.stream_places import StreamPlaces
 
 Status = health_pb2.HealthCheckResponse.ServingStatus
 
+# The service a liveness probe asks: SERVING from start to shutdown, whatever
+# the database does. "" and the Arena service say NOT_SERVING while writes fail
+# (locked, disk full): matches then wait and nothing is lost, which is a reason
+# to send no new traffic (readiness), not to restart the server (liveness).
+LIVENESS_SERVICE = "liveness"
+
 # Watch streams open at once, from one client address and in all (see
 # server/stream_places.py). A probe or a load balancer needs one or two.
 MAX_WATCHES_PER_ADDRESS = 16

@@ -19,6 +19,7 @@ import yaml
 from cli.main import build_parser
 from server import launch
 from server.app import ServerConfig
+from server.health import LIVENESS_SERVICE
 from server.inprocess import InProcessServer
 from tests.server.test_metrics import scrape
 
@@ -95,6 +96,8 @@ def test_statefulset_probes_ports_and_annotations_match_the_flags() -> None:
     assert ports == {"grpc": args.port, "metrics": args.metrics_port, "health": args.health_port}
     for probe in ("readinessProbe", "livenessProbe"):
         assert container[probe]["grpc"]["port"] == args.health_port, probe
+    assert container["livenessProbe"]["grpc"]["service"] == LIVENESS_SERVICE
+    assert container["readinessProbe"]["grpc"].get("service", "") == ""
     annotations = sts["spec"]["template"]["metadata"]["annotations"]
     assert annotations["prometheus.io/scrape"] == "true"
     assert int(annotations["prometheus.io/port"]) == args.metrics_port

@@ -28,6 +28,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.matchplay import play_match
 from clients.sdk import play
 from server.app import ServerConfig
+from server.health import LIVENESS_SERVICE
 from server.inprocess import InProcessServer
 from server.sqlite_store import SqliteStore
 from tests.conftest import start_server_process, stop_server_process
@@ -200,11 +201,11 @@ def test_listing_thousands_of_stored_matches_never_stalls_a_live_match(tmp_path:
     )
 
 
-def _health(address: str) -> int:
+def _health(address: str, service: str = "") -> int:
     with grpc.insecure_channel(address) as channel:
         return (
             health_pb2_grpc.HealthStub(channel)
-            .Check(health_pb2.HealthCheckRequest(), timeout=1.0)
+            .Check(health_pb2.HealthCheckRequest(service=service), timeout=1.0)
             .status
         )
 
@@ -247,12 +248,15 @@ def test_a_database_locked_by_another_process_slows_the_server_but_never_freezes
             assert locker.stdout is not None and locker.stdout.readline() == "locked\n"
             locked_at = time.monotonic()
 
-            # Health answers at once all along, and says the truth.
-            statuses = []
+            # Health answers at once all along, and says the truth; the liveness
+            # service stays SERVING (waiting matches are no reason to restart).
+            statuses, live = [], []
             while time.monotonic() - locked_at < 2.0:
                 statuses.append(_health(address))
+                live.append(_health(address, LIVENESS_SERVICE))
                 time.sleep(0.05)
             assert health_pb2.HealthCheckResponse.NOT_SERVING in statuses, statuses
+            assert set(live) == {health_pb2.HealthCheckResponse.SERVING}, live
             # The one move waiting on the lock is a write not made: the alert on
             # the queue's depth sees it (the queue behind it is empty).
             assert value(scrape(metrics_port), "sheepfold_db_queue_depth") >= 1
