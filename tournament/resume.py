@@ -11,6 +11,11 @@ tournament either.
 
 Options are compared by what the game makes of them (`options_to_store`): a
 default written out, `no` for `false` or `01` for `1` resumes as it is.
+
+The clock and what missing it costs (`CLOCK_SETTINGS`) are part of what a
+stored game means: once games are stored, another value is refused. A
+tournament stored before a setting was written to its config has no value to
+compare: that setting is not checked (the new value is stored from then on).
 """
 
 from __future__ import annotations
@@ -22,7 +27,11 @@ from tournament.config import TournamentConfig
 from tournament.schedule import ScheduledGame
 from tournament.store import Store, StoreError
 
-__all__ = ["check_groups_kept", "check_resumable", "options_to_store"]
+__all__ = ["CLOCK_SETTINGS", "check_groups_kept", "check_resumable", "options_to_store"]
+
+# The rules every stored game was played under: changed, they would rate games
+# played with another clock (or another cost of missing it) side by side.
+CLOCK_SETTINGS = ("decision_seconds", "time_bank_seconds", "max_strikes", "forfeit_on_timeout")
 
 
 def check_resumable(store: Store, config: TournamentConfig) -> None:
@@ -30,9 +39,12 @@ def check_resumable(store: Store, config: TournamentConfig) -> None:
     for record in store.tournaments():
         if record.name != config.name:
             continue
+        deals = store.deal_range(record.id)
         problem = _kind_problem(record.config, config)
         if problem is None:
-            problem = _deal_problem(record.config, config, store.deal_range(record.id))
+            problem = _deal_problem(record.config, config, deals)
+        if problem is None and deals is not None:
+            problem = _clock_problem(record.config, config)
         if problem is not None:
             field, why = problem
             raise StoreError(
@@ -100,6 +112,26 @@ def _kind_problem(stored: Mapping[str, Any], config: TournamentConfig) -> tuple[
             f"is a {was.replace('-', ' ')}, whose games an SPRT would count as its blocks",
         )
     return None
+
+
+def _clock_problem(stored: Mapping[str, Any], config: TournamentConfig) -> tuple[str, str] | None:
+    """The first clock setting whose stored value the config changes (a value
+    not stored, by a version before it was, is not checked)."""
+    for name in CLOCK_SETTINGS:
+        if name not in stored:
+            continue
+        was, now = stored[name], getattr(config, name)
+        if was != now:
+            return name, (
+                f"was played with {name} = {_toml(was)}, not {_toml(now)}; set it back to "
+                f"{_toml(was)} (its stored games ran under it)"
+            )
+    return None
+
+
+def _toml(value: Any) -> str:
+    """A setting as it is written in the config (`true`, not `True`)."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
 
 
 def _deal_problem(

@@ -5,6 +5,8 @@ field, rather than rating more games than scheduled."""
 from __future__ import annotations
 
 import dataclasses
+import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -174,3 +176,45 @@ def test_another_max_groups_is_refused_once_its_games_are_stored(
         assert store.tournament("cup").scheduled == 42, "the stored schedule is left as it was"
     path.write_text(path.read_text().replace("max_groups = 7", "max_groups = 14"))
     assert tournament_main(["run", str(path), "--db", db, "--no-report"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("setting", "changed", "shown"),
+    [
+        ("decision_seconds", 2.5, "decision_seconds = 2.5, not 10.0; set it back to 2.5 "),
+        ("time_bank_seconds", 30.0, "time_bank_seconds = 30.0, not 0.0; set it back to 30.0 "),
+        ("max_strikes", 1, "max_strikes = 1, not 3; set it back to 1 "),
+        ("forfeit_on_timeout", False, "forfeit_on_timeout = false, not true; set it back"),
+    ],
+)
+def test_another_clock_is_refused_once_games_are_stored(
+    tmp_path: Path, setting: str, changed: object, shown: str
+) -> None:
+    """The clock and the cost of missing it resumed silently changed: games
+    played at 10 s a decision were rated beside games played at 2.5 s."""
+    config = _config(tmp_path)
+    other = dataclasses.replace(config, **{setting: changed})
+    with Store(tmp_path / "t.sqlite") as store:
+        open_tournament(store, config, 4, [["a", "b"]])
+        tid = _store_games(store, other)  # nothing stored yet: a fix is fine
+        with pytest.raises(StoreError) as caught:
+            _reopen(store, config)
+        line = str(caught.value)
+        assert line.startswith(f"{setting}: tournament 'cup' in ")
+        assert shown in line and line.endswith("use another name or database")
+        assert "\n" not in line
+        assert _reopen(store, other) == tid
+
+
+def test_a_clock_setting_not_stored_is_not_checked(tmp_path: Path) -> None:
+    """A tournament stored before a setting was written to its config resumes."""
+    config = _config(tmp_path)
+    with Store(tmp_path / "t.sqlite") as store:
+        tid = _store_games(store, config)
+        stored = store.tournaments()[0].config
+        del stored["time_bank_seconds"]
+        with sqlite3.connect(store.path) as db:
+            db.execute("UPDATE tournaments SET config_json = ?", (json.dumps(stored),))
+        assert _reopen(store, dataclasses.replace(config, time_bank_seconds=5.0)) == tid
+        with pytest.raises(StoreError, match=r"^time_bank_seconds: .* = 5.0, not 0.0"):
+            _reopen(store, config)  # stored from then on
