@@ -16,18 +16,32 @@ The clock and what missing it costs (`CLOCK_SETTINGS`) are part of what a
 stored game means: once games are stored, another value is refused. A
 tournament stored before a setting was written to its config has no value to
 compare: that setting is not checked (the new value is stored from then on).
+
+A bot's definition under the same name (its command, class, built-in, folder,
+environment, sandbox) may change, as a fix between runs may be legitimate, but
+`changed_bots` names each bot whose stored games were played by another
+definition, so that the run says so before it starts.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 from typing import Any
 
-from tournament.config import TournamentConfig
+from tournament.config import BotSpec, TournamentConfig
 from tournament.schedule import ScheduledGame
 from tournament.store import Store, StoreError
 
-__all__ = ["CLOCK_SETTINGS", "check_groups_kept", "check_resumable", "options_to_store"]
+__all__ = [
+    "CLOCK_SETTINGS",
+    "bot_settings",
+    "changed_bots",
+    "check_groups_kept",
+    "check_resumable",
+    "options_to_store",
+]
 
 # The rules every stored game was played under: changed, they would rate games
 # played with another clock (or another cost of missing it) side by side.
@@ -78,6 +92,41 @@ def check_groups_kept(
             f"{len(left_out)} stored games of groups that max_groups = {config.max_groups} "
             "leaves out (designs of two sizes share few groups); use another name or database"
         )
+
+
+def bot_settings(bot: BotSpec) -> dict[str, Any]:
+    """A bot's definition as its tournament's stored config holds it."""
+    return {key: value for key, value in asdict(bot).items() if value not in (None, ())}
+
+
+def changed_bots(store: Store, config: TournamentConfig) -> tuple[str, ...]:
+    """One line per bot of the config whose stored games another definition
+    under its name played (the fields that changed, not their values: `env`
+    may hold secrets). A bot stored without a definition is not checked."""
+    record = next((r for r in store.tournaments() if r.name == config.name), None)
+    if record is None:
+        return ()
+    played = {
+        name for key in store.done_keys(record.id) for name in key.partition(":")[2].split("|")
+    }
+    stored = {
+        bot.get("name"): bot for bot in record.config.get("bots", ()) if isinstance(bot, dict)
+    }
+    lines = []
+    for bot in config.bots:
+        was = stored.get(bot.name)
+        if bot.name not in played or was is None:
+            continue
+        now = json.loads(json.dumps(bot_settings(bot)))
+        fields = sorted(key for key in set(was) | set(now) if was.get(key) != now.get(key))
+        if fields:
+            lines.append(
+                f"bot {bot.name!r} is not defined as when its stored games were played "
+                f"({', '.join(fields)} changed); they stay rated: to replay them, run "
+                f"`sheepfold tournament forget {bot.name} --db {store.path} "
+                f"--tournament {config.name}` first"
+            )
+    return tuple(lines)
 
 
 def options_to_store(store: Store, config: TournamentConfig) -> dict[str, str]:

@@ -45,7 +45,13 @@ from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.game_play import GamePlayer
 from tournament.live import LiveFigures, live_figures
 from tournament.progress import Progress, SilentProgress
-from tournament.resume import check_groups_kept, check_resumable, options_to_store
+from tournament.resume import (
+    bot_settings,
+    changed_bots,
+    check_groups_kept,
+    check_resumable,
+    options_to_store,
+)
 from tournament.sandbox_config import check_folders
 from tournament.schedule import ScheduledGame, ladder_schedule
 from tournament.seats import bot_folder
@@ -343,6 +349,9 @@ def open_tournament(
     """The tournament's id, stored on first use; a StoreError naming the field
     when the config cannot resume it (see `resume.check_resumable`)."""
     check_resumable(store, config)
+    log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
+    for line in changed_bots(store, config):
+        log.warning(line)
     return store.open_tournament(
         config.name,
         config.game,
@@ -416,10 +425,7 @@ async def play_batches(
 
 def _config_json(config: TournamentConfig) -> dict[str, Any]:
     data = asdict(config)
-    data["bots"] = [
-        {key: value for key, value in asdict(bot).items() if value not in (None, ())}
-        for bot in config.bots
-    ]
+    data["bots"] = [bot_settings(bot) for bot in config.bots]
     return data
 
 

@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+import structlog.testing
 
 from tests.tournament.tournament_command import tournament_main
 from tournament.config import TournamentConfig, load_config
@@ -218,3 +219,35 @@ def test_a_clock_setting_not_stored_is_not_checked(tmp_path: Path) -> None:
         assert _reopen(store, dataclasses.replace(config, time_bank_seconds=5.0)) == tid
         with pytest.raises(StoreError, match=r"^time_bank_seconds: .* = 5.0, not 0.0"):
             _reopen(store, config)  # stored from then on
+
+
+def test_a_bot_redefined_under_its_name_is_named_once(tmp_path: Path) -> None:
+    """A bot's fix between runs may be legitimate, so it resumes; but its stored
+    games were played by the old definition, which once went without a word."""
+    config = _config(tmp_path)
+    b = config.bots[1]
+    fixed = dataclasses.replace(b, builtin="greedy", env=(("TOKEN", "s3cret"),))
+    renewed = dataclasses.replace(config, bots=(config.bots[0], fixed))
+    with Store(tmp_path / "t.sqlite") as store:
+        tid = _store_games(store, config)
+        with structlog.testing.capture_logs() as logs:
+            assert _reopen(store, renewed) == tid
+        (entry,) = logs
+        line = entry["event"]
+        assert entry["log_level"] == "warning" and "\n" not in line
+        assert line.startswith("bot 'b' is not defined as when its stored games were played")
+        assert "(builtin, env changed)" in line and "s3cret" not in line
+        assert "sheepfold tournament forget b --db " in line
+        with structlog.testing.capture_logs() as logs:
+            _reopen(store, renewed)
+        assert logs == [], "said once: the new definition is stored"
+
+
+def test_a_redefined_bot_without_stored_games_says_nothing(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    with Store(tmp_path / "t.sqlite") as store:
+        open_tournament(store, config, 4, [["a", "b"]])
+        greedy = dataclasses.replace(config.bots[1], builtin="greedy")
+        with structlog.testing.capture_logs() as logs:
+            _reopen(store, dataclasses.replace(config, bots=(config.bots[0], greedy)))
+        assert logs == []
