@@ -27,6 +27,7 @@ __all__ = [
     "ELO_LIMIT",
     "MAX_BOOTSTRAP",
     "MAX_GAMES",
+    "MEAN_ANCHOR",
     "MIN_ERROR_RATE",
     "SCHEDULES",
     "BotSpec",
@@ -73,6 +74,8 @@ _SPRT_KEYS = {"candidate", "baseline", "elo0", "elo1", "alpha", "beta", "max_gam
 _BOT_KEYS = {"name", "builtin", "class", "command", "cwd", "env", "sandbox"}
 # Above this many k-subsets the schedule switches to a balanced incomplete design.
 DEFAULT_MAX_GROUPS = 60
+# `anchor = "mean"` (and `report --anchor mean`): Elo 0 is the mean of all bots.
+MEAN_ANCHOR = "mean"
 # The most games one tournament schedules (the schedule is built in memory: about
 # 200 MB and a few seconds per million games) and the most an SPRT may play.
 MAX_GAMES = 1_000_000
@@ -223,10 +226,16 @@ def parse_config(
 
     anchor = raw.get("anchor")
     if anchor is not None:
-        if not isinstance(anchor, str) or anchor not in {bot.name for bot in bots}:
-            raise ConfigError("anchor", f"must be the name of one of the bots, not {anchor!r}")
+        names = {bot.name for bot in bots}
+        if not isinstance(anchor, str) or (anchor not in names and anchor != MEAN_ANCHOR):
+            raise ConfigError(
+                "anchor",
+                f'must be the name of one of the bots, or "{MEAN_ANCHOR}", not {anchor!r}',
+            )
         if players == 1:
             raise ConfigError("anchor", "solo tournaments have no Elo to anchor")
+        if anchor == MEAN_ANCHOR:
+            anchor = None  # as `report --anchor mean`: the mean of all bots is 0
 
     schedule = _string(raw, "schedule", "round-robin")
     if schedule not in SCHEDULES:

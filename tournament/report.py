@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from tournament.config import MEAN_ANCHOR
 from tournament.openskill_ratings import SkillRating, rate_openskill
 from tournament.outcome import solo_scores
 from tournament.ratings import Rating, mean_interval, pairwise, rate, signed_elo, totals
@@ -91,7 +92,7 @@ def report_data(
             # The config's anchor has no game stored (forgotten, or not yet
             # played): there is nothing to pin it to, so the mean is 0.
             unplayed_anchor, anchor = anchor, None
-    elif anchor == "mean":
+    elif anchor == MEAN_ANCHOR:
         anchor = None
     elif anchor in unplayed:
         raise ValueError(f"anchor {anchor!r} has no game stored, so nothing can be rated from it")

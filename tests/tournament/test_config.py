@@ -42,6 +42,13 @@ def test_a_good_config_parses_with_defaults(tmp_path: Path) -> None:
     assert config.database == "cup.sqlite" and config.base_dir == str(tmp_path)
 
 
+def test_anchor_mean_is_the_mean_as_in_the_report() -> None:
+    """`report --anchor mean` took it, the config refused it ("must be the
+    name of one of the bots, not 'mean'")."""
+    assert parse_config(_with(anchor="mean")).anchor is None
+    assert parse_config(_with()).anchor is None
+
+
 @pytest.mark.parametrize(
     ("raw", "field"),
     [
