@@ -294,7 +294,7 @@ def rate(
             if on_samples is not None:
                 on_samples(done, samples)
     widths = _normal_half_widths(table, theta, anchor, PRIOR_DRAWS) if games else []
-    order = sorted(range(len(bots)), key=lambda i: (-best[i], bots[i]))
+    order = _strongest_first(bots, best)
     ratings = []
     for position, i in enumerate(order):
         column = sorted(draw[i] for draw in draws)
@@ -315,6 +315,22 @@ def rate(
             los = wins / len(draws)
         ratings.append(Rating(bots[i], best[i], low, high, los))
     return tuple(ratings)
+
+
+def _strongest_first(bots: Sequence[str], elo: Sequence[float]) -> list[int]:
+    """The bots' indexes by Elo, highest first; Elos within TIE_ELO of the
+    first of their run are equal and ordered by name (not by rounding noise:
+    two bots with the same results fit a few 1e-14 apart, either way)."""
+    order = sorted(range(len(bots)), key=lambda i: (-elo[i], bots[i]))
+    ranked: list[int] = []
+    start = 0
+    while start < len(order):
+        end = start + 1
+        while end < len(order) and elo[order[start]] - elo[order[end]] < TIE_ELO:
+            end += 1
+        ranked += sorted(order[start:end], key=lambda i: bots[i])
+        start = end
+    return ranked
 
 
 def _superiority(difference: float) -> float:

@@ -224,3 +224,14 @@ def test_a_resample_with_equal_records_counts_half_towards_the_los() -> None:
     expected = sum(share[4:]) + share[3] / 2
     assert leader.los_next is not None
     assert abs(leader.los_next - expected) < 0.01, (leader.los_next, expected)
+
+
+def test_equal_elos_are_ordered_by_name_not_by_rounding_noise() -> None:
+    """a and b have the same results (each beat p once and lost once), so the
+    same Elo; their fits differ by 1e-14, which ordered b before a."""
+    games = [pairwise(["o", "p"], [1, 2])] * 3 + [pairwise(["p", "o"], [1, 2])]
+    for bot in ("a", "b"):
+        games += [pairwise([bot, "p"], [1, 2]), pairwise(["p", bot], [1, 2])]
+    ratings = rate(["o", "b", "p", "a"], games, samples=20)
+    assert [rating.bot for rating in ratings] == ["o", "a", "b", "p"]
+    assert ratings[1].elo == pytest.approx(ratings[2].elo, abs=1e-9)
