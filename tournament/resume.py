@@ -16,6 +16,9 @@ The clock and what missing it costs (`CLOCK_SETTINGS`) are part of what a
 stored game means: once games are stored, another value is refused. A
 tournament stored before a setting was written to its config has no value to
 compare: that setting is not checked (the new value is stored from then on).
+An SPRT's hypotheses and error rates (`SPRT_SETTINGS`) are held the same way:
+its verdict is recomputed from every stored block, so bounds changed after
+seeing them would be chosen by the data (`max_games` may change).
 
 A bot's definition under the same name (its command, class, built-in, folder,
 environment, sandbox) may change, as a fix between runs may be legitimate, but
@@ -30,12 +33,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
-from tournament.config import BotSpec, TournamentConfig
+from tournament.config import BotSpec, SprtSettings, TournamentConfig
 from tournament.schedule import ScheduledGame
 from tournament.store import Store, StoreError
 
 __all__ = [
     "CLOCK_SETTINGS",
+    "SPRT_SETTINGS",
     "bot_settings",
     "changed_bots",
     "check_groups_kept",
@@ -46,6 +50,8 @@ __all__ = [
 # The rules every stored game was played under: changed, they would rate games
 # played with another clock (or another cost of missing it) side by side.
 CLOCK_SETTINGS = ("decision_seconds", "time_bank_seconds", "max_strikes", "forfeit_on_timeout")
+# What an SPRT's stored blocks are judged by (`[sprt]` and `sprt --elo0` ...).
+SPRT_SETTINGS = ("elo0", "elo1", "alpha", "beta")
 
 
 def check_resumable(store: Store, config: TournamentConfig) -> None:
@@ -59,6 +65,8 @@ def check_resumable(store: Store, config: TournamentConfig) -> None:
             problem = _deal_problem(record.config, config, deals)
         if problem is None and deals is not None:
             problem = _clock_problem(record.config, config)
+        if problem is None and deals is not None and config.sprt is not None:
+            problem = _sprt_problem(record.config.get("sprt"), config.sprt)
         if problem is not None:
             field, why = problem
             raise StoreError(
@@ -174,6 +182,22 @@ def _clock_problem(stored: Mapping[str, Any], config: TournamentConfig) -> tuple
             return name, (
                 f"was played with {name} = {_toml(was)}, not {_toml(now)}; set it back to "
                 f"{_toml(was)} (its stored games ran under it)"
+            )
+    return None
+
+
+def _sprt_problem(stored: Any, settings: SprtSettings) -> tuple[str, str] | None:
+    """The first hypothesis or error rate the SPRT's stored blocks were judged
+    by that `settings` changes (none stored: not checked)."""
+    if not isinstance(stored, Mapping):
+        return None
+    for name in SPRT_SETTINGS:
+        was, now = stored.get(name), getattr(settings, name)
+        if was is not None and was != now:
+            return f"sprt.{name}", (
+                f"was tested with {name} = {_toml(was)}, not {_toml(now)}; set it back to "
+                f"{_toml(was)} (a test's bounds are fixed before its games: its verdict "
+                "is recomputed from the stored blocks)"
             )
     return None
 

@@ -13,7 +13,7 @@ import pytest
 import structlog.testing
 
 from tests.tournament.tournament_command import tournament_main
-from tournament.config import TournamentConfig, load_config
+from tournament.config import SprtSettings, TournamentConfig, load_config
 from tournament.outcome import game_record
 from tournament.runner import open_tournament, schedule_for
 from tournament.schedule import ScheduledGame
@@ -251,3 +251,23 @@ def test_a_redefined_bot_without_stored_games_says_nothing(tmp_path: Path) -> No
         with structlog.testing.capture_logs() as logs:
             _reopen(store, dataclasses.replace(config, bots=(config.bots[0], greedy)))
         assert logs == []
+
+
+def test_an_sprt_keeps_its_bounds_once_blocks_are_stored(tmp_path: Path) -> None:
+    """An SPRT's verdict is recomputed from every stored block: elo1 lowered
+    after seeing them decided the test by bounds chosen from its data."""
+    config = _config(tmp_path)
+    sprt = dataclasses.replace(config, schedule="sprt", sprt=SprtSettings("a", "b"))
+    lower = dataclasses.replace(sprt, sprt=SprtSettings("a", "b", elo1=5.0))
+    more = dataclasses.replace(sprt, sprt=SprtSettings("a", "b", max_games=50))
+    with Store(tmp_path / "t.sqlite") as store:
+        _reopen(store, lower)  # nothing stored yet: bounds may still be corrected
+        tid = _reopen(store, sprt)
+        for scheduled in schedule_for(config):
+            store.record_game(tid, _finished(scheduled))
+        with pytest.raises(StoreError) as caught:
+            _reopen(store, lower)
+        assert str(caught.value).startswith(
+            "sprt.elo1: tournament 'cup' in "
+        ) and "was tested with elo1 = 10.0, not 5.0; set it back to 10.0" in str(caught.value)
+        assert _reopen(store, more) == tid, "max_games may change"
