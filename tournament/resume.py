@@ -23,7 +23,9 @@ seeing them would be chosen by the data (`max_games` may change).
 A bot's definition under the same name (its command, class, built-in, folder,
 environment, sandbox) may change, as a fix between runs may be legitimate, but
 `changed_bots` names each bot whose stored games were played by another
-definition, so that the run says so before it starts.
+definition, so that the run says so before it starts. `secret_deals` is
+decided when a tournament is first stored: `ignored_secret_deals` says so when
+the config changes it.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ __all__ = [
     "changed_bots",
     "check_groups_kept",
     "check_resumable",
+    "ignored_secret_deals",
     "options_to_store",
 ]
 
@@ -135,6 +138,25 @@ def changed_bots(store: Store, config: TournamentConfig) -> tuple[str, ...]:
                 f"--tournament {config.name}` first"
             )
     return tuple(lines)
+
+
+def ignored_secret_deals(store: Store, config: TournamentConfig) -> str | None:
+    """One line when the config's `secret_deals` differs from the value its
+    stored tournament was created with, which stays (a tournament stored before
+    the setting was written is not checked)."""
+    record = next((r for r in store.tournaments() if r.name == config.name), None)
+    if (
+        record is None
+        or record.config.get("secret_deals", config.secret_deals) == config.secret_deals
+    ):
+        return None
+    secret = store.deal_secret(record.id) is not None
+    played = "under its stored secret" if secret else "its deal numbers as seeds"
+    return (
+        f"secret_deals = {_toml(config.secret_deals)} changes nothing: tournament "
+        f"{config.name!r} keeps playing {played}, as when it was first stored "
+        "(a new tournament name applies it)"
+    )
 
 
 def options_to_store(store: Store, config: TournamentConfig) -> dict[str, str]:

@@ -50,6 +50,7 @@ from tournament.resume import (
     changed_bots,
     check_groups_kept,
     check_resumable,
+    ignored_secret_deals,
     options_to_store,
 )
 from tournament.sandbox_config import check_folders
@@ -350,8 +351,9 @@ def open_tournament(
     when the config cannot resume it (see `resume.check_resumable`)."""
     check_resumable(store, config)
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
-    for line in changed_bots(store, config):
-        log.warning(line)
+    for line in (*changed_bots(store, config), ignored_secret_deals(store, config)):
+        if line is not None:
+            log.warning(line)
     return store.open_tournament(
         config.name,
         config.game,

@@ -271,3 +271,21 @@ def test_an_sprt_keeps_its_bounds_once_blocks_are_stored(tmp_path: Path) -> None
             "sprt.elo1: tournament 'cup' in "
         ) and "was tested with elo1 = 10.0, not 5.0; set it back to 10.0" in str(caught.value)
         assert _reopen(store, more) == tid, "max_games may change"
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_changed_secret_deals_says_it_changes_nothing(tmp_path: Path, first: bool) -> None:
+    """The choice is made when the tournament is first stored; turned on later
+    (to keep bots from knowing their deals) it was ignored without a word."""
+    config = dataclasses.replace(_config(tmp_path), secret_deals=first)
+    with Store(tmp_path / "t.sqlite") as store:
+        tid = _reopen(store, config)
+        with structlog.testing.capture_logs() as logs:
+            assert _reopen(store, dataclasses.replace(config, secret_deals=not first)) == tid
+        (entry,) = logs
+        assert entry["event"].startswith(
+            f"secret_deals = {str(not first).lower()} changes nothing: tournament 'cup' "
+        )
+        kept = "under its stored secret" if first else "its deal numbers as seeds"
+        assert kept in entry["event"]
+        assert (store.deal_secret(tid) is not None) is first, "the stored choice stays"
