@@ -118,7 +118,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--private-replays",
         action="store_true",
         help="ListMatches and GetReplay need the admin token too, so bots playing here "
-        "cannot read finished matches (their seeds and deals); needs --admin-token",
+        "cannot read finished matches (their seeds and deals); needs an admin token "
+        "(--admin-token-file, --admin-token or $SHEEPFOLD_ADMIN_TOKEN)",
     )
     parser.add_argument(
         "--db",
@@ -329,7 +330,7 @@ def run(args: argparse.Namespace) -> int:
     if args.private_replays and not args.admin_token:
         raise SystemExit(
             "sheepfold serve: --private-replays needs an admin token to read them with "
-            "(--admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
+            "(--admin-token-file, --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
         )
     configure_logging(args.log_format, args.log_level)
     open_files = raise_open_file_limit()

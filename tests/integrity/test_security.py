@@ -194,7 +194,7 @@ def test_private_replays_need_an_admin_token() -> None:
     assert done.returncode == 1
     assert done.stderr.strip() == (
         "sheepfold serve: --private-replays needs an admin token to read them with "
-        "(--admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
+        "(--admin-token-file, --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
     )
 
 
