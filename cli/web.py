@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
 import sys
 
 from cli.addresses import server_address
@@ -13,6 +12,7 @@ from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import port
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs
 from server.listening import ListenError, bind_failure, check_can_listen
+from server.stop_signals import StopSignals
 from web.app import WebConfig, start_web
 
 
@@ -80,11 +80,11 @@ async def _serve(config: WebConfig, host: str, port: int) -> None:
         file=sys.stderr,
         flush=True,
     )
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
+    # SIGHUP (the terminal closed) stops the viewer as SIGTERM and Ctrl-C do, as
+    # it stops `serve`; once stopping, later ones are ignored until the exit.
+    signals = StopSignals(asyncio.get_running_loop())
     try:
-        await stop.wait()
+        await signals.stopping.wait()
     finally:
+        signals.ignore_from_now()
         await running.stop()

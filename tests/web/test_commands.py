@@ -112,6 +112,23 @@ def test_web_command_in_front_of_a_server(tmp_path: Path) -> None:
         stop_server_process(server)
 
 
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+def test_the_web_command_stops_cleanly_on_sighup_as_on_sigterm(signum: signal.Signals) -> None:
+    """A closed terminal (SIGHUP) stops `sheepfold web` as SIGTERM does, as it
+    stops `serve`: exit 0, no traceback. It once died by the signal (129)."""
+    port = free_port()
+    web = _web_command("127.0.0.1:1", port)  # the viewer needs no server to start
+    try:
+        wait_http(f"http://127.0.0.1:{port}/static/style.css")
+        web.send_signal(signum)
+        _, err = web.communicate(timeout=30)
+    finally:
+        if web.poll() is None:
+            web.kill()
+    assert web.returncode == 0, err
+    assert "Traceback" not in err, err
+
+
 def test_a_server_with_private_replays_shows_them_in_its_viewer_and_to_web_with_the_token(
     tmp_path: Path,
 ) -> None:
