@@ -9,7 +9,7 @@ from typing import Any, Protocol, TextIO
 
 import structlog
 
-from tournament.ratings import signed_elo
+from tournament.ratings import signed_elo, strongest_first
 from tournament.store import GameRecord
 
 __all__ = [
@@ -152,7 +152,8 @@ class TerminalProgress:
             self._line("")  # blanks the status line; "\r" then writes from its start
             self.stream.write(f"\rgame {game.key} (match {game.match_id}): {', '.join(failed)}\n")
         figure = figure_of(game)
-        leaders = sorted(elo.items(), key=lambda item: -item[1])[:3]
+        bots, values = list(elo), list(elo.values())
+        leaders = [(bots[i], values[i]) for i in strongest_first(bots, values)[:3]]
         board = "  ".join(
             f"{bot} {signed_elo(value) if figure == 'Elo' else f'{value:.2f}'}"
             for bot, value in leaders

@@ -294,7 +294,7 @@ def rate(
             if on_samples is not None:
                 on_samples(done, samples)
     widths = _normal_half_widths(table, theta, anchor, PRIOR_DRAWS) if games else []
-    order = _strongest_first(bots, best)
+    order = strongest_first(bots, best)
     ratings = []
     for position, i in enumerate(order):
         column = sorted(draw[i] for draw in draws)
@@ -317,7 +317,7 @@ def rate(
     return tuple(ratings)
 
 
-def _strongest_first(bots: Sequence[str], elo: Sequence[float]) -> list[int]:
+def strongest_first(bots: Sequence[str], elo: Sequence[float]) -> list[int]:
     """The bots' indexes by Elo, highest first; Elos within TIE_ELO of the
     first of their run are equal and ordered by name (not by rounding noise:
     two bots with the same results fit a few 1e-14 apart, either way)."""

@@ -41,6 +41,17 @@ def test_the_live_line_and_a_failed_game_show_the_match_id() -> None:
     assert "\rgame g1 (match fedcba9876543210): flaky crash\n" in stream.getvalue()
 
 
+def test_the_live_line_names_bots_of_equal_elo_by_name() -> None:
+    """Two bots with the same results fit a few 1e-14 apart, either way: the
+    live line orders them by name, as the report does, not by that noise."""
+    stream = io.StringIO()
+    progress = TerminalProgress(stream)
+    progress.start("cup", 2, 0)
+    elo = {"zed": 20.0, "bee": 3.0 + 4e-15, "ant": 3.0 - 4e-15, "cub": 3.0, "dog": -26.0}
+    progress.game_done(_game("0123456789abcdef", None), elo)
+    assert "Elo zed +20  ant +3  bee +3  last match" in stream.getvalue()
+
+
 class _Clock:
     def __init__(self) -> None:
         self.now = 100.0
