@@ -18,6 +18,16 @@ from typing import Any
 
 from clients.launch import SandboxPolicy
 from server.records import MAX_DECISION_SECONDS, MAX_TIME_BANK_SECONDS, MIN_DECISION_SECONDS
+from tournament.config_fields import (
+    ConfigError,
+    bool_field,
+    float_field,
+    int_field,
+    is_number,
+    is_path,
+    options_field,
+    string_field,
+)
 from tournament.executors.settings import ExecutorError, ExecutorSettings, parse_executor
 from tournament.sandbox_config import bot_sandbox, default_sandbox
 from tournament.schedule import group_count
@@ -93,15 +103,6 @@ MIN_ERROR_RATE = 1e-9
 
 
 FILE_FIELD = "<file>"  # a ConfigError about the file as a whole, not one of its fields
-
-
-class ConfigError(ValueError):
-    """A bad configuration value; `field` is its dotted path in the TOML file."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,15 +212,15 @@ def parse_config(
     unknown = sorted(set(raw) - _TOP_LEVEL)
     if unknown:
         raise ConfigError(unknown[0], f"unknown setting (known: {', '.join(sorted(_TOP_LEVEL))})")
-    name = _string(raw, "name", default_name)
+    name = string_field(raw, "name", default_name)
     problem = _name_problem(name)
     if problem:
         if "name" not in raw:
             problem += "; it is the config's file name, as it sets no name: set one"
         raise ConfigError("name", problem)
-    game = _string(raw, "game", None)
-    players = _int(raw, "players", 2, minimum=1)
-    options = _options(raw.get("options", {}))
+    game = string_field(raw, "game", None)
+    players = int_field(raw, "players", 2, minimum=1)
+    options = options_field(raw.get("options", {}))
     _check_game(game, players, options)
     sandbox = default_sandbox(raw.get("sandbox"), str(base_dir), ConfigError)
     bots = _bots(raw.get("bots"), players, sandbox, str(base_dir))
@@ -237,14 +238,14 @@ def parse_config(
         if anchor == MEAN_ANCHOR:
             anchor = None  # as `report --anchor mean`: the mean of all bots is 0
 
-    schedule = _string(raw, "schedule", "round-robin")
+    schedule = string_field(raw, "schedule", "round-robin")
     if schedule not in SCHEDULES:
         raise ConfigError("schedule", f"must be one of {', '.join(SCHEDULES)}, not {schedule!r}")
     candidates = _candidates(raw, schedule, bots, players)
     sprt = _sprt(raw.get("sprt"), schedule, bots, players)
 
     python_path = raw.get("python_path", [])
-    if not isinstance(python_path, list) or not all(_is_path(p) for p in python_path):
+    if not isinstance(python_path, list) or not all(is_path(p) for p in python_path):
         raise ConfigError("python_path", "must be a list of folder names")
 
     try:
@@ -252,8 +253,10 @@ def parse_config(
     except ExecutorError as exc:
         raise ConfigError(exc.field, exc.message) from None
 
-    games_per_pairing = _int(raw, "games_per_pairing", 2, minimum=1, maximum=MAX_GAMES_PER_PAIRING)
-    max_groups = _int(raw, "max_groups", DEFAULT_MAX_GROUPS, minimum=1, maximum=MAX_GAMES)
+    games_per_pairing = int_field(
+        raw, "games_per_pairing", 2, minimum=1, maximum=MAX_GAMES_PER_PAIRING
+    )
+    max_groups = int_field(raw, "max_groups", DEFAULT_MAX_GROUPS, minimum=1, maximum=MAX_GAMES)
     if schedule != "sprt":
         _check_schedule_size(len(bots), players, games_per_pairing, max_groups, len(candidates))
 
@@ -264,21 +267,21 @@ def parse_config(
         bots=bots,
         options=tuple(sorted(options.items())),
         games_per_pairing=games_per_pairing,
-        seed=_int(raw, "seed", 1, minimum=0, maximum=MAX_SEED),
-        concurrency=_int(raw, "concurrency", 1, minimum=1, maximum=256),
-        decision_seconds=_float(
+        seed=int_field(raw, "seed", 1, minimum=0, maximum=MAX_SEED),
+        concurrency=int_field(raw, "concurrency", 1, minimum=1, maximum=256),
+        decision_seconds=float_field(
             raw, "decision_seconds", 10.0, MIN_DECISION_SECONDS, MAX_DECISION_SECONDS
         ),
-        time_bank_seconds=_float(raw, "time_bank_seconds", 0.0, 0.0, MAX_TIME_BANK_SECONDS),
-        max_strikes=_int(raw, "max_strikes", 3, minimum=1, maximum=MAX_STRIKES),
-        forfeit_on_timeout=_bool(raw, "forfeit_on_timeout", True),
-        secret_deals=_bool(raw, "secret_deals", True),
-        database=_string(raw, "database", f"{name}.sqlite"),
+        time_bank_seconds=float_field(raw, "time_bank_seconds", 0.0, 0.0, MAX_TIME_BANK_SECONDS),
+        max_strikes=int_field(raw, "max_strikes", 3, minimum=1, maximum=MAX_STRIKES),
+        forfeit_on_timeout=bool_field(raw, "forfeit_on_timeout", True),
+        secret_deals=bool_field(raw, "secret_deals", True),
+        database=string_field(raw, "database", f"{name}.sqlite"),
         anchor=anchor,
         max_groups=max_groups,
         python_path=tuple(python_path),
-        bootstrap=_int(raw, "bootstrap", 1000, minimum=0, maximum=MAX_BOOTSTRAP),
-        match_timeout_seconds=_float(
+        bootstrap=int_field(raw, "bootstrap", 1000, minimum=0, maximum=MAX_BOOTSTRAP),
+        match_timeout_seconds=float_field(
             raw, "match_timeout_seconds", 600.0, 1.0, MAX_MATCH_TIMEOUT_SECONDS
         ),
         base_dir=str(base_dir),
@@ -373,7 +376,7 @@ def check_sprt(settings: SprtSettings, names: list[str], players: int) -> None:
         raise ConfigError("sprt.baseline", "must differ from the candidate")
     for key in ("elo0", "elo1"):
         value = getattr(settings, key)
-        if not _is_number(value) or not -ELO_LIMIT <= value <= ELO_LIMIT:
+        if not is_number(value) or not -ELO_LIMIT <= value <= ELO_LIMIT:
             raise ConfigError(
                 f"sprt.{key}",
                 f"must be a number from {-ELO_LIMIT:g} to {ELO_LIMIT:g} (Elo), not {value!r}",
@@ -382,7 +385,7 @@ def check_sprt(settings: SprtSettings, names: list[str], players: int) -> None:
         raise ConfigError("sprt.elo1", f"must be above elo0 ({settings.elo0}), not {settings.elo1}")
     for key in ("alpha", "beta"):
         value = getattr(settings, key)
-        if not _is_number(value) or not MIN_ERROR_RATE <= value < 0.5:
+        if not is_number(value) or not MIN_ERROR_RATE <= value < 0.5:
             raise ConfigError(
                 f"sprt.{key}",
                 f"must be a number from {MIN_ERROR_RATE:g} up to (not including) 0.5, "
@@ -414,72 +417,6 @@ def _name_problem(name: object) -> str | None:
         return f"{name!r} starts with {name[0]!r} ({_NAME_RULE})"
     bad = next(c for c in name if not _NAME_TAIL.fullmatch(c))
     return f"{name!r} holds {bad!r} ({_NAME_RULE})"
-
-
-def _string(raw: Mapping[str, Any], key: str, default: str | None) -> str:
-    value = raw.get(key, default)
-    if value is None:
-        raise ConfigError(key, "is required")
-    if not isinstance(value, str) or not value.strip():
-        raise ConfigError(key, f"must be a non-empty string, not {value!r}")
-    if "\x00" in value:
-        raise ConfigError(key, f"must not hold a NUL character: {value!r}")
-    return value
-
-
-def _is_number(value: Any) -> bool:
-    """An int or float, not a bool (nan and inf pass: range checks refuse them)."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _is_path(value: Any) -> bool:
-    return isinstance(value, str) and bool(value) and "\x00" not in value
-
-
-def _int(
-    raw: Mapping[str, Any], key: str, default: int, minimum: int, maximum: int | None = None
-) -> int:
-    value = raw.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(key, f"must be a whole number, not {value!r}")
-    if value < minimum:
-        raise ConfigError(key, f"must be at least {minimum}, not {value}")
-    if maximum is not None and value > maximum:
-        raise ConfigError(key, f"must be at most {maximum}, not {value}")
-    return value
-
-
-def _float(
-    raw: Mapping[str, Any], key: str, default: float, minimum: float, maximum: float
-) -> float:
-    """A number of seconds from `minimum` to `maximum` (so never nan or inf)."""
-    value = raw.get(key, default)
-    if not _is_number(value):
-        raise ConfigError(key, f"must be a number of seconds, not {value!r}")
-    if not minimum <= value <= maximum:  # also false for nan
-        raise ConfigError(key, f"must be from {minimum:g} to {maximum:g} seconds, not {value!r}")
-    return float(value)
-
-
-def _bool(raw: Mapping[str, Any], key: str, default: bool) -> bool:
-    value = raw.get(key, default)
-    if not isinstance(value, bool):
-        raise ConfigError(key, f"must be true or false, not {value!r}")
-    return value
-
-
-def _options(raw: Any) -> dict[str, str]:
-    if not isinstance(raw, dict):
-        raise ConfigError("options", "must be a table of option = value")
-    options: dict[str, str] = {}
-    for key, value in raw.items():
-        if isinstance(value, bool):
-            options[key] = "true" if value else "false"
-        elif isinstance(value, int | float | str):
-            options[key] = str(value)
-        else:
-            raise ConfigError(f"options.{key}", f"must be a string, number or boolean: {value!r}")
-    return options
 
 
 def _bots(raw: Any, players: int, sandbox: SandboxPolicy, base_dir: str) -> tuple[BotSpec, ...]:
@@ -536,7 +473,7 @@ def _bots(raw: Any, players: int, sandbox: SandboxPolicy, base_dir: str) -> tupl
                 raise ConfigError(f"{where}.command", "must not hold a NUL character")
             command = tuple(value)
         cwd = entry.get("cwd")
-        if cwd is not None and (kind != "command" or not _is_path(cwd)):
+        if cwd is not None and (kind != "command" or not is_path(cwd)):
             raise ConfigError(f"{where}.cwd", "is a folder name, only for command bots")
         env = entry.get("env", {})
         if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
