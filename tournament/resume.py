@@ -16,9 +16,11 @@ The clock and what missing it costs (`CLOCK_SETTINGS`) are part of what a
 stored game means: once games are stored, another value is refused. A
 tournament stored before a setting was written to its config has no value to
 compare: that setting is not checked (the new value is stored from then on).
-An SPRT's hypotheses and error rates (`SPRT_SETTINGS`) are held the same way:
-its verdict is recomputed from every stored block, so bounds changed after
-seeing them would be chosen by the data (`max_games` may change).
+An SPRT's pair (`SPRT_PAIR`), hypotheses and error rates (`SPRT_SETTINGS`)
+are held the same way: its verdict is recomputed from every stored block, so
+another pair would count the stored pair's blocks (the same keys, swapped) as
+its own, and bounds changed after seeing them would be chosen by the data
+(`max_games` may change).
 
 A bot's definition under the same name (its command, class, built-in, folder,
 environment, sandbox) may change, as a fix between runs may be legitimate, but
@@ -41,6 +43,7 @@ from tournament.store import Store, StoreError
 
 __all__ = [
     "CLOCK_SETTINGS",
+    "SPRT_PAIR",
     "SPRT_SETTINGS",
     "bot_settings",
     "changed_bots",
@@ -53,6 +56,8 @@ __all__ = [
 # The rules every stored game was played under: changed, they would rate games
 # played with another clock (or another cost of missing it) side by side.
 CLOCK_SETTINGS = ("decision_seconds", "time_bank_seconds", "max_strikes", "forfeit_on_timeout")
+# Whose test an SPRT's stored blocks are (`[sprt]` and `sprt --candidate` ...).
+SPRT_PAIR = ("candidate", "baseline")
 # What an SPRT's stored blocks are judged by (`[sprt]` and `sprt --elo0` ...).
 SPRT_SETTINGS = ("elo0", "elo1", "alpha", "beta")
 
@@ -68,6 +73,8 @@ def check_resumable(store: Store, config: TournamentConfig) -> None:
             problem = _deal_problem(record.config, config, deals)
         if problem is None and deals is not None:
             problem = _clock_problem(record.config, config)
+        if problem is None and deals is not None and config.sprt is not None:
+            problem = _pair_problem(record.config.get("sprt"), config.sprt, store, config.name)
         if problem is None and deals is not None and config.sprt is not None:
             problem = _sprt_problem(record.config.get("sprt"), config.sprt)
         if problem is not None:
@@ -204,6 +211,26 @@ def _clock_problem(stored: Mapping[str, Any], config: TournamentConfig) -> tuple
             return name, (
                 f"was played with {name} = {_toml(was)}, not {_toml(now)}; set it back to "
                 f"{_toml(was)} (its stored games ran under it)"
+            )
+    return None
+
+
+def _pair_problem(
+    stored: Any, settings: SprtSettings, store: Store, name: str
+) -> tuple[str, str] | None:
+    """The candidate or baseline whose stored value `settings` changes: the
+    stored blocks are the stored pair's games (none stored: not checked)."""
+    if not isinstance(stored, Mapping):
+        return None
+    pair = f"{stored.get('candidate')} against {stored.get('baseline')}"
+    for setting in SPRT_PAIR:
+        was, now = stored.get(setting), getattr(settings, setting)
+        if was is not None and was != now:
+            return f"sprt.{setting}", (
+                f"was tested with {setting} = {_toml(was)}, not {_toml(now)}; its stored blocks "
+                f"are {pair}, which the new pair's test would count as its own: set it back to "
+                f"{_toml(was)}, or delete them first (`sheepfold tournament forget "
+                f"{was} --db {store.path} --tournament {name}`)"
             )
     return None
 

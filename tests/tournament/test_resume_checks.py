@@ -273,6 +273,39 @@ def test_an_sprt_keeps_its_bounds_once_blocks_are_stored(tmp_path: Path) -> None
         assert _reopen(store, more) == tid, "max_games may change"
 
 
+@pytest.mark.parametrize(
+    ("pair", "setting", "was"),
+    [(("b", "a"), "candidate", "a"), (("a", "c"), "baseline", "b")],
+)
+def test_an_sprt_keeps_its_pair_once_blocks_are_stored(
+    tmp_path: Path, pair: tuple[str, str], setting: str, was: str
+) -> None:
+    """The candidate and baseline changed without a word: swapped, the new
+    test counted the stored blocks (the same keys) as its own, scored the other
+    way round; another baseline's test was rated beside the old pair's games."""
+    two = _config(tmp_path)
+    config = dataclasses.replace(two, bots=(*two.bots, dataclasses.replace(two.bots[0], name="c")))
+    sprt = dataclasses.replace(config, schedule="sprt", sprt=SprtSettings("a", "b"))
+    other = dataclasses.replace(sprt, sprt=SprtSettings(*pair))
+    with Store(tmp_path / "t.sqlite") as store:
+        _reopen(store, other)  # nothing stored yet: the pair may still be corrected
+        tid = _reopen(store, sprt)
+        for scheduled in schedule_for(two):  # blocks of a against b
+            store.record_game(tid, _finished(scheduled))
+        with pytest.raises(StoreError) as caught:
+            _reopen(store, other)
+        line = str(caught.value)
+        now = pair[0] if setting == "candidate" else pair[1]
+        assert line.startswith(f"sprt.{setting}: tournament 'cup' in "), line
+        assert f"was tested with {setting} = {was!r}, not {now!r}; " in line
+        assert "\n" not in line and "stored blocks are a against b" in line
+        assert f"`sheepfold tournament forget {was} --db {store.path} --tournament cup`" in line
+        assert line.endswith("use another name or database")
+        assert _reopen(store, sprt) == tid, "the stored pair resumes"
+        store.forget(tid, store.keys_of_bot(tid, was))
+        assert _reopen(store, other) == tid, "once its blocks are forgotten, another pair"
+
+
 @pytest.mark.parametrize("first", [True, False])
 def test_a_changed_secret_deals_says_it_changes_nothing(tmp_path: Path, first: bool) -> None:
     """The choice is made when the tournament is first stored; turned on later
