@@ -18,6 +18,7 @@ from tournament.openskill_ratings import SkillRating, rate_openskill
 from tournament.outcome import solo_scores
 from tournament.ratings import Rating, mean_interval, pairwise, rate, signed_elo, totals
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
+from tournament.stored_schedule import outside_schedule
 
 __all__ = ["FORMATS", "render", "report", "report_data"]
 
@@ -72,7 +73,9 @@ def report_data(
     """`anchor` overrides the tournament's own: a bot's name, or "mean".
 
     Games with a bot that is no longer in the tournament's config (removed
-    from the ladder) are left out unless `include_removed`.
+    from the ladder) are left out unless `include_removed`. "games_played"
+    counts the rated games of the current schedule; "games_outside_schedule"
+    the others rated (`stored_schedule`).
     """
     if anchor is not None and record.players == 1:
         raise ValueError("solo tournaments have no Elo to anchor (they rank by mean score)")
@@ -83,6 +86,7 @@ def report_data(
         kept = [game for game in games if set(game.bots) <= field]
         left_out = len(games) - len(kept)
         games = kept
+    outside = outside_schedule(record, games)
     played, unplayed = _bot_order(record, games)
     bots = [*played, *unplayed]
     unplayed_anchor = None
@@ -214,8 +218,9 @@ def report_data(
         "options": record.options,
         "anchor": anchor if not solo else None,
         "anchor_without_games": unplayed_anchor if not solo else None,
-        "games_played": len(games),
+        "games_played": len(games) - outside,
         "games_scheduled": record.scheduled,
+        "games_outside_schedule": outside,
         "bootstrap_samples": samples,
         "rating": "mean score" if solo else "Bradley-Terry Elo",
         "openskill": multiplayer,  # standings carry openskill_mu, _sigma, _ordinal
@@ -422,6 +427,12 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
         notes.append(
             f"{data['removed_games_left_out']} games of bots no longer in the config "
             f"({', '.join(data['removed_bots'])}) are left out (--include-removed counts them)."
+        )
+    if data.get("games_outside_schedule"):
+        outside = data["games_outside_schedule"]
+        notes.append(
+            f"Also rated: {outside} stored game{'s' if outside != 1 else ''} outside this "
+            f"schedule, not counted in {data['games_played']}/{data['games_scheduled']}."
         )
     if players == 1:
         notes.append(

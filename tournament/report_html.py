@@ -52,7 +52,8 @@ def report_fragment(
         f'<div class="meta">{escape(data["game"])}, {int(data["players"])} player'
         f"{'s' if data['players'] != 1 else ''} &middot; "
         f'<span data-games-played="{int(data["games_played"])}">{int(data["games_played"])}</span>'
-        f" of {int(data['games_scheduled'])} games played &middot; {escape(data['rating'])}</div>",
+        f" of {int(data['games_scheduled'])} games played{_outside(data)} &middot; "
+        f"{escape(data['rating'])}</div>",
         "<h3>Standings</h3>",
         _standings(data),
         _interval_plot(data, solo),
@@ -61,6 +62,14 @@ def report_fragment(
         parts += ["<h3>Crosstable</h3>", _heat_map(data)]
     parts += [f"<h3>Games ({len(games)})</h3>", _games(games, replay_href), "</div>"]
     return "\n".join(parts)
+
+
+def _outside(data: dict[str, Any]) -> str:
+    """The stored games rated beside the schedule's (`stored_schedule`)."""
+    outside = int(data.get("games_outside_schedule") or 0)
+    if not outside:
+        return ""
+    return f" (and {outside} more stored game{'s' if outside != 1 else ''} outside the schedule)"
 
 
 def report_page(data: dict[str, Any], games: Sequence[GameRecord] = ()) -> str:
