@@ -35,7 +35,7 @@ from server.app import (
     serve,
 )
 from server.listening import ListenError, bind_failure, check_can_listen, check_socket_folder
-from server.logs import configure_logging
+from server.logs import FLUSH_SECONDS, configure_logging
 from server.open_files import raise_open_file_limit
 from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS, ClockConfig
 from server.retention import Retention
@@ -332,7 +332,15 @@ def run(args: argparse.Namespace) -> int:
             "sheepfold serve: --private-replays needs an admin token to read them with "
             "(--admin-token-file, --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
         )
-    configure_logging(args.log_format, args.log_level)
+    log = configure_logging(args.log_format, args.log_level, queued=True)
+    try:
+        return _run_logged(args)
+    finally:
+        if log is not None:  # the last lines ("server stopped") to a reader that reads
+            log.flush(FLUSH_SECONDS)
+
+
+def _run_logged(args: argparse.Namespace) -> int:
     open_files = raise_open_file_limit()
     if open_files < MIN_OPEN_FILES:
         raise SystemExit(

@@ -4,8 +4,11 @@ how often an event a client can repeat is logged."""
 from __future__ import annotations
 
 import logging
+import os
 import sys
-from collections import OrderedDict
+import threading
+import time
+from collections import OrderedDict, deque
 from typing import Any
 
 import structlog
@@ -40,28 +43,127 @@ class Counts:
 
 class LostLines:
     """Log lines that stderr would not take (a full disk under the log file, a
-    closed pipe), counted until a line goes through again: a log that cannot be
-    written costs its lines, never a call, a match or the server."""
+    closed pipe, a reader that stopped reading), counted until a line goes
+    through again: a log that cannot be written costs its lines, never a call,
+    a match or the server."""
 
     def __init__(self) -> None:
+        self._lock = threading.Lock()  # counted by callers and by the writer thread
         self.count = 0
         self.error = ""
 
-    def lost(self, error: BaseException) -> None:
-        self.count += 1
-        self.error = " ".join(f"{type(error).__name__}: {error}".split())[:200]
+    def lost(self, error: BaseException | str) -> None:
+        why = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+        with self._lock:
+            self.count += 1
+            self.error = " ".join(why.split())[:200]
 
     def told(self) -> tuple[int, str] | None:
         """The lines lost since the last line written (and why), once."""
-        if not self.count:
-            return None
-        told = (self.count, self.error)
-        self.count, self.error = 0, ""
+        with self._lock:
+            if not self.count:
+                return None
+            told = (self.count, self.error)
+            self.count, self.error = 0, ""
         return told
 
 
+def _tell_lost(lost: LostLines) -> None:
+    """After a line went through: one more saying how many were lost before it."""
+    told = lost.told()
+    if told is not None:
+        structlog.get_logger("sheepfold").warning(
+            "log lines lost: stderr could not be written", lost=told[0], error=told[1]
+        )
+
+
+# Lines waiting for stderr's reader in `serve`: past this many (a few MB), a new
+# line is lost and counted instead of holding up the server.
+QUEUED_LINES = 10_000
+# How long `serve` waits, as it exits, for its last lines to be read.
+FLUSH_SECONDS = 2.0
+
+
+class QueuedStderr:
+    """A server's log lines, written to stderr in order by a thread of their own.
+
+    A reader that stops reading without closing its pipe (a stuck log shipper,
+    Docker's blocking log mode with its driver stalled) once blocked the first
+    log call after the pipe's 64 KB filled, and with it the event loop: every
+    match froze. Lines now wait here, at most `capacity` of them; past that a
+    line is lost and counted, and once the reader reads again the lines waiting
+    are written, followed by one saying how many were lost. The thread writes to
+    the file descriptor, not through `sys.stderr`, whose lock a write stuck at
+    the exit would hold while the interpreter flushes it.
+    """
+
+    def __init__(self, fd: int, encoding: str, lost: LostLines, capacity: int) -> None:
+        self._fd = fd
+        self._encoding = encoding
+        self._lost = lost
+        self._capacity = capacity
+        self._lines: deque[str] = deque()
+        self._changed = threading.Condition()
+        self._writing = False
+        self._writer = threading.Thread(target=self._write_lines, name="log writer", daemon=True)
+        self._writer.start()
+
+    def put(self, line: str) -> None:
+        with self._changed:
+            if threading.current_thread() is self._writer:
+                # The count of lines lost, logged by the writer after a line went
+                # through: written next, and never lost itself (its count would be).
+                self._lines.appendleft(line)
+            elif len(self._lines) >= self._capacity:
+                self._lost.lost(
+                    f"stderr not read: {self._capacity} lines were waiting for its reader"
+                )
+                return
+            else:
+                self._lines.append(line)
+            self._changed.notify_all()
+
+    def flush(self, seconds: float) -> bool:
+        """Waits at most `seconds` for the lines queued to be written; whether they were."""
+        deadline = time.monotonic() + seconds
+        with self._changed:
+            while self._lines or self._writing:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+        return True
+
+    def _write_lines(self) -> None:
+        while True:
+            with self._changed:
+                while not self._lines:
+                    self._changed.wait()
+                line = self._lines.popleft()
+                self._writing = True
+            try:
+                written = self._write(line)
+            finally:
+                with self._changed:
+                    self._writing = False
+                    self._changed.notify_all()
+            if written:
+                _tell_lost(self._lost)
+
+    def _write(self, line: str) -> bool:
+        data = f"{line}\n".encode(self._encoding, "backslashreplace")
+        try:
+            while data:
+                data = data[os.write(self._fd, data) :]
+        except OSError as error:
+            self._lost.lost(error)
+            return False
+        return True
+
+
 class StderrLogger:
-    """Writes each line to whatever `sys.stderr` is at that moment.
+    """Writes each line to whatever `sys.stderr` is at that moment, or to the
+    `QueuedStderr` of a server.
 
     structlog's PrintLogger keeps the file object it was made with; a logger
     bound in a long-lived match would then keep writing to a stream that may be
@@ -71,39 +173,59 @@ class StderrLogger:
     next line that goes through is followed by one saying how many were lost.
     """
 
-    def __init__(self, lost: LostLines) -> None:
+    def __init__(self, lost: LostLines, queue: QueuedStderr | None) -> None:
         self._lost = lost
+        self._queue = queue
 
     def msg(self, message: str) -> None:
+        if self._queue is not None:
+            self._queue.put(message)
+            return
         try:
             print(message, file=sys.stderr, flush=True)
         except (OSError, ValueError) as error:  # ValueError: stderr closed
             self._lost.lost(error)
             return
-        told = self._lost.told()
-        if told is not None:
-            structlog.get_logger("sheepfold").warning(
-                "log lines lost: stderr could not be written", lost=told[0], error=told[1]
-            )
+        _tell_lost(self._lost)
 
     log = debug = info = warn = warning = msg
     fatal = failure = err = error = critical = exception = msg
 
 
 class _StderrLoggers:
-    """structlog's logger factory: every logger shares one count of lost lines."""
+    """structlog's logger factory: every logger shares one count of lost lines
+    (and the queue, when there is one)."""
 
-    def __init__(self) -> None:
-        self._lost = LostLines()
+    def __init__(self, lost: LostLines, queue: QueuedStderr | None) -> None:
+        self._lost = lost
+        self._queue = queue
 
     def __call__(self, *_args: Any) -> StderrLogger:
-        return StderrLogger(self._lost)
+        return StderrLogger(self._lost, self._queue)
 
 
-def configure_logging(fmt: str = "auto", level: str = "info") -> None:
-    """`fmt` is "console", "json" or "auto" (console on a terminal, else JSON)."""
+def _queue_for_stderr(lost: LostLines) -> QueuedStderr | None:
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's captured stderr)
+        return None
+    encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+    return QueuedStderr(fd, encoding, lost, QUEUED_LINES)
+
+
+def configure_logging(
+    fmt: str = "auto", level: str = "info", *, queued: bool = False
+) -> QueuedStderr | None:
+    """`fmt` is "console", "json" or "auto" (console on a terminal, else JSON).
+
+    `queued` (the server): lines are written by a thread of their own, so a
+    reader of stderr that stops reading costs lines, not the event loop; the
+    queue is returned, to `flush` before the process exits. Otherwise each line
+    is written as it is logged."""
     if fmt == "auto":
         fmt = "console" if sys.stderr.isatty() else "json"
+    lost = LostLines()
+    queue = _queue_for_stderr(lost) if queued else None
     renderer: structlog.types.Processor = (
         structlog.processors.JSONRenderer()
         if fmt == "json"
@@ -120,10 +242,11 @@ def configure_logging(fmt: str = "auto", level: str = "info") -> None:
         wrapper_class=structlog.make_filtering_bound_logger(
             logging.getLevelNamesMapping()[level.upper()]
         ),
-        logger_factory=_StderrLoggers(),
+        logger_factory=_StderrLoggers(lost, queue),
         cache_logger_on_first_use=False,
     )
     _route_library_logs(LIBRARY_LOGGERS)
+    return queue
 
 
 # Libraries that log through the standard library: aiohttp (the web viewer)

@@ -9,10 +9,15 @@ and with its log pipe closed `CreateMatch` answered `UNKNOWN` "Unexpected
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
+import fcntl
 import io
+import json
+import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import IO
@@ -24,7 +29,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.sdk import play
-from server import launch
+from server import launch, logs
 from server.logs import configure_logging
 from tests.integrity.helpers import SlowBot, create_request, game_cases, wait_until
 
@@ -156,3 +161,105 @@ def test_lines_lost_while_stderr_failed_are_counted_once_it_works_again(
     assert '"event": "log lines lost: stderr could not be written"' in lines[1]
     assert '"lost": 3' in lines[1] and "No space left on device" in lines[1]
     assert len(lines) == 2
+
+
+def _fill_the_log_pipe(target: str, process: subprocess.Popen[str]) -> tuple[str, int]:
+    """Creates matches (a log line each, about 300 bytes) until well past what
+    the server's stderr pipe holds; every call must be answered. Returns a
+    match id and the pipe's size."""
+    assert process.stderr is not None
+    pipe_bytes = fcntl.fcntl(process.stderr.fileno(), fcntl.F_GETPIPE_SZ)
+    case = game_cases()[0]
+    with grpc.insecure_channel(target) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        for seed in range(pipe_bytes // 100):
+            created = stub.CreateMatch(create_request(case, seed=seed), timeout=5)
+            stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id), timeout=5)
+    return created.match_id, pipe_bytes
+
+
+def test_a_server_whose_log_reader_stopped_reading_serves_and_plays(tmp_path: Path) -> None:
+    """The pipe stays open and nobody reads it (a stuck log shipper, Docker's
+    blocking log mode with its driver stalled): calls are answered and matches
+    played, and the lines the server could not keep are counted once the reader
+    reads again."""
+    process, target = _serve(tmp_path, subprocess.PIPE)
+    assert process.stderr is not None
+    try:
+        wait_until(lambda: process.poll() is not None or _serving(target), what="serving")
+        match_id, pipe_bytes = _fill_the_log_pipe(target, process)
+        _play_one_match(target)
+        with grpc.insecure_channel(target) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=5)
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True)
+        reader.start()  # the reader reads again
+    finally:
+        assert _stop(process) == 0
+    reader.join(10)
+    assert sum(map(len, lines)) > pipe_bytes, "the pipe was filled"
+    assert '"event": "server stopped"' in lines[-1], lines[-1]
+
+
+def test_a_server_whose_log_reader_stopped_reading_stops_when_told(tmp_path: Path) -> None:
+    """A stuck reader holds up neither the stop nor the exit: the lines still
+    waiting for it are given a moment, then left."""
+    process, target = _serve(tmp_path, subprocess.PIPE)
+    try:
+        wait_until(lambda: process.poll() is not None or _serving(target), what="serving")
+        _fill_the_log_pipe(target, process)
+        process.terminate()
+        started = time.monotonic()
+        assert process.wait(20) == 0
+        assert time.monotonic() - started < 10
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_lines_a_stopped_reader_could_not_take_are_counted_once_it_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past the queue's bound a line is lost, at once, not waited for; once the
+    reader reads, the lines queued come in order, then the count of those lost."""
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    before = structlog.get_config()
+    monkeypatch.setattr(logs, "QUEUED_LINES", 50)
+    with open(write_end, "w", closefd=True) as stderr:
+        monkeypatch.setattr(sys, "stderr", stderr)
+        try:
+            queue = configure_logging("json", "info", queued=True)
+            assert queue is not None
+            log = structlog.get_logger("test")
+            started = time.monotonic()
+            for number in range(5000):  # about 500 KB: the pipe and the queue fill
+                log.info("line", number=number, padding="x" * 60)
+            assert time.monotonic() - started < 5, "a log call waited for the reader"
+            numbers: list[int] = []
+            lost: list[int] = []
+            text = b""
+
+            def read() -> bool:  # until every line is written or counted as lost
+                nonlocal text
+                with contextlib.suppress(BlockingIOError):
+                    while chunk := os.read(read_end, 1 << 16):
+                        text += chunk
+                *complete, text = text.split(b"\n")
+                for entry in map(json.loads, complete):
+                    if entry["event"] == "log lines lost: stderr could not be written":
+                        assert "stderr not read" in entry["error"]
+                        lost.append(entry["lost"])
+                    else:
+                        numbers.append(entry["number"])
+                return len(numbers) + sum(lost) >= 5000
+
+            wait_until(read, what="every line written or counted")
+            assert queue.flush(5)
+        finally:
+            structlog.configure(**before)
+    os.close(read_end)
+    assert numbers[0] == 0 and numbers == sorted(set(numbers)), "in order"
+    assert lost and len(numbers) + sum(lost) == 5000, "every line lost counted"
