@@ -132,8 +132,9 @@ export async function playSeat(options) {
       } catch (error) {
         if (error instanceof SeatError) throw error; // the bot's own failure: no rejoin helps
         const code = error.code ?? status.UNKNOWN;
-        if (code === status.FAILED_PRECONDITION && session.joinedOnce) {
-          // "the match is over": it ended while we were away; its result is still there.
+        if (code === status.FAILED_PRECONDITION) {
+          // "the match is over": it ended while we were away, or before this bot started
+          // (as clients/sdk.py does for the same case); its result is still there.
           const finished = await finishedResult(client, matchId, session);
           if (finished) return summary(finished, session, matchId);
         }
@@ -165,7 +166,13 @@ async function finishedResult(client, matchId, session) {
   try {
     const info = await unary(client, 'GetMatch', { match_id: matchId });
     if (info.status === 'MATCH_STATUS_FINISHED' && info.result) {
-      session.log.warning('the match ended while this seat was away; taking its result from GetMatch');
+      session.log.warning(
+        session.joinedOnce
+          ? 'the match ended while this seat was away; taking its result from GetMatch'
+          : 'the match was already over when this seat first joined; taking its result from GetMatch',
+      );
+      // Never joined: the game comes from GetMatch; the seat stays the one asked for (null: the token's).
+      session.game ||= info.game;
       return info.result;
     }
   } catch (error) {

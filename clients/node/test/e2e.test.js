@@ -526,6 +526,24 @@ describe('the Node bot against a real server', () => {
     assert.equal(match.status, 'MATCH_STATUS_WAITING');
   });
 
+  test('started after its match has finished: one line says so, the result on stdout, exit status 0', HANG, async () => {
+    const created = await createMatch('sheep-n-sheep', 2, 12);
+    const args = (seat) => ['--server', server.address, '--match', created.match_id, '--token', created.seat_tokens[seat], '--log-level', 'warning'];
+    const played = await Promise.all([runBot(args(0)), runBot(args(1))]);
+    for (const run of played) assert.equal(run.code, 0, run.stderr);
+    // As `sheepfold bot` does for the same case: the match's result, not "seat lost".
+    const late = await runBot(args(0));
+    assert.equal(late.code, 0, late.stderr);
+    const lines = late.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, `one line on stderr, got:\n${late.stderr}`);
+    assert.match(JSON.parse(lines[0]).event, /already over/);
+    // Never joined, it does not know which seat its token is: seat null (the one asked for with --seat).
+    assert.deepEqual(JSON.parse(late.stdout), { ...JSON.parse(played[0].stdout), seat: null });
+    const withSeat = await runBot([...args(1), '--seat', '1']);
+    assert.equal(withSeat.code, 0, withSeat.stderr);
+    assert.deepEqual(JSON.parse(withSeat.stdout), JSON.parse(played[1].stdout));
+  });
+
   test('the server unreachable: the bot retries with backoff, then gives up with exit status 1', HANG, async () => {
     const proxy = await startProxy(1); // relays to a closed port: every connection fails at once
     await proxy.close();
