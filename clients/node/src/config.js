@@ -1,5 +1,6 @@
 // Command-line flags, falling back to the environment the tournament runner sets.
 import { parseArgs } from 'node:util';
+import { checkAddress } from './address.js';
 import { isLevel } from './log.js';
 
 export const USAGE = `usage: sheepfold-node-bot [--server HOST:PORT] [--match ID] [--token TOKEN]
@@ -71,6 +72,13 @@ export function parseConfig(argv, env = {}) {
   if (missing.length) throw new UsageError(`missing ${missing.join(' and ')}`);
   // grpc-js throws on an empty target (a stack trace, not a reason): say what is wrong instead.
   if (!config.address.trim()) throw new UsageError(`--server must be HOST:PORT, got ${JSON.stringify(config.address)}`);
+  // A typo ("not an address:xx", port 99999) is not a server to wait for: grpc-js would fail it only
+  // when dialling, and the bot would retry it as an unreachable server until it gave up.
+  try {
+    checkAddress(config.address);
+  } catch (error) {
+    throw new UsageError(`--server ${error.message}`);
+  }
   const seat = pick('seat', 'SHEEPFOLD_SEAT');
   // The wire carries a seat as an int32: a larger number would wrap round (4294967296 is seat 0).
   if (seat !== undefined) config.seat = Number(integer('--seat', seat, { max: 2 ** 31 - 1 }));

@@ -2,6 +2,7 @@
 export { playSeat, actionIndex, decisionView, SeatError, RETRYABLE, RETRYABLE_BEFORE_JOINED, shouldRejoin, statusName } from './play.js';
 export { arenaClient, loadSheepfold, unary, PROTO_DIR, ARENA_PROTO, grpc } from './proto.js';
 export { createRng } from './rng.js';
+export { checkAddress } from './address.js';
 export { createLogger, silentLogger } from './log.js';
 export { parseConfig, UsageError, USAGE } from './config.js';
 export { resultToJson, randomBot, main } from './main.js';

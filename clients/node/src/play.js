@@ -2,6 +2,7 @@
 // connection drops. The strategy is a function `decide(view) -> index`.
 import { arenaClient, grpc, unary } from './proto.js';
 import { silentLogger } from './log.js';
+import { checkAddress } from './address.js';
 
 const { status } = grpc;
 
@@ -121,6 +122,8 @@ export async function playSeat(options) {
     // The wire carries a seat as an int32: 4294967296 would wrap round to seat 0. Say so before connecting.
     throw new RangeError(`seat ${String(seat).slice(0, 40)} is out of range: a seat is a 32-bit signed whole number`);
   }
+  // A malformed address is the caller's mistake, not an unreachable server: say so before connecting.
+  if (!options.client) checkAddress(address);
   const client = options.client ?? arenaClient(address, credentials);
   const session = { game: '', seat, log: baseLog.bind({ match_id: matchId }), reconnects: 0, joinedOnce: false };
   let failures = 0;

@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { actionIndex, createRng, decisionView, grpc, main, parseConfig, playSeat, randomBot, resultToJson, SeatError, statusName, UsageError } from '../src/index.js';
+import { actionIndex, checkAddress, createRng, decisionView, grpc, main, parseConfig, playSeat, randomBot, resultToJson, SeatError, statusName, UsageError } from '../src/index.js';
 import { loadSheepfold } from '../src/proto.js';
 
 describe('parseConfig', () => {
@@ -49,6 +49,51 @@ describe('parseConfig', () => {
     assert.throws(() => parseConfig(['--colour', 'red'], {}), UsageError);
     // grpc-js would throw "Could not parse target name" with a stack trace.
     assert.throws(() => parseConfig(['--server', '', '--match', 'm', '--token', 't'], {}), /--server must be HOST:PORT, got ""/);
+  });
+});
+
+describe('server addresses', () => {
+  const config = (server) => parseConfig(['--server', server, '--match', 'm', '--token', 't'], {});
+
+  test('a malformed address is a usage error, not a server to retry', () => {
+    for (const [server, why] of [
+      ['not an address:xx', /"not an address" is not a host name or address/],
+      ['bad host:50051', /is not a host name or address/],
+      ['127.0.0.1:99999', /99999 is not a port: use 1 to 65535/],
+      ['127.0.0.1:0', /0 is not a port/],
+      ['127.0.0.1', /is not HOST:PORT/],
+      ['127.0.0.1:', /is not HOST:PORT/],
+      [':50051', /is not HOST:PORT/],
+      ['host:5o051', /"5o051" is not a port number/],
+      ['::1:50051', /IPv6 address goes in brackets/],
+      ['unix:', /names no address after its scheme/],
+      ['dns:///bad host:1', /has a space/],
+    ]) {
+      assert.throws(() => config(server), (error) => error instanceof UsageError && /^--server /.test(error.message) && why.test(error.message), server);
+    }
+    assert.throws(() => parseConfig([], { SHEEPFOLD_SERVER: 'x y:1', SHEEPFOLD_MATCH: 'm', SHEEPFOLD_TOKEN: 't' }), UsageError);
+  });
+
+  test('well-formed addresses pass as they are', () => {
+    for (const server of ['127.0.0.1:50051', 'localhost:1', 'my-host.example.org:65535', '[::1]:50051', 'unix:/tmp/a b.sock', 'unix:///run/x.sock', 'dns:///localhost:50051', 'ipv4:127.0.0.1:1']) {
+      assert.equal(config(server).address, server);
+      assert.equal(checkAddress(server), server);
+    }
+  });
+
+  test('the command refuses a malformed address at once: exit status 2, no retries', async () => {
+    const stdout = { text: '', write(chunk) { this.text += chunk; } };
+    const stderr = { text: '', write(chunk) { this.text += chunk; } };
+    const started = Date.now();
+    assert.equal(await main(['--server', 'not an address:xx', '--match', 'm', '--token', 't'], {}, { stdout, stderr }), 2);
+    assert.ok(Date.now() - started < 1_000, `took ${Date.now() - started} ms`);
+    assert.match(stderr.text.split('\n')[0], /^sheepfold-node-bot: --server "not an address:xx": .* is not a host name or address$/);
+    assert.doesNotMatch(stderr.text, /rejoining/);
+    assert.equal(stdout.text, '');
+  });
+
+  test('playSeat refuses a malformed address before connecting', async () => {
+    await assert.rejects(playSeat({ address: 'bad host:1', matchId: 'm', token: 't', decide: () => 0 }), TypeError);
   });
 });
 
