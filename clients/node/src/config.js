@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { checkAddress } from './address.js';
 import { isLevel } from './log.js';
+import { SEED_MAX, SEED_MIN } from './rng.js';
 
 export const USAGE = `usage: sheepfold-node-bot [--server HOST:PORT] [--match ID] [--token TOKEN]
                           [--seat N] [--seed N] [--max-reconnects N] [--log-level LEVEL]
@@ -16,7 +17,7 @@ SHEEPFOLD_SEED (the tournament runner sets them for command bots).
   --match ID             match id (required)
   --token TOKEN          the seat's secret token (required)
   --seat N               seat number (default: the token's seat)
-  --seed N               seed of the bot's random choices (default 0)
+  --seed N               seed of the bot's random choices, 64 bits (default 0)
   --max-reconnects N     consecutive failed rejoins before giving up (default 20)
   --log-level LEVEL      debug, info, warning or error (default info)
 
@@ -83,7 +84,8 @@ export function parseConfig(argv, env = {}) {
   // The wire carries a seat as an int32: a larger number would wrap round (4294967296 is seat 0).
   if (seat !== undefined) config.seat = Number(integer('--seat', seat, { max: 2 ** 31 - 1 }));
   const seed = pick('seed', 'SHEEPFOLD_SEED');
-  if (seed !== undefined) config.seed = integer('--seed', seed, { min: -(2n ** 63n) });
+  // 64 bits, as createRng takes: a larger seed would play as another one (2**64 as 0).
+  if (seed !== undefined) config.seed = integer('--seed', seed, { min: SEED_MIN, max: SEED_MAX });
   if (parsed['max-reconnects'] !== undefined) config.maxReconnects = Number(integer('--max-reconnects', parsed['max-reconnects']));
   if (!isLevel(config.logLevel)) throw new UsageError(`--log-level must be debug, info, warning or error, got ${config.logLevel}`);
   return config;

@@ -97,6 +97,27 @@ describe('server addresses', () => {
   });
 });
 
+describe('seeds', () => {
+  const base = ['--match', 'm', '--token', 't'];
+
+  test('a seed past 64 bits is a usage error, not another seed in disguise', () => {
+    // 2**64 used to play exactly as seed 0, 2**64 + 7 as seed 7.
+    assert.throws(() => parseConfig([...base, '--seed', '18446744073709551616'], {}), (error) => error instanceof UsageError && /--seed must be at most 18446744073709551615/.test(error.message));
+    assert.throws(() => parseConfig(base, { SHEEPFOLD_SEED: '99999999999999999999999999' }), /--seed must be at most/);
+    assert.throws(() => parseConfig([...base, '--seed=-9223372036854775809'], {}), /--seed must be at least -9223372036854775808/);
+    assert.equal(parseConfig([...base, '--seed', '18446744073709551615'], {}).seed, 2n ** 64n - 1n);
+    assert.equal(parseConfig([...base, '--seed=-9223372036854775808'], {}).seed, -(2n ** 63n));
+  });
+
+  test('createRng refuses a seed it would fold onto another', () => {
+    assert.throws(() => createRng(2n ** 64n), RangeError);
+    assert.throws(() => createRng('18446744073709551623'), RangeError);
+    assert.throws(() => createRng(-(2n ** 63n) - 1n), RangeError);
+    assert.throws(() => createRng(1.5), RangeError);
+    assert.doesNotThrow(() => createRng(2n ** 64n - 1n));
+  });
+});
+
 describe('createRng', () => {
   test('the same seed gives the same sequence; another seed another one', () => {
     const draw = (seed) => {
