@@ -460,7 +460,9 @@ def run_bot(args: argparse.Namespace) -> int:
         return _run_command_bot(args)
     credentials = client_credentials(args, "bot", args.server)
     try:
-        bot = GuardedBot(_load_here(args.bot, args.seed), args.seat, args.bot)
+        # decide on a daemon thread of its own, as `match` runs it: Ctrl-C stops the
+        # event loop at once rather than after a decide that may think for minutes.
+        bot = GuardedBot(_load_here(args.bot, args.seed), args.seat, args.bot, threaded=True)
         result = run_interruptible(
             play(bot, args.server, args.match, args.token, args.seat, credentials=credentials)
         )
