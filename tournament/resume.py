@@ -203,16 +203,14 @@ def _kind_problem(stored: Mapping[str, Any], config: TournamentConfig) -> tuple[
 def _clock_problem(stored: Mapping[str, Any], config: TournamentConfig) -> tuple[str, str] | None:
     """The first clock setting whose stored value the config changes (a value
     not stored, by a version before it was, is not checked)."""
-    for name in CLOCK_SETTINGS:
-        if name not in stored:
-            continue
-        was, now = stored[name], getattr(config, name)
-        if was != now:
-            return name, (
-                f"was played with {name} = {_toml(was)}, not {_toml(now)}; set it back to "
-                f"{_toml(was)} (its stored games ran under it)"
-            )
-    return None
+    changed = _first_changed(stored, config, CLOCK_SETTINGS)
+    if changed is None:
+        return None
+    name, was, now = changed
+    return name, (
+        f"was played with {name} = {_toml(was)}, not {_toml(now)}; set it back to "
+        f"{_toml(was)} (its stored games ran under it)"
+    )
 
 
 def _pair_problem(
@@ -223,16 +221,16 @@ def _pair_problem(
     if not isinstance(stored, Mapping):
         return None
     pair = f"{stored.get('candidate')} against {stored.get('baseline')}"
-    for setting in SPRT_PAIR:
-        was, now = stored.get(setting), getattr(settings, setting)
-        if was is not None and was != now:
-            return f"sprt.{setting}", (
-                f"was tested with {setting} = {_toml(was)}, not {_toml(now)}; its stored blocks "
-                f"are {pair}, which the new pair's test would count as its own: set it back to "
-                f"{_toml(was)}, or delete them first (`sheepfold tournament forget "
-                f"{was} --db {store.path} --tournament {name}`)"
-            )
-    return None
+    changed = _first_changed(stored, settings, SPRT_PAIR)
+    if changed is None:
+        return None
+    setting, was, now = changed
+    return f"sprt.{setting}", (
+        f"was tested with {setting} = {_toml(was)}, not {_toml(now)}; its stored blocks "
+        f"are {pair}, which the new pair's test would count as its own: set it back to "
+        f"{_toml(was)}, or delete them first (`sheepfold tournament forget "
+        f"{was} --db {store.path} --tournament {name}`)"
+    )
 
 
 def _sprt_problem(stored: Any, settings: SprtSettings) -> tuple[str, str] | None:
@@ -240,14 +238,26 @@ def _sprt_problem(stored: Any, settings: SprtSettings) -> tuple[str, str] | None
     by that `settings` changes (none stored: not checked)."""
     if not isinstance(stored, Mapping):
         return None
-    for name in SPRT_SETTINGS:
-        was, now = stored.get(name), getattr(settings, name)
+    changed = _first_changed(stored, settings, SPRT_SETTINGS)
+    if changed is None:
+        return None
+    name, was, now = changed
+    return f"sprt.{name}", (
+        f"was tested with {name} = {_toml(was)}, not {_toml(now)}; set it back to "
+        f"{_toml(was)} (a test's bounds are fixed before its games: its verdict "
+        "is recomputed from the stored blocks)"
+    )
+
+
+def _first_changed(
+    stored: Mapping[str, Any], current: object, names: Sequence[str]
+) -> tuple[str, Any, Any] | None:
+    """The first of `names` whose stored value `current` has changed, with both
+    values; a name not stored (by a version before it was) is not checked."""
+    for name in names:
+        was, now = stored.get(name), getattr(current, name)
         if was is not None and was != now:
-            return f"sprt.{name}", (
-                f"was tested with {name} = {_toml(was)}, not {_toml(now)}; set it back to "
-                f"{_toml(was)} (a test's bounds are fixed before its games: its verdict "
-                "is recomputed from the stored blocks)"
-            )
+            return name, was, now
     return None
 
 
