@@ -42,8 +42,9 @@ def option_values(game: Game) -> list[tuple[tuple[str, Any], ...]]:
     return [tuple(combo) for combo in itertools.product(*axes)]
 
 
-def configs() -> list[Config]:
-    """Every game, player count and option combination the game accepts."""
+def _every_config() -> list[tuple[Config, bool]]:
+    """Every game, player count and option combination, and whether the game
+    accepts it (check_options refuses some combinations for a player count)."""
     out = []
     for name in games.names():
         game = games.get(name)
@@ -52,23 +53,20 @@ def configs() -> list[Config]:
                 try:
                     game.new_state(players, 0, dict(options))
                 except InvalidOptions:
-                    continue
-                out.append(Config(name, players, options))
+                    out.append((Config(name, players, options), False))
+                else:
+                    out.append((Config(name, players, options), True))
     return out
+
+
+def configs() -> list[Config]:
+    """Every game, player count and option combination the game accepts."""
+    return [config for config, accepted in _every_config() if accepted]
 
 
 def rejected_configs() -> list[Config]:
     """Option combinations a game refuses for a player count (check_options)."""
-    out = []
-    for name in games.names():
-        game = games.get(name)
-        for players in range(game.min_players, game.max_players + 1):
-            for options in option_values(game):
-                try:
-                    game.new_state(players, 0, dict(options))
-                except InvalidOptions:
-                    out.append(Config(name, players, options))
-    return out
+    return [config for config, accepted in _every_config() if not accepted]
 
 
 def snapshot(state: State) -> str:
