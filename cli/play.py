@@ -57,6 +57,7 @@ from clients.matchplay import (
 from clients.sdk import Bot, SeatError, play
 from server.app import ServerConfig
 from server.logs import configure_logging
+from server.records import new_match_seed
 from tournament.bot_sockets import serving_bots
 from tournament.outcome import forfeit_ranks
 
@@ -226,9 +227,7 @@ def run_match(args: argparse.Namespace) -> int:
         game.new_state(args.players, 0, options)  # fail fast with the engine's own message
     except games.InvalidOptions as error:
         raise SystemExit(f"sheepfold match: {error}") from None
-    # 63 bits, as the server draws: a seed fixes every hidden card, and one from
-    # a range small enough to try (it was 32 bits) gives a bot its whole deal.
-    seed = args.seed if args.seed is not None else secrets.randbits(63)
+    seed = args.seed if args.seed is not None else new_match_seed()  # as the server draws
     bots: list[Bot | CommandBot] = []
     try:
         for seat, spec in enumerate(specs):

@@ -86,6 +86,12 @@ class StoredMatch:
     seat_joined: bool = True
 
 
+def new_match_seed() -> int:
+    """A match seed nobody can guess: it fixes every hidden card and the engines
+    are public, so a range small enough to try (32 bits) gives a bot its deal."""
+    return secrets.randbits(63)
+
+
 def new_seat_token() -> str:
     """A fresh seat token (32 URL-safe characters, 192 random bits) that never
     starts with "-", which command lines would read as an option."""

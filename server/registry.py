@@ -31,6 +31,7 @@ from server.records import (
     MatchSummary,
     StoredMatch,
     hash_token,
+    new_match_seed,
     new_seat_token,
     stored_result,
 )
@@ -95,7 +96,7 @@ class MatchRegistry:
         if self.live_count() + self._creating >= self.max_live_matches:
             raise LimitReached(f"the server already hosts {self.max_live_matches} live matches")
         if seed is None:
-            seed = secrets.randbits(63)
+            seed = new_match_seed()
         # The canonical option strings are stored; Match() validates the rest.
         parsed = parse_options(game.option_specs, options)
         canonical = convert.options_to_strings(game.option_specs, parsed)
