@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from games.sheep_n_sheep.cards import CARDS
+from games.sheep_n_sheep.state import SheepNSheepState
 
 
 def find(
@@ -57,3 +58,17 @@ class Picker:
     def any(self, count: int) -> list[int]:
         """`count` unused cards of any kind."""
         return [self(icon=None) for _ in range(count)]
+
+
+def two_player_position(hand: list[int], pick: Picker, **kw: object) -> SheepNSheepState:
+    """A two-player position with seat 0 holding `hand`; seat 1's hand, the
+    market and the deck are filler unless given."""
+    market = kw.pop("market", None)
+    if market is None:
+        market = [tuple(pick.filler(2)) for _ in range(4)]
+    deck = kw.pop("deck", None)
+    if deck is None:
+        deck = pick.filler(10)
+    return SheepNSheepState.from_position(
+        2, hands=[hand, pick.filler(2)], market=market, deck=deck, **kw
+    )

@@ -11,21 +11,8 @@ from __future__ import annotations
 from games.sheep_n_sheep.actions import BeginFree, BeginRun, BeginSame, Place, TakeSet
 from games.sheep_n_sheep.events import CardDrawn
 from games.sheep_n_sheep.scoring import score
-from games.sheep_n_sheep.state import SheepNSheepState
 
-from .helpers import Picker
-
-
-def _position(hand: list[int], pick: Picker, **kw) -> SheepNSheepState:
-    market = kw.pop("market", None)
-    if market is None:
-        market = [tuple(pick.filler(2)) for _ in range(4)]
-    deck = kw.pop("deck", None)
-    if deck is None:
-        deck = pick.filler(10)
-    return SheepNSheepState.from_position(
-        2, hands=[hand, pick.filler(2)], market=market, deck=deck, **kw
-    )
+from .helpers import Picker, two_player_position
 
 
 def test_a_run_never_lays_a_card_on_top_of_another() -> None:
@@ -36,7 +23,7 @@ def test_a_run_never_lays_a_card_on_top_of_another() -> None:
     start = pick("white", 3)
     pasture = {(0, 0): start, (1, 0): pick("pink", 1), (0, 1): pick("brown", 5)}
     c4, c2 = pick("grey", 4), pick("blue", 2)
-    state = _position([c4, c2], pick, pastures=[pasture, {}])
+    state = two_player_position([c4, c2], pick, pastures=[pasture, {}])
     state.apply(BeginRun((0, 0)))
     places = {(a.card, a.x, a.y, a.branch) for a in state.legal_actions() if isinstance(a, Place)}
     free = [(-1, 0), (0, -1)]
@@ -52,7 +39,7 @@ def test_only_the_draw_icons_of_the_set_taken_draw() -> None:
     taken = (pick("grey", 2), pick("blue", 3))
     market = [taken] + [tuple(pick.filler(2)) for _ in range(3)]
     deck = [*pick.filler(3), pick("blue", 4, "draw"), pick("brown", 2, "draw")]
-    state = _position([in_hand], pick, market=market, deck=deck)
+    state = two_player_position([in_hand], pick, market=market, deck=deck)
     events = [e.payload for e in state.apply(TakeSet(0))]
     assert state.market[0] == (deck[-1], deck[-2])  # both draw icons, now in the market
     assert not any(isinstance(e, CardDrawn) for e in events)
@@ -65,7 +52,7 @@ def test_a_hand_of_seven_must_place() -> None:
     set of 2 taken with 5 in hand, or draw icons, can make 7 or more)."""
     pick = Picker()
     hand = [pick("grey", n) for n in (1, 2, 3, 4, 5)] + [pick("blue", 1), pick("blue", 2)]
-    state = _position(hand, pick, pastures=[{(0, 0): pick("white", 3)}, {}])
+    state = two_player_position(hand, pick, pastures=[{(0, 0): pick("white", 3)}, {}])
     actions = state.legal_actions()
     assert not any(isinstance(a, TakeSet) for a in actions)
     assert {BeginSame((0, 0)), BeginRun((0, 0)), BeginFree()} <= set(actions)

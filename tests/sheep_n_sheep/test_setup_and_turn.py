@@ -21,7 +21,7 @@ from games.sheep_n_sheep.actions import (
 from games.sheep_n_sheep.events import CardDrawn, Passed, SetFormed, SetTaken, TurnEnded
 from games.sheep_n_sheep.state import SheepNSheepState
 
-from .helpers import Picker
+from .helpers import Picker, two_player_position
 
 GAME = games.get("sheep-n-sheep")
 
@@ -60,22 +60,10 @@ def test_different_seeds_shuffle_differently_and_same_seed_identically() -> None
     assert a.deck != c.deck
 
 
-def _position(hand: list[int], pick: Picker, **kw) -> SheepNSheepState:
-    market = kw.pop("market", None)
-    if market is None:
-        market = [tuple(pick.filler(2)) for _ in range(4)]
-    deck = kw.pop("deck", None)
-    if deck is None:
-        deck = pick.filler(10)
-    return SheepNSheepState.from_position(
-        2, hands=[hand, pick.filler(2)], market=market, deck=deck, **kw
-    )
-
-
 def test_hand_of_zero_must_take_a_set() -> None:
     """'When a player has 0 cards, they must carry out option A.'"""
     pick = Picker()
-    state = _position([], pick, pastures=[{(0, 0): pick("grey", 3)}, {}])
+    state = two_player_position([], pick, pastures=[{(0, 0): pick("grey", 3)}, {}])
     assert state.legal_actions() == tuple(TakeSet(i) for i in range(4))
 
 
@@ -83,7 +71,7 @@ def test_hand_of_six_or_more_must_place() -> None:
     """'if they have 6 or more cards, they must carry out option B.'"""
     pick = Picker()
     hand = [pick("grey", n) for n in (1, 2, 3, 4, 5)] + [pick("blue", 1)]
-    state = _position(hand, pick, pastures=[{(0, 0): pick("white", 3)}, {}])
+    state = two_player_position(hand, pick, pastures=[{(0, 0): pick("white", 3)}, {}])
     actions = state.legal_actions()
     assert not any(isinstance(a, TakeSet) for a in actions)
     assert BeginFree() in actions and BeginSame((0, 0)) in actions
@@ -93,7 +81,7 @@ def test_hand_of_six_or_more_must_place() -> None:
 def test_hand_between_one_and_five_may_choose() -> None:
     """'The player on turn must do ONE of the following two actions' (A or B)."""
     pick = Picker()
-    state = _position([pick("grey", 3), pick("pink", 4)], pick)
+    state = two_player_position([pick("grey", 3), pick("pink", 4)], pick)
     actions = state.legal_actions()
     assert actions[:4] == tuple(TakeSet(i) for i in range(4))
     assert BeginSame(None) in actions and BeginRun(None) in actions and BeginFree() in actions
@@ -107,7 +95,7 @@ def test_take_set_adds_both_cards_and_refills_from_the_deck() -> None:
     pick = Picker()
     market = [tuple(pick.filler(2)) for _ in range(4)]
     deck = pick.filler(6)
-    state = _position([pick("grey", 3)], pick, market=market, deck=deck)
+    state = two_player_position([pick("grey", 3)], pick, market=market, deck=deck)
     events = [e.payload for e in state.apply(TakeSet(2))]
     assert set(market[2]) <= set(state.hand(0)) and len(state.hand(0)) == 3
     assert state.market[2] == (deck[-1], deck[-2])
@@ -126,7 +114,7 @@ def test_draw_icon_draws_one_extra_card_after_the_refill() -> None:
     draw_set = (pick("grey", 1, "draw"), pick("grey", 2))
     market = [draw_set] + [tuple(pick.filler(2)) for _ in range(3)]
     deck = pick.filler(5)
-    state = _position([], pick, market=market, deck=deck)
+    state = two_player_position([], pick, market=market, deck=deck)
     events = state.apply(TakeSet(0))
     assert state.market[0] == (deck[-1], deck[-2])
     assert sorted(state.hand(0)) == sorted([*draw_set, deck[-3]])
@@ -142,7 +130,7 @@ def test_two_draw_icons_draw_two_and_extra_cards_never_draw_again() -> None:
     market = [draw_set] + [tuple(pick.filler(2)) for _ in range(3)]
     extra_with_draw = pick("pink", 3, "draw")
     deck = [*pick.filler(3), extra_with_draw, *pick.filler(3)]
-    state = _position([], pick, market=market, deck=deck)
+    state = two_player_position([], pick, market=market, deck=deck)
     state.apply(TakeSet(0))
     # refill takes deck[-1], deck[-2]; the draws take deck[-3] then deck[-4], which
     # has a draw icon itself and draws nothing more
@@ -158,7 +146,7 @@ def test_extra_draw_comes_from_the_stock_once_the_deck_is_empty() -> None:
     market = [draw_set] + [tuple(pick.filler(2)) for _ in range(3)]
     deck = pick.filler(2)
     stock = pick.filler(3)
-    state = _position([], pick, market=market, deck=deck, stock=stock)
+    state = two_player_position([], pick, market=market, deck=deck, stock=stock)
     events = state.apply(TakeSet(0))
     assert state.deck == () and stock[-1] in state.hand(0)
     drawn = [e.payload for e in events if isinstance(e.payload, CardDrawn)]
@@ -170,7 +158,7 @@ def test_extra_draw_with_deck_and_stock_empty_draws_nothing() -> None:
     pick = Picker()
     draw_set = (pick("grey", 1, "draw"), pick("grey", 2))
     market = [draw_set] + [tuple(pick.filler(2)) for _ in range(3)]
-    state = _position([], pick, market=market, deck=[], stock=[])
+    state = two_player_position([], pick, market=market, deck=[], stock=[])
     events = state.apply(TakeSet(0))
     assert sorted(state.hand(0)) == sorted(draw_set)
     assert not any(isinstance(e.payload, CardDrawn) for e in events)
@@ -197,7 +185,7 @@ def test_pass_only_when_no_set_and_no_placement() -> None:
     the only legal action is PASS.' Rulebook: 'there are no sets left to carry
     out action A, do not draw any cards and do nothing instead.'"""
     pick = Picker()
-    state = _position([], pick, market=[], deck=[], last_turn=5)
+    state = two_player_position([], pick, market=[], deck=[], last_turn=5)
     assert state.legal_actions() == (Pass(),)
     events = [e.payload for e in state.apply(Pass())]
     assert events[0] == Passed(0) and state.to_move == 1 and state.hand(0) == ()
@@ -208,7 +196,7 @@ def test_pass_with_one_unplaceable_card() -> None:
     card) and no set to take: PASS. FREE needs 2+ cards."""
     pick = Picker()
     pasture = {(0, 0): pick("grey", 1)}
-    state = _position([pick("blue", 5)], pick, market=[], deck=[], pastures=[pasture, {}])
+    state = two_player_position([pick("blue", 5)], pick, market=[], deck=[], pastures=[pasture, {}])
     assert state.legal_actions() == (Pass(),)
 
 
@@ -220,7 +208,7 @@ def test_a_hand_that_may_take_may_do_nothing_when_no_set_is_left() -> None:
     their indices."""
     pick = Picker()
     pasture = {(0, 0): pick("grey", 4)}
-    state = _position([pick("blue", 5)], pick, market=[], deck=[], pastures=[pasture, {}])
+    state = two_player_position([pick("blue", 5)], pick, market=[], deck=[], pastures=[pasture, {}])
     assert state.legal_actions() == (BeginRun((0, 0)), Pass())
     before = state.pasture(0)
     events = [e.payload for e in state.apply(Pass())]
@@ -234,7 +222,7 @@ def test_a_hand_of_six_must_place_even_with_no_set_left() -> None:
     pick = Picker()
     pasture = {(0, 0): pick("grey", 4)}
     hand = [pick("blue", 5), *pick.filler(5)]
-    state = _position(hand, pick, market=[], deck=[], pastures=[pasture, {}])
+    state = two_player_position(hand, pick, market=[], deck=[], pastures=[pasture, {}])
     assert Pass() not in state.legal_actions()
     assert state.legal_actions()
 
@@ -244,7 +232,9 @@ def test_pass_is_not_legal_while_a_set_is_left() -> None:
     pick = Picker()
     pasture = {(0, 0): pick("grey", 4)}
     market = [tuple(pick.filler(2))]
-    state = _position([pick("blue", 5)], pick, market=market, deck=[], pastures=[pasture, {}])
+    state = two_player_position(
+        [pick("blue", 5)], pick, market=market, deck=[], pastures=[pasture, {}]
+    )
     assert Pass() not in state.legal_actions()
 
 
