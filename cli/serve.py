@@ -103,7 +103,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     token.add_argument(
         "--admin-token",
         type=secret,
-        default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN") or None,  # empty: unset
+        default=None,  # $SHEEPFOLD_ADMIN_TOKEN is read in run(), where a blank one is named
         help="token CreateMatch must present (default: $SHEEPFOLD_ADMIN_TOKEN; none = open); "
         "every user of the machine can read a flag's value in the process list",
     )
@@ -305,6 +305,18 @@ def _env_port(name: str, default: int | None) -> str | None:
     return value if value else (None if default is None else str(default))
 
 
+def _env_admin_token() -> str | None:
+    """$SHEEPFOLD_ADMIN_TOKEN: empty counts as unset, as every empty `SHEEPFOLD_`
+    variable does; only white space is a mistake, and the variable is named."""
+    value = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
+    if value and not value.strip():
+        raise SystemExit(
+            "sheepfold serve: SHEEPFOLD_ADMIN_TOKEN holds only white space "
+            "(did reading it fail?); unset it to run without a token"
+        )
+    return value or None
+
+
 def run(args: argparse.Namespace) -> int:
     if args.tournament_db and args.web_port is None:
         print(
@@ -327,6 +339,8 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(f"sheepfold serve: --loop {args.loop}: {error}") from None
     if args.admin_token_file is not None:
         args.admin_token = _read_token_file(args.admin_token_file)
+    elif args.admin_token is None:
+        args.admin_token = _env_admin_token()
     if args.private_replays and not args.admin_token:
         raise SystemExit(
             "sheepfold serve: --private-replays needs an admin token to read them with "

@@ -131,6 +131,35 @@ def test_an_admin_token_file_without_a_token_stops_serve_in_one_line(
     assert says in done.stderr and "Traceback" not in done.stderr
 
 
+def test_a_blank_admin_token_variable_is_named_not_blamed_on_the_flag(tmp_path: Path) -> None:
+    """A SHEEPFOLD_ADMIN_TOKEN of white space stops serve naming the variable (it
+    was reported as `argument --admin-token`, a flag the user never gave), and
+    does not stand in the way of `--admin-token-file`, which wins over it."""
+    blank = {**os.environ, "SHEEPFOLD_ADMIN_TOKEN": " \t"}
+    done = subprocess.run(
+        SERVE_IN_MEMORY, cwd=ROOT, env=blank, capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip() == (
+        "sheepfold serve: SHEEPFOLD_ADMIN_TOKEN holds only white space "
+        "(did reading it fail?); unset it to run without a token"
+    )
+    secret = tmp_path / "admin-token"
+    secret.write_text("from-the-file\n")
+    server = start_server_process(
+        "--admin-token-file", str(secret), env={"SHEEPFOLD_ADMIN_TOKEN": " \t"}
+    )
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            with pytest.raises(grpc.RpcError) as caught:
+                stub.CreateMatch(create_request(CASE, 1, admin_token=" \t"))
+            assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+            assert stub.CreateMatch(create_request(CASE, 2, admin_token="from-the-file")).match_id
+    finally:
+        assert stop_server_process(server) == 0
+
+
 def test_private_replays_keep_the_match_list_and_replays_for_the_admin_token() -> None:
     """`--private-replays`: a bot on the server cannot list its matches nor replay
     one (a finished match's seed is a deal other players may still meet);
