@@ -25,8 +25,6 @@ from server.listening import (
     add_port,
     check_can_listen,
     check_socket_folder,
-    check_tls_pair,
-    read_tls_pem,
 )
 from server.loop_watch import LoopWatch
 from server.loops import running_loop_name
@@ -47,6 +45,7 @@ from server.stalls import StalledWrites
 from server.stop_signals import StopSignals
 from server.storage import StoreWorker
 from server.store import MemoryStore, Store
+from server.tls_reload import ReloadingCertificate
 from server.unexpected import UnexpectedErrorsAreInternal
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
@@ -375,10 +374,8 @@ class SheepfoldServer:
         """
         credentials = None
         if self.config.tls_cert and self.config.tls_key:
-            key = read_tls_pem(self.config.tls_key, "key")
-            cert = read_tls_pem(self.config.tls_cert, "cert")
-            check_tls_pair(self.config.tls_cert, self.config.tls_key)
-            credentials = grpc.ssl_server_credentials([(key, cert)])
+            certificate = ReloadingCertificate(self.config.tls_cert, self.config.tls_key, self.log)
+            credentials = certificate.credentials()
         first_port = 0
         for address in self.config.listen or (f"{self.config.host}:{self.config.port}",):
             if address.startswith("unix:"):

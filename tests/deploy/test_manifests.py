@@ -129,6 +129,8 @@ def test_statefulset_volume_secrets_and_security() -> None:
     assert tls_secret["type"] == "kubernetes.io/tls"
     for flag in (args.tls_cert, args.tls_key):
         assert PurePosixPath(flag).name in tls_secret["stringData"]
+    (tls_mount,) = [m for m in container["volumeMounts"] if m["name"] == tls]
+    assert "subPath" not in tls_mount, "a subPath mount never sees a renewed Secret"
     env = {e["name"]: e for e in container["env"]}
     ref = env["SHEEPFOLD_ADMIN_TOKEN"]["valueFrom"]["secretKeyRef"]
     assert ref["key"] in secrets[ref["name"]]["stringData"]

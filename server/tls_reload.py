@@ -1,0 +1,101 @@
+"""The server's TLS certificate, read again when its files change.
+
+Certificates are renewed on disk (certbot, cert-manager, a Kubernetes Secret
+updated in place); a server that read them once would serve the old one until
+it expires, and a restart to pick up the new one cuts every match in play.
+gRPC asks for the certificate at every new TLS handshake, so the files are
+checked then (two `stat` calls) and read again only when they have changed.
+Connections already open keep the certificate they started with.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from server.listening import ListenError, check_tls_pair, read_tls_pem
+
+FileSignature = tuple[int, int, int, int, int]
+
+
+def _signature(path: Path) -> FileSignature:
+    """What changes when a file is rewritten or replaced (`stat` follows symlinks:
+    a Kubernetes Secret swaps a symlink to a new folder)."""
+    found = os.stat(path)
+    return (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+
+
+class ReloadingCertificate:
+    """`--tls-cert` and `--tls-key` as gRPC server credentials that follow the files.
+
+    A change that cannot be used (a half-written file, a certificate whose key
+    has not been replaced yet, a file gone) keeps the certificate served so far
+    and logs a warning once; the next change is tried again.
+    """
+
+    def __init__(self, cert: Path, key: Path, log: Any) -> None:
+        self._cert = cert
+        self._key = key
+        self._log = log
+        self._lock = threading.Lock()
+        self._tried: tuple[FileSignature, FileSignature] | None = None
+        self._last_warning: str | None = None
+
+    def credentials(self) -> grpc.ServerCredentials:
+        """The credentials for every TLS port; ListenError when the files as they
+        are now cannot be served (so that `serve` stops before it listens)."""
+        self._tried = self._signatures()
+        initial = self._configuration()
+        return grpc.dynamic_ssl_server_credentials(
+            initial, self._fetch, require_client_authentication=False
+        )
+
+    def _signatures(self) -> tuple[FileSignature, FileSignature]:
+        return _signature(self._cert), _signature(self._key)
+
+    def _configuration(self) -> grpc.ServerCertificateConfiguration:
+        key = read_tls_pem(self._key, "key")
+        cert = read_tls_pem(self._cert, "cert")
+        check_tls_pair(self._cert, self._key)
+        return grpc.ssl_server_certificate_configuration([(key, cert)])
+
+    def _fetch(self) -> grpc.ServerCertificateConfiguration | None:
+        """Called by gRPC's core on its own threads at each new handshake: None
+        keeps the certificate served so far. Never raises: a failure here would
+        fail the handshake of a client that did nothing wrong."""
+        try:
+            with self._lock:
+                try:
+                    now = self._signatures()
+                except OSError as error:  # a file gone, perhaps for a moment
+                    self._warn(f"{error.filename}: {error.strerror}")
+                    return None
+                if now == self._tried:
+                    return None
+                self._tried = now  # each state of the files is read once
+                try:
+                    configuration = self._configuration()
+                except ListenError as why:
+                    self._warn(str(why))
+                    return None
+                self._last_warning = None
+                self._log.info(
+                    "TLS certificate reloaded", tls_cert=str(self._cert), tls_key=str(self._key)
+                )
+                return configuration
+        except Exception as error:  # any: see the docstring
+            self._log.error("TLS certificate check failed", error=repr(error))
+            return None
+
+    def _warn(self, reason: str) -> None:
+        if reason != self._last_warning:
+            self._last_warning = reason
+            self._log.warning(
+                "TLS certificate files changed but cannot be served; "
+                "serving the previous certificate until they are fixed",
+                reason=reason,
+            )
