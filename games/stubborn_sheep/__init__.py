@@ -21,7 +21,9 @@ class StubbornSheepGame(Game):
     # restock bonuses only when they add a sheep.
     # 3: 3 or 4 of a colour score all together; red rotates only an own fence before
     #    placing; a white move may come right before an extra activation.
-    rules_version = 4
+    # 4: a solo player keeps or turns all four fences laid out at setup.
+    # 5: no placing on the fence given an extra activation before the placing.
+    rules_version = 5
     option_specs = (
         OptionSpec(
             "wolf",

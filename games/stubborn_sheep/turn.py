@@ -70,8 +70,15 @@ class Turn:
 
     def _place_step(self) -> None:
         hand = self.hands[self.current]
+        # A fence given an extra activation before the placing (the only way one is
+        # activated before it) must be one the turn "would not" activate otherwise:
+        # placing on it would activate it again.
         options: list[Any] = [
-            place for card in hand for pair in PLACE[card][: self.n] for place in pair
+            place
+            for card in hand
+            for pair in PLACE[card][: self.n]
+            for place in pair
+            if place.fence not in self.activated
         ]
         bonus = self._bonus(RED)
         if bonus == ROTATE_FENCE:

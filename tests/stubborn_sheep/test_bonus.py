@@ -196,6 +196,16 @@ def test_activate_extra_before_placing() -> None:
     assert _activations(state.apply(pick(state, PlaceFence, fence=3, orientation=UP))) == [3, 1, 0]
 
 
+def test_no_placing_on_the_fence_given_an_extra_activation_before_placing() -> None:
+    """The extra fence must be one "which, otherwise, would not be activated during
+    this round": the placed fence is activated, so it cannot be the extra one."""
+    state = _build((r(2),))
+    assert any(isinstance(a, PlaceFence) and a.fence == 4 for a in state.legal_actions())
+    state.apply(UseBonus(ACTIVATE_EXTRA, fence=4))
+    placements = [a for a in state.legal_actions() if isinstance(a, PlaceFence)]
+    assert {a.fence for a in placements} == {0, 1, 2, 3, 5}
+
+
 def test_a_white_move_right_before_an_extra_activation_made_before_placing() -> None:
     """Rulebook: the white bonus is used "immediately before or after activating a
     fence", and the red one may activate an extra fence "before placing your fence":
