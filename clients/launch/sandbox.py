@@ -48,13 +48,18 @@ SHELL = "/bin/sh"
 # same symlinks where the host has merged them into /usr.
 RUNTIME_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # What dynamic linking, TLS, time zones and Debian's alternatives need from /etc.
+# Of /etc/ssl, its certificates and OpenSSL's settings, never /etc/ssl/private:
+# Debian keeps TLS private keys there (0710 root:ssl-cert), which a bot run as
+# root, or by a member of ssl-cert (a bot keeps the runner's groups), read.
 ETC_FILES = (
     "/etc/ld.so.cache",
     "/etc/ld.so.conf",
     "/etc/ld.so.conf.d",
     "/etc/alternatives",
     "/etc/localtime",
-    "/etc/ssl",
+    "/etc/ssl/certs",
+    "/etc/ssl/cert.pem",
+    "/etc/ssl/openssl.cnf",
     "/etc/ca-certificates",
     "/etc/nsswitch.conf",
 )

@@ -1,0 +1,42 @@
+"""What a sandboxed bot must not take from the host."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+from clients.launch import BotCommand, BotFailure, Launcher
+from clients.launch.sandbox import SandboxPolicy, is_inside, seen_by_every_bot
+
+
+def _run(tmp_path: Path, *argv: str) -> str:
+    """Run `argv` in a sandbox: "ok", or its failure with what it printed last."""
+    tmp_path.chmod(0o755)
+    socket = tmp_path / "arena.sock"
+    socket.touch()
+    bot = Launcher(str(socket)).process(
+        BotCommand(tuple(argv), str(tmp_path), "", sandbox=SandboxPolicy())
+    )
+    try:
+        asyncio.run(bot.run())
+    except BotFailure as failure:
+        return f"failed: {failure}"
+    return "ok"
+
+
+def test_no_bot_sees_the_hosts_private_keys(tmp_path: Path, sandbox_ready: None) -> None:
+    """/etc/ssl was bound whole for its certificates, and with it /etc/ssl/private,
+    where Debian keeps TLS private keys (the server's `--tls-key` among them):
+    mode 0710 root:ssl-cert, so a bot run as root (mapped to the host's root),
+    or by a user in the group ssl-cert (whose groups it keeps), read them."""
+    assert not any(is_inside("/etc/ssl/private", path) for path in seen_by_every_bot())
+    said = _run(
+        tmp_path,
+        "/bin/sh",
+        "-c",
+        "test ! -e /etc/ssl/private || { echo 'sees /etc/ssl/private' >&2; exit 3; }",
+    )
+    assert said == "ok", said
+    if os.path.isdir("/etc/ssl/certs"):  # what TLS needs is still there
+        assert _run(tmp_path, "/bin/sh", "-c", "test -d /etc/ssl/certs") == "ok"
