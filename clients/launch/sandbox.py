@@ -301,8 +301,12 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
     args += ["--remount-ro", "/proc"]
     # /dev is a tmpfs bwrap sizes by the host's memory: /dev/shm gets the same caps
     # as /tmp (shared memory is memory), and the rest of /dev is read-only. Its
-    # device nodes are the host's own, bound in (see DEVICE_NODES).
-    args += ["--dev", "/dev"]
+    # device nodes are the host's own, bound in (see DEVICE_NODES). Its devpts,
+    # bwrap's own instance, is hidden under an empty read-only tmpfs: it has no
+    # cap of its own, and its terminals come out of the machine's count
+    # (kernel.pty.max less the host's reserve, 3,072 by default), which one bot
+    # once took whole: every container on the host was refused a terminal.
+    args += ["--dev", "/dev", "--tmpfs", "/dev/pts", "--remount-ro", "/dev/pts"]
     return [*args, "--bind", STAGED_SHM, "/dev/shm", "--remount-ro", "/dev"]
 
 

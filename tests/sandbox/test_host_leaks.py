@@ -1,9 +1,11 @@
-"""What a sandboxed bot must not take from the host."""
+"""What a sandboxed bot must not take from the host: its private keys, and the
+pseudo-terminals every container on the machine draws from."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from pathlib import Path
 
 from clients.launch import BotCommand, BotFailure, Launcher
@@ -40,3 +42,26 @@ def test_no_bot_sees_the_hosts_private_keys(tmp_path: Path, sandbox_ready: None)
     assert said == "ok", said
     if os.path.isdir("/etc/ssl/certs"):  # what TLS needs is still there
         assert _run(tmp_path, "/bin/sh", "-c", "test -d /etc/ssl/certs") == "ok"
+
+
+PTY_HOG = """
+import os, sys
+try:
+    fd = os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)
+except OSError as error:
+    print("refused:", error, file=sys.stderr)
+else:
+    print("opened a pseudo-terminal", file=sys.stderr)
+    sys.exit(3)
+"""
+
+
+def test_no_bot_takes_the_machines_pseudo_terminals(tmp_path: Path, sandbox_ready: None) -> None:
+    """bwrap's /dev has a devpts of its own, with no cap: its terminals come out of
+    the kernel's count for the whole machine (kernel.pty.max, 4,096, less 1,024
+    kept for the host's own /dev/pts). One bot, its processes opening /dev/ptmx
+    up to their file limits, held all 3,072 while it played: every container on
+    the host (`docker exec -it`, Sheepfold's own image included) and every other
+    sandbox got ENOSPC for a terminal. A bot needs none."""
+    said = _run(tmp_path, sys.executable, "-c", PTY_HOG)
+    assert said == "ok", said
