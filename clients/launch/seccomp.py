@@ -25,6 +25,13 @@ them all while the bot ran, and every other program on the host (a database,
 a VM) got EAGAIN for its own. No bot needs them (io_uring, which runtimes
 use, has no such count).
 
+`socket` is refused for one family, AF_VSOCK: virtual machine sockets belong
+to no network namespace, so a bot reached the hypervisor of the VM it runs on
+(and, under WSL2, the Windows host) through them, past the sandbox's empty
+network. Docker's default profile refuses the same. (An i386 program can still
+ask through `socketcall`, whose arguments a filter cannot read: refusing it
+would take every socket from such a program.)
+
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
 the system call's architecture and number, written out here. It is a few
 dozen instructions; libseccomp, which would write them, is a C library that
@@ -38,11 +45,22 @@ import platform
 import struct
 from dataclasses import dataclass
 
-__all__ = ["AIO_CALLS", "KEY_CALLS", "NOTIFY_CALLS", "REFUSED_CALLS", "refused_calls"]
+__all__ = [
+    "AIO_CALLS",
+    "KEY_CALLS",
+    "NOTIFY_CALLS",
+    "REFUSED_CALLS",
+    "SOCKET_CALLS",
+    "refused_calls",
+]
 
-# struct seccomp_data: the call's number, then the AUDIT_ARCH of its ABI.
+# struct seccomp_data: the call's number, then the AUDIT_ARCH of its ABI, the
+# instruction pointer, and the arguments (64 bits each; the low half first on
+# the little-endian machines below).
 _NR_OFFSET = 0
 _ARCH_OFFSET = 4
+_FIRST_ARG_OFFSET = 16
+AF_VSOCK = 40
 # Classic BPF opcodes: load a word at an offset, jump if equal to a constant, return.
 _LOAD_WORD = 0x20
 _JUMP_IF_EQUAL = 0x15
@@ -94,6 +112,20 @@ AIO_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 }
 
 
+# socket, ABI by ABI as above: refused when its family (the first argument) is
+# AF_VSOCK.
+SOCKET_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+    "x86_64": (
+        (0xC000003E, (41, _X32 | 41)),  # x86-64, x32
+        (0x40000003, (359,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (198,)),  # arm64
+        (0x40000028, (281,)),  # arm
+    ),
+}
+
+
 def _merged(
     *tables: dict[str, tuple[tuple[int, tuple[int, ...]], ...]],
 ) -> dict[str, tuple[tuple[int, tuple[int, ...]], ...]]:
@@ -120,20 +152,32 @@ class _Instruction:
 
 def refused_calls(machine: str | None = None) -> bytes | None:
     """The compiled filter (struct sock_filter[]) that fails the calls of
-    REFUSED_CALLS with EPERM and lets every other call through, for `machine`
-    (this one's by default); None for a machine not in REFUSED_CALLS."""
-    abis = REFUSED_CALLS.get(machine or platform.machine())
+    REFUSED_CALLS, and those of SOCKET_CALLS for AF_VSOCK, with EPERM and lets
+    every other call through, for `machine` (this one's by default); None for a
+    machine not in REFUSED_CALLS."""
+    machine = machine or platform.machine()
+    abis = REFUSED_CALLS.get(machine)
     if abis is None:
         return None
+    sockets = dict(SOCKET_CALLS.get(machine, ()))
     program: list[_Instruction] = []
-    denied = sum(3 + len(numbers) for _, numbers in abis) + 1  # the index of the refusal
+    # After every ABI's checks: allow; a socket call's family check, then allow
+    # (a jump only goes forward); refuse.
+    allowed = sum(3 + len(numbers) + len(sockets.get(arch, ())) for arch, numbers in abis)
+    family, denied = allowed + 1, allowed + 4
     for arch, numbers in abis:
-        next_abi = len(program) + 3 + len(numbers)
+        socket_numbers = sockets.get(arch, ())
+        next_abi = len(program) + 3 + len(numbers) + len(socket_numbers)
         program.append(_Instruction(_LOAD_WORD, _ARCH_OFFSET))
         program.append(_Instruction(_JUMP_IF_EQUAL, arch, len(program) + 1, next_abi))
         program.append(_Instruction(_LOAD_WORD, _NR_OFFSET))
         for number in numbers:
             program.append(_Instruction(_JUMP_IF_EQUAL, number, denied, len(program) + 1))
+        for number in socket_numbers:
+            program.append(_Instruction(_JUMP_IF_EQUAL, number, family, len(program) + 1))
+    program.append(_Instruction(_RETURN, _ALLOW))
+    program.append(_Instruction(_LOAD_WORD, _FIRST_ARG_OFFSET))
+    program.append(_Instruction(_JUMP_IF_EQUAL, AF_VSOCK, denied, len(program) + 1))
     program.append(_Instruction(_RETURN, _ALLOW))
     program.append(_Instruction(_RETURN, _ERRNO | errno.EPERM))
     assert len(program) == denied + 1

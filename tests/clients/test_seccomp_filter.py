@@ -1,7 +1,8 @@
 """The sandbox's seccomp filter, loaded for real in a child process (no
 bubblewrap needed): the key store's calls, new inotify and fanotify
-instances, and new AIO contexts fail with EPERM, everything else goes through. The sandbox tests
-check the same from inside a real sandbox."""
+instances, new AIO contexts and vsock sockets fail with EPERM, everything
+else goes through. The sandbox tests check the same from inside a real
+sandbox."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import platform
 import subprocess
 import sys
 
-from clients.launch.seccomp import REFUSED_CALLS, refused_calls
+from clients.launch.seccomp import REFUSED_CALLS, SOCKET_CALLS, refused_calls
 
 # add_key, request_key and keyctl in each machine's native table (the kernel's
 # arch/x86/entry/syscalls/syscall_64.tbl and include/uapi/asm-generic/unistd.h),
@@ -124,4 +125,54 @@ def test_every_abi_of_a_machine_is_covered() -> None:
         }
         for arch, numbers in abis:
             assert {arch, *numbers} <= constants, machine
+        for arch, numbers in SOCKET_CALLS[machine]:
+            assert {arch, *numbers} <= constants, machine
     assert refused_calls("mips") is None
+
+
+# Run in a child, as above: socket() for each family, before and after the filter.
+_SOCKETS = r"""
+import ctypes, json, os, socket, sys
+libc = ctypes.CDLL(None, use_errno=True)
+
+class Program(ctypes.Structure):
+    _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_void_p)]
+
+def sockets():
+    found = {}
+    for name in ("AF_UNIX", "AF_INET", "AF_VSOCK"):
+        try:
+            socket.socket(getattr(socket, name), socket.SOCK_STREAM).close()
+            found[name] = 0
+        except OSError as error:
+            found[name] = error.errno
+    return found
+
+before = sockets()
+data = sys.stdin.buffer.read()
+buffer = ctypes.create_string_buffer(data, len(data))
+program = Program(len(data) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
+assert libc.prctl(22, 2, ctypes.byref(program), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
+print(json.dumps({"before": before, "after": sockets()}))
+"""
+
+
+def test_vsock_sockets_are_refused_and_other_families_are_not() -> None:
+    """A network namespace does not hold AF_VSOCK: from inside a sandbox a bot
+    made vsock sockets, which reach the hypervisor of the VM it runs on (and
+    WSL2's Windows host) whatever the namespace, as Docker's default profile
+    refuses too. Unix and loopback sockets are what bots use, and still work."""
+    program = refused_calls()
+    assert program is not None, f"no filter for this machine ({platform.machine()})"
+    child = subprocess.run(
+        [sys.executable, "-c", _SOCKETS],
+        input=program,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert child.returncode == 0, child.stderr.decode()
+    seen = json.loads(child.stdout)
+    assert seen["before"]["AF_UNIX"] == seen["before"]["AF_INET"] == 0
+    assert seen["after"] == {"AF_UNIX": 0, "AF_INET": 0, "AF_VSOCK": errno.EPERM}

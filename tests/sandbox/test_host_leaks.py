@@ -1,5 +1,6 @@
-"""What a sandboxed bot must not take from the host: its private keys, and the
-pseudo-terminals every container on the machine draws from."""
+"""What a sandboxed bot must not take from the host: its private keys, the
+pseudo-terminals every container on the machine draws from, and a way out
+past its network namespace."""
 
 from __future__ import annotations
 
@@ -64,4 +65,22 @@ def test_no_bot_takes_the_machines_pseudo_terminals(tmp_path: Path, sandbox_read
     the host (`docker exec -it`, Sheepfold's own image included) and every other
     sandbox got ENOSPC for a terminal. A bot needs none."""
     said = _run(tmp_path, sys.executable, "-c", PTY_HOG)
+    assert said == "ok", said
+
+
+VSOCK = """
+import errno, socket, sys
+try:
+    socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM)
+except OSError as error:
+    sys.exit(0 if error.errno == errno.EPERM else 3)
+print("made a vsock socket", file=sys.stderr)
+sys.exit(3)
+"""
+
+
+def test_no_bot_makes_a_vsock_socket(tmp_path: Path, sandbox_ready: None) -> None:
+    """AF_VSOCK belongs to no network namespace: a bot on a VM reached its
+    hypervisor through it. The seccomp filter refuses it (EPERM)."""
+    said = _run(tmp_path, sys.executable, "-c", VSOCK)
     assert said == "ok", said
