@@ -1,5 +1,6 @@
 """The seccomp filter of every sandbox: the kernel's key store, inotify and
-fanotify instances, and Linux AIO contexts are refused.
+fanotify instances, Linux AIO contexts, tracing another process and vsock
+sockets are refused.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
 creates. A bot could link a key of its own into its user's keyring on the
@@ -24,6 +25,12 @@ exception for root. One `io_setup` of 65,536 events, a few megabytes, took
 them all while the bot ran, and every other program on the host (a database,
 a VM) got EAGAIN for its own. No bot needs them (io_uring, which runtimes
 use, has no such count).
+
+`ptrace` and `process_vm_writev` are refused: bwrap's own process, pid 1 of
+the sandbox, runs as the bot's user without the bot's limits (prlimit sets
+them on the bot's program alone). A bot attached to it, made it exec a program
+of its own, and that program held 3 GB under a 256 MB memory limit, with the
+runner's process, CPU and file limits. A bot has no debugger to run.
 
 `socket` is refused for one family, AF_VSOCK: virtual machine sockets belong
 to no network namespace, so a bot reached the hypervisor of the VM it runs on
@@ -51,6 +58,7 @@ __all__ = [
     "NOTIFY_CALLS",
     "REFUSED_CALLS",
     "SOCKET_CALLS",
+    "TRACE_CALLS",
     "refused_calls",
 ]
 
@@ -112,6 +120,20 @@ AIO_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 }
 
 
+# ptrace and process_vm_writev, ABI by ABI as above (x32's own numbers, 521
+# and 540, and x86-64's, in case a kernel takes them).
+TRACE_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+    "x86_64": (
+        (0xC000003E, (101, 311, _X32 | 101, _X32 | 311, _X32 | 521, _X32 | 540)),  # x86-64, x32
+        (0x40000003, (26, 348)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (117, 271)),  # arm64
+        (0x40000028, (26, 377)),  # arm
+    ),
+}
+
+
 # socket, ABI by ABI as above: refused when its family (the first argument) is
 # AF_VSOCK.
 SOCKET_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
@@ -139,7 +161,7 @@ def _merged(
 
 
 # Every call the filter refuses, for each machine and ABI.
-REFUSED_CALLS = _merged(KEY_CALLS, NOTIFY_CALLS, AIO_CALLS)
+REFUSED_CALLS = _merged(KEY_CALLS, NOTIFY_CALLS, AIO_CALLS, TRACE_CALLS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -176,3 +176,55 @@ def test_vsock_sockets_are_refused_and_other_families_are_not() -> None:
     seen = json.loads(child.stdout)
     assert seen["before"]["AF_UNIX"] == seen["before"]["AF_INET"] == 0
     assert seen["after"] == {"AF_UNIX": 0, "AF_INET": 0, "AF_VSOCK": errno.EPERM}
+
+
+# Run in a child, as above: ptrace and process_vm_writev on itself, harmless
+# (PTRACE_TRACEME with no tracer around it; a write of no bytes).
+_TRACING = r"""
+import ctypes, json, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+
+class Program(ctypes.Structure):
+    _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_void_p)]
+
+ptrace, process_vm_writev = json.loads(sys.argv[1])
+
+def call(number, *args):
+    ctypes.set_errno(0)
+    result = libc.syscall(ctypes.c_long(number), *args)
+    return ctypes.get_errno() if result < 0 else 0
+
+def calls():
+    zero = ctypes.c_long(0)
+    return {
+        "process_vm_writev": call(process_vm_writev, ctypes.c_long(os.getpid()), None, zero,
+                                  None, zero, zero),
+        "ptrace": call(ptrace, zero, zero, None, None),  # PTRACE_TRACEME, last
+    }
+
+data = sys.stdin.buffer.read()
+buffer = ctypes.create_string_buffer(data, len(data))
+program = Program(len(data) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
+assert libc.prctl(22, 2, ctypes.byref(program), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
+print(json.dumps(calls()))
+"""
+# ptrace and process_vm_writev in each machine's native table.
+NATIVE_TRACE_CALLS = {"x86_64": (101, 311), "aarch64": (117, 271)}
+
+
+def test_tracing_another_process_is_refused() -> None:
+    """A bot attached to bwrap's pid 1, which has none of its limits, and ran a
+    program of its own there (tests/sandbox/test_host_leaks.py)."""
+    program = refused_calls()
+    assert program is not None, f"no filter for this machine ({platform.machine()})"
+    child = subprocess.run(
+        [sys.executable, "-c", _TRACING, json.dumps(NATIVE_TRACE_CALLS[platform.machine()])],
+        input=program,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert child.returncode == 0, child.stderr.decode()
+    assert json.loads(child.stdout) == {"process_vm_writev": errno.EPERM, "ptrace": errno.EPERM}

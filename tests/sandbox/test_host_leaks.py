@@ -84,3 +84,28 @@ def test_no_bot_makes_a_vsock_socket(tmp_path: Path, sandbox_ready: None) -> Non
     hypervisor through it. The seccomp filter refuses it (EPERM)."""
     said = _run(tmp_path, sys.executable, "-c", VSOCK)
     assert said == "ok", said
+
+
+TRACE_INIT = """
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.restype = ctypes.c_long
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+if libc.ptrace(16, 1, None, None) == 0:  # PTRACE_ATTACH
+    os.waitpid(1, 0x40000000)  # __WALL
+    libc.ptrace(17, 1, None, None)  # PTRACE_DETACH
+    print("attached to pid 1, limits:", open("/proc/1/limits").read(), file=sys.stderr)
+    sys.exit(3)
+sys.exit(0 if ctypes.get_errno() == 1 else 4)  # EPERM
+"""
+
+
+def test_no_bot_takes_over_the_sandboxs_first_process(tmp_path: Path, sandbox_ready: None) -> None:
+    """bwrap's own process, pid 1 of the sandbox, runs without the bot's limits
+    (prlimit sets them on the bot alone) and as the bot's user. A bot attached
+    to it with ptrace, made it exec a program of its own, and that program
+    allocated 3 GB under `memory_mb = 256` as an ordinary user (no memory
+    cgroup), with the runner's own process and CPU limits. ptrace and
+    process_vm_writev are refused (EPERM)."""
+    said = _run(tmp_path, sys.executable, "-c", TRACE_INIT)
+    assert said == "ok", said
