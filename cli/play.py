@@ -45,7 +45,7 @@ from clients.launch import (
     parse_limits,
 )
 from clients.launch.programs import program_problem
-from clients.launch.sandbox import host_state
+from clients.launch.sandbox import held_home, host_state
 from clients.launch.sandbox_view import unseen_program
 from clients.matchplay import (
     CommandBot,
@@ -129,7 +129,8 @@ def _add_command_flags(parser: argparse.ArgumentParser) -> None:
         "--bot-dir",
         default=".",
         help="a command bot's folder: its working folder and, sandboxed, all of the host's "
-        "files it sees besides the runtime (default: the current folder)",
+        "files it sees besides the runtime (default: the current folder; never your home "
+        "folder or one holding it)",
     )
     parser.add_argument(
         "--no-sandbox",
@@ -166,6 +167,11 @@ def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | No
     for path in read_only:
         if not os.path.exists(path):
             raise SystemExit(f"sheepfold {command}: --read-only {path} does not exist")
+        home = held_home(path)
+        if home is not None:
+            raise SystemExit(
+                f"sheepfold {command}: --read-only {path} would show the bot the home folder {home}"
+            )
         host = host_state(path)
         if host is not None:
             raise SystemExit(
@@ -195,6 +201,12 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
         raise SystemExit(
             f"sheepfold {command}: --bot-dir {folder} is in the host's {host}: "
             "a sandbox has its own /proc and /dev"
+        )
+    home = held_home(folder)
+    if home is not None and not args.no_sandbox:
+        raise SystemExit(
+            f"sheepfold {command}: --bot-dir {folder} would show the bot the home folder "
+            f"{home}: give it a folder of its own"
         )
     problem = program_problem(argv[0], Path(folder), os.environ.get("PATH"))
     if problem is not None:

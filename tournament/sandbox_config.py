@@ -14,7 +14,7 @@
 Command bots are sandboxed unless they say `sandbox = false`; `builtin` and
 `class` bots run inside the runner's process, are trusted code, and take no
 `sandbox` setting. A sandboxed bot's folder (`cwd`) must hold neither the
-tournament's database nor another bot's folder.
+tournament's database, another bot's folder, nor the runner's home folder.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 
 from clients.launch import LimitsError, SandboxPolicy, parse_limits
 from clients.launch.limits import DEFAULT_LIMITS
-from clients.launch.sandbox import host_state
+from clients.launch.sandbox import held_home, host_state
 
 __all__ = ["bot_sandbox", "check_folders", "default_sandbox"]
 
@@ -111,8 +111,9 @@ def check_folders(
     `folders` maps every command bot to its folder. A sandboxed bot sees its
     folder, its `read_only` paths and the `runtime` folders every sandbox
     binds; none of them may hold the database (or its -wal/-shm files, beside
-    it: the database holds the secret every deal is drawn under) nor another
-    bot's folder.
+    it: the database holds the secret every deal is drawn under), another
+    bot's folder, nor the home folder of the user running Sheepfold (its keys
+    and credentials).
     """
     db = Path(database).resolve()
     # The database's own files beside it hold its pages too (the secret among them).
@@ -134,6 +135,12 @@ def check_folders(
             *((Path(p).resolve(), f"the runtime every bot sees ({p})") for p in runtime),
         ]
         for path, what in seen:
+            home = held_home(path)
+            if home is not None:
+                return (
+                    f"bot {name!r} would see the home folder {home} in {what}: "
+                    "give the bot a folder of its own with `cwd`"
+                )
             if any(file.is_relative_to(path) for file in db_files):
                 return (
                     f"bot {name!r} would see the tournament database {db} in {what}: "

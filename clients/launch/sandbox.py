@@ -10,6 +10,7 @@ host is visible. Its environment is only what the runner passes.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import shutil
@@ -34,6 +35,7 @@ __all__ = [
     "dying_with_runner",
     "file_in_memory",
     "find_tools",
+    "held_home",
     "in_own_namespaces",
     "is_inside",
     "resolve_program",
@@ -223,6 +225,23 @@ DEVICE_NODES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/uran
 # The host's own state: its /proc shows every process on the machine with its
 # command line. A sandbox has its own /proc and /dev; none of these may be bound in.
 HOST_STATE = ("/proc", "/sys", "/dev", "/run")
+
+
+def held_home(path: str | Path) -> str | None:
+    """The home folder of the user running Sheepfold, when `path` (resolved) is
+    it or holds it: bound into a sandbox, it would show the bot that user's
+    keys and credentials (~/.ssh, ~/.aws, ...)."""
+    homes = {os.path.expanduser("~")}
+    with contextlib.suppress(KeyError, ImportError):
+        import pwd
+
+        homes.add(pwd.getpwuid(os.getuid()).pw_dir)
+    resolved = Path(path).resolve()
+    for home in sorted(homes):
+        inner = Path(home).resolve()
+        if inner != Path("/") and inner.is_relative_to(resolved):
+            return str(inner)
+    return None
 
 
 def host_state(path: str | Path) -> str | None:

@@ -1,16 +1,22 @@
 """What a sandboxed bot must not take from the host: its private keys, the
-pseudo-terminals every container on the machine draws from, and a way out
-past its network namespace."""
+organiser's home folder, the pseudo-terminals every container on the machine
+draws from, a way out past its network namespace, and the sandbox's own first
+process, which has none of its limits."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from clients.launch import BotCommand, BotFailure, Launcher
 from clients.launch.sandbox import SandboxPolicy, is_inside, seen_by_every_bot
+from tests.conftest import ROOT
+from tournament.sandbox_config import check_folders
 
 
 def _run(tmp_path: Path, *argv: str) -> str:
@@ -109,3 +115,44 @@ def test_no_bot_takes_over_the_sandboxs_first_process(tmp_path: Path, sandbox_re
     process_vm_writev are refused (EPERM)."""
     said = _run(tmp_path, sys.executable, "-c", TRACE_INIT)
     assert said == "ok", said
+
+
+def test_no_bots_folder_holds_the_runners_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot's folder is bound whole. `sheepfold match` and `bot` default it to
+    the current folder, and a tournament to the config's: run from the home
+    folder, a stranger's bot read the organiser's ~/.ssh keys and cloud
+    credentials. As with /, a folder or read_only path that is the home folder,
+    or holds it, is refused; one inside it is not."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    db = str(tmp_path.parent / "elsewhere.sqlite")
+    for folder in (home, tmp_path):
+        problem = check_folders({"b": str(folder)}, ["b"], db)
+        assert problem == (
+            f"bot 'b' would see the home folder {home} in its folder: "
+            "give the bot a folder of its own with `cwd`"
+        ), problem
+    problem = check_folders({"b": str(home / "b")}, ["b"], db, {"b": [str(tmp_path)]})
+    assert problem and f"home folder {home} in its read_only path {tmp_path}" in problem
+    assert check_folders({"b": str(home / "b")}, ["b"], db, {"b": [str(home / "data")]}) is None
+
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "cli", "match", "--game", "stubborn-sheep"),
+            *("--players", "1", "--bots", "cmd:/bin/true"),
+        ],
+        cwd=home,
+        env={**os.environ, "HOME": str(home), "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip() == (
+        f"sheepfold match: --bot-dir {home} would show the bot the home folder {home}: "
+        "give it a folder of its own"
+    ), done.stderr
