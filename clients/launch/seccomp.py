@@ -1,6 +1,6 @@
 """The seccomp filter of every sandbox: the kernel's key store, inotify and
-fanotify instances, Linux AIO contexts, tracing another process and vsock
-sockets are refused.
+fanotify instances, Linux AIO contexts, tracing another process, vsock
+sockets and io_uring are refused.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
 creates. A bot could link a key of its own into its user's keyring on the
@@ -23,8 +23,7 @@ Linux AIO contexts (`io_setup`) are counted for the whole machine, whatever
 their user or namespace: 65,536 events by default (fs.aio-max-nr), with no
 exception for root. One `io_setup` of 65,536 events, a few megabytes, took
 them all while the bot ran, and every other program on the host (a database,
-a VM) got EAGAIN for its own. No bot needs them (io_uring, which runtimes
-use, has no such count).
+a VM) got EAGAIN for its own. No bot needs them.
 
 `ptrace` and `process_vm_writev` are refused: bwrap's own process, pid 1 of
 the sandbox, runs as the bot's user without the bot's limits (prlimit sets
@@ -38,6 +37,12 @@ to no network namespace, so a bot reached the hypervisor of the VM it runs on
 network. Docker's default profile refuses the same. (An i386 program can still
 ask through `socketcall`, whose arguments a filter cannot read: refusing it
 would take every socket from such a program.)
+
+io_uring (`io_uring_setup`, `io_uring_enter`, `io_uring_register`) is refused
+as a whole, as Docker's default profile does: its operations make sockets,
+connect them and more inside the kernel, where no filter sees their
+arguments, and a bot made a vsock socket through it once socket() refused
+one. Runtimes that use it (libuv, for Node) fall back to threads.
 
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
 the system call's architecture and number, written out here. It is a few
@@ -59,6 +64,7 @@ __all__ = [
     "REFUSED_CALLS",
     "SOCKET_CALLS",
     "TRACE_CALLS",
+    "URING_CALLS",
     "refused_calls",
 ]
 
@@ -134,6 +140,20 @@ TRACE_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 }
 
 
+# io_uring_setup, io_uring_enter and io_uring_register: the same numbers on
+# every ABI (x32's with its bit set).
+URING_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+    "x86_64": (
+        (0xC000003E, (425, 426, 427, _X32 | 425, _X32 | 426, _X32 | 427)),  # x86-64, x32
+        (0x40000003, (425, 426, 427)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (425, 426, 427)),  # arm64
+        (0x40000028, (425, 426, 427)),  # arm
+    ),
+}
+
+
 # socket, ABI by ABI as above: refused when its family (the first argument) is
 # AF_VSOCK.
 SOCKET_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
@@ -161,7 +181,7 @@ def _merged(
 
 
 # Every call the filter refuses, for each machine and ABI.
-REFUSED_CALLS = _merged(KEY_CALLS, NOTIFY_CALLS, AIO_CALLS, TRACE_CALLS)
+REFUSED_CALLS = _merged(KEY_CALLS, NOTIFY_CALLS, AIO_CALLS, TRACE_CALLS, URING_CALLS)
 
 
 @dataclass(frozen=True, slots=True)

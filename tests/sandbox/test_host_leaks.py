@@ -92,6 +92,46 @@ def test_no_bot_makes_a_vsock_socket(tmp_path: Path, sandbox_ready: None) -> Non
     assert said == "ok", said
 
 
+# IORING_OP_SOCKET makes a socket inside the kernel, with no socket() call for a
+# seccomp filter to see: the vsock family through io_uring, where it is offered.
+VSOCK_THROUGH_IO_URING = """
+import ctypes, errno, mmap, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+params = ctypes.create_string_buffer(120)  # struct io_uring_params
+ring = libc.syscall(425, 4, params)  # io_uring_setup
+if ring < 0:
+    sys.exit(0 if ctypes.get_errno() == errno.EPERM else 4)
+entries, completions = struct.unpack_from("II", params.raw, 0)
+sq_head, sq_tail, sq_mask, _, _, _, sq_array, _ = struct.unpack_from("8I", params.raw, 40)
+cq_head, cq_tail, cq_mask, _, _, cqes, _, _ = struct.unpack_from("8I", params.raw, 80)
+shared = mmap.MAP_SHARED
+both = mmap.PROT_READ | mmap.PROT_WRITE
+sq = mmap.mmap(ring, sq_array + entries * 4, shared, both, offset=0)
+cq = mmap.mmap(ring, cqes + completions * 16, shared, both, offset=0x8000000)
+sqes = mmap.mmap(ring, entries * 64, shared, both, offset=0x10000000)
+sqes[0:24] = struct.pack("<BBHiQQ", 45, 0, 0, 40, 1, 0)  # IORING_OP_SOCKET, AF_VSOCK, STREAM
+tail = struct.unpack_from("I", sq, sq_tail)[0]
+struct.pack_into("I", sq, sq_array + (tail & sq_mask) * 4, 0)
+struct.pack_into("I", sq, sq_tail, tail + 1)
+libc.syscall(426, ring, 1, 1, 1, None, 0)  # io_uring_enter, waiting for it
+head = struct.unpack_from("I", cq, cq_head)[0]
+_, made, _ = struct.unpack_from("<QiI", cq, cqes + (head & cq_mask) * 16)
+if made >= 0:
+    print("io_uring made a vsock socket", file=sys.stderr)
+    sys.exit(3)
+"""
+
+
+def test_no_bot_makes_a_vsock_socket_through_io_uring(tmp_path: Path, sandbox_ready: None) -> None:
+    """io_uring makes sockets (and connects them) in the kernel, where no seccomp
+    filter sees the family: a bot made a vsock socket so after socket() refused
+    it. io_uring is refused (EPERM), as Docker's default profile does; runtimes
+    that use it (libuv) fall back to threads."""
+    said = _run(tmp_path, sys.executable, "-c", VSOCK_THROUGH_IO_URING)
+    assert said == "ok", said
+
+
 TRACE_INIT = """
 import ctypes, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
