@@ -48,7 +48,8 @@ class ReloadingCertificate:
     def credentials(self) -> grpc.ServerCredentials:
         """The credentials for every TLS port; ListenError when the files as they
         are now cannot be served (so that `serve` stops before it listens)."""
-        self._tried = self._signatures()
+        self._configuration()  # first: a ListenError naming the flag of a missing file
+        self._tried = self._signatures()  # before the files are read for good
         initial = self._configuration()
         return grpc.dynamic_ssl_server_credentials(
             initial, self._fetch, require_client_authentication=False
