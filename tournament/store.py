@@ -387,6 +387,11 @@ class Store:
             except sqlite3.IntegrityError:
                 return False  # nothing was written: the commit is empty
             game_id = cursor.lastrowid
+            # A game row deleted by hand (the sqlite3 shell enforces no foreign
+            # keys) leaves its seats and record behind under an id SQLite hands
+            # out again: they belong to no game, and would refuse this one's.
+            self._db.execute("DELETE FROM game_seats WHERE game_id = ?", (game_id,))
+            self._db.execute("DELETE FROM game_replays WHERE game_id = ?", (game_id,))
             self._db.executemany(
                 "INSERT INTO game_seats (game_id, seat, bot, score, rank, server_rank, strikes,"
                 " disqualified, failure) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

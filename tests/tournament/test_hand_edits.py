@@ -1,0 +1,56 @@
+"""A tournament database edited by hand between runs (with the sqlite3 shell,
+whose foreign keys are off): the next run and report still count every game
+once, or say in one line what is wrong."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from sheepfold.v1 import arena_pb2
+
+from tournament.outcome import game_record
+from tournament.schedule import make_schedule
+from tournament.store import Store
+
+
+def _record(scheduled, match_id: str = "m1"):
+    return game_record(
+        scheduled,
+        match_id,
+        scores=[10.0, 7.0],
+        server_ranks=[1, 2],
+        strikes=[0, 0],
+        disqualified=[False, False],
+        crashed={},
+        end_reason="game over",
+        details_json="{}",
+        duration_seconds=0.5,
+        finished_at=1.0,
+        forfeit_on_timeout=True,
+    )
+
+
+def test_a_game_deleted_by_hand_is_stored_again_in_place_of_its_leftovers(
+    tmp_path: Path,
+) -> None:
+    schedule = make_schedule(["a", "b"], 2, 2, 1)
+    db = tmp_path / "t.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, None, len(schedule), {})
+        store.record_game(tid, _record(schedule[0], "m1"), arena_pb2.Replay(match_id="m1"))
+        store.record_game(tid, _record(schedule[1], "m2"), arena_pb2.Replay(match_id="m2"))
+    # The way a user drops a game with the sqlite3 shell: its seats and its
+    # record stay behind, under the id the next game stored gets.
+    raw = sqlite3.connect(db)
+    raw.execute("DELETE FROM games WHERE key = ?", (schedule[1].key,))
+    raw.commit()
+    raw.close()
+    with Store(db) as store:
+        assert store.done_keys(tid) == {schedule[0].key}
+        assert store.record_game(tid, _record(schedule[1], "m3"), arena_pb2.Replay(match_id="m3"))
+        games = store.games(tid)
+        assert [game.key for game in games] == [schedule[0].key, schedule[1].key]
+        assert [len(game.seats) for game in games] == [2, 2]
+        replay = store.replay("m3", tid)
+        assert replay is not None and replay.match_id == "m3"
