@@ -446,6 +446,8 @@ class Store:
             " duration_seconds, finished_at, node FROM games WHERE tournament_id = ? ORDER BY id",
             (tournament_id,),
         ).fetchall()
+        for row in rows:
+            self._check_seats(row[1], row[2], len(seats.get(row[0], ())))
         return tuple(
             GameRecord(
                 key=row[1],
@@ -461,6 +463,21 @@ class Store:
                 node=row[10],
             )
             for row in rows
+        )
+
+    def _check_seats(self, key: str, match_id: str, stored: int) -> None:
+        """A StoreError unless a game has a seat for each bot of its key
+        (`seed:bot|bot`): seats deleted by hand leave a game nobody can rate,
+        which a resumed run, finding its key, would never play again."""
+        wanted = len(key.partition(":")[2].split("|"))
+        if stored == wanted:
+            return
+        have = "no seat" if not stored else f"{stored} seat{'s' if stored > 1 else ''}"
+        raise StoreError(
+            f"game {key!r} (match {match_id}) in {self.path} has {have} of {wanted} stored "
+            "(the database was edited by hand); delete the game "
+            f"(DELETE FROM games WHERE key = '{key}' in the sqlite3 shell) "
+            "and run the tournament again to play it again"
         )
 
     def crashed_keys(self, tournament_id: int) -> set[str]:

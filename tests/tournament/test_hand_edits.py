@@ -7,11 +7,13 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
 from sheepfold.v1 import arena_pb2
 
 from tournament.outcome import game_record
+from tournament.report import report
 from tournament.schedule import make_schedule
-from tournament.store import Store
+from tournament.store import Store, StoreError
 
 
 def _record(scheduled, match_id: str = "m1"):
@@ -54,3 +56,36 @@ def test_a_game_deleted_by_hand_is_stored_again_in_place_of_its_leftovers(
         assert [len(game.seats) for game in games] == [2, 2]
         replay = store.replay("m3", tid)
         assert replay is not None and replay.match_id == "m3"
+
+
+def test_a_game_whose_seats_were_deleted_by_hand_is_one_store_error(tmp_path: Path) -> None:
+    schedule = make_schedule(["a", "b"], 2, 2, 1)
+    db = tmp_path / "t.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, None, len(schedule), {})
+        store.record_game(tid, _record(schedule[0], "m1"))
+        store.record_game(tid, _record(schedule[1], "m2"))
+    raw = sqlite3.connect(db)
+    raw.execute("DELETE FROM game_seats WHERE seat = 1 AND game_id = 2")
+    raw.commit()
+    raw.close()
+    key = schedule[1].key
+    with Store(db) as store, pytest.raises(StoreError) as caught:
+        store.games(tid)
+    message = str(caught.value)
+    assert f"game {key!r} (match m2)" in message and "1 seat of 2" in message
+    assert f"DELETE FROM games WHERE key = '{key}'" in message
+
+
+def test_the_report_of_a_game_without_seats_says_which_game(tmp_path: Path) -> None:
+    schedule = make_schedule(["a", "b"], 2, 2, 1)
+    db = tmp_path / "t.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, None, len(schedule), {})
+        store.record_game(tid, _record(schedule[0], "m1"))
+    raw = sqlite3.connect(db)
+    raw.execute("DELETE FROM game_seats")
+    raw.commit()
+    raw.close()
+    with pytest.raises(StoreError, match=r"no seat of 2 stored"):
+        report(db)
