@@ -265,46 +265,55 @@ class Store:
         as the stored one (otherwise its games would not be comparable). Its
         `deal_secret` is stored when it is created and never changes after.
         """
-        now = time.time()
-        row = self._db.execute(
-            "SELECT id, game, players, options_json FROM tournaments WHERE name = ?", (name,)
-        ).fetchone()
-        if row is None:
-            cursor = self._db.execute(
-                "INSERT INTO tournaments (name, game, players, options_json, anchor, scheduled,"
-                " config_json, created_at, updated_at, deal_secret)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    name,
-                    game,
-                    players,
-                    json.dumps(options, sort_keys=True),
-                    anchor,
-                    scheduled,
-                    json.dumps(config, sort_keys=True),
-                    now,
-                    now,
-                    deal_secret,
-                ),
-            )
-            return int(cursor.lastrowid or 0)
-        tid, stored_game, stored_players, stored_options = row
-        for field, stored, wanted in (
-            ("game", stored_game, game),
-            ("players", stored_players, players),
-            ("options", json.loads(stored_options), options),
-        ):
-            if stored != wanted:
-                raise StoreError(
-                    f"{field}: tournament {name!r} in {self.path} was played with "
-                    f"{field} = {stored!r}, not {wanted!r}; use another name or database"
+        with self._transaction():  # the fresh id below is this run's alone
+            now = time.time()
+            row = self._db.execute(
+                "SELECT id, game, players, options_json FROM tournaments WHERE name = ?", (name,)
+            ).fetchone()
+            if row is None:
+                # An id no stored game names: games left by a tournament deleted by
+                # hand (the sqlite3 shell enforces no foreign keys) would otherwise
+                # pass to the next tournament SQLite gives that id, as done and rated.
+                (fresh,) = self._db.execute(
+                    "SELECT MAX(COALESCE((SELECT MAX(id) FROM tournaments), 0),"
+                    " COALESCE((SELECT MAX(tournament_id) FROM games), 0)) + 1"
+                ).fetchone()
+                self._db.execute(
+                    "INSERT INTO tournaments (id, name, game, players, options_json, anchor,"
+                    " scheduled, config_json, created_at, updated_at, deal_secret)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        fresh,
+                        name,
+                        game,
+                        players,
+                        json.dumps(options, sort_keys=True),
+                        anchor,
+                        scheduled,
+                        json.dumps(config, sort_keys=True),
+                        now,
+                        now,
+                        deal_secret,
+                    ),
                 )
-        self._db.execute(
-            "UPDATE tournaments SET anchor = ?, scheduled = ?, config_json = ?, updated_at = ?"
-            " WHERE id = ?",
-            (anchor, scheduled, json.dumps(config, sort_keys=True), now, tid),
-        )
-        return int(tid)
+                return int(fresh)
+            tid, stored_game, stored_players, stored_options = row
+            for field, stored, wanted in (
+                ("game", stored_game, game),
+                ("players", stored_players, players),
+                ("options", json.loads(stored_options), options),
+            ):
+                if stored != wanted:
+                    raise StoreError(
+                        f"{field}: tournament {name!r} in {self.path} was played with "
+                        f"{field} = {stored!r}, not {wanted!r}; use another name or database"
+                    )
+            self._db.execute(
+                "UPDATE tournaments SET anchor = ?, scheduled = ?, config_json = ?, updated_at = ?"
+                " WHERE id = ?",
+                (anchor, scheduled, json.dumps(config, sort_keys=True), now, tid),
+            )
+            return int(tid)
 
     def deal_secret(self, tournament_id: int) -> bytes | None:
         """The secret the tournament's match seeds are drawn under; None: it has none."""

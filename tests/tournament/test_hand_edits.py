@@ -89,3 +89,23 @@ def test_the_report_of_a_game_without_seats_says_which_game(tmp_path: Path) -> N
     raw.close()
     with pytest.raises(StoreError, match=r"no seat of 2 stored"):
         report(db)
+
+
+def test_a_tournament_deleted_by_hand_leaves_its_games_to_no_new_one(tmp_path: Path) -> None:
+    schedule = make_schedule(["a", "b"], 2, 2, 1)
+    db = tmp_path / "t.sqlite"
+    with Store(db) as store:
+        old = store.open_tournament("cup", "sheep-showdown", 2, {}, None, len(schedule), {})
+        store.record_game(old, _record(schedule[0], "m1"))
+    # Starting over the sqlite3 shell's way: the tournament's games stay
+    # behind, under the id SQLite hands out to the next tournament.
+    raw = sqlite3.connect(db)
+    raw.execute("DELETE FROM tournaments WHERE name = 'cup'")
+    raw.commit()
+    raw.close()
+    with Store(db) as store:
+        for name in ("cup", "other"):
+            tid = store.open_tournament(name, "sheep-showdown", 2, {}, None, len(schedule), {})
+            assert store.done_keys(tid) == set()
+            assert store.games(tid) == ()
+            assert store.deal_range(tid) is None
