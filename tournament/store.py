@@ -301,7 +301,7 @@ class Store:
             for field, stored, wanted in (
                 ("game", stored_game, game),
                 ("players", stored_players, players),
-                ("options", json.loads(stored_options), options),
+                ("options", self._stored_object(name, "options_json", stored_options), options),
             ):
                 if stored != wanted:
                     raise StoreError(
@@ -333,14 +333,30 @@ class Store:
                 name=row[1],
                 game=row[2],
                 players=row[3],
-                options=json.loads(row[4]),
+                options=self._stored_object(row[1], "options_json", row[4]),
                 anchor=row[5],
                 scheduled=row[6],
-                config=json.loads(row[7]),
+                config=self._stored_object(row[1], "config_json", row[7]),
                 created_at=row[8],
                 updated_at=row[9],
             )
             for row in rows
+        )
+
+    def _stored_object(self, name: str, column: str, text: str) -> dict[str, Any]:
+        """A tournament's JSON column as a dict; a StoreError for one edited into
+        anything else (it once stopped a run with a JSONDecodeError traceback)."""
+        try:
+            value = json.loads(text)
+        except (TypeError, ValueError) as error:
+            value, why = None, f": {error}"
+        else:
+            why = f", it holds {type(value).__name__}"
+        if isinstance(value, dict):
+            return value
+        raise StoreError(
+            f"tournament {name!r} in {self.path}: its {column} is not a JSON object "
+            f"(edited by hand?){why}; put the value back, or use another name or database"
         )
 
     def tournament(self, name: str | None = None) -> TournamentRecord:

@@ -109,3 +109,28 @@ def test_a_tournament_deleted_by_hand_leaves_its_games_to_no_new_one(tmp_path: P
             assert store.done_keys(tid) == set()
             assert store.games(tid) == ()
             assert store.deal_range(tid) is None
+
+
+@pytest.mark.parametrize(
+    ("column", "text"),
+    [("options_json", "{rounds: 1}"), ("config_json", "[]"), ("options_json", "null")],
+)
+def test_a_tournaments_settings_edited_into_no_json_object_are_one_store_error(
+    tmp_path: Path, column: str, text: str
+) -> None:
+    db = tmp_path / "t.sqlite"
+    with Store(db) as store:
+        store.open_tournament("cup", "sheep-showdown", 2, {"rounds": "1"}, None, 4, {})
+    raw = sqlite3.connect(db)
+    raw.execute(f"UPDATE tournaments SET {column} = ?", (text,))
+    raw.commit()
+    raw.close()
+    wanted = rf"^tournament 'cup' in .*: its {column} is not a JSON object \(edited by hand\?\)"
+    with Store(db) as store:
+        with pytest.raises(StoreError, match=wanted):
+            store.tournaments()
+        if column == "options_json":  # what a resume compares (it writes the config anew)
+            with pytest.raises(StoreError, match=wanted):
+                store.open_tournament("cup", "sheep-showdown", 2, {"rounds": "1"}, None, 4, {})
+    with pytest.raises(StoreError, match=wanted):
+        report(db)
