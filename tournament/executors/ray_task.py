@@ -155,10 +155,12 @@ def play_on_worker(job: GameJob) -> GameOutcome:
         record, replay, crashes = asyncio.run(_play(job, config))
     except grpc.aio.AioRpcError as error:
         if error.code() in FATAL_CODES:
+            # With several --server addresses, the one to fix.
+            where = f" at {job.server}" if job.server is not None else ""
             return GameOutcome(
                 job.scheduled.key,
                 node,
-                error=f"the server refused game {job.scheduled.key}: "
+                error=f"the server{where} refused game {job.scheduled.key}: "
                 f"{error.code().name}: {error.details()}",
                 fatal=True,
             )
