@@ -12,7 +12,7 @@ from sheepfold.v1 import arena_pb2
 
 from tournament.outcome import game_record
 from tournament.report import report
-from tournament.schedule import make_schedule
+from tournament.schedule import ScheduledGame, game_key, make_schedule
 from tournament.store import Store, StoreError
 
 
@@ -134,3 +134,13 @@ def test_a_tournaments_settings_edited_into_no_json_object_are_one_store_error(
                 store.open_tournament("cup", "sheep-showdown", 2, {"rounds": "1"}, None, 4, {})
     with pytest.raises(StoreError, match=wanted):
         report(db)
+
+
+def test_a_game_of_an_old_bot_name_holding_a_bar_is_no_missing_seat(tmp_path: Path) -> None:
+    """Names were not checked once: `a|x` against `b` is key `1:a|x|b`, two seats."""
+    old = ScheduledGame(game_key(1, ("a|x", "b")), 0, 1, ("a|x", "b"), 0)
+    with Store(tmp_path / "t.sqlite") as store:
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, None, 2, {})
+        store.record_game(tid, _record(old))
+        (game,) = store.games(tid)
+    assert game.bots == ("a|x", "b")
