@@ -265,7 +265,11 @@ async def run_tournament_async(
             done=len(store.done_keys(tid) & {game.key for game in schedule}),
             errors=errors,
             seconds=time.monotonic() - started,
-            always_crashed=always_crashed(store.games(tid), crashes),
+            # As the report rates them: a bot removed from the config fails no run.
+            always_crashed=always_crashed(
+                (game for game in store.games(tid) if set(game.bots) <= set(config.bot_names)),
+                crashes,
+            ),
             forgotten=forgotten,
         )
 

@@ -154,3 +154,20 @@ def test_forget_drops_every_game_of_a_bot(tmp_path: Path) -> None:
     )
     missing = tournament("forget", "flaky", "--db", str(tmp_path / "none.sqlite"))
     assert missing.returncode == 1 and "no database at" in missing.stderr
+
+
+def test_a_bot_that_always_crashed_fails_no_run_once_removed_from_the_config(
+    tmp_path: Path,
+) -> None:
+    """Dropping the broken bot is a way out too: its games are no longer rated,
+    so they no longer fail every run (with advice to play them again, which
+    no run would do)."""
+    other = '[[bots]]\nname = "other"\nbuiltin = "greedy"\n'
+    config = _config(tmp_path, other + '[[bots]]\nname = "flaky"\nclass = "flaky:Bot"\n')
+    _flaky(tmp_path, crash=True)
+    first = tournament("run", str(config), "--no-report")
+    assert first.returncode == 1 and "crashed in every one of its 4 games" in first.stderr
+    _config(tmp_path, other)
+    without = tournament("run", str(config), "--no-report")
+    assert without.returncode == 0, without.stderr
+    assert "crashed" not in without.stderr
