@@ -237,7 +237,10 @@ async def run_tournament_async(
         check_resumable(store, config)  # a seed's or deal's change, named first
         check_groups_kept(store, config, schedule)
         tid = open_tournament(store, config, len(schedule), stages)
-        forgotten = store.forget(tid, store.crashed_keys(tid)) if rerun_crashed else 0
+        # Only games the schedule plays again: others (a removed bot's) would be lost.
+        scheduled_keys = {game.key for game in schedule}
+        crashed = store.crashed_keys(tid) & scheduled_keys if rerun_crashed else set()
+        forgotten = store.forget(tid, crashed) if crashed else 0
         done = store.done_keys(tid)
         pending = [game for game in schedule if game.key not in done]
         progress.start(config.name, len(schedule), len(schedule) - len(pending))
@@ -262,7 +265,7 @@ async def run_tournament_async(
             scheduled=len(schedule),
             already_done=len(schedule) - len(pending),
             played=played,
-            done=len(store.done_keys(tid) & {game.key for game in schedule}),
+            done=len(store.done_keys(tid) & scheduled_keys),
             errors=errors,
             seconds=time.monotonic() - started,
             # As the report rates them: a bot removed from the config fails no run.

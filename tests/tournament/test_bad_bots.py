@@ -171,3 +171,19 @@ def test_a_bot_that_always_crashed_fails_no_run_once_removed_from_the_config(
     without = tournament("run", str(config), "--no-report")
     assert without.returncode == 0, without.stderr
     assert "crashed" not in without.stderr
+
+
+def test_rerun_crashed_deletes_only_the_games_it_plays_again(tmp_path: Path) -> None:
+    """The crashed games of a bot no longer in the config are not scheduled, so
+    they stay (a report with --include-removed still counts them), where they
+    were deleted and said to be "played again"."""
+    other = '[[bots]]\nname = "other"\nbuiltin = "greedy"\n'
+    config = _config(tmp_path, other + '[[bots]]\nname = "flaky"\nclass = "flaky:Bot"\n')
+    _flaky(tmp_path, crash=True)
+    assert tournament("run", str(config), "--no-report").returncode == 1
+    _config(tmp_path, other)
+    rerun = tournament("run", str(config), "--rerun-crashed", "--no-report")
+    assert rerun.returncode == 0, rerun.stderr
+    assert "deleted" not in rerun.stderr
+    with sqlite3.connect(tmp_path / "cup.sqlite") as raw:
+        assert raw.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 6
