@@ -472,7 +472,7 @@ class Store:
             (tournament_id,),
         ).fetchall()
         for row in rows:
-            self._check_seats(row[1], row[2], seats.get(row[0], []))
+            self._check_seats(row[1], row[2], row[3], seats.get(row[0], []))
         return tuple(
             GameRecord(
                 key=row[1],
@@ -490,20 +490,20 @@ class Store:
             for row in rows
         )
 
-    def _check_seats(self, key: str, match_id: str, seats: list[SeatRecord]) -> None:
+    def _check_seats(self, key: str, match_id: str, seed: int, seats: list[SeatRecord]) -> None:
         """A StoreError unless a game has a seat for each bot of its key
-        (`seed:bot|bot`): seats deleted by hand leave a game nobody can rate,
-        which a resumed run, finding its key, would never play again."""
-        named = key.partition(":")[2]
-        wanted, stored = len(named.split("|")), len(seats)
-        if stored == wanted or "|".join(seat.bot for seat in seats) == named:
-            return  # the second: an old bot name holding '|'
-        quoted = key.replace("'", "''")
+        (`seed:bot|bot`; for a key of another form, any seat): seats deleted by
+        hand leave a game nobody can rate and a resume never plays again."""
+        prefix, _, named = key.partition(":")
+        stored, wanted = len(seats), len(named.split("|")) if prefix == str(seed) else 1
+        joined = "|".join(seat.bot for seat in seats)  # an old bot name may hold '|'
+        if stored == wanted or (stored and (prefix != str(seed) or joined == named)):
+            return
         have = "no seat" if not stored else f"{stored} seat{'s' if stored > 1 else ''}"
         raise StoreError(
             f"game {key!r} (match {match_id}) in {self.path} has {have} of {wanted} stored "
-            "(the database was edited by hand); delete the game "
-            f"(DELETE FROM games WHERE key = '{quoted}' in the sqlite3 shell) "
+            "(the database was edited by hand); delete the game (DELETE FROM games WHERE "
+            f"key = '{key.replace(chr(39), chr(39) * 2)}' in the sqlite3 shell) "
             "and run the tournament again to play it again"
         )
 
