@@ -25,6 +25,7 @@ __all__ = [
     "ServerTls",
     "Unreachable",
     "check_address",
+    "ensure_answering",
     "ensure_reachable",
     "keepalive_options",
     "open_channel",
@@ -143,6 +144,23 @@ async def ensure_reachable(
     except grpc.aio.AioRpcError as error:
         raise Unreachable(address, reason(error, timeout)) from None
     # It answered after all (it came up just now): carry on.
+
+
+async def ensure_answering(
+    channel: grpc.aio.Channel, address: str, timeout: float = KEEPALIVE_TIMEOUT
+) -> None:
+    """Return once the server answers a call; raise Unreachable when it does not
+    within `timeout` seconds. A connection can stay up to a server that answers
+    nothing (frozen, or the network to it cut without a reset), which
+    `ensure_reachable` alone takes for a server that is there."""
+    try:
+        await arena_pb2_grpc.ArenaStub(channel).ListGames(
+            arena_pb2.ListGamesRequest(), wait_for_ready=False, timeout=timeout
+        )
+    except grpc.aio.AioRpcError as error:
+        if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            raise Unreachable(address, reason(error, timeout)) from None
+        # Any other answer is an answer.
 
 
 def check_address(text: str) -> str:

@@ -26,9 +26,11 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.connect import (
+    KEEPALIVE_TIMEOUT,
     RPC_SECONDS,
     ServerTls,
     Unreachable,
+    ensure_answering,
     ensure_reachable,
     open_channel,
     tls_credentials,
@@ -71,6 +73,9 @@ __all__ = [
 ]
 
 RUN_COMMAND = "tournament run"  # who holds the claim, as a refused command names it
+# After a call timed out: how long the server has to answer one more before the
+# run ends (a frozen server keeps its connection up, and its every call times out).
+ANSWER_SECONDS = KEEPALIVE_TIMEOUT
 
 # Codes after which no further game can succeed: stop the whole run.
 FATAL_CODES = {
@@ -575,5 +580,6 @@ class _Runner:
         assert self.channel is not None
         try:
             await ensure_reachable(self.channel, self.address)
+            await ensure_answering(self.channel, self.address, ANSWER_SECONDS)
         except Unreachable as gone:
             raise RunError(f"{gone} (after {self.played} games this run)") from None

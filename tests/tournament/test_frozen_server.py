@@ -1,0 +1,87 @@
+"""A server that stops answering mid-run (frozen, or the network to it cut
+without a reset): the run ends with one line after the first call that timed
+out, not one call deadline per game still to play."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import start_server_process, stop_server_process
+from tournament import game_play, runner
+from tournament.config import load_config
+from tournament.runner import RunError, run_tournament
+from tournament.store import GameRecord
+
+pytestmark = pytest.mark.e2e
+
+CONFIG = """
+name = "cup"
+game = "sheep-showdown"
+players = 2
+games_per_pairing = 40
+concurrency = 2
+[options]
+rounds = 1
+[[bots]]
+name = "a"
+builtin = "random"
+[[bots]]
+name = "b"
+builtin = "random"
+"""
+
+
+class FreezeAfterFirstGame:
+    """Progress that freezes the server (SIGSTOP) once the first game is stored."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.done = 0
+        self.errors: list[str] = []
+
+    def start(self, tournament: str, total: int, done: int) -> None:
+        return None
+
+    def game_started(self, key: str) -> None:
+        return None
+
+    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
+        self.done += 1
+        if self.done == 1:
+            os.kill(self.pid, signal.SIGSTOP)
+
+    def game_error(self, key: str, error: str) -> None:
+        self.errors.append(error)
+
+    def finish(self, played: int, interrupted: bool) -> None:
+        return None
+
+
+def test_a_server_that_stops_answering_ends_the_run_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Short deadlines keep the test short; the run's own are 30 s a call.
+    monkeypatch.setattr(game_play, "RPC_SECONDS", 1.0)
+    monkeypatch.setattr(runner, "ANSWER_SECONDS", 1.0)
+    (tmp_path / "cup.toml").write_text(CONFIG)
+    config = load_config(tmp_path / "cup.toml")
+    server = start_server_process()
+    progress = FreezeAfterFirstGame(server.pid)
+    try:
+        with pytest.raises(RunError) as stopped:
+            run_tournament(
+                config, server=server.address, database=str(tmp_path / "cup.sqlite"),
+                progress=progress,
+            )  # fmt: skip
+    finally:
+        os.kill(server.pid, signal.SIGCONT)
+        stop_server_process(server)
+    assert str(stopped.value).startswith(f"cannot reach the server at {server.address}: ")
+    assert "no answer within" in str(stopped.value)
+    # At most the games in play when it froze went unplayed, one per worker.
+    assert len(progress.errors) <= config.concurrency, progress.errors
