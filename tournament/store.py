@@ -472,7 +472,7 @@ class Store:
             (tournament_id,),
         ).fetchall()
         for row in rows:
-            self._check_seats(row[1], row[2], row[3], seats.get(row[0], []))
+            self._check_seats(row[0], row[1], row[2], row[3], seats.get(row[0], []))
         return tuple(
             GameRecord(
                 key=row[1],
@@ -490,7 +490,9 @@ class Store:
             for row in rows
         )
 
-    def _check_seats(self, key: str, match_id: str, seed: int, seats: list[SeatRecord]) -> None:
+    def _check_seats(
+        self, game_id: int, key: str, match_id: str, seed: int, seats: list[SeatRecord]
+    ) -> None:
         """A StoreError unless a game has a seat for each bot of its key
         (`seed:bot|bot`; for a key of another form, any seat): seats deleted by
         hand leave a game nobody can rate and a resume never plays again."""
@@ -503,8 +505,7 @@ class Store:
         raise StoreError(
             f"game {key!r} (match {match_id}) in {self.path} has {have} of {wanted} stored "
             "(the database was edited by hand); delete the game (DELETE FROM games WHERE "
-            f"key = '{key.replace(chr(39), chr(39) * 2)}' in the sqlite3 shell) "
-            "and run the tournament again to play it again"
+            f"id = {game_id} in the sqlite3 shell) and run the tournament again to play it again"
         )
 
     def crashed_keys(self, tournament_id: int) -> set[str]:

@@ -74,7 +74,7 @@ def test_a_game_whose_seats_were_deleted_by_hand_is_one_store_error(tmp_path: Pa
         store.games(tid)
     message = str(caught.value)
     assert f"game {key!r} (match m2)" in message and "1 seat of 2" in message
-    assert f"DELETE FROM games WHERE key = '{key}'" in message
+    assert "(DELETE FROM games WHERE id = 2 in the sqlite3 shell)" in message
 
 
 def test_the_report_of_a_game_without_seats_says_which_game(tmp_path: Path) -> None:
