@@ -184,6 +184,16 @@ def bot_socket_options(config: ServerConfig, max_connections: int) -> list[tuple
     ]
 
 
+def _interceptors() -> list[grpc.aio.ServerInterceptor]:
+    """Every port's: undecodable requests are INVALID_ARGUMENT, Play answers with
+    pre-encoded bytes, and a fault no handler foresaw is INTERNAL."""
+    return [
+        DecodeErrorsAreInvalidArgument({PLAY_METHOD}),
+        PreEncodedResponses({PLAY_METHOD}),
+        UnexpectedErrorsAreInternal({PLAY_METHOD}),
+    ]
+
+
 def connection_bound(wanted: int, open_files: int, listeners: int) -> int:
     """Connections each listening address may hold: as many as asked, or fewer
     when the open file limit could not hold that many on every address and
@@ -338,14 +348,7 @@ class SheepfoldServer:
     def _grpc_server(self, options: list[tuple[str, int]]) -> grpc.aio.Server:
         """A gRPC server of the Arena service, health and reflection."""
         assert self.arena is not None
-        server = grpc.aio.server(
-            options=options,
-            interceptors=[
-                DecodeErrorsAreInvalidArgument({PLAY_METHOD}),
-                PreEncodedResponses({PLAY_METHOD}),
-                UnexpectedErrorsAreInternal({PLAY_METHOD}),
-            ],
-        )
+        server = grpc.aio.server(options=options, interceptors=_interceptors())
         arena_pb2_grpc.add_ArenaServicer_to_server(self.arena, server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
         add_reflection(server, self.reflection)
@@ -400,7 +403,12 @@ class SheepfoldServer:
     async def _start_health_port(self) -> None:
         # The main port's connection settings: a taken port fails, unfinished
         # handshakes are closed, pings and message sizes are bounded alike.
-        health = grpc.aio.server(options=grpc_options(self.config, HEALTH_PORT_CONNECTIONS))
+        # The main port's interceptors too: bytes that are not a request are
+        # INVALID_ARGUMENT there as here, never gRPC's UNKNOWN naming the exception.
+        health = grpc.aio.server(
+            options=grpc_options(self.config, HEALTH_PORT_CONNECTIONS),
+            interceptors=_interceptors(),
+        )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, health)
         check_can_listen(self.config.host, self.config.health_port)
         address = f"{self.config.host}:{self.config.health_port}"

@@ -11,10 +11,11 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from server.app import DEFAULT_MAX_REQUEST_BYTES
+from server.app import DEFAULT_MAX_REQUEST_BYTES, ServerConfig
+from server.inprocess import InProcessServer
 from tests.conftest import ServerProcess
 from tests.integrity.helpers import log_entries
 
@@ -315,3 +316,26 @@ def test_a_request_past_the_bound_is_refused_before_it_is_read(
         arena_pb2.CreateMatchRequest(game="sheep-showdown", players=2), timeout=10
     )
     assert created.match_id, "the server goes on"
+
+
+@pytest.mark.parametrize("method", ["Check", "Watch"])
+def test_undecodable_requests_on_the_health_port_are_invalid_argument(method: str) -> None:
+    """The plaintext health port, often open to a whole network for probes, once
+    answered garbage with gRPC's own UNKNOWN "Unexpected <class
+    'google.protobuf.message.DecodeError'>: ...", as the main port no longer does."""
+    path = f"/grpc.health.v1.Health/{method}"
+    with InProcessServer(ServerConfig(health_port=0)) as running:
+        address = f"127.0.0.1:{running.server.health_port}"
+        with grpc.insecure_channel(address) as channel, pytest.raises(grpc.RpcError) as caught:
+            if method == "Watch":
+                list(channel.unary_stream(path)(GARBAGE, timeout=10))
+            else:
+                channel.unary_unary(path)(GARBAGE, timeout=10)
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert caught.value.details().startswith(
+            "the request is not a valid grpc.health.v1.HealthCheckRequest: "
+        )
+        with grpc.insecure_channel(address) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            status = health.Check(health_pb2.HealthCheckRequest(), timeout=10).status
+        assert status == health_pb2.HealthCheckResponse.SERVING
