@@ -47,6 +47,11 @@ from server.storage import StoreWorker
 from server.store import MemoryStore, Store
 from server.tls_reload import ReloadingCertificate
 from server.unexpected import UnexpectedErrorsAreInternal
+from server.unread_answers import (
+    DEFAULT_UNREAD_BYTES_PER_ADDRESS,
+    DEFAULT_UNREAD_CALLS_PER_ADDRESS,
+    UnreadAnswers,
+)
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 # Play answers an undecodable message after the join with a PlayError itself.
@@ -110,6 +115,10 @@ class ServerConfig:
     # arrive. Without a bound one client could take every file descriptor the
     # process may open (about 18 KB of memory each), and then nobody could connect.
     max_connections: int = 10_000
+    # Answers to unary calls one client address has not read yet (by size, and
+    # by count): past either, its calls are refused (see server/unread_answers.py).
+    max_unread_bytes_per_address: int = DEFAULT_UNREAD_BYTES_PER_ADDRESS
+    max_unread_calls_per_address: int = DEFAULT_UNREAD_CALLS_PER_ADDRESS
     # Play streams from one client address that have not sent their join yet.
     max_pending_joins_per_address: int = 100
     # And from every address together (see server/peers.py).
@@ -184,10 +193,12 @@ def bot_socket_options(config: ServerConfig, max_connections: int) -> list[tuple
     ]
 
 
-def _interceptors() -> list[grpc.aio.ServerInterceptor]:
-    """Every port's: undecodable requests are INVALID_ARGUMENT, Play answers with
+def _interceptors(config: ServerConfig) -> list[grpc.aio.ServerInterceptor]:
+    """Every port's: an address that does not read its answers is refused more
+    calls, undecodable requests are INVALID_ARGUMENT, Play answers with
     pre-encoded bytes, and a fault no handler foresaw is INTERNAL."""
     return [
+        UnreadAnswers(config.max_unread_bytes_per_address, config.max_unread_calls_per_address),
         DecodeErrorsAreInvalidArgument({PLAY_METHOD}),
         PreEncodedResponses({PLAY_METHOD}),
         UnexpectedErrorsAreInternal({PLAY_METHOD}),
@@ -348,7 +359,7 @@ class SheepfoldServer:
     def _grpc_server(self, options: list[tuple[str, int]]) -> grpc.aio.Server:
         """A gRPC server of the Arena service, health and reflection."""
         assert self.arena is not None
-        server = grpc.aio.server(options=options, interceptors=_interceptors())
+        server = grpc.aio.server(options=options, interceptors=_interceptors(self.config))
         arena_pb2_grpc.add_ArenaServicer_to_server(self.arena, server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
         add_reflection(server, self.reflection)
@@ -407,7 +418,7 @@ class SheepfoldServer:
         # INVALID_ARGUMENT there as here, never gRPC's UNKNOWN naming the exception.
         health = grpc.aio.server(
             options=grpc_options(self.config, HEALTH_PORT_CONNECTIONS),
-            interceptors=_interceptors(),
+            interceptors=_interceptors(self.config),
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, health)
         check_can_listen(self.config.host, self.config.health_port)

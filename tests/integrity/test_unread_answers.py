@@ -1,0 +1,88 @@
+"""A client that asks and never reads the answers (its HTTP/2 window left at
+zero) is refused further calls once its unread answers pass a bound; other
+addresses are served as before, and it is served again once it reads or
+closes. Without the bound every answer stayed in the server's memory until
+the client closed its connection: 600 MB in 70 s from one client."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from server.app import ServerConfig
+from server.inprocess import InProcessServer
+from tests.integrity.helpers import wait_until
+from tests.stream_flood import END_HEADERS, HEADERS, PREFACE, SETTINGS, _literal, frame
+
+pytestmark = pytest.mark.e2e
+
+DATA, END_STREAM = 0, 1
+INITIAL_WINDOW_SIZE = 4
+
+
+def _list_games_headers() -> bytes:
+    return (
+        b"\x83\x86"  # :method POST, :scheme http
+        + b"\x04"
+        + _literal(b"/sheepfold.v1.Arena/ListGames")
+        + b"\x01"
+        + _literal(b"localhost")
+        + b"\x00"
+        + _literal(b"content-type")
+        + _literal(b"application/grpc")
+        + b"\x00"
+        + _literal(b"te")
+        + _literal(b"trailers")
+    )
+
+
+def _unread_calls(address: str, calls: int) -> socket.socket:
+    """A connection that asks ListGames `calls` times with a stream window of zero:
+    the server can send none of the answers."""
+    host, _, port = address.rpartition(":")
+    connection = socket.create_connection((host, int(port)))
+    empty_request = b"\x00" + (0).to_bytes(4, "big")
+    window_zero = INITIAL_WINDOW_SIZE.to_bytes(2, "big") + (0).to_bytes(4, "big")
+    out = PREFACE + frame(SETTINGS, 0, 0, window_zero)
+    for stream in range(1, 2 * calls, 2):
+        out += frame(HEADERS, END_HEADERS, stream, _list_games_headers())
+        out += frame(DATA, END_STREAM, stream, empty_request)
+    connection.sendall(out)
+    return connection
+
+
+def _list_games(address: str) -> grpc.StatusCode:
+    with grpc.insecure_channel(address) as channel:
+        try:
+            arena_pb2_grpc.ArenaStub(channel).ListGames(arena_pb2.ListGamesRequest(), timeout=10)
+        except grpc.RpcError as error:
+            if error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
+                assert "has not read the answers" in (error.details() or "")
+            return error.code()
+        return grpc.StatusCode.OK
+
+
+@pytest.mark.parametrize("bound", ["bytes", "calls"])
+def test_an_address_that_reads_no_answers_is_refused_more_calls(tmp_path: Path, bound: str) -> None:
+    limits = (
+        {"max_unread_bytes_per_address": 20_000}
+        if bound == "bytes"
+        else {"max_unread_calls_per_address": 10}
+    )
+    unix = f"unix:{tmp_path / 'arena.sock'}"
+    config = ServerConfig(listen=("127.0.0.1:0", unix), **limits)
+    with InProcessServer(config) as server:
+        assert _list_games(server.address) == grpc.StatusCode.OK
+        stalled = _unread_calls(server.address, 200)
+        try:
+            # Its own address is refused; another (here a Unix socket) is not.
+            wait_until(lambda: _list_games(server.address) == grpc.StatusCode.RESOURCE_EXHAUSTED)
+            assert _list_games(unix) == grpc.StatusCode.OK
+        finally:
+            stalled.close()
+        # Its connection gone, its answers are freed and the address served again.
+        wait_until(lambda: _list_games(server.address) == grpc.StatusCode.OK)
