@@ -136,7 +136,7 @@ def test_probes_notice_real_access_when_unsandboxed(
             cwd=tmp_path,
             capture_output=True,
             text=True,
-            timeout=30,
+            timeout=180,  # `inodes` makes 100,000 files on a disk, once 30 s on a busy machine
             check=False,
         )
         assert done.returncode == 3 and "ESCAPED" in done.stderr, (role, done.stderr)
