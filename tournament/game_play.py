@@ -21,6 +21,7 @@ from clients.matchplay import EXIT_GRACE_SECONDS
 from server.rulings import NOBODY_JOINED
 from tournament.config import TournamentConfig
 from tournament.outcome import game_record
+from tournament.room import ServerFull
 from tournament.schedule import ScheduledGame
 from tournament.seats import CommandSeat, InProcessSeat, bot_seed
 from tournament.stalling import MoveClock
@@ -73,7 +74,7 @@ class GamePlayer:
             admin_token=self.admin_token,
         )
         started = time.monotonic()
-        created = await stub.CreateMatch(request, wait_for_ready=True, timeout=RPC_SECONDS)
+        created = await self._create(stub, request)
         log = self.log.bind(match_id=created.match_id, game=config.game, key=scheduled.key)
         seats: dict[int, Any] = {}
         tasks: dict[int, asyncio.Task[None]] = {}
@@ -119,6 +120,17 @@ class GamePlayer:
         reasons = {scheduled.seats[seat]: reason for seat, reason in crashed.items()}
         return record, replay, reasons
 
+    async def _create(
+        self, stub: arena_pb2_grpc.ArenaStub, request: arena_pb2.CreateMatchRequest
+    ) -> arena_pb2.CreateMatchResponse:
+        """The new match; ServerFull when the server hosts its limit of matches."""
+        try:
+            return await stub.CreateMatch(request, wait_for_ready=True, timeout=RPC_SECONDS)
+        except grpc.aio.AioRpcError as error:
+            if error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
+                raise ServerFull(self.address, error.details() or "no room") from None
+            raise
+
     async def _without_the_bots(
         self,
         stub: arena_pb2_grpc.ArenaStub,
@@ -138,7 +150,7 @@ class GamePlayer:
             "play the game again, and the bots lose it",
             bots=list(scheduled.seats),
         )
-        created = await stub.CreateMatch(request, wait_for_ready=True, timeout=RPC_SECONDS)
+        created = await self._create(stub, request)
         log = log.bind(match_id=created.match_id)
         stand_ins = [
             self._stand_in(scheduled, seat, created) for seat in range(len(scheduled.seats))

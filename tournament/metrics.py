@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
 from server.metrics_http import MetricsEndpoint
-from tournament.progress import Progress
+from tournament.progress import Progress, note_on
 from tournament.store import GameRecord
 
 __all__ = ["TournamentMetrics"]
@@ -79,6 +79,9 @@ class TournamentMetrics:
         self.in_flight.dec()
         self.errors.inc()
         self.inner.game_error(key, error)
+
+    def note(self, text: str) -> None:
+        note_on(self.inner, text)
 
     def finish(self, played: int, interrupted: bool) -> None:
         self.inner.finish(played, interrupted)

@@ -19,6 +19,7 @@ __all__ = [
     "TerminalProgress",
     "choose_progress",
     "format_eta",
+    "note_on",
 ]
 
 
@@ -34,7 +35,22 @@ class Progress(Protocol):
 
     def game_error(self, key: str, error: str) -> None: ...
 
+    def note(self, text: str) -> None:
+        """A line about the run itself (games waiting for room on a full server,
+        a server dropped), not about one game."""
+        ...
+
     def finish(self, played: int, interrupted: bool) -> None: ...
+
+
+def note_on(progress: Progress, text: str) -> None:
+    """`progress.note(text)`, or a warning in the log for a Progress written
+    before there were notes (one of a program's own, say)."""
+    note = getattr(progress, "note", None)
+    if callable(note):
+        note(text)
+    else:
+        structlog.get_logger("sheepfold.tournament").warning(text)
 
 
 def figure_of(game: GameRecord) -> str:
@@ -113,6 +129,9 @@ class LogProgress:
     def game_error(self, key: str, error: str) -> None:
         self.log.error("game not played", tournament=self.tournament, key=key, error=error)
 
+    def note(self, text: str) -> None:
+        self.log.warning(text, tournament=self.tournament)
+
     def finish(self, played: int, interrupted: bool) -> None:
         self.log.info(
             "tournament interrupted" if interrupted else "tournament finished",
@@ -167,6 +186,10 @@ class TerminalProgress:
         self._line("")
         self.stream.write(f"\rgame {key} not played: {error}\n")
 
+    def note(self, text: str) -> None:
+        self._line("")
+        self.stream.write(f"\r{text}\n")
+
     def finish(self, played: int, interrupted: bool) -> None:
         word = "interrupted" if interrupted else "finished"
         self.stream.write(f"\n{word}: {played} games played this run\n")
@@ -187,6 +210,9 @@ class SilentProgress:
         return None
 
     def game_error(self, key: str, error: str) -> None:
+        return None
+
+    def note(self, text: str) -> None:
         return None
 
     def finish(self, played: int, interrupted: bool) -> None:

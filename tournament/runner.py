@@ -17,7 +17,8 @@ import contextlib
 import os
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -44,9 +45,9 @@ from tournament.config import TournamentConfig, add_python_path, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.deals import dealt, new_secret
 from tournament.executors.settings import ExecutorSettings, GameExecutor
-from tournament.game_play import GamePlayer
+from tournament.game_play import GamePlayer, PlayedGame
 from tournament.live import LiveFigures, live_figures
-from tournament.progress import Progress, SilentProgress
+from tournament.progress import Progress, SilentProgress, note_on
 from tournament.resume import (
     bot_settings,
     changed_bots,
@@ -55,6 +56,7 @@ from tournament.resume import (
     ignored_secret_deals,
     options_to_store,
 )
+from tournament.room import ServerFull, room_wait, waiting_line
 from tournament.sandbox_config import check_folders
 from tournament.schedule import ScheduledGame, ladder_schedule
 from tournament.seats import bot_folder
@@ -489,6 +491,7 @@ class _Runner:
         self.errors = 0
         self.crash_reasons: dict[str, str] = {}  # bot -> its first crash in this run
         self.channel: grpc.aio.Channel | None = None
+        self.waiting: Counter[str] = Counter()  # games waiting for room, by server
 
     async def run(self, pending: list[ScheduledGame]) -> None:
         if not pending:
@@ -534,7 +537,7 @@ class _Runner:
         """Play one game and store it, or count it as not played."""
         self.progress.game_started(scheduled.key)
         try:
-            record, replay, crashes = await self.player.play(stub, scheduled)
+            played = await self._play_when_room(stub, scheduled)
         except SandboxUnavailable as error:
             raise RunError(f"cannot sandbox a bot of game {scheduled.key}: {error}") from None
         except grpc.aio.AioRpcError as error:
@@ -549,7 +552,36 @@ class _Runner:
         except TimeoutError as error:
             self.reject(scheduled.key, str(error))
             return
-        self.accept(record, replay, crashes)
+        if played is not None:
+            self.accept(*played)
+
+    async def _play_when_room(
+        self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame
+    ) -> PlayedGame | None:
+        """The game played, waiting for room while the server is full (see
+        tournament.room); None, the game rejected, when it stayed full too long."""
+        wait = room_wait(self.config.match_timeout_seconds)
+        while True:
+            try:
+                return await self.player.play(stub, scheduled)
+            except ServerFull as full:
+                delay = wait.next_delay()
+                if delay is None:
+                    self.reject(scheduled.key, wait.gave_up(full.address, full.details))
+                    return None
+                with self.waiting_for_room(full):
+                    await asyncio.sleep(delay)
+
+    @contextlib.contextmanager
+    def waiting_for_room(self, full: ServerFull) -> Iterator[None]:
+        """Counts the games waiting for room on a server; the first says so."""
+        self.waiting[full.address] += 1
+        if self.waiting[full.address] == 1:
+            note_on(self.progress, waiting_line(full.address, full.details))
+        try:
+            yield
+        finally:
+            self.waiting[full.address] -= 1
 
     def accept(
         self,

@@ -1,0 +1,118 @@
+"""A server at its match limit (`serve --max-live-matches N`) answers
+CreateMatch with RESOURCE_EXHAUSTED: the run waits for room and tries again,
+saying so, rather than counting the games as not played."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from tests.conftest import start_server_process, stop_server_process
+from tournament import room
+from tournament.config import load_config
+from tournament.runner import run_tournament
+from tournament.store import GameRecord, Store
+
+pytestmark = pytest.mark.e2e
+
+CONFIG = """
+name = "cup"
+game = "sheep-showdown"
+players = 2
+games_per_pairing = 3
+concurrency = 3
+[options]
+rounds = 1
+[[bots]]
+name = "a"
+builtin = "random"
+[[bots]]
+name = "b"
+builtin = "random"
+"""
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.done: list[str] = []
+        self.errors: list[str] = []
+        self.notes: list[str] = []
+
+    def start(self, tournament: str, total: int, done: int) -> None:
+        return None
+
+    def game_started(self, key: str) -> None:
+        return None
+
+    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
+        self.done.append(game.key)
+
+    def game_error(self, key: str, error: str) -> None:
+        self.errors.append(error)
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def finish(self, played: int, interrupted: bool) -> None:
+        return None
+
+
+def test_a_full_server_makes_games_wait_for_room(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(room, "FIRST_WAIT", 0.05)
+    (tmp_path / "cup.toml").write_text(CONFIG)
+    config = load_config(tmp_path / "cup.toml")
+    server = start_server_process("--max-live-matches", "1")
+    progress = Recorder()
+    try:
+        summary = run_tournament(
+            config, server=server.address, database=str(tmp_path / "cup.sqlite"),
+            progress=progress,
+        )  # fmt: skip
+    finally:
+        stop_server_process(server)
+    assert progress.errors == []
+    assert summary.errors == 0
+    assert summary.played == summary.scheduled == 6
+    assert sorted(progress.done) == sorted(set(progress.done))  # each counted once
+    assert any("waiting for room" in note and server.address in note for note in progress.notes)
+    with Store(str(tmp_path / "cup.sqlite")) as store:
+        (tournament,) = store.tournaments()
+        assert len(store.done_keys(tournament.id)) == 6
+
+
+def test_a_server_that_stays_full_gives_up_on_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A server with no room at all: each game waits its bounded time, then is
+    # not played, saying why.
+    monkeypatch.setattr(room, "FIRST_WAIT", 0.05)
+    monkeypatch.setattr(room, "WAIT_LIMIT", 0.3)
+    one_game = CONFIG.replace("games_per_pairing = 3", "games_per_pairing = 1")
+    (tmp_path / "cup.toml").write_text(one_game.replace("concurrency = 3", "concurrency = 1"))
+    config = load_config(tmp_path / "cup.toml")
+    server = start_server_process("--max-live-matches", "1", "--start-timeout", "600")
+    progress = Recorder()
+    try:
+        _fill(server.address)  # a match nobody joins holds the one place
+        summary = run_tournament(
+            config, server=server.address, database=str(tmp_path / "cup.sqlite"),
+            progress=progress,
+        )  # fmt: skip
+    finally:
+        stop_server_process(server)
+    assert summary.played == 0
+    assert summary.errors == 2  # both seatings of the one deal
+    assert all("stayed full" in error for error in progress.errors), progress.errors
+
+
+def _fill(address: str) -> None:
+    with grpc.insecure_channel(address) as channel:
+        arena_pb2_grpc.ArenaStub(channel).CreateMatch(
+            arena_pb2.CreateMatchRequest(game="sheep-showdown", players=2), timeout=10
+        )
