@@ -452,6 +452,12 @@ def _run_and_report(
         + (f", {summary.errors} not played (see the log)" if summary.errors else ""),
         file=sys.stderr,
     )
+    for server, why in summary.dropped_servers:
+        print(
+            f"sheepfold tournament: the server at {server} was dropped mid-run ({why}); "
+            "its games were played on the others",
+            file=sys.stderr,
+        )
     if summary.forgotten:
         print(
             f"{summary.forgotten} games with a crash were deleted and played again", file=sys.stderr

@@ -15,7 +15,15 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.connect import RPC_SECONDS, ServerTls, ensure_reachable, open_channel, tls_credentials
+from clients.connect import (
+    KEEPALIVE_TIMEOUT,
+    RPC_SECONDS,
+    ServerTls,
+    ensure_answering,
+    ensure_reachable,
+    open_channel,
+    tls_credentials,
+)
 from clients.launch import Launcher
 from clients.matchplay import EXIT_GRACE_SECONDS
 from server.rulings import NOBODY_JOINED
@@ -30,6 +38,9 @@ from tournament.store import GameRecord
 __all__ = ["GamePlayer", "PlayedGame", "play_game"]
 
 POLL_SECONDS = 0.2
+# After a call failed UNAVAILABLE or timed out: how long the server has to answer
+# one more before the game's server counts as gone (see play_game).
+ANSWER_SECONDS = KEEPALIVE_TIMEOUT
 NEVER_JOINED = (
     "never joined: the server aborted the match unplayed when no seat had joined "
     "within its start timeout"
@@ -337,13 +348,21 @@ async def play_game(
     (what a Ray worker runs for each game; it stores nothing): the result, the
     game's full record and why each crashed bot crashed. `launcher` starts the
     command bots (sandboxed ones through its server's Unix socket). Raises
-    `Unreachable` when no server answers at `address`. `tls`: how to reach a
+    `Unreachable` when no server answers at `address`, before the game or
+    after a call failed on it; `ServerFull` when it has no room for a match. `tls`: how to reach a
     server that serves TLS."""
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
     player = GamePlayer(config, address, admin_token, launcher, log, tls)
     async with open_channel(address, tls_credentials(tls)) as channel:
         await ensure_reachable(channel, address)  # Unreachable in seconds, not per call
-        return await player.play(arena_pb2_grpc.ArenaStub(channel), scheduled)
+        try:
+            return await player.play(arena_pb2_grpc.ArenaStub(channel), scheduled)
+        except grpc.aio.AioRpcError as error:
+            if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                # The server died or froze mid-game: Unreachable, not this game's error.
+                await ensure_reachable(channel, address)
+                await ensure_answering(channel, address, ANSWER_SECONDS)
+            raise
 
 
 def _nobody_joined(info: arena_pb2.MatchInfo) -> bool:

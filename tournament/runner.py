@@ -105,6 +105,8 @@ class RunSummary:
     interrupted: bool = False
     always_crashed: tuple[AlwaysCrashed, ...] = ()
     forgotten: int = 0  # crashed games deleted by rerun_crashed, played again
+    # (server, why) for each --server a Ray run stopped using mid-run
+    dropped_servers: tuple[tuple[str, str], ...] = ()
 
     @property
     def games_per_second(self) -> float:
@@ -281,6 +283,7 @@ async def run_tournament_async(
                 crashes,
             ),
             forgotten=forgotten,
+            dropped_servers=tuple(getattr(executor, "dropped", {}).items()),
         )
 
 

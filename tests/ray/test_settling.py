@@ -12,6 +12,7 @@ import pytest
 
 from tournament.executors.ray import RayExecutor
 from tournament.executors.ray_task import GameOutcome
+from tournament.executors.servers import ServerPool
 from tournament.executors.settings import ExecutorSettings
 from tournament.runner import RunError
 from tournament.schedule import make_schedule
@@ -41,6 +42,7 @@ def test_a_fatal_game_stops_the_run_after_the_others_that_ended_are_stored() -> 
     executor = object.__new__(RayExecutor)
     executor.settings = ExecutorSettings(kind="ray")
     executor.nodes = Counter()
+    executor.pool = ServerPool(())
     turns = DealTurns(games)
     taken = [turns.take(), turns.take()]
     assert all(game is not None for game in taken)

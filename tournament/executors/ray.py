@@ -18,16 +18,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import heapq
+import itertools
 import logging
 import os
 import re
 import signal
 import stat
 import threading
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from sheepfold.v1 import arena_pb2
 
@@ -44,6 +46,7 @@ from tournament.executors.ray_task import (
     play_on_worker,
     sheepfold_version,
 )
+from tournament.executors.servers import ServerPool
 from tournament.executors.settings import ExecutorSettings
 from tournament.progress import Progress
 from tournament.runner import (
@@ -376,6 +379,8 @@ class RayExecutor:
         self.admin_token = admin_token
         self.tls = tls
         self.nodes: Counter[str] = Counter()
+        self.pool = ServerPool(servers, config.match_timeout_seconds)
+        self._order = itertools.count()  # ties between games waiting as long
         self._remote = ray.remote(
             num_cpus=settings.cpus_per_game,
             max_retries=settings.max_retries,
@@ -434,6 +439,11 @@ class RayExecutor:
             )
 
     @property
+    def dropped(self) -> dict[str, str]:
+        """The servers dropped mid-run, each with why (see ServerPool)."""
+        return self.pool.dropped
+
+    @property
     def slots(self) -> int:
         import ray
 
@@ -445,40 +455,78 @@ class RayExecutor:
         # and a killed driver loses few games.
         window = 2 * self.slots
         turns = DealTurns(pending)  # no bot plays two games of one deal at once
-        in_flight: dict[asyncio.Future[Any], tuple[ScheduledGame, Any]] = {}
-        index = 0
+        in_flight: dict[asyncio.Future[Any], tuple[ScheduledGame, str | None]] = {}
+        again: deque[ScheduledGame] = deque()  # to hand out again: their server was dropped
+        later: list[tuple[float, int, ScheduledGame]] = []  # waiting for room, by when
+        loop = asyncio.get_running_loop()
         # No ray.cancel on the way out: disconnecting (ray.shutdown) ends the job and
         # its tasks, and cancelling a task as it completes can crash Ray's core worker.
-        while turns.left or in_flight:
-            while len(in_flight) < window and (scheduled := turns.take()) is not None:
-                server = self.servers[index % len(self.servers)] if self.servers else None
-                index += 1
+        while turns.left or in_flight or again or later:
+            while later and later[0][0] <= loop.time():
+                again.append(heapq.heappop(later)[2])
+            while len(in_flight) < window:
+                if again:
+                    scheduled = again.popleft()
+                elif (taken := turns.take()) is not None:
+                    scheduled = taken
+                    runner.progress.game_started(scheduled.key)
+                else:
+                    break
+                server = self.pool.next()
                 job = GameJob(self.config, scheduled, server, self.admin_token, self.tls)
-                ref = self._remote.remote(job)
-                runner.progress.game_started(scheduled.key)
-                in_flight[asyncio.wrap_future(ref.future())] = (scheduled, ref)
-            done, _ = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
-            self.settle_all(runner, [(future, *in_flight.pop(future)) for future in done], turns)
+                in_flight[asyncio.wrap_future(self._remote.remote(job).future())] = (
+                    scheduled,
+                    server,
+                )
+            wake = max(0.0, later[0][0] - loop.time()) if later else None
+            if not in_flight:
+                await asyncio.sleep(wake or 0.0)
+                continue
+            done, _ = await asyncio.wait(
+                in_flight, timeout=wake, return_when=asyncio.FIRST_COMPLETED
+            )
+            ended = [(future, *in_flight.pop(future)) for future in done]
+            for scheduled, delay in self.settle_all(runner, ended, turns):
+                if delay is None:
+                    again.append(scheduled)
+                else:
+                    heapq.heappush(later, (loop.time() + delay, next(self._order), scheduled))
 
     def settle_all(
         self,
         runner: Any,
-        ended: list[tuple[asyncio.Future[Any], ScheduledGame, Any]],
+        ended: list[tuple[asyncio.Future[Any], ScheduledGame, str | None]],
         turns: DealTurns,
-    ) -> None:
+    ) -> list[tuple[ScheduledGame, float | None]]:
         """Hand every game that ended to the runner; a fatal one stops the run,
-        but only once the games that ended beside it are stored."""
+        but only once the games that ended beside it are stored. Returns the
+        games to play again: at once (None: their server was dropped) or after
+        a delay (their server was full). Those keep their deal's turn."""
         fatal: RunError | None = None
-        for future, scheduled, _ref in ended:
-            turns.done(scheduled)
+        retry: list[tuple[ScheduledGame, float | None]] = []
+        for future, scheduled, server in ended:
             try:
-                self._settle(runner, scheduled, future)
+                delay = self._settle(runner, scheduled, future, server)
             except RunError as error:
                 fatal = fatal or error
+                delay = False
+            if delay is False:
+                turns.done(scheduled)
+            else:
+                retry.append((scheduled, delay))
         if fatal is not None:
             raise fatal
+        return retry
 
-    def _settle(self, runner: Any, scheduled: ScheduledGame, future: asyncio.Future[Any]) -> None:
+    def _settle(
+        self,
+        runner: Any,
+        scheduled: ScheduledGame,
+        future: asyncio.Future[Any],
+        server: str | None = None,
+    ) -> float | Literal[False] | None:
+        """False once the game is settled (stored or not played); otherwise play
+        it again, after the delay returned (None: at once, on another server)."""
         import ray
 
         try:
@@ -488,19 +536,31 @@ class RayExecutor:
                 scheduled.key,
                 f"its Ray worker died {self.settings.max_retries + 1} times: {_first_line(error)}",
             )
-            return
+            return False
         except Exception as error:
             runner.reject(scheduled.key, f"failed on a Ray worker: {_first_line(error)}")
-            return
+            return False
         if outcome.error is not None:
             if outcome.fatal:
                 raise RunError(outcome.error)
+            if server is not None and (outcome.server_gone or server in self.pool.dropped):
+                return self.pool.drop(runner.progress, server, outcome.error)
+            if outcome.full and server is not None:
+                wait = self.pool.wait_for_room(
+                    runner.progress, scheduled.key, server, outcome.error
+                )
+                if isinstance(wait, str):  # it waited its limit: why it is not played
+                    runner.reject(scheduled.key, wait)
+                    return False
+                return wait
             runner.reject(scheduled.key, f"{outcome.error} (on {outcome.node})")
-            return
+            return False
+        self.pool.room_found(scheduled.key, server)
         assert outcome.record is not None
         self.nodes[outcome.node] += 1
         replay = None if outcome.replay is None else arena_pb2.Replay.FromString(outcome.replay)
         runner.accept(outcome.record, replay, outcome.crashes)
+        return False
 
 
 def _hint(problems: list[str]) -> str:

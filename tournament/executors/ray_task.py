@@ -27,6 +27,7 @@ from clients.connect import ServerTls, Unreachable
 from clients.launch import Launcher, SandboxUnavailable
 from tournament.config import BotSpec, TournamentConfig, add_python_path
 from tournament.game_play import play_game
+from tournament.room import ServerFull
 from tournament.runner import FATAL_CODES, local_server, sandboxed_bots
 from tournament.schedule import ScheduledGame
 from tournament.store import GameRecord
@@ -65,6 +66,8 @@ class GameOutcome:
     crashes: dict[str, str] | None = None  # why each crashed bot crashed
     error: str | None = None
     fatal: bool = False  # the server refused the game: no other game can succeed
+    full: bool = False  # the server hosts its limit of matches: try again later
+    server_gone: bool = False  # the server died or cannot be reached: play elsewhere
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,10 +168,15 @@ def play_on_worker(job: GameJob) -> GameOutcome:
                 fatal=True,
             )
         return GameOutcome(job.scheduled.key, node, error=f"{error.code().name}: {error.details()}")
+    except ServerFull as full:
+        return GameOutcome(job.scheduled.key, node, error=full.details, full=True)
     except Unreachable as gone:
-        # No game can be played on a server this node cannot reach: end the run now,
-        # not one RPC timeout per game later.
-        return GameOutcome(job.scheduled.key, node, error=f"{gone} (from {node})", fatal=True)
+        # No game can be played on a server this node cannot reach: the driver drops
+        # it now (not one RPC timeout per game later) and plays the game elsewhere.
+        where = f"{gone} (from {node})"
+        if job.server is None:
+            return GameOutcome(job.scheduled.key, node, error=where, fatal=True)
+        return GameOutcome(job.scheduled.key, node, error=where, server_gone=True)
     except TimeoutError as error:
         return GameOutcome(job.scheduled.key, node, error=str(error))
     return GameOutcome(

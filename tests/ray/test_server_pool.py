@@ -1,0 +1,105 @@
+"""`--ray --server A,B` keeps going when a server dies, and waits for room on
+a full one (a real Ray cluster on this machine, see conftest.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import start_server_process, stop_server_process
+from tests.ray.test_cluster_runs import _bot, _config, _on, _stored
+from tournament import room
+from tournament.config import load_config
+from tournament.runner import run_tournament, schedule_for
+from tournament.store import GameRecord
+
+BOTS = (
+    '[[bots]]\nname = "slow"\nclass = "slow_bots:SlowBot"\n'
+    '[[bots]]\nname = "random"\nbuiltin = "random"\n'
+)
+
+
+class Recorder:
+    """Counts the games stored and notes; kills `victim` once a game is stored."""
+
+    def __init__(self, victim: int | None = None) -> None:
+        self.victim = victim
+        self.keys: list[str] = []
+        self.errors: list[str] = []
+        self.notes: list[str] = []
+
+    def start(self, tournament: str, total: int, done: int) -> None:
+        return None
+
+    def game_started(self, key: str) -> None:
+        return None
+
+    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
+        self.keys.append(game.key)
+        if self.victim is not None:
+            os.kill(self.victim, signal.SIGKILL)
+            self.victim = None
+
+    def game_error(self, key: str, error: str) -> None:
+        self.errors.append(f"{key}: {error}")
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def finish(self, played: int, interrupted: bool) -> None:
+        return None
+
+
+def _cup(tmp_path: Path, seeds: int) -> Any:
+    _bot(tmp_path / "cup", "slow_bots", "SlowBot", pause=0.02)
+    return load_config(_config(tmp_path / "cup", BOTS, ["."], seeds=seeds))
+
+
+def test_a_server_killed_mid_run_is_dropped_and_its_games_played_elsewhere(
+    cluster: Any, tmp_path: Path
+) -> None:
+    config = _cup(tmp_path, seeds=3)
+    kept, killed = start_server_process(), start_server_process()
+    progress = Recorder(victim=killed.pid)
+    db = tmp_path / "cup.sqlite"
+    try:
+        summary = run_tournament(
+            config, server=f"{kept.address},{killed.address}", database=str(db),
+            progress=progress, executor=_on(cluster),
+        )  # fmt: skip
+    finally:
+        stop_server_process(kept)
+        stop_server_process(killed)
+    scheduled = sorted(game.key for game in schedule_for(config))
+    assert progress.errors == []
+    assert sorted(progress.keys) == scheduled  # each game counted once
+    assert sorted(game.key for game in _stored(db)) == scheduled
+    assert [server for server, _why in summary.dropped_servers] == [killed.address]
+    assert any(f"dropped the server at {killed.address}" in note for note in progress.notes)
+
+
+def test_games_wait_for_room_on_a_full_server(
+    cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(room, "FIRST_WAIT", 0.05)
+    config = _cup(tmp_path, seeds=2)
+    server = start_server_process("--max-live-matches", "1")
+    progress = Recorder()
+    db = tmp_path / "cup.sqlite"
+    try:
+        summary = run_tournament(
+            config, server=server.address, database=str(db), progress=progress,
+            executor=_on(cluster),
+        )  # fmt: skip
+    finally:
+        stop_server_process(server)
+    scheduled = sorted(game.key for game in schedule_for(config))
+    assert progress.errors == [] and summary.errors == 0
+    assert sorted(progress.keys) == scheduled
+    assert sorted(game.key for game in _stored(db)) == scheduled
+    assert any("waiting for room" in note for note in progress.notes)
