@@ -19,6 +19,7 @@ from clients.connect import (
     KEEPALIVE_TIMEOUT,
     RPC_SECONDS,
     ServerTls,
+    Unreachable,
     ensure_answering,
     ensure_reachable,
     open_channel,
@@ -362,6 +363,11 @@ async def play_game(
                 # The server died or froze mid-game: Unreachable, not this game's error.
                 await ensure_reachable(channel, address)
                 await ensure_answering(channel, address, ANSWER_SECONDS)
+            if error.code() == grpc.StatusCode.UNAVAILABLE:
+                # It answers, and said UNAVAILABLE itself: shutting down (SIGTERM) or
+                # without its database, it takes no more games either.
+                why = f"it takes no new matches ({error.details() or 'UNAVAILABLE'})"
+                raise Unreachable(address, why) from None
             raise
 
 
