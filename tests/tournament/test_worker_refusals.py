@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from clients.connect import Unreachable
+from server.inprocess import InProcessServer
 from tests.conftest import start_server_process, stop_server_process
 from tournament.config import load_config
+from tournament.executors import ray_task
 from tournament.executors.ray_task import GameJob, play_on_worker
 from tournament.runner import schedule_for
 
@@ -41,3 +46,33 @@ def test_a_server_that_refuses_the_game_is_named_in_the_fatal_error(tmp_path: Pa
     assert outcome.error.startswith(
         f"the server at {server.address} refused game {job.scheduled.key}: PERMISSION_DENIED"
     ), outcome.error
+
+
+def test_a_game_whose_own_server_fails_is_not_played_and_the_run_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --server each task hosts its own server: that one failing (no
+    answer to a call) is this game's error, not a reason to end the run."""
+    (tmp_path / "cup.toml").write_text(CONFIG)
+    config = load_config(tmp_path / "cup.toml")
+
+    async def unanswered(job: GameJob, config: object) -> None:
+        raise Unreachable("127.0.0.1:1", "no answer within 10 s")
+
+    monkeypatch.setattr(ray_task, "_play", unanswered)
+    outcome = play_on_worker(GameJob(config, schedule_for(config)[0], None, ""))
+    assert not outcome.fatal and not outcome.server_gone
+    assert outcome.error is not None and "no answer within 10 s" in outcome.error
+
+
+def test_a_given_server_that_is_gone_is_reported_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "cup.toml").write_text(CONFIG)
+    config = load_config(tmp_path / "cup.toml")
+    with InProcessServer() as closed:
+        address = closed.address  # nobody listens there once it is closed
+    outcome = play_on_worker(GameJob(config, schedule_for(config)[0], address, ""))
+    assert outcome.server_gone and not outcome.fatal
+    assert outcome.error is not None
+    assert outcome.error.startswith(f"cannot reach the server at {address}: connection refused")

@@ -173,10 +173,10 @@ def play_on_worker(job: GameJob) -> GameOutcome:
     except Unreachable as gone:
         # No game can be played on a server this node cannot reach: the driver drops
         # it now (not one RPC timeout per game later) and plays the game elsewhere.
+        # The task's own server (no --server) failing is this game's error alone.
         where = f"{gone} (from {node})"
-        if job.server is None:
-            return GameOutcome(job.scheduled.key, node, error=where, fatal=True)
-        return GameOutcome(job.scheduled.key, node, error=where, server_gone=True)
+        gone_too = job.server is not None
+        return GameOutcome(job.scheduled.key, node, error=where, server_gone=gone_too)
     except TimeoutError as error:
         return GameOutcome(job.scheduled.key, node, error=str(error))
     return GameOutcome(
