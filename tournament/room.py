@@ -63,7 +63,7 @@ def room_wait(match_timeout_seconds: float) -> RoomWait:
 
 
 def waiting_line(address: str, details: str) -> str:
-    """The progress line when games start waiting for room on `address`."""
+    """The progress line, once a run, when games first wait for room on `address`."""
     return (
         f"waiting for room on the server at {address} ({details}): its games "
         "try again as its matches end"

@@ -17,8 +17,7 @@ import contextlib
 import os
 import secrets
 import time
-from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -494,7 +493,7 @@ class _Runner:
         self.errors = 0
         self.crash_reasons: dict[str, str] = {}  # bot -> its first crash in this run
         self.channel: grpc.aio.Channel | None = None
-        self.waiting: Counter[str] = Counter()  # games waiting for room, by server
+        self.told_full: set[str] = set()  # servers whose games were said to wait for room
 
     async def run(self, pending: list[ScheduledGame]) -> None:
         if not pending:
@@ -572,19 +571,15 @@ class _Runner:
                 if delay is None:
                     self.reject(scheduled.key, wait.gave_up(full.address, full.details))
                     return None
-                with self.waiting_for_room(full):
-                    await asyncio.sleep(delay)
+                self.waiting_for_room(full)
+                await asyncio.sleep(delay)
 
-    @contextlib.contextmanager
-    def waiting_for_room(self, full: ServerFull) -> Iterator[None]:
-        """Counts the games waiting for room on a server; the first says so."""
-        self.waiting[full.address] += 1
-        if self.waiting[full.address] == 1:
+    def waiting_for_room(self, full: ServerFull) -> None:
+        """The first game to find a server full says so, once a run: a server
+        kept full by its other matches would otherwise fill the output."""
+        if full.address not in self.told_full:
+            self.told_full.add(full.address)
             note_on(self.progress, waiting_line(full.address, full.details))
-        try:
-            yield
-        finally:
-            self.waiting[full.address] -= 1
 
     def accept(
         self,

@@ -555,7 +555,7 @@ class RayExecutor:
                 return wait
             runner.reject(scheduled.key, f"{outcome.error} (on {outcome.node})")
             return False
-        self.pool.room_found(scheduled.key, server)
+        self.pool.room_found(scheduled.key)
         assert outcome.record is not None
         self.nodes[outcome.node] += 1
         replay = None if outcome.replay is None else arena_pb2.Replay.FromString(outcome.replay)

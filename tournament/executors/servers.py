@@ -28,7 +28,7 @@ class ServerPool:
     dropped: dict[str, str] = field(default_factory=dict)  # server -> why, in drop order
     turn: int = 0
     rooms: dict[str, RoomWait] = field(default_factory=dict)  # game key -> its waits
-    full: set[str] = field(default_factory=set)  # servers whose games were told to wait
+    full: set[str] = field(default_factory=set)  # servers said to be full (once a run)
 
     @property
     def live(self) -> tuple[str, ...]:
@@ -73,7 +73,6 @@ class ServerPool:
             note_on(progress, waiting_line(server, details))
         return delay
 
-    def room_found(self, key: str, server: str | None) -> None:
-        """Game `key` was played on `server`: the server had room again."""
+    def room_found(self, key: str) -> None:
+        """Game `key` was played: it waits no more."""
         self.rooms.pop(key, None)
-        self.full.discard(server or "")
