@@ -37,7 +37,7 @@ from clients.connect import (
 )
 from clients.interrupts import run_interruptible
 from clients.launch import Launcher, SandboxUnavailable
-from clients.launch.sandbox import seen_by_every_bot
+from tournament.bot_launch import launcher_for, sandboxed_bots, socket_of
 from tournament.botcheck import check_bots
 from tournament.claims import claimed, refuse_if_claimed
 from tournament.config import TournamentConfig, add_python_path, resolve_path
@@ -56,9 +56,8 @@ from tournament.resume import (
     options_to_store,
 )
 from tournament.room import ServerFull, room_wait, waiting_line
-from tournament.sandbox_config import check_folders
+from tournament.run_error import RunError
 from tournament.schedule import ScheduledGame, ladder_schedule
-from tournament.seats import bot_folder
 from tournament.store import GameRecord, Store
 from tournament.turns import DealTurns
 
@@ -85,10 +84,6 @@ FATAL_CODES = {
     grpc.StatusCode.PERMISSION_DENIED,
     grpc.StatusCode.UNIMPLEMENTED,
 }
-
-
-class RunError(RuntimeError):
-    """The tournament cannot go on (server refused the matches, unreachable, ...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +233,7 @@ async def run_tournament_async(
     progress = progress or SilentProgress()
     check_bots(config)
     started = time.monotonic()
-    launcher = await launcher_for(config, database, server_socket or _socket_of(address), executor)
+    launcher = await launcher_for(config, database, server_socket or socket_of(address), executor)
     with Store(database) as store, claimed(store.path, config.name, RUN_COMMAND):
         stages = ladder_stages(store, config)
         schedule = schedule_for(config, stages)
@@ -284,67 +279,6 @@ async def run_tournament_async(
             forgotten=forgotten,
             dropped_servers=tuple(getattr(executor, "dropped", {}).items()),
         )
-
-
-def sandboxed_bots(config: TournamentConfig) -> list[str]:
-    return [bot.name for bot in config.bots if bot.command is not None and bot.sandbox]
-
-
-def _socket_of(address: str) -> str | None:
-    return address.removeprefix("unix:") if address.startswith("unix:") else None
-
-
-def check_what_bots_see(config: TournamentConfig, database: str) -> None:
-    """RunError when a sandboxed bot would see the database or another bot's
-    files (see sandbox_config.check_folders); checked before any game, on the
-    driver for a Ray run too."""
-    sandboxed = sandboxed_bots(config)
-    if not sandboxed:
-        return
-    folders = {
-        bot.name: bot_folder(bot, config.base_dir) for bot in config.bots if bot.command is not None
-    }
-    read_only = {bot.name: bot.sandbox.read_only for bot in config.bots if bot.sandbox is not None}
-    problem = check_folders(folders, sandboxed, database, read_only, seen_by_every_bot())
-    if problem:
-        raise RunError(problem)
-
-
-async def launcher_for(
-    config: TournamentConfig,
-    database: str,
-    socket: str | Sequence[str] | None,
-    executor: GameExecutor | None,
-) -> Launcher:
-    """The launcher for the command bots, checked before any game. An executor's
-    workers launch the bots beside their own servers: here only what the
-    sandboxed bots would see is checked."""
-    if executor is None:
-        return await prepare_launcher(config, database, socket)
-    check_what_bots_see(config, database)
-    return Launcher(None)
-
-
-async def prepare_launcher(
-    config: TournamentConfig, database: str, server_socket: str | Sequence[str] | None
-) -> Launcher:
-    """The launcher for the command bots, with the sandbox checked before any game."""
-    launcher = Launcher(server_socket)
-    sandboxed = sandboxed_bots(config)
-    if not sandboxed:
-        return launcher
-    check_what_bots_see(config, database)
-    if not server_socket:
-        raise RunError(
-            f"sandboxed bots ({', '.join(sandboxed)}) reach the server only through its Unix "
-            "socket: start it with `sheepfold serve --listen unix:PATH` and pass "
-            "--server unix:PATH (or run without --server)"
-        )
-    try:
-        await asyncio.to_thread(launcher.check)
-    except SandboxUnavailable as error:
-        raise RunError(f"cannot sandbox {', '.join(sandboxed)}: {error}") from None
-    return launcher
 
 
 def ladder_stages(store: Store, config: TournamentConfig) -> list[list[str]]:
@@ -408,7 +342,7 @@ async def play_batches(
     `tls`: how to reach a server that serves TLS.
     """
     if launcher is None:
-        socket = server_socket or _socket_of(address)
+        socket = server_socket or socket_of(address)
         launcher = await launcher_for(config, store.path, socket, executor)
     if admin_token is None:
         admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")

@@ -35,6 +35,7 @@ from sheepfold.v1 import arena_pb2
 
 from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
+from tournament.bot_launch import sandboxed_bots
 from tournament.config import BotSpec, TournamentConfig, resolve_path
 from tournament.executors.ray_address import RayAddressError, check_address
 from tournament.executors.ray_task import (
@@ -49,12 +50,8 @@ from tournament.executors.ray_task import (
 from tournament.executors.servers import ServerPool
 from tournament.executors.settings import ExecutorSettings
 from tournament.progress import Progress
-from tournament.runner import (
-    RunError,
-    RunSummary,
-    run_tournament_async,
-    sandboxed_bots,
-)
+from tournament.run_error import RunError
+from tournament.runner import RunSummary, run_tournament_async
 from tournament.schedule import ScheduledGame
 from tournament.turns import DealTurns
 

@@ -11,7 +11,7 @@ import os
 import socket
 from typing import Any, NamedTuple
 
-from tournament.runner import RunError
+from tournament.run_error import RunError
 
 CONNECT_SECONDS = 5.0
 # How long the address has to answer the first call Ray itself would make.

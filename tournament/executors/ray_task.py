@@ -25,10 +25,11 @@ from sheepfold.v1 import arena_pb2
 from clients.bots import load_bot
 from clients.connect import ServerTls, Unreachable
 from clients.launch import Launcher, SandboxUnavailable
+from tournament.bot_launch import sandboxed_bots
 from tournament.config import BotSpec, TournamentConfig, add_python_path
 from tournament.game_play import play_game
 from tournament.room import ServerFull
-from tournament.runner import FATAL_CODES, local_server, sandboxed_bots
+from tournament.runner import FATAL_CODES, local_server
 from tournament.schedule import ScheduledGame
 from tournament.store import GameRecord
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from tournament.progress import Progress, note_on
 from tournament.room import RoomWait, room_wait, waiting_line
-from tournament.runner import RunError
+from tournament.run_error import RunError
 
 __all__ = ["ServerPool"]
 

@@ -1,0 +1,76 @@
+"""Launching a tournament's command bots: which are sandboxed, what they would
+see (checked before any game), and the launcher that starts them."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from clients.launch import Launcher, SandboxUnavailable
+from clients.launch.sandbox import seen_by_every_bot
+from tournament.config import TournamentConfig
+from tournament.executors.settings import GameExecutor
+from tournament.run_error import RunError
+from tournament.sandbox_config import check_folders
+from tournament.seats import bot_folder
+
+
+def sandboxed_bots(config: TournamentConfig) -> list[str]:
+    return [bot.name for bot in config.bots if bot.command is not None and bot.sandbox]
+
+
+def socket_of(address: str) -> str | None:
+    return address.removeprefix("unix:") if address.startswith("unix:") else None
+
+
+def check_what_bots_see(config: TournamentConfig, database: str) -> None:
+    """RunError when a sandboxed bot would see the database or another bot's
+    files (see sandbox_config.check_folders); checked before any game, on the
+    driver for a Ray run too."""
+    sandboxed = sandboxed_bots(config)
+    if not sandboxed:
+        return
+    folders = {
+        bot.name: bot_folder(bot, config.base_dir) for bot in config.bots if bot.command is not None
+    }
+    read_only = {bot.name: bot.sandbox.read_only for bot in config.bots if bot.sandbox is not None}
+    problem = check_folders(folders, sandboxed, database, read_only, seen_by_every_bot())
+    if problem:
+        raise RunError(problem)
+
+
+async def launcher_for(
+    config: TournamentConfig,
+    database: str,
+    socket: str | Sequence[str] | None,
+    executor: GameExecutor | None,
+) -> Launcher:
+    """The launcher for the command bots, checked before any game. An executor's
+    workers launch the bots beside their own servers: here only what the
+    sandboxed bots would see is checked."""
+    if executor is None:
+        return await prepare_launcher(config, database, socket)
+    check_what_bots_see(config, database)
+    return Launcher(None)
+
+
+async def prepare_launcher(
+    config: TournamentConfig, database: str, server_socket: str | Sequence[str] | None
+) -> Launcher:
+    """The launcher for the command bots, with the sandbox checked before any game."""
+    launcher = Launcher(server_socket)
+    sandboxed = sandboxed_bots(config)
+    if not sandboxed:
+        return launcher
+    check_what_bots_see(config, database)
+    if not server_socket:
+        raise RunError(
+            f"sandboxed bots ({', '.join(sandboxed)}) reach the server only through its Unix "
+            "socket: start it with `sheepfold serve --listen unix:PATH` and pass "
+            "--server unix:PATH (or run without --server)"
+        )
+    try:
+        await asyncio.to_thread(launcher.check)
+    except SandboxUnavailable as error:
+        raise RunError(f"cannot sandbox {', '.join(sandboxed)}: {error}") from None
+    return launcher
