@@ -216,7 +216,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         type=seconds_up_to(86_400.0, least=1.0),
         default=60.0,
         help="a Play or Watch stream whose client reads nothing for this many seconds while "
-        "the server waits to write to it is cancelled (default %(default)s)",
+        "the server waits to write to it is cut off: its seat or watcher place is freed, "
+        "and it ends RESOURCE_EXHAUSTED should its client read again (default %(default)s)",
     )
     parser.add_argument(
         "--max-streams-per-connection",

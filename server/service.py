@@ -31,7 +31,7 @@ from server.records import (
 )
 from server.registry import MAX_MATCH_ID_CHARS, REBUILD_ERRORS, LimitReached, MatchRegistry
 from server.seats import JoinError, SeatStream, token_owner, why_over
-from server.spectators import replay_for_spectator, spectate
+from server.spectators import Watcher, replay_for_spectator, spectate
 from server.stalls import StalledWrites
 from server.status import CallEnded, abort
 from server.storage import StoreRefused, StoreUnavailable
@@ -266,38 +266,47 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await abort(context, grpc.StatusCode.INTERNAL, live.failed)
         await self._refuse_beyond_watch_limit(match_id, address, held.record.game, context)
         self._watch_places.take(match_id, address)
-        writer = self.stalls.add(WATCH_METHOD)
+        placed = True
+        watcher: Watcher | None = None
+
+        def give_back() -> None:
+            """The watcher's place, given back once: when it ends, or is cut off."""
+            nonlocal placed, watcher
+            if watcher is not None and live is not None:
+                live.unwatch(watcher)
+                watcher = None
+            if placed:
+                placed = False
+                if self._watch_places.give_back(match_id, address):
+                    self._watched.pop(match_id, None)
+
+        writer = self.stalls.add(WATCH_METHOD, give_back)
         clock = asyncio.get_running_loop().time
         try:
             if live is not None:
                 self._watched[match_id] = live
                 watcher = live.watch(request.from_start)
-                try:
-                    spectated = spectate(
-                        watcher,
-                        live.game,
-                        live.record,
-                        live.moves,
-                        self._replay_turns,
-                        context,
-                        lambda: self.registry.closing,
-                    )
-                    async for message in spectated:
-                        writer.since = clock()
-                        yield message
-                        writer.since = None
-                finally:
-                    live.unwatch(watcher)
+                messages = spectate(
+                    watcher,
+                    live.game,
+                    live.record,
+                    live.moves,
+                    self._replay_turns,
+                    context,
+                    lambda: self.registry.closing,
+                )
             else:
                 assert stored is not None
-                async for message in self._replayed(stored, request.from_start, context):
-                    writer.since = clock()
-                    yield message
-                    writer.since = None
+                messages = self._replayed(stored, request.from_start, context)
+            async for message in messages:
+                writer.since = clock()
+                yield message
+                writer.since = None
+                if writer.cut:  # its client read again: told why nothing more comes
+                    await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, self.stalls.reason)
         finally:
             self.stalls.remove(writer)
-            if self._watch_places.give_back(match_id, address):
-                self._watched.pop(match_id, None)
+            give_back()
 
     async def _refuse_beyond_watch_limit(
         self,
@@ -381,7 +390,15 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             match, seat, stream = await self._join(request_iterator, context)
             reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
             get = stream.get
-            writer = self.stalls.add(PLAY_METHOD)
+
+            def cut_off() -> None:
+                """The seat given back; its client, should it read again, reads
+                what was written to it and then why nothing more comes."""
+                stream.close(grpc.StatusCode.RESOURCE_EXHAUSTED, self.stalls.reason)
+                reader.cancel()
+                match.leave(seat, stream)
+
+            writer = self.stalls.add(PLAY_METHOD, cut_off)
             clock = asyncio.get_running_loop().time
             try:
                 # The seat's queue drained here, not through `relay`: one generator less

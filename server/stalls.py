@@ -1,19 +1,27 @@
-"""Streams whose client stopped reading: found and cancelled.
+"""Streams whose client stopped reading: found and cut off.
 
 A Play or Watch handler waits at each write until the client's HTTP/2 window
 lets the message through. A client that never opens its window holds the
-handler there, and with it everything the handler holds (a seat's queue, a
-watcher's place, a finished match's replay), for as long as it stays
-connected: its transport still answers keepalive pings. Each stream notes
-when its write began; one whose write has not finished within the limit is
-cancelled, which ends the call and frees what it held.
+handler there, and with it everything the handler holds (a seat, a watcher's
+place), for as long as it stays connected: its transport still answers
+keepalive pings. Each stream notes when its write began; one whose write has
+not finished within the limit is cut off: what it held is given back at once
+(its `cut_off` callback), and the handler ends the stream with
+RESOURCE_EXHAUSTED as soon as that write goes through.
+
+It is not cancelled. gRPC's Python API cannot reset a stream, nor send a
+status while a write is waiting, so cancelling the handler left the call open
+for as long as its client stayed connected, holding what had been written to
+it, and a client that read again got that and then nothing: no status, no end.
+Left waiting in its write, the handler ends when the call does (its client
+reads, resets the stream or goes), and meanwhile says that it is open.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import structlog
 
@@ -23,31 +31,33 @@ from server.logs import worth_logging
 @dataclass(slots=True, eq=False)
 class Writer:
     """One stream's handler, and the loop time its current write began (None:
-    not writing). The handler sets `since` around each write."""
+    not writing). The handler sets `since` around each write; `cut` once it
+    has been cut off, after `cut_off` has given back what it held."""
 
-    task: asyncio.Task[Any]
     method: str
+    cut_off: Callable[[], None]
     since: float | None = None
+    cut: bool = False
 
 
 class StalledWrites:
-    """Every open Play and Watch stream; a sweep cancels those stuck in a write
+    """Every open Play and Watch stream; a sweep cuts off those stuck in a write
     for more than `limit` seconds."""
 
     def __init__(self, limit: float) -> None:
         if not limit > 0:
             raise ValueError("the write stall limit must be a positive number of seconds")
         self.limit = limit
-        self.cancelled = 0
+        self.reason = f"cut off: this stream's client read nothing for {limit:g} s"
+        self.cancelled = 0  # streams cut off so far
         self._writers: set[Writer] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._log = structlog.get_logger("sheepfold.stalls")
 
-    def add(self, method: str) -> Writer:
-        """The calling handler's stream, watched from now on until `remove`."""
-        task = asyncio.current_task()
-        assert task is not None, "called from a handler's task"
-        writer = Writer(task, method)
+    def add(self, method: str, cut_off: Callable[[], None]) -> Writer:
+        """A handler's stream, watched from now on until `remove`; `cut_off`
+        gives back what it holds, should it be cut off."""
+        writer = Writer(method, cut_off)
         self._writers.add(writer)
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
@@ -69,11 +79,12 @@ class StalledWrites:
             for writer in list(self._writers):
                 since = writer.since
                 if since is not None and now - since > self.limit:
-                    self._cancel(writer)
+                    self._cut_off(writer)
 
-    def _cancel(self, writer: Writer) -> None:
+    def _cut_off(self, writer: Writer) -> None:
         self._writers.discard(writer)
-        writer.task.cancel()
+        writer.cut = True
+        writer.cut_off()
         self.cancelled += 1
         if worth_logging(self.cancelled):
             self._log.warning(

@@ -1,7 +1,8 @@
 """A client that stops reading cannot hold a stream, and what it holds, for
 ever: a Play or Watch stream whose write has waited longer than the server's
-write stall limit for its client is cancelled; and a Play stream the server
-ends with an error drops the messages still queued for it."""
+write stall limit for its client is cut off, and ends with a status should its
+client read again; and a Play stream the server ends with an error drops the
+messages still queued for it."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from server.inprocess import InProcessServer
 from server.seats import MatchLimits
 from server.sqlite_store import SqliteStore
 from server.streams import Outbound, StreamClosed
-from tests.integrity.helpers import Case, expected_watch_stream
+from tests.integrity.helpers import Case, expected_watch_stream, wait_until
 from tests.integrity.test_finished_matches import _played
 
 pytestmark = pytest.mark.e2e
@@ -111,6 +112,52 @@ def test_a_flooding_seat_that_never_reads_is_cut_off_and_can_join_again(
     cancelled = [line for line in logs if line["event"].startswith("stream cancelled")]
     assert cancelled[0]["method"] == "/sheepfold.v1.Arena/Play"
     assert len(result.scores) == 1
+
+
+def test_a_watcher_cut_off_that_reads_again_is_told_so_not_left_waiting(tmp_path: Path) -> None:
+    """Cut off, its stream used to stay open with no status: a client that read
+    again got what had been written to it, then nothing until its deadline (or
+    for ever, without one)."""
+    db = tmp_path / "w.db"
+    match_id, _ = _played(db, Case("stubborn-sheep", 5, {}), seed=4)
+    config = ServerConfig(write_stall_seconds=STALL_SECONDS)
+    request = arena_pb2.WatchRequest(match_id=match_id, from_start=True)
+    with (
+        InProcessServer(config, SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address, options=NO_WINDOW_GROWTH) as channel,
+    ):
+        stalled = arena_pb2_grpc.ArenaStub(channel).Watch(request, timeout=10)
+        next(stalled)
+        wait_until(lambda: server.server.stalls.cancelled == 1)
+        with pytest.raises(grpc.RpcError) as ended:
+            for _ in stalled:
+                pass
+    assert ended.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "read nothing" in (ended.value.details() or "")
+
+
+def test_a_seat_cut_off_that_reads_again_is_told_so_not_left_waiting() -> None:
+    limits = MatchLimits(max_rejected=2000)
+    config = ServerConfig(write_stall_seconds=STALL_SECONDS, limits=limits)
+    with (
+        InProcessServer(config) as server,
+        grpc.insecure_channel(server.address, options=NO_WINDOW_GROWTH) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created = stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(game="stubborn-sheep", players=1, seed=3)
+        )
+        join = arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0])
+        wrong = arena_pb2.Answer(decision_id=1, action_index=10_000)
+        requests = [arena_pb2.PlayRequest(join=join)]
+        requests += [arena_pb2.PlayRequest(answer=wrong)] * 1000
+        flooding = stub.Play(iter(requests), timeout=10)
+        wait_until(lambda: server.server.stalls.cancelled == 1)
+        with pytest.raises(grpc.RpcError) as ended:
+            for _ in flooding:
+                pass
+    assert ended.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "read nothing" in (ended.value.details() or "")
 
 
 def test_an_error_ends_a_queue_at_once_and_a_plain_end_after_what_is_queued() -> None:
