@@ -15,6 +15,7 @@ import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from sheepfold.v1 import arena_pb2_grpc
 
+from server.cut_off_streams import DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS, CutOffStreams
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
 from server.fairness import FairQueue
@@ -39,6 +40,7 @@ from server.service import (
     ARENA_SERVICE,
     DEFAULT_WRITE_STALL_SECONDS,
     PLAY_METHOD,
+    WATCH_METHOD,
     ArenaService,
 )
 from server.stalls import StalledWrites
@@ -119,6 +121,10 @@ class ServerConfig:
     # by count): past either, its calls are refused (see server/unread_answers.py).
     max_unread_bytes_per_address: int = DEFAULT_UNREAD_BYTES_PER_ADDRESS
     max_unread_calls_per_address: int = DEFAULT_UNREAD_CALLS_PER_ADDRESS
+    # Play and Watch streams one client address holds that were cut off for
+    # reading nothing, still open: past it, its new ones are refused (see
+    # server/cut_off_streams.py).
+    max_cut_off_streams_per_address: int = DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS
     # Play streams from one client address that have not sent their join yet.
     max_pending_joins_per_address: int = 100
     # And from every address together (see server/peers.py).
@@ -195,10 +201,12 @@ def bot_socket_options(config: ServerConfig, max_connections: int) -> list[tuple
 
 def _interceptors(config: ServerConfig) -> list[grpc.aio.ServerInterceptor]:
     """Every port's: an address that does not read its answers is refused more
-    calls, undecodable requests are INVALID_ARGUMENT, Play answers with
+    calls, and one holding too many streams cut off for that more streams;
+    undecodable requests are INVALID_ARGUMENT, Play answers with
     pre-encoded bytes, and a fault no handler foresaw is INTERNAL."""
     return [
         UnreadAnswers(config.max_unread_bytes_per_address, config.max_unread_calls_per_address),
+        CutOffStreams({PLAY_METHOD, WATCH_METHOD}, config.max_cut_off_streams_per_address),
         DecodeErrorsAreInvalidArgument({PLAY_METHOD}),
         PreEncodedResponses({PLAY_METHOD}),
         UnexpectedErrorsAreInternal({PLAY_METHOD}),

@@ -16,6 +16,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 import games
 from games.errors import InvalidOptions, RulesChanged
 from server import convert
+from server.cut_off_streams import COUNT, CutOffStreams
 from server.decoding import Undecodable
 from server.fairness import FairQueue, serving
 from server.logs import Counts, worth_logging
@@ -248,6 +249,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             # cut short: refused at once, not watched until the grace runs out.
             await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.closing)
         address = peer_address(context.peer())
+        cut_off_streams = await _cut_off_streams(context, address, WATCH_METHOD)
         serving(context.peer())  # its read and its replay take turns with other clients'
         # A live match's watchers share one public log, and keep sharing it once
         # the match is over and no longer hosted; a finished match, and a live
@@ -280,7 +282,12 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 if self._watch_places.give_back(match_id, address):
                     self._watched.pop(match_id, None)
 
-        writer = self.stalls.add(WATCH_METHOD, give_back)
+        def cut_off() -> None:
+            give_back()
+            if cut_off_streams is not None:
+                cut_off_streams.hold(address)
+
+        writer = self.stalls.add(WATCH_METHOD, cut_off)
         clock = asyncio.get_running_loop().time
         try:
             if live is not None:
@@ -307,6 +314,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         finally:
             self.stalls.remove(writer)
             give_back()
+            if writer.cut and cut_off_streams is not None:
+                cut_off_streams.let_go(address)
 
     async def _refuse_beyond_watch_limit(
         self,
@@ -387,6 +396,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         context: grpc.aio.ServicerContext,
     ) -> AsyncIterator[arena_pb2.PlayResponse]:
         try:
+            address = peer_address(context.peer())
+            cut_off_streams = await _cut_off_streams(context, address, PLAY_METHOD)
             match, seat, stream = await self._join(request_iterator, context)
             reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
             get = stream.get
@@ -397,6 +408,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 stream.close(grpc.StatusCode.RESOURCE_EXHAUSTED, self.stalls.reason)
                 reader.cancel()
                 match.leave(seat, stream)
+                if cut_off_streams is not None:
+                    cut_off_streams.hold(address)
 
             writer = self.stalls.add(PLAY_METHOD, cut_off)
             clock = asyncio.get_running_loop().time
@@ -420,6 +433,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 self.stalls.remove(writer)
                 reader.cancel()
                 match.leave(seat, stream)
+                if writer.cut and cut_off_streams is not None:
+                    cut_off_streams.let_go(address)
         except PASSED_ON:
             raise
         except Exception:
@@ -562,3 +577,14 @@ async def _read_answers(
         # A bug must not leave the client waiting on a stream nobody reads.
         match.log.exception("reading a Play stream failed", seat=seat)
         stream.close(grpc.StatusCode.INTERNAL, "the server failed to read this stream")
+
+
+async def _cut_off_streams(
+    context: grpc.aio.ServicerContext, address: str, method: str
+) -> CutOffStreams | None:
+    """The count of cut-off streams of the gRPC server this call came to, once
+    the call is let in (refused RESOURCE_EXHAUSTED if `address` holds too many)."""
+    cut_off_streams = COUNT.get()
+    if cut_off_streams is not None:
+        await cut_off_streams.refuse_beyond_limit(context, address, method)
+    return cut_off_streams

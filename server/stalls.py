@@ -14,7 +14,8 @@ status while a write is waiting, so cancelling the handler left the call open
 for as long as its client stayed connected, holding what had been written to
 it, and a client that read again got that and then nothing: no status, no end.
 Left waiting in its write, the handler ends when the call does (its client
-reads, resets the stream or goes), and meanwhile says that it is open.
+reads, resets the stream or goes); until then the stream counts against its
+client's address (server/cut_off_streams.py).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from server.logs import worth_logging
 @dataclass(slots=True, eq=False)
 class Writer:
     """One stream's handler, and the loop time its current write began (None:
-    not writing). The handler sets `since` around each write; `cut` once it
-    has been cut off, after `cut_off` has given back what it held."""
+    not writing). The handler sets `since` around each write; `cut` once the
+    stream has been cut off, and `cut_off` has given back what it held."""
 
     method: str
     cut_off: Callable[[], None]

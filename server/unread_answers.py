@@ -11,7 +11,8 @@ from the moment its handler returns to the call's end; a new unary call from
 an address over its bound is refused `RESOURCE_EXHAUSTED` before its handler
 runs. A client that reads what it asks for never comes near it.
 
-Streams are bounded elsewhere (watcher places, stream places, pending joins).
+Streams are bounded elsewhere (watcher places, stream places, pending joins,
+streams cut off for not reading: server/cut_off_streams.py).
 """
 
 from __future__ import annotations
