@@ -36,6 +36,7 @@ STYLE = """
 .report a { color: #2d6a3e; }
 """
 
+NAME_SIZE = 13  # the plot's bot names, in px
 PALETTE = ("#2f7d4a", "#c2571a", "#3563a9", "#a23b72", "#8a7a12", "#4b8b8b", "#6b4fa3", "#7a5230")
 
 
@@ -122,7 +123,9 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
         low, high = low - 1, high + 1
     pad = (high - low) * 0.08
     low, high = low - pad, high + pad
-    left, width, row_h = 150, 460, 26
+    # The names end at `left`: room for the longest, so none is cut at the edge.
+    left = max(150, 16 + math.ceil(max(_text_width(p[0], NAME_SIZE) for p in points)))
+    width, row_h = 460, 26
 
     def fmt(value: float) -> str:
         return f"{value:.1f}" if solo else signed_elo(value)
@@ -159,7 +162,7 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
             label_at, caption = x(hi), f"{fmt(value)} [{fmt(lo)}, {fmt(hi)}]"
         out.append(
             f'<g class="interval" data-bot="{escape(bot)}" data-value="{value}"{bounds}>'
-            f'<text x="{left - 8}" y="{y + 4}" font-size="13" text-anchor="end">'
+            f'<text x="{left - 8}" y="{y + 4}" font-size="{NAME_SIZE}" text-anchor="end">'
             f"{escape(bot)}</text>{bar}"
             f'<circle cx="{x(value):.1f}" cy="{y}" r="6" fill="{colour}"/>'
             f'<text x="{label_at + 8:.1f}" y="{y + 4}" font-size="11" fill="#4a5a4c">'
@@ -167,6 +170,23 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
         )
     out.append("</svg>")
     return "".join(out)
+
+
+def _text_width(text: str, size: float) -> float:
+    """An upper bound of `text`'s width in pixels at font size `size` in the usual
+    sans-serif fonts (DejaVu Sans, Helvetica, Arial): the plot draws names in the
+    reader's font, so it cannot measure them."""
+    ems = 0.0
+    for char in text:
+        if char in "mwMW+%@":
+            ems += 1.0
+        elif char.isupper():
+            ems += 0.8
+        elif char.isalnum():
+            ems += 0.65
+        else:
+            ems += 0.5
+    return ems * size
 
 
 def _ticks(low: float, high: float) -> list[float]:

@@ -147,3 +147,47 @@ def test_stubborn_sheep_fence_arrows_are_legible_and_point_where_sheep_jump(
         # The tip is nearer the area the sheep jumps to than the tail is.
         assert arrow["tip"] is not None, "a jump arrow is drawn as a polygon"
         assert math.dist(arrow["tip"], arrow["to"]) < math.dist(arrow["tail"], arrow["to"]), arrow
+
+
+# Bot names as a tournament config allows them (ASCII letters, digits, '.',
+# '_', '+', '-', any length): long ones, wide letters, digits.
+LONG_BOT_NAMES = (
+    "alice-monte-carlo-tree-search-v2-tuned",
+    "mcts-v1-with-a-long-descriptive-suffix",
+    "mcts-v2-with-a-long-descriptive-suffix",
+    "WWWMMMmmmwww" * 3,
+    "g" + "0123456789" * 6,
+    "r",
+)
+
+
+def test_every_bot_name_in_the_interval_plot_is_drawn_whole(page: Any) -> None:
+    """The plot's names end at a fixed margin of 150 px: a name longer than about
+    20 characters was cut at the plot's left edge, so bots whose names differ only
+    at their start ("mcts-v1-..." and "mcts-v2-...") could not be told apart."""
+    from tests.web.test_report_html import game, record
+    from tournament.report import report_data
+    from tournament.report_html import report_page
+
+    bots = list(LONG_BOT_NAMES)
+    games = [
+        game(f"{a}|{b}|{seed}", seed, [(a, 10.0 + seed, 1), (b, 5.0, 2)])
+        for seed in (1, 2)
+        for a in bots
+        for b in bots
+        if a != b
+    ]
+    data = report_data(record(2, bots), games, samples=20)
+    page.set_content(report_page(data, games))
+    labels = page.evaluate(
+        """() => [...document.querySelectorAll('svg.plot g.interval')].map((g) => {
+          const box = g.querySelector('text').getBBox();
+          const svg = g.ownerSVGElement.viewBox.baseVal;
+          return { bot: g.dataset.bot, left: box.x, right: box.x + box.width,
+                   width: svg.width, dot: +g.querySelector('circle').getAttribute('cx') };
+        })"""
+    )
+    assert sorted(label["bot"] for label in labels) == sorted(bots)
+    for label in labels:
+        assert label["left"] >= 0, f"{label['bot']!r} is cut at the plot's left edge: {label}"
+        assert label["right"] < label["dot"], f"{label['bot']!r} runs into its interval: {label}"
