@@ -7,8 +7,11 @@ expression string, which it would have to eval.)"""
 from __future__ import annotations
 
 import json
+import shutil
+import sqlite3
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,11 +21,12 @@ from clients.matchplay import create_match
 from server.app import ServerConfig
 from tests.web.conftest import ABORTED_REASON, AbortedMatches, drawn_move, save_screenshot
 from web import pages
+from web.app import WebConfig, start_web
 from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
-NO_OVERFLOW = "() => document.documentElement.scrollWidth <= window.innerWidth"
+NO_OVERFLOW = "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
 
 
 def phone(browser: Any) -> Any:
@@ -428,3 +432,32 @@ def test_a_match_aborted_while_watched_says_it_was_aborted(browser: Any) -> None
     finally:
         context.close()
         show.stop()
+
+
+def test_a_long_tournament_name_keeps_the_list_within_a_phone(
+    showcase: Showcase, browser: Any, tmp_path: Path
+) -> None:
+    """A tournament's name may be as long as its organiser likes, with no space
+    to break it at: the list of tournaments ran off the side of a phone's screen
+    (the page scrolled sideways), and so did an error page quoting a long URL."""
+    copy = tmp_path / "long.db"
+    shutil.copy(showcase.tournament_dbs[0], copy)
+    long_name = "spring-cup-" + "qualifier" * 20
+    with sqlite3.connect(copy) as connection:
+        connection.execute("UPDATE tournaments SET name = ?", (long_name,))
+    connection.close()
+    viewer = showcase.server.run(start_web(WebConfig(showcase.server.address, (copy,))))
+    context = phone(browser)
+    try:
+        page = context.new_page()
+        for path in ("/tournaments", f"/tournaments/0/{long_name}", "/match/" + "x" * 300):
+            page.goto(f"http://127.0.0.1:{viewer.port}{path}")
+            page.wait_for_selector("main h1, main h2")
+            assert page.evaluate(NO_OVERFLOW), f"{path} is wider than the phone"
+        page.goto(f"http://127.0.0.1:{viewer.port}/tournaments")
+        link = page.locator("ul.tournaments a")
+        assert link.inner_text() == long_name
+        save_screenshot(page, "phone-tournaments-long-name")
+    finally:
+        context.close()
+        showcase.server.run(viewer.stop())
