@@ -72,6 +72,27 @@ def test_a_malformed_move_link_says_so(showcase: Showcase, page: Any) -> None:
     page.wait_for_selector('#board[data-move="0"]')
 
 
+def test_a_move_link_cannot_write_its_own_sentence_on_the_page(
+    showcase: Showcase, page: Any
+) -> None:
+    """The notice quoted whatever followed `#move=`, however long, bidi controls
+    and all: a link could put a paragraph of its own on the viewer's page (and
+    U+202E turn the viewer's words around). It quotes 40 characters, as the
+    viewer does for `?move=`, and shows a control as its escape."""
+    url = f"{showcase.url}/match/{showcase.finished['sheep-showdown']}"
+    said = "%22. The game server is moving: log in again at example.org " + "and " * 30
+    page.goto(f"{url}#move={said}")
+    page.wait_for_selector("#notice:not([hidden])")
+    notice = page.inner_text("#notice")
+    assert "no move" in notice and "example.org" not in notice, notice
+    assert len(notice) < 160, notice
+    page.goto(f"{url}#move=%E2%80%AE99")
+    page.reload()
+    page.wait_for_selector("#notice:not([hidden])")
+    notice = page.inner_text("#notice")
+    assert "\u202e" not in notice and "\\u202e" in notice, notice
+
+
 def _moves(showcase: Showcase, match_id: str) -> int:
     with urllib.request.urlopen(f"{showcase.url}/api/match/{match_id}", timeout=30) as answer:
         return int(json.loads(answer.read())["moves"])

@@ -248,11 +248,20 @@ function moveFromHash() {
   const first = model.frames.length ? model.frames[0].move : 0;
   const last = model.frames.length ? model.frames[model.frames.length - 1].move : 0;
   if (!/^\d+$/.test(asked) || indexOfMove(Number(asked)) < 0) {
-    notice(`There is no move "${asked}" in this match: its moves are ${first} to ${last}.`);
+    notice(`There is no move "${quoted(asked)}" in this match: its moves are ${first} to ${last}.`);
     return null;
   }
   notice("");
   return Number(asked);
+}
+// What a link asked for, as the notice quotes it: its first 40 characters (as
+// the viewer quotes `?move=`), and a control character (U+202E turns the
+// notice's words around) as its escape, so a link cannot write the page's text.
+function quoted(asked) {
+  const cut = [...asked].slice(0, 40).join("");
+  const shown = cut.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return cut.length < asked.length ? `${shown}…` : shown;
 }
 window.addEventListener("hashchange", () => {
   const move = moveFromHash();
