@@ -12,8 +12,9 @@ from tournament.report_html import STYLE as REPORT_STYLE
 def _layout(title: str, body: str, script: str = "", data: dict[str, Any] | None = None) -> str:
     boot = ""
     if data is not None:
-        # JSON in a script element: only "</" could end it early.
-        payload = json.dumps(data).replace("</", "<\\/")
+        # JSON in a script element: with no "<" at all, neither "</script" nor
+        # "<!--<script" (which makes the next "</script>" not end it) can occur.
+        payload = json.dumps(data).replace("<", "\\u003c")
         boot = f'<script id="boot" type="application/json">{payload}</script>'
     module = f'<script type="module" src="/static/{script}"></script>' if script else ""
     return f"""<!doctype html>

@@ -27,6 +27,7 @@ from web import reports, responses
 from web.app import STATE, WebConfig, start_web
 from web.hub import WatchHub
 from web.listing import Listing
+from web.pages import _layout
 from web.responses import GZIP_HEADER, accepts_gzip, deflate_event, event_frame
 from web.showcase import Showcase
 
@@ -416,3 +417,17 @@ def test_static_text_files_say_their_charset(showcase: Showcase, path: str, kind
     assert status == 200 and body
     assert headers["Content-Type"] == kind
     assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_page_data_holds_no_markup_that_could_end_its_script_element() -> None:
+    """Data embedded in a page's `<script type="application/json">` is escaped so
+    that no "<" is left: "</script>" would end the element early, and "<!--<script"
+    would make the next "</script>" not end it."""
+    hostile = "a</script><script>alert(1)</script><!--<script>b"
+    html = _layout("t", "", "match.js", {"reason": hostile})
+    start = html.index('<script id="boot" type="application/json">') + len(
+        '<script id="boot" type="application/json">'
+    )
+    payload = html[start : html.index("</script>", start)]
+    assert "<" not in payload
+    assert json.loads(payload) == {"reason": hostile}
