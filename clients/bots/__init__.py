@@ -7,6 +7,7 @@ an SDK bot class whose constructor takes an optional `seed` keyword.
 from __future__ import annotations
 
 import importlib
+import traceback
 from collections.abc import Callable
 
 from clients.bots.random_bot import RandomBot
@@ -40,16 +41,39 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
         raise BotSpecError(
             f"importing {module_name!r} for bot {spec!r} called sys.exit({error.code!r})"
         ) from None
+    except Exception as error:  # the author's module: a syntax error, or raised at import
+        raise BotSpecError(
+            f"module {module_name!r} raised {type(error).__name__}: {_where(error)}"
+        ) from None
     factory = getattr(module, class_name, None)
     if factory is None:
         raise BotSpecError(f"module {module_name!r} has no {class_name!r}")
     try:
-        bot = factory(seed=seed)
-    except TypeError:
         try:
-            bot = factory()
-        except TypeError as error:
-            raise BotSpecError(f"cannot construct {spec!r}: {error}") from None
+            bot = factory(seed=seed)
+        except TypeError:
+            try:
+                bot = factory()
+            except TypeError as error:
+                raise BotSpecError(f"cannot construct {spec!r}: {error}") from None
+    except BotSpecError:
+        raise
+    except Exception as error:  # the author's constructor raised
+        raise BotSpecError(
+            f"cannot construct {spec!r}: {type(error).__name__}: {_where(error)}"
+        ) from None
     if not callable(getattr(bot, "decide", None)):
         raise BotSpecError(f"{spec!r} has no decide(decision) method")
     return bot
+
+
+def _where(error: Exception) -> str:
+    """`error`'s message and the file and line it came from: a syntax error's
+    own, else the innermost frame (the author's, not importlib's)."""
+    if isinstance(error, SyntaxError):
+        return f"{error.msg} ({error.filename}:{error.lineno})"
+    frames = traceback.extract_tb(error.__traceback__)
+    own = [frame for frame in frames if not frame.filename.startswith("<")]
+    if not own:
+        return str(error)
+    return f"{error} ({own[-1].filename}:{own[-1].lineno})"

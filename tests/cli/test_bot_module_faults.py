@@ -1,0 +1,72 @@
+"""A `module:Class` bot whose module cannot be loaded: a syntax error, or an
+exception raised while importing or constructing it, is the newcomer's first
+mistake. `match` and `bot` answer it in one line naming the module, the error
+and where it is, as a tournament's bot check does, not with a traceback
+through sheepfold's and importlib's frames."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import command, one_line
+from tests.conftest import ROOT
+
+SOURCES = {
+    "syntax": "class Bot\n    def decide(self, decision):\n        return 0\n",
+    "at_import": "import os\n\nLIMIT = os.environ['NO_SUCH_VARIABLE_FOR_SHEEPFOLD']\n",
+    "in_init": (
+        "class Bot:\n"
+        "    def __init__(self, seed=0):\n"
+        "        raise RuntimeError('no model file')\n\n"
+        "    def decide(self, decision):\n"
+        "        return 0\n"
+    ),
+}
+
+
+def _run(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`sheepfold ARGS` run from `folder`, where the bot's file is, as the README says."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        command(*args), cwd=folder, capture_output=True, text=True, timeout=60, env=env
+    )
+
+
+@pytest.mark.parametrize(
+    ("module", "expected"),
+    [
+        ("syntax", "module 'syntax' raised SyntaxError: expected ':' ({file}:1)"),
+        (
+            "at_import",
+            "module 'at_import' raised KeyError: 'NO_SUCH_VARIABLE_FOR_SHEEPFOLD' ({file}:3)",
+        ),
+        ("in_init", "cannot construct 'in_init:Bot': RuntimeError: no model file ({file}:3)"),
+    ],
+)
+def test_match_names_a_bot_module_that_fails_in_one_line(
+    tmp_path: Path, module: str, expected: str
+) -> None:
+    (tmp_path / f"{module}.py").write_text(SOURCES[module])
+    done = _run(
+        tmp_path, "match", "--game", "sheep-n-sheep", "--players", "2",
+        "--bots", f"random,{module}:Bot", "--seed", "1",
+    )  # fmt: skip
+    assert done.returncode == 1
+    file = tmp_path / f"{module}.py"
+    assert one_line(done) == f"sheepfold match: {expected.format(file=file)}"
+
+
+def test_bot_names_a_bot_module_with_a_syntax_error_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "syntax.py").write_text(SOURCES["syntax"])
+    done = _run(
+        tmp_path, "bot", "--bot", "syntax:Bot",
+        "--server", "127.0.0.1:1", "--match", "m", "--token", "t",
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold bot: module 'syntax' raised SyntaxError: expected ':' ({tmp_path}/syntax.py:1)"
+    )
