@@ -11,10 +11,9 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import traceback
 from pathlib import Path
 
-from clients.bots import BUILTIN_BOTS
+from clients.bots import BUILTIN_BOTS, raised_where
 from clients.launch.programs import program_problem
 from clients.launch.sandbox_view import unseen_program
 from tournament.config import (
@@ -81,11 +80,8 @@ def _check_class(spec: str, field: str) -> ConfigError | None:
     except (Exception, SystemExit) as error:  # the author's module raised while importing
         # SystemExit too: sys.exit(3) at import once ended the run with status 3
         # ("H0 accepted" for an SPRT) and not a word.
-        last = traceback.extract_tb(error.__traceback__)[-1]
         return ConfigError(
-            field,
-            f"module {module_name!r} raised {type(error).__name__}: {error} "
-            f"({last.filename}:{last.lineno})",
+            field, f"module {module_name!r} raised {type(error).__name__}: {raised_where(error)}"
         )
     factory = getattr(module, class_name, None)
     if factory is None:

@@ -43,7 +43,7 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
         ) from None
     except Exception as error:  # the author's module: a syntax error, or raised at import
         raise BotSpecError(
-            f"module {module_name!r} raised {type(error).__name__}: {_where(error)}"
+            f"module {module_name!r} raised {type(error).__name__}: {raised_where(error)}"
         ) from None
     factory = getattr(module, class_name, None)
     if factory is None:
@@ -60,14 +60,14 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
         raise
     except Exception as error:  # the author's constructor raised
         raise BotSpecError(
-            f"cannot construct {spec!r}: {type(error).__name__}: {_where(error)}"
+            f"cannot construct {spec!r}: {type(error).__name__}: {raised_where(error)}"
         ) from None
     if not callable(getattr(bot, "decide", None)):
         raise BotSpecError(f"{spec!r} has no decide(decision) method")
     return bot
 
 
-def _where(error: Exception) -> str:
+def raised_where(error: BaseException) -> str:
     """`error`'s message and the file and line it came from: a syntax error's
     own, else the innermost frame (the author's, not importlib's)."""
     if isinstance(error, SyntaxError):

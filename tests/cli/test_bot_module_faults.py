@@ -70,3 +70,21 @@ def test_bot_names_a_bot_module_with_a_syntax_error_in_one_line(tmp_path: Path) 
     assert one_line(done) == (
         f"sheepfold bot: module 'syntax' raised SyntaxError: expected ':' ({tmp_path}/syntax.py:1)"
     )
+
+
+def test_a_tournament_names_a_syntax_error_where_it_is(tmp_path: Path) -> None:
+    """The check before the first game named importlib's frame instead:
+    "(broken.py, line 1) (<frozen importlib._bootstrap>:241)"."""
+    (tmp_path / "syntax.py").write_text(SOURCES["syntax"])
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        'game = "sheep-n-sheep"\nplayers = 2\npython_path = ["."]\n'
+        '[[bots]]\nname = "a"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "s"\nclass = "syntax:Bot"\n'
+    )
+    done = _run(tmp_path, "tournament", "run", "cup.toml", "--db", "t.db")
+    assert done.returncode == 2
+    assert one_line(done) == (
+        "sheepfold tournament: cup.toml: bots[1].class: module 'syntax' raised "
+        f"SyntaxError: expected ':' ({tmp_path}/syntax.py:1)"
+    )
