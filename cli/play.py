@@ -409,7 +409,8 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
         "--bot",
         default="random",
         help="built-in name, module:Class, or cmd:PROGRAM ARGS... to start that program for "
-        "the seat (sandboxed unless --no-sandbox; then --server must be unix:PATH)",
+        "the seat (sandboxed unless --no-sandbox; then --server must be unix:PATH) "
+        "(default: random)",
     )
     _add_command_flags(parser)
     parser.add_argument("--seed", type=int, default=0, help="bot seed (default %(default)s)")

@@ -225,15 +225,33 @@ def _add_sprt_parser(sub: argparse._SubParsersAction) -> None:
     sprt.add_argument("config", metavar="CONFIG", help="the TOML file (its [sprt] table, if any)")
     sprt.add_argument("--candidate", metavar="BOT", help="default: [sprt] candidate, or bot 1")
     sprt.add_argument("--baseline", metavar="BOT", help="default: [sprt] baseline, or bot 2")
-    sprt.add_argument("--elo0", type=finite_float, help="H0's Elo difference (default 0)")
-    sprt.add_argument("--elo1", type=finite_float, help="H1's Elo difference (default 10)")
-    sprt.add_argument("--alpha", type=finite_float, help="false H1 rate (default 0.05)")
-    sprt.add_argument("--beta", type=finite_float, help="false H0 rate (default 0.05)")
+    default = SprtSettings(candidate="", baseline="")  # what a config without [sprt] gets
+    sprt.add_argument(
+        "--elo0",
+        type=finite_float,
+        help=f"H0's Elo difference (default: [sprt] elo0, or {default.elo0:g})",
+    )
+    sprt.add_argument(
+        "--elo1",
+        type=finite_float,
+        help=f"H1's Elo difference (default: [sprt] elo1, or {default.elo1:g})",
+    )
+    sprt.add_argument(
+        "--alpha",
+        type=finite_float,
+        help=f"false H1 rate (default: [sprt] alpha, or {default.alpha:g})",
+    )
+    sprt.add_argument(
+        "--beta",
+        type=finite_float,
+        help=f"false H0 rate (default: [sprt] beta, or {default.beta:g})",
+    )
     sprt.add_argument(
         "--max-games",
         type=whole_number(1, MAX_GAMES),
         metavar="N",
-        help=f"stop undecided after this many games, 1 to {MAX_GAMES:,}",
+        help=f"stop undecided after this many games, 1 to {MAX_GAMES:,} "
+        f"(default: [sprt] max_games, or {default.max_games:,})",
     )
     sprt.add_argument(
         "--server", metavar="ADDR", type=server_address, help="play on this server (HOST:PORT)"

@@ -1,0 +1,40 @@
+"""What `--help` says a flag defaults to is what the command does without it.
+
+`tournament sprt --help` said `--elo1` defaulted to 10, but a config's `[sprt]`
+table wins over that (examples/sprt.toml tests elo1 = 50), and `bot --help`
+never said that `--bot` plays `random` when left out."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cli.helpers import sheepfold
+
+
+def _flag_help(command: tuple[str, ...], flag: str) -> str:
+    """The help text of `flag`, its wrapped lines joined into one."""
+    shown = sheepfold(*command, "--help")
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(f"  {flag} "))
+    rest = lines[first + 1 :]
+    end = next((i for i, line in enumerate(rest) if line.startswith("  -")), len(rest))
+    return " ".join(" ".join([lines[first], *rest[:end]]).split())
+
+
+@pytest.mark.parametrize(
+    ("flag", "default"),
+    [
+        ("--elo0", "[sprt] elo0, or 0"),
+        ("--elo1", "[sprt] elo1, or 10"),
+        ("--alpha", "[sprt] alpha, or 0.05"),
+        ("--beta", "[sprt] beta, or 0.05"),
+        ("--max-games", "[sprt] max_games, or 10,000"),
+    ],
+)
+def test_sprt_flags_name_the_config_table_they_default_to(flag: str, default: str) -> None:
+    assert f"(default: {default})" in _flag_help(("tournament", "sprt"), flag)
+
+
+def test_bot_says_which_bot_plays_without_bot() -> None:
+    assert "(default: random)" in _flag_help(("bot",), "--bot")
