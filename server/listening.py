@@ -38,8 +38,8 @@ def check_can_listen(host: str, port: int, what: str = "cannot listen") -> None:
         raise ListenError(f"{what} on {host}:{port}: {error.strerror}") from None
     except UnicodeError as error:  # a label over 63 characters, say
         raise ListenError(f"{what} on {host}:{port}: not a host name ({error})") from None
-    if port == 0:
-        return  # any free port: nothing to be taken
+    # Port 0 (any free port) is probed too: nothing can be taken, but the
+    # address may be one this machine does not have.
     family, kind, proto, _, sockaddr = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC does

@@ -1,0 +1,34 @@
+"""`--port 0` (any free port) on an address this machine does not have: the
+check before gRPC skipped port 0, so gRPC's own log line came first
+("E1203 ... add_port.cc:83] Failed to add port to server: ...") and then only
+"gRPC could not bind it". Nothing listens in these tests: the bind fails."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cli.helpers import one_line, sheepfold
+
+NOT_HERE = "192.0.2.1"  # TEST-NET-1 (RFC 5737): documentation only, on no machine
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ("serve", "--host", NOT_HERE, "--port", "0", "--db", ":memory:"),
+            f"sheepfold serve: cannot listen on {NOT_HERE}:0: cannot assign requested address",
+        ),
+        (
+            ("web", "--host", NOT_HERE, "--port", "0"),
+            f"sheepfold web: cannot listen on {NOT_HERE}:0: cannot assign requested address",
+        ),
+    ],
+    ids=["serve", "web"],
+)
+def test_an_address_not_on_this_machine_is_one_line_with_port_0(
+    args: tuple[str, ...], line: str
+) -> None:
+    done = sheepfold(*args, timeout=30)
+    assert done.returncode == 1
+    assert one_line(done) == line
