@@ -11,7 +11,7 @@ import secrets
 import shlex
 import sys
 from collections.abc import Sequence
-from contextlib import nullcontext
+from contextlib import nullcontext, redirect_stdout
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -246,7 +246,8 @@ def run_match(args: argparse.Namespace) -> int:
             if spec.startswith("cmd:"):
                 bots.append(command_bot(spec, args, "match"))
             else:
-                loaded = _load_here(spec, bot_seed(seed, seat))
+                with _prints_to_stderr():
+                    loaded = _load_here(spec, bot_seed(seed, seat))
                 # Off the loop: every seat plays on it, and so may the server.
                 bots.append(GuardedBot(loaded, seat, spec, threaded=True))
     except BotSpecError as error:
@@ -291,7 +292,8 @@ def run_match(args: argparse.Namespace) -> int:
             )
 
     try:
-        outcome, crashed = run_interruptible(play_it())
+        with _prints_to_stderr():
+            outcome, crashed = run_interruptible(play_it())
     except SandboxUnavailable as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     except (SeatError, Unreachable) as error:
@@ -451,6 +453,12 @@ def _usage_error(message: str) -> NoReturn:
     raise SystemExit(2)
 
 
+def _prints_to_stderr() -> redirect_stdout[Any]:
+    """While a `module:Class` bot loads and plays in this process, what it prints
+    goes to stderr: stdout holds the command's result alone (`--json | jq`)."""
+    return redirect_stdout(sys.stderr)
+
+
 def _load_here(spec: str, seed: int) -> Bot:
     """`load_bot`, with the current folder importable too (last, so it shadows
     nothing): `sheepfold bot --bot mymodule:MyBot` beside mymodule.py finds it,
@@ -474,10 +482,11 @@ def run_bot(args: argparse.Namespace) -> int:
     try:
         # decide on a daemon thread of its own, as `match` runs it: Ctrl-C stops the
         # event loop at once rather than after a decide that may think for minutes.
-        bot = GuardedBot(_load_here(args.bot, args.seed), args.seat, args.bot, threaded=True)
-        result = run_interruptible(
-            play(bot, args.server, args.match, args.token, args.seat, credentials=credentials)
-        )
+        with _prints_to_stderr():
+            bot = GuardedBot(_load_here(args.bot, args.seed), args.seat, args.bot, threaded=True)
+            result = run_interruptible(
+                play(bot, args.server, args.match, args.token, args.seat, credentials=credentials)
+            )
     except BotSpecError as error:
         raise SystemExit(f"sheepfold bot: {error}") from None
     except (SeatError, Unreachable) as error:

@@ -1,0 +1,58 @@
+"""A `module:Class` bot that prints (the first thing a newcomer does to see what
+it is given) runs inside `match` and `bot`: its lines went to their stdout, in
+front of the result, so `sheepfold match --json | jq` read no JSON. They go to
+stderr now, where they are still seen, and stdout holds the result only."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from server.launch import ServerProcess
+from tests.cli.helpers import command
+from tests.conftest import ROOT
+
+CHATTY = (
+    'print("loading my bot")\n\n\n'
+    "class Bot:\n"
+    "    def decide(self, decision):\n"
+    '        print("choosing among", len(decision.actions))\n'
+    "        return 0\n"
+)
+
+
+def _run(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        command(*args), cwd=folder, capture_output=True, text=True, timeout=120, env=env
+    )
+
+
+def test_match_json_is_the_only_thing_on_stdout(tmp_path: Path) -> None:
+    (tmp_path / "chatty.py").write_text(CHATTY)
+    done = _run(
+        tmp_path, "match", "--game", "sheep-n-sheep", "--players", "2",
+        "--bots", "random,chatty:Bot", "--seed", "1", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["bots"] == ["random", "chatty:Bot"]
+    assert "loading my bot" in done.stderr and "choosing among" in done.stderr
+
+
+def test_bot_prints_its_result_alone_on_stdout(tmp_path: Path, server: ServerProcess) -> None:
+    (tmp_path / "chatty.py").write_text(CHATTY)
+    created = _run(
+        tmp_path, "create", "--game", "sheep-and-garden", "--players", "1",
+        "--server", server.address, "--json",
+    )  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    match = json.loads(created.stdout)
+    done = _run(
+        tmp_path, "bot", "--bot", "chatty:Bot", "--server", server.address,
+        "--match", match["match_id"], "--token", match["seat_tokens"][0],
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert set(json.loads(done.stdout)) == {"scores", "ranks"}
+    assert "choosing among" in done.stderr
