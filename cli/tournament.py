@@ -9,6 +9,7 @@ import argparse
 import dataclasses
 import os
 import sys
+from contextlib import redirect_stdout
 
 from cli.addresses import server_address, server_addresses
 from cli.client_tls import add_tls_flags, server_tls
@@ -337,15 +338,16 @@ def _play_sprt(
         print(format_status(config.sprt, status, games), file=sys.stderr, flush=True)
 
     try:
-        outcome = run_sprt(
-            config,
-            server=args.server,
-            database=args.db,
-            on_status=show,
-            progress=progress,
-            admin_token=args.admin_token,
-            tls=tls,
-        )
+        with redirect_stdout(sys.stderr):  # a class bot's prints: stdout is the result's
+            outcome = run_sprt(
+                config,
+                server=args.server,
+                database=args.db,
+                on_status=show,
+                progress=progress,
+                admin_token=args.admin_token,
+                tls=tls,
+            )
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return _stopped(args, error)
     settings = config.sprt
@@ -451,16 +453,17 @@ def _run_and_report(
             return 2
         return _play_sprt(args, _sprt_config(args, config), progress, tls)
     try:
-        summary = run_tournament(
-            config,
-            server=args.server,
-            database=args.db,
-            progress=progress,
-            admin_token=args.admin_token,
-            executor=executor,
-            rerun_crashed=args.rerun_crashed,
-            tls=tls,
-        )
+        with redirect_stdout(sys.stderr):  # a class bot's prints: stdout is the report's
+            summary = run_tournament(
+                config,
+                server=args.server,
+                database=args.db,
+                progress=progress,
+                admin_token=args.admin_token,
+                executor=executor,
+                rerun_crashed=args.rerun_crashed,
+                tls=tls,
+            )
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return _stopped(args, error)
     print(

@@ -56,3 +56,23 @@ def test_bot_prints_its_result_alone_on_stdout(tmp_path: Path, server: ServerPro
     assert done.returncode == 0, done.stderr
     assert set(json.loads(done.stdout)) == {"scores", "ranks"}
     assert "choosing among" in done.stderr
+
+
+def test_a_tournament_prints_its_standings_alone_on_stdout(tmp_path: Path) -> None:
+    """The same for `tournament run` and `sprt`, which play class bots in their
+    own process: `tournament run cup.toml > standings.txt` held the bot's lines."""
+    (tmp_path / "chatty.py").write_text(CHATTY)
+    (tmp_path / "cup.toml").write_text(
+        'name = "cup"\ngame = "sheep-and-garden"\nplayers = 1\ngames_per_pairing = 1\n'
+        'python_path = ["."]\n'
+        '[sprt]\ncandidate = "chatty"\nbaseline = "random"\nmax_games = 1\n'
+        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "chatty"\nclass = "chatty:Bot"\n'
+    )
+    run = _run(tmp_path, "tournament", "run", "cup.toml", "--db", "run.sqlite")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("cup: sheep-and-garden"), run.stdout
+    assert "choosing among" in run.stderr
+    sprt = _run(tmp_path, "tournament", "sprt", "cup.toml", "--db", "sprt.sqlite")
+    assert sprt.returncode == 4, sprt.stderr
+    assert "choosing among" not in sprt.stdout and "choosing among" in sprt.stderr
