@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -25,6 +26,13 @@ from games.errors import RulesChanged
 EXIT_MISMATCH = 2
 
 
+# What a newcomer who just ran `sheepfold match` (and got a match id) needs to know.
+NO_FILE_HINT = (
+    " (replay reads what `sheepfold serve --db` or a tournament stores; "
+    "`sheepfold match` without --server keeps no record)"
+)
+
+
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "replay",
@@ -36,7 +44,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "match_id", help="the match id (printed by match, create and tournament run)"
+        "match_id", help="the match id (printed by create, tournament run, and match --server)"
     )
     parser.add_argument(
         "--db",
@@ -52,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         match = load(args.db, args.match_id)
     except SourceError as error:
-        print(f"sheepfold replay: {error}", file=sys.stderr)
+        missing = not os.path.lexists(args.db)
+        print(f"sheepfold replay: {error}{NO_FILE_HINT if missing else ''}", file=sys.stderr)
         return 1
     if match.game not in games.names():
         print(f"sheepfold replay: unknown game {match.game!r} in {args.db}", file=sys.stderr)
