@@ -85,9 +85,7 @@ def run(args: argparse.Namespace) -> int:
     except Unreachable as error:
         raise SystemExit(f"sheepfold create: {error}") from None
     except grpc.aio.AioRpcError as error:
-        raise SystemExit(
-            f"sheepfold create: the server refused: {error.code().name}: {error.details()}"
-        ) from None
+        raise SystemExit(f"sheepfold create: the server refused: {refusal(error)}") from None
     data = {
         "server": args.server,
         "match_id": created.match_id,
@@ -112,3 +110,13 @@ def format_created(data: dict[str, Any]) -> str:
         "--token TOKEN (or your own bot with the same three values)"
     )
     return "\n".join(lines)
+
+
+def refusal(error: grpc.aio.AioRpcError) -> str:
+    """The server's refusal in a few words; a missing or wrong admin token also
+    names where the token goes."""
+    text = f"{error.code().name}: {error.details()}"
+    admin = error.code() in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
+    if admin and "admin token" in (error.details() or ""):
+        text += " (give it with --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
+    return text

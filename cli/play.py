@@ -23,6 +23,7 @@ import games
 from cli.addresses import server_address
 from cli.botguard import BotRaised, GuardedBot
 from cli.client_tls import add_tls_flags, client_credentials
+from cli.create import refusal
 from cli.values import (
     decision_seconds,
     key_value,
@@ -302,7 +303,7 @@ def run_match(args: argparse.Namespace) -> int:
         print(error.report("match"), file=sys.stderr)
         return 1
     except grpc.aio.AioRpcError as error:
-        raise SystemExit(f"sheepfold match: {error.code().name}: {error.details()}") from None
+        raise SystemExit(f"sheepfold match: {refusal(error)}") from None
     finally:
         for guarded in bots:
             if isinstance(guarded, GuardedBot):

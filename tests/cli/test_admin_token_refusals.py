@@ -1,0 +1,50 @@
+"""A server started with an admin token refuses `create` and `match --server`
+without one; the answer named the problem ("this server needs an admin token")
+but not the fix, the flag or variable that gives the token."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from server.launch import ServerProcess
+from tests.cli.helpers import one_line, sheepfold
+from tests.conftest import start_server_process, stop_server_process
+
+HINT = " (give it with --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
+
+
+@pytest.fixture(scope="module")
+def guarded() -> Iterator[ServerProcess]:
+    process = start_server_process(env={**os.environ, "SHEEPFOLD_ADMIN_TOKEN": "s3cret-token"})
+    try:
+        yield process
+    finally:
+        stop_server_process(process)
+
+
+def _env(token: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "SHEEPFOLD_ADMIN_TOKEN"}
+    return env if token is None else {**env, "SHEEPFOLD_ADMIN_TOKEN": token}
+
+
+@pytest.mark.parametrize(
+    ("token", "answer"),
+    [
+        (None, "UNAUTHENTICATED: this server needs an admin token"),
+        ("wrong", "PERMISSION_DENIED: wrong admin token"),
+    ],
+    ids=["missing", "wrong"],
+)
+def test_create_and_match_name_the_admin_token_flag(
+    guarded: ServerProcess, token: str | None, answer: str
+) -> None:
+    game = ("--game", "sheep-n-sheep", "--players", "2", "--server", guarded.address)
+    created = sheepfold("create", *game, env=_env(token))
+    assert created.returncode == 1
+    assert one_line(created) == f"sheepfold create: the server refused: {answer}{HINT}"
+    played = sheepfold("match", *game, "--bots", "random,random", env=_env(token))
+    assert played.returncode == 1
+    assert one_line(played) == f"sheepfold match: {answer}{HINT}"
