@@ -480,7 +480,7 @@ class _Runner:
             if error.code() in FATAL_CODES:
                 raise RunError(
                     f"the server refused game {scheduled.key}: "
-                    f"{error.code().name}: {error.details()}"
+                    f"{error.code().name}: {error.details()}{_admin_hint(error)}"
                 ) from None
             await self._stop_if_unreachable(error)
             self.reject(scheduled.key, f"{error.code().name}: {error.details()}")
@@ -547,3 +547,11 @@ class _Runner:
             await ensure_answering(self.channel, self.address, ANSWER_SECONDS)
         except Unreachable as gone:
             raise RunError(f"{gone} (after {self.played} games this run)") from None
+
+
+def _admin_hint(error: grpc.aio.AioRpcError) -> str:
+    """Where the token goes, when the server refused the run's admin token."""
+    admin = error.code() in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
+    if admin and "admin token" in (error.details() or ""):
+        return " (give it with --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
+    return ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -48,3 +49,22 @@ def test_create_and_match_name_the_admin_token_flag(
     played = sheepfold("match", *game, "--bots", "random,random", env=_env(token))
     assert played.returncode == 1
     assert one_line(played) == f"sheepfold match: {answer}{HINT}"
+
+
+def test_a_tournament_on_that_server_names_the_admin_token_flag(
+    guarded: ServerProcess, tmp_path: Path
+) -> None:
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        'game = "sheep-n-sheep"\nplayers = 2\ngames_per_pairing = 1\n'
+        '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    )
+    run = sheepfold(
+        "tournament", "run", str(config), "--db", str(tmp_path / "cup.sqlite"),
+        "--server", guarded.address, env=_env(None),
+    )  # fmt: skip
+    assert run.returncode == 1
+    assert run.stderr.strip().splitlines()[-1] == (
+        "sheepfold tournament: the server refused game 1:a|b: "
+        f"UNAUTHENTICATED: this server needs an admin token{HINT}"
+    )
