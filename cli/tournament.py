@@ -227,26 +227,17 @@ def _add_sprt_parser(sub: argparse._SubParsersAction) -> None:
     sprt.add_argument("--candidate", metavar="BOT", help="default: [sprt] candidate, or bot 1")
     sprt.add_argument("--baseline", metavar="BOT", help="default: [sprt] baseline, or bot 2")
     default = SprtSettings(candidate="", baseline="")  # what a config without [sprt] gets
-    sprt.add_argument(
-        "--elo0",
-        type=finite_float,
-        help=f"H0's Elo difference (default: [sprt] elo0, or {default.elo0:g})",
-    )
-    sprt.add_argument(
-        "--elo1",
-        type=finite_float,
-        help=f"H1's Elo difference (default: [sprt] elo1, or {default.elo1:g})",
-    )
-    sprt.add_argument(
-        "--alpha",
-        type=finite_float,
-        help=f"false H1 rate (default: [sprt] alpha, or {default.alpha:g})",
-    )
-    sprt.add_argument(
-        "--beta",
-        type=finite_float,
-        help=f"false H0 rate (default: [sprt] beta, or {default.beta:g})",
-    )
+    for name, what in (
+        ("elo0", "H0's Elo difference"),
+        ("elo1", "H1's Elo difference"),
+        ("alpha", "false H1 rate"),
+        ("beta", "false H0 rate"),
+    ):
+        sprt.add_argument(
+            f"--{name}",
+            type=finite_float,
+            help=f"{what} (default: [sprt] {name}, or {getattr(default, name):g})",
+        )
     sprt.add_argument(
         "--max-games",
         type=whole_number(1, MAX_GAMES),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from server.launch import ServerProcess
 from tests.conftest import ROOT
@@ -40,3 +41,18 @@ def one_line(done: subprocess.CompletedProcess[str]) -> str:
     assert "Traceback" not in done.stderr, done.stderr
     assert len(lines) == 1, f"expected one line on stderr, got:\n{done.stderr}"
     return lines[0]
+
+
+def sheepfold_in(
+    folder: Path, *args: str, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """`sheepfold ARGS...` run from `folder`, as a user runs it beside their bot's
+    file (the repository importable through PYTHONPATH)."""
+    return subprocess.run(
+        command(*args),
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )

@@ -6,14 +6,11 @@ through sheepfold's and importlib's frames."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import command, one_line
-from tests.conftest import ROOT
+from tests.cli.helpers import one_line, sheepfold_in
 
 SOURCES = {
     "syntax": "class Bot\n    def decide(self, decision):\n        return 0\n",
@@ -26,14 +23,6 @@ SOURCES = {
         "        return 0\n"
     ),
 }
-
-
-def _run(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """`sheepfold ARGS` run from `folder`, where the bot's file is, as the README says."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        command(*args), cwd=folder, capture_output=True, text=True, timeout=60, env=env
-    )
 
 
 @pytest.mark.parametrize(
@@ -51,7 +40,7 @@ def test_match_names_a_bot_module_that_fails_in_one_line(
     tmp_path: Path, module: str, expected: str
 ) -> None:
     (tmp_path / f"{module}.py").write_text(SOURCES[module])
-    done = _run(
+    done = sheepfold_in(
         tmp_path, "match", "--game", "sheep-n-sheep", "--players", "2",
         "--bots", f"random,{module}:Bot", "--seed", "1",
     )  # fmt: skip
@@ -62,7 +51,7 @@ def test_match_names_a_bot_module_that_fails_in_one_line(
 
 def test_bot_names_a_bot_module_with_a_syntax_error_in_one_line(tmp_path: Path) -> None:
     (tmp_path / "syntax.py").write_text(SOURCES["syntax"])
-    done = _run(
+    done = sheepfold_in(
         tmp_path, "bot", "--bot", "syntax:Bot",
         "--server", "127.0.0.1:1", "--match", "m", "--token", "t",
     )  # fmt: skip
@@ -82,7 +71,7 @@ def test_a_tournament_names_a_syntax_error_where_it_is(tmp_path: Path) -> None:
         '[[bots]]\nname = "a"\nbuiltin = "random"\n'
         '[[bots]]\nname = "s"\nclass = "syntax:Bot"\n'
     )
-    done = _run(tmp_path, "tournament", "run", "cup.toml", "--db", "t.db")
+    done = sheepfold_in(tmp_path, "tournament", "run", "cup.toml", "--db", "t.db")
     assert done.returncode == 2
     assert one_line(done) == (
         "sheepfold tournament: cup.toml: bots[1].class: module 'syntax' raised "

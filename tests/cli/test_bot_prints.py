@@ -6,13 +6,10 @@ stderr now, where they are still seen, and stdout holds the result only."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 from server.launch import ServerProcess
-from tests.cli.helpers import command
-from tests.conftest import ROOT
+from tests.cli.helpers import sheepfold_in
 
 CHATTY = (
     'print("loading my bot")\n\n\n'
@@ -23,16 +20,9 @@ CHATTY = (
 )
 
 
-def _run(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        command(*args), cwd=folder, capture_output=True, text=True, timeout=120, env=env
-    )
-
-
 def test_match_json_is_the_only_thing_on_stdout(tmp_path: Path) -> None:
     (tmp_path / "chatty.py").write_text(CHATTY)
-    done = _run(
+    done = sheepfold_in(
         tmp_path, "match", "--game", "sheep-n-sheep", "--players", "2",
         "--bots", "random,chatty:Bot", "--seed", "1", "--json",
     )  # fmt: skip
@@ -43,13 +33,13 @@ def test_match_json_is_the_only_thing_on_stdout(tmp_path: Path) -> None:
 
 def test_bot_prints_its_result_alone_on_stdout(tmp_path: Path, server: ServerProcess) -> None:
     (tmp_path / "chatty.py").write_text(CHATTY)
-    created = _run(
+    created = sheepfold_in(
         tmp_path, "create", "--game", "sheep-and-garden", "--players", "1",
         "--server", server.address, "--json",
     )  # fmt: skip
     assert created.returncode == 0, created.stderr
     match = json.loads(created.stdout)
-    done = _run(
+    done = sheepfold_in(
         tmp_path, "bot", "--bot", "chatty:Bot", "--server", server.address,
         "--match", match["match_id"], "--token", match["seat_tokens"][0],
     )  # fmt: skip
@@ -69,10 +59,10 @@ def test_a_tournament_prints_its_standings_alone_on_stdout(tmp_path: Path) -> No
         '[[bots]]\nname = "random"\nbuiltin = "random"\n'
         '[[bots]]\nname = "chatty"\nclass = "chatty:Bot"\n'
     )
-    run = _run(tmp_path, "tournament", "run", "cup.toml", "--db", "run.sqlite")
+    run = sheepfold_in(tmp_path, "tournament", "run", "cup.toml", "--db", "run.sqlite")
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("cup: sheep-and-garden"), run.stdout
     assert "choosing among" in run.stderr
-    sprt = _run(tmp_path, "tournament", "sprt", "cup.toml", "--db", "sprt.sqlite")
+    sprt = sheepfold_in(tmp_path, "tournament", "sprt", "cup.toml", "--db", "sprt.sqlite")
     assert sprt.returncode == 4, sprt.stderr
     assert "choosing among" not in sprt.stdout and "choosing among" in sprt.stderr

@@ -5,20 +5,13 @@ sheepfold.db". The help and the answer now say where records are kept."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
-from tests.cli.helpers import command, one_line, sheepfold
-from tests.conftest import ROOT
+from tests.cli.helpers import one_line, sheepfold, sheepfold_in
 
 
 def test_replay_without_a_database_says_which_commands_store_one(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        command("replay", "0123456789abcdef"),
-        cwd=tmp_path, capture_output=True, text=True, timeout=30, env=env,
-    )  # fmt: skip
+    done = sheepfold_in(tmp_path, "replay", "0123456789abcdef")
     assert done.returncode == 1
     assert one_line(done) == (
         "sheepfold replay: no database at sheepfold.db (replay reads what `sheepfold serve "
