@@ -23,11 +23,11 @@ def command(*args: str, env: dict[str, str] | None = None) -> list[str]:
 
 
 def sheepfold(
-    *args: str, timeout: float = 60, env: dict[str, str] | None = None
+    *args: str, timeout: float = 60, env: dict[str, str] | None = None, cwd: Path = ROOT
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         command(*args),
-        cwd=ROOT,
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -48,11 +48,4 @@ def sheepfold_in(
 ) -> subprocess.CompletedProcess[str]:
     """`sheepfold ARGS...` run from `folder`, as a user runs it beside their bot's
     file (the repository importable through PYTHONPATH)."""
-    return subprocess.run(
-        command(*args),
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    return sheepfold(*args, timeout=timeout, env={"PYTHONPATH": str(ROOT)}, cwd=folder)
