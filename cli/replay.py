@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import Any
 
@@ -60,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         match = load(args.db, args.match_id)
     except SourceError as error:
-        missing = not os.path.lexists(args.db)
+        missing = str(error) == f"no database at {args.db}"
         print(f"sheepfold replay: {error}{NO_FILE_HINT if missing else ''}", file=sys.stderr)
         return 1
     if match.game not in games.names():
