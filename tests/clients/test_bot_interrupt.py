@@ -17,6 +17,7 @@ from server.launch import ServerProcess
 from tests.conftest import ROOT
 
 SLOW_BOT = """
+import os
 import time
 
 
@@ -25,7 +26,7 @@ class SlowBot:
         pass
 
     def decide(self, decision) -> int:
-        print("deciding", flush=True)
+        open(f"deciding-{os.getpid()}", "w").close()  # a class bot's prints go to stderr
         time.sleep(120)
         return 0
 """
@@ -62,7 +63,7 @@ def test_a_bot_thinking_is_stopped_at_once(server_process: ServerProcess, tmp_pa
         for token in created.seat_tokens
     ]
     try:
-        deciding = next(bot for bot in _first_line_of_any(bots) if bot is not None)
+        deciding = _first_to_decide(bots, tmp_path)
         started = time.monotonic()
         deciding.send_signal(signal.SIGTERM)
         deciding.wait(timeout=60)
@@ -78,17 +79,12 @@ def test_a_bot_thinking_is_stopped_at_once(server_process: ServerProcess, tmp_pa
             bot.stderr.close()
 
 
-def _first_line_of_any(bots: list[subprocess.Popen[str]]) -> list[subprocess.Popen[str] | None]:
-    """The bots that printed "deciding" (one of them moves first): waits for the first."""
-    import selectors
-
-    with selectors.DefaultSelector() as selector:
-        for bot in bots:
-            selector.register(bot.stdout, selectors.EVENT_READ, bot)
-        ready = selector.select(timeout=30)
-    assert ready, "no bot was asked a decision within 30 s"
-    found = []
-    for key, _ in ready:
-        assert key.data.stdout.readline().strip() == "deciding"
-        found.append(key.data)
-    return found
+def _first_to_decide(bots: list[subprocess.Popen[str]], folder: Path) -> subprocess.Popen[str]:
+    """The bot asked a decision first (one of them moves first): waits for it."""
+    by_pid = {bot.pid: bot for bot in bots}
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        for mark in folder.glob("deciding-*"):
+            return by_pid[int(mark.name.removeprefix("deciding-"))]
+        time.sleep(0.02)
+    raise AssertionError("no bot was asked a decision within 30 s")
