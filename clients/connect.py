@@ -44,6 +44,10 @@ KEEPALIVE_SECONDS = 30.0
 KEEPALIVE_TIMEOUT = 10.0
 
 
+# How `reason` begins when the connection's settings, not the server's state, failed.
+MISCONFIGURED = ("the TLS handshake failed", "it does not speak gRPC", "it is not a Sheepfold")
+
+
 class Unreachable(ConnectionError):
     """No server answers at the address; the message is the one line a user sees."""
 
@@ -51,6 +55,13 @@ class Unreachable(ConnectionError):
         super().__init__(f"cannot reach the server at {address}: {why}")
         self.address = address
         self.why = why
+
+    @property
+    def misconfigured(self) -> bool:
+        """Whether the way it was reached is wrong (TLS on one side only, an
+        untrusted certificate, not a gRPC or Sheepfold server), rather than the
+        server down: asking again, or elsewhere alike, cannot help."""
+        return self.why.startswith(MISCONFIGURED) or "if it serves TLS" in self.why
 
 
 def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:

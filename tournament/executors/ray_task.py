@@ -175,7 +175,10 @@ def play_on_worker(job: GameJob) -> GameOutcome:
         # No game can be played on a server this node cannot reach: the driver drops
         # it now (not one RPC timeout per game later) and plays the game elsewhere.
         # The task's own server (no --server) failing is this game's error alone.
+        # Reached the wrong way (TLS on one side only, say), every server fails alike.
         where = f"{gone} (from {node})"
+        if gone.misconfigured:
+            return GameOutcome(job.scheduled.key, node, error=where, fatal=True)
         gone_too = job.server is not None
         return GameOutcome(job.scheduled.key, node, error=where, server_gone=gone_too)
     except TimeoutError as error:
