@@ -558,13 +558,20 @@ class Store:
         row = self._db.execute(query + " ORDER BY g.id DESC LIMIT 1", params).fetchone()
         return None if row is None else arena_pb2.Replay.FromString(row[0])
 
-    def played(self, tournament_id: int, match_id: str) -> bool:
-        """Whether the tournament stored a game played as match `match_id`."""
+    def seat_bots(self, tournament_id: int, match_id: str) -> tuple[str, ...] | None:
+        """The bot in each seat of the tournament's game played as match
+        `match_id` (the one `replay` gives); None: it stored no such game."""
         row = self._db.execute(
-            "SELECT 1 FROM games WHERE tournament_id = ? AND match_id = ? LIMIT 1",
+            "SELECT id FROM games WHERE tournament_id = ? AND match_id = ?"
+            " ORDER BY id DESC LIMIT 1",
             (tournament_id, match_id),
         ).fetchone()
-        return row is not None
+        if row is None:
+            return None
+        rows = self._db.execute(
+            "SELECT bot FROM game_seats WHERE game_id = ? ORDER BY seat", (row[0],)
+        ).fetchall()
+        return tuple(bot for (bot,) in rows)
 
     def replays(self, tournament_id: int | None = None) -> tuple[ReplayEntry, ...]:
         """Every stored game that has a full record (of one tournament, or of all)."""

@@ -413,23 +413,24 @@ async def tournament_fragment(request: web.Request) -> web.Response:
     return web.Response(body=body, headers={**headers, **more})
 
 
-async def _tournament_replay(request: web.Request) -> arena_pb2.Replay:
-    """A tournament game's record: the one stored in the tournament database,
-    else the game server's (a game stored before tournaments kept records)."""
+async def _tournament_game(request: web.Request) -> tuple[arena_pb2.Replay, tuple[str, ...]]:
+    """A tournament game's record and the bot in each seat: the record stored
+    in the tournament database, else the game server's (a game stored before
+    tournaments kept records)."""
     path = _database(request)
     name, match_id = request.match_info["name"], request.match_info["match_id"]
     try:
         stored = await asyncio.get_running_loop().run_in_executor(
-            None, tournaments.stored_replay, path, name, match_id
+            None, tournaments.stored_game, path, name, match_id
         )
     except tournaments.NotATournamentDb as error:
         raise _fail(400, str(error)) from None
     except LookupError as error:  # no such tournament, or not one of its games
         raise _fail(404, str(error)) from None
-    if stored is not None:
-        return replayable(match_id, stored)
+    if stored.replay is not None:
+        return replayable(match_id, stored.replay), stored.bots
     try:
-        return replayable(match_id, await request.app[STATE].gateway.replay(match_id))
+        return replayable(match_id, await request.app[STATE].gateway.replay(match_id)), stored.bots
     except GatewayError as error:
         if error.status != 404:
             raise
@@ -440,8 +441,12 @@ async def _tournament_replay(request: web.Request) -> arena_pb2.Replay:
         ) from None
 
 
+async def _tournament_replay(request: web.Request) -> arena_pb2.Replay:
+    return (await _tournament_game(request))[0]
+
+
 async def tournament_match_page(request: web.Request) -> web.Response:
-    replay = await _tournament_replay(request)
+    replay, bots = await _tournament_game(request)
     db, name, match_id = (request.match_info[k] for k in ("db", "name", "match_id"))
     base = tournament_url(int(db), name)
     boot = {
@@ -455,6 +460,10 @@ async def tournament_match_page(request: web.Request) -> web.Response:
         "live_url": None,
         "clock": {},
         "move": _move_query(request, len(replay.actions)),
+        # The page names the bot in each seat (a seat without one, in a
+        # database edited by hand, is named by its number alone).
+        "bots": list(bots),
+        "tournament": {"name": name, "url": base},
     }
     return _html(pages.match_page(boot))
 

@@ -54,6 +54,7 @@ def match_page(boot: dict[str, Any]) -> str:
     body = f"""<div class="match-head"><h1>{escape(boot["title"])}</h1>
 <span class="match-id">{escape(boot["match_id"])}</span>
 <span id="status" class="badge"></span></div>
+<p id="seat-bots" class="seat-bots" hidden></p>
 <div id="notice" class="notice" hidden></div>
 <div class="match">
   <section class="board-wrap"><svg id="board" xmlns="http://www.w3.org/2000/svg"></svg>

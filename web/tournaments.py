@@ -137,23 +137,37 @@ def change_marker(path: Path, name: str) -> tuple[float, int, int, int]:
         raise NotATournamentDb(f"{path.name} could not be read ({error})") from None
 
 
-def stored_replay(path: Path, name: str, match_id: str) -> arena_pb2.Replay | None:
-    """The full record of tournament `name`'s game `match_id` kept in the
-    database, or None when it keeps none (a game stored before tournaments kept
-    records: the game server that played it may still have it). LookupError
-    when the database holds no such tournament, or the tournament no such game
-    (the game server's other matches are no games of it)."""
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A tournament's game as its database keeps it: its full record (None: a
+    game stored before tournaments kept records) and the bot in each seat."""
 
-    def read(store: Store) -> arena_pb2.Replay | None:
+    replay: arena_pb2.Replay | None
+    bots: tuple[str, ...]
+
+
+def stored_game(path: Path, name: str, match_id: str) -> StoredGame:
+    """Tournament `name`'s game `match_id` as the database keeps it (the game
+    server that played a game without a stored record may still have it).
+    LookupError when the database holds no such tournament, or the tournament
+    no such game (the game server's other matches are no games of it)."""
+
+    def read(store: Store) -> StoredGame:
         with store.snapshot():
             try:
                 record = store.tournament(name)
             except StoreError as error:
                 raise LookupError(str(error).replace(str(path), path.name)) from None
-            if not store.played(record.id, match_id):
+            bots = store.seat_bots(record.id, match_id)
+            if bots is None:
                 raise LookupError(
                     f"the tournament {name!r} in {path.name} has no game {match_id!r}"
                 )
-            return store.replay(match_id, record.id)
+            return StoredGame(store.replay(match_id, record.id), bots)
 
     return _read(path, read)
+
+
+def stored_replay(path: Path, name: str, match_id: str) -> arena_pb2.Replay | None:
+    """The full record kept of tournament `name`'s game `match_id`, as stored_game."""
+    return stored_game(path, name, match_id).replay

@@ -171,3 +171,26 @@ def test_a_game_recorded_under_other_rules_is_refused_not_replayed(
             assert_clear_error(status, body, 409, words)
     finally:
         viewer.stop()
+
+
+def test_a_games_page_names_the_bot_in_each_seat(
+    own_server_tournament: OwnServerTournament,
+) -> None:
+    """A spectator of a tournament game is told which bot played which seat
+    (the page once said "seat 0" and "seat 1" alone), and the way back to its
+    tournament; a match of the game server's own names no bot."""
+    viewer = own_server_tournament.viewer
+    name = own_server_tournament.name
+    played = stored_games(own_server_tournament)
+    assert {game.bots for game in played} == {("random", "greedy"), ("greedy", "random")}
+    for game in played:
+        status, _, page = get(f"{viewer.url}/tournaments/0/{name}/match/{game.match_id}")
+        assert status == 200, page[:800]
+        boot = boot_data(page)
+        assert boot["bots"] == list(game.bots)
+        assert boot["tournament"] == {"name": name, "url": f"/tournaments/0/{name}"}
+    other = viewer.play_finished("sheep-showdown", 2, 78)
+    status, _, page = get(f"{viewer.url}/match/{other}")
+    assert status == 200, page[:800]
+    boot = boot_data(page)
+    assert boot.get("bots") is None and boot.get("tournament") is None

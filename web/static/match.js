@@ -35,6 +35,51 @@ function notice(message) {
   box.textContent = text;
 }
 
+// ------------------------------------------------------------ seats and bots
+
+// A tournament's game names the bot in each seat (boot.bots); any other match
+// has seats alone. A name is shown as text, its control and bidi characters
+// as escapes (see `visible`), so it neither writes markup nor turns words round.
+function botName(seat) {
+  const name = Array.isArray(boot.bots) ? boot.bots[seat] : null;
+  return typeof name === "string" && name ? visible(name) : null;
+}
+
+// A name cut at 40 characters, for the places that name seats beside other
+// words (the scores, the turn, a seat's view); the line above the board has it whole.
+function cut(name) {
+  const head = [...name].slice(0, 40).join("");
+  return head.length < name.length ? `${head}…` : head;
+}
+
+// "seat 1", or "seat 1 (greedy)" for a tournament's game.
+function seatText(seat, word = "seat") {
+  const name = botName(seat);
+  return name === null ? `${word} ${seat}` : `${word} ${seat} (${cut(name)})`;
+}
+
+function botNode(seat, whole = false) {
+  const name = botName(seat);
+  if (name === null) return null;
+  return h("bdi", { class: "bot", title: whole ? null : name }, whole ? name : cut(name));
+}
+
+// Above the board: the tournament the game is of, and each seat's bot.
+function drawSeatBots() {
+  const line = $("seat-bots");
+  if (!Array.isArray(boot.bots) || !boot.tournament) return;
+  const seats = [];
+  for (let seat = 0; seat < boot.players; seat++) {
+    if (seats.length) seats.push(", ");
+    seats.push(h("span", { class: "seat-bot", "data-seat": seat },
+      h("span", { class: "dot", style: `background:${seatColour(seat)}` }),
+      ` seat ${seat} `, botNode(seat, true) || "(no bot stored)"));
+  }
+  line.replaceChildren("Game of the tournament ",
+    h("a", { href: boot.tournament.url }, visible(boot.tournament.name)), ": ", ...seats);
+  line.hidden = false;
+}
+
 function abortedText() {
   const reason = model.endReason ? `: ${model.endReason}` : "";
   return `The match ended without a result (aborted)${reason}.`;
@@ -101,14 +146,14 @@ function drawTurn(frame, result) {
   } else {
     turn.append(
       h("span", { class: "dot", style: `background:${seatColour(frame.to_move)}` }),
-      h("strong", { "data-to-move": frame.to_move }, `Seat ${frame.to_move} to move`),
+      h("strong", { "data-to-move": frame.to_move }, `${seatText(frame.to_move, "Seat")} to move`),
     );
   }
   // A live frame has no action label (Watch sends events): its first event says what happened.
   const label = frame.label || (frame.events[0] ? frame.events[0].text : "");
   if (label && frame.move > 0) {
     turn.append(h("div", { class: "muted" }, `move ${frame.move}: `,
-      frame.label && frame.seat !== null && frame.seat !== undefined ? `seat ${frame.seat} ` : "",
+      frame.label && frame.seat !== null && frame.seat !== undefined ? `${seatText(frame.seat)} ` : "",
       label, frame.forced ? " (forced)" : ""));
   }
 }
@@ -116,11 +161,12 @@ function drawTurn(frame, result) {
 function drawScores(frame, result) {
   const table = $("scores");
   const { columns, rows } = game.scores(frame.observation, boot.players);
-  const head = h("tr", {}, h("th", {}, "seat"), columns.map((c) => h("th", {}, c)),
+  const head = h("tr", {}, h("th", {}, Array.isArray(boot.bots) ? "seat, bot" : "seat"), columns.map((c) => h("th", {}, c)),
     result ? h("th", {}, "final") : null);
   const body = rows.map((cells, seat) =>
     h("tr", { "data-seat": seat, class: frame.to_move === seat ? "to-move" : "" },
-      h("td", {}, h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${seat}`),
+      h("td", {}, h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${seat}`,
+        botNode(seat) ? [" ", botNode(seat)] : null),
       cells.map((c) => h("td", {}, String(c))),
       result ? h("td", { class: "final", "data-final-score": result.scores[seat] },
         `${result.scores[seat]}${result.ranks[seat] === 1 ? " ★" : ""}`) : null));
@@ -139,7 +185,7 @@ function drawLog() {
         class: (i === model.index ? "current " : "") + (event.to !== null && event.to !== undefined ? "private" : ""),
         "data-move": frame.move,
       }, h("span", { class: "mv" }, String(frame.move)), " ", event.text,
-      event.to !== null && event.to !== undefined ? h("span", { class: "only" }, ` seat ${event.to} only`) : null));
+      event.to !== null && event.to !== undefined ? h("span", { class: "only" }, ` ${seatText(event.to)} only`) : null));
     }
   }
   log.replaceChildren(...items);
@@ -259,9 +305,13 @@ function moveFromHash() {
 // notice's words around) as its escape, so a link cannot write the page's text.
 function quoted(asked) {
   const cut = [...asked].slice(0, 40).join("");
-  const shown = cut.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const shown = visible(cut);
   return cut.length < asked.length ? `${shown}…` : shown;
+}
+// `text` with its control and bidi characters written as escapes.
+function visible(text) {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 window.addEventListener("hashchange", () => {
   const move = moveFromHash();
@@ -273,7 +323,7 @@ window.addEventListener("hashchange", () => {
 function fillViews() {
   const select = $("view");
   const options = [["public", "spectator (public)"]];
-  for (let seat = 0; seat < boot.players; seat++) options.push([`seat-${seat}`, `what seat ${seat} saw`]);
+  for (let seat = 0; seat < boot.players; seat++) options.push([`seat-${seat}`, `what ${seatText(seat)} saw`]);
   options.push(["all", "all cards"]);
   select.replaceChildren(...options.map(([value, label]) => h("option", { value }, label)));
   select.value = model.view;
@@ -481,6 +531,7 @@ document.addEventListener("visibilitychange", () => {
   }
 });
 
+drawSeatBots();
 if (model.live) {
   if (document.hidden) {
     document.body.dataset.stream = "paused";
