@@ -145,7 +145,7 @@ def _add_command_flags(parser: argparse.ArgumentParser) -> None:
         type=sandbox_limit,
         metavar="KEY=VALUE",
         help="a sandbox limit, repeatable, as in a tournament's [sandbox] table "
-        "(e.g. --limit memory_mb=2048 --limit cpu_seconds=60)",
+        "(e.g. --limit memory_mb=2048 --limit cpus=1)",
     )
     parser.add_argument(
         "--read-only",
@@ -259,6 +259,10 @@ def run_match(args: argparse.Namespace) -> int:
         raise SystemExit("sheepfold match: --tls and --tls-ca need --server")
     credentials = client_credentials(args, "match", args.server)
     sandboxed = any(isinstance(bot, CommandBot) and bot.sandbox for bot in bots)
+    caps_cores = any(
+        isinstance(bot, CommandBot) and bot.sandbox and bot.sandbox.limits.cpus is not None
+        for bot in bots
+    )
     socket = args.server.removeprefix("unix:") if (args.server or "").startswith("unix:") else None
     if sandboxed and args.server and not socket:
         raise SystemExit(
@@ -279,7 +283,7 @@ def run_match(args: argparse.Namespace) -> int:
         async with server as (address, sockets):
             launcher = Launcher(sockets)
             if sandboxed:
-                await asyncio.to_thread(launcher.check)
+                await asyncio.to_thread(launcher.check, caps_cores)
             return await play_match_with_commands(
                 address,
                 args.game,

@@ -19,6 +19,14 @@ def sandboxed_bots(config: TournamentConfig) -> list[str]:
     return [bot.name for bot in config.bots if bot.command is not None and bot.sandbox]
 
 
+def caps_cores(config: TournamentConfig) -> bool:
+    """Some sandboxed bot has the `cpus` limit, which the launcher must be able to enforce."""
+    return any(
+        bot.command is not None and bot.sandbox and bot.sandbox.limits.cpus is not None
+        for bot in config.bots
+    )
+
+
 def socket_of(address: str) -> str | None:
     return address.removeprefix("unix:") if address.startswith("unix:") else None
 
@@ -70,7 +78,7 @@ async def prepare_launcher(
             "--server unix:PATH (or run without --server)"
         )
     try:
-        await asyncio.to_thread(launcher.check)
+        await asyncio.to_thread(launcher.check, caps_cores(config))
     except SandboxUnavailable as error:
         raise RunError(f"cannot sandbox {', '.join(sandboxed)}: {error}") from None
     return launcher

@@ -13,6 +13,10 @@ System V shared memory it detached are memory all the same, and only a
 memory cgroup counts them. A bot over that cap is killed by the kernel's
 out-of-memory killer, which the cgroup records (`oom_kills`).
 
+A bot given the `cpus` limit also joins a cgroup of the `cpu` controller
+capping the cores it uses at once (CFS bandwidth: cgroup v2's `cpu.max`, v1's
+`cpu.cfs_quota_us`), looked for only then: other bots join no cpu cgroup.
+
 An ordinary user needs none of this for processes: its RLIMIT_NPROC, set
 inside the bot's own user namespace, counts only that bot's processes. It
 gets no memory cgroup either (see docs/operations.md).
@@ -30,6 +34,7 @@ from pathlib import Path
 __all__ = [
     "BotCgroup",
     "Hierarchies",
+    "find_cpu_hierarchy",
     "find_hierarchies",
     "find_pids_hierarchy",
     "remove_stale",
@@ -38,6 +43,8 @@ __all__ = [
 MOUNTINFO = Path("/proc/self/mountinfo")
 OWN_CGROUPS = Path("/proc/self/cgroup")
 PREFIX = "sheepfold-bot-"
+CPU_PERIOD_US = 100_000  # the kernel's default CFS period
+MIN_QUOTA_US = 1_000  # the smallest quota the kernel takes
 
 
 def _mounts(mountinfo: Path) -> list[tuple[Path, str, list[str]]]:
@@ -56,14 +63,19 @@ def _mounts(mountinfo: Path) -> list[tuple[Path, str, list[str]]]:
     return found
 
 
-def _find(controller: str, mountinfo: Path, own: Path = OWN_CGROUPS) -> Path | None:
+def _find(
+    controller: str, mountinfo: Path, own: Path = OWN_CGROUPS, v2: bool = True
+) -> Path | None:
     """Where bots' cgroups for `controller` are made, or None: under Sheepfold's
     own cgroup on cgroup v1 (so a limit on its service or container covers its
     bots too), at the root of the hierarchy on v2 (where a cgroup holding
-    processes may not have children with controllers)."""
+    processes may not have children with controllers). `v2`: look at cgroup v2
+    too (and switch the controller on there)."""
     for mount, fstype, options in _mounts(mountinfo):
         if fstype == "cgroup" and controller in options and os.access(mount, os.W_OK):
             return _own_folder(mount, controller, own)
+        if not v2:
+            continue
         if fstype == "cgroup2" and os.access(mount, os.W_OK) and _v2_enable(mount, controller):
             return mount
     return None
@@ -98,17 +110,34 @@ def find_pids_hierarchy(mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUPS) ->
     return _find("pids", mountinfo, own)
 
 
+def find_cpu_hierarchy(
+    mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUPS, enable: bool = True
+) -> Path | None:
+    """Where bots' cpu cgroups are made in a writable hierarchy, or None.
+    `enable=False` looks only at cgroup v1, changing nothing (on v2 the cpu
+    cgroups are in the pids hierarchy's folder)."""
+    return _find("cpu", mountinfo, own, v2=enable)
+
+
 class Hierarchies:
     """Where bots' cgroups are made: in a pids hierarchy, and in a memory one if
-    any (the same folder on cgroup v2)."""
+    any (the same folder on cgroup v2); in a cpu one too once a bot asks for the
+    `cpus` limit (see find_cpu_hierarchy)."""
 
-    def __init__(self, pids: Path, memory: Path | None) -> None:
+    def __init__(self, pids: Path, memory: Path | None, cpu: Path | None = None) -> None:
         self.pids = pids
         self.memory = memory
+        self.cpu = cpu
 
     @property
     def roots(self) -> tuple[Path, ...]:
-        return (self.pids,) if self.memory in (None, self.pids) else (self.pids, self.memory)
+        return self.roots_for(cpu=True)
+
+    def roots_for(self, cpu: bool) -> tuple[Path, ...]:
+        """The folders a bot's cgroup is made in, the pids one first; the cpu
+        hierarchy only for a bot with the `cpus` limit."""
+        wanted = (self.pids, self.memory, self.cpu if cpu else None)
+        return tuple(dict.fromkeys(root for root in wanted if root is not None))
 
 
 def find_hierarchies(mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUPS) -> Hierarchies | None:
@@ -122,31 +151,42 @@ def find_hierarchies(mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUPS) -> Hi
 class BotCgroup:
     """One bot's cgroup (a folder in each hierarchy): at most `max_pids`
     processes and threads, and at most `max_bytes` of memory where there is a
-    memory hierarchy."""
+    memory hierarchy; at most `cpus` cores at once when given."""
 
-    def __init__(self, folders: tuple[Path, ...], memory: Path | None) -> None:
+    def __init__(
+        self, folders: tuple[Path, ...], memory: Path | None, cpu: Path | None = None
+    ) -> None:
         self.folders = folders  # the pids folder first
         self.memory = memory  # the folder holding the memory files, if any
+        self.cpu = cpu  # the folder holding the cpu files, with the `cpus` limit
 
     @classmethod
-    def create(cls, where: Hierarchies, max_pids: int, max_bytes: int) -> BotCgroup:
-        """A new cgroup named after this process (so a later run can tell it is stale)."""
+    def create(
+        cls, where: Hierarchies, max_pids: int, max_bytes: int, cpus: float | None = None
+    ) -> BotCgroup:
+        """A new cgroup named after this process (so a later run can tell it is stale).
+        `cpus` needs `where.cpu` (ValueError without: never run without the limit)."""
+        if cpus is not None and where.cpu is None:
+            raise ValueError("the cpus limit needs a cpu hierarchy")
         name = f"{PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}"
         made: list[Path] = []
         try:
-            for root in where.roots:
+            for root in where.roots_for(cpu=cpus is not None):
                 (root / name).mkdir(mode=0o755)
                 made.append(root / name)
             (made[0] / "pids.max").write_text(str(max_pids))
             memory = None if where.memory is None else where.memory / name
             if memory is not None:
                 _limit_memory(memory, max_bytes)
+            cpu = None if cpus is None or where.cpu is None else where.cpu / name
+            if cpu is not None and cpus is not None:
+                _limit_cpu(cpu, cpus)
         except OSError:
             for folder in made:
                 with contextlib.suppress(OSError):
                     folder.rmdir()
             raise
-        return cls(tuple(made), memory)
+        return cls(tuple(made), memory, cpu)
 
     @property
     def procs(self) -> tuple[str, ...]:
@@ -200,6 +240,20 @@ def _limit_memory(folder: Path, max_bytes: int) -> None:
     # Memory and swap together, so that swap adds nothing (absent without swap accounting).
     with contextlib.suppress(OSError):
         (folder / "memory.memsw.limit_in_bytes").write_text(str(max_bytes))
+
+
+def cpu_quota_us(cpus: float) -> int:
+    """The CFS quota, per CPU_PERIOD_US, that lets `cpus` cores run at once."""
+    return max(MIN_QUOTA_US, round(cpus * CPU_PERIOD_US))
+
+
+def _limit_cpu(folder: Path, cpus: float) -> None:
+    quota = cpu_quota_us(cpus)
+    if (folder / "cpu.max").exists():  # v2
+        (folder / "cpu.max").write_text(f"{quota} {CPU_PERIOD_US}")
+        return
+    (folder / "cpu.cfs_period_us").write_text(str(CPU_PERIOD_US))
+    (folder / "cpu.cfs_quota_us").write_text(str(quota))
 
 
 def _counter(path: Path, key: str) -> int:

@@ -34,6 +34,7 @@ class Limits:
     open_files: int = 256  # file descriptors (RLIMIT_NOFILE)
     output_mb: float = 10.0  # stdout + stderr, counted by the launcher
     tmp_mb: int = 64  # the private /tmp (tmpfs size; also RLIMIT_FSIZE)
+    cpus: float | None = None  # cores used at once (cpu cgroup, as root); None: no cap
 
     @property
     def output_bytes(self) -> int:
@@ -66,7 +67,9 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "open_files": (16, 1_048_576),
     "output_mb": (0.01, 100_000),
     "tmp_mb": (1, 1024 * 1024),
+    "cpus": (0.01, 4096),
 }
+FRACTIONAL = ("output_mb", "cpus")
 LIMIT_KEYS = tuple(field.name for field in fields(Limits))
 
 
@@ -77,7 +80,7 @@ def parse_limits(raw: Mapping[str, Any], base: Limits = DEFAULT_LIMITS) -> Limit
         if key not in _BOUNDS:
             raise LimitsError(key, f"unknown limit (known: {', '.join(LIMIT_KEYS)})")
         low, high = _BOUNDS[key]
-        whole = key != "output_mb"
+        whole = key not in FRACTIONAL
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise LimitsError(key, f"must be a number, not {value!r}")
         if whole and not float(value).is_integer():

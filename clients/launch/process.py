@@ -21,7 +21,13 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from clients.launch.cgroup import BotCgroup, Hierarchies, find_hierarchies, remove_stale
+from clients.launch.cgroup import (
+    BotCgroup,
+    Hierarchies,
+    find_cpu_hierarchy,
+    find_hierarchies,
+    remove_stale,
+)
 from clients.launch.limits import MIB
 from clients.launch.sandbox import (
     SHELL,
@@ -47,6 +53,7 @@ CHUNK = 65536
 # As root, unshare stays in a bot's pids cgroup as the parent of its PID namespace
 # (in_own_namespaces): a place added for it, not taken from the bot's limit.
 UNSHARE_PROCESSES = 1
+CPUS_HINT = "or remove the `cpus` limit to run the bots without a cap on their cores"
 # What runtimes print when an allocation fails (Python, C, C++, Node, Go, shells).
 MEMORY_SIGNS = (
     "memoryerror",
@@ -113,8 +120,32 @@ class Launcher:
         requires it). Looked for at the first trusted bot."""
         return _setpriv_with_pdeathsig()
 
-    def check(self) -> Tools:
-        """Find and try the sandbox once; raise `SandboxUnavailable` saying what is missing."""
+    def check(self, cpus: bool = False) -> Tools:
+        """Find and try the sandbox once; raise `SandboxUnavailable` saying what is
+        missing. `cpus`: some bot has the `cpus` limit, which must be enforced."""
+        tools = self._check()
+        if cpus:
+            self._check_cpus()
+        return tools
+
+    def _check_cpus(self) -> None:
+        """Find the cpu hierarchy the `cpus` limit needs, or refuse: never run
+        a bot without a limit its config asked for."""
+        if self._cgroups is None:
+            raise SandboxUnavailable(
+                "the `cpus` limit needs a cpu cgroup, which Sheepfold makes for its bots "
+                f"only when run as root: run it as root with a writable /sys/fs/cgroup, {CPUS_HINT}"
+            )
+        if self._cgroups.cpu is None:
+            self._cgroups.cpu = find_cpu_hierarchy()
+        if self._cgroups.cpu is None:
+            raise SandboxUnavailable(
+                "the `cpus` limit needs the cgroup `cpu` controller, and no writable "
+                "hierarchy here has it (cgroup v2 with `cpu` in cgroup.controllers, or a "
+                f"v1 `cpu` mount): give Sheepfold a writable /sys/fs/cgroup with it, {CPUS_HINT}"
+            )
+
+    def _check(self) -> Tools:
         if self._tools is not None:
             return self._tools
         tools = find_tools()
@@ -128,6 +159,10 @@ class Launcher:
                     "user, or give it a writable /sys/fs/cgroup"
                 )
             remove_stale(self._cgroups)
+            # Bots' cpu cgroups left behind, in a v1 hierarchy of their own.
+            stale_cpu = find_cpu_hierarchy(enable=False)
+            if stale_cpu is not None and stale_cpu not in self._cgroups.roots:
+                remove_stale(Hierarchies(stale_cpu, None))
         self._tools = tools
         return tools
 
@@ -146,7 +181,7 @@ class Launcher:
             if self._setpriv is not None:
                 argv = dying_with_runner(self._setpriv, SHELL, os.getpid(), argv)
             return BotProcess(command, argv, env)
-        tools = self.check()
+        tools = self.check(cpus=command.sandbox.limits.cpus is not None)
         if self._leases is None:
             raise SandboxUnavailable(
                 "sandboxed bots reach the server only through its Unix socket: serve on one "
@@ -183,7 +218,7 @@ class Launcher:
             limits = command.sandbox.limits
             pids = limits.processes + UNSHARE_PROCESSES
             try:
-                cgroup = BotCgroup.create(self._cgroups, pids, limits.charged_bytes)
+                cgroup = BotCgroup.create(self._cgroups, pids, limits.charged_bytes, limits.cpus)
             except OSError as error:
                 raise SandboxUnavailable(
                     f"cannot make the bot's cgroup under {self._cgroups.pids}: "

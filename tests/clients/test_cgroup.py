@@ -7,7 +7,15 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from clients.launch.cgroup import BotCgroup, Hierarchies, find_hierarchies
+import pytest
+
+from clients.launch.cgroup import (
+    BotCgroup,
+    Hierarchies,
+    _limit_cpu,
+    find_cpu_hierarchy,
+    find_hierarchies,
+)
 from clients.launch.limits import MIB, Limits
 
 
@@ -109,3 +117,49 @@ def test_without_a_memory_hierarchy_a_bot_joins_its_pids_cgroup_alone(tmp_path: 
     argv = cgroup.join_command(["true"], "sh")
     assert argv == ["sh", "-c", 'echo 0 > "$0" && exec "$@"', str(folder / "cgroup.procs"), "true"]
     assert subprocess.run(argv, timeout=10, check=False).returncode == 0
+
+
+def test_only_a_bot_with_the_cpus_limit_joins_a_cpu_cgroup_capping_its_cores(
+    tmp_path: Path,
+) -> None:
+    pids, cpu = tmp_path / "pids", tmp_path / "cpu"
+    info = _mountinfo(tmp_path, (cpu, "cgroup", "rw,cpu,cpuacct"), (pids, "cgroup", "rw,pids"))
+    for folder in (pids, cpu):
+        folder.mkdir()
+    found = find_hierarchies(info, _own(tmp_path, "2:cpu,cpuacct:/\n1:pids:/\n"))
+    assert found is not None and found.cpu is None  # looked for only when a bot asks
+    found.cpu = find_cpu_hierarchy(info, _own(tmp_path, "2:cpu,cpuacct:/\n1:pids:/\n"))
+    assert found.cpu == cpu and found.roots == (pids, cpu)
+    plain = BotCgroup.create(found, 10, 1 << 30)
+    assert plain.cpu is None and len(plain.folders) == 1 and list(cpu.iterdir()) == []
+    capped = BotCgroup.create(found, 10, 1 << 30, cpus=0.5)
+    (cpu_folder,) = cpu.iterdir()
+    assert capped.cpu == cpu_folder and capped.folders[1] == cpu_folder
+    assert (cpu_folder / "cpu.cfs_period_us").read_text() == "100000"
+    assert (cpu_folder / "cpu.cfs_quota_us").read_text() == "50000"
+    argv = capped.join_command(["true"], "sh")
+    assert subprocess.run(argv, timeout=10, check=False).returncode == 0
+    assert (cpu_folder / "cgroup.procs").read_text() == "0\n"
+
+
+def test_on_cgroup_v2_the_cpus_limit_is_cpu_max_and_the_controller_is_on_only_when_asked(
+    tmp_path: Path,
+) -> None:
+    unified = tmp_path / "unified"
+    unified.mkdir()
+    (unified / "cgroup.controllers").write_text("cpu memory pids\n")
+    (unified / "cgroup.subtree_control").write_text("")
+    info = _mountinfo(tmp_path, (unified, "cgroup2", "rw"))
+    own = _own(tmp_path, "0::/\n")
+    find_hierarchies(info, own)
+    assert "cpu" not in (unified / "cgroup.subtree_control").read_text().split("+")
+    assert find_cpu_hierarchy(info, own, enable=False) is None  # v2: never looked at
+    assert find_cpu_hierarchy(info, own) == unified
+    assert (unified / "cgroup.subtree_control").read_text() == "+cpu"
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "cpu.max").write_text("max 100000\n")
+    _limit_cpu(folder, 1.5)
+    assert (folder / "cpu.max").read_text() == "150000 100000"
+    with pytest.raises(ValueError, match="cpu hierarchy"):
+        BotCgroup.create(Hierarchies(unified, unified), 10, 1 << 30, cpus=1)

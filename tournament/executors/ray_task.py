@@ -25,7 +25,7 @@ from sheepfold.v1 import arena_pb2
 from clients.bots import load_bot
 from clients.connect import ServerTls, Unreachable
 from clients.launch import Launcher, SandboxUnavailable
-from tournament.bot_launch import sandboxed_bots
+from tournament.bot_launch import caps_cores, sandboxed_bots
 from tournament.config import BotSpec, TournamentConfig, add_python_path
 from tournament.game_play import play_game
 from tournament.room import ServerFull
@@ -239,7 +239,7 @@ def check_node(config: TournamentConfig, files: tuple[tuple[str, str], ...]) -> 
     sandboxed = sandboxed_bots(config)
     if sandboxed:
         try:
-            Launcher().check()
+            Launcher().check(caps_cores(config))
         except SandboxUnavailable as error:
             problems.append(f"cannot sandbox {', '.join(sandboxed)} here: {error}")
     for bot_name, name in files:
