@@ -14,7 +14,11 @@ def program_problem(program: str, folder: Path, search_path: str | None) -> str 
     `folder`) must be an executable file; a bare name must be on `search_path`."""
     if os.sep in program or (os.altsep and os.altsep in program):
         path = Path(program) if Path(program).is_absolute() else folder / program
-        if not path.exists():
+        try:
+            found = path.exists()
+        except OSError as error:  # too long, or in a folder this user cannot enter
+            return f"cannot look at program {program!r} ({path}): {error.strerror or error}"
+        if not found:
             return f"no program {program!r} (looked at {path})"
         if path.is_dir() or not os.access(path, os.X_OK):
             return f"{program!r} is not an executable file ({path})"

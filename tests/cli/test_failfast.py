@@ -596,10 +596,16 @@ def test_serve_leaves_another_programs_database_untouched(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize(
     ("spec", "words"),
-    [("cmd:./nothere --level 3", "no program './nothere'"), ("cmd:no-such-prog", "on PATH")],
+    [
+        ("cmd:./nothere --level 3", "no program './nothere'"),
+        ("cmd:no-such-prog", "on PATH"),
+        ("cmd:./" + "a" * 300, "File name too long"),  # was a traceback
+    ],
 )
 def test_match_refuses_a_command_bot_that_cannot_start(spec: str, words: str) -> None:
-    """It used to play the match with a random stand-in in that seat and exit 0."""
+    """It used to play the match with a random stand-in in that seat and exit 0;
+    a path the system refused to look at (too long, in a folder the user cannot
+    enter) was a traceback."""
     done = sheepfold(
         "match", "--game", "stubborn-sheep", "--players", "2", "--bots", f"random,{spec}"
     )
