@@ -259,10 +259,12 @@ def run_match(args: argparse.Namespace) -> int:
         raise SystemExit("sheepfold match: --tls and --tls-ca need --server")
     credentials = client_credentials(args, "match", args.server)
     sandboxed = any(isinstance(bot, CommandBot) and bot.sandbox for bot in bots)
-    caps_cores = any(
-        isinstance(bot, CommandBot) and bot.sandbox and bot.sandbox.limits.cpus is not None
+    caps = [
+        bot.sandbox.limits.cpus
         for bot in bots
-    )
+        if isinstance(bot, CommandBot) and bot.sandbox and bot.sandbox.limits.cpus is not None
+    ]
+    caps_cores = max(caps, default=None)
     socket = args.server.removeprefix("unix:") if (args.server or "").startswith("unix:") else None
     if sandboxed and args.server and not socket:
         raise SystemExit(

@@ -19,12 +19,15 @@ def sandboxed_bots(config: TournamentConfig) -> list[str]:
     return [bot.name for bot in config.bots if bot.command is not None and bot.sandbox]
 
 
-def caps_cores(config: TournamentConfig) -> bool:
-    """Some sandboxed bot has the `cpus` limit, which the launcher must be able to enforce."""
-    return any(
-        bot.command is not None and bot.sandbox and bot.sandbox.limits.cpus is not None
+def caps_cores(config: TournamentConfig) -> float | None:
+    """The largest `cpus` limit of the sandboxed bots (which the launcher must be
+    able to enforce), or None."""
+    caps = [
+        bot.sandbox.limits.cpus
         for bot in config.bots
-    )
+        if bot.command is not None and bot.sandbox and bot.sandbox.limits.cpus is not None
+    ]
+    return max(caps, default=None)
 
 
 def socket_of(address: str) -> str | None:

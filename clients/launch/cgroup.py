@@ -38,6 +38,7 @@ __all__ = [
     "find_hierarchies",
     "find_pids_hierarchy",
     "remove_stale",
+    "try_cpu_limit",
 ]
 
 MOUNTINFO = Path("/proc/self/mountinfo")
@@ -245,6 +246,17 @@ def _limit_memory(folder: Path, max_bytes: int) -> None:
 def cpu_quota_us(cpus: float) -> int:
     """The CFS quota, per CPU_PERIOD_US, that lets `cpus` cores run at once."""
     return max(MIN_QUOTA_US, round(cpus * CPU_PERIOD_US))
+
+
+def try_cpu_limit(root: Path, cpus: float) -> None:
+    """Set `cpus` on a cgroup made and removed under `root`; raise OSError where
+    it cannot be (cgroup v1 refuses more than the parent's quota)."""
+    folder = root / f"{PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}"
+    folder.mkdir(mode=0o755)
+    try:
+        _limit_cpu(folder, cpus)
+    finally:
+        folder.rmdir()
 
 
 def _limit_cpu(folder: Path, cpus: float) -> None:

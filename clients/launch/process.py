@@ -27,6 +27,7 @@ from clients.launch.cgroup import (
     find_cpu_hierarchy,
     find_hierarchies,
     remove_stale,
+    try_cpu_limit,
 )
 from clients.launch.limits import MIB
 from clients.launch.sandbox import (
@@ -112,6 +113,7 @@ class Launcher:
         self._leases = SocketLeases(self.server_sockets) if self.server_sockets else None
         self._tools: Tools | None = None
         self._cgroups: Hierarchies | None = None
+        self._cpus_tried = 0.0  # the largest `cpus` limit set once (_check_cpus)
 
     @functools.cached_property
     def _setpriv(self) -> str | None:
@@ -120,17 +122,18 @@ class Launcher:
         requires it). Looked for at the first trusted bot."""
         return _setpriv_with_pdeathsig()
 
-    def check(self, cpus: bool = False) -> Tools:
+    def check(self, cpus: float | None = None) -> Tools:
         """Find and try the sandbox once; raise `SandboxUnavailable` saying what is
-        missing. `cpus`: some bot has the `cpus` limit, which must be enforced."""
+        missing. `cpus`: the largest `cpus` limit of the bots, which must be enforced."""
         tools = self._check()
-        if cpus:
-            self._check_cpus()
+        if cpus is not None and cpus > self._cpus_tried:
+            self._check_cpus(cpus)
+            self._cpus_tried = cpus
         return tools
 
-    def _check_cpus(self) -> None:
-        """Find the cpu hierarchy the `cpus` limit needs, or refuse: never run
-        a bot without a limit its config asked for."""
+    def _check_cpus(self, cpus: float) -> None:
+        """Find the cpu hierarchy the `cpus` limit needs and set that limit once
+        in it, or refuse: never run a bot without a limit its config asked for."""
         if self._cgroups is None:
             raise SandboxUnavailable(
                 "the `cpus` limit needs a cpu cgroup, which Sheepfold makes for its bots "
@@ -144,6 +147,15 @@ class Launcher:
                 "hierarchy here has it (cgroup v2 with `cpu` in cgroup.controllers, or a "
                 f"v1 `cpu` mount): give Sheepfold a writable /sys/fs/cgroup with it, {CPUS_HINT}"
             )
+        try:
+            try_cpu_limit(self._cgroups.cpu, cpus)
+        except OSError as error:
+            # cgroup v1 refuses more than the quota of the cgroup Sheepfold runs in.
+            raise SandboxUnavailable(
+                f"cannot set the `cpus` limit of {cpus:g} under {self._cgroups.cpu}: "
+                f"{error.strerror or error} (on cgroup v1 the cgroup Sheepfold runs in "
+                "allows fewer cores): ask for fewer cores, or give Sheepfold more"
+            ) from None
 
     def _check(self) -> Tools:
         if self._tools is not None:
@@ -181,7 +193,7 @@ class Launcher:
             if self._setpriv is not None:
                 argv = dying_with_runner(self._setpriv, SHELL, os.getpid(), argv)
             return BotProcess(command, argv, env)
-        tools = self.check(cpus=command.sandbox.limits.cpus is not None)
+        tools = self.check(cpus=command.sandbox.limits.cpus)
         if self._leases is None:
             raise SandboxUnavailable(
                 "sandboxed bots reach the server only through its Unix socket: serve on one "

@@ -111,7 +111,7 @@ def test_without_a_cpu_controller_the_cpus_limit_is_refused_in_one_line(
     launcher = Launcher()
     launcher.check()  # a bot without the limit runs as before
     with pytest.raises(SandboxUnavailable) as caught:
-        launcher.check(cpus=True)
+        launcher.check(cpus=1)
     said = str(caught.value)
     assert "cpus" in said and "cpu" in said and "\n" not in said
     if os.geteuid() == 0:
@@ -148,7 +148,7 @@ def test_an_ordinary_user_asking_for_cpus_is_refused(sandbox_ready: None) -> Non
     launcher.check()
     launcher._cgroups = None  # as an ordinary user's is
     with pytest.raises(SandboxUnavailable) as caught:
-        launcher.check(cpus=True)
+        launcher.check(cpus=1)
     said = str(caught.value)
     assert "`cpus` limit" in said and "as root" in said and "\n" not in said
 
@@ -190,3 +190,44 @@ def test_sheepfold_match_asking_for_cpus_that_cannot_be_enforced_stops_in_one_li
     lines = match.stderr.strip().splitlines()
     assert len(lines) == 1, match.stderr
     assert lines[0].startswith("sheepfold match: ") and "`cpus` limit" in lines[0], lines
+
+
+def test_more_cores_than_the_runners_own_cgroup_allows_are_refused_before_any_game(
+    sandbox_ready: None,
+) -> None:
+    """On cgroup v1 a bot's quota may not exceed that of the cgroup above it
+    (Sheepfold's own, in a container limited to fewer cores): the bot's cgroup
+    could not be made, and the run stopped at its first game with "Invalid
+    argument". The check now sets the largest limit once, before any game. On
+    v2 the kernel takes it, and caps the bot at what the parents allow."""
+    launcher = Launcher()
+    launcher.check()
+    if launcher.cgroups is None:  # an ordinary user: no cgroups at all
+        with pytest.raises(SandboxUnavailable, match="as root"):
+            launcher.check(cpus=1)
+        return
+    launcher.check(cpus=0.25)
+    cpu = launcher.cgroups.cpu
+    assert cpu is not None
+    parent = cpu / f"sheepfold-test-{os.getpid()}"  # a runner's cgroup with half a core
+    parent.mkdir()
+    try:
+        v1 = (parent / "cpu.cfs_quota_us").exists()
+        if v1:
+            (parent / "cpu.cfs_quota_us").write_text("50000")
+        else:
+            (parent / "cgroup.subtree_control").write_text("+cpu")
+            (parent / "cpu.max").write_text("50000 100000")
+        launcher.cgroups.cpu = parent
+        launcher.check(cpus=0.5)  # what it allows
+        if v1:
+            with pytest.raises(SandboxUnavailable) as caught:
+                launcher.check(cpus=2)
+            said = str(caught.value)
+            assert said.startswith("cannot set the `cpus` limit of 2 under ") and "\n" not in said
+            assert "ask for fewer cores" in said
+        else:
+            launcher.check(cpus=2)
+        assert [folder.name for folder in parent.iterdir() if folder.is_dir()] == []
+    finally:
+        parent.rmdir()
