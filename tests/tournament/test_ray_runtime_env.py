@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tournament.config import load_config
-from tournament.executors.ray import runtime_env_for
+from tournament.executors.ray_shipping import runtime_env_for
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from tournament.config import TournamentConfig, load_config
-from tournament.executors.ray import _hint, runtime_env_for
+from tournament.executors.ray import _hint
+from tournament.executors.ray_shipping import runtime_env_for
 from tournament.executors.ray_task import check_node, worker_config
 from tournament.seats import bot_folder
 

@@ -17,18 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import heapq
 import itertools
 import logging
 import os
 import re
 import signal
-import stat
 import threading
 from collections import Counter, deque
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, Literal
 
 from sheepfold.v1 import arena_pb2
@@ -36,10 +33,14 @@ from sheepfold.v1 import arena_pb2
 from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
 from tournament.bot_launch import sandboxed_bots
-from tournament.config import BotSpec, TournamentConfig, resolve_path
+from tournament.config import TournamentConfig
 from tournament.executors.ray_address import RayAddressError, check_address
+from tournament.executors.ray_shipping import (
+    command_files,
+    gitignored_files_shipped,
+    runtime_env_for,
+)
 from tournament.executors.ray_task import (
-    SHIPPED,
     GameJob,
     GameOutcome,
     NodeCheck,
@@ -55,12 +56,10 @@ from tournament.runner import RunSummary, run_tournament_async
 from tournament.schedule import ScheduledGame
 from tournament.turns import DealTurns
 
-__all__ = ["RayExecutor", "run_on_ray", "runtime_env_for"]
+__all__ = ["RayExecutor", "run_on_ray"]
 
 # Below the 60 s after which Ray's own GCS client gives up by ending the process.
 JOIN_SECONDS = 45.0
-# Never shipped to the workers with the config's folder.
-EXCLUDES = [".git", ".venv", "venv", "__pycache__", "*.pyc", "node_modules", ".pytest_cache"]
 INSTALL_HINT = "install the same sheepfold on every node: pip install 'sheepfold[ray]'"
 PROGRAM_HINT = "the programs command bots start must be installed on every node"
 FILES_HINT = "files a bot needs must be in the config's folder or its python_path"
@@ -106,88 +105,6 @@ def run_on_ray(
         )
 
 
-def runtime_env_for(
-    config: TournamentConfig, database: str
-) -> tuple[dict[str, Any], TournamentConfig]:
-    """Ray's runtime environment shipping the config's folder and python_path,
-    and the config as the workers will see it."""
-    base = Path(config.base_dir).resolve()
-    modules: list[str] = []
-    folders: list[str] = []
-    for entry in config.python_path:
-        path = Path(resolve_path(config, entry)).resolve()
-        if not path.is_dir():
-            raise RunError(f"python_path folder {entry!r} does not exist ({path})")
-        if path == base or base in path.parents:
-            folders.append(path.relative_to(base).as_posix() or ".")
-            continue
-        if any(Path(m).name == path.name for m in modules):
-            raise RunError(
-                f"python_path folders outside the config's folder need distinct names "
-                f"on Ray: two are called {path.name!r}"
-            )
-        modules.append(str(path))
-        folders.append(SHIPPED + path.name)
-    database_path = Path(database).resolve()
-    excludes = list(EXCLUDES)
-    if base in database_path.parents:
-        excludes.append(database_path.relative_to(base).as_posix() + "*")
-    for folder in [base, *map(Path, modules)]:
-        excludes += [_anchored(path.relative_to(folder)) for path in _special_files(folder)]
-    env: dict[str, Any] = {"working_dir": str(base), "excludes": excludes}
-    if modules:
-        env["py_modules"] = modules
-    bots = tuple(_as_shipped(bot, base) for bot in config.bots)
-    return env, dataclasses.replace(config, python_path=tuple(folders), bots=bots)
-
-
-def _as_shipped(bot: BotSpec, base: Path) -> BotSpec:
-    """`bot` with its folder and its sandbox's read_only paths inside the config's
-    folder made relative to it: a worker finds them in Ray's copy of that folder
-    (worker_config), not at the driver's paths, which another node has not got."""
-
-    def inside(path: str) -> str | None:
-        resolved = Path(path).resolve()
-        if resolved == base or base in resolved.parents:
-            return resolved.relative_to(base).as_posix() or "."
-        return None
-
-    cwd = bot.cwd
-    if cwd is not None and Path(cwd).is_absolute():
-        cwd = inside(cwd) or cwd
-    sandbox = bot.sandbox
-    if sandbox is not None:
-        read_only = tuple(inside(path) or path for path in sandbox.read_only)
-        sandbox = dataclasses.replace(sandbox, read_only=read_only)
-    return dataclasses.replace(bot, cwd=cwd, sandbox=sandbox)
-
-
-def _special_files(folder: Path) -> list[Path]:
-    """What in `folder` is neither a file nor a folder (a named pipe, a socket, a
-    device), links followed as Ray follows them: Ray reads every file it ships,
-    and reading a named pipe waits for a writer forever (`--ray` then hung)."""
-    found: list[Path] = []
-    for root, folders, files in os.walk(folder, followlinks=True):
-        here = Path(root)
-        real = os.path.realpath(here)
-        ancestors = [up for up in here.parents if up == folder or folder in up.parents]
-        if any(os.path.realpath(up) == real for up in ancestors):
-            folders.clear()  # a link back up the tree
-            continue
-        folders[:] = [name for name in folders if name not in EXCLUDES]
-        for name in files:
-            with contextlib.suppress(OSError):  # a broken link: Ray skips it
-                mode = os.stat(os.path.join(root, name)).st_mode
-                if not stat.S_ISREG(mode):
-                    found.append(Path(root) / name)
-    return found
-
-
-def _anchored(path: Path) -> str:
-    """`path` as an exclude pattern (gitignore's) matching that one path only."""
-    return "/" + re.sub(r"([\\*?\[\]!#])", r"\\\1", path.as_posix())
-
-
 @contextlib.contextmanager
 def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Iterator[None]:
     try:
@@ -213,7 +130,7 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
 
     def connect() -> None:
         try:
-            with _gitignored_files_shipped():
+            with gitignored_files_shipped():
                 ray.init(**kwargs)
             outcome["error"] = None
         except BaseException as error:  # reported by the waiting thread
@@ -260,29 +177,6 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
         yield
     finally:
         ray.shutdown()
-
-
-# Set while ray.init packs the config's folder: Ray then ships what .gitignore
-# files list too (bots' weights, a built program), as a local run finds them.
-SHIP_GITIGNORED = "RAY_RUNTIME_ENV_IGNORE_GITIGNORE"
-
-
-@contextlib.contextmanager
-def _gitignored_files_shipped() -> Iterator[None]:
-    """Ray leaves out of the working_dir and py_modules it ships whatever a
-    .gitignore in them lists (unless this is set): a bot's weights or its built
-    program, often gitignored, were then missing on every worker, and the bot
-    crashed in each of its games there while it played locally. `.rayignore`
-    files still leave files out, as Ray documents."""
-    before = os.environ.get(SHIP_GITIGNORED)
-    os.environ[SHIP_GITIGNORED] = "1"
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(SHIP_GITIGNORED, None)
-        else:
-            os.environ[SHIP_GITIGNORED] = before
 
 
 # Ray's refusal of a package above its limit (its advice, .gitignore, no longer applies).
@@ -401,7 +295,7 @@ class RayExecutor:
                 "(executor.cpus_per_game)"
             )
         probe = ray.remote(num_cpus=0, max_retries=0)(check_node)
-        files = _command_files(self.config)
+        files = command_files(self.config)
         refs = {
             probe.options(
                 scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
@@ -579,24 +473,6 @@ def _hint(problems: list[str]) -> str:
     if len(programs) + len(read_only) + len(silent) < len(problems):
         hints.append(FILES_HINT)
     return "; ".join(hints)
-
-
-def _command_files(config: TournamentConfig) -> tuple[tuple[str, str], ...]:
-    """(bot, argument) for each command-bot argument naming a file on the driver."""
-    files: list[tuple[str, str]] = []
-    for bot in config.bots:
-        if bot.command is None:
-            continue
-        cwd = Path(bot.cwd) if bot.cwd else Path(config.base_dir)
-        cwd = cwd if cwd.is_absolute() else Path(config.base_dir) / cwd
-        for arg in bot.command:
-            if "{python}" in arg or arg.startswith("-"):
-                continue
-            here = arg.replace("{config_dir}", config.base_dir)
-            with contextlib.suppress(OSError, ValueError):
-                if (cwd / here).is_file():
-                    files.append((bot.name, arg))
-    return tuple(files)
 
 
 def _first_line(error: BaseException) -> str:

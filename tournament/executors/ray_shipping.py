@@ -1,0 +1,153 @@
+"""Shipping a tournament's files to Ray's workers: the config's folder as Ray's
+`working_dir`, its `python_path` folders outside it as `py_modules`, and the
+config as the workers will see it (tournament.executors.ray_task.worker_config
+finds the folders again where Ray unpacked them).
+
+What is not shipped: the tournament database, tooling folders (EXCLUDES), and
+what is neither a file nor a folder (a named pipe would hang Ray's packing).
+What is: files a .gitignore lists (a bot's weights, its built program), which
+Ray would leave out by default; `.rayignore` files still leave files out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import re
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from tournament.config import BotSpec, TournamentConfig, resolve_path
+from tournament.executors.ray_task import SHIPPED
+from tournament.run_error import RunError
+
+__all__ = ["EXCLUDES", "command_files", "gitignored_files_shipped", "runtime_env_for"]
+
+# Never shipped to the workers with the config's folder.
+EXCLUDES = [".git", ".venv", "venv", "__pycache__", "*.pyc", "node_modules", ".pytest_cache"]
+
+
+def runtime_env_for(
+    config: TournamentConfig, database: str
+) -> tuple[dict[str, Any], TournamentConfig]:
+    """Ray's runtime environment shipping the config's folder and python_path,
+    and the config as the workers will see it."""
+    base = Path(config.base_dir).resolve()
+    modules: list[str] = []
+    folders: list[str] = []
+    for entry in config.python_path:
+        path = Path(resolve_path(config, entry)).resolve()
+        if not path.is_dir():
+            raise RunError(f"python_path folder {entry!r} does not exist ({path})")
+        if path == base or base in path.parents:
+            folders.append(path.relative_to(base).as_posix() or ".")
+            continue
+        if any(Path(m).name == path.name for m in modules):
+            raise RunError(
+                f"python_path folders outside the config's folder need distinct names "
+                f"on Ray: two are called {path.name!r}"
+            )
+        modules.append(str(path))
+        folders.append(SHIPPED + path.name)
+    database_path = Path(database).resolve()
+    excludes = list(EXCLUDES)
+    if base in database_path.parents:
+        excludes.append(database_path.relative_to(base).as_posix() + "*")
+    for folder in [base, *map(Path, modules)]:
+        excludes += [_anchored(path.relative_to(folder)) for path in _special_files(folder)]
+    env: dict[str, Any] = {"working_dir": str(base), "excludes": excludes}
+    if modules:
+        env["py_modules"] = modules
+    bots = tuple(_as_shipped(bot, base) for bot in config.bots)
+    return env, dataclasses.replace(config, python_path=tuple(folders), bots=bots)
+
+
+def _as_shipped(bot: BotSpec, base: Path) -> BotSpec:
+    """`bot` with its folder and its sandbox's read_only paths inside the config's
+    folder made relative to it: a worker finds them in Ray's copy of that folder
+    (worker_config), not at the driver's paths, which another node has not got."""
+
+    def inside(path: str) -> str | None:
+        resolved = Path(path).resolve()
+        if resolved == base or base in resolved.parents:
+            return resolved.relative_to(base).as_posix() or "."
+        return None
+
+    cwd = bot.cwd
+    if cwd is not None and Path(cwd).is_absolute():
+        cwd = inside(cwd) or cwd
+    sandbox = bot.sandbox
+    if sandbox is not None:
+        read_only = tuple(inside(path) or path for path in sandbox.read_only)
+        sandbox = dataclasses.replace(sandbox, read_only=read_only)
+    return dataclasses.replace(bot, cwd=cwd, sandbox=sandbox)
+
+
+def _special_files(folder: Path) -> list[Path]:
+    """What in `folder` is neither a file nor a folder (a named pipe, a socket, a
+    device), links followed as Ray follows them: Ray reads every file it ships,
+    and reading a named pipe waits for a writer forever (`--ray` then hung)."""
+    found: list[Path] = []
+    for root, folders, files in os.walk(folder, followlinks=True):
+        here = Path(root)
+        real = os.path.realpath(here)
+        ancestors = [up for up in here.parents if up == folder or folder in up.parents]
+        if any(os.path.realpath(up) == real for up in ancestors):
+            folders.clear()  # a link back up the tree
+            continue
+        folders[:] = [name for name in folders if name not in EXCLUDES]
+        for name in files:
+            with contextlib.suppress(OSError):  # a broken link: Ray skips it
+                mode = os.stat(os.path.join(root, name)).st_mode
+                if not stat.S_ISREG(mode):
+                    found.append(Path(root) / name)
+    return found
+
+
+def _anchored(path: Path) -> str:
+    """`path` as an exclude pattern (gitignore's) matching that one path only."""
+    return "/" + re.sub(r"([\\*?\[\]!#])", r"\\\1", path.as_posix())
+
+
+# Set while ray.init packs the config's folder: Ray then ships what .gitignore
+# files list too (bots' weights, a built program), as a local run finds them.
+SHIP_GITIGNORED = "RAY_RUNTIME_ENV_IGNORE_GITIGNORE"
+
+
+@contextlib.contextmanager
+def gitignored_files_shipped() -> Iterator[None]:
+    """Ray leaves out of the working_dir and py_modules it ships whatever a
+    .gitignore in them lists (unless this is set): a bot's weights or its built
+    program, often gitignored, were then missing on every worker, and the bot
+    crashed in each of its games there while it played locally. `.rayignore`
+    files still leave files out, as Ray documents."""
+    before = os.environ.get(SHIP_GITIGNORED)
+    os.environ[SHIP_GITIGNORED] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(SHIP_GITIGNORED, None)
+        else:
+            os.environ[SHIP_GITIGNORED] = before
+
+
+def command_files(config: TournamentConfig) -> tuple[tuple[str, str], ...]:
+    """(bot, argument) for each command-bot argument naming a file on the driver."""
+    files: list[tuple[str, str]] = []
+    for bot in config.bots:
+        if bot.command is None:
+            continue
+        cwd = Path(bot.cwd) if bot.cwd else Path(config.base_dir)
+        cwd = cwd if cwd.is_absolute() else Path(config.base_dir) / cwd
+        for arg in bot.command:
+            if "{python}" in arg or arg.startswith("-"):
+                continue
+            here = arg.replace("{config_dir}", config.base_dir)
+            with contextlib.suppress(OSError, ValueError):
+                if (cwd / here).is_file():
+                    files.append((bot.name, arg))
+    return tuple(files)
