@@ -417,7 +417,8 @@ class RayExecutor:
         server: str | None = None,
     ) -> float | Literal[False] | None:
         """False once the game is settled (stored or not played); otherwise play
-        it again, after the delay returned (None: at once, on another server)."""
+        it again, after the delay returned (None: at once, on the next server:
+        its own was dropped, or failed the game and answers again)."""
         import ray
 
         try:
@@ -436,6 +437,12 @@ class RayExecutor:
                 raise RunError(outcome.error)
             if server is not None and (outcome.server_gone or server in self.pool.dropped):
                 return self.pool.drop(runner.progress, server, outcome.error)
+            if server is not None and outcome.server_back:
+                gave_up = self.pool.hiccup(runner.progress, scheduled.key, server, outcome.error)
+                if gave_up is not None:
+                    runner.reject(scheduled.key, gave_up)
+                    return False
+                return None
             if outcome.full and server is not None:
                 wait = self.pool.wait_for_room(
                     runner.progress, scheduled.key, server, outcome.error
@@ -446,7 +453,7 @@ class RayExecutor:
                 return wait
             runner.reject(scheduled.key, f"{outcome.error} (on {outcome.node})")
             return False
-        self.pool.room_found(scheduled.key)
+        self.pool.played(scheduled.key, server)
         assert outcome.record is not None
         self.nodes[outcome.node] += 1
         replay = None if outcome.replay is None else arena_pb2.Replay.FromString(outcome.replay)

@@ -31,6 +31,7 @@ from tournament.game_play import play_game
 from tournament.room import ServerFull
 from tournament.runner import FATAL_CODES, local_server
 from tournament.schedule import ScheduledGame
+from tournament.server_check import checking_time, still_gone
 from tournament.store import GameRecord
 
 __all__ = [
@@ -69,6 +70,7 @@ class GameOutcome:
     fatal: bool = False  # the server refused the game: no other game can succeed
     full: bool = False  # the server hosts its limit of matches: try again later
     server_gone: bool = False  # the server died or cannot be reached: play elsewhere
+    server_back: bool = False  # it failed the game but answers again: play it again
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,15 +174,22 @@ def play_on_worker(job: GameJob) -> GameOutcome:
     except ServerFull as full:
         return GameOutcome(job.scheduled.key, node, error=full.details, full=True)
     except Unreachable as gone:
-        # No game can be played on a server this node cannot reach: the driver drops
-        # it now (not one RPC timeout per game later) and plays the game elsewhere.
         # The task's own server (no --server) failing is this game's error alone.
         # Reached the wrong way (TLS on one side only, say), every server fails alike.
-        where = f"{gone} (from {node})"
         if gone.misconfigured:
-            return GameOutcome(job.scheduled.key, node, error=where, fatal=True)
-        gone_too = job.server is not None
-        return GameOutcome(job.scheduled.key, node, error=where, server_gone=gone_too)
+            return GameOutcome(job.scheduled.key, node, error=f"{gone} (from {node})", fatal=True)
+        if job.server is None:
+            return GameOutcome(job.scheduled.key, node, error=f"{gone} (from {node})")
+        # One failure may be a hiccup (a reset, a restart): asked for its health a
+        # few times, a server that answers again stays in use. No game can be played
+        # on one that does not: the driver drops it now (not one RPC timeout per game
+        # later). The game is played again either way.
+        if asyncio.run(still_gone(job.server, job.tls)) is None:
+            return GameOutcome(
+                job.scheduled.key, node, error=f"{gone} (from {node})", server_back=True
+            )
+        where = f"{gone} (from {node}; not back within {checking_time():g} s)"
+        return GameOutcome(job.scheduled.key, node, error=where, server_gone=True)
     except TimeoutError as error:
         return GameOutcome(job.scheduled.key, node, error=str(error))
     return GameOutcome(

@@ -3,6 +3,11 @@ still in use, which were dropped and why, and which games wait for room.
 
 A server that dies or cannot be reached any more is dropped for the rest of
 the run, with its reason; its games in flight are played again on the others.
+One that failed a game but answered its health check again (a hiccup: a reset
+connection, a quick restart, see tournament.server_check) stays in use, and
+the game is played again; a game whose servers hiccup MAX_HICCUPS times is
+not played this run, so a server that fails every game yet says it is healthy
+cannot keep a run going for ever.
 Only when none is left does the run stop, in one line. Nothing of this is
 stored: a resume uses every server given again. A server at its match limit
 is not dropped: its games wait for room (tournament.room).
@@ -16,7 +21,9 @@ from tournament.progress import Progress, note_on
 from tournament.room import RoomWait, room_wait, waiting_line
 from tournament.run_error import RunError
 
-__all__ = ["ServerPool"]
+__all__ = ["MAX_HICCUPS", "ServerPool"]
+
+MAX_HICCUPS = 3  # a game played again this often after a hiccup is given up
 
 
 @dataclass(slots=True)
@@ -29,6 +36,8 @@ class ServerPool:
     turn: int = 0
     rooms: dict[str, RoomWait] = field(default_factory=dict)  # game key -> its waits
     full: set[str] = field(default_factory=set)  # servers said to be full (once a run)
+    hiccups: dict[str, int] = field(default_factory=dict)  # game key -> hiccups so far
+    shaky: set[str] = field(default_factory=set)  # servers said to hiccup, since their last game
 
     @property
     def live(self) -> tuple[str, ...]:
@@ -60,6 +69,34 @@ class ServerPool:
             reasons = "; ".join(f"{address}: {reason}" for address, reason in self.dropped.items())
             raise RunError(f"no server left to play on, every --server was dropped ({reasons})")
 
+    def hiccup(self, progress: Progress, key: str, server: str, why: str) -> str | None:
+        """Game `key` failed on `server`, which answers again: None, the game is
+        played again at once (the server stays in use); once the game has
+        hiccuped MAX_HICCUPS times, why it is not played this run."""
+        count = self.hiccups.get(key, 0) + 1
+        self.hiccups[key] = count
+        if count >= MAX_HICCUPS:
+            del self.hiccups[key]
+            return (
+                f"{why}; its server answered again each time, but the game failed "
+                f"{count} times: a resume plays it"
+            )
+        if server not in self.shaky:
+            self.shaky.add(server)
+            note_on(
+                progress,
+                f"the server at {server} failed a game but answers again ({why}): "
+                "it stays in use, and its games that failed are played again",
+            )
+        return None
+
+    def played(self, key: str, server: str | None) -> None:
+        """Game `key` was played on `server`: it waits no more, and a later
+        hiccup of that server is told again."""
+        self.rooms.pop(key, None)
+        self.hiccups.pop(key, None)
+        self.shaky.discard(server or "")
+
     def wait_for_room(self, progress: Progress, key: str, server: str, details: str) -> float | str:
         """Seconds before game `key` tries again after `server` was full; once
         it waited its limit, why it is not played."""
@@ -72,7 +109,3 @@ class ServerPool:
             self.full.add(server)
             note_on(progress, waiting_line(server, details))
         return delay
-
-    def room_found(self, key: str) -> None:
-        """Game `key` was played: it waits no more."""
-        self.rooms.pop(key, None)

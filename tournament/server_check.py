@@ -1,0 +1,69 @@
+"""Is a server that failed a game really gone, or did it only hiccup?
+
+One UNAVAILABLE (a connection reset, a server its supervisor restarts a second
+later) says little: a healthy server would be dropped for the rest of a run for
+it. So before a server is given up, it is asked for its health
+(`grpc.health.v1`, the whole server: SERVING only while it takes matches) up to
+CHECKS times, PAUSE_SECONDS apart, each answer due within CHECK_SECONDS. A
+server that answers SERVING to any of them is back; one that never does is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from clients.connect import ServerTls, open_channel, reason, tls_credentials
+
+__all__ = ["CHECKS", "CHECK_SECONDS", "PAUSE_SECONDS", "checking_time", "still_gone"]
+
+CHECKS = 5
+CHECK_SECONDS = 2.0  # each health check's deadline
+PAUSE_SECONDS = 1.0  # between two checks
+
+# What a server that answers at all but is not SERVING says to its health check.
+_NOT_SERVING = "its health check says {status}"
+
+
+def checking_time() -> float:
+    """The seconds between the first check and the last (more when checks time out)."""
+    return (CHECKS - 1) * PAUSE_SECONDS
+
+
+async def still_gone(address: str, tls: ServerTls | None = None) -> str | None:
+    """None once the server at `address` reports SERVING; after CHECKS checks
+    without it, why it did not (the last check's answer, in a few words)."""
+    why = "not checked"
+    for check in range(CHECKS):
+        if check:
+            await _pause(PAUSE_SECONDS)
+        why = await _check(address, tls)
+        if not why:
+            return None
+    return why
+
+
+async def _pause(seconds: float) -> None:
+    await asyncio.sleep(seconds)
+
+
+async def _check(address: str, tls: ServerTls | None) -> str:
+    """ "" when the server reports SERVING, else why not. A fresh channel each
+    time: a channel that failed waits out gRPC's reconnect backoff first."""
+    async with open_channel(address, tls_credentials(tls)) as channel:
+        try:
+            answer = await health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service=""),
+                timeout=CHECK_SECONDS,
+                wait_for_ready=False,
+            )
+        except grpc.aio.AioRpcError as error:
+            if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                return reason(error, CHECK_SECONDS)
+            return ""  # any other answer (no health service at all) is a server there
+    if answer.status == health_pb2.HealthCheckResponse.SERVING:
+        return ""
+    status = health_pb2.HealthCheckResponse.ServingStatus.Name(answer.status)
+    return _NOT_SERVING.format(status=status)
