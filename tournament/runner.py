@@ -58,6 +58,7 @@ from tournament.resume import (
 from tournament.room import ServerFull, room_wait, waiting_line
 from tournament.run_error import RunError
 from tournament.schedule import ScheduledGame, ladder_schedule
+from tournament.server_check import MAX_HICCUPS, still_gone
 from tournament.store import GameRecord, Store
 from tournament.turns import DealTurns
 
@@ -428,6 +429,7 @@ class _Runner:
         self.crash_reasons: dict[str, str] = {}  # bot -> its first crash in this run
         self.channel: grpc.aio.Channel | None = None
         self.told_full: set[str] = set()  # servers whose games were said to wait for room
+        self.shaky = False  # the server was said to fail a game and answer again
 
     async def run(self, pending: list[ScheduledGame]) -> None:
         if not pending:
@@ -470,26 +472,33 @@ class _Runner:
                     ready.notify_all()
 
     async def _play(self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame) -> None:
-        """Play one game and store it, or count it as not played."""
+        """Play one game and store it, or count it as not played. A game whose
+        server failed it but answers again is played again (MAX_HICCUPS times)."""
         self.progress.game_started(scheduled.key)
-        try:
-            played = await self._play_when_room(stub, scheduled)
-        except SandboxUnavailable as error:
-            raise RunError(f"cannot sandbox a bot of game {scheduled.key}: {error}") from None
-        except grpc.aio.AioRpcError as error:
-            if error.code() in FATAL_CODES:
-                raise RunError(
-                    f"the server refused game {scheduled.key}: "
-                    f"{error.code().name}: {error.details()}{_admin_hint(error)}"
-                ) from None
-            await self._stop_if_unreachable(error)
-            self.reject(scheduled.key, f"{error.code().name}: {error.details()}")
+        hiccups = 0
+        while True:
+            try:
+                played = await self._play_when_room(stub, scheduled)
+            except SandboxUnavailable as error:
+                raise RunError(f"cannot sandbox a bot of game {scheduled.key}: {error}") from None
+            except grpc.aio.AioRpcError as error:
+                if error.code() in FATAL_CODES:
+                    raise RunError(
+                        f"the server refused game {scheduled.key}: "
+                        f"{error.code().name}: {error.details()}{_admin_hint(error)}"
+                    ) from None
+                if await self._server_back(error):
+                    hiccups += 1
+                    if hiccups < MAX_HICCUPS:
+                        continue
+                self.reject(scheduled.key, f"{error.code().name}: {error.details()}")
+                return
+            except TimeoutError as error:
+                self.reject(scheduled.key, str(error))
+                return
+            if played is not None:
+                self.accept(*played)
             return
-        except TimeoutError as error:
-            self.reject(scheduled.key, str(error))
-            return
-        if played is not None:
-            self.accept(*played)
 
     async def _play_when_room(
         self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame
@@ -528,6 +537,7 @@ class _Runner:
                 self.crash_reasons[seat.bot] = (crashes or {}).get(seat.bot, "crashed")
         if self.store.record_game(self.tournament_id, record, replay):
             self.played += 1
+            self.shaky = False  # a later hiccup is told again
             self.progress.game_done(record, self.figures.update(record))
         else:
             self.log.warning("game already stored by another runner", key=record.key)
@@ -537,16 +547,34 @@ class _Runner:
         self.errors += 1
         self.progress.game_error(key, error)
 
-    async def _stop_if_unreachable(self, error: grpc.aio.AioRpcError) -> None:
-        """A server that went away ends the run at once, not one timeout per game."""
+    async def _server_back(self, error: grpc.aio.AioRpcError) -> bool:
+        """After a call failed: whether the game is worth playing again, its
+        server having said UNAVAILABLE (a reset connection, a restart) and
+        answering again. A server that went away and does not report SERVING
+        over a few seconds (tournament.server_check) ends the run at once, not
+        one timeout per game."""
         if error.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
-            return
+            return False
         assert self.channel is not None
         try:
             await ensure_reachable(self.channel, self.address)
             await ensure_answering(self.channel, self.address, ANSWER_SECONDS)
         except Unreachable as gone:
-            raise RunError(f"{gone} (after {self.played} games this run)") from None
+            if await still_gone(self.address, self.player.tls) is not None:
+                raise RunError(f"{gone} (after {self.played} games this run)") from None
+            # The run's channel may wait out gRPC's reconnect backoff before it
+            # connects again: the game is played again once it has.
+            with contextlib.suppress(Unreachable):
+                await ensure_reachable(self.channel, self.address, RPC_SECONDS)
+            if not self.shaky:
+                self.shaky = True
+                note_on(
+                    self.progress,
+                    f"the server at {self.address} failed a game but answers again "
+                    f"({gone}): the run goes on, and its games that failed are played again",
+                )
+            return True
+        return error.code() == grpc.StatusCode.UNAVAILABLE
 
 
 def _admin_hint(error: grpc.aio.AioRpcError) -> str:

@@ -6,6 +6,9 @@ it. So before a server is given up, it is asked for its health
 (`grpc.health.v1`, the whole server: SERVING only while it takes matches) up to
 CHECKS times, PAUSE_SECONDS apart, each answer due within CHECK_SECONDS. A
 server that answers SERVING to any of them is back; one that never does is gone.
+A game that failed on a server that came back is played again, up to
+MAX_HICCUPS times: a server that fails every game while it says it is
+healthy cannot keep a run going for ever.
 """
 
 from __future__ import annotations
@@ -17,11 +20,19 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from clients.connect import ServerTls, open_channel, reason, tls_credentials
 
-__all__ = ["CHECKS", "CHECK_SECONDS", "PAUSE_SECONDS", "checking_time", "still_gone"]
+__all__ = [
+    "CHECKS",
+    "CHECK_SECONDS",
+    "MAX_HICCUPS",
+    "PAUSE_SECONDS",
+    "checking_time",
+    "still_gone",
+]
 
 CHECKS = 5
 CHECK_SECONDS = 2.0  # each health check's deadline
 PAUSE_SECONDS = 1.0  # between two checks
+MAX_HICCUPS = 3  # a game that failed so this often is not played this run
 
 # What a server that answers at all but is not SERVING says to its health check.
 _NOT_SERVING = "its health check says {status}"
@@ -50,9 +61,12 @@ async def _pause(seconds: float) -> None:
 
 
 async def _check(address: str, tls: ServerTls | None) -> str:
-    """ "" when the server reports SERVING, else why not. A fresh channel each
-    time: a channel that failed waits out gRPC's reconnect backoff first."""
-    async with open_channel(address, tls_credentials(tls)) as channel:
+    """Empty when the server reports SERVING, else why not. A fresh channel
+    each time, with a connection of its own: one this process shares with
+    channels that failed (gRPC's subchannel pool) waits out their reconnect
+    backoff, failing at once meanwhile, even to a server back up."""
+    options = [("grpc.use_local_subchannel_pool", 1)]
+    async with open_channel(address, tls_credentials(tls), options) as channel:
         try:
             answer = await health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(service=""),

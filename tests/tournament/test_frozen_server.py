@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import start_server_process, stop_server_process
-from tournament import game_play, runner
+from tournament import game_play, runner, server_check
 from tournament.config import load_config
 from tournament.runner import RunError, run_tournament
 from tournament.store import GameRecord
@@ -68,6 +68,8 @@ def test_a_server_that_stops_answering_ends_the_run_at_once(
     # Short deadlines keep the test short; the run's own are 30 s a call.
     monkeypatch.setattr(game_play, "RPC_SECONDS", 1.0)
     monkeypatch.setattr(runner, "ANSWER_SECONDS", 1.0)
+    monkeypatch.setattr(server_check, "CHECK_SECONDS", 0.5)
+    monkeypatch.setattr(server_check, "PAUSE_SECONDS", 0.1)
     (tmp_path / "cup.toml").write_text(CONFIG)
     config = load_config(tmp_path / "cup.toml")
     server = start_server_process()

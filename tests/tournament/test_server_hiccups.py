@@ -23,10 +23,11 @@ from tournament.config import load_config
 from tournament.executors import ray_task
 from tournament.executors.ray import RayExecutor
 from tournament.executors.ray_task import GameJob, GameOutcome, play_on_worker
-from tournament.executors.servers import MAX_HICCUPS, ServerPool
+from tournament.executors.servers import ServerPool
 from tournament.executors.settings import ExecutorSettings
 from tournament.runner import schedule_for
 from tournament.schedule import make_schedule
+from tournament.server_check import MAX_HICCUPS
 from tournament.turns import DealTurns
 
 CONFIG = """

@@ -20,10 +20,9 @@ from dataclasses import dataclass, field
 from tournament.progress import Progress, note_on
 from tournament.room import RoomWait, room_wait, waiting_line
 from tournament.run_error import RunError
+from tournament.server_check import MAX_HICCUPS
 
-__all__ = ["MAX_HICCUPS", "ServerPool"]
-
-MAX_HICCUPS = 3  # a game played again this often after a hiccup is given up
+__all__ = ["ServerPool"]
 
 
 @dataclass(slots=True)

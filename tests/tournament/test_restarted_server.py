@@ -1,0 +1,98 @@
+"""A local run on `--server ADDR` whose server goes away and is restarted by
+its supervisor while the runner checks on it goes on: the run asks the server
+for its health a few times before it gives up, and plays the failed game again."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import start_server_process, stop_server_process
+from tournament import game_play, server_check
+from tournament.config import load_config
+from tournament.runner import run_tournament, schedule_for
+from tournament.store import GameRecord
+
+pytestmark = pytest.mark.e2e
+
+CONFIG = """
+name = "cup"
+game = "sheep-showdown"
+players = 2
+games_per_pairing = 2
+concurrency = 1
+[options]
+rounds = 1
+[[bots]]
+name = "a"
+builtin = "random"
+[[bots]]
+name = "b"
+builtin = "random"
+"""
+
+
+class KillAfterFirstGame:
+    """Progress that kills the server (SIGKILL) once the first game is stored."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.keys: list[str] = []
+        self.errors: list[str] = []
+        self.notes: list[str] = []
+
+    def start(self, tournament: str, total: int, done: int) -> None:
+        return None
+
+    def game_started(self, key: str) -> None:
+        return None
+
+    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
+        self.keys.append(game.key)
+        if len(self.keys) == 1:
+            os.kill(self.pid, signal.SIGKILL)
+
+    def game_error(self, key: str, error: str) -> None:
+        self.errors.append(error)
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def finish(self, played: int, interrupted: bool) -> None:
+        return None
+
+
+def test_a_server_restarted_while_the_runner_checks_on_it_keeps_the_run_going(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The next game's CreateMatch waits for the dead server 1 s, not 30.
+    monkeypatch.setattr(game_play, "RPC_SECONDS", 1.0)
+    db = str(tmp_path / "server.db")
+    servers = [start_server_process("--db", db)]
+    port = servers[0].port
+
+    async def supervisor(seconds: float) -> None:
+        if len(servers) == 1:  # the first health check found nobody: restart it
+            servers[0].process.wait()
+            servers.append(start_server_process("--db", db, "--port", str(port)))
+
+    monkeypatch.setattr(server_check, "_pause", supervisor)
+    (tmp_path / "cup.toml").write_text(CONFIG)
+    config = load_config(tmp_path / "cup.toml")
+    progress = KillAfterFirstGame(servers[0].pid)
+    try:
+        summary = run_tournament(
+            config, server=servers[0].address, database=str(tmp_path / "cup.sqlite"),
+            progress=progress,
+        )  # fmt: skip
+    finally:
+        for server in servers:
+            stop_server_process(server)
+    assert len(servers) == 2
+    assert progress.errors == [] and summary.errors == 0
+    assert sorted(progress.keys) == sorted(game.key for game in schedule_for(config))
+    assert any("answers again" in note for note in progress.notes), progress.notes
