@@ -25,7 +25,6 @@ __all__ = [
     "CHECK_SECONDS",
     "MAX_HICCUPS",
     "PAUSE_SECONDS",
-    "checking_time",
     "still_gone",
 ]
 
@@ -36,11 +35,6 @@ MAX_HICCUPS = 3  # a game that failed so this often is not played this run
 
 # What a server that answers at all but is not SERVING says to its health check.
 _NOT_SERVING = "its health check says {status}"
-
-
-def checking_time() -> float:
-    """The seconds between the first check and the last (more when checks time out)."""
-    return (CHECKS - 1) * PAUSE_SECONDS
 
 
 async def still_gone(address: str, tls: ServerTls | None = None) -> str | None:

@@ -114,7 +114,7 @@ def test_a_server_that_stays_away_is_reported_gone_after_its_checks(
     assert len(checks) == server_check.CHECKS - 1
     assert outcome.error is not None
     assert outcome.error.startswith(f"cannot reach the server at {address}: connection refused")
-    assert f"not back within {server_check.checking_time():g} s" in outcome.error
+    assert f"not back after {server_check.CHECKS} health checks" in outcome.error
 
 
 class _Runner:
@@ -181,3 +181,25 @@ def test_a_game_that_keeps_failing_on_a_server_that_answers_is_given_up() -> Non
     assert len(runner.rejected) == 1 and "a resume plays it" in runner.rejected[0]
     assert executor.dropped == {}
     assert turns.left == len(games) - 1 and turns.take() is not None  # its deal's turn is free
+
+
+def test_a_server_that_lost_its_database_is_still_reported_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It answers, but CreateMatch says UNAVAILABLE and its health NOT_SERVING for
+    good: the checks must not take it for a server back up."""
+    monkeypatch.setattr(server_check, "_pause", _no_pause)
+    with InProcessServer() as server:
+
+        async def lose_database() -> None:
+            server.server._refuse_new_matches("the database file was removed")
+            await asyncio.gather(*server.server._health_updates)  # NOT_SERVING is set
+
+        server.run(lose_database())
+        outcome = play_on_worker(_job(tmp_path, server.address))
+    assert outcome.server_gone and not outcome.server_back
+    assert outcome.error is not None and "the database file was removed" in outcome.error
+
+
+async def _no_pause(seconds: float) -> None:
+    return None
