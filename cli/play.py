@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 from sheepfold.v1 import arena_pb2
 
 import games
+from cli import health
 from cli.addresses import server_address
 from cli.botguard import BotRaised, GuardedBot
 from cli.client_tls import add_tls_flags, client_credentials
@@ -30,11 +30,10 @@ from cli.values import (
     match_seed,
     positive_int,
     sandbox_limit,
-    seconds_up_to,
     whole_number,
 )
 from clients.bots import BotSpecError, load_bot
-from clients.connect import Unreachable, reason
+from clients.connect import Unreachable
 from clients.interrupts import run_interruptible
 from clients.launch import (
     BotCommand,
@@ -64,14 +63,12 @@ from tournament.outcome import forfeit_ranks
 
 # The wire carries a seat as an int32.
 MAX_SEAT = 2**31 - 1
-# A health check waits at most this long for its answer.
-MAX_HEALTH_SECONDS = 3600
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     _add_match(commands)
     _add_bot(commands)
-    _add_health(commands)
+    health.add_parser(commands)
 
 
 # ---------------------------------------------------------------- match
@@ -538,67 +535,3 @@ def _run_command_bot(args: argparse.Namespace) -> int:
         print(f"sheepfold bot: the bot failed: {error}", file=sys.stderr)
         return 1
     return 0
-
-
-# ---------------------------------------------------------------- health
-
-
-def _add_health(commands: argparse._SubParsersAction) -> None:
-    parser = commands.add_parser(
-        "health",
-        help="ask a server whether it is serving (exit 0 only when SERVING)",
-        description="Query grpc.health.v1.Health; exit 0 when the server reports SERVING, "
-        "1 otherwise (not serving, unreachable or timed out).",
-    )
-    parser.add_argument(
-        "--addr",
-        default=os.environ.get(
-            "SHEEPFOLD_HEALTH_ADDR",
-            "127.0.0.1:"
-            + (
-                os.environ.get("SHEEPFOLD_HEALTH_PORT")
-                or os.environ.get("SHEEPFOLD_PORT")
-                or "50051"
-            ),
-        ),
-        type=server_address,
-        help="HOST:PORT (default: $SHEEPFOLD_HEALTH_ADDR, else 127.0.0.1 and "
-        "$SHEEPFOLD_HEALTH_PORT, $SHEEPFOLD_PORT or 50051)",
-    )
-    add_tls_flags(parser)
-    parser.add_argument("--service", default="", help="service name (default: the whole server)")
-    parser.add_argument(
-        "--timeout",
-        type=seconds_up_to(MAX_HEALTH_SECONDS),
-        default=3.0,
-        help=f"seconds, more than 0 and at most {MAX_HEALTH_SECONDS:,} (default %(default)s)",
-    )
-    parser.set_defaults(handler=run_health)
-
-
-def run_health(args: argparse.Namespace) -> int:
-    credentials = client_credentials(args, "health", args.addr)
-    try:
-        with _health_channel(args.addr, credentials) as channel:
-            response = health_pb2_grpc.HealthStub(channel).Check(
-                health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout
-            )
-    except grpc.RpcError as error:
-        details = error.details() or (
-            f"the server has no service {args.service!r}"
-            if error.code() == grpc.StatusCode.NOT_FOUND
-            else "no details"
-        )
-        if error.code() == grpc.StatusCode.UNAVAILABLE:
-            details = reason(error, args.timeout)
-        print(f"{args.addr}: {error.code().name}: {details}", file=sys.stderr)
-        return 1
-    status = health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
-    print(f"{args.addr}: {status}")
-    return 0 if response.status == health_pb2.HealthCheckResponse.SERVING else 1
-
-
-def _health_channel(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.Channel:
-    if credentials is not None:
-        return grpc.secure_channel(address, credentials)
-    return grpc.insecure_channel(address)
