@@ -13,13 +13,13 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sheepfold.v1 import arena_pb2
 
 from server.files import create_owner_only, not_a_database_file
+from tournament.store_records import GameRecord, ReplayEntry, SeatRecord, TournamentRecord
 from tournament.store_schema import MIGRATIONS
 
 __all__ = [
@@ -74,71 +74,6 @@ def _check_path(path: str) -> None:
         raise StoreError(f"cannot create {path}: {file.parent} is not a folder") from None
     except OSError as error:
         raise StoreError(f"cannot create the folder of {path}: {error.strerror}") from None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRecord:
-    bot: str
-    score: float
-    rank: int  # the rank the tournament counts (failed seats ranked last)
-    server_rank: int  # the rank the server reported
-    strikes: int
-    disqualified: bool
-    failure: str | None  # None, "crash", "timeout", "disqualified" or "slow"
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    key: str
-    match_id: str
-    seed: int
-    group: int
-    rotation: int
-    seats: tuple[SeatRecord, ...]
-    end_reason: str
-    details_json: str
-    duration_seconds: float
-    finished_at: float
-    node: str = ""  # where it was played: "host (node 1a2b3c4d)" on Ray, "" here
-
-    @property
-    def bots(self) -> tuple[str, ...]:
-        return tuple(seat.bot for seat in self.seats)
-
-    @property
-    def ranks(self) -> tuple[int, ...]:
-        return tuple(seat.rank for seat in self.seats)
-
-    @property
-    def scores(self) -> tuple[float, ...]:
-        return tuple(seat.score for seat in self.seats)
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentRecord:
-    id: int
-    name: str
-    game: str
-    players: int
-    options: dict[str, str]
-    anchor: str | None
-    scheduled: int
-    config: dict[str, Any]
-    created_at: float
-    updated_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayEntry:
-    """One stored game whose full record can be read with `Store.replay(match_id)`."""
-
-    tournament: str
-    key: str
-    match_id: str
-    game: str
-    players: int
-    bots: tuple[str, ...]
-    finished_at: float
 
 
 def foreign_kind(tables: set[str]) -> str | None:
