@@ -24,21 +24,27 @@ def _literal(text: bytes) -> bytes:
     return bytes([len(text)]) + text
 
 
-# HPACK: :method POST, :scheme http (indexed), then :path, :authority, content-type
-# and te as literals without indexing.
-PLAY_HEADERS = (
-    b"\x83\x86"
-    + b"\x04"
-    + _literal(b"/sheepfold.v1.Arena/Play")
-    + b"\x01"
-    + _literal(b"localhost")
-    + b"\x00"
-    + _literal(b"content-type")
-    + _literal(b"application/grpc")
-    + b"\x00"
-    + _literal(b"te")
-    + _literal(b"trailers")
-)
+def request_headers(path: bytes) -> bytes:
+    """A gRPC request's HEADERS block for `path` ("/pkg.Service/Method").
+
+    HPACK: :method POST, :scheme http (indexed), then :path, :authority,
+    content-type and te as literals without indexing."""
+    return (
+        b"\x83\x86"
+        + b"\x04"
+        + _literal(path)
+        + b"\x01"
+        + _literal(b"localhost")
+        + b"\x00"
+        + _literal(b"content-type")
+        + _literal(b"application/grpc")
+        + b"\x00"
+        + _literal(b"te")
+        + _literal(b"trailers")
+    )
+
+
+PLAY_HEADERS = request_headers(b"/sheepfold.v1.Arena/Play")
 
 
 def frame(kind: int, flags: int, stream: int, payload: bytes) -> bytes:

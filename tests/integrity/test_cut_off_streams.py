@@ -20,7 +20,7 @@ from server.inprocess import InProcessServer
 from server.sqlite_store import SqliteStore
 from tests.integrity.helpers import Case, wait_until
 from tests.integrity.test_finished_matches import _played
-from tests.stream_flood import END_HEADERS, HEADERS, PREFACE, SETTINGS, _literal, frame
+from tests.stream_flood import END_HEADERS, HEADERS, PREFACE, SETTINGS, frame, request_headers
 
 pytestmark = pytest.mark.e2e
 
@@ -29,22 +29,6 @@ END_STREAM, ACK = 1, 1
 INITIAL_WINDOW_SIZE = 4
 CANCEL = (8).to_bytes(4, "big")
 HELD = 3
-
-
-def _watch_headers() -> bytes:
-    return (
-        b"\x83\x86"  # :method POST, :scheme http
-        + b"\x04"
-        + _literal(b"/sheepfold.v1.Arena/Watch")
-        + b"\x01"
-        + _literal(b"localhost")
-        + b"\x00"
-        + _literal(b"content-type")
-        + _literal(b"application/grpc")
-        + b"\x00"
-        + _literal(b"te")
-        + _literal(b"trailers")
-    )
 
 
 class StalledWatches:
@@ -71,7 +55,7 @@ class StalledWatches:
         stream, self._next_stream = self._next_stream, self._next_stream + 2
         message = b"\x00" + len(body).to_bytes(4, "big") + body
         self._send(
-            frame(HEADERS, END_HEADERS, stream, _watch_headers())
+            frame(HEADERS, END_HEADERS, stream, request_headers(b"/sheepfold.v1.Arena/Watch"))
             + frame(DATA, END_STREAM, stream, message)
         )
         return stream

@@ -16,28 +16,12 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from tests.integrity.helpers import wait_until
-from tests.stream_flood import END_HEADERS, HEADERS, PREFACE, SETTINGS, _literal, frame
+from tests.stream_flood import END_HEADERS, HEADERS, PREFACE, SETTINGS, frame, request_headers
 
 pytestmark = pytest.mark.e2e
 
 DATA, END_STREAM = 0, 1
 INITIAL_WINDOW_SIZE = 4
-
-
-def _list_games_headers() -> bytes:
-    return (
-        b"\x83\x86"  # :method POST, :scheme http
-        + b"\x04"
-        + _literal(b"/sheepfold.v1.Arena/ListGames")
-        + b"\x01"
-        + _literal(b"localhost")
-        + b"\x00"
-        + _literal(b"content-type")
-        + _literal(b"application/grpc")
-        + b"\x00"
-        + _literal(b"te")
-        + _literal(b"trailers")
-    )
 
 
 def _unread_calls(address: str, calls: int) -> socket.socket:
@@ -48,8 +32,9 @@ def _unread_calls(address: str, calls: int) -> socket.socket:
     empty_request = b"\x00" + (0).to_bytes(4, "big")
     window_zero = INITIAL_WINDOW_SIZE.to_bytes(2, "big") + (0).to_bytes(4, "big")
     out = PREFACE + frame(SETTINGS, 0, 0, window_zero)
+    list_games = request_headers(b"/sheepfold.v1.Arena/ListGames")
     for stream in range(1, 2 * calls, 2):
-        out += frame(HEADERS, END_HEADERS, stream, _list_games_headers())
+        out += frame(HEADERS, END_HEADERS, stream, list_games)
         out += frame(DATA, END_STREAM, stream, empty_request)
     connection.sendall(out)
     return connection

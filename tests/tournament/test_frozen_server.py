@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import start_server_process, stop_server_process
+from tests.tournament.quick_cup import quick_cup
 from tournament import game_play, runner, server_check
 from tournament.config import load_config
 from tournament.runner import RunError, run_tournament
@@ -19,21 +20,7 @@ from tournament.store import GameRecord
 
 pytestmark = pytest.mark.e2e
 
-CONFIG = """
-name = "cup"
-game = "sheep-showdown"
-players = 2
-games_per_pairing = 40
-concurrency = 2
-[options]
-rounds = 1
-[[bots]]
-name = "a"
-builtin = "random"
-[[bots]]
-name = "b"
-builtin = "random"
-"""
+CONFIG = quick_cup(40, concurrency=2)
 
 
 class FreezeAfterFirstGame:

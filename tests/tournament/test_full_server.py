@@ -12,6 +12,7 @@ import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from tests.conftest import start_server_process, stop_server_process
+from tests.tournament.quick_cup import quick_cup
 from tournament import room
 from tournament.config import load_config
 from tournament.runner import run_tournament
@@ -19,21 +20,7 @@ from tournament.store import GameRecord, Store
 
 pytestmark = pytest.mark.e2e
 
-CONFIG = """
-name = "cup"
-game = "sheep-showdown"
-players = 2
-games_per_pairing = 3
-concurrency = 3
-[options]
-rounds = 1
-[[bots]]
-name = "a"
-builtin = "random"
-[[bots]]
-name = "b"
-builtin = "random"
-"""
+CONFIG = quick_cup(3, concurrency=3)
 
 
 class Recorder:
@@ -95,7 +82,7 @@ def test_a_server_that_stays_full_gives_up_on_the_game(
     # not played, saying why.
     monkeypatch.setattr(room, "FIRST_WAIT", 0.05)
     monkeypatch.setattr(room, "WAIT_LIMIT", 0.3)
-    one_game = CONFIG.replace("games_per_pairing = 3", "games_per_pairing = 1")
+    one_game = quick_cup(1, concurrency=3)
     (tmp_path / "cup.toml").write_text(one_game.replace("concurrency = 3", "concurrency = 1"))
     config = load_config(tmp_path / "cup.toml")
     server = start_server_process("--max-live-matches", "1", "--start-timeout", "600")

@@ -14,23 +14,12 @@ import pytest
 from clients.connect import Unreachable
 from clients.launch import Launcher
 from server.inprocess import InProcessServer
+from tests.tournament.quick_cup import quick_cup
 from tournament.config import load_config
 from tournament.game_play import play_game
 from tournament.runner import schedule_for
 
-CONFIG = """
-name = "cup"
-game = "sheep-showdown"
-players = 2
-[options]
-rounds = 1
-[[bots]]
-name = "a"
-builtin = "random"
-[[bots]]
-name = "b"
-builtin = "random"
-"""
+CONFIG = quick_cup()
 
 
 def test_a_server_refusing_new_matches_is_gone(tmp_path: Path) -> None:

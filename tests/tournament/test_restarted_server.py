@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import start_server_process, stop_server_process
+from tests.tournament.quick_cup import quick_cup
 from tournament import game_play, server_check
 from tournament.config import load_config
 from tournament.runner import run_tournament, schedule_for
@@ -19,21 +20,7 @@ from tournament.store import GameRecord
 
 pytestmark = pytest.mark.e2e
 
-CONFIG = """
-name = "cup"
-game = "sheep-showdown"
-players = 2
-games_per_pairing = 2
-concurrency = 1
-[options]
-rounds = 1
-[[bots]]
-name = "a"
-builtin = "random"
-[[bots]]
-name = "b"
-builtin = "random"
-"""
+CONFIG = quick_cup(2, concurrency=1)
 
 
 class KillAfterFirstGame:

@@ -18,6 +18,7 @@ import pytest
 from clients.connect import Unreachable
 from server.inprocess import InProcessServer
 from tests.conftest import start_server_process, stop_server_process
+from tests.tournament.quick_cup import quick_cup
 from tournament import server_check
 from tournament.config import load_config
 from tournament.executors import ray_task
@@ -30,20 +31,7 @@ from tournament.schedule import make_schedule
 from tournament.server_check import MAX_HICCUPS
 from tournament.turns import DealTurns
 
-CONFIG = """
-name = "cup"
-game = "sheep-showdown"
-players = 2
-games_per_pairing = 1
-[options]
-rounds = 1
-[[bots]]
-name = "a"
-builtin = "random"
-[[bots]]
-name = "b"
-builtin = "random"
-"""
+CONFIG = quick_cup(1)
 
 
 def _job(tmp_path: Path, address: str) -> GameJob:

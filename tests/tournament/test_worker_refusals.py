@@ -11,25 +11,13 @@ import pytest
 from clients.connect import Unreachable
 from server.inprocess import InProcessServer
 from tests.conftest import start_server_process, stop_server_process
+from tests.tournament.quick_cup import quick_cup
 from tournament.config import load_config
 from tournament.executors import ray_task
 from tournament.executors.ray_task import GameJob, play_on_worker
 from tournament.runner import schedule_for
 
-CONFIG = """
-name = "cup"
-game = "sheep-showdown"
-players = 2
-games_per_pairing = 1
-[options]
-rounds = 1
-[[bots]]
-name = "a"
-builtin = "random"
-[[bots]]
-name = "b"
-builtin = "random"
-"""
+CONFIG = quick_cup(1)
 
 
 def test_a_server_that_refuses_the_game_is_named_in_the_fatal_error(tmp_path: Path) -> None:
