@@ -3,9 +3,6 @@ a full one (a real Ray cluster on this machine, see conftest.py)."""
 
 from __future__ import annotations
 
-import os
-import signal
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,46 +10,15 @@ import pytest
 
 from tests.conftest import start_server_process, stop_server_process
 from tests.ray.test_cluster_runs import _bot, _config, _on, _stored
+from tests.tournament.quick_cup import Recorder
 from tournament import room
 from tournament.config import load_config
 from tournament.runner import run_tournament, schedule_for
-from tournament.store import GameRecord
 
 BOTS = (
     '[[bots]]\nname = "slow"\nclass = "slow_bots:SlowBot"\n'
     '[[bots]]\nname = "random"\nbuiltin = "random"\n'
 )
-
-
-class Recorder:
-    """Counts the games stored and notes; kills `victim` once a game is stored."""
-
-    def __init__(self, victim: int | None = None) -> None:
-        self.victim = victim
-        self.keys: list[str] = []
-        self.errors: list[str] = []
-        self.notes: list[str] = []
-
-    def start(self, tournament: str, total: int, done: int) -> None:
-        return None
-
-    def game_started(self, key: str) -> None:
-        return None
-
-    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
-        self.keys.append(game.key)
-        if self.victim is not None:
-            os.kill(self.victim, signal.SIGKILL)
-            self.victim = None
-
-    def game_error(self, key: str, error: str) -> None:
-        self.errors.append(f"{key}: {error}")
-
-    def note(self, text: str) -> None:
-        self.notes.append(text)
-
-    def finish(self, played: int, interrupted: bool) -> None:
-        return None
 
 
 def _cup(tmp_path: Path, seeds: int) -> Any:

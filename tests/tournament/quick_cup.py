@@ -1,7 +1,14 @@
-"""The small tournament the server-fault tests run: two random bots playing
-one-round Sheep Showdown, as a config file's text."""
+"""What the server-fault tournament tests share: a small tournament (two
+random bots playing one-round Sheep Showdown, as a config file's text) and a
+progress display that records what the run reported."""
 
 from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Mapping
+
+from tournament.store import GameRecord
 
 
 def quick_cup(games_per_pairing: int = 2, concurrency: int | None = None) -> str:
@@ -23,3 +30,35 @@ def quick_cup(games_per_pairing: int = 2, concurrency: int | None = None) -> str
         'builtin = "random"',
     ]
     return "\n".join(lines) + "\n"
+
+
+class Recorder:
+    """Records the games stored, the errors and the notes; kills `victim`
+    (SIGKILL) once the first game is stored."""
+
+    def __init__(self, victim: int | None = None) -> None:
+        self.victim = victim
+        self.keys: list[str] = []
+        self.errors: list[str] = []
+        self.notes: list[str] = []
+
+    def start(self, tournament: str, total: int, done: int) -> None:
+        return None
+
+    def game_started(self, key: str) -> None:
+        return None
+
+    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
+        self.keys.append(game.key)
+        if self.victim is not None:
+            os.kill(self.victim, signal.SIGKILL)
+            self.victim = None
+
+    def game_error(self, key: str, error: str) -> None:
+        self.errors.append(f"{key}: {error}")
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def finish(self, played: int, interrupted: bool) -> None:
+        return None

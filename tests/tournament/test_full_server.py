@@ -4,7 +4,6 @@ saying so, rather than counting the games as not played."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
 import grpc
@@ -12,40 +11,15 @@ import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from tests.conftest import start_server_process, stop_server_process
-from tests.tournament.quick_cup import quick_cup
+from tests.tournament.quick_cup import Recorder, quick_cup
 from tournament import room
 from tournament.config import load_config
 from tournament.runner import run_tournament
-from tournament.store import GameRecord, Store
+from tournament.store import Store
 
 pytestmark = pytest.mark.e2e
 
 CONFIG = quick_cup(3, concurrency=3)
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.done: list[str] = []
-        self.errors: list[str] = []
-        self.notes: list[str] = []
-
-    def start(self, tournament: str, total: int, done: int) -> None:
-        return None
-
-    def game_started(self, key: str) -> None:
-        return None
-
-    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
-        self.done.append(game.key)
-
-    def game_error(self, key: str, error: str) -> None:
-        self.errors.append(error)
-
-    def note(self, text: str) -> None:
-        self.notes.append(text)
-
-    def finish(self, played: int, interrupted: bool) -> None:
-        return None
 
 
 def test_a_full_server_makes_games_wait_for_room(
@@ -66,7 +40,7 @@ def test_a_full_server_makes_games_wait_for_room(
     assert progress.errors == []
     assert summary.errors == 0
     assert summary.played == summary.scheduled == 6
-    assert sorted(progress.done) == sorted(set(progress.done))  # each counted once
+    assert sorted(progress.keys) == sorted(set(progress.keys))  # each counted once
     # Said once, not once for every game that found the server full.
     (note,) = progress.notes
     assert note.startswith(f"waiting for room on the server at {server.address} (")

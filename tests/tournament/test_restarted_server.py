@@ -4,53 +4,19 @@ for its health a few times before it gives up, and plays the failed game again."
 
 from __future__ import annotations
 
-import os
-import signal
-from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import start_server_process, stop_server_process
-from tests.tournament.quick_cup import quick_cup
+from tests.tournament.quick_cup import Recorder, quick_cup
 from tournament import game_play, server_check
 from tournament.config import load_config
 from tournament.runner import run_tournament, schedule_for
-from tournament.store import GameRecord
 
 pytestmark = pytest.mark.e2e
 
 CONFIG = quick_cup(2, concurrency=1)
-
-
-class KillAfterFirstGame:
-    """Progress that kills the server (SIGKILL) once the first game is stored."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.keys: list[str] = []
-        self.errors: list[str] = []
-        self.notes: list[str] = []
-
-    def start(self, tournament: str, total: int, done: int) -> None:
-        return None
-
-    def game_started(self, key: str) -> None:
-        return None
-
-    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
-        self.keys.append(game.key)
-        if len(self.keys) == 1:
-            os.kill(self.pid, signal.SIGKILL)
-
-    def game_error(self, key: str, error: str) -> None:
-        self.errors.append(error)
-
-    def note(self, text: str) -> None:
-        self.notes.append(text)
-
-    def finish(self, played: int, interrupted: bool) -> None:
-        return None
 
 
 def test_a_server_restarted_while_the_runner_checks_on_it_keeps_the_run_going(
@@ -70,7 +36,7 @@ def test_a_server_restarted_while_the_runner_checks_on_it_keeps_the_run_going(
     monkeypatch.setattr(server_check, "_pause", supervisor)
     (tmp_path / "cup.toml").write_text(CONFIG)
     config = load_config(tmp_path / "cup.toml")
-    progress = KillAfterFirstGame(servers[0].pid)
+    progress = Recorder(victim=servers[0].pid)
     try:
         summary = run_tournament(
             config, server=servers[0].address, database=str(tmp_path / "cup.sqlite"),
