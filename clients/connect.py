@@ -58,10 +58,15 @@ class Unreachable(ConnectionError):
 
     @property
     def misconfigured(self) -> bool:
-        """Whether the way it was reached is wrong (TLS on one side only, an
-        untrusted certificate, not a gRPC or Sheepfold server), rather than the
-        server down: asking again, or elsewhere alike, cannot help."""
-        return self.why.startswith(MISCONFIGURED) or "if it serves TLS" in self.why
+        """Whether the way it was reached is wrong, not the server down."""
+        return misconfigured(self.why)
+
+
+def misconfigured(why: str) -> bool:
+    """Whether `why` (a `reason`) says the connection's settings are wrong (TLS
+    on one side only, an untrusted certificate, not a gRPC or Sheepfold
+    server) rather than the server down: asking again cannot help."""
+    return why.startswith(MISCONFIGURED) or "if it serves TLS" in why
 
 
 def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:

@@ -5,7 +5,8 @@ later) says little: a healthy server would be dropped for the rest of a run for
 it. So before a server is given up, it is asked for its health
 (`grpc.health.v1`, the whole server: SERVING only while it takes matches) up to
 CHECKS times, PAUSE_SECONDS apart, each answer due within CHECK_SECONDS. A
-server that answers SERVING to any of them is back; one that never does is gone.
+server that answers SERVING to any of them is back; one that never does is gone,
+and so at once is one reached the wrong way (TLS on one side only).
 A game that failed on a server that came back is played again, up to
 MAX_HICCUPS times: a server that fails every game while it says it is
 healthy cannot keep a run going for ever.
@@ -18,7 +19,7 @@ import asyncio
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from clients.connect import ServerTls, open_channel, reason, tls_credentials
+from clients.connect import ServerTls, misconfigured, open_channel, reason, tls_credentials
 
 __all__ = [
     "CHECKS",
@@ -47,6 +48,8 @@ async def still_gone(address: str, tls: ServerTls | None = None) -> str | None:
         why = await _check(address, tls)
         if not why:
             return None
+        if misconfigured(why):  # TLS on one side only, say: no later check differs
+            return why
     return why
 
 

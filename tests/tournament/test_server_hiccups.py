@@ -18,6 +18,7 @@ import pytest
 from clients.connect import Unreachable
 from server.inprocess import InProcessServer
 from tests.conftest import start_server_process, stop_server_process
+from tests.tls_files import self_signed
 from tests.tournament.quick_cup import quick_cup
 from tournament import server_check
 from tournament.config import load_config
@@ -191,3 +192,24 @@ def test_a_server_that_lost_its_database_is_still_reported_gone(
 
 async def _no_pause(seconds: float) -> None:
     return None
+
+
+def test_a_server_reached_the_wrong_way_is_not_checked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plaintext to a TLS server fails every check alike: one check says so,
+    not five over ten seconds."""
+    pauses: list[float] = []
+
+    async def counted(seconds: float) -> None:
+        pauses.append(seconds)
+
+    monkeypatch.setattr(server_check, "_pause", counted)
+    cert, key = self_signed(tmp_path / "tls")
+    server = start_server_process("--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        why = asyncio.run(server_check.still_gone(server.address))
+    finally:
+        stop_server_process(server)
+    assert why is not None and "if it serves TLS" in why
+    assert pauses == []
