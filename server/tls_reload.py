@@ -48,8 +48,10 @@ class ReloadingCertificate:
     def credentials(self) -> grpc.ServerCredentials:
         """The credentials for every TLS port; ListenError when the files as they
         are now cannot be served (so that `serve` stops before it listens)."""
-        self._configuration()  # first: a ListenError naming the flag of a missing file
-        self._tried = self._signatures()  # before the files are read for good
+        try:
+            self._tried = self._signatures()  # before the files are read
+        except OSError:
+            self._tried = None  # a file missing: reading it names its flag, below
         initial = self._configuration()
         return grpc.dynamic_ssl_server_credentials(
             initial, self._fetch, require_client_authentication=False
