@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import logging
 import os
 import shutil
 import sys
@@ -160,12 +159,15 @@ def inprocess_server() -> Iterator[InProcessServer]:
 collect_ignore = [] if os.environ.get("SHEEPFOLD_RAY_NAMESPACE") else ["ray"]
 
 
-@pytest.fixture
-def info_lines() -> Iterator[None]:
-    """Info lines pass, whatever level a command run earlier in this process set
-    (`structlog.testing.capture_logs` replaces the processors, not the level)."""
+@pytest.fixture(autouse=True)
+def _logging_configuration_restored() -> Iterator[None]:
+    """Each test starts from the structlog configuration the session began with.
+
+    A command a test runs in this process configures structlog (a level of
+    warning among it), and `structlog.testing.capture_logs` in a later test
+    replaces the processors, not the level: without this, whether a test sees
+    info lines depended on what ran before it."""
     before = structlog.get_config()
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.INFO))
     try:
         yield
     finally:

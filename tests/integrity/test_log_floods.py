@@ -23,9 +23,7 @@ pytestmark = pytest.mark.e2e
 TIMES = LOGGED_IN_FULL + 10
 
 
-def test_joins_and_watchers_past_the_first_few_are_not_logged_one_by_one(
-    info_lines: None,
-) -> None:
+def test_joins_and_watchers_past_the_first_few_are_not_logged_one_by_one() -> None:
     with (
         structlog.testing.capture_logs() as logs,
         InProcessServer(ServerConfig()) as server,

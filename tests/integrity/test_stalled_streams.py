@@ -73,9 +73,7 @@ def _watch_when_placed(
     raise AssertionError("no attempts")
 
 
-def test_a_flooding_seat_that_never_reads_is_cut_off_and_can_join_again(
-    info_lines: None,
-) -> None:
+def test_a_flooding_seat_that_never_reads_is_cut_off_and_can_join_again() -> None:
     """It sends answers the server must refuse (each refusal queues the
     decision again) and reads nothing. Its stream is cancelled once its write
     has waited past the limit; the seat joins again and the match is played."""

@@ -196,7 +196,7 @@ def test_a_long_held_stream_is_not_pushed_out_by_a_flood_of_one_stream_per_addre
 
 
 def test_refusals_and_push_outs_are_logged_with_the_address_without_flooding_the_log(
-    monkeypatch: pytest.MonkeyPatch, info_lines: None
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A flood of health watches was refused and pushed out in silence: the
     operator saw nothing of who held the server's places."""

@@ -14,7 +14,6 @@ from contextlib import closing
 from pathlib import Path
 
 import grpc
-import pytest
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
@@ -291,7 +290,6 @@ def _write_as_schema_4(db: sqlite3.Connection, match_id: str, moves: int) -> Non
         )
 
 
-@pytest.mark.usefixtures("info_lines")  # a command run before in this process may set warning
 def test_seats_that_all_joined_as_the_start_timeout_fired_are_not_called_missing() -> None:
     """The timeout can fire between the last join and the loop waking to it: the
     match then starts with every seat, and says nothing of seats missing."""

@@ -88,7 +88,7 @@ def test_live_solo_means_count_a_failed_game_as_the_report_does() -> None:
     assert figures == pytest.approx(means) == {"a": 7.5, "b": 10.0, "c": 20.0}
 
 
-def test_the_live_line_and_the_log_name_a_solo_figure_mean_score(info_lines: None) -> None:
+def test_the_live_line_and_the_log_name_a_solo_figure_mean_score() -> None:
     game = _solo("greedy", 1, 12.5)
     stream = io.StringIO()
     progress = TerminalProgress(stream)

@@ -103,7 +103,6 @@ def test_a_long_bootstrap_rewrites_one_line_on_a_terminal_and_blanks_it() -> Non
 
 
 @pytest.mark.parametrize("kind", ["terminal", "log"])
-@pytest.mark.usefixtures("info_lines")  # a command run before in this process may set warning
 def test_the_games_per_second_and_eta_count_from_the_first_game_not_from_ray_starting(
     kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

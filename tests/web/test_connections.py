@@ -67,9 +67,7 @@ def _get(port: int) -> int:
         return response.status
 
 
-def test_connections_beyond_the_bound_are_closed_and_freed_ones_count_again(
-    info_lines: None,
-) -> None:
+def test_connections_beyond_the_bound_are_closed_and_freed_ones_count_again() -> None:
     async def scenario(port: int) -> None:
         flood = _open(port, 15)
         assert await _kept(flood) == 5
@@ -88,7 +86,7 @@ def test_connections_beyond_the_bound_are_closed_and_freed_ones_count_again(
     }
 
 
-def test_one_address_holds_at_most_its_share_and_others_still_get_in(info_lines: None) -> None:
+def test_one_address_holds_at_most_its_share_and_others_still_get_in() -> None:
     """With the bound in all alone, one client holding every connection (live
     pages, or requests sent a byte at a time) kept everyone else out."""
 
