@@ -24,6 +24,7 @@ from games.stubborn_sheep.data import (
     RED,
     RIGHT,
     SHEEP_COLOUR,
+    WHITE,
     YELLOW,
 )
 from games.stubborn_sheep.events import (
@@ -173,6 +174,32 @@ def _check_jump(jump: IconJump, after: list, areas: list[list[int]], n: int) -> 
         assert moves == [], jump  # white sheep have no jumping ability
 
 
+def _wolf_target(areas: list[list[int]], first: StubbornSheepState, wolf: int) -> int:
+    """ "move the wolf to the meadow containing the most sheep. If there is a tie, move
+    it clockwise to the first tied meadow it encounters. If the wolf is already in the
+    meadow containing the most sheep, it does not move."""
+    most = max(len(areas[m]) for m in first.meadows)
+    n = first.n
+    for step in range(n):
+        area = (wolf + step) % n
+        if area in first.meadows and len(areas[area]) == most:
+            return area
+    raise AssertionError("no meadow")
+
+
+def _wolf_prey(meadow: list[int]) -> list[int]:
+    """The colours the wolf discards: "two sheep of the most represented colour. If
+    several colours are tied for being the most numerous, discard one sheep of each"."""
+    counts = [sum(1 for c in meadow if SHEEP_COLOUR[c] == colour) for colour in range(4)]
+    top = max(counts)
+    if not top:
+        return []
+    tied = [colour for colour in range(4) if counts[colour] == top]
+    if len(tied) > 1:
+        return tied
+    return [tied[0]] * min(2, top)
+
+
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize(
     "options",
@@ -190,6 +217,9 @@ def test_random_games_replay_by_the_rulebook(
     orient = list(first.orient)
     turns: list[TurnSeen] = []
     final_at = -1
+    wolf = first.wolf
+    piles: list[list[list[int]]] = [[[], [], [], []] for _ in range(players)]
+    assert wolf == (n - 1 if options.get("wolf") else -1)  # right of the first player
     cards_to_play = len(first.fence_pile) + sum(len(h) for h in first.hands)
     for index, p in enumerate(events):
         if isinstance(p, FenceOriented | FenceRotated):
@@ -198,13 +228,24 @@ def test_random_games_replay_by_the_rulebook(
             tops[p.fence], orient[p.fence] = p.card, p.orientation
             turns[-1].placed = p.fence
         elif isinstance(p, SheepPlaced):
+            # "add no sheep to the meadow where the wolf is located" (bonuses too).
+            assert p.area != wolf or p.reason == "setup"
             areas[p.area].extend(p.cards)
         elif isinstance(p, SheepScored):
+            # "If you have 3, score 1 sheep and discard the other 2. If you have 4, score
+            # 2 sheep and discard the other 2." Whites standing in are discarded first.
+            assert len(p.scored) in (1, 2) and len(p.discarded) == 2
+            assert all(SHEEP_COLOUR[c] == p.colour for c in p.scored)
+            assert all(SHEEP_COLOUR[c] in (p.colour, WHITE) for c in p.discarded)
+            piles[p.seat][p.colour].extend(p.scored)
             for card in p.scored + p.discarded:
                 areas[first.pens[p.seat]].remove(card)
         elif isinstance(p, WolfMoved):
+            assert (p.from_area, p.to_area) == (wolf, _wolf_target(areas, first, wolf))
+            assert sorted(SHEEP_COLOUR[c] for c in p.discarded) == _wolf_prey(areas[p.to_area])
             for card in p.discarded:
                 areas[p.to_area].remove(card)
+            wolf = p.to_area
         elif isinstance(p, SheepMoved):
             areas[p.from_area].remove(p.card)
             areas[p.to_area].append(p.card)
@@ -257,3 +298,11 @@ def test_random_games_replay_by_the_rulebook(
     assert final_at == len(turns) - players
     assert not any(turn.drew for turn in turns[final_at:])
     assert isinstance(last, StubbornSheepState) and last.terminal
+    # "The player who has scored the most sheep wins ... In case of a tie, the winner is
+    # the player with the greatest number of complete sets of 4 different colours ...
+    # If the tie persists, the tied players share the victory."
+    assert piles == last.scored
+    keys = [(sum(map(len, mine)), min(map(len, mine))) for mine in piles]
+    result = last.result()
+    assert result.scores == tuple(float(points) for points, _ in keys)
+    assert result.ranks == tuple(1 + sum(other > key for other in keys) for key in keys)
