@@ -18,11 +18,13 @@ from games.stubborn_sheep import GAME
 from games.stubborn_sheep.actions import Bump, PlaceFence
 from games.stubborn_sheep.data import (
     BLUE,
+    BONUS_COLOUR,
     BONUSES,
     EFFECTIVE,
     LEFT,
     RED,
     RIGHT,
+    SHEEP_BONUS,
     SHEEP_COLOUR,
     WHITE,
     YELLOW,
@@ -97,6 +99,7 @@ class TurnSeen:
     placed: int = -1
     activated: list[int] = field(default_factory=list)
     bonuses: set[str] = field(default_factory=set)
+    colours_used: set[int] = field(default_factory=set)
     drew: bool = False
 
 
@@ -256,6 +259,13 @@ def test_random_games_replay_by_the_rulebook(
                 assert p.seat == 0
             turns.append(TurnSeen(p.seat))
         elif isinstance(p, BonusUsed):
+            # "You may only use the bonus action of the card at the top of each colour
+            # pile. Each bonus action may only be used once per round."
+            assert options.get("bonus_actions") and p.seat == turns[-1].seat
+            colour = BONUS_COLOUR[p.bonus]
+            assert piles[p.seat][colour] and SHEEP_BONUS[piles[p.seat][colour][-1]] == p.bonus
+            assert colour not in turns[-1].colours_used
+            turns[-1].colours_used.add(colour)
             turns[-1].bonuses.add(BONUSES[p.bonus])
         elif isinstance(p, FenceActivated):
             turns[-1].activated.append(p.fence)
