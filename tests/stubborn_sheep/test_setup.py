@@ -155,3 +155,13 @@ def test_options_default_false_and_are_validated() -> None:
         GAME.new_state(0, 1)
     assert [spec.name for spec in GAME.option_specs] == ["wolf", "bonus_actions"]
     assert all(spec.kind == "bool" and spec.default is False for spec in GAME.option_specs)
+
+
+@pytest.mark.parametrize("players", [0, 6])
+def test_one_to_five_players(players: int) -> None:
+    """Rulebook: "Setup is designed for 2 to 5 players. See the Solo Mode section for
+    changes to a solo game": 1 to 5 seats, no more, no fewer."""
+    with pytest.raises(InvalidOptions, match="1 to 5 players"):
+        GAME.new_state(players, 1, {})
+    for allowed in (1, 5):
+        assert GAME.new_state(allowed, 1, {}).players == allowed
