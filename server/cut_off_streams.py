@@ -26,11 +26,9 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 
 import grpc
-import structlog
 
 from server.interceptors import HandlerRewrite
-from server.logs import Counts, worth_logging
-from server.status import abort
+from server.refused_calls import RefusedCalls
 
 DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS = 100
 
@@ -44,8 +42,7 @@ class CutOffStreams(HandlerRewrite):
         self.methods = methods
         self.limit = limit
         self._held: Counter[str] = Counter()
-        self._log = structlog.get_logger("sheepfold.streams")
-        self._refused = Counts()
+        self._refused = RefusedCalls("sheepfold.streams", "stream refused")
 
     async def intercept_service(
         self,
@@ -81,12 +78,7 @@ class CutOffStreams(HandlerRewrite):
             f"this address holds {held} streams cut off for reading nothing, still open: "
             "read them or close them first"
         )
-        total = self._refused.add(address)
-        if worth_logging(total):
-            self._log.warning(
-                "stream refused", client=address, method=method, reason=reason, total=total
-            )
-        await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, reason)
+        await self._refused.refuse(context, address, method, reason)
 
 
 # The count of the gRPC server the current call came to (its task's context only).

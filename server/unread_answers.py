@@ -24,12 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
-import structlog
 
 from server.interceptors import HandlerRewrite
-from server.logs import Counts, worth_logging
 from server.peers import peer_address
-from server.status import abort
+from server.refused_calls import RefusedCalls
 
 DEFAULT_UNREAD_BYTES_PER_ADDRESS = 64 * 1024 * 1024
 DEFAULT_UNREAD_CALLS_PER_ADDRESS = 4_096  # answers of a few bytes each add up too
@@ -53,8 +51,7 @@ class UnreadAnswers(HandlerRewrite):
         self.max_calls = max_calls
         self._bytes: Counter[str] = Counter()
         self._calls: Counter[str] = Counter()
-        self._log = structlog.get_logger("sheepfold.server")
-        self._refused = Counts()
+        self._refused = RefusedCalls("sheepfold.server", "call refused")
 
     def unread(self, address: str) -> tuple[int, int]:
         """The bytes and calls of `address` not yet read (for tests and metrics)."""
@@ -96,9 +93,4 @@ class UnreadAnswers(HandlerRewrite):
             "this address has not read the answers to its earlier calls "
             f"({self._calls[address]} calls, {self._bytes[address]} bytes): read them first"
         )
-        total = self._refused.add(address)
-        if worth_logging(total):
-            self._log.warning(
-                "call refused", client=address, method=method, reason=reason, total=total
-            )
-        await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, reason)
+        await self._refused.refuse(context, address, method, reason)
