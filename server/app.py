@@ -15,7 +15,11 @@ import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from sheepfold.v1 import arena_pb2_grpc
 
-from server.cut_off_streams import DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS, CutOffStreams
+from server.cut_off_streams import (
+    DEFAULT_CUT_OFF_STREAMS,
+    DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS,
+    CutOffStreams,
+)
 from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
 from server.fairness import FairQueue
@@ -50,7 +54,9 @@ from server.store import MemoryStore, Store
 from server.tls_reload import ReloadingCertificate
 from server.unexpected import UnexpectedErrorsAreInternal
 from server.unread_answers import (
+    DEFAULT_UNREAD_BYTES,
     DEFAULT_UNREAD_BYTES_PER_ADDRESS,
+    DEFAULT_UNREAD_CALLS,
     DEFAULT_UNREAD_CALLS_PER_ADDRESS,
     UnreadAnswers,
 )
@@ -121,10 +127,16 @@ class ServerConfig:
     # by count): past either, its calls are refused (see server/unread_answers.py).
     max_unread_bytes_per_address: int = DEFAULT_UNREAD_BYTES_PER_ADDRESS
     max_unread_calls_per_address: int = DEFAULT_UNREAD_CALLS_PER_ADDRESS
+    # And from every address together: past either, an address is let in only
+    # while it holds less than its fair share (see server/fair_share.py).
+    max_unread_bytes: int = DEFAULT_UNREAD_BYTES
+    max_unread_calls: int = DEFAULT_UNREAD_CALLS
     # Play and Watch streams one client address holds that were cut off for
     # reading nothing, still open: past it, its new ones are refused (see
     # server/cut_off_streams.py).
     max_cut_off_streams_per_address: int = DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS
+    # And from every address together, as for unread answers.
+    max_cut_off_streams: int = DEFAULT_CUT_OFF_STREAMS
     # Play streams from one client address that have not sent their join yet.
     max_pending_joins_per_address: int = 100
     # And from every address together (see server/peers.py).
@@ -205,8 +217,17 @@ def _interceptors(config: ServerConfig) -> list[grpc.aio.ServerInterceptor]:
     undecodable requests are INVALID_ARGUMENT, Play answers with
     pre-encoded bytes, and a fault no handler foresaw is INTERNAL."""
     return [
-        UnreadAnswers(config.max_unread_bytes_per_address, config.max_unread_calls_per_address),
-        CutOffStreams({PLAY_METHOD, WATCH_METHOD}, config.max_cut_off_streams_per_address),
+        UnreadAnswers(
+            config.max_unread_bytes_per_address,
+            config.max_unread_calls_per_address,
+            config.max_unread_bytes,
+            config.max_unread_calls,
+        ),
+        CutOffStreams(
+            {PLAY_METHOD, WATCH_METHOD},
+            config.max_cut_off_streams_per_address,
+            config.max_cut_off_streams,
+        ),
         DecodeErrorsAreInvalidArgument({PLAY_METHOD}),
         PreEncodedResponses({PLAY_METHOD}),
         UnexpectedErrorsAreInternal({PLAY_METHOD}),

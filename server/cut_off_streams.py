@@ -7,8 +7,10 @@ the client reads or goes. A client that watched, stalled, was cut off and did
 it again held more and more of the server's memory (9,600 such Watch streams
 held 140 MB). So each address's cut-off streams are counted until their calls
 end, and an address holding `limit` of them is refused new Play and Watch
-streams, RESOURCE_EXHAUSTED, before anything is made for them. A client that
-reads what it asks for is never cut off.
+streams, RESOURCE_EXHAUSTED, before anything is made for them. The addresses
+together are bounded too, each getting a fair share of the room left once they
+pass the server's cap (server/fair_share.py): a client with many addresses held
+as much again with each. A client that reads what it asks for is never cut off.
 
 The count is per gRPC server (the main ports, each bot socket), like the
 unread answers of unary calls: every Unix socket client is one address
@@ -22,26 +24,37 @@ thousand.
 from __future__ import annotations
 
 import contextvars
-from collections import Counter
 from collections.abc import Awaitable, Callable
 
 import grpc
 
+from server.fair_share import FairShare, Over, Tally
 from server.interceptors import HandlerRewrite
 from server.refused_calls import RefusedCalls
 
 DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS = 100
+# From every address together, past which each gets a fair share of what is
+# left below twice as much (see server/fair_share.py): 1,000 at most. A Watch
+# of a finished match from its start, cut off, held some 140 KB, so about
+# 140 MB, ten addresses' worth. A client that reads is never cut off: these
+# are all stalled or hostile clients'.
+DEFAULT_CUT_OFF_STREAMS = 500
 
 
 class CutOffStreams(HandlerRewrite):
-    """At most `limit` cut-off streams still open per address, on one gRPC server."""
+    """At most `limit` cut-off streams still open per address, on one gRPC
+    server; past `total` from every address together, only addresses under
+    their fair share get more."""
 
-    def __init__(self, methods: set[str], limit: int = DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS) -> None:
-        if limit < 1:
-            raise ValueError("room for one cut-off stream at least")
+    def __init__(
+        self,
+        methods: set[str],
+        limit: int = DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS,
+        total: int = DEFAULT_CUT_OFF_STREAMS,
+    ) -> None:
         self.methods = methods
-        self.limit = limit
-        self._held: Counter[str] = Counter()
+        self.bound = FairShare(limit, total)
+        self._held = Tally()
         self._refused = RefusedCalls("sheepfold.streams", "stream refused")
 
     async def intercept_service(
@@ -60,24 +73,33 @@ class CutOffStreams(HandlerRewrite):
 
     def hold(self, address: str) -> None:
         """A stream of `address` was cut off."""
-        self._held[address] += 1
+        self._held.add(address)
 
     def let_go(self, address: str) -> None:
         """A cut-off stream of `address` has ended."""
-        self._held[address] -= 1
-        if self._held[address] <= 0:
-            del self._held[address]
+        self._held.remove(address)
 
     async def refuse_beyond_limit(
         self, context: grpc.aio.ServicerContext, address: str, method: str
     ) -> None:
-        held = self._held.get(address, 0)
-        if held < self.limit:
+        held = self._held[address]
+        over = self.bound.over(held, self._held.total, self._held.sharing(address))
+        if over is None:
             return
-        reason = (
-            f"this address holds {held} streams cut off for reading nothing, still open: "
-            "read them or close them first"
-        )
+        streams = f"{self._held.total} streams cut off for reading nothing, still open"
+        if over is Over.ADDRESS:
+            reason = (
+                f"this address holds {held} streams cut off for reading nothing, still open: "
+                "read them or close them first"
+            )
+        elif over is Over.CEILING:
+            reason = f"this server holds {streams}, as many as it will: try again later"
+        else:
+            reason = (
+                f"this server holds {streams}, from {self._held.sharing(address)} addresses, "
+                f"past its bound, and this address its share of them ({held}): "
+                "read them or close them first"
+            )
         await self._refused.refuse(context, address, method, reason)
 
 

@@ -1,4 +1,4 @@
-"""Answers of unary calls a client address has not read yet, bounded.
+"""Answers of unary calls that client addresses have not read yet, bounded.
 
 The server holds a unary call's answer until the client reads it. A client
 that stops reading (an HTTP/2 flow-control window left at zero) keeps every
@@ -6,10 +6,13 @@ answer it asked for in the server's memory, and answers can be large: one
 client re-asking `ListMatches(limit=1000)` on four connections grew a server
 by 600 MB in 70 s, until it closed them. gRPC ends such a call only when its
 answer is delivered or the connection goes, and cancelling the handler does
-not free it, so the answers an address has not read are counted, by size,
-from the moment its handler returns to the call's end; a new unary call from
-an address over its bound is refused `RESOURCE_EXHAUSTED` before its handler
-runs. A client that reads what it asks for never comes near it.
+not free it, so the answers an address has not read are counted, by size and
+by number, from the moment its call is let in to the call's end; a new unary
+call from an address over its bound is refused `RESOURCE_EXHAUSTED` before
+its handler runs. The addresses together are bounded too, each getting a fair
+share of the room left once they pass the server's cap (server/fair_share.py):
+a client with many addresses held as much again with each. A client that
+reads what it asks for never comes near either bound.
 
 Streams are bounded elsewhere (watcher places, stream places, pending joins,
 streams cut off for not reading: server/cut_off_streams.py).
@@ -18,19 +21,27 @@ streams cut off for not reading: server/cut_off_streams.py).
 from __future__ import annotations
 
 import inspect
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
+from server.fair_share import FairShare, Over, Tally, first
 from server.interceptors import HandlerRewrite
 from server.peers import peer_address
 from server.refused_calls import RefusedCalls
 
 DEFAULT_UNREAD_BYTES_PER_ADDRESS = 64 * 1024 * 1024
 DEFAULT_UNREAD_CALLS_PER_ADDRESS = 4_096  # answers of a few bytes each add up too
+# From every address together, past which each gets a fair share of what is
+# left below twice as much (see server/fair_share.py). An answer unread costs
+# the server far more than its size: 479 `ListMatches(limit=1000)` answers
+# (58 MB) held 540 MB, and 3,000 small ones 95 MB. So the most the addresses
+# together hold, 128 MB of answers or 8,192 calls, is twice what one address
+# may hold: some 1.2 GB of the biggest answers.
+DEFAULT_UNREAD_BYTES = 64 * 1024 * 1024
+DEFAULT_UNREAD_CALLS = 4_096
 
 
 @dataclass
@@ -40,17 +51,21 @@ class _Call:
 
 
 class UnreadAnswers(HandlerRewrite):
-    """At most `max_bytes` of answers, and `max_calls` calls, unread per address."""
+    """At most `max_bytes` of answers, and `max_calls` calls, unread per address;
+    past `total_bytes` or `total_calls` from every address together, only
+    addresses under their fair share get more."""
 
     def __init__(
         self,
         max_bytes: int = DEFAULT_UNREAD_BYTES_PER_ADDRESS,
         max_calls: int = DEFAULT_UNREAD_CALLS_PER_ADDRESS,
+        total_bytes: int = DEFAULT_UNREAD_BYTES,
+        total_calls: int = DEFAULT_UNREAD_CALLS,
     ) -> None:
-        self.max_bytes = max_bytes
-        self.max_calls = max_calls
-        self._bytes: Counter[str] = Counter()
-        self._calls: Counter[str] = Counter()
+        self.bytes_bound = FairShare(max_bytes, total_bytes)
+        self.calls_bound = FairShare(max_calls, total_calls)
+        self._bytes = Tally()
+        self._calls = Tally()
         self._refused = RefusedCalls("sheepfold.server", "call refused")
 
     def unread(self, address: str) -> tuple[int, int]:
@@ -65,32 +80,45 @@ class UnreadAnswers(HandlerRewrite):
     def _bounded(self, inner: Callable[..., Any], method: str) -> Callable[..., Any]:
         async def bounded(request: Any, context: grpc.aio.ServicerContext) -> Any:
             address = peer_address(context.peer())
-            if self._bytes[address] >= self.max_bytes or self._calls[address] >= self.max_calls:
-                await self._refuse(context, address, method)
-            self._calls[address] += 1
+            over = self._over(address)
+            if over is not None:
+                await self._refused.refuse(context, address, method, self._reason(over, address))
+            self._calls.add(address)
             call = _Call()
 
             def ended(_: object) -> None:
                 call.ended = True
-                self._calls[address] -= 1
-                self._bytes[address] -= call.size
-                if self._calls[address] <= 0:
-                    del self._calls[address]
-                    self._bytes.pop(address, None)
+                self._calls.remove(address)
+                self._bytes.remove(address, call.size)
 
             context.add_done_callback(ended)
             result = inner(request, context)
             answer = await result if inspect.isawaitable(result) else result
             if not call.ended:  # a call cancelled while its handler ran holds nothing
                 call.size = answer.ByteSize() if hasattr(answer, "ByteSize") else 0
-                self._bytes[address] += call.size
+                self._bytes.add(address, call.size)
             return answer
 
         return bounded
 
-    async def _refuse(self, context: grpc.aio.ServicerContext, address: str, method: str) -> None:
-        reason = (
-            "this address has not read the answers to its earlier calls "
-            f"({self._calls[address]} calls, {self._bytes[address]} bytes): read them first"
+    def _over(self, address: str) -> Over | None:
+        sharing = self._calls.sharing(address)  # an address holds bytes only with calls
+        return first(
+            self.bytes_bound.over(self._bytes[address], self._bytes.total, sharing),
+            self.calls_bound.over(self._calls[address], self._calls.total, sharing),
         )
-        await self._refused.refuse(context, address, method, reason)
+
+    def _reason(self, over: Over, address: str) -> str:
+        mine = f"{self._calls[address]} calls, {self._bytes[address]} bytes"
+        held = f"this server holds {self._calls.total} unread answers ({self._bytes.total} bytes)"
+        if over is Over.ADDRESS:
+            return (
+                f"this address has not read the answers to its earlier calls ({mine}): "
+                "read them first"
+            )
+        if over is Over.CEILING:
+            return f"{held}, as many as it will: try again later"
+        return (
+            f"{held} from {self._calls.sharing(address)} addresses, past its bound, and this "
+            f"address has not read its share of them ({mine}): read them first"
+        )

@@ -7,8 +7,6 @@ are served as before."""
 
 from __future__ import annotations
 
-import socket
-import threading
 from pathlib import Path
 
 import grpc
@@ -19,73 +17,19 @@ from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from server.sqlite_store import SqliteStore
 from tests.integrity.helpers import Case, wait_until
+from tests.integrity.raw_client import RawClient
 from tests.integrity.test_finished_matches import _played
-from tests.stream_flood import END_HEADERS, HEADERS, PREFACE, SETTINGS, frame, request_headers
 
 pytestmark = pytest.mark.e2e
 
-DATA, RST_STREAM, PING = 0, 3, 6
-END_STREAM, ACK = 1, 1
-INITIAL_WINDOW_SIZE = 4
-CANCEL = (8).to_bytes(4, "big")
 HELD = 3
 
 
-class StalledWatches:
-    """A connection whose streams' windows stay at zero: the server can write
-    nothing to them. It acknowledges the server's settings and pings, as a
-    live client does, so the server keeps it."""
-
-    def __init__(self, address: str) -> None:
-        if address.startswith("unix:"):
-            self._socket = socket.socket(socket.AF_UNIX)
-            self._socket.connect(address.removeprefix("unix:"))
-        else:
-            host, _, port = address.rpartition(":")
-            self._socket = socket.create_connection((host, int(port)))
-        self._lock = threading.Lock()
-        window_zero = INITIAL_WINDOW_SIZE.to_bytes(2, "big") + (0).to_bytes(4, "big")
-        self._send(PREFACE + frame(SETTINGS, 0, 0, window_zero))
-        self._next_stream = 1
-        self._reader = threading.Thread(target=self._answer, daemon=True)
-        self._reader.start()
-
-    def watch(self, match_id: str) -> int:
-        body = arena_pb2.WatchRequest(match_id=match_id, from_start=True).SerializeToString()
-        stream, self._next_stream = self._next_stream, self._next_stream + 2
-        message = b"\x00" + len(body).to_bytes(4, "big") + body
-        self._send(
-            frame(HEADERS, END_HEADERS, stream, request_headers(b"/sheepfold.v1.Arena/Watch"))
-            + frame(DATA, END_STREAM, stream, message)
-        )
-        return stream
-
-    def reset(self, stream: int) -> None:
-        self._send(frame(RST_STREAM, 0, stream, CANCEL))
-
-    def close(self) -> None:
-        self._socket.shutdown(socket.SHUT_RDWR)
-        self._reader.join(timeout=10)
-        self._socket.close()
-
-    def _send(self, data: bytes) -> None:
-        with self._lock:
-            self._socket.sendall(data)
-
-    def _answer(self) -> None:
-        received = b""
-        try:
-            while chunk := self._socket.recv(65536):
-                received += chunk
-                while len(received) >= 9 and len(received) >= 9 + (
-                    size := int.from_bytes(received[:3], "big")
-                ):
-                    kind, flags, payload = received[3], received[4], received[9 : 9 + size]
-                    received = received[9 + size :]
-                    if kind in (SETTINGS, PING) and not flags & ACK:
-                        self._send(frame(kind, ACK, 0, payload if kind == PING else b""))
-        except OSError:
-            pass
+def _stalled_watch(client: RawClient, match_id: str) -> int:
+    """A Watch of `match_id` from its start on `client`, which reads nothing."""
+    request = arena_pb2.WatchRequest(match_id=match_id, from_start=True)
+    [stream] = client.call("Arena/Watch", request)
+    return stream
 
 
 def _watch(address: str, match_id: str) -> grpc.StatusCode:
@@ -127,9 +71,9 @@ def test_an_address_holding_streams_cut_off_is_refused_more(tmp_path: Path) -> N
         max_cut_off_streams_per_address=HELD,
     )
     with InProcessServer(config, SqliteStore(db)) as server:
-        stalled = StalledWatches(server.address)
+        stalled = RawClient(server.address, reads=False)
         try:
-            streams = [stalled.watch(match_id) for _ in range(HELD)]
+            streams = [_stalled_watch(stalled, match_id) for _ in range(HELD)]
             wait_until(lambda: server.server.stalls.cancelled == HELD)
             # Its address is refused new streams; another (a Unix socket) is not.
             assert _watch(server.address, match_id) == grpc.StatusCode.RESOURCE_EXHAUSTED
@@ -138,7 +82,7 @@ def test_an_address_holding_streams_cut_off_is_refused_more(tmp_path: Path) -> N
             # A stream it resets is one less held.
             stalled.reset(streams[0])
             wait_until(lambda: _watch(server.address, match_id) == grpc.StatusCode.OK)
-            stalled.watch(match_id)
+            _stalled_watch(stalled, match_id)
             wait_until(lambda: server.server.stalls.cancelled == HELD + 1)
             assert _watch(server.address, match_id) == grpc.StatusCode.RESOURCE_EXHAUSTED
         finally:
@@ -158,13 +102,66 @@ def test_each_bot_socket_counts_its_own(tmp_path: Path) -> None:
         bot_sockets=(mine, other), write_stall_seconds=0.5, max_cut_off_streams_per_address=HELD
     )
     with InProcessServer(config, SqliteStore(db)) as server:
-        stalled = StalledWatches(mine)
+        stalled = RawClient(mine, reads=False)
         try:
             for _ in range(HELD):
-                stalled.watch(match_id)
+                _stalled_watch(stalled, match_id)
             wait_until(lambda: server.server.stalls.cancelled == HELD)
             assert _watch(mine, match_id) == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert _watch(other, match_id) == grpc.StatusCode.OK
             assert _watch(server.address, match_id) == grpc.StatusCode.OK
         finally:
             stalled.close()
+
+
+# Addresses of a client with many (IPv6, a botnet; on loopback any 127.x.y.z).
+FLOODERS = [f"127.0.0.{number}" for number in range(2, 8)]
+CAP = 4  # the server's cap, from every address together
+
+
+def test_many_addresses_together_are_bounded_and_a_light_client_still_watches(
+    tmp_path: Path,
+) -> None:
+    """Each address within its own bound, six addresses once held 18 streams
+    cut off (any number with more addresses). Past the server's cap each
+    address is refused once it holds its share; an address holding none, such
+    as a spectator who reads, still watches."""
+    db = tmp_path / "f.db"
+    match_id, _ = _played(db, Case("stubborn-sheep", 5, {}), seed=4)
+    config = ServerConfig(
+        listen=("127.0.0.1:0",),
+        write_stall_seconds=0.5,
+        max_cut_off_streams_per_address=HELD,
+        max_cut_off_streams=CAP,
+    )
+    with InProcessServer(config, SqliteStore(db)) as server:
+        floods = [RawClient(server.address, source, reads=False) for source in FLOODERS]
+        try:
+            for rounds in range(1, HELD + 1):
+                for flood in floods:
+                    _stalled_watch(flood, match_id)
+                # Every stream is cut off or refused (the server ends it at once).
+                wait_until(
+                    lambda rounds=rounds: (
+                        server.server.stalls.cancelled + sum(len(flood.ended) for flood in floods)
+                        == rounds * len(floods)
+                    )
+                )
+            assert server.server.stalls.cancelled <= 2 * CAP  # not 6 x 3
+            assert all(flood.ended for flood in floods), "every flooder is refused"
+            # A client from another address (127.0.0.1) still watches.
+            assert _watch(server.address, match_id) == grpc.StatusCode.OK
+            assert _join(server.address) == grpc.StatusCode.OK
+        finally:
+            for flood in floods:
+                flood.close()
+        # Their connections gone, their streams end and they are served again.
+        wait_until(lambda: _watched_from(server.address, FLOODERS[0], match_id))
+
+
+def _watched_from(address: str, source: str, match_id: str) -> bool:
+    """Whether a client from `source` that reads watches the match to its end."""
+    with RawClient(address, source) as client:
+        [stream] = client.call("Arena/Watch", arena_pb2.WatchRequest(match_id=match_id))
+        wait_until(lambda: stream in client.ended)
+        return bool(client.data[stream])
