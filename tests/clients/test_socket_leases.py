@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -48,3 +50,12 @@ def test_private_sockets_share_one_private_folder_removed_afterwards() -> None:
     assert not os.path.exists(folder)
     with private_socket() as path:
         assert path.endswith("/arena.sock")
+
+
+def test_no_sockets_make_no_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A run without sandboxed bots (every Ray game task of one) asks for none: a
+    # folder made anyway was left empty in /tmp by each task Ray killed mid-game.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with private_sockets(0) as paths:
+        assert paths == ()
+        assert list(tmp_path.iterdir()) == []
