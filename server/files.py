@@ -55,18 +55,20 @@ def not_a_database_file(path: str | Path) -> str | None:
     return None
 
 
-def create_owner_only(path: str | Path) -> None:
+def create_owner_only(path: str | Path) -> bool:
     """Create the file at `path`, empty and readable by its owner only, unless
     something is there already (an existing file keeps the mode its operator
     gave it). For a database that holds secrets (the seeds of running matches,
     a tournament's deal secret): SQLite would create it world-readable under
     the usual umask, and makes its -wal and -shm files with the mode of the
-    database file. A path that cannot be created is left to SQLite to report."""
+    database file. A path that cannot be created is left to SQLite to report.
+    True when this call created the file."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     except OSError:
-        return
+        return False
     os.close(fd)
+    return True
 
 
 class NotRegular(Exception):

@@ -14,8 +14,17 @@ class StoreError(Exception):
     """The database cannot be used by this server (e.g. written by a newer one)."""
 
 
+def _script(db: sqlite3.Connection, script: str) -> None:
+    """Each statement of `script` inside the caller's transaction (executescript
+    would commit it first)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
 def _v1(db: sqlite3.Connection) -> None:
-    db.executescript(
+    _script(
+        db,
         """
         CREATE TABLE matches (
             match_id TEXT PRIMARY KEY,
@@ -41,30 +50,32 @@ def _v1(db: sqlite3.Connection) -> None:
             forced TEXT NOT NULL DEFAULT '',
             PRIMARY KEY (match_id, move)
         ) WITHOUT ROWID;
-        """
+        """,
     )
 
 
 def _v2(db: sqlite3.Connection) -> None:
     # Time banks survive a restart; listing by status and game stays fast.
-    db.executescript(
+    _script(
+        db,
         """
         ALTER TABLE moves ADD COLUMN bank REAL;
         ALTER TABLE matches ADD COLUMN finished_at REAL;
         CREATE INDEX matches_by_status ON matches(status, created_at);
         CREATE INDEX matches_by_game ON matches(game, created_at);
-        """
+        """,
     )
 
 
 def _v3(db: sqlite3.Connection) -> None:
     # Listing finished matches reads their move count, never their moves.
-    db.executescript(
+    _script(
+        db,
         """
         ALTER TABLE matches ADD COLUMN move_count INTEGER NOT NULL DEFAULT 0;
         UPDATE matches SET move_count =
             (SELECT COUNT(*) FROM moves WHERE moves.match_id = matches.match_id);
-        """
+        """,
     )
 
 
@@ -108,16 +119,45 @@ def check_server_tables(db: sqlite3.Connection, path: str) -> None:
     raise StoreError(f"{path} is not a Sheepfold server database: {what}")
 
 
-def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
-    """Apply the missing migrations, each in its own transaction; returns the version."""
-    current = schema_version(db)
-    if current > SCHEMA_VERSION:
+def _stored_version(db: sqlite3.Connection) -> int:
+    """The file's schema version, read without writing (0: none yet)."""
+    found = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).fetchone()
+    if found is None:
+        return 0
+    return int(db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0)
+
+
+def _check_not_newer(version: int) -> None:
+    if version > SCHEMA_VERSION:
         raise StoreError(
-            f"the database has schema version {current}, newer than this server's "
+            f"the database has schema version {version}, newer than this server's "
             f"{SCHEMA_VERSION}: upgrade sheepfold"
         )
-    for version in range(current, upto):
-        with db:
+
+
+def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
+    """Apply the missing migrations, all in one transaction; returns the version.
+
+    `db` is in autocommit mode (isolation_level=None). A migration that fails
+    (a full disk) leaves the file as it was: a half-made schema once stopped
+    the next start ("not a Sheepfold server database", "duplicate column").
+    A file with nothing to migrate is only read (another process may hold it)."""
+    current = _stored_version(db)
+    _check_not_newer(current)
+    if current >= upto:
+        return current
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        current = schema_version(db)
+        _check_not_newer(current)
+        for version in range(current, upto):
             MIGRATIONS[version](db)
             db.execute("INSERT INTO schema_version (version) VALUES (?)", (version + 1,))
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
     return max(current, upto)

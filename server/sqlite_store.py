@@ -15,6 +15,7 @@ The schema and its migrations are in server/sqlite_schema.py.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -56,8 +57,11 @@ class SqliteStore:
         if problem is not None:
             raise StoreError(f"it {problem}")
         self._busy_ms = int(busy_timeout * 1000)
+        fresh: tuple[str, ...] = ()  # the files this start makes, none there before
         if self.path != ":memory:":
-            create_owner_only(self.path)  # it holds the seeds of running matches
+            absent = _absent_files(self.path)
+            if create_owner_only(self.path):  # it holds the seeds of running matches
+                fresh = absent
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._claim: int | None = None
         self.saved_copy: str | None = None
@@ -65,9 +69,20 @@ class SqliteStore:
         if serving and self.path != ":memory:":
             try:
                 self._claim = _claim(self.path)
-            except StoreError:
+            except StoreError:  # another server's file now: none of it is ours to remove
                 self._db.close()
                 raise
+        try:
+            self._open(serving)
+        except BaseException:
+            # A file this start made and could not finish (a full disk) goes: a
+            # 0-byte or half-made one was left for the next start to trip on.
+            for made in fresh:
+                with contextlib.suppress(OSError):
+                    os.unlink(made)
+            raise
+
+    def _open(self, serving: bool) -> None:
         self._lock = threading.Lock()
         self._readers = threading.local()
         self._reader_connections: list[sqlite3.Connection] = []
@@ -505,3 +520,8 @@ def match_counts(db: sqlite3.Connection) -> dict[str, int]:
     found = dict(db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status"))
     found["moves"] = db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
     return {str(k): int(v) for k, v in found.items()}
+
+
+def _absent_files(path: str) -> tuple[str, ...]:
+    """Of the database file and SQLite's -wal and -shm beside it, those not there."""
+    return tuple(p for p in (path, f"{path}-wal", f"{path}-shm") if not os.path.lexists(p))

@@ -66,6 +66,31 @@ def test_a_full_disk_at_start_is_one_line_naming_it(tmp_path: Path) -> None:
     assert f"the disk holding {folder} is full" in lines[0], lines[0]
 
 
+# The disk left with FREE KiB: too few for SQLite's first pages, or its -shm and
+# -wal, or the schema's last tables. Then the folder's files are listed.
+ALMOST_FULL = (
+    'mount -t tmpfs -o size=1m tmpfs "$1" && dd if=/dev/zero of="$1/fill" bs=1k'
+    " count=$((1024 - $2)) 2>/dev/null; folder=$1; shift 2;"
+    ' "$@"; echo files: $(ls -A "$folder") >&2'
+)
+
+
+@pytest.mark.parametrize("free_kib", [0, 32, 64])
+def test_a_start_on_a_full_disk_leaves_no_database(tmp_path: Path, free_kib: int) -> None:
+    """Once a 0-byte file, or a half-made schema whose next start (with room
+    again) stopped on "not a Sheepfold server database" or "duplicate column"."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    serve = launch.serve_command("--db", f"{folder}/s.db")
+    command = _in_a_small_disk(folder, ALMOST_FULL, *serve)
+    command.insert(command.index(str(folder)) + 1, str(free_kib))
+    done = subprocess.run(command, cwd=launch.ROOT, capture_output=True, text=True, timeout=30)
+    *errors, listing = done.stderr.strip().splitlines()
+    assert len(errors) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert f"the disk holding {folder} is full" in errors[0], errors[0]
+    assert listing == "files: fill", done.stderr
+
+
 def _health(address: str) -> int:
     with grpc.insecure_channel(address) as channel:
         return (

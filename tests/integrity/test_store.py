@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from server import sqlite_schema
 from server.records import ClockConfig, MatchRecord, RecordedMove
 from server.sqlite_schema import SCHEMA_VERSION, StoreError, migrate, schema_version
 from server.sqlite_store import SqliteStore
@@ -91,6 +92,26 @@ def test_an_old_database_is_migrated_and_keeps_its_data(tmp_path: Path) -> None:
     summary = store.summary("old")
     assert summary is not None and summary.moves == 1, "move counts are filled in on migration"
     store.close()
+
+
+def test_a_migration_that_fails_leaves_the_file_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk halfway through the schema once left its first tables (and
+    schema_version) behind: the next start refused the file as another program's,
+    or stopped on "duplicate column name"."""
+
+    def full(db: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    migrations = (*sqlite_schema.MIGRATIONS[:2], full)
+    monkeypatch.setattr(sqlite_schema, "MIGRATIONS", migrations)
+    db = sqlite3.connect(tmp_path / "half.db", isolation_level=None)
+    with pytest.raises(sqlite3.OperationalError, match="full"):
+        sqlite_schema.migrate(db, upto=3)
+    assert not db.in_transaction
+    assert db.execute("SELECT name FROM sqlite_master").fetchall() == []
+    db.close()
 
 
 def test_a_database_from_a_newer_server_is_refused(tmp_path: Path) -> None:
