@@ -34,6 +34,7 @@ from server.app import (
     ServerConfig,
     serve,
 )
+from server.files import folder_hint
 from server.listening import ListenError, bind_failure, check_can_listen, check_socket_folder
 from server.logs import FLUSH_SECONDS, configure_logging
 from server.open_files import raise_open_file_limit
@@ -51,7 +52,6 @@ MIN_OPEN_FILES = FILES_KEPT_FREE + HEALTH_PORT_CONNECTIONS + 16
 # Less free space than this where the database lives is named as the likely
 # reason SQLite could not open it (a database needs a few pages for its -wal,
 # -shm and schema).
-LOW_DISK_BYTES = 1 << 20
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -381,7 +381,7 @@ def _run_logged(args: argparse.Namespace) -> int:
             store = SqliteStore(args.db, serving=True)
         except (StoreError, sqlite3.Error) as error:
             raise SystemExit(
-                f"sheepfold serve: cannot open --db {args.db}: {error}{_folder_hint(args.db)}"
+                f"sheepfold serve: cannot open --db {args.db}: {error}{folder_hint(args.db)}"
             ) from None
     config = ServerConfig(
         host=args.host,
@@ -516,23 +516,3 @@ def _read_token_file(path: Path) -> str:
     if not token:
         raise SystemExit(f"{where}: the file is empty; no admin token in it")
     return token
-
-
-def _folder_hint(db: str) -> str:
-    """Why SQLite may have refused a file: its folder is missing, or cannot be
-    written (it takes the database's -wal and -shm files), or its disk is full
-    (SQLite says only "disk I/O error" or "unable to open database file")."""
-    folder = os.path.dirname(os.path.abspath(db))
-    if not os.path.isdir(folder):
-        return f" (there is no folder {folder})"
-    if not os.access(folder, os.W_OK):
-        return (
-            f" (the folder {folder} cannot be written, and SQLite keeps files beside the database)"
-        )
-    try:
-        free = shutil.disk_usage(folder).free
-    except OSError:
-        return ""
-    if free < LOW_DISK_BYTES:
-        return f" (the disk holding {folder} is full: {free} bytes free)"
-    return ""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -121,3 +122,27 @@ def read_pem(path: str | Path) -> bytes:
         raise UnusablePem("not a regular file") from None
     except TooLarge:
         raise UnusablePem("larger than a PEM file can be (1 MB)") from None
+
+
+# Less free than this beside a database that SQLite refused: the disk is full.
+LOW_DISK_BYTES = 1 << 20
+
+
+def folder_hint(db: str) -> str:
+    """Why SQLite may have refused a file: its folder is missing, or cannot be
+    written (it takes the database's -wal and -shm files), or its disk is full
+    (SQLite says only "disk I/O error" or "unable to open database file")."""
+    folder = os.path.dirname(os.path.abspath(db))
+    if not os.path.isdir(folder):
+        return f" (there is no folder {folder})"
+    if not os.access(folder, os.W_OK):
+        return (
+            f" (the folder {folder} cannot be written, and SQLite keeps files beside the database)"
+        )
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return ""
+    if free < LOW_DISK_BYTES:
+        return f" (the disk holding {folder} is full: {free} bytes free)"
+    return ""

@@ -18,7 +18,7 @@ from typing import Any
 
 from sheepfold.v1 import arena_pb2
 
-from server.files import create_owner_only, not_a_database_file
+from server.files import create_owner_only, folder_hint, not_a_database_file
 from tournament.store_records import GameRecord, ReplayEntry, SeatRecord, TournamentRecord
 from tournament.store_schema import MIGRATIONS
 
@@ -104,7 +104,8 @@ class Store:
             self._migrate()
         except sqlite3.OperationalError as error:  # locked, read-only, no space, ...
             self._db.close()
-            raise StoreError(f"cannot use {self.path}: {error}") from None
+            hint = "" if self.path == ":memory:" else folder_hint(self.path)
+            raise StoreError(f"cannot use {self.path}: {error}{hint}") from None
         except sqlite3.DatabaseError as error:
             self._db.close()
             raise StoreError(f"{self.path} is not a tournament database ({error})") from None

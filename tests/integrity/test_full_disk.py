@@ -13,6 +13,7 @@ import asyncio
 import os
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -89,6 +90,26 @@ def test_a_start_on_a_full_disk_leaves_no_database(tmp_path: Path, free_kib: int
     assert len(errors) == 1 and "Traceback" not in done.stderr, done.stderr
     assert f"the disk holding {folder} is full" in errors[0], errors[0]
     assert listing == "files: fill", done.stderr
+
+
+def test_a_tournament_database_on_a_full_disk_is_named(tmp_path: Path) -> None:
+    """Once "cannot use PATH: disk I/O error", which does not say why."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\ngames_per_pairing = 1\n'
+        'database = "unused.db"\n[[bots]]\nname = "a"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    )
+    run = [sys.executable, "-m", "cli", "tournament", "run", "--db", f"{folder}/t.db", str(config)]
+    command = _in_a_small_disk(folder, ALMOST_FULL, *run)
+    command.insert(command.index(str(folder)) + 1, "16")
+    done = subprocess.run(command, cwd=launch.ROOT, capture_output=True, text=True, timeout=60)
+    *_, error, _listing = done.stderr.strip().splitlines()
+    assert "Traceback" not in done.stderr, done.stderr
+    assert error.startswith(f"sheepfold tournament: cannot use {folder}/t.db: "), error
+    assert f"(the disk holding {folder} is full: " in error, error
 
 
 def _health(address: str) -> int:
