@@ -47,6 +47,7 @@ from server.service import (
     WATCH_METHOD,
     ArenaService,
 )
+from server.socket_watch import SocketWatch
 from server.stalls import StalledWrites
 from server.stop_signals import StopSignals
 from server.storage import StoreWorker
@@ -290,6 +291,8 @@ class SheepfoldServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pruning: asyncio.Task[None] | None = None
         self._file_watch = DatabaseFileWatch(self.store, self._refuse_new_matches)
+        self._socket_watch = SocketWatch(self._socket_lost)
+        self._lost_sockets: list[str] = []
         self._health_updates: set[asyncio.Future[None]] = set()
 
     def _database_health(self, healthy: bool) -> None:
@@ -303,10 +306,16 @@ class SheepfoldServer:
         self.registry.refusing = reason
         self._set_serving(False)
 
+    def _socket_lost(self, path: str) -> None:
+        """For good (a Unix socket it listens on deleted or replaced): NOT_SERVING,
+        so a supervisor's probe restarts it; the other addresses go on serving."""
+        self._lost_sockets.append(path)
+        self._set_serving(False)
+
     def _set_serving(self, serving: bool) -> None:
         if self._server is None or not self.registry.accepting:
             return
-        if serving and self.registry.refusing is not None:
+        if serving and (self.registry.refusing is not None or self._lost_sockets):
             return
         status = (
             health_pb2.HealthCheckResponse.SERVING
@@ -369,6 +378,9 @@ class SheepfoldServer:
                 keep_pruning(self.storage, self.config.retention), name="prune-finished"
             )
         self._file_watch.start()
+        self._socket_watch.start(
+            a.removeprefix("unix:") for a in self.listening if a.startswith("unix:")
+        )
         self._warn_if_open()
         self.log.info(
             "server started",
@@ -499,6 +511,7 @@ class SheepfoldServer:
         if self._pruning is not None:
             self._pruning.cancel()
         self._file_watch.stop()
+        self._socket_watch.stop()
         await self.registry.shutdown(reason)
         if self.arena is not None:
             self.arena.end_pending_joins()
@@ -507,8 +520,9 @@ class SheepfoldServer:
         await asyncio.gather(*(s.stop(self.config.shutdown_grace) for s in servers))
         self._bot_servers = []
         for address in self.listening:
-            if address.startswith("unix:"):
-                Path(address.removeprefix("unix:")).unlink(missing_ok=True)
+            path = address.removeprefix("unix:")
+            if address.startswith("unix:") and self._socket_watch.still_ours(path):
+                Path(path).unlink(missing_ok=True)
         if self._health_server is not None:
             await self._health_server.stop(None)
             self._health_server = None
