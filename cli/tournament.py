@@ -9,13 +9,15 @@ import argparse
 import dataclasses
 import os
 import sys
-from contextlib import redirect_stdout
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stdout
 
 from cli.addresses import server_address, server_addresses
 from cli.client_tls import add_tls_flags, server_tls
 from cli.values import file_path, finite_float, port, whole_number
 from clients.connect import ServerTls
 from clients.interrupts import ignore_further_interrupts
+from server.logs import FLUSH_SECONDS, configure_logging
 from server.metrics_http import MetricsPortError
 from tournament.botcheck import BotCheckError
 from tournament.claims import claimed
@@ -325,11 +327,14 @@ def _play_sprt(
 ) -> int:
     assert config.sprt is not None
 
+    write_line = _print_line
+
     def show(status: SprtStatus, games: int) -> None:
-        print(format_status(config.sprt, status, games), file=sys.stderr, flush=True)
+        write_line(format_status(config.sprt, status, games))
 
     try:
-        with redirect_stdout(sys.stderr):  # a class bot's prints: stdout is the result's
+        # A class bot's prints go to stderr: stdout is the result's.
+        with _log_queued() as write_line, redirect_stdout(sys.stderr):
             outcome = run_sprt(
                 config,
                 server=args.server,
@@ -368,12 +373,35 @@ def _play_sprt(
     return outcome.exit_code
 
 
+def _log_level() -> str:
+    return "warning" if sys.stderr.isatty() else "info"
+
+
 def _configure_logging() -> None:
+    configure_logging("auto", _log_level())
+
+
+def _print_line(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+@contextmanager
+def _log_queued() -> Iterator[Callable[[str], None]]:
+    """While a run or an SPRT plays, its log lines (its in-process server's too)
+    are written to stderr by a thread of their own, as `serve`'s are: a reader
+    of stderr that stops reading without closing it once blocked the first line
+    past the pipe's 64 KB, and with it every game and the stop signals. Lines
+    wait (at most server.logs.QUEUED_LINES, then are lost and counted). Yields
+    how to write a line of the command's own the same way. After, once the lines
+    waiting are written (FLUSH_SECONDS at most), lines are written directly
+    again, so the command's last lines come after them."""
+    queue = configure_logging("auto", _log_level(), queued=True)
     try:
-        from server.logs import configure_logging
-    except ImportError:  # pragma: no cover - the server package is part of sheepfold
-        return
-    configure_logging("auto", "warning" if sys.stderr.isatty() else "info")
+        yield _print_line if queue is None else queue.put
+    finally:
+        if queue is not None:
+            queue.flush(FLUSH_SECONDS)
+        _configure_logging()
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -444,7 +472,8 @@ def _run_and_report(
             return 2
         return _play_sprt(args, _sprt_config(args, config), progress, tls)
     try:
-        with redirect_stdout(sys.stderr):  # a class bot's prints: stdout is the report's
+        # A class bot's prints go to stderr: stdout is the report's.
+        with _log_queued(), redirect_stdout(sys.stderr):
             summary = run_tournament(
                 config,
                 server=args.server,
