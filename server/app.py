@@ -160,6 +160,11 @@ class ServerConfig:
             raise ValueError("private replays need an admin token to read them with")
 
 
+# Calls gRPC holds for the server before it takes them: see grpc_options.
+PENDING_CALLS = 20_000
+PENDING_CALLS_HARD_LIMIT = 30_000
+
+
 def grpc_options(
     config: ServerConfig, max_connections: int | None = None, streams: int | None = None
 ) -> list[tuple[str, int]]:
@@ -195,6 +200,14 @@ def grpc_options(
         # taken its call, so it also bounds streams opened and reset in a loop.
         ("grpc.max_concurrent_streams", streams or config.max_streams_per_connection),
         ("grpc.max_allowed_incoming_connections", max_connections),
+        # gRPC's queue of calls the server has not taken yet, streams a client
+        # reset among them. Past the first number gRPC cancels new calls at
+        # random, anyone's, before the server sees them; past the second, all.
+        # Its defaults (1,000 and 3,000) were passed by two connections opening
+        # and resetting streams in a loop, and other clients' joins were
+        # cancelled. Bounded still: the queue's calls hold memory.
+        ("grpc.server.max_pending_requests", PENDING_CALLS),
+        ("grpc.server.max_pending_requests_hard_limit", PENDING_CALLS_HARD_LIMIT),
     ]
 
 
@@ -205,11 +218,10 @@ def bot_socket_options(config: ServerConfig, max_connections: int) -> list[tuple
     in a loop still fills the queue, but only its own socket's."""
     streams = config.bot_streams_per_connection
     allowed = max_connections * streams
-    return [
-        *grpc_options(config, max_connections, streams),
-        ("grpc.server.max_pending_requests", allowed + 1_000),
-        ("grpc.server.max_pending_requests_hard_limit", allowed + 3_000),
-    ]
+    pending = dict(grpc_options(config, max_connections, streams))
+    pending["grpc.server.max_pending_requests"] = allowed + 1_000
+    pending["grpc.server.max_pending_requests_hard_limit"] = allowed + 3_000
+    return list(pending.items())
 
 
 def _interceptors(config: ServerConfig) -> list[grpc.aio.ServerInterceptor]:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.bots.random_bot import RandomBot
 from clients.sdk import play
 from tests.conftest import ROOT, ServerProcess, start_server_process, stop_server_process
+from tests.raw_stream import RawSeat
 from tests.stream_flood import PREFACE, frame
 
 pytestmark = pytest.mark.e2e
@@ -134,8 +136,7 @@ def test_a_ping_or_settings_flood_from_a_client_reading_nothing_is_bounded(
 
 
 async def _play_both(address: str, created: arena_pb2.CreateMatchResponse) -> arena_pb2.MatchResult:
-    """Both seats played by the SDK, which joins again when its join is cancelled
-    (as a flood of streams on other connections can have gRPC do)."""
+    """Both seats played by the SDK, as a real bot plays them."""
     results = await asyncio.gather(
         *(
             play(RandomBot(seed), address, created.match_id, token, seat)
@@ -178,6 +179,34 @@ def test_a_rapid_reset_flood_leaves_a_match_on_another_connection_playing(
     assert [seat.strikes for seat in result.seats] == [0, 0]  # no decision was missed
     assert _rss_kb(server) - before < MEMORY_GROWTH_KB
     _still_serves(server)
+
+
+def test_a_rapid_reset_flood_gets_no_other_clients_call_cancelled(
+    server: ServerProcess,
+) -> None:
+    """Streams a client resets wait in gRPC's queue of calls the server has not
+    taken yet, up to 1,000 a connection. With two flooding connections that
+    queue passed gRPC's default bound (1,000, refusing at random above it), and
+    other clients' new calls were cancelled before the server saw them: 7 of
+    120 joins here, so a bot that did not retry lost its seat."""
+    command = [sys.executable, "-m", "tests.stream_flood", server.address, "2", "rapid"]
+    channel, stub = _stub(server)
+    statuses: list[grpc.StatusCode] = []
+    with channel:
+        for _ in range(12):
+            floods = [
+                subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL) for _ in range(2)
+            ]
+            try:
+                time.sleep(0.5)
+                seats = [RawSeat(stub, timeout=30) for _ in range(20)]
+                for seat in seats:
+                    seat.join("no-such-match", "token")
+                statuses.extend(seat.status() for seat in seats)
+            finally:
+                for flood in floods:
+                    flood.wait(30)
+    assert set(statuses) == {grpc.StatusCode.NOT_FOUND}, Counter(statuses)
 
 
 def test_a_client_pinging_too_often_loses_only_its_own_connection(
