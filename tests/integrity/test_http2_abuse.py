@@ -37,6 +37,7 @@ SETTINGS, PING = 4, 6
 # What the server may grow by under one attack; the floods below send gigabytes
 # of frames or expand to 15 MB a call.
 MEMORY_GROWTH_KB = 60_000
+QUEUED_CALLS_GROWTH_KB = 150_000
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +178,9 @@ def test_a_rapid_reset_flood_leaves_a_match_on_another_connection_playing(
     assert sum(opened) > 10_000, opened  # the floods did run
     assert result.end_reason == "game over"
     assert [seat.strikes for seat in result.seats] == [0, 0]  # no decision was missed
-    assert _rss_kb(server) - before < MEMORY_GROWTH_KB
+    # gRPC's queue of calls not yet taken holds up to 30,000 of them (server/app.py):
+    # about 40 MB measured; more room here for a loaded machine, where it fills more.
+    assert _rss_kb(server) - before < QUEUED_CALLS_GROWTH_KB
     _still_serves(server)
 
 
