@@ -4,11 +4,13 @@ how often an event a client can repeat is logged."""
 from __future__ import annotations
 
 import logging
+import math
 import os
 import sys
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -24,13 +26,32 @@ def worth_logging(count: int) -> bool:
     return count <= LOGGED_IN_FULL or count % 1000 == 0
 
 
+# And from every key together (every client address, say), at most this many
+# such lines a minute for one kind of event: a client with many addresses got
+# the first 20 of each logged in full, without end.
+LINES_A_MINUTE = 300
+
+
 class Counts:
     """How often a repeatable event happened, per key (a match id), for the
-    `keep` keys seen last: a client cycling through keys costs no more memory."""
+    `keep` keys seen last: a client cycling through keys costs no more memory.
 
-    def __init__(self, keep: int = 4096) -> None:
+    `due` also keeps the lines of the event from every key together to
+    `lines_a_minute`, counting those it leaves out (`left_out`)."""
+
+    def __init__(
+        self,
+        keep: int = 4096,
+        lines_a_minute: int = LINES_A_MINUTE,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._counts: OrderedDict[str, int] = OrderedDict()
         self._keep = keep
+        self._lines_a_minute = lines_a_minute
+        self._clock = clock
+        self._minute_began = -math.inf
+        self._lines_this_minute = 0
+        self._left_out = 0
 
     def add(self, key: str) -> int:
         """Count one more for `key`; returns its count so far."""
@@ -39,6 +60,29 @@ class Counts:
         if len(self._counts) > self._keep:
             self._counts.popitem(last=False)
         return count
+
+    def due(self, key: str) -> int | None:
+        """Count one more for `key`; its count so far when this one is to be
+        logged (`worth_logging`, and within the minute's lines), else None."""
+        count = self.add(key)
+        if not worth_logging(count):
+            return None
+        now = self._clock()
+        if now - self._minute_began >= 60.0:
+            self._minute_began, self._lines_this_minute = now, 0
+        if self._lines_this_minute >= self._lines_a_minute:
+            self._left_out += 1
+            return None
+        self._lines_this_minute += 1
+        return count
+
+    def left_out(self) -> dict[str, int]:
+        """`{"not_logged": n}`, the lines `due` left out for want of room since
+        it last said so (nothing when none), as fields of the next line."""
+        if not self._left_out:
+            return {}
+        told, self._left_out = self._left_out, 0
+        return {"not_logged": told}
 
 
 class LostLines:
@@ -266,10 +310,10 @@ class _IntoStructlog(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
-        total = self._counts.add(f"{record.name}:{message}")
-        if not worth_logging(total):
+        total = self._counts.due(f"{record.name}:{message}")
+        if total is None:
             return
-        fields: dict[str, Any] = {"logger": record.name, "total": total}
+        fields: dict[str, Any] = {"logger": record.name, "total": total, **self._counts.left_out()}
         error = record.exc_info[1] if record.exc_info else None
         level = record.levelno
         if error is not None:

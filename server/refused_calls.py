@@ -10,7 +10,7 @@ from typing import NoReturn
 import grpc
 import structlog
 
-from server.logs import Counts, worth_logging
+from server.logs import Counts
 from server.status import abort
 
 
@@ -25,9 +25,14 @@ class RefusedCalls:
     async def refuse(
         self, context: grpc.aio.ServicerContext, address: str, method: str, reason: str
     ) -> NoReturn:
-        total = self._counts.add(address)
-        if worth_logging(total):
+        total = self._counts.due(address)
+        if total is not None:
             self._log.warning(
-                self._event, client=address, method=method, reason=reason, total=total
+                self._event,
+                client=address,
+                method=method,
+                reason=reason,
+                total=total,
+                **self._counts.left_out(),
             )
         await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, reason)

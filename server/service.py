@@ -341,11 +341,14 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> None:
         """A refused join or watch: a match's first 20, then one in a thousand
         (counted by `key`, the match id unless given)."""
-        total = self._refusals.add(f"{event}:{match_id if key is None else key}")
-        if worth_logging(total):
+        total = self._refusals.due(f"{event}:{match_id if key is None else key}")
+        if total is not None:
             known = {} if game is None else {"game": game}
             shown = match_id[:MAX_MATCH_ID_CHARS]
-            self.log.info(event, match_id=shown, **known, code=code, reason=reason, total=total)
+            more = self._refusals.left_out()
+            self.log.info(
+                event, match_id=shown, **known, code=code, reason=reason, total=total, **more
+            )
 
     async def _stored(self, match_id: str, context: grpc.aio.ServicerContext) -> StoredMatch:
         """A finished match this server no longer hosts, read from the store."""

@@ -35,7 +35,7 @@ from contextlib import asynccontextmanager
 import grpc
 import structlog
 
-from server.logs import Counts, worth_logging
+from server.logs import Counts
 from server.peers import peer_address
 from server.status import abort
 
@@ -135,6 +135,9 @@ class StreamPlaces:
         return why
 
     def _note(self, event: str, address: str, reason: str) -> None:
-        total = self._logged.add(f"{event}:{address}")
-        if worth_logging(total):
-            self._log.info(event, streams=self.what, client=address, reason=reason, total=total)
+        total = self._logged.due(f"{event}:{address}")
+        if total is not None:
+            more = self._logged.left_out()
+            self._log.info(
+                event, streams=self.what, client=address, reason=reason, total=total, **more
+            )

@@ -27,7 +27,7 @@ from collections import Counter
 import structlog
 from aiohttp import web
 
-from server.logs import Counts, worth_logging
+from server.logs import Counts
 from web.limits import GONE_SECONDS, PROBE_AFTER_SECONDS, PROBE_EVERY_SECONDS
 
 
@@ -111,9 +111,12 @@ class BoundedSite(web.BaseSite):
         return True
 
     def _note_refused(self, address: str, reason: str) -> None:
-        total = self._refused.add(address)
-        if worth_logging(total):
-            self._log.info("web connection refused", client=address, reason=reason, total=total)
+        total = self._refused.due(address)
+        if total is not None:
+            more = self._refused.left_out()
+            self._log.info(
+                "web connection refused", client=address, reason=reason, total=total, **more
+            )
 
     def _left(self, address: str) -> None:
         self._by_address[address] -= 1
