@@ -23,20 +23,14 @@ import os
 import sqlite3
 import time
 
+from server.file_identity import name_problem
+
 
 def file_problem(path: str, held: int) -> str | None:
     """What became of the file at `path` that `held` (an open descriptor of it)
     was opened on, or None while the name still leads to it."""
-    try:
-        now = os.stat(path)
-    except FileNotFoundError:
-        return "was deleted"
-    except OSError:
-        return None  # cannot tell (a folder made unreadable): SQLite will say
     was = os.fstat(held)
-    if (now.st_dev, now.st_ino) != (was.st_dev, was.st_ino):
-        return "was replaced by another file (moved, or deleted and made again)"
-    return None
+    return name_problem(path, was.st_dev, was.st_ino)
 
 
 def save_copy(db: sqlite3.Connection, path: str) -> str:

@@ -10,10 +10,9 @@ from collections.abc import Callable
 
 import structlog
 
+from server.file_identity import CHECK_SECONDS, until_problem
 from server.sqlite_store import SqliteStore
 from server.store import Store
-
-CHECK_SECONDS = 2.0
 
 
 class DatabaseFileWatch:
@@ -36,11 +35,7 @@ class DatabaseFileWatch:
             self._task.cancel()
 
     async def _watch(self, store: SqliteStore) -> None:
-        while True:
-            await asyncio.sleep(self._every)
-            problem = await asyncio.to_thread(store.file_problem)
-            if problem is not None:
-                break
+        problem = await until_problem(store.file_problem, self._every)
         self._log.error(
             "database file deleted or replaced",
             path=store.path,

@@ -3,7 +3,7 @@
 A socket file deleted (`rm`, a clean-up of /tmp or /run) or replaced (another
 program bound the name) while the server runs takes the server's clients'
 way in with it: nobody can connect through the name any more, and gRPC cannot
-listen on it again. Checked every CHECK_SECONDS (an lstat each, off the event
+listen on it again. Checked every CHECK_SECONDS (a stat each, off the event
 loop, never per call); once a socket is lost, one error line naming it and
 `lost(path)`. At the stop the server deletes only names still leading to its
 own sockets: what took a name is someone else's.
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import structlog
 
-CHECK_SECONDS = 2.0
+from server.file_identity import CHECK_SECONDS, name_problem, until_problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +27,10 @@ class SocketFile:
     path: str
     device: int
     inode: int
+
+    def problem(self) -> str | None:
+        """What became of its name (None: it still leads to this socket)."""
+        return name_problem(self.path, self.device, self.inode)
 
 
 def socket_file(path: str) -> SocketFile | None:
@@ -40,64 +44,46 @@ def socket_file(path: str) -> SocketFile | None:
     return SocketFile(path, found.st_dev, found.st_ino)
 
 
-def problem(ours: SocketFile) -> str | None:
-    """What became of our socket's name (None: it still leads to our socket)."""
-    try:
-        found = os.lstat(ours.path)
-    except FileNotFoundError:
-        return "was deleted"
-    except OSError as error:
-        return f"cannot be checked ({error.strerror})"
-    if (found.st_dev, found.st_ino) != (ours.device, ours.inode):
-        return "was replaced by another file"
-    return None
-
-
 class SocketWatch:
     def __init__(self, lost: Callable[[str], None], every: float = CHECK_SECONDS) -> None:
         """`lost(path)`: the socket at `path` is gone for good."""
         self._lost = lost
         self._every = every
         self._sockets: list[SocketFile] = []
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self._log = structlog.get_logger("sheepfold.server")
 
     def start(self, paths: Iterable[str]) -> None:
         """Once the server listens: remember what each of `paths` is now."""
         self._sockets = [s for s in map(socket_file, paths) if s is not None]
-        if self._sockets:
-            self._task = asyncio.create_task(self._watch(), name="watch-unix-sockets")
+        self._tasks = [
+            asyncio.create_task(self._watch(ours), name=f"watch-unix-socket {ours.path}")
+            for ours in self._sockets
+        ]
 
     def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
 
     def still_ours(self, path: str) -> bool:
         """Does `path` lead to the socket the server made there (or was it never
         watched: then nothing is known against it)?"""
         for ours in self._sockets:
             if ours.path == path:
-                return problem(ours) is None
+                return ours.problem() is None
         return True
 
-    async def _watch(self) -> None:
-        watched = list(self._sockets)
-        while watched:
-            await asyncio.sleep(self._every)
-            found = await asyncio.to_thread(lambda: [(s, problem(s)) for s in watched])
-            for ours, what in found:
-                if what is None:
-                    continue
-                watched.remove(ours)
-                self._log.error(
-                    LOST,
-                    path=ours.path,
-                    problem=what,
-                    advice="no client can connect through it any more and the server "
-                    "cannot listen on it again: restart the server (SIGTERM); the "
-                    "matches in play go on",
-                )
-                self._lost(ours.path)
+    async def _watch(self, ours: SocketFile) -> None:
+        problem = await until_problem(ours.problem, self._every)
+        self._log.error(
+            LOST,
+            path=ours.path,
+            problem=problem,
+            advice="no client can connect through it any more and the server "
+            "cannot listen on it again: restart the server (SIGTERM); the "
+            "matches in play go on",
+        )
+        self._lost(ours.path)
 
 
 LOST = "listening socket deleted or replaced"
