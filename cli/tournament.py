@@ -325,16 +325,15 @@ def _play_sprt(
     progress: Progress | None,
     tls: ServerTls | None,
 ) -> int:
-    assert config.sprt is not None
-
-    write_line = _print_line
-
-    def show(status: SprtStatus, games: int) -> None:
-        write_line(format_status(config.sprt, status, games))
-
+    settings = config.sprt
+    assert settings is not None
     try:
         # A class bot's prints go to stderr: stdout is the result's.
         with _log_queued() as write_line, redirect_stdout(sys.stderr):
+
+            def show(status: SprtStatus, games: int) -> None:
+                write_line(format_status(settings, status, games))
+
             outcome = run_sprt(
                 config,
                 server=args.server,
@@ -346,7 +345,6 @@ def _play_sprt(
             )
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return _stopped(args, error)
-    settings = config.sprt
     lines = [format_status(settings, outcome.status, outcome.games)]
     if outcome.score_difference is not None:
         mean, low, high = outcome.score_difference
