@@ -73,6 +73,22 @@ def _watch_when_placed(
     raise AssertionError("no attempts")
 
 
+def _solo_match_and_a_flood(
+    stub: arena_pb2_grpc.ArenaStub,
+) -> tuple[arena_pb2.CreateMatchResponse, list[arena_pb2.PlayRequest]]:
+    """A one-seat match, and a Play stream's messages joining its seat and then
+    sending a thousand answers the server must refuse (each refusal queues the
+    decision again)."""
+    created = stub.CreateMatch(
+        arena_pb2.CreateMatchRequest(game="stubborn-sheep", players=1, seed=3)
+    )
+    join = arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0])
+    wrong = arena_pb2.Answer(decision_id=1, action_index=10_000)
+    requests = [arena_pb2.PlayRequest(join=join)]
+    requests += [arena_pb2.PlayRequest(answer=wrong)] * 1000
+    return created, requests
+
+
 def test_a_flooding_seat_that_never_reads_is_cut_off_and_can_join_again() -> None:
     """It sends answers the server must refuse (each refusal queues the
     decision again) and reads nothing. Its stream is cancelled once its write
@@ -86,13 +102,7 @@ def test_a_flooding_seat_that_never_reads_is_cut_off_and_can_join_again() -> Non
         grpc.insecure_channel(server.address, options=NO_WINDOW_GROWTH) as channel,
     ):
         stub = arena_pb2_grpc.ArenaStub(channel)
-        created = stub.CreateMatch(
-            arena_pb2.CreateMatchRequest(game="stubborn-sheep", players=1, seed=3)
-        )
-        join = arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0])
-        wrong = arena_pb2.Answer(decision_id=1, action_index=10_000)
-        requests = [arena_pb2.PlayRequest(join=join)]
-        requests += [arena_pb2.PlayRequest(answer=wrong)] * 1000
+        created, requests = _solo_match_and_a_flood(stub)
         flooding = stub.Play(iter(requests))
         try:
             get = arena_pb2.GetMatchRequest(match_id=created.match_id)
@@ -142,13 +152,7 @@ def test_a_seat_cut_off_that_reads_again_is_told_so_not_left_waiting() -> None:
         grpc.insecure_channel(server.address, options=NO_WINDOW_GROWTH) as channel,
     ):
         stub = arena_pb2_grpc.ArenaStub(channel)
-        created = stub.CreateMatch(
-            arena_pb2.CreateMatchRequest(game="stubborn-sheep", players=1, seed=3)
-        )
-        join = arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0])
-        wrong = arena_pb2.Answer(decision_id=1, action_index=10_000)
-        requests = [arena_pb2.PlayRequest(join=join)]
-        requests += [arena_pb2.PlayRequest(answer=wrong)] * 1000
+        _, requests = _solo_match_and_a_flood(stub)
         flooding = stub.Play(iter(requests), timeout=10)
         wait_until(lambda: server.server.stalls.cancelled == 1)
         with pytest.raises(grpc.RpcError) as ended:

@@ -1,5 +1,5 @@
 """What the server-fault tournament tests share: a small tournament (two
-random bots playing one-round Sheep Showdown, as a config file's text) and a
+random bots playing one-round Sheep Showdown, from a config file) and a
 progress display that records what the run reported."""
 
 from __future__ import annotations
@@ -7,13 +7,17 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Mapping
+from pathlib import Path
 
+from tournament.config import TournamentConfig, load_config
 from tournament.store import GameRecord
 
 
-def quick_cup(games_per_pairing: int = 2, concurrency: int | None = None) -> str:
-    """A config named "cup" of bots "a" and "b"; `concurrency` left to its default
-    when None."""
+def quick_cup(
+    folder: Path, games_per_pairing: int = 2, concurrency: int | None = None
+) -> TournamentConfig:
+    """A config named "cup" of bots "a" and "b", written to `folder`/cup.toml and
+    loaded as a run loads it; `concurrency` left to its default when None."""
     lines = [
         'name = "cup"',
         'game = "sheep-showdown"',
@@ -29,7 +33,9 @@ def quick_cup(games_per_pairing: int = 2, concurrency: int | None = None) -> str
         'name = "b"',
         'builtin = "random"',
     ]
-    return "\n".join(lines) + "\n"
+    path = folder / "cup.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return load_config(path)
 
 
 class Recorder:

@@ -14,13 +14,10 @@ import pytest
 from tests.conftest import start_server_process, stop_server_process
 from tests.tournament.quick_cup import quick_cup
 from tournament import game_play, runner, server_check
-from tournament.config import load_config
 from tournament.runner import RunError, run_tournament
 from tournament.store import GameRecord
 
 pytestmark = pytest.mark.e2e
-
-CONFIG = quick_cup(40, concurrency=2)
 
 
 class FreezeAfterFirstGame:
@@ -57,8 +54,7 @@ def test_a_server_that_stops_answering_ends_the_run_at_once(
     monkeypatch.setattr(runner, "ANSWER_SECONDS", 1.0)
     monkeypatch.setattr(server_check, "CHECK_SECONDS", 0.5)
     monkeypatch.setattr(server_check, "PAUSE_SECONDS", 0.1)
-    (tmp_path / "cup.toml").write_text(CONFIG)
-    config = load_config(tmp_path / "cup.toml")
+    config = quick_cup(tmp_path, 40, concurrency=2)
     server = start_server_process()
     progress = FreezeAfterFirstGame(server.pid)
     try:

@@ -13,21 +13,17 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from tests.conftest import start_server_process, stop_server_process
 from tests.tournament.quick_cup import Recorder, quick_cup
 from tournament import room
-from tournament.config import load_config
 from tournament.runner import run_tournament
 from tournament.store import Store
 
 pytestmark = pytest.mark.e2e
-
-CONFIG = quick_cup(3, concurrency=3)
 
 
 def test_a_full_server_makes_games_wait_for_room(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(room, "FIRST_WAIT", 0.05)
-    (tmp_path / "cup.toml").write_text(CONFIG)
-    config = load_config(tmp_path / "cup.toml")
+    config = quick_cup(tmp_path, 3, concurrency=3)
     server = start_server_process("--max-live-matches", "1")
     progress = Recorder()
     try:
@@ -56,9 +52,7 @@ def test_a_server_that_stays_full_gives_up_on_the_game(
     # not played, saying why.
     monkeypatch.setattr(room, "FIRST_WAIT", 0.05)
     monkeypatch.setattr(room, "WAIT_LIMIT", 0.3)
-    one_game = quick_cup(1, concurrency=3)
-    (tmp_path / "cup.toml").write_text(one_game.replace("concurrency = 3", "concurrency = 1"))
-    config = load_config(tmp_path / "cup.toml")
+    config = quick_cup(tmp_path, 1, concurrency=1)
     server = start_server_process("--max-live-matches", "1", "--start-timeout", "600")
     progress = Recorder()
     try:

@@ -15,16 +15,12 @@ from clients.connect import Unreachable
 from clients.launch import Launcher
 from server.inprocess import InProcessServer
 from tests.tournament.quick_cup import quick_cup
-from tournament.config import load_config
 from tournament.game_play import play_game
 from tournament.runner import schedule_for
 
-CONFIG = quick_cup()
-
 
 def test_a_server_refusing_new_matches_is_gone(tmp_path: Path) -> None:
-    (tmp_path / "cup.toml").write_text(CONFIG)
-    config = load_config(tmp_path / "cup.toml")
+    config = quick_cup(tmp_path)
     with InProcessServer() as server:
         server._server.registry.refusing = "the database file was removed"  # type: ignore[union-attr]
         with pytest.raises(Unreachable) as gone:

@@ -11,12 +11,9 @@ import pytest
 from tests.conftest import start_server_process, stop_server_process
 from tests.tournament.quick_cup import Recorder, quick_cup
 from tournament import game_play, server_check
-from tournament.config import load_config
 from tournament.runner import run_tournament, schedule_for
 
 pytestmark = pytest.mark.e2e
-
-CONFIG = quick_cup(2, concurrency=1)
 
 
 def test_a_server_restarted_while_the_runner_checks_on_it_keeps_the_run_going(
@@ -34,8 +31,7 @@ def test_a_server_restarted_while_the_runner_checks_on_it_keeps_the_run_going(
             servers.append(start_server_process("--db", db, "--port", str(port)))
 
     monkeypatch.setattr(server_check, "_pause", supervisor)
-    (tmp_path / "cup.toml").write_text(CONFIG)
-    config = load_config(tmp_path / "cup.toml")
+    config = quick_cup(tmp_path, 2, concurrency=1)
     progress = Recorder(victim=servers[0].pid)
     try:
         summary = run_tournament(

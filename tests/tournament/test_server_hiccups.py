@@ -21,7 +21,6 @@ from tests.conftest import start_server_process, stop_server_process
 from tests.tls_files import self_signed
 from tests.tournament.quick_cup import quick_cup
 from tournament import server_check
-from tournament.config import load_config
 from tournament.executors import ray_task
 from tournament.executors.ray import RayExecutor
 from tournament.executors.ray_task import GameJob, GameOutcome, play_on_worker
@@ -32,12 +31,9 @@ from tournament.schedule import make_schedule
 from tournament.server_check import MAX_HICCUPS
 from tournament.turns import DealTurns
 
-CONFIG = quick_cup(1)
-
 
 def _job(tmp_path: Path, address: str) -> GameJob:
-    (tmp_path / "cup.toml").write_text(CONFIG)
-    config = load_config(tmp_path / "cup.toml")
+    config = quick_cup(tmp_path, 1)
     return GameJob(config, schedule_for(config)[0], address, "")
 
 

@@ -12,17 +12,13 @@ from clients.connect import Unreachable
 from server.inprocess import InProcessServer
 from tests.conftest import start_server_process, stop_server_process
 from tests.tournament.quick_cup import quick_cup
-from tournament.config import load_config
 from tournament.executors import ray_task
 from tournament.executors.ray_task import GameJob, play_on_worker
 from tournament.runner import schedule_for
 
-CONFIG = quick_cup(1)
-
 
 def test_a_server_that_refuses_the_game_is_named_in_the_fatal_error(tmp_path: Path) -> None:
-    (tmp_path / "cup.toml").write_text(CONFIG)
-    config = load_config(tmp_path / "cup.toml")
+    config = quick_cup(tmp_path, 1)
     server = start_server_process("--admin-token", "the-right-one")
     try:
         job = GameJob(config, schedule_for(config)[0], server.address, "a-wrong-one")
@@ -41,8 +37,7 @@ def test_a_game_whose_own_server_fails_is_not_played_and_the_run_goes_on(
 ) -> None:
     """Without --server each task hosts its own server: that one failing (no
     answer to a call) is this game's error, not a reason to end the run."""
-    (tmp_path / "cup.toml").write_text(CONFIG)
-    config = load_config(tmp_path / "cup.toml")
+    config = quick_cup(tmp_path, 1)
 
     async def unanswered(job: GameJob, config: object) -> None:
         raise Unreachable("127.0.0.1:1", "no answer within 10 s")
@@ -56,8 +51,7 @@ def test_a_game_whose_own_server_fails_is_not_played_and_the_run_goes_on(
 def test_a_given_server_that_is_gone_is_reported_gone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "cup.toml").write_text(CONFIG)
-    config = load_config(tmp_path / "cup.toml")
+    config = quick_cup(tmp_path, 1)
     with InProcessServer() as closed:
         address = closed.address  # nobody listens there once it is closed
     outcome = play_on_worker(GameJob(config, schedule_for(config)[0], address, ""))
