@@ -282,12 +282,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 if self._watch_places.give_back(match_id, address):
                     self._watched.pop(match_id, None)
 
-        def cut_off() -> None:
-            give_back()
-            if cut_off_streams is not None:
-                cut_off_streams.hold(address)
-
-        writer = self.stalls.add(WATCH_METHOD, cut_off)
+        writer = self.stalls.add(WATCH_METHOD, give_back, address, cut_off_streams)
         clock = asyncio.get_running_loop().time
         try:
             if live is not None:
@@ -314,8 +309,6 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         finally:
             self.stalls.remove(writer)
             give_back()
-            if writer.cut and cut_off_streams is not None:
-                cut_off_streams.let_go(address)
 
     async def _refuse_beyond_watch_limit(
         self,
@@ -411,10 +404,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 stream.close(grpc.StatusCode.RESOURCE_EXHAUSTED, self.stalls.reason)
                 reader.cancel()
                 match.leave(seat, stream)
-                if cut_off_streams is not None:
-                    cut_off_streams.hold(address)
 
-            writer = self.stalls.add(PLAY_METHOD, cut_off)
+            writer = self.stalls.add(PLAY_METHOD, cut_off, address, cut_off_streams)
             clock = asyncio.get_running_loop().time
             try:
                 # The seat's queue drained here, not through `relay`: one generator less
@@ -436,8 +427,6 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 self.stalls.remove(writer)
                 reader.cancel()
                 match.leave(seat, stream)
-                if writer.cut and cut_off_streams is not None:
-                    cut_off_streams.let_go(address)
         except PASSED_ON:
             raise
         except Exception:

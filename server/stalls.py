@@ -23,10 +23,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import structlog
 
 from server.logs import worth_logging
+
+if TYPE_CHECKING:
+    from server.cut_off_streams import CutOffStreams
 
 
 @dataclass(slots=True, eq=False)
@@ -37,6 +41,8 @@ class Writer:
 
     method: str
     cut_off: Callable[[], None]
+    address: str = ""
+    count: CutOffStreams | None = None  # holds the stream, from its cut-off to its end
     since: float | None = None
     cut: bool = False
 
@@ -55,17 +61,28 @@ class StalledWrites:
         self._sweeper: asyncio.Task[None] | None = None
         self._log = structlog.get_logger("sheepfold.stalls")
 
-    def add(self, method: str, cut_off: Callable[[], None]) -> Writer:
+    def add(
+        self,
+        method: str,
+        cut_off: Callable[[], None],
+        address: str = "",
+        count: CutOffStreams | None = None,
+    ) -> Writer:
         """A handler's stream, watched from now on until `remove`; `cut_off`
-        gives back what it holds, should it be cut off."""
-        writer = Writer(method, cut_off)
+        gives back what it holds, should it be cut off, and `count` then counts
+        it against its client's `address` until `remove`."""
+        writer = Writer(method, cut_off, address, count)
         self._writers.add(writer)
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         return writer
 
     def remove(self, writer: Writer) -> None:
+        """The stream has ended (a cut-off one no longer holds anything)."""
         self._writers.discard(writer)
+        if writer.cut and writer.count is not None:
+            writer.count.let_go(writer.address)
+            writer.count = None
 
     def stop(self) -> None:
         if self._sweeper is not None:
@@ -86,6 +103,8 @@ class StalledWrites:
         self._writers.discard(writer)
         writer.cut = True
         writer.cut_off()
+        if writer.count is not None:
+            writer.count.hold(writer.address)
         self.cancelled += 1
         if worth_logging(self.cancelled):
             self._log.warning(
