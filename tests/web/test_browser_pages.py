@@ -223,6 +223,27 @@ def test_a_reconnected_live_page_keeps_what_it_saw_of_the_move_it_resumes_at(
     save_screenshot(page, "live-reconnected-same-move")
 
 
+def test_the_page_model_is_there_once_the_page_has_loaded(showcase: Showcase, page: Any) -> None:
+    """The page's script awaits the game's drawing module at its top level, and
+    the load event does not wait for that. The model was made after the await,
+    so a test (or a person at the console) that looked right after the load
+    found no window.sheepfold. The drawing module is held back here until the
+    model has been looked at."""
+    held: list[Any] = []
+    page.route("**/static/games/*.js", lambda route: held.append(route))
+    page.goto(f"{showcase.url}/match/{showcase.finished['sheep-n-sheep']}#move=2")
+    deadline = time.monotonic() + 15
+    while not held:
+        assert time.monotonic() < deadline, "the page never asked for its game's module"
+        page.wait_for_timeout(50)
+    assert page.evaluate("() => typeof window.sheepfold") == "object"
+    assert page.evaluate("() => window.sheepfold.status") == "finished"
+    assert page.evaluate("() => document.getElementById('board').dataset.move") is None
+    for route in held:
+        route.continue_()
+    page.wait_for_selector('#board[data-move="2"]')
+
+
 def _aborted_page_basics(page: Any) -> str:
     """What every aborted match's page shows: the notice, the badge, no
     following; returns the notice."""

@@ -6,8 +6,6 @@ import { h, seatColour } from "./svg.js";
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
 const board = $("board");
-const game = await import(`./games/${boot.game}.js`);
-
 const model = {
   frames: [],
   index: 0,
@@ -25,6 +23,9 @@ const model = {
   decisionSeen: null,
 };
 window.sheepfold = model; // for tests and the curious: everything the page holds
+// Set before the first await: a module that awaits at its top level can still
+// be running after the page's load event, and the model must be there by then.
+const game = await import(`./games/${boot.game}.js`);
 
 // An aborted match says so, and why, before anything else the page says.
 function notice(message) {
