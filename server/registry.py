@@ -122,18 +122,45 @@ class MatchRegistry:
         )
         self._creating += 1
         try:
-            await self.store.create_match(record)
+            await self._write_new(match)
         finally:
             self._creating -= 1
+        self._created(match)
+        return match, tokens
+
+    async def _write_new(self, match: Match) -> None:
+        """The new match's row written. Its caller leaving while the write waits
+        for a locked database does not withdraw it (the writer thread makes it
+        all the same): the match is then hosted once written, and aborted at
+        the start timeout as any match nobody joins. Its row once lay in the
+        file unknown to this server (NOT_FOUND, never aborted) until a restart
+        brought it back."""
+        if self.store.create_match_now(match.record):
+            return
+        # A task only on this slow path: the quick write costs no loop turn.
+        write = asyncio.ensure_future(self.store.create_match(match.record))
+        try:
+            await asyncio.shield(write)
+        except asyncio.CancelledError:
+            write.add_done_callback(lambda done: self._written_for_nobody(match, done))
+            raise
+
+    def _written_for_nobody(self, match: Match, write: asyncio.Future[None]) -> None:
+        if write.cancelled() or write.exception() is not None:
+            return  # nothing written (the writer logged why)
+        if not self.accepting:
+            return  # suspended with the rest: the next start restores it
+        self._created(match)
+
+    def _created(self, match: Match) -> None:
         match.metrics.match_created()
         self._host(match)
         match.log.info(
             "match created",
-            players=players,
-            options=canonical,
-            decision_seconds=clock.decision_seconds,
+            players=match.record.players,
+            options=match.record.options,
+            decision_seconds=match.record.clock.decision_seconds,
         )
-        return match, tokens
 
     def restore(self) -> int:
         """Bring back every unfinished match from the store; returns how many.

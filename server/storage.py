@@ -148,9 +148,13 @@ class StoreWorker:
     # lock is in the way, else queued for the writer thread, which waits. Its
     # join alone is not waited for: it only ever sets a flag, in any order.
 
+    def create_match_now(self, record: MatchRecord) -> bool:
+        """Written at once if no lock is in the way; False (nothing written) if not."""
+        return self._write_now(self._quick.create_match, "create match", record)
+
     async def create_match(self, record: MatchRecord) -> None:
         """Written within `write_timeout`, or StoreUnavailable and nothing written."""
-        if self._write_now(self._quick.create_match, "create match", record):
+        if self.create_match_now(record):
             return
         await self._write(lambda: self.store.create_match(record), "create match", True)
 

@@ -370,6 +370,45 @@ def test_a_finished_match_leaves_memory_and_is_answered_the_same_from_the_file(
             assert forged.status() == grpc.StatusCode.UNAUTHENTICATED
 
 
+def test_a_create_its_caller_left_while_the_database_was_locked_is_not_left_unknown(
+    tmp_path: Path,
+) -> None:
+    """A CreateMatch whose caller gives up (its deadline, a cancel) while the
+    write waits for a lock held by another process: the writer thread still
+    writes the row once the lock is gone. The server must then know that
+    match: its row once lay in the file as a match still to be played that
+    GetMatch called NOT_FOUND, never aborted, until a restart brought it back."""
+    db = tmp_path / "left.db"
+    server = start_server_process("--db", str(db), "--start-timeout", "1")
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            locker = subprocess.Popen(
+                [sys.executable, "-c", LOCKER, str(db), "2"], stdout=subprocess.PIPE, text=True
+            )
+            assert locker.stdout is not None and locker.stdout.readline() == "locked\n"
+            with pytest.raises(grpc.RpcError) as left:
+                stub.CreateMatch(create_request(GARDEN, 5), timeout=0.5)
+            assert left.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+            assert locker.wait(timeout=10) == 0
+            deadline = time.monotonic() + 15
+            while True:
+                with sqlite3.connect(db) as reader:
+                    rows = reader.execute("SELECT match_id, status FROM matches").fetchall()
+                if rows and rows[0][1] != "running":
+                    break
+                assert time.monotonic() < deadline, f"the match was never ended: {rows}"
+                time.sleep(0.1)
+            [(match_id, status)] = rows
+            assert status == "aborted"
+            info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=5)
+            assert info.status == arena_pb2.MATCH_STATUS_ABORTED
+            assert info.result.end_reason == "no seat joined within the start timeout"
+    finally:
+        stop_server_process(server)
+    assert not [line for line in server.log_lines if not line.startswith("{")]
+
+
 def test_a_write_the_database_refuses_is_a_clear_internal_error(tmp_path: Path) -> None:
     """A database that refuses for good (here a trigger an operator added) gets
     INTERNAL with a sentence, not UNKNOWN with a raw sqlite3 exception."""
