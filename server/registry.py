@@ -142,10 +142,12 @@ class MatchRegistry:
         try:
             await asyncio.shield(write)
         except asyncio.CancelledError:
+            self._creating += 1  # its live-match place stays taken until the write ends
             write.add_done_callback(lambda done: self._written_for_nobody(match, done))
             raise
 
     def _written_for_nobody(self, match: Match, write: asyncio.Future[None]) -> None:
+        self._creating -= 1
         if write.cancelled() or write.exception() is not None:
             return  # nothing written (the writer logged why)
         if not self.accepting:

@@ -379,17 +379,23 @@ def test_a_create_its_caller_left_while_the_database_was_locked_is_not_left_unkn
     match: its row once lay in the file as a match still to be played that
     GetMatch called NOT_FOUND, never aborted, until a restart brought it back."""
     db = tmp_path / "left.db"
-    server = start_server_process("--db", str(db), "--start-timeout", "1")
+    server = start_server_process(
+        "--db", str(db), "--start-timeout", "1", "--max-live-matches", "1"
+    )
     try:
         with grpc.insecure_channel(server.address) as channel:
             stub = arena_pb2_grpc.ArenaStub(channel)
             locker = subprocess.Popen(
-                [sys.executable, "-c", LOCKER, str(db), "2"], stdout=subprocess.PIPE, text=True
+                [sys.executable, "-c", LOCKER, str(db), "2.5"], stdout=subprocess.PIPE, text=True
             )
             assert locker.stdout is not None and locker.stdout.readline() == "locked\n"
             with pytest.raises(grpc.RpcError) as left:
-                stub.CreateMatch(create_request(GARDEN, 5), timeout=0.5)
+                stub.CreateMatch(create_request(GARDEN, 5), timeout=1.0)
             assert left.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+            # The write still to come holds its live-match place.
+            with pytest.raises(grpc.RpcError) as full:
+                stub.CreateMatch(create_request(GARDEN, 6), timeout=0.5)
+            assert full.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert locker.wait(timeout=10) == 0
             deadline = time.monotonic() + 15
             while True:
@@ -404,6 +410,7 @@ def test_a_create_its_caller_left_while_the_database_was_locked_is_not_left_unkn
             info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=5)
             assert info.status == arena_pb2.MATCH_STATUS_ABORTED
             assert info.result.end_reason == "no seat joined within the start timeout"
+            assert stub.CreateMatch(create_request(GARDEN, 7), timeout=5).match_id
     finally:
         stop_server_process(server)
     assert not [line for line in server.log_lines if not line.startswith("{")]
