@@ -110,7 +110,8 @@ def tournaments_page(entries: list[dict[str, Any]]) -> str:
 
 
 def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+    # Escaped too: a database edited by hand may hold markup in a count's column.
+    return f"{escape(str(n))} {noun}" if n == 1 else f"{escape(str(n))} {noun}s"
 
 
 def tournament_page(title: str, fragment: str, boot: dict[str, Any]) -> str:

@@ -1,0 +1,42 @@
+"""A tournament database edited by hand (or written by another program) may
+hold anything in any column, numbers included (SQLite keeps text in an
+INTEGER column): the viewer shows it as text, never as markup."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_adversarial import _viewer_of_a_copy
+from tests.web.test_http import get
+from web.showcase import Showcase
+
+pytestmark = pytest.mark.e2e
+
+# A refresh sends the visitor elsewhere: the Content-Security-Policy does not stop it.
+REDIRECT = '<meta http-equiv="refresh" content="0;url=https://example.com/">'
+MARKUP = "<b id=injected>2</b>"
+
+
+def test_the_tournaments_list_shows_a_hand_edited_count_as_text(
+    showcase: Showcase, tmp_path: Path
+) -> None:
+    """The list page set a tournament's player and game counts into its HTML
+    unescaped: a count edited into markup redirected every visitor."""
+    copy = tmp_path / "edited.db"
+    _, viewer = _viewer_of_a_copy(showcase, copy)
+    try:
+        with sqlite3.connect(copy) as connection:
+            connection.execute(
+                "UPDATE tournaments SET players = ?, scheduled = ?", (MARKUP, REDIRECT)
+            )
+        connection.close()
+        status, _, body = get(f"http://127.0.0.1:{viewer.port}/tournaments")
+        assert status == 200, body[:500]
+        assert "<meta http-equiv" not in body and "<b id=injected>" not in body, body
+        assert "&lt;meta http-equiv=&quot;refresh&quot;" in body, body
+        assert "&lt;b id=injected&gt;2&lt;/b&gt; players" in body, body
+    finally:
+        showcase.server.run(viewer.stop())
