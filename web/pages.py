@@ -130,6 +130,7 @@ def error_page(status: int, message: str) -> str:
         409: "Not yet",
         500: "Server error",
         502: "Game server unreachable",
+        504: "Game server not answering",  # it took the connection, then said nothing
     }
     body = (
         f'<div class="error-page" data-status="{status}"><h1>{status} · '

@@ -214,3 +214,25 @@ def test_a_method_not_allowed_says_which_are(showcase: Showcase, path: str) -> N
         assert answer.headers["X-Frame-Options"] == "DENY"
     finally:
         connection.close()
+
+
+def test_a_game_server_that_never_answers_is_named_on_the_error_page() -> None:
+    """A game server that takes the connection and says nothing (a wrong
+    port, a frozen program) runs out the viewer's 10 s deadline: the page was
+    "504 · Error", which named neither the game server nor the gateway."""
+    silent = socket.create_server(("127.0.0.1", 0))
+    address = f"127.0.0.1:{silent.getsockname()[1]}"
+    web_port = free_port()
+    viewer = _web_command(address, web_port)
+    try:
+        wait_http(f"http://127.0.0.1:{web_port}/static/style.css")
+        status, kind, body = get(f"http://127.0.0.1:{web_port}/", timeout=30)
+    finally:
+        viewer.terminate()
+        viewer.wait(15)
+        silent.close()
+    assert kind.startswith("text/html"), kind
+    heading = {502: "502 · Game server unreachable", 504: "504 · Game server not answering"}
+    assert status in heading, (status, body[:500])
+    assert heading[status] in body, body
+    assert "the game server does not answer (ListGames)" in body, body
