@@ -268,15 +268,27 @@ class Store:
                 id=row[0],
                 name=row[1],
                 game=row[2],
-                players=row[3],
+                players=self._stored_count(row[1], "players", row[3]),
                 options=self._stored_object(row[1], "options_json", row[4]),
                 anchor=row[5],
-                scheduled=row[6],
+                scheduled=self._stored_count(row[1], "scheduled", row[6]),
                 config=self._stored_object(row[1], "config_json", row[7]),
                 created_at=row[8],
                 updated_at=row[9],
             )
             for row in rows
+        )
+
+    def _stored_count(self, name: str, column: str, value: object) -> int:
+        """A tournament's count column as an int; a StoreError for one edited into
+        anything else (SQLite keeps text in an INTEGER column, and a report
+        then stopped with a TypeError traceback)."""
+        if isinstance(value, int):
+            return value
+        raise StoreError(
+            f"tournament {name!r} in {self.path}: its {column} is not a whole number "
+            f"(edited by hand?), it holds {repr(value)[:40]}; put the value back, or use another "
+            "name or database"
         )
 
     def _stored_object(self, name: str, column: str, text: str) -> dict[str, Any]:

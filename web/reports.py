@@ -26,7 +26,7 @@ from web import tournaments
 
 KEPT = 8  # reports kept (one per tournament shown)
 
-Marker = tuple[float, int, int, int]
+Marker = tuple[object, object, int, int]  # update time, games scheduled, stored, newest
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,6 +88,17 @@ def _read(path: Path, read: Callable[[Store], T]) -> T:
         raise NotATournamentDb(str(error).replace(str(path), path.name)) from None
 
 
+def _named(store: Store, path: Path, name: str) -> TournamentRecord:
+    """The tournament called `name`; LookupError when there is none. A row
+    edited by hand into nonsense stays a StoreError (the database is damaged:
+    a 400 saying what is wrong), not "no such tournament" (a 404)."""
+    try:
+        return store.tournament(name)
+    except StoreError as error:
+        store.tournaments()  # raises the damaged row's own StoreError, if that was it
+        raise LookupError(str(error).replace(str(path), path.name)) from None
+
+
 def list_tournaments(path: Path) -> tuple[TournamentRecord, ...]:
     return _read(path, lambda store: store.tournaments())
 
@@ -98,10 +109,7 @@ def load(path: Path, name: str, samples: int = 200) -> TournamentView:
 
     def read(store: Store) -> tuple[TournamentRecord, tuple[GameRecord, ...]]:
         with store.snapshot():
-            try:
-                record = store.tournament(name)
-            except StoreError as error:
-                raise LookupError(str(error).replace(str(path), path.name)) from None
+            record = _named(store, path, name)
             return record, store.games(record.id)
 
     record, games = _read(path, read)
@@ -109,13 +117,13 @@ def load(path: Path, name: str, samples: int = 200) -> TournamentView:
     return TournamentView(record, games, data)
 
 
-def change_marker(path: Path, name: str) -> tuple[float, int, int, int]:
+def change_marker(path: Path, name: str) -> tuple[object, object, int, int]:
     """What changes whenever the tournament's report would: its update time,
     games scheduled, games stored and the newest game's row (read-only, cheap:
     no games are read)."""
     check_database(path)
 
-    def read(connection: sqlite3.Connection) -> tuple[float, int, int, int]:
+    def read(connection: sqlite3.Connection) -> tuple[object, object, int, int]:
         row = connection.execute(
             "SELECT id, updated_at, scheduled FROM tournaments WHERE name = ?", (name,)
         ).fetchone()
@@ -127,7 +135,9 @@ def change_marker(path: Path, name: str) -> tuple[float, int, int, int]:
         count, newest = connection.execute(
             "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM games WHERE tournament_id = ?", (row[0],)
         ).fetchone()
-        return float(row[1]), int(row[2]), int(count), int(newest)
+        # As stored: a value edited into text marks a change as well as a number,
+        # and the report's read names it (a float() here made it a 500).
+        return row[1], row[2], int(count), int(newest)
 
     try:
         return read_connection(path, read)
@@ -154,10 +164,7 @@ def stored_game(path: Path, name: str, match_id: str) -> StoredGame:
 
     def read(store: Store) -> StoredGame:
         with store.snapshot():
-            try:
-                record = store.tournament(name)
-            except StoreError as error:
-                raise LookupError(str(error).replace(str(path), path.name)) from None
+            record = _named(store, path, name)
             bots = store.seat_bots(record.id, match_id)
             if bots is None:
                 raise LookupError(

@@ -136,6 +136,28 @@ def test_a_tournaments_settings_edited_into_no_json_object_are_one_store_error(
         report(db)
 
 
+@pytest.mark.parametrize(
+    ("column", "value"), [("players", "<b>2</b>"), ("scheduled", "four"), ("scheduled", 2.5)]
+)
+def test_a_tournaments_count_edited_into_no_whole_number_is_one_store_error(
+    tmp_path: Path, column: str, value: object
+) -> None:
+    """SQLite keeps text in an INTEGER column: `tournament report` stopped with
+    a TypeError traceback ('>' not supported between 'int' and 'str')."""
+    db = tmp_path / "t.sqlite"
+    with Store(db) as store:
+        store.open_tournament("cup", "sheep-showdown", 2, {"rounds": "1"}, None, 4, {})
+    raw = sqlite3.connect(db)
+    raw.execute(f"UPDATE tournaments SET {column} = ?", (value,))
+    raw.commit()
+    raw.close()
+    wanted = rf"^tournament 'cup' in .*: its {column} is not a whole number \(edited by hand\?\)"
+    with Store(db) as store, pytest.raises(StoreError, match=wanted):
+        store.tournaments()
+    with pytest.raises(StoreError, match=wanted):
+        report(db)
+
+
 def test_a_game_of_an_old_bot_name_holding_a_bar_is_no_missing_seat(tmp_path: Path) -> None:
     """Names were not checked once: `a|x` against `b` is key `1:a|x|b`, two seats."""
     old = ScheduledGame(game_key(1, ("a|x", "b")), 0, 1, ("a|x", "b"), 0)

@@ -5,6 +5,7 @@ INTEGER column): the viewer shows it as text, never as markup."""
 from __future__ import annotations
 
 import sqlite3
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,8 @@ def test_the_tournaments_list_shows_a_hand_edited_count_as_text(
     showcase: Showcase, tmp_path: Path
 ) -> None:
     """The list page set a tournament's player and game counts into its HTML
-    unescaped: a count edited into markup redirected every visitor."""
+    unescaped: a count edited into markup redirected every visitor. (The
+    database's read now refuses such a count; the page escapes it as well.)"""
     copy = tmp_path / "edited.db"
     _, viewer = _viewer_of_a_copy(showcase, copy)
     try:
@@ -36,7 +38,31 @@ def test_the_tournaments_list_shows_a_hand_edited_count_as_text(
         status, _, body = get(f"http://127.0.0.1:{viewer.port}/tournaments")
         assert status == 200, body[:500]
         assert "<meta http-equiv" not in body and "<b id=injected>" not in body, body
-        assert "&lt;meta http-equiv=&quot;refresh&quot;" in body, body
-        assert "&lt;b id=injected&gt;2&lt;/b&gt; players" in body, body
+        # Said beside the database (a count must be a whole number), as text.
+        assert "its players is not a whole number" in body, body
+        assert "&lt;b id=injected&gt;2&lt;/b&gt;" in body, body
+    finally:
+        showcase.server.run(viewer.stop())
+
+
+def test_a_hand_edited_count_is_a_400_page_naming_it(showcase: Showcase, tmp_path: Path) -> None:
+    """A count edited into text was a 500 ("the viewer failed on this request")
+    with a ValueError traceback in the viewer's log; the list page listed the
+    tournament as if nothing were wrong."""
+    copy = tmp_path / "edited.db"
+    _, viewer = _viewer_of_a_copy(showcase, copy)
+    base = f"http://127.0.0.1:{viewer.port}"
+    try:
+        with sqlite3.connect(copy) as connection:
+            connection.execute("UPDATE tournaments SET scheduled = ?", (REDIRECT,))
+        connection.close()
+        wanted = "its scheduled is not a whole number (edited by hand?)"
+        for path in ("/tournaments/0/showcase", "/tournaments/0/showcase/fragment"):
+            status, _, body = get(f"{base}{path}")
+            assert status == 400, (path, status, body[:800])
+            assert wanted in unescape(body), body
+            assert "<meta http-equiv" not in body and str(tmp_path) not in body, body
+        status, _, body = get(f"{base}/tournaments")
+        assert status == 200 and wanted in unescape(body), body
     finally:
         showcase.server.run(viewer.stop())
