@@ -421,6 +421,7 @@ class Store:
         ).fetchall()
         for row in rows:
             self._check_seats(row[0], row[1], row[2], row[3], seats.get(row[0], []))
+            self._check_numbers(row, seats.get(row[0], []))
         return tuple(
             GameRecord(
                 key=row[1],
@@ -437,6 +438,32 @@ class Store:
             )
             for row in rows
         )
+
+    def _check_numbers(self, row: tuple[Any, ...], seats: list[SeatRecord]) -> None:
+        """A StoreError unless a game's numbers are numbers: SQLite keeps text in a
+        REAL or INTEGER column, and the report then stopped with a TypeError."""
+        numbers: list[tuple[str, object, bool]] = [
+            ("duration_seconds", row[8], False),
+            ("finished_at", row[9], False),
+        ]
+        for seat in seats:
+            numbers += [
+                ("score", seat.score, False),
+                ("rank", seat.rank, True),
+                ("server_rank", seat.server_rank, True),
+                ("strikes", seat.strikes, True),
+            ]
+        for column, value, whole in numbers:
+            kinds = (int,) if whole else (int, float)
+            if isinstance(value, kinds) and not isinstance(value, bool):
+                continue
+            raise StoreError(
+                f"game {row[1]!r} (match {row[2]}) in {self.path}: its {column} is not a "
+                f"{'whole number' if whole else 'number'} (edited by hand?), it holds "
+                f"{repr(value)[:40]}; put the value back, or delete the game (DELETE FROM "
+                f"games WHERE id = {row[0]} in the sqlite3 shell) and run the tournament "
+                "again to play it again"
+            )
 
     def _check_seats(
         self, game_id: int, key: str, match_id: str, seed: int, seats: list[SeatRecord]

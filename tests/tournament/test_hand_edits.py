@@ -158,6 +158,38 @@ def test_a_tournaments_count_edited_into_no_whole_number_is_one_store_error(
         report(db)
 
 
+@pytest.mark.parametrize(
+    ("table", "column", "value"),
+    [
+        ("game_seats", "score", "<i>ten</i>"),
+        ("game_seats", "rank", "first"),
+        ("game_seats", "strikes", 1.5),
+        ("games", "duration_seconds", "slow"),
+        ("games", "finished_at", "today"),
+    ],
+)
+def test_a_games_number_edited_into_text_is_one_store_error(
+    tmp_path: Path, table: str, column: str, value: object
+) -> None:
+    """`tournament report` stopped with a TypeError traceback ('<' not
+    supported between 'float' and 'str') or "Unknown format code 'f' for
+    object of type 'str'", and the viewer's tournament page was a 500."""
+    db = tmp_path / "t.sqlite"
+    schedule = make_schedule(["a", "b"], 2, 2, 1)
+    with Store(db) as store:
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, None, len(schedule), {})
+        store.record_game(tid, _record(schedule[0]))
+    raw = sqlite3.connect(db)
+    raw.execute(f"UPDATE {table} SET {column} = ?", (value,))
+    raw.commit()
+    raw.close()
+    wanted = rf"^game '{schedule[0].key}' \(match m1\) in .*: its {column} is not a "
+    with Store(db) as store, pytest.raises(StoreError, match=wanted):
+        store.games(tid)
+    with pytest.raises(StoreError, match=wanted):
+        report(db)
+
+
 def test_a_game_of_an_old_bot_name_holding_a_bar_is_no_missing_seat(tmp_path: Path) -> None:
     """Names were not checked once: `a|x` against `b` is key `1:a|x|b`, two seats."""
     old = ScheduledGame(game_key(1, ("a|x", "b")), 0, 1, ("a|x", "b"), 0)

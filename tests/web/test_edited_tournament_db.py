@@ -66,3 +66,20 @@ def test_a_hand_edited_count_is_a_400_page_naming_it(showcase: Showcase, tmp_pat
         assert status == 200 and wanted in unescape(body), body
     finally:
         showcase.server.run(viewer.stop())
+
+
+def test_a_hand_edited_score_is_a_400_page_naming_it(showcase: Showcase, tmp_path: Path) -> None:
+    """A seat's score edited into text was a 500 with a TypeError traceback in
+    the viewer's log."""
+    copy = tmp_path / "edited.db"
+    _, viewer = _viewer_of_a_copy(showcase, copy)
+    try:
+        with sqlite3.connect(copy) as connection:
+            connection.execute("UPDATE game_seats SET score = ? WHERE rowid = 1", (MARKUP,))
+        connection.close()
+        status, _, body = get(f"http://127.0.0.1:{viewer.port}/tournaments/0/showcase")
+        assert status == 400, (status, body[:800])
+        assert "its score is not a number (edited by hand?)" in unescape(body), body
+        assert "<b id=injected>" not in body and str(tmp_path) not in body, body
+    finally:
+        showcase.server.run(viewer.stop())
