@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from cli.db import add_retention_arguments
 from cli.values import (
@@ -25,7 +26,7 @@ from cli.values import (
     seconds_up_to,
     secret,
 )
-from cli.viewer import add_viewer_arguments, missing_tournament_dbs
+from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
 from server import loops
 from server.app import (
     DEFAULT_MAX_REQUEST_BYTES,
@@ -432,9 +433,10 @@ def _run_logged(args: argparse.Namespace) -> int:
         companion = _web_companion(
             args.web_host,
             args.web_port,
-            tuple(args.tournament_db),
-            (args.web_max_connections, args.web_max_connections_per_address),
-            (args.admin_token or "") if args.private_replays else "",
+            {
+                **viewer_settings(args, "web_"),
+                "admin_token": (args.admin_token or "") if args.private_replays else "",
+            },
         )
     try:
         loops.run(serve(config, store, companion), args.loop)
@@ -447,28 +449,17 @@ def _run_logged(args: argparse.Namespace) -> int:
 
 
 def _web_companion(
-    host: str,
-    port: int,
-    dbs: tuple[Path, ...],
-    connections: tuple[int, int],
-    admin_token: str,
+    host: str, port: int, settings: dict[str, Any]
 ) -> Callable[[str], AbstractAsyncContextManager[object]]:
     """The web viewer beside the server; it reaches the server at the local
     address it is given, through the public API like any client (with the
     admin token when the server's replays are private: the viewer is the
-    operator's own window on them). `connections`: the viewer's bounds on
-    connections, in all and per client address."""
+    operator's own window on them)."""
     from web.app import WebConfig, start_web
 
     @asynccontextmanager
     async def running(server_address: str) -> AsyncIterator[object]:
-        config = WebConfig(
-            server_address,
-            admin_token=admin_token,
-            tournament_dbs=dbs,
-            max_connections=connections[0],
-            max_connections_per_address=connections[1],
-        )
+        config = WebConfig(server_address, **settings)
         try:
             web = await start_web(config, host, port)
         except OSError as error:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from cli.values import positive_int
+from web.hosts import HostNameError, allowed_host_name
 from web.limits import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS
 
 
 def add_viewer_arguments(parser: argparse.ArgumentParser, prefix: str, when: str) -> None:
-    """`--{prefix}max-connections`, `--{prefix}max-connections-per-address` and
-    `--tournament-db`; `when` opens their help
+    """`--{prefix}max-connections`, `--{prefix}max-connections-per-address`,
+    `--{prefix}allowed-host` and `--tournament-db`; `when` opens their help
     (e.g. "with --web-port: ")."""
     parser.add_argument(
         f"--{prefix}max-connections",
@@ -31,6 +33,17 @@ def add_viewer_arguments(parser: argparse.ArgumentParser, prefix: str, when: str
         "(default %(default)s)",
     )
     parser.add_argument(
+        f"--{prefix}allowed-host",
+        action="append",
+        default=[],
+        type=_host_name,
+        metavar="NAME",
+        help=f"{when}a host name the viewer answers to besides IP addresses and localhost "
+        "(repeatable; the name a reverse proxy passes on, say; * for any): a request for "
+        "any other name is refused (403), so that another site's page cannot read the "
+        "viewer by pointing its own name at it",
+    )
+    parser.add_argument(
         "--tournament-db",
         action="append",
         default=[],
@@ -38,6 +51,24 @@ def add_viewer_arguments(parser: argparse.ArgumentParser, prefix: str, when: str
         metavar="PATH",
         help=f"{when}a tournament database the viewer shows (repeatable)",
     )
+
+
+def _host_name(text: str) -> str:
+    try:
+        return allowed_host_name(text)
+    except HostNameError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def viewer_settings(args: argparse.Namespace, prefix: str) -> dict[str, Any]:
+    """The viewer's settings (WebConfig's fields) its flags give."""
+    flag = prefix.replace("-", "_")
+    return {
+        "tournament_dbs": tuple(args.tournament_db),
+        "max_connections": getattr(args, f"{flag}max_connections"),
+        "max_connections_per_address": getattr(args, f"{flag}max_connections_per_address"),
+        "allowed_hosts": tuple(getattr(args, f"{flag}allowed_host")),
+    }
 
 
 def missing_tournament_dbs(paths: list[Path]) -> str | None:

@@ -10,7 +10,7 @@ import sys
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import port
-from cli.viewer import add_viewer_arguments, missing_tournament_dbs
+from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
 from server.listening import ListenError, bind_failure, check_can_listen
 from server.stop_signals import StopSignals
 from web.app import WebConfig, start_web
@@ -54,9 +54,7 @@ def run(args: argparse.Namespace) -> int:
         server=args.server,
         credentials=client_credentials(args, "web", args.server),
         admin_token=args.admin_token or "",
-        tournament_dbs=tuple(args.tournament_db),
-        max_connections=args.max_connections,
-        max_connections_per_address=args.max_connections_per_address,
+        **viewer_settings(args, ""),
     )
     try:
         check_can_listen(args.host, args.port)

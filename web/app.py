@@ -19,6 +19,7 @@ import games
 from web import pages, tournaments
 from web.frames import PUBLIC, ViewError, check_view, match_info_dict
 from web.gateway import Gateway, GatewayError
+from web.hosts import HostGuard
 from web.hub import WatchHub
 from web.listing import LIMIT, Listing
 from web.replays import frames_response, replayable
@@ -44,7 +45,7 @@ log = structlog.get_logger("sheepfold.web")
 
 
 def build_app(config: WebConfig) -> web.Application:
-    app = web.Application(middlewares=[_errors])
+    app = web.Application(middlewares=[_errors, _host_check(HostGuard(config.allowed_hosts))])
 
     async def start(app: web.Application) -> None:
         gateway = Gateway(
@@ -116,6 +117,21 @@ async def _errors(
     except Exception:
         log.exception("web request failed", path=request.path)
         return _error_response(request, 500, "the viewer failed on this request (see its log)")
+
+
+def _host_check(guard: HostGuard) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """Answers only requests for a host name the viewer goes by (web.hosts)."""
+
+    @web.middleware
+    async def check(
+        request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        refusal = guard.refusal(request.headers.get("Host"), request.remote)
+        if refusal is not None:
+            raise web.HTTPForbidden(text=refusal)
+        return await handler(request)
+
+    return check
 
 
 def _error_response(

@@ -50,6 +50,9 @@ class WebConfig:
     # For a server with private replays (serve --private-replays): whoever can open
     # the viewer then sees every match the server lists.
     admin_token: str = ""
+    # Host names the viewer answers to besides IP addresses and localhost (web.hosts);
+    # "*": any.
+    allowed_hosts: tuple[str, ...] = ()
     # TLS to the game server (sheepfold web --tls-ca / --tls); None: plaintext.
     credentials: grpc.ChannelCredentials | None = None
     # Pings to the game server: one that does not answer within the timeout is gone.
