@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import json
 import os
+import shlex
 from typing import Any
 
 import grpc
@@ -95,19 +96,26 @@ def run(args: argparse.Namespace) -> int:
         "seed": created.seed,
         "seat_tokens": list(created.seat_tokens),
     }
-    print(json.dumps(data, sort_keys=True) if args.json else format_created(data))
+    print(json.dumps(data, sort_keys=True) if args.json else format_created(data, tls_flags(args)))
     return 0
 
 
-def format_created(data: dict[str, Any]) -> str:
+def tls_flags(args: argparse.Namespace) -> list[str]:
+    """The flags that connected `create`, which `bot` needs to reach the same server."""
+    if args.tls_ca is not None:
+        return ["--tls-ca", args.tls_ca]
+    return ["--tls"] if args.tls else []
+
+
+def format_created(data: dict[str, Any], tls: list[str]) -> str:
     lines = [
         f"match {data['match_id']}  {data['game']}, {data['players']} players, "
         f"seed {data['seed']}, on {data['server']}",
     ]
     lines += [f"seat {seat} token {token}" for seat, token in enumerate(data["seat_tokens"])]
+    bot = ["sheepfold", "bot", "--server", data["server"], *tls, "--match", data["match_id"]]
     lines.append(
-        f"play a seat: sheepfold bot --server {data['server']} --match {data['match_id']} "
-        "--token TOKEN (or your own bot with the same three values)"
+        f"play a seat: {shlex.join(bot)} --token TOKEN (or your own bot with the same three values)"
     )
     return "\n".join(lines)
 

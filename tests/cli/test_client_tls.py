@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import pickle
+import shlex
 import sqlite3
 import subprocess
 from collections.abc import Iterator
@@ -79,6 +80,37 @@ def test_health_create_match_and_bot_reach_a_tls_server(
     assert [bot.returncode for bot in bots] == [0, 0], results
     assert len({out for out, _ in results}) == 1, "both seats got the same result"
     assert json.loads(results[0][0])["ranks"]
+
+
+def test_the_bot_line_create_prints_reaches_a_tls_server(
+    tls_server: ServerProcess, certificate: tuple[Path, Path]
+) -> None:
+    """The text output ends with the `sheepfold bot` line to play a seat: copied
+    as printed, with a seat's token in place of TOKEN, it must connect the way
+    `create` did (it once left out --tls-ca and got "the server closed the
+    connection")."""
+    created = sheepfold(
+        "create", "--server", tls_server.address, "--tls-ca", str(certificate[0]),
+        "--game", "stubborn-sheep", "--players", "2",
+    )  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    lines = created.stdout.splitlines()
+    tokens = [line.split()[-1] for line in lines if line.startswith("seat ")]
+    (hint,) = [line for line in lines if line.startswith("play a seat: ")]
+    printed = shlex.split(hint.removeprefix("play a seat: ").partition(" (")[0])
+    assert printed[0] == "sheepfold" and "TOKEN" in printed, hint
+    bots = [
+        subprocess.Popen(
+            command(*[token if part == "TOKEN" else part for part in printed[1:]]),
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for token in tokens
+    ]
+    results = [bot.communicate(timeout=120) for bot in bots]
+    assert [bot.returncode for bot in bots] == [0, 0], results
 
 
 def test_plaintext_to_a_tls_server_says_so_in_one_line(tls_server: ServerProcess) -> None:
