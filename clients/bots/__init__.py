@@ -7,8 +7,10 @@ an SDK bot class whose constructor takes an optional `seed` keyword.
 from __future__ import annotations
 
 import importlib
+import re
 import traceback
 from collections.abc import Callable
+from pathlib import PurePath
 
 from clients.bots.random_bot import RandomBot
 from clients.bots.search import GreedyBot, MCTSBot
@@ -25,6 +27,15 @@ class BotSpecError(ValueError):
     """A bot spec that names nothing loadable."""
 
 
+MODULE_NAME = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+
+
+def _module_of(path: str) -> str:
+    """The module name a file path like `./bots/mybot.py` most likely meant."""
+    name = PurePath(path).name.removesuffix(".py").lstrip(".")
+    return name if name.isidentifier() else ""
+
+
 def load_bot(spec: str, seed: int = 0) -> Bot:
     """Make the bot `spec` names, seeded with `seed` where it uses randomness."""
     if spec in BUILTIN_BOTS:
@@ -33,10 +44,22 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
         known = ", ".join(sorted(BUILTIN_BOTS))
         raise BotSpecError(f"unknown bot {spec!r}: use a built-in ({known}) or module:Class")
     module_name, _, class_name = spec.partition(":")
+    if not MODULE_NAME.match(module_name):
+        # importlib's own TypeError for "./mybot" read as the module's fault.
+        example = f"{_module_of(module_name) or 'mybot'}:{class_name or 'Bot'}"
+        raise BotSpecError(
+            f"bot {spec!r} must look like module:Class, with the module's name as `import` "
+            f"takes it ({example} for {example.partition(':')[0]}.py in the current folder), "
+            "not a path"
+        )
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise BotSpecError(f"cannot import {module_name!r} for bot {spec!r}: {error}") from None
+        why = str(error)
+        if module_name.endswith(".py") and getattr(error, "name", None) == module_name:
+            stem = module_name.removesuffix(".py")
+            why = f"the module of {module_name} is {stem}: write {stem}:{class_name}"
+        raise BotSpecError(f"cannot import {module_name!r} for bot {spec!r}: {why}") from None
     except SystemExit as error:  # sys.exit() at import would end the command silently
         raise BotSpecError(
             f"importing {module_name!r} for bot {spec!r} called sys.exit({error.code!r})"

@@ -77,3 +77,45 @@ def test_a_tournament_names_a_syntax_error_where_it_is(tmp_path: Path) -> None:
         "sheepfold tournament: cup.toml: bots[1].class: module 'syntax' raised "
         f"SyntaxError: expected ':' ({tmp_path}/syntax.py:1)"
     )
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        (
+            "./mybot:Bot",
+            "bot './mybot:Bot' must look like module:Class, with the module's name as "
+            "`import` takes it (mybot:Bot for mybot.py in the current folder), not a path",
+        ),
+        (
+            ".mybot:Bot",
+            "bot '.mybot:Bot' must look like module:Class, with the module's name as "
+            "`import` takes it (mybot:Bot for mybot.py in the current folder), not a path",
+        ),
+        (
+            ":Bot",
+            "bot ':Bot' must look like module:Class, with the module's name as "
+            "`import` takes it (mybot:Bot for mybot.py in the current folder), not a path",
+        ),
+        (
+            "mybot.py:Bot",
+            "cannot import 'mybot.py' for bot 'mybot.py:Bot': the module of mybot.py is "
+            "mybot: write mybot:Bot",
+        ),
+    ],
+)
+def test_a_file_path_given_as_a_bot_module_is_named_as_such(
+    tmp_path: Path, spec: str, expected: str
+) -> None:
+    """`cmd:./mybot` is how the docs name a program; `./mybot:Bot` for a class
+    once blamed the bot's module for importlib's own TypeError ("module './mybot'
+    raised TypeError: the 'package' argument is required ... (importlib/__init__.py:121)")."""
+    (tmp_path / "mybot.py").write_text(
+        "class Bot:\n    def decide(self, decision):\n        return 0\n"
+    )
+    done = sheepfold_in(
+        tmp_path, "match", "--game", "sheep-n-sheep", "--players", "2",
+        "--bots", f"random,{spec}", "--seed", "1",
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert one_line(done) == f"sheepfold match: {expected}"
