@@ -64,7 +64,7 @@ def run_health(args: argparse.Namespace) -> int:
             if error.code() == grpc.StatusCode.NOT_FOUND
             else "no details"
         )
-        if error.code() == grpc.StatusCode.UNAVAILABLE:
+        if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
             details = reason(error, args.timeout)
         print(f"{args.addr}: {error.code().name}: {details}", file=sys.stderr)
         return 1

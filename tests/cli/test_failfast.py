@@ -649,6 +649,19 @@ def test_health_of_an_unknown_service_says_which(server: ServerProcess) -> None:
     assert one_line(done).endswith("NOT_FOUND: the server has no service 'nope'")
 
 
+def test_health_of_a_server_that_never_answers_says_so_as_the_other_commands_do() -> None:
+    """A port that accepts connections and then says nothing (a frozen server):
+    `create`, `bot` and `match` say "no answer within 3 s"; health said gRPC's
+    own "DEADLINE_EXCEEDED: Deadline Exceeded"."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        done = sheepfold("health", "--addr", address, "--timeout", "1", timeout=30)
+    assert done.returncode == 1
+    assert one_line(done) == f"{address}: DEADLINE_EXCEEDED: no answer within 1 s"
+
+
 @pytest.mark.parametrize(
     ("args", "shown"),
     [
