@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 from types import FrameType
 
+from cli.standard_streams import OutputFailed, discard_output, hold_standard_streams
 from clients.interrupts import exit_when_interrupted, ignore_further_interrupts, interrupt
 
 # The command modules are imported in `build_parser`, not here: they pull in gRPC,
@@ -64,6 +65,7 @@ def _innermost(
 def main(argv: Sequence[str] | None = None) -> int:
     raw = sys.argv[1:] if argv is None else argv
     if argv is None:  # the program itself, not a caller in another program (a test)
+        hold_standard_streams()
         exit_when_interrupted()
     if raw and raw[0] in QUIET_GRPC_COMMANDS:
         # gRPC's core writes INFO lines of its own to stderr (a failed TLS
@@ -74,7 +76,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from cli.play import join_option_values
 
-        args = parse(build_parser(), join_option_values(raw))
+        try:
+            args = parse(build_parser(), join_option_values(raw))
+        except SystemExit:
+            sys.stdout.flush()  # --help and --version's text: a failed write shows here
+            raise
         if getattr(args, "interrupt_on_terminate", False):
             interrupt_on_terminate()
         code = int(args.handler(args) or 0)
@@ -86,8 +92,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # `sheepfold ... | head`: the reader left; no more output can go anywhere.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        discard_output()
         print("sheepfold: the output was closed before all of it was written", file=sys.stderr)
+        return 1
+    except OutputFailed as failure:
+        discard_output()
+        print(f"sheepfold: cannot write the output: {failure.strerror}", file=sys.stderr)
         return 1
 
 
