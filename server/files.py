@@ -130,8 +130,9 @@ LOW_DISK_BYTES = 1 << 20
 
 def folder_hint(db: str) -> str:
     """Why SQLite may have refused a file: its folder is missing, or cannot be
-    written (it takes the database's -wal and -shm files), or its disk is full
-    (SQLite says only "disk I/O error" or "unable to open database file")."""
+    written (it takes the database's -wal and -shm files), or its disk is full, or it
+    is on a file system such as /proc that holds no files (SQLite says only
+    "disk I/O error" or "unable to open database file")."""
     folder = os.path.dirname(os.path.abspath(db))
     if not os.path.isdir(folder):
         return f" (there is no folder {folder})"
@@ -140,9 +141,11 @@ def folder_hint(db: str) -> str:
             f" (the folder {folder} cannot be written, and SQLite keeps files beside the database)"
         )
     try:
-        free = shutil.disk_usage(folder).free
+        usage = shutil.disk_usage(folder)
     except OSError:
         return ""
-    if free < LOW_DISK_BYTES:
-        return f" (the disk holding {folder} is full: {free} bytes free)"
+    if usage.total == 0:  # /proc, /sys: no room at all, and never any
+        return f" (the folder {folder} cannot hold files: its file system, like /proc, has no room)"
+    if usage.free < LOW_DISK_BYTES:
+        return f" (the disk holding {folder} is full: {usage.free} bytes free)"
     return ""

@@ -95,7 +95,8 @@ class Store:
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
         except sqlite3.Error as error:
-            raise StoreError(f"cannot open {self.path}: {error}") from None
+            hint = "" if self.path == ":memory:" else folder_hint(self.path)
+            raise StoreError(f"cannot open {self.path}: {error}{hint}") from None
         try:
             self._check_kind()
             self._db.execute("PRAGMA journal_mode=WAL")

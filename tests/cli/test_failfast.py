@@ -550,6 +550,25 @@ def test_serve_refuses_a_tournament_database_in_one_line(tmp_path: Path) -> None
     assert path.read_bytes() == before
 
 
+def test_a_database_under_proc_is_not_said_to_be_on_a_full_disk(tmp_path: Path) -> None:
+    """/proc holds no files of anyone's: its 0 bytes free once read as a full disk."""
+    done = sheepfold("serve", "--port", "0", "--db", "/proc/sheepfold.db", timeout=30)
+    assert done.returncode == 1
+    line = one_line(done)
+    assert "/proc/sheepfold.db" in line and "full" not in line, line
+    assert "cannot hold files" in line, line
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\ngames_per_pairing = 1\n'
+        '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    )
+    done = sheepfold("tournament", "run", str(config), "--db", "/proc/sheepfold.db", timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert "/proc/sheepfold.db" in last and "full" not in last, last
+    assert "cannot hold files" in last, last
+
+
 @pytest.mark.parametrize("command_args", [("serve", "--port", "0"), ("replay", "some-match")])
 def test_an_empty_db_path_is_a_usage_error(command_args: tuple[str, ...]) -> None:
     done = sheepfold(*command_args, "--db", "", timeout=30)
