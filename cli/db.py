@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from cli.values import file_path, number_up_to, seconds_up_to, whole_number
-from server.files import Kind, file_kind
+from server.files import Kind, access_refused, file_kind
 from server.sqlite_schema import check_server_tables
 from server.sqlite_store import SqliteStore, StoreError, match_counts
 
@@ -100,6 +100,8 @@ def database_file_problem(path: str) -> str | None:
         kind = file_kind(path)
     except OSError as error:  # a name too long, a folder on the way that may not be read
         return f"cannot use {path}: {error.strerror or error}"
+    if kind is Kind.REGULAR and access_refused(path, write=False):
+        return f"cannot read {path}: permission denied (this user may not read it)"
     return {
         Kind.MISSING: f"no database at {path}",
         Kind.FOLDER: f"{path} is a folder, not a database file",

@@ -124,15 +124,44 @@ def read_pem(path: str | Path) -> bytes:
         raise UnusablePem("larger than a PEM file can be (1 MB)") from None
 
 
+def access_refused(path: str | Path, *, write: bool) -> bool:
+    """True when the file at `path` is there but this user may not open it to
+    read (or to read and write): its mode, owner or ACL, or a folder on the way
+    that may not be entered. SQLite says only "unable to open database file".
+    Opening changes nothing (no O_CREAT, no O_TRUNC; O_NONBLOCK: a FIFO does not
+    wait); a read-only mount (EROFS) is not a refusal of the user."""
+    flags = (os.O_RDWR if write else os.O_RDONLY) | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    os.close(fd)
+    return False
+
+
+def access_hint(path: str | Path, *, write: bool) -> str:
+    """' (permission denied: ...)' to put after SQLite's error, or ''."""
+    if not access_refused(path, write=write):
+        return ""
+    allowed = "read and write" if write else "read"
+    return f" (permission denied: this user may not {allowed} {path})"
+
+
 # Less free than this beside a database that SQLite refused: the disk is full.
 LOW_DISK_BYTES = 1 << 20
 
 
 def folder_hint(db: str) -> str:
-    """Why SQLite may have refused a file: its folder is missing, or cannot be
+    """Why SQLite may have refused a file: this user may not open it, its
+    folder is missing, or cannot be
     written (it takes the database's -wal and -shm files), or its disk is full, or it
     is on a file system such as /proc that holds no files (SQLite says only
     "disk I/O error" or "unable to open database file")."""
+    refused = access_hint(db, write=True)
+    if refused:
+        return refused
     folder = os.path.dirname(os.path.abspath(db))
     if not os.path.isdir(folder):
         return f" (there is no folder {folder})"

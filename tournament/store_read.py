@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import quote
 
+from server.files import access_hint
 from tournament.store import MIGRATIONS, Store, StoreError, foreign_kind
 
 __all__ = [
@@ -157,7 +158,7 @@ def open_read_only(path: str | Path, *, immutable: bool | None = None) -> Store:
     try:
         connection = connect_read_only(path, immutable=immutable)
     except sqlite3.Error as error:
-        raise StoreError(f"cannot open {path}: {error}") from None
+        raise StoreError(f"cannot open {path}: {error}{access_hint(path, write=False)}") from None
     try:
         tables = {
             row[0]

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from sheepfold.v1 import arena_pb2
 
+from server.files import access_refused
 from tournament.report import report_data
 from tournament.store import GameRecord, Store, StoreError, TournamentRecord
 from tournament.store_read import ChangedWhileRead, read_connection, read_store
@@ -42,6 +43,8 @@ def check_database(path: Path) -> None:
     # Named by the file alone: visitors see these messages, not the server's folders.
     if not path.is_file():
         raise NotATournamentDb(f"{path.name} does not exist")
+    if access_refused(path, write=False):
+        raise NotATournamentDb(f"{path.name} may not be read by this user (permission denied)")
     try:
         tables = read_connection(
             path,
