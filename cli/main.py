@@ -73,6 +73,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Read when gRPC loads, so set first. Not for `serve`: any setting
         # measured about a tenth more CPU per decision.
         os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+    undecodable = next((arg for arg in raw if not _is_utf8(arg)), None)
+    if undecodable is not None:
+        # gRPC, SQLite and the protocol's strings take UTF-8 alone: such a value
+        # once ended in a UnicodeEncodeError traceback wherever it first went.
+        shown = os.fsencode(undecodable).decode("utf-8", "backslashreplace")
+        print(
+            f"sheepfold: an argument is not UTF-8 text: '{shown}' "
+            "(names, ids, tokens, addresses and paths are UTF-8)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         from cli.play import join_option_values
 
@@ -99,6 +110,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         discard_output()
         print(f"sheepfold: cannot write the output: {failure.strerror}", file=sys.stderr)
         return 1
+
+
+def _is_utf8(arg: str) -> bool:
+    """False for an argument holding bytes that are not UTF-8 (Python keeps
+    them as lone surrogates)."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def interrupt_on_terminate() -> None:

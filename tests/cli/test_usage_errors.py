@@ -65,3 +65,31 @@ def test_replay_says_what_its_db_path_is(tmp_path: Path) -> None:
         done = sheepfold("replay", "some-match", "--db", str(path), timeout=30)
         assert done.returncode == 1
         assert done.stderr.strip() == f"sheepfold replay: {said}"
+
+
+# A byte that is not UTF-8 (a Latin-1 "ÿ"), as a shell passes `$'\xff'`.
+NOT_UTF8 = os.fsdecode(b"\xff")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("replay", NOT_UTF8, "--db", "{folder}/t.sqlite"),
+        ("create", "--game", NOT_UTF8, "--players", "2", "--server", "127.0.0.1:1"),
+        ("health", "--addr", "127.0.0.1:1", "--service", NOT_UTF8),
+        ("bot", "--server", f"{NOT_UTF8}:1", "--match", "m", "--token", "t"),
+        ("serve", "--port", "0", "--db", f"{{folder}}/{NOT_UTF8}.db"),
+    ],
+)
+def test_an_argument_that_is_not_utf8_is_a_usage_error(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Each once ended in a UnicodeEncodeError traceback (gRPC, SQLite and the
+    protocol take UTF-8 alone), `serve --db` after it had made the file."""
+    done = sheepfold(*(arg.format(folder=tmp_path) for arg in args), timeout=30)
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith("sheepfold: an argument is not UTF-8 text: '"), line
+    assert line.endswith("' (names, ids, tokens, addresses and paths are UTF-8)"), line
+    assert "\\xff" in line, line
+    assert list(tmp_path.iterdir()) == []
