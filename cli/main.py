@@ -73,13 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Read when gRPC loads, so set first. Not for `serve`: any setting
         # measured about a tenth more CPU per decision.
         os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
-    undecodable = next((arg for arg in raw if not _is_utf8(arg)), None)
+    undecodable = _not_utf8(raw)
     if undecodable is not None:
-        # gRPC, SQLite and the protocol's strings take UTF-8 alone: such a value
-        # once ended in a UnicodeEncodeError traceback wherever it first went.
-        shown = os.fsencode(undecodable).decode("utf-8", "backslashreplace")
         print(
-            f"sheepfold: an argument is not UTF-8 text: '{shown}' "
+            f"sheepfold: {undecodable} is not UTF-8 text "
             "(names, ids, tokens, addresses and paths are UTF-8)",
             file=sys.stderr,
         )
@@ -112,14 +109,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def _is_utf8(arg: str) -> bool:
-    """False for an argument holding bytes that are not UTF-8 (Python keeps
-    them as lone surrogates)."""
-    try:
-        arg.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+def _not_utf8(argv: Sequence[str]) -> str | None:
+    """The first argument or $SHEEPFOLD_ variable holding bytes that are not
+    UTF-8 (Python keeps them as lone surrogates), named, or None. gRPC, SQLite
+    and the protocol's strings take UTF-8 alone: such a value once ended in a
+    UnicodeEncodeError traceback wherever it first went."""
+    values = [("an argument", arg) for arg in argv] + [
+        (f"${name}", value) for name, value in os.environ.items() if name.startswith("SHEEPFOLD_")
+    ]
+    for what, value in values:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(value).decode("utf-8", "backslashreplace")
+            return f"{what} '{shown}'"
+    return None
 
 
 def interrupt_on_terminate() -> None:

@@ -89,7 +89,24 @@ def test_an_argument_that_is_not_utf8_is_a_usage_error(
     done = sheepfold(*(arg.format(folder=tmp_path) for arg in args), timeout=30)
     assert done.returncode == 2, done.stderr
     [line] = done.stderr.splitlines()
-    assert line.startswith("sheepfold: an argument is not UTF-8 text: '"), line
-    assert line.endswith("' (names, ids, tokens, addresses and paths are UTF-8)"), line
+    assert line.startswith("sheepfold: an argument '"), line
+    assert line.endswith("' is not UTF-8 text (names, ids, tokens, addresses and paths are UTF-8)")
     assert "\\xff" in line, line
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("variable", "args"),
+    [
+        ("SHEEPFOLD_SERVER", ("create", "--game", "sheep-showdown", "--players", "2")),
+        ("SHEEPFOLD_HEALTH_ADDR", ("health",)),
+        ("SHEEPFOLD_ADMIN_TOKEN", ("create", "--game", "sheep-showdown", "--players", "2")),
+    ],
+)
+def test_a_variable_that_is_not_utf8_is_a_usage_error(variable: str, args: tuple[str, ...]) -> None:
+    done = sheepfold(*args, env={variable: f"{NOT_UTF8}:1"}, timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"sheepfold: ${variable} '\\xff:1' is not UTF-8 text "
+        "(names, ids, tokens, addresses and paths are UTF-8)"
+    ]
