@@ -235,8 +235,8 @@ def run_match(args: argparse.Namespace) -> int:
     game = games.get(args.game)
     try:
         game.new_state(args.players, 0, options)  # fail fast with the engine's own message
-    except games.InvalidOptions as error:
-        raise SystemExit(f"sheepfold match: {error}") from None
+    except games.InvalidOptions as error:  # --option or --players: a usage error
+        _usage_error(f"match: {error}")
     seed = args.seed if args.seed is not None else new_match_seed()  # as the server draws
     bots: list[Bot | CommandBot] = []
     try:

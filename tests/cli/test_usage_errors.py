@@ -110,3 +110,25 @@ def test_a_variable_that_is_not_utf8_is_a_usage_error(variable: str, args: tuple
         f"sheepfold: ${variable} '\\xff:1' is not UTF-8 text "
         "(names, ids, tokens, addresses and paths are UTF-8)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--players", "2", "--bots", "random,random", "--option", "rounds=9"),
+         "sheepfold match: option 'rounds' must be at most 3"),
+        (("--players", "2", "--bots", "random,random", "--option", "rounds=nan"),
+         "sheepfold match: option 'rounds' must be a whole number, not 'nan'"),
+        (("--players", "2", "--bots", "random,random", "--option", "colour=red"),
+         "sheepfold match: unknown option 'colour' (this game's options: double_trouble, rounds)"),
+        (("--players", "7", "--bots", ",".join(["random"] * 7)),
+         "sheepfold match: sheep-showdown takes 2 to 6 players, not 7"),
+    ],
+)  # fmt: skip
+def test_a_match_option_or_player_count_the_game_refuses_is_a_usage_error(
+    args: tuple[str, ...], message: str
+) -> None:
+    """As the same value in a tournament's config is (exit 2); `match` once exited 1."""
+    done = sheepfold("match", "--game", "sheep-showdown", *args, timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [message]
