@@ -43,6 +43,7 @@ from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS, ClockConf
 from server.retention import Retention
 from server.seats import MatchLimits
 from server.sqlite_store import SqliteStore, StoreError
+from server.stop_signals import EarlyStops
 from server.store import MemoryStore, Store
 
 # Fewer open files than this and the server accepts at most a few connections
@@ -439,7 +440,7 @@ def _run_logged(args: argparse.Namespace) -> int:
             },
         )
     try:
-        loops.run(serve(config, store, companion), args.loop)
+        loops.run(serve(config, store, companion, EarlyStops()), args.loop)
     except OSError as error:
         raise SystemExit(f"sheepfold serve: {error}") from None
     finally:

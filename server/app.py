@@ -49,7 +49,7 @@ from server.service import (
 )
 from server.socket_watch import SocketWatch
 from server.stalls import StalledWrites
-from server.stop_signals import StopSignals
+from server.stop_signals import EarlyStops, StopSignals
 from server.storage import StoreWorker
 from server.store import MemoryStore, Store
 from server.tls_reload import ReloadingCertificate
@@ -558,17 +558,20 @@ async def serve(
     config: ServerConfig,
     store: Store | None = None,
     companion: Callable[[str], AbstractAsyncContextManager[object]] | None = None,
+    early: EarlyStops | None = None,
 ) -> None:
     """Run until SIGTERM, SIGINT or SIGHUP, then shut down gracefully, ignoring
     any later one of them (server/stop_signals.py: for a process that exits
     after it, as `sheepfold serve`). `companion(address)`,
     when given, runs beside the server on the same loop (the web viewer of
     `serve --web-port`), reaching it at `local_address()`, and is closed before
-    the server stops."""
+    the server stops. `early`: the stop signals taken since just before the
+    loop started."""
+    # First of all: a SIGTERM just after "server started" is logged must stop it
+    # gracefully too, not with the default action, and so must a signal while
+    # the server object is made (it takes a while), or before (`early`).
+    signals = StopSignals(asyncio.get_running_loop(), early)
     server = SheepfoldServer(config, store)
-    # Before the server starts: a SIGTERM just after "server started" is logged
-    # must stop it gracefully too, not with the default action.
-    signals = StopSignals(asyncio.get_running_loop())
     await server.start()
     try:
         async with companion(server.local_address()) if companion else contextlib.nullcontext():

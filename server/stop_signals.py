@@ -19,15 +19,35 @@ import signal
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
-class StopSignals:
-    """Sets `stopping` at the first stop signal and remembers which it was."""
+class EarlyStops:
+    """Stop signals that come before the event loop takes them (StopSignals),
+    kept for it to act on at once. Set just before the loop starts. A Ctrl-C
+    there once reached asyncio.run's own handler, which cancels the main task
+    wherever it is (gRPC's start, half-way: a traceback, the database left
+    open) and raises KeyboardInterrupt; a SIGTERM or SIGHUP killed the process."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self) -> None:
+        self.received: signal.Signals | None = None
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, self._received)
+
+    def _received(self, signum: int, frame: object) -> None:
+        if self.received is None:
+            self.received = signal.Signals(signum)
+
+
+class StopSignals:
+    """Sets `stopping` at the first stop signal and remembers which it was;
+    one that came before, to `early`, counts as the first."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, early: EarlyStops | None = None) -> None:
         self._loop = loop
         self.stopping = asyncio.Event()
         self.received: signal.Signals | None = None
         for signum in STOP_SIGNALS:
             loop.add_signal_handler(signum, self._received, signum)
+        if early is not None and early.received is not None:
+            self._received(early.received)
 
     def _received(self, signum: signal.Signals) -> None:
         if self.received is None:

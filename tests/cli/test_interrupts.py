@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 from tests.processes import processes
 
@@ -50,6 +52,59 @@ def test_ctrl_c_while_the_command_loads_exits_130_quietly() -> None:
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 130
     assert done.stderr.strip() == "interrupted"
+
+
+# `sheepfold serve` with a Ctrl-C (or SIGTERM) that lands on the event loop just
+# before the server takes the stop signals, or while its server object is made,
+# before it listens (where a Ctrl-C a few ms after the database file appeared
+# once landed).
+INTERRUPTED_SERVER_START = """
+import os
+import signal
+import sys
+
+from server import app
+
+where, signum = sys.argv[2], getattr(signal, sys.argv[3])
+made = getattr(app, where).__init__
+
+
+def interrupted(self, *args, **kwargs):
+    os.kill(os.getpid(), signum)
+    made(self, *args, **kwargs)
+
+
+getattr(app, where).__init__ = interrupted
+sys.argv = ["sheepfold", "serve", "--port", "0", "--db", sys.argv[1]]
+from cli.main import main
+
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize(
+    ("where", "signum"),
+    [("StopSignals", "SIGINT"), ("StopSignals", "SIGTERM"), ("SheepfoldServer", "SIGINT")],
+)
+def test_a_stop_signal_while_serve_starts_stops_it_gracefully(
+    tmp_path: Path, where: str, signum: str
+) -> None:
+    """A Ctrl-C once reached asyncio.run's handler, which cancelled gRPC's start
+    half-way: exit 130 with gRPC's "Task exception was never retrieved ...
+    InvalidStateError" traceback, the database's -wal and -shm files left open;
+    a SIGTERM killed the process (exit 143)."""
+    db = tmp_path / "sheepfold.db"
+    done = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_SERVER_START, str(db), where, signum],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 0, done.stderr
+    assert f'"signal": "{signum}"' in done.stderr, done.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["sheepfold.db"]
 
 
 # A command bot that never joins and ignores SIGTERM (tests/cli/bots).
