@@ -5,7 +5,8 @@ closes them) once stopped at its first line of log with exit 1 and nothing said
 (Python leaves `sys.stderr` None), and the first file it opened took the free
 descriptor, so that whatever wrote to "stderr" (gRPC's core writes its errors
 to descriptor 2 itself) wrote into that file. A stdout that refuses a write
-(`>/dev/full`) stopped it with a traceback.
+(`>/dev/full`) stopped it with a traceback, and one on stderr (`2>/dev/full`)
+stopped it at its first line there, whatever it had done.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def hold_standard_streams() -> None:
     if sys.stdout is None:
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 (for the whole run)
     sys.stdout = _GuardedOutput(sys.stdout)  # type: ignore[assignment]
+    sys.stderr = _LossyErrors(sys.stderr)  # type: ignore[assignment]
 
 
 def discard_output() -> None:
@@ -69,6 +71,30 @@ class _GuardedOutput:
 
     def flush(self) -> None:
         with _refusals():
+            self._stream.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class _LossyErrors:
+    """stderr, whose write errors (a full disk, a reader that left) lose the
+    line and nothing else: a tournament whose summary line could not be written
+    once exited 1 after playing every game, its report never printed. `serve`
+    and the tournament runner write their logs to the descriptor themselves
+    (server.logs), and count the lines lost."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError:
+            return len(text)
+
+    def flush(self) -> None:
+        with contextlib.suppress(OSError):
             self._stream.flush()
 
     def __getattr__(self, name: str) -> Any:

@@ -9,6 +9,7 @@ import json
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 from tests.cli.helpers import command, one_line
 from tests.conftest import ROOT
@@ -87,3 +88,38 @@ def test_match_onto_a_full_disk_says_so_in_one_line() -> None:
         )
     assert one_line(done) == "sheepfold: cannot write the output: No space left on device"
     assert done.returncode == 1
+
+
+CUP = """
+name = "cup"
+game = "sheep-showdown"
+players = 2
+games_per_pairing = 1
+database = "cup.sqlite"
+
+[[bots]]
+name = "a"
+builtin = "random"
+
+[[bots]]
+name = "b"
+builtin = "random"
+"""
+
+
+def test_a_tournament_whose_stderr_is_full_plays_and_prints_its_report(tmp_path: Path) -> None:
+    """Its summary line on stderr once failed ("No space left on device") after
+    every game was played: exit 1, and the report never printed."""
+    config = tmp_path / "cup.toml"
+    config.write_text(CUP)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            command("tournament", "run", str(config)),
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=full,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 0
+    assert "a" in done.stdout and "b" in done.stdout and "Elo" in done.stdout, done.stdout
