@@ -18,7 +18,7 @@ from typing import Any
 
 from sheepfold.v1 import arena_pb2
 
-from server.files import create_owner_only, folder_hint, not_a_database_file
+from server.files import Kind, create_owner_only, file_kind, folder_hint, not_a_database_file
 from tournament.store_records import GameRecord, ReplayEntry, SeatRecord, TournamentRecord
 from tournament.store_schema import MIGRATIONS
 
@@ -44,7 +44,10 @@ def database_exists(path: str | Path) -> bool:
     """Whether there is something at `path`; a path that cannot even be looked
     at (too long, a folder on the way that may not be read) is a StoreError."""
     try:
-        return Path(path).exists()
+        # Not Path.exists: it calls a symlink loop (ELOOP) nothing there.
+        return file_kind(path) is not Kind.MISSING
+    except NotADirectoryError:  # a file on the way: _check_path names it
+        return False
     except OSError as error:
         raise StoreError(f"cannot use {path}: {error.strerror or error}") from None
 

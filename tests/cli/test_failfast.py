@@ -550,6 +550,20 @@ def test_serve_refuses_a_tournament_database_in_one_line(tmp_path: Path) -> None
     assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("command_args", [("tournament", "report"), ("tournament", "forget", "a")])
+def test_a_symlink_loop_as_a_tournament_database_is_not_called_missing(
+    tmp_path: Path, command_args: tuple[str, ...]
+) -> None:
+    loop = tmp_path / "cup.sqlite"
+    loop.symlink_to(tmp_path / "other.sqlite")
+    (tmp_path / "other.sqlite").symlink_to(loop)
+    done = sheepfold(*command_args, "--db", str(loop), timeout=30)
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold tournament: cannot use {loop}: Too many levels of symbolic links"
+    )
+
+
 def test_a_database_under_proc_is_not_said_to_be_on_a_full_disk(tmp_path: Path) -> None:
     """/proc holds no files of anyone's: its 0 bytes free once read as a full disk."""
     done = sheepfold("serve", "--port", "0", "--db", "/proc/sheepfold.db", timeout=30)
