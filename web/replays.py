@@ -22,6 +22,10 @@ from web.responses import body_headers, is_head
 from web.state import STATE, Frames, FramesKey, Refusal, State
 
 MAX_RENDERS_WAITING = 32  # different replays asked for and not yet rendered; more: 503
+# Once half of those are taken, a client address that started this many of the
+# replays waiting starts no more: one client asking for match after match once
+# held every place, and every other visitor got 503.
+MAX_RENDERS_PER_ADDRESS = 8
 BUSY_RETRY_SECONDS = 2  # a replay renders in well under this, so a place frees by then
 SEND_PIECE = 256 * 1024  # a larger body is written in pieces of this size
 SEND_SECONDS = 120.0  # a client still reading a large body after this is dropped
@@ -62,15 +66,12 @@ async def frames_response(
         # Pages opening a match that just ended share one replay.
         rendering = state.rendering.get(key)
         if rendering is None:
-            if len(state.rendering) >= MAX_RENDERS_WAITING:
-                raise GatewayError(
-                    503,
-                    "the viewer is replaying many matches now: try again shortly",
-                    retry_after=BUSY_RETRY_SECONDS,
-                )
+            address = request.remote or ""
+            _check_room(state, address)
             rendering = asyncio.ensure_future(_load_and_render(state, key, view, load))
             state.rendering[key] = rendering
-            rendering.add_done_callback(lambda done: _rendered(state, key, done))
+            state.renders_started[address] += 1
+            rendering.add_done_callback(lambda done: _rendered(state, key, address, done))
         frames = await asyncio.shield(rendering)
     if key in state.cache:  # others may have pushed it out meanwhile
         state.cache.move_to_end(key)
@@ -78,6 +79,25 @@ async def frames_response(
         raise GatewayError(frames.status, frames.message)
     body, headers = body_headers(request, frames.plain, frames.gzipped, "application/json")
     return await _send(request, body, headers)
+
+
+def _check_room(state: State, address: str) -> None:
+    """A 503 unless `address` may start one more replay (MAX_RENDERS_WAITING,
+    MAX_RENDERS_PER_ADDRESS)."""
+    waiting = len(state.rendering)
+    if waiting >= MAX_RENDERS_WAITING:
+        raise GatewayError(
+            503,
+            "the viewer is replaying many matches now: try again shortly",
+            retry_after=BUSY_RETRY_SECONDS,
+        )
+    started = state.renders_started[address]
+    if waiting >= MAX_RENDERS_WAITING // 2 and started >= MAX_RENDERS_PER_ADDRESS:
+        raise GatewayError(
+            503,
+            f"the viewer is replaying {started} matches for this address now: try again shortly",
+            retry_after=BUSY_RETRY_SECONDS,
+        )
 
 
 async def _send(request: web.Request, body: bytes, headers: dict[str, str]) -> web.StreamResponse:
@@ -135,7 +155,12 @@ async def _render(state: State, replay: arena_pb2.Replay, view: int | str) -> Fr
     return Frames(plain, gzipped)
 
 
-def _rendered(state: State, key: FramesKey, done: asyncio.Future[Frames | Refusal]) -> None:
+def _rendered(
+    state: State, key: FramesKey, address: str, done: asyncio.Future[Frames | Refusal]
+) -> None:
     state.rendering.pop(key, None)
+    state.renders_started[address] -= 1
+    if state.renders_started[address] <= 0:
+        del state.renders_started[address]
     if not done.cancelled():
         done.exception()  # retrieved: every page that waited has its answer

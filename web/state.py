@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -89,6 +89,8 @@ class State:
     hub: WatchHub
     cache: OrderedDict[FramesKey, Frames | Refusal] = field(default_factory=OrderedDict)
     rendering: dict[FramesKey, asyncio.Future[Frames | Refusal]] = field(default_factory=dict)
+    # Of those, how many each client address started (web.replays: its share).
+    renders_started: Counter[str] = field(default_factory=Counter)
     # Replaying is CPU work: in a process of its own, so that it takes nothing
     # from the event loop (which may also run the game server), not even its
     # interpreter lock; one replay at a time. Started on the first replay.

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -373,6 +374,57 @@ def test_past_the_replays_waiting_to_render_a_request_is_told_to_come_back(
     assert answers[0][0] == 200
     assert_clear_error(answers[1][0], answers[1][2], 503, "try again")
     assert get(urls[1])[0] == 200  # once the first is done
+
+
+def _get_from(source: str, url: str) -> tuple[int, str]:
+    """GET `url` from the loopback address `source`: the status and body."""
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(
+        parts.hostname, parts.port, timeout=30, source_address=(source, 0)
+    )
+    try:
+        connection.request("GET", f"{parts.path}?{parts.query}")
+        response = connection.getresponse()
+        return response.status, response.read().decode()
+    finally:
+        connection.close()
+
+
+def test_one_address_asking_for_many_replays_leaves_places_to_the_others(
+    showcase: Showcase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once half the places are taken, an address that started its share of
+    the replays waiting is told to come back; another address still gets in.
+    One client asking for match after match once held every place."""
+    assert showcase.web is not None
+    state = showcase.web.runner.app[STATE]
+    real = replays._render
+
+    async def slow(state: Any, replay: Any, view: Any) -> Any:
+        await asyncio.sleep(1.5)
+        return await real(state, replay, view)
+
+    monkeypatch.setattr(replays, "_render", slow)
+    monkeypatch.setattr(replays, "MAX_RENDERS_WAITING", 4)
+    monkeypatch.setattr(replays, "MAX_RENDERS_PER_ADDRESS", 2)
+
+    async def clear() -> None:
+        state.cache.clear()
+
+    showcase.server.run(clear())
+    match_id = showcase.finished["sheep-showdown"]
+    url = f"{showcase.url}/api/match/{match_id}/frames?view="
+    with ThreadPoolExecutor(4) as pool:
+        first = [pool.submit(_get_from, "127.0.0.1", url + view) for view in ("seat-0", "seat-1")]
+        time.sleep(0.5)
+        third = _get_from("127.0.0.1", url + "all")
+        other = pool.submit(_get_from, "127.0.0.2", url + "public")
+        answers = [future.result() for future in (*first, other)]
+    assert third[0] == 503, third
+    assert "replaying 2 matches for this address" in json.loads(third[1])["error"]
+    assert [status for status, _ in answers] == [200, 200, 200]
+    assert not state.renders_started  # every place given back
+    assert _get_from("127.0.0.1", url + "all")[0] == 200
 
 
 def test_a_head_request_for_a_large_replay_gets_its_headers_only(
