@@ -266,6 +266,15 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         if live is not None and live.failed is not None:
             # Nothing moves it on: a watcher would wait for ever.
             await abort(context, grpc.StatusCode.INTERNAL, live.failed)
+        if self.private_replays and (live is None or live.over):
+            # Watch carries no token, and a match that is over would be replayed:
+            # its public history is a deal other groups may still have to play.
+            await abort(
+                context,
+                grpc.StatusCode.PERMISSION_DENIED,
+                "this server keeps its replays private: a match that is over is not "
+                "watched; GetReplay with the admin token gives its record",
+            )
         await self._refuse_beyond_watch_limit(match_id, address, held.record.game, context)
         self._watch_places.take(match_id, address)
         placed = True

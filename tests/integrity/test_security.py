@@ -211,6 +211,34 @@ def test_private_replays_keep_the_match_list_and_replays_for_the_admin_token() -
         assert stop_server_process(server) == 0
 
 
+def test_private_replays_keep_a_finished_match_from_watchers() -> None:
+    """`Watch` carries no token, so on a `--private-replays` server it must not
+    replay a match that is over: its public history is that deal's market
+    refills, later rounds' boards and every card played, which groups still to
+    play the deal (a bot's next copy, told the 64-bit match id through the
+    kernel the sandboxes share) would otherwise read as GetReplay's."""
+    server = start_server_process("--admin-token", "flag-token", "--private-replays")
+    try:
+        outcome = asyncio.run(
+            play_match(
+                server.address,
+                CASE.game,
+                [RandomBot(1), RandomBot(2)],
+                admin_token="flag-token",
+            )
+        )
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            for from_start in (True, False):
+                request = arena_pb2.WatchRequest(match_id=outcome.match_id, from_start=from_start)
+                with pytest.raises(grpc.RpcError) as caught:
+                    list(stub.Watch(request, timeout=10))
+                assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+                assert "GetReplay" in (caught.value.details() or "")
+    finally:
+        assert stop_server_process(server) == 0
+
+
 def test_private_replays_need_an_admin_token() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "cli", "serve", "--private-replays", "--db", ":memory:"],
