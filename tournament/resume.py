@@ -16,8 +16,9 @@ The clock and what missing it costs (`CLOCK_SETTINGS`) are part of what a
 stored game means: once games are stored, another value is refused. A
 tournament stored before a setting was written to its config has no value to
 compare: that setting is not checked (the new value is stored from then on).
-An SPRT's pair (`SPRT_PAIR`), hypotheses and error rates (`SPRT_SETTINGS`)
-are held the same way: its verdict is recomputed from every stored block, so
+An SPRT's pair (`SPRT_PAIR`), hypotheses and error rates (`SPRT_SETTINGS`),
+and for 3 or more players the other bots seated beside the pair, are held the
+same way: its verdict is recomputed from every stored block, so
 another pair would count the stored pair's blocks (the same keys, swapped) as
 its own, and bounds changed after seeing them would be chosen by the data
 (`max_games` may change).
@@ -77,6 +78,8 @@ def check_resumable(store: Store, config: TournamentConfig) -> None:
             problem = _pair_problem(record.config.get("sprt"), config.sprt, store, config.name)
         if problem is None and deals is not None and config.sprt is not None:
             problem = _sprt_problem(record.config.get("sprt"), config.sprt)
+        if problem is None and deals is not None and config.sprt is not None:
+            problem = _fillers_problem(record.config, config, config.sprt)
         if problem is not None:
             field, why = problem
             raise StoreError(
@@ -246,6 +249,32 @@ def _sprt_problem(stored: Any, settings: SprtSettings) -> tuple[str, str] | None
         f"was tested with {name} = {_toml(was)}, not {_toml(now)}; set it back to "
         f"{_toml(was)} (a test's bounds are fixed before its games: its verdict "
         "is recomputed from the stored blocks)"
+    )
+
+
+def _fillers_problem(
+    stored: Mapping[str, Any], config: TournamentConfig, settings: SprtSettings
+) -> tuple[str, str] | None:
+    """For 3 or more players, the other bots of an SPRT in another order than
+    its stored blocks took them in: block i seats them in turn from that list,
+    so another list gives the stored blocks other keys and the test would leave
+    them out and play them again with other bots (none stored: not checked)."""
+    if config.players < 3 or not isinstance(stored.get("bots"), list):
+        return None
+    pair = (settings.candidate, settings.baseline)
+    names = [bot.get("name") if isinstance(bot, Mapping) else None for bot in stored["bots"]]
+    if not all(isinstance(name, str) for name in names):
+        return None  # not a list of bots as this version stores it: nothing to compare
+    was = [name for name in names if name not in pair]
+    now = [name for name in config.bot_names if name not in pair]
+    if was == now:
+        return None
+    listed = ", ".join(repr(name) for name in was)
+    return "bots", (
+        f"seated {listed} in turn beside {settings.candidate} and {settings.baseline} in "
+        f"its stored blocks, not {', '.join(repr(name) for name in now)}: another list "
+        "seats other bots in those blocks, so the test would leave them out and play "
+        "them again; list those bots in that order"
     )
 
 

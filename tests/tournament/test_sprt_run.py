@@ -274,3 +274,41 @@ def test_a_three_player_sprt_seats_the_other_bots_in_turn(
 
 def _rotations(group: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [group[i:] + group[:i] for i in range(len(group))]
+
+
+@pytest.mark.e2e
+def test_a_three_player_sprt_keeps_the_bots_that_filled_its_stored_blocks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Block i seats the others in turn from the config's list, so another list
+    gives the stored blocks other keys: they stopped counting and the test played
+    them again with other bots (24 games stored for 2 blocks)."""
+    path = tmp_path / "three.toml"
+
+    def write(others: list[str]) -> None:
+        path.write_text(
+            'game = "sheep-showdown"\nplayers = 3\nschedule = "sprt"\nconcurrency = 3\n'
+            "[options]\nrounds = 1\n"
+            '[sprt]\ncandidate = "greedy"\nbaseline = "random"\nmax_games = 12\n'
+            + "".join(
+                f'[[bots]]\nname = "{name}"\nbuiltin = "{kind}"\n'
+                for name, kind in [("greedy", "greedy"), ("random", "random")]
+                + [(name, "random") for name in others]
+            )
+        )
+
+    write(["other", "other-2"])
+    assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
+    assert _games(path) == 12
+    capsys.readouterr()
+    write(["other-2", "other"])
+    assert tournament_main(["sprt", str(path)]) == 1
+    err = capsys.readouterr().err
+    line = err.strip().splitlines()[-1]
+    assert "Traceback" not in err and line.startswith("sheepfold tournament: bots:")
+    assert "'other', 'other-2'" in line
+    assert _games(path) == 12
+    # the same others, in the same order, resume as before
+    write(["other", "other-2"])
+    assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
+    assert "12 games (2 blocks)" in capsys.readouterr().err and _games(path) == 12
