@@ -125,7 +125,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--rerun-crashed",
         action="store_true",
         help="first delete the stored games in which a bot crashed, then play them again "
-        "(after fixing the bot)",
+        "(after fixing the bot; round-robin and gauntlet schedules)",
     )
     run.add_argument(
         "--metrics-port",
@@ -465,6 +465,16 @@ def _run_and_report(
             print(
                 "sheepfold tournament: an SPRT plays on this machine; "
                 "--ray and [executor] are for round-robin and gauntlet schedules",
+                file=sys.stderr,
+            )
+            return 2
+        if args.rerun_crashed:
+            # An SPRT's verdict is recomputed from every stored block: it has no
+            # crashed games to pick out and play again.
+            print(
+                "sheepfold tournament: --rerun-crashed is for round-robin and gauntlet "
+                "schedules; to play an SPRT's games again, delete them with "
+                "`sheepfold tournament forget BOT`",
                 file=sys.stderr,
             )
             return 2

@@ -312,3 +312,15 @@ def test_a_three_player_sprt_keeps_the_bots_that_filled_its_stored_blocks(
     write(["other", "other-2"])
     assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
     assert "12 games (2 blocks)" in capsys.readouterr().err and _games(path) == 12
+
+
+def test_rerun_crashed_on_an_sprt_is_refused_not_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`run --rerun-crashed` on an SPRT config played the test on as if the flag
+    were not there: the crashed games stayed stored and kept counting."""
+    path = _config(tmp_path, "mcts", "random", max_games=2)
+    assert tournament_main(["run", str(path), "--rerun-crashed"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--rerun-crashed" in err
+    assert not path.with_suffix(".sqlite").exists()
