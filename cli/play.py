@@ -45,7 +45,7 @@ from clients.launch import (
     parse_limits,
 )
 from clients.launch.programs import program_problem
-from clients.launch.sandbox import held_home, host_state
+from clients.launch.sandbox import held_home, held_temp, host_state
 from clients.launch.sandbox_view import unseen_program
 from clients.matchplay import (
     CommandBot,
@@ -170,6 +170,12 @@ def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | No
             raise SystemExit(
                 f"sheepfold {command}: --read-only {path} would show the bot the home folder {home}"
             )
+        temp = held_temp(path)
+        if temp is not None:
+            raise SystemExit(
+                f"sheepfold {command}: --read-only {path} would show the bot the temporary "
+                f"folder {temp}, with other programs' Unix sockets"
+            )
         host = host_state(path)
         if host is not None:
             raise SystemExit(
@@ -205,6 +211,12 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
         raise SystemExit(
             f"sheepfold {command}: --bot-dir {folder} would show the bot the home folder "
             f"{home}: give it a folder of its own"
+        )
+    temp = held_temp(folder)
+    if temp is not None and not args.no_sandbox:
+        raise SystemExit(
+            f"sheepfold {command}: --bot-dir {folder} would show the bot the temporary folder "
+            f"{temp}, with other programs' Unix sockets: give it a folder of its own"
         )
     problem = program_problem(argv[0], Path(folder), os.environ.get("PATH"))
     if problem is not None:

@@ -26,7 +26,7 @@ from typing import Any
 
 from clients.launch import LimitsError, SandboxPolicy, parse_limits
 from clients.launch.limits import DEFAULT_LIMITS
-from clients.launch.sandbox import held_home, host_state
+from clients.launch.sandbox import held_home, held_temp, host_state
 
 __all__ = ["bot_sandbox", "check_folders", "default_sandbox"]
 
@@ -140,6 +140,12 @@ def check_folders(
                 return (
                     f"bot {name!r} would see the home folder {home} in {what}: "
                     "give the bot a folder of its own with `cwd`"
+                )
+            temp = held_temp(path)
+            if temp is not None:
+                return (
+                    f"bot {name!r} would see the temporary folder {temp} in {what}, with "
+                    "other programs' Unix sockets: give the bot a folder of its own with `cwd`"
                 )
             if any(file.is_relative_to(path) for file in db_files):
                 return (

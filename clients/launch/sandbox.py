@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,7 @@ __all__ = [
     "file_in_memory",
     "find_tools",
     "held_home",
+    "held_temp",
     "in_own_namespaces",
     "is_inside",
     "resolve_program",
@@ -239,6 +241,20 @@ def held_home(path: str | Path) -> str | None:
     resolved = Path(path).resolve()
     for home in sorted(homes):
         inner = Path(home).resolve()
+        if inner != Path("/") and inner.is_relative_to(resolved):
+            return str(inner)
+    return None
+
+
+def held_temp(path: str | Path) -> str | None:
+    """The system's temporary folder (/tmp, or $TMPDIR), when `path` (resolved)
+    is it or holds it: bound into a sandbox, it would show the bot other
+    programs' Unix sockets (tmux, ssh-agent, Ray's session, other servers, this
+    run's own sockets for every bot), which it may connect to, as the runner's
+    user, whatever the modes of their folders."""
+    resolved = Path(path).resolve()
+    for temp in sorted({"/tmp", tempfile.gettempdir()}):
+        inner = Path(temp).resolve()
         if inner != Path("/") and inner.is_relative_to(resolved):
             return str(inner)
     return None

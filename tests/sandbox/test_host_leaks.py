@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -195,4 +196,60 @@ def test_no_bots_folder_holds_the_runners_home(
     assert done.stderr.strip() == (
         f"sheepfold match: --bot-dir {home} would show the bot the home folder {home}: "
         "give it a folder of its own"
+    ), done.stderr
+
+
+def test_no_bots_folder_holds_the_temporary_folder(tmp_path: Path, sandbox_ready: None) -> None:
+    """The system's temporary folder holds other programs' Unix sockets, in
+    folders of mode 0700 that a bot, run as the runner's user, may enter: a
+    tmux or ssh-agent socket, Ray's session (whose sockets take tasks run
+    outside any sandbox), other Sheepfold servers, and the run's own private
+    sockets, one per bot. A bot whose folder was /tmp (a config saved there,
+    no `cwd`) connected to a socket the host listened on there. A folder or
+    read_only path that is it, or holds it, is refused; one inside it is not."""
+    temp = tmp_path / "tmp"
+    (temp / "private").mkdir(parents=True, mode=0o700)
+    listening = temp / "private" / "host.sock"
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(listening))
+    listener.listen()
+    listener.close()
+    db = str(tmp_path.parent / "elsewhere.sqlite")
+    env = {**os.environ, "TMPDIR": str(temp), "PYTHONPATH": str(ROOT)}
+    for folder in (temp, tmp_path):
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from tournament.sandbox_config import "
+                "check_folders; print(check_folders({'b': sys.argv[1]}, ['b'], sys.argv[2]))",
+                str(folder),
+                db,
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.stdout.strip() == (
+            f"bot 'b' would see the temporary folder {temp} in its folder, with other "
+            "programs' Unix sockets: give the bot a folder of its own with `cwd`"
+        ), done.stdout + done.stderr
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "cli", "match", "--game", "stubborn-sheep"),
+            *("--players", "1", "--bot-dir", str(tmp_path)),
+            *("--bots", f"cmd:/bin/sh -c 'test ! -S {listening} || exit 3'"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip() == (
+        f"sheepfold match: --bot-dir {tmp_path} would show the bot the temporary folder "
+        f"{temp}, with other programs' Unix sockets: give it a folder of its own"
     ), done.stderr
