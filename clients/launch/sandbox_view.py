@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from collections.abc import Mapping, Sequence
 
 from clients.launch.sandbox import SANDBOX_PATH, is_inside, resolve_program, seen_by_every_bot
@@ -56,11 +57,21 @@ def _outside(path: str, seen: set[str]) -> str | None:
 def _unseen_interpreter(script: str, seen: set[str], sandbox_path: str) -> str | None:
     """The interpreter a script's `#!` line names, when the sandbox cannot see it:
     `#!/usr/bin/env node` finds node on the sandbox's PATH, not on nvm's."""
+    # Never waits: the bot's folder is a stranger's, and a named pipe there would
+    # block an ordinary open until something wrote to it.
     try:
-        with open(script, "rb") as file:
+        fd = os.open(script, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with open(fd, "rb", closefd=False) as file:
             line = file.readline(256)
     except OSError:
         return None
+    finally:
+        os.close(fd)
     if not line.startswith(b"#!"):
         return None
     words = line[2:].decode(errors="replace").split()

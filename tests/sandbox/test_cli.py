@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -88,3 +89,41 @@ def test_a_sandboxed_bot_needs_the_unix_socket() -> None:
     )
     _, err = bot.communicate(timeout=60)
     assert bot.returncode != 0 and "unix:PATH" in err and "Traceback" not in err
+
+
+def test_a_bots_program_that_is_a_fifo_is_refused_not_waited_on(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """A bot's folder is the stranger's: its program may be a named pipe (tar
+    keeps them) with the executable bits. The check before the first game
+    opened it to read its `#!` line, and waited for a writer that never came:
+    `tournament run` and `match` hung before playing anything."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    os.mkfifo(folder / "run", 0o755)
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        'game = "stubborn-sheep"\nplayers = 1\ngames_per_pairing = 1\n'
+        f'database = "{tmp_path / "results.sqlite"}"\n'
+        '[[bots]]\nname = "fifo"\ncommand = ["./run"]\ncwd = "bot"\n'
+    )
+    runs = {
+        "tournament": ["tournament", "run", str(config), "--no-report"],
+        "match": ["match", "--game", "stubborn-sheep", "--players", "1", "--bots", "cmd:./run"],
+    }
+    for name, args in runs.items():
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "cli", *args],
+                cwd=folder,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"{name}: still waiting on the FIFO after 60 s") from None
+        assert done.returncode in (1, 2), (name, done.returncode, done.stderr)
+        assert "'./run' is not an executable file" in done.stderr, (name, done.stderr)
+        assert "Traceback" not in done.stderr, done.stderr
