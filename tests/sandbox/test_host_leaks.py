@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -253,3 +254,59 @@ def test_no_bots_folder_holds_the_temporary_folder(tmp_path: Path, sandbox_ready
         f"sheepfold match: --bot-dir {tmp_path} would show the bot the temporary folder "
         f"{temp}, with other programs' Unix sockets: give it a folder of its own"
     ), done.stderr
+
+
+def test_ray_ships_no_file_a_bots_links_point_at(tmp_path: Path) -> None:
+    """With --ray, the config's folder reaches the workers through Ray's packing,
+    which follows symbolic links and copies what they point at. A stranger's bot
+    folder holding `db -> ../cup.sqlite`, `key -> ~/.ssh/id_ed25519` or a link
+    into another bot's folder shipped those files' contents into its own folder
+    on the worker, where its sandbox read them (run locally, its sandbox sees
+    only a dangling link). Ray's own packing of the runtime environment
+    runtime_env_for makes must hold none of them; links inside the bot's
+    own folder still ship."""
+    from ray._private.runtime_env.packaging import create_package
+
+    from tournament.config import load_config
+    from tournament.executors.ray_shipping import runtime_env_for
+
+    cup = tmp_path / "cup"
+    (cup / "bot").mkdir(parents=True)
+    (cup / "other").mkdir()
+    (cup / "other" / "secret.py").write_text("OTHER BOT'S CODE")
+    (cup / "cup.sqlite").write_text("THE DEALS' SECRET")
+    outside = tmp_path / "id_ed25519"
+    outside.write_text("PRIVATE KEY")
+    (tmp_path / "keys").mkdir()
+    (tmp_path / "keys" / "k").write_text("PRIVATE KEY")
+    (cup / "bot" / "bot.py").write_text("MY CODE")
+    for name, target in {
+        "db": "../cup.sqlite",
+        "key": str(outside),
+        "keys": str(tmp_path / "keys"),
+        "theirs": "../other/secret.py",
+        "mine": "bot.py",
+    }.items():
+        (cup / "bot" / name).symlink_to(target)
+    config_path = cup / "cup.toml"
+    config_path.write_text(
+        'game = "sheep-showdown"\nplayers = 2\n'
+        '[[bots]]\nname = "a"\ncommand = ["{python}", "bot.py"]\ncwd = "bot"\n'
+        '[[bots]]\nname = "b"\ncommand = ["{python}", "secret.py"]\ncwd = "other"\n'
+    )
+    env, _ = runtime_env_for(load_config(config_path), str(cup / "cup.sqlite"))
+    package = tmp_path / "package.zip"
+    create_package(env["working_dir"], package, include_gitignore=False, excludes=env["excludes"])
+    with zipfile.ZipFile(package) as shipped:
+        contents = {
+            name: shipped.read(name) for name in shipped.namelist() if not name.endswith("/")
+        }
+    leaked = {
+        name: data
+        for name, data in contents.items()
+        if name.startswith("bot/")
+        and data in (b"THE DEALS' SECRET", b"PRIVATE KEY", b"OTHER BOT'S CODE")
+    }
+    assert not leaked, leaked
+    assert contents.get("bot/mine") == b"MY CODE", sorted(contents)
+    assert contents.get("other/secret.py") == b"OTHER BOT'S CODE", sorted(contents)

@@ -16,13 +16,14 @@ import dataclasses
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from tournament.config import BotSpec, TournamentConfig, resolve_path
 from tournament.executors.ray_task import SHIPPED
 from tournament.run_error import RunError
+from tournament.seats import bot_folder
 
 __all__ = ["EXCLUDES", "command_files", "gitignored_files_shipped", "runtime_env_for"]
 
@@ -56,8 +57,21 @@ def runtime_env_for(
     excludes = list(EXCLUDES)
     if base in database_path.parents:
         excludes.append(database_path.relative_to(base).as_posix() + "*")
+    database_files = [
+        database_path.with_name(database_path.name + tail)
+        for tail in ("", "-wal", "-shm", "-journal")
+    ]
+    jailed = [
+        Path(bot_folder(bot, config.base_dir)).resolve()
+        for bot in config.bots
+        if bot.command is not None and bot.sandbox is not None
+    ]
     for folder in [base, *map(Path, modules)]:
         excludes += [_anchored(path.relative_to(folder)) for path in _special_files(folder)]
+        excludes += [
+            _anchored(path.relative_to(folder))
+            for path in _links_not_shipped(folder, database_files, jailed)
+        ]
     env: dict[str, Any] = {"working_dir": str(base), "excludes": excludes}
     if modules:
         env["py_modules"] = modules
@@ -104,6 +118,41 @@ def _special_files(folder: Path) -> list[Path]:
                 mode = os.stat(os.path.join(root, name)).st_mode
                 if not stat.S_ISREG(mode):
                     found.append(Path(root) / name)
+    return found
+
+
+def _links_not_shipped(
+    folder: Path, database_files: Sequence[Path], jailed: Sequence[Path]
+) -> list[Path]:
+    """The symbolic links in `folder` (as Ray walks it, links followed) whose
+    target Ray must not copy: Ray ships what a link points at, so a stranger's
+    bot folder with a link to the tournament database, to ~/.ssh or into
+    another bot's folder received those files in its own folder on the worker,
+    where its sandbox read them. Left out: a link to a database file, one
+    leading out of `folder`, and one in a sandboxed bot's folder (`jailed`)
+    leading out of it (run locally, its sandbox sees only a dangling link)."""
+    found: list[Path] = []
+    for root, folders, files in os.walk(folder, followlinks=True):
+        here = Path(root)
+        real = os.path.realpath(here)
+        ancestors = [up for up in here.parents if up == folder or folder in up.parents]
+        if any(os.path.realpath(up) == real for up in ancestors):
+            folders.clear()  # a link back up the tree
+            continue
+        folders[:] = [name for name in folders if name not in EXCLUDES]
+        for name in [*folders, *files]:
+            path = here / name
+            if not path.is_symlink():
+                continue
+            target = Path(os.path.realpath(path))
+            where = Path(real) / name
+            if (
+                target in database_files
+                or not target.is_relative_to(folder)
+                or any(where.is_relative_to(j) and not target.is_relative_to(j) for j in jailed)
+            ):
+                found.append(path)
+        folders[:] = [name for name in folders if here / name not in found]
     return found
 
 
