@@ -310,3 +310,37 @@ def test_ray_ships_no_file_a_bots_links_point_at(tmp_path: Path) -> None:
     assert not leaked, leaked
     assert contents.get("bot/mine") == b"MY CODE", sorted(contents)
     assert contents.get("other/secret.py") == b"OTHER BOT'S CODE", sorted(contents)
+
+
+def test_ray_shipping_walks_no_link_out_of_the_config_folder(tmp_path: Path) -> None:
+    """Before Ray packs the config's folder, the runner walks it, links
+    followed, for named pipes Ray would hang on. A stranger's bot folder with a
+    link to / had it walk the whole machine (its /proc, every disk) for
+    minutes before the first game; such a link is not shipped at all."""
+    cup = tmp_path / "cup"
+    (cup / "bot").mkdir(parents=True)
+    (cup / "bot" / "root").symlink_to("/")
+    config = cup / "cup.toml"
+    config.write_text(
+        'game = "sheep-showdown"\nplayers = 2\n'
+        '[[bots]]\nname = "a"\ncommand = ["{python}", "bot.py"]\ncwd = "bot"\n'
+        '[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    )
+    code = (
+        "import sys; from tournament.config import load_config; "
+        "from tournament.executors.ray_shipping import runtime_env_for; "
+        "print(runtime_env_for(load_config(sys.argv[1]), sys.argv[2])[0]['excludes'])"
+    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(config), str(cup / "cup.sqlite")],
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            timeout=15,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise AssertionError("still walking the link to / after 15 s") from None
+    assert done.returncode == 0, done.stderr
+    assert "'/bot/root'" in done.stdout, done.stdout

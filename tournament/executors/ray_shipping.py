@@ -67,11 +67,11 @@ def runtime_env_for(
         if bot.command is not None and bot.sandbox is not None
     ]
     for folder in [base, *map(Path, modules)]:
-        excludes += [_anchored(path.relative_to(folder)) for path in _special_files(folder)]
-        excludes += [
-            _anchored(path.relative_to(folder))
-            for path in _links_not_shipped(folder, database_files, jailed)
-        ]
+        # The links first: the walk for special files does not follow them (one to
+        # / had it walk the whole machine).
+        links = _links_not_shipped(folder, database_files, jailed)
+        special = _special_files(folder, set(links))
+        excludes += [_anchored(path.relative_to(folder)) for path in [*links, *special]]
     env: dict[str, Any] = {"working_dir": str(base), "excludes": excludes}
     if modules:
         env["py_modules"] = modules
@@ -100,10 +100,11 @@ def _as_shipped(bot: BotSpec, base: Path) -> BotSpec:
     return dataclasses.replace(bot, cwd=cwd, sandbox=sandbox)
 
 
-def _special_files(folder: Path) -> list[Path]:
+def _special_files(folder: Path, unshipped: set[Path]) -> list[Path]:
     """What in `folder` is neither a file nor a folder (a named pipe, a socket, a
-    device), links followed as Ray follows them: Ray reads every file it ships,
-    and reading a named pipe waits for a writer forever (`--ray` then hung)."""
+    device), links followed as Ray follows them, except the `unshipped` ones:
+    Ray reads every file it ships, and reading a named pipe waits for a writer
+    forever (`--ray` then hung)."""
     found: list[Path] = []
     for root, folders, files in os.walk(folder, followlinks=True):
         here = Path(root)
@@ -112,7 +113,9 @@ def _special_files(folder: Path) -> list[Path]:
         if any(os.path.realpath(up) == real for up in ancestors):
             folders.clear()  # a link back up the tree
             continue
-        folders[:] = [name for name in folders if name not in EXCLUDES]
+        folders[:] = [
+            name for name in folders if name not in EXCLUDES and here / name not in unshipped
+        ]
         for name in files:
             with contextlib.suppress(OSError):  # a broken link: Ray skips it
                 mode = os.stat(os.path.join(root, name)).st_mode
