@@ -106,6 +106,20 @@ def _special_files(folder: Path, unshipped: set[Path]) -> list[Path]:
     Ray reads every file it ships, and reading a named pipe waits for a writer
     forever (`--ray` then hung)."""
     found: list[Path] = []
+    for here, folders, files in _walk_as_ray(folder):
+        folders[:] = [name for name in folders if here / name not in unshipped]
+        for name in files:
+            with contextlib.suppress(OSError):  # a broken link: Ray skips it
+                mode = os.stat(here / name).st_mode
+                if not stat.S_ISREG(mode):
+                    found.append(here / name)
+    return found
+
+
+def _walk_as_ray(folder: Path) -> Iterator[tuple[Path, list[str], list[str]]]:
+    """os.walk of `folder` as Ray walks it to pack it: links followed, EXCLUDES
+    left out, and a link back up the tree not followed (it would never end).
+    The caller may prune the folders list it is given, as with os.walk."""
     for root, folders, files in os.walk(folder, followlinks=True):
         here = Path(root)
         real = os.path.realpath(here)
@@ -113,15 +127,8 @@ def _special_files(folder: Path, unshipped: set[Path]) -> list[Path]:
         if any(os.path.realpath(up) == real for up in ancestors):
             folders.clear()  # a link back up the tree
             continue
-        folders[:] = [
-            name for name in folders if name not in EXCLUDES and here / name not in unshipped
-        ]
-        for name in files:
-            with contextlib.suppress(OSError):  # a broken link: Ray skips it
-                mode = os.stat(os.path.join(root, name)).st_mode
-                if not stat.S_ISREG(mode):
-                    found.append(Path(root) / name)
-    return found
+        folders[:] = [name for name in folders if name not in EXCLUDES]
+        yield here, folders, files
 
 
 def _links_not_shipped(
@@ -135,14 +142,8 @@ def _links_not_shipped(
     leading out of `folder`, and one in a sandboxed bot's folder (`jailed`)
     leading out of it (run locally, its sandbox sees only a dangling link)."""
     found: list[Path] = []
-    for root, folders, files in os.walk(folder, followlinks=True):
-        here = Path(root)
+    for here, folders, files in _walk_as_ray(folder):
         real = os.path.realpath(here)
-        ancestors = [up for up in here.parents if up == folder or folder in up.parents]
-        if any(os.path.realpath(up) == real for up in ancestors):
-            folders.clear()  # a link back up the tree
-            continue
-        folders[:] = [name for name in folders if name not in EXCLUDES]
         for name in [*folders, *files]:
             path = here / name
             if not path.is_symlink():
