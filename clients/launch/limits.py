@@ -47,7 +47,8 @@ class Limits:
         return (self.memory_mb + 2 * self.tmp_mb) * MIB
 
     def prlimit_args(self) -> list[str]:
-        """`prlimit` options setting soft = hard, except CPU: SIGXCPU first, SIGKILL 1 s later."""
+        """`prlimit` options setting soft = hard, except CPU: SIGXCPU first, SIGKILL 1 s
+        later; no core files, realtime priority or raised priority at all."""
         memory = self.memory_mb * MIB
         return [
             f"--as={memory}:{memory}",
@@ -56,6 +57,11 @@ class Limits:
             f"--nofile={self.open_files}:{self.open_files}",
             f"--fsize={self.tmp_mb * MIB}:{self.tmp_mb * MIB}",
             "--core=0:0",
+            # No realtime scheduling and no priority above the default: a machine
+            # that grants them to a group (audio, often) would hand them to the bot,
+            # and a realtime bot spins past any `cpus` cap.
+            "--rtprio=0:0",
+            "--nice=0:0",
         ]
 
 

@@ -361,6 +361,31 @@ def test_an_ordinary_user_gets_a_process_limit_of_its_own_in_each_sandbox(
     assert 14 <= started < 20, greedy.stdout
 
 
+def test_a_bot_gets_no_realtime_priority_nor_a_raised_one(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """RLIMIT_RTPRIO and RLIMIT_NICE were the runner's: where a group is granted
+    realtime priority (audio, on many desktops), a bot could take it and spin
+    past its `cpus` cap. The limits as the bot's own process reads them."""
+    socket = tmp_path / "arena.sock"
+    socket.touch()
+    tools, policy = find_tools(), SandboxPolicy()
+    command = ["/bin/cat", "/proc/self/limits"]
+    options, inner = bwrap_argv(tools, policy, command, str(tmp_path), str(socket), {})
+    argv = in_own_namespaces(
+        tools, [tools.bwrap, *options, "--", *inner], False, policy.limits.tmp_mb * MIB
+    )
+    shown = subprocess.run(
+        argv, capture_output=True, text=True, timeout=60, check=False, start_new_session=True
+    )
+    assert shown.returncode == 0, shown.stderr
+    limits = {line[:26].strip(): line[26:].split()[:2] for line in shown.stdout.splitlines()}
+    assert limits["Max realtime priority"] == ["0", "0"], shown.stdout
+    assert limits["Max nice priority"] == ["0", "0"], shown.stdout
+    assert limits["Max core file size"] == ["0", "0"], shown.stdout
+    assert "--rtprio=0:0" in inner and "--nice=0:0" in inner
+
+
 def test_sandboxed_bots_on_a_tcp_server_are_refused_before_any_game(tmp_path: Path) -> None:
     (tmp_path / "bot").mkdir()
     (tmp_path / "bot" / "bot.py").write_text("")
