@@ -127,8 +127,9 @@ def test_the_web_command_answers_the_names_it_is_given() -> None:
         assert fetch(url, "c.example")[0] == 403
     finally:
         web.terminate()
-        assert web.wait(15) == 0
-        stop_server_process(server)
+        stopped = web.wait(15)
+        stop_server_process(server)  # first: a failed assert here once left it running
+        assert stopped == 0
 
 
 def test_serve_answers_any_name_when_told_to() -> None:
