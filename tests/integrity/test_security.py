@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -160,10 +161,10 @@ def test_a_blank_admin_token_variable_is_named_not_blamed_on_the_flag(tmp_path: 
         assert stop_server_process(server) == 0
 
 
-def test_private_replays_keep_the_match_list_and_replays_for_the_admin_token() -> None:
-    """`--private-replays`: a bot on the server cannot list its matches nor replay
-    one (a finished match's seed is a deal other players may still meet);
-    the operator can, and every call a bot needs stays open."""
+@pytest.fixture(scope="module")
+def private_server() -> Iterator[tuple[ServerProcess, Any]]:
+    """A `--private-replays` server (admin token "flag-token") and the outcome
+    of the one match played on it."""
     server = start_server_process("--admin-token", "flag-token", "--private-replays")
     try:
         outcome = asyncio.run(
@@ -174,69 +175,70 @@ def test_private_replays_keep_the_match_list_and_replays_for_the_admin_token() -
                 admin_token="flag-token",
             )
         )
-        match_id = outcome.match_id
-        with grpc.insecure_channel(server.address) as channel:
-            stub = arena_pb2_grpc.ArenaStub(channel)
-            for token, code in [("", "UNAUTHENTICATED"), ("wrong", "PERMISSION_DENIED")]:
-                calls = (
-                    (stub.ListMatches, arena_pb2.ListMatchesRequest(admin_token=token)),
-                    (
-                        stub.GetReplay,
-                        arena_pb2.GetReplayRequest(match_id=match_id, admin_token=token),
-                    ),
-                )
-                for method, request in calls:
-                    with pytest.raises(grpc.RpcError) as caught:
-                        method(request)
-                    assert caught.value.code().name == code
-                    if code == "UNAUTHENTICATED":
-                        assert "private" in (caught.value.details() or "")
-            listed = stub.ListMatches(arena_pb2.ListMatchesRequest(admin_token="flag-token"))
-            assert [info.match_id for info in listed.matches] == [match_id]
-            replay = stub.GetReplay(
-                arena_pb2.GetReplayRequest(match_id=match_id, admin_token="flag-token")
-            )
-            assert_replay_reproduces_result(replay)
-            # What a seat needs stays open: its own match's status and the games,
-            # but not the seed, which is the deal of every game on that deal number.
-            info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id))
-            assert info.status == arena_pb2.MATCH_STATUS_FINISHED and info.result.ranks
-            assert not info.HasField("seed")
-            wrong = arena_pb2.GetMatchRequest(match_id=match_id, admin_token="wrong")
-            assert not stub.GetMatch(wrong).HasField("seed")
-            operator = arena_pb2.GetMatchRequest(match_id=match_id, admin_token="flag-token")
-            assert stub.GetMatch(operator).seed == outcome.seed == replay.seed
-            assert stub.ListGames(arena_pb2.ListGamesRequest()).games
+        yield server, outcome
     finally:
         assert stop_server_process(server) == 0
 
 
-def test_private_replays_keep_a_finished_match_from_watchers() -> None:
+def test_private_replays_keep_the_match_list_and_replays_for_the_admin_token(
+    private_server: tuple[ServerProcess, Any],
+) -> None:
+    """`--private-replays`: a bot on the server cannot list its matches nor replay
+    one (a finished match's seed is a deal other players may still meet);
+    the operator can, and every call a bot needs stays open."""
+    server, outcome = private_server
+    match_id = outcome.match_id
+    with grpc.insecure_channel(server.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        for token, code in [("", "UNAUTHENTICATED"), ("wrong", "PERMISSION_DENIED")]:
+            calls = (
+                (stub.ListMatches, arena_pb2.ListMatchesRequest(admin_token=token)),
+                (
+                    stub.GetReplay,
+                    arena_pb2.GetReplayRequest(match_id=match_id, admin_token=token),
+                ),
+            )
+            for method, request in calls:
+                with pytest.raises(grpc.RpcError) as caught:
+                    method(request)
+                assert caught.value.code().name == code
+                if code == "UNAUTHENTICATED":
+                    assert "private" in (caught.value.details() or "")
+        listed = stub.ListMatches(arena_pb2.ListMatchesRequest(admin_token="flag-token"))
+        assert [info.match_id for info in listed.matches] == [match_id]
+        replay = stub.GetReplay(
+            arena_pb2.GetReplayRequest(match_id=match_id, admin_token="flag-token")
+        )
+        assert_replay_reproduces_result(replay)
+        # What a seat needs stays open: its own match's status and the games,
+        # but not the seed, which is the deal of every game on that deal number.
+        info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id))
+        assert info.status == arena_pb2.MATCH_STATUS_FINISHED and info.result.ranks
+        assert not info.HasField("seed")
+        wrong = arena_pb2.GetMatchRequest(match_id=match_id, admin_token="wrong")
+        assert not stub.GetMatch(wrong).HasField("seed")
+        operator = arena_pb2.GetMatchRequest(match_id=match_id, admin_token="flag-token")
+        assert stub.GetMatch(operator).seed == outcome.seed == replay.seed
+        assert stub.ListGames(arena_pb2.ListGamesRequest()).games
+
+
+def test_private_replays_keep_a_finished_match_from_watchers(
+    private_server: tuple[ServerProcess, Any],
+) -> None:
     """`Watch` carries no token, so on a `--private-replays` server it must not
     replay a match that is over: its public history is that deal's market
     refills, later rounds' boards and every card played, which groups still to
     play the deal (a bot's next copy, told the 64-bit match id through the
     kernel the sandboxes share) would otherwise read as GetReplay's."""
-    server = start_server_process("--admin-token", "flag-token", "--private-replays")
-    try:
-        outcome = asyncio.run(
-            play_match(
-                server.address,
-                CASE.game,
-                [RandomBot(1), RandomBot(2)],
-                admin_token="flag-token",
-            )
-        )
-        with grpc.insecure_channel(server.address) as channel:
-            stub = arena_pb2_grpc.ArenaStub(channel)
-            for from_start in (True, False):
-                request = arena_pb2.WatchRequest(match_id=outcome.match_id, from_start=from_start)
-                with pytest.raises(grpc.RpcError) as caught:
-                    list(stub.Watch(request, timeout=10))
-                assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
-                assert "GetReplay" in (caught.value.details() or "")
-    finally:
-        assert stop_server_process(server) == 0
+    server, outcome = private_server
+    with grpc.insecure_channel(server.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        for from_start in (True, False):
+            request = arena_pb2.WatchRequest(match_id=outcome.match_id, from_start=from_start)
+            with pytest.raises(grpc.RpcError) as caught:
+                list(stub.Watch(request, timeout=10))
+            assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+            assert "GetReplay" in (caught.value.details() or "")
 
 
 def test_private_replays_need_an_admin_token() -> None:
