@@ -94,6 +94,12 @@ class StreamPlaces:
     @asynccontextmanager
     async def _place(self, context: grpc.aio.ServicerContext) -> AsyncIterator[None]:
         address = peer_address(context.peer())
+        # Sent before the place is taken, where no push-out can interrupt it. A
+        # write interrupted before it returns leaves gRPC's handler thinking
+        # the initial metadata unsent, even when it was; the status would then
+        # send it again, which gRPC refuses, and the call would stay open
+        # without one until the shutdown's grace (or its deadline) ran out.
+        await context.send_initial_metadata(())
         if self.closing is not None:
             await abort(context, grpc.StatusCode.UNAVAILABLE, self.closing)
         if self.held_by(address) >= self.per_address:

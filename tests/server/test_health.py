@@ -28,6 +28,9 @@ class _Context:
         self.written: list[int] = []
         self._peer = peer
 
+    async def send_initial_metadata(self, metadata: tuple[tuple[str, str], ...]) -> None:
+        pass  # headers alone: no window to wait for, even when stuck
+
     async def write(self, message: health_pb2.HealthCheckResponse) -> None:
         if self.stuck:
             await asyncio.Event().wait()  # a client that never opens its window

@@ -63,3 +63,55 @@ def test_a_full_server_pushes_out_the_oldest_reflection_stream() -> None:
         "pushed out: this server holds 2 reflection streams, and this address the most"
     )
     assert (held, left) == (2, 0)
+
+
+def test_a_stream_ended_while_its_first_answer_waits_to_be_read_still_gets_its_status() -> None:
+    """The server told to stop while a stream's first answer is still on its
+    way (its client reads slowly, or the server's loop is behind): the client
+    reads the answer, then the shutdown's status. Interrupted before that
+    first write returned, the stream's status was once refused by gRPC
+    (initial metadata sent twice) and the call stayed open until the
+    shutdown's grace ran out, or its deadline."""
+
+    async def scenario() -> tuple[int, grpc.StatusCode, str]:
+        server = grpc.aio.server()
+        places = StreamPlaces("reflection streams", 16, 1_000)
+        # A first answer far larger than the client's flow-control window.
+        names = [f"x{n}.{'Y' * 200}" for n in range(200)]
+        add_reflection(server, BoundedReflection(names, places))
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        stop = asyncio.Event()
+
+        async def ask_then_wait() -> AsyncIterator[reflection_pb2.ServerReflectionRequest]:
+            yield LISTING
+            await stop.wait()
+
+        small_window = [("grpc.http2.lookahead_bytes", 1024), ("grpc.http2.bdp_probe", 0)]
+        try:
+            async with grpc.aio.insecure_channel(
+                f"127.0.0.1:{port}", options=small_window
+            ) as channel:
+                stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+                call = stub.ServerReflectionInfo(ask_then_wait(), timeout=5)
+                for _ in range(100):  # the stream has taken its place
+                    if places:
+                        break
+                    await asyncio.sleep(0.02)
+                await asyncio.sleep(0.2)  # its first write is waiting for the window
+                places.close("server shutting down")
+                answer = await call.read()
+                listed = len(answer.list_services_response.service)
+                try:
+                    await call.read()
+                    raise AssertionError("the stream went on after the shutdown")
+                except grpc.aio.AioRpcError as error:
+                    code, details = error.code(), error.details()
+                stop.set()
+        finally:
+            await server.stop(None)
+        return listed, code, details
+
+    listed, code, details = asyncio.run(scenario())
+    assert listed == 200
+    assert (code, details) == (grpc.StatusCode.UNAVAILABLE, "server shutting down")
