@@ -62,9 +62,6 @@ from server.unread_answers import (
     UnreadAnswers,
 )
 
-# At shutdown, how long the health watches and reflection streams, told to end,
-# have to end before gRPC's own shutdown (and its grace) starts.
-STREAMS_END_SECONDS = 1.0
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 # Play answers an undecodable message after the join with a PlayError itself.
 # Connections the health port holds at once: probes connect, ask and leave.
@@ -531,11 +528,6 @@ class SheepfoldServer:
         if self.arena is not None:
             self.arena.end_pending_joins()
         self.reflection.streams.close(reason)
-        # Their handlers end before gRPC's own shutdown starts: both streams
-        # were once seen to stay open until its grace ran out ("Cancelling all
-        # calls", 5 s) on a loaded machine, as if ended too late to be sent.
-        await self.health.watches.ended(STREAMS_END_SECONDS)
-        await self.reflection.streams.ended(STREAMS_END_SECONDS)
         servers = [self._server, *self._bot_servers]
         await asyncio.gather(*(s.stop(self.config.shutdown_grace) for s in servers))
         self._bot_servers = []

@@ -27,7 +27,6 @@ without filling it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -59,10 +58,6 @@ class StreamPlaces:
         self._log = structlog.get_logger("sheepfold.streams")
         self._logged = Counts()  # refusals and push-outs, per address
         self.closing: str | None = None  # why every stream was ended (shutdown)
-        # Calls inside place(), set when none is: a shutdown waits for them.
-        self._running = 0
-        self._none_running = asyncio.Event()
-        self._none_running.set()
 
     def __len__(self) -> int:
         return self._count
@@ -75,24 +70,6 @@ class StreamPlaces:
         """Hold a place for the call while the block runs. Refused, the call ends
         RESOURCE_EXHAUSTED before the block; pushed out, the block is interrupted
         and the call ends RESOURCE_EXHAUSTED."""
-        self._running += 1
-        self._none_running.clear()
-        try:
-            async with self._place(context):
-                yield
-        finally:
-            self._running -= 1
-            if not self._running:
-                self._none_running.set()
-
-    async def ended(self, timeout: float) -> None:
-        """Return once no call is inside place() (every stream ended, its status
-        on its way), or after `timeout` seconds."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._none_running.wait(), timeout)
-
-    @asynccontextmanager
-    async def _place(self, context: grpc.aio.ServicerContext) -> AsyncIterator[None]:
         address = peer_address(context.peer())
         # Sent before the place is taken, where no push-out can interrupt it. A
         # write interrupted before it returns leaves gRPC's handler thinking
