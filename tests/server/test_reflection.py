@@ -17,25 +17,34 @@ from server.stream_places import StreamPlaces
 LISTING = reflection_pb2.ServerReflectionRequest(list_services="")
 
 
+async def _started(places: StreamPlaces, names: tuple[str, ...]) -> tuple[grpc.aio.Server, int]:
+    """A server with reflection of `names` alone, started; and its port."""
+    server = grpc.aio.server()
+    add_reflection(server, BoundedReflection(names, places))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    return server, port
+
+
+async def _list_then_wait(
+    stop: asyncio.Event,
+) -> AsyncIterator[reflection_pb2.ServerReflectionRequest]:
+    """A client's requests: one listing, then nothing until `stop`."""
+    yield LISTING
+    await stop.wait()
+
+
 def test_a_full_server_pushes_out_the_oldest_reflection_stream() -> None:
     async def scenario() -> tuple[list[list[str]], grpc.StatusCode, str, int, int]:
-        server = grpc.aio.server()
         places = StreamPlaces("reflection streams", 16, 2)
-        add_reflection(server, BoundedReflection(("x.Y",), places))
-        port = server.add_insecure_port("127.0.0.1:0")
-        await server.start()
+        server, port = await _started(places, ("x.Y",))
         stop = asyncio.Event()
-
-        async def ask_then_wait() -> AsyncIterator[reflection_pb2.ServerReflectionRequest]:
-            yield LISTING
-            await stop.wait()
-
         try:
             async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
                 stub = reflection_pb2_grpc.ServerReflectionStub(channel)
                 calls, listed = [], []
                 for _ in range(3):
-                    call = stub.ServerReflectionInfo(ask_then_wait(), timeout=10)
+                    call = stub.ServerReflectionInfo(_list_then_wait(stop), timeout=10)
                     answer = await call.read()
                     listed.append([s.name for s in answer.list_services_response.service])
                     calls.append(call)
@@ -74,26 +83,18 @@ def test_a_stream_ended_while_its_first_answer_waits_to_be_read_still_gets_its_s
     shutdown's grace ran out, or its deadline."""
 
     async def scenario() -> tuple[int, grpc.StatusCode, str]:
-        server = grpc.aio.server()
         places = StreamPlaces("reflection streams", 16, 1_000)
         # A first answer far larger than the client's flow-control window.
-        names = [f"x{n}.{'Y' * 200}" for n in range(200)]
-        add_reflection(server, BoundedReflection(names, places))
-        port = server.add_insecure_port("127.0.0.1:0")
-        await server.start()
+        names = tuple(f"x{n}.{'Y' * 200}" for n in range(200))
+        server, port = await _started(places, names)
         stop = asyncio.Event()
-
-        async def ask_then_wait() -> AsyncIterator[reflection_pb2.ServerReflectionRequest]:
-            yield LISTING
-            await stop.wait()
-
         small_window = [("grpc.http2.lookahead_bytes", 1024), ("grpc.http2.bdp_probe", 0)]
         try:
             async with grpc.aio.insecure_channel(
                 f"127.0.0.1:{port}", options=small_window
             ) as channel:
                 stub = reflection_pb2_grpc.ServerReflectionStub(channel)
-                call = stub.ServerReflectionInfo(ask_then_wait(), timeout=5)
+                call = stub.ServerReflectionInfo(_list_then_wait(stop), timeout=5)
                 for _ in range(100):  # the stream has taken its place
                     if places:
                         break
