@@ -45,10 +45,9 @@ class PendingJoins:
 
     def enter(self, address: str, push_out: Callable[[], None]) -> int:
         """One more stream from `address` waits for its join; its ticket."""
-        waiting = self._waiting.setdefault(address, OrderedDict())
-        if len(waiting) >= self.per_address:
+        if self.waiting(address) >= self.per_address:
             self._push_out(
-                next(iter(waiting)),
+                next(iter(self._waiting[address])),
                 address,
                 f"{self.per_address} newer Play streams from this address are waiting to join",
             )
@@ -59,8 +58,10 @@ class PendingJoins:
                 elsewhere,
                 f"{self.total} newer Play streams are waiting to join on this server",
             )
+        # Looked up after the push-out: one that took the address's last
+        # stream took its entry too, and the newcomer must not go to that.
         ticket = next(self._tickets)
-        waiting[ticket] = push_out
+        self._waiting.setdefault(address, OrderedDict())[ticket] = push_out
         self._oldest_first[ticket] = address
         return ticket
 

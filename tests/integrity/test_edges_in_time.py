@@ -166,6 +166,42 @@ def test_a_play_stream_still_waiting_for_its_join_ends_at_once_at_shutdown(
     assert exited_after < 3.0, f"the server exited after {exited_after:.1f} s"
 
 
+def test_a_play_stream_that_pushed_out_the_one_before_it_ends_at_shutdown(
+    tmp_path: Path,
+) -> None:
+    """`--max-pending-joins 1`: a second Play stream without its join pushes out
+    the first (RESOURCE_EXHAUSTED), then the server is told to stop; the second
+    ends UNAVAILABLE "server shutting down" and the server exits 0. The second
+    was once counted nowhere: the shutdown's push-out of waiting streams raised
+    KeyError, and `serve` exited 1 with a traceback before closing its database."""
+    server = start_server_process("--db", str(tmp_path / "server.db"), "--max-pending-joins", "1")
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            requests: queue.Queue[arena_pb2.PlayRequest | None] = queue.Queue()
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            first = stub.Play(iter(requests.get, None), timeout=30)
+            time.sleep(0.3)
+            second = stub.Play(iter(requests.get, None), timeout=30)
+            try:
+                with pytest.raises(grpc.RpcError) as pushed_out:
+                    next(first)
+                server.process.send_signal(signal.SIGTERM)
+                with pytest.raises(grpc.RpcError) as ended:
+                    next(second)
+                exit_code = server.process.wait(10)
+            finally:
+                requests.put(None)
+                requests.put(None)
+    finally:
+        stop_server_process(server)
+    assert pushed_out.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert (ended.value.code(), ended.value.details()) == (
+        grpc.StatusCode.UNAVAILABLE,
+        "server shutting down",
+    ), server.log_lines[-4:]
+    assert exit_code == 0, server.log_lines[-4:]
+
+
 def test_health_watches_and_reflection_streams_end_at_once_at_shutdown(tmp_path: Path) -> None:
     """A health `Watch` (a load balancer's, or gRPC's client-side health
     checking, which keeps one per connection) and an idle reflection stream

@@ -45,6 +45,30 @@ def test_the_oldest_stream_anywhere_is_pushed_out_at_the_bound_in_all() -> None:
     assert [joins.waiting(name) for name in "abcde"] == [0, 0, 1, 1, 1]
 
 
+def test_a_stream_that_pushes_out_its_address_last_waiting_one_is_still_counted() -> None:
+    """The pushed-out stream was its address's only one (a bound of one per
+    address, or the oldest on the server at the bound in all): the newcomer
+    was once kept where nothing found it. Its join then failed INTERNAL
+    (KeyError), and so did the shutdown's push-out of every waiting stream:
+    `serve` exited 1 without writing what it still held."""
+    per_address = PendingJoins(per_address=1, total=10)
+    pushed: list[str] = []
+    per_address.enter("a", lambda: pushed.append("first"))
+    second = per_address.enter("a", lambda: pushed.append("second"))
+    assert per_address.waiting("a") == 1
+    assert per_address.leave("a", second) is None
+    assert per_address.waiting("a") == 0
+
+    in_all = PendingJoins(per_address=2, total=2)
+    in_all.enter("a", lambda: pushed.append("a1"))
+    in_all.enter("b", lambda: pushed.append("b"))
+    in_all.enter("a", lambda: pushed.append("a2"))  # pushes out a1, the oldest
+    assert (in_all.waiting("a"), in_all.waiting("b")) == (1, 1)
+    in_all.push_out_all("the server is shutting down")
+    assert pushed == ["first", "a1", "b", "a2"]
+    assert (in_all.waiting("a"), in_all.waiting("b")) == (0, 0)
+
+
 def test_a_seat_joins_past_streams_held_open_from_other_addresses() -> None:
     """Through a real server: its bound in all pushes out an idle stream for a seat."""
 
