@@ -69,6 +69,9 @@ class Health(health_pb2_grpc.HealthServicer):
             if status != sent:
                 await context.write(health_pb2.HealthCheckResponse(status=status))
                 sent = status
+                # Looked at again: it may have changed while the write waited
+                # for the client (the shutdown's NOT_SERVING among others).
+                continue
             if self._shutting_down is not None:
                 # NOT_SERVING for good, and told: ended now, not held open until
                 # the shutdown's grace runs out (and the server's exit with it).

@@ -61,6 +61,40 @@ def test_a_watch_whose_client_never_reads_does_not_hold_up_the_shutdown() -> Non
     assert asyncio.run(scenario()) == [SERVING, NOT_SERVING]
 
 
+class _SlowContext(_Context):
+    """A Watch call's context whose writes complete once `window` is set (a
+    client that reads late, or a small HTTP/2 window)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.window = asyncio.Event()
+
+    async def write(self, message: health_pb2.HealthCheckResponse) -> None:
+        await self.window.wait()
+        self.written.append(message.status)
+
+
+def test_a_watch_whose_write_waits_at_the_shutdown_is_still_sent_not_serving() -> None:
+    """The shutdown comes while a watch's SERVING is still on its way: the
+    client reads SERVING, NOT_SERVING, then UNAVAILABLE. It once read SERVING
+    and then UNAVAILABLE: the watch ended as soon as its write returned,
+    without the status that had changed meanwhile (a client with a small
+    flow-control window on `sheepfold serve` saw it every time)."""
+
+    async def scenario() -> tuple[list[int], grpc.StatusCode]:
+        health = Health()
+        context = _SlowContext()
+        watching = asyncio.create_task(health.Watch(health_pb2.HealthCheckRequest(), context))
+        await asyncio.sleep(0.01)  # its SERVING waits for the window
+        await health.enter_graceful_shutdown("server shutting down")
+        context.window.set()
+        with pytest.raises(grpc.RpcError) as ended:
+            await asyncio.wait_for(watching, 10)
+        return context.written, ended.value.args[0]
+
+    assert asyncio.run(scenario()) == ([SERVING, NOT_SERVING], grpc.StatusCode.UNAVAILABLE)
+
+
 def test_check_answers_known_services_and_refuses_unknown_ones() -> None:
     async def scenario() -> tuple[int, int]:
         health = Health()
