@@ -9,13 +9,17 @@ not finished within the limit is cut off: what it held is given back at once
 (its `cut_off` callback), and the handler ends the stream with
 RESOURCE_EXHAUSTED as soon as that write goes through.
 
-It is not cancelled. gRPC's Python API cannot reset a stream, nor send a
-status while a write is waiting, so cancelling the handler left the call open
-for as long as its client stayed connected, holding what had been written to
-it, and a client that read again got that and then nothing: no status, no end.
-Left waiting in its write, the handler ends when the call does (its client
-reads, resets the stream or goes); until then the stream counts against its
-client's address (server/cut_off_streams.py).
+It is not cancelled. gRPC's Python API cannot reset a stream, and a handler
+cancelled sends no status at all: the call stayed open for as long as its
+client stayed connected, holding what had been written to it, and a client
+that read again got that and then nothing: no status, no end. Nor would a
+status sent while the write waits help (a coroutine handler may send one once
+its initial metadata has gone out; Play and Watch are generators, whose writes
+gRPC makes itself): it goes behind the unread message, and the call stays open
+until the client reads it, as it does here. Left waiting in its write, the
+handler ends when the call does (its client reads, resets the stream or goes);
+until then the stream counts against its client's address
+(server/cut_off_streams.py).
 """
 
 from __future__ import annotations
