@@ -273,3 +273,59 @@ def test_observation_shows_the_placement_in_progress() -> None:
     assert (placement.up_tip, placement.up_next) == ((1, 0), 5)
     assert (placement.down_tip, placement.down_next) == ((0, 0), 2)
     assert state.observation(1).phase == "run"
+
+
+def test_placing_the_last_card_of_the_hand_ends_the_placement() -> None:
+    """'Place one or more cards': with the hand empty (its size is public) nothing
+    can follow, so the turn ends by itself even where free cells remain."""
+    pick = Picker()
+    g3 = pick("grey", 3)
+    state = _state([g3], pick, {(0, 0): pick("white", 3)})
+    state.apply(BeginSame((0, 0)))
+    events = [e.payload for e in state.apply(Place(g3, 1, 0))]
+    assert isinstance(events[-1], TurnEnded) and state.to_move == 1
+
+
+def test_a_same_number_tip_boxed_in_ends_the_placement() -> None:
+    """'You cannot lay a card on top of another card' and each card goes next to
+    the previous one: a tip with no free neighbour takes no more cards, so the
+    placement ends by itself though the hand still holds that number."""
+    pick = Picker()
+    pasture = {(0, 0): pick("white", 3)}
+    for cell in ((2, 0), (1, 1), (1, -1)):
+        pasture[cell] = pick("pink", 5)
+    g3, b3 = pick("grey", 3), pick("blue", 3)
+    state = _state([g3, b3], pick, pasture)
+    state.apply(BeginSame((0, 0)))
+    events = [e.payload for e in state.apply(Place(g3, 1, 0))]
+    assert isinstance(events[-1], TurnEnded) and b3 in state.hand(0)
+
+
+def test_a_run_whose_tips_are_boxed_in_ends_the_placement() -> None:
+    """Both branches of a run need a free cell next to their own tip: the 4 placed
+    on the start's last free neighbour, itself boxed in, leaves neither the 5
+    (up) nor the 2 (down) a cell, so the placement ends by itself."""
+    pick = Picker()
+    pasture = {(0, 0): pick("white", 3)}
+    cells = ((-1, 0), (0, 1), (0, -1), (2, 0), (1, 1), (1, -1))
+    pasture.update(zip(cells, pick.filler(len(cells)), strict=True))
+    c4, c5, c2 = pick("grey", 4), pick("grey", 5), pick("blue", 2)
+    state = _state([c4, c5, c2], pick, pasture)
+    state.apply(BeginRun((0, 0)))
+    events = [e.payload for e in state.apply(Place(c4, 1, 0, "up"))]
+    assert isinstance(events[-1], TurnEnded) and set(state.hand(0)) == {c5, c2}
+
+
+def test_a_run_down_to_1_from_a_5_ends_by_itself() -> None:
+    """'Numbers stay within 1..5': from a 5 (no ascending branch) down to the 1,
+    no card at all could follow, so the placement ends with cards left in hand."""
+    pick = Picker()
+    run = [pick("grey", n) for n in (4, 3, 2, 1)]
+    extra = pick("blue", 3)
+    state = _state([*run, extra], pick, {(0, 0): pick("white", 5)})
+    state.apply(BeginRun((0, 0)))
+    for i, card in enumerate(run[:-1]):
+        state.apply(Place(card, i + 1, 0, "down"))
+        assert state.to_move == 0
+    events = [e.payload for e in state.apply(Place(run[-1], 4, 0, "down"))]
+    assert isinstance(events[-1], TurnEnded) and state.hand(0) == (extra,)

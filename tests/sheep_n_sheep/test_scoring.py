@@ -250,3 +250,33 @@ def test_state_result_uses_the_final_pastures() -> None:
     result = state.result()
     assert result.scores == (0.0, -2.0) and result.ranks == (1, 2)
     assert result.winners == (0,)
+
+
+def test_stars_have_no_third_award() -> None:
+    """'most stars: 4 VP, second most: 2 VP': the third most gets nothing."""
+    pick = Picker()
+    p0 = _row([pick("white", 3, "star"), pick("brown", 4, "star"), pick("blue", 1, "star")])
+    p1 = _row([pick("black", 1, "star"), pick("grey", 4, "star")])
+    p2 = _row([pick("pink", 3, "star")])
+    details = score([p0, p1, p2])[2]["players"]
+    assert [d["star_count"] for d in details] == [3, 2, 1]
+    assert [d["stars"] for d in details] == [4, 2, 0]
+
+
+def test_more_vp_wins_over_more_connected_bells() -> None:
+    """'The player with the most VP is the winner! In the case of a tie, the player
+    with the most connected bells is the winner': bells only break a tie."""
+    pick = Picker()
+    p0 = {(0, 0): pick("white", 1, "bell"), (1, 0): pick("black", 3, "bell")}
+    p1 = _row(
+        [
+            pick("white", 2, "bell"),
+            pick("pink", 2, "heart"),
+            pick("pink", 3, "star"),
+            pick("black", 2, "one_vp"),
+        ]
+    )
+    scores, ranks, details = score([p0, p1])
+    assert [d["bell_value"] for d in details["players"]] == [2, 1]
+    assert scores[1] > scores[0]
+    assert ranks == (2, 1)

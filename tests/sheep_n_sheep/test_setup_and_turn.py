@@ -258,3 +258,21 @@ def test_render_counts_a_hand_of_one_card_in_the_singular() -> None:
     state = SheepNSheepState.from_position(2, hands=[[3], [1, 2]], market=[(4, 5)], deck=[6, 7])
     assert "seat 0: hand 1 card\n" in state.render()
     assert "seat 1: hand 2 cards\n" in state.render()
+
+
+def test_a_hand_of_five_may_still_take_a_set_or_do_nothing_without_one() -> None:
+    """'if they have 6 or more cards, they must carry out option B': 5 is under
+    the limit, so A stays open (and with no set left, doing nothing instead)."""
+    pick = Picker()
+    pasture = {(0, 0): pick("grey", 4)}
+    hand = [pick("blue", 5), *pick.filler(4)]
+    state = two_player_position(hand, pick, pastures=[pasture, {}])
+    assert len(state.hand(0)) == 5
+    assert state.legal_actions()[:4] == tuple(TakeSet(i) for i in range(4))
+    state.apply(TakeSet(0))
+    assert len(state.hand(0)) == 7
+    pick = Picker()
+    pasture = {(0, 0): pick("grey", 4)}
+    hand = [pick("blue", 5), *pick.filler(4)]
+    state = two_player_position(hand, pick, market=[], deck=[], pastures=[pasture, {}])
+    assert state.legal_actions()[-1] == Pass() and BeginFree() in state.legal_actions()
