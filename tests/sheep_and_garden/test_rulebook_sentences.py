@@ -1,7 +1,7 @@
 """Rulebook sentences that had no scenario of their own: the placement rule for roads
 and fences, the reshuffle only when no shown tile fits and after a turn, the display
-running down at the end, grass closed by roads alone, trees on grass, ties among more
-than two players and the game's options.
+running down at the end, the early end when no tile left fits (solo too), grass closed
+by roads alone, trees on grass, ties among more than two players and the game's options.
 
 Rule sentences are quoted from the rulebook or the project's rules notes.
 """
@@ -15,7 +15,7 @@ from games.errors import InvalidOptions
 from games.sheep_and_garden import GAME
 from games.sheep_and_garden.model import GameEnded, Place, Reshuffled, Slot, TilePlaced, TilesShown
 from games.sheep_and_garden.scoring import score_cards
-from games.sheep_and_garden.state import ALL_PLACED
+from games.sheep_and_garden.state import ALL_PLACED, DEADLOCK
 
 from .helpers import analysed, landscape, mismatches, position, tid
 
@@ -105,6 +105,37 @@ def test_the_display_runs_down_when_the_deck_is_empty() -> None:
     assert state.to_move is None and state.end_reason == ALL_PLACED
     assert scores and scores[0].placed == 4
     assert scores[0].scores == state.result().scores
+
+
+def test_the_game_ends_when_the_last_shown_tiles_fit_nowhere() -> None:
+    """Notes: "If no tile left can be placed anywhere, the game ends at once (engine
+    rule)", also once the deck is empty and the display has run down. Seat 0 places
+    the city corner with a road bend beside the market crossroads: every open cell
+    now needs a city or a road edge, and neither tile left (bay, lake cap) has one.
+    With no deck to reshuffle into, the game ends at once after 2 tiles, nobody to
+    move and no tile shown or reshuffled."""
+    state = position(
+        2, [("market crossroads", 0, 0, 0)], ["city corner with road bend", "bay", "lake cap"], []
+    )
+    events = [e.payload for e in state.apply(state.legal_actions()[0])]
+    assert [type(e) for e in events] == [TilePlaced, GameEnded]
+    assert events[1].reason == DEADLOCK and events[1].placed == 2
+    assert state.to_move is None and state.end_reason == DEADLOCK
+    assert state.display == (tid("bay"), tid("lake cap"))
+    assert state.legal_actions() == ()
+    assert events[1].scores == state.result().scores
+
+
+def test_solo_ends_when_neither_the_drawn_tile_nor_any_left_fits() -> None:
+    """Solo: "draw a tile from the deck and place it immediately"; notes: a drawn tile
+    that fits nowhere is shuffled back, and "if no tile left can be placed anywhere,
+    the game ends at once". Around the market crossroads only a road edge fits; the
+    drawn bay and the deck (meadow, lake cap) have none, so nothing is reshuffled and
+    the game is over with the start tile alone."""
+    state = position(1, [("market crossroads", 0, 0, 0)], ["bay"], ["meadow", "lake cap"])
+    assert [type(e.payload) for e in state.setup_events] == [GameEnded]
+    assert state.to_move is None and state.end_reason == DEADLOCK
+    assert state.result().details["placed"] == 1
 
 
 # ------------------------------------------------------------------ scoring
