@@ -23,7 +23,9 @@ class StubbornSheepGame(Game):
     #    placing; a white move may come right before an extra activation.
     # 4: a solo player keeps or turns all four fences laid out at setup.
     # 5: no placing on the fence given an extra activation before the placing.
-    rules_version = 5
+    # 6: a white move made before placing is followed by the extra activation, not
+    #    by the placing.
+    rules_version = 6
     option_specs = (
         OptionSpec(
             "wolf",

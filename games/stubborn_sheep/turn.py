@@ -19,6 +19,7 @@ from games.stubborn_sheep.data import (
     ACTIVATE_TWICE,
     RED,
     ROTATE_FENCE,
+    WHITE,
 )
 from games.stubborn_sheep.events import (
     FenceDrawn,
@@ -70,6 +71,12 @@ class Turn:
 
     def _place_step(self) -> None:
         hand = self.hands[self.current]
+        bonus = self._bonus(RED)
+        if bonus == ACTIVATE_EXTRA and self.used & (1 << WHITE):
+            # A white move made before the placing was made "immediately before" the
+            # extra activation it was offered for: that activation comes next.
+            self._decide(PH_PLACE, (), tuple(self._extra_before_placing()))
+            return
         # A fence given an extra activation before the placing (the only way one is
         # activated before it) must be one the turn "would not" activate otherwise:
         # placing on it would activate it again.
@@ -80,23 +87,27 @@ class Turn:
             for place in pair
             if place.fence not in self.activated
         ]
-        bonus = self._bonus(RED)
         if bonus == ROTATE_FENCE:
             # "Rotate a fence before activating it": before the placing, the fences
             # sure to be activated this turn are the player's own two.
             options.extend(UseBonus(bonus, fence=f) for f in sorted(self._own(self.current)))
         elif bonus == ACTIVATE_EXTRA:
-            own = self._own(self.current)
-            options.extend(
-                UseBonus(bonus, fence=f)
-                for f in range(self.n)
-                if f not in own and f not in self.activated
-            )
+            options.extend(self._extra_before_placing())
         if self.activated or bonus == ACTIVATE_EXTRA:
             # The white move goes "immediately before or after activating a fence":
             # after an extra activation made before placing, or right before one.
             options.extend(self._white_moves())
         self._decide(PH_PLACE, (), tuple(options))
+
+    def _extra_before_placing(self) -> list[UseBonus]:
+        """The red extra activation before the placing: a fence not the player's own
+        (those are activated this turn anyway)."""
+        own = self._own(self.current)
+        return [
+            UseBonus(ACTIVATE_EXTRA, fence=f)
+            for f in range(self.n)
+            if f not in own and f not in self.activated
+        ]
 
     def _resolve_place(self, action: Any) -> None:
         if isinstance(action, PlaceFence):

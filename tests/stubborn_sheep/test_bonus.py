@@ -223,6 +223,23 @@ def test_a_white_move_right_before_an_extra_activation_made_before_placing() -> 
     assert not any(isinstance(a, MoveSheep) for a in plain.legal_actions())
 
 
+def test_a_white_move_made_before_placing_is_followed_by_the_extra_activation() -> None:
+    """Rulebook: the white bonus is used "immediately before or after activating a
+    fence". Before placing it is offered only as the move right before the red bonus's
+    extra activation, so that activation must come next: placing instead would leave a
+    white move before the placing that no other player may make."""
+    areas = empty_areas(6)
+    areas[4] = [b(10), r(10), y(10), w(10)]
+    state = _build((r(2), w(0)), areas)
+    state.apply(next(a for a in state.legal_actions() if isinstance(a, MoveSheep)))
+    assert state.phase == PH_PLACE
+    assert not any(isinstance(a, PlaceFence) for a in state.legal_actions())
+    assert set(state.legal_actions()) == {UseBonus(ACTIVATE_EXTRA, fence=f) for f in (2, 3, 4, 5)}
+    assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=5))) == [5]
+    assert state.phase == PH_PLACE
+    assert {a.fence for a in state.legal_actions() if isinstance(a, PlaceFence)} == {0, 1, 2, 3, 4}
+
+
 def test_activate_extra_between_activations() -> None:
     state = _build((r(2),))
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
