@@ -25,7 +25,8 @@ class StubbornSheepGame(Game):
     # 5: no placing on the fence given an extra activation before the placing.
     # 6: a white move made before placing is followed by the extra activation, not
     #    by the placing.
-    rules_version = 6
+    # 7: "activate twice" may also be chosen right after the fence's first activation.
+    rules_version = 7
     option_specs = (
         OptionSpec(
             "wolf",

@@ -145,8 +145,13 @@ class Turn:
                     for f in range(self.n)
                     if f not in self.activated and f not in self.queue
                 )
-            elif self.queue:
-                options.append(UseBonus(bonus, fence=self.queue[0]))
+            else:
+                if bonus == ACTIVATE_TWICE and self.activating >= 0:
+                    # "Activate a fence twice in a row": also decided right after the
+                    # first of the two, the turn's last activation included.
+                    options.append(UseBonus(bonus, fence=self.activating))
+                if self.queue and self.queue[0] != self.activating:
+                    options.append(UseBonus(bonus, fence=self.queue[0]))
         options.extend(self._white_moves())
         if len(options) == 1:
             self._continue()

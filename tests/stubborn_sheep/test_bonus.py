@@ -186,6 +186,29 @@ def test_activate_twice_in_a_row() -> None:
     assert _activations(state.apply(UseBonus(ACTIVATE_TWICE, fence=3))) == [3, 3, 1, 0]
 
 
+def test_activate_twice_right_after_the_first_activation() -> None:
+    """Rulebook: "Activate a fence twice in a row". Nothing asks the player to say so
+    before the first activation: right after a fence is activated (the last one of the
+    turn too) it may be activated again at once."""
+    state = _build((r(1),))
+    events = state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    events += state.apply(Continue())  # fence 3 is activated
+    assert state.phase == PH_BETWEEN and state.queue == [1, 0]
+    assert set(state.legal_actions()) == {
+        Continue(),
+        UseBonus(ACTIVATE_TWICE, fence=3),
+        UseBonus(ACTIVATE_TWICE, fence=1),
+    }
+    assert _activations(events + state.apply(UseBonus(ACTIVATE_TWICE, fence=3))) == [3, 3, 1, 0]
+    last = _build((r(1),))
+    events = last.apply(pick(last, PlaceFence, fence=0, orientation=UP))
+    events += last.apply(Continue())
+    events += last.apply(Continue())
+    assert last.phase == PH_BETWEEN and last.queue == []
+    assert set(last.legal_actions()) == {Continue(), UseBonus(ACTIVATE_TWICE, fence=1)}
+    assert _activations(events + last.apply(UseBonus(ACTIVATE_TWICE, fence=1))) == [0, 1, 1]
+
+
 def test_activate_extra_before_placing() -> None:
     """Rulebook: "Activate a fence which, otherwise, would not be activated during this
     round. You may use this action before placing your fence"."""
