@@ -353,3 +353,21 @@ def test_observation_shows_the_activation_in_progress() -> None:
     assert obs.fences[3].card == card and obs.fences[3].height == 2
     assert obs.fences[3].jumps[0] == (WHITE, 2, 3)
     assert obs.hand == tuple(state.hands[1]) and obs.hand_sizes == (0, 1, 1)
+
+
+def test_blue_leaving_other_blues_behind_still_runs_to_a_blue_elsewhere() -> None:
+    """Rulebook: the run is skipped only when the blue "starts its movement in the only
+    area where blue sheep are present". Other blues left behind in its starting area do
+    not stop it when a blue stands elsewhere: it runs on to that one."""
+    areas = empty_areas(6)
+    areas[2] = [b(0), b(1)]
+    areas[0] = [b(2)]
+    state, _ = _place_first(BLUE, LEFT, areas)
+    events = payloads(state.apply(PickSheep(b(0))))
+    assert events[:4] == [
+        IconJump(3, 0, BLUE, 2, 3, b(0)),
+        SheepMoved(BLUE_RUN, b(0), 3, 4, 4),
+        SheepMoved(BLUE_RUN, b(0), 4, 5, 5),
+        SheepMoved(BLUE_RUN, b(0), 5, 0, 0),
+    ]
+    assert where(state, b(0)) == 0
