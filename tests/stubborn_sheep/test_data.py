@@ -87,3 +87,9 @@ def test_turning_swaps_rows_and_sides() -> None:
         assert down[1] == (icons[3][0], 1 - icons[3][1])
         assert down[2] == (icons[0][0], 1 - icons[0][1])
         assert down[3] == (icons[1][0], 1 - icons[1][1])
+
+
+def test_every_fence_shows_at_least_two_colours() -> None:
+    """The file header's project choice: "every card shows at least 2 colours"."""
+    for card, icons in enumerate(FENCES):
+        assert len({colour for colour, _ in icons}) >= 2, card

@@ -1,0 +1,126 @@
+"""Rulebook sentences an audit found without a scenario that pins them.
+
+Each test sets up the situation the sentence speaks of and checks its outcome
+where a plausible misreading would give another one. Three players (see
+`helpers.frame3`): seat 0 owns fences 0 (right) and 1 (left) and pen 0; fence 3
+lies between pen 1 (area 2) and meadow 3.
+"""
+
+from __future__ import annotations
+
+from games.stubborn_sheep.actions import Continue, PickSheep, PlaceFence, UseBonus
+from games.stubborn_sheep.data import (
+    ACTIVATE_EXTRA,
+    EFFECTIVE,
+    FENCES,
+    LEFT,
+    RIGHT,
+    ROTATE_FENCE,
+    UP,
+    WHITE,
+    YELLOW,
+    YELLOW_TAKES_TWO,
+)
+from games.stubborn_sheep.events import YELLOW_COMPANION, IconJump, SheepMoved
+from games.stubborn_sheep.state import (
+    PH_BETWEEN,
+    PH_COMPANION,
+    PH_PLACE,
+    PH_TAKES_TWO,
+    StubbornSheepState,
+)
+
+from .helpers import b, empty_areas, frame3, payloads, pick, r, w, y
+
+# ------------------------------------------------------------------ restock
+
+
+def test_the_pen_gap_counts_colours_of_the_most_colourful_player_not_the_most_sheep() -> None:
+    """Rulebook 1b: "Look at the sheep scored by the player who has scored the greatest
+    number of different colours. Count how many more colours that player has than you."
+    Seat 1 has scored the most sheep (6, all blue: 1 colour), seat 2 the most colours
+    (blue and red: 2); seat 0 has 1 colour, so its pen is filled to 2 - 1 = 1 sheep.
+    Following the player with most sheep would give 1 - 1 = 0."""
+    scored = [
+        [[b(0)], [], [], []],
+        [[b(1), b(2), b(3), b(4), b(5), b(6)], [], [], []],
+        [[b(7)], [r(0)], [], []],
+    ]
+    state = StubbornSheepState.custom(3, areas=empty_areas(6), scored=scored, start="turn")
+    assert state.phase == PH_PLACE
+    assert len(state.areas[0]) == 1
+    assert [len(state.areas[pen]) for pen in (2, 4)] == [0, 0]  # other pens: never
+
+
+# ---------------------------------------------------------------- red bonus
+
+
+def _red(top: int) -> StubbornSheepState:
+    """Seat 0 holds fence card 20 and the red bonus printed on `top`; nothing on the table."""
+    scored = [[[], [top], [], []], [[], [], [], []], [[], [], [], []]]
+    return frame3(20, empty_areas(6), scored=scored, bonus=True)
+
+
+def test_rotate_is_offered_only_before_the_fence_is_activated() -> None:
+    """Rulebook, red bonus: "Rotate a fence before activating it." Once a fence has been
+    activated it is no longer offered for a rotation, only the next fence is."""
+    state = _red(r(0))
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    offered = []
+    while state.phase == PH_BETWEEN:
+        offered.append((list(state.activated), set(state.legal_actions())))
+        state.apply(Continue())
+    assert offered == [
+        ([], {Continue(), UseBonus(ROTATE_FENCE, fence=3)}),
+        ([3], {Continue(), UseBonus(ROTATE_FENCE, fence=1)}),
+        ([3, 1], {Continue(), UseBonus(ROTATE_FENCE, fence=0)}),
+    ]
+    # After the last activation nothing is left to rotate: the turn went on by itself.
+    assert state.current == 1
+
+
+def test_an_extra_activation_never_goes_to_a_fence_already_activated() -> None:
+    """Rulebook, red bonus: "Activate a fence which, otherwise, would not be activated
+    during this round." After the placed fence 3 has been activated, with seat 0's own
+    fences 1 and 0 still to come, only fences 2, 4 and 5 qualify."""
+    state = _red(r(2))
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    state.apply(Continue())
+    assert state.activated == [3] and state.queue == [1, 0]
+    extra = {
+        a.fence
+        for a in state.legal_actions()
+        if isinstance(a, UseBonus) and a.bonus == ACTIVATE_EXTRA
+    }
+    assert extra == {2, 4, 5}
+
+
+# ------------------------------------------------------------- yellow bonus
+
+
+def test_the_yellow_bonus_serves_one_yellow_jump_per_turn() -> None:
+    """Rulebook: "Each bonus action may only be used once per round." Fence card 7 as
+    printed makes a yellow jump from pen 1 into meadow 3 (icon 0) and a yellow jump back
+    (icon 2). The first jump uses "it takes 2 sheep with it"; on the way back the same
+    yellow again has 2 sheep beside it, but takes only 1 and nobody asks about the bonus."""
+    assert EFFECTIVE[7][UP][0] == (YELLOW, LEFT) and EFFECTIVE[7][UP][2] == (YELLOW, RIGHT)
+    assert EFFECTIVE[7][UP][3] == (WHITE, LEFT)
+    areas = empty_areas(6)
+    areas[2] = [y(5), w(10), w(11)]
+    scored = [[[], [], [y(0)], []], [[], [], [], []], [[], [], [], []]]
+    state = frame3(7, areas, scored=scored, bonus=True)
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    assert state.phase == PH_TAKES_TWO
+    state.apply(UseBonus(YELLOW_TAKES_TWO))
+    events = payloads(state.apply(PickSheep(w(10))))
+    assert events[:3] == [
+        SheepMoved(YELLOW_COMPANION, w(10), 2, 3, 3),
+        SheepMoved(YELLOW_COMPANION, w(11), 2, 3, 3),
+        IconJump(3, 1, FENCES[7][1][0], 2, 3, -1),
+    ]
+    assert events[3] == IconJump(3, 2, YELLOW, 3, 2, y(5))
+    assert state.phase == PH_COMPANION  # one companion to pick, no bonus offered
+    assert set(state.legal_actions()) == {PickSheep(w(10)), PickSheep(w(11))}
+    events = payloads(state.apply(PickSheep(w(11))))
+    assert events[0] == SheepMoved(YELLOW_COMPANION, w(11), 3, 2, 3)
+    assert not any(isinstance(p, SheepMoved) and p.card == w(10) for p in events[:2])
