@@ -1,6 +1,7 @@
 """Rulebook sentences that had no scenario of their own: no card on top of another in
-a run, draw icons only on the set taken, a hand over six, and the score of each
-pasture being its own.
+a run, draw icons only on the set taken, a hand over six, the score of each
+pasture being its own, ties for the most bells and stars, a draw icon after the
+4-player trigger, and cards left in hand at the end.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-n-sheep.md).
@@ -9,8 +10,9 @@ Rule sentences are quoted from the game's rulebook or the project's decisions
 from __future__ import annotations
 
 from games.sheep_n_sheep.actions import BeginFree, BeginRun, BeginSame, Place, TakeSet
-from games.sheep_n_sheep.events import CardDrawn
-from games.sheep_n_sheep.scoring import score
+from games.sheep_n_sheep.events import CardDrawn, EndTriggered, GameEnded
+from games.sheep_n_sheep.scoring import BELL_AWARDS, awards, score
+from games.sheep_n_sheep.state import SheepNSheepState
 
 from .helpers import Picker, two_player_position
 
@@ -69,3 +71,77 @@ def test_each_player_scores_only_their_own_pasture() -> None:
     assert [d["groups"] for d in details["players"]] == [2, 4]
     assert [d["penalty"] for d in details["players"]] == [-2, -3]
     assert scores == (0, 1)
+
+
+def test_two_tied_for_the_most_bells_get_4_each_and_the_next_gets_the_third_award() -> None:
+    """'In the case of a tie, all tied players receive the points of the next rank
+    down and the next rank is eliminated': two tied for the most connected bells get
+    the 2nd award (4 VP) each; 2nd place is the rank eliminated, so the next player
+    is 3rd (2 VP), and a fourth player gets nothing."""
+    pick = Picker()
+    p0 = {(0, 0): pick("white", 1, "bell"), (1, 0): pick("black", 3, "bell")}
+    p1 = {(0, 0): pick("brown", 1, "bell"), (0, 1): pick("pink", 2, "bell")}
+    p2 = {(0, 0): pick("blue", 1, "bell")}
+    details = score([p0, p1, p2])[2]["players"]
+    assert [d["bell_value"] for d in details] == [2, 2, 1]
+    assert [d["bells"] for d in details] == [4, 4, 2]
+    assert awards([3, 3, 2, 1], BELL_AWARDS) == (4, 4, 2, 0)
+
+
+def test_two_tied_for_the_most_stars_get_the_second_award() -> None:
+    """'Carry out the same process for star icons: most stars: 4 VP, second most:
+    2 VP', ties included: two tied for the most stars get 2 VP each, and the next
+    player (3rd, past the table) gets nothing."""
+    pick = Picker()
+    p0 = {(0, 0): pick("white", 3, "star"), (3, 3): pick("black", 1, "star")}
+    p1 = {(0, 0): pick("brown", 4, "star"), (0, 1): pick("pink", 3, "star")}
+    p2 = {(0, 0): pick("blue", 1, "star")}
+    details = score([p0, p1, p2])[2]["players"]
+    assert [d["star_count"] for d in details] == [2, 2, 1]
+    assert [d["stars"] for d in details] == [2, 2, 0]
+
+
+def test_four_players_a_draw_icon_at_the_trigger_still_draws_the_decks_last_card() -> None:
+    """'In a 4 player game, carry on the game without replenishing the sets', but a
+    draw icon still says 'add the card from your deck to your hand': taking a set
+    with a draw icon when one card is left, the refill forms no set (the end is
+    triggered, the market shrinks to 3) and the extra draw takes that last card."""
+    pick = Picker()
+    draw_set = (pick("grey", 1, "draw"), pick("grey", 2))
+    market = [draw_set] + [tuple(pick.filler(2)) for _ in range(3)]
+    last = pick("blue", 3)
+    state = SheepNSheepState.from_position(
+        4, hands=[[], *[pick.filler(2) for _ in range(3)]], market=market, deck=[last]
+    )
+    events = [e.payload for e in state.apply(TakeSet(0))]
+    assert EndTriggered(0, 7) in events
+    assert state.market == tuple(market[1:])
+    assert CardDrawn(0, last, False) in events
+    assert sorted(state.hand(0)) == sorted([*draw_set, last]) and state.deck == ()
+
+
+def test_cards_left_in_hand_at_the_end_score_nothing() -> None:
+    """'Each player counts the number of heart icons in their pasture' (and bells,
+    stars, 1 VP icons and groups, all 'in their pasture'): icon cards still in a
+    hand when the game ends count for nothing, and a hand costs nothing either."""
+    pick = Picker()
+    single = pick("white", 1)
+    held = [pick("grey", 4, "heart"), pick("grey", 5, "star"), pick("grey", 3, "bell")]
+    held.append(pick("grey", 4, "one_vp"))
+    pastures = [{(0, 0): single}, {(0, 0): pick("black", 2)}]
+    state = SheepNSheepState.from_position(
+        2,
+        hands=[held, []],
+        market=[tuple(pick.filler(2))],
+        deck=[],
+        pastures=pastures,
+        seat=1,
+        turn=3,
+        last_turn=3,
+    )
+    events = [e.payload for e in state.apply(TakeSet(0))]
+    assert isinstance(events[-1], GameEnded) and len(state.hand(0)) == 4
+    result = state.result()
+    p0 = result.details["players"][0]
+    assert (p0["heart_count"], p0["star_count"], p0["bell_value"], p0["one_vp"]) == (0, 0, 0, 0)
+    assert result.scores == (0.0, 0.0) and result.ranks == (1, 1)
