@@ -1,6 +1,10 @@
 """Rulebook sentences that had no scenario of their own: diagonal shepherd cards
-stay where they are dealt, and the cards a bomb or a blocking sheep took out of
-a round are dealt again in the next one.
+stay where they are dealt; the cards a bomb or a blocking sheep took out of a
+round are dealt again in the next one; a card a rocket jumps over does nothing;
+a rocket or sliding sheep that leads only to an unusable rocket cannot be
+entered; slides in all four directions; a wolf moves only a live opponent dog
+and only by a legal step; a blown-up player's flock still scores; a bomb does
+not blow up a Double Trouble dog already lying flat.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
@@ -8,11 +12,26 @@ Rule sentences are quoted from the game's rulebook or the project's decisions
 
 from __future__ import annotations
 
-from games.sheep_showdown import cards as C
-from games.sheep_showdown.events import BombExploded, RoundEnded, RoundStarted
-from games.sheep_showdown.state import PLACE
+import pytest
 
-from .helpers import LEFT, RIGHT, payloads, position, step
+from games.sheep_showdown import cards as C
+from games.sheep_showdown.events import BombExploded, DogMoved, DogOut, RoundEnded, RoundStarted
+from games.sheep_showdown.state import PLACE, STEP, WOLF_DOG
+
+from .helpers import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    choose_dog,
+    directions,
+    payloads,
+    position,
+    rocket,
+    step,
+    where,
+    wolf_dog,
+)
 
 
 def _diagonal_layout() -> list[int]:
@@ -75,3 +94,146 @@ def test_cards_a_bomb_and_a_blocking_sheep_removed_are_dealt_again_next_round() 
     assert state.round == 2 and state.pending == PLACE
     assert sorted(state.grid) == sorted(C.deck(7))
     assert state.removed == [] and state.flocks == [[], []]
+
+
+@pytest.mark.parametrize("jumped", ["W", "X", "L", "3", "S", "B", "R"])
+def test_a_card_a_rocket_jumps_over_stays_and_does_nothing(jumped: str) -> None:
+    """Cooper: "you make a horizontal or vertical jump of two squares. In doing
+    so, you can jump over a (unoccupied) card or empty space!" Only the landing
+    card takes effect: the wolf, bomb, sliding sheep, sheep, shepherd, blocking
+    sheep or rocket jumped over stays where it is and does nothing."""
+    rows = [".....", "...1.", f"SR{jumped}2.", ".....", "...1S"]
+    state = position(rows, {0: (2, 0), 1: (4, 4)})
+    step(state, RIGHT)
+    assert directions(state) == {RIGHT}
+    events = rocket(state, RIGHT)
+    assert where(state, 0) == (2, 3)
+    assert state.flocks[0] == [C.SHEEP2]
+    assert state.card_at(2, 2) == C.CHAR_CARDS[jumped]
+    assert [m.how for m in payloads(events, DogMoved)] == ["rocket"]
+    assert payloads(events, BombExploded) == [] and not any(state.out)
+    assert state.pending == STEP and state.to_move == 1
+
+
+def test_a_rocket_whose_only_landing_is_a_dead_rocket_cannot_be_entered() -> None:
+    """Cooper: "The card cannot be used if you cannot jump to another card."
+    Rules note: the landing cell "must hold an enterable card". A rocket whose
+    only landing is a second rocket with no jump of its own (back onto the first
+    is not one) cannot be stepped on; once the second rocket can jump on, it can."""
+    rows = ["....S", "1...1", "SR.R.", ".....", "....."]
+    state = position(rows, {0: (2, 0), 1: (0, 4)})
+    assert directions(state) == {UP}
+    rows[4] = "...3."
+    state = position(rows, {0: (2, 0), 1: (0, 4)})
+    assert directions(state) == {UP, RIGHT}
+    step(state, RIGHT)
+    rocket(state, RIGHT)
+    assert where(state, 0) == (2, 3) and directions(state) == {DOWN}
+    rocket(state, DOWN)
+    assert where(state, 0) == (4, 3) and state.flocks[0] == [C.SHEEP3]
+
+
+def test_a_sliding_sheep_in_front_of_a_dead_rocket_cannot_be_entered() -> None:
+    """Moose: "To use this card, there must be an adjacent card in the sliding
+    direction that you can use or pick up." A rocket that cannot jump anywhere
+    cannot be used, so the step onto the sliding sheep before it is not offered
+    (the dog stands on an empty cell, so even the jump back is no landing)."""
+    rows = ["S1...", "1....", ".LR..", ".....", "....."]
+    state = position(rows, {0: (2, 0), 1: (0, 0)})
+    assert directions(state) == {UP}
+    rows[2] = ".LR.5"
+    state = position(rows, {0: (2, 0), 1: (0, 0)})
+    assert directions(state) == {UP, RIGHT}
+    step(state, RIGHT)
+    assert where(state, 0) == (2, 2) and directions(state) == {RIGHT}
+    rocket(state, RIGHT)
+    assert state.flocks[0] == [C.SHEEP5]
+
+
+@pytest.mark.parametrize(
+    ("direction", "lands", "card"),
+    [
+        (UP, (0, 2), C.SHEEP3),
+        (RIGHT, (2, 4), C.SHEEP5),
+        (DOWN, (4, 2), C.SHEEP1),
+        (LEFT, (2, 0), C.SHEEP2),
+    ],
+)
+def test_a_sliding_sheep_slides_on_in_each_direction_it_is_entered(
+    direction: int, lands: tuple[int, int], card: int
+) -> None:
+    """Moose: "you slide to the opposite side of it in the direction you stepped
+    on the card." Entered from below, from the left, from above or from the
+    right, the dog comes out on the far side and takes the sheep there."""
+    rows = ["S13..", "..L..", "2LSL5", "..L..", "..1.."]
+    state = position(rows, {0: (2, 2), 1: (0, 0)})
+    step(state, direction)
+    assert where(state, 0) == lands
+    assert state.flocks[0] == [card]
+    assert [m.how for m in payloads(state.apply(state.legal_actions()[0]), DogMoved)] == ["step"]
+
+
+def test_double_trouble_a_wolf_moves_only_a_live_opponent_dog() -> None:
+    """Scar: "you must move an opponent's dog one space." In Double Trouble the
+    wolf's player may not move their own other dog, nor the opponent's dog lying
+    flat (out), even though both could step; only the opponent's live dog. A sheep
+    it lands on goes to the opponent's one flock."""
+    rows = ["SW...", ".....", "1S...", ".....", "1S.S1"]
+    dogs = {0: (0, 0), 1: (2, 1), 2: (4, 1), 3: (4, 3)}
+    state = position(rows, dogs, double_trouble=True, out_dogs=(2,))
+    choose_dog(state, 0)
+    step(state, RIGHT)
+    assert state.flocks[0] == [C.WOLF]
+    assert state.pending == WOLF_DOG
+    assert [a.dog for a in state.legal_actions()] == [3]
+    wolf_dog(state, 3)
+    step(state, RIGHT)
+    assert state.flocks[1] == [C.SHEEP1]
+    assert where(state, 2) == (4, 1) and state.card_at(4, 0) == C.SHEEP1
+
+
+def test_a_wolf_push_must_be_a_step_the_dog_could_make() -> None:
+    """Scar: "This move must be allowed according to the game rules: you cannot
+    simply place the dog anywhere in the field." Not onto a blocked card, not onto
+    another dog, not onto an empty cell: here only the step onto the 2 is left."""
+    rows = ["SW...", "..#..", ".2S31", ".....", "....."]
+    state = position(rows, {0: (0, 0), 1: (2, 2), 2: (2, 3)}, players=3)
+    step(state, RIGHT)
+    assert [a.dog for a in state.legal_actions()] == [1, 2]
+    wolf_dog(state, 1)
+    assert directions(state) == {LEFT}
+    step(state, LEFT)
+    assert where(state, 1) == (2, 1) and state.flocks[1] == [C.SHEEP2]
+
+
+def test_a_blown_up_players_flock_still_scores() -> None:
+    """Kowalski: "The round ends for players who stand on an exploded card ...
+    The sheep they have collected up to that point still count toward the final
+    score." Seat 0 blows itself up holding a 5-sheep and a wolf: 4 points."""
+    rows = ["SX...", ".....", ".....", ".....", "..11S"]
+    state = position(rows, {0: (0, 0), 1: (4, 4)}, flocks={0: [C.SHEEP5, C.WOLF]})
+    step(state, RIGHT)
+    assert state.out[0] and state.bonus_player == 1
+    step(state, LEFT)
+    step(state, LEFT)
+    assert state.terminal
+    record = state.result().details["players"][0]["rounds"][0]
+    assert (record["sheep_points"], record["wolves"], record["round_score"]) == (5, 1, 4)
+    assert state.result().scores == (4.0, 2.0) and state.result().ranks == (1, 2)
+
+
+def test_double_trouble_a_bomb_does_not_blow_up_a_dog_already_lying_flat() -> None:
+    """Double Trouble: "Lay the blocked dog flat on its position". Kowalski: "all
+    adjacent cards explode, including diagonal cards". A dog already out that
+    lies in the blast stays out where it lies: its card is removed, it is not out
+    a second time and the mover gets no steal for it; the opponent plays on."""
+    rows = [".....", "SX...", "..S..", "1...1", "S...S"]
+    dogs = {0: (1, 0), 1: (4, 0), 2: (2, 2), 3: (4, 4)}
+    state = position(rows, dogs, double_trouble=True, out_dogs=(2,), flocks={1: [C.SHEEP5]})
+    choose_dog(state, 0)
+    events = step(state, RIGHT)
+    assert payloads(events, BombExploded)[0].dog == 0
+    assert [(d.dog, d.reason) for d in payloads(events, DogOut)] == [(0, "bomb")]
+    assert state.card_at(2, 2) == C.EMPTY and where(state, 2) == (2, 2)
+    assert state.flocks[1] == [C.SHEEP5]
+    assert state.pending == STEP and state.to_move == 1 and state.moving == 3
