@@ -2,9 +2,10 @@
 stay where they are dealt; the cards a bomb or a blocking sheep took out of a
 round are dealt again in the next one; a card a rocket jumps over does nothing;
 a rocket or sliding sheep that leads only to an unusable rocket cannot be
-entered; slides in all four directions; a wolf moves only a live opponent dog
-and only by a legal step; a blown-up player's flock still scores; a bomb does
-not blow up a Double Trouble dog already lying flat.
+entered, and a dog whose only way out is such a rocket is blocked; slides in
+all four directions; a wolf moves only a live opponent dog and only by a legal
+step; a blown-up player's flock still scores; a bomb does not blow up a Double
+Trouble dog already lying flat.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
@@ -16,7 +17,7 @@ import pytest
 
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.events import BombExploded, DogMoved, DogOut, RoundEnded, RoundStarted
-from games.sheep_showdown.state import PLACE, STEP, WOLF_DOG
+from games.sheep_showdown.state import PLACE, STEAL, STEP, WOLF_DOG
 
 from .helpers import (
     DOWN,
@@ -237,3 +238,21 @@ def test_double_trouble_a_bomb_does_not_blow_up_a_dog_already_lying_flat() -> No
     assert state.card_at(2, 2) == C.EMPTY and where(state, 2) == (2, 2)
     assert state.flocks[1] == [C.SHEEP5]
     assert state.pending == STEP and state.to_move == 1 and state.moving == 3
+
+
+def test_a_dog_whose_only_way_out_is_a_dead_rocket_is_blocked() -> None:
+    """Stealing: "A player who can still make at least one more move is not
+    considered blocked." A rocket that cannot jump is no move ("The card cannot be
+    used if you cannot jump to another card"): taking the last sheep beside a dog
+    whose other neighbour is such a rocket blocks it, and the mover may steal.
+    When the rocket can jump on, the dog still has a move and is not blocked."""
+    rows = ["..S1S", "....R", ".....", ".....", "....."]
+    state = position(rows, {0: (0, 2), 1: (0, 4)}, flocks={1: [C.SHEEP3]})
+    events = step(state, RIGHT)
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(1, "blocked", 0)]
+    assert state.pending == STEAL and state.to_move == 0
+    rows[3] = "....2"
+    state = position(rows, {0: (0, 2), 1: (0, 4)}, flocks={1: [C.SHEEP3]})
+    events = step(state, RIGHT)
+    assert payloads(events, DogOut) == [] and not state.out[1]
+    assert state.pending == STEP and state.to_move == 1 and directions(state) == {DOWN}
