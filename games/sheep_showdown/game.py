@@ -19,6 +19,8 @@ class SheepShowdownGame(Game):
     # 2: only the mover's blocks count, stealing and a wolf-pushed dog's action are choices.
     # 3: once only one player can still move freely, the others are out at once and
     #    that player makes exactly two more moves.
+    # 4: a round in which one dog alone can step from the start begins with its two
+    #    last moves.
     rules_version = 4
     option_specs = (
         OptionSpec(
