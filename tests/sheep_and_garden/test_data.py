@@ -15,6 +15,7 @@ from games.sheep_and_garden.data import (
     OBJECTIVES,
     OBJECTS,
     TILES,
+    Tile,
     canonical_face,
     facing,
 )
@@ -105,6 +106,53 @@ def test_land_groups_partition_non_lake_areas_and_span_roads() -> None:
                 assert tile.land_of(owner[s - 1]) == tile.land_of(owner[s + 1]), tile.name
 
 
+def _lands_from_the_edges(tile: Tile) -> list[list[int]]:
+    """A tile's land groups worked out from its edge alone: going round the 12
+    segments, two neighbouring segments that are both land (not lake; a road is
+    land) lie in one land, and a road piece joins its segments and the city it stops
+    at. Areas printed inside the tile (no segments) are left out."""
+    owner = {s: ("area", k) for k, a in enumerate(tile.areas) for s in a.segments}
+    owner |= {s: ("road", k) for k, p in enumerate(tile.roads) for s in p.segments}
+    parent = {node: node for node in owner.values()}
+
+    def root(node: tuple[str, int]) -> tuple[str, int]:
+        while parent[node] != node:
+            node = parent[node]
+        return node
+
+    def is_land(s: int) -> bool:
+        kind, k = owner[s]
+        return kind == "road" or tile.areas[k].terrain != "lake"
+
+    for s in range(12):
+        if is_land(s) and is_land((s + 1) % 12):
+            parent[root(owner[s])] = root(owner[(s + 1) % 12])
+    for k, piece in enumerate(tile.roads):
+        if piece.city is not None and ("area", piece.city) in parent:
+            parent[root(("road", k))] = root(("area", piece.city))
+    groups: dict[tuple[str, int], list[int]] = {}
+    for k, area in enumerate(tile.areas):
+        if area.terrain != "lake" and area.segments:
+            groups.setdefault(root(("area", k)), []).append(k)
+    return sorted(groups.values())
+
+
+def test_land_groups_are_the_land_between_the_lakes_of_each_edge() -> None:
+    """ "Each tile lists its land groups: the sets of its non-lake areas that touch on
+    the tile without a lake between them." Round the tile's edge, a lake reaching the
+    edge in two places cuts the land in two (a channel, a stream); one reaching it in
+    one place (a cap, a corner, a bay) cuts nothing; a tile without a lake is one land."""
+    for tile in TILES:
+        listed = sorted(
+            [k for k in group if tile.areas[k].segments]
+            for group in tile.lands
+            if any(tile.areas[k].segments for k in group)
+        )
+        assert listed == _lands_from_the_edges(tile), tile.name
+        if all(area.terrain != "lake" for area in tile.areas):
+            assert len(tile.lands) == 1, tile.name
+
+
 def test_lakes_split_lands_on_some_tiles() -> None:
     """ "Lands are completed only by Lakes": some tiles carry a lake that cuts their land."""
     split = [t.name for t in TILES if len(t.lands) > 1]
@@ -139,23 +187,32 @@ def test_edges_use_few_symmetric_patterns() -> None:
 
 
 def test_objective_cards_follow_the_table() -> None:
-    """The 12 objective cards of the notes' table: id, points each and bonus."""
+    """The 12 objective cards of the notes' table: id, what it counts, points each and
+    bonus."""
     table = {
-        "lakes": (4, "per", "fish_in_complete_lakes", 1, 0),
-        "gardens": (3, "per", "trees_in_complete_gardens", 1, 0),
-        "cities": (3, "per", "humans_in_complete_cities", 1, 0),
-        "roads": (2, "fixed", "complete_roads", 3, 4),
-        "hearts": (5, "none", "", 0, 0),
-        "lands": (2, "none", "", 0, 0),
-        "cows": (2, "fixed", "cows_in_complete_areas", 3, 5),
-        "trees": (1, "fixed", "trees_in_complete_areas", 3, 8),
-        "sheep_areas": (3, "fixed", "most_sheep_in_a_complete_area", 3, 7),
-        "empty_areas": (3, "none", "", 0, 0),
-        "settlements": (4, "none", "", 0, 0),
-        "people": (1, "fixed", "humans_in_complete_areas", 3, 6),
+        "lakes": ("complete_lakes", 4, "per", "fish_in_complete_lakes", 1, 0),
+        "gardens": ("complete_gardens", 3, "per", "trees_in_complete_gardens", 1, 0),
+        "cities": ("complete_cities", 3, "per", "humans_in_complete_cities", 1, 0),
+        "roads": ("complete_roads", 2, "fixed", "complete_roads", 3, 4),
+        "hearts": ("hearts", 5, "none", "", 0, 0),
+        "lands": ("lands", 2, "none", "", 0, 0),
+        "cows": ("cows_in_complete_areas", 2, "fixed", "cows_in_complete_areas", 3, 5),
+        "trees": ("trees_in_complete_areas", 1, "fixed", "trees_in_complete_areas", 3, 8),
+        "sheep_areas": (
+            "complete_areas_with_sheep",
+            3,
+            "fixed",
+            "most_sheep_in_a_complete_area",
+            3,
+            7,
+        ),
+        "empty_areas": ("empty_grass_areas", 3, "none", "", 0, 0),
+        "settlements": ("settlements", 4, "none", "", 0, 0),
+        "people": ("humans_in_complete_areas", 1, "fixed", "humans_in_complete_areas", 3, 6),
     }
     assert {
-        c.id: (c.points, c.bonus, c.bonus_of, c.bonus_points, c.threshold) for c in OBJECTIVES
+        c.id: (c.count, c.points, c.bonus, c.bonus_of, c.bonus_points, c.threshold)
+        for c in OBJECTIVES
     } == table
     raw = tomllib.loads((DATA / "objectives.toml").read_text())["objective"]
     assert len(raw) == 12
