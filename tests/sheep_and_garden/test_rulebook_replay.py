@@ -7,7 +7,9 @@ complete roads ("both sides of it connect to Cities"), hearts and lands ("Edges
 not connected to a tile are regarded as a Lake"). The play itself is checked
 too: every placement "connected", turns to the left, 3 tiles on the side (solo:
 one drawn and placed at once), the end once all 37 are placed, and each seat's
-score as the sum of the objective cards in front of it and beside it.
+score as the sum of the objective cards in front of it and beside it. And each
+turn's legal actions are exactly the placements that connect, found by trying
+every shown tile on every empty cell next to the landscape in all four turns.
 """
 
 from __future__ import annotations
@@ -231,3 +233,50 @@ def test_random_games_replay_by_the_rulebook(players: int, seed: int) -> None:
         enemy = sum(points[s.card] for s in state.slots if s.enemy)
         totals = [totals[0] - enemy]
     assert state.result().scores == tuple(float(t) for t in totals)
+
+
+def _faces(tile: int) -> dict[int, tuple]:
+    """Rotation -> what the tile shows turned so (equal for rotations that look the same)."""
+    t = TILES[tile]
+    return {
+        r: (
+            t.letters(r),
+            tuple(
+                sorted(
+                    (a.terrain, tuple(sorted((s + 3 * r) % 12 for s in a.segments)), a.objects)
+                    for a in t.areas
+                )
+            ),
+            tuple(sorted(tuple(sorted((s + 3 * r) % 12 for s in p.segments)) for p in t.roads)),
+        )
+        for r in range(4)
+    }
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_every_turn_offers_exactly_the_placements_the_rulebook_allows(players: int) -> None:
+    """ "The player chooses 1 tile from the 3 tiles on the side and places it connected
+    to tiles already placed"; "the areas and roads MUST be connected." Every turn of
+    random games, every shown tile is tried on every empty cell next to the landscape in
+    all four turns: the legal actions are exactly the placements that connect (each way
+    the tile can lie once), so the engine neither allows a placement the rulebook
+    forbids nor refuses one it allows."""
+    for seed in range(4):
+        state = GAME.new_state(players, 100 + seed, {})
+        assert isinstance(state, SheepAndGardenState)
+        rng = random.Random(seed)
+        while not state.terminal:
+            board = state.board
+            empty = {(x + dx, y + dy) for x, y in board for dx, dy in DIRECTIONS} - set(board)
+            allowed = set()
+            for tile in state.display:
+                faces = _faces(tile)
+                for x, y in empty:
+                    for r in range(4):
+                        if _connected(board, tile, x, y, r):
+                            allowed.add((tile, x, y, faces[r]))
+            legal = state.legal_actions()
+            offered = [(a.tile, a.x, a.y, _faces(a.tile)[a.rotation]) for a in legal]
+            assert len(offered) == len(set(offered))
+            assert set(offered) == allowed
+            state.apply(legal[rng.randrange(len(legal))])
