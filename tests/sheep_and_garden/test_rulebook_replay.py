@@ -4,12 +4,14 @@ Each landscape a random game builds is flooded segment by segment straight from
 the tile data (not through the engine's joining), and the rulebook's counts
 must agree with the engine's: completed areas ("closed"), what lies in them,
 complete roads ("both sides of it connect to Cities"), hearts and lands ("Edges
-not connected to a tile are regarded as a Lake"). The play itself is checked
-too: every placement "connected", turns to the left, 3 tiles on the side (solo:
-one drawn and placed at once), the end once all 37 are placed, and each seat's
-score as the sum of the objective cards in front of it and beside it. And each
-turn's legal actions are exactly the placements that connect, found by trying
-every shown tile on every empty cell next to the landscape in all four turns.
+not connected to a tile are regarded as a Lake"), and the humans in complete
+cities and trees in complete gardens that the cities and gardens cards add. The
+play itself is checked too: every placement "connected", turns to the left, 3
+tiles on the side (solo: one drawn and placed at once), the end once all 37 are
+placed, and each seat's score as the sum of the objective cards in front of it
+and beside it. And each turn's legal actions are exactly the placements that
+connect, found by trying every shown tile on every empty cell next to the
+landscape in all four turns.
 """
 
 from __future__ import annotations
@@ -79,6 +81,8 @@ COUNTS = (
     "trees",
     "humans",
     "fish_in_lakes",
+    "humans_in_cities",
+    "trees_in_gardens",
     "areas_with_sheep",
     "most_sheep",
     "empty_grass",
@@ -139,6 +143,8 @@ def rulebook_counts(board: dict[Cell, tuple[int, int]]) -> dict[str, int]:
         counts["trees"] += objects["tree"]
         counts["humans"] += objects["human"]
         counts["fish_in_lakes"] += objects["fish"] if terrain == "lake" else 0
+        counts["humans_in_cities"] += objects["human"] if terrain == "city" else 0
+        counts["trees_in_gardens"] += objects["tree"] if terrain == "garden" else 0
         counts["areas_with_sheep"] += objects["sheep"] > 0
         most_sheep = max(most_sheep, objects["sheep"])
         counts["empty_grass"] += terrain == "grass" and not any(objects.values())
@@ -165,6 +171,8 @@ def engine_counts(board: dict[Cell, tuple[int, int]]) -> dict[str, int]:
         "trees": stats["trees_in_complete_areas"],
         "humans": stats["humans_in_complete_areas"],
         "fish_in_lakes": stats["fish_in_complete_lakes"],
+        "humans_in_cities": stats["humans_in_complete_cities"],
+        "trees_in_gardens": stats["trees_in_complete_gardens"],
         "areas_with_sheep": stats["complete_areas_with_sheep"],
         "most_sheep": stats["most_sheep_in_a_complete_area"],
         "empty_grass": stats["empty_grass_areas"],
