@@ -184,7 +184,12 @@ def refusal(
     None if it can; `pending` is the match's open decision."""
     if over:
         return grpc.StatusCode.FAILED_PRECONDITION, "the match is over"
-    if pending is None or pending.seat != seat_index:
+    if pending is None:  # not started yet, between two decisions, or a seat played by the server
+        return (
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"decision {decision_id} is not open: no decision is open now",
+        )
+    if pending.seat != seat_index:
         return (
             grpc.StatusCode.FAILED_PRECONDITION,
             f"decision {decision_id} is not open: it is not seat {seat_index}'s turn",

@@ -122,6 +122,35 @@ def test_bad_answers_get_errors_and_the_match_still_finishes(
     assert info.seed == 5, "the seed is revealed once the match is over"
 
 
+def test_an_answer_before_the_match_starts_does_not_say_it_is_not_the_seats_turn(
+    inprocess_server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
+) -> None:
+    """While the match waits for its other seat no decision is open, though
+    GetMatch names the joined seat as the one to move first: the refusal must
+    not tell that seat it is not its turn."""
+    created = _create(stub)
+    first = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id)).to_move
+    seat = RawSeat(stub)
+    seat.join(created.match_id, created.seat_tokens[first])
+    assert seat.next("joined").joined.seat == first
+    seat.answer(1, 0)
+    error = seat.next("error").error
+    assert error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
+    assert error.message == "decision 1 is not open: no decision is open now"
+    opponent = random_opponent(inprocess_server, created.match_id, created.seat_tokens[1 - first])
+    decision = seat.next("decision").decision
+    assert decision.seat == first, "the match goes on once the other seat joins"
+    seat.answer(decision.decision_id, 0)
+    for response in seat.responses:
+        kind = response.WhichOneof("kind")
+        if kind == "decision":
+            seat.answer(response.decision.decision_id, 0)
+        elif kind == "result":
+            break
+    seat.close()
+    assert len(opponent.result(10).scores) == 2
+
+
 def test_seed_is_hidden_while_the_match_runs(stub: arena_pb2_grpc.ArenaStub) -> None:
     created = _create(stub)
     info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id))
