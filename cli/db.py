@@ -16,6 +16,7 @@ from cli.values import file_path, number_up_to, seconds_up_to, whole_number
 from server.files import Kind, access_refused, file_kind
 from server.sqlite_schema import check_server_tables
 from server.sqlite_store import SqliteStore, StoreError, match_counts
+from tournament.store_read import connect_read_only, read_connection
 
 BATCH = 1_000
 OVER_AND_RUNNING = ("running", "finished", "aborted")
@@ -119,14 +120,13 @@ def _inspect(command: str, args: argparse.Namespace) -> sqlite3.Connection | int
     if problem is not None:
         return _fail(command, problem)
     try:
-        # mode=rw: never create the file; query_only: never write to it.
-        db = sqlite3.connect(
-            f"{path.resolve().as_uri()}?mode=rw", uri=True, isolation_level=None, timeout=args.wait
-        )
+        # Read-only, and a stopped server's file (WAL mode, no -wal beside it) as
+        # the unchanging file it is: SQLite cannot read it otherwise in a folder
+        # it may not write (a read-only mount, a reader of the owner's group).
+        db = connect_read_only(path, timeout=args.wait)
     except sqlite3.Error as error:
         return _fail(command, _explain(error, args))
     try:
-        db.execute("PRAGMA query_only=ON")
         tables = {
             row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
@@ -171,13 +171,12 @@ def run_info(args: argparse.Namespace) -> int:
     db = _inspect("info", args)
     if isinstance(db, int):
         return db
+    db.close()
     try:
-        (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        counts = match_counts(db)
+        # Read again should a server have started on the file meanwhile (read_connection).
+        version, counts = read_connection(args.db, _version_and_counts, timeout=args.wait)
     except sqlite3.Error as error:
         return _fail("info", _explain(error, args))
-    finally:
-        db.close()
     version = int(version or 0)
     size = _file_bytes(Path(args.db))
     moves = counts.pop("moves")
@@ -193,6 +192,11 @@ def run_info(args: argparse.Namespace) -> int:
     for label, value in rows:
         print(f"{label:<18}{value}")
     return 0
+
+
+def _version_and_counts(db: sqlite3.Connection) -> tuple[object, dict[str, int]]:
+    (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return version, match_counts(db)
 
 
 def run_vacuum(args: argparse.Namespace) -> int:

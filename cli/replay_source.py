@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from sheepfold.v1 import arena_pb2
 
 from cli.db import database_file_problem
 from server.records import StoredMatch
-from server.sqlite_store import SqliteStore
+from server.sqlite_schema import SCHEMA_VERSION
+from server.sqlite_store import SqliteStore, load_match
 from server.sqlite_store import StoreError as ServerStoreError
 from tournament.store import Store as TournamentStore
 from tournament.store import StoreError as TournamentStoreError
+from tournament.store_read import read_connection
 
 
 class SourceError(Exception):
@@ -57,11 +58,12 @@ def database_kind(path: str) -> str:
     if problem is not None:
         raise SourceError(problem)
     try:
-        db = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
-        try:
-            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
-        finally:
-            db.close()
+        # Read-only, and a stopped server's file (WAL mode, no -wal beside it) as
+        # the unchanging file it is: SQLite cannot read it otherwise in a folder
+        # it may not write (a read-only mount, a reader of the owner's group).
+        tables = read_connection(
+            path, lambda db: {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        )
     except sqlite3.DatabaseError as error:
         raise SourceError(f"{path} is not a Sheepfold database ({error})") from None
     if "matches" in tables and "moves" in tables:
@@ -83,13 +85,11 @@ def load(path: str, match_id: str) -> MatchToReplay:
 
 def _from_server(path: str, match_id: str) -> MatchToReplay:
     try:
-        store = SqliteStore(path)
-    except (ServerStoreError, sqlite3.DatabaseError) as error:
+        stored = read_connection(path, lambda db: _read_current(db, match_id))
+    except _OtherSchema:
+        stored = _migrated_and_read(path, match_id)
+    except sqlite3.DatabaseError as error:
         raise SourceError(f"{path}: {error}") from None
-    try:
-        stored = store.load(match_id)
-    finally:
-        store.close()
     if stored is None:
         raise SourceError(f"no match {match_id!r} in the server database {path}")
     if stored.status != "finished":
@@ -97,6 +97,32 @@ def _from_server(path: str, match_id: str) -> MatchToReplay:
             f"match {match_id} is {stored.status}, not finished; only finished matches are replayed"
         )
     return _stored(stored)
+
+
+class _OtherSchema(Exception):
+    """The file is of another schema version than this server's."""
+
+
+def _read_current(db: sqlite3.Connection, match_id: str) -> StoredMatch | None:
+    """The match, read through a connection that cannot write, from a file of
+    this server's schema (_OtherSchema for any other)."""
+    (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    if int(version or 0) != SCHEMA_VERSION:
+        raise _OtherSchema
+    return load_match(db, match_id)
+
+
+def _migrated_and_read(path: str, match_id: str) -> StoredMatch | None:
+    """A file an older server wrote is brought up to this schema first, as the
+    server would on its start (and a newer server's is refused)."""
+    try:
+        store = SqliteStore(path)
+    except (ServerStoreError, sqlite3.DatabaseError) as error:
+        raise SourceError(f"{path}: {error}") from None
+    try:
+        return store.load(match_id)
+    finally:
+        store.close()
 
 
 def _stored(stored: StoredMatch) -> MatchToReplay:

@@ -227,9 +227,7 @@ class SqliteStore:
         return match_counts(self._reader())
 
     def load(self, match_id: str) -> StoredMatch | None:
-        db = self._reader()
-        row = db.execute(f"{_SELECT} WHERE match_id = ?", (match_id,)).fetchone()
-        return None if row is None else self._stored(db, row)
+        return load_match(self._reader(), match_id)
 
     def summary(self, match_id: str) -> MatchSummary | None:
         row = self._reader().execute(f"{_SELECT} WHERE match_id = ?", (match_id,)).fetchone()
@@ -243,7 +241,7 @@ class SqliteStore:
         found: list[StoredMatch | DamagedRecord] = []
         for row in rows:
             try:
-                found.append(self._stored(db, row))
+                found.append(_stored(db, row))
             except DamagedRecord as damaged:
                 found.append(damaged)
         return found
@@ -267,26 +265,6 @@ class SqliteStore:
             .fetchall()
         )
         return [summary for summary in map(_readable_summary, rows) if summary is not None]
-
-    def _stored(self, db: sqlite3.Connection, row: Sequence[object]) -> StoredMatch:
-        summary = _summary(row)
-        *_, seat_joined = row
-        moves = [
-            RecordedMove(move, seat, index, label, forced, bank)
-            for move, seat, index, label, forced, bank in db.execute(
-                "SELECT move, seat, action_index, label, forced, bank FROM moves"
-                " WHERE match_id = ? ORDER BY move",
-                (summary.record.match_id,),
-            )
-        ]
-        return StoredMatch(
-            record=summary.record,
-            moves=moves,
-            status=summary.status,
-            result=summary.result,
-            end_reason=summary.end_reason,
-            seat_joined=bool(seat_joined),
-        )
 
     def file_problem(self) -> str | None:
         """A serving store's file deleted or replaced under its name (server/db_file.py)."""
@@ -512,6 +490,35 @@ _SELECT = (
     " time_bank_seconds, max_strikes, token_hashes_json, created_at, status, result,"
     " end_reason, move_count, rules_version, seat_joined FROM matches"
 )
+
+
+def load_match(db: sqlite3.Connection, match_id: str) -> StoredMatch | None:
+    """The match `match_id` as stored in the server database `db` is connected to
+    (None when there is none), read through that connection alone: a
+    connection that cannot write reads it as well (`sheepfold replay`)."""
+    row = db.execute(f"{_SELECT} WHERE match_id = ?", (match_id,)).fetchone()
+    return None if row is None else _stored(db, row)
+
+
+def _stored(db: sqlite3.Connection, row: Sequence[object]) -> StoredMatch:
+    summary = _summary(row)
+    *_, seat_joined = row
+    moves = [
+        RecordedMove(move, seat, index, label, forced, bank)
+        for move, seat, index, label, forced, bank in db.execute(
+            "SELECT move, seat, action_index, label, forced, bank FROM moves"
+            " WHERE match_id = ? ORDER BY move",
+            (summary.record.match_id,),
+        )
+    ]
+    return StoredMatch(
+        record=summary.record,
+        moves=moves,
+        status=summary.status,
+        result=summary.result,
+        end_reason=summary.end_reason,
+        seat_joined=bool(seat_joined),
+    )
 
 
 def match_counts(db: sqlite3.Connection) -> dict[str, int]:

@@ -18,6 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from clients.bots import RandomBot
+from clients.matchplay import play_match
+from server.app import ServerConfig
+from server.inprocess import InProcessServer
 from server.sqlite_schema import migrate
 from server.sqlite_store import SqliteStore
 from tests.cli.helpers import command
@@ -85,3 +89,47 @@ def test_serve_says_the_same_of_a_read_only_database_that_needs_migrating(
         f"sheepfold serve: cannot open --db {db}: it cannot be written (attempt to write "
         "a readonly database): a read-only file, folder or mount"
     ]
+
+
+def _played(folder: Path) -> tuple[Path, str]:
+    """A server database in `folder` holding one finished match, as a stopped
+    server leaves it (no -wal or -shm file beside it); returns it and the match id."""
+    db = folder / "sheepfold.db"
+    with InProcessServer(ServerConfig(), SqliteStore(db)) as server:
+        outcome = server.run(
+            play_match(server.address, "sheep-n-sheep", [RandomBot(1), RandomBot(2)], seed=3)
+        )
+    assert sorted(p.name for p in folder.iterdir()) == ["sheepfold.db"]
+    return db, outcome.match_id
+
+
+def _files(folder: Path) -> dict[str, tuple[int, int]]:
+    return {p.name: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir()}
+
+
+def test_db_info_reads_a_stopped_servers_database_in_a_read_only_folder(tmp_path: Path) -> None:
+    """A backup on a read-only mount, or a reader of the backup group in a folder
+    only the server's user may write (docs/operations.md, "Security"). SQLite
+    needs a -shm file to read a database in WAL mode and cannot make one there:
+    `db info` once said "cannot use ...: unable to open database file"."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    db, _ = _played(folder)
+    before = _files(folder)
+    done = _read_only(folder, "db", "info", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert "finished matches 1" in " ".join(done.stdout.split())
+    assert _files(folder) == before
+
+
+def test_replay_reads_a_stopped_servers_database_in_a_read_only_folder(tmp_path: Path) -> None:
+    """`replay` once said the file "is not a Sheepfold database (unable to open
+    database file)": it is one, in a folder it could not write."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    db, match_id = _played(folder)
+    before = _files(folder)
+    done = _read_only(folder, "replay", match_id, "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert "replay verified" in done.stdout
+    assert _files(folder) == before
