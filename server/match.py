@@ -259,7 +259,7 @@ class Match:
         )
         self._pending = pending
         if seat.stream is not None:
-            pending.sent_at = asyncio.get_running_loop().time()
+            pending.sent_at = time.monotonic()
             held, seat.held = seat.held, []
             self._send(seat, pending.message(held))
         index, forced = await self._await_answer(seat, pending)
@@ -301,7 +301,8 @@ class Match:
     async def _await_answer(self, seat: Seat, pending: PendingDecision) -> tuple[int, str]:
         clock = self.record.clock
         loop = asyncio.get_running_loop()
-        started = loop.time()
+        # Measured on the monotonic clock: the loop's may count whole milliseconds
+        # (uvloop's does), which made an answer of a few tenths of one 0 or 1 ms.
         pending.opened_at = time.monotonic()
         # A plain timer on the answer future: wait_for and shield would add a task,
         # a second future and their callbacks to every decision.
@@ -310,7 +311,8 @@ class Match:
             index = await pending.answer
         finally:
             timer.cancel()
-            seat.thinking += time.monotonic() - pending.opened_at
+            elapsed = time.monotonic() - pending.opened_at
+            seat.thinking += elapsed
         if index == TIMED_OUT:
             seat.strike(clock.max_strikes)
             # A seat's first strikes, then one in a thousand: a match made with a
@@ -334,7 +336,6 @@ class Match:
                     pending.decision_id,
                 )
             return self._forced_index(len(pending.actions)), "timeout"
-        elapsed = loop.time() - started
         self.metrics.decision_answered(
             elapsed,
             None if pending.sent_at is None else pending.answered_at - pending.sent_at,
@@ -521,7 +522,7 @@ class Match:
         pending = self._pending
         # Not one answered (or timed out) that the loop has yet to move on from.
         if pending is not None and pending.seat == seat_index and not pending.answer.done():
-            pending.sent_at = asyncio.get_running_loop().time()
+            pending.sent_at = time.monotonic()
             stream.send(self._sent_again(pending))
         if self._every_seat_here():
             self._all_joined.set()
@@ -556,7 +557,7 @@ class Match:
         refused = refusal(pending, self.over, seat_index, decision_id, action_index)
         if refused is None:
             assert pending is not None
-            pending.answered_at = asyncio.get_running_loop().time()
+            pending.answered_at = time.monotonic()
             pending.answer.set_result(action_index)
             return
         code, message = refused

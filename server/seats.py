@@ -114,8 +114,8 @@ class PendingDecision:
     actions: Sequence[Any]
     body: bytes  # the encoded Decision, without events
     head_bytes: int  # how much of `body` is its head (id, seat, prompt, clock)
-    # Loop times: when the request was last written to the seat's stream, and when
-    # the accepted answer was read (for the round-trip metric).
+    # time.monotonic(): when the request was last written to the seat's stream, and
+    # when the accepted answer was read (for the round-trip metric).
     sent_at: float | None = None
     answered_at: float = 0.0
     opened_at: float = 0.0  # time.monotonic() when the match began to wait for it

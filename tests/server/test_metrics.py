@@ -319,3 +319,29 @@ def test_taken_metrics_port_is_one_clear_line(metrics_server: InProcessServer) -
     assert done.returncode == 1
     assert f"cannot serve metrics on 127.0.0.1:{taken}" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_serve_times_decisions_finer_than_its_loops_millisecond_clock() -> None:
+    """`sheepfold serve` runs on uvloop, whose clock counts whole milliseconds
+    (and stands still within one turn of the loop). The decision round trip and
+    think time were read from it: an answer on loopback (a few tenths of a
+    millisecond) was observed as 0 or 1 ms, so the histograms' buckets under a
+    millisecond, and every sum, counted in whole milliseconds."""
+    server = start_server_process("--metrics-port", "0")
+    try:
+        entry = _started_entry(server.log_lines)
+        assert entry["loop"] == "uvloop"
+        metrics_port = int(entry["metrics_port"])  # type: ignore[arg-type]
+        case = next(c for c in game_cases() if c.game == "sheep-n-sheep")
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            created = stub.CreateMatch(create_request(case, 5), timeout=10)
+            play_seats_to_end(stub, created.match_id, list(created.seat_tokens))
+        samples = scrape(metrics_port)
+    finally:
+        stop_server_process(server)
+    for histogram in ("sheepfold_decision_round_trip_seconds", "sheepfold_bot_think_seconds"):
+        count = value(samples, f"{histogram}_count", game=case.game)
+        assert count > 20, histogram
+        milliseconds = value(samples, f"{histogram}_sum", game=case.game) * 1000
+        assert abs(milliseconds - round(milliseconds)) > 1e-6, (histogram, milliseconds)
