@@ -288,6 +288,10 @@ class ServerMetrics:
 
     def watch_live(self, view: Callable[[], LiveView], games: Callable[[], Iterable[str]]) -> None:
         self.registry.register(_LiveCollector(view, games))
+        # Every game's series from the start, at 0: one that first appears at 1
+        # hides that increment from rate() and increase().
+        for game in games():
+            self.for_game(game)
 
     def watch_store(self, queue_depth: Callable[[], int]) -> None:
         self.registry.register(_StoreCollector(queue_depth))

@@ -345,3 +345,27 @@ def test_serve_times_decisions_finer_than_its_loops_millisecond_clock() -> None:
         assert count > 20, histogram
         milliseconds = value(samples, f"{histogram}_sum", game=case.game) * 1000
         assert abs(milliseconds - round(milliseconds)) > 1e-6, (histogram, milliseconds)
+
+
+def test_every_games_counters_are_there_at_zero_before_its_first_match(
+    metrics_server: InProcessServer,
+) -> None:
+    """A counter series that first appears at 1 hides that first increment from
+    `rate()` and `increase()`: a fresh server's first match of each game (its
+    creation, a first disqualification of a game just restored) went uncounted
+    on the dashboards. Every game's series are exported at 0 from the start."""
+    port = metrics_server.server.metrics_port
+    assert port
+    samples = scrape(port)
+    for name in games.names():
+        for counter in (
+            "sheepfold_matches_created_total",
+            "sheepfold_decisions_answered_total",
+            "sheepfold_disqualifications_total",
+            "sheepfold_reconnects_total",
+            "sheepfold_decision_round_trip_seconds_count",
+        ):
+            assert samples.get((counter, (("game", name),))) == 0, (counter, name)
+        for outcome in ("completed", "disqualification", "aborted"):
+            key = (("game", name), ("outcome", outcome))
+            assert samples.get(("sheepfold_matches_finished_total", key)) == 0, key
