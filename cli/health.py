@@ -27,15 +27,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--addr",
-        default=os.environ.get(
-            "SHEEPFOLD_HEALTH_ADDR",
-            "127.0.0.1:"
-            + (
-                os.environ.get("SHEEPFOLD_HEALTH_PORT")
-                or os.environ.get("SHEEPFOLD_PORT")
-                or "50051"
-            ),
-        ),
+        # Each variable empty counts as unset, as every empty SHEEPFOLD_ variable does.
+        default=os.environ.get("SHEEPFOLD_HEALTH_ADDR")
+        or "127.0.0.1:"
+        + (os.environ.get("SHEEPFOLD_HEALTH_PORT") or os.environ.get("SHEEPFOLD_PORT") or "50051"),
         type=server_address,
         help="HOST:PORT (default: $SHEEPFOLD_HEALTH_ADDR, else 127.0.0.1 and "
         "$SHEEPFOLD_HEALTH_PORT, $SHEEPFOLD_PORT or 50051)",

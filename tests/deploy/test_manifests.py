@@ -237,16 +237,20 @@ def test_health_command_follows_the_environment_like_the_image(tmp_path: Path) -
     try:
         started = next(line for line in server.log_lines if '"server started"' in line)
         health_port = int(re.search(r'"health_port": (\d+)', started).group(1))  # type: ignore[union-attr]
-        done = subprocess.run(
-            [sys.executable, "-m", "cli", "health"],
-            env={**os.environ, "SHEEPFOLD_HEALTH_PORT": str(health_port)},
-            capture_output=True,
-            text=True,
-            timeout=30,
-            cwd=launch.ROOT,
-        )
-        assert done.returncode == 0, done.stderr
-        assert done.stdout.strip() == f"127.0.0.1:{health_port}: SERVING"
+        # An empty SHEEPFOLD_HEALTH_ADDR (a Compose file's `SHEEPFOLD_HEALTH_ADDR:`, or
+        # `docker run -e SHEEPFOLD_HEALTH_ADDR` with none set) counts as unset, as every
+        # empty SHEEPFOLD_ variable does: it once failed every check ("'' is not HOST:PORT").
+        for extra in ({}, {"SHEEPFOLD_HEALTH_ADDR": ""}):
+            done = subprocess.run(
+                [sys.executable, "-m", "cli", "health"],
+                env={**os.environ, "SHEEPFOLD_HEALTH_PORT": str(health_port), **extra},
+                capture_output=True,
+                text=True,
+                timeout=30,
+                cwd=launch.ROOT,
+            )
+            assert done.returncode == 0, (extra, done.stderr)
+            assert done.stdout.strip() == f"127.0.0.1:{health_port}: SERVING"
     finally:
         launch.stop(server)
 
