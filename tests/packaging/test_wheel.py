@@ -172,3 +172,17 @@ def test_the_image_install_answers_sheepfold_health(wheel: Path, tmp_path: Path)
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 1, done.stderr
     assert done.stderr.strip() == "127.0.0.1:1: UNAVAILABLE: connection refused"
+
+
+@pytest.mark.parametrize("dockerfile", ["Dockerfile", "deploy/kuberay/Dockerfile"])
+def test_each_image_carries_the_license(dockerfile: str, tmp_path: Path) -> None:
+    """The MIT license asks that its notice go with every copy: the images
+    installed from COPY lines that left LICENSE out, so what they installed had
+    none (the wheel built from the checkout has it in its .dist-info)."""
+    context = _docker_context(ROOT / dockerfile, tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    with zipfile.ZipFile(_build_wheel(context, out)) as archive:
+        shipped = [name for name in archive.namelist() if name.endswith("/LICENSE")]
+        assert shipped, f"{dockerfile} installs sheepfold without its LICENSE"
+        assert archive.read(shipped[0]).decode() == (ROOT / "LICENSE").read_text(encoding="utf-8")
