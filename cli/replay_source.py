@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from sheepfold.v1 import arena_pb2
 
 from cli.db import database_file_problem
-from server.records import StoredMatch
+from server.records import DamagedRecord, StoredMatch, stored_result
 from server.sqlite_schema import SCHEMA_VERSION
 from server.sqlite_store import SqliteStore, load_match
 from server.sqlite_store import StoreError as ServerStoreError
@@ -85,18 +85,24 @@ def load(path: str, match_id: str) -> MatchToReplay:
 
 def _from_server(path: str, match_id: str) -> MatchToReplay:
     try:
-        stored = read_connection(path, lambda db: _read_current(db, match_id))
-    except _OtherSchema:
-        stored = _migrated_and_read(path, match_id)
+        try:
+            stored = read_connection(path, lambda db: _read_current(db, match_id))
+        except _OtherSchema:
+            stored = _migrated_and_read(path, match_id)
     except sqlite3.DatabaseError as error:
         raise SourceError(f"{path}: {error}") from None
+    except DamagedRecord as error:  # a row edited by hand: GetReplay's DATA_LOSS
+        raise SourceError(str(error)) from None
     if stored is None:
         raise SourceError(f"no match {match_id!r} in the server database {path}")
     if stored.status != "finished":
         raise SourceError(
             f"match {match_id} is {stored.status}, not finished; only finished matches are replayed"
         )
-    return _stored(stored)
+    try:
+        return _stored(stored)
+    except DamagedRecord as error:  # its result blob does not parse
+        raise SourceError(str(error)) from None
 
 
 class _OtherSchema(Exception):
@@ -140,9 +146,7 @@ def _stored(stored: StoredMatch) -> MatchToReplay:
         ),
         rules_version=record.rules_version,
         moves=[Move(m.move, m.seat, m.index, m.label, m.forced) for m in stored.moves],
-        result=(
-            arena_pb2.MatchResult.FromString(stored.result) if stored.result is not None else None
-        ),
+        result=stored_result(record.match_id, stored.result),
         end_reason=stored.end_reason,
         source="server database",
     )

@@ -5,6 +5,8 @@ answers DATA_LOSS naming it."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import grpc
@@ -15,6 +17,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from server.sqlite_store import SqliteStore
+from tests.conftest import ROOT
 from tests.integrity.helpers import Case, create_request, wait_until
 from tests.integrity.test_finished_matches import _damage_move, _played
 from tests.raw_stream import RawSeat
@@ -183,3 +186,26 @@ def test_an_unfinished_match_whose_moves_no_longer_replay_answers_data_loss(
         assert match_id not in {match.match_id for match in listed.matches}
     errors = [line for line in logs if line["event"] == "cannot restore match"]
     assert [line["match_id"] for line in errors] == [match_id]
+
+
+@pytest.mark.parametrize(
+    "damage", ["options_json = '{{{'", "seed = 'not a number'", "result = x'00ff07'"]
+)
+def test_replay_of_a_damaged_row_is_one_line(tmp_path: Path, damage: str) -> None:
+    """`sheepfold replay` of a row edited by hand once ended in a DamagedRecord
+    traceback; it says what GetReplay's DATA_LOSS says, in one line, exit 1."""
+    db = tmp_path / "d.db"
+    finished, _ = _played(db, Case("sheep-n-sheep", 2, {}), seed=5)
+    with sqlite3.connect(db) as edit:
+        edit.execute(f"UPDATE matches SET {damage} WHERE match_id = ?", (finished,))
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "replay", finished, "--db", str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"sheepfold replay: match {finished}: its stored row is damaged ("), line
