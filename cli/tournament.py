@@ -37,7 +37,7 @@ from tournament.progress import Progress, SampleProgress, choose_progress
 from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament
 from tournament.sprt import SprtStatus
-from tournament.sprt_run import format_status, run_sprt
+from tournament.sprt_run import format_status, max_blocks, run_sprt
 from tournament.store import Store, StoreError, check_existing
 
 __all__ = ["add_parser"]
@@ -351,7 +351,9 @@ def _play_sprt(
         interval = "(one deal)" if low is None or high is None else f"[{low:+.2f}, {high:+.2f}]"
         lines.append(f"mean score difference on the same deals: {mean:+.2f} {interval}")
     undecided = outcome.verdict == "inconclusive"
-    if undecided and outcome.errors and outcome.games < settings.max_games:
+    # Blocks, not games: the limit is whole blocks, often fewer games than
+    # max_games (9,996 of 10,000 in 6-game blocks at 3 players).
+    if undecided and outcome.errors and outcome.status.blocks < max_blocks(config, settings):
         print("\n".join(lines), file=sys.stderr)
         print(
             f"sheepfold tournament: {outcome.errors} games could not be played; "

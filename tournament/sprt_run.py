@@ -36,6 +36,7 @@ __all__ = [
     "block_index",
     "format_status",
     "games_per_block",
+    "max_blocks",
     "run_sprt",
     "run_sprt_async",
     "tally",

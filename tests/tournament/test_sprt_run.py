@@ -324,3 +324,58 @@ def test_rerun_crashed_on_an_sprt_is_refused_not_ignored(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--rerun-crashed" in err
     assert not path.with_suffix(".sqlite").exists()
+
+
+LATE_IN_FIRST_GAME = '''
+import itertools
+import random
+import time
+
+_built = itertools.count()
+
+
+class Bot:
+    """Both seats of the first game are slow to start, alike: that match is held
+    up with nobody to blame, so it is not counted. Every later game is quick."""
+
+    def __init__(self, seed=0):
+        if next(_built) < 2:
+            time.sleep(2.0)
+        self.rng = random.Random(seed)
+
+    def decide(self, decision):
+        return self.rng.randrange(len(decision.actions))
+'''
+
+
+def _first_game_not_counted_config(tmp_path: Path, max_games: int) -> Path:
+    """An SPRT whose first game is held up (not counted) and played again in the
+    next look. The bots' module is named after the test: it counts its bots."""
+    module = f"late_first_{tmp_path.name}"
+    (tmp_path / f"{module}.py").write_text(LATE_IN_FIRST_GAME)
+    path = tmp_path / "sprt.toml"
+    path.write_text(
+        'game = "sheep-showdown"\nplayers = 2\nschedule = "sprt"\nconcurrency = 1\n'
+        f'match_timeout_seconds = 1\npython_path = ["{tmp_path}"]\n[options]\nrounds = 1\n'
+        f'[sprt]\ncandidate = "a"\nbaseline = "b"\nmax_games = {max_games}\n'
+        f'[[bots]]\nname = "a"\nclass = "{module}:Bot"\n'
+        f'[[bots]]\nname = "b"\nclass = "{module}:Bot"\n'
+    )
+    return path
+
+
+@pytest.mark.e2e
+def test_an_sprt_that_played_every_block_of_its_limit_is_undecided_though_a_game_failed_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """max_games = 3 is one block of 2 games. Its first game was not counted and
+    was played again: the block is complete, so the test is undecided at its
+    limit (exit 4). It exited 1 ("1 games could not be played; the test stopped
+    undecided") because 2 games are fewer than 3, as the default 10,000 is at 3
+    or 6 players (blocks of 6 or 12 games)."""
+    path = _first_game_not_counted_config(tmp_path, max_games=3)
+    assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
+    out = capsys.readouterr()
+    assert "2 games (1 blocks)" in out.out and "undecided after the game limit" in out.out
+    assert "could not be played" not in out.err
+    assert _games(path) == 2
