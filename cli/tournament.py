@@ -33,7 +33,7 @@ from tournament.config import (
 )
 from tournament.executors.settings import MAX_NUM_CPUS, ExecutorSettings
 from tournament.metrics import TournamentMetrics
-from tournament.progress import Progress, SampleProgress, choose_progress
+from tournament.progress import ProblemsProgress, Progress, SampleProgress, choose_progress
 from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament
 from tournament.sprt import SprtStatus
@@ -287,7 +287,8 @@ def _sprt(args: argparse.Namespace) -> int:
         return 2
     tls = _server_tls(args, config, "sprt")
     _configure_logging()
-    return _play_sprt(args, config, None, tls)
+    # Its own line after every look, and a line for each game it could not count.
+    return _play_sprt(args, config, ProblemsProgress(), tls)
 
 
 def _config_problem(path: str, error: ConfigError) -> str:

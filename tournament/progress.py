@@ -14,6 +14,7 @@ from tournament.store import GameRecord
 
 __all__ = [
     "LogProgress",
+    "ProblemsProgress",
     "Progress",
     "SampleProgress",
     "TerminalProgress",
@@ -217,6 +218,25 @@ class SilentProgress:
 
     def finish(self, played: int, interrupted: bool) -> None:
         return None
+
+
+class ProblemsProgress(SilentProgress):
+    """Silent but for what went wrong: a game not played (and why), a line about
+    the run (a server full, or failing a game). `tournament sprt` prints its
+    own line after every look, so finished games need none."""
+
+    def __init__(self) -> None:
+        self.log = structlog.get_logger("sheepfold.tournament")
+        self.tournament = ""
+
+    def start(self, tournament: str, total: int, done: int) -> None:
+        self.tournament = tournament
+
+    def game_error(self, key: str, error: str) -> None:
+        self.log.error("game not played", tournament=self.tournament, key=key, error=error)
+
+    def note(self, text: str) -> None:
+        self.log.warning(text, tournament=self.tournament)
 
 
 class SampleProgress:

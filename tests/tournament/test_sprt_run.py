@@ -379,3 +379,19 @@ def test_an_sprt_that_played_every_block_of_its_limit_is_undecided_though_a_game
     assert "2 games (1 blocks)" in out.out and "undecided after the game limit" in out.out
     assert "could not be played" not in out.err
     assert _games(path) == 2
+
+
+@pytest.mark.e2e
+def test_sprt_says_which_game_it_could_not_count_and_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tournament sprt` logged nothing about a game it could not count (its
+    progress was silent), while `run` did, and its "games could not be played
+    ... (see the log)" pointed at a log without them."""
+    path = _first_game_not_counted_config(tmp_path, max_games=3)
+    assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if "game not played" in line]
+    assert len(lines) == 1, err
+    assert re.search(r'"key": "1:(a\|b|b\|a)"', lines[0])
+    assert "did not finish within 1 s" in lines[0]
