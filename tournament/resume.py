@@ -120,6 +120,10 @@ def bot_settings(bot: BotSpec) -> dict[str, Any]:
     return {key: value for key, value in asdict(bot).items() if value not in (None, ())}
 
 
+# A stored bot's fields that the config spells otherwise (`class` is Python's).
+CONFIG_KEYS = {"cls": "class"}
+
+
 def changed_bots(store: Store, config: TournamentConfig) -> tuple[str, ...]:
     """One line per bot of the config whose stored games another definition
     under its name played (the fields that changed, not their values: `env`
@@ -139,7 +143,9 @@ def changed_bots(store: Store, config: TournamentConfig) -> tuple[str, ...]:
         if bot.name not in played or was is None:
             continue
         now = json.loads(json.dumps(bot_settings(bot)))
-        fields = sorted(key for key in set(was) | set(now) if was.get(key) != now.get(key))
+        fields = sorted(
+            CONFIG_KEYS.get(key, key) for key in set(was) | set(now) if was.get(key) != now.get(key)
+        )
         if fields:
             lines.append(
                 f"bot {bot.name!r} is not defined as when its stored games were played "

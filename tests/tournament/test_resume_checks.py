@@ -322,3 +322,16 @@ def test_a_changed_secret_deals_says_it_changes_nothing(tmp_path: Path, first: b
         kept = "under its stored secret" if first else "its deal numbers as seeds"
         assert kept in entry["event"]
         assert (store.deal_secret(tid) is not None) is first, "the stored choice stays"
+
+
+def test_a_redefined_bot_is_named_by_the_config_s_own_keys(tmp_path: Path) -> None:
+    """A built-in bot turned into a class: the warning named `cls`, the field of
+    the runner's own record, where the config (and the docs) say `class`."""
+    config = _config(tmp_path)
+    mine = dataclasses.replace(config.bots[1], builtin=None, cls="simple_bots:FirstChoiceBot")
+    with Store(tmp_path / "t.sqlite") as store:
+        _store_games(store, config)
+        with structlog.testing.capture_logs() as logs:
+            _reopen(store, dataclasses.replace(config, bots=(config.bots[0], mine)))
+        (entry,) = logs
+        assert "(builtin, class changed)" in entry["event"], entry["event"]
