@@ -9,7 +9,7 @@ from typing import Any, Protocol, TextIO
 
 import structlog
 
-from tournament.ratings import signed_elo, strongest_first
+from tournament.ratings import rounded, signed_elo, strongest_first
 from tournament.store import GameRecord
 
 __all__ = [
@@ -145,8 +145,8 @@ class LogProgress:
 
 def _logged_figures(game: GameRecord, figures: Mapping[str, float]) -> dict[str, Any]:
     if figure_of(game) == "Elo":
-        return {"elo": {bot: round(value, 1) for bot, value in figures.items()}}
-    return {"mean_score": {bot: round(value, 2) for bot, value in figures.items()}}
+        return {"elo": {bot: rounded(value, 1) for bot, value in figures.items()}}
+    return {"mean_score": {bot: rounded(value, 2) for bot, value in figures.items()}}
 
 
 class TerminalProgress:

@@ -32,6 +32,7 @@ __all__ = [
     "mean_interval",
     "pairwise",
     "rate",
+    "rounded",
     "signed_elo",
     "totals",
 ]
@@ -43,6 +44,12 @@ Z_95 = 1.959963984540054  # the standard normal's 97.5th percentile
 # resample with equal records fits to equal ratings only up to rounding (+4e-15
 # against -4e-15), which must not decide the likelihood of superiority.
 TIE_ELO = 1e-6
+
+
+def rounded(value: float, digits: int) -> float:
+    """`round`, but never -0.0: a figure at 0 up to the fit's rounding (-1e-14)
+    once read -0.0 in JSON, CSV and the log."""
+    return round(value, digits) + 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,15 @@ from typing import Any
 from tournament.config import MEAN_ANCHOR
 from tournament.openskill_ratings import SkillRating, rate_openskill
 from tournament.outcome import solo_scores
-from tournament.ratings import Rating, mean_interval, pairwise, rate, signed_elo, totals
+from tournament.ratings import (
+    Rating,
+    mean_interval,
+    pairwise,
+    rate,
+    rounded,
+    signed_elo,
+    totals,
+)
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
 from tournament.stored_schedule import outside_schedule
 
@@ -238,9 +246,9 @@ def _elo_columns(rating: Rating | None) -> dict[str, float | None]:
     if rating is None:  # no game stored: no rating, rather than a certain +0 [+0, +0]
         return dict.fromkeys(("elo", "elo_low", "elo_high", "los_next"))
     return {
-        "elo": round(rating.elo, 1),
-        "elo_low": round(rating.low, 1),
-        "elo_high": round(rating.high, 1),
+        "elo": rounded(rating.elo, 1),
+        "elo_low": rounded(rating.low, 1),
+        "elo_high": rounded(rating.high, 1),
         "los_next": None if rating.los_next is None else round(rating.los_next, 3),
     }
 
@@ -249,9 +257,9 @@ def _skill_columns(skill: SkillRating | None) -> dict[str, float | None]:
     if skill is None:
         return dict.fromkeys(("openskill_mu", "openskill_sigma", "openskill_ordinal"))
     return {
-        "openskill_mu": round(skill.mu, 2),
-        "openskill_sigma": round(skill.sigma, 2),
-        "openskill_ordinal": round(skill.ordinal, 2),
+        "openskill_mu": rounded(skill.mu, 2),
+        "openskill_sigma": rounded(skill.sigma, 2),
+        "openskill_ordinal": rounded(skill.ordinal, 2),
     }
 
 
@@ -314,7 +322,7 @@ def _mean(values: list[float]) -> float:
 
 
 def _round(value: float | None) -> float | None:
-    return None if value is None else round(value, 2)
+    return None if value is None else rounded(value, 2)
 
 
 # ---------------------------------------------------------------- rendering

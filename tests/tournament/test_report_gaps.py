@@ -3,7 +3,9 @@ bootstrap samples, a solo header."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -163,3 +165,26 @@ def test_likelihood_of_superiority_never_reads_certain(tmp_path: Path) -> None:
 def test_likelihood_of_superiority_reads_as_a_rounded_share(likelihood: float, shown: str) -> None:
     """5 resamples of 1,000 (0.005) read "0%" at first: the ends go by the rounded figure."""
     assert _percent(likelihood) == shown
+
+
+def test_a_rating_of_zero_is_never_minus_zero(tmp_path: Path) -> None:
+    """g beats everyone and r1 beats r2: r1 is at the mean, 0 up to the fit's
+    rounding (-1e-14), which JSON and CSV printed as -0.0."""
+    order = ["g", "r1", "r2"]
+    db = tmp_path / "t.sqlite"
+    config = {"bots": [{"name": bot, "builtin": "random"} for bot in order], "bootstrap": 100}
+    with Store(db) as store:
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, None, 18, config)
+        for scheduled in make_schedule(order, 2, 3, 1):
+            first = order.index(scheduled.seats[0]) < order.index(scheduled.seats[1])
+            won = _played(scheduled)
+            ranks = (1, 2) if first else (2, 1)
+            seats = tuple(
+                dataclasses.replace(seat, rank=rank, server_rank=rank)
+                for seat, rank in zip(won.seats, ranks, strict=True)
+            )
+            store.record_game(tid, dataclasses.replace(won, seats=seats))
+    data = json.loads(report(db, "json"))
+    middle = next(row for row in data["standings"] if row["bot"] == "r1")
+    assert middle["elo"] == 0.0 and math.copysign(1.0, middle["elo"]) == 1.0
+    assert "-0.0" not in report(db, "json") and "-0.0" not in report(db, "csv")
