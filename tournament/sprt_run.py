@@ -189,7 +189,9 @@ async def run_sprt_async(
     values = block_values(comparisons(config.players))
     per_block = games_per_block(config.players)
     limit = max_blocks(config, settings)
-    batch_blocks = max(1, math.ceil(config.concurrency / per_block))
+    # A block's games share its deal and both tested bots, so they are played one
+    # after the other (tournament.turns): `concurrency` blocks keep as many busy.
+    batch_blocks = config.concurrency
     progress = progress or SilentProgress()
     started = time.monotonic()
     seen: list[int] = [-1]

@@ -395,3 +395,37 @@ def test_sprt_says_which_game_it_could_not_count_and_why(
     assert len(lines) == 1, err
     assert re.search(r'"key": "1:(a\|b|b\|a)"', lines[0])
     assert "did not finish within 1 s" in lines[0]
+
+
+def _most_matches_at_once(log: str) -> int:
+    """The most matches the in-process server ran at once, from its log lines."""
+    live = most = 0
+    for line in log.splitlines():
+        if '"event": "match running"' in line:
+            live += 1
+            most = max(most, live)
+        elif '"event": "match finished"' in line:
+            live -= 1
+    return most
+
+
+@pytest.mark.e2e
+def test_an_sprt_keeps_concurrency_matches_busy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A block's games share its deal and both tested bots, so they are played
+    one after the other (no bot plays two games of one deal at once). A look
+    took ceil(concurrency / games per block) blocks: at concurrency = 2 one
+    block, so one match at a time, half what the config asked for."""
+    path = tmp_path / "sprt.toml"
+    path.write_text(
+        'game = "sheep-showdown"\nplayers = 2\nschedule = "sprt"\nconcurrency = 2\n'
+        f'python_path = ["{HERE}"]\n[options]\nrounds = 1\n'
+        '[sprt]\ncandidate = "slow"\nbaseline = "random"\nelo1 = 100\nmax_games = 8\n'
+        '[[bots]]\nname = "slow"\nclass = "tournament_test_bots:SlowBot"\n'
+        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
+    )
+    assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
+    err = capsys.readouterr().err
+    assert _games(path) == 8
+    assert _most_matches_at_once(err) == 2, err
