@@ -406,8 +406,8 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
         "bot",
         help="run one bot for one seat against a server",
         description="Join one seat and play it to the end. Flags fall back to the environment "
-        "variables SHEEPFOLD_SERVER, SHEEPFOLD_MATCH and SHEEPFOLD_TOKEN, which the tournament "
-        "runner sets for command-line bots.",
+        "variables SHEEPFOLD_SERVER, SHEEPFOLD_MATCH, SHEEPFOLD_TOKEN, SHEEPFOLD_SEAT and "
+        "SHEEPFOLD_SEED, which the tournament runner sets for command-line bots.",
     )
     parser.add_argument(
         "--server",
@@ -421,7 +421,9 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--seat",
         type=whole_number(0, MAX_SEAT),
-        help="seat number (default: the token's seat)",
+        # A string default goes through `type` too: a bad variable is a usage error.
+        default=os.environ.get("SHEEPFOLD_SEAT") or None,
+        help="seat number (default: $SHEEPFOLD_SEAT, else the token's seat)",
     )
     parser.add_argument(
         "--bot",
@@ -431,9 +433,18 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
         "(default: random)",
     )
     _add_command_flags(parser)
-    parser.add_argument("--seed", type=int, default=0, help="bot seed (default %(default)s)")
+    parser.add_argument(
+        "--seed",
+        type=whole_number(0, MAX_BOT_SEED),
+        default=os.environ.get("SHEEPFOLD_SEED") or "0",
+        help="bot seed, 0 to 2**63 - 1 (default: $SHEEPFOLD_SEED, else 0)",
+    )
     parser.set_defaults(handler=run_bot, interrupt_on_terminate=True)
 
+
+# A command bot's SHEEPFOLD_SEED is at most this (docs/writing-a-bot.md): a bot in
+# another language may read it as a signed 64-bit number.
+MAX_BOT_SEED = 2**63 - 1
 
 # Options whose value may start with "-" (a token is random text).
 VALUE_OPTIONS = ("--token", "--admin-token")
