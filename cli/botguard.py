@@ -12,7 +12,7 @@ import inspect
 import traceback
 from typing import Any
 
-from clients.bot_thread import BotThread
+from clients.bot_thread import BotExited, BotThread
 from clients.sdk import Bot, DecisionView, action_index
 
 
@@ -56,6 +56,8 @@ class GuardedBot:
         assert self._on_event is not None
         try:
             self._on_event(event)
+        except SystemExit as exit_:
+            raise self._raised(BotExited.of(exit_)) from None
         except Exception as error:
             raise self._raised(error) from None
 
@@ -78,6 +80,8 @@ class GuardedBot:
     def _call(self, decision: DecisionView) -> Any:
         try:
             return self._bot.decide(decision)
+        except SystemExit as exit_:
+            raise self._raised(BotExited.of(exit_)) from None
         except Exception as error:
             raise self._raised(error) from None
 
@@ -90,6 +94,8 @@ class GuardedBot:
     async def _wait(self, choice: Any) -> int:
         try:
             chosen = await choice
+        except SystemExit as exit_:
+            raise self._raised(BotExited.of(exit_)) from None
         except Exception as error:
             raise self._raised(error) from None
         return self._index(chosen)

@@ -15,7 +15,23 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["BotThread"]
+__all__ = ["BotExited", "BotThread"]
+
+
+class BotExited(Exception):
+    """A bot called `sys.exit` (raised SystemExit) while it was called: its
+    mistake, like any exception it raises. Passed on as SystemExit, it would
+    end the process that plays it (a whole tournament run, exit 0 for
+    `sys.exit()`), the other seats and their server with it, without a word."""
+
+    def __init__(self, code: object) -> None:
+        super().__init__("sys.exit()" if code is None else f"sys.exit({code!r})")
+        self.code = code
+
+    @classmethod
+    def of(cls, exit_: SystemExit) -> BotExited:
+        """`exit_` as a BotExited, with its traceback (where the bot called it)."""
+        return cls(exit_.code).with_traceback(exit_.__traceback__)
 
 
 class BotThread:
@@ -42,6 +58,8 @@ class BotThread:
             call, future = job
             try:
                 outcome: tuple[bool, Any] = (True, call())
+            except SystemExit as exit_:
+                outcome = (False, BotExited.of(exit_))
             except BaseException as error:
                 outcome = (False, error)
             with contextlib.suppress(RuntimeError):  # the caller's loop has closed

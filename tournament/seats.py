@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from clients.bot_thread import BotThread
+from clients.bot_thread import BotExited, BotThread
 from clients.bots import load_bot
 from clients.connect import ServerTls, tls_credentials
 from clients.launch import BotCommand, BotFailure, Launcher
@@ -56,7 +56,10 @@ class _ThreadedBot:
     def on_event(self, event: Any) -> None:
         handler = getattr(self._bot, "on_event", None)
         if handler is not None:
-            handler(event)
+            try:
+                handler(event)
+            except SystemExit as exit_:  # on this loop it would end the whole run
+                raise BotExited.of(exit_) from None
 
     def close(self) -> None:
         self._thread.close()

@@ -187,3 +187,33 @@ def test_rerun_crashed_deletes_only_the_games_it_plays_again(tmp_path: Path) -> 
     assert "deleted" not in rerun.stderr
     with sqlite3.connect(tmp_path / "cup.sqlite") as raw:
         assert raw.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 6
+
+
+QUITTERS = {
+    "decide": "class Bot:\n    def decide(self, decision):\n        sys.exit(0)\n",
+    "on_event": (
+        "class Bot:\n    def decide(self, decision):\n        return 0\n\n"
+        "    def on_event(self, event):\n        sys.exit(0)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("where", sorted(QUITTERS))
+def test_a_class_bot_that_calls_sys_exit_crashes_its_games_not_the_run(
+    tmp_path: Path, where: str
+) -> None:
+    """`sys.exit()` in a class bot's `decide` once ended the whole run, exit 0,
+    logged as "tournament interrupted" with none of its games played: the
+    bot's SystemExit came back from its worker thread to the runner's loop
+    (from `on_event`, run on that loop, it ended the run directly)."""
+    (tmp_path / "quitter.py").write_text("import sys\n\n" + QUITTERS[where])
+    config = _config(tmp_path, '[[bots]]\nname = "quitter"\nclass = "quitter:Bot"\n')
+    done = tournament("run", str(config), "--no-report")
+    assert done.returncode == 1, done.stderr
+    summary = [line for line in done.stderr.splitlines() if line.startswith("sheepfold")]
+    assert summary[0] == (
+        "sheepfold tournament: bot 'quitter' crashed in every one of its 2 games: "
+        "BotExited: sys.exit(0)"
+    )
+    with sqlite3.connect(tmp_path / "cup.sqlite") as raw:
+        assert raw.execute("SELECT COUNT(*) FROM game_replays").fetchone()[0] == 2

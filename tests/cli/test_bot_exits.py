@@ -1,0 +1,49 @@
+"""A `module:Class` bot whose `decide` calls `sys.exit`: `match` and `bot` once
+ended at once with the bot's exit status and not a word (sys.exit(3): exit 3,
+nothing on stderr), the in-process server and the other seats with them. It
+is the bot's mistake, answered as one that raises: a line naming the seat and
+the bot, then its own traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import sheepfold_in
+
+pytestmark = pytest.mark.e2e
+
+QUITTER = "import sys\n\n\nclass Bot:\n    def decide(self, decision):\n        sys.exit(3)\n"
+
+
+def test_match_names_a_bot_that_calls_sys_exit(tmp_path: Path) -> None:
+    (tmp_path / "quitter.py").write_text(QUITTER)
+    done = sheepfold_in(
+        tmp_path, "match", "--game", "sheep-n-sheep", "--players", "2",
+        "--bots", "random,quitter:Bot", "--seed", "1",
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[0] == (
+        "sheepfold match: the bot in seat 1 (quitter:Bot) raised BotExited: sys.exit(3)"
+    )
+    assert f'File "{tmp_path / "quitter.py"}", line 6, in decide' in done.stderr
+
+
+ON_EVENT = (
+    "import sys\n\n\nclass Bot:\n    def decide(self, decision):\n        return 0\n\n"
+    "    def on_event(self, event):\n        sys.exit(3)\n"
+)
+
+
+def test_match_names_a_bot_whose_on_event_calls_sys_exit(tmp_path: Path) -> None:
+    (tmp_path / "quitter.py").write_text(ON_EVENT)
+    done = sheepfold_in(
+        tmp_path, "match", "--game", "sheep-n-sheep", "--players", "2",
+        "--bots", "random,quitter:Bot", "--seed", "1",
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines()[0] == (
+        "sheepfold match: the bot in seat 1 (quitter:Bot) raised BotExited: sys.exit(3)"
+    )
