@@ -19,6 +19,7 @@ import contextlib
 import inspect
 import operator
 import reprlib
+from collections import deque
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -261,10 +262,25 @@ async def _play_stream(
     # then gives the status the server really sent.
     with contextlib.suppress(asyncio.InvalidStateError, grpc.aio.AioRpcError):
         await call.write(arena_pb2.PlayRequest(join=join))
+    reader = _Reader(call)
+    try:
+        return await _play_messages(bot, call, reader, log, progress)
+    finally:
+        reader.close()
+
+
+async def _play_messages(
+    bot: Bot,
+    call: grpc.aio.StreamStreamCall,
+    reader: _Reader,
+    log: structlog.typing.FilteringBoundLogger,
+    progress: _Progress,
+) -> arena_pb2.MatchResult:
+    """Answer the stream's decisions until its result."""
     game = ""
     on_event = getattr(bot, "on_event", None)
     while True:
-        response = await call.read()
+        response = await reader.read()
         if response is grpc.aio.EOF:
             raise _StreamEnded()
         kind = response.WhichOneof("kind")
@@ -274,10 +290,14 @@ async def _play_stream(
             if on_event is not None:
                 for event in response.decision.events:
                     on_event(event)
+            if reader.over:
+                continue  # the match ended while the bot thought about an earlier one
             view = DecisionView.from_message(response.decision, game)
             choice = bot.decide(view)
             if inspect.isawaitable(choice):
-                choice = await choice
+                choice = await reader.read_while(choice)
+                if choice is _OVER:
+                    continue  # the result came first: it is the next message
             try:
                 await call.write(
                     arena_pb2.PlayRequest(
@@ -312,6 +332,85 @@ async def _play_stream(
             with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                 await call.done_writing()
             return response.result
+
+
+_OVER = object()  # what `_Reader.read_while` gives when the result came first
+
+
+class _Reader:
+    """A Play stream's messages, read one at a time, also while the bot thinks.
+
+    An async `decide` (and every `decide` that `sheepfold match`, `bot` and a
+    tournament run on a thread) is awaited while the stream is read: a bot
+    stuck in `decide` is struck and disqualified by the server, the match ends,
+    and its result must end `play` rather than wait for an answer that never
+    comes. What arrives meanwhile is kept, in order, for after the answer.
+    A read is never cancelled while the stream is wanted: grpc.aio cancels
+    the whole call with it."""
+
+    def __init__(self, call: grpc.aio.StreamStreamCall) -> None:
+        self._call = call
+        self._kept: deque[Any] = deque()
+        self._reading: asyncio.Future[Any] | None = None
+
+    async def read(self) -> Any:
+        """The next message (or EOF); raises the stream's error."""
+        if self._kept:
+            return self._kept.popleft()
+        try:
+            return await self._next()
+        finally:
+            self._reading = None
+
+    @property
+    def over(self) -> bool:
+        """The result is among the messages kept for later."""
+        return any(message.WhichOneof("kind") == "result" for message in self._kept)
+
+    async def read_while(self, choice: Awaitable[Any]) -> Any:
+        """`choice`'s value, or _OVER once the result is the next message to
+        read; raises the stream's error, or _StreamEnded, as soon as it comes
+        (the answer could not be sent): the bot's thinking is then dropped."""
+        thinking = asyncio.ensure_future(choice)
+        try:
+            if self.over:
+                return _OVER
+            while not thinking.done():
+                reading = self._next()
+                await asyncio.wait({thinking, reading}, return_when=asyncio.FIRST_COMPLETED)
+                if not reading.done():
+                    break
+                self._reading = None
+                message = reading.result()
+                if message is grpc.aio.EOF:
+                    raise _StreamEnded()
+                self._kept.append(message)
+                if message.WhichOneof("kind") == "result":
+                    return _OVER
+            return thinking.result()
+        finally:
+            if not thinking.done():
+                thinking.cancel()
+            thinking.add_done_callback(_retrieve)
+
+    def close(self) -> None:
+        """Drop a read still waiting (the stream is being left)."""
+        if self._reading is not None and not self._reading.done():
+            self._reading.cancel()
+        if self._reading is not None:
+            self._reading.add_done_callback(_retrieve)
+        self._reading = None
+
+    def _next(self) -> asyncio.Future[Any]:
+        if self._reading is None:
+            self._reading = asyncio.ensure_future(self._call.read())
+        return self._reading
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    """Mark a dropped future's outcome as seen (no "exception was never retrieved")."""
+    if not future.cancelled():
+        future.exception()
 
 
 def action_index(choice: object) -> int:
