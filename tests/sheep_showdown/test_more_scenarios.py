@@ -171,35 +171,37 @@ def test_double_trouble_last_player_chooses_the_dog_for_each_extra_move() -> Non
     assert state.terminal
 
 
-# ---------------------------------------------------------------- 5 and 6 players
+# ---------------------------------------------------------------- placing order, 2 to 6 players
 
 
-@pytest.mark.parametrize("players", [5, 6])
-def test_five_and_six_players_place_counter_clockwise_and_the_last_placer_starts(
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_round_one_placing_goes_counter_clockwise_and_the_last_placer_starts(
     players: int,
 ) -> None:
-    """With 5 or 6 players the meadow is 9x9; the first player (seat 0 in round
-    1) places first, then the others counter-clockwise; the last to place (seat
-    1) makes the first move, then play goes clockwise."""
+    """ "The first player places their dog on a shepherd card, followed by the
+    others in counterclockwise order ... the game begins in a clockwise order,
+    with the player who chose last making the first move!" The meadow is 7x7
+    for 2-4 players and 9x9 for 5 or 6; seat 0 places first in round 1, seat 1
+    places last and moves first, then play goes clockwise."""
     state = GAME.new_state(players, 7)
-    assert state.size == 9
+    assert state.size == (7 if players <= 4 else 9)
     order = place_all(state)
     assert order == [(seat, seat) for seat in [0, *range(players - 1, 0, -1)]]
     assert state.turn_player == 1 and state.to_move == 1
     while state.turn_player == 1:
         state.apply(state.legal_actions()[0])
-    assert state.turn_player == 2
+    assert state.turn_player == 2 % players
 
 
-@pytest.mark.parametrize(("players", "fewest"), [(5, 1), (6, 3)])
-def test_five_and_six_players_later_round_order_from_its_first_player(
-    players: int, fewest: int
-) -> None:
-    """In a later round the player with the fewest points is first: they place
-    first, the others follow counter-clockwise (wrapping past seat 0), and the
-    player after them clockwise, the last to place, moves first."""
-    rows = [".11......", *["........."] * 8]
-    dogs = {seat: (8, seat) for seat in range(players)}
+@pytest.mark.parametrize(("players", "fewest"), [(2, 1), (3, 2), (3, 1), (4, 2), (5, 1), (6, 3)])
+def test_later_round_order_from_its_first_player(players: int, fewest: int) -> None:
+    """ "The player who scored the fewest points gets to start the next round":
+    they place first, the others follow counter-clockwise (wrapping past seat
+    0), and the player after them clockwise, the last to place, moves first.
+    The meadow is 7x7 for 2-4 players and 9x9 for 5 or 6."""
+    size = 7 if players <= 4 else 9
+    rows = [".11" + "." * (size - 3), *["." * size] * (size - 1)]
+    dogs = {seat: (size - 1, seat) for seat in range(players)}
     dogs[0] = (0, 0)
     totals = [5] * players
     totals[fewest] = 0
@@ -209,10 +211,10 @@ def test_five_and_six_players_later_round_order_from_its_first_player(
     step(state, RIGHT)
     events = step(state, RIGHT)
     assert payloads(events, RoundStarted)[0].first_player == fewest
-    assert state.size == 9
+    assert state.size == size
     expected = [(fewest - i) % players for i in range(players)]
     assert place_all(state) == [(seat, seat) for seat in expected]
-    assert state.turn_player == (fewest + 1) % players == expected[-1]
+    assert state.turn_player == state.to_move == (fewest + 1) % players == expected[-1]
 
 
 # ---------------------------------------------------------------- chains

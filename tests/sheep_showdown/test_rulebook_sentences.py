@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.sheep_showdown import GAME
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.events import BombExploded, DogMoved, DogOut, RoundEnded, RoundStarted
-from games.sheep_showdown.state import PLACE, STEAL, STEP, WOLF_DOG, SheepShowdownState
+from games.sheep_showdown.state import PLACE, STEAL, STEP, WOLF_DOG
 
 from .helpers import (
     DOWN,
@@ -258,42 +257,3 @@ def test_a_dog_whose_only_way_out_is_a_dead_rocket_is_blocked() -> None:
     events = step(state, RIGHT)
     assert payloads(events, DogOut) == [] and not state.out[1]
     assert state.pending == STEP and state.to_move == 1 and directions(state) == {DOWN}
-
-
-def _place_all(state: SheepShowdownState) -> list[int]:
-    """Place every dog on the first free shepherd card; return the placing seats."""
-    order = []
-    while state.pending == PLACE:
-        order.append(state.to_move)
-        state.apply(state.legal_actions()[0])
-    return order
-
-
-@pytest.mark.parametrize(("players", "fewest"), [(2, 1), (3, 2), (3, 1), (4, 2)])
-def test_two_to_four_players_place_counter_clockwise_and_the_last_placer_starts(
-    players: int, fewest: int
-) -> None:
-    """ "The first player places their dog on a shepherd card, followed by the
-    others in counterclockwise order ... the game begins in a clockwise order,
-    with the player who chose last making the first move!" and "The player who
-    scored the fewest points gets to start the next round." On the 7x7 meadow:
-    round 1 from seat 0, then a later round from the seat with the fewest points;
-    the seat after the first player clockwise places last and moves first."""
-    state = GAME.new_state(players, 11)
-    assert state.size == 7
-    assert _place_all(state) == [(-i) % players for i in range(players)]
-    assert state.turn_player == 1 % players
-    rows = [".11....", *["......."] * 6]
-    dogs = {seat: (6, seat) for seat in range(players)}
-    dogs[0] = (0, 0)
-    totals = [5] * players
-    totals[fewest] = 0
-    state = position(
-        rows, dogs, players=players, out_dogs=tuple(range(1, players)), rounds=2, totals=totals
-    )
-    step(state, RIGHT)
-    events = step(state, RIGHT)
-    assert payloads(events, RoundStarted)[0].first_player == fewest
-    expected = [(fewest - i) % players for i in range(players)]
-    assert _place_all(state) == expected
-    assert state.turn_player == state.to_move == (fewest + 1) % players == expected[-1]
