@@ -140,13 +140,7 @@ def test_an_answer_before_the_match_starts_does_not_say_it_is_not_the_seats_turn
     opponent = random_opponent(inprocess_server, created.match_id, created.seat_tokens[1 - first])
     decision = seat.next("decision").decision
     assert decision.seat == first, "the match goes on once the other seat joins"
-    seat.answer(decision.decision_id, 0)
-    for response in seat.responses:
-        kind = response.WhichOneof("kind")
-        if kind == "decision":
-            seat.answer(response.decision.decision_id, 0)
-        elif kind == "result":
-            break
+    seat.play_to_end(decision)
     seat.close()
     assert len(opponent.result(10).scores) == 2
 
