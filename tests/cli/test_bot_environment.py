@@ -100,3 +100,15 @@ def test_a_seed_variable_out_of_range_is_a_usage_error(value: str) -> None:
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
     assert done.stderr.splitlines()[-1].split(": error: ")[1].startswith("argument --seed:")
+
+
+def test_an_empty_server_variable_counts_as_unset() -> None:
+    """Every empty SHEEPFOLD_ variable counts as unset (a Compose file or
+    `docker run -e SHEEPFOLD_SERVER` leaves one empty): `bot` says the server
+    is missing, as it does for an empty SHEEPFOLD_MATCH, rather than that ''
+    is not HOST:PORT."""
+    done = sheepfold(
+        "bot", "--match", "m", "--token", "t", env={"SHEEPFOLD_SERVER": ""}, timeout=30
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == ["sheepfold bot: missing --server (or the environment)"]
