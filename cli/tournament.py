@@ -37,7 +37,8 @@ from tournament.progress import ProblemsProgress, Progress, SampleProgress, choo
 from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament
 from tournament.sprt import SprtStatus
-from tournament.sprt_run import format_status, max_blocks, run_sprt
+from tournament.sprt_blocks import format_status, max_blocks
+from tournament.sprt_run import run_sprt
 from tournament.store import Store, StoreError, check_existing
 
 __all__ = ["add_parser"]

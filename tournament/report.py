@@ -25,10 +25,11 @@ from tournament.ratings import (
     signed_elo,
     totals,
 )
+from tournament.sprt_blocks import SprtPlan, format_status, games_per_block
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
 from tournament.stored_schedule import outside_schedule
 
-__all__ = ["FORMATS", "render", "report", "report_data"]
+__all__ = ["FORMATS", "games_count", "render", "report", "report_data"]
 
 FORMATS = ("text", "json", "csv", "markdown", "html")
 
@@ -239,7 +240,44 @@ def report_data(
         "crosstable": crosstable,
         "nodes": _nodes(games),
         "unsandboxed": _unsandboxed(record),
+        "sprt": _sprt(record, games),
     }
+
+
+def _sprt(record: TournamentRecord, games: Sequence[GameRecord]) -> dict[str, Any] | None:
+    """An SPRT's test over its stored complete blocks, as `tournament sprt`
+    counts them; None for a round robin or gauntlet. Its `max_games` is the
+    limit "games_scheduled" holds, not a schedule to finish."""
+    plan = SprtPlan.from_stored(record)
+    if plan is None:
+        return None
+    current = plan.status(games)
+    counted = current.blocks * games_per_block(plan.players)
+    settings = plan.settings
+    return {
+        "candidate": settings.candidate,
+        "baseline": settings.baseline,
+        "elo0": settings.elo0,
+        "elo1": settings.elo1,
+        "alpha": settings.alpha,
+        "beta": settings.beta,
+        "max_games": settings.max_games,
+        "blocks": current.blocks,
+        "games": counted,
+        "llr": round(current.llr, 3),
+        "lower": round(current.lower, 3),
+        "upper": round(current.upper, 3),
+        "verdict": "undecided" if current.verdict == "continue" else current.verdict,
+        "status": format_status(settings, current, counted),
+    }
+
+
+def games_count(data: dict[str, Any]) -> str:
+    """ "12/40 games" of a schedule; an SPRT's games against its limit, which a
+    decided test never reaches ("16 games of an SPRT (at most 200)")."""
+    if data.get("sprt"):
+        return f"{data['games_played']} games of an SPRT (at most {data['games_scheduled']})"
+    return f"{data['games_played']}/{data['games_scheduled']} games"
 
 
 def _elo_columns(rating: Rating | None) -> dict[str, float | None]:
@@ -416,9 +454,13 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
     players = data["players"]
     title = (
         f"{data['tournament']}: {data['game']}, {players} player{'s' if players != 1 else ''}, "
-        f"{data['games_played']}/{data['games_scheduled']} games"
+        f"{games_count(data)}"
     )
     notes = []
+    if data.get("sprt"):
+        sprt = data["sprt"]
+        undecided = "  undecided" if sprt["verdict"] == "undecided" else ""
+        notes.append(f"{sprt['status']}{undecided}")
     if players > 1:
         notes.append(_elo_note(data))
     if data.get("bots_without_games"):
@@ -440,7 +482,7 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
         outside = data["games_outside_schedule"]
         notes.append(
             f"Also rated: {outside} stored game{'s' if outside != 1 else ''} outside this "
-            f"schedule, not counted in {data['games_played']}/{data['games_scheduled']}."
+            f"schedule, not counted in {games_count(data).removesuffix(' games')}."
         )
     if players == 1:
         notes.append(

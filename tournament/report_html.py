@@ -53,7 +53,7 @@ def report_fragment(
         f'<div class="meta">{escape(data["game"])}, {int(data["players"])} player'
         f"{'s' if data['players'] != 1 else ''} &middot; "
         f'<span data-games-played="{int(data["games_played"])}">{int(data["games_played"])}</span>'
-        f" of {int(data['games_scheduled'])} games played{_outside(data)} &middot; "
+        f"{_of_scheduled(data)}{_outside(data)} &middot; "
         f"{escape(data['rating'])}</div>",
         "<h3>Standings</h3>",
         _standings(data),
@@ -63,6 +63,19 @@ def report_fragment(
         parts += ["<h3>Crosstable</h3>", _heat_map(data)]
     parts += [f"<h3>Games ({len(games)})</h3>", _games(games, replay_href), "</div>"]
     return "\n".join(parts)
+
+
+def _of_scheduled(data: dict[str, Any]) -> str:
+    """What the games played count against: the schedule, or an SPRT's limit."""
+    sprt = data.get("sprt")
+    if sprt:
+        verdict = "undecided" if sprt["verdict"] == "undecided" else f"{sprt['verdict']} accepted"
+        return (
+            f" games played of an SPRT (at most {int(data['games_scheduled'])}): "
+            f"{escape(sprt['candidate'])} vs {escape(sprt['baseline'])}, {verdict}, "
+            f"LLR {float(sprt['llr']):+.3f}"
+        )
+    return f" of {int(data['games_scheduled'])} games played"
 
 
 def _outside(data: dict[str, Any]) -> str:

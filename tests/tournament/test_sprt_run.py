@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import re
 import signal
@@ -17,16 +19,9 @@ from tests.tournament.tournament_command import tournament_main
 from tournament.config import load_config
 from tournament.schedule import sprt_block
 from tournament.sprt import block_values
-from tournament.sprt_run import (
-    EXIT_H0,
-    EXIT_H1,
-    EXIT_INCONCLUSIVE,
-    block_index,
-    comparisons,
-    games_per_block,
-    tally,
-)
-from tournament.store import GameRecord, SeatRecord
+from tournament.sprt_blocks import SprtPlan, block_index, comparisons, games_per_block, tally
+from tournament.sprt_run import EXIT_H0, EXIT_H1, EXIT_INCONCLUSIVE
+from tournament.store import GameRecord, SeatRecord, TournamentRecord
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -104,7 +99,7 @@ def test_solo_blocks_compare_scores_on_the_same_deal_and_only_complete_blocks_co
         _record("6:b", 6, ("b",), (1,), (10.0,)),  # block 1: a draw
         _record("7:a", 7, ("a",), (1,), (10.0,)),  # block 2: b has not played it yet
     ]
-    counts, differences, complete = tally(config, config.sprt, stored)
+    counts, differences, complete = tally(SprtPlan.from_config(config, config.sprt), stored)
     assert counts == [0, 1, 1] and sorted(differences) == [0.0, 5.0] and complete == {0, 1}
 
 
@@ -175,6 +170,39 @@ def test_a_weaker_candidate_accepts_h0(tmp_path: Path, capsys: pytest.CaptureFix
     path = _config(tmp_path, "random", "mcts", max_games=200)
     assert tournament_main(["run", str(path)]) == EXIT_H0  # `run` follows schedule = "sprt"
     assert "H0 accepted" in capsys.readouterr().out and _games(path) <= 60
+
+    # The report gives the verdict, and the games against the SPRT's limit: it once
+    # read "16/200 games", as if a decided test had games still to play.
+    db = str(path.with_suffix(".sqlite"))
+    assert tournament_main(["report", "--db", db]) == 0
+    text = capsys.readouterr().out
+    played = _games(path)
+    assert f"{played} games of an SPRT (at most 200)" in text and "/200 games" not in text
+    assert re.search(r"SPRT random vs mcts \[elo0 0, elo1 100\]: LLR -[\d.]+ .* H0 accepted", text)
+    assert tournament_main(["report", "--db", db, "--format", "json"]) == 0
+    sprt = json.loads(capsys.readouterr().out)["sprt"]
+    assert sprt["verdict"] == "H0" and sprt["llr"] <= sprt["lower"] == -2.944
+    assert sprt["games"] == 2 * sprt["blocks"] <= played and sprt["max_games"] == 200
+    assert tournament_main(["report", "--db", db, "--format", "html"]) == 0
+    page = capsys.readouterr().out
+    assert "games played of an SPRT (at most 200): random vs mcts, H0 accepted, LLR -" in page
+
+
+def test_a_hand_edited_sprt_table_leaves_the_report_without_the_test() -> None:
+    config = {
+        "schedule": "sprt",
+        "seed": 5,
+        "bots": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
+        "sprt": {"candidate": "a", "baseline": "b", "elo0": 0, "elo1": 10, "alpha": 0.05},
+    }
+    record = TournamentRecord(1, "t", "sheep-showdown", 3, {}, None, 60, config, 0.0, 0.0)
+    assert SprtPlan.from_stored(record) is None  # no beta or max_games
+    config["sprt"] |= {"beta": 0.1, "max_games": 60}
+    plan = SprtPlan.from_stored(record)
+    assert plan is not None and plan.others == ("c",) and plan.seed == 5
+    assert plan.limit == 10 and plan.hypotheses().upper == pytest.approx(math.log(0.9 / 0.05))
+    config["sprt"]["elo1"] = "ten"
+    assert SprtPlan.from_stored(record) is None
 
 
 def test_bad_sprt_options_exit_2_with_one_line(
