@@ -419,8 +419,12 @@ def action_index(choice: object) -> int:
     int32. Anything else raises TypeError or ValueError saying what was
     returned, rather than failing inside int() or protobuf. An index below 0 or
     past the last action is sent: the server refuses it (INVALID_ARGUMENT) and
-    asks again, and the match goes on, as for any client."""
+    asks again, and the match goes on, as for any client. A bool is refused:
+    `True` is an int to Python, but a `decide` that returns one has almost
+    surely returned a test where it meant an index, and it once played action 1."""
     try:
+        if isinstance(choice, bool):
+            raise TypeError
         index = operator.index(choice)  # never truncates: 1.5 is refused, not 1
     except TypeError:
         raise TypeError(f"decide returned {reprlib.repr(choice)}, {NOT_AN_INDEX}") from None

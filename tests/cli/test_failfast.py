@@ -339,7 +339,13 @@ def test_a_raising_class_bot_shows_its_own_traceback(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("returned", "shown"),
-    [('"first"', "'first'"), ("None", "None"), ("1.5", "1.5"), ("2**40", "1099511627776")],
+    [
+        ('"first"', "'first'"),
+        ("None", "None"),
+        ("1.5", "1.5"),
+        ("2**40", "1099511627776"),
+        ("len(decision.actions) > 1", "True"),  # once played action 1
+    ],
 )
 def test_a_class_bot_that_returns_no_action_index_is_one_line(
     tmp_path: Path, returned: str, shown: str
