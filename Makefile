@@ -54,8 +54,8 @@ endef
 test-sandbox: $(STAMP) ## the bot sandbox's tests (hostile bots included); need bubblewrap
 	$(call needs,test-sandbox,bwrap,$(BIN)/python -m pytest -m sandbox,$(REQUIRE_SANDBOX),install bubblewrap: apt-get install bubblewrap)
 
-test-protoc: $(STAMP) ## run the bot guide's protoc lines as written; need protoc and its Go, Ruby and C++ plugins
-	$(call needs,test-protoc,protoc protoc-gen-go protoc-gen-go-grpc grpc_ruby_plugin grpc_cpp_plugin,$(BIN)/python -m pytest -m protoc,$(REQUIRE_PROTOC),install them: apt-get install protobuf-compiler protoc-gen-go protoc-gen-go-grpc protobuf-compiler-grpc)
+test-protoc: $(STAMP) ## run the bot guide's protoc lines as written and build its C++ bot; need protoc, its Go, Ruby and C++ plugins, g++
+	$(call needs,test-protoc,protoc protoc-gen-go protoc-gen-go-grpc grpc_ruby_plugin grpc_cpp_plugin g++ pkg-config,$(BIN)/python -m pytest -m protoc,$(REQUIRE_PROTOC),install them: apt-get install protobuf-compiler protoc-gen-go protoc-gen-go-grpc protobuf-compiler-grpc g++ pkg-config libgrpc++-dev)
 
 test-ray: $(STAMP) ## the Ray cluster tests, inside a private network namespace; need unshare and ip
 	$(call needs,test-ray,unshare ip,$(BIN)/python -m pytest -m netns,$(REQUIRE_NETNS),install them: apt-get install util-linux iproute2)

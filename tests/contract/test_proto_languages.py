@@ -1,5 +1,6 @@
 """Every .proto declares the common language options, and the protoc line the
-bot guide gives for Java works as written, with no per-file mapping flags."""
+bot guide gives for Java works as written, with no per-file mapping flags; the
+guide's C++ bot builds with its build line and plays a match on a real server."""
 
 from __future__ import annotations
 
@@ -8,14 +9,18 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import grpc
 import pytest
 from sheepfold.v1 import (
     arena_pb2,
+    arena_pb2_grpc,
     sheep_and_garden_pb2,
     sheep_n_sheep_pb2,
     sheep_showdown_pb2,
     stubborn_sheep_pb2,
 )
+
+from tests.conftest import start_server_process, stop_server_process
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "writing-a-bot.md"
@@ -55,15 +60,26 @@ def _guide_blocks() -> list[str]:
     return [block for block in blocks if "protoc -I proto" in block]
 
 
-def _run_in(folder: Path, script: str) -> subprocess.CompletedProcess[str]:
-    (folder / "proto").symlink_to(ROOT / "proto")
-    _protoc()
+def _guide_block(language: str, holding: str) -> str:
+    """The one ```language block of the guide that holds `holding`."""
+    text = GUIDE.read_text(encoding="utf-8")
+    blocks = re.findall(rf"```{language}\n(.*?)```", text, re.DOTALL)
+    (block,) = [block for block in blocks if holding in block]
+    return block
+
+
+def _run_in(
+    folder: Path, script: str, timeout: float = 60, link_proto: bool = True
+) -> subprocess.CompletedProcess[str]:
+    if link_proto:
+        (folder / "proto").symlink_to(ROOT / "proto")
+        _protoc()
     return subprocess.run(
         ["bash", "-euo", "pipefail", "-c", script],
         cwd=folder,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=timeout,
     )
 
 
@@ -121,6 +137,61 @@ def test_the_guides_ruby_and_cpp_block_runs_as_written(tmp_path: Path) -> None:
     assert "namespace sheepfold" in (cpp / "arena.pb.h").read_text()
     assert "Play(" in (cpp / "arena.grpc.pb.h").read_text()
     assert (cpp / "stubborn_sheep.pb.cc").is_file()
+
+
+def _build_the_guides_cpp_bot(folder: Path) -> Path:
+    """Generates the C++ code with the guide's protoc block, then builds the
+    guide's C++ bot with its g++ line; returns the program."""
+    for tool in ("grpc_cpp_plugin", "grpc_ruby_plugin", "g++", "pkg-config"):
+        assert shutil.which(tool), f"{tool} is not installed: apt-get install g++ pkg-config"
+    found = subprocess.run(["pkg-config", "--exists", "grpc++", "protobuf"], check=False)
+    assert found.returncode == 0, "gRPC's C++ headers are missing: apt-get install libgrpc++-dev"
+    generated = _run_in(folder, _guide_block("sh", "--cpp_out"))
+    assert generated.returncode == 0, generated.stderr
+    (folder / "mybot.cc").write_text(_guide_block("cpp", "int main("), encoding="utf-8")
+    built = _run_in(folder, _guide_block("sh", "g++ "), timeout=280, link_proto=False)
+    assert built.returncode == 0, built.stderr
+    return folder / "mybot"
+
+
+def _create(address: str) -> arena_pb2.CreateMatchResponse:
+    with grpc.insecure_channel(address) as channel:
+        request = arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2, seed=7)
+        return arena_pb2_grpc.ArenaStub(channel).CreateMatch(request, timeout=10)
+
+
+def _scores(address: str, match_id: str) -> list[float]:
+    with grpc.insecure_channel(address) as channel:
+        info = arena_pb2_grpc.ArenaStub(channel).GetMatch(
+            arena_pb2.GetMatchRequest(match_id=match_id), timeout=10
+        )
+    assert info.status == arena_pb2.MATCH_STATUS_FINISHED
+    return list(info.result.scores)
+
+
+@pytest.mark.protoc
+def test_the_guides_cpp_bot_builds_and_plays_every_seat(tmp_path: Path) -> None:
+    program = _build_the_guides_cpp_bot(tmp_path)
+    server = start_server_process()
+    try:
+        created = _create(server.address)
+        seats = [
+            subprocess.Popen(
+                [str(program), server.address, created.match_id, token],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for token in created.seat_tokens
+        ]
+        outputs = [seat.communicate(timeout=120) for seat in seats]
+        scores = _scores(server.address, created.match_id)
+    finally:
+        stop_server_process(server)
+    for seat, (stdout, stderr) in zip(seats, outputs, strict=True):
+        assert seat.returncode == 0, stderr
+        assert "PlayError" not in stderr, stderr
+        assert [float(score) for score in stdout.split()] == scores
 
 
 @pytest.mark.protoc
