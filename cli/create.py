@@ -20,7 +20,7 @@ from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import decision_seconds, key_value, match_seed, positive_int
 from clients.connect import Unreachable
-from clients.matchplay import create_match
+from clients.matchplay import create_match, match_to_join
 
 DEFAULT_SERVER = "127.0.0.1:50051"
 
@@ -67,22 +67,30 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+async def create_and_read(
+    args: argparse.Namespace, credentials: grpc.ChannelCredentials | None
+) -> tuple[arena_pb2.CreateMatchResponse, dict[str, str]]:
+    """Creates the match, then asks the server for the options it stored: every
+    option with its value, defaults filled in and bools as "true"/"false", as
+    `Joined.options` and `GetMatch` give them (not the flags as typed)."""
+    created = await create_match(
+        args.server,
+        args.game,
+        args.players,
+        seed=args.seed,
+        options=dict(args.option),
+        clock=arena_pb2.ClockSettings(decision_seconds=args.decision_seconds),
+        admin_token=args.admin_token,
+        credentials=credentials,
+    )
+    info = await match_to_join(args.server, created.match_id, credentials)
+    return created, dict(info.options)
+
+
 def run(args: argparse.Namespace) -> int:
-    options = dict(args.option)
     credentials = client_credentials(args, "create", args.server)
     try:
-        created = asyncio.run(
-            create_match(
-                args.server,
-                args.game,
-                args.players,
-                seed=args.seed,
-                options=options,
-                clock=arena_pb2.ClockSettings(decision_seconds=args.decision_seconds),
-                admin_token=args.admin_token,
-                credentials=credentials,
-            )
-        )
+        created, options = asyncio.run(create_and_read(args, credentials))
     except Unreachable as error:
         raise SystemExit(f"sheepfold create: {error}") from None
     except grpc.aio.AioRpcError as error:

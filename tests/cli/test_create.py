@@ -9,7 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grpc
 import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.launch import ServerProcess
 from tests.cli.helpers import database_of
@@ -73,7 +75,8 @@ def test_a_match_made_by_create_is_played_by_a_stubs_only_python_bot(
     assert made.returncode == 0, made.stderr
     created = json.loads(made.stdout)
     assert created["game"] == "stubborn-sheep" and created["seed"] == 12
-    assert created["options"] == {"wolf": "true"} and created["server"] == server.address
+    assert created["options"] == {"bonus_actions": "false", "wolf": "true"}
+    assert created["server"] == server.address
     assert len(created["seat_tokens"]) == 2 and len(created["match_id"]) == 16
 
     script = tmp_path / "stubs_bot.py"
@@ -117,3 +120,30 @@ def test_create_prints_tokens_as_text_and_refuses_in_one_line(server: ServerProc
         "sheepfold create: the server refused: INVALID_ARGUMENT: unknown game 'chess'"
     )
     assert len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_create_prints_the_options_the_match_plays_with_not_the_flags(
+    server: ServerProcess,
+) -> None:
+    """A bool given as "On" is stored as "true" and an option left out plays at its
+    default: the JSON says what `Joined.options` will say to every seat."""
+    made = sheepfold(
+        "create",
+        "--game",
+        "sheep-showdown",
+        "--players",
+        "2",
+        "--option",
+        "double_trouble=On",
+        "--server",
+        server.address,
+        "--json",
+    )
+    assert made.returncode == 0, made.stderr
+    created = json.loads(made.stdout)
+    assert created["options"] == {"double_trouble": "true", "rounds": "3"}
+    with grpc.insecure_channel(server.address) as channel:
+        info = arena_pb2_grpc.ArenaStub(channel).GetMatch(
+            arena_pb2.GetMatchRequest(match_id=created["match_id"]), timeout=10
+        )
+    assert dict(info.options) == created["options"]
