@@ -44,6 +44,17 @@ from server.store import ANY_OVER, OVER, QuickWrites, WouldWait
 LOG_LIMIT_BYTES = 16 * 1024 * 1024
 
 
+def _log_outgrows_disk(path: str) -> bool:
+    """Whether the write-ahead log of the database at `path` is larger than the
+    room left on its disk (False when either cannot be read)."""
+    try:
+        log = os.stat(path + "-wal").st_size
+        disk = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return False
+    return log > disk.f_bavail * disk.f_frsize
+
+
 class SqliteStore:
     """Matches, their actions and results in one SQLite file."""
 
@@ -179,6 +190,20 @@ class SqliteStore:
             self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             log = Path(self.path + "-wal")
             if log.exists() and log.stat().st_size > LOG_LIMIT_BYTES:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
+    def make_room(self) -> None:
+        """Empty the write-ahead log once it has grown past the room left on its
+        disk. The log grows by every write (a move adds a few KB of pages) until
+        a checkpoint, and a checkpoint comes every 1,000 writes: on a disk with
+        less room than that the log alone filled it, the matches' data a few
+        dozen KB, and the server then waited for space for ever. A checkpoint
+        that cannot be made now (no room even for the pages it copies, a lock)
+        is left for the next call."""
+        with self._lock:
+            if not _log_outgrows_disk(self.path):
+                return
+            with contextlib.suppress(sqlite3.OperationalError):
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:

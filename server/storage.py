@@ -47,6 +47,9 @@ TRANSIENT = (sqlite3.OperationalError,)
 RETRY_FIRST, RETRY_MAX = 0.05, 1.0
 # Writes made on the event loop between two checkpoints of the write-ahead log.
 CHECKPOINT_EVERY = 1000
+# Writes made on the event loop between two looks at whether the write-ahead log
+# has outgrown the room left on its disk (Store.make_room).
+ROOM_CHECK_EVERY = 16
 
 
 class StoreUnavailable(Exception):
@@ -205,6 +208,8 @@ class StoreWorker:
         if self.on_written is not None:
             self.on_written(time.monotonic() - started)
         self._written_now += 1
+        if self._written_now % ROOM_CHECK_EVERY == 0:
+            self._queue.put(_Job(self.store.make_room, "make room", time.monotonic() + 60))
         if self._written_now >= CHECKPOINT_EVERY:
             self._written_now = 0
             self._queue.put(_Job(self.store.checkpoint, "checkpoint", time.monotonic() + 60))
@@ -273,6 +278,8 @@ class StoreWorker:
                         pending=self.pending_writes,
                     )
                 self._set_health(False)
+                if getattr(error, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_FULL:
+                    self.store.make_room()  # the log may hold what the write needs
                 if (job.deadline is not None and now + delay > job.deadline) or (
                     self._stopping and job.deadline is None and self._gave_up(job)
                 ):

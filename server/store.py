@@ -54,6 +54,11 @@ class Store(Protocol):
         """Housekeeping after many quick writes (on the writer thread)."""
         ...
 
+    def make_room(self) -> None:
+        """Give back disk space the store holds and does not need (on the writer
+        thread, every few quick writes and while the disk is full); never raises."""
+        ...
+
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None: ...
 
     def load(self, match_id: str) -> StoredMatch | None: ...
@@ -113,6 +118,9 @@ class MemoryStore:
         return _QuickMemoryWrites(self, self._lock)
 
     def checkpoint(self) -> None:
+        pass
+
+    def make_room(self) -> None:
         pass
 
     def _create_match(self, record: MatchRecord) -> None:

@@ -188,6 +188,54 @@ def test_a_disk_that_fills_while_a_match_plays(tmp_path: Path) -> None:
     assert any(e["event"] == "database writable again" for e in events)
 
 
+# A disk of 1 MB: room for the matches' data many times over, but not for the
+# write-ahead log of a few hundred moves (several KB each) between checkpoints.
+SMALL_MOUNT = 'mount -t tmpfs -o size=1m tmpfs "$1" && shift && exec "$@"'
+
+
+def test_the_write_ahead_log_does_not_fill_a_small_disk(tmp_path: Path) -> None:
+    """The log grew by every move until a checkpoint every 1,000 writes (16 MB
+    of log), so on a disk with less room it filled the disk by itself while the
+    matches' data took a few dozen KB: the server then waited for space for
+    ever (NOT_SERVING, every match stuck), and space made for it was taken by
+    the log again within a second."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    command = launch.serve_command("--db", f"{folder}/s.db")
+    server = launch.start(_in_a_small_disk(folder, SMALL_MOUNT, *command))
+    address = server.address
+    try:
+        with grpc.insecure_channel(address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            created = [
+                (case, stub.CreateMatch(create_request(case, seed, decision_seconds=5.0)))
+                for seed in range(3)
+                for case in game_cases()
+            ]
+
+        async def seats() -> list[arena_pb2.MatchResult]:
+            return await asyncio.gather(
+                *(
+                    play(SlowBot(seat), address, response.match_id, token, seat)
+                    for _, response in created
+                    for seat, token in enumerate(response.seat_tokens)
+                )
+            )
+
+        results: list[arena_pb2.MatchResult] = []
+        bots = threading.Thread(target=lambda: results.extend(asyncio.run(seats())), daemon=True)
+        bots.start()
+        bots.join(timeout=120)
+        assert not bots.is_alive(), "every match finished on a disk of 1 MB"
+        assert _health(address) == health_pb2.HealthCheckResponse.SERVING
+        for _, response in created:
+            assert_replay_reproduces_result(asyncio.run(get_replay(address, response.match_id)))
+    finally:
+        assert launch.stop(server) == 0
+    waited = [e for e in log_entries(server.log_lines) if e["event"] == "database write waiting"]
+    assert not waited, waited
+
+
 def test_a_database_in_a_missing_folder_is_one_line_naming_it(tmp_path: Path) -> None:
     """Once only SQLite's "unable to open database file"."""
     done = subprocess.run(
