@@ -32,7 +32,7 @@ from server.seats import (
     PendingDecision,
     Seat,
     SeatStream,
-    expire,
+    arm,
     refusal,
     token_owner,
     why_over,
@@ -300,17 +300,17 @@ class Match:
 
     async def _await_answer(self, seat: Seat, pending: PendingDecision) -> tuple[int, str]:
         clock = self.record.clock
-        loop = asyncio.get_running_loop()
         # Measured on the monotonic clock: the loop's may count whole milliseconds
         # (uvloop's does), which made an answer of a few tenths of one 0 or 1 ms.
         pending.opened_at = time.monotonic()
         # A plain timer on the answer future: wait_for and shield would add a task,
         # a second future and their callbacks to every decision.
-        timer = loop.call_later(clock.decision_seconds + seat.bank, expire, pending.answer)
+        arm(pending, clock.decision_seconds + seat.bank)
         try:
             index = await pending.answer
         finally:
-            timer.cancel()
+            if pending.timer is not None:
+                pending.timer.cancel()
             elapsed = time.monotonic() - pending.opened_at
             seat.thinking += elapsed
         if index == TIMED_OUT:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -122,6 +123,8 @@ class PendingDecision:
     answer: asyncio.Future[int] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
+    timer: asyncio.TimerHandle | None = None  # times the answer out (see `arm`)
+    restarted: bool = False  # its clock started again once already (see `arm`)
 
     def message(self, events: Sequence[bytes] = ()) -> bytes:
         """The encoded PlayResponse; held events go with the first sending only."""
@@ -135,6 +138,35 @@ TIMED_OUT = -1
 def expire(answer: asyncio.Future[int]) -> None:
     if not answer.done():
         answer.set_result(TIMED_OUT)
+
+
+# A decision's timer that runs this much later than it was due ran on a server
+# that was not running meanwhile (a frozen machine, a stopped process, a paused
+# virtual machine): a loop merely busy runs its timers within milliseconds.
+FROZEN_SECONDS = 1.0
+
+
+def arm(pending: PendingDecision, seconds: float) -> None:
+    """Time the decision's answer out after `seconds`, counted from
+    `pending.opened_at`. Should the timer run FROZEN_SECONDS late, the server
+    was not running: the time is not the seat's, so its clock starts again
+    (`opened_at` reset, the whole time given again) instead of a random move
+    and a strike, the seat's answer perhaps already waiting unread. Once a
+    decision at most: a loop late at every timer (a server overloaded beyond
+    use) must still time a silent seat out."""
+    due = time.monotonic() + seconds
+    loop = asyncio.get_running_loop()
+    pending.timer = loop.call_later(seconds, _time_up, pending, seconds, due)
+
+
+def _time_up(pending: PendingDecision, seconds: float, due: float) -> None:
+    now = time.monotonic()
+    if now - due > FROZEN_SECONDS and not pending.restarted and not pending.answer.done():
+        pending.restarted = True
+        pending.opened_at = now
+        arm(pending, seconds)
+        return
+    expire(pending.answer)
 
 
 class JoinError(Exception):

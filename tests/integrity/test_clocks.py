@@ -10,8 +10,12 @@ result and the logs."
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import threading
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -27,11 +31,14 @@ from tests.conftest import ServerProcess, start_server_process, stop_server_proc
 from tests.integrity.helpers import (
     Case,
     PausedBot,
+    SlowBot,
     assert_replay_reproduces_result,
     create_request,
     get_match,
+    get_match_blocking,
     get_replay,
     log_entries,
+    wait_until,
 )
 from tests.raw_stream import RawSeat
 
@@ -220,3 +227,45 @@ def test_clock_settings_are_validated(served: ServerProcess) -> None:
         created = stub.CreateMatch(create_request(CASE, 1))
         info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id))
         assert (info.clock.decision_seconds, info.clock.max_strikes) == (10.0, 3), "defaults"
+
+
+def test_a_server_frozen_past_a_deadline_strikes_no_seat(tmp_path: Path) -> None:
+    """A frozen machine (SIGSTOP, a paused VM) once struck the seat whose
+    decision was open: when the server ran again its timer fired first, the
+    frozen seconds counted as the seat's, and its answer, waiting unread, was
+    refused for a random move. The clock of a decision whose timer runs that
+    late now starts again."""
+    server = start_server_process("--db", str(tmp_path / "frozen.db"))
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            created = arena_pb2_grpc.ArenaStub(channel).CreateMatch(
+                create_request(CASE, seed=8, decision_seconds=1.0)
+            )
+
+        async def seats() -> list[arena_pb2.MatchResult]:
+            return await asyncio.gather(
+                *(
+                    play(SlowBot(seat, delay=0.2), server.address, created.match_id, token, seat)
+                    for seat, token in enumerate(created.seat_tokens)
+                )
+            )
+
+        results: list[arena_pb2.MatchResult] = []
+        bots = threading.Thread(target=lambda: results.extend(asyncio.run(seats())), daemon=True)
+        bots.start()
+        wait_until(
+            lambda: get_match_blocking(server.address, created.match_id).moves >= 2,
+            what="the match going",
+        )
+        os.kill(server.process.pid, signal.SIGSTOP)
+        time.sleep(3.0)  # three deadlines' worth, the decision open
+        os.kill(server.process.pid, signal.SIGCONT)
+        bots.join(timeout=90)
+        assert not bots.is_alive(), "the match finished"
+        replay = asyncio.run(get_replay(server.address, created.match_id))
+    finally:
+        os.kill(server.process.pid, signal.SIGCONT)
+        assert stop_server_process(server) == 0
+    assert [seat.strikes for seat in results[0].seats] == [0, 0]
+    assert not any(action.forced for action in replay.actions)
+    assert_replay_reproduces_result(replay)
