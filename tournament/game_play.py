@@ -33,6 +33,7 @@ from tournament.outcome import game_record
 from tournament.room import ServerFull
 from tournament.schedule import ScheduledGame
 from tournament.seats import CommandSeat, InProcessSeat, bot_seed
+from tournament.server_check import still_gone
 from tournament.stalling import MoveClock
 from tournament.store import GameRecord
 
@@ -176,12 +177,20 @@ class GamePlayer:
     async def _replay(
         self, stub: arena_pb2_grpc.ArenaStub, match_id: str, log: Any
     ) -> arena_pb2.Replay | None:
-        """The game's full record, kept with its result so it can be replayed later."""
+        """The game's full record, kept with its result so it can be replayed later.
+        A server that went away as the game ended (a restart) is waited for as
+        a failed game's is (tournament.server_check), then asked again: the
+        game was once stored with its result alone."""
+        request = arena_pb2.GetReplayRequest(match_id=match_id, admin_token=self.admin_token)
         try:
-            return await stub.GetReplay(
-                arena_pb2.GetReplayRequest(match_id=match_id, admin_token=self.admin_token),
-                timeout=RPC_SECONDS,
-            )
+            try:
+                return await stub.GetReplay(request, timeout=RPC_SECONDS)
+            except grpc.aio.AioRpcError as error:
+                if error.code() != grpc.StatusCode.UNAVAILABLE:
+                    raise
+                if await still_gone(self.address, self.tls) is not None:
+                    raise
+                return await stub.GetReplay(request, timeout=RPC_SECONDS, wait_for_ready=True)
         except grpc.aio.AioRpcError as error:
             # The result still counts; only `sheepfold replay` will not find this game.
             log.warning(
