@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,3 +65,32 @@ def test_named_pipes_are_left_out_of_what_ray_ships(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.count("_ray_pkg_") == 2, done.stdout
     assert "bots/deep/my_bot.py" not in " ".join(env["excludes"])
+
+
+def _left_out(env: dict[str, Any], folder: Path, names: list[str]) -> list[str]:
+    """Which of `names` (in `folder`, Ray's working_dir) Ray's own matcher
+    leaves out of what it ships, given the excludes `runtime_env_for` chose."""
+    from ray._private.runtime_env.packaging import _get_excludes
+
+    excluded = _get_excludes(Path(env["working_dir"]), env["excludes"])
+    return [name for name in names if excluded(folder / name)]
+
+
+def test_names_ending_in_a_space_or_a_tab_are_left_out_too(tmp_path: Path) -> None:
+    """Ray's matcher strips a pattern's trailing whitespace, so `/log.pipe `
+    matched nothing: Ray read the pipe and `--ray` hung for ever, and a link
+    `key ` leading out of the folder was shipped as the file it points at."""
+    cup = tmp_path / "cup"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not for the workers\n")
+    config = load_config(_config(cup, []))
+    os.mkfifo(cup / "log.pipe ")
+    os.mkfifo(cup / "tab\t")
+    (cup / "key ").symlink_to(secret)
+    (cup / "key").write_text("shipped\n")
+    env, _worker_config = runtime_env_for(config, str(cup / "cup.sqlite"))
+    assert _left_out(env, cup, ["log.pipe ", "tab\t", "key ", "key"]) == [
+        "log.pipe ",
+        "tab\t",
+        "key ",
+    ]

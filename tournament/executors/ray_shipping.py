@@ -161,8 +161,14 @@ def _links_not_shipped(
 
 
 def _anchored(path: Path) -> str:
-    """`path` as an exclude pattern (gitignore's) matching that one path only."""
-    return "/" + re.sub(r"([\\*?\[\]!#])", r"\\\1", path.as_posix())
+    """`path` as an exclude pattern (gitignore's) matching that one path only.
+    Ray's matcher strips the whitespace at both ends of a pattern, escaped or
+    not, so a name ending in a space or a tab is matched through a class of
+    that one character (`[ ]`): stripped, `pipe ` was `/pipe` and matched
+    nothing, and a named pipe so called made `--ray` hang for ever."""
+    escaped = re.sub(r"([\\*?\[\]!#])", r"\\\1", path.as_posix())
+    kept = escaped.rstrip()
+    return "/" + kept + "".join(f"[{blank}]" for blank in escaped[len(kept) :])
 
 
 # Set while ray.init packs the config's folder: Ray then ships what .gitignore
