@@ -94,3 +94,15 @@ def test_names_ending_in_a_space_or_a_tab_are_left_out_too(tmp_path: Path) -> No
         "tab\t",
         "key ",
     ]
+
+
+def test_a_database_named_like_a_pattern_is_left_out(tmp_path: Path) -> None:
+    """`cup [1].sqlite*` was a pattern matching `cup 1.sqlite`: the database
+    itself (its deals' secret, every game) was shipped to every worker."""
+    cup = tmp_path / "cup"
+    config = load_config(_config(cup, []))
+    for name in ("cup [1].sqlite", "cup [1].sqlite-wal", "cup 1.sqlite"):
+        (cup / name).write_text("")
+    env, _worker_config = runtime_env_for(config, str(cup / "cup [1].sqlite"))
+    names = ["cup [1].sqlite", "cup [1].sqlite-wal", "cup 1.sqlite"]
+    assert _left_out(env, cup, names) == ["cup [1].sqlite", "cup [1].sqlite-wal"]

@@ -56,7 +56,9 @@ def runtime_env_for(
     database_path = Path(database).resolve()
     excludes = list(EXCLUDES)
     if base in database_path.parents:
-        excludes.append(database_path.relative_to(base).as_posix() + "*")
+        # With its -wal, -shm and -journal; escaped: `cup [1].sqlite` was a pattern
+        # matching `cup 1.sqlite`, and the database itself was shipped.
+        excludes.append(_anchored(database_path.relative_to(base)) + "*")
     database_files = [
         database_path.with_name(database_path.name + tail)
         for tail in ("", "-wal", "-shm", "-journal")
