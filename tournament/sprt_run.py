@@ -21,6 +21,7 @@ from tournament.claims import claimed, refuse_if_claimed
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import mean_interval
+from tournament.run_error import RunError
 from tournament.runner import local_server, open_tournament, play_batches
 from tournament.schedule import ScheduledGame
 from tournament.sprt import SprtStatus, block_values, status
@@ -147,6 +148,10 @@ def run_sprt(
 ) -> SprtOutcome:
     """Run (or resume) an SPRT; an in-process server when `server` is None.
     `tls`: how to reach a `server` that serves TLS."""
+    if server is not None and "," in server and not server.startswith("unix:"):
+        # Taken whole, the list was one host name that "does not resolve", and
+        # only after the database was created.
+        raise RunError(f"an SPRT plays on one server, and --server names several: {server}")
     db_path = database or resolve_path(config, config.database)
     refuse_if_claimed(db_path, config.name, SPRT_COMMAND)
     if server is not None:

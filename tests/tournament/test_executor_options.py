@@ -169,3 +169,18 @@ def test_the_kuberay_example_is_a_valid_tournament_on_ray(tmp_path: Path) -> Non
         m["name"]: m["mountPath"] for m in head["template"]["spec"]["containers"][0]["volumeMounts"]
     }
     assert mounts["config"] == "/tournament" and "--db " + mounts["results"] in job["entrypoint"]
+
+
+def test_an_sprt_run_with_several_servers_stops_before_its_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tournament run` of an SPRT config took `--server A,B` for one host name:
+    "cannot reach the server at A,B: the host name does not resolve", after
+    creating the database."""
+    config = str(REPO / "examples" / "sprt.toml")
+    db = tmp_path / "x.sqlite"
+    servers = "127.0.0.1:1,127.0.0.1:2"
+    assert tournament_main(["run", config, "--db", str(db), "--server", servers]) == 1
+    err = capsys.readouterr().err
+    assert f"an SPRT plays on one server, and --server names several: {servers}" in err
+    assert not db.exists()
