@@ -17,6 +17,7 @@ import pytest
 
 from tournament.config import load_config
 from tournament.executors.ray_shipping import runtime_env_for
+from tournament.run_error import RunError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -106,3 +107,14 @@ def test_a_database_named_like_a_pattern_is_left_out(tmp_path: Path) -> None:
     env, _worker_config = runtime_env_for(config, str(cup / "cup [1].sqlite"))
     names = ["cup [1].sqlite", "cup [1].sqlite-wal", "cup 1.sqlite"]
     assert _left_out(env, cup, names) == ["cup [1].sqlite", "cup [1].sqlite-wal"]
+
+
+def test_a_name_that_is_not_utf8_is_named_before_ray_starts(tmp_path: Path) -> None:
+    """Ray cannot pack a file whose name is not UTF-8: ray.init failed with
+    "directory FOLDER must be an existing directory or a supported archive"."""
+    cup = tmp_path / "cup"
+    config = load_config(_config(cup, []))
+    (cup / "bots").mkdir()
+    Path(os.fsdecode(os.fsencode(cup / "bots") + b"/w\xffights.bin")).write_bytes(b"")
+    with pytest.raises(RunError, match=r"cannot ship .*/bots/w\\xffights\.bin to the Ray workers"):
+        runtime_env_for(config, str(cup / "cup.sqlite"))

@@ -74,6 +74,7 @@ def runtime_env_for(
         links = _links_not_shipped(folder, database_files, jailed)
         special = _special_files(folder, set(links))
         excludes += [_anchored(path.relative_to(folder)) for path in [*links, *special]]
+        _refuse_names_not_utf8(folder, {*links, *special})
     env: dict[str, Any] = {"working_dir": str(base), "excludes": excludes}
     if modules:
         env["py_modules"] = modules
@@ -116,6 +117,23 @@ def _special_files(folder: Path, unshipped: set[Path]) -> list[Path]:
                 if not stat.S_ISREG(mode):
                     found.append(here / name)
     return found
+
+
+def _refuse_names_not_utf8(folder: Path, unshipped: set[Path]) -> None:
+    """RunError naming the first file or folder Ray would ship whose name is
+    not UTF-8: Ray's packing failed on it with "directory FOLDER must be an
+    existing directory or a supported archive", of a folder that exists."""
+    for here, folders, files in _walk_as_ray(folder):
+        folders[:] = [name for name in folders if here / name not in unshipped]
+        for name in [*folders, *files]:
+            try:
+                name.encode()
+            except UnicodeEncodeError:
+                shown = os.fsencode(here / name).decode(errors="backslashreplace")
+                raise RunError(
+                    f"cannot ship {shown} to the Ray workers: its name is not UTF-8, "
+                    "which Ray needs; rename it, or move it out of the folder"
+                ) from None
 
 
 def _walk_as_ray(folder: Path) -> Iterator[tuple[Path, list[str], list[str]]]:
