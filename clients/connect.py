@@ -46,6 +46,9 @@ KEEPALIVE_TIMEOUT = 10.0
 
 # How `reason` begins when the connection's settings, not the server's state, failed.
 MISCONFIGURED = ("the TLS handshake failed", "it does not speak gRPC", "it is not a Sheepfold")
+# Of those, the ones that say the address is wrong (another program's port),
+# where another address of the same run can be right.
+WRONG_SERVER = ("it does not speak gRPC", "it is not a Sheepfold")
 
 
 class Unreachable(ConnectionError):
@@ -60,6 +63,12 @@ class Unreachable(ConnectionError):
     def misconfigured(self) -> bool:
         """Whether the way it was reached is wrong, not the server down."""
         return misconfigured(self.why)
+
+    @property
+    def wrong_server(self) -> bool:
+        """Whether what answers at the address is no Sheepfold server at all (a
+        web server, another gRPC service): that address alone is wrong."""
+        return self.why.startswith(WRONG_SERVER)
 
 
 def misconfigured(why: str) -> bool:

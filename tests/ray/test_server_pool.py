@@ -1,8 +1,13 @@
-"""`--ray --server A,B` keeps going when a server dies, and waits for room on
-a full one (a real Ray cluster on this machine, see conftest.py)."""
+"""`--ray --server A,B` keeps going when a server dies or is no Sheepfold
+server, and waits for room on a full one (a real Ray cluster on this machine,
+see conftest.py)."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -69,3 +74,41 @@ def test_games_wait_for_room_on_a_full_server(
     assert sorted(progress.keys) == scheduled
     assert sorted(game.key for game in _stored(db)) == scheduled
     assert any("waiting for room" in note for note in progress.notes)
+
+
+@contextmanager
+def _web_server() -> Iterator[str]:
+    """An HTTP/1 server on loopback (another program's port), as HOST:PORT."""
+    web = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    thread = threading.Thread(target=web.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"127.0.0.1:{web.server_address[1]}"
+    finally:
+        web.shutdown()
+        web.server_close()
+
+
+def test_an_address_that_is_no_sheepfold_server_is_dropped_like_a_dead_one(
+    cluster: Any, tmp_path: Path
+) -> None:
+    """A web server's port among the --server addresses stopped the whole run
+    ("it does not speak gRPC"), where one where nothing listens is dropped and
+    the run goes on on the others."""
+    config = _cup(tmp_path, seeds=2)
+    server = start_server_process()
+    progress = Recorder()
+    db = tmp_path / "cup.sqlite"
+    try:
+        with _web_server() as web:
+            summary = run_tournament(
+                config, server=f"{server.address},{web}", database=str(db),
+                progress=progress, executor=_on(cluster),
+            )  # fmt: skip
+    finally:
+        stop_server_process(server)
+    scheduled = sorted(game.key for game in schedule_for(config))
+    assert progress.errors == [] and summary.errors == 0
+    assert sorted(game.key for game in _stored(db)) == scheduled
+    [(dropped, why)] = summary.dropped_servers
+    assert dropped == web and "it does not speak gRPC" in why

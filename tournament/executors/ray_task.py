@@ -175,8 +175,9 @@ def play_on_worker(job: GameJob) -> GameOutcome:
         return GameOutcome(job.scheduled.key, node, error=full.details, full=True)
     except Unreachable as gone:
         # The task's own server (no --server) failing is this game's error alone.
-        # Reached the wrong way (TLS on one side only, say), every server fails alike.
-        if gone.misconfigured:
+        # Reached the wrong way (TLS on one side only, say), every server fails alike;
+        # one that is no Sheepfold server (a web server's port) is dropped as a dead one.
+        if gone.misconfigured and not (job.server is not None and gone.wrong_server):
             return GameOutcome(job.scheduled.key, node, error=f"{gone} (from {node})", fatal=True)
         if job.server is None:
             return GameOutcome(job.scheduled.key, node, error=f"{gone} (from {node})")
@@ -184,6 +185,10 @@ def play_on_worker(job: GameJob) -> GameOutcome:
         # few times, a server that answers again stays in use. No game can be played
         # on one that does not: the driver drops it now (not one RPC timeout per game
         # later). The game is played again either way.
+        if gone.wrong_server:  # no later health check can differ
+            return GameOutcome(
+                job.scheduled.key, node, error=f"{gone} (from {node})", server_gone=True
+            )
         if asyncio.run(still_gone(job.server, job.tls)) is None:
             return GameOutcome(
                 job.scheduled.key, node, error=f"{gone} (from {node})", server_back=True
