@@ -53,7 +53,10 @@ export function draw(svg, obs, ctx) {
       "data-sheep": (area.sheep || []).map((sh) => sh.id).join(","),
     });
     g.append(s("circle", { cx: ax, cy: ay, r: radius, fill: pen ? "#efe6cf" : "#7fb85a", stroke: pen ? seatColour(area.owner) : "#5d8f3f", "stroke-width": pen ? 5 : 2 }));
-    g.append(text(ax, ay - radius + 11, pen ? `pen ${area.owner}` : `meadow ${area.index}`, { "font-size": 11, "font-weight": 700, fill: pen ? seatColour(area.owner) : "#1f3f12" }));
+    // What it is, then its number: the event log and the move labels name
+    // areas by number ("jumps from area 7 to area 8"), pens included.
+    g.append(text(ax, ay - radius + 11, pen ? `pen ${area.owner}` : "meadow", { "font-size": 11, "font-weight": 700, fill: pen ? seatColour(area.owner) : "#1f3f12" }));
+    g.append(text(ax, ay - radius + 24, `area ${area.index}`, { class: "area-label", "font-size": 11, fill: "#1f3f12" }));
     const sheep = area.sheep || [];
     const per = Math.max(3, Math.ceil(Math.sqrt(sheep.length)));
     const step = Math.min(18, (radius * 1.3) / per);
@@ -102,6 +105,16 @@ export function draw(svg, obs, ctx) {
       g.append(text(lx, ly, `×${fence.height}`, { "font-size": 14, "font-weight": 700, fill: "#222", transform: `rotate(${-deg} ${lx} ${ly})` }));
     }
     svg.append(g);
+  }
+  // Each fence's number, as the event log names it ("fence 8 icon 2: ..."):
+  // upright, just inside the ring from the fence's inner end, far enough that
+  // the words clear the fence whatever its angle, and over every fence.
+  for (const fence of obs.fences || []) {
+    const a = angleOfFence(fence.index);
+    const inward = R - fh / 2 - 8 - 22 * Math.abs(Math.cos(a)) - 6 * Math.abs(Math.sin(a));
+    svg.append(text(cx + inward * Math.cos(a), cy + inward * Math.sin(a), `fence ${fence.index}`, {
+      class: "fence-label", "data-fence": fence.index, "font-size": 11, "font-weight": 700, fill: "#3a2a14",
+    }));
   }
   const phase = short(obs.phase, "STUBBORN_SHEEP_PHASE_").toLowerCase().replaceAll("_", " ");
   svg.append(text(cx, cy - 40, `turn ${obs.turn}` + (obs.final_round ? ` · final round, ${obs.turns_left} left` : ""), { "font-size": 16, "font-weight": 700, fill: "#1f3f12" }));

@@ -1,0 +1,63 @@
+"""What a spectator reads beside the board can be found on it, in headless
+Chromium: the event log and the move labels name places ("area 7", "fence 8"),
+and the board must carry the same names."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import save_screenshot
+from tests.web.expected import observation
+from tests.web.test_browser import replay_state, wait_for_move
+from tests.web.test_http import _replay
+from web.showcase import Showcase
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+# Every board text, as (its class, the area or fence it belongs to, the text).
+BOARD_TEXTS = """() => [...document.querySelectorAll('#board text')].map((t) => [
+  t.getAttribute('class') || '',
+  (t.closest('g.area') || t).dataset.area ?? t.dataset.fence ?? '',
+  t.textContent])"""
+
+
+def test_stubborn_sheep_names_every_area_and_fence_as_the_log_does(
+    showcase: Showcase, page: Any
+) -> None:
+    """The log says "red sheep 27 jumps from area 7 to area 8" and "fence 8
+    activates", but the board labelled pens by their seat ("pen 4") and
+    meadows alone by their area, and fences not at all: area 8 was pen 4, and
+    which fence was fence 8 a spectator had to count out."""
+    match_id = showcase.finished["stubborn-sheep"]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    move = len(replay.actions) // 2
+    obs = observation("stubborn-sheep", replay_state("stubborn-sheep", replay, move), None)
+    page.goto(f"{showcase.url}/match/{match_id}#move={move}")
+    wait_for_move(page, move)
+    texts = page.evaluate(BOARD_TEXTS)
+    area_labels = {(where, said) for kind, where, said in texts if kind == "area-label"}
+    fence_labels = {(where, said) for kind, where, said in texts if kind == "fence-label"}
+    assert area_labels == {(str(a.index), f"area {a.index}") for a in obs.areas}
+    assert fence_labels == {(str(f.index), f"fence {f.index}") for f in obs.fences}
+    # Every place the log names up to this move is written on the board.
+    log = page.inner_text("#log")
+    named = set(re.findall(r"\b(area|fence) (\d+)", log))
+    assert named, "the log names no area or fence"
+    shown = {tuple(said.split(" ")) for _, _, said in texts}
+    assert named <= shown, f"named in the log but not on the board: {named - shown}"
+    # A fence's number stays clear of every fence card, whatever its angle.
+    overlaps = page.evaluate(
+        """() => [...document.querySelectorAll('#board text.fence-label')].filter((label) => {
+          const r = label.getBoundingClientRect();
+          const points = [[r.left + 1, r.top + 1], [r.right - 1, r.top + 1],
+            [r.left + 1, r.bottom - 1], [r.right - 1, r.bottom - 1],
+            [(r.left + r.right) / 2, (r.top + r.bottom) / 2]];
+          return points.some(([x, y]) =>
+            document.elementsFromPoint(x, y).some((e) => e.closest('g.fence')));
+        }).map((label) => label.textContent)"""
+    )
+    assert not overlaps, f"on a fence card: {overlaps}"
+    save_screenshot(page, "stubborn-sheep-names")
