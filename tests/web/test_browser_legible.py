@@ -10,6 +10,9 @@ from typing import Any
 
 import pytest
 
+from clients.bots.random_bot import RandomBot
+from clients.matchplay import play_match
+from tests.web.conftest import save_screenshot
 from tests.web.expected import observation
 from tests.web.test_browser import replay_state, wait_for_move
 from tests.web.test_http import _replay
@@ -191,3 +194,54 @@ def test_every_bot_name_in_the_interval_plot_is_drawn_whole(page: Any) -> None:
     for label in labels:
         assert label["left"] >= 0, f"{label['bot']!r} is cut at the plot's left edge: {label}"
         assert label["right"] < label["dot"], f"{label['bot']!r} runs into its interval: {label}"
+
+
+# Every pasture card's width on screen, and each pasture's box, in CSS pixels.
+PASTURES = """() => ({
+  cards: [...document.querySelectorAll('#board g.pasture .snscard > rect')]
+    .map((r) => r.getBoundingClientRect().width),
+  boxes: [...document.querySelectorAll('#board g.pasture > rect')]
+    .map((r) => r.getBoundingClientRect().toJSON()),
+  wide: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+})"""
+
+
+def test_sheep_n_sheep_pastures_are_legible_on_a_phone(showcase: Showcase, browser: Any) -> None:
+    """Four pastures side by side, late in a match, drew each card 11 px wide
+    (its number 5 px high) on a phone: they go two to a row there, and back
+    side by side when the window is wide again."""
+    bots = [RandomBot(80 + seat) for seat in range(4)]
+    outcome = showcase.server.run(
+        play_match(showcase.server.address, "sheep-n-sheep", bots, seed=12)
+    )
+    replay = showcase.server.run(_replay(showcase, outcome.match_id))
+    last = len(replay.actions)  # the widest pastures
+    obs = observation("sheep-n-sheep", replay_state("sheep-n-sheep", replay, last), None)
+    cards = sum(len(pasture.cards) for pasture in obs.pastures)
+    context, page = open_page(browser, PHONE, f"{showcase.url}/match/{outcome.match_id}", last)
+    try:
+        on_phone = page.evaluate(PASTURES)
+        save_screenshot(page, "phone-sheep-n-sheep-four-pastures")
+        page.set_viewport_size(LAPTOP)
+        page.wait_for_function(
+            "() => new Set([...document.querySelectorAll('#board g.pasture > rect')]"
+            ".map((r) => r.getBoundingClientRect().top)).size === 1"
+        )
+        on_laptop = page.evaluate(PASTURES)
+    finally:
+        context.close()
+    for seen, smallest in ((on_phone, 18), (on_laptop, 24)):
+        assert len(seen["cards"]) == cards > 0
+        assert min(seen["cards"]) >= smallest, (min(seen["cards"]), smallest)
+        assert not seen["wide"], "the page is wider than the window"
+        boxes = seen["boxes"]
+        for i, one in enumerate(boxes):
+            for other in boxes[i + 1 :]:
+                apart = (
+                    one["right"] <= other["left"]
+                    or other["right"] <= one["left"]
+                    or one["bottom"] <= other["top"]
+                    or other["bottom"] <= one["top"]
+                )
+                assert apart, f"two pastures overlap: {one} {other}"
+    assert len({round(box["top"]) for box in on_phone["boxes"]}) == 2, "not two rows on a phone"

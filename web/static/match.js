@@ -129,6 +129,7 @@ function draw() {
     view: model.view,
     seats: frame.seats || null,
     result,
+    room: room(),
   });
   drawTurn(frame, result);
   drawScores(frame, result);
@@ -136,6 +137,22 @@ function draw() {
   drawPrivate(frame);
   tickClock(); // at once: between its ticks it would name the seat before
 }
+
+// The room the board has on the page, in CSS pixels: its column's width and
+// its largest height. A board may lay itself out to suit it (a phone's narrow
+// column), and is drawn again when the window changes size.
+function room() {
+  return {
+    width: board.parentElement.clientWidth,
+    height: parseFloat(getComputedStyle(board).maxHeight) || window.innerHeight,
+  };
+}
+let roomWidth = null;
+window.addEventListener("resize", () => {
+  const width = board.parentElement.clientWidth;
+  if (width !== roomWidth) render();
+  roomWidth = width;
+});
 
 function drawTurn(frame, result) {
   const turn = $("turn");

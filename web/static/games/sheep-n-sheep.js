@@ -27,6 +27,36 @@ function bounds(cards) {
   return { minx: Math.min(...xs), maxx: Math.max(...xs), miny: Math.min(...ys), maxy: Math.max(...ys) };
 }
 
+// The pastures in rows of `perRow`: each row's boxes and its height.
+function rowsOf(boxes, perRow) {
+  const rows = [];
+  for (let i = 0; i < boxes.length; i += perRow) {
+    const row = boxes.slice(i, i + perRow);
+    rows.push({ first: i, width: row.reduce((a, b) => a + b.w + 14, 0), height: Math.max(...row.map((b) => b.hgt), CH * 2) });
+  }
+  return rows;
+}
+
+// The size of the drawing with the pastures in rows of `perRow`.
+function sizeOf(boxes, marketW, perRow) {
+  const rows = rowsOf(boxes, perRow);
+  const width = Math.max(marketW, ...rows.map((r) => r.width)) + 20;
+  const height = 40 + CH + 30 + rows.reduce((a, r) => a + r.height + 14, 0) - 14 + 20;
+  return { width, height, rows };
+}
+
+// The pastures in one row, or in two, whichever draws the cards larger in the
+// room the page has (`room`, in CSS pixels): one row on a laptop, mostly; two
+// on a phone, where four side by side drew each card 11 px wide. Only these
+// two, so that stepping through the moves seldom moves the pastures about.
+function layout(boxes, marketW, room) {
+  const one = sizeOf(boxes, marketW, Math.max(1, boxes.length));
+  if (!room || !(room.width > 0) || boxes.length < 2) return one;
+  const two = sizeOf(boxes, marketW, Math.ceil(boxes.length / 2));
+  const scale = (size) => Math.min(room.width / size.width, (room.height || Infinity) / size.height);
+  return scale(two) > scale(one) * 1.1 ? two : one;
+}
+
 export function draw(svg, obs, ctx) {
   const pastures = obs.pastures || [];
   const boxes = pastures.map((p) => {
@@ -34,9 +64,7 @@ export function draw(svg, obs, ctx) {
     return { ...b, w: Math.max(3, b.maxx - b.minx + 1) * CW + 24, hgt: Math.max(2, b.maxy - b.miny + 1) * CH + 40 };
   });
   const marketW = (obs.market || []).length * (2 * CW + 18) + 190;
-  const pasturesW = boxes.reduce((a, b) => a + b.w + 14, 0);
-  const width = Math.max(marketW, pasturesW) + 20;
-  const height = 40 + CH + 30 + Math.max(...boxes.map((b) => b.hgt), CH * 2) + 20;
+  const { width, height, rows } = layout(boxes, marketW, ctx.room);
   reset(svg, width, height);
   svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#cfe3b4", rx: 14 }));
   // Market
@@ -51,10 +79,16 @@ export function draw(svg, obs, ctx) {
   }
   svg.append(text(x + 4, 52, `deck ${obs.deck_size} · stock ${obs.stock_size}`, { "text-anchor": "start", "font-size": 12, fill: "#2c4a1e" }));
   svg.append(text(x + 4, 70, `discard ${(obs.discard || []).length}` + (obs.end_triggered ? ` · last turn ${obs.last_turn}` : ""), { "text-anchor": "start", "font-size": 12, fill: obs.end_triggered ? "#a1311a" : "#2c4a1e" }));
-  // Pastures, one box per seat; y grows upwards.
+  // Pastures, one box per seat, in rows; y grows upwards.
+  let top = 40 + CH + 30;
+  let row = 0;
   let px = 10;
-  const top = 40 + CH + 30;
   pastures.forEach((p, i) => {
+    if (row + 1 < rows.length && i === rows[row + 1].first) {
+      top += rows[row].height + 14;
+      row += 1;
+      px = 10;
+    }
     const b = boxes[i];
     const seat = p.seat ?? i;
     const g = s("g", { class: "pasture", "data-seat": seat });
