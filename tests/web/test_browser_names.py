@@ -61,3 +61,38 @@ def test_stubborn_sheep_names_every_area_and_fence_as_the_log_does(
     )
     assert not overlaps, f"on a fence card: {overlaps}"
     save_screenshot(page, "stubborn-sheep-names")
+
+
+# Each objective card's slot, its text as drawn line by line, and whether a
+# line runs out of the card.
+OBJECTIVE_TEXTS = """() => [...document.querySelectorAll('#board g.objective')].map((g) => {
+  const card = g.querySelector('rect').getBBox();
+  const lines = [...g.querySelectorAll('text.objective-text')];
+  return [g.dataset.objectiveSlot, lines.map((t) => t.textContent),
+    lines.some((t) => t.getBBox().x + t.getBBox().width > card.x + card.width)];
+})"""
+
+
+def test_sheep_and_garden_objective_cards_read_whole_words(showcase: Showcase, page: Any) -> None:
+    """A card's text was cut at its 52nd character, mid-word: "+1 per tree in
+    complet" over "e gardens"."""
+    game = "sheep-and-garden"
+    match_id = showcase.finished[game]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    state = replay_state(game, replay, 0)
+    texts = {
+        str(o.slot): o.text
+        for seat in range(replay.players)
+        for o in observation(game, state, seat).objectives
+        if o.card
+    }
+    page.goto(f"{showcase.url}/match/{match_id}#move=0")
+    wait_for_move(page, 0)
+    page.select_option("#view", "all")  # every card face up
+    page.wait_for_selector('#board[data-view="all"]')
+    drawn = page.evaluate(OBJECTIVE_TEXTS)
+    assert {slot for slot, _, _ in drawn} == set(texts)
+    for slot, lines, overflows in drawn:
+        assert " ".join(lines) == texts[slot], (lines, texts[slot])
+        assert 1 <= len(lines) <= 2 and not overflows, (slot, lines)
+    save_screenshot(page, "sheep-and-garden-objectives")

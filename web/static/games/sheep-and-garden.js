@@ -106,6 +106,19 @@ function tileNode(face, x, y, rotation, attrs) {
   return g;
 }
 
+// `words` in lines of at most `width` characters, broken between words (a
+// card's text was cut at its 52nd character: "in complet" / "e gardens").
+// A word longer than a line has a line of its own.
+function wrap(words, width) {
+  const lines = [];
+  for (const word of String(words).split(/\s+/).filter(Boolean)) {
+    const last = lines.length ? lines[lines.length - 1] : null;
+    if (last !== null && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
 export function draw(svg, obs, ctx) {
   const faces = Object.fromEntries((obs.faces || []).map((f) => [f.tile, f]));
   const placed = obs.placed || [];
@@ -155,8 +168,8 @@ export function draw(svg, obs, ctx) {
     svg.append(s("g", { class: "objective", "data-objective-slot": o.slot, "data-card": o.revealed ? "" : o.card || "", "data-revealed": o.revealed ? o.card : "", "data-face-up": o.face_up ? "true" : "false", "data-holders": (o.holders || []).join(",") },
       s("rect", { x, y: oy, width: colW - 10, height: 60, rx: 8, fill: o.card ? "#fffaf0" : "#6d7f5c", stroke: seatColour(holder), "stroke-width": 3, "stroke-dasharray": o.face_up ? "" : "6 3" }),
       text(x + 10, oy + 16, o.card ? o.name + (o.revealed ? " (hidden)" : "") : "face down", { "text-anchor": "start", "font-size": 14, "font-weight": 700, fill: o.card ? "#2d2a22" : "#f4f4f4" }),
-      text(x + 10, oy + 36, o.card ? o.text.slice(0, 52) : "", { "text-anchor": "start", "font-size": 11, fill: "#4a4538" }),
-      text(x + 10, oy + 50, o.card ? o.text.slice(52, 104) : "", { "text-anchor": "start", "font-size": 11, fill: "#4a4538" }),
+      (o.card ? wrap(o.text, 52) : []).map((line, k) =>
+        text(x + 10, oy + 36 + k * 14, line, { class: "objective-text", "text-anchor": "start", "font-size": 11, fill: "#4a4538" })),
       text(x + colW - 20, oy + 16, `seat ${(o.holders || []).join("+")}${o.enemy ? " (enemy)" : ""}`, { "text-anchor": "end", "font-size": 10, fill: o.card ? seatColour(holder) : "#fff" })));
   });
 }
