@@ -245,3 +245,42 @@ def test_sheep_n_sheep_pastures_are_legible_on_a_phone(showcase: Showcase, brows
                 )
                 assert apart, f"two pastures overlap: {one} {other}"
     assert len({round(box["top"]) for box in on_phone["boxes"]}) == 2, "not two rows on a phone"
+
+
+# Every landscape tile's and objective card's box on screen, in CSS pixels.
+GARDEN_LAYOUT = """() => ({
+  tiles: [...document.querySelectorAll('#board g.tile[data-x] > rect:last-child')]
+    .map((r) => r.getBoundingClientRect().toJSON()),
+  cards: [...document.querySelectorAll('#board g.objective > rect')]
+    .map((r) => r.getBoundingClientRect().toJSON()),
+  wide: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+})"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_sheep_and_garden_puts_its_cards_under_the_landscape_on_a_phone(
+    showcase: Showcase, browser: Any, viewport: dict[str, int]
+) -> None:
+    """The display and the objectives stood beside the landscape on a phone
+    too, and took a third of its narrow column: a four-player match's tiles
+    were 28 px across at move 20 and 22 at the end. There they go under it;
+    on a laptop they stay beside it."""
+    game = "sheep-and-garden"
+    match_id = showcase.finished[game]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    last = len(replay.actions)
+    context, page = open_page(browser, viewport, f"{showcase.url}/match/{match_id}", last)
+    try:
+        seen = page.evaluate(GARDEN_LAYOUT)
+        if viewport is PHONE:
+            save_screenshot(page, "phone-sheep-and-garden")
+    finally:
+        context.close()
+    tiles, cards = seen["tiles"], seen["cards"]
+    assert tiles and cards and not seen["wide"]
+    if viewport is PHONE:
+        assert all(card["top"] >= tile["bottom"] for card in cards for tile in tiles)
+        assert min(tile["width"] for tile in tiles) >= 30, tiles
+    else:
+        assert all(card["left"] >= tile["right"] for card in cards for tile in tiles)
+        assert min(tile["width"] for tile in tiles) >= 45, tiles

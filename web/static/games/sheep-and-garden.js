@@ -119,6 +119,31 @@ function wrap(words, width) {
   return lines;
 }
 
+// The width of the column of the display and the objectives.
+const COLUMN = 3 * (T + 10) + 10;
+
+// Where the landscape (`landW` by `landH`) and the column of the display and
+// `cards` objectives go, and the size of the whole: beside each other, or the
+// column under the landscape when that is drawn larger in `room` (CSS pixels).
+function arrange(landW, landH, cards, room) {
+  const column = (perRow) => 30 + T + 40 + 14 + Math.ceil(cards / perRow) * 68;
+  const beside = {
+    width: landW + 40 + COLUMN + 20, height: Math.max(landH + 40, 30 + column(1) + 20),
+    cx: landW + 40, cy: 30, columns: 1,
+  };
+  beside.ox = 20;
+  beside.oy0 = 20 + (beside.height - 40 - landH) / 2;
+  if (!room || !(room.width > 0)) return beside;
+  const columns = landW >= 2 * COLUMN ? 2 : 1;
+  const width = Math.max(landW, columns * COLUMN) + 40;
+  const below = {
+    width, height: 20 + landH + 20 + column(columns) + 20,
+    ox: 20 + (width - 40 - landW) / 2, oy0: 20, cx: 20, cy: 20 + landH + 30, columns,
+  };
+  const scale = (size) => Math.min(room.width / size.width, (room.height || Infinity) / size.height);
+  return scale(below) > scale(beside) * 1.1 ? below : beside;
+}
+
 export function draw(svg, obs, ctx) {
   const faces = Object.fromEntries((obs.faces || []).map((f) => [f.tile, f]));
   const placed = obs.placed || [];
@@ -130,13 +155,13 @@ export function draw(svg, obs, ctx) {
   const landW = (maxx - minx + 1) * T, landH = (maxy - miny + 1) * T;
   const objectives = obs.objectives || [];
   const display = obs.display || [];
-  // The landscape on the left; the display and the objectives in a column beside it.
-  const colW = 3 * (T + 10) + 10;
-  const width = landW + 40 + colW + 20;
-  const height = Math.max(landH + 40, 60 + T + 40 + objectives.length * 68 + 20);
+  // The landscape on the left and the display and the objectives in a column
+  // beside it; or, when that draws everything larger in the room the page
+  // gives the board (a phone's narrow column), the display and the objectives
+  // under the landscape, the objectives two abreast where there is room.
+  const { width, height, ox, oy0, cx, cy, columns } = arrange(landW, landH, objectives.length, ctx.room);
   reset(svg, width, height);
   svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#e9efe0", rx: 14 }));
-  const ox = 20, oy0 = 20 + (height - 40 - landH) / 2;
   svg.append(s("rect", { x: ox, y: oy0, width: landW, height: landH, fill: "#dfe8d2", rx: 8 }));
   placed.forEach((p, i) => {
     svg.append(tileNode(faces[p.tile], ox + ((p.x || 0) - minx) * T, oy0 + ((p.y || 0) - miny) * T, p.rotation || 0,
@@ -146,8 +171,7 @@ export function draw(svg, obs, ctx) {
     const last = placed[placed.length - 1];
     svg.append(s("rect", { x: ox + ((last.x || 0) - minx) * T + 2, y: oy0 + ((last.y || 0) - miny) * T + 2, width: T - 4, height: T - 4, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "6 4" }));
   }
-  const cx = landW + 40;
-  let y = 30;
+  let y = cy;
   svg.append(text(cx, y, `display · deck ${obs.deck_size}` + (obs.finished ? ` · over: ${obs.end_reason}` : ""), { "text-anchor": "start", "font-size": 16, "font-weight": 700, fill: "#2c4a1e" }));
   display.forEach((tile, i) => {
     svg.append(tileNode(faces[tile], cx + i * (T + 10), y + 14, 0, { "data-display-tile": tile, class: "tile shown" }));
@@ -162,15 +186,16 @@ export function draw(svg, obs, ctx) {
     const seen = ((ctx.seats[holder] || {}).objectives || []).find((x) => x.slot === o.slot);
     return seen && seen.card ? { ...seen, revealed: true } : o;
   };
+  const rows = Math.ceil(objectives.length / columns);
   objectives.map(reveal).forEach((o, i) => {
-    const x = cx, oy = y + i * 68;
+    const x = cx + Math.floor(i / rows) * COLUMN, oy = y + (i % rows) * 68;
     const holder = (o.holders || [])[0];
     svg.append(s("g", { class: "objective", "data-objective-slot": o.slot, "data-card": o.revealed ? "" : o.card || "", "data-revealed": o.revealed ? o.card : "", "data-face-up": o.face_up ? "true" : "false", "data-holders": (o.holders || []).join(",") },
-      s("rect", { x, y: oy, width: colW - 10, height: 60, rx: 8, fill: o.card ? "#fffaf0" : "#6d7f5c", stroke: seatColour(holder), "stroke-width": 3, "stroke-dasharray": o.face_up ? "" : "6 3" }),
+      s("rect", { x, y: oy, width: COLUMN - 10, height: 60, rx: 8, fill: o.card ? "#fffaf0" : "#6d7f5c", stroke: seatColour(holder), "stroke-width": 3, "stroke-dasharray": o.face_up ? "" : "6 3" }),
       text(x + 10, oy + 16, o.card ? o.name + (o.revealed ? " (hidden)" : "") : "face down", { "text-anchor": "start", "font-size": 14, "font-weight": 700, fill: o.card ? "#2d2a22" : "#f4f4f4" }),
       (o.card ? wrap(o.text, 52) : []).map((line, k) =>
         text(x + 10, oy + 36 + k * 14, line, { class: "objective-text", "text-anchor": "start", "font-size": 11, fill: "#4a4538" })),
-      text(x + colW - 20, oy + 16, `seat ${(o.holders || []).join("+")}${o.enemy ? " (enemy)" : ""}`, { "text-anchor": "end", "font-size": 10, fill: o.card ? seatColour(holder) : "#fff" })));
+      text(x + COLUMN - 20, oy + 16, `seat ${(o.holders || []).join("+")}${o.enemy ? " (enemy)" : ""}`, { "text-anchor": "end", "font-size": 10, fill: o.card ? seatColour(holder) : "#fff" })));
   });
 }
 
