@@ -5,6 +5,7 @@ and the board must carry the same names."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -96,3 +97,25 @@ def test_sheep_and_garden_objective_cards_read_whole_words(showcase: Showcase, p
         assert " ".join(lines) == texts[slot], (lines, texts[slot])
         assert 1 <= len(lines) <= 2 and not overflows, (slot, lines)
     save_screenshot(page, "sheep-and-garden-objectives")
+
+
+def test_the_matches_list_dates_a_match_of_another_day(showcase: Showcase, page: Any) -> None:
+    """The list gave a match's start as a time of day alone: a match of three
+    days ago read as one of today's."""
+    match_id = showcase.finished["sheep-showdown"]
+    when = f'#finished tr[data-match-id="{match_id}"] td.when'
+    page.goto(f"{showcase.url}/")
+    page.wait_for_selector(when)
+    today = page.inner_text(when)
+    date = page.evaluate(
+        "(id) => fetch('/api/matches').then((r) => r.json()).then((list) =>"
+        " new Date(list.find((m) => m.match_id === id).created_at * 1000).toLocaleDateString())",
+        match_id,
+    )
+    assert date not in today, (today, date)  # today's: its time says enough
+    page.clock.set_fixed_time(time.time() + 3 * 86400)
+    page.goto(f"{showcase.url}/")
+    page.wait_for_selector(when)
+    later = page.inner_text(when)
+    assert date in later and today in later, (later, date, today)
+    save_screenshot(page, "matches-of-another-day")

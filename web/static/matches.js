@@ -12,8 +12,15 @@ const RETRY_SECONDS = window.sheepfoldRetrySeconds || [1, 2, 4, 8, 15, 30];
 let retries = 0;
 let retry = null;
 
+// When a match started: its time alone today, its date too on any other day
+// (a match of yesterday's read as one of today's).
+function startedAt(seconds) {
+  const at = new Date(seconds * 1000);
+  return at.toDateString() === new Date().toDateString() ? at.toLocaleTimeString() : at.toLocaleString();
+}
+
 function row(m) {
-  const when = new Date(m.created_at * 1000).toLocaleTimeString();
+  const when = startedAt(m.created_at);
   const result = m.result
     ? m.result.scores.map((score, seat) => h("span", { class: "score" },
       h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${score}`,
