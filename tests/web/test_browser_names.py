@@ -119,3 +119,40 @@ def test_the_matches_list_dates_a_match_of_another_day(showcase: Showcase, page:
     later = page.inner_text(when)
     assert date in later and today in later, (later, date, today)
     save_screenshot(page, "matches-of-another-day")
+
+
+# Each placed tile's cell and centre on screen, and each axis number's centre.
+GARDEN_AXES = """() => {
+  const centre = (e) => { const r = e.getBoundingClientRect();
+    return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]; };
+  return {
+    tiles: [...document.querySelectorAll('#board g.tile[data-x]')].map((g) =>
+      [+g.dataset.x, +g.dataset.y, centre(g.querySelector(':scope > rect:last-child'))]),
+    xs: Object.fromEntries([...document.querySelectorAll('#board text[data-axis-x]')]
+      .map((t) => [t.textContent, centre(t)])),
+    ys: Object.fromEntries([...document.querySelectorAll('#board text[data-axis-y]')]
+      .map((t) => [t.textContent, centre(t)])),
+  };
+}"""
+
+
+def test_sheep_and_garden_numbers_the_cells_as_the_moves_do(showcase: Showcase, page: Any) -> None:
+    """A move reads "place tile 23 at (4,3)", and so does the event log, but
+    the landscape had no numbers: which cell was (4,3) a spectator could not
+    tell. Each column has its x above it and each row its y beside it."""
+    game = "sheep-and-garden"
+    match_id = showcase.finished[game]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    move = len(replay.actions) // 2
+    obs = observation(game, replay_state(game, replay, move), None)
+    page.goto(f"{showcase.url}/match/{match_id}#move={move}")
+    wait_for_move(page, move)
+    seen = page.evaluate(GARDEN_AXES)
+    assert sorted((x, y) for x, y, _ in seen["tiles"]) == sorted((p.x, p.y) for p in obs.placed)
+    for x, y, (tx, ty) in seen["tiles"]:
+        # The number of its column right above it, of its row level with it.
+        assert abs(seen["xs"][str(x)][0] - tx) < 1 and seen["xs"][str(x)][1] < ty, (x, seen["xs"])
+        assert abs(seen["ys"][str(y)][1] - ty) < 1 and seen["ys"][str(y)][0] < tx, (y, seen["ys"])
+    last = obs.placed[-1]
+    assert f"at ({last.x},{last.y})" in page.inner_text("#log")
+    save_screenshot(page, "sheep-and-garden-cell-numbers")

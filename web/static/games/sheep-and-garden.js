@@ -163,6 +163,14 @@ export function draw(svg, obs, ctx) {
   reset(svg, width, height);
   svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#e9efe0", rx: 14 }));
   svg.append(s("rect", { x: ox, y: oy0, width: landW, height: landH, fill: "#dfe8d2", rx: 8 }));
+  // The cells' numbers in the margin, x above each column and y left of each
+  // row, as the moves and the event log give them ("at (4,3)").
+  for (let x = minx + 0.5; x <= maxx - 0.5; x++) {
+    svg.append(text(ox + (x - minx + 0.5) * T, oy0 + T / 4, String(x), { class: "axis", "data-axis-x": x, "font-size": 20, fill: "#6b7b5e" }));
+  }
+  for (let y = miny + 0.5; y <= maxy - 0.5; y++) {
+    svg.append(text(ox + T / 4, oy0 + (y - miny + 0.5) * T, String(y), { class: "axis", "data-axis-y": y, "font-size": 20, fill: "#6b7b5e" }));
+  }
   placed.forEach((p, i) => {
     svg.append(tileNode(faces[p.tile], ox + ((p.x || 0) - minx) * T, oy0 + ((p.y || 0) - miny) * T, p.rotation || 0,
       { "data-tile": p.tile, "data-x": p.x || 0, "data-y": p.y || 0, "data-rotation": p.rotation || 0, "data-order": i }));
