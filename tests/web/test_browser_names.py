@@ -156,3 +156,41 @@ def test_sheep_and_garden_numbers_the_cells_as_the_moves_do(showcase: Showcase, 
     last = obs.placed[-1]
     assert f"at ({last.x},{last.y})" in page.inner_text("#log")
     save_screenshot(page, "sheep-and-garden-cell-numbers")
+
+
+def _pasture_cards(obs: Any) -> dict[int, tuple[int, int]]:
+    return {
+        placed.card.id: (placed.cell.x, placed.cell.y) for p in obs.pastures for placed in p.cards
+    }
+
+
+def test_sheep_n_sheep_outlines_the_cards_a_move_laid(showcase: Showcase, page: Any) -> None:
+    """The log says "seat 3 placed grey 1 (#82) at (4,-2)", but nothing marked
+    the new card among a pasture's twenty: the cards a move laid are outlined,
+    and only those, move after move."""
+    game = "sheep-n-sheep"
+    match_id = showcase.finished[game]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    start = len(replay.actions) // 2
+    moves = list(range(start, start + 12))
+    cards = {
+        move: _pasture_cards(observation(game, replay_state(game, replay, move), None))
+        for move in [start - 1, *moves]
+    }
+    page.goto(f"{showcase.url}/match/{match_id}#move={start}")
+    laid_somewhere = False
+    for move in moves:
+        if move > start:
+            page.keyboard.press("ArrowRight")
+        wait_for_move(page, move)
+        laid = {card: cell for card, cell in cards[move].items() if card not in cards[move - 1]}
+        marked = page.evaluate(
+            "() => Object.fromEntries([...document.querySelectorAll('#board [data-new]')]"
+            ".map((g) => [g.dataset.cardId, [+g.dataset.x, +g.dataset.y]]))"
+        )
+        assert {int(card): tuple(cell) for card, cell in marked.items()} == laid, move
+        assert page.locator("#board rect.new-card").count() == len(laid)
+        if laid:
+            laid_somewhere = True
+            save_screenshot(page, "sheep-n-sheep-new-card")
+    assert laid_somewhere, "no card was laid in these moves"

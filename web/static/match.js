@@ -130,6 +130,9 @@ function draw() {
     seats: frame.seats || null,
     result,
     room: room(),
+    // The position before this move (null at the first frame the page holds),
+    // for a board that marks what the move changed.
+    previous: model.index > 0 ? frames[model.index - 1].observation : null,
   });
   drawTurn(frame, result);
   drawScores(frame, result);

@@ -79,6 +79,12 @@ export function draw(svg, obs, ctx) {
   }
   svg.append(text(x + 4, 52, `deck ${obs.deck_size} · stock ${obs.stock_size}`, { "text-anchor": "start", "font-size": 12, fill: "#2c4a1e" }));
   svg.append(text(x + 4, 70, `discard ${(obs.discard || []).length}` + (obs.end_triggered ? ` · last turn ${obs.last_turn}` : ""), { "text-anchor": "start", "font-size": 12, fill: obs.end_triggered ? "#a1311a" : "#2c4a1e" }));
+  // The cards this move laid in a pasture are outlined, as Sheep & Garden's
+  // last tile is: the log says "placed grey 1 (#82) at (4,-2)", and a pasture
+  // of twenty cards gave no sign which was new.
+  const before = ctx.previous
+    ? new Set((ctx.previous.pastures || []).flatMap((q) => (q.cards || []).map((c) => c.card.id)))
+    : null;
   // Pastures, one box per seat, in rows; y grows upwards.
   let top = 40 + CH + 30;
   let row = 0;
@@ -97,7 +103,9 @@ export function draw(svg, obs, ctx) {
     for (const placed of p.cards || []) {
       const cx = px + 12 + ((placed.cell.x || 0) - b.minx) * CW;
       const cy = top + 26 + (b.maxy - (placed.cell.y || 0)) * CH;
-      g.append(cardNode(placed.card, cx, cy, { "data-seat": seat, "data-x": placed.cell.x || 0, "data-y": placed.cell.y || 0, class: "snscard placed" }));
+      const fresh = before !== null && !before.has(placed.card.id);
+      g.append(cardNode(placed.card, cx, cy, { "data-seat": seat, "data-x": placed.cell.x || 0, "data-y": placed.cell.y || 0, "data-new": fresh ? "true" : null, class: "snscard placed" }));
+      if (fresh) g.append(s("rect", { class: "new-card", x: cx, y: cy, width: CW, height: CH, rx: 7, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "6 4" }));
     }
     svg.append(g);
     px += b.w + 14;
