@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 
+from clients.matchplay import create_match
+from server.app import ServerConfig
 from tests.web.conftest import save_screenshot
 from tests.web.expected import observation
 from tests.web.test_browser import replay_state, wait_for_move
 from tests.web.test_http import _replay
-from web.showcase import Showcase
+from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -194,3 +196,25 @@ def test_sheep_n_sheep_outlines_the_cards_a_move_laid(showcase: Showcase, page: 
             laid_somewhere = True
             save_screenshot(page, "sheep-n-sheep-new-card")
     assert laid_somewhere, "no card was laid in these moves"
+
+
+def test_a_match_waiting_for_its_seats_says_so(page: Any) -> None:
+    """Before any seat had joined, the match page said "Seat 1 to move" and the
+    list "seat 1 to move", as if a bot were deciding."""
+    show = start_showcase(games=(), config=ServerConfig(start_timeout=60.0))
+    try:
+        created = show.server.run(create_match(show.server.address, "sheep-and-garden", 2, seed=5))
+        page.goto(f"{show.url}/match/{created.match_id}")
+        page.wait_for_selector('#status[data-status="waiting"]')
+        page.wait_for_selector("#turn [data-waiting]")
+        said = page.inner_text("#turn")
+        assert said.startswith("Waiting for its seats to join"), said
+        assert "to move" not in said, said
+        save_screenshot(page, "waiting-for-seats")
+        page.goto(f"{show.url}/")
+        row = f'#live tr[data-match-id="{created.match_id}"]'
+        page.wait_for_selector(row)
+        listed = page.inner_text(row)
+        assert "waiting for its seats to join" in listed and "to move" not in listed, listed
+    finally:
+        show.stop()

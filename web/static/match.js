@@ -162,6 +162,13 @@ function drawTurn(frame, result) {
   turn.replaceChildren();
   if (model.status === "aborted" && model.index === model.frames.length - 1) {
     turn.append(h("strong", {}, "Aborted here: no result"));
+  } else if (model.status === "waiting") {
+    // No seat has answered yet: some have not even joined. "Seat 1 to move"
+    // said a bot was deciding while the match waited for its players.
+    turn.append(h("strong", { "data-waiting": "" }, "Waiting for its seats to join"));
+    if (frame.to_move !== null && frame.to_move !== undefined) {
+      turn.append(h("div", { class: "muted" }, `${seatText(frame.to_move)} moves first`));
+    }
   } else if (frame.to_move === null || frame.to_move === undefined) {
     turn.append(h("strong", {}, result || model.status === "finished" ? "Game over" : "No one to move"));
   } else {

@@ -25,7 +25,8 @@ function row(m) {
     ? m.result.scores.map((score, seat) => h("span", { class: "score" },
       h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${score}`,
       m.result.ranks[seat] === 1 ? " ★" : ""))
-    : m.to_move !== null && m.to_move !== undefined ? `seat ${m.to_move} to move` : "";
+    : m.status === "waiting" ? "waiting for its seats to join"
+      : m.to_move !== null && m.to_move !== undefined ? `seat ${m.to_move} to move` : "";
   return h("tr", { "data-match-id": m.match_id, "data-game": m.game, "data-status": m.status },
     h("td", {}, h("a", { href: `/match/${encodeURIComponent(m.match_id)}` }, m.match_id)),
     h("td", {}, m.title), h("td", { class: "players" }, `${m.players} ${m.players === 1 ? "player" : "players"}`),
