@@ -17,6 +17,7 @@ from server.records import DamagedRecord, StoredMatch, stored_result
 from server.sqlite_schema import SCHEMA_VERSION
 from server.sqlite_store import SqliteStore, load_match
 from server.sqlite_store import StoreError as ServerStoreError
+from server.summaries import clock_settings
 from tournament.store import Store as TournamentStore
 from tournament.store import StoreError as TournamentStoreError
 from tournament.store_read import read_connection
@@ -139,11 +140,7 @@ def _stored(stored: StoredMatch) -> MatchToReplay:
         players=record.players,
         options=dict(record.options),
         seed=record.seed,
-        clock=arena_pb2.ClockSettings(
-            decision_seconds=record.clock.decision_seconds,
-            time_bank_seconds=record.clock.time_bank_seconds,
-            max_strikes=record.clock.max_strikes,
-        ),
+        clock=clock_settings(record.clock),
         rules_version=record.rules_version,
         moves=[Move(m.move, m.seat, m.index, m.label, m.forced) for m in stored.moves],
         result=stored_result(record.match_id, stored.result),

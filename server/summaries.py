@@ -8,13 +8,21 @@ from collections.abc import Sequence
 
 from sheepfold.v1 import arena_pb2
 
-from server.records import MatchRecord, MatchSummary, RecordedMove, stored_result
+from server.records import ClockConfig, MatchRecord, MatchSummary, RecordedMove, stored_result
 
 STORED_STATUS = {
     "running": arena_pb2.MATCH_STATUS_RUNNING,
     "finished": arena_pb2.MATCH_STATUS_FINISHED,
     "aborted": arena_pb2.MATCH_STATUS_ABORTED,
 }
+
+
+def clock_settings(clock: ClockConfig) -> arena_pb2.ClockSettings:
+    return arena_pb2.ClockSettings(
+        decision_seconds=clock.decision_seconds,
+        time_bank_seconds=clock.time_bank_seconds,
+        max_strikes=clock.max_strikes,
+    )
 
 
 def info_head(record: MatchRecord, status: int, moves: int) -> arena_pb2.MatchInfo:
@@ -26,11 +34,7 @@ def info_head(record: MatchRecord, status: int, moves: int) -> arena_pb2.MatchIn
         options=record.options,
         status=status,
         moves=moves,
-        clock=arena_pb2.ClockSettings(
-            decision_seconds=record.clock.decision_seconds,
-            time_bank_seconds=record.clock.time_bank_seconds,
-            max_strikes=record.clock.max_strikes,
-        ),
+        clock=clock_settings(record.clock),
         created_at=record.created_at,
     )
 
@@ -76,11 +80,7 @@ def replay_message(
             )
             for m in moves
         ],
-        clock=arena_pb2.ClockSettings(
-            decision_seconds=record.clock.decision_seconds,
-            time_bank_seconds=record.clock.time_bank_seconds,
-            max_strikes=record.clock.max_strikes,
-        ),
+        clock=clock_settings(record.clock),
     )
     if result is not None:
         replay.result.CopyFrom(result)
