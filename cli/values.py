@@ -11,11 +11,15 @@ from clients.launch.limits import LimitsError, parse_limits, shown
 from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 
 
-def non_negative_float(text: str) -> float:
+def _number(text: str) -> float:
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def non_negative_float(text: str) -> float:
+    value = _number(text)
     if math.isnan(value) or value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be a number >= 0")
     return value
@@ -23,20 +27,14 @@ def non_negative_float(text: str) -> float:
 
 def finite_float(text: str) -> float:
     """Any number, negative too, but not nan or infinity."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = _number(text)
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"{text!r} must be a finite number")
     return value
 
 
 def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = _number(text)
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{text!r} must be a finite number > 0")
     return value
