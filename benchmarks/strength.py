@@ -19,12 +19,13 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from sheepfold.v1 import arena_pb2
 
 import games
+from cli.values import whole_number
 from clients.bots import BotSpecError, load_bot
 from clients.sdk import DecisionView, action_index
 from server import convert
@@ -135,19 +136,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 1
             _report(pair, first, second, outcomes)
     return 0
-
-
-def whole_number(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from `low` to `high`, or a usage error."""
-
-    def number(text: str) -> int:
-        if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-            raise argparse.ArgumentTypeError(
-                f"{text!r} must be a whole number from {low} to {high:,}"
-            )
-        return int(text)
-
-    return number
 
 
 def split_pair(pair: str) -> tuple[str, str]:
