@@ -18,13 +18,14 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2
 
-from games.contract import Event, Game, State
+from games.contract import Game, State
 from server import convert, encoding
 from server.floods import count_refusal
 from server.logs import worth_logging
 from server.metrics import NO_METRICS, GameMetrics
 from server.records import MatchRecord, RecordedMove, StoredMatch, stored_result
 from server.rulings import NOBODY_JOINED, forced_action_index, ranks_with_disqualified_last
+from server.seat_messages import broadcast, release_held, send, send_error
 from server.seats import (
     TIMED_OUT,
     JoinError,
@@ -261,7 +262,7 @@ class Match:
         if seat.stream is not None:
             pending.sent_at = time.monotonic()
             held, seat.held = seat.held, []
-            self._send(seat, pending.message(held))
+            send(seat, pending.message(held), self.log)
         index, forced = await self._await_answer(seat, pending)
         self._pending = None
         await self._apply(seat_index, actions, index, forced)
@@ -328,12 +329,13 @@ class Match:
             self.metrics.deadline_missed(seat.disqualified)
             self.metrics.forced_move("timeout")
             if seat.stream is not None:
-                self._send_error(
+                send_error(
                     seat,
                     grpc.StatusCode.DEADLINE_EXCEEDED,
                     f"deadline missed: a random action was played "
                     f"(strike {seat.strikes} of {clock.max_strikes})",
                     pending.decision_id,
+                    self.log,
                 )
             return self._forced_index(len(pending.actions)), "timeout"
         self.metrics.decision_answered(
@@ -362,39 +364,8 @@ class Match:
         await self.store.record_move(self.record.match_id, move)
         events = self.state.apply(action)
         self.moves.append(move)
-        self._broadcast(move.move, events)
+        broadcast(self.seats, self.codec, move.move, events, self.limits.held_events, self.log)
         self.spectators.played(lambda: public_messages(self.codec, move.move, events, self.state))
-
-    def _broadcast(self, move: int, events: Sequence[Event]) -> None:
-        for event in events:
-            encoded: dict[int, bytes] = {}  # EventMessage by payload: seats share them
-            responses: dict[int, bytes] = {}  # and the PlayResponse around it
-            for seat in self.seats:
-                if seat.stream is None:
-                    continue
-                payload = event.visible_to(seat.index)
-                if payload is None:
-                    continue
-                message = encoded.get(id(payload))
-                if message is None:
-                    message = encoded[id(payload)] = encoding.event_message(
-                        self.codec, move, payload
-                    )
-                if seat.events_in_decisions:
-                    seat.held.append(message)
-                    if len(seat.held) > self.limits.held_events:
-                        self._release_held(seat)
-                else:
-                    response = responses.get(id(payload))
-                    if response is None:
-                        response = responses[id(payload)] = encoding.event_response(message)
-                    self._send(seat, response)
-
-    def _release_held(self, seat: Seat) -> None:
-        """Send a seat's held events as messages of their own, oldest first."""
-        held, seat.held = seat.held, []
-        for message in held:
-            self._send(seat, encoding.event_response(message))
 
     # ------------------------------------------------------------ spectators
 
@@ -442,8 +413,8 @@ class Match:
         final = arena_pb2.PlayResponse(result=self.result)
         for seat in self.seats:
             if seat.stream is not None:
-                self._release_held(seat)
-                self._send(seat, final)
+                release_held(seat, self.log)
+                send(seat, final, self.log)
                 if seat.stream is not None:  # not dropped for falling behind just now
                     seat.stream.close(None, "match over")
                     seat.stream = None
@@ -561,9 +532,9 @@ class Match:
             pending.answer.set_result(action_index)
             return
         code, message = refused
-        self._send_error(seat, code, message, decision_id)
+        send_error(seat, code, message, decision_id, self.log)
         if code == grpc.StatusCode.INVALID_ARGUMENT and pending is not None:
-            self._send(seat, self._sent_again(pending))  # the decision again, to answer right
+            send(seat, self._sent_again(pending), self.log)  # the decision again, to answer right
         count_refusal(seat, self.limits, self.metrics, self.log, code, message)
 
     def reject(self, seat_index: int, reason: str, stream: SeatStream | None = None) -> None:
@@ -571,28 +542,9 @@ class Match:
         seat = self.seats[seat_index]
         if stream is not None and seat.stream is not stream:
             return
-        self._send_error(seat, grpc.StatusCode.INVALID_ARGUMENT, reason, 0)
+        send_error(seat, grpc.StatusCode.INVALID_ARGUMENT, reason, 0, self.log)
         count_refusal(
             seat, self.limits, self.metrics, self.log, grpc.StatusCode.INVALID_ARGUMENT, reason
-        )
-
-    def _send(self, seat: Seat, message: arena_pb2.PlayResponse | bytes) -> None:
-        stream = seat.stream
-        if stream is not None and not stream.send(message):
-            self.log.warning("seat stream too slow, dropped", seat=seat.index)
-            stream.close(grpc.StatusCode.RESOURCE_EXHAUSTED, "stream fell too far behind")
-            seat.stream = None
-
-    def _send_error(
-        self, seat: Seat, code: grpc.StatusCode, message: str, decision_id: int
-    ) -> None:
-        self._send(
-            seat,
-            arena_pb2.PlayResponse(
-                error=arena_pb2.PlayError(
-                    code=code.value[0], message=message, decision_id=decision_id
-                )
-            ),
         )
 
     # ------------------------------------------------------------ views
