@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import inspect
 import sys
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -70,9 +71,13 @@ class _ThreadedBot:
     def _decided(self, decision: DecisionView) -> int:
         assert self._bot is not None  # decisions come after the build
         choice = self._bot.decide(decision)
-        if asyncio.iscoroutine(choice):
-            choice = asyncio.run(choice)
+        if inspect.isawaitable(choice):
+            return asyncio.run(_awaited(choice))
         return choice
+
+
+async def _awaited(choice: Awaitable[int]) -> int:
+    return await choice
 
 
 class InProcessSeat:
