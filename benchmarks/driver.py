@@ -63,7 +63,9 @@ class MatchClock:
 class TimedRandomBot:
     """A seeded random bot that notes when each decision arrives."""
 
-    def __init__(self, recorder: Recorder, clock: MatchClock, first: asyncio.Event, seed: int):
+    def __init__(
+        self, recorder: Recorder, clock: MatchClock, first: asyncio.Event, seed: int
+    ) -> None:
         self.recorder = recorder
         self.clock = clock
         self.first = first

@@ -121,7 +121,13 @@ def _load_edge_codes(raw_tiles: list[dict]) -> dict[str, int]:
     return {pattern: code for code, pattern in enumerate(sorted(patterns))}
 
 
-def _canonical(letters: str, areas: tuple[Area, ...], roads: tuple[RoadPiece, ...], r: int):
+# A tile's face turned by a rotation: its edge letters, its areas and its roads.
+Face = tuple[
+    str, tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...], tuple[tuple[int, ...], ...]
+]
+
+
+def _canonical(letters: str, areas: tuple[Area, ...], roads: tuple[RoadPiece, ...], r: int) -> Face:
     def turn(segments: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(sorted((s + 3 * r) % 12 for s in segments))
 
@@ -134,7 +140,7 @@ def _canonical(letters: str, areas: tuple[Area, ...], roads: tuple[RoadPiece, ..
     )
 
 
-def canonical_face(tile: Tile) -> tuple:
+def canonical_face(tile: Tile) -> Face:
     """A rotation-independent key: equal for two tiles that show the same face."""
     return min(_canonical(tile.segments, tile.areas, tile.roads, r) for r in range(4))
 
@@ -170,7 +176,7 @@ def _build_tile(raw: dict, codes: dict[str, int]) -> Tile:
         for s, owner in enumerate(base_owner):
             turned[(s + 3 * r) % 12] = owner
         owners.append(tuple(turned))
-    first_with: dict[tuple, int] = {}
+    first_with: dict[Face, int] = {}
     for r in range(4):
         first_with.setdefault(_canonical(letters, areas, roads, r), r)
     same_face = tuple(first_with[_canonical(letters, areas, roads, r)] for r in range(4))

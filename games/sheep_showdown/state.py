@@ -82,7 +82,9 @@ __all__ = [
 class SheepShowdownState(BoardQueries, Moves, Stealing, Rounds, Views, Positions, State):
     """One game of Sheep Showdown (all rounds)."""
 
-    def __init__(self, players: int, seed: int, rounds: int = 3, double_trouble: bool = False):
+    def __init__(
+        self, players: int, seed: int, rounds: int = 3, double_trouble: bool = False
+    ) -> None:
         self.players = players
         self.rounds = rounds
         self.dt = double_trouble
