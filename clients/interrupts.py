@@ -148,7 +148,9 @@ def ignore_further_interrupts() -> dict[int, Any]:
     handlers replaced (none off the main thread, which receives no signals)."""
     if threading.current_thread() is not threading.main_thread():
         return {}
-    saved = {signum: signal.signal(signum, signal.SIG_IGN) for signum in STOP_SIGNALS}
+    saved: dict[int, Any] = {
+        signum: signal.signal(signum, signal.SIG_IGN) for signum in STOP_SIGNALS
+    }
     if _process.exits_when_interrupted and not _process.watched:
         _process.watched = True
         threading.Thread(

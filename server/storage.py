@@ -37,7 +37,7 @@ from typing import Any, Protocol, TypeVar
 import structlog
 
 from server.fairness import FairQueue
-from server.records import MatchRecord, MatchSummary, RecordedMove, StoredMatch
+from server.records import DamagedRecord, MatchRecord, MatchSummary, RecordedMove, StoredMatch
 from server.store import Store, WouldWait
 
 T = TypeVar("T")
@@ -378,7 +378,7 @@ class StoreWorker:
         done.add_done_callback(free)
         return asyncio.wrap_future(done, loop=loop)
 
-    def unfinished(self) -> list[StoredMatch]:
+    def unfinished(self) -> list[StoredMatch | DamagedRecord]:
         """Blocking: for starting up, before the server serves anyone."""
         return self.store.unfinished()
 
