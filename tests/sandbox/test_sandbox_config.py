@@ -1,0 +1,173 @@
+"""What a tournament config says of the bot sandbox, checked before any game:
+limits and their defaults, sandboxing by default with an opt-out, bad settings
+named by field, and the folders and database each bot would see."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import cast
+
+import pytest
+
+from clients.launch import LimitsError, parse_limits
+from clients.launch.limits import DEFAULT_LIMITS
+from clients.launch.sandbox import SandboxPolicy, seen_by_every_bot
+from tests.conftest import ROOT
+from tournament.config import ConfigError, parse_config
+from tournament.executors.settings import GameExecutor
+from tournament.runner import RunError, run_tournament, run_tournament_async
+from tournament.sandbox_config import check_folders
+
+
+def test_limits_have_safe_defaults_and_reject_nonsense() -> None:
+    assert DEFAULT_LIMITS.memory_mb == 1024
+    args = parse_limits({"memory_mb": 512, "cpu_seconds": 5}).prlimit_args()
+    assert f"--as={512 * 1024 * 1024}:{512 * 1024 * 1024}" in args and "--cpu=5:6" in args
+    with pytest.raises(LimitsError, match="memory_mb"):
+        parse_limits({"memory_mb": "lots"})
+    with pytest.raises(LimitsError, match="unknown limit"):
+        parse_limits({"disk_mb": 3})
+    with pytest.raises(LimitsError, match="between"):
+        parse_limits({"processes": 0})
+
+
+def _config(bots: list[dict], **top: object) -> dict:
+    return {"game": "stubborn-sheep", "players": 1, "bots": bots, **top}
+
+
+def test_command_bots_are_sandboxed_by_default_and_can_opt_out(tmp_path: Path) -> None:
+    (tmp_path / "extra").mkdir()
+    config = parse_config(
+        _config(
+            [
+                {"name": "a", "command": ["prog"]},
+                {"name": "b", "command": ["prog"], "sandbox": False},
+                {"name": "c", "command": ["prog"], "sandbox": {"memory_mb": 2048}},
+                {"name": "d", "builtin": "random"},
+            ],
+            sandbox={"cpu_seconds": 7, "read_only": ["extra"]},
+        ),
+        base_dir=tmp_path,
+    )
+    a, b, c, d = config.bots
+    assert a.sandbox == SandboxPolicy(
+        limits=parse_limits({"cpu_seconds": 7}), read_only=(str(tmp_path / "extra"),)
+    )
+    assert b.sandbox is None and d.sandbox is None
+    assert c.sandbox is not None
+    assert c.sandbox.limits.memory_mb == 2048 and c.sandbox.limits.cpu_seconds == 7
+
+
+@pytest.mark.parametrize(
+    ("bots", "top", "field"),
+    [
+        ([{"name": "x", "builtin": "random", "sandbox": True}], {}, "bots[0].sandbox"),
+        ([{"name": "x", "command": ["p"], "sandbox": "yes"}], {}, "bots[0].sandbox"),
+        ([{"name": "x", "command": ["p"], "sandbox": {"memory_mb": 1}}], {}, "memory_mb"),
+        ([{"name": "x", "command": ["p"]}], {"sandbox": {"read_only": ["nowhere"]}}, "read_only"),
+        ([{"name": "x", "command": ["p"]}], {"sandbox": {"read_only": ["/proc"]}}, "read_only"),
+        (
+            [{"name": "x", "command": ["p"], "sandbox": {"read_only": ["/proc/self/../1"]}}],
+            {},
+            "bots[0].sandbox.read_only",
+        ),
+        ([{"name": "x", "command": ["p"]}], {"sandbox": {"read_only": ["/dev/shm"]}}, "read_only"),
+        ([{"name": "x", "command": ["p"]}], {"sandbox": 3}, "sandbox"),
+    ],
+)
+def test_bad_sandbox_settings_name_their_field(bots: list, top: dict, field: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        parse_config(_config(bots, **top), base_dir=ROOT)
+    assert field in error.value.field
+    assert "trusted" in str(error.value) or field != "bots[0].sandbox" or "true" in str(error.value)
+
+
+def test_a_bot_may_not_see_the_database_or_another_bots_folder(tmp_path: Path) -> None:
+    folders = {"a": str(tmp_path), "b": str(tmp_path / "b"), "c": str(tmp_path / "c")}
+    problem = check_folders({"b": folders["b"]}, ["b"], str(tmp_path / "b" / "t.sqlite"))
+    assert problem and "tournament database" in problem
+    problem = check_folders(folders, ["a"], str(tmp_path.parent / "t.sqlite"))
+    assert problem and "bot 'a' would see bot 'b'" in problem
+    assert check_folders(folders, ["b", "c"], str(tmp_path / "t.sqlite")) is None
+
+
+def test_a_bot_may_not_see_the_database_through_a_read_only_path_or_the_runtime(
+    tmp_path: Path,
+) -> None:
+    """An attack read the deal secret from a database in a folder the config
+    gave a bot as `read_only`: every path a bot sees is checked, not only its own."""
+    folders = {"b": str(tmp_path / "b"), "c": str(tmp_path / "c")}
+    db = str(tmp_path / "data" / "t.sqlite")
+    shared = {"b": [str(tmp_path / "data")]}
+    problem = check_folders(folders, ["b"], db, shared)
+    assert problem == (
+        f"bot 'b' would see the tournament database {tmp_path / 'data' / 't.sqlite'} in its "
+        f"read_only path {tmp_path / 'data'}: give the bot a folder of its own with `cwd`, "
+        "or put the database elsewhere"
+    )
+    elsewhere = str(tmp_path.parent / "elsewhere.sqlite")
+    problem = check_folders(folders, ["b"], elsewhere, {"b": [str(tmp_path)]})
+    assert problem and "would see bot 'c'" in problem and "read_only path" in problem
+    problem = check_folders(folders, ["b"], db, runtime=[str(tmp_path / "data")])
+    assert problem and "the runtime every bot sees" in problem
+    # The database's write-ahead log holds its pages too: named alone, it is refused.
+    wal = {"b": [str(tmp_path / "data" / "t.sqlite-wal")]}
+    problem = check_folders(folders, ["b"], db, wal)
+    assert problem and f"in its read_only path {tmp_path / 'data' / 't.sqlite-wal'}" in problem
+    assert check_folders(folders, ["b", "c"], db, {"c": [str(tmp_path / "c" / "x")]}) is None
+
+
+def test_a_bots_folder_cannot_be_the_hosts_proc_or_dev(tmp_path: Path) -> None:
+    """Bound after the sandbox's own /proc, it would cover it with the host's."""
+    for folder, top in (("/proc", "/proc"), ("/proc/1", "/proc"), ("/dev/shm", "/dev")):
+        problem = check_folders({"b": folder}, ["b"], str(tmp_path / "t.sqlite"))
+        assert problem == (
+            f"bot 'b': a sandboxed bot's folder (cwd) cannot be in the host's {top} "
+            f"({folder}): a sandbox has its own /proc and /dev"
+        )
+
+
+def test_a_ray_run_checks_what_its_bots_see_before_any_game(tmp_path: Path) -> None:
+    """The workers start the bots, but the driver refuses the config first."""
+    config = parse_config(
+        {
+            "game": "sheep-n-sheep",
+            "bots": [
+                {"name": "a", "builtin": "random"},
+                {"name": "b", "command": ["true"], "sandbox": {"read_only": ["."]}},
+            ],
+        },
+        str(tmp_path),
+    )
+    (tmp_path / "b").mkdir()
+    never_used = cast(GameExecutor, object())
+    with pytest.raises(RunError, match="would see the tournament database"):
+        asyncio.run(
+            run_tournament_async(
+                config, "127.0.0.1:1", str(tmp_path / "t.sqlite"), executor=never_used
+            )
+        )
+
+
+def test_sandboxed_bots_on_a_tcp_server_are_refused_before_any_game(tmp_path: Path) -> None:
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "bot.py").write_text("")
+    config = parse_config(
+        _config([{"name": "x", "command": ["{python}", "bot.py"], "cwd": "bot"}]),
+        base_dir=tmp_path,
+    )
+    with pytest.raises(RunError, match="unix:PATH"):
+        run_tournament(config, server="127.0.0.1:1", database=str(tmp_path / "t.sqlite"))
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_the_paths_every_bot_sees_include_the_system_runtime() -> None:
+    """A database under /usr would otherwise pass: every sandbox binds /usr whole."""
+    seen = seen_by_every_bot()
+    assert "/usr" in seen and sys.prefix in seen
+    problem = check_folders(
+        {"b": "/tmp/b"}, ["b"], "/usr/local/var/sheepfold/t.sqlite", runtime=seen
+    )
+    assert problem and "the runtime every bot sees (/usr)" in problem
