@@ -7,6 +7,7 @@ prints); the text, markdown and CSV renderers only lay it out.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from collections.abc import Callable, Sequence
@@ -330,15 +331,20 @@ def _paired_lead(
     return mean_interval([bot.by_seed[seed] - next_bot.by_seed[seed] for seed in shared])
 
 
+@dataclasses.dataclass(slots=True)
 class _BotStats:
-    def __init__(self) -> None:
-        self.games = 0
-        self.scores: list[float] = []
-        self.by_seed: dict[int, float] = {}  # solo: each seed's score
-        self.points = 0.0
-        self.weight = 0.0
-        self.wins = self.draws = self.losses = 0
-        self.timeouts = self.disqualifications = self.crashes = self.forfeits = 0
+    games: int = 0
+    scores: list[float] = dataclasses.field(default_factory=list)
+    by_seed: dict[int, float] = dataclasses.field(default_factory=dict)  # solo: each seed's score
+    points: float = 0.0
+    weight: float = 0.0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    timeouts: int = 0
+    disqualifications: int = 0
+    crashes: int = 0
+    forfeits: int = 0
 
 
 def _bot_order(
