@@ -241,8 +241,8 @@ def run_match(args: argparse.Namespace) -> int:
     configure_logging("console", "warning")
     specs = [spec.strip() for spec in args.bots.split(",") if spec.strip()]
     if len(specs) != args.players:
-        bots = "1 bot" if len(specs) == 1 else f"{len(specs)} bots"
-        _usage_error(f"match: --players is {args.players} but --bots names {bots}")
+        named = "1 bot" if len(specs) == 1 else f"{len(specs)} bots"
+        _usage_error(f"match: --players is {args.players} but --bots names {named}")
     options = dict(args.option)
     game = games.get(args.game)
     try:
