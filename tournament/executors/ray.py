@@ -436,7 +436,8 @@ class RayExecutor:
             if outcome.fatal:
                 raise RunError(outcome.error)
             if server is not None and (outcome.server_gone or server in self.pool.dropped):
-                return self.pool.drop(runner.progress, server, outcome.error)
+                self.pool.drop(runner.progress, server, outcome.error)
+                return None
             if server is not None and outcome.server_back:
                 gave_up = self.pool.hiccup(runner.progress, scheduled.key, server, outcome.error)
                 if gave_up is not None:
