@@ -112,12 +112,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help=f"CPUs of the Ray instance --ray starts on this machine, 1 to {MAX_NUM_CPUS} "
         "(default: all)",
     )
-    run.add_argument(
-        "--admin-token",
-        default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
-        help="the --server's admin token, for CreateMatch (and to fetch each game's record "
-        "from a server with --private-replays) (default: $SHEEPFOLD_ADMIN_TOKEN)",
-    )
+    _add_admin_token_flag(run)
     add_tls_flags(run)
     run.add_argument(
         "--no-report", action="store_true", help="do not print the standings at the end"
@@ -254,14 +249,18 @@ def _add_sprt_parser(sub: argparse._SubParsersAction) -> None:
     sprt.add_argument(
         "--db", metavar="FILE", type=file_path, help="SQLite database (default: the config's)"
     )
-    sprt.add_argument(
+    _add_admin_token_flag(sprt)
+    add_tls_flags(sprt)
+    sprt.set_defaults(handler=_sprt, interrupt_on_terminate=True)
+
+
+def _add_admin_token_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--admin-token",
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
         help="the --server's admin token, for CreateMatch (and to fetch each game's record "
         "from a server with --private-replays) (default: $SHEEPFOLD_ADMIN_TOKEN)",
     )
-    add_tls_flags(sprt)
-    sprt.set_defaults(handler=_sprt, interrupt_on_terminate=True)
 
 
 def _sprt_config(args: argparse.Namespace, config: TournamentConfig) -> TournamentConfig:
