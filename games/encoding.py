@@ -33,6 +33,11 @@ _SMALL_LIMIT = 1 << 14
 _SMALL = tuple(_varint(value) for value in range(_SMALL_LIMIT))
 
 
+def field_number(message: Any, field: str) -> int:
+    """The number of `field` in the protobuf message class `message`."""
+    return int(message.DESCRIPTOR.fields_by_name[field].number)
+
+
 def length_delimited(field_number: int, payload: bytes) -> bytes:
     """`payload` as the value of a bytes, string or message field: joined with
     other fields' encodings it adds that field to the message."""

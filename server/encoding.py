@@ -21,32 +21,27 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 from games.contract import Codec
-from games.encoding import length_delimited, varint
+from games.encoding import field_number, length_delimited, varint
 from games.memo import Memo
 from server import convert
 from server.interceptors import HandlerRewrite
 
-
-def _number(message: Any, field: str) -> int:
-    return int(message.DESCRIPTOR.fields_by_name[field].number)
-
-
-_RESPONSE_DECISION = _number(arena_pb2.PlayResponse, "decision")
-_RESPONSE_EVENT = _number(arena_pb2.PlayResponse, "event")
-_DECISION_OBSERVATION = _number(arena_pb2.Decision, "observation")
-_DECISION_ACTIONS = _number(arena_pb2.Decision, "actions")
-_DECISION_ID_TAG = varint(_number(arena_pb2.Decision, "decision_id") << 3)  # varint fields
-_DECISION_SEAT_TAG = varint(_number(arena_pb2.Decision, "seat") << 3)
-_DECISION_PROMPT = _number(arena_pb2.Decision, "prompt")
-_DECISION_CLOCK = _number(arena_pb2.Decision, "clock")
-_DECISION_EVENTS = _number(arena_pb2.Decision, "events")
-_EVENT_MOVE_TAG = varint(_number(arena_pb2.EventMessage, "move") << 3)  # a varint field
+_RESPONSE_DECISION = field_number(arena_pb2.PlayResponse, "decision")
+_RESPONSE_EVENT = field_number(arena_pb2.PlayResponse, "event")
+_DECISION_OBSERVATION = field_number(arena_pb2.Decision, "observation")
+_DECISION_ACTIONS = field_number(arena_pb2.Decision, "actions")
+_DECISION_ID_TAG = varint(field_number(arena_pb2.Decision, "decision_id") << 3)  # varint fields
+_DECISION_SEAT_TAG = varint(field_number(arena_pb2.Decision, "seat") << 3)
+_DECISION_PROMPT = field_number(arena_pb2.Decision, "prompt")
+_DECISION_CLOCK = field_number(arena_pb2.Decision, "clock")
+_DECISION_EVENTS = field_number(arena_pb2.Decision, "events")
+_EVENT_MOVE_TAG = varint(field_number(arena_pb2.EventMessage, "move") << 3)  # a varint field
 
 
 @functools.cache
 def _game_member(wrapper: Any, field: str) -> int:
     """The number of a game's member in a `oneof game` wrapper message."""
-    return _number(wrapper, field)
+    return field_number(wrapper, field)
 
 
 def decision_body(codec: Codec, head: bytes, observation: Any, actions: Sequence[Any]) -> bytes:

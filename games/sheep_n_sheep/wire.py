@@ -7,7 +7,7 @@ from typing import Any
 
 from sheepfold.v1 import sheep_n_sheep_pb2 as pb
 
-from games.encoding import PiecewiseObservationCodec, length_delimited
+from games.encoding import PiecewiseObservationCodec, field_number, length_delimited
 from games.sheep_n_sheep import events as ev
 from games.sheep_n_sheep.actions import (
     BeginFree,
@@ -65,17 +65,14 @@ _CARD_PB: tuple[pb.SheepNSheepCard, ...] = tuple(card_to_proto(card.id) for card
 # card entry never changes, so these are built once; a field's encoding is then
 # the join of its entries, with a memo for pastures and the market (the same
 # from one decision to the next until a card is placed or a set taken).
-def _field_number(name: str) -> int:
-    return int(pb.SheepNSheepObservation.DESCRIPTOR.fields_by_name[name].number)
-
-
 _HAND, _MARKET, _PASTURES, _DISCARD = (
-    _field_number(name) for name in ("hand", "market", "pastures", "discard")
+    field_number(pb.SheepNSheepObservation, name)
+    for name in ("hand", "market", "pastures", "discard")
 )
 _CARD_BYTES = tuple(card.SerializeToString() for card in _CARD_PB)
 _HAND_ENTRY = tuple(length_delimited(_HAND, card) for card in _CARD_BYTES)
 _DISCARD_ENTRY = tuple(length_delimited(_DISCARD, card) for card in _CARD_BYTES)
-_SET_CARD = int(pb.SheepNSheepMarketSet.DESCRIPTOR.fields_by_name["cards"].number)
+_SET_CARD = field_number(pb.SheepNSheepMarketSet, "cards")
 _SET_CARD_ENTRY = tuple(length_delimited(_SET_CARD, card) for card in _CARD_BYTES)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from sheepfold.v1 import sheep_showdown_pb2 as pb
 
-from games.encoding import PiecewiseObservationCodec, length_delimited
+from games.encoding import PiecewiseObservationCodec, field_number, length_delimited
 from games.sheep_showdown import actions as A
 from games.sheep_showdown import events as E
 from games.sheep_showdown.state import DECISIONS, SheepShowdownObservation
@@ -26,11 +26,7 @@ def _cell(row: int, col: int) -> pb.SheepShowdownCell:
     return pb.SheepShowdownCell(row=row, col=col)
 
 
-def _number(message: Any, field: str) -> int:
-    return int(message.DESCRIPTOR.fields_by_name[field].number)
-
-
-_OBSERVATION_DOG = _number(pb.SheepShowdownObservation, "dogs")
+_OBSERVATION_DOG = field_number(pb.SheepShowdownObservation, "dogs")
 
 
 # Encoded observation fields, by their content: the grid changes when a card

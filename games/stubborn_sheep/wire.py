@@ -10,7 +10,7 @@ from typing import Any
 
 from sheepfold.v1 import stubborn_sheep_pb2 as pb
 
-from games.encoding import PiecewiseObservationCodec, length_delimited
+from games.encoding import PiecewiseObservationCodec, field_number, length_delimited
 from games.stubborn_sheep import actions as act
 from games.stubborn_sheep import events as ev
 from games.stubborn_sheep.data import FENCES, SHEEP_BONUS, SHEEP_COLOUR
@@ -35,25 +35,23 @@ def _sheep(cards: tuple[int, ...]) -> list[pb.StubbornSheepSheep]:
     return [sheep_msg(card) for card in cards]
 
 
-def _number(message: Any, field: str) -> int:
-    return int(message.DESCRIPTOR.fields_by_name[field].number)
-
-
 # A sheep card inside an area or a score pile, encoded once per card: a new
 # area or pile is its few scalar fields joined to these.
 _SHEEP_IN_AREA: tuple[bytes, ...] = tuple(
-    length_delimited(_number(pb.StubbornSheepArea, "sheep"), sheep_msg(card).SerializeToString())
+    length_delimited(
+        field_number(pb.StubbornSheepArea, "sheep"), sheep_msg(card).SerializeToString()
+    )
     for card in range(len(SHEEP_COLOUR))
 )
 _SHEEP_IN_PILE: tuple[bytes, ...] = tuple(
     length_delimited(
-        _number(pb.StubbornSheepScorePile, "sheep"), sheep_msg(card).SerializeToString()
+        field_number(pb.StubbornSheepScorePile, "sheep"), sheep_msg(card).SerializeToString()
     )
     for card in range(len(SHEEP_COLOUR))
 )
-_OBSERVATION_AREA = _number(pb.StubbornSheepObservation, "areas")
-_OBSERVATION_SEAT = _number(pb.StubbornSheepObservation, "seats")
-_PLAYER_PILE = _number(pb.StubbornSheepPlayer, "scored")
+_OBSERVATION_AREA = field_number(pb.StubbornSheepObservation, "areas")
+_OBSERVATION_SEAT = field_number(pb.StubbornSheepObservation, "seats")
+_PLAYER_PILE = field_number(pb.StubbornSheepPlayer, "scored")
 
 
 # Encoded observation fields, by their content: bounded memos of pure functions.
