@@ -67,6 +67,9 @@ class _Job:
     call: Callable[[], Any]
     what: str
     deadline: float | None  # time.monotonic(); None: retried until made
+    # Housekeeping (a checkpoint, making room) is no write of a move or a match:
+    # sheepfold_db_write_seconds leaves it out.
+    housekeeping: bool = False
     future: concurrent.futures.Future[Any] = field(default_factory=concurrent.futures.Future)
     _state: str = "queued"  # queued | running | abandoned
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -209,11 +212,14 @@ class StoreWorker:
             self.on_written(time.monotonic() - started)
         self._written_now += 1
         if self._written_now % ROOM_CHECK_EVERY == 0:
-            self._queue.put(_Job(self.store.make_room, "make room", time.monotonic() + 60))
+            self._housekeeping(self.store.make_room, "make room")
         if self._written_now >= CHECKPOINT_EVERY:
             self._written_now = 0
-            self._queue.put(_Job(self.store.checkpoint, "checkpoint", time.monotonic() + 60))
+            self._housekeeping(self.store.checkpoint, "checkpoint")
         return True
+
+    def _housekeeping(self, call: Callable[[], None], what: str) -> None:
+        self._queue.put(_Job(call, what, time.monotonic() + 60, housekeeping=True))
 
     async def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
         return int(
@@ -304,7 +310,7 @@ class StoreWorker:
                     waited_seconds=round(time.monotonic() - waiting_since, 3),
                 )
             self._set_health(True)
-            if self.on_written is not None:
+            if self.on_written is not None and not job.housekeeping:
                 self.on_written(time.monotonic() - started)
             job.future.set_result(result)
             return
