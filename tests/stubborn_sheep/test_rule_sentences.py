@@ -8,12 +8,14 @@ lies between pen 1 (area 2) and meadow 3.
 
 from __future__ import annotations
 
-from games.stubborn_sheep.actions import Continue, PickSheep, PlaceFence, UseBonus
+from games.stubborn_sheep.actions import Continue, PickSheep, PlaceFence, Score, UseBonus
 from games.stubborn_sheep.data import (
     ACTIVATE_EXTRA,
+    BLUE,
     EFFECTIVE,
     FENCES,
     LEFT,
+    MEADOW_TO_SIX,
     RIGHT,
     ROTATE_FENCE,
     UP,
@@ -21,16 +23,17 @@ from games.stubborn_sheep.data import (
     YELLOW,
     YELLOW_TAKES_TWO,
 )
-from games.stubborn_sheep.events import YELLOW_COMPANION, IconJump, SheepMoved
+from games.stubborn_sheep.events import BLUE_RUN, YELLOW_COMPANION, IconJump, SheepMoved
 from games.stubborn_sheep.state import (
     PH_BETWEEN,
+    PH_BLUE,
     PH_COMPANION,
     PH_PLACE,
     PH_TAKES_TWO,
     StubbornSheepState,
 )
 
-from .helpers import b, empty_areas, frame3, payloads, pick, r, w, y
+from .helpers import b, empty_areas, find_fence, frame3, payloads, pick, r, w, where, y
 
 # ------------------------------------------------------------------ restock
 
@@ -124,3 +127,56 @@ def test_the_yellow_bonus_serves_one_yellow_jump_per_turn() -> None:
     events = payloads(state.apply(PickSheep(w(11))))
     assert events[0] == SheepMoved(YELLOW_COMPANION, w(11), 3, 2, 3)
     assert not any(isinstance(p, SheepMoved) and p.card == w(10) for p in events[:2])
+
+
+# ------------------------------------------------------------------- jumps
+
+
+def test_an_icon_moves_only_a_sheep_on_its_own_side() -> None:
+    """Rulebook: "A sheep of the indicated colour jumps over the fence to the opposite
+    side ... If there is no sheep of that colour, simply move on to the next sheep."
+    Fence card 6 as printed shows white only on its left side (pen 1, area 2, when it
+    lies on fence 3). A white in meadow 3, on the fence's right, stays where it is: the
+    icon finds no white on its side, not "a white next to the fence"."""
+    assert EFFECTIVE[6][UP][0] == (WHITE, LEFT)
+    assert all(side == LEFT for colour, side in EFFECTIVE[6][UP] if colour == WHITE)
+    areas = empty_areas(6)
+    areas[3] = [w(0)]
+    state = frame3(6, areas)
+    events = payloads(state.apply(pick(state, PlaceFence, fence=3, orientation=UP)))
+    assert IconJump(3, 0, WHITE, 2, 3, -1) in events
+    assert where(state, w(0)) == 3
+
+
+def test_a_lone_blue_sheep_jumps_once() -> None:
+    """Rulebook: "If the blue sheep starts its movement in the only area where blue sheep
+    are present, do not apply this ability." With no other blue sheep on the table at
+    all, the blue that jumps over fence 3 stays in meadow 3 instead of running on round
+    the circle looking for one."""
+    card, orientation = find_fence(lambda e: e[0] == (BLUE, LEFT))
+    areas = empty_areas(6)
+    areas[2] = [b(0), w(0)]
+    state = frame3(card, areas)
+    events = payloads(state.apply(pick(state, PlaceFence, fence=3, orientation=orientation)))
+    index = events.index(IconJump(3, 0, BLUE, 2, 3, b(0)))
+    assert not any(isinstance(p, SheepMoved) and p.cause == BLUE_RUN for p in events)
+    assert not isinstance(events[index + 1], SheepMoved)
+
+
+# ----------------------------------------------------------------- scoring
+
+
+def test_a_newly_scored_sheep_lies_on_top_of_its_pile_and_gives_the_bonus() -> None:
+    """Rulebook: "Place each newly scored sheep on top of its pile" and "You may only use
+    the bonus action of the card at the top of each colour pile." Solo: the blue pile
+    holds b(0) (pen_plus_one); scoring b(1) (meadow_to_six) puts it on top, so at the
+    next restock the blue bonus offered is meadow_to_six, not pen_plus_one."""
+    areas = empty_areas(4)
+    areas[0] = [b(1), b(4), b(7)]
+    scored = [[[b(0)], [], [], []]]
+    state = StubbornSheepState.custom(1, areas=areas, scored=scored, bonus=True, start="score")
+    state.apply(Score(BLUE, (b(1),), (b(4), b(7))))
+    assert state.scored[0][BLUE] == [b(0), b(1)]
+    assert state.phase == PH_BLUE and state.current == 0
+    offered = {a.bonus for a in state.legal_actions() if isinstance(a, UseBonus)}
+    assert offered == {MEADOW_TO_SIX}

@@ -23,7 +23,7 @@ def _orient_all(state, turn: bool = False) -> list:
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_circle_for_three_to_five(players: int) -> None:
-    """Notes: with P >= 3, clockwise: L(s), pen(s), R(s), meadow(s, s+1)."""
+    """Notes: with P >= 3, clockwise: R(s), pen(s), L(s), meadow(s, s+1)."""
     n, fence_owner, area_owner, pens = layout(players)
     assert n == 2 * players
     for seat in range(players):
