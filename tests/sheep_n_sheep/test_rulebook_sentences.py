@@ -1,7 +1,8 @@
 """Rulebook sentences that had no scenario of their own: no card on top of another in
 a run, draw icons only on the set taken, a hand over six, the score of each
-pasture being its own, ties for the most bells and stars, a draw icon after the
-4-player trigger, and cards left in hand at the end.
+pasture being its own, ties for the most bells and stars, a tie for the third most
+bells, a draw icon after the 4-player trigger, cards left in hand at the end, and
+the winner's tie-break on connected bells and a victory shared.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-n-sheep.md).
@@ -15,6 +16,10 @@ from games.sheep_n_sheep.scoring import BELL_AWARDS, awards, score
 from games.sheep_n_sheep.state import SheepNSheepState
 
 from .helpers import Picker, two_player_position
+
+
+def _row(cards: list[int]) -> dict[tuple[int, int], int]:
+    return {(x, 0): card for x, card in enumerate(cards)}
 
 
 def test_a_run_never_lays_a_card_on_top_of_another() -> None:
@@ -145,3 +150,67 @@ def test_cards_left_in_hand_at_the_end_score_nothing() -> None:
     p0 = result.details["players"][0]
     assert (p0["heart_count"], p0["star_count"], p0["bell_value"], p0["one_vp"]) == (0, 0, 0, 0)
     assert result.scores == (0.0, 0.0) and result.ranks == (1, 1)
+
+
+def test_two_tied_for_third_on_bells_get_nothing() -> None:
+    """'In the case of a tie, all tied players receive the points of the next rank
+    down': two players tied for 3rd most connected bells get the 4th rank's award,
+    which the table (8 / 4 / 2) does not have, so nothing; 1st and 2nd are paid."""
+    pick = Picker()
+    p0 = _row(
+        [pick("white", None, "bell"), pick("black", None, "bell"), pick("brown", None, "bell")]
+    )
+    p1 = _row([pick("pink", None, "bell"), pick("blue", None, "bell")])
+    p2 = {(0, 0): pick("grey", None, "bell")}
+    p3 = {(0, 0): pick("grey", None, "bell")}
+    details = score([p0, p1, p2, p3])[2]["players"]
+    assert [d["bell_value"] for d in details] == [3, 2, 1, 1]
+    assert [d["bells"] for d in details] == [8, 4, 0, 0]
+
+
+def test_the_tie_break_counts_connected_bells_not_all_bells() -> None:
+    """'In the case of a tie, the player with the most connected bells is the
+    winner.' Seat 0 has three bell cards, none touching another (connected value
+    1); seat 1 has two touching (value 2). Both total 8 VP: seat 1 wins.
+    Seat 0: bells 2nd (4), hearts 4, three singles 6, width 5 + height 1 = 8.
+    Seat 1: bells 1st (8), a brown pair 4, width 3 + height 1 = 8."""
+    pick = Picker()
+    p0 = _row(
+        [
+            pick("white", None, "bell"),
+            pick("pink", None, "heart"),
+            pick("black", None, "bell"),
+            pick("pink", None, "heart"),
+            pick("white", None, "bell"),
+        ]
+    )
+    p1 = _row([pick("brown", None, "bell"), pick("brown", None, "bell"), pick("grey", None)])
+    scores, ranks, details = score([p0, p1])
+    assert [d["bell_value"] for d in details["players"]] == [1, 2]
+    assert scores == (8, 8) and ranks == (2, 1)
+
+
+def test_equal_vp_and_equal_connected_bells_share_the_victory_among_three() -> None:
+    """'If that is also tied, then all tied players share the victory': seats 0
+    and 2 end on the same VP with the same connected bells and both win; seat 1,
+    with fewer VP, ranks 3rd."""
+    pick = Picker()
+    pastures = [
+        {(0, 0): pick("white", None), (1, 0): pick("black", None)},  # 4 - 3 = 1
+        {(0, 0): pick("grey", None)},  # 0 - 2 = -2
+        {(0, 0): pick("brown", None), (1, 0): pick("brown", None)},  # 4 - 3 = 1
+    ]
+    state = SheepNSheepState.from_position(
+        3,
+        hands=[[], [], []],
+        market=[tuple(pick.filler(2))],
+        deck=[],
+        pastures=pastures,
+        seat=2,
+        turn=5,
+        last_turn=5,
+    )
+    state.apply(TakeSet(0))
+    result = state.result()
+    assert result.scores == (1.0, -2.0, 1.0)
+    assert result.ranks == (1, 3, 1) and result.winners == (0, 2)
