@@ -203,9 +203,10 @@ class SheepAndGardenState(State):
     ) -> SheepAndGardenState:
         """A hand-built position (for tests and analysis): `placed` is (tile, x, y,
         rotation) in placement order, `deck` lists the deck bottom to top. The
-        landscape is not checked against the matching rule. The display is not
-        refilled; the reshuffle and end rules run as after a turn, and what they
-        did is in `setup_events`. `to_move=None` with `end_reason` gives a
+        landscape is not checked against the matching rule. A display that shows
+        some tiles is not refilled (an empty one is, while the deck lasts); the
+        reshuffle and end rules run as after a turn, and what they did is in
+        `setup_events`. `to_move=None` with `end_reason` gives a
         finished game (as search bots rebuild one from an observation)."""
         state = cls.__new__(cls)
         state.players = players
@@ -356,8 +357,10 @@ class SheepAndGardenState(State):
         if self._to_move is None:
             return
         if not self._display:
-            self._finish(ALL_PLACED, events)
-            return
+            if not self._deck:
+                self._finish(ALL_PLACED, events)
+                return
+            self._refill(events)  # only a hand-built position starts with no tile shown
         mask = self._placeable_mask()
         while not any(mask >> tile & 1 for tile in self._display):
             if not any(mask >> tile & 1 for tile in self._deck):

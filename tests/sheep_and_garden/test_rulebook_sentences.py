@@ -208,3 +208,17 @@ def test_the_game_has_no_options() -> None:
     """The rulebook has no variants: any option is refused."""
     with pytest.raises(InvalidOptions, match="unknown option"):
         GAME.new_state(2, 1, {"rounds": "3"})
+
+
+# ------------------------------------------------------------------ the end
+
+
+def test_the_game_is_not_over_while_tiles_are_left_in_the_deck() -> None:
+    """ "When all tiles are placed, the game ends": a position with no tile shown but
+    two left in the deck is not over. The display is filled from the deck (the top
+    tile first) and the player moves."""
+    state = position(2, [("meadow", 0, 0, 0)], [], ["pond", "road"])
+    assert [type(e.payload) for e in state.setup_events] == [TilesShown]
+    assert state.to_move == 0 and state.end_reason == ""
+    assert state.display == (tid("road"), tid("pond")) and state.deck_size == 0
+    assert {a.tile for a in state.legal_actions()} == {tid("road"), tid("pond")}
