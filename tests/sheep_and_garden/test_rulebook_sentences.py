@@ -1,7 +1,9 @@
 """Rulebook sentences that had no scenario of their own: the placement rule for roads
 and fences, the reshuffle only when no shown tile fits and after a turn, the display
-running down at the end, the early end when no tile left fits (solo too), grass closed
-by roads alone, trees on grass, ties among more than two players and the game's options.
+running down at the end, the early end when no tile left fits (solo too), no end while
+tiles are left, grass closed by roads alone, trees on grass, ties among more than two
+players, the game's options, the tile set-up at every player count, a road back to its
+own city, houses on grass in a settlement and the solo result with its praise.
 
 Rule sentences are quoted from the rulebook or the project's rules notes.
 """
@@ -14,7 +16,7 @@ from games.contract import IllegalAction
 from games.errors import InvalidOptions
 from games.sheep_and_garden import GAME
 from games.sheep_and_garden.model import GameEnded, Place, Reshuffled, Slot, TilePlaced, TilesShown
-from games.sheep_and_garden.scoring import score_cards
+from games.sheep_and_garden.scoring import Analysis, AreaInfo, score_cards
 from games.sheep_and_garden.state import ALL_PLACED, DEADLOCK
 
 from .helpers import analysed, landscape, mismatches, position, tid
@@ -222,3 +224,113 @@ def test_the_game_is_not_over_while_tiles_are_left_in_the_deck() -> None:
     assert state.to_move == 0 and state.end_reason == ""
     assert state.display == (tid("road"), tid("pond")) and state.deck_size == 0
     assert {a.tile for a in state.legal_actions()} == {tid("road"), tid("pond")}
+
+
+# ------------------------------------------------------------------ more sentences
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_table_sets_up_the_tiles_as_for_two_players(players: int) -> None:
+    """ "Shuffle the tiles, then put 1 on the centre of the table and 3 on the side of
+    the table, face up. The rest are stacked face down as a deck"; for 3-4 players
+    "Set up tiles as for 2 players". Notes: the start tile lies at (0, 0) unrotated."""
+    starts = set()
+    for seed in range(20):
+        state = GAME.new_state(players, seed)
+        [start] = state.placed
+        assert (start.x, start.y, start.rotation) == (0, 0, 0)
+        assert len(state.display) == 3 and state.deck_size == 33
+        assert start.tile not in state.display
+        starts.add(start.tile)
+    assert len(starts) > 5  # shuffled: the start tile differs from seed to seed
+
+
+def test_solo_sets_up_one_tile_in_the_centre_and_draws_one() -> None:
+    """Solo: "Shuffle the tiles, and place 1 tile on the centre of the table"; "draw a
+    tile from the deck and place it immediately": one start tile at (0, 0), the one
+    drawn tile shown, 35 left face down, and no three-tile display."""
+    starts = set()
+    for seed in range(20):
+        state = GAME.new_state(1, seed)
+        [start] = state.placed
+        assert (start.x, start.y, start.rotation) == (0, 0, 0)
+        assert len(state.display) == 1 and state.deck_size == 35
+        assert {a.tile for a in state.legal_actions()} == set(state.display)
+        starts.add(start.tile)
+    assert len(starts) > 5
+
+
+def test_a_road_from_a_city_back_to_the_same_city_is_complete() -> None:
+    """ "A Road is completed when both sides of it connect to Cities"; notes: "complete
+    when it has two ends and both stop at cities". A road leaves the market's north
+    side and comes back into its east side: both ends stop at a city (the same one),
+    so it is one complete road; the market's west and south stubs stay open."""
+    layout = (
+        ("market crossroads", 0, 0, 0),
+        ("garden road bend", 0, -1, 0),
+        ("garden lane", 1, -1, 0),
+        ("road bend", 1, 0, 1),
+    )
+    assert mismatches(landscape(*layout)) == []
+    roads = analysed(*layout).roads
+    assert sorted((len(r.cells), r.ends, r.complete) for r in roads) == [
+        (1, 1, False),
+        (1, 1, False),
+        (4, 2, True),
+    ]
+    assert score_cards(analysed(*layout).stats())["roads"] == (1, 2)
+
+
+def test_houses_on_grass_count_for_a_settlement() -> None:
+    """ "A settlement means a completed area that contains 3 or more Houses. Houses are
+    on Grasses and Cities": a complete grass area with 3 houses is a settlement like a
+    city with 3. The tile set prints one house on grass, so the areas are given
+    directly."""
+    three_houses = (0, 0, 0, 0, 3, 0)
+    for terrain in ("grass", "city"):
+        analysis = Analysis(
+            areas=(AreaInfo(terrain, True, frozenset({(0, 0), (1, 0)}), three_houses),),
+            roads=(),
+            lands=1,
+        )
+        assert score_cards(analysis.stats())["settlements"] == (1, 4), terrain
+
+
+# Two lakes (3 fish), two gardens (3 trees), a heart (a city in an L with 1 human and
+# 3 houses) and the hedged garden's human, joined by a meadow.
+SOLO_LANDSCAPE = (
+    ("garden by the lake", 0, 0, 0),
+    ("lake cap", 0, 1, 0),
+    ("garden cap", 0, -1, 2),
+    ("pond", 1, 0, 0),
+    ("hedged garden", -1, 0, 0),
+    ("meadow", 2, 0, 0),
+    ("city corner", 3, 0, 0),
+    ("city cap", 3, -1, 2),
+    ("twin city caps", 4, 0, 3),
+)
+
+
+@pytest.mark.parametrize(
+    ("enemy", "difference", "title"),
+    [
+        (("roads", "cows", "people"), 23, "Beginner"),  # 25 - (0 + 0 + 2)
+        (("cities", "settlements", "people"), 15, "none"),  # 25 - (4 + 4 + 2)
+    ],
+)
+def test_solo_result_is_the_difference_with_its_praise(
+    enemy: tuple[str, ...], difference: int, title: str
+) -> None:
+    """Solo: "you get the following praise based on the total of your objectives minus
+    the total of your enemy's objectives" (Beginner from 20). Own cards: lakes 4 x 2 +
+    3 fish = 11, gardens 3 x 2 + 3 trees = 9, hearts 5: 25."""
+    assert mismatches(landscape(*SOLO_LANDSCAPE)) == []
+    slots = tuple(Slot(card, (0,), True) for card in ("lakes", "gardens", "hearts")) + tuple(
+        Slot(card, (), True, enemy=True) for card in enemy
+    )
+    result = position(1, SOLO_LANDSCAPE, slots=slots).result()
+    assert result.details["seats"][0]["total"] == 25
+    assert result.details["enemy"]["total"] == 25 - difference
+    assert result.scores == (float(difference),)
+    assert result.details["difference"] == difference
+    assert result.details["praise"] == title
