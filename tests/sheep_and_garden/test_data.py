@@ -226,3 +226,19 @@ def test_nearly_every_random_game_places_all_37_tiles() -> None:
         state, _, _ = play_random(seed % 4 + 1, seed)
         full += len(state.board) == 37
     assert full >= 950, f"only {full} of 1000 games placed all 37 tiles"
+
+
+def test_the_cards_the_rulebook_names_carry_its_names() -> None:
+    """ "Details of objective cards" names seven cards: Number of Hearts, Lands, Cows,
+    Areas with Sheep, Empty Areas and Settlements, and "Number of Trees" beside cows."""
+    names = {c.id: c.name for c in OBJECTIVES}
+    assert {
+        "hearts": "Number of Hearts",
+        "lands": "Number of Lands",
+        "cows": "Number of Cows",
+        "trees": "Number of Trees",
+        "sheep_areas": "Number of Areas with Sheep",
+        "empty_areas": "Number of Empty Areas",
+        "settlements": "Number of Settlements",
+    }.items() <= names.items()
+    assert len(set(names.values())) == 12

@@ -3,7 +3,8 @@ and fences, the reshuffle only when no shown tile fits and after a turn, the dis
 running down at the end, the early end when no tile left fits (solo too), no end while
 tiles are left, grass closed by roads alone, trees on grass, ties among more than two
 players, the game's options, the tile set-up at every player count, a road back to its
-own city, houses on grass in a settlement and the solo result with its praise.
+own city, houses on grass in a settlement, the solo result with its praise and the
+rulebook's three sheep in one area.
 
 Rule sentences are quoted from the rulebook or the project's rules notes.
 """
@@ -334,3 +335,23 @@ def test_solo_result_is_the_difference_with_its_praise(
     assert result.scores == (float(difference),)
     assert result.details["difference"] == difference
     assert result.details["praise"] == title
+
+
+def test_three_sheep_in_one_complete_area_are_one_area_with_sheep() -> None:
+    """The rulebook's example: "although there are 3 Sheep, 'Number of Areas with
+    Sheep' is 1". The meadow's 3 sheep, closed in on every side by an empty fenced
+    strip of grass (bay, city fortress, orchard, garden walk), make one complete area:
+    the card counts 1 area, 3 points."""
+    layout = (
+        ("meadow", 0, 0, 0),
+        ("bay", 0, -1, 3),
+        ("city fortress", 1, 0, 0),
+        ("orchard", 0, 1, 1),
+        ("garden walk", -1, 0, 0),
+    )
+    assert mismatches(landscape(*layout)) == []
+    analysis = analysed(*layout)
+    assert [(a.terrain, a.cells, a.objects) for a in analysis.areas if a.complete] == [
+        ("grass", {(0, 0), (0, -1), (1, 0), (0, 1), (-1, 0)}, (3, 0, 0, 0, 0, 0))
+    ]
+    assert score_cards(analysis.stats())["sheep_areas"] == (1, 3)
