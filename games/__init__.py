@@ -10,7 +10,7 @@ import importlib
 
 from games.contract import Action, Codec, Event, Game, Result, State
 from games.errors import IllegalAction, InvalidOptions, RulesChanged
-from games.options import OptionSpec
+from games.options import OptionSpec, brief
 
 __all__ = [
     "Action",
@@ -45,5 +45,7 @@ def get(name: str) -> Game:
     try:
         module = importlib.import_module(_PACKAGES[name])
     except KeyError:
-        raise InvalidOptions(f"unknown game {name!r} (games: {', '.join(_PACKAGES)})") from None
+        raise InvalidOptions(
+            f"unknown game {brief(name)} (games: {', '.join(_PACKAGES)})"
+        ) from None
     return module.GAME

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from games.errors import IllegalAction, InvalidOptions, RulesChanged
-from games.options import OptionSpec, parse_options
+from games.options import OptionSpec, brief, parse_options
 
 __all__ = [
     "Action",
@@ -79,19 +79,13 @@ def viewer(players: int, seat: object) -> int | None:
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players:
         return seat
     raise ValueError(
-        f"no seat {_brief(seat)} in a {players}-player game: "
+        f"no seat {brief(seat)} in a {players}-player game: "
         f"seats are 0 to {players - 1}, or None for a spectator"
     )
 
 
 def _whole_number(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _brief(value: object) -> str:
-    """`value` for an error message, cut short."""
-    text = repr(value)
-    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,10 +219,10 @@ class Game(abc.ABC):
         the wire or the command line); unknown or invalid ones raise InvalidOptions.
         """
         if not _whole_number(players):
-            raise InvalidOptions(f"players must be a whole number, not {_brief(players)}")
+            raise InvalidOptions(f"players must be a whole number, not {brief(players)}")
         if not _whole_number(seed):
             # None would seed from the operating system: a game no record replays.
-            raise InvalidOptions(f"seed must be a whole number, not {_brief(seed)}")
+            raise InvalidOptions(f"seed must be a whole number, not {brief(seed)}")
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptions(
                 f"{self.name} takes {self.min_players} to {self.max_players} players, not {players}"

@@ -44,7 +44,7 @@ class OptionSpec:
             if value not in self.choices:
                 raise InvalidOptions(
                     f"option {self.name!r} must be one of {', '.join(self.choices)}, "
-                    f"not {_brief(raw)}"
+                    f"not {brief(raw)}"
                 )
             return value
         raise InvalidOptions(f"option {self.name!r} has unknown kind {self.kind!r}")
@@ -67,7 +67,7 @@ class OptionSpec:
             else:
                 value = -int(digits) if negative else int(digits)
         else:
-            raise InvalidOptions(f"option {self.name!r} must be a whole number, not {_brief(raw)}")
+            raise InvalidOptions(f"option {self.name!r} must be a whole number, not {brief(raw)}")
         if self.minimum is not None and value < self.minimum:
             raise InvalidOptions(f"option {self.name!r} must be at least {self.minimum}")
         if self.maximum is not None and value > self.maximum:
@@ -88,27 +88,29 @@ def _parse_bool(name: str, raw: Any) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise InvalidOptions(f"option {name!r} must be true or false, not {_brief(raw)}")
+    raise InvalidOptions(f"option {name!r} must be true or false, not {brief(raw)}")
 
 
 def parse_options(specs: tuple[OptionSpec, ...], raw: Mapping[str, Any]) -> dict[str, Any]:
     """Typed values for every spec: the given ones parsed, the rest defaulted."""
     if not isinstance(raw, Mapping):
         raise InvalidOptions(
-            f"options must be a mapping of option names to values, not {_brief(raw)}"
+            f"options must be a mapping of option names to values, not {brief(raw)}"
         )
     by_name = {spec.name: spec for spec in specs}
     unknown = sorted(set(raw) - set(by_name), key=str)
     if unknown:
         known = ", ".join(sorted(by_name)) or "none"
-        raise InvalidOptions(f"unknown option {unknown[0]!r} (this game's options: {known})")
+        raise InvalidOptions(f"unknown option {brief(unknown[0])} (this game's options: {known})")
     return {
         name: spec.parse(raw[name]) if name in raw else spec.default
         for name, spec in by_name.items()
     }
 
 
-def _brief(value: Any) -> str:
-    """`value` as the user wrote it, cut short: an error message echoes it back."""
+def brief(value: Any) -> str:
+    """`value` as the user wrote it, cut short: an error message echoes it back
+    (a whole long value once pushed the rest of the message past the 1,000
+    characters a status message keeps)."""
     text = repr(value)
     return text if len(text) <= 40 else f"{text[:37]}..."

@@ -178,6 +178,30 @@ def test_create_match_rejects_bad_requests(
     assert text in caught.value.details()
 
 
+@pytest.mark.parametrize(
+    ("request_fields", "names"),
+    [
+        ({"game": "g" * 5000, "players": 2}, "(games: sheep-showdown, sheep-n-sheep,"),
+        (
+            {"game": "sheep-showdown", "players": 2, "options": {"x" * 5000: "1"}},
+            "(this game's options: double_trouble, rounds)",
+        ),
+    ],
+    ids=["game", "option"],
+)
+def test_a_long_unknown_name_still_gets_the_names_it_may_be(
+    stub: arena_pb2_grpc.ArenaStub, request_fields: dict, names: str
+) -> None:
+    """The error quotes the unknown name cut short, so the list of the names the
+    server knows survives the cut every status message gets (1,000 characters):
+    the whole name was quoted, and the list was cut off after it."""
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.CreateMatch(arena_pb2.CreateMatchRequest(**request_fields))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert names in caught.value.details()
+    assert len(caught.value.details()) < 200
+
+
 def test_missed_deadlines_strike_then_disqualify(
     inprocess_server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
 ) -> None:
