@@ -417,7 +417,12 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
     )
     add_tls_flags(parser)
     parser.add_argument("--match", default=os.environ.get("SHEEPFOLD_MATCH"), help="match id")
-    parser.add_argument("--token", default=os.environ.get("SHEEPFOLD_TOKEN"), help="seat token")
+    parser.add_argument(
+        "--token",
+        default=os.environ.get("SHEEPFOLD_TOKEN"),
+        help="seat token (default: $SHEEPFOLD_TOKEN); every user of the machine can read a "
+        "flag's value in the process list, and whoever holds the token plays the seat",
+    )
     parser.add_argument(
         "--seat",
         type=whole_number(0, MAX_SEAT),

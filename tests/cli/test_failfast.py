@@ -299,3 +299,14 @@ def test_flags_that_do_not_fit_together_are_usage_errors(args: tuple[str, ...], 
         command(*args), cwd=ROOT, capture_output=True, text=True, timeout=60, env=env
     )
     assert (done.returncode, one_line(done)) == (2, line)
+
+
+def test_bot_help_warns_that_a_token_flag_is_in_the_process_list() -> None:
+    """Whoever reads `ps` on the machine and joins with a seat's token plays that
+    seat: the help says so and names the variable that keeps it out of sight, as
+    `serve --admin-token` does."""
+    done = sheepfold("bot", "--help")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    assert "$SHEEPFOLD_TOKEN" in text
+    assert "process list" in text
