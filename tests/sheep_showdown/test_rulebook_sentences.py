@@ -5,8 +5,8 @@ a rocket or sliding sheep that leads only to an unusable rocket cannot be
 entered, and a dog whose only way out is such a rocket is blocked; slides in
 all four directions; a wolf moves only a live opponent dog and only by a legal
 step; a blown-up player's flock still scores; a bomb does not blow up a Double
-Trouble dog already lying flat; placing and the first move with 2 to 4 players,
-in round 1 and in a later round.
+Trouble dog already lying flat, and the card under such a dog cannot be used;
+placing and the first move with 2 to 4 players, in round 1 and in a later round.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
@@ -257,3 +257,34 @@ def test_a_dog_whose_only_way_out_is_a_dead_rocket_is_blocked() -> None:
     events = step(state, RIGHT)
     assert payloads(events, DogOut) == [] and not state.out[1]
     assert state.pending == STEP and state.to_move == 1 and directions(state) == {DOWN}
+
+
+def test_double_trouble_the_card_under_a_dog_lying_flat_cannot_be_used() -> None:
+    """Double Trouble: "Lay the blocked dog flat on its position; the card it is
+    on cannot be used from then on." Dog 2 lies flat on a shepherd card: a
+    shepherd jump may not end there, and a rocket may not jump over it (Cooper
+    jumps only over "a (unoccupied) card or empty space"), so a rocket whose only
+    jump crosses it cannot be stepped on. With the dog elsewhere, it can."""
+    rows = ["S.S..", ".....", "..S..", "1...1", "....S"]
+    state = position(
+        rows, {0: (1, 0), 1: (4, 0), 2: (0, 2), 3: (4, 4)}, double_trouble=True, out_dogs=(2,)
+    )
+    choose_dog(state, 0)
+    step(state, UP)
+    assert state.decision_name() == "shepherd"
+    assert [(a.row, a.col) for a in state.legal_actions()] == [(2, 2)]
+
+    rows = ["S....", ".....", ".RS3.", "1...1", "....S"]
+    flat = position(
+        rows, {0: (2, 0), 1: (4, 0), 2: (2, 2), 3: (4, 4)}, double_trouble=True, out_dogs=(2,)
+    )
+    choose_dog(flat, 0)
+    assert directions(flat) == {DOWN}
+    elsewhere = position(
+        rows, {0: (2, 0), 1: (4, 0), 2: (0, 0), 3: (4, 4)}, double_trouble=True, out_dogs=(2,)
+    )
+    choose_dog(elsewhere, 0)
+    assert directions(elsewhere) == {RIGHT, DOWN}
+    step(elsewhere, RIGHT)
+    rocket(elsewhere, RIGHT)
+    assert where(elsewhere, 0) == (2, 3) and elsewhere.flocks[0] == [C.SHEEP3]
