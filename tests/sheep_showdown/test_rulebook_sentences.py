@@ -5,7 +5,8 @@ a rocket or sliding sheep that leads only to an unusable rocket cannot be
 entered, and a dog whose only way out is such a rocket is blocked; slides in
 all four directions; a wolf moves only a live opponent dog and only by a legal
 step; a blown-up player's flock still scores; a bomb does not blow up a Double
-Trouble dog already lying flat, and the card under such a dog cannot be used;
+Trouble dog already lying flat, and the card under such a dog cannot be used; a
+wolf's push or a bomb's blast that leaves an opponent's dog stuck has blocked it;
 placing and the first move with 2 to 4 players, in round 1 and in a later round.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
@@ -30,6 +31,7 @@ from .helpers import (
     payloads,
     position,
     rocket,
+    steal,
     step,
     where,
     wolf_dog,
@@ -288,3 +290,41 @@ def test_double_trouble_the_card_under_a_dog_lying_flat_cannot_be_used() -> None
     step(elsewhere, RIGHT)
     rocket(elsewhere, RIGHT)
     assert where(elsewhere, 0) == (2, 3) and elsewhere.flocks[0] == [C.SHEEP3]
+
+
+def test_a_wolf_that_pushes_an_opponent_into_a_dead_end_has_blocked_it() -> None:
+    """Scar: "you must move an opponent's dog one space ... If you place the dog on
+    a green sheep card, the owner of the dog takes that card." FAQ, "Who is
+    blocking whom?": the wolf's player blocks whoever the push leaves stuck, the
+    pushed dog itself included. Dog 1 could step when the turn began; pushed onto
+    the 3 it has none left, so seat 0 blocked it and may take a card from seat 1's
+    flock (which now holds the 3 as well)."""
+    rows = ["SW...", ".....", ".....", "..3.1", "....."]
+    state = position(rows, {0: (0, 0), 1: (3, 3)}, flocks={1: [C.SHEEP5]})
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    assert directions(state) == {LEFT, RIGHT}
+    events = step(state, LEFT)
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(1, "blocked", 0)]
+    assert sorted(state.flocks[1]) == [C.SHEEP3, C.SHEEP5]
+    assert state.pending == STEAL and state.to_move == 0
+    steal(state, take=True)
+    assert len(state.flocks[0]) == 2 and len(state.flocks[1]) == 1
+    assert state.bonus_player == 0 and state.to_move == 0
+
+
+def test_a_bomb_that_leaves_a_dog_outside_the_blast_stuck_has_blocked_it() -> None:
+    """Kowalski: "all adjacent cards explode" and "You can steal cards from your
+    opponents by blocking them or making them explode!" Dog 1 stands outside the
+    blast, but its only step was onto a card the bomb removed: the mover, blown up
+    too, blocked it and may take a card from seat 1; seat 2 plays on alone."""
+    rows = ["..1..", "SX...", ".....", ".....", "...1S"]
+    state = position(rows, {0: (1, 0), 1: (0, 3), 2: (4, 4)}, players=3, flocks={1: [C.SHEEP5]})
+    events = step(state, RIGHT)
+    assert payloads(events, BombExploded)[0].removed == 3
+    outs = [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)]
+    assert outs == [(0, "bomb", 0), (1, "blocked", 0)]
+    assert state.pending == STEAL and state.to_move == 0 and state.steal_queue == [1]
+    steal(state, take=True)
+    assert state.flocks[0] == [C.SHEEP5] and state.flocks[1] == []
+    assert state.bonus_player == 2 and state.to_move == 2
