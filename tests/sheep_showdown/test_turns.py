@@ -47,8 +47,9 @@ def rows7(*top: str) -> list[str]:
 
 def test_blocked_opponent_is_out_and_the_mover_steals_a_card() -> None:
     """ "You can steal cards from your opponents by blocking them ... you may take
-    a face-down card from their flock!" Rules note: after the turn, every
-    opponent dog without a legal step is out; the mover steals one random card."""
+    a face-down card from their flock!" Rules note: after the turn, an opponent
+    dog that had a legal step when the turn began and has none now is out, and
+    the mover may take one random card from its owner's flock."""
     state = position(
         ["...1S", "...S.", ".....", ".....", "....."],
         {0: (1, 3), 1: (0, 4)},
@@ -63,11 +64,13 @@ def test_blocked_opponent_is_out_and_the_mover_steals_a_card() -> None:
 
 
 def test_stealing_from_an_empty_flock_takes_nothing() -> None:
-    """Rules note: "(nothing if the flock is empty)"."""
+    """Rules note: the mover decides about each blocked dog "whose owner's flock
+    is not empty": an empty flock asks nothing and gives nothing."""
     state = position(["...1S", "...S.", ".....", ".....", "....."], {0: (1, 3), 1: (0, 4)})
     events = step(state, UP)
     assert payloads(events, CardStolen) == []
     assert state.out[1] and state.flocks[0] == [C.SHEEP1]
+    assert state.pending == STEP and state.to_move == 0
 
 
 def test_the_stolen_card_is_random_and_may_be_a_wolf() -> None:
