@@ -21,6 +21,7 @@ from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import decision_seconds, key_value, match_seed, positive_int
 from clients.connect import Unreachable
 from clients.matchplay import create_match, match_to_join
+from games.words import count
 
 DEFAULT_SERVER = "127.0.0.1:50051"
 
@@ -117,7 +118,7 @@ def tls_flags(args: argparse.Namespace) -> list[str]:
 
 def format_created(data: dict[str, Any], tls: list[str]) -> str:
     lines = [
-        f"match {data['match_id']}  {data['game']}, {data['players']} players, "
+        f"match {data['match_id']}  {data['game']}, {count(data['players'], 'player')}, "
         f"seed {data['seed']}, on {data['server']}",
     ]
     lines += [f"seat {seat} token {token}" for seat, token in enumerate(data["seat_tokens"])]

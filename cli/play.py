@@ -55,6 +55,7 @@ from clients.matchplay import (
     run_until_match_over,
 )
 from clients.sdk import Bot, SeatError, play
+from games.words import count
 from server.app import ServerConfig
 from server.logs import configure_logging
 from server.records import new_match_seed
@@ -241,8 +242,9 @@ def run_match(args: argparse.Namespace) -> int:
     configure_logging("console", "warning")
     specs = [spec.strip() for spec in args.bots.split(",") if spec.strip()]
     if len(specs) != args.players:
-        named = "1 bot" if len(specs) == 1 else f"{len(specs)} bots"
-        _usage_error(f"match: --players is {args.players} but --bots names {named}")
+        _usage_error(
+            f"match: --players is {args.players} but --bots names {count(len(specs), 'bot')}"
+        )
     options = dict(args.option)
     game = games.get(args.game)
     try:

@@ -21,6 +21,7 @@ from cli.replay_legend import help_epilog, legend
 from cli.replay_source import MatchToReplay, SourceError, load
 from cli.values import file_path
 from games.errors import RulesChanged
+from games.words import count
 
 EXIT_MISMATCH = 2
 
@@ -170,7 +171,7 @@ def format_replay(replay: dict[str, Any]) -> str:
         f"{replay['title']} ({replay['game']})  match {replay['match_id']}",
         f"players {replay['players']}  seed {replay['seed']}  options {options}",
         f"clock {clock['decision_seconds']:g} s per decision, bank "
-        f"{clock['time_bank_seconds']:g} s, {clock['max_strikes']} strikes",
+        f"{clock['time_bank_seconds']:g} s, {count(clock['max_strikes'], 'strike')}",
         "",
         "How to read the board:",
         replay["legend"],

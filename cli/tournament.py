@@ -17,6 +17,7 @@ from cli.client_tls import add_tls_flags, server_tls
 from cli.values import file_path, finite_float, port, whole_number
 from clients.connect import ServerTls
 from clients.interrupts import ignore_further_interrupts
+from games.words import count
 from server.logs import FLUSH_SECONDS, configure_logging
 from server.metrics_http import MetricsPortError
 from tournament.botcheck import BotCheckError
@@ -357,7 +358,7 @@ def _play_sprt(
     if undecided and outcome.errors and outcome.status.blocks < max_blocks(config, settings):
         print("\n".join(lines), file=sys.stderr)
         print(
-            f"sheepfold tournament: {outcome.errors} games could not be played; "
+            f"sheepfold tournament: {count(outcome.errors, 'game')} could not be played; "
             "the test stopped undecided (see the log)",
             file=sys.stderr,
         )
@@ -367,9 +368,9 @@ def _play_sprt(
         f"(by elo1 = {settings.elo1:g} rather than elo0 = {settings.elo0:g})",
         "H0": f"H0 accepted: {settings.candidate} is not stronger than {settings.baseline} "
         f"by elo1 = {settings.elo1:g}",
-        "inconclusive": f"undecided after the game limit ({settings.max_games} games)",
+        "inconclusive": f"undecided after the game limit ({count(settings.max_games, 'game')})",
     }[outcome.verdict]
-    lines.append(f"{verdict}; {outcome.played} games played this run")
+    lines.append(f"{verdict}; {count(outcome.played, 'game')} played this run")
     print("\n".join(lines))
     return outcome.exit_code
 
@@ -498,7 +499,7 @@ def _run_and_report(
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return _stopped(args, error)
     print(
-        f"{summary.played} games played in {summary.seconds:.1f} s "
+        f"{count(summary.played, 'game')} played in {summary.seconds:.1f} s "
         f"({summary.games_per_second:.2f} games/s), "
         f"{summary.done}/{summary.scheduled} done"
         + (f", {summary.errors} not played (see the log)" if summary.errors else ""),
@@ -512,7 +513,8 @@ def _run_and_report(
         )
     if summary.forgotten:
         print(
-            f"{summary.forgotten} games with a crash were deleted and played again", file=sys.stderr
+            f"{count(summary.forgotten, 'game')} with a crash were deleted and played again",
+            file=sys.stderr,
         )
     if not args.no_report and summary.done:
         bootstrap = SampleProgress(prefix="sheepfold tournament: bootstrap")
@@ -566,7 +568,7 @@ def _forget(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    print(f"forgot {forgotten} games of {args.bot!r} in tournament {record.name!r}")
+    print(f"forgot {count(forgotten, 'game')} of {args.bot!r} in tournament {record.name!r}")
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from games.words import count
 from tournament.store import GameRecord
 
 __all__ = ["AlwaysCrashed", "always_crashed"]
@@ -18,7 +19,7 @@ class AlwaysCrashed:
 
     def line(self) -> str:
         why = f": {self.reason}" if self.reason else " (see the log for why)"
-        return f"bot {self.bot!r} crashed in every one of its {self.games} games{why}"
+        return f"bot {self.bot!r} crashed in every one of its {count(self.games, 'game')}{why}"
 
 
 def always_crashed(

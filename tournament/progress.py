@@ -9,6 +9,7 @@ from typing import Any, Protocol, TextIO
 
 import structlog
 
+from games.words import count
 from tournament.ratings import rounded, signed_elo, strongest_first
 from tournament.store import GameRecord
 
@@ -159,7 +160,7 @@ class TerminalProgress:
 
     def start(self, tournament: str, total: int, done: int) -> None:
         self.rate.begin(total, done)
-        self.stream.write(f"{tournament}: {total} games, {done} already played\n")
+        self.stream.write(f"{tournament}: {count(total, 'game')}, {done} already played\n")
         self._line(f"[{done}/{total}]")
 
     def game_started(self, key: str) -> None:
@@ -193,7 +194,7 @@ class TerminalProgress:
 
     def finish(self, played: int, interrupted: bool) -> None:
         word = "interrupted" if interrupted else "finished"
-        self.stream.write(f"\n{word}: {played} games played this run\n")
+        self.stream.write(f"\n{word}: {count(played, 'game')} played this run\n")
         self.stream.flush()
 
     def _line(self, text: str) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from games.words import count
 from tournament.config import MEAN_ANCHOR
 from tournament.openskill_ratings import SkillRating, rate_openskill
 from tournament.outcome import solo_scores
@@ -277,8 +278,10 @@ def games_count(data: dict[str, Any]) -> str:
     """ "12/40 games" of a schedule; an SPRT's games against its limit, which a
     decided test never reaches ("16 games of an SPRT (at most 200)")."""
     if data.get("sprt"):
-        return f"{data['games_played']} games of an SPRT (at most {data['games_scheduled']})"
-    return f"{data['games_played']}/{data['games_scheduled']} games"
+        return (
+            f"{count(data['games_played'], 'game')} of an SPRT (at most {data['games_scheduled']})"
+        )
+    return f"{data['games_played']}/{count(data['games_scheduled'], 'game')}"
 
 
 def _elo_columns(rating: Rating | None) -> dict[str, float | None]:
@@ -458,10 +461,7 @@ def _percent(likelihood: float) -> str:
 
 def _table_report(data: dict[str, Any], markdown: bool) -> str:
     players = data["players"]
-    title = (
-        f"{data['tournament']}: {data['game']}, {players} player{'s' if players != 1 else ''}, "
-        f"{games_count(data)}"
-    )
+    title = f"{data['tournament']}: {data['game']}, {count(players, 'player')}, {games_count(data)}"
     notes = []
     if data.get("sprt"):
         sprt = data["sprt"]
@@ -481,14 +481,15 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
         )
     if data.get("removed_games_left_out"):
         notes.append(
-            f"{data['removed_games_left_out']} games of bots no longer in the config "
+            f"{count(data['removed_games_left_out'], 'game')} of bots no longer in the config "
             f"({', '.join(data['removed_bots'])}) are left out (--include-removed counts them)."
         )
     if data.get("games_outside_schedule"):
         outside = data["games_outside_schedule"]
+        counted_in = games_count(data).removesuffix(" games").removesuffix(" game")
         notes.append(
-            f"Also rated: {outside} stored game{'s' if outside != 1 else ''} outside this "
-            f"schedule, not counted in {games_count(data).removesuffix(' games')}."
+            f"Also rated: {count(outside, 'stored game')} outside this "
+            f"schedule, not counted in {counted_in}."
         )
     if players == 1:
         notes.append(

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
+from games.words import count, noun
 from tournament.ratings import signed_elo
 from tournament.report import _cell, _columns
 from tournament.store import GameRecord
@@ -50,8 +51,8 @@ def report_fragment(
     parts = [
         '<div class="report">',
         f"<h2>{escape(data['tournament'])}</h2>",
-        f'<div class="meta">{escape(data["game"])}, {int(data["players"])} player'
-        f"{'s' if data['players'] != 1 else ''} &middot; "
+        f'<div class="meta">{escape(data["game"])}, '
+        f"{count(int(data['players']), 'player')} &middot; "
         f'<span data-games-played="{int(data["games_played"])}">{int(data["games_played"])}</span>'
         f"{_of_scheduled(data)}{_outside(data)} &middot; "
         f"{escape(data['rating'])}</div>",
@@ -71,11 +72,12 @@ def _of_scheduled(data: dict[str, Any]) -> str:
     if sprt:
         verdict = "undecided" if sprt["verdict"] == "undecided" else f"{sprt['verdict']} accepted"
         return (
-            f" games played of an SPRT (at most {int(data['games_scheduled'])}): "
+            f" {noun(int(data['games_played']), 'game')} played of an SPRT "
+            f"(at most {int(data['games_scheduled'])}): "
             f"{escape(sprt['candidate'])} vs {escape(sprt['baseline'])}, {verdict}, "
             f"LLR {float(sprt['llr']):+.3f}"
         )
-    return f" of {int(data['games_scheduled'])} games played"
+    return f" of {count(int(data['games_scheduled']), 'game')} played"
 
 
 def _outside(data: dict[str, Any]) -> str:
@@ -83,7 +85,7 @@ def _outside(data: dict[str, Any]) -> str:
     outside = int(data.get("games_outside_schedule") or 0)
     if not outside:
         return ""
-    return f" (and {outside} more stored game{'s' if outside != 1 else ''} outside the schedule)"
+    return f" (and {count(outside, 'more stored game')} outside the schedule)"
 
 
 def report_page(data: dict[str, Any], games: Sequence[GameRecord] = ()) -> str:

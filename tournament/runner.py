@@ -37,6 +37,7 @@ from clients.connect import (
 )
 from clients.interrupts import run_interruptible
 from clients.launch import Launcher, SandboxUnavailable
+from games.words import count
 from tournament.bot_launch import launcher_for, sandboxed_bots, socket_of
 from tournament.botcheck import check_bots
 from tournament.claims import claimed, refuse_if_claimed
@@ -561,7 +562,7 @@ class _Runner:
             await ensure_answering(self.channel, self.address, ANSWER_SECONDS)
         except Unreachable as gone:
             if await still_gone(self.address, self.player.tls) is not None:
-                raise RunError(f"{gone} (after {self.played} games this run)") from None
+                raise RunError(f"{gone} (after {count(self.played, 'game')} this run)") from None
             # The run's channel may wait out gRPC's reconnect backoff before it
             # connects again: the game is played again once it has.
             with contextlib.suppress(Unreachable):

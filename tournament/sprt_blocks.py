@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.words import count
 from tournament.config import SprtSettings, TournamentConfig
 from tournament.outcome import solo_scores
 from tournament.schedule import ScheduledGame, sprt_block
@@ -169,6 +170,6 @@ def format_status(settings: SprtSettings, current: SprtStatus, games: int) -> st
         f"SPRT {settings.candidate} vs {settings.baseline} "
         f"[elo0 {settings.elo0:g}, elo1 {settings.elo1:g}]: "
         f"LLR {current.llr:+.3f} ({current.lower:+.3f}, {current.upper:+.3f}), "
-        f"{games} games ({current.blocks} blocks), "
+        f"{count(games, 'game')} ({count(current.blocks, 'block')}), "
         f"Elo {elo(current.elo)} [{elo(current.elo_low)}, {elo(current.elo_high)}]{verdict}"
     )

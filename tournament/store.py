@@ -18,6 +18,7 @@ from typing import Any
 
 from sheepfold.v1 import arena_pb2
 
+from games.words import count
 from server.files import Kind, create_owner_only, file_kind, folder_hint, not_a_database_file
 from tournament.store_records import GameRecord, ReplayEntry, SeatRecord, TournamentRecord
 from tournament.store_schema import MIGRATIONS
@@ -480,7 +481,7 @@ class Store:
         joined = "|".join(seat.bot for seat in seats)  # an old bot name may hold '|'
         if stored == wanted or (stored and (prefix != str(seed) or joined == named)):
             return
-        have = "no seat" if not stored else f"{stored} seat{'s' if stored > 1 else ''}"
+        have = "no seat" if not stored else count(stored, "seat")
         raise StoreError(
             f"game {key!r} (match {match_id}) in {self.path} has {have} of {wanted} stored "
             "(the database was edited by hand); delete the game (DELETE FROM games WHERE "

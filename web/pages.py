@@ -6,6 +6,7 @@ import json
 from html import escape
 from typing import Any
 
+from games.words import count
 from tournament.report_html import STYLE as REPORT_STYLE
 
 
@@ -111,7 +112,7 @@ def tournaments_page(entries: list[dict[str, Any]]) -> str:
 
 def _count(n: int, noun: str) -> str:
     # Escaped too: a database edited by hand may hold markup in a count's column.
-    return f"{escape(str(n))} {noun}" if n == 1 else f"{escape(str(n))} {noun}s"
+    return escape(count(n, noun))
 
 
 def tournament_page(title: str, fragment: str, boot: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from games.sheep_and_garden.data import OBJECTIVE_BY_ID, TILES
+from games.words import count
 
 
 class Place(NamedTuple):
@@ -116,7 +117,7 @@ class GameEnded:
     @property
     def text(self) -> str:
         scores = ", ".join(f"{s:g}" for s in self.scores)
-        return f"game over ({self.reason}) after {self.placed} tiles; scores {scores}"
+        return f"game over ({self.reason}) after {count(self.placed, 'tile')}; scores {scores}"
 
 
 def card_name(card: str) -> str:

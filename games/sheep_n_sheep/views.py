@@ -18,6 +18,7 @@ from games.sheep_n_sheep.legal import (
     TURN,
 )
 from games.sheep_n_sheep.observation import PastureView, Placement, SheepNSheepObservation
+from games.words import count
 
 
 class Views:
@@ -142,7 +143,7 @@ class Views:
         ]
         for seat, pasture in enumerate(self._pastures):
             held = len(self._hands[seat])
-            lines.append(f"seat {seat}: hand {held} card{'' if held == 1 else 's'}")
+            lines.append(f"seat {seat}: hand {count(held, 'card')}")
             lines.extend("  " + row for row in _grid(pasture))
         return "\n".join(lines)
 

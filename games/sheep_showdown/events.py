@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from games.sheep_showdown.actions import cell_name
 from games.sheep_showdown.cards import CARD_NAMES
+from games.words import count
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +128,8 @@ class BombExploded:
 
     @property
     def text(self) -> str:
-        return f"BOOM: the bomb at {cell_name(self.row, self.col)} removed {self.removed} cards"
+        removed = count(self.removed, "card")
+        return f"BOOM: the bomb at {cell_name(self.row, self.col)} removed {removed}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +224,7 @@ class LastPlayer:
 
     @property
     def text(self) -> str:
-        return f"seat {self.seat} is the last one in and makes {self.steps} more steps"
+        return f"seat {self.seat} is the last one in and makes {count(self.steps, 'more step')}"
 
 
 # Why a round ended: RoundEnded.reason.

@@ -404,7 +404,7 @@ def test_an_sprt_that_played_every_block_of_its_limit_is_undecided_though_a_game
     path = _first_game_not_counted_config(tmp_path, max_games=3)
     assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
     out = capsys.readouterr()
-    assert "2 games (1 blocks)" in out.out and "undecided after the game limit" in out.out
+    assert "2 games (1 block)" in out.out and "undecided after the game limit" in out.out
     assert "could not be played" not in out.err
     assert _games(path) == 2
 

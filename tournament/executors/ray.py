@@ -32,6 +32,7 @@ from sheepfold.v1 import arena_pb2
 
 from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
+from games.words import count
 from tournament.bot_launch import sandboxed_bots
 from tournament.config import TournamentConfig
 from tournament.executors.ray_address import RayAddressError, check_address
@@ -426,7 +427,8 @@ class RayExecutor:
         except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as error:
             runner.reject(
                 scheduled.key,
-                f"its Ray worker died {self.settings.max_retries + 1} times: {_first_line(error)}",
+                f"its Ray worker died {count(self.settings.max_retries + 1, 'time')}: "
+                f"{_first_line(error)}",
             )
             return False
         except Exception as error:

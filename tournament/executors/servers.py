@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games import words
 from tournament.progress import Progress, note_on
 from tournament.room import RoomWait, room_wait, waiting_line
 from tournament.run_error import RunError
@@ -78,7 +79,7 @@ class ServerPool:
             del self.hiccups[key]
             return (
                 f"{why}; its server answered again each time, but the game failed "
-                f"{count} times: a resume plays it"
+                f"{words.count(count, 'time')}: a resume plays it"
             )
         if server not in self.shaky:
             self.shaky.add(server)

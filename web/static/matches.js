@@ -1,6 +1,7 @@
 // The matches list: live and finished, filtered by game, kept current by
 // Server-Sent Events (the viewer sends the list again whenever it changes).
 import { h, seatColour } from "./svg.js";
+import { count } from "./words.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const filter = document.getElementById("game-filter");
@@ -29,9 +30,9 @@ function row(m) {
       : m.to_move !== null && m.to_move !== undefined ? `seat ${m.to_move} to move` : "";
   return h("tr", { "data-match-id": m.match_id, "data-game": m.game, "data-status": m.status },
     h("td", {}, h("a", { href: `/match/${encodeURIComponent(m.match_id)}` }, m.match_id)),
-    h("td", {}, m.title), h("td", { class: "players" }, `${m.players} ${m.players === 1 ? "player" : "players"}`),
+    h("td", {}, m.title), h("td", { class: "players" }, count(m.players, "player")),
     h("td", {}, h("span", { class: `badge ${m.status}` }, m.status)),
-    h("td", {}, `${m.moves} moves`), h("td", {}, result), h("td", { class: "muted when" }, when));
+    h("td", { class: "moves" }, count(m.moves, "move")), h("td", {}, result), h("td", { class: "muted when" }, when));
 }
 
 function show(matches) {
@@ -49,7 +50,7 @@ function show(matches) {
   fill("finished", done, "no finished match");
   // The viewer lists the newest `limit` matches only: say so rather than look complete.
   capped.hidden = matches.length < boot.limit;
-  capped.textContent = capped.hidden ? "" : `Showing the newest ${boot.limit} matches; older ones are not listed.`;
+  capped.textContent = capped.hidden ? "" : `Showing the newest ${count(boot.limit, "match", "matches")}; older ones are not listed.`;
   status.textContent = `updated ${new Date().toLocaleTimeString()}`;
 }
 

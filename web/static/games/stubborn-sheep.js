@@ -1,6 +1,7 @@
 // Stubborn Sheep: the circle of pens and meadows, the fences between them, the
 // sheep in every area, and the wolf.
 import { h, reset, s, seatColour, short, text } from "../svg.js";
+import { count } from "../words.js";
 
 const SHEEP = { BLUE: "#3f7fd6", RED: "#d8412f", YELLOW: "#f2c12e", WHITE: "#fbfbf7" };
 const W = 760;
@@ -127,7 +128,7 @@ export function draw(svg, obs, ctx) {
     const y = cy + 40 + i * 20;
     svg.append(s("circle", { cx: cx - 110, cy: y, r: 6, fill: seatColour(seat.seat ?? i) }));
     const piles = (seat.scored || []).map((p) => `${colourOf(p.colour)[0]}${(p.sheep || []).length}`).join(" ");
-    svg.append(text(cx - 98, y, `${seat.points} pts · scored ${piles}`, { "text-anchor": "start", "font-size": 12, "data-seat-points": seat.seat ?? i, fill: "#1f3f12" }));
+    svg.append(text(cx - 98, y, `${count(seat.points, "pt")} · scored ${piles}`, { "text-anchor": "start", "font-size": 12, "data-seat-points": seat.seat ?? i, fill: "#1f3f12" }));
   });
 }
 

@@ -1,0 +1,47 @@
+"""games.words: a count's noun is singular for exactly one."""
+
+from __future__ import annotations
+
+from games.words import count, counted, noun
+
+
+def test_one_is_singular_and_every_other_count_plural() -> None:
+    assert count(1, "move") == "1 move"
+    assert count(0, "move") == "0 moves"
+    assert count(2, "move") == "2 moves"
+    assert count(1, "match", "matches") == "1 match"
+    assert count(3, "match", "matches") == "3 matches"
+    assert counted(1, "game") == "1 game"
+    assert counted(1250, "game") == "1,250 games"
+    assert noun(1, "seat") == "seat" and noun(5, "seat") == "seats"
+
+
+def test_a_count_of_one_reads_as_one_in_event_texts_and_command_lines() -> None:
+    """One card, one step, one player, one game: these once read "1 cards",
+    "1 more steps", "1 players", "1 games"."""
+    import io
+
+    from cli.create import format_created
+    from games.sheep_showdown.events import BombExploded, LastPlayer
+    from tournament.crashes import AlwaysCrashed
+    from tournament.progress import TerminalProgress
+    from tournament.report import games_count
+
+    assert BombExploded(0, 1, 2, 3, removed=1).text.endswith("removed 1 card")
+    assert LastPlayer(0, steps=1).text.endswith("makes 1 more step")
+    created = {"match_id": "m", "game": "stubborn-sheep", "players": 1, "seed": 7}
+    created |= {"server": "127.0.0.1:1", "seat_tokens": ["t"]}
+    assert "stubborn-sheep, 1 player, seed 7" in format_created(created, [])
+    assert (
+        AlwaysCrashed("b", 1, "").line().startswith("bot 'b' crashed in every one of its 1 game ")
+    )
+    stream = io.StringIO()
+    progress = TerminalProgress(stream)
+    progress.start("t", 1, 0)
+    progress.finish(1, interrupted=False)
+    assert "t: 1 game, 0 already played" in stream.getvalue()
+    assert "finished: 1 game played this run" in stream.getvalue()
+    assert games_count({"games_played": 1, "games_scheduled": 1}) == "1/1 game"
+    assert games_count({"sprt": {"llr": 0}, "games_played": 1, "games_scheduled": 9}).startswith(
+        "1 game "
+    )
