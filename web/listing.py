@@ -41,6 +41,8 @@ def entry(info: arena_pb2.MatchInfo) -> dict[str, Any]:
     slim = {key: full[key] for key in FIELDS}
     result = full["result"]
     slim["result"] = {"scores": result["scores"], "ranks": result["ranks"]} if result else None
+    if result and result.get("solo_title"):
+        slim["result"]["solo_title"] = result["solo_title"]
     return slim
 
 

@@ -3,6 +3,7 @@ library's MessageToDict gives, for every message a page receives."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -11,7 +12,7 @@ from sheepfold.v1 import arena_pb2
 
 import games
 from server import convert
-from web.frames import to_dict
+from web.frames import result_dict, solo_title, to_dict
 from web.showcase import GAMES
 
 
@@ -53,3 +54,17 @@ def test_match_info_with_maps_longs_and_optionals() -> None:
     assert to_dict(info) == reference(info)
     info.to_move = 0
     assert to_dict(info) == reference(info)
+
+
+def test_a_solo_result_carries_its_rulebook_title_and_no_other_does() -> None:
+    """Stubborn Sheep's solo rating and Sheep & Garden's solo praise were in the
+    result's details alone: the viewer now hands them on as `solo_title`."""
+    stubborn = {"players": [{"seat": 0, "points": 4, "rating": "Woolly disaster"}]}
+    result = arena_pb2.MatchResult(scores=[4.0], ranks=[1], details_json=json.dumps(stubborn))
+    assert result_dict(result)["solo_title"] == "Woolly disaster"
+    assert solo_title({"praise": "Good", "difference": 31}) == "Good"
+    assert solo_title({"praise": "none", "difference": 3}) == "no praise"
+    pair = {"players": [{"seat": 0, "points": 4}, {"seat": 1, "points": 2}]}
+    two = arena_pb2.MatchResult(scores=[4.0, 2.0], ranks=[1, 2], details_json=json.dumps(pair))
+    assert "solo_title" not in result_dict(two)
+    assert solo_title([]) == solo_title({"praise": 3}) == ""

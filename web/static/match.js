@@ -171,6 +171,11 @@ function drawTurn(frame, result) {
     }
   } else if (frame.to_move === null || frame.to_move === undefined) {
     turn.append(h("strong", {}, result || model.status === "finished" ? "Game over" : "No one to move"));
+    // A solo match's final result carries its rulebook's title ("Woolly disaster").
+    if (result && result.solo_title) {
+      turn.append(h("div", { class: "solo-title", "data-solo-title": "" }, "Solo rating: ",
+        h("strong", {}, result.solo_title)));
+    }
   } else {
     turn.append(
       h("span", { class: "dot", style: `background:${seatColour(frame.to_move)}` }),
