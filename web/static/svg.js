@@ -50,3 +50,27 @@ export function reset(svg, width, height) {
   svg.setAttribute("data-width", width);
   return svg;
 }
+
+// The least height, in CSS pixels on screen, of a board's text. A board is
+// drawn to fit its room, so on a phone (390 px) its labels of 10 or 11 units
+// came out 4 to 6 px high: area, fence and cell numbers no one could read.
+export const LEAST_TEXT_PX = 10.5;
+
+// How many CSS pixels a unit of a `width` by `height` drawing takes in `room`
+// (the board's column and its largest height, in CSS pixels); 1 with no room.
+export function scaleIn(room, width, height) {
+  if (!room || !(room.width > 0)) return 1;
+  return Math.min(room.width / width, (room.height || Infinity) / height);
+}
+
+// A font size, in units of a drawing shown at `scale`: `size`, or larger where
+// `size` would show under LEAST_TEXT_PX.
+export function legible(size, scale) {
+  return Math.max(size, LEAST_TEXT_PX / scale);
+}
+
+// About how wide `content` is set in `size` units (bold a little wider): a
+// layout's guess, before the text is drawn.
+export function widthOf(content, size, bold = false) {
+  return String(content).length * size * (bold ? 0.62 : 0.56);
+}

@@ -1,6 +1,6 @@
 // Sheep & Garden: the landscape of placed tiles, the display to choose from,
 // and the objective cards.
-import { h, reset, s, seatColour, text } from "../svg.js";
+import { h, legible, reset, s, scaleIn, seatColour, text, widthOf } from "../svg.js";
 
 const T = 96;
 const TERRAIN = { l: "#5aa6de", c: "#c79a6e", f: "#e7a2c4", g: "#8cc56a", r: "#8cc56a" };
@@ -122,25 +122,49 @@ function wrap(words, width) {
 // The width of the column of the display and the objectives.
 const COLUMN = 3 * (T + 10) + 10;
 
+// An objective card's lines, `width` units wide, with type of the sizes `f`
+// gives: its name, whose cards (on the name's line when both fit), its text
+// broken to the width; and the card's height.
+function cardLines(o, width, f) {
+  const name = o.card ? o.name + (o.revealed ? " (hidden)" : "") : "face down";
+  const holders = `seat ${(o.holders || []).join("+")}${o.enemy ? " (enemy)" : ""}`;
+  const [big, small, tiny] = [f(14), f(11), f(10)];
+  const apart = widthOf(name, big, true) + widthOf(holders, tiny) + 16 <= width - 20;
+  const text = o.card ? wrap(o.text, Math.min(52, Math.floor((width - 20) / (0.5 * small)))) : [];
+  const nameY = 6 + big * 0.6, holdersY = apart ? nameY : nameY + big * 0.6 + tiny * 0.7;
+  const textY = (apart ? nameY + big * 0.6 : holdersY + tiny * 0.6) + 4 + small * 0.65;
+  const height = Math.max(60, textY + text.length * small * 1.27 + 2);
+  return { name, holders, apart, text, sizes: [big, small, tiny], nameY, holdersY, textY, height };
+}
+
 // Where the landscape (`landW` by `landH`) and the column of the display and
-// `cards` objectives go, and the size of the whole: beside each other, or the
-// column under the landscape when that is drawn larger in `room` (CSS pixels).
-function arrange(landW, landH, cards, room) {
-  const column = (perRow) => 30 + T + 40 + 14 + Math.ceil(cards / perRow) * 68;
+// the `objectives` go, and the size of the whole: beside each other, or the
+// column under the landscape when that is drawn larger in `room` (CSS
+// pixels). `f` gives the type's sizes, which the cards' heights follow.
+function arrange(landW, landH, objectives, room, f) {
+  const column = (perRow, cardW) => {
+    const rows = Math.ceil(objectives.length / perRow);
+    const heights = objectives.map((o) => cardLines(o, cardW, f).height);
+    let total = 0;
+    for (let r = 0; r < rows; r++) total += Math.max(...heights.filter((_, i) => i % rows === r)) + 8;
+    return 30 + T + 40 + 14 + total;
+  };
   const beside = {
-    width: landW + 40 + COLUMN + 20, height: Math.max(landH + 40, 30 + column(1) + 20),
-    cx: landW + 40, cy: 30, columns: 1,
+    width: landW + 40 + COLUMN + 20, height: Math.max(landH + 40, 30 + column(1, COLUMN - 10) + 20),
+    cx: landW + 40, cy: 30, columns: 1, cardW: COLUMN - 10,
   };
   beside.ox = 20;
   beside.oy0 = 20 + (beside.height - 40 - landH) / 2;
   if (!room || !(room.width > 0)) return beside;
   const columns = landW >= 2 * COLUMN ? 2 : 1;
   const width = Math.max(landW, columns * COLUMN) + 40;
+  // Under the landscape the cards share its width.
+  const cardW = (width - 40) / columns - 10;
   const below = {
-    width, height: 20 + landH + 20 + column(columns) + 20,
-    ox: 20 + (width - 40 - landW) / 2, oy0: 20, cx: 20, cy: 20 + landH + 30, columns,
+    width, height: 20 + landH + 20 + column(columns, cardW) + 20,
+    ox: 20 + (width - 40 - landW) / 2, oy0: 20, cx: 20, cy: 20 + landH + 30, columns, cardW,
   };
-  const scale = (size) => Math.min(room.width / size.width, (room.height || Infinity) / size.height);
+  const scale = (size) => scaleIn(room, size.width, size.height);
   return scale(below) > scale(beside) * 1.1 ? below : beside;
 }
 
@@ -159,17 +183,28 @@ export function draw(svg, obs, ctx) {
   // beside it; or, when that draws everything larger in the room the page
   // gives the board (a phone's narrow column), the display and the objectives
   // under the landscape, the objectives two abreast where there is room.
-  const { width, height, ox, oy0, cx, cy, columns } = arrange(landW, landH, objectives.length, ctx.room);
+  // The type grows where the board is drawn small (a phone), and the cards'
+  // heights with it: laid out again a few times with the sizes the last
+  // layout's scale asks for, which settle within a few per cent.
+  const shown = objectives.map((o) => reveal(o, ctx));
+  let f = (points) => points;
+  let layout = arrange(landW, landH, shown, ctx.room, f);
+  for (let round = 0; round < 4; round++) {
+    const scale = scaleIn(ctx.room, layout.width, layout.height);
+    f = (points) => legible(points, scale);
+    layout = arrange(landW, landH, shown, ctx.room, f);
+  }
+  const { width, height, ox, oy0, cx, cy, columns, cardW } = layout;
   reset(svg, width, height);
   svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#e9efe0", rx: 14 }));
   svg.append(s("rect", { x: ox, y: oy0, width: landW, height: landH, fill: "#dfe8d2", rx: 8 }));
   // The cells' numbers in the margin, x above each column and y left of each
   // row, as the moves and the event log give them ("at (4,3)").
   for (let x = minx + 0.5; x <= maxx - 0.5; x++) {
-    svg.append(text(ox + (x - minx + 0.5) * T, oy0 + T / 4, String(x), { class: "axis", "data-axis-x": x, "font-size": 20, fill: "#6b7b5e" }));
+    svg.append(text(ox + (x - minx + 0.5) * T, oy0 + T / 4, String(x), { class: "axis", "data-axis-x": x, "font-size": Math.min(T * 0.42, f(20)), fill: "#6b7b5e" }));
   }
   for (let y = miny + 0.5; y <= maxy - 0.5; y++) {
-    svg.append(text(ox + T / 4, oy0 + (y - miny + 0.5) * T, String(y), { class: "axis", "data-axis-y": y, "font-size": 20, fill: "#6b7b5e" }));
+    svg.append(text(ox + T / 4, oy0 + (y - miny + 0.5) * T, String(y), { class: "axis", "data-axis-y": y, "font-size": Math.min(T * 0.42, f(20)), fill: "#6b7b5e" }));
   }
   placed.forEach((p, i) => {
     svg.append(tileNode(faces[p.tile], ox + ((p.x || 0) - minx) * T, oy0 + ((p.y || 0) - miny) * T, p.rotation || 0,
@@ -180,31 +215,38 @@ export function draw(svg, obs, ctx) {
     svg.append(s("rect", { x: ox + ((last.x || 0) - minx) * T + 2, y: oy0 + ((last.y || 0) - miny) * T + 2, width: T - 4, height: T - 4, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "6 4" }));
   }
   let y = cy;
-  svg.append(text(cx, y, `display · deck ${obs.deck_size}` + (obs.finished ? ` · over: ${obs.end_reason}` : ""), { "text-anchor": "start", "font-size": 16, "font-weight": 700, fill: "#2c4a1e" }));
+  svg.append(text(cx, y, `display · deck ${obs.deck_size}` + (obs.finished ? ` · over: ${obs.end_reason}` : ""), { "text-anchor": "start", "font-size": f(16), "font-weight": 700, fill: "#2c4a1e" }));
   display.forEach((tile, i) => {
     svg.append(tileNode(faces[tile], cx + i * (T + 10), y + 14, 0, { "data-display-tile": tile, class: "tile shown" }));
   });
   y += T + 40;
-  svg.append(text(cx, y, "objectives", { "text-anchor": "start", "font-size": 16, "font-weight": 700, fill: "#2c4a1e" }));
+  svg.append(text(cx, y, "objectives", { "text-anchor": "start", "font-size": f(16), "font-weight": 700, fill: "#2c4a1e" }));
   y += 14;
-  // "All cards": a face-down objective shows its card, from its holder's view.
-  const reveal = (o) => {
-    if (o.card || !ctx.seats) return o;
+  const rows = Math.ceil(shown.length / columns);
+  const cards = shown.map((o) => cardLines(o, cardW, f));
+  const rowTop = [y];
+  for (let r = 0; r < rows; r++) rowTop.push(rowTop[r] + Math.max(...cards.filter((_, i) => i % rows === r).map((c) => c.height)) + 8);
+  shown.forEach((o, i) => {
+    const x = cx + Math.floor(i / rows) * (cardW + 10), oy = rowTop[i % rows];
     const holder = (o.holders || [])[0];
-    const seen = ((ctx.seats[holder] || {}).objectives || []).find((x) => x.slot === o.slot);
-    return seen && seen.card ? { ...seen, revealed: true } : o;
-  };
-  const rows = Math.ceil(objectives.length / columns);
-  objectives.map(reveal).forEach((o, i) => {
-    const x = cx + Math.floor(i / rows) * COLUMN, oy = y + (i % rows) * 68;
-    const holder = (o.holders || [])[0];
+    const card = cards[i], [big, small, tiny] = card.sizes;
+    const squeeze = (words, size, bold) => widthOf(words, size, bold) > cardW - 20
+      ? { textLength: cardW - 20, lengthAdjust: "spacingAndGlyphs" } : {};
     svg.append(s("g", { class: "objective", "data-objective-slot": o.slot, "data-card": o.revealed ? "" : o.card || "", "data-revealed": o.revealed ? o.card : "", "data-face-up": o.face_up ? "true" : "false", "data-holders": (o.holders || []).join(",") },
-      s("rect", { x, y: oy, width: COLUMN - 10, height: 60, rx: 8, fill: o.card ? "#fffaf0" : "#6d7f5c", stroke: seatColour(holder), "stroke-width": 3, "stroke-dasharray": o.face_up ? "" : "6 3" }),
-      text(x + 10, oy + 16, o.card ? o.name + (o.revealed ? " (hidden)" : "") : "face down", { "text-anchor": "start", "font-size": 14, "font-weight": 700, fill: o.card ? "#2d2a22" : "#f4f4f4" }),
-      (o.card ? wrap(o.text, 52) : []).map((line, k) =>
-        text(x + 10, oy + 36 + k * 14, line, { class: "objective-text", "text-anchor": "start", "font-size": 11, fill: "#4a4538" })),
-      text(x + COLUMN - 20, oy + 16, `seat ${(o.holders || []).join("+")}${o.enemy ? " (enemy)" : ""}`, { "text-anchor": "end", "font-size": 10, fill: o.card ? seatColour(holder) : "#fff" })));
+      s("rect", { x, y: oy, width: cardW, height: card.height, rx: 8, fill: o.card ? "#fffaf0" : "#6d7f5c", stroke: seatColour(holder), "stroke-width": 3, "stroke-dasharray": o.face_up ? "" : "6 3" }),
+      text(x + 10, oy + card.nameY, card.name, { class: "objective-name", "text-anchor": "start", "font-size": big, "font-weight": 700, fill: o.card ? "#2d2a22" : "#f4f4f4", ...squeeze(card.name, big, true) }),
+      card.text.map((line, k) =>
+        text(x + 10, oy + card.textY + k * small * 1.27, line, { class: "objective-text", "text-anchor": "start", "font-size": small, fill: "#4a4538" })),
+      text(card.apart ? x + cardW - 10 : x + 10, oy + card.holdersY, card.holders, { class: "objective-holders", "text-anchor": card.apart ? "end" : "start", "font-size": tiny, fill: o.card ? seatColour(holder) : "#fff" })));
   });
+}
+
+// "All cards": a face-down objective shows its card, from its holder's view.
+function reveal(o, ctx) {
+  if (o.card || !ctx.seats) return o;
+  const holder = (o.holders || [])[0];
+  const seen = ((ctx.seats[holder] || {}).objectives || []).find((x) => x.slot === o.slot);
+  return seen && seen.card ? { ...seen, revealed: true } : o;
 }
 
 export function scores(obs, players) {

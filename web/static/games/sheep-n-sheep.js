@@ -1,5 +1,5 @@
 // Sheep 'n' Sheep: the market of card pairs, each player's pasture, and hands.
-import { h, reset, s, seatColour, short, text } from "../svg.js";
+import { h, legible, reset, s, scaleIn, seatColour, short, text, widthOf } from "../svg.js";
 
 const CW = 46;
 const CH = 58;
@@ -9,16 +9,36 @@ const COLOURS = {
 };
 const ICONS = { NONE: "", BELL: "♪", HEART: "♥", STAR: "★", ONE_VP: "+1", DRAW: "+▭", UNSPECIFIED: "" };
 
-export function cardNode(c, x, y, attrs = {}) {
+// A card: its number, its icon in the top right corner and its value
+// ("3→6": a group of exactly 3 scores 6) along its foot. `small` is the size
+// of the icon and the value: 10 units, or more on a board drawn small (a
+// phone), where the number moves left of the icon to leave them room.
+export function cardNode(c, x, y, attrs = {}, small = 10) {
   const colour = short(c.colour, "SHEEP_N_SHEEP_COLOUR_");
   const [fill, ink] = COLOURS[colour] || ["#ddd", "#000"];
   const icon = ICONS[short(c.icon, "SHEEP_N_SHEEP_ICON_")] || "";
+  const big = small > 12;
+  const number = big ? Math.max(22, small * 1.15) : 22;
+  const value = big ? y + CH - 5 - small / 2 : y + CH - 11;
+  // A digit in bold is about 0.7 of its size wide.
+  const numberAt = big ? [x + 3.5 + number * 0.35, y + 5 + number / 2] : [x + CW / 2, y + CH / 2 - 4];
+  // Beside the number the icon has what room is left, squeezed into it when
+  // it has two characters ("+1"), on a tint of its own: "3" and "+1" side by
+  // side read as "3+1".
+  const room = CW - 5 - (3.5 + number * 0.7) - 3;
+  const squeeze = big && icon.length > 1 ? { textLength: room, lengthAdjust: "spacingAndGlyphs" } : {};
+  const iconW = (big && icon.length > 1 ? room : widthOf(icon, small)) + 3;
+  const tint = big && icon ? s("rect", { class: "icon-tint", x: x + CW - 3.5 - iconW, y: y + 4, width: iconW, height: small + 2, rx: 3, fill: ink, opacity: 0.18 }) : null;
   return s("g", { class: "snscard", "data-card-id": c.id, "data-colour": colour, "data-number": c.number, ...attrs },
     s("title", {}, `${colour.toLowerCase()} ${c.number}: a group of exactly ${c.condition} scores ${c.vp}`),
     s("rect", { x: x + 2, y: y + 2, width: CW - 4, height: CH - 4, rx: 6, fill, stroke: "#3b3325", "stroke-width": 1.2 }),
-    text(x + CW / 2, y + CH / 2 - 4, String(c.number), { "font-size": 22, "font-weight": 700, fill: ink }),
-    text(x + CW / 2, y + CH - 11, `${c.condition}→${c.vp}`, { "font-size": 10, fill: ink }),
-    icon ? text(x + CW - 10, y + 11, icon, { "font-size": 10, fill: ink }) : null);
+    text(numberAt[0], numberAt[1], String(c.number), { class: "card-number", "font-size": number, "font-weight": 700, fill: ink }),
+    // "3→6" is about twice its size wide (the arrow is broad): squeezed into
+    // the card where the size a phone needs makes it wider.
+    text(x + CW / 2, value, `${c.condition}→${c.vp}`, { class: "card-value", "font-size": small, fill: ink,
+      ...(2.1 * small > CW - 10 ? { textLength: CW - 10, lengthAdjust: "spacingAndGlyphs" } : {}) }),
+    // In a group of their own, so that the card's one rect child is its face.
+    icon ? s("g", {}, tint, text(x + CW - 5, y + 5 + small / 2, icon, { class: "card-icon", "text-anchor": "end", "font-size": small, fill: ink, ...squeeze })) : null);
 }
 
 function bounds(cards) {
@@ -63,22 +83,29 @@ export function draw(svg, obs, ctx) {
     const b = bounds(p.cards);
     return { ...b, w: Math.max(3, b.maxx - b.minx + 1) * CW + 24, hgt: Math.max(2, b.maxy - b.miny + 1) * CH + 40 };
   });
-  const marketW = (obs.market || []).length * (2 * CW + 18) + 190;
-  const { width, height, rows } = layout(boxes, marketW, ctx.room);
+  // The piles' two lines beside the market, as wide as their type is large.
+  const piles = [`deck ${obs.deck_size} · stock ${obs.stock_size}`,
+    `discard ${(obs.discard || []).length}` + (obs.end_triggered ? ` · last turn ${obs.last_turn}` : "")];
+  const marketOf = (size) => (obs.market || []).length * (2 * CW + 18) + Math.max(190, 24 + Math.max(...piles.map((p) => widthOf(p, size))));
+  const first = layout(boxes, marketOf(12), ctx.room);
+  const guess = (points) => legible(points, scaleIn(ctx.room, first.width, first.height));
+  const { width, height, rows } = layout(boxes, marketOf(guess(12)), ctx.room);
+  const f = (points) => legible(points, scaleIn(ctx.room, width, height));
   reset(svg, width, height);
   svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#cfe3b4", rx: 14 }));
   // Market
-  svg.append(text(16, 20, "market", { "text-anchor": "start", "font-size": 14, "font-weight": 700, fill: "#2c4a1e" }));
+  svg.append(text(16, 18, "market", { "text-anchor": "start", "font-size": f(14), "font-weight": 700, fill: "#2c4a1e" }));
   let x = 16;
   for (const set of obs.market || []) {
     const g = s("g", { class: "market-set", "data-set": set.index });
     g.append(s("rect", { x: x - 4, y: 32, width: 2 * CW + 8, height: CH + 8, rx: 8, fill: "#e8d9b0", stroke: "#a8915a" }));
-    (set.cards || []).forEach((c, i) => g.append(cardNode(c, x + i * CW, 36, { "data-set": set.index })));
+    (set.cards || []).forEach((c, i) => g.append(cardNode(c, x + i * CW, 36, { "data-set": set.index }, f(10))));
     svg.append(g);
     x += 2 * CW + 18;
   }
-  svg.append(text(x + 4, 52, `deck ${obs.deck_size} · stock ${obs.stock_size}`, { "text-anchor": "start", "font-size": 12, fill: "#2c4a1e" }));
-  svg.append(text(x + 4, 70, `discard ${(obs.discard || []).length}` + (obs.end_triggered ? ` · last turn ${obs.last_turn}` : ""), { "text-anchor": "start", "font-size": 12, fill: obs.end_triggered ? "#a1311a" : "#2c4a1e" }));
+  const line = Math.max(18, f(12) * 1.3);
+  svg.append(text(x + 4, 61 - line / 2, piles[0], { "text-anchor": "start", "font-size": f(12), fill: "#2c4a1e" }));
+  svg.append(text(x + 4, 61 + line / 2, piles[1], { "text-anchor": "start", "font-size": f(12), fill: obs.end_triggered ? "#a1311a" : "#2c4a1e" }));
   // The cards this move laid in a pasture are outlined, as Sheep & Garden's
   // last tile is: the log says "placed grey 1 (#82) at (4,-2)", and a pasture
   // of twenty cards gave no sign which was new.
@@ -99,19 +126,24 @@ export function draw(svg, obs, ctx) {
     const seat = p.seat ?? i;
     const g = s("g", { class: "pasture", "data-seat": seat });
     g.append(s("rect", { x: px, y: top, width: b.w, height: b.hgt, rx: 10, fill: "#9fcb7b", stroke: seatColour(seat), "stroke-width": obs.to_move === seat ? 4 : 2 }));
-    g.append(text(px + 10, top + 14, `seat ${seat} · hand ${(obs.hand_sizes || [])[seat] ?? 0}`, { "text-anchor": "start", "font-size": 12, "font-weight": 700, fill: "#1f3316" }));
+    // The seat and its hand over the cards, squeezed into a narrow pasture's box.
+    const head = `seat ${seat} · hand ${(obs.hand_sizes || [])[seat] ?? 0}`, headSize = f(12), room = b.w - 16;
+    g.append(text(px + 8, top + 3 + Math.max(11, headSize * 0.6), head, {
+      "text-anchor": "start", "font-size": headSize, "font-weight": 700, fill: "#1f3316",
+      ...(widthOf(head, headSize, true) > room ? { textLength: room, lengthAdjust: "spacingAndGlyphs" } : {}),
+    }));
     for (const placed of p.cards || []) {
       const cx = px + 12 + ((placed.cell.x || 0) - b.minx) * CW;
       const cy = top + 26 + (b.maxy - (placed.cell.y || 0)) * CH;
       const fresh = before !== null && !before.has(placed.card.id);
-      g.append(cardNode(placed.card, cx, cy, { "data-seat": seat, "data-x": placed.cell.x || 0, "data-y": placed.cell.y || 0, "data-new": fresh ? "true" : null, class: "snscard placed" }));
+      g.append(cardNode(placed.card, cx, cy, { "data-seat": seat, "data-x": placed.cell.x || 0, "data-y": placed.cell.y || 0, "data-new": fresh ? "true" : null, class: "snscard placed" }, f(10)));
       if (fresh) g.append(s("rect", { class: "new-card", x: cx, y: cy, width: CW, height: CH, rx: 7, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "6 4" }));
     }
     svg.append(g);
     px += b.w + 14;
   });
   if (obs.placement) {
-    svg.append(text(width - 12, 20, `placing: ${short(obs.placement.phase, "SHEEP_N_SHEEP_PHASE_").toLowerCase()} (${obs.placement.placed} placed)`, { "text-anchor": "end", "font-size": 12, fill: "#2c4a1e" }));
+    svg.append(text(width - 12, 18, `placing: ${short(obs.placement.phase, "SHEEP_N_SHEEP_PHASE_").toLowerCase()} (${obs.placement.placed} placed)`, { "text-anchor": "end", "font-size": f(12), fill: "#2c4a1e" }));
   }
 }
 

@@ -1,5 +1,5 @@
 // Sheep Showdown: the meadow grid of cards, the dogs, and each flock.
-import { h, reset, s, seatColour, short, text } from "../svg.js";
+import { h, legible, reset, s, scaleIn, seatColour, short, text, widthOf } from "../svg.js";
 
 const CELL = 68;
 const PAD = 28;
@@ -20,7 +20,8 @@ const LOOK = {
   BLOCKED: { fill: "#cdd3d9", label: "blocked", glyph: "✕" },
 };
 
-function card(kind, x, y, size) {
+// `f(size)`: a font size legible at the scale the board is drawn.
+function card(kind, x, y, size, f) {
   const look = LOOK[kind] || { fill: "#eee", label: kind };
   const g = s("g", { class: "card" });
   if (kind === "EMPTY") {
@@ -40,7 +41,13 @@ function card(kind, x, y, size) {
     g.append(text(x + 15, y + 17, look.label, { "font-size": 16, "font-weight": 700, fill: "#5b4a1f" }));
   } else {
     g.append(text(x + size / 2, y + size / 2 - 5, look.glyph, { "font-size": 24, fill: look.ink || "#2d2a22" }));
-    g.append(text(x + size / 2, y + size - 15, look.label, { "font-size": 10, fill: look.ink || "#2d2a22" }));
+    // The name along the card's foot, squeezed to the card's width where the
+    // size a phone needs makes it wider ("shepherd").
+    const name = f(10), room = size - 14;
+    g.append(text(x + size / 2, y + size - 8 - name / 2, look.label, {
+      class: "card-name", "font-size": name, fill: look.ink || "#2d2a22",
+      ...(widthOf(look.label, name) > room ? { textLength: room, lengthAdjust: "spacingAndGlyphs" } : {}),
+    }));
   }
   return g;
 }
@@ -49,25 +56,26 @@ export function draw(svg, obs, ctx) {
   const size = obs.size || 7;
   const width = PAD * 2 + size * CELL;
   const height = PAD * 2 + size * CELL + 24;
+  const f = (points) => legible(points, scaleIn(ctx.room, width, height));
   reset(svg, width, height);
   svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#a9d18e", rx: 14 }));
   // The end is said in this line, not over the grid: the final position stays in sight.
   svg.append(text(width / 2, 14, `round ${obs.round} of ${obs.rounds} · turn ${obs.turn}` +
     (obs.double_trouble ? " · Double Trouble" : "") + (ctx.result ? " · game over" : ""),
-  { "font-size": 13, fill: "#2c4a1e", "font-weight": ctx.result ? 700 : null, class: "board-title" }));
+  { "font-size": f(13), fill: "#2c4a1e", "font-weight": ctx.result ? 700 : null, class: "board-title" }));
   const grid = obs.grid || [];
   for (let row = 0; row < size; row++) {
     for (let col = 0; col < size; col++) {
       const kind = short(grid[row * size + col], CARD);
       const x = PAD + col * CELL, y = PAD + row * CELL;
       const cell = s("g", { class: "cell", "data-row": row, "data-col": col, "data-card": kind });
-      cell.append(card(kind, x, y, CELL));
+      cell.append(card(kind, x, y, CELL, f));
       svg.append(cell);
     }
   }
   for (let i = 0; i < size; i++) {
-    svg.append(text(PAD + i * CELL + CELL / 2, PAD + size * CELL + 10, String.fromCharCode(97 + i), { "font-size": 11, fill: "#2c4a1e" }));
-    svg.append(text(PAD / 2, PAD + i * CELL + CELL / 2, String(i + 1), { "font-size": 11, fill: "#2c4a1e" }));
+    svg.append(text(PAD + i * CELL + CELL / 2, PAD + size * CELL + 12, String.fromCharCode(97 + i), { class: "axis", "font-size": f(11), fill: "#2c4a1e" }));
+    svg.append(text(PAD / 2, PAD + i * CELL + CELL / 2, String(i + 1), { class: "axis", "font-size": f(11), fill: "#2c4a1e" }));
   }
   // Dogs sharing a cell are fanned out so each stays visible.
   const seen = {};

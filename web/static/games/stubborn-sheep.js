@@ -1,6 +1,6 @@
 // Stubborn Sheep: the circle of pens and meadows, the fences between them, the
 // sheep in every area, and the wolf.
-import { h, reset, s, seatColour, short, text } from "../svg.js";
+import { h, legible, reset, s, scaleIn, seatColour, short, text, widthOf } from "../svg.js";
 import { count } from "../words.js";
 
 const SHEEP = { BLUE: "#3f7fd6", RED: "#d8412f", YELLOW: "#f2c12e", WHITE: "#fbfbf7" };
@@ -35,9 +35,39 @@ function fenceCard(card, x, y, w, attrs = {}) {
   return g;
 }
 
+// The lines of the turn, the piles and the seats: in the middle of the ring,
+// or under it when the board is drawn so small (a phone) that type big enough
+// to read would run into the fences and areas round the middle.
+function middleLines(obs) {
+  const phase = short(obs.phase, "STUBBORN_SHEEP_PHASE_").toLowerCase().replaceAll("_", " ");
+  // The seat deciding: at setup each seat orients its own fences while the
+  // turn (`current`) is still seat 0's.
+  const deciding = obs.to_move ?? obs.current;
+  return {
+    turn: `turn ${obs.turn}` + (obs.final_round ? ` · final round, ${obs.turns_left} left` : ""),
+    deciding, decides: `seat ${deciding}: ${phase}`,
+    piles: `sheep pile ${obs.sheep_pile} · fences ${obs.fence_pile} · discard ${obs.discard_pile}`,
+    seats: (obs.seats || []).map((seat, i) => ({
+      seat: seat.seat ?? i,
+      text: `${count(seat.points, "pt")} · scored ${(seat.scored || []).map((p) => `${colourOf(p.colour)[0]}${(p.sheep || []).length}`).join(" ")}`,
+    })),
+  };
+}
+
+const UNDER_TOP = 740; // below the ring, its areas and the fences' heights
+
 export function draw(svg, obs, ctx) {
-  reset(svg, W, H);
-  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, fill: "#b7d79a", rx: 14 }));
+  const lines = middleLines(obs);
+  const under = legible(12, scaleIn(ctx.room, W, H)) > 14;
+  const lineHeight = (size) => size * 1.45;
+  let height = H;
+  if (under) {
+    const size = legible(12, scaleIn(ctx.room, W, H + 400));
+    height = UNDER_TOP + (3 + lines.seats.length) * lineHeight(size) + 12;
+  }
+  const f = (size) => legible(size, scaleIn(ctx.room, W, height));
+  reset(svg, W, height);
+  svg.append(s("rect", { x: 0, y: 0, width: W, height, fill: "#b7d79a", rx: 14 }));
   const areas = obs.areas || [];
   const n = Math.max(1, areas.length);
   const cx = W / 2, cy = H / 2;
@@ -56,23 +86,28 @@ export function draw(svg, obs, ctx) {
     g.append(s("circle", { cx: ax, cy: ay, r: radius, fill: pen ? "#efe6cf" : "#7fb85a", stroke: pen ? seatColour(area.owner) : "#5d8f3f", "stroke-width": pen ? 5 : 2 }));
     // What it is, then its number: the event log and the move labels name
     // areas by number ("jumps from area 7 to area 8"), pens included.
-    g.append(text(ax, ay - radius + 11, pen ? `pen ${area.owner}` : "meadow", { "font-size": 11, "font-weight": 700, fill: pen ? seatColour(area.owner) : "#1f3f12" }));
-    g.append(text(ax, ay - radius + 24, `area ${area.index}`, { class: "area-label", "font-size": 11, fill: "#1f3f12" }));
+    const label = f(11), first = ay - radius + 5 + label / 2, second = first + label * 1.15;
+    g.append(text(ax, first, pen ? `pen ${area.owner}` : "meadow", { class: "area-kind", "font-size": label, "font-weight": 700, fill: pen ? seatColour(area.owner) : "#1f3f12" }));
+    g.append(text(ax, second, `area ${area.index}`, { class: "area-label", "font-size": label, fill: "#1f3f12" }));
     const sheep = area.sheep || [];
     const per = Math.max(3, Math.ceil(Math.sqrt(sheep.length)));
     const step = Math.min(18, (radius * 1.3) / per);
+    // The sheep start under the labels, however large the labels are drawn.
+    const top = Math.max(ay - radius * 0.35 + 10, second + label * 0.6 + step * 0.5);
     sheep.forEach((sh, k) => {
       const col = k % per, row = Math.floor(k / per);
       const sx = ax + (col - (per - 1) / 2) * step;
-      const sy = ay - radius * 0.35 + 10 + row * step;
+      const sy = top + row * step;
       g.append(s("circle", { class: "sheep", "data-sheep-id": sh.id, "data-colour": colourOf(sh.colour), cx: sx, cy: sy, r: step * 0.42, fill: SHEEP[colourOf(sh.colour)] || "#ccc", stroke: "#2d2d2d", "stroke-width": 1 }));
     });
     if (obs.wolf_area === area.index) {
+      // The wolf stands above its word, higher as the word is drawn larger.
+      const word = f(10), wy = ay + radius - Math.max(0, word - 11);
       g.append(s("g", { class: "wolf", "data-wolf-area": area.index },
-        s("path", { d: `M ${ax - 16} ${ay + radius - 34} l 6 -14 l 6 8 l 8 0 l 6 -8 l 6 14 l -6 18 l -20 0 z`, fill: "#4a4650", stroke: "#111" }),
-        s("circle", { cx: ax - 5, cy: ay + radius - 30, r: 2, fill: "#ffd400" }),
-        s("circle", { cx: ax + 5, cy: ay + radius - 30, r: 2, fill: "#ffd400" }),
-        text(ax, ay + radius - 8, "wolf", { "font-size": 10, fill: "#111" })));
+        s("path", { d: `M ${ax - 16} ${wy - 34} l 6 -14 l 6 8 l 8 0 l 6 -8 l 6 14 l -6 18 l -20 0 z`, fill: "#4a4650", stroke: "#111" }),
+        s("circle", { cx: ax - 5, cy: wy - 30, r: 2, fill: "#ffd400" }),
+        s("circle", { cx: ax + 5, cy: wy - 30, r: 2, fill: "#ffd400" }),
+        text(ax, ay + radius - 4 - word / 2, "wolf", { "font-size": word, fill: "#111" })));
     }
     svg.append(g);
   });
@@ -102,33 +137,42 @@ export function draw(svg, obs, ctx) {
     });
     if (fence.height > 1) {
       // Upright, beside the fence's outer end.
-      const lx = fx + fw / 2 + 12, ly = fy - fh / 2 + 8;
-      g.append(text(lx, ly, `×${fence.height}`, { "font-size": 14, "font-weight": 700, fill: "#222", transform: `rotate(${-deg} ${lx} ${ly})` }));
+      const size = f(14), label = `×${fence.height}`;
+      const lx = fx + fw / 2 + 4 + widthOf(label, size, true) / 2, ly = fy - fh / 2 + size * 0.6;
+      g.append(text(lx, ly, label, { class: "fence-height", "font-size": size, "font-weight": 700, fill: "#222", transform: `rotate(${-deg} ${lx} ${ly})` }));
     }
     svg.append(g);
   }
   // Each fence's number, as the event log names it ("fence 8 icon 2: ..."):
   // upright, just inside the ring from the fence's inner end, far enough that
   // the words clear the fence whatever its angle, and over every fence.
+  const label = f(11);
   for (const fence of obs.fences || []) {
     const a = angleOfFence(fence.index);
-    const inward = R - fh / 2 - 8 - 22 * Math.abs(Math.cos(a)) - 6 * Math.abs(Math.sin(a));
-    svg.append(text(cx + inward * Math.cos(a), cy + inward * Math.sin(a), `fence ${fence.index}`, {
-      class: "fence-label", "data-fence": fence.index, "font-size": 11, "font-weight": 700, fill: "#3a2a14",
+    const words = `fence ${fence.index}`, half = widthOf(words, label, true) / 2;
+    let inward = R - fh / 2 - 8 - (half + 2) * Math.abs(Math.cos(a)) - (label / 2 + 1) * Math.abs(Math.sin(a));
+    // Further in while it would reach either area beside the fence, whose
+    // labels sit on the side facing the middle (ten areas leave little room).
+    const reach = radius + Math.max(half, label / 2) + 2;
+    const near = (r) => [a - Math.PI / n, a + Math.PI / n].some((b) =>
+      Math.hypot(r * Math.cos(a) - R * Math.cos(b), r * Math.sin(a) - R * Math.sin(b)) < reach);
+    while (near(inward) && inward > R / 2) inward -= 2;
+    svg.append(text(cx + inward * Math.cos(a), cy + inward * Math.sin(a), words, {
+      class: "fence-label", "data-fence": fence.index, "font-size": label, "font-weight": 700, fill: "#3a2a14",
     }));
   }
-  const phase = short(obs.phase, "STUBBORN_SHEEP_PHASE_").toLowerCase().replaceAll("_", " ");
-  svg.append(text(cx, cy - 40, `turn ${obs.turn}` + (obs.final_round ? ` · final round, ${obs.turns_left} left` : ""), { "font-size": 16, "font-weight": 700, fill: "#1f3f12" }));
-  // The seat deciding: at setup each seat orients its own fences while the
-  // turn (`current`) is still seat 0's.
-  const deciding = obs.to_move ?? obs.current;
-  svg.append(text(cx, cy - 16, `seat ${deciding}: ${phase}`, { "font-size": 14, fill: "#1f3f12", class: "deciding", "data-seat": deciding }));
-  svg.append(text(cx, cy + 10, `sheep pile ${obs.sheep_pile} · fences ${obs.fence_pile} · discard ${obs.discard_pile}`, { "font-size": 12, fill: "#1f3f12" }));
-  (obs.seats || []).forEach((seat, i) => {
-    const y = cy + 40 + i * 20;
-    svg.append(s("circle", { cx: cx - 110, cy: y, r: 6, fill: seatColour(seat.seat ?? i) }));
-    const piles = (seat.scored || []).map((p) => `${colourOf(p.colour)[0]}${(p.sheep || []).length}`).join(" ");
-    svg.append(text(cx - 98, y, `${count(seat.points, "pt")} · scored ${piles}`, { "text-anchor": "start", "font-size": 12, "data-seat-points": seat.seat ?? i, fill: "#1f3f12" }));
+  const small = f(12);
+  // In the middle: the turn, the seat deciding, the piles, then a line per
+  // seat; under the ring the same lines, one after another.
+  const y = under ? (k) => UNDER_TOP + (k + 0.5) * lineHeight(small) : (k) => cy + [-40, -16, 10][k];
+  const seatY = under ? (i) => y(3 + i) : (i) => cy + 40 + i * Math.max(20, lineHeight(small));
+  svg.append(text(cx, y(0), lines.turn, { class: "turn-line", "font-size": f(16), "font-weight": 700, fill: "#1f3f12" }));
+  svg.append(text(cx, y(1), lines.decides, { "font-size": f(14), fill: "#1f3f12", class: "deciding", "data-seat": lines.deciding }));
+  svg.append(text(cx, y(2), lines.piles, { class: "piles", "font-size": small, fill: "#1f3f12" }));
+  const left = cx - Math.max(110, widthOf(lines.seats[0]?.text ?? "", small) / 2 + 12);
+  lines.seats.forEach(({ seat, text: words }, i) => {
+    svg.append(s("circle", { cx: left, cy: seatY(i), r: Math.max(6, small / 2.2), fill: seatColour(seat) }));
+    svg.append(text(left + Math.max(12, small), seatY(i), words, { "text-anchor": "start", "font-size": small, "data-seat-points": seat, fill: "#1f3f12" }));
   });
 }
 

@@ -1,0 +1,159 @@
+"""Every board's labels on a phone (390 px wide), measured as Chromium draws
+them: at least 10 CSS px of type, and clear of the pieces. A phone draws a
+board at a third to a half of its size, and its labels of 10 or 11 units came
+out 4 to 6 px high (Stubborn Sheep's area and fence numbers 5.4 px, Sheep &
+Garden's column and row numbers 7.4, Sheep 'n' Sheep's card values 5.7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clients.bots.random_bot import RandomBot
+from clients.matchplay import play_match
+from tests.web.conftest import save_screenshot
+from tests.web.test_browser import wait_for_move
+from tests.web.test_http import _replay
+from web.showcase import Showcase
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+PHONE = {"width": 390, "height": 844}
+LEAST_PX = 10
+
+# Text that is a piece's own mark, not a label: Sheep & Garden's letters on its
+# animals and things, drawn in proportion to their tile (test_browser_legible).
+NOT_LABELS = "#board .object text"
+
+# Per game: [labels, pieces] selector pairs whose boxes must not meet, and
+# [labels, container] pairs where each label must lie inside its container.
+APART: dict[str, list[tuple[str, str]]] = {
+    "stubborn-sheep": [
+        (".area-kind, .area-label", "circle.sheep, .wolf path"),
+        (".fence-label", "g.fence rect, circle.sheep, .area-kind, .area-label"),
+        (".turn-line, .deciding, .piles, [data-seat-points]", "g.area circle, g.fence rect"),
+    ],
+    "sheep-showdown": [(".axis, .board-title", ".cell rect")],
+    "sheep-n-sheep": [
+        (".card-number", ".card-icon, .card-value"),
+        ("g.pasture > text", ".snscard rect"),
+        ("#board > text", ".market-set rect, g.pasture > rect"),
+    ],
+    "sheep-and-garden": [
+        (".axis", "g.tile[data-x] > rect:last-child"),
+        (".objective-name", ".objective-holders, .objective-text"),
+    ],
+}
+INSIDE: dict[str, list[tuple[str, str]]] = {
+    "sheep-showdown": [(".card-name", ":scope > rect")],
+    "sheep-n-sheep": [(".card-number, .card-value, .card-icon", ":scope > rect")],
+    "sheep-and-garden": [(".objective-name, .objective-text, .objective-holders", ":scope > rect")],
+}
+
+# Sizes in CSS px; a label that meets a piece: a piece's own shape (a rotated
+# fence, a circle) is asked whether it holds points spread over the label's
+# box, a text's box is compared with the label's.
+MEASURE = """([notLabels, apart, inside]) => {
+  const skip = new Set(document.querySelectorAll(notLabels));
+  const labelled = [...document.querySelectorAll('#board text')].filter((t) => !skip.has(t));
+  const sizes = labelled.map((t) => {
+    const m = t.getScreenCTM();
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+    return { text: t.textContent, px };
+  });
+  const box = (el) => el.getBoundingClientRect();
+  const boxesMeet = (a, b) => a.left + 0.5 < b.right && b.left + 0.5 < a.right &&
+    a.top + 0.5 < b.bottom && b.top + 0.5 < a.bottom;
+  const holds = (shape, a) => {
+    const back = shape.getScreenCTM().inverse();
+    for (let i = 0; i <= 6; i++) {
+      for (let j = 0; j <= 4; j++) {
+        const x = a.left + 0.5 + (a.width - 1) * i / 6, y = a.top + 0.5 + (a.height - 1) * j / 4;
+        if (shape.isPointInFill(new DOMPoint(x, y).matrixTransform(back))) return true;
+      }
+    }
+    return false;
+  };
+  const clashes = [];
+  const all = (selector) => [...document.querySelectorAll('#board :is(' + selector + ')')];
+  for (const [labels, pieces] of apart) {
+    const others = all(pieces);
+    for (const label of all(labels)) {
+      for (const other of others) {
+        if (other === label) continue;
+        const met = other.tagName === 'text' ? boxesMeet(box(label), box(other))
+          : boxesMeet(box(label), box(other)) && holds(other, box(label));
+        const what = `${other.tagName}.${other.getAttribute('class') || ''} ${other.textContent}`;
+        if (met) clashes.push(`${label.textContent} meets ${what}`);
+      }
+    }
+  }
+  let checked = 0;
+  for (const [labels, container] of inside) {
+    for (const label of all(labels)) {
+      const card = label.closest('g.snscard, g.card, g.objective');
+      const a = box(label), b = box(card.querySelector(container));
+      checked += 1;
+      const out = a.left < b.left - 0.5 || a.right > b.right + 0.5 ||
+        a.top < b.top - 0.5 || a.bottom > b.bottom + 0.5;
+      const by = [a.left - b.left, b.right - a.right, a.top - b.top, b.bottom - a.bottom]
+        .map(Math.round);
+      if (out) clashes.push(`${label.textContent} sticks out of its ${container} by ${by}`);
+    }
+  }
+  const wide = document.documentElement.scrollWidth > document.documentElement.clientWidth;
+  return { sizes, clashes, checked, wide };
+}"""
+
+
+def _phone_board(browser: Any, url: str, move: int, name: str) -> dict[str, Any]:
+    context = browser.new_context(viewport=PHONE, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{url}#move={move}")
+        wait_for_move(page, move)
+        game = name.split("@")[0]
+        seen = page.evaluate(MEASURE, [NOT_LABELS, APART[game], INSIDE.get(game, [])])
+        page.locator("#board").screenshot(path=str(save_screenshot(page, f"phone-labels-{name}")))
+        return seen
+    finally:
+        context.close()
+
+
+def _check(seen: dict[str, Any]) -> None:
+    small = [(s["text"], round(s["px"], 1)) for s in seen["sizes"] if s["px"] < LEAST_PX]
+    assert seen["sizes"] and not small, f"labels under {LEAST_PX} px on a phone: {small}"
+    assert not seen["clashes"], seen["clashes"]
+    assert not seen["wide"], "the page is wider than the phone"
+
+
+@pytest.mark.parametrize("game", list(APART))
+def test_every_label_on_every_board_reads_on_a_phone(
+    showcase: Showcase, browser: Any, game: str
+) -> None:
+    match_id = showcase.finished[game]
+    moves = len(showcase.server.run(_replay(showcase, match_id)).actions)
+    for move in (moves // 2, moves):
+        seen = _phone_board(browser, f"{showcase.url}/match/{match_id}", move, f"{game}@{move}")
+        _check(seen)
+        if game in INSIDE:
+            assert seen["checked"] > 0
+
+
+@pytest.mark.parametrize(("game", "players"), [("stubborn-sheep", 5), ("sheep-and-garden", 4)])
+def test_the_most_seats_a_board_holds_still_read_on_a_phone(
+    showcase: Showcase, browser: Any, game: str, players: int
+) -> None:
+    """Five seats' Stubborn Sheep has ten areas round the ring (the least room
+    between them); four seats' Sheep & Garden the widest landscape."""
+    # Not showcase.play_finished, which would make it the game's match for the
+    # tests after this one.
+    bots = [RandomBot(170 + seat) for seat in range(players)]
+    match_id = showcase.server.run(
+        play_match(showcase.server.address, game, bots, seed=17)
+    ).match_id
+    moves = len(showcase.server.run(_replay(showcase, match_id)).actions)
+    for move in (moves // 2, moves):
+        url = f"{showcase.url}/match/{match_id}"
+        _check(_phone_board(browser, url, move, f"{game}@{players}p-{move}"))
