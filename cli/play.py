@@ -55,6 +55,7 @@ from clients.matchplay import (
     run_until_match_over,
 )
 from clients.sdk import Bot, SeatError, play
+from games.solo_title import solo_title
 from games.words import count
 from server.app import ServerConfig
 from server.logs import configure_logging
@@ -390,6 +391,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     winners = ", ".join(f"seat {w} ({summary['bots'][w]})" for w in summary["winners"])
     nobody = "every seat was disqualified" if not crashed else "every seat failed"
     lines.append(f"  winner: {winners or f'none ({nobody})'}")
+    title = solo_title(summary.get("details"))
+    if title:
+        lines.append(f"  solo rating: {title}")
     if disqualified:
         lines.append(
             "  a disqualified seat missed its deadline too often: the server played its "

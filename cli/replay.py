@@ -21,6 +21,7 @@ from cli.replay_legend import help_epilog, legend
 from cli.replay_source import MatchToReplay, SourceError, load
 from cli.values import file_path
 from games.errors import RulesChanged
+from games.solo_title import solo_title
 from games.words import count
 
 EXIT_MISMATCH = 2
@@ -198,6 +199,9 @@ def format_replay(replay: dict[str, Any]) -> str:
             extra = f"  strikes {seat['strikes']}" if seat["strikes"] else ""
             extra += "  disqualified" if seat["disqualified"] else ""
             lines.append(f"  seat {index}  score {shown}  rank {result['ranks'][index]}{extra}")
+        title = solo_title(result["details"])
+        if title:
+            lines.append(f"  solo rating: {title}")
     if replay["verified"]:
         lines.append("replay verified: the engine reproduces the stored scores")
     else:

@@ -23,6 +23,7 @@ from google.protobuf.message import Message
 from sheepfold.v1 import arena_pb2
 
 import games
+from games.solo_title import solo_title
 from server import convert
 
 PUBLIC = "public"
@@ -114,26 +115,6 @@ def result_dict(result: arena_pb2.MatchResult) -> dict[str, Any]:
     if title:
         data["solo_title"] = title
     return data
-
-
-def solo_title(details: Any) -> str:
-    """The title a solo match ends with, as its rulebook names them: Stubborn
-    Sheep's rating of the scored sheep ("Woolly disaster") and Sheep & Garden's
-    praise of the objective points over the enemy's; "" for any other result.
-    Only the result's details hold it, which no page showed."""
-    if not isinstance(details, dict):
-        return ""
-    praise = details.get("praise")
-    if isinstance(praise, str):
-        # Under 20 points over the enemy the rulebook's table gives no praise,
-        # which the engine records as "none".
-        return "no praise" if praise == "none" else praise
-    players = details.get("players")
-    if isinstance(players, list) and len(players) == 1 and isinstance(players[0], dict):
-        rating = players[0].get("rating")
-        if isinstance(rating, str):
-            return rating
-    return ""
 
 
 def _json_or_empty(text: str) -> Any:

@@ -11,8 +11,9 @@ from google.protobuf import json_format
 from sheepfold.v1 import arena_pb2
 
 import games
+from games.solo_title import solo_title
 from server import convert
-from web.frames import result_dict, solo_title, to_dict
+from web.frames import result_dict, to_dict
 from web.showcase import GAMES
 
 
