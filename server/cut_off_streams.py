@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 
 import grpc
 
+from games.words import count
 from server.fair_share import FairShare, Over, Tally
 from server.interceptors import HandlerRewrite
 from server.refused_calls import RefusedCalls
@@ -86,17 +87,19 @@ class CutOffStreams(HandlerRewrite):
         over = self.bound.over(held, self._held.total, self._held.sharing(address))
         if over is None:
             return
-        streams = f"{self._held.total} streams cut off for reading nothing, still open"
+        streams = f"{count(self._held.total, 'stream')} cut off for reading nothing, still open"
         if over is Over.ADDRESS:
             reason = (
-                f"this address holds {held} streams cut off for reading nothing, still open: "
+                f"this address holds {count(held, 'stream')} cut off for reading nothing, "
+                "still open: "
                 "read them or close them first"
             )
         elif over is Over.CEILING:
             reason = f"this server holds {streams}, as many as it will: try again later"
         else:
             reason = (
-                f"this server holds {streams}, from {self._held.sharing(address)} addresses, "
+                f"this server holds {streams}, from "
+                f"{count(self._held.sharing(address), 'address', 'addresses')}, "
                 f"past its bound, and this address its share of them ({held}): "
                 "read them or close them first"
             )

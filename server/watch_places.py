@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TypeVar
 
+from games.words import count
 from server.seats import MatchLimits
 
 K = TypeVar("K")
@@ -36,20 +37,20 @@ class WatchPlaces:
         """Why a watcher of `match_id` from `address` is refused, and the key its
         refusal is counted under for the log; None when it may watch."""
         if self._per_match[match_id] >= limits.max_watchers:
-            return f"this match already has {limits.max_watchers} watchers", match_id
+            return f"this match already has {count(limits.max_watchers, 'watcher')}", match_id
         if self._per_address[match_id, address] >= limits.max_watchers_per_address:
-            count = limits.max_watchers_per_address
-            return f"this address already has {count} watchers of this match", match_id
+            watchers = count(limits.max_watchers_per_address, "watcher")
+            return f"this address already has {watchers} of this match", match_id
         if self.total >= limits.max_watch_streams:
             # The server's limit, not the match's: counted and logged once for
             # every match id. Refused before the match is read, the id may be
             # anyone's invention: counted by id, each new (up to 16 KB) one was
             # a log line of its own.
-            return f"this server already has {limits.max_watch_streams} watchers", ""
+            return f"this server already has {count(limits.max_watch_streams, 'watcher')}", ""
         if self._per_client[address] >= limits.max_watch_streams_per_address:
             # Counted under the address, not the (perhaps invented) match id.
-            count = limits.max_watch_streams_per_address
-            return f"this address already has {count} watchers on this server", address
+            watchers = count(limits.max_watch_streams_per_address, "watcher")
+            return f"this address already has {watchers} on this server", address
         return None
 
     def take(self, match_id: str, address: str) -> None:

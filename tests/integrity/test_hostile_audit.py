@@ -43,7 +43,7 @@ def test_watch_refusals_at_the_server_limit_cannot_fill_the_log() -> None:
                 with pytest.raises(grpc.RpcError) as caught:
                     list(stub.Watch(arena_pb2.WatchRequest(match_id=invented), timeout=10))
                 assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-                assert caught.value.details() == "this server already has 1 watchers"
+                assert caught.value.details() == "this server already has 1 watcher"
             held.cancel()
         logged = sum(map(len, server.log_lines)) - before
         refused = [line for line in server.log_lines if '"watch refused"' in line]
