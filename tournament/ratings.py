@@ -153,15 +153,21 @@ def _fit_theta(table: PairTotals, start: Sequence[float] | None, prior: float) -
     return theta
 
 
+def _covariance(table: PairTotals, theta: Sequence[float], prior: float) -> list[list[float]]:
+    """The fit's covariance (natural-log odds units): the inverse of the
+    likelihood's curvature at its maximum, prior included (which keeps it
+    finite for a perfect record)."""
+    _, hessian = _derivatives(table, theta, prior)
+    return _inverse([[-value for value in row] for row in hessian])
+
+
 def _normal_half_widths(
     table: PairTotals, theta: Sequence[float], anchor: str | None, prior: float
 ) -> list[float]:
     """Half the width, in Elo, of each bot's 95% normal-approximation interval:
-    1.96 standard errors of its anchored rating from the curvature of the
-    likelihood at its maximum (the prior keeps it finite for a perfect record)."""
+    1.96 standard errors of its anchored rating."""
     n = len(theta)
-    _, hessian = _derivatives(table, theta, prior)
-    covariance = _inverse([[-value for value in row] for row in hessian])
+    covariance = _covariance(table, theta, prior)
     a = table.bots.index(anchor) if anchor is not None else None
     row_mean = [statistics.fmean(row) for row in covariance]
     total_mean = statistics.fmean(row_mean)
@@ -173,6 +179,19 @@ def _normal_half_widths(
             variance = covariance[i][i] - 2.0 * row_mean[i] + total_mean
         widths.append(Z_95 * math.sqrt(max(variance, 0.0)) * ELO_SCALE)
     return widths
+
+
+def _normal_los(
+    covariance: Sequence[Sequence[float]], theta: Sequence[float], i: int, j: int
+) -> tuple[float, float]:
+    """P(bot i is stronger than bot j) by the fit's normal approximation, and
+    the standard error of their difference in Elo."""
+    variance = covariance[i][i] - 2.0 * covariance[i][j] + covariance[j][j]
+    error = math.sqrt(max(variance, 0.0))
+    difference = theta[i] - theta[j]
+    if error == 0.0:
+        return _superiority(difference * ELO_SCALE), 0.0
+    return 0.5 * (1.0 + math.erf(difference / (error * math.sqrt(2.0)))), error * ELO_SCALE
 
 
 def _expected(difference: float) -> float:
@@ -285,7 +304,8 @@ def rate(
     (seeded, so a report is reproducible) and refits; the interval is the 2.5th
     to 97.5th percentile of each bot's refitted Elo, and the likelihood of
     superiority of a bot over the next one is the share of refits in which it
-    rates higher (ties count half). `on_samples(done, samples)` is called
+    rates higher (ties count half), or the normal approximation where refits
+    cannot vary. `on_samples(done, samples)` is called
     after each refit, for a progress display.
     """
     bots = tuple(bots)
@@ -301,6 +321,7 @@ def rate(
             if on_samples is not None:
                 on_samples(done, samples)
     widths = _normal_half_widths(table, theta, anchor, PRIOR_DRAWS) if games else []
+    covariance = _covariance(table, theta, PRIOR_DRAWS) if games else []
     order = strongest_first(bots, best)
     ratings = []
     for position, i in enumerate(order):
@@ -320,6 +341,12 @@ def rate(
             j = order[position + 1]
             wins = sum(_superiority(d[i] - d[j]) for d in draws)
             los = wins / len(draws)
+            normal, error = _normal_los(covariance, theta, i, j)
+            if statistics.pstdev(d[i] - d[j] for d in draws) < error / 2.0:
+                # As for the interval: refits that cannot vary (a record every
+                # resample repeats) all agree, which is no certainty; a single
+                # won game read "> 99%".
+                los = normal
         ratings.append(Rating(bots[i], best[i], low, high, los))
     return tuple(ratings)
 

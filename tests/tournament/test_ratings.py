@@ -235,3 +235,41 @@ def test_equal_elos_are_ordered_by_name_not_by_rounding_noise() -> None:
     ratings = rate(["o", "b", "p", "a"], games, samples=20)
     assert [rating.bot for rating in ratings] == ["o", "a", "b", "p"]
     assert ratings[1].elo == pytest.approx(ratings[2].elo, abs=1e-9)
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _normal_los_of_one_sided_record(wins: int) -> float:
+    """LOS of a bot that beat another `wins` times out of `wins`, by the normal
+    approximation of the fit (prior included), worked out for two bots: by
+    symmetry they rate +t and -t (natural-log odds units), where t solves
+    wins (1 - s(2t)) + 1/2 - s(t) = 0 (the winner's gradient, its virtual draw
+    against the phantom at 0 included). The information matrix is
+    [[p, -q], [-q, p]] with q = wins s(2t)(1 - s(2t)) and p = q + s(t)(1 - s(t)),
+    so the difference 2t has variance 2 / (p + q)."""
+    low, high = 0.0, 20.0
+    for _ in range(200):
+        t = (low + high) / 2
+        if wins * (1 - _sigmoid(2 * t)) + 0.5 - _sigmoid(t) > 0:
+            low = t
+        else:
+            high = t
+    q = wins * _sigmoid(2 * t) * (1 - _sigmoid(2 * t))
+    p = q + _sigmoid(t) * (1 - _sigmoid(t))
+    z = 2 * t / math.sqrt(2 / (p + q))
+    return 0.5 * (1 + math.erf(z / math.sqrt(2)))
+
+
+@pytest.mark.parametrize("wins", [1, 3, 8])
+def test_a_record_every_resample_repeats_gets_the_normal_los(wins: int) -> None:
+    """One game won (or a few, never lost): every resample repeats the record, so
+    every refit rated the winner higher and the report said LOS "> 99%" after a
+    single game, while its interval, widened to the normal approximation,
+    overlapped the loser's. The LOS comes from the same normal approximation then:
+    78% after one game (the textbook 1-0 LOS without a prior is 84%)."""
+    games = [pairwise(("winner", "loser"), (1, 2))] * wins
+    (top, _) = rate(["winner", "loser"], games, samples=200)
+    assert top.los_next == pytest.approx(_normal_los_of_one_sided_record(wins), abs=1e-6)
+    assert _normal_los_of_one_sided_record(1) == pytest.approx(0.778, abs=0.001)

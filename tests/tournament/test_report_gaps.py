@@ -148,14 +148,15 @@ def test_a_bot_that_held_its_matches_up_shows_them_failed(tmp_path: Path) -> Non
 
 def test_likelihood_of_superiority_never_reads_certain(tmp_path: Path) -> None:
     """A bot that beat the last one in every resample had LOS "100%": a share of
-    bootstrap samples, not certainty. The ends read "> 99%" and "< 1%"."""
+    bootstrap samples, not certainty. b beat c in all their 6 games, so every
+    refit agrees; its LOS is the fit's normal approximation, under 1."""
     db = _database(tmp_path, ["a", "b", "c"], ["a", "b", "c"])
     data = json.loads(report(db, "json"))
     above_c = next(row for row in data["standings"] if row["bot"] == "b")
-    assert above_c["los_next"] == 1.0, "every resample rates b above c"
+    assert 0.9 < above_c["los_next"] < 1.0
     for style in ("text", "markdown"):
         line = next(line for line in report(db, style).splitlines() if " b " in f" {line} ")
-        assert "> 99%" in line and "100%" not in line, line
+        assert "99%" in line and "100%" not in line, line
 
 
 @pytest.mark.parametrize(
