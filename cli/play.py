@@ -326,7 +326,7 @@ def run_match(args: argparse.Namespace) -> int:
         for guarded in bots:
             if isinstance(guarded, GuardedBot):
                 guarded.close()
-    summary = match_summary(args.game, specs, seed, options, outcome, crashed)
+    summary = match_summary(args.game, specs, seed, outcome, crashed)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
@@ -338,7 +338,6 @@ def match_summary(
     game: str,
     specs: list[str],
     seed: int,
-    options: dict[str, str],
     outcome: MatchOutcome,
     crashed: dict[int, str] | None = None,
 ) -> dict[str, Any]:
@@ -356,7 +355,7 @@ def match_summary(
         "players": len(specs),
         "bots": specs,
         "seed": seed,
-        "options": options,
+        "options": dict(outcome.options),
         "scores": [_number(score) for score in result.scores],
         "ranks": list(ranks),
         "server_ranks": list(result.ranks),

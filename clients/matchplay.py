@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import grpc
 import structlog
@@ -21,6 +21,8 @@ class MatchOutcome:
     match_id: str
     seed: int
     result: arena_pb2.MatchResult
+    # As the server stored them: defaults filled in, a bool as "true"/"false".
+    options: dict[str, str] = field(default_factory=dict)
 
 
 async def create_match(
@@ -176,7 +178,8 @@ async def play_match_with_commands(
         await asyncio.gather(*seats, return_exceptions=True)
         raise
     info = await _match_info(address, created.match_id, credentials)
-    return MatchOutcome(created.match_id, created.seed, info.result), crashed
+    outcome = MatchOutcome(created.match_id, created.seed, info.result, dict(info.options))
+    return outcome, crashed
 
 
 # How often a command seat's match is looked at, and how long a bot program may

@@ -52,6 +52,19 @@ def test_match_json_is_one_object_and_the_same_every_time() -> None:
     assert first.stderr == "", "a clean run prints nothing on stderr"
 
 
+def test_match_json_gives_the_options_the_match_played_with() -> None:
+    """`create --json` gives the options as the server stored them (defaults
+    filled in, a bool as "true"/"false"); `match --json` gave them as typed, so
+    `--option wolf=1` printed {"wolf": "1"} and a game played on its defaults
+    printed {}."""
+    done = sheepfold(
+        "match", "--game", "stubborn-sheep", "--players", "2", "--bots", "random,random",
+        "--option", "wolf=1", "--seed", "3", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["options"] == {"bonus_actions": "false", "wolf": "true"}
+
+
 def test_a_match_without_a_seed_gets_one_too_wide_to_try_every_value() -> None:
     """A seed fixes every hidden card: one from a small range (it was 32 bits)
     lets a bot find its deal from its first observation by trying them all,

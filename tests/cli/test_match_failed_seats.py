@@ -20,7 +20,7 @@ def _outcome(scores: list[int], ranks: list[int]) -> MatchOutcome:
 
 def test_a_crashed_seat_is_ranked_last_and_never_the_winner() -> None:
     summary = match_summary(
-        "sheep-n-sheep", ["random", "cmd:x"], 3, {}, _outcome([6, 9], [2, 1]), {1: "exit code 1"}
+        "sheep-n-sheep", ["random", "cmd:x"], 3, _outcome([6, 9], [2, 1]), {1: "exit code 1"}
     )
     assert summary["ranks"] == [1, 2] and summary["server_ranks"] == [2, 1]
     assert summary["winners"] == [0] and summary["failed"] == [1]
@@ -31,7 +31,7 @@ def test_a_crashed_seat_is_ranked_last_and_never_the_winner() -> None:
 
 def test_no_winner_when_every_seat_crashed() -> None:
     summary = match_summary(
-        "sheep-n-sheep", ["cmd:x", "cmd:y"], 3, {}, _outcome([6, 9], [2, 1]), {0: "a", 1: "b"}
+        "sheep-n-sheep", ["cmd:x", "cmd:y"], 3, _outcome([6, 9], [2, 1]), {0: "a", 1: "b"}
     )
     assert summary["winners"] == [] and summary["ranks"] == [1, 1]
     assert "  winner: none (every seat failed)" in format_summary(summary).splitlines()
