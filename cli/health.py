@@ -36,7 +36,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "$SHEEPFOLD_HEALTH_PORT, $SHEEPFOLD_PORT or 50051)",
     )
     add_tls_flags(parser)
-    parser.add_argument("--service", default="", help="service name (default: the whole server)")
+    parser.add_argument(
+        "--service",
+        default="",
+        help="the service to ask: the whole server (default) or sheepfold.v1.Arena, "
+        "NOT_SERVING while the database cannot be written (readiness); liveness, "
+        "SERVING from start to shutdown whatever the database does",
+    )
     parser.add_argument(
         "--timeout",
         type=seconds_up_to(MAX_HEALTH_SECONDS),

@@ -73,8 +73,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "tournament",
         help="round robins, gauntlets and SPRTs with Elo ratings (run, sprt, report, forget)",
-        description="Round-robin tournaments between bots through a Sheepfold server, "
-        "stored in SQLite, rated with Bradley-Terry Elo and bootstrap intervals.",
+        description="Round robins, gauntlets and SPRTs between bots through a Sheepfold "
+        "server, stored in SQLite, rated with Bradley-Terry Elo and bootstrap intervals.",
     )
     sub = parser.add_subparsers(dest="tournament_command", required=True, metavar="SUBCOMMAND")
 

@@ -38,3 +38,18 @@ def test_sprt_flags_name_the_config_table_they_default_to(flag: str, default: st
 
 def test_bot_says_which_bot_plays_without_bot() -> None:
     assert "(default: random)" in _flag_help(("bot",), "--bot")
+
+
+def test_health_names_the_services_it_can_ask() -> None:
+    """The README and operations.md send liveness probes to `--service liveness`;
+    `health --help` said only "service name", so the one name a probe needs was
+    nowhere in the command's own help."""
+    shown = _flag_help(("health",), "--service")
+    assert "liveness" in shown and "sheepfold.v1.Arena" in shown
+
+
+def test_tournament_help_names_every_kind_of_run() -> None:
+    """`sheepfold --help` says tournament does round robins, gauntlets and SPRTs;
+    `sheepfold tournament --help` spoke of round robins alone."""
+    shown = " ".join(sheepfold("tournament", "--help").stdout.split())
+    assert "gauntlets" in shown and "SPRTs" in shown
