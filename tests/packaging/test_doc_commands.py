@@ -151,3 +151,21 @@ def test_the_checks_see_commands_and_catch_a_bad_one() -> None:
     assert _usage_error("match --bots random,random") is not None  # --game, --players
     assert _usage_error("web --server HOST:PORT --port 8080 [--host 127.0.0.1]") is None
     assert _unknown_flags("tournament run|sprt --server --no-such-flag") == ["--no-such-flag"]
+
+
+def _readme_command_table() -> dict[str, str]:
+    """The README's table of commands: `sheepfold NAME` -> what it says of it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `sheepfold ([a-z]+)` \| (.+) \|$", readme, re.M)
+    return dict(rows)
+
+
+def test_the_readme_command_table_names_every_command_and_subcommand() -> None:
+    """A newcomer meets the commands in the README's table before any --help."""
+    table = _readme_command_table()
+    parser = build_parser()
+    assert set(table) == set(_subcommands(parser))
+    for command, row in table.items():
+        subcommands = set(_subcommands(_subcommands(parser)[command]))
+        named = {sub for sub in subcommands if f"`{sub}`" in row}
+        assert named == subcommands, f"sheepfold {command}: the table names {named}"
