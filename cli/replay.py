@@ -38,9 +38,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "replay",
         help="print a finished match move by move",
-        description="Print a finished match move by move, from a server's database or a "
-        "tournament's, with each game's text rendering after every move, and check that "
-        "replaying the record through the engine gives the stored scores (exit 2 if not).",
+        # The raw formatter keeps the epilog's board legends as drawn, and so
+        # this text as broken here: argparse would not wrap it.
+        description="Print a finished match move by move, from a server's database or a\n"
+        "tournament's, with each game's text rendering after every move, and check\n"
+        "that replaying the record through the engine gives the stored scores (exit 2\n"
+        "if not).",
         epilog=help_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
