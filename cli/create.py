@@ -56,7 +56,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         metavar="ADDR",
         type=server_address,
         default=os.environ.get("SHEEPFOLD_SERVER") or DEFAULT_SERVER,
-        help="HOST:PORT (default: $SHEEPFOLD_SERVER or %(default)s)",
+        help=f"HOST:PORT or unix:PATH (default: $SHEEPFOLD_SERVER or {DEFAULT_SERVER})",
     )
     add_tls_flags(parser)
     parser.add_argument(

@@ -32,7 +32,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         or "127.0.0.1:"
         + (os.environ.get("SHEEPFOLD_HEALTH_PORT") or os.environ.get("SHEEPFOLD_PORT") or "50051"),
         type=server_address,
-        help="HOST:PORT (default: $SHEEPFOLD_HEALTH_ADDR, else 127.0.0.1 and "
+        metavar="ADDR",
+        help="HOST:PORT or unix:PATH (default: $SHEEPFOLD_HEALTH_ADDR, else 127.0.0.1 and "
         "$SHEEPFOLD_HEALTH_PORT, $SHEEPFOLD_PORT or 50051)",
     )
     add_tls_flags(parser)

@@ -418,7 +418,8 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
         "--server",
         type=server_address,
         default=os.environ.get("SHEEPFOLD_SERVER") or None,  # empty: unset
-        help="HOST:PORT (default: $SHEEPFOLD_SERVER)",
+        metavar="ADDR",
+        help="HOST:PORT or unix:PATH (default: $SHEEPFOLD_SERVER)",
     )
     add_tls_flags(parser)
     parser.add_argument("--match", default=os.environ.get("SHEEPFOLD_MATCH"), help="match id")

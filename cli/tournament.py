@@ -89,7 +89,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--server",
         metavar="ADDR",
         type=server_addresses,
-        help="play on this server (HOST:PORT) instead of an in-process one",
+        help="play on this server (HOST:PORT or unix:PATH), or spread the games over several "
+        "(HOST:PORT,HOST:PORT...), instead of an in-process one",
     )
     run.add_argument(
         "--db",
@@ -245,7 +246,10 @@ def _add_sprt_parser(sub: argparse._SubParsersAction) -> None:
         f"(default: [sprt] max_games, or {default.max_games:,})",
     )
     sprt.add_argument(
-        "--server", metavar="ADDR", type=server_address, help="play on this server (HOST:PORT)"
+        "--server",
+        metavar="ADDR",
+        type=server_address,
+        help="play on this server (HOST:PORT or unix:PATH)",
     )
     sprt.add_argument(
         "--db", metavar="FILE", type=file_path, help="SQLite database (default: the config's)"

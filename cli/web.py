@@ -29,7 +29,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         type=server_address,
         default="127.0.0.1:50051",
         metavar="ADDR",
-        help="the game server (default %(default)s)",
+        help="the game server, HOST:PORT or unix:PATH (default %(default)s)",
     )
     add_tls_flags(parser)
     parser.add_argument(

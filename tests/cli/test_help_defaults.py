@@ -53,3 +53,27 @@ def test_tournament_help_names_every_kind_of_run() -> None:
     `sheepfold tournament --help` spoke of round robins alone."""
     shown = " ".join(sheepfold("tournament", "--help").stdout.split())
     assert "gauntlets" in shown and "SPRTs" in shown
+
+
+@pytest.mark.parametrize(
+    ("command", "flag"),
+    [
+        (("create",), "--server"),
+        (("match",), "--server"),
+        (("bot",), "--server"),
+        (("health",), "--addr"),
+        (("web",), "--server"),
+        (("tournament", "run"), "--server"),
+        (("tournament", "sprt"), "--server"),
+    ],
+)
+def test_every_server_flag_says_it_takes_a_unix_socket(command: tuple[str, ...], flag: str) -> None:
+    """Each of these takes `unix:PATH` (a tournament with sandboxed bots needs
+    `run --server unix:PATH`, docs/tournament.md), but only `match --help` said
+    so; the others named HOST:PORT alone, and `bot` called its value SERVER."""
+    shown = _flag_help(command, flag)
+    assert shown.startswith(f"{flag} ADDR ") and "HOST:PORT" in shown and "unix:PATH" in shown
+
+
+def test_tournament_run_says_it_takes_several_servers() -> None:
+    assert "HOST:PORT,HOST:PORT" in _flag_help(("tournament", "run"), "--server")
