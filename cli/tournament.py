@@ -89,8 +89,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--server",
         metavar="ADDR",
         type=server_addresses,
-        help="play on this server (HOST:PORT or unix:PATH), or spread the games over several "
-        "(HOST:PORT,HOST:PORT...), instead of an in-process one",
+        help="play on this server (HOST:PORT or unix:PATH) instead of an in-process one; "
+        "with --ray, on several (HOST:PORT,HOST:PORT...), the games spread over them",
     )
     run.add_argument(
         "--db",
