@@ -37,8 +37,5 @@ def test_make_help_starts_every_description_in_one_column() -> None:
     """Names longer than the column (`test-sandbox`, `test-browser`) pushed
     their descriptions one space past it."""
     lines = _help_lines()
-    columns = {
-        re.match(r"\s*\S+\s+", line).end()  # type: ignore[union-attr]
-        for line in lines
-    }
+    columns = {len(line) - len(line.lstrip().split(None, 1)[1]) for line in lines}
     assert len(lines) >= 10 and len(columns) == 1, lines
