@@ -41,6 +41,7 @@ from clients.launch.sandbox import (
     find_tools,
     in_own_namespaces,
     probe,
+    runtime_problem,
 )
 from clients.launch.seccomp import refused_calls
 from clients.launch.socket_dir import SocketLeases
@@ -161,6 +162,13 @@ class Launcher:
         if self._tools is not None:
             return self._tools
         tools = find_tools()
+        problem = runtime_problem()
+        if problem is not None:
+            raise SandboxUnavailable(
+                "every sandbox shows its bot the Python running Sheepfold, with "
+                f"Sheepfold's packages, and {problem}: run Sheepfold from a Python "
+                "or venv installed in a folder of its own"
+            )
         probe(tools)
         if os.geteuid() == 0:
             self._cgroups = find_hierarchies()

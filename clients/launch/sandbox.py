@@ -41,6 +41,7 @@ __all__ = [
     "in_own_namespaces",
     "is_inside",
     "resolve_program",
+    "runtime_problem",
     "seen_by_every_bot",
 ]
 
@@ -482,6 +483,27 @@ def resolve_program(program: str, folder: str) -> str:
     if "/" in program:
         return program
     return shutil.which(program) or program
+
+
+def runtime_problem(runtime: Iterable[str] | None = None) -> str | None:
+    """What every sandbox would show its bot that no bot may see, through the
+    `runtime` it binds (seen_by_every_bot by default), or None.
+
+    The Python running Sheepfold is bound whole, from its prefix: one installed
+    with `--prefix=$HOME` (as on many shared clusters), or a venv holding the
+    home folder, showed every bot that home (its ~/.ssh keys). A tournament
+    refused to start so (check_folders), but `sheepfold match` and `bot` ran
+    their bots with it."""
+    for path in seen_by_every_bot() if runtime is None else runtime:
+        if os.path.realpath(path) == "/":
+            return f"{path} is the whole host"
+        home = held_home(path)
+        if home is not None:
+            return f"{path} holds the home folder {home}"
+        temp = held_temp(path)
+        if temp is not None:
+            return f"{path} holds the temporary folder {temp}, with other programs' Unix sockets"
+    return None
 
 
 def probe(tools: Tools) -> None:

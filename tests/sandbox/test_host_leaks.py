@@ -10,13 +10,19 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from clients.launch import BotCommand, BotFailure, Launcher
-from clients.launch.sandbox import SandboxPolicy, is_inside, seen_by_every_bot
+from clients.launch.sandbox import (
+    SandboxPolicy,
+    is_inside,
+    runtime_problem,
+    seen_by_every_bot,
+)
 from tests.conftest import ROOT
 from tournament.sandbox_config import check_folders
 
@@ -254,6 +260,36 @@ def test_no_bots_folder_holds_the_temporary_folder(tmp_path: Path, sandbox_ready
         f"sheepfold match: --bot-dir {tmp_path} would show the bot the temporary folder "
         f"{temp}, with other programs' Unix sockets: give it a folder of its own"
     ), done.stderr
+
+
+def test_no_sandbox_binds_a_python_that_holds_the_runners_home(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """Every sandbox binds the Python running Sheepfold whole, from its prefix.
+    One installed with `--prefix=$HOME` (as on many shared clusters) showed each
+    bot of `sheepfold match` and `bot` the organiser's whole home folder, its
+    ~/.ssh keys with it (a tournament refused to start so, they did not): the
+    bot below saw it. No bot starts while what every sandbox binds holds the
+    home folder, the temporary folder, or is /."""
+    home = Path(sys.prefix, "lib").resolve()  # inside what every sandbox binds
+    probe = f"test ! -d {home} || {{ echo 'sees the home folder' >&2; exit 3; }}"
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "cli", "match", "--game", "stubborn-sheep"),
+            *("--players", "1", "--bot-dir", str(tmp_path), "--bots", f"cmd:/bin/sh -c {probe!r}"),
+        ],
+        env={**os.environ, "HOME": str(home), "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "sees the home folder" not in done.stdout + done.stderr
+    assert done.returncode == 1, done.stderr
+    assert f"holds the home folder {home}: run Sheepfold from a Python" in done.stderr
+    assert runtime_problem(["/"]) == "/ is the whole host"
+    temp = tempfile.gettempdir()
+    assert f"holds the temporary folder {Path(temp).resolve()}" in str(runtime_problem([temp]))
 
 
 def test_ray_ships_no_file_a_bots_links_point_at(tmp_path: Path) -> None:
