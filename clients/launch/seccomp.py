@@ -1,6 +1,6 @@
 """The seccomp filter of every sandbox: the kernel's key store, inotify and
 fanotify instances, Linux AIO contexts, tracing another process, vsock
-sockets and io_uring are refused.
+sockets, io_uring and userfaultfd are refused.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
 creates. A bot could link a key of its own into its user's keyring on the
@@ -44,6 +44,16 @@ connect them and more inside the kernel, where no filter sees their
 arguments, and a bot made a vsock socket through it once socket() refused
 one. Runtimes that use it (libuv, for Node) fall back to threads.
 
+`userfaultfd` is refused, as Docker's default profile does: it lets a
+process pause the kernel for as long as it likes wherever the kernel copies
+from or to its memory. Where vm.unprivileged_userfaultfd is 1 (the default
+before Linux 5.11, and set for live migration of VMs), a bot could pause
+its own write to its stdout pipe inside the kernel, holding the pipe's lock:
+the runner's next read of that pipe would wait on the lock for ever, its
+event loop with it, and every game of the run would stop. Where it is 0, the
+call still gives a descriptor for faults in user mode only, which no bot
+needs either.
+
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
 the system call's architecture and number, written out here. It is a few
 dozen instructions; libseccomp, which would write them, is a C library that
@@ -64,6 +74,7 @@ __all__ = [
     "REFUSED_CALLS",
     "SOCKET_CALLS",
     "TRACE_CALLS",
+    "UFFD_CALLS",
     "URING_CALLS",
     "refused_calls",
 ]
@@ -154,6 +165,19 @@ URING_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 }
 
 
+# userfaultfd, ABI by ABI as above.
+UFFD_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+    "x86_64": (
+        (0xC000003E, (323, _X32 | 323)),  # x86-64, x32
+        (0x40000003, (374,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (282,)),  # arm64
+        (0x40000028, (388,)),  # arm
+    ),
+}
+
+
 # socket, ABI by ABI as above: refused when its family (the first argument) is
 # AF_VSOCK.
 SOCKET_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
@@ -181,7 +205,7 @@ def _merged(
 
 
 # Every call the filter refuses, for each machine and ABI.
-REFUSED_CALLS = _merged(KEY_CALLS, NOTIFY_CALLS, AIO_CALLS, TRACE_CALLS, URING_CALLS)
+REFUSED_CALLS = _merged(KEY_CALLS, NOTIFY_CALLS, AIO_CALLS, TRACE_CALLS, URING_CALLS, UFFD_CALLS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -165,6 +165,34 @@ def test_no_bot_takes_over_the_sandboxs_first_process(tmp_path: Path, sandbox_re
     assert said == "ok", said
 
 
+# userfaultfd, for faults in user mode only (all vm.unprivileged_userfaultfd = 0
+# allows without CAP_SYS_PTRACE) and for every fault.
+USERFAULTFD = """
+import ctypes, errno, os, platform, sys
+number = {"x86_64": 323, "aarch64": 282}[platform.machine()]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+for flags in (os.O_CLOEXEC | 1, os.O_CLOEXEC):  # 1: UFFD_USER_MODE_ONLY
+    fd = libc.syscall(ctypes.c_long(number), ctypes.c_long(flags))
+    if fd >= 0:
+        print(f"userfaultfd gave descriptor {fd} (flags {flags:#x})", file=sys.stderr)
+        sys.exit(3)
+    if ctypes.get_errno() != errno.EPERM:
+        sys.exit(4)
+"""
+
+
+def test_no_bot_makes_a_userfaultfd(tmp_path: Path, sandbox_ready: None) -> None:
+    """userfaultfd lets a process pause the kernel where it copies from or to its
+    memory, for as long as it likes: with vm.unprivileged_userfaultfd = 1 (the
+    default before Linux 5.11) a bot could pause its own write to its stdout
+    pipe holding the pipe's lock, and the runner's next read of it, in its
+    event loop, would wait for ever. The seccomp filter refuses it (EPERM), as
+    Docker's default profile does."""
+    said = _run(tmp_path, sys.executable, "-c", USERFAULTFD)
+    assert said == "ok", said
+
+
 def test_no_bots_folder_holds_the_runners_home(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
