@@ -187,6 +187,16 @@ def is_inside(path: str, folder: str) -> bool:
 PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/mtrr", "/proc/pressure")
 
 
+# Files of the sandbox's own /proc that list the kernel's key store, which belongs
+# to no namespace: /proc/keys showed a bot every key of the host user it runs as
+# (the host's root, for a runner started as root), with its serial, owner and
+# description (a Kerberos ticket cache names its principal), and /proc/key-users
+# how many keys every user of the machine holds. The seccomp filter refuses the
+# key store's calls, not the reading of these files. Hidden under /dev/null,
+# which the sandbox's /proc (mounted nodev) refuses to open.
+PROC_HIDDEN = ("/proc/keys", "/proc/key-users")
+
+
 def proc_read_only_binds(mountinfo: str = "/proc/self/mountinfo") -> list[str]:
     """The host paths to bind read-only over the sandbox's /proc: PROC_READ_ONLY,
     around any filesystem the host mounts inside them. A bind takes the mounts
@@ -332,6 +342,9 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
     args += ["--proc", "/proc"]
     for path in proc_read_only_binds():
         args += ["--ro-bind-try", path, path]
+    for path in PROC_HIDDEN:
+        if os.path.exists(path):  # none without the kernel's key store
+            args += ["--ro-bind", os.devnull, path]
     # The rest of /proc read-only too: the mode of a /proc entry that is no
     # process's belongs to the kernel, shared by every /proc on the machine.
     args += ["--remount-ro", "/proc"]

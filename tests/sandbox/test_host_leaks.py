@@ -193,6 +193,31 @@ def test_no_bot_makes_a_userfaultfd(tmp_path: Path, sandbox_ready: None) -> None
     assert said == "ok", said
 
 
+KEY_LISTS = """
+import sys
+for path in ("/proc/keys", "/proc/key-users"):
+    try:
+        with open(path) as file:
+            listed = file.read()
+    except OSError:
+        continue
+    if listed:
+        print(f"{path} lists:", listed.splitlines()[0], file=sys.stderr)
+        sys.exit(3)
+"""
+
+
+def test_no_bot_lists_the_hosts_keys(tmp_path: Path, sandbox_ready: None) -> None:
+    """The kernel's key store belongs to no namespace. The seccomp filter refuses
+    its calls, but /proc/keys still listed every key of the host user the bot
+    runs as (the host's root, for a runner started as root): serial, owner and
+    description, which for a Kerberos ticket cache names its principal; and
+    /proc/key-users how many keys each user of the machine holds. Both are
+    hidden."""
+    said = _run(tmp_path, sys.executable, "-c", KEY_LISTS)
+    assert said == "ok", said
+
+
 def test_no_bots_folder_holds_the_runners_home(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
