@@ -22,6 +22,7 @@ from clients.launch import (
     Launcher,
     SandboxUnavailable,
     parse_limits,
+    process,
 )
 from clients.launch.cgroup import BotCgroup, Hierarchies
 from clients.launch.limits import MIB
@@ -322,6 +323,33 @@ def test_what_a_failed_bot_printed_is_shown_and_never_obeyed(tmp_path: Path) -> 
     detail = failed.value.tail
     assert detail == "\\x1b[2J\\x1b]0;pwned\\x07\\rwinner: seat 0"
     assert not any(not c.isprintable() for c in detail)
+
+
+def test_a_bot_printing_millions_of_lines_costs_the_runner_little(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot's stderr is looked at a chunk at a time: one search of the chunk for
+    the signs of a limit, and its last few lines for the tail. Looked at line by
+    line, a bot printing its whole output limit (10 MB) in two-byte lines took
+    about 6 s of the runner's event loop a game, which the run's own server
+    shares (its clocks and every other game's decisions), in stalls of up to
+    80 ms."""
+    shown: list[str] = []
+
+    def counted(text: str) -> str:
+        shown.append(text)
+        return text
+
+    monkeypatch.setattr(process, "shown_safely", counted)
+    program = (
+        "import sys; write = sys.stderr.buffer.write; write(b'a\\n' * 4_000_000); "
+        "write(b'one\\n\\n  \\ntwo\\nMemoryError\\n'); sys.exit(1)"
+    )
+    command = BotCommand((sys.executable, "-c", program), str(tmp_path), "127.0.0.1:1")
+    with pytest.raises(BotFailure) as failed:
+        asyncio.run(Launcher().process(command).run())
+    assert failed.value.tail == "a | a | one | two | MemoryError"
+    assert len(shown) < 10_000, len(shown)  # a few lines a chunk, not 4 million
 
 
 def test_the_kernel_settings_are_bound_around_the_hosts_mounts_in_them(tmp_path: Path) -> None:
