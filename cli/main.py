@@ -8,6 +8,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from types import FrameType
+from typing import IO
 
 from cli.standard_streams import OutputFailed, discard_output, hold_standard_streams
 from clients.interrupts import exit_when_interrupted, ignore_further_interrupts, interrupt
@@ -20,12 +21,24 @@ from clients.interrupts import exit_when_interrupted, ignore_further_interrupts,
 QUIET_GRPC_COMMANDS = frozenset({"create", "match", "bot", "health"})
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse.ArgumentParser that lets a failed write of its help, version or
+    usage text through (the subcommands' parsers are of the same class).
+
+    argparse swallows it, so `sheepfold --help >/dev/full` exited 0 having
+    written nothing; main now reports it as any other lost output."""
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        if message:
+            (file or sys.stderr).write(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from cli import create, db, demo, play, replay, serve
     from cli import tournament as tournament_cli
     from cli import web as web_cli
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sheepfold",
         description="Sheepfold: a gRPC game server for bot competitions on four sheep games.",
     )

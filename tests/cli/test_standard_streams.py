@@ -11,6 +11,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.cli.helpers import command, one_line
 from tests.conftest import ROOT
 
@@ -123,3 +125,18 @@ def test_a_tournament_whose_stderr_is_full_plays_and_prints_its_report(tmp_path:
         )
     assert done.returncode == 0
     assert "a" in done.stdout and "b" in done.stdout and "Elo" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--help",), ("--version",), ("tournament", "--help"), ("match", "--help")],
+)
+def test_help_onto_a_full_disk_is_a_failure_not_exit_0(args: tuple[str, ...]) -> None:
+    # argparse drops a write error of its own help or version text; the lost text
+    # once exited 0 with nothing said, or claimed a reader had left.
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            command(*args), cwd=ROOT, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
+        )
+    assert one_line(done) == "sheepfold: cannot write the output: No space left on device"
+    assert done.returncode == 1
