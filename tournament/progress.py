@@ -262,11 +262,18 @@ class SampleProgress:
         self.prefix = prefix
         self.clock = clock
         self.started = clock()
+        self.quiet = quiet
         self.next_line = self.started + (0.2 if self.terminal else quiet)
         self.interval = 0.2 if self.terminal else every
         self.width = 0
 
     def __call__(self, done: int, total: int) -> None:
+        if done == 0:
+            # The bootstrap starts now: the time before it (reading the database,
+            # waiting for another process's lock) is no part of its ETA.
+            self.started = self.clock()
+            self.next_line = self.started + (0.2 if self.terminal else self.quiet)
+            return
         if done >= total:
             if self.width:
                 rewrite_line(self.stream, "", self.width)

@@ -305,8 +305,8 @@ def rate(
     to 97.5th percentile of each bot's refitted Elo, and the likelihood of
     superiority of a bot over the next one is the share of refits in which it
     rates higher (ties count half), or the normal approximation where refits
-    cannot vary. `on_samples(done, samples)` is called
-    after each refit, for a progress display.
+    cannot vary. `on_samples(done, samples)` is called with done 0 as the
+    bootstrap starts and after each refit, for a progress display.
     """
     bots = tuple(bots)
     table = totals(bots, games)
@@ -315,6 +315,8 @@ def rate(
     draws: list[tuple[float, ...]] = []
     rng = random.Random(seed)
     if games:
+        if on_samples is not None:
+            on_samples(0, samples)
         for done in range(1, samples + 1):
             resample = [games[rng.randrange(len(games))] for _ in range(len(games))]
             draws.append(fit_elo(totals(bots, resample), anchor, start=best))
