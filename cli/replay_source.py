@@ -20,7 +20,7 @@ from server.sqlite_store import StoreError as ServerStoreError
 from server.summaries import clock_settings
 from tournament.store import Store as TournamentStore
 from tournament.store import StoreError as TournamentStoreError
-from tournament.store_read import read_connection
+from tournament.store_read import read_connection, read_tournament
 
 
 class SourceError(Exception):
@@ -150,15 +150,17 @@ def _stored(stored: StoredMatch) -> MatchToReplay:
 
 
 def _from_tournament(path: str, match_id: str) -> MatchToReplay:
+    def stored(store: TournamentStore) -> tuple[arena_pb2.Replay | None, dict[str, str], bool]:
+        known = {entry.match_id: entry.tournament for entry in store.replays()}
+        played = any(
+            game.match_id == match_id
+            for record in store.tournaments()
+            for game in store.games(record.id)
+        )
+        return store.replay(match_id), known, played
+
     try:
-        with TournamentStore(path) as store:
-            replay = store.replay(match_id)
-            known = {entry.match_id: entry.tournament for entry in store.replays()}
-            played = any(
-                game.match_id == match_id
-                for record in store.tournaments()
-                for game in store.games(record.id)
-            )
+        replay, known, played = read_tournament(path, stored)
     except (TournamentStoreError, sqlite3.DatabaseError) as error:
         raise SourceError(f"{path}: {error}") from None
     if replay is None:

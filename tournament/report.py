@@ -29,6 +29,7 @@ from tournament.ratings import (
 )
 from tournament.sprt_blocks import SprtPlan, format_status, games_per_block
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
+from tournament.store_read import read_tournament
 from tournament.stored_schedule import outside_schedule
 
 __all__ = ["FORMATS", "games_count", "render", "report", "report_data"]
@@ -53,18 +54,21 @@ def report(
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
     check_existing(db)
-    with Store(db) as store:
+
+    def stored(store: Store) -> tuple[TournamentRecord, tuple[GameRecord, ...]]:
         record = store.tournament(tournament)
-        games = store.games(record.id)
-        data = report_data(
-            record,
-            games,
-            samples=samples,
-            seed=seed,
-            anchor=anchor,
-            include_removed=include_removed,
-            on_samples=on_samples,
-        )
+        return record, store.games(record.id)
+
+    record, games = read_tournament(db, stored)
+    data = report_data(
+        record,
+        games,
+        samples=samples,
+        seed=seed,
+        anchor=anchor,
+        include_removed=include_removed,
+        on_samples=on_samples,
+    )
     if format == "html":
         from tournament.report_html import report_page  # it builds on this module
 

@@ -37,6 +37,7 @@ __all__ = [
     "read_connection",
     "read_only_uri",
     "read_store",
+    "read_tournament",
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -189,3 +190,19 @@ def open_read_only(path: str | Path, *, immutable: bool | None = None) -> Store:
         connection.close()
         raise
     return Store.on(path, connection)
+
+
+def read_tournament(path: str | Path, read: Callable[[Store], T]) -> T:
+    """`read` on the tournament database at `path`, opened as a Store (which
+    upgrades an older file) or, when it cannot be opened for writing (a read-only
+    mount, a folder this user may not write), read as read_store reads it.
+    Failing both, the StoreError of opening it for writing, which names why."""
+    try:
+        store = Store(path)
+    except StoreError as refused:
+        try:
+            return read_store(path, read)
+        except (StoreError, sqlite3.Error):
+            raise refused from None
+    with store:
+        return read(store)
