@@ -17,8 +17,9 @@ from typing import Any
 from sheepfold.v1 import arena_pb2
 
 import games
+from cli.lock_wait import add_wait_argument, wait_notice
 from cli.replay_legend import help_epilog, legend
-from cli.replay_source import MatchToReplay, SourceError, load
+from cli.replay_source import LockWait, MatchToReplay, SourceError, load
 from cli.values import file_path
 from games.errors import RulesChanged
 from games.solo_title import solo_title
@@ -57,12 +58,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="a server's or a tournament's SQLite file (default %(default)s)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    add_wait_argument(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        match = load(args.db, args.match_id)
+        lock = LockWait(args.wait, wait_notice("sheepfold replay", args.db))
+        match = load(args.db, args.match_id, lock)
     except SourceError as error:
         missing = str(error) == f"no database at {args.db}"
         print(f"sheepfold replay: {error}{NO_FILE_HINT if missing else ''}", file=sys.stderr)

@@ -8,7 +8,9 @@ one (or the other way round), and a file that is neither gives one clear line.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from sheepfold.v1 import arena_pb2
 
@@ -20,7 +22,15 @@ from server.sqlite_store import StoreError as ServerStoreError
 from server.summaries import clock_settings
 from tournament.store import Store as TournamentStore
 from tournament.store import StoreError as TournamentStoreError
-from tournament.store_read import read_connection, read_tournament
+from tournament.store import StoreLocked
+from tournament.store_read import (
+    LOCK_WAIT_SECONDS,
+    read_connection,
+    read_tournament,
+    waiting_for_lock,
+)
+
+T = TypeVar("T")
 
 
 class SourceError(Exception):
@@ -53,7 +63,16 @@ class MatchToReplay:
     source: str = ""  # "server database" or "tournament NAME"
 
 
-def database_kind(path: str) -> str:
+@dataclass(frozen=True, slots=True)
+class LockWait:
+    """How long to wait for another process's lock on the file, and what to
+    call once it has been waited for a moment (waiting_for_lock)."""
+
+    seconds: float = LOCK_WAIT_SECONDS
+    on_wait: Callable[[float], None] | None = None
+
+
+def database_kind(path: str, lock: LockWait = LockWait()) -> str:
     """'server' or 'tournament'; SourceError for anything else."""
     problem = database_file_problem(path)
     if problem is not None:
@@ -62,9 +81,13 @@ def database_kind(path: str) -> str:
         # Read-only, and a stopped server's file (WAL mode, no -wal beside it) as
         # the unchanging file it is: SQLite cannot read it otherwise in a folder
         # it may not write (a read-only mount, a reader of the owner's group).
-        tables = read_connection(
-            path, lambda db: {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        tables = _patiently(
+            path,
+            lock,
+            lambda db: {row[0] for row in db.execute("SELECT name FROM sqlite_master")},
         )
+    except StoreLocked as error:
+        raise SourceError(str(error)) from None
     except sqlite3.DatabaseError as error:
         raise SourceError(f"{path} is not a Sheepfold database ({error})") from None
     if "matches" in tables and "moves" in tables:
@@ -77,19 +100,27 @@ def database_kind(path: str) -> str:
     )
 
 
-def load(path: str, match_id: str) -> MatchToReplay:
+def load(path: str, match_id: str, lock: LockWait = LockWait()) -> MatchToReplay:
     """The finished match `match_id` from the database at `path`."""
-    if database_kind(path) == "server":
-        return _from_server(path, match_id)
-    return _from_tournament(path, match_id)
+    if database_kind(path, lock) == "server":
+        return _from_server(path, match_id, lock)
+    return _from_tournament(path, match_id, lock)
 
 
-def _from_server(path: str, match_id: str) -> MatchToReplay:
+def _patiently(path: str, lock: LockWait, read: Callable[[sqlite3.Connection], T]) -> T:
+    return waiting_for_lock(
+        path, lambda timeout: read_connection(path, read, timeout), lock.seconds, lock.on_wait
+    )
+
+
+def _from_server(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
     try:
         try:
-            stored = read_connection(path, lambda db: _read_current(db, match_id))
+            stored = _patiently(path, lock, lambda db: _read_current(db, match_id))
         except _OtherSchema:
             stored = _migrated_and_read(path, match_id)
+    except StoreLocked as error:
+        raise SourceError(str(error)) from None
     except sqlite3.DatabaseError as error:
         raise SourceError(f"{path}: {error}") from None
     except DamagedRecord as error:  # a row edited by hand: GetReplay's DATA_LOSS
@@ -149,7 +180,7 @@ def _stored(stored: StoredMatch) -> MatchToReplay:
     )
 
 
-def _from_tournament(path: str, match_id: str) -> MatchToReplay:
+def _from_tournament(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
     def stored(store: TournamentStore) -> tuple[arena_pb2.Replay | None, dict[str, str], bool]:
         known = {entry.match_id: entry.tournament for entry in store.replays()}
         played = any(
@@ -160,7 +191,9 @@ def _from_tournament(path: str, match_id: str) -> MatchToReplay:
         return store.replay(match_id), known, played
 
     try:
-        replay, known, played = read_tournament(path, stored)
+        replay, known, played = read_tournament(path, stored, lock.seconds, lock.on_wait)
+    except StoreLocked as error:
+        raise SourceError(str(error)) from None
     except (TournamentStoreError, sqlite3.DatabaseError) as error:
         raise SourceError(f"{path}: {error}") from None
     if replay is None:

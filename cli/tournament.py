@@ -14,6 +14,7 @@ from contextlib import contextmanager, redirect_stdout
 
 from cli.addresses import server_address, server_addresses
 from cli.client_tls import add_tls_flags, server_tls
+from cli.lock_wait import add_wait_argument, wait_notice
 from cli.values import file_path, finite_float, port, whole_number
 from clients.connect import ServerTls
 from clients.interrupts import ignore_further_interrupts
@@ -195,6 +196,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="also rate the stored games of bots no longer in the config "
         "(default: a bot removed from the config leaves the ratings with its games)",
     )
+    add_wait_argument(rep)
     rep.set_defaults(handler=_report)
     return parser
 
@@ -545,6 +547,8 @@ def _report(args: argparse.Namespace) -> int:
                 anchor=args.anchor,
                 include_removed=args.include_removed,
                 on_samples=SampleProgress(prefix="sheepfold tournament: bootstrap"),
+                wait=args.wait,
+                on_wait=wait_notice("sheepfold tournament", args.db),
             ),
             end="" if args.format != "json" else "\n",
         )

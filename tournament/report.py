@@ -29,7 +29,7 @@ from tournament.ratings import (
 )
 from tournament.sprt_blocks import SprtPlan, format_status, games_per_block
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
-from tournament.store_read import read_tournament
+from tournament.store_read import LOCK_WAIT_SECONDS, read_tournament
 from tournament.stored_schedule import outside_schedule
 
 __all__ = ["FORMATS", "games_count", "render", "report", "report_data"]
@@ -46,11 +46,14 @@ def report(
     anchor: str | None = None,
     include_removed: bool = False,
     on_samples: Callable[[int, int], None] | None = None,
+    wait: float = LOCK_WAIT_SECONDS,
+    on_wait: Callable[[float], None] | None = None,
 ) -> str:
     """The report of tournament `tournament` (default: the latest) in `db`;
     `anchor` (a bot, or "mean") overrides the tournament's Elo anchor;
     `include_removed` counts the games of bots no longer in the config;
-    `on_samples(done, total)` follows the bootstrap."""
+    `on_samples(done, total)` follows the bootstrap; `wait` and `on_wait` are
+    read_tournament's, for another process's lock on `db`."""
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
     check_existing(db)
@@ -59,7 +62,7 @@ def report(
         record = store.tournament(tournament)
         return record, store.games(record.id)
 
-    record, games = read_tournament(db, stored)
+    record, games = read_tournament(db, stored, wait, on_wait)
     data = report_data(
         record,
         games,

@@ -30,15 +30,29 @@ __all__ = [
     "SeatRecord",
     "Store",
     "StoreError",
+    "StoreLocked",
     "TournamentRecord",
     "check_existing",
     "database_exists",
     "foreign_kind",
+    "is_busy",
 ]
 
 
 class StoreError(RuntimeError):
     """The database cannot be used for this tournament (names what differs)."""
+
+
+class StoreLocked(StoreError):
+    """Another process held the database locked for longer than the wait."""
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether SQLite gave up waiting for another connection's lock."""
+    return isinstance(error, StoreLocked) or (
+        isinstance(error, sqlite3.OperationalError)
+        and getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    )
 
 
 def database_exists(path: str | Path) -> bool:
@@ -91,13 +105,14 @@ def foreign_kind(tables: set[str]) -> str | None:
 class Store:
     """One SQLite file (or ":memory:") holding any number of tournaments."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, timeout: float = 30.0) -> None:
+        """`timeout`: how long to wait for another process's lock (StoreLocked after)."""
         self.path = str(path)
         if self.path != ":memory:":
             _check_path(self.path)
             create_owner_only(self.path)  # it holds the tournaments' deal secrets
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=timeout)
         except sqlite3.Error as error:
             hint = "" if self.path == ":memory:" else folder_hint(self.path)
             raise StoreError(f"cannot open {self.path}: {error}{hint}") from None
@@ -110,6 +125,8 @@ class Store:
         except sqlite3.OperationalError as error:  # locked, read-only, no space, ...
             self._db.close()
             hint = "" if self.path == ":memory:" else folder_hint(self.path)
+            if is_busy(error):
+                raise StoreLocked(f"cannot use {self.path}: {error}") from None
             raise StoreError(f"cannot use {self.path}: {error}{hint}") from None
         except sqlite3.DatabaseError as error:
             self._db.close()

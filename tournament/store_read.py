@@ -28,9 +28,10 @@ from typing import TypeVar
 from urllib.parse import quote
 
 from server.files import access_hint
-from tournament.store import MIGRATIONS, Store, StoreError, foreign_kind
+from tournament.store import MIGRATIONS, Store, StoreError, StoreLocked, foreign_kind, is_busy
 
 __all__ = [
+    "LOCK_WAIT_SECONDS",
     "ChangedWhileRead",
     "connect_read_only",
     "open_read_only",
@@ -38,11 +39,17 @@ __all__ = [
     "read_only_uri",
     "read_store",
     "read_tournament",
+    "waiting_for_lock",
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # Reads of a closed database that a runner changed meanwhile, before giving up.
 ATTEMPTS = 3
+# How long a reader waits for another process's lock by default, and after how
+# long of it a command says that it is waiting (a lock held that long is no
+# runner's brief write: the user may be waiting on a forgotten process).
+LOCK_WAIT_SECONDS = 30.0
+NOTICE_SECONDS = 1.0
 
 T = TypeVar("T")
 Opened = TypeVar("Opened")
@@ -138,26 +145,28 @@ def read_connection(
     )
 
 
-def read_store(path: str | Path, read: Callable[[Store], T]) -> T:
+def read_store(path: str | Path, read: Callable[[Store], T], timeout: float = 10.0) -> T:
     """`read` on the tournament database at `path` opened for reading alone
     (open_read_only), made again like read_connection's. StoreError as
     open_read_only raises it; ChangedWhileRead when the file kept changing
     (a reader may try again shortly: the file is fine)."""
     return _read_whole(
         path,
-        lambda immutable: open_read_only(path, immutable=immutable),
+        lambda immutable: open_read_only(path, immutable=immutable, timeout=timeout),
         read,
         lambda store: store.close(),
     )
 
 
-def open_read_only(path: str | Path, *, immutable: bool | None = None) -> Store:
+def open_read_only(
+    path: str | Path, *, immutable: bool | None = None, timeout: float = 10.0
+) -> Store:
     """The tournament database at `path` as a Store for reading alone.
     StoreError when it is not a tournament database of this version (an older
     one is upgraded by opening it read-write once). A Store on a closed
     database (immutable, as connect_read_only) is for one read: see read_store."""
     try:
-        connection = connect_read_only(path, immutable=immutable)
+        connection = connect_read_only(path, timeout, immutable=immutable)
     except sqlite3.Error as error:
         raise StoreError(f"cannot open {path}: {error}{access_hint(path, write=False)}") from None
     try:
@@ -185,6 +194,8 @@ def open_read_only(path: str | Path, *, immutable: bool | None = None) -> Store:
             )
     except sqlite3.DatabaseError as error:
         connection.close()
+        if is_busy(error):
+            raise StoreLocked(f"cannot read {path}: {error}") from None
         raise StoreError(f"cannot read {path}: {error}") from None
     except StoreError:
         connection.close()
@@ -192,17 +203,72 @@ def open_read_only(path: str | Path, *, immutable: bool | None = None) -> Store:
     return Store.on(path, connection)
 
 
-def read_tournament(path: str | Path, read: Callable[[Store], T]) -> T:
+def read_tournament(
+    path: str | Path,
+    read: Callable[[Store], T],
+    wait: float = LOCK_WAIT_SECONDS,
+    on_wait: Callable[[float], None] | None = None,
+) -> T:
     """`read` on the tournament database at `path`, opened as a Store (which
     upgrades an older file) or, when it cannot be opened for writing (a read-only
-    mount, a folder this user may not write), read as read_store reads it.
-    Failing both, the StoreError of opening it for writing, which names why."""
+    mount, a folder this user may not write, another process's write lock), read
+    as read_store reads it. Failing both, the StoreError of opening it for
+    writing, which names why; StoreLocked when another process held it locked
+    for `wait` seconds (waiting_for_lock, which calls `on_wait`)."""
+    return waiting_for_lock(
+        path, lambda timeout: _read_tournament(path, read, timeout), wait, on_wait
+    )
+
+
+def _read_tournament(path: str | Path, read: Callable[[Store], T], timeout: float) -> T:
     try:
-        store = Store(path)
+        store = Store(path, timeout=timeout)
     except StoreError as refused:
         try:
-            return read_store(path, read)
-        except (StoreError, sqlite3.Error):
+            # After a lock waited for in full, at once: a writer's lock (WAL) does
+            # not keep a reader out, and any other was just waited for.
+            return read_store(path, read, 0.0 if isinstance(refused, StoreLocked) else timeout)
+        except (StoreError, sqlite3.Error) as error:
+            if is_busy(error) and not isinstance(refused, StoreLocked):
+                raise
             raise refused from None
     with store:
         return read(store)
+
+
+def waiting_for_lock(
+    path: str | Path,
+    attempt: Callable[[float], T],
+    wait: float = LOCK_WAIT_SECONDS,
+    on_wait: Callable[[float], None] | None = None,
+) -> T:
+    """`attempt(timeout)`, a read of the database at `path` that waits up to
+    `timeout` seconds for another process's lock: when `on_wait` is given and
+    the lock is still held after NOTICE_SECONDS, `on_wait(wait)` is called (a
+    command says it waits, and how long at most) and the attempt made again
+    for the rest of `wait`. StoreLocked, naming the file and what to do, when
+    the lock was held throughout."""
+    first = min(NOTICE_SECONDS, wait) if on_wait is not None else wait
+    try:
+        return attempt(first)
+    except Exception as error:
+        if not is_busy(error):
+            raise
+        if first >= wait:
+            raise _locked(path, wait) from None
+    assert on_wait is not None
+    on_wait(wait)
+    try:
+        return attempt(wait - first)
+    except Exception as error:
+        if is_busy(error):
+            raise _locked(path, wait) from None
+        raise
+
+
+def _locked(path: str | Path, wait: float) -> StoreLocked:
+    return StoreLocked(
+        f"{path} is locked by another process and stayed locked for {wait:g} s: find the "
+        "process that holds it (a tournament run, `tournament forget`, an open sqlite3 "
+        "shell), then try again, or wait longer with --wait SECONDS"
+    )

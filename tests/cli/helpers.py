@@ -49,3 +49,30 @@ def sheepfold_in(
     """`sheepfold ARGS...` run from `folder`, as a user runs it beside their bot's
     file (the repository importable through PYTHONPATH)."""
     return sheepfold(*args, timeout=timeout, env={"PYTHONPATH": str(ROOT)}, cwd=folder)
+
+
+def random_cup(
+    game: str = "sheep-showdown",
+    *,
+    name: str | None = "cup",
+    games_per_pairing: int | None = None,
+    database: str | None = None,
+) -> str:
+    """A tournament config (TOML) of two built-in random bots, "a" and "b":
+    the plainest that plays. A key left None is left out (the config's default)."""
+    lines = [f'game = "{game}"', "players = 2"]
+    if name is not None:
+        lines.insert(0, f'name = "{name}"')
+    if games_per_pairing is not None:
+        lines.append(f"games_per_pairing = {games_per_pairing}")
+    if database is not None:
+        lines.append(f'database = "{database}"')
+    for bot in ("a", "b"):
+        lines += ["", "[[bots]]", f'name = "{bot}"', 'builtin = "random"']
+    return "\n".join(lines) + "\n"
+
+
+def play_cup(config: Path, *, timeout: float = 120) -> None:
+    """`sheepfold tournament run CONFIG --no-report`, which must succeed."""
+    done = sheepfold("tournament", "run", str(config), "--no-report", timeout=timeout)
+    assert done.returncode == 0, done.stderr

@@ -1,0 +1,42 @@
+"""`--wait` for the commands that read a database another process may hold
+locked (`tournament report`, `replay`), and the line they print when they wait."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from cli.db import MAX_WAIT_SECONDS
+from cli.values import seconds_up_to
+from tournament.store_read import LOCK_WAIT_SECONDS
+
+
+def add_wait_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--wait",
+        type=seconds_up_to(MAX_WAIT_SECONDS, zero=True),
+        default=LOCK_WAIT_SECONDS,
+        metavar="SECONDS",
+        help="how long to wait for another process's lock on the database, 0 to "
+        f"{MAX_WAIT_SECONDS:,} (default %(default)g)",
+    )
+
+
+def wait_notice(command: str, path: str) -> Callable[[float], None]:
+    """What to call when the wait for a lock on `path` began: one line on
+    stderr, said once however many reads wait."""
+    said = False
+
+    def notice(seconds: float) -> None:
+        nonlocal said
+        if not said:
+            said = True
+            print(
+                f"{command}: {path} is locked by another process; waiting for it "
+                f"(at most {seconds:g} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    return notice
