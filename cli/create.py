@@ -16,6 +16,7 @@ from typing import Any
 import grpc
 from sheepfold.v1 import arena_pb2
 
+import games
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import decision_seconds, key_value, match_seed, positive_int
@@ -34,7 +35,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "token per seat; then start one bot per seat with the id and its seat's token "
         "(`sheepfold bot --match ID --token T`, or your own program).",
     )
-    parser.add_argument("--game", required=True, help="the game's wire name, e.g. sheep-n-sheep")
+    # Checked here as `match --game` is: the server ships with this Sheepfold,
+    # and an unknown name is then said before any server is looked for.
+    parser.add_argument("--game", required=True, choices=games.names(), help="which game")
     parser.add_argument("--players", type=positive_int, required=True, help="number of seats")
     parser.add_argument(
         "--option",

@@ -114,12 +114,39 @@ def test_create_prints_tokens_as_text_and_refuses_in_one_line(server: ServerProc
         ["seat", "1", "token"],
         ["seat", "2", "token"],
     ]
-    refused = sheepfold("create", "--game", "chess", "--players", "2", "--server", server.address)
-    assert refused.returncode == 1
-    assert refused.stderr.startswith(
-        "sheepfold create: the server refused: INVALID_ARGUMENT: unknown game 'chess'"
+    refused = sheepfold(
+        "create", "--game", "sheep-n-sheep", "--players", "9", "--server", server.address
     )
+    assert refused.returncode == 1
+    assert refused.stderr.startswith("sheepfold create: the server refused: INVALID_ARGUMENT: ")
     assert len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_every_command_with_a_game_flag_names_an_unknown_game_before_any_server() -> None:
+    """`create --game chess` with no server running said only "cannot reach the
+    server"; like `match` and `demo`, it is a usage error naming the games."""
+    known = "(choose from 'sheep-showdown', 'sheep-n-sheep', 'sheep-and-garden', 'stubborn-sheep')"
+    for args in (
+        ("create", "--game", "chess", "--players", "2", "--server", "127.0.0.1:1"),
+        ("match", "--game", "chess", "--players", "2", "--bots", "random,random"),
+        (
+            "match",
+            "--game",
+            "chess",
+            "--players",
+            "2",
+            "--bots",
+            "random,random",
+            "--server",
+            "127.0.0.1:1",
+        ),
+        ("demo", "--game", "chess"),
+    ):
+        done = sheepfold(*args)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr.splitlines()[-1] == (
+            f"sheepfold {args[0]}: error: argument --game: invalid choice: 'chess' {known}"
+        ), done.stderr
 
 
 def test_create_prints_the_options_the_match_plays_with_not_the_flags(
