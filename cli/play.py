@@ -127,7 +127,7 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
 def _add_command_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot-dir",
-        default=".",
+        default=None,  # ".": None tells a folder given apart (ignored_command_flags)
         help="a command bot's folder: its working folder and, sandboxed, all of the host's "
         "files it sees besides the runtime (default: the current folder; never your home "
         "folder or one holding it)",
@@ -153,6 +153,30 @@ def _add_command_flags(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="another host folder or file the sandboxed bot may read, repeatable",
     )
+
+
+def note_ignored_command_flags(args: argparse.Namespace, command: str, bots: str) -> None:
+    """One line on stderr naming the command-bot flags given when no bot is a
+    command bot: they would otherwise do nothing without a word (a --read-only
+    path that does not exist included), and a user may think them in force."""
+    given = [
+        flag
+        for flag, value in (
+            ("--bot-dir", args.bot_dir is not None),
+            ("--no-sandbox", args.no_sandbox),
+            ("--limit", bool(args.limit)),
+            ("--read-only", bool(args.read_only)),
+        )
+        if value
+    ]
+    if given:
+        flags = " and ".join([", ".join(given[:-1]), given[-1]] if len(given) > 1 else given)
+        verb = "applies" if len(given) == 1 else "apply"
+        print(
+            f"sheepfold {command}: {flags} {verb} only to command bots (cmd:PROGRAM), and "
+            f"{bots}: ignored",
+            file=sys.stderr,
+        )
 
 
 def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | None:
@@ -197,7 +221,7 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
     argv = [arg.replace("{python}", sys.executable) for arg in words]
     if not argv:
         raise SystemExit(f"sheepfold {command}: {spec!r} names no program")
-    folder = os.path.abspath(args.bot_dir)
+    folder = os.path.abspath(args.bot_dir or ".")
     if not os.path.isdir(folder):
         raise SystemExit(f"sheepfold {command}: --bot-dir {args.bot_dir} is not a folder")
     if os.path.realpath(folder) == "/" and not args.no_sandbox:
@@ -253,6 +277,8 @@ def run_match(args: argparse.Namespace) -> int:
     except games.InvalidOptions as error:  # --option or --players: a usage error
         _usage_error(f"match: {error}")
     seed = args.seed if args.seed is not None else new_match_seed()  # as the server draws
+    if not any(spec.startswith("cmd:") for spec in specs):
+        note_ignored_command_flags(args, "match", "--bots names none")
     bots: list[Bot | CommandBot] = []
     try:
         for seat, spec in enumerate(specs):
@@ -516,6 +542,7 @@ def run_bot(args: argparse.Namespace) -> int:
         if args.tls or args.tls_ca:
             raise SystemExit(_COMMAND_BOT_TLS.format(command="bot"))
         return _run_command_bot(args)
+    note_ignored_command_flags(args, "bot", "--bot is none")
     credentials = client_credentials(args, "bot", args.server)
     try:
         # decide on a daemon thread of its own, as `match` runs it: Ctrl-C stops the
