@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.launch import ServerProcess
-from tests.cli.helpers import one_line, sheepfold
+from tests.cli.helpers import one_line, random_cup, sheepfold
 from tests.conftest import start_server_process, stop_server_process
 
 HINT = " (give it with --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
@@ -55,10 +55,7 @@ def test_a_tournament_on_that_server_names_the_admin_token_flag(
     guarded: ServerProcess, tmp_path: Path
 ) -> None:
     config = tmp_path / "cup.toml"
-    config.write_text(
-        'game = "sheep-n-sheep"\nplayers = 2\ngames_per_pairing = 1\n'
-        '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
-    )
+    config.write_text(random_cup("sheep-n-sheep", name=None, games_per_pairing=1))
     run = sheepfold(
         "tournament", "run", str(config), "--db", str(tmp_path / "cup.sqlite"),
         "--server", guarded.address, env=_env(None),

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from server.launch import ServerProcess
-from tests.cli.helpers import command, database_of, one_line, sheepfold
+from tests.cli.helpers import command, database_of, one_line, random_cup, sheepfold
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.e2e
@@ -38,10 +38,7 @@ def test_every_client_command_reports_an_unreachable_server_in_one_line(
     refused_address: str, tmp_path: Path
 ) -> None:
     config = tmp_path / "cup.toml"
-    config.write_text(
-        'game = "sheep-n-sheep"\nplayers = 2\n'
-        '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
-    )
+    config.write_text(random_cup("sheep-n-sheep", name=None))
     runs = {
         "match": ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random"),
         "bot": ("bot", "--match", "m", "--token", "t"),
@@ -206,10 +203,7 @@ def test_a_database_under_proc_is_not_said_to_be_on_a_full_disk(tmp_path: Path) 
     assert "/proc/sheepfold.db" in line and "full" not in line, line
     assert "cannot hold files" in line, line
     config = tmp_path / "cup.toml"
-    config.write_text(
-        'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\ngames_per_pairing = 1\n'
-        '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
-    )
+    config.write_text(random_cup(games_per_pairing=1))
     done = sheepfold("tournament", "run", str(config), "--db", "/proc/sheepfold.db", timeout=60)
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     last = done.stderr.strip().splitlines()[-1]

@@ -8,17 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import one_line, sheepfold
+from tests.cli.helpers import one_line, random_cup, sheepfold
 
 pytestmark = pytest.mark.e2e
 
 
 def _cup(folder: Path) -> str:
     config = folder / "cup.toml"
-    config.write_text(
-        'game = "sheep-n-sheep"\nplayers = 2\n'
-        '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
-    )
+    config.write_text(random_cup("sheep-n-sheep", name=None))
     return str(config)
 
 

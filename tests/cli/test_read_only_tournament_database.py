@@ -6,46 +6,23 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import command
+from tests.cli.helpers import play_cup, random_cup
 from tests.cli.test_read_only_database import _files, _read_only
-from tests.conftest import ROOT
 
 pytestmark = pytest.mark.e2e
 
-CUP = """
-name = "cup"
-game = "sheep-showdown"
-players = 2
-games_per_pairing = 1
-database = "data/cup.sqlite"
-
-[[bots]]
-name = "a"
-builtin = "random"
-
-[[bots]]
-name = "b"
-builtin = "random"
-"""
+CUP = random_cup(games_per_pairing=1, database="data/cup.sqlite")
 
 
 def _played(tmp_path: Path) -> Path:
     config = tmp_path / "cup.toml"
     config.write_text(CUP)
-    done = subprocess.run(
-        command("tournament", "run", str(config), "--no-report"),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
+    play_cup(config)
     return tmp_path / "data" / "cup.sqlite"
 
 

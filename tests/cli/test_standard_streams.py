@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import command, one_line
+from tests.cli.helpers import command, one_line, random_cup
 from tests.conftest import ROOT
 
 MATCH = ("match", "--game", "sheep-showdown", "--players", "2", "--bots", "random,random")
@@ -92,21 +92,7 @@ def test_match_onto_a_full_disk_says_so_in_one_line() -> None:
     assert done.returncode == 1
 
 
-CUP = """
-name = "cup"
-game = "sheep-showdown"
-players = 2
-games_per_pairing = 1
-database = "cup.sqlite"
-
-[[bots]]
-name = "a"
-builtin = "random"
-
-[[bots]]
-name = "b"
-builtin = "random"
-"""
+CUP = random_cup(games_per_pairing=1, database="cup.sqlite")
 
 
 def test_a_tournament_whose_stderr_is_full_plays_and_prints_its_report(tmp_path: Path) -> None:
