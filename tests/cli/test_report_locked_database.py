@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from tests.cli.helpers import play_cup, random_cup, sheepfold
+from tests.cli.helpers import command, play_cup, random_cup, sheepfold
+from tests.conftest import ROOT
 
 LOCK_SECONDS = 4.0
+LONGEST_HOLD = 120.0
 WAITING = "is locked by another process; waiting for it (at most"
 
 
-def _hold_locked(database: Path, held: threading.Event, seconds: float, readers_too: bool) -> None:
+def _hold_locked(
+    database: Path, held: threading.Event, release: threading.Event, readers_too: bool
+) -> None:
     connection = sqlite3.connect(database, isolation_level=None, check_same_thread=False)
     try:
         if readers_too:
@@ -35,7 +39,7 @@ def _hold_locked(database: Path, held: threading.Event, seconds: float, readers_
         else:
             connection.execute("BEGIN EXCLUSIVE")
         held.set()
-        time.sleep(seconds)
+        release.wait(LONGEST_HOLD)
         if connection.in_transaction:
             connection.execute("ROLLBACK")
     finally:
@@ -43,14 +47,16 @@ def _hold_locked(database: Path, held: threading.Event, seconds: float, readers_
 
 
 @contextmanager
-def _locked(database: Path, seconds: float, *, readers_too: bool = False) -> Iterator[None]:
-    held = threading.Event()
-    holder = threading.Thread(target=_hold_locked, args=(database, held, seconds, readers_too))
+def _locked(database: Path, *, readers_too: bool = False) -> Iterator[threading.Event]:
+    """The database locked until the event yielded is set (or the block ends)."""
+    held, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=_hold_locked, args=(database, held, release, readers_too))
     holder.start()
     try:
         assert held.wait(10)
-        yield
+        yield release
     finally:
+        release.set()
         holder.join()
 
 
@@ -68,7 +74,8 @@ def _eta_seconds(line: str) -> int:
 
 def test_a_wait_for_the_lock_is_not_counted_in_the_bootstrap_eta(tmp_path: Path) -> None:
     database = _played(tmp_path)
-    with _locked(database, LOCK_SECONDS):
+    with _locked(database) as release:
+        threading.Timer(LOCK_SECONDS, release.set).start()
         done = sheepfold("tournament", "report", "--db", str(database), "--bootstrap", "100")
     assert done.returncode == 0, done.stderr
     assert "Elo" in done.stdout
@@ -80,25 +87,38 @@ def test_a_report_says_at_once_that_it_waits_for_a_lock(tmp_path: Path) -> None:
     database = _played(tmp_path)
     free = sheepfold("tournament", "report", "--db", str(database), "--bootstrap", "0")
     assert free.returncode == 0 and free.stderr == "", free.stderr
-    with _locked(database, LOCK_SECONDS, readers_too=True):
-        done = sheepfold("tournament", "report", "--db", str(database), "--bootstrap", "0")
-    assert done.returncode == 0, done.stderr
-    assert "Elo" in done.stdout
-    assert done.stderr.splitlines() == [f"sheepfold tournament: {database} {WAITING} 30 s)"]
+    with _locked(database, readers_too=True) as release:
+        # Released once the report has said that it waits: a slow start cannot miss it.
+        report = subprocess.Popen(
+            command("tournament", "report", "--db", str(database), "--bootstrap", "0"),
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert report.stderr is not None
+        said = report.stderr.readline()
+        release.set()
+        out, rest = report.communicate(timeout=120)
+    assert report.returncode == 0, said + rest
+    assert "Elo" in out
+    assert [said.rstrip("\n"), *rest.splitlines()] == [
+        f"sheepfold tournament: {database} {WAITING} 30 s)"
+    ]
 
 
 def test_a_lock_held_past_the_wait_is_named_with_what_to_do(tmp_path: Path) -> None:
     database = _played(tmp_path)
     with closing(sqlite3.connect(database)) as connection:
         (match_id,) = connection.execute("SELECT match_id FROM games LIMIT 1").fetchone()
-    with _locked(database, LOCK_SECONDS * 2, readers_too=True):
+    with _locked(database, readers_too=True):
         report = sheepfold("tournament", "report", "--db", str(database), "--wait", "1.5")
         replay = sheepfold("replay", match_id, "--db", str(database), "--wait", "1.5")
-    for command, done in (("sheepfold tournament", report), ("sheepfold replay", replay)):
+    for prefix, done in (("sheepfold tournament", report), ("sheepfold replay", replay)):
         assert done.returncode == 1
         assert done.stderr.splitlines() == [
-            f"{command}: {database} {WAITING} 1.5 s)",
-            f"{command}: {database} is locked by another process and stayed locked for 1.5 s: "
+            f"{prefix}: {database} {WAITING} 1.5 s)",
+            f"{prefix}: {database} is locked by another process and stayed locked for 1.5 s: "
             "find the process that holds it (a tournament run, `tournament forget`, an open "
             "sqlite3 shell), then try again, or wait longer with --wait SECONDS",
         ], done.stderr
