@@ -277,8 +277,6 @@ def run_match(args: argparse.Namespace) -> int:
     except games.InvalidOptions as error:  # --option or --players: a usage error
         _usage_error(f"match: {error}")
     seed = args.seed if args.seed is not None else new_match_seed()  # as the server draws
-    if not any(spec.startswith("cmd:") for spec in specs):
-        note_ignored_command_flags(args, "match", "--bots names none")
     bots: list[Bot | CommandBot] = []
     try:
         for seat, spec in enumerate(specs):
@@ -296,6 +294,7 @@ def run_match(args: argparse.Namespace) -> int:
     if (args.tls or args.tls_ca) and not args.server:
         raise SystemExit("sheepfold match: --tls and --tls-ca need --server")
     credentials = client_credentials(args, "match", args.server)
+    bots_run_commands = any(isinstance(bot, CommandBot) for bot in bots)
     sandboxed = any(isinstance(bot, CommandBot) and bot.sandbox for bot in bots)
     caps = [
         bot.sandbox.limits.cpus
@@ -309,6 +308,9 @@ def run_match(args: argparse.Namespace) -> int:
             "sheepfold match: sandboxed command bots reach the server only through its Unix "
             "socket: pass --server unix:PATH (sheepfold serve --listen unix:PATH)"
         )
+    if not bots_run_commands:
+        # Said once every check has passed, so that a refusal stays one line.
+        note_ignored_command_flags(args, "match", "--bots names none")
     clock = arena_pb2.ClockSettings(decision_seconds=args.decision_seconds)
 
     async def play_it() -> tuple[MatchOutcome, dict[int, str]]:
@@ -542,8 +544,8 @@ def run_bot(args: argparse.Namespace) -> int:
         if args.tls or args.tls_ca:
             raise SystemExit(_COMMAND_BOT_TLS.format(command="bot"))
         return _run_command_bot(args)
-    note_ignored_command_flags(args, "bot", "--bot is none")
     credentials = client_credentials(args, "bot", args.server)
+    note_ignored_command_flags(args, "bot", "--bot is none")
     try:
         # decide on a daemon thread of its own, as `match` runs it: Ctrl-C stops the
         # event loop at once rather than after a decide that may think for minutes.
