@@ -486,6 +486,10 @@ def _parsed_summary(row: Sequence[object]) -> MatchSummary:
         raise ValueError("the seat token hashes are not a list of texts")
     if status not in ("running", *OVER):
         raise ValueError(f"unknown status {str(status)[:40]!r}")
+    if result is not None and not isinstance(result, bytes):
+        # Not bytes(result): of a number that is as many zero bytes (0 an empty
+        # result that parses, 2**63 - 1 an OverflowError).
+        raise TypeError(f"the result is not a blob but {type(result).__name__}")
     record = MatchRecord(
         match_id=str(match_id),
         game=str(game),
@@ -504,7 +508,7 @@ def _parsed_summary(row: Sequence[object]) -> MatchSummary:
     return MatchSummary(
         record=record,
         status=str(status),
-        result=bytes(result) if result is not None else None,  # type: ignore[arg-type]
+        result=result,
         end_reason=str(end_reason),
         moves=int(move_count),  # type: ignore[call-overload]
     )

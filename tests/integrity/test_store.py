@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from server import sqlite_schema
-from server.records import ClockConfig, MatchRecord, RecordedMove
+from server.records import ClockConfig, DamagedRecord, MatchRecord, RecordedMove
 from server.sqlite_schema import SCHEMA_VERSION, StoreError, migrate, schema_version
 from server.sqlite_store import SqliteStore
 from server.store import ANY_OVER, MemoryStore, Store
@@ -63,6 +63,26 @@ def test_finished_matches_are_not_unfinished_and_keep_their_result(tmp_path: Pat
     assert [m.record.match_id for m in store.recent("", "finished", 10)] == ["a"]
     assert [m.record.match_id for m in store.recent("", ANY_OVER, 10)] == ["a"]
     assert store.recent("sheep-showdown", "", 10) == []
+    store.close()
+
+
+@pytest.mark.parametrize("number", [0, 3, 2**63 - 1])
+def test_a_result_stored_as_a_number_is_a_damaged_row(tmp_path: Path, number: int) -> None:
+    """A result column edited to hold a number, not a blob, was read as that many
+    zero bytes: 0 as an empty result that parses, and 2**63 - 1 as an
+    OverflowError no caller catches, which failed the whole listing."""
+    path = tmp_path / "s.db"
+    store = SqliteStore(path)
+    for match_id, created_at in (("a", 1.0), ("b", 2.0)):
+        store.create_match(_record(match_id, created_at=created_at))
+        store.finish_match(match_id, "finished", b"\x01\x02", "game over")
+    with sqlite3.connect(path) as edit:
+        edit.execute("UPDATE matches SET result = ? WHERE match_id = 'a'", (number,))
+    with pytest.raises(DamagedRecord, match="match a: its stored row is damaged"):
+        store.summary("a")
+    with pytest.raises(DamagedRecord, match="match a: its stored row is damaged"):
+        store.load("a")
+    assert [m.record.match_id for m in store.recent("", ANY_OVER, 10)] == ["b"]
     store.close()
 
 
