@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import resource
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
@@ -376,7 +377,7 @@ class SheepfoldServer:
             await bot_server.start()
             self._bot_servers.append(bot_server)
         if self.config.health_port is not None:
-            await self._start_health_port()
+            await self._start_health_port(self.config.health_port)
         serving = (
             health_pb2.HealthCheckResponse.SERVING
             if self.storage.healthy
@@ -451,9 +452,10 @@ class SheepfoldServer:
             host, _, port_text = address.rpartition(":")
             check_can_listen(host.strip("[]"), int(port_text))
             if credentials is not None:
-                port = add_port(lambda a=address: server.add_secure_port(a, credentials), address)
+                add = functools.partial(server.add_secure_port, address, credentials)
             else:
-                port = add_port(lambda a=address: server.add_insecure_port(a), address)
+                add = functools.partial(server.add_insecure_port, address)
+            port = add_port(add, address)
             self.listening.append(f"{host}:{port}")
             first_port = first_port or port
         return first_port
@@ -464,7 +466,7 @@ class SheepfoldServer:
             raise ListenError(f"cannot listen on {address}")
         self.listening.append(address)
 
-    async def _start_health_port(self) -> None:
+    async def _start_health_port(self, port: int) -> None:
         # The main port's connection settings: a taken port fails, unfinished
         # handshakes are closed, pings and message sizes are bounded alike.
         # The main port's interceptors too: bytes that are not a request are
@@ -474,8 +476,8 @@ class SheepfoldServer:
             interceptors=_interceptors(self.config),
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, health)
-        check_can_listen(self.config.host, self.config.health_port)
-        address = f"{self.config.host}:{self.config.health_port}"
+        check_can_listen(self.config.host, port)
+        address = f"{self.config.host}:{port}"
         self.health_port = add_port(lambda: health.add_insecure_port(address), address)
         await health.start()
         self._health_server = health

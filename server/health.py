@@ -10,6 +10,7 @@ while anyone else waits for it.
 from __future__ import annotations
 
 import asyncio
+from typing import TypeAlias
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -17,7 +18,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from server.status import abort
 from server.stream_places import StreamPlaces
 
-Status = health_pb2.HealthCheckResponse.ServingStatus
+Status: TypeAlias = health_pb2.HealthCheckResponse.ServingStatus
 
 # The service a liveness probe asks: SERVING from start to shutdown, whatever
 # the database does. "" and the Arena service say NOT_SERVING while writes fail

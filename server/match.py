@@ -395,17 +395,16 @@ class Match:
         ranks = ranks_with_disqualified_last(result.ranks, [s.disqualified for s in self.seats])
         engine_result = type(result)(result.scores, ranks, result.details)
         outcome = "disqualification" if any(s.disqualified for s in self.seats) else "completed"
-        await self._end(
-            Status.FINISHED,
-            convert.match_result(engine_result, [seat.info() for seat in self.seats], reason),
-            outcome,
+        final_result = convert.match_result(
+            engine_result, [seat.info() for seat in self.seats], reason
         )
+        await self._end(Status.FINISHED, final_result, outcome)
         self.log.info(
             "match finished",
             reason=reason,
             moves=len(self.moves),
-            scores=list(self.result.scores),
-            ranks=list(self.result.ranks),
+            scores=list(final_result.scores),
+            ranks=list(final_result.ranks),
             strikes=[s.strikes for s in self.seats],
             disqualified=[s.index for s in self.seats if s.disqualified],
             forced_moves=sum(1 for m in self.moves if m.forced),

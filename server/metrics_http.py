@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from socket import socket as Socket
 from socketserver import ThreadingMixIn
-from typing import Any
+from typing import Any, cast
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
 import structlog
@@ -43,11 +43,14 @@ class MetricsPortError(OSError):
 
 class _QuietHandler(WSGIRequestHandler):
     def setup(self) -> None:
-        self.timeout = self.server.idle_timeout  # type: ignore[attr-defined]
+        server = cast(_BoundedServer, self.server)  # the one server that makes these
+        # Per connection: socketserver reads it from the handler, though typeshed
+        # declares it a ClassVar.
+        self.timeout = server.idle_timeout  # type: ignore[misc]
         super().setup()  # sets it on the socket: every read waits at most that long
         # The idle timeout is per read: a client sending a byte every few seconds
         # would hold its connection (and a place) for ever without a deadline.
-        self._deadline = threading.Timer(self.server.request_deadline, self._cut)  # type: ignore[attr-defined]
+        self._deadline = threading.Timer(server.request_deadline, self._cut)
         self._deadline.daemon = True
         self._deadline.start()
 

@@ -399,7 +399,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self,
         request_iterator: AsyncIterator[arena_pb2.PlayRequest],
         context: grpc.aio.ServicerContext,
-    ) -> AsyncIterator[arena_pb2.PlayResponse]:
+    ) -> AsyncIterator[arena_pb2.PlayResponse | bytes]:
+        """A seat's messages; bytes are a PlayResponse already encoded, which
+        `PreEncodedResponses` sends as they are."""
         try:
             address = peer_address(context.peer())
             cut_off_streams = await _cut_off_streams(context, address, PLAY_METHOD)

@@ -25,7 +25,9 @@ def clock_settings(clock: ClockConfig) -> arena_pb2.ClockSettings:
     )
 
 
-def info_head(record: MatchRecord, status: int, moves: int) -> arena_pb2.MatchInfo:
+def info_head(
+    record: MatchRecord, status: arena_pb2.MatchStatus, moves: int
+) -> arena_pb2.MatchInfo:
     """The part of a MatchInfo a live and a stored match share: no seats, result or seed."""
     return arena_pb2.MatchInfo(
         match_id=record.match_id,
