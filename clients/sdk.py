@@ -22,7 +22,7 @@ import reprlib
 from collections import deque
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, SupportsIndex, cast, runtime_checkable
 
 import grpc
 import structlog
@@ -425,7 +425,9 @@ def action_index(choice: object) -> int:
     try:
         if isinstance(choice, bool):
             raise TypeError
-        index = operator.index(choice)  # never truncates: 1.5 is refused, not 1
+        # operator.index decides what is an index (its TypeError is caught below;
+        # the cast only tells mypy), and never truncates: 1.5 is refused, not 1.
+        index = operator.index(cast(SupportsIndex, choice))
     except TypeError:
         raise TypeError(f"decide returned {reprlib.repr(choice)}, {NOT_AN_INDEX}") from None
     if not -(2**31) <= index < 2**31:
