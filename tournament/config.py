@@ -363,7 +363,13 @@ def _sprt(raw: Any, schedule: str, bots: tuple[BotSpec, ...], players: int) -> S
         **numbers,
     )
     check_sprt(settings, names, players)  # checks the types too: float() is safe after it
-    return dataclasses.replace(settings, **{key: float(value) for key, value in numbers.items()})
+    return dataclasses.replace(
+        settings,
+        elo0=float(settings.elo0),
+        elo1=float(settings.elo1),
+        alpha=float(settings.alpha),
+        beta=float(settings.beta),
+    )
 
 
 def check_sprt(settings: SprtSettings, names: list[str], players: int) -> None:

@@ -293,25 +293,25 @@ class GamePlayer:
                 why = f": {info.result.end_reason}" if info.result.end_reason else ""
                 raise TimeoutError(f"match {match_id} was aborted by the server{why}")
             if time.monotonic() > deadline:
-                seat = None if slow else clock.staller(timeout)
-                if seat is None:
+                staller = None if slow else clock.staller(timeout)
+                if staller is None:
                     raise TimeoutError(f"match {match_id} did not finish within {timeout:g} s")
-                slow[seat] = (
-                    f"held the match up: seat {seat} kept it waiting (to join or to "
-                    f"answer) for {clock.seconds[seat]:.0f} s of the {timeout:g} s a "
+                slow[staller] = (
+                    f"held the match up: seat {staller} kept it waiting (to join or to "
+                    f"answer) for {clock.seconds[staller]:.0f} s of the {timeout:g} s a "
                     "match may take"
                 )
                 log.warning(
                     "bot held its match up; it loses, and a random stand-in plays its seat",
-                    seat=seat,
-                    bot=scheduled.seats[seat],
-                    reason=slow[seat],
+                    seat=staller,
+                    bot=scheduled.seats[staller],
+                    reason=slow[staller],
                 )
-                if seat not in crashed:  # a crashed bot's stand-in plays already
-                    examined.add(seat)
-                    await seats[seat].kill()
-                    tasks[seat].cancel()
-                    stand_ins.append(self._stand_in(scheduled, seat, created))
+                if staller not in crashed:  # a crashed bot's stand-in plays already
+                    examined.add(staller)
+                    await seats[staller].kill()
+                    tasks[staller].cancel()
+                    stand_ins.append(self._stand_in(scheduled, staller, created))
                 deadline = time.monotonic() + timeout
             if all(task.done() for task in tasks.values()):
                 await asyncio.sleep(POLL_SECONDS)  # only stand-ins left: poll gently
