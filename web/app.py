@@ -60,10 +60,10 @@ def build_app(config: WebConfig) -> web.Application:
     async def stop(app: web.Application) -> None:
         await app[STATE].hub.close()
         await app[STATE].gateway.close()
-        if app[STATE].renderer is not None:
+        renderer, app[STATE].renderer = app[STATE].renderer, None
+        if renderer is not None:
             # Waited for (off the loop): a pool left to the interpreter's exit
             # can race it and print a traceback from its manager thread.
-            renderer, app[STATE].renderer = app[STATE].renderer, None
             await asyncio.to_thread(renderer.shutdown, wait=True, cancel_futures=True)
 
     async def end_streams(app: web.Application) -> None:

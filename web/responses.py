@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import zlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 
 from aiohttp import web
 
@@ -81,7 +81,7 @@ HEARTBEAT = b":\n\n"
 
 async def with_heartbeats(
     source: AsyncIterator[bytes], seconds: float, beat: bytes = HEARTBEAT
-) -> AsyncIterator[bytes]:
+) -> AsyncGenerator[bytes, None]:
     """What `source` yields, and `beat` whenever it has yielded nothing for
     `seconds` (the item it is waiting for is not given up meanwhile)."""
     waiting: asyncio.Future[bytes] | None = None

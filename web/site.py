@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import socket
 from collections import Counter
+from typing import cast
 
 import structlog
 from aiohttp import web
@@ -71,8 +72,11 @@ class BoundedSite(web.BaseSite):
     @property
     def port(self) -> int:
         """The bound port (the one asked for until started)."""
-        if self._server is not None and self._server.sockets:
-            return int(self._server.sockets[0].getsockname()[1])
+        # What `start` made: the loop's Server (asyncio's or uvloop's, both with
+        # `sockets`), though aiohttp declares the attribute an AbstractServer.
+        server = cast(asyncio.Server | None, self._server)
+        if server is not None and server.sockets:
+            return int(server.sockets[0].getsockname()[1])
         return self._port
 
     @property
