@@ -194,7 +194,7 @@ def run_info(args: argparse.Namespace) -> int:
     return 0
 
 
-def _version_and_counts(db: sqlite3.Connection) -> tuple[object, dict[str, int]]:
+def _version_and_counts(db: sqlite3.Connection) -> tuple[int | None, dict[str, int]]:
     (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
     return version, match_counts(db)
 

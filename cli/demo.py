@@ -113,6 +113,9 @@ class GamesLine(Progress):
     def game_error(self, key: str, error: str) -> None:
         return None
 
+    def note(self, text: str) -> None:
+        return None
+
     def finish(self, played: int, interrupted: bool) -> None:
         self.width = rewrite_line(self.stream, "", self.width)
         self.stream.write("\r")

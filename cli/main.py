@@ -8,10 +8,13 @@ import signal
 import sys
 from collections.abc import Sequence
 from types import FrameType
-from typing import IO
+from typing import TYPE_CHECKING
 
 from cli.standard_streams import OutputFailed, discard_output, hold_standard_streams
 from clients.interrupts import exit_when_interrupted, ignore_further_interrupts, interrupt
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 # The command modules are imported in `build_parser`, not here: they pull in gRPC,
 # aiohttp and the games, and a Ctrl-C while they load must end quietly too.
@@ -28,7 +31,7 @@ class _Parser(argparse.ArgumentParser):
     argparse swallows it, so `sheepfold --help >/dev/full` exited 0 having
     written nothing; main now reports it as any other lost output."""
 
-    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if message:
             (file or sys.stderr).write(message)
 

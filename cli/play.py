@@ -11,7 +11,7 @@ import secrets
 import shlex
 import sys
 from collections.abc import Sequence
-from contextlib import nullcontext, redirect_stdout
+from contextlib import AbstractAsyncContextManager, nullcontext, redirect_stdout
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -315,6 +315,8 @@ def run_match(args: argparse.Namespace) -> int:
 
     async def play_it() -> tuple[MatchOutcome, dict[int, str]]:
         admin_token = args.admin_token
+        # The server's address, and the Unix sockets sandboxed seats reach it by.
+        server: AbstractAsyncContextManager[tuple[str, tuple[str, ...]]]
         if args.server:
             server = nullcontext((args.server, (socket,) if socket else ()))
         else:
