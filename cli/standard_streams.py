@@ -47,8 +47,8 @@ def hold_standard_streams() -> None:
         sys.stderr = open(2, "w", errors="backslashreplace", closefd=False, buffering=1)  # noqa: SIM115
     if sys.stdout is None:
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 (for the whole run)
-    sys.stdout = _GuardedOutput(sys.stdout)  # type: ignore[assignment]
-    sys.stderr = _LossyErrors(sys.stderr)  # type: ignore[assignment]
+    sys.stdout = _GuardedOutput(sys.stdout)
+    sys.stderr = _LossyErrors(sys.stderr)
 
 
 def discard_output() -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from typing import TypeAlias
 
 import grpc
 import structlog
@@ -35,7 +36,7 @@ from server.records import MatchRecord, RecordedMove, StoredMatch, stored_result
 from server.status import abort
 from server.streams import StreamClosed
 
-WatchMessage = arena_pb2.WatchResponse
+WatchMessage: TypeAlias = arena_pb2.WatchResponse
 
 
 def snapshot(codec: Codec, move: int, state: State) -> WatchMessage:
