@@ -453,7 +453,8 @@ def _readable_summary(row: Sequence[object]) -> MatchSummary | None:
 def _summary(row: Sequence[object]) -> MatchSummary:
     try:
         return _parsed_summary(row)
-    except (ValueError, TypeError, AttributeError) as error:
+    # OverflowError: int() of an infinite REAL (an INTEGER column edited to 1e999).
+    except (ValueError, TypeError, AttributeError, OverflowError) as error:
         raise DamagedRecord(str(row[0]), str(error) or type(error).__name__) from None
 
 

@@ -86,6 +86,24 @@ def test_a_result_stored_as_a_number_is_a_damaged_row(tmp_path: Path, number: in
     store.close()
 
 
+@pytest.mark.parametrize("column", ["players", "max_strikes", "move_count", "rules_version"])
+def test_a_whole_number_stored_as_infinity_is_a_damaged_row(tmp_path: Path, column: str) -> None:
+    """int() of an infinite REAL raises OverflowError, which is neither ValueError
+    nor TypeError: a running row edited so failed the restore of every match
+    (and the server's start) instead of costing its own match alone."""
+    path = tmp_path / "s.db"
+    store = SqliteStore(path)
+    store.create_match(_record("a", created_at=1.0))
+    store.create_match(_record("b", created_at=2.0))
+    with sqlite3.connect(path) as edit:
+        edit.execute(f"UPDATE matches SET {column} = 1e999 WHERE match_id = 'a'")
+    found = store.unfinished()
+    assert isinstance(found[0], DamagedRecord) and found[0].match_id == "a"
+    assert [m.record.match_id for m in found[1:] if not isinstance(m, DamagedRecord)] == ["b"]
+    assert [m.record.match_id for m in store.recent("", "", 10)] == ["b"]
+    store.close()
+
+
 def test_the_database_is_in_wal_mode(tmp_path: Path) -> None:
     SqliteStore(tmp_path / "s.db").close()
     with sqlite3.connect(tmp_path / "s.db") as db:
