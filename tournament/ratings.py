@@ -162,13 +162,12 @@ def _covariance(table: PairTotals, theta: Sequence[float], prior: float) -> list
 
 
 def _normal_half_widths(
-    table: PairTotals, theta: Sequence[float], anchor: str | None, prior: float
+    covariance: Sequence[Sequence[float]], bots: Sequence[str], anchor: str | None
 ) -> list[float]:
     """Half the width, in Elo, of each bot's 95% normal-approximation interval:
-    1.96 standard errors of its anchored rating."""
-    n = len(theta)
-    covariance = _covariance(table, theta, prior)
-    a = table.bots.index(anchor) if anchor is not None else None
+    1.96 standard errors of its anchored rating, from the fit's `covariance`."""
+    n = len(bots)
+    a = bots.index(anchor) if anchor is not None else None
     row_mean = [statistics.fmean(row) for row in covariance]
     total_mean = statistics.fmean(row_mean)
     widths = []
@@ -322,8 +321,9 @@ def rate(
             draws.append(fit_elo(totals(bots, resample), anchor, start=best))
             if on_samples is not None:
                 on_samples(done, samples)
-    widths = _normal_half_widths(table, theta, anchor, PRIOR_DRAWS) if games else []
+    # The fit's curvature, inverted once: the intervals' and LOS's fallback both read it.
     covariance = _covariance(table, theta, PRIOR_DRAWS) if games else []
+    widths = _normal_half_widths(covariance, table.bots, anchor) if games else []
     order = strongest_first(bots, best)
     ratings = []
     for position, i in enumerate(order):
