@@ -493,7 +493,11 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
         )
     if data.get("games_outside_schedule"):
         outside = data["games_outside_schedule"]
-        counted_in = games_count(data).removesuffix(" games").removesuffix(" game")
+        counted_in = (
+            games_count(data)
+            if data.get("sprt")
+            else f"{data['games_played']}/{data['games_scheduled']}"
+        )
         notes.append(
             f"Also rated: {count(outside, 'stored game')} outside this "
             f"schedule, not counted in {counted_in}."
