@@ -198,6 +198,9 @@ class Codec(Protocol):
 
     def event_to_proto(self, payload: Any) -> Any: ...
 
+    # Hashable: the server keys each game's encoding memos on its codec.
+    def __hash__(self) -> int: ...
+
 
 class Game(abc.ABC):
     """A game definition: metadata, options and the factory for new states."""

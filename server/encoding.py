@@ -14,8 +14,8 @@ response serialiser passes these bytes through (`PreEncodedResponses`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Hashable, Sequence
-from typing import Any, cast
+from collections.abc import Collection, Sequence
+from typing import Any
 
 import grpc
 from sheepfold.v1 import arena_pb2
@@ -111,13 +111,6 @@ def _clock_field(
 ACTION_MEMO_SIZE = 32_768
 
 
-def _memo_key(codec: Codec) -> Hashable:
-    """`codec` as the key of its game's memo. mypy does not count a Protocol type
-    as hashable (an implementation could set `__hash__ = None`); the games'
-    codecs are plain class instances, hashed by identity."""
-    return cast(Hashable, codec)
-
-
 @functools.cache
 def _action_memo(codec: Codec) -> Memo[Any, bytes]:
     """One memo per game: its codecs are shared objects, so every match of the
@@ -132,7 +125,7 @@ def legal_actions_bytes(codec: Codec, actions: Sequence[Any]) -> list[bytes]:
     payloads are frozen values, and within a game equal values are of one
     class (tests/contract/test_values_are_hashable.py checks it), so they
     encode alike."""
-    return _action_memo(_memo_key(codec)).many(actions)
+    return _action_memo(codec).many(actions)
 
 
 def _legal_action_entry(codec: Codec, action: Any) -> bytes:
@@ -143,7 +136,7 @@ def _legal_action_entry(codec: Codec, action: Any) -> bytes:
 
 def event_message(codec: Codec, move: int, payload: Any) -> bytes:
     """The `EventMessage` of the event `payload` of action number `move`."""
-    return _EVENT_MOVE_TAG + varint(move) + _event_memo(_memo_key(codec))(payload)
+    return _EVENT_MOVE_TAG + varint(move) + _event_memo(codec)(payload)
 
 
 def event_response(message: bytes) -> bytes:
