@@ -7,6 +7,9 @@ argparse type here refuses it with one line instead.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ipaddress
+import posixpath
 
 from clients.connect import check_address
 
@@ -26,8 +29,41 @@ def server_address(text: str) -> str:
 
 def server_addresses(text: str) -> str:
     """An argparse type: one or more server addresses, comma-separated, each
-    checked as `server_address` does (checked whole, only the last port was)."""
+    checked as `server_address` does (checked whole, only the last port was),
+    and no server twice: the games are dealt to the servers in turn, so one
+    listed twice would silently play twice its share."""
     addresses = [address.strip() for address in text.split(",")]
     if not all(addresses):
         raise argparse.ArgumentTypeError(f"{text!r} has an empty address between its commas")
-    return ",".join(server_address(address) for address in addresses)
+    checked = [server_address(address) for address in addresses]
+    seen: dict[str, str] = {}
+    for address in checked:
+        key = same_server(address)
+        if key in seen:
+            first = seen[key]
+            twice = f"{address} twice" if first == address else f"{first} twice (as {address})"
+            raise argparse.ArgumentTypeError(
+                f"{text!r} names the server {twice}: it would play twice its share "
+                "of the games; list each server once"
+            )
+        seen[key] = address
+    return ",".join(checked)
+
+
+def same_server(address: str) -> str:
+    """What two spellings of one server have in common, from the text alone:
+    the host's letter case, an IP literal's form (::1, [0:0::1]), a port's
+    leading zeros and unix:PATH against unix://PATH do not matter. Host names
+    are not resolved (localhost and 127.0.0.1 stay apart): each Ray worker
+    resolves them on its own node, where they may name another machine."""
+    scheme, _, rest = address.partition(":")
+    if scheme == "unix":
+        path = rest[2:] if rest.startswith("//") else rest
+        return "unix:" + posixpath.normpath(path)
+    if scheme in ("dns", "ipv4", "ipv6", "unix-abstract"):
+        return address
+    host, _, port = address.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]").lower()
+    with contextlib.suppress(ValueError):  # a host name stays as it is
+        host = str(ipaddress.ip_address(host))
+    return f"{host}:{int(port)}"
