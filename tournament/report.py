@@ -517,7 +517,7 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
     columns = _columns(data)
     rows = [[_cell(row, key) for key, _ in columns] for row in data["standings"]]
     out = [f"## {title}" if markdown else title, ""]
-    out += _grid([header for _, header in columns], rows, markdown)
+    out += _grid([header for _, header in columns], rows, markdown, names=1)
     out += ["", *notes]
     if data["crosstable"]:
         bots = [row["bot"] for row in data["standings"]]
@@ -537,7 +537,7 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
             for bot in bots
         ]
         out += ["", "### Crosstable" if markdown else "Crosstable", ""]
-        out += _grid(headers, grid, markdown)
+        out += _grid(headers, grid, markdown, names=0)
     if data.get("nodes"):
         here = ", ".join(f"{node}: {count}" for node, count in data["nodes"].items())
         out += ["", f"Games played on Ray nodes: {here}."]
@@ -562,7 +562,10 @@ def _elo_note(data: dict[str, Any]) -> str:
     )
 
 
-def _grid(headers: list[str], rows: list[list[str]], markdown: bool) -> list[str]:
+def _grid(headers: list[str], rows: list[list[str]], markdown: bool, names: int) -> list[str]:
+    """A table; in text, column `names` (the bots) is aligned left, the others right.
+    Chosen by content, the crosstable's first column of scores was once aligned
+    left with the names (and the rank "-" of a bot without games too)."""
     if markdown:
         lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
         lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -571,9 +574,7 @@ def _grid(headers: list[str], rows: list[list[str]], markdown: bool) -> list[str
 
     def line(cells: list[str]) -> str:
         return "  ".join(
-            cell.ljust(width)
-            if i == 1 or (i == 0 and not cell[:1].isdigit())
-            else cell.rjust(width)
+            cell.ljust(width) if i == names else cell.rjust(width)
             for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
         ).rstrip()
 
