@@ -162,14 +162,27 @@ def tally(plan: SprtPlan, stored: Sequence[GameRecord]) -> tuple[list[int], list
 
 
 def format_status(settings: SprtSettings, current: SprtStatus, games: int) -> str:
-    def elo(value: float) -> str:
-        return f"{value:+.1f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
-
     verdict = {"H1": "  H1 accepted", "H0": "  H0 accepted"}.get(current.verdict, "")
     return (
         f"SPRT {settings.candidate} vs {settings.baseline} "
         f"[elo0 {settings.elo0:g}, elo1 {settings.elo1:g}]: "
         f"LLR {current.llr:+.3f} ({current.lower:+.3f}, {current.upper:+.3f}), "
-        f"{count(games, 'game')} ({count(current.blocks, 'block')}), "
-        f"Elo {elo(current.elo)} [{elo(current.elo_low)}, {elo(current.elo_high)}]{verdict}"
+        f"{count(games, 'game')} ({count(current.blocks, 'block')}), {_elo_status(current)}"
+        f"{verdict}"
     )
+
+
+def _elo_status(current: SprtStatus) -> str:
+    """The Elo estimate and its interval; an infinite end is an open one. An
+    infinite estimate says why (every block won or lost: a score of 100% or 0%),
+    and without a block there is no estimate (it once read +0.0 [-inf, +inf])."""
+    if not current.blocks:
+        return "Elo: none yet (no complete block)"
+
+    def elo(value: float) -> str:
+        return f"{value:+.1f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+
+    interval = f"Elo {elo(current.elo)} [{elo(current.elo_low)}, {elo(current.elo_high)}]"
+    if math.isinf(current.elo):
+        interval += " (every block won)" if current.elo > 0 else " (every block lost)"
+    return interval
