@@ -90,6 +90,13 @@ class ArenaServicer:
 
     def Play(self, request_iterator, context):
         """One stream per seat: first message Join, then one Answer per Decision.
+        The server answers Joined, then sends Decisions, events and PlayErrors,
+        then the MatchResult, and ends the stream with status OK. A refused join
+        ends the stream with a status (NOT_FOUND, UNAUTHENTICATED,
+        PERMISSION_DENIED, FAILED_PRECONDITION, INVALID_ARGUMENT); a refused
+        answer is a PlayError and the stream goes on. A seat rejoins at any time
+        by sending the same Join on a new stream (the old one ends ABORTED).
+        Every status and what to retry: docs/writing-a-bot.md.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
