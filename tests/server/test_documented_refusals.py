@@ -45,13 +45,12 @@ def test_a_join_on_a_finished_match_is_checked_id_then_token_then_seat_then_stat
     inprocess_server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
 ) -> None:
     created = _create(stub)
-    opponent = random_opponent(inprocess_server, created.match_id, created.seat_tokens[1])
-    seat = RawSeat(stub)
-    seat.join(created.match_id, created.seat_tokens[0])
-    seat.next("joined")
-    seat.play_to_end()
-    seat.close()
-    opponent.result(10)
+    seats = [
+        random_opponent(inprocess_server, created.match_id, token, seed=index)
+        for index, token in enumerate(created.seat_tokens)
+    ]
+    for seat in seats:
+        seat.result(10)
 
     match_id, token = created.match_id, created.seat_tokens[0]
     assert _join_status(stub, "no-such-match", "not-a-token") == grpc.StatusCode.NOT_FOUND
