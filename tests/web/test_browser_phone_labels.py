@@ -2,7 +2,8 @@
 them: at least 10 CSS px of type, and clear of the pieces. A phone draws a
 board at a third to a half of its size, and its labels of 10 or 11 units came
 out 4 to 6 px high (Stubborn Sheep's area and fence numbers 5.4 px, Sheep &
-Garden's column and row numbers 7.4, Sheep 'n' Sheep's card values 5.7)."""
+Garden's column and row numbers 7.4, Sheep 'n' Sheep's card values 5.7, and
+the letters on Sheep & Garden's animals and things 5.3)."""
 
 from __future__ import annotations
 
@@ -22,10 +23,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 PHONE = {"width": 390, "height": 844}
 LEAST_PX = 10
 
-# Text that is a piece's own mark, not a label: Sheep & Garden's letters on its
-# animals and things, drawn in proportion to their tile (test_browser_legible).
-NOT_LABELS = "#board .object text"
-
 # Per game: [labels, pieces] selector pairs whose boxes must not meet, and
 # [labels, container] pairs where each label must lie inside its container.
 APART: dict[str, list[tuple[str, str]]] = {
@@ -43,21 +40,32 @@ APART: dict[str, list[tuple[str, str]]] = {
     "sheep-and-garden": [
         (".axis", "g.tile[data-x] > rect:last-child"),
         (".objective-name", ".objective-holders, .objective-text"),
+        # The letters on two pieces of a tile: grown to be read, they must not
+        # run into each other.
+        (".object text", ".object text"),
+        # The headings over the display and the objectives: the cards once
+        # covered "objectives" on a phone.
+        ("#board > text:not(.axis)", "g.tile.shown > rect, g.objective > rect"),
     ],
 }
-INSIDE: dict[str, list[tuple[str, str]]] = {
-    "sheep-showdown": [(".card-name", ":scope > rect")],
-    "sheep-n-sheep": [(".card-number, .card-value, .card-icon", ":scope > rect")],
-    "sheep-and-garden": [(".objective-name, .objective-text, .objective-holders", ":scope > rect")],
+# Per game: (labels, holder, container): each label lies inside the container
+# found in the nearest holder round it.
+INSIDE: dict[str, list[tuple[str, str, str]]] = {
+    "sheep-showdown": [(".card-name", "g.card", ":scope > rect")],
+    "sheep-n-sheep": [(".card-number, .card-value, .card-icon", "g.snscard", ":scope > rect")],
+    "sheep-and-garden": [
+        (".objective-name, .objective-text, .objective-holders", "g.objective", ":scope > rect"),
+        # A piece's letter in its disc, and the disc in its tile.
+        (".object text", "g.object", ":scope > circle"),
+        (".object circle", "g.tile", ":scope > rect:last-child"),
+    ],
 }
 
 # Sizes in CSS px; a label that meets a piece: a piece's own shape (a rotated
 # fence, a circle) is asked whether it holds points spread over the label's
 # box, a text's box is compared with the label's.
-MEASURE = """([notLabels, apart, inside]) => {
-  const skip = new Set(document.querySelectorAll(notLabels));
-  const labelled = [...document.querySelectorAll('#board text')].filter((t) => !skip.has(t));
-  const sizes = labelled.map((t) => {
+MEASURE = """([apart, inside]) => {
+  const sizes = [...document.querySelectorAll('#board text')].map((t) => {
     const m = t.getScreenCTM();
     const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
     return { text: t.textContent, px };
@@ -90,16 +98,17 @@ MEASURE = """([notLabels, apart, inside]) => {
     }
   }
   let checked = 0;
-  for (const [labels, container] of inside) {
+  for (const [labels, holder, container] of inside) {
     for (const label of all(labels)) {
-      const card = label.closest('g.snscard, g.card, g.objective');
+      const card = label.closest(holder);
       const a = box(label), b = box(card.querySelector(container));
       checked += 1;
       const out = a.left < b.left - 0.5 || a.right > b.right + 0.5 ||
         a.top < b.top - 0.5 || a.bottom > b.bottom + 0.5;
       const by = [a.left - b.left, b.right - a.right, a.top - b.top, b.bottom - a.bottom]
         .map(Math.round);
-      if (out) clashes.push(`${label.textContent} sticks out of its ${container} by ${by}`);
+      const what = label.textContent || label.tagName;
+      if (out) clashes.push(`${what} sticks out of its ${holder} ${container} by ${by}`);
     }
   }
   const wide = document.documentElement.scrollWidth > document.documentElement.clientWidth;
@@ -114,7 +123,7 @@ def _phone_board(browser: Any, url: str, move: int, name: str) -> dict[str, Any]
         page.goto(f"{url}#move={move}")
         wait_for_move(page, move)
         game = name.split("@")[0]
-        seen = page.evaluate(MEASURE, [NOT_LABELS, APART[game], INSIDE.get(game, [])])
+        seen = page.evaluate(MEASURE, [APART[game], INSIDE.get(game, [])])
         page.locator("#board").screenshot(path=str(save_screenshot(page, f"phone-labels-{name}")))
         return seen
     finally:

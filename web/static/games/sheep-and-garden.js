@@ -7,6 +7,16 @@ const TERRAIN = { l: "#5aa6de", c: "#c79a6e", f: "#e7a2c4", g: "#8cc56a", r: "#8
 // A piece is a quarter of a tile across: a tile is often under 60 px on a
 // laptop screen, and its letter must still read.
 const PIECE = 13;
+const LETTER = 17;
+
+// A piece's radius and its letter's size on a board drawn at `scale`: as
+// drawn on a laptop, or larger where its letter would show under
+// LEAST_TEXT_PX (a phone draws a tile about 30 px across, and the letter was
+// 6 px high). The radius keeps the letter inside its disc.
+function pieceSize(scale) {
+  const letter = legible(LETTER, scale);
+  return { r: Math.max(PIECE, 0.62 * letter), letter };
+}
 const OBJECTS = [
   ["sheep", "#ffffff", "S"], ["cows", "#7a4a2a", "C"], ["humans", "#f0c58a", "H"],
   ["trees", "#2e7d32", "T"], ["houses", "#b33c2a", "⌂"], ["fish", "#1b5fa0", "F"],
@@ -24,8 +34,11 @@ function segment(k) {
 // Where each object of a tile's areas sits: in a row near its area's segments
 // (the middle for an area inside the tile), then pushed apart where two areas'
 // rows meet, such as a pond's fish and the grass around it.
-function pieces(areas) {
+function pieces(areas, r) {
   const inside = areas.some((area) => !area.segments.length && OBJECTS.some(([key]) => area[key]));
+  const gap = 2 * r + 1;
+  // Three to a row, fewer where grown pieces would not fit three across.
+  const perRow = Math.max(1, Math.min(3, Math.floor((T - 2) / gap)));
   const placed = [];
   for (const area of areas) {
     let px = T / 2, py = T / 2;
@@ -34,16 +47,46 @@ function pieces(areas) {
       px = T / 2 + (pts.reduce((v, p) => v + p[0], 0) / pts.length - T / 2) * 0.62;
       py = T / 2 + (pts.reduce((v, p) => v + p[1], 0) / pts.length - T / 2) * 0.62;
       // Grass all round an inner area: its row goes to the top band, not on the inner one's.
-      if (inside && Math.hypot(px - T / 2, py - T / 2) < PIECE) py = T * 0.17;
+      if (inside && Math.hypot(px - T / 2, py - T / 2) < r) py = T * 0.17;
     }
     const objects = OBJECTS.flatMap((object) => Array(area[object[0]] || 0).fill(object));
     objects.forEach((object, n) => {
-      const row = Math.floor(n / 3), inRow = Math.min(3, objects.length - row * 3);
-      placed.push({ object, x: px + (n % 3 - (inRow - 1) / 2) * (2 * PIECE + 1), y: py + row * (2 * PIECE + 1) });
+      const row = Math.floor(n / perRow), inRow = Math.min(perRow, objects.length - row * perRow);
+      placed.push({ object, x: px + (n % perRow - (inRow - 1) / 2) * gap, y: py + row * gap });
     });
   }
-  spread(placed, 2 * PIECE + 1, PIECE + 1, T - PIECE - 1);
+  spread(placed, gap, r + 1, T - r - 1);
+  // Pushing alone leaves pieces in a line overlapping when they are grown
+  // (three in a column of a tile two pieces high): a grid then.
+  if (crowded(placed, gap)) toSlots(placed, gap, r + 1, T - r - 1);
   return placed;
+}
+
+function crowded(points, gap) {
+  return points.some((a, i) => points.slice(i + 1).some((b) => Math.hypot(b.x - a.x, b.y - a.y) < gap - 0.5));
+}
+
+// Moves each point to a slot of a grid (at least `gap` apart within [lo, hi]),
+// nearest first, when there are slots enough.
+function toSlots(points, gap, lo, hi) {
+  const n = Math.max(1, Math.floor((hi - lo) / gap) + 1);
+  const at = (i) => (n === 1 ? (lo + hi) / 2 : lo + (i * (hi - lo)) / (n - 1));
+  const free = [];
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) free.push({ x: at(i), y: at(j) });
+  if (free.length < points.length) return;
+  const left = new Set(points);
+  while (left.size) {
+    let best = null;
+    for (const p of left) {
+      for (const slot of free) {
+        const d = Math.hypot(slot.x - p.x, slot.y - p.y);
+        if (!best || d < best.d) best = { p, slot, d };
+      }
+    }
+    best.p.x = best.slot.x; best.p.y = best.slot.y;
+    left.delete(best.p);
+    free.splice(free.indexOf(best.slot), 1);
+  }
 }
 
 // Moves overlapping points apart (at least `gap` between centres where the
@@ -68,7 +111,7 @@ function spread(points, gap, lo, hi) {
   }
 }
 
-function tileNode(face, x, y, rotation, attrs) {
+function tileNode(face, x, y, rotation, attrs, piece) {
   const g = s("g", { class: "tile", ...attrs, transform: `translate(${x} ${y})` });
   const inner = s("g", { transform: `rotate(${90 * rotation} ${T / 2} ${T / 2})` });
   g.append(inner);
@@ -95,12 +138,12 @@ function tileNode(face, x, y, rotation, attrs) {
     inner.append(s("path", { d: path, stroke: "#e9e2cf", "stroke-width": 7, fill: "none" }));
     inner.append(s("path", { d: path, stroke: "#8f8676", "stroke-width": 1.5, fill: "none", "stroke-dasharray": "4 3" }));
   }
-  for (const piece of pieces((face && face.areas) || [])) {
-    const [key, colour, glyph] = piece.object;
+  for (const at of pieces((face && face.areas) || [], piece.r)) {
+    const [key, colour, glyph] = at.object;
     // Upright whatever the tile's rotation.
-    inner.append(s("g", { transform: `rotate(${-90 * rotation} ${piece.x} ${piece.y})`, class: "object", "data-object": key },
-      s("circle", { cx: piece.x, cy: piece.y, r: PIECE, fill: colour, stroke: "#222", "stroke-width": 1.2 }),
-      text(piece.x, piece.y + 1, glyph, { "font-size": 17, "font-weight": 700, fill: key === "sheep" || key === "humans" ? "#222" : "#fff" })));
+    inner.append(s("g", { transform: `rotate(${-90 * rotation} ${at.x} ${at.y})`, class: "object", "data-object": key },
+      s("circle", { cx: at.x, cy: at.y, r: piece.r, fill: colour, stroke: "#222", "stroke-width": 1.2 }),
+      text(at.x, at.y + piece.letter / 17, glyph, { "font-size": piece.letter, "font-weight": 700, fill: key === "sheep" || key === "humans" ? "#222" : "#fff" })));
   }
   g.append(s("rect", { x: 0, y: 0, width: T, height: T, fill: "none", stroke: "#4b5d3a", "stroke-width": 1.5 }));
   return g;
@@ -137,6 +180,16 @@ function cardLines(o, width, f) {
   return { name, holders, apart, text, sizes: [big, small, tiny], nameY, holdersY, textY, height };
 }
 
+// Where the display's tiles, the objectives' heading (its middle) and the
+// objective cards go, below the display's heading's middle: each heading has
+// room for its type, which grows on a phone (a fixed 14 units let the cards
+// cover "objectives" and the display's tiles touch their heading).
+function headed(f) {
+  const half = 0.6 * f(16);
+  const tiles = half + 4, heading = tiles + T + 16 + half;
+  return { tiles, heading, cards: heading + half + 4 };
+}
+
 // Where the landscape (`landW` by `landH`) and the column of the display and
 // the `objectives` go, and the size of the whole: beside each other, or the
 // column under the landscape when that is drawn larger in `room` (CSS
@@ -147,7 +200,7 @@ function arrange(landW, landH, objectives, room, f) {
     const heights = objectives.map((o) => cardLines(o, cardW, f).height);
     let total = 0;
     for (let r = 0; r < rows; r++) total += Math.max(...heights.filter((_, i) => i % rows === r)) + 8;
-    return 30 + T + 40 + 14 + total;
+    return 30 + headed(f).cards + total;
   };
   const beside = {
     width: landW + 40 + COLUMN + 20, height: Math.max(landH + 40, 30 + column(1, COLUMN - 10) + 20),
@@ -195,6 +248,7 @@ export function draw(svg, obs, ctx) {
     layout = arrange(landW, landH, shown, ctx.room, f);
   }
   const { width, height, ox, oy0, cx, cy, columns, cardW } = layout;
+  const piece = pieceSize(scaleIn(ctx.room, width, height));
   reset(svg, width, height);
   svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#e9efe0", rx: 14 }));
   svg.append(s("rect", { x: ox, y: oy0, width: landW, height: landH, fill: "#dfe8d2", rx: 8 }));
@@ -208,23 +262,21 @@ export function draw(svg, obs, ctx) {
   }
   placed.forEach((p, i) => {
     svg.append(tileNode(faces[p.tile], ox + ((p.x || 0) - minx) * T, oy0 + ((p.y || 0) - miny) * T, p.rotation || 0,
-      { "data-tile": p.tile, "data-x": p.x || 0, "data-y": p.y || 0, "data-rotation": p.rotation || 0, "data-order": i }));
+      { "data-tile": p.tile, "data-x": p.x || 0, "data-y": p.y || 0, "data-rotation": p.rotation || 0, "data-order": i }, piece));
   });
   if (placed.length) {
     const last = placed[placed.length - 1];
     svg.append(s("rect", { x: ox + ((last.x || 0) - minx) * T + 2, y: oy0 + ((last.y || 0) - miny) * T + 2, width: T - 4, height: T - 4, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "6 4" }));
   }
-  let y = cy;
-  svg.append(text(cx, y, `display · deck ${obs.deck_size}` + (obs.finished ? ` · over: ${obs.end_reason}` : ""), { "text-anchor": "start", "font-size": f(16), "font-weight": 700, fill: "#2c4a1e" }));
+  const at = headed(f);
+  svg.append(text(cx, cy, `display · deck ${obs.deck_size}` + (obs.finished ? ` · over: ${obs.end_reason}` : ""), { "text-anchor": "start", "font-size": f(16), "font-weight": 700, fill: "#2c4a1e" }));
   display.forEach((tile, i) => {
-    svg.append(tileNode(faces[tile], cx + i * (T + 10), y + 14, 0, { "data-display-tile": tile, class: "tile shown" }));
+    svg.append(tileNode(faces[tile], cx + i * (T + 10), cy + at.tiles, 0, { "data-display-tile": tile, class: "tile shown" }, piece));
   });
-  y += T + 40;
-  svg.append(text(cx, y, "objectives", { "text-anchor": "start", "font-size": f(16), "font-weight": 700, fill: "#2c4a1e" }));
-  y += 14;
+  svg.append(text(cx, cy + at.heading, "objectives", { "text-anchor": "start", "font-size": f(16), "font-weight": 700, fill: "#2c4a1e" }));
   const rows = Math.ceil(shown.length / columns);
   const cards = shown.map((o) => cardLines(o, cardW, f));
-  const rowTop = [y];
+  const rowTop = [cy + at.cards];
   for (let r = 0; r < rows; r++) rowTop.push(rowTop[r] + Math.max(...cards.filter((_, i) => i % rows === r).map((c) => c.height)) + 8);
   shown.forEach((o, i) => {
     const x = cx + Math.floor(i / rows) * (cardW + 10), oy = rowTop[i % rows];
