@@ -503,3 +503,35 @@ def test_a_long_tournament_name_keeps_the_list_within_a_phone(
     finally:
         context.close()
         showcase.server.run(viewer.stop())
+
+
+# How many lines each bot's name takes in the report's tables, and how many
+# words (parts between hyphens or spaces) it has.
+NAME_LINES = """() => [...document.querySelectorAll(
+    '#report table.standings td.bot, #report table.heat tbody th.bot')].map((cell) => {
+  const range = document.createRange();
+  range.selectNodeContents(cell);
+  const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  return { name: cell.textContent, lines, words: cell.textContent.split(/[-\\s]+/).length };
+})"""
+
+
+def test_a_phone_reads_each_bot_name_of_a_tournament_whole(
+    showcase: Showcase, browser: Any
+) -> None:
+    """The match page's rule that breaks a long bot name anywhere (class "bot")
+    also held the report's bot columns, so the standings drew each name one
+    letter a line on a phone ("g" over "r" over "e" ...): a name breaks only
+    between its words."""
+    context = phone(browser)
+    try:
+        page = context.new_page()
+        page.goto(f"{showcase.url}/tournaments/0/showcase")
+        page.wait_for_selector("table.standings")
+        names = page.evaluate(NAME_LINES)
+        save_screenshot(page, "phone-tournament-names")
+    finally:
+        context.close()
+    assert len(names) == 6, names  # three in the standings, three in the crosstable
+    broken = [name for name in names if name["lines"] > name["words"]]
+    assert not broken, f"bot names broken inside a word: {broken}"
