@@ -152,6 +152,32 @@ def test_stubborn_sheep_fence_arrows_are_legible_and_point_where_sheep_jump(
         assert math.dist(arrow["tip"], arrow["to"]) < math.dist(arrow["tail"], arrow["to"]), arrow
 
 
+# Every Stubborn Sheep sheep's width on screen, in CSS pixels, with its colour.
+SHEEP_SIZES = """() => [...document.querySelectorAll('#board circle.sheep')]
+  .map((c) => ({ colour: c.dataset.colour, width: c.getBoundingClientRect().width }))"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_stubborn_sheep_sheep_are_large_enough_to_tell_their_colours(
+    showcase: Showcase, browser: Any, viewport: dict[str, int]
+) -> None:
+    """Which sheep jumps is told by its colour alone: a phone drew each sheep
+    7 px across (12 on a laptop), and white and yellow were hard to tell."""
+    game = "stubborn-sheep"
+    match_id = showcase.finished[game]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    move = len(replay.actions) // 2
+    obs = observation(game, replay_state(game, replay, move), None)
+    context, page = open_page(browser, viewport, f"{showcase.url}/match/{match_id}", move)
+    try:
+        sheep = page.evaluate(SHEEP_SIZES)
+    finally:
+        context.close()
+    assert len(sheep) == sum(len(area.sheep) for area in obs.areas) > 0
+    narrowest = min(one["width"] for one in sheep)
+    assert narrowest >= 10.5, f"a sheep {narrowest:.1f} px across"
+
+
 # Bot names as a tournament config allows them (ASCII letters, digits, '.',
 # '_', '+', '-', any length): long ones, wide letters, digits.
 LONG_BOT_NAMES = (

@@ -30,6 +30,8 @@ APART: dict[str, list[tuple[str, str]]] = {
         (".area-kind, .area-label", "circle.sheep, .wolf path"),
         (".fence-label", "g.fence rect, circle.sheep, .area-kind, .area-label"),
         (".turn-line, .deciding, .piles, [data-seat-points]", "g.area circle, g.fence rect"),
+        # The sheep, grown on a phone, clear of each other, the wolf and the fences.
+        ("circle.sheep", "circle.sheep, .wolf path, g.fence rect"),
     ],
     "sheep-showdown": [(".axis, .board-title", ".cell rect")],
     "sheep-n-sheep": [
@@ -51,6 +53,7 @@ APART: dict[str, list[tuple[str, str]]] = {
 # Per game: (labels, holder, container): each label lies inside the container
 # found in the nearest holder round it.
 INSIDE: dict[str, list[tuple[str, str, str]]] = {
+    "stubborn-sheep": [("circle.sheep", "g.area", ":scope > circle")],
     "sheep-showdown": [(".card-name", "g.card", ":scope > rect")],
     "sheep-n-sheep": [(".card-number, .card-value, .card-icon", "g.snscard", ":scope > rect")],
     "sheep-and-garden": [
@@ -93,7 +96,7 @@ MEASURE = """([apart, inside]) => {
         const met = other.tagName === 'text' ? boxesMeet(box(label), box(other))
           : boxesMeet(box(label), box(other)) && holds(other, box(label));
         const what = `${other.tagName}.${other.getAttribute('class') || ''} ${other.textContent}`;
-        if (met) clashes.push(`${label.textContent} meets ${what}`);
+        if (met) clashes.push(`${label.textContent || label.getAttribute('class')} meets ${what}`);
       }
     }
   }
@@ -107,7 +110,7 @@ MEASURE = """([apart, inside]) => {
         a.top < b.top - 0.5 || a.bottom > b.bottom + 0.5;
       const by = [a.left - b.left, b.right - a.right, a.top - b.top, b.bottom - a.bottom]
         .map(Math.round);
-      const what = label.textContent || label.tagName;
+      const what = label.textContent || label.getAttribute('class');
       if (out) clashes.push(`${what} sticks out of its ${holder} ${container} by ${by}`);
     }
   }

@@ -7,6 +7,9 @@ const SHEEP = { BLUE: "#3f7fd6", RED: "#d8412f", YELLOW: "#f2c12e", WHITE: "#fbf
 const W = 760;
 const H = 760;
 const R = 285;
+// The least width of a sheep on screen, in CSS pixels: a phone drew them 7 px
+// across (12 on a laptop), dots whose colour one had to guess.
+const SHEEP_PX = 11;
 
 const colourOf = (c) => short(c, "STUBBORN_SHEEP_COLOUR_");
 // Dark ink on the light sheep colours, white on the dark ones.
@@ -65,7 +68,8 @@ export function draw(svg, obs, ctx) {
     const size = legible(12, scaleIn(ctx.room, W, H + 400));
     height = UNDER_TOP + (3 + lines.seats.length) * lineHeight(size) + 12;
   }
-  const f = (size) => legible(size, scaleIn(ctx.room, W, height));
+  const scale = scaleIn(ctx.room, W, height);
+  const f = (size) => legible(size, scale);
   reset(svg, W, height);
   svg.append(s("rect", { x: 0, y: 0, width: W, height, fill: "#b7d79a", rx: 14 }));
   const areas = obs.areas || [];
@@ -91,7 +95,9 @@ export function draw(svg, obs, ctx) {
     g.append(text(ax, second, `area ${area.index}`, { class: "area-label", "font-size": label, fill: "#1f3f12" }));
     const sheep = area.sheep || [];
     const per = Math.max(3, Math.ceil(Math.sqrt(sheep.length)));
-    const step = Math.min(18, (radius * 1.3) / per);
+    // A sheep is 0.84 of a step across: larger where the board is drawn small,
+    // as far as the area holds its rows.
+    const step = Math.min(Math.max(18, SHEEP_PX / (0.84 * scale)), (radius * 1.3) / per);
     // The sheep start under the labels, however large the labels are drawn.
     const top = Math.max(ay - radius * 0.35 + 10, second + label * 0.6 + step * 0.5);
     sheep.forEach((sh, k) => {
