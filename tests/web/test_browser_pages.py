@@ -20,6 +20,7 @@ import games
 from clients.matchplay import create_match
 from server.app import ServerConfig
 from tests.web.conftest import ABORTED_REASON, AbortedMatches, drawn_move, save_screenshot
+from tests.web.test_http import _replay
 from web import pages
 from web.app import WebConfig, start_web
 from web.showcase import Showcase, start_showcase
@@ -535,3 +536,37 @@ def test_a_phone_reads_each_bot_name_of_a_tournament_whole(
     assert len(names) == 6, names  # three in the standings, three in the crosstable
     broken = [name for name in names if name["lines"] > name["words"]]
     assert not broken, f"bot names broken inside a word: {broken}"
+
+
+# The board's foot and the top of the controls, which stay at the window's
+# foot, in CSS pixels from the window's top, and the board's size.
+BOARD_AND_CONTROLS = """() => {
+  const board = document.getElementById('board').getBoundingClientRect();
+  const controls = document.getElementById('controls').getBoundingClientRect();
+  return { board: board.bottom, controls: controls.top, width: board.width, height: board.height };
+}"""
+
+
+@pytest.mark.parametrize(
+    "viewport", [{"width": 375, "height": 667}, {"width": 390, "height": 844}], ids=str
+)
+def test_the_controls_cover_no_part_of_the_board_on_a_phone(
+    showcase: Showcase, browser: Any, viewport: dict[str, int]
+) -> None:
+    """The controls stay at the foot of the window; on a 375x667 phone they
+    covered the foot of the board as the page opened (Stubborn Sheep's seats'
+    points, 45 px of it): the board is drawn in the room above them."""
+    context = browser.new_context(viewport=viewport, is_mobile=True)
+    try:
+        page = context.new_page()
+        for game, match_id in showcase.finished.items():
+            last = len(showcase.server.run(_replay(showcase, match_id)).actions)
+            page.goto(f"{showcase.url}/match/{match_id}#move={last}")
+            page.wait_for_selector(f'#board[data-move="{last}"]')
+            seen = page.evaluate(BOARD_AND_CONTROLS)
+            save_screenshot(page, f"phone-{viewport['height']}-controls-{game}")
+            assert seen["board"] <= seen["controls"] + 0.5, (game, seen)
+            assert seen["width"] > 300 and seen["height"] > 200, (game, seen)
+            assert page.evaluate(NO_OVERFLOW), f"{game}'s page is wider than the phone"
+    finally:
+        context.close()

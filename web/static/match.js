@@ -143,12 +143,18 @@ function draw() {
 
 // The room the board has on the page, in CSS pixels: its column's width and
 // its largest height. A board may lay itself out to suit it (a phone's narrow
-// column), and is drawn again when the window changes size.
+// column), and is drawn again when the window changes width. The height is
+// the stylesheet's, or less where the controls, which stay at the foot of the
+// window, would cover the board's foot: on a 375x667 phone they hid Stubborn
+// Sheep's scores under the ring.
 function room() {
-  return {
-    width: board.parentElement.clientWidth,
-    height: parseFloat(getComputedStyle(board).maxHeight) || window.innerHeight,
-  };
+  board.style.maxHeight = "";
+  const styled = parseFloat(getComputedStyle(board).maxHeight) || window.innerHeight;
+  const top = board.getBoundingClientRect().top + window.scrollY;
+  const free = window.innerHeight - top - $("controls").offsetHeight - 8;
+  const height = Math.max(200, Math.min(styled, free));
+  board.style.maxHeight = `${height}px`;
+  return { width: board.parentElement.clientWidth, height };
 }
 let roomWidth = null;
 window.addEventListener("resize", () => {

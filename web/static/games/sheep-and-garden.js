@@ -12,10 +12,11 @@ const LETTER = 17;
 // A piece's radius and its letter's size on a board drawn at `scale`: as
 // drawn on a laptop, or larger where its letter would show under
 // LEAST_TEXT_PX (a phone draws a tile about 30 px across, and the letter was
-// 6 px high). The radius keeps the letter inside its disc.
+// 6 px high). The radius keeps the letter inside its disc, and four pieces
+// two by two inside their tile: on a tile under 27 px the letter is smaller.
 function pieceSize(scale) {
-  const letter = legible(LETTER, scale);
-  return { r: Math.max(PIECE, 0.62 * letter), letter };
+  const r = Math.min((T - 3) / 4, Math.max(PIECE, 0.62 * legible(LETTER, scale)));
+  return { r, letter: Math.min(legible(LETTER, scale), r / 0.62) };
 }
 const OBJECTS = [
   ["sheep", "#ffffff", "S"], ["cows", "#7a4a2a", "C"], ["humans", "#f0c58a", "H"],
