@@ -144,7 +144,7 @@ function tileNode(face, x, y, rotation, attrs, piece) {
     // Upright whatever the tile's rotation.
     inner.append(s("g", { transform: `rotate(${-90 * rotation} ${at.x} ${at.y})`, class: "object", "data-object": key },
       s("circle", { cx: at.x, cy: at.y, r: piece.r, fill: colour, stroke: "#222", "stroke-width": 1.2 }),
-      text(at.x, at.y + piece.letter / 17, glyph, { "font-size": piece.letter, "font-weight": 700, fill: key === "sheep" || key === "humans" ? "#222" : "#fff" })));
+      text(at.x, at.y + piece.letter / LETTER, glyph, { "font-size": piece.letter, "font-weight": 700, fill: key === "sheep" || key === "humans" ? "#222" : "#fff" })));
   }
   g.append(s("rect", { x: 0, y: 0, width: T, height: T, fill: "none", stroke: "#4b5d3a", "stroke-width": 1.5 }));
   return g;
