@@ -10,7 +10,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from games.errors import IllegalAction, InvalidOptions, RulesChanged
 from games.options import OptionSpec, brief, parse_options
@@ -38,9 +38,10 @@ class Action(Protocol):
     def label(self) -> str: ...
 
 
-def listed(
-    legal: Sequence[Action], action: object, index: Mapping[Any, Action] | None = None
-) -> Action | None:
+A = TypeVar("A", bound=Action)
+
+
+def listed(legal: Sequence[A], action: object, index: Mapping[Any, A] | None = None) -> A | None:
     """The entry of `legal` that `action` names, for `State.apply` to play; None
     when there is none (apply then raises IllegalAction).
 
