@@ -24,6 +24,7 @@ from games.sheep_n_sheep.cells import (
     _W,
     unpack,
 )
+from games.sheep_n_sheep.fields import SheepNSheepFields
 
 TURN, SAME, RUN, DISCARD, FREE, OVER = range(6)
 PHASES = ("turn", "same", "run", "discard", "free", "over")
@@ -48,7 +49,7 @@ def _distinct(hand: Iterable[int], revealed: AbstractSet[int]) -> list[int]:
     return list(chosen.values())
 
 
-class LegalActions:
+class LegalActions(SheepNSheepFields):
     """Legal-action generation; mixed into SheepNSheepState."""
 
     __slots__ = ()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.contract import Event, Result, State, listed
@@ -47,7 +47,7 @@ from games.sheep_n_sheep.legal import (
     LegalActions,
     _distinct,
 )
-from games.sheep_n_sheep.observation import PastureView, Placement
+from games.sheep_n_sheep.observation import Placement
 from games.sheep_n_sheep.scoring import score
 from games.sheep_n_sheep.views import Views
 
@@ -113,34 +113,32 @@ class SheepNSheepState(LegalActions, Views, State):
         stock_size = {2: DECK_SIZE // 2, 3: DECK_SIZE // 4}.get(players, 0)
         self._stock = cards[:stock_size]
         self._deck = cards[stock_size:]
-        self._hands: list[list[int]] = []
+        self._hands = []
         for _ in range(players):
             self._hands.append(sorted((self._deck.pop(), self._deck.pop())))
-        self._market: list[tuple[int, int]] = [
-            (self._deck.pop(), self._deck.pop()) for _ in range(MARKET_SETS)
-        ]
+        self._market = [(self._deck.pop(), self._deck.pop()) for _ in range(MARKET_SETS)]
         # Every card whose place everybody knows: the market, the pastures, the
         # discard and the cards seen going from the market into a hand. A card
         # never becomes hidden again, so the set only grows.
-        self._revealed: set[int] = {card for pair in self._market for card in pair}
-        self._pastures: list[dict[int, int]] = [{} for _ in range(players)]
+        self._revealed = {card for pair in self._market for card in pair}
+        self._pastures = [{} for _ in range(players)]
         # Each pasture as observations show it, with the card count it was made at
         # (a pasture only ever gains cards): rebuilt only after a placement there.
-        self._pasture_views: list[tuple[int, PastureView]] = [(0, ())] * players
-        self._discard: list[int] = []
+        self._pasture_views = [(0, ())] * players
+        self._discard = []
         self._turn = 0
         self._seat = 0
-        self._last_turn: int | None = None
+        self._last_turn = None
         self._phase = TURN
         self._reset_placement()
-        self._legal: tuple[SheepNSheepAction, ...] | None = None
+        self._legal = None
 
     def _reset_placement(self) -> None:
         self._placed = 0
-        self._start: int | None = None  # the start cell key of the placement
-        self._tip: int | None = None
-        self._up_tip: int | None = None
-        self._down_tip: int | None = None
+        self._start = None  # the start cell key of the placement
+        self._tip = None
+        self._up_tip = None
+        self._down_tip = None
         self._up_num = 0
         self._down_num = 0
 
@@ -155,7 +153,7 @@ class SheepNSheepState(LegalActions, Views, State):
         market: list[tuple[int, int]],
         deck: list[int],
         stock: list[int] | None = None,
-        pastures: list[Mapping[Cell, int]] | None = None,
+        pastures: Sequence[Mapping[Cell, int]] | None = None,
         discard: list[int] | None = None,
         seat: int = 0,
         turn: int | None = None,
@@ -172,7 +170,7 @@ class SheepNSheepState(LegalActions, Views, State):
         of its hand everybody saw it take from the market (default: none)."""
         state = cls(players, seed)
         state._hands = [sorted(hand) for hand in hands]
-        state._market = [tuple(s) for s in market]  # type: ignore[misc]
+        state._market = [(first, second) for first, second in market]
         state._deck = list(deck)
         state._stock = list(stock or [])
         state._pastures = [
@@ -229,41 +227,40 @@ class SheepNSheepState(LegalActions, Views, State):
             raise IllegalAction(f"{original!r} is not legal now")
         out: list[Event] = []
         seat = self._seat
-        kind = type(action)
-        if kind is Place:
-            self._place(action, out)
-        elif kind is TakeSet:
-            self._take(action.index, out)
-        elif kind is Stop:
-            self._end_turn(out)
-        elif kind is BeginSame or kind is BeginRun:
-            start = action.start
-            self._phase = SAME if kind is BeginSame else RUN
-            self._reset_placement()
-            if start is not None:
-                key = pack(*start)
-                num = NUMBER[self._pastures[seat][key]]
-                self._start = self._tip = self._up_tip = self._down_tip = key
-                self._up_num = self._down_num = num
-            out.append(
-                Event(ev.PlacementBegun(seat, "same" if kind is BeginSame else "run", start))
-            )
-            self._legal = None
-        elif kind is BeginFree:
-            self._phase = DISCARD
-            self._reset_placement()
-            out.append(Event(ev.PlacementBegun(seat, "free", None)))
-            self._legal = None
-        elif kind is Discard:
-            card = self._reveal(seat, action.card)
-            self._hands[seat].remove(card)
-            self._discard.append(card)
-            self._phase = FREE
-            out.append(Event(ev.CardDiscarded(seat, card)))
-            self._legal = None
-        else:  # Pass
-            out.append(Event(ev.Passed(seat)))
-            self._end_turn(out)
+        match action:
+            case Place():
+                self._place(action, out)
+            case TakeSet():
+                self._take(action.index, out)
+            case Stop():
+                self._end_turn(out)
+            case BeginSame() | BeginRun():
+                start = action.start
+                same = type(action) is BeginSame
+                self._phase = SAME if same else RUN
+                self._reset_placement()
+                if start is not None:
+                    key = pack(*start)
+                    num = NUMBER[self._pastures[seat][key]]
+                    self._start = self._tip = self._up_tip = self._down_tip = key
+                    self._up_num = self._down_num = num
+                out.append(Event(ev.PlacementBegun(seat, "same" if same else "run", start)))
+                self._legal = None
+            case BeginFree():
+                self._phase = DISCARD
+                self._reset_placement()
+                out.append(Event(ev.PlacementBegun(seat, "free", None)))
+                self._legal = None
+            case Discard():
+                card = self._reveal(seat, action.card)
+                self._hands[seat].remove(card)
+                self._discard.append(card)
+                self._phase = FREE
+                out.append(Event(ev.CardDiscarded(seat, card)))
+                self._legal = None
+            case _:  # Pass
+                out.append(Event(ev.Passed(seat)))
+                self._end_turn(out)
         return out
 
     # ----------------------------------------------------------------- effects

@@ -9,6 +9,7 @@ from games.sheep_n_sheep.actions import (
 )
 from games.sheep_n_sheep.cards import CARDS
 from games.sheep_n_sheep.cells import pack, unpack
+from games.sheep_n_sheep.fields import SheepNSheepFields
 from games.sheep_n_sheep.legal import (
     DISCARD,
     FREE,
@@ -21,7 +22,7 @@ from games.sheep_n_sheep.observation import PastureView, Placement, SheepNSheepO
 from games.words import count
 
 
-class Views:
+class Views(SheepNSheepFields):
     """Accessors, observation, prompt and render; mixed into SheepNSheepState."""
 
     __slots__ = ()
