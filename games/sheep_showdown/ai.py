@@ -116,7 +116,7 @@ def from_observation(observation: Any, seat: int, rng: random.Random) -> SheepSh
     state.bonus_left = obs.last_steps_left
     state.pending = obs.decision
     state.moving = obs.decision_dog if obs.HasField("decision_dog") else -1
-    state.decider = obs.to_move if obs.HasField("to_move") else None
+    state.decider = obs.to_move if obs.HasField("to_move") else -1
     state.turn_player = obs.turn_player if obs.HasField("turn_player") else None
     # The dog a wolf chain excludes is always the decider's own, which the
     # decider may not push anyway: -1 gives the same choices.

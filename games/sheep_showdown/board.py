@@ -30,9 +30,10 @@ from games.sheep_showdown.decisions import (
     WOLF_DOG,
     WOLF_STEP,
 )
+from games.sheep_showdown.fields import SheepShowdownFields
 
 
-class BoardQueries:
+class BoardQueries(SheepShowdownFields):
     """Where dogs may go; mixed into SheepShowdownState."""
 
     def _can_enter(self, cell: int, d: int, used: frozenset[int]) -> bool:

@@ -29,9 +29,10 @@ from games.sheep_showdown.events import (
     ShepherdStays,
     WolfNoTarget,
 )
+from games.sheep_showdown.fields import SheepShowdownFields
 
 
-class Moves:
+class Moves(SheepShowdownFields):
     """Moving dogs and carrying out cards; mixed into SheepShowdownState."""
 
     def _do_place(self, action: PlaceDog) -> None:

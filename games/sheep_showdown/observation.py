@@ -20,6 +20,7 @@ from games.sheep_showdown.decisions import (
     USE_CARD,
     WOLF_DOG,
 )
+from games.sheep_showdown.fields import SheepShowdownFields
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +68,7 @@ class SheepShowdownObservation:
     entered_direction: int | None = None  # USE_CARD: the direction the pushed dog moved
 
 
-class Views:
+class Views(SheepShowdownFields):
     """Observation, prompt and render; mixed into SheepShowdownState."""
 
     def _public_grid(self) -> tuple[int, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import Self
 
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.decisions import (
@@ -12,12 +12,10 @@ from games.sheep_showdown.decisions import (
     CAP_FACTOR,
     DECISIONS,
 )
-
-if TYPE_CHECKING:
-    from games.sheep_showdown.state import SheepShowdownState
+from games.sheep_showdown.fields import SheepShowdownFields
 
 
-class Positions:
+class Positions(SheepShowdownFields):
     """from_position and card accounting; mixed into SheepShowdownState."""
 
     @classmethod
@@ -36,7 +34,7 @@ class Positions:
         flocks: Mapping[int, list[int]] | None = None,
         first_player: int = 0,
         totals: list[int] | None = None,
-    ) -> SheepShowdownState:
+    ) -> Self:
         """A hand-built position at the start of `to_move`'s turn.
 
         `rows` are strings of card characters (C.CARD_CHARS; '#' is a blocked

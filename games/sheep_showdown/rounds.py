@@ -18,9 +18,10 @@ from games.sheep_showdown.events import (
     PlayerOut,
     RoundEnded,
 )
+from games.sheep_showdown.fields import SheepShowdownFields
 
 
-class Rounds:
+class Rounds(SheepShowdownFields):
     """Turn order and round ends; mixed into SheepShowdownState."""
 
     def _advance(self, previous: int) -> None:
@@ -105,7 +106,7 @@ class Rounds:
     def _end_round(self, reason: str) -> None:
         self.pending = NONE
         self.moving = -1
-        self.decider = None
+        self.decider = -1
         self.turn_player = None
         records = []
         scores = []

@@ -97,9 +97,9 @@ class SheepShowdownState(BoardQueries, Moves, Stealing, Rounds, Views, Positions
         self.round = 0
         self.first_player = 0
         self.totals = [0] * players
-        self.records: list[list[dict[str, Any]]] = []  # per round, per seat
-        self._events: list[Event] = []
-        self._cache: tuple[Any, ...] | None = None
+        self.records = []
+        self._events = []
+        self._cache = None
         self._reset_round_fields()
         self._start_round()
         self._events = []
@@ -109,26 +109,26 @@ class SheepShowdownState(BoardQueries, Moves, Stealing, Rounds, Views, Positions
     def _reset_round_fields(self) -> None:
         cells = self.geo.cells
         ndogs = self.players * self.dogs_per
-        self.grid: list[int] = [C.EMPTY] * cells
-        self.removed: list[int] = []
+        self.grid = [C.EMPTY] * cells
+        self.removed = []
         self.pos = [-1] * ndogs
         self.occ = [-1] * cells
         self.out = [False] * ndogs
-        self.out_at: list[int | None] = [None] * self.players
-        self.flocks: list[list[int]] = [[] for _ in range(self.players)]
+        self.out_at = [None] * self.players
+        self.flocks = [[] for _ in range(self.players)]
         self.clock = 0
-        self.bonus_player: int | None = None
+        self.bonus_player = None
         self.bonus_left = 0
         self.bomb_out: list[int] = []
         self.pending = NONE
         self.moving = -1
-        self.decider: int | None = None
-        self.turn_player: int | None = None
+        self.decider = -1
+        self.turn_player = None
         self.exclude = -1
-        self.rockets: frozenset[int] = NO_ROCKETS
-        self.place_queue: list[tuple[int, int]] = []
-        self.began_free = 0  # bit per dog: had a legal step when the turn began
-        self.steal_queue: list[int] = []
+        self.rockets = NO_ROCKETS
+        self.place_queue = []
+        self.began_free = 0
+        self.steal_queue = []
         self.entered = -1
 
     def _start_round(self) -> None:
@@ -182,7 +182,8 @@ class SheepShowdownState(BoardQueries, Moves, Stealing, Rounds, Views, Positions
         action = listed(self.legal_actions(), original)
         if action is None:
             raise IllegalAction(f"{original!r} is not legal now ({self.prompt()})")
-        self._events = events = []
+        events: list[Event] = []
+        self._events = events
         self._cache = None
         kind = self.pending
         if kind == PLACE:

@@ -17,9 +17,10 @@ from games.sheep_showdown.events import (
     PlayerOut,
     StealDeclined,
 )
+from games.sheep_showdown.fields import SheepShowdownFields
 
 
-class Stealing:
+class Stealing(SheepShowdownFields):
     """Blocking and stealing after a chain; mixed into SheepShowdownState."""
 
     def _chain_done(self) -> None:
@@ -70,7 +71,6 @@ class Stealing:
 
     def _do_steal(self, action: Steal) -> None:
         thief = self.decider
-        assert thief is not None
         victim = self.steal_queue.pop(0)
         if action.take:
             self._steal(thief, victim)

@@ -14,12 +14,46 @@ from sheepfold.v1 import sheep_showdown_pb2 as pb
 from games.encoding import PiecewiseObservationCodec, field_number, length_delimited
 from games.sheep_showdown import actions as A
 from games.sheep_showdown import events as E
-from games.sheep_showdown.state import DECISIONS, SheepShowdownObservation
+from games.sheep_showdown.state import SheepShowdownObservation
 
-_MOVES = {"step": 1, "wolf": 2, "rocket": 3, "slide": 4, "shepherd": 5}
-_OUT = {"blocked": 1, "bomb": 2, "no_step": 3}
-_ENDS = {"last_steps": 1, "nobody_left": 2, "turn_cap": 3}
-_PURPOSES = {"move": 1, "wolf": 2}
+_MOVES = {
+    "step": pb.SHEEP_SHOWDOWN_MOVE_STEP,
+    "wolf": pb.SHEEP_SHOWDOWN_MOVE_WOLF,
+    "rocket": pb.SHEEP_SHOWDOWN_MOVE_ROCKET,
+    "slide": pb.SHEEP_SHOWDOWN_MOVE_SLIDE,
+    "shepherd": pb.SHEEP_SHOWDOWN_MOVE_SHEPHERD,
+}
+_OUT = {
+    "blocked": pb.SHEEP_SHOWDOWN_OUT_REASON_BLOCKED,
+    "bomb": pb.SHEEP_SHOWDOWN_OUT_REASON_BOMB,
+    "no_step": pb.SHEEP_SHOWDOWN_OUT_REASON_NO_STEP,
+}
+_ENDS = {
+    "last_steps": pb.SHEEP_SHOWDOWN_END_REASON_LAST_STEPS,
+    "nobody_left": pb.SHEEP_SHOWDOWN_END_REASON_NOBODY_LEFT,
+    "turn_cap": pb.SHEEP_SHOWDOWN_END_REASON_TURN_CAP,
+}
+_PURPOSES = {"move": pb.SHEEP_SHOWDOWN_DOG_PURPOSE_MOVE, "wolf": pb.SHEEP_SHOWDOWN_DOG_PURPOSE_WOLF}
+# The engine's directions (cards.DIRECTIONS: up, right, down, left) by number.
+_DIRECTIONS = (
+    pb.SHEEP_SHOWDOWN_DIRECTION_UP,
+    pb.SHEEP_SHOWDOWN_DIRECTION_RIGHT,
+    pb.SHEEP_SHOWDOWN_DIRECTION_DOWN,
+    pb.SHEEP_SHOWDOWN_DIRECTION_LEFT,
+)
+_DECISIONS = {
+    "none": pb.SHEEP_SHOWDOWN_DECISION_NONE,
+    "place_dog": pb.SHEEP_SHOWDOWN_DECISION_PLACE_DOG,
+    "choose_dog": pb.SHEEP_SHOWDOWN_DECISION_CHOOSE_DOG,
+    "step": pb.SHEEP_SHOWDOWN_DECISION_STEP,
+    "shepherd": pb.SHEEP_SHOWDOWN_DECISION_SHEPHERD,
+    "rocket": pb.SHEEP_SHOWDOWN_DECISION_ROCKET,
+    "blocker": pb.SHEEP_SHOWDOWN_DECISION_BLOCKER,
+    "wolf_dog": pb.SHEEP_SHOWDOWN_DECISION_WOLF_DOG,
+    "wolf_step": pb.SHEEP_SHOWDOWN_DECISION_WOLF_STEP,
+    "steal": pb.SHEEP_SHOWDOWN_DECISION_STEAL,
+    "use_card": pb.SHEEP_SHOWDOWN_DECISION_USE_CARD,
+}
 
 
 def _cell(row: int, col: int) -> pb.SheepShowdownCell:
@@ -33,7 +67,7 @@ _OBSERVATION_DOG = field_number(pb.SheepShowdownObservation, "dogs")
 # is taken or covered, a dog when it moves, the round scores once a round.
 @functools.lru_cache(maxsize=2048)
 def _grid_bytes(grid: tuple[int, ...]) -> bytes:
-    return bytes(pb.SheepShowdownObservation(grid=list(grid)).SerializeToString())
+    return bytes(pb.SheepShowdownObservation(grid=list(grid)).SerializeToString())  # type: ignore[arg-type]  # card codes are the enum's numbers; the stubs want the enum type
 
 
 @functools.lru_cache(maxsize=4096)
@@ -66,9 +100,9 @@ class SheepShowdownCodec(PiecewiseObservationCodec):
             round=obs.round,
             rounds=obs.rounds,
             first_player=obs.first_player,
-            decision=DECISIONS.index(obs.decision),
+            decision=_DECISIONS[obs.decision],
             flock_sizes=list(obs.flock_sizes),
-            own_flock=list(obs.own_flock),
+            own_flock=list(obs.own_flock),  # type: ignore[arg-type]  # card codes are the enum's numbers; the stubs want the enum type
             totals=list(obs.totals),
             players_in=list(obs.players_in),
             turn=obs.turn,
@@ -80,7 +114,7 @@ class SheepShowdownCodec(PiecewiseObservationCodec):
             steal_from=list(obs.steal_from),
         )
         if obs.entered_direction is not None:
-            msg.entered_direction = obs.entered_direction + 1
+            msg.entered_direction = _DIRECTIONS[obs.entered_direction]
         if obs.seat is not None:
             msg.seat = obs.seat
         if obs.to_move is not None:
@@ -105,7 +139,7 @@ class SheepShowdownCodec(PiecewiseObservationCodec):
     def action_to_proto(self, action: Any) -> pb.SheepShowdownAction:
         if isinstance(action, A.Step):
             return pb.SheepShowdownAction(
-                step=pb.SheepShowdownStep(dog=action.dog, direction=action.direction + 1)
+                step=pb.SheepShowdownStep(dog=action.dog, direction=_DIRECTIONS[action.direction])
             )
         if isinstance(action, A.SelectDog):
             return pb.SheepShowdownAction(
@@ -128,7 +162,7 @@ class SheepShowdownCodec(PiecewiseObservationCodec):
         if isinstance(action, A.RocketJump):
             return pb.SheepShowdownAction(
                 rocket_jump=pb.SheepShowdownRocketJump(
-                    dog=action.dog, direction=action.direction + 1
+                    dog=action.dog, direction=_DIRECTIONS[action.direction]
                 )
             )
         if isinstance(action, A.PlaceBlocker):
@@ -141,7 +175,11 @@ class SheepShowdownCodec(PiecewiseObservationCodec):
             )
         if isinstance(action, A.UseCard):
             return pb.SheepShowdownAction(
-                use_card=pb.SheepShowdownUseCard(dog=action.dog, card=action.card, use=action.use)
+                use_card=pb.SheepShowdownUseCard(
+                    dog=action.dog,
+                    card=action.card,  # type: ignore[arg-type]  # card codes are the enum's numbers; the stubs want the enum type
+                    use=action.use,
+                )
             )
         raise TypeError(f"not a Sheep Showdown action: {action!r}")
 
@@ -163,7 +201,7 @@ class SheepShowdownCodec(PiecewiseObservationCodec):
                 pb.SheepShowdownCardTaken(
                     seat=payload.seat,
                     dog=payload.dog,
-                    card=payload.card,
+                    card=payload.card,  # type: ignore[arg-type]  # card codes are the enum's numbers; the stubs want the enum type
                     cell=_cell(payload.row, payload.col),
                 )
             )
@@ -173,7 +211,7 @@ class SheepShowdownCodec(PiecewiseObservationCodec):
                     round=payload.round,
                     first_player=payload.first_player,
                     size=payload.size,
-                    grid=list(payload.grid),
+                    grid=list(payload.grid),  # type: ignore[arg-type]  # card codes are the enum's numbers; the stubs want the enum type
                 )
             )
         elif isinstance(payload, E.DogPlaced):
@@ -217,7 +255,7 @@ class SheepShowdownCodec(PiecewiseObservationCodec):
         elif isinstance(payload, E.CardStolen):
             stolen = pb.SheepShowdownCardStolen(thief=payload.thief, victim=payload.victim)
             if payload.card is not None:
-                stolen.card = payload.card
+                stolen.card = payload.card  # type: ignore[assignment]  # card codes are the enum's numbers; the stubs want the enum type
             msg.card_stolen.CopyFrom(stolen)
         elif isinstance(payload, E.LastPlayer):
             msg.last_player.CopyFrom(
@@ -243,7 +281,10 @@ class SheepShowdownCodec(PiecewiseObservationCodec):
         elif isinstance(payload, E.CardDeclined):
             msg.card_declined.CopyFrom(
                 pb.SheepShowdownCardDeclined(
-                    seat=payload.seat, dog=payload.dog, card=payload.card, by=payload.by
+                    seat=payload.seat,
+                    dog=payload.dog,
+                    card=payload.card,  # type: ignore[arg-type]  # card codes are the enum's numbers; the stubs want the enum type
+                    by=payload.by,
                 )
             )
         else:
