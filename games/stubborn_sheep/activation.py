@@ -25,6 +25,7 @@ from games.stubborn_sheep.events import (
     FenceActivated,
     IconJump,
 )
+from games.stubborn_sheep.fields import StubbornSheepFields
 from games.stubborn_sheep.phases import (
     DECLINE,
     PH_BLUE_MOD,
@@ -38,7 +39,7 @@ from games.stubborn_sheep.phases import (
 )
 
 
-class Activation:
+class Activation(StubbornSheepFields):
     """Fence activation and sheep jumps; mixed into StubbornSheepState."""
 
     def _activate(self, f: int) -> None:

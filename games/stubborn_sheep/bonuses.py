@@ -25,9 +25,10 @@ from games.stubborn_sheep.events import (
     BonusUsed,
     FenceRotated,
 )
+from games.stubborn_sheep.fields import StubbornSheepFields
 
 
-class Bonuses:
+class Bonuses(StubbornSheepFields):
     """Bonus availability and effects; mixed into StubbornSheepState."""
 
     def _bonus(self, colour: int) -> int:
@@ -74,7 +75,7 @@ class Bonuses:
         if bonus < 0:
             return []
         colour = MOVED_COLOUR[bonus]
-        moves = []
+        moves: list[MoveSheep] = []
         for area in self.areas:
             for card in area:
                 if SHEEP_COLOUR[card] == colour:

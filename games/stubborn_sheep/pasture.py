@@ -8,9 +8,10 @@ from games.stubborn_sheep.events import (
     SheepPlaced,
     SheepReshuffled,
 )
+from games.stubborn_sheep.fields import StubbornSheepFields
 
 
-class Pasture:
+class Pasture(StubbornSheepFields):
     """Sheep moves and refills; mixed into StubbornSheepState."""
 
     def _move(self, card: int, src: int, dst: int, fence: int, cause: int) -> None:

@@ -22,6 +22,7 @@ from games.stubborn_sheep.data import (
 from games.stubborn_sheep.events import (
     SheepScored,
 )
+from games.stubborn_sheep.fields import StubbornSheepFields
 from games.stubborn_sheep.phases import (
     PH_OVER,
     PH_SCORE,
@@ -45,7 +46,7 @@ def solo_rating(points: int) -> str:
     raise AssertionError("unreachable")
 
 
-class Scoring:
+class Scoring(StubbornSheepFields):
     """Pen scoring and the result; mixed into StubbornSheepState."""
 
     def score_options(self) -> list[Score]:

@@ -137,33 +137,33 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         self.area_owner = area_owner
         self.pens = pens
         self.meadows = tuple(a for a in range(n) if area_owner[a] < 0)
-        self.areas: list[list[int]] = [[] for _ in range(n)]
-        self.stacks: list[list[int]] = [[] for _ in range(n)]
-        self.orient: list[int] = [UP] * n
-        self.hands: list[list[int]] = [[] for _ in range(players)]
-        self.fence_pile: list[int] = []
-        self.fence_box: list[int] = []
-        self.sheep_pile: list[int] = []
-        self.discard: list[int] = []
-        self.scored: list[list[list[int]]] = [[[], [], [], []] for _ in range(players)]
+        self.areas = [[] for _ in range(n)]
+        self.stacks = [[] for _ in range(n)]
+        self.orient = [UP] * n
+        self.hands = [[] for _ in range(players)]
+        self.fence_pile = []
+        self.fence_box = []
+        self.sheep_pile = []
+        self.discard = []
+        self.scored = [[[], [], [], []] for _ in range(players)]
         self.wolf = self.n - 1 if wolf else -1
         self.current = 0
         self.turn = 0
-        self.final_left = -1  # turns left in the final round, -1 before it
-        self.used = 0  # bitmask of bonus colours used this turn
-        self.queue: list[int] = []
-        self.activated: list[int] = []
+        self.final_left = -1
+        self.used = 0
+        self.queue = []
+        self.activated = []
         self.activating = -1
         self.icon = -1  # icon of `activating` being resolved (see `observation`)
-        self.setup_order: list[int] = []
+        self.setup_order = []
         self.phase = -1
-        self.ctx: tuple[int, ...] = ()
+        self.ctx = ()
         # None: a scoring decision whose options are listed only when asked for
         # (they can run into the thousands, and search bots apply every one).
-        self._legal: tuple[Any, ...] | None = ()
-        self._legal_index: dict[Any, Any] | None = None
-        self._tasks: list[tuple[int, ...]] = []
-        self._events: list[Event] = []
+        self._legal = ()
+        self._legal_index = None
+        self._tasks = []
+        self._events = []
 
     # ----------------------------------------------------------------- setup
 
@@ -322,7 +322,8 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         action = listed(self.legal_actions(), original, self._legal_index)
         if action is None:
             raise IllegalAction(f"{original!r} is not legal now ({PROMPTS[self.phase]})")
-        self._events = events = []
+        events: list[Event] = []
+        self._events = events
         phase = self.phase
         self.phase = -1
         self._resolve(phase, action)

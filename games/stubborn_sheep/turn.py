@@ -28,6 +28,7 @@ from games.stubborn_sheep.events import (
     GameOver,
     TurnStarted,
 )
+from games.stubborn_sheep.fields import StubbornSheepFields
 from games.stubborn_sheep.phases import (
     CONTINUE,
     DECLINE,
@@ -42,7 +43,7 @@ from games.stubborn_sheep.phases import (
 )
 
 
-class Turn:
+class Turn(StubbornSheepFields):
     """Start, placement, between activations, end; mixed into StubbornSheepState."""
 
     def _begin_turn_bookkeeping(self) -> None:

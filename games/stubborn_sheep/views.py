@@ -11,6 +11,7 @@ from games.stubborn_sheep.data import (
     ORIENTATIONS,
     SHEEP_COLOUR,
 )
+from games.stubborn_sheep.fields import StubbornSheepFields
 from games.stubborn_sheep.observation import AreaView, FenceView, StubbornSheepObservation
 from games.stubborn_sheep.phases import (
     ICON_PHASES,
@@ -33,7 +34,7 @@ def _fence_view(
     return FenceView(index, owner, card, orientation, height, left, right, jumps)
 
 
-class Views:
+class Views(StubbornSheepFields):
     """observation() and render(); mixed into StubbornSheepState."""
 
     def observation(self, seat: int | None) -> StubbornSheepObservation:

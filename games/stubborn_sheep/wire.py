@@ -1,6 +1,7 @@
 """Protobuf conversion for Stubborn Sheep (the `stubborn_sheep` member of the oneofs).
 
-Enums on the wire are the engine's indices plus one (0 is UNSPECIFIED).
+Enums on the wire are the engine's indices plus one (0 is UNSPECIFIED): the
+tables below name them.
 """
 
 from __future__ import annotations
@@ -17,17 +18,67 @@ from games.stubborn_sheep.data import FENCES, SHEEP_BONUS, SHEEP_COLOUR
 from games.stubborn_sheep.observation import StubbornSheepObservation
 from games.stubborn_sheep.state import PHASES
 
+# The wire's enum values by the engine's index (0 is UNSPECIFIED on the wire).
+_COLOUR = (
+    pb.STUBBORN_SHEEP_COLOUR_BLUE,
+    pb.STUBBORN_SHEEP_COLOUR_RED,
+    pb.STUBBORN_SHEEP_COLOUR_YELLOW,
+    pb.STUBBORN_SHEEP_COLOUR_WHITE,
+)
+_BONUS = (
+    pb.STUBBORN_SHEEP_BONUS_PEN_PLUS_ONE,
+    pb.STUBBORN_SHEEP_BONUS_MEADOW_TO_SIX,
+    pb.STUBBORN_SHEEP_BONUS_ALL_MEADOWS_TO_FIVE,
+    pb.STUBBORN_SHEEP_BONUS_ROTATE_FENCE,
+    pb.STUBBORN_SHEEP_BONUS_ACTIVATE_TWICE,
+    pb.STUBBORN_SHEEP_BONUS_ACTIVATE_EXTRA,
+    pb.STUBBORN_SHEEP_BONUS_YELLOW_TAKES_TWO,
+    pb.STUBBORN_SHEEP_BONUS_BLUE_STOPS_AFTER_ONE,
+    pb.STUBBORN_SHEEP_BONUS_BLUE_SINGLE_STEP,
+    pb.STUBBORN_SHEEP_BONUS_MOVE_BLUE,
+    pb.STUBBORN_SHEEP_BONUS_MOVE_RED,
+    pb.STUBBORN_SHEEP_BONUS_MOVE_YELLOW,
+    pb.STUBBORN_SHEEP_BONUS_MOVE_WHITE,
+)
+_SIDE = (
+    pb.STUBBORN_SHEEP_SIDE_LEFT,
+    pb.STUBBORN_SHEEP_SIDE_RIGHT,
+)
+_ORIENTATION = (
+    pb.STUBBORN_SHEEP_ORIENTATION_UP,
+    pb.STUBBORN_SHEEP_ORIENTATION_DOWN,
+)
+_PHASE = (
+    pb.STUBBORN_SHEEP_PHASE_ORIENT,
+    pb.STUBBORN_SHEEP_PHASE_BLUE_BONUS,
+    pb.STUBBORN_SHEEP_PHASE_PLACE,
+    pb.STUBBORN_SHEEP_PHASE_BETWEEN,
+    pb.STUBBORN_SHEEP_PHASE_JUMPER,
+    pb.STUBBORN_SHEEP_PHASE_YELLOW_TAKES_TWO,
+    pb.STUBBORN_SHEEP_PHASE_COMPANION,
+    pb.STUBBORN_SHEEP_PHASE_BUMP,
+    pb.STUBBORN_SHEEP_PHASE_BLUE_MODIFIER,
+    pb.STUBBORN_SHEEP_PHASE_SCORE,
+    pb.STUBBORN_SHEEP_PHASE_OVER,
+)
+_CAUSE = (
+    pb.STUBBORN_SHEEP_CAUSE_YELLOW_COMPANION,
+    pb.STUBBORN_SHEEP_CAUSE_RED_BUMP,
+    pb.STUBBORN_SHEEP_CAUSE_BLUE_RUN,
+    pb.STUBBORN_SHEEP_CAUSE_BONUS_MOVE,
+)
+
 
 def sheep_msg(card: int) -> pb.StubbornSheepSheep:
     return pb.StubbornSheepSheep(
-        id=card, colour=SHEEP_COLOUR[card] + 1, bonus=SHEEP_BONUS[card] + 1
+        id=card, colour=_COLOUR[SHEEP_COLOUR[card]], bonus=_BONUS[SHEEP_BONUS[card]]
     )
 
 
 def fence_card_msg(card: int) -> pb.StubbornSheepFenceCard:
     return pb.StubbornSheepFenceCard(
         id=card,
-        icons=[pb.StubbornSheepIcon(colour=c + 1, side=s + 1) for c, s in FENCES[card]],
+        icons=[pb.StubbornSheepIcon(colour=_COLOUR[c], side=_SIDE[s]) for c, s in FENCES[card]],
     )
 
 
@@ -78,11 +129,13 @@ def _fence_bytes(
         index=index,
         owner=owner,
         card=fence_card_msg(card),
-        orientation=orientation + 1,
+        orientation=_ORIENTATION[orientation],
         height=height,
         left_area=left_area,
         right_area=right_area,
-        jumps=[pb.StubbornSheepJump(colour=c + 1, from_area=a, to_area=b) for c, a, b in jumps],
+        jumps=[
+            pb.StubbornSheepJump(colour=_COLOUR[c], from_area=a, to_area=b) for c, a, b in jumps
+        ],
     )
     return pb.StubbornSheepObservation(fences=[fence]).SerializeToString()
 
@@ -98,7 +151,7 @@ def _seat_bytes(seat: int, hand_size: int, piles: tuple[tuple[int, ...], ...]) -
     scored = [
         length_delimited(
             _PLAYER_PILE,
-            pb.StubbornSheepScorePile(colour=colour + 1).SerializeToString()
+            pb.StubbornSheepScorePile(colour=_COLOUR[colour]).SerializeToString()
             + b"".join([_SHEEP_IN_PILE[card] for card in pile]),
         )
         for colour, pile in enumerate(piles)
@@ -120,7 +173,7 @@ class StubbornSheepCodec(PiecewiseObservationCodec):
         msg = pb.StubbornSheepObservation(
             players=obs.players,
             current=obs.current,
-            phase=PHASES.index(obs.phase) + 1,
+            phase=_PHASE[PHASES.index(obs.phase)],
             turn=obs.turn,
             final_round=obs.final_round,
             turns_left=obs.turns_left,
@@ -128,8 +181,8 @@ class StubbornSheepCodec(PiecewiseObservationCodec):
             discard_pile=obs.discard_pile,
             fence_pile=obs.fence_pile,
             wolf_area=obs.wolf,
-            bonuses_available=[b + 1 for b in obs.bonuses_available],
-            bonus_colours_used=[c + 1 for c in obs.bonuses_used],
+            bonuses_available=[_BONUS[b] for b in obs.bonuses_available],
+            bonus_colours_used=[_COLOUR[c] for c in obs.bonuses_used],
             context=list(obs.context),
             wolf_variant=obs.options_wolf,
             bonus_actions=obs.options_bonus_actions,
@@ -175,7 +228,9 @@ class StubbornSheepCodec(PiecewiseObservationCodec):
         if isinstance(action, act.PlaceFence):
             return pb.StubbornSheepAction(
                 place_fence=pb.StubbornSheepPlaceFence(
-                    fence=action.fence, orientation=action.orientation + 1, card=action.card
+                    fence=action.fence,
+                    orientation=_ORIENTATION[action.orientation],
+                    card=action.card,
                 )
             )
         if isinstance(action, act.PickSheep):
@@ -187,7 +242,7 @@ class StubbornSheepCodec(PiecewiseObservationCodec):
         if isinstance(action, act.Score):
             return pb.StubbornSheepAction(
                 score=pb.StubbornSheepScore(
-                    colour=action.colour + 1,
+                    colour=_COLOUR[action.colour],
                     size=action.size,
                     jokers=action.jokers,
                     scored=list(action.scored),
@@ -203,7 +258,7 @@ class StubbornSheepCodec(PiecewiseObservationCodec):
         if isinstance(action, act.UseBonus):
             return pb.StubbornSheepAction(
                 use_bonus=pb.StubbornSheepUseBonus(
-                    bonus=action.bonus + 1, fence=action.fence, area=action.area
+                    bonus=_BONUS[action.bonus], fence=action.fence, area=action.area
                 )
             )
         if isinstance(action, act.MoveSheep):
@@ -253,7 +308,7 @@ class StubbornSheepCodec(PiecewiseObservationCodec):
             m = pb.StubbornSheepIconJump(
                 fence=p.fence,
                 icon=p.icon,
-                colour=p.colour + 1,
+                colour=_COLOUR[p.colour],
                 from_area=p.from_area,
                 to_area=p.to_area,
                 moved=p.card >= 0,
@@ -264,7 +319,7 @@ class StubbornSheepCodec(PiecewiseObservationCodec):
         if isinstance(p, ev.SheepMoved):
             return pb.StubbornSheepEvent(
                 sheep_moved=pb.StubbornSheepSheepMoved(
-                    cause=p.cause + 1,
+                    cause=_CAUSE[p.cause],
                     sheep=sheep_msg(p.card),
                     from_area=p.from_area,
                     to_area=p.to_area,
@@ -274,7 +329,9 @@ class StubbornSheepCodec(PiecewiseObservationCodec):
         if isinstance(p, ev.FenceActivated):
             return pb.StubbornSheepEvent(
                 fence_activated=pb.StubbornSheepFenceActivated(
-                    fence=p.fence, card=fence_card_msg(p.card), orientation=p.orientation + 1
+                    fence=p.fence,
+                    card=fence_card_msg(p.card),
+                    orientation=_ORIENTATION[p.orientation],
                 )
             )
         if isinstance(p, ev.SheepPlaced):
@@ -289,14 +346,14 @@ class StubbornSheepCodec(PiecewiseObservationCodec):
                     seat=p.seat,
                     fence=p.fence,
                     card=fence_card_msg(p.card),
-                    orientation=p.orientation + 1,
+                    orientation=_ORIENTATION[p.orientation],
                 )
             )
         if isinstance(p, ev.SheepScored):
             return pb.StubbornSheepEvent(
                 sheep_scored=pb.StubbornSheepSheepScored(
                     seat=p.seat,
-                    colour=p.colour + 1,
+                    colour=_COLOUR[p.colour],
                     scored=_sheep(p.scored),
                     discarded=_sheep(p.discarded),
                 )
@@ -319,19 +376,22 @@ class StubbornSheepCodec(PiecewiseObservationCodec):
         if isinstance(p, ev.BonusUsed):
             return pb.StubbornSheepEvent(
                 bonus_used=pb.StubbornSheepBonusUsed(
-                    seat=p.seat, bonus=p.bonus + 1, fence=p.fence, area=p.area
+                    seat=p.seat, bonus=_BONUS[p.bonus], fence=p.fence, area=p.area
                 )
             )
         if isinstance(p, ev.FenceRotated):
             return pb.StubbornSheepEvent(
                 fence_rotated=pb.StubbornSheepFenceRotated(
-                    fence=p.fence, orientation=p.orientation + 1
+                    fence=p.fence, orientation=_ORIENTATION[p.orientation]
                 )
             )
         if isinstance(p, ev.FenceOriented):
             return pb.StubbornSheepEvent(
                 fence_oriented=pb.StubbornSheepFenceOriented(
-                    seat=p.seat, fence=p.fence, orientation=p.orientation + 1, turned=p.turned
+                    seat=p.seat,
+                    fence=p.fence,
+                    orientation=_ORIENTATION[p.orientation],
+                    turned=p.turned,
                 )
             )
         if isinstance(p, ev.SheepReshuffled):

@@ -9,9 +9,10 @@ from games.stubborn_sheep.data import (
 from games.stubborn_sheep.events import (
     WolfMoved,
 )
+from games.stubborn_sheep.fields import StubbornSheepFields
 
 
-class Wolf:
+class Wolf(StubbornSheepFields):
     """The wolf's end-of-turn move; mixed into StubbornSheepState."""
 
     def _wolf(self) -> None:
