@@ -19,11 +19,25 @@ from games.sheep_n_sheep.actions import (
     Stop,
     TakeSet,
 )
-from games.sheep_n_sheep.cards import CARDS, COLOURS, ICONS
+from games.sheep_n_sheep.cards import CARDS
 from games.sheep_n_sheep.observation import Placement, SheepNSheepObservation
 
-_COLOUR = {name: i + 1 for i, name in enumerate(COLOURS)}  # enum values follow COLOURS
-_ICON = {name: i + 1 for i, name in enumerate(ICONS)}  # enum values follow ICONS
+_COLOUR = {
+    "white": pb.SHEEP_N_SHEEP_COLOUR_WHITE,
+    "black": pb.SHEEP_N_SHEEP_COLOUR_BLACK,
+    "brown": pb.SHEEP_N_SHEEP_COLOUR_BROWN,
+    "pink": pb.SHEEP_N_SHEEP_COLOUR_PINK,
+    "blue": pb.SHEEP_N_SHEEP_COLOUR_BLUE,
+    "grey": pb.SHEEP_N_SHEEP_COLOUR_GREY,
+}
+_ICON = {
+    "none": pb.SHEEP_N_SHEEP_ICON_NONE,
+    "bell": pb.SHEEP_N_SHEEP_ICON_BELL,
+    "heart": pb.SHEEP_N_SHEEP_ICON_HEART,
+    "star": pb.SHEEP_N_SHEEP_ICON_STAR,
+    "one_vp": pb.SHEEP_N_SHEEP_ICON_ONE_VP,
+    "draw": pb.SHEEP_N_SHEEP_ICON_DRAW,
+}
 _PHASE = {
     "turn": pb.SHEEP_N_SHEEP_PHASE_TURN,
     "same": pb.SHEEP_N_SHEEP_PHASE_SAME,
@@ -48,11 +62,11 @@ def card_to_proto(card_id: int) -> pb.SheepNSheepCard:
     card = CARDS[card_id]
     return pb.SheepNSheepCard(
         id=card.id,
-        colour=_COLOUR[card.colour],  # type: ignore[arg-type]
+        colour=_COLOUR[card.colour],
         number=card.number,
         condition=card.condition,
         vp=card.vp,
-        icon=_ICON[card.icon],  # type: ignore[arg-type]
+        icon=_ICON[card.icon],
     )
 
 
