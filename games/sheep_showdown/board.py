@@ -3,7 +3,7 @@ of the pending decision. Read-only: nothing here changes the state."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.actions import (
@@ -51,11 +51,19 @@ class BoardQueries(SheepShowdownFields):
             return self._rocket_dirs(cell, used | {cell}, True)
         return True
 
-    def _rocket_dirs(self, cell: int, used: frozenset[int], any_one: bool) -> Any:
+    @overload
+    def _rocket_dirs(self, cell: int, used: frozenset[int], any_one: Literal[True]) -> bool: ...
+
+    @overload
+    def _rocket_dirs(
+        self, cell: int, used: frozenset[int], any_one: Literal[False]
+    ) -> list[int]: ...
+
+    def _rocket_dirs(self, cell: int, used: frozenset[int], any_one: bool) -> bool | list[int]:
         """The directions a rocket at `cell` can jump (or just whether any exists)."""
         step = self.step
         occ = self.occ
-        found = []
+        found: list[int] = []
         for d in range(4):
             mid = step[cell * 4 + d]
             if mid < 0 or occ[mid] >= 0:
@@ -66,13 +74,19 @@ class BoardQueries(SheepShowdownFields):
                 found.append(d)
         return False if any_one else found
 
-    def _step_dirs(self, dog: int, any_one: bool) -> Any:
+    @overload
+    def _step_dirs(self, dog: int, any_one: Literal[True]) -> bool: ...
+
+    @overload
+    def _step_dirs(self, dog: int, any_one: Literal[False]) -> list[int]: ...
+
+    def _step_dirs(self, dog: int, any_one: bool) -> bool | list[int]:
         """The directions `dog` can step (with the dog lifted off its cell)."""
         here = self.pos[dog]
         occ = self.occ
         occ[here] = -1
         try:
-            found = []
+            found: list[int] = []
             step = self.step
             for d in range(4):
                 if self._can_enter(step[here * 4 + d], d, NO_ROCKETS):
