@@ -1,5 +1,6 @@
-"""`--wait` for the commands that read a database another process may hold
-locked (`tournament report`, `replay`), and the line they print when they wait."""
+"""`--wait` for the commands that use a database another process may hold
+locked (`tournament run`, `sprt`, `forget`, `report`, `replay`), and the line
+they print when they wait."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Callable
 
 from cli.db import MAX_WAIT_SECONDS
 from cli.values import seconds_up_to
-from tournament.store_read import LOCK_WAIT_SECONDS
+from tournament.store_lock import LOCK_WAIT_SECONDS, LockWait
 
 
 def add_wait_argument(parser: argparse.ArgumentParser) -> None:
@@ -40,3 +41,8 @@ def wait_notice(command: str, path: str) -> Callable[[float], None]:
             )
 
     return notice
+
+
+def lock_wait(command: str, args: argparse.Namespace, path: str) -> LockWait:
+    """The wait `--wait` asks for on the database at `path`, said as `command`."""
+    return LockWait(args.wait, wait_notice(command, path))

@@ -17,9 +17,9 @@ from typing import Any
 from sheepfold.v1 import arena_pb2
 
 import games
-from cli.lock_wait import add_wait_argument, wait_notice
+from cli.lock_wait import add_wait_argument, lock_wait
 from cli.replay_legend import help_epilog, legend
-from cli.replay_source import LockWait, MatchToReplay, SourceError, load
+from cli.replay_source import MatchToReplay, SourceError, load
 from cli.values import file_path
 from games.errors import RulesChanged
 from games.solo_title import solo_title
@@ -64,8 +64,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        lock = LockWait(args.wait, wait_notice("sheepfold replay", args.db))
-        match = load(args.db, args.match_id, lock)
+        match = load(args.db, args.match_id, lock_wait("sheepfold replay", args, args.db))
     except SourceError as error:
         missing = str(error) == f"no database at {args.db}"
         print(f"sheepfold replay: {error}{NO_FILE_HINT if missing else ''}", file=sys.stderr)

@@ -23,12 +23,8 @@ from server.summaries import clock_settings
 from tournament.store import Store as TournamentStore
 from tournament.store import StoreError as TournamentStoreError
 from tournament.store import StoreLocked
-from tournament.store_read import (
-    LOCK_WAIT_SECONDS,
-    read_connection,
-    read_tournament,
-    waiting_for_lock,
-)
+from tournament.store_lock import SILENT_WAIT, LockWait, waiting_for_lock
+from tournament.store_read import read_connection, read_tournament
 
 T = TypeVar("T")
 
@@ -63,16 +59,7 @@ class MatchToReplay:
     source: str = ""  # "server database" or "tournament NAME"
 
 
-@dataclass(frozen=True, slots=True)
-class LockWait:
-    """How long to wait for another process's lock on the file, and what to
-    call once it has been waited for a moment (waiting_for_lock)."""
-
-    seconds: float = LOCK_WAIT_SECONDS
-    on_wait: Callable[[float], None] | None = None
-
-
-def database_kind(path: str, lock: LockWait = LockWait()) -> str:
+def database_kind(path: str, lock: LockWait = SILENT_WAIT) -> str:
     """'server' or 'tournament'; SourceError for anything else."""
     problem = database_file_problem(path)
     if problem is not None:
@@ -100,7 +87,7 @@ def database_kind(path: str, lock: LockWait = LockWait()) -> str:
     )
 
 
-def load(path: str, match_id: str, lock: LockWait = LockWait()) -> MatchToReplay:
+def load(path: str, match_id: str, lock: LockWait = SILENT_WAIT) -> MatchToReplay:
     """The finished match `match_id` from the database at `path`."""
     if database_kind(path, lock) == "server":
         return _from_server(path, match_id, lock)

@@ -14,7 +14,7 @@ from contextlib import contextmanager, redirect_stdout
 
 from cli.addresses import server_address, server_addresses
 from cli.client_tls import add_tls_flags, server_tls
-from cli.lock_wait import add_wait_argument, wait_notice
+from cli.lock_wait import add_wait_argument, lock_wait, wait_notice
 from cli.values import file_path, finite_float, port, whole_number
 from clients.connect import ServerTls
 from clients.interrupts import ignore_further_interrupts
@@ -32,6 +32,7 @@ from tournament.config import (
     TournamentConfig,
     check_sprt,
     load_config,
+    resolve_path,
 )
 from tournament.executors.settings import MAX_NUM_CPUS, ExecutorSettings
 from tournament.metrics import TournamentMetrics
@@ -138,6 +139,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         default="127.0.0.1",
         help="address for --metrics-port (default %(default)s)",
     )
+    add_wait_argument(run)
     run.set_defaults(handler=_run, interrupt_on_terminate=True)
 
     forget = sub.add_parser(
@@ -155,6 +157,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     forget.add_argument(
         "--tournament", metavar="NAME", help="which tournament in the database (default: latest)"
     )
+    add_wait_argument(forget)
     forget.set_defaults(handler=_forget)
     _add_sprt_parser(sub)
 
@@ -258,6 +261,7 @@ def _add_sprt_parser(sub: argparse._SubParsersAction) -> None:
     )
     _add_admin_token_flag(sprt)
     add_tls_flags(sprt)
+    add_wait_argument(sprt)
     sprt.set_defaults(handler=_sprt, interrupt_on_terminate=True)
 
 
@@ -335,6 +339,7 @@ def _play_sprt(
 ) -> int:
     settings = config.sprt
     assert settings is not None
+    database = _database(args, config)
     try:
         # A class bot's prints go to stderr: stdout is the result's.
         with _log_queued() as write_line, redirect_stdout(sys.stderr):
@@ -345,11 +350,12 @@ def _play_sprt(
             outcome = run_sprt(
                 config,
                 server=args.server,
-                database=args.db,
+                database=database,
                 on_status=show,
                 progress=progress,
                 admin_token=args.admin_token,
                 tls=tls,
+                lock_wait=lock_wait("sheepfold tournament", args, database),
             )
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return _stopped(args, error)
@@ -489,18 +495,20 @@ def _run_and_report(
             )
             return 2
         return _play_sprt(args, _sprt_config(args, config), progress, tls)
+    database = _database(args, config)
     try:
         # A class bot's prints go to stderr: stdout is the report's.
         with _log_queued(), redirect_stdout(sys.stderr):
             summary = run_tournament(
                 config,
                 server=args.server,
-                database=args.db,
+                database=database,
                 progress=progress,
                 admin_token=args.admin_token,
                 executor=executor,
                 rerun_crashed=args.rerun_crashed,
                 tls=tls,
+                lock_wait=lock_wait("sheepfold tournament", args, database),
             )
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return _stopped(args, error)
@@ -561,7 +569,8 @@ def _report(args: argparse.Namespace) -> int:
 def _forget(args: argparse.Namespace) -> int:
     try:
         check_existing(args.db)
-        with Store(args.db) as store:
+        lock = lock_wait("sheepfold tournament", args, args.db)
+        with Store(args.db, lock.seconds, lock.on_wait) as store:
             record = store.tournament(args.tournament)
             # No run may count (or be about to play) the games deleted here.
             with claimed(store.path, record.name, FORGET_COMMAND):
@@ -578,6 +587,11 @@ def _forget(args: argparse.Namespace) -> int:
         return 1
     print(f"forgot {count(forgotten, 'game')} of {args.bot!r} in tournament {record.name!r}")
     return 0
+
+
+def _database(args: argparse.Namespace, config: TournamentConfig) -> str:
+    """The database a run or an SPRT uses: --db, or the config's."""
+    return args.db or resolve_path(config, config.database)
 
 
 def _stopped(args: argparse.Namespace, error: BaseException) -> int:

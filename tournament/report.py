@@ -29,7 +29,8 @@ from tournament.ratings import (
 )
 from tournament.sprt_blocks import SprtPlan, format_status, games_per_block
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
-from tournament.store_read import LOCK_WAIT_SECONDS, read_tournament
+from tournament.store_lock import LOCK_WAIT_SECONDS
+from tournament.store_read import read_tournament
 from tournament.stored_schedule import outside_schedule
 
 __all__ = ["FORMATS", "games_count", "render", "report", "report_data"]

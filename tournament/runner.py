@@ -61,6 +61,7 @@ from tournament.run_error import RunError
 from tournament.schedule import ScheduledGame, ladder_schedule
 from tournament.server_check import MAX_HICCUPS, still_gone
 from tournament.store import GameRecord, Store
+from tournament.store_lock import SILENT_WAIT, LockWait
 from tournament.turns import DealTurns
 
 __all__ = [
@@ -132,6 +133,7 @@ def run_tournament(
     executor: ExecutorSettings | None = None,
     rerun_crashed: bool = False,
     tls: ServerTls | None = None,
+    lock_wait: LockWait = SILENT_WAIT,
 ) -> RunSummary:
     """Run (or resume) a tournament; an in-process server when `server` is None.
 
@@ -139,7 +141,9 @@ def run_tournament(
     `executor` (default: the config's) may send every game to a Ray cluster;
     `server` may then list several addresses, comma-separated. `tls`: how to
     reach a `server` that serves TLS (the runner and its in-process bots; a
-    command bot connects by itself, so the command refuses those)."""
+    command bot connects by itself, so the command refuses those). `lock_wait`:
+    how long each use of the database waits for another process's lock, and
+    what is called once such a wait lasts (a StoreLocked when it runs out)."""
     db_path = database or resolve_path(config, config.database)
     refuse_if_claimed(db_path, config.name, RUN_COMMAND)
     check_bots(config)
@@ -148,7 +152,7 @@ def run_tournament(
         from tournament.executors.ray import run_on_ray
 
         return run_on_ray(
-            config, executor, server, db_path, progress, admin_token, rerun_crashed, tls
+            config, executor, server, db_path, progress, admin_token, rerun_crashed, tls, lock_wait
         )
     if server is not None and "," in server:
         raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
@@ -162,6 +166,7 @@ def run_tournament(
                 admin_token=admin_token,
                 rerun_crashed=rerun_crashed,
                 tls=tls,
+                lock_wait=lock_wait,
             )
         )
 
@@ -176,6 +181,7 @@ def run_tournament(
                 admin_token=local.admin_token,
                 rerun_crashed=rerun_crashed,
                 server_socket=local.sockets,
+                lock_wait=lock_wait,
             )
 
     return run_interruptible(run_locally())
@@ -225,6 +231,7 @@ async def run_tournament_async(
     rerun_crashed: bool = False,
     server_socket: str | Sequence[str] | None = None,
     tls: ServerTls | None = None,
+    lock_wait: LockWait = SILENT_WAIT,
 ) -> RunSummary:
     """Run (or resume) a tournament on the server at `address`.
 
@@ -236,7 +243,8 @@ async def run_tournament_async(
     check_bots(config)
     started = time.monotonic()
     launcher = await launcher_for(config, database, server_socket or socket_of(address), executor)
-    with Store(database) as store, claimed(store.path, config.name, RUN_COMMAND):
+    store = Store(database, lock_wait.seconds, lock_wait.on_wait)
+    with store, claimed(store.path, config.name, RUN_COMMAND):
         stages = ladder_stages(store, config)
         schedule = schedule_for(config, stages)
         check_resumable(store, config)  # a seed's or deal's change, named first

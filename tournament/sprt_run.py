@@ -27,6 +27,7 @@ from tournament.schedule import ScheduledGame
 from tournament.sprt import SprtStatus, block_values, status
 from tournament.sprt_blocks import SprtPlan, comparisons, games_per_block, tally
 from tournament.store import Store
+from tournament.store_lock import SILENT_WAIT, LockWait
 
 __all__ = [
     "EXIT_H0",
@@ -75,6 +76,7 @@ async def run_sprt_async(
     admin_token: str | None = None,
     server_socket: str | Sequence[str] | None = None,
     tls: ServerTls | None = None,
+    lock_wait: LockWait = SILENT_WAIT,
 ) -> SprtOutcome:
     settings = config.sprt
     if settings is None:
@@ -92,7 +94,8 @@ async def run_sprt_async(
     started = time.monotonic()
     seen: list[int] = [-1]
 
-    with Store(database) as store, claimed(store.path, config.name, SPRT_COMMAND):
+    store = Store(database, lock_wait.seconds, lock_wait.on_wait)
+    with store, claimed(store.path, config.name, SPRT_COMMAND):
         stages = [list(config.bot_names)]
         tid = open_tournament(store, config, limit * per_block, stages)
 
@@ -145,9 +148,10 @@ def run_sprt(
     progress: Progress | None = None,
     admin_token: str | None = None,
     tls: ServerTls | None = None,
+    lock_wait: LockWait = SILENT_WAIT,
 ) -> SprtOutcome:
     """Run (or resume) an SPRT; an in-process server when `server` is None.
-    `tls`: how to reach a `server` that serves TLS."""
+    `tls`: how to reach a `server` that serves TLS; `lock_wait`: run_tournament's."""
     if server is not None and "," in server and not server.startswith("unix:"):
         # Taken whole, the list was one host name that "does not resolve", and
         # only after the database was created.
@@ -156,7 +160,16 @@ def run_sprt(
     refuse_if_claimed(db_path, config.name, SPRT_COMMAND)
     if server is not None:
         return run_interruptible(
-            run_sprt_async(config, server, db_path, on_status, progress, admin_token, tls=tls)
+            run_sprt_async(
+                config,
+                server,
+                db_path,
+                on_status,
+                progress,
+                admin_token,
+                tls=tls,
+                lock_wait=lock_wait,
+            )
         )
 
     async def run_locally() -> SprtOutcome:
@@ -169,6 +182,7 @@ def run_sprt(
                 progress,
                 local.admin_token,
                 server_socket=local.sockets,
+                lock_wait=lock_wait,
             )
 
     return run_interruptible(run_locally())

@@ -11,15 +11,17 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sheepfold.v1 import arena_pb2
 
 from games.words import count
 from server.files import Kind, create_owner_only, file_kind, folder_hint, not_a_database_file
+from tournament.store_errors import StoreError, StoreLocked, is_busy
+from tournament.store_lock import LOCK_WAIT_SECONDS, LockWait, waiting_for_lock
 from tournament.store_records import GameRecord, ReplayEntry, SeatRecord, TournamentRecord
 from tournament.store_schema import MIGRATIONS
 
@@ -38,21 +40,7 @@ __all__ = [
     "is_busy",
 ]
 
-
-class StoreError(RuntimeError):
-    """The database cannot be used for this tournament (names what differs)."""
-
-
-class StoreLocked(StoreError):
-    """Another process held the database locked for longer than the wait."""
-
-
-def is_busy(error: BaseException) -> bool:
-    """Whether SQLite gave up waiting for another connection's lock."""
-    return isinstance(error, StoreLocked) or (
-        isinstance(error, sqlite3.OperationalError)
-        and getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-    )
+T = TypeVar("T")
 
 
 def database_exists(path: str | Path) -> bool:
@@ -105,9 +93,17 @@ def foreign_kind(tables: set[str]) -> str | None:
 class Store:
     """One SQLite file (or ":memory:") holding any number of tournaments."""
 
-    def __init__(self, path: str | Path, timeout: float = 30.0) -> None:
-        """`timeout`: how long to wait for another process's lock (StoreLocked after)."""
+    def __init__(
+        self,
+        path: str | Path,
+        timeout: float = LOCK_WAIT_SECONDS,
+        on_wait: Callable[[float], None] | None = None,
+    ) -> None:
+        """`timeout`: how long to wait for another process's lock (StoreLocked
+        after, naming the file); `on_wait(timeout)` is called once a wait has
+        lasted a moment (waiting_for_lock), so a command can say that it waits."""
         self.path = str(path)
+        self._wait = LockWait(timeout, on_wait)
         if self.path != ":memory:":
             _check_path(self.path)
             create_owner_only(self.path)  # it holds the tournaments' deal secrets
@@ -117,11 +113,7 @@ class Store:
             hint = "" if self.path == ":memory:" else folder_hint(self.path)
             raise StoreError(f"cannot open {self.path}: {error}{hint}") from None
         try:
-            self._check_kind()
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
+            self._waiting(self._prepare)
         except sqlite3.OperationalError as error:  # locked, read-only, no space, ...
             self._db.close()
             hint = "" if self.path == ":memory:" else folder_hint(self.path)
@@ -140,8 +132,33 @@ class Store:
         """A Store on a connection opened and checked elsewhere, taken as it is
         (tournament.store_read: a database opened for reading alone)."""
         store = cls.__new__(cls)
-        store.path, store._db = str(path), connection
+        store.path, store._db, store._wait = str(path), connection, LockWait()
         return store
+
+    def _prepare(self) -> None:
+        self._check_kind()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    def _waiting(self, attempt: Callable[[], T]) -> T:
+        """`attempt()`, which may wait for another process's lock, waited for as
+        waiting_for_lock waits: said once it lasts, a StoreLocked when it runs out."""
+        full = self._busy_ms(self._wait.seconds)
+
+        def within(seconds: float) -> T:
+            self._db.execute(f"PRAGMA busy_timeout = {self._busy_ms(seconds)}")
+            try:
+                return attempt()
+            finally:
+                self._db.execute(f"PRAGMA busy_timeout = {full}")
+
+        return waiting_for_lock(self.path, within, self._wait.seconds, self._wait.on_wait)
+
+    @staticmethod
+    def _busy_ms(seconds: float) -> int:
+        return max(0, round(seconds * 1000))
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -178,7 +195,21 @@ class Store:
         row = self._db.execute("SELECT version FROM schema_version").fetchone()
         return int(row[0])
 
+    def _stored_version(self) -> int | None:
+        """The schema version, read without a lock another connection's write
+        waits for; None: the file has no version yet."""
+        if not self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+        ).fetchone():
+            return None
+        row = self._db.execute("SELECT version FROM schema_version").fetchone()
+        return None if row is None else int(row[0])
+
     def _migrate(self) -> None:
+        # A current file needs no write lock: a reader (report, replay) once took
+        # it on every open, and so waited for any writer to find nothing to do.
+        if self._stored_version() == len(MIGRATIONS):
+            return
         self._db.execute("BEGIN IMMEDIATE")
         try:
             self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -415,7 +446,7 @@ class Store:
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         """One write transaction: committed at the end, rolled back on any exception."""
-        self._db.execute("BEGIN IMMEDIATE")
+        self._waiting(lambda: self._db.execute("BEGIN IMMEDIATE"))
         try:
             yield
         except BaseException:

@@ -29,9 +29,9 @@ from urllib.parse import quote
 
 from server.files import access_hint
 from tournament.store import MIGRATIONS, Store, StoreError, StoreLocked, foreign_kind, is_busy
+from tournament.store_lock import LOCK_WAIT_SECONDS, waiting_for_lock
 
 __all__ = [
-    "LOCK_WAIT_SECONDS",
     "ChangedWhileRead",
     "connect_read_only",
     "open_read_only",
@@ -39,17 +39,11 @@ __all__ = [
     "read_only_uri",
     "read_store",
     "read_tournament",
-    "waiting_for_lock",
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # Reads of a closed database that a runner changed meanwhile, before giving up.
 ATTEMPTS = 3
-# How long a reader waits for another process's lock by default, and after how
-# long of it a command says that it is waiting (a lock held that long is no
-# runner's brief write: the user may be waiting on a forgotten process).
-LOCK_WAIT_SECONDS = 30.0
-NOTICE_SECONDS = 1.0
 
 T = TypeVar("T")
 Opened = TypeVar("Opened")
@@ -210,9 +204,10 @@ def read_tournament(
     on_wait: Callable[[float], None] | None = None,
 ) -> T:
     """`read` on the tournament database at `path`, opened as a Store (which
-    upgrades an older file) or, when it cannot be opened for writing (a read-only
-    mount, a folder this user may not write, another process's write lock), read
-    as read_store reads it. Failing both, the StoreError of opening it for
+    upgrades an older file, and only then takes the write lock) or, when it
+    cannot be opened so (a read-only mount, a folder this user may not write,
+    another process's write lock on a file to upgrade), read as read_store
+    reads it. Failing both, the StoreError of opening it for
     writing, which names why; StoreLocked when another process held it locked
     for `wait` seconds (waiting_for_lock, which calls `on_wait`)."""
     return waiting_for_lock(
@@ -234,41 +229,3 @@ def _read_tournament(path: str | Path, read: Callable[[Store], T], timeout: floa
             raise refused from None
     with store:
         return read(store)
-
-
-def waiting_for_lock(
-    path: str | Path,
-    attempt: Callable[[float], T],
-    wait: float = LOCK_WAIT_SECONDS,
-    on_wait: Callable[[float], None] | None = None,
-) -> T:
-    """`attempt(timeout)`, a read of the database at `path` that waits up to
-    `timeout` seconds for another process's lock: when `on_wait` is given and
-    the lock is still held after NOTICE_SECONDS, `on_wait(wait)` is called (a
-    command says it waits, and how long at most) and the attempt made again
-    for the rest of `wait`. StoreLocked, naming the file and what to do, when
-    the lock was held throughout."""
-    first = min(NOTICE_SECONDS, wait) if on_wait is not None else wait
-    try:
-        return attempt(first)
-    except Exception as error:
-        if not is_busy(error):
-            raise
-        if first >= wait:
-            raise _locked(path, wait) from None
-    assert on_wait is not None
-    on_wait(wait)
-    try:
-        return attempt(wait - first)
-    except Exception as error:
-        if is_busy(error):
-            raise _locked(path, wait) from None
-        raise
-
-
-def _locked(path: str | Path, wait: float) -> StoreLocked:
-    return StoreLocked(
-        f"{path} is locked by another process and stayed locked for {wait:g} s: find the "
-        "process that holds it (a tournament run, `tournament forget`, an open sqlite3 "
-        "shell), then try again, or wait longer with --wait SECONDS"
-    )

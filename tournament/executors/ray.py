@@ -55,6 +55,7 @@ from tournament.progress import Progress
 from tournament.run_error import RunError
 from tournament.runner import RunSummary, run_tournament_async
 from tournament.schedule import ScheduledGame
+from tournament.store_lock import SILENT_WAIT, LockWait
 from tournament.turns import DealTurns
 
 __all__ = ["RayExecutor", "run_on_ray"]
@@ -77,6 +78,7 @@ def run_on_ray(
     admin_token: str | None,
     rerun_crashed: bool = False,
     tls: ServerTls | None = None,
+    lock_wait: LockWait = SILENT_WAIT,
 ) -> RunSummary:
     """Run (or resume) `config` with every game a Ray task (see the module doc).
     `tls` travels with every game to the worker that plays it."""
@@ -102,6 +104,7 @@ def run_on_ray(
                 executor=executor,
                 rerun_crashed=rerun_crashed,
                 tls=tls,
+                lock_wait=lock_wait,
             )
         )
 

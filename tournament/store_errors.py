@@ -1,0 +1,23 @@
+"""What the tournament database's users raise and catch when it cannot be used."""
+
+from __future__ import annotations
+
+import sqlite3
+
+__all__ = ["StoreError", "StoreLocked", "is_busy"]
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used for this tournament (names what differs)."""
+
+
+class StoreLocked(StoreError):
+    """Another process held the database locked for longer than the wait."""
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether SQLite gave up waiting for another connection's lock."""
+    return isinstance(error, StoreLocked) or (
+        isinstance(error, sqlite3.OperationalError)
+        and getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    )
