@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -453,7 +454,7 @@ def _readable_summary(row: Sequence[object]) -> MatchSummary | None:
 def _summary(row: Sequence[object]) -> MatchSummary:
     try:
         return _parsed_summary(row)
-    # OverflowError: int() of an infinite REAL (an INTEGER column edited to 1e999).
+    # OverflowError: int() of an infinite REAL raised it, before _whole refused one.
     except (ValueError, TypeError, AttributeError, OverflowError) as error:
         raise DamagedRecord(str(row[0]), str(error) or type(error).__name__) from None
 
@@ -494,25 +495,49 @@ def _parsed_summary(row: Sequence[object]) -> MatchSummary:
     record = MatchRecord(
         match_id=str(match_id),
         game=str(game),
-        players=int(players),  # type: ignore[call-overload]
+        players=_whole("players", players),
         options=options,
         seed=int(str(seed)),
         clock=ClockConfig(
-            decision_seconds=float(decision_seconds),  # type: ignore[arg-type]
-            time_bank_seconds=float(time_bank_seconds),  # type: ignore[arg-type]
-            max_strikes=int(max_strikes),  # type: ignore[call-overload]
+            decision_seconds=_seconds("decision_seconds", decision_seconds),
+            time_bank_seconds=_seconds("time_bank_seconds", time_bank_seconds),
+            max_strikes=_whole("max_strikes", max_strikes),
         ),
         token_hashes=tuple(hashes),
-        created_at=float(created_at),  # type: ignore[arg-type]
-        rules_version=int(rules_version),  # type: ignore[call-overload]
+        created_at=_finite("created_at", created_at),
+        rules_version=_whole("rules_version", rules_version),
     )
     return MatchSummary(
         record=record,
         status=str(status),
         result=result,
         end_reason=str(end_reason),
-        moves=int(move_count),  # type: ignore[call-overload]
+        moves=_whole("move_count", move_count),
     )
+
+
+def _whole(column: str, value: object) -> int:
+    """An INTEGER column's value. Not int(value): a REAL kept in it (2.7, edited
+    by hand) was read as 2, and 1e999 raised OverflowError."""
+    if isinstance(value, int):
+        return value
+    raise ValueError(f"{column} is not a whole number: {str(value)[:40]}")
+
+
+def _finite(column: str, value: object) -> float:
+    """A REAL column's value. Not float(value): it took inf (1e999, or the
+    text 'inf') as a time, and a clock of it as a deadline never reached."""
+    if isinstance(value, int | float) and math.isfinite(value):
+        return float(value)
+    raise ValueError(f"{column} is not a finite number: {str(value)[:40]}")
+
+
+def _seconds(column: str, value: object) -> float:
+    """A clock's REAL column: finite and not negative, as CreateMatch takes it."""
+    seconds = _finite(column, value)
+    if seconds < 0:
+        raise ValueError(f"{column} is negative: {seconds:g}")
+    return seconds
 
 
 _SELECT = (

@@ -18,8 +18,14 @@ from typing import Any, TypeVar
 
 from sheepfold.v1 import arena_pb2
 
-from games.words import count
 from server.files import Kind, create_owner_only, file_kind, folder_hint, not_a_database_file
+from tournament.store_checks import (
+    check_numbers,
+    check_seats,
+    damaged_game,
+    stored_count,
+    stored_object,
+)
 from tournament.store_errors import StoreError, StoreLocked, is_busy
 from tournament.store_lock import LOCK_WAIT_SECONDS, LockWait, waiting_for_lock
 from tournament.store_records import GameRecord, ReplayEntry, SeatRecord, TournamentRecord
@@ -290,7 +296,11 @@ class Store:
             for field, stored, wanted in (
                 ("game", stored_game, game),
                 ("players", stored_players, players),
-                ("options", self._stored_object(name, "options_json", stored_options), options),
+                (
+                    "options",
+                    stored_object(self.path, name, "options_json", stored_options),
+                    options,
+                ),
             ):
                 if stored != wanted:
                     raise StoreError(
@@ -321,43 +331,15 @@ class Store:
                 id=row[0],
                 name=row[1],
                 game=row[2],
-                players=self._stored_count(row[1], "players", row[3]),
-                options=self._stored_object(row[1], "options_json", row[4]),
+                players=stored_count(self.path, row[1], "players", row[3]),
+                options=stored_object(self.path, row[1], "options_json", row[4]),
                 anchor=row[5],
-                scheduled=self._stored_count(row[1], "scheduled", row[6]),
-                config=self._stored_object(row[1], "config_json", row[7]),
+                scheduled=stored_count(self.path, row[1], "scheduled", row[6]),
+                config=stored_object(self.path, row[1], "config_json", row[7]),
                 created_at=row[8],
                 updated_at=row[9],
             )
             for row in rows
-        )
-
-    def _stored_count(self, name: str, column: str, value: object) -> int:
-        """A tournament's count column as an int; a StoreError for one edited into
-        anything else (SQLite keeps text in an INTEGER column, and a report
-        then stopped with a TypeError traceback)."""
-        if isinstance(value, int):
-            return value
-        raise StoreError(
-            f"tournament {name!r} in {self.path}: its {column} is not a whole number "
-            f"(edited by hand?), it holds {repr(value)[:40]}; put the value back, or use another "
-            "name or database"
-        )
-
-    def _stored_object(self, name: str, column: str, text: str) -> dict[str, Any]:
-        """A tournament's JSON column as a dict; a StoreError for one edited into
-        anything else (it once stopped a run with a JSONDecodeError traceback)."""
-        try:
-            value = json.loads(text)
-        except (TypeError, ValueError) as error:
-            value, why = None, f": {error}"
-        else:
-            why = f", it holds {type(value).__name__}"
-        if isinstance(value, dict):
-            return value
-        raise StoreError(
-            f"tournament {name!r} in {self.path}: its {column} is not a JSON object "
-            f"(edited by hand?){why}; put the value back, or use another name or database"
         )
 
     def tournament(self, name: str | None = None) -> TournamentRecord:
@@ -381,10 +363,18 @@ class Store:
 
     def deal_range(self, tournament_id: int) -> tuple[int, int] | None:
         """The lowest and highest deal number of the stored games; None: no game."""
+        # MIN and MAX pass over a REAL between whole deals, and int() took it.
+        damaged = self._db.execute(
+            "SELECT id, key, match_id, seed FROM games WHERE tournament_id = ?"
+            " AND typeof(seed) != 'integer' LIMIT 1",
+            (tournament_id,),
+        ).fetchone()
+        if damaged is not None:
+            raise damaged_game(self.path, *damaged[:3], "seed", damaged[3], whole=True)
         row = self._db.execute(
             "SELECT MIN(seed), MAX(seed) FROM games WHERE tournament_id = ?", (tournament_id,)
         ).fetchone()
-        return None if row is None or row[0] is None else (int(row[0]), int(row[1]))
+        return None if row is None or row[0] is None else (row[0], row[1])
 
     def record_game(
         self, tournament_id: int, game: GameRecord, replay: arena_pb2.Replay | None = None
@@ -473,8 +463,8 @@ class Store:
             (tournament_id,),
         ).fetchall()
         for row in rows:
-            self._check_seats(row[0], row[1], row[2], row[3], seats.get(row[0], []))
-            self._check_numbers(row, seats.get(row[0], []))
+            check_seats(self.path, row[0], row[1], row[2], row[3], seats.get(row[0], []))
+            check_numbers(self.path, row, seats.get(row[0], []))
         return tuple(
             GameRecord(
                 key=row[1],
@@ -490,50 +480,6 @@ class Store:
                 node=row[10],
             )
             for row in rows
-        )
-
-    def _check_numbers(self, row: tuple[Any, ...], seats: list[SeatRecord]) -> None:
-        """A StoreError unless a game's numbers are numbers: SQLite keeps text in a
-        REAL or INTEGER column, and the report then stopped with a TypeError."""
-        numbers: list[tuple[str, object, bool]] = [
-            ("duration_seconds", row[8], False),
-            ("finished_at", row[9], False),
-        ]
-        for seat in seats:
-            numbers += [
-                ("score", seat.score, False),
-                ("rank", seat.rank, True),
-                ("server_rank", seat.server_rank, True),
-                ("strikes", seat.strikes, True),
-            ]
-        for column, value, whole in numbers:
-            kinds = (int,) if whole else (int, float)
-            if isinstance(value, kinds) and not isinstance(value, bool):
-                continue
-            raise StoreError(
-                f"game {row[1]!r} (match {row[2]}) in {self.path}: its {column} is not a "
-                f"{'whole number' if whole else 'number'} (edited by hand?), it holds "
-                f"{repr(value)[:40]}; put the value back, or delete the game (DELETE FROM "
-                f"games WHERE id = {row[0]} in the sqlite3 shell) and run the tournament "
-                "again to play it again"
-            )
-
-    def _check_seats(
-        self, game_id: int, key: str, match_id: str, seed: int, seats: list[SeatRecord]
-    ) -> None:
-        """A StoreError unless a game has a seat for each bot of its key
-        (`seed:bot|bot`; for a key of another form, any seat): seats deleted by
-        hand leave a game nobody can rate and a resume never plays again."""
-        prefix, _, named = key.partition(":")
-        stored, wanted = len(seats), len(named.split("|")) if prefix == str(seed) else 1
-        joined = "|".join(seat.bot for seat in seats)  # an old bot name may hold '|'
-        if stored == wanted or (stored and (prefix != str(seed) or joined == named)):
-            return
-        have = "no seat" if not stored else count(stored, "seat")
-        raise StoreError(
-            f"game {key!r} (match {match_id}) in {self.path} has {have} of {wanted} stored "
-            "(the database was edited by hand); delete the game (DELETE FROM games WHERE "
-            f"id = {game_id} in the sqlite3 shell) and run the tournament again to play it again"
         )
 
     def crashed_keys(self, tournament_id: int) -> set[str]:

@@ -45,6 +45,8 @@ def _unjoined(db: Path, count: int) -> list[str]:
         "token_hashes_json = 'garbage'",
         "seed = 'not a number'",
         "status = 'finshed'",
+        "players = 2.7",  # once read as 2
+        "decision_seconds = 1e999",  # inf: once restored as the clock
     ],
 )
 def test_a_damaged_row_costs_its_match_alone(tmp_path: Path, damage: str) -> None:
@@ -189,7 +191,14 @@ def test_an_unfinished_match_whose_moves_no_longer_replay_answers_data_loss(
 
 
 @pytest.mark.parametrize(
-    "damage", ["options_json = '{{{'", "seed = 'not a number'", "result = x'00ff07'"]
+    "damage",
+    [
+        "options_json = '{{{'",
+        "seed = 'not a number'",
+        "result = x'00ff07'",
+        "players = 2.7",
+        "decision_seconds = 1e999",
+    ],
 )
 def test_replay_of_a_damaged_row_is_one_line(tmp_path: Path, damage: str) -> None:
     """`sheepfold replay` of a row edited by hand once ended in a DamagedRecord

@@ -104,6 +104,39 @@ def test_a_whole_number_stored_as_infinity_is_a_damaged_row(tmp_path: Path, colu
     store.close()
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [
+        *(
+            f"{column} = 2.7"
+            for column in ("players", "max_strikes", "move_count", "rules_version")
+        ),
+        "decision_seconds = 1e999",  # inf
+        "time_bank_seconds = 1e999",
+        "decision_seconds = -1.5",
+        "decision_seconds = 'inf'",  # a text REAL affinity keeps, which float() took
+        "created_at = -1e999",
+    ],
+)
+def test_a_fraction_or_an_endless_clock_is_a_damaged_row(tmp_path: Path, damage: str) -> None:
+    """An INTEGER column edited to 2.7 was read as 2 (a match of 2.7 players
+    restored as one of 2), and a decision clock edited to inf (or -1.5) was
+    restored as the match's clock: each is a row no program wrote."""
+    path = tmp_path / "s.db"
+    store = SqliteStore(path)
+    store.create_match(_record("a", created_at=1.0))
+    store.create_match(_record("b", created_at=2.0))
+    with sqlite3.connect(path) as edit:
+        edit.execute(f"UPDATE matches SET {damage} WHERE match_id = 'a'")
+    found = store.unfinished()
+    assert isinstance(found[0], DamagedRecord) and found[0].match_id == "a", found[0]
+    assert [m.record.match_id for m in found[1:] if not isinstance(m, DamagedRecord)] == ["b"]
+    with pytest.raises(DamagedRecord, match=r"^match a: its stored row is damaged \(.+\)$"):
+        store.load("a")
+    assert [m.record.match_id for m in store.recent("", "", 10)] == ["b"]
+    store.close()
+
+
 def test_the_database_is_in_wal_mode(tmp_path: Path) -> None:
     SqliteStore(tmp_path / "s.db").close()
     with sqlite3.connect(tmp_path / "s.db") as db:

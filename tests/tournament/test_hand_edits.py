@@ -166,14 +166,22 @@ def test_a_tournaments_count_edited_into_no_whole_number_is_one_store_error(
         ("game_seats", "strikes", 1.5),
         ("games", "duration_seconds", "slow"),
         ("games", "finished_at", "today"),
+        ("game_seats", "score", 1e999),
+        ("games", "duration_seconds", 1e999),
+        ("games", "finished_at", -1e999),
+        ("games", "seed", 2.7),
+        ("games", "grp", 2.7),
+        ("games", "rotation", "-"),
     ],
 )
-def test_a_games_number_edited_into_text_is_one_store_error(
+def test_a_games_number_edited_into_nonsense_is_one_store_error(
     tmp_path: Path, table: str, column: str, value: object
 ) -> None:
     """`tournament report` stopped with a TypeError traceback ('<' not
     supported between 'float' and 'str') or "Unknown format code 'f' for
-    object of type 'str'", and the viewer's tournament page was a 500."""
+    object of type 'str'", and the viewer's tournament page was a 500. An
+    infinite score stopped it with an AttributeError traceback (from
+    statistics.stdev), and a deal, group or rotation was never checked."""
     db = tmp_path / "t.sqlite"
     schedule = make_schedule(["a", "b"], 2, 2, 1)
     with Store(db) as store:
@@ -198,3 +206,28 @@ def test_a_game_of_an_old_bot_name_holding_a_bar_is_no_missing_seat(tmp_path: Pa
         store.record_game(tid, _record(old))
         (game,) = store.games(tid)
     assert game.bots == ("a|x", "b")
+
+
+@pytest.mark.parametrize("seed", [2.7, "deal one"])
+def test_a_deal_edited_into_no_whole_number_stops_a_resume_naming_its_game(
+    tmp_path: Path, seed: object
+) -> None:
+    """A resume's deal check read the stored deals with int(): 2.7 as deal 2
+    (between whole deals MIN and MAX never even see it), and a text as a
+    ValueError traceback before the run began."""
+    db = tmp_path / "t.sqlite"
+    schedule = make_schedule(["a", "b"], 2, 2, 1)
+    with Store(db) as store:
+        tid = store.open_tournament("cup", "sheep-showdown", 2, {}, None, len(schedule), {})
+        for number, game in enumerate(schedule):
+            store.record_game(tid, _record(game, match_id=f"m{number}"))
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE games SET seed = ? WHERE match_id = 'm1'", (seed,))
+    raw.commit()
+    raw.close()
+    wanted = (
+        rf"^game '{schedule[1].key}' \(match m1\) in .*: its seed is not a whole number "
+        r"\(edited by hand\?\)"
+    )
+    with Store(db) as store, pytest.raises(StoreError, match=wanted):
+        store.deal_range(tid)

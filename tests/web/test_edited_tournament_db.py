@@ -79,7 +79,7 @@ def test_a_hand_edited_score_is_a_400_page_naming_it(showcase: Showcase, tmp_pat
         connection.close()
         status, _, body = get(f"http://127.0.0.1:{viewer.port}/tournaments/0/showcase")
         assert status == 400, (status, body[:800])
-        assert "its score is not a number (edited by hand?)" in unescape(body), body
+        assert "its score is not a finite number (edited by hand?)" in unescape(body), body
         assert "<b id=injected>" not in body and str(tmp_path) not in body, body
     finally:
         showcase.server.run(viewer.stop())

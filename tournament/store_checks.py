@@ -1,0 +1,102 @@
+"""The checks of a tournament database's rows as they are read back: a row
+edited by hand (the sqlite3 shell keeps text or 2.7 in an INTEGER column, inf
+in a REAL one, and deletes seats without their game) is one StoreError naming
+it and what to do, never a wrong value read on or a traceback further on."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from games.words import count
+from tournament.store_errors import StoreError
+from tournament.store_records import SeatRecord
+
+__all__ = ["check_numbers", "check_seats", "damaged_game", "stored_count", "stored_object"]
+
+
+def stored_count(path: str, name: str, column: str, value: object) -> int:
+    """A tournament's count column as an int; a StoreError for one edited into
+    anything else (SQLite keeps text in an INTEGER column, and a report
+    then stopped with a TypeError traceback)."""
+    if isinstance(value, int):
+        return value
+    raise StoreError(
+        f"tournament {name!r} in {path}: its {column} is not a whole number "
+        f"(edited by hand?), it holds {repr(value)[:40]}; put the value back, or use another "
+        "name or database"
+    )
+
+
+def stored_object(path: str, name: str, column: str, text: str) -> dict[str, Any]:
+    """A tournament's JSON column as a dict; a StoreError for one edited into
+    anything else (it once stopped a run with a JSONDecodeError traceback)."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError) as error:
+        value, why = None, f": {error}"
+    else:
+        why = f", it holds {type(value).__name__}"
+    if isinstance(value, dict):
+        return value
+    raise StoreError(
+        f"tournament {name!r} in {path}: its {column} is not a JSON object "
+        f"(edited by hand?){why}; put the value back, or use another name or database"
+    )
+
+
+def check_numbers(path: str, row: tuple[Any, ...], seats: list[SeatRecord]) -> None:
+    """A StoreError unless a game's numbers are finite numbers, whole where
+    the column is INTEGER: SQLite keeps text (or 2.7) in an INTEGER column
+    and inf in a REAL one, and the report then stopped with a TypeError."""
+    numbers: list[tuple[str, object, bool]] = [
+        ("seed", row[3], True),
+        ("grp", row[4], True),
+        ("rotation", row[5], True),
+        ("duration_seconds", row[8], False),
+        ("finished_at", row[9], False),
+    ]
+    for seat in seats:
+        numbers += [
+            ("score", seat.score, False),
+            ("rank", seat.rank, True),
+            ("server_rank", seat.server_rank, True),
+            ("strikes", seat.strikes, True),
+        ]
+    for column, value, whole in numbers:
+        kinds = (int,) if whole else (int, float)
+        if isinstance(value, kinds) and not isinstance(value, bool) and math.isfinite(value):
+            continue
+        raise damaged_game(path, row[0], row[1], row[2], column, value, whole=whole)
+
+
+def damaged_game(
+    path: str, game_id: int, key: str, match_id: str, column: str, value: object, *, whole: bool
+) -> StoreError:
+    return StoreError(
+        f"game {key!r} (match {match_id}) in {path}: its {column} is not a "
+        f"{'whole number' if whole else 'finite number'} (edited by hand?), it holds "
+        f"{repr(value)[:40]}; put the value back, or delete the game (DELETE FROM "
+        f"games WHERE id = {game_id} in the sqlite3 shell) and run the tournament "
+        "again to play it again"
+    )
+
+
+def check_seats(
+    path: str, game_id: int, key: str, match_id: str, seed: int, seats: list[SeatRecord]
+) -> None:
+    """A StoreError unless a game has a seat for each bot of its key
+    (`seed:bot|bot`; for a key of another form, any seat): seats deleted by
+    hand leave a game nobody can rate and a resume never plays again."""
+    prefix, _, named = key.partition(":")
+    stored, wanted = len(seats), len(named.split("|")) if prefix == str(seed) else 1
+    joined = "|".join(seat.bot for seat in seats)  # an old bot name may hold '|'
+    if stored == wanted or (stored and (prefix != str(seed) or joined == named)):
+        return
+    have = "no seat" if not stored else count(stored, "seat")
+    raise StoreError(
+        f"game {key!r} (match {match_id}) in {path} has {have} of {wanted} stored "
+        "(the database was edited by hand); delete the game (DELETE FROM games WHERE "
+        f"id = {game_id} in the sqlite3 shell) and run the tournament again to play it again"
+    )
