@@ -27,7 +27,7 @@ from tournament.store_checks import (
     stored_object,
 )
 from tournament.store_errors import StoreError, StoreLocked, is_busy
-from tournament.store_lock import LOCK_WAIT_SECONDS, LockWait, waiting_for_lock
+from tournament.store_lock import LOCK_WAIT_SECONDS, SILENT_WAIT, LockWait, waiting_for_lock
 from tournament.store_records import GameRecord, ReplayEntry, SeatRecord, TournamentRecord
 from tournament.store_schema import MIGRATIONS
 
@@ -138,7 +138,7 @@ class Store:
         """A Store on a connection opened and checked elsewhere, taken as it is
         (tournament.store_read: a database opened for reading alone)."""
         store = cls.__new__(cls)
-        store.path, store._db, store._wait = str(path), connection, LockWait()
+        store.path, store._db, store._wait = str(path), connection, SILENT_WAIT
         return store
 
     def _prepare(self) -> None:
@@ -202,8 +202,8 @@ class Store:
         return int(row[0])
 
     def _stored_version(self) -> int | None:
-        """The schema version, read without a lock another connection's write
-        waits for; None: the file has no version yet."""
+        """The schema version, read without taking the write lock; None: the
+        file has no version yet."""
         if not self._db.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
         ).fetchone():
