@@ -352,6 +352,15 @@ class SheepAndGardenState(State):
             mask |= fitting_mask(need)
         return mask
 
+    def _some_shown_tile_fits(self) -> bool:
+        """Whether a shown tile fits some open cell: what nearly every turn ends
+        with, so it stops at the first cell that takes one instead of joining
+        every cell's mask first."""
+        shown = 0
+        for tile in self._display:
+            shown |= 1 << tile
+        return any(fitting_mask(need) & shown for need in self._needs.values())
+
     def _ensure_playable(self, events: list[Event]) -> None:
         """Reshuffle while no shown tile fits; end the game when nothing can."""
         if self._to_move is None:
@@ -361,6 +370,8 @@ class SheepAndGardenState(State):
                 self._finish(ALL_PLACED, events)
                 return
             self._refill(events)  # only a hand-built position starts with no tile shown
+        if self._some_shown_tile_fits():
+            return
         mask = self._placeable_mask()
         while not any(mask >> tile & 1 for tile in self._display):
             if not any(mask >> tile & 1 for tile in self._deck):
