@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from games.contract import Event, IllegalAction, Result, State, viewer
@@ -112,6 +112,26 @@ def _listed_way(action: Place) -> Place:
         return action
     first = TILES[tile].same_face[rotation]
     return action if first == rotation else action._replace(rotation=first)
+
+
+@lru_cache(maxsize=4096)
+def objective_views(slots: tuple[Slot, ...], seat: int | None) -> tuple[ObjectiveView, ...]:
+    """The objective slots as `seat` sees them (None: a spectator).
+
+    A pure function of frozen values, memoised: a game's slots never change,
+    and building the views (frozen dataclasses) took most of an observation.
+    Keyed by the slots' values and the seat, so a seat only ever gets views
+    made for it; 4,096 entries hold a few per match in play."""
+    return tuple(
+        ObjectiveView(
+            slot=index,
+            card=slot.card if slot.visible_to(seat) else None,
+            holders=slot.holders,
+            face_up=slot.face_up,
+            enemy=slot.enemy,
+        )
+        for index, slot in enumerate(slots)
+    )
 
 
 def praise(difference: float) -> str:
@@ -408,16 +428,7 @@ class SheepAndGardenState(State):
             placed=tuple(self._order),
             display=tuple(self._display),
             deck_size=len(self._deck),
-            objectives=tuple(
-                ObjectiveView(
-                    slot=index,
-                    card=slot.card if slot.visible_to(seat) else None,
-                    holders=slot.holders,
-                    face_up=slot.face_up,
-                    enemy=slot.enemy,
-                )
-                for index, slot in enumerate(self.slots)
-            ),
+            objectives=objective_views(self.slots, seat),
             finished=self._to_move is None,
             end_reason=self._end_reason,
         )

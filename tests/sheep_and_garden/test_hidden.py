@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.sheep_and_garden import GAME
-from games.sheep_and_garden.data import OBJECTIVE_BY_ID
+from games.sheep_and_garden.data import OBJECTIVE_BY_ID, OBJECTIVES
 
 from .helpers import play_random
 
@@ -52,6 +52,30 @@ def test_solo_sees_every_card() -> None:
     views = GAME.new_state(1, 2).observation(0).objectives
     assert all(v.card is not None for v in views)
     assert sum(v.enemy for v in views) == 3
+
+
+def test_memoised_objective_views_follow_the_seat_and_the_deal() -> None:
+    """Observations share memoised objective views: a seat must never get another
+    seat's, nor those of the deal before its slots were replaced (as a search
+    bot's sampled world replaces a face-down card)."""
+    state = GAME.new_state(2, 5)
+    first = {seat: state.observation(seat).objectives for seat in (None, 0, 1)}
+    hidden = next(i for i, slot in enumerate(state.slots) if not slot.face_up)
+    dealt = {slot.card for slot in state.slots}
+    unused = next(card.id for card in OBJECTIVES if card.id not in dealt)
+    slots = list(state.slots)
+    slots[hidden] = dataclasses.replace(slots[hidden], card=unused)
+    other = state.clone()
+    other.slots = tuple(slots)
+    for seat in (None, 0, 1):
+        for one in (state, other):
+            views = one.observation(seat).objectives
+            for view, slot in zip(views, one.slots, strict=True):
+                assert view.card == (slot.card if _visible(slot, seat) else None)
+        assert state.observation(seat).objectives == first[seat]
+    holder = state.slots[hidden].holders[0]
+    assert other.observation(holder).objectives[hidden].card == unused
+    assert state.observation(holder).objectives[hidden].card == state.slots[hidden].card
 
 
 @settings(max_examples=50, deadline=None)
