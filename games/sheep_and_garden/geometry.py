@@ -20,6 +20,11 @@ N_ROADS = tuple(len(t.roads) for t in TILES)
 N_LANDS = tuple(len(t.lands) for t in TILES)
 AREA_TERRAIN = tuple(tuple(TERRAINS.index(a.terrain) for a in t.areas) for t in TILES)
 AREA_OBJECTS = tuple(tuple(tuple(a.objects) for a in t.areas) for t in TILES)
+# The objects an area holds as (index into OBJECTS, count), the counts of 0 left out.
+AREA_OBJECT_COUNTS = tuple(
+    tuple(tuple((i, n) for i, n in enumerate(objects) if n) for objects in tile)
+    for tile in AREA_OBJECTS
+)
 LAND_OF_AREA = tuple(tuple(t.land_of(k) for k in range(len(t.areas))) for t in TILES)
 ROAD_END = tuple(tuple(1 if len(p.segments) == 1 else 0 for p in t.roads) for t in TILES)
 # SIDE_OWNERS[tile][rotation][side] = the owners of that side's 3 segments.

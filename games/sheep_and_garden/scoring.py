@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from games.sheep_and_garden.data import OBJECTIVES, OBJECTS, TERRAINS, Objective
 from games.sheep_and_garden.geometry import (
-    AREA_OBJECTS,
+    AREA_OBJECT_COUNTS,
     AREA_TERRAIN,
     DX,
     DY,
@@ -158,10 +158,17 @@ def find_root(parent: list[int], node: int) -> int:
 
 def union(parent: list[int], a: int, b: int) -> bool:
     """Join the sets of `a` and `b` (the smaller root stays); False if already one."""
-    ra, rb = find_root(parent, a), find_root(parent, b)
-    if ra == rb:
+    # find_root twice, written out: a final scoring makes some 200 unions.
+    while parent[a] != a:
+        parent[a] = a = parent[parent[a]]
+    while parent[b] != b:
+        parent[b] = b = parent[parent[b]]
+    if a == b:
         return False
-    parent[max(ra, rb)] = min(ra, rb)
+    if a < b:
+        parent[b] = a
+    else:
+        parent[a] = b
     return True
 
 
@@ -206,8 +213,7 @@ def join(landscape: Landscape) -> JoinedLandscape:
                 continue
             theirs = SIDE_OWNERS[placed[0]][placed[1]][(d + 2) % 4]
             mine = SIDE_OWNERS[tile][rotation][d]
-            for k in range(3):
-                owner, their = mine[k], theirs[2 - k]
+            for owner, their in {(mine[0], theirs[2]), (mine[1], theirs[1]), (mine[2], theirs[0])}:
                 if owner >= 100:
                     union(roads, r0 + owner - 100, road_base[other] + their - 100)
                     continue
@@ -237,7 +243,7 @@ def join(landscape: Landscape) -> JoinedLandscape:
             group.open += area_open[node]
             group.cells.add(cell)
             totals = group.objects
-            for i, count in enumerate(AREA_OBJECTS[tile][k]):
+            for i, count in AREA_OBJECT_COUNTS[tile][k]:
                 totals[i] += count
             if node in faced:
                 group.faced |= faced[node]
@@ -253,7 +259,7 @@ def join(landscape: Landscape) -> JoinedLandscape:
             road.open += road_open[r0 + k]
             road.cells.add(cell)
         road_roots[cell] = tuple(roots)
-        land_roots[cell] = tuple(find_root(lands, l0 + k) for k in range(N_LANDS[tile]))
+        land_roots[cell] = tuple([find_root(lands, l0 + k) for k in range(N_LANDS[tile])])
     return JoinedLandscape(
         area_groups, road_groups, n_lands - land_joins, area_roots, road_roots, land_roots
     )
