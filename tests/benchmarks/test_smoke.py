@@ -373,6 +373,37 @@ def test_the_match_loop_refuses_a_player_count_the_game_has_not() -> None:
     assert "Traceback" not in done.stderr
 
 
+def _decision_steps(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.decision_steps", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+
+
+def test_decision_steps_split_a_decision_into_its_steps() -> None:
+    done = _decision_steps("--game", "sheep-and-garden", "--warm", "1", "--games", "2")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert (result["game"], result["players"], result["games"]) == ("sheep-and-garden", 2, 2)
+    assert result["decisions"] > 2
+    steps = result["steps_us_per_decision"]
+    assert set(steps) == {
+        "legal_actions", "observation", "observation_bytes", "actions_bytes", "apply", "events",
+    }  # fmt: skip
+    assert all(value > 0 for value in steps.values())
+    assert math.isclose(result["us_per_decision"], sum(steps.values()))
+
+
+def test_decision_steps_refuse_a_player_count_the_game_has_not() -> None:
+    done = _decision_steps("--game", "sheep-and-garden", "--players", "9")
+    assert done.returncode == 2
+    assert "sheep-and-garden takes 1 to 4 players, not 9" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize("levels", ["x", "1,,10", "1.5", "0", "-1"])
 def test_levels_that_are_no_counts_are_a_usage_error(
     levels: str, capsys: pytest.CaptureFixture[str]
