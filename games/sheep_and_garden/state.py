@@ -415,7 +415,7 @@ class SheepAndGardenState(State):
         self._to_move = None
         self._end_reason = reason
         self._legal = ()
-        events.append(Event(GameEnded(reason, len(self._order), self.result().scores)))
+        events.append(Event(GameEnded(reason, len(self._order), self._kept_result().scores)))
 
     # ------------------------------------------------------------ seeing
 
@@ -488,9 +488,15 @@ class SheepAndGardenState(State):
     def result(self) -> Result:
         if self._to_move is not None:
             raise ValueError("the game is not over")
-        # Final scoring joins the whole landscape (about 0.7 ms), and a finished
-        # game is asked for its result at least twice (its GameEnded event, the
-        # server's match result): worked out once, handed out as copies.
+        known = self._kept_result()
+        return Result(known.scores, known.ranks, copy.deepcopy(known.details))
+
+    def _kept_result(self) -> Result:
+        """The result, worked out once: final scoring joins the whole landscape
+        (about 0.3 ms), and a finished game is asked for it at least twice (its
+        GameEnded event, the server's match result). Callers get copies of its
+        details from result(); the GameEnded event, which reads only the scores
+        (a tuple), takes it as it is."""
         if self._result is None:
             details = self.score_details()
             if self.players == 1:
@@ -498,5 +504,4 @@ class SheepAndGardenState(State):
             else:
                 scores = tuple(float(s["total"]) for s in details["seats"])
             self._result = Result(scores=scores, ranks=competition_ranks(scores), details=details)
-        known = self._result
-        return Result(known.scores, known.ranks, copy.deepcopy(known.details))
+        return self._result
