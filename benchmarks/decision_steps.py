@@ -22,6 +22,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 import games
+from benchmarks.match_loop import check_players
 from server import encoding
 
 STEPS = ("legal_actions", "observation", "observation_bytes", "actions_bytes", "apply", "events")
@@ -103,12 +104,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    game = games.get(args.game)
-    if not game.min_players <= args.players <= game.max_players:
-        parser.error(
-            f"{args.game} takes {game.min_players} to {game.max_players} players, "
-            f"not {args.players}"
-        )
+    check_players(parser, args.game, args.players)
     if args.warm < 0 or args.games < 1:
         parser.error("--warm must be 0 or more and --games 1 or more")
     print(json.dumps(asdict(measure(args.game, args.players, args.warm, args.games))))

@@ -171,14 +171,18 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def check_players(parser: argparse.ArgumentParser, game_name: str, players: int) -> None:
+    """A usage error (exit 2) when `game_name` is not played by `players`."""
+    game = games.get(game_name)
+    if not game.min_players <= players <= game.max_players:
+        parser.error(
+            f"{game_name} takes {game.min_players} to {game.max_players} players, not {players}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    game = games.get(args.game)
-    if not game.min_players <= args.players <= game.max_players:
-        _parser().error(
-            f"{args.game} takes {game.min_players} to {game.max_players} players, "
-            f"not {args.players}"
-        )
+    check_players(_parser(), args.game, args.players)
     if args.matches < 1 or args.seconds <= 0 or args.warmup < 0:
         _parser().error("--matches must be 1 or more, --seconds above 0, --warmup 0 or more")
     configure_logging("json", "warning")

@@ -337,9 +337,10 @@ def test_spectators_of_whole_matches_are_measured_beside_live_ones(
             assert float(watches.replace(",", "")) > 0, f"{label}: the watchers watched nothing"
 
 
-def _match_loop(*args: str) -> subprocess.CompletedProcess[str]:
+def _benchmark(module: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m benchmarks.<module> args` from the repository, its output kept."""
     return subprocess.run(
-        [sys.executable, "-m", "benchmarks.match_loop", *args],
+        [sys.executable, "-m", f"benchmarks.{module}", *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -349,7 +350,8 @@ def _match_loop(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("db", ["file", ":memory:"])
 def test_the_match_loop_counts_decisions_and_splits_the_bots_cpu_out(db: str) -> None:
-    done = _match_loop(
+    done = _benchmark(
+        "match_loop",
         "--game", "stubborn-sheep", "--players", "3", "--matches", "2",
         "--seconds", "0.5", "--warmup", "0.2", "--db", db,
     )  # fmt: skip
@@ -367,24 +369,14 @@ def test_the_match_loop_counts_decisions_and_splits_the_bots_cpu_out(db: str) ->
 
 
 def test_the_match_loop_refuses_a_player_count_the_game_has_not() -> None:
-    done = _match_loop("--game", "sheep-n-sheep", "--players", "7")
+    done = _benchmark("match_loop", "--game", "sheep-n-sheep", "--players", "7")
     assert done.returncode == 2
     assert "sheep-n-sheep takes 2 to 4 players, not 7" in done.stderr
     assert "Traceback" not in done.stderr
 
 
-def _decision_steps(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "benchmarks.decision_steps", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=Path(__file__).resolve().parents[2],
-    )
-
-
 def test_decision_steps_split_a_decision_into_its_steps() -> None:
-    done = _decision_steps("--game", "sheep-and-garden", "--warm", "1", "--games", "2")
+    done = _benchmark("decision_steps", "--game", "sheep-and-garden", "--warm", "1", "--games", "2")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert (result["game"], result["players"], result["games"]) == ("sheep-and-garden", 2, 2)
@@ -398,7 +390,7 @@ def test_decision_steps_split_a_decision_into_its_steps() -> None:
 
 
 def test_decision_steps_refuse_a_player_count_the_game_has_not() -> None:
-    done = _decision_steps("--game", "sheep-and-garden", "--players", "9")
+    done = _benchmark("decision_steps", "--game", "sheep-and-garden", "--players", "9")
     assert done.returncode == 2
     assert "sheep-and-garden takes 1 to 4 players, not 9" in done.stderr
     assert "Traceback" not in done.stderr
