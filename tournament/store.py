@@ -370,7 +370,8 @@ class Store:
             (tournament_id,),
         ).fetchone()
         if damaged is not None:
-            raise damaged_game(self.path, *damaged[:3], "seed", damaged[3], whole=True)
+            game_id, key, match_id, seed = damaged
+            raise damaged_game(self.path, game_id, key, match_id, "seed", seed, whole=True)
         row = self._db.execute(
             "SELECT MIN(seed), MAX(seed) FROM games WHERE tournament_id = ?", (tournament_id,)
         ).fetchone()
