@@ -254,15 +254,15 @@ class LandscapeAnalysis:
         road_merged: dict[int, list[int]] = {}  # [ends, open]
         road_end = ROAD_END[tile]
         for k in range(n_roads):
-            group = road_merged.setdefault(find_root(road_parent, k), [0, 0])
-            group[0] += road_end[k]
-            group[1] += road_part_open[k]
+            ends_open = road_merged.setdefault(find_root(road_parent, k), [0, 0])
+            ends_open[0] += road_end[k]
+            ends_open[1] += road_part_open[k]
         road_closed = around.road_closed
         for root, node in road_local.items():
             road = roads[root]
-            group = road_merged[find_root(road_parent, node)]
-            group[0] += road.ends
-            group[1] += road.open - road_closed[root]
+            ends_open = road_merged[find_root(road_parent, node)]
+            ends_open[0] += road.ends
+            ends_open[1] += road.open - road_closed[root]
         for ends, opened in road_merged.values():
             _add_road(ends, opened, complete, incomplete, 1.0)
         values = [c + hope * i for c, i in zip(complete, incomplete, strict=True)]

@@ -159,10 +159,7 @@ def _build_tile(raw: dict, codes: dict[str, int]) -> Tile:
         RoadPiece(segments=tuple(p["segments"]), city=p.get("city")) for p in raw.get("roads", [])
     )
     edges_raw = _edge_strings(letters)
-    edges = tuple(
-        tuple(codes[edges_raw[(d - r) % 4]] for d in range(4))  # type: ignore[misc]
-        for r in range(4)
-    )
+    edges = tuple(tuple(codes[edges_raw[(d - r) % 4]] for d in range(4)) for r in range(4))
     base_owner = [-1] * 12
     for k, area in enumerate(areas):
         for s in area.segments:
