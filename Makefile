@@ -86,9 +86,10 @@ screenshots: $(STAMP) ## a picture of each game's web viewer, for the README (do
 proto: $(STAMP) ## regenerate the committed Python code from proto/
 	$(BIN)/python proto/generate.py
 
-lint: $(STAMP) ## ruff check and format check
+lint: $(STAMP) ## ruff check, format check and mypy
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(STAMP) ## ruff fix and format
 	$(BIN)/ruff check --fix .
