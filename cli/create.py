@@ -19,6 +19,7 @@ from sheepfold.v1 import arena_pb2
 import games
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
+from cli.environment import environment_default, naming_variable
 from cli.values import decision_seconds, key_value, match_seed, positive_int
 from clients.connect import Unreachable
 from clients.matchplay import create_match, match_to_join
@@ -57,8 +58,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--server",
         metavar="ADDR",
-        type=server_address,
-        default=os.environ.get("SHEEPFOLD_SERVER") or DEFAULT_SERVER,
+        type=naming_variable(server_address),
+        default=environment_default("SHEEPFOLD_SERVER", DEFAULT_SERVER),
         help=f"HOST:PORT or unix:PATH (default: $SHEEPFOLD_SERVER or {DEFAULT_SERVER})",
     )
     add_tls_flags(parser)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 import grpc
@@ -11,6 +10,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
+from cli.environment import FromEnvironment, environment_default, naming_variable
 from cli.values import seconds_up_to
 from clients.connect import reason
 
@@ -27,11 +27,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--addr",
-        # Each variable empty counts as unset, as every empty SHEEPFOLD_ variable does.
-        default=os.environ.get("SHEEPFOLD_HEALTH_ADDR")
-        or "127.0.0.1:"
-        + (os.environ.get("SHEEPFOLD_HEALTH_PORT") or os.environ.get("SHEEPFOLD_PORT") or "50051"),
-        type=server_address,
+        default=_default_address(),
+        type=naming_variable(server_address),
         metavar="ADDR",
         help="HOST:PORT or unix:PATH (default: $SHEEPFOLD_HEALTH_ADDR, else 127.0.0.1 and "
         "$SHEEPFOLD_HEALTH_PORT, $SHEEPFOLD_PORT or 50051)",
@@ -51,6 +48,19 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help=f"seconds, more than 0 and at most {MAX_HEALTH_SECONDS:,} (default %(default)s)",
     )
     parser.set_defaults(handler=run_health)
+
+
+def _default_address() -> str:
+    """The address the environment gives (what the image's HEALTHCHECK relies on),
+    remembering which variable gave it, so that a bad one is named."""
+    address = environment_default("SHEEPFOLD_HEALTH_ADDR")
+    if address:
+        return address
+    for variable in ("SHEEPFOLD_HEALTH_PORT", "SHEEPFOLD_PORT"):
+        port = environment_default(variable)
+        if port:
+            return FromEnvironment(f"127.0.0.1:{port}", variable)
+    return "127.0.0.1:50051"
 
 
 def run_health(args: argparse.Namespace) -> int:

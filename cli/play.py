@@ -24,6 +24,7 @@ from cli.addresses import server_address
 from cli.botguard import BotRaised, GuardedBot
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.create import refusal
+from cli.environment import environment_default, naming_variable
 from cli.values import (
     decision_seconds,
     key_value,
@@ -446,8 +447,8 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--server",
-        type=server_address,
-        default=os.environ.get("SHEEPFOLD_SERVER") or None,  # empty: unset
+        type=naming_variable(server_address),
+        default=environment_default("SHEEPFOLD_SERVER"),
         metavar="ADDR",
         help="HOST:PORT or unix:PATH (default: $SHEEPFOLD_SERVER)",
     )
@@ -461,9 +462,9 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--seat",
-        type=whole_number(0, MAX_SEAT),
+        type=naming_variable(whole_number(0, MAX_SEAT)),
         # A string default goes through `type` too: a bad variable is a usage error.
-        default=os.environ.get("SHEEPFOLD_SEAT") or None,
+        default=environment_default("SHEEPFOLD_SEAT"),
         help="seat number (default: $SHEEPFOLD_SEAT, else the token's seat)",
     )
     parser.add_argument(
@@ -476,8 +477,8 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
     _add_command_flags(parser)
     parser.add_argument(
         "--seed",
-        type=whole_number(0, MAX_BOT_SEED),
-        default=os.environ.get("SHEEPFOLD_SEED") or "0",
+        type=naming_variable(whole_number(0, MAX_BOT_SEED)),
+        default=environment_default("SHEEPFOLD_SEED", "0"),
         help="bot seed, 0 to 2**63 - 1 (default: $SHEEPFOLD_SEED, else 0)",
     )
     parser.set_defaults(handler=run_bot, interrupt_on_terminate=True)

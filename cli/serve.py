@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.db import add_retention_arguments
+from cli.environment import environment_default, naming_variable
 from cli.values import (
     file_path,
     grpc_seconds,
@@ -70,14 +71,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--port",
-        type=port,
-        default=_env_port("SHEEPFOLD_PORT", 50051),
+        type=naming_variable(port),
+        default=environment_default("SHEEPFOLD_PORT", "50051"),
         help="port (default: $SHEEPFOLD_PORT or 50051; 0 = any free)",
     )
     parser.add_argument(
         "--metrics-port",
-        type=port,
-        default=_env_port("SHEEPFOLD_METRICS_PORT", None),
+        type=naming_variable(port),
+        default=environment_default("SHEEPFOLD_METRICS_PORT"),
         help="serve Prometheus metrics over HTTP at /metrics on this port "
         "(default: $SHEEPFOLD_METRICS_PORT, or off)",
     )
@@ -88,8 +89,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--health-port",
-        type=port,
-        default=_env_port("SHEEPFOLD_HEALTH_PORT", None),
+        type=naming_variable(port),
+        default=environment_default("SHEEPFOLD_HEALTH_PORT"),
         help="also serve the gRPC health service alone, in plaintext, on this port, for "
         "probes that cannot speak TLS (default: $SHEEPFOLD_HEALTH_PORT, or off)",
     )
@@ -299,13 +300,6 @@ def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str]]:
     if args.web_port:
         found.append((args.web_host, args.web_port, "the web viewer cannot listen"))
     return found
-
-
-def _env_port(name: str, default: int | None) -> str | None:
-    """The environment's value for a port flag, checked by the flag's type (argparse
-    converts string defaults too), so a bad value is reported only by `serve`."""
-    value = os.environ.get(name, "")
-    return value if value else (None if default is None else str(default))
 
 
 def _env_admin_token() -> str | None:
