@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import os
+import resource
 import shutil
 import stat
 from pathlib import Path
@@ -157,8 +158,9 @@ def folder_hint(db: str) -> str:
     """Why SQLite may have refused a file: this user may not open it, its
     folder is missing, or cannot be
     written (it takes the database's -wal and -shm files), or its disk is full, or it
-    is on a file system such as /proc that holds no files (SQLite says only
-    "disk I/O error" or "unable to open database file")."""
+    is on a file system such as /proc that holds no files, or the process may write
+    only small files (SQLite says only "disk I/O error" or "unable to open
+    database file")."""
     refused = access_hint(db, write=True)
     if refused:
         return refused
@@ -177,4 +179,16 @@ def folder_hint(db: str) -> str:
         return f" (the folder {folder} cannot hold files: its file system, like /proc, has no room)"
     if usage.free < LOW_DISK_BYTES:
         return f" (the disk holding {folder} is full: {usage.free} bytes free)"
+    limit = file_size_limit()
+    if limit is not None:
+        return f" (this process may write files of {limit:,} bytes at most: ulimit -f)"
     return ""
+
+
+def file_size_limit() -> int | None:
+    """The largest file this process may write, in bytes (`ulimit -f`, systemd's
+    LimitFSIZE, `docker run --ulimit fsize=`), or None when there is none. Past it
+    a write fails with EFBIG (Python ignores SIGXFSZ), which SQLite reports as a
+    bare "disk I/O error"."""
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    return None if limit == resource.RLIM_INFINITY else limit

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from server import db_file
-from server.files import create_owner_only, not_a_database_file
+from server.files import create_owner_only, file_size_limit, not_a_database_file
 from server.records import (
     ClockConfig,
     DamagedRecord,
@@ -47,13 +47,18 @@ LOG_LIMIT_BYTES = 16 * 1024 * 1024
 
 def _log_outgrows_disk(path: str) -> bool:
     """Whether the write-ahead log of the database at `path` is larger than the
-    room left on its disk (False when either cannot be read)."""
+    room left for it: on its disk, or under the process's file size limit, which
+    it reached alone as it reached a small disk (False when either cannot be read)."""
     try:
         log = os.stat(path + "-wal").st_size
         disk = os.statvfs(os.path.dirname(os.path.abspath(path)))
     except OSError:
         return False
-    return log > disk.f_bavail * disk.f_frsize
+    room = disk.f_bavail * disk.f_frsize
+    limit = file_size_limit()
+    if limit is not None:
+        room = min(room, limit - log)
+    return log > room
 
 
 class SqliteStore:

@@ -37,6 +37,7 @@ from typing import Any, Protocol, TypeVar
 import structlog
 
 from server.fairness import FairQueue
+from server.files import file_size_limit
 from server.records import DamagedRecord, MatchRecord, MatchSummary, RecordedMove, StoredMatch
 from server.store import Store, WouldWait
 
@@ -45,6 +46,9 @@ T = TypeVar("T")
 # Transient: the database is busy, locked, full or briefly unreadable.
 TRANSIENT = (sqlite3.OperationalError,)
 RETRY_FIRST, RETRY_MAX = 0.05, 1.0
+# A write failing with these may need room the write-ahead log holds: a full disk,
+# or (a bare "disk I/O error") a file at the process's file size limit.
+_NO_ROOM = (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR)
 # Writes made on the event loop between two checkpoints of the write-ahead log.
 CHECKPOINT_EVERY = 1000
 # Writes made on the event loop between two looks at whether the write-ahead log
@@ -280,11 +284,11 @@ class StoreWorker:
                     self.log.warning(
                         "database write waiting",
                         what=job.what,
-                        error=str(error),
+                        error=self._last_error,
                         pending=self.pending_writes,
                     )
                 self._set_health(False)
-                if getattr(error, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_FULL:
+                if getattr(error, "sqlite_errorcode", 0) & 0xFF in _NO_ROOM:
                     self.store.make_room()  # the log may hold what the write needs
                 if (job.deadline is not None and now + delay > job.deadline) or (
                     self._stopping and job.deadline is None and self._gave_up(job)
@@ -446,6 +450,9 @@ def _with_cause(error: sqlite3.Error) -> str:
     code = getattr(error, "sqlite_errorcode", 0) & 0xFF
     if code == sqlite3.SQLITE_FULL:
         return f"{error}; is the disk holding it full?"
+    limit = file_size_limit()
+    if code == sqlite3.SQLITE_IOERR and limit is not None:
+        return f"{error}; has a file reached the file size limit ({limit:,} bytes, ulimit -f)?"
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return f"{error}; is another process holding it?"
     return str(error)
