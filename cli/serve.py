@@ -18,6 +18,7 @@ from typing import Any
 from cli.db import add_retention_arguments
 from cli.environment import environment_default, naming_variable
 from cli.values import (
+    bind_host,
     file_path,
     grpc_seconds,
     non_negative_int,
@@ -37,7 +38,13 @@ from server.app import (
     serve,
 )
 from server.files import folder_hint
-from server.listening import ListenError, bind_failure, check_can_listen, check_socket_folder
+from server.listening import (
+    ListenError,
+    bind_failure,
+    check_can_listen,
+    check_socket_folder,
+    host_port,
+)
 from server.logs import FLUSH_SECONDS, configure_logging
 from server.open_files import raise_open_file_limit
 from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS, ClockConfig
@@ -66,6 +73,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--host",
+        type=bind_host,
         default=os.environ.get("SHEEPFOLD_HOST") or "127.0.0.1",  # empty: unset
         help="address to bind (default: $SHEEPFOLD_HOST or 127.0.0.1)",
     )
@@ -84,6 +92,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--metrics-host",
+        type=bind_host,
         default=None,
         help="address for the metrics port (default: the --host address)",
     )
@@ -423,7 +432,7 @@ def _run_logged(args: argparse.Namespace) -> int:
             # plaintext door is a Unix socket: it gets one of its own, in a
             # folder only this user may enter.
             private_folder = tempfile.mkdtemp(prefix="sheepfold-viewer-")
-            tcp = tuple(args.listen) or (f"{args.host}:{args.port}",)
+            tcp = tuple(args.listen) or (host_port(args.host, args.port),)
             config = dataclasses.replace(config, listen=(*tcp, f"unix:{private_folder}/arena.sock"))
         companion = _web_companion(
             args.web_host,

@@ -93,6 +93,12 @@ def secret(text: str) -> str:
     return text
 
 
+def bind_host(text: str) -> str:
+    """An address to listen on: a host name, an IPv4 address, or an IPv6 one with
+    or without brackets (`[::1]`, as in a URL), given back without them."""
+    return text[1:-1] if text.startswith("[") and text.endswith("]") else text
+
+
 def port(text: str) -> int:
     """A TCP port, 0 (any free one) to 65535."""
     if not (text.isascii() and text.isdigit()) or int(text) > 65535:

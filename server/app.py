@@ -31,6 +31,7 @@ from server.listening import (
     add_port,
     check_can_listen,
     check_socket_folder,
+    host_port,
 )
 from server.loop_watch import LoopWatch
 from server.loops import running_loop_name
@@ -445,7 +446,7 @@ class SheepfoldServer:
             certificate = ReloadingCertificate(self.config.tls_cert, self.config.tls_key, self.log)
             credentials = certificate.credentials()
         first_port = 0
-        for address in self.config.listen or (f"{self.config.host}:{self.config.port}",):
+        for address in self.config.listen or (host_port(self.config.host, self.config.port),):
             if address.startswith("unix:"):
                 self._add_unix_port(server, address)
                 continue
@@ -477,7 +478,7 @@ class SheepfoldServer:
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, health)
         check_can_listen(self.config.host, port)
-        address = f"{self.config.host}:{port}"
+        address = host_port(self.config.host, port)
         self.health_port = add_port(lambda: health.add_insecure_port(address), address)
         await health.start()
         self._health_server = health

@@ -19,6 +19,7 @@ __all__ = [
     "check_can_listen",
     "check_socket_folder",
     "check_tls_pair",
+    "host_port",
     "read_tls_pem",
 ]
 
@@ -27,9 +28,17 @@ class ListenError(OSError):
     """The server cannot listen where it was told to (port taken, bad address)."""
 
 
+def host_port(host: str, port: int | str) -> str:
+    """HOST:PORT as gRPC reads it: an IPv6 address in brackets ("::1:50051" is
+    no address to gRPC, which then says only that it could not bind)."""
+    host = host.removeprefix("[").removesuffix("]")
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def check_can_listen(host: str, port: int, what: str = "cannot listen") -> None:
     """Fail with a plain reason before gRPC does (it only says "Failed to bind");
     `what` begins the message ("cannot serve metrics", say)."""
+    host = host.removeprefix("[").removesuffix("]")
     if not 0 <= port <= 65535:
         raise ListenError(f"{what} on {host}:{port}: ports go from 0 to 65535")
     try:
