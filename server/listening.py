@@ -86,6 +86,8 @@ def bind_failure(error: OSError) -> str:
     """Why a bind failed, in a few words: asyncio's message repeats the address
     as a Python tuple ("error while attempting to bind on address ('127.0.0.1',
     8080): address already in use")."""
+    if isinstance(error, socket.gaierror):  # its errno is getaddrinfo's, not errno's
+        return error.strerror or str(error)
     if error.errno:
         return os.strerror(error.errno).lower()
     return str(error)

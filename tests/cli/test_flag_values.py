@@ -227,3 +227,20 @@ def test_reading_an_empty_tournament_database_leaves_it_empty(command: str, tmp_
         f"sheepfold tournament: {empty} is an empty file, not a tournament database"
     )
     assert empty.stat().st_size == 0
+
+
+@pytest.mark.parametrize("command", ["web", "serve"])
+def test_a_web_host_that_does_not_resolve_is_named_with_the_reason(command: str) -> None:
+    """Once "cannot listen on no such:0: unknown error -2": getaddrinfo's error
+    number read as errno's."""
+    host = "no such host"
+    args = (
+        ("web", "--port", "0", "--host", host)
+        if command == "web"
+        else ("serve", "--db", ":memory:", "--port", "0", "--web-port", "0", "--web-host", host)
+    )
+    done = sheepfold(*args, timeout=30)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert last.endswith(f"cannot listen on {host}:0: Name or service not known"), last
