@@ -165,8 +165,12 @@ def folder_hint(db: str) -> str:
     if refused:
         return refused
     folder = os.path.dirname(os.path.abspath(db))
+    link = ""
+    if os.path.islink(db):  # SQLite opens what it leads to: a link to a folder not there
+        folder = os.path.dirname(os.path.realpath(db))
+        link = f": {db} is a link to {os.path.realpath(db)}"
     if not os.path.isdir(folder):
-        return f" (there is no folder {folder})"
+        return f" (there is no folder {folder}{link})"
     if not os.access(folder, os.W_OK):
         return (
             f" (the folder {folder} cannot be written, and SQLite keeps files beside the database)"

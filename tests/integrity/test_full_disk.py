@@ -247,3 +247,21 @@ def test_a_database_in_a_missing_folder_is_one_line_naming_it(tmp_path: Path) ->
     )
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.strip().endswith(f"(there is no folder {tmp_path}/missing)"), done.stderr
+
+
+def test_a_database_link_to_a_missing_folder_names_where_it_leads(tmp_path: Path) -> None:
+    """A --db that is a symbolic link (to a volume not mounted, say): once only
+    SQLite's "unable to open database file", the folder beside the link being there."""
+    link = tmp_path / "s.db"
+    link.symlink_to(tmp_path / "volume" / "s.db")
+    done = subprocess.run(
+        launch.serve_command("--db", str(link)),
+        cwd=launch.ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().endswith(
+        f"(there is no folder {tmp_path}/volume: {link} is a link to {tmp_path}/volume/s.db)"
+    ), done.stderr
