@@ -25,7 +25,7 @@ from server.decoding import DecodeErrorsAreInvalidArgument
 from server.encoding import PreEncodedResponses
 from server.fairness import FairQueue
 from server.file_watch import DatabaseFileWatch
-from server.health import LIVENESS_SERVICE, Health
+from server.health import LIVENESS_SERVICE, Health, Status
 from server.listening import (
     ListenError,
     add_port,
@@ -319,12 +319,21 @@ class SheepfoldServer:
         """For good (its database file lost): NOT_SERVING, CreateMatch refused."""
         self.registry.refusing = reason
         self._set_serving(False)
+        self._needs_restart()
 
     def _socket_lost(self, path: str) -> None:
         """For good (a Unix socket it listens on deleted or replaced): NOT_SERVING,
         so a supervisor's probe restarts it; the other addresses go on serving."""
         self._lost_sockets.append(path)
         self._set_serving(False)
+        self._needs_restart()
+
+    def _needs_restart(self) -> None:
+        """The liveness service NOT_SERVING too: only a restart mends a lost file
+        or socket, and a liveness probe (the Kubernetes manifest's) otherwise
+        kept a server that would never serve again running for ever."""
+        if self._server is not None and self.registry.accepting:
+            self._update_health(LIVENESS_SERVICE, health_pb2.HealthCheckResponse.NOT_SERVING)
 
     def _set_serving(self, serving: bool) -> None:
         if self._server is None or not self.registry.accepting:
@@ -337,9 +346,12 @@ class SheepfoldServer:
             else health_pb2.HealthCheckResponse.NOT_SERVING
         )
         for service in ("", ARENA_SERVICE):
-            task = asyncio.ensure_future(self.health.set(service, status))
-            self._health_updates.add(task)
-            task.add_done_callback(self._health_updates.discard)
+            self._update_health(service, status)
+
+    def _update_health(self, service: str, status: Status) -> None:
+        task = asyncio.ensure_future(self.health.set(service, status))
+        self._health_updates.add(task)
+        task.add_done_callback(self._health_updates.discard)
 
     async def start(self) -> int:
         self._loop = asyncio.get_running_loop()

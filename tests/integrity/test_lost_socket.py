@@ -23,10 +23,10 @@ pytestmark = pytest.mark.e2e
 LOST = "listening socket deleted or replaced"
 
 
-def _health(address: str) -> int:
+def _health(address: str, service: str = "") -> int:
     with grpc.insecure_channel(address) as channel:
         answer = health_pb2_grpc.HealthStub(channel).Check(
-            health_pb2.HealthCheckRequest(), timeout=5
+            health_pb2.HealthCheckRequest(service=service), timeout=5
         )
     return int(answer.status)
 
@@ -49,6 +49,9 @@ def test_a_lost_unix_socket_is_told(tmp_path: Path, replace: bool) -> None:
         assert lost["path"] == str(path) and lost["level"] == "error", lost
         assert ("replaced" if replace else "deleted") in str(lost["problem"]), lost
         assert _health(server.address) == health_pb2.HealthCheckResponse.NOT_SERVING
+        # Only a restart mends it: a liveness probe restarts the server (once
+        # `liveness` stayed SERVING, and the manifests' probe never did).
+        assert _health(server.address, "liveness") == health_pb2.HealthCheckResponse.NOT_SERVING
     finally:
         assert stop_server_process(server) == 0
     assert path.exists() == replace, "what took the name is left alone"
