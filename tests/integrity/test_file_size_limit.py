@@ -10,22 +10,21 @@ from __future__ import annotations
 import asyncio
 import shutil
 import subprocess
-import threading
 from pathlib import Path
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.sdk import play
 from server import launch
 from tests.integrity.helpers import (
     SlowBot,
-    assert_replay_reproduces_result,
+    assert_every_case_plays_through,
     create_request,
     game_cases,
-    get_replay,
+    health_status,
     log_entries,
 )
 
@@ -40,48 +39,9 @@ def _limited(*command: str) -> list[str]:
     return ["prlimit", f"--fsize={LIMIT_BYTES}", "--", *command]
 
 
-def _health(address: str) -> int:
-    with grpc.insecure_channel(address) as channel:
-        return (
-            health_pb2_grpc.HealthStub(channel)
-            .Check(health_pb2.HealthCheckRequest(), timeout=5)
-            .status
-        )
-
-
 def test_the_write_ahead_log_stays_under_a_file_size_limit(tmp_path: Path) -> None:
-    db = tmp_path / "s.db"
-    server = launch.start(_limited(*launch.serve_command("--db", str(db))))
-    address = server.address
-    try:
-        with grpc.insecure_channel(address) as channel:
-            stub = arena_pb2_grpc.ArenaStub(channel)
-            created = [
-                stub.CreateMatch(create_request(case, seed, decision_seconds=5.0))
-                for seed in range(3)
-                for case in game_cases()
-            ]
-
-        async def seats() -> list[arena_pb2.MatchResult]:
-            return await asyncio.gather(
-                *(
-                    play(SlowBot(seat), address, response.match_id, token, seat)
-                    for response in created
-                    for seat, token in enumerate(response.seat_tokens)
-                )
-            )
-
-        bots = threading.Thread(target=lambda: asyncio.run(seats()), daemon=True)
-        bots.start()
-        bots.join(timeout=120)
-        assert not bots.is_alive(), "every match finished under a file size limit of 1 MB"
-        assert _health(address) == health_pb2.HealthCheckResponse.SERVING
-        for response in created:
-            assert_replay_reproduces_result(asyncio.run(get_replay(address, response.match_id)))
-    finally:
-        assert launch.stop(server) == 0
-    waited = [e for e in log_entries(server.log_lines) if e["event"] == "database write waiting"]
-    assert not waited, waited
+    server = launch.start(_limited(*launch.serve_command("--db", str(tmp_path / "s.db"))))
+    assert_every_case_plays_through(server, "under a file size limit of 1 MB")
 
 
 def test_a_limit_too_small_for_the_database_at_start_is_named(tmp_path: Path) -> None:
@@ -112,7 +72,7 @@ def test_a_database_grown_to_the_limit_is_named_by_create_match(tmp_path: Path) 
         with grpc.insecure_channel(address) as channel:
             stub = arena_pb2_grpc.ArenaStub(channel)
             seed = 0
-            while _health(address) == health_pb2.HealthCheckResponse.SERVING:
+            while health_status(address) == health_pb2.HealthCheckResponse.SERVING:
                 assert seed < 400, "the database never reached the file size limit"
                 case = game_cases()[seed % len(game_cases())]
                 response = stub.CreateMatch(create_request(case, seed), timeout=10)

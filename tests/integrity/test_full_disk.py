@@ -20,17 +20,19 @@ from pathlib import Path
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.sdk import play
 from server import launch
 from tests.integrity.helpers import (
     SlowBot,
+    assert_every_case_plays_through,
     assert_replay_reproduces_result,
     create_request,
     game_cases,
     get_replay,
+    health_status,
     log_entries,
     wait_until,
 )
@@ -112,15 +114,6 @@ def test_a_tournament_database_on_a_full_disk_is_named(tmp_path: Path) -> None:
     assert f"(the disk holding {folder} is full: " in error, error
 
 
-def _health(address: str) -> int:
-    with grpc.insecure_channel(address) as channel:
-        return (
-            health_pb2_grpc.HealthStub(channel)
-            .Check(health_pb2.HealthCheckRequest(), timeout=5)
-            .status
-        )
-
-
 def test_a_disk_that_fills_while_a_match_plays(tmp_path: Path) -> None:
     folder = tmp_path / "disk"
     folder.mkdir()
@@ -158,7 +151,7 @@ def test_a_disk_that_fills_while_a_match_plays(tmp_path: Path) -> None:
             finally:
                 os.close(fill)
             wait_until(
-                lambda: _health(address) == health_pb2.HealthCheckResponse.NOT_SERVING,
+                lambda: health_status(address) == health_pb2.HealthCheckResponse.NOT_SERVING,
                 what="NOT_SERVING",
             )
             stuck = stub.GetMatch(request).moves
@@ -175,7 +168,7 @@ def test_a_disk_that_fills_while_a_match_plays(tmp_path: Path) -> None:
             assert not bots.is_alive(), "the match finished once space came back"
             assert [s.strikes for s in results[0].seats] == [0, 0], "waiting cost no strike"
             wait_until(
-                lambda: _health(address) == health_pb2.HealthCheckResponse.SERVING,
+                lambda: health_status(address) == health_pb2.HealthCheckResponse.SERVING,
                 what="SERVING again",
             )
             assert stub.CreateMatch(create_request(case, 5)).match_id
@@ -203,37 +196,7 @@ def test_the_write_ahead_log_does_not_fill_a_small_disk(tmp_path: Path) -> None:
     folder.mkdir()
     command = launch.serve_command("--db", f"{folder}/s.db")
     server = launch.start(_in_a_small_disk(folder, SMALL_MOUNT, *command))
-    address = server.address
-    try:
-        with grpc.insecure_channel(address) as channel:
-            stub = arena_pb2_grpc.ArenaStub(channel)
-            created = [
-                (case, stub.CreateMatch(create_request(case, seed, decision_seconds=5.0)))
-                for seed in range(3)
-                for case in game_cases()
-            ]
-
-        async def seats() -> list[arena_pb2.MatchResult]:
-            return await asyncio.gather(
-                *(
-                    play(SlowBot(seat), address, response.match_id, token, seat)
-                    for _, response in created
-                    for seat, token in enumerate(response.seat_tokens)
-                )
-            )
-
-        results: list[arena_pb2.MatchResult] = []
-        bots = threading.Thread(target=lambda: results.extend(asyncio.run(seats())), daemon=True)
-        bots.start()
-        bots.join(timeout=120)
-        assert not bots.is_alive(), "every match finished on a disk of 1 MB"
-        assert _health(address) == health_pb2.HealthCheckResponse.SERVING
-        for _, response in created:
-            assert_replay_reproduces_result(asyncio.run(get_replay(address, response.match_id)))
-    finally:
-        assert launch.stop(server) == 0
-    waited = [e for e in log_entries(server.log_lines) if e["event"] == "database write waiting"]
-    assert not waited, waited
+    assert_every_case_plays_through(server, "on a disk of 1 MB")
 
 
 def test_a_database_in_a_missing_folder_is_one_line_naming_it(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from tests.integrity.helpers import (
     create_request,
     game_cases,
     get_match,
+    health_status,
     log_entries,
     wait_until,
 )
@@ -110,14 +111,6 @@ def test_a_database_file_lost_under_the_server_is_told_and_saved(
         stop_server_process(again)
 
 
-def _health_port_says(port: int, service: str) -> int:
-    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-        answer = health_pb2_grpc.HealthStub(channel).Check(
-            health_pb2.HealthCheckRequest(service=service), timeout=5
-        )
-    return int(answer.status)
-
-
 def test_a_lost_database_file_fails_the_liveness_probe(tmp_path: Path) -> None:
     """Only a restart mends a lost file (the stop saves what it held): the
     `liveness` service, which deploy/kubernetes' liveness probe asks on the
@@ -127,9 +120,9 @@ def test_a_lost_database_file_fails_the_liveness_probe(tmp_path: Path) -> None:
     server = start_server_process("--db", str(db), "--health-port", "0")
     try:
         (started,) = _events(server.log_lines, "server started")
-        port = int(str(started["health_port"]))
+        health = f"127.0.0.1:{started['health_port']}"
         serving = health_pb2.HealthCheckResponse.SERVING
-        assert _health_port_says(port, "liveness") == serving
+        assert health_status(health, "liveness") == serving
         for suffix in ("", "-wal", "-shm"):
             Path(f"{db}{suffix}").unlink()
         wait_until(
@@ -137,9 +130,9 @@ def test_a_lost_database_file_fails_the_liveness_probe(tmp_path: Path) -> None:
             10,
             "the server noticing",
         )
-        wait_until(lambda: _health_port_says(port, "liveness") != serving, 5, "liveness failing")
-        assert _health_port_says(port, "liveness") == health_pb2.HealthCheckResponse.NOT_SERVING
-        assert _health_port_says(port, "") == health_pb2.HealthCheckResponse.NOT_SERVING
+        wait_until(lambda: health_status(health, "liveness") != serving, 5, "liveness failing")
+        assert health_status(health, "liveness") == health_pb2.HealthCheckResponse.NOT_SERVING
+        assert health_status(health, "") == health_pb2.HealthCheckResponse.NOT_SERVING
     finally:
         assert stop_server_process(server) == 0
     assert _events(

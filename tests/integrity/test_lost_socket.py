@@ -11,24 +11,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 
 from tests.conftest import start_server_process, stop_server_process
-from tests.integrity.helpers import log_entries, wait_until
+from tests.integrity.helpers import health_status, log_entries, wait_until
 
 pytestmark = pytest.mark.e2e
 
 LOST = "listening socket deleted or replaced"
-
-
-def _health(address: str, service: str = "") -> int:
-    with grpc.insecure_channel(address) as channel:
-        answer = health_pb2_grpc.HealthStub(channel).Check(
-            health_pb2.HealthCheckRequest(service=service), timeout=5
-        )
-    return int(answer.status)
 
 
 @pytest.mark.parametrize("replace", [False, True], ids=["deleted", "replaced"])
@@ -36,7 +27,7 @@ def test_a_lost_unix_socket_is_told(tmp_path: Path, replace: bool) -> None:
     path = tmp_path / "arena.sock"
     server = start_server_process("--listen", "127.0.0.1:0", "--listen", f"unix:{path}")
     try:
-        assert _health(f"unix:{path}") == health_pb2.HealthCheckResponse.SERVING
+        assert health_status(f"unix:{path}") == health_pb2.HealthCheckResponse.SERVING
         path.unlink()
         if replace:
             path.write_text("another program's file\n")
@@ -48,10 +39,11 @@ def test_a_lost_unix_socket_is_told(tmp_path: Path, replace: bool) -> None:
         (lost,) = [e for e in log_entries(server.log_lines) if e["event"] == LOST]
         assert lost["path"] == str(path) and lost["level"] == "error", lost
         assert ("replaced" if replace else "deleted") in str(lost["problem"]), lost
-        assert _health(server.address) == health_pb2.HealthCheckResponse.NOT_SERVING
+        assert health_status(server.address) == health_pb2.HealthCheckResponse.NOT_SERVING
         # Only a restart mends it: a liveness probe restarts the server (once
         # `liveness` stayed SERVING, and the manifests' probe never did).
-        assert _health(server.address, "liveness") == health_pb2.HealthCheckResponse.NOT_SERVING
+        not_serving = health_pb2.HealthCheckResponse.NOT_SERVING
+        assert health_status(server.address, "liveness") == not_serving
     finally:
         assert stop_server_process(server) == 0
     assert path.exists() == replace, "what took the name is left alone"
