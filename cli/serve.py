@@ -469,7 +469,7 @@ def _web_companion(
         except OSError as error:
             reason = bind_failure(error)
             raise OSError(f"the web viewer cannot listen on {host}:{port}: {reason}") from None
-        _tell(f"sheepfold serve: web viewer on http://{host}:{web.port}/")
+        _tell(f"sheepfold serve: web viewer on http://{host_port(host, web.port)}/")
         try:
             yield web
         finally:

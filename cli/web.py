@@ -11,7 +11,7 @@ from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import port
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
-from server.listening import ListenError, bind_failure, check_can_listen
+from server.listening import ListenError, bind_failure, check_can_listen, host_port
 from server.stop_signals import StopSignals
 from web.app import WebConfig, start_web
 
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 async def _serve(config: WebConfig, host: str, port: int) -> None:
     running = await start_web(config, host, port)
     print(
-        f"sheepfold web: http://{host}:{running.port}/ (game server {config.server})",
+        f"sheepfold web: http://{host_port(host, running.port)}/ (game server {config.server})",
         file=sys.stderr,
         flush=True,
     )

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import urllib.request
 
 import grpc
@@ -20,6 +22,8 @@ from server import launch
 from tests.integrity.helpers import SlowBot
 
 pytestmark = pytest.mark.e2e
+
+WEB = (sys.executable, "-m", "cli", "web")
 
 
 def _started(server: launch.ServerProcess) -> dict[str, object]:
@@ -65,3 +69,35 @@ def test_serve_on_an_ipv6_host_plays_answers_health_and_metrics(host: str) -> No
         )
     finally:
         assert launch.stop(server) == 0
+
+
+@pytest.mark.parametrize("command", ["serve", "web"])
+def test_the_web_viewer_url_on_an_ipv6_host_opens(command: str) -> None:
+    """Once "http://::1:PORT/", which no browser opens."""
+    game_server = launch.start(launch.serve_command("--db", ":memory:"))
+    args = (
+        launch.serve_command("--db", ":memory:", "--web-port", "0", "--web-host", "::1")
+        if command == "serve"
+        else [*WEB, "--port", "0", "--host", "::1", "--server", game_server.address]
+    )
+    process = subprocess.Popen(
+        args,
+        cwd=launch.ROOT,
+        # serve prints the address on stdout, web on stderr beside its log
+        stdout=subprocess.PIPE if command == "serve" else subprocess.DEVNULL,
+        stderr=subprocess.PIPE if command == "web" else subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        stream = process.stdout if command == "serve" else process.stderr
+        assert stream is not None
+        line = stream.readline().strip()
+        prefix = f"sheepfold {command}: " + ("web viewer on " if command == "serve" else "")
+        assert line.startswith(f"{prefix}http://[::1]:"), line
+        url = line.removeprefix(prefix).split()[0]
+        with urllib.request.urlopen(url, timeout=10) as page:
+            assert page.status == 200
+    finally:
+        process.terminate()
+        assert process.wait(timeout=30) == 0
+        assert launch.stop(game_server) == 0
