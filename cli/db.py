@@ -90,8 +90,10 @@ def _fail(command: str, message: str) -> int:
     return 1
 
 
-def _file_bytes(path: Path) -> int:
-    return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
+def _file_bytes(path: Path) -> tuple[int, int]:
+    """The database file's size and its write-ahead log's (0: none beside it)."""
+    log = Path(f"{path}-wal")
+    return path.stat().st_size, log.stat().st_size if log.exists() else 0
 
 
 def database_file_problem(path: str) -> str | None:
@@ -174,36 +176,46 @@ def run_info(args: argparse.Namespace) -> int:
     db.close()
     try:
         # Read again should a server have started on the file meanwhile (read_connection).
-        version, counts = read_connection(args.db, _version_and_counts, timeout=args.wait)
+        version, counts, data_bytes = read_connection(
+            args.db, _version_counts_and_data_bytes, timeout=args.wait
+        )
     except sqlite3.Error as error:
         return _fail("info", _explain(error, args))
     version = int(version or 0)
-    size = _file_bytes(Path(args.db))
+    size, log_size = _file_bytes(Path(args.db))
     moves = counts.pop("moves")
     matches = sum(counts.values())
+    in_log = f" (and {log_size:,} in its write-ahead log)" if log_size else ""
     rows = [
         ("database", f"{args.db} (schema version {version})"),
-        ("size", f"{size:,} bytes"),
+        ("size", f"{size:,} bytes{in_log}"),
         *((f"{status} matches", f"{counts.get(status, 0):,}") for status in OVER_AND_RUNNING),
         ("moves", f"{moves:,}"),
     ]
     if matches:
-        rows.append(("bytes per match", f"{size / matches:,.0f}"))
+        # The pages in use, not the files: a live server's log holds old copies
+        # of pages until its checkpoint, and freed pages wait for a vacuum.
+        rows.append(("bytes per match", f"{data_bytes / matches:,.0f}"))
     for label, value in rows:
         print(f"{label:<18}{value}")
     return 0
 
 
-def _version_and_counts(db: sqlite3.Connection) -> tuple[int | None, dict[str, int]]:
+def _version_counts_and_data_bytes(
+    db: sqlite3.Connection,
+) -> tuple[int | None, dict[str, int], int]:
     (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
-    return version, match_counts(db)
+    (page_size,) = db.execute("PRAGMA page_size").fetchone()
+    (pages,) = db.execute("PRAGMA page_count").fetchone()
+    (free,) = db.execute("PRAGMA freelist_count").fetchone()
+    return version, match_counts(db), (pages - free) * page_size
 
 
 def run_vacuum(args: argparse.Namespace) -> int:
     store = _open("vacuum", args)
     if isinstance(store, int):
         return store
-    before_bytes = _file_bytes(Path(args.db))
+    before_bytes = sum(_file_bytes(Path(args.db)))
     before = None
     if args.keep_finished_days is not None:
         before = time.time() - args.keep_finished_days * 86_400
@@ -217,7 +229,7 @@ def run_vacuum(args: argparse.Namespace) -> int:
         return _fail("vacuum", _explain(error, args))
     finally:
         store.close()
-    after_bytes = _file_bytes(Path(args.db))
+    after_bytes = sum(_file_bytes(Path(args.db)))
     print(
         f"removed {removed:,} finished matches; {args.db}: "
         f"{before_bytes:,} -> {after_bytes:,} bytes"

@@ -299,3 +299,27 @@ def test_vacuum_beside_a_reader_goes_ahead(tmp_path: Path) -> None:
         store.close()
         reader.close()
         writer.close()
+
+
+def test_info_counts_pages_in_use_per_match_not_the_write_ahead_log(tmp_path: Path) -> None:
+    """A live server's log holds old copies of pages until its checkpoint: once
+    counted in 'bytes per match', a live database read 30 times its size."""
+    db = tmp_path / "s.db"
+    _database(db, finished=4, running=0)
+    with closing(sqlite3.connect(db)) as con:
+        con.execute("PRAGMA wal_autocheckpoint = 0")
+        with con:
+            con.execute("CREATE TABLE scratch (b BLOB)")
+            con.executemany("INSERT INTO scratch VALUES (?)", [(b"x" * 4000,)] * 500)
+        with con:
+            con.execute("DROP TABLE scratch")
+        log = Path(f"{db}-wal").stat().st_size
+        assert log > 2_000_000, "the log holds the dropped table's pages"
+        info = sheepfold("db", "info", "--db", str(db))
+    assert info.returncode == 0, info.stderr
+    lines = dict(
+        line.split(None, 1) for line in info.stdout.replace(" per match", "_per_match").splitlines()
+    )
+    per_match = int(lines["bytes_per_match"].replace(",", ""))
+    assert per_match * 4 < 200_000, info.stdout
+    assert f"(and {log:,} in its write-ahead log)" in lines["size"], info.stdout
