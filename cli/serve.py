@@ -293,22 +293,37 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str]]:
+def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str, str]]:
     """Every TCP address serve will listen on (the server's, health, metrics,
-    web), each with how its failure is told."""
+    web), each with how its failure is told and the flag that asked for it."""
     listen = "cannot listen"
-    found = [] if args.listen else [(args.host, args.port, listen)]
+    found = [] if args.listen else [(args.host, args.port, listen, "--port")]
     for address in args.listen:
         if not address.startswith("unix:"):
             host, _, port = address.rpartition(":")
-            found.append((host.strip("[]"), int(port), listen))
+            found.append((host.strip("[]"), int(port), listen, f"--listen {address}"))
     if args.health_port:
-        found.append((args.host, args.health_port, listen))
+        found.append((args.host, args.health_port, listen, "--health-port"))
     if args.metrics_port:
-        found.append((args.metrics_host or args.host, args.metrics_port, "cannot serve metrics"))
+        metrics = (args.metrics_host or args.host, args.metrics_port)
+        found.append((*metrics, "cannot serve metrics", "--metrics-port"))
     if args.web_port:
-        found.append((args.web_host, args.web_port, "the web viewer cannot listen"))
+        found.append((args.web_host, args.web_port, "the web viewer cannot listen", "--web-port"))
     return found
+
+
+WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::"})
+
+
+def _shared_port(addresses: list[tuple[str, int, str, str]]) -> str | None:
+    """Which two flags ask for one port on one address (a wildcard address
+    holds the port on every address), said in one line; None: none do."""
+    for index, (host, number, _, flag) in enumerate(addresses):
+        for other_host, other_port, _, other_flag in addresses[:index]:
+            overlap = host == other_host or bool({host, other_host} & WILDCARD_HOSTS)
+            if number and number == other_port and overlap:
+                return f"{other_flag} and {flag} both ask for port {number}: give each its own"
+    return None
 
 
 def _env_admin_token() -> str | None:
@@ -370,8 +385,11 @@ def _run_logged(args: argparse.Namespace) -> int:
             f"(ulimit -n, or the container's nofile limit)"
         )
     # Before the database: a server that cannot listen leaves no file behind.
+    addresses = _tcp_addresses(args)
+    if shared := _shared_port(addresses):
+        raise SystemExit(f"sheepfold serve: {shared}")
     try:
-        for host, port, what in _tcp_addresses(args):
+        for host, port, what, _ in addresses:
             check_can_listen(host, port, what)
         for address in args.listen:
             if address.startswith("unix:"):

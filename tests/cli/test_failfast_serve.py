@@ -184,6 +184,25 @@ def test_a_server_that_cannot_listen_leaves_no_database_behind(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    ("second", "web_host"),
+    [("--metrics-port", ()), ("--health-port", ()), ("--web-port", ("--web-host", "0.0.0.0"))],
+)
+def test_two_flags_asking_for_one_port_are_both_named(
+    tmp_path: Path, second: str, web_host: tuple[str, ...]
+) -> None:
+    with socket.socket() as probe:  # a port free now; serve must refuse before binding it
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    db = tmp_path / "never.db"
+    done = sheepfold("serve", "--port", port, second, port, *web_host, "--db", str(db))
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold serve: --port and {second} both ask for port {port}: give each its own"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("host", ["127.0.0.999", "a" * 64])
 @pytest.mark.parametrize("port", ["0", "5"])
 def test_serve_names_a_host_it_cannot_resolve_once_and_only_once(host: str, port: str) -> None:
@@ -319,11 +338,10 @@ def test_a_taken_web_port_is_named_plainly(server: ServerProcess) -> None:
     assert one_line(web) == (
         f"sheepfold web: cannot listen on 127.0.0.1:{server.port}: address already in use"
     )
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = str(probe.getsockname()[1])
-    same = sheepfold("serve", "--port", port, "--web-port", port, "--db", ":memory:", timeout=30)
+    taken = str(server.port)
+    same = sheepfold("serve", "--port", "0", "--web-port", taken, "--db", ":memory:", timeout=30)
     assert same.returncode == 1
     assert same.stderr.strip().splitlines()[-1] == (
-        f"sheepfold serve: the web viewer cannot listen on 127.0.0.1:{port}: address already in use"
+        f"sheepfold serve: the web viewer cannot listen on 127.0.0.1:{taken}: "
+        "address already in use"
     )
