@@ -20,6 +20,7 @@ import games
 from clients.matchplay import create_match
 from server.app import ServerConfig
 from tests.web.conftest import ABORTED_REASON, AbortedMatches, drawn_move, save_screenshot
+from tests.web.test_browser_phone_labels import REACHABLE
 from tests.web.test_http import _replay
 from web import pages
 from web.app import WebConfig, start_web
@@ -565,7 +566,12 @@ def test_the_controls_cover_no_part_of_the_board_on_a_phone(
             page.wait_for_selector(f'#board[data-move="{last}"]')
             seen = page.evaluate(BOARD_AND_CONTROLS)
             save_screenshot(page, f"phone-{viewport['height']}-controls-{game}")
-            assert seen["board"] <= seen["controls"] + 0.5, (game, seen)
+            # A board too small to read above the controls (Sheep & Garden's
+            # at its end on 375x667) runs taller than the window: every part
+            # of it shows clear of them at some scroll.
+            if page.get_attribute("#board", "data-tall") != "true":
+                assert seen["board"] <= seen["controls"] + 0.5, (game, seen)
+            assert not page.evaluate(REACHABLE)["hidden"], game
             assert seen["width"] > 300 and seen["height"] > 200, (game, seen)
             assert page.evaluate(NO_OVERFLOW), f"{game}'s page is wider than the phone"
     finally:

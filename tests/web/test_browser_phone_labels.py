@@ -71,7 +71,7 @@ MEASURE = """([apart, inside]) => {
   const sizes = [...document.querySelectorAll('#board text')].map((t) => {
     const m = t.getScreenCTM();
     const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
-    return { text: t.textContent, px };
+    return { text: t.textContent, px, piece: !!t.closest('.object') };
   });
   const box = (el) => el.getBoundingClientRect();
   const boxesMeet = (a, b) => a.left + 0.5 < b.right && b.left + 0.5 < a.right &&
@@ -169,3 +169,103 @@ def test_the_most_seats_a_board_holds_still_read_on_a_phone(
     for move in (moves // 2, moves):
         url = f"{showcase.url}/match/{match_id}"
         _check(_phone_board(browser, url, move, f"{game}@{players}p-{move}"))
+
+
+SHORT_PHONE = {"width": 375, "height": 667}
+LEAST_TEXT_PX = 10.5  # web/static/svg.js
+
+# On a page that may scroll: the parts of the board (its texts, tiles and
+# cards) that no scroll position the page can reach shows whole in the window
+# and clear of the controls, which stay at the window's foot; the texts drawn
+# past the board's drawing (its viewBox, on screen); and how far the page
+# scrolls.
+REACHABLE = """() => {
+  const board = document.getElementById('board');
+  const controls = document.getElementById('controls');
+  const what = (el) => el.textContent || el.getAttribute('class');
+  const parts = [...board.querySelectorAll('text, g.tile, g.objective')];
+  const seen = new Set();
+  const last = document.documentElement.scrollHeight - window.innerHeight;
+  for (let y = 0; ; y = Math.min(last, y + 20)) {
+    window.scrollTo(0, y);
+    const foot = Math.min(window.innerHeight, controls.getBoundingClientRect().top);
+    parts.forEach((part, i) => {
+      const r = part.getBoundingClientRect();
+      if (r.top >= -0.5 && r.bottom <= foot + 0.5) seen.add(i);
+    });
+    if (y >= last) break;
+  }
+  window.scrollTo(0, 0);
+  const [w, h] = board.getAttribute('viewBox').split(' ').slice(2).map(Number);
+  const m = board.getScreenCTM();
+  const a = new DOMPoint(0, 0).matrixTransform(m), b = new DOMPoint(w, h).matrixTransform(m);
+  const clipped = [...board.querySelectorAll('text')].filter((t) => {
+    const r = t.getBoundingClientRect();
+    return r.left < a.x - 0.5 || r.right > b.x + 0.5 || r.top < a.y - 0.5 || r.bottom > b.y + 0.5;
+  }).map(what);
+  return { hidden: parts.filter((_, i) => !seen.has(i)).map(what), clipped, scrolls: last };
+}"""
+
+
+# Scrolls the board's foot to just above the controls.
+BOARD_FOOT_ABOVE_CONTROLS = """() => {
+  const board = document.getElementById('board').getBoundingClientRect();
+  const controls = document.getElementById('controls').getBoundingClientRect();
+  window.scrollBy(0, board.bottom - controls.top + 4);
+}"""
+
+
+def _short_phone_board(browser: Any, url: str, move: int, name: str) -> None:
+    context = browser.new_context(viewport=SHORT_PHONE, is_mobile=True)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{url}#move={move}")
+        wait_for_move(page, move)
+        seen = page.evaluate(MEASURE, [APART["sheep-and-garden"], INSIDE["sheep-and-garden"]])
+        reach = page.evaluate(REACHABLE)
+        save_screenshot(page, f"short-phone-{name}")
+        page.evaluate(BOARD_FOOT_ABOVE_CONTROLS)
+        save_screenshot(page, f"short-phone-{name}-foot")
+        # The pieces' letters at the least size (less a hundredth of a pixel
+        # of rounding); the other labels at the phone's least, which their
+        # layout, settled in a few rounds, may miss by a few per cent.
+        small = [
+            (s["text"], round(s["px"], 3))
+            for s in seen["sizes"]
+            if s["px"] < (LEAST_TEXT_PX - 0.01 if s["piece"] else LEAST_PX)
+        ]
+        wrong = {
+            "small": small,
+            "clashes": seen["clashes"],
+            "wide": seen["wide"],
+            "cut off at the board's edge": reach["clipped"],
+            "shown clear of the controls at no scroll": reach["hidden"],
+        }
+        assert seen["sizes"] and not any(wrong.values()), (name, wrong)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_sheep_and_garden_reads_whole_on_a_short_phone_by_scrolling(
+    showcase: Showcase, browser: Any, players: int
+) -> None:
+    """On a 375x667 phone the room above the controls is about 400 px high: a
+    finished match's landscape fitted into it drew tiles under 27 px, whose
+    letters stay under 10.5 px so four pieces fit a tile, and its heading
+    ('display · deck 0 · over: all tiles placed') ran past the board's edge.
+    There the board runs taller than the window and the page scrolls."""
+    if players == 2:
+        match_id = showcase.finished["sheep-and-garden"]
+    else:
+        bots = [RandomBot(170 + seat) for seat in range(players)]
+        match_id = showcase.server.run(
+            play_match(showcase.server.address, "sheep-and-garden", bots, seed=17)
+        ).match_id
+    moves = len(showcase.server.run(_replay(showcase, match_id)).actions)
+    for move in (moves, moves // 2):
+        url = f"{showcase.url}/match/{match_id}"
+        _short_phone_board(browser, url, move, f"sheep-and-garden@{players}p-{move}")

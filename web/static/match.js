@@ -124,7 +124,7 @@ function draw() {
   board.dataset.move = frame.move;
   board.dataset.view = model.view;
   board.dataset.game = boot.game;
-  game.draw(board, frame.observation, {
+  const drawn = game.draw(board, frame.observation, {
     players: boot.players,
     view: model.view,
     seats: frame.seats || null,
@@ -134,6 +134,12 @@ function draw() {
     // for a board that marks what the move changed.
     previous: model.index > 0 ? frames[model.index - 1].observation : null,
   });
+  // A board that would not read in the room above the controls (Sheep &
+  // Garden late in a match on a 375x667 phone) is drawn to its column's width,
+  // taller than the window: the page scrolls, and the controls, at the end of
+  // the page, cover no part of it once scrolled to its foot.
+  if (drawn && drawn.tall) board.style.maxHeight = "none";
+  board.dataset.tall = drawn && drawn.tall ? "true" : "false";
   drawTurn(frame, result);
   drawScores(frame, result);
   drawLog();

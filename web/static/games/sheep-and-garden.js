@@ -1,6 +1,6 @@
 // Sheep & Garden: the landscape of placed tiles, the display to choose from,
 // and the objective cards.
-import { h, legible, reset, s, scaleIn, seatColour, text, widthOf } from "../svg.js";
+import { h, LEAST_TEXT_PX, legible, reset, s, scaleIn, seatColour, text, widthOf } from "../svg.js";
 
 const T = 96;
 const TERRAIN = { l: "#5aa6de", c: "#c79a6e", f: "#e7a2c4", g: "#8cc56a", r: "#8cc56a" };
@@ -163,6 +163,12 @@ function wrap(words, width) {
   return lines;
 }
 
+// A text's attributes that squeeze `words` into `room` units where they would
+// run wider.
+function squeezed(words, size, bold, room) {
+  return widthOf(words, size, bold) > room ? { textLength: room, lengthAdjust: "spacingAndGlyphs" } : {};
+}
+
 // The width of the column of the display and the objectives.
 const COLUMN = 3 * (T + 10) + 10;
 
@@ -222,6 +228,26 @@ function arrange(landW, landH, objectives, room, f) {
   return scale(below) > scale(beside) * 1.1 ? below : beside;
 }
 
+// The layout of `arrange` in `room`, and the type's sizes and the scale it is
+// drawn at. The type grows where the board is drawn small (a phone), and the
+// cards' heights with it: laid out again a few times with the sizes the last
+// layout's scale asks for, which settle within a few per cent.
+function fit(landW, landH, shown, room) {
+  let f = (points) => points;
+  let layout = arrange(landW, landH, shown, room, f);
+  for (let round = 0; round < 4; round++) {
+    const scale = scaleIn(room, layout.width, layout.height);
+    f = (points) => legible(points, scale);
+    layout = arrange(landW, landH, shown, room, f);
+  }
+  return { layout, f, scale: scaleIn(room, layout.width, layout.height) };
+}
+
+// Whether the pieces' letters, on a board drawn at `scale`, show at the least size.
+function reads(scale) {
+  return pieceSize(scale).letter * scale >= LEAST_TEXT_PX - 0.01;
+}
+
 export function draw(svg, obs, ctx) {
   const faces = Object.fromEntries((obs.faces || []).map((f) => [f.tile, f]));
   const placed = obs.placed || [];
@@ -237,19 +263,17 @@ export function draw(svg, obs, ctx) {
   // beside it; or, when that draws everything larger in the room the page
   // gives the board (a phone's narrow column), the display and the objectives
   // under the landscape, the objectives two abreast where there is room.
-  // The type grows where the board is drawn small (a phone), and the cards'
-  // heights with it: laid out again a few times with the sizes the last
-  // layout's scale asks for, which settle within a few per cent.
+  // Where even that draws the pieces' letters under the least size (a
+  // 375x667 phone late in a match: tiles under 27 px), the board is drawn to
+  // the column's width alone, in one column, taller than the window, and the
+  // page scrolls.
   const shown = objectives.map((o) => reveal(o, ctx));
-  let f = (points) => points;
-  let layout = arrange(landW, landH, shown, ctx.room, f);
-  for (let round = 0; round < 4; round++) {
-    const scale = scaleIn(ctx.room, layout.width, layout.height);
-    f = (points) => legible(points, scale);
-    layout = arrange(landW, landH, shown, ctx.room, f);
-  }
+  let fitted = fit(landW, landH, shown, ctx.room);
+  const tall = Boolean(ctx.room && ctx.room.height) && !reads(fitted.scale);
+  if (tall) fitted = fit(landW, landH, shown, { width: ctx.room.width });
+  const { layout, f } = fitted;
   const { width, height, ox, oy0, cx, cy, columns, cardW } = layout;
-  const piece = pieceSize(scaleIn(ctx.room, width, height));
+  const piece = pieceSize(fitted.scale);
   reset(svg, width, height);
   svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#e9efe0", rx: 14 }));
   svg.append(s("rect", { x: ox, y: oy0, width: landW, height: landH, fill: "#dfe8d2", rx: 8 }));
@@ -270,11 +294,15 @@ export function draw(svg, obs, ctx) {
     svg.append(s("rect", { x: ox + ((last.x || 0) - minx) * T + 2, y: oy0 + ((last.y || 0) - miny) * T + 2, width: T - 4, height: T - 4, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "6 4" }));
   }
   const at = headed(f);
-  svg.append(text(cx, cy, `display · deck ${obs.deck_size}` + (obs.finished ? ` · over: ${obs.end_reason}` : ""), { "text-anchor": "start", "font-size": f(16), "font-weight": 700, fill: "#2c4a1e" }));
+  // A heading longer than the room to the board's edge is squeezed to it: the
+  // column beside a phone's landscape cut "over: all tiles placed" off.
+  const heading = (y, words) => svg.append(text(cx, y, words, { "text-anchor": "start", "font-size": f(16),
+    "font-weight": 700, fill: "#2c4a1e", ...squeezed(words, f(16), true, width - 10 - cx) }));
+  heading(cy, `display · deck ${obs.deck_size}` + (obs.finished ? ` · over: ${obs.end_reason}` : ""));
   display.forEach((tile, i) => {
     svg.append(tileNode(faces[tile], cx + i * (T + 10), cy + at.tiles, 0, { "data-display-tile": tile, class: "tile shown" }, piece));
   });
-  svg.append(text(cx, cy + at.heading, "objectives", { "text-anchor": "start", "font-size": f(16), "font-weight": 700, fill: "#2c4a1e" }));
+  heading(cy + at.heading, "objectives");
   const rows = Math.ceil(shown.length / columns);
   const cards = shown.map((o) => cardLines(o, cardW, f));
   const rowTop = [cy + at.cards];
@@ -283,8 +311,7 @@ export function draw(svg, obs, ctx) {
     const x = cx + Math.floor(i / rows) * (cardW + 10), oy = rowTop[i % rows];
     const holder = (o.holders || [])[0];
     const card = cards[i], [big, small, tiny] = card.sizes;
-    const squeeze = (words, size, bold) => widthOf(words, size, bold) > cardW - 20
-      ? { textLength: cardW - 20, lengthAdjust: "spacingAndGlyphs" } : {};
+    const squeeze = (words, size, bold) => squeezed(words, size, bold, cardW - 20);
     svg.append(s("g", { class: "objective", "data-objective-slot": o.slot, "data-card": o.revealed ? "" : o.card || "", "data-revealed": o.revealed ? o.card : "", "data-face-up": o.face_up ? "true" : "false", "data-holders": (o.holders || []).join(",") },
       s("rect", { x, y: oy, width: cardW, height: card.height, rx: 8, fill: o.card ? "#fffaf0" : "#6d7f5c", stroke: seatColour(holder), "stroke-width": 3, "stroke-dasharray": o.face_up ? "" : "6 3" }),
       text(x + 10, oy + card.nameY, card.name, { class: "objective-name", "text-anchor": "start", "font-size": big, "font-weight": 700, fill: o.card ? "#2d2a22" : "#f4f4f4", ...squeeze(card.name, big, true) }),
@@ -292,6 +319,7 @@ export function draw(svg, obs, ctx) {
         text(x + 10, oy + card.textY + k * small * 1.27, line, { class: "objective-text", "text-anchor": "start", "font-size": small, fill: "#4a4538" })),
       text(card.apart ? x + cardW - 10 : x + 10, oy + card.holdersY, card.holders, { class: "objective-holders", "text-anchor": card.apart ? "end" : "start", "font-size": tiny, fill: o.card ? seatColour(holder) : "#fff" })));
   });
+  return { tall };
 }
 
 // "All cards": a face-down objective shows its card, from its holder's view.
