@@ -71,7 +71,7 @@ MEASURE = """([apart, inside]) => {
   const sizes = [...document.querySelectorAll('#board text')].map((t) => {
     const m = t.getScreenCTM();
     const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
-    return { text: t.textContent, px, piece: !!t.closest('.object') };
+    return { text: t.textContent, px };
   });
   const box = (el) => el.getBoundingClientRect();
   const boxesMeet = (a, b) => a.left + 0.5 < b.right && b.left + 0.5 < a.right &&
@@ -228,13 +228,10 @@ def _short_phone_board(browser: Any, url: str, move: int, name: str) -> None:
         save_screenshot(page, f"short-phone-{name}")
         page.evaluate(BOARD_FOOT_ABOVE_CONTROLS)
         save_screenshot(page, f"short-phone-{name}-foot")
-        # The pieces' letters at the least size (less a hundredth of a pixel
-        # of rounding); the other labels at the phone's least, which their
-        # layout, settled in a few rounds, may miss by a few per cent.
+        # Every label at the least size, less a hundredth of a pixel of
+        # rounding.
         small = [
-            (s["text"], round(s["px"], 3))
-            for s in seen["sizes"]
-            if s["px"] < (LEAST_TEXT_PX - 0.01 if s["piece"] else LEAST_PX)
+            (s["text"], round(s["px"], 3)) for s in seen["sizes"] if s["px"] < LEAST_TEXT_PX - 0.01
         ]
         wrong = {
             "small": small,

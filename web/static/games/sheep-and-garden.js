@@ -230,17 +230,21 @@ function arrange(landW, landH, objectives, room, f) {
 
 // The layout of `arrange` in `room`, and the type's sizes and the scale it is
 // drawn at. The type grows where the board is drawn small (a phone), and the
-// cards' heights with it: laid out again a few times with the sizes the last
-// layout's scale asks for, which settle within a few per cent.
+// cards' heights with it: laid out again with the sizes the last layout's
+// scale asks for until the scale settles (four rounds left the type 0.6%
+// under the least on a 375x667 phone).
 function fit(landW, landH, shown, room) {
   let f = (points) => points;
   let layout = arrange(landW, landH, shown, room, f);
-  for (let round = 0; round < 4; round++) {
-    const scale = scaleIn(room, layout.width, layout.height);
-    f = (points) => legible(points, scale);
+  let scale = scaleIn(room, layout.width, layout.height);
+  for (let round = 0; round < 12; round++) {
+    const asked = scale;
+    f = (points) => legible(points, asked);
     layout = arrange(landW, landH, shown, room, f);
+    scale = scaleIn(room, layout.width, layout.height);
+    if (scale > asked * 0.9999) break;
   }
-  return { layout, f, scale: scaleIn(room, layout.width, layout.height) };
+  return { layout, f, scale };
 }
 
 // Whether the pieces' letters, on a board drawn at `scale`, show at the least size.
