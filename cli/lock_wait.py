@@ -24,25 +24,33 @@ def add_wait_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def wait_notice(command: str, path: str) -> Callable[[float], None]:
-    """What to call when the wait for a lock on `path` began: one line on
-    stderr, said once however many reads wait."""
+def _on_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def wait_notice(
+    command: str, path: str, say: Callable[[str], None] = _on_stderr
+) -> Callable[[float], None]:
+    """What to call when the wait for a lock on `path` began: one line, said
+    once however many reads wait, on stderr or through `say` (a live progress
+    line's note, which ends that line first and draws it again after)."""
     said = False
 
     def notice(seconds: float) -> None:
         nonlocal said
         if not said:
             said = True
-            print(
+            say(
                 f"{command}: {path} is locked by another process; waiting for it "
-                f"(at most {seconds:g} s)",
-                file=sys.stderr,
-                flush=True,
+                f"(at most {seconds:g} s)"
             )
 
     return notice
 
 
-def lock_wait(command: str, args: argparse.Namespace, path: str) -> LockWait:
-    """The wait `--wait` asks for on the database at `path`, said as `command`."""
-    return LockWait(args.wait, wait_notice(command, path))
+def lock_wait(
+    command: str, args: argparse.Namespace, path: str, say: Callable[[str], None] = _on_stderr
+) -> LockWait:
+    """The wait `--wait` asks for on the database at `path`, said as `command`
+    (through `say`, see wait_notice)."""
+    return LockWait(args.wait, wait_notice(command, path, say))

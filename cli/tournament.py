@@ -36,13 +36,20 @@ from tournament.config import (
 )
 from tournament.executors.settings import MAX_NUM_CPUS, ExecutorSettings
 from tournament.metrics import TournamentMetrics
-from tournament.progress import ProblemsProgress, Progress, SampleProgress, choose_progress
+from tournament.progress import (
+    ProblemsProgress,
+    Progress,
+    SampleProgress,
+    choose_progress,
+    draws_a_line,
+)
 from tournament.report import FORMATS, report
 from tournament.runner import RunError, run_tournament
 from tournament.sprt import SprtStatus
 from tournament.sprt_blocks import format_status, max_blocks
 from tournament.sprt_run import run_sprt
 from tournament.store import Store, StoreError, check_existing
+from tournament.store_lock import LockWait
 
 __all__ = ["add_parser"]
 
@@ -355,7 +362,7 @@ def _play_sprt(
                 progress=progress,
                 admin_token=args.admin_token,
                 tls=tls,
-                lock_wait=lock_wait("sheepfold tournament", args, database),
+                lock_wait=_lock_wait(args, database, progress),
             )
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return _stopped(args, error)
@@ -385,6 +392,14 @@ def _play_sprt(
     lines.append(f"{verdict}; {count(outcome.played, 'game')} played this run")
     print("\n".join(lines))
     return outcome.exit_code
+
+
+def _lock_wait(args: argparse.Namespace, database: str, progress: Progress | None) -> LockWait:
+    """`--wait` for a run's database: said through a live progress line, when
+    one is drawn, so that the notice ends it rather than lands in it."""
+    if progress is not None and draws_a_line(progress):
+        return lock_wait("sheepfold tournament", args, database, progress.note)
+    return lock_wait("sheepfold tournament", args, database)
 
 
 def _log_level() -> str:
@@ -508,7 +523,7 @@ def _run_and_report(
                 executor=executor,
                 rerun_crashed=args.rerun_crashed,
                 tls=tls,
-                lock_wait=lock_wait("sheepfold tournament", args, database),
+                lock_wait=_lock_wait(args, database, progress),
             )
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return _stopped(args, error)

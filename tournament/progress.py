@@ -20,6 +20,7 @@ __all__ = [
     "SampleProgress",
     "TerminalProgress",
     "choose_progress",
+    "draws_a_line",
     "format_eta",
     "note_on",
 ]
@@ -151,12 +152,14 @@ def _logged_figures(game: GameRecord, figures: Mapping[str, float]) -> dict[str,
 
 
 class TerminalProgress:
-    """A single status line, rewritten after every game."""
+    """A single status line, rewritten after every game. A line of its own
+    (a failed game, a note) ends it first and has it drawn again under it."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.rate = _Rate()
         self.width = 0
+        self.status = ""  # the status line last drawn, "" before the first
 
     def start(self, tournament: str, total: int, done: int) -> None:
         self.rate.begin(total, done)
@@ -170,8 +173,7 @@ class TerminalProgress:
         rate, eta = self.rate.step()
         failed = [f"{seat.bot} {seat.failure}" for seat in game.seats if seat.failure]
         if failed:  # a line of its own, with the id `sheepfold replay` takes
-            self._line("")  # blanks the status line; "\r" then writes from its start
-            self.stream.write(f"\rgame {game.key} (match {game.match_id}): {', '.join(failed)}\n")
+            self._apart(f"game {game.key} (match {game.match_id}): {', '.join(failed)}")
         figure = figure_of(game)
         bots, values = list(elo), list(elo.values())
         leaders = [(bots[i], values[i]) for i in strongest_first(bots, values)[:3]]
@@ -185,12 +187,13 @@ class TerminalProgress:
         )
 
     def game_error(self, key: str, error: str) -> None:
-        self._line("")
-        self.stream.write(f"\rgame {key} not played: {error}\n")
+        self._apart(f"game {key} not played: {error}")
+        self._line(self.status)
 
     def note(self, text: str) -> None:
-        self._line("")
-        self.stream.write(f"\r{text}\n")
+        """Also what says, mid-run, that a write waits for another process's lock."""
+        self._apart(text)
+        self._line(self.status)
 
     def finish(self, played: int, interrupted: bool) -> None:
         word = "interrupted" if interrupted else "finished"
@@ -198,7 +201,16 @@ class TerminalProgress:
         self.stream.flush()
 
     def _line(self, text: str) -> None:
+        self.status = text
         self.width = rewrite_line(self.stream, text, self.width)
+
+    def _apart(self, text: str) -> None:
+        """`text` on a line of its own where the status line was (blanked; "\r"
+        then writes from its start); the status is kept to be drawn again."""
+        status = self.status
+        self._line("")
+        self.stream.write(f"\r{text}\n")
+        self.status = status
 
 
 class SilentProgress:
@@ -300,6 +312,12 @@ def rewrite_line(stream: TextIO, text: str, width: int) -> int:
     stream.write("\r" + text + " " * max(width - len(text), 0))
     stream.flush()
     return len(text)
+
+
+def draws_a_line(progress: Progress) -> bool:
+    """Whether `progress` (or the Progress a TournamentMetrics wraps) draws a
+    live line, which a line of the command's own must go through (its note)."""
+    return isinstance(getattr(progress, "inner", progress), TerminalProgress)
 
 
 def choose_progress(stream: TextIO | None = None) -> Progress:

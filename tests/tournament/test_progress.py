@@ -124,3 +124,22 @@ def test_the_games_per_second_and_eta_count_from_the_first_game_not_from_ray_sta
     else:
         finished = next(log for log in logs if log["event"] == "game finished")
         assert finished["games_per_second"] == 1.0 and finished["eta_seconds"] == 3.0, finished
+
+
+def test_a_note_or_an_unplayed_game_ends_the_live_line_and_draws_it_again() -> None:
+    stream = io.StringIO()
+    progress = TerminalProgress(stream)
+    progress.start("cup", 3, 0)
+    progress.game_done(_game("0123456789abcdef", None), {"steady": 5.0, "flaky": -5.0})
+    status = stream.getvalue().rsplit("\r", 1)[1]
+    assert status.startswith("[1/3]")
+    progress.note("cup.sqlite is locked by another process")
+    progress.game_error("g2", "server gone")
+    assert stream.getvalue().endswith(
+        "\rcup.sqlite is locked by another process\n\r"
+        + status
+        + "\r"
+        + " " * len(status)
+        + "\rgame g2 not played: server gone\n\r"
+        + status
+    )

@@ -1,0 +1,83 @@
+"""`tournament run` on a terminal draws one live progress line. When a write
+mid-run waits for another process's lock, the line saying so once landed at
+the end of that progress line (the notice went straight to stderr); it now ends
+the progress line, stands on a line of its own, and the progress line is drawn
+again under it."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.cli.helpers import random_cup
+from tests.conftest import ROOT
+from tests.sqlite_locks import write_locked
+
+WAITING = "is locked by another process; waiting for it (at most 30 s)"
+
+
+def _screen(written: str) -> list[str]:
+    """The lines a terminal shows for `written`: a carriage return goes back to
+    the start of the line and what follows is written over what was there."""
+    lines = []
+    for line in written.replace("\r\n", "\n").split("\n"):
+        shown = ""
+        for part in line.split("\r"):
+            shown = part + shown[len(part) :]
+        lines.append(shown.rstrip())
+    return lines[:-1] if lines and not lines[-1] else lines
+
+
+def test_a_lock_wait_mid_run_gets_a_line_of_its_own_and_the_progress_comes_back(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "cup.toml"
+    config.write_text(random_cup(games_per_pairing=40, database="cup.sqlite"))
+    database = tmp_path / "cup.sqlite"
+    controller, terminal = pty.openpty()
+    run = subprocess.Popen(
+        [sys.executable, "-m", "cli", "tournament", "run", str(config), "--no-report"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=terminal,
+        stdin=subprocess.DEVNULL,
+    )
+    os.close(terminal)
+    seen = bytearray()
+
+    def read_until(wanted: bytes, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while wanted not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([controller], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(controller, 65536)
+                except OSError:  # the command closed its end: it has exited
+                    return wanted in seen
+                if not chunk:
+                    break
+                seen.extend(chunk)
+        return wanted in seen
+
+    try:
+        assert read_until(b"games/s", 120), seen.decode(errors="replace")
+        with write_locked(database):
+            assert read_until(WAITING.encode(), 60), seen.decode(errors="replace")
+        read_until(b"played this run", 120)
+        assert run.wait(timeout=60) == 0
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+        os.close(controller)
+    screen = _screen(seen.decode(errors="replace"))
+    notice = f"sheepfold tournament: {database} {WAITING}"
+    assert notice in screen, "\n".join(screen)
+    after = screen[screen.index(notice) + 1]
+    assert after.startswith("[") and "games/s" in after, "\n".join(screen)
+    assert screen[-1] == "finished: 80 games played this run", "\n".join(screen)
