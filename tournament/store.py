@@ -25,6 +25,8 @@ from tournament.store_checks import (
     damaged_game,
     stored_count,
     stored_object,
+    stored_time,
+    stored_version,
 )
 from tournament.store_errors import StoreError, StoreLocked, is_busy
 from tournament.store_lock import LOCK_WAIT_SECONDS, SILENT_WAIT, LockWait, waiting_for_lock
@@ -44,6 +46,7 @@ __all__ = [
     "database_exists",
     "foreign_kind",
     "is_busy",
+    "read_version",
 ]
 
 T = TypeVar("T")
@@ -86,6 +89,13 @@ def _check_path(path: str) -> None:
         raise StoreError(f"cannot create {path}: {file.parent} is not a folder") from None
     except OSError as error:
         raise StoreError(f"cannot create the folder of {path}: {error.strerror}") from None
+
+
+def read_version(connection: sqlite3.Connection, path: str | Path) -> int:
+    """The schema version of the tournament database open on `connection`, whose
+    schema_version table exists (a StoreError naming a damaged one)."""
+    rows = connection.execute("SELECT version FROM schema_version").fetchall()
+    return stored_version(str(path), rows, len(MIGRATIONS))
 
 
 def foreign_kind(tables: set[str]) -> str | None:
@@ -198,18 +208,16 @@ class Store:
 
     @property
     def version(self) -> int:
-        row = self._db.execute("SELECT version FROM schema_version").fetchone()
-        return int(row[0])
+        return read_version(self._db, self.path)
 
     def _stored_version(self) -> int | None:
         """The schema version, read without taking the write lock; None: the
-        file has no version yet."""
+        file has no version yet (a StoreError when its table was damaged)."""
         if not self._db.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
         ).fetchone():
             return None
-        row = self._db.execute("SELECT version FROM schema_version").fetchone()
-        return None if row is None else int(row[0])
+        return read_version(self._db, self.path)
 
     def _migrate(self) -> None:
         # A current file needs no write lock: a reader (report, replay) once took
@@ -218,13 +226,11 @@ class Store:
             return
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = self._db.execute("SELECT version FROM schema_version").fetchone()
-            if row is None:
+            version = self._stored_version()  # again: another process may have migrated
+            if version is None:
+                self._db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
                 self._db.execute("INSERT INTO schema_version (version) VALUES (0)")
                 version = 0
-            else:
-                version = int(row[0])
             if version > len(MIGRATIONS):
                 raise StoreError(
                     f"{self.path} has schema version {version}, newer than this sheepfold "
@@ -336,8 +342,8 @@ class Store:
                 anchor=row[5],
                 scheduled=stored_count(self.path, row[1], "scheduled", row[6]),
                 config=stored_object(self.path, row[1], "config_json", row[7]),
-                created_at=row[8],
-                updated_at=row[9],
+                created_at=stored_time(self.path, row[0], row[1], "created_at", row[8]),
+                updated_at=stored_time(self.path, row[0], row[1], "updated_at", row[9]),
             )
             for row in rows
         )

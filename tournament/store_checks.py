@@ -13,7 +13,15 @@ from games.words import count
 from tournament.store_errors import StoreError
 from tournament.store_records import SeatRecord
 
-__all__ = ["check_numbers", "check_seats", "damaged_game", "stored_count", "stored_object"]
+__all__ = [
+    "check_numbers",
+    "check_seats",
+    "damaged_game",
+    "stored_count",
+    "stored_object",
+    "stored_time",
+    "stored_version",
+]
 
 
 def stored_count(path: str, name: str, column: str, value: object) -> int:
@@ -43,6 +51,40 @@ def stored_object(path: str, name: str, column: str, text: str) -> dict[str, Any
     raise StoreError(
         f"tournament {name!r} in {path}: its {column} is not a JSON object "
         f"(edited by hand?){why}; put the value back, or use another name or database"
+    )
+
+
+def stored_time(path: str, tournament_id: int, name: str, column: str, value: object) -> float:
+    """A tournament's created_at or updated_at (seconds since 1970); a
+    StoreError for one edited into text or inf (a report then took the newest
+    tournament by a text's place in SQLite's order, after every number)."""
+    if isinstance(value, (int, float)) and math.isfinite(value) and value >= 0:
+        return float(value)
+    raise StoreError(
+        f"tournament {name!r} in {path}: its {column} is not a time in seconds since 1970 "
+        f"(edited by hand?), it holds {repr(value)[:40]}; put the value back, or set it to now "
+        f"(UPDATE tournaments SET {column} = strftime('%s', 'now') WHERE id = {tournament_id} "
+        "in the sqlite3 shell)"
+    )
+
+
+def stored_version(path: str, rows: list[tuple[Any, ...]], current: int) -> int:
+    """The schema version of a tournament database: its schema_version table's
+    one row, a whole number from 0. A StoreError for a table edited by hand
+    (text or inf stopped every command with a traceback, 3.5 was version 3 and
+    ran the fourth migration again, no row ran every migration again)."""
+    values = [row[0] for row in rows]
+    if len(values) == 1 and isinstance(values[0], int) and values[0] >= 0:
+        return values[0]
+    if len(values) == 1:
+        held = f"it holds {repr(values[0])[:40]}"
+    else:
+        held = f"it has {count(len(values), 'row') if values else 'no row'}"
+    raise StoreError(
+        f"{path}: its schema_version is not one whole number (edited by hand?), {held}; put "
+        f"back the one row it held (this sheepfold writes version {current}: DELETE FROM "
+        f"schema_version; INSERT INTO schema_version VALUES ({current}) in the sqlite3 shell, "
+        "if this sheepfold wrote the file)"
     )
 
 

@@ -28,7 +28,15 @@ from typing import TypeVar
 from urllib.parse import quote
 
 from server.files import access_hint
-from tournament.store import MIGRATIONS, Store, StoreError, StoreLocked, foreign_kind, is_busy
+from tournament.store import (
+    MIGRATIONS,
+    Store,
+    StoreError,
+    StoreLocked,
+    foreign_kind,
+    is_busy,
+    read_version,
+)
 from tournament.store_lock import LOCK_WAIT_SECONDS, waiting_for_lock
 
 __all__ = [
@@ -173,8 +181,7 @@ def open_read_only(
             raise StoreError(
                 f"{path} is not a tournament database" + (f": it is {what}" if what else "")
             )
-        row = connection.execute("SELECT version FROM schema_version").fetchone()
-        version = int(row[0]) if row else 0
+        version = read_version(connection, path)
         if version < len(MIGRATIONS):
             raise StoreError(
                 f"{path} was written by an older sheepfold (its tables are version "

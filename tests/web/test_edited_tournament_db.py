@@ -83,3 +83,37 @@ def test_a_hand_edited_score_is_a_400_page_naming_it(showcase: Showcase, tmp_pat
         assert "<b id=injected>" not in body and str(tmp_path) not in body, body
     finally:
         showcase.server.run(viewer.stop())
+
+
+@pytest.mark.parametrize(
+    ("edit", "wanted"),
+    [
+        (
+            "UPDATE tournaments SET updated_at = 'soon'",
+            "its updated_at is not a time in seconds since 1970 (edited by hand?), it holds 'soon'",
+        ),
+        (
+            "UPDATE schema_version SET version = 'four'",
+            "its schema_version is not one whole number (edited by hand?), it holds 'four'",
+        ),
+    ],
+)
+def test_a_hand_edited_time_or_schema_version_is_said_on_the_pages(
+    showcase: Showcase, tmp_path: Path, edit: str, wanted: str
+) -> None:
+    """A schema version edited into text was a 500 with a ValueError traceback
+    in the viewer's log; a time edited into text was read on as it was."""
+    copy = tmp_path / "edited.db"
+    _, viewer = _viewer_of_a_copy(showcase, copy)
+    base = f"http://127.0.0.1:{viewer.port}"
+    try:
+        with sqlite3.connect(copy) as connection:
+            connection.execute(edit)
+        connection.close()
+        status, _, body = get(f"{base}/tournaments/0/showcase")
+        assert status == 400, (status, body[:800])
+        assert wanted in unescape(body) and str(tmp_path) not in body, body
+        status, _, body = get(f"{base}/tournaments")
+        assert status == 200 and wanted in unescape(body), body
+    finally:
+        showcase.server.run(viewer.stop())

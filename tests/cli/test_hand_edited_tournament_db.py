@@ -1,0 +1,52 @@
+"""`tournament report` and a resumed `tournament run` of a database whose
+tournament times or schema version were edited by hand with sqlite3: one line
+naming the file, the row and what to do, exit 1, never a traceback (text or
+inf in schema_version was a ValueError or OverflowError traceback; a text
+time was read on as it was)."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import one_line, play_cup, random_cup, sheepfold
+
+TIME = (
+    "UPDATE tournaments SET updated_at = 'yesterday'",
+    "sheepfold tournament: tournament 'cup' in {db}: its updated_at is not a time in seconds "
+    "since 1970 (edited by hand?), it holds 'yesterday'; put the value back, or set it to now "
+    "(UPDATE tournaments SET updated_at = strftime('%s', 'now') WHERE id = 1 in the sqlite3 "
+    "shell)",
+)
+VERSION = (
+    "UPDATE schema_version SET version = 9e999",
+    "sheepfold tournament: {db}: its schema_version is not one whole number (edited by "
+    "hand?), it holds inf; put back the one row it held (this sheepfold writes version 4: "
+    "DELETE FROM schema_version; INSERT INTO schema_version VALUES (4) in the sqlite3 shell, "
+    "if this sheepfold wrote the file)",
+)
+
+
+@pytest.mark.parametrize(("edit", "said"), [TIME, VERSION], ids=["updated_at", "version"])
+def test_report_and_a_resume_name_a_hand_edited_time_or_version(
+    tmp_path: Path, edit: str, said: str
+) -> None:
+    config = tmp_path / "cup.toml"
+    config.write_text(random_cup(games_per_pairing=1, database="cup.sqlite"))
+    play_cup(config)
+    db = tmp_path / "cup.sqlite"
+    with closing(sqlite3.connect(db)) as raw:
+        raw.execute(edit)
+        raw.commit()
+    config.write_text(random_cup(games_per_pairing=2, database="cup.sqlite"))
+    wanted = said.format(db=db)
+    reported = sheepfold("tournament", "report", "--db", str(db), "--bootstrap", "0")
+    assert (reported.returncode, one_line(reported)) == (1, wanted)
+    resumed = sheepfold("tournament", "run", str(config), "--no-report")
+    assert resumed.returncode == 1 and "Traceback" not in resumed.stderr, resumed.stderr
+    assert resumed.stderr.splitlines()[-1] == wanted, resumed.stderr
+    with closing(sqlite3.connect(db)) as raw:  # nothing more played
+        assert raw.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
