@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,21 @@ def database_of(server: ServerProcess) -> str:
 def command(*args: str, env: dict[str, str] | None = None) -> list[str]:
     """`sheepfold ARGS...` as a user runs it."""
     return [sys.executable, "-m", "cli", *args]
+
+
+def started_on_a_terminal(*args: str) -> tuple[subprocess.Popen[bytes], int]:
+    """`sheepfold ARGS` started with its stderr on a pseudo-terminal (stdout on
+    a pipe, stdin empty), and the terminal's controlling end to read it from."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        command(*args),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=terminal,
+        stdin=subprocess.DEVNULL,
+    )
+    os.close(terminal)
+    return process, controller
 
 
 def sheepfold(

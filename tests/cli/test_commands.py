@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import select
 import socket
 import subprocess
@@ -20,6 +19,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 
 import games
 from cli.play import format_summary
+from tests.cli.helpers import started_on_a_terminal
 from tests.conftest import ROOT, ServerProcess, start_server_process, stop_server_process
 
 SIX = "random,random,random,random,random,random"
@@ -234,15 +234,7 @@ def _on_a_terminal(*args: str, timeout: float) -> tuple[int, str, str]:
     """`sheepfold ARGS` with its stderr on a terminal (a pseudo-terminal) and its
     stdout on a pipe, as `sheepfold demo > tables.txt` on a terminal: exit status,
     stdout and everything written to the terminal."""
-    controller, terminal = pty.openpty()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cli", *args],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=terminal,
-        stdin=subprocess.DEVNULL,
-    )
-    os.close(terminal)
+    process, controller = started_on_a_terminal(*args)
     seen = bytearray()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -7,15 +7,11 @@ again under it."""
 from __future__ import annotations
 
 import os
-import pty
 import select
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-from tests.cli.helpers import random_cup
-from tests.conftest import ROOT
+from tests.cli.helpers import random_cup, started_on_a_terminal
 from tests.sqlite_locks import write_locked
 
 WAITING = "is locked by another process; waiting for it (at most 30 s)"
@@ -39,15 +35,7 @@ def test_a_lock_wait_mid_run_gets_a_line_of_its_own_and_the_progress_comes_back(
     config = tmp_path / "cup.toml"
     config.write_text(random_cup(games_per_pairing=40, database="cup.sqlite"))
     database = tmp_path / "cup.sqlite"
-    controller, terminal = pty.openpty()
-    run = subprocess.Popen(
-        [sys.executable, "-m", "cli", "tournament", "run", str(config), "--no-report"],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=terminal,
-        stdin=subprocess.DEVNULL,
-    )
-    os.close(terminal)
+    run, controller = started_on_a_terminal("tournament", "run", str(config), "--no-report")
     seen = bytearray()
 
     def read_until(wanted: bytes, seconds: float) -> bool:
@@ -75,6 +63,8 @@ def test_a_lock_wait_mid_run_gets_a_line_of_its_own_and_the_progress_comes_back(
             run.kill()
             run.wait()
         os.close(controller)
+        if run.stdout is not None:
+            run.stdout.close()
     screen = _screen(seen.decode(errors="replace"))
     notice = f"sheepfold tournament: {database} {WAITING}"
     assert notice in screen, "\n".join(screen)
