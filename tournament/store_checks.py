@@ -77,11 +77,12 @@ def stored_version(path: str, rows: list[tuple[Any, ...]], current: int) -> int:
     if len(values) == 1 and isinstance(values[0], int) and values[0] >= 0:
         return values[0]
     if len(values) == 1:
-        held = f"it holds {repr(values[0])[:40]}"
+        held = f"holds {repr(values[0])[:40]}"
     else:
-        held = f"it has {count(len(values), 'row') if values else 'no row'}"
+        held = f"has {count(len(values), 'row') if values else 'no row'}"
     raise StoreError(
-        f"{path}: its schema_version is not one whole number (edited by hand?), {held}; put "
+        f"the schema version of {path} is not one whole number (edited by hand?): its "
+        f"schema_version table {held}; put "
         f"back the one row it held (this sheepfold writes version {current}: DELETE FROM "
         f"schema_version; INSERT INTO schema_version VALUES ({current}) in the sqlite3 shell, "
         "if this sheepfold wrote the file)"

@@ -23,10 +23,10 @@ TIME = (
 )
 VERSION = (
     "UPDATE schema_version SET version = 9e999",
-    "sheepfold tournament: {db}: its schema_version is not one whole number (edited by "
-    "hand?), it holds inf; put back the one row it held (this sheepfold writes version 4: "
-    "DELETE FROM schema_version; INSERT INTO schema_version VALUES (4) in the sqlite3 shell, "
-    "if this sheepfold wrote the file)",
+    "sheepfold tournament: the schema version of {db} is not one whole number (edited by "
+    "hand?): its schema_version table holds inf; put back the one row it held (this "
+    "sheepfold writes version 4: DELETE FROM schema_version; INSERT INTO schema_version "
+    "VALUES (4) in the sqlite3 shell, if this sheepfold wrote the file)",
 )
 
 

@@ -69,13 +69,13 @@ def test_a_tournaments_time_edited_into_no_time_is_one_store_error(
 @pytest.mark.parametrize(
     ("edit", "held"),
     [
-        ("UPDATE schema_version SET version = 'four'", "it holds 'four'"),
-        ("UPDATE schema_version SET version = 1e999", "it holds inf"),
-        ("UPDATE schema_version SET version = -1", "it holds -1"),
-        (f"UPDATE schema_version SET version = {CURRENT - 0.5}", f"it holds {CURRENT - 0.5}"),
-        (f"UPDATE schema_version SET version = {CURRENT + 0.5}", f"it holds {CURRENT + 0.5}"),
-        ("DELETE FROM schema_version", "it has no row"),
-        (f"INSERT INTO schema_version VALUES ({CURRENT})", "it has 2 rows"),
+        ("UPDATE schema_version SET version = 'four'", "holds 'four'"),
+        ("UPDATE schema_version SET version = 1e999", "holds inf"),
+        ("UPDATE schema_version SET version = -1", "holds -1"),
+        (f"UPDATE schema_version SET version = {CURRENT - 0.5}", f"holds {CURRENT - 0.5}"),
+        (f"UPDATE schema_version SET version = {CURRENT + 0.5}", f"holds {CURRENT + 0.5}"),
+        ("DELETE FROM schema_version", "has no row"),
+        (f"INSERT INTO schema_version VALUES ({CURRENT})", "has 2 rows"),
     ],
 )
 def test_a_schema_version_edited_by_hand_is_one_store_error(
@@ -88,7 +88,8 @@ def test_a_schema_version_edited_by_hand_is_one_store_error(
     ("table tournaments already exists")."""
     db = _database(tmp_path, (edit, ()))
     wanted = (
-        f"{db}: its schema_version is not one whole number (edited by hand?), {held}; put "
+        f"the schema version of {db} is not one whole number (edited by hand?): its "
+        f"schema_version table {held}; put "
         f"back the one row it held (this sheepfold writes version {CURRENT}: DELETE FROM "
         f"schema_version; INSERT INTO schema_version VALUES ({CURRENT}) in the sqlite3 shell, "
         "if this sheepfold wrote the file)"

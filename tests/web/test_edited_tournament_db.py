@@ -94,7 +94,7 @@ def test_a_hand_edited_score_is_a_400_page_naming_it(showcase: Showcase, tmp_pat
         ),
         (
             "UPDATE schema_version SET version = 'four'",
-            "its schema_version is not one whole number (edited by hand?), it holds 'four'",
+            "is not one whole number (edited by hand?): its schema_version table holds 'four'",
         ),
     ],
 )
