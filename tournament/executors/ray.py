@@ -36,6 +36,7 @@ from games.words import count
 from tournament.bot_launch import sandboxed_bots
 from tournament.config import TournamentConfig
 from tournament.executors.ray_address import RayAddressError, check_address
+from tournament.executors.ray_messages import RayMessages
 from tournament.executors.ray_shipping import (
     command_files,
     gitignored_files_shipped,
@@ -51,7 +52,7 @@ from tournament.executors.ray_task import (
 )
 from tournament.executors.servers import ServerPool
 from tournament.executors.settings import ExecutorSettings
-from tournament.progress import Progress
+from tournament.progress import Progress, note_on
 from tournament.run_error import RunError
 from tournament.runner import RunSummary, run_tournament_async
 from tournament.schedule import ScheduledGame
@@ -66,6 +67,8 @@ INSTALL_HINT = "install the same sheepfold on every node: pip install 'sheepfold
 PROGRAM_HINT = "the programs command bots start must be installed on every node"
 FILES_HINT = "files a bot needs must be in the config's folder or its python_path"
 NO_ANSWER = "no answer to the check within"
+# How long Ray's messages about the run's tasks may wait to be written.
+MESSAGES_SECONDS = 1.0
 READ_ONLY_HINT = "a sandbox's read_only paths must be in the config's folder or on every node"
 
 
@@ -91,8 +94,11 @@ def run_on_ray(
             "or set sandbox = false for bots you trust"
         )
     env, worker_config = runtime_env_for(config, database)
-    with _connected(settings, env):
-        executor = RayExecutor(worker_config, settings, servers, admin_token or "", tls)
+    messages = RayMessages()
+    with messages.caught(), _connected(settings, env):
+        executor = RayExecutor(
+            worker_config, settings, servers, admin_token or "", tls, messages=messages
+        )
         executor.check_cluster()
         return run_interruptible(
             run_tournament_async(
@@ -265,10 +271,12 @@ class RayExecutor:
         servers: tuple[str, ...],
         admin_token: str,
         tls: ServerTls | None = None,
+        messages: RayMessages | None = None,
     ) -> None:
         import ray
 
         self.config = config
+        self.messages = messages or RayMessages()
         self.settings = settings
         self.servers = servers
         self.admin_token = admin_token
@@ -377,15 +385,25 @@ class RayExecutor:
             if not in_flight:
                 await asyncio.sleep(wake or 0.0)
                 continue
+            # Woken at least every MESSAGES_SECONDS to write what Ray said meanwhile.
             done, _ = await asyncio.wait(
-                in_flight, timeout=wake, return_when=asyncio.FIRST_COMPLETED
+                in_flight,
+                timeout=min(wake, MESSAGES_SECONDS) if wake is not None else MESSAGES_SECONDS,
+                return_when=asyncio.FIRST_COMPLETED,
             )
+            self.write_messages(runner)
             ended = [(future, *in_flight.pop(future)) for future in done]
             for scheduled, delay in self.settle_all(runner, ended, turns):
                 if delay is None:
                     again.append(scheduled)
                 else:
                     heapq.heappush(later, (loop.time() + delay, next(self._order), scheduled))
+        self.write_messages(runner)
+
+    def write_messages(self, runner: Any) -> None:
+        """Ray's messages since the last call (see RayMessages), one line each."""
+        for line in self.messages.drain():
+            note_on(runner.progress, line)
 
     def settle_all(
         self,
