@@ -67,6 +67,9 @@ INSTALL_HINT = "install the same sheepfold on every node: pip install 'sheepfold
 PROGRAM_HINT = "the programs command bots start must be installed on every node"
 FILES_HINT = "files a bot needs must be in the config's folder or its python_path"
 NO_ANSWER = "no answer to the check within"
+# Where Ray says it turned token authentication on for an instance it starts.
+AUTH_LOGGER = "ray._private.authentication.authentication_token_setup"
+TOKEN_NOTICE = "Token authentication is enabled for this Ray cluster"
 # How long Ray's messages about the run's tasks may wait to be written.
 MESSAGES_SECONDS = 1.0
 READ_ONLY_HINT = "a sandbox's read_only paths must be in the config's folder or on every node"
@@ -152,10 +155,16 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
     # command's (SIGTERM stops the run as Ctrl-C does) is put back after, alone.
     sigterm = signal.getsignal(signal.SIGTERM)
     if address is None:
+        # Starting Ray here, it warns that it turned token authentication on, and
+        # how to turn it off, in a plain-text line between the run's log lines:
+        # the instance is the run's own, and ends with it.
+        auth_log = logging.getLogger(AUTH_LOGGER)
+        auth_log.addFilter(_no_token_notice)
         # On this thread: the processes Ray starts die with the thread that started them.
         try:
             connect()
         finally:
+            auth_log.removeFilter(_no_token_notice)
             _restore_sigterm(sigterm)
     else:
         # ray.init has no timeout of its own: a port that is not Ray's leaves it waiting.
@@ -253,6 +262,11 @@ def _auto_address() -> str:
 def _no_sigterm_warning(record: logging.LogRecord) -> bool:
     """Drops ray.init's warning that it set no SIGTERM handler off the main thread."""
     return not record.getMessage().startswith("SIGTERM handler is not set")
+
+
+def _no_token_notice(record: logging.LogRecord) -> bool:
+    """Drops Ray's notice that the instance it starts has token authentication on."""
+    return not record.getMessage().startswith(TOKEN_NOTICE)
 
 
 def _restore_sigterm(handler: Any) -> None:
