@@ -202,6 +202,23 @@ def test_an_address_that_is_not_host_port_is_a_usage_error(tmp_path: Path, addre
     assert "is not HOST:PORT" in str(_run_on(address, tmp_path))
 
 
+def test_a_dashboard_url_is_told_apart_from_the_head_s_address(tmp_path: Path) -> None:
+    """`ray job submit` takes the dashboard's http://HEAD:8265; --ray took it for a
+    host named 'http://HEAD' that "does not resolve"."""
+    error = str(_run_on("http://127.0.0.1:8265", tmp_path))
+    assert error.startswith("Ray address 'http://127.0.0.1:8265' is not HOST:PORT")
+    assert "an http:// address is the dashboard's" in error
+    assert "unknown host" not in error
+
+
+def test_several_addresses_are_told_to_go_to_server(tmp_path: Path) -> None:
+    """As --server takes A,B, --ray A,B was taken for a host named 'A,HOST_B'."""
+    error = str(_run_on("127.0.0.1:6379,127.0.0.1:6380", tmp_path))
+    assert error.startswith("Ray address '127.0.0.1:6379,127.0.0.1:6380' is not HOST:PORT")
+    assert "--ray takes one address" in error
+    assert "unknown host" not in error
+
+
 class _AskingForAToken(grpc.GenericRpcHandler):
     """Answers every call as a Ray cluster with token authentication does without one."""
 

@@ -28,8 +28,10 @@ def check_address(address: str) -> None:
     client = address.startswith("ray://")
     target = address.removeprefix("ray://")
     host, _, port = target.rpartition(":")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise RayAddressError(f"Ray address {address!r} is not HOST:PORT (or 'auto')")
+    # A URL or a list was taken for a host name, "unknown host 'http://HEAD'".
+    mistaken = "/" in host or "," in host
+    if not host or not port.isdigit() or not 0 < int(port) < 65536 or mistaken:
+        raise RayAddressError(f"Ray address {address!r} is not HOST:PORT (or 'auto'){_why(host)}")
     bare_host = host.removeprefix("[").removesuffix("]")
     try:
         with socket.create_connection((bare_host, int(port)), timeout=CONNECT_SECONDS):
@@ -53,6 +55,21 @@ def check_address(address: str) -> None:
     problem = not_ray(target, CLIENT_PROBE if client else GCS_PROBE)
     if problem:
         raise RayAddressError(f"cannot join a Ray cluster: {address} {problem}")
+
+
+def _why(host: str) -> str:
+    """What an address that is not HOST:PORT was likely meant as."""
+    if "://" in host:  # http://HEAD:8265, what `ray job submit` takes
+        return (
+            ": --ray takes the head's GCS address, HOST:PORT (port 6379 by default), "
+            "or ray://HOST:PORT for Ray Client; an http:// address is the dashboard's"
+        )
+    if "," in host:
+        return (
+            ": --ray takes one address, the head's (the other nodes join it with "
+            "`ray start --address`); several servers go to --server A,B"
+        )
+    return ""
 
 
 class _Probe(NamedTuple):
