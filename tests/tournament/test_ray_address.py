@@ -250,9 +250,17 @@ def test_a_cluster_that_wants_a_token_says_how_to_give_it(
 
 
 def _auto_error() -> str:
+    from ray._private import services
+
     from tournament.executors.ray import _auto_address
 
-    with pytest.raises(ray_address.RayAddressError) as raised:
+    # Ray also looks for a GCS among this machine's processes: a cluster another
+    # program runs here meanwhile is not the one these tests mean.
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        pytest.raises(ray_address.RayAddressError) as raised,
+    ):
+        patch.setattr(services, "find_gcs_addresses", list)
         _auto_address()
     return str(raised.value)
 
