@@ -19,7 +19,7 @@ from server.inprocess import serving_here
 from server.logs import configure_logging
 from tournament.config import MAX_SEED
 from tournament.demo import demo_round_robin
-from tournament.progress import Progress, format_eta, rewrite_line
+from tournament.progress import Ending, Progress, format_eta, rewrite_line
 from tournament.store import GameRecord
 
 DEMO_BOTS = ["random", "greedy", "mcts"]
@@ -116,7 +116,7 @@ class GamesLine(Progress):
     def note(self, text: str) -> None:
         return None
 
-    def finish(self, played: int, interrupted: bool) -> None:
+    def finish(self, played: int, ending: Ending) -> None:
         self.width = rewrite_line(self.stream, "", self.width)
         self.stream.write("\r")
         self.stream.flush()

@@ -38,7 +38,7 @@ def test_a_count_of_one_reads_as_one_in_event_texts_and_command_lines() -> None:
     stream = io.StringIO()
     progress = TerminalProgress(stream)
     progress.start("t", 1, 0)
-    progress.finish(1, interrupted=False)
+    progress.finish(1, "finished")
     assert "t: 1 game, 0 already played" in stream.getvalue()
     assert "finished: 1 game played this run" in stream.getvalue()
     assert games_count({"games_played": 1, "games_scheduled": 1}) == "1/1 game"

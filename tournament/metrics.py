@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
 from server.metrics_http import MetricsEndpoint
-from tournament.progress import Progress, note_on
+from tournament.progress import Ending, Progress, note_on
 from tournament.store import GameRecord
 
 __all__ = ["TournamentMetrics"]
@@ -83,5 +83,5 @@ class TournamentMetrics:
     def note(self, text: str) -> None:
         note_on(self.inner, text)
 
-    def finish(self, played: int, interrupted: bool) -> None:
-        self.inner.finish(played, interrupted)
+    def finish(self, played: int, ending: Ending) -> None:
+        self.inner.finish(played, ending)

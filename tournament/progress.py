@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol, TextIO
+from typing import Any, Literal, Protocol, TextIO
 
 import structlog
 
@@ -14,6 +14,7 @@ from tournament.ratings import rounded, signed_elo, strongest_first
 from tournament.store import GameRecord
 
 __all__ = [
+    "Ending",
     "LogProgress",
     "ProblemsProgress",
     "Progress",
@@ -24,6 +25,11 @@ __all__ = [
     "format_eta",
     "note_on",
 ]
+
+
+# How a run ended: every game it was to play played (or an SPRT decided),
+# Ctrl-C or SIGTERM, or an error or a batch of failed games before the end.
+Ending = Literal["finished", "interrupted", "stopped"]
 
 
 class Progress(Protocol):
@@ -43,7 +49,7 @@ class Progress(Protocol):
         a server dropped), not about one game."""
         ...
 
-    def finish(self, played: int, interrupted: bool) -> None: ...
+    def finish(self, played: int, ending: Ending) -> None: ...
 
 
 def note_on(progress: Progress, text: str) -> None:
@@ -135,9 +141,10 @@ class LogProgress:
     def note(self, text: str) -> None:
         self.log.warning(text, tournament=self.tournament)
 
-    def finish(self, played: int, interrupted: bool) -> None:
-        self.log.info(
-            "tournament interrupted" if interrupted else "tournament finished",
+    def finish(self, played: int, ending: Ending) -> None:
+        log = self.log.info if ending == "finished" else self.log.warning
+        log(
+            f"tournament {ending}",
             tournament=self.tournament,
             played=played,
             done=self.rate.done,
@@ -195,9 +202,8 @@ class TerminalProgress:
         self._apart(text)
         self._line(self.status)
 
-    def finish(self, played: int, interrupted: bool) -> None:
-        word = "interrupted" if interrupted else "finished"
-        self.stream.write(f"\n{word}: {count(played, 'game')} played this run\n")
+    def finish(self, played: int, ending: Ending) -> None:
+        self.stream.write(f"\n{ending}: {count(played, 'game')} played this run\n")
         self.stream.flush()
 
     def _line(self, text: str) -> None:
@@ -229,7 +235,7 @@ class SilentProgress:
     def note(self, text: str) -> None:
         return None
 
-    def finish(self, played: int, interrupted: bool) -> None:
+    def finish(self, played: int, ending: Ending) -> None:
         return None
 
 

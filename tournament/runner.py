@@ -47,7 +47,7 @@ from tournament.deals import dealt, new_secret
 from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.game_play import GamePlayer, PlayedGame
 from tournament.live import LiveFigures, live_figures
-from tournament.progress import Progress, SilentProgress, note_on
+from tournament.progress import Ending, Progress, SilentProgress, note_on
 from tournament.resume import (
     bot_settings,
     changed_bots,
@@ -369,19 +369,23 @@ async def play_batches(
     if crashes is not None:
         runner.crash_reasons = crashes
     secret = store.deal_secret(tournament_id)
-    interrupted = False
+    ending: Ending = "finished"
     try:
         while (scheduled := next_batch()) is not None:
             batch = dealt(scheduled, secret)
             before = runner.played
             await (runner.run(batch) if executor is None else executor.run(runner, batch))
             if batch and runner.played == before:
+                ending = "stopped"
                 break  # a batch in which every game failed: stop rather than spin
     except asyncio.CancelledError:
-        interrupted = True
+        ending = "interrupted"
+        raise
+    except BaseException:
+        ending = "stopped"
         raise
     finally:
-        progress.finish(runner.played, interrupted)
+        progress.finish(runner.played, ending)
     return runner.played, runner.errors
 
 

@@ -73,7 +73,7 @@ class Recorder:
     def game_error(self, key: str, error: str) -> None:
         self.errors.append(f"{key}: {error}")
 
-    def finish(self, played: int, interrupted: bool) -> None:
+    def finish(self, played: int, ending: str) -> None:
         self.played = played
 
 

@@ -27,6 +27,7 @@ class FreezeAfterFirstGame:
         self.pid = pid
         self.done = 0
         self.errors: list[str] = []
+        self.ending = ""
 
     def start(self, tournament: str, total: int, done: int) -> None:
         return None
@@ -42,8 +43,8 @@ class FreezeAfterFirstGame:
     def game_error(self, key: str, error: str) -> None:
         self.errors.append(error)
 
-    def finish(self, played: int, interrupted: bool) -> None:
-        return None
+    def finish(self, played: int, ending: str) -> None:
+        self.ending = ending
 
 
 def test_a_server_that_stops_answering_ends_the_run_at_once(
@@ -68,5 +69,6 @@ def test_a_server_that_stops_answering_ends_the_run_at_once(
         stop_server_process(server)
     assert str(stopped.value).startswith(f"cannot reach the server at {server.address}: ")
     assert "no answer within" in str(stopped.value)
+    assert progress.ending == "stopped", "the log said 'tournament finished' with 1/40 done"
     # At most the games in play when it froze went unplayed, one per worker.
     assert len(progress.errors) <= config.concurrency, progress.errors

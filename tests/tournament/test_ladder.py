@@ -36,7 +36,7 @@ class Recorder:
     def game_error(self, key: str, error: str) -> None:
         raise AssertionError(f"{key}: {error}")
 
-    def finish(self, played: int, interrupted: bool) -> None:
+    def finish(self, played: int, ending: str) -> None:
         return None
 
 

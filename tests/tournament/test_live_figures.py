@@ -43,7 +43,7 @@ class Figures:
     def game_error(self, key: str, error: str) -> None:
         raise AssertionError(f"{key}: {error}")
 
-    def finish(self, played: int, interrupted: bool) -> None:
+    def finish(self, played: int, ending: str) -> None:
         return None
 
 

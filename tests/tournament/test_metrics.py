@@ -49,7 +49,7 @@ class ScrapingProgress:
     def game_error(self, key: str, error: str) -> None:
         return None
 
-    def finish(self, played: int, interrupted: bool) -> None:
+    def finish(self, played: int, ending: str) -> None:
         return None
 
 
