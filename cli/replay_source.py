@@ -109,7 +109,7 @@ def _from_server(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
     except StoreLocked as error:
         raise SourceError(str(error)) from None
     except sqlite3.DatabaseError as error:
-        raise SourceError(f"{path}: {error}") from None
+        raise SourceError(_with_path(path, error)) from None
     except DamagedRecord as error:  # a row edited by hand: GetReplay's DATA_LOSS
         raise SourceError(str(error)) from None
     if stored is None:
@@ -143,7 +143,7 @@ def _migrated_and_read(path: str, match_id: str) -> StoredMatch | None:
     try:
         store = SqliteStore(path)
     except (ServerStoreError, sqlite3.DatabaseError) as error:
-        raise SourceError(f"{path}: {error}") from None
+        raise SourceError(_with_path(path, error)) from None
     try:
         return store.load(match_id)
     finally:
@@ -182,7 +182,7 @@ def _from_tournament(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
     except StoreLocked as error:
         raise SourceError(str(error)) from None
     except (TournamentStoreError, sqlite3.DatabaseError) as error:
-        raise SourceError(f"{path}: {error}") from None
+        raise SourceError(_with_path(path, error)) from None
     if replay is None:
         if played:
             raise SourceError(
@@ -193,6 +193,12 @@ def _from_tournament(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
             )
         raise SourceError(f"no match {match_id!r} in the tournament database {path}")
     return from_replay(replay, source=f"tournament {known.get(match_id, '?')}")
+
+
+def _with_path(path: str, error: Exception) -> str:
+    """The error, with the file it is about in front unless it names it already."""
+    said = str(error)
+    return said if path in said else f"{path}: {said}"
 
 
 def from_replay(replay: arena_pb2.Replay, source: str = "") -> MatchToReplay:

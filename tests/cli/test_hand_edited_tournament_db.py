@@ -50,3 +50,20 @@ def test_report_and_a_resume_name_a_hand_edited_time_or_version(
     assert resumed.stderr.splitlines()[-1] == wanted, resumed.stderr
     with closing(sqlite3.connect(db)) as raw:  # nothing more played
         assert raw.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
+
+
+def test_replay_names_the_file_once_in_a_damaged_row_error(tmp_path: Path) -> None:
+    """The error names the file itself; replay put the path before it again."""
+    config = tmp_path / "cup.toml"
+    config.write_text(random_cup(games_per_pairing=1, database="cup.sqlite"))
+    play_cup(config)
+    db = tmp_path / "cup.sqlite"
+    with closing(sqlite3.connect(db)) as raw:
+        raw.execute(TIME[0])
+        (match_id,) = raw.execute("SELECT match_id FROM games LIMIT 1").fetchone()
+        raw.commit()
+    replayed = sheepfold("replay", "--db", str(db), match_id)
+    assert replayed.returncode == 1, replayed.stderr
+    assert one_line(replayed) == TIME[1].format(db=db).replace(
+        "sheepfold tournament:", "sheepfold replay:"
+    )
