@@ -287,7 +287,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="also serve the web viewer on this HTTP port, in the same process and event loop",
     )
     parser.add_argument(
-        "--web-host", default="127.0.0.1", help="address the web viewer binds (default %(default)s)"
+        "--web-host",
+        type=bind_host,
+        default="127.0.0.1",
+        help="address the web viewer binds (default %(default)s)",
     )
     add_viewer_arguments(parser, prefix="web-", when="with --web-port: ")
     parser.set_defaults(handler=run)

@@ -9,7 +9,7 @@ import sys
 
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
-from cli.values import port
+from cli.values import bind_host, port
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
 from server.listening import ListenError, bind_failure, check_can_listen, host_port
 from server.stop_signals import StopSignals
@@ -39,7 +39,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "can list and replay its matches for everyone who opens it "
         "(default: $SHEEPFOLD_ADMIN_TOKEN)",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
+    parser.add_argument(
+        "--host", type=bind_host, default="127.0.0.1", help="address to bind (default %(default)s)"
+    )
     parser.add_argument("--port", type=port, default=8080, help="HTTP port (default %(default)s)")
     add_viewer_arguments(parser, prefix="", when="")
     parser.set_defaults(handler=run)

@@ -71,14 +71,16 @@ def test_serve_on_an_ipv6_host_plays_answers_health_and_metrics(host: str) -> No
         assert launch.stop(server) == 0
 
 
+@pytest.mark.parametrize("host", ["::1", "[::1]"])
 @pytest.mark.parametrize("command", ["serve", "web"])
-def test_the_web_viewer_url_on_an_ipv6_host_opens(command: str) -> None:
-    """Once "http://::1:PORT/", which no browser opens."""
+def test_the_web_viewer_url_on_an_ipv6_host_opens(command: str, host: str) -> None:
+    """Once "http://::1:PORT/", which no browser opens; `[::1]`, which `--host`
+    takes, once stopped the viewer on "Name or service not known"."""
     game_server = launch.start(launch.serve_command("--db", ":memory:"))
     args = (
-        launch.serve_command("--db", ":memory:", "--web-port", "0", "--web-host", "::1")
+        launch.serve_command("--db", ":memory:", "--web-port", "0", "--web-host", host)
         if command == "serve"
-        else [*WEB, "--port", "0", "--host", "::1", "--server", game_server.address]
+        else [*WEB, "--port", "0", "--host", host, "--server", game_server.address]
     )
     process = subprocess.Popen(
         args,
