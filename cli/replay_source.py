@@ -7,6 +7,7 @@ one (or the other way round), and a file that is neither gives one clear line.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -196,9 +197,11 @@ def _from_tournament(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
 
 
 def _with_path(path: str, error: Exception) -> str:
-    """The error, with the file it is about in front unless it names it already."""
+    """The error, with the file it is about in front unless it names it already:
+    as a word of its own, not inside another ("data" in "database ...")."""
     said = str(error)
-    return said if path in said else f"{path}: {said}"
+    named = re.search(rf"(?<!\S){re.escape(path)}(?=[\s:,;)]|$)", said)
+    return said if named else f"{path}: {said}"
 
 
 def from_replay(replay: arena_pb2.Replay, source: str = "") -> MatchToReplay:
