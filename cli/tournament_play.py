@@ -1,0 +1,141 @@
+"""What `sheepfold tournament run` and `tournament sprt` share: the config's
+problems told once, TLS to a --server, logging while games play, the wait for
+another process's lock, the database a run uses, and how a run that could not
+go on is told (one line, and its exit status)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from cli.client_tls import server_tls
+from cli.lock_wait import lock_wait
+from clients.connect import ServerTls
+from clients.interrupts import ignore_further_interrupts
+from server.logs import FLUSH_SECONDS, configure_logging
+from tournament.botcheck import BotCheckError
+from tournament.config import FILE_FIELD, ConfigError, TournamentConfig, resolve_path
+from tournament.progress import Progress, draws_a_line
+from tournament.store_lock import LockWait
+
+__all__ = [
+    "add_admin_token_flag",
+    "config_problem",
+    "configure_run_logging",
+    "database_of",
+    "lock_wait_for",
+    "log_queued",
+    "server_tls_for",
+    "stopped",
+]
+
+
+def add_admin_token_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--admin-token",
+        default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
+        help="the --server's admin token, for CreateMatch (and to fetch each game's record "
+        "from a server with --private-replays) (default: $SHEEPFOLD_ADMIN_TOKEN)",
+    )
+
+
+def config_problem(path: str, error: ConfigError) -> str:
+    """One line naming the config file once: a problem with the file itself
+    (unreadable, not TOML) already names it; a field's problem is put after it."""
+    return error.message if error.field == FILE_FIELD else f"{path}: {error}"
+
+
+def server_tls_for(
+    args: argparse.Namespace, config: TournamentConfig, command: str
+) -> ServerTls | None:
+    """What --tls and --tls-ca ask for (None: plaintext); a flag that cannot
+    apply ends the command with one line."""
+    if not (args.tls or args.tls_ca):
+        return None
+    name = f"tournament {command}"
+    if not args.server:
+        raise SystemExit(
+            f"sheepfold {name}: --tls and --tls-ca are for --server (the in-process "
+            "server needs no TLS)"
+        )
+    commands = [bot.name for bot in config.bots if bot.command is not None]
+    if commands:
+        raise SystemExit(
+            f"sheepfold {name}: --tls and --tls-ca are for the runner's own calls and its "
+            f"in-process bots; command bots ({', '.join(commands)}) connect to the server "
+            "by themselves (sandboxed ones through a Unix socket, which never uses TLS)"
+        )
+    return server_tls(args, name, args.server.split(","))
+
+
+def lock_wait_for(args: argparse.Namespace, database: str, progress: Progress | None) -> LockWait:
+    """`--wait` for a run's database: said through a live progress line, when
+    one is drawn, so that the notice ends it rather than lands in it."""
+    if progress is not None and draws_a_line(progress):
+        return lock_wait("sheepfold tournament", args, database, progress.note)
+    return lock_wait("sheepfold tournament", args, database)
+
+
+def _log_level() -> str:
+    return "warning" if sys.stderr.isatty() else "info"
+
+
+def configure_run_logging() -> None:
+    configure_logging("auto", _log_level())
+
+
+def _print_line(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+@contextmanager
+def log_queued() -> Iterator[Callable[[str], None]]:
+    """While a run or an SPRT plays, its log lines (its in-process server's too)
+    are written to stderr by a thread of their own, as `serve`'s are: a reader
+    of stderr that stops reading without closing it once blocked the first line
+    past the pipe's 64 KB, and with it every game and the stop signals. Lines
+    wait (at most server.logs.QUEUED_LINES, then are lost and counted). Yields
+    how to write a line of the command's own the same way. After, once the lines
+    waiting are written (FLUSH_SECONDS at most), lines are written directly
+    again, so the command's last lines come after them."""
+    queue = configure_logging("auto", _log_level(), queued=True)
+    try:
+        yield _print_line if queue is None else queue.put
+    finally:
+        if queue is not None:
+            queue.flush(FLUSH_SECONDS)
+        configure_run_logging()
+
+
+def database_of(args: argparse.Namespace, config: TournamentConfig) -> str:
+    """The database a run or an SPRT uses: --db, or the config's."""
+    return args.db or resolve_path(config, config.database)
+
+
+def stopped(args: argparse.Namespace, error: BaseException) -> int:
+    """The exit code, and one clear line (one per bot problem), for a run or an
+    SPRT that could not go on."""
+    if isinstance(error, BotCheckError):
+        for problem in error.problems:
+            print(f"sheepfold tournament: {args.config}: {problem}", file=sys.stderr)
+        return 2
+    if isinstance(error, KeyboardInterrupt):
+        ignore_further_interrupts()  # a second Ctrl-C would break into the exit
+        print(
+            "sheepfold tournament: interrupted; finished games are stored, "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    print(f"sheepfold tournament: {error}", file=sys.stderr)
+    return 2 if _is_ray_address_error(error) else 1
+
+
+def _is_ray_address_error(error: BaseException) -> bool:
+    """A --ray ADDRESS (or [executor] address) that is not a Ray cluster: a usage error."""
+    from tournament.executors.ray_address import RayAddressError
+
+    return isinstance(error, RayAddressError)
