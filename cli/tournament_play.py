@@ -18,7 +18,7 @@ from clients.interrupts import ignore_further_interrupts
 from server.logs import FLUSH_SECONDS, configure_logging
 from tournament.botcheck import BotCheckError
 from tournament.config import FILE_FIELD, ConfigError, TournamentConfig, resolve_path
-from tournament.progress import Progress, draws_a_line
+from tournament.progress import Progress, note_on
 from tournament.store_lock import LockWait
 
 __all__ = [
@@ -72,11 +72,12 @@ def server_tls_for(
 
 
 def lock_wait_for(args: argparse.Namespace, database: str, progress: Progress | None) -> LockWait:
-    """`--wait` for a run's database: said through a live progress line, when
-    one is drawn, so that the notice ends it rather than lands in it."""
-    if progress is not None and draws_a_line(progress):
-        return lock_wait("sheepfold tournament", args, database, progress.note)
-    return lock_wait("sheepfold tournament", args, database)
+    """`--wait` for a run's database, said where the run says its other notes:
+    through a live progress line (which the notice ends rather than lands in),
+    or as a warning in its log (a plain line once broke a stream of JSON lines)."""
+    if progress is None:
+        return lock_wait("sheepfold tournament", args, database)
+    return lock_wait("sheepfold tournament", args, database, lambda text: note_on(progress, text))
 
 
 def _log_level() -> str:
