@@ -7,7 +7,6 @@ one (or the other way round), and a file that is neither gives one clear line.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -110,7 +109,7 @@ def _from_server(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
     except StoreLocked as error:
         raise SourceError(str(error)) from None
     except sqlite3.DatabaseError as error:
-        raise SourceError(_with_path(path, error)) from None
+        raise SourceError(f"{path}: {error}") from None
     except DamagedRecord as error:  # a row edited by hand: GetReplay's DATA_LOSS
         raise SourceError(str(error)) from None
     if stored is None:
@@ -144,7 +143,7 @@ def _migrated_and_read(path: str, match_id: str) -> StoredMatch | None:
     try:
         store = SqliteStore(path)
     except (ServerStoreError, sqlite3.DatabaseError) as error:
-        raise SourceError(_with_path(path, error)) from None
+        raise SourceError(f"{path}: {error}") from None
     try:
         return store.load(match_id)
     finally:
@@ -182,8 +181,10 @@ def _from_tournament(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
         replay, known, played = read_tournament(path, stored, lock.seconds, lock.on_wait)
     except StoreLocked as error:
         raise SourceError(str(error)) from None
-    except (TournamentStoreError, sqlite3.DatabaseError) as error:
-        raise SourceError(_with_path(path, error)) from None
+    except TournamentStoreError as error:  # names the file itself
+        raise SourceError(str(error)) from None
+    except sqlite3.DatabaseError as error:
+        raise SourceError(f"{path}: {error}") from None
     if replay is None:
         if played:
             raise SourceError(
@@ -194,14 +195,6 @@ def _from_tournament(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
             )
         raise SourceError(f"no match {match_id!r} in the tournament database {path}")
     return from_replay(replay, source=f"tournament {known.get(match_id, '?')}")
-
-
-def _with_path(path: str, error: Exception) -> str:
-    """The error, with the file it is about in front unless it names it already:
-    as a word of its own, not inside another ("data" in "database ...")."""
-    said = str(error)
-    named = re.search(rf"(?<!\S){re.escape(path)}(?=[\s:,;)]|$)", said)
-    return said if named else f"{path}: {said}"
 
 
 def from_replay(replay: arena_pb2.Replay, source: str = "") -> MatchToReplay:

@@ -8,7 +8,8 @@ __all__ = ["StoreError", "StoreLocked", "is_busy"]
 
 
 class StoreError(RuntimeError):
-    """The database cannot be used for this tournament (names what differs)."""
+    """The database cannot be used for this tournament: its message names the
+    file and what differs (a command shows it as it is, with no path before it)."""
 
 
 class StoreLocked(StoreError):

@@ -1,39 +1,72 @@
-"""replay puts the database's path before an error that does not name it
-already. Whether it does was a substring test, so a short path that is part of
-a word of the message ("data" in "database disk image is malformed") was taken
-for the file named, and the message named no file at all."""
+"""replay puts the database's path before an error from SQLite, which never
+names it, and shows a tournament database's error as it is, since that names
+the file itself. Whether an error named the file was once a substring test, so
+a short path that is part of a word of the message ("data" in "database disk
+image is malformed") was taken for the file named, and the line named no file."""
 
 from __future__ import annotations
 
 import sqlite3
+import time
+from contextlib import closing
+from pathlib import Path
 
 import pytest
 
-from cli.replay_source import _with_path
+from cli.replay_source import SourceError, load
+from server.records import ClockConfig, MatchRecord, RecordedMove
+from server.sqlite_store import SqliteStore
+from tournament.store import Store
+
+PAGE = 4096
 
 
-@pytest.mark.parametrize(
-    ("path", "said"),
-    [
-        ("data", "database disk image is malformed"),
-        ("cup", "tournament 'x' in cup.sqlite: its players is not a whole number"),
-        ("a.db", "file is not a database"),
-    ],
-)
-def test_a_path_inside_another_word_is_not_the_file_named(path: str, said: str) -> None:
-    assert _with_path(path, sqlite3.DatabaseError(said)) == f"{path}: {said}"
+def _server_database(path: Path, matches: int = 30) -> None:
+    store = SqliteStore(path)
+    for i in range(matches):
+        match_id = f"m{i:03d}"
+        store.create_match(
+            MatchRecord(
+                match_id=match_id,
+                game="sheep-n-sheep",
+                players=2,
+                options={},
+                seed=i,
+                clock=ClockConfig(),
+                token_hashes=("a", "b"),
+                created_at=time.time(),
+            )
+        )
+        for number in range(1, 41):
+            store.record_move(match_id, RecordedMove(number, number % 2, 0, "x" * 40))
+        store.finish_match(match_id, "finished", b"", "game over")
+    store.close()
+    with closing(sqlite3.connect(path)) as db:  # everything in the file itself
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.execute("PRAGMA journal_mode=DELETE")
 
 
-@pytest.mark.parametrize(
-    "said",
-    [
-        "tournament 'cup' in {path}: its players is not a whole number",
-        "the schema version of {path} is not one whole number (edited by hand?)",
-        "{path} is locked by another process",
-        "game 'k' (match m) in {path} has no seat of 2 stored",
-    ],
-)
-def test_an_error_that_names_the_file_is_left_as_it_is(said: str) -> None:
-    path = "/tmp/x/cup.sqlite"
-    error = sqlite3.DatabaseError(said.format(path=path))
-    assert _with_path(path, error) == said.format(path=path)
+def test_a_short_path_inside_a_word_of_sqlites_error_is_still_put_before_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _server_database(Path("data"))
+    size = Path("data").stat().st_size
+    with open("data", "r+b") as file:  # the schema's pages stay; the rows' do not
+        file.seek(3 * PAGE)
+        file.write(b"\xff" * (size - 4 * PAGE))
+    with pytest.raises(SourceError) as raised:
+        load("data", "m005")
+    assert str(raised.value) == "data: database disk image is malformed"
+
+
+def test_a_tournament_databases_error_names_the_file_once(tmp_path: Path) -> None:
+    path = tmp_path / "cup.sqlite"
+    Store(path).close()
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("UPDATE schema_version SET version = 'four'")
+    with pytest.raises(SourceError) as raised:
+        load(str(path), "m1")
+    said = str(raised.value)
+    assert said.startswith(f"the schema version of {path} is not one whole number"), said
+    assert said.count(str(path)) == 1, said
