@@ -310,3 +310,37 @@ def test_sheep_and_garden_puts_its_cards_under_the_landscape_on_a_phone(
     else:
         assert all(card["left"] >= tile["right"] for card in cards for tile in tiles)
         assert min(tile["width"] for tile in tiles) >= 45, tiles
+
+
+FIRST_SHEEP, LAST_SHEEP = 1, 4  # card codes 1 to 4 are the sheep cards; the rest have names
+
+
+def test_sheep_showdown_draws_a_seats_flock_that_holds_a_named_card(
+    showcase: Showcase, page: Any
+) -> None:
+    """A seat's flock below the board drew every card with the board's font
+    sizes, which the flock never got: a named card (shepherd, wolf, ...) in
+    it stopped the drawing with "f is not a function"."""
+    game = "sheep-showdown"
+    match_id = showcase.finished[game]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    named = [
+        (move, seat)
+        for move in range(len(replay.actions) + 1)
+        for seat in range(replay.players)
+        if any(
+            not FIRST_SHEEP <= code <= LAST_SHEEP
+            for code in observation(game, replay_state(game, replay, move), seat).own_flock
+        )
+    ]
+    assert named, "the showcase match gives no seat a named card"
+    move, seat = named[0]
+    page.goto(f"{showcase.url}/match/{match_id}#move={move}")
+    wait_for_move(page, move)
+    page.select_option("#view", f"seat-{seat}")
+    page.wait_for_function(f"() => window.sheepfold.view === 'seat-{seat}'")
+    names = page.eval_on_selector_all(
+        f'.hand-card[data-seat="{seat}"] .card-name', "ns => ns.map(n => n.textContent)"
+    )
+    assert names, "the named card's name is drawn in the flock"
+    # The page fixture fails the test on any JavaScript error the page raised.

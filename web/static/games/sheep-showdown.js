@@ -117,7 +117,8 @@ export function privatePart(obs, seat) {
   flock.forEach((name, i) => {
     const kind = short(name, CARD);
     const g = s("g", { class: "hand-card", "data-seat": seat, "data-card": kind });
-    g.append(card(kind, 4 + i * 48, 0, 56));
+    // The hand is drawn at its own size (its width is its viewBox's): scale 1.
+    g.append(card(kind, 4 + i * 48, 0, 56, (points) => legible(points, 1)));
     row.append(g);
   });
   return h("div", { class: "private-seat", "data-seat": seat },
