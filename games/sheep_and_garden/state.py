@@ -177,11 +177,11 @@ class SheepAndGardenState(State):
         "_order",
         "_result",
         "_rng",
+        "_slots",
         "_to_move",
         "board",
         "players",
         "setup_events",
-        "slots",
     )
 
     def __init__(self, players: int, seed: int) -> None:
@@ -262,15 +262,27 @@ class SheepAndGardenState(State):
         other._needs = dict(self._needs)
         other._deck = list(self._deck)
         other._display = list(self._display)
-        other.slots = self.slots
+        other._slots = self._slots
         other._to_move = self._to_move
         other._end_reason = self._end_reason
         other._legal = self._legal
-        other._result = self._result
+        other._result = self._result  # safe to share: new slots drop it (see `slots`)
         other.setup_events = self.setup_events
         return other
 
     # ------------------------------------------------------------ queries
+
+    @property
+    def slots(self) -> tuple[Slot, ...]:
+        """The objective cards on the table, in slot order."""
+        return self._slots
+
+    @slots.setter
+    def slots(self, slots: tuple[Slot, ...]) -> None:
+        """Replace the cards (as a search bot's sampled world does with a clone's
+        face-down ones): a result kept for the old cards no longer holds."""
+        self._slots = slots
+        self._result = None
 
     @property
     def to_move(self) -> int | None:
