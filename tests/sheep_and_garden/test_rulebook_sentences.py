@@ -3,8 +3,8 @@ and fences, the reshuffle only when no shown tile fits and after a turn, the dis
 running down at the end, the early end when no tile left fits (solo too), no end while
 tiles are left, grass closed by roads alone, trees on grass, ties among more than two
 players, the game's options, the tile set-up at every player count, a road back to its
-own city, houses on grass in a settlement, the solo result with its praise and the
-rulebook's three sheep in one area.
+own city, houses on grass in a settlement, the solo result with its praise, the
+rulebook's three sheep in one area and every cow and tree of one area counted.
 
 Rule sentences are quoted from the rulebook or the project's rules notes.
 """
@@ -355,3 +355,25 @@ def test_three_sheep_in_one_complete_area_are_one_area_with_sheep() -> None:
         ("grass", {(0, 0), (0, -1), (1, 0), (0, 1), (-1, 0)}, (3, 0, 0, 0, 0, 0))
     ]
     assert score_cards(analysis.stats())["sheep_areas"] == (1, 3)
+
+
+def test_every_cow_and_tree_of_one_complete_area_counts() -> None:
+    """ "Count the total number of Cows on the completed areas. You can catch any
+    number of Cows on one area. Same for 'Number of Trees'." Two paddocks' pens (2
+    cows each) meet in one complete pen of 4 cows; a garden walk (2 trees) between two
+    garden caps (1 tree each) closes one garden of 4 trees. The grass outside stays
+    open, so its trees do not count."""
+    layout = (
+        ("paddock", 0, 0, 0),
+        ("paddock", 0, -1, 2),
+        ("garden cap", 3, -1, 2),
+        ("garden walk", 3, 0, 0),
+        ("garden cap", 3, 1, 0),
+    )
+    assert mismatches(landscape(*layout)) == []
+    analysis = analysed(*layout)
+    complete = sorted((a.terrain, a.objects) for a in analysis.areas if a.complete)
+    assert complete == [("garden", (0, 0, 0, 4, 0, 0)), ("grass", (0, 4, 0, 0, 0, 0))]
+    cards = score_cards(analysis.stats())
+    assert cards["cows"] == (4, 8)
+    assert cards["trees"] == (4, 4)
