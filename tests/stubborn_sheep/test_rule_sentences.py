@@ -8,14 +8,16 @@ lies between pen 1 (area 2) and meadow 3.
 
 from __future__ import annotations
 
-from games.stubborn_sheep.actions import Continue, PickSheep, PlaceFence, Score, UseBonus
+from games.stubborn_sheep.actions import Bump, Continue, PickSheep, PlaceFence, Score, UseBonus
 from games.stubborn_sheep.data import (
     ACTIVATE_EXTRA,
     BLUE,
+    DOWN,
     EFFECTIVE,
     FENCES,
     LEFT,
     MEADOW_TO_SIX,
+    RED,
     RIGHT,
     ROTATE_FENCE,
     UP,
@@ -23,11 +25,19 @@ from games.stubborn_sheep.data import (
     YELLOW,
     YELLOW_TAKES_TWO,
 )
-from games.stubborn_sheep.events import BLUE_RUN, YELLOW_COMPANION, IconJump, SheepMoved
+from games.stubborn_sheep.events import (
+    BLUE_RUN,
+    RED_BUMP,
+    YELLOW_COMPANION,
+    IconJump,
+    SheepMoved,
+)
 from games.stubborn_sheep.state import (
     PH_BETWEEN,
     PH_BLUE,
+    PH_BUMP,
     PH_COMPANION,
+    PH_JUMPER,
     PH_PLACE,
     PH_TAKES_TWO,
     StubbornSheepState,
@@ -180,3 +190,73 @@ def test_a_newly_scored_sheep_lies_on_top_of_its_pile_and_gives_the_bonus() -> N
     assert state.phase == PH_BLUE and state.current == 0
     offered = {a.bonus for a in state.legal_actions() if isinstance(a, UseBonus)}
     assert offered == {MEADOW_TO_SIX}
+
+
+# ------------------------------------------------- abilities do not chain
+
+
+def test_a_yellow_taken_along_by_a_yellow_takes_nobody() -> None:
+    """Rulebook: "Sheep moved by the ability of another sheep do not activate their own
+    ability." Fence card 3 as printed makes a yellow jump from pen 1 into meadow 3 first;
+    its later icons (red left, white right, red right) move nobody here. The yellow y(0)
+    takes the yellow y(1) along; y(1) would take the white w(0), the only sheep left
+    behind, if it used its own ability."""
+    card, orientation = find_fence(lambda e: e[0] == (YELLOW, LEFT))
+    assert (card, orientation) == (3, UP)
+    areas = empty_areas(6)
+    areas[2] = [y(0), y(1), w(0)]
+    state = frame3(card, areas)
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    assert state.phase == PH_JUMPER
+    state.apply(PickSheep(y(0)))
+    assert state.phase == PH_COMPANION
+    events = payloads(state.apply(PickSheep(y(1))))
+    assert events[0] == SheepMoved(YELLOW_COMPANION, y(1), 2, 3, 3)
+    assert isinstance(events[1], IconJump) and events[1].icon == 1
+    assert (where(state, y(0)), where(state, y(1)), where(state, w(0))) == (3, 3, 2)
+
+
+def test_a_red_headbutted_by_a_red_headbutts_nobody() -> None:
+    """Rulebook: "Sheep moved by the ability of another sheep do not activate their own
+    ability." Fence card 2 turned makes a red jump from pen 1 into meadow 3 first (its
+    later icons, white and blue from the right and yellow from the left, move nobody
+    here). The red r(0) sends the red r(1) clockwise into pen 2, where the white w(1)
+    waits: r(1) does not headbutt it, and the turn goes on to the next player."""
+    card, orientation = find_fence(lambda e: e[0] == (RED, LEFT))
+    assert (card, orientation) == (2, DOWN)
+    areas = empty_areas(6)
+    areas[2] = [r(0)]
+    areas[3] = [r(1)]
+    areas[4] = [w(1)]
+    state = frame3(card, areas)
+    state.apply(pick(state, PlaceFence, fence=3, orientation=DOWN))
+    assert state.phase == PH_BUMP
+    assert set(state.legal_actions()) == {Bump(r(1), False), Bump(r(1), True)}
+    events = payloads(state.apply(Bump(r(1), True)))
+    assert events[0] == SheepMoved(RED_BUMP, r(1), 3, 4, 4)
+    assert not any(isinstance(p, SheepMoved) and p.card == w(1) for p in events)
+    assert state.current == 1 and state.phase == PH_PLACE
+    assert (where(state, r(1)), where(state, w(1))) == (4, 4)
+
+
+# ---------------------------------------------------------- restock order
+
+
+def test_the_meadows_are_restocked_before_the_pen() -> None:
+    """Rulebook, restock: "a. Meadows ... b. Your pen". With one sheep left to draw (and an
+    empty discard pile), it goes to the meadow short of 4, not to seat 0's pen although
+    seat 0 is one colour behind seat 1 (its pen should hold 1)."""
+    last = w(20)
+    scored = [[[], [], [], []], [[b(1)], [], [], []], [[], [], [], []]]
+    areas = empty_areas(6)
+    areas[1] = [w(0), w(1), w(2), w(3)]
+    areas[3] = [w(4), w(5), w(6), w(7)]
+    areas[5] = [w(8), w(9), w(10)]
+    named = {card for area in areas for card in area} | {b(1), last}
+    areas[4] = [card for card in range(78) if card not in named]
+    state = StubbornSheepState.custom(
+        3, areas=areas, scored=scored, sheep_pile=[last], start="turn"
+    )
+    assert state.areas[5] == [w(8), w(9), w(10), last]
+    assert state.areas[0] == []
+    assert state.sheep_pile == [] and state.discard == []
