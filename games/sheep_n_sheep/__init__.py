@@ -20,7 +20,9 @@ class SheepNSheep(Game):
     # 3: a card placed or discarded shows the copy of its face that tells the
     # other seats nothing (see SheepNSheepState._reveal); the lowest id in the
     # hand told them which copies the hand held.
-    rules_version: ClassVar[int] = 3
+    # 4: players tied for a bell, heart or star award eliminate one rank, however
+    # many tie (three tied for the most bells: the next player is 3rd, not 4th).
+    rules_version: ClassVar[int] = 4
 
     def _new_state(self, players: int, seed: int, options: Mapping[str, Any]) -> SheepNSheepState:
         return SheepNSheepState(players, seed)

@@ -29,9 +29,11 @@ STAR_AWARDS = (4, 2)
 def awards(values: Sequence[int], table: Sequence[int]) -> tuple[int, ...]:
     """The award of each player for one majority (bells, hearts or stars).
 
-    Only values of 1 or more are ranked. A group of k tied players starting at
-    rank r gets the award of rank r+1 each when k >= 2 (of rank r when k = 1);
-    the next group starts at rank r+k. Ranks past the table get 0.
+    Only values of 1 or more are ranked, from the highest value down. A lone
+    player at rank r gets the award of rank r and the next value is at rank r+1.
+    Players tied at rank r (however many) each get the award of rank r+1, the
+    next rank down, and that rank is eliminated: the next value is at rank r+2.
+    Ranks past the table get 0.
     """
     result = [0] * len(values)
     rank = 1
@@ -41,7 +43,7 @@ def awards(values: Sequence[int], table: Sequence[int]) -> tuple[int, ...]:
         award = table[award_rank - 1] if award_rank <= len(table) else 0
         for seat in tied:
             result[seat] = award
-        rank += len(tied)
+        rank = award_rank + 1
     return tuple(result)
 
 

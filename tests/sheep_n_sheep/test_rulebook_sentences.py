@@ -1,8 +1,9 @@
 """Rulebook sentences that had no scenario of their own: no card on top of another in
 a run, draw icons only on the set taken, a hand over six, the score of each
-pasture being its own, ties for the most bells and stars, a tie for the third most
-bells, a draw icon after the 4-player trigger, cards left in hand at the end, and
-the winner's tie-break on connected bells and a victory shared.
+pasture being its own, ties of two and three for the most bells, ties for the most
+stars, a tie for the third most bells, a draw icon after the 4-player trigger,
+cards left in hand at the end, and the winner's tie-break on connected bells and a
+victory shared.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-n-sheep.md).
@@ -214,3 +215,20 @@ def test_equal_vp_and_equal_connected_bells_share_the_victory_among_three() -> N
     result = state.result()
     assert result.scores == (1.0, -2.0, 1.0)
     assert result.ranks == (1, 3, 1) and result.winners == (0, 2)
+
+
+def test_three_tied_for_the_most_bells_get_4_each_and_the_next_gets_the_third_award() -> None:
+    """'In the case of a tie, all tied players receive the points of the next rank
+    down and the next rank is eliminated': one rank, however many tie. Three tied
+    for the most connected bells get the 2nd award (4 VP) each; the 2nd rank is the
+    one eliminated, so the fourth player, next in line, is 3rd (2 VP), as in the
+    rulebook's example where two tied for 2nd push '3rd place' to 4th."""
+    pick = Picker()
+    pastures = [
+        _row([pick(colour, None, "bell") for colour in pair])
+        for pair in (("white", "black"), ("brown", "pink"), ("blue", "grey"))
+    ]
+    pastures.append({(0, 0): pick("grey", None, "bell")})
+    details = score(pastures)[2]["players"]
+    assert [d["bell_value"] for d in details] == [2, 2, 2, 1]
+    assert [d["bells"] for d in details] == [4, 4, 4, 2]
