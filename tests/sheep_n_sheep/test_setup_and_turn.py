@@ -18,6 +18,7 @@ from games.sheep_n_sheep.actions import (
     Place,
     TakeSet,
 )
+from games.sheep_n_sheep.cards import CARDS
 from games.sheep_n_sheep.events import CardDrawn, Passed, SetFormed, SetTaken, TurnEnded
 from games.sheep_n_sheep.state import SheepNSheepState
 
@@ -39,6 +40,18 @@ def test_setup_deck_stock_deal_and_market(players: int, deck: int, stock: int) -
     everything = [c for h in range(players) for c in state.hand(h)]
     everything += [c for s in state.market for c in s] + list(state.deck) + list(state.stock)
     assert sorted(everything) == list(range(100))
+
+
+@pytest.mark.parametrize(("players", "deck"), [(2, 38), (3, 61), (4, 84)])
+def test_a_draw_icon_dealt_at_setup_draws_nothing(players: int, deck: int) -> None:
+    """'The start player deals two cards from the deck to each player': two, even
+    when one has the draw icon, which works only for 'the cards added to your hand'
+    by taking a set (A). Seed 0 deals a draw icon at every player count."""
+    state = GAME.new_state(players, seed=0)
+    dealt = [card for seat in range(players) for card in state.hand(seat)]
+    assert any(CARDS[card].icon == "draw" for card in dealt)
+    assert [len(state.hand(seat)) for seat in range(players)] == [2] * players
+    assert len(state.deck) == deck
 
 
 def test_start_player_is_seat_0_and_turns_go_clockwise() -> None:
