@@ -44,7 +44,7 @@ class BoardQueries(SheepShowdownFields):
         if card == C.EMPTY or card >= C.BLOCKED_FLAG:
             return False
         if card == C.SLIDING:
-            return self._can_enter(self.step[cell * 4 + d], d, used)
+            return self._can_enter(self.step[cell * 8 + d], d, used)
         if card == C.ROCKET:
             if cell in used:
                 return False
@@ -64,32 +64,42 @@ class BoardQueries(SheepShowdownFields):
         step = self.step
         occ = self.occ
         found: list[int] = []
-        for d in range(4):
-            mid = step[cell * 4 + d]
+        for d in C.ORTHOGONAL:
+            mid = step[cell * 8 + d]
             if mid < 0 or occ[mid] >= 0:
                 continue
-            if self._can_enter(step[mid * 4 + d], d, used):
+            if self._can_enter(step[mid * 8 + d], d, used):
                 if any_one:
                     return True
                 found.append(d)
         return False if any_one else found
 
     @overload
-    def _step_dirs(self, dog: int, any_one: Literal[True]) -> bool: ...
+    def _step_dirs(self, dog: int, any_one: Literal[True], own_turn: bool = True) -> bool: ...
 
     @overload
-    def _step_dirs(self, dog: int, any_one: Literal[False]) -> list[int]: ...
+    def _step_dirs(self, dog: int, any_one: Literal[False], own_turn: bool = True) -> list[int]: ...
 
-    def _step_dirs(self, dog: int, any_one: bool) -> bool | list[int]:
-        """The directions `dog` can step (with the dog lifted off its cell)."""
+    def _step_dirs(self, dog: int, any_one: bool, own_turn: bool = True) -> bool | list[int]:
+        """The directions `dog` can step (with the dog lifted off its cell).
+
+        Steps are orthogonal, except that on its own turn a dog may step
+        diagonally onto a sliding sheep and slide on diagonally (Moose:
+        "diagonal sliding ... is permitted with this card"). A wolf's push
+        (`own_turn` False) is orthogonal only."""
         here = self.pos[dog]
         occ = self.occ
         occ[here] = -1
         try:
             found: list[int] = []
             step = self.step
-            for d in range(4):
-                if self._can_enter(step[here * 4 + d], d, NO_ROCKETS):
+            grid = self.grid
+            diagonal = C.DIAGONAL
+            for d in C.ALL_DIRECTIONS if own_turn else C.ORTHOGONAL:
+                target = step[here * 8 + d]
+                if d in diagonal and (target < 0 or grid[target] != C.SLIDING):
+                    continue
+                if self._can_enter(target, d, NO_ROCKETS):
                     if any_one:
                         return True
                     found.append(d)
@@ -98,7 +108,12 @@ class BoardQueries(SheepShowdownFields):
             occ[here] = dog
 
     def has_step(self, dog: int) -> bool:
+        """Can `dog` move on its own turn (a diagonal slide counts)?"""
         return self._step_dirs(dog, True)
+
+    def _pushable(self, dog: int) -> bool:
+        """Can a wolf push `dog` (an orthogonal step)?"""
+        return self._step_dirs(dog, True, own_turn=False)
 
     def _owner(self, dog: int) -> int:
         return dog // self.dogs_per
@@ -127,7 +142,7 @@ class BoardQueries(SheepShowdownFields):
             )
         if kind in (STEP, WOLF_STEP):
             dog = self.moving
-            return tuple(Step(dog, d) for d in self._step_dirs(dog, False))
+            return tuple(Step(dog, d) for d in self._step_dirs(dog, False, kind == STEP))
         if kind == SHEPHERD:
             dog = self.moving
             return tuple(
@@ -176,5 +191,5 @@ class BoardQueries(SheepShowdownFields):
             if dog // per != seat
             and not self.out[dog]
             and dog != self.exclude
-            and self.has_step(dog)
+            and self._pushable(dog)
         ]

@@ -101,10 +101,15 @@ def deck(size: int) -> tuple[int, ...]:
     return tuple(cards)
 
 
-# Directions: up, right, down, left (clockwise from up).
-DIRECTIONS = ("up", "right", "down", "left")
-_DR = (-1, 0, 1, 0)
-_DC = (0, 1, 0, -1)
+# Directions: the four orthogonal ones clockwise from up, then the four
+# diagonal ones clockwise from up-right. Only a step onto a sliding sheep (and
+# the slide it starts) goes diagonally.
+DIRECTIONS = ("up", "right", "down", "left", "up-right", "down-right", "down-left", "up-left")
+ALL_DIRECTIONS = range(8)
+ORTHOGONAL = range(4)
+DIAGONAL = range(4, 8)
+_DR = (-1, 0, 1, 0, -1, 1, 1, -1)
+_DC = (0, 1, 0, -1, 1, 1, -1, -1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +118,7 @@ class Geometry:
 
     size: int
     cells: int
-    # step[cell * 4 + d]: the orthogonal neighbour in direction d, or -1.
+    # step[cell * 8 + d]: the neighbour in direction d (DIRECTIONS), or -1.
     step: tuple[int, ...]
     # around[cell]: the cell and its up to 8 surrounding cells (bomb blast).
     around: tuple[tuple[int, ...], ...]
@@ -130,7 +135,7 @@ def geometry(size: int) -> Geometry:
     ring: set[int] = set()
     for row in range(size):
         for col in range(size):
-            for d in range(4):
+            for d in ALL_DIRECTIONS:
                 r, c = row + _DR[d], col + _DC[d]
                 step.append(r * size + c if 0 <= r < size and 0 <= c < size else -1)
             around.append(
@@ -141,7 +146,7 @@ def geometry(size: int) -> Geometry:
                     if 0 <= r < size and 0 <= c < size
                 )
             )
-            orth.append(tuple(n for n in step[-4:] if n >= 0))
+            orth.append(tuple(n for n in step[-8:-4] if n >= 0))
             if row in (0, size - 1) or col in (0, size - 1):
                 ring.add(row * size + col)
     return Geometry(size, size * size, tuple(step), tuple(around), tuple(orth), frozenset(ring))

@@ -21,7 +21,8 @@ class SheepShowdownGame(Game):
     #    that player makes exactly two more moves.
     # 4: a round in which one dog alone can step from the start begins with its two
     #    last moves.
-    rules_version = 4
+    # 5: a dog may step diagonally onto a sliding sheep and slide on diagonally.
+    rules_version = 5
     option_specs = (
         OptionSpec(
             "rounds",

@@ -70,13 +70,13 @@ class Moves(SheepShowdownFields):
 
     def _do_step(self, dog: int, d: int, how: str) -> None:
         self.rockets = NO_ROCKETS
-        self._arrive(dog, self.step[self.pos[dog] * 4 + d], d, how)
+        self._arrive(dog, self.step[self.pos[dog] * 8 + d], d, how)
 
     def _do_rocket(self, d: int) -> None:
         dog = self.moving
         here = self.pos[dog]
-        mid = self.step[here * 4 + d]
-        self._arrive(dog, self.step[mid * 4 + d], d, "rocket")
+        mid = self.step[here * 8 + d]
+        self._arrive(dog, self.step[mid * 8 + d], d, "rocket")
 
     def _arrive(self, dog: int, cell: int, d: int, how: str) -> None:
         """`dog` arrives on `cell` moving in direction d; carry out the card.
@@ -93,7 +93,7 @@ class Moves(SheepShowdownFields):
                 return
             if card != C.SLIDING:
                 break
-            cell = self.step[cell * 4 + d]
+            cell = self.step[cell * 8 + d]
             how = "slide"
         self._effect(dog, cell, card)
 
@@ -109,7 +109,7 @@ class Moves(SheepShowdownFields):
             self._emit(CardDeclined(dog // self.dogs_per, dog, action.card, self.decider))
             self._chain_done()
         elif action.card == C.SLIDING:
-            self._arrive(dog, self.step[cell * 4 + d], d, "slide")
+            self._arrive(dog, self.step[cell * 8 + d], d, "slide")
         else:
             self._effect(dog, cell, action.card)
 

@@ -34,12 +34,17 @@ _ENDS = {
     "turn_cap": pb.SHEEP_SHOWDOWN_END_REASON_TURN_CAP,
 }
 _PURPOSES = {"move": pb.SHEEP_SHOWDOWN_DOG_PURPOSE_MOVE, "wolf": pb.SHEEP_SHOWDOWN_DOG_PURPOSE_WOLF}
-# The engine's directions (cards.DIRECTIONS: up, right, down, left) by number.
+# The engine's directions (cards.DIRECTIONS: up, right, down, left, then the
+# diagonals up-right, down-right, down-left, up-left) by number.
 _DIRECTIONS = (
     pb.SHEEP_SHOWDOWN_DIRECTION_UP,
     pb.SHEEP_SHOWDOWN_DIRECTION_RIGHT,
     pb.SHEEP_SHOWDOWN_DIRECTION_DOWN,
     pb.SHEEP_SHOWDOWN_DIRECTION_LEFT,
+    pb.SHEEP_SHOWDOWN_DIRECTION_UP_RIGHT,
+    pb.SHEEP_SHOWDOWN_DIRECTION_DOWN_RIGHT,
+    pb.SHEEP_SHOWDOWN_DIRECTION_DOWN_LEFT,
+    pb.SHEEP_SHOWDOWN_DIRECTION_UP_LEFT,
 )
 _DECISIONS = {
     "none": pb.SHEEP_SHOWDOWN_DECISION_NONE,

@@ -20,6 +20,7 @@ from games.sheep_showdown.actions import (
 from games.sheep_showdown.state import SheepShowdownState
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
+UP_RIGHT, DOWN_RIGHT, DOWN_LEFT, UP_LEFT = 4, 5, 6, 7
 
 position = SheepShowdownState.from_position
 

@@ -85,6 +85,30 @@ def test_action_fields() -> None:
         codec.action_to_proto(object())
 
 
+@pytest.mark.parametrize(
+    ("direction", "name"),
+    [
+        (0, "UP"),
+        (1, "RIGHT"),
+        (2, "DOWN"),
+        (3, "LEFT"),
+        (4, "UP_RIGHT"),
+        (5, "DOWN_RIGHT"),
+        (6, "DOWN_LEFT"),
+        (7, "UP_LEFT"),
+    ],
+)
+def test_every_direction_converts_and_round_trips(direction: int, name: str) -> None:
+    """The four orthogonal directions and the four diagonal ones (a step onto a
+    sliding sheep) each have their own wire value, and survive serialization."""
+    assert C.DIRECTIONS[direction] == name.lower().replace("_", "-")
+    wire = pb.SheepShowdownDirection.Value(f"SHEEP_SHOWDOWN_DIRECTION_{name}")
+    assert wire == direction + 1
+    message = GAME.codec.action_to_proto(Step(0, direction))
+    back = roundtrip(arena_pb2.GameAction(sheep_showdown=message), arena_pb2.GameAction)
+    assert back.sheep_showdown.step.direction == wire  # type: ignore[attr-defined]
+
+
 def test_event_fields() -> None:
     codec = GAME.codec
     public = codec.event_to_proto(CardStolen(0, 1, None)).card_stolen

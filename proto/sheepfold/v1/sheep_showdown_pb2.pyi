@@ -29,6 +29,10 @@ class SheepShowdownDirection(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SHEEP_SHOWDOWN_DIRECTION_RIGHT: _ClassVar[SheepShowdownDirection]
     SHEEP_SHOWDOWN_DIRECTION_DOWN: _ClassVar[SheepShowdownDirection]
     SHEEP_SHOWDOWN_DIRECTION_LEFT: _ClassVar[SheepShowdownDirection]
+    SHEEP_SHOWDOWN_DIRECTION_UP_RIGHT: _ClassVar[SheepShowdownDirection]
+    SHEEP_SHOWDOWN_DIRECTION_DOWN_RIGHT: _ClassVar[SheepShowdownDirection]
+    SHEEP_SHOWDOWN_DIRECTION_DOWN_LEFT: _ClassVar[SheepShowdownDirection]
+    SHEEP_SHOWDOWN_DIRECTION_UP_LEFT: _ClassVar[SheepShowdownDirection]
 
 class SheepShowdownDecision(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -89,6 +93,10 @@ SHEEP_SHOWDOWN_DIRECTION_UP: SheepShowdownDirection
 SHEEP_SHOWDOWN_DIRECTION_RIGHT: SheepShowdownDirection
 SHEEP_SHOWDOWN_DIRECTION_DOWN: SheepShowdownDirection
 SHEEP_SHOWDOWN_DIRECTION_LEFT: SheepShowdownDirection
+SHEEP_SHOWDOWN_DIRECTION_UP_RIGHT: SheepShowdownDirection
+SHEEP_SHOWDOWN_DIRECTION_DOWN_RIGHT: SheepShowdownDirection
+SHEEP_SHOWDOWN_DIRECTION_DOWN_LEFT: SheepShowdownDirection
+SHEEP_SHOWDOWN_DIRECTION_UP_LEFT: SheepShowdownDirection
 SHEEP_SHOWDOWN_DECISION_NONE: SheepShowdownDecision
 SHEEP_SHOWDOWN_DECISION_PLACE_DOG: SheepShowdownDecision
 SHEEP_SHOWDOWN_DECISION_CHOOSE_DOG: SheepShowdownDecision
