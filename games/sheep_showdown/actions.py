@@ -1,7 +1,9 @@
 """The actions of Sheep Showdown: one small decision each.
 
 Cells are given as (row, col), row 0 at the top. Directions are 0 up, 1 right,
-2 down, 3 left. Dogs are numbered seat * dogs_per_player + j.
+2 down, 3 left, and the diagonals 4 up-right, 5 down-right, 6 down-left, 7
+up-left (only a step onto a sliding sheep goes diagonally). Dogs are numbered
+seat * dogs_per_player + j.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ class SelectDog:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """Move `dog` one cell in `direction` (its own turn's step, or a wolf's push)."""
+    """Move `dog` one cell in `direction` (its own turn's step, or a wolf's push;
+    only the former may go diagonally, onto a sliding sheep)."""
 
     dog: int
     direction: int
