@@ -170,11 +170,8 @@ def _stored(stored: StoredMatch) -> MatchToReplay:
 def _from_tournament(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
     def stored(store: TournamentStore) -> tuple[arena_pb2.Replay | None, dict[str, str], bool]:
         known = {entry.match_id: entry.tournament for entry in store.replays()}
-        played = any(
-            game.match_id == match_id
-            for record in store.tournaments()
-            for game in store.games(record.id)
-        )
+        # Only the tournament that played it is read: another's damaged row is no matter.
+        played = store.tournament_of(match_id) is not None
         return store.replay(match_id), known, played
 
     try:

@@ -65,28 +65,27 @@ SPRT_SETTINGS = ("elo0", "elo1", "alpha", "beta")
 
 def check_resumable(store: Store, config: TournamentConfig) -> None:
     """A StoreError, naming the field, when `config` cannot resume its stored tournament."""
-    for record in store.tournaments():
-        if record.name != config.name:
-            continue
-        deals = store.deal_range(record.id)
-        problem = _kind_problem(record.config, config)
-        if problem is None:
-            problem = _deal_problem(record.config, config, deals)
-        if problem is None and deals is not None:
-            problem = _clock_problem(record.config, config)
-        if problem is None and deals is not None and config.sprt is not None:
-            problem = _pair_problem(record.config.get("sprt"), config.sprt, store, config.name)
-        if problem is None and deals is not None and config.sprt is not None:
-            problem = _sprt_problem(record.config.get("sprt"), config.sprt)
-        if problem is None and deals is not None and config.sprt is not None:
-            problem = _fillers_problem(record.config, config, config.sprt)
-        if problem is not None:
-            field, why = problem
-            raise StoreError(
-                f"{field}: tournament {config.name!r} in {store.path} {why}; "
-                "use another name or database"
-            )
+    record = store.find(config.name)
+    if record is None:
         return
+    deals = store.deal_range(record.id)
+    problem = _kind_problem(record.config, config)
+    if problem is None:
+        problem = _deal_problem(record.config, config, deals)
+    if problem is None and deals is not None:
+        problem = _clock_problem(record.config, config)
+    if problem is None and deals is not None and config.sprt is not None:
+        problem = _pair_problem(record.config.get("sprt"), config.sprt, store, config.name)
+    if problem is None and deals is not None and config.sprt is not None:
+        problem = _sprt_problem(record.config.get("sprt"), config.sprt)
+    if problem is None and deals is not None and config.sprt is not None:
+        problem = _fillers_problem(record.config, config, config.sprt)
+    if problem is not None:
+        field, why = problem
+        raise StoreError(
+            f"{field}: tournament {config.name!r} in {store.path} {why}; "
+            "use another name or database"
+        )
 
 
 def check_groups_kept(
@@ -98,7 +97,7 @@ def check_groups_kept(
     groups. A gauntlet may follow a round robin of its field ("a grown ladder")."""
     if config.schedule != "round-robin":
         return
-    record = next((r for r in store.tournaments() if r.name == config.name), None)
+    record = store.find(config.name)
     if record is None:
         return
     field, scheduled = set(config.bot_names), {game.key for game in schedule}
@@ -128,7 +127,7 @@ def changed_bots(store: Store, config: TournamentConfig) -> tuple[str, ...]:
     """One line per bot of the config whose stored games another definition
     under its name played (the fields that changed, not their values: `env`
     may hold secrets). A bot stored without a definition is not checked."""
-    record = next((r for r in store.tournaments() if r.name == config.name), None)
+    record = store.find(config.name)
     if record is None:
         return ()
     played = {
@@ -160,7 +159,7 @@ def ignored_secret_deals(store: Store, config: TournamentConfig) -> str | None:
     """One line when the config's `secret_deals` differs from the value its
     stored tournament was created with, which stays (a tournament stored before
     the setting was written is not checked)."""
-    record = next((r for r in store.tournaments() if r.name == config.name), None)
+    record = store.find(config.name)
     if (
         record is None
         or record.config.get("secret_deals", config.secret_deals) == config.secret_deals
@@ -180,9 +179,9 @@ def options_to_store(store: Store, config: TournamentConfig) -> dict[str, str]:
     the game reads them as the config's (they stay as first written), else the
     config's, which `Store.open_tournament` refuses for a stored tournament."""
     wanted = config.options_dict
-    for record in store.tournaments():
-        if record.name == config.name and record.options != wanted:
-            return record.options if _same_options(config, record.options) else wanted
+    record = store.find(config.name)
+    if record is not None and record.options != wanted:
+        return record.options if _same_options(config, record.options) else wanted
     return wanted
 
 

@@ -295,12 +295,12 @@ def ladder_stages(store: Store, config: TournamentConfig) -> list[list[str]]:
     """The fields of this tournament's runs so far, oldest first, ending with
     the config's (see `schedule.ladder_schedule`); kept in the stored config."""
     current = list(config.bot_names)
-    for record in store.tournaments():
-        if record.name == config.name:
-            stages = record.config.get("ladder") or [
-                [bot["name"] for bot in record.config.get("bots", [])]
-            ]
-            return stages if stages[-1] == current else [*stages, current]
+    record = store.find(config.name)
+    if record is not None:
+        stages = record.config.get("ladder") or [
+            [bot["name"] for bot in record.config.get("bots", [])]
+        ]
+        return stages if stages[-1] == current else [*stages, current]
     return [current]
 
 

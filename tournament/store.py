@@ -23,12 +23,13 @@ from tournament.store_checks import (
     check_numbers,
     check_seats,
     damaged_game,
+    is_time,
     stored_count,
     stored_object,
     stored_time,
     stored_version,
 )
-from tournament.store_errors import StoreError, StoreLocked, is_busy
+from tournament.store_errors import NoSuchTournament, StoreError, StoreLocked, is_busy
 from tournament.store_lock import LOCK_WAIT_SECONDS, SILENT_WAIT, LockWait, waiting_for_lock
 from tournament.store_records import GameRecord, ReplayEntry, SeatRecord, TournamentRecord
 from tournament.store_schema import MIGRATIONS
@@ -36,6 +37,7 @@ from tournament.store_schema import MIGRATIONS
 __all__ = [
     "MIGRATIONS",
     "GameRecord",
+    "NoSuchTournament",
     "ReplayEntry",
     "SeatRecord",
     "Store",
@@ -50,6 +52,11 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+_TOURNAMENT_COLUMNS = (
+    "id, name, game, players, options_json, anchor, scheduled, config_json, created_at, updated_at"
+)
+_NAMES = "SELECT name FROM tournaments ORDER BY id"
 
 
 def database_exists(path: str | Path) -> bool:
@@ -328,38 +335,93 @@ class Store:
         return None if row is None or row[0] is None else bytes(row[0])
 
     def tournaments(self) -> tuple[TournamentRecord, ...]:
-        rows = self._db.execute(
-            "SELECT id, name, game, players, options_json, anchor, scheduled, config_json,"
-            " created_at, updated_at FROM tournaments ORDER BY updated_at, id"
-        ).fetchall()
-        return tuple(
-            TournamentRecord(
-                id=row[0],
-                name=row[1],
-                game=row[2],
-                players=stored_count(self.path, row[1], "players", row[3]),
-                options=stored_object(self.path, row[1], "options_json", row[4]),
-                anchor=row[5],
-                scheduled=stored_count(self.path, row[1], "scheduled", row[6]),
-                config=stored_object(self.path, row[1], "config_json", row[7]),
-                created_at=stored_time(self.path, row[0], row[1], "created_at", row[8]),
-                updated_at=stored_time(self.path, row[0], row[1], "updated_at", row[9]),
-            )
-            for row in rows
+        """Every tournament, oldest update first; the StoreError of the first
+        damaged row (edited by hand) when one is (see readable_tournaments)."""
+        readable, damaged = self.readable_tournaments()
+        if damaged:
+            raise damaged[0]
+        return readable
+
+    def readable_tournaments(self) -> tuple[tuple[TournamentRecord, ...], tuple[StoreError, ...]]:
+        """The tournaments whose rows can be read, oldest update first, and one
+        StoreError (naming it) for each row edited by hand into nonsense."""
+        readable: list[TournamentRecord] = []
+        damaged: list[StoreError] = []
+        for row in self._db.execute(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments ORDER BY updated_at, id"
+        ).fetchall():
+            try:
+                readable.append(self._record(row))
+            except StoreError as error:
+                damaged.append(error)
+        return tuple(readable), tuple(damaged)
+
+    def _record(self, row: tuple[Any, ...]) -> TournamentRecord:
+        """A tournaments row as a record; a StoreError naming what in it is damaged."""
+        return TournamentRecord(
+            id=row[0],
+            name=row[1],
+            game=row[2],
+            players=stored_count(self.path, row[1], "players", row[3]),
+            options=stored_object(self.path, row[1], "options_json", row[4]),
+            anchor=row[5],
+            scheduled=stored_count(self.path, row[1], "scheduled", row[6]),
+            config=stored_object(self.path, row[1], "config_json", row[7]),
+            created_at=stored_time(self.path, row[0], row[1], "created_at", row[8]),
+            updated_at=stored_time(self.path, row[0], row[1], "updated_at", row[9]),
         )
 
+    def find(self, name: str) -> TournamentRecord | None:
+        """The tournament called `name` (None: there is none); only its own row
+        is read, so another tournament's damaged row keeps none from reading it."""
+        row = self._db.execute(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE name = ?", (name,)
+        ).fetchone()
+        return None if row is None else self._record(row)
+
     def tournament(self, name: str | None = None) -> TournamentRecord:
-        """The tournament called `name`, or the most recently run one."""
-        every = self.tournaments()
-        if not every:
-            raise StoreError(f"{self.path} holds no tournament")
-        if name is None:
-            return every[-1]
-        for record in every:
-            if record.name == name:
-                return record
-        names = ", ".join(record.name for record in every)
-        raise StoreError(f"no tournament {name!r} in {self.path} (it holds: {names})")
+        """The tournament called `name`, or the most recently run one. A
+        damaged row is a StoreError naming it only when it is the one asked
+        for (or, with no name, when it might be the most recent one);
+        NoSuchTournament when there is none by that name."""
+        if name is not None:
+            found = self.find(name)
+            if found is not None:
+                return found
+            names = [str(row[0]) for row in self._db.execute(_NAMES)]
+            if not names:
+                raise NoSuchTournament(f"{self.path} holds no tournament")
+            held = ", ".join(names)
+            raise NoSuchTournament(f"no tournament {name!r} in {self.path} (it holds: {held})")
+        rows = self._db.execute(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments ORDER BY updated_at, id"
+        ).fetchall()
+        if not rows:
+            raise NoSuchTournament(f"{self.path} holds no tournament")
+        # SQLite orders text (and inf) after every number: a row whose update
+        # time cannot be read may be the latest, and so may be the last row.
+        unsure = [row for row in rows if not is_time(row[9])]
+        latest = unsure[0] if unsure else rows[-1]
+        try:
+            return self._record(latest)
+        except StoreError as error:
+            others = [str(row[1]) for row in rows if row is not latest]
+            if not others:
+                raise
+            raise StoreError(
+                f"{error}; meanwhile another tournament in the file can be read by its name "
+                f"({', '.join(others)})"
+            ) from None
+
+    def tournament_of(self, match_id: str) -> TournamentRecord | None:
+        """The tournament that stored a game played as match `match_id` (the
+        latest such game's); None: no tournament did. Only its row is read."""
+        row = self._db.execute(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE id = (SELECT tournament_id"
+            " FROM games WHERE match_id = ? ORDER BY id DESC LIMIT 1)",
+            (match_id,),
+        ).fetchone()
+        return None if row is None else self._record(row)
 
     # ------------------------------------------------------------ games
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
 from games.words import count
 from tournament.store_errors import StoreError
@@ -17,6 +17,7 @@ __all__ = [
     "check_numbers",
     "check_seats",
     "damaged_game",
+    "is_time",
     "stored_count",
     "stored_object",
     "stored_time",
@@ -54,11 +55,16 @@ def stored_object(path: str, name: str, column: str, text: str) -> dict[str, Any
     )
 
 
+def is_time(value: object) -> TypeGuard[float]:
+    """Whether a stored created_at or updated_at is a time in seconds since 1970."""
+    return isinstance(value, (int, float)) and math.isfinite(value) and value >= 0
+
+
 def stored_time(path: str, tournament_id: int, name: str, column: str, value: object) -> float:
     """A tournament's created_at or updated_at (seconds since 1970); a
     StoreError for one edited into text or inf (a report then took the newest
     tournament by a text's place in SQLite's order, after every number)."""
-    if isinstance(value, (int, float)) and math.isfinite(value) and value >= 0:
+    if is_time(value):
         return float(value)
     raise StoreError(
         f"tournament {name!r} in {path}: its {column} is not a time in seconds since 1970 "

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import sqlite3
 
-__all__ = ["StoreError", "StoreLocked", "is_busy"]
+__all__ = ["NoSuchTournament", "StoreError", "StoreLocked", "is_busy"]
 
 
 class StoreError(RuntimeError):
     """The database cannot be used for this tournament: its message names the
     file and what differs (a command shows it as it is, with no path before it)."""
+
+
+class NoSuchTournament(StoreError):
+    """The database holds no tournament of the name asked for (or none at all)."""
 
 
 class StoreLocked(StoreError):

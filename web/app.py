@@ -380,7 +380,7 @@ async def _report(request: web.Request) -> Report:
 def _listed(index: int, path: Path) -> dict[str, Any]:
     """One database's tournaments for the list page (named by its file alone)."""
     try:
-        found = tournaments.list_tournaments(path)
+        found, damaged = tournaments.readable_tournaments(path)
     except (tournaments.NotATournamentDb, tournaments.BeingRewritten) as error:
         # One database being written, or no database at all, says so in its
         # own line: the other databases' tournaments are still listed.
@@ -398,6 +398,7 @@ def _listed(index: int, path: Path) -> dict[str, Any]:
             }
             for t in found
         ],
+        "damaged": list(damaged),
     }
 
 

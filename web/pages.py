@@ -88,13 +88,15 @@ def match_page(boot: dict[str, Any]) -> str:
 def tournaments_page(entries: list[dict[str, Any]]) -> str:
     rows = []
     for entry in entries:
-        if entry.get("error"):
-            rows.append(
-                f"<li><code>{escape(entry['file'])}</code>: "
-                f'<span class="error">{escape(entry["error"])}</span></li>'
-            )
-            continue
-        for t in entry["tournaments"]:
+        # A database that cannot be read, or a tournament in it edited by hand
+        # into nonsense, is one line each: the others are listed all the same.
+        problems = [entry["error"]] if entry.get("error") else entry.get("damaged", [])
+        rows += [
+            f"<li><code>{escape(entry['file'])}</code>: "
+            f'<span class="error">{escape(why)}</span></li>'
+            for why in problems
+        ]
+        for t in entry.get("tournaments", ()):
             rows.append(
                 f'<li><a href="{escape(t["href"])}">'
                 f"{escape(t['name'])}</a> · {escape(t['game'])}, {_count(t['players'], 'player')}, "

@@ -13,7 +13,7 @@ from sheepfold.v1 import arena_pb2
 
 from server.files import access_refused
 from tournament.report import report_data
-from tournament.store import GameRecord, Store, StoreError, TournamentRecord
+from tournament.store import GameRecord, NoSuchTournament, Store, StoreError, TournamentRecord
 from tournament.store_read import ChangedWhileRead, read_connection, read_store
 
 T = TypeVar("T")
@@ -97,13 +97,20 @@ def _named(store: Store, path: Path, name: str) -> TournamentRecord:
     a 400 saying what is wrong), not "no such tournament" (a 404)."""
     try:
         return store.tournament(name)
-    except StoreError as error:
-        store.tournaments()  # raises the damaged row's own StoreError, if that was it
+    except NoSuchTournament as error:
         raise LookupError(str(error).replace(str(path), path.name)) from None
 
 
 def list_tournaments(path: Path) -> tuple[TournamentRecord, ...]:
-    return _read(path, lambda store: store.tournaments())
+    return readable_tournaments(path)[0]
+
+
+def readable_tournaments(path: Path) -> tuple[tuple[TournamentRecord, ...], tuple[str, ...]]:
+    """The tournaments that can be read, and one line (naming the file by its
+    name alone) for each row edited by hand into nonsense: the list shows the
+    others all the same."""
+    readable, damaged = _read(path, lambda store: store.readable_tournaments())
+    return readable, tuple(str(error).replace(str(path), path.name) for error in damaged)
 
 
 def load(path: Path, name: str, samples: int = 200) -> TournamentView:

@@ -67,3 +67,41 @@ def test_replay_names_the_file_once_in_a_damaged_row_error(tmp_path: Path) -> No
     assert one_line(replayed) == TIME[1].format(db=db).replace(
         "sheepfold tournament:", "sheepfold replay:"
     )
+
+
+def test_one_damaged_tournament_leaves_the_others_of_its_file_readable(tmp_path: Path) -> None:
+    """One tournament's time edited by hand stopped `report`, `run` and
+    `replay` for every tournament in the file: now only the damaged one is
+    refused (named), and a report without a name, which cannot tell whether
+    it is the latest, says which others can be read."""
+    cup, other = tmp_path / "cup.toml", tmp_path / "other.toml"
+    cup.write_text(random_cup(games_per_pairing=1, database="cup.sqlite"))
+    other.write_text(random_cup(name="other", games_per_pairing=1, database="cup.sqlite"))
+    play_cup(cup)
+    play_cup(other)
+    db = tmp_path / "cup.sqlite"
+    with closing(sqlite3.connect(db)) as raw:
+        raw.execute(TIME[0] + " WHERE name = 'cup'")
+        (match_id,) = raw.execute(
+            "SELECT match_id FROM games JOIN tournaments t ON t.id = tournament_id"
+            " WHERE t.name = 'other' LIMIT 1"
+        ).fetchone()
+        raw.commit()
+    damaged = TIME[1].format(db=db)
+    read = sheepfold("tournament", "report", "--db", str(db), "--tournament", "other")
+    assert read.returncode == 0 and "Traceback" not in read.stderr, read.stderr
+    assert "other" in read.stdout
+    latest = sheepfold("tournament", "report", "--db", str(db), "--bootstrap", "0")
+    assert (latest.returncode, one_line(latest)) == (
+        1,
+        damaged + "; meanwhile another tournament in the file can be read by its name (other)",
+    )
+    named = sheepfold("tournament", "report", "--db", str(db), "--tournament", "cup")
+    assert (named.returncode, one_line(named)) == (1, damaged)
+    replayed = sheepfold("replay", "--db", str(db), match_id)
+    assert replayed.returncode == 0, replayed.stderr
+    other.write_text(random_cup(name="other", games_per_pairing=2, database="cup.sqlite"))
+    resumed = sheepfold("tournament", "run", str(other), "--no-report")
+    assert resumed.returncode == 0, resumed.stderr
+    with closing(sqlite3.connect(db)) as raw:  # other played on, cup was left as it was
+        assert raw.execute("SELECT COUNT(*) FROM games").fetchone() == (6,)

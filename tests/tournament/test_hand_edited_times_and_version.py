@@ -107,3 +107,40 @@ def test_a_schema_version_edited_by_hand_is_one_store_error(
         raw.commit()
     with Store(db) as store:
         assert [record.name for record in store.tournaments()] == ["cup"]
+
+
+def test_one_damaged_tournament_leaves_the_others_readable(tmp_path: Path) -> None:
+    """One tournament's row edited by hand stopped every read of the file
+    (each read went through all the rows): the others are read by name, the
+    latest is told apart when the damage leaves its update time readable, and
+    the web list shows the others beside the damaged one's line."""
+    db = tmp_path / "t.sqlite"
+    with Store(db) as store:
+        for name in ("old", "new"):
+            store.open_tournament(name, "sheep-showdown", 2, {}, None, 4, {})
+    with closing(sqlite3.connect(db)) as raw:
+        raw.execute("UPDATE tournaments SET updated_at = 1, config_json = 'x' WHERE name = 'old'")
+        raw.commit()
+    damaged = f"tournament 'old' in {db}: its config_json is not a JSON object"
+    with Store(db) as store:
+        assert store.tournament("new").name == "new"
+        assert store.tournament().name == "new"  # 'old' has the older (readable) time
+        with pytest.raises(StoreError, match=damaged):
+            store.tournament("old")
+        readable, errors = store.readable_tournaments()
+        assert [record.name for record in readable] == ["new"]
+        assert [str(error)[: len(damaged)] for error in errors] == [damaged]
+    from web.tournaments import readable_tournaments  # web reads through tournament
+
+    listed, lines = readable_tournaments(db)
+    assert [record.name for record in listed] == ["new"]
+    assert [line.startswith("tournament 'old' in t.sqlite: its config_json") for line in lines] == [
+        True
+    ]
+    with closing(sqlite3.connect(db)) as raw:  # now 'old' may be the latest: it is refused
+        raw.execute("UPDATE tournaments SET updated_at = 'later' WHERE name = 'old'")
+        raw.commit()
+    with Store(db) as store, pytest.raises(StoreError) as latest:
+        store.tournament()
+    assert str(latest.value).startswith(f"tournament 'old' in {db}: its config_json")
+    assert str(latest.value).endswith("can be read by its name (new)")
