@@ -2,7 +2,14 @@
 mid-run waits for another process's lock, the line saying so once landed at
 the end of that progress line (the notice went straight to stderr); it now ends
 the progress line, stands on a line of its own, and the progress line is drawn
-again under it."""
+again under it.
+
+The lock is taken while the run cannot have stored a game yet: its bot "a"
+makes no move until the test has the lock (it waits for a file the test
+writes then). The test once took the lock after the first finished game and
+relied on the run having more of its 80 games left to write: a reader late to
+the terminal's output (a loaded machine) could find the run as good as done,
+its last write milliseconds away or made, and no notice ever came."""
 
 from __future__ import annotations
 
@@ -11,10 +18,42 @@ import select
 import time
 from pathlib import Path
 
-from tests.cli.helpers import random_cup, started_on_a_terminal
+from tests.cli.helpers import started_on_a_terminal
 from tests.sqlite_locks import write_locked
 
 WAITING = "is locked by another process; waiting for it (at most 30 s)"
+
+# A random bot that makes no move before the file `go` beside it exists.
+GATED_BOT = """
+import time
+from pathlib import Path
+
+from clients.bots.random_bot import RandomBot
+
+GO = Path(__file__).with_name("go")
+
+
+class GatedBot(RandomBot):
+    def decide(self, decision):
+        while not GO.exists():
+            time.sleep(0.005)
+        return super().decide(decision)
+"""
+CONFIG = """name = "cup"
+game = "sheep-showdown"
+players = 2
+games_per_pairing = 1
+database = "cup.sqlite"
+python_path = ["."]
+
+[[bots]]
+name = "a"
+class = "gated_bot:GatedBot"
+
+[[bots]]
+name = "b"
+builtin = "random"
+"""
 
 
 def _screen(written: str) -> list[str]:
@@ -32,8 +71,9 @@ def _screen(written: str) -> list[str]:
 def test_a_lock_wait_mid_run_gets_a_line_of_its_own_and_the_progress_comes_back(
     tmp_path: Path,
 ) -> None:
+    (tmp_path / "gated_bot.py").write_text(GATED_BOT)
     config = tmp_path / "cup.toml"
-    config.write_text(random_cup(games_per_pairing=40, database="cup.sqlite"))
+    config.write_text(CONFIG)
     database = tmp_path / "cup.sqlite"
     run, controller = started_on_a_terminal("tournament", "run", str(config), "--no-report")
     seen = bytearray()
@@ -53,8 +93,9 @@ def test_a_lock_wait_mid_run_gets_a_line_of_its_own_and_the_progress_comes_back(
         return wanted in seen
 
     try:
-        assert read_until(b"games/s", 120), seen.decode(errors="replace")
+        assert read_until(b"[0/2]", 120), seen.decode(errors="replace")  # the line is drawn
         with write_locked(database):
+            (tmp_path / "go").touch()  # the games go on: their first write waits for the lock
             assert read_until(WAITING.encode(), 60), seen.decode(errors="replace")
         read_until(b"played this run", 120)
         assert run.wait(timeout=60) == 0
@@ -70,4 +111,4 @@ def test_a_lock_wait_mid_run_gets_a_line_of_its_own_and_the_progress_comes_back(
     assert notice in screen, "\n".join(screen)
     after = screen[screen.index(notice) + 1]
     assert after.startswith("[") and "games/s" in after, "\n".join(screen)
-    assert screen[-1] == "finished: 80 games played this run", "\n".join(screen)
+    assert screen[-1] == "finished: 2 games played this run", "\n".join(screen)
