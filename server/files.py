@@ -183,7 +183,7 @@ def folder_hint(db: str) -> str:
         return f" (the folder {folder} cannot hold files: its file system, like /proc, has no room)"
     if usage.free < LOW_DISK_BYTES:
         return f" (the disk holding {folder} is full: {usage.free} bytes free)"
-    limit = file_size_limit()
+    limit = size_limit_reached(db)
     if limit is not None:
         return f" (this process may write files of {limit:,} bytes at most: ulimit -f)"
     return ""
@@ -196,3 +196,34 @@ def file_size_limit() -> int | None:
     bare "disk I/O error"."""
     limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
     return None if limit == resource.RLIM_INFINITY else limit
+
+
+# What SQLite writes past a file's end at once, at most: a page of the largest
+# size with its write-ahead log frame header, and the 32 KiB its shared-memory
+# index (-shm) grows by.
+_LARGEST_STEP = 65536 + 24
+_SHM_STEP = 32768
+
+
+def size_limit_reached(db: str | Path) -> int | None:
+    """The file size limit (file_size_limit) when it may be what refused a
+    write to the SQLite database at `db`: one of the files SQLite writes (the
+    database, its -wal, -journal or -shm) is within one write of it; None
+    otherwise (no limit, or every file far below it: a limit set for other
+    reasons is no cause of a full disk's or a permission's failure)."""
+    limit = file_size_limit()
+    if limit is None:
+        return None
+    for suffix, step in (
+        ("", _LARGEST_STEP),
+        ("-wal", _LARGEST_STEP),
+        ("-journal", _LARGEST_STEP),
+        ("-shm", _SHM_STEP),
+    ):
+        try:
+            size = os.stat(f"{db}{suffix}").st_size
+        except OSError:
+            size = 0  # a file not there yet is made from nothing
+        if size + step > limit:
+            return limit
+    return None

@@ -37,7 +37,7 @@ from typing import Any, Protocol, TypeVar
 import structlog
 
 from server.fairness import FairQueue
-from server.files import file_size_limit
+from server.files import size_limit_reached
 from server.records import DamagedRecord, MatchRecord, MatchSummary, RecordedMove, StoredMatch
 from server.store import Store, WouldWait
 
@@ -278,7 +278,7 @@ class StoreWorker:
                 result = job.call()
             except TRANSIENT as error:
                 now = time.monotonic()
-                self._last_error = _with_cause(error)
+                self._last_error = _with_cause(error, getattr(self.store, "path", None))
                 if waiting_since is None:
                     waiting_since = now
                     self.log.warning(
@@ -443,14 +443,15 @@ def match_writer(store: Store | StoreWorker) -> MatchWriter:
     return store if isinstance(store, StoreWorker) else InlineWriter(store)
 
 
-def _with_cause(error: sqlite3.Error) -> str:
+def _with_cause(error: sqlite3.Error, path: str | None = None) -> str:
     """SQLite's message for a write it would not make now, and the likely cause:
     a full disk was once reported as "database or disk is full; is another
-    process holding it?"."""
+    process holding it?". The file size limit is named only when a file of the
+    database at `path` is within a write of it (any I/O error once named it)."""
     code = getattr(error, "sqlite_errorcode", 0) & 0xFF
     if code == sqlite3.SQLITE_FULL:
         return f"{error}; is the disk holding it full?"
-    limit = file_size_limit()
+    limit = None if path is None or path == ":memory:" else size_limit_reached(path)
     if code == sqlite3.SQLITE_IOERR and limit is not None:
         return f"{error}; has a file reached the file size limit ({limit:,} bytes, ulimit -f)?"
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
