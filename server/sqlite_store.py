@@ -57,6 +57,17 @@ def _log_outgrows_disk(path: str) -> bool:
     room = disk.f_bavail * disk.f_frsize
     limit = file_size_limit()
     if limit is not None:
+        # The log is one file under the limit: it is emptied once it holds half of
+        # it, so the room it has left is as much as it has grown to. Why half and
+        # not "within one write of the limit" (what names the limit as an error's
+        # cause, server.files.size_limit_reached): the log is looked at every 16
+        # writes (server.storage.ROOM_CHECK_EVERY), and what they add has no bound
+        # (a page per table and index touched, a match's record at once). A
+        # write that does reach the limit is not lost (it waits and is retried
+        # after this empties the log), but the server says NOT_SERVING and logs
+        # a warning meanwhile, which a margin as large as the log avoids for a
+        # few milliseconds of emptying it sooner. The disk is weighed the same way:
+        # the log against the room left beside it.
         room = min(room, limit - log)
     return log > room
 
