@@ -10,7 +10,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import grpc
@@ -18,6 +17,7 @@ import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.sdk import play
+from tests.cli.helpers import command
 from tests.conftest import ROOT, ServerProcess, start_server_process, stop_server_process
 from tests.integrity.helpers import (
     SlowBot,
@@ -126,10 +126,7 @@ def test_sigterm_exits_0_keeps_the_match_on_disk_and_a_restart_finishes_it(
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     bots = [
         subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "cli",
+            command(
                 "bot",
                 "--server",
                 first.address,
@@ -139,7 +136,7 @@ def test_sigterm_exits_0_keeps_the_match_on_disk_and_a_restart_finishes_it(
                 token,
                 "--bot",
                 "tests.integrity.helpers:SteadyBot",
-            ],
+            ),
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,

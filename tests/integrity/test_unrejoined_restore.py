@@ -11,7 +11,6 @@ import asyncio
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.sqlite_store import SqliteStore
+from tests.cli.helpers import command
 from tests.conftest import ROOT, start_server_process, stop_server_process
 from tests.integrity.helpers import (
     Case,
@@ -41,10 +41,10 @@ MAX_STRIKES = 2
 
 def _bot(address: str, match_id: str, token: str) -> subprocess.Popen[str]:
     """`sheepfold bot` for one seat, 50 ms a decision, in a process of its own."""
-    command = [sys.executable, "-m", "cli", "bot", "--server", address, "--match", match_id]
-    command += ["--token", token, "--bot", "tests.integrity.helpers:SteadyBot"]
+    bot = command("bot", "--server", address, "--match", match_id, "--token", token)
+    bot += ["--bot", "tests.integrity.helpers:SteadyBot"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, text=True)
+    return subprocess.Popen(bot, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, text=True)
 
 
 def _stored(db: Path, match_id: str) -> tuple[str, int]:
