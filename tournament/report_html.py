@@ -16,7 +16,7 @@ from typing import Any
 
 from games.words import count, noun
 from tournament.ratings import signed_elo
-from tournament.report import _cell, _columns
+from tournament.report_layout import standing_cell, standing_columns
 from tournament.store import GameRecord
 
 __all__ = ["STYLE", "report_fragment", "report_page"]
@@ -99,7 +99,7 @@ def report_page(data: dict[str, Any], games: Sequence[GameRecord] = ()) -> str:
 
 
 def _standings(data: dict[str, Any]) -> str:
-    columns = _columns(data)
+    columns = standing_columns(data)
     head = "".join(f'<th class="{escape(key)}">{escape(title)}</th>' for key, title in columns)
     rows = []
     for row in data["standings"]:
@@ -110,7 +110,8 @@ def _standings(data: dict[str, Any]) -> str:
                 f' data-elo-high="{row["elo_high"]}"'
             )
         cells = "".join(
-            f'<td class="{escape(key)}">{escape(_cell(row, key))}</td>' for key, _ in columns
+            f'<td class="{escape(key)}">{escape(standing_cell(row, key))}</td>'
+            for key, _ in columns
         )
         rows.append(f"<tr{attrs}>{cells}</tr>")
     body = "".join(rows)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tournament.outcome import game_record
-from tournament.report import _percent, report
+from tournament.report import report
+from tournament.report_layout import _percent
 from tournament.schedule import ScheduledGame, make_schedule
 from tournament.store import GameRecord, Store
 
