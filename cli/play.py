@@ -8,11 +8,9 @@ import json
 import os
 import random
 import secrets
-import shlex
 import sys
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext, redirect_stdout
-from pathlib import Path
 from typing import Any, NoReturn
 
 import grpc
@@ -23,6 +21,12 @@ from cli import health
 from cli.addresses import server_address
 from cli.botguard import BotRaised, GuardedBot
 from cli.client_tls import add_tls_flags, client_credentials
+from cli.command_bots import (
+    COMMAND_BOT_TLS,
+    add_command_flags,
+    command_bot,
+    note_ignored_command_flags,
+)
 from cli.create import refusal
 from cli.environment import environment_default, naming_variable
 from cli.values import (
@@ -30,7 +34,6 @@ from cli.values import (
     key_value,
     match_seed,
     positive_int,
-    sandbox_limit,
     whole_number,
 )
 from clients.bots import BotSpecError, load_bot
@@ -40,14 +43,8 @@ from clients.launch import (
     BotCommand,
     BotFailure,
     Launcher,
-    LimitsError,
-    SandboxPolicy,
     SandboxUnavailable,
-    parse_limits,
 )
-from clients.launch.programs import program_problem
-from clients.launch.sandbox import held_home, held_temp, host_state
-from clients.launch.sandbox_view import unseen_program
 from clients.matchplay import (
     CommandBot,
     MatchOutcome,
@@ -93,7 +90,7 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
         "or cmd:PROGRAM ARGS... for a program started like a tournament's command bot "
         "(sandboxed unless --no-sandbox)",
     )
-    _add_command_flags(parser)
+    add_command_flags(parser)
     parser.add_argument("--seed", type=match_seed, help="match seed (default: random, and printed)")
     parser.add_argument(
         "--option",
@@ -123,140 +120,6 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run_match, interrupt_on_terminate=True)
-
-
-def _add_command_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--bot-dir",
-        default=None,  # ".": None tells a folder given apart (ignored_command_flags)
-        help="a command bot's folder: its working folder and, sandboxed, all of the host's "
-        "files it sees besides the runtime (default: the current folder; never your home "
-        "folder or one holding it)",
-    )
-    parser.add_argument(
-        "--no-sandbox",
-        action="store_true",
-        help="run command bots unsandboxed, with your rights: only for code you trust",
-    )
-    parser.add_argument(
-        "--limit",
-        action="append",
-        default=[],
-        type=sandbox_limit,
-        metavar="KEY=VALUE",
-        help="a sandbox limit, repeatable, as in a tournament's [sandbox] table "
-        "(e.g. --limit memory_mb=2048 --limit cpus=1)",
-    )
-    parser.add_argument(
-        "--read-only",
-        action="append",
-        default=[],
-        metavar="PATH",
-        help="another host folder or file the sandboxed bot may read, repeatable",
-    )
-
-
-def note_ignored_command_flags(args: argparse.Namespace, command: str, bots: str) -> None:
-    """One line on stderr naming the command-bot flags given when no bot is a
-    command bot: they would otherwise do nothing without a word (a --read-only
-    path that does not exist included), and a user may think them in force."""
-    given = [
-        flag
-        for flag, value in (
-            ("--bot-dir", args.bot_dir is not None),
-            ("--no-sandbox", args.no_sandbox),
-            ("--limit", bool(args.limit)),
-            ("--read-only", bool(args.read_only)),
-        )
-        if value
-    ]
-    if given:
-        flags = " and ".join([", ".join(given[:-1]), given[-1]] if len(given) > 1 else given)
-        verb = "applies" if len(given) == 1 else "apply"
-        print(
-            f"sheepfold {command}: {flags} {verb} only to command bots (cmd:PROGRAM), and "
-            f"{bots}: ignored",
-            file=sys.stderr,
-        )
-
-
-def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | None:
-    """The sandbox for command bots from --no-sandbox and --limit; exits on a bad limit."""
-    if args.no_sandbox:
-        return None
-    try:
-        limits = parse_limits(dict(args.limit))  # each one checked by its argparse type
-    except LimitsError as error:
-        raise SystemExit(f"sheepfold {command}: --limit {error}") from None
-    read_only = tuple(os.path.abspath(path) for path in args.read_only)
-    for path in read_only:
-        if not os.path.exists(path):
-            raise SystemExit(f"sheepfold {command}: --read-only {path} does not exist")
-        home = held_home(path)
-        if home is not None:
-            raise SystemExit(
-                f"sheepfold {command}: --read-only {path} would show the bot the home folder {home}"
-            )
-        temp = held_temp(path)
-        if temp is not None:
-            raise SystemExit(
-                f"sheepfold {command}: --read-only {path} would show the bot the temporary "
-                f"folder {temp}, with other programs' Unix sockets"
-            )
-        host = host_state(path)
-        if host is not None:
-            raise SystemExit(
-                f"sheepfold {command}: --read-only {path} is the host's {host}: a sandbox "
-                "has its own /proc and /dev, and none of the host's /sys or /run (the host's "
-                "/proc shows every process on the machine and their command lines)"
-            )
-    return SandboxPolicy(limits=limits, read_only=read_only)
-
-
-def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot:
-    # {python}: the interpreter running sheepfold, as in a tournament config
-    try:
-        words = shlex.split(spec[4:])
-    except ValueError as error:  # an unclosed quote
-        raise SystemExit(f"sheepfold {command}: {spec!r}: {error}") from None
-    argv = [arg.replace("{python}", sys.executable) for arg in words]
-    if not argv:
-        raise SystemExit(f"sheepfold {command}: {spec!r} names no program")
-    folder = os.path.abspath(args.bot_dir or ".")
-    if not os.path.isdir(folder):
-        raise SystemExit(f"sheepfold {command}: --bot-dir {args.bot_dir} is not a folder")
-    if os.path.realpath(folder) == "/" and not args.no_sandbox:
-        raise SystemExit(f"sheepfold {command}: --bot-dir / would show the bot the whole host")
-    host = host_state(folder)
-    if host is not None and not args.no_sandbox:
-        raise SystemExit(
-            f"sheepfold {command}: --bot-dir {folder} is in the host's {host}: "
-            "a sandbox has its own /proc and /dev"
-        )
-    home = held_home(folder)
-    if home is not None and not args.no_sandbox:
-        raise SystemExit(
-            f"sheepfold {command}: --bot-dir {folder} would show the bot the home folder "
-            f"{home}: give it a folder of its own"
-        )
-    temp = held_temp(folder)
-    if temp is not None and not args.no_sandbox:
-        raise SystemExit(
-            f"sheepfold {command}: --bot-dir {folder} would show the bot the temporary folder "
-            f"{temp}, with other programs' Unix sockets: give it a folder of its own"
-        )
-    problem = program_problem(argv[0], Path(folder), os.environ.get("PATH"))
-    if problem is not None:
-        raise SystemExit(f"sheepfold {command}: {spec!r}: {problem}")
-    policy = command_policy(args, command)
-    unseen = None if policy is None else unseen_program(argv[0], folder, policy.read_only)
-    if unseen is not None:
-        raise SystemExit(
-            f"sheepfold {command}: {spec!r}: {argv[0]!r} needs {unseen}, which the bot's "
-            "sandbox does not see (only --bot-dir, --read-only and the system's runtime): "
-            "name a program there, such as {python}, or pass --no-sandbox for a bot you trust"
-        )
-    return CommandBot(tuple(argv), folder, policy)
 
 
 def bot_seed(match_seed: int, seat: int) -> int:
@@ -291,7 +154,7 @@ def run_match(args: argparse.Namespace) -> int:
     except BotSpecError as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     if (args.tls or args.tls_ca) and any(isinstance(bot, CommandBot) for bot in bots):
-        raise SystemExit(_COMMAND_BOT_TLS.format(command="match"))
+        raise SystemExit(COMMAND_BOT_TLS.format(command="match"))
     if (args.tls or args.tls_ca) and not args.server:
         raise SystemExit("sheepfold match: --tls and --tls-ca need --server")
     credentials = client_credentials(args, "match", args.server)
@@ -474,7 +337,7 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
         "the seat (sandboxed unless --no-sandbox; then --server must be unix:PATH) "
         "(default: random)",
     )
-    _add_command_flags(parser)
+    add_command_flags(parser)
     parser.add_argument(
         "--seed",
         type=naming_variable(whole_number(0, MAX_BOT_SEED)),
@@ -510,12 +373,6 @@ def join_option_values(argv: Sequence[str]) -> list[str]:
     return out
 
 
-_COMMAND_BOT_TLS = (
-    "sheepfold {command}: --tls and --tls-ca are for this command's own calls; a command "
-    "bot connects to the server by itself (sandboxed ones through a Unix socket)"
-)
-
-
 def _usage_error(message: str) -> NoReturn:
     """A mistake in the flags: one line and exit status 2, as argparse's own."""
     print(f"sheepfold {message}", file=sys.stderr)
@@ -545,7 +402,7 @@ def run_bot(args: argparse.Namespace) -> int:
         _usage_error(f"bot: missing --{', --'.join(missing)} (or the environment)")
     if args.bot.startswith("cmd:"):
         if args.tls or args.tls_ca:
-            raise SystemExit(_COMMAND_BOT_TLS.format(command="bot"))
+            raise SystemExit(COMMAND_BOT_TLS.format(command="bot"))
         return _run_command_bot(args)
     credentials = client_credentials(args, "bot", args.server)
     note_ignored_command_flags(args, "bot", "--bot is none")
