@@ -18,19 +18,19 @@ from typing import Any, TypeVar
 
 from sheepfold.v1 import arena_pb2
 
-from server.files import Kind, create_owner_only, file_kind, folder_hint, not_a_database_file
+from server.files import create_owner_only, folder_hint
 from tournament.store_checks import (
     check_numbers,
     check_seats,
     damaged_game,
     is_time,
-    stored_count,
     stored_object,
-    stored_time,
     stored_version,
+    tournament_record,
 )
 from tournament.store_errors import NoSuchTournament, StoreError, StoreLocked, is_busy
 from tournament.store_lock import LOCK_WAIT_SECONDS, SILENT_WAIT, LockWait, waiting_for_lock
+from tournament.store_path import check_existing, check_path, database_exists
 from tournament.store_records import GameRecord, ReplayEntry, SeatRecord, TournamentRecord
 from tournament.store_schema import MIGRATIONS
 
@@ -57,45 +57,6 @@ _TOURNAMENT_COLUMNS = (
     "id, name, game, players, options_json, anchor, scheduled, config_json, created_at, updated_at"
 )
 _NAMES = "SELECT name FROM tournaments ORDER BY id"
-
-
-def database_exists(path: str | Path) -> bool:
-    """Whether there is something at `path`; a path that cannot even be looked
-    at (too long, a folder on the way that may not be read) is a StoreError."""
-    try:
-        # Not Path.exists: it calls a symlink loop (ELOOP) nothing there.
-        return file_kind(path) is not Kind.MISSING
-    except NotADirectoryError:  # a file on the way: _check_path names it
-        return False
-    except OSError as error:
-        raise StoreError(f"cannot use {path}: {error.strerror or error}") from None
-
-
-def check_existing(path: str | Path) -> None:
-    """For commands that only read a tournament: a StoreError unless there is a
-    database at `path` (an empty file would otherwise get an empty schema)."""
-    if str(path) == ":memory:":
-        return
-    if not database_exists(path):
-        raise StoreError(f"no database at {path}")
-    if Path(path).is_file() and Path(path).stat().st_size == 0:
-        raise StoreError(f"{path} is an empty file, not a tournament database")
-
-
-def _check_path(path: str) -> None:
-    """Refuse a path that can hold no database file, in one line (SQLite would
-    only say "unable to open database file"); create its missing folders."""
-    file = Path(path)
-    if database_exists(file):
-        problem = not_a_database_file(file)
-        if problem is not None:
-            raise StoreError(f"{path} {problem}")
-    try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise StoreError(f"cannot create {path}: {file.parent} is not a folder") from None
-    except OSError as error:
-        raise StoreError(f"cannot create the folder of {path}: {error.strerror}") from None
 
 
 def read_version(connection: sqlite3.Connection, path: str | Path) -> int:
@@ -128,7 +89,7 @@ class Store:
         self.path = str(path)
         self._wait = LockWait(timeout, on_wait)
         if self.path != ":memory:":
-            _check_path(self.path)
+            check_path(self.path)
             create_owner_only(self.path)  # it holds the tournaments' deal secrets
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=timeout)
@@ -351,25 +312,10 @@ class Store:
             f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments ORDER BY updated_at, id"
         ).fetchall():
             try:
-                readable.append(self._record(row))
+                readable.append(tournament_record(self.path, row))
             except StoreError as error:
                 damaged.append(error)
         return tuple(readable), tuple(damaged)
-
-    def _record(self, row: tuple[Any, ...]) -> TournamentRecord:
-        """A tournaments row as a record; a StoreError naming what in it is damaged."""
-        return TournamentRecord(
-            id=row[0],
-            name=row[1],
-            game=row[2],
-            players=stored_count(self.path, row[1], "players", row[3]),
-            options=stored_object(self.path, row[1], "options_json", row[4]),
-            anchor=row[5],
-            scheduled=stored_count(self.path, row[1], "scheduled", row[6]),
-            config=stored_object(self.path, row[1], "config_json", row[7]),
-            created_at=stored_time(self.path, row[0], row[1], "created_at", row[8]),
-            updated_at=stored_time(self.path, row[0], row[1], "updated_at", row[9]),
-        )
 
     def find(self, name: str) -> TournamentRecord | None:
         """The tournament called `name` (None: there is none); only its own row
@@ -377,7 +323,7 @@ class Store:
         row = self._db.execute(
             f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE name = ?", (name,)
         ).fetchone()
-        return None if row is None else self._record(row)
+        return None if row is None else tournament_record(self.path, row)
 
     def tournament(self, name: str | None = None) -> TournamentRecord:
         """The tournament called `name`, or the most recently run one. A
@@ -403,7 +349,7 @@ class Store:
         unsure = [row for row in rows if not is_time(row[9])]
         latest = unsure[0] if unsure else rows[-1]
         try:
-            return self._record(latest)
+            return tournament_record(self.path, latest)
         except StoreError as error:
             others = [str(row[1]) for row in rows if row is not latest]
             if not others:
@@ -421,7 +367,7 @@ class Store:
             " FROM games WHERE match_id = ? ORDER BY id DESC LIMIT 1)",
             (match_id,),
         ).fetchone()
-        return None if row is None else self._record(row)
+        return None if row is None else tournament_record(self.path, row)
 
     # ------------------------------------------------------------ games
 

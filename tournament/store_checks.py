@@ -11,7 +11,7 @@ from typing import Any, TypeGuard
 
 from games.words import count
 from tournament.store_errors import StoreError
-from tournament.store_records import SeatRecord
+from tournament.store_records import SeatRecord, TournamentRecord
 
 __all__ = [
     "check_numbers",
@@ -22,6 +22,7 @@ __all__ = [
     "stored_object",
     "stored_time",
     "stored_version",
+    "tournament_record",
 ]
 
 
@@ -148,4 +149,22 @@ def check_seats(
         f"game {key!r} (match {match_id}) in {path} has {have} of {wanted} stored "
         "(the database was edited by hand); delete the game (DELETE FROM games WHERE "
         f"id = {game_id} in the sqlite3 shell) and run the tournament again to play it again"
+    )
+
+
+def tournament_record(path: str, row: tuple[Any, ...]) -> TournamentRecord:
+    """A tournaments row (id, name, game, players, options_json, anchor,
+    scheduled, config_json, created_at, updated_at) as a record; a StoreError
+    naming what in it was edited into nonsense."""
+    return TournamentRecord(
+        id=row[0],
+        name=row[1],
+        game=row[2],
+        players=stored_count(path, row[1], "players", row[3]),
+        options=stored_object(path, row[1], "options_json", row[4]),
+        anchor=row[5],
+        scheduled=stored_count(path, row[1], "scheduled", row[6]),
+        config=stored_object(path, row[1], "config_json", row[7]),
+        created_at=stored_time(path, row[0], row[1], "created_at", row[8]),
+        updated_at=stored_time(path, row[0], row[1], "updated_at", row[9]),
     )
