@@ -34,6 +34,7 @@ from cli.values import (
     key_value,
     match_seed,
     positive_int,
+    seconds_up_to,
     whole_number,
 )
 from clients.bots import BotSpecError, load_bot
@@ -52,7 +53,7 @@ from clients.matchplay import (
     play_match_with_commands,
     run_until_match_over,
 )
-from clients.sdk import Bot, SeatError, play
+from clients.sdk import REJOIN_SECONDS, Bot, SeatError, play
 from games.solo_title import solo_title
 from games.words import count
 from server.app import ServerConfig
@@ -344,7 +345,19 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
         default=environment_default("SHEEPFOLD_SEED", "0"),
         help="bot seed, 0 to 2**63 - 1 (default: $SHEEPFOLD_SEED, else 0)",
     )
+    parser.add_argument(
+        "--rejoin-seconds",
+        type=seconds_up_to(MAX_REJOIN_SECONDS, zero=True),
+        default=REJOIN_SECONDS,
+        metavar="SECONDS",
+        help="how long to keep joining the seat again once its server has gone (a restart), "
+        f"0 to {MAX_REJOIN_SECONDS:,} (default %(default)g)",
+    )
     parser.set_defaults(handler=run_bot, interrupt_on_terminate=True)
+
+
+# A day: a server away longer has left its matches to their clocks long before.
+MAX_REJOIN_SECONDS = 86_400
 
 
 # A command bot's SHEEPFOLD_SEED is at most this (docs/writing-a-bot.md): a bot in
@@ -412,7 +425,15 @@ def run_bot(args: argparse.Namespace) -> int:
         with _prints_to_stderr():
             bot = GuardedBot(_load_here(args.bot, args.seed), args.seat, args.bot, threaded=True)
             result = run_interruptible(
-                play(bot, args.server, args.match, args.token, args.seat, credentials=credentials)
+                play(
+                    bot,
+                    args.server,
+                    args.match,
+                    args.token,
+                    args.seat,
+                    credentials=credentials,
+                    rejoin_seconds=args.rejoin_seconds,
+                )
             )
     except BotSpecError as error:
         raise SystemExit(f"sheepfold bot: {error}") from None

@@ -19,6 +19,7 @@ import contextlib
 import inspect
 import operator
 import reprlib
+import time
 from collections import deque
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
@@ -49,6 +50,11 @@ RETRYABLE_BEFORE_JOINED = RETRYABLE | {
     grpc.StatusCode.RESOURCE_EXHAUSTED,
     grpc.StatusCode.DEADLINE_EXCEEDED,
 }
+
+
+# How long a seat tries to join again, by default, once its server has gone
+# (a restart): from the first attempt that failed, each waiting a few seconds.
+REJOIN_SECONDS = 90.0
 
 
 def should_rejoin(code: grpc.StatusCode, joined: bool) -> bool:
@@ -124,7 +130,8 @@ async def play(
     seat: int | None = None,
     *,
     credentials: grpc.ChannelCredentials | None = None,
-    max_reconnects: int = 20,
+    max_reconnects: int | None = None,
+    rejoin_seconds: float = REJOIN_SECONDS,
     events_in_decisions: bool = True,
 ) -> arena_pb2.MatchResult:
     """Play one seat to the end of the match and return the result.
@@ -138,16 +145,23 @@ async def play(
     Raises `clients.connect.Unreachable` when no server answers at `address`
     within a few seconds at the start; once connected, a lost connection is
     retried (the server may be restarting), waiting a few seconds for the
-    server each time, up to `max_reconnects` failed attempts in a row (about a
-    minute and a half by default; a rejoin that is back in play starts the
-    count again), and then raises SeatError UNAVAILABLE.
+    server each time, for `rejoin_seconds` (90 by default) from the first
+    failed attempt, or `max_reconnects` failed attempts in a row when given,
+    whichever ends first (a rejoin that is back in play starts both again),
+    and then raises SeatError (UNAVAILABLE for a server that stayed away)
+    saying that it gave up and why. A server restarted by hand, or moved by
+    an orchestrator that pulls its image first, may take longer: raise
+    `rejoin_seconds` to wait for it (the restored match waits for its seats,
+    up to its server's start timeout, once the server is back).
     """
+    if not rejoin_seconds >= 0:  # NaN included
+        raise ValueError(f"rejoin_seconds must be 0 or more, not {rejoin_seconds!r}")
     if seat is not None and not -(2**31) <= seat < 2**31:
         # The wire carries a seat as an int32: say so before connecting.
         raise ValueError(f"seat {seat} is out of range: a seat is a 32-bit signed number")
     log = structlog.get_logger("sheepfold.sdk").bind(match_id=match_id)
-    reconnects = 0
     progress = _Progress()
+    rejoins = _Rejoins(max_reconnects, rejoin_seconds)
     while True:
         try:
             async with _channel(address, credentials) as channel:
@@ -156,7 +170,7 @@ async def play(
                     # that is gone would be waited for for ever.
                     await ensure_reachable(channel, address)
                 except Unreachable as error:
-                    if reconnects == 0:
+                    if rejoins.attempts == 0:
                         raise
                     raise _ServerGone(str(error)) from None
                 result = await _play_stream(
@@ -165,43 +179,79 @@ async def play(
             return result
         except grpc.aio.AioRpcError as error:
             code = error.code()
-            if progress.played:
-                reconnects = 0  # attempts in a row: this stream was back in play
+            rejoins.lost(progress.played)
             if code == grpc.StatusCode.FAILED_PRECONDITION:
                 # Joined (or rejoined, e.g. after a server restart) once the match
                 # was over: the result is still there to fetch.
                 finished = await _finished_result(address, match_id, credentials)
                 if finished is not None:
                     return finished
-            if not should_rejoin(code, progress.joined) or reconnects >= max_reconnects:
-                raise SeatError(code, error.details() or "") from error
-            reconnects += 1
-            delay = min(0.1 * 2**reconnects, 2.0)
+            details = error.details() or ""
+            if not should_rejoin(code, progress.joined):
+                raise SeatError(code, details) from error
+            if rejoins.over():
+                raise SeatError(code, rejoins.gave_up(details)) from error
             log.info(
                 "connection lost, rejoining",
                 code=code.name,
                 details=error.details(),
-                attempt=reconnects,
+                attempt=rejoins.attempts + 1,
             )
-            await asyncio.sleep(delay)
+            await rejoins.wait()
         except _ServerGone as gone:
-            if reconnects >= max_reconnects:
+            rejoins.lost(False)
+            if rejoins.over():
+                raise SeatError(grpc.StatusCode.UNAVAILABLE, rejoins.gave_up(str(gone))) from None
+            log.info("server not back yet, rejoining", why=str(gone), attempt=rejoins.attempts + 1)
+            await rejoins.wait()
+        except _StreamEnded:
+            rejoins.lost(progress.played)
+            if rejoins.over():
                 raise SeatError(
                     grpc.StatusCode.UNAVAILABLE,
-                    f"{gone}; gave up after {reconnects} attempts to join again",
+                    rejoins.gave_up("the stream ended without a result"),
                 ) from None
-            reconnects += 1
-            log.info("server not back yet, rejoining", why=str(gone), attempt=reconnects)
-            await asyncio.sleep(min(0.1 * 2**reconnects, 2.0))
-        except _StreamEnded:
-            if progress.played:
-                reconnects = 0
-            if reconnects >= max_reconnects:
-                raise SeatError(
-                    grpc.StatusCode.UNAVAILABLE, "the stream ended without a result"
-                ) from None
-            reconnects += 1
-            await asyncio.sleep(min(0.1 * 2**reconnects, 2.0))
+            await rejoins.wait()
+
+
+class _Rejoins:
+    """The attempts to join again in a row, since the seat was last in play,
+    and when they began; whether to give up, and the line that says so."""
+
+    def __init__(self, max_attempts: int | None, seconds: float) -> None:
+        self.max_attempts = max_attempts
+        self.seconds = seconds
+        self.attempts = 0
+        self.since: float | None = None
+
+    def lost(self, played: bool) -> None:
+        """The stream ended; `played`: it was back in play, a new outage begins."""
+        if played:
+            self.attempts, self.since = 0, None
+        if self.since is None:
+            self.since = time.monotonic()
+
+    def over(self) -> bool:
+        if self.max_attempts is not None and self.attempts >= self.max_attempts:
+            return True
+        return self.since is not None and time.monotonic() - self.since >= self.seconds
+
+    def gave_up(self, why: str) -> str:
+        said = f"{why}; gave up after {self.attempts} attempts to join again"
+        if self.max_attempts is not None and self.attempts >= self.max_attempts:
+            return said
+        return (
+            f"{said} over {self.seconds:g} s (rejoin_seconds, `sheepfold bot --rejoin-seconds`): "
+            "raise it to wait longer for a server that restarts"
+        )
+
+    async def wait(self) -> None:
+        self.attempts += 1
+        await asyncio.sleep(self.delay())
+
+    def delay(self) -> float:
+        """Seconds before the next attempt: 0.2, 0.4, 0.8, ... 2 at most."""
+        return min(0.1 * 2**self.attempts, 2.0)
 
 
 def _channel(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.aio.Channel:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import grpc
 import pytest
@@ -161,38 +162,58 @@ def test_streams_held_open_without_joining_cannot_shut_out_a_seat() -> None:
     assert len(scores) == 2, "both seats joined at once (no retries allowed) and played"
 
 
+async def _seat_of_a_server_gone_for_good(
+    max_reconnects: int | None = None, rejoin_seconds: float = 90.0
+) -> tuple[SeatError, float]:
+    """The SeatError of a seat whose server stopped for good once it had
+    joined, and the seconds it took to give up after the stop."""
+    server = InProcessServer(ServerConfig())
+    server.start()
+    try:
+        created = await create_match(server.address, "sheep-n-sheep", 2)
+        seat = asyncio.create_task(
+            play(
+                RandomBot(1),
+                server.address,
+                created.match_id,
+                created.seat_tokens[0],
+                max_reconnects=max_reconnects,
+                rejoin_seconds=rejoin_seconds,
+            )
+        )
+        request = arena_pb2.GetMatchRequest(match_id=created.match_id)
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            while not (await stub.GetMatch(request, timeout=10)).seats[0].connected:
+                await asyncio.sleep(0.02)
+    finally:
+        await asyncio.to_thread(server.stop)  # for good: nothing listens there now
+    started = time.monotonic()
+    with pytest.raises(SeatError) as gave_up:
+        # A hang here is the fault; two rejoins take some 7 s.
+        await asyncio.wait_for(seat, 60)
+    return gave_up.value, time.monotonic() - started
+
+
 def test_a_seat_gives_up_on_a_server_that_does_not_come_back() -> None:
     """Its rejoins used to wait for the server for ever (a Play call waits for
     its channel): `sheepfold match --server` and `bot` then hung, silently,
     after the server stopped for good."""
-
-    async def scenario() -> SeatError:
-        server = InProcessServer(ServerConfig())
-        server.start()
-        try:
-            created = await create_match(server.address, "sheep-n-sheep", 2)
-            seat = asyncio.create_task(
-                play(
-                    RandomBot(1),
-                    server.address,
-                    created.match_id,
-                    created.seat_tokens[0],
-                    max_reconnects=2,
-                )
-            )
-            request = arena_pb2.GetMatchRequest(match_id=created.match_id)
-            async with grpc.aio.insecure_channel(server.address) as channel:
-                stub = arena_pb2_grpc.ArenaStub(channel)
-                while not (await stub.GetMatch(request, timeout=10)).seats[0].connected:
-                    await asyncio.sleep(0.02)
-        finally:
-            await asyncio.to_thread(server.stop)  # for good: nothing listens there now
-        with pytest.raises(SeatError) as gave_up:
-            # A hang here is the fault; two rejoins take some 7 s.
-            await asyncio.wait_for(seat, 60)
-        return gave_up.value
-
-    error = asyncio.run(scenario())
+    error, _ = asyncio.run(_seat_of_a_server_gone_for_good(max_reconnects=2))
     assert error.code == grpc.StatusCode.UNAVAILABLE
     assert "gave up after 2 attempts to join again" in error.details
     assert "cannot reach the server" in error.details
+
+
+def test_a_seat_gives_up_after_its_rejoin_seconds_and_says_how_to_wait_longer() -> None:
+    """Time, not attempts, bounds the rejoins by default, and the line names
+    the setting: a server that restarts slowly (an orchestrator moving it)
+    needs a bot that waits longer than 90 s, and nothing said how."""
+    error, waited = asyncio.run(_seat_of_a_server_gone_for_good(rejoin_seconds=1))
+    assert error.code == grpc.StatusCode.UNAVAILABLE
+    assert "cannot reach the server" in error.details
+    assert error.details.endswith(
+        "over 1 s (rejoin_seconds, `sheepfold bot --rejoin-seconds`): raise it to wait "
+        "longer for a server that restarts"
+    ), error.details
+    assert waited < 15, waited  # an attempt waits 3 s for the server: one or two of them

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 
 import grpc
 import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from clients import sdk
 from clients.bots.random_bot import RandomBot
 from clients.sdk import SeatError, play
 
@@ -31,22 +33,29 @@ class _OverArena(arena_pb2_grpc.ArenaServicer):
         await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
 
 
+@contextlib.asynccontextmanager
+async def _serving(arena: arena_pb2_grpc.ArenaServicer) -> AsyncIterator[str]:
+    """The address of a gRPC server of `arena` alone, for the block."""
+    server = grpc.aio.server()
+    arena_pb2_grpc.add_ArenaServicer_to_server(arena, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        await server.stop(None)
+
+
 def test_a_match_over_without_a_result_to_fetch_is_a_seat_error() -> None:
     """After FAILED_PRECONDITION the SDK asks GetMatch for the result; when that
     failed too (the match purged, the server going away) its AioRpcError escaped
     `play`, and `sheepfold bot` printed a traceback instead of one line."""
 
     async def scenario() -> SeatError:
-        server = grpc.aio.server()
-        arena_pb2_grpc.add_ArenaServicer_to_server(_OverArena(), server)
-        port = server.add_insecure_port("127.0.0.1:0")
-        await server.start()
-        try:
+        async with _serving(_OverArena()) as address:
             with pytest.raises(SeatError) as refused:
-                await play(RandomBot(1), f"127.0.0.1:{port}", "m", "t")
+                await play(RandomBot(1), address, "m", "t")
             return refused.value
-        finally:
-            await server.stop(None)
 
     error = asyncio.run(scenario())
     assert error.code == grpc.StatusCode.FAILED_PRECONDITION
@@ -54,11 +63,14 @@ def test_a_match_over_without_a_result_to_fetch_is_a_seat_error() -> None:
 
 
 class _FlakyArena(arena_pb2_grpc.ArenaServicer):
-    """Each stream joins the seat, asks one decision and drops UNAVAILABLE, as a
-    server restarted `outages` times in one match would; then sends the result."""
+    """Refuses the first `refusals` streams UNAVAILABLE before their join, as a
+    server still restoring its matches after a restart might; then each stream
+    joins the seat, asks one decision and drops UNAVAILABLE, as a server
+    restarted `outages` times in one match would; then sends the result."""
 
-    def __init__(self, outages: int) -> None:
+    def __init__(self, outages: int, refusals: int = 0) -> None:
         self.outages = outages
+        self.refusals = refusals
         self.streams = 0
 
     async def Play(
@@ -66,8 +78,10 @@ class _FlakyArena(arena_pb2_grpc.ArenaServicer):
     ) -> AsyncIterator[arena_pb2.PlayResponse]:
         await anext(aiter(requests))
         self.streams += 1
+        if self.streams <= self.refusals:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "restoring")
         yield arena_pb2.PlayResponse(joined=arena_pb2.Joined(seat=0, game="sheep-showdown"))
-        if self.streams > self.outages:
+        if self.streams - self.refusals > self.outages:
             yield arena_pb2.PlayResponse(result=arena_pb2.MatchResult(scores=[1.0], ranks=[1]))
             return
         decision = arena_pb2.Decision(decision_id=self.streams, seat=0)
@@ -83,14 +97,25 @@ def test_max_reconnects_counts_failed_attempts_in_a_row_not_per_match() -> None:
     some number of failed attempts in a row"), where it gave up before."""
 
     async def scenario() -> arena_pb2.MatchResult:
-        arena = _FlakyArena(outages=4)
-        server = grpc.aio.server()
-        arena_pb2_grpc.add_ArenaServicer_to_server(arena, server)
-        port = server.add_insecure_port("127.0.0.1:0")
-        await server.start()
-        try:
-            return await play(RandomBot(1), f"127.0.0.1:{port}", "m", "t", max_reconnects=2)
-        finally:
-            await server.stop(None)
+        async with _serving(_FlakyArena(outages=4)) as address:
+            return await play(RandomBot(1), address, "m", "t", max_reconnects=2)
 
     assert list(asyncio.run(scenario()).ranks) == [1]
+
+
+def test_a_seat_rejoins_for_its_rejoin_seconds_however_many_attempts_that_takes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The seat gave up after 20 failed attempts, whatever they lasted; it now
+    tries for `rejoin_seconds` (90 by default), which a bot author can raise
+    for a server that takes longer to come back (the waits between attempts
+    are cut to nothing here, so 30 attempts take well under a second)."""
+    monkeypatch.setattr(sdk._Rejoins, "delay", lambda self: 0.0)
+
+    async def scenario() -> tuple[arena_pb2.MatchResult, int]:
+        arena = _FlakyArena(outages=0, refusals=30)
+        async with _serving(arena) as address:
+            return await play(RandomBot(1), address, "m", "t"), arena.streams
+
+    result, streams = asyncio.run(scenario())
+    assert (list(result.ranks), streams) == ([1], 31)
