@@ -137,6 +137,12 @@ def test_one_damaged_tournament_leaves_the_others_readable(tmp_path: Path) -> No
     assert [line.startswith("tournament 'old' in t.sqlite: its config_json") for line in lines] == [
         True
     ]
+    from web.app import _listed
+    from web.pages import tournaments_page
+
+    page = tournaments_page([_listed(0, db)])
+    assert '<code>t.sqlite</code>: <span class="error">tournament &#x27;old&#x27;' in page, page
+    assert ">new</a>" in page, page
     with closing(sqlite3.connect(db)) as raw:  # now 'old' may be the latest: it is refused
         raw.execute("UPDATE tournaments SET updated_at = 'later' WHERE name = 'old'")
         raw.commit()
