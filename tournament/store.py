@@ -306,16 +306,24 @@ class Store:
     def readable_tournaments(self) -> tuple[tuple[TournamentRecord, ...], tuple[StoreError, ...]]:
         """The tournaments whose rows can be read, oldest update first, and one
         StoreError (naming it) for each row edited by hand into nonsense."""
-        readable: list[TournamentRecord] = []
-        damaged: list[StoreError] = []
+        read = [record for _, record in self._rows()]
+        return (
+            tuple(record for record in read if isinstance(record, TournamentRecord)),
+            tuple(error for error in read if isinstance(error, StoreError)),
+        )
+
+    def _rows(self) -> list[tuple[tuple[Any, ...], TournamentRecord | StoreError]]:
+        """Every tournaments row, oldest update first, with its record or the
+        StoreError that names what in it is damaged."""
+        read: list[tuple[tuple[Any, ...], TournamentRecord | StoreError]] = []
         for row in self._db.execute(
             f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments ORDER BY updated_at, id"
         ).fetchall():
             try:
-                readable.append(tournament_record(self.path, row))
+                read.append((row, tournament_record(self.path, row)))
             except StoreError as error:
-                damaged.append(error)
-        return tuple(readable), tuple(damaged)
+                read.append((row, error))
+        return read
 
     def find(self, name: str) -> TournamentRecord | None:
         """The tournament called `name` (None: there is none); only its own row
@@ -339,25 +347,22 @@ class Store:
                 raise NoSuchTournament(f"{self.path} holds no tournament")
             held = ", ".join(names)
             raise NoSuchTournament(f"no tournament {name!r} in {self.path} (it holds: {held})")
-        rows = self._db.execute(
-            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments ORDER BY updated_at, id"
-        ).fetchall()
+        rows = self._rows()
         if not rows:
             raise NoSuchTournament(f"{self.path} holds no tournament")
         # SQLite orders text (and inf) after every number: a row whose update
         # time cannot be read may be the latest, and so may be the last row.
-        unsure = [row for row in rows if not is_time(row[9])]
-        latest = unsure[0] if unsure else rows[-1]
-        try:
-            return tournament_record(self.path, latest)
-        except StoreError as error:
-            others = [str(row[1]) for row in rows if row is not latest]
-            if not others:
-                raise
-            raise StoreError(
-                f"{error}; meanwhile another tournament in the file can be read by its name "
-                f"({', '.join(others)})"
-            ) from None
+        unsure = [record for row, record in rows if not is_time(row[9])]
+        latest = unsure[0] if unsure else rows[-1][1]
+        if isinstance(latest, TournamentRecord):
+            return latest
+        others = [record.name for _, record in rows if isinstance(record, TournamentRecord)]
+        if not others:
+            raise latest
+        raise StoreError(
+            f"{latest}; meanwhile another tournament in the file can be read by its name "
+            f"({', '.join(others)})"
+        )
 
     def tournament_of(self, match_id: str) -> TournamentRecord | None:
         """The tournament that stored a game played as match `match_id` (the
