@@ -34,6 +34,7 @@ from server.seats import (
     Seat,
     SeatStream,
     arm,
+    decision_ids_start,
     refusal,
     token_owner,
     why_over,
@@ -93,7 +94,7 @@ class Match:
             match_id=record.match_id, game=record.game
         )
         self._pending: PendingDecision | None = None
-        self._decision_counter = 0
+        self._decision_counter = decision_ids_start(record.match_id)
         self._all_joined = asyncio.Event()
         self._finished = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -118,7 +119,7 @@ class Match:
             if move.bank is not None:
                 seat.bank = move.bank
         # Decision ids keep counting up: an answer to a pre-crash decision is stale.
-        self._decision_counter = len(moves)
+        self._decision_counter = decision_ids_start(self.record.match_id) + len(moves)
         if moves:
             self.status = Status.RUNNING
 

@@ -4,6 +4,7 @@ works on, and the bounds that keep one client from costing more than its share."
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import time
 from collections.abc import Sequence
@@ -196,6 +197,16 @@ def token_owner(token_hashes: Sequence[str], seat: int | None, token: str) -> in
             grpc.StatusCode.PERMISSION_DENIED, f"this token does not belong to seat {seat}"
         )
     return owner
+
+
+def decision_ids_start(match_id: str) -> int:
+    """The number a match's decision ids count up from (its first decision is
+    one more): a number of the match's own, taken from its id, so that a restart
+    counts on from the same place. Every match counting from 0 made the ids of
+    any two matches the same, and an answer carrying another match's decision
+    id was taken as the answer to this one's. Below 2**40, so the ids stay
+    exact where a client reads them as doubles."""
+    return int.from_bytes(hashlib.sha256(match_id.encode()).digest()[:5], "big")
 
 
 def why_over(aborted: bool, end_reason: str) -> str:

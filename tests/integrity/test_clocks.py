@@ -26,6 +26,7 @@ from clients.bots.random_bot import RandomBot
 from clients.sdk import play, play_blocking
 from server.match import Match
 from server.records import ClockConfig, MatchRecord, RecordedMove, StoredMatch
+from server.seats import decision_ids_start
 from server.store import MemoryStore
 from tests.conftest import ServerProcess, start_server_process, stop_server_process
 from tests.integrity.helpers import (
@@ -209,7 +210,9 @@ def test_a_restored_match_gives_each_seat_back_its_strikes_and_bank() -> None:
     assert match.seats[0].bank == 4.5 and match.seats[0].strikes == 0
     assert match.seats[1].bank == 0.0
     assert match.info().moves == 4
-    assert match._decision_counter == 4, "decision ids go on from where they were"
+    assert match._decision_counter == decision_ids_start("r") + 4, (
+        "decision ids go on from where they were"
+    )
 
 
 def test_clock_settings_are_validated(served: ServerProcess) -> None:

@@ -161,8 +161,11 @@ def test_a_match_with_forced_moves_replays_with_them_marked(
     case = Case("sheep-showdown", 2, {"rounds": "1"})
 
     class Sleepy(SlowBot):
+        slept = False
+
         async def decide(self, decision):  # type: ignore[no-untyped-def]
-            if decision.decision_id == 1:
+            if not self.slept:  # its first decision
+                self.slept = True
                 await asyncio.sleep(0.3)  # past the 0.1 s deadline: a forced move
             return await super().decide(decision)
 

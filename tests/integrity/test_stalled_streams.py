@@ -19,7 +19,7 @@ from clients.bots.random_bot import RandomBot
 from clients.sdk import play
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
-from server.seats import MatchLimits
+from server.seats import MatchLimits, decision_ids_start
 from server.sqlite_store import SqliteStore
 from server.streams import Outbound, StreamClosed
 from tests.integrity.helpers import Case, expected_watch_stream, wait_until
@@ -83,7 +83,9 @@ def _solo_match_and_a_flood(
         arena_pb2.CreateMatchRequest(game="stubborn-sheep", players=1, seed=3)
     )
     join = arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0])
-    wrong = arena_pb2.Answer(decision_id=1, action_index=10_000)
+    # The id of its first decision, so that each refusal is for the index alone.
+    first = decision_ids_start(created.match_id) + 1
+    wrong = arena_pb2.Answer(decision_id=first, action_index=10_000)
     requests = [arena_pb2.PlayRequest(join=join)]
     requests += [arena_pb2.PlayRequest(answer=wrong)] * 1000
     return created, requests

@@ -145,6 +145,34 @@ def test_an_answer_before_the_match_starts_does_not_say_it_is_not_the_seats_turn
     assert len(opponent.result(10).scores) == 2
 
 
+def test_a_decision_id_from_another_match_is_stale(stub: arena_pb2_grpc.ArenaStub) -> None:
+    """Two matches of the same game, each with its first decision open: an
+    answer on one's stream naming the other's decision id is refused as stale
+    and changes nothing, and the match goes on. Every match once counted its
+    ids from 1, so the other match's id was this one's and the answer was
+    played (a bot with two games at once, mixing up its streams, moved in the
+    wrong one)."""
+    firsts = []
+    for _ in range(2):
+        created = stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(game="stubborn-sheep", players=1, seed=9)
+        )
+        seat = RawSeat(stub)
+        seat.join(created.match_id, created.seat_tokens[0])
+        seat.next("joined")
+        firsts.append((created.match_id, seat, seat.next("decision").decision))
+    (match_id, seat, decision), (_, other, foreign) = firsts
+    seat.answer(foreign.decision_id, 0)
+    stale = seat.next("error").error
+    assert stale.code == grpc.StatusCode.FAILED_PRECONDITION.value[0], stale
+    assert f"the open decision is {decision.decision_id}" in stale.message
+    assert stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id)).moves == 0
+    assert len(seat.play_to_end(decision).scores) == 1, "the match goes on"
+    assert len(other.play_to_end(foreign).scores) == 1
+    seat.close()
+    other.close()
+
+
 def test_seed_is_hidden_while_the_match_runs(stub: arena_pb2_grpc.ArenaStub) -> None:
     created = _create(stub)
     info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id))
