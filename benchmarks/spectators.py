@@ -112,8 +112,10 @@ async def _held_match(
         )
     )
     reached = asyncio.Event()
+    answered = 0  # by every seat: a match's decision ids do not count from 1
 
     async def seat(token: str) -> None:
+        nonlocal answered
         call = stub.Play()
         await call.write(
             arena_pb2.PlayRequest(join=arena_pb2.Join(match_id=created.match_id, token=token))
@@ -122,9 +124,10 @@ async def _held_match(
             if response.WhichOneof("kind") != "decision":
                 continue
             decision = response.decision
-            if decision.decision_id > moves:
+            if answered >= moves:
                 reached.set()
                 continue
+            answered += 1
             answer = arena_pb2.Answer(
                 decision_id=decision.decision_id,
                 action_index=random.randrange(len(decision.actions)),
