@@ -266,3 +266,49 @@ def test_sheep_and_garden_reads_whole_on_a_short_phone_by_scrolling(
     for move in (moves, moves // 2):
         url = f"{showcase.url}/match/{match_id}"
         _short_phone_board(browser, url, move, f"sheep-and-garden@{players}p-{move}")
+
+
+# On screen, in CSS px: each heading over the display and the objectives, and
+# the display's tiles (top and bottom edges).
+HEADINGS = """() => {
+  const edges = (el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; };
+  return {
+    headings: [...document.querySelectorAll('#board > text:not(.axis)')]
+      .map((t) => ({ text: t.textContent, edges: edges(t) })),
+    tiles: [...document.querySelectorAll('#board g.tile.shown')].map(edges),
+  };
+}"""
+
+
+def test_sheep_and_garden_leaves_no_empty_band_under_an_empty_display(
+    showcase: Showcase, browser: Any
+) -> None:
+    """Once the deck is spent the display shows no tile, yet kept a row a tile
+    high for them: on a 375x667 phone a band of 30 px stood empty between
+    'display ... over: all tiles placed' and 'objectives'."""
+    game = "sheep-and-garden"
+    match_id = showcase.finished[game]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    last = len(replay.actions)
+    url = f"{showcase.url}/match/{match_id}"
+    context = browser.new_context(viewport=SHORT_PHONE, is_mobile=True)
+    try:
+        page = context.new_page()
+        drawn = {}
+        for move in (last // 2, last):
+            page.goto(f"{url}#move={move}")
+            wait_for_move(page, move)
+            drawn[move] = page.evaluate(HEADINGS)
+            page.evaluate(BOARD_FOOT_ABOVE_CONTROLS)
+            save_screenshot(page, f"short-phone-sheep-and-garden-display@{move}")
+    finally:
+        context.close()
+    for move, seen in drawn.items():
+        display, objectives = seen["headings"]
+        assert display["text"].startswith("display") and objectives["text"] == "objectives"
+        high = display["edges"][1] - display["edges"][0]
+        # What the display shows: its tiles mid-match, none at the end.
+        assert bool(seen["tiles"]) is (move < last), (move, seen["tiles"])
+        above = max([display["edges"][1]] + [bottom for _, bottom in seen["tiles"]])
+        gap = objectives["edges"][0] - above
+        assert 0 <= gap <= high, f"at move {move} {gap:.0f} px empty over 'objectives'"

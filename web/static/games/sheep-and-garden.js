@@ -190,24 +190,27 @@ function cardLines(o, width, f) {
 // Where the display's tiles, the objectives' heading (its middle) and the
 // objective cards go, below the display's heading's middle: each heading has
 // room for its type, which grows on a phone (a fixed 14 units let the cards
-// cover "objectives" and the display's tiles touch their heading).
-function headed(f) {
+// cover "objectives" and the display's tiles touch their heading). An empty
+// display (the deck spent) keeps no row for its tiles: its empty band, a
+// tile high, stood between the two headings.
+function headed(f, displayed) {
   const half = 0.6 * f(16);
-  const tiles = half + 4, heading = tiles + T + 16 + half;
+  const tiles = half + 4, heading = tiles + (displayed ? T + 16 : 8) + half;
   return { tiles, heading, cards: heading + half + 4 };
 }
 
 // Where the landscape (`landW` by `landH`) and the column of the display and
 // the `objectives` go, and the size of the whole: beside each other, or the
 // column under the landscape when that is drawn larger in `room` (CSS
-// pixels). `f` gives the type's sizes, which the cards' heights follow.
-function arrange(landW, landH, objectives, room, f) {
+// pixels). `f` gives the type's sizes, which the cards' heights follow;
+// `displayed` is whether the display shows tiles.
+function arrange(landW, landH, objectives, displayed, room, f) {
   const column = (perRow, cardW) => {
     const rows = Math.ceil(objectives.length / perRow);
     const heights = objectives.map((o) => cardLines(o, cardW, f).height);
     let total = 0;
     for (let r = 0; r < rows; r++) total += Math.max(...heights.filter((_, i) => i % rows === r)) + 8;
-    return 30 + headed(f).cards + total;
+    return 30 + headed(f, displayed).cards + total;
   };
   const beside = {
     width: landW + 40 + COLUMN + 20, height: Math.max(landH + 40, 30 + column(1, COLUMN - 10) + 20),
@@ -233,14 +236,14 @@ function arrange(landW, landH, objectives, room, f) {
 // cards' heights with it: laid out again with the sizes the last layout's
 // scale asks for until the scale settles (four rounds left the type 0.6%
 // under the least on a 375x667 phone).
-function fit(landW, landH, shown, room) {
+function fit(landW, landH, shown, displayed, room) {
   let f = (points) => points;
-  let layout = arrange(landW, landH, shown, room, f);
+  let layout = arrange(landW, landH, shown, displayed, room, f);
   let scale = scaleIn(room, layout.width, layout.height);
   for (let round = 0; round < 12; round++) {
     const asked = scale;
     f = (points) => legible(points, asked);
-    layout = arrange(landW, landH, shown, room, f);
+    layout = arrange(landW, landH, shown, displayed, room, f);
     scale = scaleIn(room, layout.width, layout.height);
     if (scale > asked * 0.9999) break;
   }
@@ -272,9 +275,10 @@ export function draw(svg, obs, ctx) {
   // the column's width alone, in one column, taller than the window, and the
   // page scrolls.
   const shown = objectives.map((o) => reveal(o, ctx));
-  let fitted = fit(landW, landH, shown, ctx.room);
+  const displayed = display.length > 0;
+  let fitted = fit(landW, landH, shown, displayed, ctx.room);
   const tall = Boolean(ctx.room && ctx.room.height) && !reads(fitted.scale);
-  if (tall) fitted = fit(landW, landH, shown, { width: ctx.room.width });
+  if (tall) fitted = fit(landW, landH, shown, displayed, { width: ctx.room.width });
   const { layout, f } = fitted;
   const { width, height, ox, oy0, cx, cy, columns, cardW } = layout;
   const piece = pieceSize(fitted.scale);
@@ -297,7 +301,7 @@ export function draw(svg, obs, ctx) {
     const last = placed[placed.length - 1];
     svg.append(s("rect", { x: ox + ((last.x || 0) - minx) * T + 2, y: oy0 + ((last.y || 0) - miny) * T + 2, width: T - 4, height: T - 4, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "6 4" }));
   }
-  const at = headed(f);
+  const at = headed(f, displayed);
   // A heading longer than the room to the board's edge is squeezed to it: the
   // column beside a phone's landscape cut "over: all tiles placed" off.
   const heading = (y, words) => svg.append(text(cx, y, words, { "text-anchor": "start", "font-size": f(16),
