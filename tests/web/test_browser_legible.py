@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+SHORT_PHONE = {"width": 375, "height": 667}
 
 # An element's size on screen in CSS pixels, along its own axes: getBBox in its
 # user units times the scale its transforms and the viewBox give (a fence is
@@ -71,8 +72,9 @@ FENCE_ARROWS = (
         return [p.x, p.y];
       };
       // The block arrow's tip is its fourth corner and its tail the first.
-      return { size: size(arrow), tip: at(3), tail: at(0), toArea: +arrow.dataset.toArea,
-               to: areas[arrow.dataset.toArea] };
+      // The icon the arrow is drawn on: the sheep's colour, drawn before it.
+      return { size: size(arrow), icon: size(arrow.previousElementSibling), tip: at(3),
+               tail: at(0), toArea: +arrow.dataset.toArea, to: areas[arrow.dataset.toArea] };
     }),
   };
 }"""
@@ -80,7 +82,7 @@ FENCE_ARROWS = (
 
 
 def open_page(browser: Any, viewport: dict[str, int], url: str, move: int) -> tuple[Any, Any]:
-    context = browser.new_context(viewport=viewport, is_mobile=viewport is PHONE)
+    context = browser.new_context(viewport=viewport, is_mobile=viewport is not LAPTOP)
     page = context.new_page()
     page.goto(f"{url}#move={move}")
     wait_for_move(page, move)
@@ -123,10 +125,15 @@ def test_sheep_and_garden_pieces_are_legible(
                 assert apart >= 0.9 * max(one["disc"]), (one, other)
 
 
-@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+@pytest.mark.parametrize(
+    "viewport", [LAPTOP, PHONE, SHORT_PHONE], ids=["laptop", "phone", "short-phone"]
+)
 def test_stubborn_sheep_fence_arrows_are_legible_and_point_where_sheep_jump(
     showcase: Showcase, browser: Any, viewport: dict[str, int]
 ) -> None:
+    """A phone drew each icon on a fence 8 px high (its arrow 6 px high and 13
+    long): there the fences grow longer, so that an icon is as high as the
+    least text (10.5 px) and its arrow is as a laptop draws it, nearly."""
     game = "stubborn-sheep"
     match_id = showcase.finished[game]
     replay = showcase.server.run(_replay(showcase, match_id))
@@ -136,6 +143,7 @@ def test_stubborn_sheep_fence_arrows_are_legible_and_point_where_sheep_jump(
     context, page = open_page(browser, viewport, f"{showcase.url}/match/{match_id}", move)
     try:
         drawn = page.evaluate(FENCE_ARROWS)
+        save_screenshot(page, f"stubborn-sheep-fences-{viewport['width']}x{viewport['height']}")
     finally:
         context.close()
     assert jumps, "the board at this move has no fence with icons"
@@ -147,6 +155,8 @@ def test_stubborn_sheep_fence_arrows_are_legible_and_point_where_sheep_jump(
         assert length >= 0.025 * board and height >= 0.012 * board, (arrow, board)
         if viewport is LAPTOP:
             assert length >= 14 and height >= 8, arrow
+        else:
+            assert arrow["icon"][1] >= 10.5 and length >= 11 and height >= 8, arrow
         # The tip is nearer the area the sheep jumps to than the tail is.
         assert arrow["tip"] is not None, "a jump arrow is drawn as a polygon"
         assert math.dist(arrow["tip"], arrow["to"]) < math.dist(arrow["tail"], arrow["to"]), arrow

@@ -10,6 +10,11 @@ const R = 285;
 // The least width of a sheep on screen, in CSS pixels: a phone drew them 7 px
 // across (12 on a laptop), dots whose colour one had to guess.
 const SHEEP_PX = 11;
+// A fence icon's height: in units as a laptop draws it, and the least on
+// screen in CSS pixels.
+const BAR = 16.75;
+const ICON_PX = 11;
+const BAR_MOST = 31;
 
 const colourOf = (c) => short(c, "STUBBORN_SHEEP_COLOUR_");
 // Dark ink on the light sheep colours, white on the dark ones.
@@ -118,10 +123,14 @@ export function draw(svg, obs, ctx) {
     svg.append(g);
   });
   // A fence as long as the ring is wide and as wide as the room between its two
-  // areas allows (five players leave the least), so its arrows read on a laptop.
+  // areas allows (five players leave the least), so its arrows read on a
+  // laptop; longer where the board is drawn small, so that each icon is at
+  // least ICON_PX high on screen (a phone drew them 8 px high, their arrows 6),
+  // as far as the fence at the ring's foot stays clear of the lines under it.
   const gap = 2 * R * Math.sin(Math.PI / n) - 2 * radius;
-  const fw = Math.max(26, Math.min(44, gap - 6)), fh = 84;
-  const bar = (fh - 8 - 3 * 3) / 4;
+  const fw = Math.max(26, Math.min(44, gap - 6));
+  const bar = Math.min(Math.max(BAR, ICON_PX / scale), BAR_MOST);
+  const fh = 4 * bar + 8 + 3 * 3;
   for (const fence of obs.fences || []) {
     const a = angleOfFence(fence.index);
     const fx = cx + R * Math.cos(a), fy = cy + R * Math.sin(a);
@@ -138,7 +147,7 @@ export function draw(svg, obs, ctx) {
       g.append(s("rect", { x: fx - fw / 2 + 4, y: by, width: fw - 8, height: bar, rx: 3, fill: SHEEP[colour] || "#ccc", stroke: "#2a1a08", "stroke-width": 0.8 }));
       // Right is clockwise, towards right_area, whatever the fence's angle.
       const toRight = jump.to_area === fence.right_area;
-      g.append(arrow(fx, by + bar / 2, Math.min(fw - 14, 28), bar - 4, toRight,
+      g.append(arrow(fx, by + bar / 2, fw - 12, bar - 4, toRight,
         { class: "jump-arrow", "data-to-area": jump.to_area, fill: inkOn(colour) }));
     });
     if (fence.height > 1) {
