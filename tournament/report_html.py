@@ -26,10 +26,13 @@ STYLE = """
 .report h2 { margin: 0.2em 0; }
 .report .meta { color: #4a5a4c; margin-bottom: 1em; }
 .report table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+/* A table wider than the page (the standings on a phone) scrolls on its own. */
+.report table { display: block; max-width: 100%; overflow-x: auto; }
+.report .standings td { white-space: nowrap; }
 .report th, .report td { padding: 4px 8px; border-bottom: 1px solid #d6dfd2; text-align: right; }
 .report th { background: #eef3ea; font-weight: 600; }
 .report td.bot, .report th.bot { text-align: left; font-weight: 600; }
-.report .plot { display: block; margin: 0.5em 0 1.5em; }
+.report .plot { display: block; margin: 0.5em 0 1.5em; max-width: 760px; }
 .report .heat td { text-align: center; min-width: 4em; font-variant-numeric: tabular-nums; }
 .report .heat td.self { background: #f4f4f0; color: #999; }
 .report .games td, .report .games th { text-align: left; }
@@ -38,6 +41,8 @@ STYLE = """
 """
 
 NAME_SIZE = 13  # the plot's bot names, in px
+CAPTION_SIZE = 11  # its estimates and the axis's numbers, in px
+EDGE = 5  # the plot's margins left and right, in percent of its width
 PALETTE = ("#2f7d4a", "#c2571a", "#3563a9", "#a23b72", "#8a7a12", "#4b8b8b", "#6b4fa3", "#7a5230")
 
 
@@ -119,7 +124,11 @@ def _standings(data: dict[str, Any]) -> str:
 
 
 def _interval_plot(data: dict[str, Any], solo: bool) -> str:
-    """Each bot's estimate and its 95% interval on one horizontal axis."""
+    """Each bot's estimate and its 95% interval on one horizontal axis: a row
+    per bot, its name and its figures over its interval. The axis is the
+    plot's width, which is the page's (it fits a phone), and the type is in
+    pixels; the names once stood left of the axis in a plot 760 px wide or
+    more, which a phone's page had to scroll sideways."""
     rows = data["standings"]
     if solo:
         points = [
@@ -139,50 +148,57 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
         low, high = low - 1, high + 1
     pad = (high - low) * 0.08
     low, high = low - pad, high + pad
-    # The names end at `left`: room for the longest, so none is cut at the edge.
-    left = max(150, 16 + math.ceil(max(_text_width(p[0], NAME_SIZE) for p in points)))
-    width, row_h = 460, 26
 
     def fmt(value: float) -> str:
         return f"{value:.1f}" if solo else signed_elo(value)
 
-    height = row_h * len(points) + 40
+    def x(value: float) -> str:
+        # A share of the plot's width: the page's, up to 760 px (STYLE).
+        return f"{EDGE + (value - low) / (high - low) * (100 - 2 * EDGE):.2f}%"
 
-    def x(value: float) -> float:
-        return left + (value - low) / (high - low) * width
-
+    captions = [
+        f"{fmt(value)} (one game)"
+        if lo is None or hi is None
+        else f"{fmt(value)} [{fmt(lo)}, {fmt(hi)}]"
+        for _, value, lo, hi in points
+    ]
+    # No narrower than its widest line: a long name widens the plot (the page
+    # then scrolls it) rather than be cut at its edge.
+    widest = max(
+        _text_width(p[0], NAME_SIZE) + 8 + _text_width(caption, CAPTION_SIZE)
+        for p, caption in zip(points, captions, strict=True)
+    )
+    row_h = 38
+    height = 24 + row_h * len(points) + 20
     out = [
-        f'<svg class="plot" width="{left + width + 150}" height="{height}" '
-        f'viewBox="0 0 {left + width + 150} {height}" role="img" aria-label="{label}">',
-        f'<text x="{left}" y="14" font-size="12" fill="#4a5a4c">{label}</text>',
+        f'<svg class="plot" width="100%" height="{height}" '
+        f'style="min-width: {math.ceil(widest)}px" role="img" aria-label="{label}">',
+        f'<text x="0" y="14" font-size="12" fill="#4a5a4c">{label}</text>',
     ]
     for tick in _ticks(low, high):
         out.append(
-            f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="22" y2="{height - 16}" '
-            'stroke="#e2e8de"/>'
-            f'<text x="{x(tick):.1f}" y="{height - 3}" font-size="11" text-anchor="middle" '
-            f'fill="#4a5a4c">{tick:g}</text>'
+            f'<line x1="{x(tick)}" x2="{x(tick)}" y1="22" y2="{height - 18}" stroke="#e2e8de"/>'
+            f'<text x="{x(tick)}" y="{height - 4}" font-size="{CAPTION_SIZE}" '
+            f'text-anchor="middle" fill="#4a5a4c">{tick:g}</text>'
         )
-    for i, (bot, value, lo, hi) in enumerate(points):
-        y = 34 + i * row_h
+    for i, ((bot, value, lo, hi), caption) in enumerate(zip(points, captions, strict=True)):
+        top = 24 + i * row_h
+        y = top + 27
         colour = PALETTE[i % len(PALETTE)]
         if lo is None or hi is None:  # one game: a point, and no interval claimed
-            bounds, bar, label_at = "", "", x(value)
-            caption = f"{fmt(value)} (one game)"
+            bounds, bar = "", ""
         else:
             bounds = f' data-low="{lo}" data-high="{hi}"'
             bar = (
-                f'<line x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{y}" y2="{y}" stroke="{colour}" '
+                f'<line x1="{x(lo)}" x2="{x(hi)}" y1="{y}" y2="{y}" stroke="{colour}" '
                 'stroke-width="4" stroke-linecap="round" opacity="0.55"/>'
             )
-            label_at, caption = x(hi), f"{fmt(value)} [{fmt(lo)}, {fmt(hi)}]"
         out.append(
             f'<g class="interval" data-bot="{escape(bot)}" data-value="{value}"{bounds}>'
-            f'<text x="{left - 8}" y="{y + 4}" font-size="{NAME_SIZE}" text-anchor="end">'
-            f"{escape(bot)}</text>{bar}"
-            f'<circle cx="{x(value):.1f}" cy="{y}" r="6" fill="{colour}"/>'
-            f'<text x="{label_at + 8:.1f}" y="{y + 4}" font-size="11" fill="#4a5a4c">'
-            f"{caption}</text></g>"
+            f'<text x="0" y="{top + 12}" font-size="{NAME_SIZE}" font-weight="600">'
+            f'<tspan class="bot">{escape(bot)}</tspan><tspan dx="8" font-size="{CAPTION_SIZE}" '
+            f'font-weight="400" fill="#4a5a4c">{caption}</tspan></text>{bar}'
+            f'<circle cx="{x(value)}" cy="{y}" r="6" fill="{colour}"/></g>'
         )
     out.append("</svg>")
     return "".join(out)

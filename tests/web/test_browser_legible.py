@@ -201,9 +201,10 @@ LONG_BOT_NAMES = (
 
 
 def test_every_bot_name_in_the_interval_plot_is_drawn_whole(page: Any) -> None:
-    """The plot's names end at a fixed margin of 150 px: a name longer than about
-    20 characters was cut at the plot's left edge, so bots whose names differ only
-    at their start ("mcts-v1-..." and "mcts-v2-...") could not be told apart."""
+    """The plot's names ended at a fixed margin of 150 px: a name longer than
+    about 20 characters was cut at the plot's left edge, so bots whose names
+    differ only at their start ("mcts-v1-..." and "mcts-v2-...") could not be
+    told apart. Each name is drawn whole, over its interval."""
     from tests.web.test_report_html import game, record
     from tournament.report import report_data
     from tournament.report_html import report_page
@@ -218,18 +219,62 @@ def test_every_bot_name_in_the_interval_plot_is_drawn_whole(page: Any) -> None:
     ]
     data = report_data(record(2, bots), games, samples=20)
     page.set_content(report_page(data, games))
-    labels = page.evaluate(
-        """() => [...document.querySelectorAll('svg.plot g.interval')].map((g) => {
-          const box = g.querySelector('text').getBBox();
-          const svg = g.ownerSVGElement.viewBox.baseVal;
-          return { bot: g.dataset.bot, left: box.x, right: box.x + box.width,
-                   width: svg.width, dot: +g.querySelector('circle').getAttribute('cx') };
-        })"""
-    )
+    labels = page.evaluate(PLOT)["rows"]
     assert sorted(label["bot"] for label in labels) == sorted(bots)
     for label in labels:
-        assert label["left"] >= 0, f"{label['bot']!r} is cut at the plot's left edge: {label}"
-        assert label["right"] < label["dot"], f"{label['bot']!r} runs into its interval: {label}"
+        name, plot = label["name"], label["plot"]
+        assert plot["left"] <= name["left"] and name["right"] <= plot["right"], label
+        assert name["bottom"] <= label["dot"]["top"], f"{label['bot']!r} meets its interval"
+
+
+# The interval plot on screen, in CSS px: its box, each row's name, estimate
+# and dot, every text's size, and whether the report scrolls sideways.
+PLOT = """() => {
+  const box = (el) => el.getBoundingClientRect().toJSON();
+  const plot = document.querySelector('svg.plot');
+  const report = document.querySelector('.report').parentElement;
+  return {
+    plot: box(plot),
+    rows: [...plot.querySelectorAll('g.interval')].map((g) => ({
+      bot: g.dataset.bot, name: box(g.querySelector('tspan.bot') || g.querySelector('text')),
+      line: box(g.querySelector('text')),
+      dot: box(g.querySelector('circle')), plot: box(plot),
+    })),
+    texts: [...plot.querySelectorAll('text, tspan')].map((t) => ({
+      text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize), at: box(t),
+    })),
+    window: document.documentElement.clientWidth,
+    wide: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    scrolls: report.scrollWidth > report.clientWidth,
+  };
+}"""
+
+
+def test_the_interval_plot_fits_a_phone_without_scrolling_sideways(
+    showcase: Showcase, browser: Any
+) -> None:
+    """The plot was 760 px wide at least (names left of a 460 px axis, the
+    figures right of it): on a 375 px phone the report scrolled sideways to
+    show it. It is drawn to the page's width, its type as large as on a laptop,
+    and only the wide tables scroll, each on its own."""
+    context = browser.new_context(viewport=SHORT_PHONE, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{showcase.url}/tournaments/0/showcase")
+        page.wait_for_selector("svg.plot g.interval")
+        seen = page.evaluate(PLOT)
+        page.locator("svg.plot").scroll_into_view_if_needed()
+        save_screenshot(page, "short-phone-tournament-plot")
+    finally:
+        context.close()
+    assert seen["rows"] and not seen["wide"]
+    assert not seen["scrolls"], "the report scrolls sideways"
+    assert seen["plot"]["left"] >= 0 and seen["plot"]["right"] <= seen["window"], seen["plot"]
+    for text in seen["texts"]:
+        assert text["px"] >= 11, text
+        assert text["at"]["left"] >= 0 and text["at"]["right"] <= seen["window"], text
+    for row in seen["rows"]:
+        assert row["line"]["bottom"] <= row["dot"]["top"], row
 
 
 # Every pasture card's width on screen, and each pasture's box, in CSS pixels.
