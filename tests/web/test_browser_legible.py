@@ -16,7 +16,7 @@ from tests.web.conftest import save_screenshot
 from tests.web.expected import observation
 from tests.web.test_browser import replay_state, wait_for_move
 from tests.web.test_http import _replay
-from web.showcase import Showcase
+from web.showcase import GAMES, Showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -399,3 +399,53 @@ def test_sheep_showdown_draws_a_seats_flock_that_holds_a_named_card(
     )
     assert names, "the named card's name is drawn in the flock"
     # The page fixture fails the test on any JavaScript error the page raised.
+
+
+# Under the board, each seat's private part: its texts' sizes, and the icons
+# and arrows on Stubborn Sheep's fence cards, in CSS px.
+PRIVATE = (
+    """() => {"""
+    + ON_SCREEN
+    + """
+  const part = document.getElementById('private');
+  return {
+    texts: [...part.querySelectorAll('*')]
+      .filter((el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+      .map((el) => {
+        const m = el.getScreenCTM ? el.getScreenCTM() : null;
+        const px = parseFloat(getComputedStyle(el).fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
+        return { text: el.textContent.slice(0, 40), px };
+      }),
+    icons: [...part.querySelectorAll('.fence-card polygon')].map((arrow) => ({
+      icon: size(arrow.previousElementSibling), arrow: size(arrow),
+    })),
+  };
+}"""
+)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_seats_private_part_is_legible(showcase: Showcase, browser: Any, game: str) -> None:
+    """'All cards' shows each seat's hand under the board at a fixed size: a
+    Sheep 'n' Sheep card's values and icons were 10 px, and a Stubborn Sheep
+    fence card's icons 9 px high with arrows 7 px high."""
+    match_id = showcase.finished[game]
+    replay = showcase.server.run(_replay(showcase, match_id))
+    move = len(replay.actions) // 2
+    context, page = open_page(browser, SHORT_PHONE, f"{showcase.url}/match/{match_id}", move)
+    try:
+        page.select_option("#view", "all")
+        page.wait_for_selector("#private .private-seat")
+        seen = page.evaluate(PRIVATE)
+        page.locator("#private").screenshot(
+            path=str(save_screenshot(page, f"short-phone-{game}-private"))
+        )
+    finally:
+        context.close()
+    assert seen["texts"], "no seat's private part is drawn"
+    small = [(t["text"], round(t["px"], 2)) for t in seen["texts"] if t["px"] < 10.5]
+    assert not small, f"text under 10.5 px: {small}"
+    if game == "stubborn-sheep":
+        assert seen["icons"], "no fence card in a hand at this move"
+        for icon in seen["icons"]:
+            assert icon["icon"][1] >= 10.5 and icon["arrow"][1] >= 8, icon

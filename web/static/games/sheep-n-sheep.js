@@ -1,5 +1,5 @@
 // Sheep 'n' Sheep: the market of card pairs, each player's pasture, and hands.
-import { h, legible, reset, s, scaleIn, seatColour, short, text, widthOf } from "../svg.js";
+import { h, LEAST_TEXT_PX, legible, reset, s, scaleIn, seatColour, short, text, widthOf } from "../svg.js";
 
 const CW = 46;
 const CH = 58;
@@ -159,7 +159,11 @@ export function scores(obs, players) {
 export function privatePart(obs, seat) {
   const hand = obs.hand || [];
   const row = s("svg", { class: "hand", width: Math.max(1, hand.length) * CW + 8, height: CH + 4, viewBox: `0 0 ${Math.max(1, hand.length) * CW + 8} ${CH + 4}` });
-  hand.forEach((c, i) => row.append(cardNode(c, 4 + i * CW, 2, { class: "snscard hand-card", "data-seat": seat })));
+  // Drawn at one unit a pixel: the values and icons at the least size a board
+  // draws its type (10 px once).
+  hand.forEach((c, i) => row.append(cardNode(c, 4 + i * CW, 2, { class: "snscard hand-card", "data-seat": seat }, LEAST_TEXT_PX)));
   return h("div", { class: "private-seat", "data-seat": seat },
-    h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` seat ${seat}'s hand (${hand.length})`, h("br"), row);
+    h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` seat ${seat}'s hand (${hand.length})`,
+    // An empty hand draws no empty row of a card's height.
+    hand.length ? [h("br"), row] : null);
 }

@@ -15,6 +15,8 @@ const SHEEP_PX = 11;
 const BAR = 16.75;
 const ICON_PX = 11;
 const BAR_MOST = 31;
+// A fence card's width in a seat's hand, in CSS pixels.
+const HAND_CARD = 46;
 
 const colourOf = (c) => short(c, "STUBBORN_SHEEP_COLOUR_");
 // Dark ink on the light sheep colours, white on the dark ones.
@@ -202,9 +204,13 @@ export function scores(obs, players) {
 
 export function privatePart(obs, seat) {
   const hand = obs.hand || [];
-  const width = Math.max(1, hand.length) * 44 + 8;
-  const row = s("svg", { class: "hand", width, height: 60, viewBox: `0 0 ${width} 60` });
-  hand.forEach((card, i) => row.append(fenceCard(card, 6 + i * 44, 3, 38, { class: "fence-card hand-card", "data-seat": seat })));
+  // At one unit a pixel, each icon as high as a fence's on the board at least
+  // (a card 38 px wide drew them 9 px high, their arrows 7).
+  const width = Math.max(1, hand.length) * (HAND_CARD + 6) + 8, height = HAND_CARD * 1.4 + 6;
+  const row = s("svg", { class: "hand", width, height, viewBox: `0 0 ${width} ${height}` });
+  hand.forEach((card, i) => row.append(fenceCard(card, 6 + i * (HAND_CARD + 6), 3, HAND_CARD, { class: "fence-card hand-card", "data-seat": seat })));
   return h("div", { class: "private-seat", "data-seat": seat },
-    h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` seat ${seat}'s fence cards (${hand.length})`, h("br"), row);
+    h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` seat ${seat}'s fence cards (${hand.length})`,
+    // An empty hand draws no empty row of a card's height.
+    hand.length ? [h("br"), row] : null);
 }
