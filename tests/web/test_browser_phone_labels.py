@@ -312,3 +312,35 @@ def test_sheep_and_garden_leaves_no_empty_band_under_an_empty_display(
         above = max([display["edges"][1]] + [bottom for _, bottom in seen["tiles"]])
         gap = objectives["edges"][0] - above
         assert 0 <= gap <= high, f"at move {move} {gap:.0f} px empty over 'objectives'"
+
+
+def test_sheep_and_garden_objective_cards_hold_their_text_in_every_view(
+    showcase: Showcase, browser: Any
+) -> None:
+    """A card's text was broken into lines by a guess at its width of half its
+    size a letter: 'between lakes and open edges)' ran 8 px past its card on
+    a 375x667 phone, and a line of a three-player match's card past it on a
+    laptop. The 'all cards' view shows the hidden cards' text too."""
+    match_id = showcase.finished["sheep-and-garden"]
+    last = len(showcase.server.run(_replay(showcase, match_id)).actions)
+    context = browser.new_context(viewport=SHORT_PHONE, is_mobile=True)
+    clashes = {}
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{showcase.url}/match/{match_id}#move=0")
+        wait_for_move(page, 0)
+        page.select_option("#view", "all")
+        for move in range(0, last + 1, 2):
+            page.goto(f"{showcase.url}/match/{match_id}#move={move}")
+            wait_for_move(page, move)
+            assert not errors, errors
+            seen = page.evaluate(MEASURE, [[], INSIDE["sheep-and-garden"]])
+            assert seen["checked"] > 0
+            if seen["clashes"]:
+                clashes[move] = seen["clashes"]
+                save_screenshot(page, f"short-phone-sheep-and-garden-all-cards@{move}")
+    finally:
+        context.close()
+    assert not clashes, clashes

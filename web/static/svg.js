@@ -74,3 +74,13 @@ export function legible(size, scale) {
 export function widthOf(content, size, bold = false) {
   return String(content).length * size * (bold ? 0.62 : 0.56);
 }
+
+// Squeezes a drawn text to `room` units where it runs wider, as measured
+// where it is drawn (a guess at its width, as widthOf gives, can fall short).
+export function squeezeTo(node, room) {
+  if (node.getComputedTextLength() > room) {
+    node.setAttribute("textLength", room);
+    node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return node;
+}

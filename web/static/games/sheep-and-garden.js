@@ -1,6 +1,6 @@
 // Sheep & Garden: the landscape of placed tiles, the display to choose from,
 // and the objective cards.
-import { h, LEAST_TEXT_PX, legible, reset, s, scaleIn, seatColour, text, widthOf } from "../svg.js";
+import { h, LEAST_TEXT_PX, legible, reset, s, scaleIn, seatColour, squeezeTo, text, widthOf } from "../svg.js";
 
 const T = 96;
 const TERRAIN = { l: "#5aa6de", c: "#c79a6e", f: "#e7a2c4", g: "#8cc56a", r: "#8cc56a" };
@@ -180,7 +180,7 @@ function cardLines(o, width, f) {
   const holders = `seat ${(o.holders || []).join("+")}${o.enemy ? " (enemy)" : ""}`;
   const [big, small, tiny] = [f(14), f(11), f(10)];
   const apart = widthOf(name, big, true) + widthOf(holders, tiny) + 16 <= width - 20;
-  const text = o.card ? wrap(o.text, Math.min(52, Math.floor((width - 20) / (0.5 * small)))) : [];
+  const text = o.card ? wrap(o.text, Math.min(52, Math.floor((width - 20) / widthOf("n", small)))) : [];
   const nameY = 6 + big * 0.6, holdersY = apart ? nameY : nameY + big * 0.6 + tiny * 0.7;
   const textY = (apart ? nameY + big * 0.6 : holdersY + tiny * 0.6) + 4 + small * 0.65;
   const height = Math.max(60, textY + text.length * small * 1.27 + 2);
@@ -327,6 +327,10 @@ export function draw(svg, obs, ctx) {
         text(x + 10, oy + card.textY + k * small * 1.27, line, { class: "objective-text", "text-anchor": "start", "font-size": small, fill: "#4a4538" })),
       text(card.apart ? x + cardW - 10 : x + 10, oy + card.holdersY, card.holders, { class: "objective-holders", "text-anchor": card.apart ? "end" : "start", "font-size": tiny, fill: o.card ? seatColour(holder) : "#fff" })));
   });
+  // A line of a card's text is broken by a guess at its width, which a line
+  // of wide letters outruns: drawn, it is squeezed to the card where it would
+  // stick out of it (by up to 8 px, on a laptop too).
+  for (const line of svg.querySelectorAll(".objective-text")) squeezeTo(line, cardW - 20);
   return { tall };
 }
 
