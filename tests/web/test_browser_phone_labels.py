@@ -119,8 +119,10 @@ MEASURE = """([apart, inside]) => {
 }"""
 
 
-def _phone_board(browser: Any, url: str, move: int, name: str) -> dict[str, Any]:
-    context = browser.new_context(viewport=PHONE, is_mobile=True)
+def _phone_board(
+    browser: Any, url: str, move: int, name: str, viewport: dict[str, int] = PHONE
+) -> dict[str, Any]:
+    context = browser.new_context(viewport=viewport, is_mobile=True)
     page = context.new_page()
     try:
         page.goto(f"{url}#move={move}")
@@ -344,3 +346,23 @@ def test_sheep_and_garden_objective_cards_hold_their_text_in_every_view(
     finally:
         context.close()
     assert not clashes, clashes
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_stubborn_sheep_with_most_seats_reads_on_a_short_phone(
+    showcase: Showcase, browser: Any, players: int
+) -> None:
+    """A 375x667 phone draws the ring smaller than a 390x844 one, its labels
+    and sheep as large: three rows of sheep ran out of an area onto the
+    fences beside it, and 'fence 4' ran into the 'meadow' of the area beside
+    it, whose word is wider than its circle there."""
+    bots = [RandomBot(170 + seat) for seat in range(players)]
+    match_id = showcase.server.run(
+        play_match(showcase.server.address, "stubborn-sheep", bots, seed=17)
+    ).match_id
+    moves = len(showcase.server.run(_replay(showcase, match_id)).actions)
+    assert moves > 80
+    url = f"{showcase.url}/match/{match_id}"
+    for move in (40, 80):
+        name = f"stubborn-sheep@{players}p-{move}-short"
+        _check(_phone_board(browser, url, move, name, SHORT_PHONE))

@@ -10,6 +10,9 @@ const R = 285;
 // The least width of a sheep on screen, in CSS pixels: a phone drew them 7 px
 // across (12 on a laptop), dots whose colour one had to guess.
 const SHEEP_PX = 11;
+// ... and where an area holds more sheep than it has room for at that size,
+// the least they are drawn to fit inside it.
+const SHEEP_LEAST_PX = 7.5;
 // A fence icon's height: in units as a laptop draws it, and the least on
 // screen in CSS pixels.
 const BAR = 16.75;
@@ -64,7 +67,29 @@ function middleLines(obs) {
   };
 }
 
+const areaKind = (area) => (area.owner >= 0 ? `pen ${area.owner}` : "meadow");
+
 const UNDER_TOP = 740; // below the ring, its areas and the fences' heights
+
+// Where `count` sheep go in an area (its centre `ax`, `ay` and `radius`): in
+// rows `step` apart from `top` down, at most `most` to a row and as many as
+// the circle is wide there, centred. `fits` says whether they all stay inside
+// the circle above `foot`; the sheep that would not go on past it.
+function sheepRows(count, most, { ax, ay, radius, top, foot, step }) {
+  const r = step * 0.42, points = [];
+  let fits = true;
+  for (let y = top; points.length < count; y += step) {
+    const far = Math.max(Math.abs(y - r - ay), Math.abs(y + r - ay));
+    const half = far < radius ? Math.sqrt(radius * radius - far * far) - r - 1 : -1;
+    const room = y + r > foot || half < 0 ? 0 : Math.floor((2 * half) / step) + 1;
+    const row = Math.min(count - points.length, most === Infinity ? Math.max(room, 3) : most);
+    // A short last row of a grid starts at its left, as its rows above do.
+    const across = most === Infinity ? row : most;
+    for (let j = 0; j < row; j++) points.push([ax + (j - (across - 1) / 2) * step, y]);
+    if (row > room) fits = false;
+  }
+  return { points, fits };
+}
 
 export function draw(svg, obs, ctx) {
   const lines = middleLines(obs);
@@ -98,7 +123,7 @@ export function draw(svg, obs, ctx) {
     // What it is, then its number: the event log and the move labels name
     // areas by number ("jumps from area 7 to area 8"), pens included.
     const label = f(11), first = ay - radius + 5 + label / 2, second = first + label * 1.15;
-    g.append(text(ax, first, pen ? `pen ${area.owner}` : "meadow", { class: "area-kind", "font-size": label, "font-weight": 700, fill: pen ? seatColour(area.owner) : "#1f3f12" }));
+    g.append(text(ax, first, areaKind(area), { class: "area-kind", "font-size": label, "font-weight": 700, fill: pen ? seatColour(area.owner) : "#1f3f12" }));
     g.append(text(ax, second, `area ${area.index}`, { class: "area-label", "font-size": label, fill: "#1f3f12" }));
     const sheep = area.sheep || [];
     const per = Math.max(3, Math.ceil(Math.sqrt(sheep.length)));
@@ -107,15 +132,23 @@ export function draw(svg, obs, ctx) {
     const step = Math.min(Math.max(18, SHEEP_PX / (0.84 * scale)), (radius * 1.3) / per);
     // The sheep start under the labels, however large the labels are drawn.
     const top = Math.max(ay - radius * 0.35 + 10, second + label * 0.6 + step * 0.5);
+    // The wolf stands above its word, higher as the word is drawn larger.
+    const word = f(10), wy = ay + radius - Math.max(0, word - 11);
+    const wolf = obs.wolf_area === area.index;
+    const foot = wolf ? wy - 50 : ay + radius - 2;
+    // Rows as wide as the circle holds where `per` to a row runs past it, and
+    // the sheep smaller as far as they must be to stay inside it: a 375x667
+    // phone draws them large beside labels as large, and a full area's rows
+    // ran over its circle onto the fences.
+    let at = sheepRows(sheep.length, per, { ax, ay, radius, top, foot, step });
+    for (let k = step; !at.fits && k * 0.84 * scale >= SHEEP_LEAST_PX; k *= 0.94) {
+      at = { ...sheepRows(sheep.length, Infinity, { ax, ay, radius, top: top - (step - k) / 2, foot, step: k }), step: k };
+    }
     sheep.forEach((sh, k) => {
-      const col = k % per, row = Math.floor(k / per);
-      const sx = ax + (col - (per - 1) / 2) * step;
-      const sy = top + row * step;
-      g.append(s("circle", { class: "sheep", "data-sheep-id": sh.id, "data-colour": colourOf(sh.colour), cx: sx, cy: sy, r: step * 0.42, fill: SHEEP[colourOf(sh.colour)] || "#ccc", stroke: "#2d2d2d", "stroke-width": 1 }));
+      const [sx, sy] = at.points[k];
+      g.append(s("circle", { class: "sheep", "data-sheep-id": sh.id, "data-colour": colourOf(sh.colour), cx: sx, cy: sy, r: (at.step ?? step) * 0.42, fill: SHEEP[colourOf(sh.colour)] || "#ccc", stroke: "#2d2d2d", "stroke-width": 1 }));
     });
-    if (obs.wolf_area === area.index) {
-      // The wolf stands above its word, higher as the word is drawn larger.
-      const word = f(10), wy = ay + radius - Math.max(0, word - 11);
+    if (wolf) {
       g.append(s("g", { class: "wolf", "data-wolf-area": area.index },
         s("path", { d: `M ${ax - 16} ${wy - 34} l 6 -14 l 6 8 l 8 0 l 6 -8 l 6 14 l -6 18 l -20 0 z`, fill: "#4a4650", stroke: "#111" }),
         s("circle", { cx: ax - 5, cy: wy - 30, r: 2, fill: "#ffd400" }),
@@ -170,9 +203,17 @@ export function draw(svg, obs, ctx) {
     let inward = R - fh / 2 - 8 - (half + 2) * Math.abs(Math.cos(a)) - (label / 2 + 1) * Math.abs(Math.sin(a));
     // Further in while it would reach either area beside the fence, whose
     // labels sit on the side facing the middle (ten areas leave little room).
+    // Its box clears theirs too: a word wider than its area ("meadow" on a
+    // 375x667 phone) reaches past the circle.
     const reach = radius + Math.max(half, label / 2) + 2;
-    const near = (r) => [a - Math.PI / n, a + Math.PI / n].some((b) =>
-      Math.hypot(r * Math.cos(a) - R * Math.cos(b), r * Math.sin(a) - R * Math.sin(b)) < reach);
+    const beside = [[a - Math.PI / n, areas[(fence.index + n - 1) % n]], [a + Math.PI / n, areas[fence.index % n]]];
+    const near = (r) => beside.some(([b, area]) => {
+      const x = r * Math.cos(a), y = r * Math.sin(a), bx = R * Math.cos(b), by = R * Math.sin(b);
+      if (Math.hypot(x - bx, y - by) < reach) return true;
+      const first = by - radius + 5 + label / 2;
+      return area && [[areaKind(area), first, true], [`area ${area.index}`, first + label * 1.15, false]].some(([words2, ly, bold]) =>
+        Math.abs(x - bx) < half + widthOf(words2, label, bold) / 2 + 2 && Math.abs(y - ly) < label * 1.2 + 2);
+    });
     while (near(inward) && inward > R / 2) inward -= 2;
     svg.append(text(cx + inward * Math.cos(a), cy + inward * Math.sin(a), words, {
       class: "fence-label", "data-fence": fence.index, "font-size": label, "font-weight": 700, fill: "#3a2a14",
