@@ -28,7 +28,7 @@ STYLE = """
 .report table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
 /* A table wider than the page (the standings on a phone) scrolls on its own. */
 .report table { display: block; max-width: 100%; overflow-x: auto; }
-.report .standings td { white-space: nowrap; }
+.report .standings td, .report .games td { white-space: nowrap; }
 .report th, .report td { padding: 4px 8px; border-bottom: 1px solid #d6dfd2; text-align: right; }
 .report th { background: #eef3ea; font-weight: 600; }
 .report td.bot, .report th.bot { text-align: left; font-weight: 600; }

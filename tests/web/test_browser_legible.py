@@ -244,6 +244,10 @@ PLOT = """() => {
       text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize), at: box(t),
     })),
     window: document.documentElement.clientWidth,
+    // The tables' cells of more than one line.
+    wrapped: [...document.querySelectorAll('.report td')].filter((td) =>
+      td.getBoundingClientRect().height > 1.6 * parseFloat(getComputedStyle(td).lineHeight) + 9)
+      .map((td) => td.textContent),
     wide: document.documentElement.scrollWidth > document.documentElement.clientWidth,
     scrolls: report.scrollWidth > report.clientWidth,
   };
@@ -256,7 +260,8 @@ def test_the_interval_plot_fits_a_phone_without_scrolling_sideways(
     """The plot was 760 px wide at least (names left of a 460 px axis, the
     figures right of it): on a 375 px phone the report scrolled sideways to
     show it. It is drawn to the page's width, its type as large as on a laptop,
-    and only the wide tables scroll, each on its own."""
+    and only the wide tables scroll, each on its own, their cells on one line
+    (the list of games broke its seats and scores a word a line)."""
     context = browser.new_context(viewport=SHORT_PHONE, is_mobile=True)
     try:
         page = context.new_page()
@@ -269,6 +274,8 @@ def test_the_interval_plot_fits_a_phone_without_scrolling_sideways(
         context.close()
     assert seen["rows"] and not seen["wide"]
     assert not seen["scrolls"], "the report scrolls sideways"
+    # A table scrolls rather than break its cells ("random-" over "too|greedy").
+    assert not seen["wrapped"], seen["wrapped"]
     assert seen["plot"]["left"] >= 0 and seen["plot"]["right"] <= seen["window"], seen["plot"]
     for text in seen["texts"]:
         assert text["px"] >= 11, text
