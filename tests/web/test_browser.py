@@ -218,3 +218,34 @@ def test_a_game_of_a_tournament_on_its_own_server_replays(
     assert normalise(page.evaluate(PAGE_FACTS["sheep-showdown"])) == normalise(expected)
     finals = page.eval_on_selector_all("td.final", "cells => cells.map(c => +c.dataset.finalScore)")
     assert finals == [seat.score for seat in game.seats]
+
+
+# Each event of the log that one seat alone saw: where its move number and its
+# first words start, in CSS px.
+PRIVATE_EVENTS = """() => [...document.querySelectorAll('#log li.private')].map((li) => {
+  const words = document.createRange();
+  words.selectNodeContents(li.childNodes[2]);
+  const first = words.getClientRects()[0];
+  const number = li.querySelector('.mv').getBoundingClientRect();
+  return { text: li.textContent, number: [number.left, number.top],
+           words: [first.left, first.top] };
+})"""
+
+
+def test_an_event_one_seat_saw_reads_as_one_line_of_the_log(showcase: Showcase, page: Any) -> None:
+    """Such an event (class "private") took the flex layout of the seats'
+    private parts under the board, which share the class: its move number,
+    its words and "seat 2 only" stood on three lines 14 px apart."""
+    game = "sheep-n-sheep"
+    match_id = showcase.finished[game]
+    move = len(showcase.server.run(_replay(showcase, match_id)).actions) // 2
+    page.goto(f"{showcase.url}/match/{match_id}#move={move}")
+    wait_for_move(page, move)
+    page.select_option("#view", "all")
+    page.wait_for_selector("#log li.private")
+    events = page.evaluate(PRIVATE_EVENTS)
+    save_screenshot(page, "private-events")
+    assert events
+    for event in events:
+        assert abs(event["number"][1] - event["words"][1]) < 4, event
+        assert event["words"][0] > event["number"][0], event
