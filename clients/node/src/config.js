@@ -3,9 +3,14 @@ import { parseArgs } from 'node:util';
 import { checkAddress } from './address.js';
 import { isLevel } from './log.js';
 import { SEED_MAX, SEED_MIN } from './rng.js';
+import { REJOIN_SECONDS } from './play.js';
+
+/** The longest --rejoin-seconds (a day, as `sheepfold bot`): a server away longer has left its matches to their clocks. */
+export const MAX_REJOIN_SECONDS = 86_400;
 
 export const USAGE = `usage: sheepfold-node-bot [--server HOST:PORT] [--match ID] [--token TOKEN]
-                          [--seat N] [--seed N] [--max-reconnects N] [--log-level LEVEL]
+                          [--seat N] [--seed N] [--rejoin-seconds SECONDS]
+                          [--max-reconnects N] [--log-level LEVEL]
 
 Join one seat of a Sheepfold match and play it to the end with random legal
 actions (seeded). Prints the final result as one JSON line on stdout; logs are
@@ -18,7 +23,12 @@ SHEEPFOLD_SEED (the tournament runner sets them for command bots).
   --token TOKEN          the seat's secret token (required)
   --seat N               seat number (default: the token's seat)
   --seed N               seed of the bot's random choices, 64 bits (default 0)
-  --max-reconnects N     consecutive failed rejoins before giving up (default 20)
+  --rejoin-seconds SECONDS
+                         how long to keep joining the seat again once its server
+                         has gone (a restart), from the first failed attempt,
+                         0 to 86400 (default 90)
+  --max-reconnects N     give up sooner, after N failed rejoins in a row
+                         (default: no limit but --rejoin-seconds)
   --log-level LEVEL      debug, info, warning or error (default info)
 
 Exit status: 0 after the result, 1 when the seat was lost, 2 on a usage error.`;
@@ -30,6 +40,15 @@ function integer(name, text, { min = 0, max = null } = {}) {
   const value = BigInt(String(text).trim());
   if (value < BigInt(min)) throw new UsageError(`${name} must be at least ${min}, got ${text}`);
   if (max !== null && value > BigInt(max)) throw new UsageError(`${name} must be at most ${max}, got ${text}`);
+  return value;
+}
+
+function seconds(name, text, max) {
+  const trimmed = String(text).trim();
+  // Decimal seconds only: Number() would also take "", "0x10" and "1e3".
+  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(trimmed)) throw new UsageError(`${name} must be a number of seconds, got ${JSON.stringify(text)}`);
+  const value = Number(trimmed);
+  if (value > max) throw new UsageError(`${name} must be at most ${max}, got ${text}`);
   return value;
 }
 
@@ -46,6 +65,7 @@ export function parseConfig(argv, env = {}) {
         seat: { type: 'string' },
         seed: { type: 'string' },
         'max-reconnects': { type: 'string' },
+        'rejoin-seconds': { type: 'string' },
         'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -64,7 +84,8 @@ export function parseConfig(argv, env = {}) {
     token: pick('token', 'SHEEPFOLD_TOKEN'),
     seat: null,
     seed: 0n,
-    maxReconnects: 20,
+    maxReconnects: null,
+    rejoinSeconds: REJOIN_SECONDS,
     logLevel: parsed['log-level'] ?? 'info',
   };
   const missing = [['match', 'SHEEPFOLD_MATCH'], ['token', 'SHEEPFOLD_TOKEN']]
@@ -87,6 +108,7 @@ export function parseConfig(argv, env = {}) {
   // 64 bits, as createRng takes: a larger seed would play as another one (2**64 as 0).
   if (seed !== undefined) config.seed = integer('--seed', seed, { min: SEED_MIN, max: SEED_MAX });
   if (parsed['max-reconnects'] !== undefined) config.maxReconnects = Number(integer('--max-reconnects', parsed['max-reconnects']));
+  if (parsed['rejoin-seconds'] !== undefined) config.rejoinSeconds = seconds('--rejoin-seconds', parsed['rejoin-seconds'], MAX_REJOIN_SECONDS);
   if (!isLevel(config.logLevel)) throw new UsageError(`--log-level must be debug, info, warning or error, got ${config.logLevel}`);
   return config;
 }

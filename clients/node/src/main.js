@@ -56,6 +56,7 @@ export async function main(argv, env, { stdout = process.stdout, stderr = proces
       decide: randomBot(config.seed),
       log,
       maxReconnects: config.maxReconnects,
+      rejoinSeconds: config.rejoinSeconds,
     });
     stdout.write(`${JSON.stringify(resultToJson(outcome))}\n`);
     return 0;

@@ -83,6 +83,46 @@ export function decisionView(decision, game) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * How long, by default, a seat keeps joining again once its server has gone (a restart), from the first
+ * attempt that failed; as clients/sdk.py's rejoin_seconds.
+ */
+export const REJOIN_SECONDS = 90;
+
+/**
+ * The attempts to join again in a row since the seat was last joined, and when they began: whether to
+ * give up, and the line that says so. Time, not a count, bounds them by default: refused joins come back
+ * within milliseconds and a mute server's after joinTimeoutMs, so a count lasted anywhere from 30 s to minutes.
+ */
+class Rejoins {
+  constructor(maxAttempts, seconds) {
+    this.maxAttempts = maxAttempts;
+    this.seconds = seconds;
+    this.attempts = 0;
+    this.since = null;
+  }
+
+  /** The stream ended without a result; `joined`: its join was answered, so a new outage begins. */
+  lost(joined) {
+    if (joined) [this.attempts, this.since] = [0, null];
+    this.since ??= performance.now();
+  }
+
+  tooMany() {
+    return this.maxAttempts !== null && this.attempts >= this.maxAttempts;
+  }
+
+  over() {
+    return this.tooMany() || performance.now() - this.since >= this.seconds * 1000;
+  }
+
+  gaveUp(why) {
+    const said = `${why}; gave up after ${this.attempts} attempts to join again`;
+    if (this.tooMany()) return said;
+    return `${said} over ${this.seconds} s (rejoinSeconds, \`sheepfold-node-bot --rejoin-seconds\`): raise it to wait longer for a server that restarts`;
+  }
+}
+
+/**
  * How long a Play stream may wait for the server to answer its join. A server that accepts the TCP
  * connection but never speaks (a frozen process, a port that is not gRPC) would otherwise hold the
  * bot for ever: grpc-js queues the call while the connection is "connecting", with no deadline.
@@ -93,8 +133,10 @@ export const JOIN_TIMEOUT_MS = 10_000;
  * Play one seat to the end of the match.
  *
  * options: address (host:port), matchId, token, seat (optional), decide(view) -> index
- * (may return a promise), onEvent(event) (optional), log, maxReconnects (consecutive
- * failed attempts before giving up), backoffMs / maxBackoffMs, joinTimeoutMs (how long
+ * (may return a promise), onEvent(event) (optional), log, rejoinSeconds (how long to keep
+ * joining again once the server has gone, from the first failed attempt; default 90; each
+ * outage, ended by an answered join, gets its own), maxReconnects (optional: consecutive
+ * failed attempts that end it sooner), backoffMs / maxBackoffMs, joinTimeoutMs (how long
  * each stream waits for the join's answer, default 10 s), credentials, client,
  * eventsInDecisions (default true: the server sends this seat's events inside its next
  * decision, one message per decision; onEvent still sees every event, in order, before
@@ -112,7 +154,8 @@ export async function playSeat(options) {
     onEvent = null,
     eventsInDecisions = true,
     log: baseLog = silentLogger,
-    maxReconnects = 20,
+    maxReconnects = null,
+    rejoinSeconds = REJOIN_SECONDS,
     backoffMs = 100,
     maxBackoffMs = 2_000,
     joinTimeoutMs = JOIN_TIMEOUT_MS,
@@ -122,11 +165,17 @@ export async function playSeat(options) {
     // The wire carries a seat as an int32: 4294967296 would wrap round to seat 0. Say so before connecting.
     throw new RangeError(`seat ${String(seat).slice(0, 40)} is out of range: a seat is a 32-bit signed whole number`);
   }
+  if (typeof rejoinSeconds !== 'number' || !(rejoinSeconds >= 0)) {
+    throw new RangeError(`rejoinSeconds must be a number of seconds, 0 or more, not ${String(rejoinSeconds).slice(0, 40)}`);
+  }
+  if (maxReconnects !== null && maxReconnects !== undefined && !(Number.isInteger(maxReconnects) && maxReconnects >= 0)) {
+    throw new RangeError(`maxReconnects must be a whole number, 0 or more, not ${String(maxReconnects).slice(0, 40)}`);
+  }
   // A malformed address is the caller's mistake, not an unreachable server: say so before connecting.
   if (!options.client) checkAddress(address);
   const client = options.client ?? arenaClient(address, credentials);
   const session = { game: '', seat, log: baseLog.bind({ match_id: matchId }), reconnects: 0, joinedOnce: false };
-  let failures = 0;
+  const rejoins = new Rejoins(maxReconnects ?? null, rejoinSeconds);
   try {
     for (;;) {
       let outcome;
@@ -147,13 +196,11 @@ export async function playSeat(options) {
         outcome = { ended: `${statusName(code)}: ${error.details ?? error.message}` };
       }
       if (outcome.result) return summary(outcome.result, session, matchId);
-      if (outcome.joined) failures = 0; // the connection worked: start the backoff afresh
-      failures += 1;
-      if (failures > maxReconnects) {
-        throw new SeatError(status.UNAVAILABLE, `gave up after ${maxReconnects} attempts to rejoin (${outcome.ended})`);
-      }
-      const delay = Math.min(backoffMs * 2 ** (failures - 1), maxBackoffMs);
-      session.log.warning('connection lost, rejoining', { reason: outcome.ended, attempt: failures, delay_ms: delay });
+      rejoins.lost(outcome.joined === true); // the connection worked: start the backoff and the clock afresh
+      if (rejoins.over()) throw new SeatError(status.UNAVAILABLE, rejoins.gaveUp(outcome.ended));
+      const delay = Math.min(backoffMs * 2 ** rejoins.attempts, maxBackoffMs);
+      rejoins.attempts += 1;
+      session.log.warning('connection lost, rejoining', { reason: outcome.ended, attempt: rejoins.attempts, delay_ms: delay });
       await sleep(delay * (0.75 + Math.random() / 2));
     }
   } finally {

@@ -550,9 +550,21 @@ describe('the Node bot against a real server', () => {
     const started = Date.now();
     const run = await runBot(['--server', proxy.address, '--match', 'm', '--token', 't', '--max-reconnects', '3']);
     assert.equal(run.code, 1, run.stderr);
-    assert.match(run.stderr, /gave up after 3 attempts to rejoin/);
+    assert.match(run.stderr, /gave up after 3 attempts to join again\n/);
     assert.equal((run.stderr.match(/connection lost, rejoining/g) ?? []).length, 3);
     // Backoff 100, 200, 400 ms (each +-25%): at least about half a second in all.
     assert.ok(Date.now() - started >= 500, `took ${Date.now() - started} ms`);
+  });
+
+  test('the server away past --rejoin-seconds: the bot gives up then, saying which setting waits longer', HANG, async () => {
+    const proxy = await startProxy(1);
+    await proxy.close();
+    const started = Date.now();
+    const run = await runBot(['--server', proxy.address, '--match', 'm', '--token', 't', '--rejoin-seconds', '1.5']);
+    const took = Date.now() - started;
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /gave up after \d+ attempts to join again over 1\.5 s \(rejoinSeconds, `sheepfold-node-bot --rejoin-seconds`\): raise it to wait longer for a server that restarts\n/);
+    // Given up once 1.5 s have passed since the first failed join, not after a count of attempts.
+    assert.ok(took >= 1_500 && took < 15_000, `took ${took} ms`);
   });
 });

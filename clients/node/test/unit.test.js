@@ -30,7 +30,20 @@ describe('parseConfig', () => {
 
   test('defaults: local server, the token decides the seat, seed 0', () => {
     const config = parseConfig(['--match', 'm', '--token', 't'], {});
-    assert.deepEqual([config.address, config.seat, config.seed, config.maxReconnects, config.logLevel], ['127.0.0.1:50051', null, 0n, 20, 'info']);
+    assert.deepEqual([config.address, config.seat, config.seed, config.maxReconnects, config.rejoinSeconds, config.logLevel], ['127.0.0.1:50051', null, 0n, null, 90, 'info']);
+  });
+
+  test('--rejoin-seconds takes decimal seconds up to a day; --max-reconnects stays optional', () => {
+    const config = (...flags) => parseConfig(['--match', 'm', '--token', 't', ...flags], {});
+    assert.equal(config('--rejoin-seconds', '300').rejoinSeconds, 300);
+    assert.equal(config('--rejoin-seconds', '0.5').rejoinSeconds, 0.5);
+    assert.equal(config('--rejoin-seconds', '0').rejoinSeconds, 0);
+    assert.equal(config('--rejoin-seconds', '86400').rejoinSeconds, 86_400);
+    assert.equal(config('--max-reconnects', '5').maxReconnects, 5);
+    for (const bad of ['-1', 'ninety', '', '1e3', '0x10', 'NaN', 'Infinity']) {
+      assert.throws(() => config(`--rejoin-seconds=${bad}`), (error) => error instanceof UsageError && /^--rejoin-seconds must be a number of seconds/.test(error.message), bad);
+    }
+    assert.throws(() => config('--rejoin-seconds', '86401'), /--rejoin-seconds must be at most 86400, got 86401/);
   });
 
   test('an empty environment variable counts as unset', () => {
@@ -346,12 +359,128 @@ describe('playSeat against a server that accepts connections but never answers',
       const started = Date.now();
       await assert.rejects(
         playSeat({ address: `127.0.0.1:${mute.address().port}`, matchId: 'm', token: 't', decide: () => 0, joinTimeoutMs: 300, maxReconnects: 2, backoffMs: 1 }),
-        (error) => error instanceof SeatError && error.code === grpc.status.UNAVAILABLE && /gave up after 2 attempts .*did not answer the join within 0.3 s/.test(error.message),
+        (error) => error instanceof SeatError && error.code === grpc.status.UNAVAILABLE && /did not answer the join within 0\.3 s; gave up after 2 attempts to join again$/.test(error.message),
       );
       assert.ok(Date.now() - started >= 900, 'three joins of 300 ms each');
     } finally {
       for (const socket of sockets) socket.destroy();
       mute.close();
     }
+  });
+});
+
+/** A client whose Play calls `onJoin(call, ms)` answers, a moment after each join (ms: since the client was made). */
+function fakeServer(onJoin) {
+  const started = performance.now();
+  const calls = [];
+  const client = {
+    Play() {
+      const call = new FakeCall();
+      calls.push(call);
+      call.write = (message) => {
+        call.written.push(message);
+        if (message.join) setImmediate(() => onJoin(call, performance.now() - started));
+      };
+      return call;
+    },
+    close() {},
+  };
+  return { client, calls };
+}
+
+/** Ends a fake Play call with its result and status OK. */
+function finish(call, scores) {
+  call.feed('result', { scores });
+  call.emit('status', { code: grpc.status.OK });
+}
+
+/** A client whose joins fail UNAVAILABLE (as a server that is away does) until `downMs` have passed, then play to a result. */
+function serverAwayFor(downMs) {
+  return fakeServer((call, ms) => {
+    if (ms < downMs) return call.fail(grpc.status.UNAVAILABLE, 'connection refused');
+    call.feed('joined', { seat: 0, game: 'g', players: 2 });
+    finish(call, [1, 2]);
+  });
+}
+
+describe('playSeat rejoining a server that has gone', () => {
+  const base = { matchId: 'm', token: 't', decide: () => 0, backoffMs: 1, maxBackoffMs: 5 };
+
+  test('rejoins for rejoinSeconds (90 by default), however many attempts that takes', { timeout: 20_000 }, async () => {
+    // Refused joins come back within milliseconds: a count of attempts ran out long before the server was back.
+    const { client, calls } = serverAwayFor(1_500);
+    const outcome = await playSeat({ ...base, client });
+    assert.deepEqual(outcome.result.scores, [1, 2]);
+    assert.ok(calls.length > 21, `${calls.length} joins: more than the 20 attempts it used to stop at`);
+  });
+
+  test('gives up once rejoinSeconds have passed since the first failed attempt, naming the setting', { timeout: 20_000 }, async () => {
+    const { client } = serverAwayFor(Infinity);
+    const started = performance.now();
+    await assert.rejects(playSeat({ ...base, client, rejoinSeconds: 0.5 }), (error) => {
+      assert.ok(error instanceof SeatError, String(error));
+      assert.equal(error.code, grpc.status.UNAVAILABLE);
+      assert.match(
+        error.message,
+        /^UNAVAILABLE: UNAVAILABLE: connection refused; gave up after \d+ attempts to join again over 0\.5 s \(rejoinSeconds, `sheepfold-node-bot --rejoin-seconds`\): raise it to wait longer for a server that restarts$/,
+      );
+      return true;
+    });
+    const took = performance.now() - started;
+    assert.ok(took >= 500 && took < 3_000, `gave up after ${took} ms`);
+  });
+
+  test('maxReconnects, when given, still ends it sooner', { timeout: 20_000 }, async () => {
+    const { client, calls } = serverAwayFor(Infinity);
+    await assert.rejects(
+      playSeat({ ...base, client, maxReconnects: 3 }),
+      (error) => error instanceof SeatError && /connection refused; gave up after 3 attempts to join again$/.test(error.message),
+    );
+    assert.equal(calls.length, 4, 'the first join and three more');
+  });
+
+  test('a rejoin that is answered starts the clock afresh: each outage gets its own rejoinSeconds', { timeout: 20_000 }, async () => {
+    // Down 300 ms, joined (then the stream drops), down 300 ms again, then a result: 0.4 s covers each outage, not both.
+    const { client } = fakeServer((call, ms) => {
+      if (ms < 300 || (ms >= 350 && ms < 650)) return call.fail(grpc.status.UNAVAILABLE, 'connection refused');
+      call.feed('joined', { seat: 0, game: 'g', players: 2 });
+      if (ms >= 650) finish(call, [3, 4]);
+      else setTimeout(() => call.fail(grpc.status.UNAVAILABLE, 'restarting'), 350 - ms);
+    });
+    const outcome = await playSeat({ ...base, client, rejoinSeconds: 0.4 });
+    assert.deepEqual(outcome.result.scores, [3, 4]);
+    assert.ok(outcome.reconnects >= 1);
+  });
+
+  test('a rejoinSeconds that is no length of time is refused before connecting', async () => {
+    for (const rejoinSeconds of [-1, Number.NaN, '90', null]) {
+      await assert.rejects(playSeat({ ...base, address: '127.0.0.1:1', rejoinSeconds }), (error) => error instanceof RangeError && /rejoinSeconds/.test(error.message), String(rejoinSeconds));
+    }
+  });
+});
+
+describe('decision ids past 32 bits', () => {
+  test('playSeat answers a decoded decision with exactly the id it carried, 2^40-1 and 2^64-1 alike', async () => {
+    // Each match counts its ids from a number of its own below 2^40 (a uint64 on the wire): an id
+    // kept in an int32, or in a double past 2^53, would name a decision the server never sent.
+    const play = loadSheepfold().Arena.service.Play;
+    const ids = ['1099511627775', '4294967296', '18446744073709551615'];
+    const onWire = (message) => play.responseDeserialize(play.responseSerialize(message));
+    const call = new FakeCall();
+    const client = { Play: () => call, close() {} };
+    const seen = [];
+    const outcome = playSeat({ client, matchId: 'm', token: 't', decide: (view) => seen.push(view.decisionId) && 0 });
+    call.emit('data', onWire({ joined: { seat: 0, game: 'sheep_n_sheep', players: 2 } }));
+    for (const id of ids) {
+      call.emit('data', onWire({ decision: { decision_id: id, seat: 0, actions: [{ label: 'a' }] } }));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    call.emit('data', onWire({ result: { scores: [1, 2] } }));
+    call.emit('status', { code: grpc.status.OK });
+    await outcome;
+    assert.deepEqual(seen, ids, 'decide sees the id exactly');
+    // What the server reads back: the answers as they go on the wire, decoded again.
+    const answered = call.written.filter((m) => m.answer).map((m) => play.requestDeserialize(play.requestSerialize(m)).answer.decision_id);
+    assert.deepEqual(answered, ids);
   });
 });
