@@ -36,6 +36,7 @@ from games.words import count
 from tournament.bot_launch import sandboxed_bots
 from tournament.config import TournamentConfig
 from tournament.executors.ray_address import RayAddressError, check_address
+from tournament.executors.ray_head import HeadWatch
 from tournament.executors.ray_messages import RayMessages
 from tournament.executors.ray_shipping import (
     command_files,
@@ -72,6 +73,9 @@ AUTH_LOGGER = "ray._private.authentication.authentication_token_setup"
 TOKEN_NOTICE = "Token authentication is enabled for this Ray cluster"
 # How long Ray's messages about the run's tasks may wait to be written.
 MESSAGES_SECONDS = 1.0
+# At ray.shutdown the driver sends the GCS its last task events (for Ray's
+# dashboard), and waited the whole 5 s of Ray's default when the head was gone.
+SHUTDOWN_FLUSH = ("RAY_task_events_shutdown_flush_timeout_ms", "1000")
 READ_ONLY_HINT = "a sandbox's read_only paths must be in the config's folder or on every node"
 
 
@@ -100,7 +104,13 @@ def run_on_ray(
     messages = RayMessages()
     with messages.caught(), _connected(settings, env):
         executor = RayExecutor(
-            worker_config, settings, servers, admin_token or "", tls, messages=messages
+            worker_config,
+            settings,
+            servers,
+            admin_token or "",
+            tls,
+            messages=messages,
+            head=_head_watch(settings),
         )
         executor.check_cluster()
         return run_interruptible(
@@ -143,7 +153,7 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
 
     def connect() -> None:
         try:
-            with gitignored_files_shipped():
+            with gitignored_files_shipped(), _quick_shutdown():
                 ray.init(**kwargs)
             outcome["error"] = None
         except BaseException as error:  # reported by the waiting thread
@@ -259,6 +269,35 @@ def _auto_address() -> str:
     return found
 
 
+def _head_watch(settings: ExecutorSettings) -> HeadWatch | None:
+    """A watch on the GCS of the cluster joined (None: Ray Client's, or Ray
+    did not say where it is)."""
+    import ray
+
+    if (settings.address or "").startswith("ray://"):
+        return None
+    try:
+        address = ray.get_runtime_context().gcs_address
+    except Exception:  # another Ray's internals: its own client notices, later
+        return None
+    return HeadWatch(address) if isinstance(address, str) and address else None
+
+
+@contextlib.contextmanager
+def _quick_shutdown() -> Iterator[None]:
+    """ray.init reads, unless the user set it, a shorter wait for the driver's
+    last task events at ray.shutdown (see SHUTDOWN_FLUSH)."""
+    name, value = SHUTDOWN_FLUSH
+    if name in os.environ:
+        yield
+        return
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        os.environ.pop(name, None)
+
+
 def _no_sigterm_warning(record: logging.LogRecord) -> bool:
     """Drops ray.init's warning that it set no SIGTERM handler off the main thread."""
     return not record.getMessage().startswith("SIGTERM handler is not set")
@@ -286,6 +325,7 @@ class RayExecutor:
         admin_token: str,
         tls: ServerTls | None = None,
         messages: RayMessages | None = None,
+        head: HeadWatch | None = None,
     ) -> None:
         import ray
 
@@ -296,6 +336,7 @@ class RayExecutor:
         self.admin_token = admin_token
         self.tls = tls
         self.nodes: Counter[str] = Counter()
+        self.head = head
         self.pool = ServerPool(servers, config.match_timeout_seconds)
         self._order = itertools.count()  # ties between games waiting as long
         self._remote = ray.remote(
@@ -368,6 +409,10 @@ class RayExecutor:
         return max(1, int(cpus // self.settings.cpus_per_game))
 
     async def run(self, runner: Any, pending: list[ScheduledGame]) -> None:
+        with self.head or contextlib.nullcontext():
+            await self._run(runner, pending)
+
+    async def _run(self, runner: Any, pending: list[ScheduledGame]) -> None:
         # Twice the cluster's game slots in flight: no worker waits for the driver,
         # and a killed driver loses few games.
         window = 2 * self.slots
@@ -379,6 +424,10 @@ class RayExecutor:
         # No ray.cancel on the way out: disconnecting (ray.shutdown) ends the job and
         # its tasks, and cancelling a task as it completes can crash Ray's core worker.
         while turns.left or in_flight or again or later:
+            # Each turn, at least every MESSAGES_SECONDS, after what ended is stored.
+            lost = self.head.lost() if self.head is not None else None
+            if lost is not None:
+                raise RunError(lost)
             while later and later[0][0] <= loop.time():
                 again.append(heapq.heappop(later)[2])
             while len(in_flight) < window:
@@ -397,7 +446,7 @@ class RayExecutor:
                 )
             wake = max(0.0, later[0][0] - loop.time()) if later else None
             if not in_flight:
-                await asyncio.sleep(wake or 0.0)
+                await asyncio.sleep(min(wake or 0.0, MESSAGES_SECONDS))
                 continue
             # Woken at least every MESSAGES_SECONDS to write what Ray said meanwhile.
             done, _ = await asyncio.wait(
