@@ -37,6 +37,7 @@ from tournament.bot_launch import sandboxed_bots
 from tournament.config import TournamentConfig
 from tournament.executors.ray_address import RayAddressError, check_address
 from tournament.executors.ray_head import HeadWatch
+from tournament.executors.ray_local import own_instance
 from tournament.executors.ray_messages import RayMessages
 from tournament.executors.ray_shipping import (
     command_files,
@@ -130,6 +131,20 @@ def run_on_ray(
 
 @contextlib.contextmanager
 def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Iterator[None]:
+    """Joined to the cluster at settings.address, or to a Ray instance of the
+    run's own (see ray_local) started here, while inside."""
+    if settings.address is not None:
+        with _ray_init(settings, runtime_env, {}):
+            yield
+        return
+    with own_instance() as own, _ray_init(settings, runtime_env, own):
+        yield
+
+
+@contextlib.contextmanager
+def _ray_init(
+    settings: ExecutorSettings, runtime_env: dict[str, Any], own: dict[str, Any]
+) -> Iterator[None]:
     try:
         import ray
     except ImportError:
@@ -145,7 +160,7 @@ def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Itera
         "log_to_driver": False,
     }
     if address is None:
-        kwargs.update(address="local", num_cpus=settings.num_cpus, include_dashboard=False)
+        kwargs.update(own, address="local", num_cpus=settings.num_cpus, include_dashboard=False)
     else:
         kwargs["address"] = address
     where = f"the Ray cluster at {address}" if address else "a local Ray instance"
