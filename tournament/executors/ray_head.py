@@ -45,16 +45,20 @@ class HeadWatch:
         self._answered = clock()
         self._why = ""
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._watch, name="ray-head-watch", daemon=True)
+        self._thread: threading.Thread | None = None
 
     def __enter__(self) -> HeadWatch:
+        """Watch from now on (again, for the next batch of games)."""
         self._answered = self._clock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="ray-head-watch", daemon=True)
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
-        self._thread.join(CALL_SECONDS + EVERY_SECONDS)
+        if self._thread is not None:
+            self._thread.join(CALL_SECONDS + EVERY_SECONDS)
 
     def check(self) -> None:
         """Ask once: remember when the head last answered, or why it did not."""
@@ -76,7 +80,8 @@ class HeadWatch:
         )
 
     def _watch(self) -> None:
-        while not self._stop.wait(EVERY_SECONDS):
+        stop = self._stop
+        while not stop.wait(EVERY_SECONDS):
             self.check()
 
 
