@@ -37,7 +37,7 @@ import os
 import random
 import time
 
-PAUSE = 0.05 if "_ray_pkg_" in os.getcwd() else 0.0
+PAUSE = 0.02 if "_ray_pkg_" in os.getcwd() else 0.0
 
 
 class SlowBot:
