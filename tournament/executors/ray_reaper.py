@@ -49,13 +49,17 @@ def reap(folder: str, spare: int | None = None) -> list[int]:
 
 
 def _naming(folder: str, spare: set[int | None]) -> list[int]:
-    """This user's processes (not this one) with a file in `folder` open (Ray's
-    send their output to its log files there) or whose command line names it
-    (Ray renames its agents' and workers', "ray::DashboardAgent")."""
+    """This user's processes (but those in `spare`) with a file in `folder` open
+    (Ray's processes write their output to log files there) or whose command
+    line names it (Ray renames its agents' and workers': "ray::DashboardAgent")."""
     found: list[int] = []
     uid = os.getuid()
     inside = folder.rstrip("/") + "/"
-    for entry in os.scandir("/proc"):
+    try:
+        entries = list(os.scandir("/proc"))
+    except OSError:  # no /proc (not Linux): the folder alone is removed
+        return found
+    for entry in entries:
         if not entry.name.isdigit() or int(entry.name) in spare:
             continue
         try:
