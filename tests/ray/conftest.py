@@ -9,7 +9,9 @@ A run outside such a namespace fails at once and says so.
 
 from __future__ import annotations
 
+import shutil
 import socket
+import tempfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -49,14 +51,18 @@ def cluster(private_network: None) -> Iterator[Any]:
         from ray.cluster_utils import Cluster
     except ImportError:
         pytest.fail("Ray is not installed: pip install -e '.[dev]' (it brings sheepfold[ray])")
+    # Its sessions in a folder removed after, not added to /tmp/ray on every run
+    # (short: a Unix socket's path has at most 107 bytes).
+    folder = tempfile.mkdtemp(prefix="sheepfold-ray-tests-", dir="/tmp")
     ray_cluster = Cluster(
         initialize_head=True,
-        head_node_args={"num_cpus": 0, "include_dashboard": False},
+        head_node_args={"num_cpus": 0, "include_dashboard": False, "temp_dir": folder},
     )
-    for _ in range(2):
-        ray_cluster.add_node(num_cpus=1)
-    ray_cluster.wait_for_nodes()
     try:
+        for _ in range(2):
+            ray_cluster.add_node(num_cpus=1)
+        ray_cluster.wait_for_nodes()
         yield ray_cluster
     finally:
         ray_cluster.shutdown()
+        shutil.rmtree(folder, ignore_errors=True)
