@@ -53,7 +53,7 @@ def cluster(private_network: None) -> Iterator[Any]:
         pytest.fail("Ray is not installed: pip install -e '.[dev]' (it brings sheepfold[ray])")
     # Its sessions in a folder removed after, not added to /tmp/ray on every run
     # (short: a Unix socket's path has at most 107 bytes).
-    folder = tempfile.mkdtemp(prefix="sheepfold-ray-tests-", dir="/tmp")
+    folder = tempfile.mkdtemp(prefix="sheepfold-tests-ray-", dir="/tmp")
     ray_cluster = Cluster(
         initialize_head=True,
         head_node_args={"num_cpus": 0, "include_dashboard": False, "temp_dir": folder},
