@@ -9,6 +9,7 @@ A run outside such a namespace fails at once and says so.
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import tempfile
@@ -54,15 +55,35 @@ def cluster(private_network: None) -> Iterator[Any]:
     # Its sessions in a folder removed after, not added to /tmp/ray on every run
     # (short: a Unix socket's path has at most 107 bytes).
     folder = tempfile.mkdtemp(prefix="sheepfold-tests-ray-", dir="/tmp")
-    ray_cluster = Cluster(
-        initialize_head=True,
-        head_node_args={"num_cpus": 0, "include_dashboard": False, "temp_dir": folder},
-    )
     try:
-        for _ in range(2):
-            ray_cluster.add_node(num_cpus=1)
-        ray_cluster.wait_for_nodes()
-        yield ray_cluster
+        ray_cluster = _head_in(folder, Cluster)
+        try:
+            for _ in range(2):
+                ray_cluster.add_node(num_cpus=1)
+            ray_cluster.wait_for_nodes()
+            yield ray_cluster
+        finally:
+            ray_cluster.shutdown()
     finally:
-        ray_cluster.shutdown()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _head_in(folder: str, cluster: Any) -> Any:
+    """A Cluster whose head keeps its session in `folder`. Starting the head also
+    writes its address into Ray's default temp folder, whatever temp_dir says,
+    and fails where /tmp/ray does not exist (a fresh machine): RAY_TMPDIR moves
+    that file into `folder` while the head starts, and only then, since the
+    runs the tests start choose their own folders by it."""
+    os.mkdir(os.path.join(folder, "ray"))
+    saved = os.environ.get("RAY_TMPDIR")
+    os.environ["RAY_TMPDIR"] = folder
+    try:
+        return cluster(
+            initialize_head=True,
+            head_node_args={"num_cpus": 0, "include_dashboard": False, "temp_dir": folder},
+        )
+    finally:
+        if saved is None:
+            os.environ.pop("RAY_TMPDIR", None)
+        else:
+            os.environ["RAY_TMPDIR"] = saved
