@@ -348,10 +348,10 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--rejoin-seconds",
         type=seconds_up_to(MAX_REJOIN_SECONDS, zero=True),
-        default=REJOIN_SECONDS,
         metavar="SECONDS",
         help="how long to keep joining the seat again once its server has gone (a restart), "
-        f"0 to {MAX_REJOIN_SECONDS:,} (default %(default)g)",
+        f"0 to {MAX_REJOIN_SECONDS:,} (default {REJOIN_SECONDS:g}); built-in and "
+        "module:Class bots only",
     )
     parser.set_defaults(handler=run_bot, interrupt_on_terminate=True)
 
@@ -432,7 +432,9 @@ def run_bot(args: argparse.Namespace) -> int:
                     args.token,
                     args.seat,
                     credentials=credentials,
-                    rejoin_seconds=args.rejoin_seconds,
+                    rejoin_seconds=(
+                        REJOIN_SECONDS if args.rejoin_seconds is None else args.rejoin_seconds
+                    ),
                 )
             )
     except BotSpecError as error:
@@ -449,6 +451,12 @@ def run_bot(args: argparse.Namespace) -> int:
 
 def _run_command_bot(args: argparse.Namespace) -> int:
     bot = command_bot(args.bot, args, "bot")
+    if args.rejoin_seconds is not None:
+        print(
+            "sheepfold bot: --rejoin-seconds applies only to built-in and module:Class bots "
+            "(a command bot's program rejoins as it was written to): ignored",
+            file=sys.stderr,
+        )
     socket = args.server.removeprefix("unix:") if args.server.startswith("unix:") else None
     if bot.sandbox and not socket:
         raise SystemExit(
