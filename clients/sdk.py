@@ -36,6 +36,7 @@ from clients.connect import (
     keepalive_options,
     open_channel,
 )
+from games.words import count
 
 # Codes after which rejoining makes sense: the server or the network went away.
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
@@ -237,7 +238,7 @@ class _Rejoins:
         return self.since is not None and time.monotonic() - self.since >= self.seconds
 
     def gave_up(self, why: str) -> str:
-        said = f"{why}; gave up after {self.attempts} attempts to join again"
+        said = f"{why}; gave up after {count(self.attempts, 'attempt')} to join again"
         if self.max_attempts is not None and self.attempts >= self.max_attempts:
             return said
         return (

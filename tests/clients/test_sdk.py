@@ -13,7 +13,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.bots import BotSpecError, load_bot
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import create_match, play_match
-from clients.sdk import DecisionView, SeatError, play, should_rejoin
+from clients.sdk import DecisionView, SeatError, _Rejoins, play, should_rejoin
 from server.app import ServerConfig
 from server.inprocess import InProcessServer, serving_here
 
@@ -217,3 +217,13 @@ def test_a_seat_gives_up_after_its_rejoin_seconds_and_says_how_to_wait_longer() 
         "longer for a server that restarts"
     ), error.details
     assert waited < 15, waited  # an attempt waits 3 s for the server: one or two of them
+
+
+def test_the_give_up_line_counts_one_attempt_as_one() -> None:
+    """A rejoin_seconds shorter than the SDK's 3 s wait for the server gives up
+    after a single attempt, which the line once called '1 attempts'."""
+    rejoins = _Rejoins(None, 3.0)
+    rejoins.attempts = 1
+    assert "gave up after 1 attempt to join again over 3 s" in rejoins.gave_up("gone")
+    rejoins.attempts = 2
+    assert "gave up after 2 attempts to join again over 3 s" in rejoins.gave_up("gone")
