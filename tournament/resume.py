@@ -26,7 +26,9 @@ its own, and bounds changed after seeing them would be chosen by the data
 A bot's definition under the same name (its command, class, built-in, folder,
 environment, sandbox) may change, as a fix between runs may be legitimate, but
 `changed_bots` names each bot whose stored games were played by another
-definition, so that the run says so before it starts. `secret_deals` is
+definition, so that the run says so before it starts, and `changed_rules`
+says when the newest stored game was played under another rules version of
+the game than this sheepfold's engine plays (an upgrade between runs). `secret_deals` is
 decided when a tournament is first stored: `ignored_secret_deals` says so when
 the config changes it.
 """
@@ -48,10 +50,12 @@ __all__ = [
     "SPRT_SETTINGS",
     "bot_settings",
     "changed_bots",
+    "changed_rules",
     "check_groups_kept",
     "check_resumable",
     "ignored_secret_deals",
     "options_to_store",
+    "resume_warnings",
 ]
 
 # The rules every stored game was played under: changed, they would rate games
@@ -153,6 +157,37 @@ def changed_bots(store: Store, config: TournamentConfig) -> tuple[str, ...]:
                 f"--tournament {config.name}` first"
             )
     return tuple(lines)
+
+
+def resume_warnings(store: Store, config: TournamentConfig) -> tuple[str, ...]:
+    """The lines a resume that goes ahead says first: redefined bots, another
+    rules version, a `secret_deals` that changes nothing."""
+    lines = (*changed_bots(store, config), changed_rules(store, config))
+    return tuple(line for line in (*lines, ignored_secret_deals(store, config)) if line)
+
+
+def changed_rules(store: Store, config: TournamentConfig) -> str | None:
+    """One line when the newest stored game of the config's tournament was
+    played under another rules version of its game than this sheepfold's
+    engine plays: the games played now would be rated beside it without a word.
+    A game stored without its record, or before records had a version, is not
+    checked (version 0 there counts as 1, as in a replay)."""
+    import games
+
+    record = store.find(config.name)
+    stored = None if record is None else store.games(record.id)
+    if record is None or not stored:
+        return None
+    replay = store.replay(stored[-1].match_id, record.id)
+    now = games.get(config.game).rules_version
+    if replay is None or (replay.rules_version or 1) == now:
+        return None
+    return (
+        f"{config.game} is at rules version {now} in this sheepfold, and the newest stored "
+        f"game of tournament {config.name!r} was played under version "
+        f"{replay.rules_version or 1}: the games played now are rated beside it "
+        "(a new tournament name keeps them apart)"
+    )
 
 
 def ignored_secret_deals(store: Store, config: TournamentConfig) -> str | None:

@@ -50,11 +50,10 @@ from tournament.live import LiveFigures, live_figures
 from tournament.progress import Ending, Progress, SilentProgress, note_on
 from tournament.resume import (
     bot_settings,
-    changed_bots,
     check_groups_kept,
     check_resumable,
-    ignored_secret_deals,
     options_to_store,
+    resume_warnings,
 )
 from tournament.room import ServerFull, room_wait, waiting_line
 from tournament.run_error import RunError
@@ -311,9 +310,8 @@ def open_tournament(
     when the config cannot resume it (see `resume.check_resumable`)."""
     check_resumable(store, config)
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
-    for line in (*changed_bots(store, config), ignored_secret_deals(store, config)):
-        if line is not None:
-            log.warning(line)
+    for line in resume_warnings(store, config):
+        log.warning(line)
     return store.open_tournament(
         config.name,
         config.game,

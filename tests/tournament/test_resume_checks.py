@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 import structlog.testing
+from sheepfold.v1 import arena_pb2
 
+import games
 from tests.tournament.tournament_command import tournament_main
 from tournament.config import SprtSettings, TournamentConfig, load_config
 from tournament.outcome import game_record
@@ -335,3 +337,29 @@ def test_a_redefined_bot_is_named_by_the_config_s_own_keys(tmp_path: Path) -> No
             _reopen(store, dataclasses.replace(config, bots=(config.bots[0], mine)))
         (entry,) = logs
         assert "(builtin, class changed)" in entry["event"], entry["event"]
+
+
+@pytest.mark.parametrize("played_under", [-1, 0])
+def test_a_resume_under_other_rules_says_so(tmp_path: Path, played_under: int) -> None:
+    """An upgrade that changes a game's rules (Sheep Showdown's version 5 added
+    the diagonal slide) once resumed a tournament whose stored games the old
+    rules played without a word: both were rated together as one field."""
+    config = _config(tmp_path)
+    now = games.get("sheep-showdown").rules_version
+    with Store(tmp_path / "t.sqlite") as store:
+        schedule = schedule_for(config)
+        tid = open_tournament(store, config, len(schedule), [list(config.bot_names)])
+        for scheduled in schedule:
+            replay = arena_pb2.Replay(rules_version=now + played_under)
+            store.record_game(tid, _finished(scheduled), replay)
+        with structlog.testing.capture_logs() as logs:
+            _reopen(store, config)
+    lines = [entry["event"] for entry in logs if entry["log_level"] == "warning"]
+    if played_under == 0:
+        assert lines == []
+        return
+    assert lines == [
+        f"sheep-showdown is at rules version {now} in this sheepfold, and the newest stored "
+        f"game of tournament 'cup' was played under version {now - 1}: the games played now "
+        "are rated beside it (a new tournament name keeps them apart)"
+    ]
