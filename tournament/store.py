@@ -28,7 +28,7 @@ from tournament.store_checks import (
     stored_version,
     tournament_record,
 )
-from tournament.store_errors import NoSuchTournament, StoreError, StoreLocked, is_busy
+from tournament.store_errors import NoSuchTournament, StoreError, StoreLocked, is_busy, latest_error
 from tournament.store_lock import LOCK_WAIT_SECONDS, SILENT_WAIT, LockWait, waiting_for_lock
 from tournament.store_path import check_existing, check_path, database_exists
 from tournament.store_records import GameRecord, ReplayEntry, SeatRecord, TournamentRecord
@@ -359,10 +359,7 @@ class Store:
         others = [record.name for _, record in rows if isinstance(record, TournamentRecord)]
         if not others:
             raise latest
-        raise StoreError(
-            f"{latest}; meanwhile another tournament in the file can be read by its name "
-            f"({', '.join(others)})"
-        )
+        raise latest_error(latest, others)
 
     def tournament_of(self, match_id: str) -> TournamentRecord | None:
         """The tournament that stored a game played as match `match_id` (the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-__all__ = ["NoSuchTournament", "StoreError", "StoreLocked", "is_busy"]
+__all__ = ["NoSuchTournament", "StoreError", "StoreLocked", "is_busy", "latest_error"]
 
 
 class StoreError(RuntimeError):
@@ -25,4 +25,16 @@ def is_busy(error: BaseException) -> bool:
     return isinstance(error, StoreLocked) or (
         isinstance(error, sqlite3.OperationalError)
         and getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    )
+
+
+def latest_error(damaged: StoreError, others: list[str]) -> StoreError:
+    """A command asked for the latest tournament when a damaged row may be it:
+    the row's error, and the flag that reads the others (named, so that the
+    user can type it: "by its name" once left them to guess how)."""
+    one = len(others) == 1
+    named = others[0] if one else f"NAME ({', '.join(others)})"
+    return StoreError(
+        f"{damaged}; meanwhile {'the other tournament' if one else 'the others'} in the "
+        f"file can be read with --tournament {named}"
     )

@@ -94,7 +94,8 @@ def test_one_damaged_tournament_leaves_the_others_of_its_file_readable(tmp_path:
     latest = sheepfold("tournament", "report", "--db", str(db), "--bootstrap", "0")
     assert (latest.returncode, one_line(latest)) == (
         1,
-        damaged + "; meanwhile another tournament in the file can be read by its name (other)",
+        damaged
+        + "; meanwhile the other tournament in the file can be read with --tournament other",
     )
     named = sheepfold("tournament", "report", "--db", str(db), "--tournament", "cup")
     assert (named.returncode, one_line(named)) == (1, damaged)

@@ -149,4 +149,17 @@ def test_one_damaged_tournament_leaves_the_others_readable(tmp_path: Path) -> No
     with Store(db) as store, pytest.raises(StoreError) as latest:
         store.tournament()
     assert str(latest.value).startswith(f"tournament 'old' in {db}: its config_json")
-    assert str(latest.value).endswith("can be read by its name (new)")
+    assert str(latest.value).endswith(
+        "the other tournament in the file can be read with --tournament new"
+    )
+
+
+def test_the_latest_refused_names_the_flag_that_reads_the_others() -> None:
+    """'can be read by its name (a, b)' left a user to guess how to give it."""
+    from tournament.store_errors import latest_error
+
+    damaged = StoreError("tournament 'old' in t.sqlite: damaged")
+    assert str(latest_error(damaged, ["a", "b"])) == (
+        "tournament 'old' in t.sqlite: damaged; meanwhile the others in the file can be "
+        "read with --tournament NAME (a, b)"
+    )
