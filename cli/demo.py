@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import games
 from cli.values import whole_number
 from clients.interrupts import run_interruptible
+from games.words import count
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from server.logs import configure_logging
@@ -70,7 +71,7 @@ async def _demo(names: list[str], games_per_pairing: int, seed: int) -> None:
     started = time.monotonic()
     async with serving_here(ServerConfig()) as address:
         print(f"Sheepfold demo: in-process server on {address}")
-        print(f"bots: {', '.join(DEMO_BOTS)}; {games_per_pairing} seed(s) per pairing\n")
+        print(f"bots: {', '.join(DEMO_BOTS)}; {count(games_per_pairing, 'seed')} per pairing\n")
         for name in names:
             options = DEMO_OPTIONS.get(name, {})
             shown = " ".join(f"{k}={v}" for k, v in options.items())

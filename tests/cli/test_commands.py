@@ -219,6 +219,7 @@ def test_demo_prints_a_table_for_every_game_and_its_progress_on_a_terminal() -> 
     assert "Traceback" not in terminal
     assert terminal.count("[0/6]") == 4 and terminal.count("[6/6]") == 4, terminal
     assert "ETA" in terminal
+    assert "bots: random, greedy, mcts; 1 seed per pairing" in out, "once '1 seed(s)'"
     sections = out.split("== ")[1:]
     titles = [games.get(name).title for name in games.names()]
     assert [s.split(" (")[0] for s in sections] == titles
