@@ -15,7 +15,7 @@ from pathlib import Path
 from cli.values import file_path, number_up_to, seconds_up_to, whole_number
 from server.files import Kind, access_refused, file_kind
 from server.sqlite_schema import check_server_tables
-from server.sqlite_store import SqliteStore, StoreError, match_counts
+from server.sqlite_store import SqliteStore, StoreError, cannot_write, is_read_only, match_counts
 from tournament.store_read import connect_read_only, read_connection
 
 BATCH = 1_000
@@ -166,6 +166,8 @@ def _explain(error: sqlite3.Error, args: argparse.Namespace) -> str:
             f"{args.db} is locked by another process (a server writing to it?) and stayed "
             f"locked for {args.wait:g} s: try again, or with a longer --wait"
         )
+    if is_read_only(error):  # vacuum writes: say why it may not, as serve does
+        return f"cannot use {args.db}: {cannot_write(error)}"
     return f"cannot use {args.db}: {text}"
 
 

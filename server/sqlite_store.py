@@ -129,8 +129,8 @@ class SqliteStore:
                 _check_writable(self._db, self._busy_ms)
         except sqlite3.OperationalError as error:
             self.close()
-            if _read_only(error):  # a file to migrate, or a journal to switch
-                raise _cannot_write(error) from None
+            if is_read_only(error):  # a file to migrate, or a journal to switch
+                raise cannot_write(error) from None
             raise
         except StoreError:
             self.close()
@@ -345,19 +345,19 @@ def _check_writable(db: sqlite3.Connection, busy_ms: int) -> None:
         db.execute("BEGIN IMMEDIATE")
         db.execute("DELETE FROM schema_version WHERE 0")
     except sqlite3.OperationalError as error:
-        if _read_only(error):
-            raise _cannot_write(error) from None
+        if is_read_only(error):
+            raise cannot_write(error) from None
     finally:
         if db.in_transaction:
             db.execute("ROLLBACK")
         db.execute(f"PRAGMA busy_timeout={busy_ms}")
 
 
-def _read_only(error: sqlite3.Error) -> bool:
+def is_read_only(error: sqlite3.Error) -> bool:
     return getattr(error, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_READONLY
 
 
-def _cannot_write(error: sqlite3.Error) -> StoreError:
+def cannot_write(error: sqlite3.Error) -> StoreError:
     return StoreError(f"it cannot be written ({error}): a read-only file, folder or mount")
 
 

@@ -133,3 +133,16 @@ def test_replay_reads_a_stopped_servers_database_in_a_read_only_folder(tmp_path:
     assert done.returncode == 0, done.stderr
     assert "replay verified" in done.stdout
     assert _files(folder) == before
+
+
+def test_db_vacuum_of_a_database_it_cannot_write_says_why(tmp_path: Path) -> None:
+    """vacuum writes: on a read-only file it said only SQLite's 'attempt to
+    write a readonly database', where serve names a read-only file or mount."""
+    db = tmp_path / "sheepfold.db"
+    SqliteStore(db).close()
+    done = _read_only(db, "db", "vacuum", "--db", str(db))
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"sheepfold db vacuum: cannot use {db}: it cannot be written (attempt to write "
+        "a readonly database): a read-only file, folder or mount"
+    ]
