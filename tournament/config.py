@@ -8,7 +8,9 @@ it in the file at once. See docs/tournament.md for the format.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
+import shlex
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -467,6 +469,12 @@ def _bots(raw: Any, players: int, sandbox: SandboxPolicy, base_dir: str) -> tupl
                 raise ConfigError(f"{where}.class", f"must look like 'module:Class', not {value!r}")
             cls = value
         else:
+            if isinstance(value, str) and _words(value):
+                raise ConfigError(
+                    f"{where}.command",
+                    "must be a list of strings, the program then its arguments: "
+                    f"command = {json.dumps(_words(value))}",
+                )
             if (
                 not isinstance(value, list)
                 or not value
@@ -549,3 +557,11 @@ def add_python_path(config: TournamentConfig) -> None:
         resolved = resolve_path(config, folder)
         if resolved not in sys.path:
             sys.path.insert(0, resolved)
+
+
+def _words(command: str) -> list[str]:
+    """A command written as one string, split as a shell would ([] if it cannot be)."""
+    try:
+        return shlex.split(command)
+    except ValueError:  # an unclosed quote
+        return []

@@ -360,3 +360,19 @@ def test_a_newline_ends_no_tournament_name_nor_env_name() -> None:
     bot = {"name": "x", "command": ["prog"], "env": {"LEVEL\n": "3"}}
     with pytest.raises(ConfigError, match=r"^bots\[1\]\.env: "):
         parse_config(_with(bots=[GOOD["bots"][0], bot]))
+
+
+def test_a_command_written_as_one_string_shows_it_as_a_list() -> None:
+    """`command = "python bot.py"` (a shell's habit) was told only 'must be a
+    non-empty list of strings': the line now shows the list to write."""
+    with pytest.raises(ConfigError) as caught:
+        parse_config(_bot(command="{python} 'my bot.py' --level 3"), Path("."))
+    assert str(caught.value) == (
+        "bots[1].command: must be a list of strings, the program then its arguments: "
+        'command = ["{python}", "my bot.py", "--level", "3"]'
+    )
+    with pytest.raises(ConfigError) as caught:
+        parse_config(_bot(command=[]), Path("."))
+    assert str(caught.value) == (
+        "bots[1].command: must be a non-empty list of strings (program, args...)"
+    )
