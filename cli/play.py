@@ -317,7 +317,11 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
         help="HOST:PORT or unix:PATH (default: $SHEEPFOLD_SERVER)",
     )
     add_tls_flags(parser)
-    parser.add_argument("--match", default=os.environ.get("SHEEPFOLD_MATCH"), help="match id")
+    parser.add_argument(
+        "--match",
+        default=os.environ.get("SHEEPFOLD_MATCH"),
+        help="match id (default: $SHEEPFOLD_MATCH)",
+    )
     parser.add_argument(
         "--token",
         default=os.environ.get("SHEEPFOLD_TOKEN"),

@@ -77,3 +77,11 @@ def test_every_server_flag_says_it_takes_a_unix_socket(command: tuple[str, ...],
 
 def test_tournament_run_says_it_takes_several_servers() -> None:
     assert "HOST:PORT,HOST:PORT" in _flag_help(("tournament", "run"), "--server")
+
+
+@pytest.mark.parametrize("flag", ["--server", "--match", "--token"])
+def test_bot_names_the_variable_each_seat_flag_falls_back_to(flag: str) -> None:
+    """--server and --token named theirs, --match ('match id') did not, though
+    it falls back to $SHEEPFOLD_MATCH as the README says."""
+    variable = "$SHEEPFOLD_" + flag.removeprefix("--").upper()
+    assert f"(default: {variable})" in _flag_help(("bot",), flag)
