@@ -90,7 +90,10 @@ def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
     if "certificate_verify_failed" in lowered:
         why = details[lowered.index("certificate_verify_failed") :].split(": ")
         cause = f" ({why[1]})" if len(why) > 1 and why[1] else ""
-        return f"the TLS handshake failed: the server's certificate is not trusted{cause}"
+        return (
+            f"the TLS handshake failed: the server's certificate is not trusted{cause}: "
+            "give its certificate (or its authority's) with --tls-ca FILE"
+        )
     if "wrong_version_number" in lowered:
         return "the TLS handshake failed: the server does not speak TLS (a plaintext server?)"
     if "ssl" in lowered or "handshake" in lowered or "tls" in lowered:
