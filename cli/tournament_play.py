@@ -44,8 +44,11 @@ def add_admin_token_flag(parser: argparse.ArgumentParser) -> None:
 
 def config_problem(path: str, error: ConfigError) -> str:
     """One line naming the config file once: a problem with the file itself
-    (unreadable, not TOML) already names it; a field's problem is put after it."""
-    return error.message if error.field == FILE_FIELD else f"{path}: {error}"
+    (unreadable, not TOML) already names it; a field's problem is put after it,
+    and a flag's (`sprt --candidate`) is the flag's alone."""
+    if error.field == FILE_FIELD:
+        return error.message
+    return str(error) if error.field.startswith("--") else f"{path}: {error}"
 
 
 def server_tls_for(

@@ -117,7 +117,14 @@ def sprt_config(args: argparse.Namespace, config: TournamentConfig) -> Tournamen
     settings = dataclasses.replace(
         settings, **{key: value for key, value in overrides.items() if value is not None}
     )
-    check_sprt(settings, names, config.players)
+    try:
+        check_sprt(settings, names, config.players)
+    except ConfigError as error:
+        key = error.field.removeprefix("sprt.")
+        if overrides.get(key) is None:
+            raise
+        # The flag's value, not the file's: the file may have no [sprt] table at all.
+        raise ConfigError(f"--{key.replace('_', '-')}", error.message) from None
     return dataclasses.replace(config, schedule="sprt", sprt=settings)
 
 

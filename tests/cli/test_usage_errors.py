@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import sheepfold
+from tests.cli.helpers import one_line, random_cup, sheepfold
 
 MATCH = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,cmd:/bin/true")
 
@@ -194,3 +194,24 @@ def test_a_flag_given_wins_over_a_bad_variable_and_its_error_names_the_flag() ->
     assert done.stderr.strip().splitlines()[-1] == (
         "sheepfold serve: error: argument --port: 'x' is not a port number (0 to 65535)"
     )
+
+
+@pytest.mark.parametrize(
+    ("flags", "line"),
+    [
+        (
+            ("--candidate", "nosuch"),
+            "--candidate: must be the name of one of the bots, not 'nosuch'",
+        ),
+        (("--elo0", "5", "--elo1", "1"), "--elo1: must be above elo0 (5.0), not 1.0"),
+    ],
+)
+def test_a_bad_sprt_flag_is_named_as_the_flag_not_the_config(
+    tmp_path: Path, flags: tuple[str, ...], line: str
+) -> None:
+    """`tournament sprt cup.toml --candidate nosuch` once blamed 'cup.toml:
+    sprt.candidate', a table the file does not have: the user looked there."""
+    config = tmp_path / "cup.toml"
+    config.write_text(random_cup())
+    done = sheepfold("tournament", "sprt", str(config), *flags)
+    assert (done.returncode, one_line(done)) == (2, f"sheepfold tournament: {line}")
