@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from clients.bots import BUILTIN_BOTS, raised_where
+from clients.bots import BUILTIN_BOTS, named_by_file, raised_where
 from clients.launch.programs import program_problem
 from clients.launch.sandbox_view import unseen_program
 from tournament.config import (
@@ -70,6 +70,9 @@ def _check_class(spec: str, field: str) -> ConfigError | None:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
+        named = named_by_file(module_name, class_name, error)
+        if named is not None:
+            return ConfigError(field, named)
         if error.name == module_name or module_name.startswith(f"{error.name}."):
             return ConfigError(
                 field,

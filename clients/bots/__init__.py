@@ -23,6 +23,15 @@ BUILTIN_BOTS: dict[str, Callable[[int], Bot]] = {
 }
 
 
+def named_by_file(module_name: str, class_name: str, error: ImportError) -> str | None:
+    """How to name a bot whose spec names its file (`mybot.py:Bot`), which
+    `import` reads as a module `py` in a package `mybot`; None for another error."""
+    if not module_name.endswith(".py") or getattr(error, "name", None) != module_name:
+        return None
+    stem = module_name.removesuffix(".py")
+    return f"the module of {module_name} is {stem}: write {stem}:{class_name}"
+
+
 class BotSpecError(ValueError):
     """A bot spec that names nothing loadable."""
 
@@ -55,10 +64,7 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        why = str(error)
-        if module_name.endswith(".py") and getattr(error, "name", None) == module_name:
-            stem = module_name.removesuffix(".py")
-            why = f"the module of {module_name} is {stem}: write {stem}:{class_name}"
+        why = named_by_file(module_name, class_name, error) or str(error)
         raise BotSpecError(f"cannot import {module_name!r} for bot {spec!r}: {why}") from None
     except SystemExit as error:  # sys.exit() at import would end the command silently
         raise BotSpecError(

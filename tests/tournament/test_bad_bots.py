@@ -48,7 +48,8 @@ def test_every_bot_is_checked_before_the_first_game(tmp_path: Path) -> None:
         '[[bots]]\nname = "nomod"\nclass = "nosuchmod:Bot"\n'
         '[[bots]]\nname = "nodecide"\nclass = "nodecide:Bot"\n'
         '[[bots]]\nname = "noprog"\ncommand = ["/no/such/program"]\n'
-        '[[bots]]\nname = "notonpath"\ncommand = ["no-such-program-on-path", "--x"]\n',
+        '[[bots]]\nname = "notonpath"\ncommand = ["no-such-program-on-path", "--x"]\n'
+        '[[bots]]\nname = "byfile"\nclass = "nodecide.py:Bot"\n',
     )
     done = tournament("run", str(config))
     assert done.returncode == 2
@@ -61,6 +62,8 @@ def test_every_bot_is_checked_before_the_first_game(tmp_path: Path) -> None:
         prefix + "bots[3].class: nodecide:Bot has no decide(decision) method",
         prefix + "bots[4].command: no program '/no/such/program' (looked at /no/such/program)",
         prefix + "bots[5].command: no program 'no-such-program-on-path' on PATH",
+        # named by its file, as `match` tells how to name it (it once said only "no module")
+        prefix + "bots[6].class: the module of nodecide.py is nodecide: write nodecide:Bot",
     ]
     assert not (tmp_path / "cup.sqlite").exists(), "nothing was played or stored"
 
