@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import shlex
 import sys
 from contextlib import redirect_stdout
 
@@ -320,10 +321,22 @@ def _run_and_report(
     if summary.always_crashed:
         print(
             "sheepfold tournament: fix the bot, then `sheepfold tournament run "
-            f"{args.config} --rerun-crashed` plays those games again",
+            f"{_same_run(args)} --rerun-crashed` plays those games again",
             file=sys.stderr,
         )
     return 0 if not summary.errors and not summary.always_crashed else 1
+
+
+def _same_run(args: argparse.Namespace) -> str:
+    """The config and the flags that say where this run played and stored its
+    games, to run it again (not the admin token: the hint is no place for it)."""
+    words = [args.config]
+    for flag, value in (("--db", args.db), ("--server", args.server), ("--tls-ca", args.tls_ca)):
+        if value:
+            words += [flag, str(value)]
+    words += ["--tls"] if args.tls and not args.tls_ca else []
+    words += [] if args.ray is None else ["--ray", *([args.ray] if args.ray else [])]
+    return " ".join(shlex.quote(word) for word in words)
 
 
 def _report(args: argparse.Namespace) -> int:

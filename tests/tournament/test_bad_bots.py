@@ -220,3 +220,18 @@ def test_a_class_bot_that_calls_sys_exit_crashes_its_games_not_the_run(
     )
     with sqlite3.connect(tmp_path / "cup.sqlite") as raw:
         assert raw.execute("SELECT COUNT(*) FROM game_replays").fetchone()[0] == 2
+
+
+def test_the_rerun_hint_keeps_the_database_and_server_the_run_was_given(tmp_path: Path) -> None:
+    """Run with --db elsewhere, the hint said `tournament run CONFIG
+    --rerun-crashed`: copied as it was, it played the crashed games again in
+    the config's own database, not the one that held them."""
+    config = _config(tmp_path, '[[bots]]\nname = "flaky"\nclass = "flaky:Bot"\n')
+    _flaky(tmp_path, crash=True)
+    elsewhere = tmp_path / "other place.sqlite"
+    done = tournament("run", str(config), "--db", str(elsewhere), "--no-report")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        f"sheepfold tournament: fix the bot, then `sheepfold tournament run {config} "
+        f"--db '{elsewhere}' --rerun-crashed` plays those games again"
+    )
