@@ -100,7 +100,10 @@ def fitting_mask(need: Need) -> int:
 def _well_typed(action: object) -> bool:
     """Whether `action` is a Place of four ints: only such a value can name a
     listed placement (a tuple of the same fields, or 1.0 for 1, does not)."""
-    return type(action) is Place and all(type(value) is int for value in action)
+    if type(action) is not Place:
+        return False
+    fields: tuple[object, ...] = action  # what a caller put there, not what Place declares
+    return all(type(value) is int for value in fields)
 
 
 def _listed_way(action: Place) -> Place:
@@ -431,7 +434,7 @@ class SheepAndGardenState(State):
 
     # ------------------------------------------------------------ seeing
 
-    def observation(self, seat: int | None) -> SheepAndGardenObservation:
+    def observation(self, seat: object) -> SheepAndGardenObservation:
         seat = viewer(self.players, seat)
         return SheepAndGardenObservation(
             players=self.players,

@@ -88,7 +88,7 @@ class Views(SheepNSheepFields):
             down_next=down_next,
         )
 
-    def observation(self, seat: int | None) -> SheepNSheepObservation:
+    def observation(self, seat: object) -> SheepNSheepObservation:
         seat = viewer(self.players, seat)
         return SheepNSheepObservation(
             seat=seat,

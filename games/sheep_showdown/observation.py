@@ -74,7 +74,7 @@ class Views(SheepShowdownFields):
     def _public_grid(self) -> tuple[int, ...]:
         return tuple(C.BLOCKED if card >= C.BLOCKED_FLAG else card for card in self.grid)
 
-    def observation(self, seat: int | None) -> SheepShowdownObservation:
+    def observation(self, seat: object) -> SheepShowdownObservation:
         seat = viewer(self.players, seat)
         size = self.size
         per = self.dogs_per

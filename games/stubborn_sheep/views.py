@@ -37,7 +37,7 @@ def _fence_view(
 class Views(StubbornSheepFields):
     """observation() and render(); mixed into StubbornSheepState."""
 
-    def observation(self, seat: int | None) -> StubbornSheepObservation:
+    def observation(self, seat: object) -> StubbornSheepObservation:
         seat = viewer(self.players, seat)
         n = self.n
         areas = tuple(AreaView(a, self.area_owner[a], tuple(self.areas[a])) for a in range(n))
