@@ -48,7 +48,11 @@ RETRYABLE_BEFORE_JOINED = RETRYABLE | {
 # Every other status is final: NOT_FOUND, UNAUTHENTICATED, PERMISSION_DENIED,
 # INVALID_ARGUMENT, ABORTED (a newer stream took the seat), FAILED_PRECONDITION
 # (the match is over: GetMatch has its result).
-MAX_RETRIES = 20  # waits 0.2, 0.4, 0.8, 1.6 s, then 2 s a time: about 35 s in all
+# Joining again stops once the server has been away this long (from the first
+# join that failed; a stream that joined starts it afresh), as in the SDK:
+# bounded by time, since a refused connection fails at once and a silent one
+# only at the connect deadline, so a count of attempts lasts anything.
+REJOIN_SECONDS = 90.0
 
 
 def choose(decision: arena_pb2.Decision, rng: random.Random) -> int:
@@ -79,12 +83,15 @@ class Seat:
     match_id: str
     token: str
     rng: random.Random
+    rejoin_seconds: float = REJOIN_SECONDS
     joined: bool = False  # the server has answered the join of the stream now open
 
     def play(self) -> arena_pb2.MatchResult:
         """The match result; raises SeatLost."""
         why = ""
-        for retry in range(MAX_RETRIES + 1):
+        retry = 0
+        away_since: float | None = None  # when the first join of this outage failed
+        while True:
             if retry:
                 print(f"command_bot: {why}; joining again", file=sys.stderr)
                 time.sleep(backoff(retry))
@@ -98,7 +105,12 @@ class Seat:
                     raise SeatLost(why) from None
             if result is not None:
                 return result
-        raise SeatLost(f"{why}; gave up after {MAX_RETRIES} new joins")
+            now = time.monotonic()
+            if self.joined or away_since is None:  # play went on: a new outage
+                retry, away_since = 0, now
+            if now - away_since >= self.rejoin_seconds:
+                raise SeatLost(f"{why}; gave up joining again after {self.rejoin_seconds:g} s")
+            retry += 1
 
     def worth_retrying(self, code: grpc.StatusCode) -> bool:
         return code in (RETRYABLE if self.joined else RETRYABLE_BEFORE_JOINED)

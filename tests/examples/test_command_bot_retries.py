@@ -10,8 +10,11 @@ this loop behind tests/play_relay.py, which fails the streams."""
 from __future__ import annotations
 
 import asyncio
+import random
 import runpy
+import socket
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -179,3 +182,27 @@ def test_the_example_retries_the_codes_the_sdk_retries() -> None:
     example = runpy.run_path(str(BOT))  # not as __main__: defines, plays nothing
     assert example["RETRYABLE"] == sdk.RETRYABLE
     assert example["RETRYABLE_BEFORE_JOINED"] == sdk.RETRYABLE_BEFORE_JOINED
+
+
+def test_joining_again_stops_after_the_sdks_time_not_a_count(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A server that refuses every connection: the bot joins again with backoff
+    until its time is up, then gives up naming that time."""
+    example = runpy.run_path(str(BOT))  # not as __main__: defines, plays nothing
+    assert example["REJOIN_SECONDS"] == sdk.REJOIN_SECONDS
+    with socket.socket() as unlistened:  # bound, never listening: connections are refused
+        unlistened.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{unlistened.getsockname()[1]}"
+        seat = example["Seat"](address, "m", "t", random.Random(1), rejoin_seconds=1.0)
+        started = time.monotonic()
+        with pytest.raises(
+            example["SeatLost"], match=r"UNAVAILABLE.*gave up joining again after 1 s"
+        ):
+            seat.play()
+        waited = time.monotonic() - started
+    assert 1.0 <= waited < 10.0
+    rejoins = [
+        line for line in capsys.readouterr().err.splitlines() if line.endswith("joining again")
+    ]
+    assert len(rejoins) >= 2, "joined again with backoff before giving up"
