@@ -10,36 +10,38 @@ Writes go through one connection (the server's writer thread); reads use one
 connection per reading thread, so in WAL mode a read never waits for a write,
 not even for another process holding the write lock.
 
-The schema and its migrations are in server/sqlite_schema.py.
+The schema and its migrations are in server/sqlite_schema.py, the SQL that writes
+and reads a match's rows in server/sqlite_rows.py.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
-import math
 import os
 import sqlite3
 import threading
-import time
 import urllib.parse
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from server import db_file
 from server.files import create_owner_only, file_size_limit, not_a_database_file
-from server.records import (
-    ClockConfig,
-    DamagedRecord,
-    MatchRecord,
-    MatchSummary,
-    RecordedMove,
-    StoredMatch,
+from server.records import DamagedRecord, MatchRecord, MatchSummary, RecordedMove, StoredMatch
+from server.sqlite_rows import (
+    SELECT_MATCH,
+    SqliteQuickWrites,
+    insert_match,
+    insert_move,
+    load_match,
+    mark_finished,
+    mark_joined,
+    match_counts,
+    readable_summary,
+    row_summary,
+    stored_match,
 )
 from server.sqlite_schema import StoreError, check_server_tables, migrate
-from server.store import ANY_OVER, OVER, QuickWrites, WouldWait
+from server.store import ANY_OVER, OVER, QuickWrites
 
 # The write-ahead log is emptied by the checkpoint that finds it longer than this.
 LOG_LIMIT_BYTES = 16 * 1024 * 1024
@@ -174,22 +176,22 @@ class SqliteStore:
 
     def create_match(self, record: MatchRecord) -> None:
         with self._lock:
-            _create_match(self._db, record)
+            insert_match(self._db, record)
 
     def record_move(self, match_id: str, move: RecordedMove) -> None:
         with self._lock:
-            _record_move(self._db, match_id, move)
+            insert_move(self._db, match_id, move)
 
     def record_joined(self, match_id: str) -> None:
         with self._lock:
-            _record_joined(self._db, match_id)
+            mark_joined(self._db, match_id)
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         with self._lock:
-            _finish_match(self._db, match_id, status, result, end_reason)
+            mark_finished(self._db, match_id, status, result, end_reason)
 
     def quick_writes(self) -> QuickWrites:
-        return _QuickWrites(self._quick, self._lock if self._quick is self._db else None)
+        return SqliteQuickWrites(self._quick, self._lock if self._quick is self._db else None)
 
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the database file (the quick connection
@@ -272,18 +274,18 @@ class SqliteStore:
         return load_match(self._reader(), match_id)
 
     def summary(self, match_id: str) -> MatchSummary | None:
-        row = self._reader().execute(f"{_SELECT} WHERE match_id = ?", (match_id,)).fetchone()
-        return None if row is None else _summary(row)
+        row = self._reader().execute(f"{SELECT_MATCH} WHERE match_id = ?", (match_id,)).fetchone()
+        return None if row is None else row_summary(row)
 
     def unfinished(self) -> list[StoredMatch | DamagedRecord]:
         """Every match still running, oldest first; a row that cannot be read
         back is there as its DamagedRecord, so one row cannot stop the rest."""
         db = self._reader()
-        rows = db.execute(f"{_SELECT} WHERE status = 'running' ORDER BY created_at").fetchall()
+        rows = db.execute(f"{SELECT_MATCH} WHERE status = 'running' ORDER BY created_at").fetchall()
         found: list[StoredMatch | DamagedRecord] = []
         for row in rows:
             try:
-                found.append(_stored(db, row))
+                found.append(stored_match(db, row))
             except DamagedRecord as damaged:
                 found.append(damaged)
         return found
@@ -303,10 +305,10 @@ class SqliteStore:
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
         rows = (
             self._reader()
-            .execute(f"{_SELECT}{where} ORDER BY created_at DESC LIMIT ?", (*params, limit))
+            .execute(f"{SELECT_MATCH}{where} ORDER BY created_at DESC LIMIT ?", (*params, limit))
             .fetchall()
         )
-        return [summary for summary in map(_readable_summary, rows) if summary is not None]
+        return [summary for summary in map(readable_summary, rows) if summary is not None]
 
     def file_problem(self) -> str | None:
         """A serving store's file deleted or replaced under its name (server/db_file.py)."""
@@ -376,228 +378,6 @@ def _claim(path: str) -> int:
             "another sheepfold server is serving this file (one server per file)"
         ) from None
     return fd
-
-
-def _create_match(db: sqlite3.Connection, record: MatchRecord) -> None:
-    db.execute(
-        "INSERT INTO matches (match_id, game, players, options_json, seed,"
-        " decision_seconds, time_bank_seconds, max_strikes, token_hashes_json,"
-        " created_at, status, rules_version, seat_joined)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, 0)",
-        (
-            record.match_id,
-            record.game,
-            record.players,
-            json.dumps(record.options, sort_keys=True),
-            str(record.seed),
-            record.clock.decision_seconds,
-            record.clock.time_bank_seconds,
-            record.clock.max_strikes,
-            json.dumps(list(record.token_hashes)),
-            record.created_at,
-            record.rules_version,
-        ),
-    )
-
-
-def _record_move(db: sqlite3.Connection, match_id: str, move: RecordedMove) -> None:
-    db.execute(
-        "INSERT INTO moves (match_id, move, seat, action_index, label, forced, bank)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (match_id, move.move, move.seat, move.index, move.label, move.forced, move.bank),
-    )
-
-
-def _record_joined(db: sqlite3.Connection, match_id: str) -> None:
-    db.execute("UPDATE matches SET seat_joined = 1 WHERE match_id = ?", (match_id,))
-
-
-def _finish_match(
-    db: sqlite3.Connection, match_id: str, status: str, result: bytes, end_reason: str
-) -> None:
-    db.execute(
-        "UPDATE matches SET status = ?, result = ?, end_reason = ?, finished_at = ?,"
-        " move_count = (SELECT COUNT(*) FROM moves WHERE match_id = ?)"
-        " WHERE match_id = ?",
-        (status, result, end_reason, time.time(), match_id, match_id),
-    )
-
-
-class _QuickWrites:
-    """The writes on the event loop's connection, which never waits for a lock:
-    each is one statement (a transaction of its own) or `WouldWait`."""
-
-    def __init__(self, db: sqlite3.Connection, lock: threading.Lock | None) -> None:
-        self._db = db
-        self._lock = lock  # the shared connection's, for an in-memory database
-
-    def create_match(self, record: MatchRecord) -> None:
-        self._now(_create_match, record)
-
-    def record_move(self, match_id: str, move: RecordedMove) -> None:
-        self._now(_record_move, match_id, move)
-
-    def record_joined(self, match_id: str) -> None:
-        self._now(_record_joined, match_id)
-
-    def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
-        self._now(_finish_match, match_id, status, result, end_reason)
-
-    def _now(self, write: Callable[..., None], *args: Any) -> None:
-        lock = self._lock
-        if lock is not None and not lock.acquire(blocking=False):
-            raise WouldWait
-        try:
-            write(self._db, *args)
-        except sqlite3.OperationalError:
-            # Busy or locked (it would have to wait), or full or failing I/O (to
-            # retry): either way the writer thread's to make, as it waits and retries.
-            raise WouldWait from None
-        finally:
-            if lock is not None:
-                lock.release()
-
-
-def _readable_summary(row: Sequence[object]) -> MatchSummary | None:
-    """The row's summary, or None for a damaged row (a listing leaves it out;
-    reading that match alone says it is damaged)."""
-    try:
-        return _summary(row)
-    except DamagedRecord:
-        return None
-
-
-def _summary(row: Sequence[object]) -> MatchSummary:
-    try:
-        return _parsed_summary(row)
-    # OverflowError: int() of an infinite REAL raised it, before _whole refused one.
-    except (ValueError, TypeError, AttributeError, OverflowError) as error:
-        raise DamagedRecord(str(row[0]), str(error) or type(error).__name__) from None
-
-
-def _parsed_summary(row: Sequence[object]) -> MatchSummary:
-    (
-        match_id,
-        game,
-        players,
-        options_json,
-        seed,
-        decision_seconds,
-        time_bank_seconds,
-        max_strikes,
-        token_hashes_json,
-        created_at,
-        status,
-        result,
-        end_reason,
-        move_count,
-        rules_version,
-        _seat_joined,  # not part of a summary: `_stored` reads it
-    ) = row
-    options = json.loads(str(options_json))
-    if not isinstance(options, dict) or not all(
-        isinstance(key, str) and isinstance(value, str) for key, value in options.items()
-    ):
-        raise ValueError(f"options are not names and texts: {str(options_json)[:80]}")
-    hashes = json.loads(str(token_hashes_json))
-    if not isinstance(hashes, list) or not all(isinstance(h, str) for h in hashes):
-        raise ValueError("the seat token hashes are not a list of texts")
-    if status not in ("running", *OVER):
-        raise ValueError(f"unknown status {str(status)[:40]!r}")
-    if result is not None and not isinstance(result, bytes):
-        # Not bytes(result): of a number that is as many zero bytes (0 an empty
-        # result that parses, 2**63 - 1 an OverflowError).
-        raise TypeError(f"the result is not a blob but {type(result).__name__}")
-    record = MatchRecord(
-        match_id=str(match_id),
-        game=str(game),
-        players=_whole("players", players),
-        options=options,
-        seed=int(str(seed)),
-        clock=ClockConfig(
-            decision_seconds=_seconds("decision_seconds", decision_seconds),
-            time_bank_seconds=_seconds("time_bank_seconds", time_bank_seconds),
-            max_strikes=_whole("max_strikes", max_strikes),
-        ),
-        token_hashes=tuple(hashes),
-        created_at=_finite("created_at", created_at),
-        rules_version=_whole("rules_version", rules_version),
-    )
-    return MatchSummary(
-        record=record,
-        status=str(status),
-        result=result,
-        end_reason=str(end_reason),
-        moves=_whole("move_count", move_count),
-    )
-
-
-def _whole(column: str, value: object) -> int:
-    """An INTEGER column's value. Not int(value): a REAL kept in it (2.7, edited
-    by hand) was read as 2, and 1e999 raised OverflowError."""
-    if isinstance(value, int):
-        return value
-    raise ValueError(f"{column} is not a whole number: {str(value)[:40]}")
-
-
-def _finite(column: str, value: object) -> float:
-    """A REAL column's value. Not float(value): it took inf (1e999, or the
-    text 'inf') as a time, and a clock of it as a deadline never reached."""
-    if isinstance(value, int | float) and math.isfinite(value):
-        return float(value)
-    raise ValueError(f"{column} is not a finite number: {str(value)[:40]}")
-
-
-def _seconds(column: str, value: object) -> float:
-    """A clock's REAL column: finite and not negative, as CreateMatch takes it."""
-    seconds = _finite(column, value)
-    if seconds < 0:
-        raise ValueError(f"{column} is negative: {seconds:g}")
-    return seconds
-
-
-_SELECT = (
-    "SELECT match_id, game, players, options_json, seed, decision_seconds,"
-    " time_bank_seconds, max_strikes, token_hashes_json, created_at, status, result,"
-    " end_reason, move_count, rules_version, seat_joined FROM matches"
-)
-
-
-def load_match(db: sqlite3.Connection, match_id: str) -> StoredMatch | None:
-    """The match `match_id` as stored in the server database `db` is connected to
-    (None when there is none), read through that connection alone: a
-    connection that cannot write reads it as well (`sheepfold replay`)."""
-    row = db.execute(f"{_SELECT} WHERE match_id = ?", (match_id,)).fetchone()
-    return None if row is None else _stored(db, row)
-
-
-def _stored(db: sqlite3.Connection, row: Sequence[object]) -> StoredMatch:
-    summary = _summary(row)
-    *_, seat_joined = row
-    moves = [
-        RecordedMove(move, seat, index, label, forced, bank)
-        for move, seat, index, label, forced, bank in db.execute(
-            "SELECT move, seat, action_index, label, forced, bank FROM moves"
-            " WHERE match_id = ? ORDER BY move",
-            (summary.record.match_id,),
-        )
-    ]
-    return StoredMatch(
-        record=summary.record,
-        moves=moves,
-        status=summary.status,
-        result=summary.result,
-        end_reason=summary.end_reason,
-        seat_joined=bool(seat_joined),
-    )
-
-
-def match_counts(db: sqlite3.Connection) -> dict[str, int]:
-    """Matches by status, and every recorded move (`moves`), in a server's database
-    (`sheepfold db info` reads them through a connection that cannot write)."""
-    found = dict(db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status"))
-    found["moves"] = db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
-    return {str(k): int(v) for k, v in found.items()}
 
 
 def _absent_files(path: str) -> tuple[str, ...]:
