@@ -5,28 +5,38 @@ read-only binds of the system's runtime (`/usr` and friends, a few files of
 `/etc`, the Python that runs Sheepfold and Sheepfold's own packages), of its
 own folder and of any extra folders its config names; a private tmpfs `/tmp`;
 and the server's Unix socket at /sheepfold/arena.sock. Nothing else of the
-host is visible. Its environment is only what the runner passes.
+host is visible. Its environment is only what the runner passes. Which host
+paths every sandbox binds, and which none may, is in clients/launch/host_view.py.
 """
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
 import os
 import shutil
 import subprocess
-import sys
-import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from clients.launch.host_view import (
+    ETC_FILES,
+    RUNTIME_DIRS,
+    SHEEPFOLD_PACKAGES,
+    held_home,
+    held_temp,
+    host_state,
+    is_inside,
+    python_runtime,
+    runtime_problem,
+    seen_by_every_bot,
+)
 from clients.launch.limits import DEFAULT_LIMITS, MIB, Limits
 from clients.launch.seccomp import refused_calls
 
 __all__ = [
     "SANDBOX_PATH",
     "SERVER_IN_SANDBOX",
+    "SHEEPFOLD_PACKAGES",
     "SHELL",
     "SOCKET_IN_SANDBOX",
     "SandboxPolicy",
@@ -38,6 +48,7 @@ __all__ = [
     "find_tools",
     "held_home",
     "held_temp",
+    "host_state",
     "in_own_namespaces",
     "is_inside",
     "resolve_program",
@@ -49,27 +60,6 @@ SOCKET_IN_SANDBOX = "/sheepfold/arena.sock"
 SERVER_IN_SANDBOX = f"unix:{SOCKET_IN_SANDBOX}"
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 SHELL = "/bin/sh"
-# Top-level directories of the runtime: bound read-only, or recreated as the
-# same symlinks where the host has merged them into /usr.
-RUNTIME_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-# What dynamic linking, TLS, time zones and Debian's alternatives need from /etc.
-# Of /etc/ssl, its certificates and OpenSSL's settings, never /etc/ssl/private:
-# Debian keeps TLS private keys there (0710 root:ssl-cert), which a bot run as
-# root, or by a member of ssl-cert (a bot keeps the runner's groups), read.
-ETC_FILES = (
-    "/etc/ld.so.cache",
-    "/etc/ld.so.conf",
-    "/etc/ld.so.conf.d",
-    "/etc/alternatives",
-    "/etc/localtime",
-    "/etc/ssl/certs",
-    "/etc/ssl/cert.pem",
-    "/etc/ssl/openssl.cnf",
-    "/etc/ca-certificates",
-    "/etc/nsswitch.conf",
-)
-# Sheepfold's own packages, which a bot started with {python} may import.
-SHEEPFOLD_PACKAGES = ("sheepfold", "games", "clients", "server", "tournament", "web", "cli")
 INSTALL_HINT = (
     "install the package `bubblewrap` (Debian/Ubuntu: sudo apt-get install bubblewrap; "
     "Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)"
@@ -147,38 +137,6 @@ def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
     )
 
 
-def python_runtime() -> list[str]:
-    """Host folders of the Python running Sheepfold and of Sheepfold's packages."""
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix}
-    paths.add(str(Path(os.path.realpath(sys.executable)).parent.parent))
-    for name in SHEEPFOLD_PACKAGES:
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.submodule_search_locations:
-            paths.update(spec.submodule_search_locations)
-    return _outermost(path for path in paths if os.path.isdir(path))
-
-
-def seen_by_every_bot() -> list[str]:
-    """Every host path each sandbox binds, whatever its bot: the system's runtime,
-    the few files of /etc it needs, and the Python running Sheepfold."""
-    shared = [path for path in (*RUNTIME_DIRS, *ETC_FILES) if os.path.exists(path)]
-    return [*shared, *python_runtime()]
-
-
-def _outermost(paths: Iterable[str]) -> list[str]:
-    """Existing absolute paths, minus any inside another one or inside /usr."""
-    kept: list[str] = []
-    for path in sorted({os.path.realpath(p) for p in paths}):
-        if any(is_inside(path, outer) for outer in [*kept, "/usr"]):
-            continue
-        kept.append(path)
-    return kept
-
-
-def is_inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
 # Files of the sandbox's own /proc that are the host's kernel settings. A runner
 # started as root runs its bots as root (mapped to the host's root, with no
 # capabilities), and file permissions alone let root write these: the host's
@@ -234,48 +192,6 @@ def _around(path: Path, mounts: set[Path]) -> list[str]:
 # would see. A bot run as root could keep notes from one game to the next in
 # them, or make the host's /dev/null unusable; see with_read_only_devices.
 DEVICE_NODES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty")
-
-# The host's own state: its /proc shows every process on the machine with its
-# command line. A sandbox has its own /proc and /dev; none of these may be bound in.
-HOST_STATE = ("/proc", "/sys", "/dev", "/run")
-
-
-def held_home(path: str | Path) -> str | None:
-    """The home folder of the user running Sheepfold, when `path` (resolved) is
-    it or holds it: bound into a sandbox, it would show the bot that user's
-    keys and credentials (~/.ssh, ~/.aws, ...)."""
-    homes = {os.path.expanduser("~")}
-    with contextlib.suppress(KeyError, ImportError):
-        import pwd
-
-        homes.add(pwd.getpwuid(os.getuid()).pw_dir)
-    resolved = Path(path).resolve()
-    for home in sorted(homes):
-        inner = Path(home).resolve()
-        if inner != Path("/") and inner.is_relative_to(resolved):
-            return str(inner)
-    return None
-
-
-def held_temp(path: str | Path) -> str | None:
-    """The system's temporary folder (/tmp, or $TMPDIR), when `path` (resolved)
-    is it or holds it: bound into a sandbox, it would show the bot other
-    programs' Unix sockets (tmux, ssh-agent, Ray's session, other servers, this
-    run's own sockets for every bot), which it may connect to, as the runner's
-    user, whatever the modes of their folders."""
-    resolved = Path(path).resolve()
-    for temp in sorted({"/tmp", tempfile.gettempdir()}):
-        inner = Path(temp).resolve()
-        if inner != Path("/") and inner.is_relative_to(resolved):
-            return str(inner)
-    return None
-
-
-def host_state(path: str | Path) -> str | None:
-    """Which of HOST_STATE `path` (resolved) lies in, if any."""
-    resolved = Path(path).resolve()
-    return next((top for top in HOST_STATE if resolved.is_relative_to(top)), None)
-
 
 # Where the first process of a sandbox's own namespaces mounts the tmpfs of its
 # /tmp and of its /dev/shm (see in_own_namespaces), in its own mount namespace:
@@ -496,27 +412,6 @@ def resolve_program(program: str, folder: str) -> str:
     if "/" in program:
         return program
     return shutil.which(program) or program
-
-
-def runtime_problem(runtime: Iterable[str] | None = None) -> str | None:
-    """What every sandbox would show its bot that no bot may see, through the
-    `runtime` it binds (seen_by_every_bot by default), or None.
-
-    The Python running Sheepfold is bound whole, from its prefix: one installed
-    with `--prefix=$HOME` (as on many shared clusters), or a venv holding the
-    home folder, showed every bot that home (its ~/.ssh keys). A tournament
-    refused to start so (check_folders), but `sheepfold match` and `bot` ran
-    their bots with it."""
-    for path in seen_by_every_bot() if runtime is None else runtime:
-        if os.path.realpath(path) == "/":
-            return f"{path} is the whole host"
-        home = held_home(path)
-        if home is not None:
-            return f"{path} holds the home folder {home}"
-        temp = held_temp(path)
-        if temp is not None:
-            return f"{path} holds the temporary folder {temp}, with other programs' Unix sockets"
-    return None
 
 
 def probe(tools: Tools) -> None:
