@@ -14,6 +14,10 @@ from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_sett
 from server.listening import ListenError, bind_failure, check_can_listen, host_port
 from server.stop_signals import StopSignals
 from web.app import WebConfig, start_web
+from web.gateway import Gateway
+
+# How long the start waits for the game server's answer to its admin token check.
+TOKEN_CHECK_SECONDS = 5.0
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -37,7 +41,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
         help="for a server started with --private-replays: its admin token, so the viewer "
         "can list and replay its matches for everyone who opens it "
-        "(default: $SHEEPFOLD_ADMIN_TOKEN)",
+        "(default: $SHEEPFOLD_ADMIN_TOKEN); checked once at start when the server "
+        "answers then, a token it refuses stops the viewer, and a server that does not "
+        "answer yet is not checked",
     )
     parser.add_argument(
         "--host", type=bind_host, default="127.0.0.1", help="address to bind (default %(default)s)"
@@ -60,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         check_can_listen(args.host, args.port)
-        asyncio.run(_serve(config, args.host, args.port))
+        refused = asyncio.run(_serve(config, args.host, args.port))
     except ListenError as error:
         print(f"sheepfold web: {error}", file=sys.stderr)
         return 1
@@ -70,10 +76,39 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    if refused:
+        print(
+            f"sheepfold web: the game server {config.server} refuses the --admin-token "
+            f"({refused}): give it that server's admin token",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
-async def _serve(config: WebConfig, host: str, port: int) -> None:
+async def _token_refused(config: WebConfig) -> str | None:
+    """The server's refusal of the admin token, checked once (a viewer with a wrong
+    one answered 403 on every page); None when no token is given, the server takes
+    it, or the server does not answer yet."""
+    if not config.admin_token:
+        return None
+    gateway = Gateway(
+        config.server,
+        timeout=TOKEN_CHECK_SECONDS,
+        admin_token=config.admin_token,
+        credentials=config.credentials,
+    )
+    try:
+        return await gateway.token_refused()
+    finally:
+        await gateway.close()
+
+
+async def _serve(config: WebConfig, host: str, port: int) -> str | None:
+    """Serve until stopped; or, at once, the server's refusal of the admin token."""
+    refused = await _token_refused(config)
+    if refused:
+        return refused
     running = await start_web(config, host, port)
     print(
         f"sheepfold web: http://{host_port(host, running.port)}/ (game server {config.server})",
@@ -88,3 +123,4 @@ async def _serve(config: WebConfig, host: str, port: int) -> None:
     finally:
         signals.ignore_from_now()
         await running.stop()
+    return None

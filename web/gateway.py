@@ -94,6 +94,20 @@ class Gateway:
             raise _error(error, "ListMatches") from None
         return list(response.matches)
 
+    async def token_refused(self) -> str | None:
+        """The server's answer when it refuses this gateway's admin token (one
+        ListMatches, as the matches page asks), or None: accepted, not needed, or
+        no answer at all (a server that is away may come up later)."""
+        try:
+            await self.stub.ListMatches(
+                arena_pb2.ListMatchesRequest(limit=1, admin_token=self.admin_token),
+                timeout=self.timeout,
+            )
+        except grpc.aio.AioRpcError as error:
+            if HTTP_STATUS.get(error.code()) == 403:
+                return error.details() or error.code().name
+        return None
+
     async def match(self, match_id: str) -> arena_pb2.MatchInfo:
         try:
             return await self.stub.GetMatch(

@@ -163,6 +163,37 @@ def test_a_server_with_private_replays_shows_them_in_its_viewer_and_to_web_with_
         assert stop_server_process(server) == 0
 
 
+def test_the_web_command_refuses_to_start_with_a_wrong_admin_token() -> None:
+    """A viewer started with a wrong --admin-token came up and answered 403 on
+    every page; the server's refusal now stops it at start, in one line."""
+    server = start_server_process("--private-replays", env={"SHEEPFOLD_ADMIN_TOKEN": "right"})
+    web = _web_command(server.address, free_port(), "--admin-token", "WRONG")
+    try:
+        _, err = web.communicate(timeout=60)
+    finally:
+        if web.poll() is None:
+            web.kill()
+        assert stop_server_process(server) == 0
+    assert web.returncode == 1, err
+    assert err.strip() == (
+        f"sheepfold web: the game server {server.address} refuses the --admin-token "
+        "(wrong admin token): give it that server's admin token"
+    )
+
+
+def test_the_web_command_starts_with_a_token_when_the_server_is_away() -> None:
+    """A server that does not answer at start may come up later: its token is not
+    checked then, and the viewer starts as it did."""
+    port = free_port()
+    web = _web_command("127.0.0.1:1", port, "--admin-token", "unchecked")
+    try:
+        wait_http(f"http://127.0.0.1:{port}/static/style.css")
+    finally:
+        web.terminate()
+        _, err = web.communicate(timeout=30)
+    assert web.returncode == 0, err
+
+
 def test_web_command_names_a_missing_tournament_db(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "cli", "web", "--tournament-db", str(tmp_path / "none.db")],
