@@ -97,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    args: argparse.Namespace | None = None  # the command, once known, names an interrupt
     try:
         from cli.play import join_option_values
 
@@ -112,7 +113,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except KeyboardInterrupt:
         ignore_further_interrupts()  # a second Ctrl-C would break into the exit
-        print("interrupted", file=sys.stderr)
+        # As every other error line: "sheepfold match: interrupted"; a Ctrl-C
+        # while the command loads, before its name is parsed, is the program's.
+        command = getattr(args, "command", None)
+        print(
+            f"sheepfold {command}: interrupted" if command else "sheepfold: interrupted",
+            file=sys.stderr,
+        )
         return 130
     except BrokenPipeError:
         # `sheepfold ... | head`: the reader left; no more output can go anywhere.

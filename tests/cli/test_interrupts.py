@@ -1,4 +1,4 @@
-"""Ctrl-C: one "interrupted" line and exit 130, never a traceback nor a crash,
+"""Ctrl-C: one "sheepfold COMMAND: interrupted" line and exit 130, never a traceback nor a crash,
 and no bot program left running. While `sheepfold` starts (the command modules,
 gRPC and aiohttp among them, once loaded before any handler, for about half a
 second), and pressed again and again while a match or a tournament stops."""
@@ -51,7 +51,7 @@ def test_ctrl_c_while_the_command_loads_exits_130_quietly() -> None:
     )
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 130
-    assert done.stderr.strip() == "interrupted"
+    assert done.stderr.strip() == "sheepfold: interrupted"  # before `db` is parsed
 
 
 # `sheepfold serve` with a Ctrl-C (or SIGTERM) that lands on the event loop just
@@ -195,7 +195,7 @@ def _match(folder: Path, *flags: str) -> list[str]:
 def test_ctrl_c_again_and_again_stops_match_once_and_kills_its_bot(tmp_path: Path) -> None:
     argv = _match(tmp_path, "--no-sandbox", "--bot-dir", str(tmp_path))
     status, stderr = _interrupted(argv, str(tmp_path))
-    _stopped_once(status, stderr, "interrupted")
+    _stopped_once(status, stderr, "sheepfold match: interrupted")
 
 
 def test_ctrl_c_again_and_again_stops_a_sandboxed_bots_match(
@@ -203,7 +203,7 @@ def test_ctrl_c_again_and_again_stops_a_sandboxed_bots_match(
 ) -> None:
     argv = _match(tmp_path, "--bot-dir", str(tmp_path))
     status, stderr = _interrupted(argv, str(tmp_path))
-    _stopped_once(status, stderr, "interrupted")
+    _stopped_once(status, stderr, "sheepfold match: interrupted")
 
 
 def test_ctrl_c_again_and_again_stops_tournament_run_and_keeps_its_database(
