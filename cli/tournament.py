@@ -110,7 +110,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--ray-cpus",
         type=whole_number(1, MAX_NUM_CPUS),
         metavar="N",
-        help=f"CPUs of the Ray instance --ray starts on this machine, 1 to {MAX_NUM_CPUS} "
+        help=f"CPUs of the Ray instance --ray starts on this machine, 1 to {MAX_NUM_CPUS:,} "
         "(default: all)",
     )
     add_admin_token_flag(run)

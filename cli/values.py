@@ -47,12 +47,13 @@ def non_negative_int(text: str) -> int:
 
 
 def whole_number(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from `low` to `high` (both >= 0)."""
+    """An argparse type: a whole number from `low` to `high` (both >= 0), its
+    bounds written as the help writes them (100,000)."""
 
     def number(text: str) -> int:
         if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
             raise argparse.ArgumentTypeError(
-                f"{text!r} must be a whole number from {low} to {high}"
+                f"{text!r} must be a whole number from {shown(low)} to {shown(high)}"
             )
         return int(text)
 

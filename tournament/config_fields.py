@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from clients.launch.limits import shown
+
 __all__ = [
     "ConfigError",
     "bool_field",
@@ -54,9 +56,9 @@ def int_field(
     if isinstance(value, bool) or not isinstance(value, int):
         raise ConfigError(key, f"must be a whole number, not {value!r}")
     if value < minimum:
-        raise ConfigError(key, f"must be at least {minimum}, not {value}")
+        raise ConfigError(key, f"must be at least {shown(minimum)}, not {value}")
     if maximum is not None and value > maximum:
-        raise ConfigError(key, f"must be at most {maximum}, not {value}")
+        raise ConfigError(key, f"must be at most {shown(maximum)}, not {value}")
     return value
 
 

@@ -107,6 +107,17 @@ def test_a_flag_value_the_command_cannot_use_is_a_usage_error(
     assert done.stderr.splitlines()[-1].split(": error: ")[1].startswith(f"argument {flag}:")
 
 
+def test_the_bootstrap_bound_reads_as_in_the_help(tmp_path: Path) -> None:
+    """The error said 100000 where the help says 100,000."""
+    done = sheepfold("tournament", "report", "--db", _cup(tmp_path), "--bootstrap", "100001")
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1].endswith(
+        "argument --bootstrap: '100001' must be a whole number from 0 to 100,000"
+    )
+    shown = sheepfold("tournament", "report", "--help")
+    assert "0 to 100,000" in " ".join(shown.stdout.split())
+
+
 @pytest.mark.parametrize("command", ["run", "sprt", "report", "forget"])
 def test_a_tournament_database_that_is_a_folder_is_one_line(command: str, tmp_path: Path) -> None:
     """Once an sqlite3.OperationalError traceback ("unable to open database file")."""

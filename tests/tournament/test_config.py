@@ -189,6 +189,13 @@ def test_an_extreme_value_is_refused_naming_its_field(raw: dict, field: str) -> 
     assert str(caught.value).startswith(f"{field}: ")
 
 
+def test_a_bound_is_written_as_the_docs_write_it() -> None:
+    """ "must be at most 100000" where the docs say 100,000."""
+    with pytest.raises(ConfigError) as caught:
+        parse_config(_with(bootstrap=100_001))
+    assert str(caught.value) == "bootstrap: must be at most 100,000, not 100001"
+
+
 def test_the_extreme_allowed_values_are_accepted() -> None:
     lowest = parse_config(
         _with(
