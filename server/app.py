@@ -75,6 +75,8 @@ __all__ = [
 ]
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+# How long past the shutdown grace a stop waits for gRPC's own stop to return.
+STOP_SLACK_SECONDS = 2.0
 
 
 # Play answers an undecodable message after the join with a PlayError itself.
@@ -386,7 +388,7 @@ class SheepfoldServer:
             self.arena.end_pending_joins()
         self.reflection.streams.close(reason)
         servers = [self._server, *self._bot_servers]
-        await asyncio.gather(*(s.stop(self.config.shutdown_grace) for s in servers))
+        await self._stop_grpc(servers)
         self._bot_servers = []
         for address in self.listening:
             path = address.removeprefix("unix:")
@@ -405,6 +407,23 @@ class SheepfoldServer:
         self.stalls.stop()
         self._server = None
         self.log.info("server stopped", reason=reason)
+
+    async def _stop_grpc(self, servers: list[grpc.aio.Server]) -> None:
+        """Stop the gRPC servers: calls still running are cancelled after the grace.
+        gRPC's own stop can then still wait for ever (seen after a client's
+        connection was closed for pinging too often, with no handler left
+        running), so it gets the grace and STOP_SLACK_SECONDS more, and the
+        server closes its store and exits without it rather than hang on SIGTERM."""
+        grace = self.config.shutdown_grace
+        stopping = asyncio.gather(*(s.stop(grace) for s in servers))
+        try:
+            await asyncio.wait_for(stopping, grace + STOP_SLACK_SECONDS)
+        except TimeoutError:
+            self.log.warning(
+                "gRPC did not stop within the grace; closing without it",
+                grace_seconds=grace,
+                waited_seconds=grace + STOP_SLACK_SECONDS,
+            )
 
     async def wait(self) -> None:
         if self._server is not None:
