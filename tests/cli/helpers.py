@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from server.launch import ServerProcess
+from server.records import ClockConfig, MatchRecord
 from tests.conftest import ROOT
 
 
@@ -92,3 +93,18 @@ def play_cup(config: Path, *, timeout: float = 120) -> None:
     """`sheepfold tournament run CONFIG --no-report`, which must succeed."""
     done = sheepfold("tournament", "run", str(config), "--no-report", timeout=timeout)
     assert done.returncode == 0, done.stderr
+
+
+def stored_match(match_id: str, seed: int, created_at: float) -> MatchRecord:
+    """A 2-player Sheep 'n' Sheep match record, for tests that fill a server
+    database through SqliteStore without playing."""
+    return MatchRecord(
+        match_id=match_id,
+        game="sheep-n-sheep",
+        players=2,
+        options={},
+        seed=seed,
+        clock=ClockConfig(),
+        token_hashes=("a", "b"),
+        created_at=created_at,
+    )

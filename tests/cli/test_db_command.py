@@ -17,9 +17,10 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
-from server.records import ClockConfig, MatchRecord, RecordedMove
+from server.records import RecordedMove
 from server.retention import Retention
 from server.sqlite_store import SqliteStore
+from tests.cli.helpers import stored_match
 from tests.conftest import ROOT
 from tests.integrity.helpers import wait_until
 
@@ -44,18 +45,7 @@ def _database(path: Path, finished: int, running: int = 1, moves: int = 40) -> l
     ids = []
     for i in range(finished + running):
         match_id = f"m{i:03d}"
-        store.create_match(
-            MatchRecord(
-                match_id=match_id,
-                game="sheep-n-sheep",
-                players=2,
-                options={},
-                seed=i,
-                clock=ClockConfig(),
-                token_hashes=("a", "b"),
-                created_at=now - i * DAY,
-            )
-        )
+        store.create_match(stored_match(match_id, i, now - i * DAY))
         for number in range(1, moves + 1):
             store.record_move(match_id, RecordedMove(number, number % 2, 0, "x" * 40))
         if i >= running:

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from cli.replay_source import SourceError, load
-from server.records import ClockConfig, MatchRecord, RecordedMove
+from server.records import RecordedMove
 from server.sqlite_store import SqliteStore
+from tests.cli.helpers import stored_match
 from tournament.store import Store
 
 PAGE = 4096
@@ -25,18 +26,7 @@ def _server_database(path: Path, matches: int = 30) -> None:
     store = SqliteStore(path)
     for i in range(matches):
         match_id = f"m{i:03d}"
-        store.create_match(
-            MatchRecord(
-                match_id=match_id,
-                game="sheep-n-sheep",
-                players=2,
-                options={},
-                seed=i,
-                clock=ClockConfig(),
-                token_hashes=("a", "b"),
-                created_at=time.time(),
-            )
-        )
+        store.create_match(stored_match(match_id, i, time.time()))
         for number in range(1, 41):
             store.record_move(match_id, RecordedMove(number, number % 2, 0, "x" * 40))
         store.finish_match(match_id, "finished", b"", "game over")
