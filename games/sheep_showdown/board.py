@@ -75,18 +75,19 @@ class BoardQueries(SheepShowdownFields):
         return False if any_one else found
 
     @overload
-    def _step_dirs(self, dog: int, any_one: Literal[True], own_turn: bool = True) -> bool: ...
+    def _step_dirs(self, dog: int, any_one: Literal[True]) -> bool: ...
 
     @overload
-    def _step_dirs(self, dog: int, any_one: Literal[False], own_turn: bool = True) -> list[int]: ...
+    def _step_dirs(self, dog: int, any_one: Literal[False]) -> list[int]: ...
 
-    def _step_dirs(self, dog: int, any_one: bool, own_turn: bool = True) -> bool | list[int]:
+    def _step_dirs(self, dog: int, any_one: bool) -> bool | list[int]:
         """The directions `dog` can step (with the dog lifted off its cell).
 
-        Steps are orthogonal, except that on its own turn a dog may step
-        diagonally onto a sliding sheep and slide on diagonally (Moose:
-        "diagonal sliding ... is permitted with this card"). A wolf's push
-        (`own_turn` False) is orthogonal only."""
+        Steps are orthogonal, except that a dog may step diagonally onto a
+        sliding sheep and slide on diagonally (Moose: "diagonal sliding ... is
+        permitted with this card"). A wolf's push is such a step too: it "must
+        be allowed according to the game rules", and these are the steps the
+        rules allow."""
         here = self.pos[dog]
         occ = self.occ
         occ[here] = -1
@@ -95,7 +96,7 @@ class BoardQueries(SheepShowdownFields):
             step = self.step
             grid = self.grid
             diagonal = C.DIAGONAL
-            for d in C.ALL_DIRECTIONS if own_turn else C.ORTHOGONAL:
+            for d in C.ALL_DIRECTIONS:
                 target = step[here * 8 + d]
                 if d in diagonal and (target < 0 or grid[target] != C.SLIDING):
                     continue
@@ -108,12 +109,8 @@ class BoardQueries(SheepShowdownFields):
             occ[here] = dog
 
     def has_step(self, dog: int) -> bool:
-        """Can `dog` move on its own turn (a diagonal slide counts)?"""
+        """Can `dog` move, on its own turn or pushed by a wolf (a diagonal slide counts)?"""
         return self._step_dirs(dog, True)
-
-    def _pushable(self, dog: int) -> bool:
-        """Can a wolf push `dog` (an orthogonal step)?"""
-        return self._step_dirs(dog, True, own_turn=False)
 
     def _owner(self, dog: int) -> int:
         return dog // self.dogs_per
@@ -142,7 +139,7 @@ class BoardQueries(SheepShowdownFields):
             )
         if kind in (STEP, WOLF_STEP):
             dog = self.moving
-            return tuple(Step(dog, d) for d in self._step_dirs(dog, False, kind == STEP))
+            return tuple(Step(dog, d) for d in self._step_dirs(dog, False))
         if kind == SHEPHERD:
             dog = self.moving
             return tuple(
@@ -191,5 +188,5 @@ class BoardQueries(SheepShowdownFields):
             if dog // per != seat
             and not self.out[dog]
             and dog != self.exclude
-            and self._pushable(dog)
+            and self.has_step(dog)
         ]

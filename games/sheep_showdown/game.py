@@ -22,7 +22,8 @@ class SheepShowdownGame(Game):
     # 4: a round in which one dog alone can step from the start begins with its two
     #    last moves.
     # 5: a dog may step diagonally onto a sliding sheep and slide on diagonally.
-    rules_version = 5
+    # 6: a wolf may push a dog along that diagonal step too.
+    rules_version = 6
     option_specs = (
         OptionSpec(
             "rounds",

@@ -19,8 +19,6 @@ Engine rules the rulebook leaves open (see docs/games/sheep-showdown.md):
   longer be entered.
 - Within one dog's chain a rocket sheep it already used cannot be landed on
   again; otherwise two rockets two cells apart would let a chain loop forever.
-- A wolf's push is an orthogonal step; only a dog's own step may go diagonally
-  onto a sliding sheep.
 """
 
 from __future__ import annotations

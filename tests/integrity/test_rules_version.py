@@ -49,13 +49,13 @@ def _stored_status(db: Path, match_id: str) -> tuple[str, str]:
 
 
 def test_the_games_whose_rules_changed_carry_a_new_version() -> None:
-    assert games.get("sheep-showdown").rules_version == 5
+    assert games.get("sheep-showdown").rules_version == 6
     assert games.get("stubborn-sheep").rules_version == 7
     assert games.get("sheep-n-sheep").rules_version == 4
-    games.get("sheep-showdown").check_rules_version(5)
-    # Version 4 had no diagonal slide: its records are other games now.
-    with pytest.raises(RulesChanged, match="sheep-showdown rules version 4"):
-        games.get("sheep-showdown").check_rules_version(4)
+    games.get("sheep-showdown").check_rules_version(6)
+    # Version 5 had no diagonal push: its records are other games now.
+    with pytest.raises(RulesChanged, match="sheep-showdown rules version 5"):
+        games.get("sheep-showdown").check_rules_version(5)
 
 
 def test_a_finished_match_of_other_rules_is_not_replayed(
@@ -76,7 +76,7 @@ def test_a_finished_match_of_other_rules_is_not_replayed(
             replay = arena_pb2_grpc.ArenaStub(channel).GetReplay(
                 arena_pb2.GetReplayRequest(match_id=outcome.match_id)
             )
-    assert replay.rules_version == 5
+    assert replay.rules_version == 6
     assert sheepfold(["replay", outcome.match_id, "--db", str(db)]) == 0
     capsys.readouterr()
 
@@ -86,7 +86,7 @@ def test_a_finished_match_of_other_rules_is_not_replayed(
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
         f"sheepfold replay: match {outcome.match_id} was recorded under sheep-showdown rules "
-        "version 1, but this sheepfold plays version 5: replaying it would give a different game"
+        "version 1, but this sheepfold plays version 6: replaying it would give a different game"
     ]
     with _server(db) as server, grpc.insecure_channel(server.address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)

@@ -4,9 +4,10 @@ Although diagonal sliding may appear inconsistent with the general movement
 rules, it is permitted with this card ... To use this card, there must be an
 adjacent card in the sliding direction that you can use or pick up."
 
-On its own turn a dog may step diagonally onto a sliding sheep, and only onto
-one; it slides on diagonally. Every other step, a wolf's push and a rocket stay
-orthogonal; a sliding sheep entered orthogonally slides on orthogonally.
+A dog may step diagonally onto a sliding sheep, and only onto one; it slides on
+diagonally. A wolf may push a dog along that diagonal step too, since the push
+"must be allowed according to the game rules". Every other step and a rocket
+stay orthogonal; a sliding sheep entered orthogonally slides on orthogonally.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from games.errors import IllegalAction
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.actions import Step
 from games.sheep_showdown.events import BombExploded, DogMoved, DogOut, WolfNoTarget
-from games.sheep_showdown.state import ROCKET, STEP, WOLF_DOG, WOLF_STEP
+from games.sheep_showdown.state import ROCKET, STEP, USE_CARD, WOLF_DOG, WOLF_STEP
 
 from .helpers import (
     DOWN,
@@ -32,6 +33,7 @@ from .helpers import (
     position,
     rocket,
     step,
+    use_card,
     where,
     wolf_dog,
 )
@@ -172,28 +174,55 @@ def test_a_diagonal_slide_onto_a_bomb_explodes_it() -> None:
     assert {(d.dog, d.reason) for d in payloads(events, DogOut)} == {(0, "bomb"), (1, "bomb")}
 
 
-def test_a_diagonal_slide_onto_a_wolf_pushes_orthogonally() -> None:
+def test_a_diagonal_slide_onto_a_wolf_pushes_by_the_steps_a_dog_may_make() -> None:
     """A wolf reached by a diagonal slide is taken and its holder moves an
-    opponent's dog one space: an orthogonal step as always, whatever direction
-    the slide took. The diagonal step onto a sliding sheep is a dog's own move
-    only: the pushed dog, which could slide diagonally on its own turn, is not
-    offered that push."""
+    opponent's dog one space, by any step "allowed according to the game rules":
+    the pushed dog's orthogonal step onto the 1-sheep, or its diagonal step onto
+    the sliding sheep, which the wolf's player may carry out (slide on along the
+    diagonal, so the dog's owner takes the 3-sheep beyond)."""
     rows = ["S......", ".L.....", "..W....", "...S1..", "....L..", ".....3.", "......."]
     state = position(rows, {0: (0, 0), 1: (3, 3)})
     step(state, DOWN_RIGHT)
     assert state.flocks[0] == [C.WOLF] and state.pending == WOLF_DOG
     wolf_dog(state, 1)
-    assert state.pending == WOLF_STEP and directions(state) == {RIGHT}
-    step(state, RIGHT)
-    assert where(state, 1) == (3, 4) and state.flocks[1] == [C.SHEEP1]
+    assert state.pending == WOLF_STEP and directions(state) == {RIGHT, DOWN_RIGHT}
+    step(state, DOWN_RIGHT)
+    assert state.pending == USE_CARD and state.to_move == 0
+    assert state.observation(0).entered_direction == DOWN_RIGHT
+    events = use_card(state)
+    assert [(m.how, m.to_row, m.to_col) for m in payloads(events, DogMoved)] == [("slide", 5, 5)]
+    assert where(state, 1) == (5, 5) and state.flocks[1] == [C.SHEEP3]
+    assert state.card_at(4, 4) == C.SLIDING
 
 
-def test_a_wolf_cannot_push_a_dog_whose_only_move_is_a_diagonal_slide() -> None:
-    """A dog that could only slide diagonally on its own turn has no step a wolf
-    may push it along: the wolf finds no target, and the dog slides on its turn."""
+def test_a_wolf_must_push_a_dog_whose_only_move_is_a_diagonal_slide() -> None:
+    """ "you must move an opponent's dog one space. This move must be allowed
+    according to the game rules": a dog whose one move is the diagonal step onto
+    a sliding sheep can move, so the wolf pushes it there, and the dog's owner
+    takes the 1-sheep it slides onto."""
     rows = ["SW...", ".....", "..S..", "...L.", "....1"]
     state = position(rows, {0: (0, 0), 1: (2, 2)})
     events = step(state, RIGHT)
-    assert payloads(events, WolfNoTarget) and state.flocks[0] == [C.WOLF]
-    assert state.pending == STEP and state.to_move == 1
+    assert payloads(events, WolfNoTarget) == [] and state.flocks[0] == [C.WOLF]
+    assert state.pending == WOLF_DOG and [a.dog for a in state.legal_actions()] == [1]
+    wolf_dog(state, 1)
     assert directions(state) == {DOWN_RIGHT}
+    step(state, DOWN_RIGHT)
+    use_card(state)
+    assert where(state, 1) == (4, 4) and state.flocks[1] == [C.SHEEP1]
+
+
+def test_a_declined_diagonal_push_leaves_the_dog_on_the_sliding_sheep_blocked() -> None:
+    """The wolf's player may decline the sliding sheep the push ended on: the dog
+    stays on it, where it has no step left (no sheep diagonally beyond it now
+    that it stands on the card), so the wolf's player has blocked it and may
+    steal from its flock."""
+    rows = ["SW...", ".....", "..S..", "...L.", "....1"]
+    state = position(rows, {0: (0, 0), 1: (2, 2)}, flocks={1: [C.SHEEP5]})
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    step(state, DOWN_RIGHT)
+    events = use_card(state, use=False)
+    assert where(state, 1) == (3, 3) and state.card_at(3, 3) == C.SLIDING
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(1, "blocked", 0)]
+    assert state.decision_name() == "steal" and state.steal_queue == [1]
