@@ -13,12 +13,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.stubborn_sheep import GAME
+from games.stubborn_sheep.actions import Bump, MoveSheep, PickSheep, PlaceFence, Score, TurnFence
 from games.stubborn_sheep.events import FenceDrawn
 from games.stubborn_sheep.state import StubbornSheepState
 from games.stubborn_sheep.wire import StubbornSheepCodec
 
 CODEC = StubbornSheepCodec()
 OPTION_SETS = [{}, {"wolf": True}, {"bonus_actions": True}, {"wolf": True, "bonus_actions": True}]
+# Any player count, option set and seed: what the random games below are drawn from.
+ANY_GAME = {
+    "players": st.integers(min_value=1, max_value=5),
+    "options": st.sampled_from(OPTION_SETS),
+    "seed": st.integers(min_value=0, max_value=2**32 - 1),
+}
 
 
 def _scramble(
@@ -48,11 +55,7 @@ def _wire(state: StubbornSheepState, seat: int | None) -> bytes:
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    players=st.integers(min_value=1, max_value=5),
-    options=st.sampled_from(OPTION_SETS),
-    seed=st.integers(min_value=0, max_value=2**32 - 1),
-)
+@given(**ANY_GAME)
 def test_observations_do_not_depend_on_hidden_cards(players, options, seed) -> None:
     state = GAME.new_state(players, seed, options)
     rng = random.Random(seed)
@@ -109,3 +112,37 @@ def test_spectator_sees_no_hand_at_all() -> None:
     assert obs.hand == () and obs.seat is None
     assert obs.hand_sizes == (1, 1, 1, 1)
     assert len(CODEC.observation_to_proto(obs).hand) == 0
+
+
+def _cards_named(action: object) -> tuple[list[int], list[int]]:
+    """(fence cards, sheep cards) an action names."""
+    if isinstance(action, PlaceFence):
+        return [action.card], []
+    if isinstance(action, Score):
+        return [], [*action.scored, *action.discarded]
+    if isinstance(action, PickSheep | Bump | MoveSheep):
+        return [], [action.card]
+    return [], []
+
+
+@settings(max_examples=40, deadline=None)
+@given(**ANY_GAME)
+def test_legal_actions_name_only_cards_the_seat_to_move_sees(players, options, seed) -> None:
+    """Rules README: a player never sees another player's hidden cards nor the order
+    of any deck, through the actions offered either: every fence card an action
+    names is in the hand of the seat to move, every sheep is on the table, and
+    every decision of a turn goes to the player whose turn it is."""
+    state = GAME.new_state(players, seed, options)
+    rng = random.Random(seed)
+    while not state.terminal:
+        seat = state.to_move
+        assert seat is not None
+        if not isinstance(state.legal_actions()[0], TurnFence):
+            assert seat == state.current
+        on_table = {card for area in state.areas for card in area}
+        for action in state.legal_actions():
+            fences, sheep = _cards_named(action)
+            assert set(fences) <= set(state.hands[seat]), action
+            assert set(sheep) <= on_table, action
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])

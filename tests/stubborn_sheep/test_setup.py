@@ -8,7 +8,7 @@ from games.errors import InvalidOptions
 from games.stubborn_sheep import GAME
 from games.stubborn_sheep.actions import PlaceFence, TurnFence
 from games.stubborn_sheep.data import DOWN, UP
-from games.stubborn_sheep.events import FenceOriented
+from games.stubborn_sheep.events import FenceOriented, TurnStarted
 from games.stubborn_sheep.state import layout
 
 from .helpers import payloads
@@ -165,3 +165,31 @@ def test_one_to_five_players(players: int) -> None:
         GAME.new_state(players, 1, {})
     for allowed in (1, 5):
         assert GAME.new_state(allowed, 1, {}).players == allowed
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "turns_each"),
+    [
+        (1, {}, 10),
+        (2, {}, 8),
+        (3, {"wolf": True}, 7),
+        (4, {"bonus_actions": True}, 6),
+        (5, {"wolf": True, "bonus_actions": True}, 5),
+    ],
+)
+def test_a_whole_game_gives_every_player_the_same_number_of_turns(
+    players: int, options: dict, turns_each: int
+) -> None:
+    """Setup and end together: 35 fences, 2 per player (and 2 in the meadows with 2
+    players) laid out, 13 / 8 / 3 / 0 removed, 1 dealt to each hand; then a turn per
+    fence drawn, and "Each player plays one last turn (without drawing a new Fence
+    card)" once the pile is exhausted. Solo: a pile of 10, hand included, "You have
+    10 rounds". Seat 0 starts and play passes clockwise."""
+    state = GAME.new_state(players, 3, options)
+    seats = []
+    while not state.terminal:
+        for event in state.apply(state.legal_actions()[-1]):
+            if isinstance(event.payload, TurnStarted):
+                seats.append(event.payload.seat)
+    assert seats == [turn % players for turn in range(players * turns_each)]
+    assert state.hands == [[] for _ in range(players)] and not state.fence_pile
