@@ -31,7 +31,7 @@ from games.stubborn_sheep.phases import (
 
 SOLO_RATINGS = (
     (5, "Woolly disaster"),
-    (8, "Not great, baa..."),
+    (8, "Not great, baa…"),
     (11, "Occasional grazer"),
     (14, "Hoof honour"),
     (10**9, "Wool collector!"),

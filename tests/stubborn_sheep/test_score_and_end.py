@@ -275,8 +275,8 @@ def test_most_sheep_wins_and_ties_break_on_complete_sets() -> None:
     [
         (0, "Woolly disaster"),
         (5, "Woolly disaster"),
-        (6, "Not great, baa..."),
-        (8, "Not great, baa..."),
+        (6, "Not great, baa…"),
+        (8, "Not great, baa…"),
         (9, "Occasional grazer"),
         (11, "Occasional grazer"),
         (12, "Hoof honour"),
@@ -286,7 +286,8 @@ def test_most_sheep_wins_and_ties_break_on_complete_sets() -> None:
     ],
 )
 def test_solo_rating_table(points: int, rating: str) -> None:
-    """Rulebook solo scoring table: 5 or fewer, 6-8, 9-11, 12-14, 15 or more."""
+    """Rulebook solo scoring table: 5 or fewer, 6-8, 9-11, 12-14, 15 or more, each title
+    spelt as printed ("Not great, baa…" ends with one ellipsis character)."""
     assert solo_rating(points) == rating
 
 
@@ -296,7 +297,7 @@ def test_solo_result_carries_the_rating_and_the_wolf_adds_three() -> None:
     six = [[[b(0), b(1)], [r(0), r(1)], [y(0)], [w(0)]]]
     plain = _finished(six, players=1)
     assert plain.scores == (6.0,) and plain.ranks == (1,)
-    assert plain.details["players"][0]["rating"] == "Not great, baa..."
+    assert plain.details["players"][0]["rating"] == "Not great, baa…"
     wolf = _finished(six, players=1, wolf=1)
     assert wolf.scores == (6.0,)
     assert wolf.details["players"][0]["rating_points"] == 9
