@@ -11,7 +11,12 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from cli.standard_streams import OutputFailed, discard_output, hold_standard_streams
-from clients.interrupts import exit_when_interrupted, ignore_further_interrupts, interrupt
+from clients.interrupts import (
+    exit_when_interrupted,
+    ignore_further_interrupts,
+    interrupt,
+    name_the_command,
+)
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -106,6 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit:
             sys.stdout.flush()  # --help and --version's text: a failed write shows here
             raise
+        if getattr(args, "command", None):
+            name_the_command(f"sheepfold {args.command}")
         if getattr(args, "interrupt_on_terminate", False):
             interrupt_on_terminate()
         code = int(args.handler(args) or 0)

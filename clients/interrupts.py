@@ -36,6 +36,7 @@ __all__ = [
     "exit_when_interrupted",
     "ignore_further_interrupts",
     "interrupt",
+    "name_the_command",
     "run_interruptible",
 ]
 
@@ -71,6 +72,8 @@ class _Process:
 
     exits_when_interrupted = False
     watched = False  # the watchdog of a process stopping has started
+    # What the watchdog's line starts with, as the command's other lines do.
+    command = "sheepfold"
 
 
 _process = _Process()
@@ -81,6 +84,12 @@ def exit_when_interrupted() -> None:
     caller): the later signals stay ignored until it has exited, rather than
     its own handlers coming back between the run and its exit."""
     _process.exits_when_interrupted = True
+
+
+def name_the_command(command: str) -> None:
+    """The command this process runs ("sheepfold match"), as its lines start:
+    the watchdog's line says it too ("sheepfold match: interrupted; ...")."""
+    _process.command = command
 
 
 def run_interruptible(main: Coroutine[Any, Any, T]) -> T:
@@ -164,7 +173,8 @@ def _force_exit_later(seconds: float) -> None:
     time.sleep(seconds)
     with contextlib.suppress(OSError, ValueError):
         sys.stderr.write(
-            f"interrupted: still stopping {seconds:g} s after Ctrl-C; stopping at once\n"
+            f"{_process.command}: interrupted: still stopping {seconds:g} s after Ctrl-C; "
+            "stopping at once\n"
         )
         sys.stderr.flush()
     os._exit(130)

@@ -55,19 +55,38 @@ async def main():
     await asyncio.sleep(60)
 
 
-try:
-    interrupts.run_interruptible(main())
-except KeyboardInterrupt:
-    print("interrupted", file=sys.stderr, flush=True)
+def hang(args=None):
+    try:
+        interrupts.run_interruptible(main())
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr, flush=True)
+    return 130
+
+
+if sys.argv[1:] == ["cli"]:  # as a command of sheepfold's, named on its lines
+    import cli.health
+    from cli.main import main as sheepfold
+
+    cli.health.run_health = hang  # `sheepfold health`, whose stopping hangs
+    sheepfold(["health"])
+else:
+    hang()
 """
 
 
-def test_a_command_whose_cleanup_hangs_still_ends_after_ctrl_c() -> None:
+@pytest.mark.parametrize(
+    ("how", "name"),
+    [("library", "sheepfold"), ("cli", "sheepfold health")],
+    ids=["library", "command"],
+)
+def test_a_command_whose_cleanup_hangs_still_ends_after_ctrl_c(how: str, name: str) -> None:
     """Later signals are ignored while the cleanup runs; one that hangs (the
     loop waiting for a thread that never ends) once kept the command for good.
-    It ends FORCE_AFTER_SECONDS after Ctrl-C, however often Ctrl-C is pressed."""
+    It ends FORCE_AFTER_SECONDS after Ctrl-C, however often Ctrl-C is pressed,
+    with a line that names the command as its other lines do ("sheepfold
+    health: interrupted"), where it once began "interrupted:" alone."""
     process = subprocess.Popen(
-        [sys.executable, "-c", HANGING_CLEANUP],
+        [sys.executable, "-c", HANGING_CLEANUP, how],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -84,7 +103,7 @@ def test_a_command_whose_cleanup_hangs_still_ends_after_ctrl_c() -> None:
         assert time.monotonic() - started >= 1.0, "ended inside the cleanup's time"
         assert process.stderr is not None
         lines = process.stderr.read().strip().splitlines()
-        assert lines == ["interrupted: still stopping 1 s after Ctrl-C; stopping at once"]
+        assert lines == [f"{name}: interrupted: still stopping 1 s after Ctrl-C; stopping at once"]
     finally:
         process.kill()
         process.wait()
