@@ -243,6 +243,12 @@ class Game(abc.ABC):
                 f"plays version {self.rules_version}: replaying it would give a different game"
             )
 
+    def lowest_score(self, players: int) -> float | None:
+        """The lowest score a seat can end a game of `players` with, where the
+        rules set one (None: they set none this knows of). A report never shows
+        a mean score's interval reaching below it."""
+        return None
+
     def check_options(self, players: int, options: Mapping[str, Any]) -> None:
         """Reject option combinations that do not fit the player count (none by default)."""
         return None

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import games
 from tournament.config import MEAN_ANCHOR
 from tournament.openskill_ratings import SkillRating, rate_openskill
 from tournament.outcome import solo_scores
@@ -115,6 +116,7 @@ def report_data(
     if samples is None:
         samples = int(record.config.get("bootstrap", 1000))
     solo = record.players == 1
+    floor = _lowest_score(record)
     stats = {bot: _BotStats() for bot in bots}
     counted = solo_scores(games) if solo else {}
     for game in games:
@@ -192,6 +194,10 @@ def report_data(
         if multiplayer:
             row.update(_skill_columns(skill.get(bot)))
         mean, low, high = mean_interval(entry.scores) if entry.scores else (None, None, None)
+        if low is not None and floor is not None:
+            # Student's t reaches below the lowest score a game can end with
+            # when a few scores are far apart (0 and 12: -64 to 76).
+            low = max(low, floor)
         row.update(
             games=entry.games,
             score_pct=None if not entry.weight else round(100.0 * entry.points / entry.weight, 1),
@@ -351,6 +357,15 @@ def _bot_order(
                 bots.append(bot)
     played = {bot for game in games for bot in game.bots}
     return [bot for bot in bots if bot in played], [bot for bot in bots if bot not in played]
+
+
+def _lowest_score(record: TournamentRecord) -> float | None:
+    """The lowest score a seat of the tournament's games can end with (None:
+    none known, or a game this sheepfold does not have)."""
+    try:
+        return games.get(record.game).lowest_score(record.players)
+    except games.InvalidOptions:
+        return None
 
 
 def _mean(values: list[float]) -> float:

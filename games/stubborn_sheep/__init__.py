@@ -47,6 +47,10 @@ class StubbornSheepGame(Game):
             players, seed, bool(options["wolf"]), bool(options["bonus_actions"])
         )
 
+    def lowest_score(self, players: int) -> float | None:
+        """A score is the number of sheep in the seat's score piles."""
+        return 0.0
+
     @property
     def codec(self) -> Any:
         from games.stubborn_sheep.wire import CODEC

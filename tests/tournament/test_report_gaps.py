@@ -190,3 +190,44 @@ def test_a_rating_of_zero_is_never_minus_zero(tmp_path: Path) -> None:
     middle = next(row for row in data["standings"] if row["bot"] == "r1")
     assert middle["elo"] == 0.0 and math.copysign(1.0, middle["elo"]) == 1.0
     assert "-0.0" not in report(db, "json") and "-0.0" not in report(db, "csv")
+
+
+def _solo_scores(tmp_path: Path, game: str, scores: dict[str, list[float]]) -> dict[str, dict]:
+    """The JSON report's rows of a solo tournament of `game` whose bots scored
+    `scores` (one a deal, from seed 1)."""
+    schedule = make_schedule(list(scores), 1, len(next(iter(scores.values()))), 1)
+    db = tmp_path / f"{game}.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("solo", game, 1, {}, None, len(schedule), {})
+        for scheduled in schedule:
+            (bot,) = scheduled.seats
+            score = scores[bot][scheduled.seed - 1]
+            record = game_record(
+                scheduled, "m", [score], [1], [0], [False], {}, "over", "{}", 0.1, 1.0, True
+            )
+            store.record_game(tid, record)
+    return {row["bot"]: row for row in json.loads(report(db, "json"))["standings"]}
+
+
+def test_a_mean_scores_interval_never_reaches_below_the_lowest_possible_score(
+    tmp_path: Path,
+) -> None:
+    """Stubborn Sheep counts scored sheep, so no game ends below 0; Student's t
+    on two games of 0 and 12 gave the mean 6 an interval of -70.2 to 82.2, and
+    the text report printed "[-70.2, 82.2]"."""
+    rows = _solo_scores(tmp_path, "stubborn-sheep", {"a": [0.0, 12.0], "b": [5.0, 7.0]})
+    assert rows["a"]["mean_score"] == 6.0
+    assert rows["a"]["mean_score_low"] == 0.0
+    assert rows["a"]["mean_score_high"] == pytest.approx(82.24, abs=0.01)  # no highest score
+    assert rows["b"]["mean_score_low"] == 0.0  # 5 and 7: -6.7 to 18.7
+    # A Sheep and Garden solo score is the lead over the "enemy": below 0 is a score.
+    garden = _solo_scores(tmp_path, "sheep-and-garden", {"a": [0.0, 12.0], "b": [5.0, 7.0]})
+    assert garden["a"]["mean_score_low"] == pytest.approx(-70.24, abs=0.01)
+
+
+def test_the_text_report_shows_the_interval_from_the_lowest_possible_score(
+    tmp_path: Path,
+) -> None:
+    _solo_scores(tmp_path, "stubborn-sheep", {"a": [0.0, 12.0]})
+    text = report(tmp_path / "stubborn-sheep.sqlite", "text")
+    assert "[0.0, 82.2]" in text and "-70.2" not in text, text
