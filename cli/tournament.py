@@ -26,14 +26,14 @@ from cli.tournament_play import (
     stopped,
 )
 from cli.tournament_sprt import add_sprt_parser, play_sprt, sprt_config
-from cli.values import file_path, port, whole_number
+from cli.values import file_path, port, seconds_up_to, whole_number
 from clients.connect import ServerTls
 from games.words import count
 from server.metrics_http import MetricsPortError
 from tournament.botcheck import BotCheckError
 from tournament.claims import claimed
 from tournament.config import MAX_BOOTSTRAP, ConfigError, TournamentConfig, load_config
-from tournament.executors.settings import MAX_NUM_CPUS, ExecutorSettings
+from tournament.executors.settings import HEAD_TIMEOUT_SECONDS, MAX_NUM_CPUS, ExecutorSettings
 from tournament.metrics import TournamentMetrics
 from tournament.progress import Progress, SampleProgress, choose_progress
 from tournament.report import FORMATS, report
@@ -112,6 +112,14 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         metavar="N",
         help=f"CPUs of the Ray instance --ray starts on this machine, 1 to {MAX_NUM_CPUS:,} "
         "(default: all)",
+    )
+    least, most = HEAD_TIMEOUT_SECONDS
+    run.add_argument(
+        "--ray-head-timeout",
+        type=seconds_up_to(most, least=least),
+        metavar="SECONDS",
+        help="stop the run when the Ray cluster's head has not answered for this long, "
+        f"{least:g} to {most:g} (default: the config's head_timeout_seconds, 5)",
     )
     add_admin_token_flag(run)
     add_tls_flags(run)
@@ -234,21 +242,31 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _executor(args: argparse.Namespace, config: TournamentConfig) -> ExecutorSettings | None:
-    """The config's [executor] as --ray and --ray-cpus change it (None: bad flags)."""
+    """The config's [executor] as --ray, --ray-cpus and --ray-head-timeout change
+    it (None: bad flags, said)."""
     executor = config.executor
     if args.ray is not None:
         executor = dataclasses.replace(executor, kind="ray", address=args.ray or None)
         if args.ray:
             executor = dataclasses.replace(executor, num_cpus=None)
+    refused = None
     if args.ray_cpus is not None:
         if not executor.is_ray or executor.address is not None or args.ray_cpus < 1:
-            print(
-                "sheepfold tournament: --ray-cpus N (N >= 1) is for the Ray instance "
-                "--ray starts here, without an ADDRESS",
-                file=sys.stderr,
+            refused = (
+                "--ray-cpus N (N >= 1) is for the Ray instance --ray starts here, "
+                "without an ADDRESS"
             )
-            return None
         executor = dataclasses.replace(executor, num_cpus=args.ray_cpus)
+    if args.ray_head_timeout is not None:
+        if not executor.is_ray:
+            refused = (
+                "--ray-head-timeout SECONDS is for a run on Ray "
+                '(--ray, or kind = "ray" in the config\'s [executor])'
+            )
+        executor = dataclasses.replace(executor, head_timeout_seconds=args.ray_head_timeout)
+    if refused is not None:
+        print(f"sheepfold tournament: {refused}", file=sys.stderr)
+        return None
     return executor
 
 

@@ -6,10 +6,12 @@ an unreachable address is refused before Ray is asked to connect.
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -184,3 +186,89 @@ def test_an_sprt_run_with_several_servers_stops_before_its_database(
     err = capsys.readouterr().err
     assert f"an SPRT plays on one server, and --server names several: {servers}" in err
     assert not db.exists()
+
+
+@pytest.mark.parametrize("bad", [2.9, 51, 0, -5, math.nan, math.inf, "5", True])
+def test_a_head_timeout_outside_its_range_names_the_range(bad: object) -> None:
+    with pytest.raises(ConfigError) as raised:
+        _parse({"kind": "ray", "head_timeout_seconds": bad})
+    assert raised.value.field == "executor.head_timeout_seconds"
+    assert "from 3 to 50" in str(raised.value), raised.value
+
+
+def test_the_head_timeout_is_read_and_defaults_to_5_seconds() -> None:
+    assert _parse({"kind": "ray"}).head_timeout_seconds == 5.0
+    for seconds in (3, 30, 50):
+        assert _parse({"kind": "ray", "head_timeout_seconds": seconds}).head_timeout_seconds == (
+            float(seconds)
+        )
+
+
+def _run_settings(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> ExecutorSettings:
+    """The executor settings `tournament run ARGV` would play with (nothing is played)."""
+    import cli.tournament
+
+    seen: list[ExecutorSettings] = []
+
+    def played(_args: object, _config: object, _progress: object, executor: object, _tls: object):
+        assert isinstance(executor, ExecutorSettings)
+        seen.append(executor)
+        return 0
+
+    monkeypatch.setattr(cli.tournament, "_run_and_report", played)
+    config = str(REPO / "examples" / "round-robin.toml")
+    assert tournament_main(["run", config, "--db", str(tmp_path / "x.sqlite"), *argv]) == 0
+    (settings,) = seen
+    return settings
+
+
+def test_ray_head_timeout_sets_how_long_the_head_may_be_silent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = _run_settings(["--ray", "--ray-head-timeout", "30"], tmp_path, monkeypatch)
+    assert settings.is_ray and settings.head_timeout_seconds == 30.0
+    assert _run_settings(["--ray"], tmp_path, monkeypatch).head_timeout_seconds == 5.0
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("2", "'2' is too short: at least 3 seconds"),
+        ("51", "'51' is too long: at most 50 seconds"),
+        ("nan", "'nan' must be a finite number > 0"),
+    ],
+)
+def test_a_ray_head_timeout_outside_its_range_is_a_usage_error(
+    value: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = str(REPO / "examples" / "round-robin.toml")
+    argv = ["run", config, "--db", str(tmp_path / "x.sqlite"), "--ray", "127.0.0.1:1"]
+    with pytest.raises(SystemExit) as exited:
+        tournament_main([*argv, "--ray-head-timeout", value])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and f"argument --ray-head-timeout: {words}" in err, err
+    assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_ray_head_timeout_without_ray_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = str(REPO / "examples" / "round-robin.toml")
+    db = tmp_path / "x.sqlite"
+    assert tournament_main(["run", config, "--db", str(db), "--ray-head-timeout", "30"]) == 2
+    assert "--ray-head-timeout SECONDS is for a run on Ray" in capsys.readouterr().err
+    assert not db.exists()
+
+
+def test_the_head_watch_waits_the_head_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a Ray cluster: the watch on the head joined is given the setting."""
+    from tournament.executors.ray import _head_watch
+
+    context = SimpleNamespace(gcs_address="10.0.0.5:6379")
+    ray = SimpleNamespace(get_runtime_context=lambda: context)
+    monkeypatch.setitem(sys.modules, "ray", ray)
+    watch = _head_watch(ExecutorSettings(kind="ray", head_timeout_seconds=30.0))
+    assert watch is not None
+    assert (watch.address, watch.lost_after) == ("10.0.0.5:6379", 30.0)

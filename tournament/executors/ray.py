@@ -295,7 +295,9 @@ def _head_watch(settings: ExecutorSettings) -> HeadWatch | None:
         address = ray.get_runtime_context().gcs_address
     except Exception:  # another Ray's internals: its own client notices, later
         return None
-    return HeadWatch(address) if isinstance(address, str) and address else None
+    if not isinstance(address, str) or not address:
+        return None
+    return HeadWatch(address, lost_after=settings.head_timeout_seconds)
 
 
 @contextlib.contextmanager

@@ -5,7 +5,8 @@ stopped answering: `ray stop` there, a crash, the machine gone), then ends the
 process with its own log lines and no summary; meanwhile the run waits for
 games that can no longer end. Here, the head's GCS is asked the first call
 Ray's client makes (as the address check before joining does), on a thread of
-its own; when it has not answered for HEAD_LOST_SECONDS, the run stops with one
+its own; when it has not answered for HEAD_LOST_SECONDS (the config's
+`[executor] head_timeout_seconds`, `--ray-head-timeout`), the run stops with one
 line. Every game that ended before is stored, so the same command resumes.
 """
 

@@ -6,16 +6,35 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from tournament.executors.ray_head import CALL_SECONDS, EVERY_SECONDS, HEAD_LOST_SECONDS
 from tournament.schedule import ScheduledGame
 
-__all__ = ["EXECUTOR_KINDS", "ExecutorSettings", "GameExecutor", "parse_executor"]
+__all__ = [
+    "EXECUTOR_KINDS",
+    "HEAD_TIMEOUT_SECONDS",
+    "ExecutorSettings",
+    "GameExecutor",
+    "parse_executor",
+]
 
 EXECUTOR_KINDS = ("local", "ray")
 MAX_NUM_CPUS = 4096  # Ray refuses far more and takes its time to say so
 # Ray counts CPUs in units of 1/10000; a game's bots think in turn, so a handful is plenty.
 CPUS_PER_GAME = (0.0001, 1024.0)
 SETUP_TIMEOUT_SECONDS = (1.0, 86_400.0)
-_KEYS = {"kind", "address", "num_cpus", "cpus_per_game", "setup_timeout_seconds", "max_retries"}
+# How long the head may be silent: at least one call's wait (2 s) and the pause
+# before the next (1 s), well below the 60 s after which Ray's own client ends the
+# process with no summary.
+HEAD_TIMEOUT_SECONDS = (CALL_SECONDS + EVERY_SECONDS, 50.0)
+_KEYS = {
+    "kind",
+    "address",
+    "num_cpus",
+    "cpus_per_game",
+    "setup_timeout_seconds",
+    "head_timeout_seconds",
+    "max_retries",
+}
 
 
 class ExecutorError(ValueError):
@@ -38,6 +57,7 @@ class ExecutorSettings:
     num_cpus: int | None = None
     cpus_per_game: float = 1.0
     setup_timeout_seconds: float = 120.0
+    head_timeout_seconds: float = HEAD_LOST_SECONDS
     max_retries: int = 3
 
     @property
@@ -88,6 +108,9 @@ def parse_executor(raw: Any) -> ExecutorSettings:
         num_cpus=num_cpus,
         cpus_per_game=_number(raw, "cpus_per_game", 1.0, *CPUS_PER_GAME),
         setup_timeout_seconds=_number(raw, "setup_timeout_seconds", 120.0, *SETUP_TIMEOUT_SECONDS),
+        head_timeout_seconds=_number(
+            raw, "head_timeout_seconds", HEAD_LOST_SECONDS, *HEAD_TIMEOUT_SECONDS
+        ),
         max_retries=_retries(raw.get("max_retries", 3)),
     )
     if not settings.is_ray and (address is not None or num_cpus is not None):
