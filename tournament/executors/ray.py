@@ -37,7 +37,7 @@ from tournament.bot_launch import sandboxed_bots
 from tournament.config import TournamentConfig
 from tournament.executors.ray_address import RayAddressError, check_address
 from tournament.executors.ray_head import HeadWatch
-from tournament.executors.ray_local import own_instance
+from tournament.executors.ray_local import own_instance, warn_of_open_tokens
 from tournament.executors.ray_messages import RayMessages
 from tournament.executors.ray_shipping import (
     command_files,
@@ -132,12 +132,12 @@ def run_on_ray(
 @contextlib.contextmanager
 def _connected(settings: ExecutorSettings, runtime_env: dict[str, Any]) -> Iterator[None]:
     """Joined to the cluster at settings.address, or to a Ray instance of the
-    run's own (see ray_local) started here, while inside."""
-    if settings.address is not None:
-        with _ray_init(settings, runtime_env, {}):
-            yield
-        return
-    with own_instance() as own, _ray_init(settings, runtime_env, own):
+    run's own (see ray_local) started here, while inside. Once there, a Ray
+    token file others can read is warned of (not before: a wrong address is one line)."""
+    with contextlib.ExitStack() as stack:
+        own = stack.enter_context(own_instance()) if settings.address is None else {}
+        stack.enter_context(_ray_init(settings, runtime_env, own))
+        warn_of_open_tokens()
         yield
 
 

@@ -7,6 +7,11 @@ leave it there. Its authentication token is a file in that folder, readable by i
 alone: Ray would write one to ~/.ray/auth_token, readable by everyone (0644),
 and keep it. A reaper process (ray_reaper.py) ends whatever of the instance
 outlives the driver and removes the folder, even when the driver is killed.
+
+A token file other users can read (Ray's ~/.ray/auth_token as Ray writes it,
+or the one RAY_AUTH_TOKEN_PATH names) is the user's, not the run's: every Ray
+run says so in a warning once Ray is there, naming the chmod that fixes it, and
+leaves it as it is (a token shared with a group on purpose, or another user's, is theirs).
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ import contextlib
 import importlib
 import os
 import secrets
+import shlex
+import stat
 import subprocess
 import sys
 import tempfile
@@ -22,14 +29,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import structlog
+
 from tournament.executors import ray_reaper
 
-__all__ = ["FOLDER_PREFIX", "own_instance"]
+__all__ = ["FOLDER_PREFIX", "own_instance", "token_warnings", "warn_of_open_tokens"]
 
 FOLDER_PREFIX = "sheepfold-ray-"
 TOKEN_FILE = "auth_token"
 # Where a user chose the token (or no token): theirs to keep.
 TOKEN_SETTINGS = ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
+# Where Ray keeps a token when none is set, as `ray start --head` writes it.
+RAY_TOKEN_FILE = "~/.ray/auth_token"
 REAPER_SECONDS = 10.0
 
 
@@ -96,3 +107,32 @@ def _forget_token() -> None:
     with contextlib.suppress(Exception):  # another Ray's internals: it reads them anew
         loader = importlib.import_module("ray._raylet").AuthenticationTokenLoader
         loader.instance().reset_cache()
+
+
+def token_warnings() -> list[str]:
+    """Warnings, one a Ray token file (RAY_AUTH_TOKEN_PATH's, ~/.ray/auth_token)
+    that other users of this machine can read."""
+    chosen = os.environ.get("RAY_AUTH_TOKEN_PATH")
+    names = dict.fromkeys([*([chosen] if chosen else []), RAY_TOKEN_FILE])
+    lines: list[str] = []
+    for name in names:
+        try:
+            mode = Path(name).expanduser().stat().st_mode
+        except (OSError, ValueError):  # none there, or not a path this system has
+            continue
+        if stat.S_ISREG(mode) and mode & (stat.S_IRGRP | stat.S_IROTH):
+            # Ray's as typed (the shell expands ~), a path of the user's quoted for it.
+            typed = name if name == RAY_TOKEN_FILE else shlex.quote(name)
+            lines.append(
+                f"{name} holds a Ray authentication token that other users of this machine "
+                f"can read (mode {stat.S_IMODE(mode):04o}): anyone who reads it can join "
+                f"the clusters it opens; make it yours alone: chmod 600 {typed}"
+            )
+    return lines
+
+
+def warn_of_open_tokens() -> None:
+    """Say in the run's log which Ray token files others can read (see the module doc)."""
+    log = structlog.get_logger("sheepfold.tournament")
+    for line in token_warnings():
+        log.warning(line)
