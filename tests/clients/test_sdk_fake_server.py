@@ -66,11 +66,14 @@ class _FlakyArena(arena_pb2_grpc.ArenaServicer):
     """Refuses the first `refusals` streams UNAVAILABLE before their join, as a
     server still restoring its matches after a restart might; then each stream
     joins the seat, asks one decision and drops UNAVAILABLE, as a server
-    restarted `outages` times in one match would; then sends the result."""
+    restarted `outages` times in one match would; then sends the result.
+    Without `decides`, each of those streams drops right after its join, before
+    any play (a server in a crash loop, a proxy cutting streams)."""
 
-    def __init__(self, outages: int, refusals: int = 0) -> None:
+    def __init__(self, outages: int, refusals: int = 0, decides: bool = True) -> None:
         self.outages = outages
         self.refusals = refusals
+        self.decides = decides
         self.streams = 0
 
     async def Play(
@@ -84,6 +87,8 @@ class _FlakyArena(arena_pb2_grpc.ArenaServicer):
         if self.streams - self.refusals > self.outages:
             yield arena_pb2.PlayResponse(result=arena_pb2.MatchResult(scores=[1.0], ranks=[1]))
             return
+        if not self.decides:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "restarting")
         decision = arena_pb2.Decision(decision_id=self.streams, seat=0)
         decision.actions.add(label="a")
         yield arena_pb2.PlayResponse(decision=decision)
@@ -119,3 +124,27 @@ def test_a_seat_rejoins_for_its_rejoin_seconds_however_many_attempts_that_takes(
 
     result, streams = asyncio.run(scenario())
     assert (list(result.ranks), streams) == ([1], 31)
+
+
+def test_a_join_answered_then_dropped_before_play_does_not_start_the_clock_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only a rejoin back in play (a decision, event or result after its join)
+    ends an outage, as in the Node bot: a server that answers every join and
+    drops the stream at once is given up on after `rejoin_seconds`, with every
+    join answered (restarting the clock at each would rejoin it for ever)."""
+    monkeypatch.setattr(sdk._Rejoins, "delay", lambda self: 0.01)
+
+    async def scenario() -> tuple[SeatError, int]:
+        arena = _FlakyArena(outages=10**9, decides=False)
+        async with _serving(arena) as address:
+            with pytest.raises(SeatError) as gave_up:
+                await asyncio.wait_for(
+                    play(RandomBot(1), address, "m", "t", rejoin_seconds=0.5), 10
+                )
+            return gave_up.value, arena.streams
+
+    error, streams = asyncio.run(scenario())
+    assert error.code == grpc.StatusCode.UNAVAILABLE and streams > 2
+    assert error.details.startswith("restarting; gave up after "), error.details
+    assert " over 0.5 s (rejoin_seconds" in error.details, error.details

@@ -89,9 +89,11 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export const REJOIN_SECONDS = 90;
 
 /**
- * The attempts to join again in a row since the seat was last joined, and when they began: whether to
+ * The attempts to join again in a row since the seat was last in play, and when they began: whether to
  * give up, and the line that says so. Time, not a count, bounds them by default: refused joins come back
  * within milliseconds and a mute server's after joinTimeoutMs, so a count lasted anywhere from 30 s to minutes.
+ * A join the server answers is not yet play (as in clients/sdk.py): a server that answers every join and
+ * then drops the stream (a crash loop, a proxy cutting it) is given up on after rejoinSeconds, not for ever.
  */
 class Rejoins {
   constructor(maxAttempts, seconds) {
@@ -101,9 +103,9 @@ class Rejoins {
     this.since = null;
   }
 
-  /** The stream ended without a result; `joined`: its join was answered, so a new outage begins. */
-  lost(joined) {
-    if (joined) [this.attempts, this.since] = [0, null];
+  /** The stream ended without a result; `played`: it was back in play after its join, so a new outage begins. */
+  lost(played) {
+    if (played) [this.attempts, this.since] = [0, null];
     this.since ??= performance.now();
   }
 
@@ -135,7 +137,7 @@ export const JOIN_TIMEOUT_MS = 10_000;
  * options: address (host:port), matchId, token, seat (optional), decide(view) -> index
  * (may return a promise), onEvent(event) (optional), log, rejoinSeconds (how long to keep
  * joining again once the server has gone, from the first failed attempt; default 90; each
- * outage, ended by an answered join, gets its own), maxReconnects (optional: consecutive
+ * outage, ended once the seat is back in play, gets its own), maxReconnects (optional: consecutive
  * failed attempts that end it sooner), backoffMs / maxBackoffMs, joinTimeoutMs (how long
  * each stream waits for the join's answer, default 10 s), credentials, client,
  * eventsInDecisions (default true: the server sends this seat's events inside its next
@@ -193,10 +195,10 @@ export async function playSeat(options) {
         if (!shouldRejoin(code, error.joinedThisStream === true)) {
           throw new SeatError(code, error.details ?? String(error.message));
         }
-        outcome = { ended: `${statusName(code)}: ${error.details ?? error.message}` };
+        outcome = { ended: `${statusName(code)}: ${error.details ?? error.message}`, played: error.playedThisStream === true };
       }
       if (outcome.result) return summary(outcome.result, session, matchId);
-      rejoins.lost(outcome.joined === true); // the connection worked: start the backoff and the clock afresh
+      rejoins.lost(outcome.played === true); // back in play: start the backoff and the clock afresh
       if (rejoins.over()) throw new SeatError(status.UNAVAILABLE, rejoins.gaveUp(outcome.ended));
       const delay = Math.min(backoffMs * 2 ** rejoins.attempts, maxBackoffMs);
       rejoins.attempts += 1;
@@ -233,12 +235,16 @@ async function finishedResult(client, matchId, session) {
 
 /**
  * One Play stream: join, answer decisions, until the result or the stream ends.
- * Resolves { result } or { ended, joined }; rejects with the gRPC error when the stream fails.
+ * Resolves { result } or { ended, joined, played } (played: a decision, event or result came after the
+ * join); rejects with the gRPC error when the stream fails, `joinedThisStream` and `playedThisStream` set.
  */
 function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions, joinTimeoutMs }, session) {
   return new Promise((resolve, reject) => {
     const call = client.Play();
     let joined = false;
+    // Noted on arrival, as clients/sdk.py does: a decision still queued behind a slow `decide` counts.
+    let answered = false;
+    let played = false;
     let result = null;
     let settled = false;
     // Messages are handled one at a time, in order, even when `decide` is async.
@@ -310,7 +316,10 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
     call.on('data', (message) => {
       // Noted on arrival, not after the queue: a stream that fails right after its result still counts.
       if (message.kind === 'result') result = message.result;
-      if (message.kind === 'joined') clearTimeout(joinTimer); // answered: the join timeout is over
+      if (message.kind === 'joined') {
+        clearTimeout(joinTimer); // answered: the join timeout is over
+        answered = true;
+      } else if (answered && message.kind !== 'error') played = true;
       queue = queue.then(() => (abandoned ? undefined : handle(message))).catch((error) => {
         session.log.error('the bot failed on a message', { message: String(error?.stack ?? error) });
         settle(reject, new SeatError(status.CANCELLED, `the bot failed: ${error?.message ?? error}`));
@@ -320,12 +329,12 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
     // Not waiting for the queue here: a `decide` still thinking must not hold up a rejoin.
     call.on('status', (st) => {
       if (result) settle(resolve, { result });
-      else if (st.code === status.OK) settle(resolve, { ended: 'the stream ended without a result', joined });
+      else if (st.code === status.OK) settle(resolve, { ended: 'the stream ended without a result', joined, played });
     });
     call.on('error', (error) => {
       if (result) settle(resolve, { result });
-      else if (joined && RETRYABLE.has(error.code)) settle(resolve, { ended: `${statusName(error.code)}: ${error.details}`, joined });
-      else settle(reject, Object.assign(error, { joinedThisStream: joined }));
+      else if (joined && RETRYABLE.has(error.code)) settle(resolve, { ended: `${statusName(error.code)}: ${error.details}`, joined, played });
+      else settle(reject, Object.assign(error, { joinedThisStream: joined, playedThisStream: played }));
     });
 
     const join = { match_id: matchId, token, events_in_decisions: eventsInDecisions };

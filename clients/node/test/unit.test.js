@@ -439,17 +439,37 @@ describe('playSeat rejoining a server that has gone', () => {
     assert.equal(calls.length, 4, 'the first join and three more');
   });
 
-  test('a rejoin that is answered starts the clock afresh: each outage gets its own rejoinSeconds', { timeout: 20_000 }, async () => {
-    // Down 300 ms, joined (then the stream drops), down 300 ms again, then a result: 0.4 s covers each outage, not both.
+  test('a rejoin back in play starts the clock afresh: each outage gets its own rejoinSeconds', { timeout: 20_000 }, async () => {
+    // Down 300 ms, joined and played (then the stream drops), down 300 ms again, then a result: 0.4 s covers each outage, not both.
     const { client } = fakeServer((call, ms) => {
       if (ms < 300 || (ms >= 350 && ms < 650)) return call.fail(grpc.status.UNAVAILABLE, 'connection refused');
       call.feed('joined', { seat: 0, game: 'g', players: 2 });
-      if (ms >= 650) finish(call, [3, 4]);
-      else setTimeout(() => call.fail(grpc.status.UNAVAILABLE, 'restarting'), 350 - ms);
+      if (ms >= 650) return finish(call, [3, 4]);
+      call.feed('event', { move: 1 });
+      setTimeout(() => call.fail(grpc.status.UNAVAILABLE, 'restarting'), 350 - ms);
     });
     const outcome = await playSeat({ ...base, client, rejoinSeconds: 0.4 });
     assert.deepEqual(outcome.result.scores, [3, 4]);
     assert.ok(outcome.reconnects >= 1);
+  });
+
+  test('a join answered, then dropped before any play, does not start the clock afresh', { timeout: 20_000 }, async () => {
+    // A server that answers every join and drops the stream at once (a crash loop, a proxy cutting it) kept
+    // the bot for ever, each answered join starting rejoinSeconds again: given up on after them, as
+    // clients/sdk.py does. After 5 s this one refuses joins, so the old behaviour gave up then.
+    const { client, calls } = fakeServer((call, ms) => {
+      if (ms >= 5_000) return call.fail(grpc.status.UNAVAILABLE, 'connection refused');
+      call.feed('joined', { seat: 0, game: 'g', players: 2 });
+      setTimeout(() => call.fail(grpc.status.UNAVAILABLE, 'restarting'), 5); // once the join is taken in
+    });
+    const started = performance.now();
+    await assert.rejects(
+      playSeat({ ...base, client, rejoinSeconds: 0.5 }),
+      (error) => error instanceof SeatError && /^UNAVAILABLE: UNAVAILABLE: restarting; gave up after \d+ attempts to join again over 0\.5 s/.test(error.message),
+    );
+    const took = performance.now() - started;
+    assert.ok(took >= 500 && took < 3_000, `gave up after ${took} ms`);
+    assert.ok(calls.length > 2, `${calls.length} joins`);
   });
 
   test('a rejoinSeconds that is no length of time is refused before connecting', async () => {
