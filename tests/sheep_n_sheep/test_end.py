@@ -33,6 +33,21 @@ def _take_turns(state: SheepNSheepState, count: int) -> list[int]:
     return seats
 
 
+def _about_to_trigger(players: int, seat: int, turn: int) -> SheepNSheepState:
+    """Empty hands and an empty deck at `seat`'s turn `turn`: its set taken
+    triggers the end (2-3 players refill from a stock, 4 players have none)."""
+    pick = Picker()
+    return _state(
+        players,
+        pick,
+        deck=[],
+        stock=pick.filler(40) if players < 4 else [],
+        hands=[[] for _ in range(players)],
+        seat=seat,
+        turn=turn,
+    )
+
+
 def test_trigger_when_the_deck_cannot_form_a_set_two_players_refill_from_stock() -> None:
     """'When you are unable to form the 4th set in the replenishing area from the
     deck (i.e. the deck is empty), the game end is triggered. In a 2-3 player
@@ -95,6 +110,7 @@ def test_a_set_is_only_formed_with_two_cards() -> None:
         (3, 0, [0, 1, 2, 0, 1, 2]),
         (3, 1, [1, 2, 0, 1, 2]),
         (2, 0, [0, 1, 0, 1]),
+        (4, 0, [0, 1, 2, 3, 0, 1, 2, 3]),
         (4, 2, [2, 3, 0, 1, 2, 3]),
     ],
 )
@@ -105,28 +121,21 @@ def test_equal_turns_then_one_more_turn_each(
     player (such that all players have had an equal number of turns), then all
     players will perform one more turn.' Notes: 'every player takes exactly one
     more turn, seat 0 first; then the game ends.'"""
-    pick = Picker()
-    state = _state(
-        players,
-        pick,
-        deck=[],
-        stock=pick.filler(40) if players < 4 else [],
-        hands=[[] for _ in range(players)],
-        seat=trigger_seat,
-        turn=4 * players + trigger_seat,
-    )
+    state = _about_to_trigger(players, seat=trigger_seat, turn=4 * players + trigger_seat)
     seats = _take_turns(state, len(expected_seats))
     assert seats == expected_seats
     assert state.terminal and state.to_move is None and state.legal_actions() == ()
 
 
-def test_trigger_during_the_last_seat_starts_the_final_round_at_once() -> None:
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_trigger_during_the_last_seat_starts_the_final_round_at_once(players: int) -> None:
     """Notes: 'If the trigger happens during seat N-1's turn, the final round
-    starts right after that turn.'"""
-    pick = Picker()
-    state = _state(3, pick, deck=[], stock=pick.filler(20), hands=[[], [], []], seat=2, turn=5)
-    assert _take_turns(state, 4) == [2, 0, 1, 2]
-    assert state.terminal
+    starts right after that turn.' With every player count: everybody has had
+    the same number of turns already, so each takes exactly one more."""
+    last = players - 1
+    state = _about_to_trigger(players, seat=last, turn=2 * players + last)
+    assert _take_turns(state, players + 1) == [last, *range(players)]
+    assert state.terminal and state.last_turn == 4 * players - 1
 
 
 def test_game_end_reports_scores_and_a_result() -> None:
