@@ -1,5 +1,6 @@
 """Hidden information: no hand, deck or stock card reaches another seat, in
-observations, events or their protobuf form; the spectator sees no hand.
+observations, events, the legal actions or their protobuf form; the spectator
+sees no hand.
 
 Notes: 'Hands are private (others see their size). Deck and stock order are
 hidden; their sizes are public. Market, pastures and the discard pile are public.'
@@ -15,7 +16,7 @@ from google.protobuf.message import Message
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.sheep_n_sheep.actions import BeginSame, Place, Stop, TakeSet
+from games.sheep_n_sheep.actions import BeginRun, BeginSame, Discard, Place, Stop, TakeSet
 from games.sheep_n_sheep.cards import DECK_SIZE, FACE, NUMBER
 from games.sheep_n_sheep.events import CardDrawn, TurnEnded
 from games.sheep_n_sheep.observation import SheepNSheepObservation
@@ -97,12 +98,30 @@ class Watcher:
                 assert cards == wire
                 assert cards <= allowed_public | own, (viewer, payload)
         self.seen_public = allowed_public
+        if state.to_move is not None:
+            self.check_legal(state)
         for event in events:
             if isinstance(event.payload, CardDrawn):
                 self.private_draws += 1
                 assert event.seat == event.payload.seat
                 redacted = CardDrawn(event.payload.seat, None, event.payload.from_stock)
                 assert event.redacted == redacted
+
+    @staticmethod
+    def check_legal(state: SheepNSheepState) -> None:
+        """The seat to move is offered only cards of its own hand (and starts on
+        its own pasture): the list, sent to that seat alone, must not name a card
+        of another hand, the deck or the stock either."""
+        seat = state.to_move
+        assert seat is not None
+        own = set(state.hand(seat))
+        pasture = set(state.pasture(seat))
+        for action in state.legal_actions():
+            if isinstance(action, Place | Discard):
+                assert action.card in own, (seat, action)
+            if isinstance(action, BeginSame | BeginRun) and action.start is not None:
+                assert action.start in pasture, (seat, action)
+            assert set(proto_card_ids(CODEC.action_to_proto(action))) <= own, (seat, action)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -143,6 +162,20 @@ class _LeakyState(SheepNSheepState):
 def test_the_watcher_catches_a_leak() -> None:
     """The hidden-information check can fail: a leaky observation is caught."""
     state = _LeakyState(2, seed=1)
+    with pytest.raises(AssertionError):
+        Watcher(state)(state, None, [])
+
+
+class _LeakyLegalState(SheepNSheepState):
+    """A broken engine that offers the seat to move a discard of seat 1's card."""
+
+    def legal_actions(self) -> tuple:
+        return (*super().legal_actions(), Discard(self.hand(1)[0]))
+
+
+def test_the_watcher_catches_a_leak_in_the_legal_actions() -> None:
+    """The legal-action check can fail: another seat's card in the list is caught."""
+    state = _LeakyLegalState(2, seed=1)
     with pytest.raises(AssertionError):
         Watcher(state)(state, None, [])
 
