@@ -295,3 +295,63 @@ def test_a_placement_ends_by_itself_only_on_public_facts(players: int, seed: int
         )
         if not ended:
             assert Stop() in state.legal_actions()
+
+
+def _redealt(state: SheepNSheepState, holder: int) -> SheepNSheepState:
+    """`state` with what only `holder` could tell apart dealt again: each card of
+    its hand nobody saw it take traded for a deck or stock card (any face), and
+    the deck and the stock in reverse order."""
+    other = state.clone()
+    hand, piles = other._hands[holder], (other._deck, other._stock)
+    for i, card in enumerate(hand):
+        pile = next((p for p in piles if p), None)
+        if pile is None or card in other._revealed:
+            continue
+        hand[i], pile[0] = pile[0], card
+        pile.append(pile.pop(0))  # the next trade takes another card
+    hand.sort()
+    other._deck.reverse()
+    other._stock.reverse()
+    other._legal = None
+    return other
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_another_hand_and_the_deck_order_change_nothing_a_seat_is_sent(
+    players: int, seed: int
+) -> None:
+    """Whatever one seat holds and however the deck and stock lie, every other
+    seat and a spectator get the same observation, and the seat to move the
+    same legal actions: nothing they are sent depends on what they may not see."""
+    holders = iter(range(10**6))
+
+    def check(state: SheepNSheepState, action: object, events: list) -> None:
+        if state.terminal:
+            return
+        holder = next(holders) % players
+        other = _redealt(state, holder)
+        assert [other.hand(s) for s in range(players) if s != holder] == [
+            state.hand(s) for s in range(players) if s != holder
+        ]
+        for viewer in (None, *range(players)):
+            if viewer != holder:
+                assert CODEC.observation_bytes(other.observation(viewer)) == (
+                    CODEC.observation_bytes(state.observation(viewer))
+                )
+        if state.to_move != holder:
+            assert other.legal_actions() == state.legal_actions()
+
+    play(players, seed, each=check)
+
+
+def test_a_redeal_changes_what_the_holder_sees() -> None:
+    """The check above can fail: the holder's own view does change."""
+    state = GAME.new_state(3, seed=2)
+    assert isinstance(state, SheepNSheepState)
+    other = _redealt(state, 1)
+    assert other.hand(1) != state.hand(1) and other.deck != state.deck
+    assert CODEC.observation_bytes(other.observation(1)) != (
+        CODEC.observation_bytes(state.observation(1))
+    )
