@@ -76,6 +76,17 @@ __all__ = [
 ]
 
 
+def _check_each_card_once(cards: list[int]) -> None:
+    """A built position names each card at most once, and only real cards."""
+    seen: set[int] = set()
+    for card in cards:
+        if not (isinstance(card, int) and 0 <= card < DECK_SIZE):
+            raise ValueError(f"card {card!r} is no card: ids are 0 to {DECK_SIZE - 1}")
+        if card in seen:
+            raise ValueError(f"card {card} is in the position twice")
+        seen.add(card)
+
+
 class SheepNSheepState(LegalActions, Views, State):
     """One game. Seat 0 starts; turns go 0, 1, ..., N-1, 0, ..."""
 
@@ -167,7 +178,9 @@ class SheepNSheepState(LegalActions, Views, State):
         drawn from their end. Turn `turn` (default: `seat`) is the one being played.
         `phase` and `placement` (as an observation shows them) resume a decision
         in the middle of a placement. `seen_in_hands` names, per seat, the cards
-        of its hand everybody saw it take from the market (default: none)."""
+        of its hand everybody saw it take from the market (default: none).
+        Each card may be named once at most (ValueError otherwise); a card left
+        out of every zone is out of the game, so positions may use a few cards."""
         state = cls(players, seed)
         state._hands = [sorted(hand) for hand in hands]
         state._market = [(first, second) for first, second in market]
@@ -178,10 +191,14 @@ class SheepNSheepState(LegalActions, Views, State):
             for p in (pastures or [{} for _ in range(players)])
         ]
         state._discard = list(discard or [])
-        state._revealed = {card for pair in state._market for card in pair}
-        state._revealed.update(state._discard)
+        hidden = [*(c for hand in state._hands for c in hand), *state._deck, *state._stock]
+        shown = [*(c for pair in state._market for c in pair), *state._discard]
         for pasture in state._pastures:
-            state._revealed.update(pasture.values())
+            shown.extend(pasture.values())
+        _check_each_card_once([*hidden, *shown])
+        # A card in no zone is out of this game, which everybody knows: like a
+        # face-up card, no card shown is ever traded with it (see _reveal).
+        state._revealed = set(range(DECK_SIZE)).difference(hidden)
         for seen in seen_in_hands or []:
             state._revealed.update(seen)
         state._seat = seat

@@ -208,11 +208,13 @@ def _placed_one_same(rest: int) -> tuple[SheepNSheepState, list]:
     its pasture and places its 3: what the other seats then see."""
     threes = [card for card in range(DECK_SIZE) if NUMBER[card] == 3]
     start, placed = threes[0], threes[1]
+    # No 2 or 3 in the market or the deck: they hold no card of the position.
+    others = [card for card in range(DECK_SIZE) if NUMBER[card] not in (2, 3)]
     state = SheepNSheepState.from_position(
         2,
         hands=[[placed, rest], [threes[3], threes[4]]],
-        market=[(0, 1), (2, 3), (4, 5), (6, 7)],
-        deck=[card for card in range(8, DECK_SIZE) if card not in threes],
+        market=[(others[i], others[i + 1]) for i in range(0, 8, 2)],
+        deck=others[8:],
         pastures=[{(0, 0): start}, {}],
     )
     events = state.apply(BeginSame((0, 0)))
