@@ -87,6 +87,21 @@ def _check_each_card_once(cards: list[int]) -> None:
         seen.add(card)
 
 
+def _check_shape(
+    players: int, hands: int, sets: int, pastures: Sequence[object] | None, seat: int
+) -> None:
+    """A built position has 2 to 4 players, a hand (and a pasture) per seat, at
+    most MARKET_SETS sets and a seat to move among them."""
+    if players not in (2, 3, 4):
+        raise ValueError(f"{players!r} players: Sheep 'n' Sheep takes 2 to 4")
+    if hands != players or (pastures is not None and len(pastures) != players):
+        raise ValueError(f"{players} players need {players} hands and pastures")
+    if sets > MARKET_SETS:
+        raise ValueError(f"{sets} market sets: at most {MARKET_SETS}")
+    if not 0 <= seat < players:
+        raise ValueError(f"seat {seat!r} is not one of 0 to {players - 1}")
+
+
 class SheepNSheepState(LegalActions, Views, State):
     """One game. Seat 0 starts; turns go 0, 1, ..., N-1, 0, ..."""
 
@@ -181,6 +196,7 @@ class SheepNSheepState(LegalActions, Views, State):
         of its hand everybody saw it take from the market (default: none).
         Each card may be named once at most (ValueError otherwise); a card left
         out of every zone is out of the game, so positions may use a few cards."""
+        _check_shape(players, len(hands), len(market), pastures, seat)
         state = cls(players, seed)
         state._hands = [sorted(hand) for hand in hands]
         state._market = [(first, second) for first, second in market]

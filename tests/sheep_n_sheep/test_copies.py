@@ -179,22 +179,3 @@ def test_a_position_with_some_cards_out_of_the_game_shows_a_copy_in_play() -> No
     events = state.apply(Place(W4[1], 0, 0))
     assert events[0].payload == CardPlaced(0, W4[1], 0, 0, "")
     assert state.pasture(0) == {(0, 0): W4[1]} and state.hand(0) == ()
-
-
-@pytest.mark.parametrize(
-    ("zones", "card"),
-    [
-        ({"hands": [[3, 4], [4, 5]]}, 4),
-        ({"hands": [[3], [5]], "deck": [6, 3]}, 3),
-        ({"hands": [[3], [5]], "pastures": [{(0, 0): 7}, {(0, 0): 7}]}, 7),
-        ({"hands": [[3], [100]]}, 100),
-    ],
-)
-def test_a_position_naming_a_card_twice_or_no_card_is_refused(
-    zones: dict[str, object], card: int
-) -> None:
-    """Each card is in at most one place: a position that puts one in two, or
-    names an id that is no card, is refused with the id in the message."""
-    kw: dict = {"market": [(20, 21)], "deck": [30, 31], **zones}
-    with pytest.raises(ValueError, match=f"card {card}\\b"):
-        SheepNSheepState.from_position(2, **kw)

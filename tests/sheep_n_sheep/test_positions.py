@@ -1,0 +1,47 @@
+"""Positions built by hand (`SheepNSheepState.from_position`): one that does not
+fit its player count or names a card twice is refused with a clear message."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.sheep_n_sheep.state import SheepNSheepState
+
+
+@pytest.mark.parametrize(
+    ("zones", "card"),
+    [
+        ({"hands": [[3, 4], [4, 5]]}, 4),
+        ({"hands": [[3], [5]], "deck": [6, 3]}, 3),
+        ({"hands": [[3], [5]], "pastures": [{(0, 0): 7}, {(0, 0): 7}]}, 7),
+        ({"hands": [[3], [100]]}, 100),
+    ],
+)
+def test_a_position_naming_a_card_twice_or_no_card_is_refused(
+    zones: dict[str, object], card: int
+) -> None:
+    """Each card is in at most one place: a position that puts one in two, or
+    names an id that is no card, is refused with the id in the message."""
+    kw: dict = {"market": [(20, 21)], "deck": [30, 31], **zones}
+    with pytest.raises(ValueError, match=f"card {card}\\b"):
+        SheepNSheepState.from_position(2, **kw)
+
+
+@pytest.mark.parametrize(
+    ("players", "zones", "message"),
+    [
+        (5, {}, "5 players"),
+        (3, {}, "3 players need 3 hands"),
+        (2, {"pastures": [{}]}, "2 players need 2 hands and pastures"),
+        (2, {"market": [(20, 21), (22, 23), (24, 25), (26, 27), (28, 29)]}, "5 market sets"),
+        (2, {"seat": 2}, "seat 2 is not one of 0 to 1"),
+    ],
+)
+def test_a_position_of_the_wrong_shape_is_refused(
+    players: int, zones: dict[str, object], message: str
+) -> None:
+    """A hand-built position must fit its player count: a clear ValueError
+    instead of an IndexError (or a state with a seat missing) later on."""
+    kw: dict = {"hands": [[3], [5]], "market": [(20, 21)], "deck": [30, 31], **zones}
+    with pytest.raises(ValueError, match=message):
+        SheepNSheepState.from_position(players, **kw)
