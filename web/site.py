@@ -15,6 +15,11 @@ closed as soon as its address is known, before aiohttp sees it.
 Both refusals are logged with the client's address, an address's first 20
 in full and then one in a thousand, as the server logs what a client can
 repeat at will.
+
+A request aiohttp cannot parse (a request line or header too long, a header
+without a colon, no HTTP at all) is answered with the viewer's own short 400
+page: aiohttp's quoted part of the request back, and named itself, its
+version and Python's in the Server header.
 """
 
 from __future__ import annotations
@@ -27,9 +32,12 @@ from typing import cast
 
 import structlog
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 from server.logs import Counts
 from web.limits import GONE_SECONDS, PROBE_AFTER_SECONDS, PROBE_EVERY_SECONDS
+from web.pages import error_page
+from web.responses import SECURITY_HEADERS
 
 
 class BoundedSite(web.BaseSite):
@@ -101,7 +109,10 @@ class BoundedSite(web.BaseSite):
         if self._open >= self._max_connections:
             return _Refused(self)
         self._open += 1
-        return _Counted(handlers(), self)
+        handler = handlers()
+        if type(handler) is RequestHandler:  # aiohttp's own, as it has always made
+            handler.__class__ = _OwnErrorPages
+        return _Counted(handler, self)
 
     def _closed(self) -> None:
         self._open -= 1
@@ -126,6 +137,34 @@ class BoundedSite(web.BaseSite):
         self._by_address[address] -= 1
         if not self._by_address[address]:
             del self._by_address[address]
+
+
+UNREADABLE = "The viewer could not read this request: not HTTP, or a line of it too long."
+
+
+class _OwnErrorPages(RequestHandler):
+    """aiohttp's handler for a connection, with the viewer's own page for a
+    request it cannot parse: aiohttp's page quoted the request back."""
+
+    __slots__ = ()
+
+    def handle_error(
+        self,
+        request: web.BaseRequest,
+        status: int = 500,
+        exc: BaseException | None = None,
+        message: str | None = None,
+    ) -> web.StreamResponse:
+        # aiohttp's own logs the error (the server's log has it, counted) and
+        # checks that nothing was sent yet; its page is dropped.
+        super().handle_error(request, status, exc, message)
+        why = UNREADABLE if status < 500 else "The viewer failed on this request."
+        response = web.Response(
+            status=status, text=error_page(status, why), content_type="text/html"
+        )
+        response.headers.update(SECURITY_HEADERS)
+        response.force_close()
+        return response
 
 
 class _Refused(asyncio.Protocol):

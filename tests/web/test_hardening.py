@@ -431,3 +431,29 @@ def test_page_data_holds_no_markup_that_could_end_its_script_element() -> None:
     payload = html[start : html.index("</script>", start)]
     assert "<" not in payload
     assert json.loads(payload) == {"reason": hostile}
+
+
+UNPARSABLE = (
+    b"GET /" + b"<script>x</script>" * 600 + b" HTTP/1.1\r\nHost: x\r\n\r\n",  # line too long
+    b"GET / HTTP/1.1\r\nHost: x\r\nX-Note: " + b"<b>secret</b>" * 800 + b"\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: x\r\n<script>x</script>\r\n\r\n",  # a header without a colon
+    b"G<script>T / HTTP/1.1\r\n\r\n",  # no HTTP method
+)
+
+
+@pytest.mark.parametrize("request_bytes", UNPARSABLE)
+def test_a_request_aiohttp_cannot_parse_gets_the_viewers_short_page_with_no_echo(
+    showcase: Showcase, request_bytes: bytes
+) -> None:
+    port = int(showcase.url.rsplit(":", 1)[1].strip("/"))
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        client.sendall(request_bytes)
+        answer = b""
+        while chunk := client.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.0 400 ") or head.startswith(b"HTTP/1.1 400 "), head
+    assert b"script" not in answer and b"secret" not in answer and b"<b>" not in body
+    assert b"could not read this request" in body and len(body) < 8_000
+    assert b"aiohttp" not in answer and b"Python" not in answer
+    assert b"X-Content-Type-Options: nosniff" in head
