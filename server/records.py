@@ -14,6 +14,9 @@ from sheepfold.v1 import arena_pb2
 MIN_DECISION_SECONDS = 0.001
 MAX_DECISION_SECONDS = 3600.0
 MAX_TIME_BANK_SECONDS = 86_400.0
+# Missed deadlines before a seat is disqualified: a thousand misses is no bot
+# anyone waits for, and with no bound a match of 2**31 strikes never ended.
+MAX_STRIKES = 1000
 
 
 @dataclass(frozen=True, slots=True)

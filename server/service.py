@@ -24,6 +24,7 @@ from server.match import Match, Status
 from server.peers import PendingJoins, peer_address
 from server.records import (
     MAX_DECISION_SECONDS,
+    MAX_STRIKES,
     MAX_TIME_BANK_SECONDS,
     MIN_DECISION_SECONDS,
     ClockConfig,
@@ -156,6 +157,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         if settings.max_strikes < 0:
             await abort(
                 context, grpc.StatusCode.INVALID_ARGUMENT, "max_strikes must not be negative"
+            )
+        if settings.max_strikes > MAX_STRIKES:
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"max_strikes must be 0 (the server's default, {default.max_strikes}) or 1 to "
+                f"{MAX_STRIKES:,}, not {settings.max_strikes:,}",
             )
         if (
             settings.decision_seconds > MAX_DECISION_SECONDS

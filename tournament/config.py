@@ -19,7 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from clients.launch import SandboxPolicy
-from server.records import MAX_DECISION_SECONDS, MAX_TIME_BANK_SECONDS, MIN_DECISION_SECONDS
+from server.records import (
+    MAX_DECISION_SECONDS,
+    MAX_STRIKES,
+    MAX_TIME_BANK_SECONDS,
+    MIN_DECISION_SECONDS,
+)
 from tournament.config_fields import (
     ConfigError,
     bool_field,
@@ -97,7 +102,6 @@ MAX_GAMES_PER_PAIRING = 100_000
 # Bootstrap samples for the rating intervals: more take minutes and change nothing visible.
 MAX_BOOTSTRAP = 100_000
 MAX_MATCH_TIMEOUT_SECONDS = 7 * 86_400.0
-MAX_STRIKES = 1000
 # SPRT: |elo| <= 1000 is a score of 0.3% to 99.7% (the math holds to about +-6000,
 # where the score rounds to 1); an error rate below 1e-9 is no test anyone waits for.
 ELO_LIMIT = 1000.0

@@ -195,6 +195,14 @@ def test_seed_is_hidden_while_the_match_runs(stub: arena_pb2_grpc.ArenaStub) -> 
             grpc.StatusCode.INVALID_ARGUMENT,
             "negative",
         ),
+        *[
+            (
+                {"game": GAME, "players": 2, "clock": arena_pb2.ClockSettings(max_strikes=n)},
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "max_strikes must be 0 (the server's default, 3) or 1 to 1,000",
+            )
+            for n in (1001, 2**31 - 1)
+        ],
     ],
 )
 def test_create_match_rejects_bad_requests(
