@@ -260,6 +260,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "the one waiting longest gets RESOURCE_EXHAUSTED (default %(default)s)",
     )
     parser.add_argument(
+        "--max-unplayed-matches",
+        type=positive_int,
+        default=ServerConfig().max_unplayed_matches_per_address,
+        help="without an admin token: matches one client address created in which no seat "
+        "answered a decision (live, or ended so within the hour); past it its CreateMatch "
+        "gets RESOURCE_EXHAUSTED (default %(default)s)",
+    )
+    parser.add_argument(
         "--db-write-timeout",
         type=positive_float,
         default=5.0,
@@ -428,6 +436,7 @@ def _run_logged(args: argparse.Namespace) -> int:
         max_connections=args.max_connections,
         max_pending_joins_per_address=args.max_pending_joins,
         max_pending_joins=args.max_pending_joins_total,
+        max_unplayed_matches_per_address=args.max_unplayed_matches,
         metrics_port=args.metrics_port,
         metrics_host=args.metrics_host,
         health_port=args.health_port,

@@ -208,6 +208,7 @@ class SheepfoldServer:
             join_timeout=self.config.join_timeout,
             max_pending_joins=self.config.max_pending_joins_per_address,
             max_pending_joins_total=self.config.max_pending_joins,
+            max_unplayed_matches=self.config.max_unplayed_matches_per_address,
             stalls=self.stalls,
             replay_turns=self.replay_turns,
         )

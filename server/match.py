@@ -86,6 +86,8 @@ class Match:
         self.start_timeout = start_timeout
         # A seat joined, in this server run or (as the store says) before a restart.
         self.ever_joined = False
+        # A seat's client answered a decision (a move not forced by the clock).
+        self.answered = False
         # Why the match loop failed (a bug, a database that refuses its writes):
         # nothing moves it on any more, so joins and watches are refused, not
         # left waiting for a decision or a move that never comes.
@@ -113,6 +115,7 @@ class Match:
             actions = self.state.legal_actions()
             self.state.apply(actions[move.index])
             self.moves.append(move)
+            self.answered = self.answered or not move.forced
             seat = self.seats[move.seat]
             if move.forced == "timeout":
                 seat.strike(self.record.clock.max_strikes)
@@ -365,6 +368,7 @@ class Match:
         await self.store.record_move(self.record.match_id, move)
         events = self.state.apply(action)
         self.moves.append(move)
+        self.answered = self.answered or not forced
         broadcast(self.seats, self.codec, move.move, events, self.limits.held_events, self.log)
         self.spectators.played(lambda: public_messages(self.codec, move.move, events, self.state))
 

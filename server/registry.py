@@ -13,7 +13,7 @@ import contextlib
 import heapq
 import secrets
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import structlog
 from sheepfold.v1 import arena_pb2
@@ -70,6 +70,8 @@ class MatchRegistry:
         # over in the store, so without this they would read as no match at all.
         self._unrestorable: dict[str, DamagedRecord] = {}
         self._creating = 0
+        # Called with each hosted match whose loop has ended (over, or failed).
+        self.match_done: list[Callable[[Match], None]] = []
         self._log = structlog.get_logger("sheepfold.registry")
         metrics.watch_live(self.live_view, games.names)
 
@@ -221,6 +223,8 @@ class MatchRegistry:
             # whose loop failed stays hosted, so GetMatch still shows it.
             if match.over and self._matches.get(match_id) is match:
                 del self._matches[match_id]
+            for done in self.match_done:
+                done(match)
 
         task.add_done_callback(forget)
 

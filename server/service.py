@@ -39,6 +39,7 @@ from server.status import CallEnded, abort
 from server.storage import StoreRefused, StoreUnavailable
 from server.streams import StreamClosed
 from server.unexpected import PASSED_ON, end_with_internal
+from server.unplayed import DEFAULT_UNPLAYED_MATCHES, UnplayedMatches, creator
 from server.watch_places import WatchPlaces
 
 DEFAULT_LIST_LIMIT = 100
@@ -65,6 +66,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         max_pending_joins_total: int = 2_000,
         stalls: StalledWrites | None = None,
         replay_turns: FairQueue | None = None,
+        max_unplayed_matches: int = DEFAULT_UNPLAYED_MATCHES,
     ) -> None:
         self.registry = registry
         self.stalls = stalls or StalledWrites(DEFAULT_WRITE_STALL_SECONDS)
@@ -77,6 +79,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         # that go round the clients (server/fairness.py).
         self._replay_turns = replay_turns or FairQueue(1)
         self.admin_token = admin_token or None
+        # Without an admin token anyone creates matches: one client address's
+        # that nobody plays are bounded (server/unplayed.py).
+        self.unplayed = UnplayedMatches(max_unplayed_matches)
+        registry.match_done.append(self.unplayed.ended)
         self.private_replays = private_replays
         self.default_clock = default_clock or ClockConfig()
         self.log = structlog.get_logger("sheepfold.service")
@@ -102,18 +108,37 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.refusing)
         clock = await self._clock(request.clock, context)
         seed = request.seed if request.HasField("seed") else None
+        address = None if self.admin_token is not None else creator(context.peer())
+        if address is not None and (why := self.unplayed.take(address)) is not None:
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
+        try:
+            match, tokens = await self._create(request, clock, seed, context)
+        except BaseException:
+            if address is not None:
+                self.unplayed.released(address)
+            raise
+        if address is not None:
+            self.unplayed.created(address, match)
+        return arena_pb2.CreateMatchResponse(
+            match_id=match.record.match_id, seat_tokens=tokens, seed=match.record.seed
+        )
+
+    async def _create(
+        self,
+        request: arena_pb2.CreateMatchRequest,
+        clock: ClockConfig,
+        seed: int | None,
+        context: grpc.aio.ServicerContext,
+    ) -> tuple[Match, list[str]]:
         try:
             async with _database_errors(context):
-                match, tokens = await self.registry.create(
+                return await self.registry.create(
                     request.game, request.players, dict(request.options), seed, clock
                 )
         except InvalidOptions as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         except LimitReached as error:
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
-        return arena_pb2.CreateMatchResponse(
-            match_id=match.record.match_id, seat_tokens=tokens, seed=match.record.seed
-        )
 
     async def _check_admin(
         self,

@@ -13,6 +13,7 @@ from server.records import ClockConfig
 from server.retention import Retention
 from server.seats import MatchLimits
 from server.service import DEFAULT_WRITE_STALL_SECONDS
+from server.unplayed import DEFAULT_UNPLAYED_MATCHES
 from server.unread_answers import (
     DEFAULT_UNREAD_BYTES,
     DEFAULT_UNREAD_BYTES_PER_ADDRESS,
@@ -109,6 +110,10 @@ class ServerConfig:
     max_pending_joins_per_address: int = 100
     # And from every address together (see server/peers.py).
     max_pending_joins: int = 2_000
+    # On a server without an admin token: matches one client address created
+    # in which no seat answered a decision (live, or ended so within the hour);
+    # past it its CreateMatch is refused (see server/unplayed.py).
+    max_unplayed_matches_per_address: int = DEFAULT_UNPLAYED_MATCHES
     # CreateMatch waits this long for a busy or locked database, then answers
     # UNAVAILABLE; moves and results wait as long as it takes (see storage.py).
     db_write_timeout: float = 5.0

@@ -10,21 +10,26 @@ import grpc
 import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from tests.conftest import ROOT, ServerProcess
+from tests.conftest import ROOT, ServerProcess, start_server_process, stop_server_process
 
 pytestmark = pytest.mark.e2e
 
 
-def test_no_seat_token_starts_with_a_dash(server_process: ServerProcess) -> None:
+def test_no_seat_token_starts_with_a_dash() -> None:
     # 1,200 tokens: with a 1 in 64 chance each, a dash would show up ~19 times.
+    # Matches nobody joins are bounded per address (100 by default): raised here.
     tokens: list[str] = []
-    with grpc.insecure_channel(server_process.address) as channel:
-        stub = arena_pb2_grpc.ArenaStub(channel)
-        for _ in range(200):
-            created = stub.CreateMatch(
-                arena_pb2.CreateMatchRequest(game="sheep-showdown", players=6), timeout=10
-            )
-            tokens.extend(created.seat_tokens)
+    server = start_server_process("--max-unplayed-matches", "200")
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            for _ in range(200):
+                created = stub.CreateMatch(
+                    arena_pb2.CreateMatchRequest(game="sheep-showdown", players=6), timeout=10
+                )
+                tokens.extend(created.seat_tokens)
+    finally:
+        stop_server_process(server)
     assert len(tokens) == 1200 and len(set(tokens)) == 1200
     assert [t for t in tokens if t.startswith("-")] == []
 

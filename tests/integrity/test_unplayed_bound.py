@@ -1,0 +1,150 @@
+"""On a server without an admin token, one client address's matches that
+nobody played are bounded: a client creating matches in a loop and joining
+none once grew the database by a row a match without end (each aborted at the
+start timeout, and kept), and one joining a seat and leaving got each played
+out by the clocks. A client that plays what it creates never meets it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import cast
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from clients.bots.random_bot import RandomBot
+from clients.sdk import play
+from server.app import ServerConfig
+from server.inprocess import serving_here
+from server.match import Match
+from server.records import ClockConfig, MatchRecord
+from server.unplayed import UnplayedMatches, creator
+
+GAME = "sheep-showdown"
+
+
+async def _create(
+    address: str, admin_token: str = "", **clock: float
+) -> arena_pb2.CreateMatchResponse:
+    async with grpc.aio.insecure_channel(address) as channel:
+        return await arena_pb2_grpc.ArenaStub(channel).CreateMatch(
+            arena_pb2.CreateMatchRequest(
+                game=GAME,
+                players=2,
+                admin_token=admin_token,
+                clock=arena_pb2.ClockSettings(**clock),
+            ),
+            timeout=10,
+        )
+
+
+async def _refused(address: str) -> str:
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await _create(address)
+    assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    return caught.value.details() or ""
+
+
+def test_matches_nobody_joins_are_bounded_per_address_waiting_and_once_aborted() -> None:
+    async def scenario() -> None:
+        config = ServerConfig(start_timeout=0.5, max_unplayed_matches_per_address=3)
+        async with serving_here(config) as address:
+            made = [await _create(address) for _ in range(3)]
+            why = await _refused(address)
+            assert "nobody played are at their bound (3 in which" in why, why
+            # Aborted at the start timeout, they still count: the rows stay.
+            await asyncio.sleep(1.2)
+            assert "nobody played" in await _refused(address)
+            assert len({m.match_id for m in made}) == 3
+
+    asyncio.run(scenario())
+
+
+async def _join_and_leave(address: str, match_id: str, token: str) -> None:
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = arena_pb2_grpc.ArenaStub(channel).Play()
+        await call.write(arena_pb2.PlayRequest(join=arena_pb2.Join(match_id=match_id, token=token)))
+        assert (await call.read()).WhichOneof("kind") == "joined"
+        call.cancel()
+
+
+def test_matches_joined_and_left_count_too_as_the_clocks_play_them_out() -> None:
+    async def scenario() -> None:
+        config = ServerConfig(start_timeout=0.3, max_unplayed_matches_per_address=2)
+        async with serving_here(config) as address:
+            for _ in range(2):
+                created = await _create(address, decision_seconds=0.001, max_strikes=1)
+                await _join_and_leave(address, created.match_id, created.seat_tokens[0])
+            await asyncio.sleep(1.5)  # played out by the clocks, every move forced
+            assert "nobody played" in await _refused(address)
+
+    asyncio.run(scenario())
+
+
+def test_matches_that_are_played_do_not_count() -> None:
+    async def scenario() -> None:
+        config = ServerConfig(start_timeout=5, max_unplayed_matches_per_address=2)
+        async with serving_here(config) as address:
+            for _ in range(4):  # twice the bound, each played to its end
+                created = await _create(address)
+                await asyncio.gather(
+                    *(
+                        play(RandomBot(seed=seat), address, created.match_id, token)
+                        for seat, token in enumerate(created.seat_tokens)
+                    )
+                )
+
+    asyncio.run(scenario())
+
+
+def test_a_server_with_an_admin_token_has_no_such_bound() -> None:
+    async def scenario() -> None:
+        config = ServerConfig(admin_token="secret", max_unplayed_matches_per_address=1)
+        async with serving_here(config) as address:
+            for _ in range(3):
+                await _create(address, admin_token="secret")
+
+    asyncio.run(scenario())
+
+
+class _Stub:
+    """What the bound reads of a match."""
+
+    def __init__(self, match_id: str) -> None:
+        self.record = MatchRecord(match_id, GAME, 2, {}, 1, ClockConfig(), ("a", "b"), 0.0)
+        self.over = False
+        self.answered = False
+
+
+def _match(match_id: str) -> Match:
+    return cast(Match, _Stub(match_id))
+
+
+def test_ended_ones_age_out_and_an_answer_frees_a_place() -> None:
+    now = [0.0]
+    bound = UnplayedMatches(limit=2, window=60.0, clock=lambda: now[0])
+    first, second = _match("a"), _match("b")
+    for match in (first, second):
+        assert bound.take("ipv4:10.0.0.1") is None
+        bound.created("ipv4:10.0.0.1", match)
+    assert bound.take("ipv4:10.0.0.1") is not None
+    assert bound.take("ipv4:10.0.0.2") is None, "another address has its own places"
+    bound.released("ipv4:10.0.0.2")
+    first.answered = True
+    assert bound.take("ipv4:10.0.0.1") is None
+    bound.released("ipv4:10.0.0.1")
+    second.over = True  # type: ignore[misc]
+    bound.ended(second)
+    bound.ended(first)
+    assert bound.take("ipv4:10.0.0.1") is None  # one ended unplayed, one place left
+    assert bound.take("ipv4:10.0.0.1") is not None
+    now[0] = 61.0
+    assert bound.take("ipv4:10.0.0.1") is None, "the unplayed one aged out"
+
+
+def test_ipv6_clients_count_by_their_64_network() -> None:
+    assert creator("ipv6:[2001:db8::1]:5000") == creator("ipv6:[2001:db8::ffff:1]:6000")
+    assert creator("ipv6:[2001:db8::1]:5000") != creator("ipv6:[2001:db8:0:1::1]:5000")
+    assert creator("ipv4:10.0.0.1:5000") == "ipv4:10.0.0.1"
+    assert creator("unix:/tmp/sock") == "unix:/tmp/sock"
