@@ -263,9 +263,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--max-unplayed-matches",
         type=positive_int,
         default=ServerConfig().max_unplayed_matches_per_address,
-        help="without an admin token: matches one client address created in which no seat "
-        "answered a decision (live, or ended so within the hour); past it its CreateMatch "
-        "gets RESOURCE_EXHAUSTED (default %(default)s)",
+        help="without an admin token: matches one client address created that ended within "
+        "the hour with no seat having answered a decision; past it its CreateMatch gets "
+        "RESOURCE_EXHAUSTED (default %(default)s)",
     )
     parser.add_argument(
         "--db-write-timeout",

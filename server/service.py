@@ -109,14 +109,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         clock = await self._clock(request.clock, context)
         seed = request.seed if request.HasField("seed") else None
         address = None if self.admin_token is not None else creator(context.peer())
-        if address is not None and (why := self.unplayed.take(address)) is not None:
+        if address is not None and (why := self.unplayed.refusal(address)) is not None:
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
-        try:
-            match, tokens = await self._create(request, clock, seed, context)
-        except BaseException:
-            if address is not None:
-                self.unplayed.released(address)
-            raise
+        match, tokens = await self._create(request, clock, seed, context)
         if address is not None:
             self.unplayed.created(address, match)
         return arena_pb2.CreateMatchResponse(

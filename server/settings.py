@@ -111,8 +111,8 @@ class ServerConfig:
     # And from every address together (see server/peers.py).
     max_pending_joins: int = 2_000
     # On a server without an admin token: matches one client address created
-    # in which no seat answered a decision (live, or ended so within the hour);
-    # past it its CreateMatch is refused (see server/unplayed.py).
+    # that ended within the hour with no seat having answered a decision; past
+    # it its CreateMatch is refused (see server/unplayed.py).
     max_unplayed_matches_per_address: int = DEFAULT_UNPLAYED_MATCHES
     # CreateMatch waits this long for a busy or locked database, then answers
     # UNAVAILABLE; moves and results wait as long as it takes (see storage.py).

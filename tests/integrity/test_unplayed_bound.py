@@ -46,17 +46,18 @@ async def _refused(address: str) -> str:
     return caught.value.details() or ""
 
 
-def test_matches_nobody_joins_are_bounded_per_address_waiting_and_once_aborted() -> None:
+def test_matches_nobody_joins_are_bounded_per_address_once_aborted() -> None:
     async def scenario() -> None:
         config = ServerConfig(start_timeout=0.5, max_unplayed_matches_per_address=3)
         async with serving_here(config) as address:
-            made = [await _create(address) for _ in range(3)]
-            why = await _refused(address)
-            assert "nobody played are at their bound (3 in which" in why, why
-            # Aborted at the start timeout, they still count: the rows stay.
+            # Live ones do not count (the live-match bound holds them): twice
+            # the bound at once are all created.
+            made = [await _create(address) for _ in range(6)]
+            assert len({m.match_id for m in made}) == 6
+            # Aborted at the start timeout, they count: the rows stay.
             await asyncio.sleep(1.2)
-            assert "nobody played" in await _refused(address)
-            assert len({m.match_id for m in made}) == 3
+            why = await _refused(address)
+            assert "nobody played are at their bound (3 ended with no seat" in why, why
 
     asyncio.run(scenario())
 
@@ -121,26 +122,22 @@ def _match(match_id: str) -> Match:
     return cast(Match, _Stub(match_id))
 
 
-def test_ended_ones_age_out_and_an_answer_frees_a_place() -> None:
+def test_only_ended_unanswered_ones_count_and_they_age_out() -> None:
     now = [0.0]
     bound = UnplayedMatches(limit=2, window=60.0, clock=lambda: now[0])
-    first, second = _match("a"), _match("b")
-    for match in (first, second):
-        assert bound.take("ipv4:10.0.0.1") is None
+    matches = [_match(name) for name in "abcd"]
+    for match in matches:
         bound.created("ipv4:10.0.0.1", match)
-    assert bound.take("ipv4:10.0.0.1") is not None
-    assert bound.take("ipv4:10.0.0.2") is None, "another address has its own places"
-    bound.released("ipv4:10.0.0.2")
-    first.answered = True
-    assert bound.take("ipv4:10.0.0.1") is None
-    bound.released("ipv4:10.0.0.1")
-    second.over = True  # type: ignore[misc]
-    bound.ended(second)
-    bound.ended(first)
-    assert bound.take("ipv4:10.0.0.1") is None  # one ended unplayed, one place left
-    assert bound.take("ipv4:10.0.0.1") is not None
+    assert bound.refusal("ipv4:10.0.0.1") is None, "live matches are not counted"
+    matches[0].answered = True
+    for match in matches[:3]:
+        bound.ended(match)
+    assert bound.refusal("ipv4:10.0.0.1") is not None, "two ended unanswered"
+    assert bound.refusal("ipv4:10.0.0.2") is None, "another address has its own count"
     now[0] = 61.0
-    assert bound.take("ipv4:10.0.0.1") is None, "the unplayed one aged out"
+    assert bound.refusal("ipv4:10.0.0.1") is None, "the unplayed ones aged out"
+    bound.ended(matches[3])
+    assert bound.refusal("ipv4:10.0.0.1") is None, "one ended unanswered, below the bound"
 
 
 def test_ipv6_clients_count_by_their_64_network() -> None:
