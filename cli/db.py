@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 from cli.values import file_path, number_up_to, seconds_up_to, whole_number
-from server.files import Kind, access_refused, file_kind
-from server.sqlite_schema import check_server_tables
+from server.files import Kind, access_refused, file_kind, folder_hint
+from server.sqlite_schema import check_server_tables, refuse_newer
 from server.sqlite_store import SqliteStore, StoreError, cannot_write, is_read_only, match_counts
 from tournament.store_read import connect_read_only, read_connection
 
@@ -143,6 +143,14 @@ def _inspect(command: str, args: argparse.Namespace) -> sqlite3.Connection | int
     except StoreError as error:
         db.close()
         return _fail(command, str(error))
+    try:
+        refuse_newer(db)
+    except StoreError as error:
+        db.close()
+        return _fail(command, f"{args.db}: {error}")
+    except sqlite3.Error as error:
+        db.close()
+        return _fail(command, _explain(error, args))
     return db
 
 
@@ -168,7 +176,8 @@ def _explain(error: sqlite3.Error, args: argparse.Namespace) -> str:
         )
     if is_read_only(error):  # vacuum writes: say why it may not, as serve does
         return f"cannot use {args.db}: {cannot_write(error)}"
-    return f"cannot use {args.db}: {text}"
+    # "unable to open database file": say why, as serve does (a folder it may not write)
+    return f"cannot use {args.db}: {text}{folder_hint(args.db)}"
 
 
 def run_info(args: argparse.Namespace) -> int:

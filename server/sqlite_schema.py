@@ -129,6 +129,12 @@ def _stored_version(db: sqlite3.Connection) -> int:
     return int(db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0)
 
 
+def refuse_newer(db: sqlite3.Connection) -> None:
+    """StoreError when the file was written by a newer server: its tables may
+    not mean what this version would read in them. Only reads."""
+    _check_not_newer(_stored_version(db))
+
+
 def _check_not_newer(version: int) -> None:
     if version > SCHEMA_VERSION:
         raise StoreError(

@@ -19,6 +19,7 @@ from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from server.records import RecordedMove
 from server.retention import Retention
+from server.sqlite_schema import SCHEMA_VERSION
 from server.sqlite_store import SqliteStore
 from tests.cli.helpers import stored_match
 from tests.conftest import ROOT
@@ -210,6 +211,27 @@ def test_info_does_not_migrate_or_write_a_server_database(tmp_path: Path) -> Non
     assert info.returncode == 0, info.stderr
     assert "(schema version 3)" in info.stdout
     assert "finished matches 2" in " ".join(info.stdout.split())
+    assert _snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("command", ["info", "vacuum"])
+def test_a_database_of_a_newer_server_is_refused_and_left_alone(
+    command: str, tmp_path: Path
+) -> None:
+    """`db info` once printed a newer server's file as if it knew its tables
+    ("schema version 99", its counts, exit 0), where serve, vacuum and replay
+    refuse it: its tables may not mean what this version reads in them."""
+    db = tmp_path / "s.db"
+    _database(db, finished=1)
+    with closing(sqlite3.connect(db)) as con, con:
+        con.execute("INSERT INTO schema_version VALUES (99)")
+    before = _snapshot(tmp_path)
+    done = sheepfold("db", command, "--db", str(db))
+    assert (done.returncode, done.stdout) == (1, ""), done.stdout
+    assert done.stderr.strip().splitlines() == [
+        f"sheepfold db {command}: {db}: the database has schema version 99, newer than "
+        f"this server's {SCHEMA_VERSION}: upgrade sheepfold"
+    ]
     assert _snapshot(tmp_path) == before
 
 

@@ -146,3 +146,18 @@ def test_db_vacuum_of_a_database_it_cannot_write_says_why(tmp_path: Path) -> Non
         f"sheepfold db vacuum: cannot use {db}: it cannot be written (attempt to write "
         "a readonly database): a read-only file, folder or mount"
     ]
+
+
+def test_db_vacuum_in_a_folder_it_cannot_write_names_the_folder(tmp_path: Path) -> None:
+    """SQLite keeps -wal and -shm files beside the database: vacuum in a
+    read-only folder said only "unable to open database file", where serve
+    and a tournament run name the folder."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    db, _ = _played(folder)
+    done = _read_only(folder, "db", "vacuum", "--db", str(db))
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"sheepfold db vacuum: cannot use {db}: unable to open database file (the folder "
+        f"{folder} cannot be written, and SQLite keeps files beside the database)"
+    ]
