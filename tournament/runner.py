@@ -146,6 +146,7 @@ def run_tournament(
     db_path = database or resolve_path(config, config.database)
     refuse_if_claimed(db_path, config.name, RUN_COMMAND)
     check_bots(config)
+    check_database(db_path, lock_wait)
     executor = executor or config.executor
     if executor.is_ray:
         from tournament.executors.ray import run_on_ray
@@ -184,6 +185,15 @@ def run_tournament(
             )
 
     return run_interruptible(run_locally())
+
+
+def check_database(path: str, lock_wait: LockWait) -> None:
+    """StoreError, in one line, when the run's database cannot be used (a newer
+    version's, a folder it may not write): looked at before a server or a Ray
+    instance starts, which once started (and logged its start and stop) only
+    to be stopped by the database, seconds later with Ray."""
+    with Store(path, lock_wait.seconds, lock_wait.on_wait):
+        pass
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from tournament.config import SprtSettings, TournamentConfig, resolve_path
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import mean_interval
 from tournament.run_error import RunError
-from tournament.runner import local_server, open_tournament, play_batches
+from tournament.runner import check_database, local_server, open_tournament, play_batches
 from tournament.schedule import ScheduledGame
 from tournament.sprt import SprtStatus, block_values, status
 from tournament.sprt_blocks import SprtPlan, comparisons, games_per_block, tally
@@ -158,6 +158,7 @@ def run_sprt(
         raise RunError(f"an SPRT plays on one server, and --server names several: {server}")
     db_path = database or resolve_path(config, config.database)
     refuse_if_claimed(db_path, config.name, SPRT_COMMAND)
+    check_database(db_path, lock_wait)
     if server is not None:
         return run_interruptible(
             run_sprt_async(

@@ -1,0 +1,59 @@
+"""A tournament database the run cannot use stops `run` and `sprt` before
+they start a server or a Ray instance: with a newer version's database, or
+one in a folder it may not write, a run once started its in-process server
+(logging its start and stop around the one line that mattered) and, with
+--ray, a whole Ray instance, only to be stopped by the database."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tournament.quick_cup import quick_cup
+from tournament import runner, sprt_run
+from tournament.executors.settings import ExecutorSettings
+from tournament.store import Store, StoreError
+
+
+def _newer_database(tmp_path: Path) -> Path:
+    db = tmp_path / "newer.sqlite"
+    Store(db).close()
+    with closing(sqlite3.connect(db)) as raw, raw:
+        raw.execute("UPDATE schema_version SET version = 99")
+    return db
+
+
+@contextlib.asynccontextmanager
+async def _no_server(*args: Any, **kwargs: Any) -> AsyncIterator[None]:
+    raise AssertionError("an in-process server was started")
+    yield  # pragma: no cover
+
+
+def _no_ray(*args: Any, **kwargs: Any) -> None:
+    raise AssertionError("a Ray run was started")
+
+
+@pytest.mark.parametrize("command", ["run", "run --ray", "sprt"])
+def test_a_database_it_cannot_use_stops_the_run_before_any_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    config = quick_cup(tmp_path)
+    db = str(_newer_database(tmp_path))
+    monkeypatch.setattr(runner, "local_server", _no_server)
+    monkeypatch.setattr(sprt_run, "local_server", _no_server)
+    import tournament.executors.ray as ray_executor
+
+    monkeypatch.setattr(ray_executor, "run_on_ray", _no_ray)
+    with pytest.raises(StoreError, match=r"has schema version 99, newer than this sheepfold"):
+        if command == "sprt":
+            sprt_run.run_sprt(config, database=db)
+        elif command == "run --ray":
+            runner.run_tournament(config, database=db, executor=ExecutorSettings(kind="ray"))
+        else:
+            runner.run_tournament(config, database=db)
