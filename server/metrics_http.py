@@ -174,9 +174,8 @@ class MetricsEndpoint:
                 request_deadline=request_deadline,
             )
         except OSError as error:
-            raise MetricsPortError(
-                f"cannot serve metrics on {host}:{port}: {error.strerror or error}"
-            ) from None
+            why = str(error.strerror or error).lower()  # as serve's other ports say it
+            raise MetricsPortError(f"cannot serve metrics on {host}:{port}: {why}") from None
         except UnicodeError as error:  # a label over 63 characters, say
             raise MetricsPortError(
                 f"cannot serve metrics on {host}:{port}: not a host name ({error})"

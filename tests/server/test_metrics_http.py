@@ -99,8 +99,11 @@ def test_a_silent_connection_is_dropped_after_the_idle_timeout_without_a_traceba
 def test_a_taken_port_is_a_metrics_port_error(registry: CollectorRegistry) -> None:
     endpoint = MetricsEndpoint.start_registry(registry, "127.0.0.1", 0)
     try:
+        # As serve says it ("address already in use"): `tournament run
+        # --metrics-port` once said "Address already in use", capitalised mid-line.
         with pytest.raises(
-            MetricsPortError, match=f"cannot serve metrics on 127.0.0.1:{endpoint.port}"
+            MetricsPortError,
+            match=f"^cannot serve metrics on 127.0.0.1:{endpoint.port}: address already in use$",
         ):
             MetricsEndpoint.start_registry(registry, "127.0.0.1", endpoint.port)
     finally:
