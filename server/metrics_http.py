@@ -20,6 +20,7 @@ import socket
 import sys
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from socket import socket as Socket
 from socketserver import ThreadingMixIn
@@ -28,6 +29,8 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
 import structlog
 from prometheus_client import CollectorRegistry, make_wsgi_app
+from prometheus_client.metrics_core import Metric
+from prometheus_client.registry import Collector
 
 from server.metrics import ServerMetrics
 
@@ -35,6 +38,27 @@ MAX_CONNECTIONS = 32  # Prometheus scrapes one connection at a time per target
 MAX_PER_ADDRESS = 4  # connections one client address holds at once
 IDLE_TIMEOUT = 10.0  # seconds a connection may stay silent mid-request
 REQUEST_DEADLINE = 20.0  # seconds a connection may take for its request and answer
+
+
+class _WithoutCreated(Collector):
+    """A registry's metrics without the `_created` gauge prometheus_client adds
+    beside every counter and histogram (`sheepfold_matches_created_created`):
+    they doubled the series a scrape reads, and docs/operations.md lists none."""
+
+    def __init__(self, registry: CollectorRegistry) -> None:
+        self._registry = registry
+
+    def collect(self) -> Iterator[Metric]:
+        for family in self._registry.collect():  # new objects at every collect
+            created = f"{family.name}_created"
+            family.samples = [sample for sample in family.samples if sample.name != created]
+            yield family
+
+
+def _without_created(registry: CollectorRegistry) -> CollectorRegistry:
+    view = CollectorRegistry(auto_describe=False)
+    view.register(_WithoutCreated(registry))
+    return view
 
 
 class MetricsPortError(OSError):
@@ -180,7 +204,7 @@ class MetricsEndpoint:
             raise MetricsPortError(
                 f"cannot serve metrics on {host}:{port}: not a host name ({error})"
             ) from None
-        httpd.set_app(make_wsgi_app(registry))
+        httpd.set_app(make_wsgi_app(_without_created(registry)))
         thread = threading.Thread(target=httpd.serve_forever, name="metrics-http", daemon=True)
         thread.start()
         return cls(httpd, thread)

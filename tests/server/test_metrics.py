@@ -248,6 +248,17 @@ def test_metrics_off_by_default_and_no_label_is_unbounded(
         assert created.match_id not in {v for _, v in labels}
 
 
+def test_only_the_documented_series_are_served(metrics_server: InProcessServer) -> None:
+    """prometheus_client adds a `_created` gauge beside every counter and
+    histogram (`sheepfold_matches_created_created`), which doubled the series,
+    are in no table of docs/operations.md and read as a typo."""
+    port = metrics_server.server.metrics_port
+    assert port
+    names = {name for name, _ in scrape(port)}
+    assert "sheepfold_matches_created_total" in names
+    assert not {name for name in names if name.endswith("_created")}, sorted(names)
+
+
 def _started_entry(lines: list[str]) -> dict[str, object]:
     return next(e for e in log_entries(lines) if e.get("event") == "server started")
 
