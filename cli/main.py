@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import signal
 import sys
@@ -67,8 +68,22 @@ def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpar
     """Parse; an unknown flag is reported with the usage of the command it was given to."""
     args, extra = parser.parse_known_args(argv)
     if extra:
-        _innermost(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
+        innermost = _innermost(parser, args)
+        hint = _resembling(innermost, extra)
+        innermost.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
     return args
+
+
+def _resembling(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
+    """ " (did you mean --metrics-port?)" for the first unknown flag that is
+    close to one of the command's, or "": a typo's usage once named no flag."""
+    known = [flag for action in parser._actions for flag in action.option_strings]
+    for word in extra:
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.8)
+            if close:
+                return f" (did you mean {close[0]}?)"
+    return ""
 
 
 def _innermost(

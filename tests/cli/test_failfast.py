@@ -137,6 +137,22 @@ def test_version_and_a_subcommands_own_usage() -> None:
     assert bogus.stderr.strip().endswith("sheepfold match: error: unrecognized arguments: --bogus")
 
 
+def test_a_mistyped_flag_is_told_the_flag_it_resembles() -> None:
+    """An organiser's `serve --metric-port 9100` was told only "unrecognized
+    arguments", under 40 lines of usage, with the flag it meant not named."""
+    typo = sheepfold("serve", "--metric-port", "9199", "--db", ":memory:")
+    assert typo.returncode == 2
+    assert typo.stderr.strip().splitlines()[-1] == (
+        "sheepfold serve: error: unrecognized arguments: --metric-port 9199 "
+        "(did you mean --metrics-port?)"
+    )
+    joined = sheepfold("tournament", "report", "--db=x.sqlite", "--formatt=json")
+    assert joined.stderr.strip().splitlines()[-1] == (
+        "sheepfold tournament report: error: unrecognized arguments: --formatt=json "
+        "(did you mean --format?)"
+    )
+
+
 def test_output_closed_early_is_one_line() -> None:
     process = subprocess.Popen(
         command("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random"),
