@@ -21,7 +21,7 @@ from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.environment import environment_default, naming_variable
 from cli.values import decision_seconds, key_value, match_seed, positive_int
-from clients.connect import Unreachable
+from clients.connect import Unreachable, refusal
 from clients.matchplay import create_match, match_to_join
 from games.words import count
 
@@ -131,13 +131,3 @@ def format_created(data: dict[str, Any], tls: list[str]) -> str:
         f"play a seat: {shlex.join(bot)} --token TOKEN (or your own bot with the same three values)"
     )
     return "\n".join(lines)
-
-
-def refusal(error: grpc.aio.AioRpcError) -> str:
-    """The server's refusal in a few words; a missing or wrong admin token also
-    names where the token goes."""
-    text = f"{error.code().name}: {error.details()}"
-    admin = error.code() in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
-    if admin and "admin token" in (error.details() or ""):
-        text += " (give it with --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
-    return text

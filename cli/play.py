@@ -27,7 +27,6 @@ from cli.command_bots import (
     command_bot,
     note_ignored_command_flags,
 )
-from cli.create import refusal
 from cli.environment import environment_default, naming_variable
 from cli.values import (
     decision_seconds,
@@ -38,7 +37,7 @@ from cli.values import (
     whole_number,
 )
 from clients.bots import BotSpecError, load_bot
-from clients.connect import Unreachable
+from clients.connect import Unreachable, refusal
 from clients.interrupts import run_interruptible
 from clients.launch import (
     BotCommand,

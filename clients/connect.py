@@ -30,6 +30,7 @@ __all__ = [
     "keepalive_options",
     "open_channel",
     "reason",
+    "refusal",
     "tls_credentials",
 ]
 
@@ -108,6 +109,26 @@ def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
         return "it is not a Sheepfold server (no sheepfold.v1.Arena service)"
     last = details.rsplit(": ", 1)[-1] if details else (code.name if code else "unknown error")
     return last[:1].lower() + last[1:]
+
+
+def refusal(error: grpc.RpcError) -> str:
+    """A server's refusal of a call in a few words (`CODE: details`), with what
+    to do where the code says it: a missing or wrong admin token names where the
+    token goes, and UNIMPLEMENTED (a health-only port, another program's gRPC
+    server) says the address is no game port, where gRPC says only "Method not
+    found!"."""
+    code = error.code() if hasattr(error, "code") else None
+    details = (error.details() if hasattr(error, "details") else "") or ""
+    text = f"{code.name if code else 'UNKNOWN'}: {details}"
+    admin = code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
+    if admin and "admin token" in details:
+        return f"{text} (give it with --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
+    if code == grpc.StatusCode.UNIMPLEMENTED:
+        return (
+            f"{text} (no sheepfold.v1.Arena there: the address is not a Sheepfold game port; "
+            "a --health-port answers health checks alone)"
+        )
+    return text
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from clients.connect import (
     ensure_answering,
     ensure_reachable,
     open_channel,
+    refusal,
     tls_credentials,
 )
 from clients.interrupts import run_interruptible
@@ -505,8 +506,7 @@ class _Runner:
             except grpc.aio.AioRpcError as error:
                 if error.code() in FATAL_CODES:
                     raise RunError(
-                        f"the server refused game {scheduled.key}: "
-                        f"{error.code().name}: {error.details()}{_admin_hint(error)}"
+                        f"the server refused game {scheduled.key}: {refusal(error)}"
                     ) from None
                 if await self._server_back(error):
                     hiccups += 1
@@ -596,11 +596,3 @@ class _Runner:
                 )
             return True
         return error.code() == grpc.StatusCode.UNAVAILABLE
-
-
-def _admin_hint(error: grpc.aio.AioRpcError) -> str:
-    """Where the token goes, when the server refused the run's admin token."""
-    admin = error.code() in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
-    if admin and "admin token" in (error.details() or ""):
-        return " (give it with --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
-    return ""

@@ -122,6 +122,35 @@ def test_create_prints_tokens_as_text_and_refuses_in_one_line(server: ServerProc
     assert len(refused.stderr.strip().splitlines()) == 1
 
 
+def test_a_health_only_port_is_named_as_no_game_port(tmp_path: Path) -> None:
+    """The image exposes a plaintext health port beside the game port; given it
+    by mistake, create, match and a tournament run once said only gRPC's
+    "UNIMPLEMENTED: Method not found!"."""
+    from server.app import ServerConfig
+    from server.inprocess import InProcessServer
+    from tests.tournament.quick_cup import quick_cup
+    from tournament.runner import RunError, run_tournament
+
+    hint = (
+        "UNIMPLEMENTED: Method not found! (no sheepfold.v1.Arena there: the address is "
+        "not a Sheepfold game port; a --health-port answers health checks alone)"
+    )
+    with InProcessServer(ServerConfig(health_port=0)) as running:
+        address = f"127.0.0.1:{running.server.health_port}"
+        created = sheepfold(
+            "create", "--game", "sheep-n-sheep", "--players", "2", "--server", address
+        )
+        assert created.returncode == 1
+        assert created.stderr.strip() == f"sheepfold create: the server refused: {hint}"
+        match = ["match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random"]
+        played = sheepfold(*match, "--server", address)
+        assert played.returncode == 1
+        assert played.stderr.strip() == f"sheepfold match: {hint}"
+        with pytest.raises(RunError, match=r"^the server refused game \S+: (.*)$") as refused:
+            run_tournament(quick_cup(tmp_path), server=address, database=str(tmp_path / "t.sqlite"))
+        assert str(refused.value).endswith(hint)
+
+
 def test_every_command_with_a_game_flag_names_an_unknown_game_before_any_server() -> None:
     """`create --game chess` with no server running said only "cannot reach the
     server"; like `match` and `demo`, it is a usage error naming the games."""
