@@ -479,7 +479,7 @@ def _run_command_bot(args: argparse.Namespace) -> int:
         print(f"sheepfold bot: {error}", file=sys.stderr)
         return 1
     except grpc.aio.AioRpcError as error:
-        print(f"sheepfold bot: {error.code().name}: {error.details()}", file=sys.stderr)
+        print(f"sheepfold bot: {refusal(error)}", file=sys.stderr)
         return 1
     try:
         process = Launcher(socket).process(command)

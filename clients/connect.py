@@ -31,6 +31,7 @@ __all__ = [
     "open_channel",
     "reason",
     "refusal",
+    "refusal_text",
     "tls_credentials",
 ]
 
@@ -119,7 +120,12 @@ def refusal(error: grpc.RpcError) -> str:
     found!"."""
     code = error.code() if hasattr(error, "code") else None
     details = (error.details() if hasattr(error, "details") else "") or ""
-    text = f"{code.name if code else 'UNKNOWN'}: {details}"
+    return refusal_text(code or grpc.StatusCode.UNKNOWN, details)
+
+
+def refusal_text(code: grpc.StatusCode, details: str) -> str:
+    """`refusal` of a status code and its details."""
+    text = f"{code.name}: {details}"
     admin = code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
     if admin and "admin token" in details:
         return f"{text} (give it with --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"

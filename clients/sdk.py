@@ -35,6 +35,7 @@ from clients.connect import (
     ensure_reachable,
     keepalive_options,
     open_channel,
+    refusal_text,
 )
 from games.words import count
 
@@ -118,7 +119,7 @@ class SeatError(Exception):
     """The server refused the seat for good (bad token, match over, replaced)."""
 
     def __init__(self, code: grpc.StatusCode, details: str) -> None:
-        super().__init__(f"{code.name}: {details}")
+        super().__init__(refusal_text(code, details))
         self.code = code
         self.details = details
 

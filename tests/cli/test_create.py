@@ -146,6 +146,12 @@ def test_a_health_only_port_is_named_as_no_game_port(tmp_path: Path) -> None:
         played = sheepfold(*match, "--server", address)
         assert played.returncode == 1
         assert played.stderr.strip() == f"sheepfold match: {hint}"
+        for bot in (["random"], ["cmd:/bin/true", "--no-sandbox"]):
+            seat = sheepfold(
+                "bot", "--server", address, "--match", "m", "--token", "t", "--bot", *bot
+            )
+            assert seat.returncode == 1
+            assert seat.stderr.strip().splitlines()[-1] == f"sheepfold bot: {hint}"
         with pytest.raises(RunError, match=r"^the server refused game \S+: (.*)$") as refused:
             run_tournament(quick_cup(tmp_path), server=address, database=str(tmp_path / "t.sqlite"))
         assert str(refused.value).endswith(hint)
