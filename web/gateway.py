@@ -7,7 +7,13 @@ from typing import Any
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.connect import KEEPALIVE_SECONDS, KEEPALIVE_TIMEOUT, keepalive_options, open_channel
+from clients.connect import (
+    KEEPALIVE_SECONDS,
+    KEEPALIVE_TIMEOUT,
+    keepalive_options,
+    open_channel,
+    refusal,
+)
 
 # gRPC status -> the HTTP status the viewer answers with.
 HTTP_STATUS = {
@@ -48,6 +54,8 @@ def _error(error: grpc.aio.AioRpcError, what: str) -> GatewayError:
     status = HTTP_STATUS.get(error.code(), 502)
     if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
         return GatewayError(status, f"the game server does not answer ({what})")
+    if error.code() == grpc.StatusCode.UNIMPLEMENTED:  # a health-only port, say
+        return GatewayError(status, refusal(error))
     message = error.details() or f"{what} failed: {error.code().name}"
     if status == 403:
         message += TOKEN_HINT
