@@ -102,8 +102,8 @@ def check_groups_kept(
     if config.schedule != "round-robin":
         return
     record = store.find(config.name)
-    if record is None:
-        return
+    if record is None or record.players != config.players:
+        return  # another player count: open_tournament names it, not max_groups
     field, scheduled = set(config.bot_names), {game.key for game in schedule}
     left_out = [
         key

@@ -181,6 +181,31 @@ def test_another_max_groups_is_refused_once_its_games_are_stored(
     assert tournament_main(["run", str(path), "--db", db, "--no-report"]) == 0
 
 
+def test_another_player_count_is_named_as_itself(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An organiser who raised `players` from 2 to 3 was told of `max_groups`
+    ("holds 4 stored games of groups that max_groups = 60 leaves out"), a
+    setting never touched: the new schedule's groups left the old games out
+    before the player count itself was compared."""
+    config = _config(tmp_path)
+    db = str(tmp_path / "cup.sqlite")
+    with Store(db) as store:
+        _store_games(store, config)
+    path = tmp_path / "cup.toml"
+    path.write_text(
+        path.read_text().replace("players = 2", "players = 3")
+        + '[[bots]]\nname = "c"\nbuiltin = "random"\n'
+    )
+    capsys.readouterr()
+    assert tournament_main(["run", str(path), "--db", db, "--no-report"]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert [line for line in lines if line.startswith("sheepfold tournament:")] == [
+        f"sheepfold tournament: players: tournament 'cup' in {db} was played with "
+        "players = 2, not 3; use another name or database"
+    ]
+
+
 @pytest.mark.parametrize(
     ("setting", "changed", "shown"),
     [
