@@ -299,12 +299,14 @@ def rate(
 ) -> tuple[Rating, ...]:
     """Elo, 95% bootstrap interval and LOS to the next bot, strongest first.
 
-    The bootstrap draws `len(games)` games with replacement `samples` times
-    (seeded, so a report is reproducible) and refits; the interval is the 2.5th
-    to 97.5th percentile of each bot's refitted Elo, and the likelihood of
-    superiority of a bot over the next one is the share of refits in which it
-    rates higher (ties count half), or the normal approximation where refits
-    cannot vary. `on_samples(done, samples)` is called with done 0 as the
+    Each element of `games` is one unit of the bootstrap: a game's pairs, or
+    the pairs of several games that are not independent (the report passes
+    each deal's games together). The bootstrap draws `len(games)` units with
+    replacement `samples` times (seeded, so a report is reproducible) and
+    refits; the interval is the 2.5th to 97.5th percentile of each bot's
+    refitted Elo, and the likelihood of superiority of a bot over the next one
+    is the share of refits in which it rates higher (ties count half), or the
+    normal approximation where refits cannot vary. `on_samples(done, samples)` is called with done 0 as the
     bootstrap starts and after each refit, for a progress display.
     """
     bots = tuple(bots)

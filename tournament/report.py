@@ -16,7 +16,7 @@ import games
 from tournament.config import MEAN_ANCHOR
 from tournament.openskill_ratings import SkillRating, rate_openskill
 from tournament.outcome import solo_scores
-from tournament.ratings import Rating, mean_interval, pairwise, rate, rounded, totals
+from tournament.ratings import Pair, Rating, mean_interval, pairwise, rate, rounded, totals
 from tournament.report_layout import games_count, render
 from tournament.sprt_blocks import SprtPlan, format_status, games_per_block
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
@@ -136,7 +136,7 @@ def report_data(
             entry.disqualifications += int(seat.disqualified)
             entry.crashes += int(seat.failure == "crash")
             entry.forfeits += int(seat.failure is not None)
-    # Sorted by key so the bootstrap does not depend on the order games finished in.
+    # Every game's seat pairs, for the W/D/L and the crosstable.
     pairs = [pairwise(game.bots, game.ranks) for game in sorted(games, key=lambda g: g.key)]
     for game_pairs in pairs:
         for pair in game_pairs:
@@ -163,7 +163,14 @@ def report_data(
         elo = {}
     else:
         ratings = (
-            rate(played, pairs, anchor=anchor, samples=samples, seed=seed, on_samples=on_samples)
+            rate(
+                played,
+                _deals(games),
+                anchor=anchor,
+                samples=samples,
+                seed=seed,
+                on_samples=on_samples,
+            )
             if played
             else ()
         )
@@ -196,7 +203,7 @@ def report_data(
         mean, low, high = mean_interval(entry.scores) if entry.scores else (None, None, None)
         if low is not None and floor is not None:
             # Student's t reaches below the lowest score a game can end with
-            # when a few scores are far apart (0 and 12: -64 to 76).
+            # when a few scores are far apart (0 and 12: -70.2 to 82.2).
             low = max(low, floor)
         row.update(
             games=entry.games,
@@ -316,6 +323,21 @@ def _unsandboxed(record: TournamentRecord) -> list[str]:
         for bot in record.config.get("bots", [])
         if bot.get("command") and not bot.get("sandbox")
     ]
+
+
+def _deals(games: Sequence[GameRecord]) -> list[list[Pair]]:
+    """The seat pairs of every deal: the games one group of bots played on one
+    seed (its seat rotations), which the bootstrap resamples as one unit. They
+    share the deal and are not independent (a deal that suits one bot gives it
+    every game on it), so resampling them one by one made the intervals too
+    narrow there. Ordered by their first game's key, so the bootstrap does not
+    depend on the order games finished in."""
+    deals: dict[tuple[int, frozenset[str]], list[Pair]] = {}
+    for game in sorted(games, key=lambda g: g.key):
+        deals.setdefault((game.seed, frozenset(game.bots)), []).extend(
+            pairwise(game.bots, game.ranks)
+        )
+    return list(deals.values())
 
 
 def _paired_lead(
