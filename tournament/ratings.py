@@ -306,8 +306,9 @@ def rate(
     refits; the interval is the 2.5th to 97.5th percentile of each bot's
     refitted Elo, and the likelihood of superiority of a bot over the next one
     is the share of refits in which it rates higher (ties count half), or the
-    normal approximation where refits cannot vary. `on_samples(done, samples)` is called with done 0 as the
-    bootstrap starts and after each refit, for a progress display.
+    normal approximation where refits cannot vary. `on_samples(done, samples)`
+    is called with done 0 as the bootstrap starts and after each refit, for a
+    progress display.
     """
     bots = tuple(bots)
     table = totals(bots, games)
@@ -442,12 +443,33 @@ class LiveElo:
         return dict(self._elo)
 
 
-# Two-sided 95% Student t critical values by degrees of freedom (1..30).
+# Student's t 97.5th percentiles (two-sided 95%) by degrees of freedom, 1..30,
+# to six decimals; past 30 `_t975` uses the Cornish-Fisher expansion.
 _T975 = (
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+    12.706205, 4.302653, 3.182446, 2.776445, 2.570582,
+    2.446912, 2.364624, 2.306004, 2.262157, 2.228139,
+    2.200985, 2.178813, 2.160369, 2.144787, 2.131450,
+    2.119905, 2.109816, 2.100922, 2.093024, 2.085963,
+    2.079614, 2.073873, 2.068658, 2.063899, 2.059539,
+    2.055529, 2.051831, 2.048407, 2.045230, 2.042272,
 )  # fmt: skip
+
+
+def _t975(df: int) -> float:
+    """Student's t 97.5th percentile for `df` degrees of freedom: the table to
+    30, then the Cornish-Fisher expansion around the normal's (Abramowitz and
+    Stegun 26.7.5, four terms: within 1e-7 from 31 on). The former 1.96 +
+    2.4/df was 0.1% short at 31 (2.0374 for 2.0395)."""
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = Z_95
+    terms = (
+        (z**3 + z) / 4,
+        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
+        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+        (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
+    )
+    return z + sum(term / df ** (power + 1) for power, term in enumerate(terms))
 
 
 def signed_elo(value: float) -> str:
@@ -468,6 +490,6 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float | None, float |
     if len(values) < 2:
         return mean, None, None
     df = len(values) - 1
-    t = _T975[df - 1] if df <= len(_T975) else 1.96 + 2.4 / df
+    t = _t975(df)
     half = t * statistics.stdev(values) / math.sqrt(len(values))
     return mean, mean - half, mean + half
