@@ -215,3 +215,67 @@ def test_the_math_holds_at_the_configs_elo_and_error_rate_limits(
     assert all_wins.llr > 0 > all_losses.llr
     if elo0 < 0 < elo1:
         assert (all_wins.verdict, all_losses.verdict) == ("H1", "H0")
+
+
+TRI = block_values(1)  # loss, draw, win: a solo block, or a single game
+
+
+@pytest.mark.parametrize(
+    ("wins", "losses", "draws", "elo0", "elo1", "expected"),
+    [
+        # fastchess's published trinomial test values (logistic model), to 2 decimals
+        (21404, 21184, 40708, 0.5, 2.5, -1.57),
+        (57433, 57030, 106593, 0.0, 2.0, -2.59),
+    ],
+)
+def test_llr_matches_published_trinomial_values(
+    wins: int, losses: int, draws: int, elo0: float, elo1: float, expected: float
+) -> None:
+    assert llr([losses, draws, wins], TRI, elo0, elo1) == pytest.approx(expected, abs=0.01)
+
+
+def test_llr_of_a_trinomial_example_computed_by_hand() -> None:
+    """L 2, D 3, W 5: mean 0.65, and elo1 scores 0.65, so H1's distribution is
+    the observed one. Under H0 (0.5), 0.2 (-0.5) / (1 - theta/2) + 0.5 (0.5) /
+    (1 + theta/2) = 0 gives theta = 6/7, so p0 = (0.35, 0.3, 0.35) and
+    LLR = 2 log(0.2/0.35) + 3 log(0.3/0.3) + 5 log(0.5/0.35)."""
+    elo1 = 400 * math.log10(0.65 / 0.35)
+    by_hand = 2 * math.log(4 / 7) + 5 * math.log(10 / 7)
+    assert by_hand == pytest.approx(0.6641431, abs=1e-7)
+    assert llr([2, 3, 5], TRI, 0.0, elo1) == pytest.approx(by_hand, rel=1e-9)
+
+
+def _bisected_mle(values: tuple[float, ...], f: list[float], s: float) -> list[float]:
+    """The constrained maximum by plain bisection on theta (no Newton steps)."""
+    d = [a - s for a in values]
+    low, high = -1 / max(d) + 1e-15, -1 / min(d) - 1e-15
+    for _ in range(200):
+        mid = (low + high) / 2
+        g = sum(fi * di / (1 + mid * di) for fi, di in zip(f, d, strict=True))
+        low, high = (mid, high) if g > 0 else (low, mid)
+    return [fi / (1 + low * di) for fi, di in zip(f, d, strict=True)]
+
+
+@pytest.mark.parametrize(
+    ("counts", "values"),
+    [([0, 100, 0], TRI), ([0, 0, 40, 0, 0], PENTA), ([0, 0, 0, 0, 7], PENTA), ([3, 0, 0], TRI)],
+)
+def test_all_draws_and_one_sided_tables_follow_the_regularised_reference(
+    counts: list[int], values: tuple[float, ...]
+) -> None:
+    """An empty value counts 1e-3 (as fastchess regularises), then the reference
+    formula by bisection. All draws sit at elo0 = 0, so the LLR leans to H0."""
+    regular = [c if c else 1e-3 for c in counts]
+    total = sum(regular)
+    f = [c / total for c in regular]
+    p0 = _bisected_mle(values, f, elo_to_score(0.0))
+    p1 = _bisected_mle(values, f, elo_to_score(10.0))
+    expected = total * sum(fi * math.log(b / a) for fi, a, b in zip(f, p0, p1, strict=True))
+    assert llr(counts, values, 0.0, 10.0) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    if counts[len(counts) // 2]:
+        assert expected < 0
+
+
+def test_no_block_decides_nothing() -> None:
+    current = status([0, 0, 0, 0, 0], PENTA, SprtHypotheses(0.0, 10.0))
+    assert (current.llr, current.blocks, current.verdict) == (0.0, 0, "continue")
