@@ -308,3 +308,32 @@ def test_mean_interval_uses_students_t_to_five_digits(df: int) -> None:
     assert low is not None and high is not None
     multiplier = (high - mean) * math.sqrt(len(values)) / statistics.stdev(values)
     assert multiplier == pytest.approx(_t_quantile_975(df), rel=1e-5)
+
+
+def test_the_fit_is_zermelos_maximum_with_one_virtual_draw_per_bot() -> None:
+    """An independent route to the same maximum: Zermelo's (Hunter's MM)
+    iteration gamma_i = W_i / sum_j n_ij / (gamma_i + gamma_j), with a phantom
+    of strength 1 (Elo 0) that every bot drew once (half a win, half a loss),
+    on a 3-player game (pairs of weight 1/2) and two-player games."""
+    games = [
+        pairwise(("a", "b", "c"), (1, 2, 3)),
+        pairwise(("a", "b", "c"), (2, 2, 1)),
+        pairwise(("a", "b"), (1, 2)),
+        pairwise(("b", "a"), (1, 2)),
+        pairwise(("c", "a"), (1, 2)),
+        pairwise(("b", "c"), (1, 1)),
+    ]
+    bots = ["a", "b", "c"]
+    table = totals(bots, games)
+    gamma = [1.0, 1.0, 1.0]
+    for _ in range(20000):
+        for i in range(3):
+            wins = sum(table.points[i]) + 0.5
+            denominator = 1.0 / (gamma[i] + 1.0) + sum(
+                table.games[i][j] / (gamma[i] + gamma[j]) for j in range(3) if j != i
+            )
+            gamma[i] = wins / denominator
+    elo = [400 * math.log10(g) for g in gamma]
+    mean = statistics.fmean(elo)
+    assert fit_elo(table) == pytest.approx([e - mean for e in elo], abs=1e-6)
+    assert fit_elo(table, anchor="b") == pytest.approx([e - elo[1] for e in elo], abs=1e-6)
