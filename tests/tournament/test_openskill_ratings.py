@@ -115,3 +115,16 @@ def test_a_real_four_player_tournament_reports_elo_and_openskill(tmp_path: Path)
     text = report(tmp_path / "four.sqlite", "text")
     assert "OS mu" in text and "mu-3sigma" in text and "Elo" in text
     assert "openskill_mu" in report(tmp_path / "four.sqlite", "csv").splitlines()[0]
+
+
+def test_a_tie_for_first_is_passed_as_a_shared_rank_and_rated_as_the_docs_say() -> None:
+    """Ties go to openskill as equal ranks. Its Plackett-Luce update divides a
+    tied place's terms by the number tied, so in a 4-player game ranked 1, 1,
+    3, 4 between new bots the third gains as much as the two tied winners
+    (docs/tournament.md says so); the Elo's pairs rank the third below them."""
+    skill = rate_openskill(["a", "b", "c", "d"], [(["a", "b", "c", "d"], [1, 1, 3, 4])])
+    assert [round(skill[bot].mu, 2) for bot in "abcd"] == [25.93, 25.93, 25.93, 22.2]
+    three = rate_openskill(["a", "b", "c"], [(["a", "b", "c"], [1, 1, 3])])
+    assert three["a"].mu == three["b"].mu > 25 > three["c"].mu
+    elo = fit_elo(totals(list("abcd"), [pairwise(list("abcd"), [1, 1, 3, 4])]))
+    assert elo[0] == pytest.approx(elo[1]) and elo[1] > elo[2] > elo[3]
