@@ -42,3 +42,35 @@ def test_the_bootstrap_resamples_deals_not_the_games_of_one_deal() -> None:
     together = _width([("a", "a")] * 10 + [("b", "b")] * 10)
     split = _width([("a", "b")] * 10 + [("b", "a")] * 10)
     assert together > 1.25 * split, (together, split)
+
+
+def _seated(seed: int, seats: list[tuple[str, float, int, str | None]]) -> GameRecord:
+    records = tuple(SeatRecord(b, s, r, r, 0, False, f) for b, s, r, f in seats)
+    key = f"{seed}:{'|'.join(seat[0] for seat in seats)}"
+    return GameRecord(key, "m", seed, 0, 0, records, "done", "{}", 1.0, 0.0)
+
+
+def test_a_three_player_reports_pairs_add_up_as_the_docs_say() -> None:
+    """W + D + L = (k - 1) x games, score % = (W + D/2) / (W + D + L); a crash is
+    counted once, its seat ranked last at the table's lowest score; a bot of
+    the config that never played has no figures."""
+    games = [
+        _seated(1, [("a", 5, 1, None), ("b", 5, 1, None), ("c", 2, 3, None)]),
+        _seated(2, [("b", 1, 3, "crash"), ("c", 4, 2, None), ("a", 9, 1, None)]),
+        _seated(3, [("c", 3, 1, None), ("a", 3, 1, None), ("b", 3, 1, None)]),
+    ]
+    config = {"bots": [{"name": bot} for bot in "abcd"]}
+    record = TournamentRecord(1, "t", "sheep-showdown", 3, {}, None, 12, config, 0.0, 0.0)
+    data = report_data(record, games, samples=20)
+    rows = {row["bot"]: row for row in data["standings"]}
+    for bot in "abc":
+        row = rows[bot]
+        assert row["wins"] + row["draws"] + row["losses"] == 2 * row["games"] == 6
+        pct = 100 * (row["wins"] + row["draws"] / 2) / 6
+        assert row["score_pct"] == round(pct, 1)
+    assert (rows["a"]["wins"], rows["a"]["draws"], rows["a"]["losses"]) == (3, 3, 0)
+    assert (rows["b"]["crashes"], rows["b"]["forfeits"], rows["b"]["losses"]) == (1, 1, 2)
+    assert rows["b"]["mean_score"] == 3.0  # (5 + 1 + 3) / 3: the crash counts the table's 1
+    assert rows["d"]["games"] == 0 and rows["d"]["elo"] is None and rows["d"]["rank"] is None
+    assert rows["d"]["openskill_mu"] is None and data["bots_without_games"] == ["d"]
+    assert sum(rows[bot]["wins"] for bot in "abc") == sum(rows[bot]["losses"] for bot in "abc")
