@@ -279,3 +279,11 @@ def test_all_draws_and_one_sided_tables_follow_the_regularised_reference(
 def test_no_block_decides_nothing() -> None:
     current = status([0, 0, 0, 0, 0], PENTA, SprtHypotheses(0.0, 10.0))
     assert (current.llr, current.blocks, current.verdict) == (0.0, 0, "continue")
+
+
+def test_drawn_pairs_accept_h0_at_the_102nd_as_the_docs_say() -> None:
+    hypotheses = SprtHypotheses(0.0, 10.0)
+    assert llr([0, 0, 1, 0, 0], PENTA, 0.0, 10.0) == pytest.approx(-0.025, abs=5e-4)
+    assert llr([0, 0, 100, 0, 0], PENTA, 0.0, 10.0) == pytest.approx(-2.911, abs=5e-4)
+    assert status([0, 0, 101, 0, 0], PENTA, hypotheses).verdict == "continue"
+    assert status([0, 0, 102, 0, 0], PENTA, hypotheses).verdict == "H0"
