@@ -10,7 +10,8 @@ ordinary game).
 scale (400 points = 10:1 odds). A weak prior of one virtual draw per bot against
 a rating-0 phantom keeps a bot with only wins or only losses finite and makes
 bots that never met comparable through the mean. `rate` adds 95% intervals by
-bootstrap over games and the likelihood of superiority between neighbours.
+bootstrap over games (or deals: the units it is given) and the likelihood of
+superiority between neighbours.
 `LiveElo` refits after every game, for live progress on the report's scale.
 """
 
