@@ -199,7 +199,7 @@ def _elo_note(data: dict[str, Any]) -> str:
         )
     return (
         f"Elo: Bradley-Terry maximum likelihood, {anchor}; 95% interval by bootstrap "
-        f"over games ({data['bootstrap_samples']} samples), widened to the fit's normal "
+        f"over deals ({data['bootstrap_samples']} samples), widened to the fit's normal "
         "approximation where resamples cannot vary (a perfect record); LOS: likelihood of "
         "being stronger than the next bot."
     )

@@ -97,11 +97,11 @@ def test_without_bootstrap_samples_the_report_names_the_normal_interval(tmp_path
     """--bootstrap 0 still said "bootstrap over games (0 samples)"."""
     db = _database(tmp_path, ["a", "b", "c"], ["a", "b", "c"])
     text = report(db, "text", samples=0)
-    assert "0 samples" not in text and "bootstrap over games" not in text
+    assert "0 samples" not in text and "bootstrap over" not in text
     assert "95% interval: the fit's normal approximation" in text
     rows = json.loads(report(db, "json", samples=0))["standings"]
     assert all(row["elo_low"] < row["elo"] < row["elo_high"] for row in rows)
-    assert "bootstrap over games (100 samples)" in report(db, "text")
+    assert "bootstrap over deals (100 samples)" in report(db, "text")
 
 
 def test_a_solo_report_header_says_1_player(tmp_path: Path) -> None:
