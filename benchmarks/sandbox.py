@@ -108,13 +108,15 @@ def run(games_per_pairing: int, startups: int = 20) -> SandboxResult:
         plain_ms = startup_ms(launcher, str(empty), False, startups)
         # Short tournaments taking turns, so that a machine busy with other work
         # slows both sides alike rather than whichever ran during the busy spell.
-        totals = {False: [0, 0.0, []], True: [0, 0.0, []]}
+        totals: dict[bool, tuple[int, float, list[float]]] = {
+            False: (0, 0.0, []),
+            True: (0, 0.0, []),
+        }
         for turn in range(TURNS):
             for sandboxed in (False, True) if turn % 2 == 0 else (True, False):
                 played, seconds, durations = tournament(sandboxed, games_per_pairing, folder, turn)
-                totals[sandboxed][0] += played
-                totals[sandboxed][1] += seconds
-                totals[sandboxed][2] += durations
+                so_far_n, so_far_s, so_far_d = totals[sandboxed]
+                totals[sandboxed] = (so_far_n + played, so_far_s + seconds, so_far_d + durations)
     (plain_n, plain_s, plain_d), (played, boxed_s, boxed_d) = totals[False], totals[True]
     plain_rate, boxed_rate = plain_n / plain_s, played / boxed_s
     plain_game, boxed_game = sum(plain_d) / len(plain_d), sum(boxed_d) / len(boxed_d)

@@ -40,6 +40,7 @@ def play_local(game_name: str, specs: Sequence[str], seed: int) -> tuple:
     decision_id = 0
     while not state.terminal:
         seat = state.to_move
+        assert seat is not None  # a state that is not terminal has a seat to move
         actions = state.legal_actions()
         decision_id += 1
         view = DecisionView(
@@ -117,6 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(error))
     with ProcessPoolExecutor(args.workers) as pool:
         for pair, (first, second) in zip(args.pairs, pairs, strict=True):
+            jobs: list[tuple[str, tuple[str, ...], int]]
             if first == "solo":
                 jobs = [(args.game, (second,), args.seed + g) for g in range(args.games)]
             else:

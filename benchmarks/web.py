@@ -35,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -339,7 +340,7 @@ async def _alternate(
     )
 
 
-async def _stop(tasks: list[asyncio.Future[None]]) -> None:
+async def _stop(tasks: Sequence[asyncio.Future[None]]) -> None:
     """Cancel, and cancel again what is still running a second later: a seat
     that sees its stream cancelled may take it for a lost connection and
     rejoin once (then the next cancel lands in its back-off sleep)."""

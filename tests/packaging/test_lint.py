@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,15 @@ def test_mypy_finds_no_error(tmp_path: Path) -> None:
     done = _run([str(BIN / "mypy"), "--cache-dir", str(tmp_path / "mypy")])
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Success: no issues found" in done.stdout
+
+
+def test_mypy_checks_every_package_and_every_def() -> None:
+    """Each hand-written package is type-checked, and a def without types fails."""
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        config = tomllib.load(handle)
+    included = config["tool"]["setuptools"]["packages"]["find"]["include"]
+    handwritten = {pattern.removesuffix("*") for pattern in included} - {"sheepfold"}
+    mypy = config["tool"]["mypy"]
+    assert handwritten | {"examples"} <= set(mypy["files"])
+    assert mypy["disallow_untyped_defs"] is True
+    assert mypy["disallow_incomplete_defs"] is True
