@@ -1,6 +1,6 @@
 """`sheepfold create` sets up a match for bots in any language: here a plain
 Python script that uses nothing but grpcio and the generated stubs plays it.
-(clients/node/test/e2e.test.js plays one with the Node bot the same way.)"""
+(clients/node/test/programs.e2e.test.js plays one with the Node bot the same way.)"""
 
 from __future__ import annotations
 
