@@ -20,7 +20,7 @@ import games
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.environment import environment_default, naming_variable
-from cli.values import decision_seconds, key_value, match_seed, positive_int
+from cli.values import add_game_option_flag, decision_seconds, match_seed, positive_int
 from clients.connect import Unreachable, refusal
 from clients.matchplay import create_match, match_to_join
 from games.words import count
@@ -40,14 +40,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     # and an unknown name is then said before any server is looked for.
     parser.add_argument("--game", required=True, choices=games.names(), help="which game")
     parser.add_argument("--players", type=positive_int, required=True, help="number of seats")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        type=key_value,
-        metavar="KEY=VALUE",
-        help="a game option, repeatable (e.g. --option rounds=1)",
-    )
+    add_game_option_flag(parser)
     parser.add_argument("--seed", type=match_seed, help="match seed (default: random)")
     parser.add_argument(
         "--decision-seconds",

@@ -29,8 +29,8 @@ from cli.command_bots import (
 )
 from cli.environment import environment_default, naming_variable
 from cli.values import (
+    add_game_option_flag,
     decision_seconds,
-    key_value,
     match_seed,
     positive_int,
     seconds_up_to,
@@ -92,14 +92,7 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
     )
     add_command_flags(parser)
     parser.add_argument("--seed", type=match_seed, help="match seed (default: random, and printed)")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        type=key_value,
-        metavar="KEY=VALUE",
-        help="a game option, repeatable (e.g. --option rounds=1)",
-    )
+    add_game_option_flag(parser)
     parser.add_argument(
         "--server",
         metavar="ADDR",

@@ -149,6 +149,18 @@ def key_value(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
+def add_game_option_flag(parser: argparse.ArgumentParser) -> None:
+    """`--option KEY=VALUE`, repeatable: a game option of the match to set up."""
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        type=key_value,
+        metavar="KEY=VALUE",
+        help="a game option, repeatable (e.g. --option rounds=1)",
+    )
+
+
 def sandbox_limit(text: str) -> tuple[str, int | float]:
     """KEY=NUMBER, one limit of a sandbox's (`--limit memory_mb=2048`), checked as
     a tournament's [sandbox] table checks it."""
