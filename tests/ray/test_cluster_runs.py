@@ -14,7 +14,6 @@ import sqlite3
 import textwrap
 import threading
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.inprocess import InProcessServer
+from tests.tournament.quick_cup import Recorder
 from tournament.config import load_config
 from tournament.deals import secret_seed
 from tournament.executors.settings import ExecutorSettings
@@ -52,29 +52,6 @@ class {name}:
         time.sleep({pause})
         return self.rng.randrange(len(decision.actions))
 """
-
-
-class Recorder:
-    """Progress sink: which games this run counted, and the errors."""
-
-    def __init__(self) -> None:
-        self.keys: list[str] = []
-        self.errors: list[str] = []
-
-    def start(self, tournament: str, total: int, done: int) -> None:
-        self.total = total
-
-    def game_started(self, key: str) -> None:
-        return None
-
-    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
-        self.keys.append(game.key)
-
-    def game_error(self, key: str, error: str) -> None:
-        self.errors.append(f"{key}: {error}")
-
-    def finish(self, played: int, ending: str) -> None:
-        self.played = played
 
 
 def _bot(folder: Path, module: str, name: str, pause: float = 0.0) -> None:

@@ -1,6 +1,6 @@
-"""What the server-fault tournament tests share: a small tournament (two
-random bots playing one-round Sheep Showdown, from a config file) and a
-progress display that records what the run reported."""
+"""What the tournament tests share: a small tournament (two random bots
+playing one-round Sheep Showdown, from a config file) and a progress display
+that records what the run reported."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tournament.config import TournamentConfig, load_config
+from tournament.progress import SilentProgress
 from tournament.store import GameRecord
 
 
@@ -38,7 +39,7 @@ def quick_cup(
     return load_config(path)
 
 
-class Recorder:
+class Recorder(SilentProgress):
     """Records the games stored, the errors and the notes; kills `victim`
     (SIGKILL) once the first game is stored."""
 
@@ -47,12 +48,6 @@ class Recorder:
         self.keys: list[str] = []
         self.errors: list[str] = []
         self.notes: list[str] = []
-
-    def start(self, tournament: str, total: int, done: int) -> None:
-        return None
-
-    def game_started(self, key: str) -> None:
-        return None
 
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
         self.keys.append(game.key)
@@ -65,6 +60,3 @@ class Recorder:
 
     def note(self, text: str) -> None:
         self.notes.append(text)
-
-    def finish(self, played: int, ending: str) -> None:
-        return None

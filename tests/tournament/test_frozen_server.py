@@ -14,13 +14,14 @@ import pytest
 from tests.conftest import start_server_process, stop_server_process
 from tests.tournament.quick_cup import quick_cup
 from tournament import game_play, runner, server_check
+from tournament.progress import SilentProgress
 from tournament.runner import RunError, run_tournament
 from tournament.store import GameRecord
 
 pytestmark = pytest.mark.e2e
 
 
-class FreezeAfterFirstGame:
+class FreezeAfterFirstGame(SilentProgress):
     """Progress that freezes the server (SIGSTOP) once the first game is stored."""
 
     def __init__(self, pid: int) -> None:
@@ -28,12 +29,6 @@ class FreezeAfterFirstGame:
         self.done = 0
         self.errors: list[str] = []
         self.ending = ""
-
-    def start(self, tournament: str, total: int, done: int) -> None:
-        return None
-
-    def game_started(self, key: str) -> None:
-        return None
 
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
         self.done += 1

@@ -12,6 +12,7 @@ import pytest
 
 from tests.tournament.tournament_command import tournament_main
 from tournament.config import ConfigError, load_config
+from tournament.progress import SilentProgress
 from tournament.report import report
 from tournament.runner import run_tournament
 from tournament.schedule import ladder_schedule, make_schedule
@@ -20,24 +21,15 @@ from tournament.store import GameRecord
 BOTS = ["a", "b", "c", "d", "e", "f", "g", "h"]
 
 
-class Recorder:
+class Recorder(SilentProgress):
     def __init__(self) -> None:
         self.keys: list[str] = []
-
-    def start(self, tournament: str, total: int, done: int) -> None:
-        return None
-
-    def game_started(self, key: str) -> None:
-        return None
 
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
         self.keys.append(game.key)
 
     def game_error(self, key: str, error: str) -> None:
         raise AssertionError(f"{key}: {error}")
-
-    def finish(self, played: int, ending: str) -> None:
-        return None
 
 
 def test_a_grown_balanced_design_keeps_the_old_groups_and_adds_only_the_newcomers() -> None:

@@ -12,7 +12,7 @@ import pytest
 from structlog.testing import capture_logs
 
 from tournament.config import load_config
-from tournament.progress import LogProgress, TerminalProgress
+from tournament.progress import LogProgress, SilentProgress, TerminalProgress
 from tournament.report import report, report_data
 from tournament.runner import run_tournament
 from tournament.store import GameRecord, SeatRecord, TournamentRecord
@@ -25,26 +25,17 @@ def _solo(bot: str, seed: int, score: float, failure: str | None = None) -> Game
     return GameRecord(f"{seed}:{bot}", "m", seed, 0, 0, (seat,), "done", "{}", 1.0, 0.0)
 
 
-class Figures:
+class Figures(SilentProgress):
     """A progress sink that keeps the figures given with the last game."""
 
     def __init__(self) -> None:
         self.last: Mapping[str, float] = {}
-
-    def start(self, tournament: str, total: int, done: int) -> None:
-        return None
-
-    def game_started(self, key: str) -> None:
-        return None
 
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
         self.last = dict(elo)
 
     def game_error(self, key: str, error: str) -> None:
         raise AssertionError(f"{key}: {error}")
-
-    def finish(self, played: int, ending: str) -> None:
-        return None
 
 
 @pytest.mark.e2e

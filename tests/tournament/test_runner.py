@@ -11,45 +11,22 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
+from tests.tournament.quick_cup import Recorder
 from tests.tournament.tournament_command import tournament_main
 from tournament.config import load_config
 from tournament.demo import demo_round_robin
 from tournament.report import report as report_of
 from tournament.runner import run_tournament, schedule_for
-from tournament.store import GameRecord, Store
+from tournament.store import Store
 
 pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-
-
-class Recorder:
-    """A progress sink that remembers which games this run played."""
-
-    def __init__(self) -> None:
-        self.keys: list[str] = []
-        self.errors: list[str] = []
-
-    def start(self, tournament: str, total: int, done: int) -> None:
-        self.total, self.done_before = total, done
-
-    def game_started(self, key: str) -> None:
-        return None
-
-    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
-        self.keys.append(game.key)
-
-    def game_error(self, key: str, error: str) -> None:
-        self.errors.append(f"{key}: {error}")
-
-    def finish(self, played: int, ending: str) -> None:
-        self.played = played
 
 
 def _write(tmp_path: Path, settings: str, bots: str) -> Path:
