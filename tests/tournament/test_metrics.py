@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import urllib.request
-from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -11,8 +10,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tournament.config import load_config
 from tournament.metrics import TournamentMetrics
+from tournament.progress import SilentProgress
 from tournament.runner import run_tournament
-from tournament.store import GameRecord, Store
+from tournament.store import Store
 
 pytestmark = pytest.mark.e2e
 
@@ -30,27 +30,15 @@ def scrape(port: int) -> dict[str, float]:
     }
 
 
-class ScrapingProgress:
+class ScrapingProgress(SilentProgress):
     """Scrapes the endpoint whenever a game starts, to see games in flight."""
 
     def __init__(self) -> None:
         self.port = 0
         self.in_flight_seen: list[float] = []
 
-    def start(self, tournament: str, total: int, done: int) -> None:
-        return None
-
     def game_started(self, key: str) -> None:
         self.in_flight_seen.append(scrape(self.port)["sheepfold_tournament_games_in_flight"])
-
-    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
-        return None
-
-    def game_error(self, key: str, error: str) -> None:
-        return None
-
-    def finish(self, played: int, ending: str) -> None:
-        return None
 
 
 def test_games_done_in_flight_and_crashes_are_counted(tmp_path: Path) -> None:
