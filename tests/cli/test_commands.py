@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import select
@@ -19,20 +20,14 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 
 import games
 from cli.play import format_summary
+from tests.cli import helpers
 from tests.cli.helpers import started_on_a_terminal
 from tests.conftest import ROOT, ServerProcess, start_server_process, stop_server_process
 
 SIX = "random,random,random,random,random,random"
 
 
-def sheepfold(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cli", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+sheepfold = functools.partial(helpers.sheepfold, timeout=120)
 
 
 def test_match_json_is_one_object_and_the_same_every_time() -> None:

@@ -14,7 +14,7 @@ import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.launch import ServerProcess
-from tests.cli.helpers import database_of
+from tests.cli.helpers import database_of, sheepfold
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.e2e
@@ -47,12 +47,6 @@ with grpc.insecure_channel(server) as channel:
                               "ranks": list(response.result.ranks)}))
             break
 """
-
-
-def sheepfold(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
 
 
 def test_a_match_made_by_create_is_played_by_a_stubs_only_python_bot(

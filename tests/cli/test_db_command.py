@@ -21,21 +21,10 @@ from server.records import RecordedMove
 from server.retention import Retention
 from server.sqlite_schema import SCHEMA_VERSION
 from server.sqlite_store import SqliteStore
-from tests.cli.helpers import stored_match
-from tests.conftest import ROOT
+from tests.cli.helpers import sheepfold, stored_match
 from tests.integrity.helpers import wait_until
 
 DAY = 86_400
-
-
-def sheepfold(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cli", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def _database(path: Path, finished: int, running: int = 1, moves: int = 40) -> list[str]:
