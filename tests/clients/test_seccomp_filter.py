@@ -11,6 +11,7 @@ import json
 import platform
 import subprocess
 import sys
+from typing import Any
 
 from clients.launch.seccomp import REFUSED_CALLS, SOCKET_CALLS, refused_calls
 
@@ -79,6 +80,20 @@ print(json.dumps({"before": before, "after": after, "pid": os.getpid(), "cwd": o
 """
 
 
+def _filtered_child(program: bytes, script: str, *args: str) -> Any:
+    """What `script`, run by a Python whose stdin is the filter `program`,
+    printed as JSON (it must exit 0)."""
+    child = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        input=program,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert child.returncode == 0, child.stderr.decode()
+    return json.loads(child.stdout)
+
+
 def test_the_key_store_file_watches_and_aio_are_refused_and_nothing_else() -> None:
     program = refused_calls()
     assert program is not None, f"no filter for this machine ({platform.machine()})"
@@ -86,15 +101,7 @@ def test_the_key_store_file_watches_and_aio_are_refused_and_nothing_else() -> No
     native = json.dumps(
         [NATIVE_KEY_CALLS[machine], NATIVE_NOTIFY_CALLS[machine], NATIVE_AIO_CALLS[machine]]
     )
-    child = subprocess.run(
-        [sys.executable, "-c", _CHILD, native],
-        input=program,
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
-    assert child.returncode == 0, child.stderr.decode()
-    seen = json.loads(child.stdout)
+    seen = _filtered_child(program, _CHILD, native)
     eperm = 1
     # Unfiltered the calls reach the key store (request_key finds no such key).
     assert seen["before"]["add_key"] == 0 and seen["before"]["keyctl"] == 0
@@ -165,15 +172,7 @@ def test_vsock_sockets_are_refused_and_other_families_are_not() -> None:
     refuses too. Unix and loopback sockets are what bots use, and still work."""
     program = refused_calls()
     assert program is not None, f"no filter for this machine ({platform.machine()})"
-    child = subprocess.run(
-        [sys.executable, "-c", _SOCKETS],
-        input=program,
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
-    assert child.returncode == 0, child.stderr.decode()
-    seen = json.loads(child.stdout)
+    seen = _filtered_child(program, _SOCKETS)
     assert seen["before"]["AF_UNIX"] == seen["before"]["AF_INET"] == 0
     assert seen["after"] == {"AF_UNIX": 0, "AF_INET": 0, "AF_VSOCK": errno.EPERM}
 
@@ -232,20 +231,8 @@ def test_tracing_another_process_and_io_uring_are_refused() -> None:
     which no filter of socket() sees (tests/sandbox/test_host_leaks.py)."""
     program = refused_calls()
     assert program is not None, f"no filter for this machine ({platform.machine()})"
-    child = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            _TRACING,
-            json.dumps([*NATIVE_TRACE_CALLS[platform.machine()], IO_URING_SETUP]),
-        ],
-        input=program,
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
-    assert child.returncode == 0, child.stderr.decode()
-    seen = json.loads(child.stdout)
+    traced = [*NATIVE_TRACE_CALLS[platform.machine()], IO_URING_SETUP]
+    seen = _filtered_child(program, _TRACING, json.dumps(traced))
     assert seen.pop("before") in (0, errno.EPERM)  # EPERM: kernel.io_uring_disabled
     assert seen == {
         "process_vm_writev": errno.EPERM,
