@@ -31,6 +31,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from benchmarks import procs
 from clients.sdk import play
+from server.records import MAX_STRIKES
 
 
 @dataclass(slots=True)
@@ -67,8 +68,11 @@ class _Timed:
 
 async def _matches(address: str, game: str, players: int, count: int, deadline: float) -> Gaps:
     gaps = Gaps([])
+    # As many strikes as the server allows: a seat that misses deadlines plays on.
     clock = arena_pb2.ClockSettings(
-        decision_seconds=deadline, time_bank_seconds=0.001 if deadline else 0, max_strikes=10_000
+        decision_seconds=deadline,
+        time_bank_seconds=0.001 if deadline else 0,
+        max_strikes=MAX_STRIKES,
     )
     async with grpc.aio.insecure_channel(address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
