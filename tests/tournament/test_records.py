@@ -4,14 +4,14 @@ server loses nothing when that server goes away."""
 
 from __future__ import annotations
 
+import functools
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import games as games_registry
+from tests.cli import helpers
 from tournament.config import load_config
 from tournament.deals import SECRET_BYTES, secret_seed
 from tournament.runner import run_tournament
@@ -19,17 +19,7 @@ from tournament.store import MIGRATIONS, Store
 
 pytestmark = pytest.mark.e2e
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def sheepfold(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cli", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+sheepfold = functools.partial(helpers.sheepfold, timeout=120)
 
 
 @pytest.fixture(scope="module")
