@@ -10,14 +10,17 @@ const R = 285;
 // The least width of a sheep on screen, in CSS pixels: a phone drew them 7 px
 // across (12 on a laptop), dots whose colour one had to guess.
 const SHEEP_PX = 11;
-// ... and where an area holds more sheep than it has room for at that size,
-// the least they are drawn to fit inside it.
-const SHEEP_LEAST_PX = 7.5;
 // A fence icon's height: in units as a laptop draws it, and the least on
 // screen in CSS pixels.
 const BAR = 16.75;
 const ICON_PX = 11;
 const BAR_MOST = 31;
+// The least length and height of a fence's arrow on screen, in CSS pixels:
+// five seats' fences on a 360x640 phone drew them 6 px long.
+const ARROW_PX = 9;
+// The least room between two areas beside each other, in units, which a
+// fence's width is: ten areas (five seats) left 36, and arrows too short.
+const FENCE_ROOM = 44;
 // A fence card's width in a seat's hand, in CSS pixels.
 const HAND_CARD = 46;
 
@@ -83,32 +86,70 @@ function sheepRows(count, most, { ax, ay, radius, top, foot, step }) {
     const half = far < radius ? Math.sqrt(radius * radius - far * far) - r - 1 : -1;
     const room = y + r > foot || half < 0 ? 0 : Math.floor((2 * half) / step) + 1;
     const row = Math.min(count - points.length, most === Infinity ? Math.max(room, 3) : most);
-    // A short last row of a grid starts at its left, as its rows above do.
+    // A short last row of a grid starts at its left, as its rows above do,
+    // so it needs the room of a whole row (one sheep of four stuck out).
     const across = most === Infinity ? row : most;
     for (let j = 0; j < row; j++) points.push([ax + (j - (across - 1) / 2) * step, y]);
-    if (row > room) fits = false;
+    if (across > room) fits = false;
   }
   return { points, fits };
 }
 
-export function draw(svg, obs, ctx) {
-  const lines = middleLines(obs);
-  const under = legible(12, scaleIn(ctx.room, W, H)) > 14;
-  const lineHeight = (size) => size * 1.45;
+const lineHeight = (size) => size * 1.45;
+
+// The y of the first of an area's label lines (`lines`, drawn at y 0, each
+// `apart` under the one before): `least`, or lower where a line's box would
+// reach over the circle round (ax, ay) of radius `inner`.
+function labelsTop(lines, ay, inner, least, apart) {
+  let y = least;
+  lines.forEach((node, i) => {
+    const box = node.getBBox(), half = box.width / 2 + 0.5;
+    if (half < inner) y = Math.max(y, ay - Math.sqrt(inner * inner - half * half) - box.y + 0.5 - i * apart);
+  });
+  return y;
+}
+
+// The board's height in units and the scale it is drawn at in `room`: the
+// lines of the middle go under the ring where the board is drawn small.
+function fitIn(room, lines) {
+  const under = legible(12, scaleIn(room, W, H)) > 14;
   let height = H;
   if (under) {
-    const size = legible(12, scaleIn(ctx.room, W, H + 400));
+    const size = legible(12, scaleIn(room, W, H + 400));
     height = UNDER_TOP + (3 + lines.seats.length) * lineHeight(size) + 12;
   }
-  const scale = scaleIn(ctx.room, W, height);
+  return { under, height, scale: scaleIn(room, W, height) };
+}
+
+// A fence icon's height in units at `scale`: ICON_PX on screen at least.
+const barAt = (scale) => Math.min(Math.max(BAR, ICON_PX / scale), BAR_MOST);
+
+export function draw(svg, obs, ctx) {
+  const lines = middleLines(obs);
+  const areas = obs.areas || [];
+  const n = Math.max(1, areas.length);
+  // A fence as long as the ring is wide and as wide as the room between its
+  // two areas allows; ten areas are drawn smaller to leave it FENCE_ROOM.
+  const between = 2 * R * Math.sin(Math.PI / n);
+  const radius = Math.min(78, (Math.PI * R) / n * 0.78, (between - FENCE_ROOM) / 2);
+  const gap = between - 2 * radius;
+  const fw = Math.max(26, Math.min(44, gap - 6));
+  // Where the room the page gives (a phone's window under its controls)
+  // would draw the fences' arrows under ARROW_PX, the board is drawn to its
+  // column's width alone, taller than the window, and the page scrolls.
+  let fitted = fitIn(ctx.room, lines);
+  const arrowPx = (scale) => Math.min(fw - 12, barAt(scale) - 4) * scale;
+  const wider = ctx.room && ctx.room.height ? fitIn({ width: ctx.room.width }, lines) : fitted;
+  const tall = arrowPx(fitted.scale) < ARROW_PX && wider.scale > fitted.scale;
+  if (tall) fitted = wider;
+  const { under, height, scale } = fitted;
   const f = (size) => legible(size, scale);
   reset(svg, W, height);
   svg.append(s("rect", { x: 0, y: 0, width: W, height, fill: "#b7d79a", rx: 14 }));
-  const areas = obs.areas || [];
-  const n = Math.max(1, areas.length);
   const cx = W / 2, cy = H / 2;
+  // Each area's first label line, from the ring's middle down.
+  const labelsAt = new Map();
   svg.append(s("circle", { cx, cy, r: R, fill: "none", stroke: "#8db36d", "stroke-width": 60 }));
-  const radius = Math.min(78, (Math.PI * R) / n * 0.78);
   const angleOfArea = (i) => ((i + 0.5) / n) * 2 * Math.PI - Math.PI / 2;
   const angleOfFence = (i) => (i / n) * 2 * Math.PI - Math.PI / 2;
   areas.forEach((area, i) => {
@@ -122,9 +163,19 @@ export function draw(svg, obs, ctx) {
     g.append(s("circle", { cx: ax, cy: ay, r: radius, fill: pen ? "#efe6cf" : "#7fb85a", stroke: pen ? seatColour(area.owner) : "#5d8f3f", "stroke-width": pen ? 5 : 2 }));
     // What it is, then its number: the event log and the move labels name
     // areas by number ("jumps from area 7 to area 8"), pens included.
-    const label = f(11), first = ay - radius + 5 + label / 2, second = first + label * 1.15;
-    g.append(text(ax, first, areaKind(area), { class: "area-kind", "font-size": label, "font-weight": 700, fill: pen ? seatColour(area.owner) : "#1f3f12" }));
-    g.append(text(ax, second, `area ${area.index}`, { class: "area-label", "font-size": label, fill: "#1f3f12" }));
+    // Measured where they are drawn, they go as near the circle's top as
+    // leaves them inside it: "meadow" at its top ran onto the fences beside.
+    const label = f(11);
+    const kind = text(ax, 0, areaKind(area), { class: "area-kind", "font-size": label, "font-weight": 700, fill: pen ? seatColour(area.owner) : "#1f3f12" });
+    const number = text(ax, 0, `area ${area.index}`, { class: "area-label", "font-size": label, fill: "#1f3f12" });
+    g.append(kind, number);
+    svg.append(g);
+    const inner = radius - (pen ? 3 : 1.5);
+    const first = labelsTop([kind, number], ay, inner, ay - radius + 5 + label / 2, label * 1.15);
+    const second = first + label * 1.15;
+    kind.setAttribute("y", first);
+    number.setAttribute("y", second);
+    labelsAt.set(area.index, first - cy);
     const sheep = area.sheep || [];
     const per = Math.max(3, Math.ceil(Math.sqrt(sheep.length)));
     // A sheep is 0.84 of a step across: larger where the board is drawn small,
@@ -140,9 +191,10 @@ export function draw(svg, obs, ctx) {
     // the sheep smaller as far as they must be to stay inside it: a 375x667
     // phone draws them large beside labels as large, and a full area's rows
     // ran over its circle onto the fences.
-    let at = sheepRows(sheep.length, per, { ax, ay, radius, top, foot, step });
-    for (let k = step; !at.fits && k * 0.84 * scale >= SHEEP_LEAST_PX; k *= 0.94) {
-      at = { ...sheepRows(sheep.length, Infinity, { ax, ay, radius, top: top - (step - k) / 2, foot, step: k }), step: k };
+    // The sheep stay clear of the circle's line, which a pen draws thick.
+    let at = sheepRows(sheep.length, per, { ax, ay, radius: inner, top, foot, step });
+    for (let k = step * 0.94; !at.fits && k > 2; k *= 0.94) {
+      at = { ...sheepRows(sheep.length, Infinity, { ax, ay, radius: inner, top: top - (step - k) / 2, foot, step: k }), step: k };
     }
     sheep.forEach((sh, k) => {
       const [sx, sy] = at.points[k];
@@ -155,16 +207,11 @@ export function draw(svg, obs, ctx) {
         s("circle", { cx: ax + 5, cy: wy - 30, r: 2, fill: "#ffd400" }),
         text(ax, ay + radius - 4 - word / 2, "wolf", { "font-size": word, fill: "#111" })));
     }
-    svg.append(g);
   });
-  // A fence as long as the ring is wide and as wide as the room between its two
-  // areas allows (five players leave the least), so its arrows read on a
-  // laptop; longer where the board is drawn small, so that each icon is at
+  // A fence is longer where the board is drawn small, so that each icon is at
   // least ICON_PX high on screen (a phone drew them 8 px high, their arrows 6),
   // as far as the fence at the ring's foot stays clear of the lines under it.
-  const gap = 2 * R * Math.sin(Math.PI / n) - 2 * radius;
-  const fw = Math.max(26, Math.min(44, gap - 6));
-  const bar = Math.min(Math.max(BAR, ICON_PX / scale), BAR_MOST);
+  const bar = barAt(scale);
   const fh = 4 * bar + 8 + 3 * 3;
   for (const fence of obs.fences || []) {
     const a = angleOfFence(fence.index);
@@ -210,7 +257,7 @@ export function draw(svg, obs, ctx) {
     const near = (r) => beside.some(([b, area]) => {
       const x = r * Math.cos(a), y = r * Math.sin(a), bx = R * Math.cos(b), by = R * Math.sin(b);
       if (Math.hypot(x - bx, y - by) < reach) return true;
-      const first = by - radius + 5 + label / 2;
+      const first = area ? labelsAt.get(area.index) : 0;
       return area && [[areaKind(area), first, true], [`area ${area.index}`, first + label * 1.15, false]].some(([words2, ly, bold]) =>
         Math.abs(x - bx) < half + widthOf(words2, label, bold) / 2 + 2 && Math.abs(y - ly) < label * 1.2 + 2);
     });
@@ -232,6 +279,7 @@ export function draw(svg, obs, ctx) {
     svg.append(s("circle", { cx: left, cy: seatY(i), r: Math.max(6, small / 2.2), fill: seatColour(seat) }));
     svg.append(text(left + Math.max(12, small), seatY(i), words, { "text-anchor": "start", "font-size": small, "data-seat-points": seat, fill: "#1f3f12" }));
   });
+  return { tall };
 }
 
 export function scores(obs, players) {
