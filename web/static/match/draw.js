@@ -1,0 +1,188 @@
+// The match page's drawing: the board (by the game's module), the turn, the
+// scores, the event log, the seats' private parts and the decision clock, all
+// of the frame the page stands at.
+import { h, seatColour } from "../svg.js";
+import { $, board, boot, game, model } from "./model.js";
+import { botNode, seatText } from "./names.js";
+
+let pending = false;
+export function render() {
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => {
+    pending = false;
+    draw();
+  });
+}
+
+function draw() {
+  const frames = model.frames;
+  const last = Math.max(0, frames.length - 1);
+  model.index = Math.min(model.index, last);
+  const frame = frames[model.index];
+  const slider = $("slider");
+  slider.max = String(last);
+  slider.value = String(model.index);
+  // A live page that lost its stream does not know the match is still running.
+  const shown = model.live && !model.connected && document.body.dataset.stream === "retrying"
+    ? "reconnecting" : model.status;
+  $("status").textContent = shown;
+  $("status").dataset.status = shown;
+  document.body.dataset.status = model.status;
+  $("follow-wrap").hidden = !model.live;
+  $("view-wrap").hidden = model.live;
+  if (!frame) {
+    $("move-label").textContent = model.live ? "waiting for the first move" : "no moves to show";
+    return;
+  }
+  $("move-label").textContent = `move ${frame.move} of ${frames[last].move}`;
+  const isLast = model.index === last;
+  const result = isLast ? model.result : null;
+  board.dataset.move = frame.move;
+  board.dataset.view = model.view;
+  board.dataset.game = boot.game;
+  const drawn = game.draw(board, frame.observation, {
+    players: boot.players,
+    view: model.view,
+    seats: frame.seats || null,
+    result,
+    room: room(),
+    // The position before this move (null at the first frame the page holds),
+    // for a board that marks what the move changed.
+    previous: model.index > 0 ? frames[model.index - 1].observation : null,
+  });
+  // A board that would not read in the room above the controls (Sheep &
+  // Garden late in a match on a 375x667 phone) is drawn to its column's width,
+  // taller than the window: the page scrolls, and the controls, at the end of
+  // the page, cover no part of it once scrolled to its foot.
+  if (drawn && drawn.tall) board.style.maxHeight = "none";
+  board.dataset.tall = drawn && drawn.tall ? "true" : "false";
+  drawTurn(frame, result);
+  drawScores(frame, result);
+  drawLog();
+  drawPrivate(frame);
+  tickClock(); // at once: between its ticks it would name the seat before
+}
+
+// The room the board has on the page, in CSS pixels: its column's width and
+// its largest height. A board may lay itself out to suit it (a phone's narrow
+// column), and is drawn again when the window changes width. The height is
+// the stylesheet's, or less where the controls, which stay at the foot of the
+// window, would cover the board's foot: on a 375x667 phone they hid Stubborn
+// Sheep's scores under the ring.
+function room() {
+  board.style.maxHeight = "";
+  const styled = parseFloat(getComputedStyle(board).maxHeight) || window.innerHeight;
+  const top = board.getBoundingClientRect().top + window.scrollY;
+  const free = window.innerHeight - top - $("controls").offsetHeight - 8;
+  const height = Math.max(200, Math.min(styled, free));
+  board.style.maxHeight = `${height}px`;
+  return { width: board.parentElement.clientWidth, height };
+}
+let roomWidth = null;
+window.addEventListener("resize", () => {
+  const width = board.parentElement.clientWidth;
+  if (width !== roomWidth) render();
+  roomWidth = width;
+});
+function drawTurn(frame, result) {
+  const turn = $("turn");
+  turn.replaceChildren();
+  if (model.status === "aborted" && model.index === model.frames.length - 1) {
+    turn.append(h("strong", {}, "Aborted here: no result"));
+  } else if (model.status === "waiting") {
+    // No seat has answered yet: some have not even joined. "Seat 1 to move"
+    // said a bot was deciding while the match waited for its players.
+    turn.append(h("strong", { "data-waiting": "" }, "Waiting for its seats to join"));
+    if (frame.to_move !== null && frame.to_move !== undefined) {
+      turn.append(h("div", { class: "muted" }, `${seatText(frame.to_move)} moves first`));
+    }
+  } else if (frame.to_move === null || frame.to_move === undefined) {
+    turn.append(h("strong", {}, result || model.status === "finished" ? "Game over" : "No one to move"));
+    // A solo match's final result carries its rulebook's title ("Woolly disaster").
+    if (result && result.solo_title) {
+      turn.append(h("div", { class: "solo-title", "data-solo-title": "" }, "Solo rating: ",
+        h("strong", {}, result.solo_title)));
+    }
+  } else {
+    turn.append(
+      h("span", { class: "dot", style: `background:${seatColour(frame.to_move)}` }),
+      h("strong", { "data-to-move": frame.to_move }, `${seatText(frame.to_move, "Seat")} to move`),
+    );
+  }
+  // A live frame has no action label (Watch sends events): its first event says what happened.
+  const label = frame.label || (frame.events[0] ? frame.events[0].text : "");
+  if (label && frame.move > 0) {
+    turn.append(h("div", { class: "muted" }, `move ${frame.move}: `,
+      frame.label && frame.seat !== null && frame.seat !== undefined ? `${seatText(frame.seat)} ` : "",
+      label, frame.forced ? " (forced)" : ""));
+  }
+}
+
+function drawScores(frame, result) {
+  const table = $("scores");
+  const { columns, rows } = game.scores(frame.observation, boot.players);
+  const head = h("tr", {}, h("th", {}, Array.isArray(boot.bots) ? "seat, bot" : "seat"), columns.map((c) => h("th", {}, c)),
+    result ? h("th", {}, "final") : null);
+  const body = rows.map((cells, seat) =>
+    h("tr", { "data-seat": seat, class: frame.to_move === seat ? "to-move" : "" },
+      h("td", {}, h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${seat}`,
+        botNode(seat) ? [" ", botNode(seat)] : null),
+      cells.map((c) => h("td", {}, String(c))),
+      result ? h("td", { class: "final", "data-final-score": result.scores[seat] },
+        `${result.scores[seat]}${result.ranks[seat] === 1 ? " ★" : ""}`) : null));
+  table.replaceChildren(h("thead", {}, head), h("tbody", {}, body));
+}
+
+function drawLog() {
+  const log = $("log");
+  const items = [];
+  // The last 80 events up to the current move: enough context, cheap to redraw.
+  for (let i = model.index; i >= 0 && items.length < 80; i--) {
+    const frame = model.frames[i];
+    for (let j = frame.events.length - 1; j >= 0 && items.length < 80; j--) {
+      const event = frame.events[j];
+      items.push(h("li", {
+        class: (i === model.index ? "current " : "") + (event.to !== null && event.to !== undefined ? "private" : ""),
+        "data-move": frame.move,
+      }, h("span", { class: "mv" }, String(frame.move)), " ", event.text,
+      event.to !== null && event.to !== undefined ? h("span", { class: "only" }, ` ${seatText(event.to)} only`) : null));
+    }
+  }
+  log.replaceChildren(...items);
+}
+
+function drawPrivate(frame) {
+  const box = $("private");
+  box.replaceChildren();
+  if (model.view === "public") return;
+  const views = model.view === "all" ? (frame.seats || []).map((o, seat) => [seat, o])
+    : [[Number(model.view.slice(5)), frame.observation]];
+  for (const [seat, obs] of views) {
+    const part = game.privatePart ? game.privatePart(obs, seat) : null;
+    if (part) box.append(part);
+  }
+}
+
+// Timed by this page from the moment it saw the move that opened the decision
+// (the server sends no clock), and shown only while a decision is open: the
+// stream is up, the match running and someone to move.
+export function tickClock() {
+  const clock = $("clock");
+  const per = boot.clock && boot.clock.decision_seconds ? boot.clock.decision_seconds : null;
+  const last = model.frames[model.frames.length - 1];
+  const open = model.live && model.connected && model.status === "running" && last
+    && last.to_move !== null && last.to_move !== undefined;
+  const limit = per ? ` (limit ${per} s)` : "";
+  if (!open) {
+    clock.textContent = !model.live && per ? `clock: ${per} s per decision` : "";
+    delete clock.dataset.seconds;
+  } else if (model.decisionSeen === null) {
+    clock.textContent = `seat ${last.to_move} is deciding${limit}`;
+    delete clock.dataset.seconds;
+  } else {
+    const spent = (performance.now() - model.decisionSeen) / 1000;
+    clock.textContent = `seat ${last.to_move} deciding for ${spent.toFixed(1)} s${limit}, as this page saw it`;
+    clock.dataset.seconds = spent.toFixed(1);
+  }
+}

@@ -1,0 +1,62 @@
+// How the match page names seats and their bots, and quotes what a link or a
+// database gave it: as text, its control and bidi characters as escapes.
+import { h, seatColour } from "../svg.js";
+import { $, boot } from "./model.js";
+
+// A tournament's game names the bot in each seat (boot.bots); any other match
+// has seats alone. A name is shown as text, its control and bidi characters
+// as escapes (see `visible`), so it neither writes markup nor turns words round.
+function botName(seat) {
+  const name = Array.isArray(boot.bots) ? boot.bots[seat] : null;
+  return typeof name === "string" && name ? visible(name) : null;
+}
+
+// A name cut at 40 characters, for the places that name seats beside other
+// words (the scores, the turn, a seat's view); the line above the board has it whole.
+function cut(name) {
+  const head = [...name].slice(0, 40).join("");
+  return head.length < name.length ? `${head}…` : head;
+}
+
+// "seat 1", or "seat 1 (greedy)" for a tournament's game.
+export function seatText(seat, word = "seat") {
+  const name = botName(seat);
+  return name === null ? `${word} ${seat}` : `${word} ${seat} (${cut(name)})`;
+}
+
+export function botNode(seat, whole = false) {
+  const name = botName(seat);
+  if (name === null) return null;
+  return h("bdi", { class: "bot", title: whole ? null : name }, whole ? name : cut(name));
+}
+
+// Above the board: the tournament the game is of, and each seat's bot.
+export function drawSeatBots() {
+  const line = $("seat-bots");
+  if (!Array.isArray(boot.bots) || !boot.tournament) return;
+  const seats = [];
+  for (let seat = 0; seat < boot.players; seat++) {
+    if (seats.length) seats.push(", ");
+    seats.push(h("span", { class: "seat-bot", "data-seat": seat },
+      h("span", { class: "dot", style: `background:${seatColour(seat)}` }),
+      ` seat ${seat} `, botNode(seat, true) || "(no bot stored)"));
+  }
+  line.replaceChildren("Game of the tournament ",
+    h("a", { href: boot.tournament.url }, visible(boot.tournament.name)), ": ", ...seats);
+  line.hidden = false;
+}
+
+// What a link asked for, as the notice quotes it: its first 40 characters (as
+// the viewer quotes `?move=`), and a control character (U+202E turns the
+// notice's words around) as its escape, so a link cannot write the page's text.
+export function quoted(asked) {
+  const head = [...asked].slice(0, 40).join("");
+  const shown = visible(head);
+  return head.length < asked.length ? `${shown}…` : shown;
+}
+
+// `text` with its control and bidi characters written as escapes.
+function visible(text) {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

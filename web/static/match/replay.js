@@ -1,0 +1,116 @@
+// Replaying a match: the buttons, the slider, the keys and the link's #move
+// that step through its frames, and the seat views whose frames it loads.
+import { h } from "../svg.js";
+import { $, board, boot, indexOfMove, model, notice } from "./model.js";
+import { quoted, seatText } from "./names.js";
+import { render } from "./draw.js";
+
+export function go(index, fromUser = true) {
+  if (!model.frames.length) return;
+  model.index = Math.max(0, Math.min(index, model.frames.length - 1));
+  if (fromUser && model.live) $("follow").checked = model.index === model.frames.length - 1;
+  if (!model.live) history.replaceState(null, "", `#move=${model.frames[model.index].move}`);
+  render();
+}
+
+function stop() {
+  if (model.playing) clearInterval(model.playing);
+  model.playing = null;
+  $("play").textContent = "play";
+}
+
+function play() {
+  if (model.playing) return stop();
+  if (model.index >= model.frames.length - 1) go(0);
+  $("play").textContent = "pause";
+  model.playing = setInterval(() => {
+    if (model.index >= model.frames.length - 1) return stop();
+    go(model.index + 1);
+  }, 1000 / Number($("speed").value));
+}
+
+$("first").onclick = () => go(0);
+$("prev").onclick = () => go(model.index - 1);
+$("next").onclick = () => go(model.index + 1);
+$("last").onclick = () => go(model.frames.length - 1);
+$("play").onclick = play;
+$("speed").onchange = () => { if (model.playing) { stop(); play(); } };
+$("slider").oninput = (e) => go(Number(e.target.value));
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+  const keys = { ArrowLeft: -1, ArrowRight: 1 };
+  if (e.key in keys) { e.preventDefault(); go(model.index + keys[e.key]); }
+  else if (e.key === "Home") { e.preventDefault(); go(0); }
+  else if (e.key === "End") { e.preventDefault(); go(model.frames.length - 1); }
+  else if (e.key === " ") { e.preventDefault(); play(); }
+});
+
+export function goMove(move, fromUser = true) {
+  const index = indexOfMove(move);
+  if (index >= 0) go(index, fromUser);
+}
+
+export function moveFromHash() {
+  const match = /^#move=(.*)$/.exec(location.hash);
+  if (!match) return null;
+  let asked = match[1];
+  try {
+    asked = decodeURIComponent(asked);
+  } catch {
+    // "%zz" is no move either: said below, as any other.
+  }
+  const first = model.frames.length ? model.frames[0].move : 0;
+  const last = model.frames.length ? model.frames[model.frames.length - 1].move : 0;
+  if (!/^\d+$/.test(asked) || indexOfMove(Number(asked)) < 0) {
+    notice(`There is no move "${quoted(asked)}" in this match: its moves are ${first} to ${last}.`);
+    return null;
+  }
+  notice("");
+  return Number(asked);
+}
+// What a link asked for, as the notice quotes it: its first 40 characters (as
+// the viewer quotes `?move=`), and a control character (U+202E turns the
+window.addEventListener("hashchange", () => {
+  const move = moveFromHash();
+  if (move !== null && move !== model.frames[model.index]?.move) goMove(move, false);
+});
+
+// ------------------------------------------------------------ views
+
+export function fillViews() {
+  const select = $("view");
+  const options = [["public", "spectator (public)"]];
+  for (let seat = 0; seat < boot.players; seat++) options.push([`seat-${seat}`, `what ${seatText(seat)} saw`]);
+  options.push(["all", "all cards"]);
+  select.replaceChildren(...options.map(([value, label]) => h("option", { value }, label)));
+  select.value = model.view;
+  select.onchange = async () => {
+    await loadFrames(select.value);
+  };
+}
+
+// Every frame of the finished match in `view`, staying at the move shown.
+export async function loadFrames(view) {
+  const shown = model.frames.length ? model.frames[model.index].move : null;
+  let data = null;
+  let response = null;
+  try {
+    response = await fetch(`${boot.frames_url}?view=${encodeURIComponent(view)}`);
+    data = await response.json();
+  } catch {
+    notice(`Could not load the ${view} view: the viewer does not answer.`);
+    return false;
+  }
+  if (!response.ok) {
+    const why = data.error || `could not load the ${view} view`;
+    notice(model.status === "aborted" ? `Its moves cannot be shown: ${why}.` : why);
+    return false;
+  }
+  model.frames = data.frames;
+  model.view = view;
+  if (model.status !== "aborted") model.result = data.result || model.result; // aborted: no scores
+  board.dataset.frames = model.frames.length;
+  if (shown !== null && indexOfMove(shown) >= 0) model.index = indexOfMove(shown);
+  render();
+  return true;
+}
