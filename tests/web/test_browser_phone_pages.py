@@ -16,6 +16,7 @@ from web.showcase import Showcase
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
 SMALL_PHONE = {"width": 360, "height": 640}
+LEAST_TEXT_PX = 10.5  # web/static/svg.js
 
 # Each shown cell of the matches list that reaches past the window's right
 # edge, and whether a list's box scrolls sideways.
@@ -54,3 +55,66 @@ def test_the_matches_list_shows_each_rows_status_and_scores_on_a_phone(
     assert seen["cells"] > 0
     assert not seen["past"], f"cells cut at the window's edge: {seen['past'][:6]}"
     assert not seen["scrolls"], "the list scrolls sideways"
+
+
+# Each game at two seats and at the most it takes.
+LINEUPS = [
+    (game, players)
+    for game, most in (
+        ("sheep-showdown", 6), ("sheep-n-sheep", 4), ("stubborn-sheep", 5), ("sheep-and-garden", 4)
+    )
+    for players in (2, most)
+]  # fmt: skip
+
+# Steps the page through every third move it holds, as its slider does, and
+# gives each board text drawn under the least size (its computed font size
+# times its scale on screen), the smallest each text was drawn, and each Sheep
+# Showdown card value that reaches out of its card.
+SMALL_TEXT = """async (least) => {
+  const m = window.sheepfold, slider = document.getElementById('slider');
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const small = {}, out = [];
+  for (let i = 0; i < m.frames.length; i += 3) {
+    slider.value = String(i);
+    slider.dispatchEvent(new Event('input'));
+    await frame();
+    for (const t of document.querySelectorAll('#board text')) {
+      const k = t.getScreenCTM();
+      const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(k.a, k.b);
+      const what = `${t.getAttribute('class') || 'text'} "${t.textContent.slice(0, 20)}"`;
+      if (px < least) small[what] = Math.min(small[what] ?? px, px);
+    }
+    for (const value of document.querySelectorAll('#board g.card .card-value')) {
+      const a = value.getBoundingClientRect();
+      const b = value.closest('g.card').querySelector(':scope > rect').getBoundingClientRect();
+      if (a.left < b.left || a.right > b.right || a.top < b.top || a.bottom > b.bottom) {
+        out.push(`${value.textContent} at move ${m.frames[i].move}`);
+      }
+    }
+  }
+  return { small, out, moves: m.frames.length };
+}"""
+
+
+@pytest.mark.parametrize(("game", "players"), LINEUPS)
+def test_every_boards_text_reads_on_a_small_phone(
+    showcase: Showcase, browser: Any, game: str, players: int
+) -> None:
+    """A 360x640 phone drew Sheep Showdown's dog numbers and sheep cards'
+    values 8.1 px high with six seats (10.2 with two): they were set at a
+    fixed size, not held to the least text size as the board's other labels
+    are."""
+    bots = [RandomBot(640 + seat) for seat in range(players)]
+    outcome = showcase.server.run(play_match(showcase.server.address, game, bots, seed=64))
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{showcase.url}/match/{outcome.match_id}")
+        page.wait_for_selector("#board[data-move]")
+        seen = page.evaluate(SMALL_TEXT, LEAST_TEXT_PX - 0.01)
+        save_screenshot(page, f"small-phone-{game}-{players}p")
+    finally:
+        context.close()
+    assert seen["moves"] > 1
+    assert not seen["small"], {what: round(px, 2) for what, px in seen["small"].items()}
+    assert not seen["out"], f"card values out of their card: {seen['out'][:5]}"

@@ -38,7 +38,9 @@ function card(kind, x, y, size, f) {
       g.append(s("circle", { cx: cx + dx * 0.9, cy: cy + dy * 0.9, r: 8, fill: "#ffffff", stroke: "#b9b09a" }));
     }
     g.append(s("ellipse", { cx: cx + 15, cy: cy - 4, rx: 5, ry: 4, fill: "#3b3a36" }));
-    g.append(text(x + 15, y + 17, look.label, { "font-size": 16, "font-weight": 700, fill: "#5b4a1f" }));
+    // Its value at the least text size too, and inside the card's corner.
+    const value = f(16);
+    g.append(text(x + 15, y + Math.max(17, 7 + value / 2), look.label, { class: "card-value", "font-size": value, "font-weight": 700, fill: "#5b4a1f" }));
   } else {
     g.append(text(x + size / 2, y + size / 2 - 5, look.glyph, { "font-size": 24, fill: look.ink || "#2d2a22" }));
     // The name along the card's foot, squeezed to the card's width where the
@@ -94,7 +96,7 @@ export function draw(svg, obs, ctx) {
     s("circle", { cx, cy, r: 20, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 2 }),
     s("ellipse", { cx: cx - 13, cy: cy - 12, rx: 6, ry: 9, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }),
     s("ellipse", { cx: cx + 13, cy: cy - 12, rx: 6, ry: 9, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }),
-    text(cx, cy + 1, `${dog.dog}`, { "font-size": 16, "font-weight": 700, fill: "#fff" }),
+    text(cx, cy + 1, `${dog.dog}`, { class: "dog-number", "font-size": f(16), "font-weight": 700, fill: "#fff" }),
     dog.out ? text(cx, cy, "✕", { "font-size": 34, fill: "#111" }) : null));
   }
 }
