@@ -17,6 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
 SMALL_PHONE = {"width": 360, "height": 640}
 LEAST_TEXT_PX = 10.5  # web/static/svg.js
+SHEEP_LEAST_PX = 7.5  # web/static/games/stubborn-sheep.js
 
 # Each shown cell of the matches list that reaches past the window's right
 # edge, and whether a list's box scrolls sideways.
@@ -118,3 +119,42 @@ def test_every_boards_text_reads_on_a_small_phone(
     assert seen["moves"] > 1
     assert not seen["small"], {what: round(px, 2) for what, px in seen["small"].items()}
     assert not seen["out"], f"card values out of their card: {seen['out'][:5]}"
+
+
+# The narrowest sheep on the Stubborn Sheep board at every move, in CSS px.
+NARROWEST_SHEEP = """async () => {
+  const m = window.sheepfold, slider = document.getElementById('slider');
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  let narrowest = Infinity, at = null;
+  for (let i = 0; i < m.frames.length; i++) {
+    slider.value = String(i);
+    slider.dispatchEvent(new Event('input'));
+    await frame();
+    for (const sheep of document.querySelectorAll('#board circle.sheep')) {
+      const width = sheep.getBoundingClientRect().width;
+      if (width < narrowest) [narrowest, at] = [width, m.frames[i].move];
+    }
+  }
+  return { narrowest, at };
+}"""
+
+
+def test_stubborn_sheep_crowded_areas_keep_their_sheep_apart_on_a_small_phone(
+    showcase: Showcase, browser: Any
+) -> None:
+    """With two seats a 360x640 phone drew the board to the room above the
+    controls and a crowded meadow's sheep 7 px across, colours hard to tell:
+    there the board is drawn to the column's width, and the page scrolls."""
+    bots = [RandomBot(60 + seat) for seat in range(2)]
+    outcome = showcase.server.run(
+        play_match(showcase.server.address, "stubborn-sheep", bots, seed=32)
+    )
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{showcase.url}/match/{outcome.match_id}")
+        page.wait_for_selector("#board[data-move]")
+        seen = page.evaluate(NARROWEST_SHEEP)
+    finally:
+        context.close()
+    assert seen["narrowest"] >= SHEEP_LEAST_PX, seen

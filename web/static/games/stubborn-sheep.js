@@ -10,6 +10,9 @@ const R = 285;
 // The least width of a sheep on screen, in CSS pixels: a phone drew them 7 px
 // across (12 on a laptop), dots whose colour one had to guess.
 const SHEEP_PX = 11;
+// ... and the least they are drawn in a crowded area before the board is
+// drawn taller than the window (smaller still where even that leaves no room).
+const SHEEP_LEAST_PX = 7.5;
 // A fence icon's height: in units as a laptop draws it, and the least on
 // screen in CSS pixels.
 const BAR = 16.75;
@@ -135,14 +138,31 @@ export function draw(svg, obs, ctx) {
   const gap = between - 2 * radius;
   const fw = Math.max(26, Math.min(44, gap - 6));
   // Where the room the page gives (a phone's window under its controls)
-  // would draw the fences' arrows under ARROW_PX, the board is drawn to its
-  // column's width alone, taller than the window, and the page scrolls.
-  let fitted = fitIn(ctx.room, lines);
+  // would draw the fences' arrows under ARROW_PX, or a crowded area's sheep
+  // under SHEEP_LEAST_PX, the board is drawn to its column's width alone,
+  // taller than the window, and the page scrolls.
+  const fitted = fitIn(ctx.room, lines);
   const arrowPx = (scale) => Math.min(fw - 12, barAt(scale) - 4) * scale;
   const wider = ctx.room && ctx.room.height ? fitIn({ width: ctx.room.width }, lines) : fitted;
-  const tall = arrowPx(fitted.scale) < ARROW_PX && wider.scale > fitted.scale;
-  if (tall) fitted = wider;
+  const grows = wider.scale > fitted.scale;
+  const geometry = { lines, areas, n, radius, fw };
+  if (grows && arrowPx(fitted.scale) < ARROW_PX) {
+    drawAt(svg, obs, wider, geometry);
+    return { tall: true };
+  }
+  const least = drawAt(svg, obs, fitted, geometry);
+  if (grows && least < SHEEP_LEAST_PX) {
+    drawAt(svg, obs, wider, geometry);
+    return { tall: true };
+  }
+  return { tall: false };
+}
+
+// Draws the board at `fitted`'s scale; gives the least width of a sheep on
+// screen, in CSS pixels.
+function drawAt(svg, obs, fitted, { lines, areas, n, radius, fw }) {
   const { under, height, scale } = fitted;
+  let least = Infinity;
   const f = (size) => legible(size, scale);
   reset(svg, W, height);
   svg.append(s("rect", { x: 0, y: 0, width: W, height, fill: "#b7d79a", rx: 14 }));
@@ -196,6 +216,7 @@ export function draw(svg, obs, ctx) {
     for (let k = step * 0.94; !at.fits && k > 2; k *= 0.94) {
       at = { ...sheepRows(sheep.length, Infinity, { ax, ay, radius: inner, top: top - (step - k) / 2, foot, step: k }), step: k };
     }
+    if (sheep.length) least = Math.min(least, (at.step ?? step) * 0.84 * scale);
     sheep.forEach((sh, k) => {
       const [sx, sy] = at.points[k];
       g.append(s("circle", { class: "sheep", "data-sheep-id": sh.id, "data-colour": colourOf(sh.colour), cx: sx, cy: sy, r: (at.step ?? step) * 0.42, fill: SHEEP[colourOf(sh.colour)] || "#ccc", stroke: "#2d2d2d", "stroke-width": 1 }));
@@ -279,7 +300,7 @@ export function draw(svg, obs, ctx) {
     svg.append(s("circle", { cx: left, cy: seatY(i), r: Math.max(6, small / 2.2), fill: seatColour(seat) }));
     svg.append(text(left + Math.max(12, small), seatY(i), words, { "text-anchor": "start", "font-size": small, "data-seat-points": seat, fill: "#1f3f12" }));
   });
-  return { tall };
+  return least;
 }
 
 export function scores(obs, players) {
