@@ -97,6 +97,30 @@ SMALL_TEXT = """async (least) => {
 }"""
 
 
+def on_a_small_phone(
+    showcase: Showcase,
+    browser: Any,
+    game: str,
+    bots: list[RandomBot],
+    seed: int,
+    script: str,
+    arg: object = None,
+) -> Any:
+    """Plays a match of `game` and gives what `script` sees of its page at
+    360x640; the page as it ends is saved for a person to look at."""
+    outcome = showcase.server.run(play_match(showcase.server.address, game, bots, seed=seed))
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{showcase.url}/match/{outcome.match_id}")
+        page.wait_for_selector("#board[data-move]")
+        seen = page.evaluate(script, arg)
+        save_screenshot(page, f"small-phone-{game}-{len(bots)}p")
+    finally:
+        context.close()
+    return seen
+
+
 @pytest.mark.parametrize(("game", "players"), LINEUPS)
 def test_every_boards_text_reads_on_a_small_phone(
     showcase: Showcase, browser: Any, game: str, players: int
@@ -105,17 +129,10 @@ def test_every_boards_text_reads_on_a_small_phone(
     values 8.1 px high with six seats (10.2 with two): they were set at a
     fixed size, not held to the least text size as the board's other labels
     are."""
-    bots = [RandomBot(640 + seat) for seat in range(players)]
-    outcome = showcase.server.run(play_match(showcase.server.address, game, bots, seed=64))
-    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True)
-    try:
-        page = context.new_page()
-        page.goto(f"{showcase.url}/match/{outcome.match_id}")
-        page.wait_for_selector("#board[data-move]")
-        seen = page.evaluate(SMALL_TEXT, LEAST_TEXT_PX - 0.01)
-        save_screenshot(page, f"small-phone-{game}-{players}p")
-    finally:
-        context.close()
+    seen = on_a_small_phone(
+        showcase, browser, game, [RandomBot(640 + seat) for seat in range(players)], 64,
+        SMALL_TEXT, LEAST_TEXT_PX - 0.01,
+    )  # fmt: skip
     assert seen["moves"] > 1
     assert not seen["small"], {what: round(px, 2) for what, px in seen["small"].items()}
     assert not seen["out"], f"card values out of their card: {seen['out'][:5]}"
@@ -146,15 +163,5 @@ def test_stubborn_sheep_crowded_areas_keep_their_sheep_apart_on_a_small_phone(
     controls and a crowded meadow's sheep 7 px across, colours hard to tell:
     there the board is drawn to the column's width, and the page scrolls."""
     bots = [RandomBot(60 + seat) for seat in range(2)]
-    outcome = showcase.server.run(
-        play_match(showcase.server.address, "stubborn-sheep", bots, seed=32)
-    )
-    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True)
-    try:
-        page = context.new_page()
-        page.goto(f"{showcase.url}/match/{outcome.match_id}")
-        page.wait_for_selector("#board[data-move]")
-        seen = page.evaluate(NARROWEST_SHEEP)
-    finally:
-        context.close()
+    seen = on_a_small_phone(showcase, browser, "stubborn-sheep", bots, 32, NARROWEST_SHEEP)
     assert seen["narrowest"] >= SHEEP_LEAST_PX, seen
