@@ -25,13 +25,14 @@ ARROW_PX = 9  # web/static/games/stubborn-sheep.js
 
 # Steps the page through every move it holds (as its slider does) and measures
 # each: the fences' arrows along their own axes (a fence is rotated, so a
-# screen box would be the rotated box's), and every sheep and area label that
-# is not wholly inside its area's circle, within the circle's line.
+# screen box would be the rotated box's), every sheep and area label that is
+# not wholly inside its area's circle, within the circle's line, and every
+# fence's height (its "x3" label) whose box reaches into an area's circle.
 EVERY_MOVE = """async () => {
   const m = window.sheepfold, slider = document.getElementById('slider');
   const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const scale = (el) => { const t = el.getScreenCTM(); return Math.hypot(t.a, t.b); };
-  const arrows = [], out = [];
+  const arrows = [], out = [], over = [];
   for (let i = 0; i < m.frames.length; i++) {
     slider.value = String(i);
     slider.dispatchEvent(new Event('input'));
@@ -59,9 +60,17 @@ EVERY_MOVE = """async () => {
         const by = Math.max(...corners.map(([x, y]) => Math.hypot(x - cx, y - cy))) - inner;
         if (by > 0.01) out.push({ move, area: area.dataset.area, what: label.textContent, by });
       }
+      for (const height of document.querySelectorAll('#board .fence-height')) {
+        const r = height.getBoundingClientRect();
+        const dx = Math.max(r.left - cx, 0, cx - r.right);
+        const dy = Math.max(r.top - cy, 0, cy - r.bottom);
+        if (Math.hypot(dx, dy) < c.width / 2) {
+          over.push({ move, fence: height.dataset.fence, area: area.dataset.area });
+        }
+      }
     }
   }
-  return { arrows, out, moves: m.frames.length };
+  return { arrows, out, over, moves: m.frames.length };
 }"""
 
 
@@ -126,3 +135,14 @@ def test_five_seats_sheep_and_labels_stay_inside_their_areas(
     than its circle near its top, ran onto the fences beside it."""
     seen = every_move(browser, f"{showcase.url}/match/{five_seats}", viewport)
     assert not seen["out"], f"{len(seen['out'])} outside their area, as {seen['out'][:4]}"
+
+
+@VIEWPORTS
+def test_five_seats_fence_heights_stay_off_the_areas(
+    showcase: Showcase, browser: Any, five_seats: str, viewport: dict[str, int]
+) -> None:
+    """A fence's height (its "x2" label) stood beside its outer end, clockwise: on a
+    360x640 phone, where the fences are drawn long, it lay over the sheep
+    and the "meadow" of the area there."""
+    seen = every_move(browser, f"{showcase.url}/match/{five_seats}", viewport)
+    assert not seen["over"], f"{len(seen['over'])} over an area, as {seen['over'][:4]}"

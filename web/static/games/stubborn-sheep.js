@@ -75,7 +75,7 @@ function middleLines(obs) {
 
 const areaKind = (area) => (area.owner >= 0 ? `pen ${area.owner}` : "meadow");
 
-const UNDER_TOP = 740; // below the ring, its areas and the fences' heights
+const UNDER_TOP = 770; // below the ring, its areas, the fences and the height ("×3") past the foot one
 
 // Where `count` sheep go in an area (its centre `ax`, `ay` and `radius`): in
 // rows `step` apart from `top` down, at most `most` to a row and as many as
@@ -172,6 +172,7 @@ function drawAt(svg, obs, fitted, { lines, areas, n, radius, fw }) {
   svg.append(s("circle", { cx, cy, r: R, fill: "none", stroke: "#8db36d", "stroke-width": 60 }));
   const angleOfArea = (i) => ((i + 0.5) / n) * 2 * Math.PI - Math.PI / 2;
   const angleOfFence = (i) => (i / n) * 2 * Math.PI - Math.PI / 2;
+  const centres = areas.map((_, i) => [cx + R * Math.cos(angleOfArea(i)), cy + R * Math.sin(angleOfArea(i))]);
   areas.forEach((area, i) => {
     const a = angleOfArea(i);
     const ax = cx + R * Math.cos(a), ay = cy + R * Math.sin(a);
@@ -253,13 +254,22 @@ function drawAt(svg, obs, fitted, { lines, areas, n, radius, fw }) {
       g.append(arrow(fx, by + bar / 2, fw - 12, bar - 4, toRight,
         { class: "jump-arrow", "data-to-area": jump.to_area, fill: inkOn(colour) }));
     });
-    if (fence.height > 1) {
-      // Upright, beside the fence's outer end.
-      const size = f(14), label = `×${fence.height}`;
-      const lx = fx + fw / 2 + 4 + widthOf(label, size, true) / 2, ly = fy - fh / 2 + size * 0.6;
-      g.append(text(lx, ly, label, { class: "fence-height", "font-size": size, "font-weight": 700, fill: "#222", transform: `rotate(${-deg} ${lx} ${ly})` }));
-    }
     svg.append(g);
+    if (fence.height > 1) {
+      // Upright, beside the fence's outer end, on whichever side (or past
+      // the end) keeps it off the areas: a phone's long fences put it over
+      // the sheep and the words of the area clockwise of the fence.
+      const size = f(14), label = `×${fence.height}`, half = widthOf(label, size, true) / 2;
+      const out = [Math.cos(a), Math.sin(a)], along = [-Math.sin(a), Math.cos(a)];
+      const at = (radial, side) => [fx + out[0] * radial + along[0] * side, fy + out[1] * radial + along[1] * side];
+      const beside = fw / 2 + 4 + half, end = fh / 2 - size * 0.6;
+      const places = [at(end, beside), at(end, -beside), at(fh / 2 + 3 + Math.max(half, size * 0.6), 0)];
+      const foot = under ? UNDER_TOP - 4 : height;
+      const clear = ([x, y]) => x - half >= 0 && x + half <= W && y - size * 0.6 >= 0 && y + size * 0.6 <= foot
+        && centres.every(([ax, ay]) => Math.hypot(Math.max(Math.abs(x - ax) - half, 0), Math.max(Math.abs(y - ay) - size * 0.6, 0)) > radius + 3);
+      const [lx, ly] = places.find(clear) ?? places[0];
+      svg.append(text(lx, ly, label, { class: "fence-height", "data-fence": fence.index, "font-size": size, "font-weight": 700, fill: "#222" }));
+    }
   }
   // Each fence's number, as the event log names it ("fence 8 icon 2: ..."):
   // upright, just inside the ring from the fence's inner end, far enough that
