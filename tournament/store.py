@@ -549,6 +549,16 @@ class Store:
         row = self._db.execute(query + " ORDER BY g.id DESC LIMIT 1", params).fetchone()
         return None if row is None else arena_pb2.Replay.FromString(row[0])
 
+    def deal_of(self, tournament_id: int, match_id: str) -> int | None:
+        """The deal number of the tournament's game played as match `match_id`
+        (the one `seat_bots` names); None: it stored no such game."""
+        row = self._db.execute(
+            "SELECT seed FROM games WHERE tournament_id = ? AND match_id = ?"
+            " ORDER BY id DESC LIMIT 1",
+            (tournament_id, match_id),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
     def seat_bots(self, tournament_id: int, match_id: str) -> tuple[str, ...] | None:
         """The bot in each seat of the tournament's game played as match
         `match_id` (the one `replay` gives); None: it stored no such game."""

@@ -22,9 +22,10 @@ from collections.abc import Sequence
 
 from tournament.config import DEFAULT_MAX_GROUPS
 from tournament.schedule import ladder_schedule
+from tournament.sprt_blocks import SprtPlan
 from tournament.store import GameRecord, TournamentRecord
 
-__all__ = ["outside_schedule", "scheduled_keys"]
+__all__ = ["deal_in_play", "outside_schedule", "scheduled_keys"]
 
 
 def outside_schedule(record: TournamentRecord, games: Sequence[GameRecord]) -> int:
@@ -46,6 +47,36 @@ def outside_schedule(record: TournamentRecord, games: Sequence[GameRecord]) -> i
 def scheduled_keys(record: TournamentRecord) -> set[str] | None:
     """The keys of the stored tournament's current schedule; None when its
     stored config does not rebuild a schedule of its stored size."""
+    schedule = _schedule(record)
+    return None if schedule is None else set(schedule)
+
+
+def deal_in_play(record: TournamentRecord, done: set[str], deal: int) -> bool:
+    """Whether the tournament still has a game of deal number `deal` to play:
+    one of its schedule (an SPRT's: the deal's block) whose key is not among
+    the stored games' keys `done`. Such a game may be live now or come later,
+    and is dealt the same cards. A tournament whose stored games fill its
+    schedule has none; one whose schedule cannot be rebuilt from its stored
+    config (edited by hand) may have any deal still in play."""
+    if len(done) >= record.scheduled:
+        return False
+    if record.config.get("schedule") == "sprt":
+        plan = SprtPlan.from_stored(record)
+        if plan is None:
+            return True
+        index = deal - plan.seed
+        # A deal outside the test's blocks is none of its games.
+        blocks = [plan.block(index)] if 0 <= index < plan.limit else []
+        return any(game.key not in done for block in blocks for game in block)
+    schedule = _schedule(record)
+    if schedule is None:
+        return True
+    return any(seed == deal for key, seed in schedule.items() if key not in done)
+
+
+def _schedule(record: TournamentRecord) -> dict[str, int] | None:
+    """The deal number of each key of the stored tournament's current schedule;
+    None when its stored config does not rebuild a schedule of its stored size."""
     config = record.config
     try:
         stages = config.get("ladder") or [[bot["name"] for bot in config["bots"]]]
@@ -60,5 +91,5 @@ def scheduled_keys(record: TournamentRecord) -> set[str] | None:
         )
     except (KeyError, TypeError, ValueError):
         return None
-    keys = {game.key for game in schedule}
-    return keys if len(keys) == record.scheduled else None
+    deals = {game.key: game.seed for game in schedule}
+    return deals if len(deals) == record.scheduled else None

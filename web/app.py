@@ -430,10 +430,10 @@ async def tournament_fragment(request: web.Request) -> web.Response:
     return web.Response(body=body, headers={**headers, **more})
 
 
-async def _tournament_game(request: web.Request) -> tuple[arena_pb2.Replay, tuple[str, ...]]:
-    """A tournament game's record and the bot in each seat: the record stored
-    in the tournament database, else the game server's (a game stored before
-    tournaments kept records)."""
+async def _stored_game(request: web.Request) -> tournaments.StoredGame:
+    """A tournament game as its database keeps it; a 403 while the tournament
+    still has a game of its deal to play: that game (maybe live now) is dealt
+    the same cards and deck, which the record shows, as its seed does."""
     path = _database(request)
     name, match_id = request.match_info["name"], request.match_info["match_id"]
     try:
@@ -444,6 +444,24 @@ async def _tournament_game(request: web.Request) -> tuple[arena_pb2.Replay, tupl
         raise _fail(400, str(error)) from None
     except LookupError as error:  # no such tournament, or not one of its games
         raise _fail(404, str(error)) from None
+    if stored.in_play:
+        raise _fail(
+            403,
+            f"the tournament {name!r} still has games to play on this game's deal, "
+            "dealt the same cards: its record is shown once they are played",
+        )
+    return stored
+
+
+async def _tournament_game(
+    request: web.Request, stored: tournaments.StoredGame | None = None
+) -> tuple[arena_pb2.Replay, tuple[str, ...]]:
+    """A tournament game's record and the bot in each seat: the record stored
+    in the tournament database, else the game server's (a game stored before
+    tournaments kept records)."""
+    if stored is None:
+        stored = await _stored_game(request)
+    name, match_id = request.match_info["name"], request.match_info["match_id"]
     if stored.replay is not None:
         return replayable(match_id, stored.replay), stored.bots
     try:
@@ -453,13 +471,9 @@ async def _tournament_game(request: web.Request) -> tuple[arena_pb2.Replay, tupl
             raise
         raise _fail(
             404,
-            f"the tournament {name!r} in {path.name} keeps no record of its game "
+            f"the tournament {name!r} in {_database(request).name} keeps no record of its game "
             f"{match_id!r}, and the game server does not know it either",
         ) from None
-
-
-async def _tournament_replay(request: web.Request) -> arena_pb2.Replay:
-    return (await _tournament_game(request))[0]
 
 
 async def tournament_match_page(request: web.Request) -> web.Response:
@@ -488,11 +502,16 @@ async def tournament_match_page(request: web.Request) -> web.Response:
 async def tournament_frames(request: web.Request) -> web.StreamResponse:
     db, name, match_id = (request.match_info[k] for k in ("db", "name", "match_id"))
     view = _view_query(request)
+    # Checked on every request, cached frames too: a tournament run again with
+    # a new bot plays old deals again.
+    stored = await _stored_game(request)
+
+    async def replay() -> arena_pb2.Replay:
+        return (await _tournament_game(request, stored))[0]
+
     # Keyed by the tournament too: its frames are its game's only, never
     # another tournament's URL for them (nor one of no tournament).
-    return await frames_response(
-        request, (f"db{db}/{name}", match_id, view), view, lambda: _tournament_replay(request)
-    )
+    return await frames_response(request, (f"db{db}/{name}", match_id, view), view, replay)
 
 
 # ---------------------------------------------------------------- running

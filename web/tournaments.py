@@ -15,6 +15,7 @@ from server.files import access_refused
 from tournament.report import report_data
 from tournament.store import GameRecord, NoSuchTournament, Store, StoreError, TournamentRecord
 from tournament.store_read import ChangedWhileRead, read_connection, read_store
+from tournament.stored_schedule import deal_in_play
 
 T = TypeVar("T")
 
@@ -164,6 +165,9 @@ class StoredGame:
 
     replay: arena_pb2.Replay | None
     bots: tuple[str, ...]
+    # The tournament still has a game of this one's deal to play (maybe live
+    # now): the same cards, so its record is not shown yet.
+    in_play: bool = False
 
 
 def stored_game(path: Path, name: str, match_id: str) -> StoredGame:
@@ -180,7 +184,9 @@ def stored_game(path: Path, name: str, match_id: str) -> StoredGame:
                 raise LookupError(
                     f"the tournament {name!r} in {path.name} has no game {match_id!r}"
                 )
-            return StoredGame(store.replay(match_id, record.id), bots)
+            deal = store.deal_of(record.id, match_id)
+            in_play = deal is not None and deal_in_play(record, store.done_keys(record.id), deal)
+            return StoredGame(store.replay(match_id, record.id), bots, in_play)
 
     return _read(path, read)
 

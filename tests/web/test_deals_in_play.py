@@ -1,0 +1,80 @@
+"""A tournament plays each deal in several games (every group, every seating),
+all dealt the same cards from the same seed. While one of them is still to be
+played (live now, or later), the viewer shows no other game of that deal: its
+record holds the seed, every hand and the deck order of the game being played.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import OwnServerTournament
+from tests.web.test_http import get
+from tests.web.test_tournament_replays import stored_games
+from tournament.store import Store
+from web.showcase import start_showcase
+
+pytestmark = pytest.mark.e2e
+
+VIEWS = ("public", "all", "seat-0", "seat-1")
+
+
+def _forget(database: Path, match_id: str) -> None:
+    """The database as it was while game `match_id` was still being played:
+    a tournament stores a game only once it is over."""
+    with sqlite3.connect(database) as connection:
+        game_id = "(SELECT id FROM games WHERE match_id = ?)"
+        connection.execute(f"DELETE FROM game_seats WHERE game_id = {game_id}", (match_id,))
+        connection.execute(f"DELETE FROM game_replays WHERE game_id = {game_id}", (match_id,))
+        connection.execute("DELETE FROM games WHERE match_id = ?", (match_id,))
+    connection.close()
+
+
+def test_no_game_of_a_deal_still_in_play_is_shown(
+    own_server_tournament: OwnServerTournament, tmp_path: Path
+) -> None:
+    """Its page and every view of its frames are a 403 that gives neither seed
+    nor cards, also when its frames were kept from before (a tournament run
+    again with a new bot plays old deals again); a deal every game of which is
+    over is shown, and so is the first once its last game is stored."""
+    database = tmp_path / "running.db"
+    shutil.copyfile(own_server_tournament.database, database)
+    played = stored_games(own_server_tournament)
+    deal = played[0].seed
+    same_deal = [game for game in played if game.seed == deal]
+    other_deals = [game for game in played if game.seed != deal]
+    assert len(same_deal) == 2 and len(other_deals) == 2, played
+    shown, live = same_deal
+    with Store(database) as store:
+        record = store.replay(shown.match_id)
+    assert record is not None
+    name = own_server_tournament.name
+    viewer = start_showcase(games=(), tournament_dbs=[database])
+    try:
+        page = f"{viewer.url}/tournaments/0/{name}/match"
+        api = f"{viewer.url}/api/tournaments/0/{name}/match"
+        for view in VIEWS:  # kept by the viewer from here on
+            status, _, body = get(f"{api}/{shown.match_id}/frames?view={view}")
+            assert status == 200 and str(record.seed) in body, body[:300]
+        _forget(database, live.match_id)
+        for url in [
+            f"{page}/{shown.match_id}",
+            *(f"{api}/{shown.match_id}/frames?view={view}" for view in VIEWS),
+        ]:
+            status, _, body = get(url)
+            assert status == 403, (url, status, body[:300])
+            assert "still has games to play on this" in body, body[:300]
+            assert str(record.seed) not in body and '"frames"' not in body
+        for game in other_deals:
+            for view in VIEWS:
+                status, _, body = get(f"{api}/{game.match_id}/frames?view={view}")
+                assert status == 200, body[:300]
+        shutil.copyfile(own_server_tournament.database, database)  # the last game stored
+        status, _, body = get(f"{api}/{shown.match_id}/frames?view=all")
+        assert status == 200 and str(record.seed) in body, body[:300]
+    finally:
+        viewer.stop()
