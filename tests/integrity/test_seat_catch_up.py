@@ -48,7 +48,9 @@ def _answer(decision_id: int, index: int) -> arena_pb2.PlayRequest:
     )
 
 
-async def _play_seat(address: str, match_id: str, token: str, log: SeatLog, seed: int) -> None:
+async def play_unruly_seat(
+    address: str, match_id: str, token: str, log: SeatLog, seed: int
+) -> None:
     """Random play that often answers out of range or with a stale id, and
     drops its stream and rejoins at random decisions (a new stream each time,
     with events in decisions on every other one)."""
@@ -182,7 +184,7 @@ def test_rejoins_refusals_and_held_events_show_each_seat_only_its_view(case: Cas
             logs = [SeatLog(seat) for seat in range(case.players)]
             await asyncio.gather(
                 *(
-                    _play_seat(server.address, created.match_id, token, logs[seat], seat)
+                    play_unruly_seat(server.address, created.match_id, token, logs[seat], seat)
                     for seat, token in enumerate(created.seat_tokens)
                 )
             )
