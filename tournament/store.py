@@ -549,15 +549,13 @@ class Store:
         row = self._db.execute(query + " ORDER BY g.id DESC LIMIT 1", params).fetchone()
         return None if row is None else arena_pb2.Replay.FromString(row[0])
 
-    def deal_of(self, tournament_id: int, match_id: str) -> int | None:
-        """The deal number of the tournament's game played as match `match_id`
-        (the one `seat_bots` names); None: it stored no such game."""
-        row = self._db.execute(
-            "SELECT seed FROM games WHERE tournament_id = ? AND match_id = ?"
-            " ORDER BY id DESC LIMIT 1",
-            (tournament_id, match_id),
-        ).fetchone()
-        return None if row is None else int(row[0])
+    def match_deals(self, match_id: str) -> dict[int, int]:
+        """The deal number of the game played as match `match_id`, by the id of
+        each tournament that stored one (a game stored again keeps its last)."""
+        rows = self._db.execute(
+            "SELECT tournament_id, seed FROM games WHERE match_id = ? ORDER BY id", (match_id,)
+        )
+        return {int(tournament_id): int(seed) for tournament_id, seed in rows}
 
     def seat_bots(self, tournament_id: int, match_id: str) -> tuple[str, ...] | None:
         """The bot in each seat of the tournament's game played as match

@@ -272,10 +272,38 @@ def _move_query(request: web.Request, moves: int) -> int | None:
     return int(raw)
 
 
+async def _deal_held_back(request: web.Request, match_id: str) -> str | None:
+    """The tournament (of the viewer's databases) that played match `match_id`
+    and still has a game of its deal to play, dealt the same cards: the
+    match's record and seed are not shown meanwhile."""
+    paths = request.app[STATE].config.tournament_dbs
+    if not paths:
+        return None
+    return await asyncio.get_running_loop().run_in_executor(
+        None, tournaments.deal_held_back, paths, match_id
+    )
+
+
+async def _shown_info(request: web.Request, info: arena_pb2.MatchInfo) -> dict[str, Any]:
+    """A match's JSON, without its seed while its deal is held back."""
+    data = match_info_dict(info)
+    if data["seed"] is not None and await _deal_held_back(request, info.match_id):
+        data["seed"] = None
+    return data
+
+
+def _held_back_refusal(tournament: str) -> web.HTTPException:
+    return _fail(
+        403,
+        f"the tournament {tournament!r} still has games to play on this game's deal, "
+        "dealt the same cards: its record is shown once they are played",
+    )
+
+
 async def match_page(request: web.Request) -> web.Response:
     state = request.app[STATE]
     info = await state.match_info(request.match_info["match_id"])
-    data = match_info_dict(info)
+    data = await _shown_info(request, info)
     boot = {
         **data,
         "frames_url": f"/api/match/{quote(info.match_id, safe='')}/frames",
@@ -289,7 +317,7 @@ async def match_page(request: web.Request) -> web.Response:
 async def match_json(request: web.Request) -> web.Response:
     state = request.app[STATE]
     info = await state.gateway.match(request.match_info["match_id"])
-    return web.json_response(match_info_dict(info))
+    return web.json_response(await _shown_info(request, info))
 
 
 async def match_frames(request: web.Request) -> web.StreamResponse:
@@ -303,6 +331,11 @@ async def match_frames(request: web.Request) -> web.StreamResponse:
         if view != PUBLIC:
             raise _fail(403, "a seat's cards are shown only once the match is over")
         raise _fail(409, "the match is not over: follow it live instead")
+    # Checked on every request, frames already kept too: a tournament run again
+    # with a new bot plays old deals again.
+    tournament = await _deal_held_back(request, match_id)
+    if tournament is not None:
+        raise _held_back_refusal(tournament)
     return await frames_response(
         request, ("server", match_id, view), view, lambda: _server_replay(state, match_id)
     )
@@ -445,11 +478,7 @@ async def _stored_game(request: web.Request) -> tournaments.StoredGame:
     except LookupError as error:  # no such tournament, or not one of its games
         raise _fail(404, str(error)) from None
     if stored.in_play:
-        raise _fail(
-            403,
-            f"the tournament {name!r} still has games to play on this game's deal, "
-            "dealt the same cards: its record is shown once they are played",
-        )
+        raise _held_back_refusal(name)
     return stored
 
 

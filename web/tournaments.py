@@ -4,7 +4,7 @@ file that is not one."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -184,11 +184,45 @@ def stored_game(path: Path, name: str, match_id: str) -> StoredGame:
                 raise LookupError(
                     f"the tournament {name!r} in {path.name} has no game {match_id!r}"
                 )
-            deal = store.deal_of(record.id, match_id)
-            in_play = deal is not None and deal_in_play(record, store.done_keys(record.id), deal)
+            in_play = _in_play(store, record, match_id)
             return StoredGame(store.replay(match_id, record.id), bots, in_play)
 
     return _read(path, read)
+
+
+def _in_play(store: Store, record: TournamentRecord, match_id: str) -> bool:
+    """Whether the tournament still has a game to play of the deal its game
+    `match_id` was dealt (tournament.stored_schedule.deal_in_play)."""
+    deal = store.match_deals(match_id).get(record.id)
+    return deal is not None and deal_in_play(record, store.done_keys(record.id), deal)
+
+
+def deal_held_back(paths: Sequence[Path], match_id: str) -> str | None:
+    """The name of a tournament, in the databases `paths`, that played match
+    `match_id` as a game and still has a game of its deal to play; None when
+    none did. A file that is no tournament database holds nothing back (its
+    own pages say what is wrong with it)."""
+
+    def read(store: Store) -> str | None:
+        with store.snapshot():
+            ids = store.match_deals(match_id)
+            readable = {record.id: record for record in store.readable_tournaments()[0]}
+            for tournament_id in ids:
+                record = readable.get(tournament_id)
+                if record is None:  # a row edited into nonsense: its schedule is unknown
+                    return f"number {tournament_id}"
+                if _in_play(store, record, match_id):
+                    return record.name
+        return None
+
+    for path in paths:
+        try:
+            name = _read(path, read)
+        except NotATournamentDb:
+            continue
+        if name is not None:
+            return name
+    return None
 
 
 def stored_replay(path: Path, name: str, match_id: str) -> arena_pb2.Replay | None:

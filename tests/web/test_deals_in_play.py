@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.integrity.helpers import get_match
 from tests.web.conftest import OwnServerTournament
 from tests.web.test_http import get
 from tests.web.test_tournament_replays import stored_games
@@ -78,3 +79,40 @@ def test_no_game_of_a_deal_still_in_play_is_shown(
         assert status == 200 and str(record.seed) in body, body[:300]
     finally:
         viewer.stop()
+
+
+def test_a_viewer_of_the_tournaments_game_server_holds_its_deals_back_too(
+    tmp_path: Path,
+) -> None:
+    """In front of the game server that played the tournament, `/match/ID` of a
+    game whose deal is still in play gives no frames (every view a 403) and no
+    seed (the page and its JSON); another deal's game is shown whole."""
+    database = tmp_path / "cup.db"
+    viewer = start_showcase(games=(), tournament_dbs=[database])  # plays it there
+    try:
+        with Store(database) as store:
+            played = store.games(store.tournament("showcase").id)
+        deal = played[0].seed
+        shown, live = [game for game in played if game.seed == deal][:2]
+        other = next(game for game in played if game.seed != deal)
+        _forget(database, live.match_id)
+        seed = viewer.server.run(viewer_seed(viewer.server.address, shown.match_id))
+        api = f"{viewer.url}/api/match"
+        for view in VIEWS:
+            status, _, body = get(f"{api}/{shown.match_id}/frames?view={view}")
+            assert status == 403 and "still has games to play on this" in body, body[:300]
+            assert str(seed) not in body
+        for url in (f"{api}/{shown.match_id}", f"{viewer.url}/match/{shown.match_id}"):
+            status, _, body = get(url)
+            assert status == 200 and str(seed) not in body, body[:300]
+        other_seed = viewer.server.run(viewer_seed(viewer.server.address, other.match_id))
+        for url in (f"{api}/{other.match_id}/frames?view=all", f"{api}/{other.match_id}"):
+            status, _, body = get(url)
+            assert status == 200 and str(other_seed) in body, body[:300]
+    finally:
+        viewer.stop()
+
+
+async def viewer_seed(address: str, match_id: str) -> int:
+    """The seed the game server gives for a finished match."""
+    return (await get_match(address, match_id)).seed
