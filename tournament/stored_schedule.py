@@ -55,22 +55,21 @@ def deal_in_play(record: TournamentRecord, done: set[str], deal: int) -> bool:
     """Whether the tournament still has a game of deal number `deal` to play:
     one of its schedule (an SPRT's: the deal's block) whose key is not among
     the stored games' keys `done`. Such a game may be live now or come later,
-    and is dealt the same cards. A tournament whose stored games fill its
-    schedule has none; one whose schedule cannot be rebuilt from its stored
-    config (edited by hand) may have any deal still in play."""
-    if len(done) >= record.scheduled:
-        return False
+    and is dealt the same cards. When the stored config cannot rebuild the
+    schedule (edited by hand), any deal may be in play until as many games
+    are stored as it schedules."""
     if record.config.get("schedule") == "sprt":
         plan = SprtPlan.from_stored(record)
         if plan is None:
-            return True
+            return len(done) < record.scheduled
         index = deal - plan.seed
         # A deal outside the test's blocks is none of its games.
         blocks = [plan.block(index)] if 0 <= index < plan.limit else []
         return any(game.key not in done for block in blocks for game in block)
     schedule = _schedule(record)
     if schedule is None:
-        return True
+        return len(done) < record.scheduled
+    # Not a count of `done`: a grown ladder keeps games outside its schedule.
     return any(seed == deal for key, seed in schedule.items() if key not in done)
 
 

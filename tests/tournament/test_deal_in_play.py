@@ -38,6 +38,8 @@ def test_a_round_robin_deal_is_in_play_until_its_last_game_is_stored() -> None:
     assert deal_in_play(record, done, deals[0])
     assert not any(deal_in_play(record, done, deal) for deal in deals[1:])
     assert not deal_in_play(record, every, deals[0])
+    # Games of a bot no longer in the field count for nothing.
+    assert deal_in_play(record, done | {"old-1", "old-2", "old-3"}, deals[0])
     # A config that no longer rebuilds its schedule: any deal may be in play.
     edited = _record({**ROUND_ROBIN, "games_per_pairing": "two"}, len(schedule))
     assert deal_in_play(edited, done, deals[1])
