@@ -551,9 +551,12 @@ class Store:
 
     def match_deals(self, match_id: str) -> dict[int, int]:
         """The deal number of the game played as match `match_id`, by the id of
-        each tournament that stored one (a game stored again keeps its last)."""
+        each tournament that stored one (a game stored again keeps its last; a
+        deal number edited into anything but a whole number is left out)."""
         rows = self._db.execute(
-            "SELECT tournament_id, seed FROM games WHERE match_id = ? ORDER BY id", (match_id,)
+            "SELECT tournament_id, seed FROM games WHERE match_id = ?"
+            " AND typeof(seed) = 'integer' ORDER BY id",
+            (match_id,),
         )
         return {int(tournament_id): int(seed) for tournament_id, seed in rows}
 
