@@ -44,6 +44,7 @@ from tournament.botcheck import check_bots
 from tournament.claims import claimed, refuse_if_claimed
 from tournament.config import TournamentConfig, add_python_path, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
+from tournament.database_check import check_database
 from tournament.deals import dealt, new_secret
 from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.game_play import GamePlayer, PlayedGame
@@ -186,15 +187,6 @@ def run_tournament(
             )
 
     return run_interruptible(run_locally())
-
-
-def check_database(path: str, lock_wait: LockWait) -> None:
-    """StoreError, in one line, when the run's database cannot be used (a newer
-    version's, a folder it may not write): looked at before a server or a Ray
-    instance starts, which once started (and logged its start and stop) only
-    to be stopped by the database, seconds later with Ray."""
-    with Store(path, lock_wait.seconds, lock_wait.on_wait):
-        pass
 
 
 @dataclass(frozen=True, slots=True)

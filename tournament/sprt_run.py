@@ -19,10 +19,11 @@ from clients.interrupts import run_interruptible
 from tournament.botcheck import check_bots
 from tournament.claims import claimed, refuse_if_claimed
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
+from tournament.database_check import check_database
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import mean_interval
 from tournament.run_error import RunError
-from tournament.runner import check_database, local_server, open_tournament, play_batches
+from tournament.runner import local_server, open_tournament, play_batches
 from tournament.schedule import ScheduledGame
 from tournament.sprt import SprtStatus, block_values, status
 from tournament.sprt_blocks import SprtPlan, comparisons, games_per_block, tally

@@ -17,8 +17,10 @@ import pytest
 
 from tests.tournament.quick_cup import quick_cup
 from tournament import runner, sprt_run
+from tournament.database_check import check_database
 from tournament.executors.settings import ExecutorSettings
 from tournament.store import Store, StoreError
+from tournament.store_lock import SILENT_WAIT
 
 
 def _newer_database(tmp_path: Path) -> Path:
@@ -57,3 +59,14 @@ def test_a_database_it_cannot_use_stops_the_run_before_any_server(
             runner.run_tournament(config, database=db, executor=ExecutorSettings(kind="ray"))
         else:
             runner.run_tournament(config, database=db)
+
+
+def test_a_database_not_there_yet_is_checked_without_being_created(tmp_path: Path) -> None:
+    """A run stopped after the check (by an unreachable server or Ray address)
+    leaves no empty database behind; a path that can hold none is refused."""
+    fresh = tmp_path / "sub" / "fresh.sqlite"
+    check_database(str(fresh), SILENT_WAIT)
+    assert not fresh.exists()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(StoreError, match=r"is not a folder"):
+        check_database(str(tmp_path / "file" / "t.sqlite"), SILENT_WAIT)

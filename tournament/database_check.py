@@ -1,0 +1,36 @@
+"""Whether a run's database can be used, looked at before the run starts a
+server or a Ray instance: a run once started its in-process server (and, with
+--ray, a whole Ray instance) only to be stopped by the database seconds later."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from server.files import folder_hint
+from tournament.store import Store, StoreError
+from tournament.store_lock import LockWait
+from tournament.store_path import check_path, database_exists
+
+__all__ = ["check_database"]
+
+
+def check_database(path: str, lock_wait: LockWait) -> None:
+    """StoreError, in one line, when the run's database cannot be used (a newer
+    version's, a folder it may not write): looked at before a server or a Ray
+    instance starts, which once started (and logged its start and stop) only
+    to be stopped by the database, seconds later with Ray."""
+    if path != ":memory:" and not database_exists(path):
+        # Nothing stored to check; whether the file could be created is, without
+        # creating it: a run stopped by its server or Ray address leaves no file.
+        check_path(path)
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise StoreError(f"cannot create {path}: {reason}{folder_hint(path)}") from None
+        return
+    with Store(path, lock_wait.seconds, lock_wait.on_wait):
+        pass
