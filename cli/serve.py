@@ -15,6 +15,8 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import structlog
+
 from cli.db import add_retention_arguments
 from cli.environment import environment_default, naming_variable
 from cli.values import (
@@ -51,7 +53,7 @@ from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS, ClockConf
 from server.retention import Retention
 from server.seats import MatchLimits
 from server.sqlite_store import SqliteStore, StoreError
-from server.stop_signals import EarlyStops
+from server.stop_signals import take_early_stops
 from server.store import MemoryStore, Store
 
 # Fewer open files than this and the server accepts at most a few connections
@@ -407,6 +409,14 @@ def _run_logged(args: argparse.Namespace) -> int:
                 check_socket_folder(address)
     except ListenError as error:
         raise SystemExit(f"sheepfold serve: {error}") from None
+    early = take_early_stops()
+    if early.received is not None:
+        # Stopped before anything was opened: nothing to suspend, no file to make.
+        structlog.get_logger("sheepfold.server").info(
+            "signal received before the server started; not started",
+            signal=early.received.name,
+        )
+        return 0
     store: Store
     if args.db == ":memory:":
         store = MemoryStore()
@@ -473,7 +483,7 @@ def _run_logged(args: argparse.Namespace) -> int:
             },
         )
     try:
-        loops.run(serve(config, store, companion, EarlyStops()), args.loop)
+        loops.run(serve(config, store, companion, early), args.loop)
     except OSError as error:
         raise SystemExit(f"sheepfold serve: {error}") from None
     finally:

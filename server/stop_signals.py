@@ -36,6 +36,21 @@ class EarlyStops:
             self.received = signal.Signals(signum)
 
 
+_early: EarlyStops | None = None
+
+
+def take_early_stops() -> EarlyStops:
+    """The process's EarlyStops, made at the first call: `sheepfold serve`
+    calls it first thing in `cli.main`, before the command's modules load
+    (gRPC and the rest take most of a second, longer on a busy machine), and
+    again when the loop starts. A SIGTERM in that first second once killed the
+    server by its default action (exit 143), and a SIGHUP likewise."""
+    global _early
+    if _early is None:
+        _early = EarlyStops()
+    return _early
+
+
 class StopSignals:
     """Sets `stopping` at the first stop signal and remembers which it was;
     one that came before, to `early`, counts as the first."""

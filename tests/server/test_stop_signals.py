@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -111,3 +112,34 @@ def test_the_log_names_the_signal(tmp_path: Path) -> None:
     entries = log_entries(server.log_lines)
     stopping = [e for e in entries if e["event"] == "signal received, shutting down"]
     assert [e["signal"] for e in stopping] == ["SIGHUP"]
+
+
+def _catches(pid: int, signum: signal.Signals) -> bool:
+    """Whether the process has a handler of its own for `signum` (Linux's /proc)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    caught = int(
+        next(line for line in status.splitlines() if line.startswith("SigCgt:")).split()[1], 16
+    )
+    return bool(caught >> (signum - 1) & 1)
+
+
+def test_a_sigterm_while_the_command_loads_stops_it_with_0_and_no_file(tmp_path: Path) -> None:
+    """The first second of `serve` is spent importing gRPC and the rest: a
+    SIGTERM there (a supervisor's stop right after its start) killed it by the
+    default action, exit 143. It is now caught from the first lines of the
+    command on, and a server stopped before its database was opened opens none."""
+    db = tmp_path / "s.db"
+    process = subprocess.Popen(
+        launch.serve_command("--db", str(db)), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        wait_until(lambda: _catches(process.pid, signal.SIGTERM), 20)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, stderr.decode()
+    assert "signal received before the server started" in stderr.decode()
+    assert not db.exists(), "a server stopped before it started opened its database"
