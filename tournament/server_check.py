@@ -3,10 +3,14 @@
 One UNAVAILABLE (a connection reset, a server its supervisor restarts a second
 later) says little: a healthy server would be dropped for the rest of a run for
 it. So before a server is given up, it is asked for its health
-(`grpc.health.v1`, the whole server: SERVING only while it takes matches) up to
-CHECKS times, PAUSE_SECONDS apart, each answer due within CHECK_SECONDS. A
-server that answers SERVING to any of them is back; one that never does is gone,
-and so at once is one reached the wrong way (TLS on one side only).
+(`grpc.health.v1`, the whole server: SERVING only while it takes matches)
+PAUSE_SECONDS apart for WAIT_SECONDS (CHECKS times at most), each answer due
+within CHECK_SECONDS. A server that answers SERVING to any of them is back; one
+that never does is gone, and so at once is one reached the wrong way (TLS on
+one side only). The window is as long as a server's own start timeout: five
+checks over five seconds once gave up on a server its supervisor restarted,
+whose stop (up to 7 s) and start (gRPC's import and the restore of its
+matches: 4 s on a busy machine) took longer, and ended the run.
 A game that failed on a server that came back is played again, up to
 MAX_HICCUPS times: a server that fails every game while it says it is
 healthy cannot keep a run going for ever.
@@ -15,6 +19,7 @@ healthy cannot keep a run going for ever.
 from __future__ import annotations
 
 import asyncio
+import time
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -26,10 +31,12 @@ __all__ = [
     "CHECK_SECONDS",
     "MAX_HICCUPS",
     "PAUSE_SECONDS",
+    "WAIT_SECONDS",
     "still_gone",
 ]
 
-CHECKS = 5
+WAIT_SECONDS = 30.0  # how long a server that went away is waited for
+CHECKS = 30  # health checks at most in that time
 CHECK_SECONDS = 2.0  # each health check's deadline
 PAUSE_SECONDS = 1.0  # between two checks
 MAX_HICCUPS = 3  # a game that failed so this often is not played this run
@@ -39,11 +46,15 @@ _NOT_SERVING = "its health check says {status}"
 
 
 async def still_gone(address: str, tls: ServerTls | None = None) -> str | None:
-    """None once the server at `address` reports SERVING; after CHECKS checks
-    without it, why it did not (the last check's answer, in a few words)."""
+    """None once the server at `address` reports SERVING; after WAIT_SECONDS
+    (or CHECKS checks) without it, why it did not (the last check's answer, in
+    a few words)."""
     why = "not checked"
+    until = time.monotonic() + WAIT_SECONDS
     for check in range(CHECKS):
         if check:
+            if time.monotonic() >= until:
+                break
             await _pause(PAUSE_SECONDS)
         why = await _check(address, tls)
         if not why:

@@ -16,17 +16,23 @@ from tournament.runner import run_tournament, schedule_for
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.parametrize("failed_checks", [1, 8], ids=["at-once", "after-8-checks"])
 def test_a_server_restarted_while_the_runner_checks_on_it_keeps_the_run_going(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failed_checks: int
 ) -> None:
+    """`failed_checks`: the health checks that find nobody before it is back. A
+    restart slower than five checks (a second apart) once ended the run."""
     # The next game's CreateMatch waits for the dead server 1 s, not 30.
     monkeypatch.setattr(game_play, "RPC_SECONDS", 1.0)
     db = str(tmp_path / "server.db")
     servers = [start_server_process("--db", db)]
     port = servers[0].port
 
+    pauses: list[float] = []
+
     async def supervisor(seconds: float) -> None:
-        if len(servers) == 1:  # the first health check found nobody: restart it
+        pauses.append(seconds)
+        if len(servers) == 1 and len(pauses) == failed_checks:  # nobody there: restart it
             servers[0].process.wait()
             servers.append(start_server_process("--db", db, "--port", str(port)))
 

@@ -31,7 +31,7 @@ from tournament.game_play import play_game
 from tournament.room import ServerFull
 from tournament.runner import FATAL_CODES, local_server
 from tournament.schedule import ScheduledGame
-from tournament.server_check import CHECKS, still_gone
+from tournament.server_check import WAIT_SECONDS, still_gone
 from tournament.store import GameRecord
 
 __all__ = [
@@ -193,7 +193,7 @@ def play_on_worker(job: GameJob) -> GameOutcome:
             return GameOutcome(
                 job.scheduled.key, node, error=f"{gone} (from {node})", server_back=True
             )
-        where = f"{gone} (from {node}; not back after {CHECKS} health checks)"
+        where = f"{gone} (from {node}; not back after {WAIT_SECONDS:g} s of health checks)"
         return GameOutcome(job.scheduled.key, node, error=where, server_gone=True)
     except TimeoutError as error:
         return GameOutcome(job.scheduled.key, node, error=str(error))
