@@ -54,6 +54,11 @@ OLD_SERVER_MOVES = 10
 PlayedGame = tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]
 
 
+# A record call the server cut short: it went away, or it was stopping and
+# cancelled the calls in flight (our own cancellation raises CancelledError).
+_CUT_SHORT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
+
+
 class NobodyJoined(Exception):
     """The server aborted the match unplayed: no seat joined within its start timeout."""
 
@@ -180,13 +185,14 @@ class GamePlayer:
         """The game's full record, kept with its result so it can be replayed later.
         A server that went away as the game ended (a restart) is waited for as
         a failed game's is (tournament.server_check), then asked again: the
-        game was once stored with its result alone."""
+        game was once stored with its result alone, and so it still was when
+        a server stopped by SIGTERM cancelled the call (CANCELLED)."""
         request = arena_pb2.GetReplayRequest(match_id=match_id, admin_token=self.admin_token)
         try:
             try:
                 return await stub.GetReplay(request, timeout=RPC_SECONDS)
             except grpc.aio.AioRpcError as error:
-                if error.code() != grpc.StatusCode.UNAVAILABLE:
+                if error.code() not in _CUT_SHORT:
                     raise
                 if await still_gone(self.address, self.tls) is not None:
                     raise
