@@ -104,9 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         hold_standard_streams()
         exit_when_interrupted()
         if raw and raw[0] == "serve":
-            from server.stop_signals import take_early_stops
+            from server.stop_signals import catch_early_stops
 
-            take_early_stops()  # before the slow imports: a SIGTERM now stops it cleanly
+            catch_early_stops()  # before the slow imports: a SIGTERM now stops it cleanly
     if raw and raw[0] in QUIET_GRPC_COMMANDS:
         # gRPC's core writes INFO lines of its own to stderr (a failed TLS
         # handshake, say) around the one line these commands print for it.

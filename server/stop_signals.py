@@ -39,16 +39,21 @@ class EarlyStops:
 _early: EarlyStops | None = None
 
 
-def take_early_stops() -> EarlyStops:
-    """The process's EarlyStops, made at the first call: `sheepfold serve`
-    calls it first thing in `cli.main`, before the command's modules load
-    (gRPC and the rest take most of a second, longer on a busy machine), and
-    again when the loop starts. A SIGTERM in that first second once killed the
-    server by its default action (exit 143), and a SIGHUP likewise."""
+def catch_early_stops() -> None:
+    """Take the stop signals from now on: `sheepfold serve` calls it first thing
+    in `cli.main`, before the command's modules load (gRPC and the rest take
+    most of a second, longer on a busy machine). A SIGTERM in that first second
+    once killed the server by its default action (exit 143), a SIGHUP likewise."""
     global _early
-    if _early is None:
-        _early = EarlyStops()
-    return _early
+    _early = EarlyStops()
+
+
+def take_early_stops() -> EarlyStops:
+    """The EarlyStops `catch_early_stops` made, handed over once (a later serve
+    in the same process, a test's, starts afresh), or a new one."""
+    global _early
+    early, _early = _early or EarlyStops(), None
+    return early
 
 
 class StopSignals:
