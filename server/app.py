@@ -15,6 +15,7 @@ import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from sheepfold.v1 import arena_pb2_grpc
 
+from server.arena_calls import ARENA_SERVICE
 from server.cut_off_streams import (
     CutOffStreams,
 )
@@ -34,15 +35,11 @@ from server.loop_watch import LoopWatch
 from server.loops import running_loop_name
 from server.metrics import NO_METRICS, ServerMetrics
 from server.metrics_http import MetricsEndpoint
+from server.play_call import PLAY_METHOD
 from server.reflection import add_reflection, bounded_reflection
 from server.registry import MatchRegistry
 from server.retention import keep_pruning
-from server.service import (
-    ARENA_SERVICE,
-    PLAY_METHOD,
-    WATCH_METHOD,
-    ArenaService,
-)
+from server.service import ArenaService
 from server.settings import (
     DEFAULT_MAX_REQUEST_BYTES,
     FILES_KEPT_FREE,
@@ -60,6 +57,7 @@ from server.store import MemoryStore, Store
 from server.tls_reload import ReloadingCertificate
 from server.unexpected import UnexpectedErrorsAreInternal
 from server.unread_answers import UnreadAnswers
+from server.watch_call import WATCH_METHOD
 
 # ServerConfig and the gRPC settings it makes are server.settings', named here
 # too: a server's users import them with it.

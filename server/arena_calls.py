@@ -1,0 +1,140 @@
+"""What the calls of the `sheepfold.v1.Arena` service share: the server's
+state they read and change, the admin token's checks, the log of refused joins
+and watches, and how a database error or a client's cut-off streams end a call.
+Each job's calls are in a module of their own (server/service.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+from collections.abc import AsyncIterator
+
+import grpc
+import structlog
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from server.cut_off_streams import COUNT, CutOffStreams
+from server.fairness import FairQueue
+from server.logs import Counts
+from server.match import Match
+from server.peers import PendingJoins
+from server.records import ClockConfig, DamagedRecord
+from server.registry import MAX_MATCH_ID_CHARS, MatchRegistry
+from server.stalls import StalledWrites
+from server.status import abort
+from server.storage import StoreRefused, StoreUnavailable
+from server.unplayed import DEFAULT_UNPLAYED_MATCHES, UnplayedMatches
+from server.watch_places import WatchPlaces
+
+ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
+# A Play or Watch stream whose write waits this long for its client is cancelled.
+DEFAULT_WRITE_STALL_SECONDS = 60.0
+
+
+class ArenaCalls(arena_pb2_grpc.ArenaServicer):
+    """The state and checks of the Arena service, for its calls' classes."""
+
+    def __init__(
+        self,
+        registry: MatchRegistry,
+        *,
+        admin_token: str | None = None,
+        private_replays: bool = False,
+        default_clock: ClockConfig | None = None,
+        join_timeout: float = 30.0,
+        max_pending_joins: int = 100,
+        max_pending_joins_total: int = 2_000,
+        stalls: StalledWrites | None = None,
+        replay_turns: FairQueue | None = None,
+        max_unplayed_matches: int = DEFAULT_UNPLAYED_MATCHES,
+    ) -> None:
+        self.registry = registry
+        self.stalls = stalls or StalledWrites(DEFAULT_WRITE_STALL_SECONDS)
+        self.join_timeout = join_timeout
+        self.pending_joins = PendingJoins(max_pending_joins, max_pending_joins_total)
+        self._watch_places = WatchPlaces()
+        self._watched: dict[str, Match] = {}
+        self._refusals = Counts()  # refused joins and watches, per match
+        # Matches are replayed for their watchers one step at a time, in turns
+        # that go round the clients (server/fairness.py).
+        self._replay_turns = replay_turns or FairQueue(1)
+        self.admin_token = admin_token or None
+        # Without an admin token anyone creates matches: one client address's
+        # that nobody plays are bounded (server/unplayed.py).
+        self.unplayed = UnplayedMatches(max_unplayed_matches)
+        registry.match_done.append(self.unplayed.ended)
+        self.private_replays = private_replays
+        self.default_clock = default_clock or ClockConfig()
+        self.log = structlog.get_logger("sheepfold.service")
+
+    async def _check_admin(
+        self,
+        presented: str,
+        context: grpc.aio.ServicerContext,
+        needs: str = "this server needs an admin token",
+    ) -> None:
+        if self.admin_token is None:
+            return
+        if not presented:
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, needs)
+        if not self._is_admin(presented):
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED, "wrong admin token")
+
+    def _is_admin(self, presented: str) -> bool:
+        """Whether `presented` is this server's admin token (compared in constant time)."""
+        token = self.admin_token
+        return token is not None and hmac.compare_digest(presented.encode(), token.encode())
+
+    async def _check_reader(self, presented: str, context: grpc.aio.ServicerContext) -> None:
+        """On a server with private replays, only the admin token lists and replays matches."""
+        if self.private_replays:
+            await self._check_admin(
+                presented,
+                context,
+                "this server keeps its match list and replays private: they need the admin token",
+            )
+
+    def _log_refusal(
+        self,
+        event: str,
+        match_id: str,
+        game: str | None,
+        code: str,
+        reason: str,
+        key: str | None = None,
+    ) -> None:
+        """A refused join or watch: a match's first 20, then one in a thousand
+        (counted by `key`, the match id unless given)."""
+        total = self._refusals.due(f"{event}:{match_id if key is None else key}")
+        if total is not None:
+            known = {} if game is None else {"game": game}
+            shown = match_id[:MAX_MATCH_ID_CHARS]
+            more = self._refusals.left_out()
+            self.log.info(
+                event, match_id=shown, **known, code=code, reason=reason, total=total, **more
+            )
+
+
+@contextlib.asynccontextmanager
+async def database_errors(context: grpc.aio.ServicerContext) -> AsyncIterator[None]:
+    """A database that cannot answer now is UNAVAILABLE; one that refuses is INTERNAL.
+    Either way the client reads a sentence, never a raw sqlite3 exception."""
+    try:
+        yield
+    except StoreUnavailable as error:
+        await abort(context, grpc.StatusCode.UNAVAILABLE, str(error))
+    except StoreRefused as error:
+        await abort(context, grpc.StatusCode.INTERNAL, str(error))
+    except DamagedRecord as error:
+        await abort(context, grpc.StatusCode.DATA_LOSS, str(error))
+
+
+async def cut_off_streams_of(
+    context: grpc.aio.ServicerContext, address: str, method: str
+) -> CutOffStreams | None:
+    """The count of cut-off streams of the gRPC server this call came to, once
+    the call is let in (refused RESOURCE_EXHAUSTED if `address` holds too many)."""
+    cut_off_streams = COUNT.get()
+    if cut_off_streams is not None:
+        await cut_off_streams.refuse_beyond_limit(context, address, method)
+    return cut_off_streams

@@ -1,0 +1,103 @@
+"""CreateMatch: a match made, within the admin token, the creator's bound on
+matches nobody plays, and the clock's limits."""
+
+from __future__ import annotations
+
+import math
+
+import grpc
+from sheepfold.v1 import arena_pb2
+
+from games.errors import InvalidOptions
+from server.arena_calls import ArenaCalls, database_errors
+from server.match import Match
+from server.records import (
+    MAX_DECISION_SECONDS,
+    MAX_STRIKES,
+    MAX_TIME_BANK_SECONDS,
+    MIN_DECISION_SECONDS,
+    ClockConfig,
+)
+from server.registry import LimitReached
+from server.status import abort
+from server.unplayed import creator
+
+
+class MatchCreationCalls(ArenaCalls):
+    async def CreateMatch(
+        self, request: arena_pb2.CreateMatchRequest, context: grpc.aio.ServicerContext
+    ) -> arena_pb2.CreateMatchResponse:
+        await self._check_admin(request.admin_token, context)
+        if not self.registry.accepting:
+            await abort(context, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+        if self.registry.refusing is not None:
+            await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.refusing)
+        clock = await self._clock(request.clock, context)
+        seed = request.seed if request.HasField("seed") else None
+        address = None if self.admin_token is not None else creator(context.peer())
+        if address is not None and (why := self.unplayed.refusal(address)) is not None:
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
+        match, tokens = await self._create(request, clock, seed, context)
+        if address is not None:
+            self.unplayed.created(address, match)
+        return arena_pb2.CreateMatchResponse(
+            match_id=match.record.match_id, seat_tokens=tokens, seed=match.record.seed
+        )
+
+    async def _create(
+        self,
+        request: arena_pb2.CreateMatchRequest,
+        clock: ClockConfig,
+        seed: int | None,
+        context: grpc.aio.ServicerContext,
+    ) -> tuple[Match, list[str]]:
+        try:
+            async with database_errors(context):
+                return await self.registry.create(
+                    request.game, request.players, dict(request.options), seed, clock
+                )
+        except InvalidOptions as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        except LimitReached as error:
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+
+    async def _clock(
+        self, settings: arena_pb2.ClockSettings, context: grpc.aio.ServicerContext
+    ) -> ClockConfig:
+        default = self.default_clock
+        if not all(map(math.isfinite, (settings.decision_seconds, settings.time_bank_seconds))):
+            await abort(
+                context, grpc.StatusCode.INVALID_ARGUMENT, "clock times must be finite numbers"
+            )
+        if settings.decision_seconds < 0 or settings.time_bank_seconds < 0:
+            await abort(
+                context, grpc.StatusCode.INVALID_ARGUMENT, "clock times must not be negative"
+            )
+        if settings.max_strikes < 0:
+            await abort(
+                context, grpc.StatusCode.INVALID_ARGUMENT, "max_strikes must not be negative"
+            )
+        if settings.max_strikes > MAX_STRIKES:
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"max_strikes must be 0 (the server's default, {default.max_strikes}) or 1 to "
+                f"{MAX_STRIKES:,}, not {settings.max_strikes:,}",
+            )
+        if (
+            settings.decision_seconds > MAX_DECISION_SECONDS
+            or settings.time_bank_seconds > MAX_TIME_BANK_SECONDS
+        ):
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "clock times are too long")
+        if 0 < settings.decision_seconds < MIN_DECISION_SECONDS:
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"decision_seconds must be 0 (the server's default) or at least "
+                f"{MIN_DECISION_SECONDS:g}",
+            )
+        return ClockConfig(
+            decision_seconds=settings.decision_seconds or default.decision_seconds,
+            time_bank_seconds=settings.time_bank_seconds or default.time_bank_seconds,
+            max_strikes=settings.max_strikes or default.max_strikes,
+        )

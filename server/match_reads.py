@@ -1,0 +1,89 @@
+"""The read-only calls on games and matches: ListGames, GetMatch, ListMatches
+and GetReplay."""
+
+from __future__ import annotations
+
+import grpc
+from sheepfold.v1 import arena_pb2
+
+import games
+from server import convert
+from server.arena_calls import ArenaCalls, database_errors
+from server.fairness import serving
+from server.match import Status
+from server.status import abort
+
+DEFAULT_LIST_LIMIT = 100
+MAX_LIST_LIMIT = 1_000
+
+
+class MatchReadCalls(ArenaCalls):
+    async def ListGames(
+        self, request: arena_pb2.ListGamesRequest, context: grpc.aio.ServicerContext
+    ) -> arena_pb2.ListGamesResponse:
+        return arena_pb2.ListGamesResponse(
+            games=[convert.game_info(games.get(name)) for name in games.names()]
+        )
+
+    async def GetMatch(
+        self, request: arena_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
+    ) -> arena_pb2.MatchInfo:
+        serving(context.peer())  # its reads take turns with other clients' (server/fairness.py)
+        async with database_errors(context):
+            info = await self.registry.info(request.match_id)
+        if info is None:
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        if (
+            self.private_replays
+            and info.HasField("seed")
+            and not self._is_admin(request.admin_token)
+        ):
+            # A finished match's seed is the deal every other group meets on its
+            # deal number: kept, like the replays, for the admin token.
+            shown = arena_pb2.MatchInfo()
+            shown.CopyFrom(info)
+            shown.ClearField("seed")
+            return shown
+        return info
+
+    async def ListMatches(
+        self, request: arena_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext
+    ) -> arena_pb2.ListMatchesResponse:
+        serving(context.peer())
+        await self._check_reader(request.admin_token, context)
+        if request.limit < 0:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "limit must not be negative")
+        if request.status and request.status not in {s.value for s in Status}:
+            await abort(
+                context, grpc.StatusCode.INVALID_ARGUMENT, f"unknown match status {request.status}"
+            )
+        if request.game and request.game not in games.names():
+            await abort(
+                context, grpc.StatusCode.INVALID_ARGUMENT, f"unknown game {request.game[:64]!r}"
+            )
+        limit = min(request.limit or DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)
+        status = Status(request.status) if request.status else None
+        async with database_errors(context):
+            found = await self.registry.listing(request.game, status, limit)
+        return arena_pb2.ListMatchesResponse(matches=found)
+
+    async def GetReplay(
+        self, request: arena_pb2.GetReplayRequest, context: grpc.aio.ServicerContext
+    ) -> arena_pb2.Replay:
+        serving(context.peer())
+        await self._check_reader(request.admin_token, context)
+        async with database_errors(context):
+            found = await self.registry.replay(request.match_id)
+        if found is None:
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        if isinstance(found, arena_pb2.Replay):
+            return found
+        match = found
+        if not match.over:
+            # The seed fixes every deck order: a replay of a live match would leak them.
+            await abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "the match is not over: replays are for finished matches only",
+            )
+        return match.replay_message()

@@ -1,0 +1,198 @@
+"""Play: a seat's stream, from its join to the end of its match."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import NoReturn
+
+import grpc
+from sheepfold.v1 import arena_pb2
+
+from server.arena_calls import ARENA_SERVICE, ArenaCalls, cut_off_streams_of, database_errors
+from server.decoding import Undecodable
+from server.fairness import serving
+from server.logs import worth_logging
+from server.match import Match
+from server.peers import peer_address
+from server.seats import JoinError, SeatStream, token_owner, why_over
+from server.status import CallEnded, abort
+from server.streams import StreamClosed
+from server.unexpected import PASSED_ON, end_with_internal
+
+PLAY_METHOD = f"/{ARENA_SERVICE}/Play"
+
+
+class PlayCall(ArenaCalls):
+    async def Play(
+        self,
+        request_iterator: AsyncIterator[arena_pb2.PlayRequest],
+        context: grpc.aio.ServicerContext,
+    ) -> AsyncIterator[arena_pb2.PlayResponse | bytes]:
+        """A seat's messages; bytes are a PlayResponse already encoded, which
+        `PreEncodedResponses` sends as they are."""
+        try:
+            address = peer_address(context.peer())
+            cut_off_streams = await cut_off_streams_of(context, address, PLAY_METHOD)
+            match, seat, stream = await self._join(request_iterator, context)
+            reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
+            get = stream.get
+
+            def cut_off() -> None:
+                """The seat given back; its client, should it read again, reads
+                what was written to it and then why nothing more comes."""
+                stream.close(grpc.StatusCode.RESOURCE_EXHAUSTED, self.stalls.reason)
+                reader.cancel()
+                match.leave(seat, stream)
+
+            writer = self.stalls.add(PLAY_METHOD, cut_off, address, cut_off_streams)
+            clock = asyncio.get_running_loop().time
+            try:
+                # The seat's queue drained here, not through `relay`: one generator less
+                # for every message of every decision.
+                while not isinstance(message := await get(), StreamClosed):
+                    writer.since = clock()
+                    yield message
+                    writer.since = None
+                if message.code is not None:
+                    # Logged here, not by the reader: the reader may be cancelled
+                    # before it sees the stream end.
+                    if worth_logging(stream.join_number):
+                        match.log.info(
+                            "seat stream ended by the server", seat=seat, joins=stream.join_number
+                        )
+                    with contextlib.suppress(CallEnded):  # its client had left meanwhile
+                        await abort(context, message.code, message.message)
+            finally:
+                self.stalls.remove(writer)
+                reader.cancel()
+                match.leave(seat, stream)
+        except PASSED_ON:
+            raise
+        except Exception:
+            # Not the unary calls' wrapper: that would be one more generator for
+            # every message of every decision.
+            await end_with_internal(self.log, context, PLAY_METHOD)
+
+    async def _join(
+        self,
+        request_iterator: AsyncIterator[arena_pb2.PlayRequest],
+        context: grpc.aio.ServicerContext,
+    ) -> tuple[Match, int, SeatStream]:
+        """The stream's first message, a join, taken: its match, seat and queue."""
+        address = peer_address(context.peer())
+        loop = asyncio.get_running_loop()
+        pushed_out: str | None = None
+        await self._refuse_when_closing(context)
+        try:
+            # A timeout scope, not wait_for: no task of its own for every join.
+            async with asyncio.timeout(self.join_timeout) as scope:
+                ticket = self.pending_joins.enter(address, lambda: scope.reschedule(loop.time()))
+                try:
+                    first = await _first_message(request_iterator)
+                finally:
+                    pushed_out = self.pending_joins.leave(address, ticket)
+        except TimeoutError:
+            await self._refuse_when_closing(context)  # pushed out by end_pending_joins
+            if pushed_out is not None:
+                why = f"pushed out before joining: {pushed_out}"
+                await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
+            await abort(
+                context,
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"no join within {self.join_timeout:g} s of opening the stream",
+            )
+        if isinstance(first, Undecodable):
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, first.message)
+        if first is None or not first.HasField("join"):
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "the first message on Play must be a join",
+            )
+        # The matches are suspended, to be restored by the next server: a join
+        # now would be handed a decision that can no longer be answered.
+        await self._refuse_when_closing(context)
+        join = first.join
+        named = join.seat if join.HasField("seat") else None
+        match = self.registry.hosted(join.match_id)
+        if match is None:
+            await self._refuse_join_to_stored(join.match_id, named, join.token, context)
+        stream = SeatStream(match.limits.seat_queue)
+        try:
+            seat = match.authenticate(named, join.token)
+            match.join(seat, stream, join.events_in_decisions)
+        except JoinError as error:
+            self._log_refusal(
+                "join refused",
+                match.record.match_id,
+                match.record.game,
+                error.code.name,
+                error.message,
+            )
+            await abort(context, error.code, error.message)
+        return match, seat, stream
+
+    async def _refuse_when_closing(self, context: grpc.aio.ServicerContext) -> None:
+        if self.registry.closing is not None:
+            await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.closing)
+
+    def end_pending_joins(self) -> None:
+        """At shutdown, once the matches are suspended: the Play streams still
+        waiting for their join end at once (UNAVAILABLE with the shutdown's
+        reason), instead of holding the server's exit until the grace runs out."""
+        self.pending_joins.push_out_all("the server is shutting down")
+
+    async def _refuse_join_to_stored(
+        self, match_id: str, seat: int | None, token: str, context: grpc.aio.ServicerContext
+    ) -> NoReturn:
+        """A join to a match this server does not host: nothing to join, but the
+        token is checked first, as for a hosted match. Its summary is enough: the
+        match is never replayed for a join."""
+        serving(context.peer())
+        async with database_errors(context):
+            summary = await self.registry.finished_summary(match_id)
+        if summary is None:
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+        try:
+            token_owner(summary.record.token_hashes, seat, token)
+        except JoinError as error:
+            code, reason = error.code, error.message
+        else:
+            code, reason = (
+                grpc.StatusCode.FAILED_PRECONDITION,
+                why_over(summary.status == "aborted", summary.end_reason),
+            )
+        self._log_refusal("join refused", match_id, summary.record.game, code.name, reason)
+        await abort(context, code, reason)
+
+
+async def _first_message(
+    requests: AsyncIterator[arena_pb2.PlayRequest],
+) -> arena_pb2.PlayRequest | Undecodable | None:
+    try:
+        return await anext(requests)
+    except StopAsyncIteration:
+        return None
+
+
+async def _read_answers(
+    requests: AsyncIterator[arena_pb2.PlayRequest], match: Match, seat: int, stream: SeatStream
+) -> None:
+    try:
+        async for request in requests:
+            if isinstance(request, Undecodable):
+                match.reject(seat, request.message, stream)
+            elif request.HasField("answer"):
+                match.answer(seat, request.answer.decision_id, request.answer.action_index, stream)
+            elif request.HasField("join"):
+                match.reject(seat, "this stream has already joined; send answers only", stream)
+            else:
+                match.reject(seat, "the message holds no answer", stream)
+    except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.aio.AbortError):
+        pass  # the client left, or the server ended the stream (Play logs that)
+    except Exception:
+        # A bug must not leave the client waiting on a stream nobody reads.
+        match.log.exception("reading a Play stream failed", seat=seat)
+        stream.close(grpc.StatusCode.INTERNAL, "the server failed to read this stream")
