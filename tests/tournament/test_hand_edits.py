@@ -10,27 +10,14 @@ from pathlib import Path
 import pytest
 from sheepfold.v1 import arena_pb2
 
-from tournament.outcome import game_record
+from tests.tournament.two_seat_records import two_seat_record
 from tournament.report import report
 from tournament.schedule import ScheduledGame, game_key, make_schedule
-from tournament.store import Store, StoreError
+from tournament.store import GameRecord, Store, StoreError
 
 
-def _record(scheduled, match_id: str = "m1"):
-    return game_record(
-        scheduled,
-        match_id,
-        scores=[10.0, 7.0],
-        server_ranks=[1, 2],
-        strikes=[0, 0],
-        disqualified=[False, False],
-        crashed={},
-        end_reason="game over",
-        details_json="{}",
-        duration_seconds=0.5,
-        finished_at=1.0,
-        forfeit_on_timeout=True,
-    )
+def _record(scheduled: ScheduledGame, match_id: str = "m1") -> GameRecord:
+    return two_seat_record(scheduled, match_id)
 
 
 def test_a_game_deleted_by_hand_is_stored_again_in_place_of_its_leftovers(

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.tournament.two_seat_records import two_seat_record
 from tournament.outcome import game_record
 from tournament.report import report
 from tournament.report_layout import _percent
@@ -19,21 +20,7 @@ from tournament.store import GameRecord, Store
 
 def _played(scheduled: ScheduledGame) -> GameRecord:
     """Seat order decides: the first seat wins, except that "c" always loses."""
-    first_wins = "c" not in scheduled.seats[:1]
-    return game_record(
-        scheduled,
-        "m",
-        scores=[10.0, 7.0] if first_wins else [7.0, 10.0],
-        server_ranks=[1, 2] if first_wins else [2, 1],
-        strikes=[0, 0],
-        disqualified=[False, False],
-        crashed={},
-        end_reason="game over",
-        details_json="{}",
-        duration_seconds=0.5,
-        finished_at=1.0,
-        forfeit_on_timeout=True,
-    )
+    return two_seat_record(scheduled, first_wins="c" not in scheduled.seats[:1])
 
 
 def _database(
