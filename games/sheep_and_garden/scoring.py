@@ -10,22 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from games.sheep_and_garden import geometry
 from games.sheep_and_garden.data import OBJECTIVES, OBJECTS, TERRAINS, Objective
-from games.sheep_and_garden.geometry import (
-    AREA_OBJECT_COUNTS,
-    AREA_TERRAIN,
-    DX,
-    DY,
-    GRASS,
-    LAKE,
-    LAND_OF_AREA,
-    N_AREAS,
-    N_LANDS,
-    N_ROADS,
-    ROAD_END,
-    SIDE_OWNER_SET,
-    SIDE_OWNERS,
-)
 
 Cell = tuple[int, int]
 Landscape = Mapping[Cell, tuple[int, int]]
@@ -183,9 +169,9 @@ def join(landscape: Landscape) -> JoinedLandscape:
     for cell in cells:
         tile = landscape[cell][0]
         area_base[cell], road_base[cell], land_base[cell] = n_areas, n_roads, n_lands
-        n_areas += N_AREAS[tile]
-        n_roads += N_ROADS[tile]
-        n_lands += N_LANDS[tile]
+        n_areas += geometry.N_AREAS[tile]
+        n_roads += geometry.N_ROADS[tile]
+        n_lands += geometry.N_LANDS[tile]
     areas = list(range(n_areas))
     roads = list(range(n_roads))
     lands = list(range(n_lands))
@@ -198,30 +184,30 @@ def join(landscape: Landscape) -> JoinedLandscape:
         x, y = cell
         a0, r0 = area_base[cell], road_base[cell]
         for d in range(4):
-            other = (x + DX[d], y + DY[d])
+            other = (x + geometry.DX[d], y + geometry.DY[d])
             placed = landscape.get(other)
             if placed is None:
-                for owner in SIDE_OWNER_SET[tile][rotation][d]:
+                for owner in geometry.SIDE_OWNER_SET[tile][rotation][d]:
                     if owner >= 100:
                         road_open[r0 + owner - 100] += 1
                     else:
                         area_open[a0 + owner] += 1
-                        if AREA_TERRAIN[tile][owner] != GRASS:
+                        if geometry.AREA_TERRAIN[tile][owner] != geometry.GRASS:
                             faced.setdefault(a0 + owner, set()).add(other)
                 continue
             if d != 1 and d != 2:  # each shared side once: from its west / north tile
                 continue
-            theirs = SIDE_OWNERS[placed[0]][placed[1]][(d + 2) % 4]
-            mine = SIDE_OWNERS[tile][rotation][d]
+            theirs = geometry.SIDE_OWNERS[placed[0]][placed[1]][(d + 2) % 4]
+            mine = geometry.SIDE_OWNERS[tile][rotation][d]
             for owner, their in {(mine[0], theirs[2]), (mine[1], theirs[1]), (mine[2], theirs[0])}:
                 if owner >= 100:
                     union(roads, r0 + owner - 100, road_base[other] + their - 100)
                     continue
                 union(areas, a0 + owner, area_base[other] + their)
-                if AREA_TERRAIN[tile][owner] != LAKE and union(
+                if geometry.AREA_TERRAIN[tile][owner] != geometry.LAKE and union(
                     lands,
-                    land_base[cell] + LAND_OF_AREA[tile][owner],
-                    land_base[other] + LAND_OF_AREA[placed[0]][their],
+                    land_base[cell] + geometry.LAND_OF_AREA[tile][owner],
+                    land_base[other] + geometry.LAND_OF_AREA[placed[0]][their],
                 ):
                     land_joins += 1
     area_groups: dict[int, AreaGroup] = {}
@@ -233,33 +219,33 @@ def join(landscape: Landscape) -> JoinedLandscape:
         tile = landscape[cell][0]
         a0, r0, l0 = area_base[cell], road_base[cell], land_base[cell]
         roots = []
-        for k in range(N_AREAS[tile]):
+        for k in range(geometry.N_AREAS[tile]):
             node = a0 + k
             root = find_root(areas, node)
             roots.append(root)
             group = area_groups.get(root)
             if group is None:
-                group = area_groups[root] = AreaGroup(AREA_TERRAIN[tile][k])
+                group = area_groups[root] = AreaGroup(geometry.AREA_TERRAIN[tile][k])
             group.open += area_open[node]
             group.cells.add(cell)
             totals = group.objects
-            for i, count in AREA_OBJECT_COUNTS[tile][k]:
+            for i, count in geometry.AREA_OBJECT_COUNTS[tile][k]:
                 totals[i] += count
             if node in faced:
                 group.faced |= faced[node]
         area_roots[cell] = tuple(roots)
         roots = []
-        for k in range(N_ROADS[tile]):
+        for k in range(geometry.N_ROADS[tile]):
             root = find_root(roads, r0 + k)
             roots.append(root)
             road = road_groups.get(root)
             if road is None:
                 road = road_groups[root] = RoadGroup()
-            road.ends += ROAD_END[tile][k]
+            road.ends += geometry.ROAD_END[tile][k]
             road.open += road_open[r0 + k]
             road.cells.add(cell)
         road_roots[cell] = tuple(roots)
-        land_roots[cell] = tuple([find_root(lands, l0 + k) for k in range(N_LANDS[tile])])
+        land_roots[cell] = tuple([find_root(lands, l0 + k) for k in range(geometry.N_LANDS[tile])])
     return JoinedLandscape(
         area_groups, road_groups, n_lands - land_joins, area_roots, road_roots, land_roots
     )

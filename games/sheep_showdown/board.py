@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal, overload
 
 from games.sheep_showdown import cards as C
+from games.sheep_showdown import decisions
 from games.sheep_showdown.actions import (
     PlaceBlocker,
     PlaceDog,
@@ -15,20 +16,6 @@ from games.sheep_showdown.actions import (
     Steal,
     Step,
     UseCard,
-)
-from games.sheep_showdown.decisions import (
-    BLOCKER,
-    CHOOSE_DOG,
-    NO_ROCKETS,
-    NONE,
-    PLACE,
-    ROCKET,
-    SHEPHERD,
-    STEAL,
-    STEP,
-    USE_CARD,
-    WOLF_DOG,
-    WOLF_STEP,
 )
 from games.sheep_showdown.fields import SheepShowdownFields
 
@@ -100,7 +87,7 @@ class BoardQueries(SheepShowdownFields):
                 target = step[here * 8 + d]
                 if d in diagonal and (target < 0 or grid[target] != C.SLIDING):
                     continue
-                if self._can_enter(target, d, NO_ROCKETS):
+                if self._can_enter(target, d, decisions.NO_ROCKETS):
                     if any_one:
                         return True
                     found.append(d)
@@ -122,30 +109,30 @@ class BoardQueries(SheepShowdownFields):
     def _compute_legal(self) -> tuple[Any, ...]:
         kind = self.pending
         size = self.size
-        if kind == NONE:
+        if kind == decisions.NONE:
             return ()
-        if kind == PLACE:
+        if kind == decisions.PLACE:
             dog = self.moving
             return tuple(
                 PlaceDog(dog, cell // size, cell % size)
                 for cell, card in enumerate(self.grid)
                 if card == C.SHEPHERD and self.occ[cell] < 0
             )
-        if kind == CHOOSE_DOG:
+        if kind == decisions.CHOOSE_DOG:
             return tuple(
                 SelectDog(dog, "move")
                 for dog in self._alive_dogs(self.decider)
                 if self.has_step(dog)
             )
-        if kind in (STEP, WOLF_STEP):
+        if kind in (decisions.STEP, decisions.WOLF_STEP):
             dog = self.moving
             return tuple(Step(dog, d) for d in self._step_dirs(dog, False))
-        if kind == SHEPHERD:
+        if kind == decisions.SHEPHERD:
             dog = self.moving
             return tuple(
                 ShepherdJump(dog, cell // size, cell % size) for cell in self._free_shepherds()
             )
-        if kind == ROCKET:
+        if kind == decisions.ROCKET:
             dog = self.moving
             here = self.pos[dog]
             self.occ[here] = -1
@@ -154,14 +141,14 @@ class BoardQueries(SheepShowdownFields):
             finally:
                 self.occ[here] = dog
             return tuple(RocketJump(dog, d) for d in dirs)
-        if kind == BLOCKER:
+        if kind == decisions.BLOCKER:
             return tuple(PlaceBlocker(cell // size, cell % size) for cell in self._block_targets())
-        if kind == WOLF_DOG:
+        if kind == decisions.WOLF_DOG:
             return tuple(SelectDog(dog, "wolf") for dog in self._wolf_targets())
-        if kind == STEAL:
+        if kind == decisions.STEAL:
             victim = self.steal_queue[0]
             return (Steal(victim, True), Steal(victim, False))
-        if kind == USE_CARD:
+        if kind == decisions.USE_CARD:
             dog = self.moving
             card = self.grid[self.pos[dog]]
             return (UseCard(dog, card, True), UseCard(dog, card, False))

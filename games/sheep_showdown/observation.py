@@ -7,19 +7,7 @@ from dataclasses import dataclass
 
 from games.contract import viewer
 from games.sheep_showdown import cards as C
-from games.sheep_showdown.decisions import (
-    BLOCKER,
-    CHOOSE_DOG,
-    DECISIONS,
-    NONE,
-    PLACE,
-    ROCKET,
-    SHEPHERD,
-    STEAL,
-    STEP,
-    USE_CARD,
-    WOLF_DOG,
-)
+from games.sheep_showdown import decisions
 from games.sheep_showdown.fields import SheepShowdownFields
 
 
@@ -88,7 +76,7 @@ class Views(SheepShowdownFields):
             )
             for dog, cell in enumerate(self.pos)
         )
-        over = self.pending == NONE
+        over = self.pending == decisions.NONE
         return SheepShowdownObservation(
             seat=seat,
             players=self.players,
@@ -99,7 +87,7 @@ class Views(SheepShowdownFields):
             first_player=self.first_player,
             to_move=self.to_move,
             turn_player=self.turn_player,
-            decision=DECISIONS[self.pending],
+            decision=decisions.DECISIONS[self.pending],
             decision_dog=None if over or self.moving < 0 else self.moving,
             grid=self._public_grid(),
             dogs=dogs,
@@ -119,32 +107,32 @@ class Views(SheepShowdownFields):
             free_at_turn_start=tuple(
                 dog for dog in range(len(self.pos)) if self.began_free >> dog & 1
             ),
-            steal_from=tuple(self.steal_queue) if self.pending == STEAL else (),
-            entered_direction=self.entered if self.pending == USE_CARD else None,
+            steal_from=tuple(self.steal_queue) if self.pending == decisions.STEAL else (),
+            entered_direction=self.entered if self.pending == decisions.USE_CARD else None,
         )
 
     def prompt(self) -> str:
         kind = self.pending
         dog = self.moving
-        if kind == NONE:
+        if kind == decisions.NONE:
             return "the game is over"
-        if kind == PLACE:
+        if kind == decisions.PLACE:
             return f"choose a shepherd card for dog {dog}"
-        if kind == CHOOSE_DOG:
+        if kind == decisions.CHOOSE_DOG:
             return "choose which of your dogs moves"
-        if kind == STEP:
+        if kind == decisions.STEP:
             return f"choose where dog {dog} steps"
-        if kind == SHEPHERD:
+        if kind == decisions.SHEPHERD:
             return f"choose the shepherd card dog {dog} moves to"
-        if kind == ROCKET:
+        if kind == decisions.ROCKET:
             return f"choose the direction dog {dog} rockets"
-        if kind == BLOCKER:
+        if kind == decisions.BLOCKER:
             return "choose the sheep card to cover with the blocking sheep"
-        if kind == WOLF_DOG:
+        if kind == decisions.WOLF_DOG:
             return "choose the opponent dog your wolf moves"
-        if kind == STEAL:
+        if kind == decisions.STEAL:
             return f"steal a random card from seat {self.steal_queue[0]}'s flock or decline"
-        if kind == USE_CARD:
+        if kind == decisions.USE_CARD:
             card = C.CARD_NAMES[self.grid[self.pos[dog]]]
             return f"carry out the {card} with dog {dog} or decline"
         return f"choose where the wolf moves dog {dog}"
@@ -169,6 +157,6 @@ class Views(SheepShowdownFields):
                 cells.append(C.CARD_CHARS[public[cell]] + mark)
             lines.append(f"{row + 1:>2} " + " ".join(cells))
         lines.append("flock sizes: " + ", ".join(str(len(f)) for f in self.flocks))
-        if self.pending != NONE:
+        if self.pending != decisions.NONE:
             lines.append(f"seat {self.decider}: {self.prompt()}")
         return "\n".join(lines)

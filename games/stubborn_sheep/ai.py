@@ -42,6 +42,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.stubborn_sheep import phases
 from games.stubborn_sheep.actions import Decline, UseBonus
 from games.stubborn_sheep.data import (
     EFFECTIVE,
@@ -52,26 +53,7 @@ from games.stubborn_sheep.data import (
     YELLOW,
     YELLOW_TAKES_TWO,
 )
-from games.stubborn_sheep.state import (
-    PH_BETWEEN,
-    PH_BLUE,
-    PH_BLUE_MOD,
-    PH_BUMP,
-    PH_COMPANION,
-    PH_JUMPER,
-    PH_ORIENT,
-    PH_OVER,
-    PH_PLACE,
-    PH_SCORE,
-    PH_TAKES_TWO,
-    T_BETWEEN,
-    T_BUMP,
-    T_COMPANIONS,
-    T_ICON,
-    T_PLACE,
-    T_SCORE,
-    StubbornSheepState,
-)
+from games.stubborn_sheep.state import StubbornSheepState
 
 SET_WEIGHT = 0.01
 PEN_VALUE = (0.0, 0.15, 0.45, 0.8, 1.7)
@@ -81,11 +63,11 @@ OUTFLOW = 0.5
 
 # The engine step that poses each decision again.
 _STEP_OF_PHASE: dict[int, Any] = {
-    PH_PLACE: (T_PLACE,),
-    PH_BETWEEN: (T_BETWEEN,),
-    PH_SCORE: (T_SCORE,),
-    PH_COMPANION: T_COMPANIONS,
-    PH_BUMP: T_BUMP,
+    phases.PH_PLACE: (phases.T_PLACE,),
+    phases.PH_BETWEEN: (phases.T_BETWEEN,),
+    phases.PH_SCORE: (phases.T_SCORE,),
+    phases.PH_COMPANION: phases.T_COMPANIONS,
+    phases.PH_BUMP: phases.T_BUMP,
 }
 
 
@@ -151,33 +133,41 @@ def from_observation(observation: Any, seat: int, rng: random.Random) -> Stubbor
 def _resume(state: StubbornSheepState, phase: int, ctx: tuple[int, ...]) -> None:
     """Put the engine's pending steps back and let it pose the decision again."""
     tasks = state._tasks
-    if phase == PH_OVER:
-        state.phase, state.ctx, state._legal = PH_OVER, (), ()
+    if phase == phases.PH_OVER:
+        state.phase, state.ctx, state._legal = phases.PH_OVER, (), ()
         return
-    if phase == PH_ORIENT:
+    if phase == phases.PH_ORIENT:
         order = state.orient_order()
         state.setup_order = order[order.index(ctx[0]) :]
         state._next_orient()
         return
-    if phase == PH_BLUE:
-        tasks.append((T_PLACE,))
-        state._decide(PH_BLUE, (), (Decline(), *state._blue_options()))
+    if phase == phases.PH_BLUE:
+        tasks.append((phases.T_PLACE,))
+        state._decide(phases.PH_BLUE, (), (Decline(), *state._blue_options()))
         return
-    if phase in (PH_JUMPER, PH_TAKES_TWO, PH_COMPANION, PH_BUMP, PH_BLUE_MOD):
+    if phase in (
+        phases.PH_JUMPER,
+        phases.PH_TAKES_TWO,
+        phases.PH_COMPANION,
+        phases.PH_BUMP,
+        phases.PH_BLUE_MOD,
+    ):
         f, k = state.activating, state.icon
         # A red `activate_extra` used before placing runs with the placement
         # still to come: then nothing is queued and it is the only activation.
         before_placing = not state.queue and state.activated == [f]
-        tasks.append((T_PLACE,) if before_placing else (T_BETWEEN,))
-        tasks.extend((T_ICON, f, j) for j in range(3, k, -1))
-        if phase == PH_TAKES_TWO:
+        tasks.append((phases.T_PLACE,) if before_placing else (phases.T_BETWEEN,))
+        tasks.extend((phases.T_ICON, f, j) for j in range(3, k, -1))
+        if phase == phases.PH_TAKES_TWO:
             state._decide(phase, ctx, (Decline(), UseBonus(YELLOW_TAKES_TWO)))
             return
-        if phase == PH_BLUE_MOD:
+        if phase == phases.PH_BLUE_MOD:
             state._decide(phase, ctx, (Decline(), UseBonus(state._bonus(YELLOW))))
             return
         # The step that poses this decision: the icon itself, or the ability.
-        tasks.append((T_ICON, f, k) if phase == PH_JUMPER else (_STEP_OF_PHASE[phase], *ctx))
+        tasks.append(
+            (phases.T_ICON, f, k) if phase == phases.PH_JUMPER else (_STEP_OF_PHASE[phase], *ctx)
+        )
     else:
         tasks.append(_STEP_OF_PHASE[phase])
     state._run()
@@ -227,7 +217,7 @@ def seat_value(state: StubbornSheepState, seat: int) -> float:
 
 def evaluate(state: StubbornSheepState) -> tuple[float, ...]:
     """Each seat's scored sheep plus the promise of its pen (module docstring)."""
-    if state.phase == PH_OVER:
+    if state.phase == phases.PH_OVER:
         return tuple(float(s) for s in state.result().scores)
     return tuple(seat_value(state, seat) for seat in range(state.players))
 
