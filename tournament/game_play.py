@@ -33,7 +33,7 @@ from tournament.outcome import game_record
 from tournament.room import ServerFull
 from tournament.schedule import ScheduledGame
 from tournament.seats import CommandSeat, InProcessSeat, bot_seed
-from tournament.server_check import still_gone
+from tournament.server_check import CUT_SHORT, still_gone
 from tournament.stalling import MoveClock
 from tournament.store import GameRecord
 
@@ -52,11 +52,6 @@ OLD_SERVER_MOVES = 10
 # The result, the game's full record (None if it could not be fetched), and
 # why each crashed bot crashed.
 PlayedGame = tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]
-
-
-# A record call the server cut short: it went away, or it was stopping and
-# cancelled the calls in flight (our own cancellation raises CancelledError).
-_CUT_SHORT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
 
 
 class NobodyJoined(Exception):
@@ -192,7 +187,7 @@ class GamePlayer:
             try:
                 return await stub.GetReplay(request, timeout=RPC_SECONDS)
             except grpc.aio.AioRpcError as error:
-                if error.code() not in _CUT_SHORT:
+                if error.code() not in CUT_SHORT:
                     raise
                 if await still_gone(self.address, self.tls) is not None:
                     raise
@@ -374,16 +369,26 @@ async def play_game(
         try:
             return await player.play(arena_pb2_grpc.ArenaStub(channel), scheduled)
         except grpc.aio.AioRpcError as error:
-            if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
-                # The server died or froze mid-game: Unreachable, not this game's error.
+            code = error.code()
+            if code in CUT_SHORT or code == grpc.StatusCode.DEADLINE_EXCEEDED:
+                # The server died, froze or stopped mid-game: Unreachable, not
+                # this game's error.
                 await ensure_reachable(channel, address)
                 await ensure_answering(channel, address, ANSWER_SECONDS)
-            if error.code() == grpc.StatusCode.UNAVAILABLE:
-                # It answers, and said UNAVAILABLE itself: shutting down (SIGTERM) or
-                # without its database, it takes no more games either.
-                why = f"it takes no new matches ({error.details() or 'UNAVAILABLE'})"
-                raise Unreachable(address, why) from None
+            if code in CUT_SHORT:
+                # It answers, and cut the call short itself: shutting down (SIGTERM)
+                # or without its database, it takes no more games either (the
+                # worker then waits for its health; see tournament.server_check).
+                raise Unreachable(address, _cut_short_by(error)) from None
             raise
+
+
+def _cut_short_by(error: grpc.aio.AioRpcError) -> str:
+    """Why a server that still answers cut a call of the game short, in a few words."""
+    if error.code() == grpc.StatusCode.CANCELLED:
+        details = error.details() or "CANCELLED"
+        return f"it cancelled a call of the game, as a server stopping does ({details})"
+    return f"it takes no new matches ({error.details() or 'UNAVAILABLE'})"
 
 
 def _nobody_joined(info: arena_pb2.MatchInfo) -> bool:

@@ -60,7 +60,7 @@ from tournament.resume import (
 from tournament.room import ServerFull, room_wait, waiting_line
 from tournament.run_error import RunError
 from tournament.schedule import ScheduledGame, ladder_schedule
-from tournament.server_check import MAX_HICCUPS, still_gone
+from tournament.server_check import CUT_SHORT, MAX_HICCUPS, still_gone
 from tournament.store import GameRecord, Store
 from tournament.store_lock import SILENT_WAIT, LockWait
 from tournament.turns import DealTurns
@@ -561,30 +561,40 @@ class _Runner:
         self.progress.game_error(key, error)
 
     async def _server_back(self, error: grpc.aio.AioRpcError) -> bool:
-        """After a call failed: whether the game is worth playing again, its
-        server having said UNAVAILABLE (a reset connection, a restart) and
-        answering again. A server that went away and does not report SERVING
-        over a few seconds (tournament.server_check) ends the run at once, not
-        one timeout per game."""
-        if error.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+        """After a call failed: whether the game is worth playing again. A server
+        that cut the call short (UNAVAILABLE: a reset connection, a restart;
+        CANCELLED: a server stopping cancels the calls in flight) or did not
+        answer it in time is waited for until it reports SERVING again
+        (tournament.server_check); one that does not within 30 s ends the run at
+        once, not one timeout per game."""
+        code = error.code()
+        if code not in CUT_SHORT and code != grpc.StatusCode.DEADLINE_EXCEEDED:
             return False
         assert self.channel is not None
+        gone: Unreachable | None = None
         try:
             await ensure_reachable(self.channel, self.address)
             await ensure_answering(self.channel, self.address, ANSWER_SECONDS)
-        except Unreachable as gone:
-            if await still_gone(self.address, self.player.tls) is not None:
-                raise RunError(f"{gone} (after {count(self.played, 'game')} this run)") from None
+        except Unreachable as error_gone:
+            gone = error_gone
+        else:
+            if code not in CUT_SHORT:
+                return False  # it answers: only the game's call was slow
+        why = await still_gone(self.address, self.player.tls)
+        if why is not None:
+            gone = gone or Unreachable(self.address, why)
+            raise RunError(f"{gone} (after {count(self.played, 'game')} this run)") from None
+        if gone is not None:
             # The run's channel may wait out gRPC's reconnect backoff before it
             # connects again: the game is played again once it has.
             with contextlib.suppress(Unreachable):
                 await ensure_reachable(self.channel, self.address, RPC_SECONDS)
-            if not self.shaky:
-                self.shaky = True
-                note_on(
-                    self.progress,
-                    f"the server at {self.address} failed a game but answers again "
-                    f"({gone}): the run goes on, and its games that failed are played again",
-                )
-            return True
-        return error.code() == grpc.StatusCode.UNAVAILABLE
+        if not self.shaky:
+            self.shaky = True
+            note_on(
+                self.progress,
+                f"the server at {self.address} failed a game but answers again "
+                f"({gone or refusal(error)}): the run goes on, and its games that failed "
+                "are played again",
+            )
+        return True

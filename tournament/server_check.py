@@ -1,8 +1,9 @@
 """Is a server that failed a game really gone, or did it only hiccup?
 
 One UNAVAILABLE (a connection reset, a server its supervisor restarts a second
-later) says little: a healthy server would be dropped for the rest of a run for
-it. So before a server is given up, it is asked for its health
+later) or CANCELLED (a server stopping cancels the calls in flight) says
+little: a healthy server would be dropped for the rest of a run for it, or a
+game left unplayed. So before a server is given up, it is asked for its health
 (`grpc.health.v1`, the whole server: SERVING only while it takes matches)
 PAUSE_SECONDS apart for WAIT_SECONDS (CHECKS times at most), each answer due
 within CHECK_SECONDS. A server that answers SERVING to any of them is back; one
@@ -29,6 +30,7 @@ from clients.connect import ServerTls, misconfigured, open_channel, reason, tls_
 __all__ = [
     "CHECKS",
     "CHECK_SECONDS",
+    "CUT_SHORT",
     "MAX_HICCUPS",
     "PAUSE_SECONDS",
     "WAIT_SECONDS",
@@ -40,6 +42,13 @@ CHECKS = 30  # health checks at most in that time
 CHECK_SECONDS = 2.0  # each health check's deadline
 PAUSE_SECONDS = 1.0  # between two checks
 MAX_HICCUPS = 3  # a game that failed so this often is not played this run
+
+# How a call ends that its server cut short: UNAVAILABLE (gone, restarting, or
+# stopping and refusing new calls) or CANCELLED (a server that stops cancels
+# the calls still in flight). Never the runner's own doing: a call this
+# process cancels (Ctrl-C, a game given up) raises asyncio.CancelledError,
+# not an AioRpcError.
+CUT_SHORT = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED})
 
 # What a server that answers at all but is not SERVING says to its health check.
 _NOT_SERVING = "its health check says {status}"
@@ -82,7 +91,7 @@ async def _check(address: str, tls: ServerTls | None) -> str:
                 wait_for_ready=False,
             )
         except grpc.aio.AioRpcError as error:
-            if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            if error.code() in CUT_SHORT or error.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
                 return reason(error, CHECK_SECONDS)
             return ""  # any other answer (no health service at all) is a server there
     if answer.status == health_pb2.HealthCheckResponse.SERVING:
