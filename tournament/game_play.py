@@ -250,6 +250,7 @@ class GamePlayer:
         timeout = self.config.match_timeout_seconds
         deadline = time.monotonic() + timeout
         examined: set[int] = set()
+        started = False  # the server started the match (said once, with who was missing)
         clock = MoveClock()
         while True:
             running = [task for task in tasks.values() if not task.done()]
@@ -267,6 +268,8 @@ class GamePlayer:
                 {seat.seat: seat.thinking_seconds for seat in info.seats},
             )
             self._check_server_counts(info)
+            if not started and tasks:
+                started = _started(info, scheduled, log)
             if _nobody_joined(info) and tasks:
                 # Before the bots that just ended are looked at: one refused a late
                 # join to the aborted match, and never joined either.
@@ -389,6 +392,23 @@ def _cut_short_by(error: grpc.aio.AioRpcError) -> str:
         details = error.details() or "CANCELLED"
         return f"it cancelled a call of the game, as a server stopping does ({details})"
     return f"it takes no new matches ({error.details() or 'UNAVAILABLE'})"
+
+
+def _started(info: arena_pb2.MatchInfo, scheduled: ScheduledGame, log: Any) -> bool:
+    """Whether the server has started the match (or ended it); when it started
+    without a bot (its start timeout passed first), says which, by name: the
+    server's own line ("match starting without every seat") knows seats alone."""
+    if info.status not in (arena_pb2.MATCH_STATUS_RUNNING, arena_pb2.MATCH_STATUS_FINISHED):
+        return False
+    missing = [seat.seat for seat in info.seats if not seat.joined]
+    if missing:
+        log.warning(
+            "match started without every bot: the server's start timeout passed before "
+            "these joined, and it plays their seats by the clock until they do",
+            bots=[scheduled.seats[seat] for seat in missing],
+            seats=missing,
+        )
+    return True
 
 
 def _nobody_joined(info: arena_pb2.MatchInfo) -> bool:
