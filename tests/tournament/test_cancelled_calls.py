@@ -63,6 +63,17 @@ def _cancelling(monkeypatch: pytest.MonkeyPatch, method: str) -> _CancelOnce:
     return fault
 
 
+def _counted_pauses(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The pauses between health checks, made at once."""
+    pauses: list[float] = []
+
+    async def counted(seconds: float) -> None:
+        pauses.append(seconds)
+
+    monkeypatch.setattr(server_check, "_pause", counted)
+    return pauses
+
+
 @pytest.mark.parametrize("method", ["CreateMatch", "GetMatch"])
 def test_a_call_the_server_cancelled_is_made_again_and_the_game_played(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, method: str
@@ -100,12 +111,7 @@ def test_a_health_check_the_server_cancelled_does_not_count_as_serving(
 ) -> None:
     """A stopping server may cancel the health check too: that is no sign of a
     server back, and the next check is made."""
-    pauses: list[float] = []
-
-    async def counted(seconds: float) -> None:
-        pauses.append(seconds)
-
-    monkeypatch.setattr(server_check, "_pause", counted)
+    pauses = _counted_pauses(monkeypatch)
     fault = _cancelling(monkeypatch, HEALTH_CHECK)
     with InProcessServer() as server:
         why = server.run(server_check.still_gone(server.address))
@@ -145,12 +151,7 @@ def test_a_server_that_answers_but_refuses_games_is_waited_for_then_named(
     refuses CreateMatch UNAVAILABLE and says NOT_SERVING: the run waits for its
     health as for one gone, then ends naming it, where each game was once
     tried three times at once and counted as not played."""
-    pauses: list[float] = []
-
-    async def counted(seconds: float) -> None:
-        pauses.append(seconds)
-
-    monkeypatch.setattr(server_check, "_pause", counted)
+    pauses = _counted_pauses(monkeypatch)
     config = quick_cup(tmp_path, 1, concurrency=1)
     progress = Recorder()
     with InProcessServer() as server:
