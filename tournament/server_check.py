@@ -8,10 +8,11 @@ game left unplayed. So before a server is given up, it is asked for its health
 PAUSE_SECONDS apart for WAIT_SECONDS (CHECKS times at most), each answer due
 within CHECK_SECONDS. A server that answers SERVING to any of them is back; one
 that never does is gone, and so at once is one reached the wrong way (TLS on
-one side only). The window is as long as a server's own start timeout: five
-checks over five seconds once gave up on a server its supervisor restarted,
-whose stop (up to 7 s) and start (gRPC's import and the restore of its
-matches: 4 s on a busy machine) took longer, and ended the run.
+one side only). The window covers a restart with room to spare: five checks
+over five seconds once gave up on a server its supervisor restarted, whose
+stop (up to 7 s) and start (gRPC's import and the restore of its matches: 4 s
+on a busy machine) took longer, and ended the run; a longer window only
+delays the end of a run whose server is gone for good.
 A game that failed on a server that came back is played again, up to
 MAX_HICCUPS times: a server that fails every game while it says it is
 healthy cannot keep a run going for ever.
@@ -37,8 +38,8 @@ __all__ = [
     "still_gone",
 ]
 
-WAIT_SECONDS = 30.0  # how long a server that went away is waited for
-CHECKS = 30  # health checks at most in that time
+WAIT_SECONDS = 15.0  # how long a server that went away is waited for
+CHECKS = 15  # health checks at most in that time
 CHECK_SECONDS = 2.0  # each health check's deadline
 PAUSE_SECONDS = 1.0  # between two checks
 MAX_HICCUPS = 3  # a game that failed so this often is not played this run
