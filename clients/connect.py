@@ -50,6 +50,11 @@ KEEPALIVE_TIMEOUT = 10.0
 MISCONFIGURED = ("the TLS handshake failed", "it does not speak gRPC", "it is not a Sheepfold")
 # Of those, the ones that say the address is wrong (another program's port),
 # where another address of the same run can be right.
+# What an address without the game service is, said by every client that meets
+# one: gRPC itself says only "Method not found!".
+NOT_A_GAME_PORT = (
+    "the address is not a Sheepfold game port; a --health-port answers health checks alone"
+)
 WRONG_SERVER = ("it does not speak gRPC", "it is not a Sheepfold")
 
 
@@ -107,7 +112,7 @@ def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
     if code == grpc.StatusCode.DEADLINE_EXCEEDED:
         return f"no answer within {waited:g} s"
     if code == grpc.StatusCode.UNIMPLEMENTED:
-        return "it is not a Sheepfold server (no sheepfold.v1.Arena service)"
+        return f"it is not a Sheepfold server (no sheepfold.v1.Arena service: {NOT_A_GAME_PORT})"
     last = details.rsplit(": ", 1)[-1] if details else (code.name if code else "unknown error")
     return last[:1].lower() + last[1:]
 
@@ -130,10 +135,7 @@ def refusal_text(code: grpc.StatusCode, details: str) -> str:
     if admin and "admin token" in details:
         return f"{text} (give it with --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
     if code == grpc.StatusCode.UNIMPLEMENTED:
-        return (
-            f"{text} (no sheepfold.v1.Arena there: the address is not a Sheepfold game port; "
-            "a --health-port answers health checks alone)"
-        )
+        return f"{text} (no sheepfold.v1.Arena there: {NOT_A_GAME_PORT})"
     return text
 
 
