@@ -4,7 +4,9 @@ running down at the end, the early end when no tile left fits (solo too), no end
 tiles are left, grass closed by roads alone, trees on grass, ties among more than two
 players, the game's options, the tile set-up at every player count, a road back to its
 own city, houses on grass in a settlement, the solo result with its praise, the
-rulebook's three sheep in one area and every cow and tree of one area counted.
+rulebook's three sheep in one area, every cow and tree of one area counted, lands
+joined through cities and gardens but not lakes, and a city printed inside a tile
+complete at once.
 
 Rule sentences are quoted from the rulebook or the project's rules notes.
 """
@@ -377,3 +379,41 @@ def test_every_cow_and_tree_of_one_complete_area_counts() -> None:
     cards = score_cards(analysis.stats())
     assert cards["cows"] == (4, 8)
     assert cards["trees"] == (4, 4)
+
+
+@pytest.mark.parametrize(("tile", "lands"), [("city cap", 1), ("garden cap", 1), ("lake cap", 2)])
+def test_lands_join_through_cities_and_gardens_but_not_through_lakes(tile: str, lands: int) -> None:
+    """ "Lands are the areas composed of areas except Lakes (i.e., Cities, Gardens and
+    Grasses). Lands are completed only by Lakes." Two caps of one kind face each other
+    and touch through that edge alone (their grass meets only open edges): through a
+    city or a garden edge they are one land, through a lake edge two."""
+    layout = ((tile, 0, 0, 0), (tile, 0, -1, 2))
+    assert mismatches(landscape(*layout)) == []
+    stats = analysed(*layout).stats()
+    assert stats["lands"] == lands
+    assert score_cards(stats)["lands"] == (lands, 2 * lands)
+
+
+def test_a_land_of_city_garden_and_grass_is_one_land() -> None:
+    """ "Lands are the areas composed of areas except Lakes (i.e., Cities, Gardens and
+    Grasses)": a garden-and-city tile with a city cap on its city edge and a garden cap
+    on its garden edge is one land of three tiles."""
+    layout = (("garden and city", 0, 0, 0), ("city cap", 1, 0, 3), ("garden cap", 0, -1, 2))
+    assert mismatches(landscape(*layout)) == []
+    assert analysed(*layout).lands == 1
+
+
+@pytest.mark.parametrize(
+    ("tile", "cities", "people"),
+    [("hamlet", (1, 4), (1, 1)), ("village at a junction", (1, 3), (0, 0))],
+)
+def test_a_city_printed_inside_a_tile_is_complete_at_once(
+    tile: str, cities: tuple[int, int], people: tuple[int, int]
+) -> None:
+    """Notes: an area may own no edge segment, and then it "is complete at once". The
+    hamlet's city (1 human) and the village's (1 house) touch no edge: each is a
+    complete city as soon as the tile lies, alone in the landscape, for the cities card
+    (3 points, +1 per human in complete cities) and the people card."""
+    cards = score_cards(analysed((tile, 0, 0, 0)).stats())
+    assert cards["cities"] == cities
+    assert cards["people"] == people
