@@ -268,6 +268,8 @@ SheepShowdownEvent = (
     | DogOut
     | PlayerOut
     | CardStolen
+    | StealDeclined
+    | CardDeclined
     | LastPlayer
     | RoundEnded
     | GameEnded

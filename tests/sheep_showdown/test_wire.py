@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import typing
 
 import pytest
 from sheepfold.v1 import arena_pb2
@@ -10,6 +12,7 @@ from sheepfold.v1 import sheep_showdown_pb2 as pb
 
 from games.sheep_showdown import GAME
 from games.sheep_showdown import cards as C
+from games.sheep_showdown import events as E
 from games.sheep_showdown.actions import (
     PlaceBlocker,
     PlaceDog,
@@ -137,3 +140,14 @@ def test_card_codes_match_the_wire_enum() -> None:
         (C.BLOCKED, "BLOCKED"),
     ]:
         assert pb.SheepShowdownCard.Value(f"SHEEP_SHOWDOWN_CARD_{name}") == code
+
+
+def test_the_event_union_names_every_event() -> None:
+    """SheepShowdownEvent lists every event payload the engine defines, so a type
+    checked against it (and a reader of it) sees the steal and card declines too."""
+    defined = {
+        obj
+        for obj in vars(E).values()
+        if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == E.__name__
+    }
+    assert set(typing.get_args(E.SheepShowdownEvent)) == defined
