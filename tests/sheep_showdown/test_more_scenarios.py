@@ -422,3 +422,28 @@ def test_a_second_wolf_pushing_the_movers_own_dog_into_a_dead_end_steals_nothing
     assert sorted(state.flocks[0]) == sorted([C.SHEEP5, C.WOLF, C.SHEEP1])
     assert state.flocks[1] == [C.WOLF]
     assert payloads(events, LastPlayer) and state.to_move == 1 and state.pending == STEP
+
+
+def test_a_dog_a_second_wolf_blocks_counts_as_the_movers() -> None:
+    """Engine reading (the rulebook does not say who blocks in a chain; its FAQ
+    only says "If you step on a wolf card and move an opponent, causing another
+    opponent to get stuck, you have blocked that opponent!"): a dog that a chain
+    leaves stuck is blocked by the turn's mover, whoever's wolf pushed it. Seat 0's
+    wolf sends dog 1 onto a second wolf; seat 1 pushes dog 2 onto a 3 with no way
+    out. Dog 2 is out "by" seat 0, and seat 0, not seat 1, decides the steal."""
+    rows = ["SW...", ".W1..", ".S...", "...3.", "....."]
+    state = position(rows, {0: (0, 0), 1: (2, 1), 2: (3, 2)}, players=3, flocks={2: [C.SHEEP5]})
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    step(state, UP)
+    assert state.pending == WOLF_DOG and state.to_move == 1
+    assert [a.dog for a in state.legal_actions()] == [0, 2]
+    wolf_dog(state, 2)
+    events = step(state, RIGHT)
+    assert [(m.dog, m.how, m.by) for m in payloads(events, DogMoved)] == [(2, "wolf", 1)]
+    assert sorted(state.flocks[2]) == [C.SHEEP3, C.SHEEP5]
+    assert outs(events) == [(2, "blocked", 0)]
+    assert state.pending == STEAL and state.to_move == 0 and state.steal_queue == [2]
+    steal(state, take=True)
+    assert len(state.flocks[0]) == 2 and len(state.flocks[1]) == 1
+    assert state.pending == STEP and state.turn_player == 1
