@@ -24,9 +24,11 @@ from games.stubborn_sheep.data import (
     BLUE,
     BLUE_SINGLE_STEP,
     BLUE_STOPS_AFTER_ONE,
+    EFFECTIVE,
     LEFT,
     MEADOW_TO_SIX,
     PEN_PLUS_ONE,
+    RIGHT,
     ROTATE_FENCE,
     SHEEP_BONUS,
     SHEEP_COLOUR,
@@ -388,6 +390,60 @@ def test_blue_modifier_declined_runs_in_full() -> None:
     state, _ = _first_icon((y(2),), BLUE, _blue_run_areas())
     events = payloads(state.apply(Decline()))
     assert [p.to_area for p in events[:3] if isinstance(p, SheepMoved)] == [4, 5, 0]
+
+
+def test_blue_modifiers_only_where_they_change_the_run() -> None:
+    """Notes: a bonus is offered "only when it would change something". A blue whose run
+    is one extra fence (pen 1 to meadow 3, on to pen 2 where b(6) waits) loses nothing to
+    "stops jumping after crossing only one fence", so that is not asked, while "move it by
+    a single area" would keep it in meadow 3 and is. A lone blue does not run: nothing is
+    asked, nor for a blue landing beside another blue (b(7) in meadow 3)."""
+    one_step = empty_areas(6)
+    one_step[2], one_step[4] = [b(5)], [b(6)]
+    state, events = _first_icon((y(1),), BLUE, one_step)
+    assert state.phase != PH_BLUE_MOD
+    assert SheepMoved(BLUE_RUN, b(5), 3, 4, 4) in events
+    state, _ = _first_icon((y(2),), BLUE, [list(area) for area in one_step])
+    assert state.phase == PH_BLUE_MOD
+    assert state.legal_actions() == (Decline(), UseBonus(BLUE_SINGLE_STEP))
+    lone = empty_areas(6)
+    lone[2] = [b(5)]
+    beside = empty_areas(6)
+    beside[2], beside[3] = [b(5)], [b(7)]
+    for top in (y(1), y(2)):
+        for areas in (lone, beside):
+            state, events = _first_icon((top,), BLUE, [list(area) for area in areas])
+            assert state.phase != PH_BLUE_MOD
+            assert not any(isinstance(p, SheepMoved) and p.cause == BLUE_RUN for p in events)
+
+
+def test_a_blue_modifier_serves_one_blue_jump_per_turn() -> None:
+    """Rulebook: "Each bonus action may only be used once per round." Fence card 8 as
+    printed makes a blue jump from pen 1 into meadow 3 (icon 0) and a blue jump back
+    (icon 2). The first jump uses "move it by a single area"; the jump back would run on
+    to pen 0 (b(6)) too, and it does, without the bonus being offered again."""
+    assert EFFECTIVE[8][UP][0] == (BLUE, LEFT) and EFFECTIVE[8][UP][2] == (BLUE, RIGHT)
+    state = _build((y(2),), _blue_run_areas(), hand=8)
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    assert state.phase == PH_BLUE_MOD
+    events = payloads(state.apply(UseBonus(BLUE_SINGLE_STEP)))
+    assert IconJump(3, 2, BLUE, 3, 2, b(5)) in events
+    back = events.index(IconJump(3, 2, BLUE, 3, 2, b(5)))
+    assert events[back + 1 : back + 3] == [
+        SheepMoved(BLUE_RUN, b(5), 2, 1, 2),
+        SheepMoved(BLUE_RUN, b(5), 1, 0, 1),
+    ]
+    assert state.phase != PH_BLUE_MOD
+
+
+def test_yellow_takes_two_is_not_asked_with_one_sheep_to_take() -> None:
+    """Notes: a bonus is offered "only when it would change something": a yellow leaving
+    a single other sheep behind takes it, with or without "it takes 2 sheep with it"."""
+    areas = empty_areas(6)
+    areas[2] = [y(5), w(10)]
+    state, events = _first_icon((y(0),), YELLOW, areas)
+    assert state.phase != PH_TAKES_TWO
+    assert SheepMoved(YELLOW_COMPANION, w(10), 2, 3, 3) in events
 
 
 def test_bonuses_reset_each_turn_and_belong_to_the_player_to_move() -> None:
