@@ -308,6 +308,22 @@ def test_moved_sheep_uses_no_ability_and_the_bonus_is_once_per_turn() -> None:
     assert state.current == 1
 
 
+def test_no_move_bonus_before_placing_without_an_activation_next_to_it() -> None:
+    """Rulebook: the white bonus is used "immediately before or after activating a
+    fence". Placing is not activating: with no red bonus to activate a fence before the
+    placing, no move is offered until the fence is placed, and then it is (right before
+    the placed fence's activation)."""
+    areas = empty_areas(6)
+    areas[3] = [w(10)]
+    for tops in ((w(3),), (w(3), r(0)), (w(3), r(1))):
+        state = _build(tops, [list(area) for area in areas])
+        assert state.phase == PH_PLACE
+        assert not any(isinstance(a, MoveSheep) for a in state.legal_actions())
+        state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+        assert state.phase == PH_BETWEEN and state.activated == []
+        assert any(isinstance(a, MoveSheep) for a in state.legal_actions())
+
+
 def test_move_bonus_after_the_last_activation() -> None:
     areas = empty_areas(6)
     areas[3] = [w(10)]
