@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tournament.executors.ray import _connected
+from tournament.executors.ray_connect import connected
 from tournament.executors.ray_local import FOLDER_PREFIX
 from tournament.executors.settings import ExecutorSettings
 
@@ -35,7 +35,7 @@ def test_starting_ray_here_keeps_its_session_and_token_in_a_folder_of_its_own(
         monkeypatch.setenv(name, "")
         monkeypatch.delenv(name)
     before = _sessions()
-    with _connected(ExecutorSettings(kind="ray", num_cpus=1), {}):
+    with connected(ExecutorSettings(kind="ray", num_cpus=1), {}):
         import ray
 
         # A new instance, not a cluster already running here.

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tournament.executors.ray import _connected
+from tournament.executors.ray_connect import connected
 from tournament.executors.settings import ExecutorSettings
 
 
@@ -27,7 +27,7 @@ def test_sigterm_after_joining_a_cluster_prints_no_stack_dump(
     received: list[int] = []
     before = signal.signal(signal.SIGTERM, lambda signum, frame: received.append(signum))
     try:
-        with _connected(ExecutorSettings(kind="ray", address=cluster.address), {}):
+        with connected(ExecutorSettings(kind="ray", address=cluster.address), {}):
             capfd.readouterr()  # what joining printed
             joining = [record.getMessage() for record in caplog.records]
             os.kill(os.getpid(), signal.SIGTERM)

@@ -264,11 +264,11 @@ def test_ray_head_timeout_without_ray_is_refused(
 
 def test_the_head_watch_waits_the_head_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without a Ray cluster: the watch on the head joined is given the setting."""
-    from tournament.executors.ray import _head_watch
+    from tournament.executors.ray_connect import head_watch
 
     context = SimpleNamespace(gcs_address="10.0.0.5:6379")
     ray = SimpleNamespace(get_runtime_context=lambda: context)
     monkeypatch.setitem(sys.modules, "ray", ray)
-    watch = _head_watch(ExecutorSettings(kind="ray", head_timeout_seconds=30.0))
+    watch = head_watch(ExecutorSettings(kind="ray", head_timeout_seconds=30.0))
     assert watch is not None
     assert (watch.address, watch.lost_after) == ("10.0.0.5:6379", 30.0)

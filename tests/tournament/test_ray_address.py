@@ -252,7 +252,7 @@ def test_a_cluster_that_wants_a_token_says_how_to_give_it(
 def _auto_error() -> str:
     from ray._private import services
 
-    from tournament.executors.ray import _auto_address
+    from tournament.executors.ray_connect import _auto_address
 
     # Ray also looks for a GCS among this machine's processes: a cluster another
     # program runs here meanwhile is not the one these tests mean.

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from tournament.executors.ray import _connected
+from tournament.executors.ray_connect import connected
 from tournament.executors.settings import ExecutorSettings
 from tournament.runner import RunError
 
@@ -37,7 +37,7 @@ def own_sigterm() -> Iterator[Callable[..., None]]:
 
 
 def _start() -> None:
-    with _connected(ExecutorSettings(kind="ray"), {}):
+    with connected(ExecutorSettings(kind="ray"), {}):
         pass
 
 

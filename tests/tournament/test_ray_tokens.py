@@ -65,7 +65,7 @@ def test_a_ray_run_warns_of_it_once_ray_is_there(
 ) -> None:
     """Joined to a cluster or on an instance of its own (Ray itself stands in
     here: no Ray is started), the run warns before its first game."""
-    from tournament.executors import ray
+    from tournament.executors import ray_connect
 
     _token(home / ".ray" / "auth_token", 0o644)
     joined: list[dict[str, object]] = []
@@ -75,9 +75,11 @@ def test_a_ray_run_warns_of_it_once_ray_is_there(
         joined.append(own)
         yield
 
-    monkeypatch.setattr(ray, "_ray_init", ray_init)
-    monkeypatch.setattr(ray, "own_instance", lambda: contextlib.nullcontext({"_temp_dir": "t"}))
-    with capture_logs() as logs, ray._connected(ExecutorSettings("ray", address), {}):
+    monkeypatch.setattr(ray_connect, "_ray_init", ray_init)
+    monkeypatch.setattr(
+        ray_connect, "own_instance", lambda: contextlib.nullcontext({"_temp_dir": "t"})
+    )
+    with capture_logs() as logs, ray_connect.connected(ExecutorSettings("ray", address), {}):
         pass
     assert joined == [{} if address else {"_temp_dir": "t"}]
     warned = [log["event"] for log in logs if log["log_level"] == "warning"]
