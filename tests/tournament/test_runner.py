@@ -5,18 +5,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.tournament.quick_cup import Recorder
-from tests.tournament.tournament_command import tournament_main
+from tests.tournament.tournament_command import killed_after, tournament_main
 from tournament.config import load_config
 from tournament.demo import demo_round_robin
 from tournament.report import report as report_of
@@ -109,33 +104,7 @@ def test_resume_after_sigkill_plays_exactly_the_missing_games(tmp_path: Path) ->
         '[[bots]]\nname = "quick"\nbuiltin = "random"\n',
     )
     db = tmp_path / "cup.sqlite"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "proto")])}
-    runner = subprocess.Popen(
-        [sys.executable, "-m", "cli", "tournament", "run", str(path), "--no-report"],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        stored = 0
-        while stored < 2 and time.monotonic() < deadline and runner.poll() is None:
-            time.sleep(0.05)
-            if db.exists():
-                try:
-                    with sqlite3.connect(db) as raw:
-                        stored = raw.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-                except sqlite3.OperationalError:
-                    stored = 0  # tables not created yet
-        assert runner.poll() is None, "the runner finished before it could be killed"
-        runner.send_signal(signal.SIGKILL)
-        runner.wait(10)
-    finally:
-        if runner.poll() is None:
-            runner.kill()
-    with sqlite3.connect(db) as raw:
-        before = {row[0] for row in raw.execute("SELECT key FROM games")}
+    before = killed_after(2, db, ["run", str(path), "--no-report"])
     config = load_config(path)
     scheduled = {game.key for game in schedule_for(config)}
     assert 2 <= len(before) < len(scheduled)

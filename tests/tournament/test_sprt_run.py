@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import signal
 import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.tournament.tournament_command import tournament_main
+from tests.tournament.tournament_command import killed_after, tournament_main
 from tournament.config import load_config
 from tournament.schedule import sprt_block
 from tournament.sprt import block_values
@@ -24,7 +19,6 @@ from tournament.sprt_run import EXIT_H0, EXIT_H1, EXIT_INCONCLUSIVE
 from tournament.store import GameRecord, SeatRecord, TournamentRecord
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
 
 
 def _record(key: str, seed: int, bots: tuple[str, ...], ranks: tuple[int, ...], scores=None):
@@ -230,32 +224,7 @@ def test_an_sprt_killed_mid_run_resumes_from_its_stored_games(tmp_path: Path) ->
         '[[bots]]\nname = "random"\nbuiltin = "random"\n'
     )
     db = path.with_suffix(".sqlite")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "proto")])}
-    runner = subprocess.Popen(
-        [sys.executable, "-m", "cli", "tournament", "sprt", str(path)],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        stored = 0
-        while stored < 3 and time.monotonic() < deadline and runner.poll() is None:
-            time.sleep(0.05)
-            if db.exists():
-                try:
-                    stored = _games(path)
-                except sqlite3.OperationalError:
-                    stored = 0  # tables not created yet
-        assert runner.poll() is None, "the SPRT finished before it could be killed"
-        runner.send_signal(signal.SIGKILL)
-        runner.wait(10)
-    finally:
-        if runner.poll() is None:
-            runner.kill()
-    with sqlite3.connect(db) as raw:
-        before = {row[0] for row in raw.execute("SELECT key FROM games")}
+    before = killed_after(3, db, ["sprt", str(path)])
     assert 3 <= len(before) < 10
 
     # 5 pairs cannot reach the bound (+2.94 needs about 12 won pairs at these settings)
