@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sheepfold.v1 import arena_pb2
 
-from tests.tournament.two_seat_records import two_seat_record
+from tests.tournament.stored_records import two_seat_record
 from tournament.report import report
 from tournament.schedule import ScheduledGame, game_key, make_schedule
 from tournament.store import GameRecord, Store, StoreError

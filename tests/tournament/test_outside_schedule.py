@@ -10,12 +10,11 @@ import json
 import sqlite3
 from pathlib import Path
 
+from tests.tournament.stored_records import two_seat_record
 from tournament.config import TournamentConfig, load_config
-from tournament.outcome import game_record
 from tournament.report import report
 from tournament.runner import ladder_stages, open_tournament, schedule_for
-from tournament.schedule import ScheduledGame
-from tournament.store import GameRecord, Store
+from tournament.store import Store
 
 
 def _config(tmp_path: Path, bots: list[str], gauntlet: list[str] | None = None) -> TournamentConfig:
@@ -29,12 +28,6 @@ def _config(tmp_path: Path, bots: list[str], gauntlet: list[str] | None = None) 
     return load_config(path)
 
 
-def _finished(scheduled: ScheduledGame) -> GameRecord:
-    return game_record(
-        scheduled, "m", [2.0, 1.0], [1, 2], [0, 0], [False, False], {}, "over", "{}", 0.1, 1.0, True
-    )
-
-
 def _run(store: Store, config: TournamentConfig) -> int:
     """Open the tournament for `config`, as a run does, and store every game
     of its schedule not stored yet; the schedule's length."""
@@ -44,7 +37,7 @@ def _run(store: Store, config: TournamentConfig) -> int:
     done = store.done_keys(tid)
     for scheduled in schedule:
         if scheduled.key not in done:
-            store.record_game(tid, _finished(scheduled))
+            store.record_game(tid, two_seat_record(scheduled))
     return len(schedule)
 
 

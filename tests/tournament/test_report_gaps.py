@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournament.two_seat_records import two_seat_record
+from tests.tournament.stored_records import finished_record, two_seat_record
 from tournament.outcome import game_record
 from tournament.report import report
 from tournament.report_layout import _percent
@@ -99,9 +99,7 @@ def test_a_solo_report_header_says_1_player(tmp_path: Path) -> None:
         for scheduled in schedule:
             store.record_game(
                 tid,
-                game_record(
-                    scheduled, "m", [5.0], [1], [0], [False], {}, "over", "{}", 0.1, 1.0, True
-                ),
+                finished_record(scheduled, [5.0], [1]),
             )
     assert report(db, "text").splitlines()[0] == "solo: stubborn-sheep, 1 player, 4/4 games"
     assert report(db, "markdown").splitlines()[0] == "## solo: stubborn-sheep, 1 player, 4/4 games"
@@ -189,9 +187,7 @@ def _solo_scores(tmp_path: Path, game: str, scores: dict[str, list[float]]) -> d
         for scheduled in schedule:
             (bot,) = scheduled.seats
             score = scores[bot][scheduled.seed - 1]
-            record = game_record(
-                scheduled, "m", [score], [1], [0], [False], {}, "over", "{}", 0.1, 1.0, True
-            )
+            record = finished_record(scheduled, [score], [1])
             store.record_game(tid, record)
     return {row["bot"]: row for row in json.loads(report(db, "json"))["standings"]}
 

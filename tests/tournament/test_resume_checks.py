@@ -14,12 +14,11 @@ import structlog.testing
 from sheepfold.v1 import arena_pb2
 
 import games
+from tests.tournament.stored_records import finished_record, two_seat_record
 from tests.tournament.tournament_command import tournament_main
 from tournament.config import SprtSettings, TournamentConfig, load_config
-from tournament.outcome import game_record
 from tournament.runner import open_tournament, schedule_for
-from tournament.schedule import ScheduledGame
-from tournament.store import GameRecord, Store, StoreError
+from tournament.store import Store, StoreError
 
 
 def _config(tmp_path: Path, settings: str = "") -> TournamentConfig:
@@ -33,18 +32,12 @@ def _config(tmp_path: Path, settings: str = "") -> TournamentConfig:
     return load_config(path)
 
 
-def _finished(scheduled: ScheduledGame) -> GameRecord:
-    return game_record(
-        scheduled, "m", [2.0, 1.0], [1, 2], [0, 0], [False, False], {}, "over", "{}", 0.1, 1.0, True
-    )
-
-
 def _store_games(store: Store, config: TournamentConfig) -> int:
     """Open the tournament for `config` and store every game of its schedule."""
     schedule = schedule_for(config)
     tid = open_tournament(store, config, len(schedule), [list(config.bot_names)])
     for scheduled in schedule:
-        store.record_game(tid, _finished(scheduled))
+        store.record_game(tid, two_seat_record(scheduled))
     return tid
 
 
@@ -153,20 +146,7 @@ def test_another_max_groups_is_refused_once_its_games_are_stored(
             ranks = list(range(1, len(game.seats) + 1))
             store.record_game(
                 tid,
-                game_record(
-                    game,
-                    "m",
-                    [3.0, 2.0, 1.0],
-                    ranks,
-                    [0] * 3,
-                    [False] * 3,
-                    {},
-                    "over",
-                    "{}",
-                    0.1,
-                    1.0,
-                    True,
-                ),
+                finished_record(game, [3.0, 2.0, 1.0], ranks),
             )
     path.write_text(path.read_text().replace("max_groups = 14", "max_groups = 7"))
     capsys.readouterr()
@@ -291,7 +271,7 @@ def test_an_sprt_keeps_its_bounds_once_blocks_are_stored(tmp_path: Path) -> None
         _reopen(store, lower)  # nothing stored yet: bounds may still be corrected
         tid = _reopen(store, sprt)
         for scheduled in schedule_for(config):
-            store.record_game(tid, _finished(scheduled))
+            store.record_game(tid, two_seat_record(scheduled))
         with pytest.raises(StoreError) as caught:
             _reopen(store, lower)
         assert str(caught.value).startswith(
@@ -318,7 +298,7 @@ def test_an_sprt_keeps_its_pair_once_blocks_are_stored(
         _reopen(store, other)  # nothing stored yet: the pair may still be corrected
         tid = _reopen(store, sprt)
         for scheduled in schedule_for(two):  # blocks of a against b
-            store.record_game(tid, _finished(scheduled))
+            store.record_game(tid, two_seat_record(scheduled))
         with pytest.raises(StoreError) as caught:
             _reopen(store, other)
         line = str(caught.value)
@@ -376,7 +356,7 @@ def test_a_resume_under_other_rules_says_so(tmp_path: Path, played_under: int) -
         tid = open_tournament(store, config, len(schedule), [list(config.bot_names)])
         for scheduled in schedule:
             replay = arena_pb2.Replay(rules_version=now + played_under)
-            store.record_game(tid, _finished(scheduled), replay)
+            store.record_game(tid, two_seat_record(scheduled), replay)
         with structlog.testing.capture_logs() as logs:
             _reopen(store, config)
     lines = [entry["event"] for entry in logs if entry["log_level"] == "warning"]

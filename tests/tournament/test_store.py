@@ -8,25 +8,21 @@ from pathlib import Path
 
 import pytest
 
-from tournament.outcome import forfeit_ranks, game_record
+from tests.tournament.stored_records import finished_record
+from tournament.outcome import forfeit_ranks
 from tournament.schedule import ScheduledGame, make_schedule
 from tournament.store import MIGRATIONS, GameRecord, Store, StoreError
 
 
 def _record(scheduled, crashed=None, strikes=(0, 0), disqualified=(False, False)):
-    return game_record(
+    return finished_record(
         scheduled,
-        "m1",
-        scores=[10.0, 7.0],
-        server_ranks=[1, 2],
-        strikes=list(strikes),
-        disqualified=list(disqualified),
-        crashed=crashed or {},
-        end_reason="game over",
-        details_json="{}",
-        duration_seconds=0.5,
-        finished_at=1.0,
-        forfeit_on_timeout=True,
+        [10.0, 7.0],
+        [1, 2],
+        match_id="m1",
+        crashed=crashed,
+        strikes=strikes,
+        disqualified=disqualified,
     )
 
 
@@ -120,20 +116,7 @@ def test_a_report_whose_anchor_has_no_game_is_anchored_at_the_mean(tmp_path: Pat
 
 def _solo_game(scheduled: ScheduledGame, score: float, crashed: bool = False) -> GameRecord:
     """A finished solo game as the runner stores it."""
-    return game_record(
-        scheduled,
-        "m",
-        scores=[score],
-        server_ranks=[1],
-        strikes=[0],
-        disqualified=[False],
-        crashed={0: "exit code 1"} if crashed else {},
-        end_reason="game over",
-        details_json="{}",
-        duration_seconds=0.1,
-        finished_at=1.0,
-        forfeit_on_timeout=True,
-    )
+    return finished_record(scheduled, [score], [1], crashed={0: "exit code 1"} if crashed else {})
 
 
 def _solo_database(
@@ -294,19 +277,11 @@ def test_a_failed_seat_in_a_game_of_two_counts_the_tables_lowest_score(
         tid = store.open_tournament("cup", "sheep-showdown", 2, {}, None, len(schedule), {})
         for scheduled in schedule:
             crashed = {scheduled.seats.index("a"): "exit code 1"}
-            record = game_record(
+            record = finished_record(
                 scheduled,
-                "m",
-                scores=[10.0 if bot == "a" else 7.0 for bot in scheduled.seats],
-                server_ranks=[1 if bot == "a" else 2 for bot in scheduled.seats],
-                strikes=[0, 0],
-                disqualified=[False, False],
+                [10.0 if bot == "a" else 7.0 for bot in scheduled.seats],
+                [1 if bot == "a" else 2 for bot in scheduled.seats],
                 crashed=crashed,
-                end_reason="game over",
-                details_json="{}",
-                duration_seconds=0.5,
-                finished_at=1.0,
-                forfeit_on_timeout=True,
             )
             store.record_game(tid, record)
     rows = {row["bot"]: row for row in json.loads(report(db, "json", samples=20))["standings"]}
