@@ -22,6 +22,7 @@ from games.sheep_n_sheep.events import CardDrawn, TurnEnded
 from games.sheep_n_sheep.observation import SheepNSheepObservation
 from games.sheep_n_sheep.state import SheepNSheepState
 
+from .helpers import Picker
 from .play import GAME, play
 
 CODEC = GAME.codec
@@ -189,6 +190,28 @@ def test_spectator_sees_sizes_but_no_hand() -> None:
     msg = CODEC.observation_to_proto(obs)
     assert not msg.HasField("seat") and len(msg.hand) == 0
     assert list(msg.hand_sizes) == [2, 2, 2, 2] and msg.deck_size == 84
+
+
+def test_every_seat_sees_each_hand_size_and_only_its_own_cards() -> None:
+    """'Hands are private (others see their size).' Three hands of different sizes
+    (1, 4 and 0 cards): every seat and a spectator see the three sizes, each at
+    its own seat, in the observation and on the wire; only the holder sees cards."""
+    pick = Picker()
+    hands = [pick.filler(1), pick.filler(4), []]
+    state = SheepNSheepState.from_position(
+        3,
+        hands=hands,
+        market=[tuple(pick.filler(2)) for _ in range(4)],
+        deck=pick.filler(6),
+        stock=pick.filler(3),
+    )
+    for viewer in (None, 0, 1, 2):
+        obs = state.observation(viewer)
+        assert obs.hand_sizes == (1, 4, 0), viewer
+        assert sorted(obs.hand) == ([] if viewer is None else sorted(hands[viewer]))
+        msg = CODEC.observation_to_proto(obs)
+        assert list(msg.hand_sizes) == [1, 4, 0], viewer
+        assert sorted(c.id for c in msg.hand) == sorted(obs.hand)
 
 
 def test_observation_carries_no_deck_or_stock_contents() -> None:

@@ -232,3 +232,21 @@ def test_three_tied_for_the_most_bells_get_4_each_and_the_next_gets_the_third_aw
     details = score(pastures)[2]["players"]
     assert [d["bell_value"] for d in details] == [2, 2, 2, 1]
     assert [d["bells"] for d in details] == [4, 4, 4, 2]
+
+
+def test_one_vp_icons_on_a_group_of_the_wrong_size_still_count() -> None:
+    """'calculate the amount of VP obtained by using the following steps 1-5 in
+    order', and only at step 4 'turn cards that do not meet the grouping condition
+    face down': the 1 VP icons of step 3 are counted before any card is turned,
+    so a one-VP sheep in a group of the wrong size still adds its 1 VP while its
+    group scores nothing. Seat 0: two whites touching (a group of 2, where a white
+    wants 1) and a lone grey (a grey wants 4), two of them one-VP sheep: 2 VP of
+    icons, 0 of groups, width 3 + height 1 = -4."""
+    pick = Picker()
+    p0 = _row([pick("white", None, "one_vp"), pick("white", None), pick("grey", None, "one_vp")])
+    p1 = {(0, 0): pick("black", None)}
+    scores, _, details = score([p0, p1])
+    seat0 = details["players"][0]
+    assert [(g["size"], g["vp"]) for g in seat0["group_list"]] == [(2, 0), (1, 0)]
+    assert (seat0["one_vp"], seat0["groups"], seat0["penalty"]) == (2, 0, -4)
+    assert scores == (-2, 0)
