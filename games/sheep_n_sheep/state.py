@@ -102,6 +102,21 @@ def _check_shape(
         raise ValueError(f"seat {seat!r} is not one of 0 to {players - 1}")
 
 
+def _check_turns(players: int, seat: int, turn: int, last_turn: int | None, phase: str) -> None:
+    """Turn t is seat t mod N's (seat 0 starts, turns go round), the game's last
+    turn is the last of a round and not already past, and the phase is one of
+    PHASES: anything else is a position no game reaches."""
+    if phase not in PHASES:
+        raise ValueError(f"phase {phase!r} is not one of {', '.join(PHASES)}")
+    if turn < 0 or turn % players != seat:
+        raise ValueError(f"turn {turn!r} is not seat {seat}'s: turn t is seat t mod {players}")
+    if last_turn is not None and (last_turn < turn or last_turn % players != players - 1):
+        raise ValueError(
+            f"last turn {last_turn!r} must be turn {turn} or later and the turn of seat"
+            f" {players - 1}, the last of a round"
+        )
+
+
 class SheepNSheepState(LegalActions, Views, State):
     """One game. Seat 0 starts; turns go 0, 1, ..., N-1, 0, ..."""
 
@@ -197,6 +212,8 @@ class SheepNSheepState(LegalActions, Views, State):
         Each card may be named once at most (ValueError otherwise); a card left
         out of every zone is out of the game, so positions may use a few cards."""
         _check_shape(players, len(hands), len(market), pastures, seat)
+        turn = seat if turn is None else turn
+        _check_turns(players, seat, turn, last_turn, phase)
         state = cls(players, seed)
         state._hands = [sorted(hand) for hand in hands]
         state._market = [(first, second) for first, second in market]
@@ -218,7 +235,7 @@ class SheepNSheepState(LegalActions, Views, State):
         for seen in seen_in_hands or []:
             state._revealed.update(seen)
         state._seat = seat
-        state._turn = seat if turn is None else turn
+        state._turn = turn
         state._last_turn = last_turn
         state._phase = PHASES.index(phase)
         if placement is not None:

@@ -35,6 +35,11 @@ def test_a_position_naming_a_card_twice_or_no_card_is_refused(
         (2, {"pastures": [{}]}, "2 players need 2 hands and pastures"),
         (2, {"market": [(20, 21), (22, 23), (24, 25), (26, 27), (28, 29)]}, "5 market sets"),
         (2, {"seat": 2}, "seat 2 is not one of 0 to 1"),
+        (2, {"phase": "place"}, "phase 'place' is not one of turn, same, run"),
+        (2, {"seat": 1, "turn": 0}, "turn 0 is not seat 1's"),
+        (3, {"hands": [[3], [5], [7]], "turn": -3}, "turn -3 is not seat 0's"),
+        (3, {"hands": [[3], [5], [7]], "seat": 1, "turn": 4, "last_turn": 4}, "last turn 4"),
+        (2, {"seat": 1, "turn": 5, "last_turn": 3}, "last turn 3 must be turn 5 or later"),
     ],
 )
 def test_a_position_of_the_wrong_shape_is_refused(
