@@ -22,6 +22,9 @@ SMALL_PHONE = {"width": 360, "height": 640}
 LAPTOP = {"width": 1280, "height": 800}
 VIEWPORTS = pytest.mark.parametrize("viewport", [SMALL_PHONE, LAPTOP], ids=["phone", "laptop"])
 ARROW_PX = 9  # web/static/games/stubborn-sheep.js
+# The least a sheep is drawn across in an area of up to eleven (this match's
+# most) on a 360 px phone, where it was 5.6 px.
+CROWDED_SHEEP_PX = 9
 
 # Steps the page through every move it holds (as its slider does) and measures
 # each: the fences' arrows along their own axes (a fence is rotated, so a
@@ -32,7 +35,7 @@ EVERY_MOVE = """async () => {
   const m = window.sheepfold, slider = document.getElementById('slider');
   const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const scale = (el) => { const t = el.getScreenCTM(); return Math.hypot(t.a, t.b); };
-  const arrows = [], out = [], over = [];
+  const arrows = [], out = [], over = [], flocks = [];
   for (let i = 0; i < m.frames.length; i++) {
     slider.value = String(i);
     slider.dispatchEvent(new Event('input'));
@@ -46,6 +49,11 @@ EVERY_MOVE = """async () => {
       const ring = area.querySelector(':scope > circle'), c = ring.getBoundingClientRect();
       const cx = c.left + c.width / 2, cy = c.top + c.height / 2;
       const inner = c.width / 2 - (+ring.getAttribute('stroke-width') / 2) * scale(ring);
+      const flock = [...area.querySelectorAll('circle.sheep')];
+      if (flock.length) {
+        const across = Math.min(...flock.map((s) => s.getBoundingClientRect().width));
+        flocks.push({ move, area: area.dataset.area, sheep: flock.length, across });
+      }
       for (const sheep of area.querySelectorAll('circle.sheep')) {
         const s = sheep.getBoundingClientRect();
         const reach = Math.hypot(s.left + s.width / 2 - cx, s.top + s.height / 2 - cy)
@@ -70,7 +78,7 @@ EVERY_MOVE = """async () => {
       }
     }
   }
-  return { arrows, out, over, moves: m.frames.length };
+  return { arrows, out, over, flocks, moves: m.frames.length };
 }"""
 
 
@@ -146,3 +154,18 @@ def test_five_seats_fence_heights_stay_off_the_areas(
     and the "meadow" of the area there."""
     seen = every_move(browser, f"{showcase.url}/match/{five_seats}", viewport)
     assert not seen["over"], f"{len(seen['over'])} over an area, as {seen['over'][:4]}"
+
+
+def test_five_seats_crowded_areas_draw_countable_sheep_on_a_small_phone(
+    showcase: Showcase, browser: Any, five_seats: str
+) -> None:
+    """At 360x640 an area's two label lines ("meadow" over "area 9", at the
+    least type size) took the top half of its 59 px circle, and a crowded
+    area's sheep were drawn 5.6 to 8 px across: ten sheep of four colours
+    no one could count. The area keeps its number alone there, and a crowded
+    area's rows are as wide as its circle holds before its sheep shrink."""
+    seen = every_move(browser, f"{showcase.url}/match/{five_seats}", SMALL_PHONE)
+    crowded = [f for f in seen["flocks"] if f["sheep"] >= 8]
+    assert crowded, "no area held eight sheep or more at any move"
+    small = [f for f in seen["flocks"] if f["across"] < CROWDED_SHEEP_PX]
+    assert not small, f"{len(small)} areas' sheep under {CROWDED_SHEEP_PX} px, as {small[:3]}"

@@ -24,6 +24,9 @@ const ARROW_PX = 9;
 // The least room between two areas beside each other, in units, which a
 // fence's width is: ten areas (five seats) left 36, and arrows too short.
 const FENCE_ROOM = 44;
+// The least width of an area on screen, in CSS pixels, that takes both its
+// label lines ("meadow" over "area 7"); a smaller one takes its number alone.
+const AREA_TWO_LINES_PX = 100;
 // A fence card's width in a seat's hand, in CSS pixels.
 const HAND_CARD = 46;
 
@@ -68,7 +71,8 @@ function middleLines(obs) {
     piles: `sheep pile ${obs.sheep_pile} · fences ${obs.fence_pile} · discard ${obs.discard_pile}`,
     seats: (obs.seats || []).map((seat, i) => ({
       seat: seat.seat ?? i,
-      text: `${count(seat.points, "pt")} · scored ${(seat.scored || []).map((p) => `${colourOf(p.colour)[0]}${(p.sheep || []).length}`).join(" ")}`,
+      pen: (obs.areas || []).find((area) => area.owner === (seat.seat ?? i))?.index,
+      points: `${count(seat.points, "pt")} · scored ${(seat.scored || []).map((p) => `${colourOf(p.colour)[0]}${(p.sheep || []).length}`).join(" ")}`,
     })),
   };
 }
@@ -162,12 +166,13 @@ export function draw(svg, obs, ctx) {
 // screen, in CSS pixels.
 function drawAt(svg, obs, fitted, { lines, areas, n, radius, fw }) {
   const { under, height, scale } = fitted;
+  const oneLine = 2 * radius * scale < AREA_TWO_LINES_PX;
   let least = Infinity;
   const f = (size) => legible(size, scale);
   reset(svg, W, height);
   svg.append(s("rect", { x: 0, y: 0, width: W, height, fill: "#b7d79a", rx: 14 }));
   const cx = W / 2, cy = H / 2;
-  // Each area's first label line, from the ring's middle down.
+  // Each area's label lines: their words, y from the ring's middle down, bold.
   const labelsAt = new Map();
   svg.append(s("circle", { cx, cy, r: R, fill: "none", stroke: "#8db36d", "stroke-width": 60 }));
   const angleOfArea = (i) => ((i + 0.5) / n) * 2 * Math.PI - Math.PI / 2;
@@ -186,24 +191,29 @@ function drawAt(svg, obs, fitted, { lines, areas, n, radius, fw }) {
     // areas by number ("jumps from area 7 to area 8"), pens included.
     // Measured where they are drawn, they go as near the circle's top as
     // leaves them inside it: "meadow" at its top ran onto the fences beside.
+    // An area drawn small (five seats on a phone) keeps its number alone:
+    // the two lines took half its circle there, and a crowded area's sheep
+    // were 6 px across. Its fill and ring still say meadow or pen, and the
+    // seats' lines under the ring say whose pen it is.
     const label = f(11);
-    const kind = text(ax, 0, areaKind(area), { class: "area-kind", "font-size": label, "font-weight": 700, fill: pen ? seatColour(area.owner) : "#1f3f12" });
-    const number = text(ax, 0, `area ${area.index}`, { class: "area-label", "font-size": label, fill: "#1f3f12" });
-    g.append(kind, number);
+    const number = text(ax, 0, `area ${area.index}`, { class: "area-label", "font-size": label, fill: "#1f3f12", "font-weight": oneLine ? 700 : null });
+    const kind = oneLine ? null : text(ax, 0, areaKind(area), { class: "area-kind", "font-size": label, "font-weight": 700, fill: pen ? seatColour(area.owner) : "#1f3f12" });
+    const labels = kind ? [kind, number] : [number];
+    g.append(...labels);
     svg.append(g);
     const inner = radius - (pen ? 3 : 1.5);
-    const first = labelsTop([kind, number], ay, inner, ay - radius + 5 + label / 2, label * 1.15);
-    const second = first + label * 1.15;
-    kind.setAttribute("y", first);
-    number.setAttribute("y", second);
-    labelsAt.set(area.index, first - cy);
+    const first = labelsTop(labels, ay, inner, ay - radius + 5 + label / 2, label * 1.15);
+    labels.forEach((node, k) => node.setAttribute("y", first + k * label * 1.15));
+    const last = first + (labels.length - 1) * label * 1.15;
+    labelsAt.set(area.index, labels.map((node, k) => [node.textContent, first + k * label * 1.15 - cy, node === kind || oneLine]));
     const sheep = area.sheep || [];
     const per = Math.max(3, Math.ceil(Math.sqrt(sheep.length)));
     // A sheep is 0.84 of a step across: larger where the board is drawn small,
     // as far as the area holds its rows.
-    const step = Math.min(Math.max(18, SHEEP_PX / (0.84 * scale)), (radius * 1.3) / per);
+    const want = Math.max(18, SHEEP_PX / (0.84 * scale));
+    const step = Math.min(want, (radius * 1.3) / per);
     // The sheep start under the labels, however large the labels are drawn.
-    const top = Math.max(ay - radius * 0.35 + 10, second + label * 0.6 + step * 0.5);
+    const top = Math.max(oneLine ? -Infinity : ay - radius * 0.35 + 10, last + label * 0.6 + step * 0.5);
     // The wolf stands above its word, higher as the word is drawn larger.
     const word = f(10), wy = ay + radius - Math.max(0, word - 11);
     const wolf = obs.wolf_area === area.index;
@@ -213,10 +223,17 @@ function drawAt(svg, obs, fitted, { lines, areas, n, radius, fw }) {
     // phone draws them large beside labels as large, and a full area's rows
     // ran over its circle onto the fences.
     // The sheep stay clear of the circle's line, which a pen draws thick.
+    // A grid's rows as wide as the crowded area's circle held drew ten
+    // sheep 8 px across where rows of four and three hold them at 11: such
+    // rows are tried from SHEEP_PX down, and taken where they draw larger.
+    const rows = (k) => ({ ...sheepRows(sheep.length, Infinity, { ax, ay, radius: inner, top: top - (step - k) / 2, foot, step: k }), step: k });
     let at = sheepRows(sheep.length, per, { ax, ay, radius: inner, top, foot, step });
-    for (let k = step * 0.94; !at.fits && k > 2; k *= 0.94) {
-      at = { ...sheepRows(sheep.length, Infinity, { ax, ay, radius: inner, top: top - (step - k) / 2, foot, step: k }), step: k };
+    for (let k = want; k > 2 && !(at.fits && k <= step); k *= 0.94) {
+      const tried = rows(k);
+      if (tried.fits) at = tried;
+      if (tried.fits) break;
     }
+    for (let k = step * 0.94; !at.fits && k > 2; k *= 0.94) at = rows(k);
     if (sheep.length) least = Math.min(least, (at.step ?? step) * 0.84 * scale);
     sheep.forEach((sh, k) => {
       const [sx, sy] = at.points[k];
@@ -288,8 +305,7 @@ function drawAt(svg, obs, fitted, { lines, areas, n, radius, fw }) {
     const near = (r) => beside.some(([b, area]) => {
       const x = r * Math.cos(a), y = r * Math.sin(a), bx = R * Math.cos(b), by = R * Math.sin(b);
       if (Math.hypot(x - bx, y - by) < reach) return true;
-      const first = area ? labelsAt.get(area.index) : 0;
-      return area && [[areaKind(area), first, true], [`area ${area.index}`, first + label * 1.15, false]].some(([words2, ly, bold]) =>
+      return area && labelsAt.get(area.index).some(([words2, ly, bold]) =>
         Math.abs(x - bx) < half + widthOf(words2, label, bold) / 2 + 2 && Math.abs(y - ly) < label * 1.2 + 2);
     });
     while (near(inward) && inward > R / 2) inward -= 2;
@@ -305,8 +321,12 @@ function drawAt(svg, obs, fitted, { lines, areas, n, radius, fw }) {
   svg.append(text(cx, y(0), lines.turn, { class: "turn-line", "font-size": f(16), "font-weight": 700, fill: "#1f3f12" }));
   svg.append(text(cx, y(1), lines.decides, { "font-size": f(14), fill: "#1f3f12", class: "deciding", "data-seat": lines.deciding }));
   svg.append(text(cx, y(2), lines.piles, { class: "piles", "font-size": small, fill: "#1f3f12" }));
-  const left = cx - Math.max(110, widthOf(lines.seats[0]?.text ?? "", small) / 2 + 12);
-  lines.seats.forEach(({ seat, text: words }, i) => {
+  // Each seat by its number, and where the areas are labelled by number
+  // alone, its pen's: the seat's colour alone said whose pen was whose.
+  const seatWords = ({ seat, pen, points }) => `seat ${seat}` + (oneLine && pen !== undefined ? ` · pen area ${pen}` : "") + ` · ${points}`;
+  const left = cx - Math.max(110, Math.max(0, ...lines.seats.map((line) => widthOf(seatWords(line), small))) / 2 + 12);
+  lines.seats.forEach((line, i) => {
+    const { seat } = line, words = seatWords(line);
     svg.append(s("circle", { cx: left, cy: seatY(i), r: Math.max(6, small / 2.2), fill: seatColour(seat) }));
     svg.append(text(left + Math.max(12, small), seatY(i), words, { "text-anchor": "start", "font-size": small, "data-seat-points": seat, fill: "#1f3f12" }));
   });
