@@ -58,7 +58,8 @@ def match_page(boot: dict[str, Any]) -> str:
 <p id="seat-bots" class="seat-bots" hidden></p>
 <div id="notice" class="notice" hidden></div>
 <div class="match">
-  <section class="board-wrap"><svg id="board" xmlns="http://www.w3.org/2000/svg"></svg>
+  <section class="board-wrap"><svg id="board" xmlns="http://www.w3.org/2000/svg" role="img"
+  aria-label="board"></svg>
   <div id="private" class="private"></div></section>
   <aside class="side">
     <div id="turn" class="turn"></div>
@@ -68,12 +69,12 @@ def match_page(boot: dict[str, Any]) -> str:
   </aside>
 </div>
 <div class="controls" id="controls">
-  <button id="first" title="first move (Home)">|◀</button>
-  <button id="prev" title="previous move (←)">◀</button>
+  <button id="first" title="first move (Home)" aria-label="first move">|◀</button>
+  <button id="prev" title="previous move (←)" aria-label="previous move">◀</button>
   <button id="play" title="play / pause (space)">play</button>
-  <button id="next" title="next move (→)">▶</button>
-  <button id="last" title="last move (End)">▶|</button>
-  <input id="slider" type="range" min="0" max="0" value="0">
+  <button id="next" title="next move (→)" aria-label="next move">▶</button>
+  <button id="last" title="last move (End)" aria-label="last move">▶|</button>
+  <input id="slider" type="range" min="0" max="0" value="0" aria-label="move">
   <span id="move-label" class="move-label"></span>
   <label>speed <select id="speed"><option value="1">1 move/s</option>
   <option value="4" selected>4 moves/s</option><option value="10">10 moves/s</option>

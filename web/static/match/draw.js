@@ -36,6 +36,10 @@ function draw() {
     return;
   }
   $("move-label").textContent = `move ${frame.move} of ${frames[last].move}`;
+  // Named for a screen reader: the slider's value is the frame's index, and
+  // the board's drawing has no words of its own for one.
+  slider.setAttribute("aria-valuetext", $("move-label").textContent);
+  board.setAttribute("aria-label", `${boot.title} board, ${$("move-label").textContent}`);
   const isLast = model.index === last;
   const result = isLast ? model.result : null;
   board.dataset.move = frame.move;

@@ -1,0 +1,41 @@
+"""The match page for a keyboard and a screen reader, in headless Chromium:
+its controls found and used by their accessible names, as assistive
+technology finds them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import drawn_move
+from tests.web.test_browser import wait_for_move
+from web.showcase import Showcase
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+
+def test_replay_controls_are_named_for_a_screen_reader(showcase: Showcase, page: Any) -> None:
+    """The step buttons were named by their glyphs ("|◀", "◀", "▶", "▶|": a
+    title is no name where the button has text), the slider had no name at
+    all and read its frame's index, and the board was a picture with none."""
+    match_id = showcase.finished["sheep-showdown"]
+    page.goto(f"{showcase.url}/match/{match_id}#move=3")
+    wait_for_move(page, 3)
+    last = int(page.evaluate("() => window.sheepfold.frames.at(-1).move"))
+    for name, move in (
+        ("first move", 0),
+        ("next move", 1),
+        ("last move", last),
+        ("previous move", last - 1),
+    ):
+        page.get_by_role("button", name=name, exact=True).click()
+        assert drawn_move(page) == move, name
+    slider = page.get_by_role("slider", name="move", exact=True)
+    assert slider.get_attribute("aria-valuetext") == f"move {last - 1} of {last}"
+    board = page.get_by_role("img", name=f"Sheep Showdown board, move {last - 1} of {last}")
+    assert board.count() == 1
+    slider.focus()
+    page.keyboard.press("Home")
+    assert drawn_move(page) == 0
+    assert slider.get_attribute("aria-valuetext") == f"move 0 of {last}"
