@@ -4,6 +4,7 @@
 import { h, seatColour } from "../svg.js";
 import { $, board, boot, game, model } from "./model.js";
 import { botNode, seatText } from "./names.js";
+import { ordinal } from "../words.js";
 
 let pending = false;
 export function render() {
@@ -126,15 +127,20 @@ function drawTurn(frame, result) {
 function drawScores(frame, result) {
   const table = $("scores");
   const { columns, rows } = game.scores(frame.observation, boot.players);
+  // Every seat's place, as the result ranks it (ties share one): the final
+  // column once starred the winners alone, and a tie-break (Stubborn Sheep's
+  // complete sets) can rank two equal scores apart.
+  const ranked = result && boot.players > 1 && Array.isArray(result.ranks);
   const head = h("tr", {}, h("th", {}, Array.isArray(boot.bots) ? "seat, bot" : "seat"), columns.map((c) => h("th", {}, c)),
-    result ? h("th", {}, "final") : null);
+    result ? h("th", {}, "final") : null, ranked ? h("th", {}, "rank") : null);
   const body = rows.map((cells, seat) =>
     h("tr", { "data-seat": seat, class: frame.to_move === seat ? "to-move" : "" },
       h("td", {}, h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${seat}`,
         botNode(seat) ? [" ", botNode(seat)] : null),
       cells.map((c) => h("td", {}, String(c))),
       result ? h("td", { class: "final", "data-final-score": result.scores[seat] },
-        `${result.scores[seat]}${result.ranks[seat] === 1 ? " ★" : ""}`) : null));
+        `${result.scores[seat]}${result.ranks[seat] === 1 ? " ★" : ""}`) : null,
+      ranked ? h("td", { class: "rank", "data-rank": result.ranks[seat] }, ordinal(result.ranks[seat])) : null));
   table.replaceChildren(h("thead", {}, head), h("tbody", {}, body));
 }
 
