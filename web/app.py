@@ -108,7 +108,15 @@ async def _errors(
     except web.HTTPException as error:
         if error.status < 400:
             raise
-        response = _error_response(request, error.status, error.text or error.reason)
+        message = error.text or error.reason
+        if error.status == 404 and message == f"404: {error.reason}":
+            # The router's own miss (a link cut short: "/match/", its id
+            # lost), which said "404: Not Found" and nothing of where to go.
+            message = (
+                f"no page at {request.path[:80]!r}: the matches are listed at /, "
+                "a match's page is /match/ID and the tournaments are at /tournaments"
+            )
+        response = _error_response(request, error.status, message)
         if "Allow" in error.headers:  # a 405 names the methods the resource takes
             response.headers["Allow"] = error.headers["Allow"]
         return response

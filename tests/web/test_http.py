@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import html
 import http.client
 import json
 import os
@@ -60,6 +61,17 @@ def test_unknown_match_is_a_404_page(showcase: Showcase) -> None:
     assert_clear_error(status, body, 404, "no match")
     status, kind, body = get(f"{showcase.url}/api/match/no-such-match/frames")
     assert "json" in kind and json.loads(body)["status"] == 404
+
+
+@pytest.mark.parametrize("path", ["/match/", "/match", "/match/a/b", "/matches"])
+def test_a_path_with_no_page_says_where_the_pages_are(showcase: Showcase, path: str) -> None:
+    """A match link cut short ("/match/", its id lost) was a page saying
+    "404: Not Found" under "404 · Not found", naming neither the path nor
+    where a match's page is."""
+    status, kind, body = get(f"{showcase.url}{path}")
+    assert "text/html" in kind
+    assert_clear_error(status, body, 404, f"no page at {html.escape(repr(path))}")
+    assert "/match/ID" in body and "404: Not Found" not in body
 
 
 @pytest.mark.parametrize("move", ["abc", "-3", "99999", "%C2%B2", "9" * 5000])
