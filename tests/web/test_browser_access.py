@@ -39,3 +39,23 @@ def test_replay_controls_are_named_for_a_screen_reader(showcase: Showcase, page:
     page.keyboard.press("Home")
     assert drawn_move(page) == 0
     assert slider.get_attribute("aria-valuetext") == f"move 0 of {last}"
+
+
+@pytest.mark.parametrize("focus", ["play", "next", "slider"])
+def test_space_plays_once_wherever_the_focus_is(showcase: Showcase, page: Any, focus: str) -> None:
+    """Space plays and pauses: once, whether a button has the focus or not."""
+    match_id = showcase.finished["sheep-showdown"]
+    page.goto(f"{showcase.url}/match/{match_id}#move=0")
+    wait_for_move(page, 0)
+    page.focus(f"#{focus}")
+    page.keyboard.press(" ")
+    page.wait_for_timeout(400)
+    assert page.inner_text("#play") == "pause"
+    assert page.evaluate("() => window.sheepfold.playing") is not None
+    page.keyboard.press(" ")
+    page.wait_for_timeout(100)
+    assert page.inner_text("#play") == "play"
+    moved = drawn_move(page)
+    assert moved > 0
+    page.wait_for_timeout(600)
+    assert drawn_move(page) == moved
