@@ -10,7 +10,7 @@ import pytest
 
 from tests.web.conftest import drawn_move
 from tests.web.test_browser import wait_for_move
-from web.showcase import Showcase
+from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -59,3 +59,38 @@ def test_space_plays_once_wherever_the_focus_is(showcase: Showcase, page: Any, f
     assert moved > 0
     page.wait_for_timeout(600)
     assert drawn_move(page) == moved
+
+
+# Ticks "follow live" and reads, two frames later, the move drawn and the last
+# one the page holds, and whether a move arrived meanwhile.
+TICK_FOLLOW = """async () => {
+  const m = window.sheepfold, held = m.frames.length;
+  document.getElementById('follow').click();
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return { arrived: m.frames.length !== held, checked: document.getElementById('follow').checked,
+    drawn: +document.getElementById('board').dataset.move, last: m.frames.at(-1).move };
+}"""
+
+
+def test_ticking_follow_live_shows_the_latest_move_at_once(browser: Any) -> None:
+    """Stepping back on a live page unticks "follow live"; ticking it again
+    did nothing until the next move arrived (a bot may decide for seconds):
+    the box had no handler, and only a new move read it."""
+    viewer = start_showcase(games=(), live=("sheep-showdown",), live_delay=3.0)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(f"{viewer.url}/match/{viewer.live['sheep-showdown']}")
+        page.wait_for_function("() => window.sheepfold.frames.length >= 2", timeout=20_000)
+        for _ in range(3):  # again should a move arrive just as the box is ticked
+            page.keyboard.press("Home")
+            assert drawn_move(page) == page.evaluate("() => window.sheepfold.frames[0].move")
+            assert not page.is_checked("#follow")
+            seen = page.evaluate(TICK_FOLLOW)
+            if not seen["arrived"]:
+                break
+        assert not seen["arrived"], "a move arrived each time the box was ticked"
+        assert seen["checked"] and seen["drawn"] == seen["last"], seen
+    finally:
+        context.close()
+        viewer.stop()

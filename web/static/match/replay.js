@@ -36,6 +36,9 @@ $("last").onclick = () => go(model.frames.length - 1);
 $("play").onclick = play;
 $("speed").onchange = () => { if (model.playing) { stop(); play(); } };
 $("slider").oninput = (e) => go(Number(e.target.value));
+// Ticked again on a live page: to the latest move at once (it waited for the
+// next move to arrive, which a bot deciding may take seconds to send).
+$("follow").onchange = (e) => { if (e.target.checked) go(model.frames.length - 1); };
 document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement && e.target.type !== "range") return;
   const keys = { ArrowLeft: -1, ArrowRight: 1 };
