@@ -25,7 +25,7 @@ function row(m) {
   const result = m.result
     ? m.result.scores.map((score, seat) => h("span", { class: "score" },
       h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${score}`,
-      m.result.ranks[seat] === 1 ? " ★" : "")).concat(m.result.solo_title
+      m.players > 1 && m.result.ranks[seat] === 1 ? " ★" : "")).concat(m.result.solo_title
       ? [h("span", { class: "solo-title", "data-solo-title": "" }, m.result.solo_title)] : [])
     : m.status === "waiting" ? "waiting for its seats to join"
       : m.to_move !== null && m.to_move !== undefined ? `seat ${m.to_move} to move` : "";

@@ -129,7 +129,9 @@ function drawScores(frame, result) {
   const { columns, rows } = game.scores(frame.observation, boot.players);
   // Every seat's place, as the result ranks it (ties share one): the final
   // column once starred the winners alone, and a tie-break (Stubborn Sheep's
-  // complete sets) can rank two equal scores apart.
+  // complete sets) can rank two equal scores apart. A solo match's one seat
+  // is first whatever it scored: neither ranked nor starred (its rulebook's
+  // title says how it went).
   const ranked = result && boot.players > 1 && Array.isArray(result.ranks);
   const head = h("tr", {}, h("th", {}, Array.isArray(boot.bots) ? "seat, bot" : "seat"), columns.map((c) => h("th", {}, c)),
     result ? h("th", {}, "final") : null, ranked ? h("th", {}, "rank") : null);
@@ -139,7 +141,7 @@ function drawScores(frame, result) {
         botNode(seat) ? [" ", botNode(seat)] : null),
       cells.map((c) => h("td", {}, String(c))),
       result ? h("td", { class: "final", "data-final-score": result.scores[seat] },
-        `${result.scores[seat]}${result.ranks[seat] === 1 ? " ★" : ""}`) : null,
+        `${result.scores[seat]}${ranked && result.ranks[seat] === 1 ? " ★" : ""}`) : null,
       ranked ? h("td", { class: "rank", "data-rank": result.ranks[seat] }, ordinal(result.ranks[seat])) : null));
   table.replaceChildren(h("thead", {}, head), h("tbody", {}, body));
 }
