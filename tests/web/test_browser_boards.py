@@ -46,6 +46,41 @@ def test_six_seats_are_six_colours(showcase: Showcase, page: Any) -> None:
     assert len(set(listed)) == 6, f"the list gives seats one colour: {listed}"
 
 
+# Each dog that is out: its number's text, whether it is the topmost thing at
+# its number's centre, and how opaque it is drawn (its own and its groups').
+OUT_DOGS = """() => [...document.querySelectorAll('#board g.dog[data-out="true"]')].map((g) => {
+  const number = g.querySelector('.dog-number'), r = number.getBoundingClientRect();
+  const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  let opacity = 1;
+  for (let e = number; e && e.id !== 'board'; e = e.parentElement) {
+    opacity *= +getComputedStyle(e).opacity;
+  }
+  return { dog: g.dataset.dog, text: number.textContent, top: top === number, opacity };
+})"""
+
+
+def test_a_sheep_showdown_dog_that_is_out_keeps_its_number_readable(
+    showcase: Showcase, page: Any
+) -> None:
+    """A dog out of the round was drawn at 45% opacity with a "✕" over its
+    number: at the end of a six-seat match every dog was out, six faded dogs
+    whose colours one could not tell apart and whose numbers were crossed
+    out, so no one could say whose dog stood where."""
+    bots = [RandomBot(80 + seat) for seat in range(6)]
+    outcome = showcase.server.run(
+        play_match(showcase.server.address, "sheep-showdown", bots, seed=8)
+    )
+    last = len(showcase.server.run(_replay(showcase, outcome.match_id)).actions)
+    page.goto(f"{showcase.url}/match/{outcome.match_id}#move={last}")
+    wait_for_move(page, last)
+    dogs = page.evaluate(OUT_DOGS)
+    assert dogs, "no dog is out at the end of the match"
+    for dog in dogs:
+        assert dog["text"] == dog["dog"] and dog["top"], f"dog {dog} covered"
+        assert dog["opacity"] == 1, f"dog {dog['dog']}'s number faded: {dog}"
+    save_screenshot(page, "sheep-showdown-dogs-out")
+
+
 def test_the_final_position_of_sheep_showdown_stays_in_sight(showcase: Showcase, page: Any) -> None:
     """A "game over" box once sat over the middle of the grid at the last move,
     hiding the cards (and any dog) under it."""

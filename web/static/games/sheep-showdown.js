@@ -88,16 +88,21 @@ export function draw(svg, obs, ctx) {
     const cx = PAD + dog.cell.col * CELL + CELL / 2 + (k ? 14 * k : 0);
     const cy = PAD + dog.cell.row * CELL + CELL / 2 + (k ? -14 * k : 0);
     const moving = obs.to_move === dog.owner && (obs.decision_dog === undefined || obs.decision_dog === dog.dog);
+    // A dog out of the round is faded and crossed, its number over the cross
+    // and at full strength: a "✕" over the number of a dog at 45% opacity
+    // left the end of a six-seat match six faded dogs no one could tell apart.
+    const body = s("g", { opacity: dog.out ? 0.45 : 1 },
+      s("circle", { cx, cy, r: 20, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 2 }),
+      s("ellipse", { cx: cx - 13, cy: cy - 12, rx: 6, ry: 9, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }),
+      s("ellipse", { cx: cx + 13, cy: cy - 12, rx: 6, ry: 9, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }));
+    const cross = dog.out ? s("path", { class: "dog-cross", d: `M ${cx - 15} ${cy - 15} L ${cx + 15} ${cy + 15} M ${cx + 15} ${cy - 15} L ${cx - 15} ${cy + 15}`, stroke: "#111", "stroke-width": 3, "stroke-linecap": "round", opacity: 0.7 }) : null;
     svg.append(s("g", {
       class: "dog", "data-dog": dog.dog, "data-owner": dog.owner, "data-row": dog.cell.row,
-      "data-col": dog.cell.col, "data-out": dog.out ? "true" : "false", opacity: dog.out ? 0.45 : 1,
+      "data-col": dog.cell.col, "data-out": dog.out ? "true" : "false",
     },
     moving ? s("circle", { cx, cy, r: 25, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "5 3" }) : null,
-    s("circle", { cx, cy, r: 20, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 2 }),
-    s("ellipse", { cx: cx - 13, cy: cy - 12, rx: 6, ry: 9, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }),
-    s("ellipse", { cx: cx + 13, cy: cy - 12, rx: 6, ry: 9, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }),
-    text(cx, cy + 1, `${dog.dog}`, { class: "dog-number", "font-size": f(16), "font-weight": 700, fill: "#fff" }),
-    dog.out ? text(cx, cy, "✕", { "font-size": 34, fill: "#111" }) : null));
+    body, cross,
+    text(cx, cy + 1, `${dog.dog}`, { class: "dog-number", "font-size": f(16), "font-weight": 700, fill: "#fff", stroke: "#1d1d1d", "stroke-width": 3, "paint-order": "stroke" })));
   }
 }
 
