@@ -11,6 +11,13 @@ closed at once); a connection silent for `idle_timeout` seconds is dropped,
 and any connection after `request_deadline` seconds. Without them every idle connection to the
 port held a thread (about 26 KB each, 3,000 connections 78 MB), and threads
 are also what a container's process limit counts, gRPC's own included.
+
+Only `GET /metrics` is served. Every other answer (404 for another path, 405
+for another method, 400 for a request that is not HTTP, 500 for a failed
+collection) is a short plain-text line of our own: no `Server` banner naming
+Python's WSGI server, and nothing of the request echoed back (the client's
+WSGI app wrote the method into its 405 page, the standard library the request
+line into an HTML error page).
 """
 
 from __future__ import annotations
@@ -20,12 +27,13 @@ import socket
 import sys
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from http import HTTPStatus
 from socket import socket as Socket
 from socketserver import ThreadingMixIn
-from typing import Any, cast
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
+from typing import IO, Any, cast
+from wsgiref.simple_server import ServerHandler, WSGIRequestHandler, WSGIServer
 
 import structlog
 from prometheus_client import CollectorRegistry, make_wsgi_app
@@ -61,6 +69,56 @@ def _without_created(registry: CollectorRegistry) -> CollectorRegistry:
     return view
 
 
+METRICS_PATH = "/metrics"
+
+_Environ = dict[str, Any]
+_StartResponse = Callable[..., Any]
+_App = Callable[[_Environ, _StartResponse], Iterable[bytes]]
+
+
+def _plain_answer(status: HTTPStatus) -> tuple[str, list[tuple[str, str]], bytes]:
+    """The status line, headers and body of an answer that is not metrics:
+    the status's own phrase, and nothing taken from the request."""
+    body = f"{status.value} {status.phrase.lower()}\n".encode()
+    headers = [
+        ("Content-Type", "text/plain; charset=utf-8"),
+        ("Content-Length", str(len(body))),
+    ]
+    return f"{status.value} {status.phrase}", headers, body
+
+
+def _only_metrics(app: _App) -> _App:
+    """`app` for `GET /metrics`; 404 for any other path, 405 for any other method
+    (the client's app served its metrics at every path)."""
+
+    def answer(environ: _Environ, start_response: _StartResponse) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") != METRICS_PATH:
+            status, headers, body = _plain_answer(HTTPStatus.NOT_FOUND)
+        elif environ.get("REQUEST_METHOD") != "GET":
+            status, headers, body = _plain_answer(HTTPStatus.METHOD_NOT_ALLOWED)
+            headers.append(("Allow", "GET"))
+        else:
+            return app(environ, start_response)
+        start_response(status, headers)
+        return [body]
+
+    return answer
+
+
+class _BannerlessHandler(ServerHandler):
+    """wsgiref's handler without its `Server: WSGIServer/0.2 CPython/...` header,
+    and a failed collection answered with our plain 500 and one log line (it
+    printed a traceback on stderr)."""
+
+    server_software = None  # type: ignore[assignment]  # typeshed: str; None sends none
+    error_status, error_headers, error_body = _plain_answer(HTTPStatus.INTERNAL_SERVER_ERROR)
+
+    def log_exception(self, exc_info: Any) -> None:
+        structlog.get_logger("sheepfold.metrics").warning(
+            "metrics request failed", error=repr(exc_info[1])
+        )
+
+
 class MetricsPortError(OSError):
     """The metrics port cannot be bound (taken, or not allowed)."""
 
@@ -88,6 +146,35 @@ class _QuietHandler(WSGIRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         """Scrapes are not logged."""
+
+    def handle(self) -> None:
+        """WSGIRequestHandler.handle, with the handler above in place of wsgiref's."""
+        self.raw_requestline = self.rfile.readline(65537)
+        if len(self.raw_requestline) > 65536:
+            self.send_error(HTTPStatus.REQUEST_URI_TOO_LONG)
+            return
+        if not self.parse_request():  # it has sent its error
+            return
+        handler = _BannerlessHandler(
+            self.rfile,
+            cast(IO[bytes], self.wfile),  # a socket file: typeshed's BufferedIOBase is narrower
+            self.get_stderr(),
+            self.get_environ(),
+            multithread=False,
+        )
+        handler.request_handler = self  # type: ignore[attr-defined]  # wsgiref's back pointer
+        handler.run(self.server.get_app())  # type: ignore[attr-defined]  # a WSGIServer
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """A request that is not HTTP (or one too long) gets our plain answer, with
+        a status line whatever version it named; http.server's HTML page echoed
+        the request line and named the server."""
+        status, headers, body = _plain_answer(HTTPStatus(code))
+        lines = [f"HTTP/1.0 {status}", *(f"{name}: {value}" for name, value in headers)]
+        lines.append("Connection: close")
+        self.close_connection = True
+        with contextlib.suppress(OSError):
+            self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
 
 
 class _BoundedServer(ThreadingMixIn, WSGIServer):
@@ -204,7 +291,7 @@ class MetricsEndpoint:
             raise MetricsPortError(
                 f"cannot serve metrics on {host}:{port}: not a host name ({error})"
             ) from None
-        httpd.set_app(make_wsgi_app(_without_created(registry)))
+        httpd.set_app(_only_metrics(make_wsgi_app(_without_created(registry))))
         thread = threading.Thread(target=httpd.serve_forever, name="metrics-http", daemon=True)
         thread.start()
         return cls(httpd, thread)

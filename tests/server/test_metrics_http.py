@@ -11,6 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 from prometheus_client import CollectorRegistry, Counter
+from prometheus_client.metrics_core import Metric
+from prometheus_client.registry import Collector
 
 from server.metrics_http import MetricsEndpoint, MetricsPortError
 
@@ -158,3 +160,73 @@ def test_a_client_sending_a_byte_at_a_time_is_cut_at_the_request_deadline(
         assert cut, "the dribbling client was never cut off"
     finally:
         endpoint.stop()
+
+
+def raw_answer(registry: CollectorRegistry, request: bytes) -> tuple[str, dict[str, str], bytes]:
+    """The status line, headers and body a metrics port of `registry` answers
+    `request` with."""
+    endpoint = MetricsEndpoint.start_registry(registry, "127.0.0.1", 0)
+    try:
+        with socket.create_connection(("127.0.0.1", endpoint.port), timeout=10) as connection:
+            connection.sendall(request)
+            answer = b""
+            while chunk := connection.recv(65536):
+                answer += chunk
+    finally:
+        endpoint.stop()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (h.partition(":") for h in lines)}
+    return status, headers, body
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "status", "echo"),
+    [
+        (b"DELETE /metrics HTTP/1.0\r\n\r\n", "405 Method Not Allowed", b"DELETE"),
+        (b"<script>X /metrics HTTP/1.0\r\n\r\n", "405 Method Not Allowed", b"<script>"),
+        (b"GET /not-metrics-<b> HTTP/1.0\r\n\r\n", "404 Not Found", b"not-metrics"),
+        (b"GET /favicon.ico HTTP/1.0\r\n\r\n", "404 Not Found", b"favicon"),
+        (b"garbage-<b>\r\n\r\n", "400 Bad Request", b"garbage"),
+        (b"GET /metrics HTTP/2.0\r\n\r\n", "505 HTTP Version Not Supported", b"2.0"),
+        (b"GET /" + b"a" * 70_000 + b" HTTP/1.0\r\n\r\n", "414 Request-URI Too Long", b"aaaa"),
+    ],
+)
+def test_an_answer_that_is_not_metrics_is_our_own_plain_line(
+    registry: CollectorRegistry, request_bytes: bytes, status: str, echo: bytes
+) -> None:
+    """No banner naming Python's WSGI server, no HTML page, and nothing of the
+    request echoed (the 405 page named the method, the 400 page the request line)."""
+    line, headers, body = raw_answer(registry, request_bytes)
+    assert line == f"HTTP/1.0 {status}"
+    assert "server" not in headers
+    assert headers["content-type"] == "text/plain; charset=utf-8"
+    assert body == f"{status.lower()}\n".encode()
+    assert echo not in body
+    if status.startswith("405"):
+        assert headers["allow"] == "GET"
+
+
+def test_get_metrics_is_still_served_without_a_banner(registry: CollectorRegistry) -> None:
+    line, headers, body = raw_answer(registry, b"GET /metrics HTTP/1.0\r\n\r\n")
+    assert line == "HTTP/1.0 200 OK"
+    assert "server" not in headers
+    assert b"probe_things_total 3.0" in body
+
+
+def test_a_failed_collection_is_a_plain_500_and_one_log_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    class Broken(Collector):
+        def collect(self) -> Iterator[Metric]:
+            raise RuntimeError("collector broke")
+
+    registry = CollectorRegistry()
+    registry.register(Broken())
+    line, headers, body = raw_answer(registry, b"GET /metrics HTTP/1.0\r\n\r\n")
+    assert line == "HTTP/1.0 500 Internal Server Error"
+    assert "server" not in headers
+    assert body == b"500 internal server error\n"
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    assert "metrics request failed" in captured.out + captured.err
