@@ -159,6 +159,7 @@ def run_sprt(
         raise RunError(f"an SPRT plays on one server, and --server names several: {server}")
     db_path = database or resolve_path(config, config.database)
     refuse_if_claimed(db_path, config.name, SPRT_COMMAND)
+    check_bots(config)  # before the in-process server starts, as run_tournament does
     check_database(db_path, lock_wait)
     if server is not None:
         return run_interruptible(

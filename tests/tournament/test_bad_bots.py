@@ -68,6 +68,21 @@ def test_every_bot_is_checked_before_the_first_game(tmp_path: Path) -> None:
     assert not (tmp_path / "cup.sqlite").exists(), "nothing was played or stored"
 
 
+@pytest.mark.parametrize("command", ["run", "sprt"])
+def test_a_bad_bot_is_one_line_before_any_server_starts(tmp_path: Path, command: str) -> None:
+    """`sprt` started its in-process server before checking the bots, so a typo
+    in a class name printed the server's `server started` and `server stopped`
+    log lines around the one line that said what was wrong."""
+    config = _config(tmp_path, '[[bots]]\nname = "nomod"\nclass = "nosuchmod:Bot"\n')
+    done = tournament(command, str(config))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"sheepfold tournament: {config}: bots[1].class: no module 'nosuchmod' "
+        "(looked in the python_path folders and the installed packages)"
+    ]
+    assert not (tmp_path / "cup.sqlite").exists(), "nothing was played or stored"
+
+
 def test_a_python_path_folder_that_is_not_there_is_refused_before_the_first_game(
     tmp_path: Path,
 ) -> None:
