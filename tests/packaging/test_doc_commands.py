@@ -169,3 +169,31 @@ def test_the_readme_command_table_names_every_command_and_subcommand() -> None:
         subcommands = set(_subcommands(_subcommands(parser)[command]))
         named = {sub for sub in subcommands if f"`{sub}`" in row}
         assert named == subcommands, f"sheepfold {command}: the table names {named}"
+
+
+def _commands_and_flags(
+    parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+) -> Iterator[tuple[str, str]]:
+    """(`sheepfold SUB ...`, --flag) for every flag of every command."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _commands_and_flags(sub, (*path, name))
+        for flag in action.option_strings:
+            if flag.startswith("--") and flag != "--help":
+                yield " ".join(("sheepfold", *path)), flag
+
+
+def test_every_flag_of_every_command_is_named_in_the_docs() -> None:
+    """--help describes each flag; the README or docs/ must name it too, so an
+    operator reading them meets every flag (`tournament run --no-report` was in
+    --help alone)."""
+    text = "\n".join(page.read_text(encoding="utf-8") for page in _pages())
+    named = set(re.findall(r"--[a-z][a-z0-9-]*[a-z0-9]", text))
+    unnamed = [
+        f"{command} {flag}"
+        for command, flag in _commands_and_flags(build_parser())
+        if flag not in named
+    ]
+    assert len(list(_commands_and_flags(build_parser()))) > 100
+    assert unnamed == []
