@@ -60,7 +60,7 @@ from tournament.resume import (
 from tournament.room import ServerFull, room_wait, waiting_line
 from tournament.run_error import RunError
 from tournament.schedule import ScheduledGame, ladder_schedule
-from tournament.server_check import CUT_SHORT, MAX_HICCUPS, still_gone
+from tournament.server_check import CUT_SHORT, MAX_HICCUPS, reach_before_storing, still_gone
 from tournament.store import GameRecord, Store
 from tournament.store_lock import SILENT_WAIT, LockWait
 from tournament.turns import DealTurns
@@ -159,6 +159,7 @@ def run_tournament(
     if server is not None and "," in server:
         raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
     if server is not None:
+        reach_before_storing(server, db_path, tls)
         return run_interruptible(
             run_tournament_async(
                 config,

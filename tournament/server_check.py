@@ -26,7 +26,18 @@ import time
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from clients.connect import ServerTls, misconfigured, open_channel, reason, tls_credentials
+from clients.connect import (
+    ServerTls,
+    Unreachable,
+    ensure_reachable,
+    misconfigured,
+    open_channel,
+    reason,
+    tls_credentials,
+)
+from clients.interrupts import run_interruptible
+from tournament.run_error import RunError
+from tournament.store_path import database_exists
 
 __all__ = [
     "CHECKS",
@@ -35,6 +46,7 @@ __all__ = [
     "MAX_HICCUPS",
     "PAUSE_SECONDS",
     "WAIT_SECONDS",
+    "reach_before_storing",
     "still_gone",
 ]
 
@@ -53,6 +65,26 @@ CUT_SHORT = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED})
 
 # What a server that answers at all but is not SERVING says to its health check.
 _NOT_SERVING = "its health check says {status}"
+
+
+def reach_before_storing(address: str, database: str, tls: ServerTls | None) -> None:
+    """RunError, in one line, when no server answers at `address` and the run's
+    `database` is not there yet: a run on a mistyped --server once created the
+    file and stored its tournament in it before finding nobody there, so a
+    corrected config (another player count, say) was then refused as a resume
+    of a tournament that had never played a game. (A database already there
+    is left to the run: a finished tournament still reports without its server.)"""
+    if database == ":memory:" or database_exists(database):
+        return
+
+    async def reach() -> None:
+        async with open_channel(address, tls_credentials(tls)) as channel:
+            try:
+                await ensure_reachable(channel, address)
+            except Unreachable as error:
+                raise RunError(str(error)) from None
+
+    run_interruptible(reach())
 
 
 async def still_gone(address: str, tls: ServerTls | None = None) -> str | None:

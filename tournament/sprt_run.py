@@ -25,6 +25,7 @@ from tournament.ratings import mean_interval
 from tournament.run_error import RunError
 from tournament.runner import local_server, open_tournament, play_batches
 from tournament.schedule import ScheduledGame
+from tournament.server_check import reach_before_storing
 from tournament.sprt import SprtStatus, block_values, status
 from tournament.sprt_blocks import SprtPlan, comparisons, games_per_block, tally
 from tournament.store import Store
@@ -162,6 +163,7 @@ def run_sprt(
     check_bots(config)  # before the in-process server starts, as run_tournament does
     check_database(db_path, lock_wait)
     if server is not None:
+        reach_before_storing(server, db_path, tls)
         return run_interruptible(
             run_sprt_async(
                 config,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from contextlib import closing
 from pathlib import Path
@@ -15,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import ROOT
 from tests.tournament.quick_cup import quick_cup
 from tournament import runner, sprt_run
 from tournament.database_check import check_database
@@ -70,3 +73,36 @@ def test_a_database_not_there_yet_is_checked_without_being_created(tmp_path: Pat
     (tmp_path / "file").write_text("")
     with pytest.raises(StoreError, match=r"is not a folder"):
         check_database(str(tmp_path / "file" / "t.sqlite"), SILENT_WAIT)
+
+
+@pytest.mark.parametrize("command", ["run", "sprt"])
+def test_a_server_that_is_not_there_is_one_line_and_leaves_no_database(
+    tmp_path: Path, command: str
+) -> None:
+    """A run on a mistyped --server created its database and stored its
+    tournament before finding nobody at the address (logging its start and
+    stop around the one line that mattered), so the corrected config of a
+    tournament that never played a game could be refused as a changed resume."""
+    config = tmp_path / "cup.toml"
+    quick_cup(tmp_path)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cli",
+            "tournament",
+            command,
+            str(config),
+            "--server",
+            "127.0.0.1:1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "sheepfold tournament: cannot reach the server at 127.0.0.1:1: connection refused"
+    ]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["cup.toml"]
