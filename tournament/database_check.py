@@ -8,6 +8,8 @@ import os
 import tempfile
 
 from server.files import folder_hint
+from tournament.config import TournamentConfig
+from tournament.resume import check_resumable
 from tournament.store import Store, StoreError
 from tournament.store_lock import LockWait
 from tournament.store_path import check_path, database_exists
@@ -15,11 +17,12 @@ from tournament.store_path import check_path, database_exists
 __all__ = ["check_database"]
 
 
-def check_database(path: str, lock_wait: LockWait) -> None:
+def check_database(path: str, lock_wait: LockWait, config: TournamentConfig | None = None) -> None:
     """StoreError, in one line, when the run's database cannot be used (a newer
-    version's, a folder it may not write): looked at before a server or a Ray
-    instance starts, which once started (and logged its start and stop) only
-    to be stopped by the database, seconds later with Ray."""
+    version's, a folder it may not write), or holds `config`'s tournament played
+    otherwise than `config` says (`resume.check_resumable`): looked at before a
+    server or a Ray instance starts, which once started (and logged its start
+    and stop) only to be stopped by the database, seconds later with Ray."""
     if path != ":memory:" and not database_exists(path):
         # Nothing stored to check; whether the file could be created is, without
         # creating it: a run stopped by its server or Ray address leaves no file.
@@ -32,5 +35,6 @@ def check_database(path: str, lock_wait: LockWait) -> None:
             reason = error.strerror or str(error)
             raise StoreError(f"cannot create {path}: {reason}{folder_hint(path)}") from None
         return
-    with Store(path, lock_wait.seconds, lock_wait.on_wait):
-        pass
+    with Store(path, lock_wait.seconds, lock_wait.on_wait) as store:
+        if config is not None:
+            check_resumable(store, config)

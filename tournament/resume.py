@@ -1,7 +1,8 @@
 """Whether a config may resume the tournament of its name stored in a database.
 
-Game, player count and options are checked by `Store.open_tournament`. This
-checks the deals: a stored game stays in the report whatever the config says
+Game, player count and options are checked by `Store.open_tournament`, and
+here too, so that a run finds them before it starts a server. This checks the
+deals: a stored game stays in the report whatever the config says
 now, so a config whose schedule leaves stored deals out (another `seed`, fewer
 `games_per_pairing`) would play its own deals beside them: more games than
 scheduled, unevenly spread over the groups, all of them rated. Growing
@@ -42,7 +43,7 @@ from typing import Any
 
 from tournament.config import BotSpec, SprtSettings, TournamentConfig
 from tournament.schedule import ScheduledGame
-from tournament.store import Store, StoreError
+from tournament.store import Store, StoreError, changed_kind
 
 __all__ = [
     "CLOCK_SETTINGS",
@@ -90,6 +91,13 @@ def check_resumable(store: Store, config: TournamentConfig) -> None:
             f"{field}: tournament {config.name!r} in {store.path} {why}; "
             "use another name or database"
         )
+    for field, stored, wanted in (
+        ("game", record.game, config.game),
+        ("players", record.players, config.players),
+        ("options", record.options, options_to_store(store, config)),
+    ):
+        if stored != wanted:
+            raise changed_kind(field, config.name, store.path, stored, wanted)
 
 
 def check_groups_kept(

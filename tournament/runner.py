@@ -148,7 +148,7 @@ def run_tournament(
     db_path = database or resolve_path(config, config.database)
     refuse_if_claimed(db_path, config.name, RUN_COMMAND)
     check_bots(config)
-    check_database(db_path, lock_wait)
+    check_database(db_path, lock_wait, config)
     executor = executor or config.executor
     if executor.is_ray:
         from tournament.executors.ray import run_on_ray

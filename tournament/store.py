@@ -74,6 +74,15 @@ def foreign_kind(tables: set[str]) -> str | None:
     return "a server's database" if "matches" in tables else "another program's database"
 
 
+def changed_kind(field: str, name: str, path: str, stored: object, wanted: object) -> StoreError:
+    """The error of a config that would resume tournament `name` with another
+    game, player count or options than its stored games were played with."""
+    return StoreError(
+        f"{field}: tournament {name!r} in {path} was played with "
+        f"{field} = {stored!r}, not {wanted!r}; use another name or database"
+    )
+
+
 class Store:
     """One SQLite file (or ":memory:") holding any number of tournaments."""
 
@@ -277,10 +286,7 @@ class Store:
                 ),
             ):
                 if stored != wanted:
-                    raise StoreError(
-                        f"{field}: tournament {name!r} in {self.path} was played with "
-                        f"{field} = {stored!r}, not {wanted!r}; use another name or database"
-                    )
+                    raise changed_kind(field, name, self.path, stored, wanted)
             self._db.execute(
                 "UPDATE tournaments SET anchor = ?, scheduled = ?, config_json = ?, updated_at = ?"
                 " WHERE id = ?",

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import pytest
 from tests.conftest import ROOT
 from tests.tournament.quick_cup import quick_cup
 from tournament import runner, sprt_run
+from tournament.config import SprtSettings, load_config
 from tournament.database_check import check_database
 from tournament.executors.settings import ExecutorSettings
 from tournament.store import Store, StoreError
@@ -62,6 +64,39 @@ def test_a_database_it_cannot_use_stops_the_run_before_any_server(
             runner.run_tournament(config, database=db, executor=ExecutorSettings(kind="ray"))
         else:
             runner.run_tournament(config, database=db)
+
+
+@pytest.mark.parametrize("command", ["run", "run --ray", "sprt"])
+def test_a_stored_tournament_played_otherwise_stops_the_run_before_any_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """Another game, player count or options than the stored tournament's was
+    found by the store once the run's in-process server had started (its start
+    and stop logged around the one line that mattered), and with --ray once a
+    whole Ray instance had."""
+    db = str(tmp_path / "cup.sqlite")
+    with Store(db) as store:
+        runner.open_tournament(store, quick_cup(tmp_path), 4, [["a", "b"]])
+    path = tmp_path / "cup.toml"
+    path.write_text(path.read_text().replace("rounds = 1", "rounds = 2"))
+    config = load_config(path)
+    monkeypatch.setattr(runner, "local_server", _no_server)
+    monkeypatch.setattr(sprt_run, "local_server", _no_server)
+    import tournament.executors.ray as ray_executor
+
+    monkeypatch.setattr(ray_executor, "run_on_ray", _no_ray)
+    with pytest.raises(StoreError) as raised:
+        if command == "sprt":
+            sprt = SprtSettings(candidate="a", baseline="b")
+            sprt_run.run_sprt(replace(config, schedule="sprt", sprt=sprt), database=db)
+        elif command == "run --ray":
+            runner.run_tournament(config, database=db, executor=ExecutorSettings(kind="ray"))
+        else:
+            runner.run_tournament(config, database=db)
+    # An SPRT is refused first for the round robin stored under its name.
+    field = "schedule" if command == "sprt" else "options"
+    assert str(raised.value).startswith(f"{field}: tournament 'cup' in {db} ")
+    assert str(raised.value).endswith("; use another name or database")
 
 
 def test_a_database_not_there_yet_is_checked_without_being_created(tmp_path: Path) -> None:
