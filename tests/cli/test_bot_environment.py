@@ -38,10 +38,10 @@ class Bot:
 """
 
 
-def _match(server: ServerProcess) -> dict[str, object]:
+def _match(server: ServerProcess, *flags: str) -> dict[str, object]:
     created = sheepfold(
         "create", "--game", "sheep-n-sheep", "--players", "2", "--server", server.address,
-        "--json", timeout=60,
+        "--json", *flags, timeout=60,
     )  # fmt: skip
     assert created.returncode == 0, created.stderr
     return json.loads(created.stdout)
@@ -83,7 +83,9 @@ def test_bot_takes_its_seed_from_sheepfold_seed(tmp_path: Path, server: ServerPr
 
 def test_bot_names_the_seat_from_sheepfold_seat(tmp_path: Path, server: ServerProcess) -> None:
     (tmp_path / "raiser.py").write_text(RAISES)
-    done = _as_command_bot(tmp_path, server, _match(server), 1, "raiser:Bot")
+    # The seat left behind times out to the match's end: 1 s decisions, not the default 10 s.
+    match = _match(server, "--decision-seconds", "1")
+    done = _as_command_bot(tmp_path, server, match, 1, "raiser:Bot")
     assert done.returncode == 1, done.stderr
     assert done.stderr.splitlines()[0] == (
         "sheepfold bot: the bot in seat 1 (raiser:Bot) raised RuntimeError: thought too hard"
