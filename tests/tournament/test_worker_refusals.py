@@ -12,6 +12,7 @@ from clients.connect import Unreachable
 from server.inprocess import InProcessServer
 from tests.conftest import start_server_process, stop_server_process
 from tests.tournament.quick_cup import quick_cup
+from tournament import server_check
 from tournament.executors import ray_task
 from tournament.executors.ray_task import GameJob, play_on_worker
 from tournament.runner import schedule_for
@@ -52,6 +53,8 @@ def test_a_given_server_that_is_gone_is_reported_gone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = quick_cup(tmp_path, 1)
+    # Its health is asked CHECKS times before it is called gone: not a second apart here.
+    monkeypatch.setattr(server_check, "PAUSE_SECONDS", 0.0)
     with InProcessServer() as closed:
         address = closed.address  # nobody listens there once it is closed
     outcome = play_on_worker(GameJob(config, schedule_for(config)[0], address, ""))
