@@ -50,6 +50,7 @@ def test_a_server_that_stops_answering_ends_the_run_at_once(
     monkeypatch.setattr(runner, "ANSWER_SECONDS", 1.0)
     monkeypatch.setattr(server_check, "CHECK_SECONDS", 0.5)
     monkeypatch.setattr(server_check, "PAUSE_SECONDS", 0.1)
+    monkeypatch.setattr(server_check, "WAIT_SECONDS", 1.0)
     config = quick_cup(tmp_path, 40, concurrency=2)
     server = start_server_process()
     progress = FreezeAfterFirstGame(server.pid)
