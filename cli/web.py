@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
@@ -13,8 +14,9 @@ from cli.values import bind_host, port
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
 from server.listening import ListenError, bind_failure, check_can_listen, host_port
 from server.stop_signals import StopSignals
-from web.app import WebConfig, start_web
-from web.gateway import Gateway
+
+if TYPE_CHECKING:
+    from web.app import WebConfig
 
 # How long the start waits for the game server's answer to its admin token check.
 TOKEN_CHECK_SECONDS = 5.0
@@ -54,6 +56,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The viewer (aiohttp and its client) is imported only to run it: it is a
+    # third of every other command's start-up, `--help` included.
+    from web.app import WebConfig
+
     missing = missing_tournament_dbs(args.tournament_db)
     if missing:
         print(f"sheepfold web: {missing}", file=sys.stderr)
@@ -92,6 +98,8 @@ async def _token_refused(config: WebConfig) -> str | None:
     it, or the server does not answer yet."""
     if not config.admin_token:
         return None
+    from web.gateway import Gateway
+
     gateway = Gateway(
         config.server,
         timeout=TOKEN_CHECK_SECONDS,
@@ -109,6 +117,8 @@ async def _serve(config: WebConfig, host: str, port: int) -> str | None:
     refused = await _token_refused(config)
     if refused:
         return refused
+    from web.app import start_web
+
     running = await start_web(config, host, port)
     print(
         f"sheepfold web: http://{host_port(host, running.port)}/ (game server {config.server})",
