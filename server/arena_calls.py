@@ -20,15 +20,13 @@ from server.match import Match
 from server.peers import PendingJoins
 from server.records import ClockConfig, DamagedRecord
 from server.registry import MAX_MATCH_ID_CHARS, MatchRegistry
-from server.stalls import StalledWrites
+from server.stalls import DEFAULT_WRITE_STALL_SECONDS, StalledWrites
 from server.status import abort
 from server.storage import StoreRefused, StoreUnavailable
 from server.unplayed import DEFAULT_UNPLAYED_MATCHES, UnplayedMatches
 from server.watch_places import WatchPlaces
 
 ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
-# A Play or Watch stream whose write waits this long for its client is cancelled.
-DEFAULT_WRITE_STALL_SECONDS = 60.0
 
 
 class ArenaCalls(arena_pb2_grpc.ArenaServicer):

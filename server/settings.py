@@ -8,11 +8,11 @@ import resource
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from server.arena_calls import DEFAULT_WRITE_STALL_SECONDS
 from server.cut_off_streams import DEFAULT_CUT_OFF_STREAMS, DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS
 from server.records import ClockConfig
 from server.retention import Retention
 from server.seats import MatchLimits
+from server.stalls import DEFAULT_WRITE_STALL_SECONDS
 from server.unplayed import DEFAULT_UNPLAYED_MATCHES
 from server.unread_answers import (
     DEFAULT_UNREAD_BYTES,

@@ -36,6 +36,9 @@ from server.logs import worth_logging
 if TYPE_CHECKING:
     from server.cut_off_streams import CutOffStreams
 
+# A Play or Watch stream whose write waits this long for its client is cancelled.
+DEFAULT_WRITE_STALL_SECONDS = 60.0
+
 
 @dataclass(slots=True, eq=False)
 class Writer:

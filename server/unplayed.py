@@ -22,9 +22,12 @@ import ipaddress
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from server.match import Match
 from server.peers import peer_address
+
+if TYPE_CHECKING:
+    from server.match import Match
 
 DEFAULT_UNPLAYED_MATCHES = 100
 WINDOW_SECONDS = 3600.0
