@@ -17,6 +17,7 @@ from tournament.config import MEAN_ANCHOR
 from tournament.openskill_ratings import SkillRating, rate_openskill
 from tournament.outcome import solo_scores
 from tournament.ratings import Pair, Rating, mean_interval, pairwise, rate, rounded, totals
+from tournament.report_formats import FORMATS
 from tournament.report_layout import games_count, render
 from tournament.sprt_blocks import SprtPlan, format_status, games_per_block
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
@@ -26,8 +27,6 @@ from tournament.stored_schedule import outside_schedule
 
 # games_count and render are tournament.report_layout's, named here as before.
 __all__ = ["FORMATS", "games_count", "render", "report", "report_data"]
-
-FORMATS = ("text", "json", "csv", "markdown", "html")
 
 
 def report(
