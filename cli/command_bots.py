@@ -10,13 +10,16 @@ import os
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cli.values import sandbox_limit
 from clients.launch import LimitsError, SandboxPolicy, parse_limits
 from clients.launch.programs import program_problem
 from clients.launch.sandbox import held_home, held_temp, host_state
 from clients.launch.sandbox_view import unseen_program
-from clients.matchplay import CommandBot
+
+if TYPE_CHECKING:
+    from clients.matchplay import CommandBot
 
 __all__ = [
     "COMMAND_BOT_TLS",
@@ -163,4 +166,6 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
             "sandbox does not see (only --bot-dir, --read-only and the system's runtime): "
             "name a program there, such as {python}, or pass --no-sandbox for a bot you trust"
         )
+    from clients.matchplay import CommandBot
+
     return CommandBot(tuple(argv), folder, policy)

@@ -22,7 +22,6 @@ from cli.client_tls import add_tls_flags, client_credentials
 from cli.environment import environment_default, naming_variable
 from cli.values import add_game_option_flag, decision_seconds, match_seed, positive_int
 from clients.connect import Unreachable, refusal
-from clients.matchplay import create_match, match_to_join
 from games.words import count
 
 DEFAULT_SERVER = "127.0.0.1:50051"
@@ -71,6 +70,8 @@ async def create_and_read(
     """Creates the match, then asks the server for the options it stored: every
     option with its value, defaults filled in and bools as "true"/"false", as
     `Joined.options` and `GetMatch` give them (not the flags as typed)."""
+    from clients.matchplay import create_match, match_to_join
+
     created = await create_match(
         args.server,
         args.game,

@@ -11,12 +11,13 @@ import sqlite3
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cli.values import file_path, number_up_to, seconds_up_to, whole_number
 from server.files import Kind, access_refused, file_kind, folder_hint
-from server.sqlite_schema import check_server_tables, refuse_newer
-from server.sqlite_store import SqliteStore, StoreError, cannot_write, is_read_only, match_counts
-from tournament.store_read import connect_read_only, read_connection
+
+if TYPE_CHECKING:
+    from server.sqlite_store import SqliteStore
 
 BATCH = 1_000
 OVER_AND_RUNNING = ("running", "finished", "aborted")
@@ -117,6 +118,11 @@ def _inspect(command: str, args: argparse.Namespace) -> sqlite3.Connection | int
     """A connection that only reads, to the server's database at --db (or the
     exit code after one line saying why not). It never creates, migrates or
     otherwise changes a file, whatever the file holds."""
+    # The stores are imported only to open one: every command's parser reads this module.
+    from server.sqlite_schema import check_server_tables, refuse_newer
+    from server.sqlite_store import StoreError
+    from tournament.store_read import connect_read_only
+
     path = Path(args.db)
     problem = database_file_problem(args.db)
     if problem is not None:
@@ -155,6 +161,8 @@ def _inspect(command: str, args: argparse.Namespace) -> sqlite3.Connection | int
 
 
 def _open(command: str, args: argparse.Namespace) -> SqliteStore | int:
+    from server.sqlite_store import SqliteStore, StoreError
+
     checked = _inspect(command, args)
     if isinstance(checked, int):
         return checked
@@ -168,6 +176,8 @@ def _open(command: str, args: argparse.Namespace) -> SqliteStore | int:
 
 
 def _explain(error: sqlite3.Error, args: argparse.Namespace) -> str:
+    from server.sqlite_store import cannot_write, is_read_only
+
     text = str(error)
     if "locked" in text or "busy" in text:
         return (
@@ -181,6 +191,8 @@ def _explain(error: sqlite3.Error, args: argparse.Namespace) -> str:
 
 
 def run_info(args: argparse.Namespace) -> int:
+    from tournament.store_read import read_connection
+
     db = _inspect("info", args)
     if isinstance(db, int):
         return db
@@ -215,6 +227,8 @@ def run_info(args: argparse.Namespace) -> int:
 def _version_counts_and_data_bytes(
     db: sqlite3.Connection,
 ) -> tuple[int | None, dict[str, int], int]:
+    from server.sqlite_store import match_counts
+
     (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
     (page_size,) = db.execute("PRAGMA page_size").fetchone()
     (pages,) = db.execute("PRAGMA page_count").fetchone()

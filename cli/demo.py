@@ -9,19 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Mapping
 
 import games
 from cli.values import whole_number
-from clients.interrupts import run_interruptible
-from games.words import count
-from server.app import ServerConfig
-from server.inprocess import serving_here
-from server.logs import configure_logging
 from tournament.config import MAX_SEED
-from tournament.demo import demo_round_robin
-from tournament.progress import Ending, Progress, format_eta, rewrite_line
-from tournament.store import GameRecord
 
 DEMO_BOTS = ["random", "greedy", "mcts"]
 # A demo is a look at the bots, not a tournament: `sheepfold tournament` plays more.
@@ -62,12 +53,23 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The server and the tournament's round robin are imported only to run the
+    # demo: they were a fifth of every command's start-up, `--help` included.
+    from clients.interrupts import run_interruptible
+    from server.logs import configure_logging
+
     configure_logging("console", "warning")
     run_interruptible(_demo(args.game or list(games.names()), args.games_per_pairing, args.seed))
     return 0
 
 
 async def _demo(names: list[str], games_per_pairing: int, seed: int) -> None:
+    from cli.demo_line import GamesLine
+    from games.words import count
+    from server.app import ServerConfig
+    from server.inprocess import serving_here
+    from tournament.demo import demo_round_robin
+
     started = time.monotonic()
     async with serving_here(ServerConfig()) as address:
         print(f"Sheepfold demo: in-process server on {address}")
@@ -87,43 +89,3 @@ async def _demo(names: list[str], games_per_pairing: int, seed: int) -> None:
             )
             print(table, flush=True)
     print(f"done in {time.monotonic() - started:.0f} s")
-
-
-class GamesLine(Progress):
-    """On a terminal, one line on stderr counting a game's round robin,
-    `[done/total] ETA mm:ss`, blanked before its table is printed."""
-
-    def __init__(self) -> None:
-        self.stream = sys.stderr
-        self.width = 0
-        self.total = self.done = 0
-        self.started = time.monotonic()
-
-    def start(self, tournament: str, total: int, done: int) -> None:
-        self.total, self.done = total, done
-        self.started = time.monotonic()
-        self._show()
-
-    def game_started(self, key: str) -> None:
-        return None
-
-    def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
-        self.done += 1
-        self._show()
-
-    def game_error(self, key: str, error: str) -> None:
-        return None
-
-    def note(self, text: str) -> None:
-        return None
-
-    def finish(self, played: int, ending: Ending) -> None:
-        self.width = rewrite_line(self.stream, "", self.width)
-        self.stream.write("\r")
-        self.stream.flush()
-
-    def _show(self) -> None:
-        elapsed = time.monotonic() - self.started
-        eta = elapsed / self.done * (self.total - self.done) if self.done else None
-        text = f"[{self.done}/{self.total}] games played, ETA {format_eta(eta)}"
-        self.width = rewrite_line(self.stream, text, self.width)

@@ -6,7 +6,6 @@ import argparse
 import sys
 
 import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
@@ -64,6 +63,8 @@ def _default_address() -> str:
 
 
 def run_health(args: argparse.Namespace) -> int:
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
     credentials = client_credentials(args, "health", args.addr)
     try:
         with _health_channel(args.addr, credentials) as channel:

@@ -3,30 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import random
-import secrets
 import sys
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager, nullcontext, redirect_stdout
-from typing import Any, NoReturn
-
-import grpc
-from sheepfold.v1 import arena_pb2
+from contextlib import redirect_stdout
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import games
 from cli import health
 from cli.addresses import server_address
-from cli.botguard import BotRaised, GuardedBot
-from cli.client_tls import add_tls_flags, client_credentials
-from cli.command_bots import (
-    COMMAND_BOT_TLS,
-    add_command_flags,
-    command_bot,
-    note_ignored_command_flags,
-)
+from cli.client_tls import add_tls_flags
+from cli.command_bots import add_command_flags
 from cli.environment import environment_default, naming_variable
 from cli.values import (
     add_game_option_flag,
@@ -36,30 +25,11 @@ from cli.values import (
     seconds_up_to,
     whole_number,
 )
-from clients.bots import BotSpecError, load_bot
-from clients.connect import Unreachable, refusal
-from clients.interrupts import run_interruptible
-from clients.launch import (
-    BotCommand,
-    BotFailure,
-    Launcher,
-    SandboxUnavailable,
-)
-from clients.matchplay import (
-    CommandBot,
-    MatchOutcome,
-    match_to_join,
-    play_match_with_commands,
-    run_until_match_over,
-)
-from clients.sdk import REJOIN_SECONDS, Bot, SeatError, play
-from games.solo_title import solo_title
-from games.words import count
-from server.app import ServerConfig
-from server.logs import configure_logging
-from server.records import new_match_seed
-from tournament.bot_sockets import serving_bots
-from tournament.outcome import forfeit_ranks
+from clients.sdk import REJOIN_SECONDS
+
+if TYPE_CHECKING:
+    from clients.matchplay import MatchOutcome
+    from clients.sdk import Bot
 
 # The wire carries a seat as an int32.
 MAX_SEAT = 2**31 - 1
@@ -121,6 +91,30 @@ def bot_seed(match_seed: int, seat: int) -> int:
 
 
 def run_match(args: argparse.Namespace) -> int:
+    # What plays a match (gRPC, a server of its own, the bots) is imported only to
+    # play it: it was a third of every command's start-up, `--help` included.
+    import asyncio
+    import secrets
+    from contextlib import AbstractAsyncContextManager, nullcontext
+
+    import grpc
+    from sheepfold.v1 import arena_pb2
+
+    from cli.botguard import BotRaised, GuardedBot
+    from cli.client_tls import client_credentials
+    from cli.command_bots import COMMAND_BOT_TLS, command_bot, note_ignored_command_flags
+    from clients.bots import BotSpecError
+    from clients.connect import Unreachable, refusal
+    from clients.interrupts import run_interruptible
+    from clients.launch import Launcher, SandboxUnavailable
+    from clients.matchplay import CommandBot, play_match_with_commands
+    from clients.sdk import SeatError
+    from games.words import count
+    from server.app import ServerConfig
+    from server.logs import configure_logging
+    from server.records import new_match_seed
+    from tournament.bot_sockets import serving_bots
+
     configure_logging("console", "warning")
     specs = [spec.strip() for spec in args.bots.split(",") if spec.strip()]
     if len(specs) != args.players:
@@ -231,6 +225,8 @@ def match_summary(
     """The match as `match` prints it. A failed seat (its program crashed, or the
     server disqualified it) is ranked last as in a tournament, whatever its random
     stand-in scored, and is never a winner; `server_ranks` are the server's."""
+    from tournament.outcome import forfeit_ranks
+
     result = outcome.result
     crashed = crashed or {}
     disqualified = [seat.seat for seat in result.seats if seat.disqualified]
@@ -261,6 +257,8 @@ def _number(value: float) -> int | float:
 
 
 def format_summary(summary: dict[str, Any]) -> str:
+    from games.solo_title import solo_title
+
     lines = [f"{summary['game']}  seed {summary['seed']}  match {summary['match_id']}"]
     disqualified = set(summary["disqualified"])
     crashed = {int(seat) for seat in summary.get("crashed", {})}
@@ -398,6 +396,8 @@ def _load_here(spec: str, seed: int) -> Bot:
     """`load_bot`, with the current folder importable too (last, so it shadows
     nothing): `sheepfold bot --bot mymodule:MyBot` beside mymodule.py finds it,
     as `python -m` would."""
+    from clients.bots import load_bot
+
     here = os.getcwd()
     if here not in sys.path:
         sys.path.append(here)
@@ -405,6 +405,15 @@ def _load_here(spec: str, seed: int) -> Bot:
 
 
 def run_bot(args: argparse.Namespace) -> int:
+    from cli.botguard import BotRaised, GuardedBot
+    from cli.client_tls import client_credentials
+    from cli.command_bots import COMMAND_BOT_TLS, note_ignored_command_flags
+    from clients.bots import BotSpecError
+    from clients.connect import Unreachable
+    from clients.interrupts import run_interruptible
+    from clients.sdk import SeatError, play
+    from server.logs import configure_logging
+
     configure_logging("console" if sys.stderr.isatty() else "json", "warning")
     missing = [name for name in ("server", "match", "token") if not getattr(args, name)]
     if missing:
@@ -446,6 +455,14 @@ def run_bot(args: argparse.Namespace) -> int:
 
 
 def _run_command_bot(args: argparse.Namespace) -> int:
+    import grpc
+
+    from cli.command_bots import command_bot
+    from clients.connect import Unreachable, refusal
+    from clients.interrupts import run_interruptible
+    from clients.launch import BotCommand, BotFailure, Launcher, SandboxUnavailable
+    from clients.matchplay import match_to_join, run_until_match_over
+
     bot = command_bot(args.bot, args, "bot")
     if args.rejoin_seconds is not None:
         print(

@@ -12,18 +12,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sheepfold.v1 import arena_pb2
 
 import games
 from cli.lock_wait import add_wait_argument, lock_wait
 from cli.replay_legend import help_epilog, legend
-from cli.replay_source import MatchToReplay, SourceError, load
 from cli.values import file_path
 from games.errors import RulesChanged
 from games.solo_title import solo_title
 from games.words import count
+
+if TYPE_CHECKING:
+    from cli.replay_source import MatchToReplay
 
 EXIT_MISMATCH = 2
 
@@ -63,6 +65,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The databases' readers are imported only to replay: `--help` needs none of them.
+    from cli.replay_source import SourceError, load
+
     try:
         match = load(args.db, args.match_id, lock_wait("sheepfold replay", args, args.db))
     except SourceError as error:

@@ -13,9 +13,7 @@ import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any
-
-import structlog
+from typing import TYPE_CHECKING, Any
 
 from cli.db import add_retention_arguments
 from cli.environment import environment_default, naming_variable
@@ -32,29 +30,17 @@ from cli.values import (
 )
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
 from server import loops
-from server.app import (
+from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
+from server.seats import MatchLimits
+from server.settings import (
     DEFAULT_MAX_REQUEST_BYTES,
     FILES_KEPT_FREE,
     HEALTH_PORT_CONNECTIONS,
     ServerConfig,
-    serve,
 )
-from server.files import folder_hint
-from server.listening import (
-    ListenError,
-    bind_failure,
-    check_can_listen,
-    check_socket_folder,
-    host_port,
-)
-from server.logs import FLUSH_SECONDS, configure_logging
-from server.open_files import raise_open_file_limit
-from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS, ClockConfig
-from server.retention import Retention
-from server.seats import MatchLimits
-from server.sqlite_store import SqliteStore, StoreError
-from server.stop_signals import take_early_stops
-from server.store import MemoryStore, Store
+
+if TYPE_CHECKING:
+    from server.store import Store
 
 # Fewer open files than this and the server accepts at most a few connections
 # (server/app.py connection_bound), too few for a match of separate bots; a few
@@ -380,6 +366,8 @@ def run(args: argparse.Namespace) -> int:
             "sheepfold serve: --private-replays needs an admin token to read them with "
             "(--admin-token-file, --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
         )
+    from server.logs import FLUSH_SECONDS, configure_logging
+
     log = configure_logging(args.log_format, args.log_level, queued=True)
     try:
         return _run_logged(args)
@@ -389,6 +377,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_logged(args: argparse.Namespace) -> int:
+    # The server itself is imported only to serve: `serve --help` needs its settings alone.
+    import structlog
+
+    from server.app import serve
+    from server.files import folder_hint
+    from server.listening import ListenError, check_can_listen, check_socket_folder, host_port
+    from server.open_files import raise_open_file_limit
+    from server.records import ClockConfig
+    from server.retention import Retention
+    from server.sqlite_store import SqliteStore, StoreError
+    from server.stop_signals import take_early_stops
+    from server.store import MemoryStore
+
     open_files = raise_open_file_limit()
     if open_files < MIN_OPEN_FILES:
         raise SystemExit(
@@ -499,6 +500,7 @@ def _web_companion(
     address it is given, through the public API like any client (with the
     admin token when the server's replays are private: the viewer is the
     operator's own window on them)."""
+    from server.listening import bind_failure, host_port
     from web.app import WebConfig, start_web
 
     @asynccontextmanager

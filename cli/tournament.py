@@ -11,6 +11,7 @@ import dataclasses
 import shlex
 import sys
 from contextlib import redirect_stdout
+from typing import TYPE_CHECKING
 
 from cli.addresses import server_addresses
 from cli.client_tls import add_tls_flags
@@ -27,18 +28,14 @@ from cli.tournament_play import (
 )
 from cli.tournament_sprt import add_sprt_parser, play_sprt, sprt_config
 from cli.values import file_path, port, seconds_up_to, whole_number
-from clients.connect import ServerTls
 from games.words import count
-from server.metrics_http import MetricsPortError
-from tournament.botcheck import BotCheckError
-from tournament.claims import claimed
 from tournament.config import MAX_BOOTSTRAP, ConfigError, TournamentConfig, load_config
 from tournament.executors.settings import HEAD_TIMEOUT_SECONDS, MAX_NUM_CPUS, ExecutorSettings
-from tournament.metrics import TournamentMetrics
-from tournament.progress import Progress, SampleProgress, choose_progress
-from tournament.report import FORMATS, report
-from tournament.runner import RunError, run_tournament
-from tournament.store import Store, StoreError, check_existing
+from tournament.report_formats import FORMATS
+
+if TYPE_CHECKING:
+    from clients.connect import ServerTls
+    from tournament.progress import Progress
 
 __all__ = ["add_parser"]
 
@@ -210,6 +207,12 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
+    # The runner, its metrics and the report are imported only for the command
+    # that uses them: they were a third of every command's start-up.
+    from server.metrics_http import MetricsPortError
+    from tournament.metrics import TournamentMetrics
+    from tournament.progress import choose_progress
+
     try:
         config = load_config(args.config)
     except ConfigError as error:
@@ -277,6 +280,12 @@ def _run_and_report(
     executor: ExecutorSettings,
     tls: ServerTls | None,
 ) -> int:
+    from tournament.botcheck import BotCheckError
+    from tournament.progress import SampleProgress
+    from tournament.report import report
+    from tournament.runner import RunError, run_tournament
+    from tournament.store import StoreError
+
     if config.schedule == "sprt":
         if executor.is_ray:
             print(
@@ -358,6 +367,10 @@ def _same_run(args: argparse.Namespace) -> str:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from tournament.progress import SampleProgress
+    from tournament.report import report
+    from tournament.store import StoreError
+
     try:
         print(
             report(
@@ -380,6 +393,9 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _forget(args: argparse.Namespace) -> int:
+    from tournament.claims import claimed
+    from tournament.store import Store, StoreError, check_existing
+
     try:
         check_existing(args.db)
         lock = lock_wait("sheepfold tournament", args, args.db)

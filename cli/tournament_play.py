@@ -10,16 +10,18 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from cli.client_tls import server_tls
 from cli.lock_wait import lock_wait
 from clients.connect import ServerTls
 from clients.interrupts import ignore_further_interrupts
 from server.logs import FLUSH_SECONDS, configure_logging
-from tournament.botcheck import BotCheckError
 from tournament.config import FILE_FIELD, ConfigError, TournamentConfig, resolve_path
-from tournament.progress import Progress, note_on
 from tournament.store_lock import LockWait
+
+if TYPE_CHECKING:
+    from tournament.progress import Progress
 
 __all__ = [
     "add_admin_token_flag",
@@ -78,6 +80,8 @@ def lock_wait_for(args: argparse.Namespace, database: str, progress: Progress | 
     """`--wait` for a run's database, said where the run says its other notes:
     through a live progress line (which the notice ends rather than lands in),
     or as a warning in its log (a plain line once broke a stream of JSON lines)."""
+    from tournament.progress import note_on
+
     if progress is None:
         return lock_wait("sheepfold tournament", args, database)
     return lock_wait("sheepfold tournament", args, database, lambda text: note_on(progress, text))
@@ -122,6 +126,8 @@ def database_of(args: argparse.Namespace, config: TournamentConfig) -> str:
 def stopped(args: argparse.Namespace, error: BaseException) -> int:
     """The exit code, and one clear line (one per bot problem), for a run or an
     SPRT that could not go on."""
+    from tournament.botcheck import BotCheckError
+
     if isinstance(error, BotCheckError):
         for problem in error.problems:
             print(f"sheepfold tournament: {args.config}: {problem}", file=sys.stderr)

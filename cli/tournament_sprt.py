@@ -8,6 +8,7 @@ import argparse
 import dataclasses
 import sys
 from contextlib import redirect_stdout
+from typing import TYPE_CHECKING
 
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags
@@ -23,9 +24,7 @@ from cli.tournament_play import (
     stopped,
 )
 from cli.values import file_path, finite_float, whole_number
-from clients.connect import ServerTls
 from games.words import count
-from tournament.botcheck import BotCheckError
 from tournament.config import (
     MAX_GAMES,
     ConfigError,
@@ -34,12 +33,11 @@ from tournament.config import (
     check_sprt,
     load_config,
 )
-from tournament.progress import ProblemsProgress, Progress
-from tournament.runner import RunError
-from tournament.sprt import SprtStatus
-from tournament.sprt_blocks import format_status, max_blocks
-from tournament.sprt_run import run_sprt
-from tournament.store import StoreError
+
+if TYPE_CHECKING:
+    from clients.connect import ServerTls
+    from tournament.progress import Progress
+    from tournament.sprt import SprtStatus
 
 __all__ = ["add_sprt_parser", "play_sprt", "sprt_config"]
 
@@ -129,6 +127,8 @@ def sprt_config(args: argparse.Namespace, config: TournamentConfig) -> Tournamen
 
 
 def _sprt(args: argparse.Namespace) -> int:
+    from tournament.progress import ProblemsProgress
+
     try:
         config = sprt_config(args, load_config(args.config))
     except ConfigError as error:
@@ -146,6 +146,13 @@ def play_sprt(
     progress: Progress | None,
     tls: ServerTls | None,
 ) -> int:
+    # The test's run is imported only to play it: `tournament --help` needs none of it.
+    from tournament.botcheck import BotCheckError
+    from tournament.runner import RunError
+    from tournament.sprt_blocks import format_status, max_blocks
+    from tournament.sprt_run import run_sprt
+    from tournament.store import StoreError
+
     settings = config.sprt
     assert settings is not None
     database = database_of(args, config)
