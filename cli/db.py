@@ -118,7 +118,6 @@ def _inspect(command: str, args: argparse.Namespace) -> sqlite3.Connection | int
     """A connection that only reads, to the server's database at --db (or the
     exit code after one line saying why not). It never creates, migrates or
     otherwise changes a file, whatever the file holds."""
-    # The stores are imported only to open one: every command's parser reads this module.
     from server.sqlite_schema import check_server_tables, refuse_newer
     from server.sqlite_store import StoreError
     from tournament.store_read import connect_read_only

@@ -53,8 +53,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # The server and the tournament's round robin are imported only to run the
-    # demo: they were a fifth of every command's start-up, `--help` included.
     from clients.interrupts import run_interruptible
     from server.logs import configure_logging
 

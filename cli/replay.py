@@ -65,7 +65,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # The databases' readers are imported only to replay: `--help` needs none of them.
     from cli.replay_source import SourceError, load
 
     try:

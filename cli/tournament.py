@@ -207,8 +207,6 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    # The runner, its metrics and the report are imported only for the command
-    # that uses them: they were a third of every command's start-up.
     from server.metrics_http import MetricsPortError
     from tournament.metrics import TournamentMetrics
     from tournament.progress import choose_progress

@@ -146,7 +146,6 @@ def play_sprt(
     progress: Progress | None,
     tls: ServerTls | None,
 ) -> int:
-    # The test's run is imported only to play it: `tournament --help` needs none of it.
     from tournament.botcheck import BotCheckError
     from tournament.runner import RunError
     from tournament.sprt_blocks import format_status, max_blocks
