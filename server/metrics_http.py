@@ -23,6 +23,7 @@ line into an HTML error page).
 from __future__ import annotations
 
 import contextlib
+import re
 import socket
 import sys
 import threading
@@ -98,11 +99,39 @@ def _only_metrics(app: _App) -> _App:
             status, headers, body = _plain_answer(HTTPStatus.METHOD_NOT_ALLOWED)
             headers.append(("Allow", "GET"))
         else:
+            if "HTTP_ACCEPT" in environ:
+                environ["HTTP_ACCEPT"] = _sane_accept(environ["HTTP_ACCEPT"])
             return app(environ, start_response)
         start_response(status, headers)
         return [body]
 
     return answer
+
+
+# What a media range's parameter in an Accept header may hold to reach
+# prometheus_client: a version of at most four short numbers, any other
+# parameter one token. The client wrote the version it was asked for into its
+# Content-Type as it came (markup, a folded header's line break and the next
+# line with it), and compared a version's words to numbers, failing the scrape
+# (a 500 and a log line per request, for any client to flood).
+_VERSION = re.compile(r"\d{1,9}(?:\.\d{1,9}){0,3}")
+_TOKEN = re.compile(r"[A-Za-z0-9._+-]{1,64}")
+
+
+def _sane_accept(accept: str) -> str:
+    """`accept` without the parameters that are no version or token (a media
+    range asking for a malformed version is served as one naming none)."""
+    ranges = []
+    for media_range in accept.split(","):
+        kind, *parameters = (part.strip() for part in media_range.split(";"))
+        ranges.append("; ".join([kind, *filter(_sane_parameter, parameters)]))
+    return ", ".join(ranges)
+
+
+def _sane_parameter(parameter: str) -> bool:
+    name, equals, value = parameter.partition("=")
+    pattern = _VERSION if name.strip() == "version" else _TOKEN
+    return bool(equals) and pattern.fullmatch(value.strip()) is not None
 
 
 class _BannerlessHandler(ServerHandler):

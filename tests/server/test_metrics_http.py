@@ -230,3 +230,40 @@ def test_a_failed_collection_is_a_plain_500_and_one_log_line(
     captured = capsys.readouterr()
     assert "Traceback" not in captured.err
     assert "metrics request failed" in captured.out + captured.err
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        b"application/openmetrics-text; version=2.<b>probe</b>",
+        b"application/openmetrics-text; version=2.probe\r\n\tSet-Cookie: probe=1",
+        b"text/plain; version=1.0.0\r\n Set-Cookie: probe=1; escaping=underscores",
+    ],
+)
+def test_an_accept_header_is_not_echoed_into_the_answer(
+    registry: CollectorRegistry, accept: bytes
+) -> None:
+    """prometheus_client wrote the Accept header's version into its Content-Type,
+    a folded header's line break and all (a second header line of the client's)."""
+    request = b"GET /metrics HTTP/1.1\r\nAccept: " + accept + b"\r\n\r\n"
+    line, headers, body = raw_answer(registry, request)
+    assert line == "HTTP/1.0 200 OK"
+    assert "probe" not in repr(headers).replace("probe_things", "")
+    assert b"probe_things_total 3.0" in body
+
+
+@pytest.mark.parametrize("version", ["x", "1.x", "1" * 5000, "2..0"])
+def test_a_malformed_accept_version_is_served_without_a_500_or_a_log_line(
+    registry: CollectorRegistry, capsys: pytest.CaptureFixture[str], version: str
+) -> None:
+    """prometheus_client compared the version's words to numbers and failed: a
+    500 and a warning line per request, a log any client could flood."""
+    accept = f"application/openmetrics-text; version={version}".encode()
+    line, headers, body = raw_answer(
+        registry, b"GET /metrics HTTP/1.1\r\nAccept: " + accept + b"\r\n\r\n"
+    )
+    assert line == "HTTP/1.0 200 OK"
+    assert headers["content-type"].startswith("application/openmetrics-text; version=1.0.0;")
+    assert b"probe_things_total 3.0" in body
+    captured = capsys.readouterr()
+    assert "metrics request failed" not in captured.out + captured.err
