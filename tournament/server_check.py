@@ -27,8 +27,10 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from clients.connect import (
+    CONNECT_SECONDS,
     ServerTls,
     Unreachable,
+    ensure_answering,
     ensure_reachable,
     misconfigured,
     open_channel,
@@ -73,7 +75,9 @@ def reach_before_storing(address: str, database: str, tls: ServerTls | None) -> 
     file and stored its tournament in it before finding nobody there, so a
     corrected config (another player count, say) was then refused as a resume
     of a tournament that had never played a game. (A database already there
-    is left to the run: a finished tournament still reports without its server.)"""
+    is left to the run: a finished tournament still reports without its server.)
+    A server must answer a call within CONNECT_SECONDS, not only take the
+    connection."""
     if database == ":memory:" or database_exists(database):
         return
 
@@ -81,6 +85,11 @@ def reach_before_storing(address: str, database: str, tls: ServerTls | None) -> 
         async with open_channel(address, tls_credentials(tls)) as channel:
             try:
                 await ensure_reachable(channel, address)
+                # A connection up is not a server answering: one whose transport
+                # finished the handshake but whose calls go unanswered (its loop
+                # stuck) passed, and the run stored its tournament before a
+                # minute of unanswered games ended it.
+                await ensure_answering(channel, address, CONNECT_SECONDS)
             except Unreachable as error:
                 raise RunError(str(error)) from None
 

@@ -7,10 +7,13 @@ one in a folder it may not write, a run once started its in-process server
 from __future__ import annotations
 
 import contextlib
+import socket
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
@@ -141,3 +144,55 @@ def test_a_server_that_is_not_there_is_one_line_and_leaves_no_database(
         "sheepfold tournament: cannot reach the server at 127.0.0.1:1: connection refused"
     ]
     assert sorted(path.name for path in tmp_path.iterdir()) == ["cup.toml"]
+
+
+@contextlib.contextmanager
+def _handshake_then_silence() -> Iterator[str]:
+    """An address whose listener sends HTTP/2's SETTINGS frame to each connection
+    and then nothing: a server whose transport is up but whose calls are never
+    answered (its event loop stuck, say)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                connection, _ = listener.accept()
+                held.append(connection)
+                connection.sendall(b"\x00\x00\x00\x04\x00\x00\x00\x00\x00")  # empty SETTINGS
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        listener.close()
+        for connection in held:
+            connection.close()
+
+
+@pytest.mark.parametrize("command", ["run", "sprt"])
+def test_a_server_that_connects_but_never_answers_is_one_line_and_leaves_no_database(
+    tmp_path: Path, command: str
+) -> None:
+    """The check asked only that the connection come up: a server that finished
+    the handshake and answered nothing passed it, so the run created its
+    database, stored its tournament and logged its start and stop, and ended
+    after a minute of unanswered games."""
+    config = tmp_path / "cup.toml"
+    quick_cup(tmp_path)
+    with _handshake_then_silence() as address:
+        started = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "-m", "cli", "tournament", command, str(config), "--server", address],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=40,
+        )
+        took = time.monotonic() - started
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"sheepfold tournament: cannot reach the server at {address}: no answer within 3 s"
+    ]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["cup.toml"]
+    assert took < 20, took
