@@ -17,12 +17,13 @@ from tournament.store_path import check_path, database_exists
 __all__ = ["check_database"]
 
 
-def check_database(path: str, lock_wait: LockWait, config: TournamentConfig | None = None) -> None:
+def check_database(path: str, lock_wait: LockWait, config: TournamentConfig | None = None) -> bool:
     """StoreError, in one line, when the run's database cannot be used (a newer
     version's, a folder it may not write), or holds `config`'s tournament played
     otherwise than `config` says (`resume.check_resumable`): looked at before a
     server or a Ray instance starts, which once started (and logged its start
-    and stop) only to be stopped by the database, seconds later with Ray."""
+    and stop) only to be stopped by the database, seconds later with Ray.
+    Whether the database holds `config`'s tournament already."""
     if path != ":memory:" and not database_exists(path):
         # Nothing stored to check; whether the file could be created is, without
         # creating it: a run stopped by its server or Ray address leaves no file.
@@ -34,7 +35,9 @@ def check_database(path: str, lock_wait: LockWait, config: TournamentConfig | No
         except OSError as error:
             reason = error.strerror or str(error)
             raise StoreError(f"cannot create {path}: {reason}{folder_hint(path)}") from None
-        return
+        return False
     with Store(path, lock_wait.seconds, lock_wait.on_wait) as store:
-        if config is not None:
-            check_resumable(store, config)
+        if config is None:
+            return False
+        check_resumable(store, config)
+        return store.find(config.name) is not None

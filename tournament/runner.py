@@ -148,7 +148,7 @@ def run_tournament(
     db_path = database or resolve_path(config, config.database)
     refuse_if_claimed(db_path, config.name, RUN_COMMAND)
     check_bots(config)
-    check_database(db_path, lock_wait, config)
+    stored = check_database(db_path, lock_wait, config)
     executor = executor or config.executor
     if executor.is_ray:
         from tournament.executors.ray import run_on_ray
@@ -159,7 +159,7 @@ def run_tournament(
     if server is not None and "," in server:
         raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
     if server is not None:
-        reach_before_storing(server, db_path, tls)
+        reach_before_storing(server, db_path, tls, stored=stored)
         return run_interruptible(
             run_tournament_async(
                 config,

@@ -39,7 +39,6 @@ from clients.connect import (
 )
 from clients.interrupts import run_interruptible
 from tournament.run_error import RunError
-from tournament.store_path import database_exists
 
 __all__ = [
     "CHECKS",
@@ -69,16 +68,19 @@ CUT_SHORT = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED})
 _NOT_SERVING = "its health check says {status}"
 
 
-def reach_before_storing(address: str, database: str, tls: ServerTls | None) -> None:
+def reach_before_storing(
+    address: str, database: str, tls: ServerTls | None, *, stored: bool
+) -> None:
     """RunError, in one line, when no server answers at `address` and the run's
-    `database` is not there yet: a run on a mistyped --server once created the
-    file and stored its tournament in it before finding nobody there, so a
-    corrected config (another player count, say) was then refused as a resume
-    of a tournament that had never played a game. (A database already there
-    is left to the run: a finished tournament still reports without its server.)
+    tournament is not `stored` in its `database` yet: a run on a mistyped
+    --server once created the file (or, in a database of other tournaments,
+    the tournament's rows) before finding nobody there, so a corrected config
+    (another player count, say) was then refused as a resume of a tournament
+    that had never played a game. (A stored tournament is left to the run: a
+    finished one still reports without its server.)
     A server must answer a call within CONNECT_SECONDS, not only take the
     connection."""
-    if database == ":memory:" or database_exists(database):
+    if database == ":memory:" or stored:
         return
 
     async def reach() -> None:

@@ -161,9 +161,9 @@ def run_sprt(
     db_path = database or resolve_path(config, config.database)
     refuse_if_claimed(db_path, config.name, SPRT_COMMAND)
     check_bots(config)  # before the in-process server starts, as run_tournament does
-    check_database(db_path, lock_wait, config)
+    stored = check_database(db_path, lock_wait, config)
     if server is not None:
-        reach_before_storing(server, db_path, tls)
+        reach_before_storing(server, db_path, tls, stored=stored)
         return run_interruptible(
             run_sprt_async(
                 config,

@@ -113,6 +113,17 @@ def test_a_database_not_there_yet_is_checked_without_being_created(tmp_path: Pat
         check_database(str(tmp_path / "file" / "t.sqlite"), SILENT_WAIT)
 
 
+def _tournament(command: str, config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`sheepfold tournament COMMAND CONFIG ARGS...`, run to its end (at most 40 s)."""
+    return subprocess.run(
+        [sys.executable, "-m", "cli", "tournament", command, str(config), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=40,
+    )
+
+
 @pytest.mark.parametrize("command", ["run", "sprt"])
 def test_a_server_that_is_not_there_is_one_line_and_leaves_no_database(
     tmp_path: Path, command: str
@@ -123,22 +134,7 @@ def test_a_server_that_is_not_there_is_one_line_and_leaves_no_database(
     tournament that never played a game could be refused as a changed resume."""
     config = tmp_path / "cup.toml"
     quick_cup(tmp_path)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "cli",
-            "tournament",
-            command,
-            str(config),
-            "--server",
-            "127.0.0.1:1",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _tournament(command, config, "--server", "127.0.0.1:1")
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
         "sheepfold tournament: cannot reach the server at 127.0.0.1:1: connection refused"
@@ -182,13 +178,7 @@ def test_a_server_that_connects_but_never_answers_is_one_line_and_leaves_no_data
     quick_cup(tmp_path)
     with _handshake_then_silence() as address:
         started = time.monotonic()
-        done = subprocess.run(
-            [sys.executable, "-m", "cli", "tournament", command, str(config), "--server", address],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=40,
-        )
+        done = _tournament(command, config, "--server", address)
         took = time.monotonic() - started
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
@@ -196,3 +186,26 @@ def test_a_server_that_connects_but_never_answers_is_one_line_and_leaves_no_data
     ]
     assert sorted(path.name for path in tmp_path.iterdir()) == ["cup.toml"]
     assert took < 20, took
+
+
+@pytest.mark.parametrize("command", ["run", "sprt"])
+def test_a_server_that_is_not_there_stores_nothing_in_a_database_of_other_tournaments(
+    tmp_path: Path, command: str
+) -> None:
+    """The check was skipped for any database already there, so a mistyped
+    address stored a new tournament in a database shared with others (its start
+    and stop logged around the one line), and its config put right was then
+    refused as a changed resume of a tournament that had played nothing."""
+    db = tmp_path / "shared.sqlite"
+    with Store(db) as store:
+        runner.open_tournament(store, quick_cup(tmp_path), 4, [["a", "b"]])
+    config = tmp_path / "league.toml"
+    config.write_text((tmp_path / "cup.toml").read_text().replace('"cup"', '"league"'))
+    done = _tournament(command, config, "--server", "127.0.0.1:1", "--db", str(db))
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "sheepfold tournament: cannot reach the server at 127.0.0.1:1: connection refused"
+    ]
+    with Store(db) as store:
+        assert store.find("league") is None
+        assert store.find("cup") is not None
