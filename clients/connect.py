@@ -204,18 +204,27 @@ async def ensure_reachable(
 
 
 async def ensure_answering(
-    channel: grpc.aio.Channel, address: str, timeout: float = KEEPALIVE_TIMEOUT
+    channel: grpc.aio.Channel,
+    address: str,
+    timeout: float = KEEPALIVE_TIMEOUT,
+    *,
+    game_port: bool = False,
 ) -> None:
     """Return once the server answers a call; raise Unreachable when it does not
     within `timeout` seconds. A connection can stay up to a server that answers
     nothing (frozen, or the network to it cut without a reset), which
-    `ensure_reachable` alone takes for a server that is there."""
+    `ensure_reachable` alone takes for a server that is there. With `game_port`,
+    a server without the game service (a --health-port, another program's gRPC
+    server) is Unreachable too."""
+    gone = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
+    if game_port:
+        gone.add(grpc.StatusCode.UNIMPLEMENTED)
     try:
         await arena_pb2_grpc.ArenaStub(channel).ListGames(
             arena_pb2.ListGamesRequest(), wait_for_ready=False, timeout=timeout
         )
     except grpc.aio.AioRpcError as error:
-        if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+        if error.code() in gone:
             raise Unreachable(address, reason(error, timeout)) from None
         # Any other answer is an answer.
 

@@ -87,11 +87,11 @@ def reach_before_storing(
         async with open_channel(address, tls_credentials(tls)) as channel:
             try:
                 await ensure_reachable(channel, address)
-                # A connection up is not a server answering: one whose transport
-                # finished the handshake but whose calls go unanswered (its loop
-                # stuck) passed, and the run stored its tournament before a
-                # minute of unanswered games ended it.
-                await ensure_answering(channel, address, CONNECT_SECONDS)
+                # A connection up is not a game server answering: one whose
+                # transport finished the handshake but whose calls go unanswered
+                # (its loop stuck) passed, and so did a --health-port, and the
+                # run stored its tournament before its games failed.
+                await ensure_answering(channel, address, CONNECT_SECONDS, game_port=True)
             except Unreachable as error:
                 raise RunError(str(error)) from None
 

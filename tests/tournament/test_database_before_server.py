@@ -14,12 +14,15 @@ import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
+from concurrent import futures
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
+from grpc_health.v1 import health, health_pb2_grpc
 
 from tests.conftest import ROOT
 from tests.tournament.quick_cup import quick_cup
@@ -209,3 +212,35 @@ def test_a_server_that_is_not_there_stores_nothing_in_a_database_of_other_tourna
     with Store(db) as store:
         assert store.find("league") is None
         assert store.find("cup") is not None
+
+
+@contextlib.contextmanager
+def _health_only_server() -> Iterator[str]:
+    """A gRPC server with the health service alone, as `serve --health-port` runs."""
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.stop(grace=None)
+
+
+@pytest.mark.parametrize("command", ["run", "sprt"])
+def test_a_port_without_the_game_service_is_one_line_and_leaves_no_database(
+    tmp_path: Path, command: str
+) -> None:
+    """A health port (or another program's gRPC server) answered the check's
+    call with UNIMPLEMENTED, which passed as an answer: the run created its
+    database and stored its tournament before its first game was refused."""
+    config = tmp_path / "cup.toml"
+    quick_cup(tmp_path)
+    with _health_only_server() as address:
+        done = _tournament(command, config, "--server", address)
+    assert done.returncode == 1
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith(
+        f"sheepfold tournament: cannot reach the server at {address}: it is not a Sheepfold server"
+    )
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["cup.toml"]
