@@ -34,6 +34,23 @@ def socket_of(address: str) -> str | None:
     return address.removeprefix("unix:") if address.startswith("unix:") else None
 
 
+def _only_through_a_socket(sandboxed: Sequence[str]) -> RunError:
+    return RunError(
+        f"sandboxed bots ({', '.join(sandboxed)}) reach the server only through its Unix "
+        "socket: start it with `sheepfold serve --listen unix:PATH` and pass "
+        "--server unix:PATH (or run without --server)"
+    )
+
+
+def refuse_sandboxed_on_tcp(config: TournamentConfig, server: str) -> None:
+    """RunError when `config` has sandboxed bots and `server` is not a Unix
+    socket: a mistake in the command line, found before the server is asked
+    (which would name an address the bots could never use anyway)."""
+    sandboxed = sandboxed_bots(config)
+    if sandboxed and socket_of(server) is None:
+        raise _only_through_a_socket(sandboxed)
+
+
 def check_what_bots_see(config: TournamentConfig, database: str) -> None:
     """RunError when a sandboxed bot would see the database or another bot's
     files (see sandbox_config.check_folders); checked before any game, on the
@@ -75,11 +92,7 @@ async def prepare_launcher(
         return launcher
     check_what_bots_see(config, database)
     if not server_socket:
-        raise RunError(
-            f"sandboxed bots ({', '.join(sandboxed)}) reach the server only through its Unix "
-            "socket: start it with `sheepfold serve --listen unix:PATH` and pass "
-            "--server unix:PATH (or run without --server)"
-        )
+        raise _only_through_a_socket(sandboxed)
     try:
         await asyncio.to_thread(launcher.check, caps_cores(config))
     except SandboxUnavailable as error:

@@ -19,6 +19,7 @@ from tournament.config import ConfigError, parse_config
 from tournament.executors.settings import GameExecutor
 from tournament.runner import RunError, run_tournament, run_tournament_async
 from tournament.sandbox_config import check_folders
+from tournament.sprt_run import run_sprt
 
 
 def test_limits_have_safe_defaults_and_reject_nonsense() -> None:
@@ -151,15 +152,25 @@ def test_a_ray_run_checks_what_its_bots_see_before_any_game(tmp_path: Path) -> N
         )
 
 
-def test_sandboxed_bots_on_a_tcp_server_are_refused_before_any_game(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["run", "sprt"])
+def test_sandboxed_bots_on_a_tcp_server_are_refused_before_any_game(
+    tmp_path: Path, command: str
+) -> None:
+    """Refused for what the command line says, before the server is asked: a
+    run on a TCP address where nothing listens once said only that nothing
+    listens there, and the address fixed, was refused for the sandbox next."""
     (tmp_path / "bot").mkdir()
     (tmp_path / "bot" / "bot.py").write_text("")
-    config = parse_config(
-        _config([{"name": "x", "command": ["{python}", "bot.py"], "cwd": "bot"}]),
-        base_dir=tmp_path,
-    )
+    bots = [
+        {"name": "x", "command": ["{python}", "bot.py"], "cwd": "bot"},
+        {"name": "y", "builtin": "random"},
+    ]
+    sprt = {"candidate": "x", "baseline": "y", "elo0": 0, "elo1": 10, "alpha": 0.05}
+    top: dict[str, object] = {"schedule": "sprt", "sprt": sprt} if command == "sprt" else {}
+    config = parse_config(_config(bots, **top), base_dir=tmp_path)
+    run = run_sprt if command == "sprt" else run_tournament
     with pytest.raises(RunError, match="unix:PATH"):
-        run_tournament(config, server="127.0.0.1:1", database=str(tmp_path / "t.sqlite"))
+        run(config, server="127.0.0.1:1", database=str(tmp_path / "t.sqlite"))
     assert not (tmp_path / "t.sqlite").exists()
 
 
