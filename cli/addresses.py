@@ -11,7 +11,7 @@ import contextlib
 import ipaddress
 import posixpath
 
-from clients.connect import check_address
+from clients.address_check import check_address
 
 
 def server_address(text: str) -> str:

@@ -17,6 +17,8 @@ from typing import Any
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from clients.address_check import check_address
+
 __all__ = [
     "CONNECT_SECONDS",
     "KEEPALIVE_SECONDS",
@@ -37,7 +39,6 @@ __all__ = [
 
 CONNECT_SECONDS = 3.0  # how long a client waits for a server that does not answer
 RPC_SECONDS = 30.0  # the deadline of every unary call once connected
-MAX_PORT = 65535
 # A client pings its server this often, and a server that has not answered a
 # ping within KEEPALIVE_TIMEOUT is gone (frozen, or the network between cut):
 # the connection is closed and its calls end UNAVAILABLE. A server accepts
@@ -227,24 +228,3 @@ async def ensure_answering(
         if error.code() in gone:
             raise Unreachable(address, reason(error, timeout)) from None
         # Any other answer is an answer.
-
-
-def check_address(text: str) -> str:
-    """`text` if it is HOST:PORT with a port 1..65535 (or a gRPC unix: target), else ValueError.
-
-    gRPC takes port 99999 modulo 65536 without a word; this refuses it.
-    """
-    if text.startswith(("unix:", "unix-abstract:", "dns:", "ipv4:", "ipv6:")):
-        if not text.partition(":")[2].strip("/"):
-            raise ValueError(f"{text!r} names no address after its scheme (e.g. unix:/run/x.sock)")
-        return text
-    host, sep, port_text = text.rpartition(":")
-    if not sep or not host or not port_text:
-        raise ValueError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:50051)")
-    try:
-        port = int(port_text)
-    except ValueError:
-        raise ValueError(f"{text!r}: {port_text!r} is not a port number") from None
-    if not 1 <= port <= MAX_PORT:
-        raise ValueError(f"{text!r}: {port} is not a port: use 1 to {MAX_PORT}")
-    return text

@@ -1,0 +1,27 @@
+"""Checking a server address's form, before anything connects: apart from
+clients.connect so that the command line's flag checks need no gRPC."""
+
+from __future__ import annotations
+
+MAX_PORT = 65535
+
+
+def check_address(text: str) -> str:
+    """`text` if it is HOST:PORT with a port 1..65535 (or a gRPC unix: target), else ValueError.
+
+    gRPC takes port 99999 modulo 65536 without a word; this refuses it.
+    """
+    if text.startswith(("unix:", "unix-abstract:", "dns:", "ipv4:", "ipv6:")):
+        if not text.partition(":")[2].strip("/"):
+            raise ValueError(f"{text!r} names no address after its scheme (e.g. unix:/run/x.sock)")
+        return text
+    host, sep, port_text = text.rpartition(":")
+    if not sep or not host or not port_text:
+        raise ValueError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:50051)")
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ValueError(f"{text!r}: {port_text!r} is not a port number") from None
+    if not 1 <= port <= MAX_PORT:
+        raise ValueError(f"{text!r}: {port} is not a port: use 1 to {MAX_PORT}")
+    return text
