@@ -8,11 +8,14 @@ import argparse
 import re
 import ssl
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import grpc
-
-from clients.connect import ServerTls, tls_credentials
 from server.files import UnusablePem, read_pem
+
+if TYPE_CHECKING:
+    import grpc
+
+    from clients.connect import ServerTls
 
 __all__ = ["add_tls_flags", "client_credentials", "server_tls"]
 
@@ -39,6 +42,8 @@ def client_credentials(
 ) -> grpc.ChannelCredentials | None:
     """The channel credentials the flags ask for to reach `address`; None for
     plaintext. See `server_tls`."""
+    from clients.connect import tls_credentials
+
     return tls_credentials(server_tls(args, command, [address] if address else []))
 
 
@@ -48,6 +53,8 @@ def server_tls(
     """What the flags ask for to reach `addresses`; None for plaintext. A CA
     file that cannot be used, or TLS asked for over a Unix socket (the server
     never serves TLS there), ends the command with one line."""
+    from clients.connect import ServerTls
+
     if args.tls_ca is None and not args.tls:
         return None
     if any(address.startswith("unix") for address in addresses):

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-
-import grpc
+from typing import TYPE_CHECKING
 
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.environment import FromEnvironment, environment_default, naming_variable
 from cli.values import seconds_up_to
-from clients.connect import reason
+
+if TYPE_CHECKING:
+    import grpc
 
 # A health check waits at most this long for its answer.
 MAX_HEALTH_SECONDS = 3600
@@ -63,7 +64,10 @@ def _default_address() -> str:
 
 
 def run_health(args: argparse.Namespace) -> int:
+    import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    from clients.connect import reason
 
     credentials = client_credentials(args, "health", args.addr)
     try:
@@ -87,6 +91,8 @@ def run_health(args: argparse.Namespace) -> int:
 
 
 def _health_channel(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.Channel:
+    import grpc
+
     if credentials is not None:
         return grpc.secure_channel(address, credentials)
     return grpc.insecure_channel(address)
