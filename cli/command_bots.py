@@ -13,12 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli.values import sandbox_limit
-from clients.launch import LimitsError, SandboxPolicy, parse_limits
-from clients.launch.programs import program_problem
-from clients.launch.sandbox import held_home, held_temp, host_state
-from clients.launch.sandbox_view import unseen_program
+from clients.bot_limits import LimitsError, parse_limits
 
 if TYPE_CHECKING:
+    from clients.launch import SandboxPolicy
     from clients.matchplay import CommandBot
 
 __all__ = [
@@ -92,6 +90,10 @@ def note_ignored_command_flags(args: argparse.Namespace, command: str, bots: str
 
 def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | None:
     """The sandbox for command bots from --no-sandbox and --limit; exits on a bad limit."""
+    # The launcher (asyncio, the sandbox) is loaded by the commands that start bots.
+    from clients.launch import SandboxPolicy
+    from clients.launch.sandbox import held_home, held_temp, host_state
+
     if args.no_sandbox:
         return None
     try:
@@ -124,6 +126,11 @@ def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | No
 
 
 def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot:
+    from clients.launch.programs import program_problem
+    from clients.launch.sandbox import held_home, held_temp, host_state
+    from clients.launch.sandbox_view import unseen_program
+    from clients.matchplay import CommandBot
+
     # {python}: the interpreter running sheepfold, as in a tournament config
     try:
         words = shlex.split(spec[4:])
@@ -166,6 +173,4 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
             "sandbox does not see (only --bot-dir, --read-only and the system's runtime): "
             "name a program there, such as {python}, or pass --no-sandbox for a bot you trust"
         )
-    from clients.matchplay import CommandBot
-
     return CommandBot(tuple(argv), folder, policy)

@@ -7,7 +7,7 @@ import argparse
 import math
 from collections.abc import Callable
 
-from clients.launch.limits import LimitsError, parse_limits, shown
+from clients.bot_limits import LimitsError, parse_limits, shown
 from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from clients.launch.limits import shown
+from clients.bot_limits import shown
 
 __all__ = [
     "ConfigError",
