@@ -30,7 +30,7 @@ from cli.values import (
 )
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
 from server import loops
-from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
+from server.clock_limits import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 from server.seats import MatchLimits
 from server.settings import (
     DEFAULT_MAX_REQUEST_BYTES,

@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable
 
 from clients.bot_limits import LimitsError, parse_limits, shown
-from server.records import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
+from server.clock_limits import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 
 
 def _number(text: str) -> float:

@@ -9,23 +9,12 @@ from dataclasses import dataclass, field
 from google.protobuf.message import DecodeError
 from sheepfold.v1 import arena_pb2
 
-# What a match's clock may be set to. Below a millisecond no bot could answer
-# over a network; more than an hour (a day for the bank) is a mistake.
-MIN_DECISION_SECONDS = 0.001
-MAX_DECISION_SECONDS = 3600.0
-MAX_TIME_BANK_SECONDS = 86_400.0
-# Missed deadlines before a seat is disqualified: a thousand misses is no bot
-# anyone waits for, and with no bound a match of 2**31 strikes never ended.
-MAX_STRIKES = 1000
-
-
-@dataclass(frozen=True, slots=True)
-class ClockConfig:
-    """Per-match clock: a deadline per decision, an optional bank, strikes to DQ."""
-
-    decision_seconds: float = 10.0
-    time_bank_seconds: float = 0.0
-    max_strikes: int = 3
+# The clock's bounds live apart so the command line checks them without protobuf.
+from server.clock_limits import MAX_DECISION_SECONDS as MAX_DECISION_SECONDS
+from server.clock_limits import MAX_STRIKES as MAX_STRIKES
+from server.clock_limits import MAX_TIME_BANK_SECONDS as MAX_TIME_BANK_SECONDS
+from server.clock_limits import MIN_DECISION_SECONDS as MIN_DECISION_SECONDS
+from server.clock_limits import ClockConfig as ClockConfig
 
 
 class DamagedRecord(ValueError):

@@ -8,8 +8,8 @@ import resource
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from server.clock_limits import ClockConfig
 from server.cut_off_streams import DEFAULT_CUT_OFF_STREAMS, DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS
-from server.records import ClockConfig
 from server.retention import Retention
 from server.seats import MatchLimits
 from server.stalls import DEFAULT_WRITE_STALL_SECONDS

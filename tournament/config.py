@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from clients.launch import SandboxPolicy
-from server.records import (
+from server.clock_limits import (
     MAX_DECISION_SECONDS,
     MAX_STRIKES,
     MAX_TIME_BANK_SECONDS,
