@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.values import positive_int
-from web.hosts import HostNameError, allowed_host_name
+from web.host_names import HostNameError, allowed_host_name
 from web.limits import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS
 
 

@@ -19,24 +19,10 @@ import structlog
 
 from server.logs import Counts
 
-ANY_HOST = "*"
-
-
-class HostNameError(ValueError):
-    """A name given to --allowed-host that no Host header could carry."""
-
-
-def allowed_host_name(text: str) -> str:
-    """`text` as a name to allow, lower-cased, or HostNameError saying why not."""
-    name = text.strip().lower().rstrip(".")
-    if name == ANY_HOST:
-        return name
-    if not name or any(c in name for c in ":/[]@ ") or not name.isascii():
-        raise HostNameError(
-            f"{text!r} is not a host name (a name such as viewer.example.org, without a "
-            f"port or scheme, or {ANY_HOST} for any)"
-        )
-    return name
+# The names the viewer is given are checked apart, so the command line needs no logging.
+from web.host_names import ANY_HOST as ANY_HOST
+from web.host_names import HostNameError as HostNameError
+from web.host_names import allowed_host_name as allowed_host_name
 
 
 def host_of(header: str) -> str:
