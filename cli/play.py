@@ -25,7 +25,7 @@ from cli.values import (
     seconds_up_to,
     whole_number,
 )
-from clients.sdk import REJOIN_SECONDS
+from clients.rejoin import REJOIN_SECONDS
 
 if TYPE_CHECKING:
     from clients.matchplay import MatchOutcome

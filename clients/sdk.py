@@ -37,6 +37,7 @@ from clients.connect import (
     open_channel,
     refusal_text,
 )
+from clients.rejoin import REJOIN_SECONDS as REJOIN_SECONDS
 from games.words import count
 
 # Codes after which rejoining makes sense: the server or the network went away.
@@ -52,11 +53,6 @@ RETRYABLE_BEFORE_JOINED = RETRYABLE | {
     grpc.StatusCode.RESOURCE_EXHAUSTED,
     grpc.StatusCode.DEADLINE_EXCEEDED,
 }
-
-
-# How long a seat tries to join again, by default, once its server has gone
-# (a restart): from the first attempt that failed, each waiting a few seconds.
-REJOIN_SECONDS = 90.0
 
 
 def should_rejoin(code: grpc.StatusCode, joined: bool) -> bool:
