@@ -7,22 +7,21 @@ then start one bot per seat with the match id and that seat's token.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import shlex
-from typing import Any
-
-import grpc
-from sheepfold.v1 import arena_pb2
+from typing import TYPE_CHECKING, Any
 
 import games
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.environment import environment_default, naming_variable
 from cli.values import add_game_option_flag, decision_seconds, match_seed, positive_int
-from clients.connect import Unreachable, refusal
 from games.words import count
+
+if TYPE_CHECKING:
+    import grpc
+    from sheepfold.v1 import arena_pb2
 
 DEFAULT_SERVER = "127.0.0.1:50051"
 
@@ -70,6 +69,8 @@ async def create_and_read(
     """Creates the match, then asks the server for the options it stored: every
     option with its value, defaults filled in and bools as "true"/"false", as
     `Joined.options` and `GetMatch` give them (not the flags as typed)."""
+    from sheepfold.v1 import arena_pb2
+
     from clients.matchplay import create_match, match_to_join
 
     created = await create_match(
@@ -87,6 +88,12 @@ async def create_and_read(
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    import grpc
+
+    from clients.connect import Unreachable, refusal
+
     credentials = client_credentials(args, "create", args.server)
     try:
         created, options = asyncio.run(create_and_read(args, credentials))

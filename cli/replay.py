@@ -14,8 +14,6 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from sheepfold.v1 import arena_pb2
-
 import games
 from cli.lock_wait import add_wait_argument, lock_wait
 from cli.replay_legend import help_epilog, legend
@@ -25,6 +23,8 @@ from games.solo_title import solo_title
 from games.words import count
 
 if TYPE_CHECKING:
+    from sheepfold.v1 import arena_pb2
+
     from cli.replay_source import MatchToReplay
 
 EXIT_MISMATCH = 2

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -13,7 +12,6 @@ from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import bind_host, port
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
 from server.listening import ListenError, bind_failure, check_can_listen, host_port
-from server.stop_signals import StopSignals
 
 if TYPE_CHECKING:
     from web.app import WebConfig
@@ -58,6 +56,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     # The viewer (aiohttp and its client) is imported only to run it: it is a
     # third of every other command's start-up, `--help` included.
+    import asyncio
+
     from web.app import WebConfig
 
     missing = missing_tournament_dbs(args.tournament_db)
@@ -117,6 +117,9 @@ async def _serve(config: WebConfig, host: str, port: int) -> str | None:
     refused = await _token_refused(config)
     if refused:
         return refused
+    import asyncio
+
+    from server.stop_signals import StopSignals
     from web.app import start_web
 
     running = await start_web(config, host, port)
