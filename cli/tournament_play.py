@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING
 
 from cli.client_tls import server_tls
 from cli.lock_wait import lock_wait
-from clients.connect import ServerTls
 from clients.interrupts import ignore_further_interrupts
-from server.logs import FLUSH_SECONDS, configure_logging
 from tournament.config import FILE_FIELD, ConfigError, TournamentConfig, resolve_path
 from tournament.store_lock import LockWait
 
 if TYPE_CHECKING:
+    from clients.connect import ServerTls
     from tournament.progress import Progress
 
 __all__ = [
@@ -92,6 +91,9 @@ def _log_level() -> str:
 
 
 def configure_run_logging() -> None:
+    # Logging (structlog) is set up by the commands that play, not by their parsers.
+    from server.logs import configure_logging
+
     configure_logging("auto", _log_level())
 
 
@@ -109,6 +111,8 @@ def log_queued() -> Iterator[Callable[[str], None]]:
     how to write a line of the command's own the same way. After, once the lines
     waiting are written (FLUSH_SECONDS at most), lines are written directly
     again, so the command's last lines come after them."""
+    from server.logs import FLUSH_SECONDS, configure_logging
+
     queue = configure_logging("auto", _log_level(), queued=True)
     try:
         yield _print_line if queue is None else queue.put
