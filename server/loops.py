@@ -10,10 +10,14 @@ installed (it has no Windows build).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib.util
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+# asyncio is imported by what runs a loop, not by the --loop flag: a command
+# line builds every command's flags at each start, `--help` included.
+if TYPE_CHECKING:
+    import asyncio
 
 T = TypeVar("T")
 
@@ -36,6 +40,8 @@ def add_loop_argument(parser: argparse.ArgumentParser, purpose: str) -> None:
 
 
 def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop]:
+    import asyncio
+
     if name == "uvloop":
         try:
             import uvloop
@@ -52,6 +58,8 @@ def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop]:
 def run(main: Coroutine[Any, Any, T], loop: str) -> T:
     """`asyncio.run(main)` on the named event loop (ValueError, and `main` closed
     unrun, when that loop cannot be had)."""
+    import asyncio
+
     try:
         factory = loop_factory(loop)
     except ValueError:
@@ -63,5 +71,7 @@ def run(main: Coroutine[Any, Any, T], loop: str) -> T:
 
 def running_loop_name() -> str:
     """The name of the running event loop, for logs."""
+    import asyncio
+
     module = type(asyncio.get_running_loop()).__module__
     return "uvloop" if module.startswith("uvloop") else "asyncio"
