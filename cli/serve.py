@@ -30,8 +30,8 @@ from cli.values import (
 )
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
 from server import loops
+from server.client_limits import MatchLimits
 from server.clock_limits import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
-from server.seats import MatchLimits
 from server.settings import (
     DEFAULT_MAX_REQUEST_BYTES,
     FILES_KEPT_FREE,
@@ -385,7 +385,7 @@ def _run_logged(args: argparse.Namespace) -> int:
     from server.listening import ListenError, check_can_listen, check_socket_folder, host_port
     from server.open_files import raise_open_file_limit
     from server.records import ClockConfig
-    from server.retention import Retention
+    from server.retention_policy import Retention
     from server.sqlite_store import SqliteStore, StoreError
     from server.stop_signals import take_early_stops
     from server.store import MemoryStore

@@ -29,17 +29,15 @@ from collections.abc import Awaitable, Callable
 import grpc
 
 from games.words import count
+
+# The bounds live apart so the command line reads them without gRPC.
+from server.client_limits import DEFAULT_CUT_OFF_STREAMS as DEFAULT_CUT_OFF_STREAMS
+from server.client_limits import (
+    DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS as DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS,
+)
 from server.fair_share import FairShare, Over, Tally
 from server.interceptors import HandlerRewrite
 from server.refused_calls import RefusedCalls
-
-DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS = 100
-# From every address together, past which each gets a fair share of what is
-# left below twice as much (see server/fair_share.py): 1,000 at most. A Watch
-# of a finished match from its start, cut off, held some 140 KB, so about
-# 140 MB, ten addresses' worth. A client that reads is never cut off: these
-# are all stalled or hostile clients'.
-DEFAULT_CUT_OFF_STREAMS = 500
 
 
 class CutOffStreams(HandlerRewrite):

@@ -7,27 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
 
 import structlog
 
+# The policy lives apart so the command line reads it without asyncio or logging.
+from server.retention_policy import Retention as Retention
 from server.storage import StoreUnavailable, StoreWorker
 
 BATCH = 200
-
-
-@dataclass(frozen=True, slots=True)
-class Retention:
-    """Finished (and aborted) matches kept: younger than `days` and among the
-    newest `count`; None keeps them all. Checked at start and every `every` s."""
-
-    days: float | None = None
-    count: int | None = None
-    every: float = 600.0
-
-    @property
-    def keeps_all(self) -> bool:
-        return self.days is None and self.count is None
 
 
 async def prune_once(store: StoreWorker, retention: Retention) -> int:

@@ -15,38 +15,11 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 from server import encoding
+
+# The bounds live apart so the command line reads them without gRPC.
+from server.client_limits import MatchLimits as MatchLimits
 from server.records import hash_token
 from server.streams import Outbound
-
-
-@dataclass(frozen=True, slots=True)
-class MatchLimits:
-    """Bounds that keep one client from costing the server more than its share."""
-
-    # Messages that may wait for a seat's stream before the stream is dropped.
-    seat_queue: int = 10_000
-    # Messages a watcher may lag behind the live match before it is dropped.
-    watch_queue: int = 1_000
-    # Watchers at once on one match; more get RESOURCE_EXHAUSTED.
-    max_watchers: int = 100
-    # Of those, from one client address (server/watch_places.py).
-    max_watchers_per_address: int = 16
-    # Watch streams on the whole server, over every match. A stream whose client
-    # reads nothing holds what the server has queued for it (about 85 KB for a
-    # finished match's replay): 20,000 of them over 200 finished matches, each
-    # match within its own bound, once took a server from 70 MB to 1.8 GB.
-    max_watch_streams: int = 2_000
-    # Of those, from one client address over every match: without it one client
-    # watching 125 matches 16 times each took all 2,000 and every other
-    # spectator on the server was refused. As many as a web viewer's pages
-    # (`--web-max-connections`) can show at once: it holds one per match shown.
-    max_watch_streams_per_address: int = 1_000
-    # Rejected messages (bad answers, floods) one Play stream may send before it is closed.
-    max_rejected: int = 100
-    # Events held for a seat that asked for them inside its decisions: past this
-    # many they go out as messages of their own (a seat that rarely decides).
-    held_events: int = 64
-
 
 # Seat tokens are 32 characters (records.new_seat_token); a longer one is nobody's.
 MAX_TOKEN_CHARS = 256

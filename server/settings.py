@@ -8,18 +8,19 @@ import resource
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from server.clock_limits import ClockConfig
-from server.cut_off_streams import DEFAULT_CUT_OFF_STREAMS, DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS
-from server.retention import Retention
-from server.seats import MatchLimits
-from server.stalls import DEFAULT_WRITE_STALL_SECONDS
-from server.unplayed import DEFAULT_UNPLAYED_MATCHES
-from server.unread_answers import (
+from server.client_limits import (
+    DEFAULT_CUT_OFF_STREAMS,
+    DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS,
     DEFAULT_UNREAD_BYTES,
     DEFAULT_UNREAD_BYTES_PER_ADDRESS,
     DEFAULT_UNREAD_CALLS,
     DEFAULT_UNREAD_CALLS_PER_ADDRESS,
+    DEFAULT_WRITE_STALL_SECONDS,
+    MatchLimits,
 )
+from server.clock_limits import ClockConfig
+from server.retention_policy import Retention
+from server.unplayed import DEFAULT_UNPLAYED_MATCHES
 
 __all__ = [
     "DEFAULT_MAX_REQUEST_BYTES",

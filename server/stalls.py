@@ -31,13 +31,12 @@ from typing import TYPE_CHECKING
 
 import structlog
 
+# The bound lives apart so the command line reads it without logging.
+from server.client_limits import DEFAULT_WRITE_STALL_SECONDS as DEFAULT_WRITE_STALL_SECONDS
 from server.logs import worth_logging
 
 if TYPE_CHECKING:
     from server.cut_off_streams import CutOffStreams
-
-# A Play or Watch stream whose write waits this long for its client is cancelled.
-DEFAULT_WRITE_STALL_SECONDS = 60.0
 
 
 @dataclass(slots=True, eq=False)

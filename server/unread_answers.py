@@ -27,21 +27,19 @@ from typing import Any
 
 import grpc
 
+# The bounds live apart so the command line reads them without gRPC.
+from server.client_limits import DEFAULT_UNREAD_BYTES as DEFAULT_UNREAD_BYTES
+from server.client_limits import (
+    DEFAULT_UNREAD_BYTES_PER_ADDRESS as DEFAULT_UNREAD_BYTES_PER_ADDRESS,
+)
+from server.client_limits import DEFAULT_UNREAD_CALLS as DEFAULT_UNREAD_CALLS
+from server.client_limits import (
+    DEFAULT_UNREAD_CALLS_PER_ADDRESS as DEFAULT_UNREAD_CALLS_PER_ADDRESS,
+)
 from server.fair_share import FairShare, Over, Tally, first
 from server.interceptors import HandlerRewrite
 from server.peers import peer_address
 from server.refused_calls import RefusedCalls
-
-DEFAULT_UNREAD_BYTES_PER_ADDRESS = 64 * 1024 * 1024
-DEFAULT_UNREAD_CALLS_PER_ADDRESS = 4_096  # answers of a few bytes each add up too
-# From every address together, past which each gets a fair share of what is
-# left below twice as much (see server/fair_share.py). An answer unread costs
-# the server far more than its size: 479 `ListMatches(limit=1000)` answers
-# (58 MB) held 540 MB, and 3,000 small ones 95 MB. So the most the addresses
-# together hold, 128 MB of answers or 8,192 calls, is twice what one address
-# may hold: some 1.2 GB of the biggest answers.
-DEFAULT_UNREAD_BYTES = 64 * 1024 * 1024
-DEFAULT_UNREAD_CALLS = 4_096
 
 
 @dataclass
