@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import ssl
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -53,6 +52,8 @@ def server_tls(
     """What the flags ask for to reach `addresses`; None for plaintext. A CA
     file that cannot be used, or TLS asked for over a Unix socket (the server
     never serves TLS there), ends the command with one line."""
+    import ssl
+
     from clients.connect import ServerTls
 
     if args.tls_ca is None and not args.tls:

@@ -11,7 +11,6 @@ from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.values import bind_host, port
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
-from server.listening import ListenError, bind_failure, check_can_listen, host_port
 
 if TYPE_CHECKING:
     from web.app import WebConfig
@@ -58,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     # third of every other command's start-up, `--help` included.
     import asyncio
 
+    from server.listening import ListenError, bind_failure, check_can_listen
     from web.app import WebConfig
 
     missing = missing_tournament_dbs(args.tournament_db)
@@ -119,6 +119,7 @@ async def _serve(config: WebConfig, host: str, port: int) -> str | None:
         return refused
     import asyncio
 
+    from server.listening import host_port
     from server.stop_signals import StopSignals
     from web.app import start_web
 
