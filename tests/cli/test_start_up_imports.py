@@ -40,6 +40,7 @@ SHARED = (
     "server.retention",  # server.settings: server.retention_policy
     "server.seats",  # cli.serve, server.settings: server.client_limits
     "sheepfold.v1.arena_pb2",
+    "ssl",  # cli.client_tls, cli.web (server.listening)
     "structlog",
     "web.hosts",  # cli.viewer: web.host_names
 )
