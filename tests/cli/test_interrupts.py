@@ -21,14 +21,15 @@ from tests.conftest import ROOT
 from tests.processes import processes
 
 # The console script's own two lines, after a finder that is "interrupted" when
-# gRPC is first imported: as a Ctrl-C that lands while the imports run.
+# a command's module is first imported (`serve`'s; gRPC was, before the parsers
+# stopped loading it): as a Ctrl-C that lands while the imports run.
 INTERRUPTED_START = """
 import sys
 
 
 class Interrupted:
     def find_spec(self, name, path=None, target=None):
-        if name == "grpc":
+        if name == "cli.serve":
             raise KeyboardInterrupt
         return None
 
