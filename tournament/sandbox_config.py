@@ -24,8 +24,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from clients.bot_limits import DEFAULT_LIMITS
 from clients.launch import LimitsError, SandboxPolicy, parse_limits
-from clients.launch.limits import DEFAULT_LIMITS
 from clients.launch.sandbox import held_home, held_temp, host_state
 
 __all__ = ["bot_sandbox", "check_folders", "default_sandbox"]

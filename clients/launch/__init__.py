@@ -9,7 +9,7 @@ and the command line's flags read the sandbox's policy and limits alone.
 
 from typing import TYPE_CHECKING, Any
 
-from clients.launch.limits import DEFAULT_LIMITS, LIMIT_KEYS, Limits, LimitsError, parse_limits
+from clients.bot_limits import DEFAULT_LIMITS, LIMIT_KEYS, Limits, LimitsError, parse_limits
 from clients.launch.sandbox import (
     SERVER_IN_SANDBOX,
     SOCKET_IN_SANDBOX,

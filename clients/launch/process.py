@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from clients.bot_limits import MIB
 from clients.launch.cgroup import (
     BotCgroup,
     Hierarchies,
@@ -29,7 +30,6 @@ from clients.launch.cgroup import (
     remove_stale,
     try_cpu_limit,
 )
-from clients.launch.limits import MIB
 from clients.launch.sandbox import (
     SHELL,
     SandboxPolicy,

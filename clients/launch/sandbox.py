@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from clients.bot_limits import DEFAULT_LIMITS, MIB, Limits
 from clients.launch.host_view import (
     ETC_FILES,
     RUNTIME_DIRS,
@@ -30,7 +31,6 @@ from clients.launch.host_view import (
     runtime_problem,
     seen_by_every_bot,
 )
-from clients.launch.limits import DEFAULT_LIMITS, MIB, Limits
 from clients.launch.seccomp import refused_calls
 
 __all__ = [

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.bot_limits import MIB, Limits
 from clients.launch.cgroup import (
     BotCgroup,
     Hierarchies,
@@ -16,7 +17,6 @@ from clients.launch.cgroup import (
     find_cpu_hierarchy,
     find_hierarchies,
 )
-from clients.launch.limits import MIB, Limits
 
 
 def _mountinfo(tmp_path: Path, *mounts: tuple[Path, str, str]) -> Path:

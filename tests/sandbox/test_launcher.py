@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.bot_limits import MIB
 from clients.launch import (
     BotCommand,
     BotFailure,
@@ -25,7 +26,6 @@ from clients.launch import (
     process,
 )
 from clients.launch.cgroup import BotCgroup, Hierarchies
-from clients.launch.limits import MIB
 from clients.launch.sandbox import (
     PROC_READ_ONLY,
     SandboxPolicy,

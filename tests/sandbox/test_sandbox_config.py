@@ -11,8 +11,8 @@ from typing import cast
 
 import pytest
 
+from clients.bot_limits import DEFAULT_LIMITS
 from clients.launch import LimitsError, parse_limits
-from clients.launch.limits import DEFAULT_LIMITS
 from clients.launch.sandbox import SandboxPolicy, seen_by_every_bot
 from tests.conftest import ROOT
 from tournament.config import ConfigError, parse_config
