@@ -65,6 +65,7 @@ def match_page(boot: dict[str, Any]) -> str:
     <div id="turn" class="turn"></div>
     <div id="clock" class="clock"></div>
     <table id="scores" class="scores"></table>
+    <div id="final" class="final"></div>
     <h3>Events</h3><ol id="log" class="log"></ol>
   </aside>
 </div>

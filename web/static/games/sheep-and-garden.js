@@ -1,5 +1,6 @@
 // Sheep & Garden: the landscape of placed tiles, the display to choose from,
 // and the objective cards.
+import { count } from "../words.js";
 import { h, LEAST_TEXT_PX, legible, reset, s, scaleIn, seatColour, squeezeTo, text, widthOf } from "../svg.js";
 
 const T = 96;
@@ -357,4 +358,29 @@ export function privatePart(obs, seat) {
     h("span", { class: "dot", style: `background:${seatColour(seat)}` }),
     ` seat ${seat}'s hidden objectives: `,
     mine.length ? mine.map((o) => h("span", { class: "hand-card objective-card", "data-card": o.card, "data-seat": seat }, o.name)) : "none");
+}
+
+// The scoring at the end, from the finished match's result (its details list
+// every seat's cards, as the rulebook has them written on the scoring board):
+// each seat's cards with what each counted and scored, and a solo match's
+// enemy. Only a result holds them: no position before the end shows a
+// face-down card to the public.
+export function finalPart(result, players) {
+  const details = result && result.details;
+  if (!details || !Array.isArray(details.seats)) return null;
+  const parts = details.seats.slice(0, players).map((seat, i) =>
+    cardsTable(seat, { "data-final-seat": i }, [h("span", { class: "dot", style: `background:${seatColour(i)}` }), ` seat ${i}`]));
+  if (details.enemy) parts.push(cardsTable(details.enemy, { "data-final-enemy": "" }, ["the enemy"]));
+  return h("div", { class: "final-cards" }, h("h3", {}, "Objective cards scored"), parts);
+}
+
+function cardsTable(holder, attrs, who) {
+  const cards = Array.isArray(holder.objectives) ? holder.objectives : [];
+  return h("table", { class: "final-seat", ...attrs },
+    h("caption", {}, who, `: ${count(holder.total, "point")}`),
+    h("thead", {}, h("tr", {}, h("th", {}, "card"), h("th", {}, "count"), h("th", {}, "points"))),
+    h("tbody", {}, cards.map((o) => h("tr", { "data-final-card": o.card, "data-points": o.points },
+      h("td", {}, h("span", { class: "card-name" }, o.name),
+        (o.shared_with || []).length ? h("span", { class: "muted shared" }, ` shared with seat ${o.shared_with.join(", ")}`) : null),
+      h("td", {}, String(o.count)), h("td", {}, String(o.points))))));
 }

@@ -64,6 +64,7 @@ function draw() {
   board.dataset.tall = drawn && drawn.tall ? "true" : "false";
   drawTurn(frame, result);
   drawScores(frame, result);
+  drawFinal(result);
   drawLog();
   drawPrivate(frame);
   tickClock(); // at once: between its ticks it would name the seat before
@@ -144,6 +145,14 @@ function drawScores(frame, result) {
         `${result.scores[seat]}${ranked && result.ranks[seat] === 1 ? " ★" : ""}`) : null,
       ranked ? h("td", { class: "rank", "data-rank": result.ranks[seat] }, ordinal(result.ranks[seat])) : null));
   table.replaceChildren(h("thead", {}, head), h("tbody", {}, body));
+}
+
+// What the result says each seat scored and why (Sheep & Garden's objective
+// cards), under the scores: at the last frame of a finished match alone, and
+// only from its result, which a page holds once the match is over.
+function drawFinal(result) {
+  const part = result && model.status === "finished" && game.finalPart ? game.finalPart(result, boot.players) : null;
+  $("final").replaceChildren(...(part ? [part] : []));
 }
 
 function drawLog() {
