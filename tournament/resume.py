@@ -43,7 +43,7 @@ from typing import Any
 
 from tournament.config import BotSpec, SprtSettings, TournamentConfig
 from tournament.schedule import ScheduledGame
-from tournament.store import Store, StoreError, changed_kind
+from tournament.store import Store, StoreError, refuse_changed_kind
 
 __all__ = [
     "CLOCK_SETTINGS",
@@ -91,13 +91,12 @@ def check_resumable(store: Store, config: TournamentConfig) -> None:
             f"{field}: tournament {config.name!r} in {store.path} {why}; "
             "use another name or database"
         )
-    for field, stored, wanted in (
-        ("game", record.game, config.game),
-        ("players", record.players, config.players),
-        ("options", record.options, options_to_store(store, config)),
-    ):
-        if stored != wanted:
-            raise changed_kind(field, config.name, store.path, stored, wanted)
+    refuse_changed_kind(
+        config.name,
+        store.path,
+        (record.game, record.players, record.options),
+        (config.game, config.players, options_to_store(store, config)),
+    )
 
 
 def check_groups_kept(

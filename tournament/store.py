@@ -74,13 +74,17 @@ def foreign_kind(tables: set[str]) -> str | None:
     return "a server's database" if "matches" in tables else "another program's database"
 
 
-def changed_kind(field: str, name: str, path: str, stored: object, wanted: object) -> StoreError:
-    """The error of a config that would resume tournament `name` with another
-    game, player count or options than its stored games were played with."""
-    return StoreError(
-        f"{field}: tournament {name!r} in {path} was played with "
-        f"{field} = {stored!r}, not {wanted!r}; use another name or database"
-    )
+def refuse_changed_kind(
+    name: str, path: str, stored: tuple[str, int, object], wanted: tuple[str, int, object]
+) -> None:
+    """StoreError, naming the field, when a config would resume tournament `name`
+    with another (game, players, options) than its stored games were played with."""
+    for field, was, now in zip(("game", "players", "options"), stored, wanted, strict=True):
+        if was != now:
+            raise StoreError(
+                f"{field}: tournament {name!r} in {path} was played with "
+                f"{field} = {was!r}, not {now!r}; use another name or database"
+            )
 
 
 class Store:
@@ -276,17 +280,12 @@ class Store:
                 )
                 return int(fresh)
             tid, stored_game, stored_players, stored_options = row
-            for field, stored, wanted in (
-                ("game", stored_game, game),
-                ("players", stored_players, players),
-                (
-                    "options",
-                    stored_object(self.path, name, "options_json", stored_options),
-                    options,
-                ),
-            ):
-                if stored != wanted:
-                    raise changed_kind(field, name, self.path, stored, wanted)
+            stored_kind = (
+                stored_game,
+                stored_players,
+                stored_object(self.path, name, "options_json", stored_options),
+            )
+            refuse_changed_kind(name, self.path, stored_kind, (game, players, options))
             self._db.execute(
                 "UPDATE tournaments SET anchor = ?, scheduled = ?, config_json = ?, updated_at = ?"
                 " WHERE id = ?",
