@@ -39,7 +39,7 @@ from clients.connect import (
 from clients.interrupts import run_interruptible
 from clients.launch import Launcher, SandboxUnavailable
 from games.words import count
-from tournament.bot_launch import launcher_for, refuse_sandboxed_on_tcp, sandboxed_bots, socket_of
+from tournament.bot_launch import launcher_for, sandboxed_bots, socket_of
 from tournament.botcheck import check_bots
 from tournament.claims import claimed, refuse_if_claimed
 from tournament.config import TournamentConfig, add_python_path, resolve_path
@@ -159,8 +159,7 @@ def run_tournament(
     if server is not None and "," in server:
         raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
     if server is not None:
-        refuse_sandboxed_on_tcp(config, server)
-        reach_before_storing(server, db_path, tls, stored=stored)
+        reach_before_storing(config, server, db_path, tls, stored=stored)
         return run_interruptible(
             run_tournament_async(
                 config,

@@ -38,6 +38,8 @@ from clients.connect import (
     tls_credentials,
 )
 from clients.interrupts import run_interruptible
+from tournament.bot_launch import refuse_sandboxed_on_tcp
+from tournament.config import TournamentConfig
 from tournament.run_error import RunError
 
 __all__ = [
@@ -69,9 +71,11 @@ _NOT_SERVING = "its health check says {status}"
 
 
 def reach_before_storing(
-    address: str, database: str, tls: ServerTls | None, *, stored: bool
+    config: TournamentConfig, address: str, database: str, tls: ServerTls | None, *, stored: bool
 ) -> None:
-    """RunError, in one line, when no server answers at `address` and the run's
+    """RunError, in one line, when `config`'s sandboxed bots could not use
+    `address` (not a Unix socket): a mistake in the command line, named before
+    the server is asked. Then, RunError when no server answers at `address` and the run's
     tournament is not `stored` in its `database` yet: a run on a mistyped
     --server once created the file (or, in a database of other tournaments,
     the tournament's rows) before finding nobody there, so a corrected config
@@ -80,6 +84,7 @@ def reach_before_storing(
     finished one still reports without its server.)
     A server must answer a call within CONNECT_SECONDS, not only take the
     connection."""
+    refuse_sandboxed_on_tcp(config, address)
     if database == ":memory:" or stored:
         return
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
-from tournament.bot_launch import refuse_sandboxed_on_tcp
 from tournament.botcheck import check_bots
 from tournament.claims import claimed, refuse_if_claimed
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
@@ -164,8 +163,7 @@ def run_sprt(
     check_bots(config)  # before the in-process server starts, as run_tournament does
     stored = check_database(db_path, lock_wait, config)
     if server is not None:
-        refuse_sandboxed_on_tcp(config, server)
-        reach_before_storing(server, db_path, tls, stored=stored)
+        reach_before_storing(config, server, db_path, tls, stored=stored)
         return run_interruptible(
             run_sprt_async(
                 config,
