@@ -17,8 +17,6 @@ from typing import Any
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients.address_check import check_address
-
 __all__ = [
     "CONNECT_SECONDS",
     "KEEPALIVE_SECONDS",
@@ -26,7 +24,6 @@ __all__ = [
     "RPC_SECONDS",
     "ServerTls",
     "Unreachable",
-    "check_address",
     "ensure_answering",
     "ensure_reachable",
     "keepalive_options",

@@ -13,6 +13,7 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from server.client_limits import DEFAULT_WRITE_STALL_SECONDS
 from server.cut_off_streams import COUNT, CutOffStreams
 from server.fairness import FairQueue
 from server.logs import Counts
@@ -20,7 +21,7 @@ from server.match import Match
 from server.peers import PendingJoins
 from server.records import ClockConfig, DamagedRecord
 from server.registry import MAX_MATCH_ID_CHARS, MatchRegistry
-from server.stalls import DEFAULT_WRITE_STALL_SECONDS, StalledWrites
+from server.stalls import StalledWrites
 from server.status import abort
 from server.storage import StoreRefused, StoreUnavailable
 from server.unplayed import DEFAULT_UNPLAYED_MATCHES, UnplayedMatches

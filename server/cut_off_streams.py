@@ -29,12 +29,7 @@ from collections.abc import Awaitable, Callable
 import grpc
 
 from games.words import count
-
-# The bounds live apart so the command line reads them without gRPC.
-from server.client_limits import DEFAULT_CUT_OFF_STREAMS as DEFAULT_CUT_OFF_STREAMS
-from server.client_limits import (
-    DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS as DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS,
-)
+from server.client_limits import DEFAULT_CUT_OFF_STREAMS, DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS
 from server.fair_share import FairShare, Over, Tally
 from server.interceptors import HandlerRewrite
 from server.refused_calls import RefusedCalls

@@ -10,8 +10,7 @@ import time
 
 import structlog
 
-# The policy lives apart so the command line reads it without asyncio or logging.
-from server.retention_policy import Retention as Retention
+from server.retention_policy import Retention
 from server.storage import StoreUnavailable, StoreWorker
 
 BATCH = 200

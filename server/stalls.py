@@ -31,8 +31,6 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-# The bound lives apart so the command line reads it without logging.
-from server.client_limits import DEFAULT_WRITE_STALL_SECONDS as DEFAULT_WRITE_STALL_SECONDS
 from server.logs import worth_logging
 
 if TYPE_CHECKING:

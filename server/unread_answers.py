@@ -27,14 +27,11 @@ from typing import Any
 
 import grpc
 
-# The bounds live apart so the command line reads them without gRPC.
-from server.client_limits import DEFAULT_UNREAD_BYTES as DEFAULT_UNREAD_BYTES
 from server.client_limits import (
-    DEFAULT_UNREAD_BYTES_PER_ADDRESS as DEFAULT_UNREAD_BYTES_PER_ADDRESS,
-)
-from server.client_limits import DEFAULT_UNREAD_CALLS as DEFAULT_UNREAD_CALLS
-from server.client_limits import (
-    DEFAULT_UNREAD_CALLS_PER_ADDRESS as DEFAULT_UNREAD_CALLS_PER_ADDRESS,
+    DEFAULT_UNREAD_BYTES,
+    DEFAULT_UNREAD_BYTES_PER_ADDRESS,
+    DEFAULT_UNREAD_CALLS,
+    DEFAULT_UNREAD_CALLS_PER_ADDRESS,
 )
 from server.fair_share import FairShare, Over, Tally, first
 from server.interceptors import HandlerRewrite

@@ -18,11 +18,7 @@ import ipaddress
 import structlog
 
 from server.logs import Counts
-
-# The names the viewer is given are checked apart, so the command line needs no logging.
-from web.host_names import ANY_HOST as ANY_HOST
-from web.host_names import HostNameError as HostNameError
-from web.host_names import allowed_host_name as allowed_host_name
+from web.host_names import ANY_HOST
 
 
 def host_of(header: str) -> str:

@@ -18,7 +18,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from server.records import RecordedMove
-from server.retention import Retention
+from server.retention_policy import Retention
 from server.sqlite_schema import SCHEMA_VERSION
 from server.sqlite_store import SqliteStore
 from tests.cli.helpers import sheepfold, stored_match

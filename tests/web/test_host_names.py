@@ -15,7 +15,8 @@ from structlog.testing import capture_logs
 
 from tests.conftest import ROOT, start_server_process, stop_server_process
 from tests.web.test_commands import _web_command, free_port, wait_http
-from web.hosts import HostGuard, HostNameError, allowed_host_name, host_of
+from web.host_names import HostNameError, allowed_host_name
+from web.hosts import HostGuard, host_of
 from web.showcase import Showcase
 
 pytestmark = pytest.mark.e2e
