@@ -6,11 +6,20 @@ and never waits for the event loop, so a busy loop cannot make scrapes time out.
 
 The HTTP server is the client's thread-per-connection one with bounds the
 client's own `start_http_server` lacks: at most `max_connections` connections
-are served at once, and `per_address` from one client address (the next are
-closed at once); a connection silent for `idle_timeout` seconds is dropped,
-and any connection after `request_deadline` seconds. Without them every idle connection to the
-port held a thread (about 26 KB each, 3,000 connections 78 MB), and threads
-are also what a container's process limit counts, gRPC's own included.
+are served at once, and `per_address` from one client (an IPv4 address, or an
+IPv6 /64: one host is given a whole /64); a connection silent for
+`idle_timeout` seconds is dropped, and any connection after `request_deadline`
+seconds. Without them every idle connection to the port held a thread (about
+26 KB each, 3,000 connections 78 MB), and threads are also what a container's
+process limit counts, gRPC's own included.
+
+When every place is taken, a newcomer takes the place of a connection that has
+not yet sent its whole request, from the client holding the most places (the
+oldest of its), provided that client holds more than the newcomer does; if
+none does, the newcomer is closed at once. So clients that only hold places,
+from however many addresses, keep no scrape out: eight addresses with four
+silent connections each once refused every scrape for as long as they stayed.
+A connection whose request is being answered keeps its place.
 
 Only `GET /metrics` is served. Every other answer (404 for another path, 405
 for another method, 400 for a request that is not HTTP, 500 for a failed
@@ -23,6 +32,7 @@ line into an HTML error page).
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import re
 import socket
 import sys
@@ -184,6 +194,8 @@ class _QuietHandler(WSGIRequestHandler):
             return
         if not self.parse_request():  # it has sent its error
             return
+        if not cast(_BoundedServer, self.server).request_read(self.connection):
+            return  # its place was given to another client meanwhile
         handler = _BannerlessHandler(
             self.rfile,
             cast(IO[bytes], self.wfile),  # a socket file: typeshed's BufferedIOBase is narrower
@@ -206,8 +218,35 @@ class _QuietHandler(WSGIRequestHandler):
             self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
 
 
+def client_key(host: str) -> str:
+    """What the per-client bound counts `host` as: an IPv4 address (an IPv6
+    socket's IPv4-mapped one too) as itself, an IPv6 address by its /64 (and
+    a link-local one's interface)."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        scope = f"%{address.scope_id}" if address.scope_id else ""
+        return f"{ipaddress.IPv6Address(int(address) >> 64 << 64)}{scope}/64"
+    return str(address)
+
+
+@dataclass(eq=False, slots=True)
+class _Place:
+    """A served connection: its client, and whether it is still waiting for
+    its whole request (then another client may be given its place)."""
+
+    client: str
+    connection: Socket
+    waiting: bool = True
+
+
 class _BoundedServer(ThreadingMixIn, WSGIServer):
-    """Thread per connection, at most `max_connections` threads at a time."""
+    """Thread per connection, at most `max_connections` places at a time (a
+    connection that gave up its place may take a moment to end)."""
 
     daemon_threads = True  # none is waited for at close, and none is kept in a list
     # socketserver's backlog is 5: a burst of connections beyond it waits for the
@@ -227,45 +266,75 @@ class _BoundedServer(ThreadingMixIn, WSGIServer):
         self.address_family = family  # read when the socket is made, below
         self.idle_timeout = idle_timeout
         self.request_deadline = request_deadline
-        self._slots = threading.BoundedSemaphore(max_connections)
+        self._max_connections = max_connections
         self._per_address = per_address
-        self._held: Counter[str] = Counter()  # connections served, per client address
-        self._held_lock = threading.Lock()
+        self._places: dict[Socket, _Place] = {}  # in the order they were taken
+        self._held: Counter[str] = Counter()  # places, per client
+        self._places_lock = threading.Lock()
         super().__init__(address, _QuietHandler)
 
     def process_request(self, request: Socket, client_address: Any) -> None:  # type: ignore[override]
-        if not self._take(client_address[0]):
+        if not self._take(request, client_key(client_address[0])):
             self.shutdown_request(request)
             return
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._give_back(client_address[0])
+            self._give_back(request)
             raise
 
     def process_request_thread(self, request: Socket, client_address: Any) -> None:  # type: ignore[override]
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._give_back(client_address[0])
+            self._give_back(request)
 
-    def _take(self, host: str) -> bool:
-        """A place for a connection from `host`: one of `max_connections`, and
-        one of its address's `per_address` (one client cannot take them all)."""
-        with self._held_lock:
-            if self._held[host] >= self._per_address:
+    def _take(self, request: Socket, client: str) -> bool:
+        """A place for `request` from `client`: one of `max_connections` (a
+        waiting one's, if all are taken), and one of the client's `per_address`."""
+        with self._places_lock:
+            if self._held[client] >= self._per_address:
                 return False
-            if not self._slots.acquire(blocking=False):
-                return False
-            self._held[host] += 1
+            if len(self._places) >= self._max_connections:
+                victim = self._victim(self._held[client])
+                if victim is None:
+                    return False
+                self._drop(victim.connection)
+                with contextlib.suppress(OSError):  # it may have closed meanwhile
+                    victim.connection.shutdown(socket.SHUT_RDWR)  # its thread ends
+            self._places[request] = _Place(client, request)
+            self._held[client] += 1
             return True
 
-    def _give_back(self, host: str) -> None:
-        with self._held_lock:
-            self._held[host] -= 1
-            if not self._held[host]:
-                del self._held[host]
-            self._slots.release()
+    def _victim(self, newcomer_holds: int) -> _Place | None:
+        """The waiting connection to give up its place to a client holding
+        `newcomer_holds`: one of the client holding most, if more, its oldest."""
+        waiting = [p for p in self._places.values() if p.waiting]
+        victim = max(waiting, key=lambda place: self._held[place.client], default=None)
+        if victim is None or self._held[victim.client] <= newcomer_holds:
+            return None
+        return victim
+
+    def request_read(self, request: Socket) -> bool:
+        """`request` has sent its whole request: its place is its own until it
+        ends. False if it was given away meanwhile."""
+        with self._places_lock:
+            place = self._places.get(request)
+            if place is not None:
+                place.waiting = False
+            return place is not None
+
+    def _give_back(self, request: Socket) -> None:
+        with self._places_lock:
+            self._drop(request)
+
+    def _drop(self, request: Socket) -> None:
+        """`request`'s place freed (once; its lock held)."""
+        place = self._places.pop(request, None)
+        if place is not None:
+            self._held[place.client] -= 1
+            if not self._held[place.client]:
+                del self._held[place.client]
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that went quiet or away is nothing to report (socketserver

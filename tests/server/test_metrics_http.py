@@ -3,6 +3,7 @@ process's threads without bound, and a silent one is dropped."""
 
 from __future__ import annotations
 
+import select
 import socket
 import threading
 import time
@@ -14,7 +15,7 @@ from prometheus_client import CollectorRegistry, Counter
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
-from server.metrics_http import MetricsEndpoint, MetricsPortError
+from server.metrics_http import MetricsEndpoint, MetricsPortError, client_key
 
 
 @pytest.fixture
@@ -32,6 +33,23 @@ def scrape(port: int) -> str:
 def serving_threads() -> int:
     """Threads serving a connection (socketserver names them after their target)."""
     return sum(t.name.endswith("(process_request_thread)") for t in threading.enumerate())
+
+
+def read_to_end(connection: socket.socket) -> bytes:
+    connection.settimeout(10)
+    answer = b""
+    while chunk := connection.recv(65536):
+        answer += chunk
+    return answer
+
+
+def raw_exchange(port: int, request: bytes, source: str = "127.0.0.1") -> bytes:
+    """All `request` gets back on one connection from `source`."""
+    with socket.create_connection(
+        ("127.0.0.1", port), timeout=10, source_address=(source, 0)
+    ) as connection:
+        connection.sendall(request)
+        return read_to_end(connection)
 
 
 def wait_until(check: object, seconds: float = 10.0) -> None:
@@ -124,15 +142,7 @@ def test_one_address_holds_a_few_places_and_others_are_still_served(
         wait_until(lambda: serving_threads() >= 4)
         time.sleep(0.3)
         assert serving_threads() == 4
-        other = socket.create_connection(
-            ("127.0.0.1", endpoint.port), source_address=("127.0.0.2", 0)
-        )
-        idle_connections.append(other)
-        other.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
-        other.settimeout(10)
-        answer = b""
-        while chunk := other.recv(65536):
-            answer += chunk
+        answer = raw_exchange(endpoint.port, b"GET /metrics HTTP/1.0\r\n\r\n", "127.0.0.2")
         assert answer.startswith(b"HTTP/1.0 200") and b"probe_things_total 3.0" in answer
     finally:
         endpoint.stop()
@@ -167,11 +177,7 @@ def raw_answer(registry: CollectorRegistry, request: bytes) -> tuple[str, dict[s
     `request` with."""
     endpoint = MetricsEndpoint.start_registry(registry, "127.0.0.1", 0)
     try:
-        with socket.create_connection(("127.0.0.1", endpoint.port), timeout=10) as connection:
-            connection.sendall(request)
-            answer = b""
-            while chunk := connection.recv(65536):
-                answer += chunk
+        answer = raw_exchange(endpoint.port, request)
     finally:
         endpoint.stop()
     head, _, body = answer.partition(b"\r\n\r\n")
@@ -267,3 +273,123 @@ def test_a_malformed_accept_version_is_served_without_a_500_or_a_log_line(
     assert b"probe_things_total 3.0" in body
     captured = capsys.readouterr()
     assert "metrics request failed" not in captured.out + captured.err
+
+
+def hold_places(port: int, sources: list[str], each: int, opened: list[socket.socket]) -> None:
+    """`each` silent connections to `port` from every address of `sources`."""
+    for source in sources:
+        for _ in range(each):
+            opened.append(socket.create_connection(("127.0.0.1", port), source_address=(source, 0)))
+
+
+@pytest.mark.parametrize(("addresses", "each", "half_sent"), [(8, 4, b""), (32, 1, b"GET /met")])
+def test_many_addresses_holding_every_place_do_not_keep_a_scrape_out(
+    registry: CollectorRegistry,
+    idle_connections: list[socket.socket],
+    addresses: int,
+    each: int,
+    half_sent: bytes,
+) -> None:
+    """Eight addresses with four silent connections each (or 32 with one) held
+    all 32 places, and a scrape from a ninth address was closed unanswered for
+    as long as they kept them (each came back as soon as it was dropped)."""
+    endpoint = MetricsEndpoint.start_registry(registry, "127.0.0.1", 0, idle_timeout=60)
+    try:
+        sources = [f"127.0.0.{2 + n}" for n in range(addresses)]
+        hold_places(endpoint.port, sources, each, idle_connections)
+        for connection in idle_connections:
+            connection.sendall(half_sent)
+        wait_until(lambda: serving_threads() >= 32)
+        started = time.monotonic()
+        answer = raw_exchange(endpoint.port, b"GET /metrics HTTP/1.0\r\n\r\n", "127.0.0.200")
+        assert answer.startswith(b"HTTP/1.0 200") and b"probe_things_total 3.0" in answer
+        assert time.monotonic() - started < 3
+        # Its place was one of theirs: exactly one of theirs was closed for it.
+        assert len(closed_ones(idle_connections)) == 1
+    finally:
+        endpoint.stop()
+
+
+def closed_ones(connections: list[socket.socket]) -> list[socket.socket]:
+    """Those of `connections` the server has closed (none sent a whole request)."""
+    readable, _, _ = select.select(connections, [], [], 0.5)
+    return [connection for connection in readable if connection.recv(1) == b""]
+
+
+def test_a_full_port_refuses_an_address_holding_as_many_as_any_other(
+    registry: CollectorRegistry, idle_connections: list[socket.socket]
+) -> None:
+    """A place is given up only to a client holding fewer than its holder."""
+    endpoint = MetricsEndpoint.start_registry(
+        registry, "127.0.0.1", 0, max_connections=4, per_address=3, idle_timeout=60
+    )
+    try:
+        hold_places(endpoint.port, ["127.0.0.2", "127.0.0.3"], 2, idle_connections)
+        wait_until(lambda: serving_threads() >= 4)
+        assert raw_exchange(endpoint.port, b"GET /metrics HTTP/1.0\r\n\r\n", "127.0.0.2") == b""
+        assert closed_ones(idle_connections) == []
+        answer = raw_exchange(endpoint.port, b"GET /metrics HTTP/1.0\r\n\r\n", "127.0.0.4")
+        assert answer.startswith(b"HTTP/1.0 200")
+        assert len(closed_ones(idle_connections)) == 1
+    finally:
+        endpoint.stop()
+
+
+def test_a_request_being_answered_keeps_its_place(
+    idle_connections: list[socket.socket],
+) -> None:
+    """The oldest connection of the client holding most gives up its place,
+    unless its request is in hand: then a waiting one does."""
+    collecting = threading.Event()
+    release = threading.Event()
+
+    class Slow(Collector):
+        def collect(self) -> Iterator[Metric]:
+            collecting.set()
+            release.wait(10)
+            yield from ()
+
+    registry = CollectorRegistry()
+    registry.register(Slow())
+    Counter("probe_things", "things", registry=registry).inc(3)
+    endpoint = MetricsEndpoint.start_registry(
+        registry, "127.0.0.1", 0, max_connections=2, idle_timeout=60
+    )
+    try:
+        hold_places(endpoint.port, ["127.0.0.2"], 1, idle_connections)
+        answered = idle_connections[0]
+        answered.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+        assert collecting.wait(10)
+        hold_places(endpoint.port, ["127.0.0.2"], 1, idle_connections)
+        wait_until(lambda: serving_threads() >= 2)
+        newcomer = socket.create_connection(
+            ("127.0.0.1", endpoint.port), timeout=10, source_address=("127.0.0.3", 0)
+        )
+        idle_connections.append(newcomer)
+        newcomer.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+        assert closed_ones(idle_connections[1:2]) == idle_connections[1:2]
+        release.set()
+        for connection in (answered, newcomer):
+            answer = read_to_end(connection)
+            assert answer.startswith(b"HTTP/1.0 200") and b"probe_things_total 3.0" in answer
+    finally:
+        release.set()
+        endpoint.stop()
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        ("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff", True),
+        ("2001:db8:1:2::1", "2001:db8:1:3::1", False),
+        ("fe80::1%eth0", "fe80::2%eth0", True),
+        ("fe80::1%eth0", "fe80::1%eth1", False),
+        ("::ffff:192.0.2.1", "192.0.2.1", True),
+        ("::ffff:192.0.2.1", "192.0.2.2", False),
+        ("192.0.2.1", "192.0.2.2", False),
+    ],
+)
+def test_an_ipv6_client_is_counted_by_its_64_prefix(one: str, other: str, same: bool) -> None:
+    """One IPv6 host is given a /64, 2**64 addresses: counted one by one, a
+    single host held every place by itself."""
+    assert (client_key(one) == client_key(other)) is same
