@@ -21,12 +21,12 @@ from however many addresses, keep no scrape out: eight addresses with four
 silent connections each once refused every scrape for as long as they stayed.
 A connection whose request is being answered keeps its place.
 
-Only `GET /metrics` is served. Every other answer (404 for another path, 405
-for another method, 400 for a request that is not HTTP, 500 for a failed
-collection) is a short plain-text line of our own: no `Server` banner naming
-Python's WSGI server, and nothing of the request echoed back (the client's
-WSGI app wrote the method into its 405 page, the standard library the request
-line into an HTML error page).
+Only `GET /metrics` is served (with prometheus_client's `name[]` filter).
+Every other answer (404 for another path, 405 for another method, 400 for a
+request that is not HTTP, 500 for a failed collection) is a short plain-text
+line of our own: no `Server` banner naming Python's WSGI server, and nothing
+of the request echoed back (the client's WSGI app wrote the method into its
+405 page, the standard library the request line into an HTML error page).
 """
 
 from __future__ import annotations
@@ -75,7 +75,10 @@ class _WithoutCreated(Collector):
 
 
 def _without_created(registry: CollectorRegistry) -> CollectorRegistry:
-    view = CollectorRegistry(auto_describe=False)
+    # A collector without names is one `name[]` filtering still asks (it gets
+    # every family and keeps the samples named); without the flag the filter
+    # found no collector naming what was asked, and served nothing.
+    view = CollectorRegistry(auto_describe=False, support_collectors_without_names=True)
     view.register(_WithoutCreated(registry))
     return view
 

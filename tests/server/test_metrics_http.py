@@ -393,3 +393,18 @@ def test_an_ipv6_client_is_counted_by_its_64_prefix(one: str, other: str, same: 
     """One IPv6 host is given a /64, 2**64 addresses: counted one by one, a
     single host held every place by itself."""
     assert (client_key(one) == client_key(other)) is same
+
+
+def test_name_filter_serves_only_the_asked_series(registry: CollectorRegistry) -> None:
+    """prometheus_client's `name[]` filter once served nothing at all."""
+    Counter("other_things", "others", registry=registry).inc()
+    line, _, body = raw_answer(registry, b"GET /metrics?name[]=probe_things_total HTTP/1.0\r\n\r\n")
+    assert line == "HTTP/1.0 200 OK"
+    assert b"probe_things_total 3.0" in body
+    assert b"other_things" not in body
+    _, _, both = raw_answer(
+        registry,
+        b"GET /metrics?name%5B%5D=probe_things_total&name[]=other_things_total HTTP/1.0\r\n\r\n",
+    )
+    assert b"probe_things_total 3.0" in both and b"other_things_total 1.0" in both
+    assert b"_created" not in both
