@@ -23,10 +23,11 @@ A connection whose request is being answered keeps its place.
 
 Only `GET /metrics` is served (with prometheus_client's `name[]` filter).
 Every other answer (404 for another path, 405 for another method, 400 for a
-request that is not HTTP, 500 for a failed collection) is a short plain-text
-line of our own: no `Server` banner naming Python's WSGI server, and nothing
-of the request echoed back (the client's WSGI app wrote the method into its
-405 page, the standard library the request line into an HTML error page).
+request that is not HTTP/1.x, HTTP/0.9's bare `GET /metrics` included, 500
+for a failed collection) is a short plain-text line of our own: no `Server`
+banner naming Python's WSGI server, and nothing of the request echoed back
+(the client's WSGI app wrote the method into its 405 page, the standard
+library the request line into an HTML error page).
 """
 
 from __future__ import annotations
@@ -195,6 +196,11 @@ class _QuietHandler(WSGIRequestHandler):
         if len(self.raw_requestline) > 65536:
             self.send_error(HTTPStatus.REQUEST_URI_TOO_LONG)
             return
+        if _is_http_0_9(self.raw_requestline):
+            # Its answer has no status line, so an error read as metrics text;
+            # and no scraper speaks it.
+            self.send_error(HTTPStatus.BAD_REQUEST)
+            return
         if not self.parse_request():  # it has sent its error
             return
         if not cast(_BoundedServer, self.server).request_read(self.connection):
@@ -219,6 +225,12 @@ class _QuietHandler(WSGIRequestHandler):
         self.close_connection = True
         with contextlib.suppress(OSError):
             self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+
+
+def _is_http_0_9(request_line: bytes) -> bool:
+    """Whether http.server would read `request_line` as HTTP/0.9 (a method and a
+    path, no version: it splits the line the same way)."""
+    return len(str(request_line, "iso-8859-1").rstrip("\r\n").split()) == 2
 
 
 def client_key(host: str) -> str:

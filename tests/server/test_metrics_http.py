@@ -408,3 +408,15 @@ def test_name_filter_serves_only_the_asked_series(registry: CollectorRegistry) -
     )
     assert b"probe_things_total 3.0" in both and b"other_things_total 1.0" in both
     assert b"_created" not in both
+
+
+@pytest.mark.parametrize("request_line", [b"GET /metrics\r\n", b"GET /other\r\n"])
+def test_an_http_0_9_request_is_refused_with_a_status_line(
+    registry: CollectorRegistry, request_line: bytes
+) -> None:
+    """HTTP/0.9 has no status line: the metrics (or a 404 or 500 page) came
+    back bare, an error indistinguishable from metrics text."""
+    line, headers, body = raw_answer(registry, request_line)
+    assert line == "HTTP/1.0 400 Bad Request"
+    assert headers["content-type"] == "text/plain; charset=utf-8"
+    assert body == b"400 bad request\n"
