@@ -3,7 +3,9 @@ matches nobody plays, and the clock's limits."""
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 
 import grpc
 from sheepfold.v1 import arena_pb2
@@ -37,9 +39,8 @@ class MatchCreationCalls(ArenaCalls):
         address = None if self.admin_token is not None else creator(context.peer())
         if address is not None and (why := self.unplayed.refusal(address)) is not None:
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
-        match, tokens = await self._create(request, clock, seed, context)
-        if address is not None:
-            self.unplayed.created(address, match)
+        counted = None if address is None else functools.partial(self.unplayed.created, address)
+        match, tokens = await self._create(request, clock, seed, counted, context)
         return arena_pb2.CreateMatchResponse(
             match_id=match.record.match_id, seat_tokens=tokens, seed=match.record.seed
         )
@@ -49,12 +50,13 @@ class MatchCreationCalls(ArenaCalls):
         request: arena_pb2.CreateMatchRequest,
         clock: ClockConfig,
         seed: int | None,
+        hosted: Callable[[Match], None] | None,
         context: grpc.aio.ServicerContext,
     ) -> tuple[Match, list[str]]:
         try:
             async with database_errors(context):
                 return await self.registry.create(
-                    request.game, request.players, dict(request.options), seed, clock
+                    request.game, request.players, dict(request.options), seed, clock, hosted
                 )
         except InvalidOptions as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))

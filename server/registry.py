@@ -82,8 +82,11 @@ class MatchRegistry:
         options: Mapping[str, str],
         seed: int | None,
         clock: ClockConfig,
+        hosted: Callable[[Match], None] | None = None,
     ) -> tuple[Match, list[str]]:
         """Create and start a match; returns it with its seat tokens.
+        `hosted` is called with the match once it is hosted, even when its
+        caller has left by then (see `_write_new`).
 
         Raises InvalidOptions for an unknown game or bad options, LimitReached
         when the server hosts as many live matches as it may, StoreUnavailable
@@ -124,13 +127,13 @@ class MatchRegistry:
         )
         self._creating += 1
         try:
-            await self._write_new(match)
+            await self._write_new(match, hosted)
         finally:
             self._creating -= 1
-        self._created(match)
+        self._created(match, hosted)
         return match, tokens
 
-    async def _write_new(self, match: Match) -> None:
+    async def _write_new(self, match: Match, hosted: Callable[[Match], None] | None) -> None:
         """The new match's row written. Its caller leaving while the write waits
         for a locked database does not withdraw it (the writer thread makes it
         all the same): the match is then hosted once written, and aborted at
@@ -145,20 +148,29 @@ class MatchRegistry:
             await asyncio.shield(write)
         except asyncio.CancelledError:
             self._creating += 1  # its live-match place stays taken until the write ends
-            write.add_done_callback(lambda done: self._written_for_nobody(match, done))
+            write.add_done_callback(lambda done: self._written_for_nobody(match, done, hosted))
             raise
 
-    def _written_for_nobody(self, match: Match, write: asyncio.Future[None]) -> None:
+    def _written_for_nobody(
+        self,
+        match: Match,
+        write: asyncio.Future[None],
+        hosted: Callable[[Match], None] | None,
+    ) -> None:
         self._creating -= 1
         if write.cancelled() or write.exception() is not None:
             return  # nothing written (the writer logged why)
         if not self.accepting:
             return  # suspended with the rest: the next start restores it
-        self._created(match)
+        # Still its creator's: a match its caller left once counted against
+        # nobody's bound on matches nobody plays (server/unplayed.py).
+        self._created(match, hosted)
 
-    def _created(self, match: Match) -> None:
+    def _created(self, match: Match, hosted: Callable[[Match], None] | None) -> None:
         match.metrics.match_created()
         self._host(match)
+        if hosted is not None:
+            hosted(match)
         match.log.info(
             "match created",
             players=match.record.players,

@@ -7,6 +7,7 @@ out by the clocks. A client that plays what it creates never meets it."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import cast
 
 import grpc
@@ -16,10 +17,13 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.bots.random_bot import RandomBot
 from clients.sdk import play
 from server.app import ServerConfig
-from server.inprocess import serving_here
+from server.inprocess import InProcessServer, serving_here
 from server.match import Match
 from server.records import ClockConfig, MatchRecord
+from server.sqlite_store import SqliteStore
 from server.unplayed import UnplayedMatches, creator
+from tests.integrity.helpers import wait_until
+from tests.sqlite_locks import write_locked
 
 GAME = "sheep-showdown"
 
@@ -145,3 +149,35 @@ def test_ipv6_clients_count_by_their_64_network() -> None:
     assert creator("ipv6:[2001:db8::1]:5000") != creator("ipv6:[2001:db8:0:1::1]:5000")
     assert creator("ipv4:10.0.0.1:5000") == "ipv4:10.0.0.1"
     assert creator("unix:/tmp/sock") == "unix:/tmp/sock"
+
+
+def test_a_match_whose_creator_left_while_the_database_was_locked_counts_too(
+    tmp_path: Path,
+) -> None:
+    """A CreateMatch whose caller gives up while the row waits for a lock is
+    still made (the writer thread writes it once the lock is gone) and hosted:
+    it is its creator's all the same. Such a match once counted against no
+    address, so a client that gave up on every create while the database was
+    busy had matches nobody played made without bound."""
+    db = tmp_path / "left.db"
+    config = ServerConfig(start_timeout=0.3, max_unplayed_matches_per_address=1)
+    request = arena_pb2.CreateMatchRequest(game=GAME, players=2)
+    with (
+        InProcessServer(config, SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        with write_locked(db), pytest.raises(grpc.RpcError) as left:
+            stub.CreateMatch(request, timeout=0.5)
+        assert left.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+
+        def aborted() -> int:
+            listing = stub.ListMatches(
+                arena_pb2.ListMatchesRequest(status=arena_pb2.MATCH_STATUS_ABORTED)
+            )
+            return len(listing.matches)
+
+        wait_until(lambda: aborted() == 1, what="the match its creator left to be aborted")
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.CreateMatch(request, timeout=5)
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
