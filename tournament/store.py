@@ -2,8 +2,8 @@
 
 Every finished game is committed in its own transaction the moment it ends, so
 a runner killed by SIGINT or SIGKILL loses only the games still being played.
-The schema carries a version number; opening a database applies whatever of
-its migrations (tournament/store_schema.py) is missing.
+Opening a database (tournament/store_open.py) brings it to the current
+schema first.
 """
 
 from __future__ import annotations
@@ -14,28 +14,25 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from sheepfold.v1 import arena_pb2
 
-from server.files import create_owner_only, folder_hint
 from tournament.store_checks import (
     check_numbers,
     check_seats,
     damaged_game,
     is_time,
     stored_object,
-    stored_version,
     tournament_record,
 )
-from tournament.store_errors import NoSuchTournament, StoreError, StoreLocked, is_busy, latest_error
-from tournament.store_lock import LOCK_WAIT_SECONDS, SILENT_WAIT, LockWait, waiting_for_lock
-from tournament.store_path import check_existing, check_path, database_exists
+from tournament.store_errors import NoSuchTournament, StoreError, StoreLocked, latest_error
+from tournament.store_lock import LOCK_WAIT_SECONDS, SILENT_WAIT, LockWait
+from tournament.store_open import locked_wait, open_database, read_version
+from tournament.store_path import check_existing
 from tournament.store_records import GameRecord, ReplayEntry, SeatRecord, TournamentRecord
-from tournament.store_schema import MIGRATIONS
 
 __all__ = [
-    "MIGRATIONS",
     "GameRecord",
     "NoSuchTournament",
     "ReplayEntry",
@@ -45,33 +42,12 @@ __all__ = [
     "StoreLocked",
     "TournamentRecord",
     "check_existing",
-    "database_exists",
-    "foreign_kind",
-    "is_busy",
-    "read_version",
 ]
-
-T = TypeVar("T")
 
 _TOURNAMENT_COLUMNS = (
     "id, name, game, players, options_json, anchor, scheduled, config_json, created_at, updated_at"
 )
 _NAMES = "SELECT name FROM tournaments ORDER BY id"
-
-
-def read_version(connection: sqlite3.Connection, path: str | Path) -> int:
-    """The schema version of the tournament database open on `connection`, whose
-    schema_version table exists (a StoreError naming a damaged one)."""
-    rows = connection.execute("SELECT version FROM schema_version").fetchall()
-    return stored_version(str(path), rows, len(MIGRATIONS))
-
-
-def foreign_kind(tables: set[str]) -> str | None:
-    """What a file of `tables` is if not a tournament database (None: it is, or
-    empty). `tournaments` without `schema_version` (made with it) is another tool's."""
-    if not tables or {"tournaments", "schema_version"} <= tables:
-        return None
-    return "a server's database" if "matches" in tables else "another program's database"
 
 
 def refuse_changed_kind(
@@ -101,28 +77,7 @@ class Store:
         lasted a moment (waiting_for_lock), so a command can say that it waits."""
         self.path = str(path)
         self._wait = LockWait(timeout, on_wait)
-        if self.path != ":memory:":
-            check_path(self.path)
-            create_owner_only(self.path)  # it holds the tournaments' deal secrets
-        try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=timeout)
-        except sqlite3.Error as error:
-            hint = "" if self.path == ":memory:" else folder_hint(self.path)
-            raise StoreError(f"cannot open {self.path}: {error}{hint}") from None
-        try:
-            self._waiting(self._prepare)
-        except sqlite3.OperationalError as error:  # locked, read-only, no space, ...
-            self._db.close()
-            hint = "" if self.path == ":memory:" else folder_hint(self.path)
-            if is_busy(error):
-                raise StoreLocked(f"cannot use {self.path}: {error}") from None
-            raise StoreError(f"cannot use {self.path}: {error}{hint}") from None
-        except sqlite3.DatabaseError as error:
-            self._db.close()
-            raise StoreError(f"{self.path} is not a tournament database ({error})") from None
-        except StoreError:
-            self._db.close()
-            raise
+        self._db = open_database(self.path, self._wait)
 
     @classmethod
     def on(cls, path: str | Path, connection: sqlite3.Connection) -> Store:
@@ -131,31 +86,6 @@ class Store:
         store = cls.__new__(cls)
         store.path, store._db, store._wait = str(path), connection, SILENT_WAIT
         return store
-
-    def _prepare(self) -> None:
-        self._check_kind()
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._migrate()
-
-    def _waiting(self, attempt: Callable[[], T]) -> T:
-        """`attempt()`, which may wait for another process's lock, waited for as
-        waiting_for_lock waits: said once it lasts, a StoreLocked when it runs out."""
-        full = self._busy_ms(self._wait.seconds)
-
-        def within(seconds: float) -> T:
-            self._db.execute(f"PRAGMA busy_timeout = {self._busy_ms(seconds)}")
-            try:
-                return attempt()
-            finally:
-                self._db.execute(f"PRAGMA busy_timeout = {full}")
-
-        return waiting_for_lock(self.path, within, self._wait.seconds, self._wait.on_wait)
-
-    @staticmethod
-    def _busy_ms(seconds: float) -> int:
-        return max(0, round(seconds * 1000))
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -167,16 +97,6 @@ class Store:
         finally:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
-
-    def _check_kind(self) -> None:
-        """Refuse a SQLite file that holds something else (a server's matches, ...)."""
-        tables = {
-            row[0]
-            for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
-        what = foreign_kind(tables)
-        if what is not None:
-            raise StoreError(f"{self.path} is not a tournament database: it is {what}")
 
     def close(self) -> None:
         self._db.close()
@@ -190,43 +110,6 @@ class Store:
     @property
     def version(self) -> int:
         return read_version(self._db, self.path)
-
-    def _stored_version(self) -> int | None:
-        """The schema version, read without taking the write lock; None: the
-        file has no version yet (a StoreError when its table was damaged)."""
-        if not self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-        ).fetchone():
-            return None
-        return read_version(self._db, self.path)
-
-    def _migrate(self) -> None:
-        # A current file needs no write lock: a reader (report, replay) once took
-        # it on every open, and so waited for any writer to find nothing to do.
-        if self._stored_version() == len(MIGRATIONS):
-            return
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            version = self._stored_version()  # again: another process may have migrated
-            if version is None:
-                self._db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-                self._db.execute("INSERT INTO schema_version (version) VALUES (0)")
-                version = 0
-            if version > len(MIGRATIONS):
-                raise StoreError(
-                    f"{self.path} has schema version {version}, newer than this sheepfold "
-                    f"({len(MIGRATIONS)}); upgrade sheepfold"
-                )
-            for target in range(version, len(MIGRATIONS)):
-                for statement in MIGRATIONS[target].split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                self._db.execute("UPDATE schema_version SET version = ?", (target + 1,))
-            self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:  # else the ROLLBACK's own error hides the real one
-                self._db.execute("ROLLBACK")
-            raise
 
     # ------------------------------------------------------------ tournaments
 
@@ -458,7 +341,7 @@ class Store:
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         """One write transaction: committed at the end, rolled back on any exception."""
-        self._waiting(lambda: self._db.execute("BEGIN IMMEDIATE"))
+        locked_wait(self._db, self.path, self._wait, lambda: self._db.execute("BEGIN IMMEDIATE"))
         try:
             yield
         except BaseException:

@@ -28,16 +28,11 @@ from typing import TypeVar
 from urllib.parse import quote
 
 from server.files import access_hint
-from tournament.store import (
-    MIGRATIONS,
-    Store,
-    StoreError,
-    StoreLocked,
-    foreign_kind,
-    is_busy,
-    read_version,
-)
+from tournament.store import Store, StoreError, StoreLocked
+from tournament.store_errors import is_busy
 from tournament.store_lock import LOCK_WAIT_SECONDS, waiting_for_lock
+from tournament.store_open import foreign_kind, read_version
+from tournament.store_schema import MIGRATIONS
 
 __all__ = [
     "ChangedWhileRead",

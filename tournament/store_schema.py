@@ -1,5 +1,5 @@
 """The tournament database's schema: `MIGRATIONS[i]` takes a database from
-version i to i + 1 (tournament/store.py applies whatever is missing)."""
+version i to i + 1 (tournament/store_open.py applies whatever is missing)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,8 @@ from tournament.config import load_config
 from tournament.deals import SECRET_BYTES, dealt, new_secret, secret_seed
 from tournament.runner import run_tournament
 from tournament.schedule import make_schedule
-from tournament.store import MIGRATIONS, Store
+from tournament.store import Store
+from tournament.store_schema import MIGRATIONS
 
 
 def test_the_same_deal_number_gives_every_group_the_same_seed_and_only_under_its_secret() -> None:

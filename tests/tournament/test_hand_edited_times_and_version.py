@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from tournament.report import report
-from tournament.store import MIGRATIONS, Store, StoreError
+from tournament.store import Store, StoreError
 from tournament.store_read import read_store
+from tournament.store_schema import MIGRATIONS
 
 CURRENT = len(MIGRATIONS)
 

@@ -15,7 +15,8 @@ from tests.cli import helpers
 from tournament.config import load_config
 from tournament.deals import SECRET_BYTES, secret_seed
 from tournament.runner import run_tournament
-from tournament.store import MIGRATIONS, Store
+from tournament.store import Store
+from tournament.store_schema import MIGRATIONS
 
 pytestmark = pytest.mark.e2e
 

@@ -11,7 +11,8 @@ import pytest
 from tests.tournament.stored_records import finished_record
 from tournament.outcome import forfeit_ranks
 from tournament.schedule import ScheduledGame, make_schedule
-from tournament.store import MIGRATIONS, GameRecord, Store, StoreError
+from tournament.store import GameRecord, Store, StoreError
+from tournament.store_schema import MIGRATIONS
 
 
 def _record(scheduled, crashed=None, strikes=(0, 0), disqualified=(False, False)):
@@ -183,9 +184,9 @@ def test_a_migration_that_fails_reports_its_own_error(
     """Some errors (disk full, I/O) end the transaction themselves: the ROLLBACK
     after them failed too ("cannot rollback - no transaction is active"), and
     that was all the message said."""
-    import tournament.store
+    import tournament.store_open
 
-    monkeypatch.setattr(tournament.store, "MIGRATIONS", ("ROLLBACK; CREATE TABLE broken (",))
+    monkeypatch.setattr(tournament.store_open, "MIGRATIONS", ("ROLLBACK; CREATE TABLE broken (",))
     with pytest.raises(StoreError) as raised:
         Store(tmp_path / "t.sqlite")
     assert "incomplete input" in str(raised.value)

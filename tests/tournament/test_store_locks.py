@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-import tournament.store
+import tournament.store_open
 from tests.sqlite_locks import write_locked
-from tournament.store import MIGRATIONS, Store, StoreLocked
+from tournament.store import Store, StoreLocked
+from tournament.store_schema import MIGRATIONS
 
 
 def _stored(db: Path) -> Path:
@@ -34,7 +35,7 @@ def test_an_older_database_still_waits_for_the_lock_to_migrate(
 ) -> None:
     db = _stored(tmp_path / "t.sqlite")
     newer = (*MIGRATIONS, "CREATE TABLE later (x INTEGER)")
-    monkeypatch.setattr(tournament.store, "MIGRATIONS", newer)  # a sheepfold one migration on
+    monkeypatch.setattr(tournament.store_open, "MIGRATIONS", newer)  # a sheepfold one migration on
     waited: list[float] = []
     with write_locked(db), pytest.raises(StoreLocked) as raised:
         Store(db, timeout=1.5, on_wait=waited.append)

@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import start_server_process, stop_server_process
 from tests.web.test_commands import _web_command, free_port, wait_http
-from tournament import store
+from tournament import store_schema
 from web.app import RunningWeb, WebConfig, start_web
 from web.showcase import Showcase
 
@@ -158,7 +158,7 @@ def test_a_tournament_database_of_an_older_sheepfold_is_named_and_left_as_it_is(
     the back of a runner of that version that may be using it)."""
     old = tmp_path / "old.db"
     with sqlite3.connect(old) as connection:
-        connection.executescript(store.MIGRATIONS[0])
+        connection.executescript(store_schema.MIGRATIONS[0])
         connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
         connection.execute("INSERT INTO schema_version (version) VALUES (1)")
         connection.execute(

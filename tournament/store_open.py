@@ -1,0 +1,149 @@
+"""Opening a tournament database to write it: the path checked and the file
+created readable by its owner alone, a SQLite file of another kind refused,
+WAL mode set, and whatever of the schema's migrations (tournament/store_schema.py)
+is missing applied. Every step that may wait for another process's lock waits
+as waiting_for_lock says (tournament/store_lock.py).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from server.files import create_owner_only, folder_hint
+from tournament.store_checks import stored_version
+from tournament.store_errors import StoreError, StoreLocked, is_busy
+from tournament.store_lock import LockWait, waiting_for_lock
+from tournament.store_path import check_path
+from tournament.store_schema import MIGRATIONS
+
+__all__ = ["foreign_kind", "locked_wait", "open_database", "read_version"]
+
+T = TypeVar("T")
+
+
+def read_version(connection: sqlite3.Connection, path: str | Path) -> int:
+    """The schema version of the tournament database open on `connection`, whose
+    schema_version table exists (a StoreError naming a damaged one)."""
+    rows = connection.execute("SELECT version FROM schema_version").fetchall()
+    return stored_version(str(path), rows, len(MIGRATIONS))
+
+
+def foreign_kind(tables: set[str]) -> str | None:
+    """What a file of `tables` is if not a tournament database (None: it is, or
+    empty). `tournaments` without `schema_version` (made with it) is another tool's."""
+    if not tables or {"tournaments", "schema_version"} <= tables:
+        return None
+    return "a server's database" if "matches" in tables else "another program's database"
+
+
+def open_database(path: str, wait: LockWait) -> sqlite3.Connection:
+    """A connection to the tournament database at `path` (or ":memory:"),
+    created and brought to the current schema when it needs to be; autocommit
+    (transactions are begun and ended by hand). StoreError naming why it
+    cannot be used; StoreLocked when another process held its lock for
+    `wait.seconds`."""
+    if path != ":memory:":
+        check_path(path)
+        create_owner_only(path)  # it holds the tournaments' deal secrets
+    try:
+        connection = sqlite3.connect(path, isolation_level=None, timeout=wait.seconds)
+    except sqlite3.Error as error:
+        hint = "" if path == ":memory:" else folder_hint(path)
+        raise StoreError(f"cannot open {path}: {error}{hint}") from None
+    try:
+        locked_wait(connection, path, wait, lambda: _prepare(connection, path))
+    except sqlite3.OperationalError as error:  # locked, read-only, no space, ...
+        connection.close()
+        hint = "" if path == ":memory:" else folder_hint(path)
+        if is_busy(error):
+            raise StoreLocked(f"cannot use {path}: {error}") from None
+        raise StoreError(f"cannot use {path}: {error}{hint}") from None
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        raise StoreError(f"{path} is not a tournament database ({error})") from None
+    except StoreError:
+        connection.close()
+        raise
+    return connection
+
+
+def locked_wait(
+    connection: sqlite3.Connection, path: str, wait: LockWait, attempt: Callable[[], T]
+) -> T:
+    """`attempt()`, a use of `connection` that may wait for another process's
+    lock, waited for as waiting_for_lock waits: said once it lasts, a
+    StoreLocked when it runs out."""
+    full = _busy_ms(wait.seconds)
+
+    def within(seconds: float) -> T:
+        connection.execute(f"PRAGMA busy_timeout = {_busy_ms(seconds)}")
+        try:
+            return attempt()
+        finally:
+            connection.execute(f"PRAGMA busy_timeout = {full}")
+
+    return waiting_for_lock(path, within, wait.seconds, wait.on_wait)
+
+
+def _busy_ms(seconds: float) -> int:
+    return max(0, round(seconds * 1000))
+
+
+def _prepare(connection: sqlite3.Connection, path: str) -> None:
+    _check_kind(connection, path)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    connection.execute("PRAGMA foreign_keys=ON")
+    _migrate(connection, path)
+
+
+def _check_kind(connection: sqlite3.Connection, path: str) -> None:
+    """Refuse a SQLite file that holds something else (a server's matches, ...)."""
+    tables = {
+        row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    what = foreign_kind(tables)
+    if what is not None:
+        raise StoreError(f"{path} is not a tournament database: it is {what}")
+
+
+def _stored_version(connection: sqlite3.Connection, path: str) -> int | None:
+    """The schema version, read without taking the write lock; None: the
+    file has no version yet (a StoreError when its table was damaged)."""
+    if not connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).fetchone():
+        return None
+    return read_version(connection, path)
+
+
+def _migrate(connection: sqlite3.Connection, path: str) -> None:
+    # A current file needs no write lock: a reader (report, replay) once took
+    # it on every open, and so waited for any writer to find nothing to do.
+    if _stored_version(connection, path) == len(MIGRATIONS):
+        return
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        version = _stored_version(connection, path)  # again: another process may have migrated
+        if version is None:
+            connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+            connection.execute("INSERT INTO schema_version (version) VALUES (0)")
+            version = 0
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{path} has schema version {version}, newer than this sheepfold "
+                f"({len(MIGRATIONS)}); upgrade sheepfold"
+            )
+        for target in range(version, len(MIGRATIONS)):
+            for statement in MIGRATIONS[target].split(";"):
+                if statement.strip():
+                    connection.execute(statement)
+            connection.execute("UPDATE schema_version SET version = ?", (target + 1,))
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:  # else the ROLLBACK's own error hides the real one
+            connection.execute("ROLLBACK")
+        raise
