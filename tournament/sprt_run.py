@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
+from tournament.batch_play import play_batches
 from tournament.botcheck import check_bots
 from tournament.claims import claimed, refuse_if_claimed
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
@@ -23,7 +24,7 @@ from tournament.database_check import check_database
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import mean_interval
 from tournament.run_error import RunError
-from tournament.runner import local_server, open_tournament, play_batches
+from tournament.runner import local_server, open_tournament
 from tournament.schedule import ScheduledGame
 from tournament.server_check import reach_before_storing
 from tournament.sprt import SprtStatus, block_values, status

@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import start_server_process, stop_server_process
 from tests.tournament.quick_cup import quick_cup
-from tournament import game_play, runner, server_check
+from tournament import batch_play, game_play, server_check
 from tournament.progress import SilentProgress
 from tournament.runner import RunError, run_tournament
 from tournament.store import GameRecord
@@ -47,7 +47,7 @@ def test_a_server_that_stops_answering_ends_the_run_at_once(
 ) -> None:
     # Short deadlines keep the test short; the run's own are 30 s a call.
     monkeypatch.setattr(game_play, "RPC_SECONDS", 1.0)
-    monkeypatch.setattr(runner, "ANSWER_SECONDS", 1.0)
+    monkeypatch.setattr(batch_play, "ANSWER_SECONDS", 1.0)
     monkeypatch.setattr(server_check, "CHECK_SECONDS", 0.5)
     monkeypatch.setattr(server_check, "PAUSE_SECONDS", 0.1)
     monkeypatch.setattr(server_check, "WAIT_SECONDS", 1.0)

@@ -25,11 +25,12 @@ from sheepfold.v1 import arena_pb2
 from clients.bots import load_bot
 from clients.connect import ServerTls, Unreachable
 from clients.launch import Launcher, SandboxUnavailable
+from tournament.batch_play import FATAL_CODES
 from tournament.bot_launch import caps_cores, sandboxed_bots
 from tournament.config import BotSpec, TournamentConfig, add_python_path
 from tournament.game_play import play_game
 from tournament.room import ServerFull
-from tournament.runner import FATAL_CODES, local_server
+from tournament.runner import local_server
 from tournament.schedule import ScheduledGame
 from tournament.server_check import WAIT_SECONDS, still_gone
 from tournament.store import GameRecord
