@@ -120,7 +120,16 @@ def run_tournament(
         from tournament.executors.ray import run_on_ray
 
         return run_on_ray(
-            config, executor, server, db_path, progress, admin_token, rerun_crashed, tls, lock_wait
+            config,
+            executor,
+            server,
+            db_path,
+            progress,
+            admin_token,
+            rerun_crashed,
+            tls,
+            lock_wait,
+            stored=stored,
         )
     if server is not None and "," in server:
         raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")

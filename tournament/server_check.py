@@ -49,6 +49,7 @@ __all__ = [
     "MAX_HICCUPS",
     "PAUSE_SECONDS",
     "WAIT_SECONDS",
+    "answering",
     "reach_before_storing",
     "still_gone",
 ]
@@ -89,18 +90,25 @@ def reach_before_storing(
         return
 
     async def reach() -> None:
-        async with open_channel(address, tls_credentials(tls)) as channel:
-            try:
-                await ensure_reachable(channel, address)
-                # A connection up is not a game server answering: one whose
-                # transport finished the handshake but whose calls go unanswered
-                # (its loop stuck) passed, and so did a --health-port, and the
-                # run stored its tournament before its games failed.
-                await ensure_answering(channel, address, CONNECT_SECONDS, game_port=True)
-            except Unreachable as error:
-                raise RunError(str(error)) from None
+        try:
+            await answering(address, tls)
+        except Unreachable as error:
+            raise RunError(str(error)) from None
 
     run_interruptible(reach())
+
+
+async def answering(address: str, tls: ServerTls | None) -> None:
+    """Return once a game server at `address` answers a call; Unreachable,
+    saying why, when none does within CONNECT_SECONDS (a Ray run asks this
+    from its nodes: tournament.executors.server_reach)."""
+    async with open_channel(address, tls_credentials(tls)) as channel:
+        await ensure_reachable(channel, address)
+        # A connection up is not a game server answering: one whose
+        # transport finished the handshake but whose calls go unanswered
+        # (its loop stuck) passed, and so did a --health-port, and the
+        # run stored its tournament before its games failed.
+        await ensure_answering(channel, address, CONNECT_SECONDS, game_port=True)
 
 
 async def still_gone(address: str, tls: ServerTls | None = None) -> str | None:

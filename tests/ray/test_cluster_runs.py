@@ -27,7 +27,7 @@ from tests.tournament.quick_cup import Recorder
 from tournament.config import load_config
 from tournament.deals import secret_seed
 from tournament.executors.settings import ExecutorSettings
-from tournament.runner import RunError, run_tournament, schedule_for
+from tournament.runner import RunError, open_tournament, run_tournament, schedule_for
 from tournament.store import GameRecord, Store
 
 REPO = Path(__file__).resolve().parents[2]
@@ -314,29 +314,62 @@ def test_a_server_anyone_can_read_is_named_once_with_command_bots(
     assert [e["server"] for e in warned] == [server.address]
 
 
+def _random_pair(tmp_path: Path, seeds: int) -> Any:
+    return load_config(
+        _config(
+            tmp_path / "cup",
+            '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n',
+            [],
+            seeds=seeds,
+        )
+    )
+
+
+def _closed_address() -> str:
+    with InProcessServer() as gone:
+        return gone.address  # a port nobody listens on once this server is closed
+
+
 def test_a_server_the_workers_cannot_reach_ends_the_run_at_once(
     cluster: Any, tmp_path: Path
 ) -> None:
     """Each game once waited out its 30-second CreateMatch deadline and was
     counted as not played, the next game the same; now the first node that
     cannot connect ends the run with the reason (old runs ended with a summary
-    of errors, never with this RunError)."""
-    config = load_config(
-        _config(
-            tmp_path / "cup",
-            '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n',
-            [],
-            seeds=4,
-        )
-    )
-    with InProcessServer() as gone:
-        address = gone.address  # a port nobody listens on once this server is closed
+    of errors, never with this RunError). The tournament is stored already:
+    a resume's server is not asked before the run (see the test below)."""
+    config = _random_pair(tmp_path, seeds=4)
+    address = _closed_address()
     db = tmp_path / "unreachable.sqlite"
+    with Store(str(db)) as store:
+        open_tournament(store, config, len(schedule_for(config)), [list(config.bot_names)])
     with pytest.raises(RunError) as raised:
         run_tournament(config, server=address, database=str(db), executor=_on(cluster))
     assert str(raised.value).startswith(f"cannot reach the server at {address}: "), raised.value
-    assert "(from " in str(raised.value)
+    assert "(from " in str(raised.value) and "not back after" in str(raised.value)
     assert not _stored(db)
+
+
+def test_a_server_no_node_reaches_stops_a_new_tournament_before_it_is_stored(
+    cluster: Any, tmp_path: Path
+) -> None:
+    """A Ray run asked nothing of its --server before it stored its tournament:
+    a mistyped address left the database with the tournament and no game (a
+    config put right was then refused as a changed resume), and one mistyped
+    among others was found only by a game. The nodes that play the games ask
+    each server first, as a run without Ray asks from here: one line, nothing
+    stored."""
+    config = _random_pair(tmp_path, seeds=1)
+    address = _closed_address()
+    db = tmp_path / "new.sqlite"
+    with InProcessServer() as live, pytest.raises(RunError) as raised:
+        run_tournament(
+            config, server=f"{live.address},{address}", database=str(db), executor=_on(cluster)
+        )
+    said = str(raised.value)
+    assert said.startswith(f"cannot reach the server at {address}: "), said
+    assert "(from " in said and "\n" not in said and live.address not in said
+    assert not db.exists()
 
 
 def test_a_bot_missing_on_the_workers_stops_before_the_first_game(

@@ -18,7 +18,8 @@ from tests.ray.test_cluster_runs import _bot, _config, _on, _stored
 from tests.tournament.quick_cup import Recorder
 from tournament import room
 from tournament.config import load_config
-from tournament.runner import run_tournament, schedule_for
+from tournament.runner import open_tournament, run_tournament, schedule_for
+from tournament.store import Store
 
 BOTS = (
     '[[bots]]\nname = "slow"\nclass = "slow_bots:SlowBot"\n'
@@ -94,11 +95,14 @@ def test_an_address_that_is_no_sheepfold_server_is_dropped_like_a_dead_one(
 ) -> None:
     """A web server's port among the --server addresses stopped the whole run
     ("it does not speak gRPC"), where one where nothing listens is dropped and
-    the run goes on on the others."""
+    the run goes on on the others. (On a resume: a new tournament's servers
+    are asked before it is stored, and such a one is refused then.)"""
     config = _cup(tmp_path, seeds=2)
     server = start_server_process()
     progress = Recorder()
     db = tmp_path / "cup.sqlite"
+    with Store(str(db)) as store:
+        open_tournament(store, config, len(schedule_for(config)), [list(config.bot_names)])
     try:
         with _web_server() as web:
             summary = run_tournament(

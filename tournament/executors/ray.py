@@ -9,6 +9,8 @@ Once joined to the cluster (ray_connect: the address is checked before Ray is
 asked to join it, so a wrong address is one line within seconds), the cluster
 is checked before the first game, with a timeout: every node imports the same
 sheepfold, and every bot loads (or its program and files exist) on every node.
+A tournament not stored yet then has each --server asked from those nodes
+(server_reach): one that none reaches stops the run before anything is stored.
 The config's folder and its `python_path` folders reach the workers through
 Ray's runtime environment (`working_dir`, `py_modules`), never through a
 shared disk.
@@ -22,7 +24,8 @@ import heapq
 import itertools
 import re
 from collections import Counter, deque
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from sheepfold.v1 import arena_pb2
 
@@ -38,11 +41,11 @@ from tournament.executors.ray_shipping import command_files, runtime_env_for
 from tournament.executors.ray_task import (
     GameJob,
     GameOutcome,
-    NodeCheck,
     check_node,
     play_on_worker,
     sheepfold_version,
 )
+from tournament.executors.server_reach import unanswered, unreached
 from tournament.executors.servers import ServerPool
 from tournament.executors.settings import ExecutorSettings
 from tournament.progress import Progress, note_on
@@ -62,6 +65,8 @@ NO_ANSWER = "no answer to the check within"
 MESSAGES_SECONDS = 1.0
 READ_ONLY_HINT = "a sandbox's read_only paths must be in the config's folder or on every node"
 
+T = TypeVar("T")
+
 
 def run_on_ray(
     config: TournamentConfig,
@@ -73,9 +78,13 @@ def run_on_ray(
     rerun_crashed: bool = False,
     tls: ServerTls | None = None,
     lock_wait: LockWait = SILENT_WAIT,
+    *,
+    stored: bool = False,
 ) -> RunSummary:
     """Run (or resume) `config` with every game a Ray task (see the module doc).
-    `tls` travels with every game to the worker that plays it."""
+    `tls` travels with every game to the worker that plays it. Unless the
+    tournament is `stored` already, each --server is checked to answer from
+    the cluster's nodes first (RayExecutor.check_servers)."""
     servers = tuple(s.strip() for s in server.split(",") if s.strip()) if server else ()
     sandboxed = sandboxed_bots(config)
     if servers and sandboxed:
@@ -97,6 +106,8 @@ def run_on_ray(
             head=head_watch(settings),
         )
         executor.check_cluster()
+        if not stored and database != ":memory:":
+            executor.check_servers()
         return run_interruptible(
             run_tournament_async(
                 config,
@@ -147,41 +158,26 @@ class RayExecutor:
         """Every node that can take a game runs the bot check; any problem stops
         the run before its first game."""
         import ray
-        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        nodes = [
-            node
-            for node in ray.nodes()
-            if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) > 0
-        ]
+        nodes = _cpu_nodes()
         if not any(n["Resources"]["CPU"] >= self.settings.cpus_per_game for n in nodes):
             raise RunError(
                 f"no Ray node has the {self.settings.cpus_per_game:g} CPUs a game asks for "
                 "(executor.cpus_per_game)"
             )
-        probe = ray.remote(num_cpus=0, max_retries=0)(check_node)
-        files = command_files(self.config)
-        refs = {
-            probe.options(
-                scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
-            ).remote(self.config, files): node
-            for node in nodes
-        }
         mine = sheepfold_version()
         problems: list[str] = []
-        for ref, node in refs.items():
-            where = f"{node.get('NodeManagerHostname', '?')} (node {node['NodeID'][:8]})"
-            try:
-                check: NodeCheck = ray.get(ref, timeout=self.settings.setup_timeout_seconds)
-            except ray.exceptions.GetTimeoutError:
+        files = command_files(self.config)
+        for where, check in self._on_each(nodes, check_node, self.config, files):
+            if isinstance(check, ray.exceptions.GetTimeoutError):
                 problems.append(
                     f"{where}: {NO_ANSWER} {self.settings.setup_timeout_seconds:.0f} s "
                     "(its runtime environment still being set up, or a bot still loading: "
                     "see the Ray logs)"
                 )
                 continue
-            except Exception as error:
-                problems.append(f"{where}: {_first_line(error)}")
+            if isinstance(check, Exception):
+                problems.append(f"{where}: {_first_line(check)}")
                 continue
             if check.version != mine:
                 problems.append(f"{check.node}: sheepfold {check.version}, here {mine}")
@@ -193,6 +189,47 @@ class RayExecutor:
                 + "; ".join(problems)
                 + (f" ({hint})" if hint else "")
             )
+
+    def check_servers(self) -> None:
+        """RunError, in one line, when a --server answers from none of the nodes
+        that can take a game (see server_reach): asked before the run stores
+        its tournament, as a run without Ray asks from here."""
+        if not self.servers:
+            return
+        nodes = [n for n in _cpu_nodes() if n["Resources"]["CPU"] >= self.settings.cpus_per_game]
+        answers = [
+            (where, said)
+            for where, said in self._on_each(nodes, unanswered, self.servers, self.tls)
+            if not isinstance(said, Exception)  # a node that did not answer tells nothing
+        ]
+        refused = unreached(self.servers, answers)
+        if refused:
+            raise RunError("; ".join(refused))
+
+    def _on_each(
+        self, nodes: list[dict[str, Any]], function: Callable[..., T], *args: Any
+    ) -> list[tuple[str, T | Exception]]:
+        """`function(*args)` as a Ray task on each of `nodes`, all at once: for
+        each node, where it is and what the task returned, or the exception it
+        raised (GetTimeoutError: no answer within setup_timeout_seconds)."""
+        import ray
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        probe = ray.remote(num_cpus=0, max_retries=0)(function)
+        refs = {
+            probe.options(
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
+            ).remote(*args): node
+            for node in nodes
+        }
+        answers: list[tuple[str, T | Exception]] = []
+        for ref, node in refs.items():
+            where = f"{node.get('NodeManagerHostname', '?')} (node {node['NodeID'][:8]})"
+            try:
+                answers.append((where, ray.get(ref, timeout=self.settings.setup_timeout_seconds)))
+            except Exception as error:
+                answers.append((where, error))
+        return answers
 
     @property
     def dropped(self) -> dict[str, str]:
@@ -344,6 +381,17 @@ class RayExecutor:
         replay = None if outcome.replay is None else arena_pb2.Replay.FromString(outcome.replay)
         runner.accept(outcome.record, replay, outcome.crashes)
         return False
+
+
+def _cpu_nodes() -> list[dict[str, Any]]:
+    """The live Ray nodes that have CPUs (a head started with none plays no game)."""
+    import ray
+
+    return [
+        node
+        for node in ray.nodes()
+        if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) > 0
+    ]
 
 
 def _hint(problems: list[str]) -> str:
