@@ -95,7 +95,7 @@ def test_a_bad_move_link_says_so(showcase: Showcase, page: Any) -> None:
     page.goto(f"{showcase.url}/match/{showcase.finished['sheep-showdown']}#move=9999")
     page.wait_for_selector("#notice:not([hidden])")
     assert "no move" in page.inner_text("#notice")
-    wait_for_move(page, 0)
+    wait_for_move(page, page.evaluate("() => window.sheepfold.frames.at(-1).move"))  # its end
 
 
 def test_play_steps_through_the_moves_and_pause_stops(showcase: Showcase, page: Any) -> None:

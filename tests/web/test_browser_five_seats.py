@@ -104,7 +104,7 @@ def every_move(browser: Any, url: str, viewport: dict[str, int]) -> dict[str, An
     context = browser.new_context(viewport=viewport, is_mobile=viewport is SMALL_PHONE)
     try:
         page = context.new_page()
-        page.goto(url)
+        page.goto(f"{url}#move=0")
         wait_for_move(page, 0)
         seen = page.evaluate(EVERY_MOVE)
         move = seen["moves"] // 2

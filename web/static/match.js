@@ -6,7 +6,7 @@
 import { boot, model, notice } from "./match/model.js";
 import { drawSeatBots } from "./match/names.js";
 import { render, tickClock } from "./match/draw.js";
-import { fillViews, goMove, loadFrames, moveFromHash } from "./match/replay.js";
+import { fillViews, goLast, goMove, loadFrames, moveFromHash } from "./match/replay.js";
 import { follow } from "./match/live.js";
 
 setInterval(tickClock, 200);
@@ -21,9 +21,12 @@ if (model.live) {
   fillViews();
   render(); // the badge and controls, even when no frame can be shown
   if (await loadFrames("public")) {
-    const fromHash = moveFromHash();
-    const start = fromHash !== null ? fromHash : boot.move !== null && boot.move !== undefined ? boot.move : 0;
-    goMove(start, false);
+    // A link's move (#move=N, ?move=N) or else the last one: a finished match
+    // opens at its end, its result shown (at move 0 a spectator saw the empty
+    // start and no outcome); the start is one key (Home) or click away.
+    const asked = moveFromHash() ?? boot.move ?? null;
+    if (asked !== null) goMove(asked, false);
+    else goLast(false);
   }
 }
 tickClock();

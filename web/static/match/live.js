@@ -3,20 +3,23 @@
 // once the match is over.
 import { $, board, boot, indexOfMove, model, notice } from "./model.js";
 import { render } from "./draw.js";
-import { fillViews, go, loadFrames } from "./replay.js";
+import { fillViews, go, goLast, loadFrames } from "./replay.js";
 
 // Waits between attempts; a test may set its own before the page loads.
 const RETRY_SECONDS = window.sheepfoldRetrySeconds || [1, 2, 4, 8, 15, 30];
 let retries = 0;
 
-// The match is over: the page becomes its replay, at the move it showed.
+// The match is over: the page becomes its replay, at the move it showed (or,
+// over before the page saw a move, at its end, as a finished match opens).
 async function showReplay() {
   model.live = false;
   model.connected = false;
+  const sawMoves = model.frames.length > 0;
   fillViews();
   render();
-  if (!(await loadFrames("public"))) return;
-  if (model.frames.length) go(model.index, false);
+  if (!(await loadFrames("public")) || !model.frames.length) return;
+  if (sawMoves) go(model.index, false);
+  else goLast(false);
 }
 
 // The live stream open now (null: none), and the retry waiting to be made.

@@ -32,21 +32,25 @@ function play() {
 $("first").onclick = () => go(0);
 $("prev").onclick = () => go(model.index - 1);
 $("next").onclick = () => go(model.index + 1);
-$("last").onclick = () => go(model.frames.length - 1);
+$("last").onclick = () => goLast();
 $("play").onclick = play;
 $("speed").onchange = () => { if (model.playing) { stop(); play(); } };
 $("slider").oninput = (e) => go(Number(e.target.value));
 // Ticked again on a live page: to the latest move at once (it waited for the
 // next move to arrive, which a bot deciding may take seconds to send).
-$("follow").onchange = (e) => { if (e.target.checked) go(model.frames.length - 1); };
+$("follow").onchange = (e) => { if (e.target.checked) goLast(); };
 document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement && e.target.type !== "range") return;
   const keys = { ArrowLeft: -1, ArrowRight: 1 };
   if (e.key in keys) { e.preventDefault(); go(model.index + keys[e.key]); }
   else if (e.key === "Home") { e.preventDefault(); go(0); }
-  else if (e.key === "End") { e.preventDefault(); go(model.frames.length - 1); }
+  else if (e.key === "End") { e.preventDefault(); goLast(); }
   else if (e.key === " ") { e.preventDefault(); play(); }
 });
+
+export function goLast(fromUser = true) {
+  go(model.frames.length - 1, fromUser);
+}
 
 export function goMove(move, fromUser = true) {
   const index = indexOfMove(move);
