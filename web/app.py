@@ -21,7 +21,7 @@ from web.frames import PUBLIC, ViewError, check_view, match_info_dict
 from web.gateway import Gateway, GatewayError
 from web.hosts import HostGuard
 from web.hub import WatchHub
-from web.listing import LIMIT, Listing
+from web.listing import Listing
 from web.replays import frames_response, replayable
 from web.reports import Report, tournament_url
 from web.responses import (
@@ -206,7 +206,7 @@ _STATIC_TYPES = {
 async def matches_page(request: web.Request) -> web.Response:
     _game_query(request)  # an unknown filter is refused, not shown as every game
     state = request.app[STATE]
-    return _html(pages.matches_page(await state.gateway.games(), LIMIT))
+    return _html(pages.matches_page(await state.gateway.games(), state.matches.limit))
 
 
 def _game_query(request: web.Request) -> str:

@@ -92,10 +92,19 @@ class Gateway:
             raise _error(error, "ListGames") from None
         return [{"name": g.name, "title": g.title} for g in response.games]
 
-    async def matches(self, game: str = "", limit: int = 200) -> list[arena_pb2.MatchInfo]:
+    async def matches(
+        self,
+        game: str = "",
+        limit: int = 200,
+        status: arena_pb2.MatchStatus = arena_pb2.MATCH_STATUS_UNSPECIFIED,
+    ) -> list[arena_pb2.MatchInfo]:
+        """The newest `limit` matches of `game` (every game: "") in `status`
+        (unspecified: any), newest first."""
         try:
             response = await self.stub.ListMatches(
-                arena_pb2.ListMatchesRequest(game=game, limit=limit, admin_token=self.admin_token),
+                arena_pb2.ListMatchesRequest(
+                    game=game, limit=limit, status=status, admin_token=self.admin_token
+                ),
                 timeout=self.timeout,
             )
         except grpc.aio.AioRpcError as error:

@@ -22,6 +22,7 @@ POLL_SECONDS = 1.0
 LIMIT = 200  # the newest this many matches are listed; the page says so when capped
 SETTLED_KEPT = 2000  # finished matches' list entries kept
 _SETTLED = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
+_LIVE = (arena_pb2.MATCH_STATUS_RUNNING, arena_pb2.MATCH_STATUS_WAITING)
 # What the list page shows of a match, and nothing else.
 FIELDS = ("match_id", "game", "title", "players", "status", "moves", "to_move", "created_at")
 
@@ -48,8 +49,9 @@ def entry(info: arena_pb2.MatchInfo) -> dict[str, Any]:
 
 @dataclass
 class MatchList:
-    fetch: Callable[[str, int], Awaitable[list[arena_pb2.MatchInfo]]]
+    fetch: Callable[[str, int, arena_pb2.MatchStatus], Awaitable[list[arena_pb2.MatchInfo]]]
     poll_seconds: float = POLL_SECONDS
+    limit: int = LIMIT
     # per game filter: (loop time answered, the listing)
     cached: dict[str, tuple[float, Listing]] = field(default_factory=dict)
     flights: dict[str, asyncio.Future[Listing]] = field(default_factory=dict)
@@ -70,7 +72,7 @@ class MatchList:
 
     async def _load(self, game: str) -> Listing:
         parts = []
-        for info in await self.fetch(game, LIMIT):
+        for info in await self._matches(game):
             part = self.settled.get(info.match_id)
             if part is None:
                 part = json.dumps(entry(info), separators=(",", ":")).encode()
@@ -88,6 +90,21 @@ class MatchList:
             listing = Listing(plain, gzip.compress(plain, 5), event, deflate_event(event))
         self.cached[game] = (asyncio.get_running_loop().time(), listing)
         return listing
+
+    async def _matches(self, game: str) -> list[arena_pb2.MatchInfo]:
+        """The newest `limit` matches, and every one still playing: a match
+        started before the newest `limit` was in neither part of the page once
+        they were cut, the page saying "no live match" while it played. Asked
+        only when the list is cut (fewer came back: none is missing)."""
+        found = await self.fetch(game, self.limit, arena_pb2.MATCH_STATUS_UNSPECIFIED)
+        if len(found) < self.limit:
+            return found
+        listed = {info.match_id for info in found}
+        for status in _LIVE:
+            older = await self.fetch(game, self.limit, status)
+            found += [info for info in older if info.match_id not in listed]
+            listed.update(info.match_id for info in older)
+        return found
 
     def _landed(self, game: str, done: asyncio.Future[Listing]) -> None:
         if self.flights.get(game) is done:

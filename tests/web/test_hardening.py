@@ -197,10 +197,10 @@ def test_pages_polling_the_list_at_once_share_one_list_matches(
     real = matches.fetch
     calls: list[str] = []
 
-    async def slow(game: str, limit: int) -> Any:
+    async def slow(game: str, limit: int, status: int) -> Any:
         calls.append(game)
         await asyncio.sleep(0.5)  # the other pages ask while this call is out
-        return await real(game, limit)
+        return await real(game, limit, status)
 
     monkeypatch.setattr(matches, "fetch", slow)
     monkeypatch.setattr(matches, "cached", {})

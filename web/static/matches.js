@@ -49,9 +49,11 @@ function show(matches) {
   };
   fill("live", live, "no live match");
   fill("finished", done, "no finished match");
-  // The viewer lists the newest `limit` matches only: say so rather than look complete.
+  // The viewer lists the newest `limit` matches only (and every live one):
+  // say so rather than look complete.
   capped.hidden = matches.length < boot.limit;
-  capped.textContent = capped.hidden ? "" : `Showing the newest ${count(boot.limit, "match", "matches")}; older ones are not listed.`;
+  capped.textContent = capped.hidden ? ""
+    : `Showing the newest ${count(boot.limit, "match", "matches")} and every live one; older finished ones are not listed.`;
   status.textContent = `updated ${new Date().toLocaleTimeString()}`;
 }
 
