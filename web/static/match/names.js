@@ -24,10 +24,17 @@ export function seatText(seat, word = "seat") {
   return name === null ? `${word} ${seat}` : `${word} ${seat} (${cut(name)})`;
 }
 
+// A name breaks between its words (after a space or a hyphen), as the report
+// breaks it; one with a run of letters too long for a phone's scores column
+// ("long-xxxx...") breaks anywhere. Every name broke anywhere once, and the
+// scores' narrow name column drew "gree" over "dy" even on a laptop.
+const LONG_WORD = /[^\s-]{13,}/;
+
 export function botNode(seat, whole = false) {
   const name = botName(seat);
   if (name === null) return null;
-  return h("bdi", { class: "bot", title: whole ? null : name }, whole ? name : cut(name));
+  const shown = whole ? name : cut(name);
+  return h("bdi", { class: LONG_WORD.test(shown) ? "bot long-word" : "bot", title: whole ? null : name }, shown);
 }
 
 // Above the board: the tournament the game is of, and each seat's bot.
