@@ -9,6 +9,7 @@ columns are the text report's, so a column added there shows here too.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Sequence
 from html import escape
@@ -288,8 +289,10 @@ def _games(games: Sequence[GameRecord], replay_href: Callable[[GameRecord], str]
         match = escape(game.match_id)
         if replay_href is not None:
             match = f'<a href="{escape(replay_href(game))}">{match}</a>'
+        bots = escape(json.dumps(game.bots))  # the bots seated: a page lists one pair's games
         rows.append(
-            f'<tr data-match-id="{escape(game.match_id)}"><td>{escape(game.key)}</td>'
+            f'<tr data-match-id="{escape(game.match_id)}" data-bots="{bots}">'
+            f"<td>{escape(game.key)}</td>"
             f"<td>{match}</td><td>{seats}</td><td>{escape(game.end_reason)}</td>"
             f"<td>{game.duration_seconds:.1f} s</td></tr>"
         )

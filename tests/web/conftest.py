@@ -80,6 +80,14 @@ def page(browser: object) -> Iterator[object]:
     assert not errors, f"the page raised JavaScript errors: {errors}"
 
 
+# A 1280x800 laptop and a 360x640 phone (which zooms, as a phone's browser does).
+laptop_and_phone = pytest.mark.parametrize(
+    ("viewport", "mobile"),
+    [({"width": 1280, "height": 800}, False), ({"width": 360, "height": 640}, True)],
+    ids=["laptop", "phone"],
+)
+
+
 def drawn_move(page: Any) -> int:
     """The move the page holds, once its board shows it. The page draws on the
     next animation frame, so the board's data-move can lag a key press or a

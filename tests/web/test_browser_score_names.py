@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import drawn_move, save_screenshot
+from tests.web.conftest import drawn_move, laptop_and_phone, save_screenshot
 from web.showcase import Showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -22,11 +22,7 @@ NAME_LINES = """() => [...document.querySelectorAll('#scores bdi.bot')].map((nam
 })"""
 
 
-@pytest.mark.parametrize(
-    ("viewport", "mobile"),
-    [({"width": 1280, "height": 800}, False), ({"width": 360, "height": 640}, True)],
-    ids=["laptop", "phone"],
-)
+@laptop_and_phone
 def test_the_scores_break_a_bot_name_only_between_its_words(
     showcase: Showcase, browser: Any, viewport: dict[str, int], mobile: bool
 ) -> None:

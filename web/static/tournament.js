@@ -1,6 +1,10 @@
 // The tournament page: while games are still to be played, ask for the report
 // again every few seconds and swap it in when it changed (an unchanged one is
-// a 304 for the ETag the page holds).
+// a 304 for the ETag the page holds). Each crosstable cell links to its pair's
+// games (#bot=A&bot=B), which the games list then shows alone.
+import { h } from "./svg.js";
+import { count } from "./words.js";
+
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const report = document.getElementById("report");
 let etag = boot.etag || null;
@@ -20,6 +24,8 @@ async function refresh() {
       report.innerHTML = await response.text(); // the viewer's own escaped HTML
       etag = response.headers.get("ETag");
       report.dataset.refreshed = String(Number(report.dataset.refreshed || 0) + 1);
+      linkPairs();
+      showPair(false);
     }
     report.dataset.polled = String(Number(report.dataset.polled || 0) + 1);
     const running = response.headers.get("X-Tournament-Running") === "1";
@@ -29,4 +35,53 @@ async function refresh() {
   setTimeout(refresh, 3000);
 }
 
+// ------------------------------------------------------------ a pair's games
+
+function pairHref(a, b) {
+  const params = new URLSearchParams();
+  params.append("bot", a);
+  params.append("bot", b);
+  return `#${params}`;
+}
+
+// Each score of the crosstable becomes a link to the games it was made of (a
+// cell once gave "75.0" and no way to the games but reading the whole list).
+function linkPairs() {
+  for (const cell of report.querySelectorAll("table.heat td[data-row][data-col]")) {
+    const { row, col } = cell.dataset;
+    cell.replaceChildren(h("a", { href: pairHref(row, col), title: `the games of ${row} and ${col}` },
+      cell.textContent));
+  }
+}
+
+// The games list shows the pair the address names (#bot=A&bot=B) alone, with a
+// line saying whose games they are and a link back to every game.
+function showPair(scroll) {
+  const bots = new URLSearchParams(location.hash.slice(1)).getAll("bot");
+  const table = report.querySelector("table.games");
+  report.querySelector("#pair-games")?.remove();
+  if (!table) return;
+  const pair = bots.length === 2 ? bots : null;
+  let shown = 0;
+  for (const row of table.querySelectorAll("tr[data-match-id]")) {
+    let seated = [];
+    try {
+      seated = JSON.parse(row.dataset.bots || "[]");
+    } catch {
+      seated = [];
+    }
+    row.hidden = pair !== null && !pair.every((bot) => seated.includes(bot));
+    if (!row.hidden) shown += 1;
+  }
+  if (pair === null) return;
+  const note = h("p", { id: "pair-games", class: "pair-games", "data-pair": pair.join("\n") },
+    "Games of ", h("bdi", { class: "bot" }, pair[0]), " and ", h("bdi", { class: "bot" }, pair[1]),
+    `: ${count(shown, "game")} · `, h("a", { href: "#" }, "every game"));
+  table.before(note);
+  if (scroll) note.scrollIntoView({ block: "start" });
+}
+
+window.addEventListener("hashchange", () => showPair(true));
+linkPairs();
+showPair(true);
 if (boot.running) setTimeout(refresh, 3000);

@@ -1,0 +1,76 @@
+"""The games of one pair of bots on a tournament's page, in headless
+Chromium: each crosstable cell links to them, on a laptop and a phone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import laptop_and_phone, save_screenshot
+from tournament.store import Store
+from web.showcase import Showcase
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+SHOWN_GAMES = """() => [...document.querySelectorAll('#report table.games tr[data-match-id]')]
+  .filter((row) => row.getClientRects().length > 0).map((row) => row.dataset.matchId)"""
+
+
+@laptop_and_phone
+def test_a_crosstable_cell_lists_the_games_of_its_pair(
+    showcase: Showcase, browser: Any, viewport: dict[str, int], mobile: bool
+) -> None:
+    """A cell gave a pair's score and nothing else: to see the games behind
+    "75.0" a spectator had to read every line of a list of hundreds."""
+    with Store(showcase.tournament_dbs[0]) as store:
+        stored = store.games(store.tournament("showcase").id)
+    context = browser.new_context(viewport=viewport, is_mobile=mobile)
+    try:
+        page = context.new_page()
+        page.goto(f"{showcase.url}/tournaments/0/showcase")
+        page.wait_for_selector("table.heat")
+        cells = page.eval_on_selector_all(
+            "table.heat td[data-row]", "cells => cells.map(c => [c.dataset.row, c.dataset.col])"
+        )
+        assert len(cells) == 6, cells
+        for row, col in cells:
+            page.locator(f'table.heat td[data-row="{row}"][data-col="{col}"] a').click()
+            page.wait_for_function(
+                "(pair) => document.getElementById('pair-games')?.dataset.pair === pair",
+                arg=f"{row}\n{col}",
+            )
+            theirs = [g for g in stored if {row, col} <= set(g.bots)]
+            assert theirs, (row, col)
+            assert sorted(page.evaluate(SHOWN_GAMES)) == sorted(g.match_id for g in theirs)
+            said = page.inner_text("#pair-games")
+            assert f"{row} and {col}: {len(theirs)} games" in said, said
+            # The cell's score is the row's share of those games, a draw half.
+            won = sum(
+                1.0 if g.ranks[g.bots.index(row)] < g.ranks[g.bots.index(col)]
+                else 0.5 if g.ranks[g.bots.index(row)] == g.ranks[g.bots.index(col)]
+                else 0.0
+                for g in theirs
+            )  # fmt: skip
+            cell = page.locator(f'table.heat td[data-row="{row}"][data-col="{col}"]')
+            assert float(cell.inner_text()) == round(100 * won / len(theirs), 1)
+            assert page.locator("#pair-games").is_visible()
+        save_screenshot(page, f"tournament-pair-{viewport['width']}")
+        page.get_by_role("link", name="every game").click()
+        page.wait_for_function("() => !document.getElementById('pair-games')")
+        assert len(page.evaluate(SHOWN_GAMES)) == len(stored)
+        # A pair's link is an address of its own: opened, it lists that pair.
+        row, col = cells[0]
+        page.locator(f'table.heat td[data-row="{row}"][data-col="{col}"] a').click()
+        page.wait_for_selector("#pair-games")
+        link = page.url
+        page.goto("about:blank")
+        page.goto(link)
+        page.wait_for_selector("#pair-games")
+        theirs = [g for g in stored if {row, col} <= set(g.bots)]
+        assert len(page.evaluate(SHOWN_GAMES)) == len(theirs)
+        assert not page.evaluate(
+            "() => document.documentElement.scrollWidth > document.documentElement.clientWidth"
+        ), "the page is wider than the window"
+    finally:
+        context.close()
