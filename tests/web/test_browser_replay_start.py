@@ -4,6 +4,7 @@ start one key or one click away; a link naming a move still opens there."""
 
 from __future__ import annotations
 
+import urllib.request
 from typing import Any
 
 import pytest
@@ -64,5 +65,29 @@ def test_a_tournament_game_opens_at_its_end(showcase: Showcase, page: Any) -> No
     page.wait_for_selector("#board[data-move]")
     last = page.evaluate("() => window.sheepfold.frames.at(-1).move")
     assert last > 0
+    assert drawn_move(page) == last
+    assert page.locator("#scores td.final").count() > 0
+
+
+def test_a_match_over_before_its_live_page_saw_a_move_opens_at_its_end(
+    showcase: Showcase, page: Any
+) -> None:
+    """A page that loaded while the match ran and whose stream found it over
+    shows the replay: at its end, as a finished match's page opens (it showed
+    move 0). Simulated: the page is told the finished match is running."""
+    match_id = showcase.finished["sheep-n-sheep"]
+    last = _moves(showcase, match_id)
+
+    with urllib.request.urlopen(f"{showcase.url}/match/{match_id}", timeout=30) as answer:
+        html = answer.read().decode()
+    assert '"status": "finished"' in html
+    html = html.replace('"status": "finished"', '"status": "running"', 1)
+
+    def running(route: Any) -> None:
+        route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)
+
+    page.route(f"{showcase.url}/match/{match_id}", running)  # the page alone, not its API
+    page.goto(f"{showcase.url}/match/{match_id}")
+    page.wait_for_function("() => !window.sheepfold.live && window.sheepfold.frames.length > 0")
     assert drawn_move(page) == last
     assert page.locator("#scores td.final").count() > 0
