@@ -74,3 +74,27 @@ def test_a_crosstable_cell_lists_the_games_of_its_pair(
         ), "the page is wider than the window"
     finally:
         context.close()
+
+
+def test_a_bot_in_the_standings_lists_its_games(showcase: Showcase, page: Any) -> None:
+    """A bot's name in the standings led nowhere either: its games, as many as
+    its "games" column says, were found only by reading the whole list."""
+    with Store(showcase.tournament_dbs[0]) as store:
+        stored = store.games(store.tournament("showcase").id)
+    page.goto(f"{showcase.url}/tournaments/0/showcase")
+    page.wait_for_selector("table.standings")
+    bots = page.eval_on_selector_all(
+        "table.standings tr[data-bot]", "rows => rows.map(r => r.dataset.bot)"
+    )
+    assert len(bots) == 3, bots
+    for bot in bots:
+        row = page.locator(f'table.standings tr[data-bot="{bot}"]')
+        row.locator("td.bot a").click()
+        page.wait_for_function(
+            "(bot) => document.getElementById('pair-games')?.dataset.pair === bot", arg=bot
+        )
+        theirs = [g.match_id for g in stored if bot in g.bots]
+        assert sorted(page.evaluate(SHOWN_GAMES)) == sorted(theirs)
+        assert int(row.locator("td.games").inner_text()) == len(theirs)
+        said = page.inner_text("#pair-games")
+        assert f"Games of {bot}: {len(theirs)} games" in said, said

@@ -1,7 +1,8 @@
 // The tournament page: while games are still to be played, ask for the report
 // again every few seconds and swap it in when it changed (an unchanged one is
 // a 304 for the ETag the page holds). Each crosstable cell links to its pair's
-// games (#bot=A&bot=B), which the games list then shows alone.
+// games (#bot=A&bot=B), and each bot in the standings to its own (#bot=A),
+// which the games list then shows alone.
 import { h } from "./svg.js";
 import { count } from "./words.js";
 
@@ -37,31 +38,37 @@ async function refresh() {
 
 // ------------------------------------------------------------ a pair's games
 
-function pairHref(a, b) {
+function gamesHref(...bots) {
   const params = new URLSearchParams();
-  params.append("bot", a);
-  params.append("bot", b);
+  for (const bot of bots) params.append("bot", bot);
   return `#${params}`;
 }
 
-// Each score of the crosstable becomes a link to the games it was made of (a
-// cell once gave "75.0" and no way to the games but reading the whole list).
+// Each score of the crosstable becomes a link to the games it was made of, and
+// each bot's name in the standings to its games (a cell once gave "75.0", and
+// a name "8 games", with no way to them but reading the whole list).
 function linkPairs() {
   for (const cell of report.querySelectorAll("table.heat td[data-row][data-col]")) {
     const { row, col } = cell.dataset;
-    cell.replaceChildren(h("a", { href: pairHref(row, col), title: `the games of ${row} and ${col}` },
+    cell.replaceChildren(h("a", { href: gamesHref(row, col), title: `the games of ${row} and ${col}` },
       cell.textContent));
+  }
+  for (const row of report.querySelectorAll("table.standings tr[data-bot]")) {
+    const cell = row.querySelector("td.bot");
+    const { bot } = row.dataset;
+    if (cell) cell.replaceChildren(h("a", { href: gamesHref(bot), title: `the games of ${bot}` }, cell.textContent));
   }
 }
 
-// The games list shows the pair the address names (#bot=A&bot=B) alone, with a
-// line saying whose games they are and a link back to every game.
+// The games list shows the games of the bot or the pair the address names
+// (#bot=A, #bot=A&bot=B) alone, under a line saying whose games they are, with
+// a link back to every game.
 function showPair(scroll) {
   const bots = new URLSearchParams(location.hash.slice(1)).getAll("bot");
   const table = report.querySelector("table.games");
   report.querySelector("#pair-games")?.remove();
   if (!table) return;
-  const pair = bots.length === 2 ? bots : null;
+  const pair = bots.length === 1 || bots.length === 2 ? bots : null;
   let shown = 0;
   for (const row of table.querySelectorAll("tr[data-match-id]")) {
     let seated = [];
@@ -75,7 +82,8 @@ function showPair(scroll) {
   }
   if (pair === null) return;
   const note = h("p", { id: "pair-games", class: "pair-games", "data-pair": pair.join("\n") },
-    "Games of ", h("bdi", { class: "bot" }, pair[0]), " and ", h("bdi", { class: "bot" }, pair[1]),
+    "Games of ", h("bdi", { class: "bot" }, pair[0]),
+    pair.length === 2 ? [" and ", h("bdi", { class: "bot" }, pair[1])] : [],
     `: ${count(shown, "game")} · `, h("a", { href: "#" }, "every game"));
   table.before(note);
   if (scroll) note.scrollIntoView({ block: "start" });
