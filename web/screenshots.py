@@ -4,6 +4,7 @@ Chromium (/usr/bin/chromium, or $SHEEPFOLD_CHROMIUM)."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -18,7 +19,20 @@ MOVES = {"sheep-showdown": 24, "sheep-n-sheep": 70, "stubborn-sheep": 60, "sheep
 
 
 def main(argv: list[str]) -> int:
-    folder = Path(argv[0] if argv else "docs/screenshots")
+    parser = argparse.ArgumentParser(
+        prog="python -m web.screenshots",
+        description="Draw a picture of each game's web viewer and of a tournament page "
+        "(PNG files), as the README shows them. Needs Playwright and Chromium "
+        "($SHEEPFOLD_CHROMIUM, default /usr/bin/chromium).",
+    )
+    parser.add_argument(
+        "folder",
+        nargs="?",
+        default="docs/screenshots",
+        type=Path,
+        help="where the pictures go (default: %(default)s)",
+    )
+    folder: Path = parser.parse_args(argv).folder
     chromium = os.environ.get("SHEEPFOLD_CHROMIUM", "/usr/bin/chromium")
     if not Path(chromium).exists():
         print(f"screenshots: no Chromium at {chromium}; install chromium", file=sys.stderr)
