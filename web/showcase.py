@@ -96,6 +96,9 @@ class Showcase:
                 "players": 2,
                 "games_per_pairing": games_per_pairing,
                 "seed": 1,
+                # The deal numbers as seeds, so each redraw shows the same results
+                # (a secret drawn per tournament gave other scores every time).
+                "secret_deals": False,
                 "concurrency": 2,
                 "anchor": "random",
                 "bots": [
