@@ -15,8 +15,9 @@ import threading
 import time
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
-HEADERS, RST_STREAM, SETTINGS = 1, 3, 4
+HEADERS, RST_STREAM, SETTINGS, PING = 1, 3, 4, 6
 END_HEADERS = 4
+ACK = 1
 CANCEL = (8).to_bytes(4, "big")
 BATCH = 20  # streams opened per write
 KEPT_OPEN = 800  # older streams are reset, so a connection stays under any cap of 1,000
@@ -138,6 +139,53 @@ def rapid_reset(address: str, seconds: float) -> int:
             pass  # the server closed this connection: open another
         connection.close()
     return opened
+
+
+def _await_ping_ack(connection: socket.socket) -> bool:
+    """Reads the server's frames until its PING acknowledgement; whether one came."""
+    received = b""
+    try:
+        while True:
+            while len(received) >= 9:
+                length = int.from_bytes(received[:3], "big")
+                if len(received) < 9 + length:
+                    break
+                if received[3] == PING and received[4] & ACK:
+                    return True
+                received = received[9 + length :]
+            chunk = connection.recv(65536)
+            if not chunk:
+                return False
+            received += chunk
+    except OSError:
+        return False
+
+
+def reset_burst(address: str, connections: int, streams: int) -> list[socket.socket]:
+    """Open `connections` TCP connections to `address` (HOST:PORT) and on each
+    send `streams` Play streams, each reset at once, then a PING. Returns once
+    the server has acknowledged every PING, so it has read every stream before
+    it (HTTP/2 frames on a connection are handled in order), with the
+    connections still open: the caller closes them. Raises if the server closed
+    one first."""
+    host, port = address.rsplit(":", 1)
+    opened = b"".join(
+        frame(HEADERS, END_HEADERS, i, PLAY_HEADERS) + frame(RST_STREAM, 0, i, CANCEL)
+        for i in range(1, 2 * streams, 2)
+    )
+    burst = PREFACE + frame(SETTINGS, 0, 0, b"") + opened + frame(PING, 0, 0, bytes(8))
+    sockets = [socket.create_connection((host, int(port)), timeout=30) for _ in range(connections)]
+    try:
+        for connection in sockets:
+            connection.sendall(burst)
+        for connection in sockets:
+            if not _await_ping_ack(connection):
+                raise ConnectionError("the server closed a connection of the burst")
+    except BaseException:
+        for connection in sockets:
+            connection.close()
+        raise
+    return sockets
 
 
 if __name__ == "__main__":
