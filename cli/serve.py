@@ -367,7 +367,9 @@ def run(args: argparse.Namespace) -> int:
             "(--admin-token-file, --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
         )
     from server.logs import FLUSH_SECONDS, configure_logging
+    from server.malloc_arenas import limit_malloc_arenas
 
+    limit_malloc_arenas()  # before the logging thread and gRPC's threads start
     log = configure_logging(args.log_format, args.log_level, queued=True)
     try:
         return _run_logged(args)

@@ -178,7 +178,7 @@ def grpc_options(
         # random, anyone's, before the server sees them; past the second, all.
         # Its defaults (1,000 and 3,000) were passed by two connections opening
         # and resetting streams in a loop, and other clients' joins were
-        # cancelled. Bounded still: the queue's calls hold memory.
+        # cancelled. Bounded still: the queue's calls hold memory, about 14 KB each.
         ("grpc.server.max_pending_requests", PENDING_CALLS),
         ("grpc.server.max_pending_requests_hard_limit", PENDING_CALLS_HARD_LIMIT),
     ]

@@ -159,10 +159,9 @@ def test_a_rapid_reset_flood_leaves_a_match_on_another_connection_playing() -> N
     about 430 MB, the 60,000 an unbounded queue takes about 870 MB. The flood
     alone is no measure: it keeps a few thousand calls queued, as many with or
     without the bound, and how many depends on the machine's load (25 to 170 MB
-    measured). The server runs with one malloc arena: with glibc's default of
-    one per thread, memory a call freed on one gRPC thread is not reused by
-    another, and the growth added up arenas, not queued calls."""
-    server = start_server_process(env={"MALLOC_ARENA_MAX": "1"})
+    measured), and on which gRPC threads took them: each one's memory stayed in
+    its own malloc arena (server/malloc_arenas.py)."""
+    server = start_server_process()
     try:
         _play_while_flooded(server)
         before = _rss_kb(server)
