@@ -45,7 +45,8 @@ def main(argv: list[str]) -> int:
     configure_logging("console", "warning")
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
-        show = start_showcase(tournament_dbs=[Path(scratch) / "tournament.db"])
+        # Fixed deals: each redraw of the tournament picture shows the same scores.
+        show = start_showcase(tournament_dbs=[Path(scratch) / "tournament.db"], secret_deals=False)
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(

@@ -86,9 +86,12 @@ class Showcase:
         self.live[game] = match_id
         return match_id
 
-    def run_tournament(self, database: Path, games_per_pairing: int = 2) -> str:
+    def run_tournament(
+        self, database: Path, games_per_pairing: int = 2, secret_deals: bool = True
+    ) -> str:
         """A small round robin (random against greedy and itself) on this server,
-        stored in `database`; returns its name."""
+        stored in `database`; returns its name. Without `secret_deals` its deal
+        numbers are its seeds, so it plays the same games every time."""
         config = parse_config(
             {
                 "name": "showcase",
@@ -96,9 +99,7 @@ class Showcase:
                 "players": 2,
                 "games_per_pairing": games_per_pairing,
                 "seed": 1,
-                # The deal numbers as seeds, so each redraw shows the same results
-                # (a secret drawn per tournament gave other scores every time).
-                "secret_deals": False,
+                "secret_deals": secret_deals,
                 "concurrency": 2,
                 "anchor": "random",
                 "bots": [
@@ -130,10 +131,12 @@ def start_showcase(
     live_delay: float = 0.25,
     tournament_dbs: Sequence[Path] = (),
     config: ServerConfig | None = None,
+    secret_deals: bool = True,
 ) -> Showcase:
     """A server with one finished match of each of `games`, a live one of each
     of `live`, and the viewer on a free port, showing `tournament_dbs` (a
-    tournament is played into the first when it does not exist yet)."""
+    tournament is played into the first when it does not exist yet, under a
+    secret unless not `secret_deals`)."""
     server = InProcessServer(config or ServerConfig())
     server.start()
     showcase = Showcase(server, tournament_dbs=tuple(Path(db) for db in tournament_dbs))
@@ -142,7 +145,7 @@ def start_showcase(
             players, seed = GAMES[game]
             showcase.play_finished(game, players, seed)
         if tournament_dbs and not Path(tournament_dbs[0]).exists():
-            showcase.run_tournament(Path(tournament_dbs[0]))
+            showcase.run_tournament(Path(tournament_dbs[0]), secret_deals=secret_deals)
         for game in live:
             players, seed = GAMES[game]
             showcase.start_live(game, players, seed + 100, live_delay)
