@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import enum
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
@@ -79,7 +79,10 @@ class Match:
             Seat(index=i, bank=record.clock.time_bank_seconds)
             for i in range(len(record.token_hashes))
         ]
-        self.status = Status.WAITING
+        # Called with the match after each change of its status (by the
+        # registry, which keeps its hosted matches in lists by status).
+        self.status_changed: Callable[[Match], None] | None = None
+        self._status = Status.WAITING
         self.moves: list[RecordedMove] = []
         self.result: arena_pb2.MatchResult | None = None
         self.end_reason = ""
@@ -188,6 +191,17 @@ class Match:
 
     async def wait_finished(self) -> None:
         await self._finished.wait()
+
+    @property
+    def status(self) -> Status:
+        return self._status
+
+    @status.setter
+    def status(self, status: Status) -> None:
+        changed = status is not self._status
+        self._status = status
+        if changed and self.status_changed is not None:
+            self.status_changed(self)
 
     @property
     def over(self) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import heapq
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -22,6 +21,7 @@ import games
 from games.errors import InvalidOptions, RulesChanged
 from games.options import parse_options
 from server import convert
+from server.hosted import HostedMatches
 from server.match import Match, Status
 from server.metrics import NO_METRICS, LiveView, ServerMetrics
 from server.records import (
@@ -66,6 +66,7 @@ class MatchRegistry:
         self.closing: str | None = None  # why the server is shutting down, once it is
         self.refusing: str | None = None  # why no new match is taken (a lost database file)
         self._matches: dict[str, Match] = {}
+        self._hosted = HostedMatches()  # the same, in the order a listing answers in
         # Unfinished matches restore could not bring back: not hosted, and not
         # over in the store, so without this they would read as no match at all.
         self._unrestorable: dict[str, DamagedRecord] = {}
@@ -232,6 +233,7 @@ class MatchRegistry:
     def _host(self, match: Match) -> None:
         match_id = match.record.match_id
         self._matches[match_id] = match
+        self._hosted.add(match)
         task = match.start()
 
         def forget(_: asyncio.Task[None]) -> None:
@@ -239,6 +241,7 @@ class MatchRegistry:
             # whose loop failed stays hosted, so GetMatch still shows it.
             if match.over and self._matches.get(match_id) is match:
                 del self._matches[match_id]
+                self._hosted.remove(match)
             for done in self.match_done:
                 done(match)
 
@@ -301,14 +304,10 @@ class MatchRegistry:
         """The newest matches, hosted or only in the store, newest first. A
         stored row that cannot be read back is left out (reading that match
         alone says so)."""
-        hosted = [
-            m
-            for m in self._matches.values()
-            if (not game or m.record.game == game) and (status is None or m.status == status)
-        ]
-        # Only the newest are described: a listing of one among thousands of
-        # hosted matches once built every one's MatchInfo on the event loop.
-        newest = heapq.nlargest(limit, hosted, key=lambda m: m.record.created_at)
+        # Only the newest are looked at: a listing of one among thousands of
+        # hosted matches once built every one's MatchInfo on the event loop,
+        # and then still looked at every one (server/hosted.py).
+        newest = self._hosted.newest(game, status, limit)
         found = [(m.record.created_at, m.info()) for m in newest]
         # Rows of matches still running are never listed from the store: one just
         # created and not yet hosted would take a place among the newest and be
@@ -322,8 +321,10 @@ class MatchRegistry:
             # Only what is listed from memory is skipped in the store: a match
             # still playing above that finishes (and is written) before the
             # store is read is in neither list otherwise, and a listing of
-            # finished matches came back one short.
-            listed = {m.record.match_id for m in hosted}
+            # finished matches came back one short. A hosted match older than
+            # the newest `limit` need not be skipped: its stored row would come
+            # after all of them, and be cut.
+            listed = {m.record.match_id for m in newest}
 
             def stored() -> list[tuple[float, arena_pb2.MatchInfo]]:
                 rows = []

@@ -1,0 +1,74 @@
+"""The hosted matches, kept in the order ListMatches answers in, per game and
+status: a listing reads only the first matches of the few lists it asks for.
+
+ListMatches once looked at every hosted match on every call: about 5 ms of the
+event loop a call at 10,000 live matches (16 ms with `limit=1000`), so a client
+listing in a loop from a few connections held up every match's decisions.
+
+The order is the listing's: newest `created_at` first, and of matches created
+at the same instant the one hosted first. A match moves between its game's
+lists as its status changes (`Match.status_changed`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import itertools
+import operator
+
+from server.match import Match, Status
+
+# Where a match stands in its list: lists are sorted ascending, so newest first.
+_Place = tuple[float, int]
+_Entry = tuple[_Place, Match]
+_List = tuple[str, Status]  # a game and a status
+_place = operator.itemgetter(0)
+
+
+class HostedMatches:
+    def __init__(self) -> None:
+        self._lists: dict[_List, list[_Entry]] = {}
+        self._places: dict[str, tuple[_Place, _List]] = {}
+        self._hosted = itertools.count()
+
+    def add(self, match: Match) -> None:
+        held = self._places.get(match.record.match_id)
+        if held is not None:  # hosted again under its id: it keeps its place, as in a dict
+            self._take_out(*held)
+        place = held[0] if held is not None else (-match.record.created_at, next(self._hosted))
+        self._put(match, place)
+        match.status_changed = self._moved
+
+    def remove(self, match: Match) -> None:
+        held = self._places.pop(match.record.match_id, None)
+        if held is not None:
+            self._take_out(*held)
+        match.status_changed = None
+
+    def newest(self, game: str, status: Status | None, limit: int) -> list[Match]:
+        """Up to `limit` hosted matches of `game` (every game when empty) and
+        `status` (any when None), newest first."""
+        lists = [
+            entries
+            for (its_game, its_status), entries in self._lists.items()
+            if (not game or its_game == game) and (status is None or its_status == status)
+        ]
+        merged = heapq.merge(*lists, key=_place)
+        return [match for _, match in itertools.islice(merged, limit)]
+
+    def _moved(self, match: Match) -> None:
+        held = self._places.get(match.record.match_id)
+        if held is None or held[1] == (match.record.game, match.status):
+            return
+        self._take_out(*held)
+        self._put(match, held[0])
+
+    def _put(self, match: Match, place: _Place) -> None:
+        key = (match.record.game, match.status)
+        bisect.insort(self._lists.setdefault(key, []), (place, match), key=_place)
+        self._places[match.record.match_id] = (place, key)
+
+    def _take_out(self, place: _Place, key: _List) -> None:
+        entries = self._lists[key]
+        del entries[bisect.bisect_left(entries, place, key=_place)]
