@@ -35,7 +35,30 @@ def _layout(title: str, body: str, script: str = "", data: dict[str, Any] | None
 """
 
 
+# The matches list's columns (one table, live and finished matches under one
+# header, so their columns line up): each heading and its cells' class.
+MATCH_COLUMNS = (
+    ("Match", "id"),
+    ("Game", "game"),
+    ("Players", "players"),
+    ("Status", "status"),
+    ("Moves", "moves"),
+    ("Result", "result"),
+    ("Started", "when"),
+)
+
+
+def _section(title: str) -> str:
+    return (
+        f'<tbody class="section"><tr><th colspan="{len(MATCH_COLUMNS)}" scope="colgroup">'
+        f"<h2>{escape(title)}</h2></th></tr></tbody>"
+    )
+
+
 def matches_page(games: list[dict[str, str]], limit: int) -> str:
+    heads = "".join(
+        f'<th class="{name}" scope="col">{escape(title)}</th>' for title, name in MATCH_COLUMNS
+    )
     options = "".join(
         f'<option value="{escape(g["name"])}">{escape(g["title"])}</option>' for g in games
     )
@@ -43,9 +66,10 @@ def matches_page(games: list[dict[str, str]], limit: int) -> str:
 <div class="filters"><label>game <select id="game-filter"><option value="">every game</option>
 {options}</select></label> <span id="list-status" class="muted"></span></div>
 <p id="capped" class="notice" hidden></p>
-<h2>Live</h2><div class="table-scroll"><table class="matches" id="live"><tbody></tbody>
-</table></div>
-<h2>Finished</h2><div class="table-scroll"><table class="matches" id="finished"><tbody></tbody>
+<div class="table-scroll"><table class="matches">
+<thead><tr>{heads}</tr></thead>
+{_section("Live")}<tbody id="live"></tbody>
+{_section("Finished")}<tbody id="finished"></tbody>
 </table></div>"""
     return _layout("Matches", body, "matches.js", {"games": games, "limit": limit})
 

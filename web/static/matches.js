@@ -12,6 +12,7 @@ let source = null;
 const RETRY_SECONDS = window.sheepfoldRetrySeconds || [1, 2, 4, 8, 15, 30];
 let retries = 0;
 let retry = null;
+const columns = document.querySelectorAll("table.matches thead th").length;
 
 // When a match started: its time alone today, its date too on any other day
 // (a match of yesterday's read as one of today's).
@@ -30,10 +31,11 @@ function row(m) {
     : m.status === "waiting" ? "waiting for its seats to join"
       : m.to_move !== null && m.to_move !== undefined ? `seat ${m.to_move} to move` : "";
   return h("tr", { "data-match-id": m.match_id, "data-game": m.game, "data-status": m.status },
-    h("td", {}, h("a", { href: `/match/${encodeURIComponent(m.match_id)}` }, m.match_id)),
-    h("td", {}, m.title), h("td", { class: "players" }, count(m.players, "player")),
-    h("td", {}, h("span", { class: `badge ${m.status}` }, m.status)),
-    h("td", { class: "moves" }, count(m.moves, "move")), h("td", {}, result), h("td", { class: "muted when" }, when));
+    h("td", { class: "id" }, h("a", { href: `/match/${encodeURIComponent(m.match_id)}` }, m.match_id)),
+    h("td", { class: "game" }, m.title), h("td", { class: "players" }, count(m.players, "player")),
+    h("td", { class: "status" }, h("span", { class: `badge ${m.status}` }, m.status)),
+    h("td", { class: "moves" }, count(m.moves, "move")), h("td", { class: "result" }, result),
+    h("td", { class: "muted when" }, when));
 }
 
 function show(matches) {
@@ -44,8 +46,9 @@ function show(matches) {
   const live = matches.filter((m) => m.status === "running" || m.status === "waiting");
   const done = matches.filter((m) => !(m.status === "running" || m.status === "waiting"));
   const fill = (id, list, empty) => {
-    const body = document.querySelector(`#${id} tbody`);
-    body.replaceChildren(...(list.length ? list.map(row) : [h("tr", {}, h("td", { class: "muted" }, empty))]));
+    const body = document.getElementById(id);
+    const none = h("tr", { class: "empty" }, h("td", { class: "muted", colspan: String(columns) }, empty));
+    body.replaceChildren(...(list.length ? list.map(row) : [none]));
   };
   fill("live", live, "no live match");
   fill("finished", done, "no finished match");

@@ -1,0 +1,131 @@
+"""The list pages as a spectator reads them, in headless Chromium: the matches
+list's columns named and lined up on a laptop, its rows alike on a phone, the
+tournaments list's progress, and a tournament's games heading under a filter."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import save_screenshot
+from web.showcase import GAMES, Showcase, start_showcase
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+
+@pytest.fixture(scope="module")
+def busy() -> Iterator[Showcase]:
+    """A finished and a live match of every game (the live ones a move every
+    few seconds, so they stay live while a test reads the list)."""
+    show = start_showcase(live=tuple(GAMES), live_delay=3.0)
+    try:
+        yield show
+    finally:
+        show.stop()
+
+
+# Each column heading's left edge and text, and each listed row's cells' left
+# edges, by table part (#live, #finished).
+COLUMNS = """() => {
+  const left = (el) => Math.round(el.getBoundingClientRect().left);
+  const heads = [...document.querySelectorAll('table.matches thead th')]
+    .filter((th) => th.getBoundingClientRect().width > 0);
+  const rows = (id) => [...document.querySelectorAll(`#${id} tr[data-match-id]`)]
+    .map((tr) => [...tr.cells].map(left));
+  return { heads: heads.map((th) => [th.textContent.trim(), left(th)]),
+    live: rows('live'), finished: rows('finished') };
+}"""
+
+
+def test_the_matches_list_names_its_columns_and_lines_them_up(busy: Showcase, page: Any) -> None:
+    """On a laptop the list had no column headings: a bare number ("12 moves",
+    a score) named by nothing, and the live and finished tables, each sized
+    to its own rows, did not line up."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(busy.url)
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('#live tr[data-match-id]').length === n"
+        " && document.querySelectorAll('#finished tr[data-match-id]').length === n",
+        arg=len(GAMES),
+    )
+    seen = page.evaluate(COLUMNS)
+    save_screenshot(page, "matches-columns-1280")
+    titles = [title for title, _ in seen["heads"]]
+    assert titles == ["Match", "Game", "Players", "Status", "Moves", "Result", "Started"], titles
+    edges = [x for _, x in seen["heads"]]
+    for part in ("live", "finished"):
+        for cells in seen[part]:
+            assert cells == edges, (part, cells, edges)
+    assert not page.evaluate(
+        "() => document.documentElement.scrollWidth > document.documentElement.clientWidth"
+    ), "the list is wider than the window"
+
+
+# Each listed row's status badge: which line of the row it is on (by its top
+# against the row's first cell), and whether any shown cell reaches past the window.
+BADGE_LINES = """() => {
+  const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll('table.matches tr[data-match-id]')].map((tr) => {
+    const first = tr.cells[0].getBoundingClientRect(), game = tr.cells[1];
+    const badge = tr.querySelector('.badge').getBoundingClientRect();
+    const shown = [...tr.cells].filter((td) => td.getBoundingClientRect().width > 0);
+    return { title: game.textContent, second: badge.top >= first.bottom - 1,
+      gameOnFirst: Math.abs(game.getBoundingClientRect().top - first.top) < 2,
+      past: shown.some((td) => td.getBoundingClientRect().right > width + 0.5) };
+  });
+}"""
+
+
+# Rows whose first words (id and game) are short, middling and long.
+PHONE_ROWS = [
+    ("a1b2c3", "Sheep & Garden", "finished"),
+    ("7d0c6a5e1f2b3c4d", "Sheep Showdown", "running"),
+    ("e5f6", "Stubborn Sheep", "waiting"),
+    ("9a8b7c6d5e4f3a2b", "Sheep 'n' Sheep", "aborted"),
+]
+
+
+def _listed(match_id: str, title: str, status: str) -> dict[str, Any]:
+    return {
+        "match_id": match_id, "game": "sheep-showdown", "title": title, "players": 2,
+        "status": status, "moves": 12, "to_move": 0 if status == "running" else None,
+        "created_at": 1_700_000_000,
+        "result": {"scores": [29, 14], "ranks": [1, 2]} if status == "finished" else None,
+    }  # fmt: skip
+
+
+def test_a_phone_shows_every_rows_status_on_its_second_line(busy: Showcase, browser: Any) -> None:
+    """At 360 px a row wrapped where its words ran out: with a short id and
+    game the status badge stayed on the first line, with longer ones it went
+    to the second, so the badges of a list zigzagged down the page."""
+    listed = [_listed(*row) for row in PHONE_ROWS]
+    context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.route(
+            "**/api/matches/events*",
+            lambda route: route.fulfill(
+                status=200,
+                headers={"Content-Type": "text/event-stream"},
+                body=f"data: {json.dumps(listed)}\n\n",
+            ),
+        )
+        page.goto(busy.url)
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('table.matches tr[data-match-id]').length === n",
+            arg=len(listed),
+        )
+        rows = page.evaluate(BADGE_LINES)
+        save_screenshot(page, "matches-rows-360")
+        assert not page.evaluate(
+            "() => [...document.querySelectorAll('.table-scroll')]"
+            ".some((box) => box.scrollWidth > box.clientWidth)"
+        ), "the list scrolls sideways"
+    finally:
+        context.close()
+    assert len(rows) == len(PHONE_ROWS), rows
+    for row in rows:
+        assert row["second"] and row["gameOnFirst"] and not row["past"], row
