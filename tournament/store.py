@@ -261,6 +261,12 @@ class Store:
 
     # ------------------------------------------------------------ games
 
+    def game_counts(self) -> dict[int, int]:
+        """How many games each tournament (by id) has stored, in one query: no
+        game is read (a tournament with none is not in it)."""
+        rows = self._db.execute("SELECT tournament_id, COUNT(*) FROM games GROUP BY tournament_id")
+        return {int(row[0]): int(row[1]) for row in rows}
+
     def done_keys(self, tournament_id: int) -> set[str]:
         rows = self._db.execute("SELECT key FROM games WHERE tournament_id = ?", (tournament_id,))
         return {row[0] for row in rows}

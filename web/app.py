@@ -421,7 +421,7 @@ async def _report(request: web.Request) -> Report:
 def _listed(index: int, path: Path) -> dict[str, Any]:
     """One database's tournaments for the list page (named by its file alone)."""
     try:
-        found, damaged = tournaments.readable_tournaments(path)
+        found, damaged = tournaments.listed_tournaments(path)
     except (tournaments.NotATournamentDb, tournaments.BeingRewritten) as error:
         # One database being written, or no database at all, says so in its
         # own line: the other databases' tournaments are still listed.
@@ -431,11 +431,13 @@ def _listed(index: int, path: Path) -> dict[str, Any]:
         "file": path.name,
         "tournaments": [
             {
-                "name": t.name,
-                "href": tournament_url(index, t.name),
-                "game": t.game,
-                "players": t.players,
-                "scheduled": t.scheduled,
+                "name": t.record.name,
+                "href": tournament_url(index, t.record.name),
+                "game": t.record.game,
+                "players": t.record.players,
+                "scheduled": t.record.scheduled,
+                "played": t.played,
+                "running": t.running,
             }
             for t in found
         ],

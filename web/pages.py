@@ -123,10 +123,15 @@ def tournaments_page(entries: list[dict[str, Any]]) -> str:
             for why in problems
         ]
         for t in entry.get("tournaments", ()):
+            # "unfinished", not "running": the database does not say whether a
+            # runner is at work on it now or stopped half-way.
+            state = "unfinished" if t["running"] else "finished"
             rows.append(
-                f'<li><a href="{escape(t["href"])}">'
+                f'<li data-tournament="{escape(t["name"])}"><a href="{escape(t["href"])}">'
                 f"{escape(t['name'])}</a> · {escape(t['game'])}, {_count(t['players'], 'player')}, "
-                f"{_count(t['scheduled'], 'game')} scheduled "
+                f'<span class="played">{escape(str(t["played"]))} of '
+                f"{_count(t['scheduled'], 'game')} played</span> "
+                f'<span class="badge {state}">{state}</span> '
                 f'<span class="muted">({escape(entry["file"])})</span></li>'
             )
     if not entries:

@@ -15,7 +15,7 @@ from server.files import access_refused
 from tournament.report import report_data
 from tournament.store import GameRecord, NoSuchTournament, Store, StoreError, TournamentRecord
 from tournament.store_read import ChangedWhileRead, read_connection, read_store
-from tournament.stored_schedule import deal_in_play
+from tournament.stored_schedule import deal_in_play, outside_schedule
 
 T = TypeVar("T")
 
@@ -112,6 +112,42 @@ def readable_tournaments(path: Path) -> tuple[tuple[TournamentRecord, ...], tupl
     others all the same."""
     readable, damaged = _read(path, lambda store: store.readable_tournaments())
     return readable, tuple(str(error).replace(str(path), path.name) for error in damaged)
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A tournament as the list page shows it: its games played of its schedule
+    (counted as its own page counts them) and whether games are still to play."""
+
+    record: TournamentRecord
+    played: int
+
+    @property
+    def running(self) -> bool:
+        return self.played < self.record.scheduled
+
+
+def listed_tournaments(path: Path) -> tuple[tuple[Listed, ...], tuple[str, ...]]:
+    """readable_tournaments, each with its games played. Cheap for a database
+    of many tournaments: one query counts every tournament's stored games; a
+    tournament's games are read only when some may lie outside its schedule
+    (a gauntlet, or more stored than scheduled: tournament.stored_schedule)."""
+
+    def read(store: Store) -> tuple[tuple[Listed, ...], tuple[StoreError, ...]]:
+        with store.snapshot():
+            readable, damaged = store.readable_tournaments()
+            counts = store.game_counts()
+            listed = []
+            for record in readable:
+                stored = counts.get(record.id, 0)
+                kind = record.config.get("schedule", "round-robin")
+                if kind == "gauntlet" or (kind != "sprt" and stored > record.scheduled):
+                    stored -= outside_schedule(record, store.games(record.id))
+                listed.append(Listed(record, stored))
+            return tuple(listed), damaged
+
+    found, damaged = _read(path, read)
+    return found, tuple(str(error).replace(str(path), path.name) for error in damaged)
 
 
 def load(path: Path, name: str, samples: int = 200) -> TournamentView:

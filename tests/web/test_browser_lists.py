@@ -1,16 +1,22 @@
 """The list pages as a spectator reads them, in headless Chromium: the matches
 list's columns named and lined up on a laptop, its rows alike on a phone, the
-tournaments list's progress, and a tournament's games heading under a filter."""
+tournaments list's progress."""
 
 from __future__ import annotations
 
 import json
+import shutil
+import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.web.conftest import save_screenshot
+from tournament.store import Store
+from web import tournaments
+from web.app import WebConfig, start_web
 from web.showcase import GAMES, Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -129,3 +135,58 @@ def test_a_phone_shows_every_rows_status_on_its_second_line(busy: Showcase, brow
     assert len(rows) == len(PHONE_ROWS), rows
     for row in rows:
         assert row["second"] and row["gameOnFirst"] and not row["past"], row
+
+
+@pytest.fixture
+def unfinished(showcase: Showcase, tmp_path: Path) -> Iterator[str]:
+    """A viewer of a copy of the showcase's tournament database, its schedule
+    made 360 games long: a tournament still to be played."""
+    copy = tmp_path / "unfinished.db"
+    shutil.copy(showcase.tournament_dbs[0], copy)
+    with sqlite3.connect(copy) as connection:
+        connection.execute("UPDATE tournaments SET scheduled = 360")
+    connection.close()
+    viewer = showcase.server.run(
+        start_web(
+            WebConfig(showcase.server.address, (showcase.tournament_dbs[0], copy)), "127.0.0.1", 0
+        )
+    )
+    try:
+        yield f"http://127.0.0.1:{viewer.port}"
+    finally:
+        showcase.server.run(viewer.stop())
+
+
+def test_the_tournaments_list_says_how_many_games_are_played(
+    showcase: Showcase, unfinished: str, page: Any
+) -> None:
+    """The list said "360 games scheduled" and no more: neither how far a
+    tournament had got nor whether it was still being played."""
+    with Store(showcase.tournament_dbs[0]) as store:
+        record = store.tournament("showcase")
+        played = len(store.games(record.id))
+    page.goto(f"{unfinished}/tournaments")
+    save_screenshot(page, "tournaments-list")
+    finished, going = page.locator('li[data-tournament="showcase"]').all()
+    assert f"{played} of {played} games played" in finished.inner_text()
+    assert finished.locator(".badge").inner_text() == "finished"
+    assert f"{played} of 360 games played" in going.inner_text()
+    assert going.locator(".badge").inner_text() == "unfinished"
+    # What the tournament's own page counts.
+    page.goto(f"{unfinished}/tournaments/1/showcase")
+    assert page.locator("[data-games-played]").inner_text() == str(played)
+
+
+def test_the_tournaments_list_reads_no_games_of_a_round_robin(
+    showcase: Showcase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counting each tournament's games by reading them all (as its page does)
+    would make the list slow for a database of many tournaments: it counts
+    them in one query."""
+    read: list[int] = []
+    games = Store.games
+    monkeypatch.setattr(Store, "games", lambda store, i: read.append(i) or games(store, i))
+    listed, damaged = tournaments.listed_tournaments(showcase.tournament_dbs[0])
+    assert not damaged and [t.record.name for t in listed] == ["showcase"]
+    assert listed[0].played == listed[0].record.scheduled and not listed[0].running
+    assert read == []

@@ -374,14 +374,20 @@ def test_a_solo_match_and_tournament_are_one_player_not_1_players(page: Any) -> 
                 "index": 0,
                 "file": "cup.db",
                 "tournaments": [
-                    {"name": "solo", "href": "/t", "game": "g", "players": 1, "scheduled": 1},
-                    {"name": "duo", "href": "/t", "game": "g", "players": 2, "scheduled": 8},
+                    {
+                        "name": "solo", "href": "/t", "game": "g", "players": 1,
+                        "scheduled": 1, "played": 1, "running": False,
+                    },
+                    {
+                        "name": "duo", "href": "/t", "game": "g", "players": 2,
+                        "scheduled": 8, "played": 3, "running": True,
+                    },
                 ],
             }
         ]
-    )
-    assert "g, 1 player, 1 game scheduled" in listed
-    assert "g, 2 players, 8 games scheduled" in listed
+    )  # fmt: skip
+    assert "g, 1 player, " in listed and "1 of 1 game played" in listed
+    assert "g, 2 players, " in listed and "3 of 8 games played" in listed
 
 
 def _visibility(hidden: bool) -> str:
