@@ -68,7 +68,11 @@ def report_fragment(
     ]
     if data["crosstable"]:
         parts += ["<h3>Crosstable</h3>", _heat_map(data)]
-    parts += [f"<h3>Games ({len(games)})</h3>", _games(games, replay_href), "</div>"]
+    parts += [
+        f'<h3 class="games-heading" data-games="{len(games)}">Games ({len(games)})</h3>',
+        _games(games, replay_href),
+        "</div>",
+    ]
     return "\n".join(parts)
 
 

@@ -1,6 +1,6 @@
 """The list pages as a spectator reads them, in headless Chromium: the matches
 list's columns named and lined up on a laptop, its rows alike on a phone, the
-tournaments list's progress."""
+tournaments list's progress, and a tournament's games heading under a filter."""
 
 from __future__ import annotations
 
@@ -190,3 +190,25 @@ def test_the_tournaments_list_reads_no_games_of_a_round_robin(
     assert not damaged and [t.record.name for t in listed] == ["showcase"]
     assert listed[0].played == listed[0].record.scheduled and not listed[0].running
     assert read == []
+
+
+def test_a_pairs_filter_counts_its_games_in_the_heading(showcase: Showcase, page: Any) -> None:
+    """With #bot=A&bot=B the list showed that pair's games under a heading
+    still counting all of them ("Games (12)" over four)."""
+    with Store(showcase.tournament_dbs[0]) as store:
+        stored = store.games(store.tournament("showcase").id)
+    page.goto(f"{showcase.url}/tournaments/0/showcase")
+    page.wait_for_selector("table.heat td[data-row] a")
+    heading = page.locator("#report h3", has_text="Games (")
+    assert heading.inner_text() == f"Games ({len(stored)})"
+    row, col = page.eval_on_selector(
+        "table.heat td[data-row][data-col]", "cell => [cell.dataset.row, cell.dataset.col]"
+    )
+    page.locator(f'table.heat td[data-row="{row}"][data-col="{col}"] a').click()
+    page.wait_for_selector("#pair-games")
+    theirs = [g for g in stored if {row, col} <= set(g.bots)]
+    assert 0 < len(theirs) < len(stored)
+    assert heading.inner_text() == f"Games ({len(theirs)} of {len(stored)})"
+    page.get_by_role("link", name="every game").click()
+    page.wait_for_function("() => !document.getElementById('pair-games')")
+    assert heading.inner_text() == f"Games ({len(stored)})"

@@ -80,6 +80,12 @@ function showPair(scroll) {
     row.hidden = pair !== null && !pair.every((bot) => seated.includes(bot));
     if (!row.hidden) shown += 1;
   }
+  // The heading counts what is shown: "Games (3 of 24)" under a filter.
+  const heading = report.querySelector("h3.games-heading");
+  if (heading) {
+    const all = heading.dataset.games;
+    heading.textContent = pair === null ? `Games (${all})` : `Games (${shown} of ${all})`;
+  }
   if (pair === null) return;
   const note = h("p", { id: "pair-games", class: "pair-games", "data-pair": pair.join("\n") },
     "Games of ", h("bdi", { class: "bot" }, pair[0]),
