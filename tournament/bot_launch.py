@@ -62,7 +62,9 @@ def check_what_bots_see(config: TournamentConfig, database: str) -> None:
         bot.name: bot_folder(bot, config.base_dir) for bot in config.bots if bot.command is not None
     }
     read_only = {bot.name: bot.sandbox.read_only for bot in config.bots if bot.sandbox is not None}
-    problem = check_folders(folders, sandboxed, database, read_only, seen_by_every_bot())
+    problem = check_folders(
+        folders, sandboxed, database, read_only, seen_by_every_bot(), config.base_dir
+    )
     if problem:
         raise RunError(problem)
 

@@ -14,7 +14,9 @@
 Command bots are sandboxed unless they say `sandbox = false`; `builtin` and
 `class` bots run inside the runner's process, are trusted code, and take no
 `sandbox` setting. A sandboxed bot's folder (`cwd`) must hold neither the
-tournament's database, another bot's folder, nor the runner's home folder.
+tournament's database, another bot's folder, nor the runner's home folder; a
+folder or `read_only` path named inside the config's folder must stay there
+once its symbolic links are followed.
 """
 
 from __future__ import annotations
@@ -88,6 +90,9 @@ def _policy(
         resolved = str(Path(base_dir, path).resolve())
         if not os.path.exists(resolved):
             raise error(f"{where}.read_only", f"{resolved} does not exist")
+        link = linked_out(os.path.join(base_dir, path), base_dir)
+        if link is not None:
+            raise error(f"{where}.read_only", link)
         host = host_state(Path(resolved))
         if host is not None:
             raise error(
@@ -99,12 +104,35 @@ def _policy(
     return SandboxPolicy(limits=limits, read_only=tuple(dict.fromkeys(read_only)))
 
 
+def linked_out(path: str, config_dir: str) -> str | None:
+    """Why `path` may not be bound into a sandbox, when it is named inside
+    `config_dir` but lies outside it once its symbolic links are followed; else None.
+
+    A stranger's bot folder, unpacked under the config's folder, may hold a link:
+    with `cwd = "entries/theirs/src"` and their `src -> /etc`, the sandbox bound
+    the host's /etc (its password hashes, to a bot run as root) as the bot's
+    folder. A path the config names outside its own folder is the organiser's
+    own choice, and stays as it is."""
+    named = Path(os.path.normpath(os.path.abspath(path)))
+    root = Path(os.path.normpath(os.path.abspath(config_dir)))
+    if not named.is_relative_to(root):
+        return None
+    resolved = named.resolve()
+    if resolved.is_relative_to(root.resolve()):
+        return None
+    return (
+        f"{path} leads, through a symbolic link, out of the config's folder to {resolved}: "
+        "name the folder a bot may see by its own path"
+    )
+
+
 def check_folders(
     folders: Mapping[str, str],
     sandboxed: Sequence[str],
     database: str,
     read_only: Mapping[str, Sequence[str]] | None = None,
     runtime: Sequence[str] = (),
+    config_dir: str | None = None,
 ) -> str | None:
     """What is wrong with what the sandboxed bots would see, or None.
 
@@ -113,13 +141,17 @@ def check_folders(
     binds; none of them may hold the database (or its -wal/-shm files, beside
     it: the database holds the secret every deal is drawn under), another
     bot's folder, nor the home folder of the user running Sheepfold (its keys
-    and credentials).
+    and credentials). With `config_dir`, a folder named inside it must stay
+    inside it once its links are followed (linked_out).
     """
     db = Path(database).resolve()
     # The database's own files beside it hold its pages too (the secret among them).
     db_files = [db, *(db.with_name(db.name + tail) for tail in ("-wal", "-shm", "-journal"))]
     extra = read_only or {}
     for name in sandboxed:
+        link = None if config_dir is None else linked_out(folders[name], config_dir)
+        if link is not None:
+            return f"bot {name!r}: its folder (cwd) {link}"
         folder = Path(folders[name]).resolve()
         if folder == Path("/"):
             return f"bot {name!r}: a sandboxed bot's folder (cwd) cannot be /"

@@ -15,6 +15,7 @@ from clients.bot_limits import DEFAULT_LIMITS
 from clients.launch import LimitsError, parse_limits
 from clients.launch.sandbox import SandboxPolicy, seen_by_every_bot
 from tests.conftest import ROOT
+from tournament.bot_launch import check_what_bots_see
 from tournament.config import ConfigError, parse_config
 from tournament.executors.settings import GameExecutor
 from tournament.runner import RunError, run_tournament, run_tournament_async
@@ -128,6 +129,42 @@ def test_a_bots_folder_cannot_be_the_hosts_proc_or_dev(tmp_path: Path) -> None:
             f"bot 'b': a sandboxed bot's folder (cwd) cannot be in the host's {top} "
             f"({folder}): a sandbox has its own /proc and /dev"
         )
+
+
+def test_a_link_in_a_strangers_folder_leads_no_bot_out_of_the_config_folder(
+    tmp_path: Path,
+) -> None:
+    """A stranger's archive, unpacked under the config's folder, held `src -> /etc`
+    (or any host folder), and the config said `cwd = "entries/theirs/src"`: the
+    sandbox bound the host's folder as the bot's own, and a bot run as root read
+    /etc/shadow in it. The run is refused before any game; so is such a
+    `read_only` path. Links that stay inside the config's folder still work."""
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / "shadow").write_text("root:$6$secret")
+    cup = tmp_path / "cup"
+    (cup / "entries" / "theirs").mkdir(parents=True)
+    (cup / "entries" / "theirs" / "src").symlink_to(host)
+    (cup / "entries" / "mine").mkdir()
+    (cup / "entries" / "mine" / "src").symlink_to("../mine")
+    bots = [
+        {"name": "a", "command": ["true"], "cwd": "entries/mine/src"},
+        {"name": "b", "command": ["true"], "cwd": "entries/theirs/src"},
+    ]
+    never_used = cast(GameExecutor, object())
+    config = parse_config(_config(bots, players=2), str(cup))
+    with pytest.raises(RunError, match=r"'b'.*out of the config's folder to .*host"):
+        asyncio.run(
+            run_tournament_async(
+                config, "unix:/nowhere", str(tmp_path / "t.sqlite"), executor=never_used
+            )
+        )
+    bots[1]["cwd"] = "entries/mine"
+    config = parse_config(_config(bots, players=2), str(cup))
+    check_what_bots_see(config, str(tmp_path / "t.sqlite"))  # no RunError
+    bots[1]["sandbox"] = {"read_only": ["entries/theirs/src"]}
+    with pytest.raises(ConfigError, match="out of the config's folder"):
+        parse_config(_config(bots, players=2), str(cup))
 
 
 def test_a_ray_run_checks_what_its_bots_see_before_any_game(tmp_path: Path) -> None:
