@@ -31,6 +31,7 @@ from clients.launch.cgroup import (
     try_cpu_limit,
 )
 from clients.launch.sandbox import (
+    SANDBOX_PATH,
     SHELL,
     SandboxPolicy,
     SandboxUnavailable,
@@ -247,7 +248,11 @@ class Launcher:
             argv = cgroup.join_command(argv, tools.shell)
         # Outermost, so that no step of the start-up outlives a runner killed during it.
         argv = dying_with_runner(tools.setpriv, tools.shell, os.getpid(), argv)
-        env = {"PATH": os.environ.get("PATH", "")}
+        # Every program of the chain is named by its full path. bwrap, the sandbox's
+        # first process, keeps the environment it was started with, which the bot
+        # reads in /proc/1/environ: the runner's PATH showed it the organiser's
+        # user name and home folders.
+        env = {"PATH": SANDBOX_PATH}
         leases = self._leases
         return BotProcess(
             command, argv, env, cgroup, in_memory, on_end=lambda: leases.release(socket)

@@ -218,6 +218,31 @@ def test_no_bot_lists_the_hosts_keys(tmp_path: Path, sandbox_ready: None) -> Non
     assert said == "ok", said
 
 
+RUNNERS_ENVIRONMENT = """
+import os, sys
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as file:
+            environ = file.read()
+    except OSError:
+        continue
+    if b"runner-only-path" in environ:
+        print(f"/proc/{pid}/environ shows the runner's:", environ[:200], file=sys.stderr)
+        sys.exit(3)
+"""
+
+
+def test_no_bot_reads_the_runners_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox_ready: None
+) -> None:
+    """The chain that starts the sandbox ran with the runner's own PATH, and bwrap,
+    the sandbox's first process, kept it: every bot read it in /proc/1/environ,
+    with the organiser's user name and home folders (pyenv's shims, ~/.cargo/bin)."""
+    monkeypatch.setenv("PATH", os.environ["PATH"] + ":/home/organiser/runner-only-path")
+    said = _run(tmp_path, sys.executable, "-c", RUNNERS_ENVIRONMENT)
+    assert said == "ok", said
+
+
 def test_no_bots_folder_holds_the_runners_home(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
