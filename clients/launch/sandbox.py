@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -155,6 +156,30 @@ PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/mtrr", "/proc/press
 PROC_HIDDEN = ("/proc/keys", "/proc/key-users")
 
 
+def root_only_proc_files(proc: str = "/proc") -> list[str]:
+    """The files at the top of `proc` that only root may read (mode 0400), to hide
+    as PROC_HIDDEN are: each shows the whole machine, and a bot run as root (the
+    host's root, without capabilities) read them all. kpageflags, kpagecount and
+    kpagecgroup give the state of every physical page of the host, timer_list
+    every timer, slabinfo and vmallocinfo the kernel's allocations: a side
+    channel on every other program. An ordinary user's bot cannot open them."""
+    found = []
+    try:
+        entries = list(os.scandir(proc))
+    except OSError:
+        return []
+    for entry in entries:
+        if entry.name.isdigit():
+            continue
+        try:
+            mode = entry.stat(follow_symlinks=False).st_mode
+        except OSError:
+            continue
+        if stat.S_ISREG(mode) and stat.S_IMODE(mode) & 0o444 == 0o400:
+            found.append(entry.path)
+    return sorted(found)
+
+
 def proc_read_only_binds(mountinfo: str = "/proc/self/mountinfo") -> list[str]:
     """The host paths to bind read-only over the sandbox's /proc: PROC_READ_ONLY,
     around any filesystem the host mounts inside them. A bind takes the mounts
@@ -258,7 +283,7 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
     args += ["--proc", "/proc"]
     for path in proc_read_only_binds():
         args += ["--ro-bind-try", path, path]
-    for path in PROC_HIDDEN:
+    for path in (*PROC_HIDDEN, *root_only_proc_files()):
         if os.path.exists(path):  # none without the kernel's key store
             args += ["--ro-bind", os.devnull, path]
     # The rest of /proc read-only too: the mode of a /proc entry that is no

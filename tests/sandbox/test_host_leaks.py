@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -216,6 +217,47 @@ def test_no_bot_lists_the_hosts_keys(tmp_path: Path, sandbox_ready: None) -> Non
     hidden."""
     said = _run(tmp_path, sys.executable, "-c", KEY_LISTS)
     assert said == "ok", said
+
+
+ROOTS_OWN_PROC_FILES = """
+import sys
+for path in sys.argv[1:]:
+    try:
+        with open(path, "rb") as file:
+            read = file.read(4096)
+    except OSError:
+        continue
+    if read:
+        print(f"read {len(read)} bytes of {path}", file=sys.stderr)
+        sys.exit(3)
+"""
+
+
+def test_no_bot_reads_the_proc_files_only_root_may_read(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """A sandbox's /proc is its own, but its files outside any process are the
+    whole machine's. Those only root may read (mode 0400: kpageflags and
+    kpagecount, the flags and users of every physical page of the host;
+    timer_list, slabinfo, vmallocinfo, pagetypeinfo) were read by a bot run as
+    root, which is root on the host without capabilities: a side channel on
+    every other program's memory and timers. Each is hidden under an empty file."""
+    hidden = [
+        f"/proc/{name}"
+        for name in os.listdir("/proc")
+        if not name.isdigit() and _only_root_reads(f"/proc/{name}")
+    ]
+    assert "/proc/kpageflags" in hidden or not os.path.exists("/proc/kpageflags"), hidden
+    said = _run(tmp_path, sys.executable, "-c", ROOTS_OWN_PROC_FILES, *hidden)
+    assert said == "ok", said
+
+
+def _only_root_reads(path: str) -> bool:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISREG(mode) and stat.S_IMODE(mode) & 0o444 == 0o400
 
 
 RUNNERS_ENVIRONMENT = """
