@@ -16,6 +16,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from server.client_limits import DEFAULT_WRITE_STALL_SECONDS
 from server.cut_off_streams import COUNT, CutOffStreams
 from server.fairness import FairQueue
+from server.live_share import LiveShares
 from server.logs import Counts
 from server.match import Match
 from server.peers import PendingJoins
@@ -62,6 +63,10 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
         # that nobody plays are bounded (server/unplayed.py).
         self.unplayed = UnplayedMatches(max_unplayed_matches)
         registry.match_done.append(self.unplayed.ended)
+        # and its live-match places are shared fairly between addresses
+        # (server/live_share.py).
+        self.live_shares = LiveShares(registry.max_live_matches)
+        registry.match_done.append(self.live_shares.ended)
         self.private_replays = private_replays
         self.default_clock = default_clock or ClockConfig()
         self.log = structlog.get_logger("sheepfold.service")

@@ -3,7 +3,6 @@ matches nobody plays, and the clock's limits."""
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable
 
@@ -36,14 +35,37 @@ class MatchCreationCalls(ArenaCalls):
             await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.refusing)
         clock = await self._clock(request.clock, context)
         seed = request.seed if request.HasField("seed") else None
-        address = None if self.admin_token is not None else creator(context.peer())
-        if address is not None and (why := self.unplayed.refusal(address)) is not None:
-            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
-        counted = None if address is None else functools.partial(self.unplayed.created, address)
-        match, tokens = await self._create(request, clock, seed, counted, context)
+        if self.admin_token is not None:
+            match, tokens = await self._create(request, clock, seed, None, context)
+        else:
+            match, tokens = await self._create_for(
+                creator(context.peer()), request, clock, seed, context
+            )
         return arena_pb2.CreateMatchResponse(
             match_id=match.record.match_id, seat_tokens=tokens, seed=match.record.seed
         )
+
+    async def _create_for(
+        self,
+        address: str,
+        request: arena_pb2.CreateMatchRequest,
+        clock: ClockConfig,
+        seed: int | None,
+        context: grpc.aio.ServicerContext,
+    ) -> tuple[Match, list[str]]:
+        """A match created by anyone, on a server without an admin token: within
+        its address's bound on matches nobody plays, and its share of the
+        live-match places (server/live_share.py)."""
+        why = self.unplayed.refusal(address) or self.live_shares.refusal(address)
+        if why is not None:
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
+        with self.live_shares.place(address) as placed:
+
+            def hosted(match: Match) -> None:
+                placed(match)
+                self.unplayed.created(address, match)
+
+            return await self._create(request, clock, seed, hosted, context)
 
     async def _create(
         self,

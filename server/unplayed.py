@@ -8,9 +8,10 @@ that joins a seat and leaves gets its match played out by the clocks, every
 move forced and stored. So one client address may have at most `limit`
 matches that ended with no seat's client having answered a decision within
 the last `window` seconds; past it CreateMatch is refused until they age out.
-Live matches are not counted: `--max-live-matches` bounds those, and a client
-creating hundreds at once to play them (a benchmark's ramp, a large
-tournament) must not be refused while its first decisions wait.
+Live matches are not counted: `--max-live-matches` bounds those, shared
+between addresses (server/live_share.py), and a client creating hundreds at
+once to play them (a benchmark's ramp, a large tournament) must not be refused
+while its first decisions wait.
 
 IPv6 addresses count by their /64 network, which one host usually holds whole:
 counted one by one, a client could change address for every match.

@@ -19,14 +19,37 @@ from tournament.store import Store
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.parametrize(
+    ("flags", "filled", "said"),
+    [
+        (("--max-live-matches", "1"), 0, "the server already hosts 1 live matches"),
+        # Without an admin token an address gets its fair share of the
+        # live-match places: past half full, one holding its share is refused as
+        # if the server were full. Here matches nobody joins, made from the
+        # runner's own address, hold its share until the start timeout aborts them.
+        (
+            ("--max-live-matches", "4", "--start-timeout", "2"),
+            2,
+            "the server is crowded (2 of its 4 live-match places are taken) and this "
+            "address holds its share of them (2)",
+        ),
+    ],
+    ids=["full", "crowded"],
+)
 def test_a_full_server_makes_games_wait_for_room(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    flags: tuple[str, ...],
+    filled: int,
+    said: str,
 ) -> None:
     monkeypatch.setattr(room, "FIRST_WAIT", 0.05)
     config = quick_cup(tmp_path, 3, concurrency=3)
-    server = start_server_process("--max-live-matches", "1")
+    server = start_server_process(*flags)
     progress = Recorder()
     try:
+        for _ in range(filled):
+            _fill(server.address)
         summary = run_tournament(
             config, server=server.address, database=str(tmp_path / "cup.sqlite"),
             progress=progress,
@@ -39,7 +62,7 @@ def test_a_full_server_makes_games_wait_for_room(
     assert sorted(progress.keys) == sorted(set(progress.keys))  # each counted once
     # Said once, not once for every game that found the server full.
     (note,) = progress.notes
-    assert note.startswith(f"waiting for room on the server at {server.address} (")
+    assert note.startswith(f"waiting for room on the server at {server.address} ({said}"), note
     with Store(str(tmp_path / "cup.sqlite")) as store:
         (tournament,) = store.tournaments()
         assert len(store.done_keys(tournament.id)) == 6

@@ -1,0 +1,88 @@
+"""Live-match places, shared between the client addresses that create matches
+on a server without an admin token.
+
+There anyone may create matches, and a match holds its place until its end is
+written: one client creating `--max-live-matches` matches with the longest
+clocks, joining a seat of each and staying silent, held every place for days
+while everyone else was refused. So the places are shared by the fair-share
+rule of server/fair_share.py, with no bound of its own per address and the cap
+at half the places: while the server is less than half full anyone creates;
+past that an address is let in only while it holds less than its share of
+what is left. A client alone on a quiet server gets half the places (the
+benchmarks' 500 matches from one address against the default 10,000 are never
+refused), and a second address still finds room once the first stops. A
+server with an admin token does not share them: only its admin creates.
+
+A match counts against its creator's address (IPv6 by its /64 network, as in
+server/unplayed.py) from the moment its CreateMatch is let in, so creates
+waiting on a locked database count too, until its end is written. Matches
+restored at start count against nobody: their creators are not stored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from server.fair_share import FairShare, Over, Tally
+
+if TYPE_CHECKING:
+    from server.match import Match
+
+
+class LiveShares:
+    """The live matches each creating address holds, within its fair share."""
+
+    def __init__(self, max_live_matches: int) -> None:
+        self.max_live_matches = max_live_matches
+        self.bound = FairShare(max(1, max_live_matches), max(1, max_live_matches // 2))
+        self._held = Tally()
+        self._creator: dict[str, str] = {}  # hosted match id -> its creator's address
+
+    def held(self, address: str) -> int:
+        return self._held[address]
+
+    def refusal(self, address: str) -> str | None:
+        """Why `address` may not create a match now, or None if it may."""
+        held, total = self._held[address], self._held.total
+        over = self.bound.over(held, total, self._held.sharing(address))
+        if over is None:
+            return None
+        if over is Over.SHARE:
+            return (
+                f"the server is crowded ({total:,} of its {self.max_live_matches:,} live-match "
+                f"places are taken) and this address holds its share of them ({held:,}); "
+                f"try again once some of its matches have ended"
+            )
+        return f"the server already hosts {self.max_live_matches:,} live matches"
+
+    @contextlib.contextmanager
+    def place(self, address: str) -> Iterator[Callable[[Match], None]]:
+        """A place taken for `address` while its match is created. Yields what
+        the registry calls once the match is hosted (the place is then the
+        match's until `ended`); if the create fails first, the place is given
+        back. A match hosted after its create gave up (written once a locked
+        database let go) takes a place then."""
+        taken = True
+
+        def hosted(match: Match) -> None:
+            nonlocal taken
+            if not taken:
+                self._held.add(address)
+            taken = False
+            self._creator[match.record.match_id] = address
+
+        self._held.add(address)
+        try:
+            yield hosted
+        finally:
+            if taken:
+                taken = False
+                self._held.remove(address)
+
+    def ended(self, match: Match) -> None:
+        """`match`'s loop has ended (over, or failed): its place is free."""
+        address = self._creator.pop(match.record.match_id, None)
+        if address is not None:
+            self._held.remove(address)
