@@ -140,7 +140,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--max-live-matches",
         type=positive_int,
         default=10_000,
-        help="live matches at most; more get RESOURCE_EXHAUSTED (default %(default)s)",
+        help=(
+            "live matches at most; more get RESOURCE_EXHAUSTED, and without an admin token "
+            "so does an address holding its fair share once half are taken "
+            "(default %(default)s)"
+        ),
     )
     parser.add_argument(
         "--max-watchers",
