@@ -29,21 +29,27 @@ _place = operator.itemgetter(0)
 class HostedMatches:
     def __init__(self) -> None:
         self._lists: dict[_List, list[_Entry]] = {}
-        self._places: dict[str, tuple[_Place, _List]] = {}
+        # Each hosted match id's place, list, and the match hosted under it.
+        self._places: dict[str, tuple[_Place, _List, Match]] = {}
         self._hosted = itertools.count()
 
     def add(self, match: Match) -> None:
         held = self._places.get(match.record.match_id)
         if held is not None:  # hosted again under its id: it keeps its place, as in a dict
-            self._take_out(*held)
-        place = held[0] if held is not None else (-match.record.created_at, next(self._hosted))
+            place, key, replaced = held
+            self._take_out(place, key)
+            # The match it replaces no longer moves it (nor takes it out).
+            replaced.status_changed = None
+        else:
+            place = (-match.record.created_at, next(self._hosted))
         self._put(match, place)
         match.status_changed = self._moved
 
     def remove(self, match: Match) -> None:
-        held = self._places.pop(match.record.match_id, None)
-        if held is not None:
-            self._take_out(*held)
+        held = self._places.get(match.record.match_id)
+        if held is not None and held[2] is match:
+            del self._places[match.record.match_id]
+            self._take_out(held[0], held[1])
         match.status_changed = None
 
     def newest(self, game: str, status: Status | None, limit: int) -> list[Match]:
@@ -59,15 +65,15 @@ class HostedMatches:
 
     def _moved(self, match: Match) -> None:
         held = self._places.get(match.record.match_id)
-        if held is None or held[1] == (match.record.game, match.status):
+        if held is None or held[2] is not match or held[1] == (match.record.game, match.status):
             return
-        self._take_out(*held)
+        self._take_out(held[0], held[1])
         self._put(match, held[0])
 
     def _put(self, match: Match, place: _Place) -> None:
         key = (match.record.game, match.status)
         bisect.insort(self._lists.setdefault(key, []), (place, match), key=_place)
-        self._places[match.record.match_id] = (place, key)
+        self._places[match.record.match_id] = (place, key, match)
 
     def _take_out(self, place: _Place, key: _List) -> None:
         entries = self._lists[key]

@@ -14,6 +14,7 @@ import pytest
 
 import games
 from server import registry as registry_module
+from server.hosted import HostedMatches
 from server.match import Match, Status
 from server.records import ClockConfig, MatchRecord
 from server.registry import MatchRegistry
@@ -157,3 +158,25 @@ def test_a_match_dropped_when_over_is_listed_from_the_store_alone() -> None:
             assert await registry.listing("", Status.RUNNING, 10) == []
 
     asyncio.run(check())
+
+
+def test_a_match_replaced_under_its_id_no_longer_moves_its_successor() -> None:
+    """The same id hosted again (a second Match for it): the first one's later
+    status changes and its removal are its own, and leave the one hosted now
+    where it is."""
+    game = games.get(GAMES[0])
+    record = MatchRecord("again", GAMES[0], 2, {}, 1, ClockConfig(), ("a", "b"), 1.0)
+    store = MemoryStore()
+    first, second = Match(record, game, store), Match(record, game, store)
+    hosted = HostedMatches()
+    hosted.add(first)
+    hosted.add(second)
+    first.status = Status.FINISHED
+    assert hosted.newest("", None, 10) == [second]
+    assert hosted.newest("", Status.WAITING, 10) == [second]
+    hosted.remove(first)
+    assert hosted.newest("", None, 10) == [second]
+    second.status = Status.RUNNING
+    assert hosted.newest("", Status.RUNNING, 10) == [second]
+    hosted.remove(second)
+    assert hosted.newest("", None, 10) == []
