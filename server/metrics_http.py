@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import re
+import select
 import socket
 import sys
 import threading
@@ -233,6 +234,31 @@ def _is_http_0_9(request_line: bytes) -> bool:
     return len(str(request_line, "iso-8859-1").rstrip("\r\n").split()) == 2
 
 
+# How much of a connection's unread input is looked at for the end of its request.
+_PEEK_BYTES = 4096
+
+
+def _request_unread(connection: Socket) -> bool:
+    """Whether `connection` has sent its whole request (up to the blank line
+    after its headers), still waiting in its socket for its thread to read
+    it. A scraper sends it at once, but its thread may start late in a busy
+    process, and until it had read the request the connection counted as
+    one yet to send it: newcomers from fresh addresses, each taking the
+    oldest waiting place, could close the scrape unanswered. A client
+    gains nothing by it: its thread reads the request as soon as it runs."""
+    # Asked of poll first: with a timeout set on the socket, Python waits out
+    # that timeout for input even in a recv told not to wait.
+    ready = select.poll()
+    try:
+        ready.register(connection, select.POLLIN)
+        if not ready.poll(0):
+            return False
+        head = connection.recv(_PEEK_BYTES, socket.MSG_PEEK)
+    except (OSError, ValueError):  # gone meanwhile (a closed socket has no file number)
+        return False
+    return b"\n\r\n" in head or b"\n\n" in head
+
+
 def client_key(host: str) -> str:
     """What the per-client bound counts `host` as: an IPv4 address (an IPv6
     socket's IPv4-mapped one too) as itself, an IPv6 address by its /64 (and
@@ -324,7 +350,9 @@ class _BoundedServer(ThreadingMixIn, WSGIServer):
     def _victim(self, newcomer_holds: int) -> _Place | None:
         """The waiting connection to give up its place to a client holding
         `newcomer_holds`: one of the client holding most, if more, its oldest."""
-        waiting = [p for p in self._places.values() if p.waiting]
+        waiting = [
+            p for p in self._places.values() if p.waiting and not _request_unread(p.connection)
+        ]
         victim = max(waiting, key=lambda place: self._held[place.client], default=None)
         if victim is None or self._held[victim.client] <= newcomer_holds:
             return None

@@ -15,6 +15,7 @@ from prometheus_client import CollectorRegistry, Counter
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
+from server import metrics_http
 from server.metrics_http import MetricsEndpoint, MetricsPortError, client_key
 
 
@@ -420,3 +421,43 @@ def test_an_http_0_9_request_is_refused_with_a_status_line(
     assert line == "HTTP/1.0 400 Bad Request"
     assert headers["content-type"] == "text/plain; charset=utf-8"
     assert body == b"400 bad request\n"
+
+
+def test_a_request_not_yet_read_by_its_thread_keeps_its_place(
+    registry: CollectorRegistry,
+    idle_connections: list[socket.socket],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A scrape sends its whole request at once, but its thread may not have
+    read it yet (a busy process): it counted as a connection yet to send its
+    request, and newcomers from fresh addresses, each taking the oldest
+    waiting place, closed it unanswered."""
+    scrape_read = threading.Event()
+    handle = metrics_http._QuietHandler.handle
+
+    def slow_to_read(handler: metrics_http._QuietHandler) -> None:
+        if handler.client_address[0] == "127.0.0.200":
+            scrape_read.wait(10)
+        handle(handler)
+
+    monkeypatch.setattr(metrics_http._QuietHandler, "handle", slow_to_read)
+    endpoint = MetricsEndpoint.start_registry(
+        registry, "127.0.0.1", 0, max_connections=2, per_address=1, idle_timeout=60
+    )
+    try:
+        hold_places(endpoint.port, ["127.0.0.2", "127.0.0.3"], 1, idle_connections)
+        wait_until(lambda: serving_threads() >= 2)
+        scrape = socket.create_connection(
+            ("127.0.0.1", endpoint.port), timeout=10, source_address=("127.0.0.200", 0)
+        )
+        idle_connections.append(scrape)
+        scrape.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+        time.sleep(0.2)  # its request is in its socket, unread
+        hold_places(endpoint.port, ["127.0.0.4", "127.0.0.5"], 1, idle_connections)
+        time.sleep(0.2)
+        scrape_read.set()
+        answer = read_to_end(scrape)
+        assert answer.startswith(b"HTTP/1.0 200") and b"probe_things_total 3.0" in answer
+    finally:
+        scrape_read.set()
+        endpoint.stop()
