@@ -15,14 +15,14 @@ server with an admin token does not share them: only its admin creates.
 
 A match counts against its creator's address (IPv6 by its /64 network, as in
 server/unplayed.py) from the moment its CreateMatch is let in, so creates
-waiting on a locked database count too, until its end is written. Matches
+waiting on a locked database count too (those whose callers gave up on them
+as well), until its end is written. Matches
 restored at start count against nobody: their creators are not stored.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from server.fair_share import FairShare, Over, Tally
@@ -57,29 +57,23 @@ class LiveShares:
             )
         return f"the server already hosts {self.max_live_matches:,} live matches"
 
-    @contextlib.contextmanager
-    def place(self, address: str) -> Iterator[Callable[[Match], None]]:
-        """A place taken for `address` while its match is created. Yields what
-        the registry calls once the match is hosted (the place is then the
-        match's until `ended`); if the create fails first, the place is given
-        back. A match hosted after its create gave up (written once a locked
-        database let go) takes a place then."""
-        taken = True
+    def place(self, address: str) -> tuple[Callable[[Match], None], Callable[[], None]]:
+        """A place taken for `address` as its match is created; what the
+        registry then calls (`MatchRegistry.create`): once the match is hosted
+        (the place is the match's until `ended`), or once it will not be (the
+        place is given back). A create its caller gave up on while its row
+        waited for a locked database keeps its place until the write ends: it
+        may still be hosted, and a client cancelling every create once took
+        places past its share."""
+        self._held.add(address)
 
         def hosted(match: Match) -> None:
-            nonlocal taken
-            if not taken:
-                self._held.add(address)
-            taken = False
             self._creator[match.record.match_id] = address
 
-        self._held.add(address)
-        try:
-            yield hosted
-        finally:
-            if taken:
-                taken = False
-                self._held.remove(address)
+        def given_up() -> None:
+            self._held.remove(address)
+
+        return hosted, given_up
 
     def ended(self, match: Match) -> None:
         """`match`'s loop has ended (over, or failed): its place is free."""

@@ -59,13 +59,13 @@ class MatchCreationCalls(ArenaCalls):
         why = self.unplayed.refusal(address) or self.live_shares.refusal(address)
         if why is not None:
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
-        with self.live_shares.place(address) as placed:
+        placed, given_up = self.live_shares.place(address)
 
-            def hosted(match: Match) -> None:
-                placed(match)
-                self.unplayed.created(address, match)
+        def hosted(match: Match) -> None:
+            placed(match)
+            self.unplayed.created(address, match)
 
-            return await self._create(request, clock, seed, hosted, context)
+        return await self._create(request, clock, seed, hosted, context, given_up)
 
     async def _create(
         self,
@@ -74,11 +74,18 @@ class MatchCreationCalls(ArenaCalls):
         seed: int | None,
         hosted: Callable[[Match], None] | None,
         context: grpc.aio.ServicerContext,
+        given_up: Callable[[], None] | None = None,
     ) -> tuple[Match, list[str]]:
         try:
             async with database_errors(context):
                 return await self.registry.create(
-                    request.game, request.players, dict(request.options), seed, clock, hosted
+                    request.game,
+                    request.players,
+                    dict(request.options),
+                    seed,
+                    clock,
+                    hosted,
+                    given_up,
                 )
         except InvalidOptions as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))

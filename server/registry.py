@@ -84,61 +84,77 @@ class MatchRegistry:
         seed: int | None,
         clock: ClockConfig,
         hosted: Callable[[Match], None] | None = None,
+        given_up: Callable[[], None] | None = None,
     ) -> tuple[Match, list[str]]:
         """Create and start a match; returns it with its seat tokens.
         `hosted` is called with the match once it is hosted, even when its
-        caller has left by then (see `_write_new`).
+        caller has left by then (see `_write_new`); `given_up`, in its place,
+        once the match will not be: one of the two is called for every
+        create, the other never.
 
         Raises InvalidOptions for an unknown game or bad options, LimitReached
         when the server hosts as many live matches as it may, StoreUnavailable
         when the database cannot record the match in time (nothing is created).
         """
-        game = games.get(game_name)
-        # Checked before anything is made per seat: a huge count must cost nothing.
-        if not game.min_players <= players <= game.max_players:
-            raise InvalidOptions(
-                f"{game_name} takes {game.min_players} to {game.max_players} players, not {players}"
-            )
-        # The hosted matches, not a count of those not over: that looked at every
-        # one, 10 ms of the event loop a create at 10,000 of them. The two differ
-        # only by a match whose end is being written (then dropped) or whose
-        # loop failed (hosted, and counted as live, until a restart).
-        if len(self._matches) + self._creating >= self.max_live_matches:
-            raise LimitReached(f"the server already hosts {self.max_live_matches} live matches")
-        if seed is None:
-            seed = new_match_seed()
-        # The canonical option strings are stored; Match() validates the rest.
-        parsed = parse_options(game.option_specs, options)
-        canonical = convert.options_to_strings(game.option_specs, parsed)
-        tokens = [new_seat_token() for _ in range(players)]
-        record = MatchRecord(
-            match_id=secrets.token_hex(8),
-            game=game_name,
-            players=players,
-            options=canonical,
-            seed=seed,
-            clock=clock,
-            token_hashes=tuple(hash_token(t) for t in tokens),
-            created_at=time.time(),
-            rules_version=game.rules_version,
-        )
-        match = Match(
-            record,
-            game,
-            self.store,
-            start_timeout=self.start_timeout,
-            limits=self.limits,
-            metrics=self.metrics.for_game(game_name),
-        )
-        self._creating += 1
         try:
-            await self._write_new(match, hosted)
-        finally:
-            self._creating -= 1
+            game = games.get(game_name)
+            # Checked before anything is made per seat: a huge count must cost nothing.
+            if not game.min_players <= players <= game.max_players:
+                raise InvalidOptions(
+                    f"{game_name} takes {game.min_players} to {game.max_players} players, "
+                    f"not {players}"
+                )
+            # The hosted matches, not a count of those not over: that looked at every
+            # one, 10 ms of the event loop a create at 10,000 of them. The two differ
+            # only by a match whose end is being written (then dropped) or whose
+            # loop failed (hosted, and counted as live, until a restart).
+            if len(self._matches) + self._creating >= self.max_live_matches:
+                raise LimitReached(f"the server already hosts {self.max_live_matches} live matches")
+            if seed is None:
+                seed = new_match_seed()
+            # The canonical option strings are stored; Match() validates the rest.
+            parsed = parse_options(game.option_specs, options)
+            canonical = convert.options_to_strings(game.option_specs, parsed)
+            tokens = [new_seat_token() for _ in range(players)]
+            record = MatchRecord(
+                match_id=secrets.token_hex(8),
+                game=game_name,
+                players=players,
+                options=canonical,
+                seed=seed,
+                clock=clock,
+                token_hashes=tuple(hash_token(t) for t in tokens),
+                created_at=time.time(),
+                rules_version=game.rules_version,
+            )
+            match = Match(
+                record,
+                game,
+                self.store,
+                start_timeout=self.start_timeout,
+                limits=self.limits,
+                metrics=self.metrics.for_game(game_name),
+            )
+            self._creating += 1
+            try:
+                await self._write_new(match, hosted, given_up)
+            finally:
+                self._creating -= 1
+        except asyncio.CancelledError:
+            raise  # only the write waits, and `_write_new` has handed the create over
+        except BaseException:
+            if given_up is not None:
+                given_up()
+            raise
         self._created(match, hosted)
         return match, tokens
 
-    async def _write_new(self, match: Match, hosted: Callable[[Match], None] | None) -> None:
+    async def _write_new(
+        self,
+        match: Match,
+        hosted: Callable[[Match], None] | None,
+        given_up: Callable[[], None] | None,
+    ) -> None:
         """The new match's row written. Its caller leaving while the write waits
         for a locked database does not withdraw it (the writer thread makes it
         all the same): the match is then hosted once written, and aborted at
@@ -152,8 +168,12 @@ class MatchRegistry:
         try:
             await asyncio.shield(write)
         except asyncio.CancelledError:
-            self._creating += 1  # its live-match place stays taken until the write ends
-            write.add_done_callback(lambda done: self._written_for_nobody(match, done, hosted))
+            # Its live-match place stays taken until the write ends (its
+            # creator's too: `given_up` is called then, if it is not hosted).
+            self._creating += 1
+            write.add_done_callback(
+                lambda done: self._written_for_nobody(match, done, hosted, given_up)
+            )
             raise
 
     def _written_for_nobody(
@@ -161,12 +181,15 @@ class MatchRegistry:
         match: Match,
         write: asyncio.Future[None],
         hosted: Callable[[Match], None] | None,
+        given_up: Callable[[], None] | None,
     ) -> None:
         self._creating -= 1
-        if write.cancelled() or write.exception() is not None:
-            return  # nothing written (the writer logged why)
-        if not self.accepting:
-            return  # suspended with the rest: the next start restores it
+        # Nothing written (the writer logged why), or suspended with the rest
+        # (the next start restores it).
+        if write.cancelled() or write.exception() is not None or not self.accepting:
+            if given_up is not None:
+                given_up()
+            return
         # Still its creator's: a match its caller left once counted against
         # nobody's bound on matches nobody plays (server/unplayed.py).
         self._created(match, hosted)

@@ -6,6 +6,9 @@ share is refused; another address still gets in."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
 from typing import cast
 
 import grpc
@@ -17,6 +20,7 @@ from server.inprocess import InProcessServer
 from server.live_share import LiveShares
 from server.match import Match
 from server.records import ClockConfig, MatchRecord
+from server.storage import StoreWorker
 from tests.integrity.helpers import wait_until
 from tests.integrity.raw_client import RawClient
 
@@ -103,16 +107,16 @@ def test_a_place_is_held_from_the_create_to_the_match_end() -> None:
     shares = LiveShares(4)  # two shared out
     here, there = "ipv4:10.0.0.1", "ipv4:10.0.0.2"
     first = cast(Match, _Stub("first"))
-    with shares.place(here) as hosted:
-        assert shares.held(here) == 1, "counted while its create waits"
-        hosted(first)
-    with pytest.raises(RuntimeError), shares.place(here):
-        raise RuntimeError("the database refused")
+    hosted, _ = shares.place(here)
+    assert shares.held(here) == 1, "counted while its create waits"
+    hosted(first)
+    _, given_up = shares.place(here)
+    given_up()
     assert shares.held(here) == 1, "a failed create gives its place back"
-    # A create its caller gave up on, hosted later all the same, takes a place then.
+    # A create its caller gave up on, hosted later all the same, holds its place throughout.
     late = cast(Match, _Stub("late"))
-    with pytest.raises(TimeoutError), shares.place(here) as hosted_late:
-        raise TimeoutError
+    hosted_late, _ = shares.place(here)
+    assert shares.held(here) == 2
     hosted_late(late)
     assert shares.held(here) == 2
     assert shares.refusal(here) is not None
@@ -122,3 +126,43 @@ def test_a_place_is_held_from_the_create_to_the_match_end() -> None:
     shares.ended(late)  # told twice: counted once
     assert shares.held(here) == 0
     assert shares.refusal(here) is None
+
+
+def test_creates_given_up_while_the_database_is_locked_count_as_they_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A create whose caller gives up while its row waits for a locked database
+    is still made once the lock goes: its place must stay taken meanwhile, or
+    one address cancelling each create took every place past its share."""
+    unlocked = threading.Event()
+
+    quick = StoreWorker.create_match_now
+
+    def locked(store: StoreWorker, record: MatchRecord) -> bool:
+        return unlocked.is_set() and quick(store, record)
+
+    async def slow_write(store: StoreWorker, record: MatchRecord) -> None:
+        while not unlocked.is_set():
+            await asyncio.sleep(0.01)
+        store.store.create_match(record)
+
+    monkeypatch.setattr(StoreWorker, "create_match_now", locked)
+    monkeypatch.setattr(StoreWorker, "create_match", slow_write)
+    with InProcessServer(_config()) as server, RawClient(server.address, "127.0.0.2") as client:
+        registry = server.server.registry
+        for made in range(PLACES):
+            (stream,) = client.call("Arena/CreateMatch", SQUAT)
+            wait_until(
+                lambda stream=stream, made=made: (
+                    stream in client.ended or registry._creating > made
+                ),
+                what="a write",
+            )
+            if stream in client.ended:
+                break  # refused
+            client.reset(stream)
+            time.sleep(0.3)  # for the server to see it go
+        unlocked.set()
+        wait_until(lambda: registry._creating == 0, what="the writes")
+        assert sum(1 for _ in registry.all()) == PLACES // 2
+        assert server.server.arena.live_shares.held("ipv4:127.0.0.2") == PLACES // 2
