@@ -33,7 +33,6 @@ library the request line into an HTML error page).
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import re
 import select
 import socket
@@ -54,6 +53,7 @@ from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
 from server.metrics import ServerMetrics
+from server.peers import client_network
 
 MAX_CONNECTIONS = 32  # Prometheus scrapes one connection at a time per target
 MAX_PER_ADDRESS = 4  # connections one client address holds at once
@@ -259,22 +259,6 @@ def _request_unread(connection: Socket) -> bool:
     return b"\n\r\n" in head or b"\n\n" in head
 
 
-def client_key(host: str) -> str:
-    """What the per-client bound counts `host` as: an IPv4 address (an IPv6
-    socket's IPv4-mapped one too) as itself, an IPv6 address by its /64 (and
-    a link-local one's interface)."""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        scope = f"%{address.scope_id}" if address.scope_id else ""
-        return f"{ipaddress.IPv6Address(int(address) >> 64 << 64)}{scope}/64"
-    return str(address)
-
-
 @dataclass(eq=False, slots=True)
 class _Place:
     """A served connection: its client, and whether it is still waiting for
@@ -315,7 +299,7 @@ class _BoundedServer(ThreadingMixIn, WSGIServer):
         super().__init__(address, _QuietHandler)
 
     def process_request(self, request: Socket, client_address: Any) -> None:  # type: ignore[override]
-        if not self._take(request, client_key(client_address[0])):
+        if not self._take(request, client_network(client_address[0])):
             self.shutdown_request(request)
             return
         try:

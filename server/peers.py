@@ -13,6 +13,7 @@ honest client, which sends its join at once, is never the one waiting longest.
 
 from __future__ import annotations
 
+import ipaddress
 import itertools
 from collections import OrderedDict
 from collections.abc import Callable
@@ -23,6 +24,24 @@ def peer_address(peer: str) -> str:
     if peer.startswith(("ipv4:", "ipv6:")):
         return peer.rsplit(":", 1)[0]
     return peer
+
+
+def client_network(host: str) -> str:
+    """What a bound per client counts `host` (an IP address, no port) as: an
+    IPv4 address (an IPv6 socket's IPv4-mapped one too) as itself, an IPv6
+    address by its /64 network (a link-local one's with its interface), which
+    one host is usually given whole: counted one by one, a client could change
+    address at every turn. Anything else as it is."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        scope = f"%{address.scope_id}" if address.scope_id else ""
+        return f"{ipaddress.IPv6Address(int(address) >> 64 << 64)}{scope}/64"
+    return str(address)
 
 
 class PendingJoins:

@@ -19,13 +19,12 @@ counted one by one, a client could change address for every match.
 
 from __future__ import annotations
 
-import ipaddress
 import time
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from server.peers import peer_address
+from server.peers import client_network, peer_address
 
 if TYPE_CHECKING:
     from server.match import Match
@@ -40,11 +39,8 @@ def creator(peer: str) -> str:
     address = peer_address(peer)
     if not address.startswith("ipv6:"):
         return address
-    try:
-        network = ipaddress.ip_network(address[5:].strip("[]") + "/64", strict=False)
-    except ValueError:
-        return address
-    return f"ipv6:{network}"
+    network = client_network(address[5:].strip("[]"))
+    return f"ipv6:{network}" if ":" in network else f"ipv4:{network}"
 
 
 class UnplayedMatches:

@@ -16,7 +16,8 @@ from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
 from server import metrics_http
-from server.metrics_http import MetricsEndpoint, MetricsPortError, client_key
+from server.metrics_http import MetricsEndpoint, MetricsPortError
+from server.peers import client_network
 
 
 @pytest.fixture
@@ -393,7 +394,7 @@ def test_a_request_being_answered_keeps_its_place(
 def test_an_ipv6_client_is_counted_by_its_64_prefix(one: str, other: str, same: bool) -> None:
     """One IPv6 host is given a /64, 2**64 addresses: counted one by one, a
     single host held every place by itself."""
-    assert (client_key(one) == client_key(other)) is same
+    assert (client_network(one) == client_network(other)) is same
 
 
 def test_name_filter_serves_only_the_asked_series(registry: CollectorRegistry) -> None:
