@@ -24,7 +24,6 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.connect import (
-    KEEPALIVE_TIMEOUT,
     RPC_SECONDS,
     ServerTls,
     Unreachable,
@@ -40,7 +39,7 @@ from tournament.bot_launch import launcher_for, socket_of
 from tournament.config import TournamentConfig, add_python_path
 from tournament.deals import dealt
 from tournament.executors.settings import GameExecutor
-from tournament.game_play import GamePlayer, PlayedGame
+from tournament.game_play import ANSWER_SECONDS, GamePlayer, PlayedGame
 from tournament.live import LiveFigures, live_figures
 from tournament.progress import Ending, Progress, note_on
 from tournament.room import ServerFull, room_wait, waiting_line
@@ -51,10 +50,6 @@ from tournament.store import GameRecord, Store
 from tournament.turns import DealTurns
 
 __all__ = ["ANSWER_SECONDS", "FATAL_CODES", "play_batches", "warn_if_replays_open"]
-
-# After a call timed out: how long the server has to answer one more before the
-# run ends (a frozen server keeps its connection up, and its every call times out).
-ANSWER_SECONDS = KEEPALIVE_TIMEOUT
 
 # Codes after which no further game can succeed: stop the whole run.
 FATAL_CODES = {

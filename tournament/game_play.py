@@ -41,7 +41,9 @@ __all__ = ["GamePlayer", "PlayedGame", "play_game"]
 
 POLL_SECONDS = 0.2
 # After a call failed UNAVAILABLE or timed out: how long the server has to answer
-# one more before the game's server counts as gone (see play_game).
+# one more before the game's server counts as gone (see play_game; a run without
+# Ray ends then, see batch_play: a frozen server keeps its connection up, and its
+# every call times out).
 ANSWER_SECONDS = KEEPALIVE_TIMEOUT
 NEVER_JOINED = (
     "never joined: the server aborted the match unplayed when no seat had joined "
