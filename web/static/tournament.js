@@ -71,12 +71,7 @@ function showPair(scroll) {
   const pair = bots.length === 1 || bots.length === 2 ? bots : null;
   let shown = 0;
   for (const row of table.querySelectorAll("tr[data-match-id]")) {
-    let seated = [];
-    try {
-      seated = JSON.parse(row.dataset.bots || "[]");
-    } catch {
-      seated = [];
-    }
+    const seated = JSON.parse(row.dataset.bots || "[]"); // the report's own json.dumps
     row.hidden = pair !== null && !pair.every((bot) => seated.includes(bot));
     if (!row.hidden) shown += 1;
   }
