@@ -44,7 +44,11 @@ from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.summaries import info_head, replay_message
 
-# What a seat or a watcher of a match whose loop failed is told (INTERNAL).
+# Why a match whose loop failed (a bug, a database refusing a move) was aborted:
+# what its seats, watchers and GetMatch say. The error itself is only logged.
+SERVER_FAILED = "the server failed while running the match (its log has the details)"
+# What a seat or a watcher is told (INTERNAL) when even that abort could not be
+# written: the match stays unfinished in the store.
 MATCH_FAILED = "the match failed on the server (its log has the details); a restart retries it"
 
 
@@ -91,9 +95,9 @@ class Match:
         self.ever_joined = False
         # A seat's client answered a decision (a move not forced by the clock).
         self.answered = False
-        # Why the match loop failed (a bug, a database that refuses its writes):
-        # nothing moves it on any more, so joins and watches are refused, not
-        # left waiting for a decision or a move that never comes.
+        # Why the match loop failed and its abort could not be written either (a
+        # database that refuses every write): nothing moves it on any more, so
+        # joins and watches are refused, not left waiting for ever.
         self.failed: str | None = None
         self.log = structlog.get_logger("sheepfold.match").bind(
             match_id=record.match_id, game=record.game
@@ -169,18 +173,30 @@ class Match:
     # ------------------------------------------------------------ lifecycle
 
     def start(self) -> asyncio.Task[None]:
-        self._task = asyncio.create_task(self._run(), name=f"match-{self.record.match_id}")
+        self._task = asyncio.create_task(self._hosting(), name=f"match-{self.record.match_id}")
         self._task.add_done_callback(self._loop_ended)
         return self._task
+
+    async def _hosting(self) -> None:
+        """The match loop, and the end of a match whose loop fails (a bug, a
+        database that refuses a move): aborted for good, its seats and watchers
+        told. Such a match once stayed hosted as waiting or running until a
+        restart, its seats' streams cut and every later join refused."""
+        try:
+            await self._run()
+        except Exception:
+            self.log.exception("match loop failed; the match is aborted")
+            await self._fail()
 
     def _loop_ended(self, task: asyncio.Task[None]) -> None:
         if task.cancelled() or task.exception() is None:
             return
-        # A bug or a store failure: nobody is left waiting, now or later (joins
-        # and watches are refused from here on); a restart retries the match.
+        # The abort of a failed match could not be written: nobody is left
+        # waiting, now or later (joins and watches are refused from here on);
+        # a restart retries the match.
         self.failed = MATCH_FAILED
         self.log.error(
-            "match loop failed; the match stays unfinished in the store",
+            "the failed match's abort could not be written; it stays unfinished in the store",
             error=repr(task.exception()),
         )
         for seat in self.seats:
@@ -428,6 +444,50 @@ class Match:
             disqualified=[s.index for s in self.seats if s.disqualified],
             forced_moves=sum(1 for m in self.moves if m.forced),
         )
+        self._tell_the_end()
+
+    async def _abandon(self, reason: str) -> None:
+        """End a match nobody plays, without a result: played out by its clocks it
+        would only be the server's own random moves, costing every live match
+        its share of the loop for minutes (a flood of matches nobody joins)."""
+        result = self._aborted(reason)
+        await self._end(Status.ABORTED, result, "aborted")
+        self._tell_the_end()
+        self.log.warning("match abandoned", reason=reason)
+
+    async def _fail(self) -> None:
+        """End a match whose loop failed, aborted as one nobody joined is. Its
+        abort is written before the match is marked over: a database refusing
+        that too leaves it hosted, unfinished as in the file (`_loop_ended`),
+        for a restart to retry, instead of dropped from memory as over while
+        the file says it is running (not found until the restart)."""
+        self._pending = None
+        result = self._aborted(SERVER_FAILED)
+        await self._write_end(Status.ABORTED, result)
+        self._keep_end(Status.ABORTED, result, "aborted")
+        self._tell_the_end()
+
+    def _aborted(self, reason: str) -> arena_pb2.MatchResult:
+        return arena_pb2.MatchResult(end_reason=reason, seats=[s.info() for s in self.seats])
+
+    async def _end(self, status: Status, result: arena_pb2.MatchResult, outcome: str) -> None:
+        """How the match ended, kept here, counted, and written to the store."""
+        self._keep_end(status, result, outcome)
+        await self._write_end(status, result)
+
+    def _keep_end(self, status: Status, result: arena_pb2.MatchResult, outcome: str) -> None:
+        self.result, self.status, self.end_reason = result, status, result.end_reason
+        self.metrics.match_ended(outcome)
+
+    async def _write_end(self, status: Status, result: arena_pb2.MatchResult) -> None:
+        stored = "finished" if status is Status.FINISHED else "aborted"
+        await self.store.finish_match(
+            self.record.match_id, stored, result.SerializeToString(), result.end_reason
+        )
+
+    def _tell_the_end(self) -> None:
+        """The result to every seat's stream and every watcher, each stream then
+        ended (OK), and whoever waits for the end woken."""
         final = arena_pb2.PlayResponse(result=self.result)
         for seat in self.seats:
             if seat.stream is not None:
@@ -438,25 +498,6 @@ class Match:
                     seat.stream = None
         self.spectators.finished(self.result)
         self._finished.set()
-
-    async def _abandon(self, reason: str) -> None:
-        """End a match nobody plays, without a result: played out by its clocks it
-        would only be the server's own random moves, costing every live match
-        its share of the loop for minutes (a flood of matches nobody joins)."""
-        result = arena_pb2.MatchResult(end_reason=reason, seats=[s.info() for s in self.seats])
-        await self._end(Status.ABORTED, result, "aborted")
-        self.log.warning("match abandoned", reason=reason)
-        self.spectators.finished(self.result)
-        self._finished.set()
-
-    async def _end(self, status: Status, result: arena_pb2.MatchResult, outcome: str) -> None:
-        """How the match ended, kept here, counted, and written to the store."""
-        self.result, self.status, self.end_reason = result, status, result.end_reason
-        self.metrics.match_ended(outcome)
-        stored = "finished" if status is Status.FINISHED else "aborted"
-        await self.store.finish_match(
-            self.record.match_id, stored, result.SerializeToString(), result.end_reason
-        )
 
     # ------------------------------------------------------------ seats
 

@@ -71,7 +71,8 @@ class MatchRegistry:
         # over in the store, so without this they would read as no match at all.
         self._unrestorable: dict[str, DamagedRecord] = {}
         self._creating = 0
-        # Called with each hosted match whose loop has ended (over, or failed).
+        # Called once with each hosted match whose loop has ended (over, or
+        # failed), as its task ends.
         self.match_done: list[Callable[[Match], None]] = []
         self._log = structlog.get_logger("sheepfold.registry")
         metrics.watch_live(self.live_view, games.names)
@@ -107,7 +108,8 @@ class MatchRegistry:
             # The hosted matches, not a count of those not over: that looked at every
             # one, 10 ms of the event loop a create at 10,000 of them. The two differ
             # only by a match whose end is being written (then dropped) or whose
-            # loop failed (hosted, and counted as live, until a restart).
+            # loop failed with its abort refused by the database too (hosted,
+            # and counted as live, until a restart).
             if len(self._matches) + self._creating >= self.max_live_matches:
                 raise LimitReached(f"the server already hosts {self.max_live_matches} live matches")
             if seed is None:
@@ -260,8 +262,9 @@ class MatchRegistry:
         task = match.start()
 
         def forget(_: asyncio.Task[None]) -> None:
-            # Over and written: from now on it is answered from the store. A match
-            # whose loop failed stays hosted, so GetMatch still shows it.
+            # Over and written: from now on it is answered from the store (one
+            # whose loop failed too, aborted). One whose abort could not be
+            # written stays hosted, unfinished, so GetMatch still shows it.
             if match.over and self._matches.get(match_id) is match:
                 del self._matches[match_id]
                 self._hosted.remove(match)

@@ -1,6 +1,10 @@
-"""A match whose loop failed (here: a database that refuses its moves) ends
-its streams INTERNAL, and refuses the seats that rejoin and the spectators that
-come later with the same status, instead of leaving them waiting for ever."""
+"""A match whose loop fails (a bug in an engine, a database that refuses a
+move) is aborted for good: written to the store as such, its seats and
+watchers sent its result, and listed and read as aborted, now and after a
+restart. Such a match once stayed listed as waiting or running until a
+restart. When the database refuses its abort too, it ends its streams
+INTERNAL, and refuses the seats that rejoin and the spectators that come later
+with the same status, instead of leaving them waiting for ever."""
 
 from __future__ import annotations
 
@@ -9,10 +13,13 @@ from pathlib import Path
 
 import grpc
 import pytest
+import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from games.sheep_and_garden.state import SheepAndGardenState
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
+from server.match import SERVER_FAILED
 from server.sqlite_store import SqliteStore
 from tests.raw_stream import RawSeat
 
@@ -22,13 +29,19 @@ pytestmark = pytest.mark.e2e
 PATIENCE = 5.0
 
 
-def test_a_failed_match_refuses_rejoins_and_watchers(tmp_path: Path) -> None:
+def test_a_failed_match_whose_abort_is_refused_refuses_rejoins_and_watchers(
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "no-moves.db"
     SqliteStore(db).close()
     with sqlite3.connect(db) as con:
         con.execute(
             "CREATE TRIGGER refuse BEFORE INSERT ON moves"
             " BEGIN SELECT RAISE(ABORT, 'no moves today'); END"
+        )
+        con.execute(
+            "CREATE TRIGGER refuse_end BEFORE UPDATE OF status ON matches"
+            " BEGIN SELECT RAISE(ABORT, 'no ends today'); END"
         )
     with (
         InProcessServer(ServerConfig(), SqliteStore(db)) as server,
@@ -69,3 +82,76 @@ def test_a_failed_match_refuses_rejoins_and_watchers(tmp_path: Path) -> None:
 
         info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id), timeout=10)
         assert info.status == arena_pb2.MATCH_STATUS_RUNNING, "unfinished, for a restart"
+
+
+def _status(stub: arena_pb2_grpc.ArenaStub, status: int) -> list[str]:
+    listing = stub.ListMatches(arena_pb2.ListMatchesRequest(status=status), timeout=10)
+    return [info.match_id for info in listing.matches]
+
+
+def test_a_match_whose_engine_fails_is_aborted_for_good(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "failing-engine.db"
+    secret = "secret detail of the engine"
+    with (
+        structlog.testing.capture_logs() as logs,
+        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created = stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(game="sheep-and-garden", players=1), timeout=10
+        )
+        match_id = created.match_id
+        seat = RawSeat(stub, timeout=PATIENCE)
+        seat.join(match_id, created.seat_tokens[0])
+        seat.next("joined")
+        decision = seat.next("decision").decision
+        watch = stub.Watch(arena_pb2.WatchRequest(match_id=match_id), timeout=PATIENCE)
+        assert next(watch).WhichOneof("kind") == "snapshot"
+
+        def broken(state: SheepAndGardenState, action: object) -> None:
+            raise RuntimeError(secret)
+
+        with monkeypatch.context() as patched:
+            patched.setattr(SheepAndGardenState, "apply", broken)
+            seat.answer(decision.decision_id, 0)  # the engine fails: the loop with it
+            result = seat.next("result").result
+        assert result.end_reason == SERVER_FAILED
+        assert seat.status() == grpc.StatusCode.OK, "the seat's stream ends, not hangs"
+        seat.close()
+        watched = list(watch)  # ends, with the result last
+        assert watched[-1].result.end_reason == SERVER_FAILED
+
+        info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=10)
+        assert info.status == arena_pb2.MATCH_STATUS_ABORTED
+        assert info.result.end_reason == SERVER_FAILED
+        assert _status(stub, arena_pb2.MATCH_STATUS_ABORTED) == [match_id]
+        assert _status(stub, arena_pb2.MATCH_STATUS_WAITING) == []
+        assert _status(stub, arena_pb2.MATCH_STATUS_RUNNING) == []
+        assert server.server.registry.hosted(match_id) is None, "over, and dropped"
+
+        again = RawSeat(stub, timeout=PATIENCE)
+        again.join(match_id, created.seat_tokens[0])
+        with pytest.raises(grpc.RpcError) as refused:
+            again.next("joined")
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert refused.value.details() == f"the match was aborted: {SERVER_FAILED}"
+        again.close()
+    failed = [e for e in logs if e["event"] == "match loop failed; the match is aborted"]
+    assert [e["match_id"] for e in failed] == [match_id]
+    assert failed[0]["exc_info"], "the operator's log has the traceback"
+    assert all(secret not in str(value) for value in info.result.ListFields())
+
+    # The store has it aborted: the next start does not bring it back.
+    with (
+        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        assert server.server.registry.hosted(match_id) is None
+        info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=10)
+        assert info.status == arena_pb2.MATCH_STATUS_ABORTED
+        assert info.result.end_reason == SERVER_FAILED
+        assert _status(stub, arena_pb2.MATCH_STATUS_ABORTED) == [match_id]
