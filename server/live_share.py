@@ -16,8 +16,10 @@ server with an admin token does not share them: only its admin creates.
 A match counts against its creator's address (IPv6 by its /64 network, as in
 server/unplayed.py) from the moment its CreateMatch is let in, so creates
 waiting on a locked database count too (those whose callers gave up on them
-as well), until its end is written. Matches
-restored at start count against nobody: their creators are not stored.
+as well), until its end is written. The address is then recorded on the
+match (`Match.creator`), where the bound on matches nobody plays reads it
+too. Matches restored at start count against nobody: their creators are not
+stored.
 """
 
 from __future__ import annotations
@@ -38,7 +40,6 @@ class LiveShares:
         self.max_live_matches = max_live_matches
         self.bound = FairShare(max(1, max_live_matches), max(1, max_live_matches // 2))
         self._held = Tally()
-        self._creator: dict[str, str] = {}  # hosted match id -> its creator's address
 
     def held(self, address: str) -> int:
         return self._held[address]
@@ -60,15 +61,16 @@ class LiveShares:
     def place(self, address: str) -> tuple[Callable[[Match], None], Callable[[], None]]:
         """A place taken for `address` as its match is created; what the
         registry then calls (`MatchRegistry.create`): once the match is hosted
-        (the place is the match's until `ended`), or once it will not be (the
-        place is given back). A create its caller gave up on while its row
+        (`address` is recorded as its creator, and the place is the match's
+        until `ended`), or once it will not be (the place is given back). A
+        create its caller gave up on while its row
         waited for a locked database keeps its place until the write ends: it
         may still be hosted, and a client cancelling every create once took
         places past its share."""
         self._held.add(address)
 
         def hosted(match: Match) -> None:
-            self._creator[match.record.match_id] = address
+            match.creator = address
 
         def given_up() -> None:
             self._held.remove(address)
@@ -76,7 +78,7 @@ class LiveShares:
         return hosted, given_up
 
     def ended(self, match: Match) -> None:
-        """`match`'s loop has ended (over, or failed): its place is free."""
-        address = self._creator.pop(match.record.match_id, None)
-        if address is not None:
-            self._held.remove(address)
+        """`match`'s loop has ended (over, or failed): its place is free. Told
+        once for each hosted match (`MatchRegistry.match_done`)."""
+        if match.creator is not None:
+            self._held.remove(match.creator)

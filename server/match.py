@@ -99,6 +99,12 @@ class Match:
         # database that refuses every write): nothing moves it on any more, so
         # joins and watches are refused, not left waiting for ever.
         self.failed: str | None = None
+        # The network of the client that created it (CreateMatch on a server
+        # without an admin token), recorded once, as it is hosted: both bounds
+        # on a creator's matches read it when its loop ends (server/live_share.py,
+        # server/unplayed.py). None for an admin's match and a restored one
+        # (creators are not stored).
+        self.creator: str | None = None
         self.log = structlog.get_logger("sheepfold.match").bind(
             match_id=record.match_id, game=record.game
         )

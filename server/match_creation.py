@@ -59,12 +59,8 @@ class MatchCreationCalls(ArenaCalls):
         why = self.unplayed.refusal(address) or self.live_shares.refusal(address)
         if why is not None:
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
-        placed, given_up = self.live_shares.place(address)
-
-        def hosted(match: Match) -> None:
-            placed(match)
-            self.unplayed.created(address, match)
-
+        # Hosted, the match records `address` as its creator: both bounds read it there.
+        hosted, given_up = self.live_shares.place(address)
         return await self._create(request, clock, seed, hosted, context, given_up)
 
     async def _create(

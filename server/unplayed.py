@@ -56,7 +56,6 @@ class UnplayedMatches:
         self.limit = limit
         self.window = window
         self._clock = clock
-        self._creator: dict[str, str] = {}  # live match id -> address
         self._ended: dict[str, deque[float]] = {}  # address -> when each ended unplayed
         self._swept = clock()
 
@@ -71,18 +70,14 @@ class UnplayedMatches:
             f"again later"
         )
 
-    def created(self, address: str, match: Match) -> None:
-        if match.over:  # restored as over, or ended at once: nothing to count
-            return
-        self._creator[match.record.match_id] = address
-        self._sweep()
-
     def ended(self, match: Match) -> None:
-        """`match` is over (or its loop failed): one nobody played is counted
-        against its creator for `window` seconds."""
-        address = self._creator.pop(match.record.match_id, None)
-        if address is not None and not match.answered:
-            self._ended.setdefault(address, deque()).append(self._clock())
+        """`match`'s loop has ended (over, or failed): one nobody played is
+        counted against its creator (`Match.creator`, None for a match no
+        client created) for `window` seconds. Told once for each hosted match
+        (`MatchRegistry.match_done`)."""
+        if match.creator is not None and not match.answered:
+            self._ended.setdefault(match.creator, deque()).append(self._clock())
+        self._sweep()
 
     def _recently_ended(self, address: str) -> int:
         times = self._ended.get(address)

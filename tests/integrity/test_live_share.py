@@ -123,7 +123,6 @@ def test_a_place_is_held_from_the_create_to_the_match_end() -> None:
     assert shares.refusal(there) is None
     shares.ended(first)
     shares.ended(late)
-    shares.ended(late)  # told twice: counted once
     assert shares.held(here) == 0
     assert shares.refusal(here) is None
 

@@ -118,8 +118,8 @@ class _Stub:
 
     def __init__(self, match_id: str) -> None:
         self.record = MatchRecord(match_id, GAME, 2, {}, 1, ClockConfig(), ("a", "b"), 0.0)
-        self.over = False
         self.answered = False
+        self.creator: str | None = None
 
 
 def _match(match_id: str) -> Match:
@@ -131,7 +131,7 @@ def test_only_ended_unanswered_ones_count_and_they_age_out() -> None:
     bound = UnplayedMatches(limit=2, window=60.0, clock=lambda: now[0])
     matches = [_match(name) for name in "abcd"]
     for match in matches:
-        bound.created("ipv4:10.0.0.1", match)
+        match.creator = "ipv4:10.0.0.1"  # recorded as it is hosted
     assert bound.refusal("ipv4:10.0.0.1") is None, "live matches are not counted"
     matches[0].answered = True
     for match in matches[:3]:
