@@ -20,6 +20,7 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Game, State
 from server import convert, encoding
+from server.answer_clock import answer_in_time
 from server.floods import count_refusal
 from server.logs import worth_logging
 from server.metrics import NO_METRICS, GameMetrics
@@ -33,7 +34,6 @@ from server.seats import (
     PendingDecision,
     Seat,
     SeatStream,
-    arm,
     decision_ids_start,
     refusal,
     token_owner,
@@ -303,9 +303,12 @@ class Match:
             pending.sent_at = time.monotonic()
             held, seat.held = seat.held, []
             send(seat, pending.message(held), self.log)
-        index, forced = await self._await_answer(seat, pending)
+        index = await answer_in_time(seat, pending, self.record.clock, self.metrics, self.log)
         self._pending = None
-        await self._apply(seat_index, actions, index, forced)
+        if index == TIMED_OUT:
+            await self._apply(seat_index, actions, self._forced_index(len(actions)), "timeout")
+        else:
+            await self._apply(seat_index, actions, index, "")
 
     def _forced_index(self, count: int) -> int:
         """The action the server plays for a seat that cannot: a pure function of the
@@ -338,60 +341,6 @@ class Match:
         left, bank = seat.time_left(elapsed, self.record.clock.decision_seconds)
         now = self._decision_head(pending.decision_id, seat, left, bank)
         return encoding.decision_with_events(now + pending.body[pending.head_bytes :], ())
-
-    async def _await_answer(self, seat: Seat, pending: PendingDecision) -> tuple[int, str]:
-        clock = self.record.clock
-        # Measured on the monotonic clock: the loop's may count whole milliseconds
-        # (uvloop's does), which made an answer of a few tenths of one 0 or 1 ms.
-        pending.opened_at = time.monotonic()
-        # A plain timer on the answer future: wait_for and shield would add a task,
-        # a second future and their callbacks to every decision.
-        arm(pending, clock.decision_seconds + seat.bank)
-        try:
-            index = await pending.answer
-        finally:
-            if pending.timer is not None:
-                pending.timer.cancel()
-            elapsed = time.monotonic() - pending.opened_at
-            seat.thinking += elapsed
-        if index == TIMED_OUT:
-            seat.strike(clock.max_strikes)
-            # A seat's first strikes, then one in a thousand: a match made with a
-            # huge max_strikes and a tiny deadline would write a line a move.
-            if worth_logging(seat.strikes) or seat.disqualified:
-                self.log.warning(
-                    "decision deadline missed",
-                    seat=seat.index,
-                    decision_id=pending.decision_id,
-                    strikes=seat.strikes,
-                    disqualified=seat.disqualified,
-                )
-            self.metrics.deadline_missed(seat.disqualified)
-            self.metrics.forced_move("timeout")
-            if seat.stream is not None:
-                send_error(
-                    seat,
-                    grpc.StatusCode.DEADLINE_EXCEEDED,
-                    f"deadline missed: a random action was played "
-                    f"(strike {seat.strikes} of {clock.max_strikes})",
-                    pending.decision_id,
-                    self.log,
-                )
-            return self._forced_index(len(pending.actions)), "timeout"
-        self.metrics.decision_answered(
-            elapsed,
-            None if pending.sent_at is None else pending.answered_at - pending.sent_at,
-        )
-        overrun = seat.spend_overrun(elapsed, clock.decision_seconds)
-        if overrun > 0:
-            self.log.info(
-                "time bank used",
-                seat=seat.index,
-                decision_id=pending.decision_id,
-                overrun_seconds=round(overrun, 3),
-                bank_left_seconds=round(seat.bank, 3),
-            )
-        return index, ""
 
     async def _apply(self, seat: int, actions: Sequence[Any], index: int, forced: str) -> None:
         action = actions[index]

@@ -1,0 +1,88 @@
+"""A seat's clock on one decision: the wait for its answer within the
+decision's time and the seat's bank, and what a missed deadline costs it."""
+
+from __future__ import annotations
+
+import time
+
+import grpc
+from structlog.typing import FilteringBoundLogger
+
+from server.clock_limits import ClockConfig
+from server.logs import worth_logging
+from server.metrics import GameMetrics
+from server.seat_messages import send_error
+from server.seats import TIMED_OUT, PendingDecision, Seat, arm
+
+
+async def answer_in_time(
+    seat: Seat,
+    pending: PendingDecision,
+    clock: ClockConfig,
+    metrics: GameMetrics,
+    log: FilteringBoundLogger,
+) -> int:
+    """The index the seat answered, or TIMED_OUT: then the seat has a strike
+    more (disqualified at the last) and has been told, and the caller plays a
+    forced move. The seat's thinking time and bank are brought up to date."""
+    # Measured on the monotonic clock: the loop's may count whole milliseconds
+    # (uvloop's does), which made an answer of a few tenths of one 0 or 1 ms.
+    pending.opened_at = time.monotonic()
+    # A plain timer on the answer future: wait_for and shield would add a task,
+    # a second future and their callbacks to every decision.
+    arm(pending, clock.decision_seconds + seat.bank)
+    try:
+        index = await pending.answer
+    finally:
+        if pending.timer is not None:
+            pending.timer.cancel()
+        elapsed = time.monotonic() - pending.opened_at
+        seat.thinking += elapsed
+    if index == TIMED_OUT:
+        _missed(seat, pending, clock, metrics, log)
+        return TIMED_OUT
+    metrics.decision_answered(
+        elapsed,
+        None if pending.sent_at is None else pending.answered_at - pending.sent_at,
+    )
+    overrun = seat.spend_overrun(elapsed, clock.decision_seconds)
+    if overrun > 0:
+        log.info(
+            "time bank used",
+            seat=seat.index,
+            decision_id=pending.decision_id,
+            overrun_seconds=round(overrun, 3),
+            bank_left_seconds=round(seat.bank, 3),
+        )
+    return index
+
+
+def _missed(
+    seat: Seat,
+    pending: PendingDecision,
+    clock: ClockConfig,
+    metrics: GameMetrics,
+    log: FilteringBoundLogger,
+) -> None:
+    seat.strike(clock.max_strikes)
+    # A seat's first strikes, then one in a thousand: a match made with a
+    # huge max_strikes and a tiny deadline would write a line a move.
+    if worth_logging(seat.strikes) or seat.disqualified:
+        log.warning(
+            "decision deadline missed",
+            seat=seat.index,
+            decision_id=pending.decision_id,
+            strikes=seat.strikes,
+            disqualified=seat.disqualified,
+        )
+    metrics.deadline_missed(seat.disqualified)
+    metrics.forced_move("timeout")
+    if seat.stream is not None:
+        send_error(
+            seat,
+            grpc.StatusCode.DEADLINE_EXCEEDED,
+            f"deadline missed: a random action was played "
+            f"(strike {seat.strikes} of {clock.max_strikes})",
+            pending.decision_id,
+            log,
+        )
