@@ -12,6 +12,7 @@ seat 0 (area 9).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from itertools import combinations, permutations
 
 import pytest
@@ -50,7 +51,7 @@ def test_the_fifth_seat_restocks_only_its_own_pen_to_the_colour_gap() -> None:
     Do not restock the pens of other players." Seat 1 has scored all 4 colours (5
     sheep), seat 2 more sheep of 2 colours, seat 4 one colour: pen 8 gets 3 sheep, the
     other pens none, and all five meadows are filled to 4."""
-    scored = [
+    scored: list[list[list[int]]] = [
         [[], [], [], []],
         [[b(0), b(1)], [r(0)], [y(0)], [w(0)]],
         [[b(2), b(3), b(4), b(5)], [r(1), r(2), r(3)], [], []],
@@ -142,3 +143,41 @@ def test_the_scoring_options_are_exactly_the_groups_the_rulebook_allows() -> Non
         as_groups = {(a.colour, a.scored, frozenset(a.discarded)) for a in offered}
         assert len(as_groups) == len(offered), pen
         assert as_groups == _rulebook_groups(pen), sorted(SHEEP_COLOUR[c] for c in pen)
+
+
+# ------------------------------------------------------------------ what is public
+
+
+@pytest.mark.parametrize("players", [1, 2, 5])
+def test_every_seat_sees_the_whole_table_face_up(players: int) -> None:
+    """Rulebook: fences are placed "face up", sheep are placed "face up" in pens and
+    meadows, scored sheep are placed "face up" in score piles; notes: everything on the
+    table and all scored piles are public. Through a random game with both options,
+    every seat's observation shows the table exactly as it lies (each fence's top card,
+    how it lies and its height, every area's sheep, every seat's piles bottom to top,
+    the wolf, the sizes of the piles and hands) and differs from a spectator's only in
+    its seat and its own hand."""
+    state = StubbornSheepState.new_game(players, 17, wolf=True, bonus=True)
+    rng = random.Random(17)
+    while not state.terminal:
+        public = state.observation(None)
+        assert [a.sheep for a in public.areas] == [tuple(a) for a in state.areas]
+        assert [(f.card, f.orientation, f.height) for f in public.fences] == [
+            (stack[-1], state.orient[f], len(stack)) for f, stack in enumerate(state.stacks)
+        ]
+        assert public.scored == tuple(
+            tuple(tuple(pile) for pile in piles) for piles in state.scored
+        )
+        assert public.wolf == state.wolf
+        assert (public.sheep_pile, public.discard_pile, public.fence_pile) == (
+            len(state.sheep_pile),
+            len(state.discard),
+            len(state.fence_pile),
+        )
+        assert public.hand_sizes == tuple(len(hand) for hand in state.hands)
+        for seat in range(players):
+            mine = state.observation(seat)
+            assert mine.hand == tuple(state.hands[seat])
+            assert replace(mine, seat=None, hand=()) == public
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
