@@ -1,13 +1,14 @@
-"""Rule sentences at the meadow's edges, with every player count, and a wolf
-chain in Double Trouble: situations the other scenario files leave out."""
+"""Rule sentences at the meadow's edges, with every player count (six
+included), a bomb on a last move, and a wolf chain in Double Trouble:
+situations the other scenario files leave out."""
 
 from __future__ import annotations
 
 import pytest
 
 from games.sheep_showdown import cards as C
-from games.sheep_showdown.events import BombExploded, DogOut
-from games.sheep_showdown.state import WOLF_DOG, WOLF_STEP
+from games.sheep_showdown.events import BombExploded, DogOut, RoundEnded
+from games.sheep_showdown.state import STEAL, STEP, WOLF_DOG, WOLF_STEP
 
 from .helpers import (
     DOWN,
@@ -86,3 +87,56 @@ def test_double_trouble_a_second_wolf_pushes_either_dog_of_the_first_player() ->
     assert state.pending == WOLF_STEP and state.to_move == 1
     step(state, UP)  # onto the 1-sheep: seat 0's dog takes it for seat 0
     assert sorted(state.flocks[0]) == [C.SHEEP1, C.WOLF]
+
+
+def test_six_players_two_blocked_at_once_and_a_stuck_one_left_for_its_own_turn() -> None:
+    """With the largest player count: FAQ "It is also possible to block multiple
+    players simultaneously, in which case you get to take a card from each of the
+    blocked players!", while a player who was already stuck when the turn began was
+    not blocked by it: no steal, and it stays in until its own turn ("If you cannot
+    move to a new card on your turn, the round ends for you"), since seats 4 and 5
+    can still move. Play then goes on clockwise past the two blocked seats."""
+    rows = ["S1S..", ".S...", ".....", "...S1", "S..1S"]
+    dogs = {0: (1, 1), 1: (0, 0), 2: (0, 2), 3: (4, 0), 4: (3, 3), 5: (4, 4)}
+    flocks = {1: [C.SHEEP2], 2: [C.SHEEP3], 3: [C.SHEEP5]}
+    state = position(rows, dogs, players=6, flocks=flocks)
+    events = step(state, UP)
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [
+        (1, "blocked", 0),
+        (2, "blocked", 0),
+    ]
+    assert state.pending == STEAL and state.steal_queue == [1, 2]
+    steal(state)
+    assert state.pending == STEAL and state.steal_queue == [2]
+    events = steal(state)
+    assert sorted(state.flocks[0]) == [C.SHEEP1, C.SHEEP2, C.SHEEP3]
+    assert state.flocks[3] == [C.SHEEP5]  # kept: nobody blocked seat 3
+    # Seats 1 and 2 are skipped; seat 3's turn starts and ends at once.
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(3, "no_step", None)]
+    out_at = state.out_at
+    assert out_at[1] == out_at[2] is not None and out_at[3] is not None and out_at[3] > out_at[1]
+    assert state.bonus_player is None
+    assert state.pending == STEP and state.to_move == 4
+
+
+def test_the_last_player_blown_up_on_a_last_move_ends_the_round_and_lasted_longest() -> None:
+    """End of the round: "The round ends when those moves are completed or if the
+    player can no longer move." A last player whose first last move sets off a
+    bomb is out at once: no second move, the round is over. Tied on points with
+    the player who went out before, they still lasted longer in the meadow and win
+    ("In the case of a tie, the player who survived the longest in the meadow
+    wins!")."""
+    state = position(
+        [".X1..", ".....", ".....", ".....", "....S"],
+        {0: (0, 0), 1: (4, 4)},
+        out_dogs=(1,),
+        flocks={0: [C.SHEEP2], 1: [C.SHEEP2]},
+    )
+    assert state.bonus_player == 0 and state.bonus_left == 2
+    events = step(state, RIGHT)
+    assert [(d.dog, d.reason) for d in payloads(events, DogOut)] == [(0, "bomb")]
+    assert payloads(events, RoundEnded)[0].reason == "nobody_left"
+    assert state.terminal and state.out_at[0] is not None
+    result = state.result()
+    assert result.scores == (2.0, 2.0)
+    assert result.ranks == (1, 2)
