@@ -217,6 +217,10 @@ def test_a_player_stuck_when_the_dogs_are_placed_starts_the_last_steps_at_once()
     events = place(state, 3, 3)  # the last to place moves first
     assert payloads(events, LastPlayer) == [LastPlayer(last, 2)]
     assert state.out_at[first] is not None and state.to_move == last
+    # Out before the first turn: out_at_turn is 0, as for a player still in.
+    seen = state.observation(last)
+    assert seen.out_at_turn[first] == 0 and not seen.players_in[first]
+    assert seen.out_at_turn[last] == 0 and seen.players_in[last]
     moves = 0
     while not state.terminal:
         assert state.to_move == last
