@@ -29,7 +29,7 @@ from games.sheep_n_sheep.actions import (
     TakeSet,
 )
 from games.sheep_n_sheep.cards import COPIES, DECK_SIZE, DRAW, FACE, ICON, NUMBER
-from games.sheep_n_sheep.cells import _DIRS, _OFF, _ORIGIN, _W, pack, unpack
+from games.sheep_n_sheep.cells import _DIRS, _OFF, _ORIGIN, _W, REACH, pack, unpack
 from games.sheep_n_sheep.legal import (
     _FREE,
     _PASS,
@@ -85,6 +85,22 @@ def _check_each_card_once(cards: list[int]) -> None:
         if card in seen:
             raise ValueError(f"card {card} is in the position twice")
         seen.add(card)
+
+
+def _check_cells(pastures: Sequence[Mapping[Cell, int]]) -> None:
+    """A built pasture's cells are pairs of whole numbers within REACH of the
+    origin: a cell beyond the packed keys' range would land on another cell."""
+    for pasture in pastures:
+        for cell in pasture:
+            if not (
+                isinstance(cell, tuple)
+                and len(cell) == 2
+                and all(type(v) is int and -REACH <= v <= REACH for v in cell)
+            ):
+                raise ValueError(
+                    f"cell {cell!r} is not a pasture cell: x and y are whole numbers"
+                    f" from {-REACH} to {REACH}"
+                )
 
 
 def _check_shape(
@@ -214,6 +230,7 @@ class SheepNSheepState(LegalActions, Views, State):
         _check_shape(players, len(hands), len(market), pastures, seat)
         turn = seat if turn is None else turn
         _check_turns(players, seat, turn, last_turn, phase)
+        _check_cells(pastures or [])
         state = cls(players, seed)
         state._hands = [sorted(hand) for hand in hands]
         state._market = [(first, second) for first, second in market]

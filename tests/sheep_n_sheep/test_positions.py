@@ -3,8 +3,11 @@ fit its player count or names a card twice is refused with a clear message."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from games.sheep_n_sheep.actions import BeginFree, Discard, Place
 from games.sheep_n_sheep.state import SheepNSheepState
 
 
@@ -50,3 +53,26 @@ def test_a_position_of_the_wrong_shape_is_refused(
     kw: dict = {"hands": [[3], [5]], "market": [(20, 21)], "deck": [30, 31], **zones}
     with pytest.raises(ValueError, match=message):
         SheepNSheepState.from_position(players, **kw)
+
+
+@pytest.mark.parametrize("cell", [(0, 412), (0, 512), (-600, 0), (1.5, 0), (0, "1")])
+def test_a_pasture_cell_out_of_reach_is_refused(cell: object) -> None:
+    """The pasture is a grid the engine holds from -511 to 511 each way, with room
+    for every card of the game beyond a built position's: a cell farther out than
+    411, or not a pair of whole numbers, is refused by name, where it used to
+    land silently somewhere else ((0, 512) became (1, -512))."""
+    kw: dict = {"hands": [[3], [5]], "market": [(20, 21)], "deck": [30, 31]}
+    with pytest.raises(ValueError, match=re.escape(f"cell {cell!r}")):
+        SheepNSheepState.from_position(2, pastures=[{cell: 7}, {}], **kw)
+
+
+def test_a_pasture_at_the_edge_of_reach_keeps_its_cells_and_neighbours() -> None:
+    """A card at (0, 411) stays there, and the free cells next to it are the four
+    around it: a whole game of cards beyond it still fits the grid."""
+    kw: dict = {"hands": [[3, 5], [6]], "market": [(20, 21)], "deck": [30, 31]}
+    state = SheepNSheepState.from_position(2, pastures=[{(0, 411): 7}, {}], **kw)
+    assert state.pasture(0) == {(0, 411): 7}
+    state.apply(BeginFree())
+    state.apply(Discard(3))
+    cells = {(a.x, a.y) for a in state.legal_actions() if isinstance(a, Place)}
+    assert cells == {(1, 411), (-1, 411), (0, 412), (0, 410)}
