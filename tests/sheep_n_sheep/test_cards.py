@@ -89,3 +89,12 @@ def test_loader_rejects_ids_out_of_order() -> None:
     bad = 'cards = [{ id = 1, colour = "white", number = 1, condition = 1, vp = 2, icon = "none" }]'
     with pytest.raises(ValueError, match="ids"):
         load_cards(bad)
+
+
+def test_each_icon_is_spread_evenly_over_the_five_numbers() -> None:
+    """The data file's header promises one more property than the notes ask for:
+    'each icon is spread evenly over the five numbers (bell 3 per number, every
+    other icon 2 per number)', so no placement number is richer in icons."""
+    counts = Counter((c.icon, c.number) for c in CARDS)
+    for icon, total in ICON_COUNTS.items():
+        assert [counts[icon, n] for n in range(1, 6)] == [total // 5] * 5, icon

@@ -275,6 +275,24 @@ def test_observation_shows_the_placement_in_progress() -> None:
     assert state.observation(1).phase == "run"
 
 
+def test_observation_of_a_same_number_placement_on_an_empty_pasture() -> None:
+    """'If you have not placed any cards yet in the pasture, the starting card will
+    be the first card that you lay down': until it is down, the observation has
+    no start, tip or number (any card may come first); then the first card's
+    cell is start and tip and its number the one every card must have."""
+    pick = Picker()
+    g3, b3 = pick("grey", 3), pick("blue", 3)
+    state = _state([g3, b3, pick("pink", 4)], pick)
+    state.apply(BeginSame(None))
+    placement = state.observation(1).placement
+    assert placement is not None and placement.kind == "same" and placement.placed == 0
+    assert (placement.start, placement.tip, placement.number) == (None, None, None)
+    state.apply(Place(g3, 0, 0))
+    placement = state.observation(1).placement
+    assert placement is not None and placement.placed == 1
+    assert (placement.start, placement.tip, placement.number) == ((0, 0), (0, 0), 3)
+
+
 def test_placing_the_last_card_of_the_hand_ends_the_placement() -> None:
     """'Place one or more cards': with the hand empty (its size is public) nothing
     can follow, so the turn ends by itself even where free cells remain."""
