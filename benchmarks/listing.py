@@ -5,8 +5,9 @@
 Hosts `--matches` live matches in this process (half waiting for their seats,
 half running; nobody plays them) beside `--ended` aborted ones in a SQLite
 file, then asks the registry for each filter the API has (every status and
-each one, every game and one game), and for the web viewer's list (which, once
-its newest 200 are cut, asks again for the running and the waiting ones). It
+each one, every game and one game), for the web viewer's list (which, once
+its newest 200 are cut, asks again for the running and the waiting ones), and
+for a page a quarter of the way down the listing (a client paging on). It
 prints the event loop's CPU time per call, the median of `--calls` calls: the
 time every match's decisions wait while a listing is made. The store's read
 runs on a reader thread and is not counted.
@@ -27,6 +28,7 @@ from pathlib import Path
 import structlog
 
 from server.match import Status
+from server.page_tokens import Position
 from server.records import ClockConfig
 from server.registry import MatchRegistry
 from server.sqlite_store import SqliteStore
@@ -91,6 +93,14 @@ async def _measure(args: argparse.Namespace, folder: Path) -> None:
                 print(f"  limit={limit:<5} game={game or '*':<15} status={name:<9} {ms:7.3f}")
     ms = await _loop_time(functools.partial(_web_list, registry), args.calls)
     print(f"  web viewer's list (3 calls)                        {ms:7.3f}")
+    for name, status in (("any", None), ("running", Status.RUNNING)):
+        # A page deep in the listing: what a client paging through every match asks.
+        skipped = await registry.listing("", status, args.matches // 4)
+        after = Position.of(skipped[-1].created_at, skipped[-1].match_id)
+        ms = await _loop_time(
+            functools.partial(registry.listing, "", status, 100, after), args.calls
+        )
+        print(f"  limit=100   after {len(skipped):<6} status={name:<9}             {ms:7.3f}")
     await registry.shutdown("benchmark over")
     await store.close()
 

@@ -6,7 +6,9 @@ event loop a call at 10,000 live matches (16 ms with `limit=1000`), so a client
 listing in a loop from a few connections held up every match's decisions.
 
 The order is the listing's: newest `created_at` first, and of matches created
-at the same instant the one hosted first. A match moves between its game's
+at the same instant by `match_id` (server/page_tokens.py), the order the store
+answers in too, so that a page of a listing starts where the last one ended
+whichever list a match is in by then. A match moves between its game's
 lists as its status changes (`Match.status_changed`).
 """
 
@@ -18,9 +20,10 @@ import itertools
 import operator
 
 from server.match import Match, Status
+from server.page_tokens import Position
 
 # Where a match stands in its list: lists are sorted ascending, so newest first.
-_Place = tuple[float, int]
+_Place = Position
 _Entry = tuple[_Place, Match]
 _List = tuple[str, Status]  # a game and a status
 _place = operator.itemgetter(0)
@@ -31,7 +34,6 @@ class HostedMatches:
         self._lists: dict[_List, list[_Entry]] = {}
         # Each hosted match id's place, list, and the match hosted under it.
         self._places: dict[str, tuple[_Place, _List, Match]] = {}
-        self._hosted = itertools.count()
 
     def add(self, match: Match) -> None:
         held = self._places.get(match.record.match_id)
@@ -41,7 +43,7 @@ class HostedMatches:
             # The match it replaces no longer moves it (nor takes it out).
             replaced.status_changed = None
         else:
-            place = (-match.record.created_at, next(self._hosted))
+            place = Position.of_record(match.record)
         self._put(match, place)
         match.status_changed = self._moved
 
@@ -52,11 +54,14 @@ class HostedMatches:
             self._take_out(held[0], held[1])
         match.status_changed = None
 
-    def newest(self, game: str, status: Status | None, limit: int) -> list[Match]:
+    def newest(
+        self, game: str, status: Status | None, limit: int, after: Position | None = None
+    ) -> list[Match]:
         """Up to `limit` hosted matches of `game` (every game when empty) and
-        `status` (any when None), newest first."""
+        `status` (any when None), newest first; only those that come after
+        `after` in that order when it is given."""
         lists = [
-            entries
+            itertools.islice(entries, _start(entries, after), None)
             for (its_game, its_status), entries in self._lists.items()
             if (not game or its_game == game) and (status is None or its_status == status)
         ]
@@ -78,3 +83,7 @@ class HostedMatches:
     def _take_out(self, place: _Place, key: _List) -> None:
         entries = self._lists[key]
         del entries[bisect.bisect_left(entries, place, key=_place)]
+
+
+def _start(entries: list[_Entry], after: Position | None) -> int:
+    return 0 if after is None else bisect.bisect_right(entries, after, key=_place)

@@ -3,6 +3,8 @@ and GetReplay."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
 from sheepfold.v1 import arena_pb2
 
@@ -11,6 +13,7 @@ from server import convert
 from server.arena_calls import ArenaCalls, database_errors
 from server.fairness import serving
 from server.match import Status
+from server.page_tokens import PageTokenError, PageTokens, Position
 from server.status import abort
 
 DEFAULT_LIST_LIMIT = 100
@@ -18,6 +21,12 @@ MAX_LIST_LIMIT = 1_000
 
 
 class MatchReadCalls(ArenaCalls):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Signs ListMatches page tokens with a key of its own: they last as long
+        # as this server runs.
+        self.page_tokens = PageTokens()
+
     async def ListGames(
         self, request: arena_pb2.ListGamesRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.ListGamesResponse:
@@ -61,11 +70,24 @@ class MatchReadCalls(ArenaCalls):
             await abort(
                 context, grpc.StatusCode.INVALID_ARGUMENT, f"unknown game {request.game[:64]!r}"
             )
+        after = None
+        if request.page_token:
+            try:
+                after = self.page_tokens.read(request.page_token, request.game, request.status)
+            except PageTokenError as error:
+                await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         limit = min(request.limit or DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)
         status = Status(request.status) if request.status else None
         async with database_errors(context):
-            found = await self.registry.listing(request.game, status, limit)
-        return arena_pb2.ListMatchesResponse(matches=found)
+            # One more than the page, to know whether a next page has anything.
+            found = await self.registry.listing(request.game, status, limit + 1, after)
+        next_page = ""
+        if len(found) > limit:
+            last = found[limit - 1]
+            next_page = self.page_tokens.make(
+                request.game, request.status, Position.of(last.created_at, last.match_id)
+            )
+        return arena_pb2.ListMatchesResponse(matches=found[:limit], next_page_token=next_page)
 
     async def GetReplay(
         self, request: arena_pb2.GetReplayRequest, context: grpc.aio.ServicerContext

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import operator
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -24,6 +25,7 @@ from server import convert
 from server.hosted import HostedMatches
 from server.match import Match, Status
 from server.metrics import NO_METRICS, LiveView, ServerMetrics
+from server.page_tokens import Position
 from server.records import (
     ClockConfig,
     DamagedRecord,
@@ -325,16 +327,17 @@ class MatchRegistry:
         return await self.store.run(build)
 
     async def listing(
-        self, game: str, status: Status | None, limit: int
+        self, game: str, status: Status | None, limit: int, after: Position | None = None
     ) -> list[arena_pb2.MatchInfo]:
-        """The newest matches, hosted or only in the store, newest first. A
-        stored row that cannot be read back is left out (reading that match
-        alone says so)."""
+        """The newest matches, hosted or only in the store, newest first and,
+        created together, by match_id; only those after `after` in that order
+        when it is given (the next page: server/page_tokens.py). A stored row
+        that cannot be read back is left out (reading that match alone says so)."""
         # Only the newest are looked at: a listing of one among thousands of
         # hosted matches once built every one's MatchInfo on the event loop,
         # and then still looked at every one (server/hosted.py).
-        newest = self._hosted.newest(game, status, limit)
-        found = [(m.record.created_at, m.info()) for m in newest]
+        newest = self._hosted.newest(game, status, limit, after)
+        found = [(Position.of_record(m.record), m.info()) for m in newest]
         # Rows of matches still running are never listed from the store: one just
         # created and not yet hosted would take a place among the newest and be
         # left out, so the listing came back one short.
@@ -349,20 +352,22 @@ class MatchRegistry:
             # store is read is in neither list otherwise, and a listing of
             # finished matches came back one short. A hosted match older than
             # the newest `limit` need not be skipped: its stored row would come
-            # after all of them, and be cut.
+            # after all of them, and be cut. Both lists start after the same
+            # key, which a match keeps wherever it is: so a match that finished
+            # and left the hosted ones between two pages is on one page only.
             listed = {m.record.match_id for m in newest}
 
-            def stored() -> list[tuple[float, arena_pb2.MatchInfo]]:
+            def stored() -> list[tuple[Position, arena_pb2.MatchInfo]]:
                 rows = []
-                for summary in self.store.store.recent(game, stored_status[status], limit):
+                for summary in self.store.store.recent(game, stored_status[status], limit, after):
                     if summary.record.match_id in listed:
                         continue
                     with contextlib.suppress(DamagedRecord):
-                        rows.append((summary.record.created_at, match_info(summary)))
+                        rows.append((Position.of_record(summary.record), match_info(summary)))
                 return rows
 
             found += await self.store.run(stored)
-        found.sort(key=lambda pair: pair[0], reverse=True)
+        found.sort(key=operator.itemgetter(0))
         return [info for _, info in found[:limit]]
 
     def all(self) -> Iterable[Match]:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from server import db_file
 from server.files import create_owner_only, file_size_limit, not_a_database_file
+from server.page_tokens import Position
 from server.records import DamagedRecord, MatchRecord, MatchSummary, RecordedMove, StoredMatch
 from server.sqlite_rows import (
     SELECT_MATCH,
@@ -290,9 +291,13 @@ class SqliteStore:
                 found.append(damaged)
         return found
 
-    def recent(self, game: str, status: str, limit: int) -> list[MatchSummary]:
-        """The newest matches, optionally of one game and one status."""
-        clauses, params = [], []
+    def recent(
+        self, game: str, status: str, limit: int, after: Position | None = None
+    ) -> list[MatchSummary]:
+        """The newest matches, optionally of one game and one status, and only
+        those after `after` (server/page_tokens.py)."""
+        clauses: list[str] = []
+        params: list[object] = []
         if game:
             clauses.append("game = ?")
             params.append(game)
@@ -302,12 +307,13 @@ class SqliteStore:
         elif status:
             clauses.append("status = ?")
             params.append(status)
+        if after is not None:
+            # The first clause alone is what the indexes on created_at can seek to.
+            clauses.append("created_at <= ? AND (created_at < ? OR match_id > ?)")
+            params.extend([after.created_at, after.created_at, after.match_id])
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        rows = (
-            self._reader()
-            .execute(f"{SELECT_MATCH}{where} ORDER BY created_at DESC LIMIT ?", (*params, limit))
-            .fetchall()
-        )
+        order = " ORDER BY created_at DESC, match_id LIMIT ?"
+        rows = self._reader().execute(f"{SELECT_MATCH}{where}{order}", (*params, limit)).fetchall()
         return [summary for summary in map(readable_summary, rows) if summary is not None]
 
     def file_problem(self) -> str | None:

@@ -38,6 +38,7 @@ import structlog
 
 from server.fairness import FairQueue
 from server.files import size_limit_reached
+from server.page_tokens import Position
 from server.records import DamagedRecord, MatchRecord, MatchSummary, RecordedMove, StoredMatch
 from server.store import Store, WouldWait
 
@@ -344,8 +345,10 @@ class StoreWorker:
     async def summary(self, match_id: str) -> MatchSummary | None:
         return await self._read(lambda: self.store.summary(match_id))
 
-    async def recent(self, game: str, status: str, limit: int) -> list[MatchSummary]:
-        return await self._read(lambda: self.store.recent(game, status, limit))
+    async def recent(
+        self, game: str, status: str, limit: int, after: Position | None = None
+    ) -> list[MatchSummary]:
+        return await self._read(lambda: self.store.recent(game, status, limit, after))
 
     async def run(self, call: Callable[[], T]) -> T:
         """Any blocking work that reads (rebuilding a stored match) on a reader thread."""

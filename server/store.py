@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from server.page_tokens import Position
 from server.records import DamagedRecord, MatchRecord, MatchSummary, RecordedMove, StoredMatch
 
 OVER = ("finished", "aborted")
@@ -69,9 +70,12 @@ class Store(Protocol):
         """Every running match; a row that cannot be read back as its DamagedRecord."""
         ...
 
-    def recent(self, game: str, status: str, limit: int) -> list[MatchSummary]:
-        """The newest matches, newest first; empty `game`/`status` match all,
-        `status` ANY_OVER both "finished" and "aborted"."""
+    def recent(
+        self, game: str, status: str, limit: int, after: Position | None = None
+    ) -> list[MatchSummary]:
+        """The newest matches, newest first and, created together, by match_id;
+        empty `game`/`status` match all, `status` ANY_OVER both "finished" and
+        "aborted"; only those after `after` in that order when it is given."""
         ...
 
     def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
@@ -164,15 +168,18 @@ class MemoryStore:
         with self._lock:
             return [m for m in self._matches.values() if m.status == "running"]
 
-    def recent(self, game: str, status: str, limit: int) -> list[MatchSummary]:
+    def recent(
+        self, game: str, status: str, limit: int, after: Position | None = None
+    ) -> list[MatchSummary]:
         with self._lock:
             found = [
                 m
                 for m in self._matches.values()
                 if (not game or m.record.game == game)
                 and (not status or m.status == status or (status == ANY_OVER and m.status in OVER))
+                and (after is None or Position.of_record(m.record) > after)
             ]
-            found.sort(key=lambda m: m.record.created_at, reverse=True)
+            found.sort(key=lambda m: Position.of_record(m.record))
             return [summarize(m) for m in found[:limit]]
 
     def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:

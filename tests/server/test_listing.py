@@ -16,6 +16,7 @@ import games
 from server import registry as registry_module
 from server.hosted import HostedMatches
 from server.match import Match, Status
+from server.page_tokens import Position
 from server.records import ClockConfig, MatchRecord
 from server.registry import MatchRegistry
 from server.storage import StoreWorker
@@ -93,8 +94,8 @@ def _expected(
     registry: MatchRegistry, hosted: list[Match], game: str, status: Status | None, limit: int
 ) -> list[str]:
     """The listing as the API promises it: newest `created_at` first, of equal
-    ones the hosted match before the stored row and the match hosted first
-    before the later one; a stored row of a listed hosted match not again."""
+    ones the smaller match_id first; a stored row of a listed hosted match not
+    again."""
     mine = [
         m
         for m in hosted
@@ -107,7 +108,7 @@ def _expected(
         for summary in registry.store.store.recent(game, stored[status], limit):
             if summary.record.match_id not in listed:
                 found.append((summary.record.created_at, summary.record.match_id))
-    found.sort(key=lambda pair: pair[0], reverse=True)
+    found.sort(key=lambda pair: (-pair[0], pair[1]))
     return [match_id for _, match_id in found[:limit]]
 
 
@@ -139,8 +140,22 @@ def test_the_order_and_the_filters_are_unchanged(monkeypatch: pytest.MonkeyPatch
                         found = await registry.listing(game, status, limit)
                         wanted = _expected(registry, hosted, game, status, limit)
                         assert [info.match_id for info in found] == wanted, (game, status, limit)
+                        assert await _paged(registry, game, status, limit) == _expected(
+                            registry, hosted, game, status, 100
+                        ), (game, status, limit)
 
     asyncio.run(check())
+
+
+async def _paged(registry: MatchRegistry, game: str, status: Status | None, size: int) -> list[str]:
+    """Every match of a listing, read `size` at a time, each page after the last
+    one's last match."""
+    listed: list[str] = []
+    after = None
+    while page := await registry.listing(game, status, size, after):
+        listed += [info.match_id for info in page]
+        after = Position.of(page[-1].created_at, page[-1].match_id)
+    return listed
 
 
 def test_a_match_dropped_when_over_is_listed_from_the_store_alone() -> None:
