@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from web.frames import PUBLIC, ViewError, check_view, match_info_dict
 from web.gateway import Gateway, GatewayError
 from web.hosts import HostGuard
 from web.hub import WatchHub
-from web.listing import Listing
+from web.listing import Listing, entry
 from web.replays import frames_response, replayable
 from web.reports import Report, tournament_url
 from web.responses import (
@@ -77,6 +78,7 @@ def build_app(config: WebConfig) -> web.Application:
     app.router.add_get("/", matches_page)
     app.router.add_get("/api/matches", matches_json)
     app.router.add_get("/api/matches/events", matches_events)
+    app.router.add_get("/api/matches/page", matches_page_json)
     app.router.add_get("/match/{match_id}", match_page)
     app.router.add_get("/api/match/{match_id}", match_json)
     app.router.add_get("/api/match/{match_id}/frames", match_frames)
@@ -220,6 +222,31 @@ def _game_query(request: web.Request) -> str:
 async def matches_json(request: web.Request) -> web.Response:
     listing = await request.app[STATE].matches.get(_game_query(request))
     body, headers = body_headers(request, listing.plain, listing.gzipped, "application/json")
+    return web.Response(body=body, headers=headers)
+
+
+# A page token the game server gives is about 130 characters; a longer one is
+# refused here, before it is sent on.
+MAX_PAGE_TOKEN_CHARS = 512
+
+
+async def matches_page_json(request: web.Request) -> web.Response:
+    """One page of every match, newest first, `limit` (200) at a time, and the
+    token of the page after it (null on the last): `?page=` a previous
+    answer's `next_page`, none for the first page. Not kept current: the live
+    list is /api/matches/events."""
+    game = _game_query(request)
+    token = request.query.get("page", "")
+    if len(token) > MAX_PAGE_TOKEN_CHARS:
+        raise _fail(400, "the page token is not one the game server gave: start from /")
+    state = request.app[STATE]
+    found = await state.gateway.matches_page(game, state.matches.limit, page_token=token)
+    answer = {
+        "matches": [entry(info) for info in found.matches],
+        "next_page": found.next_page_token or None,
+    }
+    plain = json.dumps(answer, separators=(",", ":")).encode()
+    body, headers = body_headers(request, plain, gzip.compress(plain, 5), "application/json")
     return web.Response(body=body, headers=headers)
 
 

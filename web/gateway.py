@@ -100,16 +100,30 @@ class Gateway:
     ) -> list[arena_pb2.MatchInfo]:
         """The newest `limit` matches of `game` (every game: "") in `status`
         (unspecified: any), newest first."""
+        return list((await self.matches_page(game, limit, status)).matches)
+
+    async def matches_page(
+        self,
+        game: str = "",
+        limit: int = 200,
+        status: arena_pb2.MatchStatus = arena_pb2.MATCH_STATUS_UNSPECIFIED,
+        page_token: str = "",
+    ) -> arena_pb2.ListMatchesResponse:
+        """A page of the listing: the newest when `page_token` is empty, else the
+        one a previous page's `next_page_token` points to."""
         try:
-            response = await self.stub.ListMatches(
+            return await self.stub.ListMatches(
                 arena_pb2.ListMatchesRequest(
-                    game=game, limit=limit, status=status, admin_token=self.admin_token
+                    game=game,
+                    limit=limit,
+                    status=status,
+                    admin_token=self.admin_token,
+                    page_token=page_token,
                 ),
                 timeout=self.timeout,
             )
         except grpc.aio.AioRpcError as error:
             raise _error(error, "ListMatches") from None
-        return list(response.matches)
 
     async def token_refused(self) -> str | None:
         """The server's answer when it refuses this gateway's admin token (one

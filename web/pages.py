@@ -70,7 +70,10 @@ def matches_page(games: list[dict[str, str]], limit: int) -> str:
 <thead><tr>{heads}</tr></thead>
 {_section("Live")}<tbody id="live"></tbody>
 {_section("Finished")}<tbody id="finished"></tbody>
-</table></div>"""
+</table></div>
+<nav id="pager" class="pager" aria-label="pages of matches" hidden>
+<a id="newer" href="/">← newer</a> <span id="page-number" class="muted"></span>
+<a id="older" href="/">older →</a></nav>"""
     return _layout("Matches", body, "matches.js", {"games": games, "limit": limit})
 
 

@@ -16,11 +16,10 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
-from server.records import ClockConfig, MatchRecord
 from server.sqlite_store import SqliteStore
 from tests.integrity.helpers import wait_until
+from tests.server.stored_matches import GAMES, fill
 
-GAMES = ("sheep-showdown", "stubborn-sheep")
 STORED = 450
 LIVE = 30
 START_TIMEOUT = 2.0
@@ -28,25 +27,7 @@ ADMIN = "admin"
 
 
 def _fill(path: Path, now: float) -> None:
-    """STORED finished or aborted matches, created around `now` (so the live
-    ones made next fall among them), three at a time at the same instant."""
-    store = SqliteStore(path)
-    try:
-        for number in range(STORED):
-            record = MatchRecord(
-                match_id=f"{(number * 7919) % 100_000:016x}",
-                game=GAMES[number % 2],
-                players=2,
-                options={},
-                seed=number,
-                clock=ClockConfig(),
-                token_hashes=("a", "b"),
-                created_at=now - STORED / 6 + number // 3,
-            )
-            store.create_match(record)
-            store.finish_match(record.match_id, ("finished", "aborted")[number % 5 == 0], b"", "x")
-    finally:
-        store.close()
+    fill(path, STORED, now)
 
 
 @pytest.fixture

@@ -1,5 +1,7 @@
 // The matches list: live and finished, filtered by game, kept current by
 // Server-Sent Events (the viewer sends the list again whenever it changes).
+// Past its newest `limit`, older pages (`?page=TOKEN`) list every match a
+// page at a time, as they were when the page was loaded.
 import { h, seatColour } from "./svg.js";
 import { count } from "./words.js";
 
@@ -7,6 +9,12 @@ const boot = JSON.parse(document.getElementById("boot").textContent);
 const filter = document.getElementById("game-filter");
 const capped = document.getElementById("capped");
 const status = document.getElementById("list-status");
+const pager = document.getElementById("pager");
+const older = document.getElementById("older");
+const newer = document.getElementById("newer");
+const pageNumber = document.getElementById("page-number");
+// The game server's token of this page; null on the first page, the live one.
+const pageToken = new URLSearchParams(location.search).get("page");
 let source = null;
 // Waits between attempts once the stream fails; a test may set its own before the page loads.
 const RETRY_SECONDS = window.sheepfoldRetrySeconds || [1, 2, 4, 8, 15, 30];
@@ -38,26 +46,112 @@ function row(m) {
     h("td", { class: "muted when" }, when));
 }
 
+function fill(matches, where = "") {
+  const live = matches.filter((m) => m.status === "running" || m.status === "waiting");
+  const done = matches.filter((m) => !(m.status === "running" || m.status === "waiting"));
+  const put = (id, list, empty) => {
+    const body = document.getElementById(id);
+    const none = h("tr", { class: "empty" }, h("td", { class: "muted", colspan: String(columns) }, empty));
+    body.replaceChildren(...(list.length ? list.map(row) : [none]));
+  };
+  put("live", live, `no live match${where}`);
+  put("finished", done, `no finished match${where}`);
+}
+
 function show(matches) {
   if (matches.error) {
     status.textContent = matches.error;
     return;
   }
-  const live = matches.filter((m) => m.status === "running" || m.status === "waiting");
-  const done = matches.filter((m) => !(m.status === "running" || m.status === "waiting"));
-  const fill = (id, list, empty) => {
-    const body = document.getElementById(id);
-    const none = h("tr", { class: "empty" }, h("td", { class: "muted", colspan: String(columns) }, empty));
-    body.replaceChildren(...(list.length ? list.map(row) : [none]));
-  };
-  fill("live", live, "no live match");
-  fill("finished", done, "no finished match");
-  // The viewer lists the newest `limit` matches only (and every live one):
-  // say so rather than look complete.
+  fill(matches);
+  // The live list holds the newest `limit` matches only (and every live one):
+  // say so, and lead on to the older ones.
   capped.hidden = matches.length < boot.limit;
   capped.textContent = capped.hidden ? ""
-    : `Showing the newest ${count(boot.limit, "match", "matches")} and every live one; older finished ones are not listed.`;
+    : `Showing the newest ${count(boot.limit, "match", "matches")} and every live one; older ones are on the next pages.`;
+  pager.hidden = capped.hidden;
+  newer.hidden = true;
+  older.hidden = false;
+  pageNumber.textContent = "page 1";
   status.textContent = `updated ${new Date().toLocaleTimeString()}`;
+}
+
+// The server's tokens lead to older pages only: each page's newer neighbour
+// and number are kept in the tab's session storage on the way there.
+function remembered(token) {
+  try {
+    return JSON.parse(sessionStorage.getItem(`sheepfold.page.${token}`));
+  } catch {
+    return null;
+  }
+}
+
+function remember(token, page) {
+  try {
+    sessionStorage.setItem(`sheepfold.page.${token}`, JSON.stringify(page));
+  } catch {
+    // Storage refused (a private window's quota): the page has no "newer" link then.
+  }
+}
+
+function pageUrl(game, token) {
+  const params = new URLSearchParams();
+  if (game) params.set("game", game);
+  if (token) params.set("page", token);
+  return params.toString() ? `/?${params}` : "/";
+}
+
+async function fetchPage(token) {
+  const params = new URLSearchParams();
+  if (filter.value) params.set("game", filter.value);
+  if (token) params.set("page", token);
+  try {
+    return await (await fetch(`/api/matches/page?${params}`)).json();
+  } catch {
+    return { error: "the viewer does not answer; try again" };
+  }
+}
+
+// Older: to the page after this one. The first page learns its token when asked.
+let nextToken = null;
+older.onclick = async (event) => {
+  event.preventDefault();
+  let next = nextToken;
+  if (pageToken === null) {
+    const first = await fetchPage("");
+    if (first.error) {
+      status.textContent = first.error;
+      return;
+    }
+    next = first.next_page;
+  }
+  if (!next) return;
+  const here = pageToken === null ? { number: 1 } : remembered(pageToken);
+  remember(next, { newer: pageToken || "", number: here ? here.number + 1 : null });
+  location.href = pageUrl(filter.value, next);
+};
+
+async function showPage() {
+  const here = remembered(pageToken);
+  newer.hidden = false;
+  newer.textContent = here ? "← newer" : "← newest";
+  newer.href = pageUrl(filter.value, here ? here.newer : "");
+  pageNumber.textContent = here && here.number ? `page ${here.number}` : "an older page";
+  pager.hidden = false;
+  older.hidden = true;
+  document.body.dataset.page = "older";
+  const page = await fetchPage(pageToken);
+  if (page.error) {
+    status.textContent = page.error;
+    document.body.dataset.stream = "failed";
+    return;
+  }
+  fill(page.matches, " on this page");
+  nextToken = page.next_page;
+  older.hidden = !nextToken;
+  if (nextToken) older.href = pageUrl(filter.value, nextToken);
+  status.textContent = `${pageNumber.textContent} of every match, as of ${new Date().toLocaleTimeString()}; the first page is kept current`;
+  document.body.dataset.stream = "loaded";
 }
 
 function listen() {
@@ -97,8 +191,14 @@ function pause() {
   document.body.dataset.stream = "paused";
   status.textContent = "paused while the tab is hidden";
 }
-document.addEventListener("visibilitychange", () => (document.hidden ? pause() : listen()));
 
 filter.value = new URLSearchParams(location.search).get("game") || "";
-filter.onchange = listen;
-listen();
+if (pageToken === null) {
+  document.addEventListener("visibilitychange", () => (document.hidden ? pause() : listen()));
+  filter.onchange = listen;
+  listen();
+} else {
+  // A token is made for one game filter: another filter starts from its first page.
+  filter.onchange = () => (location.href = pageUrl(filter.value, ""));
+  showPage();
+}
