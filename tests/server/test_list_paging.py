@@ -9,6 +9,7 @@ import base64
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -233,3 +234,15 @@ def test_private_replays_still_need_the_admin_token_for_every_page(tmp_path: Pat
                 timeout=10,
             )
             assert len(second.matches) == 5
+
+
+def test_the_bot_guides_loop_reads_every_match(stub: arena_pb2_grpc.ArenaStub) -> None:
+    """The Python of docs/writing-a-bot.md that reads every page, run as written."""
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "writing-a-bot.md").read_text()
+    after = guide.split("In Python, reading every match:\n\n```python\n", 1)[1]
+    namespace: dict[str, Any] = {}
+    exec(after.split("```", 1)[0], namespace)
+    listed = [m.match_id for m in namespace["every_match"](stub)]
+    assert listed == [m.match_id for m in _whole(stub)]
+    assert len(listed) == STORED
+    assert [m.game for m in namespace["every_match"](stub, GAMES[1])] == [GAMES[1]] * (STORED // 2)
