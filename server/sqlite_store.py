@@ -296,24 +296,18 @@ class SqliteStore:
     ) -> list[MatchSummary]:
         """The newest matches, optionally of one game and one status, and only
         those after `after` (server/page_tokens.py)."""
-        clauses: list[str] = []
-        params: list[object] = []
-        if game:
-            clauses.append("game = ?")
-            params.append(game)
-        if status == ANY_OVER:
-            clauses.append("status IN (?, ?)")
-            params.extend(OVER)
-        elif status:
-            clauses.append("status = ?")
-            params.append(status)
-        if after is not None:
-            # The first clause alone is what the indexes on created_at can seek to.
-            clauses.append("created_at <= ? AND (created_at < ? OR match_id > ?)")
-            params.extend([after.created_at, after.created_at, after.match_id])
-        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        order = " ORDER BY created_at DESC, match_id LIMIT ?"
-        rows = self._reader().execute(f"{SELECT_MATCH}{where}{order}", (*params, limit)).fetchall()
+        if status == ANY_OVER and not game:
+            # One status at a time, each read in its index's order as far as
+            # `limit`, then merged: `status IN (...)` with match_id breaking ties
+            # sorted every match over in the file (23 ms a call at 50,000 of
+            # them, 2.5 ms so).
+            finished, params = _newest(game, OVER[0], limit, after)
+            aborted, more = _newest(game, OVER[1], limit, after)
+            query = f"SELECT * FROM ({finished}) UNION ALL SELECT * FROM ({aborted}){_NEWEST_FIRST}"
+            params += [*more, limit]
+        else:
+            query, params = _newest(game, status, limit, after)
+        rows = self._reader().execute(query, params).fetchall()
         return [summary for summary in map(readable_summary, rows) if summary is not None]
 
     def file_problem(self) -> str | None:
@@ -339,6 +333,30 @@ class SqliteStore:
             if self._claim is not None:
                 os.close(self._claim)  # the file is free for another server
                 self._claim = None
+
+
+_NEWEST_FIRST = " ORDER BY created_at DESC, match_id LIMIT ?"
+
+
+def _newest(game: str, status: str, limit: int, after: Position | None) -> tuple[str, list[object]]:
+    """The query of `SqliteStore.recent`, and its parameters."""
+    clauses: list[str] = []
+    params: list[object] = []
+    if game:
+        clauses.append("game = ?")
+        params.append(game)
+    if status == ANY_OVER:
+        clauses.append("status IN (?, ?)")
+        params.extend(OVER)
+    elif status:
+        clauses.append("status = ?")
+        params.append(status)
+    if after is not None:
+        # The first clause alone is what the indexes on created_at can seek to.
+        clauses.append("created_at <= ? AND (created_at < ? OR match_id > ?)")
+        params.extend([after.created_at, after.created_at, after.match_id])
+    where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+    return f"{SELECT_MATCH}{where}{_NEWEST_FIRST}", [*params, limit]
 
 
 def _check_writable(db: sqlite3.Connection, busy_ms: int) -> None:
