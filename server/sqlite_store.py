@@ -295,7 +295,26 @@ class SqliteStore:
         self, game: str, status: str, limit: int, after: Position | None = None
     ) -> list[MatchSummary]:
         """The newest matches, optionally of one game and one status, and only
-        those after `after` (server/page_tokens.py)."""
+        those after `after` (server/page_tokens.py). A row that cannot be read
+        back is left out, and rows after it read in its place: a listing one
+        short said it was the last page."""
+        found: list[MatchSummary] = []
+        while True:
+            wanted = limit - len(found)
+            rows = self._newest_rows(game, status, wanted, after)
+            readable = [summary for summary in map(readable_summary, rows) if summary is not None]
+            found += readable
+            if len(rows) < wanted or len(readable) == len(rows):
+                return found  # the file has no more, or nothing was left out
+            last = rows[-1]
+            created_at = last[_CREATED_AT]
+            if not isinstance(created_at, float | int):
+                return found  # no place to read on from
+            after = Position.of(float(created_at), str(last[_MATCH_ID]))
+
+    def _newest_rows(
+        self, game: str, status: str, limit: int, after: Position | None
+    ) -> list[tuple[object, ...]]:
         if status == ANY_OVER and not game:
             # One status at a time, each read in its index's order as far as
             # `limit`, then merged: `status IN (...)` with match_id breaking ties
@@ -307,8 +326,7 @@ class SqliteStore:
             params += [*more, limit]
         else:
             query, params = _newest(game, status, limit, after)
-        rows = self._reader().execute(query, params).fetchall()
-        return [summary for summary in map(readable_summary, rows) if summary is not None]
+        return self._reader().execute(query, params).fetchall()
 
     def file_problem(self) -> str | None:
         """A serving store's file deleted or replaced under its name (server/db_file.py)."""
@@ -336,6 +354,7 @@ class SqliteStore:
 
 
 _NEWEST_FIRST = " ORDER BY created_at DESC, match_id LIMIT ?"
+_MATCH_ID, _CREATED_AT = 0, 9  # of SELECT_MATCH's columns
 
 
 def _newest(game: str, status: str, limit: int, after: Position | None) -> tuple[str, list[object]]:

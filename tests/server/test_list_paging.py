@@ -6,6 +6,7 @@ that is not the server's, or is used with other filters, is INVALID_ARGUMENT."""
 from __future__ import annotations
 
 import base64
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -246,3 +247,21 @@ def test_the_bot_guides_loop_reads_every_match(stub: arena_pb2_grpc.ArenaStub) -
     assert listed == [m.match_id for m in _whole(stub)]
     assert len(listed) == STORED
     assert [m.game for m in namespace["every_match"](stub, GAMES[1])] == [GAMES[1]] * (STORED // 2)
+
+
+def test_rows_that_cannot_be_read_back_do_not_end_the_listing(tmp_path: Path) -> None:
+    """A damaged row is left out of a listing; a page it made one short had no
+    next page token, and the matches after it were never listed."""
+    db = tmp_path / "damaged.db"
+    made = fill(db, 60, time.time())
+    damaged = made[50:54] + made[3:4]
+    with sqlite3.connect(db) as edit:
+        edit.executemany(
+            "UPDATE matches SET options_json = '{{{' WHERE match_id = ?", [(d,) for d in damaged]
+        )
+    with InProcessServer(ServerConfig(), SqliteStore(db)) as server:
+        for stub in _stub(server):
+            listed, pages = _pages(stub, 10)
+            wanted = _in_order(_whole(stub))
+            assert len(wanted) == len(made) - len(damaged)
+            assert listed == wanted and pages == 6
