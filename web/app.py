@@ -592,7 +592,7 @@ class RunningWeb:
         await self.runner.cleanup()
 
 
-async def start_web(config: WebConfig, host: str = "127.0.0.1", port: int = 8080) -> RunningWeb:
+async def start_web(config: WebConfig, host: str, port: int) -> RunningWeb:
     """Serve the viewer on the running loop; port 0 picks a free one."""
     runner = web.AppRunner(
         build_app(config),

@@ -499,7 +499,9 @@ def test_a_long_tournament_name_keeps_the_list_within_a_phone(
     with sqlite3.connect(copy) as connection:
         connection.execute("UPDATE tournaments SET name = ?", (long_name,))
     connection.close()
-    viewer = showcase.server.run(start_web(WebConfig(showcase.server.address, (copy,))))
+    viewer = showcase.server.run(
+        start_web(WebConfig(showcase.server.address, (copy,)), "127.0.0.1", 0)
+    )
     context = phone(browser)
     try:
         page = context.new_page()

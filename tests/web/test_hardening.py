@@ -230,7 +230,9 @@ def test_a_tournament_named_with_url_characters_links_to_itself(
     with sqlite3.connect(copy) as connection:
         connection.execute("UPDATE tournaments SET name = ?", ("a?b#c d/e",))
     connection.close()
-    viewer = showcase.server.run(start_web(WebConfig(showcase.server.address, (copy,))))
+    viewer = showcase.server.run(
+        start_web(WebConfig(showcase.server.address, (copy,)), "127.0.0.1", 0)
+    )
     try:
         base = f"http://127.0.0.1:{viewer.port}"
         status, _, body = get(f"{base}/tournaments")
