@@ -3,8 +3,6 @@ and GetReplay."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import grpc
 from sheepfold.v1 import arena_pb2
 
@@ -13,7 +11,7 @@ from server import convert
 from server.arena_calls import ArenaCalls, database_errors
 from server.fairness import serving
 from server.match import Status
-from server.page_tokens import PageTokenError, PageTokens, Position
+from server.page_tokens import PageTokenError, Position, make_page_token, read_page_token
 from server.status import abort
 
 DEFAULT_LIST_LIMIT = 100
@@ -21,12 +19,6 @@ MAX_LIST_LIMIT = 1_000
 
 
 class MatchReadCalls(ArenaCalls):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # Signs ListMatches page tokens with a key of its own: they last as long
-        # as this server runs.
-        self.page_tokens = PageTokens()
-
     async def ListGames(
         self, request: arena_pb2.ListGamesRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.ListGamesResponse:
@@ -73,7 +65,7 @@ class MatchReadCalls(ArenaCalls):
         after = None
         if request.page_token:
             try:
-                after = self.page_tokens.read(request.page_token, request.game, request.status)
+                after = read_page_token(request.page_token, request.game, request.status)
             except PageTokenError as error:
                 await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         limit = min(request.limit or DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)
@@ -84,7 +76,7 @@ class MatchReadCalls(ArenaCalls):
         next_page = ""
         if len(found) > limit:
             last = found[limit - 1]
-            next_page = self.page_tokens.make(
+            next_page = make_page_token(
                 request.game, request.status, Position.of(last.created_at, last.match_id)
             )
         return arena_pb2.ListMatchesResponse(matches=found[:limit], next_page_token=next_page)

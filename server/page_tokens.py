@@ -9,27 +9,32 @@ finished (and moved from the hosted matches to the store) between two pages;
 matches created after the first page are newer than every key and are not in
 the pages that follow it.
 
-The token is signed with a key of this server process's, so a client can
-neither make one up nor change one: anything but a token this server made for
-these filters is refused (`PageTokenError`, said to the client as it is).
+A token is opaque to clients but not secret: it is the key and the filters
+in base64, checked field by field when it comes back. One made up or changed
+can only name another place in the listing, which any client may list anyway,
+so nothing is signed; and a token lasts across restarts of the server (a
+bookmarked page of the web viewer still opens). Anything that does not read
+as a token for these filters is refused (`PageTokenError`, said to the client
+as it is).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
-import hmac
 import json
 import math
-import secrets
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from server.records import MatchRecord
 
 _VERSION = 1
-_MAC_BYTES = 16
-MAX_TOKEN_CHARS = 512  # a real one is about 130; anything longer is not read
+MAX_TOKEN_CHARS = 512  # a real one is about 110; anything longer is not read
+MAX_MATCH_ID_CHARS = 128  # match ids are 16 characters
+NOT_A_TOKEN = (
+    "the page token is not one this server gave: list again from the first page, "
+    "without a page token"
+)
 
 
 class PageTokenError(ValueError):
@@ -56,46 +61,50 @@ class Position(NamedTuple):
         return -self.newness
 
 
-class PageTokens:
-    def __init__(self, key: bytes | None = None) -> None:
-        self._key = key or secrets.token_bytes(32)
+def make_page_token(game: str, status: int, after: Position) -> str:
+    """The token of the page after `after`, in a listing of `game` and `status`."""
+    payload = json.dumps(
+        [_VERSION, game, status, after.created_at, after.match_id], separators=(",", ":")
+    ).encode()
+    return base64.urlsafe_b64encode(payload).decode().rstrip("=")
 
-    def make(self, game: str, status: int, after: Position) -> str:
-        payload = json.dumps(
-            [_VERSION, game, status, after.created_at, after.match_id], separators=(",", ":")
-        ).encode()
-        token = self._mac(payload) + payload
-        return base64.urlsafe_b64encode(token).decode().rstrip("=")
 
-    def read(self, token: str, game: str, status: int) -> Position:
-        """The position a token starts after; PageTokenError if it is not one
-        made by this server for `game` and `status`."""
-        if len(token) > MAX_TOKEN_CHARS:
-            raise PageTokenError("the page token is not one this server gave")
-        try:
-            raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-        except (binascii.Error, ValueError):
-            raise PageTokenError("the page token is not one this server gave") from None
-        mac, payload = raw[:_MAC_BYTES], raw[_MAC_BYTES:]
-        if not hmac.compare_digest(mac, self._mac(payload)):
-            raise PageTokenError(
-                "the page token is not one this server gave (or the server restarted "
-                "since): list again from the first page, without a page token"
-            )
-        version, its_game, its_status, created_at, match_id = json.loads(payload)
-        if (
-            version != _VERSION
-            or not isinstance(created_at, int | float)
-            or not math.isfinite(created_at)
-        ):
-            raise PageTokenError("the page token is not one this server gave")
-        if its_game != game or its_status != status:
-            raise PageTokenError(
-                "the page token was given for another game or status: ask for the next "
-                "pages with the same game and status as the first, or start again "
-                "without a page token"
-            )
-        return Position.of(float(created_at), match_id)
+def read_page_token(token: str, game: str, status: int) -> Position:
+    """The position a token starts after; PageTokenError if it does not read
+    as a token made for `game` and `status`."""
+    fields = _fields(token)
+    if fields is None:
+        raise PageTokenError(NOT_A_TOKEN)
+    its_game, its_status, created_at, match_id = fields
+    if its_game != game or its_status != status:
+        raise PageTokenError(
+            "the page token was given for another game or status: ask for the next "
+            "pages with the same game and status as the first, or start again "
+            "without a page token"
+        )
+    return Position.of(created_at, match_id)
 
-    def _mac(self, payload: bytes) -> bytes:
-        return hmac.new(self._key, payload, hashlib.sha256).digest()[:_MAC_BYTES]
+
+def _fields(token: str) -> tuple[str, int, float, str] | None:
+    """A token's game, status, created_at and match id, or None when it is not
+    a token: each field of the type and range a made one has."""
+    if len(token) > MAX_TOKEN_CHARS:
+        return None
+    try:
+        decoded: Any = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+    except (binascii.Error, ValueError):  # not base64, not UTF-8, not JSON
+        return None
+    if not isinstance(decoded, list) or len(decoded) != 5:
+        return None
+    version, game, status, created_at, match_id = decoded
+    if (
+        version != _VERSION
+        or not isinstance(game, str)
+        or type(status) is not int
+        or type(created_at) not in (int, float)
+        or not math.isfinite(created_at)
+        or not isinstance(match_id, str)
+        or len(match_id) > MAX_MATCH_ID_CHARS
+    ):
+        return None
+    return game, status, float(created_at), match_id
