@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -266,6 +266,17 @@ class Store:
         game is read (a tournament with none is not in it)."""
         rows = self._db.execute("SELECT tournament_id, COUNT(*) FROM games GROUP BY tournament_id")
         return {int(row[0]): int(row[1]) for row in rows}
+
+    def games_outside_field(self, tournament_id: int, field: Collection[str]) -> int:
+        """How many of the tournament's stored games seat a bot not in `field`,
+        in one query: no game is read."""
+        row = self._db.execute(
+            "SELECT COUNT(*) FROM games g WHERE g.tournament_id = ? AND EXISTS (SELECT 1"
+            " FROM game_seats s WHERE s.game_id = g.id"
+            " AND s.bot NOT IN (SELECT value FROM json_each(?)))",
+            (tournament_id, json.dumps(sorted(field))),
+        ).fetchone()
+        return int(row[0])
 
     def done_keys(self, tournament_id: int) -> set[str]:
         rows = self._db.execute("SELECT key FROM games WHERE tournament_id = ?", (tournament_id,))

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from tournament.config import DEFAULT_MAX_GROUPS
 from tournament.schedule import ladder_schedule
 from tournament.sprt_blocks import SprtPlan
-from tournament.store import GameRecord, TournamentRecord
+from tournament.store import GameRecord, Store, TournamentRecord
 
-__all__ = ["deal_in_play", "outside_schedule", "scheduled_keys"]
+__all__ = ["deal_in_play", "outside_schedule", "played_of_schedule", "scheduled_keys"]
 
 
 def outside_schedule(record: TournamentRecord, games: Sequence[GameRecord]) -> int:
@@ -34,7 +34,7 @@ def outside_schedule(record: TournamentRecord, games: Sequence[GameRecord]) -> i
     kind = record.config.get("schedule", "round-robin")
     if kind == "sprt":
         return 0
-    field = {bot.get("name") for bot in record.config.get("bots", ()) if isinstance(bot, dict)}
+    field = _field(record)
     in_field = [game for game in games if set(game.bots) <= field] if field else list(games)
     outside = len(games) - len(in_field)
     if kind == "gauntlet" or len(in_field) > record.scheduled:
@@ -42,6 +42,31 @@ def outside_schedule(record: TournamentRecord, games: Sequence[GameRecord]) -> i
         if keys is not None:
             outside += sum(1 for game in in_field if game.key not in keys)
     return outside
+
+
+def played_of_schedule(store: Store, record: TournamentRecord, stored: int) -> int:
+    """How many of the tournament's `stored` games are played games of its
+    schedule, as its report counts them (every rated game but those
+    `outside_schedule`): what the web viewer's list shows. Cheap for a round
+    robin: the games of bots no longer in its config are counted by one query;
+    its games are read only when some of its field's may lie outside its
+    schedule (a gauntlet, or more of them stored than scheduled)."""
+    kind = record.config.get("schedule", "round-robin")
+    if kind == "sprt":
+        return stored
+    field = _field(record)
+    removed = store.games_outside_field(record.id, field) if field else 0
+    if kind == "gauntlet" or stored - removed > record.scheduled:
+        return stored - outside_schedule(record, store.games(record.id))
+    return stored - removed
+
+
+def _field(record: TournamentRecord) -> set[str]:
+    """The bots of the tournament's stored config (empty: it names none)."""
+    bots = record.config.get("bots", ())
+    return {
+        name for bot in bots if isinstance(bot, dict) and isinstance(name := bot.get("name"), str)
+    }
 
 
 def scheduled_keys(record: TournamentRecord) -> set[str] | None:

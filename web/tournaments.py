@@ -15,7 +15,7 @@ from server.files import access_refused
 from tournament.report import report_data
 from tournament.store import GameRecord, NoSuchTournament, Store, StoreError, TournamentRecord
 from tournament.store_read import ChangedWhileRead, read_connection, read_store
-from tournament.stored_schedule import deal_in_play, outside_schedule
+from tournament.stored_schedule import deal_in_play, played_of_schedule
 
 T = TypeVar("T")
 
@@ -128,10 +128,10 @@ class Listed:
 
 
 def listed_tournaments(path: Path) -> tuple[tuple[Listed, ...], tuple[str, ...]]:
-    """readable_tournaments, each with its games played. Cheap for a database
-    of many tournaments: one query counts every tournament's stored games; a
-    tournament's games are read only when some may lie outside its schedule
-    (a gauntlet, or more stored than scheduled: tournament.stored_schedule)."""
+    """readable_tournaments, each with its games played as its page counts
+    them (tournament.stored_schedule.played_of_schedule). Cheap for a database
+    of many tournaments: one query counts every tournament's stored games, and
+    a round robin's games are not read."""
 
     def read(store: Store) -> tuple[tuple[Listed, ...], tuple[StoreError, ...]]:
         with store.snapshot():
@@ -139,11 +139,8 @@ def listed_tournaments(path: Path) -> tuple[tuple[Listed, ...], tuple[str, ...]]
             counts = store.game_counts()
             listed = []
             for record in readable:
-                stored = counts.get(record.id, 0)
-                kind = record.config.get("schedule", "round-robin")
-                if kind == "gauntlet" or (kind != "sprt" and stored > record.scheduled):
-                    stored -= outside_schedule(record, store.games(record.id))
-                listed.append(Listed(record, stored))
+                played = played_of_schedule(store, record, counts.get(record.id, 0))
+                listed.append(Listed(record, played))
             return tuple(listed), damaged
 
     found, damaged = _read(path, read)
