@@ -10,6 +10,7 @@ import argparse
 import dataclasses
 import shlex
 import sys
+from collections.abc import Callable
 from contextlib import redirect_stdout
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,7 @@ from tournament.report_formats import FORMATS
 
 if TYPE_CHECKING:
     from clients.connect import ServerTls
+    from tournament.metrics import TournamentMetrics
     from tournament.progress import Progress
 
 __all__ = ["add_parser"]
@@ -207,7 +209,6 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from server.metrics_http import MetricsPortError
     from tournament.metrics import TournamentMetrics
     from tournament.progress import choose_progress
 
@@ -221,25 +222,65 @@ def _run(args: argparse.Namespace) -> int:
     executor = _executor(args, config)
     if executor is None:
         return 2
+    refused = _sprt_refusal(args, config, executor)
+    if refused is not None:
+        print(f"sheepfold tournament: {refused}", file=sys.stderr)
+        return 2
     progress: Progress = choose_progress()
     metrics: TournamentMetrics | None = None
     if args.metrics_port is not None:
         metrics = TournamentMetrics(progress)
+        progress = metrics
+    try:
+        return _run_and_report(args, config, progress, executor, tls, _serving(args, metrics))
+    finally:
+        if metrics is not None:
+            metrics.close()
+
+
+def _serving(args: argparse.Namespace, metrics: TournamentMetrics | None) -> Callable[[], None]:
+    """What the run calls once its checks passed: --metrics-port's endpoint
+    starts then, not for a run that a bot or its database stops (a RunError
+    when the port cannot be had)."""
+
+    def serve() -> None:
+        from server.metrics_http import MetricsPortError
+        from tournament.run_error import RunError
+
+        if metrics is None:
+            return
         try:
             port = metrics.serve(args.metrics_host, args.metrics_port)
         except MetricsPortError as error:
-            print(f"sheepfold tournament: {error}", file=sys.stderr)
-            return 1
+            raise RunError(str(error)) from None
         print(
             f"sheepfold tournament: metrics at http://{args.metrics_host}:{port}/metrics",
             file=sys.stderr,
         )
-        progress = metrics
-    try:
-        return _run_and_report(args, config, progress, executor, tls)
-    finally:
-        if metrics is not None:
-            metrics.close()
+
+    return serve
+
+
+def _sprt_refusal(
+    args: argparse.Namespace, config: TournamentConfig, executor: ExecutorSettings
+) -> str | None:
+    """Why `run` cannot play this config's SPRT with these flags, or None."""
+    if config.schedule != "sprt":
+        return None
+    if executor.is_ray:
+        return (
+            "an SPRT plays on this machine; "
+            "--ray and [executor] are for round-robin and gauntlet schedules"
+        )
+    if args.rerun_crashed:
+        # An SPRT's verdict is recomputed from every stored block: it has no
+        # crashed games to pick out and play again.
+        return (
+            "--rerun-crashed is for round-robin and gauntlet "
+            "schedules; to play an SPRT's games again, delete them with "
+            "`sheepfold tournament forget BOT`"
+        )
+    return None
 
 
 def _executor(args: argparse.Namespace, config: TournamentConfig) -> ExecutorSettings | None:
@@ -277,6 +318,7 @@ def _run_and_report(
     progress: Progress,
     executor: ExecutorSettings,
     tls: ServerTls | None,
+    checked: Callable[[], None],
 ) -> int:
     from tournament.botcheck import BotCheckError
     from tournament.progress import SampleProgress
@@ -285,24 +327,7 @@ def _run_and_report(
     from tournament.store import StoreError
 
     if config.schedule == "sprt":
-        if executor.is_ray:
-            print(
-                "sheepfold tournament: an SPRT plays on this machine; "
-                "--ray and [executor] are for round-robin and gauntlet schedules",
-                file=sys.stderr,
-            )
-            return 2
-        if args.rerun_crashed:
-            # An SPRT's verdict is recomputed from every stored block: it has no
-            # crashed games to pick out and play again.
-            print(
-                "sheepfold tournament: --rerun-crashed is for round-robin and gauntlet "
-                "schedules; to play an SPRT's games again, delete them with "
-                "`sheepfold tournament forget BOT`",
-                file=sys.stderr,
-            )
-            return 2
-        return play_sprt(args, sprt_config(args, config), progress, tls)
+        return play_sprt(args, sprt_config(args, config), progress, tls, checked)
     database = database_of(args, config)
     try:
         # A class bot's prints go to stderr: stdout is the report's.
@@ -317,6 +342,7 @@ def _run_and_report(
                 rerun_crashed=args.rerun_crashed,
                 tls=tls,
                 lock_wait=lock_wait_for(args, database, progress),
+                checked=checked,
             )
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return stopped(args, error)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from collections.abc import Callable
 from contextlib import redirect_stdout
 from typing import TYPE_CHECKING
 
@@ -145,6 +146,7 @@ def play_sprt(
     config: TournamentConfig,
     progress: Progress | None,
     tls: ServerTls | None,
+    checked: Callable[[], None] = lambda: None,
 ) -> int:
     from tournament.botcheck import BotCheckError
     from tournament.runner import RunError
@@ -171,6 +173,7 @@ def play_sprt(
                 admin_token=args.admin_token,
                 tls=tls,
                 lock_wait=lock_wait_for(args, database, progress),
+                checked=checked,
             )
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return stopped(args, error)

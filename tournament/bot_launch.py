@@ -95,8 +95,22 @@ async def prepare_launcher(
     check_what_bots_see(config, database)
     if not server_socket:
         raise _only_through_a_socket(sandboxed)
+    await asyncio.to_thread(_check_sandbox, launcher, config, sandboxed)
+    return launcher
+
+
+def check_sandbox(config: TournamentConfig) -> None:
+    """RunError when the sandbox the config's sandboxed bots need cannot be
+    made here (bubblewrap missing, a `cpus` limit without a cpu cgroup, ...):
+    tried before a run starts its server, which then tries it again for the
+    launcher the games use."""
+    sandboxed = sandboxed_bots(config)
+    if sandboxed:
+        _check_sandbox(Launcher(None), config, sandboxed)
+
+
+def _check_sandbox(launcher: Launcher, config: TournamentConfig, sandboxed: Sequence[str]) -> None:
     try:
-        await asyncio.to_thread(launcher.check, caps_cores(config))
+        launcher.check(caps_cores(config))
     except SandboxUnavailable as error:
         raise RunError(f"cannot sandbox {', '.join(sandboxed)}: {error}") from None
-    return launcher

@@ -9,7 +9,8 @@ import tempfile
 
 from server.files import folder_hint
 from tournament.config import TournamentConfig
-from tournament.resume import check_resumable
+from tournament.resume import check_groups_kept, check_resumable
+from tournament.run_schedule import ladder_stages, schedule_for
 from tournament.store import Store, StoreError
 from tournament.store_lock import LockWait
 from tournament.store_path import check_path, database_exists
@@ -20,7 +21,8 @@ __all__ = ["check_database"]
 def check_database(path: str, lock_wait: LockWait, config: TournamentConfig | None = None) -> bool:
     """StoreError, in one line, when the run's database cannot be used (a newer
     version's, a folder it may not write), or holds `config`'s tournament played
-    otherwise than `config` says (`resume.check_resumable`): looked at before a
+    otherwise than `config` says (`resume.check_resumable`, and for a round
+    robin `resume.check_groups_kept`): looked at before a
     server or a Ray instance starts, which once started (and logged its start
     and stop) only to be stopped by the database, seconds later with Ray.
     Whether the database holds `config`'s tournament already."""
@@ -40,4 +42,6 @@ def check_database(path: str, lock_wait: LockWait, config: TournamentConfig | No
         if config is None:
             return False
         check_resumable(store, config)
+        if config.schedule == "round-robin":
+            check_groups_kept(store, config, schedule_for(config, ladder_stages(store, config)))
         return store.find(config.name) is not None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -23,10 +23,9 @@ from clients.interrupts import run_interruptible
 from tournament.batch_play import play_batches
 from tournament.bot_launch import launcher_for, sandboxed_bots, socket_of
 from tournament.botcheck import check_bots
-from tournament.claims import claimed, refuse_if_claimed
+from tournament.claims import claimed
 from tournament.config import TournamentConfig, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
-from tournament.database_check import check_database
 from tournament.deals import new_secret
 from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.progress import Progress, SilentProgress
@@ -37,8 +36,9 @@ from tournament.resume import (
     options_to_store,
     resume_warnings,
 )
+from tournament.run_checks import check_before_start
 from tournament.run_error import RunError
-from tournament.schedule import ScheduledGame, ladder_schedule
+from tournament.run_schedule import ladder_stages, schedule_for
 from tournament.server_check import reach_before_storing
 from tournament.store import Store
 from tournament.store_lock import SILENT_WAIT, LockWait
@@ -77,20 +77,6 @@ class RunSummary:
         return self.played / self.seconds if self.seconds > 0 else 0.0
 
 
-def schedule_for(
-    config: TournamentConfig, stages: list[list[str]] | None = None
-) -> tuple[ScheduledGame, ...]:
-    """The games of a round robin or gauntlet; `stages` is the field's history."""
-    return ladder_schedule(
-        stages or [list(config.bot_names)],
-        config.players,
-        config.games_per_pairing,
-        config.seed,
-        config.max_groups,
-        config.candidates if config.schedule == "gauntlet" else (),
-    )
-
-
 def run_tournament(
     config: TournamentConfig,
     server: str | None = None,
@@ -101,6 +87,7 @@ def run_tournament(
     rerun_crashed: bool = False,
     tls: ServerTls | None = None,
     lock_wait: LockWait = SILENT_WAIT,
+    checked: Callable[[], None] = lambda: None,
 ) -> RunSummary:
     """Run (or resume) a tournament; an in-process server when `server` is None.
 
@@ -110,15 +97,19 @@ def run_tournament(
     reach a `server` that serves TLS (the runner and its in-process bots; a
     command bot connects by itself, so the command refuses those). `lock_wait`:
     how long each use of the database waits for another process's lock, and
-    what is called once such a wait lasts (a StoreLocked when it runs out)."""
+    what is called once such a wait lasts (a StoreLocked when it runs out).
+    `checked` is called once every check passed (run_checks.check_before_start,
+    and a --server's answer), before a server, sandbox or Ray starts: what the
+    command starts beside the run (its metrics endpoint) starts there."""
     db_path = database or resolve_path(config, config.database)
-    refuse_if_claimed(db_path, config.name, RUN_COMMAND)
-    check_bots(config)
-    stored = check_database(db_path, lock_wait, config)
     executor = executor or config.executor
+    if server is not None and "," in server and not executor.is_ray:
+        raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
+    stored = check_before_start(config, db_path, lock_wait, RUN_COMMAND, on_ray=executor.is_ray)
     if executor.is_ray:
         from tournament.executors.ray import run_on_ray
 
+        checked()
         return run_on_ray(
             config,
             executor,
@@ -131,10 +122,9 @@ def run_tournament(
             lock_wait,
             stored=stored,
         )
-    if server is not None and "," in server:
-        raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
     if server is not None:
         reach_before_storing(config, server, db_path, tls, stored=stored)
+        checked()
         return run_interruptible(
             run_tournament_async(
                 config,
@@ -162,6 +152,7 @@ def run_tournament(
                 lock_wait=lock_wait,
             )
 
+    checked()
     return run_interruptible(run_locally())
 
 
@@ -267,19 +258,6 @@ async def run_tournament_async(
             forgotten=forgotten,
             dropped_servers=tuple(getattr(executor, "dropped", {}).items()),
         )
-
-
-def ladder_stages(store: Store, config: TournamentConfig) -> list[list[str]]:
-    """The fields of this tournament's runs so far, oldest first, ending with
-    the config's (see `schedule.ladder_schedule`); kept in the stored config."""
-    current = list(config.bot_names)
-    record = store.find(config.name)
-    if record is not None:
-        stages = record.config.get("ladder") or [
-            [bot["name"] for bot in record.config.get("bots", [])]
-        ]
-        return stages if stages[-1] == current else [*stages, current]
-    return [current]
 
 
 def open_tournament(

@@ -18,11 +18,11 @@ from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
 from tournament.batch_play import play_batches
 from tournament.botcheck import check_bots
-from tournament.claims import claimed, refuse_if_claimed
+from tournament.claims import claimed
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
-from tournament.database_check import check_database
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import mean_interval
+from tournament.run_checks import check_before_start
 from tournament.run_error import RunError
 from tournament.runner import local_server, open_tournament
 from tournament.schedule import ScheduledGame
@@ -152,19 +152,20 @@ def run_sprt(
     admin_token: str | None = None,
     tls: ServerTls | None = None,
     lock_wait: LockWait = SILENT_WAIT,
+    checked: Callable[[], None] = lambda: None,
 ) -> SprtOutcome:
     """Run (or resume) an SPRT; an in-process server when `server` is None.
-    `tls`: how to reach a `server` that serves TLS; `lock_wait`: run_tournament's."""
+    `tls`: how to reach a `server` that serves TLS; `lock_wait` and `checked`:
+    run_tournament's."""
     if server is not None and "," in server and not server.startswith("unix:"):
         # Taken whole, the list was one host name that "does not resolve", and
         # only after the database was created.
         raise RunError(f"an SPRT plays on one server, and --server names several: {server}")
     db_path = database or resolve_path(config, config.database)
-    refuse_if_claimed(db_path, config.name, SPRT_COMMAND)
-    check_bots(config)  # before the in-process server starts, as run_tournament does
-    stored = check_database(db_path, lock_wait, config)
+    stored = check_before_start(config, db_path, lock_wait, SPRT_COMMAND, on_ray=False)
     if server is not None:
         reach_before_storing(config, server, db_path, tls, stored=stored)
+        checked()
         return run_interruptible(
             run_sprt_async(
                 config,
@@ -191,4 +192,5 @@ def run_sprt(
                 lock_wait=lock_wait,
             )
 
+    checked()
     return run_interruptible(run_locally())
