@@ -28,6 +28,7 @@ from tournament.config import TournamentConfig, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.deals import new_secret
 from tournament.executors.settings import ExecutorSettings, GameExecutor
+from tournament.heartbeat import beating
 from tournament.progress import Progress, SilentProgress
 from tournament.resume import (
     bot_settings,
@@ -219,28 +220,29 @@ async def run_tournament_async(
         check_resumable(store, config)  # a seed's or deal's change, named first
         check_groups_kept(store, config, schedule)
         tid = open_tournament(store, config, len(schedule), stages)
-        # Only games the schedule plays again: others (a removed bot's) would be lost.
-        scheduled_keys = {game.key for game in schedule}
-        crashed = store.crashed_keys(tid) & scheduled_keys if rerun_crashed else set()
-        forgotten = store.forget(tid, crashed) if crashed else 0
-        done = store.done_keys(tid)
-        pending = [game for game in schedule if game.key not in done]
-        progress.start(config.name, len(schedule), len(schedule) - len(pending))
-        batches = iter([pending])
-        crashes: dict[str, str] = {}
-        played, errors = await play_batches(
-            config,
-            address,
-            store,
-            tid,
-            lambda: next(batches, None),
-            progress,
-            admin_token,
-            executor=executor,
-            crashes=crashes,
-            launcher=launcher,
-            tls=tls,
-        )
+        async with beating(store, tid, RUN_COMMAND):
+            # Only games the schedule plays again: others (a removed bot's) would be lost.
+            scheduled_keys = {game.key for game in schedule}
+            crashed = store.crashed_keys(tid) & scheduled_keys if rerun_crashed else set()
+            forgotten = store.forget(tid, crashed) if crashed else 0
+            done = store.done_keys(tid)
+            pending = [game for game in schedule if game.key not in done]
+            progress.start(config.name, len(schedule), len(schedule) - len(pending))
+            batches = iter([pending])
+            crashes: dict[str, str] = {}
+            played, errors = await play_batches(
+                config,
+                address,
+                store,
+                tid,
+                lambda: next(batches, None),
+                progress,
+                admin_token,
+                executor=executor,
+                crashes=crashes,
+                launcher=launcher,
+                tls=tls,
+            )
         return RunSummary(
             tournament=config.name,
             database=database,

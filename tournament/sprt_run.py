@@ -20,6 +20,7 @@ from tournament.batch_play import play_batches
 from tournament.botcheck import check_bots
 from tournament.claims import claimed
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
+from tournament.heartbeat import beating
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import mean_interval
 from tournament.run_checks import check_before_start
@@ -118,20 +119,22 @@ async def run_sprt_async(
             wanted = [i for i in range(limit) if i not in complete][:batch_blocks]
             return [game for index in wanted for game in plan.block(index) if game.key not in done]
 
-        _, complete, _ = look()
-        progress.start(config.name, limit * per_block, len(complete) * per_block)
-        played, errors = await play_batches(
-            config,
-            address,
-            store,
-            tid,
-            next_batch,
-            progress,
-            admin_token,
-            server_socket=server_socket,
-            tls=tls,
-        )
-        final, _, differences = look()
+        async with beating(store, tid, SPRT_COMMAND) as end:
+            _, complete, _ = look()
+            progress.start(config.name, limit * per_block, len(complete) * per_block)
+            played, errors = await play_batches(
+                config,
+                address,
+                store,
+                tid,
+                next_batch,
+                progress,
+                admin_token,
+                server_socket=server_socket,
+                tls=tls,
+            )
+            final, complete, differences = look()
+            end.decided = final.verdict != "continue" or len(complete) >= limit
     return SprtOutcome(
         settings=settings,
         status=final,

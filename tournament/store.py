@@ -30,7 +30,13 @@ from tournament.store_errors import NoSuchTournament, StoreError, StoreLocked, l
 from tournament.store_lock import LOCK_WAIT_SECONDS, SILENT_WAIT, LockWait
 from tournament.store_open import locked_wait, open_database, read_version
 from tournament.store_path import check_existing
-from tournament.store_records import GameRecord, ReplayEntry, SeatRecord, TournamentRecord
+from tournament.store_records import (
+    GameRecord,
+    Heartbeat,
+    ReplayEntry,
+    SeatRecord,
+    TournamentRecord,
+)
 
 __all__ = [
     "GameRecord",
@@ -436,7 +442,70 @@ class Store:
             self._db.executemany("DELETE FROM game_replays WHERE game_id = ?", ids)
             self._db.executemany("DELETE FROM game_seats WHERE game_id = ?", ids)
             self._db.executemany("DELETE FROM games WHERE id = ?", ids)
+            if ids:  # its games are to be played again: an SPRT's test is not over
+                self._db.execute(
+                    "UPDATE runners SET decided = 0 WHERE tournament_id = ?", (tournament_id,)
+                )
         return len(ids)
+
+    # ------------------------------------------------------------ runners
+
+    def start_run(self, tournament_id: int, command: str, now: float) -> None:
+        """A runner (`command`) is at work on the tournament from `now`."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT OR REPLACE INTO runners (tournament_id, command, started_at, beat_at,"
+                " ended_at, decided) VALUES (?, ?, ?, ?, NULL, 0)",
+                (tournament_id, command, now, now),
+            )
+
+    def beat(
+        self, tournament_id: int, now: float, ended: bool = False, decided: bool = False
+    ) -> None:
+        """The runner is still at work at `now`; or, `ended`, has stopped then
+        (`decided`: with its SPRT over)."""
+        with self._transaction():
+            self._db.execute(
+                "UPDATE runners SET beat_at = ?, ended_at = ?, decided = ? WHERE tournament_id = ?",
+                (now, now if ended else None, int(decided), tournament_id),
+            )
+
+    def heartbeats(self, tournament_id: int | None = None) -> dict[int, Heartbeat]:
+        """Each tournament's runner (by id; or that one's) as last heard of; none
+        in a database written before runners were recorded (read as it is:
+        store_read)."""
+        if not self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runners'"
+        ).fetchone():
+            return {}
+        return {
+            int(row[0]): Heartbeat(
+                str(row[1]),
+                float(row[2]),
+                float(row[3]),
+                None if row[4] is None else float(row[4]),
+                bool(row[5]),
+            )
+            for row in self._db.execute(
+                "SELECT tournament_id, command, started_at, beat_at, ended_at, decided"
+                " FROM runners WHERE typeof(started_at) IN ('real', 'integer')"
+                " AND typeof(beat_at) IN ('real', 'integer')"
+                " AND typeof(ended_at) IN ('real', 'integer', 'null')"
+                " AND tournament_id = COALESCE(?, tournament_id)",
+                (tournament_id,),
+            )
+        }
+
+    def newest_games(self, tournament_id: int | None = None) -> dict[int, float]:
+        """When each tournament (by id; or that one) stored its newest game, in
+        one query."""
+        rows = self._db.execute(
+            "SELECT tournament_id, MAX(finished_at) FROM games"
+            " WHERE typeof(finished_at) IN ('real', 'integer')"
+            " AND tournament_id = COALESCE(?, tournament_id) GROUP BY tournament_id",
+            (tournament_id,),
+        )
+        return {int(row[0]): float(row[1]) for row in rows}
 
     # ------------------------------------------------------------ full records
 

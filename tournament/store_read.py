@@ -32,7 +32,7 @@ from tournament.store import Store, StoreError, StoreLocked
 from tournament.store_errors import is_busy
 from tournament.store_lock import LOCK_WAIT_SECONDS, waiting_for_lock
 from tournament.store_open import foreign_kind, read_version
-from tournament.store_schema import MIGRATIONS
+from tournament.store_schema import MIGRATIONS, READ_AS_IS_FROM
 
 __all__ = [
     "ChangedWhileRead",
@@ -177,7 +177,7 @@ def open_read_only(
                 f"{path} is not a tournament database" + (f": it is {what}" if what else "")
             )
         version = read_version(connection, path)
-        if version < len(MIGRATIONS):
+        if version < READ_AS_IS_FROM:
             raise StoreError(
                 f"{path} was written by an older sheepfold (its tables are version "
                 f"{version}, this one reads {len(MIGRATIONS)}): open it once with "

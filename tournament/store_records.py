@@ -70,3 +70,15 @@ class ReplayEntry:
     players: int
     bots: tuple[str, ...]
     finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """The runner of a tournament as the database last heard of it
+    (tournament.heartbeat)."""
+
+    command: str  # "tournament run" or "tournament sprt"
+    started_at: float
+    beat_at: float  # its last heartbeat
+    ended_at: float | None  # None: still at work, or killed
+    decided: bool  # it ended with its SPRT over (decided, or at its game limit)

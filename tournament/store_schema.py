@@ -1,5 +1,8 @@
 """The tournament database's schema: `MIGRATIONS[i]` takes a database from
-version i to i + 1 (tournament/store_open.py applies whatever is missing)."""
+version i to i + 1 (tournament/store_open.py applies whatever is missing).
+A reader (the web viewer) takes a database of version READ_AS_IS_FROM or
+later as it is, without upgrading it: the migrations after that version only
+add tables whose absence a reader takes as empty."""
 
 from __future__ import annotations
 
@@ -65,4 +68,20 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE tournaments ADD COLUMN deal_secret BLOB;
     """,
+    # 4 -> 5: each tournament's runner at work (tournament.heartbeat): when it
+    # started, its last heartbeat, when it ended (NULL: still at it, or
+    # killed), and whether its SPRT was then over (`decided`)
+    """
+    CREATE TABLE runners (
+        tournament_id INTEGER PRIMARY KEY REFERENCES tournaments(id),
+        command TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        beat_at REAL NOT NULL,
+        ended_at REAL,
+        decided INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 )
+
+# Read as it is from this version on: no `runners` table reads as no runner.
+READ_AS_IS_FROM = 4

@@ -464,7 +464,8 @@ def _listed(index: int, path: Path) -> dict[str, Any]:
                 "players": t.record.players,
                 "scheduled": t.record.scheduled,
                 "played": t.played,
-                "running": t.running,
+                "state": t.state.word,
+                "state_text": t.state.text(),
             }
             for t in found
         ],
@@ -481,7 +482,8 @@ async def tournaments_page(request: web.Request) -> web.Response:
 async def tournament_page(request: web.Request) -> web.Response:
     report = await _report(request)
     url = tournament_url(int(request.match_info["db"]), request.match_info["name"])
-    boot = {"running": report.running, "fragment_url": f"{url}/fragment", "etag": report.etag}
+    state = {"state": report.state.word, "state_text": report.state.text()}
+    boot = {**state, "fragment_url": f"{url}/fragment", "etag": report.etag}
     return _html(pages.tournament_page(report.title, report.fragment, boot))
 
 
@@ -492,7 +494,8 @@ async def tournament_fragment(request: web.Request) -> web.Response:
     headers = {
         "ETag": report.etag,
         "Cache-Control": "no-cache",
-        "X-Tournament-Running": "1" if report.running else "0",
+        "X-Tournament-Running": "1" if report.state.word == "running" else "0",
+        "X-Tournament-State": report.state.text(),
     }
     if report.etag in request.headers.get("If-None-Match", ""):
         return web.Response(status=304, headers=headers)

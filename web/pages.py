@@ -126,15 +126,14 @@ def tournaments_page(entries: list[dict[str, Any]]) -> str:
             for why in problems
         ]
         for t in entry.get("tournaments", ()):
-            # "unfinished", not "running": the database does not say whether a
-            # runner is at work on it now or stopped half-way.
-            state = "unfinished" if t["running"] else "finished"
+            # Its page's words (tournament.heartbeat.run_state): "running" while
+            # its runner's heartbeat is fresh, "stopped since ..." or "finished".
             rows.append(
                 f'<li data-tournament="{escape(t["name"])}"><a href="{escape(t["href"])}">'
                 f"{escape(t['name'])}</a> · {escape(t['game'])}, {_count(t['players'], 'player')}, "
                 f'<span class="played">{escape(str(t["played"]))} of '
                 f"{_count(t['scheduled'], 'game')} played</span> "
-                f'<span class="badge {state}">{state}</span> '
+                f"{_state_badge(t['state'], t['state_text'])} "
                 f'<span class="muted">({escape(entry["file"])})</span></li>'
             )
     if not entries:
@@ -151,9 +150,22 @@ def _count(n: int, noun: str) -> str:
     return escape(count(n, noun))
 
 
+def _state_badge(word: str, text: str) -> str:
+    """A tournament's state as the list and its page show it: the word in a
+    badge, then since when a stopped one stopped."""
+    since = text.removeprefix(word).strip()
+    return (
+        f'<span class="run-state" data-state="{escape(word)}">'
+        f'<span class="badge {escape(word)}">{escape(word)}</span>'
+        + (f' <span class="since">{escape(since)}</span>' if since else "")
+        + "</span>"
+    )
+
+
 def tournament_page(title: str, fragment: str, boot: dict[str, Any]) -> str:
     body = (
-        f'<div id="report" class="report-scroll" data-running="{str(boot["running"]).lower()}">'
+        f'<p class="tournament-state">{_state_badge(boot["state"], boot["state_text"])}</p>'
+        f'<div id="report" class="report-scroll" data-state="{escape(boot["state"])}">'
         f"{fragment}</div>"
     )
     return _layout(title, body, "tournament.js", boot)

@@ -16,15 +16,17 @@ import gzip
 import hashlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from tournament.heartbeat import FINISHED, RunState, run_state
 from tournament.report_html import report_fragment
 from web import tournaments
 
 KEPT = 8  # reports kept (one per tournament shown)
+FINISHED_STATE = RunState(FINISHED)
 
 Marker = tuple[object, object, int, int]  # update time, games scheduled, stored, newest
 
@@ -35,17 +37,21 @@ class Report:
     fragment: str  # the report's HTML
     plain: bytes  # the same, encoded
     gzipped: bytes
-    running: bool
+    played: int  # games played of the schedule, as the report counts them
+    scheduled: int
     etag: str
+    # Read at each request (ReportCache.get), not kept: a runner's heartbeat
+    # grows old without any change to the tournament.
+    state: RunState = FINISHED_STATE
 
 
 def tournament_url(index: int, name: str) -> str:
     return f"/tournaments/{index}/{quote(name, safe='')}"
 
 
-def build(path: str, index: int, name: str) -> tuple[str, str, bytes, bool]:
-    """The report of one tournament: its title, HTML, gzipped HTML and whether
-    games are still to be played. Runs in the replay process."""
+def build(path: str, index: int, name: str) -> tuple[str, str, bytes, int, int]:
+    """The report of one tournament: its title, HTML, gzipped HTML, games
+    played and scheduled. Runs in the replay process."""
     view = tournaments.load(Path(path), name)
     base = tournament_url(index, name)
     fragment = report_fragment(
@@ -53,7 +59,8 @@ def build(path: str, index: int, name: str) -> tuple[str, str, bytes, bool]:
         view.games,
         replay_href=lambda game: f"{base}/match/{quote(game.match_id, safe='')}",
     )
-    return view.record.name, fragment, gzip.compress(fragment.encode(), 5), view.running
+    played, scheduled = int(view.report["games_played"]), int(view.report["games_scheduled"])
+    return view.record.name, fragment, gzip.compress(fragment.encode(), 5), played, scheduled
 
 
 Run = Callable[..., Awaitable[Any]]  # runs a function with its arguments in the replay process
@@ -67,8 +74,13 @@ class ReportCache:
     flights: dict[tuple[int, str, Marker], asyncio.Future[Report]] = field(default_factory=dict)
 
     async def get(self, index: int, path: Path, name: str) -> Report:
-        """The current report; NotATournamentDb, BeingRewritten or LookupError as
-        tournaments.load."""
+        """The current report, with the tournament's state as of now;
+        NotATournamentDb, BeingRewritten or LookupError as tournaments.load."""
+        report = await self._report(index, path, name)
+        seen = await asyncio.to_thread(tournaments.runner_seen, path, name)
+        return replace(report, state=run_state(report.scheduled, report.played, *seen))
+
+    async def _report(self, index: int, path: Path, name: str) -> Report:
         marker = await asyncio.to_thread(tournaments.change_marker, path, name)
         cached = self.built.get((index, name))
         if cached is not None and cached[0] == marker:
@@ -83,9 +95,9 @@ class ReportCache:
         return await asyncio.shield(flight)
 
     async def _build(self, index: int, path: Path, name: str, marker: Marker) -> Report:
-        title, fragment, gzipped, running = await self.run(build, str(path), index, name)
+        title, fragment, gzipped, played, scheduled = await self.run(build, str(path), index, name)
         tag = hashlib.sha256(repr((index, name, marker)).encode()).hexdigest()[:24]
-        report = Report(title, fragment, fragment.encode(), gzipped, running, f'"{tag}"')
+        report = Report(title, fragment, fragment.encode(), gzipped, played, scheduled, f'"{tag}"')
         self.built[(index, name)] = (marker, report)
         self.built.move_to_end((index, name))
         while len(self.built) > self.kept:

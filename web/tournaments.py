@@ -12,9 +12,11 @@ from typing import Any, TypeVar
 from sheepfold.v1 import arena_pb2
 
 from server.files import access_refused
+from tournament.heartbeat import RunState, run_state
 from tournament.report import report_data
 from tournament.store import GameRecord, NoSuchTournament, Store, StoreError, TournamentRecord
 from tournament.store_read import ChangedWhileRead, read_connection, read_store
+from tournament.store_records import Heartbeat
 from tournament.stored_schedule import deal_in_play, played_of_schedule
 
 T = TypeVar("T")
@@ -73,10 +75,6 @@ class TournamentView:
     games: tuple[GameRecord, ...]
     report: dict[str, Any]
 
-    @property
-    def running(self) -> bool:
-        return len(self.games) < self.record.scheduled
-
 
 def _read(path: Path, read: Callable[[Store], T]) -> T:
     """`read` on the database opened for reading alone: the viewer never writes
@@ -117,14 +115,11 @@ def readable_tournaments(path: Path) -> tuple[tuple[TournamentRecord, ...], tupl
 @dataclass(frozen=True, slots=True)
 class Listed:
     """A tournament as the list page shows it: its games played of its schedule
-    (counted as its own page counts them) and whether games are still to play."""
+    and whether it is running, stopped or finished, both as its own page says."""
 
     record: TournamentRecord
     played: int
-
-    @property
-    def running(self) -> bool:
-        return self.played < self.record.scheduled
+    state: RunState
 
 
 def listed_tournaments(path: Path) -> tuple[tuple[Listed, ...], tuple[str, ...]]:
@@ -137,10 +132,12 @@ def listed_tournaments(path: Path) -> tuple[tuple[Listed, ...], tuple[str, ...]]
         with store.snapshot():
             readable, damaged = store.readable_tournaments()
             counts = store.game_counts()
+            heartbeats, newest = store.heartbeats(), store.newest_games()
             listed = []
             for record in readable:
                 played = played_of_schedule(store, record, counts.get(record.id, 0))
-                listed.append(Listed(record, played))
+                seen = heartbeats.get(record.id), newest.get(record.id, record.updated_at)
+                listed.append(Listed(record, played, run_state(record.scheduled, played, *seen)))
             return tuple(listed), damaged
 
     found, damaged = _read(path, read)
@@ -159,6 +156,27 @@ def load(path: Path, name: str, samples: int = 200) -> TournamentView:
     record, games = _read(path, read)
     data = report_data(record, games, samples=samples)
     return TournamentView(record, games, data)
+
+
+def runner_seen(path: Path, name: str) -> tuple[Heartbeat | None, float]:
+    """Tournament `name`'s runner as its database last heard of it, and when
+    it stored its newest game (its update time when none): what
+    tournament.heartbeat.run_state needs beside its games played. Cheap: no
+    game is read."""
+    check_database(path)
+
+    def read(connection: sqlite3.Connection) -> tuple[Heartbeat | None, float]:
+        store = Store.on(path, connection)
+        record = _named(store, path, name)
+        newest = store.newest_games(record.id).get(record.id, record.updated_at)
+        return store.heartbeats(record.id).get(record.id), newest
+
+    try:
+        return read_connection(path, read)
+    except ChangedWhileRead:
+        raise _rewritten(path) from None
+    except (sqlite3.Error, StoreError) as error:
+        raise NotATournamentDb(str(error).replace(str(path), path.name)) from None
 
 
 def change_marker(path: Path, name: str) -> tuple[object, object, int, int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -171,10 +172,44 @@ def test_the_tournaments_list_says_how_many_games_are_played(
     assert f"{played} of {played} games played" in finished.inner_text()
     assert finished.locator(".badge").inner_text() == "finished"
     assert f"{played} of 360 games played" in going.inner_text()
-    assert going.locator(".badge").inner_text() == "unfinished"
-    # What the tournament's own page counts.
+    # No runner has been at work on the copy: stopped, since its newest game.
+    assert going.locator(".badge").inner_text() == "stopped"
+    since = going.locator(".since").inner_text()
+    assert since.startswith("since ") and since.endswith(" UTC"), since
+    # What the tournament's own page counts, and says.
     page.goto(f"{unfinished}/tournaments/1/showcase")
     assert page.locator("[data-games-played]").inner_text() == str(played)
+    assert page.locator(".tournament-state .badge").inner_text() == "stopped"
+    assert page.locator(".tournament-state .since").inner_text() == since
+    save_screenshot(page, "tournament-stopped")
+
+
+def test_a_tournament_page_follows_its_runner_from_running_to_stopped(
+    showcase: Showcase, unfinished: str, page: Any, tmp_path: Path
+) -> None:
+    """The page said "running" for as long as games were left, its runner
+    killed or not: it shows the state the viewer reads from the runner's
+    heartbeat, and changes it as the runner stops."""
+    copy = tmp_path / "unfinished.db"
+    with sqlite3.connect(copy) as connection:
+        connection.execute("UPDATE runners SET beat_at = ?, ended_at = NULL", (time.time(),))
+    connection.close()
+    page.goto(f"{unfinished}/tournaments/1/showcase")
+    assert page.locator(".tournament-state .badge").inner_text() == "running"
+    assert page.locator(".tournament-state .since").count() == 0
+    stopped = time.time()
+    with sqlite3.connect(copy) as connection:
+        connection.execute("UPDATE runners SET beat_at = ?, ended_at = ?", (stopped, stopped))
+    connection.close()
+    page.wait_for_function(
+        "() => document.querySelector('.tournament-state .badge').textContent === 'stopped'",
+        timeout=15_000,
+    )
+    page.goto(f"{unfinished}/tournaments")
+    (_, going) = page.locator('li[data-tournament="showcase"]').all()
+    since = going.locator(".since").inner_text()
+    page.go_back()
+    assert page.locator(".tournament-state .since").inner_text() == since
 
 
 def test_the_tournaments_list_reads_no_games_of_a_round_robin(
@@ -188,7 +223,8 @@ def test_the_tournaments_list_reads_no_games_of_a_round_robin(
     monkeypatch.setattr(Store, "games", lambda store, i: read.append(i) or games(store, i))
     listed, damaged = tournaments.listed_tournaments(showcase.tournament_dbs[0])
     assert not damaged and [t.record.name for t in listed] == ["showcase"]
-    assert listed[0].played == listed[0].record.scheduled and not listed[0].running
+    assert listed[0].played == listed[0].record.scheduled
+    assert listed[0].state.word == "finished"
     assert read == []
 
 

@@ -376,11 +376,13 @@ def test_a_solo_match_and_tournament_are_one_player_not_1_players(page: Any) -> 
                 "tournaments": [
                     {
                         "name": "solo", "href": "/t", "game": "g", "players": 1,
-                        "scheduled": 1, "played": 1, "running": False,
+                        "scheduled": 1, "played": 1, "state": "finished",
+                        "state_text": "finished",
                     },
                     {
                         "name": "duo", "href": "/t", "game": "g", "players": 2,
-                        "scheduled": 8, "played": 3, "running": True,
+                        "scheduled": 8, "played": 3, "state": "running",
+                        "state_text": "running",
                     },
                 ],
             }

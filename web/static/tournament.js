@@ -1,6 +1,8 @@
-// The tournament page: while games are still to be played, ask for the report
-// again every few seconds and swap it in when it changed (an unchanged one is
-// a 304 for the ETag the page holds). Each crosstable cell links to its pair's
+// The tournament page: until the tournament is finished, ask for the report
+// again (every few seconds while it runs, less often while it is stopped) and
+// swap it in when it changed (an unchanged one is a 304 for the ETag the page
+// holds); the state above it (running, stopped since ..., finished) follows
+// the viewer's answer each time. Each crosstable cell links to its pair's
 // games (#bot=A&bot=B), and each bot in the standings to its own (#bot=A),
 // which the games list then shows alone.
 import { h } from "./svg.js";
@@ -8,7 +10,20 @@ import { count } from "./words.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const report = document.getElementById("report");
+const stateLine = document.querySelector(".tournament-state");
 let etag = boot.etag || null;
+let state = boot.state;
+
+// The state as the viewer words it ("stopped since 2026-12-05 05:47 UTC"): the
+// word in its badge, then the rest, as the page was first drawn.
+function showState(text) {
+  const [word, ...rest] = text.split(" ");
+  state = word;
+  report.dataset.state = word;
+  const since = rest.length ? [" ", h("span", { class: "since" }, rest.join(" "))] : [];
+  stateLine.replaceChildren(h("span", { class: "run-state", "data-state": word },
+    h("span", { class: `badge ${word}` }, word), since));
+}
 
 async function refresh() {
   let response = null;
@@ -29,11 +44,11 @@ async function refresh() {
       showPair(false);
     }
     report.dataset.polled = String(Number(report.dataset.polled || 0) + 1);
-    const running = response.headers.get("X-Tournament-Running") === "1";
-    report.dataset.running = String(running);
-    if (!running) return;
+    const text = response.headers.get("X-Tournament-State");
+    if (text) showState(text);
   }
-  setTimeout(refresh, 3000);
+  if (state === "finished") return;
+  setTimeout(refresh, state === "running" ? 3000 : 15000);
 }
 
 // ------------------------------------------------------------ a pair's games
@@ -93,4 +108,4 @@ function showPair(scroll) {
 window.addEventListener("hashchange", () => showPair(true));
 linkPairs();
 showPair(true);
-if (boot.running) setTimeout(refresh, 3000);
+if (state !== "finished") setTimeout(refresh, state === "running" ? 3000 : 15000);

@@ -1,0 +1,111 @@
+"""A runner's heartbeat: the web viewer's list and a tournament's page say
+"running" while its runner writes it, "stopped" (since when) once the runner
+ended early or its heartbeat grew old, and "finished" once every game is
+played; the same word on both. Before, nothing in the database marked a runner
+at work: a tournament whose runner was killed hours ago was listed
+"unfinished" and its page said "running". Real runner processes, real SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sqlite3
+import time
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tournament.test_run_claims import _config, _finished, _held_run, tournament
+from tournament import heartbeat
+from tournament.heartbeat import BEAT_SECONDS, RunState
+from tournament.store import Store
+from tournament.store_schema import MIGRATIONS
+from web import reports, tournaments
+
+pytestmark = pytest.mark.e2e
+
+
+def _states(db: Path) -> tuple[RunState, RunState]:
+    """Tournament 'cup' as the viewer's list says it, and as its page does."""
+    (listed,), damaged = tournaments.listed_tournaments(db)
+    assert not damaged and listed.record.name == "cup"
+
+    async def run(function: Any, *args: Any) -> Any:
+        return await asyncio.to_thread(function, *args)
+
+    page = asyncio.run(reports.ReportCache(run).get(0, db, "cup"))
+    assert page.played == listed.played
+    return listed.state, page.state
+
+
+def _beats(db: Path) -> tuple[float, float, float | None]:
+    with closing(sqlite3.connect(db)) as raw:
+        row = raw.execute("SELECT started_at, beat_at, ended_at FROM runners").fetchone()
+    return row[0], row[1], row[2]
+
+
+def test_a_killed_runner_is_stopped_once_its_heartbeat_is_old(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "cups.sqlite"
+    with _held_run(tmp_path, "run", str(_config(tmp_path, "cup", 2)), "--no-report") as runner:
+        assert _states(db) == (RunState("running"), RunState("running"))
+        started, beat, ended = _beats(db)
+        deadline = time.monotonic() + BEAT_SECONDS + 20
+        while beat == started:  # it beats while its game is held
+            assert time.monotonic() < deadline, "no heartbeat after the first"
+            time.sleep(0.2)
+            started, beat, ended = _beats(db)
+        assert ended is None
+        runner.send_signal(signal.SIGKILL)
+        _finished(runner)
+    assert runner.returncode == -signal.SIGKILL
+    _, last, ended = _beats(db)
+    assert ended is None, "a killed runner writes nothing more"
+    # Not yet old: a runner waiting for a lock misses a beat or two.
+    assert _states(db) == (RunState("running"), RunState("running"))
+    # FRESH_SECONDS after its last heartbeat, as a viewer would find it then.
+    monkeypatch.setattr(heartbeat, "FRESH_SECONDS", 0.5)
+    time.sleep(max(0.0, last + 0.6 - time.time()))
+    assert _states(db) == (RunState("stopped", last), RunState("stopped", last))
+    assert RunState("stopped", last).text().startswith("stopped since ")
+
+
+def test_a_run_stopped_by_ctrl_c_is_stopped_at_once_and_a_full_one_finished(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "cups.sqlite"
+    config = str(_config(tmp_path, "cup", 2))
+    with _held_run(tmp_path, "run", config, "--no-report") as runner:
+        runner.send_signal(signal.SIGINT)
+        _finished(runner)
+    assert runner.returncode == 130
+    _, last, ended = _beats(db)
+    assert ended is not None and ended == last
+    assert _states(db) == (RunState("stopped", ended), RunState("stopped", ended))
+    done = tournament("run", config, "--no-report", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert _states(db) == (RunState("finished"), RunState("finished"))
+    # Its games forgotten, the tournament is to be played again: stopped.
+    forget = tournament("forget", "gate", "--db", str(db))
+    assert forget.returncode == 0, forget.stderr
+    assert _states(db)[0].word == "stopped"
+
+
+def test_a_database_written_before_heartbeats_reads_as_no_runner(tmp_path: Path) -> None:
+    """An older database is read as it is (the viewer never upgrades one): no
+    runners table is no runner, stopped since its newest game."""
+    db = tmp_path / "cups.sqlite"
+    config = str(_config(tmp_path, "cup", 2))
+    done = tournament("run", config, "--no-report", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    with closing(sqlite3.connect(db)) as raw, raw:
+        raw.execute("DROP TABLE runners")
+        raw.execute("UPDATE schema_version SET version = ?", (len(MIGRATIONS) - 1,))
+        raw.execute("UPDATE tournaments SET scheduled = 8")
+        (newest,) = raw.execute("SELECT MAX(finished_at) FROM games").fetchone()
+    assert _states(db) == (RunState("stopped", newest), RunState("stopped", newest))
+    with Store(db) as store:  # a runner's open upgrades it
+        assert store.version == len(MIGRATIONS) and store.heartbeats() == {}
