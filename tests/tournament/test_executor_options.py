@@ -212,7 +212,14 @@ def _run_settings(
 
     seen: list[ExecutorSettings] = []
 
-    def played(_args: object, _config: object, _progress: object, executor: object, _tls: object):
+    def played(
+        _args: object,
+        _config: object,
+        _progress: object,
+        executor: object,
+        _tls: object,
+        _checked: object,
+    ) -> int:
         assert isinstance(executor, ExecutorSettings)
         seen.append(executor)
         return 0
