@@ -19,8 +19,9 @@ import pytest
 
 from tests.tournament.test_run_claims import _config, _finished, _held_run, tournament
 from tournament import heartbeat
-from tournament.heartbeat import BEAT_SECONDS, RunState
+from tournament.heartbeat import BEAT_SECONDS, RunState, run_state
 from tournament.store import Store
+from tournament.store_records import Heartbeat
 from tournament.store_schema import MIGRATIONS
 from web import reports, tournaments
 
@@ -109,3 +110,22 @@ def test_a_database_written_before_heartbeats_reads_as_no_runner(tmp_path: Path)
     assert _states(db) == (RunState("stopped", newest), RunState("stopped", newest))
     with Store(db) as store:  # a runner's open upgrades it
         assert store.version == len(MIGRATIONS) and store.heartbeats() == {}
+
+
+def test_the_state_rule_in_one_place() -> None:
+    """run_state, which the list and the page both call: a fresh heartbeat is
+    running whatever the count; an SPRT over before its game limit is
+    finished with games left; an old heartbeat is stopped since it beat."""
+    beat = Heartbeat("tournament sprt", 100.0, 200.0, None, False)
+    assert run_state(10, 4, beat, 150.0, now=210.0) == RunState("running")
+    assert run_state(10, 4, beat, 150.0, now=200.0 + heartbeat.FRESH_SECONDS + 1) == RunState(
+        "stopped", 200.0
+    )
+    assert run_state(10, 10, beat, 150.0, now=1e9) == RunState("finished")
+    decided = Heartbeat("tournament sprt", 100.0, 250.0, 250.0, True)
+    assert run_state(10, 4, decided, 150.0, now=260.0) == RunState("finished")
+    ended = Heartbeat("tournament run", 100.0, 250.0, 250.0, False)
+    assert run_state(10, 4, ended, 150.0, now=260.0) == RunState("stopped", 250.0)
+    assert run_state(10, 4, None, 150.0, now=260.0) == RunState("stopped", 150.0)
+    assert RunState("stopped", 0.0).text() == "stopped since 1970-01-01 00:00 UTC"
+    assert RunState("running").text() == "running"
