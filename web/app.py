@@ -18,13 +18,13 @@ from sheepfold.v1 import arena_pb2
 
 import games
 from web import pages, tournaments
-from web.frames import PUBLIC, ViewError, check_view, match_info_dict
+from web.frames import PUBLIC, match_info_dict
 from web.gateway import Gateway, GatewayError
 from web.hosts import HostGuard
 from web.hub import WatchHub
 from web.listing import Listing, entry
 from web.replays import frames_response, replayable
-from web.reports import Report, tournament_url
+from web.request_args import move_query, view_query
 from web.responses import (
     HEARTBEAT,
     accepts_gzip,
@@ -32,6 +32,9 @@ from web.responses import (
     body_headers,
     deflate_event,
     event_frame,
+    fail,
+    held_back_refusal,
+    html,
     is_head,
     open_events,
     with_heartbeats,
@@ -39,6 +42,13 @@ from web.responses import (
 )
 from web.site import BoundedSite
 from web.state import SETTLED, STATE, State, WebConfig
+from web.tournament_routes import (
+    tournament_fragment,
+    tournament_frames,
+    tournament_match_page,
+    tournament_page,
+    tournaments_page,
+)
 
 STATIC = (Path(__file__).parent / "static").resolve()
 REWRITTEN_RETRY_SECONDS = 1  # a tournament database its runner wrote during each read
@@ -160,23 +170,6 @@ def _error_response(
     )
 
 
-def _fail(status: int, message: str) -> web.HTTPException:
-    return _HTTP[status](text=message)
-
-
-_HTTP: dict[int, type[web.HTTPException]] = {
-    400: web.HTTPBadRequest,
-    403: web.HTTPForbidden,
-    404: web.HTTPNotFound,
-    409: web.HTTPConflict,
-    503: web.HTTPServiceUnavailable,
-}
-
-
-def _html(text: str) -> web.Response:
-    return web.Response(text=text, content_type="text/html")
-
-
 async def static_file(request: web.Request) -> web.FileResponse:
     """A file of web/static/, or the 404 page (aiohttp's own static route
     answered an empty application/octet-stream)."""
@@ -187,7 +180,7 @@ async def static_file(request: web.Request) -> web.FileResponse:
     except (ValueError, OSError):  # a NUL byte, a name too long for the system
         found = False
     if not found:
-        raise _fail(404, f"no file {relative[:80]!r} in the viewer's static files")
+        raise fail(404, f"no file {relative[:80]!r} in the viewer's static files")
     kind = _STATIC_TYPES.get(path.suffix)
     return web.FileResponse(path, headers={"Content-Type": kind} if kind else None)
 
@@ -208,14 +201,14 @@ _STATIC_TYPES = {
 async def matches_page(request: web.Request) -> web.Response:
     _game_query(request)  # an unknown filter is refused, not shown as every game
     state = request.app[STATE]
-    return _html(pages.matches_page(await state.gateway.games(), state.matches.limit))
+    return html(pages.matches_page(await state.gateway.games(), state.matches.limit))
 
 
 def _game_query(request: web.Request) -> str:
     """The `game` filter: empty or a game's wire name (one cached list per game)."""
     game = request.query.get("game", "")
     if game and game not in games.names():
-        raise _fail(400, f"unknown game {game[:40]!r} (known: {', '.join(games.names())})")
+        raise fail(400, f"unknown game {game[:40]!r} (known: {', '.join(games.names())})")
     return game
 
 
@@ -238,7 +231,7 @@ async def matches_page_json(request: web.Request) -> web.Response:
     game = _game_query(request)
     token = request.query.get("page", "")
     if len(token) > MAX_PAGE_TOKEN_CHARS:
-        raise _fail(400, "the page token is not one the game server gave: start from /")
+        raise fail(400, "the page token is not one the game server gave: start from /")
     state = request.app[STATE]
     found = await state.gateway.matches_page(game, state.matches.limit, page_token=token)
     answer = {
@@ -296,17 +289,6 @@ def _this_task() -> asyncio.Task[Any]:
     return task
 
 
-def _move_query(request: web.Request, moves: int) -> int | None:
-    raw = request.query.get("move")
-    if raw is None:
-        return None
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
-        raise _fail(400, f"move must be a whole number from 0 to {moves}, not {raw[:40]!r}")
-    if int(raw) > moves:
-        raise _fail(400, f"this match has moves 0 to {moves}; there is no move {raw}")
-    return int(raw)
-
-
 async def _deal_held_back(request: web.Request, match_id: str) -> str | None:
     """The tournament (of the viewer's databases) that played match `match_id`
     and still has a game of its deal to play, dealt the same cards: the
@@ -327,14 +309,6 @@ async def _shown_info(request: web.Request, info: arena_pb2.MatchInfo) -> dict[s
     return data
 
 
-def _held_back_refusal(tournament: str) -> web.HTTPException:
-    return _fail(
-        403,
-        f"the tournament {tournament!r} still has games to play on this game's deal, "
-        "dealt the same cards: its record is shown once they are played",
-    )
-
-
 async def match_page(request: web.Request) -> web.Response:
     state = request.app[STATE]
     info = await state.match_info(request.match_info["match_id"])
@@ -344,9 +318,9 @@ async def match_page(request: web.Request) -> web.Response:
         "frames_url": f"/api/match/{quote(info.match_id, safe='')}/frames",
         "live_url": f"/api/match/{quote(info.match_id, safe='')}/live",
         "info_url": f"/api/match/{quote(info.match_id, safe='')}",
-        "move": _move_query(request, info.moves),
+        "move": move_query(request, info.moves),
     }
-    return _html(pages.match_page(boot))
+    return html(pages.match_page(boot))
 
 
 async def match_json(request: web.Request) -> web.Response:
@@ -360,17 +334,17 @@ async def match_frames(request: web.Request) -> web.StreamResponse:
     server's GetReplay gives both) in one view (public, all, seat-N)."""
     state = request.app[STATE]
     match_id = request.match_info["match_id"]
-    view = _view_query(request)
+    view = view_query(request)
     info = await state.match_info(match_id, max_age=0)  # a running one may just have ended
     if info.status not in SETTLED:
         if view != PUBLIC:
-            raise _fail(403, "a seat's cards are shown only once the match is over")
-        raise _fail(409, "the match is not over: follow it live instead")
+            raise fail(403, "a seat's cards are shown only once the match is over")
+        raise fail(409, "the match is not over: follow it live instead")
     # Checked on every request, frames already kept too: a tournament run again
     # with a new bot plays old deals again.
     tournament = await _deal_held_back(request, match_id)
     if tournament is not None:
-        raise _held_back_refusal(tournament)
+        raise held_back_refusal(tournament)
     return await frames_response(
         request, ("server", match_id, view), view, lambda: _server_replay(state, match_id)
     )
@@ -380,13 +354,6 @@ async def _server_replay(state: State, match_id: str) -> arena_pb2.Replay:
     """The game server's record of a match (the game server aborts a match it
     cannot resume under today's rules)."""
     return replayable(match_id, await state.gateway.replay(match_id))
-
-
-def _view_query(request: web.Request) -> str:
-    try:
-        return check_view(request.query.get("view", PUBLIC))
-    except ViewError as error:
-        raise _fail(400, str(error)) from None
 
 
 async def match_live(request: web.Request) -> web.StreamResponse:
@@ -420,167 +387,6 @@ async def match_live(request: web.Request) -> web.StreamResponse:
     finally:
         state.streams.discard(_this_task())
     return response
-
-
-# ---------------------------------------------------------------- tournaments
-
-
-def _database(request: web.Request) -> Path:
-    dbs = request.app[STATE].config.tournament_dbs
-    raw = request.match_info["db"]
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9) or int(raw) >= len(dbs):
-        raise _fail(404, f"no tournament database number {raw[:40]} (this viewer has {len(dbs)})")
-    return dbs[int(raw)]
-
-
-async def _report(request: web.Request) -> Report:
-    path = _database(request)
-    try:
-        return await request.app[STATE].reports.get(
-            int(request.match_info["db"]), path, request.match_info["name"]
-        )
-    except tournaments.NotATournamentDb as error:
-        raise _fail(400, str(error)) from None
-    except LookupError as error:
-        raise _fail(404, str(error)) from None
-
-
-def _listed(index: int, path: Path) -> dict[str, Any]:
-    """One database's tournaments for the list page (named by its file alone)."""
-    try:
-        found, damaged = tournaments.listed_tournaments(path)
-    except (tournaments.NotATournamentDb, tournaments.BeingRewritten) as error:
-        # One database being written, or no database at all, says so in its
-        # own line: the other databases' tournaments are still listed.
-        return {"index": index, "file": path.name, "error": str(error)}
-    return {
-        "index": index,
-        "file": path.name,
-        "tournaments": [
-            {
-                "name": t.record.name,
-                "href": tournament_url(index, t.record.name),
-                "game": t.record.game,
-                "players": t.record.players,
-                "scheduled": t.record.scheduled,
-                "played": t.played,
-                "state": t.state.word,
-                "state_text": t.state.text(),
-            }
-            for t in found
-        ],
-        "damaged": list(damaged),
-    }
-
-
-async def tournaments_page(request: web.Request) -> web.Response:
-    dbs = request.app[STATE].config.tournament_dbs
-    entries = [await asyncio.to_thread(_listed, index, path) for index, path in enumerate(dbs)]
-    return _html(pages.tournaments_page(entries))
-
-
-async def tournament_page(request: web.Request) -> web.Response:
-    report = await _report(request)
-    url = tournament_url(int(request.match_info["db"]), request.match_info["name"])
-    state = {"state": report.state.word, "state_text": report.state.text()}
-    boot = {**state, "fragment_url": f"{url}/fragment", "etag": report.etag}
-    return _html(pages.tournament_page(report.title, report.fragment, boot))
-
-
-async def tournament_fragment(request: web.Request) -> web.Response:
-    """The report alone, for the page to swap in; an unchanged one is a 304
-    (the page sends the ETag it holds)."""
-    report = await _report(request)
-    headers = {
-        "ETag": report.etag,
-        "Cache-Control": "no-cache",
-        "X-Tournament-Running": "1" if report.state.word == "running" else "0",
-        "X-Tournament-State": report.state.text(),
-    }
-    if report.etag in request.headers.get("If-None-Match", ""):
-        return web.Response(status=304, headers=headers)
-    body, more = body_headers(request, report.plain, report.gzipped, "text/html; charset=utf-8")
-    return web.Response(body=body, headers={**headers, **more})
-
-
-async def _stored_game(request: web.Request) -> tournaments.StoredGame:
-    """A tournament game as its database keeps it; a 403 while the tournament
-    still has a game of its deal to play: that game (maybe live now) is dealt
-    the same cards and deck, which the record shows, as its seed does."""
-    path = _database(request)
-    name, match_id = request.match_info["name"], request.match_info["match_id"]
-    try:
-        stored = await asyncio.get_running_loop().run_in_executor(
-            None, tournaments.stored_game, path, name, match_id
-        )
-    except tournaments.NotATournamentDb as error:
-        raise _fail(400, str(error)) from None
-    except LookupError as error:  # no such tournament, or not one of its games
-        raise _fail(404, str(error)) from None
-    if stored.in_play:
-        raise _held_back_refusal(name)
-    return stored
-
-
-async def _tournament_game(
-    request: web.Request, stored: tournaments.StoredGame | None = None
-) -> tuple[arena_pb2.Replay, tuple[str, ...]]:
-    """A tournament game's record and the bot in each seat: the record stored
-    in the tournament database, else the game server's (a game stored before
-    tournaments kept records)."""
-    if stored is None:
-        stored = await _stored_game(request)
-    name, match_id = request.match_info["name"], request.match_info["match_id"]
-    if stored.replay is not None:
-        return replayable(match_id, stored.replay), stored.bots
-    try:
-        return replayable(match_id, await request.app[STATE].gateway.replay(match_id)), stored.bots
-    except GatewayError as error:
-        if error.status != 404:
-            raise
-        raise _fail(
-            404,
-            f"the tournament {name!r} in {_database(request).name} keeps no record of its game "
-            f"{match_id!r}, and the game server does not know it either",
-        ) from None
-
-
-async def tournament_match_page(request: web.Request) -> web.Response:
-    replay, bots = await _tournament_game(request)
-    db, name, match_id = (request.match_info[k] for k in ("db", "name", "match_id"))
-    base = tournament_url(int(db), name)
-    boot = {
-        "match_id": match_id,
-        "game": replay.game,
-        "title": games.get(replay.game).title,
-        "players": replay.players,
-        "status": "finished",
-        "moves": len(replay.actions),
-        "frames_url": f"/api{base}/match/{quote(match_id, safe='')}/frames",
-        "live_url": None,
-        "clock": {},
-        "move": _move_query(request, len(replay.actions)),
-        # The page names the bot in each seat (a seat without one, in a
-        # database edited by hand, is named by its number alone).
-        "bots": list(bots),
-        "tournament": {"name": name, "url": base},
-    }
-    return _html(pages.match_page(boot))
-
-
-async def tournament_frames(request: web.Request) -> web.StreamResponse:
-    db, name, match_id = (request.match_info[k] for k in ("db", "name", "match_id"))
-    view = _view_query(request)
-    # Checked on every request, cached frames too: a tournament run again with
-    # a new bot plays old deals again.
-    stored = await _stored_game(request)
-
-    async def replay() -> arena_pb2.Replay:
-        return (await _tournament_game(request, stored))[0]
-
-    # Keyed by the tournament too: its frames are its game's only, never
-    # another tournament's URL for them (nor one of no tournament).
-    return await frames_response(request, (f"db{db}/{name}", match_id, view), view, replay)
 
 
 # ---------------------------------------------------------------- running

@@ -1,5 +1,6 @@
 """What every answer of the viewer shares: its security headers, whether a
-client takes gzip, and Server-Sent Events (gzipped or not) written with a deadline."""
+client takes gzip, Server-Sent Events (gzipped or not) written with a deadline,
+and the refusals (an HTTP error with its reason as text)."""
 
 from __future__ import annotations
 
@@ -166,3 +167,28 @@ async def write_event(
         if request.transport is not None:
             request.transport.abort()
         raise ConnectionResetError("the client did not read its events in time") from None
+
+
+def fail(status: int, message: str) -> web.HTTPException:
+    return _HTTP[status](text=message)
+
+
+_HTTP: dict[int, type[web.HTTPException]] = {
+    400: web.HTTPBadRequest,
+    403: web.HTTPForbidden,
+    404: web.HTTPNotFound,
+    409: web.HTTPConflict,
+    503: web.HTTPServiceUnavailable,
+}
+
+
+def html(text: str) -> web.Response:
+    return web.Response(text=text, content_type="text/html")
+
+
+def held_back_refusal(tournament: str) -> web.HTTPException:
+    return fail(
+        403,
+        f"the tournament {tournament!r} still has games to play on this game's deal, "
+        "dealt the same cards: its record is shown once they are played",
+    )

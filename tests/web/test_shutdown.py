@@ -24,7 +24,7 @@ async def _open_stream(port: int, path: str) -> tuple[asyncio.StreamReader, asyn
 
 def test_the_viewer_stops_while_a_page_holds_the_matches_stream() -> None:
     async def scenario(address: str) -> bytes:
-        running = await start_web(WebConfig(server=address), port=0)
+        running = await start_web(WebConfig(server=address), "127.0.0.1", 0)
         reader, writer = await _open_stream(running.port, "/api/matches/events")
         try:
             # A hang here is the fault (aiohttp waits 60 s for open requests).

@@ -1,0 +1,180 @@
+"""The tournament pages: the list of every tournament of the viewer's
+databases, a tournament's report (and its fragment, polled while it runs), and
+a tournament game's replay page and frames."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from aiohttp import web
+from sheepfold.v1 import arena_pb2
+
+import games
+from web import pages, tournaments
+from web.gateway import GatewayError
+from web.replays import frames_response, replayable
+from web.reports import Report, tournament_url
+from web.request_args import move_query, view_query
+from web.responses import body_headers, fail, held_back_refusal, html
+from web.state import STATE
+
+
+def _database(request: web.Request) -> Path:
+    dbs = request.app[STATE].config.tournament_dbs
+    raw = request.match_info["db"]
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9) or int(raw) >= len(dbs):
+        raise fail(404, f"no tournament database number {raw[:40]} (this viewer has {len(dbs)})")
+    return dbs[int(raw)]
+
+
+async def _report(request: web.Request) -> Report:
+    path = _database(request)
+    try:
+        return await request.app[STATE].reports.get(
+            int(request.match_info["db"]), path, request.match_info["name"]
+        )
+    except tournaments.NotATournamentDb as error:
+        raise fail(400, str(error)) from None
+    except LookupError as error:
+        raise fail(404, str(error)) from None
+
+
+def _listed(index: int, path: Path) -> dict[str, Any]:
+    """One database's tournaments for the list page (named by its file alone)."""
+    try:
+        found, damaged = tournaments.listed_tournaments(path)
+    except (tournaments.NotATournamentDb, tournaments.BeingRewritten) as error:
+        # One database being written, or no database at all, says so in its
+        # own line: the other databases' tournaments are still listed.
+        return {"index": index, "file": path.name, "error": str(error)}
+    return {
+        "index": index,
+        "file": path.name,
+        "tournaments": [
+            {
+                "name": t.record.name,
+                "href": tournament_url(index, t.record.name),
+                "game": t.record.game,
+                "players": t.record.players,
+                "scheduled": t.record.scheduled,
+                "played": t.played,
+                "state": t.state.word,
+                "state_text": t.state.text(),
+            }
+            for t in found
+        ],
+        "damaged": list(damaged),
+    }
+
+
+async def tournaments_page(request: web.Request) -> web.Response:
+    dbs = request.app[STATE].config.tournament_dbs
+    entries = [await asyncio.to_thread(_listed, index, path) for index, path in enumerate(dbs)]
+    return html(pages.tournaments_page(entries))
+
+
+async def tournament_page(request: web.Request) -> web.Response:
+    report = await _report(request)
+    url = tournament_url(int(request.match_info["db"]), request.match_info["name"])
+    state = {"state": report.state.word, "state_text": report.state.text()}
+    boot = {**state, "fragment_url": f"{url}/fragment", "etag": report.etag}
+    return html(pages.tournament_page(report.title, report.fragment, boot))
+
+
+async def tournament_fragment(request: web.Request) -> web.Response:
+    """The report alone, for the page to swap in; an unchanged one is a 304
+    (the page sends the ETag it holds)."""
+    report = await _report(request)
+    headers = {
+        "ETag": report.etag,
+        "Cache-Control": "no-cache",
+        "X-Tournament-Running": "1" if report.state.word == "running" else "0",
+        "X-Tournament-State": report.state.text(),
+    }
+    if report.etag in request.headers.get("If-None-Match", ""):
+        return web.Response(status=304, headers=headers)
+    body, more = body_headers(request, report.plain, report.gzipped, "text/html; charset=utf-8")
+    return web.Response(body=body, headers={**headers, **more})
+
+
+async def _stored_game(request: web.Request) -> tournaments.StoredGame:
+    """A tournament game as its database keeps it; a 403 while the tournament
+    still has a game of its deal to play: that game (maybe live now) is dealt
+    the same cards and deck, which the record shows, as its seed does."""
+    path = _database(request)
+    name, match_id = request.match_info["name"], request.match_info["match_id"]
+    try:
+        stored = await asyncio.get_running_loop().run_in_executor(
+            None, tournaments.stored_game, path, name, match_id
+        )
+    except tournaments.NotATournamentDb as error:
+        raise fail(400, str(error)) from None
+    except LookupError as error:  # no such tournament, or not one of its games
+        raise fail(404, str(error)) from None
+    if stored.in_play:
+        raise held_back_refusal(name)
+    return stored
+
+
+async def _tournament_game(
+    request: web.Request, stored: tournaments.StoredGame | None = None
+) -> tuple[arena_pb2.Replay, tuple[str, ...]]:
+    """A tournament game's record and the bot in each seat: the record stored
+    in the tournament database, else the game server's (a game stored before
+    tournaments kept records)."""
+    if stored is None:
+        stored = await _stored_game(request)
+    name, match_id = request.match_info["name"], request.match_info["match_id"]
+    if stored.replay is not None:
+        return replayable(match_id, stored.replay), stored.bots
+    try:
+        return replayable(match_id, await request.app[STATE].gateway.replay(match_id)), stored.bots
+    except GatewayError as error:
+        if error.status != 404:
+            raise
+        raise fail(
+            404,
+            f"the tournament {name!r} in {_database(request).name} keeps no record of its game "
+            f"{match_id!r}, and the game server does not know it either",
+        ) from None
+
+
+async def tournament_match_page(request: web.Request) -> web.Response:
+    replay, bots = await _tournament_game(request)
+    db, name, match_id = (request.match_info[k] for k in ("db", "name", "match_id"))
+    base = tournament_url(int(db), name)
+    boot = {
+        "match_id": match_id,
+        "game": replay.game,
+        "title": games.get(replay.game).title,
+        "players": replay.players,
+        "status": "finished",
+        "moves": len(replay.actions),
+        "frames_url": f"/api{base}/match/{quote(match_id, safe='')}/frames",
+        "live_url": None,
+        "clock": {},
+        "move": move_query(request, len(replay.actions)),
+        # The page names the bot in each seat (a seat without one, in a
+        # database edited by hand, is named by its number alone).
+        "bots": list(bots),
+        "tournament": {"name": name, "url": base},
+    }
+    return html(pages.match_page(boot))
+
+
+async def tournament_frames(request: web.Request) -> web.StreamResponse:
+    db, name, match_id = (request.match_info[k] for k in ("db", "name", "match_id"))
+    view = view_query(request)
+    # Checked on every request, cached frames too: a tournament run again with
+    # a new bot plays old deals again.
+    stored = await _stored_game(request)
+
+    async def replay() -> arena_pb2.Replay:
+        return (await _tournament_game(request, stored))[0]
+
+    # Keyed by the tournament too: its frames are its game's only, never
+    # another tournament's URL for them (nor one of no tournament).
+    return await frames_response(request, (f"db{db}/{name}", match_id, view), view, replay)
