@@ -419,20 +419,31 @@ class Match:
         self._pending = None
         result = self._aborted(SERVER_FAILED)
         await self._write_end(Status.ABORTED, result)
-        self._keep_end(Status.ABORTED, result, "aborted")
+        self._keep_end(Status.ABORTED, result)
+        self.metrics.match_ended("aborted")
         self._tell_the_end()
 
     def _aborted(self, reason: str) -> arena_pb2.MatchResult:
         return arena_pb2.MatchResult(end_reason=reason, seats=[s.info() for s in self.seats])
 
     async def _end(self, status: Status, result: arena_pb2.MatchResult, outcome: str) -> None:
-        """How the match ended, kept here, counted, and written to the store."""
-        self._keep_end(status, result, outcome)
-        await self._write_end(status, result)
-
-    def _keep_end(self, status: Status, result: arena_pb2.MatchResult, outcome: str) -> None:
-        self.result, self.status, self.end_reason = result, status, result.end_reason
+        """How the match ended, kept here (an answer or a join while it is
+        written is told the match is over), written to the store, and counted.
+        A write the database refuses takes the end back, as the file does not
+        have it: the failed loop's abort comes next (`_fail`), and should that
+        be refused too the match must stay hosted as unfinished; once it was
+        dropped as over, and read as no match at all until a restart."""
+        before = self.status
+        self._keep_end(status, result)
+        try:
+            await self._write_end(status, result)
+        except Exception:
+            self.result, self.status, self.end_reason = None, before, ""
+            raise
         self.metrics.match_ended(outcome)
+
+    def _keep_end(self, status: Status, result: arena_pb2.MatchResult) -> None:
+        self.result, self.status, self.end_reason = result, status, result.end_reason
 
     async def _write_end(self, status: Status, result: arena_pb2.MatchResult) -> None:
         stored = "finished" if status is Status.FINISHED else "aborted"

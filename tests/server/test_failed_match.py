@@ -9,6 +9,7 @@ with the same status, instead of leaving them waiting for ever."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 import grpc
@@ -22,6 +23,7 @@ from server.inprocess import InProcessServer
 from server.match import SERVER_FAILED
 from server.sqlite_store import SqliteStore
 from tests.raw_stream import RawSeat
+from tests.server.test_metrics import scrape, value
 
 pytestmark = pytest.mark.e2e
 
@@ -155,3 +157,110 @@ def test_a_match_whose_engine_fails_is_aborted_for_good(
         assert info.status == arena_pb2.MATCH_STATUS_ABORTED
         assert info.result.end_reason == SERVER_FAILED
         assert _status(stub, arena_pb2.MATCH_STATUS_ABORTED) == [match_id]
+
+
+def _refusing_ends(db: Path, when: str = "") -> None:
+    """A database that takes matches, joins and moves but refuses every end
+    (`when`: those the condition on the row's NEW values picks)."""
+    SqliteStore(db).close()
+    with sqlite3.connect(db) as con:
+        con.execute(
+            f"CREATE TRIGGER refuse_end BEFORE UPDATE OF status ON matches {when}"
+            " BEGIN SELECT RAISE(ABORT, 'no ends today'); END"
+        )
+
+
+def _silent_seat_match(
+    stub: arena_pb2_grpc.ArenaStub,
+) -> tuple[arena_pb2.CreateMatchResponse, grpc.StatusCode]:
+    """A match whose one seat joins and never answers: disqualified at its first
+    decision, the rest played by the server, the match at its end at once;
+    with how its seat's stream ended."""
+    clock = arena_pb2.ClockSettings(decision_seconds=0.01, max_strikes=1)
+    created = stub.CreateMatch(
+        arena_pb2.CreateMatchRequest(game="sheep-and-garden", players=1, clock=clock),
+        timeout=10,
+    )
+    seat = RawSeat(stub, timeout=PATIENCE)
+    seat.join(created.match_id, created.seat_tokens[0])
+    status = seat.status()
+    seat.close()
+    return created, status
+
+
+def _still_hosted_unfinished(
+    stub: arena_pb2_grpc.ArenaStub, match_id: str, token: str, status: int
+) -> None:
+    """GetMatch and ListMatches still show the match unfinished, as the file
+    has it, and a rejoin is refused INTERNAL, not NOT_FOUND."""
+    info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=10)
+    assert info.status == status
+    assert _status(stub, status) == [match_id]
+    again = RawSeat(stub, timeout=PATIENCE)
+    again.join(match_id, token)
+    with pytest.raises(grpc.RpcError) as refused:
+        again.next("joined")
+    assert refused.value.code() == grpc.StatusCode.INTERNAL
+    again.close()
+
+
+def test_a_match_whose_abandon_is_refused_stays_hosted_unfinished(tmp_path: Path) -> None:
+    db = tmp_path / "no-ends.db"
+    _refusing_ends(db)
+    with (
+        InProcessServer(ServerConfig(start_timeout=0.3), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created = stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(game="sheep-and-garden", players=1), timeout=10
+        )
+        match = server.server.registry.hosted(created.match_id)
+        assert match is not None
+        deadline = time.monotonic() + PATIENCE
+        while match.failed is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # nobody joins: aborted at the start timeout, refused
+        assert match.failed is not None
+        assert server.server.registry.hosted(created.match_id) is match
+        _still_hosted_unfinished(
+            stub, created.match_id, created.seat_tokens[0], arena_pb2.MATCH_STATUS_WAITING
+        )
+
+
+def test_a_match_whose_end_is_refused_stays_hosted_unfinished(tmp_path: Path) -> None:
+    db = tmp_path / "no-ends.db"
+    _refusing_ends(db)
+    with (
+        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created, status = _silent_seat_match(stub)
+        assert status == grpc.StatusCode.INTERNAL
+        _still_hosted_unfinished(
+            stub, created.match_id, created.seat_tokens[0], arena_pb2.MATCH_STATUS_RUNNING
+        )
+
+
+def test_a_match_whose_end_is_refused_and_abort_written_is_counted_once(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "no-finished.db"
+    _refusing_ends(db, "WHEN NEW.status = 'finished'")
+    with (
+        InProcessServer(ServerConfig(metrics_port=0), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        port = server.server.metrics_port
+        assert port
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created, status = _silent_seat_match(stub)
+        assert status == grpc.StatusCode.OK, "told the abort"
+        info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id), timeout=10)
+        assert info.status == arena_pb2.MATCH_STATUS_ABORTED
+        assert info.result.end_reason == SERVER_FAILED
+        samples = scrape(port)
+        ended = "sheepfold_matches_finished_total"
+        assert value(samples, ended, game="sheep-and-garden", outcome="aborted") == 1
+        assert value(samples, ended, game="sheep-and-garden", outcome="completed") == 0
+        assert value(samples, ended, game="sheep-and-garden", outcome="disqualification") == 0
