@@ -50,6 +50,9 @@ SERVER_FAILED = "the server failed while running the match (its log has the deta
 # What a seat or a watcher is told (INTERNAL) when even that abort could not be
 # written: the match stays unfinished in the store.
 MATCH_FAILED = "the match failed on the server (its log has the details); a restart retries it"
+# What a seat or a watcher not yet told a match's written end is told (INTERNAL)
+# when telling it failed: GetMatch has the end.
+TELLING_FAILED = "the match is over, but telling its end failed on the server; GetMatch has it"
 
 
 class Status(enum.Enum):
@@ -191,8 +194,16 @@ class Match:
         try:
             await self._run()
         except Exception:
-            self.log.exception("match loop failed; the match is aborted")
-            await self._fail()
+            if not self.over:
+                self.log.exception("match loop failed; the match is aborted")
+                await self._fail()
+                return
+            # Its end is written (`_end` keeps it only then): what failed was
+            # telling it. It stays as written, as its seats may have been told
+            # it; it was once written over as aborted.
+            self.log.exception("telling a match's end failed; it stays as written")
+            self._close_streams(grpc.StatusCode.INTERNAL, TELLING_FAILED)
+            self._finished.set()
 
     def _loop_ended(self, task: asyncio.Task[None]) -> None:
         if task.cancelled() or task.exception() is None:
@@ -205,11 +216,14 @@ class Match:
             "the failed match's abort could not be written; it stays unfinished in the store",
             error=repr(task.exception()),
         )
+        self._close_streams(grpc.StatusCode.INTERNAL, MATCH_FAILED)
+
+    def _close_streams(self, code: grpc.StatusCode, reason: str) -> None:
         for seat in self.seats:
             if seat.stream is not None:
-                seat.stream.close(grpc.StatusCode.INTERNAL, MATCH_FAILED)
+                seat.stream.close(code, reason)
                 seat.stream = None
-        self.spectators.close_all(grpc.StatusCode.INTERNAL, MATCH_FAILED)
+        self.spectators.close_all(code, reason)
 
     async def wait_finished(self) -> None:
         await self._finished.wait()
@@ -235,11 +249,7 @@ class Match:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        for seat in self.seats:
-            if seat.stream is not None:
-                seat.stream.close(grpc.StatusCode.UNAVAILABLE, reason)
-                seat.stream = None
-        self.spectators.close_all(grpc.StatusCode.UNAVAILABLE, reason)
+        self._close_streams(grpc.StatusCode.UNAVAILABLE, reason)
         if not self.over:
             self.log.info("match suspended", reason=reason, moves=len(self.moves))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -21,6 +22,7 @@ from games.sheep_and_garden.state import SheepAndGardenState
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from server.match import SERVER_FAILED
+from server.spectators import Spectators
 from server.sqlite_store import SqliteStore
 from tests.raw_stream import RawSeat
 from tests.server.test_metrics import scrape, value
@@ -91,6 +93,21 @@ def _status(stub: arena_pb2_grpc.ArenaStub, status: int) -> list[str]:
     return [info.match_id for info in listing.matches]
 
 
+def _seat_and_watcher(
+    stub: arena_pb2_grpc.ArenaStub,
+) -> tuple[arena_pb2.CreateMatchResponse, RawSeat, Iterator[arena_pb2.WatchResponse]]:
+    """A one-seat match, its seat joined and a watcher past its snapshot."""
+    created = stub.CreateMatch(
+        arena_pb2.CreateMatchRequest(game="sheep-and-garden", players=1), timeout=10
+    )
+    seat = RawSeat(stub, timeout=PATIENCE)
+    seat.join(created.match_id, created.seat_tokens[0])
+    seat.next("joined")
+    watch = stub.Watch(arena_pb2.WatchRequest(match_id=created.match_id), timeout=PATIENCE)
+    assert next(watch).WhichOneof("kind") == "snapshot"
+    return created, seat, watch
+
+
 def test_a_match_whose_engine_fails_is_aborted_for_good(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -102,16 +119,9 @@ def test_a_match_whose_engine_fails_is_aborted_for_good(
         grpc.insecure_channel(server.address) as channel,
     ):
         stub = arena_pb2_grpc.ArenaStub(channel)
-        created = stub.CreateMatch(
-            arena_pb2.CreateMatchRequest(game="sheep-and-garden", players=1), timeout=10
-        )
+        created, seat, watch = _seat_and_watcher(stub)
         match_id = created.match_id
-        seat = RawSeat(stub, timeout=PATIENCE)
-        seat.join(match_id, created.seat_tokens[0])
-        seat.next("joined")
         decision = seat.next("decision").decision
-        watch = stub.Watch(arena_pb2.WatchRequest(match_id=match_id), timeout=PATIENCE)
-        assert next(watch).WhichOneof("kind") == "snapshot"
 
         def broken(state: SheepAndGardenState, action: object) -> None:
             raise RuntimeError(secret)
@@ -264,3 +274,33 @@ def test_a_match_whose_end_is_refused_and_abort_written_is_counted_once(
         assert value(samples, ended, game="sheep-and-garden", outcome="aborted") == 1
         assert value(samples, ended, game="sheep-and-garden", outcome="completed") == 0
         assert value(samples, ended, game="sheep-and-garden", outcome="disqualification") == 0
+
+
+def test_a_match_whose_end_is_written_is_not_rewritten_as_aborted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure after the end is written (telling it to the watchers) leaves
+    the end as written, and as the seat was told it: not aborted over it."""
+    db = tmp_path / "told.db"
+    with (
+        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created, seat, watch = _seat_and_watcher(stub)
+        match_id = created.match_id
+
+        def broken(spectators: Spectators, result: object) -> None:
+            raise RuntimeError("the watchers could not be told")
+
+        monkeypatch.setattr(Spectators, "finished", broken)
+        result = seat.play_to_end()
+        assert seat.status() == grpc.StatusCode.OK
+        seat.close()
+        with pytest.raises(grpc.RpcError) as cut:
+            list(watch)
+        assert cut.value.code() == grpc.StatusCode.INTERNAL, "ended, not left waiting"
+        info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), timeout=10)
+        assert info.status == arena_pb2.MATCH_STATUS_FINISHED
+        assert info.result == result
+        assert server.server.registry.hosted(match_id) is None
