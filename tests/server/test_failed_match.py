@@ -24,11 +24,13 @@ from server.inprocess import InProcessServer
 from server.match import SERVER_FAILED
 from server.spectators import Spectators
 from server.sqlite_store import SqliteStore
+from tests.integrity.helpers import wait_until
 from tests.raw_stream import RawSeat
 from tests.server.test_metrics import scrape, value
 
 pytestmark = pytest.mark.e2e
 
+RUNNING = arena_pb2.MATCH_STATUS_RUNNING
 # Long enough to tell a refusal from a stream left waiting.
 PATIENCE = 5.0
 
@@ -250,6 +252,19 @@ def test_a_match_whose_end_is_refused_stays_hosted_unfinished(tmp_path: Path) ->
         _still_hosted_unfinished(
             stub, created.match_id, created.seat_tokens[0], arena_pb2.MATCH_STATUS_RUNNING
         )
+    # The database mended, the next start finishes it as it was played.
+    with sqlite3.connect(db) as con:
+        con.execute("DROP TRIGGER refuse_end")
+    with (
+        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        asked = arena_pb2.GetMatchRequest(match_id=created.match_id)
+        wait_until(lambda: stub.GetMatch(asked, timeout=10).status != RUNNING, PATIENCE)
+        info = stub.GetMatch(asked, timeout=10)
+        assert info.status == arena_pb2.MATCH_STATUS_FINISHED
+        assert [seat.disqualified for seat in info.result.seats] == [True]
 
 
 def test_a_match_whose_end_is_refused_and_abort_written_is_counted_once(
