@@ -19,7 +19,7 @@ from server.inprocess import InProcessServer
 from server.sqlite_store import SqliteStore
 from tests.conftest import ROOT
 from tests.integrity.helpers import Case, create_request, wait_until
-from tests.integrity.test_finished_matches import _damage_move, _played
+from tests.integrity.test_finished_matches import _played
 from tests.raw_stream import RawSeat
 
 pytestmark = pytest.mark.e2e
@@ -141,8 +141,19 @@ def test_a_hosted_match_that_finishes_during_a_listing_keeps_its_place(tmp_path:
     assert finished[1] in {m.match_id for m in listed.matches}
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "action_index = 9999",  # an action the engine never offers
+        # Once taken as Python takes a negative list index: the last action
+        # offered, replayed as a different game without a word.
+        "action_index = -1",
+        "seat = -1",  # once taken as the last seat: its strikes and bank went there
+        "seat = 1 - seat",  # not the seat whose turn it was
+    ],
+)
 def test_an_unfinished_match_whose_moves_no_longer_replay_answers_data_loss(
-    tmp_path: Path,
+    tmp_path: Path, damage: str
 ) -> None:
     """Restore cannot bring it back, and it is not over in the store either: it
     used to read as no match at all (NOT_FOUND) everywhere."""
@@ -163,7 +174,11 @@ def test_an_unfinished_match_whose_moves_no_longer_replay_answers_data_loss(
             decision = seats[info.to_move].next("decision", skip=("event", "joined"))
             seats[info.to_move].answer(decision.decision.decision_id, 0)
             wait_until(lambda moved=moved: stub.GetMatch(asked, timeout=10).moves > moved)
-    _damage_move(db, created.match_id, 1)
+    with sqlite3.connect(db) as edit:
+        changed = edit.execute(
+            f"UPDATE moves SET {damage} WHERE match_id = ? AND move = 1", (created.match_id,)
+        ).rowcount
+    assert changed == 1
     match_id, token = created.match_id, created.seat_tokens[0]
     with (
         structlog.testing.capture_logs() as logs,
