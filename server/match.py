@@ -128,12 +128,7 @@ class Match:
         one that no seat ever joined and with no move is aborted then, as a new one.
         """
         for move in moves:
-            actions = self.state.legal_actions()
-            # A row edited or damaged by hand: ValueError, so the match alone is
-            # not restored (a negative index once picked an action from the end).
-            if move.seat != self.state.to_move or not 0 <= move.index < len(actions):
-                raise ValueError(f"move {move.move} is not one the game offered")
-            self.state.apply(actions[move.index])
+            self.state.apply(move.action(self.state))
             self.moves.append(move)
             self.answered = self.answered or not move.forced
             seat = self.seats[move.seat]

@@ -5,9 +5,13 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from google.protobuf.message import DecodeError
 from sheepfold.v1 import arena_pb2
+
+if TYPE_CHECKING:
+    from games.contract import Action, State
 
 # The clock's bounds live apart so the command line checks them without protobuf.
 from server.clock_limits import MAX_DECISION_SECONDS as MAX_DECISION_SECONDS
@@ -64,6 +68,16 @@ class RecordedMove:
     label: str
     forced: str = ""
     bank: float | None = None
+
+    def action(self, state: State) -> Action:
+        """The action this move played, as `state` (the game just before it)
+        offers it; ValueError for one it does not offer (a row damaged or
+        edited by hand): a negative index was once taken as Python takes one,
+        the last action offered, replaying another game without a word."""
+        actions = state.legal_actions()
+        if self.seat != state.to_move or not 0 <= self.index < len(actions):
+            raise ValueError(f"move {self.move} is not one the game offered")
+        return actions[self.index]
 
 
 @dataclass(slots=True)

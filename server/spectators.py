@@ -82,7 +82,7 @@ def replay_steps(game: Game, stored: StoredMatch, from_start: bool) -> Iterator[
     per_step = MOVES_PER_STEP if from_start else MOVES_PER_STEP_UNSEEN
     for count, move in enumerate(moves, 1):
         try:
-            events = state.apply(state.legal_actions()[move.index])
+            events = state.apply(move.action(state))
         except Exception:
             # A record the engine cannot replay: what came before it, then the error.
             if step:

@@ -109,8 +109,9 @@ def test_a_join_to_a_finished_match_checks_the_token_without_replaying_it(
         assert unknown.code() == grpc.StatusCode.NOT_FOUND
 
 
+@pytest.mark.parametrize("index", [9999, -1])
 def test_a_watcher_of_a_damaged_stored_match_gets_the_moves_before_the_damage(
-    tmp_path: Path,
+    tmp_path: Path, index: int
 ) -> None:
     case = Case("sheep-showdown", 2, {"rounds": "1"})
     db = tmp_path / "d.db"
@@ -125,7 +126,7 @@ def test_a_watcher_of_a_damaged_stored_match_gets_the_moves_before_the_damage(
     expected = expected_watch_stream(replay)
     damaged_move = 2 * MOVES_PER_STEP + 2  # in the middle of a step
     assert len(replay.actions) > damaged_move
-    _damage_move(db, match_id, move=damaged_move)
+    _damage_move(db, match_id, move=damaged_move, index=index)
 
     with (
         InProcessServer(ServerConfig(), SqliteStore(db)) as server,
@@ -156,12 +157,13 @@ def test_a_watcher_of_a_damaged_stored_match_gets_the_moves_before_the_damage(
     assert [entry["match_id"] for entry in damaged] == [match_id, match_id]
 
 
-def _damage_move(db: Path, match_id: str, move: int) -> None:
-    """Make move `move` of a stored match an action the engine never offers."""
+def _damage_move(db: Path, match_id: str, move: int, index: int = 9999) -> None:
+    """Make move `move` of a stored match an action the engine never offers
+    (`index`: a negative one was once taken from the end of the list)."""
     with sqlite3.connect(db) as connection:
         changed = connection.execute(
-            "UPDATE moves SET action_index = 9999 WHERE match_id = ? AND move = ?",
-            (match_id, move),
+            "UPDATE moves SET action_index = ? WHERE match_id = ? AND move = ?",
+            (index, match_id, move),
         ).rowcount
     assert changed == 1
 
