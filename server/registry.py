@@ -235,9 +235,17 @@ class MatchRegistry:
                     "cannot restore match", match_id=stored.record.match_id, error=str(error)
                 )
                 continue
-            except REBUILD_ERRORS as error:
+            except Exception as error:
+                # A damaged row (REBUILD_ERRORS), or an engine failing on a move it
+                # once played (a bug, with its traceback): that match alone. The
+                # server once did not start, every other match down with it.
                 match_id = stored.record.match_id
-                self._log.error("cannot restore match", match_id=match_id, error=str(error))
+                self._log.error(
+                    "cannot restore match",
+                    match_id=match_id,
+                    error=str(error),
+                    exc_info=not isinstance(error, REBUILD_ERRORS),
+                )
                 damage = DamagedRecord(match_id, f"it cannot be restored: {error}")
                 self._unrestorable[match_id] = damage
                 continue

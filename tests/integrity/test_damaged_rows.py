@@ -14,6 +14,7 @@ import pytest
 import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from games.sheep_n_sheep.state import SheepNSheepState
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from server.sqlite_store import SqliteStore
@@ -23,6 +24,8 @@ from tests.integrity.test_finished_matches import _played
 from tests.raw_stream import RawSeat
 
 pytestmark = pytest.mark.e2e
+
+ENGINE_FAILS = "an engine that raises"
 
 
 def _unjoined(db: Path, count: int) -> list[str]:
@@ -150,10 +153,13 @@ def test_a_hosted_match_that_finishes_during_a_listing_keeps_its_place(tmp_path:
         "action_index = -1",
         "seat = -1",  # once taken as the last seat: its strikes and bank went there
         "seat = 1 - seat",  # not the seat whose turn it was
+        # No damage: an engine that fails on a move it once played (a bug); the
+        # server once did not start.
+        ENGINE_FAILS,
     ],
 )
 def test_an_unfinished_match_whose_moves_no_longer_replay_answers_data_loss(
-    tmp_path: Path, damage: str
+    tmp_path: Path, damage: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Restore cannot bring it back, and it is not over in the store either: it
     used to read as no match at all (NOT_FOUND) everywhere."""
@@ -174,11 +180,18 @@ def test_an_unfinished_match_whose_moves_no_longer_replay_answers_data_loss(
             decision = seats[info.to_move].next("decision", skip=("event", "joined"))
             seats[info.to_move].answer(decision.decision.decision_id, 0)
             wait_until(lambda moved=moved: stub.GetMatch(asked, timeout=10).moves > moved)
-    with sqlite3.connect(db) as edit:
-        changed = edit.execute(
-            f"UPDATE moves SET {damage} WHERE match_id = ? AND move = 1", (created.match_id,)
-        ).rowcount
-    assert changed == 1
+    if damage == ENGINE_FAILS:
+
+        def broken(state: SheepNSheepState, action: object) -> None:
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(SheepNSheepState, "apply", broken)
+    else:
+        with sqlite3.connect(db) as edit:
+            changed = edit.execute(
+                f"UPDATE moves SET {damage} WHERE match_id = ? AND move = 1", (created.match_id,)
+            ).rowcount
+        assert changed == 1
     match_id, token = created.match_id, created.seat_tokens[0]
     with (
         structlog.testing.capture_logs() as logs,
