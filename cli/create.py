@@ -16,7 +16,13 @@ import games
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.environment import environment_default, naming_variable
-from cli.values import add_game_option_flag, decision_seconds, match_seed, positive_int
+from cli.values import (
+    MATCH_SEEDS,
+    add_game_option_flag,
+    decision_seconds,
+    match_seed,
+    positive_int,
+)
 from games.words import count
 
 if TYPE_CHECKING:
@@ -39,7 +45,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--game", required=True, choices=games.names(), help="which game")
     parser.add_argument("--players", type=positive_int, required=True, help="number of seats")
     add_game_option_flag(parser)
-    parser.add_argument("--seed", type=match_seed, help="match seed (default: random)")
+    parser.add_argument(
+        "--seed", type=match_seed, help=f"match seed, {MATCH_SEEDS} (default: random)"
+    )
     parser.add_argument(
         "--decision-seconds",
         type=decision_seconds,

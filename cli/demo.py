@@ -12,6 +12,7 @@ import time
 
 import games
 from cli.values import whole_number
+from clients.bot_limits import shown
 from tournament.config import MAX_SEED
 
 DEMO_BOTS = ["random", "greedy", "mcts"]
@@ -41,7 +42,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--seed",
         type=whole_number(0, MAX_SEED),
         default=1,
-        help="first seed (default %(default)s)",
+        help=f"first seed, 0 to {shown(MAX_SEED)} (default %(default)s)",
     )
     parser.add_argument(
         "--game",

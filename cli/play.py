@@ -18,6 +18,7 @@ from cli.client_tls import add_tls_flags
 from cli.command_bots import add_command_flags
 from cli.environment import environment_default, naming_variable
 from cli.values import (
+    MATCH_SEEDS,
     add_game_option_flag,
     decision_seconds,
     match_seed,
@@ -61,7 +62,9 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
         "(sandboxed unless --no-sandbox)",
     )
     add_command_flags(parser)
-    parser.add_argument("--seed", type=match_seed, help="match seed (default: random, and printed)")
+    parser.add_argument(
+        "--seed", type=match_seed, help=f"match seed, {MATCH_SEEDS} (default: random, and printed)"
+    )
     add_game_option_flag(parser)
     parser.add_argument(
         "--server",

@@ -107,10 +107,14 @@ def port(text: str) -> int:
     return int(text)
 
 
+# The match seeds `match_seed` takes, as its refusal and the flags' help write them.
+MATCH_SEEDS = "0 to 2**64 - 1"
+
+
 def match_seed(text: str) -> int:
     """A match seed: the wire carries it as an unsigned 64-bit number."""
     if not (text.isascii() and text.isdigit()) or int(text) >= 2**64:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number from 0 to 2**64 - 1")
+        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number from {MATCH_SEEDS}")
     return int(text)
 
 

@@ -85,3 +85,28 @@ def test_bot_names_the_variable_each_seat_flag_falls_back_to(flag: str) -> None:
     it falls back to $SHEEPFOLD_MATCH as the README says."""
     variable = "$SHEEPFOLD_" + flag.removeprefix("--").upper()
     assert f"(default: {variable})" in _flag_help(("bot",), flag)
+
+
+@pytest.mark.parametrize(
+    ("command", "too_large"),
+    [
+        (("demo",), str(2**63)),
+        (
+            ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random"),
+            "2" * 30,
+        ),
+        (("create", "--game", "sheep-n-sheep", "--players", "2"), "2" * 30),
+    ],
+)
+def test_seed_help_gives_the_range_its_refusal_names(
+    command: tuple[str, ...], too_large: str
+) -> None:
+    """`demo --seed 2**63` is refused as "must be a whole number from 0 to
+    9,223,372,036,853,775,808", and `match`/`create --seed` past 2**64 - 1 alike,
+    but their `--help` said only "first seed" or "match seed", while `bot --seed`
+    gave its range: a user learnt the bounds only by crossing them."""
+    refused = sheepfold(*command, "--seed", too_large)
+    assert refused.returncode == 2
+    bounds = refused.stderr.strip().rsplit("must be a whole number from ", 1)[1]
+    low, high = bounds.split(" to ")
+    assert f"{low} to {high}" in _flag_help(command[:1], "--seed")
