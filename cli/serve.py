@@ -28,7 +28,12 @@ from cli.values import (
     seconds_up_to,
     secret,
 )
-from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
+from cli.viewer import (
+    add_viewer_arguments,
+    missing_tournament_dbs,
+    viewer_flags_given,
+    viewer_settings,
+)
 from server import loops
 from server.client_limits import MatchLimits
 from server.clock_limits import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
@@ -46,6 +51,9 @@ if TYPE_CHECKING:
 # (server/app.py connection_bound), too few for a match of separate bots; a few
 # dozen and gRPC's core crashes (SIGSEGV, SIGABRT) without a word.
 MIN_OPEN_FILES = FILES_KEPT_FREE + HEALTH_PORT_CONNECTIONS + 16
+
+# The address the web viewer binds without --web-host.
+WEB_HOST = "127.0.0.1"
 
 # Less free space than this where the database lives is named as the likely
 # reason SQLite could not open it (a database needs a few pages for its -wal,
@@ -289,7 +297,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--web-host",
         type=bind_host,
-        default="127.0.0.1",
+        default=WEB_HOST,
         help="address the web viewer binds (default %(default)s)",
     )
     add_viewer_arguments(parser, prefix="web-", when="with --web-port: ")
@@ -342,10 +350,16 @@ def _env_admin_token() -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.tournament_db and args.web_port is None:
+    web_only = [
+        *(["--web-host"] if args.web_host != WEB_HOST else []),
+        *viewer_flags_given(args, "web-"),
+    ]
+    if web_only and args.web_port is None:
+        # Taken and then unused, they would leave the user believing them in force.
         print(
-            "sheepfold serve: error: --tournament-db is for the web viewer: "
-            "add --web-port PORT, or use `sheepfold web --tournament-db`",
+            f"sheepfold serve: error: {' and '.join(web_only)} "
+            f"{'is' if len(web_only) == 1 else 'are'} for the web viewer: "
+            "add --web-port PORT, or use `sheepfold web` (the same flags without `web-`)",
             file=sys.stderr,
         )
         return 2

@@ -71,6 +71,29 @@ def viewer_settings(args: argparse.Namespace, prefix: str) -> dict[str, Any]:
     }
 
 
+# What each of viewer_settings' fields is without its flag, and that flag's name.
+_UNSET = {
+    "tournament_dbs": ((), "tournament-db"),
+    "max_connections": (MAX_CONNECTIONS, "{prefix}max-connections"),
+    "max_connections_per_address": (
+        MAX_CONNECTIONS_PER_ADDRESS,
+        "{prefix}max-connections-per-address",
+    ),
+    "allowed_hosts": ((), "{prefix}allowed-host"),
+}
+
+
+def viewer_flags_given(args: argparse.Namespace, prefix: str) -> list[str]:
+    """The viewer's flags (`add_viewer_arguments`') that set something other
+    than their default, as `--NAME`."""
+    return [
+        "--" + flag.format(prefix=prefix)
+        for field, value in viewer_settings(args, prefix).items()
+        for unset, flag in [_UNSET[field]]
+        if value != unset
+    ]
+
+
 def missing_tournament_dbs(paths: list[Path]) -> str | None:
     """The complaint for `--tournament-db` files that are not there, or not
     tournament databases (a server's, a file that is not SQLite, a folder), or

@@ -45,6 +45,23 @@ MATCH = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random
             ("serve", "--port", "0", "--db", ":memory:", "--tournament-db", "t.sqlite"),
             "sheepfold serve: error: --tournament-db is for the web viewer: add --web-port PORT",
         ),
+        # The viewer's other flags were taken without --web-port and did nothing.
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--web-allowed-host", "viewer.example"),
+            "sheepfold serve: error: --web-allowed-host is for the web viewer: add --web-port PORT",
+        ),
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--web-host", "0.0.0.0"),
+            "sheepfold serve: error: --web-host is for the web viewer: add --web-port PORT",
+        ),
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--web-max-connections", "5"),
+            "sheepfold serve: error: --web-max-connections is for the web viewer",
+        ),
+        (
+            ("serve", "--port", "0", "--web-max-connections-per-address", "5"),
+            "sheepfold serve: error: --web-max-connections-per-address is for the web viewer",
+        ),
     ],
 )
 def test_a_bad_flag_is_a_usage_error(args: tuple[str, ...], message: str) -> None:
