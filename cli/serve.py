@@ -363,6 +363,13 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.metrics_host is not None and args.metrics_port is None:
+        print(
+            "sheepfold serve: error: --metrics-host is for the metrics port: "
+            "add --metrics-port PORT (or set $SHEEPFOLD_METRICS_PORT)",
+            file=sys.stderr,
+        )
+        return 2
     if bool(args.tls_cert) != bool(args.tls_key):
         raise SystemExit("sheepfold serve: --tls-cert and --tls-key go together")
     for address in args.listen:

@@ -62,6 +62,11 @@ MATCH = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random
             ("serve", "--port", "0", "--web-max-connections-per-address", "5"),
             "sheepfold serve: error: --web-max-connections-per-address is for the web viewer",
         ),
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--metrics-host", "0.0.0.0"),
+            "sheepfold serve: error: --metrics-host is for the metrics port: "
+            "add --metrics-port PORT",
+        ),
     ],
 )
 def test_a_bad_flag_is_a_usage_error(args: tuple[str, ...], message: str) -> None:
