@@ -75,8 +75,7 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
     add_tls_flags(parser)
     parser.add_argument(
         "--admin-token",
-        default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
-        help="admin token for CreateMatch (default: $SHEEPFOLD_ADMIN_TOKEN)",
+        help="with --server: its admin token, for CreateMatch (default: $SHEEPFOLD_ADMIN_TOKEN)",
     )
     parser.add_argument(
         "--decision-seconds",
@@ -147,6 +146,11 @@ def run_match(args: argparse.Namespace) -> int:
         raise SystemExit(COMMAND_BOT_TLS.format(command="match"))
     if (args.tls or args.tls_ca) and not args.server:
         raise SystemExit("sheepfold match: --tls and --tls-ca need --server")
+    if args.admin_token is not None and not args.server:
+        raise SystemExit(
+            "sheepfold match: --admin-token needs --server (without it, match plays on "
+            "a server of its own, which makes its own token)"
+        )
     credentials = client_credentials(args, "match", args.server)
     bots_run_commands = any(isinstance(bot, CommandBot) for bot in bots)
     sandboxed = any(isinstance(bot, CommandBot) and bot.sandbox for bot in bots)
@@ -169,6 +173,8 @@ def run_match(args: argparse.Namespace) -> int:
 
     async def play_it() -> tuple[MatchOutcome, dict[int, str]]:
         admin_token = args.admin_token
+        if admin_token is None:
+            admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
         # The server's address, and the Unix sockets sandboxed seats reach it by.
         server: AbstractAsyncContextManager[tuple[str, tuple[str, ...]]]
         if args.server:

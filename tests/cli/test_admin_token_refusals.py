@@ -65,3 +65,18 @@ def test_a_tournament_on_that_server_names_the_admin_token_flag(
         "sheepfold tournament: the server refused game 1:a|b: "
         f"UNAUTHENTICATED: this server needs an admin token{HINT}"
     )
+
+
+def test_match_without_server_refuses_an_admin_token_it_would_not_use() -> None:
+    """`match --admin-token T` without --server played on its own server, which
+    has a token of its own, and said nothing of T: a user who forgot --server
+    believed the match played on theirs. $SHEEPFOLD_ADMIN_TOKEN, set for every
+    command, is still left unused without a word."""
+    match = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random")
+    done = sheepfold(*match, "--admin-token", "s3cret-token", env=_env(None))
+    assert done.returncode == 1
+    assert one_line(done) == (
+        "sheepfold match: --admin-token needs --server (without it, match plays on "
+        "a server of its own, which makes its own token)"
+    )
+    assert sheepfold(*match, env=_env("s3cret-token")).returncode == 0
