@@ -78,6 +78,17 @@ STOP_SLACK_SECONDS = 2.0
 
 
 # Play answers an undecodable message after the join with a PlayError itself.
+async def _start_whole(server: grpc.aio.Server) -> None:
+    """Start a gRPC server, to the end even when cancelled meanwhile: one whose
+    start was cut half way cannot be stopped (gRPC raises "invalid state")."""
+    starting = asyncio.ensure_future(server.start())
+    try:
+        await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        await starting
+        raise
+
+
 def _interceptors(config: ServerConfig) -> list[grpc.aio.ServerInterceptor]:
     """Every port's: an address that does not read its answers is refused more
     calls, and one holding too many streams cut off for that more streams;
@@ -227,11 +238,25 @@ class SheepfoldServer:
             )
             self.metrics_port = self._metrics_http.port
             self._loop_watch.start()
-        await server.start()
+        # Held before it starts: a start cut short from here on (Ctrl-C as
+        # `sheepfold demo` starts, a health port taken) is stopped below. Left to
+        # gRPC's finaliser, it was stopped after the loop had closed, printing a
+        # traceback ("Event loop is closed", "invalid state").
         self._server = server
+        try:
+            await self._serve(server, bot_servers, restored)
+        except BaseException:
+            await self.stop("the server did not finish starting")
+            raise
+        return self.port
+
+    async def _serve(
+        self, server: grpc.aio.Server, bot_servers: list[grpc.aio.Server], restored: int
+    ) -> None:
+        await _start_whole(server)
         for bot_server in bot_servers:
-            await bot_server.start()
             self._bot_servers.append(bot_server)
+            await _start_whole(bot_server)
         if self.config.health_port is not None:
             await self._start_health_port(self.config.health_port)
         serving = (
@@ -264,7 +289,6 @@ class SheepfoldServer:
             health_port=self.health_port,
             max_connections=self.max_connections,
         )
-        return self.port
 
     def _grpc_server(self, options: list[tuple[str, int]]) -> grpc.aio.Server:
         """A gRPC server of the Arena service, health and reflection."""
