@@ -196,6 +196,8 @@ class TournamentConfig:
 
 def load_config(path: str | Path) -> TournamentConfig:
     """Read and check a TOML config; relative paths in it are relative to its folder."""
+    if str(path) == "":  # Path("") is the current folder: "." would be named instead
+        raise ConfigError(FILE_FIELD, "no config file given: its path is empty")
     path = Path(path)
     try:
         text = read_user_text(path)

@@ -67,6 +67,9 @@ MATCH = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random
             "sheepfold serve: error: --metrics-host is for the metrics port: "
             "add --metrics-port PORT",
         ),
+        # An empty path is the current folder to pathlib, which was named instead.
+        (("tournament", "run", ""), "sheepfold tournament: no config file given"),
+        (("tournament", "sprt", ""), "sheepfold tournament: no config file given"),
     ],
 )
 def test_a_bad_flag_is_a_usage_error(args: tuple[str, ...], message: str) -> None:
