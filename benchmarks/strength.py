@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("pairs", nargs="+", metavar="A,B", help="bot pairs, or solo,BOT")
-    parser.add_argument("--game", required=True, choices=games.names())
+    parser.add_argument("--game", required=True, choices=games.names(), help="the game to play")
     parser.add_argument(
         "--games", type=whole_number(1, 100_000), default=20, help="games per pair (default 20)"
     )
