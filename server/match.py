@@ -24,7 +24,7 @@ from server.answer_clock import answer_in_time
 from server.floods import count_refusal
 from server.logs import worth_logging
 from server.metrics import NO_METRICS, GameMetrics
-from server.records import MatchRecord, RecordedMove, StoredMatch, stored_result
+from server.records import MatchRecord, RecordedMove
 from server.rulings import NOBODY_JOINED, forced_action_index, ranks_with_disqualified_last
 from server.seat_messages import broadcast, release_held, send, send_error
 from server.seats import (
@@ -141,42 +141,18 @@ class Match:
         if moves:
             self.status = Status.RUNNING
 
-    @classmethod
-    def from_store(
-        cls,
-        stored: StoredMatch,
-        game: Game,
-        store: Store | StoreWorker,
-        *,
-        start_timeout: float = 30.0,
-        limits: MatchLimits | None = None,
-        metrics: GameMetrics | None = None,
-    ) -> Match:
-        """A match rebuilt from the store: unfinished ones can be started again,
-        finished ones answer GetMatch, Watch and GetReplay. A match recorded under
-        another rules version raises RulesChanged instead of replaying differently."""
-        game.check_rules_version(stored.record.rules_version)
-        match = cls(
-            stored.record,
-            game,
-            store,
-            start_timeout=start_timeout,
-            limits=limits,
-            metrics=metrics,
-        )
-        match.ever_joined = stored.seat_joined
-        match.replay(stored.moves)
-        if stored.status != "running":
-            match.status = Status.FINISHED if stored.status == "finished" else Status.ABORTED
-            match.end_reason = stored.end_reason
-            match.result = stored_result(stored.record.match_id, stored.result)
-            if match.result is not None:
-                for info in match.result.seats:
-                    seat = match.seats[info.seat]
-                    seat.strikes, seat.disqualified = info.strikes, info.disqualified
-                    seat.bank = info.time_bank_seconds
-            match._finished.set()
-        return match
+    def restore_end(
+        self, status: Status, result: arena_pb2.MatchResult | None, reason: str
+    ) -> None:
+        """Mark a match rebuilt from the store over, as the store says it ended
+        (server/match_restore.py): strikes, disqualifications and banks as its
+        result left them."""
+        self.status, self.result, self.end_reason = status, result, reason
+        for info in result.seats if result is not None else ():
+            seat = self.seats[info.seat]
+            seat.strikes, seat.disqualified = info.strikes, info.disqualified
+            seat.bank = info.time_bank_seconds
+        self._finished.set()
 
     # ------------------------------------------------------------ lifecycle
 

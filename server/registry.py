@@ -24,6 +24,7 @@ from games.options import parse_options
 from server import convert
 from server.hosted import HostedMatches
 from server.match import Match, Status
+from server.match_restore import restored_match
 from server.metrics import NO_METRICS, LiveView, ServerMetrics
 from server.page_tokens import Position
 from server.records import (
@@ -256,7 +257,7 @@ class MatchRegistry:
         return restored
 
     def _rebuild(self, stored: StoredMatch) -> Match:
-        return Match.from_store(
+        return restored_match(
             stored,
             games.get(stored.record.game),
             self.store,

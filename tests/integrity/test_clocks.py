@@ -24,7 +24,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 import games
 from clients.bots.random_bot import RandomBot
 from clients.sdk import play, play_blocking
-from server.match import Match
+from server.match_restore import restored_match
 from server.records import ClockConfig, MatchRecord, RecordedMove, StoredMatch
 from server.seats import decision_ids_start
 from server.store import MemoryStore
@@ -203,7 +203,7 @@ def test_a_restored_match_gives_each_seat_back_its_strikes_and_bank() -> None:
         state.apply(state.legal_actions()[0])
         bank = 0.0 if forced[seat] else banks[seat]
         moves.append(RecordedMove(number, seat, 0, "x", forced[seat], bank))
-    match = Match.from_store(StoredMatch(record, moves), game, MemoryStore())
+    match = restored_match(StoredMatch(record, moves), game, MemoryStore())
     timeouts = sum(1 for m in moves if m.forced == "timeout")
     assert match.seats[1].strikes == timeouts
     assert match.seats[1].disqualified == (timeouts >= 2)
