@@ -138,7 +138,7 @@ def test_one_damaged_tournament_leaves_the_others_readable(tmp_path: Path) -> No
     assert [line.startswith("tournament 'old' in t.sqlite: its config_json") for line in lines] == [
         True
     ]
-    from web.app import _listed
+    from web.tournament_routes import _listed
     from web.pages import tournaments_page
 
     page = tournaments_page([_listed(0, db)])
