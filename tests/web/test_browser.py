@@ -163,6 +163,38 @@ def test_live_match_grows_and_holds_no_hidden_card(
     assert page.is_hidden("#view-wrap")
 
 
+def test_a_page_loaded_while_its_match_waited_says_running_once_moves_are_shown(
+    showcase: Showcase, page: Any
+) -> None:
+    """A page whose match still waited when it was made, and whose stream
+    opened only after moves were played, once kept saying "waiting" beside
+    those moves: only a move seen after the stream's first snapshot counted.
+    The page is made to boot as "waiting" on a match already playing."""
+    # Slow bots: the page's first snapshot is read long before the next move.
+    match_id = showcase.start_live("sheep-showdown", 2, 700, delay=2.0)
+    page.goto(f"{showcase.url}/match/{match_id}")
+    page.wait_for_function("() => +document.getElementById('board').dataset.move > 0")
+
+    def booted_waiting(route: Any) -> None:
+        html = route.fetch().text()
+        assert '"status": "running"' in html or '"status":"running"' in html
+        route.fulfill(
+            body=html.replace('"status": "running"', '"status": "waiting"').replace(
+                '"status":"running"', '"status":"waiting"'
+            ),
+            content_type="text/html",
+        )
+
+    page.route(f"**/match/{match_id}", booted_waiting)
+    page.reload()
+    page.wait_for_function("() => +document.getElementById('board').dataset.move > 0")
+    shown = page.evaluate(
+        "() => [window.sheepfold.status, document.body.dataset.status,"
+        " +document.getElementById('board').dataset.frames]"
+    )
+    assert shown == ["running", "running", 1], shown
+
+
 def test_tournament_page_shows_every_bot_with_elo_and_interval(
     showcase: Showcase, page: Any
 ) -> None:

@@ -61,7 +61,9 @@ export function follow() {
             events: frame.events.length ? frame.events : held.events,
           };
         } else model.frames.push(frame);
-        if (!first && model.status === "waiting") model.status = "running"; // a move was played
+        // A move was played: since the stream opened, or before it (a page
+        // loaded while the match waited, its stream opened moves later).
+        if ((!first || item.move > 0) && model.status === "waiting") model.status = "running";
         model.decisionSeen = first ? null : performance.now();
         first = false;
         previousToMove = item.to_move;
