@@ -401,10 +401,11 @@ def test_sheep_showdown_draws_a_seats_flock_that_holds_a_named_card(
     wait_for_move(page, move)
     page.select_option("#view", f"seat-{seat}")
     page.wait_for_function(f"() => window.sheepfold.view === 'seat-{seat}'")
-    names = page.eval_on_selector_all(
-        f'.hand-card[data-seat="{seat}"] .card-name', "ns => ns.map(n => n.textContent)"
-    )
-    assert names, "the named card's name is drawn in the flock"
+    # The view is chosen before the seat's frames arrive and are drawn.
+    named_card = f'.hand-card[data-seat="{seat}"] .card-name'
+    page.wait_for_selector(named_card, timeout=15_000)
+    names = page.eval_on_selector_all(named_card, "ns => ns.map(n => n.textContent)")
+    assert all(names), "the named card's name is drawn in the flock"
     # The page fixture fails the test on any JavaScript error the page raised.
 
 
