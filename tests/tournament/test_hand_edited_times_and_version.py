@@ -138,8 +138,8 @@ def test_one_damaged_tournament_leaves_the_others_readable(tmp_path: Path) -> No
     assert [line.startswith("tournament 'old' in t.sqlite: its config_json") for line in lines] == [
         True
     ]
-    from web.tournament_routes import _listed
     from web.pages import tournaments_page
+    from web.tournament_routes import _listed
 
     page = tournaments_page([_listed(0, db)])
     assert '<code>t.sqlite</code>: <span class="error">tournament &#x27;old&#x27;' in page, page
