@@ -59,7 +59,11 @@ class RunState:
         """The word, and for a stopped tournament since when (UTC)."""
         if self.word != STOPPED or self.since is None:
             return self.word
-        return f"stopped since {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(self.since))}"
+        try:
+            when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(self.since))
+        except (OverflowError, ValueError, OSError):  # a time edited by hand past any calendar
+            return self.word
+        return f"stopped since {when}"
 
 
 def run_state(

@@ -24,6 +24,7 @@ from tournament.store import Store
 from tournament.store_records import Heartbeat
 from tournament.store_schema import MIGRATIONS
 from web import reports, tournaments
+from web.tournament_routes import _listed
 
 pytestmark = pytest.mark.e2e
 
@@ -129,3 +130,26 @@ def test_the_state_rule_in_one_place() -> None:
     assert run_state(10, 4, None, 150.0, now=260.0) == RunState("stopped", 150.0)
     assert RunState("stopped", 0.0).text() == "stopped since 1970-01-01 00:00 UTC"
     assert RunState("running").text() == "running"
+
+
+@pytest.mark.parametrize("since", [1e300, float("inf"), -1e20])
+def test_a_time_no_calendar_holds_reads_as_stopped(since: float) -> None:
+    """A runners row or a game's time edited by hand past any date once made
+    the list and the page fail (gmtime's OverflowError): it reads "stopped"."""
+    assert RunState("stopped", since).text() == "stopped"
+
+
+def test_a_runner_row_edited_past_any_date_leaves_the_list_and_the_page_readable(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "cups.sqlite"
+    config = str(_config(tmp_path, "cup", 2))
+    done = tournament("run", config, "--no-report", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    with closing(sqlite3.connect(db)) as raw, raw:
+        raw.execute("UPDATE tournaments SET scheduled = 8")
+        raw.execute("UPDATE runners SET beat_at = 1e300, ended_at = 1e300")
+    listed, page = _states(db)
+    assert listed == page == RunState("stopped", 1e300)
+    (entry,) = _listed(0, db)["tournaments"]
+    assert (entry["state"], entry["state_text"]) == ("stopped", "stopped")
