@@ -221,6 +221,11 @@ async def matches_json(request: web.Request) -> web.Response:
 # A page token the game server gives is about 130 characters; a longer one is
 # refused here, before it is sent on.
 MAX_PAGE_TOKEN_CHARS = 512
+# An older page's address (`?page=`) cut short, changed, or made for another filter.
+NO_PAGE = (
+    "this address holds no page of the matches list (cut short or changed?): "
+    "\u2190 newest leads to the newest matches"
+)
 
 
 async def matches_page_json(request: web.Request) -> web.Response:
@@ -231,9 +236,14 @@ async def matches_page_json(request: web.Request) -> web.Response:
     game = _game_query(request)
     token = request.query.get("page", "")
     if len(token) > MAX_PAGE_TOKEN_CHARS:
-        raise fail(400, "the page token is not one the game server gave: start from /")
+        raise fail(400, NO_PAGE)
     state = request.app[STATE]
-    found = await state.gateway.matches_page(game, state.matches.limit, page_token=token)
+    try:
+        found = await state.gateway.matches_page(game, state.matches.limit, page_token=token)
+    except GatewayError as error:
+        if error.status == 400:  # the game server's words are for a bot's author
+            raise fail(400, NO_PAGE) from None
+        raise
     answer = {
         "matches": [entry(info) for info in found.matches],
         "next_page": found.next_page_token or None,

@@ -98,7 +98,7 @@ def test_a_game_filter_pages_through_its_own_matches(viewer: Showcase, page: Any
 def test_a_page_address_that_is_no_page_says_so(viewer: Showcase, page: Any) -> None:
     page.goto(viewer.url + "/?page=not-a-token")
     page.wait_for_selector("body[data-stream='failed']")
-    assert "page token" in page.inner_text("#list-status")
+    assert "holds no page of the matches list" in page.inner_text("#list-status")
     assert page.inner_text("#newer") == "← newest"
     assert page.locator("tbody tr[data-match-id]").count() == 0
     save_screenshot(page, "list-pages-bad-token")

@@ -51,6 +51,6 @@ def test_pages_add_up_to_every_match_and_bad_tokens_are_refused(tmp_path: Path) 
         ):
             status, answer = _get(f"{viewer.url}/api/matches/page?{urllib.parse.urlencode(query)}")
             assert status == 400, answer
-            assert "page token" in answer["error"], answer
+            assert "holds no page of the matches list" in answer["error"], answer
         status, answer = _get(f"{viewer.url}/api/matches/page?game=chess")
         assert status == 400 and "unknown game" in answer["error"]
