@@ -96,17 +96,28 @@ def test_a_run_stopped_by_ctrl_c_is_stopped_at_once_and_a_full_one_finished(
     assert _states(db)[0].word == "stopped"
 
 
-def test_a_database_written_before_heartbeats_reads_as_no_runner(tmp_path: Path) -> None:
-    """An older database is read as it is (the viewer never upgrades one): no
-    runners table is no runner, stopped since its newest game."""
+def _played_and_edited(tmp_path: Path, *edits: str) -> Path:
+    """A two-player cup played to its end, then its database edited by hand
+    (`edits`, SQL) to a tournament with 8 games scheduled: stopped, not finished."""
     db = tmp_path / "cups.sqlite"
     config = str(_config(tmp_path, "cup", 2))
     done = tournament("run", config, "--no-report", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     with closing(sqlite3.connect(db)) as raw, raw:
-        raw.execute("DROP TABLE runners")
-        raw.execute("UPDATE schema_version SET version = ?", (len(MIGRATIONS) - 1,))
-        raw.execute("UPDATE tournaments SET scheduled = 8")
+        for edit in (*edits, "UPDATE tournaments SET scheduled = 8"):
+            raw.execute(edit)
+    return db
+
+
+def test_a_database_written_before_heartbeats_reads_as_no_runner(tmp_path: Path) -> None:
+    """An older database is read as it is (the viewer never upgrades one): no
+    runners table is no runner, stopped since its newest game."""
+    db = _played_and_edited(
+        tmp_path,
+        "DROP TABLE runners",
+        f"UPDATE schema_version SET version = {len(MIGRATIONS) - 1}",
+    )
+    with closing(sqlite3.connect(db)) as raw:
         (newest,) = raw.execute("SELECT MAX(finished_at) FROM games").fetchone()
     assert _states(db) == (RunState("stopped", newest), RunState("stopped", newest))
     with Store(db) as store:  # a runner's open upgrades it
@@ -142,13 +153,7 @@ def test_a_time_no_calendar_holds_reads_as_stopped(since: float) -> None:
 def test_a_runner_row_edited_past_any_date_leaves_the_list_and_the_page_readable(
     tmp_path: Path,
 ) -> None:
-    db = tmp_path / "cups.sqlite"
-    config = str(_config(tmp_path, "cup", 2))
-    done = tournament("run", config, "--no-report", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    with closing(sqlite3.connect(db)) as raw, raw:
-        raw.execute("UPDATE tournaments SET scheduled = 8")
-        raw.execute("UPDATE runners SET beat_at = 1e300, ended_at = 1e300")
+    db = _played_and_edited(tmp_path, "UPDATE runners SET beat_at = 1e300, ended_at = 1e300")
     listed, page = _states(db)
     assert listed == page == RunState("stopped", 1e300)
     (entry,) = _listed(0, db)["tournaments"]
