@@ -30,6 +30,12 @@ class BeingRewritten(Exception):
     """A runner wrote the database during every read of it: a moment later it reads."""
 
 
+def _by_file_name(error: Exception, path: Path) -> str:
+    """`error`'s message naming the database by its file name alone, as the
+    viewer's pages name it (never the folder it lives in)."""
+    return str(error).replace(str(path), path.name)
+
+
 def _rewritten(path: Path) -> BeingRewritten:
     # Built here, not in __init__: reports raise it in the replay process, and
     # an exception travels back pickled as its message alone.
@@ -87,7 +93,7 @@ def _read(path: Path, read: Callable[[Store], T]) -> T:
     except ChangedWhileRead:
         raise _rewritten(path) from None
     except StoreError as error:
-        raise NotATournamentDb(str(error).replace(str(path), path.name)) from None
+        raise NotATournamentDb(_by_file_name(error, path)) from None
 
 
 def _named(store: Store, path: Path, name: str) -> TournamentRecord:
@@ -97,7 +103,7 @@ def _named(store: Store, path: Path, name: str) -> TournamentRecord:
     try:
         return store.tournament(name)
     except NoSuchTournament as error:
-        raise LookupError(str(error).replace(str(path), path.name)) from None
+        raise LookupError(_by_file_name(error, path)) from None
 
 
 def list_tournaments(path: Path) -> tuple[TournamentRecord, ...]:
@@ -109,7 +115,7 @@ def readable_tournaments(path: Path) -> tuple[tuple[TournamentRecord, ...], tupl
     name alone) for each row edited by hand into nonsense: the list shows the
     others all the same."""
     readable, damaged = _read(path, lambda store: store.readable_tournaments())
-    return readable, tuple(str(error).replace(str(path), path.name) for error in damaged)
+    return readable, tuple(_by_file_name(error, path) for error in damaged)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +147,7 @@ def listed_tournaments(path: Path) -> tuple[tuple[Listed, ...], tuple[str, ...]]
             return tuple(listed), damaged
 
     found, damaged = _read(path, read)
-    return found, tuple(str(error).replace(str(path), path.name) for error in damaged)
+    return found, tuple(_by_file_name(error, path) for error in damaged)
 
 
 def load(path: Path, name: str, samples: int = 200) -> TournamentView:
@@ -176,7 +182,7 @@ def runner_seen(path: Path, name: str) -> tuple[Heartbeat | None, float]:
     except ChangedWhileRead:
         raise _rewritten(path) from None
     except (sqlite3.Error, StoreError) as error:
-        raise NotATournamentDb(str(error).replace(str(path), path.name)) from None
+        raise NotATournamentDb(_by_file_name(error, path)) from None
 
 
 def change_marker(path: Path, name: str) -> tuple[object, object, int, int]:
