@@ -13,6 +13,7 @@ from aiohttp import web
 from sheepfold.v1 import arena_pb2
 
 import games
+from tournament.heartbeat import RUNNING
 from web import pages, tournaments
 from web.gateway import GatewayError
 from web.replays import frames_response, replayable
@@ -91,7 +92,7 @@ async def tournament_fragment(request: web.Request) -> web.Response:
     headers = {
         "ETag": report.etag,
         "Cache-Control": "no-cache",
-        "X-Tournament-Running": "1" if report.state.word == "running" else "0",
+        "X-Tournament-Running": "1" if report.state.word == RUNNING else "0",
         "X-Tournament-State": report.state.text(),
     }
     if report.etag in request.headers.get("If-None-Match", ""):
