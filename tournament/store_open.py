@@ -19,7 +19,14 @@ from tournament.store_lock import LockWait, waiting_for_lock
 from tournament.store_path import check_path
 from tournament.store_schema import MIGRATIONS
 
-__all__ = ["foreign_kind", "locked_wait", "open_database", "read_version"]
+__all__ = [
+    "foreign_kind",
+    "locked_wait",
+    "newer_schema",
+    "open_database",
+    "read_version",
+    "table_names",
+]
 
 T = TypeVar("T")
 
@@ -29,6 +36,21 @@ def read_version(connection: sqlite3.Connection, path: str | Path) -> int:
     schema_version table exists (a StoreError naming a damaged one)."""
     rows = connection.execute("SELECT version FROM schema_version").fetchall()
     return stored_version(str(path), rows, len(MIGRATIONS))
+
+
+def table_names(connection: sqlite3.Connection) -> set[str]:
+    """The names of the tables of the database open on `connection`."""
+    return {
+        row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+
+
+def newer_schema(path: str | Path, version: int) -> StoreError:
+    """The refusal of a database whose schema `version` is newer than this sheepfold's."""
+    return StoreError(
+        f"{path} has schema version {version}, newer than this sheepfold "
+        f"({len(MIGRATIONS)}); upgrade sheepfold"
+    )
 
 
 def foreign_kind(tables: set[str]) -> str | None:
@@ -102,10 +124,7 @@ def _prepare(connection: sqlite3.Connection, path: str) -> None:
 
 def _check_kind(connection: sqlite3.Connection, path: str) -> None:
     """Refuse a SQLite file that holds something else (a server's matches, ...)."""
-    tables = {
-        row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-    }
-    what = foreign_kind(tables)
+    what = foreign_kind(table_names(connection))
     if what is not None:
         raise StoreError(f"{path} is not a tournament database: it is {what}")
 
@@ -133,10 +152,7 @@ def _migrate(connection: sqlite3.Connection, path: str) -> None:
             connection.execute("INSERT INTO schema_version (version) VALUES (0)")
             version = 0
         if version > len(MIGRATIONS):
-            raise StoreError(
-                f"{path} has schema version {version}, newer than this sheepfold "
-                f"({len(MIGRATIONS)}); upgrade sheepfold"
-            )
+            raise newer_schema(path, version)
         for target in range(version, len(MIGRATIONS)):
             for statement in MIGRATIONS[target].split(";"):
                 if statement.strip():

@@ -31,7 +31,7 @@ from server.files import access_hint
 from tournament.store import Store, StoreError, StoreLocked
 from tournament.store_errors import is_busy
 from tournament.store_lock import LOCK_WAIT_SECONDS, waiting_for_lock
-from tournament.store_open import foreign_kind, read_version
+from tournament.store_open import foreign_kind, newer_schema, read_version, table_names
 from tournament.store_schema import MIGRATIONS, READ_AS_IS_FROM
 
 __all__ = [
@@ -167,10 +167,7 @@ def open_read_only(
     except sqlite3.Error as error:
         raise StoreError(f"cannot open {path}: {error}{access_hint(path, write=False)}") from None
     try:
-        tables = {
-            row[0]
-            for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
+        tables = table_names(connection)
         what = foreign_kind(tables)
         if what is not None or not tables:
             raise StoreError(
@@ -184,10 +181,7 @@ def open_read_only(
                 "`sheepfold tournament report --db FILE` to upgrade it"
             )
         if version > len(MIGRATIONS):
-            raise StoreError(
-                f"{path} has schema version {version}, newer than this sheepfold "
-                f"({len(MIGRATIONS)}); upgrade sheepfold"
-            )
+            raise newer_schema(path, version)
     except sqlite3.DatabaseError as error:
         connection.close()
         if is_busy(error):

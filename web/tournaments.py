@@ -15,6 +15,7 @@ from server.files import access_refused
 from tournament.heartbeat import RunState, run_state
 from tournament.report import report_data
 from tournament.store import GameRecord, NoSuchTournament, Store, StoreError, TournamentRecord
+from tournament.store_open import table_names
 from tournament.store_read import ChangedWhileRead, read_connection, read_store
 from tournament.store_records import Heartbeat
 from tournament.stored_schedule import deal_in_play, played_of_schedule
@@ -55,13 +56,7 @@ def check_database(path: Path) -> None:
     if access_refused(path, write=False):
         raise NotATournamentDb(f"{path.name} may not be read by this user (permission denied)")
     try:
-        tables = read_connection(
-            path,
-            lambda connection: {
-                row[0]
-                for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-            },
-        )
+        tables = read_connection(path, table_names)
     except ChangedWhileRead:
         raise _rewritten(path) from None
     except sqlite3.Error as error:
