@@ -17,6 +17,7 @@ from aiohttp import web
 from sheepfold.v1 import arena_pb2
 
 import games
+from server.page_tokens import MAX_TOKEN_CHARS
 from web import pages, tournaments
 from web.frames import PUBLIC, match_info_dict
 from web.gateway import Gateway, GatewayError
@@ -218,9 +219,6 @@ async def matches_json(request: web.Request) -> web.Response:
     return web.Response(body=body, headers=headers)
 
 
-# A page token the game server gives is about 130 characters; a longer one is
-# refused here, before it is sent on.
-MAX_PAGE_TOKEN_CHARS = 512
 # An older page's address (`?page=`) cut short, changed, or made for another filter.
 NO_PAGE = (
     "this address holds no page of the matches list (cut short or changed?): "
@@ -235,7 +233,7 @@ async def matches_page_json(request: web.Request) -> web.Response:
     list is /api/matches/events."""
     game = _game_query(request)
     token = request.query.get("page", "")
-    if len(token) > MAX_PAGE_TOKEN_CHARS:
+    if len(token) > MAX_TOKEN_CHARS:  # longer than any the game server gives: not sent on
         raise fail(400, NO_PAGE)
     state = request.app[STATE]
     try:
