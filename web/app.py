@@ -16,7 +16,6 @@ import structlog
 from aiohttp import web
 from sheepfold.v1 import arena_pb2
 
-import games
 from server.page_tokens import MAX_TOKEN_CHARS
 from web import pages, tournaments
 from web.frames import PUBLIC, match_info_dict
@@ -25,7 +24,7 @@ from web.hosts import HostGuard
 from web.hub import WatchHub
 from web.listing import Listing, entry
 from web.replays import frames_response, replayable
-from web.request_args import move_query, view_query
+from web.request_args import game_query, move_query, view_query
 from web.responses import (
     HEARTBEAT,
     accepts_gzip,
@@ -200,21 +199,13 @@ _STATIC_TYPES = {
 
 
 async def matches_page(request: web.Request) -> web.Response:
-    _game_query(request)  # an unknown filter is refused, not shown as every game
+    game_query(request)  # an unknown filter is refused, not shown as every game
     state = request.app[STATE]
     return html(pages.matches_page(await state.gateway.games(), state.matches.limit))
 
 
-def _game_query(request: web.Request) -> str:
-    """The `game` filter: empty or a game's wire name (one cached list per game)."""
-    game = request.query.get("game", "")
-    if game and game not in games.names():
-        raise fail(400, f"unknown game {game[:40]!r} (known: {', '.join(games.names())})")
-    return game
-
-
 async def matches_json(request: web.Request) -> web.Response:
-    listing = await request.app[STATE].matches.get(_game_query(request))
+    listing = await request.app[STATE].matches.get(game_query(request))
     body, headers = body_headers(request, listing.plain, listing.gzipped, "application/json")
     return web.Response(body=body, headers=headers)
 
@@ -231,7 +222,7 @@ async def matches_page_json(request: web.Request) -> web.Response:
     token of the page after it (null on the last): `?page=` a previous
     answer's `next_page`, none for the first page. Not kept current: the live
     list is /api/matches/events."""
-    game = _game_query(request)
+    game = game_query(request)
     token = request.query.get("page", "")
     if len(token) > MAX_TOKEN_CHARS:  # longer than any the game server gives: not sent on
         raise fail(400, NO_PAGE)
@@ -255,7 +246,7 @@ async def matches_events(request: web.Request) -> web.StreamResponse:
     """The matches list, sent again whenever it changes (gzipped for a client
     that takes gzip); a client that does not take an update in time is dropped."""
     state = request.app[STATE]
-    game = _game_query(request)
+    game = game_query(request)
     gzipped = accepts_gzip(request.headers.get("Accept-Encoding", ""))
     response = await open_events(request, gzipped)
     if is_head(request):

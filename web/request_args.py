@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+import games
 from web.frames import PUBLIC, ViewError, check_view
 from web.responses import fail
 
@@ -25,3 +26,11 @@ def view_query(request: web.Request) -> str:
         return check_view(request.query.get("view", PUBLIC))
     except ViewError as error:
         raise fail(400, str(error)) from None
+
+
+def game_query(request: web.Request) -> str:
+    """The `game` filter: empty or a game's wire name (one cached list per game)."""
+    game = request.query.get("game", "")
+    if game and game not in games.names():
+        raise fail(400, f"unknown game {game[:40]!r} (known: {', '.join(games.names())})")
+    return game
