@@ -36,7 +36,7 @@ class MatchCreationCalls(ArenaCalls):
         clock = await self._clock(request.clock, context)
         seed = request.seed if request.HasField("seed") else None
         if self.admin_token is not None:
-            match, tokens = await self._create(request, clock, seed, None, context)
+            match, tokens = await self._create(request, clock, seed, context)
         else:
             match, tokens = await self._create_for(
                 creator(context.peer()), request, clock, seed, context
@@ -61,17 +61,19 @@ class MatchCreationCalls(ArenaCalls):
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
         # Hosted, the match records `address` as its creator: both bounds read it there.
         hosted, given_up = self.live_shares.place(address)
-        return await self._create(request, clock, seed, hosted, context, given_up)
+        return await self._create(request, clock, seed, context, hosted, given_up)
 
     async def _create(
         self,
         request: arena_pb2.CreateMatchRequest,
         clock: ClockConfig,
         seed: int | None,
-        hosted: Callable[[Match], None] | None,
         context: grpc.aio.ServicerContext,
+        hosted: Callable[[Match], None] | None = None,
         given_up: Callable[[], None] | None = None,
     ) -> tuple[Match, list[str]]:
+        """The match made by the registry (`hosted` and `given_up` as in
+        `MatchRegistry.create`), its refusals said to the client."""
         try:
             async with database_errors(context):
                 return await self.registry.create(
