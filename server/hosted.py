@@ -22,9 +22,8 @@ import operator
 from server.match import Match, Status
 from server.page_tokens import Position
 
-# Where a match stands in its list: lists are sorted ascending, so newest first.
-_Place = Position
-_Entry = tuple[_Place, Match]
+# A match and where it stands in its list: lists are sorted ascending, so newest first.
+_Entry = tuple[Position, Match]
 _List = tuple[str, Status]  # a game and a status
 _place = operator.itemgetter(0)
 
@@ -33,7 +32,7 @@ class HostedMatches:
     def __init__(self) -> None:
         self._lists: dict[_List, list[_Entry]] = {}
         # Each hosted match id's place, list, and the match hosted under it.
-        self._places: dict[str, tuple[_Place, _List, Match]] = {}
+        self._places: dict[str, tuple[Position, _List, Match]] = {}
 
     def add(self, match: Match) -> None:
         held = self._places.get(match.record.match_id)
@@ -75,12 +74,12 @@ class HostedMatches:
         self._take_out(held[0], held[1])
         self._put(match, held[0])
 
-    def _put(self, match: Match, place: _Place) -> None:
+    def _put(self, match: Match, place: Position) -> None:
         key = (match.record.game, match.status)
         bisect.insort(self._lists.setdefault(key, []), (place, match), key=_place)
         self._places[match.record.match_id] = (place, key, match)
 
-    def _take_out(self, place: _Place, key: _List) -> None:
+    def _take_out(self, place: Position, key: _List) -> None:
         entries = self._lists[key]
         del entries[bisect.bisect_left(entries, place, key=_place)]
 
