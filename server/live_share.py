@@ -6,7 +6,7 @@ written: one client creating `--max-live-matches` matches with the longest
 clocks, joining a seat of each and staying silent, held every place for days
 while everyone else was refused. So the places are shared by the fair-share
 rule of server/fair_share.py, with no bound of its own per address and the cap
-at half the places: while the server is less than half full anyone creates;
+at half the places (rounded up): while the server is less than half full anyone creates;
 past that an address is let in only while it holds less than its share of
 what is left. A client alone on a quiet server gets half the places (the
 benchmarks' 500 matches from one address against the default 10,000 are never
@@ -38,7 +38,11 @@ class LiveShares:
 
     def __init__(self, max_live_matches: int) -> None:
         self.max_live_matches = max_live_matches
-        self.bound = FairShare(max(1, max_live_matches), max(1, max_live_matches // 2))
+        # Half rounded up, and the places themselves the ceiling (`refusal`): the
+        # bound's own is twice its cap, and of an odd count rounded down to
+        # half that left the last place to nobody.
+        half = max(1, (max_live_matches + 1) // 2)
+        self.bound = FairShare(max(1, max_live_matches), half)
         self._held = Tally()
 
     def held(self, address: str) -> int:
@@ -47,16 +51,16 @@ class LiveShares:
     def refusal(self, address: str) -> str | None:
         """Why `address` may not create a match now, or None if it may."""
         held, total = self._held[address], self._held.total
-        over = self.bound.over(held, total, self._held.sharing(address))
-        if over is None:
+        if total >= self.max_live_matches:
+            return f"the server already hosts {self.max_live_matches:,} live matches"
+        # Its other bounds (per address, the ceiling) are the places or more: met above.
+        if self.bound.over(held, total, self._held.sharing(address)) is not Over.SHARE:
             return None
-        if over is Over.SHARE:
-            return (
-                f"the server is crowded ({total:,} of its {self.max_live_matches:,} live-match "
-                f"places are taken) and this address holds its share of them ({held:,}); "
-                f"try again once some of its matches have ended"
-            )
-        return f"the server already hosts {self.max_live_matches:,} live matches"
+        return (
+            f"the server is crowded ({total:,} of its {self.max_live_matches:,} live-match "
+            f"places are taken) and this address holds its share of them ({held:,}); "
+            f"try again once some of its matches have ended"
+        )
 
     def place(self, address: str) -> tuple[Callable[[Match], None], Callable[[], None]]:
         """A place taken for `address` as its match is created; what the

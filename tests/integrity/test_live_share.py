@@ -165,3 +165,18 @@ def test_creates_given_up_while_the_database_is_locked_count_as_they_wait(
         wait_until(lambda: registry._creating == 0, what="the writes")
         assert sum(1 for _ in registry.all()) == PLACES // 2
         assert server.server.arena.live_shares.held("ipv4:127.0.0.2") == PLACES // 2
+
+
+@pytest.mark.parametrize("places", [3, 5, 8])
+def test_every_place_is_reachable_with_an_odd_cap_too(places: int) -> None:
+    # Half of an odd count was rounded down: the ceiling (twice the half) fell
+    # one short of the places, and the last one went to nobody, refused with
+    # "already hosts 3 live matches" while two were hosted.
+    shares = LiveShares(places)
+    made = 0
+    for address in (f"10.0.0.{n}" for n in range(1, places + 2)):
+        while shares.refusal(address) is None:  # each address as many as it may
+            shares.place(address)
+            made += 1
+    assert made == places
+    assert shares.refusal("10.0.1.1") == f"the server already hosts {places:,} live matches"
