@@ -27,6 +27,7 @@ from pathlib import Path
 
 import structlog
 
+from cli.values import whole_number
 from server.match import Status
 from server.page_tokens import Position
 from server.records import ClockConfig
@@ -43,9 +44,16 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         prog="python -m benchmarks.listing",
         description="the event loop's time per ListMatches with many hosted matches",
     )
-    parser.add_argument("--matches", type=int, default=10_000, help="live matches hosted")
-    parser.add_argument("--ended", type=int, default=500, help="aborted matches stored")
-    parser.add_argument("--calls", type=int, default=50, help="calls timed per filter")
+    # Four matches at least: the deep page starts a quarter of the way down.
+    parser.add_argument(
+        "--matches", type=whole_number(4, 1_000_000), default=10_000, help="live matches hosted"
+    )
+    parser.add_argument(
+        "--ended", type=whole_number(0, 1_000_000), default=500, help="aborted matches stored"
+    )
+    parser.add_argument(
+        "--calls", type=whole_number(1, 100_000), default=50, help="calls timed per filter"
+    )
     return parser.parse_args(argv)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import baseline_server, cli
+from benchmarks import baseline_server, cli, listing
 from benchmarks.procs import ROOT
 
 
@@ -142,3 +142,15 @@ def test_the_baseline_server_stops_quietly_on_ctrl_c() -> None:
     finally:
         process.kill()
         process.wait()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--matches", "0"], ["--matches", "3"], ["--ended", "-1"], ["--calls", "0"], ["--calls", "x"]],
+)
+def test_the_listing_benchmark_refuses_counts_it_cannot_measure(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Too few matches left its deep page with no match to start after, and no
+    # call timed had no median: each ended in a traceback after the set-up.
+    assert f"argument {args[0]}" in _usage_error(listing.main, args, capsys)
