@@ -30,6 +30,7 @@ from games.sheep_and_garden.model import (
     TilePlaced,
     TilesShown,
 )
+from games.sheep_and_garden.position_checks import check_position
 from games.sheep_and_garden.scoring import analyse, score_cards
 
 Cell = tuple[int, int]
@@ -231,7 +232,12 @@ class SheepAndGardenState(State):
         some tiles is not refilled (an empty one is, while the deck lasts); the
         reshuffle and end rules run as after a turn, and what they did is in
         `setup_events`. `to_move=None` with `end_reason` gives a
-        finished game (as search bots rebuild one from an observation)."""
+        finished game (as search bots rebuild one from an observation).
+        Anything no game holds (see `check_position`) is a ValueError."""
+        placed = list(placed)
+        display = list(display)
+        deck = list(deck)
+        check_position(players, placed, display, deck, 1 if players == 1 else DISPLAY_SIZE, to_move)
         state = cls.__new__(cls)
         state.players = players
         state._rng = random.Random(seed)
@@ -240,8 +246,8 @@ class SheepAndGardenState(State):
         state._needs = {}
         for tile, x, y, rotation in placed:
             state._put(tile, x, y, rotation)
-        state._display = list(display)
-        state._deck = list(deck)
+        state._display = display
+        state._deck = deck
         if slots is None:
             cards = [card.id for card in OBJECTIVES]
             slots = deal_objectives(players, cards)

@@ -1,0 +1,62 @@
+"""A hand-built position that no game holds is refused with a ValueError that
+names what is wrong, instead of indexing another tile or failing later."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.sheep_and_garden.data import TILE_COUNT
+from games.sheep_and_garden.state import SheepAndGardenState
+
+START = (0, 0, 0, 0)
+
+
+def build(**changes: object) -> SheepAndGardenState:
+    arguments: dict[str, object] = {
+        "players": 2,
+        "placed": [START, (1, 1, 0, 0)],
+        "display": [2, 3],
+        "deck": [4, 5, 6],
+        "to_move": 0,
+    }
+    arguments.update(changes)
+    return SheepAndGardenState.from_position(**arguments)  # type: ignore[arg-type]
+
+
+def test_a_position_within_bounds_is_built() -> None:
+    state = build()
+    assert state.board == {(0, 0): (0, 0), (1, 0): (1, 0)}
+    assert state.display == (2, 3) and state.deck_size == 3
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"players": 0}, "0 players: Sheep & Garden takes 1 to 4"),
+        ({"players": 5}, "5 players"),
+        ({"players": True}, "True players"),
+        ({"placed": [START, (-1, 1, 0, 0)]}, "tile -1 is no tile"),
+        ({"placed": [START, (TILE_COUNT, 1, 0, 0)]}, f"tile {TILE_COUNT} is no tile"),
+        ({"display": [2, -3]}, "tile -3 is no tile"),
+        ({"deck": [4, TILE_COUNT]}, f"tile {TILE_COUNT} is no tile"),
+        ({"deck": [4, 5.0]}, "tile 5.0 is no tile"),
+        ({"placed": [START, (1, 0, 0, 1)]}, "cell (0, 0) holds two tiles"),
+        ({"placed": [START, (1, 1.5, 0, 0)]}, "cell (1.5, 0) of tile 1"),
+        ({"placed": [START, (1, 1, 0, 4)]}, "rotation 4 of tile 1: rotations are 0 to 3"),
+        ({"placed": [START, (1, 1, 0, -1)]}, "rotation -1 of tile 1"),
+        ({"to_move": 2}, "seat 2 to move is not one of 0 to 1"),
+        ({"to_move": -1}, "seat -1 to move"),
+        ({"display": [2, 3, 7, 8]}, "4 tiles shown: at most 3 in a 2-player game"),
+        ({"players": 1, "display": [2, 3]}, "2 tiles shown: at most 1 in a 1-player game"),
+    ],
+)
+def test_a_position_no_game_holds_is_refused(changes: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match="^" + re.escape(message)):
+        build(**changes)
+
+
+def test_a_finished_position_has_no_seat_to_move() -> None:
+    state = build(to_move=None, end_reason="every tile is placed")
+    assert state.terminal and state.to_move is None
