@@ -8,6 +8,7 @@ tournament.report_html only lay it out.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,16 @@ import games
 from tournament.config import MEAN_ANCHOR
 from tournament.openskill_ratings import SkillRating, rate_openskill
 from tournament.outcome import solo_scores
-from tournament.ratings import Pair, Rating, mean_interval, pairwise, rate, rounded, totals
+from tournament.ratings import (
+    TIE_ELO,
+    Pair,
+    Rating,
+    mean_interval,
+    pairwise,
+    rate,
+    rounded,
+    totals,
+)
 from tournament.report_formats import FORMATS
 from tournament.report_layout import games_count, render
 from tournament.sprt_blocks import SprtPlan, format_status, games_per_block
@@ -160,6 +170,11 @@ def report_data(
             played, key=lambda bot: (-_mean(stats[bot].scores), stats[bot].forfeits, bot)
         )
         elo = {}
+
+        def tied(first: str, bot: str) -> bool:
+            return stats[first].forfeits == stats[bot].forfeits and math.isclose(
+                _mean(stats[first].scores), _mean(stats[bot].scores), rel_tol=1e-12, abs_tol=1e-9
+            )
     else:
         ratings = (
             rate(
@@ -175,6 +190,11 @@ def report_data(
         )
         ranked = [rating.bot for rating in ratings]
         elo = {rating.bot: rating for rating in ratings}
+
+        def tied(first: str, bot: str) -> bool:
+            # As rate() orders them: within TIE_ELO of the first of their run.
+            return elo[first].elo - elo[bot].elo < TIE_ELO
+
     order = [*ranked, *unplayed]
     multiplayer = record.players >= 3
     skill = (
@@ -185,9 +205,10 @@ def report_data(
         if multiplayer and played
         else {}
     )
+    ranks = _shared_ranks(ranked, tied)
     for position, bot in enumerate(order, start=1):
         entry = stats[bot]
-        row: dict[str, Any] = {"rank": position if entry.games else None, "bot": bot}
+        row: dict[str, Any] = {"rank": ranks.get(bot), "bot": bot}
         if solo:
             ahead = _paired_lead(entry, stats[order[position]]) if position < len(order) else None
             row.update(
@@ -337,6 +358,19 @@ def _deals(games: Sequence[GameRecord]) -> list[list[Pair]]:
             pairwise(game.bots, game.ranks)
         )
     return list(deals.values())
+
+
+def _shared_ranks(ranked: Sequence[str], tied: Callable[[str, str], bool]) -> dict[str, int]:
+    """Competition ranking ("1, 2, 2, 4") of `ranked`, best first: a bot tied with
+    the first of the run above it shares that bot's rank (listed by name there,
+    as `ranked` is), where equal bots were once ranked 3 and 4 by their names."""
+    ranks: dict[str, int] = {}
+    first = None
+    for position, bot in enumerate(ranked, start=1):
+        if first is None or not tied(first, bot):
+            first = bot
+        ranks[bot] = ranks.get(first, position)
+    return ranks
 
 
 def _paired_lead(

@@ -119,6 +119,9 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
         notes.append(f"{sprt['status']}{undecided}")
     if players > 1:
         notes.append(_elo_note(data))
+    tie = _tie_note(data)
+    if tie:
+        notes.append(tie)
     if data.get("bots_without_games"):
         notes.append(
             f"No game stored for {', '.join(data['bots_without_games'])}: "
@@ -185,6 +188,16 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
         here = ", ".join(f"{node}: {count}" for node, count in data["nodes"].items())
         out += ["", f"Games played on Ray nodes: {here}."]
     return "\n".join(out) + "\n"
+
+
+def _tie_note(data: dict[str, Any]) -> str | None:
+    """How bots the report cannot tell apart are ranked, when there are any."""
+    ranks = [row["rank"] for row in data["standings"] if row["rank"] is not None]
+    if len(set(ranks)) == len(ranks):
+        return None
+    if data["players"] == 1:
+        return "Equal mean scores (with as many failed games) share a rank, listed by name."
+    return "Equal Elo (within a millionth of a point) share a rank, listed by name."
 
 
 def _elo_note(data: dict[str, Any]) -> str:
