@@ -17,7 +17,7 @@ from typing import Any
 
 from games.words import count, noun
 from tournament.ratings import signed_elo
-from tournament.report_layout import standing_cell, standing_columns
+from tournament.report_layout import report_notes, standing_cell, standing_columns
 from tournament.store import GameRecord
 
 __all__ = ["STYLE", "report_fragment", "report_page"]
@@ -65,6 +65,10 @@ def report_fragment(
         "<h3>Standings</h3>",
         _standings(data),
         _interval_plot(data, solo),
+        # What the figures are, as under the text report's table: once left out
+        # here, the page to publish showed an SPRT's bare LLR and an Elo without
+        # its anchor, interval or LOS explained.
+        *(f'<p class="note">{escape(note)}</p>' for note in report_notes(data)),
     ]
     if data["crosstable"]:
         parts += ["<h3>Crosstable</h3>", _heat_map(data)]

@@ -12,7 +12,7 @@ from typing import Any
 from games.words import count
 from tournament.ratings import signed_elo
 
-__all__ = ["games_count", "render", "standing_cell", "standing_columns"]
+__all__ = ["games_count", "render", "report_notes", "standing_cell", "standing_columns"]
 
 
 def games_count(data: dict[str, Any]) -> str:
@@ -109,9 +109,11 @@ def _percent(likelihood: float) -> str:
     return f"{percent}%"
 
 
-def _table_report(data: dict[str, Any], markdown: bool) -> str:
+def report_notes(data: dict[str, Any]) -> list[str]:
+    """What the standings' figures are (the SPRT's line, the Elo's anchor and
+    interval, ties, OpenSkill, the solo figures) and which games they count: the
+    paragraphs under the table, in text and on the HTML page alike."""
     players = data["players"]
-    title = f"{data['tournament']}: {data['game']}, {count(players, 'player')}, {games_count(data)}"
     notes = []
     if data.get("sprt"):
         sprt = data["sprt"]
@@ -160,6 +162,15 @@ def _table_report(data: dict[str, Any], markdown: bool) -> str:
             + ", ".join(data["unsandboxed"])
             + "."
         )
+    return notes
+
+
+def _table_report(data: dict[str, Any], markdown: bool) -> str:
+    title = (
+        f"{data['tournament']}: {data['game']}, {count(data['players'], 'player')}, "
+        f"{games_count(data)}"
+    )
+    notes = report_notes(data)
     columns = standing_columns(data)
     rows = [[standing_cell(row, key) for key, _ in columns] for row in data["standings"]]
     out = [f"## {title}" if markdown else title, ""]
