@@ -288,6 +288,9 @@ class Rating:
     low: float  # 95% interval, bootstrap percentiles
     high: float
     los_next: float | None  # P(this bot is stronger than the next one in the table)
+    # The interval is (or, widened, covers) the fit's normal approximation, not
+    # the bootstrap's percentiles alone: the resamples varied too little.
+    widened: bool = False
 
 
 def rate(
@@ -335,7 +338,8 @@ def rate(
         low, high = best[i], best[i]
         if column:
             low, high = _percentile(column, 0.025), _percentile(column, 0.975)
-        if widths and high - low < widths[i]:
+        widened = bool(widths) and high - low < widths[i]
+        if widened:
             # Every resample of a perfect record (or of two groups that never
             # beat each other) repeats it: the bootstrap gives little or no
             # width. Under half the normal interval's width is that sign (with
@@ -353,7 +357,7 @@ def rate(
                 # resample repeats) all agree, which is no certainty; a single
                 # won game read "> 99%".
                 los = normal
-        ratings.append(Rating(bots[i], best[i], low, high, los))
+        ratings.append(Rating(bots[i], best[i], low, high, los, widened))
     return tuple(ratings)
 
 

@@ -217,7 +217,7 @@ def report_data(
                 lead_next_high=_round(ahead[2]) if ahead else None,
             )
         else:
-            row.update(_elo_columns(elo.get(bot)))
+            row.update(_elo_columns(elo.get(bot), bootstrap=samples > 0))
         if multiplayer:
             row.update(_skill_columns(skill.get(bot)))
         mean, low, high = mean_interval(entry.scores) if entry.scores else (None, None, None)
@@ -306,13 +306,18 @@ def _sprt(record: TournamentRecord, games: Sequence[GameRecord]) -> dict[str, An
     }
 
 
-def _elo_columns(rating: Rating | None) -> dict[str, float | None]:
+def _elo_columns(rating: Rating | None, bootstrap: bool) -> dict[str, float | bool | None]:
+    """A bot's Elo figures; `elo_interval_widened` says its interval is (or
+    covers) the fit's normal approximation rather than the bootstrap's
+    percentiles, which only means something when there was a bootstrap."""
     if rating is None:  # no game stored: no rating, rather than a certain +0 [+0, +0]
-        return dict.fromkeys(("elo", "elo_low", "elo_high", "los_next"))
+        keys = ("elo", "elo_low", "elo_high", "elo_interval_widened", "los_next")
+        return dict.fromkeys(keys)
     return {
         "elo": rounded(rating.elo, 1),
         "elo_low": rounded(rating.low, 1),
         "elo_high": rounded(rating.high, 1),
+        "elo_interval_widened": bootstrap and rating.widened,
         "los_next": None if rating.los_next is None else round(rating.los_next, 3),
     }
 

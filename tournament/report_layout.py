@@ -68,7 +68,9 @@ def standing_cell(row: dict[str, Any], key: str) -> str:
     if key == "interval":
         if row["elo_low"] is None:
             return "-"
-        return f"[{signed_elo(row['elo_low'])}, {signed_elo(row['elo_high'])}]"
+        # "*": widened to the fit's normal approximation (the Elo note says so).
+        mark = "*" if row.get("elo_interval_widened") else ""
+        return f"[{signed_elo(row['elo_low'])}, {signed_elo(row['elo_high'])}]{mark}"
     if key == "wdl":
         return f"{row['wins']}/{row['draws']}/{row['losses']}"
     if key == "mean_interval":
@@ -221,10 +223,18 @@ def _elo_note(data: dict[str, Any]) -> str:
             f"Elo: Bradley-Terry maximum likelihood, {anchor}; 95% interval: the fit's normal "
             "approximation (1.96 standard errors; no bootstrap samples, so no LOS)."
         )
+    widened = ""
+    if any(row.get("elo_interval_widened") for row in data["standings"]):
+        # Not only a perfect record: a real round robin widened a bot of 26 wins
+        # and 10 losses, whose wins against two bots every resample repeated.
+        widened = (
+            " (*: widened to the fit's normal approximation, 1.96 standard errors, where "
+            "the resamples varied less than half as much, as results every resample "
+            "repeats do: all games won or lost against some bots)"
+        )
     return (
         f"Elo: Bradley-Terry maximum likelihood, {anchor}; 95% interval by bootstrap "
-        f"over deals ({data['bootstrap_samples']} samples), widened to the fit's normal "
-        "approximation where resamples cannot vary (a perfect record); LOS: likelihood of "
+        f"over deals ({data['bootstrap_samples']} samples){widened}; LOS: likelihood of "
         "being stronger than the next bot."
     )
 
