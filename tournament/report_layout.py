@@ -123,6 +123,13 @@ def report_notes(data: dict[str, Any]) -> list[str]:
         notes.append(f"{sprt['status']}{undecided}")
     if players > 1:
         notes.append(_elo_note(data))
+    if players > 2:
+        # Beside "games 32", "73/0/23" (96 results) said nothing of what it counted.
+        notes.append(
+            f"W/D/L: each game's seat pairs, {players - 1} a game for each bot (the better "
+            "rank wins, equal ranks draw, a failed seat ranks last); score % and the "
+            "crosstable: (W + D/2) / (W + D + L) of them, the pairs the Elo is fitted to."
+        )
     tie = _tie_note(data)
     if tie:
         notes.append(tie)
