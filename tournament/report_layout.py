@@ -161,10 +161,22 @@ def report_notes(data: dict[str, Any]) -> list[str]:
         )
     if players == 1:
         notes.append(
-            "Solo: ranked by mean score with a 95% confidence interval. Lead on next: "
+            "Solo: ranked by mean score with a 95% confidence interval (Student's t; a "
+            "failed game counts the lowest score any bot made on its deal). Lead on next: "
             "the mean of this bot's score minus the next bot's on each seed both "
             "played (the same deals), with its 95% interval."
         )
+    failures = (
+        "timeouts: deadlines missed; DQ, crashes, failed: games disqualified, crashed, "
+        "and ranked last for any failure (those, a missed deadline that forfeits, a match "
+        "held up)."
+    )
+    if players > 1:
+        failures = (
+            "Mean score: the game's own score, a failed seat counting the lowest at its "
+            f"table; mean 95%: Student's t interval of that mean; {failures}"
+        )
+    notes.append(failures[0].upper() + failures[1:])
     if data.get("unsandboxed"):
         notes.append(
             "Not sandboxed (trusted by the organiser, `sandbox = false`): "

@@ -30,3 +30,14 @@ def test_a_two_player_report_needs_no_such_note() -> None:
     games = [_game(1, ["a", "b"], [2.0, 1.0], [1, 2]), _game(1, ["b", "a"], [2.0, 1.0], [1, 2])]
     data = report_data(_record(2, ["a", "b"], len(games)), games, samples=0)
     assert NOTE not in render(data, "text")
+
+
+def test_every_report_says_what_its_mean_score_and_failure_columns_are() -> None:
+    """Beside the Elo's note, "mean score", "mean 95%", "timeouts", "DQ" and
+    "failed" stood unexplained (a failed seat's mean counts its table's lowest
+    score, not its stand-in's, which no reader could guess)."""
+    games = [_game(1, ["a", "b"], [2.0, 1.0], [1, 2]), _game(1, ["b", "a"], [2.0, 1.0], [1, 2])]
+    text = render(report_data(_record(2, ["a", "b"], len(games)), games, samples=0), "text")
+    assert "Mean score: the game's own score, a failed seat counting the lowest" in text
+    assert "mean 95%: Student's t interval" in text
+    assert "timeouts: deadlines missed; DQ, crashes, failed: games" in text
