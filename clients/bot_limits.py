@@ -12,9 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-__all__ = ["DEFAULT_LIMITS", "Limits", "LimitsError", "parse_limits", "shown"]
+__all__ = ["DEFAULT_LIMITS", "PENDING_SIGNALS", "Limits", "LimitsError", "parse_limits", "shown"]
 
 MIB = 1024 * 1024
+# Signals queued to a bot's processes and waiting, all of them together
+# (RLIMIT_SIGPENDING): the kernel counts them per user of the host, through every
+# namespace, and the runner's own allowance (about 96,000 on 24 GB) would let one
+# bot take them all. A POSIX timer holds one; a signal the kernel sends, or a
+# plain `kill`, is delivered past the limit.
+PENDING_SIGNALS = 256
 
 
 class LimitsError(ValueError):
@@ -48,7 +54,9 @@ class Limits:
 
     def prlimit_args(self) -> list[str]:
         """`prlimit` options setting soft = hard, except CPU: SIGXCPU first, SIGKILL 1 s
-        later; no core files, realtime priority or raised priority at all."""
+        later; no core files, realtime priority or raised priority at all; a
+        few pending signals and no POSIX message queue, which the kernel
+        counts for the runner's user on the host as a whole."""
         memory = self.memory_mb * MIB
         return [
             f"--as={memory}:{memory}",
@@ -62,6 +70,12 @@ class Limits:
             # and a realtime bot spins past any `cpus` cap.
             "--rtprio=0:0",
             "--nice=0:0",
+            f"--sigpending={PENDING_SIGNALS}:{PENDING_SIGNALS}",
+            # POSIX message queues are counted per user of the host too, 800 KB
+            # by default: one bot took them all (its user on the host, root for
+            # a runner started as root, got EMFILE for every queue while it
+            # played), and any share per bot, a few bots at once. None needs one.
+            "--msgqueue=0:0",
         ]
 
 
