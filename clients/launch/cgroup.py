@@ -11,7 +11,10 @@ memory charged to it. The address-space limit (RLIMIT_AS) counts only what a
 process maps; files in its tmpfs folders, memfd files it never maps and
 System V shared memory it detached are memory all the same, and only a
 memory cgroup counts them. A bot over that cap is killed by the kernel's
-out-of-memory killer, which the cgroup records (`oom_kills`).
+out-of-memory killer, which the cgroup records (`oom_kills`). Its TCP and UDP
+buffers come out of one pool for the whole machine (net.ipv4.tcp_mem), past
+which no socket on the host gets more: cgroup v2 counts them as the bot's
+memory, and v1 in a count of their own, capped at SOCKET_BUFFER_BYTES.
 
 A bot given the `cpus` limit also joins a cgroup of the `cpu` controller
 capping the cores it uses at once (CFS bandwidth: cgroup v2's `cpu.max`, v1's
@@ -32,6 +35,7 @@ import uuid
 from pathlib import Path
 
 __all__ = [
+    "SOCKET_BUFFER_BYTES",
     "BotCgroup",
     "Hierarchies",
     "find_cpu_hierarchy",
@@ -46,6 +50,12 @@ OWN_CGROUPS = Path("/proc/self/cgroup")
 PREFIX = "sheepfold-bot-"
 CPU_PERIOD_US = 100_000  # the kernel's default CFS period
 MIN_QUOTA_US = 1_000  # the smallest quota the kernel takes
+# The TCP and UDP buffers of one bot, on cgroup v1 (memory.kmem.tcp): it reaches
+# the server through a Unix socket, which this does not count. The kernel's pool
+# for every socket of the machine is 9% of its memory (net.ipv4.tcp_mem), and
+# v1 counts none of a bot's buffers otherwise: one bot holding loopback
+# connections it never read took it whole, within its open file limit.
+SOCKET_BUFFER_BYTES = 16 * 1024 * 1024
 
 
 def _mounts(mountinfo: Path) -> list[tuple[Path, str, list[str]]]:
@@ -241,6 +251,10 @@ def _limit_memory(folder: Path, max_bytes: int) -> None:
     # Memory and swap together, so that swap adds nothing (absent without swap accounting).
     with contextlib.suppress(OSError):
         (folder / "memory.memsw.limit_in_bytes").write_text(str(max_bytes))
+    # Absent where the kernel no longer has it (deprecated in Linux 6.x): the
+    # bot then plays without the cap, as without swap accounting above.
+    with contextlib.suppress(OSError):
+        (folder / "memory.kmem.tcp.limit_in_bytes").write_text(str(SOCKET_BUFFER_BYTES))
 
 
 def cpu_quota_us(cpus: float) -> int:

@@ -11,6 +11,7 @@ import pytest
 
 from clients.bot_limits import MIB, Limits
 from clients.launch.cgroup import (
+    SOCKET_BUFFER_BYTES,
     BotCgroup,
     Hierarchies,
     _limit_cpu,
@@ -98,6 +99,10 @@ def test_a_bots_cgroup_caps_processes_and_all_its_memory_and_the_bot_joins_each_
     assert (pid_folder / "pids.max").read_text() == "20"
     assert (memory_folder / "memory.limit_in_bytes").read_text() == str(limits.charged_bytes)
     assert (memory_folder / "memory.memsw.limit_in_bytes").read_text() == str(limits.charged_bytes)
+    tcp = (
+        memory_folder / "memory.kmem.tcp.limit_in_bytes"
+    )  # socket buffers, in a count of their own
+    assert tcp.read_text() == str(SOCKET_BUFFER_BYTES)
     argv = cgroup.join_command(["sh", "-c", "echo started $0", "bot"], "sh")
     done = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=True)
     assert done.stdout == "started bot\n"

@@ -28,13 +28,14 @@ from tests.conftest import ROOT
 from tournament.sandbox_config import check_folders
 
 
-def _run(tmp_path: Path, *argv: str) -> str:
-    """Run `argv` in a sandbox: "ok", or its failure with what it printed last."""
+def _run(tmp_path: Path, *argv: str, policy: SandboxPolicy | None = None) -> str:
+    """Run `argv` in a sandbox (the default `policy` unless given): "ok", or its
+    failure with what it printed last."""
     tmp_path.chmod(0o755)
     socket = tmp_path / "arena.sock"
     socket.touch()
     bot = Launcher(str(socket)).process(
-        BotCommand(tuple(argv), str(tmp_path), "", sandbox=SandboxPolicy())
+        BotCommand(tuple(argv), str(tmp_path), "", sandbox=policy or SandboxPolicy())
     )
     try:
         asyncio.run(bot.run())

@@ -6,10 +6,13 @@ no memory cgroup counts."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
-from clients.bot_limits import PENDING_SIGNALS
+from clients.bot_limits import PENDING_SIGNALS, Limits
+from clients.launch.cgroup import find_hierarchies
+from clients.launch.sandbox import SandboxPolicy
 from tests.sandbox.test_host_leaks import _run
 
 # Queues realtime signals to itself (blocked, so they stay pending) until the
@@ -91,3 +94,50 @@ def test_no_bot_opens_a_perf_event(tmp_path: Path, sandbox_ready: None) -> None:
     default profile refuses it. The seccomp filter refuses it (EPERM)."""
     said = _run(tmp_path, sys.executable, "-c", PERF_EVENT)
     assert said == "ok", said
+
+
+# Loopback TCP connections the bot never reads, each written until it takes no
+# more (about 4 MB each, net.ipv4.tcp_wmem's largest send buffer): 30 of them,
+# up to about 120 MB, unless the kernel refuses the bot more first.
+SOCKET_HOG = """
+import socket, sys, time
+listener = socket.create_server(("127.0.0.1", 0))
+queued, held = 0, []
+for _ in range(30):
+    sender = socket.create_connection(listener.getsockname())
+    held += [sender, listener.accept()[0]]
+    sender.setblocking(False)
+    refused = 0
+    while refused < 10:
+        try:
+            queued += sender.send(bytes(65536))
+            refused = 0
+        except BlockingIOError:
+            refused += 1
+            time.sleep(0.005)
+if queued > int(sys.argv[1]):
+    print(f"queued {queued // 2**20} MB in its sockets", file=sys.stderr)
+    sys.exit(3)
+"""
+
+
+def test_no_bot_fills_the_hosts_socket_memory(tmp_path: Path, sandbox_ready: None) -> None:
+    """TCP and UDP buffers come out of one pool for the whole machine, every
+    network namespace together (net.ipv4.tcp_mem: past its last figure, 9% of
+    the memory, no socket on the host gets more). A cgroup v1 memory limit
+    does not count them: a bot of `memory_mb = 64` held 120 MB in 30 loopback
+    connections while its cgroup showed 7 MB, and a few hundred connections,
+    within its open file and process limits, take the pool whole. As root a
+    bot's memory cgroup caps them (cgroup v2 counts them as memory, v1 in a
+    count of their own); an ordinary user's bots get no memory cgroup, and
+    hold what they like (docs/operations.md)."""
+    limits = Limits(memory_mb=64, tmp_mb=1)
+    hierarchies = find_hierarchies() if os.geteuid() == 0 else None
+    policy = SandboxPolicy(limits=limits)
+    said = _run(
+        tmp_path, sys.executable, "-c", SOCKET_HOG, str(limits.charged_bytes), policy=policy
+    )
+    if hierarchies is not None and hierarchies.memory is not None:
+        assert said == "ok", said
+    else:
+        assert "in its sockets" in said, said
