@@ -310,6 +310,13 @@ UNSHARE_STILL_PARENT = (
     'read -r pid name state parent group rest < /proc/self/stat && [ "$parent" = "$group" ] '
     "|| exit 125"
 )
+# ... and then, for itself and so for every process of the sandbox: the first
+# to go when the machine runs out of memory. An ordinary user's bot has no memory
+# cgroup, and what it holds in memfd files, System V segments and socket buffers
+# counts in no process's size, by which the kernel's OOM killer chooses: it would
+# take the largest process of the machine (the runner, its server), not the bot.
+# A process may raise its own score; only CAP_SYS_RESOURCE lowers it.
+OOM_KILLED_FIRST = "echo 1000 > /proc/self/oom_score_adj || exit 125"
 
 
 def in_own_namespaces(
@@ -350,7 +357,7 @@ def in_own_namespaces(
         # mount(8) mounts only for uid 0: the namespace's root is the runner's
         # user, and bwrap maps the bot back to the runner's own ids (runtime_args).
         namespaces = ["--user", "--map-root-user", "--mount", "--propagation", "private"]
-    script = f'{UNSHARE_STILL_PARENT}; {setup}exec "$@"'
+    script = f'{UNSHARE_STILL_PARENT}; {OOM_KILLED_FIRST}; {setup}exec "$@"'
     return [
         tools.unshare,
         *namespaces,

@@ -141,3 +141,24 @@ def test_no_bot_fills_the_hosts_socket_memory(tmp_path: Path, sandbox_ready: Non
         assert said == "ok", said
     else:
         assert "in its sockets" in said, said
+
+
+def test_the_kernel_kills_a_bot_before_anything_else_when_memory_runs_out(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """An ordinary user's bot has no memory cgroup, and memory it holds in
+    memfd files, System V segments or socket buffers counts in no process's
+    size: with the machine out of memory, the kernel's OOM killer, which
+    chooses by that size, would take the largest process of the machine (the
+    runner, its server, anything beside them) and leave the bot holding it
+    all, small as it looks. Every sandboxed process starts with the
+    highest oom_score_adj (1000), which it cannot lower: the killer takes
+    bots first, and a killed bot's memory is freed with its sandbox."""
+    said = _run(
+        tmp_path,
+        "/bin/sh",
+        "-c",
+        'read adj < /proc/self/oom_score_adj; [ "$adj" = 1000 ] || '
+        '{ echo "oom_score_adj $adj" >&2; exit 3; }',
+    )
+    assert said == "ok", said
