@@ -501,3 +501,46 @@ def test_ray_shipping_walks_no_link_out_of_the_config_folder(tmp_path: Path) -> 
         raise AssertionError("still walking the link to / after 15 s") from None
     assert done.returncode == 0, done.stderr
     assert "'/bot/root'" in done.stdout, done.stdout
+
+
+# What a bot run as the host's root could do with any capability, or with a user
+# namespace of its own (where it would have them all): open any file of a file
+# system it sees by handle, past the folder bound (the "shocker" escape from
+# containers), or mount and unshare at will.
+NO_CAPABILITY = """
+import ctypes, errno, os, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+status = dict(line.split(":\\t", 1) for line in open("/proc/self/status").read().splitlines())
+shown = [status[key].strip() for key in ("CapEff", "CapBnd", "NoNewPrivs")]
+if shown != ["0000000000000000", "0000000000000000", "1"]:
+    print("capabilities, bounding set, no new privileges:", shown, file=sys.stderr)
+    sys.exit(3)
+handle, mount_id = ctypes.create_string_buffer(8 + 128), ctypes.c_int()
+struct.pack_into("I", handle, 0, 128)
+if libc.name_to_handle_at(-100, b"/usr/bin", handle, ctypes.byref(mount_id), 0) == 0:
+    usr = os.open("/usr", os.O_RDONLY)
+    if libc.open_by_handle_at(usr, handle, os.O_RDONLY) >= 0:
+        print("opened /usr/bin by its handle", file=sys.stderr)
+        sys.exit(3)
+for flag, name in ((0x10000000, "user"), (0x20000, "mount"), (0x40000000, "network")):
+    if libc.unshare(flag) == 0:
+        print(f"made a {name} namespace", file=sys.stderr)
+        sys.exit(3)
+if libc.mount(b"none", b"/tmp", b"tmpfs", 0, None) == 0:
+    print("mounted a tmpfs", file=sys.stderr)
+    sys.exit(3)
+"""
+
+
+def test_no_bot_has_a_capability_nor_a_namespace_to_gain_one(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """A runner started as root runs its bots as the host's root: only the
+    capabilities bwrap drops (all of them, bounding set included, with no new
+    privileges) and the user namespaces it forbids stand between a bot and
+    the host's files. With CAP_DAC_READ_SEARCH, open_by_handle_at opens any
+    file of a file system the sandbox binds a folder of, the host's /etc
+    included, whatever the binds show; with a user namespace of its own, a bot
+    has every capability inside it."""
+    said = _run(tmp_path, sys.executable, "-c", NO_CAPABILITY)
+    assert said == "ok", said
