@@ -34,9 +34,12 @@ runner's process, CPU and file limits. A bot has no debugger to run.
 `socket` is refused for one family, AF_VSOCK: virtual machine sockets belong
 to no network namespace, so a bot reached the hypervisor of the VM it runs on
 (and, under WSL2, the Windows host) through them, past the sandbox's empty
-network. Docker's default profile refuses the same. (An i386 program can still
-ask through `socketcall`, whose arguments a filter cannot read: refusing it
-would take every socket from such a program.)
+network. Docker's default profile refuses the same. i386's `socketcall`
+makes a socket too (its first argument `SYS_SOCKET`), with the family in
+memory no filter can read, and any x86-64 program may call it (`int 0x80`):
+a bot made a vsock socket so. So `socketcall(SYS_SOCKET, ...)` is refused
+whatever the family; an i386 program makes its sockets with `socket` (the
+direct call, which i386 has had since Linux 4.3) or not at all.
 
 io_uring (`io_uring_setup`, `io_uring_enter`, `io_uring_register`) is refused
 as a whole, as Docker's default profile does: its operations make sockets,
@@ -82,6 +85,7 @@ __all__ = [
     "NOTIFY_CALLS",
     "PERF_CALLS",
     "REFUSED_CALLS",
+    "SOCKETCALL_CALLS",
     "SOCKET_CALLS",
     "TRACE_CALLS",
     "UFFD_CALLS",
@@ -96,6 +100,7 @@ _NR_OFFSET = 0
 _ARCH_OFFSET = 4
 _FIRST_ARG_OFFSET = 16
 AF_VSOCK = 40
+SYS_SOCKET = 1  # socketcall's first argument when it makes a socket
 # Classic BPF opcodes: load a word at an offset, jump if equal to a constant, return.
 _LOAD_WORD = 0x20
 _JUMP_IF_EQUAL = 0x15
@@ -215,6 +220,14 @@ SOCKET_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 }
 
 
+# socketcall, where an ABI has it: refused when it makes a socket (its first
+# argument SYS_SOCKET), since the family is behind a pointer.
+SOCKETCALL_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+    "x86_64": ((0x40000003, (102,)),),  # i386
+    "aarch64": (),  # arm's EABI has no socketcall
+}
+
+
 def _merged(
     *tables: dict[str, tuple[tuple[int, tuple[int, ...]], ...]],
 ) -> dict[str, tuple[tuple[int, tuple[int, ...]], ...]]:
@@ -243,7 +256,8 @@ class _Instruction:
 
 def refused_calls(machine: str | None = None) -> bytes | None:
     """The compiled filter (struct sock_filter[]) that fails the calls of
-    REFUSED_CALLS, and those of SOCKET_CALLS for AF_VSOCK, with EPERM and lets
+    REFUSED_CALLS, those of SOCKET_CALLS for AF_VSOCK and those of
+    SOCKETCALL_CALLS making a socket, with EPERM and lets
     every other call through, for `machine` (this one's by default); None for a
     machine not in REFUSED_CALLS."""
     machine = machine or platform.machine()
@@ -251,25 +265,33 @@ def refused_calls(machine: str | None = None) -> bytes | None:
     if abis is None:
         return None
     sockets = dict(SOCKET_CALLS.get(machine, ()))
+    socketcalls = dict(SOCKETCALL_CALLS.get(machine, ()))
     program: list[_Instruction] = []
-    # After every ABI's checks: allow; a socket call's family check, then allow
-    # (a jump only goes forward); refuse.
-    allowed = sum(3 + len(numbers) + len(sockets.get(arch, ())) for arch, numbers in abis)
-    family, denied = allowed + 1, allowed + 4
+    # After every ABI's checks: allow; a socket call's family check, then allow;
+    # a socketcall's check of what it makes, then allow (a jump only goes
+    # forward); refuse.
+    allowed = sum(
+        3 + len(numbers) + len(sockets.get(arch, ())) + len(socketcalls.get(arch, ()))
+        for arch, numbers in abis
+    )
+    family, made, denied = allowed + 1, allowed + 4, allowed + 7
     for arch, numbers in abis:
-        socket_numbers = sockets.get(arch, ())
-        next_abi = len(program) + 3 + len(numbers) + len(socket_numbers)
+        checked = (
+            [(number, denied) for number in numbers]
+            + [(number, family) for number in sockets.get(arch, ())]
+            + [(number, made) for number in socketcalls.get(arch, ())]
+        )
+        next_abi = len(program) + 3 + len(checked)
         program.append(_Instruction(_LOAD_WORD, _ARCH_OFFSET))
         program.append(_Instruction(_JUMP_IF_EQUAL, arch, len(program) + 1, next_abi))
         program.append(_Instruction(_LOAD_WORD, _NR_OFFSET))
-        for number in numbers:
-            program.append(_Instruction(_JUMP_IF_EQUAL, number, denied, len(program) + 1))
-        for number in socket_numbers:
-            program.append(_Instruction(_JUMP_IF_EQUAL, number, family, len(program) + 1))
+        for number, target in checked:
+            program.append(_Instruction(_JUMP_IF_EQUAL, number, target, len(program) + 1))
     program.append(_Instruction(_RETURN, _ALLOW))
-    program.append(_Instruction(_LOAD_WORD, _FIRST_ARG_OFFSET))
-    program.append(_Instruction(_JUMP_IF_EQUAL, AF_VSOCK, denied, len(program) + 1))
-    program.append(_Instruction(_RETURN, _ALLOW))
+    for argument in (AF_VSOCK, SYS_SOCKET):
+        program.append(_Instruction(_LOAD_WORD, _FIRST_ARG_OFFSET))
+        program.append(_Instruction(_JUMP_IF_EQUAL, argument, denied, len(program) + 1))
+        program.append(_Instruction(_RETURN, _ALLOW))
     program.append(_Instruction(_RETURN, _ERRNO | errno.EPERM))
     assert len(program) == denied + 1
     return b"".join(_encoded(index, instruction) for index, instruction in enumerate(program))

@@ -177,6 +177,58 @@ def test_vsock_sockets_are_refused_and_other_families_are_not() -> None:
     assert seen["after"] == {"AF_UNIX": 0, "AF_INET": 0, "AF_VSOCK": errno.EPERM}
 
 
+# Run in a child, as above: i386's socketcall(SYS_SOCKET) from this x86-64
+# process (`int 0x80`, its arguments in the low 4 GB where i386 pointers reach),
+# for two families, before and after the filter; a fd number or minus an errno.
+_SOCKETCALL = r"""
+import ctypes, json, mmap, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+
+class Program(ctypes.Structure):
+    _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_void_p)]
+
+MAP_32BIT = 0x40
+page = mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_32BIT,
+                 prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+base = ctypes.addressof(ctypes.c_char.from_buffer(page))
+arguments = base + 64
+# push rbx; mov eax, 102 (socketcall); mov ebx, 1 (SYS_SOCKET); mov ecx, arguments;
+# int 0x80; pop rbx; ret
+code = (b"\x53\xb8" + struct.pack("<I", 102) + b"\xbb" + struct.pack("<I", 1)
+        + b"\xb9" + struct.pack("<I", arguments) + b"\xcd\x80\x5b\xc3")
+page[0:len(code)] = code
+socketcall = ctypes.CFUNCTYPE(ctypes.c_int)(base)
+
+def sockets():
+    found = {}
+    for name, family in (("AF_UNIX", 1), ("AF_VSOCK", 40)):
+        page[64:76] = struct.pack("<3I", family, 1, 0)  # family, SOCK_STREAM, 0
+        found[name] = socketcall()
+    return found
+
+before = sockets()
+data = sys.stdin.buffer.read()
+buffer = ctypes.create_string_buffer(data, len(data))
+program = Program(len(data) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
+assert libc.prctl(22, 2, ctypes.byref(program), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
+print(json.dumps({"before": before, "after": sockets()}))
+"""
+
+
+def test_i386_socketcall_makes_no_socket() -> None:
+    """Any x86-64 program may make i386 calls, and i386's socketcall takes the
+    family behind a pointer no filter reads: a bot made a vsock socket through
+    it past the filter's check of socket(). Unfiltered it makes sockets of both
+    families here; filtered it makes none."""
+    assert platform.machine() == "x86_64", "this check is written for x86-64"
+    program = refused_calls()
+    assert program is not None
+    seen = _filtered_child(program, _SOCKETCALL)
+    assert seen["before"]["AF_UNIX"] >= 0
+    assert seen["after"] == {"AF_UNIX": -errno.EPERM, "AF_VSOCK": -errno.EPERM}
+
+
 # Run in a child, as above: ptrace and process_vm_writev on itself, harmless
 # (PTRACE_TRACEME with no tracer around it; a write of no bytes), and a ring.
 _TRACING = r"""
