@@ -40,7 +40,10 @@ export function follow() {
   };
   source.onmessage = (message) => {
     const batch = JSON.parse(message.data);
-    retries = 0;
+    // News puts the wait back to the first; a refusal alone (a watch limit, a
+    // match that failed) is no news: counted as such, a stream refused at once
+    // each time was asked for again every second, for as long as the page was open.
+    if (batch.some((item) => item.kind !== "error")) retries = 0;
     model.connected = true;
     for (const item of batch) {
       if (item.kind === "event") events.push({ text: item.text, to: null });
