@@ -53,3 +53,47 @@ def test_a_live_stream_refused_at_once_each_time_is_tried_less_and_less_often(
     assert "as many watchers as it takes" in page.inner_text("#notice")
     assert len(opened) == 5, [round(at - opened[0], 2) for at in opened]
     save_screenshot(page, "live-refused-backing-off")
+
+
+def test_a_tournament_page_says_when_it_is_not_updating_and_when_it_is_again(
+    showcase: Showcase, page: Any
+) -> None:
+    """The page asks for the report every few seconds while its tournament
+    runs. With the viewer away (stopped, restarting, a proxy's 502) it said
+    nothing and its badge went on reading "running", as if the report shown
+    were current; it says now that it is not updating, and why, until an
+    answer comes again."""
+    url = f"{showcase.url}/tournaments/0/showcase"
+
+    def running(route: Any) -> None:  # the tournament as it was while it ran
+        answer = route.fetch()
+        body = answer.text()
+        for was in ('"state": "finished"', 'data-state="finished"', '"badge finished">finished'):
+            assert was in body, was
+            body = body.replace(was, was.replace("finished", "running"), 1)
+        route.fulfill(response=answer, body=body)
+
+    asked: list[str] = []
+
+    def fragment(route: Any) -> None:
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            route.abort("connectionrefused")  # the viewer away
+        elif len(asked) == 2:
+            route.fulfill(status=502, content_type="text/html", body="<p>bad gateway</p>")
+        else:
+            route.continue_()
+
+    page.route(url, running)
+    page.route(f"{url}/fragment", fragment)
+    page.goto(url)
+    status = "#report-status"
+    page.wait_for_selector(f"{status}:not([hidden])", timeout=15_000)
+    assert page.inner_text(status).startswith("not updating: the viewer does not answer")
+    assert page.locator(".tournament-state .badge").inner_text() == "running"
+    save_screenshot(page, "tournament-not-updating")
+    page.wait_for_function("() => document.getElementById('report').dataset.failed === '2'")
+    assert page.inner_text(status).startswith("not updating: the viewer answered 502")
+    # Answered again: the note goes, and the badge says what the viewer says.
+    page.wait_for_selector(f"{status}[hidden]", state="attached", timeout=15_000)
+    assert page.locator(".tournament-state .badge").inner_text() == "finished"

@@ -13,6 +13,10 @@ const report = document.getElementById("report");
 const stateLine = document.querySelector(".tournament-state");
 let etag = boot.etag || null;
 let state = boot.state;
+// Beside the badge while the report cannot be asked for: the viewer away (or a
+// proxy's error in its place). The page once said nothing, its badge reading
+// "running" over a report no longer current.
+const away = h("span", { id: "report-status", class: "muted report-status", hidden: "" });
 
 // The state as the viewer words it ("stopped since 2026-12-05 05:47 UTC"): the
 // word in its badge, then the rest, as the page was first drawn.
@@ -22,7 +26,31 @@ function showState(text) {
   report.dataset.state = word;
   const since = rest.length ? [" ", h("span", { class: "since" }, rest.join(" "))] : [];
   stateLine.replaceChildren(h("span", { class: "run-state", "data-state": word },
-    h("span", { class: `badge ${word}` }, word), since));
+    h("span", { class: `badge ${word}` }, word), since), " ", away);
+}
+
+// `why` the report is not updating (null: it is), and when it is asked for again.
+function updating(why, wait) {
+  away.hidden = why === null;
+  away.textContent = why === null ? "" : `not updating: ${why}; trying again in ${wait} s`;
+  if (why !== null) report.dataset.failed = String(Number(report.dataset.failed || 0) + 1);
+}
+
+// What an error page says (its first paragraph, as text), or its status alone.
+async function refusal(response) {
+  let said = null;
+  try {
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    said = page.querySelector("p"); // the viewer's error page: its message
+  } catch {
+    // The answer broke off: its status says enough.
+  }
+  return `the viewer answered ${response.status}${said ? ` (${said.textContent.slice(0, 200)})` : ""}`;
+}
+
+// Seconds between asks: the report changes often while its tournament runs.
+function pollSeconds() {
+  return state === "running" ? 3 : 15;
 }
 
 async function refresh() {
@@ -35,7 +63,10 @@ async function refresh() {
   } catch {
     response = null; // the viewer is away for a moment: try again later
   }
-  if (response && (response.ok || response.status === 304)) {
+  if (!response) updating("the viewer does not answer", pollSeconds());
+  else if (!(response.ok || response.status === 304)) updating(await refusal(response), pollSeconds());
+  else {
+    updating(null);
     if (response.status !== 304) {
       report.innerHTML = await response.text(); // the viewer's own escaped HTML
       etag = response.headers.get("ETag");
@@ -48,7 +79,7 @@ async function refresh() {
     if (text) showState(text);
   }
   if (state === "finished") return;
-  setTimeout(refresh, state === "running" ? 3000 : 15000);
+  setTimeout(refresh, pollSeconds() * 1000);
 }
 
 // ------------------------------------------------------------ a pair's games
@@ -108,4 +139,5 @@ function showPair(scroll) {
 window.addEventListener("hashchange", () => showPair(true));
 linkPairs();
 showPair(true);
-if (state !== "finished") setTimeout(refresh, state === "running" ? 3000 : 15000);
+stateLine.append(" ", away);
+if (state !== "finished") setTimeout(refresh, pollSeconds() * 1000);
