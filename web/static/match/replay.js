@@ -41,6 +41,9 @@ $("slider").oninput = (e) => go(Number(e.target.value));
 $("follow").onchange = (e) => { if (e.target.checked) goLast(); };
 document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+  // The browser's own (Alt+Left: back; Ctrl+Home: the page's top): taken as
+  // the replay's, they stepped the match and the browser did not go back.
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
   const keys = { ArrowLeft: -1, ArrowRight: 1 };
   if (e.key in keys) { e.preventDefault(); go(model.index + keys[e.key]); }
   else if (e.key === "Home") { e.preventDefault(); go(0); }
