@@ -4,11 +4,13 @@ fast the moves are stepped."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import drawn_move
+from tests.web.conftest import CHROMIUM, drawn_move
 from web.showcase import Showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -40,3 +42,36 @@ def test_the_browsers_own_shortcuts_are_left_to_it(showcase: Showcase, page: Any
     # The keys alone still step.
     page.keyboard.press("ArrowRight")
     assert drawn_move(page) == 6
+
+
+def test_the_address_names_the_move_shown_however_fast_the_moves_are_stepped(
+    showcase: Showcase, browser: Any
+) -> None:
+    """A browser lets a page change its address only so often (Chromium 200
+    times in 10 s, then it ignores the rest and says "Throttling navigation"
+    in the console): a replay played at 30 moves a second, stepped with a key
+    held or swept along with the slider, changed it at every move, and the
+    address stopped following, still naming a move long left behind when it
+    was shared. (Playwright turns that limit off; this browser has it, as
+    every user's does.)"""
+    limited = browser.browser_type.launch(
+        executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
+        args=["--no-sandbox", "--disable-gpu"],
+        ignore_default_args=["--disable-ipc-flooding-protection"],
+    )
+    try:
+        page = limited.new_page()
+        throttled: list[str] = []
+        page.on("console", lambda m: throttled.append(m.text) if "Throttling" in m.text else 0)
+        page.goto(f"{showcase.url}/match/{showcase.finished['sheep-showdown']}#move=10")
+        page.wait_for_selector('#board[data-move="10"]', state="attached")
+        for _ in range(130):
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert drawn_move(page) == 12
+        page.wait_for_function("() => location.hash === '#move=12'", timeout=5_000)
+        assert not throttled, throttled
+    finally:
+        limited.close()

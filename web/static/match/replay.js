@@ -9,8 +9,37 @@ export function go(index, fromUser = true) {
   if (!model.frames.length) return;
   model.index = Math.max(0, Math.min(index, model.frames.length - 1));
   if (fromUser && model.live) $("follow").checked = model.index === model.frames.length - 1;
-  if (!model.live) history.replaceState(null, "", `#move=${model.frames[model.index].move}`);
+  if (!model.live) nameMoveInAddress();
   render();
+}
+
+// The address names the move shown, so that it can be shared as it is. A
+// browser lets a page change its address only so often (Chromium 200 times in
+// 10 s, ignoring the rest; Safari throws past its own limit): played at 30
+// moves a second, or swept along with the slider, the address stopped
+// following at whatever move it had reached. So it changes at once up to
+// ADDRESS_BURST times, then twice a second at most, the move shown last
+// always written.
+const ADDRESS_BURST = 40;
+const ADDRESS_PER_SECOND = 2;
+let addressTokens = ADDRESS_BURST;
+let addressCounted = performance.now();
+let addressLater = null;
+
+function nameMoveInAddress() {
+  const now = performance.now();
+  addressTokens = Math.min(ADDRESS_BURST, addressTokens + ((now - addressCounted) / 1000) * ADDRESS_PER_SECOND);
+  addressCounted = now;
+  if (addressLater !== null) return; // written when it is due, with the move shown then
+  if (addressTokens < 1) {
+    addressLater = setTimeout(() => {
+      addressLater = null;
+      nameMoveInAddress();
+    }, ((1 - addressTokens) / ADDRESS_PER_SECOND) * 1000);
+    return;
+  }
+  addressTokens -= 1;
+  if (!model.live && model.frames.length) history.replaceState(null, "", `#move=${model.frames[model.index].move}`);
 }
 
 function stop() {
