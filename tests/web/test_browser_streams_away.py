@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import save_screenshot
-from tests.web.test_browser_pages import _moves
+from tests.web.test_browser_pages import _moves, _visibility
 from web.showcase import Showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -97,3 +97,41 @@ def test_a_tournament_page_says_when_it_is_not_updating_and_when_it_is_again(
     # Answered again: the note goes, and the badge says what the viewer says.
     page.wait_for_selector(f"{status}[hidden]", state="attached", timeout=15_000)
     assert page.locator(".tournament-state .badge").inner_text() == "finished"
+
+
+def test_a_tab_hidden_while_its_page_asks_where_the_match_is_opens_no_stream(
+    showcase: Showcase, page: Any
+) -> None:
+    """Shown again, a live page asks the viewer where its match is before it
+    follows it. Hidden again before the answer came (a user flicking through
+    tabs), it opened its stream all the same once the answer came, and held
+    one of the browser's six connections to the viewer in a hidden tab, which
+    it lets go of so that other tabs load; shown once more, it found a stream
+    open and did nothing."""
+    match_id = showcase.start_live("sheep-n-sheep", 2, 4343, delay=1)
+    while _moves(showcase, match_id) < 1:
+        time.sleep(0.05)
+    streams: list[str] = []
+    page.on("request", lambda r: streams.append(r.url) if r.url.endswith("/live") else None)
+    held: list[Any] = []
+    page.goto(f"{showcase.url}/match/{match_id}")
+    page.wait_for_function("() => document.body.dataset.stream === 'open'")
+    page.evaluate(_visibility(True))
+    page.route(
+        f"**/api/match/{match_id}",
+        lambda route: held.append(route) if not held else route.continue_(),
+    )
+    page.evaluate(_visibility(False))  # shown: it asks where the match is ...
+    deadline = time.monotonic() + 15
+    while not held:
+        assert time.monotonic() < deadline, "the page did not ask where the match is"
+        page.wait_for_timeout(50)
+    page.evaluate(_visibility(True))  # ... and is hidden before the answer comes
+    opened = len(streams)
+    held[0].continue_()
+    page.wait_for_timeout(1500)
+    assert page.evaluate("() => document.body.dataset.stream") == "paused"
+    assert len(streams) == opened, "a hidden tab opened a stream"
+    page.evaluate(_visibility(False))
+    page.wait_for_function("() => document.body.dataset.stream === 'open'", timeout=15_000)
+    assert len(streams) == opened + 1

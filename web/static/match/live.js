@@ -144,6 +144,9 @@ async function reconnect() {
   } catch {
     info = null;
   }
+  // Hidden while it asked: it asks again once shown (a stream opened now would
+  // hold one of the browser's six connections to the viewer in a hidden tab).
+  if (document.hidden) return;
   if (!info) return lost("the viewer or the game server does not answer");
   notice("");
   model.status = info.status;
