@@ -124,9 +124,15 @@ export function fillViews() {
   select.replaceChildren(...options.map(([value, label]) => h("option", { value }, label)));
   select.value = model.view;
   select.onchange = async () => {
-    await loadFrames(select.value);
+    // Refused (the notice says why): the list names the view still shown, not
+    // the one asked for, which the board once seemed to be.
+    if (!(await loadFrames(select.value))) select.value = model.view;
   };
 }
+
+// Whether the notice says why the last view could not be loaded: said until
+// a view loads.
+let viewRefused = false;
 
 // Every frame of the finished match in `view`, staying at the move shown.
 export async function loadFrames(view) {
@@ -138,13 +144,17 @@ export async function loadFrames(view) {
     data = await response.json();
   } catch {
     notice(`Could not load the ${view} view: the viewer does not answer.`);
+    viewRefused = true;
     return false;
   }
   if (!response.ok) {
     const why = data.error || `could not load the ${view} view`;
     notice(model.status === "aborted" ? `Its moves cannot be shown: ${why}.` : why);
+    viewRefused = true;
     return false;
   }
+  if (viewRefused) notice("");
+  viewRefused = false;
   model.frames = data.frames;
   model.view = view;
   if (model.status !== "aborted") model.result = data.result || model.result; // aborted: no scores
