@@ -75,3 +75,18 @@ def test_the_address_names_the_move_shown_however_fast_the_moves_are_stepped(
         assert not throttled, throttled
     finally:
         limited.close()
+
+
+def test_space_held_down_plays_once(showcase: Showcase, page: Any) -> None:
+    """A key held down sends its keydown again and again: space held a moment
+    too long played, paused, played and paused, and the replay ended up
+    playing or not by chance."""
+    page.goto(f"{showcase.url}/match/{showcase.finished['sheep-showdown']}#move=5")
+    page.wait_for_selector('#board[data-move="5"]')
+    for _ in range(4):  # the first keydown, then three of the key held
+        page.keyboard.down(" ")
+    page.keyboard.up(" ")
+    assert page.evaluate("() => window.sheepfold.playing !== null")
+    assert page.inner_text("#play") == "pause"
+    page.keyboard.press(" ")
+    assert page.evaluate("() => window.sheepfold.playing === null")

@@ -77,7 +77,9 @@ document.addEventListener("keydown", (e) => {
   if (e.key in keys) { e.preventDefault(); go(model.index + keys[e.key]); }
   else if (e.key === "Home") { e.preventDefault(); go(0); }
   else if (e.key === "End") { e.preventDefault(); goLast(); }
-  else if (e.key === " ") { e.preventDefault(); play(); }
+  // Held down, space repeats its keydown: played and paused by turns, the
+  // replay ended up playing or not by chance.
+  else if (e.key === " ") { e.preventDefault(); if (!e.repeat) play(); }
 });
 
 export function goLast(fromUser = true) {
