@@ -13,8 +13,10 @@ const pager = document.getElementById("pager");
 const older = document.getElementById("older");
 const newer = document.getElementById("newer");
 const pageNumber = document.getElementById("page-number");
-// The game server's token of this page; null on the first page, the live one.
-const pageToken = new URLSearchParams(location.search).get("page");
+// The game server's token of this page; null on the first page, the live one
+// (an empty one too: `/?page=` showed the newest matches as an older page,
+// not kept current).
+const pageToken = new URLSearchParams(location.search).get("page") || null;
 let source = null;
 // Waits between attempts once the stream fails; a test may set its own before the page loads.
 const RETRY_SECONDS = window.sheepfoldRetrySeconds || [1, 2, 4, 8, 15, 30];
@@ -161,6 +163,7 @@ function listen() {
   const game = filter.value;
   const params = new URLSearchParams(location.search);
   if (game) params.set("game", game); else params.delete("game");
+  params.delete("page");
   history.replaceState(null, "", params.toString() ? `?${params}` : location.pathname);
   source = new EventSource(`/api/matches/events${game ? `?game=${encodeURIComponent(game)}` : ""}`);
   source.onmessage = (event) => {
