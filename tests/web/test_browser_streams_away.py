@@ -4,7 +4,11 @@ viewer goes away and comes back."""
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -55,6 +59,17 @@ def test_a_live_stream_refused_at_once_each_time_is_tried_less_and_less_often(
     save_screenshot(page, "live-refused-backing-off")
 
 
+def _running(route: Any) -> None:
+    """The showcase's finished tournament's page as it was while it ran: the
+    page asks for its report every 3 s."""
+    answer = route.fetch()
+    body = answer.text()
+    for was in ('"state": "finished"', 'data-state="finished"', '"badge finished">finished'):
+        assert was in body, was
+        body = body.replace(was, was.replace("finished", "running"), 1)
+    route.fulfill(response=answer, body=body)
+
+
 def test_a_tournament_page_says_when_it_is_not_updating_and_when_it_is_again(
     showcase: Showcase, page: Any
 ) -> None:
@@ -64,15 +79,6 @@ def test_a_tournament_page_says_when_it_is_not_updating_and_when_it_is_again(
     were current; it says now that it is not updating, and why, until an
     answer comes again."""
     url = f"{showcase.url}/tournaments/0/showcase"
-
-    def running(route: Any) -> None:  # the tournament as it was while it ran
-        answer = route.fetch()
-        body = answer.text()
-        for was in ('"state": "finished"', 'data-state="finished"', '"badge finished">finished'):
-            assert was in body, was
-            body = body.replace(was, was.replace("finished", "running"), 1)
-        route.fulfill(response=answer, body=body)
-
     asked: list[str] = []
 
     def fragment(route: Any) -> None:
@@ -84,7 +90,7 @@ def test_a_tournament_page_says_when_it_is_not_updating_and_when_it_is_again(
         else:
             route.continue_()
 
-    page.route(url, running)
+    page.route(url, _running)
     page.route(f"{url}/fragment", fragment)
     page.goto(url)
     status = "#report-status"
@@ -135,3 +141,76 @@ def test_a_tab_hidden_while_its_page_asks_where_the_match_is_opens_no_stream(
     page.evaluate(_visibility(False))
     page.wait_for_function("() => document.body.dataset.stream === 'open'", timeout=15_000)
     assert len(streams) == opened + 1
+
+
+@contextlib.contextmanager
+def _breaking_proxy(target: str, breaks: str) -> Iterator[str]:
+    """A proxy in front of the viewer at `target`: the first request whose path
+    ends with `breaks` gets its headers and a piece of its body, then the
+    connection closes (as when the viewer stops while answering); every other
+    is passed on, one connection each. Yields the proxy's URL."""
+    host, port = target.removeprefix("http://").split(":")
+    listener = socket.create_server(("127.0.0.1", 0))
+    broken: list[str] = []
+
+    def serve(client: socket.socket) -> None:
+        with client:
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = client.recv(65536)
+                if not chunk:
+                    return
+                head += chunk
+            path = head.split(b" ", 2)[1].decode()
+            if path.endswith(breaks) and not broken:
+                broken.append(path)
+                client.sendall(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+                    b"Content-Length: 100000\r\n\r\n<h2>Standi"
+                )
+                return
+            lines = [
+                line for line in head.split(b"\r\n") if not line.lower().startswith(b"connection:")
+            ]
+            with socket.create_connection((host, int(port))) as upstream:
+                upstream.sendall(b"\r\n".join([*lines[:1], b"Connection: close", *lines[1:]]))
+                while chunk := upstream.recv(65536):
+                    client.sendall(chunk)
+
+    def accept() -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(client,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        listener.close()
+    assert broken, "no request was broken off"
+
+
+def test_a_tournament_report_broken_off_while_read_is_asked_for_again(
+    showcase: Showcase, page: Any
+) -> None:
+    """The answer's headers came, then the connection closed before its body
+    was whole (the viewer stopped while sending it): the body's read failed
+    outside the page's guard, and the page never asked for its report again."""
+    with _breaking_proxy(showcase.url, "/fragment") as proxy:
+        url = f"{proxy}/tournaments/0/showcase"
+        page.route(url, _running)
+        page.goto(url)
+        page.wait_for_function(
+            "() => document.getElementById('report').dataset.failed === '1'", timeout=15_000
+        )
+        status = page.inner_text("#report-status")
+        assert status.startswith("not updating: the viewer does not answer"), status
+        # Asked again 3 s on: answered (an unchanged report, a 304), and said so.
+        page.wait_for_function(
+            "() => document.getElementById('report').dataset.polled === '1'", timeout=15_000
+        )
+        assert page.is_hidden("#report-status")
+        assert page.locator(".tournament-state .badge").inner_text() == "finished"

@@ -55,11 +55,15 @@ function pollSeconds() {
 
 async function refresh() {
   let response = null;
+  let text = null;
   try {
     response = await fetch(boot.fragment_url, {
       cache: "no-store",
       headers: etag ? { "If-None-Match": etag } : {},
     });
+    // Read here, in the guard: a body broken off (the viewer stopping while
+    // it answered) failed outside it, and the page never asked again.
+    if (response.ok) text = await response.text();
   } catch {
     response = null; // the viewer is away for a moment: try again later
   }
@@ -68,7 +72,7 @@ async function refresh() {
   else {
     updating(null);
     if (response.status !== 304) {
-      report.innerHTML = await response.text(); // the viewer's own escaped HTML
+      report.innerHTML = text; // the viewer's own escaped HTML
       etag = response.headers.get("ETag");
       report.dataset.refreshed = String(Number(report.dataset.refreshed || 0) + 1);
       linkPairs();
