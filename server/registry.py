@@ -233,7 +233,10 @@ class MatchRegistry:
                     stored.record.match_id, "aborted", result.SerializeToString(), reason
                 )
                 self._log.error(
-                    "cannot restore match", match_id=stored.record.match_id, error=str(error)
+                    "cannot restore match",
+                    match_id=stored.record.match_id,
+                    game=stored.record.game,
+                    error=str(error),
                 )
                 continue
             except Exception as error:
@@ -244,6 +247,7 @@ class MatchRegistry:
                 self._log.error(
                     "cannot restore match",
                     match_id=match_id,
+                    game=stored.record.game,
                     error=str(error),
                     exc_info=not isinstance(error, REBUILD_ERRORS),
                 )

@@ -15,7 +15,7 @@ from games.errors import InvalidOptions, RulesChanged
 from server.arena_calls import ARENA_SERVICE, ArenaCalls, cut_off_streams_of, database_errors
 from server.fairness import serving
 from server.peers import peer_address
-from server.records import StoredMatch
+from server.records import MatchRecord, StoredMatch
 from server.registry import REBUILD_ERRORS
 from server.spectators import Watcher, replay_for_spectator, spectate
 from server.status import abort
@@ -137,7 +137,7 @@ class WatchCall(ArenaCalls):
         except RulesChanged as error:
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"match {match_id}: {error}")
         except InvalidOptions as error:
-            await self._unreplayable(match_id, error, context)
+            await self._unreplayable(stored.record, error, context)
         replayed = replay_for_spectator(
             game, stored, from_start, self._replay_turns, context, lambda: self.registry.closing
         )
@@ -145,12 +145,15 @@ class WatchCall(ArenaCalls):
             async for message in replayed:
                 yield message
         except REBUILD_ERRORS as error:
-            await self._unreplayable(match_id, error, context)
+            await self._unreplayable(stored.record, error, context)
 
     async def _unreplayable(
-        self, match_id: str, error: Exception, context: grpc.aio.ServicerContext
+        self, record: MatchRecord, error: Exception, context: grpc.aio.ServicerContext
     ) -> NoReturn:
-        self.log.error("cannot replay stored match", match_id=match_id, error=str(error))
+        match_id = record.match_id
+        self.log.error(
+            "cannot replay stored match", match_id=match_id, game=record.game, error=str(error)
+        )
         await abort(
             context,
             grpc.StatusCode.DATA_LOSS,

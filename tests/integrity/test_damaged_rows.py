@@ -215,7 +215,10 @@ def test_an_unfinished_match_whose_moves_no_longer_replay_answers_data_loss(
         listed = stub.ListMatches(arena_pb2.ListMatchesRequest(limit=100), timeout=10)
         assert match_id not in {match.match_id for match in listed.matches}
     errors = [line for line in logs if line["event"] == "cannot restore match"]
-    assert [line["match_id"] for line in errors] == [match_id]
+    # A line about a match names it and its game, as every other line does.
+    assert [(line["match_id"], line.get("game")) for line in errors] == [
+        (match_id, "sheep-n-sheep")
+    ]
 
 
 @pytest.mark.parametrize(

@@ -154,7 +154,10 @@ def test_a_watcher_of_a_damaged_stored_match_gets_the_moves_before_the_damage(
         info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id))
         assert info.status == arena_pb2.MATCH_STATUS_FINISHED
     damaged = [entry for entry in logs if entry["event"] == "cannot replay stored match"]
-    assert [entry["match_id"] for entry in damaged] == [match_id, match_id]
+    assert [(entry["match_id"], entry.get("game")) for entry in damaged] == [
+        (match_id, replay.game),
+        (match_id, replay.game),
+    ]
 
 
 def _damage_move(db: Path, match_id: str, move: int, index: int = 9999) -> None:

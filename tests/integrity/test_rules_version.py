@@ -11,6 +11,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 import games
@@ -109,7 +110,11 @@ def test_an_unfinished_match_of_other_rules_is_aborted_on_restart(tmp_path: Path
     assert _stored_status(db, created.match_id)[0] == "running"
     _set_rules_version(db, created.match_id, 1)
 
-    with _server(db) as server, grpc.insecure_channel(server.address) as channel:
+    with (
+        structlog.testing.capture_logs() as logs,
+        _server(db) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
         stub = arena_pb2_grpc.ArenaStub(channel)
         info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id))
         assert info.status == arena_pb2.MATCH_STATUS_ABORTED
@@ -120,6 +125,11 @@ def test_an_unfinished_match_of_other_rules_is_aborted_on_restart(tmp_path: Path
     status, reason = _stored_status(db, created.match_id)
     assert status == "aborted"
     assert reason.startswith("not restored: recorded under sheep-showdown rules version 1")
+    # The log says so on a line naming the match and its game, as every line about a match does.
+    refusals = [line for line in logs if line["event"] == "cannot restore match"]
+    assert [(line["match_id"], line.get("game")) for line in refusals] == [
+        (created.match_id, "sheep-showdown")
+    ]
 
     # A match of the current rules is restored as before.
     with _server(db) as server, grpc.insecure_channel(server.address) as channel:
