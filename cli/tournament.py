@@ -226,7 +226,7 @@ def _run(args: argparse.Namespace) -> int:
     if refused is not None:
         print(f"sheepfold tournament: {refused}", file=sys.stderr)
         return 2
-    progress: Progress = choose_progress()
+    progress: Progress = choose_progress(game=config.game)
     metrics: TournamentMetrics | None = None
     if args.metrics_port is not None:
         metrics = TournamentMetrics(progress)

@@ -101,9 +101,12 @@ class _Rate:
 
 class LogProgress:
     """One structlog line per finished game, with the report's figure so far:
-    `elo` (the report's fit), or solo `mean_score`."""
+    `elo` (the report's fit), or solo `mean_score`. `game`: the tournament's
+    game, which each line names beside the match id (as every line about a
+    match does)."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: str = "") -> None:
+        self.game = game
         self.log = structlog.get_logger("sheepfold.tournament")
         self.rate = _Rate()
         self.tournament = ""
@@ -122,6 +125,7 @@ class LogProgress:
             "game finished",
             tournament=self.tournament,
             match_id=game.match_id,
+            **({"game": self.game} if self.game else {}),
             key=game.key,
             bots=list(game.bots),
             scores=list(game.scores),
@@ -326,6 +330,7 @@ def draws_a_line(progress: Progress) -> bool:
     return isinstance(getattr(progress, "inner", progress), TerminalProgress)
 
 
-def choose_progress(stream: TextIO | None = None) -> Progress:
+def choose_progress(stream: TextIO | None = None, game: str = "") -> Progress:
+    """A live line on a terminal, else log lines (naming `game`, the tournament's)."""
     stream = stream or sys.stderr
-    return TerminalProgress(stream) if stream.isatty() else LogProgress()
+    return TerminalProgress(stream) if stream.isatty() else LogProgress(game)

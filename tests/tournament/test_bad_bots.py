@@ -131,6 +131,12 @@ def test_a_bot_that_always_crashed_fails_the_run_until_its_games_are_played_agai
         if line.startswith("{") and json.loads(line).get("event") == "game finished"
     ]
     assert len(finished) == 2 and all(len(entry["match_id"]) == 16 for entry in finished)
+    # And every line about a match (the server's, the crash's, the game's) names its game too.
+    logged = [json.loads(line) for line in first.stderr.splitlines() if line.startswith("{")]
+    about_a_match = [entry for entry in logged if "match_id" in entry]
+    assert len(about_a_match) > len(finished)
+    gameless = [entry["event"] for entry in about_a_match if entry.get("game") != "sheep-n-sheep"]
+    assert gameless == []
     replay = subprocess.run(
         [sys.executable, "-m", "cli", "replay", finished[0]["match_id"], "--db", str(db)],
         cwd=ROOT,
