@@ -46,7 +46,8 @@ class PlayCall(ArenaCalls):
                 reader.cancel()
                 match.leave(seat, stream)
 
-            writer = self.stalls.add(PLAY_METHOD, cut_off, address, cut_off_streams)
+            about = {"match_id": match.record.match_id, "game": match.record.game, "seat": seat}
+            writer = self.stalls.add(PLAY_METHOD, cut_off, address, cut_off_streams, about)
             clock = asyncio.get_running_loop().time
             try:
                 # The seat's queue drained here, not through `relay`: one generator less

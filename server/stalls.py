@@ -25,8 +25,8 @@ until then the stream counts against its client's address
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import structlog
@@ -41,12 +41,14 @@ if TYPE_CHECKING:
 class Writer:
     """One stream's handler, and the loop time its current write began (None:
     not writing). The handler sets `since` around each write; `cut` once the
-    stream has been cut off, and `cut_off` has given back what it held."""
+    stream has been cut off, and `cut_off` has given back what it held.
+    `about`: what the stream is about (match_id, game, seat), for its log line."""
 
     method: str
     cut_off: Callable[[], None]
     address: str = ""
     count: CutOffStreams | None = None  # holds the stream, from its cut-off to its end
+    about: Mapping[str, object] = field(default_factory=dict)
     since: float | None = None
     cut: bool = False
 
@@ -71,11 +73,13 @@ class StalledWrites:
         cut_off: Callable[[], None],
         address: str = "",
         count: CutOffStreams | None = None,
+        about: Mapping[str, object] | None = None,
     ) -> Writer:
         """A handler's stream, watched from now on until `remove`; `cut_off`
         gives back what it holds, should it be cut off, and `count` then counts
-        it against its client's `address` until `remove`."""
-        writer = Writer(method, cut_off, address, count)
+        it against its client's `address` until `remove`. `about` names its
+        match (match_id, game, a seat) in the line logged when it is cut off."""
+        writer = Writer(method, cut_off, address, count, dict(about or {}))
         self._writers.add(writer)
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
@@ -114,6 +118,7 @@ class StalledWrites:
             self._log.warning(
                 "stream cancelled: its client read nothing for too long",
                 method=writer.method,
+                **writer.about,
                 seconds=self.limit,
                 total=self.cancelled,
             )

@@ -75,7 +75,8 @@ class WatchCall(ArenaCalls):
                 if self._watch_places.give_back(match_id, address):
                     self._watched.pop(match_id, None)
 
-        writer = self.stalls.add(WATCH_METHOD, give_back, address, cut_off_streams)
+        about = {"match_id": match_id, "game": held.record.game}
+        writer = self.stalls.add(WATCH_METHOD, give_back, address, cut_off_streams, about)
         clock = asyncio.get_running_loop().time
         try:
             if live is not None:

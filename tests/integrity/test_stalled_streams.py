@@ -41,6 +41,7 @@ def test_a_watcher_that_never_reads_gives_its_place_back(tmp_path: Path) -> None
     config = ServerConfig(write_stall_seconds=STALL_SECONDS, limits=MatchLimits(max_watchers=1))
     request = arena_pb2.WatchRequest(match_id=match_id, from_start=True)
     with (
+        structlog.testing.capture_logs() as logs,
         InProcessServer(config, SqliteStore(db)) as server,
         grpc.insecure_channel(server.address, options=NO_WINDOW_GROWTH) as stalled_channel,
         grpc.insecure_channel(server.address) as channel,
@@ -56,6 +57,13 @@ def test_a_watcher_that_never_reads_gives_its_place_back(tmp_path: Path) -> None
             assert _watch_when_placed(stub, request, attempts=200) == whole
         finally:
             stalled.cancel()
+    (cancelled, *_) = [line for line in logs if line["event"].startswith("stream cancelled")]
+    about = {key: cancelled.get(key) for key in ("method", "match_id", "game")}
+    assert about == {
+        "method": "/sheepfold.v1.Arena/Watch",
+        "match_id": match_id,
+        "game": "stubborn-sheep",
+    }
 
 
 def _watch_when_placed(
@@ -121,6 +129,9 @@ def test_a_flooding_seat_that_never_reads_is_cut_off_and_can_join_again() -> Non
             flooding.cancel()
     cancelled = [line for line in logs if line["event"].startswith("stream cancelled")]
     assert cancelled[0]["method"] == "/sheepfold.v1.Arena/Play"
+    # A line about a match's stream names the match, its game and the seat.
+    about = {key: cancelled[0].get(key) for key in ("match_id", "game", "seat")}
+    assert about == {"match_id": created.match_id, "game": "stubborn-sheep", "seat": 0}
     assert len(result.scores) == 1
 
 
