@@ -27,10 +27,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from games.words import counted
 from server.fair_share import FairShare, Over, Tally
 
 if TYPE_CHECKING:
     from server.match import Match
+
+
+def full_server(places: int) -> str:
+    """Why nobody may create a match on a server hosting its `places` live ones."""
+    return f"the server already hosts {counted(places, 'live match', 'live matches')}"
 
 
 class LiveShares:
@@ -52,7 +58,7 @@ class LiveShares:
         """Why `address` may not create a match now, or None if it may."""
         held, total = self._held[address], self._held.total
         if total >= self.max_live_matches:
-            return f"the server already hosts {self.max_live_matches:,} live matches"
+            return full_server(self.max_live_matches)
         # Its other bounds (per address, the ceiling) are the places or more: met above.
         if self.bound.over(held, total, self._held.sharing(address)) is not Over.SHARE:
             return None

@@ -23,6 +23,7 @@ from games.errors import InvalidOptions, RulesChanged
 from games.options import parse_options
 from server import convert
 from server.hosted import HostedMatches
+from server.live_share import full_server
 from server.match import Match, Status
 from server.match_restore import restored_match
 from server.metrics import NO_METRICS, LiveView, ServerMetrics
@@ -114,7 +115,7 @@ class MatchRegistry:
             # loop failed with its abort refused by the database too (hosted,
             # and counted as live, until a restart).
             if len(self._matches) + self._creating >= self.max_live_matches:
-                raise LimitReached(f"the server already hosts {self.max_live_matches} live matches")
+                raise LimitReached(full_server(self.max_live_matches))
             if seed is None:
                 seed = new_match_seed()
             # The canonical option strings are stored; Match() validates the rest.

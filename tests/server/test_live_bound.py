@@ -38,6 +38,6 @@ def test_a_create_refused_at_the_bound_looks_at_no_hosted_match() -> None:
     assert registry.live_count() == HOSTED
     _Hosted.looks = 0
     for _ in range(10):
-        with pytest.raises(LimitReached, match=f"already hosts {HOSTED} live matches"):
+        with pytest.raises(LimitReached, match=f"already hosts {HOSTED:,} live matches"):
             asyncio.run(registry.create("sheep-showdown", 2, {}, None, ClockConfig()))
     assert _Hosted.looks == 0

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.e2e
 @pytest.mark.parametrize(
     ("flags", "filled", "said"),
     [
-        (("--max-live-matches", "1"), 0, "the server already hosts 1 live matches"),
+        (("--max-live-matches", "1"), 0, "the server already hosts 1 live match"),
         # Without an admin token an address gets its fair share of the
         # live-match places: past half full, one holding its share is refused as
         # if the server were full. Here matches nobody joins, made from the
