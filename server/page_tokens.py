@@ -99,12 +99,29 @@ def _fields(token: str) -> tuple[str, int, float, str] | None:
     version, game, status, created_at, match_id = decoded
     if (
         version != _VERSION
-        or not isinstance(game, str)
+        or not _is_text(game)
         or type(status) is not int
         or type(created_at) not in (int, float)
-        or not math.isfinite(created_at)
-        or not isinstance(match_id, str)
+        or not _is_text(match_id)
         or len(match_id) > MAX_MATCH_ID_CHARS
     ):
         return None
-    return game, status, float(created_at), match_id
+    try:
+        when = float(created_at)  # a whole number of 309 digits or more is past a float
+    except OverflowError:
+        return None
+    if not math.isfinite(when):
+        return None
+    return game, status, when, match_id
+
+
+def _is_text(value: Any) -> bool:
+    """Whether `value` is a string UTF-8 can carry: JSON's escapes spell lone
+    surrogates (`"\\ud800"`), which no database query or protobuf string takes."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -222,6 +222,29 @@ def test_a_page_token_not_made_for_the_call_is_invalid_argument(
     assert len(page.matches) == 3 and page.next_page_token
 
 
+def test_a_forged_token_past_a_float_or_utf8_is_invalid_argument(
+    stub: arena_pb2_grpc.ArenaStub,
+) -> None:
+    """JSON reads a whole number of 309 digits, past any float, and `\\ud800`,
+    a lone surrogate no UTF-8 query carries: each once failed the call with
+    INTERNAL and a traceback in the server's log."""
+
+    def raw(text: bytes) -> str:
+        return base64.urlsafe_b64encode(text).decode().rstrip("=")
+
+    game = GAMES[0].encode()
+    forged = [
+        _encoded([1, GAMES[0], 0, 10**309, "a"]),
+        raw(b'[1,"' + game + b'",0,1.5,"\\ud800"]'),
+        raw(b'[1,"' + game + b'",0,1.5,"a\\udfff"]'),
+        raw(b'[1,"\\ud800",0,1.5,"a"]'),
+    ]
+    for token in forged:
+        assert len(token) <= 512, "the server reads no longer token"
+        assert "not one this server gave" in _refused(stub, token, game=GAMES[0]), token
+    assert "not one this server gave" in _refused(stub, forged[-1])
+
+
 def test_a_token_lasts_across_a_restart_of_the_server(tmp_path: Path) -> None:
     """Nothing in a token belongs to one server run: a bookmarked older page of
     the web viewer still opens after the game server restarted."""
