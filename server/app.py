@@ -38,6 +38,7 @@ from server.metrics_http import MetricsEndpoint
 from server.play_call import PLAY_METHOD
 from server.reflection import add_reflection, bounded_reflection
 from server.registry import MatchRegistry
+from server.request_wait import RequestWait
 from server.retention import keep_pruning
 from server.service import ArenaService
 from server.settings import (
@@ -93,8 +94,11 @@ def _interceptors(config: ServerConfig) -> list[grpc.aio.ServerInterceptor]:
     """Every port's: an address that does not read its answers is refused more
     calls, and one holding too many streams cut off for that more streams;
     undecodable requests are INVALID_ARGUMENT, Play answers with
-    pre-encoded bytes, and a fault no handler foresaw is INTERNAL."""
+    pre-encoded bytes, and a fault no handler foresaw is INTERNAL. First, and
+    so around them all: a unary request is waited for only so long, and only
+    so many at once (server/request_wait.py)."""
     return [
+        RequestWait(config.join_timeout),
         UnreadAnswers(
             config.max_unread_bytes_per_address,
             config.max_unread_calls_per_address,

@@ -64,7 +64,7 @@ async def _checked(
         yield request
 
 
-async def _drain(result: Any) -> AsyncIterator[Any]:
+async def drain(result: Any) -> AsyncIterator[Any]:
     """A streaming handler's responses, whether it yields them or writes them."""
     if inspect.isasyncgen(result):
         async for response in result:
@@ -91,7 +91,7 @@ def _guard(handler: Any) -> Any:
         async def unary_stream(request: Any, context: grpc.aio.ServicerContext) -> Any:
             if isinstance(request, Undecodable):
                 await _refuse(request, context)
-            async for response in _drain(inner_us(request, context)):
+            async for response in drain(inner_us(request, context)):
                 yield response
 
         return handler._replace(unary_stream=unary_stream)
@@ -106,7 +106,7 @@ def _guard(handler: Any) -> Any:
     inner_ss = handler.stream_stream
 
     async def stream_stream(requests: Any, context: grpc.aio.ServicerContext) -> Any:
-        async for response in _drain(inner_ss(_checked(requests, context), context)):
+        async for response in drain(inner_ss(_checked(requests, context), context)):
             yield response
 
     return handler._replace(stream_stream=stream_stream)

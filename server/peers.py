@@ -13,10 +13,16 @@ honest client, which sends its join at once, is never the one waiting longest.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import itertools
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from typing import Any, NoReturn
+
+import grpc
+
+from server.status import abort
 
 
 def peer_address(peer: str) -> str:
@@ -54,9 +60,17 @@ class PendingJoins:
     held 640 MB, and gRPC began cancelling other clients' calls.
     """
 
-    def __init__(self, per_address: int, total: int = 2_000) -> None:
+    def __init__(
+        self,
+        per_address: int,
+        total: int = 2_000,
+        streams: str = "Play streams",
+        waiting_for: str = "to join",
+    ) -> None:
         self.per_address = per_address
         self.total = total
+        self.streams = streams  # what waits, and for what, as a push-out names them
+        self.waiting_for = waiting_for
         self._waiting: dict[str, OrderedDict[int, Callable[[], None]]] = {}
         self._oldest_first: OrderedDict[int, str] = OrderedDict()  # ticket -> address
         self._pushed_out: dict[int, str] = {}  # ticket -> why
@@ -68,14 +82,15 @@ class PendingJoins:
             self._push_out(
                 next(iter(self._waiting[address])),
                 address,
-                f"{self.per_address} newer Play streams from this address are waiting to join",
+                f"{self.per_address} newer {self.streams} from this address are waiting "
+                f"{self.waiting_for}",
             )
         elif len(self._oldest_first) >= self.total:
             ticket, elsewhere = next(iter(self._oldest_first.items()))
             self._push_out(
                 ticket,
                 elsewhere,
-                f"{self.total} newer Play streams are waiting to join on this server",
+                f"{self.total} newer {self.streams} are waiting {self.waiting_for} on this server",
             )
         # Looked up after the push-out: one that took the address's last
         # stream took its entry too, and the newcomer must not go to that.
@@ -111,3 +126,39 @@ class PendingJoins:
 
     def waiting(self, address: str) -> int:
         return len(self._waiting.get(address, ()))
+
+
+class WaitEnded(Exception):
+    """No first message came in time; `pushed_out` says why, when a newer
+    stream pushed this one out, else it is None (its time ran out)."""
+
+    def __init__(self, pushed_out: str | None) -> None:
+        super().__init__(pushed_out or "timed out")
+        self.pushed_out = pushed_out
+
+    async def end(self, context: grpc.aio.ServicerContext, pushed: str, late: str) -> NoReturn:
+        """The call ended: RESOURCE_EXHAUSTED "`pushed`: why" when pushed out,
+        else DEADLINE_EXCEEDED `late`."""
+        if self.pushed_out is not None:
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, f"{pushed}: {self.pushed_out}")
+        await abort(context, grpc.StatusCode.DEADLINE_EXCEEDED, late)
+
+
+async def first_message(
+    requests: AsyncIterator[Any], waiting: PendingJoins, address: str, seconds: float
+) -> Any:
+    """The first message of `requests` (None when the client half-closed
+    first), waited for `seconds` at most while counted in `waiting` under
+    `address`; WaitEnded when it does not come. A timeout scope, not wait_for:
+    no task of its own for every stream."""
+    loop = asyncio.get_running_loop()
+    pushed_out: str | None = None
+    try:
+        async with asyncio.timeout(seconds) as scope:
+            ticket = waiting.enter(address, lambda: scope.reschedule(loop.time()))
+            try:
+                return await anext(requests, None)
+            finally:
+                pushed_out = waiting.leave(address, ticket)
+    except TimeoutError:
+        raise WaitEnded(pushed_out) from None

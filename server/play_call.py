@@ -15,7 +15,7 @@ from server.decoding import Undecodable
 from server.fairness import serving
 from server.logs import worth_logging
 from server.match import Match
-from server.peers import peer_address
+from server.peers import WaitEnded, first_message, peer_address
 from server.seats import JoinError, SeatStream, token_owner, why_over
 from server.status import CallEnded, abort
 from server.streams import StreamClosed
@@ -83,27 +83,15 @@ class PlayCall(ArenaCalls):
     ) -> tuple[Match, int, SeatStream]:
         """The stream's first message, a join, taken: its match, seat and queue."""
         address = peer_address(context.peer())
-        loop = asyncio.get_running_loop()
-        pushed_out: str | None = None
         await self._refuse_when_closing(context)
         try:
-            # A timeout scope, not wait_for: no task of its own for every join.
-            async with asyncio.timeout(self.join_timeout) as scope:
-                ticket = self.pending_joins.enter(address, lambda: scope.reschedule(loop.time()))
-                try:
-                    first = await _first_message(request_iterator)
-                finally:
-                    pushed_out = self.pending_joins.leave(address, ticket)
-        except TimeoutError:
-            await self._refuse_when_closing(context)  # pushed out by end_pending_joins
-            if pushed_out is not None:
-                why = f"pushed out before joining: {pushed_out}"
-                await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
-            await abort(
-                context,
-                grpc.StatusCode.DEADLINE_EXCEEDED,
-                f"no join within {self.join_timeout:g} s of opening the stream",
+            first = await first_message(
+                request_iterator, self.pending_joins, address, self.join_timeout
             )
+        except WaitEnded as ended:
+            await self._refuse_when_closing(context)  # pushed out by end_pending_joins
+            late = f"no join within {self.join_timeout:g} s of opening the stream"
+            await ended.end(context, "pushed out before joining", late)
         if isinstance(first, Undecodable):
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, first.message)
         if first is None or not first.HasField("join"):
@@ -167,15 +155,6 @@ class PlayCall(ArenaCalls):
             )
         self._log_refusal("join refused", match_id, summary.record.game, code.name, reason)
         await abort(context, code, reason)
-
-
-async def _first_message(
-    requests: AsyncIterator[arena_pb2.PlayRequest],
-) -> arena_pb2.PlayRequest | Undecodable | None:
-    try:
-        return await anext(requests)
-    except StopAsyncIteration:
-        return None
 
 
 async def _read_answers(

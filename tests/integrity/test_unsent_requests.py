@@ -1,0 +1,132 @@
+"""Unary and server-streaming calls whose client never sends the request
+message: gRPC's Python server waited for it for as long as the client kept the
+stream, so 20,000 `GetMatch` calls on 20 connections were held for ever (230 MB),
+and a call half-closed with no message was never answered. Now the message is
+waited for only for the join timeout, a call with none is INVALID_ARGUMENT at
+once, and the calls waiting from one address are bounded, the oldest pushed out
+(server/request_wait.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Iterator
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from server.app import ServerConfig
+from server.inprocess import InProcessServer
+from server.request_wait import WAITING_PER_ADDRESS
+
+pytestmark = pytest.mark.e2e
+
+JOIN_TIMEOUT = 2.0
+METHODS = (
+    "/sheepfold.v1.Arena/GetMatch",
+    "/sheepfold.v1.Arena/ListMatches",
+    "/sheepfold.v1.Arena/Watch",
+    "/grpc.health.v1.Health/Check",
+    "/grpc.health.v1.Health/Watch",
+)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[InProcessServer]:
+    with InProcessServer(ServerConfig(join_timeout=JOIN_TIMEOUT)) as running:
+        yield running
+
+
+def _raw(channel: grpc.aio.Channel, method: str) -> grpc.aio.StreamUnaryMultiCallable:
+    """`method` called with request bytes of our own making, or none."""
+    return channel.stream_unary(
+        method, request_serializer=lambda b: b, response_deserializer=lambda b: b
+    )
+
+
+async def _nothing() -> AsyncIterator[bytes]:
+    """A request stream that sends no message and never half-closes."""
+    await asyncio.Event().wait()
+    yield b""
+
+
+async def _none() -> AsyncIterator[bytes]:
+    """A request stream half-closed at once, with no message."""
+    return
+    yield b""
+
+
+async def _status(call: grpc.aio.StreamUnaryCall) -> tuple[grpc.StatusCode, str]:
+    try:
+        await call
+    except grpc.aio.AioRpcError as error:
+        return error.code(), error.details() or ""
+    return grpc.StatusCode.OK, ""
+
+
+def test_a_call_half_closed_without_its_request_is_invalid_argument_at_once(
+    server: InProcessServer,
+) -> None:
+    async def run() -> None:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            for method in METHODS:
+                started = time.monotonic()
+                code, details = await _status(_raw(channel, method)(_none(), timeout=10))
+                assert (code, details) == (
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    "the call carried no request",
+                ), method
+                assert time.monotonic() - started < JOIN_TIMEOUT, method
+
+    asyncio.run(run())
+
+
+def test_a_call_whose_request_never_comes_ends_at_the_join_timeout(
+    server: InProcessServer,
+) -> None:
+    async def run() -> None:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            started = time.monotonic()
+            calls = [_raw(channel, method)(_nothing(), timeout=30) for method in METHODS]
+            ended = await asyncio.gather(*map(_status, calls))
+            assert time.monotonic() - started < JOIN_TIMEOUT + 5
+            for method, (code, details) in zip(METHODS, ended, strict=True):
+                assert code == grpc.StatusCode.DEADLINE_EXCEEDED, (method, code, details)
+                assert details == f"no request within {JOIN_TIMEOUT:g} s of opening the call"
+
+    asyncio.run(run())
+
+
+def test_calls_waiting_for_their_request_are_bounded_per_address(
+    server: InProcessServer,
+) -> None:
+    """One more than the bound, over two connections (each takes 1,000 streams):
+    the oldest is pushed out at once, and a call that sends its request is
+    answered meanwhile."""
+
+    async def run() -> None:
+        options = [("grpc.use_local_subchannel_pool", 1)]
+        async with (
+            grpc.aio.insecure_channel(server.address, options=options) as first,
+            grpc.aio.insecure_channel(server.address, options=options) as second,
+        ):
+            oldest = _raw(first, METHODS[0])(_nothing(), timeout=30)
+            await asyncio.sleep(0.5)  # the oldest, whatever order the calls start in
+            others = [
+                _raw(first if n % 2 else second, METHODS[0])(_nothing(), timeout=30)
+                for n in range(WAITING_PER_ADDRESS)
+            ]
+            code, details = await asyncio.wait_for(_status(oldest), JOIN_TIMEOUT / 2)
+            assert code == grpc.StatusCode.RESOURCE_EXHAUSTED, (code, details)
+            assert details == (
+                f"pushed out before its request came: {WAITING_PER_ADDRESS} newer calls "
+                "from this address are waiting for their request"
+            )
+            stub = arena_pb2_grpc.ArenaStub(second)
+            games = await stub.ListGames(arena_pb2.ListGamesRequest(), timeout=5)
+            assert len(games.games) == 4
+            for call in others:
+                call.cancel()
+
+    asyncio.run(run())
