@@ -14,7 +14,9 @@ reads its join, and the calls still waiting are bounded per address and in all
 the same way (server/peers.py): at the bound the call that has waited longest
 is pushed out for the newcomer, so an honest client, whose message comes with
 its call, is never the one pushed out. A call that ends with no message is
-INVALID_ARGUMENT at once (it used to wait for its client's deadline).
+INVALID_ARGUMENT at once (it used to wait for its client's deadline), and at
+shutdown the calls still waiting end UNAVAILABLE at once (one such call held
+the server's exit for the whole shutdown grace).
 """
 
 from __future__ import annotations
@@ -49,6 +51,13 @@ class RequestWait(HandlerRewrite):
     ) -> None:
         self.timeout = timeout
         self.waiting = PendingJoins(per_address, total, "calls", "for their request")
+        self.closing: str | None = None  # why, once the server is shutting down
+
+    def close(self, reason: str) -> None:
+        """At shutdown: the calls still waiting for their request end at once,
+        UNAVAILABLE `reason`, instead of holding the server's exit for its grace."""
+        self.closing = reason
+        self.waiting.push_out_all(reason)
 
     def rewrite(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
         if handler.request_streaming:
@@ -90,6 +99,8 @@ class RequestWait(HandlerRewrite):
                 requests, self.waiting, peer_address(context.peer()), self.timeout
             )
         except WaitEnded as ended:
+            if self.closing is not None:
+                await abort(context, grpc.StatusCode.UNAVAILABLE, self.closing)
             late = f"no request within {self.timeout:g} s of opening the call"
             await ended.end(context, "pushed out before its request came", late)
         if request is None:

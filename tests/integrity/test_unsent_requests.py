@@ -130,3 +130,25 @@ def test_calls_waiting_for_their_request_are_bounded_per_address(
                 call.cancel()
 
     asyncio.run(run())
+
+
+def test_a_call_waiting_for_its_request_does_not_hold_up_the_shutdown() -> None:
+    """It ends UNAVAILABLE with the shutdown's reason at once; it once held the
+    server's exit for the whole grace (5 s), as Play streams waiting for their
+    join did before them."""
+    server = InProcessServer(ServerConfig(join_timeout=60))
+    server.start()
+    ended: list[tuple[grpc.StatusCode, str]] = []
+
+    async def run() -> None:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            call = _raw(channel, METHODS[0])(_nothing(), timeout=30)
+            await asyncio.sleep(0.5)
+            started = time.monotonic()
+            stopping = asyncio.get_running_loop().run_in_executor(None, server.stop)
+            ended.append(await _status(call))
+            await stopping
+            assert time.monotonic() - started < 2
+
+    asyncio.run(run())
+    assert ended == [(grpc.StatusCode.UNAVAILABLE, "in-process server closing")]
