@@ -21,7 +21,6 @@ the server's exit for the whole shutdown grace).
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -31,7 +30,7 @@ import grpc
 from server.decoding import drain
 from server.interceptors import HandlerRewrite
 from server.peers import PendingJoins, WaitEnded, first_message, peer_address
-from server.status import CallEnded, abort
+from server.status import abort, quiet_if_gone
 
 # Calls waiting for their request, per client address and in all: one
 # connection's streams (`--max-streams-per-connection`'s default) from one
@@ -95,13 +94,8 @@ class RequestWait(HandlerRewrite):
         self, requests: AsyncIterator[Any], context: grpc.aio.ServicerContext
     ) -> Any:
         """The call's one request, or the call ended with why there is none."""
-        try:
+        with quiet_if_gone():  # its client left while it waited: nobody to tell
             return await self._first(requests, context)
-        except CallEnded:
-            # Its client left while it waited (cancelled, or gone): nobody to
-            # tell, nothing to log. gRPC logged a CallEnded as an error with
-            # its traceback; a cancellation it takes quietly.
-            raise asyncio.CancelledError from None
 
     async def _first(self, requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> Any:
         try:

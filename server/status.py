@@ -11,6 +11,9 @@ every byte outside printable ASCII, and `%`, takes three.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import Iterator
 from typing import NoReturn
 
 import grpc
@@ -60,3 +63,16 @@ async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, detail
     except _BATCH_FAILED as error:
         raise CallEnded(f"{code.name} not sent: the call had ended") from error
     raise AssertionError("context.abort returned")  # it raises; this tells the type checker
+
+
+@contextlib.contextmanager
+def quiet_if_gone() -> Iterator[None]:
+    """A call whose status could not be sent (its client had left, gave up or
+    reached its deadline meanwhile) ends as cancelled: gRPC logs any other
+    exception a handler raises as an error with its traceback ("Unexpected
+    [CallEnded] raised by servicer method"), and a client with deadlines of a
+    few milliseconds could make one such line in every few dozen calls."""
+    try:
+        yield
+    except CallEnded:
+        raise asyncio.CancelledError from None

@@ -19,7 +19,7 @@ import grpc
 import structlog
 
 from server.interceptors import HandlerRewrite
-from server.status import CallEnded, abort
+from server.status import CallEnded, abort, quiet_if_gone
 
 MESSAGE = "the server failed on this call (its log has the details)"
 # A status that could not be sent is no fault: the caller had gone.
@@ -42,29 +42,31 @@ class UnexpectedErrorsAreInternal(HandlerRewrite):
 
     def _unary(self, inner: Callable[..., Any], method: str) -> Callable[..., Any]:
         async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            try:
-                result = inner(request, context)
-                return await result if inspect.isawaitable(result) else result
-            except PASSED_ON:
-                raise
-            except Exception:
-                await end_with_internal(self.log, context, method)
+            with quiet_if_gone():
+                try:
+                    result = inner(request, context)
+                    return await result if inspect.isawaitable(result) else result
+                except PASSED_ON:
+                    raise
+                except Exception:
+                    await end_with_internal(self.log, context, method)
 
         return unary
 
     def _streaming(self, inner: Callable[..., Any], method: str) -> Callable[..., Any]:
         async def streaming(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            try:
-                result = inner(request, context)
-                if inspect.isasyncgen(result):
-                    async for response in result:
-                        yield response
-                elif inspect.isawaitable(result):
-                    await result
-            except PASSED_ON:
-                raise
-            except Exception:
-                await end_with_internal(self.log, context, method)
+            with quiet_if_gone():
+                try:
+                    result = inner(request, context)
+                    if inspect.isasyncgen(result):
+                        async for response in result:
+                            yield response
+                    elif inspect.isawaitable(result):
+                        await result
+                except PASSED_ON:
+                    raise
+                except Exception:
+                    await end_with_internal(self.log, context, method)
 
         return streaming
 
