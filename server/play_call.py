@@ -69,6 +69,10 @@ class PlayCall(ArenaCalls):
                 self.stalls.remove(writer)
                 reader.cancel()
                 match.leave(seat, stream)
+        except CallEnded:
+            # A refusal its client left before: as `quiet_if_gone`, which would
+            # be one more generator for every message here.
+            raise asyncio.CancelledError from None
         except PASSED_ON:
             raise
         except Exception:

@@ -119,3 +119,27 @@ def test_a_call_whose_client_left_before_its_answer_logs_nothing(
     assert read.wait(5)
     time.sleep(0.3)  # the status tried, and failed, after the read
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_a_join_whose_client_left_before_its_refusal_logs_nothing(
+    stub: arena_pb2_grpc.ArenaStub,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """As above, for a Play join of a match that is not there: its NOT_FOUND
+    could not be sent, and gRPC logged "Unexpected [CallEnded] raised by
+    servicer method [/sheepfold.v1.Arena/Play]" with a traceback."""
+    read = threading.Event()
+
+    async def slow(self: MatchRegistry, match_id: str) -> None:
+        time.sleep(0.3)  # the loop held past the client's deadline
+        read.set()
+
+    monkeypatch.setattr(MatchRegistry, "finished_summary", slow)
+    join = arena_pb2.PlayRequest(join=arena_pb2.Join(match_id="m", token="t"))
+    with caplog.at_level(logging.WARNING), pytest.raises(grpc.RpcError) as caught:
+        list(stub.Play(iter([join]), timeout=0.1))
+    assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert read.wait(5)
+    time.sleep(0.3)  # the status tried, and failed, after the read
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
