@@ -47,7 +47,7 @@ class Health(health_pb2_grpc.HealthServicer):
         status = self._status.get(request.service)
         if status is None:
             name = request.service[:100]
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"the server has no service {name!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"the server has no service {name!r}")
         return health_pb2.HealthCheckResponse(status=status)
 
     async def Watch(

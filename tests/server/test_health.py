@@ -4,7 +4,9 @@ stream whose client never reads cannot hold up the server's shutdown."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
+import time
 
 import grpc
 import pytest
@@ -261,3 +263,34 @@ def test_refusals_and_push_outs_are_logged_with_the_address_without_flooding_the
     pushed = [line for line in logs if line["event"] == "stream pushed out"]
     assert [(line["client"], line["total"]) for line in pushed] == [("ipv4:10.0.0.1", 1)]
     assert pushed[0]["reason"] == "this server holds 3 health watches, and this address the most"
+
+
+class _SlowStatus(dict[str, int]):
+    """A status table whose look-up holds the loop past the client's deadline."""
+
+    def get(self, key: str, default: object = None) -> object:  # type: ignore[override]
+        time.sleep(0.3)
+        return super().get(key, default)
+
+
+def test_a_check_whose_client_left_before_its_not_found_logs_nothing(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The NOT_FOUND of an unknown service could not be sent: Check once sent it
+    with gRPC's own abort, whose failure was logged as an unexpected error in a
+    call, and the INTERNAL then tried as "Unexpected [UsageError] raised by
+    servicer method [/grpc.health.v1.Health/Check]", each with a traceback."""
+    with InProcessServer() as running, grpc.insecure_channel(running.address) as channel:
+        running.server.health._status = _SlowStatus(running.server.health._status)
+        with (
+            caplog.at_level(logging.WARNING),
+            structlog.testing.capture_logs() as logs,
+            pytest.raises(grpc.RpcError) as caught,
+        ):
+            health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service="nope"), timeout=0.1
+            )
+            time.sleep(0.8)  # the look-up done and the status tried
+        assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    assert [entry["event"] for entry in logs if entry["log_level"] == "error"] == []
