@@ -335,7 +335,7 @@ class Match:
         # Written before it is applied or any seat hears of it: a crash loses nothing
         # applied. A locked database makes this wait (off the event loop) with the
         # state unchanged; no clock runs meanwhile, as no decision is open.
-        await self.store.record_move(self.record.match_id, move)
+        await self.store.record_move(self.record.match_id, move, game=self.record.game)
         events = self.state.apply(action)
         self.moves.append(move)
         self.answered = self.answered or not forced
@@ -433,7 +433,11 @@ class Match:
     async def _write_end(self, status: Status, result: arena_pb2.MatchResult) -> None:
         stored = "finished" if status is Status.FINISHED else "aborted"
         await self.store.finish_match(
-            self.record.match_id, stored, result.SerializeToString(), result.end_reason
+            self.record.match_id,
+            stored,
+            result.SerializeToString(),
+            result.end_reason,
+            game=self.record.game,
         )
 
     def _tell_the_end(self) -> None:
@@ -483,7 +487,7 @@ class Match:
             # Once a match, never per join or decision: after a restart it tells a
             # match somebody played from one nobody joined (to abort).
             self.ever_joined = True
-            self.store.record_joined(self.record.match_id)
+            self.store.record_joined(self.record.match_id, game=self.record.game)
         # Held for the stream before, and lost with it like anything sent on it.
         seat.held = []
         seat.events_in_decisions = events_in_decisions

@@ -72,6 +72,9 @@ class _Job:
     call: Callable[[], Any]
     what: str
     deadline: float | None  # time.monotonic(); None: retried until made
+    # The match written (`match_id`, `game`), for every line logged about the write;
+    # nothing for housekeeping, which is about no match.
+    about: dict[str, str] = field(default_factory=dict)
     # Housekeeping (a checkpoint, making room) is no write of a move or a match:
     # sheepfold_db_write_seconds leaves it out.
     housekeeping: bool = False
@@ -159,45 +162,59 @@ class StoreWorker:
     # lock is in the way, else queued for the writer thread, which waits. Its
     # join alone is not waited for: it only ever sets a flag, in any order.
 
+    # Each names the match's game as well as its id, for the lines logged about
+    # the write: a restored match is never created here, and a table of games
+    # by match id kept by the worker would only grow.
+
     def create_match_now(self, record: MatchRecord) -> bool:
         """Written at once if no lock is in the way; False (nothing written) if not."""
-        return self._write_now(self._quick.create_match, "create match", record)
+        about = _about(record.match_id, record.game)
+        return self._write_now(self._quick.create_match, "create match", about, record)
 
     async def create_match(self, record: MatchRecord) -> None:
         """Written within `write_timeout`, or StoreUnavailable and nothing written."""
         if self.create_match_now(record):
             return
-        await self._write(lambda: self.store.create_match(record), "create match", True)
+        about = _about(record.match_id, record.game)
+        await self._write(lambda: self.store.create_match(record), "create match", about, True)
 
-    async def record_move(self, match_id: str, move: RecordedMove) -> None:
-        if self._write_now(self._quick.record_move, "record move", match_id, move):
+    async def record_move(self, match_id: str, move: RecordedMove, *, game: str) -> None:
+        about = _about(match_id, game)
+        if self._write_now(self._quick.record_move, "record move", about, match_id, move):
             return
-        await self._write(lambda: self.store.record_move(match_id, move), "record move", False)
+        await self._write(
+            lambda: self.store.record_move(match_id, move), "record move", about, False
+        )
 
-    def record_joined(self, match_id: str) -> None:
+    def record_joined(self, match_id: str, *, game: str) -> None:
         """That a seat of the match joined; nobody waits for it, as a join must not
         wait for the database. Made at once when no lock is in the way, else
         queued for the writer thread, which retries it until it is made. Should
         the server die before it is: a restored match with a move counts as
         joined anyway, one with none is aborted as nobody's (see Match._run)."""
+        about = _about(match_id, game)
         try:
-            if self._write_now(self._quick.record_joined, "record a join", match_id):
+            if self._write_now(self._quick.record_joined, "record a join", about, match_id):
                 return
         except StoreRefused:
             return  # logged; only a restart of a match with no move loses by it
         if self._stopping:
             return  # the writer may have stopped: as if the server had died now
-        self._queue.put(_Job(lambda: self.store.record_joined(match_id), "record a join", None))
+        join = _Job(lambda: self.store.record_joined(match_id), "record a join", None, about)
+        self._queue.put(join)
 
     async def finish_match(
-        self, match_id: str, status: str, result: bytes, end_reason: str
+        self, match_id: str, status: str, result: bytes, end_reason: str, *, game: str
     ) -> None:
         args = (match_id, status, result, end_reason)
-        if self._write_now(self._quick.finish_match, "finish match", *args):
+        about = _about(match_id, game)
+        if self._write_now(self._quick.finish_match, "finish match", about, *args):
             return
-        await self._write(lambda: self.store.finish_match(*args), "finish match", False)
+        await self._write(lambda: self.store.finish_match(*args), "finish match", about, False)
 
-    def _write_now(self, write: Callable[..., None], what: str, *args: Any) -> bool:
+    def _write_now(
+        self, write: Callable[..., None], what: str, about: dict[str, str], *args: Any
+    ) -> bool:
         """`write` made on the event loop if no lock is in the way; False when it
         would have to wait (nothing written). A hand-off to the writer thread and
         back costs several times the insert itself."""
@@ -209,7 +226,7 @@ class StoreWorker:
         except WouldWait:
             return False
         except sqlite3.Error as error:
-            self.log.error("database refused a write", what=what, error=str(error))
+            self.log.error("database refused a write", what=what, **about, error=str(error))
             raise StoreRefused(f"the database refused to {what}: {error}") from None
         if not self.healthy and not self._writing:
             self._set_health(True)
@@ -228,14 +245,18 @@ class StoreWorker:
 
     async def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
         return int(
-            await self._write(lambda: self.store.prune(finished_before, keep, batch), "prune", True)
+            await self._write(
+                lambda: self.store.prune(finished_before, keep, batch), "prune", {}, True
+            )
         )
 
-    async def _write(self, call: Callable[[], T], what: str, bounded: bool) -> T:
+    async def _write(
+        self, call: Callable[[], T], what: str, about: dict[str, str], bounded: bool
+    ) -> T:
         if self._stopping:
             raise StoreUnavailable("the server is shutting down")
         deadline = time.monotonic() + self.write_timeout if bounded else None
-        job = _Job(call, what, deadline)
+        job = _Job(call, what, deadline, about)
         self._queue.put(job)
         waiting = asyncio.wrap_future(job.future)
         # Nobody may await it any more (its match cancelled at shutdown); how it
@@ -285,6 +306,7 @@ class StoreWorker:
                     self.log.warning(
                         "database write waiting",
                         what=job.what,
+                        **job.about,
                         error=self._last_error,
                         pending=self.pending_writes,
                     )
@@ -300,7 +322,9 @@ class StoreWorker:
                 delay = min(RETRY_MAX, delay * 2)
                 continue
             except sqlite3.Error as error:
-                self.log.error("database refused a write", what=job.what, error=str(error))
+                self.log.error(
+                    "database refused a write", what=job.what, **job.about, error=str(error)
+                )
                 job.future.set_exception(
                     StoreRefused(f"the database refused to {job.what}: {error}")
                 )
@@ -312,6 +336,7 @@ class StoreWorker:
                 self.log.info(
                     "database write made after waiting",
                     what=job.what,
+                    **job.about,
                     waited_seconds=round(time.monotonic() - waiting_since, 3),
                 )
             self._set_health(True)
@@ -324,7 +349,7 @@ class StoreWorker:
         """At shutdown a write still blocked past the close deadline is dropped."""
         if time.monotonic() < self._close_deadline:
             return False
-        self.log.error("database write dropped at shutdown", what=job.what)
+        self.log.error("database write dropped at shutdown", what=job.what, **job.about)
         return True
 
     def _set_health(self, healthy: bool) -> None:
@@ -412,14 +437,14 @@ class StoreWorker:
 
 
 class MatchWriter(Protocol):
-    """What a match writes while it runs."""
+    """What a match writes while it runs; `game` is the match's, for the log."""
 
-    async def record_move(self, match_id: str, move: RecordedMove) -> None: ...
+    async def record_move(self, match_id: str, move: RecordedMove, *, game: str) -> None: ...
 
-    def record_joined(self, match_id: str) -> None: ...
+    def record_joined(self, match_id: str, *, game: str) -> None: ...
 
     async def finish_match(
-        self, match_id: str, status: str, result: bytes, end_reason: str
+        self, match_id: str, status: str, result: bytes, end_reason: str, *, game: str
     ) -> None: ...
 
 
@@ -430,20 +455,25 @@ class InlineWriter:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def record_move(self, match_id: str, move: RecordedMove) -> None:
+    async def record_move(self, match_id: str, move: RecordedMove, *, game: str) -> None:
         self.store.record_move(match_id, move)
 
-    def record_joined(self, match_id: str) -> None:
+    def record_joined(self, match_id: str, *, game: str) -> None:
         self.store.record_joined(match_id)
 
     async def finish_match(
-        self, match_id: str, status: str, result: bytes, end_reason: str
+        self, match_id: str, status: str, result: bytes, end_reason: str, *, game: str
     ) -> None:
         self.store.finish_match(match_id, status, result, end_reason)
 
 
 def match_writer(store: Store | StoreWorker) -> MatchWriter:
     return store if isinstance(store, StoreWorker) else InlineWriter(store)
+
+
+def _about(match_id: str, game: str) -> dict[str, str]:
+    """The fields naming a match on every line logged about one of its writes."""
+    return {"match_id": match_id, "game": game}
 
 
 def _with_cause(error: sqlite3.Error, path: str | None = None) -> str:

@@ -2,28 +2,34 @@
 
 The server writes a match's creation, moves and end on its event loop when the
 store can take them without waiting, and through its writer thread (which
-waits and retries) otherwise.
+waits and retries) otherwise. Every line logged about a match's write names
+the match and its game, as every other line about a match does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import MutableMapping
 from pathlib import Path
+from typing import Any
 
 import pytest
+from structlog.testing import capture_logs
 
 from server import sqlite_store, storage
 from server.records import ClockConfig, MatchRecord, RecordedMove
 from server.sqlite_store import SqliteStore
-from server.storage import StoreWorker
+from server.storage import StoreRefused, StoreWorker
 from server.store import MemoryStore, WouldWait
+
+GAME = "sheep-n-sheep"
 
 
 def _record(match_id: str) -> MatchRecord:
     return MatchRecord(
         match_id=match_id,
-        game="sheep-n-sheep",
+        game=GAME,
         players=2,
         options={},
         seed=7,
@@ -79,17 +85,17 @@ def test_a_quick_write_refused_by_the_lock_is_made_by_the_writer_once_it_is_free
         store = SqliteStore(path)
         worker = StoreWorker(store)
         await worker.create_match(_record("m"))
-        await worker.record_move("m", _move(1))
+        await worker.record_move("m", _move(1), game=GAME)
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
-        writing = asyncio.create_task(worker.record_move("m", _move(2)))
+        writing = asyncio.create_task(worker.record_move("m", _move(2), game=GAME))
         await asyncio.sleep(0.4)
         assert not writing.done(), "the move waits for the lock (on the writer thread)"
         assert not worker.healthy, "and the server reports the database unwritable"
         other.execute("ROLLBACK")
         other.close()
         await asyncio.wait_for(writing, 5)
-        await worker.record_move("m", _move(3))
+        await worker.record_move("m", _move(3), game=GAME)
         assert worker.healthy
         await worker.close()
         reopened = SqliteStore(path)
@@ -115,7 +121,7 @@ def test_a_join_the_lock_refuses_is_written_by_the_writer_and_nobody_waits(
         await worker.create_match(_record("m"))
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
-        worker.record_joined("m")  # not a coroutine: returns at once
+        worker.record_joined("m", game=GAME)  # not a coroutine: returns at once
         await asyncio.sleep(0.4)
         assert not worker.healthy, "the writer thread waits for the lock"
         unjoined = store.load("m")
@@ -150,7 +156,7 @@ def test_quick_writes_checkpoint_the_log_now_and_then(
         worker = StoreWorker(store)
         await worker.create_match(_record("m"))
         for number in range(1, 26):
-            await worker.record_move("m", _move(number))
+            await worker.record_move("m", _move(number), game=GAME)
         await worker.close()
 
     asyncio.run(scenario())
@@ -191,3 +197,79 @@ def test_a_checkpoint_empties_the_log_once_it_is_over_the_limit(
     reopened = SqliteStore(path)
     assert reopened.counts()["moves"] == number
     reopened.close()
+
+
+def _locked(path: Path) -> sqlite3.Connection:
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # holds the write lock
+    return other
+
+
+def _about_writes(logs: list[MutableMapping[str, Any]]) -> list[tuple[str, str, str, str]]:
+    return [
+        (line["event"], line["what"], line.get("match_id", "-"), line.get("game", "-"))
+        for line in logs
+        if "what" in line
+    ]
+
+
+def test_a_write_that_waits_names_its_match_and_game(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+
+    async def scenario() -> None:
+        worker = StoreWorker(SqliteStore(path))
+        other = _locked(path)
+        created = asyncio.create_task(worker.create_match(_record("c")))
+        await asyncio.sleep(0.3)
+        other.execute("ROLLBACK")
+        await asyncio.wait_for(created, 5)
+        other.execute("BEGIN IMMEDIATE")
+        moved = asyncio.create_task(worker.record_move("c", _move(1), game=GAME))
+        await asyncio.sleep(0.3)
+        worker.record_joined("c", game=GAME)  # queued behind the move
+        other.execute("ROLLBACK")
+        await asyncio.wait_for(moved, 5)
+        other.execute("BEGIN IMMEDIATE")
+        finished = asyncio.create_task(worker.finish_match("c", "finished", b"", "over", game=GAME))
+        await asyncio.sleep(0.3)
+        other.execute("ROLLBACK")
+        other.close()
+        await asyncio.wait_for(finished, 5)
+        await worker.close()
+
+    with capture_logs() as logs:
+        asyncio.run(scenario())
+    lines = _about_writes(logs)
+    for what in ("create match", "record move", "finish match"):
+        assert ("database write waiting", what, "c", GAME) in lines
+        assert ("database write made after waiting", what, "c", GAME) in lines
+    assert [line for line in lines if line[2:] != ("c", GAME)] == []
+
+
+def test_a_refused_write_and_a_write_dropped_at_shutdown_name_their_match(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+
+    async def scenario() -> None:
+        worker = StoreWorker(SqliteStore(path))
+        await worker.create_match(_record("r"))
+        await worker.record_move("r", _move(1), game=GAME)
+        try:
+            await worker.record_move("r", _move(1), game=GAME)  # its number taken
+        except StoreRefused:
+            pass
+        else:
+            raise AssertionError("the database took a move twice")
+        other = _locked(path)
+        worker.record_joined("r", game=GAME)  # queued for the writer, which waits
+        await asyncio.sleep(0.2)
+        await worker.close(timeout=0.3)
+        other.execute("ROLLBACK")
+        other.close()
+
+    with capture_logs() as logs:
+        asyncio.run(scenario())
+    lines = _about_writes(logs)
+    assert ("database refused a write", "record move", "r", GAME) in lines
+    assert ("database write dropped at shutdown", "record a join", "r", GAME) in lines
