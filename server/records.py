@@ -22,11 +22,13 @@ from server.clock_limits import ClockConfig as ClockConfig
 
 
 class DamagedRecord(ValueError):
-    """A stored match whose row cannot be read back (edited or damaged by hand)."""
+    """A stored match whose row cannot be read back (edited or damaged by hand);
+    `game` is its game where the row still names one (for the log), else None."""
 
-    def __init__(self, match_id: str, why: str) -> None:
+    def __init__(self, match_id: str, why: str, game: str | None = None) -> None:
         super().__init__(f"match {match_id}: its stored row is damaged ({why})")
         self.match_id = match_id
+        self.game = game
 
 
 def stored_result(match_id: str, blob: bytes | None) -> arena_pb2.MatchResult | None:

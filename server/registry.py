@@ -219,7 +219,12 @@ class MatchRegistry:
         for stored in self.store.unfinished():
             if isinstance(stored, DamagedRecord):
                 # Left as it is, for whoever mends the database; the rest go on.
-                self._log.error("cannot restore match", match_id=stored.match_id, error=str(stored))
+                self._log.error(
+                    "cannot restore match",
+                    match_id=stored.match_id,
+                    game=stored.game,
+                    error=str(stored),
+                )
                 self._unrestorable[stored.match_id] = stored
                 continue
             try:
@@ -252,7 +257,8 @@ class MatchRegistry:
                     error=str(error),
                     exc_info=not isinstance(error, REBUILD_ERRORS),
                 )
-                damage = DamagedRecord(match_id, f"it cannot be restored: {error}")
+                why = f"it cannot be restored: {error}"
+                damage = DamagedRecord(match_id, why, stored.record.game)
                 self._unrestorable[match_id] = damage
                 continue
             self._host(match)

@@ -121,7 +121,8 @@ def row_summary(row: Sequence[object]) -> MatchSummary:
         return _parsed_summary(row)
     # OverflowError: int() of an infinite REAL raised it, before _whole refused one.
     except (ValueError, TypeError, AttributeError, OverflowError) as error:
-        raise DamagedRecord(str(row[0]), str(error) or type(error).__name__) from None
+        game = row[1] if isinstance(row[1], str) else None
+        raise DamagedRecord(str(row[0]), str(error) or type(error).__name__, game) from None
 
 
 def _parsed_summary(row: Sequence[object]) -> MatchSummary:

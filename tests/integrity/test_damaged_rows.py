@@ -81,9 +81,12 @@ def test_a_damaged_row_costs_its_match_alone(tmp_path: Path, damage: str) -> Non
                 read()
             assert refused.value.code() == grpc.StatusCode.DATA_LOSS
     errors = [line for line in logs if line["event"] == "cannot restore match"]
-    # A row no longer marked running is not one to restore: nothing to log.
+    # A row no longer marked running is not one to restore: nothing to log. The
+    # line names the match's game, which the damaged row still names.
     restored_as_running = not damage.startswith("status")
-    assert [line["match_id"] for line in errors] == ([damaged] if restored_as_running else [])
+    assert [(line["match_id"], line.get("game")) for line in errors] == (
+        [(damaged, "sheep-n-sheep")] if restored_as_running else []
+    )
 
 
 def test_a_running_row_the_server_does_not_host_takes_no_place_in_a_listing(
