@@ -296,7 +296,11 @@ def configure_logging(
 # Libraries that log through the standard library: aiohttp (the web viewer)
 # logs a traceback for every malformed request it refuses with a 400, which
 # logging's last resort printed as plain text, ten lines each, into the JSON log.
-LIBRARY_LOGGERS = ("aiohttp",)
+# gRPC logs under "grpc" (grpc._server, grpc._cython.cygrpc: "ExecuteBatchError
+# raised in core by servicer method", with a traceback, for a client that left
+# as its answer was sent); the NullHandler gRPC puts on that logger dropped
+# every such line, warnings and errors alike, without a word.
+LIBRARY_LOGGERS = ("aiohttp", "grpc")
 
 
 class _IntoStructlog(logging.Handler):
@@ -318,16 +322,22 @@ class _IntoStructlog(logging.Handler):
         level = record.levelno
         if error is not None:
             fields["error"] = " ".join(f"{type(error).__name__}: {error}".split())[:500]
-            if _clients_mistake(error):
+            if _clients_doing(error):
                 level = logging.WARNING
         log = structlog.get_logger(record.name)
         (log.error if level >= logging.ERROR else log.warning)(message, **fields)
 
 
-def _clients_mistake(error: BaseException) -> bool:
-    """aiohttp's refusal of a malformed request (named, not imported: the server
-    package does not depend on the web viewer's framework)."""
-    return any(cls.__name__ == "HttpProcessingError" for cls in type(error).__mro__)
+# Errors a client causes at will, logged as warnings: aiohttp's refusal of a
+# malformed request, and gRPC's failure to send an answer to a client that has
+# left (its deadline passed, or it cancelled, as the answer went out).
+_CLIENTS_DOING = ("HttpProcessingError", "ExecuteBatchError")
+
+
+def _clients_doing(error: BaseException) -> bool:
+    """Named, not imported: the server package does not depend on the web
+    viewer's framework, nor on gRPC's private Cython module."""
+    return any(cls.__name__ in _CLIENTS_DOING for cls in type(error).__mro__)
 
 
 def _route_library_logs(names: tuple[str, ...]) -> None:
