@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -205,6 +205,12 @@ def _locked(path: Path) -> sqlite3.Connection:
     return other
 
 
+async def _until(condition: Callable[[], bool]) -> None:
+    async with asyncio.timeout(10):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
 def _about_writes(logs: list[MutableMapping[str, Any]]) -> list[tuple[str, str, str, str]]:
     return [
         (line["event"], line["what"], line.get("match_id", "-"), line.get("game", "-"))
@@ -220,18 +226,19 @@ def test_a_write_that_waits_names_its_match_and_game(tmp_path: Path) -> None:
         worker = StoreWorker(SqliteStore(path))
         other = _locked(path)
         created = asyncio.create_task(worker.create_match(_record("c")))
-        await asyncio.sleep(0.3)
+        await _until(lambda: not worker.healthy)  # the write waits (and said so)
         other.execute("ROLLBACK")
         await asyncio.wait_for(created, 5)
         other.execute("BEGIN IMMEDIATE")
         moved = asyncio.create_task(worker.record_move("c", _move(1), game=GAME))
-        await asyncio.sleep(0.3)
+        await _until(lambda: not worker.healthy)
         worker.record_joined("c", game=GAME)  # queued behind the move
         other.execute("ROLLBACK")
         await asyncio.wait_for(moved, 5)
+        await _until(lambda: worker.unwritten == 0)
         other.execute("BEGIN IMMEDIATE")
         finished = asyncio.create_task(worker.finish_match("c", "finished", b"", "over", game=GAME))
-        await asyncio.sleep(0.3)
+        await _until(lambda: not worker.healthy)
         other.execute("ROLLBACK")
         other.close()
         await asyncio.wait_for(finished, 5)
