@@ -89,9 +89,10 @@ def test_a_quick_write_refused_by_the_lock_is_made_by_the_writer_once_it_is_free
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
         writing = asyncio.create_task(worker.record_move("m", _move(2), game=GAME))
-        await asyncio.sleep(0.4)
+        # The server reports the database unwritable once the writer thread found
+        # the lock (after a busy wait of 0.25 s: a fixed sleep was sometimes shorter).
+        await _until(lambda: not worker.healthy)
         assert not writing.done(), "the move waits for the lock (on the writer thread)"
-        assert not worker.healthy, "and the server reports the database unwritable"
         other.execute("ROLLBACK")
         other.close()
         await asyncio.wait_for(writing, 5)
