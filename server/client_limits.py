@@ -58,5 +58,10 @@ DEFAULT_UNREAD_CALLS_PER_ADDRESS = 4_096  # answers of a few bytes each add up t
 DEFAULT_UNREAD_BYTES = 64 * 1024 * 1024
 DEFAULT_UNREAD_CALLS = 4_096
 
+# Matches one client address created without an admin token that ended within
+# the hour with no seat having answered, past which its creates are refused
+# (server/unplayed.py).
+DEFAULT_UNPLAYED_MATCHES = 100
+
 # A Play or Watch stream whose write waits this long for its client is cancelled.
 DEFAULT_WRITE_STALL_SECONDS = 60.0

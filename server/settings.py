@@ -11,6 +11,7 @@ from pathlib import Path
 from server.client_limits import (
     DEFAULT_CUT_OFF_STREAMS,
     DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS,
+    DEFAULT_UNPLAYED_MATCHES,
     DEFAULT_UNREAD_BYTES,
     DEFAULT_UNREAD_BYTES_PER_ADDRESS,
     DEFAULT_UNREAD_CALLS,
@@ -20,7 +21,6 @@ from server.client_limits import (
 )
 from server.clock_limits import ClockConfig
 from server.retention_policy import Retention
-from server.unplayed import DEFAULT_UNPLAYED_MATCHES
 
 __all__ = [
     "DEFAULT_MAX_REQUEST_BYTES",

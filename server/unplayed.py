@@ -24,12 +24,12 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from server.client_limits import DEFAULT_UNPLAYED_MATCHES
 from server.peers import client_network, peer_address
 
 if TYPE_CHECKING:
     from server.match import Match
 
-DEFAULT_UNPLAYED_MATCHES = 100
 WINDOW_SECONDS = 3600.0
 
 

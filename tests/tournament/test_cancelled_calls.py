@@ -59,7 +59,9 @@ def _cancelling(monkeypatch: pytest.MonkeyPatch, method: str) -> _CancelOnce:
     """Every server started from now on cancels the first call of `method`."""
     fault = _CancelOnce(method)
     interceptors = app._interceptors
-    monkeypatch.setattr(app, "_interceptors", lambda config: [fault, *interceptors(config)])
+    monkeypatch.setattr(
+        app, "_interceptors", lambda config, *rest: [fault, *interceptors(config, *rest)]
+    )
     return fault
 
 
