@@ -48,12 +48,25 @@ __all__ = [
     "StoreLocked",
     "TournamentRecord",
     "check_existing",
+    "no_such_tournament",
 ]
 
 _TOURNAMENT_COLUMNS = (
     "id, name, game, players, options_json, anchor, scheduled, config_json, created_at, updated_at"
 )
 _NAMES = "SELECT name FROM tournaments ORDER BY id"
+# A name asked for is quoted this far: a name from an address may be thousands
+# of characters long (a viewer's 404 once quoted 7 KB of one back).
+NAME_QUOTED = 80
+
+
+def no_such_tournament(path: str, name: str, held: list[str]) -> NoSuchTournament:
+    """No tournament `name` in the database at `path`, which holds `held`."""
+    if not held:
+        return NoSuchTournament(f"{path} holds no tournament")
+    return NoSuchTournament(
+        f"no tournament {name[:NAME_QUOTED]!r} in {path} (it holds: {', '.join(held)})"
+    )
 
 
 def refuse_changed_kind(
@@ -237,10 +250,7 @@ class Store:
             if found is not None:
                 return found
             names = [str(row[0]) for row in self._db.execute(_NAMES)]
-            if not names:
-                raise NoSuchTournament(f"{self.path} holds no tournament")
-            held = ", ".join(names)
-            raise NoSuchTournament(f"no tournament {name!r} in {self.path} (it holds: {held})")
+            raise no_such_tournament(self.path, name, names)
         rows = self._rows()
         if not rows:
             raise NoSuchTournament(f"{self.path} holds no tournament")

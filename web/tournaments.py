@@ -14,7 +14,15 @@ from sheepfold.v1 import arena_pb2
 from server.files import access_refused
 from tournament.heartbeat import RunState, run_state
 from tournament.report import report_data
-from tournament.store import GameRecord, NoSuchTournament, Store, StoreError, TournamentRecord
+from tournament.store import (
+    NAME_QUOTED,
+    GameRecord,
+    NoSuchTournament,
+    Store,
+    StoreError,
+    TournamentRecord,
+    no_such_tournament,
+)
 from tournament.store_open import table_names
 from tournament.store_read import ChangedWhileRead, read_connection, read_store
 from tournament.store_records import Heartbeat
@@ -192,9 +200,7 @@ def change_marker(path: Path, name: str) -> tuple[object, object, int, int]:
         ).fetchone()
         if row is None:
             names = [n for (n,) in connection.execute("SELECT name FROM tournaments ORDER BY id")]
-            raise LookupError(
-                f"no tournament {name!r} in {path.name} (it holds: {', '.join(names)})"
-            )
+            raise LookupError(str(no_such_tournament(path.name, name, names)))
         count, newest = connection.execute(
             "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM games WHERE tournament_id = ?", (row[0],)
         ).fetchone()
@@ -234,7 +240,7 @@ def stored_game(path: Path, name: str, match_id: str) -> StoredGame:
             bots = store.seat_bots(record.id, match_id)
             if bots is None:
                 raise LookupError(
-                    f"the tournament {name!r} in {path.name} has no game {match_id!r}"
+                    f"the tournament {name!r} in {path.name} has no game {match_id[:NAME_QUOTED]!r}"
                 )
             in_play = _in_play(store, record, match_id)
             return StoredGame(store.replay(match_id, record.id), bots, in_play)
