@@ -1,8 +1,8 @@
 // The tournament page: until the tournament is finished, ask for the report
-// again (every few seconds while it runs, less often while it is stopped) and
-// swap it in when it changed (an unchanged one is a 304 for the ETag the page
-// holds); the state above it (running, stopped since ..., finished) follows
-// the viewer's answer each time. Each crosstable cell links to its pair's
+// again (every few seconds while it runs, less often while it is stopped, not
+// while its tab is hidden) and swap it in when it changed (an unchanged one is
+// a 304 for the ETag the page holds); the state above it (running, stopped
+// since ..., finished) follows the viewer's answer each time. Each crosstable cell links to its pair's
 // games (#bot=A&bot=B), and each bot in the standings to its own (#bot=A),
 // which the games list then shows alone.
 import { h } from "./svg.js";
@@ -53,7 +53,22 @@ function pollSeconds() {
   return state === "running" ? 3 : 15;
 }
 
+// The next ask's timer (null: none waiting), and whether an ask is under way.
+let nextAsk = null;
+let asking = false;
+
+// Asks again in a while: not while the tab is hidden (a tab left open in the
+// background asked every 3 s for as long as it ran), nor once it is finished.
+function askLater() {
+  clearTimeout(nextAsk);
+  nextAsk = null;
+  if (state !== "finished" && !document.hidden) nextAsk = setTimeout(refresh, pollSeconds() * 1000);
+}
+
 async function refresh() {
+  clearTimeout(nextAsk);
+  nextAsk = null;
+  asking = true;
   let response = null;
   let text = null;
   try {
@@ -82,9 +97,16 @@ async function refresh() {
     const text = response.headers.get("X-Tournament-State");
     if (text) showState(text);
   }
-  if (state === "finished") return;
-  setTimeout(refresh, pollSeconds() * 1000);
+  asking = false;
+  askLater();
 }
+
+// Hidden: no more asks. Shown again: asks at once (the report may have
+// changed many times meanwhile), then every few seconds as before.
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) askLater();
+  else if (state !== "finished" && !asking) refresh();
+});
 
 // ------------------------------------------------------------ a pair's games
 
@@ -144,4 +166,4 @@ window.addEventListener("hashchange", () => showPair(true));
 linkPairs();
 showPair(true);
 stateLine.append(" ", away);
-if (state !== "finished") setTimeout(refresh, pollSeconds() * 1000);
+askLater();
