@@ -1,13 +1,22 @@
 """Pages that recover by themselves, in headless Chromium: a tournament page
-that asks nothing while its tab is hidden, and asks at once when shown."""
+that asks nothing while its tab is hidden, and asks at once when shown; an
+older page of the matches list and a finished match's views that fail to
+load, tried again less and less often until they load."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.web.conftest import drawn_move, save_screenshot
+from tests.web.many_matches import every_match, many_matches
 from tests.web.test_browser_pages import _visibility
 from tests.web.test_browser_streams_away import _running
 from web.showcase import Showcase
@@ -47,3 +56,109 @@ def _running_fragment(route: Any, asked: list[float]) -> None:
     answer = route.fetch()
     headers = {**answer.headers, "x-tournament-state": "running"}
     route.fulfill(response=answer, headers=headers)
+
+
+# Waits the pages make between attempts in these tests (they grow as the
+# project's 1, 2, 4, 8, 15, 30 s do), and how the failing answers fail.
+WAITS = [0.2, 0.4, 0.8, 1.6]
+
+
+def _failing_then_answered(page: Any, pattern: str, failures: int) -> list[float]:
+    """Routes `pattern`: its first `failures` requests fail as they do with the
+    viewer or the game server away (no answer, a proxy's 502 page, the
+    viewer's 502 JSON), then every one goes through. Returns when each was made."""
+    asked: list[float] = []
+
+    def fail_first(route: Any) -> None:
+        asked.append(time.monotonic())
+        tried = len(asked)
+        if tried > failures:
+            route.continue_()
+        elif tried % 3 == 1:
+            route.abort("connectionrefused")
+        elif tried % 3 == 2:
+            route.fulfill(status=502, content_type="text/html", body="<p>bad gateway</p>")
+        else:
+            route.fulfill(
+                status=502,
+                content_type="application/json",
+                body='{"error": "the game server does not answer (ListMatches)", "status": 502}',
+            )
+
+    page.add_init_script(f"window.sheepfoldRetrySeconds = {WAITS}")
+    page.route(pattern, fail_first)
+    return asked
+
+
+def _waited_longer_each_time(asked: list[float]) -> None:
+    gaps = [later - earlier for earlier, later in itertools.pairwise(asked)]
+    assert len(gaps) >= len(WAITS), gaps
+    for gap, wait in zip(gaps, WAITS, strict=False):
+        assert gap >= wait * 0.9, (gaps, WAITS)
+
+
+def test_an_older_page_of_the_list_that_fails_to_load_tries_again_until_it_loads(
+    tmp_path: Path, page: Any
+) -> None:
+    """An older page (`/?page=TOKEN`) is loaded once. With the viewer or the
+    game server away at that moment it said so and never asked again, until
+    a reload by hand; it tries again now, waiting longer each time, and
+    shows the page once an answer comes."""
+    with many_matches(tmp_path) as viewer:
+        every = every_match(viewer)
+        with urllib.request.urlopen(f"{viewer.url}/api/matches/page", timeout=30) as answer:
+            token = json.load(answer)["next_page"]
+        asked = _failing_then_answered(page, "**/api/matches/page?*", len(WAITS))
+        page.goto(f"{viewer.url}/?page={urllib.parse.quote(token)}")
+        page.wait_for_selector("body[data-stream='retrying']")
+        said = page.inner_text("#list-status")
+        assert said.startswith("could not load this page: the viewer does not answer; trying"), said
+        page.wait_for_function(
+            "() => document.getElementById('list-status').textContent.includes('answered 502')"
+        )
+        save_screenshot(page, "list-page-retrying")
+        page.wait_for_selector("body[data-stream='loaded']", timeout=15_000)
+        assert len(asked) == len(WAITS) + 1
+        _waited_longer_each_time(asked)
+        shown = page.eval_on_selector_all(
+            "tbody tr[data-match-id]", "rows => rows.map(r => r.dataset.matchId)"
+        )
+        assert shown == every[200:400]
+        assert "of every match, as of" in page.inner_text("#list-status")
+
+
+def test_a_finished_match_s_views_that_fail_to_load_are_tried_again(
+    showcase: Showcase, page: Any
+) -> None:
+    """A finished match's page loads its frames once, and a seat's view when
+    chosen. With the viewer or the game server away at that moment the page
+    said so and never asked again: the board stayed empty, or the seat's view
+    unshown, until a reload by hand."""
+    match_id = showcase.finished["sheep-n-sheep"]
+    asked = _failing_then_answered(page, f"**/api/match/{match_id}/frames?view=public", 2)
+    page.goto(f"{showcase.url}/match/{match_id}#move=4")
+    page.wait_for_function(
+        "() => document.getElementById('notice').textContent.includes('trying again in')"
+    )
+    said = page.inner_text("#notice")
+    assert said.startswith("Could not load the public view: the viewer does not answer"), said
+    assert drawn_move(page) == 4, "loaded at last, it opens at the move the link names"
+    assert page.is_hidden("#notice")
+    assert len(asked) == 3
+    # A seat's view, chosen while the viewer is away: tried again until shown.
+    seat = _failing_then_answered(page, f"**/api/match/{match_id}/frames?view=seat-1", len(WAITS))
+    page.select_option("#view", "seat-1")
+    page.wait_for_function(
+        "() => document.getElementById('notice').textContent.includes('answered 502')"
+    )
+    said = page.inner_text("#notice")
+    assert said.startswith("Could not load the seat-1 view: the viewer answered 502; trying"), said
+    # Meanwhile the list names the view the board shows.
+    assert page.input_value("#view") == "public"
+    save_screenshot(page, "match-view-retrying")
+    page.wait_for_function("() => window.sheepfold.view === 'seat-1'", timeout=15_000)
+    assert page.input_value("#view") == "seat-1"
+    assert page.is_hidden("#notice")
+    assert drawn_move(page) == 4
+    assert len(seat) == len(WAITS) + 1
+    _waited_longer_each_time(seat)

@@ -2,6 +2,7 @@
 // Server-Sent Events (the viewer sends the list again whenever it changes).
 // Past its newest `limit`, older pages (`?page=TOKEN`) list every match a
 // page at a time, as they were when the page was loaded.
+import { fetchJson, retryWait, sleep } from "./retry.js";
 import { h, seatColour } from "./svg.js";
 import { count } from "./words.js";
 
@@ -18,9 +19,7 @@ const pageNumber = document.getElementById("page-number");
 // not kept current).
 const pageToken = new URLSearchParams(location.search).get("page") || null;
 let source = null;
-// Waits between attempts once the stream fails; a test may set its own before the page loads.
-const RETRY_SECONDS = window.sheepfoldRetrySeconds || [1, 2, 4, 8, 15, 30];
-let retries = 0;
+let retries = 0; // failed streams in a row (an older page: failed loads)
 let retry = null;
 const columns = document.querySelectorAll("table.matches thead th").length;
 
@@ -103,15 +102,12 @@ function pageUrl(game, token) {
   return params.toString() ? `/?${params}` : "/";
 }
 
-async function fetchPage(token) {
+// One page of matches, or why not (see fetchJson).
+function fetchPage(token) {
   const params = new URLSearchParams();
   if (filter.value) params.set("game", filter.value);
   if (token) params.set("page", token);
-  try {
-    return await (await fetch(`/api/matches/page?${params}`)).json();
-  } catch {
-    return { error: "the viewer does not answer; try again" };
-  }
+  return fetchJson(`/api/matches/page?${params}`);
 }
 
 // Older: to the page after this one. The first page learns its token when asked.
@@ -122,7 +118,7 @@ older.onclick = async (event) => {
   if (pageToken === null) {
     const first = await fetchPage("");
     if (first.error) {
-      status.textContent = first.error;
+      status.textContent = `${first.error}; try again`;
       return;
     }
     next = first.next_page;
@@ -142,7 +138,18 @@ async function showPage() {
   pager.hidden = false;
   older.hidden = true;
   document.body.dataset.page = "older";
-  const page = await fetchPage(pageToken);
+  let page = await fetchPage(pageToken);
+  // The viewer or the game server away for a moment: tried again, less and
+  // less often, until the page loads (it once said so and never asked again).
+  while (page.error && page.again) {
+    const wait = retryWait(retries);
+    retries += 1;
+    status.textContent = `could not load this page: ${page.error}; trying again in ${wait} s`;
+    document.body.dataset.stream = "retrying";
+    await sleep(wait);
+    status.textContent = `could not load this page: ${page.error}; trying again now`;
+    page = await fetchPage(pageToken);
+  }
   if (page.error) {
     status.textContent = page.error;
     document.body.dataset.stream = "failed";
@@ -176,7 +183,7 @@ function listen() {
   // browser gives up for good on a refused stream, so the page retries itself.
   source.onerror = () => {
     source.close();
-    const wait = RETRY_SECONDS[Math.min(retries, RETRY_SECONDS.length - 1)];
+    const wait = retryWait(retries);
     retries += 1;
     document.body.dataset.stream = "retrying";
     status.textContent = `not updating: the viewer does not answer; trying again in ${wait} s`;

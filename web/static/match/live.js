@@ -4,9 +4,8 @@
 import { $, board, boot, indexOfMove, model, notice } from "./model.js";
 import { render } from "./draw.js";
 import { fillViews, go, goLast, loadFrames } from "./replay.js";
+import { retryWait } from "../retry.js";
 
-// Waits between attempts; a test may set its own before the page loads.
-const RETRY_SECONDS = window.sheepfoldRetrySeconds || [1, 2, 4, 8, 15, 30];
 let retries = 0;
 
 // The match is over: the page becomes its replay, at the move it showed (or,
@@ -117,7 +116,7 @@ export function follow() {
 function lost(reason) {
   model.connected = false;
   document.body.dataset.stream = "retrying";
-  const wait = RETRY_SECONDS[Math.min(retries, RETRY_SECONDS.length - 1)];
+  const wait = retryWait(retries);
   retries += 1;
   notice(`The live stream ended: ${reason}. Reconnecting in ${wait} s.`);
   render();

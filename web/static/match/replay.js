@@ -1,5 +1,6 @@
 // Replaying a match: the buttons, the slider, the keys and the link's #move
 // that step through its frames, and the seat views whose frames it loads.
+import { fetchJson, retryWait, sleep } from "../retry.js";
 import { h } from "../svg.js";
 import { $, board, boot, indexOfMove, model, notice } from "./model.js";
 import { quoted, seatText } from "./names.js";
@@ -125,40 +126,50 @@ export function fillViews() {
   options.push(["all", "all cards"]);
   select.replaceChildren(...options.map(([value, label]) => h("option", { value }, label)));
   select.value = model.view;
-  select.onchange = async () => {
-    // Refused (the notice says why): the list names the view still shown, not
-    // the one asked for, which the board once seemed to be.
-    if (!(await loadFrames(select.value))) select.value = model.view;
-  };
+  select.onchange = () => loadFrames(select.value);
 }
 
 // Whether the notice says why the last view could not be loaded: said until
 // a view loads.
 let viewRefused = false;
+// The latest view asked for: one asked for while another waits to be tried
+// again takes its place.
+let asked = 0;
 
-// Every frame of the finished match in `view`, staying at the move shown.
+// Every frame of the finished match in `view`, staying at the move shown:
+// true once shown, false when refused (the notice says why), null when
+// another view was asked for meanwhile. While the viewer or the game server
+// is away it tries again, less and less often (it once said so and never
+// asked again), the view list naming the view still shown meanwhile.
 export async function loadFrames(view) {
-  const shown = model.frames.length ? model.frames[model.index].move : null;
-  let data = null;
-  let response = null;
-  try {
-    response = await fetch(`${boot.frames_url}?view=${encodeURIComponent(view)}`);
-    data = await response.json();
-  } catch {
-    notice(`Could not load the ${view} view: the viewer does not answer.`);
+  const mine = ++asked;
+  const url = `${boot.frames_url}?view=${encodeURIComponent(view)}`;
+  let data = await fetchJson(url);
+  for (let retries = 0; data.error && data.again; retries += 1) {
+    if (mine !== asked) return null;
+    const wait = retryWait(retries);
+    $("view").value = model.view;
+    notice(`Could not load the ${view} view: ${data.error}; trying again in ${wait} s.`);
     viewRefused = true;
-    return false;
+    await sleep(wait);
+    if (mine !== asked) return null;
+    data = await fetchJson(url);
   }
-  if (!response.ok) {
-    const why = data.error || `could not load the ${view} view`;
-    notice(model.status === "aborted" ? `Its moves cannot be shown: ${why}.` : why);
+  if (mine !== asked) return null;
+  if (data.error) {
+    // Refused: the list names the view still shown, not the one asked for,
+    // which the board once seemed to be.
+    $("view").value = model.view;
+    notice(model.status === "aborted" ? `Its moves cannot be shown: ${data.error}.` : data.error);
     viewRefused = true;
     return false;
   }
   if (viewRefused) notice("");
   viewRefused = false;
+  const shown = model.frames.length ? model.frames[model.index].move : null;
   model.frames = data.frames;
   model.view = view;
+  $("view").value = view;
   if (model.status !== "aborted") model.result = data.result || model.result; // aborted: no scores
   board.dataset.frames = model.frames.length;
   if (shown !== null && indexOfMove(shown) >= 0) model.index = indexOfMove(shown);

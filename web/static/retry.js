@@ -1,0 +1,33 @@
+// Waits between attempts at what failed for a moment (the viewer or the game
+// server away, a proxy's 502): 1, 2, 4, 8, 15 and then every 30 s, so a page
+// left open while the server is away asks twice a minute, not in a loop. A
+// test may set its own (window.sheepfoldRetrySeconds) before the page loads.
+const RETRY_SECONDS = window.sheepfoldRetrySeconds || [1, 2, 4, 8, 15, 30];
+
+// Seconds to wait before trying again once `retries` retries failed already.
+export function retryWait(retries) {
+  return RETRY_SECONDS[Math.min(retries, RETRY_SECONDS.length - 1)];
+}
+
+// The JSON at `url`, or `error` saying why not and `again` whether the same
+// request may be answered a moment later: none came (the viewer away, an
+// answer broken off) or the viewer or a proxy failed (5xx); a 4xx says what
+// is wrong with the request itself.
+export async function fetchJson(url) {
+  let response = null;
+  try {
+    response = await fetch(url);
+    const data = await response.json();
+    if (response.ok) return data;
+    return { error: data.error || `the viewer answered ${response.status}`, again: response.status >= 500 };
+  } catch {
+    // No JSON (a proxy's error page) is said by its status alone.
+    if (!response || response.ok) return { error: "the viewer does not answer", again: true };
+    return { error: `the viewer answered ${response.status}`, again: response.status >= 500 };
+  }
+}
+
+// Resolves after `seconds`.
+export function sleep(seconds) {
+  return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+}
