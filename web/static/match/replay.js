@@ -110,8 +110,7 @@ export function moveFromHash() {
   notice("");
   return Number(asked);
 }
-// What a link asked for, as the notice quotes it: its first 40 characters (as
-// the viewer quotes `?move=`), and a control character (U+202E turns the
+
 window.addEventListener("hashchange", () => {
   const move = moveFromHash();
   if (move !== null && move !== model.frames[model.index]?.move) goMove(move, false);
