@@ -24,14 +24,26 @@ NATIVE_NOTIFY_CALLS = {"x86_64": (294, 300), "aarch64": (26, 262)}
 # io_setup and io_destroy, likewise.
 NATIVE_AIO_CALLS = {"x86_64": (206, 207), "aarch64": (0, 1)}
 
-# Run in a child: a seccomp filter cannot be taken off a process once loaded.
-_CHILD = r"""
+# What every child below starts with: libc, and `load_filter()`, which loads the
+# filter its stdin holds on it for good.
+_PREAMBLE = r"""
 import ctypes, json, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
-libc.syscall.restype = ctypes.c_long
 
 class Program(ctypes.Structure):
     _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_void_p)]
+
+def load_filter():
+    data = sys.stdin.buffer.read()
+    buffer = ctypes.create_string_buffer(data, len(data))
+    program = Program(len(data) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
+    assert libc.prctl(22, 2, ctypes.byref(program), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
+"""
+
+# Run in a child: a seccomp filter cannot be taken off a process once loaded.
+_CHILD = r"""
+libc.syscall.restype = ctypes.c_long
 
 def call(number, *args):
     ctypes.set_errno(0)
@@ -70,21 +82,17 @@ def aio_calls():
     return {"io_setup": error}
 
 before = {**key_calls(), **notify_calls(), **aio_calls()}
-data = sys.stdin.buffer.read()
-buffer = ctypes.create_string_buffer(data, len(data))
-program = Program(len(data) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
-assert libc.prctl(22, 2, ctypes.byref(program), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
+load_filter()
 after = {**key_calls(), **notify_calls(), **aio_calls()}
 print(json.dumps({"before": before, "after": after, "pid": os.getpid(), "cwd": os.getcwd()}))
 """
 
 
 def _filtered_child(program: bytes, script: str, *args: str) -> Any:
-    """What `script`, run by a Python whose stdin is the filter `program`,
-    printed as JSON (it must exit 0)."""
+    """What `script`, run after `_PREAMBLE` by a Python whose stdin is the filter
+    `program`, printed as JSON (it must exit 0)."""
     child = subprocess.run(
-        [sys.executable, "-c", script, *args],
+        [sys.executable, "-c", _PREAMBLE + script, *args],
         input=program,
         capture_output=True,
         timeout=60,
@@ -139,11 +147,7 @@ def test_every_abi_of_a_machine_is_covered() -> None:
 
 # Run in a child, as above: socket() for each family, before and after the filter.
 _SOCKETS = r"""
-import ctypes, json, os, socket, sys
-libc = ctypes.CDLL(None, use_errno=True)
-
-class Program(ctypes.Structure):
-    _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_void_p)]
+import socket
 
 def sockets():
     found = {}
@@ -156,11 +160,7 @@ def sockets():
     return found
 
 before = sockets()
-data = sys.stdin.buffer.read()
-buffer = ctypes.create_string_buffer(data, len(data))
-program = Program(len(data) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
-assert libc.prctl(22, 2, ctypes.byref(program), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
+load_filter()
 print(json.dumps({"before": before, "after": sockets()}))
 """
 
@@ -181,11 +181,7 @@ def test_vsock_sockets_are_refused_and_other_families_are_not() -> None:
 # process (`int 0x80`, its arguments in the low 4 GB where i386 pointers reach),
 # for two families, before and after the filter; a fd number or minus an errno.
 _SOCKETCALL = r"""
-import ctypes, json, mmap, struct, sys
-libc = ctypes.CDLL(None, use_errno=True)
-
-class Program(ctypes.Structure):
-    _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_void_p)]
+import mmap, struct
 
 MAP_32BIT = 0x40
 page = mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_32BIT,
@@ -207,11 +203,7 @@ def sockets():
     return found
 
 before = sockets()
-data = sys.stdin.buffer.read()
-buffer = ctypes.create_string_buffer(data, len(data))
-program = Program(len(data) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
-assert libc.prctl(22, 2, ctypes.byref(program), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
+load_filter()
 print(json.dumps({"before": before, "after": sockets()}))
 """
 
@@ -232,12 +224,7 @@ def test_i386_socketcall_makes_no_socket() -> None:
 # Run in a child, as above: ptrace and process_vm_writev on itself, harmless
 # (PTRACE_TRACEME with no tracer around it; a write of no bytes), and a ring.
 _TRACING = r"""
-import ctypes, json, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
-
-class Program(ctypes.Structure):
-    _fields_ = [("length", ctypes.c_ushort), ("instructions", ctypes.c_void_p)]
 
 ptrace, process_vm_writev, io_uring_setup = json.loads(sys.argv[1])
 
@@ -265,11 +252,7 @@ def uring():
 
 before = uring()
 
-data = sys.stdin.buffer.read()
-buffer = ctypes.create_string_buffer(data, len(data))
-program = Program(len(data) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
-assert libc.prctl(22, 2, ctypes.byref(program), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
+load_filter()
 print(json.dumps({**calls(), "io_uring_setup": uring(), "before": before}))
 """
 # ptrace and process_vm_writev in each machine's native table.
