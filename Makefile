@@ -20,10 +20,11 @@ install: $(STAMP) ## create .venv and install sheepfold with its dev tools
 demo: $(STAMP) ## play a short round robin of the built-in bots on every game
 	$(BIN)/sheepfold demo
 
-# The main suite runs on TEST_WORKERS processes (pytest-xdist; `auto` is one a
-# core), a test file to a worker, since much of it waits on servers and bots
-# rather than computing. The Node bot's tests run beside it; their output is
-# shown when both have finished. The whole run must stay under 20 minutes on 2 cores.
+# The main suite and the browser tests run on TEST_WORKERS processes
+# (pytest-xdist; `auto` is one a core), a test file to a worker, since much of
+# them waits on servers, bots and Chromium rather than computing. The Node
+# bot's tests run beside the main suite; their output is shown when both have
+# finished. The whole run must stay under 20 minutes on 2 cores.
 TEST_WORKERS ?= 2
 
 test: $(STAMP) ## run the whole test suite; steps that need a missing tool say NOT RUN and why
@@ -73,7 +74,8 @@ CHROMIUM ?= /usr/bin/chromium
 
 test-browser: $(STAMP) ## the web viewer in headless Chromium; says so when Chromium is missing
 	@if [ -x "$(CHROMIUM)" ]; then \
-		SHEEPFOLD_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest -m browser -q; \
+		SHEEPFOLD_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest -m browser -q \
+			-n $(TEST_WORKERS) --dist loadfile; \
 	elif [ -n "$(REQUIRE_BROWSER)" ]; then \
 		echo "test-browser: REQUIRE_BROWSER is set but there is no Chromium at $(CHROMIUM)" >&2; exit 1; \
 	else \
