@@ -109,10 +109,13 @@ _ALLOW = 0x7FFF0000
 _ERRNO = 0x00050000
 _X32 = 0x40000000  # x32 calls are x86-64's numbers with this bit set
 
+# For each machine, (AUDIT_ARCH of an ABI, that ABI's call numbers) per ABI.
+CallTable = dict[str, tuple[tuple[int, tuple[int, ...]], ...]]
+
 # For each machine, every ABI a process on it may call the kernel through (an
 # x86-64 bot can still make i386 calls), with that ABI's numbers of add_key,
 # request_key and keyctl.
-KEY_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+KEY_CALLS: CallTable = {
     "x86_64": (
         (0xC000003E, (248, 249, 250, _X32 | 248, _X32 | 249, _X32 | 250)),  # x86-64, x32
         (0x40000003, (286, 287, 288)),  # i386
@@ -126,7 +129,7 @@ KEY_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 
 # inotify_init, inotify_init1 and fanotify_init, ABI by ABI as above (arm64 has
 # no inotify_init).
-NOTIFY_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+NOTIFY_CALLS: CallTable = {
     "x86_64": (
         (0xC000003E, (253, 294, 300, _X32 | 253, _X32 | 294, _X32 | 300)),  # x86-64, x32
         (0x40000003, (291, 332, 338)),  # i386
@@ -140,7 +143,7 @@ NOTIFY_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 
 # io_setup, ABI by ABI as above: x32 has a number of its own (543), and x32's
 # 206 (x86-64's io_setup) fails anyway; refused too, in case a kernel takes it.
-AIO_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+AIO_CALLS: CallTable = {
     "x86_64": (
         (0xC000003E, (206, _X32 | 206, _X32 | 543)),  # x86-64, x32
         (0x40000003, (245,)),  # i386
@@ -154,7 +157,7 @@ AIO_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 
 # ptrace and process_vm_writev, ABI by ABI as above (x32's own numbers, 521
 # and 540, and x86-64's, in case a kernel takes them).
-TRACE_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+TRACE_CALLS: CallTable = {
     "x86_64": (
         (0xC000003E, (101, 311, _X32 | 101, _X32 | 311, _X32 | 521, _X32 | 540)),  # x86-64, x32
         (0x40000003, (26, 348)),  # i386
@@ -168,7 +171,7 @@ TRACE_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 
 # io_uring_setup, io_uring_enter and io_uring_register: the same numbers on
 # every ABI (x32's with its bit set).
-URING_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+URING_CALLS: CallTable = {
     "x86_64": (
         (0xC000003E, (425, 426, 427, _X32 | 425, _X32 | 426, _X32 | 427)),  # x86-64, x32
         (0x40000003, (425, 426, 427)),  # i386
@@ -181,7 +184,7 @@ URING_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 
 
 # userfaultfd, ABI by ABI as above.
-UFFD_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+UFFD_CALLS: CallTable = {
     "x86_64": (
         (0xC000003E, (323, _X32 | 323)),  # x86-64, x32
         (0x40000003, (374,)),  # i386
@@ -194,7 +197,7 @@ UFFD_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 
 
 # perf_event_open, ABI by ABI as above.
-PERF_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+PERF_CALLS: CallTable = {
     "x86_64": (
         (0xC000003E, (298, _X32 | 298)),  # x86-64, x32
         (0x40000003, (336,)),  # i386
@@ -208,7 +211,7 @@ PERF_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 
 # socket, ABI by ABI as above: refused when its family (the first argument) is
 # AF_VSOCK.
-SOCKET_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+SOCKET_CALLS: CallTable = {
     "x86_64": (
         (0xC000003E, (41, _X32 | 41)),  # x86-64, x32
         (0x40000003, (359,)),  # i386
@@ -222,15 +225,13 @@ SOCKET_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
 
 # socketcall, where an ABI has it: refused when it makes a socket (its first
 # argument SYS_SOCKET), since the family is behind a pointer.
-SOCKETCALL_CALLS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
+SOCKETCALL_CALLS: CallTable = {
     "x86_64": ((0x40000003, (102,)),),  # i386
     "aarch64": (),  # arm's EABI has no socketcall
 }
 
 
-def _merged(
-    *tables: dict[str, tuple[tuple[int, tuple[int, ...]], ...]],
-) -> dict[str, tuple[tuple[int, tuple[int, ...]], ...]]:
+def _merged(*tables: CallTable) -> CallTable:
     merged: dict[str, dict[int, tuple[int, ...]]] = {}
     for table in tables:
         for machine, abis in table.items():
