@@ -20,6 +20,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from server.sqlite_store import SqliteStore
+from tests.conftest import ROOT
 from tests.integrity.helpers import wait_until
 from tests.server.stored_matches import GAMES, fill
 
@@ -291,7 +292,7 @@ def test_private_replays_still_need_the_admin_token_for_every_page(tmp_path: Pat
 
 def test_the_bot_guides_loop_reads_every_match(stub: arena_pb2_grpc.ArenaStub) -> None:
     """The Python of docs/writing-a-bot.md that reads every page, run as written."""
-    guide = (Path(__file__).resolve().parents[2] / "docs" / "writing-a-bot.md").read_text()
+    guide = (ROOT / "docs" / "writing-a-bot.md").read_text()
     after = guide.split("In Python, reading every match:\n\n```python\n", 1)[1]
     namespace: dict[str, Any] = {}
     exec(after.split("```", 1)[0], namespace)

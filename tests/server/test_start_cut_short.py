@@ -9,9 +9,8 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import ROOT
 
 # Cancels a start after 0, 1, 2, ... turns of the loop: every await of the
 # start is cut at least once, and the last ones let it finish.
