@@ -17,7 +17,7 @@ from server.logs import worth_logging
 from server.match import Match
 from server.peers import WaitEnded, first_message, peer_address
 from server.seats import JoinError, SeatStream, token_owner, why_over
-from server.status import CallEnded, abort
+from server.status import CallEnded, abort, quiet_if_gone
 from server.streams import StreamClosed
 from server.unexpected import PASSED_ON, end_with_internal
 
@@ -34,8 +34,9 @@ class PlayCall(ArenaCalls):
         `PreEncodedResponses` sends as they are."""
         try:
             address = peer_address(context.peer())
-            cut_off_streams = await cut_off_streams_of(context, address, PLAY_METHOD)
-            match, seat, stream = await self._join(request_iterator, context)
+            with quiet_if_gone():  # a refusal its client left before
+                cut_off_streams = await cut_off_streams_of(context, address, PLAY_METHOD)
+                match, seat, stream = await self._join(request_iterator, context)
             reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
             get = stream.get
 
@@ -69,10 +70,6 @@ class PlayCall(ArenaCalls):
                 self.stalls.remove(writer)
                 reader.cancel()
                 match.leave(seat, stream)
-        except CallEnded:
-            # A refusal its client left before: as `quiet_if_gone`, which would
-            # be one more generator for every message here.
-            raise asyncio.CancelledError from None
         except PASSED_ON:
             raise
         except Exception:
