@@ -214,3 +214,36 @@ def test_a_tournament_report_broken_off_while_read_is_asked_for_again(
         )
         assert page.is_hidden("#report-status")
         assert page.locator(".tournament-state .badge").inner_text() == "finished"
+
+
+def test_a_live_match_the_viewer_no_longer_knows_is_no_longer_followed(
+    showcase: Showcase, page: Any
+) -> None:
+    """The stream ends and the viewer, asked where the match is, answers 404
+    (a restarted game server forgets its matches): the page stops following it
+    and quotes the viewer's reason, rather than reconnecting for ever."""
+    match_id = showcase.start_live("sheep-showdown", 2, 4243, delay=5)
+    deadline = time.monotonic() + 30
+    while _moves(showcase, match_id) < 1:
+        assert time.monotonic() < deadline, "the match did not start"
+        time.sleep(0.05)
+
+    def answer(status: int, kind: str, body: str) -> Any:
+        return lambda route: route.fulfill(status=status, headers={"Content-Type": kind}, body=body)
+
+    page.route(
+        f"**/api/match/{match_id}/live",
+        answer(200, "text/event-stream", "event: end\ndata: {}\n\n"),
+    )
+    page.route(
+        f"**/api/match/{match_id}",
+        answer(404, "application/json", '{"error": "no match here any more", "status": 404}'),
+    )
+    page.add_init_script("window.sheepfoldRetrySeconds = [0.1]")
+    page.goto(f"{showcase.url}/match/{match_id}")
+    page.wait_for_function(
+        "() => document.getElementById('notice').textContent.includes('no longer be followed')",
+        timeout=15_000,
+    )
+    assert "no match here any more" in page.inner_text("#notice")
+    assert page.evaluate("() => window.sheepfold.status") == "gone"

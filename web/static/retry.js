@@ -12,11 +12,11 @@ export function retryWait(retries) {
 // The JSON at `url`, or `error` saying why not and `again` whether the same
 // request may be answered a moment later: none came (the viewer away, an
 // answer broken off) or the viewer or a proxy failed (5xx); a 4xx says what
-// is wrong with the request itself.
-export async function fetchJson(url) {
+// is wrong with the request itself. `init` is fetch's own (its cache, say).
+export async function fetchJson(url, init = {}) {
   let response = null;
   try {
-    response = await fetch(url);
+    response = await fetch(url, init);
     const data = await response.json();
     if (response.ok) return data;
     return { error: data.error || `the viewer answered ${response.status}`, again: response.status >= 500 };

@@ -4,7 +4,7 @@
 import { $, board, boot, indexOfMove, model, notice } from "./model.js";
 import { render } from "./draw.js";
 import { fillViews, go, goLast, loadFrames } from "./replay.js";
-import { retryWait } from "../retry.js";
+import { fetchJson, retryWait } from "../retry.js";
 
 let retries = 0;
 
@@ -127,26 +127,19 @@ function lost(reason) {
 async function reconnect() {
   pendingRetry = null;
   if (document.hidden) return; // it follows again once shown
-  let info = null;
-  try {
-    const response = await fetch(boot.info_url, { cache: "no-store" });
-    info = response.ok ? await response.json() : null;
-    if (!response.ok && response.status < 500) {
-      // The match is gone (a restarted server forgets it): nothing to follow.
-      const data = await response.json().catch(() => ({}));
-      model.live = false;
-      model.status = "gone";
-      notice(`The match can no longer be followed: ${data.error || response.statusText}.`);
-      render();
-      return;
-    }
-  } catch {
-    info = null;
+  const info = await fetchJson(boot.info_url, { cache: "no-store" });
+  if (info.error && !info.again) {
+    // The match is gone (a restarted server forgets it): nothing to follow.
+    model.live = false;
+    model.status = "gone";
+    notice(`The match can no longer be followed: ${info.error}.`);
+    render();
+    return;
   }
   // Hidden while it asked: it asks again once shown (a stream opened now would
   // hold one of the browser's six connections to the viewer in a hidden tab).
   if (document.hidden) return;
-  if (!info) return lost("the viewer or the game server does not answer");
+  if (info.error) return lost("the viewer or the game server does not answer");
   notice("");
   model.status = info.status;
   if (info.status === "finished") {
