@@ -2,8 +2,9 @@
 a run, draw icons only on the set taken, a hand over six, the score of each
 pasture being its own, ties of two and three for the most bells, ties for the most
 stars, a tie for the third most bells, a draw icon after the 4-player trigger,
-cards left in hand at the end, and the winner's tie-break on connected bells and a
-victory shared.
+cards left in hand at the end, the winner's tie-break on connected bells and a
+victory shared, all four players tied for an award, and a run whose first card
+takes the start's last free side.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-n-sheep.md).
@@ -11,7 +12,7 @@ Rule sentences are quoted from the game's rulebook or the project's decisions
 
 from __future__ import annotations
 
-from games.sheep_n_sheep.actions import BeginFree, BeginRun, BeginSame, Place, TakeSet
+from games.sheep_n_sheep.actions import BeginFree, BeginRun, BeginSame, Place, Stop, TakeSet
 from games.sheep_n_sheep.events import CardDrawn, EndTriggered, GameEnded
 from games.sheep_n_sheep.scoring import BELL_AWARDS, awards, score
 from games.sheep_n_sheep.state import SheepNSheepState
@@ -250,3 +251,40 @@ def test_one_vp_icons_on_a_group_of_the_wrong_size_still_count() -> None:
     assert [(g["size"], g["vp"]) for g in seat0["group_list"]] == [(2, 0), (1, 0)]
     assert (seat0["one_vp"], seat0["groups"], seat0["penalty"]) == (2, 0, -4)
     assert scores == (-2, 0)
+
+
+def test_all_four_tied_for_the_most_bells_and_hearts_get_the_second_award() -> None:
+    """'In the case of a tie, all tied players receive the points of the next rank
+    down': with four players all tied for the most connected bells and the most
+    hearts, nobody is 1st alone, so each gets the 2nd award (4 VP for bells, 2 VP
+    for hearts), not the 1st (8 / 4), and not nothing as if the four filled ranks
+    1 to 4."""
+    pick = Picker()
+    pastures = [
+        {(0, 0): pick(colour, None, "bell"), (1, 0): pick(colour, None, "heart")}
+        for colour in ("white", "black", "brown", "grey")
+    ]
+    details = score(pastures)[2]["players"]
+    assert [(d["bell_value"], d["heart_count"]) for d in details] == [(1, 1)] * 4
+    assert [(d["bells"], d["hearts"]) for d in details] == [(4, 2)] * 4
+
+
+def test_a_run_branch_on_the_starts_last_free_side_leaves_the_other_branch_none() -> None:
+    """'From a 4, you may choose to play a 5 and/or 3-2-1', each next to its own
+    end of the string, and 'You cannot lay a card on top of another card': both
+    branches grow from the start card, so when the 4 (up) takes the start 3's only
+    free side, the 2 (down) has nowhere to go, while the 5 still may follow the 4."""
+    pick = Picker()
+    pasture = {(0, 0): pick("white", 3)}
+    pasture.update(zip(((-1, 0), (0, 1), (0, -1)), pick.filler(3), strict=True))
+    c4, c5, c2 = pick("grey", 4), pick("grey", 5), pick("blue", 2)
+    state = two_player_position([c4, c5, c2], pick, pastures=[pasture, {}])
+    state.apply(BeginRun((0, 0)))
+    assert {(a.card, a.branch) for a in state.legal_actions() if isinstance(a, Place)} == {
+        (c4, "up"),
+        (c2, "down"),
+    }
+    state.apply(Place(c4, 1, 0, "up"))
+    places = {(a.card, a.x, a.y, a.branch) for a in state.legal_actions() if isinstance(a, Place)}
+    assert places == {(c5, x, y, "up") for x, y in ((2, 0), (1, 1), (1, -1))}
+    assert state.to_move == 0 and Stop() in state.legal_actions()
