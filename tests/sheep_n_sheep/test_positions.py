@@ -9,6 +9,7 @@ import pytest
 
 from games.sheep_n_sheep.actions import BeginFree, Discard, Place
 from games.sheep_n_sheep.state import SheepNSheepState
+from tests.conftest import ROOT
 
 
 @pytest.mark.parametrize(
@@ -76,3 +77,13 @@ def test_a_pasture_at_the_edge_of_reach_keeps_its_cells_and_neighbours() -> None
     state.apply(Discard(3))
     cells = {(a.x, a.y) for a in state.legal_actions() if isinstance(a, Place)}
     assert cells == {(1, 411), (-1, 411), (0, 412), (0, 410)}
+
+
+def test_the_guides_position_example_runs_as_written() -> None:
+    """The game guide shows outside testers how to build a position and score one;
+    its example's asserts (the set formed at the trigger, a lone white bell sheep
+    scoring 8) must hold, so the guide cannot drift from the engine unnoticed."""
+    guide = (ROOT / "docs" / "games" / "sheep-n-sheep.md").read_text()
+    found = re.search(r"\n## Building a position [^\n]*\n.*?```python\n(.*?)```", guide, re.S)
+    assert found, "the guide's 'Building a position' section has a Python example"
+    exec(compile(found.group(1), "sheep-n-sheep.md", "exec"), {})
