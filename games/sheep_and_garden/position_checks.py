@@ -1,12 +1,14 @@
 """What a hand-built Sheep & Garden position must be, checked before it is
 built: a bad tile id, rotation or seat would otherwise index the wrong tile
-(a negative id counts from the end) or fail deep inside the engine."""
+(a negative id counts from the end) or fail deep inside the engine, and a bad
+objective slot would fail at the scoring or score silently for the wrong seat."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.sheep_and_garden.data import TILE_COUNT
+from games.sheep_and_garden.data import OBJECTIVE_BY_ID, TILE_COUNT
+from games.sheep_and_garden.model import Slot
 
 ROTATIONS = 4
 
@@ -18,11 +20,13 @@ def check_position(
     deck: Sequence[int],
     display_size: int,
     to_move: int | None,
+    slots: Sequence[Slot] | None = None,
 ) -> None:
     """ValueError naming the first thing no game holds: 1 to 4 players, real
-    tile ids (placed, shown or in the deck), one tile a cell,
-    rotations 0 to 3, a display no larger than the game's and a seat to move
-    among the players (or None, the game over)."""
+    tile ids (placed, shown or in the deck), at least one tile placed, one tile
+    a cell, rotations 0 to 3, a display no larger than the game's, a seat to
+    move among the players (or None, the game over) and slots as `check_slots`
+    wants them."""
     if type(players) is not int or not 1 <= players <= 4:
         raise ValueError(f"{players!r} players: Sheep & Garden takes 1 to 4")
     if to_move is not None and (type(to_move) is not int or not 0 <= to_move < players):
@@ -34,6 +38,8 @@ def check_position(
     for tile in [tile for tile, _, _, _ in placed] + list(display) + list(deck):
         if type(tile) is not int or not 0 <= tile < TILE_COUNT:
             raise ValueError(f"tile {tile!r} is no tile: ids are 0 to {TILE_COUNT - 1}")
+    if not placed:
+        raise ValueError("no tile placed: a game starts with one in the centre")
     cells: set[tuple[int, int]] = set()
     for tile, x, y, rotation in placed:
         if type(x) is not int or type(y) is not int:
@@ -43,3 +49,36 @@ def check_position(
         cells.add((x, y))
         if type(rotation) is not int or not 0 <= rotation < ROTATIONS:
             raise ValueError(f"rotation {rotation!r} of tile {tile}: rotations are 0 to 3")
+    if slots is not None:
+        check_slots(players, slots)
+
+
+def check_slots(players: int, slots: Sequence[Slot]) -> None:
+    """ValueError naming the first slot no game deals: a real card, held by
+    seats of the table, each once, in a tuple (views of the slots are memoised
+    by value); solo's enemy cards, and only they, are held by no seat (a held
+    enemy card would count for the player as well). A card may repeat, as a
+    tile may, for what-if positions."""
+    for index, slot in enumerate(slots):
+        if type(slot) is not Slot:
+            raise ValueError(f"slot {index}: {slot!r} is not a Slot")
+        if slot.card not in OBJECTIVE_BY_ID:
+            raise ValueError(
+                f"slot {index}: {slot.card!r} is no objective card: "
+                f"ids are {', '.join(OBJECTIVE_BY_ID)}"
+            )
+        where = f"slot {index} ({slot.card})"
+        if type(slot.holders) is not tuple:
+            raise ValueError(f"{where}: holders {slot.holders!r} is not a tuple")
+        for seat in slot.holders:
+            if type(seat) is not int or not 0 <= seat < players:
+                raise ValueError(f"{where}: seat {seat!r} is not one of 0 to {players - 1}")
+        twice = [seat for seat in slot.holders if slot.holders.count(seat) > 1]
+        if twice:
+            raise ValueError(f"{where}: seat {twice[0]} holds it twice")
+        if slot.enemy and players != 1:
+            raise ValueError(f"{where}: only solo has the enemy's cards")
+        if slot.enemy and slot.holders:
+            raise ValueError(f"{where}: the enemy's card is held by no seat")
+        if not slot.enemy and not slot.holders:
+            raise ValueError(f"{where} is held by no seat")

@@ -237,7 +237,9 @@ class SheepAndGardenState(State):
         placed = list(placed)
         display = list(display)
         deck = list(deck)
-        check_position(players, placed, display, deck, 1 if players == 1 else DISPLAY_SIZE, to_move)
+        check_position(
+            players, placed, display, deck, 1 if players == 1 else DISPLAY_SIZE, to_move, slots
+        )
         state = cls.__new__(cls)
         state.players = players
         state._rng = random.Random(seed)

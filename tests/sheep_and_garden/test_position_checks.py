@@ -8,6 +8,7 @@ import re
 import pytest
 
 from games.sheep_and_garden.data import TILE_COUNT
+from games.sheep_and_garden.model import Slot
 from games.sheep_and_garden.state import SheepAndGardenState
 
 START = (0, 0, 0, 0)
@@ -50,6 +51,21 @@ def test_a_position_within_bounds_is_built() -> None:
         ({"to_move": -1}, "seat -1 to move"),
         ({"display": [2, 3, 7, 8]}, "4 tiles shown: at most 3 in a 2-player game"),
         ({"players": 1, "display": [2, 3]}, "2 tiles shown: at most 1 in a 1-player game"),
+        ({"placed": []}, "no tile placed: a game starts with one in the centre"),
+        ({"slots": (Slot("lake", (0,), True),)}, "slot 0: 'lake' is no objective card"),
+        (
+            {"slots": (Slot("lakes", (0,), True), Slot("roads", (2,), True))},
+            "slot 1 (roads): seat 2",
+        ),
+        ({"slots": (Slot("lakes", (1, 0, 1), False),)}, "slot 0 (lakes): seat 1 holds it twice"),
+        ({"slots": (Slot("lakes", [0], True),)}, "slot 0 (lakes): holders [0] is not a tuple"),
+        ({"slots": (Slot("lakes", (), True),)}, "slot 0 (lakes) is held by no seat"),
+        ({"slots": (Slot("lakes", (), True, enemy=True),)}, "slot 0 (lakes): only solo has"),
+        (
+            {"players": 1, "display": [2], "slots": (Slot("lakes", (0,), True, enemy=True),)},
+            "slot 0 (lakes): the enemy's card is held by no seat",
+        ),
+        ({"slots": (("lakes", (0,), True),)}, "slot 0: ('lakes', (0,), True) is not a Slot"),
     ],
 )
 def test_a_position_no_game_holds_is_refused(changes: dict[str, object], message: str) -> None:
