@@ -75,6 +75,7 @@ from games.stubborn_sheep.phases import (
     T_SCORE,
     T_START,
 )
+from games.stubborn_sheep.positions import check_position
 from games.stubborn_sheep.scoring import Scoring, solo_rating
 from games.stubborn_sheep.turn import Turn
 from games.stubborn_sheep.views import Views
@@ -230,7 +231,7 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
             self._tasks.append((T_START,))
 
     @classmethod
-    def custom(
+    def from_position(
         cls,
         players: int,
         *,
@@ -249,14 +250,19 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         seed: int = 0,
         final_left: int = -1,
     ) -> StubbornSheepState:
-        """A hand-built position for tests, at the start of `current`'s turn
-        (`start="turn"`, restock first), at its placement (`"place"`) or at its
-        scoring step (`"score"`). Cards not named go to the piles (sheep pile and
-        fence pile, in id order; the last id is drawn first)."""
+        """A hand-built position (tests, puzzles, search), at the start of
+        `current`'s turn (`start="turn"`, restock first), at its placement
+        (`"place"`) or at its scoring step (`"score"`). Sheep not named go to the
+        sheep pile, or to the discard pile when `sheep_pile` is given; fences not
+        named go to the fence pile, or out of the game when `fence_pile` is given
+        (piles are drawn from their end). A card named twice, a card that does
+        not exist, a part of the wrong size, a scored sheep in another colour's
+        pile or a wolf outside the meadows is a ValueError."""
+        if type(players) is not int or players not in REMOVED:
+            raise ValueError(f"players {players!r}: this game is for 1 to 5")
         state = cls(players, seed, wolf is not None and wolf >= 0, bonus)
         n = state.n
         state.areas = [list(cards) for cards in areas]
-        assert len(state.areas) == n
         tops = list(fences) if fences is not None else list(range(n))
         state.stacks = [[card] for card in tops]
         state.orient = list(orientations) if orientations is not None else [UP] * n
@@ -266,22 +272,42 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         if scored is not None:
             state.scored = [[list(pile) for pile in piles] for piles in scored]
         state.discard = list(discard)
-        used_sheep = {card for area in state.areas for card in area}
-        used_sheep.update(state.discard)
-        used_sheep.update(card for piles in state.scored for pile in piles for card in pile)
-        if sheep_pile is None:
-            state.sheep_pile = [c for c in range(N_SHEEP) if c not in used_sheep]
-        else:
+        named = [card for area in state.areas for card in area]
+        named += state.discard
+        named += [card for piles in state.scored for pile in piles for card in pile]
+        if sheep_pile is not None:
             state.sheep_pile = list(sheep_pile)
-            used_sheep.update(state.sheep_pile)
-            state.discard.extend(c for c in range(N_SHEEP) if c not in used_sheep)
-        used_fences = set(tops) | {card for hand in state.hands for card in hand}
-        if fence_pile is None:
-            state.fence_pile = [c for c in range(N_FENCES) if c not in used_fences]
-        else:
+            named += state.sheep_pile
+        named_fences = tops + [card for hand in state.hands for card in hand]
+        if fence_pile is not None:
             state.fence_pile = list(fence_pile)
-            used_fences.update(state.fence_pile)
-            state.fence_box = [c for c in range(N_FENCES) if c not in used_fences]
+            named_fences += state.fence_pile
+        check_position(
+            players,
+            n,
+            state.meadows,
+            areas=state.areas,
+            fences=tops,
+            orientations=state.orient,
+            hands=state.hands,
+            scored=state.scored,
+            sheep=named,
+            fence_cards=named_fences,
+            wolf=wolf,
+            current=current,
+            start=start,
+            final_left=final_left,
+        )
+        unnamed = [c for c in range(N_SHEEP) if c not in set(named)]
+        if sheep_pile is None:
+            state.sheep_pile = unnamed
+        else:
+            state.discard.extend(unnamed)
+        unnamed_fences = [c for c in range(N_FENCES) if c not in set(named_fences)]
+        if fence_pile is None:
+            state.fence_pile = unnamed_fences
+        else:
+            state.fence_box = unnamed_fences
         state.wolf = wolf if wolf is not None else -1
         state.current = current
         state.turn = 1

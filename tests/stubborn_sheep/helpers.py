@@ -122,6 +122,6 @@ def frame3(
     others = [card for card in range(N_FENCES) if card != hand_card]
     tops = kwargs.pop("fences", others[:6])
     hands = kwargs.pop("hands", [[hand_card], [others[6]], [others[7]]])
-    return StubbornSheepState.custom(
+    return StubbornSheepState.from_position(
         3, areas=areas, fences=tops, hands=hands, start=start, **kwargs
     )

@@ -85,7 +85,7 @@ def _restock(scored, players: int = 3, **kwargs) -> StubbornSheepState:
     areas = empty_areas(6 if players == 3 else 4)
     if players == 1:
         scored = scored[:1]
-    return StubbornSheepState.custom(
+    return StubbornSheepState.from_position(
         players, areas=areas, scored=scored, bonus=True, start="turn", **kwargs
     )
 
@@ -139,7 +139,7 @@ def test_only_the_top_card_gives_its_bonus() -> None:
 
 def test_no_bonus_without_the_option_and_declining_is_always_possible() -> None:
     areas = empty_areas(6)
-    plain = StubbornSheepState.custom(3, areas=areas, scored=_piles(b(0)), start="turn")
+    plain = StubbornSheepState.from_position(3, areas=areas, scored=_piles(b(0)), start="turn")
     assert plain.phase == PH_PLACE
     state = _restock(_piles(b(0)))
     state.apply(Decline())

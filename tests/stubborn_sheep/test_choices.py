@@ -82,7 +82,7 @@ def _restock(scored_top: int, areas: list[list[int]], **kwargs) -> StubbornSheep
     piles: list[list[int]] = [[], [], [], []]
     piles[SHEEP_COLOUR[scored_top]].append(scored_top)
     scored = [piles, [[], [], [], []], [[], [], [], []]]
-    return StubbornSheepState.custom(
+    return StubbornSheepState.from_position(
         3, areas=areas, scored=scored, bonus=True, start="turn", **kwargs
     )
 

@@ -39,7 +39,7 @@ def test_the_fifth_seat_activates_its_left_fence_across_the_seam_first(
     fences, starting with the one on the left, then the one on the right." Seat 4 of
     five owns fence 8 (right) and fence 9 (left, towards seat 0): placing on seat 1's
     fence 2 or seat 0's fence 0 activates it, then 9, then 8."""
-    state = StubbornSheepState.custom(5, areas=empty_areas(10), current=4, start="place")
+    state = StubbornSheepState.from_position(5, areas=empty_areas(10), current=4, start="place")
     events = until_next_turn(state.apply(pick(state, PlaceFence, fence=fence, orientation=UP)))
     assert [p.fence for p in events if isinstance(p, FenceActivated)] == order
 
@@ -58,7 +58,7 @@ def test_the_fifth_seat_restocks_only_its_own_pen_to_the_colour_gap() -> None:
         [[], [], [], []],
         [[b(6)], [], [], []],
     ]
-    state = StubbornSheepState.custom(
+    state = StubbornSheepState.from_position(
         5, areas=empty_areas(10), scored=scored, current=4, start="turn"
     )
     assert [len(state.areas[pen]) for pen in state.pens] == [0, 0, 0, 0, 3]

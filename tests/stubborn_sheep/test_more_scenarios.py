@@ -37,7 +37,7 @@ def _two_players(hand_card: int, areas: list[list[int]], current: int = 0) -> St
     others = [card for card in range(N_FENCES) if card != hand_card]
     hands = [[others[6]], [others[7]]]
     hands[current] = [hand_card]
-    return StubbornSheepState.custom(
+    return StubbornSheepState.from_position(
         2, areas=areas, fences=others[:6], hands=hands, current=current, start="place"
     )
 
@@ -76,7 +76,7 @@ def _wolf_end_turn(
     """Seat 0 stops scoring (3 reds wait in its pen), which ends its turn."""
     areas[0] = [r(10), r(11), r(12)]
     hands = [[N_FENCES - 1 - seat] for seat in range(players)]
-    state = StubbornSheepState.custom(
+    state = StubbornSheepState.from_position(
         players, areas=areas, hands=hands, wolf=wolf, start="score", **kwargs
     )
     return state, payloads(state.apply(StopScoring()))
@@ -227,7 +227,7 @@ def test_final_round_every_player_plays_once_more(players: int, drawer: int) -> 
     player: every player, the drawer included, plays exactly one more turn
     without drawing a fence, then the game ends."""
     n = 6 if players == 2 else 2 * players
-    state = StubbornSheepState.custom(
+    state = StubbornSheepState.from_position(
         players, areas=empty_areas(n), fence_pile=[30], current=drawer, start="place"
     )
     events = []
@@ -251,7 +251,7 @@ def test_last_seat_placing_elsewhere_activates_its_left_fence_across_the_seam() 
     of three owns fence 4 (right) and fence 5 (left, towards seat 0, past the last
     meadow): placing on seat 0's fence 1 activates 1, then 5, then 4."""
     others = [card for card in range(N_FENCES) if card != 20]
-    state = StubbornSheepState.custom(
+    state = StubbornSheepState.from_position(
         3,
         areas=empty_areas(6),
         fences=others[:6],
@@ -274,7 +274,7 @@ def test_second_seat_of_two_restocks_its_own_pen_to_the_colour_gap() -> None:
             [w(4 * meadow + i) for i in range(4)] if meadow < 5 else [y(i) for i in range(4)]
         )
     scored = [[[b(0)], [r(0)], [y(10)], []], [[], [r(1)], [], []]]
-    state = StubbornSheepState.custom(2, areas=areas, scored=scored, current=1, start="turn")
+    state = StubbornSheepState.from_position(2, areas=areas, scored=scored, current=1, start="turn")
     assert len(state.areas[3]) == 2
     assert state.areas[0] == []
 
@@ -302,7 +302,7 @@ def test_the_discard_pile_is_reshuffled_when_a_sheep_is_needed_not_when_the_pile
     pile, discard = [w(6), w(7), w(8)], [w(9), w(10)]
     named = {card for area in areas for card in area} | set(pile) | set(discard)
     areas[4] = [card for card in range(78) if card not in named]  # seat 2's pen
-    state = StubbornSheepState.custom(
+    state = StubbornSheepState.from_position(
         3,
         areas=areas,
         fences=[fence0, fence1, *others[:4]],

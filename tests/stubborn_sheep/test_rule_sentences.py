@@ -59,7 +59,7 @@ def test_the_pen_gap_counts_colours_of_the_most_colourful_player_not_the_most_sh
         [[b(1), b(2), b(3), b(4), b(5), b(6)], [], [], []],
         [[b(7)], [r(0)], [], []],
     ]
-    state = StubbornSheepState.custom(3, areas=empty_areas(6), scored=scored, start="turn")
+    state = StubbornSheepState.from_position(3, areas=empty_areas(6), scored=scored, start="turn")
     assert state.phase == PH_PLACE
     assert len(state.areas[0]) == 1
     assert [len(state.areas[pen]) for pen in (2, 4)] == [0, 0]  # other pens: never
@@ -184,7 +184,9 @@ def test_a_newly_scored_sheep_lies_on_top_of_its_pile_and_gives_the_bonus() -> N
     areas = empty_areas(4)
     areas[0] = [b(1), b(4), b(7)]
     scored = [[[b(0)], [], [], []]]
-    state = StubbornSheepState.custom(1, areas=areas, scored=scored, bonus=True, start="score")
+    state = StubbornSheepState.from_position(
+        1, areas=areas, scored=scored, bonus=True, start="score"
+    )
     state.apply(Score(BLUE, (b(1),), (b(4), b(7))))
     assert state.scored[0][BLUE] == [b(0), b(1)]
     assert state.phase == PH_BLUE and state.current == 0
@@ -254,7 +256,7 @@ def test_the_meadows_are_restocked_before_the_pen() -> None:
     areas[5] = [w(8), w(9), w(10)]
     named = {card for area in areas for card in area} | {b(1), last}
     areas[4] = [card for card in range(78) if card not in named]
-    state = StubbornSheepState.custom(
+    state = StubbornSheepState.from_position(
         3, areas=areas, scored=scored, sheep_pile=[last], start="turn"
     )
     assert state.areas[5] == [w(8), w(9), w(10), last]

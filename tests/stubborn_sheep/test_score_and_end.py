@@ -235,7 +235,7 @@ def test_solo_lasts_ten_turns() -> None:
 
 def _finished(scored: list[list[list[int]]], players: int = 3, wolf: int | None = None):
     areas = empty_areas(6 if players == 3 else 4)
-    state = StubbornSheepState.custom(
+    state = StubbornSheepState.from_position(
         players,
         areas=areas,
         scored=scored,

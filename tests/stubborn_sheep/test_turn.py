@@ -47,17 +47,17 @@ def test_restock_meadows_to_four_and_the_pen_to_the_colour_gap() -> None:
     areas[1] = [w(0), w(1)]
     areas[3] = [w(2), w(3), w(4), w(5)]
     scored = [[[b(0)], [], [], []], [[b(1)], [r(0)], [y(0)], []], [[], [], [], []]]
-    state = StubbornSheepState.custom(3, areas=areas, scored=scored, start="turn")
+    state = StubbornSheepState.from_position(3, areas=areas, scored=scored, start="turn")
     assert [len(a) for a in state.areas] == [2, 4, 0, 4, 0, 4]
 
 
 def test_pen_already_at_the_gap_gets_nothing() -> None:
     areas = empty_areas(6)
     areas[0] = [w(0), w(1), w(2)]
-    for meadow in (1, 3, 5):
-        areas[meadow] = [w(3 + meadow), w(4 + meadow), w(5 + meadow), w(6 + meadow)]
+    for k, meadow in enumerate((1, 3, 5)):
+        areas[meadow] = [w(3 + 4 * k + i) for i in range(4)]
     scored = [[[], [], [], []], [[b(1)], [r(0)], [], []], [[], [], [], []]]
-    state = StubbornSheepState.custom(3, areas=areas, scored=scored, start="turn")
+    state = StubbornSheepState.from_position(3, areas=areas, scored=scored, start="turn")
     assert len(state.areas[0]) == 3
 
 
@@ -65,7 +65,7 @@ def test_exhausted_sheep_pile_reshuffles_the_discard_pile() -> None:
     """Rulebook: "If the Sheep draw pile is exhausted, shuffle the discard pile to form a
     new draw pile"."""
     areas = empty_areas(6)
-    state = StubbornSheepState.custom(3, areas=areas, sheep_pile=[w(0), w(1)], start="turn")
+    state = StubbornSheepState.from_position(3, areas=areas, sheep_pile=[w(0), w(1)], start="turn")
     assert sum(len(a) for a in state.areas) == 12
     assert state.discard == [] and len(state.sheep_pile) == 66
 
@@ -74,7 +74,7 @@ def test_restock_stops_when_both_piles_are_empty() -> None:
     """Notes: if both are empty, restocking stops."""
     areas = empty_areas(6)
     areas[4] = [card for card in range(78) if card not in (w(0), w(1))]
-    state = StubbornSheepState.custom(3, areas=areas, sheep_pile=[w(0), w(1)], start="turn")
+    state = StubbornSheepState.from_position(3, areas=areas, sheep_pile=[w(0), w(1)], start="turn")
     assert [len(area) for area in state.areas] == [0, 2, 0, 0, 76, 0]
     assert state.sheep_pile == [] and state.discard == []
 
@@ -94,7 +94,7 @@ def test_solo_pen_is_never_restocked() -> None:
     """Rulebook solo: "When you restock the sheep, add no sheep to your pen"."""
     areas = empty_areas(4)
     scored = [[[b(0)], [r(0)], [], []]]
-    state = StubbornSheepState.custom(1, areas=areas, scored=scored, start="turn")
+    state = StubbornSheepState.from_position(1, areas=areas, scored=scored, start="turn")
     assert [len(a) for a in state.areas] == [0, 4, 4, 4]
 
 
@@ -129,7 +129,7 @@ def test_activation_order_after_placing_on_another_fence() -> None:
 def test_solo_may_place_on_any_of_the_four_fences() -> None:
     """Rulebook solo: "you may place a fence on any of the four fences"."""
     areas = empty_areas(4)
-    state = StubbornSheepState.custom(1, areas=areas, hands=[[30]], start="place")
+    state = StubbornSheepState.from_position(1, areas=areas, hands=[[30]], start="place")
     assert {a.fence for a in state.legal_actions()} == {0, 1, 2, 3}
     events = until_next_turn(state.apply(pick(state, PlaceFence, fence=2, orientation=UP)))
     assert [p.fence for p in events if isinstance(p, FenceActivated)] == [2, 1, 0]

@@ -78,5 +78,5 @@ def test_wolf_ignores_pens() -> None:
 def test_no_restock_in_the_wolf_meadow() -> None:
     """Rulebook: "When you restock the sheep, add no sheep to the meadow where the wolf is
     located"."""
-    state = StubbornSheepState.custom(3, areas=empty_areas(6), wolf=3, start="turn")
+    state = StubbornSheepState.from_position(3, areas=empty_areas(6), wolf=3, start="turn")
     assert [len(a) for a in state.areas] == [0, 4, 0, 0, 0, 4]
