@@ -8,7 +8,15 @@ lies between pen 1 (area 2) and meadow 3.
 
 from __future__ import annotations
 
-from games.stubborn_sheep.actions import Bump, Continue, PickSheep, PlaceFence, Score, UseBonus
+from games.stubborn_sheep.actions import (
+    Bump,
+    Continue,
+    MoveSheep,
+    PickSheep,
+    PlaceFence,
+    Score,
+    UseBonus,
+)
 from games.stubborn_sheep.data import (
     ACTIVATE_EXTRA,
     BLUE,
@@ -17,9 +25,11 @@ from games.stubborn_sheep.data import (
     FENCES,
     LEFT,
     MEADOW_TO_SIX,
+    MOVE_BLUE,
     RED,
     RIGHT,
     ROTATE_FENCE,
+    SHEEP_BONUS,
     UP,
     WHITE,
     YELLOW,
@@ -27,6 +37,7 @@ from games.stubborn_sheep.data import (
 )
 from games.stubborn_sheep.events import (
     BLUE_RUN,
+    BONUS_MOVE,
     RED_BUMP,
     YELLOW_COMPANION,
     IconJump,
@@ -63,6 +74,16 @@ def test_the_pen_gap_counts_colours_of_the_most_colourful_player_not_the_most_sh
     assert state.phase == PH_PLACE
     assert len(state.areas[0]) == 1
     assert [len(state.areas[pen]) for pen in (2, 4)] == [0, 0]  # other pens: never
+
+
+def test_the_most_colourful_player_restocks_nothing_into_their_own_pen() -> None:
+    """Rulebook 1b: "Count how many more colours that player has than you" and fill your
+    pen to that count. Seat 0 has scored three colours, more than anyone: the count is
+    0, so its empty pen stays empty (not filled to its own three colours)."""
+    scored = [[[b(0)], [r(0)], [y(0)], []], [[b(1)], [], [], []], [[], [], [], []]]
+    state = StubbornSheepState.from_position(3, areas=empty_areas(6), scored=scored, start="turn")
+    assert state.phase == PH_PLACE
+    assert state.areas[0] == []
 
 
 # ---------------------------------------------------------------- red bonus
@@ -239,6 +260,60 @@ def test_a_red_headbutted_by_a_red_headbutts_nobody() -> None:
     assert not any(isinstance(p, SheepMoved) and p.card == w(1) for p in events)
     assert state.current == 1 and state.phase == PH_PLACE
     assert (where(state, r(1)), where(state, w(1))) == (4, 4)
+
+
+def test_a_yellow_headbutted_by_a_red_takes_nobody() -> None:
+    """Rulebook: "Sheep moved by the ability of another sheep do not activate their own
+    ability." Fence card 2 turned makes a red jump from pen 1 into meadow 3 first. The
+    red r(0) sends the yellow y(0) clockwise into pen 2; y(0) does not take the red r(1)
+    it leaves behind in meadow 3 (no later icon of the card moves a red from there)."""
+    card, orientation = find_fence(lambda e: e[0] == (RED, LEFT))
+    assert (card, orientation) == (2, DOWN)
+    areas = empty_areas(6)
+    areas[2] = [r(0)]
+    areas[3] = [y(0), r(1)]
+    state = frame3(card, areas)
+    state.apply(pick(state, PlaceFence, fence=3, orientation=DOWN))
+    assert state.phase == PH_BUMP
+    events = payloads(state.apply(Bump(y(0), True)))
+    assert events[0] == SheepMoved(RED_BUMP, y(0), 3, 4, 4)
+    assert not any(isinstance(p, SheepMoved) and p.card == r(1) for p in events)
+    assert state.phase != PH_COMPANION
+    assert (where(state, y(0)), where(state, r(1))) == (4, 3)
+
+
+def test_a_blue_moved_by_the_white_bonus_does_not_run() -> None:
+    """Rulebook, white bonus: "Move a sheep of the indicated colour over one or two
+    fences ... Its special ability does not activate." The blue b(0) moved from meadow 3
+    into pen 2 stays there, although another blue, b(1), waits in pen 0 further
+    clockwise (a blue that used its ability would run on to it)."""
+    assert SHEEP_BONUS[w(0)] == MOVE_BLUE
+    areas = empty_areas(6)
+    areas[3] = [b(0)]
+    areas[0] = [b(1)]
+    scored = [[[], [], [], [w(0)]], [[], [], [], []], [[], [], [], []]]
+    state = frame3(20, areas, scored=scored, bonus=True)
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    assert state.phase == PH_BETWEEN
+    events = payloads(state.apply(MoveSheep(b(0), True, 1)))
+    moves = [p for p in events if isinstance(p, SheepMoved) and p.card == b(0)]
+    assert moves == [SheepMoved(BONUS_MOVE, b(0), 3, 4, 4)]
+    assert where(state, b(0)) == 4
+
+
+def test_a_sheep_may_jump_again_at_a_later_icon_of_the_same_fence() -> None:
+    """Rulebook: "For each sheep shown on the Fence card: A sheep of the indicated colour
+    jumps over the fence to the opposite side." Nothing spares a sheep that already
+    jumped: fence card 12 as printed shows a red from the left, then a red from the
+    right; the lone red r(0) jumps from pen 1 into meadow 3, then back."""
+    assert EFFECTIVE[12][UP][:2] == ((RED, LEFT), (RED, RIGHT))
+    areas = empty_areas(6)
+    areas[2] = [r(0)]
+    state = frame3(12, areas)
+    events = payloads(state.apply(pick(state, PlaceFence, fence=3, orientation=UP)))
+    jumps = [p for p in events if isinstance(p, IconJump) and p.fence == 3]
+    assert jumps[:2] == [IconJump(3, 0, RED, 2, 3, r(0)), IconJump(3, 1, RED, 3, 2, r(0))]
+    assert where(state, r(0)) == 2
 
 
 # ---------------------------------------------------------- restock order

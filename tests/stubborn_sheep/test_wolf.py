@@ -67,6 +67,18 @@ def test_wolf_discards_one_of_each_tied_colour() -> None:
     assert moved == WolfMoved(1, 3, (r(0), b(0)))
 
 
+def test_wolf_discards_one_of_each_of_four_tied_colours() -> None:
+    """Rulebook: "If several colours are tied for being the most numerous, discard one sheep
+    of each of those colours": a meadow of one sheep of each colour is four colours tied
+    at one, so the wolf empties it (not two sheep, nor none for want of a majority)."""
+    areas = empty_areas(6)
+    areas[3] = _meadow(b(0), r(0), y(0), w(0))
+    areas[5] = _meadow(w(1), w(2))
+    state, moved = _end_turn(areas, wolf=1)
+    assert moved == WolfMoved(1, 3, (b(0), r(0), y(0), w(0)))
+    assert state.wolf == 3
+
+
 def test_wolf_ignores_pens() -> None:
     areas = empty_areas(6)
     areas[2] = [w(i) for i in range(10)]
