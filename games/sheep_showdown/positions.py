@@ -45,7 +45,15 @@ class Positions(SheepShowdownFields):
         size = len(rows)
         per = 2 if double_trouble else 1
         if players is None:
-            players = max(2, max(dogs) // per + 1)
+            players = max(2, max(dogs, default=0) // per + 1)
+        _check_shape(players, double_trouble, to_move, first_player, rounds, round, totals)
+        if round < rounds and size != (7 if players <= 4 else 9):
+            raise ValueError(
+                f"a {size}x{size} grid cannot go on to round {round + 1}: later rounds are"
+                f" dealt on {'7x7' if players <= 4 else '9x9'} for {players} players"
+            )
+        _check_dogs(dogs, size, players * per, out_dogs)
+        _check_flocks(flocks or {}, players)
         state = object.__new__(cls)
         state.players = players
         state.rounds = rounds
@@ -81,7 +89,10 @@ class Positions(SheepShowdownFields):
             if len(cells) != size:
                 raise ValueError(f"row {line!r} does not have {size} cells")
             for char in cells:
-                card = C.CHAR_CARDS[char]
+                card = C.CHAR_CARDS.get(char)
+                if card is None:
+                    known = " ".join(C.CARD_CHARS.values())
+                    raise ValueError(f"row {line!r}: {char!r} is no card (one of {known})")
                 grid.append(C.BLOCKED_FLAG | C.SHEEP1 if card == C.BLOCKED else card)
         state.grid = grid
         for dog, (row, col) in dogs.items():
@@ -130,3 +141,57 @@ class Positions(SheepShowdownFields):
 
     def cards_in_play(self) -> int:
         return len(self.all_cards())
+
+
+def _check_shape(
+    players: int,
+    double_trouble: bool,
+    to_move: int,
+    first_player: int,
+    rounds: int,
+    round: int,
+    totals: list[int] | None,
+) -> None:
+    """2 to 6 players (Double Trouble: 2), seats that exist, a round of the game."""
+    if players not in range(2, 7):
+        raise ValueError(f"{players!r} players: Sheep Showdown takes 2 to 6")
+    if double_trouble and players != 2:
+        raise ValueError(f"Double Trouble is for 2 players, not {players}")
+    for name, seat in (("to_move", to_move), ("first_player", first_player)):
+        if seat not in range(players):
+            raise ValueError(f"{name} {seat!r} is not one of seats 0 to {players - 1}")
+    if not 1 <= round <= rounds:
+        raise ValueError(f"round {round!r} is not one of 1 to rounds ({rounds!r})")
+    if totals is not None and len(totals) != players:
+        raise ValueError(f"{len(totals)} totals for {players} players")
+
+
+def _check_dogs(
+    dogs: Mapping[int, tuple[int, int]], size: int, count: int, out_dogs: tuple[int, ...]
+) -> None:
+    """Every dog 0..count-1 placed once, on its own cell of the grid."""
+    if sorted(dogs) != list(range(count)):
+        raise ValueError(f"dogs must place every dog 0 to {count - 1}, got {sorted(dogs)}")
+    seen: dict[tuple[int, int], int] = {}
+    for dog, (row, col) in dogs.items():
+        if row not in range(size) or col not in range(size):
+            raise ValueError(f"dog {dog} at {(row, col)!r} is off the {size}x{size} grid")
+        if (row, col) in seen:
+            raise ValueError(f"dogs {seen[(row, col)]} and {dog} are both at {(row, col)!r}")
+        seen[(row, col)] = dog
+    for dog in out_dogs:
+        if dog not in range(count):
+            raise ValueError(f"out dog {dog!r} is not one of dogs 0 to {count - 1}")
+
+
+def _check_flocks(flocks: Mapping[int, list[int]], players: int) -> None:
+    """Flocks of seats that exist, holding what a flock can hold: sheep and wolves."""
+    for seat, flock in flocks.items():
+        if seat not in range(players):
+            raise ValueError(f"flock of seat {seat!r}: seats are 0 to {players - 1}")
+        for card in flock:
+            if not (C.is_sheep(card) or card == C.WOLF):
+                raise ValueError(
+                    f"flock of seat {seat}: {card!r} is not a sheep or wolf card code"
+                    f" ({C.SHEEP1}-{C.SHEEP5} or {C.WOLF})"
+                )

@@ -130,8 +130,8 @@ def test_steal_events_are_private_to_thief_and_victim() -> None:
     """Rules: flock contents are face down. The thief and the victim learn the
     stolen card; everyone else learns only that a card was stolen."""
     state = position(
-        ["...1S", "...S.", ".....", ".....", "....."],
-        {0: (1, 3), 1: (0, 4)},
+        ["...1S", "...S.", ".....", ".....", "1...."],
+        {0: (1, 3), 1: (0, 4), 2: (4, 1)},
         flocks={1: [C.SHEEP5]},
         players=3,
     )

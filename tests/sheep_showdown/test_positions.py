@@ -1,0 +1,58 @@
+"""Positions built by hand (`SheepShowdownState.from_position`): one that no
+game reaches is refused with a clear message instead of a state that breaks
+later (an IndexError, a dog off the grid wrapped onto another cell, a missing
+dog that corrupts the cell it is taken to stand on)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from games.sheep_showdown import cards as C
+
+from .helpers import position
+
+ROWS = ["111", "111", "111"]
+DOGS = {0: (0, 0), 1: (2, 2)}
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"rows": ["111", "1Z1", "111"]}, "'Z' is no card"),
+        ({"rows": ["111", "11", "111"]}, "row '11' does not have 3 cells"),
+        ({"players": 7}, "7 players: Sheep Showdown takes 2 to 6"),
+        ({"players": 3, "double_trouble": True}, "Double Trouble is for 2 players, not 3"),
+        ({"dogs": {0: (0, 0)}, "players": 2}, "every dog 0 to 1, got [0]"),
+        ({"dogs": {0: (0, 0), 1: (1, 1), 2: (2, 2)}, "players": 2}, "every dog 0 to 1"),
+        ({"dogs": {0: (0, 0), 1: (3, 1)}}, "dog 1 at (3, 1) is off the 3x3 grid"),
+        ({"dogs": {0: (0, 0), 1: (-1, 1)}}, "dog 1 at (-1, 1) is off the 3x3 grid"),
+        ({"dogs": {0: (1, 1), 1: (1, 1)}}, "dogs 0 and 1 are both at (1, 1)"),
+        ({"out_dogs": (2,)}, "out dog 2 is not one of dogs 0 to 1"),
+        ({"flocks": {2: [C.SHEEP1]}}, "flock of seat 2: seats are 0 to 1"),
+        ({"flocks": {0: [C.SHEPHERD]}}, "flock of seat 0: 5 is not a sheep or wolf"),
+        ({"to_move": 2}, "to_move 2 is not one of seats 0 to 1"),
+        ({"first_player": -1}, "first_player -1 is not one of seats 0 to 1"),
+        ({"round": 2}, "round 2 is not one of 1 to rounds (1)"),
+        ({"totals": [0, 0, 0]}, "3 totals for 2 players"),
+        ({"rounds": 2}, "a 3x3 grid cannot go on to round 2: later rounds are dealt on 7x7"),
+    ],
+)
+def test_a_position_no_game_reaches_is_refused(changes: dict[str, Any], message: str) -> None:
+    kw: dict[str, Any] = {"rows": ROWS, "dogs": DOGS, **changes}
+    with pytest.raises(ValueError, match=re.escape(message)):
+        position(kw.pop("rows"), kw.pop("dogs"), **kw)
+
+
+def test_a_position_with_rounds_left_on_the_dealt_size_plays_on_into_the_next_round() -> None:
+    """The check above only refuses sizes the next deal cannot fill: a 7x7
+    position of a 2-round game plays into round 2 with the whole 49-card deal."""
+    rows = ["S1.1...", ".1.....", *["......."] * 5]
+    state = position(rows, {0: (1, 1), 1: (0, 0)}, rounds=2)
+    state.apply(state.legal_actions()[0])  # up: blocks dog 1, two last steps left
+    while state.observation(0).round == 1:
+        state.apply(state.legal_actions()[0])
+    assert state.observation(0).decision == "place_dog"
+    assert len([card for card in state.observation(0).grid if card != C.EMPTY]) == 49
