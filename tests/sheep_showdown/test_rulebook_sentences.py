@@ -7,7 +7,10 @@ all four directions; a wolf moves only a live opponent dog and only by a legal
 step; a blown-up player's flock still scores; a bomb does not blow up a Double
 Trouble dog already lying flat, and the card under such a dog cannot be used; a
 wolf's push or a bomb's blast that leaves an opponent's dog stuck has blocked it;
-placing and the first move with 2 to 4 players, in round 1 and in a later round.
+placing and the first move with 2 to 4 players, in round 1 and in a later round;
+a stuck dog freed before its owner's turn plays on; the last player's move
+through a shepherd card is one of the two; a blocking sheep can block; a second
+wolf's holder may push any opponent's dog.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
@@ -19,18 +22,20 @@ import pytest
 
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.events import BombExploded, DogMoved, DogOut, RoundEnded, RoundStarted
-from games.sheep_showdown.state import PLACE, STEAL, STEP, WOLF_DOG
+from games.sheep_showdown.state import PLACE, SHEPHERD, STEAL, STEP, WOLF_DOG
 
 from .helpers import (
     DOWN,
     LEFT,
     RIGHT,
     UP,
+    block,
     choose_dog,
     directions,
     payloads,
     position,
     rocket,
+    shepherd,
     steal,
     step,
     where,
@@ -328,3 +333,64 @@ def test_a_bomb_that_leaves_a_dog_outside_the_blast_stuck_has_blocked_it() -> No
     steal(state, take=True)
     assert state.flocks[0] == [C.SHEEP5] and state.flocks[1] == []
     assert state.bonus_player == 2 and state.to_move == 2
+
+
+def test_a_stuck_dog_freed_before_its_owners_turn_plays_on() -> None:
+    """Your Turn: "If you cannot move to a new card on your turn, the round ends
+    for you." It is checked on that player's turn: dog 1 walks next to dog 2, which
+    stands on the only card it could step onto; dog 2 then leaves that shepherd
+    card (it stays in the meadow), and when seat 1's turn comes dog 1 can step
+    again, so seat 1 is still in."""
+    rows = ["11111", "11111", ".....", ".2S11", "....."]
+    state = position(rows, {0: (0, 0), 1: (3, 0), 2: (3, 2)}, players=3, to_move=1)
+    step(state, RIGHT)  # seat 1 onto the 2: its only way on is dog 2's cell
+    assert not state.has_step(1) and not state.out[1]
+    step(state, RIGHT)  # seat 2 leaves the shepherd card
+    step(state, RIGHT)  # seat 0
+    assert state.to_move == 1 and state.out_at[1] is None
+    assert directions(state) == {RIGHT}
+
+
+def test_the_last_players_move_through_a_shepherd_card_is_one_of_the_two() -> None:
+    """End of the Round: "That player must make two more moves." A move is the
+    step and what its card does: a step onto a shepherd card and the jump to
+    another shepherd card count as one move, and the round ends after the second."""
+    rows = ["S1.1.", ".1..S", ".S...", ".....", "....."]
+    state = position(rows, {0: (1, 1), 1: (0, 0)})
+    step(state, UP)  # blocks dog 1: seat 0 is the last player
+    assert state.bonus_player == 0 and state.bonus_left == 2
+    step(state, DOWN)
+    assert state.bonus_left == 1
+    events = step(state, DOWN)  # onto the shepherd card at (2,1)
+    assert state.pending == SHEPHERD and not state.terminal
+    events = shepherd(state, 1, 4)
+    assert where(state, 0) == (1, 4)
+    assert payloads(events, RoundEnded)[0].reason == "last_steps" and state.terminal
+
+
+def test_a_blocking_sheep_on_an_opponents_only_way_out_has_blocked_it() -> None:
+    """Stealing Cards: "You can steal cards from your opponents by blocking them";
+    Lambo: "Players cannot stand on a blocked card." Covering the one card dog 1
+    could step onto blocks it, and the player who placed the blocking sheep may
+    take a card from seat 1's flock."""
+    rows = ["S1...", ".....", "1B...", ".....", "....S"]
+    state = position(rows, {0: (2, 0), 1: (0, 0), 2: (4, 4)}, players=3, flocks={1: [C.SHEEP5]})
+    step(state, RIGHT)
+    events = block(state, 0, 1)
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(1, "blocked", 0)]
+    assert state.pending == STEAL and state.to_move == 0 and state.steal_queue == [1]
+
+
+def test_a_second_wolfs_holder_may_push_any_opponent_the_first_wolfs_player_included() -> None:
+    """Scar: "if the dog ends up on another wolf card, the player of the moved dog
+    must immediately move another opponent's dog, following the same rules." Seat
+    1's opponents are seats 0 and 2: either dog may be pushed, the dog of the
+    player whose wolf started the chain included."""
+    rows = ["1W111", "11111", "1W111", "11111", "1111S"]
+    state = position(rows, {0: (0, 0), 1: (2, 2), 2: (4, 4)}, players=3)
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    step(state, LEFT)  # dog 1 onto the second wolf
+    assert state.flocks[1] == [C.WOLF]
+    assert state.pending == WOLF_DOG and state.to_move == 1
+    assert [a.dog for a in state.legal_actions()] == [0, 2]
