@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from games.sheep_showdown import cards as C
+from games.sheep_showdown.actions import Steal
+from tests.conftest import ROOT
 
 from .helpers import position
 
@@ -56,3 +58,14 @@ def test_a_position_with_rounds_left_on_the_dealt_size_plays_on_into_the_next_ro
         state.apply(state.legal_actions()[0])
     assert state.observation(0).decision == "place_dog"
     assert len([card for card in state.observation(0).grid if card != C.EMPTY]) == 49
+
+
+def test_the_guides_position_example_runs_as_it_says() -> None:
+    """docs/games/sheep-showdown.md shows how to build a position; its example
+    must run and offer the steal its comment promises."""
+    guide = (ROOT / "docs" / "games" / "sheep-showdown.md").read_text(encoding="utf-8")
+    section = guide.split("## Building a position (Python)\n", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    scope: dict[str, Any] = {}
+    exec(code, scope)
+    assert scope["state"].legal_actions() == (Steal(1, True), Steal(1, False))
