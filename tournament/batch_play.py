@@ -280,7 +280,12 @@ class _Runner:
             self.shaky = False  # a later hiccup is told again
             self.progress.game_done(record, self.figures.update(record))
         else:
-            self.log.warning("game already stored by another runner", key=record.key)
+            self.log.warning(
+                "game already stored by another runner",
+                match_id=record.match_id,
+                game=self.config.game,
+                key=record.key,
+            )
 
     def reject(self, key: str, error: str) -> None:
         """A game that could not be played this run (a resume plays it again)."""
