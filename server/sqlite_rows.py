@@ -144,6 +144,10 @@ def _parsed_summary(row: Sequence[object]) -> MatchSummary:
         rules_version,
         _seat_joined,  # not part of a summary: `stored_match` reads it
     ) = row
+    if not isinstance(game, str):
+        # Not str(game): a blob (kept as it is in a TEXT column) was read as a
+        # game called "b'...'".
+        raise TypeError(f"the game is not a name but a {type(game).__name__}: {game!r:.40}")
     options = json.loads(str(options_json))
     if not isinstance(options, dict) or not all(
         isinstance(key, str) and isinstance(value, str) for key, value in options.items()
@@ -160,7 +164,7 @@ def _parsed_summary(row: Sequence[object]) -> MatchSummary:
         raise TypeError(f"the result is not a blob but {type(result).__name__}")
     record = MatchRecord(
         match_id=str(match_id),
-        game=str(game),
+        game=game,
         players=_whole("players", players),
         options=options,
         seed=int(str(seed)),

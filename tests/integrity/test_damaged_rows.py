@@ -50,6 +50,9 @@ def _unjoined(db: Path, count: int) -> list[str]:
         "status = 'finshed'",
         "players = 2.7",  # once read as 2
         "decision_seconds = 1e999",  # inf: once restored as the clock
+        # A TEXT column keeps 42 as the text '42' (no game: not restored), but a
+        # blob as it is: once read as the game "b'\\x00\\xff'".
+        "game = x'00ff'",
     ],
 )
 def test_a_damaged_row_costs_its_match_alone(tmp_path: Path, damage: str) -> None:
@@ -82,11 +85,15 @@ def test_a_damaged_row_costs_its_match_alone(tmp_path: Path, damage: str) -> Non
             assert refused.value.code() == grpc.StatusCode.DATA_LOSS
     errors = [line for line in logs if line["event"] == "cannot restore match"]
     # A row no longer marked running is not one to restore: nothing to log. The
-    # line names the match's game, which the damaged row still names.
+    # line names the match's game, which the damaged row still names, unless
+    # the game is what was damaged: the error then says what the row holds.
     restored_as_running = not damage.startswith("status")
+    game = None if damage.startswith("game") else "sheep-n-sheep"  # no name: no game
     assert [(line["match_id"], line.get("game")) for line in errors] == (
-        [(damaged, "sheep-n-sheep")] if restored_as_running else []
+        [(damaged, game)] if restored_as_running else []
     )
+    if damage.startswith("game"):
+        assert "the game is not a name but a" in errors[0]["error"]
 
 
 def test_a_running_row_the_server_does_not_host_takes_no_place_in_a_listing(
