@@ -37,7 +37,7 @@ from tournament.resume import (
     options_to_store,
     resume_warnings,
 )
-from tournament.run_checks import check_before_start
+from tournament.run_checks import Prechecked, check_before_start
 from tournament.run_error import RunError
 from tournament.run_schedule import ladder_stages, schedule_for
 from tournament.server_check import reach_before_storing
@@ -106,7 +106,7 @@ def run_tournament(
     executor = executor or config.executor
     if server is not None and "," in server and not executor.is_ray:
         raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
-    stored = check_before_start(config, db_path, lock_wait, RUN_COMMAND, on_ray=executor.is_ray)
+    prechecked = check_before_start(config, db_path, lock_wait, RUN_COMMAND, on_ray=executor.is_ray)
     if executor.is_ray:
         from tournament.executors.ray import run_on_ray
 
@@ -121,10 +121,10 @@ def run_tournament(
             rerun_crashed,
             tls,
             lock_wait,
-            stored=stored,
+            prechecked=prechecked,
         )
     if server is not None:
-        reach_before_storing(config, server, db_path, tls, stored=stored)
+        reach_before_storing(config, server, db_path, tls, stored=prechecked.stored)
         checked()
         return run_interruptible(
             run_tournament_async(
@@ -136,6 +136,7 @@ def run_tournament(
                 rerun_crashed=rerun_crashed,
                 tls=tls,
                 lock_wait=lock_wait,
+                prechecked=prechecked,
             )
         )
 
@@ -151,6 +152,7 @@ def run_tournament(
                 rerun_crashed=rerun_crashed,
                 server_socket=local.sockets,
                 lock_wait=lock_wait,
+                prechecked=prechecked,
             )
 
     checked()
@@ -202,15 +204,19 @@ async def run_tournament_async(
     server_socket: str | Sequence[str] | None = None,
     tls: ServerTls | None = None,
     lock_wait: LockWait = SILENT_WAIT,
+    prechecked: Prechecked | None = None,
 ) -> RunSummary:
     """Run (or resume) a tournament on the server at `address`.
 
     Sandboxed command bots reach the server through its Unix socket:
     `server_socket`, or `address` itself when that is `unix:PATH`.
-    `executor`: see `play_batches`.
+    `executor`: see `play_batches`. `prechecked`: what run_checks found
+    already (run_tournament's), not checked again; None: the bots are
+    checked here.
     """
     progress = progress or SilentProgress()
-    check_bots(config)
+    if prechecked is None:
+        check_bots(config)
     started = time.monotonic()
     launcher = await launcher_for(config, database, server_socket or socket_of(address), executor)
     store = Store(database, lock_wait.seconds, lock_wait.on_wait)

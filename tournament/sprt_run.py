@@ -23,7 +23,7 @@ from tournament.config import SprtSettings, TournamentConfig, resolve_path
 from tournament.heartbeat import beating
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import mean_interval
-from tournament.run_checks import check_before_start
+from tournament.run_checks import Prechecked, check_before_start
 from tournament.run_error import RunError
 from tournament.runner import local_server, open_tournament
 from tournament.schedule import ScheduledGame
@@ -81,11 +81,14 @@ async def run_sprt_async(
     server_socket: str | Sequence[str] | None = None,
     tls: ServerTls | None = None,
     lock_wait: LockWait = SILENT_WAIT,
+    prechecked: Prechecked | None = None,
 ) -> SprtOutcome:
+    """`prechecked`: run_tournament_async's."""
     settings = config.sprt
     if settings is None:
         raise ValueError("the config has no [sprt] settings")
-    check_bots(config)  # a typo fails here, not as a test of random stand-ins
+    if prechecked is None:
+        check_bots(config)  # a typo fails here, not as a test of random stand-ins
     plan = SprtPlan.from_config(config, settings)
     hypotheses = plan.hypotheses()
     values = block_values(comparisons(config.players))
@@ -165,9 +168,9 @@ def run_sprt(
         # only after the database was created.
         raise RunError(f"an SPRT plays on one server, and --server names several: {server}")
     db_path = database or resolve_path(config, config.database)
-    stored = check_before_start(config, db_path, lock_wait, SPRT_COMMAND, on_ray=False)
+    prechecked = check_before_start(config, db_path, lock_wait, SPRT_COMMAND, on_ray=False)
     if server is not None:
-        reach_before_storing(config, server, db_path, tls, stored=stored)
+        reach_before_storing(config, server, db_path, tls, stored=prechecked.stored)
         checked()
         return run_interruptible(
             run_sprt_async(
@@ -179,6 +182,7 @@ def run_sprt(
                 admin_token,
                 tls=tls,
                 lock_wait=lock_wait,
+                prechecked=prechecked,
             )
         )
 
@@ -193,6 +197,7 @@ def run_sprt(
                 local.admin_token,
                 server_socket=local.sockets,
                 lock_wait=lock_wait,
+                prechecked=prechecked,
             )
 
     checked()

@@ -18,6 +18,7 @@ from tournament.executors import ray as ray_executor
 from tournament.executors.ray import RayExecutor
 from tournament.executors.server_reach import unanswered, unreached
 from tournament.executors.settings import ExecutorSettings
+from tournament.run_checks import Prechecked
 from tournament.run_error import RunError
 from tournament.store import Store
 
@@ -104,8 +105,8 @@ def test_a_run_asks_the_nodes_only_for_a_tournament_not_stored_yet(
     db = str(tmp_path / "cup.sqlite")
     told: list[bool] = []
 
-    def run_on_ray(*args: Any, stored: bool, **kwargs: Any) -> None:
-        told.append(stored)
+    def run_on_ray(*args: Any, prechecked: Prechecked, **kwargs: Any) -> None:
+        told.append(prechecked.stored)
 
     monkeypatch.setattr(ray_executor, "run_on_ray", run_on_ray)
     settings = ExecutorSettings(kind="ray")

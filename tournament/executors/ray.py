@@ -49,6 +49,7 @@ from tournament.executors.server_reach import unanswered, unreached
 from tournament.executors.servers import ServerPool
 from tournament.executors.settings import ExecutorSettings
 from tournament.progress import Progress, note_on
+from tournament.run_checks import Prechecked
 from tournament.run_error import RunError
 from tournament.runner import RunSummary, run_tournament_async
 from tournament.schedule import ScheduledGame
@@ -79,12 +80,13 @@ def run_on_ray(
     tls: ServerTls | None = None,
     lock_wait: LockWait = SILENT_WAIT,
     *,
-    stored: bool = False,
+    prechecked: Prechecked | None = None,
 ) -> RunSummary:
     """Run (or resume) `config` with every game a Ray task (see the module doc).
     `tls` travels with every game to the worker that plays it. Unless the
-    tournament is `stored` already, each --server is checked to answer from
-    the cluster's nodes first (RayExecutor.check_servers)."""
+    tournament is stored already (`prechecked`: what run_checks found), each
+    --server is checked to answer from the cluster's nodes first
+    (RayExecutor.check_servers)."""
     servers = tuple(s.strip() for s in server.split(",") if s.strip()) if server else ()
     sandboxed = sandboxed_bots(config)
     if servers and sandboxed:
@@ -106,7 +108,7 @@ def run_on_ray(
             head=head_watch(settings),
         )
         executor.check_cluster()
-        if not stored and database != ":memory:":
+        if not (prechecked and prechecked.stored) and database != ":memory:":
             executor.check_servers()
         return run_interruptible(
             run_tournament_async(
@@ -119,6 +121,7 @@ def run_on_ray(
                 rerun_crashed=rerun_crashed,
                 tls=tls,
                 lock_wait=lock_wait,
+                prechecked=prechecked,
             )
         )
 
