@@ -74,21 +74,27 @@ async def launcher_for(
     database: str,
     socket: str | Sequence[str] | None,
     executor: GameExecutor | None,
+    tried: Launcher | None = None,
 ) -> Launcher:
     """The launcher for the command bots, checked before any game. An executor's
     workers launch the bots beside their own servers: here only what the
-    sandboxed bots would see is checked."""
+    sandboxed bots would see is checked. `tried`: check_sandbox's launcher, whose
+    sandbox is not tried again."""
     if executor is None:
-        return await prepare_launcher(config, database, socket)
+        return await prepare_launcher(config, database, socket, tried)
     check_what_bots_see(config, database)
     return Launcher(None)
 
 
 async def prepare_launcher(
-    config: TournamentConfig, database: str, server_socket: str | Sequence[str] | None
+    config: TournamentConfig,
+    database: str,
+    server_socket: str | Sequence[str] | None,
+    tried: Launcher | None = None,
 ) -> Launcher:
-    """The launcher for the command bots, with the sandbox checked before any game."""
-    launcher = Launcher(server_socket)
+    """The launcher for the command bots, with the sandbox checked before any
+    game (tried once a process: `tried`, check_sandbox's, is not tried again)."""
+    launcher = Launcher(server_socket) if tried is None else tried.serving(server_socket)
     sandboxed = sandboxed_bots(config)
     if not sandboxed:
         return launcher
@@ -99,14 +105,18 @@ async def prepare_launcher(
     return launcher
 
 
-def check_sandbox(config: TournamentConfig) -> None:
+def check_sandbox(config: TournamentConfig) -> Launcher | None:
     """RunError when the sandbox the config's sandboxed bots need cannot be
     made here (bubblewrap missing, a `cpus` limit without a cpu cgroup, ...):
-    tried before a run starts its server, which then tries it again for the
-    launcher the games use."""
+    tried before a run starts its server. The launcher that tried it (None
+    without sandboxed bots), for launcher_for: the launcher the games use is
+    made from it once the server's sockets are known, without a second try."""
     sandboxed = sandboxed_bots(config)
-    if sandboxed:
-        _check_sandbox(Launcher(None), config, sandboxed)
+    if not sandboxed:
+        return None
+    launcher = Launcher(None)
+    _check_sandbox(launcher, config, sandboxed)
+    return launcher
 
 
 def _check_sandbox(launcher: Launcher, config: TournamentConfig, sandboxed: Sequence[str]) -> None:

@@ -9,16 +9,19 @@ started, its start and stop logged around the one line that mattered."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tournament.bot_launch import check_sandbox, check_what_bots_see
+from clients.launch import Launcher
+from tournament.bot_launch import check_sandbox, check_what_bots_see, launcher_for, socket_of
 from tournament.botcheck import check_bots
 from tournament.claims import refuse_if_claimed
 from tournament.config import TournamentConfig
 from tournament.database_check import check_database
+from tournament.executors.settings import GameExecutor
 from tournament.store_lock import LockWait
 
-__all__ = ["Prechecked", "check_before_start"]
+__all__ = ["Prechecked", "check_before_start", "run_launcher"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +30,9 @@ class Prechecked:
     check it again (a run given none checks its bots itself)."""
 
     stored: bool  # the database holds the config's tournament already
+    # The launcher that tried the sandbox (bot_launch.check_sandbox), when the
+    # config has sandboxed bots and the games are played here.
+    sandbox: Launcher | None = None
 
 
 def check_before_start(
@@ -37,6 +43,21 @@ def check_before_start(
     check_bots(config)
     stored = check_database(database, lock_wait, config)
     check_what_bots_see(config, database)
-    if not on_ray:
-        check_sandbox(config)
-    return Prechecked(stored)
+    return Prechecked(stored, None if on_ray else check_sandbox(config))
+
+
+async def run_launcher(
+    config: TournamentConfig,
+    database: str,
+    address: str,
+    server_socket: str | Sequence[str] | None,
+    executor: GameExecutor | None,
+    prechecked: Prechecked | None,
+) -> Launcher:
+    """The launcher a run's games use (bot_launch.launcher_for), its sandbox the
+    one check_before_start tried when it did: tried once a process. Sandboxed
+    bots reach the server through `server_socket`, or `address` when that is
+    `unix:PATH`."""
+    tried = prechecked.sandbox if prechecked is not None else None
+    socket = server_socket or socket_of(address)
+    return await launcher_for(config, database, socket, executor, tried)

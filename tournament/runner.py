@@ -21,7 +21,7 @@ import structlog
 from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
 from tournament.batch_play import play_batches
-from tournament.bot_launch import launcher_for, sandboxed_bots, socket_of
+from tournament.bot_launch import sandboxed_bots
 from tournament.botcheck import check_bots
 from tournament.claims import claimed
 from tournament.config import TournamentConfig, resolve_path
@@ -37,7 +37,7 @@ from tournament.resume import (
     options_to_store,
     resume_warnings,
 )
-from tournament.run_checks import Prechecked, check_before_start
+from tournament.run_checks import Prechecked, check_before_start, run_launcher
 from tournament.run_error import RunError
 from tournament.run_schedule import ladder_stages, schedule_for
 from tournament.server_check import reach_before_storing
@@ -218,7 +218,7 @@ async def run_tournament_async(
     if prechecked is None:
         check_bots(config)
     started = time.monotonic()
-    launcher = await launcher_for(config, database, server_socket or socket_of(address), executor)
+    launcher = await run_launcher(config, database, address, server_socket, executor, prechecked)
     store = Store(database, lock_wait.seconds, lock_wait.on_wait)
     with store, claimed(store.path, config.name, RUN_COMMAND):
         stages = ladder_stages(store, config)

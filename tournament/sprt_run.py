@@ -23,7 +23,7 @@ from tournament.config import SprtSettings, TournamentConfig, resolve_path
 from tournament.heartbeat import beating
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import mean_interval
-from tournament.run_checks import Prechecked, check_before_start
+from tournament.run_checks import Prechecked, check_before_start, run_launcher
 from tournament.run_error import RunError
 from tournament.runner import local_server, open_tournament
 from tournament.schedule import ScheduledGame
@@ -100,6 +100,7 @@ async def run_sprt_async(
     progress = progress or SilentProgress()
     started = time.monotonic()
     seen: list[int] = [-1]
+    launcher = await run_launcher(config, database, address, server_socket, None, prechecked)
 
     store = Store(database, lock_wait.seconds, lock_wait.on_wait)
     with store, claimed(store.path, config.name, SPRT_COMMAND):
@@ -133,7 +134,7 @@ async def run_sprt_async(
                 next_batch,
                 progress,
                 admin_token,
-                server_socket=server_socket,
+                launcher=launcher,
                 tls=tls,
             )
             final, complete, differences = look()

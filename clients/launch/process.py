@@ -117,6 +117,16 @@ class Launcher:
         self._cgroups: Hierarchies | None = None
         self._cpus_tried = 0.0  # the largest `cpus` limit set once (_check_cpus)
 
+    def serving(self, server_socket: str | Sequence[str] | None) -> Launcher:
+        """A launcher for bots that reach the server through `server_socket`,
+        with this one's sandbox as found and tried (its `check` is not made
+        again): a run tries the sandbox before it starts the server whose
+        sockets its bots are given."""
+        launcher = Launcher(server_socket)
+        launcher._tools, launcher._cgroups = self._tools, self._cgroups
+        launcher._cpus_tried = self._cpus_tried
+        return launcher
+
     @functools.cached_property
     def _setpriv(self) -> str | None:
         """What ties a trusted bot's life to the runner's; None: it runs without,
