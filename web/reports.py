@@ -28,7 +28,7 @@ from web import tournaments
 KEPT = 8  # reports kept (one per tournament shown)
 FINISHED_STATE = RunState(FINISHED)
 
-Marker = tuple[object, object, int, int]  # update time, games scheduled, stored, newest
+Marker = tournaments.Marker
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +76,12 @@ class ReportCache:
     async def get(self, index: int, path: Path, name: str) -> Report:
         """The current report, with the tournament's state as of now;
         NotATournamentDb, BeingRewritten or LookupError as tournaments.load."""
-        report = await self._report(index, path, name)
-        seen = await asyncio.to_thread(tournaments.runner_seen, path, name)
+        polled = await asyncio.to_thread(tournaments.polled, path, name)
+        report = await self._report(index, path, name, polled.marker)
+        seen = polled.heartbeat, polled.newest
         return replace(report, state=run_state(report.scheduled, report.played, *seen))
 
-    async def _report(self, index: int, path: Path, name: str) -> Report:
-        marker = await asyncio.to_thread(tournaments.change_marker, path, name)
+    async def _report(self, index: int, path: Path, name: str, marker: Marker) -> Report:
         cached = self.built.get((index, name))
         if cached is not None and cached[0] == marker:
             self.built.move_to_end((index, name))

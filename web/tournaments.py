@@ -58,17 +58,25 @@ def check_database(path: Path) -> None:
     """Raise NotATournamentDb unless `path` is a tournament database (read-only check:
     opening a Store would create the tables in any SQLite file); BeingRewritten
     when a runner wrote it during each read."""
-    # Named by the file alone: visitors see these messages, not the server's folders.
-    if not path.is_file():
-        raise NotATournamentDb(f"{path.name} does not exist")
-    if access_refused(path, write=False):
-        raise NotATournamentDb(f"{path.name} may not be read by this user (permission denied)")
+    _check_file(path)
     try:
         tables = read_connection(path, table_names)
     except ChangedWhileRead:
         raise _rewritten(path) from None
     except sqlite3.Error as error:
         raise NotATournamentDb(f"{path.name} is not a SQLite database ({error})") from None
+    _check_tables(path, tables)
+
+
+def _check_file(path: Path) -> None:
+    # Named by the file alone: visitors see these messages, not the server's folders.
+    if not path.is_file():
+        raise NotATournamentDb(f"{path.name} does not exist")
+    if access_refused(path, write=False):
+        raise NotATournamentDb(f"{path.name} may not be read by this user (permission denied)")
+
+
+def _check_tables(path: Path, tables: set[str]) -> None:
     if "tournaments" not in tables:
         if "matches" in tables:
             raise NotATournamentDb(
@@ -167,46 +175,35 @@ def load(path: Path, name: str, samples: int = 200) -> TournamentView:
     return TournamentView(record, games, data)
 
 
-def runner_seen(path: Path, name: str) -> tuple[Heartbeat | None, float]:
-    """Tournament `name`'s runner as its database last heard of it, and when
-    it stored its newest game (its update time when none): what
-    tournament.heartbeat.run_state needs beside its games played. Cheap: no
-    game is read."""
-    check_database(path)
+Marker = tuple[object, object, int, int]  # update time, games scheduled, stored, newest
 
-    def read(connection: sqlite3.Connection) -> tuple[Heartbeat | None, float]:
+
+@dataclass(frozen=True, slots=True)
+class Polled:
+    """What a tournament's page asks of its database at each poll, in one read."""
+
+    # What changes whenever the tournament's report would: its update time,
+    # games scheduled, games stored and the newest game's row.
+    marker: Marker
+    # Its runner as the database last heard of it, and when it stored its
+    # newest game (its update time when none): what
+    # tournament.heartbeat.run_state needs beside its games played.
+    heartbeat: Heartbeat | None
+    newest: float
+
+
+def polled(path: Path, name: str) -> Polled:
+    """Tournament `name`'s Polled, on one read-only connection (cheap: no game
+    is read); NotATournamentDb, BeingRewritten or LookupError as load."""
+    _check_file(path)
+
+    def read(connection: sqlite3.Connection) -> Polled:
+        _check_tables(path, table_names(connection))
+        marker = _marker(connection, path, name)
         store = Store.on(path, connection)
         record = _named(store, path, name)
         newest = store.newest_games(record.id).get(record.id, record.updated_at)
-        return store.heartbeats(record.id).get(record.id), newest
-
-    try:
-        return read_connection(path, read)
-    except ChangedWhileRead:
-        raise _rewritten(path) from None
-    except (sqlite3.Error, StoreError) as error:
-        raise NotATournamentDb(_by_file_name(error, path)) from None
-
-
-def change_marker(path: Path, name: str) -> tuple[object, object, int, int]:
-    """What changes whenever the tournament's report would: its update time,
-    games scheduled, games stored and the newest game's row (read-only, cheap:
-    no games are read)."""
-    check_database(path)
-
-    def read(connection: sqlite3.Connection) -> tuple[object, object, int, int]:
-        row = connection.execute(
-            "SELECT id, updated_at, scheduled FROM tournaments WHERE name = ?", (name,)
-        ).fetchone()
-        if row is None:
-            names = [n for (n,) in connection.execute("SELECT name FROM tournaments ORDER BY id")]
-            raise LookupError(str(no_such_tournament(path.name, name, names)))
-        count, newest = connection.execute(
-            "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM games WHERE tournament_id = ?", (row[0],)
-        ).fetchone()
-        # As stored: a value edited into text marks a change as well as a number,
-        # and the report's read names it (a float() here made it a 500).
-        return row[1], row[2], int(count), int(newest)
+        return Polled(marker, store.heartbeats(record.id).get(record.id), newest)
 
     try:
         return read_connection(path, read)
@@ -214,6 +211,28 @@ def change_marker(path: Path, name: str) -> tuple[object, object, int, int]:
         raise _rewritten(path) from None
     except sqlite3.Error as error:
         raise NotATournamentDb(f"{path.name} could not be read ({error})") from None
+    except StoreError as error:
+        raise NotATournamentDb(_by_file_name(error, path)) from None
+
+
+def change_marker(path: Path, name: str) -> Marker:
+    """Polled.marker alone."""
+    return polled(path, name).marker
+
+
+def _marker(connection: sqlite3.Connection, path: Path, name: str) -> Marker:
+    row = connection.execute(
+        "SELECT id, updated_at, scheduled FROM tournaments WHERE name = ?", (name,)
+    ).fetchone()
+    if row is None:
+        names = [n for (n,) in connection.execute("SELECT name FROM tournaments ORDER BY id")]
+        raise LookupError(str(no_such_tournament(path.name, name, names)))
+    count, newest = connection.execute(
+        "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM games WHERE tournament_id = ?", (row[0],)
+    ).fetchone()
+    # As stored: a value edited into text marks a change as well as a number,
+    # and the report's read names it (a float() here made it a 500).
+    return row[1], row[2], int(count), int(newest)
 
 
 @dataclass(frozen=True, slots=True)

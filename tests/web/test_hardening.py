@@ -23,7 +23,7 @@ import pytest
 from sheepfold.v1 import arena_pb2
 
 from tests.web.test_http import get
-from web import reports, responses
+from web import reports, responses, tournaments
 from web.app import STATE, WebConfig, start_web
 from web.hub import WatchHub
 from web.listing import Listing
@@ -265,8 +265,8 @@ def test_reports_are_built_once_per_change_and_shared(monkeypatch: pytest.Monkey
     marker = [(1.0, 6, 3, 3)]
     built: list[tuple[str, int, str]] = []
 
-    def fake_marker(path: Path, name: str) -> tuple[float, int, int, int]:
-        return marker[0]
+    def fake_polled(path: Path, name: str) -> tournaments.Polled:
+        return tournaments.Polled(marker[0], None, 1.0)
 
     async def run(function: Any, path: str, index: int, name: str) -> Any:
         assert function is reports.build
@@ -274,8 +274,7 @@ def test_reports_are_built_once_per_change_and_shared(monkeypatch: pytest.Monkey
         await asyncio.sleep(0.2)
         return name, f"<p>{len(built)}</p>", b"", marker[0][2], marker[0][1]
 
-    monkeypatch.setattr(reports.tournaments, "change_marker", fake_marker)
-    monkeypatch.setattr(reports.tournaments, "runner_seen", lambda path, name: (None, 1.0))
+    monkeypatch.setattr(reports.tournaments, "polled", fake_polled)
 
     async def scenario() -> None:
         cache = reports.ReportCache(run)
