@@ -91,17 +91,15 @@ async def _start_whole(server: grpc.aio.Server) -> None:
 
 
 def _interceptors(
-    config: ServerConfig, request_waits: list[RequestWait]
+    config: ServerConfig, request_wait: RequestWait
 ) -> list[grpc.aio.ServerInterceptor]:
     """Every port's: an address that does not read its answers is refused more
     calls, and one holding too many streams cut off for that more streams;
     undecodable requests are INVALID_ARGUMENT, Play answers with
     pre-encoded bytes, and a fault no handler foresaw is INTERNAL. First, and
     so around them all: a unary request is waited for only so long, and only
-    so many at once (server/request_wait.py), added to `request_waits` to be
-    closed at shutdown."""
-    request_wait = RequestWait(config.join_timeout)
-    request_waits.append(request_wait)
+    so many at once (server/request_wait.py): `request_wait`, the server's one
+    for all its ports, so that its bounds are the server's, not each port's."""
     return [
         request_wait,
         UnreadAnswers(
@@ -158,7 +156,8 @@ class SheepfoldServer:
         self.arena: ArenaService | None = None  # the Arena service, once started
         self._server: grpc.aio.Server | None = None
         self._bot_servers: list[grpc.aio.Server] = []
-        self._request_waits: list[RequestWait] = []  # each gRPC server's
+        # Every port's (the main one, each bot socket's, the health port's).
+        self._request_wait = RequestWait(config.join_timeout)
         self._metrics_http: MetricsEndpoint | None = None
         self._loop_watch = LoopWatch(self.metrics.loop_lagged)
         self.metrics.watch_loop(self._loop_watch.cpu_seconds)
@@ -304,7 +303,7 @@ class SheepfoldServer:
         """A gRPC server of the Arena service, health and reflection."""
         assert self.arena is not None
         server = grpc.aio.server(
-            options=options, interceptors=_interceptors(self.config, self._request_waits)
+            options=options, interceptors=_interceptors(self.config, self._request_wait)
         )
         arena_pb2_grpc.add_ArenaServicer_to_server(self.arena, server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
@@ -365,7 +364,7 @@ class SheepfoldServer:
         # INVALID_ARGUMENT there as here, never gRPC's UNKNOWN naming the exception.
         health = grpc.aio.server(
             options=grpc_options(self.config, HEALTH_PORT_CONNECTIONS),
-            interceptors=_interceptors(self.config, self._request_waits),
+            interceptors=_interceptors(self.config, self._request_wait),
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, health)
         check_can_listen(self.config.host, port)
@@ -421,8 +420,7 @@ class SheepfoldServer:
         await self.registry.shutdown(reason)
         if self.arena is not None:
             self.arena.end_pending_joins()
-        for request_wait in self._request_waits:
-            request_wait.close(reason)
+        self._request_wait.close(reason)
         self.reflection.streams.close(reason)
         servers = [self._server, *self._bot_servers]
         await self._stop_grpc(servers)

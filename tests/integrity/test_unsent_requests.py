@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shutil
+import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -19,7 +22,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
-from server.request_wait import WAITING_PER_ADDRESS
+from server.request_wait import WAITING_PER_ADDRESS, RequestWait
 
 pytestmark = pytest.mark.e2e
 
@@ -175,3 +178,37 @@ def test_a_call_its_client_gives_up_on_before_its_request_logs_nothing(
     with caplog.at_level(logging.WARNING):
         asyncio.run(run())
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_calls_waiting_for_their_request_are_bounded_for_the_whole_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bound in all is the server's, whatever port its calls come through:
+    a call waiting on a bot socket is pushed out by newer ones on the main
+    port. Each port once had a RequestWait of its own, so a server with many
+    bot sockets held that many times its bound."""
+    import server.app as app
+
+    monkeypatch.setattr(app, "RequestWait", lambda timeout: RequestWait(timeout, 2, 2))
+    folder = Path(tempfile.mkdtemp(prefix="rw", dir="/tmp"))
+    socket = f"unix:{folder}/bot.sock"
+
+    async def run(server: InProcessServer) -> None:
+        async with (
+            grpc.aio.insecure_channel(socket) as bots,
+            grpc.aio.insecure_channel(server.address) as main,
+        ):
+            oldest = _raw(bots, METHODS[0])(_nothing(), timeout=30)
+            await asyncio.sleep(0.5)  # the oldest, whatever order the calls start in
+            others = [_raw(main, METHODS[0])(_nothing(), timeout=30) for _ in range(2)]
+            code, details = await asyncio.wait_for(_status(oldest), 10)
+            assert code == grpc.StatusCode.RESOURCE_EXHAUSTED, (code, details)
+            assert details.startswith("pushed out before its request came"), details
+            for call in others:
+                call.cancel()
+
+    try:
+        with InProcessServer(ServerConfig(join_timeout=60, bot_sockets=(socket,))) as server:
+            asyncio.run(run(server))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
