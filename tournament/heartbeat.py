@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from tournament.store import Store, StoreError
+from tournament.store_lock import LockWait
 from tournament.store_records import Heartbeat
 
 __all__ = [
@@ -113,17 +114,36 @@ async def beating(
     skipped: the games matter more, and the next one tries again."""
     store.start_run(tournament_id, command, time.time())
     end = RunEnd()
-    task = asyncio.create_task(_beat(store, tournament_id))
+    stop = asyncio.Event()
+    task = asyncio.create_task(_beat(store, tournament_id, stop))
     try:
         yield end
     finally:
-        task.cancel()
+        stop.set()
+        # A beat under way ends first: written after the end, it would mark
+        # the run as at work again.
+        await asyncio.wait([task])
         with contextlib.suppress(StoreError, sqlite3.Error):
             store.beat(tournament_id, time.time(), ended=True, decided=end.decided)
 
 
-async def _beat(store: Store, tournament_id: int) -> None:
+async def _beat(store: Store, tournament_id: int, stop: asyncio.Event) -> None:
     while True:
-        await asyncio.sleep(BEAT_SECONDS)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), BEAT_SECONDS)
+            return
         with contextlib.suppress(StoreError, sqlite3.Error):
-            store.beat(tournament_id, time.time())
+            if store.path == ":memory:":  # no other connection sees it, nor waits
+                store.beat(tournament_id, time.time())
+            else:
+                await asyncio.to_thread(_beat_apart, store.path, tournament_id, time.time())
+
+
+def _beat_apart(path: str, tournament_id: int, now: float) -> None:
+    """One heartbeat, in a thread and on a connection of its own (the run's
+    belongs to the loop's thread): a write lock another process holds (another
+    tournament's runner storing a game in the same file), or a slow disk, held
+    up the run's event loop for as long, the games and a run's in-process
+    server with it. It waits one beat at most: the next tries again."""
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
+        Store.on(path, db, LockWait(BEAT_SECONDS)).beat(tournament_id, now)

@@ -99,11 +99,14 @@ class Store:
         self._db = open_database(self.path, self._wait)
 
     @classmethod
-    def on(cls, path: str | Path, connection: sqlite3.Connection) -> Store:
+    def on(
+        cls, path: str | Path, connection: sqlite3.Connection, wait: LockWait = SILENT_WAIT
+    ) -> Store:
         """A Store on a connection opened and checked elsewhere, taken as it is
-        (tournament.store_read: a database opened for reading alone)."""
+        (tournament.store_read: a database opened for reading alone; a
+        heartbeat written apart, waiting `wait` for another process's lock)."""
         store = cls.__new__(cls)
-        store.path, store._db, store._wait = str(path), connection, SILENT_WAIT
+        store.path, store._db, store._wait = str(path), connection, wait
         return store
 
     @contextmanager

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import sqlite3
+import threading
 import time
 from contextlib import closing
 from pathlib import Path
@@ -17,9 +18,11 @@ from typing import Any
 
 import pytest
 
+from tests.tournament.quick_cup import quick_cup
 from tests.tournament.test_run_claims import _config, _finished, _held_run, tournament
 from tournament import heartbeat
 from tournament.heartbeat import BEAT_SECONDS, RunState, run_state
+from tournament.runner import ladder_stages, open_tournament, schedule_for
 from tournament.store import Store
 from tournament.store_records import Heartbeat
 from tournament.store_schema import MIGRATIONS
@@ -158,3 +161,54 @@ def test_a_runner_row_edited_past_any_date_leaves_the_list_and_the_page_readable
     assert listed == page == RunState("stopped", 1e300)
     (entry,) = _listed(0, db)["tournaments"]
     assert (entry["state"], entry["state_text"]) == ("stopped", "stopped")
+
+
+def _hold_lock(db: Path, held: threading.Event, seconds: float) -> None:
+    """Another writer: the database's write lock held for `seconds`."""
+    with closing(sqlite3.connect(db, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")
+        held.set()
+        time.sleep(seconds)
+        other.execute("COMMIT")
+
+
+def test_a_heartbeat_waiting_for_the_database_does_not_hold_up_the_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holding the database's write lock (another tournament's
+    runner storing a game in the same file) held each heartbeat, written on the
+    run's event loop, for as long as it held the lock: the loop that plays the
+    games (and, for a run without --server, hosts the server) stood still. The
+    beats still come once the lock is let go."""
+    monkeypatch.setattr(heartbeat, "BEAT_SECONDS", 0.1)
+    config = quick_cup(tmp_path)
+    db = tmp_path / "cup.sqlite"
+    lags: list[float] = []
+
+    async def run(store: Store, tid: int) -> tuple[float, float]:
+        async def tick() -> None:
+            while True:
+                started = time.monotonic()
+                await asyncio.sleep(0.01)
+                lags.append(time.monotonic() - started - 0.01)
+
+        ticking = asyncio.create_task(tick())
+        async with heartbeat.beating(store, tid, "tournament run"):
+            held = threading.Event()
+            holder = threading.Thread(target=_hold_lock, args=(db, held, 0.6))
+            holder.start()
+            held.wait()
+            await asyncio.to_thread(holder.join)  # beats wait for the lock meanwhile
+            released = time.time()
+            await asyncio.sleep(0.5)
+            _, beat_at, ended_at = _beats(db)
+            assert ended_at is None
+        ticking.cancel()
+        return released, beat_at
+
+    with Store(db) as store:
+        stages = ladder_stages(store, config)
+        tid = open_tournament(store, config, len(schedule_for(config, stages)), stages)
+        released, beat_at = asyncio.run(run(store, tid))
+    assert max(lags) < 0.3, f"the loop stood still {max(lags):.2f} s"
+    assert beat_at > released
