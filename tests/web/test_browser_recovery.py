@@ -162,3 +162,30 @@ def test_a_finished_match_s_views_that_fail_to_load_are_tried_again(
     assert drawn_move(page) == 4
     assert len(seat) == len(WAITS) + 1
     _waited_longer_each_time(seat)
+
+
+def test_a_hidden_page_waits_to_be_shown_before_it_tries_again(
+    showcase: Showcase, page: Any
+) -> None:
+    """An older page of the list and a finished match's views try again while
+    the viewer is away (web/static/retry.js). A tab in the background went on
+    asking, twice a minute in the end, for as long as it was open; now a
+    retry waits for the tab to be shown, and is made at once when it is."""
+    match_id = showcase.finished["sheep-n-sheep"]
+    asked = _failing_then_answered(page, f"**/api/match/{match_id}/frames?view=public", 1)
+    page.goto(f"{showcase.url}/match/{match_id}#move=4")
+    page.wait_for_function(
+        "() => document.getElementById('notice').textContent.includes('trying again in')"
+    )
+    page.evaluate(_visibility(True))
+    # Every wait the page would make, and more (Playwright's, as its routes
+    # answer only while it waits).
+    page.wait_for_timeout(sum(WAITS) * 1000)
+    assert len(asked) == 1, "asked again while hidden"
+    save_screenshot(page, "match-view-hidden-waiting")
+    shown_at = time.monotonic()
+    page.evaluate(_visibility(False))
+    assert drawn_move(page) == 4
+    assert len(asked) == 2 and asked[1] - shown_at < 1.0, "not asked at once when shown"
+    assert page.is_hidden("#notice")
+    save_screenshot(page, "match-view-shown-loaded")

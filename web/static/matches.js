@@ -2,7 +2,7 @@
 // Server-Sent Events (the viewer sends the list again whenever it changes).
 // Past its newest `limit`, older pages (`?page=TOKEN`) list every match a
 // page at a time, as they were when the page was loaded.
-import { fetchJson, retryWait, sleep } from "./retry.js";
+import { fetchJson, retryWait, waitToRetry } from "./retry.js";
 import { h, seatColour } from "./svg.js";
 import { count } from "./words.js";
 
@@ -146,7 +146,7 @@ async function showPage() {
     retries += 1;
     status.textContent = `could not load this page: ${page.error}; trying again in ${wait} s`;
     document.body.dataset.stream = "retrying";
-    await sleep(wait);
+    await waitToRetry(wait);
     status.textContent = `could not load this page: ${page.error}; trying again now`;
     page = await fetchPage(pageToken);
   }

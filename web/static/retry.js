@@ -27,7 +27,19 @@ export async function fetchJson(url, init = {}) {
   }
 }
 
-// Resolves after `seconds`.
-export function sleep(seconds) {
-  return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+// Resolves after `seconds`, and then only once the tab is shown: a page left
+// in a background tab while the viewer is away asks nothing (it once went on
+// asking twice a minute for as long as it was open), and asks at once when
+// its tab is shown again, as the tournament page and a live match do.
+export async function waitToRetry(seconds) {
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  if (!document.hidden) return;
+  await new Promise((resolve) => {
+    const shown = () => {
+      if (document.hidden) return;
+      document.removeEventListener("visibilitychange", shown);
+      resolve();
+    };
+    document.addEventListener("visibilitychange", shown);
+  });
 }

@@ -1,6 +1,6 @@
 // Replaying a match: the buttons, the slider, the keys and the link's #move
 // that step through its frames, and the seat views whose frames it loads.
-import { fetchJson, retryWait, sleep } from "../retry.js";
+import { fetchJson, retryWait, waitToRetry } from "../retry.js";
 import { h } from "../svg.js";
 import { $, board, boot, indexOfMove, model, notice } from "./model.js";
 import { quoted, seatText } from "./names.js";
@@ -150,7 +150,7 @@ export async function loadFrames(view) {
     $("view").value = model.view;
     notice(`Could not load the ${view} view: ${data.error}; trying again in ${wait} s.`);
     viewRefused = true;
-    await sleep(wait);
+    await waitToRetry(wait);
     if (mine !== asked) return null;
     data = await fetchJson(url);
   }
