@@ -20,6 +20,7 @@ __all__ = [
     "is_time",
     "stored_count",
     "stored_object",
+    "stored_text",
     "stored_time",
     "stored_version",
     "tournament_record",
@@ -32,8 +33,21 @@ def stored_count(path: str, name: str, column: str, value: object) -> int:
     then stopped with a TypeError traceback)."""
     if isinstance(value, int):
         return value
-    raise StoreError(
-        f"tournament {name!r} in {path}: its {column} is not a whole number "
+    raise _edited(path, name, column, "a whole number", value)
+
+
+def stored_text(path: str, name: str, column: str, value: object) -> str:
+    """A tournament's text column (its game) as a str; a StoreError for one
+    edited into a blob (a TEXT column keeps a number as its text), which the
+    web viewer's list page once failed on with a TypeError (a 500)."""
+    if isinstance(value, str):
+        return value
+    raise _edited(path, name, column, "a text", value)
+
+
+def _edited(path: str, name: str, column: str, wanted: str, value: object) -> StoreError:
+    return StoreError(
+        f"tournament {name!r} in {path}: its {column} is not {wanted} "
         f"(edited by hand?), it holds {repr(value)[:40]}; put the value back, or use another "
         "name or database"
     )
@@ -159,7 +173,7 @@ def tournament_record(path: str, row: tuple[Any, ...]) -> TournamentRecord:
     return TournamentRecord(
         id=row[0],
         name=row[1],
-        game=row[2],
+        game=stored_text(path, row[1], "game", row[2]),
         players=stored_count(path, row[1], "players", row[3]),
         options=stored_object(path, row[1], "options_json", row[4]),
         anchor=row[5],

@@ -45,6 +45,27 @@ def test_the_tournaments_list_shows_a_hand_edited_count_as_text(
         showcase.server.run(viewer.stop())
 
 
+def test_the_tournaments_list_names_a_game_edited_into_a_blob(
+    showcase: Showcase, tmp_path: Path
+) -> None:
+    """The game was read as it was stored: a blob (a TEXT column keeps one as
+    it is) made the list page a 500, its HTML escape given bytes."""
+    copy = tmp_path / "edited.db"
+    _, viewer = _viewer_of_a_copy(showcase, copy)
+    base = f"http://127.0.0.1:{viewer.port}"
+    try:
+        with sqlite3.connect(copy) as connection:
+            connection.execute("UPDATE tournaments SET game = x'00ff'")
+        connection.close()
+        wanted = "its game is not a text (edited by hand?), it holds b'\\x00\\xff'"
+        status, _, body = get(f"{base}/tournaments")
+        assert status == 200 and wanted in unescape(body), body[:800]
+        status, _, body = get(f"{base}/tournaments/0/showcase")
+        assert status == 400 and wanted in unescape(body), body[:800]
+    finally:
+        showcase.server.run(viewer.stop())
+
+
 def test_a_hand_edited_count_is_a_400_page_naming_it(showcase: Showcase, tmp_path: Path) -> None:
     """A count edited into text was a 500 ("the viewer failed on this request")
     with a ValueError traceback in the viewer's log; the list page listed the
