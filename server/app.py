@@ -234,7 +234,9 @@ class SheepfoldServer:
         self.port = self._add_ports(server)
         bot_servers = []
         for address in self.config.bot_sockets:
-            bot_server = self._grpc_server(bot_socket_options(self.config, self.max_connections))
+            bot_server = self._grpc_server(
+                bot_socket_options(self.config, self.max_connections), address
+            )
             self._add_unix_port(bot_server, address)
             bot_servers.append(bot_server)
         # Restored before the port serves, so a bot that rejoins finds its match.
@@ -299,11 +301,13 @@ class SheepfoldServer:
             max_connections=self.max_connections,
         )
 
-    def _grpc_server(self, options: list[tuple[str, int]]) -> grpc.aio.Server:
-        """A gRPC server of the Arena service, health and reflection."""
+    def _grpc_server(self, options: list[tuple[str, int]], socket: str = "") -> grpc.aio.Server:
+        """A gRPC server of the Arena service, health and reflection; for the
+        bot socket `socket`, if given."""
         assert self.arena is not None
+        request_wait = self._request_wait.on_socket(socket) if socket else self._request_wait
         server = grpc.aio.server(
-            options=options, interceptors=_interceptors(self.config, self._request_wait)
+            options=options, interceptors=_interceptors(self.config, request_wait)
         )
         arena_pb2_grpc.add_ArenaServicer_to_server(self.arena, server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)

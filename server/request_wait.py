@@ -47,16 +47,34 @@ class RequestWait(HandlerRewrite):
     calls from one address, and `total` in all, waiting for theirs."""
 
     def __init__(
-        self, timeout: float, per_address: int = WAITING_PER_ADDRESS, total: int = WAITING
+        self,
+        timeout: float,
+        per_address: int = WAITING_PER_ADDRESS,
+        total: int = WAITING,
+        *,
+        waiting: PendingJoins | None = None,
+        socket: str = "",
     ) -> None:
         self.timeout = timeout
-        self.waiting = PendingJoins(per_address, total, "calls", "for their request")
+        self.waiting = waiting or PendingJoins(per_address, total, "calls", "for their request")
+        self.socket = socket  # a bot socket's address, which its callers are counted as
         self.closing: str | None = None  # why, once the server is shutting down
+        self._sockets: list[RequestWait] = []
+
+    def on_socket(self, socket: str) -> RequestWait:
+        """The same bounds, shared, for the calls through the Unix socket
+        `socket`. Every client of a Unix socket has the peer "unix:", so its
+        calls are counted as the socket's own address: one bot's calls then
+        push out its own, never those of a bot on another socket."""
+        view = RequestWait(self.timeout, waiting=self.waiting, socket=socket)
+        self._sockets.append(view)
+        return view
 
     def close(self, reason: str) -> None:
         """At shutdown: the calls still waiting for their request end at once,
         UNAVAILABLE `reason`, instead of holding the server's exit for its grace."""
-        self.closing = reason
+        for wait in (self, *self._sockets):
+            wait.closing = reason
         self.waiting.push_out_all(reason)
 
     def rewrite(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
@@ -100,7 +118,7 @@ class RequestWait(HandlerRewrite):
     async def _first(self, requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> Any:
         try:
             request = await first_message(
-                requests, self.waiting, peer_address(context.peer()), self.timeout
+                requests, self.waiting, self.socket or peer_address(context.peer()), self.timeout
             )
         except WaitEnded as ended:
             if self.closing is not None:

@@ -212,3 +212,41 @@ def test_calls_waiting_for_their_request_are_bounded_for_the_whole_server(
             asyncio.run(run(server))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_one_bot_sockets_calls_never_push_out_another_bots(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every client of a Unix socket has the peer "unix:", so the bound per
+    address counts each bot socket's calls as that socket's own: a bot firing
+    calls that never send their request pushes out its own oldest, not the
+    call of a bot on another socket that came before them all."""
+    import server.app as app
+
+    monkeypatch.setattr(app, "RequestWait", lambda timeout: RequestWait(timeout, 2, 100))
+    folder = Path(tempfile.mkdtemp(prefix="rw", dir="/tmp"))
+    honest, hostile = f"unix:{folder}/a.sock", f"unix:{folder}/b.sock"
+
+    async def run() -> None:
+        async with (
+            grpc.aio.insecure_channel(honest) as first,
+            grpc.aio.insecure_channel(hostile) as second,
+        ):
+            waiting = _raw(first, METHODS[0])(_nothing(), timeout=30)
+            await asyncio.sleep(0.5)  # the oldest of all
+            flood = [_raw(second, METHODS[0])(_nothing(), timeout=30) for _ in range(3)]
+            await asyncio.sleep(0.5)  # the flood's oldest is the first started
+            ended = [call for call in flood if call.done()]
+            assert len(ended) == 1, [call.done() for call in flood]
+            code, details = await _status(ended[0])
+            assert code == grpc.StatusCode.RESOURCE_EXHAUSTED, (code, details)
+            assert not waiting.done()
+            for call in [waiting, *flood]:
+                call.cancel()
+
+    try:
+        config = ServerConfig(join_timeout=60, bot_sockets=(honest, hostile))
+        with InProcessServer(config):
+            asyncio.run(run())
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
