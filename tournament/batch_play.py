@@ -47,6 +47,7 @@ from tournament.run_error import RunError
 from tournament.schedule import ScheduledGame
 from tournament.server_check import CUT_SHORT, MAX_HICCUPS, still_gone
 from tournament.store import GameRecord, Store
+from tournament.store_apart import written_apart
 from tournament.turns import DealTurns
 
 __all__ = ["ANSWER_SECONDS", "FATAL_CODES", "play_batches", "warn_if_replays_open"]
@@ -171,6 +172,7 @@ class _Runner:
         self.channel: grpc.aio.Channel | None = None
         self.told_full: set[str] = set()  # servers whose games were said to wait for room
         self.shaky = False  # the server was said to fail a game and answer again
+        self.storing = asyncio.Lock()  # one game written at a time, in the order they end
 
     async def run(self, pending: list[ScheduledGame]) -> None:
         if not pending:
@@ -237,7 +239,7 @@ class _Runner:
                 self.reject(scheduled.key, str(error))
                 return
             if played is not None:
-                self.accept(*played)
+                await self.accept(*played)
             return
 
     async def _play_when_room(
@@ -264,18 +266,37 @@ class _Runner:
             self.told_full.add(full.address)
             note_on(self.progress, waiting_line(full.address, full.details))
 
-    def accept(
+    async def accept(
         self,
         record: GameRecord,
         replay: arena_pb2.Replay | None = None,
         crashes: dict[str, str] | None = None,
     ) -> None:
-        """A finished game: stored at once with its full record, rated, shown;
-        `crashes` says why each crashed bot crashed."""
+        """A finished game: stored at once with its full record, then counted,
+        rated and shown; `crashes` says why each crashed bot crashed. It is
+        written off the loop (tournament.store_apart: another process holding
+        the database's lock stood the loop still), one game at a time, so the
+        games are counted and rated in the order they are stored. A run stopped
+        (Ctrl-C) while a game is written waits for the write, and counts it."""
         for seat in record.seats:
             if seat.failure == "crash" and seat.bot not in self.crash_reasons:
                 self.crash_reasons[seat.bot] = (crashes or {}).get(seat.bot, "crashed")
-        if self.store.record_game(self.tournament_id, record, replay):
+        async with self.storing:
+            write = asyncio.ensure_future(
+                written_apart(
+                    self.store, lambda store: store.record_game(self.tournament_id, record, replay)
+                )
+            )
+            try:
+                stored = await asyncio.shield(write)
+            except asyncio.CancelledError:
+                self._counted(record, await write)
+                raise
+            self._counted(record, stored)
+
+    def _counted(self, record: GameRecord, stored: bool) -> None:
+        """A game written (False: another runner had stored it first)."""
+        if stored:
             self.played += 1
             self.shaky = False  # a later hiccup is told again
             self.progress.game_done(record, self.figures.update(record))

@@ -19,10 +19,11 @@ import asyncio
 import contextlib
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from tournament.store import Store, StoreError
+from tournament.store_apart import written_apart
 from tournament.store_lock import LockWait
 from tournament.store_records import Heartbeat
 
@@ -132,18 +133,10 @@ async def _beat(store: Store, tournament_id: int, stop: asyncio.Event) -> None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), BEAT_SECONDS)
             return
+        # Off the loop (store_apart), waiting one beat at most: the next tries again.
         with contextlib.suppress(StoreError, sqlite3.Error):
-            if store.path == ":memory:":  # no other connection sees it, nor waits
-                store.beat(tournament_id, time.time())
-            else:
-                await asyncio.to_thread(_beat_apart, store.path, tournament_id, time.time())
+            await written_apart(store, _beat_at(tournament_id, time.time()), LockWait(BEAT_SECONDS))
 
 
-def _beat_apart(path: str, tournament_id: int, now: float) -> None:
-    """One heartbeat, in a thread and on a connection of its own (the run's
-    belongs to the loop's thread): a write lock another process holds (another
-    tournament's runner storing a game in the same file), or a slow disk, held
-    up the run's event loop for as long, the games and a run's in-process
-    server with it. It waits one beat at most: the next tries again."""
-    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
-        Store.on(path, db, LockWait(BEAT_SECONDS)).beat(tournament_id, now)
+def _beat_at(tournament_id: int, now: float) -> Callable[[Store], None]:
+    return lambda store: store.beat(tournament_id, now)

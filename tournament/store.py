@@ -130,6 +130,11 @@ class Store:
         self.close()
 
     @property
+    def lock_wait(self) -> LockWait:
+        """How long this store waits for another process's lock, and what it calls meanwhile."""
+        return self._wait
+
+    @property
     def version(self) -> int:
         return read_version(self._db, self.path)
 

@@ -25,7 +25,7 @@ class _Runner:
         self.accepted: list[str] = []
         self.rejected: list[str] = []
 
-    def accept(self, record: GameRecord, replay: Any, crashes: Any) -> None:
+    async def accept(self, record: GameRecord, replay: Any, crashes: Any) -> None:
         self.accepted.append(record.key)
 
     def reject(self, key: str, error: str) -> None:
@@ -56,6 +56,6 @@ def test_a_fatal_game_stops_the_run_after_the_others_that_ended_are_stored() -> 
 
     runner = _Runner()
     with pytest.raises(RunError, match="refused"):
-        executor.settle_all(runner, asyncio.run(ended()), turns)
+        asyncio.run(executor.settle_all(runner, asyncio.run(ended()), turns))
     assert runner.accepted == [taken[1].key]
     assert turns.take() is not None  # both games' deals were given back

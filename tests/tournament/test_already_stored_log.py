@@ -3,6 +3,7 @@ was, as every other line about a game is."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import structlog
@@ -33,7 +34,7 @@ def test_a_game_stored_by_another_runner_is_logged_with_its_match_and_game(
         figures = live_figures(config.bot_names, config.players, config.anchor)
         runner = _Runner(player, store, tid, figures, SilentProgress())
         with structlog.testing.capture_logs() as logs:
-            runner.accept(two_seat_record(schedule[0], match_id="m-second"))
+            asyncio.run(runner.accept(two_seat_record(schedule[0], match_id="m-second")))
     assert runner.played == 0
     [line] = [line for line in logs if line["event"] == "game already stored by another runner"]
     assert (line["key"], line["match_id"], line["game"]) == (

@@ -144,7 +144,9 @@ def test_the_only_server_answering_again_keeps_the_run_going() -> None:
     first, second = turns.take(), turns.take()
     for game in (first, second):
         back = GameOutcome(game.key, "n", error="cannot reach ...: reset", server_back=True)
-        retry = executor.settle_all(runner, _ended(back, game, "127.0.0.1:7001"), turns)
+        retry = asyncio.run(
+            executor.settle_all(runner, _ended(back, game, "127.0.0.1:7001"), turns)
+        )
         assert retry == [(game, None)]  # played again at once, keeping its deal's turn
     assert executor.pool.live == ("127.0.0.1:7001",) and executor.dropped == {}
     assert runner.rejected == []
@@ -161,7 +163,9 @@ def test_a_game_that_keeps_failing_on_a_server_that_answers_is_given_up() -> Non
     assert game is not None
     for attempt in range(MAX_HICCUPS):
         back = GameOutcome(game.key, "n", error="UNAVAILABLE again", server_back=True)
-        retry = executor.settle_all(runner, _ended(back, game, "127.0.0.1:7001"), turns)
+        retry = asyncio.run(
+            executor.settle_all(runner, _ended(back, game, "127.0.0.1:7001"), turns)
+        )
         assert retry == ([] if attempt == MAX_HICCUPS - 1 else [(game, None)])
     assert len(runner.rejected) == 1 and "a resume plays it" in runner.rejected[0]
     assert executor.dropped == {}

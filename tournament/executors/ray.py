@@ -294,7 +294,7 @@ class RayExecutor:
             )
             self.write_messages(runner)
             ended = [(future, *in_flight.pop(future)) for future in done]
-            for scheduled, delay in self.settle_all(runner, ended, turns):
+            for scheduled, delay in await self.settle_all(runner, ended, turns):
                 if delay is None:
                     again.append(scheduled)
                 else:
@@ -306,7 +306,7 @@ class RayExecutor:
         for line in self.messages.drain():
             note_on(runner.progress, line)
 
-    def settle_all(
+    async def settle_all(
         self,
         runner: Any,
         ended: list[tuple[asyncio.Future[Any], ScheduledGame, str | None]],
@@ -320,7 +320,7 @@ class RayExecutor:
         retry: list[tuple[ScheduledGame, float | None]] = []
         for future, scheduled, server in ended:
             try:
-                delay = self._settle(runner, scheduled, future, server)
+                delay = await self._settle(runner, scheduled, future, server)
             except RunError as error:
                 fatal = fatal or error
                 delay = False
@@ -332,7 +332,7 @@ class RayExecutor:
             raise fatal
         return retry
 
-    def _settle(
+    async def _settle(
         self,
         runner: Any,
         scheduled: ScheduledGame,
@@ -382,7 +382,7 @@ class RayExecutor:
         assert outcome.record is not None
         self.nodes[outcome.node] += 1
         replay = None if outcome.replay is None else arena_pb2.Replay.FromString(outcome.replay)
-        runner.accept(outcome.record, replay, outcome.crashes)
+        await runner.accept(outcome.record, replay, outcome.crashes)
         return False
 
 

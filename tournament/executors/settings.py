@@ -67,8 +67,8 @@ class ExecutorSettings:
 
 class GameExecutor(Protocol):
     """Plays a batch of games somewhere else, handing each finished game to
-    `runner.accept(record)` and each one it could not play to `runner.reject(key,
-    error)` (the runner stores, rates and reports)."""
+    `await runner.accept(record)` and each one it could not play to
+    `runner.reject(key, error)` (the runner stores, rates and reports)."""
 
     servers: tuple[str, ...]  # the servers its games play on (none: servers of its own)
 
