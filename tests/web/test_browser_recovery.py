@@ -182,6 +182,9 @@ def test_a_hidden_page_waits_to_be_shown_before_it_tries_again(
     # answer only while it waits).
     page.wait_for_timeout(sum(WAITS) * 1000)
     assert len(asked) == 1, "asked again while hidden"
+    # It says what it waits for: it said "trying again in 0.2 s" throughout.
+    said = page.inner_text("#notice")
+    assert said.endswith("; trying again when this tab is shown."), said
     save_screenshot(page, "match-view-hidden-waiting")
     shown_at = time.monotonic()
     page.evaluate(_visibility(False))

@@ -144,9 +144,11 @@ async function showPage() {
   while (page.error && page.again) {
     const wait = retryWait(retries);
     retries += 1;
-    status.textContent = `could not load this page: ${page.error}; trying again in ${wait} s`;
+    const error = page.error;
     document.body.dataset.stream = "retrying";
-    await waitToRetry(wait);
+    await waitToRetry(wait, (when) => {
+      status.textContent = `could not load this page: ${error}; trying again ${when}`;
+    });
     status.textContent = `could not load this page: ${page.error}; trying again now`;
     page = await fetchPage(pageToken);
   }

@@ -31,9 +31,14 @@ export async function fetchJson(url, init = {}) {
 // in a background tab while the viewer is away asks nothing (it once went on
 // asking twice a minute for as long as it was open), and asks at once when
 // its tab is shown again, as the tournament page and a live match do.
-export async function waitToRetry(seconds) {
+// `say(when)` puts when the next try comes into the page's notice: "in N s"
+// at once, then "when this tab is shown" if the wait ends while it is hidden
+// (the notice went on saying "in N s" for as long as the tab stayed hidden).
+export async function waitToRetry(seconds, say = () => {}) {
+  say(`in ${seconds} s`);
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   if (!document.hidden) return;
+  say("when this tab is shown");
   await new Promise((resolve) => {
     const shown = () => {
       if (document.hidden) return;

@@ -148,9 +148,12 @@ export async function loadFrames(view) {
     if (mine !== asked) return null;
     const wait = retryWait(retries);
     $("view").value = model.view;
-    notice(`Could not load the ${view} view: ${data.error}; trying again in ${wait} s.`);
+    const error = data.error;
     viewRefused = true;
-    await waitToRetry(wait);
+    await waitToRetry(wait, (when) => {
+      // Unless another view was asked for meanwhile: its notice stands.
+      if (mine === asked) notice(`Could not load the ${view} view: ${error}; trying again ${when}.`);
+    });
     if (mine !== asked) return null;
     data = await fetchJson(url);
   }
