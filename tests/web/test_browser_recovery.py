@@ -127,6 +127,40 @@ def test_an_older_page_of_the_list_that_fails_to_load_tries_again_until_it_loads
         assert "of every match, as of" in page.inner_text("#list-status")
 
 
+def test_a_hidden_older_page_of_the_list_waits_to_be_shown_before_it_tries_again(
+    tmp_path: Path, page: Any
+) -> None:
+    """An older page (`/?page=TOKEN`) that failed to load tries again while the
+    viewer is away. In a background tab it went on asking, twice a minute in
+    the end, for as long as it was open; now a retry waits for the tab to be
+    shown, says so, and is made at once when it is."""
+    with many_matches(tmp_path) as viewer:
+        every = every_match(viewer)
+        with urllib.request.urlopen(f"{viewer.url}/api/matches/page", timeout=30) as answer:
+            token = json.load(answer)["next_page"]
+        asked = _failing_then_answered(page, "**/api/matches/page?*", 1)
+        page.goto(f"{viewer.url}/?page={urllib.parse.quote(token)}")
+        page.wait_for_selector("body[data-stream='retrying']")
+        page.evaluate(_visibility(True))
+        page.wait_for_timeout(sum(WAITS) * 1000)  # every wait the page would make, and more
+        assert len(asked) == 1, "asked again while hidden"
+        said = page.inner_text("#list-status")
+        assert said == (
+            "could not load this page: the viewer does not answer; "
+            "trying again when this tab is shown"
+        ), said
+        save_screenshot(page, "list-page-hidden-waiting")
+        shown_at = time.monotonic()
+        page.evaluate(_visibility(False))
+        page.wait_for_selector("body[data-stream='loaded']", timeout=15_000)
+        assert len(asked) == 2 and asked[1] - shown_at < 1.0, "not asked at once when shown"
+        shown = page.eval_on_selector_all(
+            "tbody tr[data-match-id]", "rows => rows.map(r => r.dataset.matchId)"
+        )
+        assert shown == every[200:400]
+        save_screenshot(page, "list-page-shown-loaded")
+
+
 def test_a_finished_match_s_views_that_fail_to_load_are_tried_again(
     showcase: Showcase, page: Any
 ) -> None:
