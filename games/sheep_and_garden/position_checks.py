@@ -21,16 +21,22 @@ def check_position(
     display_size: int,
     to_move: int | None,
     slots: Sequence[Slot] | None = None,
+    end_reason: str = "",
 ) -> None:
     """ValueError naming the first thing no game holds: 1 to 4 players, real
     tile ids (placed, shown or in the deck), at least one tile placed, one tile
     a cell, rotations 0 to 3, a display no larger than the game's, a seat to
-    move among the players (or None, the game over) and slots as `check_slots`
-    wants them."""
+    move among the players (or None, the game over), no `end_reason` while a
+    seat is to move, and slots as `check_slots` wants them."""
     if type(players) is not int or not 1 <= players <= 4:
         raise ValueError(f"{players!r} players: Sheep & Garden takes 1 to 4")
     if to_move is not None and (type(to_move) is not int or not 0 <= to_move < players):
         raise ValueError(f"seat {to_move!r} to move is not one of 0 to {players - 1}")
+    if to_move is not None and end_reason:
+        raise ValueError(
+            f"ended ({end_reason!r}) with seat {to_move} to move: "
+            "a finished game has no seat to move (to_move None)"
+        )
     if len(display) > display_size:
         raise ValueError(
             f"{len(display)} tiles shown: at most {display_size} in a {players}-player game"

@@ -232,13 +232,21 @@ class SheepAndGardenState(State):
         some tiles is not refilled (an empty one is, while the deck lasts); the
         reshuffle and end rules run as after a turn, and what they did is in
         `setup_events`. `to_move=None` with `end_reason` gives a
-        finished game (as search bots rebuild one from an observation).
-        Anything no game holds (see `check_position`) is a ValueError."""
+        finished game (as search bots rebuild one from an observation); an
+        `end_reason` with a seat to move is a ValueError, as is anything else
+        no game holds (see `check_position`)."""
         placed = list(placed)
         display = list(display)
         deck = list(deck)
         check_position(
-            players, placed, display, deck, 1 if players == 1 else DISPLAY_SIZE, to_move, slots
+            players,
+            placed,
+            display,
+            deck,
+            1 if players == 1 else DISPLAY_SIZE,
+            to_move,
+            slots,
+            end_reason,
         )
         state = cls.__new__(cls)
         state.players = players
@@ -255,7 +263,7 @@ class SheepAndGardenState(State):
             slots = deal_objectives(players, cards)
         state.slots = slots
         state._to_move = to_move
-        state._end_reason = end_reason if to_move is None else ""
+        state._end_reason = end_reason
         state._legal = None
         state._result = None
         events: list[Event] = []

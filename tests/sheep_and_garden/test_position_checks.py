@@ -76,3 +76,10 @@ def test_a_position_no_game_holds_is_refused(changes: dict[str, object], message
 def test_a_finished_position_has_no_seat_to_move() -> None:
     state = build(to_move=None, end_reason="every tile is placed")
     assert state.terminal and state.to_move is None
+
+
+def test_a_position_both_finished_and_not_is_refused() -> None:
+    """An end reason with a seat to move was dropped without a word: the game
+    went on from a position said to be over."""
+    with pytest.raises(ValueError, match=re.escape("ended ('every tile is placed') with seat 0")):
+        build(to_move=0, end_reason="every tile is placed")
