@@ -298,12 +298,13 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
             start=start,
             final_left=final_left,
         )
-        unnamed = [c for c in range(N_SHEEP) if c not in set(named)]
+        named_set, named_fence_set = set(named), set(named_fences)
+        unnamed = [c for c in range(N_SHEEP) if c not in named_set]
         if sheep_pile is None:
             state.sheep_pile = unnamed
         else:
             state.discard.extend(unnamed)
-        unnamed_fences = [c for c in range(N_FENCES) if c not in set(named_fences)]
+        unnamed_fences = [c for c in range(N_FENCES) if c not in named_fence_set]
         if fence_pile is None:
             state.fence_pile = unnamed_fences
         else:
