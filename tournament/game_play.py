@@ -245,12 +245,16 @@ class GamePlayer:
         A match still running after `match_timeout_seconds` is held up: the seat
         that was to move for most of that time (`slow`) loses, and a stand-in
         finishes its seat within another such period, so the match ends with
-        real scores and a record. With nobody to blame, or past that second
-        period too, it is a TimeoutError: the game is not counted.
+        real scores and a record. With nobody to blame it plays on, given
+        more time, as long as moves come (_overtime); once a stretch of that
+        time passes without a move, or a stand-in's game outlasts another
+        period, it is a TimeoutError: the game is not counted.
         """
         match_id = created.match_id
         timeout = self.config.match_timeout_seconds
         deadline = time.monotonic() + timeout
+        allowed = timeout  # the time given so far: more while nobody is to blame and moves come
+        moves_then = 0  # the moves made when the time given last ran out
         examined: set[int] = set()
         started = False  # the server started the match (said once, with who was missing)
         clock = MoveClock()
@@ -299,12 +303,26 @@ class GamePlayer:
                 why = f": {info.result.end_reason}" if info.result.end_reason else ""
                 raise TimeoutError(f"match {match_id} was aborted by the server{why}")
             if time.monotonic() > deadline:
-                staller = None if slow else clock.staller(timeout)
+                staller = None if slow else clock.staller(allowed)
+                if staller is None and not slow and info.moves > moves_then:
+                    # Nobody to blame, and the match moves on: every seat answers
+                    # within its clock, so the server's clocks bound what is left.
+                    # Voided here, the game was a loser's way out: a bot matching a
+                    # slow opponent's pace held no share that blamed it.
+                    extra = self._overtime(timeout)
+                    allowed, moves_then = allowed + extra, info.moves
+                    deadline = time.monotonic() + extra
+                    log.info(
+                        "match outlasted its time, nobody to blame: it plays on",
+                        moves=info.moves,
+                        seconds=allowed,
+                    )
+                    continue
                 if staller is None:
-                    raise TimeoutError(f"match {match_id} did not finish within {timeout:g} s")
+                    raise TimeoutError(self._unfinished(match_id, allowed, timeout))
                 slow[staller] = (
                     f"held the match up: seat {staller} kept it waiting (to join or to "
-                    f"answer) for {clock.seconds[staller]:.0f} s of the {timeout:g} s a "
+                    f"answer) for {clock.seconds[staller]:.0f} s of the {allowed:g} s a "
                     "match may take"
                 )
                 log.warning(
@@ -321,6 +339,22 @@ class GamePlayer:
                 deadline = time.monotonic() + timeout
             if all(task.done() for task in tasks.values()):
                 await asyncio.sleep(POLL_SECONDS)  # only stand-ins left: poll gently
+
+    def _overtime(self, timeout: float) -> float:
+        """More time for a match held up with nobody to blame: long enough that a
+        match whose server plays on makes a move in it (a decision lasts its
+        deadline and the seat's time bank at most)."""
+        config = self.config
+        return max(timeout, config.decision_seconds + config.time_bank_seconds + POLL_SECONDS)
+
+    @staticmethod
+    def _unfinished(match_id: str, allowed: float, timeout: float) -> str:
+        if allowed == timeout:
+            return f"match {match_id} did not finish within {timeout:g} s"
+        return (
+            f"match {match_id} did not finish within {allowed:g} s and made no move "
+            "in the last of that time"
+        )
 
     def _check_server_counts(self, info: arena_pb2.MatchInfo) -> None:
         """A server older than SeatInfo.thinking_seconds reports none: the runner can

@@ -49,6 +49,7 @@ def _two_random_bots() -> TournamentConfig:
 
 
 STALLER = '[[bots]]\nname = "staller"\nclass = "tournament_test_bots:StallingBot"\n'
+STALLER_2 = STALLER.replace('"staller"', '"staller-2"')
 QUICK = '[[bots]]\nname = "quick"\nbuiltin = "random"\n'
 
 
@@ -74,13 +75,31 @@ def test_the_seat_that_held_the_match_up_loses_it(tmp_path: Path) -> None:
 
 
 @pytest.mark.e2e
-def test_a_match_nobody_held_up_is_not_counted(tmp_path: Path) -> None:
-    """Two bots as slow as each other share the time: neither is to blame."""
-    config = load_config(_cup(tmp_path, STALLER + STALLER.replace('"staller"', '"staller-2"')))
+def test_a_match_nobody_held_up_plays_on_and_counts(tmp_path: Path) -> None:
+    """Two bots as slow as each other share the time: neither is to blame, and
+    the match, moving all along, is played to its end and counted. It was not
+    counted, which let a bot losing to a slow thinker void the game by matching
+    its pace, every answer inside its deadline (a real attack: 0.2 s a decision
+    against 0.2 s, each side half the time, under the two thirds that blame)."""
+    path = tmp_path / "cup.toml"
+    # Two rounds of Sheep Showdown: some 50 decisions, 10 s at 0.2 s each, 4 s allowed
+    # (time enough for the bots to join on a busy machine).
+    path.write_text(
+        f'game = "sheep-showdown"\npython_path = ["{HERE}"]\ngames_per_pairing = 1\n'
+        "concurrency = 2\ndecision_seconds = 1.0\nmatch_timeout_seconds = 4\nbootstrap = 0\n"
+        f"[options]\nrounds = 2\n{STALLER}{STALLER_2}"
+    )
     recorder = Recorder()
-    summary = run_tournament(config, database=str(tmp_path / "t.sqlite"), progress=recorder)
-    assert summary.played == 0 and summary.errors == 2
-    assert all("did not finish within 2 s" in error for error in recorder.errors)
+    summary = run_tournament(
+        load_config(path), database=str(tmp_path / "t.sqlite"), progress=recorder
+    )
+    assert summary.played == summary.scheduled == 2 and summary.errors == 0, recorder.errors
+    with Store(tmp_path / "t.sqlite") as store:
+        games = store.games(store.tournament().id)
+    for game in games:
+        assert game.end_reason == "game over"
+        assert [seat.failure for seat in game.seats] == [None, None]
+        assert game.duration_seconds > 4  # it outlasted the 4 s a match may take
 
 
 @pytest.mark.e2e
