@@ -343,9 +343,11 @@ class GamePlayer:
     def _overtime(self, timeout: float) -> float:
         """More time for a match held up with nobody to blame: long enough that a
         match whose server plays on makes a move in it (a decision lasts its
-        deadline and the seat's time bank at most)."""
+        deadline and the seat's time bank at most), twice over, so that a seat
+        taking all of it while a busy server forces its move late cannot pass
+        for a match that stopped moving, and be voided."""
         config = self.config
-        return max(timeout, config.decision_seconds + config.time_bank_seconds + POLL_SECONDS)
+        return max(timeout, 2 * (config.decision_seconds + config.time_bank_seconds))
 
     @staticmethod
     def _unfinished(match_id: str, allowed: float, timeout: float) -> str:

@@ -6,6 +6,7 @@ ends with real scores. With no seat to blame it is not counted, as before."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -235,3 +236,16 @@ def test_bots_stuck_while_they_are_built_leave_room_for_their_stand_ins(tmp_path
         )
     assert summary.played == summary.scheduled == 8 and summary.errors == 0, recorder.errors
     assert time.monotonic() - started < 25, "it waited for the stuck constructors"
+
+
+def test_the_time_given_again_outlasts_a_decision_twice_over() -> None:
+    """A match held up with nobody to blame plays on only while a move comes in
+    each period: one decision may take its deadline and the seat's whole time
+    bank, and a busy server may force the move late, so the period leaves room
+    for two such decisions (one barely over was voided as a match that stopped)."""
+    config = dataclasses.replace(
+        _two_random_bots(), decision_seconds=10.0, time_bank_seconds=5.0, match_timeout_seconds=2
+    )
+    player = GamePlayer(config, "127.0.0.1:1", "", Launcher(None), structlog.get_logger())
+    assert player._overtime(2.0) == 30.0
+    assert player._overtime(100.0) == 100.0
