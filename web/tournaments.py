@@ -64,8 +64,12 @@ def check_database(path: Path) -> None:
     except ChangedWhileRead:
         raise _rewritten(path) from None
     except sqlite3.Error as error:
-        raise NotATournamentDb(f"{path.name} is not a SQLite database ({error})") from None
+        raise _not_sqlite(path, error) from None
     _check_tables(path, tables)
+
+
+def _not_sqlite(path: Path, error: sqlite3.Error) -> NotATournamentDb:
+    return NotATournamentDb(f"{path.name} is not a SQLite database ({error})")
 
 
 def _check_file(path: Path) -> None:
@@ -198,7 +202,11 @@ def polled(path: Path, name: str) -> Polled:
     _check_file(path)
 
     def read(connection: sqlite3.Connection) -> Polled:
-        _check_tables(path, table_names(connection))
+        try:
+            tables = table_names(connection)
+        except sqlite3.Error as error:  # as check_database says it
+            raise _not_sqlite(path, error) from None
+        _check_tables(path, tables)
         marker = _marker(connection, path, name)
         store = Store.on(path, connection)
         record = _named(store, path, name)
