@@ -197,3 +197,34 @@ def test_every_flag_of_every_command_is_named_in_the_docs() -> None:
     ]
     assert len(list(_commands_and_flags(build_parser()))) > 100
     assert unnamed == []
+
+
+def test_the_viewer_synopsis_names_every_viewer_flag() -> None:
+    """docs/web.md opens "Running it" with one line for `serve --web-port` and
+    one for `web`: each lists every flag of the viewer (it once left out the
+    per-address bound and `web`'s TLS and admin token flags)."""
+    page = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    synopsis = page.split("## Running it", 1)[1]
+    block = FENCE.search(synopsis)
+    assert block is not None
+    commands = list(_fenced_commands(block.group(0)))
+    assert [command.split()[0] for command in commands] == ["serve", "web"]
+    subcommands = _subcommands(build_parser())
+    expected = {
+        "serve": {
+            flag
+            for action in subcommands["serve"]._actions
+            for flag in action.option_strings
+            if flag.startswith("--web-") or flag == "--tournament-db"
+        },
+        "web": {
+            flag
+            for action in subcommands["web"]._actions
+            for flag in action.option_strings
+            if flag.startswith("--") and flag != "--help"
+        },
+    }
+    for command in commands:
+        shown = {word for word in _words(re.sub(r"[\[\]]", " ", command)) if word.startswith("--")}
+        name = command.split()[0]
+        assert expected[name] - shown == set(), f"sheepfold {name}"
