@@ -297,8 +297,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--web-host",
         type=bind_host,
-        default=WEB_HOST,
-        help="address the web viewer binds (default %(default)s)",
+        help=f"address the web viewer binds (default {WEB_HOST})",
     )
     add_viewer_arguments(parser, prefix="web-", when="with --web-port: ")
     parser.set_defaults(handler=run)
@@ -319,7 +318,9 @@ def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str, str]]:
         metrics = (args.metrics_host or args.host, args.metrics_port)
         found.append((*metrics, "cannot serve metrics", "--metrics-port"))
     if args.web_port:
-        found.append((args.web_host, args.web_port, "the web viewer cannot listen", "--web-port"))
+        found.append(
+            (args.web_host or WEB_HOST, args.web_port, "the web viewer cannot listen", "--web-port")
+        )
     return found
 
 
@@ -351,7 +352,7 @@ def _env_admin_token() -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     web_only = [
-        *(["--web-host"] if args.web_host != WEB_HOST else []),
+        *(["--web-host"] if args.web_host is not None else []),
         *viewer_flags_given(args, "web-"),
     ]
     if web_only and args.web_port is None:
@@ -503,7 +504,7 @@ def _run_logged(args: argparse.Namespace) -> int:
             tcp = tuple(args.listen) or (host_port(args.host, args.port),)
             config = dataclasses.replace(config, listen=(*tcp, f"unix:{private_folder}/arena.sock"))
         companion = _web_companion(
-            args.web_host,
+            args.web_host or WEB_HOST,
             args.web_port,
             {
                 **viewer_settings(args, "web_"),

@@ -54,6 +54,11 @@ MATCH = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random
             ("serve", "--port", "0", "--db", ":memory:", "--web-host", "0.0.0.0"),
             "sheepfold serve: error: --web-host is for the web viewer: add --web-port PORT",
         ),
+        # Its default too: it was counted as given only when it differed.
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--web-host", "127.0.0.1"),
+            "sheepfold serve: error: --web-host is for the web viewer: add --web-port PORT",
+        ),
         (
             ("serve", "--port", "0", "--db", ":memory:", "--web-max-connections", "5"),
             "sheepfold serve: error: --web-max-connections is for the web viewer",
