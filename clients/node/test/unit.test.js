@@ -440,15 +440,27 @@ describe('playSeat rejoining a server that has gone', () => {
   });
 
   test('a rejoin back in play starts the clock afresh: each outage gets its own rejoinSeconds', { timeout: 20_000 }, async () => {
-    // Down 300 ms, joined and played (then the stream drops), down 300 ms again, then a result: 0.4 s covers each outage, not both.
+    // Down 300 ms, joined and played until the stream drops 50 ms later, down 300 ms again from the drop, then a
+    // result: 0.5 s covers each outage, not both. The second outage is timed from the drop itself (it was timed from
+    // the start, so on a loaded machine a late first join made the two one outage, longer than rejoinSeconds).
+    let droppedAt = null; // ms since the client was made, once the stream in play has dropped
+    let inPlay = false;
     const { client } = fakeServer((call, ms) => {
-      if (ms < 300 || (ms >= 350 && ms < 650)) return call.fail(grpc.status.UNAVAILABLE, 'connection refused');
+      if (ms < 300 || inPlay || (droppedAt !== null && ms < droppedAt + 300)) {
+        return call.fail(grpc.status.UNAVAILABLE, 'connection refused');
+      }
       call.feed('joined', { seat: 0, game: 'g', players: 2 });
-      if (ms >= 650) return finish(call, [3, 4]);
+      if (droppedAt !== null) return finish(call, [3, 4]);
+      inPlay = true;
       call.feed('event', { move: 1 });
-      setTimeout(() => call.fail(grpc.status.UNAVAILABLE, 'restarting'), 350 - ms);
+      const dropAt = ms + 50;
+      setTimeout(() => {
+        droppedAt = dropAt;
+        inPlay = false;
+        call.fail(grpc.status.UNAVAILABLE, 'restarting');
+      }, 50);
     });
-    const outcome = await playSeat({ ...base, client, rejoinSeconds: 0.4 });
+    const outcome = await playSeat({ ...base, client, rejoinSeconds: 0.5 });
     assert.deepEqual(outcome.result.scores, [3, 4]);
     assert.ok(outcome.reconnects >= 1);
   });
