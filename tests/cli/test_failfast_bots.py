@@ -95,7 +95,7 @@ def test_match_prints_its_id_and_shows_a_disqualification(
         "import asyncio\n"
         "class Sleeper:\n"
         "    async def decide(self, decision):\n"
-        "        await asyncio.sleep(0.25)  # past the 0.1 s deadline, every time\n"
+        "        await asyncio.sleep(1.2)  # past the 0.6 s deadline, every time\n"
         "        return 0\n",
     )
     args = ("match", "--game", "sheep-showdown", "--players", "2", "--option", "rounds=1")
@@ -103,8 +103,10 @@ def test_match_prints_its_id_and_shows_a_disqualification(
         *args,
         "--bots",
         "my_bots:Sleeper,random",
+        # Room for the random bot on a loaded machine: at 0.1 s it too missed
+        # three deadlines once, and both seats were disqualified.
         "--decision-seconds",
-        "0.1",
+        "0.6",
         "--seed",
         "4",
         "--server",
