@@ -164,7 +164,8 @@ def test_a_play_stream_still_waiting_for_its_join_ends_at_once_at_shutdown(
     assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
     assert ended.value.details() == "server shutting down"
     assert ended_after < 2.0, f"ended after {ended_after:.1f} s"
-    assert exited_after < 3.0, f"the server exited after {exited_after:.1f} s"
+    # Under the 5 s grace the fault took; a loaded machine once took 3.01 s to exit.
+    assert exited_after < 4.5, f"the server exited after {exited_after:.1f} s"
 
 
 def test_a_play_stream_that_pushed_out_the_one_before_it_ends_at_shutdown(
@@ -245,7 +246,8 @@ def test_health_watches_and_reflection_streams_end_at_once_at_shutdown(tmp_path:
         assert ended.value.code() == grpc.StatusCode.UNAVAILABLE, told
         assert ended.value.details() == "server shutting down", told
     assert ended_after < 2.0, told
-    assert exited_after < 3.0, f"the server exited after {exited_after:.1f} s"
+    # Under the 5 s grace; a loaded machine once took 3.01 s to exit.
+    assert exited_after < 4.5, f"the server exited after {exited_after:.1f} s"
 
 
 def test_a_match_restored_with_its_last_move_but_not_its_end_finishes_at_once(
