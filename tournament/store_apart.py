@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 from typing import TypeVar
-from urllib.parse import quote
 
 from tournament.store import Store, StoreError
 from tournament.store_lock import LockWait
+from tournament.store_open import set_up_for_writing
+from tournament.store_read import file_uri
 
 __all__ = ["written_apart"]
 
@@ -53,13 +52,11 @@ def _on_loop(
 
 
 def _write(path: str, write: Callable[[Store], T], wait: LockWait) -> T:
-    # Never created here: a file deleted during the run would come back empty.
-    uri = f"file:{quote(os.fsencode(Path(path).resolve()))}?mode=rw"
+    # Never created here ("rw"): a file deleted during the run would come back empty.
     try:
-        connection = sqlite3.connect(uri, uri=True, isolation_level=None)
+        connection = sqlite3.connect(file_uri(path, "rw"), uri=True, isolation_level=None)
     except sqlite3.Error as error:
         raise StoreError(f"cannot write {path}: {error}") from None
     with contextlib.closing(connection):
-        connection.execute("PRAGMA synchronous=FULL")
-        connection.execute("PRAGMA foreign_keys=ON")
+        set_up_for_writing(connection)
         return write(Store.on(path, connection, wait))

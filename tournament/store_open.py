@@ -117,9 +117,16 @@ def _busy_ms(seconds: float) -> int:
 def _prepare(connection: sqlite3.Connection, path: str) -> None:
     _check_kind(connection, path)
     connection.execute("PRAGMA journal_mode=WAL")
+    set_up_for_writing(connection)
+    _migrate(connection, path)
+
+
+def set_up_for_writing(connection: sqlite3.Connection) -> None:
+    """What every connection that writes a tournament database sets (the
+    journal mode is the file's, set once by open_database): each commit on
+    disk before it returns, and foreign keys enforced."""
     connection.execute("PRAGMA synchronous=FULL")
     connection.execute("PRAGMA foreign_keys=ON")
-    _migrate(connection, path)
 
 
 def _check_kind(connection: sqlite3.Connection, path: str) -> None:

@@ -37,6 +37,7 @@ from tournament.store_schema import MIGRATIONS, READ_AS_IS_FROM
 __all__ = [
     "ChangedWhileRead",
     "connect_read_only",
+    "file_uri",
     "open_read_only",
     "read_connection",
     "read_only_uri",
@@ -53,11 +54,17 @@ Opened = TypeVar("Opened")
 _Mark = tuple[int, int, int, int, int]
 
 
+def file_uri(path: str | Path, mode: str) -> str:
+    """The SQLite URI that opens the existing file at `path` in `mode` ("ro",
+    "rw": never created): its path percent-encoded from its bytes, as a `#`,
+    `?` or `%` in it would otherwise end or change it (and a name that is not
+    UTF-8 is a name all the same)."""
+    return f"file:{quote(os.fsencode(Path(path).resolve()))}?mode={mode}"
+
+
 def read_only_uri(path: str | Path, *, immutable: bool = False) -> str:
-    """The SQLite URI that opens the file at `path` for reading only: its path
-    percent-encoded from its bytes, as a `#`, `?` or `%` in it would otherwise
-    end or change it (and a name that is not UTF-8 is a name all the same)."""
-    uri = f"file:{quote(os.fsencode(Path(path).resolve()))}?mode=ro"
+    """The SQLite URI that opens the file at `path` for reading only."""
+    uri = file_uri(path, "ro")
     return uri + "&immutable=1" if immutable else uri
 
 
