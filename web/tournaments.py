@@ -223,11 +223,6 @@ def polled(path: Path, name: str) -> Polled:
         raise NotATournamentDb(_by_file_name(error, path)) from None
 
 
-def change_marker(path: Path, name: str) -> Marker:
-    """Polled.marker alone."""
-    return polled(path, name).marker
-
-
 def _marker(connection: sqlite3.Connection, path: Path, name: str) -> Marker:
     row = connection.execute(
         "SELECT id, updated_at, scheduled FROM tournaments WHERE name = ?", (name,)

@@ -32,7 +32,7 @@ path = Path(sys.argv[1])
 print(missing_tournament_dbs([path]))
 print([t.name for t in tournaments.list_tournaments(path)])
 print(tournaments.load(path, "cup").record.name)
-print(tournaments.change_marker(path, "cup")[1:])
+print(tournaments.polled(path, "cup").marker[1:])
 try:
     tournaments.stored_replay(path, "cup", "none")
 except LookupError as error:
@@ -98,7 +98,7 @@ def test_a_tournament_database_whose_name_is_not_utf8_is_read(tmp_path: Path) ->
     assert missing_tournament_dbs([db]) is None
     assert [t.name for t in tournaments.list_tournaments(db)] == ["cup"]
     assert tournaments.load(db, "cup").record.scheduled == 4
-    assert tournaments.change_marker(db, "cup")[1:] == (4, 0, 0)
+    assert tournaments.polled(db, "cup").marker[1:] == (4, 0, 0)
 
 
 def test_reading_a_closed_tournament_database_leaves_no_file_beside_it(tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_reading_a_closed_tournament_database_leaves_no_file_beside_it(tmp_path:
     db = _tournament_db(tmp_path / "cup.db")
     assert [t.name for t in tournaments.list_tournaments(db)] == ["cup"]
     assert tournaments.load(db, "cup").record.scheduled == 4
-    assert tournaments.change_marker(db, "cup")[1:] == (4, 0, 0)
+    assert tournaments.polled(db, "cup").marker[1:] == (4, 0, 0)
     with pytest.raises(LookupError, match="has no game 'none'"):
         tournaments.stored_replay(db, "cup", "none")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cup.db"]
@@ -125,7 +125,7 @@ def test_a_tournament_being_run_is_read_with_its_newest_games(tmp_path: Path) ->
         runner.execute("SELECT COUNT(*) FROM tournaments").fetchone()
         runner.execute("UPDATE tournaments SET scheduled = 6")
         assert Path(f"{db}-wal").exists()
-        assert tournaments.change_marker(db, "cup")[1:] == (6, 0, 0)
+        assert tournaments.polled(db, "cup").marker[1:] == (6, 0, 0)
         assert tournaments.load(db, "cup").record.scheduled == 6
     finally:
         runner.close()
@@ -184,4 +184,4 @@ def test_a_runner_that_starts_and_checkpoints_during_a_read_tears_nothing(
     assert len(keys) == len(set(keys)) == 400 - 133 + 600
     assert all(len(game.seats) == 2 for game in view.games)
     assert view.record.scheduled == 2000
-    assert tournaments.change_marker(db, "cup")[1:3] == (2000, 867)
+    assert tournaments.polled(db, "cup").marker[1:3] == (2000, 867)
