@@ -5,6 +5,7 @@ Each job's calls are in a module of their own (server/service.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 from collections.abc import AsyncIterator
@@ -52,6 +53,9 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
         self.stalls = stalls or StalledWrites(DEFAULT_WRITE_STALL_SECONDS)
         self.join_timeout = join_timeout
         self.pending_joins = PendingJoins(max_pending_joins, max_pending_joins_total)
+        # Play streams' readers, held until their calls end (asyncio keeps only a
+        # weak reference to a task).
+        self.readers: set[asyncio.Task[None]] = set()
         self._watch_places = WatchPlaces()
         self._watched: dict[str, Match] = {}
         self._refusals = Counts()  # refused joins and watches, per match

@@ -37,14 +37,18 @@ class PlayCall(ArenaCalls):
             with quiet_if_gone():  # a refusal its client left before
                 cut_off_streams = await cut_off_streams_of(context, address, PLAY_METHOD)
                 match, seat, stream = await self._join(request_iterator, context)
+            # Never cancelled: it ends with the call. grpc.aio keeps about 100 bytes
+            # of every read cancelled while it waits (grpc/grpc#43360), one a seat
+            # a match; what it reads once the seat has left is ignored (`Match.answer`).
             reader = asyncio.create_task(_read_answers(request_iterator, match, seat, stream))
+            self.readers.add(reader)
+            reader.add_done_callback(self.readers.discard)
             get = stream.get
 
             def cut_off() -> None:
                 """The seat given back; its client, should it read again, reads
                 what was written to it and then why nothing more comes."""
                 stream.close(grpc.StatusCode.RESOURCE_EXHAUSTED, self.stalls.reason)
-                reader.cancel()
                 match.leave(seat, stream)
 
             about = {"match_id": match.record.match_id, "game": match.record.game, "seat": seat}
@@ -58,8 +62,8 @@ class PlayCall(ArenaCalls):
                     yield message
                     writer.since = None
                 if message.code is not None:
-                    # Logged here, not by the reader: the reader may be cancelled
-                    # before it sees the stream end.
+                    # Logged here, not by the reader: the reader sees the stream
+                    # end only once the call is over.
                     if worth_logging(stream.join_number):
                         match.log.info(
                             "seat stream ended by the server", seat=seat, joins=stream.join_number
@@ -68,7 +72,6 @@ class PlayCall(ArenaCalls):
                         await abort(context, message.code, message.message)
             finally:
                 self.stalls.remove(writer)
-                reader.cancel()
                 match.leave(seat, stream)
         except PASSED_ON:
             raise
