@@ -61,6 +61,10 @@ def should_rejoin(code: grpc.StatusCode, joined: bool) -> bool:
     return code in (RETRYABLE if joined else RETRYABLE_BEFORE_JOINED)
 
 
+# How long a seat waits, after its result, for the server to end the stream:
+# the result is final either way (see `_play_messages`).
+STATUS_SECONDS = 5.0
+
 CHANNEL_OPTIONS = [
     # Each seat gets its own connection: by default every channel of a process
     # shares one HTTP/2 connection, which serialises many bots in one process.
@@ -377,8 +381,16 @@ async def _play_messages(
         elif kind == "result":
             # The result is final: a stream the server already closed may refuse
             # the half-close, which must not turn a finished match into an error.
+            # The server's status is waited for before the channel closes: a status
+            # sent on a call its client has cancelled fails in the server, and
+            # grpc.aio keeps about 100 bytes of every failed batch for good
+            # (grpc/grpc#43360), so leaving at once grew the server a little with
+            # every match.
             with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                 await call.done_writing()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(STATUS_SECONDS):
+                    await call.code()
             return response.result
 
 

@@ -148,3 +148,40 @@ def test_a_join_answered_then_dropped_before_play_does_not_start_the_clock_afres
     assert error.code == grpc.StatusCode.UNAVAILABLE and streams > 2
     assert error.details.startswith("restarting; gave up after "), error.details
     assert " over 0.5 s (rejoin_seconds" in error.details, error.details
+
+
+class _LingeringArena(arena_pb2_grpc.ArenaServicer):
+    """Sends the result, then keeps the stream open until told to end it."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+
+    async def Play(
+        self, requests: AsyncIterator[arena_pb2.PlayRequest], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[arena_pb2.PlayResponse]:
+        await anext(aiter(requests))
+        yield arena_pb2.PlayResponse(joined=arena_pb2.Joined(seat=0, game="sheep-showdown"))
+        yield arena_pb2.PlayResponse(result=arena_pb2.MatchResult(scores=[1.0], ranks=[1]))
+        await self.release.wait()
+
+
+def test_a_seat_waits_for_the_end_of_a_finished_stream_for_a_few_seconds_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After its result a seat waits for the server's status before closing its
+    channel (a status sent to a client that has left leaks in grpc.aio's
+    server), but a server that never ends the stream does not hold it."""
+    monkeypatch.setattr(sdk, "STATUS_SECONDS", 0.3)
+
+    async def scenario() -> tuple[arena_pb2.MatchResult, float]:
+        arena = _LingeringArena()
+        async with _serving(arena) as address:
+            started = asyncio.get_running_loop().time()
+            result = await play(RandomBot(1), address, "m", "t")
+            waited = asyncio.get_running_loop().time() - started
+            arena.release.set()
+            return result, waited
+
+    result, waited = asyncio.run(scenario())
+    assert list(result.ranks) == [1]
+    assert 0.3 <= waited < 10

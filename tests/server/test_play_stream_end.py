@@ -15,12 +15,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import grpc
 import pytest
 
+import clients.sdk
 import server.play_call
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import play_match
 from server.inprocess import serving_here
+from server.streams import Outbound, StreamClosed
 
 
 def test_the_server_reads_each_play_stream_to_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -47,3 +50,48 @@ def test_the_server_reads_each_play_stream_to_its_end(monkeypatch: pytest.Monkey
     assert len(readers) == 6
     # `_read_answers` takes a cancellation as the stream's end: count the requests.
     assert [task.cancelling() for task in readers] == [0] * 6
+
+
+class _PlayCalls(grpc.aio.StreamStreamClientInterceptor):
+    """Keeps every Play call the channel makes."""
+
+    def __init__(self) -> None:
+        self.calls: list[grpc.aio.StreamStreamCall] = []
+
+    async def intercept_stream_stream(self, continuation, client_call_details, request_iterator):  # type: ignore[no-untyped-def, override]
+        call = await continuation(client_call_details, request_iterator)
+        self.calls.append(call)
+        return call
+
+
+def test_the_sdk_leaves_a_finished_stream_only_after_its_status(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    play_calls = _PlayCalls()
+
+    def recorded(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.aio.Channel:
+        assert credentials is None  # the test server is plaintext
+        return grpc.aio.insecure_channel(
+            address, options=clients.sdk.CHANNEL_OPTIONS, interceptors=[play_calls]
+        )
+
+    monkeypatch.setattr(clients.sdk, "_channel", recorded)
+    # A busy server: its status comes a while after the result.
+    get = Outbound.get
+
+    async def slow_end(self: Outbound[Any]) -> Any:
+        message = await get(self)
+        if isinstance(message, StreamClosed):
+            await asyncio.sleep(0.3)
+        return message
+
+    monkeypatch.setattr(Outbound, "get", slow_end)
+
+    async def run() -> list[grpc.StatusCode]:
+        async with serving_here() as address:
+            for seed in range(5):
+                await play_match(address, "sheep-n-sheep", [RandomBot(1), RandomBot(2)], seed=seed)
+            return [await call.code() for call in play_calls.calls]
+
+    # Closing the channel cancels a call whose status has not arrived yet.
+    assert asyncio.run(run()) == [grpc.StatusCode.OK] * 10
