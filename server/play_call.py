@@ -174,8 +174,10 @@ async def _read_answers(
                 match.reject(seat, "this stream has already joined; send answers only", stream)
             else:
                 match.reject(seat, "the message holds no answer", stream)
-    except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.aio.AbortError):
-        pass  # the client left, or the server ended the stream (Play logs that)
+    except (asyncio.CancelledError, grpc.aio.AioRpcError, grpc.aio.BaseError):
+        # The client left, or the server ended the stream (Play logs that): a read
+        # after the call's status raises UsageError, after an abort AbortError.
+        pass
     except Exception:
         # A bug must not leave the client waiting on a stream nobody reads.
         match.log.exception("reading a Play stream failed", seat=seat)

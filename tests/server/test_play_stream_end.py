@@ -17,6 +17,7 @@ from typing import Any
 
 import grpc
 import pytest
+import structlog
 
 import clients.sdk
 import server.play_call
@@ -46,7 +47,9 @@ def test_the_server_reads_each_play_stream_to_its_end(monkeypatch: pytest.Monkey
                 while not all(task.done() for task in readers):
                     await asyncio.sleep(0.01)
 
-    asyncio.run(run())
+    with structlog.testing.capture_logs() as logs:
+        asyncio.run(run())
+    assert [log for log in logs if log["log_level"] == "error"] == []
     assert len(readers) == 6
     # `_read_answers` takes a cancellation as the stream's end: count the requests.
     assert [task.cancelling() for task in readers] == [0] * 6
