@@ -127,6 +127,7 @@ class Seat:
             while (message := outbox.get()) is not None:
                 yield message
 
+        result: arena_pb2.MatchResult | None = None
         with open_channel(self.address) as channel:
             try:
                 for response in arena_pb2_grpc.ArenaStub(channel).Play(requests()):
@@ -142,10 +143,17 @@ class Seat:
                     elif kind == "error":
                         print(f"command_bot: server said {response.error.message}", file=sys.stderr)
                     elif kind == "result":
-                        return response.result
+                        # Read on to the server's status (it follows at once) before
+                        # the channel closes: a status sent to a client that has gone
+                        # costs the server memory it never gets back.
+                        result = response.result
+                        outbox.put(None)
+            except grpc.RpcError:
+                if result is None:
+                    raise
             finally:
                 outbox.put(None)  # ends this stream's requests, whatever ended the stream
-        return None
+        return result
 
     def finished_result(self, code: grpc.StatusCode) -> arena_pb2.MatchResult | None:
         """The result of a match that ended while this seat was away, if that is
