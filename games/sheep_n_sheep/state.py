@@ -118,6 +118,18 @@ def _check_shape(
         raise ValueError(f"seat {seat!r} is not one of 0 to {players - 1}")
 
 
+def _check_market_end(sets: int, last_turn: int | None) -> None:
+    """The market only holds fewer than MARKET_SETS sets once a set could not be
+    replaced, and that same refill triggers the end: a short market without a
+    last turn is a position no game reaches (and one nobody could end)."""
+    if sets < MARKET_SETS and last_turn is None:
+        raise ValueError(
+            f"{sets} market sets without a last turn: the market holds fewer than"
+            f" {MARKET_SETS} sets only after the end is triggered, so give the position"
+            " a last_turn"
+        )
+
+
 def _check_turns(players: int, seat: int, turn: int, last_turn: int | None, phase: str) -> None:
     """Turn t is seat t mod N's (seat 0 starts, turns go round), the game's last
     turn is the last of a round and not already past, and the phase is one of
@@ -246,6 +258,7 @@ class SheepNSheepState(LegalActions, Views, State):
         for pasture in state._pastures:
             shown.extend(pasture.values())
         _check_each_card_once([*hidden, *shown])
+        _check_market_end(len(market), last_turn)
         # A card in no zone is out of this game, which everybody knows: like a
         # face-up card, no card shown is ever traded with it (see _reveal).
         state._revealed = set(range(DECK_SIZE)).difference(hidden)

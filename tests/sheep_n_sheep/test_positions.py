@@ -56,6 +56,21 @@ def test_a_position_of_the_wrong_shape_is_refused(
         SheepNSheepState.from_position(players, **kw)
 
 
+@pytest.mark.parametrize("sets", [0, 1, 3])
+def test_a_short_market_without_a_last_turn_is_refused(sets: int) -> None:
+    """The market holds fewer than 4 sets only after a refill found no set to
+    form, and that refill triggers the end: a short market with no last turn is
+    no game's position, and one that never ended when every seat did nothing."""
+    market = [(20 + 2 * i, 21 + 2 * i) for i in range(sets)]
+    kw: dict = {"hands": [[3], [5]], "market": market, "deck": []}
+    with pytest.raises(ValueError, match=f"{sets} market sets without a last turn"):
+        SheepNSheepState.from_position(2, **kw)
+    state = SheepNSheepState.from_position(2, last_turn=1, **kw)
+    assert state.last_turn == 1
+    full = [(20 + 2 * i, 21 + 2 * i) for i in range(4)]
+    assert SheepNSheepState.from_position(2, hands=[[3], [5]], market=full, deck=[]).market
+
+
 @pytest.mark.parametrize("cell", [(0, 412), (0, 512), (-600, 0), (1.5, 0), (0, "1")])
 def test_a_pasture_cell_out_of_reach_is_refused(cell: object) -> None:
     """The pasture is a grid the engine holds from -511 to 511 each way, with room
@@ -70,7 +85,7 @@ def test_a_pasture_cell_out_of_reach_is_refused(cell: object) -> None:
 def test_a_pasture_at_the_edge_of_reach_keeps_its_cells_and_neighbours() -> None:
     """A card at (0, 411) stays there, and the free cells next to it are the four
     around it: a whole game of cards beyond it still fits the grid."""
-    kw: dict = {"hands": [[3, 5], [6]], "market": [(20, 21)], "deck": [30, 31]}
+    kw: dict = {"hands": [[3, 5], [6]], "market": [(20, 21)], "deck": [30, 31], "last_turn": 1}
     state = SheepNSheepState.from_position(2, pastures=[{(0, 411): 7}, {}], **kw)
     assert state.pasture(0) == {(0, 411): 7}
     state.apply(BeginFree())

@@ -209,7 +209,9 @@ def test_pass_with_one_unplaceable_card() -> None:
     card) and no set to take: PASS. FREE needs 2+ cards."""
     pick = Picker()
     pasture = {(0, 0): pick("grey", 1)}
-    state = two_player_position([pick("blue", 5)], pick, market=[], deck=[], pastures=[pasture, {}])
+    state = two_player_position(
+        [pick("blue", 5)], pick, market=[], deck=[], pastures=[pasture, {}], last_turn=1
+    )
     assert state.legal_actions() == (Pass(),)
 
 
@@ -221,7 +223,9 @@ def test_a_hand_that_may_take_may_do_nothing_when_no_set_is_left() -> None:
     their indices."""
     pick = Picker()
     pasture = {(0, 0): pick("grey", 4)}
-    state = two_player_position([pick("blue", 5)], pick, market=[], deck=[], pastures=[pasture, {}])
+    state = two_player_position(
+        [pick("blue", 5)], pick, market=[], deck=[], pastures=[pasture, {}], last_turn=1
+    )
     assert state.legal_actions() == (BeginRun((0, 0)), Pass())
     before = state.pasture(0)
     events = [e.payload for e in state.apply(Pass())]
@@ -235,7 +239,7 @@ def test_a_hand_of_six_must_place_even_with_no_set_left() -> None:
     pick = Picker()
     pasture = {(0, 0): pick("grey", 4)}
     hand = [pick("blue", 5), *pick.filler(5)]
-    state = two_player_position(hand, pick, market=[], deck=[], pastures=[pasture, {}])
+    state = two_player_position(hand, pick, market=[], deck=[], pastures=[pasture, {}], last_turn=1)
     assert Pass() not in state.legal_actions()
     assert state.legal_actions()
 
@@ -246,7 +250,7 @@ def test_pass_is_not_legal_while_a_set_is_left() -> None:
     pasture = {(0, 0): pick("grey", 4)}
     market = [tuple(pick.filler(2))]
     state = two_player_position(
-        [pick("blue", 5)], pick, market=market, deck=[], pastures=[pasture, {}]
+        [pick("blue", 5)], pick, market=market, deck=[], pastures=[pasture, {}], last_turn=1
     )
     assert Pass() not in state.legal_actions()
 
@@ -268,7 +272,9 @@ def test_prompt_and_render_describe_the_position() -> None:
 
 
 def test_render_counts_a_hand_of_one_card_in_the_singular() -> None:
-    state = SheepNSheepState.from_position(2, hands=[[3], [1, 2]], market=[(4, 5)], deck=[6, 7])
+    state = SheepNSheepState.from_position(
+        2, hands=[[3], [1, 2]], market=[(4, 5)], deck=[6, 7], last_turn=1
+    )
     assert "seat 0: hand 1 card\n" in state.render()
     assert "seat 1: hand 2 cards\n" in state.render()
 
@@ -287,5 +293,5 @@ def test_a_hand_of_five_may_still_take_a_set_or_do_nothing_without_one() -> None
     pick = Picker()
     pasture = {(0, 0): pick("grey", 4)}
     hand = [pick("blue", 5), *pick.filler(4)]
-    state = two_player_position(hand, pick, market=[], deck=[], pastures=[pasture, {}])
+    state = two_player_position(hand, pick, market=[], deck=[], pastures=[pasture, {}], last_turn=1)
     assert state.legal_actions()[-1] == Pass() and BeginFree() in state.legal_actions()
