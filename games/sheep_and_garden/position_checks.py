@@ -27,7 +27,7 @@ def check_position(
     tile ids (placed, shown or in the deck), at least one tile placed, one tile
     a cell, rotations 0 to 3, a display no larger than the game's, a seat to
     move among the players (or None, the game over), no `end_reason` while a
-    seat is to move, and slots as `check_slots` wants them."""
+    seat is to move and one when none is, and slots as `check_slots` wants them."""
     if type(players) is not int or not 1 <= players <= 4:
         raise ValueError(f"{players!r} players: Sheep & Garden takes 1 to 4")
     if to_move is not None and (type(to_move) is not int or not 0 <= to_move < players):
@@ -36,6 +36,11 @@ def check_position(
         raise ValueError(
             f"ended ({end_reason!r}) with seat {to_move} to move: "
             "a finished game has no seat to move (to_move None)"
+        )
+    if to_move is None and not end_reason:
+        raise ValueError(
+            "no seat to move and no end_reason: a game in play has a seat to move, "
+            "a finished one says why it ended"
         )
     if len(display) > display_size:
         raise ValueError(

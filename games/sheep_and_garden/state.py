@@ -233,8 +233,8 @@ class SheepAndGardenState(State):
         reshuffle and end rules run as after a turn, and what they did is in
         `setup_events`. `to_move=None` with `end_reason` gives a
         finished game (as search bots rebuild one from an observation); an
-        `end_reason` with a seat to move is a ValueError, as is anything else
-        no game holds (see `check_position`)."""
+        `end_reason` with a seat to move is a ValueError, as is `to_move=None`
+        without one, and anything else no game holds (see `check_position`)."""
         placed = list(placed)
         display = list(display)
         deck = list(deck)

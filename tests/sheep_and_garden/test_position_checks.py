@@ -49,6 +49,8 @@ def test_a_position_within_bounds_is_built() -> None:
         ({"placed": [START, (1, 1, 0, -1)]}, "rotation -1 of tile 1"),
         ({"to_move": 2}, "seat 2 to move is not one of 0 to 1"),
         ({"to_move": -1}, "seat -1 to move"),
+        ({"to_move": None}, "no seat to move and no end_reason"),
+        ({"to_move": None, "end_reason": ""}, "no seat to move and no end_reason"),
         ({"display": [2, 3, 7, 8]}, "4 tiles shown: at most 3 in a 2-player game"),
         ({"players": 1, "display": [2, 3]}, "2 tiles shown: at most 1 in a 1-player game"),
         ({"placed": []}, "no tile placed: a game starts with one in the centre"),
