@@ -85,3 +85,39 @@ def check_position(
         raise ValueError(
             f"final_left {final_left!r}: -1 before the final round, else 1 to {players}"
         )
+    check_hand_sizes(players, hands, current, start, final_left)
+
+
+def hand_sizes(players: int, current: int, start: str, final_left: int) -> list[int]:
+    """How many fence cards each seat holds at this point of a game: one card,
+    played in its turn's placement and replaced at the turn's end while the
+    fence pile lasts. So before the final round every seat holds 1, the seat
+    scoring (its card placed) 0; in the final round nobody draws, and only the
+    seats still to play (`final_left` of them from `current` on, clockwise)
+    hold 1, again but the seat scoring. A seat or `final_left` out of range
+    (refused by `check_position`) gives everybody 1."""
+    if current not in range(players) or final_left not in (-1, *range(1, players + 1)):
+        return [1] * players
+    to_play = players if final_left == -1 else final_left
+    sizes = [1 if (seat - current) % players < to_play else 0 for seat in range(players)]
+    if start == "score":
+        sizes[current] = 0
+    return sizes
+
+
+def check_hand_sizes(
+    players: int, hands: Sequence[Sequence[int]], current: int, start: str, final_left: int
+) -> None:
+    """ValueError unless each seat holds what `hand_sizes` says a game gives it."""
+    for seat, (hand, want) in enumerate(
+        zip(hands, hand_sizes(players, current, start, final_left), strict=True)
+    ):
+        if len(hand) != want:
+            when = "before the final round" if final_left == -1 else f"with final_left {final_left}"
+            at = f"at {start!r}" if seat == current else f"with seat {current} at {start!r}"
+            cards = "fence card" if len(hand) == 1 else "fence cards"
+            raise ValueError(
+                f"seat {seat} holds {len(hand)} {cards} {at} {when}: a game gives it {want}"
+                " (one card a turn, placed in the turn and drawn again at its end; none"
+                " drawn in the final round)"
+            )

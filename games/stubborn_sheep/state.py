@@ -75,7 +75,7 @@ from games.stubborn_sheep.phases import (
     T_SCORE,
     T_START,
 )
-from games.stubborn_sheep.positions import check_position
+from games.stubborn_sheep.positions import check_position, hand_sizes
 from games.stubborn_sheep.scoring import Scoring, solo_rating
 from games.stubborn_sheep.turn import Turn
 from games.stubborn_sheep.views import Views
@@ -257,7 +257,9 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         named go to the fence pile, or out of the game when `fence_pile` is given
         (piles are drawn from their end). A card named twice, a card that does
         not exist, a part of the wrong size, a scored sheep in another colour's
-        pile or a wolf outside the meadows is a ValueError."""
+        pile, a wolf outside the meadows or a hand no game holds at that point
+        (see `positions.hand_sizes`, which also gives the default hands) is a
+        ValueError."""
         if type(players) is not int or players not in REMOVED:
             raise ValueError(f"players {players!r}: this game is for 1 to 5")
         state = cls(players, seed, wolf is not None and wolf >= 0, bonus)
@@ -267,7 +269,8 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         state.stacks = [[card] for card in tops]
         state.orient = list(orientations) if orientations is not None else [UP] * n
         if hands is None:
-            hands = [[n + seat] for seat in range(players)]
+            sizes = hand_sizes(players, current, start, final_left)
+            hands = [[n + seat] * size for seat, size in enumerate(sizes)]
         state.hands = [list(hand) for hand in hands]
         if scored is not None:
             state.scored = [[list(pile) for pile in piles] for piles in scored]

@@ -114,14 +114,16 @@ def frame3(
     start: str = "place",
     **kwargs: Any,
 ) -> StubbornSheepState:
-    """3 players, seat 0 to play holding `hand_card`; the table fences are other cards.
+    """3 players, seat 0 to play holding `hand_card` (at "score", already placed: seat
+    0's hand is empty, as in a game); the table fences are other cards.
 
     Circle: fence 0 | pen 0 (area 0) | fence 1 | meadow 1 | fence 2 | pen 1 (area 2) |
     fence 3 | meadow 3 | fence 4 | pen 2 (area 4) | fence 5 | meadow 5 | back to fence 0.
     """
     others = [card for card in range(N_FENCES) if card != hand_card]
     tops = kwargs.pop("fences", others[:6])
-    hands = kwargs.pop("hands", [[hand_card], [others[6]], [others[7]]])
+    own = [] if start == "score" else [hand_card]
+    hands = kwargs.pop("hands", [own, [others[6]], [others[7]]])
     return StubbornSheepState.from_position(
         3, areas=areas, fences=tops, hands=hands, start=start, **kwargs
     )

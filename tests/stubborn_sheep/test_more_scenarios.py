@@ -73,9 +73,11 @@ def test_two_players_placing_on_an_unowned_middle_fence(
 def _wolf_end_turn(
     players: int, areas: list[list[int]], wolf: int, **kwargs: object
 ) -> tuple[StubbornSheepState, list]:
-    """Seat 0 stops scoring (3 reds wait in its pen), which ends its turn."""
+    """Seat 0 stops scoring (3 reds wait in its pen), which ends its turn. Its
+    fence card is placed; the others hold one each, none in the final round."""
     areas[0] = [r(10), r(11), r(12)]
-    hands = [[N_FENCES - 1 - seat] for seat in range(players)]
+    final = kwargs.get("final_left", -1) != -1
+    hands = [[] if seat == 0 or final else [N_FENCES - 1 - seat] for seat in range(players)]
     state = StubbornSheepState.from_position(
         players, areas=areas, hands=hands, wolf=wolf, start="score", **kwargs
     )

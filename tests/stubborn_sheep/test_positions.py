@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games.stubborn_sheep.state import PH_PLACE, StubbornSheepState
+from games.stubborn_sheep.state import PH_PLACE, PH_SCORE, StubbornSheepState
 
 from .helpers import b, empty_areas, r, w
 
@@ -49,6 +49,76 @@ def test_a_position_the_rules_cannot_hold_is_a_value_error(
     kwargs.update(changes)
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         StubbornSheepState.from_position(3, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"hands": [[30, 33], [31], [32]]}, "seat 0 holds 2 fence cards at 'place' before the"),
+        ({"hands": [[30], [31, 33], [32]]}, "seat 1 holds 2 fence cards with seat 0 at 'place'"),
+        ({"hands": [[30], [], [32]]}, "seat 1 holds 0 fence cards with seat 0 at 'place'"),
+        ({"start": "score"}, "seat 0 holds 1 fence card at 'score' before the final round"),
+        ({"start": "turn", "hands": [[30], [31], [32, 33]]}, "seat 2 holds 2 fence cards"),
+        ({"final_left": 2}, "seat 2 holds 1 fence card with seat 0 at 'place' with final_left"),
+        ({"final_left": 1, "hands": [[30], [31], []]}, "seat 1 holds 1 fence card"),
+        ({"current": 1, "final_left": 2, "hands": [[30], [31], []]}, "seat 0 holds 1"),
+        ({"start": "score", "final_left": 3, "hands": [[30], [31], [32]]}, "seat 0 holds 1"),
+    ],
+)
+def test_a_hand_no_game_holds_is_a_value_error(changes: dict[str, Any], message: str) -> None:
+    """A seat holds one fence card, plays it in its turn and draws the next at the
+    turn's end, none in the final round: a second card, a card held at the scoring
+    step, a seat with none outside the final round, or a card held by a seat that
+    already had its last turn is no game's position (tests once scored with the
+    placed card still in hand)."""
+    kwargs: dict[str, Any] = {"areas": _areas(), "hands": [[30], [31], [32]], "start": "place"}
+    kwargs.update(changes)
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        StubbornSheepState.from_position(3, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("changes", "hands"),
+    [
+        ({}, [[30], [31], [32]]),
+        ({"start": "score"}, [[], [31], [32]]),
+        ({"final_left": 3}, [[30], [31], [32]]),
+        ({"final_left": 2}, [[30], [31], []]),
+        ({"final_left": 1, "start": "score"}, [[], [], []]),
+        ({"current": 2, "final_left": 2}, [[30], [], [32]]),
+        ({"current": 1, "final_left": 1}, [[], [31], []]),
+    ],
+)
+def test_a_hand_a_game_holds_is_built(changes: dict[str, Any], hands: list[list[int]]) -> None:
+    """The hands a game gives at that point build, before and in the final round."""
+    areas = _areas()
+    areas[0] = [r(0), r(1), r(2)]  # seat 0 has a group to score: the turn waits there
+    kwargs: dict[str, Any] = {"areas": areas, "hands": hands, "start": "place", **changes}
+    state = StubbornSheepState.from_position(3, **kwargs)
+    assert state.phase in (PH_PLACE, PH_SCORE) and state.hands == hands
+
+
+@pytest.mark.parametrize(
+    ("changes", "sizes"),
+    [
+        ({}, [1, 1, 1]),
+        ({"start": "score"}, [0, 1, 1]),
+        ({"current": 1, "final_left": 2}, [0, 1, 1]),
+        ({"current": 2, "final_left": 1}, [0, 0, 1]),
+        ({"final_left": 1, "start": "score"}, [0, 0, 0]),
+    ],
+)
+def test_the_default_hands_are_the_ones_a_game_holds(
+    changes: dict[str, Any], sizes: list[int]
+) -> None:
+    """Left out, `hands` gives one card (fence card n + seat) to each seat that
+    holds one at that point, so a position at the scoring step needs no hands."""
+    areas = _areas()
+    areas[0] = [r(0), r(1), r(2)]
+    kwargs: dict[str, Any] = {"areas": areas, "start": "place", **changes}
+    state = StubbornSheepState.from_position(3, **kwargs)
+    assert state.phase in (PH_PLACE, PH_SCORE)
+    assert state.hands == [[6 + seat] * size for seat, size in enumerate(sizes)]
 
 
 @pytest.mark.parametrize("players", [0, 6, True, 2.0])
