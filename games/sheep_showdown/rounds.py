@@ -46,9 +46,13 @@ class Rounds(SheepShowdownFields):
         if len(players_in) == 1:
             seat = players_in[0]
             if self.bonus_player is None:
-                self.bonus_player = seat
-                self.bonus_left = LAST_STEPS
-                self._emit(LastPlayer(seat, LAST_STEPS))
+                # The last player is the one who "can still move freely": a
+                # lone player with no step left (the others went out on their
+                # own move) is no last player and goes out at their turn's start.
+                if self._movable_dogs(seat):
+                    self.bonus_player = seat
+                    self.bonus_left = LAST_STEPS
+                    self._emit(LastPlayer(seat, LAST_STEPS))
             elif self.bonus_left <= 0:
                 self._end_round("last_steps")
                 return
