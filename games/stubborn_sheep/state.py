@@ -312,6 +312,12 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
             state.fence_pile = unnamed_fences
         else:
             state.fence_box = unnamed_fences
+        if final_left == -1 and not state.fence_pile:
+            # No game gets here, and the seat would play its final turn empty-handed.
+            raise ValueError(
+                "the fence pile is empty before the final round: the draw that "
+                "empties it starts the final round (give final_left)"
+            )
         state.wolf = wolf if wolf is not None else -1
         state.current = current
         state.turn = 1

@@ -37,6 +37,7 @@ def _areas() -> list[list[int]]:
         ({"start": "bump"}, "start 'bump' is none of turn, place, score"),
         ({"hands": [[], [30], [31]]}, "seat 0 has no fence card in hand to play"),
         ({"final_left": 4}, "final_left 4"),
+        ({"fence_pile": []}, "the fence pile is empty before the final round"),
     ],
 )
 def test_a_position_the_rules_cannot_hold_is_a_value_error(
