@@ -12,6 +12,7 @@ so what the match loop pays per decision is a few lock-protected additions.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -182,6 +183,27 @@ class _LoopCollector(Collector):
             )
 
 
+class _MemoryCollector(Collector):
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        resident = resident_bytes()
+        if resident is not None:
+            yield GaugeMetricFamily(
+                "sheepfold_resident_memory_bytes",
+                "Resident memory of the server's process",
+                value=resident,
+            )
+
+
+def resident_bytes() -> int | None:
+    """This process's resident memory, from /proc (None where there is none)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
 class ServerMetrics:
     """Every metric of one server, in its own registry."""
 
@@ -267,6 +289,7 @@ class ServerMetrics:
             registry=r,
         )
         self._games: dict[str, GameMetrics] = {}
+        r.register(_MemoryCollector())
 
     def for_game(self, game: str) -> GameMetrics:
         found = self._games.get(game)

@@ -7,6 +7,7 @@ exposition is parsed with the official client's own text parser.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import threading
 import time
@@ -284,6 +285,11 @@ def test_serve_metrics_port_counts_matches_restored_after_a_kill(tmp_path: Path)
         # The loop of `sheepfold serve` (uvloop) is watched too.
         assert value(samples, "sheepfold_event_loop_cpu_seconds_total") > 0
         assert value(samples, "sheepfold_matches_live", game=game_cases()[0].game) == 1
+        # The process's resident memory, as the kernel tells it (read a moment later).
+        with open(f"/proc/{second.pid}/statm", encoding="ascii") as statm:
+            resident = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        reported = value(samples, "sheepfold_resident_memory_bytes")
+        assert 0.8 * resident < reported < 1.25 * resident, (reported, resident)
     finally:
         stop_server_process(second)
 
