@@ -55,6 +55,12 @@ __all__ = [
 ]
 
 RUN_COMMAND = "tournament run"  # who holds the claim, as a refused command names it
+# The run's own server keeps matches in memory, about 7 KB each once finished. A
+# game's replay is read and stored here as soon as it ends, so the server keeps
+# only the newest finished ones, pruned every PRUNE_SECONDS: a run of millions
+# of games holds a few MB, not gigabytes.
+KEPT_FINISHED_MATCHES = 1_000
+PRUNE_SECONDS = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +183,7 @@ async def local_server(
     seat that can play at once (`seats_at_once`, by default `concurrency` games'
     seats), as far as the open file limit allows (tournament.bot_sockets)."""
     from server.app import ServerConfig
+    from server.retention_policy import Retention
     from tournament.bot_sockets import serving_bots
 
     admin_token = secrets.token_hex(16)
@@ -184,8 +191,11 @@ async def local_server(
         seats_at_once = config.concurrency * config.players
     # Private replays: no bot can list the games played before its own, nor read
     # their seeds (and so the deals every other group plays too).
+    # Never fewer than the games in play: each one's replay is still to be read.
+    kept = max(KEPT_FINISHED_MATCHES, 2 * config.concurrency)
+    retention = Retention(count=kept, every=PRUNE_SECONDS)
     served = serving_bots(
-        ServerConfig(admin_token=admin_token, private_replays=True),
+        ServerConfig(admin_token=admin_token, private_replays=True, retention=retention),
         seats_at_once,
         bool(sandboxed_bots(config)),
     )
