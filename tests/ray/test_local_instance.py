@@ -7,6 +7,7 @@ import glob
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,10 @@ def _sessions() -> set[str]:
 
 
 def test_starting_ray_here_keeps_its_session_and_token_in_a_folder_of_its_own(
-    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    cluster: Any,
 ) -> None:
     """Ray made a session folder in /tmp/ray on every run and left it there; it
     wrote its authentication token to ~/.ray/auth_token, readable by everyone
@@ -53,3 +57,10 @@ def test_starting_ray_here_keeps_its_session_and_token_in_a_folder_of_its_own(
     assert "RAY_AUTH_TOKEN_PATH" not in os.environ
     output = capfd.readouterr()
     assert "Token authentication is enabled" not in output.out + output.err
+    # Nor does its token mode, which Ray (2.60) leaves in the environment and in
+    # its configuration: a later join of a cluster without tokens from this
+    # process failed, "Token authentication is enabled but no authentication
+    # token was found".
+    assert "RAY_AUTH_MODE" not in os.environ
+    with connected(ExecutorSettings(kind="ray", address=cluster.address), {}):
+        assert ray.get_runtime_context().gcs_address == cluster.address

@@ -39,6 +39,10 @@ FOLDER_PREFIX = "sheepfold-ray-"
 TOKEN_FILE = "auth_token"
 # Where a user chose the token (or no token): theirs to keep.
 TOKEN_SETTINGS = ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
+# Set by Ray (2.60) in this process's environment when it starts an instance
+# with a token, and left there after it shuts down: put back as it was, else a
+# later join of another cluster from this process asks for a token it lacks.
+AUTH_MODE = "RAY_AUTH_MODE"
 # Where Ray keeps a token when none is set, as `ray start --head` writes it.
 RAY_TOKEN_FILE = "~/.ray/auth_token"
 REAPER_SECONDS = 10.0
@@ -51,6 +55,7 @@ def own_instance() -> Iterator[dict[str, Any]]:
     # Short, as Ray's own /tmp/ray: a Unix socket's path has at most 107 bytes.
     folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX, dir=_system_temp())
     before = {name: os.environ.get(name) for name in TOKEN_SETTINGS}
+    mode_before = os.environ.get(AUTH_MODE)
     reaper: subprocess.Popen[bytes] | None = None
     try:
         reaper = subprocess.Popen(
@@ -66,7 +71,7 @@ def own_instance() -> Iterator[dict[str, Any]]:
         # Ray makes its folder writable by everyone (as /tmp/ray, for every user): inside ours.
         yield {"_temp_dir": os.path.join(folder, "ray")}
     finally:
-        for name, value in before.items():
+        for name, value in {**before, AUTH_MODE: mode_before}.items():
             if value is None:
                 os.environ.pop(name, None)
             else:
@@ -103,10 +108,12 @@ def _new_token(path: Path) -> str:
 
 
 def _forget_token() -> None:
-    """Make Ray read the token's settings again (it keeps the token it read)."""
+    """Make Ray read the token's settings again: it keeps the token it read, and
+    its configuration (the authentication mode) as it was when last read."""
     with contextlib.suppress(Exception):  # another Ray's internals: it reads them anew
-        loader = importlib.import_module("ray._raylet").AuthenticationTokenLoader
-        loader.instance().reset_cache()
+        raylet = importlib.import_module("ray._raylet")
+        raylet.AuthenticationTokenLoader.instance().reset_cache()
+        raylet.Config.initialize("")
 
 
 def token_warnings() -> list[str]:
