@@ -121,3 +121,14 @@ def check_hand_sizes(
                 " (one card a turn, placed in the turn and drawn again at its end; none"
                 " drawn in the final round)"
             )
+
+
+def check_fence_pile(pile: Sequence[int], final_left: int) -> None:
+    """ValueError for an empty fence pile before the final round: the draw that
+    empties it starts that round, so no game gets there (and the seat would come
+    to a final turn empty-handed)."""
+    if final_left == -1 and not pile:
+        raise ValueError(
+            "the fence pile is empty before the final round: the draw that "
+            "empties it starts the final round (give final_left)"
+        )

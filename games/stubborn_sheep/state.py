@@ -75,7 +75,7 @@ from games.stubborn_sheep.phases import (
     T_SCORE,
     T_START,
 )
-from games.stubborn_sheep.positions import check_position, hand_sizes
+from games.stubborn_sheep.positions import check_fence_pile, check_position, hand_sizes
 from games.stubborn_sheep.scoring import Scoring, solo_rating
 from games.stubborn_sheep.turn import Turn
 from games.stubborn_sheep.views import Views
@@ -312,12 +312,7 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
             state.fence_pile = unnamed_fences
         else:
             state.fence_box = unnamed_fences
-        if final_left == -1 and not state.fence_pile:
-            # No game gets here, and the seat would play its final turn empty-handed.
-            raise ValueError(
-                "the fence pile is empty before the final round: the draw that "
-                "empties it starts the final round (give final_left)"
-            )
+        check_fence_pile(state.fence_pile, final_left)
         state.wolf = wolf if wolf is not None else -1
         state.current = current
         state.turn = 1
