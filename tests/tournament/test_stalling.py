@@ -81,14 +81,19 @@ def test_a_match_nobody_held_up_plays_on_and_counts(tmp_path: Path) -> None:
     the match, moving all along, is played to its end and counted. It was not
     counted, which let a bot losing to a slow thinker void the game by matching
     its pace, every answer inside its deadline (a real attack: 0.2 s a decision
-    against 0.2 s, each side half the time, under the two thirds that blame)."""
+    against 0.2 s, each side half the time, under the two thirds that blame).
+
+    Sheep & Garden, because its two seats take turns strictly: each holds half
+    of any stretch. In a game that gives one seat more decisions in a row (Sheep
+    Showdown), that seat had over two thirds of the first 4 s on about one deal
+    in twenty-five, and was rightly blamed: the shares count time, not pace."""
     path = tmp_path / "cup.toml"
-    # Two rounds of Sheep Showdown: some 50 decisions, 10 s at 0.2 s each, 4 s allowed
-    # (time enough for the bots to join on a busy machine).
+    # Some 36 decisions, 7 s at 0.2 s each, 4 s allowed (time enough for the bots
+    # to join on a busy machine).
     path.write_text(
-        f'game = "sheep-showdown"\npython_path = ["{HERE}"]\ngames_per_pairing = 1\n'
+        f'game = "sheep-and-garden"\npython_path = ["{HERE}"]\ngames_per_pairing = 1\n'
         "concurrency = 2\ndecision_seconds = 1.0\nmatch_timeout_seconds = 4\nbootstrap = 0\n"
-        f"[options]\nrounds = 2\n{STALLER}{STALLER_2}"
+        f"{STALLER}{STALLER_2}"
     )
     recorder = Recorder()
     summary = run_tournament(
