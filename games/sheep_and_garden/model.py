@@ -8,6 +8,11 @@ from typing import NamedTuple
 from games.sheep_and_garden.data import OBJECTIVE_BY_ID, TILES
 from games.words import count
 
+# Why a game ended: every tile placed, or none of the deck fits the board.
+ALL_PLACED = "all tiles placed"
+DEADLOCK = "no tile fits"
+END_REASONS = (ALL_PLACED, DEADLOCK)
+
 
 class Place(NamedTuple):
     """Place display tile `tile` at cell (x, y), turned `rotation` quarter turns clockwise."""
@@ -65,7 +70,7 @@ class SheepAndGardenObservation:
     deck_size: int
     objectives: tuple[ObjectiveView, ...]
     finished: bool
-    end_reason: str  # "", "all tiles placed" or "no tile fits"
+    end_reason: str  # "" in play, else one of END_REASONS
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.sheep_and_garden.data import OBJECTIVE_BY_ID, TILE_COUNT
-from games.sheep_and_garden.model import Slot
+from games.sheep_and_garden.model import END_REASONS, Slot
 
 ROTATIONS = 4
 
@@ -27,7 +27,8 @@ def check_position(
     tile ids (placed, shown or in the deck), at least one tile placed, one tile
     a cell, rotations 0 to 3, a display no larger than the game's, a seat to
     move among the players (or None, the game over), no `end_reason` while a
-    seat is to move and one when none is, and slots as `check_slots` wants them."""
+    seat is to move and one of END_REASONS when none is (a free text was shown
+    to the seats as the reason), and slots as `check_slots` wants them."""
     if type(players) is not int or not 1 <= players <= 4:
         raise ValueError(f"{players!r} players: Sheep & Garden takes 1 to 4")
     if to_move is not None and (type(to_move) is not int or not 0 <= to_move < players):
@@ -41,6 +42,11 @@ def check_position(
         raise ValueError(
             "no seat to move and no end_reason: a game in play has a seat to move, "
             "a finished one says why it ended"
+        )
+    if end_reason and end_reason not in END_REASONS:
+        raise ValueError(
+            f"end_reason {end_reason!r} is no way a game ends: "
+            f"{' or '.join(map(repr, END_REASONS))}"
         )
     if len(display) > display_size:
         raise ValueError(

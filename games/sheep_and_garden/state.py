@@ -20,6 +20,8 @@ from games.sheep_and_garden.data import (
     TILES,
 )
 from games.sheep_and_garden.model import (
+    ALL_PLACED,
+    DEADLOCK,
     GameEnded,
     ObjectiveView,
     Place,
@@ -46,8 +48,6 @@ PRAISE = (
     (30, "Good"),
     (20, "Beginner"),
 )
-ALL_PLACED = "all tiles placed"
-DEADLOCK = "no tile fits"
 
 
 # Every (tile, rotation) pair, and per side the pairs whose edge there is each

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from games.sheep_and_garden.data import TILE_COUNT
-from games.sheep_and_garden.model import Slot
+from games.sheep_and_garden.model import ALL_PLACED, DEADLOCK, Slot
 from games.sheep_and_garden.state import SheepAndGardenState
 
 START = (0, 0, 0, 0)
@@ -75,13 +75,21 @@ def test_a_position_no_game_holds_is_refused(changes: dict[str, object], message
         build(**changes)
 
 
-def test_a_finished_position_has_no_seat_to_move() -> None:
-    state = build(to_move=None, end_reason="every tile is placed")
-    assert state.terminal and state.to_move is None
+@pytest.mark.parametrize("reason", [ALL_PLACED, DEADLOCK])
+def test_a_finished_position_has_no_seat_to_move(reason: str) -> None:
+    state = build(to_move=None, end_reason=reason)
+    assert state.terminal and state.to_move is None and state.end_reason == reason
+
+
+@pytest.mark.parametrize("reason", ["every tile is placed", "No tile fits", " "])
+def test_a_finished_position_ends_only_as_a_game_can(reason: str) -> None:
+    """Any text was taken as the reason, and shown to the seats as such."""
+    with pytest.raises(ValueError, match="^" + re.escape(f"end_reason {reason!r} is no way")):
+        build(to_move=None, end_reason=reason)
 
 
 def test_a_position_both_finished_and_not_is_refused() -> None:
     """An end reason with a seat to move was dropped without a word: the game
     went on from a position said to be over."""
-    with pytest.raises(ValueError, match=re.escape("ended ('every tile is placed') with seat 0")):
-        build(to_move=0, end_reason="every tile is placed")
+    with pytest.raises(ValueError, match=re.escape(f"ended ({ALL_PLACED!r}) with seat 0")):
+        build(to_move=0, end_reason=ALL_PLACED)
