@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from games.stubborn_sheep.data import COLOURS, N_FENCES, N_SHEEP, ORIENTATIONS, SHEEP_COLOUR
+from games.words import noun
 
 STARTS = ("turn", "place", "score")
 
@@ -124,11 +125,17 @@ def check_hand_sizes(
 
 
 def check_fence_pile(pile: Sequence[int], final_left: int) -> None:
-    """ValueError for an empty fence pile before the final round: the draw that
-    empties it starts that round, so no game gets there (and the seat would come
-    to a final turn empty-handed)."""
+    """ValueError for an empty fence pile before the final round, or one with
+    cards in it: the draw that empties the pile starts that round, so no game
+    gets to either (a seat would come to a turn with no card to draw, or the
+    game would end with cards never drawn)."""
     if final_left == -1 and not pile:
         raise ValueError(
             "the fence pile is empty before the final round: the draw that "
             "empties it starts the final round (give final_left)"
+        )
+    if final_left != -1 and pile:
+        raise ValueError(
+            f"{len(pile)} {noun(len(pile), 'fence card')} in the pile in the final round: the draw "
+            "that empties it starts the final round (give fence_pile=[])"
         )

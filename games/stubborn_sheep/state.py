@@ -255,7 +255,7 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         (`"place"`) or at its scoring step (`"score"`). Sheep not named go to the
         sheep pile, or to the discard pile when `sheep_pile` is given; fences not
         named go to the fence pile, or out of the game when `fence_pile` is given
-        (piles are drawn from their end). A card named twice, a card that does
+        or in the final round (piles are drawn from their end). A card named twice, a card that does
         not exist, a part of the wrong size, a scored sheep in another colour's
         pile, a wolf outside the meadows or a hand no game holds at that point
         (see `positions.hand_sizes`, which also gives the default hands) is a
@@ -308,9 +308,9 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         else:
             state.discard.extend(unnamed)
         unnamed_fences = [c for c in range(N_FENCES) if c not in named_fence_set]
-        if fence_pile is None:
+        if fence_pile is None and final_left == -1:
             state.fence_pile = unnamed_fences
-        else:
+        else:  # the final round's pile is empty: the draw that emptied it began the round
             state.fence_box = unnamed_fences
         check_fence_pile(state.fence_pile, final_left)
         state.wolf = wolf if wolf is not None else -1

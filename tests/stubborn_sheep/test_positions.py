@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from games.stubborn_sheep.data import N_FENCES
 from games.stubborn_sheep.state import PH_PLACE, PH_SCORE, StubbornSheepState
 
 from .helpers import b, empty_areas, r, w
@@ -48,6 +49,11 @@ def _refused(changes: dict[str, Any], message: str) -> None:
         ({"hands": [[], [30], [31]]}, "seat 0 has no fence card in hand to play"),
         ({"final_left": 4}, "final_left 4"),
         ({"fence_pile": []}, "the fence pile is empty before the final round"),
+        ({"final_left": 3, "fence_pile": [33, 34]}, "2 fence cards in the pile in the final"),
+        (
+            {"final_left": 1, "hands": [[30], [], []], "fence_pile": [33]},
+            "1 fence card in the pile in the final round",
+        ),
     ],
 )
 def test_a_position_the_rules_cannot_hold_is_a_value_error(
@@ -101,6 +107,15 @@ def test_a_hand_a_game_holds_is_built(changes: dict[str, Any], hands: list[list[
     kwargs: dict[str, Any] = {"areas": areas, "hands": hands, "start": "place", **changes}
     state = StubbornSheepState.from_position(3, **kwargs)
     assert state.phase in (PH_PLACE, PH_SCORE) and state.hands == hands
+
+
+def test_in_the_final_round_the_fences_not_named_are_out_of_the_game() -> None:
+    """Unnamed fences went to the pile, which the final round never draws from:
+    the game ended with cards in it that no game leaves there."""
+    state = StubbornSheepState.from_position(3, areas=_areas(), final_left=2)
+    assert state.fence_pile == []
+    named = set(state.hands[0] + state.hands[1] + state.hands[2] + [s[-1] for s in state.stacks])
+    assert sorted(state.fence_box) == [c for c in range(N_FENCES) if c not in named]
 
 
 @pytest.mark.parametrize(
