@@ -27,6 +27,11 @@ class SheepAndGarden(Game):
     ) -> SheepAndGardenState:
         return SheepAndGardenState(players, seed)
 
+    def lowest_score(self, players: int) -> float | None:
+        """With company, a seat's score adds up its objective cards' points, none
+        below 0; solo's is the player's total minus the enemy's, with no floor set."""
+        return None if players == 1 else 0.0
+
     @property
     def codec(self) -> Any:
         from games.sheep_and_garden.wire import CODEC

@@ -43,6 +43,8 @@ def test_games_end_and_conserve_tiles(players: int, seed: int, choice_seed: int)
     assert obs.finished and obs.to_move is None and obs.end_reason == state.end_reason
     result = state.result()
     assert len(result.scores) == len(result.ranks) == players
+    floor = GAME.lowest_score(players)
+    assert floor is None or min(result.scores) >= floor
 
 
 @FAST

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.sheep_and_garden import GAME
 from games.sheep_and_garden.data import OBJECTIVE_BY_ID
 from games.sheep_and_garden.scoring import analyse, score_cards
 from games.sheep_and_garden.state import praise
@@ -243,3 +244,11 @@ def test_solo_praise_table(difference, title) -> None:
     """The solo praise table: Beginner 20, Good 30, Excellent 40, Awesome 50,
     Extraordinary 60, Unbelievable 70."""
     assert praise(difference) == title
+
+
+def test_the_lowest_score_is_0_with_company_and_unset_solo() -> None:
+    """A tournament's report keeps a mean score's interval above the lowest score
+    a seat can end with: 0 with 2 to 4 players (objective points add up), none
+    solo, where the enemy's total is taken off (the property tests check games
+    stay above it)."""
+    assert [GAME.lowest_score(players) for players in (1, 2, 3, 4)] == [None, 0.0, 0.0, 0.0]
