@@ -5,8 +5,9 @@ tiles are left, grass closed by roads alone, trees on grass, ties among more tha
 players, the game's options, the tile set-up at every player count, a road back to its
 own city, houses on grass in a settlement, the solo result with its praise, the
 rulebook's three sheep in one area, every cow and tree of one area counted, lands
-joined through cities and gardens but not lakes, and a city printed inside a tile
-complete at once.
+joined through cities and gardens but not lakes, a city printed inside a tile
+complete at once, tiles left unplaced at an early end scoring nothing, an area facing
+a hole in the landscape staying open, and a stream closed in an L as a lake heart.
 
 Rule sentences are quoted from the rulebook or the project's rules notes.
 """
@@ -19,7 +20,7 @@ from games.contract import IllegalAction
 from games.errors import InvalidOptions
 from games.sheep_and_garden import GAME
 from games.sheep_and_garden.model import GameEnded, Place, Reshuffled, Slot, TilePlaced, TilesShown
-from games.sheep_and_garden.scoring import Analysis, AreaInfo, score_cards
+from games.sheep_and_garden.scoring import Analysis, AreaInfo, analyse, score_cards
 from games.sheep_and_garden.state import ALL_PLACED, DEADLOCK
 
 from .helpers import analysed, landscape, mismatches, position, tid
@@ -417,3 +418,103 @@ def test_a_city_printed_inside_a_tile_is_complete_at_once(
     cards = score_cards(analysed((tile, 0, 0, 0)).stats())
     assert cards["cities"] == cities
     assert cards["people"] == people
+
+
+# ------------------------------------------------------------------ unusual endings and shapes
+
+
+def test_tiles_left_unplaced_when_no_tile_fits_score_nothing() -> None:
+    """ "Each player calculates their score based on their objective cards and placed
+    tiles"; notes: "If no tile left can be placed anywhere, the game ends at once". The
+    city corner with a road bend beside the market crossroads leaves only cells that
+    need a city or a road edge, so the game ends with the pond (a lake printed inside
+    it, 2 fish) and the hedged garden (a garden printed inside it, 1 tree, 1 human)
+    still shown. Complete as they are on their own tiles, they are not placed: the
+    lakes, gardens and trees cards score nothing. The market's city, printed inside a
+    placed tile, counts: cities 3 + 1 human, people 1, lands 2."""
+    slots = (
+        Slot("lakes", (0,), True),
+        Slot("gardens", (0,), False),
+        Slot("trees", (0,), False),
+        Slot("cities", (1,), True),
+        Slot("people", (1,), False),
+        Slot("lands", (1,), False),
+    )
+    state = position(
+        2,
+        [("market crossroads", 0, 0, 0)],
+        ["city corner with road bend", "pond", "hedged garden"],
+        [],
+        slots=slots,
+    )
+    assert {a.tile for a in state.legal_actions()} == {tid("city corner with road bend")}
+    events = [e.payload for e in state.apply(Place(tid("city corner with road bend"), -1, 0, 2))]
+    assert [type(e) for e in events] == [TilePlaced, GameEnded]
+    assert state.end_reason == DEADLOCK
+    assert state.display == (tid("pond"), tid("hedged garden"))
+    result = state.result()
+    assert result.details["placed"] == 2
+    assert [(o["card"], o["points"]) for o in result.details["seats"][0]["objectives"]] == [
+        ("lakes", 0),
+        ("gardens", 0),
+        ("trees", 0),
+    ]
+    assert [(o["card"], o["points"]) for o in result.details["seats"][1]["objectives"]] == [
+        ("cities", 4),
+        ("people", 1),
+        ("lands", 2),
+    ]
+    assert result.scores == (0.0, 7.0) and result.ranks == (2, 1)
+
+
+# Seven tiles around the empty cell (0, 0): the city cap with road (turned twice)
+# above it shows its city to the cell, every other side of the cell is grass.
+AROUND_A_CITY_HOLE = (
+    ("city cap with road", 0, -1, 2),
+    ("meadow", 1, -1, 0),
+    ("fenced meadow", 1, 0, 0),
+    ("paddock", 1, 1, 0),
+    ("farmstead", 0, 1, 0),
+    ("pond", -1, 1, 0),
+    ("hedged garden", -1, 0, 0),
+)
+
+
+def test_an_area_facing_a_hole_stays_open_until_a_tile_fills_it() -> None:
+    """ "A 'completed area' denotes the area which is closed"; notes: complete when
+    "none of its segments faces an empty cell". Tiles on all four sides of the empty
+    cell do not close the city that faces it: the city (1 human) is open and the
+    cities card scores nothing. The city cap, turned so its city meets that city, is
+    the one placement the hole takes; placed, it closes a city of 2 tiles holding 1
+    human and 1 house: 3 + 1 points."""
+    assert mismatches(landscape(*AROUND_A_CITY_HOLE)) == []
+    [city] = [a for a in analysed(*AROUND_A_CITY_HOLE).areas if a.terrain == "city"]
+    assert not city.complete and city.cells == {(0, -1)}
+    assert score_cards(analysed(*AROUND_A_CITY_HOLE).stats())["cities"] == (0, 0)
+    state = position(2, AROUND_A_CITY_HOLE, ["city cap", "garden cap", "lake cap"], ["bay"])
+    assert [a for a in state.legal_actions() if (a.x, a.y) == (0, 0)] == [
+        Place(tid("city cap"), 0, 0, 0)
+    ]
+    state.apply(Place(tid("city cap"), 0, 0, 0))
+    [city] = [a for a in analyse(state.board).areas if a.terrain == "city"]
+    assert city.complete and city.cells == {(0, -1), (0, 0)}
+    assert city.objects == (0, 0, 1, 0, 1, 0)
+    assert score_cards(analyse(state.board).stats())["cities"] == (1, 4)
+
+
+def test_a_stream_closed_in_an_l_is_a_lake_heart() -> None:
+    """ "A heart-shaped area can be made on Gardens, Cities and Lakes"; notes: a heart is
+    "a complete garden, city or lake area that covers exactly 3 tiles which form an L".
+    A stream bend closed at both ends by a spring is a complete lake on 3 tiles in an
+    L: a heart (5 points) and a complete lake (4 points, no fish). The closed lake
+    parts no land: the springs' grass runs round its ends, so the three tiles are one
+    land."""
+    layout = (("stream bend", 0, 0, 0), ("spring", 0, -1, 2), ("spring", 1, 0, 3))
+    assert mismatches(landscape(*layout)) == []
+    analysis = analysed(*layout)
+    [lake] = [a for a in analysis.areas if a.terrain == "lake"]
+    assert lake.complete and lake.cells == {(0, 0), (0, -1), (1, 0)}
+    cards = score_cards(analysis.stats())
+    assert cards["hearts"] == (1, 5)
+    assert cards["lakes"] == (1, 4)
+    assert cards["lands"] == (1, 2)
