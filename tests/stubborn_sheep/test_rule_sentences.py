@@ -26,6 +26,7 @@ from games.stubborn_sheep.data import (
     LEFT,
     MEADOW_TO_SIX,
     MOVE_BLUE,
+    PEN_PLUS_ONE,
     RED,
     RIGHT,
     ROTATE_FENCE,
@@ -84,6 +85,41 @@ def test_the_most_colourful_player_restocks_nothing_into_their_own_pen() -> None
     state = StubbornSheepState.from_position(3, areas=empty_areas(6), scored=scored, start="turn")
     assert state.phase == PH_PLACE
     assert state.areas[0] == []
+
+
+def test_a_meadow_holding_more_than_four_keeps_every_sheep() -> None:
+    """Rulebook 1a: "if there are fewer than 4 sheep in a meadow, add sheep from the draw
+    pile until there are 4." Restocking only adds: meadow 1 holds 6 sheep (the red
+    bumps and blue runs of earlier turns can crowd a meadow) and keeps all 6, in their
+    order; meadow 3 (2 sheep) is filled to 4 and meadow 5 (4) gets nothing."""
+    areas = empty_areas(6)
+    areas[1] = [w(0), w(1), w(2), w(3), w(4), w(5)]
+    areas[3] = [w(6), w(7)]
+    areas[5] = [w(8), w(9), w(10), w(11)]
+    state = StubbornSheepState.from_position(3, areas=areas, start="turn")
+    assert state.phase == PH_PLACE
+    assert state.areas[1] == [w(0), w(1), w(2), w(3), w(4), w(5)]
+    assert len(state.areas[3]) == 4 and state.areas[3][:2] == [w(6), w(7)]
+    assert state.areas[5] == [w(8), w(9), w(10), w(11)]
+
+
+def test_pen_plus_one_adds_a_sheep_even_when_the_pen_needed_none() -> None:
+    """Rulebook, blue bonus: "Increase by 1 the number of sheep restocked in your pen."
+    It counts the sheep added, not the pen's target: seat 0 (blue scored, b(0) printing
+    pen_plus_one on top) is one colour behind seat 1, so its pen should hold 1; it holds
+    2, the normal restock adds none, and the bonus adds 1 (0 + 1), making 3. Reading it
+    as "restock the pen up to the count plus 1" would add nothing to a pen of 2."""
+    scored = [[[b(0)], [], [], []], [[b(1)], [r(0)], [], []], [[], [], [], []]]
+    areas = empty_areas(6)
+    areas[0] = [w(0), w(1)]
+    state = StubbornSheepState.from_position(
+        3, areas=areas, scored=scored, bonus=True, start="turn"
+    )
+    assert state.phase == PH_BLUE and state.areas[0] == [w(0), w(1)]
+    assert UseBonus(PEN_PLUS_ONE) in state.legal_actions()
+    state.apply(UseBonus(PEN_PLUS_ONE))
+    assert len(state.areas[0]) == 3 and state.areas[0][:2] == [w(0), w(1)]
+    assert state.phase == PH_PLACE
 
 
 # ---------------------------------------------------------------- red bonus
