@@ -107,13 +107,14 @@ def _activations(state: StubbornSheepState, fence: int, orientation: int = UP) -
     return [p.fence for p in events if isinstance(p, FenceActivated)]
 
 
-def test_activation_order_after_placing_on_own_left_fence() -> None:
+def test_activation_order_after_placing_on_own_right_fence() -> None:
     """Rulebook: activate first the fence just placed; "If you placed it on one of your
-    own fences, activate your other fence"."""
+    own fences, activate your other fence". Fence 0 is seat 0's right fence."""
     assert _activations(frame3(20, empty_areas(6)), 0) == [0, 1]
 
 
-def test_activation_order_after_placing_on_own_right_fence() -> None:
+def test_activation_order_after_placing_on_own_left_fence() -> None:
+    """Fence 1 is seat 0's left fence (towards seat 1)."""
     assert _activations(frame3(20, empty_areas(6)), 1) == [1, 0]
 
 
