@@ -10,7 +10,9 @@ wolf's push or a bomb's blast that leaves an opponent's dog stuck has blocked it
 placing and the first move with 2 to 4 players, in round 1 and in a later round;
 a stuck dog freed before its owner's turn plays on; the last player's move
 through a shepherd card is one of the two; a blocking sheep can block; a second
-wolf's holder may push any opponent's dog.
+wolf's holder may push any opponent's dog, and pushes none when no opponent's
+dog can step; a second bomb in a blast is removed without going off; a stolen
+wolf costs the thief its point.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
@@ -21,7 +23,15 @@ from __future__ import annotations
 import pytest
 
 from games.sheep_showdown import cards as C
-from games.sheep_showdown.events import BombExploded, DogMoved, DogOut, RoundEnded, RoundStarted
+from games.sheep_showdown.events import (
+    BombExploded,
+    DogMoved,
+    DogOut,
+    LastPlayer,
+    RoundEnded,
+    RoundStarted,
+    WolfNoTarget,
+)
 from games.sheep_showdown.state import PLACE, SHEPHERD, STEAL, STEP, WOLF_DOG
 
 from .helpers import (
@@ -394,3 +404,59 @@ def test_a_second_wolfs_holder_may_push_any_opponent_the_first_wolfs_player_incl
     assert state.flocks[1] == [C.WOLF]
     assert state.pending == WOLF_DOG and state.to_move == 1
     assert [a.dog for a in state.legal_actions()] == [0, 2]
+
+
+def test_a_second_wolfs_holder_with_no_dog_to_push_moves_nothing() -> None:
+    """Scar: "if the dog ends up on another wolf card, the player of the moved dog
+    must immediately move another opponent's dog, following the same rules." Rules
+    note: "If no opponent dog can move, nothing more happens." Seat 0's dog walked
+    onto the first wolf into a dead end, so seat 1, pushed onto the second wolf,
+    keeps it and moves nothing; the turn ends, seat 0 (stuck by its own move, not
+    blocked) is out and seat 1 makes its two last moves."""
+    rows = [".W...", ".....", "..W..", "..11.", "....."]
+    state = position(rows, {0: (1, 1), 1: (2, 3)})
+    step(state, UP)
+    wolf_dog(state, 1)
+    assert directions(state) == {DOWN, LEFT}
+    events = step(state, LEFT)
+    assert state.flocks == [[C.WOLF], [C.WOLF]]
+    assert payloads(events, WolfNoTarget) == [WolfNoTarget(1)]
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(0, "no_step", None)]
+    assert payloads(events, LastPlayer) == [LastPlayer(1, 2)]
+    assert state.pending == STEP and state.to_move == 1 and where(state, 1) == (2, 2)
+
+
+def test_a_second_bomb_in_the_blast_is_removed_without_going_off() -> None:
+    """Kowalski: "If you stand on this action card, all adjacent cards explode ...
+    The exploded cards, including the bomb, are removed from the game for this
+    round." A bomb goes off when a dog stands on it: a second bomb among the
+    exploded cards is removed like any of them, and the cards and the dog around
+    it but outside the first blast stay (with 5 or 6 players the meadow holds two
+    bombs)."""
+    rows = ["S.1..", "SX.1.", "..X2.", "..3S1", "....."]
+    state = position(rows, {0: (1, 0), 1: (3, 3)})
+    events = step(state, RIGHT)
+    assert payloads(events, BombExploded) == [BombExploded(0, 0, 1, 1, 5)]
+    assert sorted(state.removed) == sorted([C.SHEPHERD, C.SHEPHERD, C.SHEEP1, C.BOMB, C.BOMB])
+    assert [(d.dog, d.reason) for d in payloads(events, DogOut)] == [(0, "bomb")]
+    assert not state.out[1] and state.bonus_player == 1
+    for (row, col), card in {(1, 3): C.SHEEP1, (2, 3): C.SHEEP2, (3, 2): C.SHEEP3}.items():
+        assert state.card_at(row, col) == card
+
+
+def test_a_stolen_wolf_costs_the_thief_its_point() -> None:
+    """Stealing Cards: "you may take a face-down card from their flock! This could
+    also be a wolf card, so beware!" and "each wolf costs you 1 point." Seat 1's
+    flock is a lone wolf: seat 0 blocks it, takes the wolf, and ends the round with
+    its 1-sheep minus the wolf; seat 1 loses the penalty point with the card."""
+    rows = ["...1S", "...S.", ".....", ".....", "....."]
+    state = position(rows, {0: (1, 3), 1: (0, 4)}, flocks={1: [C.WOLF]})
+    step(state, UP)
+    assert state.pending == STEAL
+    steal(state, take=True)
+    assert sorted(state.flocks[0]) == [C.SHEEP1, C.WOLF] and state.flocks[1] == []
+    step(state, DOWN)  # the first of the last two moves: onto the shepherd card
+    assert state.terminal  # the second: no step left
+    seat0, seat1 = (player["rounds"][0] for player in state.result().details["players"])
+    assert (seat0["sheep_points"], seat0["wolves"], seat0["round_score"]) == (1, 1, 0)
+    assert (seat1["sheep_points"], seat1["wolves"], seat1["round_score"]) == (0, 0, 0)
