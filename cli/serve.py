@@ -235,8 +235,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--max-streams-per-connection",
         type=positive_int,
         default=1000,
-        help="streams one client connection may have open at once; more wait on the client's "
-        "side (default %(default)s)",
+        help="streams one client connection may have open at once; more mostly wait on the "
+        "client's side, and those a client races past it are refused (UNAVAILABLE) "
+        "(default %(default)s)",
     )
     parser.add_argument(
         "--max-connections",

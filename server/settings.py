@@ -87,7 +87,8 @@ class ServerConfig:
     bot_sockets: tuple[str, ...] = ()
     bot_streams_per_connection: int = 16
     # Streams one connection may have open at once; a client's further streams
-    # wait on its side (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS).
+    # mostly wait on its side (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS), and those
+    # it races past the bound are refused (REFUSED_STREAM, seen as UNAVAILABLE).
     max_streams_per_connection: int = 1000
     # Connections each listening address holds at once; more are closed as they
     # arrive. Without a bound one client could take every file descriptor the
