@@ -145,6 +145,83 @@ def _check_turns(players: int, seat: int, turn: int, last_turn: int | None, phas
         )
 
 
+def _check_placement(
+    phase: str, placement: Placement | None, pasture: Mapping[Cell, int], hand: int
+) -> None:
+    """A placement in progress is one a game reaches: its kind is the phase's, the
+    hand can go on (a discard needs 2 cards, every other step 1), and a same-number
+    or run placement either has no start and an empty pasture (its first card goes
+    to (0, 0)) or starts from a card of the pasture, with tips on the pasture and
+    the numbers those cards have. Anything else laid a card on top of another
+    (the one at (0, 0)), offered numbers the tip does not lead to, or left the seat
+    with no legal action."""
+    if phase in ("turn", "over"):
+        if placement is not None:
+            raise ValueError(f"a placement in phase {phase!r}: only a placement phase has one")
+        return
+    if placement is not None and placement.kind != phase:
+        raise ValueError(f"a {placement.kind!r} placement in phase {phase!r}")
+    need = 2 if phase == "discard" else 1
+    if hand < need:
+        raise ValueError(
+            f"{hand} card{'' if hand == 1 else 's'} in hand in phase {phase!r}: a"
+            f" {phase} step needs {need}, and a placement ends once the hand is empty"
+        )
+    if phase in ("discard", "free"):
+        return
+    start = None if placement is None else placement.start
+    if start is None:
+        if pasture:
+            raise ValueError(
+                f"a {phase} placement with no start is one begun on an empty pasture, but"
+                " the seat's pasture has cards: name its start, a card of the pasture"
+            )
+        if placement is not None and (placement.placed or placement.tip or placement.up_tip):
+            raise ValueError(f"a {phase} placement with no start has no card placed yet")
+        return
+    assert placement is not None
+    for name, cell in (
+        ("start", start),
+        ("tip", placement.tip),
+        ("up tip", placement.up_tip),
+        ("down tip", placement.down_tip),
+    ):
+        if cell is not None and cell not in pasture:
+            raise ValueError(f"the placement's {name} {cell} is no card of the seat's pasture")
+    if phase == "same":
+        number = NUMBER[pasture[start]]
+        if placement.tip is None:
+            raise ValueError("a same-number placement with a start has no tip: give its tip")
+        if placement.number != number or NUMBER[pasture[placement.tip]] != number:
+            raise ValueError(
+                f"a same-number placement from a {number} places {number}s: number"
+                f" {placement.number!r}, tip a {NUMBER[pasture[placement.tip]]}"
+            )
+        return
+    up_tip, down_tip = placement.up_tip, placement.down_tip
+    if up_tip is None:
+        raise ValueError("a run with a start has an up tip (the start before its first card)")
+    up = 5 if placement.up_next is None else placement.up_next - 1
+    if NUMBER[pasture[up_tip]] != up:
+        raise ValueError(
+            f"the run's up tip is a {NUMBER[pasture[up_tip]]}: up next"
+            f" {placement.up_next!r} does not follow it"
+        )
+    if down_tip is None:
+        if len(pasture) > placement.placed:
+            raise ValueError(
+                "a run from a card of the pasture grows both ways: give its down tip (the"
+                " start before its first descending card)"
+            )
+        return
+    down = 1 if placement.down_next is None else placement.down_next + 1
+    if NUMBER[pasture[down_tip]] != down:
+        raise ValueError(
+            f"the run's down tip is a {NUMBER[pasture[down_tip]]}: down next"
+            f" {placement.down_next!r} does not follow it"
+        )
+
+
 class SheepNSheepState(LegalActions, Views, State):
     """One game. Seat 0 starts; turns go 0, 1, ..., N-1, 0, ..."""
 
@@ -259,6 +336,7 @@ class SheepNSheepState(LegalActions, Views, State):
             shown.extend(pasture.values())
         _check_each_card_once([*hidden, *shown])
         _check_market_end(len(market), last_turn)
+        _check_placement(phase, placement, (pastures or [{}] * players)[seat], len(hands[seat]))
         # A card in no zone is out of this game, which everybody knows: like a
         # face-up card, no card shown is ever traded with it (see _reveal).
         state._revealed = set(range(DECK_SIZE)).difference(hidden)

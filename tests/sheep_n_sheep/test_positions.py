@@ -7,7 +7,9 @@ import re
 
 import pytest
 
-from games.sheep_n_sheep.actions import BeginFree, Discard, Place
+from games.sheep_n_sheep.actions import BeginFree, BeginRun, BeginSame, Discard, Place
+from games.sheep_n_sheep.cards import CARDS
+from games.sheep_n_sheep.observation import Placement
 from games.sheep_n_sheep.state import SheepNSheepState
 from tests.conftest import ROOT
 
@@ -102,3 +104,70 @@ def test_the_guides_position_example_runs_as_written() -> None:
     found = re.search(r"\n## Building a position [^\n]*\n.*?```python\n(.*?)```", guide, re.S)
     assert found, "the guide's 'Building a position' section has a Python example"
     exec(compile(found.group(1), "sheep-n-sheep.md", "exec"), {})
+
+
+_AT_3 = {(0, 0): 8}  # card 8 is a white 3 (checked below)
+
+
+@pytest.mark.parametrize(
+    ("phase", "placement", "hand", "message"),
+    [
+        ("same", None, [37], "no start.*pasture has cards"),
+        ("run", Placement("run", None, 0), [37], "no start.*pasture has cards"),
+        ("same", Placement("same", (5, 5), 0, number=3, tip=(5, 5)), [37], "start \\(5, 5\\)"),
+        ("same", Placement("same", (0, 0), 0, number=4, tip=(0, 0)), [37], "number 4"),
+        ("same", Placement("same", (0, 0), 0, number=3), [37], "no tip"),
+        ("run", Placement("run", (0, 0), 0, up_tip=(0, 0), up_next=5), [37], "up tip"),
+        ("run", Placement("run", (0, 0), 0, up_tip=(0, 0), up_next=4), [37], "down tip"),
+        ("run", Placement("same", (0, 0), 0, number=3, tip=(0, 0)), [37], "'same' placement"),
+        ("turn", Placement("same", (0, 0), 0, number=3, tip=(0, 0)), [37], "phase 'turn'"),
+        ("discard", None, [37], "1 card in hand"),
+        ("free", None, [], "0 cards in hand"),
+        ("same", Placement("same", (0, 0), 0, number=3, tip=(0, 0)), [], "0 cards in hand"),
+    ],
+)
+def test_a_placement_no_game_reaches_is_refused(
+    phase: str, placement: Placement | None, hand: list[int], message: str
+) -> None:
+    """'You cannot lay a card on top of another card', and a placement begun on a
+    pasture starts from 'one of the cards in the pasture': a same-number or run
+    placement with no start is one begun on an empty pasture (its first card goes
+    to (0, 0)), so on a pasture with cards it is refused, where it laid its first
+    card on top of the card at (0, 0), which left the game. A start, tip or
+    number that no placement from that start has, and a placement phase whose
+    hand cannot go on (a discard needs 2 cards, the others 1), where the seat
+    had no legal action at all, are refused by name too."""
+    assert CARDS[8].number == CARDS[37].number == 3
+    kw: dict = {"market": [(20, 21)], "deck": [30], "last_turn": 1, "phase": phase}
+    with pytest.raises(ValueError, match=message):
+        SheepNSheepState.from_position(
+            2, hands=[hand, [5]], pastures=[_AT_3, {}], placement=placement, **kw
+        )
+
+
+def test_the_placements_a_game_shows_are_accepted() -> None:
+    """Every placement an observation shows resumes: the first card of a run or a
+    same-number placement on an empty pasture (no start), and a run or a
+    same-number placement from a card of the pasture, before and after a card."""
+    kw: dict = {"market": [(20, 21)], "deck": [30], "last_turn": 1}
+    for phase in ("same", "run"):
+        state = SheepNSheepState.from_position(2, hands=[[37], [5]], phase=phase, **kw)
+        assert state.legal_actions() == (Place(37, 0, 0),)
+        state = SheepNSheepState.from_position(2, hands=[[37, 9], [5]], pastures=[_AT_3, {}], **kw)
+        state.apply(BeginSame((0, 0)) if phase == "same" else BeginRun((0, 0)))
+        seen = state.observation(0).placement
+        again = SheepNSheepState.from_position(
+            2, hands=[[37, 9], [5]], pastures=[_AT_3, {}], phase=phase, placement=seen, **kw
+        )
+        assert again.legal_actions() == state.legal_actions()
+        state.apply(state.legal_actions()[0])
+        seen = state.observation(0).placement
+        again = SheepNSheepState.from_position(
+            2,
+            hands=[list(state.hand(0)), [5]],
+            pastures=[state.pasture(0), {}],
+            phase=phase,
+            placement=seen,
+            **kw,
+        )
+        assert again.legal_actions() == state.legal_actions()
