@@ -118,6 +118,15 @@ def _check_shape(
         raise ValueError(f"seat {seat!r} is not one of 0 to {players - 1}")
 
 
+def _check_stock(players: int, stock: Sequence[int]) -> None:
+    """Only 2 and 3 players set a stock aside; with 4 the whole deck is the deck."""
+    if players == 4 and stock:
+        raise ValueError(
+            f"a stock of {len(stock)} with 4 players: 4 players have no stock (the whole"
+            " deck is the deck), only 2 and 3 players set one aside"
+        )
+
+
 def _check_market_end(sets: int, last_turn: int | None) -> None:
     """The market only holds fewer than MARKET_SETS sets once a set could not be
     replaced, and that same refill triggers the end: a short market without a
@@ -336,6 +345,7 @@ class SheepNSheepState(LegalActions, Views, State):
             shown.extend(pasture.values())
         _check_each_card_once([*hidden, *shown])
         _check_market_end(len(market), last_turn)
+        _check_stock(players, state._stock)
         _check_placement(phase, placement, (pastures or [{}] * players)[seat], len(hands[seat]))
         # A card in no zone is out of this game, which everybody knows: like a
         # face-up card, no card shown is ever traded with it (see _reveal).

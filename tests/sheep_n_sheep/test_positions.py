@@ -171,3 +171,17 @@ def test_the_placements_a_game_shows_are_accepted() -> None:
             **kw,
         )
         assert again.legal_actions() == state.legal_actions()
+
+
+def test_a_four_player_position_with_a_stock_is_refused() -> None:
+    """'4 players: The whole deck is the deck': only 2 and 3 players set a stock
+    aside. A 4-player position given one is refused, where its cards sat in a
+    stock no 4-player game draws from, shown to every seat as a stock size."""
+    market = [(20 + 2 * i, 21 + 2 * i) for i in range(4)]
+    kw: dict = {"market": market, "deck": [30, 31]}
+    with pytest.raises(ValueError, match="4 players have no stock"):
+        SheepNSheepState.from_position(4, hands=[[3], [5], [6], [7]], stock=[40], **kw)
+    four = SheepNSheepState.from_position(4, hands=[[3], [5], [6], [7]], stock=[], **kw)
+    assert four.observation(0).stock_size == 0
+    three = SheepNSheepState.from_position(3, hands=[[3], [5], [6]], stock=[40], **kw)
+    assert three.stock == (40,)

@@ -177,20 +177,19 @@ def test_extra_draw_with_deck_and_stock_empty_draws_nothing() -> None:
     assert not any(isinstance(e.payload, CardDrawn) for e in events)
 
 
-def test_four_players_extra_draw_never_uses_a_stock() -> None:
-    """Notes: 'in 2-3 players the stock once the deck is empty' — 4 players have none."""
+def test_four_players_extra_draw_with_the_deck_empty_draws_nothing() -> None:
+    """Notes: 'in 2-3 players the stock once the deck is empty' — 4 players have
+    none (a 4-player position with one is refused, see test_positions), so a draw
+    icon taken with the deck empty draws nothing."""
     pick = Picker()
     draw_set = (pick("grey", 1, "draw"), pick("grey", 2))
     market = [draw_set] + [tuple(pick.filler(2)) for _ in range(3)]
     state = SheepNSheepState.from_position(
-        4,
-        hands=[[], *[pick.filler(2) for _ in range(3)]],
-        market=market,
-        deck=[],
-        stock=pick.filler(2),  # never used with 4 players
+        4, hands=[[], *[pick.filler(2) for _ in range(3)]], market=market, deck=[]
     )
-    state.apply(TakeSet(0))
+    events = [e.payload for e in state.apply(TakeSet(0))]
     assert sorted(state.hand(0)) == sorted(draw_set)
+    assert not any(isinstance(e, CardDrawn) for e in events)
 
 
 def test_pass_only_when_no_set_and_no_placement() -> None:
