@@ -118,6 +118,19 @@ def _check_shape(
         raise ValueError(f"seat {seat!r} is not one of 0 to {players - 1}")
 
 
+def _check_deck_end(deck: Sequence[int], last_turn: int | None) -> None:
+    """The end is triggered by a refill that finds fewer than 2 cards in the deck,
+    and the deck never grows: once there is a last turn, it holds 1 card at most.
+    A deck of 2 or more after the trigger is a position no game reaches, and one
+    that went on forming sets from it (with 4 players, none is formed after the
+    trigger; with 2-3 they come from the stock)."""
+    if last_turn is not None and len(deck) >= 2:
+        raise ValueError(
+            f"a deck of {len(deck)} with a last turn: the end is triggered when a refill"
+            " finds fewer than 2 cards in the deck, so after it the deck holds 1 at most"
+        )
+
+
 def _check_stock(players: int, stock: Sequence[int]) -> None:
     """Only 2 and 3 players set a stock aside; with 4 the whole deck is the deck."""
     if players == 4 and stock:
@@ -346,6 +359,7 @@ class SheepNSheepState(LegalActions, Views, State):
         _check_each_card_once([*hidden, *shown])
         _check_market_end(len(market), last_turn)
         _check_stock(players, state._stock)
+        _check_deck_end(deck, last_turn)
         _check_placement(phase, placement, (pastures or [{}] * players)[seat], len(hands[seat]))
         # A card in no zone is out of this game, which everybody knows: like a
         # face-up card, no card shown is ever traded with it (see _reveal).

@@ -176,11 +176,13 @@ def test_evaluate_is_the_result_at_the_end(players: int) -> None:
     assert tuple(evaluate(state)) == state.result().scores
 
 
-def _position(hands: list[list[int]], pastures: list[dict], **kw: object) -> SheepNSheepState:
+def _position(
+    hands: list[list[int]], pastures: list[dict], deck: int = 40, **kw: object
+) -> SheepNSheepState:
     pick = Picker()
     pick.used.update(c for h in hands for c in h)
     pick.used.update(c for p in pastures for c in p.values())
-    filler = pick.filler(8 + 40)
+    filler = pick.filler(8 + deck)
     market = [(filler[2 * i], filler[2 * i + 1]) for i in range(4)]
     return SheepNSheepState.from_position(
         2, hands=hands, market=market, deck=filler[8:], pastures=pastures, **kw
@@ -207,10 +209,11 @@ def test_hopes_fade_on_the_last_turn() -> None:
     pick = Picker()
     greys = [pick("grey", 1), pick("grey", 2)]
     hand = [pick("blue", 4), pick("pink", 5)]
-    state = _position([hand, []], [{(0, 0): greys[0], (1, 0): greys[1]}, {}], turn=2, last_turn=3)
+    pastures = [{(0, 0): greys[0], (1, 0): greys[1]}, {}]
+    state = _position([hand, []], pastures, deck=0, turn=2, last_turn=3)
     assert evaluate(state)[0] == pytest.approx(-3)
     # One turn earlier seat 0 still has turn 2 to come: hope 1 / HORIZON.
-    earlier = _position([hand, []], [{(0, 0): greys[0], (1, 0): greys[1]}, {}], turn=0, last_turn=3)
+    earlier = _position([hand, []], pastures, deck=0, turn=0, last_turn=3)
     assert evaluate(earlier)[0] == pytest.approx((2 * HAND + PARTIAL * 4) / HORIZON - 3)
 
 

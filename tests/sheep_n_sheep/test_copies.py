@@ -172,7 +172,7 @@ def test_a_position_with_some_cards_out_of_the_game_shows_a_copy_in_play() -> No
     is such a card, so the white 4 placed from the hand shows as 11, the copy in
     play, instead of failing to find 10 to trade with."""
     state = SheepNSheepState.from_position(
-        2, hands=[[W4[1], 40], [41, 42]], market=[(50, 51)], deck=[60, 61], last_turn=1
+        2, hands=[[W4[1], 40], [41, 42]], market=[(50, 51)], deck=[60], last_turn=1
     )
     state.apply(BeginFree())
     state.apply(Discard(40))

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from games.sheep_n_sheep.actions import BeginFree, BeginRun, BeginSame, Discard, Place
+from games.sheep_n_sheep.actions import BeginFree, BeginRun, BeginSame, Discard, Place, TakeSet
 from games.sheep_n_sheep.cards import CARDS
 from games.sheep_n_sheep.observation import Placement
 from games.sheep_n_sheep.state import SheepNSheepState
@@ -87,7 +87,7 @@ def test_a_pasture_cell_out_of_reach_is_refused(cell: object) -> None:
 def test_a_pasture_at_the_edge_of_reach_keeps_its_cells_and_neighbours() -> None:
     """A card at (0, 411) stays there, and the free cells next to it are the four
     around it: a whole game of cards beyond it still fits the grid."""
-    kw: dict = {"hands": [[3, 5], [6]], "market": [(20, 21)], "deck": [30, 31], "last_turn": 1}
+    kw: dict = {"hands": [[3, 5], [6]], "market": [(20, 21)], "deck": [30], "last_turn": 1}
     state = SheepNSheepState.from_position(2, pastures=[{(0, 411): 7}, {}], **kw)
     assert state.pasture(0) == {(0, 411): 7}
     state.apply(BeginFree())
@@ -185,3 +185,19 @@ def test_a_four_player_position_with_a_stock_is_refused() -> None:
     assert four.observation(0).stock_size == 0
     three = SheepNSheepState.from_position(3, hands=[[3], [5], [6]], stock=[40], **kw)
     assert three.stock == (40,)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_deck_of_two_or_more_after_the_trigger_is_refused(players: int) -> None:
+    """'When you are unable to form the 4th set in the replenishing area from the
+    deck (i.e. the deck is empty), the game end is triggered', and the deck never
+    grows: after the trigger it holds 1 card at most. A position with a last turn
+    and a deck of 2 is refused, where it went on forming sets from that deck (with
+    4 players against 'carry on the game without replenishing the sets')."""
+    hands = [[3 + i] for i in range(players)]
+    kw: dict = {"hands": hands, "market": [(20, 21)], "last_turn": players - 1}
+    with pytest.raises(ValueError, match="a deck of 2 with a last turn"):
+        SheepNSheepState.from_position(players, deck=[30, 31], **kw)
+    state = SheepNSheepState.from_position(players, deck=[30], **kw)
+    state.apply(TakeSet(0))
+    assert state.market == () and state.deck == (30,)

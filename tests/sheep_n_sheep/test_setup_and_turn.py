@@ -272,7 +272,7 @@ def test_prompt_and_render_describe_the_position() -> None:
 
 def test_render_counts_a_hand_of_one_card_in_the_singular() -> None:
     state = SheepNSheepState.from_position(
-        2, hands=[[3], [1, 2]], market=[(4, 5)], deck=[6, 7], last_turn=1
+        2, hands=[[3], [1, 2]], market=[(4, 5)], deck=[6], last_turn=1
     )
     assert "seat 0: hand 1 card\n" in state.render()
     assert "seat 1: hand 2 cards\n" in state.render()
