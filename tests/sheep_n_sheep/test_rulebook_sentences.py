@@ -3,8 +3,10 @@ a run, draw icons only on the set taken, a hand over six, the score of each
 pasture being its own, ties of two and three for the most bells, ties for the most
 stars, a tie for the third most bells, a draw icon after the 4-player trigger,
 cards left in hand at the end, the winner's tie-break on connected bells and a
-victory shared, all four players tied for an award, and a run whose first card
-takes the start's last free side.
+victory shared, all four players tied for an award, a run whose first card
+takes the start's last free side, a 3-player draw icon at the trigger drawing from
+the stock, icons on a group that scores nothing, a 4-player market running out in
+the final round, and a last turn that places several cards.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-n-sheep.md).
@@ -12,8 +14,16 @@ Rule sentences are quoted from the game's rulebook or the project's decisions
 
 from __future__ import annotations
 
-from games.sheep_n_sheep.actions import BeginFree, BeginRun, BeginSame, Place, Stop, TakeSet
-from games.sheep_n_sheep.events import CardDrawn, EndTriggered, GameEnded
+from games.sheep_n_sheep.actions import (
+    BeginFree,
+    BeginRun,
+    BeginSame,
+    Pass,
+    Place,
+    Stop,
+    TakeSet,
+)
+from games.sheep_n_sheep.events import CardDrawn, EndTriggered, GameEnded, Passed, SetFormed
 from games.sheep_n_sheep.scoring import BELL_AWARDS, awards, score
 from games.sheep_n_sheep.state import SheepNSheepState
 
@@ -288,3 +298,90 @@ def test_a_run_branch_on_the_starts_last_free_side_leaves_the_other_branch_none(
     places = {(a.card, a.x, a.y, a.branch) for a in state.legal_actions() if isinstance(a, Place)}
     assert places == {(c5, x, y, "up") for x, y in ((2, 0), (1, 1), (1, -1))}
     assert state.to_move == 0 and Stop() in state.legal_actions()
+
+
+def test_three_players_a_draw_icon_at_the_trigger_draws_from_the_stock() -> None:
+    """'In a 2-3 player game, draw cards from the stock to replenish the sets for
+    the rest of the game', and a draw icon still adds a card: taking a set with a
+    draw icon when the deck holds 1 card triggers the end, the new set is that
+    card and the stock's top card, and the extra card is the stock's next."""
+    pick = Picker()
+    draw_set = (pick("grey", 1, "draw"), pick("grey", 2))
+    market = [draw_set] + [tuple(pick.filler(2)) for _ in range(3)]
+    last, stock = pick("blue", 3), pick.filler(3)
+    state = SheepNSheepState.from_position(
+        3, hands=[[], pick.filler(2), pick.filler(2)], market=market, deck=[last], stock=stock
+    )
+    events = [e.payload for e in state.apply(TakeSet(0))]
+    assert EndTriggered(0, 5) in events
+    assert SetFormed(0, (last, stock[-1]), 1) in events
+    assert CardDrawn(0, stock[-2], True) in events
+    assert sorted(state.hand(0)) == sorted([*draw_set, stock[-2]])
+    assert state.deck == () and state.stock == (stock[0],)
+
+
+def test_icons_count_on_a_group_that_scores_nothing() -> None:
+    """'calculate the amount of VP obtained by using the following steps 1-5 in
+    order', and only at step 4 'turn cards that do not meet the grouping condition
+    face down': a bell, a heart and a star on two touching white sheep (a group of
+    2, where a white wants 1) still count at steps 1 and 2. Seat 0: bells 8,
+    hearts 4, stars 4, groups 0, width 3 + height 1 = 12; seat 1: a lone black
+    (2) minus 2 = 0."""
+    pick = Picker()
+    p0 = _row([pick("white", None, "bell"), pick("white", None, "heart")])
+    p0[(2, 0)] = pick("grey", None, "star")
+    p1 = {(0, 0): pick("black", None)}
+    scores, _, details = score([p0, p1])
+    seat0 = details["players"][0]
+    assert [(g["size"], g["vp"]) for g in seat0["group_list"]] == [(2, 0), (1, 0)]
+    assert (seat0["bells"], seat0["hearts"], seat0["stars"], seat0["groups"]) == (8, 4, 4, 0)
+    assert scores == (12, 0)
+
+
+def test_four_players_the_market_runs_out_in_the_final_round_and_the_rest_do_nothing() -> None:
+    """'In a 4 player game, carry on the game without replenishing the sets' and
+    'In the unlikely event that there are no sets left to carry out action A, do
+    not draw any cards and do nothing instead': with 2 sets left in the final
+    round and every hand empty, seats 0 and 1 take them, seats 2 and 3 (who must
+    take with 0 cards) can only do nothing, and the game ends after seat 3."""
+    pick = Picker()
+    market = [tuple(pick.filler(2)) for _ in range(2)]
+    state = SheepNSheepState.from_position(
+        4, hands=[[], [], [], []], market=market, deck=[], turn=4, last_turn=7
+    )
+    state.apply(TakeSet(1))
+    assert state.market == (market[0],)
+    state.apply(TakeSet(0))
+    assert state.market == () and state.hand(1) == tuple(sorted(market[0]))
+    for seat in (2, 3):
+        assert state.to_move == seat and state.legal_actions() == (Pass(),)
+        events = [e.payload for e in state.apply(Pass())]
+        assert Passed(seat) in events
+    assert state.terminal and [len(state.hand(s)) for s in range(4)] == [2, 2, 0, 0]
+
+
+def test_a_last_turn_placing_several_cards_ends_the_game_only_when_it_stops() -> None:
+    """'all players now take one last action', and action B places 'one or more
+    cards' one by one: on the game's last turn the game ends when the placement
+    does (at stop), not after its first card."""
+    pick = Picker()
+    start = pick("white", 3)
+    threes = [pick("grey", 3), pick("blue", 3), pick("pink", 3)]
+    state = SheepNSheepState.from_position(
+        2,
+        hands=[pick.filler(1), threes],
+        market=[tuple(pick.filler(2))],
+        deck=[],
+        pastures=[{}, {(0, 0): start}],
+        seat=1,
+        turn=3,
+        last_turn=3,
+    )
+    state.apply(BeginSame((0, 0)))
+    state.apply(Place(threes[0], 1, 0))
+    assert not state.terminal and state.to_move == 1
+    state.apply(Place(threes[1], 2, 0))
+    assert not state.terminal and Stop() in state.legal_actions()
+    events = [e.payload for e in state.apply(Stop())]
+    assert isinstance(events[-1], GameEnded) and state.terminal
+    assert state.pasture(1) == {(0, 0): start, (1, 0): threes[0], (2, 0): threes[1]}
