@@ -154,8 +154,9 @@ def _check_market_end(sets: int, last_turn: int | None) -> None:
 
 def _check_turns(players: int, seat: int, turn: int, last_turn: int | None, phase: str) -> None:
     """Turn t is seat t mod N's (seat 0 starts, turns go round), the game's last
-    turn is the last of a round and not already past, and the phase is one of
-    PHASES: anything else is a position no game reaches."""
+    turn is the last of a round and not already past, the phase is one of PHASES,
+    and a game is over only once its last turn is played: anything else is a
+    position no game reaches."""
     if phase not in PHASES:
         raise ValueError(f"phase {phase!r} is not one of {', '.join(PHASES)}")
     if turn < 0 or turn % players != seat:
@@ -164,6 +165,11 @@ def _check_turns(players: int, seat: int, turn: int, last_turn: int | None, phas
         raise ValueError(
             f"last turn {last_turn!r} must be turn {turn} or later and the turn of seat"
             f" {players - 1}, the last of a round"
+        )
+    if phase == "over" and last_turn != turn:
+        raise ValueError(
+            f"phase 'over' at turn {turn} with last turn {last_turn!r}: the game ends when"
+            " its last turn ends, so an 'over' position is at its last turn"
         )
 
 

@@ -46,13 +46,19 @@ def test_a_position_naming_a_card_twice_or_no_card_is_refused(
         (3, {"hands": [[3], [5], [7]], "turn": -3}, "turn -3 is not seat 0's"),
         (3, {"hands": [[3], [5], [7]], "seat": 1, "turn": 4, "last_turn": 4}, "last turn 4"),
         (2, {"seat": 1, "turn": 5, "last_turn": 3}, "last turn 3 must be turn 5 or later"),
+        (2, {"phase": "over"}, "phase 'over' at turn 0 with last turn None"),
+        (2, {"phase": "over", "seat": 1, "turn": 1, "last_turn": 3}, "with last turn 3"),
     ],
 )
 def test_a_position_of_the_wrong_shape_is_refused(
     players: int, zones: dict[str, object], message: str
 ) -> None:
     """A hand-built position must fit its player count: a clear ValueError
-    instead of an IndexError (or a state with a seat missing) later on."""
+    instead of an IndexError (or a state with a seat missing) later on. A game
+    that is over has played its last turn ('After all players have had an equal
+    number of turns, all players now take one last action'): an 'over' position
+    before the end is triggered, or before its last turn, is refused, where it
+    ended a game that had not ended."""
     kw: dict = {"hands": [[3], [5]], "market": [(20, 21)], "deck": [30, 31], **zones}
     with pytest.raises(ValueError, match=message):
         SheepNSheepState.from_position(players, **kw)
@@ -201,3 +207,12 @@ def test_a_deck_of_two_or_more_after_the_trigger_is_refused(players: int) -> Non
     state = SheepNSheepState.from_position(players, deck=[30], **kw)
     state.apply(TakeSet(0))
     assert state.market == () and state.deck == (30,)
+
+
+def test_a_finished_position_at_its_last_turn_is_accepted() -> None:
+    """The position a game ends in, its last turn played, is accepted and scored."""
+    kw: dict = {"hands": [[3], [5]], "market": [(20, 21)], "deck": [30]}
+    state = SheepNSheepState.from_position(
+        2, pastures=[{(0, 0): 8}, {}], phase="over", seat=1, turn=3, last_turn=3, **kw
+    )
+    assert state.terminal and state.result().scores == (0.0, 0.0)
