@@ -1,0 +1,199 @@
+"""What a hand-built Sheep 'n' Sheep position must be (`SheepNSheepState.from_position`),
+checked before it is played: each a ValueError naming the first thing no game holds,
+since the engine would otherwise play on from it against the rules (a card laid on
+another, sets formed after the end, a seat left with no legal action)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from games.sheep_n_sheep.actions import Cell
+from games.sheep_n_sheep.cards import DECK_SIZE, NUMBER
+from games.sheep_n_sheep.cells import REACH
+from games.sheep_n_sheep.legal import MARKET_SETS, PHASES
+from games.sheep_n_sheep.observation import Placement
+
+__all__ = [
+    "check_cells",
+    "check_deck_end",
+    "check_each_card_once",
+    "check_market_end",
+    "check_placement",
+    "check_shape",
+    "check_stock",
+    "check_turns",
+]
+
+
+def check_each_card_once(cards: list[int]) -> None:
+    """A built position names each card at most once, and only real cards."""
+    seen: set[int] = set()
+    for card in cards:
+        if not (isinstance(card, int) and 0 <= card < DECK_SIZE):
+            raise ValueError(f"card {card!r} is no card: ids are 0 to {DECK_SIZE - 1}")
+        if card in seen:
+            raise ValueError(f"card {card} is in the position twice")
+        seen.add(card)
+
+
+def check_cells(pastures: Sequence[Mapping[Cell, int]]) -> None:
+    """A built pasture's cells are pairs of whole numbers within REACH of the
+    origin: a cell beyond the packed keys' range would land on another cell."""
+    for pasture in pastures:
+        for cell in pasture:
+            if not (
+                isinstance(cell, tuple)
+                and len(cell) == 2
+                and all(type(v) is int and -REACH <= v <= REACH for v in cell)
+            ):
+                raise ValueError(
+                    f"cell {cell!r} is not a pasture cell: x and y are whole numbers"
+                    f" from {-REACH} to {REACH}"
+                )
+
+
+def check_shape(
+    players: int, hands: int, sets: int, pastures: Sequence[object] | None, seat: int
+) -> None:
+    """A built position has 2 to 4 players, a hand (and a pasture) per seat, at
+    most MARKET_SETS sets and a seat to move among them."""
+    if players not in (2, 3, 4):
+        raise ValueError(f"{players!r} players: Sheep 'n' Sheep takes 2 to 4")
+    if hands != players or (pastures is not None and len(pastures) != players):
+        raise ValueError(f"{players} players need {players} hands and pastures")
+    if sets > MARKET_SETS:
+        raise ValueError(f"{sets} market sets: at most {MARKET_SETS}")
+    if not 0 <= seat < players:
+        raise ValueError(f"seat {seat!r} is not one of 0 to {players - 1}")
+
+
+def check_deck_end(deck: Sequence[int], last_turn: int | None) -> None:
+    """The end is triggered by a refill that finds fewer than 2 cards in the deck,
+    and the deck never grows: once there is a last turn, it holds 1 card at most.
+    A deck of 2 or more after the trigger is a position no game reaches, and one
+    that went on forming sets from it (with 4 players, none is formed after the
+    trigger; with 2-3 they come from the stock)."""
+    if last_turn is not None and len(deck) >= 2:
+        raise ValueError(
+            f"a deck of {len(deck)} with a last turn: the end is triggered when a refill"
+            " finds fewer than 2 cards in the deck, so after it the deck holds 1 at most"
+        )
+
+
+def check_stock(players: int, stock: Sequence[int]) -> None:
+    """Only 2 and 3 players set a stock aside; with 4 the whole deck is the deck."""
+    if players == 4 and stock:
+        raise ValueError(
+            f"a stock of {len(stock)} with 4 players: 4 players have no stock (the whole"
+            " deck is the deck), only 2 and 3 players set one aside"
+        )
+
+
+def check_market_end(sets: int, last_turn: int | None) -> None:
+    """The market only holds fewer than MARKET_SETS sets once a set could not be
+    replaced, and that same refill triggers the end: a short market without a
+    last turn is a position no game reaches (and one nobody could end)."""
+    if sets < MARKET_SETS and last_turn is None:
+        raise ValueError(
+            f"{sets} market sets without a last turn: the market holds fewer than"
+            f" {MARKET_SETS} sets only after the end is triggered, so give the position"
+            " a last_turn"
+        )
+
+
+def check_turns(players: int, seat: int, turn: int, last_turn: int | None, phase: str) -> None:
+    """Turn t is seat t mod N's (seat 0 starts, turns go round), the game's last
+    turn is the last of a round and not already past, the phase is one of PHASES,
+    and a game is over only once its last turn is played: anything else is a
+    position no game reaches."""
+    if phase not in PHASES:
+        raise ValueError(f"phase {phase!r} is not one of {', '.join(PHASES)}")
+    if turn < 0 or turn % players != seat:
+        raise ValueError(f"turn {turn!r} is not seat {seat}'s: turn t is seat t mod {players}")
+    if last_turn is not None and (last_turn < turn or last_turn % players != players - 1):
+        raise ValueError(
+            f"last turn {last_turn!r} must be turn {turn} or later and the turn of seat"
+            f" {players - 1}, the last of a round"
+        )
+    if phase == "over" and last_turn != turn:
+        raise ValueError(
+            f"phase 'over' at turn {turn} with last turn {last_turn!r}: the game ends when"
+            " its last turn ends, so an 'over' position is at its last turn"
+        )
+
+
+def check_placement(
+    phase: str, placement: Placement | None, pasture: Mapping[Cell, int], hand: int
+) -> None:
+    """A placement in progress is one a game reaches: its kind is the phase's, the
+    hand can go on (a discard needs 2 cards, every other step 1), and a same-number
+    or run placement either has no start and an empty pasture (its first card goes
+    to (0, 0)) or starts from a card of the pasture, with tips on the pasture and
+    the numbers those cards have. Anything else laid a card on top of another
+    (the one at (0, 0)), offered numbers the tip does not lead to, or left the seat
+    with no legal action."""
+    if phase in ("turn", "over"):
+        if placement is not None:
+            raise ValueError(f"a placement in phase {phase!r}: only a placement phase has one")
+        return
+    if placement is not None and placement.kind != phase:
+        raise ValueError(f"a {placement.kind!r} placement in phase {phase!r}")
+    need = 2 if phase == "discard" else 1
+    if hand < need:
+        raise ValueError(
+            f"{hand} card{'' if hand == 1 else 's'} in hand in phase {phase!r}: a"
+            f" {phase} step needs {need}, and a placement ends once the hand is empty"
+        )
+    if phase in ("discard", "free"):
+        return
+    start = None if placement is None else placement.start
+    if start is None:
+        if pasture:
+            raise ValueError(
+                f"a {phase} placement with no start is one begun on an empty pasture, but"
+                " the seat's pasture has cards: name its start, a card of the pasture"
+            )
+        if placement is not None and (placement.placed or placement.tip or placement.up_tip):
+            raise ValueError(f"a {phase} placement with no start has no card placed yet")
+        return
+    assert placement is not None
+    for name, cell in (
+        ("start", start),
+        ("tip", placement.tip),
+        ("up tip", placement.up_tip),
+        ("down tip", placement.down_tip),
+    ):
+        if cell is not None and cell not in pasture:
+            raise ValueError(f"the placement's {name} {cell} is no card of the seat's pasture")
+    if phase == "same":
+        number = NUMBER[pasture[start]]
+        if placement.tip is None:
+            raise ValueError("a same-number placement with a start has no tip: give its tip")
+        if placement.number != number or NUMBER[pasture[placement.tip]] != number:
+            raise ValueError(
+                f"a same-number placement from a {number} places {number}s: number"
+                f" {placement.number!r}, tip a {NUMBER[pasture[placement.tip]]}"
+            )
+        return
+    up_tip, down_tip = placement.up_tip, placement.down_tip
+    if up_tip is None:
+        raise ValueError("a run with a start has an up tip (the start before its first card)")
+    up = 5 if placement.up_next is None else placement.up_next - 1
+    if NUMBER[pasture[up_tip]] != up:
+        raise ValueError(
+            f"the run's up tip is a {NUMBER[pasture[up_tip]]}: up next"
+            f" {placement.up_next!r} does not follow it"
+        )
+    if down_tip is None:
+        if len(pasture) > placement.placed:
+            raise ValueError(
+                "a run from a card of the pasture grows both ways: give its down tip (the"
+                " start before its first descending card)"
+            )
+        return
+    down = 1 if placement.down_next is None else placement.down_next + 1
+    if NUMBER[pasture[down_tip]] != down:
+        raise ValueError(
+            f"the run's down tip is a {NUMBER[pasture[down_tip]]}: down next"
+            f" {placement.down_next!r} does not follow it"
+        )
