@@ -24,7 +24,8 @@ KEPT_OPEN = 800  # older streams are reset, so a connection stays under any cap 
 PER_CONNECTION = 16  # streams opened before a `reconnect` flood closes its connection
 
 
-def _literal(text: bytes) -> bytes:
+def hpack_literal(text: bytes) -> bytes:
+    """An HPACK string literal of under 128 bytes, not Huffman-coded."""
     return bytes([len(text)]) + text
 
 
@@ -36,15 +37,15 @@ def request_headers(path: bytes) -> bytes:
     return (
         b"\x83\x86"
         + b"\x04"
-        + _literal(path)
+        + hpack_literal(path)
         + b"\x01"
-        + _literal(b"localhost")
+        + hpack_literal(b"localhost")
         + b"\x00"
-        + _literal(b"content-type")
-        + _literal(b"application/grpc")
+        + hpack_literal(b"content-type")
+        + hpack_literal(b"application/grpc")
         + b"\x00"
-        + _literal(b"te")
-        + _literal(b"trailers")
+        + hpack_literal(b"te")
+        + hpack_literal(b"trailers")
     )
 
 

@@ -20,7 +20,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from tests.conftest import ServerProcess, start_server_process, stop_server_process
 from tests.raw_stream import RawSeat
-from tests.stream_flood import END_HEADERS, HEADERS, PREFACE, SETTINGS, _literal, frame
+from tests.stream_flood import END_HEADERS, HEADERS, PREFACE, SETTINGS, frame, hpack_literal
 
 pytestmark = pytest.mark.e2e
 
@@ -169,18 +169,18 @@ def _call_with_timeout(address: str, method: str, request: bytes, timeout: str) 
     host, port = address.rsplit(":", 1)
     headers = (
         b"\x83\x86\x04"
-        + _literal((ARENA + method).encode())
+        + hpack_literal((ARENA + method).encode())
         + b"\x01"
-        + _literal(b"localhost")
+        + hpack_literal(b"localhost")
         + b"\x00"
-        + _literal(b"content-type")
-        + _literal(b"application/grpc")
+        + hpack_literal(b"content-type")
+        + hpack_literal(b"application/grpc")
         + b"\x00"
-        + _literal(b"te")
-        + _literal(b"trailers")
+        + hpack_literal(b"te")
+        + hpack_literal(b"trailers")
         + b"\x00"
-        + _literal(b"grpc-timeout")
-        + _literal(timeout.encode())
+        + hpack_literal(b"grpc-timeout")
+        + hpack_literal(timeout.encode())
     )
     body = b"\x00" + len(request).to_bytes(4, "big") + request
     flags = 0 if method == "Play" else END_STREAM
