@@ -139,3 +139,14 @@ def check_fence_pile(pile: Sequence[int], final_left: int) -> None:
             f"{len(pile)} {noun(len(pile), 'fence card')} in the pile in the final round: the draw "
             "that empties it starts the final round (give fence_pile=[])"
         )
+
+
+def check_turn(players: int, current: int, turn: int) -> int:
+    """`turn`, when it is `current`'s: turns count from 0 and go round the table,
+    so turn t is seat t mod `players`'s; else a ValueError."""
+    if type(turn) is not int or turn < 0 or turn % players != current:
+        raise ValueError(
+            f"turn {turn!r} is not seat {current}'s: turns count from 0, turn t being "
+            f"seat t mod {players}'s"
+        )
+    return turn

@@ -75,7 +75,12 @@ from games.stubborn_sheep.phases import (
     T_SCORE,
     T_START,
 )
-from games.stubborn_sheep.positions import check_fence_pile, check_position, hand_sizes
+from games.stubborn_sheep.positions import (
+    check_fence_pile,
+    check_position,
+    check_turn,
+    hand_sizes,
+)
 from games.stubborn_sheep.scoring import Scoring, solo_rating
 from games.stubborn_sheep.turn import Turn
 from games.stubborn_sheep.views import Views
@@ -249,17 +254,20 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         start: str = "turn",
         seed: int = 0,
         final_left: int = -1,
+        turn: int | None = None,
     ) -> StubbornSheepState:
         """A hand-built position (tests, puzzles, search), at the start of
         `current`'s turn (`start="turn"`, restock first), at its placement
         (`"place"`) or at its scoring step (`"score"`). Sheep not named go to the
         sheep pile, or to the discard pile when `sheep_pile` is given; fences not
         named go to the fence pile, or out of the game when `fence_pile` is given
-        or in the final round (piles are drawn from their end). A card named twice, a card that does
-        not exist, a part of the wrong size, a scored sheep in another colour's
-        pile, a wolf outside the meadows or a hand no game holds at that point
-        (see `positions.hand_sizes`, which also gives the default hands) is a
-        ValueError."""
+        or in the final round (piles are drawn from their end). Turns count from
+        0, turn t being seat t mod `players`'s: `turn` defaults to `current`, the
+        first round. A card named twice, a card that does not exist, a part of the
+        wrong size, a scored sheep in another colour's pile, a wolf outside the
+        meadows, a turn that is not `current`'s or a hand no game holds at that
+        point (see `positions.hand_sizes`, which also gives the default hands) is
+        a ValueError."""
         if type(players) is not int or players not in REMOVED:
             raise ValueError(f"players {players!r}: this game is for 1 to 5")
         state = cls(players, seed, wolf is not None and wolf >= 0, bonus)
@@ -315,7 +323,7 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         check_fence_pile(state.fence_pile, final_left)
         state.wolf = wolf if wolf is not None else -1
         state.current = current
-        state.turn = 1
+        state.turn = current if turn is None else check_turn(players, current, turn)
         state.final_left = final_left
         if start == "turn":
             state._tasks.append((T_START,))

@@ -54,6 +54,10 @@ def _refused(changes: dict[str, Any], message: str) -> None:
             {"final_left": 1, "hands": [[30], [], []], "fence_pile": [33]},
             "1 fence card in the pile in the final round",
         ),
+        ({"turn": 1}, "turn 1 is not seat 0's: turns count from 0, turn t being seat t mod 3's"),
+        ({"current": 2, "hands": [[30], [31], [32]], "turn": 4}, "turn 4 is not seat 2's"),
+        ({"turn": -3}, "turn -3 is not seat 0's"),
+        ({"turn": 3.0}, "turn 3.0 is not seat 0's"),
     ],
 )
 def test_a_position_the_rules_cannot_hold_is_a_value_error(
@@ -107,6 +111,18 @@ def test_a_hand_a_game_holds_is_built(changes: dict[str, Any], hands: list[list[
     kwargs: dict[str, Any] = {"areas": areas, "hands": hands, "start": "place", **changes}
     state = StubbornSheepState.from_position(3, **kwargs)
     assert state.phase in (PH_PLACE, PH_SCORE) and state.hands == hands
+
+
+@pytest.mark.parametrize(
+    ("changes", "turn"), [({}, 0), ({"current": 2}, 2), ({"current": 1, "turn": 7}, 7)]
+)
+def test_a_position_is_at_the_turn_a_game_counts(changes: dict[str, Any], turn: int) -> None:
+    """Turns count from 0, turn t being seat t mod N's, as in a dealt game: a
+    position began at turn 1 whoever was to play, and its next turn (seat 1's, of
+    two) was turn 2, where a game has it at 1."""
+    kwargs: dict[str, Any] = {"areas": _areas(), "hands": [[30], [31], [32]], **changes}
+    state = StubbornSheepState.from_position(3, start="place", **kwargs)
+    assert state.turn == turn and state.observation(0).turn == turn
 
 
 def test_in_the_final_round_the_fences_not_named_are_out_of_the_game() -> None:

@@ -218,7 +218,7 @@ def test_final_round_after_the_last_fence_is_drawn() -> None:
     round begins with the next player and the drawer plays once more too."""
     state = frame3(20, empty_areas(6), fence_pile=[30])
     events = _play_first_actions(state)
-    assert events.index(FinalRound(0)) < events.index(TurnStarted(1, 2, True))
+    assert events.index(FinalRound(0)) < events.index(TurnStarted(1, 1, True))
     turns = [p for p in events if isinstance(p, TurnStarted)]
     assert [(t.seat, t.final) for t in turns] == [(1, True), (2, True), (0, True)]
     assert [p.card for p in events if isinstance(p, FenceDrawn)] == [30]

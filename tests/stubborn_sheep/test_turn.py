@@ -85,7 +85,7 @@ def test_reshuffle_event_when_the_pile_runs_out_mid_restock() -> None:
     events = payloads(state.apply(pick(state, PlaceFence, fence=3, orientation=UP)))
     # Seat 1's restock draws w(0), then reshuffles the discard pile (the 2 named and the
     # 75 unnamed sheep the test put there).
-    assert TurnStarted(1, 2, False) in events
+    assert TurnStarted(1, 1, False) in events
     assert SheepReshuffled(77) in events
     assert sum(len(a) for a in state.areas) == 12
 
