@@ -19,6 +19,7 @@ __all__ = [
     "check_each_card_once",
     "check_market_end",
     "check_placement",
+    "check_seen_in_hands",
     "check_shape",
     "check_stock",
     "check_turns",
@@ -197,3 +198,18 @@ def check_placement(
             f"the run's down tip is a {NUMBER[pasture[down_tip]]}: down next"
             f" {placement.down_next!r} does not follow it"
         )
+
+
+def check_seen_in_hands(hands: Sequence[Sequence[int]], seen: Sequence[Sequence[int]]) -> None:
+    """What everybody saw a seat take from the market is in that seat's hand: a
+    card named for a seat that does not hold it (in the deck, say) was taken as
+    known to all, and placing its copies showed other ids than a game would."""
+    if len(seen) > len(hands):
+        raise ValueError(f"seen_in_hands names {len(seen)} seats: this table has {len(hands)}")
+    for seat, (hand, cards) in enumerate(zip(hands, seen, strict=False)):
+        for card in cards:
+            if card not in hand:
+                raise ValueError(
+                    f"seen_in_hands: card {card!r} is not in seat {seat}'s hand, and only"
+                    " cards a seat holds were seen taken into it"
+                )

@@ -55,6 +55,7 @@ from games.sheep_n_sheep.positions import (
     check_each_card_once,
     check_market_end,
     check_placement,
+    check_seen_in_hands,
     check_shape,
     check_stock,
     check_turns,
@@ -178,7 +179,8 @@ class SheepNSheepState(LegalActions, Views, State):
         drawn from their end. Turn `turn` (default: `seat`) is the one being played.
         `phase` and `placement` (as an observation shows them) resume a decision
         in the middle of a placement. `seen_in_hands` names, per seat, the cards
-        of its hand everybody saw it take from the market (default: none).
+        of its hand everybody saw it take from the market (default: none; each
+        in that seat's hand).
         Each card may be named once at most (ValueError otherwise); a card left
         out of every zone is out of the game, so positions may use a few cards."""
         check_shape(players, len(hands), len(market), pastures, seat)
@@ -204,6 +206,7 @@ class SheepNSheepState(LegalActions, Views, State):
         check_stock(players, state._stock)
         check_deck_end(deck, last_turn)
         check_placement(phase, placement, (pastures or [{}] * players)[seat], len(hands[seat]))
+        check_seen_in_hands(state._hands, seen_in_hands or [])
         # A card in no zone is out of this game, which everybody knows: like a
         # face-up card, no card shown is ever traded with it (see _reveal).
         state._revealed = set(range(DECK_SIZE)).difference(hidden)

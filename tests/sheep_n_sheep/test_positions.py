@@ -216,3 +216,22 @@ def test_a_finished_position_at_its_last_turn_is_accepted() -> None:
         2, pastures=[{(0, 0): 8}, {}], phase="over", seat=1, turn=3, last_turn=3, **kw
     )
     assert state.terminal and state.result().scores == (0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("seen", "message"),
+    [
+        ([[], [30]], "seen_in_hands: card 30 is not in seat 1's hand"),
+        ([[5]], "seen_in_hands: card 5 is not in seat 0's hand"),
+        ([[3], [], []], "seen_in_hands names 3 seats: this table has 2"),
+    ],
+)
+def test_cards_seen_taken_are_in_the_seats_hand(seen: list[list[int]], message: str) -> None:
+    """A card named as seen taken into a hand it is not in (here in the deck, or
+    another seat's) was taken as known to all, and changed which copy a placement
+    shows."""
+    market = [(20, 21), (22, 23), (24, 25), (26, 27)]
+    kw: dict = {"hands": [[3, 4], [5]], "market": market, "deck": [30, 31]}
+    with pytest.raises(ValueError, match="^" + re.escape(message)):
+        SheepNSheepState.from_position(2, seen_in_hands=seen, **kw)
+    SheepNSheepState.from_position(2, seen_in_hands=[[4], [5]], **kw)  # held, so accepted
