@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.server.stored_matches import GAMES
-from tests.web.conftest import save_screenshot
+from tests.web.conftest import laptop_and_phone, save_screenshot
 from tests.web.many_matches import STORED, every_match, many_matches
 from web.showcase import Showcase
 
@@ -102,3 +102,22 @@ def test_a_page_address_that_is_no_page_says_so(viewer: Showcase, page: Any) -> 
     assert page.inner_text("#newer") == "← newest"
     assert page.locator("tbody tr[data-match-id]").count() == 0
     save_screenshot(page, "list-pages-bad-token")
+
+
+@laptop_and_phone
+def test_a_list_shorter_than_a_page_shows_no_pager(
+    showcase: Showcase, browser: Any, viewport: dict[str, int], mobile: bool
+) -> None:
+    """The pager's own `display: flex` outdid its `hidden` attribute: a list of
+    a dozen matches ended with "page 1  older →", and the link did nothing."""
+    context = browser.new_context(viewport=viewport, is_mobile=mobile)
+    try:
+        page = context.new_page()
+        page.goto(showcase.url + "/")
+        page.wait_for_selector("body[data-stream='open'] #finished tr[data-match-id]")
+        assert page.evaluate("() => document.getElementById('pager').hidden")
+        assert not page.is_visible("#pager"), "a list of one page shows a pager"
+        assert not page.is_visible("#older") and not page.is_visible("#page-number")
+        save_screenshot(page, f"list-one-page-{'phone' if mobile else 'laptop'}")
+    finally:
+        context.close()
