@@ -181,9 +181,13 @@ def error_page(status: int, message: str) -> str:
         502: "Game server unreachable",
         504: "Game server not answering",  # it took the connection, then said nothing
     }
+    # The game server away or slow, or the viewer busy: the same request may be
+    # answered a moment later, and the page asks it again by itself.
+    again = status in (502, 503, 504)
     body = (
         f'<div class="error-page" data-status="{status}"><h1>{status} · '
         f"{escape(reasons.get(status, 'Error'))}</h1><p>{escape(message)}</p>"
-        '<p><a href="/">back to the matches</a></p></div>'
+        + ('<p id="again" class="muted"></p>' if again else "")
+        + '<p><a href="/">back to the matches</a></p></div>'
     )
-    return _layout(f"{status}", body)
+    return _layout(f"{status}", body, "again.js" if again else "")

@@ -1,7 +1,8 @@
 """Pages that recover by themselves, in headless Chromium: a tournament page
 that asks nothing while its tab is hidden, and asks at once when shown; an
-older page of the matches list and a finished match's views that fail to
-load, tried again less and less often until they load."""
+older page of the matches list, a finished match's views and a match's
+page opened while the game server is away, tried again less and less often
+until they load."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import drawn_move, save_screenshot
+from tests.web.conftest import drawn_move, laptop_and_phone, save_screenshot
 from tests.web.many_matches import every_match, many_matches
 from tests.web.test_browser_pages import _visibility
 from tests.web.test_browser_streams_away import _running
+from web.pages import error_page
 from web.showcase import Showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -226,3 +228,55 @@ def test_a_hidden_page_waits_to_be_shown_before_it_tries_again(
     assert len(asked) == 2 and asked[1] - shown_at < 1.0, "not asked at once when shown"
     assert page.is_hidden("#notice")
     save_screenshot(page, "match-view-shown-loaded")
+
+
+@laptop_and_phone
+def test_a_match_page_opened_while_the_game_server_is_away_shows_the_match_once_it_is_back(
+    showcase: Showcase, browser: Any, viewport: dict[str, int], mobile: bool
+) -> None:
+    """A match's page opened while the game server was away (restarting, say)
+    was the viewer's 502 page, and stayed one until reloaded by hand, though
+    every other page of the viewer tries again by itself. It tries again now,
+    waiting longer each time and saying when, and shows the match once the
+    viewer can answer."""
+    match_id = showcase.finished["sheep-showdown"]
+    away = error_page(502, "the game server does not answer (GetMatch)")
+    asked: list[tuple[str, float]] = []
+
+    def away_at_first(route: Any) -> None:
+        asked.append((route.request.method, time.monotonic()))
+        if len(asked) > len(WAITS):
+            route.continue_()
+        else:
+            route.fulfill(status=502, content_type="text/html", body=away)
+
+    context = browser.new_context(viewport=viewport, is_mobile=mobile)
+    try:
+        page = context.new_page()
+        page.add_init_script(f"window.sheepfoldRetrySeconds = {WAITS}")
+        page.route(f"**/match/{match_id}", away_at_first)
+        page.goto(f"{showcase.url}/match/{match_id}")
+        assert page.inner_text("h1").startswith("502")
+        page.wait_for_function(
+            "() => document.getElementById('again').textContent.startsWith('Trying again in')"
+        )
+        save_screenshot(page, f"match-page-away-retrying-{'phone' if mobile else 'laptop'}")
+        page.wait_for_selector("#board[data-move]", timeout=15_000)
+        assert page.locator(".error-page").count() == 0
+        assert [method for method, _ in asked][1 : len(WAITS)] == ["HEAD"] * (len(WAITS) - 1)
+        _waited_longer_each_time([at for _, at in asked][: len(WAITS) + 1])
+        assert drawn_move(page) == int(page.evaluate("() => window.sheepfold.frames.length")) - 1
+    finally:
+        context.close()
+
+
+def test_an_error_page_that_no_wait_mends_does_not_try_again(showcase: Showcase, page: Any) -> None:
+    """Only an answer that may come a moment later (502, 503, 504) is asked
+    again: an unknown match's 404 stays as it is, asking nothing."""
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.add_init_script("window.sheepfoldRetrySeconds = [0.1]")
+    page.goto(f"{showcase.url}/match/no-such-match")
+    page.wait_for_timeout(500)
+    assert page.locator("#again").count() == 0
+    assert not [url for url in asked if url.endswith("/match/no-such-match")][1:]
