@@ -589,3 +589,26 @@ def test_the_controls_cover_no_part_of_the_board_on_a_phone(
             assert page.evaluate(NO_OVERFLOW), f"{game}'s page is wider than the phone"
     finally:
         context.close()
+
+
+def test_a_live_page_holding_one_move_shows_no_slider_at_the_start(
+    showcase: Showcase, page: Any
+) -> None:
+    """A live match's page opened mid-match holds the one move it was sent. Its
+    slider, a range of one value, drew its thumb at the far left beside "move
+    106 of 106", as if the page showed the start; it shows no slider until
+    there is a second move to slide to, and then its thumb is at the end."""
+    match_id = showcase.start_live("sheep-showdown", 2, 4711, delay=4)
+    page.goto(f"{showcase.url}/match/{match_id}")
+    page.wait_for_function(
+        "() => window.sheepfold.frames.length === 1"
+        " && document.getElementById('board').dataset.move !== undefined"
+    )
+    assert not page.is_visible("#slider"), "one move held, and a slider at the start"
+    assert page.is_visible("#move-label")
+    save_screenshot(page, "live-one-move-held")
+    page.wait_for_function("() => window.sheepfold.frames.length >= 2", timeout=20_000)
+    page.wait_for_function("() => document.getElementById('slider').value !== '0'")
+    assert page.is_visible("#slider")
+    slider = page.eval_on_selector("#slider", "s => [s.value, s.max]")
+    assert slider[0] == slider[1], slider

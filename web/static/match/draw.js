@@ -24,6 +24,10 @@ function draw() {
   const slider = $("slider");
   slider.max = String(last);
   slider.value = String(model.index);
+  // One move held (a live page just opened mid-match): nothing to slide
+  // through, and a range of one value drew its thumb at the start, as if the
+  // page showed the match's first move rather than its latest.
+  slider.classList.toggle("lone", frames.length < 2);
   // A live page that lost its stream does not know the match is still running.
   const shown = model.live && !model.connected && document.body.dataset.stream === "retrying"
     ? "reconnecting" : model.status;
