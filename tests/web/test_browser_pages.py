@@ -612,3 +612,19 @@ def test_a_live_page_holding_one_move_shows_no_slider_at_the_start(
     assert page.is_visible("#slider")
     slider = page.eval_on_selector("#slider", "s => [s.value, s.max]")
     assert slider[0] == slider[1], slider
+
+
+def test_the_matches_list_says_an_aborted_match_has_no_result(
+    aborted_matches: AbortedMatches, page: Any
+) -> None:
+    """An aborted match is over with no scores: its row's result was blank
+    beside the badge, where every other row says how its match stands."""
+    page.goto(aborted_matches.viewer.url + "/")
+    for match_id in (aborted_matches.rules_changed, aborted_matches.stopped):
+        row = f'#finished tr[data-match-id="{match_id}"]'
+        page.wait_for_selector(row)
+        assert page.inner_text(f"{row} td.status") == "aborted"
+        assert page.inner_text(f"{row} td.result") == "no result"
+    finished = f'#finished tr[data-match-id="{aborted_matches.finished_under_other_rules}"]'
+    assert page.locator(f"{finished} td.result .score").count() == 2
+    save_screenshot(page, "list-aborted-no-result")

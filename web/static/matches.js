@@ -32,8 +32,9 @@ function startedAt(seconds) {
 
 function row(m) {
   const when = startedAt(m.created_at);
-  const result = m.result
-    ? m.result.scores.map((score, seat) => h("span", { class: "score" },
+  // An aborted match is over without scores: its result cell was left blank.
+  const result = m.result && m.result.scores.length === 0 ? "no result"
+    : m.result ? m.result.scores.map((score, seat) => h("span", { class: "score" },
       h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${score}`,
       m.players > 1 && m.result.ranks[seat] === 1 ? " ★" : "")).concat(m.result.solo_title
       ? [h("span", { class: "solo-title", "data-solo-title": "" }, m.result.solo_title)] : [])
