@@ -628,3 +628,37 @@ def test_the_matches_list_says_an_aborted_match_has_no_result(
     finished = f'#finished tr[data-match-id="{aborted_matches.finished_under_other_rules}"]'
     assert page.locator(f"{finished} td.result .score").count() == 2
     save_screenshot(page, "list-aborted-no-result")
+
+
+def test_a_live_page_says_when_the_seat_to_move_has_no_bot_connected(
+    showcase: Showcase, page: Any
+) -> None:
+    """A running match whose bots are gone (a server restarted under it, its
+    bots not back) stands still. Its page said "seat 1 is deciding" of a seat
+    with nobody in it; it says the seat's bot is not connected."""
+    match_id = showcase.start_live("sheep-showdown", 2, 5151, delay=0.05)
+    deadline = time.monotonic() + 30
+    while _moves(showcase, match_id) < 3:
+        assert time.monotonic() < deadline, "the match did not start"
+        time.sleep(0.05)
+    bots = showcase._players[-2:]
+
+    async def leave() -> None:
+        for bot in bots:
+            bot.cancel()
+
+    showcase.server.run(leave())
+
+    def seats() -> list[bool]:
+        url = f"{showcase.url}/api/match/{match_id}"
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            return [seat["connected"] for seat in json.loads(answer.read())["seats"]]
+
+    while any(seats()):
+        assert time.monotonic() < deadline, "the bots are still connected"
+        time.sleep(0.05)
+    page.goto(f"{showcase.url}/match/{match_id}")
+    page.wait_for_function("() => document.getElementById('clock').textContent !== ''")
+    to_move = page.evaluate("() => window.sheepfold.frames.at(-1).to_move")
+    assert page.inner_text("#clock").startswith(f"seat {to_move}'s bot is not connected (limit ")
+    save_screenshot(page, "live-bot-not-connected")

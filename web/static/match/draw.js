@@ -203,7 +203,13 @@ export function tickClock() {
     clock.textContent = !model.live && per ? `clock: ${per} s per decision` : "";
     delete clock.dataset.seconds;
   } else if (model.decisionSeen === null) {
-    clock.textContent = `seat ${last.to_move} is deciding${limit}`;
+    // The decision opened before the page did. Its seat's bot gone (a server
+    // restarted under a match whose bots did not come back), the page said
+    // "is deciding" of nobody, for as long as the match stood still.
+    const seat = (boot.seats || [])[last.to_move];
+    clock.textContent = seat && seat.connected === false && last.move === boot.moves
+      ? `seat ${last.to_move}'s bot is not connected${limit}`
+      : `seat ${last.to_move} is deciding${limit}`;
     delete clock.dataset.seconds;
   } else {
     const spent = (performance.now() - model.decisionSeen) / 1000;
