@@ -288,6 +288,12 @@ def test_an_aborted_match_page_says_it_was_aborted_and_why(
     assert _aborted_page_basics(page).endswith(f"{ABORTED_REASON}.")
     assert page.inner_text("#turn").startswith("Aborted here: no result")
     assert page.eval_on_selector_all("td.final", "cells => cells.length") == 0
+    # Nobody is to move where it stopped: no row is marked as the one deciding,
+    # though the last frame names the seat that was (the row once stayed marked).
+    assert page.eval_on_selector_all("#scores tr.to-move", "rows => rows.length") == 0
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f'#board[data-move="{last - 1}"]')
+    assert page.eval_on_selector_all("#scores tr.to-move", "rows => rows.length") == 1
     page.select_option("#view", "all")
     page.wait_for_selector('#board[data-view="all"]')
     page.keyboard.press("Home")

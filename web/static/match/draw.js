@@ -95,10 +95,16 @@ window.addEventListener("resize", () => {
   if (width !== roomWidth) render();
   roomWidth = width;
 });
+// Where an aborted match stopped: its last frame still names the seat that was
+// to move, but nobody is.
+function abortedHere() {
+  return model.status === "aborted" && model.index === model.frames.length - 1;
+}
+
 function drawTurn(frame, result) {
   const turn = $("turn");
   turn.replaceChildren();
-  if (model.status === "aborted" && model.index === model.frames.length - 1) {
+  if (abortedHere()) {
     turn.append(h("strong", {}, "Aborted here: no result"));
   } else if (model.status === "waiting") {
     // No seat has answered yet: some have not even joined. "Seat 1 to move"
@@ -140,8 +146,9 @@ function drawScores(frame, result) {
   const ranked = result && boot.players > 1 && Array.isArray(result.ranks);
   const head = h("tr", {}, h("th", {}, Array.isArray(boot.bots) ? "seat, bot" : "seat"), columns.map((c) => h("th", {}, c)),
     result ? h("th", {}, "final") : null, ranked ? h("th", {}, "rank") : null);
+  const deciding = abortedHere() ? null : frame.to_move;
   const body = rows.map((cells, seat) =>
-    h("tr", { "data-seat": seat, class: frame.to_move === seat ? "to-move" : "" },
+    h("tr", { "data-seat": seat, class: deciding === seat ? "to-move" : "" },
       h("td", {}, h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${seat}`,
         botNode(seat) ? [" ", botNode(seat)] : null),
       cells.map((c) => h("td", {}, String(c))),
