@@ -16,12 +16,16 @@ def check_address(text: str) -> str:
             raise ValueError(f"{text!r} names no address after its scheme (e.g. unix:/run/x.sock)")
         return text
     host, sep, port_text = text.rpartition(":")
-    if not sep or not host or not port_text:
+    if not sep or not host or not port_text or port_text.endswith("]"):
         raise ValueError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:50051)")
-    try:
-        port = int(port_text)
-    except ValueError:
-        raise ValueError(f"{text!r}: {port_text!r} is not a port number") from None
+    # int() takes " 50", "5_0" and other scripts' digits; gRPC does not, and
+    # named the host: "the host name does not resolve".
+    if not (port_text.isascii() and port_text.isdigit()):
+        raise ValueError(f"{text!r}: {port_text!r} is not a port number")
+    if host.startswith("[") != host.endswith("]") or (":" in host and not host.startswith("[")):
+        # "::1:50051" and "[::1" once went to gRPC as a host name it could not resolve.
+        raise ValueError(f"{text!r}: an IPv6 address goes in brackets (e.g. [::1]:50051)")
+    port = int(port_text)
     if not 1 <= port <= MAX_PORT:
         raise ValueError(f"{text!r}: {port} is not a port: use 1 to {MAX_PORT}")
     return text

@@ -102,6 +102,27 @@ def test_bad_server_addresses_are_refused_before_connecting() -> None:
 
 
 @pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("127.0.0.1:5_0", "'5_0' is not a port number"),
+        ("127.0.0.1: 50", "' 50' is not a port number"),
+        ("127.0.0.1:\u0665\u0660", "is not a port number"),
+        ("::1:50051", "an IPv6 address goes in brackets (e.g. [::1]:50051)"),
+        ("[::1:50051", "an IPv6 address goes in brackets (e.g. [::1]:50051)"),
+        ("[::1]", "is not HOST:PORT"),
+    ],
+)
+def test_a_malformed_address_is_refused_not_looked_up(address: str, said: str) -> None:
+    """int() takes '5_0', ' 50' and Arabic digits, so these went to gRPC, which
+    answered "the host name does not resolve" (or, for an unbracketed IPv6
+    address, nothing until the deadline): the mistake is in the address."""
+    done = sheepfold("health", "--addr", address)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert said in done.stderr.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
     "command",
     [
         ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random"),
