@@ -380,6 +380,13 @@ def run(args: argparse.Namespace) -> int:
         host, sep, port = address.rpartition(":")
         if not sep or not host or not (port.isascii() and port.isdigit()):
             raise SystemExit(f"sheepfold serve: --listen {address!r}: use HOST:PORT or unix:PATH")
+        if host.startswith("[") != host.endswith("]") or (":" in host and host[0] != "["):
+            # gRPC read "::1:5000" as host "::1:5000" on port 443 and logged a
+            # line of its own; "[::1" was looked up as the host name "::1".
+            raise SystemExit(
+                f"sheepfold serve: --listen {address!r}: an IPv6 address goes in brackets "
+                "(e.g. --listen [::1]:50051)"
+            )
     try:
         loops.loop_factory(args.loop)
     except ValueError as error:  # not installed here

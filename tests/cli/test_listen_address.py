@@ -32,3 +32,16 @@ def test_an_address_not_on_this_machine_is_one_line_with_port_0(
     done = sheepfold(*args, timeout=30)
     assert done.returncode == 1
     assert one_line(done) == line
+
+
+@pytest.mark.parametrize("address", ["::1:50051", "[::1:50051", "::1]:50051"])
+def test_an_unbracketed_ipv6_listen_address_is_refused_before_grpc(address: str) -> None:
+    """gRPC read `--listen ::1:50051` as the host "::1:50051" on port 443 and
+    logged a line of its own before "gRPC could not bind it"; "[::1:50051" was
+    looked up as the host name "::1" ("Name or service not known")."""
+    done = sheepfold("serve", "--listen", address, "--db", ":memory:", timeout=30)
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold serve: --listen {address!r}: an IPv6 address goes in brackets "
+        "(e.g. --listen [::1]:50051)"
+    )
