@@ -30,6 +30,10 @@ def check_existing(path: str | Path) -> None:
         return
     if not database_exists(path):
         raise StoreError(f"no database at {path}")
+    # A FIFO: read_store's read-only open waited for a writer that never came.
+    problem = not_a_database_file(path)
+    if problem is not None:
+        raise StoreError(f"{path} {problem}")
     if Path(path).is_file() and Path(path).stat().st_size == 0:
         raise StoreError(f"{path} is an empty file, not a tournament database")
 
