@@ -103,6 +103,9 @@ def missing_tournament_dbs(paths: list[Path]) -> str | None:
         try:
             if path.is_dir():
                 return f"--tournament-db {path} is a folder, not a tournament database"
+            if path.exists() and not path.is_file():
+                # A named pipe or a device: it was called missing ("no tournament database at").
+                return f"--tournament-db {path} is not a regular file, so it holds no database"
             if not path.is_file():
                 missing.append(str(path))
         except OSError as error:  # a name too long for the file system, say

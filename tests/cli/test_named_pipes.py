@@ -30,3 +30,23 @@ def test_tournament_report_refuses_a_named_pipe(fifo: Path) -> None:
     assert one_line(done) == (
         f"sheepfold tournament: {fifo} is not a regular file, so it cannot hold a database"
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "flag"),
+    [
+        (("web", "--port", "0"), "--tournament-db"),
+        (("serve", "--port", "0", "--db", ":memory:", "--web-port", "0"), "--tournament-db"),
+    ],
+    ids=["web", "serve"],
+)
+def test_the_viewer_calls_a_named_pipe_no_regular_file(
+    fifo: Path, command: tuple[str, ...], flag: str
+) -> None:
+    """It was "no tournament database at PATH", as if nothing were there."""
+    done = sheepfold(*command, flag, str(fifo), timeout=30)
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold {command[0]}: --tournament-db {fifo} is not a regular file, "
+        "so it holds no database"
+    )
