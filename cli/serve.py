@@ -8,6 +8,7 @@ import dataclasses
 import os
 import shutil
 import sqlite3
+import stat
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Callable
@@ -576,10 +577,20 @@ def _read_token_file(path: Path) -> str:
     an editor or `echo` adds). One line and exit 1 when there is none to read."""
     where = f"sheepfold serve: --admin-token-file {path}"
     try:
-        with path.open("rb") as file:
+        # Opened without waiting: a named pipe with no writer held open() for
+        # ever, deaf to Ctrl-C and SIGTERM (serve catches them from its start).
+        # The read then waits for a writer that is there (`<(pass show ...)`).
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as file:
+            if file.isatty():  # a read there waited on the keyboard, as deaf
+                raise SystemExit(f"{where}: a terminal, not a file holding the token")
+            os.set_blocking(fd, True)
             data = file.read(MAX_TOKEN_FILE_BYTES + 1)
+            pipe = stat.S_ISFIFO(os.fstat(fd).st_mode)
     except OSError as error:
         raise SystemExit(f"{where}: {error.strerror or error}") from None
+    if pipe and not data:
+        raise SystemExit(f"{where}: a named pipe that nothing wrote a token to")
     if len(data) > MAX_TOKEN_FILE_BYTES:
         raise SystemExit(f"{where}: longer than {MAX_TOKEN_FILE_BYTES} bytes, not a token")
     try:

@@ -50,3 +50,36 @@ def test_the_viewer_calls_a_named_pipe_no_regular_file(
         f"sheepfold {command[0]}: --tournament-db {fifo} is not a regular file, "
         "so it holds no database"
     )
+
+
+def test_serve_refuses_an_admin_token_file_that_is_a_pipe_nobody_writes(fifo: Path) -> None:
+    """open() waited for a writer for ever, and neither Ctrl-C nor SIGTERM
+    ended it: serve takes them from its first line, to stop gracefully."""
+    done = sheepfold(
+        "serve", "--port", "0", "--db", ":memory:", "--admin-token-file", str(fifo), timeout=30
+    )
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold serve: --admin-token-file {fifo}: a named pipe that nothing wrote a token to"
+    )
+
+
+def test_serve_refuses_an_admin_token_file_that_is_a_terminal() -> None:
+    """--admin-token-file /dev/stdin on a terminal waited on the keyboard, deaf to Ctrl-C."""
+    controller, terminal = os.openpty()
+    try:
+        done = sheepfold(
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            ":memory:",
+            "--admin-token-file",
+            os.ttyname(terminal),
+            timeout=30,
+        )
+    finally:
+        os.close(controller)
+        os.close(terminal)
+    assert done.returncode == 1
+    assert one_line(done).endswith(": a terminal, not a file holding the token")
