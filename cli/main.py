@@ -122,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from server.stop_signals import catch_early_stops
 
             catch_early_stops()  # before the slow imports: a SIGTERM now stops it cleanly
-    if raw and raw[0] in QUIET_GRPC_COMMANDS:
+    if raw and (raw[0] in QUIET_GRPC_COMMANDS or _tournament_on_a_server(raw)):
         # gRPC's core writes INFO lines of its own to stderr (a failed TLS
         # handshake, say) around the one line these commands print for it.
         # Read when gRPC loads, so set first. Not for `serve`: any setting
@@ -171,6 +171,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         discard_output()
         print(f"sheepfold: cannot write the output: {failure.strerror}", file=sys.stderr)
         return 1
+
+
+def _tournament_on_a_server(argv: Sequence[str]) -> bool:
+    """`sheepfold tournament run|sprt --server ...`: its calls go to a server of
+    another process, as create's do, so gRPC's own lines are quietened too
+    (they came before its one line for a failed TLS handshake). Without
+    --server the run plays on a server in its own process, left as serve is."""
+    return argv[0] == "tournament" and any(
+        arg == "--server" or arg.startswith("--server=") for arg in argv
+    )
 
 
 def _not_utf8(argv: Sequence[str]) -> str | None:

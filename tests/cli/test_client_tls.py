@@ -267,6 +267,23 @@ def test_a_tournament_without_tls_on_a_tls_server_stops_at_once(
 
 
 @pytest.mark.parametrize("subcommand", ["run", "sprt"])
+def test_a_tournament_with_tls_on_a_plaintext_server_says_so_in_one_line(
+    server_process: ServerProcess, certificate: tuple[Path, Path], tmp_path: Path, subcommand: str
+) -> None:
+    """gRPC's own "I1205 ... ssl_transport_security.cc ... Handshake failed"
+    lines came first, twice, as they once did for create, match, bot and health."""
+    done = sheepfold(
+        "tournament", subcommand, str(_cup(tmp_path)), "--server", server_process.address,
+        "--tls-ca", str(certificate[0]), "--db", str(tmp_path / "cup.sqlite"),
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold tournament: cannot reach the server at {server_process.address}: the TLS "
+        "handshake failed: the server does not speak TLS (a plaintext server?)"
+    )
+
+
+@pytest.mark.parametrize("subcommand", ["run", "sprt"])
 @pytest.mark.parametrize(
     ("server", "bots", "problem"),
     [
