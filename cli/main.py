@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 # aiohttp and the games, and a Ctrl-C while they load must end quietly too.
 
 
-# The commands that call a server for a user and report its failures themselves.
-QUIET_GRPC_COMMANDS = frozenset({"create", "match", "bot", "health"})
+# The commands that call a server for a user and report its failures themselves
+# (web in its pages: gRPC's lines on its stderr came with every page asked for).
+QUIET_GRPC_COMMANDS = frozenset({"create", "match", "bot", "health", "web"})
 
 
 class _Parser(argparse.ArgumentParser):

@@ -8,8 +8,13 @@ import dataclasses
 import json
 import pickle
 import shlex
+import signal
+import socket
 import sqlite3
 import subprocess
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -147,6 +152,39 @@ def test_tls_to_a_plaintext_server_says_so_in_one_line(
         f"sheepfold create: cannot reach the server at {server_process.address}: the TLS "
         "handshake failed: the server does not speak TLS (a plaintext server?)"
     )
+
+
+def test_the_viewer_with_tls_on_a_plaintext_server_logs_no_grpc_lines(
+    server_process: ServerProcess, certificate: tuple[Path, Path]
+) -> None:
+    """Each page asked for wrote gRPC's own "I1205 ... ssl_transport_security.cc
+    ... Handshake failed" lines to the viewer's stderr, as create once did."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        port = holder.getsockname()[1]
+    viewer = subprocess.Popen(
+        command(
+            "web", "--server", server_process.address, "--tls-ca", str(certificate[0]),
+            "--port", str(port),
+        ),
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/matches", timeout=10)
+            except urllib.error.HTTPError as refused:
+                assert refused.code == 502
+                break
+            except (urllib.error.URLError, ConnectionError):
+                assert time.monotonic() < deadline, "the viewer did not start"
+                time.sleep(0.2)
+    finally:
+        viewer.send_signal(signal.SIGINT)
+        _, stderr = viewer.communicate(timeout=30)
+    assert "ssl_transport_security" not in stderr, stderr
+    assert "Traceback" not in stderr, stderr
 
 
 @pytest.mark.parametrize(
