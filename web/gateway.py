@@ -12,8 +12,13 @@ from clients.connect import (
     KEEPALIVE_TIMEOUT,
     keepalive_options,
     open_channel,
+    reason,
     refusal,
 )
+
+# The reasons (clients.connect.reason) that say the server is there but spoken
+# to in the wrong way: TLS or not, gRPC or not.
+MISMATCHES = ("the TLS handshake failed", "it does not speak gRPC", "the server closed the")
 
 # gRPC status -> the HTTP status the viewer answers with.
 HTTP_STATUS = {
@@ -53,7 +58,11 @@ class GatewayError(Exception):
 def _error(error: grpc.aio.AioRpcError, what: str) -> GatewayError:
     status = HTTP_STATUS.get(error.code(), 502)
     if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
-        return GatewayError(status, f"the game server does not answer ({what})")
+        # A server that answers, but not as the viewer speaks to it, is named so:
+        # TLS to a plaintext one was only "does not answer", as if it were down.
+        why = reason(error)
+        told = f": {why}" if why.startswith(MISMATCHES) else ""
+        return GatewayError(status, f"the game server does not answer ({what}){told}")
     if error.code() == grpc.StatusCode.UNIMPLEMENTED:  # a health-only port, say
         return GatewayError(status, refusal(error))
     message = error.details() or f"{what} failed: {error.code().name}"

@@ -176,6 +176,7 @@ def test_the_viewer_with_tls_on_a_plaintext_server_logs_no_grpc_lines(
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/api/matches", timeout=10)
             except urllib.error.HTTPError as refused:
                 assert refused.code == 502
+                said = json.loads(refused.read())["error"]
                 break
             except (urllib.error.URLError, ConnectionError):
                 assert time.monotonic() < deadline, "the viewer did not start"
@@ -185,6 +186,11 @@ def test_the_viewer_with_tls_on_a_plaintext_server_logs_no_grpc_lines(
         _, stderr = viewer.communicate(timeout=30)
     assert "ssl_transport_security" not in stderr, stderr
     assert "Traceback" not in stderr, stderr
+    # It once said only "does not answer", as of a server that is down.
+    assert said == (
+        "the game server does not answer (ListMatches): the TLS handshake failed: "
+        "the server does not speak TLS (a plaintext server?)"
+    )
 
 
 @pytest.mark.parametrize(
