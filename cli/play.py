@@ -129,6 +129,8 @@ def run_match(args: argparse.Namespace) -> int:
         game.new_state(args.players, 0, options)  # fail fast with the engine's own message
     except games.InvalidOptions as error:  # --option or --players: a usage error
         _usage_error(f"match: {error}")
+    for spec in specs:
+        _check_bot_name(spec, "match")
     seed = args.seed if args.seed is not None else new_match_seed()  # as the server draws
     bots: list[Bot | CommandBot] = []
     try:
@@ -389,6 +391,20 @@ def join_option_values(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def _check_bot_name(spec: str, command: str) -> None:
+    """A usage error (exit 2) for a bot named by a word that is no built-in, as
+    for an unknown --game, and as a tournament config's unknown builtin is; it
+    was exit 1, the status of a bot that failed to load or play."""
+    from clients.bots import BUILTIN_BOTS, BotSpecError, load_bot
+
+    if ":" in spec or spec in BUILTIN_BOTS:
+        return
+    try:
+        load_bot(spec)
+    except BotSpecError as error:
+        _usage_error(f"{command}: {error}")
+
+
 def _usage_error(message: str) -> NoReturn:
     """A mistake in the flags: one line and exit status 2, as argparse's own."""
     print(f"sheepfold {message}", file=sys.stderr)
@@ -427,6 +443,7 @@ def run_bot(args: argparse.Namespace) -> int:
     missing = [name for name in ("server", "match", "token") if not getattr(args, name)]
     if missing:
         _usage_error(f"bot: missing --{', --'.join(missing)} (or the environment)")
+    _check_bot_name(args.bot, "bot")
     if args.bot.startswith("cmd:"):
         if args.tls or args.tls_ca:
             raise SystemExit(COMMAND_BOT_TLS.format(command="bot"))

@@ -245,3 +245,27 @@ def test_a_bad_sprt_flag_is_named_as_the_flag_not_the_config(
     config.write_text(random_cup())
     done = sheepfold("tournament", "sprt", str(config), *flags)
     assert (done.returncode, one_line(done)) == (2, f"sheepfold tournament: {line}")
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,rnadom"),
+            "sheepfold match: unknown bot 'rnadom': use a built-in (greedy, mcts, random) "
+            "or module:Class",
+        ),
+        (
+            ("bot", "--server", "127.0.0.1:1", "--match", "m", "--token", "t", "--bot", "./x.py"),
+            "sheepfold bot: unknown bot './x.py': use a built-in (greedy, mcts, random) "
+            "or module:Class",
+        ),
+    ],
+    ids=["match", "bot"],
+)
+def test_a_bot_name_that_is_no_built_in_is_a_usage_error(args: tuple[str, ...], line: str) -> None:
+    """Exit 1 once, the status of a bot that failed to load or to play; an
+    unknown --game, and an unknown builtin in a tournament config, are 2."""
+    done = sheepfold(*args)
+    assert done.returncode == 2
+    assert one_line(done) == line
