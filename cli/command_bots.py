@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cli.values import sandbox_limit
+from cli.values import KeyOnce, sandbox_limit
 from clients.bot_limits import LimitsError, parse_limits
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def add_command_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--limit",
-        action="append",
+        action=KeyOnce,
         default=[],
         type=sandbox_limit,
         metavar="KEY=VALUE",

@@ -153,11 +153,34 @@ def key_value(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
+class KeyOnce(argparse._AppendAction):
+    """`action=` for a repeatable KEY=VALUE flag (--option, --limit): a key
+    given again with another value is a usage error, as a TOML table's key
+    given twice is. The later value once won without a word."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        assert isinstance(values, tuple)
+        key, value = values
+        for given, earlier in getattr(namespace, self.dest) or []:
+            if given == key and earlier != value:
+                parser.error(
+                    f"argument {option_string}: {key} given twice ({earlier!r}, then "
+                    f"{value!r}): give it once"
+                )
+        super().__call__(parser, namespace, values, option_string)
+
+
 def add_game_option_flag(parser: argparse.ArgumentParser) -> None:
     """`--option KEY=VALUE`, repeatable: a game option of the match to set up."""
     parser.add_argument(
         "--option",
-        action="append",
+        action=KeyOnce,
         default=[],
         type=key_value,
         metavar="KEY=VALUE",

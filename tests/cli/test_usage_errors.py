@@ -269,3 +269,44 @@ def test_a_bot_name_that_is_no_built_in_is_a_usage_error(args: tuple[str, ...], 
     done = sheepfold(*args)
     assert done.returncode == 2
     assert one_line(done) == line
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            (
+                "create",
+                "--game",
+                "sheep-showdown",
+                "--players",
+                "2",
+                "--option",
+                "rounds=1",
+                "--option",
+                "rounds=3",
+            ),
+            "sheepfold create: error: argument --option: rounds given twice ('1', then '3'): "
+            "give it once",
+        ),
+        (
+            (*MATCH, "--option", "rounds=1", "--option", "rounds = 2"),
+            "sheepfold match: error: argument --option: rounds given twice ('1', then '2'): "
+            "give it once",
+        ),
+        (
+            (*MATCH, "--limit", "memory_mb=100", "--limit", "memory_mb=200"),
+            "sheepfold match: error: argument --limit: memory_mb given twice (100, then 200): "
+            "give it once",
+        ),
+    ],
+    ids=["create-option", "match-option", "match-limit"],
+)
+def test_a_key_given_twice_with_two_values_is_a_usage_error(
+    args: tuple[str, ...], line: str
+) -> None:
+    """The later value once won without a word, as a TOML table refuses."""
+    done = sheepfold(*args)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == line
+    assert "Traceback" not in done.stderr
