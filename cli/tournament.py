@@ -140,8 +140,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--metrics-host",
-        default="127.0.0.1",
-        help="address for --metrics-port (default %(default)s)",
+        help=f"address for --metrics-port (default {METRICS_HOST})",
     )
     add_wait_argument(run)
     run.set_defaults(handler=_run, interrupt_on_terminate=True)
@@ -208,10 +207,23 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
+# Where --metrics-port listens unless --metrics-host says otherwise.
+METRICS_HOST = "127.0.0.1"
+
+
 def _run(args: argparse.Namespace) -> int:
     from tournament.metrics import TournamentMetrics
     from tournament.progress import choose_progress
 
+    if args.metrics_host is not None and args.metrics_port is None:
+        # Taken and then unused, it would leave the user believing metrics are served.
+        print(
+            "sheepfold tournament run: error: --metrics-host is for the metrics port: "
+            "add --metrics-port PORT",
+            file=sys.stderr,
+        )
+        return 2
+    args.metrics_host = args.metrics_host or METRICS_HOST
     try:
         config = load_config(args.config)
     except ConfigError as error:

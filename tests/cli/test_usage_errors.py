@@ -310,3 +310,17 @@ def test_a_key_given_twice_with_two_values_is_a_usage_error(
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1] == line
     assert "Traceback" not in done.stderr
+
+
+def test_tournament_run_refuses_metrics_host_without_metrics_port(tmp_path: Path) -> None:
+    """It was taken and ignored: the run played, serving no metrics, while the
+    user believed them served (serve refused the same flags already)."""
+    config = tmp_path / "cup.toml"
+    config.write_text(random_cup(database=str(tmp_path / "cup.sqlite")))
+    done = sheepfold("tournament", "run", str(config), "--metrics-host", "127.0.0.1")
+    assert done.returncode == 2
+    assert one_line(done) == (
+        "sheepfold tournament run: error: --metrics-host is for the metrics port: "
+        "add --metrics-port PORT"
+    )
+    assert not (tmp_path / "cup.sqlite").exists()
