@@ -37,7 +37,6 @@ __all__ = [
 def add_admin_token_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--admin-token",
-        default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
         help="the --server's admin token, for CreateMatch (and to fetch each game's record "
         "from a server with --private-replays) (default: $SHEEPFOLD_ADMIN_TOKEN)",
     )
@@ -56,7 +55,16 @@ def server_tls_for(
     args: argparse.Namespace, config: TournamentConfig, command: str
 ) -> ServerTls | None:
     """What --tls and --tls-ca ask for (None: plaintext); a flag that cannot
-    apply ends the command with one line."""
+    apply ends the command with one line. --admin-token is checked here too,
+    and set from $SHEEPFOLD_ADMIN_TOKEN when not given."""
+    if args.admin_token is not None and not args.server:
+        # It was taken and unused: the run's own server makes its own token.
+        raise SystemExit(
+            f"sheepfold tournament {command}: --admin-token is for --server (the "
+            "in-process server makes its own token)"
+        )
+    if args.admin_token is None:
+        args.admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
     if not (args.tls or args.tls_ca):
         return None
     name = f"tournament {command}"

@@ -324,3 +324,30 @@ def test_tournament_run_refuses_metrics_host_without_metrics_port(tmp_path: Path
         "add --metrics-port PORT"
     )
     assert not (tmp_path / "cup.sqlite").exists()
+
+
+@pytest.mark.parametrize("subcommand", ["run", "sprt"])
+def test_a_tournament_refuses_an_admin_token_without_a_server(
+    tmp_path: Path, subcommand: str
+) -> None:
+    """It was taken and unused (the in-process server makes its own token), as
+    `match --admin-token` without --server is not."""
+    config = tmp_path / "cup.toml"
+    config.write_text(random_cup(database=str(tmp_path / "cup.sqlite")))
+    done = sheepfold("tournament", subcommand, str(config), "--admin-token", "s3cret")
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold tournament {subcommand}: --admin-token is for --server (the in-process "
+        "server makes its own token)"
+    )
+    assert not (tmp_path / "cup.sqlite").exists()
+
+
+def test_a_tournament_without_a_server_ignores_the_admin_token_variable(tmp_path: Path) -> None:
+    """$SHEEPFOLD_ADMIN_TOKEN, set for other commands, stops no local run."""
+    config = tmp_path / "cup.toml"
+    config.write_text(random_cup(games_per_pairing=1, database=str(tmp_path / "cup.sqlite")))
+    done = sheepfold(
+        "tournament", "run", str(config), "--no-report", env={"SHEEPFOLD_ADMIN_TOKEN": "s3cret"}
+    )
+    assert done.returncode == 0, done.stderr
