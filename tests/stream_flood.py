@@ -13,6 +13,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Sequence
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 HEADERS, RST_STREAM, SETTINGS, PING = 1, 3, 4, 6
@@ -24,28 +25,30 @@ KEPT_OPEN = 800  # older streams are reset, so a connection stays under any cap 
 PER_CONNECTION = 16  # streams opened before a `reconnect` flood closes its connection
 
 
-def hpack_literal(text: bytes) -> bytes:
+def _literal(text: bytes) -> bytes:
     """An HPACK string literal of under 128 bytes, not Huffman-coded."""
     return bytes([len(text)]) + text
 
 
-def request_headers(path: bytes) -> bytes:
-    """A gRPC request's HEADERS block for `path` ("/pkg.Service/Method").
+def request_headers(path: bytes, extra: Sequence[tuple[bytes, bytes]] = ()) -> bytes:
+    """A gRPC request's HEADERS block for `path` ("/pkg.Service/Method"), with
+    the `extra` headers (name, value) after the usual ones.
 
     HPACK: :method POST, :scheme http (indexed), then :path, :authority,
-    content-type and te as literals without indexing."""
+    content-type, te and `extra` as literals without indexing."""
     return (
         b"\x83\x86"
         + b"\x04"
-        + hpack_literal(path)
+        + _literal(path)
         + b"\x01"
-        + hpack_literal(b"localhost")
+        + _literal(b"localhost")
         + b"\x00"
-        + hpack_literal(b"content-type")
-        + hpack_literal(b"application/grpc")
+        + _literal(b"content-type")
+        + _literal(b"application/grpc")
         + b"\x00"
-        + hpack_literal(b"te")
-        + hpack_literal(b"trailers")
+        + _literal(b"te")
+        + _literal(b"trailers")
+        + b"".join(b"\x00" + _literal(name) + _literal(value) for name, value in extra)
     )
 
 

@@ -20,7 +20,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from tests.conftest import ServerProcess, start_server_process, stop_server_process
 from tests.raw_stream import RawSeat
-from tests.stream_flood import END_HEADERS, HEADERS, PREFACE, SETTINGS, frame, hpack_literal
+from tests.stream_flood import END_HEADERS, HEADERS, PREFACE, SETTINGS, frame, request_headers
 
 pytestmark = pytest.mark.e2e
 
@@ -167,21 +167,7 @@ def _call_with_timeout(address: str, method: str, request: bytes, timeout: str) 
     sent and (but for Play, whose stream stays open) half-closed; the call's
     grpc-status, read from its trailers."""
     host, port = address.rsplit(":", 1)
-    headers = (
-        b"\x83\x86\x04"
-        + hpack_literal((ARENA + method).encode())
-        + b"\x01"
-        + hpack_literal(b"localhost")
-        + b"\x00"
-        + hpack_literal(b"content-type")
-        + hpack_literal(b"application/grpc")
-        + b"\x00"
-        + hpack_literal(b"te")
-        + hpack_literal(b"trailers")
-        + b"\x00"
-        + hpack_literal(b"grpc-timeout")
-        + hpack_literal(timeout.encode())
-    )
+    headers = request_headers((ARENA + method).encode(), [(b"grpc-timeout", timeout.encode())])
     body = b"\x00" + len(request).to_bytes(4, "big") + request
     flags = 0 if method == "Play" else END_STREAM
     with socket.create_connection((host, int(port)), timeout=10) as connection:
