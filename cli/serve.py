@@ -22,6 +22,7 @@ from cli.values import (
     bind_host,
     file_path,
     grpc_seconds,
+    metrics_host_alone,
     non_negative_int,
     port,
     positive_float,
@@ -366,12 +367,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.metrics_host is not None and args.metrics_port is None:
-        print(
-            "sheepfold serve: error: --metrics-host is for the metrics port: "
-            "add --metrics-port PORT (or set $SHEEPFOLD_METRICS_PORT)",
-            file=sys.stderr,
-        )
+    if metrics_host_alone("serve", args, " (or set $SHEEPFOLD_METRICS_PORT)"):
         return 2
     if bool(args.tls_cert) != bool(args.tls_key):
         raise SystemExit("sheepfold serve: --tls-cert and --tls-key go together")

@@ -28,7 +28,7 @@ from cli.tournament_play import (
     stopped,
 )
 from cli.tournament_sprt import add_sprt_parser, play_sprt, sprt_config
-from cli.values import file_path, port, seconds_up_to, whole_number
+from cli.values import file_path, metrics_host_alone, port, seconds_up_to, whole_number
 from games.words import count
 from tournament.config import MAX_BOOTSTRAP, ConfigError, TournamentConfig, load_config
 from tournament.executors.settings import HEAD_TIMEOUT_SECONDS, MAX_NUM_CPUS, ExecutorSettings
@@ -215,15 +215,8 @@ def _run(args: argparse.Namespace) -> int:
     from tournament.metrics import TournamentMetrics
     from tournament.progress import choose_progress
 
-    if args.metrics_host is not None and args.metrics_port is None:
-        # Taken and then unused, it would leave the user believing metrics are served.
-        print(
-            "sheepfold tournament run: error: --metrics-host is for the metrics port: "
-            "add --metrics-port PORT",
-            file=sys.stderr,
-        )
+    if metrics_host_alone("tournament run", args):
         return 2
-    args.metrics_host = args.metrics_host or METRICS_HOST
     try:
         config = load_config(args.config)
     except ConfigError as error:
@@ -262,11 +255,12 @@ def _serving(args: argparse.Namespace, metrics: TournamentMetrics | None) -> Cal
         if metrics is None:
             return
         try:
-            port = metrics.serve(args.metrics_host, args.metrics_port)
+            host = args.metrics_host or METRICS_HOST
+            port = metrics.serve(host, args.metrics_port)
         except MetricsPortError as error:
             raise RunError(str(error)) from None
         print(
-            f"sheepfold tournament: metrics at http://{args.metrics_host}:{port}/metrics",
+            f"sheepfold tournament: metrics at http://{host}:{port}/metrics",
             file=sys.stderr,
         )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from collections.abc import Callable
 
 from clients.bot_limits import LimitsError, parse_limits, shown
@@ -201,3 +202,17 @@ def sandbox_limit(text: str) -> tuple[str, int | float]:
     except LimitsError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return key, number
+
+
+def metrics_host_alone(command: str, args: argparse.Namespace, also: str = "") -> bool:
+    """True, having said so in one line, when --metrics-host is given without
+    --metrics-port: taken and then unused, it would leave the user believing
+    metrics are served. `also` names another way to give the port."""
+    if args.metrics_host is None or args.metrics_port is not None:
+        return False
+    print(
+        f"sheepfold {command}: error: --metrics-host is for the metrics port: "
+        f"add --metrics-port PORT{also}",
+        file=sys.stderr,
+    )
+    return True
