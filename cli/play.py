@@ -395,14 +395,11 @@ def _check_bot_name(spec: str, command: str) -> None:
     """A usage error (exit 2) for a bot named by a word that is no built-in, as
     for an unknown --game, and as a tournament config's unknown builtin is; it
     was exit 1, the status of a bot that failed to load or play."""
-    from clients.bots import BUILTIN_BOTS, BotSpecError, load_bot
+    from clients.bots import unknown_bot_name
 
-    if ":" in spec or spec in BUILTIN_BOTS:
-        return
-    try:
-        load_bot(spec)
-    except BotSpecError as error:
-        _usage_error(f"{command}: {error}")
+    unknown = unknown_bot_name(spec)
+    if unknown is not None:
+        _usage_error(f"{command}: {unknown}")
 
 
 def _usage_error(message: str) -> NoReturn:

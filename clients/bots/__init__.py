@@ -45,13 +45,22 @@ def _module_of(path: str) -> str:
     return name if name.isidentifier() else ""
 
 
+def unknown_bot_name(spec: str) -> str | None:
+    """Why `spec` names no bot at all: a word (no module:Class, no cmd:) that is
+    no built-in; None when it is a built-in or names one some other way."""
+    if spec in BUILTIN_BOTS or ":" in spec:
+        return None
+    known = ", ".join(sorted(BUILTIN_BOTS))
+    return f"unknown bot {spec!r}: use a built-in ({known}) or module:Class"
+
+
 def load_bot(spec: str, seed: int = 0) -> Bot:
     """Make the bot `spec` names, seeded with `seed` where it uses randomness."""
     if spec in BUILTIN_BOTS:
         return BUILTIN_BOTS[spec](seed)
-    if ":" not in spec:
-        known = ", ".join(sorted(BUILTIN_BOTS))
-        raise BotSpecError(f"unknown bot {spec!r}: use a built-in ({known}) or module:Class")
+    unknown = unknown_bot_name(spec)
+    if unknown is not None:
+        raise BotSpecError(unknown)
     module_name, _, class_name = spec.partition(":")
     if not MODULE_NAME.match(module_name):
         # importlib's own TypeError for "./mybot" read as the module's fault.
