@@ -36,6 +36,7 @@ from cli.viewer import (
     viewer_flags_given,
     viewer_settings,
 )
+from clients.address_check import unbracketed_ipv6
 from server import loops
 from server.client_limits import MatchLimits
 from server.clock_limits import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
@@ -377,9 +378,7 @@ def run(args: argparse.Namespace) -> int:
         host, sep, port = address.rpartition(":")
         if not sep or not host or not (port.isascii() and port.isdigit()):
             raise SystemExit(f"sheepfold serve: --listen {address!r}: use HOST:PORT or unix:PATH")
-        if host.startswith("[") != host.endswith("]") or (":" in host and host[0] != "["):
-            # gRPC read "::1:5000" as host "::1:5000" on port 443 and logged a
-            # line of its own; "[::1" was looked up as the host name "::1".
+        if unbracketed_ipv6(host):  # gRPC logged a bind error of its own
             raise SystemExit(
                 f"sheepfold serve: --listen {address!r}: an IPv6 address goes in brackets "
                 "(e.g. --listen [::1]:50051)"

@@ -6,6 +6,13 @@ from __future__ import annotations
 MAX_PORT = 65535
 
 
+def unbracketed_ipv6(host: str) -> bool:
+    """Whether `host`, the part of HOST:PORT before the port, is an IPv6 address
+    out of its brackets or half in them: gRPC read "::1:50051" as host
+    "::1:50051" (on port 443) and looked "[::1" up as a host name."""
+    return host.startswith("[") != host.endswith("]") or (":" in host and not host.startswith("["))
+
+
 def check_address(text: str) -> str:
     """`text` if it is HOST:PORT with a port 1..65535 (or a gRPC unix: target), else ValueError.
 
@@ -22,8 +29,7 @@ def check_address(text: str) -> str:
     # named the host: "the host name does not resolve".
     if not (port_text.isascii() and port_text.isdigit()):
         raise ValueError(f"{text!r}: {port_text!r} is not a port number")
-    if host.startswith("[") != host.endswith("]") or (":" in host and not host.startswith("[")):
-        # "::1:50051" and "[::1" once went to gRPC as a host name it could not resolve.
+    if unbracketed_ipv6(host):
         raise ValueError(f"{text!r}: an IPv6 address goes in brackets (e.g. [::1]:50051)")
     port = int(port_text)
     if not 1 <= port <= MAX_PORT:
