@@ -30,6 +30,10 @@ from server.unplayed import DEFAULT_UNPLAYED_MATCHES, UnplayedMatches
 from server.watch_places import WatchPlaces
 
 ARENA_SERVICE = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
+# A call with less time left than this when it would change something (create a
+# match, take a seat) is refused instead: its answer could not reach its client
+# in time, and gRPC tells that client DEADLINE_EXCEEDED whatever the server does.
+DEADLINE_MARGIN_SECONDS = 0.005
 
 
 class ArenaCalls(arena_pb2_grpc.ArenaServicer):
@@ -135,6 +139,20 @@ async def database_errors(context: grpc.aio.ServicerContext) -> AsyncIterator[No
         await abort(context, grpc.StatusCode.INTERNAL, str(error))
     except DamagedRecord as error:
         await abort(context, grpc.StatusCode.DATA_LOSS, str(error))
+
+
+async def refuse_when_expired(context: grpc.aio.ServicerContext, change: str) -> None:
+    """A call whose deadline has passed, or is under DEADLINE_MARGIN_SECONDS
+    away, ends DEADLINE_EXCEEDED before it makes `change`: a match created for a
+    client that can no longer learn its id, or a seat's stream replaced by a
+    join that is already over, would be a change nobody asked for any more."""
+    left = context.time_remaining()
+    if left is not None and left < DEADLINE_MARGIN_SECONDS:
+        await abort(
+            context,
+            grpc.StatusCode.DEADLINE_EXCEEDED,
+            f"the call's deadline passed before {change}",
+        )
 
 
 async def cut_off_streams_of(

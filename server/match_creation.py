@@ -10,7 +10,7 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 from games.errors import InvalidOptions
-from server.arena_calls import ArenaCalls, database_errors
+from server.arena_calls import ArenaCalls, database_errors, refuse_when_expired
 from server.match import Match
 from server.records import (
     MAX_DECISION_SECONDS,
@@ -35,6 +35,7 @@ class MatchCreationCalls(ArenaCalls):
             await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.refusing)
         clock = await self._clock(request.clock, context)
         seed = request.seed if request.HasField("seed") else None
+        await refuse_when_expired(context, "the match was created")
         if self.admin_token is not None:
             match, tokens = await self._create(request, clock, seed, context)
         else:

@@ -10,7 +10,13 @@ from typing import NoReturn
 import grpc
 from sheepfold.v1 import arena_pb2
 
-from server.arena_calls import ARENA_SERVICE, ArenaCalls, cut_off_streams_of, database_errors
+from server.arena_calls import (
+    ARENA_SERVICE,
+    ArenaCalls,
+    cut_off_streams_of,
+    database_errors,
+    refuse_when_expired,
+)
 from server.decoding import Undecodable
 from server.fairness import serving
 from server.logs import worth_logging
@@ -112,6 +118,7 @@ class PlayCall(ArenaCalls):
         match = self.registry.hosted(join.match_id)
         if match is None:
             await self._refuse_join_to_stored(join.match_id, named, join.token, context)
+        await refuse_when_expired(context, "the seat was joined")
         stream = SeatStream(match.limits.seat_queue)
         try:
             seat = match.authenticate(named, join.token)

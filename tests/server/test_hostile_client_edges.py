@@ -255,3 +255,44 @@ def test_metadata_past_the_limit_is_refused_before_anything_is_made(
     seat = _join(stub, created.match_id, created.seat_tokens[0])
     assert _info(stub, created.match_id).seats[0].connected
     seat.close()
+
+
+def test_a_create_whose_deadline_has_passed_creates_no_match(
+    served: ServerProcess, stub: arena_pb2_grpc.ArenaStub
+) -> None:
+    """CreateMatch arriving with its deadline gone (or a millisecond from
+    gone) is refused DEADLINE_EXCEEDED before anything is made: its client,
+    told DEADLINE_EXCEEDED by gRPC whatever the server does, would never learn
+    the id of a match made for it. The server once made it all the same."""
+    request = arena_pb2.CreateMatchRequest(game=GAME, players=2).SerializeToString()
+    listing = arena_pb2.ListMatchesRequest(limit=1000)
+    before = {match.match_id for match in stub.ListMatches(listing).matches}
+    for timeout in ("1n", "1u", "1m") * 5:
+        code = _call_with_timeout(served.address, "CreateMatch", request, timeout)
+        assert code == grpc.StatusCode.DEADLINE_EXCEEDED.value[0], (timeout, code)
+    after = {match.match_id for match in stub.ListMatches(listing).matches}
+    assert after == before, "an expired CreateMatch made a match"
+
+
+def test_an_expired_join_leaves_the_seat_to_its_live_stream(
+    served: ServerProcess, stub: arena_pb2_grpc.ArenaStub
+) -> None:
+    """A Play join arriving with its deadline gone is refused before it
+    touches the seat: the seat's live stream is not replaced by it (it once
+    was, ABORTED "replaced by a newer join", by a call that was over)."""
+    created = _create(stub)
+    seat = _join(stub, created.match_id, created.seat_tokens[0])
+    join = arena_pb2.PlayRequest(
+        join=arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0])
+    )
+    for timeout in ("1n", "1u", "1m") * 5:
+        code = _call_with_timeout(served.address, "Play", join.SerializeToString(), timeout)
+        assert code == grpc.StatusCode.DEADLINE_EXCEEDED.value[0], (timeout, code)
+    assert _info(stub, created.match_id).seats[0].connected
+    other = _join(stub, created.match_id, created.seat_tokens[1])
+    thread, results = _in_background(other)
+    assert len(seat.play_to_end().scores) == 2, "the first join's stream played on"
+    thread.join(60)
+    assert len(results) == 1
+    for each in (seat, other):
+        each.close()
