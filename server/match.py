@@ -315,17 +315,18 @@ class Match:
             clock.max_strikes,
         )
 
-    def _sent_again(self, pending: PendingDecision) -> bytes:
+    def _sent_again(self, pending: PendingDecision, events: Sequence[bytes] = ()) -> bytes:
         """The open decision for a second sending (a rejoin, a refused answer),
         its clock showing what is left now: a bot budgets from it, and the
-        first sending's full time would have had it overrun."""
+        first sending's full time would have had it overrun. `events`: those
+        held for a rejoining seat, sent on no stream yet."""
         if not pending.opened_at:  # its clock has not started
-            return pending.message()
+            return pending.message(events)
         seat = self.seats[pending.seat]
         elapsed = time.monotonic() - pending.opened_at
         left, bank = seat.time_left(elapsed, self.record.clock.decision_seconds)
         now = self._decision_head(pending.decision_id, seat, left, bank)
-        return encoding.decision_with_events(now + pending.body[pending.head_bytes :], ())
+        return encoding.decision_with_events(now + pending.body[pending.head_bytes :], events)
 
     async def _apply(self, seat: int, actions: Sequence[Any], index: int, forced: str) -> None:
         action = actions[index]
@@ -463,7 +464,9 @@ class Match:
     def join(self, seat_index: int, stream: SeatStream, events_in_decisions: bool = False) -> None:
         """Attach a Play stream to a seat, replacing any older one. With
         `events_in_decisions` the seat's events wait for its next decision and
-        go inside it (or go before the result) instead of one message each."""
+        go inside it (or go before the result) instead of one message each.
+        Events held for the seat and sent on no stream go on this one: inside
+        its first decision, or (without `events_in_decisions`) right away."""
         if self.over:
             why = why_over(self.status is Status.ABORTED, self.end_reason)
             raise JoinError(grpc.StatusCode.FAILED_PRECONDITION, why)
@@ -488,8 +491,8 @@ class Match:
             # match somebody played from one nobody joined (to abort).
             self.ever_joined = True
             self.store.record_joined(self.record.match_id, game=self.record.game)
-        # Held for the stream before, and lost with it like anything sent on it.
-        seat.held = []
+        # Events held for the stream before (or while the seat had none) were
+        # sent on no stream: they go on this one, before any decision.
         seat.events_in_decisions = events_in_decisions
         if logged:
             self.log.info("seat joined", seat=seat_index, joins=seat.joins)
@@ -504,11 +507,14 @@ class Match:
                 )
             )
         )
+        if not events_in_decisions:
+            release_held(seat, self.log)
         pending = self._pending
         # Not one answered (or timed out) that the loop has yet to move on from.
         if pending is not None and pending.seat == seat_index and not pending.answer.done():
             pending.sent_at = time.monotonic()
-            stream.send(self._sent_again(pending))
+            held, seat.held = seat.held, []
+            stream.send(self._sent_again(pending, held))
         if self._every_seat_here():
             self._all_joined.set()
 

@@ -24,12 +24,14 @@ def broadcast(
     log: structlog.typing.FilteringBoundLogger,
 ) -> None:
     """Each of `events` to every seat with a stream that may see it; a seat that
-    holds its events sends them on once it holds more than `held_events`."""
+    holds its events sends them on once it holds more than `held_events`. A
+    seat whose last stream asked for its events in its decisions holds them
+    while it has no stream too, for its next one: the latest `held_events`."""
     for event in events:
         encoded: dict[int, bytes] = {}  # EventMessage by payload: seats share them
         responses: dict[int, bytes] = {}  # and the PlayResponse around it
         for seat in seats:
-            if seat.stream is None:
+            if seat.stream is None and not seat.events_in_decisions:
                 continue
             payload = event.visible_to(seat.index)
             if payload is None:
@@ -40,7 +42,10 @@ def broadcast(
             if seat.events_in_decisions:
                 seat.held.append(message)
                 if len(seat.held) > held_events:
-                    release_held(seat, log)
+                    if seat.stream is None:
+                        del seat.held[0]  # nobody to send it to: the oldest goes
+                    else:
+                        release_held(seat, log)
             else:
                 response = responses.get(id(payload))
                 if response is None:

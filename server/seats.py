@@ -37,7 +37,8 @@ class Seat:
     strikes: int = 0
     disqualified: bool = False
     # The stream asked for its events inside its next decision (Join.events_in_decisions):
-    # they wait here, encoded as `EventMessage`s, until then.
+    # they wait here, encoded as `EventMessage`s, until then. Kept while the seat has
+    # no stream (its last one asked for them), for the stream of its next join.
     events_in_decisions: bool = False
     held: list[bytes] = field(default_factory=list)
     # Messages refused and streams closed for flooding, this match, over every stream.

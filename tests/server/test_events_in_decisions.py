@@ -201,6 +201,95 @@ def test_a_rejoin_without_the_option_gets_events_as_messages() -> None:
     assert before.events + after.events == _expected_events(7)[0]
 
 
+def _rejoin_after_an_absence(
+    seed: int, limits: MatchLimits | None = None, rejoin_with_option: bool = True
+) -> tuple[Received, Received, int]:
+    """Seat 0 (events in decisions) answers its decisions until, three or more
+    answered, seat 1 has a decision: then seat 0's stream is gone (the events
+    of its last move wait for it meanwhile). Seat 1 plays on while seat 0 is
+    away, and seat 0 joins again once its next decision is open. What its first
+    and its second stream were sent, and the moves seat 1 made while it was away."""
+
+    async def scenario() -> tuple[Received, Received, int]:
+        match = _match(seed, limits)
+        first, other, second = SeatStream(), SeatStream(), SeatStream()
+        match.join(0, first, True)
+        match.join(1, other, True)
+        match.start()
+        before, after = Received(), Received()
+        left = asyncio.Event()
+        away: list[int] = []
+
+        async def seat_0() -> None:
+            async for response in _responses(first):
+                before.add(response)
+                if response.WhichOneof("kind") == "decision":
+                    match.answer(0, response.decision.decision_id, 0, first)
+            # Back once its next decision is open (sent to nobody meanwhile).
+            while (pending := match._pending) is None or pending.seat != 0:
+                await asyncio.sleep(0.001)
+            away.append(sum(1 for move in match.moves[away[0] :] if move.seat == 1))
+            match.join(0, second, rejoin_with_option)
+            async for response in _responses(second):
+                after.add(response)
+                if response.WhichOneof("kind") == "decision":
+                    match.answer(0, response.decision.decision_id, 0, second)
+
+        async def seat_1() -> None:
+            async for response in _responses(other):
+                if response.WhichOneof("kind") != "decision":
+                    continue
+                if len(before.decisions) >= 3 and not left.is_set():
+                    # As the Play call does when its client goes.
+                    match.leave(0, first)
+                    first.close(None, "the client went")
+                    away.append(len(match.moves))
+                    left.set()
+                match.answer(1, response.decision.decision_id, 0, other)
+
+        await asyncio.wait_for(asyncio.gather(seat_0(), seat_1()), 20)
+        return before, after, away[1]
+
+    return asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("seed", [7, 9, 11])
+def test_a_rejoin_gets_the_events_it_missed_in_its_first_decision(seed: int) -> None:
+    """The events held for a seat when its stream went, and those of the moves
+    made while it was away, come inside the first decision of its next stream,
+    oldest first, each once; every event is the seat's own view of it. They
+    were once dropped at the rejoin, and those of its absence never held."""
+    before, after, moves_away = _rejoin_after_an_absence(seed)
+    assert moves_away > 0, "seat 1 must move while seat 0 is away"
+    assert after.kinds[:2] == ["joined", "decision"]
+    assert after.decisions[0].events, "the first decision after the rejoin carries them"
+    assert before.events + after.events == _expected_events(seed)[0], (
+        "every event seat 0 may see, in order, none lost and none twice"
+    )
+
+
+def test_a_rejoin_without_the_option_gets_the_missed_events_as_messages_first() -> None:
+    before, after, moves_away = _rejoin_after_an_absence(7, rejoin_with_option=False)
+    assert moves_away > 0
+    first_decision = after.kinds.index("decision")
+    assert after.kinds[0] == "joined" and first_decision > 1
+    assert set(after.kinds[1:first_decision]) == {"event"}
+    assert not any(d.events for d in after.decisions)
+    assert before.events + after.events == _expected_events(7)[0]
+
+
+def test_past_the_limit_a_seat_away_keeps_the_latest_events() -> None:
+    """A seat away holds no more events than the limit: past it the oldest go,
+    and the rejoin gets the latest, in order."""
+    before, after, moves_away = _rejoin_after_an_absence(7, MatchLimits(held_events=2))
+    assert moves_away > 0
+    assert len(after.decisions[0].events) == 2
+    expected = _expected_events(7)[0]
+    assert before.events == expected[: len(before.events)]
+    assert after.events == expected[len(expected) - len(after.events) :]
+    assert len(before.events) + len(after.events) < len(expected), "more than 2 were missed"
+
+
 async def _responses(stream: SeatStream) -> AsyncIterator[arena_pb2.PlayResponse]:
     while not isinstance(item := await stream.get(), StreamClosed):
         yield arena_pb2.PlayResponse.FromString(item) if isinstance(item, bytes) else item
