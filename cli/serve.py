@@ -372,6 +372,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if bool(args.tls_cert) != bool(args.tls_key):
         raise SystemExit("sheepfold serve: --tls-cert and --tls-key go together")
+    if args.tls_cert and args.listen and all(a.startswith("unix:") for a in args.listen):
+        # Taken, they would serve nothing: a Unix socket never uses TLS.
+        print(
+            "sheepfold serve: error: --tls-cert and --tls-key serve TLS on TCP addresses "
+            "alone, and every --listen is a Unix socket (never TLS): add a --listen "
+            "HOST:PORT, or leave them out",
+            file=sys.stderr,
+        )
+        return 2
     for address in args.listen:
         if address.startswith("unix:") and address != "unix:":
             continue

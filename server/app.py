@@ -287,12 +287,16 @@ class SheepfoldServer:
             a.removeprefix("unix:") for a in self.listening if a.startswith("unix:")
         )
         self._warn_if_open()
+        tcp = [a for a in self.listening if not a.startswith("unix:")]
         self.log.info(
             "server started",
-            host=self.config.host,
+            # The first TCP address's host, as bound (an IPv6 one in brackets);
+            # none with Unix sockets alone.
+            host=tcp[0].rpartition(":")[0] if tcp else None,
             port=self.port,
             listen=self.listening,
-            tls=bool(self.config.tls_cert),
+            # Served on the TCP addresses: a Unix socket never uses TLS.
+            tls=bool(self.config.tls_cert) and bool(tcp),
             store=type(self.store).__name__,
             loop=running_loop_name(),
             restored_matches=restored,
