@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from cli.client_tls import server_tls
 from cli.lock_wait import lock_wait
@@ -55,11 +55,14 @@ def server_tls_for(
     args: argparse.Namespace, config: TournamentConfig, command: str
 ) -> ServerTls | None:
     """What --tls and --tls-ca ask for (None: plaintext); a flag that cannot
-    apply ends the command with one line. --admin-token is checked here too,
-    and set from $SHEEPFOLD_ADMIN_TOKEN when not given."""
+    apply ends the command with one line and exit status 2, a usage error as
+    every other bad flag or config of `run` and `sprt` is (a SystemExit with
+    the line alone exited 1, the status of games that could not be played).
+    --admin-token is checked here too, and set from $SHEEPFOLD_ADMIN_TOKEN
+    when not given."""
     if args.admin_token is not None and not args.server:
         # It was taken and unused: the run's own server makes its own token.
-        raise SystemExit(
+        _usage_error(
             f"sheepfold tournament {command}: --admin-token is for --server (the "
             "in-process server makes its own token)"
         )
@@ -69,18 +72,26 @@ def server_tls_for(
         return None
     name = f"tournament {command}"
     if not args.server:
-        raise SystemExit(
+        _usage_error(
             f"sheepfold {name}: --tls and --tls-ca are for --server (the in-process "
             "server needs no TLS)"
         )
     commands = [bot.name for bot in config.bots if bot.command is not None]
     if commands:
-        raise SystemExit(
+        _usage_error(
             f"sheepfold {name}: --tls and --tls-ca are for the runner's own calls and its "
             f"in-process bots; command bots ({', '.join(commands)}) connect to the server "
             "by themselves (sandboxed ones through a Unix socket, which never uses TLS)"
         )
-    return server_tls(args, name, args.server.split(","))
+    try:
+        return server_tls(args, name, args.server.split(","))
+    except SystemExit as refused:  # a CA file it cannot use, TLS over a Unix socket
+        _usage_error(str(refused.code))
+
+
+def _usage_error(line: str) -> NoReturn:
+    print(line, file=sys.stderr)
+    raise SystemExit(2)
 
 
 def lock_wait_for(args: argparse.Namespace, database: str, progress: Progress | None) -> LockWait:

@@ -56,7 +56,7 @@ look. The games are stored like a round robin's: running it again resumes.
 Like `run`, it holds the tournament while it plays (no second run or sprt of
 it, no `forget`). Exit status: 0 H1 accepted, 3 H0 accepted, 4 game limit
 reached undecided, 1 games could not be played (or another process holds the
-tournament), 2 bad config or options.
+tournament), 2 bad config or options, 130 interrupted.
 """
 
 

@@ -358,9 +358,26 @@ def test_a_tournament_refuses_tls_it_cannot_give(
         "tournament", subcommand, str(_cup(tmp_path, bots)), "--tls", *where,
         "--db", str(tmp_path / "cup.sqlite"),
     )  # fmt: skip
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert one_line(done) == f"sheepfold tournament {subcommand}: {problem}"
     assert not (tmp_path / "cup.sqlite").exists(), "refused before anything was written"
+
+
+@pytest.mark.parametrize("subcommand", ["run", "sprt"])
+def test_a_tournament_refuses_a_ca_file_that_is_no_certificate_as_a_usage_error(
+    subcommand: str, tmp_path: Path
+) -> None:
+    """`sprt --help` says exit status 2 is a bad config or option; such a file
+    exited 1, the status of games that could not be played."""
+    done = sheepfold(
+        "tournament", subcommand, str(_cup(tmp_path)), "--server", "127.0.0.1:1",
+        "--tls-ca", "README.md", "--db", str(tmp_path / "cup.sqlite"),
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert one_line(done) == (
+        f"sheepfold tournament {subcommand}: --tls-ca README.md: holds no PEM certificate"
+    )
+    assert not (tmp_path / "cup.sqlite").exists()
 
 
 def test_a_ray_worker_plays_its_game_over_tls(

@@ -335,7 +335,7 @@ def test_a_tournament_refuses_an_admin_token_without_a_server(
     config = tmp_path / "cup.toml"
     config.write_text(random_cup(database=str(tmp_path / "cup.sqlite")))
     done = sheepfold("tournament", subcommand, str(config), "--admin-token", "s3cret")
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert one_line(done) == (
         f"sheepfold tournament {subcommand}: --admin-token is for --server (the in-process "
         "server makes its own token)"
