@@ -574,6 +574,9 @@ def _tell(line: str) -> None:
 
 # A token file longer than this is not one (a path to a log, or to /dev/zero).
 MAX_TOKEN_FILE_BYTES = 4096
+# How long a pipe's writer (`<(pass show sheepfold)`) may take to write the token
+# and close its end.
+TOKEN_WAIT_SECONDS = 10.0
 
 
 def _read_token_file(path: Path) -> str:
@@ -583,16 +586,21 @@ def _read_token_file(path: Path) -> str:
     try:
         # Opened without waiting: a named pipe with no writer held open() for
         # ever, deaf to Ctrl-C and SIGTERM (serve catches them from its start).
-        # The read then waits for a writer that is there (`<(pass show ...)`).
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as file:
-            if file.isatty():  # a read there waited on the keyboard, as deaf
+        try:
+            if os.isatty(fd):  # a read there waited on the keyboard, as deaf
                 raise SystemExit(f"{where}: a terminal, not a file holding the token")
-            os.set_blocking(fd, True)
-            data = file.read(MAX_TOKEN_FILE_BYTES + 1)
+            data = _read_within(fd, MAX_TOKEN_FILE_BYTES + 1, TOKEN_WAIT_SECONDS)
             pipe = stat.S_ISFIFO(os.fstat(fd).st_mode)
+        finally:
+            os.close(fd)
     except OSError as error:
         raise SystemExit(f"{where}: {error.strerror or error}") from None
+    if data is None:
+        raise SystemExit(
+            f"{where}: a pipe whose writer wrote no token and did not close it "
+            f"within {TOKEN_WAIT_SECONDS:g} seconds"
+        )
     if pipe and not data:
         raise SystemExit(f"{where}: a named pipe that nothing wrote a token to")
     if len(data) > MAX_TOKEN_FILE_BYTES:
@@ -604,3 +612,27 @@ def _read_token_file(path: Path) -> str:
     if not token:
         raise SystemExit(f"{where}: the file is empty; no admin token in it")
     return token
+
+
+def _read_within(fd: int, limit: int, seconds: float) -> bytes | None:
+    """Up to `limit` bytes of the non-blocking `fd`, read until its end; None
+    when a pipe's writer neither wrote it all nor closed its end in `seconds`
+    (a blocking read of a pipe held open and never written waited for ever).
+    A pipe without any writer ends at once, empty."""
+    import select
+    import time
+
+    data = b""
+    deadline = time.monotonic() + seconds
+    while len(data) < limit:
+        try:
+            chunk = os.read(fd, limit - len(data))
+        except BlockingIOError:  # a writer is there, and has written nothing yet
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+            continue
+        if not chunk:
+            break
+        data += chunk
+    return data

@@ -5,11 +5,14 @@ than wait for ever."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from cli.serve import TOKEN_WAIT_SECONDS
+from server.launch import serve_command, start, stop
 from tests.cli.helpers import one_line, sheepfold
 
 pytestmark = pytest.mark.e2e
@@ -62,6 +65,38 @@ def test_serve_refuses_an_admin_token_file_that_is_a_pipe_nobody_writes(fifo: Pa
     assert one_line(done) == (
         f"sheepfold serve: --admin-token-file {fifo}: a named pipe that nothing wrote a token to"
     )
+
+
+def test_serve_refuses_an_admin_token_file_whose_writer_never_writes(fifo: Path) -> None:
+    """A writer held the pipe open and wrote nothing: the read waited for ever
+    (a command must never hang), and neither Ctrl-C nor SIGTERM ended it."""
+    writer = os.open(fifo, os.O_RDWR)  # a writer that is there, and never writes
+    try:
+        started = time.monotonic()
+        done = sheepfold(
+            "serve", "--port", "0", "--db", ":memory:", "--admin-token-file", str(fifo),
+            timeout=TOKEN_WAIT_SECONDS + 30,
+        )  # fmt: skip
+        waited = time.monotonic() - started
+    finally:
+        os.close(writer)
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold serve: --admin-token-file {fifo}: a pipe whose writer wrote no token "
+        f"and did not close it within {TOKEN_WAIT_SECONDS:g} seconds"
+    )
+    assert waited >= TOKEN_WAIT_SECONDS
+
+
+def test_serve_reads_an_admin_token_its_process_substitution_writes_late() -> None:
+    """`--admin-token-file <(pass show sheepfold)`: the writer may take a moment;
+    serve waits for it (--private-replays stops serve without a token)."""
+    wrapped = [
+        "bash", "-c", 'exec "$@" --admin-token-file <(sleep 1; echo late-token)', "bash",
+        *serve_command("--db", ":memory:", "--private-replays"),
+    ]  # fmt: skip
+    server = start(wrapped)
+    assert stop(server) == 0
 
 
 def test_serve_refuses_an_admin_token_file_that_is_a_terminal() -> None:
