@@ -456,6 +456,14 @@ def _bots(raw: Any, players: int, sandbox: SandboxPolicy, base_dir: str) -> tupl
         problem = _name_problem(name)
         if problem:
             raise ConfigError(f"{where}.name", problem)
+        if name == MEAN_ANCHOR:
+            # `anchor = "mean"` and `report --anchor mean` mean the mean of all
+            # bots: a bot of that name could never be the anchor.
+            raise ConfigError(
+                f"{where}.name",
+                f'"{MEAN_ANCHOR}" is taken: `anchor = "{MEAN_ANCHOR}"` (and `report '
+                f"--anchor {MEAN_ANCHOR}`) means the mean of all bots; give the bot another name",
+            )
         if name in seen:
             raise ConfigError(f"{where}.name", f"duplicate bot name {name!r}")
         seen.add(name)

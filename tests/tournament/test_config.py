@@ -344,6 +344,18 @@ def test_a_bad_bot_name_says_what_is_wrong_with_it(name: object, message: str) -
     assert "is required" not in str(caught.value)
 
 
+def test_a_bot_named_mean_is_refused_as_it_could_never_be_the_anchor() -> None:
+    """`anchor = "mean"` and `report --anchor mean` are the mean of all bots:
+    a bot named mean was taken, and could never be anchored."""
+    with pytest.raises(ConfigError) as caught:
+        parse_config(_with(bots=[GOOD["bots"][0], {"name": "mean", "builtin": "random"}]))
+    assert str(caught.value) == (
+        'bots[1].name: "mean" is taken: `anchor = "mean"` (and `report --anchor mean`) '
+        "means the mean of all bots; give the bot another name"
+    )
+    assert parse_config(_with(bots=[GOOD["bots"][0], {"name": "Mean", "builtin": "random"}]))
+
+
 def test_a_file_name_that_is_no_tournament_name_says_where_the_name_came_from(
     tmp_path: Path,
 ) -> None:
