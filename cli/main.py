@@ -36,7 +36,17 @@ class _Parser(argparse.ArgumentParser):
     usage text through (the subcommands' parsers are of the same class).
 
     argparse swallows it, so `sheepfold --help >/dev/full` exited 0 having
-    written nothing; main now reports it as any other lost output."""
+    written nothing; main now reports it as any other lost output.
+
+    A long flag is taken only as spelt in full (no `--serv` for `--server`):
+    what is done before parsing (`_tournament_on_a_server`,
+    `join_option_values`) looks for the full spelling, and took `--serv ADDR`
+    as no --server while argparse took it as one. A shortened flag is a usage
+    error naming the flag it resembles."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if message:
@@ -92,11 +102,16 @@ def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpar
 
 def _resembling(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     """ " (did you mean --metrics-port?)" for the first unknown flag that is
-    close to one of the command's, or "": a typo's usage once named no flag."""
+    close to one of the command's, or the start of only one (`--met`, as
+    argparse no longer takes it), or "": a typo's usage once named no flag."""
     known = [flag for action in parser._actions for flag in action.option_strings]
     for word in extra:
         if word.startswith("--"):
-            close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.8)
+            flag = word.split("=", 1)[0]
+            started = [name for name in known if name.startswith(flag)]
+            if len(started) == 1:
+                return f" (did you mean {started[0]}?)"
+            close = difflib.get_close_matches(flag, known, n=1, cutoff=0.8)
             if close:
                 return f" (did you mean {close[0]}?)"
     return ""

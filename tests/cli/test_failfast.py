@@ -174,6 +174,24 @@ def test_a_mistyped_flag_is_told_the_flag_it_resembles() -> None:
     )
 
 
+@pytest.mark.parametrize("subcommand", ["run", "sprt"])
+def test_a_shortened_flag_is_a_usage_error_naming_the_full_one(
+    subcommand: str, tmp_path: Path
+) -> None:
+    """argparse took `--serv ADDR` as `--server ADDR`, but what main does before
+    parsing (gRPC's own lines quietened for a run on a server) looked for the
+    full spelling: one flag, two readings. A flag is now taken only in full."""
+    config = tmp_path / "cup.toml"
+    config.write_text(random_cup(database=str(tmp_path / "cup.sqlite")))
+    done = sheepfold("tournament", subcommand, str(config), "--serv", "127.0.0.1:1")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"sheepfold tournament {subcommand}: error: unrecognized arguments: "
+        "--serv 127.0.0.1:1 (did you mean --server?)"
+    )
+    assert not (tmp_path / "cup.sqlite").exists()
+
+
 def test_output_closed_early_is_one_line() -> None:
     process = subprocess.Popen(
         command("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random"),
