@@ -86,8 +86,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     vacuum.set_defaults(handler=run_vacuum)
 
 
-def _fail(command: str, message: str) -> int:
-    print(f"sheepfold db {command}: {message}", file=sys.stderr)
+def _fail(message: str) -> int:
+    """One line and exit 1, named `sheepfold db` as every other command's own
+    lines name their command (and as an interrupt's line names it)."""
+    print(f"sheepfold db: {message}", file=sys.stderr)
     return 1
 
 
@@ -114,7 +116,7 @@ def database_file_problem(path: str) -> str | None:
     }[kind]
 
 
-def _inspect(command: str, args: argparse.Namespace) -> sqlite3.Connection | int:
+def _inspect(args: argparse.Namespace) -> sqlite3.Connection | int:
     """A connection that only reads, to the server's database at --db (or the
     exit code after one line saying why not). It never creates, migrates or
     otherwise changes a file, whatever the file holds."""
@@ -125,53 +127,53 @@ def _inspect(command: str, args: argparse.Namespace) -> sqlite3.Connection | int
     path = Path(args.db)
     problem = database_file_problem(args.db)
     if problem is not None:
-        return _fail(command, problem)
+        return _fail(problem)
     try:
         # Read-only, and a stopped server's file (WAL mode, no -wal beside it) as
         # the unchanging file it is: SQLite cannot read it otherwise in a folder
         # it may not write (a read-only mount, a reader of the owner's group).
         db = connect_read_only(path, timeout=args.wait)
     except sqlite3.Error as error:
-        return _fail(command, _explain(error, args))
+        return _fail(_explain(error, args))
     try:
         tables = {
             row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
     except sqlite3.Error as error:
         db.close()
-        return _fail(command, _explain(error, args))
+        return _fail(_explain(error, args))
     if not tables:
         db.close()
-        return _fail(command, f"{args.db} is not a Sheepfold server database: it is empty")
+        return _fail(f"{args.db} is not a Sheepfold server database: it is empty")
     try:
         check_server_tables(db, args.db)
     except StoreError as error:
         db.close()
-        return _fail(command, str(error))
+        return _fail(str(error))
     try:
         refuse_newer(db)
     except StoreError as error:
         db.close()
-        return _fail(command, f"{args.db}: {error}")
+        return _fail(f"{args.db}: {error}")
     except sqlite3.Error as error:
         db.close()
-        return _fail(command, _explain(error, args))
+        return _fail(_explain(error, args))
     return db
 
 
-def _open(command: str, args: argparse.Namespace) -> SqliteStore | int:
+def _open(args: argparse.Namespace) -> SqliteStore | int:
     from server.sqlite_store import SqliteStore, StoreError
 
-    checked = _inspect(command, args)
+    checked = _inspect(args)
     if isinstance(checked, int):
         return checked
     checked.close()
     try:
         return SqliteStore(Path(args.db), busy_timeout=args.wait)
     except StoreError as error:
-        return _fail(command, str(error))
+        return _fail(str(error))
     except sqlite3.Error as error:
-        return _fail(command, _explain(error, args))
+        return _fail(_explain(error, args))
 
 
 def _explain(error: sqlite3.Error, args: argparse.Namespace) -> str:
@@ -192,7 +194,7 @@ def _explain(error: sqlite3.Error, args: argparse.Namespace) -> str:
 def run_info(args: argparse.Namespace) -> int:
     from tournament.store_read import read_connection
 
-    db = _inspect("info", args)
+    db = _inspect(args)
     if isinstance(db, int):
         return db
     db.close()
@@ -202,7 +204,7 @@ def run_info(args: argparse.Namespace) -> int:
             args.db, _version_counts_and_data_bytes, timeout=args.wait
         )
     except sqlite3.Error as error:
-        return _fail("info", _explain(error, args))
+        return _fail(_explain(error, args))
     version = int(version or 0)
     size, log_size = _file_bytes(Path(args.db))
     moves = counts.pop("moves")
@@ -236,7 +238,7 @@ def _version_counts_and_data_bytes(
 
 
 def run_vacuum(args: argparse.Namespace) -> int:
-    store = _open("vacuum", args)
+    store = _open(args)
     if isinstance(store, int):
         return store
     before_bytes = sum(_file_bytes(Path(args.db)))
@@ -250,7 +252,7 @@ def run_vacuum(args: argparse.Namespace) -> int:
                 removed += batch
         store.vacuum()
     except sqlite3.Error as error:
-        return _fail("vacuum", _explain(error, args))
+        return _fail(_explain(error, args))
     finally:
         store.close()
     after_bytes = sum(_file_bytes(Path(args.db)))

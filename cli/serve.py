@@ -362,7 +362,7 @@ def run(args: argparse.Namespace) -> int:
     if web_only and args.web_port is None:
         # Taken and then unused, they would leave the user believing them in force.
         print(
-            f"sheepfold serve: error: {' and '.join(web_only)} "
+            f"sheepfold serve: {' and '.join(web_only)} "
             f"{'is' if len(web_only) == 1 else 'are'} for the web viewer: "
             "add --web-port PORT, or use `sheepfold web` (the same flags without `web-`)",
             file=sys.stderr,

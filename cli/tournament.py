@@ -215,14 +215,14 @@ def _run(args: argparse.Namespace) -> int:
     from tournament.metrics import TournamentMetrics
     from tournament.progress import choose_progress
 
-    if metrics_host_alone("tournament run", args):
+    if metrics_host_alone("tournament", args):
         return 2
     try:
         config = load_config(args.config)
     except ConfigError as error:
         print(f"sheepfold tournament: {config_problem(args.config, error)}", file=sys.stderr)
         return 2
-    tls = server_tls_for(args, config, "run")
+    tls = server_tls_for(args, config)
     configure_run_logging()
     executor = _executor(args, config)
     if executor is None:

@@ -51,9 +51,7 @@ def config_problem(path: str, error: ConfigError) -> str:
     return str(error) if error.field.startswith("--") else f"{path}: {error}"
 
 
-def server_tls_for(
-    args: argparse.Namespace, config: TournamentConfig, command: str
-) -> ServerTls | None:
+def server_tls_for(args: argparse.Namespace, config: TournamentConfig) -> ServerTls | None:
     """What --tls and --tls-ca ask for (None: plaintext); a flag that cannot
     apply ends the command with one line and exit status 2, a usage error as
     every other bad flag or config of `run` and `sprt` is (a SystemExit with
@@ -63,14 +61,14 @@ def server_tls_for(
     if args.admin_token is not None and not args.server:
         # It was taken and unused: the run's own server makes its own token.
         _usage_error(
-            f"sheepfold tournament {command}: --admin-token is for --server (the "
+            "sheepfold tournament: --admin-token is for --server (the "
             "in-process server makes its own token)"
         )
     if args.admin_token is None:
         args.admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
     if not (args.tls or args.tls_ca):
         return None
-    name = f"tournament {command}"
+    name = "tournament"  # as every other line of run and sprt names the command
     if not args.server:
         _usage_error(
             f"sheepfold {name}: --tls and --tls-ca are for --server (the in-process "

@@ -135,7 +135,7 @@ def _sprt(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"sheepfold tournament: {config_problem(args.config, error)}", file=sys.stderr)
         return 2
-    tls = server_tls_for(args, config, "sprt")
+    tls = server_tls_for(args, config)
     configure_run_logging()
     # Its own line after every look, and a line for each game it could not count.
     return play_sprt(args, config, ProblemsProgress(), tls)

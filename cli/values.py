@@ -211,7 +211,7 @@ def metrics_host_alone(command: str, args: argparse.Namespace, also: str = "") -
     if args.metrics_host is None or args.metrics_port is not None:
         return False
     print(
-        f"sheepfold {command}: error: --metrics-host is for the metrics port: "
+        f"sheepfold {command}: --metrics-host is for the metrics port: "
         f"add --metrics-port PORT{also}",
         file=sys.stderr,
     )

@@ -88,14 +88,14 @@ def test_vacuum_deletes_what_the_retention_says_and_the_file_shrinks(tmp_path: P
 def test_db_mistakes_get_one_clear_line(tmp_path: Path) -> None:
     missing = sheepfold("db", "vacuum", "--db", str(tmp_path / "nope.db"))
     assert (missing.returncode, missing.stdout) == (1, "")
-    assert missing.stderr.strip() == f"sheepfold db vacuum: no database at {tmp_path / 'nope.db'}"
+    assert missing.stderr.strip() == f"sheepfold db: no database at {tmp_path / 'nope.db'}"
     assert not (tmp_path / "nope.db").exists(), "a mistyped path does not create a database"
 
     garbage = tmp_path / "garbage.db"
     garbage.write_bytes(b"this is not sqlite" * 100)
     bad = sheepfold("db", "info", "--db", str(garbage))
     assert bad.returncode == 1 and "Traceback" not in bad.stderr
-    assert bad.stderr.startswith("sheepfold db info: cannot use"), bad.stderr
+    assert bad.stderr.startswith("sheepfold db: cannot use"), bad.stderr
 
     for option, value in [("--keep-finished", "-1"), ("--keep-finished-days", "nan")]:
         wrong = sheepfold("db", "vacuum", "--db", str(garbage), option, value)
@@ -177,16 +177,16 @@ def test_info_only_reads_and_refuses_a_file_that_is_no_server_database(tmp_path:
         done = sheepfold("db", command, "--db", str(empty))
         assert (done.returncode, done.stdout) == (1, "")
         assert done.stderr.strip() == (
-            f"sheepfold db {command}: {empty} is not a Sheepfold server database: it is empty"
+            f"sheepfold db: {empty} is not a Sheepfold server database: it is empty"
         )
         done = sheepfold("db", command, "--db", str(tournament_db))
         assert (done.returncode, done.stdout) == (1, "")
         assert done.stderr.strip() == (
-            f"sheepfold db {command}: {tournament_db} is not a Sheepfold server database: "
+            f"sheepfold db: {tournament_db} is not a Sheepfold server database: "
             "it is a tournament database (see `sheepfold tournament report`)"
         )
     missing = sheepfold("db", "info", "--db", str(tmp_path / "nope.db"))
-    assert missing.stderr.strip() == f"sheepfold db info: no database at {tmp_path / 'nope.db'}"
+    assert missing.stderr.strip() == f"sheepfold db: no database at {tmp_path / 'nope.db'}"
     assert _snapshot(tmp_path) == before, "no file was written, created or left behind"
 
 
@@ -218,7 +218,7 @@ def test_a_database_of_a_newer_server_is_refused_and_left_alone(
     done = sheepfold("db", command, "--db", str(db))
     assert (done.returncode, done.stdout) == (1, ""), done.stdout
     assert done.stderr.strip().splitlines() == [
-        f"sheepfold db {command}: {db}: the database has schema version 99, newer than "
+        f"sheepfold db: {db}: the database has schema version 99, newer than "
         f"this server's {SCHEMA_VERSION}: upgrade sheepfold"
     ]
     assert _snapshot(tmp_path) == before
@@ -233,7 +233,7 @@ def test_a_path_that_cannot_be_a_database_is_one_line(command: str, tmp_path: Pa
     ]:
         done = sheepfold("db", command, "--db", path)
         assert (done.returncode, done.stdout) == (1, "")
-        assert done.stderr.strip() == f"sheepfold db {command}: {message}"
+        assert done.stderr.strip() == f"sheepfold db: {message}"
 
 
 @pytest.mark.parametrize(

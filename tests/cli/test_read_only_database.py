@@ -143,7 +143,7 @@ def test_db_vacuum_of_a_database_it_cannot_write_says_why(tmp_path: Path) -> Non
     done = _read_only(db, "db", "vacuum", "--db", str(db))
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.strip().splitlines() == [
-        f"sheepfold db vacuum: cannot use {db}: it cannot be written (attempt to write "
+        f"sheepfold db: cannot use {db}: it cannot be written (attempt to write "
         "a readonly database): a read-only file, folder or mount"
     ]
 
@@ -158,6 +158,6 @@ def test_db_vacuum_in_a_folder_it_cannot_write_names_the_folder(tmp_path: Path) 
     done = _read_only(folder, "db", "vacuum", "--db", str(db))
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.strip().splitlines() == [
-        f"sheepfold db vacuum: cannot use {db}: unable to open database file (the folder "
+        f"sheepfold db: cannot use {db}: unable to open database file (the folder "
         f"{folder} cannot be written, and SQLite keeps files beside the database)"
     ]

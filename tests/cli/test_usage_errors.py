@@ -43,34 +43,33 @@ MATCH = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random
         ),
         (
             ("serve", "--port", "0", "--db", ":memory:", "--tournament-db", "t.sqlite"),
-            "sheepfold serve: error: --tournament-db is for the web viewer: add --web-port PORT",
+            "sheepfold serve: --tournament-db is for the web viewer: add --web-port PORT",
         ),
         # The viewer's other flags were taken without --web-port and did nothing.
         (
             ("serve", "--port", "0", "--db", ":memory:", "--web-allowed-host", "viewer.example"),
-            "sheepfold serve: error: --web-allowed-host is for the web viewer: add --web-port PORT",
+            "sheepfold serve: --web-allowed-host is for the web viewer: add --web-port PORT",
         ),
         (
             ("serve", "--port", "0", "--db", ":memory:", "--web-host", "0.0.0.0"),
-            "sheepfold serve: error: --web-host is for the web viewer: add --web-port PORT",
+            "sheepfold serve: --web-host is for the web viewer: add --web-port PORT",
         ),
         # Its default too: it was counted as given only when it differed.
         (
             ("serve", "--port", "0", "--db", ":memory:", "--web-host", "127.0.0.1"),
-            "sheepfold serve: error: --web-host is for the web viewer: add --web-port PORT",
+            "sheepfold serve: --web-host is for the web viewer: add --web-port PORT",
         ),
         (
             ("serve", "--port", "0", "--db", ":memory:", "--web-max-connections", "5"),
-            "sheepfold serve: error: --web-max-connections is for the web viewer",
+            "sheepfold serve: --web-max-connections is for the web viewer",
         ),
         (
             ("serve", "--port", "0", "--web-max-connections-per-address", "5"),
-            "sheepfold serve: error: --web-max-connections-per-address is for the web viewer",
+            "sheepfold serve: --web-max-connections-per-address is for the web viewer",
         ),
         (
             ("serve", "--port", "0", "--db", ":memory:", "--metrics-host", "0.0.0.0"),
-            "sheepfold serve: error: --metrics-host is for the metrics port: "
-            "add --metrics-port PORT",
+            "sheepfold serve: --metrics-host is for the metrics port: add --metrics-port PORT",
         ),
         # An empty path is the current folder to pathlib, which was named instead.
         (("tournament", "run", ""), "sheepfold tournament: no config file given"),
@@ -320,8 +319,7 @@ def test_tournament_run_refuses_metrics_host_without_metrics_port(tmp_path: Path
     done = sheepfold("tournament", "run", str(config), "--metrics-host", "127.0.0.1")
     assert done.returncode == 2
     assert one_line(done) == (
-        "sheepfold tournament run: error: --metrics-host is for the metrics port: "
-        "add --metrics-port PORT"
+        "sheepfold tournament: --metrics-host is for the metrics port: add --metrics-port PORT"
     )
     assert not (tmp_path / "cup.sqlite").exists()
 
@@ -337,7 +335,7 @@ def test_a_tournament_refuses_an_admin_token_without_a_server(
     done = sheepfold("tournament", subcommand, str(config), "--admin-token", "s3cret")
     assert done.returncode == 2
     assert one_line(done) == (
-        f"sheepfold tournament {subcommand}: --admin-token is for --server (the in-process "
+        "sheepfold tournament: --admin-token is for --server (the in-process "
         "server makes its own token)"
     )
     assert not (tmp_path / "cup.sqlite").exists()
