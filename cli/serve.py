@@ -598,7 +598,7 @@ def _read_token_file(path: Path) -> str:
         raise SystemExit(f"{where}: {error.strerror or error}") from None
     if data is None:
         raise SystemExit(
-            f"{where}: a pipe whose writer wrote no token and did not close it "
+            f"{where}: a pipe whose writer did not write the token and close its end "
             f"within {TOKEN_WAIT_SECONDS:g} seconds"
         )
     if pipe and not data:

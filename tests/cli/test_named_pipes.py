@@ -82,8 +82,8 @@ def test_serve_refuses_an_admin_token_file_whose_writer_never_writes(fifo: Path)
         os.close(writer)
     assert done.returncode == 1
     assert one_line(done) == (
-        f"sheepfold serve: --admin-token-file {fifo}: a pipe whose writer wrote no token "
-        f"and did not close it within {TOKEN_WAIT_SECONDS:g} seconds"
+        f"sheepfold serve: --admin-token-file {fifo}: a pipe whose writer did not write "
+        f"the token and close its end within {TOKEN_WAIT_SECONDS:g} seconds"
     )
     assert waited >= TOKEN_WAIT_SECONDS
 
