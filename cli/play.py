@@ -24,6 +24,7 @@ from cli.values import (
     match_seed,
     positive_int,
     seconds_up_to,
+    usage_error,
     whole_number,
 )
 from clients.rejoin import REJOIN_SECONDS
@@ -145,11 +146,11 @@ def run_match(args: argparse.Namespace) -> int:
     except BotSpecError as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     if (args.tls or args.tls_ca) and any(isinstance(bot, CommandBot) for bot in bots):
-        raise SystemExit(COMMAND_BOT_TLS.format(command="match"))
+        usage_error(COMMAND_BOT_TLS.format(command="match"))
     if (args.tls or args.tls_ca) and not args.server:
-        raise SystemExit("sheepfold match: --tls and --tls-ca need --server")
+        _usage_error("match: --tls and --tls-ca need --server")
     if args.admin_token is not None and not args.server:
-        raise SystemExit(
+        usage_error(
             "sheepfold match: --admin-token needs --server (without it, match plays on "
             "a server of its own, which makes its own token)"
         )
@@ -164,7 +165,7 @@ def run_match(args: argparse.Namespace) -> int:
     caps_cores = max(caps, default=None)
     socket = args.server.removeprefix("unix:") if (args.server or "").startswith("unix:") else None
     if sandboxed and args.server and not socket:
-        raise SystemExit(
+        usage_error(
             "sheepfold match: sandboxed command bots reach the server only through its Unix "
             "socket: pass --server unix:PATH (sheepfold serve --listen unix:PATH)"
         )
@@ -403,9 +404,8 @@ def _check_bot_name(spec: str, command: str) -> None:
 
 
 def _usage_error(message: str) -> NoReturn:
-    """A mistake in the flags: one line and exit status 2, as argparse's own."""
-    print(f"sheepfold {message}", file=sys.stderr)
-    raise SystemExit(2)
+    """A mistake in the flags: "sheepfold " and `message`, exit status 2."""
+    usage_error(f"sheepfold {message}")
 
 
 def _prints_to_stderr() -> redirect_stdout[Any]:
@@ -443,7 +443,7 @@ def run_bot(args: argparse.Namespace) -> int:
     _check_bot_name(args.bot, "bot")
     if args.bot.startswith("cmd:"):
         if args.tls or args.tls_ca:
-            raise SystemExit(COMMAND_BOT_TLS.format(command="bot"))
+            usage_error(COMMAND_BOT_TLS.format(command="bot"))
         return _run_command_bot(args)
     credentials = client_credentials(args, "bot", args.server)
     note_ignored_command_flags(args, "bot", "--bot is none")

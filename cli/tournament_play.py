@@ -10,10 +10,11 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from cli.client_tls import server_tls
 from cli.lock_wait import lock_wait
+from cli.values import usage_error
 from clients.interrupts import ignore_further_interrupts
 from tournament.config import FILE_FIELD, ConfigError, TournamentConfig, resolve_path
 from tournament.store_lock import LockWait
@@ -60,7 +61,7 @@ def server_tls_for(args: argparse.Namespace, config: TournamentConfig) -> Server
     when not given."""
     if args.admin_token is not None and not args.server:
         # It was taken and unused: the run's own server makes its own token.
-        _usage_error(
+        usage_error(
             "sheepfold tournament: --admin-token is for --server (the "
             "in-process server makes its own token)"
         )
@@ -70,13 +71,13 @@ def server_tls_for(args: argparse.Namespace, config: TournamentConfig) -> Server
         return None
     name = "tournament"  # as every other line of run and sprt names the command
     if not args.server:
-        _usage_error(
+        usage_error(
             f"sheepfold {name}: --tls and --tls-ca are for --server (the in-process "
             "server needs no TLS)"
         )
     commands = [bot.name for bot in config.bots if bot.command is not None]
     if commands:
-        _usage_error(
+        usage_error(
             f"sheepfold {name}: --tls and --tls-ca are for the runner's own calls and its "
             f"in-process bots; command bots ({', '.join(commands)}) connect to the server "
             "by themselves (sandboxed ones through a Unix socket, which never uses TLS)"
@@ -84,12 +85,7 @@ def server_tls_for(args: argparse.Namespace, config: TournamentConfig) -> Server
     try:
         return server_tls(args, name, args.server.split(","))
     except SystemExit as refused:  # a CA file it cannot use, TLS over a Unix socket
-        _usage_error(str(refused.code))
-
-
-def _usage_error(line: str) -> NoReturn:
-    print(line, file=sys.stderr)
-    raise SystemExit(2)
+        usage_error(str(refused.code))
 
 
 def lock_wait_for(args: argparse.Namespace, database: str, progress: Progress | None) -> LockWait:

@@ -7,6 +7,7 @@ import argparse
 import math
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 
 from clients.bot_limits import LimitsError, parse_limits, shown
 from server.clock_limits import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
@@ -202,6 +203,14 @@ def sandbox_limit(text: str) -> tuple[str, int | float]:
     except LimitsError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return key, number
+
+
+def usage_error(line: str) -> NoReturn:
+    """A mistake in the flags found after parsing them: `line` alone on stderr
+    and exit status 2, as argparse's own usage errors (a SystemExit carrying
+    the line would exit 1, the status of a command that could not do its work)."""
+    print(line, file=sys.stderr)
+    raise SystemExit(2)
 
 
 def metrics_host_alone(command: str, args: argparse.Namespace, also: str = "") -> bool:

@@ -74,7 +74,7 @@ def test_match_without_server_refuses_an_admin_token_it_would_not_use() -> None:
     command, is still left unused without a word."""
     match = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random")
     done = sheepfold(*match, "--admin-token", "s3cret-token", env=_env(None))
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert one_line(done) == (
         "sheepfold match: --admin-token needs --server (without it, match plays on "
         "a server of its own, which makes its own token)"

@@ -235,7 +235,7 @@ def test_match_refuses_tls_it_cannot_give(args: tuple[str, ...], problem: str) -
     done = sheepfold(
         "match", "--game", "sheep-n-sheep", "--players", "2", "--tls", "--no-sandbox", *args
     )
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert one_line(done) == f"sheepfold match: {problem}"
 
 

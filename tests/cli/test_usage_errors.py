@@ -349,3 +349,26 @@ def test_a_tournament_without_a_server_ignores_the_admin_token_variable(tmp_path
         "tournament", "run", str(config), "--no-report", env={"SHEEPFOLD_ADMIN_TOKEN": "s3cret"}
     )
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            (*MATCH, "--server", "127.0.0.1:1"),
+            "sheepfold match: sandboxed command bots reach the server only through its Unix "
+            "socket: pass --server unix:PATH (sheepfold serve --listen unix:PATH)",
+        ),
+        (
+            ("bot", "--server", "127.0.0.1:1", "--match", "m", "--token", "t",
+             "--bot", "cmd:/bin/true", "--tls"),
+            "sheepfold bot: --tls and --tls-ca are for this command's own calls; a command bot "
+            "connects to the server by itself (sandboxed ones through a Unix socket)",
+        ),
+    ],
+)  # fmt: skip
+def test_flags_that_cannot_go_together_are_a_usage_error(args: tuple[str, ...], line: str) -> None:
+    """Found once the flags are parsed, they once exited 1, the status of a
+    command that could not do its work."""
+    done = sheepfold(*args)
+    assert (done.returncode, one_line(done)) == (2, line)
