@@ -41,6 +41,8 @@ HEALTH_PORT_CONNECTIONS = 64
 FILES_KEPT_FREE = 512
 
 DEFAULT_MAX_REQUEST_BYTES = 16 * 1024
+# The largest message sent or received; also what a gRPC client takes by default.
+DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +55,7 @@ class ServerConfig:
     private_replays: bool = False
     tls_cert: Path | None = None
     tls_key: Path | None = None
-    max_message_bytes: int = 4 * 1024 * 1024
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     # What a client sends is a few hundred bytes at most (a join, an answer, a
     # match's options). Each call's received message lives as long as the call's
     # objects, which gRPC's Python layer frees only with the cycle collector: a
