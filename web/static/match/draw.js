@@ -38,6 +38,7 @@ function draw() {
   $("view-wrap").hidden = model.live;
   if (!frame) {
     $("move-label").textContent = model.live ? "waiting for the first move" : "no moves to show";
+    drawLog();
     return;
   }
   $("move-label").textContent = `move ${frame.move} of ${frames[last].move}`;
@@ -170,7 +171,7 @@ function drawLog() {
   const log = $("log");
   const items = [];
   // The last 80 events up to the current move: enough context, cheap to redraw.
-  for (let i = model.index; i >= 0 && items.length < 80; i--) {
+  for (let i = Math.min(model.index, model.frames.length - 1); i >= 0 && items.length < 80; i--) {
     const frame = model.frames[i];
     for (let j = frame.events.length - 1; j >= 0 && items.length < 80; j--) {
       const event = frame.events[j];
@@ -180,6 +181,12 @@ function drawLog() {
       }, h("span", { class: "mv" }, String(frame.move)), " ", event.text,
       event.to !== null && event.to !== undefined ? h("span", { class: "only" }, ` ${seatText(event.to)} only`) : null));
     }
+  }
+  // Nothing yet: said as the matches list says an empty list ("no live
+  // match"), and gone with the first event. A live page's log was an empty
+  // box until the first move, as if it had failed to load.
+  if (!items.length) {
+    items.push(h("li", { class: "empty muted" }, model.live ? "no events yet" : "no events up to this move"));
   }
   log.replaceChildren(...items);
 }
