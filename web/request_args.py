@@ -11,13 +11,15 @@ from web.responses import fail
 
 
 def move_query(request: web.Request, moves: int) -> int | None:
+    """The move `?move=` names: a whole number, which may lie past the match's
+    `moves` (the page opens at its end and says so, as it does for
+    `#move=N`: a link to move 9999 was a 400 in one form and the end in the
+    other); anything else is a 400."""
     raw = request.query.get("move")
     if raw is None:
         return None
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
         raise fail(400, f"move must be a whole number from 0 to {moves}, not {raw[:40]!r}")
-    if int(raw) > moves:
-        raise fail(400, f"this match has moves 0 to {moves}; there is no move {raw}")
     return int(raw)
 
 

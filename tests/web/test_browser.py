@@ -98,6 +98,42 @@ def test_a_bad_move_link_says_so(showcase: Showcase, page: Any) -> None:
     wait_for_move(page, page.evaluate("() => window.sheepfold.frames.at(-1).move"))  # its end
 
 
+def _a_tournament_game(showcase: Showcase) -> str:
+    with Store(showcase.tournament_dbs[0]) as store:
+        return store.games(store.tournament("showcase").id)[0].match_id
+
+
+@pytest.mark.parametrize("where", ["match", "tournament game"])
+def test_a_move_past_the_end_in_the_query_opens_at_the_end_as_in_the_hash(
+    showcase: Showcase, page: Any, where: str
+) -> None:
+    """`#move=9999` opened a finished match at its end, saying there is no
+    such move, while `?move=9999`, the same link in the other form, was a 400
+    page: the query form now does as the hash form does. A move that is no
+    number (`?move=abc`, `?move=-3`) is still a 400 page."""
+    if where == "match":
+        url = f"{showcase.url}/match/{showcase.finished['sheep-showdown']}"
+    else:
+        url = f"{showcase.url}/tournaments/0/showcase/match/{_a_tournament_game(showcase)}"
+    answer = page.goto(f"{url}?move=9999")
+    assert answer.status == 200
+    page.wait_for_selector("#notice:not([hidden])")
+    last = page.evaluate("() => window.sheepfold.frames.at(-1).move")
+    assert page.inner_text("#notice") == (
+        f'There is no move "9999" in this match: its moves are 0 to {last}.'
+    )
+    wait_for_move(page, last)  # its end
+    save_screenshot(page, f"query-move-past-the-end-{where.replace(' ', '-')}")
+    # A move it holds, in the query, opens there and says nothing.
+    page.goto(f"{url}?move=2")
+    wait_for_move(page, 2)
+    assert page.locator("#notice").is_hidden()
+    for garbage in ("abc", "-3"):
+        answer = page.goto(f"{url}?move={garbage}")
+        assert answer.status == 400
+        assert "move must be a whole number" in page.inner_text("body")
+
+
 def test_play_steps_through_the_moves_and_pause_stops(showcase: Showcase, page: Any) -> None:
     page.goto(f"{showcase.url}/match/{showcase.finished['stubborn-sheep']}#move=0")
     wait_for_move(page, 0)

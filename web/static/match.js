@@ -6,7 +6,7 @@
 import { boot, model, notice } from "./match/model.js";
 import { drawSeatBots } from "./match/names.js";
 import { render, tickClock } from "./match/draw.js";
-import { fillViews, goLast, goMove, loadFrames, moveFromHash } from "./match/replay.js";
+import { fillViews, goLast, goMove, loadFrames, moveFromHash, moveFromQuery } from "./match/replay.js";
 import { follow } from "./match/live.js";
 
 setInterval(tickClock, 200);
@@ -24,7 +24,8 @@ if (model.live) {
     // A link's move (#move=N, ?move=N) or else the last one: a finished match
     // opens at its end, its result shown (at move 0 a spectator saw the empty
     // start and no outcome); the start is one key (Home) or click away.
-    const asked = moveFromHash() ?? boot.move ?? null;
+    // A move past the end (`?move=9999`, `#move=9999`) opens at the end and says so.
+    const asked = /^#move=/.test(location.hash) ? moveFromHash() : moveFromQuery();
     if (asked !== null) goMove(asked, false);
     else goLast(false);
   }

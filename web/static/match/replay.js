@@ -101,6 +101,18 @@ export function moveFromHash() {
   } catch {
     // "%zz" is no move either: said below, as any other.
   }
+  return heldMove(asked);
+}
+
+// The move `?move=N` asked for (the viewer checked it is a whole number), when
+// the page holds it; one past the end is said as `#move=N` says it, and the
+// page opens at the end (it was a 400 page, and `#move=N` the end).
+export function moveFromQuery() {
+  return boot.move === null || boot.move === undefined ? null : heldMove(String(boot.move));
+}
+
+// Move `asked`, when the page holds it; else null, and the notice says so.
+function heldMove(asked) {
   const first = model.frames.length ? model.frames[0].move : 0;
   const last = model.frames.length ? model.frames[model.frames.length - 1].move : 0;
   if (!/^\d+$/.test(asked) || indexOfMove(Number(asked)) < 0) {
