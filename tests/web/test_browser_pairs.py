@@ -3,6 +3,7 @@ Chromium: each crosstable cell links to them, on a laptop and a phone."""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pytest
@@ -98,3 +99,50 @@ def test_a_bot_in_the_standings_lists_its_games(showcase: Showcase, page: Any) -
         assert int(row.locator("td.games").inner_text()) == len(theirs)
         said = page.inner_text("#pair-games")
         assert f"Games of {bot}: {len(theirs)} games" in said, said
+
+
+def _three_seats(route: Any) -> None:
+    """The showcase's tournament page with its newest game seating all three
+    of its bots, as a game of a three-seat tournament does."""
+    answer = route.fetch()
+    body, rows = answer.text(), 0
+    for bots in ('"random", "random-too"', '"random-too", "random"'):
+        was = f'data-bots="{html.escape(f"[{bots}]")}"'
+        if was in body:
+            seated = '["random", "random-too", "greedy"]'
+            body = body.replace(was, f'data-bots="{html.escape(seated)}"', 1)
+            rows += 1
+            break
+    assert rows == 1, "no game of random and random-too in the report"
+    route.fulfill(response=answer, body=body)
+
+
+def test_three_bots_in_the_address_list_the_games_all_three_sat_in(
+    showcase: Showcase, page: Any
+) -> None:
+    """#bot=A&bot=B&bot=C (an address written by hand, or a game of three
+    seats) showed every game under no line, as if it named no bot: one bot
+    lists its games, two the games they both sat in, and three or more, as
+    two do, the games every one of them sat in."""
+    url = f"{showcase.url}/tournaments/0/showcase"
+    page.route(url, _three_seats)
+    page.goto(f"{url}#bot=random&bot=random-too&bot=greedy")
+    page.wait_for_function(
+        "(bots) => document.getElementById('pair-games')?.dataset.pair === bots",
+        arg="random\nrandom-too\ngreedy",
+    )
+    shown = page.evaluate(SHOWN_GAMES)
+    seated = page.eval_on_selector(
+        f'tr[data-match-id="{shown[0]}"]', "row => JSON.parse(row.dataset.bots)"
+    ) if len(shown) == 1 else None  # fmt: skip
+    assert seated == ["random", "random-too", "greedy"], shown
+    said = page.inner_text("#pair-games")
+    assert said.startswith("Games of random, random-too and greedy: 1 game · "), said
+    save_screenshot(page, "tournament-three-bots")
+    # A bot named twice is named once: its own games.
+    with Store(showcase.tournament_dbs[0]) as store:
+        stored = store.games(store.tournament("showcase").id)
+    page.goto(f"{url}#bot=greedy&bot=greedy")
+    page.wait_for_function("() => document.getElementById('pair-games')?.dataset.pair === 'greedy'")
+    theirs = {g.match_id for g in stored if "greedy" in g.bots} | set(shown)
+    assert sorted(page.evaluate(SHOWN_GAMES)) == sorted(theirs)

@@ -132,15 +132,17 @@ function linkPairs() {
   }
 }
 
-// The games list shows the games of the bot or the pair the address names
-// (#bot=A, #bot=A&bot=B) alone, under a line saying whose games they are, with
-// a link back to every game.
+// The games list shows the games the address's bots all sat in (#bot=A: A's
+// games; #bot=A&bot=B: the pair's; #bot=A&bot=B&bot=C: those three's, in a
+// game of three seats or more) alone, under a line saying whose games they
+// are, with a link back to every game. Three bots or more once showed every
+// game under no line, as if the address named none.
 function showPair(scroll) {
-  const bots = new URLSearchParams(location.hash.slice(1)).getAll("bot");
+  const bots = [...new Set(new URLSearchParams(location.hash.slice(1)).getAll("bot"))].filter(Boolean);
   const table = report.querySelector("table.games");
   report.querySelector("#pair-games")?.remove();
   if (!table) return;
-  const pair = bots.length === 1 || bots.length === 2 ? bots : null;
+  const pair = bots.length ? bots : null;
   let shown = 0;
   for (const row of table.querySelectorAll("tr[data-match-id]")) {
     const seated = JSON.parse(row.dataset.bots || "[]"); // the report's own json.dumps
@@ -154,10 +156,11 @@ function showPair(scroll) {
     heading.textContent = pair === null ? `Games (${all})` : `Games (${shown} of ${all})`;
   }
   if (pair === null) return;
+  // "A", "A and B", "A, B and C".
+  const names = pair.flatMap((bot, i) => [i === 0 ? null : i === pair.length - 1 ? " and " : ", ",
+    h("bdi", { class: "bot" }, bot)]);
   const note = h("p", { id: "pair-games", class: "pair-games", "data-pair": pair.join("\n") },
-    "Games of ", h("bdi", { class: "bot" }, pair[0]),
-    pair.length === 2 ? [" and ", h("bdi", { class: "bot" }, pair[1])] : [],
-    `: ${count(shown, "game")} · `, h("a", { href: "#" }, "every game"));
+    "Games of ", names, `: ${count(shown, "game")} · `, h("a", { href: "#" }, "every game"));
   table.before(note);
   if (scroll) note.scrollIntoView({ block: "start" });
 }
