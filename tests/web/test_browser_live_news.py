@@ -1,8 +1,11 @@
-"""What a live match's page says of what it has not seen yet, in headless
-Chromium: an event log with no event in it."""
+"""What a live match's page says of what its stream does not bring, in
+headless Chromium: an event log with no event in it yet, and a bot that left."""
 
 from __future__ import annotations
 
+import json
+import time
+import urllib.request
 from typing import Any
 
 import pytest
@@ -38,3 +41,48 @@ def test_a_live_page_says_its_event_log_is_empty_until_the_first_event(
     page.wait_for_function("() => document.querySelector('#log li.empty') === null")
     lines = page.evaluate(LOG_LINES)
     assert lines and all("empty" not in kind for kind, _ in lines), lines
+
+
+def _seats_connected(showcase: Showcase, match_id: str) -> list[bool]:
+    url = f"{showcase.url}/api/match/{match_id}"
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        return [seat["connected"] for seat in json.loads(answer.read())["seats"]]
+
+
+def test_a_live_page_says_when_a_bot_leaves_while_it_watches(showcase: Showcase, page: Any) -> None:
+    """The live stream brings moves and events, not a bot leaving: a page
+    that watched a seat's bot go went on saying "seat 1 deciding for 40 s"
+    of nobody, for as long as the match stood still. The page asks the viewer
+    every few seconds whether each seat's bot is connected, and says so of a
+    seat whose bot left."""
+    match_id = showcase.start_live("sheep-showdown", 2, 7272, delay=0.3)
+    bots = showcase._players[-2:]
+    page.add_init_script("window.sheepfoldSeatSeconds = 0.5")
+    page.goto(f"{showcase.url}/match/{match_id}")
+    # Following it: moves arrive, and both seats are there.
+    page.wait_for_function("() => window.sheepfold.frames.length >= 3", timeout=20_000)
+    page.wait_for_function(
+        "() => document.getElementById('clock').textContent.includes('deciding')"
+    )
+    assert page.locator("#scores [data-away]").count() == 0
+
+    async def leave() -> None:
+        for bot in bots:
+            bot.cancel()
+
+    showcase.server.run(leave())
+    deadline = time.monotonic() + 30
+    while any(_seats_connected(showcase, match_id)):
+        assert time.monotonic() < deadline, "the bots are still connected"
+        time.sleep(0.05)
+    page.wait_for_function(
+        "() => document.getElementById('clock').textContent.includes('bot is not connected')",
+        timeout=10_000,
+    )
+    to_move = page.evaluate("() => window.sheepfold.frames.at(-1).to_move")
+    assert page.inner_text("#clock").startswith(f"seat {to_move}'s bot is not connected")
+    page.wait_for_function("() => document.querySelectorAll('#scores [data-away]').length === 2")
+    assert page.locator(f'#scores tr[data-seat="{to_move}"] [data-away]').inner_text() == (
+        "disconnected"
+    )
+    save_screenshot(page, "live-bot-left")

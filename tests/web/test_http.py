@@ -491,3 +491,20 @@ def test_replays_render_in_a_process_of_their_own_which_comes_back_if_killed(
         status, _, body = get(f"{showcase.url}/api/match/{match_id}/frames?view=seat-1")
     assert status == 200, body[:300]
     assert _replay_process(state) != replayer
+
+
+def test_a_matchs_seats_say_whether_each_bot_is_connected(showcase: Showcase) -> None:
+    """What a live page asks every few seconds: the status, the moves and each
+    seat's connection (a finished match has no bot connected); an unknown
+    match is a 404 as on every other match address."""
+    match_id = showcase.finished["sheep-n-sheep"]
+    status, kind, body = get(f"{showcase.url}/api/match/{match_id}/seats")
+    assert status == 200 and "json" in kind
+    seats = json.loads(body)
+    assert seats["status"] == "finished" and seats["moves"] > 0
+    players = GAMES["sheep-n-sheep"][0]
+    assert [(s["seat"], s["joined"], s["connected"]) for s in seats["seats"]] == [
+        (seat, True, False) for seat in range(players)
+    ]
+    status, kind, body = get(f"{showcase.url}/api/match/no-such-match/seats")
+    assert "json" in kind and json.loads(body)["status"] == 404

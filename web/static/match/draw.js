@@ -151,12 +151,27 @@ function drawScores(frame, result) {
   const body = rows.map((cells, seat) =>
     h("tr", { "data-seat": seat, class: deciding === seat ? "to-move" : "" },
       h("td", {}, h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${seat}`,
-        botNode(seat) ? [" ", botNode(seat)] : null),
+        botNode(seat) ? [" ", botNode(seat)] : null,
+        away(seat) ? [" ", h("span", { class: "badge away", "data-away": "", title: "its bot left the match" }, "disconnected")] : null),
       cells.map((c) => h("td", {}, String(c))),
       result ? h("td", { class: "final", "data-final-score": result.scores[seat] },
         `${result.scores[seat]}${ranked && result.ranks[seat] === 1 ? " ★" : ""}`) : null,
       ranked ? h("td", { class: "rank", "data-rank": result.ranks[seat] }, ordinal(result.ranks[seat])) : null));
   table.replaceChildren(h("thead", {}, head), h("tbody", {}, body));
+}
+
+// A seat whose bot joined and left, while the match is live: the game server
+// said so when the page last asked (the stream says nothing of it).
+function away(seat) {
+  const info = model.seats[seat];
+  return model.live && model.status === "running" && !!info && info.joined && info.connected === false;
+}
+
+// The seat to move's bot is not connected, as the game server said it at the
+// move the page holds last (an answer from before that move is out of date).
+function notConnected(last) {
+  const info = model.seats[last.to_move];
+  return !!info && info.connected === false && model.seatsMoves === last.move;
 }
 
 // What the result says each seat scored and why (Sheep & Garden's objective
@@ -216,14 +231,15 @@ export function tickClock() {
   if (!open) {
     clock.textContent = !model.live && per ? `clock: ${per} s per decision` : "";
     delete clock.dataset.seconds;
-  } else if (model.decisionSeen === null) {
-    // The decision opened before the page did. Its seat's bot gone (a server
-    // restarted under a match whose bots did not come back), the page said
+  } else if (notConnected(last)) {
+    // Its seat's bot gone (a server restarted under a match whose bots did
+    // not come back, a bot that left while the page watched), the page said
     // "is deciding" of nobody, for as long as the match stood still.
-    const seat = (boot.seats || [])[last.to_move];
-    clock.textContent = seat && seat.connected === false && last.move === boot.moves
-      ? `seat ${last.to_move}'s bot is not connected${limit}`
-      : `seat ${last.to_move} is deciding${limit}`;
+    clock.textContent = `seat ${last.to_move}'s bot is not connected${limit}`;
+    delete clock.dataset.seconds;
+  } else if (model.decisionSeen === null) {
+    // The decision opened before the page did: how long it has run is unknown.
+    clock.textContent = `seat ${last.to_move} is deciding${limit}`;
     delete clock.dataset.seconds;
   } else {
     const spent = (performance.now() - model.decisionSeen) / 1000;

@@ -159,6 +159,25 @@ async function reconnect() {
   }
 }
 
+// Whether each seat's bot is connected: the stream brings moves, not a bot
+// leaving, so a page went on saying a seat was deciding for as long as its
+// bot was gone. Asked every few seconds while the page follows the match and
+// its tab is shown (a test may set window.sheepfoldSeatSeconds).
+const SEAT_SECONDS = window.sheepfoldSeatSeconds || 5;
+
+async function askSeats() {
+  if (model.live && !document.hidden && boot.seats_url) {
+    const info = await fetchJson(boot.seats_url, { cache: "no-store" });
+    if (!info.error && Array.isArray(info.seats)) {
+      model.seats = info.seats;
+      model.seatsMoves = info.moves;
+      render();
+    }
+  }
+  if (model.live) setTimeout(askSeats, SEAT_SECONDS * 1000);
+}
+if (model.live) setTimeout(askSeats, SEAT_SECONDS * 1000);
+
 // A hidden tab lets go of its live stream. A browser opens at most six
 // connections to one viewer and each live page (and the matches list) holds
 // one for its stream, so with six such tabs open a seventh did not even load.

@@ -18,6 +18,11 @@ export const model = {
   // When this page saw the move that opened the current decision (null: the
   // decision was already open when the stream started, so its start is unknown).
   decisionSeen: null,
+  // The game server's word on each seat (its bot connected, joined) as the
+  // viewer last gave it, and the moves played then: a live page asks again
+  // every few seconds, since its stream brings moves and not who left.
+  seats: boot.seats || [],
+  seatsMoves: boot.moves,
 };
 window.sheepfold = model; // for tests and the curious: everything the page holds
 // Set before the first await: a module that awaits at its top level can still
