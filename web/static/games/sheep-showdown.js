@@ -4,6 +4,18 @@ import { h, legible, reset, s, scaleIn, seatColour, short, text, widthOf } from 
 const CELL = 68;
 const PAD = 28;
 const CARD = "SHEEP_SHOWDOWN_CARD_";
+// A dog stands in its card's top right corner, as large as the room above
+// the card's name leaves it (the name is larger where the board is drawn
+// small: a phone, six seats), and no larger than DOG_R.
+const DOG_R = 16;
+
+// A dog's radius and its centre in its cell, with the card's name `name` units high.
+function dogPlace(name) {
+  const ring = 4 + 1.5; // the dashed ring round the dog to move, and its line
+  // The ears reach 1.05 r above the centre; the ring r + 5.5 below it.
+  const r = Math.max(10, Math.min(DOG_R, (CELL - 8 - name - 2 - 5 - ring) / 2.05));
+  return { r, x: CELL - r - ring, y: 5 + 1.05 * r };
+}
 
 const LOOK = {
   EMPTY: { fill: "none", label: "" },
@@ -79,30 +91,37 @@ export function draw(svg, obs, ctx) {
     svg.append(text(PAD + i * CELL + CELL / 2, PAD + size * CELL + 12, String.fromCharCode(97 + i), { class: "axis", "font-size": f(11), fill: "#2c4a1e" }));
     svg.append(text(PAD / 2, PAD + i * CELL + CELL / 2, String(i + 1), { class: "axis", "font-size": f(11), fill: "#2c4a1e" }));
   }
-  // Dogs sharing a cell are fanned out so each stays visible.
+  // A dog stands in its card's top right corner, a little smaller than the
+  // card's middle: there it covers neither the card's name along its foot
+  // ("shepherd") nor a sheep's value in its top left corner. Drawn over the
+  // middle it hid most of the name, on a laptop and on a phone. Dogs sharing
+  // a cell (one out of the round, one in) are fanned out leftwards.
   const seen = {};
+  const place = dogPlace(f(10));
   for (const dog of obs.dogs || []) {
     if (!dog.cell) continue;
     const key = `${dog.cell.row},${dog.cell.col}`;
     const k = (seen[key] = (seen[key] || 0) + 1) - 1;
-    const cx = PAD + dog.cell.col * CELL + CELL / 2 + (k ? 14 * k : 0);
-    const cy = PAD + dog.cell.row * CELL + CELL / 2 + (k ? -14 * k : 0);
+    const r = place.r, e = r / 20; // the ears and the cross as drawn at r 20
+    const cx = PAD + dog.cell.col * CELL + place.x - 1.6 * r * k;
+    const cy = PAD + dog.cell.row * CELL + place.y + 0.8 * r * k;
     const moving = obs.to_move === dog.owner && (obs.decision_dog === undefined || obs.decision_dog === dog.dog);
     // A dog out of the round is faded and crossed, its number over the cross
     // and at full strength: a "✕" over the number of a dog at 45% opacity
     // left the end of a six-seat match six faded dogs no one could tell apart.
     const body = s("g", { opacity: dog.out ? 0.45 : 1 },
-      s("circle", { cx, cy, r: 20, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 2 }),
-      s("ellipse", { cx: cx - 13, cy: cy - 12, rx: 6, ry: 9, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }),
-      s("ellipse", { cx: cx + 13, cy: cy - 12, rx: 6, ry: 9, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }));
-    const cross = dog.out ? s("path", { class: "dog-cross", d: `M ${cx - 15} ${cy - 15} L ${cx + 15} ${cy + 15} M ${cx + 15} ${cy - 15} L ${cx - 15} ${cy + 15}`, stroke: "#111", "stroke-width": 3, "stroke-linecap": "round", opacity: 0.7 }) : null;
+      s("circle", { cx, cy, r, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 2 }),
+      s("ellipse", { cx: cx - 13 * e, cy: cy - 12 * e, rx: 6 * e, ry: 9 * e, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }),
+      s("ellipse", { cx: cx + 13 * e, cy: cy - 12 * e, rx: 6 * e, ry: 9 * e, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }));
+    const c = 15 * e;
+    const cross = dog.out ? s("path", { class: "dog-cross", d: `M ${cx - c} ${cy - c} L ${cx + c} ${cy + c} M ${cx + c} ${cy - c} L ${cx - c} ${cy + c}`, stroke: "#111", "stroke-width": 3, "stroke-linecap": "round", opacity: 0.7 }) : null;
     svg.append(s("g", {
       class: "dog", "data-dog": dog.dog, "data-owner": dog.owner, "data-row": dog.cell.row,
       "data-col": dog.cell.col, "data-out": dog.out ? "true" : "false",
     },
-    moving ? s("circle", { cx, cy, r: 25, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "5 3" }) : null,
+    moving ? s("circle", { cx, cy, r: r + 4, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "5 3" }) : null,
     body, cross,
-    text(cx, cy + 1, `${dog.dog}`, { class: "dog-number", "font-size": f(16), "font-weight": 700, fill: "#fff", stroke: "#1d1d1d", "stroke-width": 3, "paint-order": "stroke" })));
+    text(cx, cy + 1, `${dog.dog}`, { class: "dog-number", "font-size": f(14), "font-weight": 700, fill: "#fff", stroke: "#1d1d1d", "stroke-width": 3, "paint-order": "stroke" })));
   }
 }
 

@@ -1,0 +1,96 @@
+"""Sheep Showdown's dogs and the cards they stand on, in headless Chromium:
+every card's words in sight beside its dog, on a laptop and on a phone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clients.bots.random_bot import RandomBot
+from clients.matchplay import play_match
+from tests.web.conftest import laptop_and_phone, save_screenshot
+from tests.web.test_browser import wait_for_move
+from tests.web.test_http import _replay
+from web.showcase import Showcase
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+# For each dog on a card with words (a sheep's value, a card's name): whether
+# their boxes on screen meet, and whether the words are the topmost thing at
+# their centre and at both ends of their line.
+COVERED = """() => {
+  const board = document.getElementById('board');
+  const found = [];
+  for (const dog of board.querySelectorAll('g.dog')) {
+    const cell = board.querySelector(
+      `g.cell[data-row="${dog.dataset.row}"][data-col="${dog.dataset.col}"]`);
+    const label = cell && cell.querySelector('.card-name, .card-value');
+    if (!label || !label.textContent) continue;
+    const l = label.getBoundingClientRect(), d = dog.getBoundingClientRect();
+    const meet = l.left < d.right && d.left < l.right && l.top < d.bottom && d.top < l.bottom;
+    const y = l.top + l.height / 2;
+    const hidden = [l.left + 1, l.left + l.width / 2, l.right - 1]
+      .filter((x) => document.elementFromPoint(x, y) !== label).length;
+    const shown = l.width > 0 && l.height > 0 && getComputedStyle(label).visibility === 'visible';
+    found.push({ dog: dog.dataset.dog, card: cell.dataset.card, label: label.textContent,
+      meet, hidden, shown });
+  }
+  return found;
+}"""
+
+
+def _check_every_move(page: Any, url: str, moves: int) -> int:
+    """Every move's dogs against their cards' words; how many were seen."""
+    page.goto(f"{url}#move=0")
+    wait_for_move(page, 0)
+    seen = 0
+    for move in range(moves + 1):
+        page.evaluate("(move) => { location.hash = `move=${move}`; }", move)
+        wait_for_move(page, move)
+        for found in page.evaluate(COVERED):
+            assert found["shown"], f"move {move}: {found}"
+            assert not found["meet"] and not found["hidden"], f"move {move}: {found}"
+            seen += 1
+    return seen
+
+
+@laptop_and_phone
+def test_a_dog_leaves_its_cards_words_in_sight(
+    showcase: Showcase, browser: Any, viewport: dict[str, int], mobile: bool
+) -> None:
+    """A dog was drawn over the middle of its card, as large as the card's
+    middle: it hid most of the card's name ("shepherd", "rocket") along its
+    foot. It stands in the card's top right corner now, clear of the name and
+    of a sheep's value, top left, at every move of a match."""
+    match_id = showcase.finished["sheep-showdown"]
+    moves = len(showcase.server.run(_replay(showcase, match_id)).actions)
+    context = browser.new_context(viewport=viewport, is_mobile=mobile)
+    try:
+        page = context.new_page()
+        seen = _check_every_move(page, f"{showcase.url}/match/{match_id}", moves)
+        assert seen >= 20, f"only {seen} dogs stood on cards with words: too few to tell"
+        save_screenshot(page, f"sheep-showdown-dogs-{viewport['width']}")
+    finally:
+        context.close()
+
+
+def test_six_seats_dogs_leave_their_cards_words_in_sight_on_a_phone(
+    showcase: Showcase, browser: Any
+) -> None:
+    """Six seats draw the most dogs, and a phone draws them smallest with the
+    largest type for its size."""
+    bots = [RandomBot(90 + seat) for seat in range(6)]
+    match_id = showcase.server.run(
+        play_match(showcase.server.address, "sheep-showdown", bots, seed=9)
+    ).match_id
+    moves = len(showcase.server.run(_replay(showcase, match_id)).actions)
+    context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True)
+    try:
+        page = context.new_page()
+        assert _check_every_move(page, f"{showcase.url}/match/{match_id}", moves) >= 20
+        page.evaluate("(move) => { location.hash = `move=${move}`; }", moves // 2)
+        wait_for_move(page, moves // 2)
+        save_screenshot(page, "sheep-showdown-dogs-six-seats-360")
+    finally:
+        context.close()
