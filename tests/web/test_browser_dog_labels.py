@@ -17,8 +17,9 @@ from web.showcase import Showcase
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
 # For each dog on a card with words (a sheep's value, a card's name): whether
-# their boxes on screen meet, and whether the words are the topmost thing at
-# their centre and at both ends of their line.
+# their boxes on screen meet, whether the words are the topmost thing at
+# their centre and at both ends of their line, and whether the card's picture
+# is under the dog at its centre.
 COVERED = """() => {
   const board = document.getElementById('board');
   const found = [];
@@ -33,8 +34,13 @@ COVERED = """() => {
     const hidden = [l.left + 1, l.left + l.width / 2, l.right - 1]
       .filter((x) => document.elementFromPoint(x, y) !== label).length;
     const shown = l.width > 0 && l.height > 0 && getComputedStyle(label).visibility === 'visible';
+    // A card's picture (a shepherd's flag, a rocket's arrow), beside the dog.
+    const glyph = cell.querySelector('g.card text:not(.card-name):not(.card-value)');
+    const g = glyph && glyph.getBoundingClientRect();
+    const glyphHidden = !!glyph
+      && document.elementFromPoint(g.left + g.width / 2, g.top + g.height / 2) !== glyph;
     found.push({ dog: dog.dataset.dog, card: cell.dataset.card, label: label.textContent,
-      meet, hidden, shown });
+      meet, hidden, shown, glyphHidden });
   }
   return found;
 }"""
@@ -51,6 +57,7 @@ def _check_every_move(page: Any, url: str, moves: int) -> int:
         for found in page.evaluate(COVERED):
             assert found["shown"], f"move {move}: {found}"
             assert not found["meet"] and not found["hidden"], f"move {move}: {found}"
+            assert not found["glyphHidden"], f"move {move}: {found}"
             seen += 1
     return seen
 

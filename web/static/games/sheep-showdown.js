@@ -32,8 +32,9 @@ const LOOK = {
   BLOCKED: { fill: "#cdd3d9", label: "blocked", glyph: "✕" },
 };
 
-// `f(size)`: a font size legible at the scale the board is drawn.
-function card(kind, x, y, size, f) {
+// `f(size)`: a font size legible at the scale the board is drawn; `dogged`:
+// a dog stands on the card (in its top right corner).
+function card(kind, x, y, size, f, dogged = false) {
   const look = LOOK[kind] || { fill: "#eee", label: kind };
   const g = s("g", { class: "card" });
   if (kind === "EMPTY") {
@@ -54,7 +55,8 @@ function card(kind, x, y, size, f) {
     const value = f(16);
     g.append(text(x + 15, y + Math.max(17, 7 + value / 2), look.label, { class: "card-value", "font-size": value, "font-weight": 700, fill: "#5b4a1f" }));
   } else {
-    g.append(text(x + size / 2, y + size / 2 - 5, look.glyph, { "font-size": 24, fill: look.ink || "#2d2a22" }));
+    // Beside a dog rather than under it, where one stands on the card.
+    g.append(text(x + (dogged ? 18 : size / 2), y + size / 2 - 5, look.glyph, { "font-size": 24, fill: look.ink || "#2d2a22" }));
     // The name along the card's foot, squeezed to the card's width where the
     // size a phone needs makes it wider ("shepherd").
     const name = f(10), room = size - 14;
@@ -78,12 +80,13 @@ export function draw(svg, obs, ctx) {
     (obs.double_trouble ? " · Double Trouble" : "") + (ctx.result ? " · game over" : ""),
   { "font-size": f(13), fill: "#2c4a1e", "font-weight": ctx.result ? 700 : null, class: "board-title" }));
   const grid = obs.grid || [];
+  const dogged = new Set((obs.dogs || []).filter((dog) => dog.cell).map((dog) => `${dog.cell.row},${dog.cell.col}`));
   for (let row = 0; row < size; row++) {
     for (let col = 0; col < size; col++) {
       const kind = short(grid[row * size + col], CARD);
       const x = PAD + col * CELL, y = PAD + row * CELL;
       const cell = s("g", { class: "cell", "data-row": row, "data-col": col, "data-card": kind });
-      cell.append(card(kind, x, y, CELL, f));
+      cell.append(card(kind, x, y, CELL, f, dogged.has(`${row},${col}`)));
       svg.append(cell);
     }
   }
