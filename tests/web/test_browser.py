@@ -115,14 +115,16 @@ def test_a_move_past_the_end_in_the_query_opens_at_the_end_as_in_the_hash(
         url = f"{showcase.url}/match/{showcase.finished['sheep-showdown']}"
     else:
         url = f"{showcase.url}/tournaments/0/showcase/match/{_a_tournament_game(showcase)}"
-    answer = page.goto(f"{url}?move=9999")
-    assert answer.status == 200
-    page.wait_for_selector("#notice:not([hidden])")
-    last = page.evaluate("() => window.sheepfold.frames.at(-1).move")
-    assert page.inner_text("#notice") == (
-        f'There is no move "9999" in this match: its moves are 0 to {last}.'
-    )
-    wait_for_move(page, last)  # its end
+    # However many digits: `#move=` opened at the end past nine digits too.
+    for past in ("9999", "123456789012"):
+        answer = page.goto(f"{url}?move={past}")
+        assert answer.status == 200
+        page.wait_for_selector("#notice:not([hidden])")
+        last = page.evaluate("() => window.sheepfold.frames.at(-1).move")
+        assert page.inner_text("#notice") == (
+            f'There is no move "{past}" in this match: its moves are 0 to {last}.'
+        )
+        wait_for_move(page, last)  # its end
     save_screenshot(page, f"query-move-past-the-end-{where.replace(' ', '-')}")
     # A move it holds, in the query, opens there and says nothing.
     page.goto(f"{url}?move=2")

@@ -74,7 +74,7 @@ def test_a_path_with_no_page_says_where_the_pages_are(showcase: Showcase, path: 
     assert "/match/ID" in body and "404: Not Found" not in body
 
 
-@pytest.mark.parametrize("move", ["abc", "-3", "%C2%B2", "9" * 5000])
+@pytest.mark.parametrize("move", ["abc", "-3", "%C2%B2", "9" * 41, "9" * 5000])
 def test_bad_move_number_is_a_400_page(showcase: Showcase, move: str) -> None:
     match_id = showcase.finished["sheep-showdown"]
     status, _, body = get(f"{showcase.url}/match/{match_id}?move={move}")
@@ -83,7 +83,7 @@ def test_bad_move_number_is_a_400_page(showcase: Showcase, move: str) -> None:
 
 def test_a_good_move_number_opens_the_page(showcase: Showcase) -> None:
     status, _, body = get(f"{showcase.url}/match/{showcase.finished['sheep-showdown']}?move=3")
-    assert status == 200 and '"move": 3' in body
+    assert status == 200 and '"move": "3"' in body
 
 
 def test_unknown_view_is_a_400(showcase: Showcase) -> None:
