@@ -1,6 +1,6 @@
 """The seccomp filter of every sandbox: the kernel's key store, inotify and
 fanotify instances, Linux AIO contexts, tracing another process, vsock
-sockets, io_uring, userfaultfd and perf events are refused.
+sockets, io_uring, userfaultfd, perf events and the kernel's log are refused.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
 creates. A bot could link a key of its own into its user's keyring on the
@@ -66,6 +66,16 @@ kernel.perf_event_paranoid is 2 (the usual default) a process may still count
 its own events in user mode, which no bot needs, through a large part of the
 kernel.
 
+`syslog` is refused, as Docker's default profile does: the kernel's log
+belongs to no namespace, and where kernel.dmesg_restrict is 0 (the kernel's
+default when built without CONFIG_SECURITY_DMESG_RESTRICT) any process may
+read it whole (`SYSLOG_ACTION_READ_ALL`), a bot as much as the host's own
+users: every other program's and container's messages, the out-of-memory
+killer's reports (with the names and sizes of the processes it weighed,
+other bots' among them), the host's devices and network addresses. The
+sandbox's `/proc/kmsg` is hidden (root alone may read it) and its /dev has
+no `/dev/kmsg`: the call was the way left. A bot has no kernel log to read.
+
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
 the system call's architecture and number, written out here. It is a few
 dozen instructions; libseccomp, which would write them, is a C library that
@@ -82,6 +92,7 @@ from dataclasses import dataclass
 __all__ = [
     "AIO_CALLS",
     "KEY_CALLS",
+    "LOG_CALLS",
     "NOTIFY_CALLS",
     "PERF_CALLS",
     "REFUSED_CALLS",
@@ -209,6 +220,19 @@ PERF_CALLS: CallTable = {
 }
 
 
+# syslog, ABI by ABI as above.
+LOG_CALLS: CallTable = {
+    "x86_64": (
+        (0xC000003E, (103, _X32 | 103)),  # x86-64, x32
+        (0x40000003, (103,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (116,)),  # arm64
+        (0x40000028, (103,)),  # arm
+    ),
+}
+
+
 # socket, ABI by ABI as above: refused when its family (the first argument) is
 # AF_VSOCK.
 SOCKET_CALLS: CallTable = {
@@ -243,7 +267,14 @@ def _merged(*tables: CallTable) -> CallTable:
 
 # Every call the filter refuses, for each machine and ABI.
 REFUSED_CALLS = _merged(
-    KEY_CALLS, NOTIFY_CALLS, AIO_CALLS, TRACE_CALLS, URING_CALLS, UFFD_CALLS, PERF_CALLS
+    KEY_CALLS,
+    NOTIFY_CALLS,
+    AIO_CALLS,
+    TRACE_CALLS,
+    URING_CALLS,
+    UFFD_CALLS,
+    PERF_CALLS,
+    LOG_CALLS,
 )
 
 

@@ -274,3 +274,41 @@ def test_tracing_another_process_and_io_uring_are_refused() -> None:
         "ptrace": errno.EPERM,
         "io_uring_setup": errno.EPERM,
     }
+
+
+# Run in a child, as above: syslog(SYSLOG_ACTION_SIZE_BUFFER), which reads
+# nothing but the log's size, and SYSLOG_ACTION_READ_ALL, before and after.
+_KERNEL_LOG = r"""
+libc.syscall.restype = ctypes.c_long
+(syslog,) = json.loads(sys.argv[1])
+buffer = ctypes.create_string_buffer(4096)
+
+def calls():
+    found = {}
+    for name, action, into, size in (("size", 10, None, 0), ("read_all", 3, buffer, 4096)):
+        ctypes.set_errno(0)
+        result = libc.syscall(ctypes.c_long(syslog), ctypes.c_long(action), into,
+                              ctypes.c_long(size))
+        found[name] = ctypes.get_errno() if result < 0 else 0
+    return found
+
+before = calls()
+load_filter()
+print(json.dumps({"before": before, "after": calls()}))
+"""
+# syslog in each machine's native table.
+NATIVE_LOG_CALL = {"x86_64": 103, "aarch64": 116}
+
+
+def test_reading_the_kernels_log_is_refused() -> None:
+    """The kernel's log belongs to no namespace: where kernel.dmesg_restrict is
+    0 any process reads it whole with syslog(2), a bot too (the host's
+    messages, the OOM killer's lists of processes, its devices and addresses).
+    Filtered, nobody does, root included."""
+    program = refused_calls()
+    assert program is not None, f"no filter for this machine ({platform.machine()})"
+    seen = _filtered_child(program, _KERNEL_LOG, json.dumps([NATIVE_LOG_CALL[platform.machine()]]))
+    # Root with CAP_SYSLOG reads it unfiltered, and so does anyone where
+    # kernel.dmesg_restrict is 0; elsewhere the kernel refuses it by itself.
+    assert set(seen["before"].values()) <= {0, errno.EPERM}, seen
+    assert seen["after"] == {"size": errno.EPERM, "read_all": errno.EPERM}

@@ -195,6 +195,33 @@ def test_no_bot_makes_a_userfaultfd(tmp_path: Path, sandbox_ready: None) -> None
     assert said == "ok", said
 
 
+KERNEL_LOG = """
+import ctypes, errno, platform, sys
+number = {"x86_64": 103, "aarch64": 116}[platform.machine()]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+log = ctypes.create_string_buffer(1 << 16)
+read = libc.syscall(ctypes.c_long(number), ctypes.c_long(3), log, ctypes.c_long(1 << 16))
+if read >= 0:  # SYSLOG_ACTION_READ_ALL
+    print(f"read {read} bytes of the host's kernel log:", log.raw[:80], file=sys.stderr)
+    sys.exit(3)
+sys.exit(0 if ctypes.get_errno() == errno.EPERM else 4)
+"""
+
+
+def test_no_bot_reads_the_hosts_kernel_log(tmp_path: Path, sandbox_ready: None) -> None:
+    """The kernel's log belongs to no namespace: where kernel.dmesg_restrict is
+    0 (a kernel built without CONFIG_SECURITY_DMESG_RESTRICT), syslog(2) gave
+    any bot the host's whole log: every other program's and container's
+    messages, the OOM killer's reports naming the processes it weighed, the
+    host's devices and addresses. The seccomp filter refuses it (EPERM), as
+    Docker's default profile does. (Where dmesg_restrict is 1 the kernel
+    refuses a bot by itself; tests/clients/test_seccomp_filter.py checks the
+    filter there.)"""
+    said = _run(tmp_path, sys.executable, "-c", KERNEL_LOG)
+    assert said == "ok", said
+
+
 KEY_LISTS = """
 import sys
 for path in ("/proc/keys", "/proc/key-users"):
