@@ -102,6 +102,40 @@ def test_no_bot_makes_a_vsock_socket(tmp_path: Path, sandbox_ready: None) -> Non
     assert said == "ok", said
 
 
+ABSTRACT_SOCKET = """
+import socket, sys
+reached = socket.socket(socket.AF_UNIX)
+try:
+    reached.connect(b"\\0" + sys.argv[1].encode())
+except OSError:
+    sys.exit(0)
+print("connected to the host's abstract socket", sys.argv[1], file=sys.stderr)
+sys.exit(3)
+"""
+
+
+def test_no_bot_reaches_the_hosts_abstract_sockets(tmp_path: Path, sandbox_ready: None) -> None:
+    """Abstract Unix sockets have no file, so no view of the file system hides
+    them: they belong to a network namespace. X11's (@/tmp/.X11-unix/X0),
+    D-Bus's and containerd-shim's listen there, and a process that reaches them
+    reaches whatever they serve, as the runner's user. The bot's network
+    namespace holds none of the host's: it cannot connect to one the host
+    listens on, which the same program outside the sandbox does."""
+    name = f"sheepfold-test-{os.getpid()}-{tmp_path.name}"
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(b"\0" + name.encode())
+    listener.listen()
+    try:
+        outside = subprocess.run(
+            [sys.executable, "-c", ABSTRACT_SOCKET, name], capture_output=True, timeout=60
+        )
+        assert outside.returncode == 3, outside.stderr  # the probe does notice one
+        said = _run(tmp_path, sys.executable, "-c", ABSTRACT_SOCKET, name)
+    finally:
+        listener.close()
+    assert said == "ok", said
+
+
 # IORING_OP_SOCKET makes a socket inside the kernel, with no socket() call for a
 # seccomp filter to see: the vsock family through io_uring, where it is offered.
 VSOCK_THROUGH_IO_URING = """
