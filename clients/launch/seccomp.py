@@ -1,6 +1,7 @@
 """The seccomp filter of every sandbox: the kernel's key store, inotify and
 fanotify instances, Linux AIO contexts, tracing another process, vsock
-sockets, io_uring, userfaultfd, perf events and the kernel's log are refused.
+sockets, io_uring, userfaultfd, perf events, the kernel's log and BPF are
+refused.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
 creates. A bot could link a key of its own into its user's keyring on the
@@ -76,6 +77,17 @@ other bots' among them), the host's devices and network addresses. The
 sandbox's `/proc/kmsg` is hidden (root alone may read it) and its /dev has
 no `/dev/kmsg`: the call was the way left. A bot has no kernel log to read.
 
+`bpf` is refused, as Docker's default profile does. Where
+kernel.unprivileged_bpf_disabled is 0 (the kernel's default before Linux
+5.16, and since where built without CONFIG_BPF_UNPRIV_DEFAULT_OFF), any
+process may make BPF maps
+and load socket filter programs. A map is kernel memory that the
+address-space limit does not see (one array map of 64 entries of 4 MB was
+made, 256 MB, by a process limited to 200 MB of address space), counted by
+a memory cgroup alone, which an ordinary user's bot has not; and every
+program goes through the verifier, where many of the kernel's privilege
+escalations were found. A bot has no BPF to load.
+
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
 the system call's architecture and number, written out here. It is a few
 dozen instructions; libseccomp, which would write them, is a C library that
@@ -91,6 +103,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "AIO_CALLS",
+    "BPF_CALLS",
     "KEY_CALLS",
     "LOG_CALLS",
     "NOTIFY_CALLS",
@@ -233,6 +246,19 @@ LOG_CALLS: CallTable = {
 }
 
 
+# bpf, ABI by ABI as above.
+BPF_CALLS: CallTable = {
+    "x86_64": (
+        (0xC000003E, (321, _X32 | 321)),  # x86-64, x32
+        (0x40000003, (357,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (280,)),  # arm64
+        (0x40000028, (386,)),  # arm
+    ),
+}
+
+
 # socket, ABI by ABI as above: refused when its family (the first argument) is
 # AF_VSOCK.
 SOCKET_CALLS: CallTable = {
@@ -275,6 +301,7 @@ REFUSED_CALLS = _merged(
     UFFD_CALLS,
     PERF_CALLS,
     LOG_CALLS,
+    BPF_CALLS,
 )
 
 

@@ -312,3 +312,39 @@ def test_reading_the_kernels_log_is_refused() -> None:
     # kernel.dmesg_restrict is 0; elsewhere the kernel refuses it by itself.
     assert set(seen["before"].values()) <= {0, errno.EPERM}, seen
     assert seen["after"] == {"size": errno.EPERM, "read_all": errno.EPERM}
+
+
+# Run in a child, as above: bpf(BPF_MAP_CREATE) of an array map of one 4-byte
+# entry, before and after.
+_BPF = r"""
+import struct
+libc.syscall.restype = ctypes.c_long
+(bpf,) = json.loads(sys.argv[1])
+
+def map_create():
+    attr = ctypes.create_string_buffer(struct.pack("IIII", 2, 4, 4, 1), 128)  # ARRAY
+    ctypes.set_errno(0)
+    fd = libc.syscall(ctypes.c_long(bpf), ctypes.c_long(0), attr, ctypes.c_long(128))
+    if fd >= 0:
+        os.close(fd)
+        return 0
+    return ctypes.get_errno()
+
+before = map_create()
+load_filter()
+print(json.dumps({"before": before, "after": map_create()}))
+"""
+# bpf in each machine's native table.
+NATIVE_BPF_CALL = {"x86_64": 321, "aarch64": 280}
+
+
+def test_bpf_is_refused() -> None:
+    """Where kernel.unprivileged_bpf_disabled is 0, any process makes BPF maps,
+    kernel memory no address-space limit sees, and loads programs through the
+    verifier, a large and often exploited part of the kernel. Unfiltered, root
+    (or anyone, under that setting) makes a map; filtered, nobody does."""
+    program = refused_calls()
+    assert program is not None, f"no filter for this machine ({platform.machine()})"
+    seen = _filtered_child(program, _BPF, json.dumps([NATIVE_BPF_CALL[platform.machine()]]))
+    assert seen["before"] in (0, errno.EPERM), seen  # EPERM: the kernel's own refusal
+    assert seen["after"] == errno.EPERM, seen

@@ -256,6 +256,33 @@ def test_no_bot_reads_the_hosts_kernel_log(tmp_path: Path, sandbox_ready: None) 
     assert said == "ok", said
 
 
+BPF_MAP = """
+import ctypes, errno, os, platform, struct, sys
+number = {"x86_64": 321, "aarch64": 280}[platform.machine()]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+attr = ctypes.create_string_buffer(struct.pack("IIII", 2, 4, 1 << 20, 16), 128)  # 16 MB
+made = libc.syscall(ctypes.c_long(number), ctypes.c_long(0), attr, ctypes.c_long(128))
+if made >= 0:  # BPF_MAP_CREATE, of an array
+    print("made a BPF map of 16 MB", file=sys.stderr)
+    sys.exit(3)
+sys.exit(0 if ctypes.get_errno() == errno.EPERM else 4)
+"""
+
+
+def test_no_bot_makes_a_bpf_map(tmp_path: Path, sandbox_ready: None) -> None:
+    """Where kernel.unprivileged_bpf_disabled is 0 (the default before Linux
+    5.16), any process makes BPF maps: kernel memory the address-space limit
+    does not see (a map of 256 MB under a limit of 200 MB), which nothing
+    counts for an ordinary user's bot; and loads programs through the
+    verifier, where many of the kernel's privilege escalations were found.
+    The seccomp filter refuses `bpf` (EPERM), as Docker's default profile
+    does. (Where the setting is 1 or 2 the kernel refuses a bot by itself;
+    tests/clients/test_seccomp_filter.py checks the filter there.)"""
+    said = _run(tmp_path, sys.executable, "-c", BPF_MAP)
+    assert said == "ok", said
+
+
 KEY_LISTS = """
 import sys
 for path in ("/proc/keys", "/proc/key-users"):
