@@ -136,6 +136,64 @@ def test_no_bot_reaches_the_hosts_abstract_sockets(tmp_path: Path, sandbox_ready
     assert said == "ok", said
 
 
+SOCKET_TAMPERING = """
+import os, socket, sys
+attempts = {
+    "unlink": lambda: os.unlink("/sheepfold/arena.sock"),
+    "rename": lambda: os.rename("/sheepfold/arena.sock", "/sheepfold/old.sock"),
+    "bind": lambda: socket.socket(socket.AF_UNIX).bind("/sheepfold/arena.sock.new"),
+    "chmod": lambda: os.chmod("/sheepfold/arena.sock", 0),
+    "utime": lambda: os.utime("/sheepfold/arena.sock", (0, 0)),
+}
+done = []
+for name, attempt in attempts.items():
+    try:
+        attempt()
+        done.append(name)
+    except OSError:
+        pass
+if done:
+    print("changed its socket:", done, file=sys.stderr)
+    sys.exit(3)
+"""
+
+
+def test_no_bot_replaces_or_changes_its_socket(tmp_path: Path, sandbox_ready: None) -> None:
+    """The server's socket is the one host file every sandbox holds, and bots
+    share it when there are more bots than sockets (always with `--server
+    unix:PATH`): a bot that removed it, put a socket of its own in its place
+    or took its permissions away would cut the others off, or answer them in
+    the server's stead. It is bound read-only (EROFS for all of it), and the
+    host's socket is left as it was."""
+    (tmp_path / "server").mkdir()
+    path = tmp_path / "server" / "arena.sock"
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(path))
+    listener.listen()
+    before = path.stat()
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    try:
+        process = Launcher(str(path)).process(
+            BotCommand(
+                (sys.executable, "-c", SOCKET_TAMPERING),
+                str(bot),
+                "",
+                sandbox=SandboxPolicy(),
+            )
+        )
+        asyncio.run(process.run())
+        after = path.stat()
+        assert (after.st_ino, after.st_mode, after.st_mtime_ns) == (
+            before.st_ino,
+            before.st_mode,
+            before.st_mtime_ns,
+        )
+        assert sorted(os.listdir(path.parent)) == ["arena.sock"]
+    finally:
+        listener.close()
+
+
 # IORING_OP_SOCKET makes a socket inside the kernel, with no socket() call for a
 # seccomp filter to see: the vsock family through io_uring, where it is offered.
 VSOCK_THROUGH_IO_URING = """
