@@ -151,9 +151,21 @@ PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/mtrr", "/proc/press
 # (the host's root, for a runner started as root), with its serial, owner and
 # description (a Kerberos ticket cache names its principal), and /proc/key-users
 # how many keys every user of the machine holds. The seccomp filter refuses the
-# key store's calls, not the reading of these files. Hidden under /dev/null,
+# key store's calls, not the reading of these files. And /proc/sched_debug,
+# which kernels before 5.13 built with CONFIG_SCHED_DEBUG (as most
+# distributions' are) let anyone read: every task of the machine, with its
+# name, its pid on the host and its cgroup's path, the host's process list
+# past the sandbox's own PID namespace (other bots' programs, the runner, every
+# container's). Later kernels moved it to debugfs. Hidden under /dev/null,
 # which the sandbox's /proc (mounted nodev) refuses to open.
-PROC_HIDDEN = ("/proc/keys", "/proc/key-users")
+PROC_HIDDEN = ("/proc/keys", "/proc/key-users", "/proc/sched_debug")
+
+
+def hidden_proc_files(proc: str = "/proc") -> list[str]:
+    """The files at the top of `proc` each sandbox hides under /dev/null: those
+    of PROC_HIDDEN this kernel has, and root_only_proc_files."""
+    named = [os.path.join(proc, os.path.basename(path)) for path in PROC_HIDDEN]
+    return sorted({*filter(os.path.exists, named), *root_only_proc_files(proc)})
 
 
 def root_only_proc_files(proc: str = "/proc") -> list[str]:
@@ -283,9 +295,8 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
     args += ["--proc", "/proc"]
     for path in proc_read_only_binds():
         args += ["--ro-bind-try", path, path]
-    for path in (*PROC_HIDDEN, *root_only_proc_files()):
-        if os.path.exists(path):  # none without the kernel's key store
-            args += ["--ro-bind", os.devnull, path]
+    for path in hidden_proc_files():
+        args += ["--ro-bind", os.devnull, path]
     # The rest of /proc read-only too: the mode of a /proc entry that is no
     # process's belongs to the kernel, shared by every /proc on the machine.
     args += ["--remount-ro", "/proc"]

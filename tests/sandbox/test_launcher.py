@@ -32,6 +32,7 @@ from clients.launch.sandbox import (
     Tools,
     bwrap_argv,
     find_tools,
+    hidden_proc_files,
     in_own_namespaces,
     proc_read_only_binds,
 )
@@ -369,6 +370,33 @@ def test_the_kernel_settings_are_bound_around_the_hosts_mounts_in_them(tmp_path:
     others = {str(entry) for entry in Path("/proc/sys/fs").iterdir()} - {"/proc/sys/fs/binfmt_misc"}
     assert others and others <= set(binds)
     assert {"/proc/sys/kernel", "/proc/sys/vm", "/proc/sysrq-trigger"} <= set(binds)
+
+
+def test_the_hosts_task_list_in_proc_is_hidden_where_the_kernel_has_one(tmp_path: Path) -> None:
+    """Kernels before 5.13 built with CONFIG_SCHED_DEBUG (most distributions')
+    have /proc/sched_debug, mode 0444, listing every task of the machine with
+    its name, its pid on the host and its cgroup: a bot could read the host's process
+    list there, past its own PID namespace. It is hidden where it exists, with
+    the key store's lists and every file only root may read; the rest of
+    /proc is not."""
+    proc = tmp_path / "proc"
+    (proc / "1").mkdir(parents=True)
+    for name, mode in (
+        ("sched_debug", 0o444),
+        ("keys", 0o444),
+        ("kpageflags", 0o400),
+        ("meminfo", 0o444),
+        ("stat", 0o444),
+    ):
+        (proc / name).touch()
+        (proc / name).chmod(mode)
+    assert hidden_proc_files(str(proc)) == [
+        str(proc / "keys"),
+        str(proc / "kpageflags"),
+        str(proc / "sched_debug"),
+    ]
+    (proc / "sched_debug").unlink()  # Linux 5.13 and later: in debugfs
+    assert str(proc / "sched_debug") not in hidden_proc_files(str(proc))
 
 
 THREADS_BOT = """
