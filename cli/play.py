@@ -495,7 +495,7 @@ def _run_command_bot(args: argparse.Namespace) -> int:
         )
     socket = args.server.removeprefix("unix:") if args.server.startswith("unix:") else None
     if bot.sandbox and not socket:
-        raise SystemExit(
+        usage_error(
             "sheepfold bot: a sandboxed command bot reaches the server only through its Unix "
             "socket: pass --server unix:PATH (sheepfold serve --listen unix:PATH)"
         )

@@ -361,6 +361,12 @@ def test_a_tournament_without_a_server_ignores_the_admin_token_variable(tmp_path
         ),
         (
             ("bot", "--server", "127.0.0.1:1", "--match", "m", "--token", "t",
+             "--bot", "cmd:/bin/true"),
+            "sheepfold bot: a sandboxed command bot reaches the server only through its Unix "
+            "socket: pass --server unix:PATH (sheepfold serve --listen unix:PATH)",
+        ),
+        (
+            ("bot", "--server", "127.0.0.1:1", "--match", "m", "--token", "t",
              "--bot", "cmd:/bin/true", "--tls"),
             "sheepfold bot: --tls and --tls-ca are for this command's own calls; a command bot "
             "connects to the server by itself (sandboxed ones through a Unix socket)",
