@@ -92,3 +92,45 @@ def test_every_repository_path_the_docs_quote_exists() -> None:
     }
     missing = sorted(path for path in quoted if not any(ROOT.glob(path.rstrip("/"))))
     assert len(quoted) >= 50 and missing == []
+
+
+# A section named in the prose rather than linked: (docs/operations.md, "Security"),
+# "Running untrusted bots" in [docs/operations.md](...).
+QUOTED_AFTER = re.compile(r"((?:\.\./|docs/)?[\w/-]+\.md)(?:#[\w-]+)?\)?,\s+\"([^\"]+)\"")
+QUOTED_BEFORE = re.compile(r"\"([^\"]+)\"\s+in\s+\[?((?:\.\./|docs/)?[\w/-]+\.md)")
+# A bold paragraph lead, `**One server per core.**` or `- **Result.** ...`, names a section too.
+BOLD_LEAD = re.compile(r"^(?:\s*[-*]\s+)?\*\*([^*]+)\*\*", re.M)
+
+
+def _section_names(page: Path) -> list[str]:
+    prose = _prose(page)
+    headings = [re.sub(r"^\d+\.\s+", "", heading) for heading in HEADING.findall(prose)]
+    return [" ".join(name.split()) for name in [*headings, *BOLD_LEAD.findall(prose)]]
+
+
+def _quoted_sections(page: Path) -> list[tuple[str, str]]:
+    prose = _prose(page)
+    before = [(path, name) for name, path in QUOTED_BEFORE.findall(prose)]
+    return [(path, " ".join(name.split())) for path, name in QUOTED_AFTER.findall(prose) + before]
+
+
+def _unknown_sections(page: Path) -> list[str]:
+    unknown = []
+    for path, name in _quoted_sections(page):
+        candidates = [page.parent / path, ROOT / path, ROOT / "docs" / path]
+        linked = next((candidate for candidate in candidates if candidate.exists()), None)
+        where = f'{page.relative_to(ROOT)}: {path}, "{name}"'
+        if linked is None:
+            unknown.append(f"{where}: no file {path}")
+        elif not any(section.startswith(name) for section in _section_names(linked)):
+            unknown.append(f"{where}: no such heading or bold paragraph lead")
+    return unknown
+
+
+def test_every_section_the_docs_name_in_quotes_exists() -> None:
+    """`(docs/operations.md, "One server per core")` is no link, so the check
+    above never saw it: a renamed section left the reader hunting for a name
+    the page no longer has."""
+    quoted = [pair for page in _pages() for pair in _quoted_sections(page)]
+    unknown = [problem for page in _pages() for problem in _unknown_sections(page)]
+    assert len(quoted) >= 15 and unknown == []
