@@ -231,7 +231,8 @@ class Game(abc.ABC):
             raise InvalidOptions(
                 f"{self.name} takes {self.min_players} to {self.max_players} players, not {players}"
             )
-        parsed = parse_options(self.option_specs, options or {})
+        # None alone means no options: `or {}` let [], '', 0 and False through as none.
+        parsed = parse_options(self.option_specs, {} if options is None else options)
         self.check_options(players, parsed)
         return self._new_state(players, seed, parsed)
 

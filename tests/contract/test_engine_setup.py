@@ -61,6 +61,11 @@ def test_any_whole_number_seeds_a_game(name: str, seed: int) -> None:
         (["rounds"], "options must be a mapping"),
         ("wolf", "options must be a mapping"),
         (5, "options must be a mapping"),
+        # Empty but no mapping: they once passed as "no options".
+        ([], "options must be a mapping"),
+        ("", "options must be a mapping"),
+        (0, "options must be a mapping"),
+        (False, "options must be a mapping"),
     ],
 )
 def test_unknown_options_and_non_mappings_are_named(name: str, options: Any, message: str) -> None:
