@@ -41,9 +41,11 @@ from server import loops
 from server.client_limits import MatchLimits
 from server.clock_limits import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 from server.settings import (
+    DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_MAX_REQUEST_BYTES,
     FILES_KEPT_FREE,
     HEALTH_PORT_CONNECTIONS,
+    MIN_MAX_MESSAGE_BYTES,
     ServerConfig,
 )
 
@@ -54,6 +56,21 @@ if TYPE_CHECKING:
 # (server/app.py connection_bound), too few for a match of separate bots; a few
 # dozen and gRPC's core crashes (SIGSEGV, SIGABRT) without a word.
 MIN_OPEN_FILES = FILES_KEPT_FREE + HEALTH_PORT_CONNECTIONS + 16
+
+
+def message_bytes(text: str) -> int:
+    """`--max-message-bytes`: at least what the largest decision takes. A server
+    allowed less (65536, say) started, and then failed a Stubborn Sheep match's
+    first crowded decision RESOURCE_EXHAUSTED: its seat's moves were forced."""
+    value = positive_int(text)
+    if value < MIN_MAX_MESSAGE_BYTES:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is too small for a decision, which is one message (a Stubborn "
+            f"Sheep one takes 225 KB, more with a crowded pen): at least "
+            f"{MIN_MAX_MESSAGE_BYTES} (1 MiB); the default is {DEFAULT_MAX_MESSAGE_BYTES}"
+        )
+    return value
+
 
 # The address the web viewer binds without --web-host.
 WEB_HOST = "127.0.0.1"
@@ -188,9 +205,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--max-message-bytes",
-        type=positive_int,
-        default=4 * 1024 * 1024,
-        help="largest message received or sent (default %(default)s)",
+        type=message_bytes,
+        default=DEFAULT_MAX_MESSAGE_BYTES,
+        help=f"largest message received or sent, at least {MIN_MAX_MESSAGE_BYTES} "
+        "(a decision is one message) (default %(default)s)",
     )
     parser.add_argument(
         "--max-request-bytes",

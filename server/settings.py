@@ -23,9 +23,11 @@ from server.clock_limits import ClockConfig
 from server.retention_policy import Retention
 
 __all__ = [
+    "DEFAULT_MAX_MESSAGE_BYTES",
     "DEFAULT_MAX_REQUEST_BYTES",
     "FILES_KEPT_FREE",
     "HEALTH_PORT_CONNECTIONS",
+    "MIN_MAX_MESSAGE_BYTES",
     "PENDING_CALLS",
     "PENDING_CALLS_HARD_LIMIT",
     "ServerConfig",
@@ -43,6 +45,13 @@ FILES_KEPT_FREE = 512
 DEFAULT_MAX_REQUEST_BYTES = 16 * 1024
 # The largest message sent or received; also what a gRPC client takes by default.
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+# The least the largest message may be (`serve --max-message-bytes`): a decision
+# is one message, and a Stubborn Sheep one with a crowded pen lists 2,865 ways
+# to score, 225 KB (random play of every game at its most seats stays below
+# 240 KB; a pen its player leaves unscored makes more). A server allowed less
+# could not send such a decision: its seat's stream failed RESOURCE_EXHAUSTED
+# mid-match, and the seat's moves were then forced, strike after strike.
+MIN_MAX_MESSAGE_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)

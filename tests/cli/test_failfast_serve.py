@@ -18,6 +18,7 @@ import pytest
 from server import launch
 from server.launch import ServerProcess
 from server.listening import check_socket_folder
+from server.settings import MIN_MAX_MESSAGE_BYTES
 from tests.cli.helpers import one_line, sheepfold
 from tests.conftest import ROOT, start_server_process, stop_server_process
 
@@ -87,6 +88,21 @@ def test_serve_refuses_a_number_it_cannot_use_before_it_starts(flag: str, value:
     assert done.returncode == 2
     assert f"argument {flag}:" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("value", ["1", "65536", str(MIN_MAX_MESSAGE_BYTES - 1)])
+def test_serve_refuses_a_message_bound_too_small_for_a_decision(value: str) -> None:
+    """A decision is one message, and a Stubborn Sheep one with a crowded pen
+    takes 225 KB: a server allowed less once started, and its match's first
+    such decision failed the seat's stream RESOURCE_EXHAUSTED ("Sent message
+    larger than max") mid-match, its moves then forced one strike after another."""
+    done = sheepfold("serve", "--max-message-bytes", value, "--db", ":memory:", timeout=30)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith("sheepfold serve: error: argument --max-message-bytes: ")
+    assert f"{value!r} is too small for a decision" in line
+    assert f"at least {MIN_MAX_MESSAGE_BYTES} (1 MiB)" in line
 
 
 def test_serve_closes_a_silent_connection_after_its_handshake_timeout() -> None:

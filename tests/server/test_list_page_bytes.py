@@ -16,6 +16,7 @@ import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.records import ClockConfig, MatchRecord
+from server.settings import MIN_MAX_MESSAGE_BYTES
 from server.sqlite_store import SqliteStore
 from tests.conftest import ServerProcess, start_server_process, stop_server_process
 
@@ -88,7 +89,8 @@ def _listed_whole(server: ServerProcess, page_bytes: int) -> list[str]:
         ((), CLIENT_RECEIVE_BYTES),
         # The server may send more, but a client takes 4 MiB unless told otherwise.
         (("--max-message-bytes", str(16 * 1024 * 1024)), CLIENT_RECEIVE_BYTES),
-        (("--max-message-bytes", str(256 * 1024)), 256 * 1024),
+        # The least a server may be allowed: a page of about 200 of these matches.
+        (("--max-message-bytes", str(MIN_MAX_MESSAGE_BYTES)), MIN_MAX_MESSAGE_BYTES),
     ],
     ids=["default", "larger-messages", "smaller-messages"],
 )
