@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import resource
 from collections.abc import Callable
@@ -138,7 +139,7 @@ class SheepfoldServer:
             self.storage,
             max_live_matches=config.max_live_matches,
             start_timeout=config.start_timeout,
-            limits=config.limits,
+            limits=dataclasses.replace(config.limits, decision_bytes=config.max_message_bytes),
             metrics=self.metrics,
         )
         self.health = Health()

@@ -35,6 +35,10 @@ class MatchLimits:
     # Events held for a seat that asked for them inside its decisions: past this
     # many they go out as messages of their own (a seat that rarely decides).
     held_events: int = 64
+    # The largest decision sent, a PlayResponse's bytes (`serve
+    # --max-message-bytes`). One larger is never sent: gRPC would end the seat's
+    # stream RESOURCE_EXHAUSTED; its move is forced at once (server/match.py).
+    decision_bytes: int = 4 * 1024 * 1024
 
 
 # Streams cut off and not yet ended (server/cut_off_streams.py): from one address.

@@ -25,7 +25,12 @@ from server.floods import count_refusal
 from server.logs import worth_logging
 from server.metrics import NO_METRICS, GameMetrics
 from server.records import MatchRecord, RecordedMove
-from server.rulings import NOBODY_JOINED, forced_action_index, ranks_with_disqualified_last
+from server.rulings import (
+    NOBODY_JOINED,
+    TOO_LARGE,
+    forced_action_index,
+    ranks_with_disqualified_last,
+)
 from server.seat_messages import broadcast, release_held, send, send_error
 from server.seats import (
     TIMED_OUT,
@@ -43,6 +48,10 @@ from server.spectators import Spectators, Watcher, public_messages, snapshot
 from server.storage import StoreWorker, match_writer
 from server.store import Store
 from server.summaries import info_head, replay_message
+
+# Room left below the largest message for what a decision sent again may take
+# beyond its first sending (its clock's fields) and for the PlayResponse around it.
+DECISION_ROOM = 64
 
 # Why a match whose loop failed (a bug, a database refusing a move) was aborted:
 # what its seats, watchers and GetMatch say. The error itself is only logged.
@@ -283,17 +292,66 @@ class Match:
             body=encoding.decision_body(self.codec, head, state.observation(seat_index), actions),
             head_bytes=len(head),
         )
+        if len(pending.body) > self.limits.decision_bytes - DECISION_ROOM:
+            await self._too_large(seat, pending)
+            return
         self._pending = pending
         if seat.stream is not None:
             pending.sent_at = time.monotonic()
-            held, seat.held = seat.held, []
-            send(seat, pending.message(held), self.log)
+            send(seat, self._with_held(seat, pending.message), self.log)
         index = await answer_in_time(seat, pending, self.record.clock, self.metrics, self.log)
         self._pending = None
         if index == TIMED_OUT:
             await self._apply(seat_index, actions, self._forced_index(len(actions)), "timeout")
         else:
             await self._apply(seat_index, actions, index, "")
+
+    async def _too_large(self, seat: Seat, pending: PendingDecision) -> None:
+        """A decision larger than the server sends (`decision_bytes`): its move
+        is forced at once, with no strike, and its seat told so (PlayError
+        RESOURCE_EXHAUSTED) on the stream, which goes on. Sent, gRPC ended the
+        seat's stream RESOURCE_EXHAUSTED "Sent message larger than max" and
+        logged a warning; the SDK gave up, and the seat's moves were then
+        forced, strike after strike, until it was disqualified. Stubborn Sheep
+        players who leave their pens unscored get such decisions: 77,631 ways
+        to score a pen, 6.3 MB."""
+        index = self._forced_index(len(pending.actions))
+        label = pending.actions[index].label
+        size = len(pending.body)
+        self.metrics.forced_move(TOO_LARGE)
+        self.log.warning(
+            "decision too large to send, its move forced",
+            seat=seat.index,
+            decision_id=pending.decision_id,
+            actions=len(pending.actions),
+            bytes=size,
+            max_message_bytes=self.limits.decision_bytes,
+        )
+        send_error(
+            seat,
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            f"decision {pending.decision_id} lists {len(pending.actions):,} actions, "
+            f"{size:,} bytes, more than this server sends in one message "
+            f"({self.limits.decision_bytes:,}, serve --max-message-bytes): the server "
+            f"played {label!r} for you, with no strike (to play such decisions, ask "
+            "its operator for a larger --max-message-bytes, and let your client "
+            "receive messages as large)",
+            pending.decision_id,
+            self.log,
+        )
+        await self._apply(seat.index, pending.actions, index, TOO_LARGE)
+
+    def _with_held(self, seat: Seat, message: Callable[[Sequence[bytes]], bytes]) -> bytes:
+        """`message(held)`: the decision with the seat's held events, taken from
+        it; should they make it too large to send, they go before it as
+        messages of their own (`message` always fits alone)."""
+        held, seat.held = seat.held, []
+        with_held = message(held)
+        if not held or len(with_held) <= self.limits.decision_bytes:
+            return with_held
+        seat.held = held
+        release_held(seat, self.log)
+        return message(())
 
     def _forced_index(self, count: int) -> int:
         """The action the server plays for a seat that cannot: a pure function of the
@@ -513,8 +571,7 @@ class Match:
         # Not one answered (or timed out) that the loop has yet to move on from.
         if pending is not None and pending.seat == seat_index and not pending.answer.done():
             pending.sent_at = time.monotonic()
-            held, seat.held = seat.held, []
-            stream.send(self._sent_again(pending, held))
+            stream.send(self._with_held(seat, lambda held: self._sent_again(pending, held)))
         if self._every_seat_here():
             self._all_joined.set()
 

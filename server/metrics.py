@@ -20,6 +20,8 @@ from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from server.rulings import TOO_LARGE
+
 __all__ = ["NO_METRICS", "GameMetrics", "LiveView", "ServerMetrics"]
 
 # Decision times span a local bot's 0.2 ms to a slow bot's 10 s deadline.
@@ -69,7 +71,7 @@ class GameMetrics:
         self._strikes = metrics.strikes.labels(game)
         self._disqualified = metrics.disqualifications.labels(game)
         self._forced = {
-            r: metrics.forced_moves.labels(game, r) for r in ("timeout", "disqualified")
+            r: metrics.forced_moves.labels(game, r) for r in ("timeout", "disqualified", TOO_LARGE)
         }
         self._rejected = metrics.rejected.labels(game)
         self._reconnects = metrics.reconnects.labels(game)
@@ -254,7 +256,8 @@ class ServerMetrics:
         )
         self.forced_moves = Counter(
             "sheepfold_forced_moves",
-            "Random actions the server played for a seat, by reason (timeout, disqualified)",
+            "Random actions the server played for a seat, by reason (timeout, disqualified, "
+            "too large: a decision larger than the server sends)",
             ["game", "reason"],
             registry=r,
         )

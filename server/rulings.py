@@ -7,10 +7,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-__all__ = ["NOBODY_JOINED", "forced_action_index", "ranks_with_disqualified_last"]
+__all__ = ["NOBODY_JOINED", "TOO_LARGE", "forced_action_index", "ranks_with_disqualified_last"]
 
 # Why a match that no seat joined within the start timeout was aborted, unplayed.
 NOBODY_JOINED = "no seat joined within the start timeout"
+# Why the server played a decision for its seat: larger than the server sends in
+# one message (`serve --max-message-bytes`), so never sent (RecordedMove.forced,
+# the forced-moves metric's reason).
+TOO_LARGE = "too large"
 
 
 def forced_action_index(seed: int, move: int, count: int) -> int:

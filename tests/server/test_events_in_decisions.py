@@ -363,3 +363,21 @@ def test_no_event_is_sent_for_the_set_up(game: str) -> None:
     events = asyncio.run(scenario())
     assert events and events[0].move == 1
     assert all(event.move >= 1 for event in events)
+
+
+def test_held_events_that_would_make_a_decision_too_large_go_before_it() -> None:
+    """A decision that fits the largest message alone, but not with the events
+    held for it, is sent alone, its events as messages of their own before it:
+    sent together they were past what the server sends, and gRPC ended the
+    seat's stream RESOURCE_EXHAUSTED."""
+    plain, _ = _play(6, (False, False))
+    largest = max(arena_pb2.PlayResponse(decision=d).ByteSize() for d in plain.decisions)
+    bound = largest + 80  # the largest decision fits, with room for one event at most
+    opted, _ = _play(6, (True, False), MatchLimits(decision_bytes=bound))
+    sizes = [arena_pb2.PlayResponse(decision=d).ByteSize() for d in opted.decisions]
+    assert max(sizes) <= bound
+    last_decision = max(i for i, kind in enumerate(opted.kinds) if kind == "decision")
+    assert "event" in opted.kinds[:last_decision]
+    assert any(d.events for d in opted.decisions), "those that fit still go inside"
+    assert opted.events == _expected_events(6)[0], "no event lost and none repeated"
+    assert len(opted.decisions) == len(plain.decisions), "no move forced"
