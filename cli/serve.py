@@ -59,14 +59,14 @@ MIN_OPEN_FILES = FILES_KEPT_FREE + HEALTH_PORT_CONNECTIONS + 16
 
 
 def message_bytes(text: str) -> int:
-    """`--max-message-bytes`: at least what the largest decision takes. A server
-    allowed less (65536, say) started, and then failed a Stubborn Sheep match's
-    first crowded decision RESOURCE_EXHAUSTED: its seat's moves were forced."""
+    """`--max-message-bytes`: at least what the largest decisions of ordinary
+    play take. A server allowed less (65536, say) started, and then failed a
+    Stubborn Sheep match's first crowded decision RESOURCE_EXHAUSTED."""
     value = positive_int(text)
     if value < MIN_MAX_MESSAGE_BYTES:
         raise argparse.ArgumentTypeError(
             f"{text!r} is too small for a decision, which is one message (a Stubborn "
-            f"Sheep one takes 225 KB, more with a crowded pen): at least "
+            f"Sheep one reaches 365 KB in random play): at least "
             f"{MIN_MAX_MESSAGE_BYTES} (1 MiB); the default is {DEFAULT_MAX_MESSAGE_BYTES}"
         )
     return value
