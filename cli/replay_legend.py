@@ -33,9 +33,10 @@ LEGENDS: dict[str, str] = {
 }
 
 COMMON = (
-    "Each move is printed as '== move N  seat S: LABEL'; [forced: timeout] or\n"
-    "[forced: disqualified] marks a move the server played for a seat ([forced] from\n"
-    "a tournament database, which keeps no reason); events only one seat saw during\n"
+    "Each move is printed as '== move N  seat S: LABEL'; [forced: timeout],\n"
+    "[forced: disqualified] or [forced: too large] (a decision past the server's\n"
+    "message size) marks a move the server played for a seat ([forced] from a\n"
+    "tournament database, which keeps no reason); events only one seat saw during\n"
     "the match are marked '(seat S only)'."
 )
 
