@@ -66,7 +66,7 @@ def message_bytes(text: str) -> int:
     if value < MIN_MAX_MESSAGE_BYTES:
         raise argparse.ArgumentTypeError(
             f"{text!r} is too small for a decision, which is one message (a Stubborn "
-            f"Sheep one reaches 365 KB in random play): at least "
+            f"Sheep one reaches about 400 KB): at least "
             f"{MIN_MAX_MESSAGE_BYTES} (1 MiB); the default is {DEFAULT_MAX_MESSAGE_BYTES}"
         )
     return value

@@ -312,9 +312,10 @@ class Match:
         RESOURCE_EXHAUSTED) on the stream, which goes on. Sent, gRPC ended the
         seat's stream RESOURCE_EXHAUSTED "Sent message larger than max" and
         logged a warning; the SDK gave up, and the seat's moves were then
-        forced, strike after strike, until it was disqualified. Stubborn Sheep
-        players who leave their pens unscored get such decisions: 77,631 ways
-        to score a pen, 6.3 MB."""
+        forced, strike after strike, until it was disqualified. No game's
+        decision reaches the least bound `serve` takes (Stubborn Sheep's stay
+        under about 400 KB, games/stubborn_sheep/scoring.py): a server built
+        in code with less gets here."""
         index = self._forced_index(len(pending.actions))
         label = pending.actions[index].label
         size = len(pending.body)

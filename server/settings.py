@@ -47,8 +47,9 @@ DEFAULT_MAX_REQUEST_BYTES = 16 * 1024
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 # The least the largest message may be (`serve --max-message-bytes`): a decision
 # is one message, and in 4,400 random 5-player Stubborn Sheep games the largest
-# listed 4,651 ways to score a crowded pen, 365 KB (every other game stays under
-# 12 KB; a pen its player leaves unscored makes more). A server allowed 64 KiB
+# listed 4,651 ways to score a crowded pen, 365 KB, and a pen past 5,000 ways lists
+# each once up to identical cards, so none passes about 400 KB (every other game
+# stays under 12 KB). A server allowed 64 KiB
 # started, and its seats' streams failed RESOURCE_EXHAUSTED mid-match; a
 # decision too large is now played for its seat (server/match.py), which a
 # bound this low would do to many.

@@ -26,7 +26,9 @@ class StubbornSheepGame(Game):
     # 6: a white move made before placing is followed by the extra activation, not
     #    by the placing.
     # 7: "activate twice" may also be chosen right after the fence's first activation.
-    rules_version = 7
+    # 8: a pen giving more than 5,000 ways to score offers each once up to identical
+    #    cards (one colour, one printed bonus).
+    rules_version = 8
     option_specs = (
         OptionSpec(
             "wolf",

@@ -93,7 +93,7 @@ def test_serve_refuses_a_number_it_cannot_use_before_it_starts(flag: str, value:
 @pytest.mark.parametrize("value", ["1", "65536", str(MIN_MAX_MESSAGE_BYTES - 1)])
 def test_serve_refuses_a_message_bound_too_small_for_a_decision(value: str) -> None:
     """A decision is one message, and a Stubborn Sheep one with a crowded pen
-    reaches 365 KB: a server allowed less once started, and its match's first
+    reaches about 400 KB: a server allowed less once started, and its match's first
     such decision failed the seat's stream RESOURCE_EXHAUSTED ("Sent message
     larger than max") mid-match, its moves then forced one strike after another."""
     done = sheepfold("serve", "--max-message-bytes", value, "--db", ":memory:", timeout=30)
