@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -52,6 +54,22 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def stop_server_process(server: ServerProcess) -> int:
     """SIGTERM, as an operator would; returns the exit code."""
     return launch.stop(server)
+
+
+def logged_faults(server: ServerProcess) -> list[str]:
+    """The lines of a stopped server's log that a client's mistake must never
+    cause: a traceback, an error or critical entry, gRPC core's own error lines."""
+    return [line for line in server.log_lines if _is_fault(line)]
+
+
+def _is_fault(line: str) -> bool:
+    if "Traceback" in line:
+        return True
+    try:
+        entry = json.loads(line)
+    except json.JSONDecodeError:
+        return re.match(r"E\d{4} ", line) is not None  # gRPC core's own error lines
+    return entry.get("level") in ("error", "critical")
 
 
 @pytest.fixture(scope="session")

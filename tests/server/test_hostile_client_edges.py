@@ -6,7 +6,6 @@ the other seats, and the server logs no error for any of it."""
 
 from __future__ import annotations
 
-import json
 import re
 import socket
 import threading
@@ -18,7 +17,12 @@ import pytest
 from google.protobuf.message import Message
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from tests.conftest import ServerProcess, start_server_process, stop_server_process
+from tests.conftest import (
+    ServerProcess,
+    logged_faults,
+    start_server_process,
+    stop_server_process,
+)
 from tests.raw_stream import RawSeat
 from tests.stream_flood import END_HEADERS, HEADERS, PREFACE, SETTINGS, frame, request_headers
 
@@ -39,18 +43,8 @@ def served() -> Iterator[ServerProcess]:
     finally:
         assert stop_server_process(server) == 0
         # Every attack here is a client's mistake: none may log an error or a traceback.
-        faults = [line for line in server.log_lines if _is_fault(line)]
+        faults = logged_faults(server)
         assert not faults, "".join(faults[:5])
-
-
-def _is_fault(line: str) -> bool:
-    if "Traceback" in line:
-        return True
-    try:
-        entry = json.loads(line)
-    except json.JSONDecodeError:
-        return re.match(r"E\d{4} ", line) is not None  # gRPC core's own error lines
-    return entry.get("level") in ("error", "critical")
 
 
 @pytest.fixture

@@ -9,8 +9,6 @@ whole, and the server logs no error for any of it."""
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 
@@ -18,7 +16,12 @@ import grpc
 import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from tests.conftest import ServerProcess, start_server_process, stop_server_process
+from tests.conftest import (
+    ServerProcess,
+    logged_faults,
+    start_server_process,
+    stop_server_process,
+)
 from tests.raw_stream import RawSeat
 
 pytestmark = pytest.mark.e2e
@@ -35,18 +38,8 @@ def served() -> Iterator[ServerProcess]:
         yield server
     finally:
         assert stop_server_process(server) == 0
-        faults = [line for line in server.log_lines if _is_fault(line)]
+        faults = logged_faults(server)
         assert not faults, "".join(faults[:5])
-
-
-def _is_fault(line: str) -> bool:
-    if "Traceback" in line:
-        return True
-    try:
-        entry = json.loads(line)
-    except json.JSONDecodeError:
-        return re.match(r"E\d{4} ", line) is not None  # gRPC core's own error lines
-    return entry.get("level") in ("error", "critical")
 
 
 @pytest.fixture
