@@ -319,7 +319,9 @@ def test_spectators_of_whole_matches_are_measured_beside_live_ones(
     from benchmarks import spectators
 
     tiny = ["--game", "sheep-showdown", "--players", "2", "--finished", "2", "--live", "1"]
-    status = spectators.main([*tiny, "--clients", "2", "--deadline", "1", "--held-moves", "10"])
+    # Five seconds a decision: a second was once missed on two cores busy with
+    # a parallel test run beside a CI run.
+    status = spectators.main([*tiny, "--clients", "2", "--deadline", "5", "--held-moves", "10"])
     assert status == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
     cells = {row.split(" | ")[0][2:]: row.strip("| ").split(" | ")[1:] for row in rows[1:]}
@@ -332,7 +334,7 @@ def test_spectators_of_whole_matches_are_measured_beside_live_ones(
     assert float(cells["alone"][0]) == 0.0
     for label, (watches, p50, p99, worst, missed) in cells.items():
         assert 0 < float(p50) <= float(p99) <= float(worst), label
-        assert missed == "0", label  # a second a decision: nothing is missed
+        assert missed == "0", label  # five seconds a decision: nothing is missed
         if label != "alone":
             assert float(watches.replace(",", "")) > 0, f"{label}: the watchers watched nothing"
 
