@@ -172,10 +172,19 @@ async def _watch_flood(address: str, flood: Flood, ready: EventType, stop: Event
             while not stop.is_set():
                 request = arena_pb2.WatchRequest(match_id=ids[turn % len(ids)], from_start=True)
                 call = stub.Watch(request)
-                async for _ in call:
-                    if flood.target == "live":
-                        call.cancel()
-                        break
+                try:
+                    async for _ in call:
+                        if flood.target == "live":
+                            call.cancel()
+                            break
+                except grpc.aio.AioRpcError as error:
+                    if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                        raise
+                    # The server bounds an address's watchers of one match, and a
+                    # watch just cancelled may hold its place a moment on a busy
+                    # machine: wait for it rather than end the flood.
+                    await asyncio.sleep(0.05)
+                    continue
                 watched += 1
                 turn += flood.clients
 
