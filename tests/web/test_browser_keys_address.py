@@ -90,3 +90,24 @@ def test_space_held_down_plays_once(showcase: Showcase, page: Any) -> None:
     assert page.inner_text("#play") == "pause"
     page.keyboard.press(" ")
     assert page.evaluate("() => window.sheepfold.playing === null")
+
+
+def test_a_link_s_move_wins_over_the_page_s_own_late_address_write(
+    showcase: Showcase, page: Any
+) -> None:
+    """Stepped fast, the page writes the move shown into its address late (a
+    browser takes only so many writes). A write landing between a new `#move=`
+    and the page's handler of it made the handler read the move already shown,
+    and the page stayed where it was: a test stepping a six-seat match move by
+    move waited for its 126th move in vain. The write is made here in the same
+    task as the link's change, so it always lands between them."""
+    page.goto(f"{showcase.url}/match/{showcase.finished['sheep-showdown']}#move=3")
+    page.wait_for_selector('#board[data-move="3"]')
+    page.evaluate(
+        """() => {
+          location.hash = "move=5";
+          history.replaceState(null, "", "#move=3");  // the page's late write of move 3
+        }"""
+    )
+    page.wait_for_selector('#board[data-move="5"]', timeout=5_000)
+    assert drawn_move(page) == 5

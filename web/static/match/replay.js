@@ -92,8 +92,8 @@ export function goMove(move, fromUser = true) {
   if (index >= 0) go(index, fromUser);
 }
 
-export function moveFromHash() {
-  const match = /^#move=(.*)$/.exec(location.hash);
+export function moveFromHash(hash = location.hash) {
+  const match = /^#move=(.*)$/.exec(hash);
   if (!match) return null;
   let asked = match[1];
   try {
@@ -123,8 +123,11 @@ function heldMove(asked) {
   return Number(asked);
 }
 
-window.addEventListener("hashchange", () => {
-  const move = moveFromHash();
+// The hash the change made, not the address now: the page's own deferred
+// write of the move shown (nameMoveInAddress) may land between a change and
+// this handler, and the change was then taken for the move already shown.
+window.addEventListener("hashchange", (event) => {
+  const move = moveFromHash(new URL(event.newURL).hash);
   if (move !== null && move !== model.frames[model.index]?.move) goMove(move, false);
 });
 
