@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 import os
 import re
@@ -56,10 +57,18 @@ def stop_server_process(server: ServerProcess) -> int:
     return launch.stop(server)
 
 
-def logged_faults(server: ServerProcess) -> list[str]:
-    """The lines of a stopped server's log that a client's mistake must never
-    cause: a traceback, an error or critical entry, gRPC core's own error lines."""
-    return [line for line in server.log_lines if _is_fault(line)]
+@contextlib.contextmanager
+def server_logging_no_fault(*extra: str) -> Iterator[ServerProcess]:
+    """`start_server_process(*extra)`, stopped at the end, whose log must then
+    hold nothing a client's mistake may cause: a traceback, an error or
+    critical entry, gRPC core's own error lines."""
+    server = start_server_process(*extra)
+    try:
+        yield server
+    finally:
+        assert stop_server_process(server) == 0
+        faults = [line for line in server.log_lines if _is_fault(line)]
+        assert not faults, "".join(faults[:5])
 
 
 def _is_fault(line: str) -> bool:

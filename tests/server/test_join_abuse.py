@@ -18,9 +18,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from tests.conftest import (
     ServerProcess,
-    logged_faults,
-    start_server_process,
-    stop_server_process,
+    server_logging_no_fault,
 )
 from tests.raw_stream import RawSeat
 
@@ -33,13 +31,8 @@ Ended = tuple[int, str, arena_pb2.MatchResult | None]
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[ServerProcess]:
-    server = start_server_process()
-    try:
+    with server_logging_no_fault() as server:
         yield server
-    finally:
-        assert stop_server_process(server) == 0
-        faults = logged_faults(server)
-        assert not faults, "".join(faults[:5])
 
 
 @pytest.fixture
