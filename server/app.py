@@ -230,7 +230,6 @@ class SheepfoldServer:
             max_unplayed_matches=self.config.max_unplayed_matches_per_address,
             stalls=self.stalls,
             replay_turns=self.replay_turns,
-            max_message_bytes=self.config.max_message_bytes,
         )
         server = self._grpc_server(grpc_options(self.config, self.max_connections))
         self.port = self._add_ports(server)

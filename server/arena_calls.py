@@ -23,7 +23,6 @@ from server.match import Match
 from server.peers import PendingJoins
 from server.records import ClockConfig, DamagedRecord
 from server.registry import MAX_MATCH_ID_CHARS, MatchRegistry
-from server.settings import DEFAULT_MAX_MESSAGE_BYTES
 from server.stalls import StalledWrites
 from server.status import abort
 from server.storage import StoreRefused, StoreUnavailable
@@ -53,12 +52,8 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
         stalls: StalledWrites | None = None,
         replay_turns: FairQueue | None = None,
         max_unplayed_matches: int = DEFAULT_UNPLAYED_MATCHES,
-        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     ) -> None:
         self.registry = registry
-        # The largest answer the server sends (`serve --max-message-bytes`): a
-        # ListMatches page stops short of it (server/match_reads.py).
-        self.max_message_bytes = max_message_bytes
         self.stalls = stalls or StalledWrites(DEFAULT_WRITE_STALL_SECONDS)
         self.join_timeout = join_timeout
         self.pending_joins = PendingJoins(max_pending_joins, max_pending_joins_total)

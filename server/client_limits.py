@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The largest message sent or received; also what a gRPC client takes by default.
+DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+
 
 @dataclass(frozen=True, slots=True)
 class MatchLimits:
@@ -35,10 +38,11 @@ class MatchLimits:
     # Events held for a seat that asked for them inside its decisions: past this
     # many they go out as messages of their own (a seat that rarely decides).
     held_events: int = 64
-    # The largest decision sent, a PlayResponse's bytes (`serve
-    # --max-message-bytes`). One larger is never sent: gRPC would end the seat's
-    # stream RESOURCE_EXHAUSTED; its move is forced at once (server/match.py).
-    decision_bytes: int = 4 * 1024 * 1024
+    # The largest message the server sends (`serve --max-message-bytes`). A
+    # decision larger is never sent: gRPC would end the seat's stream
+    # RESOURCE_EXHAUSTED; its move is forced at once (server/match.py). A
+    # ListMatches page stops short of it (server/match_reads.py).
+    decision_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
 
 
 # Streams cut off and not yet ended (server/cut_off_streams.py): from one address.

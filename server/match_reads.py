@@ -89,7 +89,8 @@ class MatchReadCalls(ArenaCalls):
     def _page_bytes(self) -> int:
         """The most a page's matches may take: what the server may send and a
         client takes by default (4 MiB), less room for the page token."""
-        return min(self.max_message_bytes, DEFAULT_MAX_MESSAGE_BYTES) - PAGE_TOKEN_ROOM
+        most = self.registry.limits.decision_bytes  # `serve --max-message-bytes`
+        return min(most, DEFAULT_MAX_MESSAGE_BYTES) - PAGE_TOKEN_ROOM
 
     async def GetReplay(
         self, request: arena_pb2.GetReplayRequest, context: grpc.aio.ServicerContext

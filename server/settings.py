@@ -11,6 +11,7 @@ from pathlib import Path
 from server.client_limits import (
     DEFAULT_CUT_OFF_STREAMS,
     DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS,
+    DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_UNPLAYED_MATCHES,
     DEFAULT_UNREAD_BYTES,
     DEFAULT_UNREAD_BYTES_PER_ADDRESS,
@@ -43,16 +44,13 @@ HEALTH_PORT_CONNECTIONS = 64
 FILES_KEPT_FREE = 512
 
 DEFAULT_MAX_REQUEST_BYTES = 16 * 1024
-# The largest message sent or received; also what a gRPC client takes by default.
-DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 # The least the largest message may be (`serve --max-message-bytes`): a decision
 # is one message, and in 4,400 random 5-player Stubborn Sheep games the largest
 # listed 4,651 ways to score a crowded pen, 365 KB, and a pen past 5,000 ways lists
 # each once up to identical cards, so none passes about 400 KB (every other game
-# stays under 12 KB). A server allowed 64 KiB
-# started, and its seats' streams failed RESOURCE_EXHAUSTED mid-match; a
-# decision too large is now played for its seat (server/match.py), which a
-# bound this low would do to many.
+# stays under 12 KB). A server allowed 64 KiB started, and its seats' streams
+# failed RESOURCE_EXHAUSTED mid-match; a decision too large is now played for
+# its seat (server/match.py), which a bound this low would do to many.
 MIN_MAX_MESSAGE_BYTES = 1024 * 1024
 
 
