@@ -29,6 +29,7 @@ from cli.values import (
     positive_int,
     seconds_up_to,
     secret,
+    usage_error,
 )
 from cli.viewer import (
     add_viewer_arguments,
@@ -379,26 +380,22 @@ def run(args: argparse.Namespace) -> int:
     ]
     if web_only and args.web_port is None:
         # Taken and then unused, they would leave the user believing them in force.
-        print(
+        usage_error(
             f"sheepfold serve: {' and '.join(web_only)} "
             f"{'is' if len(web_only) == 1 else 'are'} for the web viewer: "
-            "add --web-port PORT, or use `sheepfold web` (the same flags without `web-`)",
-            file=sys.stderr,
+            "add --web-port PORT, or use `sheepfold web` (the same flags without `web-`)"
         )
-        return 2
     if metrics_host_alone("serve", args, " (or set $SHEEPFOLD_METRICS_PORT)"):
         return 2
     if bool(args.tls_cert) != bool(args.tls_key):
-        raise SystemExit("sheepfold serve: --tls-cert and --tls-key go together")
+        usage_error("sheepfold serve: --tls-cert and --tls-key go together")
     if args.tls_cert and args.listen and all(a.startswith("unix:") for a in args.listen):
         # Taken, they would serve nothing: a Unix socket never uses TLS.
-        print(
-            "sheepfold serve: error: --tls-cert and --tls-key serve TLS on TCP addresses "
+        usage_error(
+            "sheepfold serve: --tls-cert and --tls-key serve TLS on TCP addresses "
             "alone, and every --listen is a Unix socket (never TLS): add a --listen "
-            "HOST:PORT, or leave them out",
-            file=sys.stderr,
+            "HOST:PORT, or leave them out"
         )
-        return 2
     for address in args.listen:
         if address.startswith("unix:") and address != "unix:":
             continue

@@ -70,7 +70,7 @@ def test_tls_flags_with_unix_sockets_alone_are_refused(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert one_line(done) == (
-        "sheepfold serve: error: --tls-cert and --tls-key serve TLS on TCP addresses "
+        "sheepfold serve: --tls-cert and --tls-key serve TLS on TCP addresses "
         "alone, and every --listen is a Unix socket (never TLS): add a --listen "
         "HOST:PORT, or leave them out"
     )

@@ -430,7 +430,7 @@ def test_tls_needs_both_files() -> None:
         text=True,
         timeout=30,
     )
-    assert done.returncode != 0
+    assert done.returncode == 2  # a usage error, as every flag that cannot go alone
     assert "--tls-cert and --tls-key go together" in done.stderr
 
 
