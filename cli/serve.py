@@ -22,11 +22,11 @@ from cli.values import (
     bind_host,
     file_path,
     grpc_seconds,
-    metrics_host_alone,
     non_negative_int,
     port,
     positive_float,
     positive_int,
+    refuse_metrics_host_alone,
     seconds_up_to,
     secret,
     usage_error,
@@ -385,8 +385,7 @@ def run(args: argparse.Namespace) -> int:
             f"{'is' if len(web_only) == 1 else 'are'} for the web viewer: "
             "add --web-port PORT, or use `sheepfold web` (the same flags without `web-`)"
         )
-    if metrics_host_alone("serve", args, " (or set $SHEEPFOLD_METRICS_PORT)"):
-        return 2
+    refuse_metrics_host_alone("serve", args, " (or set $SHEEPFOLD_METRICS_PORT)")
     if bool(args.tls_cert) != bool(args.tls_key):
         usage_error("sheepfold serve: --tls-cert and --tls-key go together")
     if args.tls_cert and args.listen and all(a.startswith("unix:") for a in args.listen):

@@ -28,7 +28,7 @@ from cli.tournament_play import (
     stopped,
 )
 from cli.tournament_sprt import add_sprt_parser, play_sprt, sprt_config
-from cli.values import file_path, metrics_host_alone, port, seconds_up_to, whole_number
+from cli.values import file_path, port, refuse_metrics_host_alone, seconds_up_to, whole_number
 from games.words import count
 from tournament.config import MAX_BOOTSTRAP, ConfigError, TournamentConfig, load_config
 from tournament.executors.settings import HEAD_TIMEOUT_SECONDS, MAX_NUM_CPUS, ExecutorSettings
@@ -215,8 +215,7 @@ def _run(args: argparse.Namespace) -> int:
     from tournament.metrics import TournamentMetrics
     from tournament.progress import choose_progress
 
-    if metrics_host_alone("tournament", args):
-        return 2
+    refuse_metrics_host_alone("tournament", args)
     try:
         config = load_config(args.config)
     except ConfigError as error:

@@ -213,15 +213,12 @@ def usage_error(line: str) -> NoReturn:
     raise SystemExit(2)
 
 
-def metrics_host_alone(command: str, args: argparse.Namespace, also: str = "") -> bool:
-    """True, having said so in one line, when --metrics-host is given without
-    --metrics-port: taken and then unused, it would leave the user believing
-    metrics are served. `also` names another way to give the port."""
-    if args.metrics_host is None or args.metrics_port is not None:
-        return False
-    print(
-        f"sheepfold {command}: --metrics-host is for the metrics port: "
-        f"add --metrics-port PORT{also}",
-        file=sys.stderr,
-    )
-    return True
+def refuse_metrics_host_alone(command: str, args: argparse.Namespace, also: str = "") -> None:
+    """A usage error when --metrics-host is given without --metrics-port:
+    taken and then unused, it would leave the user believing metrics are
+    served. `also` names another way to give the port."""
+    if args.metrics_host is not None and args.metrics_port is None:
+        usage_error(
+            f"sheepfold {command}: --metrics-host is for the metrics port: "
+            f"add --metrics-port PORT{also}"
+        )
