@@ -9,7 +9,7 @@ import random
 import sys
 from collections.abc import Sequence
 from contextlib import redirect_stdout
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import games
 from cli import health
@@ -121,15 +121,16 @@ def run_match(args: argparse.Namespace) -> int:
     configure_logging("console", "warning")
     specs = [spec.strip() for spec in args.bots.split(",") if spec.strip()]
     if len(specs) != args.players:
-        _usage_error(
-            f"match: --players is {args.players} but --bots names {count(len(specs), 'bot')}"
+        usage_error(
+            f"sheepfold match: --players is {args.players} "
+            f"but --bots names {count(len(specs), 'bot')}"
         )
     options = dict(args.option)
     game = games.get(args.game)
     try:
         game.new_state(args.players, 0, options)  # fail fast with the engine's own message
     except games.InvalidOptions as error:  # --option or --players: a usage error
-        _usage_error(f"match: {error}")
+        usage_error(f"sheepfold match: {error}")
     for spec in specs:
         _check_bot_name(spec, "match")
     seed = args.seed if args.seed is not None else new_match_seed()  # as the server draws
@@ -148,7 +149,7 @@ def run_match(args: argparse.Namespace) -> int:
     if (args.tls or args.tls_ca) and any(isinstance(bot, CommandBot) for bot in bots):
         usage_error(COMMAND_BOT_TLS.format(command="match"))
     if (args.tls or args.tls_ca) and not args.server:
-        _usage_error("match: --tls and --tls-ca need --server")
+        usage_error("sheepfold match: --tls and --tls-ca need --server")
     if args.admin_token is not None and not args.server:
         usage_error(
             "sheepfold match: --admin-token needs --server (without it, match plays on "
@@ -400,12 +401,7 @@ def _check_bot_name(spec: str, command: str) -> None:
 
     unknown = unknown_bot_name(spec)
     if unknown is not None:
-        _usage_error(f"{command}: {unknown}")
-
-
-def _usage_error(message: str) -> NoReturn:
-    """A mistake in the flags: "sheepfold " and `message`, exit status 2."""
-    usage_error(f"sheepfold {message}")
+        usage_error(f"sheepfold {command}: {unknown}")
 
 
 def _prints_to_stderr() -> redirect_stdout[Any]:
@@ -439,7 +435,7 @@ def run_bot(args: argparse.Namespace) -> int:
     configure_logging("console" if sys.stderr.isatty() else "json", "warning")
     missing = [name for name in ("server", "match", "token") if not getattr(args, name)]
     if missing:
-        _usage_error(f"bot: missing --{', --'.join(missing)} (or the environment)")
+        usage_error(f"sheepfold bot: missing --{', --'.join(missing)} (or the environment)")
     _check_bot_name(args.bot, "bot")
     if args.bot.startswith("cmd:"):
         if args.tls or args.tls_ca:
