@@ -3,7 +3,7 @@ rating table."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations, combinations_with_replacement, permutations, product
 from math import comb, perm
 from typing import Any
@@ -192,42 +192,25 @@ def _kinds_of_ways(by_colour: Sequence[Sequence[int]]) -> Iterator[Score]:
     for colour, size, jokers in _groups(by_colour):
         own = kinds[colour]
         for scored in product(sorted(own), repeat=size - 2):
-            taken = {bonus: scored.count(bonus) for bonus in own}
-            if any(taken[bonus] > len(own[bonus]) for bonus in own):
-                continue
             for thrown in combinations_with_replacement(sorted(own), 2 - jokers):
-                if any(taken[b] + thrown.count(b) > len(own[b]) for b in set(thrown)):
+                if not _held(own, scored + thrown):
                     continue
                 for stand_in in combinations_with_replacement(sorted(whites), jokers):
-                    if any(stand_in.count(b) > len(whites[b]) for b in set(stand_in)):
+                    if not _held(whites, stand_in):
                         continue
-                    yield _cards_of(colour, own, whites, scored, thrown, stand_in)
+                    own_ids, white_ids = _lowest(own), _lowest(whites)
+                    taken = tuple(own_ids(bonus) for bonus in scored)
+                    thrown_cards = sorted(own_ids(bonus) for bonus in thrown)
+                    stand_in_cards = sorted(white_ids(bonus) for bonus in stand_in)
+                    yield Score(colour, taken, (*stand_in_cards, *thrown_cards))
 
 
-def _cards_of(
-    colour: int,
-    own: dict[int, list[int]],
-    whites: dict[int, list[int]],
-    scored: tuple[int, ...],
-    thrown: tuple[int, ...],
-    stand_in: tuple[int, ...],
-) -> Score:
-    """The Score taking, for each kind named, that kind's lowest ids not yet
-    taken: the scored cards first, then the discarded."""
-    next_of = dict.fromkeys(own, 0)
-    scored_cards = []
-    for bonus in scored:
-        scored_cards.append(own[bonus][next_of[bonus]])
-        next_of[bonus] += 1
-    thrown_cards = []
-    for bonus in thrown:
-        thrown_cards.append(own[bonus][next_of[bonus]])
-        next_of[bonus] += 1
-    white_next = dict.fromkeys(whites, 0)
-    stand_in_cards = []
-    for bonus in stand_in:
-        stand_in_cards.append(whites[bonus][white_next[bonus]])
-        white_next[bonus] += 1
-    return Score(
-        colour, tuple(scored_cards), tuple(sorted(stand_in_cards)) + tuple(sorted(thrown_cards))
-    )
+def _held(kinds: dict[int, list[int]], bonuses: tuple[int, ...]) -> bool:
+    """Whether the pen holds a card of each kind `bonuses` names, counted."""
+    return all(bonuses.count(bonus) <= len(kinds[bonus]) for bonus in set(bonuses))
+
+
+def _lowest(kinds: dict[int, list[int]]) -> Callable[[int], int]:
+    """The lowest id of a kind not yet taken, each call taking one."""
+    left = {bonus: iter(cards) for bonus, cards in kinds.items()}
+    return lambda bonus: next(left[bonus])
