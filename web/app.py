@@ -91,7 +91,6 @@ def build_app(config: WebConfig) -> web.Application:
     app.router.add_get("/api/matches/page", matches_page_json)
     app.router.add_get("/match/{match_id}", match_page)
     app.router.add_get("/api/match/{match_id}", match_json)
-    app.router.add_get("/api/match/{match_id}/seats", match_seats)
     app.router.add_get("/api/match/{match_id}/frames", match_frames)
     app.router.add_get("/api/match/{match_id}/live", match_live)
     app.router.add_get("/tournaments", tournaments_page)
@@ -318,29 +317,18 @@ async def match_page(request: web.Request) -> web.Response:
         "frames_url": f"/api/match/{quote(info.match_id, safe='')}/frames",
         "live_url": f"/api/match/{quote(info.match_id, safe='')}/live",
         "info_url": f"/api/match/{quote(info.match_id, safe='')}",
-        "seats_url": f"/api/match/{quote(info.match_id, safe='')}/seats",
         "move": move_query(request, info.moves),
     }
     return html(pages.match_page(boot))
 
 
 async def match_json(request: web.Request) -> web.Response:
-    state = request.app[STATE]
-    info = await state.gateway.match(request.match_info["match_id"])
-    return web.json_response(await _shown_info(request, info))
-
-
-async def match_seats(request: web.Request) -> web.Response:
-    """Whether each seat's bot is connected, for a live page that asks every
-    few seconds (the Watch stream carries moves, not who left): the status,
-    the moves played and the game server's SeatInfo of each seat, from the
-    GetMatch answer every page of the match shares (MATCH_INFO_SECONDS)."""
+    """A match's JSON, from the GetMatch answer every page of the match shares
+    for half a second (MATCH_INFO_SECONDS): a live page asks it every few
+    seconds whether each seat's bot is connected."""
     state = request.app[STATE]
     info = await state.match_info(request.match_info["match_id"])
-    data = match_info_dict(info)
-    return web.json_response(
-        {"status": data["status"], "moves": data["moves"], "seats": data["seats"]}
-    )
+    return web.json_response(await _shown_info(request, info))
 
 
 async def match_frames(request: web.Request) -> web.StreamResponse:

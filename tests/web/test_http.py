@@ -498,7 +498,7 @@ def test_a_matchs_seats_say_whether_each_bot_is_connected(showcase: Showcase) ->
     seat's connection (a finished match has no bot connected); an unknown
     match is a 404 as on every other match address."""
     match_id = showcase.finished["sheep-n-sheep"]
-    status, kind, body = get(f"{showcase.url}/api/match/{match_id}/seats")
+    status, kind, body = get(f"{showcase.url}/api/match/{match_id}")
     assert status == 200 and "json" in kind
     seats = json.loads(body)
     assert seats["status"] == "finished" and seats["moves"] > 0
@@ -506,5 +506,5 @@ def test_a_matchs_seats_say_whether_each_bot_is_connected(showcase: Showcase) ->
     assert [(s["seat"], s["joined"], s["connected"]) for s in seats["seats"]] == [
         (seat, True, False) for seat in range(players)
     ]
-    status, kind, body = get(f"{showcase.url}/api/match/no-such-match/seats")
+    status, kind, body = get(f"{showcase.url}/api/match/no-such-match")
     assert "json" in kind and json.loads(body)["status"] == 404

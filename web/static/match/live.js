@@ -166,8 +166,8 @@ async function reconnect() {
 const SEAT_SECONDS = window.sheepfoldSeatSeconds || 5;
 
 async function askSeats() {
-  if (model.live && !document.hidden && boot.seats_url) {
-    const info = await fetchJson(boot.seats_url, { cache: "no-store" });
+  if (model.live && !document.hidden) {
+    const info = await fetchJson(boot.info_url, { cache: "no-store" });
     if (!info.error && Array.isArray(info.seats)) {
       model.seats = info.seats;
       model.seatsMoves = info.moves;
