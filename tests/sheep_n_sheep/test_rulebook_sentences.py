@@ -6,7 +6,9 @@ cards left in hand at the end, the winner's tie-break on connected bells and a
 victory shared, all four players tied for an award, a run whose first card
 takes the start's last free side, a 3-player draw icon at the trigger drawing from
 the stock, icons on a group that scores nothing, a 4-player market running out in
-the final round, and a last turn that places several cards.
+the final round, a last turn that places several cards, two draw icons at the
+4-player trigger with one card left, no set left with a card still in the deck,
+and a failed refill in the final round that does not move the end.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-n-sheep.md).
@@ -385,3 +387,61 @@ def test_a_last_turn_placing_several_cards_ends_the_game_only_when_it_stops() ->
     events = [e.payload for e in state.apply(Stop())]
     assert isinstance(events[-1], GameEnded) and state.terminal
     assert state.pasture(1) == {(0, 0): start, (1, 0): threes[0], (2, 0): threes[1]}
+
+
+def test_four_players_two_draw_icons_at_the_trigger_share_the_decks_last_card() -> None:
+    """'add 1 card for each card with this icon, and add the card from your deck to
+    your hand', with 'In a 4 player game, carry on the game without replenishing
+    the sets': a set with two draw icons taken when the deck holds one card forms
+    no new set (the end is triggered), the first draw takes that card and the
+    second finds the deck empty (4 players have no stock) and adds nothing."""
+    pick = Picker()
+    draw_set = (pick("grey", 1, "draw"), pick("blue", 4, "draw"))
+    market = [draw_set] + [tuple(pick.filler(2)) for _ in range(3)]
+    last = pick("pink", 3)
+    state = SheepNSheepState.from_position(
+        4, hands=[[], *[pick.filler(2) for _ in range(3)]], market=market, deck=[last]
+    )
+    events = [e.payload for e in state.apply(TakeSet(0))]
+    assert EndTriggered(0, 7) in events and state.market == tuple(market[1:])
+    assert [e for e in events if isinstance(e, CardDrawn)] == [CardDrawn(0, last, False)]
+    assert sorted(state.hand(0)) == sorted([*draw_set, last]) and state.deck == ()
+
+
+def test_no_set_left_draws_nothing_even_with_a_card_in_the_deck() -> None:
+    """'In the unlikely event that there are no sets left to carry out action A, do
+    not draw any cards and do nothing instead': in a 4-player game the deck may
+    still hold the odd card that formed no set; a seat with an empty hand and an
+    empty market does nothing, and that card stays in the deck."""
+    pick = Picker()
+    odd = pick("pink", 3)
+    state = SheepNSheepState.from_position(
+        4,
+        hands=[[], *[pick.filler(2) for _ in range(3)]],
+        market=[],
+        deck=[odd],
+        turn=4,
+        last_turn=7,
+    )
+    assert state.legal_actions() == (Pass(),)
+    events = [e.payload for e in state.apply(Pass())]
+    assert Passed(0) in events and not any(isinstance(e, CardDrawn) for e in events)
+    assert state.hand(0) == () and state.deck == (odd,) and state.to_move == 1
+
+
+def test_a_second_failed_refill_does_not_move_the_end() -> None:
+    """'When the end condition of the game is satisfied, play continues to the last
+    player (such that all players have had an equal number of turns), then all
+    players will perform one more turn': the end is triggered once. In the final
+    round of a 2-player game, with deck and stock both empty, a set taken is not
+    replaced, yet no second trigger comes and the last turn stays where it was."""
+    pick = Picker()
+    market = [tuple(pick.filler(2)) for _ in range(3)]
+    state = SheepNSheepState.from_position(
+        2, hands=[[], []], market=market, deck=[], stock=[], seat=0, turn=4, last_turn=5
+    )
+    events = [e.payload for e in state.apply(TakeSet(0))]
+    assert not any(isinstance(e, (EndTriggered, SetFormed)) for e in events)
+    assert state.market == tuple(market[1:]) and state.last_turn == 5
+    state.apply(TakeSet(0))
+    assert state.terminal and state.market == (market[2],)
