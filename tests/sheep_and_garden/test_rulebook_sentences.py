@@ -7,7 +7,8 @@ own city, houses on grass in a settlement, the solo result with its praise, the
 rulebook's three sheep in one area, every cow and tree of one area counted, lands
 joined through cities and gardens but not lakes, a city printed inside a tile
 complete at once, tiles left unplaced at an early end scoring nothing, an area facing
-a hole in the landscape staying open, and a stream closed in an L as a lake heart.
+a hole in the landscape staying open, a stream closed in an L as a lake heart, and
+four players scored as the scoring board adds up its squares.
 
 Rule sentences are quoted from the rulebook or the project's rules notes.
 """
@@ -21,7 +22,7 @@ from games.errors import InvalidOptions
 from games.sheep_and_garden import GAME
 from games.sheep_and_garden.model import GameEnded, Place, Reshuffled, Slot, TilePlaced, TilesShown
 from games.sheep_and_garden.scoring import Analysis, AreaInfo, analyse, score_cards
-from games.sheep_and_garden.state import ALL_PLACED, DEADLOCK
+from games.sheep_and_garden.state import ALL_PLACED, DEADLOCK, deal_objectives
 
 from .helpers import analysed, landscape, mismatches, position, tid
 
@@ -518,3 +519,49 @@ def test_a_stream_closed_in_an_l_is_a_lake_heart() -> None:
     assert cards["hearts"] == (1, 5)
     assert cards["lakes"] == (1, 4)
     assert cards["lands"] == (1, 2)
+
+
+# The four-player scoring board: squares 1 to 8 around the board, each player's
+# score the sum of the three squares beside them (D: 8 + 1 + 2, A: 8 + 7 + 6,
+# C: 2 + 3 + 4, B: 6 + 5 + 4). Seats 0 to 3 are A to D, clockwise.
+BOARD_SQUARES = {"A": (8, 7, 6), "B": (6, 5, 4), "C": (4, 3, 2), "D": (2, 1, 8)}
+
+
+def test_four_players_score_as_the_scoring_board_adds_up() -> None:
+    """ "Write the score of each objective card on the inside squares, and write the
+    score of each player on the outside squares ... D: 8+1+2, A: 8+7+6, C: 2+3+4,
+    B: 6+5+4." On the solo scenario's landscape the eight cards all score, each a
+    different card on each square, laid out as the game deals them: the card for A
+    and D (square 8) counts for seats 0 and 3, the first and last seat, as the board
+    adds it for both A and D."""
+    square_card = {
+        1: "lakes",  # 11
+        2: "gardens",  # 9
+        3: "hearts",  # 5
+        4: "cities",  # 4
+        5: "trees",  # 3
+        6: "people",  # 2
+        7: "lands",  # 4
+        8: "settlements",  # 4
+    }
+    points = {card: p for card, (_, p) in score_cards(analysed(*SOLO_LANDSCAPE).stats()).items()}
+    slots = (
+        Slot(square_card[7], (0,), False),  # for A only
+        Slot(square_card[6], (0, 1), False),  # for A and B
+        Slot(square_card[5], (1,), False),  # for B only
+        Slot(square_card[4], (1, 2), False),  # for B and C
+        Slot(square_card[3], (2,), False),  # for C only
+        Slot(square_card[2], (2, 3), False),  # for C and D
+        Slot(square_card[1], (3,), False),  # for D only
+        Slot(square_card[8], (0, 3), False),  # for A and D
+    )
+    dealt = deal_objectives(4, [slot.card for slot in slots])
+    assert [(s.card, s.holders) for s in dealt] == [(s.card, s.holders) for s in slots]
+    board = tuple(
+        float(sum(points[square_card[square]] for square in BOARD_SQUARES[player]))
+        for player in "ABCD"
+    )
+    assert board == (10.0, 9.0, 18.0, 24.0)
+    result = position(4, SOLO_LANDSCAPE, slots=slots).result()
+    assert result.scores == board
+    assert result.ranks == (3, 4, 2, 1)
