@@ -8,7 +8,8 @@ rulebook's three sheep in one area, every cow and tree of one area counted, land
 joined through cities and gardens but not lakes, a city printed inside a tile
 complete at once, tiles left unplaced at an early end scoring nothing, an area facing
 a hole in the landscape staying open, a stream closed in an L as a lake heart, and
-four players scored as the scoring board adds up its squares.
+four players scored as the scoring board adds up its squares, and grass closed by a road
+with nothing printed on it as an empty area.
 
 Rule sentences are quoted from the rulebook or the project's rules notes.
 """
@@ -565,3 +566,34 @@ def test_four_players_score_as_the_scoring_board_adds_up() -> None:
     result = position(4, SOLO_LANDSCAPE, slots=slots).result()
     assert result.scores == board
     assert result.ranks == (3, 4, 2, 1)
+
+
+# A ring of road round one cell corner: the market's road leaves its north side,
+# bends through three tiles and comes back into its west side; the four grass
+# corners inside the ring, nothing printed on them, meet only each other and road.
+EMPTY_RING = (
+    ("garden lane", 0, 0, 3),
+    ("road bend", 1, 0, 0),
+    ("city corner with road bend", 0, 1, 2),
+    ("market crossroads", 1, 1, 0),
+)
+
+
+def test_grass_closed_by_a_road_with_nothing_printed_is_an_empty_area() -> None:
+    """ "An empty area means a Grasses area that contains no objects"; "Roads and
+    Fences complete Grasses"; objects are "Sheep, Cow, Human, Tree, House and Fish".
+    The grass inside the ring is complete although every tile around it is open, and
+    it is empty: the road round it is no object, nor is the market's city beside it
+    (1 human, 1 house), which is an area of its own. The ring's road, both ends in
+    the market's city, is complete."""
+    assert mismatches(landscape(*EMPTY_RING)) == []
+    analysis = analysed(*EMPTY_RING)
+    complete = sorted((a.terrain, sorted(a.cells), a.objects) for a in analysis.areas if a.complete)
+    assert complete == [
+        ("city", [(1, 1)], (0, 0, 1, 0, 1, 0)),
+        ("grass", [(0, 0), (0, 1), (1, 0), (1, 1)], (0, 0, 0, 0, 0, 0)),
+    ]
+    cards = score_cards(analysis.stats())
+    assert cards["empty_areas"] == (1, 3)
+    assert cards["roads"] == (1, 2)
+    assert cards["sheep_areas"] == (0, 0)
