@@ -8,8 +8,9 @@ rulebook's three sheep in one area, every cow and tree of one area counted, land
 joined through cities and gardens but not lakes, a city printed inside a tile
 complete at once, tiles left unplaced at an early end scoring nothing, an area facing
 a hole in the landscape staying open, a stream closed in an L as a lake heart, and
-four players scored as the scoring board adds up its squares, and grass closed by a road
-with nothing printed on it as an empty area.
+four players scored as the scoring board adds up its squares, grass closed by a road
+with nothing printed on it as an empty area, and the cows of several complete areas
+added up.
 
 Rule sentences are quoted from the rulebook or the project's rules notes.
 """
@@ -597,3 +598,17 @@ def test_grass_closed_by_a_road_with_nothing_printed_is_an_empty_area() -> None:
     assert cards["empty_areas"] == (1, 3)
     assert cards["roads"] == (1, 2)
     assert cards["sheep_areas"] == (0, 0)
+
+
+def test_cows_of_several_complete_areas_add_up_and_an_open_areas_do_not() -> None:
+    """ "Count the total number of Cows on the completed areas"; the rulebook's example:
+    "'Number of Cows' is 3". The ring of road closes the grass inside it (1 cow); the
+    paddock's pen is closed by the city corner's fenced strip (2 cows); the lake cap
+    joining them shares an open meadow with the rest of the paddock (1 cow) that does
+    not count: 3 cows, 2 points each."""
+    layout = (*ROAD_RING, ("lake cap", 2, 1, 0), ("paddock", 3, 1, 0), ("city corner", 3, 0, 0))
+    assert mismatches(landscape(*layout)) == []
+    analysis = analysed(*layout)
+    cows = sorted((a.complete, a.objects[1]) for a in analysis.areas if a.objects[1])
+    assert cows == [(False, 1), (True, 1), (True, 2)]
+    assert score_cards(analysis.stats())["cows"] == (3, 6)
