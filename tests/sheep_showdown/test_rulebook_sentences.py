@@ -12,7 +12,9 @@ a stuck dog freed before its owner's turn plays on; the last player's move
 through a shepherd card is one of the two; a blocking sheep can block; a second
 wolf's holder may push any opponent's dog, and pushes none when no opponent's
 dog can step; a second bomb in a blast is removed without going off; a stolen
-wolf costs the thief its point.
+wolf costs the thief its point; a sliding sheep may lead onto a wolf nobody can
+be pushed by, or onto a blocking sheep with nothing to cover, since both are
+picked up; a rocket's landing on a blocking sheep places it.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
@@ -24,7 +26,9 @@ import pytest
 
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.events import (
+    BlockerDiscarded,
     BombExploded,
+    CardTaken,
     DogMoved,
     DogOut,
     LastPlayer,
@@ -32,7 +36,7 @@ from games.sheep_showdown.events import (
     RoundStarted,
     WolfNoTarget,
 )
-from games.sheep_showdown.state import PLACE, SHEPHERD, STEAL, STEP, WOLF_DOG
+from games.sheep_showdown.state import BLOCKER, PLACE, SHEPHERD, STEAL, STEP, WOLF_DOG
 
 from .helpers import (
     DOWN,
@@ -460,3 +464,53 @@ def test_a_stolen_wolf_costs_the_thief_its_point() -> None:
     seat0, seat1 = (player["rounds"][0] for player in state.result().details["players"])
     assert (seat0["sheep_points"], seat0["wolves"], seat0["round_score"]) == (1, 1, 0)
     assert (seat1["sheep_points"], seat1["wolves"], seat1["round_score"]) == (0, 0, 0)
+
+
+def test_a_slide_onto_a_wolf_with_nobody_to_push_takes_it_and_blocks() -> None:
+    """Moose: "there must be an adjacent card in the sliding direction that you
+    can use or pick up." Scar: "When you step on this card, you add it to your
+    flock." A wolf is picked up even when no opponent dog could be pushed: dog 0
+    slides onto the wolf that was dog 1's only way on, takes it, pushes nobody,
+    and has blocked dog 1, so seat 0 may take a card from seat 1's flock."""
+    rows = ["SLW..", "..S..", ".....", ".....", "....."]
+    state = position(rows, {0: (0, 0), 1: (1, 2)}, flocks={1: [C.SHEEP5]})
+    assert directions(state) == {RIGHT}
+    events = step(state, RIGHT)
+    assert [m.how for m in payloads(events, DogMoved)] == ["step", "slide"]
+    assert payloads(events, CardTaken) == [CardTaken(0, 0, C.WOLF, 0, 2)]
+    assert payloads(events, WolfNoTarget) == [WolfNoTarget(0)]
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(1, "blocked", 0)]
+    assert state.pending == STEAL and state.to_move == 0 and state.steal_queue == [1]
+
+
+def test_a_slide_onto_a_blocking_sheep_with_nothing_to_cover_is_legal() -> None:
+    """Moose: "there must be an adjacent card in the sliding direction that you
+    can use or pick up." Lambo: "pick it up and place it face down on a green
+    unoccupied sheep card". A blocking sheep is picked up even when no sheep card
+    is left to cover: the slide onto it is legal and the card leaves the game."""
+    rows = ["SLB..", ".....", ".....", ".....", "...SS"]
+    state = position(rows, {0: (0, 0), 1: (4, 4)})
+    assert directions(state) == {RIGHT}
+    events = step(state, RIGHT)
+    assert where(state, 0) == (0, 2) and state.card_at(0, 2) == C.EMPTY
+    assert payloads(events, BlockerDiscarded) == [BlockerDiscarded(0)]
+    assert state.removed == [C.BLOCKING]
+    assert state.pending == STEP and state.to_move == 1
+
+
+def test_a_rocket_landing_on_a_blocking_sheep_places_it() -> None:
+    """Cooper: "you make a horizontal or vertical jump of two squares." Lambo:
+    "When you step on this action card, pick it up and place it face down on a
+    green unoccupied sheep card of your choice." Landing on it by rocket is
+    stepping on it: the jumper picks it up and covers the one free sheep card."""
+    rows = ["SR.B.", ".....", "...2.", ".....", "...SS"]
+    state = position(rows, {0: (0, 0), 1: (4, 4)})
+    step(state, RIGHT)
+    assert directions(state) == {RIGHT}
+    rocket(state, RIGHT)
+    assert where(state, 0) == (0, 3) and state.card_at(0, 3) == C.EMPTY
+    assert state.pending == BLOCKER and state.to_move == 0
+    assert [(a.row, a.col) for a in state.legal_actions()] == [(2, 3)]
+    block(state, 2, 3)
+    assert state.card_at(2, 3) == C.BLOCKED
+    assert state.pending == STEP and state.to_move == 1
