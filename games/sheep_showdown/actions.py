@@ -49,7 +49,7 @@ class SelectDog:
 @dataclass(frozen=True, slots=True)
 class Step:
     """Move `dog` one cell in `direction` (its own turn's step, or a wolf's push;
-    only the former may go diagonally, onto a sliding sheep)."""
+    either may go diagonally, but only onto a sliding sheep)."""
 
     dog: int
     direction: int
