@@ -15,6 +15,7 @@ from games.stubborn_sheep.actions import (
     PickSheep,
     PlaceFence,
     Score,
+    StopScoring,
     UseBonus,
 )
 from games.stubborn_sheep.data import (
@@ -43,6 +44,7 @@ from games.stubborn_sheep.events import (
     YELLOW_COMPANION,
     IconJump,
     SheepMoved,
+    WolfMoved,
 )
 from games.stubborn_sheep.state import (
     PH_BETWEEN,
@@ -51,6 +53,7 @@ from games.stubborn_sheep.state import (
     PH_COMPANION,
     PH_JUMPER,
     PH_PLACE,
+    PH_SCORE,
     PH_TAKES_TWO,
     StubbornSheepState,
 )
@@ -373,3 +376,86 @@ def test_the_meadows_are_restocked_before_the_pen() -> None:
     assert state.areas[5] == [w(8), w(9), w(10), last]
     assert state.areas[0] == []
     assert state.sheep_pile == [] and state.discard == []
+
+
+def test_the_blue_restock_bonus_comes_after_the_normal_restock() -> None:
+    """Rulebook, blue bonus: "Use this bonus action during the restock step of your
+    round", and the wolf variant calls it "the additional restock granted by the bonus
+    action of the blue sheep". The normal restock comes first and the bonus works with
+    what is left: with one sheep left to draw it goes to meadow 5 (3 sheep, short of 4),
+    and then no sheep is left for `meadow_to_six` (b(1) on top), so it is not offered.
+    With two left, meadow 5 gets one and the bonus may bring meadow 1 from 4 to 5."""
+    scored: list[list[list[int]]] = [[[b(1)], [], [], []], [[], [], [], []], [[], [], [], []]]
+    for left in (1, 2):
+        areas = empty_areas(6)
+        areas[1] = [w(0), w(1), w(2), w(3)]
+        areas[3] = [w(4), w(5), w(6), w(7)]
+        areas[5] = [w(8), w(9), w(10)]
+        pile = [w(20), w(21)][:left]
+        named = {card for area in areas for card in area} | {b(1), *pile}
+        areas[4] = [card for card in range(78) if card not in named]
+        state = StubbornSheepState.from_position(
+            3, areas=areas, scored=scored, sheep_pile=pile, bonus=True, start="turn"
+        )
+        assert state.areas[5] == [w(8), w(9), w(10), pile[-1]]
+        if left == 1:
+            assert state.phase == PH_PLACE
+            continue
+        assert state.phase == PH_BLUE
+        assert UseBonus(MEADOW_TO_SIX, area=1) in state.legal_actions()
+        state.apply(UseBonus(MEADOW_TO_SIX, area=1))
+        assert state.areas[1] == [w(0), w(1), w(2), w(3), pile[0]]
+        assert state.phase == PH_PLACE
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def test_a_white_move_after_the_last_activation_comes_before_scoring() -> None:
+    """Rulebook, step 3: "After all activations (and any additional actions): If your pen
+    contains 3 or 4 sheep of the same colour, you may score them." Pen 0 holds two reds
+    and no fence shows a red icon; after the last activation the white bonus (w(1),
+    `move_red`) brings the red of pen 2 (area 4) over fences 5 and 0 into pen 0, and
+    the three reds may then be scored in the same turn."""
+    no_red = [c for c in range(35) if all(colour != RED for colour, _ in EFFECTIVE[c][UP])]
+    hand, fence0, fence1 = no_red[:3]
+    rest = [c for c in range(35) if c not in (hand, fence0, fence1)]
+    areas = empty_areas(6)
+    areas[0] = [r(0), r(1)]
+    areas[4] = [r(2)]
+    scored = [[[], [], [], [w(1)]], [[], [], [], []], [[], [], [], []]]
+    state = frame3(
+        hand,
+        areas,
+        fences=[fence0, fence1, *rest[:4]],
+        hands=[[hand], [rest[4]], [rest[5]]],
+        scored=scored,
+        bonus=True,
+    )
+    state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
+    for _ in range(3):  # before fences 3, 1 and 0
+        assert state.phase == PH_BETWEEN and state.queue
+        state.apply(Continue())
+    assert state.phase == PH_BETWEEN and state.queue == [] and state.areas[0] == [r(0), r(1)]
+    state.apply(MoveSheep(r(2), True, 2))
+    assert state.areas[0] == [r(0), r(1), r(2)]
+    assert state.phase == PH_SCORE and state.current == 0
+    assert {a.colour for a in state.legal_actions() if isinstance(a, Score)} == {RED}
+
+
+# --------------------------------------------------------------------- wolf
+
+
+def test_the_wolf_stays_when_every_meadow_is_empty() -> None:
+    """Rulebook, wolf: "If the wolf is already in the meadow containing the most sheep, it
+    does not move. In that meadow, discard two sheep of the most represented colour."
+    Every meadow empty at the end of seat 0's turn: the wolf's own meadow 1 is among
+    those with the most (none), so it stays, and there is nothing to discard; seat 1's
+    restock then fills the other meadows and leaves the wolf's empty."""
+    areas = empty_areas(6)
+    areas[0] = [r(0), r(1), r(2)]
+    state = frame3(20, areas, start="score", wolf=1)
+    events = payloads(state.apply(StopScoring()))
+    assert [p for p in events if isinstance(p, WolfMoved)] == [WolfMoved(1, 1, ())]
+    assert state.wolf == 1 and state.current == 1
+    assert [len(state.areas[m]) for m in (1, 3, 5)] == [0, 4, 4]
