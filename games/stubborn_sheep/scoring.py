@@ -36,7 +36,7 @@ from games.stubborn_sheep.phases import (
 # differs from another only in which of identical cards (one colour, one
 # printed bonus) it takes: a player who never scores gathers a pen of dozens of
 # sheep, whose every way once made a decision of 77,631 actions (6.3 MB, more
-# than gRPC sends) that took the server 0.65 s to build. The rulebook's most
+# than gRPC sends) that took the server 0.65 s to build. The game guide's most
 # crowded example (6 reds, 5 blues, 6 whites) gives 2,865 and lists them all.
 MOST_SCORE_WAYS = 5_000
 

@@ -46,7 +46,7 @@ def _every_way(pen: list[int], monkeypatch: pytest.MonkeyPatch) -> list[Score]:
         return _scoring(pen).score_options()
 
 
-def test_the_rulebook_s_crowded_pen_lists_every_way() -> None:
+def test_the_guide_s_crowded_pen_lists_every_way() -> None:
     pen = [r(i) for i in range(6)] + [b(i) for i in range(5)] + [w(i) for i in range(6)]
     options = _scoring(pen).score_options()
     assert len(options) == 2_865 == len(set(options))
