@@ -20,6 +20,7 @@ from games.stubborn_sheep.actions import (
 )
 from games.stubborn_sheep.data import (
     ACTIVATE_EXTRA,
+    ALL_MEADOWS_TO_FIVE,
     BLUE,
     DOWN,
     EFFECTIVE,
@@ -406,6 +407,22 @@ def test_the_blue_restock_bonus_comes_after_the_normal_restock() -> None:
         state.apply(UseBonus(MEADOW_TO_SIX, area=1))
         assert state.areas[1] == [w(0), w(1), w(2), w(3), pile[0]]
         assert state.phase == PH_PLACE
+
+
+def test_all_meadows_to_five_with_two_players_fills_the_four_meadows_but_the_wolf_s() -> None:
+    """Rulebook, 2-player setup: a fence in the middle of each meadow "creates 2 meadows
+    between the players on each side"; blue bonus: "Restock all meadows up to 5 sheep
+    instead of the usual 4"; wolf: "This rule also applies to the additional restock".
+    Meadows 1, 2 and 4 go to 4 and then to 5; the wolf's meadow 5 stays empty."""
+    scored: list[list[list[int]]] = [[[b(2)], [], [], []], [[], [], [], []]]
+    state = StubbornSheepState.from_position(
+        2, areas=empty_areas(6), scored=scored, bonus=True, wolf=5, start="turn"
+    )
+    assert state.phase == PH_BLUE and [len(a) for a in state.areas] == [0, 4, 4, 0, 4, 0]
+    assert state.legal_actions()[1:] == (UseBonus(ALL_MEADOWS_TO_FIVE),)
+    state.apply(UseBonus(ALL_MEADOWS_TO_FIVE))
+    assert [len(a) for a in state.areas] == [0, 5, 5, 0, 5, 0]
+    assert state.phase == PH_PLACE
 
 
 # ------------------------------------------------------------------ scoring
