@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from contextlib import redirect_stdout
 from typing import TYPE_CHECKING, Any
 
+from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES
+
 import games
 from cli import health
 from cli.addresses import server_address
@@ -22,6 +24,7 @@ from cli.values import (
     add_game_option_flag,
     decision_seconds,
     match_seed,
+    message_bytes,
     positive_int,
     seconds_up_to,
     usage_error,
@@ -360,6 +363,14 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
         f"0 to {MAX_REJOIN_SECONDS:,} (default {REJOIN_SECONDS:g}); built-in and "
         "module:Class bots only",
     )
+    parser.add_argument(
+        "--max-message-bytes",
+        type=message_bytes,
+        metavar="BYTES",
+        help=f"largest message received, at least {MIN_MAX_MESSAGE_BYTES} (a decision is one "
+        "message): as large as the server's --max-message-bytes when that is larger "
+        f"(default {DEFAULT_MAX_MESSAGE_BYTES}); built-in and module:Class bots only",
+    )
     parser.set_defaults(handler=run_bot, interrupt_on_terminate=True)
 
 
@@ -459,6 +470,7 @@ def run_bot(args: argparse.Namespace) -> int:
                     rejoin_seconds=(
                         REJOIN_SECONDS if args.rejoin_seconds is None else args.rejoin_seconds
                     ),
+                    max_message_bytes=args.max_message_bytes or DEFAULT_MAX_MESSAGE_BYTES,
                 )
             )
     except BotSpecError as error:
@@ -487,6 +499,12 @@ def _run_command_bot(args: argparse.Namespace) -> int:
         print(
             "sheepfold bot: --rejoin-seconds applies only to built-in and module:Class bots "
             "(a command bot's program rejoins as it was written to): ignored",
+            file=sys.stderr,
+        )
+    if args.max_message_bytes is not None:
+        print(
+            "sheepfold bot: --max-message-bytes applies only to built-in and module:Class bots "
+            "(a command bot's program receives what it was written to): ignored",
             file=sys.stderr,
         )
     socket = args.server.removeprefix("unix:") if args.server.startswith("unix:") else None

@@ -22,6 +22,7 @@ from cli.values import (
     bind_host,
     file_path,
     grpc_seconds,
+    message_bytes,
     non_negative_int,
     port,
     positive_float,
@@ -57,20 +58,6 @@ if TYPE_CHECKING:
 # (server/app.py connection_bound), too few for a match of separate bots; a few
 # dozen and gRPC's core crashes (SIGSEGV, SIGABRT) without a word.
 MIN_OPEN_FILES = FILES_KEPT_FREE + HEALTH_PORT_CONNECTIONS + 16
-
-
-def message_bytes(text: str) -> int:
-    """`--max-message-bytes`: at least what the largest decisions of ordinary
-    play take. A server allowed less (65536, say) started, and then failed a
-    Stubborn Sheep match's first crowded decision RESOURCE_EXHAUSTED."""
-    value = positive_int(text)
-    if value < MIN_MAX_MESSAGE_BYTES:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is too small for a decision, which is one message (a Stubborn "
-            f"Sheep one reaches about 400 KB): at least "
-            f"{MIN_MAX_MESSAGE_BYTES} (1 MiB); the default is {DEFAULT_MAX_MESSAGE_BYTES}"
-        )
-    return value
 
 
 # The address the web viewer binds without --web-host.

@@ -9,6 +9,8 @@ import sys
 from collections.abc import Callable
 from typing import NoReturn
 
+from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES
+
 from clients.bot_limits import LimitsError, parse_limits, shown
 from server.clock_limits import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
 
@@ -64,6 +66,21 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
 
 # A count handed to gRPC, whose settings are C ints.
 positive_int = whole_number(1, 2**31 - 1)
+
+
+def message_bytes(text: str) -> int:
+    """`--max-message-bytes` (`serve`'s, and a bot's largest message received):
+    at least what the largest decisions of ordinary play take. A server allowed
+    less (65536, say) started, and then failed a Stubborn Sheep match's first
+    crowded decision RESOURCE_EXHAUSTED."""
+    value = positive_int(text)
+    if value < MIN_MAX_MESSAGE_BYTES:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is too small for a decision, which is one message (a Stubborn "
+            f"Sheep one reaches about 400 KB): at least "
+            f"{MIN_MAX_MESSAGE_BYTES} (1 MiB); the default is {DEFAULT_MAX_MESSAGE_BYTES}"
+        )
+    return value
 
 
 def number_up_to(limit: float) -> Callable[[str], float]:

@@ -27,6 +27,7 @@ from typing import Any, Protocol, SupportsIndex, cast, runtime_checkable
 
 import grpc
 import structlog
+from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.connect import (
@@ -65,13 +66,18 @@ def should_rejoin(code: grpc.StatusCode, joined: bool) -> bool:
 # the result is final either way (see `_play_messages`).
 STATUS_SECONDS = 5.0
 
+RECEIVE_OPTION = "grpc.max_receive_message_length"
 CHANNEL_OPTIONS = [
     # Each seat gets its own connection: by default every channel of a process
     # shares one HTTP/2 connection, which serialises many bots in one process.
     ("grpc.use_local_subchannel_pool", 1),
     *keepalive_options(),
-    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+    # The largest message received, unless `play(max_message_bytes=...)` says
+    # otherwise: gRPC's own default, and a server's (`serve --max-message-bytes`).
+    (RECEIVE_OPTION, DEFAULT_MAX_MESSAGE_BYTES),
 ]
+# gRPC takes its settings as C ints.
+MAX_MESSAGE_BYTES_LIMIT = 2**31 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +141,7 @@ async def play(
     max_reconnects: int | None = None,
     rejoin_seconds: float = REJOIN_SECONDS,
     events_in_decisions: bool = True,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
 ) -> arena_pb2.MatchResult:
     """Play one seat to the end of the match and return the result.
 
@@ -155,9 +162,16 @@ async def play(
     an orchestrator that pulls its image first, may take longer: raise
     `rejoin_seconds` to wait for it (the restored match waits for its seats,
     up to its server's start timeout, once the server is back).
+
+    `max_message_bytes` is the largest message the seat receives: 4 MiB by
+    default, as gRPC's and a server's own (`serve --max-message-bytes`), at
+    least 1 MiB (a decision is one message). A server allowed larger messages
+    may send a decision past 4 MiB: raise it to match, or the stream ends
+    RESOURCE_EXHAUSTED and the seat is lost.
     """
     if not rejoin_seconds >= 0:  # NaN included
         raise ValueError(f"rejoin_seconds must be 0 or more, not {rejoin_seconds!r}")
+    check_message_bytes(max_message_bytes)
     if seat is not None and not -(2**31) <= seat < 2**31:
         # The wire carries a seat as an int32: say so before connecting.
         raise ValueError(f"seat {seat} is out of range: a seat is a 32-bit signed number")
@@ -166,7 +180,7 @@ async def play(
     rejoins = _Rejoins(max_reconnects, rejoin_seconds)
     while True:
         try:
-            async with _channel(address, credentials) as channel:
+            async with _channel(address, credentials, max_message_bytes) as channel:
                 try:
                     # A Play call waits for its channel as long as it takes: a server
                     # that is gone would be waited for for ever.
@@ -185,7 +199,7 @@ async def play(
             if code == grpc.StatusCode.FAILED_PRECONDITION:
                 # Joined (or rejoined, e.g. after a server restart) once the match
                 # was over: the result is still there to fetch.
-                finished = await _finished_result(address, match_id, credentials)
+                finished = await _finished_result(address, match_id, credentials, max_message_bytes)
                 if finished is not None:
                     return finished
             details = error.details() or ""
@@ -256,8 +270,30 @@ class _Rejoins:
         return min(0.1 * 2**self.attempts, 2.0)
 
 
-def _channel(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.aio.Channel:
-    return open_channel(address, credentials, CHANNEL_OPTIONS)
+def check_message_bytes(max_message_bytes: int) -> None:
+    """A ValueError for a receive limit below what a decision may take (as
+    `serve --max-message-bytes` refuses it) or past what gRPC takes."""
+    if isinstance(max_message_bytes, bool) or not isinstance(max_message_bytes, int):
+        raise TypeError(f"max_message_bytes must be an int, not {max_message_bytes!r}")
+    if not MIN_MAX_MESSAGE_BYTES <= max_message_bytes <= MAX_MESSAGE_BYTES_LIMIT:
+        raise ValueError(
+            f"max_message_bytes must be from {MIN_MAX_MESSAGE_BYTES} (1 MiB: a decision is "
+            f"one message) to {MAX_MESSAGE_BYTES_LIMIT}, not {max_message_bytes!r}"
+        )
+
+
+def channel_options(max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> list[tuple[str, Any]]:
+    """CHANNEL_OPTIONS with the largest message received set to `max_message_bytes`."""
+    kept = [option for option in CHANNEL_OPTIONS if option[0] != RECEIVE_OPTION]
+    return [*kept, (RECEIVE_OPTION, max_message_bytes)]
+
+
+def _channel(
+    address: str,
+    credentials: grpc.ChannelCredentials | None,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+) -> grpc.aio.Channel:
+    return open_channel(address, credentials, channel_options(max_message_bytes))
 
 
 class _StreamEnded(Exception):
@@ -279,9 +315,12 @@ class _Progress:
 
 
 async def _finished_result(
-    address: str, match_id: str, credentials: grpc.ChannelCredentials | None
+    address: str,
+    match_id: str,
+    credentials: grpc.ChannelCredentials | None,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
 ) -> arena_pb2.MatchResult | None:
-    async with _channel(address, credentials) as channel:
+    async with _channel(address, credentials, max_message_bytes) as channel:
         try:
             info = await arena_pb2_grpc.ArenaStub(channel).GetMatch(
                 arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS

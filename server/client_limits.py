@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# The largest message sent or received; also what a gRPC client takes by default.
-DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+# The largest message sent or received; also what a gRPC client takes by
+# default. Shared with the clients (sheepfold/message_size.py).
+from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES
 
 
 @dataclass(frozen=True, slots=True)

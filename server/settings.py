@@ -8,6 +8,10 @@ import resource
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# The least the largest message may be (`serve --max-message-bytes`), 1 MiB: a
+# decision is one message. Shared with the clients (sheepfold/message_size.py).
+from sheepfold.message_size import MIN_MAX_MESSAGE_BYTES
+
 from server.client_limits import (
     DEFAULT_CUT_OFF_STREAMS,
     DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS,
@@ -44,14 +48,6 @@ HEALTH_PORT_CONNECTIONS = 64
 FILES_KEPT_FREE = 512
 
 DEFAULT_MAX_REQUEST_BYTES = 16 * 1024
-# The least the largest message may be (`serve --max-message-bytes`): a decision
-# is one message, and in 4,400 random 5-player Stubborn Sheep games the largest
-# listed 4,651 ways to score a crowded pen, 365 KB, and a pen past 5,000 ways lists
-# each once up to identical cards, so none passes about 400 KB (every other game
-# stays under 12 KB). A server allowed 64 KiB started, and its seats' streams
-# failed RESOURCE_EXHAUSTED mid-match; a decision too large is now played for
-# its seat (server/match.py), which a bound this low would do to many.
-MIN_MAX_MESSAGE_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)

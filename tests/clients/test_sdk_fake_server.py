@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 import grpc
 import pytest
@@ -12,7 +12,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients import sdk
 from clients.bots.random_bot import RandomBot
-from clients.sdk import SeatError, play
+from clients.sdk import DecisionView, SeatError, play
 
 pytestmark = pytest.mark.e2e
 
@@ -34,9 +34,11 @@ class _OverArena(arena_pb2_grpc.ArenaServicer):
 
 
 @contextlib.asynccontextmanager
-async def _serving(arena: arena_pb2_grpc.ArenaServicer) -> AsyncIterator[str]:
+async def _serving(
+    arena: arena_pb2_grpc.ArenaServicer, options: Sequence[tuple[str, int]] = ()
+) -> AsyncIterator[str]:
     """The address of a gRPC server of `arena` alone, for the block."""
-    server = grpc.aio.server()
+    server = grpc.aio.server(options=options)
     arena_pb2_grpc.add_ArenaServicer_to_server(arena, server)
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
@@ -185,3 +187,76 @@ def test_a_seat_waits_for_the_end_of_a_finished_stream_for_a_few_seconds_only(
     result, waited = asyncio.run(scenario())
     assert list(result.ranks) == [1]
     assert 0.3 <= waited < 10
+
+
+# A server allowed larger messages (`serve --max-message-bytes 16777216`).
+LARGE_SERVER = 16 * 1024 * 1024
+
+
+class _LargeDecisionArena(arena_pb2_grpc.ArenaServicer):
+    """Sends one decision past 4 MiB (gRPC's default receive limit), as a
+    server allowed larger messages may; then the result once it is answered."""
+
+    PROMPT = "x" * (5 * 1024 * 1024)
+
+    async def Play(
+        self, requests: AsyncIterator[arena_pb2.PlayRequest], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[arena_pb2.PlayResponse]:
+        await anext(aiter(requests))
+        yield arena_pb2.PlayResponse(joined=arena_pb2.Joined(seat=0, game="sheep-showdown"))
+        decision = arena_pb2.Decision(decision_id=1, seat=0, prompt=self.PROMPT)
+        decision.actions.add(label="a")
+        yield arena_pb2.PlayResponse(decision=decision)
+        answer = await anext(aiter(requests))
+        assert answer.answer.decision_id == 1
+        yield arena_pb2.PlayResponse(result=arena_pb2.MatchResult(scores=[1.0], ranks=[1]))
+
+
+class _PromptSizes:
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+
+    def decide(self, decision: DecisionView) -> int:
+        self.sizes.append(len(decision.prompt))
+        return 0
+
+
+def _play_large(
+    max_message_bytes: int = sdk.DEFAULT_MAX_MESSAGE_BYTES,
+) -> tuple[_PromptSizes, arena_pb2.MatchResult | SeatError]:
+    bot = _PromptSizes()
+
+    async def scenario() -> arena_pb2.MatchResult | SeatError:
+        options = [("grpc.max_send_message_length", LARGE_SERVER)]
+        async with _serving(_LargeDecisionArena(), options) as address:
+            try:
+                return await asyncio.wait_for(
+                    play(bot, address, "m", "t", max_message_bytes=max_message_bytes), 60
+                )
+            except SeatError as error:
+                return error
+
+    return bot, asyncio.run(scenario())
+
+
+def test_a_seat_receives_a_decision_past_4_mib_with_max_message_bytes_raised() -> None:
+    """The SDK took at most 4 MiB, with no way to raise it, while `serve
+    --max-message-bytes` lets a server send more: such a decision ended the
+    seat's stream RESOURCE_EXHAUSTED and the seat was lost."""
+    bot, result = _play_large(max_message_bytes=LARGE_SERVER)
+    assert isinstance(result, arena_pb2.MatchResult), result
+    assert list(result.ranks) == [1]
+    assert bot.sizes == [len(_LargeDecisionArena.PROMPT)]
+
+
+def test_by_default_a_seat_takes_4_mib_as_a_server_does() -> None:
+    bot, result = _play_large()
+    assert isinstance(result, SeatError), result
+    assert result.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert bot.sizes == []
+
+
+@pytest.mark.parametrize("limit", [0, 1024 * 1024 - 1, 2**31])
+def test_max_message_bytes_out_of_range_is_refused_before_connecting(limit: int) -> None:
+    with pytest.raises(ValueError, match=r"from 1048576 \(1 MiB: a decision is one message\)"):
+        asyncio.run(play(RandomBot(1), "127.0.0.1:1", "m", "t", max_message_bytes=limit))
