@@ -21,6 +21,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES
+
 import games
 from tests.conftest import ROOT
 
@@ -103,3 +105,20 @@ def test_runner_script_is_executable_and_runs_node_test() -> None:
     assert "npm ci --no-audit --no-fund" in text
     assert re.search(r"^exec node --test\b", text, re.MULTILINE)
     assert sorted(p.name for p in (NODE / "test").glob("*.test.js")), "no Node test files"
+
+
+def test_the_bot_takes_the_message_bounds_the_server_does() -> None:
+    """Its default receive limit and its least are the server's (`serve
+    --max-message-bytes`), written in JavaScript: Node cannot import Python's."""
+    source = (NODE / "src" / "proto.js").read_text(encoding="utf-8")
+
+    def constant(name: str) -> int:
+        found = re.search(rf"^export const {name} = ([\d\s*_]+);$", source, re.MULTILINE)
+        assert found, f"src/proto.js defines no {name}"
+        value = 1
+        for factor in found.group(1).split("*"):
+            value *= int(factor.strip().replace("_", ""))
+        return value
+
+    assert constant("DEFAULT_MAX_MESSAGE_BYTES") == DEFAULT_MAX_MESSAGE_BYTES
+    assert constant("MIN_MAX_MESSAGE_BYTES") == MIN_MAX_MESSAGE_BYTES

@@ -4,13 +4,15 @@ import { checkAddress } from './address.js';
 import { isLevel } from './log.js';
 import { SEED_MAX, SEED_MIN } from './rng.js';
 import { REJOIN_SECONDS } from './play.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, MAX_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES } from './proto.js';
 
 /** The longest --rejoin-seconds (a day, as `sheepfold bot`): a server away longer has left its matches to their clocks. */
 export const MAX_REJOIN_SECONDS = 86_400;
 
 export const USAGE = `usage: sheepfold-node-bot [--server HOST:PORT] [--match ID] [--token TOKEN]
                           [--seat N] [--seed N] [--rejoin-seconds SECONDS]
-                          [--max-reconnects N] [--log-level LEVEL]
+                          [--max-reconnects N] [--max-message-bytes BYTES]
+                          [--log-level LEVEL]
 
 Join one seat of a Sheepfold match and play it to the end with random legal
 actions (seeded). Prints the final result as one JSON line on stdout; logs are
@@ -29,6 +31,10 @@ SHEEPFOLD_SEED (the tournament runner sets them for command bots).
                          0 to 86400 (default 90)
   --max-reconnects N     give up sooner, after N failed rejoins in a row
                          (default: no limit but --rejoin-seconds)
+  --max-message-bytes BYTES
+                         largest message received, at least 1048576 (a decision
+                         is one message): as large as the server's
+                         --max-message-bytes when that is larger (default 4194304)
   --log-level LEVEL      debug, info, warning or error (default info)
 
 Exit status: 0 after the result, 1 when the seat was lost, 2 on a usage error.`;
@@ -66,6 +72,7 @@ export function parseConfig(argv, env = {}) {
         seed: { type: 'string' },
         'max-reconnects': { type: 'string' },
         'rejoin-seconds': { type: 'string' },
+        'max-message-bytes': { type: 'string' },
         'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -86,6 +93,7 @@ export function parseConfig(argv, env = {}) {
     seed: 0n,
     maxReconnects: null,
     rejoinSeconds: REJOIN_SECONDS,
+    maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
     logLevel: parsed['log-level'] ?? 'info',
   };
   const missing = [['match', 'SHEEPFOLD_MATCH'], ['token', 'SHEEPFOLD_TOKEN']]
@@ -109,6 +117,15 @@ export function parseConfig(argv, env = {}) {
   if (seed !== undefined) config.seed = integer('--seed', seed, { min: SEED_MIN, max: SEED_MAX });
   if (parsed['max-reconnects'] !== undefined) config.maxReconnects = Number(integer('--max-reconnects', parsed['max-reconnects']));
   if (parsed['rejoin-seconds'] !== undefined) config.rejoinSeconds = seconds('--rejoin-seconds', parsed['rejoin-seconds'], MAX_REJOIN_SECONDS);
+  if (parsed['max-message-bytes'] !== undefined) {
+    const text = parsed['max-message-bytes'];
+    if (!/^\d+$/.test(text.trim()) || BigInt(text.trim()) < BigInt(MIN_MAX_MESSAGE_BYTES)) {
+      throw new UsageError(
+        `--max-message-bytes must be a whole number, at least ${MIN_MAX_MESSAGE_BYTES} (1 MiB: a decision is one message), got ${JSON.stringify(text)}`,
+      );
+    }
+    config.maxMessageBytes = Number(integer('--max-message-bytes', text, { max: MAX_MAX_MESSAGE_BYTES }));
+  }
   if (!isLevel(config.logLevel)) throw new UsageError(`--log-level must be debug, info, warning or error, got ${config.logLevel}`);
   return config;
 }

@@ -57,6 +57,7 @@ export async function main(argv, env, { stdout = process.stdout, stderr = proces
       log,
       maxReconnects: config.maxReconnects,
       rejoinSeconds: config.rejoinSeconds,
+      maxMessageBytes: config.maxMessageBytes,
     });
     stdout.write(`${JSON.stringify(resultToJson(outcome))}\n`);
     return 0;

@@ -1,6 +1,6 @@
 // Plays one seat of a match over the Play stream, to the end, rejoining when the
 // connection drops. The strategy is a function `decide(view) -> index`.
-import { arenaClient, grpc, unary } from './proto.js';
+import { arenaClient, checkMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, grpc, unary } from './proto.js';
 import { silentLogger } from './log.js';
 import { checkAddress } from './address.js';
 
@@ -139,7 +139,9 @@ export const JOIN_TIMEOUT_MS = 10_000;
  * joining again once the server has gone, from the first failed attempt; default 90; each
  * outage, ended once the seat is back in play, gets its own), maxReconnects (optional: consecutive
  * failed attempts that end it sooner), backoffMs / maxBackoffMs, joinTimeoutMs (how long
- * each stream waits for the join's answer, default 10 s), credentials, client,
+ * each stream waits for the join's answer, default 10 s), credentials, client, maxMessageBytes
+ * (the largest message received: 4 MiB by default, as a server sends by default; at least 1 MiB;
+ * raise it to a server's larger `--max-message-bytes`, whose decisions may pass 4 MiB),
  * eventsInDecisions (default true: the server sends this seat's events inside its next
  * decision, one message per decision; onEvent still sees every event, in order, before
  * the decision that follows it).
@@ -162,6 +164,7 @@ export async function playSeat(options) {
     maxBackoffMs = 2_000,
     joinTimeoutMs = JOIN_TIMEOUT_MS,
     credentials,
+    maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
   } = options;
   if (seat !== null && seat !== undefined && !(Number.isInteger(seat) && seat >= -(2 ** 31) && seat < 2 ** 31)) {
     // The wire carries a seat as an int32: 4294967296 would wrap round to seat 0. Say so before connecting.
@@ -173,9 +176,10 @@ export async function playSeat(options) {
   if (maxReconnects !== null && maxReconnects !== undefined && !(Number.isInteger(maxReconnects) && maxReconnects >= 0)) {
     throw new RangeError(`maxReconnects must be a whole number, 0 or more, not ${String(maxReconnects).slice(0, 40)}`);
   }
+  checkMessageBytes(maxMessageBytes);
   // A malformed address is the caller's mistake, not an unreachable server: say so before connecting.
   if (!options.client) checkAddress(address);
-  const client = options.client ?? arenaClient(address, credentials);
+  const client = options.client ?? arenaClient(address, credentials, { maxMessageBytes });
   const session = { game: '', seat, log: baseLog.bind({ match_id: matchId }), reconnects: 0, joinedOnce: false };
   const rejoins = new Rejoins(maxReconnects ?? null, rejoinSeconds);
   try {

@@ -22,6 +22,17 @@ export const LOADER_OPTIONS = Object.freeze({
   includeDirs: [PROTO_DIR],
 });
 
+/**
+ * The largest message received by default: gRPC's own, and what a server sends at most by default
+ * (`sheepfold serve --max-message-bytes`). A server allowed more may send a larger decision: raise
+ * the bot's limit to match (`maxMessageBytes`, `--max-message-bytes`).
+ */
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** The least it may be, as the server's: a decision is one message (a Stubborn Sheep one reaches about 400 KB). */
+export const MIN_MAX_MESSAGE_BYTES = 1024 * 1024;
+/** The most: gRPC takes its settings as 32-bit signed integers. */
+export const MAX_MAX_MESSAGE_BYTES = 2 ** 31 - 1;
+
 let cached = null;
 
 /** The `sheepfold.v1` package: `.Arena` is the client constructor. */
@@ -33,14 +44,28 @@ export function loadSheepfold() {
   return cached;
 }
 
-/** A client of the Arena service at `address` (host:port), insecure unless credentials are given. */
-export function arenaClient(address, credentials = grpc.credentials.createInsecure()) {
+/** Throws a RangeError unless `bytes` is a whole number from MIN_MAX_MESSAGE_BYTES to MAX_MAX_MESSAGE_BYTES. */
+export function checkMessageBytes(bytes) {
+  if (!(Number.isInteger(bytes) && bytes >= MIN_MAX_MESSAGE_BYTES && bytes <= MAX_MAX_MESSAGE_BYTES)) {
+    throw new RangeError(
+      `maxMessageBytes must be a whole number from ${MIN_MAX_MESSAGE_BYTES} (1 MiB: a decision is one message) ` +
+        `to ${MAX_MAX_MESSAGE_BYTES}, not ${String(bytes).slice(0, 40)}`,
+    );
+  }
+}
+
+/**
+ * A client of the Arena service at `address` (host:port), insecure unless credentials are given;
+ * `maxMessageBytes`: the largest message it receives (default 4 MiB).
+ */
+export function arenaClient(address, credentials = grpc.credentials.createInsecure(), { maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES } = {}) {
+  checkMessageBytes(maxMessageBytes);
   const { Arena } = loadSheepfold();
-  return new Arena(address, credentials, {
+  return new Arena(address, credentials ?? grpc.credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
     'grpc.keepalive_permit_without_calls': 1,
-    'grpc.max_receive_message_length': 4 * 1024 * 1024,
+    'grpc.max_receive_message_length': maxMessageBytes,
     // Our own loop decides when to rejoin; keep the channel's reconnect backoff short.
     'grpc.initial_reconnect_backoff_ms': 100,
     'grpc.max_reconnect_backoff_ms': 2_000,

@@ -1,8 +1,8 @@
-// The parts of the bot that need no server: settings, the seeded generator, message views.
+// The parts of the bot that need no Sheepfold server: settings, the seeded generator, message views, and fakes of it.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { actionIndex, checkAddress, createRng, decisionView, grpc, main, parseConfig, playSeat, randomBot, resultToJson, SeatError, statusName, UsageError } from '../src/index.js';
+import { actionIndex, checkAddress, createRng, decisionView, DEFAULT_MAX_MESSAGE_BYTES, grpc, main, parseConfig, playSeat, randomBot, resultToJson, SeatError, statusName, UsageError } from '../src/index.js';
 import { loadSheepfold } from '../src/proto.js';
 
 describe('parseConfig', () => {
@@ -44,6 +44,22 @@ describe('parseConfig', () => {
       assert.throws(() => config(`--rejoin-seconds=${bad}`), (error) => error instanceof UsageError && /^--rejoin-seconds must be a number of seconds/.test(error.message), bad);
     }
     assert.throws(() => config('--rejoin-seconds', '86401'), /--rejoin-seconds must be at most 86400, got 86401/);
+  });
+
+  test('--max-message-bytes takes 1 MiB to 2**31 - 1, 4 MiB by default as a server sends', () => {
+    const config = (...flags) => parseConfig(['--match', 'm', '--token', 't', ...flags], {});
+    assert.equal(config().maxMessageBytes, 4 * 1024 * 1024);
+    assert.equal(DEFAULT_MAX_MESSAGE_BYTES, 4 * 1024 * 1024);
+    assert.equal(config('--max-message-bytes', '16777216').maxMessageBytes, 16 * 1024 * 1024);
+    assert.equal(config('--max-message-bytes', '1048576').maxMessageBytes, 1024 * 1024);
+    for (const bad of ['1048575', '65536', '0', '-1', 'lots', '', '1e7']) {
+      assert.throws(
+        () => config(`--max-message-bytes=${bad}`),
+        (error) => error instanceof UsageError && /^--max-message-bytes must be a whole number, at least 1048576 \(1 MiB: a decision is one message\)/.test(error.message),
+        bad,
+      );
+    }
+    assert.throws(() => config('--max-message-bytes', '2147483648'), /--max-message-bytes must be at most 2147483647/);
   });
 
   test('an empty environment variable counts as unset', () => {
@@ -264,6 +280,100 @@ describe('playSeat', () => {
     const options = { address: '127.0.0.1:1', matchId: 'm', token: 't', decide: () => 0, maxReconnects: 0 };
     for (const seat of [2 ** 32, 2 ** 31, 1.5, '1']) {
       await assert.rejects(playSeat({ ...options, seat }), (error) => error instanceof RangeError && /out of range/.test(error.message));
+    }
+  });
+
+  test('a maxMessageBytes below 1 MiB or past what gRPC takes is refused before connecting', async () => {
+    const options = { address: '127.0.0.1:1', matchId: 'm', token: 't', decide: () => 0, maxReconnects: 0 };
+    for (const maxMessageBytes of [0, 65_536, 1024 * 1024 - 1, 2 ** 31, 1_048_576.5, '4194304']) {
+      await assert.rejects(
+        playSeat({ ...options, maxMessageBytes }),
+        (error) => error instanceof RangeError && /^maxMessageBytes must be a whole number from 1048576 \(1 MiB/.test(error.message),
+        String(maxMessageBytes),
+      );
+    }
+  });
+});
+
+// A server allowed larger messages (`sheepfold serve --max-message-bytes 16777216`).
+const LARGE_SERVER = 16 * 1024 * 1024;
+const LARGE_PROMPT = 'x'.repeat(5 * 1024 * 1024); // past gRPC's default 4 MiB
+
+/** A real gRPC server on a free loopback port that joins the seat, sends one decision past 4 MiB, then the result. */
+function startLargeDecisionServer() {
+  const server = new grpc.Server({ 'grpc.max_send_message_length': LARGE_SERVER });
+  server.addService(loadSheepfold().Arena.service, {
+    Play(call) {
+      let messages = 0;
+      call.on('data', () => {
+        messages += 1;
+        if (messages === 1) {
+          call.write({ joined: { seat: 0, game: 'sheep-showdown', players: 1 } });
+          call.write({ decision: { decision_id: '1', seat: 0, prompt: LARGE_PROMPT, actions: [{ label: 'a' }] } });
+        } else {
+          call.write({ result: { scores: [1], ranks: [1] } });
+          call.end();
+        }
+      });
+      call.on('error', () => {});
+    },
+  });
+  return new Promise((resolve, reject) => {
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) => {
+      if (error) return reject(error);
+      resolve({ address: `127.0.0.1:${port}`, close: () => server.forceShutdown() });
+    });
+  });
+}
+
+describe('playSeat against a server allowed messages past 4 MiB', () => {
+  const play = async (extra) => {
+    const server = await startLargeDecisionServer();
+    const prompts = [];
+    try {
+      const outcome = await playSeat({
+        address: server.address,
+        matchId: 'm',
+        token: 't',
+        decide: (view) => prompts.push(view.prompt.length) && 0,
+        maxReconnects: 0,
+        ...extra,
+      });
+      return { outcome, prompts };
+    } catch (error) {
+      return { error, prompts };
+    } finally {
+      server.close();
+    }
+  };
+
+  test('with maxMessageBytes raised, a decision past 4 MiB is played', { timeout: 30_000 }, async () => {
+    const { outcome, error, prompts } = await play({ maxMessageBytes: LARGE_SERVER });
+    assert.equal(error, undefined, String(error));
+    assert.deepEqual(outcome.result.ranks, [1]);
+    assert.deepEqual(prompts, [LARGE_PROMPT.length]);
+  });
+
+  test('by default the bot takes 4 MiB, as a server sends by default: such a decision loses the seat', { timeout: 30_000 }, async () => {
+    const { error, prompts } = await play({});
+    assert.ok(error instanceof SeatError, String(error));
+    assert.equal(error.code, grpc.status.RESOURCE_EXHAUSTED);
+    assert.deepEqual(prompts, []);
+  });
+
+  test('sheepfold-node-bot --max-message-bytes raises it', { timeout: 30_000 }, async () => {
+    const server = await startLargeDecisionServer();
+    try {
+      let out = '';
+      let err = '';
+      const status = await main(['--server', server.address, '--match', 'm', '--token', 't', '--max-message-bytes', String(LARGE_SERVER)], {}, {
+        stdout: { write: (text) => (out += text) },
+        stderr: { write: (text) => (err += text) },
+      });
+      assert.equal(status, 0, err);
+      assert.deepEqual(JSON.parse(out).ranks, [1]);
+    } finally {
+      server.close();
     }
   });
 });
