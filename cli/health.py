@@ -83,7 +83,9 @@ def run_health(args: argparse.Namespace) -> int:
         )
         if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
             details = reason(error, args.timeout)
-        print(f"{args.addr}: {error.code().name}: {details}", file=sys.stderr)
+        # Prefixed as every other command's lines on stderr; the answer on
+        # stdout ("ADDR: SERVING") is the command's output, as probes read it.
+        print(f"sheepfold health: {args.addr}: {error.code().name}: {details}", file=sys.stderr)
         return 1
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
     print(f"{args.addr}: {status}")

@@ -134,9 +134,9 @@ def test_a_certificate_the_client_does_not_trust_is_one_line(tls_server: ServerP
     done = sheepfold("health", "--addr", tls_server.address, "--tls")
     assert done.returncode == 1
     assert one_line(done) == (
-        f"{tls_server.address}: UNAVAILABLE: the TLS handshake failed: the server's "
-        "certificate is not trusted (self signed certificate): give its certificate "
-        "(or its authority's) with --tls-ca FILE"
+        f"sheepfold health: {tls_server.address}: UNAVAILABLE: the TLS handshake failed: the "
+        "server's certificate is not trusted (self signed certificate): give its "
+        "certificate (or its authority's) with --tls-ca FILE"
     ), "gRPC's own INFO line about the handshake stays out of the way; the fix is named"
 
 

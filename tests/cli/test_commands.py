@@ -172,6 +172,8 @@ def test_health_is_zero_only_when_serving(server_process: ServerProcess) -> None
     down = sheepfold("health", "--addr", f"127.0.0.1:{closed_port}", "--timeout", "1")
     assert down.returncode == 1
     assert "UNAVAILABLE" in down.stderr or "DEADLINE_EXCEEDED" in down.stderr
+    # Its failure starts as every other command's lines do; the answer on stdout does not.
+    assert down.stderr.startswith(f"sheepfold health: 127.0.0.1:{closed_port}: "), down.stderr
 
 
 def test_reflection_lists_the_arena_service(server_process: ServerProcess) -> None:

@@ -276,7 +276,9 @@ def test_an_empty_db_path_is_a_usage_error(command_args: tuple[str, ...]) -> Non
 def test_health_of_an_unknown_service_says_which(server: ServerProcess) -> None:
     done = sheepfold("health", "--addr", server.address, "--service", "nope", timeout=30)
     assert done.returncode == 1
-    assert one_line(done).endswith("NOT_FOUND: the server has no service 'nope'")
+    assert one_line(done) == (
+        f"sheepfold health: {server.address}: NOT_FOUND: the server has no service 'nope'"
+    )
 
 
 def test_health_of_a_server_that_never_answers_says_so_as_the_other_commands_do() -> None:
@@ -289,7 +291,7 @@ def test_health_of_a_server_that_never_answers_says_so_as_the_other_commands_do(
         address = f"127.0.0.1:{silent.getsockname()[1]}"
         done = sheepfold("health", "--addr", address, "--timeout", "1", timeout=30)
     assert done.returncode == 1
-    assert one_line(done) == f"{address}: DEADLINE_EXCEEDED: no answer within 1 s"
+    assert one_line(done) == f"sheepfold health: {address}: DEADLINE_EXCEEDED: no answer within 1 s"
 
 
 @pytest.mark.parametrize(
@@ -326,8 +328,8 @@ def test_a_server_that_does_not_speak_grpc_is_named_plainly() -> None:
         web.server_close()
     assert done.returncode == 1
     assert one_line(done) == (
-        f"{address}: UNAVAILABLE: it does not speak gRPC (it answered in something other "
-        "than HTTP/2: a web server?)"
+        f"sheepfold health: {address}: UNAVAILABLE: it does not speak gRPC (it answered in "
+        "something other than HTTP/2: a web server?)"
     )
 
 

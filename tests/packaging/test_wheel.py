@@ -171,7 +171,7 @@ def test_the_image_install_answers_sheepfold_health(wheel: Path, tmp_path: Path)
     )
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 1, done.stderr
-    assert done.stderr.strip() == "127.0.0.1:1: UNAVAILABLE: connection refused"
+    assert done.stderr.strip() == "sheepfold health: 127.0.0.1:1: UNAVAILABLE: connection refused"
 
 
 @pytest.mark.parametrize("dockerfile", ["Dockerfile", "deploy/kuberay/Dockerfile"])
