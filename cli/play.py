@@ -148,7 +148,8 @@ def run_match(args: argparse.Namespace) -> int:
                 # Off the loop: every seat plays on it, and so may the server.
                 bots.append(GuardedBot(loaded, seat, spec, threaded=True))
     except BotSpecError as error:
-        raise SystemExit(f"sheepfold match: {error}") from None
+        # A bot that cannot be loaded is the user's mistake, as a tournament's is.
+        usage_error(f"sheepfold match: {error}")
     if (args.tls or args.tls_ca) and any(isinstance(bot, CommandBot) for bot in bots):
         usage_error(COMMAND_BOT_TLS.format(command="match"))
     if (args.tls or args.tls_ca) and not args.server:
@@ -474,7 +475,8 @@ def run_bot(args: argparse.Namespace) -> int:
                 )
             )
     except BotSpecError as error:
-        raise SystemExit(f"sheepfold bot: {error}") from None
+        # A bot that cannot be loaded is the user's mistake, as a tournament's is.
+        usage_error(f"sheepfold bot: {error}")
     except (SeatError, Unreachable) as error:
         print(f"sheepfold bot: {error}", file=sys.stderr)
         return 1

@@ -2,7 +2,10 @@
 exception raised while importing or constructing it, is the newcomer's first
 mistake. `match` and `bot` answer it in one line naming the module, the error
 and where it is, as a tournament's bot check does, not with a traceback
-through sheepfold's and importlib's frames."""
+through sheepfold's and importlib's frames; and exit 2, a usage error, as a
+tournament does and as they do for a bot named by a word that is no built-in
+(`./mybot.py`): a bot that cannot be loaded once exited 1, the status of a
+match that could not be played."""
 
 from __future__ import annotations
 
@@ -44,7 +47,7 @@ def test_match_names_a_bot_module_that_fails_in_one_line(
         tmp_path, "match", "--game", "sheep-n-sheep", "--players", "2",
         "--bots", f"random,{module}:Bot", "--seed", "1",
     )  # fmt: skip
-    assert done.returncode == 1
+    assert done.returncode == 2, done.stderr
     file = tmp_path / f"{module}.py"
     assert one_line(done) == f"sheepfold match: {expected.format(file=file)}"
 
@@ -55,7 +58,7 @@ def test_bot_names_a_bot_module_with_a_syntax_error_in_one_line(tmp_path: Path) 
         tmp_path, "bot", "--bot", "syntax:Bot",
         "--server", "127.0.0.1:1", "--match", "m", "--token", "t",
     )  # fmt: skip
-    assert done.returncode == 1
+    assert done.returncode == 2, done.stderr
     assert one_line(done) == (
         f"sheepfold bot: module 'syntax' raised SyntaxError: expected ':' ({tmp_path}/syntax.py:1)"
     )
@@ -117,5 +120,31 @@ def test_a_file_path_given_as_a_bot_module_is_named_as_such(
         tmp_path, "match", "--game", "sheep-n-sheep", "--players", "2",
         "--bots", f"random,{spec}", "--seed", "1",
     )  # fmt: skip
-    assert done.returncode == 1
+    assert done.returncode == 2, done.stderr
     assert one_line(done) == f"sheepfold match: {expected}"
+
+
+@pytest.mark.parametrize("command", ["match", "bot"])
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("./mybot:Bot", "bot './mybot:Bot' must look like module:Class"),
+        ("./mybot.py", "unknown bot './mybot.py': use a built-in"),
+        ("mybot:NoSuchBot", "module 'mybot' has no 'NoSuchBot'"),
+    ],
+)
+def test_a_bot_that_cannot_be_loaded_is_a_usage_error(
+    tmp_path: Path, command: str, spec: str, said: str
+) -> None:
+    """`--bot ./mybot.py` exited 2 and `--bot ./mybot:Bot` 1: both are the
+    user's mistake in naming the bot, found before anything is played."""
+    (tmp_path / "mybot.py").write_text(
+        "class Bot:\n    def decide(self, decision):\n        return 0\n"
+    )
+    if command == "match":
+        flags = ("--game", "sheep-n-sheep", "--players", "2", "--bots", f"random,{spec}")
+    else:
+        flags = ("--bot", spec, "--server", "127.0.0.1:1", "--match", "m", "--token", "t")
+    done = sheepfold_in(tmp_path, command, *flags)
+    assert done.returncode == 2, done.stderr
+    assert one_line(done).startswith(f"sheepfold {command}: {said}")

@@ -333,7 +333,7 @@ def test_a_class_bot_that_exits_at_import_is_named(tmp_path: Path) -> None:
         "match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "my_bots:Quitter,random",
         env=env,
     )  # fmt: skip
-    assert done.returncode == 1
+    assert done.returncode == 2, done.stderr
     assert one_line(done) == (
         "sheepfold match: importing 'my_bots' for bot 'my_bots:Quitter' called sys.exit(3)"
     )
