@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cli.values import usage_error
 from server.files import UnusablePem, read_pem
 
 if TYPE_CHECKING:
@@ -51,7 +52,9 @@ def server_tls(
 ) -> ServerTls | None:
     """What the flags ask for to reach `addresses`; None for plaintext. A CA
     file that cannot be used, or TLS asked for over a Unix socket (the server
-    never serves TLS there), ends the command with one line."""
+    never serves TLS there), ends the command with one line, a usage error
+    (exit 2) for every command, as for `tournament`: `match`, `create`, `bot`,
+    `health` and `web` once exited 1, the status of a call that failed."""
     import ssl
 
     from clients.connect import ServerTls
@@ -59,7 +62,7 @@ def server_tls(
     if args.tls_ca is None and not args.tls:
         return None
     if any(address.startswith("unix") for address in addresses):
-        raise SystemExit(
+        usage_error(
             f"sheepfold {command}: --tls and --tls-ca are for TCP addresses; a Unix "
             "socket is never served with TLS"
         )
@@ -69,7 +72,7 @@ def server_tls(
     try:
         pem = read_pem(args.tls_ca)
     except UnusablePem as why:
-        raise SystemExit(f"{where}: {why}") from None
+        usage_error(f"{where}: {why}")
     # Only the certificate blocks are checked: a bundle's comments may name an
     # authority in any language, and an empty file would load as no authority.
     blocks = CERTIFICATE.findall(pem)
@@ -78,5 +81,5 @@ def server_tls(
             raise ValueError("no certificate")
         ssl.create_default_context(cadata=b"".join(blocks).decode("ascii"))
     except (ssl.SSLError, ValueError):  # UnicodeDecodeError is a ValueError
-        raise SystemExit(f"{where}: holds no PEM certificate") from None
+        usage_error(f"{where}: holds no PEM certificate")
     return ServerTls(pem)

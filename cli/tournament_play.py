@@ -82,10 +82,8 @@ def server_tls_for(args: argparse.Namespace, config: TournamentConfig) -> Server
             f"in-process bots; command bots ({', '.join(commands)}) connect to the server "
             "by themselves (sandboxed ones through a Unix socket, which never uses TLS)"
         )
-    try:
-        return server_tls(args, name, args.server.split(","))
-    except SystemExit as refused:  # a CA file it cannot use, TLS over a Unix socket
-        usage_error(str(refused.code))
+    # A CA file it cannot use, TLS over a Unix socket: usage errors there too.
+    return server_tls(args, name, args.server.split(","))
 
 
 def lock_wait_for(args: argparse.Namespace, database: str, progress: Progress | None) -> LockWait:

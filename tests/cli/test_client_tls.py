@@ -216,8 +216,40 @@ def test_a_ca_file_that_is_no_certificate_is_one_line(
         "create", "--server", "127.0.0.1:1", "--tls-ca", name,
         "--game", "sheep-n-sheep", "--players", "2",
     )  # fmt: skip
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert one_line(done) == f"sheepfold create: --tls-ca {name}: {problem}"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,random",
+         "--server", "127.0.0.1:1"),
+        ("bot", "--server", "127.0.0.1:1", "--match", "m", "--token", "t"),
+        ("health", "--addr", "127.0.0.1:1"),
+        ("create", "--server", "127.0.0.1:1", "--game", "sheep-n-sheep", "--players", "2"),
+        ("web", "--server", "127.0.0.1:1", "--port", "0"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("/no/such/ca.pem", "No such file or directory"),
+        ("README.md", "holds no PEM certificate"),
+    ],
+)
+def test_a_ca_file_it_cannot_use_is_a_usage_error_for_every_command(
+    args: tuple[str, ...], name: str, problem: str
+) -> None:
+    """A missing file, or one that holds no certificate, is a mistake in the
+    flags, found before anything connects: exit 2, as `tournament` says (and
+    its --help), where `match`, `create`, `bot`, `health` and `web` exited 1,
+    the status of a call that failed."""
+    done = sheepfold(*args, "--tls-ca", name)
+    assert done.returncode == 2, done.stderr
+    line = one_line(done)
+    assert line.startswith(f"sheepfold {args[0]}: --tls-ca {name}: "), line
+    assert problem in line, line
 
 
 @pytest.mark.parametrize(
@@ -252,7 +284,7 @@ def test_a_bundle_with_comments_in_any_language_is_taken(
 def test_tls_over_a_unix_socket_is_refused(tmp_path: Path) -> None:
     address = f"unix:{tmp_path / 'arena.sock'}"
     done = sheepfold("health", "--addr", address, "--tls")
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert one_line(done) == (
         "sheepfold health: --tls and --tls-ca are for TCP addresses; a Unix socket is "
         "never served with TLS"
