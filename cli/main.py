@@ -29,6 +29,17 @@ if TYPE_CHECKING:
 # The commands that call a server for a user and report its failures themselves
 # (web in its pages: gRPC's lines on its stderr came with every page asked for).
 QUIET_GRPC_COMMANDS = frozenset({"create", "match", "bot", "health", "web"})
+# Every command `build_parser` adds: a line said before (or without) parsing
+# names the command the user typed, as every other line does.
+COMMANDS = frozenset(
+    {"serve", "match", "bot", "health", "demo", "tournament", "replay", "create", "db", "web"}
+)
+
+
+def _speaker(argv: Sequence[str]) -> str:
+    """How a line about the whole run starts: `sheepfold COMMAND` when the
+    line names a command first, else `sheepfold` (`sheepfold --help`)."""
+    return f"sheepfold {argv[0]}" if argv and argv[0] in COMMANDS else "sheepfold"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -147,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     undecodable = _not_utf8(raw)
     if undecodable is not None:
         print(
-            f"sheepfold: {undecodable} is not UTF-8 text "
+            f"{_speaker(raw)}: {undecodable} is not UTF-8 text "
             "(names, ids, tokens, addresses and paths are UTF-8)",
             file=sys.stderr,
         )
@@ -181,11 +192,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # `sheepfold ... | head`: the reader left; no more output can go anywhere.
         discard_output()
-        print("sheepfold: the output was closed before all of it was written", file=sys.stderr)
+        print(
+            f"{_speaker(raw)}: the output was closed before all of it was written",
+            file=sys.stderr,
+        )
         return 1
     except OutputFailed as failure:
         discard_output()
-        print(f"sheepfold: cannot write the output: {failure.strerror}", file=sys.stderr)
+        print(f"{_speaker(raw)}: cannot write the output: {failure.strerror}", file=sys.stderr)
         return 1
 
 

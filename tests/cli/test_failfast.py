@@ -204,7 +204,7 @@ def test_output_closed_early_is_one_line() -> None:
     process.stdout.close()  # like `| head -c 0`: the reader is gone before anything is written
     stderr = process.stderr.read()
     assert process.wait(timeout=60) == 1
-    assert stderr.strip() == "sheepfold: the output was closed before all of it was written"
+    assert stderr.strip() == "sheepfold match: the output was closed before all of it was written"
 
 
 def test_replay_help_explains_the_board_symbols() -> None:

@@ -74,7 +74,7 @@ def test_serve_with_stderr_closed_serves_until_stopped() -> None:
 
 def test_match_with_stdout_closed_says_so_in_one_line() -> None:
     done = run_closing(1, *MATCH_JSON)
-    assert one_line(done) == "sheepfold: cannot write the output: Bad file descriptor"
+    assert one_line(done) == "sheepfold match: cannot write the output: Bad file descriptor"
     assert done.returncode == 1
 
 
@@ -88,7 +88,7 @@ def test_match_onto_a_full_disk_says_so_in_one_line() -> None:
             text=True,
             timeout=60,
         )
-    assert one_line(done) == "sheepfold: cannot write the output: No space left on device"
+    assert one_line(done) == "sheepfold match: cannot write the output: No space left on device"
     assert done.returncode == 1
 
 
@@ -114,15 +114,21 @@ def test_a_tournament_whose_stderr_is_full_plays_and_prints_its_report(tmp_path:
 
 
 @pytest.mark.parametrize(
-    "args",
-    [("--help",), ("--version",), ("tournament", "--help"), ("match", "--help")],
+    ("args", "speaker"),
+    [
+        (("--help",), "sheepfold"),
+        (("--version",), "sheepfold"),
+        (("tournament", "--help"), "sheepfold tournament"),
+        (("match", "--help"), "sheepfold match"),
+    ],
 )
-def test_help_onto_a_full_disk_is_a_failure_not_exit_0(args: tuple[str, ...]) -> None:
+def test_help_onto_a_full_disk_is_a_failure_not_exit_0(args: tuple[str, ...], speaker: str) -> None:
     # argparse drops a write error of its own help or version text; the lost text
     # once exited 0 with nothing said, or claimed a reader had left.
     with open("/dev/full", "w") as full:
         done = subprocess.run(
             command(*args), cwd=ROOT, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
         )
-    assert one_line(done) == "sheepfold: cannot write the output: No space left on device"
+    # Named as every other line of the command is; the program's own without one.
+    assert one_line(done) == f"{speaker}: cannot write the output: No space left on device"
     assert done.returncode == 1

@@ -3,6 +3,7 @@ a database path that is no file, and a serve flag that was silently ignored."""
 
 from __future__ import annotations
 
+import argparse
 import os
 from pathlib import Path
 
@@ -118,7 +119,7 @@ def test_an_argument_that_is_not_utf8_is_a_usage_error(
     done = sheepfold(*(arg.format(folder=tmp_path) for arg in args), timeout=30)
     assert done.returncode == 2, done.stderr
     [line] = done.stderr.splitlines()
-    assert line.startswith("sheepfold: an argument '"), line
+    assert line.startswith(f"sheepfold {args[0]}: an argument '"), line
     assert line.endswith("' is not UTF-8 text (names, ids, tokens, addresses and paths are UTF-8)")
     assert "\\xff" in line, line
     assert list(tmp_path.iterdir()) == []
@@ -136,7 +137,7 @@ def test_a_variable_that_is_not_utf8_is_a_usage_error(variable: str, args: tuple
     done = sheepfold(*args, env={variable: f"{NOT_UTF8}:1"}, timeout=30)
     assert done.returncode == 2, done.stderr
     assert done.stderr.splitlines() == [
-        f"sheepfold: ${variable} '\\xff:1' is not UTF-8 text "
+        f"sheepfold {args[0]}: ${variable} '\\xff:1' is not UTF-8 text "
         "(names, ids, tokens, addresses and paths are UTF-8)"
     ]
 
@@ -378,3 +379,23 @@ def test_flags_that_cannot_go_together_are_a_usage_error(args: tuple[str, ...], 
     command that could not do its work."""
     done = sheepfold(*args)
     assert (done.returncode, one_line(done)) == (2, line)
+
+
+def test_an_argument_that_is_not_utf8_before_any_command_is_the_programs() -> None:
+    """No command named first (or the command's name itself not UTF-8): the
+    line is the program's, `sheepfold:`; with one, it names it, as every other
+    line of that command does (it once said `sheepfold:` for all)."""
+    for args in ((NOT_UTF8,), ("--version", NOT_UTF8)):
+        done = sheepfold(*args, timeout=30)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith("sheepfold: an argument '\\xff' is not UTF-8"), done.stderr
+
+
+def test_the_commands_named_before_parsing_are_the_parsers() -> None:
+    from cli.main import COMMANDS, build_parser
+
+    parser = build_parser()
+    [commands] = [
+        action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+    ]
+    assert set(commands.choices) == COMMANDS
