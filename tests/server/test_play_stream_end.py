@@ -72,11 +72,14 @@ def test_the_sdk_leaves_a_finished_stream_only_after_its_status(
 ) -> None:
     play_calls = _PlayCalls()
 
-    def recorded(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.aio.Channel:
+    def recorded(
+        address: str,
+        credentials: grpc.ChannelCredentials | None,
+        max_message_bytes: int = clients.sdk.DEFAULT_MAX_MESSAGE_BYTES,
+    ) -> grpc.aio.Channel:
         assert credentials is None  # the test server is plaintext
-        return grpc.aio.insecure_channel(
-            address, options=clients.sdk.CHANNEL_OPTIONS, interceptors=[play_calls]
-        )
+        options = clients.sdk.channel_options(max_message_bytes)
+        return grpc.aio.insecure_channel(address, options=options, interceptors=[play_calls])
 
     monkeypatch.setattr(clients.sdk, "_channel", recorded)
     # A busy server: its status comes a while after the result.
