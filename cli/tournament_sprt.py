@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import shlex
 import sys
 from collections.abc import Callable
 from contextlib import redirect_stdout
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from clients.connect import ServerTls
     from tournament.progress import Progress
     from tournament.sprt import SprtStatus
+    from tournament.sprt_run import SprtOutcome
 
 __all__ = ["add_sprt_parser", "play_sprt", "sprt_config"]
 
@@ -55,8 +57,9 @@ LLR, bounds, games and the Elo estimate with its 95% interval after every
 look. The games are stored like a round robin's: running it again resumes.
 Like `run`, it holds the tournament while it plays (no second run or sprt of
 it, no `forget`). Exit status: 0 H1 accepted, 3 H0 accepted, 4 game limit
-reached undecided, 1 games could not be played (or another process holds the
-tournament), 2 bad config or options, 130 interrupted.
+reached undecided, 1 games could not be played, a bot crashed in every game
+it played (or another process holds the tournament), 2 bad config or options,
+130 interrupted.
 """
 
 
@@ -192,6 +195,7 @@ def play_sprt(
             "the test stopped undecided (see the log)",
             file=sys.stderr,
         )
+        _crashed_lines(args, config, outcome)
         return 1
     verdict = {
         "H1": f"H1 accepted: {settings.candidate} is stronger than {settings.baseline} "
@@ -202,4 +206,33 @@ def play_sprt(
     }[outcome.verdict]
     lines.append(f"{verdict}; {count(outcome.played, 'game')} played this run")
     print("\n".join(lines))
+    if outcome.always_crashed:
+        # Its random stand-ins played, so the verdict says nothing of the bot: a
+        # baseline that crashed every game once passed as an accepted H1 (exit 0).
+        _crashed_lines(args, config, outcome)
+        return 1
     return outcome.exit_code
+
+
+def _crashed_lines(
+    args: argparse.Namespace, config: TournamentConfig, outcome: SprtOutcome
+) -> None:
+    """One line per bot that crashed in every game it played, and how to test again."""
+    for failed in outcome.always_crashed:
+        print(f"sheepfold tournament: {failed.line()}", file=sys.stderr)
+    if not outcome.always_crashed:
+        return
+    database = database_of(args, config)
+    bots = [failed.bot for failed in outcome.always_crashed]
+    forget = [
+        f"sheepfold tournament forget {shlex.quote(bot)} --db {shlex.quote(database)} "
+        f"--tournament {shlex.quote(config.name)}"
+        for bot in bots
+    ]
+    one = len(bots) == 1
+    print(
+        "sheepfold tournament: the verdict measured random stand-ins, not "
+        f"{' and '.join(repr(bot) for bot in bots)}: fix the {'bot' if one else 'bots'}, "
+        f"delete {'its' if one else 'their'} games (`{'`, `'.join(forget)}`), then test again",
+        file=sys.stderr,
+    )

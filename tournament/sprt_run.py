@@ -20,6 +20,7 @@ from tournament.batch_play import play_batches
 from tournament.botcheck import check_bots
 from tournament.claims import claimed
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
+from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.heartbeat import beating
 from tournament.progress import Progress, SilentProgress
 from tournament.ratings import mean_interval
@@ -60,6 +61,9 @@ class SprtOutcome:
     score_difference: (
         tuple[float, float | None, float | None] | None
     )  # solo: mean paired difference, 95%
+    # Bots of the config that crashed in every stored game they played: the
+    # verdict then measured their random stand-ins, not them.
+    always_crashed: tuple[AlwaysCrashed, ...] = ()
 
     @property
     def verdict(self) -> str:
@@ -123,6 +127,7 @@ async def run_sprt_async(
             wanted = [i for i in range(limit) if i not in complete][:batch_blocks]
             return [game for index in wanted for game in plan.block(index) if game.key not in done]
 
+        crashes: dict[str, str] = {}
         async with beating(store, tid, SPRT_COMMAND) as end:
             _, complete, _ = look()
             progress.start(config.name, limit * per_block, len(complete) * per_block)
@@ -134,11 +139,16 @@ async def run_sprt_async(
                 next_batch,
                 progress,
                 admin_token,
+                crashes=crashes,
                 launcher=launcher,
                 tls=tls,
             )
             final, complete, differences = look()
             end.decided = final.verdict != "continue" or len(complete) >= limit
+        field = set(config.bot_names)
+        crashed = always_crashed(
+            (game for game in store.games(tid) if set(game.bots) <= field), crashes
+        )
     return SprtOutcome(
         settings=settings,
         status=final,
@@ -147,6 +157,7 @@ async def run_sprt_async(
         errors=errors,
         seconds=time.monotonic() - started,
         score_difference=mean_interval(differences) if differences else None,
+        always_crashed=crashed,
     )
 
 

@@ -323,6 +323,39 @@ def test_rerun_crashed_on_an_sprt_is_refused_not_ignored(
     assert not path.with_suffix(".sqlite").exists()
 
 
+@pytest.mark.e2e
+def test_an_sprt_against_a_bot_that_crashed_in_every_game_is_no_success(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A baseline that crashes at its first decision loses every game to the
+    candidate (a failed seat ranks last): the test accepted H1 with exit 0, the
+    verdict of a CI job, though only random stand-ins had played the baseline.
+    A round robin with such a bot fails (exit 1); the SPRT now does too."""
+    path = _config(tmp_path, "random", "broken", max_games=40)
+    text = path.read_text().replace("elo1 = 100", "elo1 = 400")
+    text += '[[bots]]\nname = "broken"\nclass = "tournament_test_bots:CrashingBot"\n'
+    path.write_text(text)
+    assert tournament_main(["sprt", str(path)]) == 1
+    out = capsys.readouterr()
+    assert "H1 accepted: random is stronger than broken" in out.out, "the verdict still shows"
+    lines = [line for line in out.err.splitlines() if line.startswith("sheepfold tournament:")]
+    db = path.with_suffix(".sqlite")
+    games = _games(path)  # 5 won pairs decide; a look plays 2 blocks at concurrency 2
+    assert games in (10, 12)
+    assert lines == [
+        f"sheepfold tournament: bot 'broken' crashed in every one of its {games} games: "
+        "RuntimeError: this bot has a bug",
+        "sheepfold tournament: the verdict measured random stand-ins, not 'broken': fix the "
+        f"bot, delete its games (`sheepfold tournament forget broken --db {db} --tournament "
+        "sprt`), then test again",
+    ]
+    # Decided, it plays nothing more, and still fails: the crashed games are stored.
+    assert tournament_main(["run", str(path)]) == 1
+    out = capsys.readouterr()
+    assert "0 games played this run" in out.out
+    assert f"bot 'broken' crashed in every one of its {games} games (see the log" in out.err
+
+
 LATE_IN_FIRST_GAME = '''
 import itertools
 import random
