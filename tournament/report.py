@@ -29,6 +29,7 @@ from tournament.ratings import (
 )
 from tournament.report_formats import FORMATS
 from tournament.report_layout import games_count, render
+from tournament.sprt import SprtStatus, elo_to_score
 from tournament.sprt_blocks import SprtPlan, format_status, games_per_block
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
 from tournament.store_lock import LOCK_WAIT_SECONDS
@@ -302,8 +303,23 @@ def _sprt(record: TournamentRecord, games: Sequence[GameRecord]) -> dict[str, An
         "lower": round(current.lower, 3),
         "upper": round(current.upper, 3),
         "verdict": "undecided" if current.verdict == "continue" else current.verdict,
+        **_sprt_estimate(current),
         "status": format_status(settings, current, counted),
     }
+
+
+def _sprt_estimate(current: SprtStatus) -> dict[str, float | None]:
+    """The test's estimate as numbers: the candidate's mean block score and its
+    95% interval (within 0 and 1), and the same on the Elo scale, where a score
+    of 0 or 1 is infinite and so null, as JSON has no infinity (the score then
+    tells +inf from -inf). All null without a complete block."""
+    keys = ("score", "score_low", "score_high", "elo", "elo_low", "elo_high")
+    if not current.blocks:
+        return dict.fromkeys(keys)
+    elos = (current.elo, current.elo_low, current.elo_high)
+    scores = [rounded(elo_to_score(elo), 4) for elo in elos]
+    finite = [rounded(elo, 1) if math.isfinite(elo) else None for elo in elos]
+    return dict(zip(keys, [*scores, *finite], strict=True))
 
 
 def _elo_columns(rating: Rating | None, bootstrap: bool) -> dict[str, float | bool | None]:

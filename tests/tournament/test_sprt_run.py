@@ -12,6 +12,7 @@ import pytest
 
 from tests.tournament.tournament_command import killed_after, tournament_main
 from tournament.config import load_config
+from tournament.report import report_data
 from tournament.schedule import sprt_block
 from tournament.sprt import block_values
 from tournament.sprt_blocks import SprtPlan, block_index, comparisons, games_per_block, tally
@@ -197,6 +198,50 @@ def test_a_hand_edited_sprt_table_leaves_the_report_without_the_test() -> None:
     assert plan.limit == 10 and plan.hypotheses().upper == pytest.approx(math.log(0.9 / 0.05))
     config["sprt"]["elo1"] = "ten"
     assert SprtPlan.from_stored(record) is None
+
+
+def test_the_json_report_gives_the_sprt_elo_and_its_interval_as_numbers() -> None:
+    """The JSON carried the test's Elo estimate and interval only inside its
+    `status` line: a script had to parse "Elo +inf [-113.4, +inf]" to read them."""
+    config = {
+        "schedule": "sprt",
+        "seed": 1,
+        "bots": [{"name": "new"}, {"name": "old"}],
+        "sprt": {
+            "candidate": "new",
+            "baseline": "old",
+            "elo0": 0,
+            "elo1": 10,
+            "alpha": 0.05,
+            "beta": 0.05,
+            "max_games": 100,
+        },
+    }
+    record = TournamentRecord(1, "t", "sheep-showdown", 2, {}, None, 100, config, 0.0, 0.0)
+
+    def won(seed: int, winner: str) -> list[GameRecord]:
+        return [
+            _record(f"{seed}:{a}|{b}", seed, (a, b), (1, 2) if a == winner else (2, 1))
+            for a, b in (("new", "old"), ("old", "new"))
+        ]
+
+    sprt = report_data(record, [*won(1, "new"), *won(2, "new")], samples=0)["sprt"]
+    # Two won pairs: a score of 100%, whose Elo is +inf: null, like the interval's open end.
+    assert sprt["score"] == 1.0 and sprt["score_low"] == 0.3424
+    assert sprt["score_high"] == 1.0
+    assert sprt["elo"] is None and sprt["elo_low"] == -113.4 and sprt["elo_high"] is None
+    assert "Elo +inf [-113.4, +inf]" in sprt["status"]
+    sprt = report_data(record, [*won(1, "new"), *won(2, "old"), *won(3, "new")], samples=0)["sprt"]
+    assert sprt["blocks"] == 3 and sprt["score"] == pytest.approx(2 / 3, abs=1e-4)
+    # Its normal interval reaches past a score of 1: an open end again.
+    assert (sprt["elo"], sprt["elo_low"], sprt["elo_high"]) == (120.4, -325.3, None)
+    assert sprt["score_high"] == 1.0 and "Elo +120.4 [-325.3, +inf]" in sprt["status"]
+    # Without a complete block there is no estimate at all.
+    sprt = report_data(record, won(1, "new")[:1], samples=0)["sprt"]
+    assert sprt["blocks"] == 0
+    assert [sprt[key] for key in ("score", "score_low", "score_high")] == [None] * 3
+    assert [sprt[key] for key in ("elo", "elo_low", "elo_high")] == [None] * 3
+    json.dumps(sprt, allow_nan=False)  # never Infinity, which is no JSON
 
 
 def test_bad_sprt_options_exit_2_with_one_line(
