@@ -9,13 +9,13 @@ and 64 `ListMatches(limit=1000)` loops made other clients' reads time out.
 Here a client's requests queue behind each other, and the turns go round the
 clients: each waiting client gets one before any gets a second.
 
-A client is its address (`peer_address`: an IP, or a Unix socket), and within
-an address, its connection (the full peer string, "ipv4:1.2.3.4:5678"). Turns
-go round the addresses, and within an address round its connections. So many
-connections from one machine count as that machine once among the others,
-and clients that share an address (everything on 127.0.0.1 behind a proxy on
-the server's host, every test) still take turns with each other by
-connection. Every connection over a Unix socket has the same peer string:
+A client is its address (`peer_address`: an IPv4 address, an IPv6 /64, or a
+Unix socket), and within an address, its connection (the full peer string,
+"ipv4:1.2.3.4:5678"). Turns go round the addresses, and within an address
+round its connections. So many connections from one machine count as that
+machine once among the others, and clients that share an address (everything
+on 127.0.0.1 behind a proxy on the server's host, every test) still take
+turns with each other by connection. Every connection over a Unix socket has the same peer string:
 those are one client.
 
 Nothing is kept for a client that has nothing waiting: memory grows with the

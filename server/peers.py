@@ -19,6 +19,7 @@ import itertools
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from typing import Any, NoReturn
+from urllib.parse import unquote
 
 import grpc
 
@@ -26,9 +27,23 @@ from server.status import abort
 
 
 def peer_address(peer: str) -> str:
-    """The client's address without its port: "ipv4:1.2.3.4:5678" -> "ipv4:1.2.3.4"."""
-    if peer.startswith(("ipv4:", "ipv6:")):
+    """The client a gRPC peer string stands for, as every bound per client
+    address counts it: its address without the port, an IPv6 one as its /64
+    network (`client_network`). "ipv4:1.2.3.4:5678" -> "ipv4:1.2.3.4",
+    "ipv6:%5B2001:db8::1%5D:5678" -> "ipv6:2001:db8::/64"; anything else (every
+    Unix socket client's "unix:") as it is. gRPC writes an IPv6 peer's brackets,
+    and a link-local zone's `%`, percent-encoded. Counted by its whole address,
+    a client holding a /64 (one host usually does) changed address at every
+    call and got round every bound per address: one took all of a match's
+    watcher places from seven of its addresses."""
+    if peer.startswith("ipv4:"):
         return peer.rsplit(":", 1)[0]
+    if peer.startswith("ipv6:"):
+        host = unquote(peer[5:].rsplit(":", 1)[0]).strip("[]")
+        network = client_network(host)
+        # An IPv4 client of an IPv6 socket counts as its IPv4 address.
+        mapped = "/" not in network and network != host
+        return f"ipv4:{network}" if mapped else f"ipv6:{network}"
     return peer
 
 

@@ -23,10 +23,9 @@ import time
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
-from urllib.parse import unquote
 
 from server.client_limits import DEFAULT_UNPLAYED_MATCHES
-from server.peers import client_network, peer_address
+from server.peers import peer_address
 
 if TYPE_CHECKING:
     from server.match import Match
@@ -36,15 +35,8 @@ WINDOW_SECONDS = 3600.0
 
 def creator(peer: str) -> str:
     """Whom a match is counted against: the client's address without its port,
-    an IPv6 one as its /64 network. gRPC writes an IPv6 peer's brackets (and a
-    link-local zone's `%`) percent-encoded, "ipv6:%5B2001:db8::1%5D:5000":
-    read as it came, it was no IP address, and every address of a /64 counted
-    as a client of its own."""
-    address = peer_address(peer)
-    if not address.startswith("ipv6:"):
-        return address
-    network = client_network(unquote(address[5:]).strip("[]"))
-    return f"ipv6:{network}" if ":" in network else f"ipv4:{network}"
+    an IPv6 one as its /64 network (`peer_address`)."""
+    return peer_address(peer)
 
 
 class UnplayedMatches:

@@ -5,10 +5,10 @@ matches alike.
 A client that keeps reading is never dropped as too slow, so without a bound
 per address one client could take every place a match has and shut out every
 other spectator; and, watching enough matches, every place the server has.
-An address is `peer_address`'s: an IP, or "unix:" for every Unix socket client
-together (gRPC names them all so), as for fair turns and pending joins: a
-tournament's sandboxed bots share one address's places, and cannot take the
-rest from spectators on TCP. Clients behind a proxy on the
+An address is `peer_address`'s: an IPv4 address, an IPv6 /64, or "unix:" for
+every Unix socket client together (gRPC names them all so), as for fair turns
+and pending joins: a tournament's sandboxed bots share one address's places,
+and cannot take the rest from spectators on TCP. Clients behind a proxy on the
 server's host share its address too. The web viewer needs one place per match
 whoever watches it: it shares one stream among its visitors.
 """
