@@ -298,7 +298,7 @@ class Match:
         self._pending = pending
         if seat.stream is not None:
             pending.sent_at = time.monotonic()
-            send(seat, self._with_held(seat, pending.message), self.log)
+            self._queue_decision(seat, pending, self._with_held(seat, pending.message))
         index = await answer_in_time(seat, pending, self.record.clock, self.metrics, self.log)
         self._pending = None
         if index == TIMED_OUT:
@@ -341,6 +341,28 @@ class Match:
             self.log,
         )
         await self._apply(seat.index, pending.actions, index, TOO_LARGE)
+
+    def _queue_decision(self, seat: Seat, pending: PendingDecision, message: bytes) -> None:
+        """`message`, a sending of the open decision, queued on the seat's stream,
+        and where it waits noted (`PendingDecision.queued`)."""
+        if seat.stream is not None:
+            pending.queued = (seat.stream, seat.stream.position())
+        send(seat, message, self.log)
+
+    def _send_again_if_read(self, seat: Seat, pending: PendingDecision) -> None:
+        """The open decision again, after a refused answer, unless the copy sent
+        last to the seat's stream still waits there unread: the client has it
+        coming. A client that reads nothing and sends 99 refused answers (one
+        short of the flood limit) on each of its seats' streams once had 99
+        copies queued for each, held until the write stall timeout: 1,000
+        matches took a server from 100 to 306 MB."""
+        stream = seat.stream
+        queued = pending.queued
+        if stream is None or (
+            queued is not None and queued[0] is stream and stream.waiting(queued[1])
+        ):
+            return
+        self._queue_decision(seat, pending, self._sent_again(pending))
 
     def _with_held(self, seat: Seat, message: Callable[[Sequence[bytes]], bytes]) -> bytes:
         """`message(held)`: the decision with the seat's held events, taken from
@@ -572,7 +594,9 @@ class Match:
         # Not one answered (or timed out) that the loop has yet to move on from.
         if pending is not None and pending.seat == seat_index and not pending.answer.done():
             pending.sent_at = time.monotonic()
-            stream.send(self._with_held(seat, lambda held: self._sent_again(pending, held)))
+            self._queue_decision(
+                seat, pending, self._with_held(seat, lambda held: self._sent_again(pending, held))
+            )
         if self._every_seat_here():
             self._all_joined.set()
 
@@ -612,7 +636,7 @@ class Match:
         code, message = refused
         send_error(seat, code, message, decision_id, self.log)
         if code == grpc.StatusCode.INVALID_ARGUMENT and pending is not None:
-            send(seat, self._sent_again(pending), self.log)  # the decision again, to answer right
+            self._send_again_if_read(seat, pending)  # the decision again, to answer right
         count_refusal(seat, self.limits, self.metrics, self.log, code, message)
 
     def reject(self, seat_index: int, reason: str, stream: SeatStream | None = None) -> None:

@@ -100,6 +100,10 @@ class PendingDecision:
     )
     timer: asyncio.TimerHandle | None = None  # times the answer out (see `arm`)
     restarted: bool = False  # its clock started again once already (see `arm`)
+    # The stream its latest copy was queued on, and the copy's place there
+    # (`Outbound.position`): a refused answer sends it again only once that
+    # copy has left the queue.
+    queued: tuple[SeatStream, int] | None = None
 
     def message(self, events: Sequence[bytes] = ()) -> bytes:
         """The encoded PlayResponse; held events go with the first sending only."""

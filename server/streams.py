@@ -37,6 +37,17 @@ class Outbound(Generic[M]):
         self.capacity = len(backlog) + limit
         self.rejected = 0  # refused messages the client sent (Play streams)
         self.join_number = 0  # which of its seat's joins it is (Play streams)
+        self._taken = 0  # messages its writer has taken, over the stream's life
+
+    def position(self) -> int:
+        """Where the next message sent takes its place in the stream's whole
+        sequence, for `waiting` to ask about."""
+        return self._taken + len(self._items)
+
+    def waiting(self, position: int) -> bool:
+        """Whether the message sent at `position` is still queued: its writer
+        has not taken it (a client that reads nothing leaves it there)."""
+        return self._taken <= position
 
     def __len__(self) -> int:
         return len(self._items)
@@ -67,6 +78,7 @@ class Outbound(Generic[M]):
                 await self._waiter
             finally:
                 self._waiter = None
+        self._taken += 1
         return items.popleft()
 
     def _wake(self) -> None:

@@ -1,0 +1,108 @@
+"""A hostile seat that reads nothing (its HTTP/2 window shut) and sends 99
+answers with an index out of range, one short of the flood limit, against a
+real `sheepfold serve` on loopback. Each refusal is a PlayError, and the
+decision is sent again only once the copy sent before has left the stream's
+queue: one copy per refusal once waited there for each such seat until the
+write stall timeout, and a client doing it on a thousand matches' seats took
+a server from 100 to 306 MB."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from server.seats import decision_ids_start
+from tests.conftest import ServerProcess, server_logging_no_fault
+from tests.integrity.raw_client import DATA, WINDOW_UPDATE, RawClient
+from tests.stream_flood import END_HEADERS, HEADERS, PLAY_HEADERS, frame
+
+pytestmark = pytest.mark.e2e
+
+REFUSED = 99  # the flood limit (100) closes the stream past this many
+STREAM = 1
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[ServerProcess]:
+    with server_logging_no_fault() as server:
+        yield server
+
+
+class SilentSeat(RawClient):
+    """A Play stream on a connection that grants the server no window until
+    told to: everything the server sends it stays in the server's queue."""
+
+    def send_messages(self, *requests: arena_pb2.PlayRequest) -> None:
+        body = b"".join(
+            b"\x00" + len(data).to_bytes(4, "big") + data
+            for data in (request.SerializeToString() for request in requests)
+        )
+        self._send(frame(DATA, 0, STREAM, body))
+
+    def open(self) -> None:
+        self._send(frame(HEADERS, END_HEADERS, STREAM, PLAY_HEADERS))
+
+    def read_everything(self) -> None:
+        room = (2**30).to_bytes(4, "big")
+        self._send(frame(WINDOW_UPDATE, 0, 0, room) + frame(WINDOW_UPDATE, 0, STREAM, room))
+
+    def received(self) -> list[arena_pb2.PlayResponse]:
+        data, messages = self.data[STREAM], []
+        while len(data) >= 5 and len(data) >= 5 + (size := int.from_bytes(data[1:5], "big")):
+            messages.append(arena_pb2.PlayResponse.FromString(data[5 : 5 + size]))
+            data = data[5 + size :]
+        return messages
+
+
+def test_refused_answers_from_a_seat_reading_nothing_queue_no_copies_of_the_decision(
+    served: ServerProcess,
+) -> None:
+    with grpc.insecure_channel(served.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created = stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(game="sheep-and-garden", players=1, seed=5)
+        )
+        get = arena_pb2.GetMatchRequest(match_id=created.match_id)
+        first = decision_ids_start(created.match_id) + 1
+        seat = SilentSeat(served.address, reads=False)
+        try:
+            seat.open()
+            join = arena_pb2.Join(match_id=created.match_id, token=created.seat_tokens[0])
+            seat.send_messages(arena_pb2.PlayRequest(join=join))
+            _wait(lambda: stub.GetMatch(get).HasField("to_move"), "the first decision")
+            wrong = arena_pb2.Answer(decision_id=first, action_index=10_000)
+            right = arena_pb2.Answer(decision_id=first, action_index=0)
+            seat.send_messages(
+                *[arena_pb2.PlayRequest(answer=wrong)] * REFUSED,
+                arena_pb2.PlayRequest(answer=right),
+            )
+            # Answers are taken in order: once the move is made, every refusal is queued.
+            _wait(lambda: stub.GetMatch(get).moves == 1, "the right answer to be played")
+            seat.read_everything()
+            _wait(
+                lambda: any(r.decision.decision_id == first + 1 for r in seat.received()),
+                "the second decision to be read",
+            )
+            received = seat.received()
+        finally:
+            seat.reset(STREAM)
+            seat.close()
+    errors = [r.error for r in received if r.WhichOneof("kind") == "error"]
+    assert len(errors) == REFUSED
+    assert {e.code for e in errors} == {grpc.StatusCode.INVALID_ARGUMENT.value[0]}
+    copies = [r for r in received if r.decision.decision_id == first]
+    # The first sending, and one more should the server have taken the first
+    # off its queue (gRPC may buffer it) before the refusals came.
+    assert 1 <= len(copies) <= 2, f"{len(copies)} copies of the decision were queued"
+
+
+def _wait(condition: object, what: str, timeout: float = 20.0) -> None:
+    assert callable(condition)
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, f"no {what} within {timeout} s"
+        time.sleep(0.02)
