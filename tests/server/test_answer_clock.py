@@ -113,7 +113,9 @@ def test_a_decision_that_runs_into_the_bank_and_out_of_it() -> None:
     outcomes, decisions, waited = asyncio.run(missed_twice())
     assert outcomes == [TIMED_OUT, TIMED_OUT]
     assert waited > 0.14, "the decision's time and the whole bank were waited for"
-    errors = [m.error for m in stream.messages if isinstance(m, arena_pb2.PlayResponse)]
+    # Sent encoded, as the Play stream writes them.
+    sent = [arena_pb2.PlayResponse.FromString(m) for m in stream.messages if isinstance(m, bytes)]
+    errors = [m.error for m in sent if m.HasField("error")]
     assert [(e.code, e.decision_id) for e in errors] == [
         (grpc.StatusCode.DEADLINE_EXCEEDED.value[0], 7),
         (grpc.StatusCode.DEADLINE_EXCEEDED.value[0], 8),
