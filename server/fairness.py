@@ -15,8 +15,8 @@ Unix socket), and within an address, its connection (the full peer string,
 round its connections. So many connections from one machine count as that
 machine once among the others, and clients that share an address (everything
 on 127.0.0.1 behind a proxy on the server's host, every test) still take
-turns with each other by connection. Every connection over a Unix socket has the same peer string:
-those are one client.
+turns with each other by connection. Every connection over a Unix socket has
+the same peer string: those are one client.
 
 Nothing is kept for a client that has nothing waiting: memory grows with the
 requests waiting (each bounded elsewhere: Watch streams by
