@@ -37,7 +37,7 @@ from tournament.config_fields import (
 )
 from tournament.executors.settings import ExecutorError, ExecutorSettings, parse_executor
 from tournament.sandbox_config import bot_sandbox, default_sandbox
-from tournament.schedule import group_count
+from tournament.schedule import SEAT_ORDERS, group_count
 from tournament.userfiles import UserFileError, read_user_text
 
 __all__ = [
@@ -308,11 +308,13 @@ def _check_schedule_size(
         groups = candidates * group_count(bots - candidates, players - 1, max_groups)
     else:
         groups = group_count(bots, players, max_groups)
-    games = groups * players * games_per_pairing
+    # 3 or more players: the seat order and its reverse (schedule.SEAT_ORDERS)
+    orders = players * (SEAT_ORDERS if players >= 3 else 1)
+    games = groups * orders * games_per_pairing
     if games > MAX_GAMES:
         raise ConfigError(
             "games_per_pairing",
-            f"would schedule {games:,} games ({groups:,} groups of bots, each in {players} "
+            f"would schedule {games:,} games ({groups:,} groups of bots, each in {orders} "
             f"seat orders on {games_per_pairing:,} seeds); a tournament holds at most "
             f"{MAX_GAMES:,}: lower games_per_pairing (or max_groups)",
         )

@@ -10,7 +10,7 @@ import tempfile
 from server.files import folder_hint
 from tournament.config import TournamentConfig
 from tournament.resume import check_groups_kept, check_resumable
-from tournament.run_schedule import ladder_stages, schedule_for
+from tournament.run_schedule import ladder_stages, schedule_for, seat_orders_for
 from tournament.store import Store, StoreError
 from tournament.store_lock import LockWait
 from tournament.store_path import check_path, database_exists
@@ -43,5 +43,6 @@ def check_database(path: str, lock_wait: LockWait, config: TournamentConfig | No
             return False
         check_resumable(store, config)
         if config.schedule == "round-robin":
-            check_groups_kept(store, config, schedule_for(config, ladder_stages(store, config)))
+            stages, orders = ladder_stages(store, config), seat_orders_for(store, config)
+            check_groups_kept(store, config, schedule_for(config, stages, orders))
         return store.find(config.name) is not None

@@ -1,19 +1,31 @@
 """A round robin's or gauntlet's schedule as a run builds it: the field's
-history kept in the stored config (its `ladder`), then the games of it."""
+history kept in the stored config (its `ladder`), then the games of it.
+
+How many seat orders a group of 3 or more bots plays each seed in
+(`schedule.SEAT_ORDERS`) is decided when the tournament is first stored and
+kept in its stored config (`seat_orders`): a tournament stored before there
+was that setting plays its group's own order alone, as it did, so resuming it
+plays exactly the games it scheduled."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from tournament.config import TournamentConfig
-from tournament.schedule import ScheduledGame, ladder_schedule
+from tournament.schedule import SEAT_ORDERS, ScheduledGame, ladder_schedule
 from tournament.store import Store
 
-__all__ = ["ladder_stages", "schedule_for"]
+__all__ = ["kept_seat_orders", "ladder_stages", "schedule_for", "seat_orders_for"]
 
 
 def schedule_for(
-    config: TournamentConfig, stages: list[list[str]] | None = None
+    config: TournamentConfig,
+    stages: list[list[str]] | None = None,
+    seat_orders: int = SEAT_ORDERS,
 ) -> tuple[ScheduledGame, ...]:
-    """The games of a round robin or gauntlet; `stages` is the field's history."""
+    """The games of a round robin or gauntlet; `stages` is the field's history,
+    `seat_orders` the tournament's (see `seat_orders_for`)."""
     return ladder_schedule(
         stages or [list(config.bot_names)],
         config.players,
@@ -21,7 +33,21 @@ def schedule_for(
         config.seed,
         config.max_groups,
         config.candidates if config.schedule == "gauntlet" else (),
+        seat_orders,
     )
+
+
+def seat_orders_for(store: Store, config: TournamentConfig) -> int:
+    """The seat orders the config's tournament plays a group in: this version's
+    when it is not stored yet, else those it was first stored with."""
+    record = store.find(config.name)
+    return SEAT_ORDERS if record is None else kept_seat_orders(record.config)
+
+
+def kept_seat_orders(stored: Mapping[str, Any]) -> int:
+    """The seat orders of a stored tournament's config: 1 when it holds none
+    (stored before the setting was), as its schedule then was."""
+    return 2 if stored.get("seat_orders") == 2 else 1
 
 
 def ladder_stages(store: Store, config: TournamentConfig) -> list[list[str]]:

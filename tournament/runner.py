@@ -39,7 +39,7 @@ from tournament.resume import (
 )
 from tournament.run_checks import Prechecked, check_before_start, run_launcher
 from tournament.run_error import RunError
-from tournament.run_schedule import ladder_stages, schedule_for
+from tournament.run_schedule import ladder_stages, schedule_for, seat_orders_for
 from tournament.server_check import reach_before_storing
 from tournament.store import Store
 from tournament.store_lock import SILENT_WAIT, LockWait
@@ -232,7 +232,7 @@ async def run_tournament_async(
     store = Store(database, lock_wait.seconds, lock_wait.on_wait)
     with store, claimed(store.path, config.name, RUN_COMMAND):
         stages = ladder_stages(store, config)
-        schedule = schedule_for(config, stages)
+        schedule = schedule_for(config, stages, seat_orders_for(store, config))
         check_resumable(store, config)  # a seed's or deal's change, named first
         check_groups_kept(store, config, schedule)
         tid = open_tournament(store, config, len(schedule), stages)
@@ -282,8 +282,10 @@ def open_tournament(
     store: Store, config: TournamentConfig, scheduled: int, stages: list[list[str]]
 ) -> int:
     """The tournament's id, stored on first use; a StoreError naming the field
-    when the config cannot resume it (see `resume.check_resumable`)."""
+    when the config cannot resume it (see `resume.check_resumable`). Its
+    `seat_orders` are stored as first decided (`run_schedule.seat_orders_for`)."""
     check_resumable(store, config)
+    orders = seat_orders_for(store, config)
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
     for line in resume_warnings(store, config):
         log.warning(line)
@@ -294,7 +296,7 @@ def open_tournament(
         options_to_store(store, config),
         config.anchor,
         scheduled,
-        {**_config_json(config), "ladder": stages},
+        {**_config_json(config), "ladder": stages, "seat_orders": orders},
         new_secret() if config.secret_deals else None,
     )
 

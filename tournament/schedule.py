@@ -4,6 +4,10 @@
 - k players (k >= 2): every k-subset of the bots is a *group*; each seed is
   played once in each of the k cyclic seat rotations of the group, so every bot
   meets the same deals from every seat (for k = 2: every pair, seats swapped).
+  For k >= 3 each seed is also played in the k rotations of the reversed
+  order (`seat_orders` = 2): 2k games, so every bot sits right before every
+  other as often as right after it (for k = 3, all 6 seat orders). A
+  tournament stored before that keeps playing one order (`seat_orders` = 1).
 - For k >= 3, when there are more k-subsets than `max_groups`, a balanced
   incomplete (cyclic) design is used instead (see `balanced_groups`).
 - Gauntlet: each named candidate sits with every (k-1)-subset of the rest of
@@ -30,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "SEAT_ORDERS",
     "ScheduledGame",
     "balanced_groups",
     "game_key",
@@ -43,13 +48,20 @@ __all__ = [
 ]
 
 
+# Seat orders a group of k >= 3 bots plays each seed in: its own and the
+# reversed one. 1 (its own alone) is how tournaments stored before were scheduled.
+SEAT_ORDERS = 2
+
+
 @dataclass(frozen=True, slots=True)
 class ScheduledGame:
     key: str
     group: int  # index of the group (the k bots that meet) in the schedule
     seed: int
     seats: tuple[str, ...]  # bot name per seat
-    rotation: int  # 0..k-1: how far the group's seat order is rotated
+    # 0..k-1: how far the group's seat order is rotated; k..2k-1: its reversed
+    # order, rotated by rotation - k (k >= 3, seat_orders = 2)
+    rotation: int
     # The seed drawn for this deal under the tournament's secret (tournament.deals).
     secret_seed: int | None = None
 
@@ -225,15 +237,39 @@ def gauntlet_groups(
     return tuple(groups)
 
 
-def _rotations(group: tuple[str, ...], index: int, seed: int) -> list[ScheduledGame]:
+def _rotations(
+    group: tuple[str, ...], index: int, seed: int, first: int = 0
+) -> list[ScheduledGame]:
     games = []
     for rotation in range(len(group)):
         seats = group[rotation:] + group[:rotation]
         games.append(
             ScheduledGame(
-                key=game_key(seed, seats), group=index, seed=seed, seats=seats, rotation=rotation
+                key=game_key(seed, seats),
+                group=index,
+                seed=seed,
+                seats=seats,
+                rotation=first + rotation,
             )
         )
+    return games
+
+
+def _seatings(
+    group: tuple[str, ...], index: int, seed: int, seat_orders: int
+) -> list[ScheduledGame]:
+    """A group's games on one seed: the k rotations of its seat order and, for
+    k >= 3 with `seat_orders` = 2, the k rotations of the reversed order.
+
+    The rotations alone seat each bot right before the same neighbour in every
+    game (in a 7-bot 3-player round robin, a before b 6 times, never after), so
+    a game that favours the seat before another's tilts their head-to-head
+    score; reversed, each bot sits right after the bot it sat before, seat 0
+    counting as after the last seat or not. For k = 2 the two rotations are
+    already both orders."""
+    games = _rotations(group, index, seed)
+    if seat_orders == 2 and len(group) >= 3:
+        games += _rotations(group[::-1], index, seed, first=len(group))
     return games
 
 
@@ -244,10 +280,13 @@ def make_schedule(
     base_seed: int,
     max_groups: int = 60,
     candidates: Sequence[str] = (),
+    seat_orders: int = SEAT_ORDERS,
 ) -> tuple[ScheduledGame, ...]:
     """Every game of the tournament, seed by seed (so a partial run covers every group).
 
     With `candidates` it is a gauntlet: only the candidates' games against the field.
+    `seat_orders`: 2 plays each group of 3 or more bots in its seat order and
+    the reversed one, 1 in its own alone (as tournaments stored before did).
     """
     if candidates:
         groups = gauntlet_groups(bots, candidates, players, max_groups)
@@ -256,7 +295,7 @@ def make_schedule(
     games: list[ScheduledGame] = []
     for seed in seeds(base_seed, games_per_pairing):
         for index, group in enumerate(groups):
-            games.extend(_rotations(group, index, seed))
+            games.extend(_seatings(group, index, seed, seat_orders))
     return tuple(games)
 
 
@@ -267,6 +306,7 @@ def ladder_schedule(
     base_seed: int,
     max_groups: int = 60,
     candidates: Sequence[str] = (),
+    seat_orders: int = SEAT_ORDERS,
 ) -> tuple[ScheduledGame, ...]:
     """The schedule of a tournament whose field changed between runs.
 
@@ -292,7 +332,7 @@ def ladder_schedule(
             continue
         try:
             games = make_schedule(
-                stage, players, games_per_pairing, base_seed, max_groups, in_stage
+                stage, players, games_per_pairing, base_seed, max_groups, in_stage, seat_orders
             )
         except ValueError:  # too few bots at that stage to seat a game
             continue

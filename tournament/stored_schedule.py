@@ -8,7 +8,8 @@ only the schedule's games in "played/scheduled", as `run`'s "N/M done" does,
 and says in one line how many more it rates (`outside_schedule`).
 
 The schedule is rebuilt from the stored config (its `ladder`, `seed`,
-`games_per_pairing`, `max_groups` and `candidates`), as the run built it. A
+`games_per_pairing`, `max_groups`, `candidates` and `seat_orders`), as the run
+built it. A
 round robin's resume checks keep every stored game of its field in its
 schedule, so it is rebuilt only for a gauntlet, or when more games of the
 field are stored than scheduled (a tournament stored before those checks). A
@@ -21,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tournament.config import DEFAULT_MAX_GROUPS
+from tournament.run_schedule import kept_seat_orders
 from tournament.schedule import ladder_schedule
 from tournament.sprt_blocks import SprtPlan
 from tournament.store import GameRecord, Store, TournamentRecord
@@ -112,6 +114,7 @@ def _schedule(record: TournamentRecord) -> dict[str, int] | None:
             int(config["seed"]),
             int(config.get("max_groups", DEFAULT_MAX_GROUPS)),
             tuple(candidates),
+            kept_seat_orders(config),
         )
     except (KeyError, TypeError, ValueError):
         return None

@@ -276,7 +276,21 @@ def test_the_size_check_counts_the_schedule_that_is_built(
         groups = candidates * group_count(bots - candidates, players - 1, max_groups)
     else:
         groups = group_count(bots, players, max_groups)
-    assert groups * players * 3 == len(built)
+    # from 3 players, the rotations of each group's seat order and of its reverse
+    orders = players * (2 if players >= 3 else 1)
+    assert groups * orders * 3 == len(built)
+
+
+def test_the_size_check_counts_both_seat_orders_from_three_players() -> None:
+    """A 3-player group plays each seed in 6 seat orders (3 rotations of its
+    order, 3 of the reversed one): 4 groups on 50,000 seeds are 1,200,000
+    games, which the check once counted as 600,000 and let through."""
+    bots = [{"name": f"b{i}", "builtin": "random"} for i in range(4)]
+    raw = {"game": "sheep-n-sheep", "players": 3, "bots": bots}
+    assert parse_config({**raw, "games_per_pairing": 41_666}).games_per_pairing == 41_666
+    with pytest.raises(ConfigError, match="would schedule 1,200,000 games") as caught:
+        parse_config({**raw, "games_per_pairing": 50_000})
+    assert "(4 groups of bots, each in 6 seat orders on 50,000 seeds)" in str(caught.value)
 
 
 @pytest.mark.parametrize(

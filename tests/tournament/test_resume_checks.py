@@ -154,9 +154,9 @@ def test_another_max_groups_is_refused_once_its_games_are_stored(
     err = capsys.readouterr().err.splitlines()
     (line,) = [line for line in err if line.startswith("sheepfold tournament:")]
     assert line.startswith("sheepfold tournament: max_groups: tournament 'cup' in "), line
-    assert "21 stored games of groups that max_groups = 7 leaves out" in line, line
+    assert "42 stored games of groups that max_groups = 7 leaves out" in line, line
     with Store(db) as store:
-        assert store.tournament("cup").scheduled == 42, "the stored schedule is left as it was"
+        assert store.tournament("cup").scheduled == 84, "the stored schedule is left as it was"
     path.write_text(path.read_text().replace("max_groups = 7", "max_groups = 14"))
     assert tournament_main(["run", str(path), "--db", db, "--no-report"]) == 0
 

@@ -16,7 +16,9 @@ BOTS = ["ann", "bob", "cat", "dan", "eve"]
 def test_every_bot_sits_in_every_seat_equally_often(players: int) -> None:
     schedule = make_schedule(BOTS, players, games_per_pairing=3, base_seed=10)
     groups = list(itertools.combinations(BOTS, players))
-    assert len(schedule) == len(groups) * players * 3
+    # from 3 players, the rotations of the group's seat order and of its reverse
+    orders = players * (2 if players >= 3 else 1)
+    assert len(schedule) == len(groups) * orders * 3
     seats = Counter((bot, seat) for game in schedule for seat, bot in enumerate(game.seats))
     assert len(set(seats.values())) == 1
     assert set(seats) == {(bot, seat) for bot in BOTS for seat in range(players)}
@@ -32,13 +34,16 @@ def test_each_group_plays_the_same_seeds_in_all_rotations(players: int) -> None:
         group = frozenset(game.seats)
         by_group.setdefault(group, Counter())[game.seed] += 1
         rotations.setdefault((group, game.seed), set()).add(game.seats)
+    games = players * (2 if players >= 3 else 1)  # from 3 players, the reverse too
     for counts in by_group.values():
-        assert counts == {7: players, 8: players}
+        assert counts == {7: games, 8: games}
     for (_, _), orders in rotations.items():
-        assert len(orders) == players
-        # cyclic rotations of one order: each bot once in each seat
+        assert len(orders) == games
+        # cyclic rotations of each order: each bot once in each seat per order
         for seat in range(players):
-            assert len({order[seat] for order in orders}) == players
+            assert Counter(order[seat] for order in orders) == dict.fromkeys(
+                {bot for order in orders for bot in order}, games // players
+            )
 
 
 def test_two_players_swap_seats_for_each_seed() -> None:
@@ -88,7 +93,7 @@ def test_a_design_near_every_subset_is_still_made(bots: int, k: int, target: int
     assert len(set(map(frozenset, groups))) == len(groups)
     appearances = Counter(bot for group in groups for bot in group)
     assert set(appearances) == set(names) and len(set(appearances.values())) == 1
-    assert len(ladder_schedule([names], k, 1, 1, max_groups=target)) == target * k
+    assert len(ladder_schedule([names], k, 1, 1, max_groups=target)) == target * 2 * k
 
 
 def test_a_design_with_too_few_base_blocks_plays_every_subset() -> None:
