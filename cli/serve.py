@@ -406,6 +406,12 @@ def run(args: argparse.Namespace) -> int:
             "sheepfold serve: --private-replays needs an admin token to read them with "
             "(--admin-token-file, --admin-token or $SHEEPFOLD_ADMIN_TOKEN)"
         )
+    from server.memory_limits import memory_limit_too_low
+
+    # Before the first thread starts: under such a limit gRPC's threads failed to
+    # start, and the server stopped with a traceback or gRPC's abort (exit 134).
+    if too_low := memory_limit_too_low():
+        raise SystemExit(f"sheepfold serve: {too_low}")
     from server.logs import FLUSH_SECONDS, configure_logging
     from server.malloc_arenas import limit_malloc_arenas
 

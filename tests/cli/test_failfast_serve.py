@@ -174,6 +174,90 @@ def test_serve_refuses_an_open_file_limit_too_low_to_serve_in_one_line(limit: in
     assert "ulimit -n" in line
 
 
+def _under_limit(limit: str, size: int, *command: str) -> list[str]:
+    """`command` run with the soft and hard resource `limit` at `size` bytes."""
+    return [
+        sys.executable,
+        "-c",
+        "import os, resource, sys; "
+        f"resource.setrlimit(resource.{limit}, ({size}, {size})); "
+        "os.execv(sys.argv[1], sys.argv[1:])",
+        *command,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("limit", "mib", "named"),
+    [("RLIMIT_AS", 128, "ulimit -v"), ("RLIMIT_DATA", 100, "ulimit -d")],
+)
+def test_serve_refuses_a_memory_limit_too_low_to_serve_in_one_line(
+    tmp_path: Path, limit: str, mib: int, named: str
+) -> None:
+    """Once: gRPC's threads could not start under it, and the server stopped
+    with a Python traceback (can't start new thread, MemoryError) or, after
+    ten seconds of gRPC's own error lines, its abort (exit 134); a little
+    higher it started and answered some calls INTERNAL."""
+    db = tmp_path / "never.db"
+    done = subprocess.run(
+        _under_limit(limit, mib * 2**20, *launch.serve_command("--db", str(db))),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stderr
+    line = one_line(done)
+    assert line.startswith("sheepfold serve: the ") and f"limit is {mib} MiB ({named}" in line
+    assert "raise it to 256 MiB" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("limit", ["RLIMIT_AS", "RLIMIT_DATA"])
+def test_serve_plays_matches_at_the_lowest_memory_limit_it_takes(limit: str) -> None:
+    """The floor the server refuses below leaves it room to play: six
+    four-player matches at once, its metrics and health ports serving."""
+    from server.memory_limits import MIN_MEMORY_LIMIT
+
+    server = launch.start(
+        _under_limit(
+            limit,
+            MIN_MEMORY_LIMIT,
+            *launch.serve_command("--db", ":memory:", "--metrics-port", "0", "--health-port", "0"),
+        )
+    )
+    try:
+        matches = [
+            subprocess.Popen(
+                [
+                    *launch.serve_command()[:3],
+                    "match",
+                    "--server",
+                    f"127.0.0.1:{server.port}",
+                    "--game",
+                    "sheep-n-sheep",
+                    "--players",
+                    "4",
+                    "--bots",
+                    "random,random,random,random",
+                    "--seed",
+                    str(seed),
+                ],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for seed in range(6)
+        ]
+        for match in matches:
+            out, err = match.communicate(timeout=120)
+            assert match.returncode == 0, err
+            assert "winner" in out
+    finally:
+        assert stop_server_process(server) == 0
+    assert not any("Traceback" in line or line.startswith("E") for line in server.log_lines)
+
+
 def test_serve_refuses_a_tournament_database_in_one_line(tmp_path: Path) -> None:
     """A tournament's file keeps a schema version too: it was taken for an
     up-to-date server database and ended in a sqlite3 traceback."""
