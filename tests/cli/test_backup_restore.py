@@ -1,0 +1,91 @@
+"""A backup taken the documented way while the server serves, and restored the
+documented way after the server was killed: the restored file holds what the
+backup held, nothing the killed server wrote after it."""
+
+from __future__ import annotations
+
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from server import launch
+from tests.cli.helpers import sheepfold
+from tests.conftest import start_server_process, stop_server_process
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("sqlite3") is None, reason="needs the sqlite3 shell"),
+]
+
+
+def _play(port: int, seed: int) -> None:
+    done = sheepfold(
+        "match",
+        "--server",
+        f"127.0.0.1:{port}",
+        "--game",
+        "sheep-showdown",
+        "--players",
+        "2",
+        "--bots",
+        "random,random",
+        "--seed",
+        str(seed),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def _finished(db: Path) -> str:
+    done = sheepfold("db", "info", "--db", str(db), timeout=60)
+    assert done.returncode == 0, done.stderr
+    return next(line for line in done.stdout.splitlines() if line.startswith("finished"))
+
+
+def _shell(script: str, folder: Path) -> None:
+    subprocess.run(["sh", "-c", script], cwd=folder, check=True, timeout=60)
+
+
+def test_a_backup_taken_while_serving_is_restored_over_a_killed_servers_file(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "sheepfold.db"
+    server = start_server_process("--db", str(db))
+    try:
+        _play(server.port, 1)
+        _shell('umask 077; sqlite3 sheepfold.db ".backup backup.db"', tmp_path)
+        _play(server.port, 2)  # after the backup: the restore must not bring it back
+    finally:
+        launch.stop(server, graceful=False)  # a crash: what one restores after
+    assert stat.S_IMODE((tmp_path / "backup.db").stat().st_mode) == 0o600
+    # The killed server's write-ahead log is still there, holding both matches:
+    # a backup copied over the file with `cp` would be read through it, as if
+    # nothing had been restored.
+    assert (tmp_path / "sheepfold.db-wal").stat().st_size > 0
+    assert _finished(db) == "finished matches  2"
+
+    _shell('sqlite3 sheepfold.db ".restore backup.db"', tmp_path)
+
+    assert _finished(db) == "finished matches  1"
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600
+    restarted = start_server_process("--db", str(db))
+    assert stop_server_process(restarted) == 0
+    assert _finished(db) == "finished matches  1"
+
+
+def test_a_backup_copied_over_a_killed_servers_file_is_not_restored(tmp_path: Path) -> None:
+    """Why the docs restore with `.restore` and not `cp`: SQLite reads the
+    copied file through the killed server's write-ahead log."""
+    db = tmp_path / "sheepfold.db"
+    server = start_server_process("--db", str(db))
+    try:
+        _play(server.port, 1)
+        _shell('umask 077; sqlite3 sheepfold.db ".backup backup.db"', tmp_path)
+        _play(server.port, 2)
+    finally:
+        launch.stop(server, graceful=False)
+    shutil.copyfile(tmp_path / "backup.db", db)
+    assert _finished(db) == "finished matches  2"
