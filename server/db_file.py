@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import tempfile
 import time
 
 from server.file_identity import name_problem
@@ -35,16 +36,28 @@ def file_problem(path: str, held: int) -> str | None:
 
 def save_copy(db: sqlite3.Connection, path: str) -> str:
     """Copy what `db` holds into a new file, owner-only: `path` itself when nothing
-    is there, else `path.saved-TIME`. Returns the file written; OSError or
-    sqlite3.Error when neither could be."""
+    is there, else `path.saved-TIME`, else, when neither can be made there (the
+    folder gone and not to be made again, a read-only mount), `NAME.saved-TIME`
+    in the temporary folder. A folder deleted with the file (a volume emptied, a
+    clean-up of /tmp) is made again, owner-only, so that a restart on the same
+    `--db` finds the copy: what the server held was once lost with it. Returns
+    the file written; OSError or sqlite3.Error when none could be."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    for target in (path, f"{path}.saved-{stamp}"):
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        with contextlib.suppress(OSError):
+            os.makedirs(folder, mode=0o700)
+    spare = os.path.join(tempfile.gettempdir(), f"{os.path.basename(path)}.saved-{stamp}")
+    failed: OSError | None = None
+    for target in (path, f"{path}.saved-{stamp}", spare):
         try:
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
-        except FileExistsError:
+        except OSError as error:
+            failed = failed or error
             continue
         os.close(fd)
         with contextlib.closing(sqlite3.connect(target)) as copy:
             db.backup(copy)
         return target
-    raise FileExistsError(f"{path} and its .saved-{stamp} name are both taken")
+    assert failed is not None
+    raise failed
