@@ -34,6 +34,19 @@ def file_problem(path: str, held: int) -> str | None:
     return name_problem(path, was.st_dev, was.st_ino)
 
 
+def beside_problem(beside: tuple[tuple[str, str, int, int], ...]) -> str | None:
+    """What became of SQLite's -wal or -shm file (`beside`: what, name, device,
+    inode of each as opened), or None while both are as they were. SQLite keeps
+    them for as long as the server runs; one deleted under it (a clean-up of
+    leftover-looking files) takes every write since the last checkpoint with it
+    should the server be killed, and a program opening the database then makes
+    new ones that the server does not see, reading the file without its log."""
+    for what, name, device, inode in beside:
+        if (problem := name_problem(name, device, inode)) is not None:
+            return f"lost its {what} ({name} {problem})"
+    return None
+
+
 def save_copy(db: sqlite3.Connection, path: str) -> str:
     """Copy what `db` holds into a new file, owner-only: `path` itself when nothing
     is there, else `path.saved-TIME`, else, when neither can be made there (the

@@ -103,8 +103,11 @@ class SqliteStore:
             except StoreError:  # another server's file now: none of it is ours to remove
                 self._db.close()
                 raise
+        self._beside: tuple[tuple[str, str, int, int], ...] = ()
         try:
             self._open(serving)
+            if self._claim is not None:
+                self._beside = _files_beside(self.path)
         except BaseException:
             # A file this start made and could not finish (a full disk) goes: a
             # 0-byte or half-made one was left for the next start to trip on.
@@ -330,7 +333,9 @@ class SqliteStore:
 
     def file_problem(self) -> str | None:
         """A serving store's file deleted or replaced under its name (server/db_file.py)."""
-        return None if self._claim is None else db_file.file_problem(self.path, self._claim)
+        if self._claim is None:
+            return None
+        return db_file.file_problem(self.path, self._claim) or db_file.beside_problem(self._beside)
 
     def close(self) -> None:
         """Close; a serving store whose file was deleted or replaced first copies
@@ -421,6 +426,17 @@ def _claim(path: str) -> int:
             "another sheepfold server is serving this file (one server per file)"
         ) from None
     return fd
+
+
+def _files_beside(path: str) -> tuple[tuple[str, str, int, int], ...]:
+    """SQLite's -wal and -shm files beside a serving store's file, as opened:
+    (what, name, device, inode) of each."""
+    found = []
+    for what, name in (("write-ahead log", f"{path}-wal"), ("shared memory", f"{path}-shm")):
+        with contextlib.suppress(OSError):
+            now = os.stat(name)
+            found.append((what, name, now.st_dev, now.st_ino))
+    return tuple(found)
 
 
 def _absent_files(path: str) -> tuple[str, ...]:
