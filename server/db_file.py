@@ -8,12 +8,14 @@ whatever took the name) without a word. Before this, nothing said so: reads
 opened afresh failed with "no such table: matches" ("try again"), and a second
 `serve` could start on the new file beside the first.
 
-So the server compares the file under its `--db` name with the one it holds
-(server/file_watch.py): once they differ it says so in one error line, turns
+So the server compares the file under its `--db` name with the one it holds,
+and SQLite's -wal and -shm names with the files beside it that SQLite opened
+(server/file_watch.py): once one differs it says so in one error line, turns
 health NOT_SERVING and takes no new match; the matches it plays go on. When it
 stops, it copies everything it holds into a new file: at the `--db` name when
-nothing is there, else beside it, so a restart (after moving the copy into
-place) loses nothing.
+nothing is there (its folder made again if it went too), else beside it, else
+in the temporary folder, so a restart (after moving the copy into place) loses
+nothing.
 """
 
 from __future__ import annotations
