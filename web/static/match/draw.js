@@ -158,6 +158,22 @@ function drawScores(frame, result) {
         `${result.scores[seat]}${ranked && result.ranks[seat] === 1 ? " ★" : ""}`) : null,
       ranked ? h("td", { class: "rank", "data-rank": result.ranks[seat] }, ordinal(result.ranks[seat])) : null));
   table.replaceChildren(h("thead", {}, head), h("tbody", {}, body));
+  fitNames(table);
+}
+
+// A bot name in the scores breaks between its words; where the table is
+// still wider than its column (a word of ten letters beside Stubborn Sheep's
+// five figures on a phone), every name in it breaks anywhere: the scores once
+// reached past a 360 px phone's edge, the page wider than the screen and the
+// ranks cut off.
+function fitNames(table) {
+  const names = table.querySelectorAll("bdi.bot:not(.long-word)");
+  if (!names.length) return;
+  const side = table.parentElement;
+  const style = getComputedStyle(side);
+  const room = side.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  if (table.getBoundingClientRect().width <= room + 0.5) return;
+  for (const name of names) name.classList.add("long-word");
 }
 
 // A seat whose bot joined and left, while the match is live: the game server
