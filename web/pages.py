@@ -128,11 +128,18 @@ def tournaments_page(entries: list[dict[str, Any]]) -> str:
         for t in entry.get("tournaments", ()):
             # Its page's words (tournament.heartbeat.run_state): "running" while
             # its runner's heartbeat is fresh, "stopped since ..." or "finished".
+            # An SPRT's schedule is its limit, not games to play: "20 of 60
+            # games played" beside "finished" read as a run cut short.
+            played = (
+                f"{_count(t['played'], 'game')} played of an SPRT (at most "
+                f"{escape(str(t['scheduled']))})"
+                if t.get("sprt")
+                else f"{escape(str(t['played']))} of {_count(t['scheduled'], 'game')} played"
+            )
             rows.append(
                 f'<li data-tournament="{escape(t["name"])}"><a href="{escape(t["href"])}">'
                 f"{escape(t['name'])}</a> · {escape(t['game'])}, {_count(t['players'], 'player')}, "
-                f'<span class="played">{escape(str(t["played"]))} of '
-                f"{_count(t['scheduled'], 'game')} played</span> "
+                f'<span class="played">{played}</span> '
                 f"{_state_badge(t['state'], t['state_text'])} "
                 f'<span class="muted">({escape(entry["file"])})</span></li>'
             )

@@ -14,6 +14,7 @@ from sheepfold.v1 import arena_pb2
 
 import games
 from tournament.heartbeat import RUNNING
+from tournament.sprt_blocks import SprtPlan
 from web import pages, tournaments
 from web.gateway import GatewayError
 from web.replays import frames_response, replayable
@@ -62,6 +63,7 @@ def _listed(index: int, path: Path) -> dict[str, Any]:
                 "players": t.record.players,
                 "scheduled": t.record.scheduled,
                 "played": t.played,
+                "sprt": SprtPlan.from_stored(t.record) is not None,
                 "state": t.state.word,
                 "state_text": t.state.text(),
             }
