@@ -110,7 +110,16 @@ function drawTurn(frame, result) {
   } else if (model.status === "waiting") {
     // No seat has answered yet: some have not even joined. "Seat 1 to move"
     // said a bot was deciding while the match waited for its players.
-    turn.append(h("strong", { "data-waiting": "" }, "Waiting for its seats to join"));
+    // Some seats joined (the game server said so when the page last asked):
+    // the ones still awaited are named, as a spectator waiting on one late
+    // bot could not tell which it was.
+    const missing = model.seats.filter((info) => info && info.joined === false).map((info) => info.seat);
+    const joined = model.seats.filter((info) => info && info.joined === true).length;
+    if (joined && missing.length) {
+      turn.append(h("strong", { "data-waiting": missing.join(" ") },
+        `Waiting for ${listed(missing.map((seat) => seatText(seat)))} to join`));
+      turn.append(h("div", { class: "muted", "data-joined": joined }, `${joined} of ${boot.players} seats joined`));
+    } else turn.append(h("strong", { "data-waiting": "" }, "Waiting for its seats to join"));
     if (frame.to_move !== null && frame.to_move !== undefined) {
       turn.append(h("div", { class: "muted" }, `${seatText(frame.to_move)} moves first`));
     }
@@ -134,6 +143,11 @@ function drawTurn(frame, result) {
       frame.label && frame.seat !== null && frame.seat !== undefined ? `${seatText(frame.seat)} ` : "",
       label, frame.forced ? " (forced)" : ""));
   }
+}
+
+// "a", "a and b", "a, b and c".
+function listed(words) {
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
 }
 
 function drawScores(frame, result) {
