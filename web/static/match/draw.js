@@ -208,8 +208,23 @@ function notConnected(last) {
 // cards), under the scores: at the last frame of a finished match alone, and
 // only from its result, which a page holds once the match is over.
 function drawFinal(result) {
-  const part = result && model.status === "finished" && game.finalPart ? game.finalPart(result, boot.players) : null;
-  $("final").replaceChildren(...(part ? [part] : []));
+  const over = result && model.status === "finished";
+  const part = over && game.finalPart ? game.finalPart(result, boot.players) : null;
+  $("final").replaceChildren(...[over ? tieBreak(result) : null, part].filter(Boolean));
+}
+
+// Two seats on equal scores that the result ranks apart (neither of them
+// disqualified): the game's tie-break did it, and the result names it. The
+// scores read "29 2nd" over "29 ★ 1st" and said nothing of why.
+function tieBreak(result) {
+  const details = result.details;
+  const rule = details && typeof details.tie_break === "string" ? details.tie_break : "";
+  if (!rule || boot.players < 2 || !Array.isArray(result.scores) || !Array.isArray(result.ranks)) return null;
+  const out = (seat) => !!(Array.isArray(result.seats) && result.seats[seat] && result.seats[seat].disqualified);
+  const apart = result.scores.some((score, a) => result.scores.some((other, b) =>
+    b > a && other === score && result.ranks[a] !== result.ranks[b] && !out(a) && !out(b)));
+  return apart ? h("p", { class: "muted tie-break", "data-tie-break": "" },
+    `Equal scores ranked apart by the tie-break: ${rule}.`) : null;
 }
 
 function drawLog() {
