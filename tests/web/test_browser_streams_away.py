@@ -8,6 +8,7 @@ import contextlib
 import socket
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -231,9 +232,12 @@ def test_a_live_match_the_viewer_no_longer_knows_is_no_longer_followed(
     def answer(status: int, kind: str, body: str) -> Any:
         return lambda route: route.fulfill(status=status, headers={"Content-Type": kind}, body=body)
 
+    # The stream's first batch, the match as it stands, then its end.
+    with urllib.request.urlopen(f"{showcase.url}/api/match/{match_id}/live", timeout=30) as live:
+        first = next(line for line in live if line.startswith(b"data: ["))
     page.route(
         f"**/api/match/{match_id}/live",
-        answer(200, "text/event-stream", "event: end\ndata: {}\n\n"),
+        answer(200, "text/event-stream", first.decode() + "\nevent: end\ndata: {}\n\n"),
     )
     page.route(
         f"**/api/match/{match_id}",
@@ -247,3 +251,13 @@ def test_a_live_match_the_viewer_no_longer_knows_is_no_longer_followed(
     )
     assert "no match here any more" in page.inner_text("#notice")
     assert page.evaluate("() => window.sheepfold.status") == "gone"
+    # No seat is to move in a match no one has any more (it said "Seat 1 to
+    # move"), and a forgotten match has no views to choose from (the list
+    # stood empty at the foot of the page).
+    page.wait_for_selector("#turn [data-gone]")
+    said = page.inner_text("#turn")
+    assert said.startswith("Followed up to here: the game server no longer has this match"), said
+    assert "to move" not in said, said
+    assert page.locator("#scores tr.to-move").count() == 0
+    assert page.is_hidden("#view-wrap") and page.is_hidden("#follow-wrap")
+    save_screenshot(page, "live-match-gone")

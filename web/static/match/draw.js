@@ -35,7 +35,9 @@ function draw() {
   $("status").dataset.status = shown;
   document.body.dataset.status = model.status;
   $("follow-wrap").hidden = !model.live;
-  $("view-wrap").hidden = model.live;
+  // A match the game server forgot has no replay: a view list with no view in
+  // it stood empty at the foot of the page.
+  $("view-wrap").hidden = model.live || model.status === "gone";
   if (!frame) {
     $("move-label").textContent = model.live ? "waiting for the first move" : "no moves to show";
     drawLog();
@@ -102,11 +104,20 @@ function abortedHere() {
   return model.status === "aborted" && model.index === model.frames.length - 1;
 }
 
+// The match the game server forgot while the page followed it (a server with
+// no database restarted): its last frame names a seat to move that never will.
+function goneHere() {
+  return model.status === "gone" && model.index === model.frames.length - 1;
+}
+
 function drawTurn(frame, result) {
   const turn = $("turn");
   turn.replaceChildren();
   if (abortedHere()) {
     turn.append(h("strong", {}, "Aborted here: no result"));
+  } else if (goneHere()) {
+    // It said "Seat 1 to move" under a notice that the match was gone.
+    turn.append(h("strong", { "data-gone": "" }, "Followed up to here: the game server no longer has this match"));
   } else if (model.status === "waiting") {
     // No seat has answered yet: some have not even joined. "Seat 1 to move"
     // said a bot was deciding while the match waited for its players.
@@ -161,7 +172,7 @@ function drawScores(frame, result) {
   const ranked = result && boot.players > 1 && Array.isArray(result.ranks);
   const head = h("tr", {}, h("th", {}, Array.isArray(boot.bots) ? "seat, bot" : "seat"), columns.map((c) => h("th", {}, c)),
     result ? h("th", {}, "final") : null, ranked ? h("th", {}, "rank") : null);
-  const deciding = abortedHere() ? null : frame.to_move;
+  const deciding = abortedHere() || goneHere() ? null : frame.to_move;
   const body = rows.map((cells, seat) =>
     h("tr", { "data-seat": seat, class: deciding === seat ? "to-move" : "" },
       h("td", {}, h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${seat}`,
