@@ -70,7 +70,13 @@ $("slider").oninput = (e) => go(Number(e.target.value));
 // next move to arrive, which a bot deciding may take seconds to send).
 $("follow").onchange = (e) => { if (e.target.checked) goLast(); };
 document.addEventListener("keydown", (e) => {
-  if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+  // A list and a text field keep their keys; so does a tick box its space. Its
+  // arrows are the replay's: with "follow live" just unticked by a click, ←
+  // stepped nothing, and a live page could not be stepped back by its keys.
+  const tickBox = e.target instanceof HTMLInputElement && e.target.type === "checkbox";
+  if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement) return;
+  if (e.target instanceof HTMLInputElement && e.target.type !== "range" && !tickBox) return;
+  if (tickBox && e.key === " ") return;
   // The browser's own (Alt+Left: back; Ctrl+Home: the page's top): taken as
   // the replay's, they stepped the match and the browser did not go back.
   if (e.altKey || e.ctrlKey || e.metaKey) return;
