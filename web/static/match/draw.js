@@ -177,7 +177,9 @@ function drawScores(frame, result) {
     h("tr", { "data-seat": seat, class: deciding === seat ? "to-move" : "" },
       h("td", {}, h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${seat}`,
         botNode(seat) ? [" ", botNode(seat)] : null,
-        away(seat) ? [" ", h("span", { class: "badge away", "data-away": "", title: "its bot left the match" }, "disconnected")] : null),
+        away(seat) ? [" ", h("span", { class: "badge away", "data-away": "", title: "its bot left the match" }, "disconnected")] : null,
+        disqualified(seat, result) ? [" ", h("span", { class: "badge away", "data-disqualified": "",
+          title: "its bot missed too many deadlines: its moves were played for it" }, "disqualified")] : null),
       cells.map((c) => h("td", {}, String(c))),
       result ? h("td", { class: "final", "data-final-score": result.scores[seat] },
         `${result.scores[seat]}${ranked && result.ranks[seat] === 1 ? " ★" : ""}`) : null,
@@ -199,6 +201,16 @@ function fitNames(table) {
   const room = side.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   if (table.getBoundingClientRect().width <= room + 0.5) return;
   for (const name of names) name.classList.add("long-word");
+}
+
+// A seat the game server disqualified (its bot missed too many deadlines),
+// as the result says it at the end, or the game server when the page last
+// asked, at the latest move of a live match: the end read "14 3rd" as if the
+// seat had played its match out.
+function disqualified(seat, result) {
+  const latest = model.live && model.index === model.frames.length - 1;
+  const seats = result && Array.isArray(result.seats) ? result.seats : latest ? model.seats : null;
+  return !!(seats && seats[seat] && seats[seat].disqualified);
 }
 
 // A seat whose bot joined and left, while the match is live: the game server
