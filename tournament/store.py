@@ -567,6 +567,24 @@ class Store:
         ).fetchall()
         return tuple(bot for (bot,) in rows)
 
+    def seat_failures(
+        self, tournament_id: int, match_id: str
+    ) -> tuple[tuple[str | None, int], ...] | None:
+        """Each seat's failure (None, "crash", "timeout", "disqualified" or
+        "slow") and the rank the tournament counts, of the game `seat_bots`
+        names; None: it stored no such game."""
+        row = self._db.execute(
+            "SELECT id FROM games WHERE tournament_id = ? AND match_id = ?"
+            " ORDER BY id DESC LIMIT 1",
+            (tournament_id, match_id),
+        ).fetchone()
+        if row is None:
+            return None
+        rows = self._db.execute(
+            "SELECT failure, rank FROM game_seats WHERE game_id = ? ORDER BY seat", (row[0],)
+        ).fetchall()
+        return tuple((failure, rank) for failure, rank in rows)
+
     def replays(self, tournament_id: int | None = None) -> tuple[ReplayEntry, ...]:
         """Every stored game that has a full record (of one tournament, or of all)."""
         query = (

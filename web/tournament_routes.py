@@ -124,17 +124,18 @@ async def _stored_game(request: web.Request) -> tournaments.StoredGame:
 
 async def _tournament_game(
     request: web.Request, stored: tournaments.StoredGame | None = None
-) -> tuple[arena_pb2.Replay, tuple[str, ...]]:
-    """A tournament game's record and the bot in each seat: the record stored
-    in the tournament database, else the game server's (a game stored before
-    tournaments kept records)."""
+) -> tuple[arena_pb2.Replay, tournaments.StoredGame]:
+    """A tournament game's record and what its database keeps of it (the bot
+    in each seat, its failures): the record stored in the tournament
+    database, else the game server's (a game stored before tournaments kept
+    records)."""
     if stored is None:
         stored = await _stored_game(request)
     name, match_id = request.match_info["name"], request.match_info["match_id"]
     if stored.replay is not None:
-        return replayable(match_id, stored.replay), stored.bots
+        return replayable(match_id, stored.replay), stored
     try:
-        return replayable(match_id, await request.app[STATE].gateway.replay(match_id)), stored.bots
+        return replayable(match_id, await request.app[STATE].gateway.replay(match_id)), stored
     except GatewayError as error:
         if error.status != 404:
             raise
@@ -146,7 +147,7 @@ async def _tournament_game(
 
 
 async def tournament_match_page(request: web.Request) -> web.Response:
-    replay, bots = await _tournament_game(request)
+    replay, stored = await _tournament_game(request)
     db, name, match_id = (request.match_info[k] for k in ("db", "name", "match_id"))
     base = tournament_url(int(db), name)
     boot = {
@@ -162,7 +163,10 @@ async def tournament_match_page(request: web.Request) -> web.Response:
         "move": move_query(request, len(replay.actions)),
         # The page names the bot in each seat (a seat without one, in a
         # database edited by hand, is named by its number alone).
-        "bots": list(bots),
+        "bots": list(stored.bots),
+        # Each seat's failure and the rank the tournament counts: a seat that
+        # failed ranks last there, whatever the game server ranked it.
+        "failures": [{"failure": failure, "rank": rank} for failure, rank in stored.failures],
         "tournament": {"name": name, "url": base},
     }
     return html(pages.match_page(boot))

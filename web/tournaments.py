@@ -248,6 +248,9 @@ class StoredGame:
     # The tournament still has a game of this one's deal to play (maybe live
     # now): the same cards, so its record is not shown yet.
     in_play: bool = False
+    # Each seat's failure ("crash", ...; None) and the rank the tournament
+    # counts (a seat that failed ranks last, whatever the game server said).
+    failures: tuple[tuple[str | None, int], ...] = ()
 
 
 def stored_game(path: Path, name: str, match_id: str) -> StoredGame:
@@ -265,7 +268,8 @@ def stored_game(path: Path, name: str, match_id: str) -> StoredGame:
                     f"the tournament {name!r} in {path.name} has no game {match_id[:NAME_QUOTED]!r}"
                 )
             in_play = _in_play(store, record, match_id)
-            return StoredGame(store.replay(match_id, record.id), bots, in_play)
+            failures = store.seat_failures(record.id, match_id) or ()
+            return StoredGame(store.replay(match_id, record.id), bots, in_play, failures)
 
     return _read(path, read)
 

@@ -179,7 +179,9 @@ function drawScores(frame, result) {
         botNode(seat) ? [" ", botNode(seat)] : null,
         away(seat) ? [" ", h("span", { class: "badge away", "data-away": "", title: "its bot left the match" }, "disconnected")] : null,
         disqualified(seat, result) ? [" ", h("span", { class: "badge away", "data-disqualified": "",
-          title: "its bot missed too many deadlines: its moves were played for it" }, "disqualified")] : null),
+          title: "its bot missed too many deadlines: its moves were played for it" }, "disqualified")] : null,
+        failedWord(seat, result) ? [" ", h("span", { class: "badge away", "data-failure": failure(seat),
+          title: "the tournament ranks a seat that failed last" }, failedWord(seat, result))] : null),
       cells.map((c) => h("td", {}, String(c))),
       result ? h("td", { class: "final", "data-final-score": result.scores[seat] },
         `${result.scores[seat]}${ranked && result.ranks[seat] === 1 ? " ★" : ""}`) : null,
@@ -213,6 +215,42 @@ function disqualified(seat, result) {
   return !!(seats && seats[seat] && seats[seat].disqualified);
 }
 
+// A tournament game's failure of a seat, as its database keeps it ("crash",
+// "timeout", "disqualified", "slow"; null), and the rank the tournament
+// counts: a seat that failed ranks last there, whatever the game server
+// ranked it. The report said "crashy 17 (crash)" and ranked it last, and the
+// game's page "17 ★ 1st" and no more.
+function failure(seat) {
+  const held = Array.isArray(boot.failures) ? boot.failures[seat] : null;
+  return held && typeof held.failure === "string" && held.failure ? held.failure : null;
+}
+
+const FAILED = { crash: "crashed", timeout: "missed a deadline", slow: "held the match up", disqualified: "disqualified" };
+
+// The badge's word, at the end: none for a disqualification the result
+// already badges.
+function failedWord(seat, result) {
+  const why = result ? failure(seat) : null;
+  if (!why || (why === "disqualified" && disqualified(seat, result))) return null;
+  return FAILED[why] || why;
+}
+
+// Under the scores of a tournament game a seat failed: every seat the
+// tournament ranks otherwise than the game server did, with its rank there.
+function tournamentRanks(result) {
+  const seats = [...Array(boot.players).keys()];
+  if (!seats.some(failure) || !Array.isArray(result.ranks)) return null;
+  const moved = [];
+  for (const seat of seats) {
+    const held = boot.failures[seat];
+    if (held && Number.isInteger(held.rank) && held.rank !== result.ranks[seat]) {
+      moved.push(`${seatText(seat)} ${ordinal(held.rank)}`);
+    }
+  }
+  return moved.length ? h("p", { class: "muted tie-break", "data-tournament-ranks": "" },
+    `The tournament ranks a seat that failed last: it counts ${listed(moved)}.`) : null;
+}
+
 // A seat whose bot joined and left, while the match is live: the game server
 // said so when the page last asked (the stream says nothing of it).
 function away(seat) {
@@ -233,7 +271,8 @@ function notConnected(last) {
 function drawFinal(result) {
   const over = result && model.status === "finished";
   const part = over && game.finalPart ? game.finalPart(result, boot.players) : null;
-  $("final").replaceChildren(...[over ? tieBreak(result) : null, part].filter(Boolean));
+  $("final").replaceChildren(...[over ? tieBreak(result) : null, over ? tournamentRanks(result) : null, part]
+    .filter(Boolean));
 }
 
 // Two seats on equal scores that the result ranks apart (neither of them
