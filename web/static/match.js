@@ -4,9 +4,9 @@
 // holds (model.js), how it names seats (names.js), what it draws (draw.js),
 // the replay's controls (replay.js) and the live stream (live.js).
 import { boot, model, notice } from "./match/model.js";
-import { drawSeatBots, quoted } from "./match/names.js";
+import { drawSeatBots } from "./match/names.js";
 import { render, tickClock } from "./match/draw.js";
-import { fillViews, goLast, goMove, loadFrames, moveFromHash, moveFromQuery } from "./match/replay.js";
+import { fillViews, goLast, goMove, loadFrames, moveFromHash, moveFromQuery, notLive } from "./match/replay.js";
 import { follow } from "./match/live.js";
 
 setInterval(tickClock, 200);
@@ -16,16 +16,7 @@ if (model.live) {
   // the replay only once the match is over. It opened at the latest move and
   // said nothing, as if the link had named no move.
   const linked = /^#move=/.test(location.hash) ? location.hash.slice("#move=".length) : boot.move;
-  if (linked !== null && linked !== undefined) {
-    let asked = String(linked);
-    try {
-      asked = decodeURIComponent(asked);
-    } catch {
-      // "%zz": quoted as it is
-    }
-    notice(`Move "${quoted(asked)}" is not shown: this match is not over yet, and its page ` +
-      "follows it live from its latest move; every move is in its replay once the match is over.");
-  }
+  if (linked !== null && linked !== undefined) notLive(String(linked));
   if (document.hidden) {
     document.body.dataset.stream = "paused";
     render();

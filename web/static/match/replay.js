@@ -129,11 +129,34 @@ function heldMove(asked) {
   return Number(asked);
 }
 
+// A link's move on a live page, as the link gave it ("%33" or "3"): the page
+// holds the moves from its latest on, and the replay only once the match is
+// over. It opened at the latest move and said nothing, as if the link had
+// named no move; a #move= typed meanwhile was told the moves the page held
+// were the match's ("its moves are 17 to 26").
+export function notLive(linked) {
+  let asked = linked;
+  try {
+    asked = decodeURIComponent(asked);
+  } catch {
+    // "%zz": quoted as it is
+  }
+  notice(`Move "${quoted(asked)}" is not shown: this match is not over yet, and its page ` +
+    "follows it live from its latest move; every move is in its replay once the match is over.");
+}
+
 // The hash the change made, not the address now: the page's own deferred
 // write of the move shown (nameMoveInAddress) may land between a change and
 // this handler, and the change was then taken for the move already shown.
 window.addEventListener("hashchange", (event) => {
-  const move = moveFromHash(new URL(event.newURL).hash);
+  const hash = new URL(event.newURL).hash;
+  // A live page goes to a move it holds, and says why it cannot to another.
+  const held = /^#move=(\d+)$/.exec(hash);
+  if (model.live && !(held && indexOfMove(Number(held[1])) >= 0)) {
+    if (/^#move=/.test(hash)) notLive(hash.slice("#move=".length));
+    return;
+  }
+  const move = moveFromHash(hash);
   if (move !== null && move !== model.frames[model.index]?.move) goMove(move, false);
 });
 
