@@ -159,8 +159,15 @@ function showPair(scroll) {
   // "A", "A and B", "A, B and C".
   const names = pair.flatMap((bot, i) => [i === 0 ? null : i === pair.length - 1 ? " and " : ", ",
     h("bdi", { class: "bot" }, bot)]);
+  // A name the standings do not hold (a link's typo, a bot renamed since):
+  // said so, where "Games of nobody: 0 games" read as a bot that played none.
+  const field = new Set([...report.querySelectorAll("tr[data-bot]")].map((row) => row.dataset.bot));
+  const strangers = field.size ? pair.filter((bot) => !field.has(bot)) : [];
+  const unknown = strangers.length ? [" (", ...strangers.flatMap((bot, i) =>
+    [i === 0 ? null : i === strangers.length - 1 ? " and " : ", ", h("bdi", { class: "bot" }, bot)]),
+  strangers.length === 1 ? " is not a bot of this tournament)" : " are not bots of this tournament)"] : [];
   const note = h("p", { id: "pair-games", class: "pair-games", "data-pair": pair.join("\n") },
-    "Games of ", names, `: ${count(shown, "game")} · `, h("a", { href: "#" }, "every game"));
+    "Games of ", names, `: ${count(shown, "game")}`, ...unknown, " · ", h("a", { href: "#" }, "every game"));
   table.before(note);
   if (scroll) note.scrollIntoView({ block: "start" });
 }
