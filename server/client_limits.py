@@ -67,6 +67,15 @@ DEFAULT_UNREAD_CALLS_PER_ADDRESS = 4_096  # answers of a few bytes each add up t
 DEFAULT_UNREAD_BYTES = 64 * 1024 * 1024
 DEFAULT_UNREAD_CALLS = 4_096
 
+# Bytes waiting unread in one client address's Play stream queues
+# (server/streams.py): past it, a stream sent to is cut off. A client that
+# reads holds next to nothing there (a turn's messages, until its stream's
+# writer takes them), and a decision at most `MatchLimits.decision_bytes`.
+DEFAULT_QUEUED_BYTES_PER_ADDRESS = 16 * 1024 * 1024
+# From every address together, past which each gets a fair share of what is
+# left below twice as much (see server/fair_share.py).
+DEFAULT_QUEUED_BYTES = 64 * 1024 * 1024
+
 # Matches one client address created without an admin token that ended within
 # the hour with no seat having answered, past which its creates are refused
 # (server/unplayed.py).

@@ -33,6 +33,7 @@ from server.client_limits import DEFAULT_CUT_OFF_STREAMS, DEFAULT_CUT_OFF_STREAM
 from server.fair_share import FairShare, Over, Tally
 from server.interceptors import HandlerRewrite
 from server.refused_calls import RefusedCalls
+from server.streams import QueuedBytes
 
 
 class CutOffStreams(HandlerRewrite):
@@ -49,6 +50,8 @@ class CutOffStreams(HandlerRewrite):
         self.methods = methods
         self.bound = FairShare(limit, total)
         self._held = Tally()
+        # The bytes queued on this server's Play streams, per address.
+        self.queued = QueuedBytes()
         self._refused = RefusedCalls("sheepfold.streams", "stream refused")
 
     async def intercept_service(

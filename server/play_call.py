@@ -17,6 +17,7 @@ from server.arena_calls import (
     database_errors,
     refuse_when_expired,
 )
+from server.cut_off_streams import CutOffStreams
 from server.decoding import Undecodable
 from server.fairness import serving
 from server.logs import worth_logging
@@ -28,6 +29,7 @@ from server.streams import StreamClosed
 from server.unexpected import PASSED_ON, end_with_internal
 
 PLAY_METHOD = f"/{ARENA_SERVICE}/Play"
+OVERFLOWED = "its client left too many bytes unread"
 
 
 class PlayCall(ArenaCalls):
@@ -42,7 +44,7 @@ class PlayCall(ArenaCalls):
             address = peer_address(context.peer())
             with quiet_if_gone():  # a refusal its client left before
                 cut_off_streams = await cut_off_streams_of(context, address, PLAY_METHOD)
-                match, seat, stream = await self._join(request_iterator, context)
+                match, seat, stream = await self._join(request_iterator, context, cut_off_streams)
             # Never cancelled: it ends with the call. grpc.aio keeps about 100 bytes
             # of every read cancelled while it waits (grpc/grpc#43360), one a seat
             # a match; what it reads once the seat has left is ignored (`Match.answer`).
@@ -51,14 +53,25 @@ class PlayCall(ArenaCalls):
             reader.add_done_callback(self.readers.discard)
             get = stream.get
 
+            queued = cut_off_streams.queued if cut_off_streams is not None else None
+
             def cut_off() -> None:
                 """The seat given back; its client, should it read again, reads
                 what was written to it and then why nothing more comes."""
-                stream.close(grpc.StatusCode.RESOURCE_EXHAUSTED, self.stalls.reason)
+                if stream.overflowed and queued is not None:
+                    reason = queued.reason(address)
+                else:
+                    reason = self.stalls.reason
+                stream.close(grpc.StatusCode.RESOURCE_EXHAUSTED, reason)
                 match.leave(seat, stream)
 
             about = {"match_id": match.record.match_id, "game": match.record.game, "seat": seat}
             writer = self.stalls.add(PLAY_METHOD, cut_off, address, cut_off_streams, about)
+            # Its address holding too many bytes unread, it is cut off as a
+            # stalled stream is (server/streams.py).
+            stream.cut_off = lambda: self.stalls.cut_off(writer, OVERFLOWED)
+            if stream.overflowed:  # already while it joined
+                self.stalls.cut_off(writer, OVERFLOWED)
             clock = asyncio.get_running_loop().time
             try:
                 # The seat's queue drained here, not through `relay`: one generator less
@@ -90,6 +103,7 @@ class PlayCall(ArenaCalls):
         self,
         request_iterator: AsyncIterator[arena_pb2.PlayRequest],
         context: grpc.aio.ServicerContext,
+        cut_off_streams: CutOffStreams | None = None,
     ) -> tuple[Match, int, SeatStream]:
         """The stream's first message, a join, taken: its match, seat and queue."""
         address = peer_address(context.peer())
@@ -119,7 +133,8 @@ class PlayCall(ArenaCalls):
         if match is None:
             await self._refuse_join_to_stored(join.match_id, named, join.token, context)
         await refuse_when_expired(context, "the seat was joined")
-        stream = SeatStream(match.limits.seat_queue)
+        queued = cut_off_streams.queued if cut_off_streams is not None else None
+        stream = SeatStream(match.limits.seat_queue, queued=queued, address=address)
         try:
             seat = match.authenticate(named, join.token)
             match.join(seat, stream, join.events_in_decisions)

@@ -7,7 +7,9 @@ place), for as long as it stays connected: its transport still answers
 keepalive pings. Each stream notes when its write began; one whose write has
 not finished within the limit is cut off: what it held is given back at once
 (its `cut_off` callback), and the handler ends the stream with
-RESOURCE_EXHAUSTED as soon as that write goes through.
+RESOURCE_EXHAUSTED as soon as that write goes through. A Play stream sent to
+while its client's address has too many bytes queued unread is cut off the
+same way at once (`cut_off`; server/streams.py).
 
 It is not cancelled. gRPC's Python API cannot reset a stream, and a handler
 cancelled sends no status at all: the call stayed open for as long as its
@@ -105,9 +107,13 @@ class StalledWrites:
             for writer in list(self._writers):
                 since = writer.since
                 if since is not None and now - since > self.limit:
-                    self._cut_off(writer)
+                    self.cut_off(writer)
 
-    def _cut_off(self, writer: Writer) -> None:
+    def cut_off(self, writer: Writer, why: str = "") -> None:
+        """Cut the stream off now (`why`: other than a write stalled too long,
+        for the log), if it is still watched: not cut off already, nor ended."""
+        if writer not in self._writers:
+            return
         self._writers.discard(writer)
         writer.cut = True
         writer.cut_off()
@@ -115,10 +121,18 @@ class StalledWrites:
             writer.count.hold(writer.address)
         self.cancelled += 1
         if worth_logging(self.cancelled):
-            self._log.warning(
-                "stream cancelled: its client read nothing for too long",
-                method=writer.method,
-                **writer.about,
-                seconds=self.limit,
-                total=self.cancelled,
-            )
+            if why:
+                self._log.warning(
+                    "stream cancelled: " + why,
+                    method=writer.method,
+                    **writer.about,
+                    total=self.cancelled,
+                )
+            else:
+                self._log.warning(
+                    "stream cancelled: its client read nothing for too long",
+                    method=writer.method,
+                    **writer.about,
+                    seconds=self.limit,
+                    total=self.cancelled,
+                )
