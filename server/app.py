@@ -56,6 +56,7 @@ from server.stalls import StalledWrites
 from server.stop_signals import EarlyStops, StopSignals
 from server.storage import StoreWorker
 from server.store import MemoryStore, Store
+from server.streams import QueuedBytes
 from server.tls_reload import ReloadingCertificate
 from server.unexpected import UnexpectedErrorsAreInternal
 from server.unread_answers import UnreadAnswers
@@ -113,6 +114,7 @@ def _interceptors(
             {PLAY_METHOD, WATCH_METHOD},
             config.max_cut_off_streams_per_address,
             config.max_cut_off_streams,
+            QueuedBytes(config.max_queued_bytes_per_address, config.max_queued_bytes),
         ),
         DecodeErrorsAreInvalidArgument({PLAY_METHOD}),
         PreEncodedResponses({PLAY_METHOD}),

@@ -46,12 +46,13 @@ class CutOffStreams(HandlerRewrite):
         methods: set[str],
         limit: int = DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS,
         total: int = DEFAULT_CUT_OFF_STREAMS,
+        queued: QueuedBytes | None = None,
     ) -> None:
         self.methods = methods
         self.bound = FairShare(limit, total)
         self._held = Tally()
         # The bytes queued on this server's Play streams, per address.
-        self.queued = QueuedBytes()
+        self.queued = queued or QueuedBytes()
         self._refused = RefusedCalls("sheepfold.streams", "stream refused")
 
     async def intercept_service(

@@ -16,6 +16,8 @@ from server.client_limits import (
     DEFAULT_CUT_OFF_STREAMS,
     DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS,
     DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_QUEUED_BYTES,
+    DEFAULT_QUEUED_BYTES_PER_ADDRESS,
     DEFAULT_UNPLAYED_MATCHES,
     DEFAULT_UNREAD_BYTES,
     DEFAULT_UNREAD_BYTES_PER_ADDRESS,
@@ -115,6 +117,11 @@ class ServerConfig:
     max_cut_off_streams_per_address: int = DEFAULT_CUT_OFF_STREAMS_PER_ADDRESS
     # And from every address together, as for unread answers.
     max_cut_off_streams: int = DEFAULT_CUT_OFF_STREAMS
+    # Bytes of Play messages one client address leaves unread in the server's
+    # queues: past it, a stream of its sent to is cut off (see server/streams.py).
+    max_queued_bytes_per_address: int = DEFAULT_QUEUED_BYTES_PER_ADDRESS
+    # And from every address together, as for unread answers.
+    max_queued_bytes: int = DEFAULT_QUEUED_BYTES
     # Play streams from one client address that have not sent their join yet.
     max_pending_joins_per_address: int = 100
     # And from every address together (see server/peers.py).
