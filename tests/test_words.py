@@ -45,3 +45,26 @@ def test_a_count_of_one_reads_as_one_in_event_texts_and_command_lines() -> None:
     assert games_count({"sprt": {"llr": 0}, "games_played": 1, "games_scheduled": 9}).startswith(
         "1 game "
     )
+
+
+def test_seats_are_listed_in_words() -> None:
+    from games.words import seats
+
+    assert seats([2]) == "seat 2"
+    assert seats([0, 2]) == "seats 0 and 2"
+    assert seats([0, 1, 3]) == "seats 0, 1 and 3"
+
+
+def test_game_over_texts_name_their_winners_in_words() -> None:
+    """Sheep 'n' Sheep's end once read "scores [43, 3, 28, 13]; winner seat 0,
+    seat 1" (a Python list, one winner for two), and Sheep Showdown's "winner:
+    seat 0, 1"; the viewer and `replay` show these lines as they are."""
+    from games.sheep_n_sheep.events import GameEnded as SheepNSheepEnded
+    from games.sheep_showdown.events import GameEnded as ShowdownEnded
+
+    assert SheepNSheepEnded((43, 3, 43, 13), (0, 2)).text == (
+        "game over: scores 43, 3, 43, 13; winners seats 0 and 2"
+    )
+    assert SheepNSheepEnded((43, 3), (0,)).text == "game over: scores 43, 3; winner seat 0"
+    assert ShowdownEnded((9, 9, 4), (1, 1, 3)).text == "the game is over; winners: seats 0 and 1"
+    assert ShowdownEnded((9, 8), (1, 2)).text == "the game is over; winner: seat 0"

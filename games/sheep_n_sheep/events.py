@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.sheep_n_sheep.cards import CARDS
+from games.words import noun, seats
 
 Cell = tuple[int, int]
 
@@ -130,8 +131,9 @@ class GameEnded:
 
     @property
     def text(self) -> str:
-        who = ", ".join(f"seat {seat}" for seat in self.winners)
-        return f"game over: scores {list(self.scores)}; winner {who}"
+        scores = ", ".join(str(score) for score in self.scores)
+        winners = noun(len(self.winners), "winner")
+        return f"game over: scores {scores}; {winners} {seats(self.winners)}"
 
 
 SheepNSheepEvent = (

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from games.sheep_showdown.actions import cell_name
 from games.sheep_showdown.cards import CARD_NAMES
-from games.words import count
+from games.words import count, noun, seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +251,8 @@ class GameEnded:
 
     @property
     def text(self) -> str:
-        winners = [str(seat) for seat, rank in enumerate(self.ranks) if rank == 1]
-        return f"the game is over; winner: seat {', '.join(winners)}"
+        winners = [seat for seat, rank in enumerate(self.ranks) if rank == 1]
+        return f"the game is over; {noun(len(winners), 'winner')}: {seats(winners)}"
 
 
 SheepShowdownEvent = (
