@@ -44,6 +44,11 @@ def entry(info: arena_pb2.MatchInfo) -> dict[str, Any]:
     slim["result"] = {"scores": result["scores"], "ranks": result["ranks"]} if result else None
     if result and result.get("solo_title"):
         slim["result"]["solo_title"] = result["solo_title"]
+    # The seats the game server disqualified, by number: the list once read a
+    # match whose seat missed its deadlines like any match played out.
+    out = [seat["seat"] for seat in (result or {}).get("seats", ()) if seat.get("disqualified")]
+    if out:
+        slim["result"]["disqualified"] = out
     return slim
 
 

@@ -77,3 +77,18 @@ def test_a_disqualified_seat_says_so_in_the_scores_at_the_end(
     page.wait_for_function("() => +document.getElementById('board').dataset.move === 0")
     assert page.evaluate(BADGES) == ["", ""]
     assert last > 0
+
+
+LIST_BADGES = """(id) => [...document.querySelectorAll(
+  `tr[data-match-id="${id}"] td.result .score`)]
+  .map((score) => score.querySelector('[data-disqualified]')?.textContent ?? '')"""
+
+
+def test_the_matches_list_badges_a_disqualified_seat(late: tuple[Showcase, str], page: Any) -> None:
+    """The list read a finished match whose seat was disqualified like any
+    match played out: its score now carries the match page's badge."""
+    show, match_id = late
+    page.goto(show.url)
+    page.wait_for_selector(f'#finished tr[data-match-id="{match_id}"]')
+    assert page.evaluate(LIST_BADGES, match_id) == ["", "disqualified"]
+    save_screenshot(page, "list-disqualified")
