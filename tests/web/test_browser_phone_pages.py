@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from clients.bots.random_bot import RandomBot
-from clients.matchplay import play_match
+from clients.matchplay import create_match, play_match
+from server.app import ServerConfig
 from tests.web.conftest import save_screenshot
-from web.showcase import Showcase
+from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -165,3 +166,42 @@ def test_stubborn_sheep_crowded_areas_keep_their_sheep_apart_on_a_small_phone(
     bots = [RandomBot(60 + seat) for seat in range(2)]
     seen = on_a_small_phone(showcase, browser, "stubborn-sheep", bots, 32, NARROWEST_SHEEP)
     assert seen["narrowest"] >= SHEEP_LEAST_PX, seen
+
+
+# How far the controls' box reaches below the lowest of its shown children,
+# less its own padding and border (0: no blank band), and whether the slider
+# is marked as holding a single move.
+CONTROLS_BAND = """() => {
+  const box = document.getElementById('controls'), style = getComputedStyle(box);
+  const shown = [...box.children].filter((child) => {
+    const rect = child.getBoundingClientRect();
+    return rect.height > 0 && getComputedStyle(child).visibility !== 'hidden';
+  });
+  const lowest = Math.max(...shown.map((child) => child.getBoundingClientRect().bottom));
+  return {
+    band: box.getBoundingClientRect().bottom - lowest
+      - parseFloat(style.paddingBottom) - parseFloat(style.borderBottomWidth),
+    lone: document.getElementById('slider').classList.contains('lone'),
+  };
+}"""
+
+
+def test_a_page_of_one_move_has_no_blank_band_in_its_controls_on_a_phone(browser: Any) -> None:
+    """A waiting match holds a single move: its slider is hidden, and on a
+    phone it still took a row of its own in the controls pinned at the bottom
+    of the screen, a blank band under the buttons."""
+    show = start_showcase(games=(), config=ServerConfig(start_timeout=60.0))
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True)
+    try:
+        created = show.server.run(create_match(show.server.address, "sheep-showdown", 2, seed=5))
+        page = context.new_page()
+        page.goto(f"{show.url}/match/{created.match_id}")
+        page.wait_for_selector('#status[data-status="waiting"]')
+        page.wait_for_selector("#slider.lone", state="attached")
+        seen = page.evaluate(CONTROLS_BAND)
+        save_screenshot(page, "small-phone-waiting-controls")
+    finally:
+        context.close()
+        show.stop()
+    assert seen["lone"]
+    assert seen["band"] < 1, f"a blank band of {seen['band']:.0f} px under the controls"
