@@ -132,3 +132,52 @@ def test_a_bot_name_is_text_whatever_it_holds(
             small.close()
     finally:
         viewer.stop()
+
+
+# A name of 40 letters without a break: as long as a name is shown uncut.
+UNBROKEN = "u" * 40
+
+# How far each line of the turn's words reaches past the turn's box, and past
+# the window's right edge.
+TURN_PAST = """() => {
+  const turn = document.getElementById('turn');
+  const box = turn.getBoundingClientRect(), width = document.documentElement.clientWidth;
+  const range = document.createRange();
+  range.selectNodeContents(turn);
+  const right = Math.max(...[...range.getClientRects()].map((rect) => rect.right));
+  return { box: right - box.right, window: right - width, text: turn.innerText };
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 320])
+def test_a_long_unbroken_bot_name_stays_inside_the_turn_line_on_a_phone(
+    own_server_tournament: OwnServerTournament, browser: Any, tmp_path: Path, width: int
+) -> None:
+    """ "Seat 0 (uuuu...) to move", its name 40 letters without a break, ran 9 px
+    past its box at 360 px and past the page's edge at 320 px: it wraps now,
+    every letter of it shown."""
+    database = tmp_path / "unbroken.db"
+    shutil.copyfile(own_server_tournament.database, database)
+    name = own_server_tournament.name
+    game = first_game(database, name)
+    with sqlite3.connect(database) as connection:
+        connection.execute(
+            "UPDATE game_seats SET bot = ? WHERE game_id ="
+            " (SELECT id FROM games WHERE match_id = ?)",
+            (UNBROKEN, game.match_id),
+        )
+    connection.close()
+    viewer = start_showcase(games=(), tournament_dbs=[database])
+    small = browser.new_context(viewport={"width": width, "height": 640}, is_mobile=True)
+    try:
+        page = small.new_page()
+        page.goto(f"{viewer.url}/tournaments/0/{name}/match/{game.match_id}#move=1")
+        wait_for_move(page, 1)
+        seen = page.evaluate(TURN_PAST)
+        save_screenshot(page, f"phone-{width}-turn-unbroken-bot")
+    finally:
+        small.close()
+        viewer.stop()
+    assert f"({UNBROKEN}) to move" in seen["text"].replace("\n", "")
+    assert seen["box"] <= 0.5, f"the turn line runs {seen['box']:.1f} px past its box"
+    assert seen["window"] <= 0.5, f"the turn line runs {seen['window']:.1f} px past the window"
