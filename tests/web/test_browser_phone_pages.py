@@ -11,7 +11,7 @@ import pytest
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import create_match, play_match
 from server.app import ServerConfig
-from tests.web.conftest import save_screenshot
+from tests.web.conftest import OwnServerTournament, save_screenshot
 from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -205,3 +205,37 @@ def test_a_page_of_one_move_has_no_blank_band_in_its_controls_on_a_phone(browser
         show.stop()
     assert seen["lone"]
     assert seen["band"] < 1, f"a blank band of {seen['band']:.0f} px under the controls"
+
+
+# Each row of a tournament's games table: its link's and seats' right edges,
+# and the window's width.
+GAMES_ROWS = """() => [...document.querySelectorAll('#report table.games tr[data-match-id]')]
+  .map((row) => ({
+    link: row.querySelector('a').getBoundingClientRect().right,
+    seats: row.querySelector('a').closest('td').nextElementSibling.getBoundingClientRect().left,
+    width: document.documentElement.clientWidth,
+    title: row.querySelector('a').title,
+  }))"""
+
+
+def test_a_tournaments_games_show_their_link_and_seats_on_a_phone(
+    own_server_tournament: OwnServerTournament, browser: Any
+) -> None:
+    """The games table's first column, the long game key, pushed each game's
+    link and seats past a phone's screen, reached only by scrolling sideways:
+    on a narrow screen the key is left out, the link and seats first."""
+    viewer, name = own_server_tournament.viewer, own_server_tournament.name
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{viewer.url}/tournaments/0/{name}")
+        page.wait_for_selector("#report table.games tr[data-match-id]")
+        rows = page.evaluate(GAMES_ROWS)
+        page.locator("#report table.games").scroll_into_view_if_needed()
+        save_screenshot(page, "small-phone-tournament-games")
+    finally:
+        context.close()
+    assert rows
+    assert all(row["link"] <= row["width"] for row in rows), rows[0]
+    assert all(row["seats"] < row["width"] - 60 for row in rows), rows[0]
+    assert all(row["title"].startswith("game ") for row in rows), rows[0]  # the key kept

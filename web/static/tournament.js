@@ -125,6 +125,11 @@ function linkPairs() {
     cell.replaceChildren(h("a", { href: gamesHref(row, col), title: `the games of ${row} and ${col}` },
       cell.textContent));
   }
+  // The game key, left out of a phone's table (style.css), on its link.
+  for (const row of report.querySelectorAll("table.games tr[data-match-id]")) {
+    const link = row.querySelector("a");
+    if (link && row.cells.length) link.title = `game ${row.cells[0].textContent}`;
+  }
   for (const row of report.querySelectorAll("table.standings tr[data-bot]")) {
     const cell = row.querySelector("td.bot");
     const { bot } = row.dataset;
