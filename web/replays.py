@@ -16,6 +16,7 @@ from aiohttp import web
 from sheepfold.v1 import arena_pb2
 
 import games
+from server.peers import client_network
 from web.frames import ViewError, parse_view, render_json
 from web.gateway import GatewayError
 from web.responses import body_headers, is_head
@@ -66,7 +67,8 @@ async def frames_response(
         # Pages opening a match that just ended share one replay.
         rendering = state.rendering.get(key)
         if rendering is None:
-            address = request.remote or ""
+            # Counted as the site counts connections: an IPv6 client by its /64.
+            address = client_network(request.remote or "")
             _check_room(state, address)
             rendering = asyncio.ensure_future(_load_and_render(state, key, view, load))
             state.rendering[key] = rendering

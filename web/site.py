@@ -7,7 +7,8 @@ descriptor, and then nobody could reach the game server either. This site
 holds at most `max_connections` at once and closes the rest as they arrive;
 the runner's keep-alive timeout closes idle ones.
 
-Of those, one client address holds at most `max_per_address`: with the bound
+Of those, one client address (an IPv6 one counted by its /64 network, as the
+game server counts it) holds at most `max_per_address`: with the bound
 alone, one client holding its 1,000 connections (live pages, or requests
 sent a byte at a time) kept everyone else out. A connection past it is
 closed as soon as its address is known, before aiohttp sees it.
@@ -35,6 +36,7 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
 from server.logs import Counts
+from server.peers import client_network
 from web.limits import GONE_SECONDS, PROBE_AFTER_SECONDS, PROBE_EVERY_SECONDS
 from web.pages import error_page
 from web.responses import SECURITY_HEADERS
@@ -180,8 +182,13 @@ class _Refused(asyncio.Protocol):
 
 
 def _address(transport: asyncio.BaseTransport) -> str:
+    """The client a connection counts against: its IP address, an IPv6 one by
+    its /64 network, as the game server counts its clients
+    (`server.peers.client_network`). Counted by its whole address, a client
+    given a /64 (one host usually is) took a fresh address for each
+    connection and got round the bound per address."""
     peer = transport.get_extra_info("peername")
-    return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+    return client_network(str(peer[0]) if isinstance(peer, tuple) and peer else str(peer))
 
 
 def _notice_when_gone(transport: asyncio.BaseTransport) -> None:

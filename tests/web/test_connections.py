@@ -207,3 +207,48 @@ def test_a_client_gone_without_closing_is_probed_and_dropped_within_minutes() ->
             await running.stop()
 
     asyncio.run(run())
+
+
+class _Peer(asyncio.BaseTransport):
+    """A transport standing for one connection from `host` (no socket)."""
+
+    def __init__(self, host: str) -> None:
+        super().__init__()
+        self.peer = (host, 40000, 0, 0) if ":" in host else (host, 40000)
+        self.closed = False
+
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return self.peer if name == "peername" else default
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_an_ipv6_client_counts_by_its_64_as_the_game_server_counts_it() -> None:
+    """Counted by its whole address, a client given a /64 (one host usually
+    is) opened each connection from a fresh address and got round the bound
+    per address; the game server counts such a client by its /64."""
+    from aiohttp import web as aiohttp_web
+
+    from web.site import BoundedSite, _Counted
+
+    async def scenario() -> list[bool]:
+        runner = aiohttp_web.AppRunner(aiohttp_web.Application())
+        await runner.setup()
+        try:
+            site = BoundedSite(runner, "127.0.0.1", 0, max_connections=100, max_per_address=3)
+            hosts = [f"2001:db8:1:2::{n:x}" for n in range(1, 6)]
+            hosts += ["2001:db8:1:3::1", "::ffff:192.0.2.7", "192.0.2.8"]
+            refused = []
+            for host in hosts:
+                transport = _Peer(host)
+                handler = asyncio.Protocol()
+                _Counted(handler, site).connection_made(transport)
+                refused.append(transport.closed)
+            return refused
+        finally:
+            await runner.cleanup()
+
+    # Three of the /64 held, the next two refused; another /64 and IPv4 clients
+    # (one through an IPv6 socket) hold their own.
+    assert asyncio.run(scenario()) == [False, False, False, True, True, False, False, False]
