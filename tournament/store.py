@@ -555,15 +555,11 @@ class Store:
     def seat_bots(self, tournament_id: int, match_id: str) -> tuple[str, ...] | None:
         """The bot in each seat of the tournament's game played as match
         `match_id` (the one `replay` gives); None: it stored no such game."""
-        row = self._db.execute(
-            "SELECT id FROM games WHERE tournament_id = ? AND match_id = ?"
-            " ORDER BY id DESC LIMIT 1",
-            (tournament_id, match_id),
-        ).fetchone()
-        if row is None:
+        game_id = self._game_of_match(tournament_id, match_id)
+        if game_id is None:
             return None
         rows = self._db.execute(
-            "SELECT bot FROM game_seats WHERE game_id = ? ORDER BY seat", (row[0],)
+            "SELECT bot FROM game_seats WHERE game_id = ? ORDER BY seat", (game_id,)
         ).fetchall()
         return tuple(bot for (bot,) in rows)
 
@@ -573,17 +569,23 @@ class Store:
         """Each seat's failure (None, "crash", "timeout", "disqualified" or
         "slow") and the rank the tournament counts, of the game `seat_bots`
         names; None: it stored no such game."""
+        game_id = self._game_of_match(tournament_id, match_id)
+        if game_id is None:
+            return None
+        rows = self._db.execute(
+            "SELECT failure, rank FROM game_seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        ).fetchall()
+        return tuple((failure, rank) for failure, rank in rows)
+
+    def _game_of_match(self, tournament_id: int, match_id: str) -> int | None:
+        """The id of the tournament's game played as match `match_id` (its
+        last, should it be stored again); None: it stored no such game."""
         row = self._db.execute(
             "SELECT id FROM games WHERE tournament_id = ? AND match_id = ?"
             " ORDER BY id DESC LIMIT 1",
             (tournament_id, match_id),
         ).fetchone()
-        if row is None:
-            return None
-        rows = self._db.execute(
-            "SELECT failure, rank FROM game_seats WHERE game_id = ? ORDER BY seat", (row[0],)
-        ).fetchall()
-        return tuple((failure, rank) for failure, rank in rows)
+        return None if row is None else int(row[0])
 
     def replays(self, tournament_id: int | None = None) -> tuple[ReplayEntry, ...]:
         """Every stored game that has a full record (of one tournament, or of all)."""
