@@ -299,6 +299,8 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
         args += ["--ro-bind", os.devnull, path]
     # The rest of /proc read-only too: the mode of a /proc entry that is no
     # process's belongs to the kernel, shared by every /proc on the machine.
+    # And /proc/1/mem: writable, it let a bot write into bwrap's pid 1 (which
+    # has none of the bot's limits) without the ptrace the seccomp filter refuses.
     args += ["--remount-ro", "/proc"]
     # /dev is a tmpfs bwrap sizes by the host's memory: /dev/shm gets the same caps
     # as /tmp (shared memory is memory), and the rest of /dev is read-only. Its

@@ -259,6 +259,35 @@ def test_no_bot_takes_over_the_sandboxs_first_process(tmp_path: Path, sandbox_re
     assert said == "ok", said
 
 
+# pid 1's memory written through /proc, with no ptrace call: the kernel lets a
+# process of the same user open /proc/PID/mem for writing and write anywhere in
+# it, its code included.
+WRITE_INIT_MEMORY = """
+import errno, os, sys
+try:
+    fd = os.open("/proc/1/mem", os.O_RDWR)
+except OSError as error:
+    sys.exit(0 if error.errno == errno.EROFS else 4)
+with open("/proc/1/maps") as maps:
+    start = next(int(line.split("-")[0], 16) for line in maps if " rw" in line)
+wrote = os.pwrite(fd, os.pread(fd, 1, start), start)
+print(f"wrote {wrote} byte into pid 1's memory at {start:#x}", file=sys.stderr)
+sys.exit(3)
+"""
+
+
+def test_no_bot_writes_the_sandboxs_first_process_through_proc(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """The seccomp filter refuses ptrace, but /proc/1/mem is the same power
+    without it: with the sandbox's /proc writable, a bot opened bwrap's pid 1's
+    memory for writing and wrote into it (it could have rewritten its code, as
+    the ptrace attack did, to run a program without the bot's limits). The
+    sandbox's /proc is read-only: EROFS."""
+    said = _run(tmp_path, sys.executable, "-c", WRITE_INIT_MEMORY)
+    assert said == "ok", said
+
+
 # userfaultfd, for faults in user mode only (all vm.unprivileged_userfaultfd = 0
 # allows without CAP_SYS_PTRACE) and for every fault.
 USERFAULTFD = """
