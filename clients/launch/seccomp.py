@@ -1,5 +1,5 @@
 """The seccomp filter of every sandbox: the kernel's key store, inotify and
-fanotify instances, Linux AIO contexts, tracing another process, vsock
+fanotify instances, dnotify's folder watches, Linux AIO contexts, tracing another process, vsock
 sockets, io_uring, userfaultfd, perf events, the kernel's log and BPF are
 refused.
 
@@ -18,7 +18,12 @@ fs.fanotify.max_user_groups), for all of that user's processes together. A bot
 holding 128 (its open file limit allows 256) left none to the host's root, or
 to the runner's user, while it played: systemd and every other program
 watching files failed with EMFILE. Their events on the files every sandbox sees
-would also signal between bots. A bot has no files worth watching.
+would also signal between bots. A bot has no files worth watching. So
+`fcntl(F_NOTIFY)` is refused too (dnotify, the older way to watch a folder,
+which needs no instance): a bot watching the folders every sandbox sees
+(`/usr`, the Python running Sheepfold) was signalled each time any process of
+the machine read a file in them, another bot starting or the runner importing
+a module among them.
 
 Linux AIO contexts (`io_setup`) are counted for the whole machine, whatever
 their user or namespace: 65,536 events by default (fs.aio-max-nr), with no
@@ -104,6 +109,7 @@ from dataclasses import dataclass
 __all__ = [
     "AIO_CALLS",
     "BPF_CALLS",
+    "FCNTL_CALLS",
     "KEY_CALLS",
     "LOG_CALLS",
     "NOTIFY_CALLS",
@@ -123,8 +129,10 @@ __all__ = [
 _NR_OFFSET = 0
 _ARCH_OFFSET = 4
 _FIRST_ARG_OFFSET = 16
+_SECOND_ARG_OFFSET = 24
 AF_VSOCK = 40
 SYS_SOCKET = 1  # socketcall's first argument when it makes a socket
+F_NOTIFY = 1026  # fcntl's second argument when it watches a folder (dnotify)
 # Classic BPF opcodes: load a word at an offset, jump if equal to a constant, return.
 _LOAD_WORD = 0x20
 _JUMP_IF_EQUAL = 0x15
@@ -281,6 +289,20 @@ SOCKETCALL_CALLS: CallTable = {
 }
 
 
+# fcntl (and fcntl64, where an ABI has it), ABI by ABI as above: refused when
+# its command (the second argument) is F_NOTIFY.
+FCNTL_CALLS: CallTable = {
+    "x86_64": (
+        (0xC000003E, (72, _X32 | 72)),  # x86-64, x32
+        (0x40000003, (55, 221)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (25,)),  # arm64
+        (0x40000028, (55, 221)),  # arm
+    ),
+}
+
+
 def _merged(*tables: CallTable) -> CallTable:
     merged: dict[str, dict[int, tuple[int, ...]]] = {}
     for table in tables:
@@ -315,8 +337,9 @@ class _Instruction:
 
 def refused_calls(machine: str | None = None) -> bytes | None:
     """The compiled filter (struct sock_filter[]) that fails the calls of
-    REFUSED_CALLS, those of SOCKET_CALLS for AF_VSOCK and those of
-    SOCKETCALL_CALLS making a socket, with EPERM and lets
+    REFUSED_CALLS, those of SOCKET_CALLS for AF_VSOCK, those of
+    SOCKETCALL_CALLS making a socket and those of FCNTL_CALLS for F_NOTIFY,
+    with EPERM and lets
     every other call through, for `machine` (this one's by default); None for a
     machine not in REFUSED_CALLS."""
     machine = machine or platform.machine()
@@ -325,20 +348,27 @@ def refused_calls(machine: str | None = None) -> bytes | None:
         return None
     sockets = dict(SOCKET_CALLS.get(machine, ()))
     socketcalls = dict(SOCKETCALL_CALLS.get(machine, ()))
+    fcntls = dict(FCNTL_CALLS.get(machine, ()))
     program: list[_Instruction] = []
     # After every ABI's checks: allow; a socket call's family check, then allow;
-    # a socketcall's check of what it makes, then allow (a jump only goes
-    # forward); refuse.
+    # a socketcall's check of what it makes, then allow; an fcntl's check of
+    # its command, then allow (a jump only goes forward); refuse.
     allowed = sum(
-        3 + len(numbers) + len(sockets.get(arch, ())) + len(socketcalls.get(arch, ()))
+        3
+        + len(numbers)
+        + len(sockets.get(arch, ()))
+        + len(socketcalls.get(arch, ()))
+        + len(fcntls.get(arch, ()))
         for arch, numbers in abis
     )
-    family, made, denied = allowed + 1, allowed + 4, allowed + 7
+    family, made, command = allowed + 1, allowed + 4, allowed + 7
+    denied = allowed + 10
     for arch, numbers in abis:
         checked = (
             [(number, denied) for number in numbers]
             + [(number, family) for number in sockets.get(arch, ())]
             + [(number, made) for number in socketcalls.get(arch, ())]
+            + [(number, command) for number in fcntls.get(arch, ())]
         )
         next_abi = len(program) + 3 + len(checked)
         program.append(_Instruction(_LOAD_WORD, _ARCH_OFFSET))
@@ -347,8 +377,13 @@ def refused_calls(machine: str | None = None) -> bytes | None:
         for number, target in checked:
             program.append(_Instruction(_JUMP_IF_EQUAL, number, target, len(program) + 1))
     program.append(_Instruction(_RETURN, _ALLOW))
-    for argument in (AF_VSOCK, SYS_SOCKET):
-        program.append(_Instruction(_LOAD_WORD, _FIRST_ARG_OFFSET))
+    # The low word of each argument: the kernel takes these as 32-bit ints.
+    for offset, argument in (
+        (_FIRST_ARG_OFFSET, AF_VSOCK),
+        (_FIRST_ARG_OFFSET, SYS_SOCKET),
+        (_SECOND_ARG_OFFSET, F_NOTIFY),
+    ):
+        program.append(_Instruction(_LOAD_WORD, offset))
         program.append(_Instruction(_JUMP_IF_EQUAL, argument, denied, len(program) + 1))
         program.append(_Instruction(_RETURN, _ALLOW))
     program.append(_Instruction(_RETURN, _ERRNO | errno.EPERM))

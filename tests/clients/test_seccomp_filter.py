@@ -13,7 +13,7 @@ import subprocess
 import sys
 from typing import Any
 
-from clients.launch.seccomp import REFUSED_CALLS, SOCKET_CALLS, refused_calls
+from clients.launch.seccomp import FCNTL_CALLS, REFUSED_CALLS, SOCKET_CALLS, refused_calls
 
 # add_key, request_key and keyctl in each machine's native table (the kernel's
 # arch/x86/entry/syscalls/syscall_64.tbl and include/uapi/asm-generic/unistd.h),
@@ -140,9 +140,61 @@ def test_every_abi_of_a_machine_is_covered() -> None:
         }
         for arch, numbers in abis:
             assert {arch, *numbers} <= constants, machine
-        for arch, numbers in SOCKET_CALLS[machine]:
+        for arch, numbers in (*SOCKET_CALLS[machine], *FCNTL_CALLS[machine]):
             assert {arch, *numbers} <= constants, machine
     assert refused_calls("mips") is None
+
+
+# Run in a child, as above: fcntl's dnotify watch on a folder (through libc, and
+# through the call itself with a high word the kernel drops from the command),
+# and fcntl's other commands, before and after the filter; 0 or an errno.
+_FCNTLS = r"""
+import fcntl, platform, tempfile
+
+libc.syscall.restype = ctypes.c_long
+FCNTL = {"x86_64": 72, "aarch64": 25}[platform.machine()]
+folder = os.open(tempfile.mkdtemp(), os.O_RDONLY)
+file = tempfile.TemporaryFile()
+
+def calls():
+    found = {}
+    def attempt(name, function):
+        try:
+            function()
+            found[name] = 0
+        except OSError as error:
+            found[name] = error.errno
+    attempt("F_NOTIFY", lambda: fcntl.fcntl(folder, fcntl.F_NOTIFY, fcntl.DN_ACCESS))
+    ctypes.set_errno(0)
+    done = libc.syscall(ctypes.c_long(FCNTL), ctypes.c_long(folder),
+                        ctypes.c_long((1 << 32) | fcntl.F_NOTIFY), ctypes.c_long(fcntl.DN_ACCESS))
+    found["F_NOTIFY, high word set"] = 0 if done == 0 else ctypes.get_errno()
+    attempt("F_GETFL", lambda: fcntl.fcntl(folder, fcntl.F_GETFL))
+    attempt("F_SETLK", lambda: fcntl.lockf(file, fcntl.LOCK_EX | fcntl.LOCK_NB))
+    return found
+
+before = calls()
+load_filter()
+print(json.dumps({"before": before, "after": calls()}))
+"""
+
+
+def test_dnotify_is_refused_and_the_other_fcntl_commands_are_not() -> None:
+    """fcntl(F_NOTIFY) watches a folder: from inside a sandbox a bot was
+    signalled each time any process of the machine read a file in the folders
+    every sandbox sees, as inotify (refused) would. The kernel drops the
+    command's high word, and so does the filter's check. Locks, flags and the
+    rest of fcntl still work (SQLite needs its locks)."""
+    program = refused_calls()
+    assert program is not None, f"no filter for this machine ({platform.machine()})"
+    seen = _filtered_child(program, _FCNTLS)
+    assert set(seen["before"].values()) == {0}, seen["before"]
+    assert seen["after"] == {
+        "F_NOTIFY": errno.EPERM,
+        "F_NOTIFY, high word set": errno.EPERM,
+        "F_GETFL": 0,
+        "F_SETLK": 0,
+    }
 
 
 # Run in a child, as above: socket() for each family, before and after the filter.

@@ -288,6 +288,35 @@ def test_no_bot_writes_the_sandboxs_first_process_through_proc(
     assert said == "ok", said
 
 
+# A dnotify watch on the Python's own library folder, which every sandbox sees,
+# signalled by any process of the machine reading a file there.
+WATCH_SHARED_FOLDER = """
+import errno, fcntl, os, signal, sys
+folder = os.path.dirname(os.__file__)
+signalled = []
+signal.signal(signal.SIGIO, lambda *_: signalled.append(1))
+watched = os.open(folder, os.O_RDONLY)
+try:
+    fcntl.fcntl(watched, fcntl.F_NOTIFY, fcntl.DN_ACCESS | fcntl.DN_MULTISHOT)
+except OSError as error:
+    sys.exit(0 if error.errno == errno.EPERM else 4)
+with open(os.path.join(folder, "os.py"), "rb") as file:
+    file.read(1)
+print(f"watching {folder}, signalled {len(signalled)} time(s) by a read", file=sys.stderr)
+sys.exit(3)
+"""
+
+
+def test_no_bot_watches_the_folders_every_sandbox_sees(tmp_path: Path, sandbox_ready: None) -> None:
+    """fcntl(F_NOTIFY) (dnotify) watches a folder with no inotify instance: a
+    bot watching the Python library folder every sandbox sees was signalled
+    each time any process of the machine read a file there (another bot
+    starting, the runner importing a module). The seccomp filter refuses it
+    (EPERM), as it does inotify and fanotify."""
+    said = _run(tmp_path, sys.executable, "-c", WATCH_SHARED_FOLDER)
+    assert said == "ok", said
+
+
 # userfaultfd, for faults in user mode only (all vm.unprivileged_userfaultfd = 0
 # allows without CAP_SYS_PTRACE) and for every fault.
 USERFAULTFD = """
