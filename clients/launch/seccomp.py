@@ -1,7 +1,7 @@
 """The seccomp filter of every sandbox: the kernel's key store, inotify and
-fanotify instances, dnotify's folder watches, Linux AIO contexts, tracing another process, vsock
-sockets, io_uring, userfaultfd, perf events, the kernel's log and BPF are
-refused.
+fanotify instances, dnotify's folder watches, Linux AIO contexts, tracing
+another process, vsock sockets, io_uring, userfaultfd, perf events, the
+kernel's log, BPF and secret memory are refused.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
 creates. A bot could link a key of its own into its user's keyring on the
@@ -93,6 +93,15 @@ a memory cgroup alone, which an ordinary user's bot has not; and every
 program goes through the verifier, where many of the kernel's privilege
 escalations were found. A bot has no BPF to load.
 
+`memfd_secret` is refused: its pages are taken out of the kernel's own map
+of memory and can never be swapped out, and the address-space limit counts
+them only while they are mapped. A bot limited to 1 GB of address space and
+8 MB of locked memory mapped 8 MB of secret memory at a time, let go of the
+mapping and kept the file: one process held 320 MB so, all of it unevictable
+(each of its open files up to its file-size limit, in each of its
+processes), and every page of it splits the kernel's map, which slows the
+whole machine. A bot has no secret from its own kernel to keep.
+
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
 the system call's architecture and number, written out here. It is a few
 dozen instructions; libseccomp, which would write them, is a C library that
@@ -115,6 +124,7 @@ __all__ = [
     "NOTIFY_CALLS",
     "PERF_CALLS",
     "REFUSED_CALLS",
+    "SECRET_CALLS",
     "SOCKETCALL_CALLS",
     "SOCKET_CALLS",
     "TRACE_CALLS",
@@ -267,6 +277,20 @@ BPF_CALLS: CallTable = {
 }
 
 
+# memfd_secret: the same number on every ABI (x32's with its bit set; 32-bit arm
+# has none, and its 447 is refused in case a kernel takes it).
+SECRET_CALLS: CallTable = {
+    "x86_64": (
+        (0xC000003E, (447, _X32 | 447)),  # x86-64, x32
+        (0x40000003, (447,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (447,)),  # arm64
+        (0x40000028, (447,)),  # arm
+    ),
+}
+
+
 # socket, ABI by ABI as above: refused when its family (the first argument) is
 # AF_VSOCK.
 SOCKET_CALLS: CallTable = {
@@ -324,6 +348,7 @@ REFUSED_CALLS = _merged(
     PERF_CALLS,
     LOG_CALLS,
     BPF_CALLS,
+    SECRET_CALLS,
 )
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.bot_limits import Limits
 from clients.launch import BotCommand, BotFailure, Launcher
 from clients.launch.sandbox import (
     SandboxPolicy,
@@ -314,6 +315,37 @@ def test_no_bot_watches_the_folders_every_sandbox_sees(tmp_path: Path, sandbox_r
     starting, the runner importing a module). The seccomp filter refuses it
     (EPERM), as it does inotify and fanotify."""
     said = _run(tmp_path, sys.executable, "-c", WATCH_SHARED_FOLDER)
+    assert said == "ok", said
+
+
+# Secret memory mapped 8 MB at a time (within the locked-memory limit), let go
+# of and kept in its files: far past every limit of the sandbox.
+HOLD_SECRET_MEMORY = """
+import ctypes, errno, mmap, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+size, held = 8 << 20, []
+for _ in range(16):
+    fd = libc.syscall(ctypes.c_long(447), ctypes.c_long(0))  # memfd_secret
+    if fd < 0:
+        sys.exit(0 if ctypes.get_errno() in (errno.EPERM, errno.ENOSYS) else 4)
+    os.ftruncate(fd, size)
+    with mmap.mmap(fd, size) as memory:
+        memory[:] = bytes(size)
+    held.append(fd)
+print(f"held {8 * len(held)} MB of unevictable secret memory", file=sys.stderr)
+sys.exit(3)
+"""
+
+
+def test_no_bot_holds_secret_memory(tmp_path: Path, sandbox_ready: None) -> None:
+    """memfd_secret's pages cannot be swapped out and split the kernel's own map
+    of memory; the address-space and locked-memory limits count them only
+    while mapped. A bot with `memory_mb = 64` held 128 MB so (16 files of
+    8 MB, each mapped in turn), and a process can hold as many files as it
+    may open. The seccomp filter refuses the call (EPERM)."""
+    policy = SandboxPolicy(limits=Limits(memory_mb=64))
+    said = _run(tmp_path, sys.executable, "-c", HOLD_SECRET_MEMORY, policy=policy)
     assert said == "ok", said
 
 
