@@ -23,7 +23,11 @@ would also signal between bots. A bot has no files worth watching. So
 which needs no instance): a bot watching the folders every sandbox sees
 (`/usr`, the Python running Sheepfold) was signalled each time any process of
 the machine read a file in them, another bot starting or the runner importing
-a module among them.
+a module among them. And `fcntl(F_SETLEASE)`: a lease lets its holder stall
+for up to fs.lease-break-time (45 s) any process of the machine that opens
+the file for writing, and a bot run as root may take one on any file it sees
+that root owns (an ordinary user's, on that user's files): the organiser
+saving a file of Sheepfold's own packages waited on a bot's lease so.
 
 Linux AIO contexts (`io_setup`) are counted for the whole machine, whatever
 their user or namespace: 65,536 events by default (fs.aio-max-nr), with no
@@ -143,6 +147,7 @@ _SECOND_ARG_OFFSET = 24
 AF_VSOCK = 40
 SYS_SOCKET = 1  # socketcall's first argument when it makes a socket
 F_NOTIFY = 1026  # fcntl's second argument when it watches a folder (dnotify)
+F_SETLEASE = 1024  # ... and when it takes a lease on a file
 # Classic BPF opcodes: load a word at an offset, jump if equal to a constant, return.
 _LOAD_WORD = 0x20
 _JUMP_IF_EQUAL = 0x15
@@ -314,7 +319,7 @@ SOCKETCALL_CALLS: CallTable = {
 
 
 # fcntl (and fcntl64, where an ABI has it), ABI by ABI as above: refused when
-# its command (the second argument) is F_NOTIFY.
+# its command (the second argument) is F_NOTIFY or F_SETLEASE.
 FCNTL_CALLS: CallTable = {
     "x86_64": (
         (0xC000003E, (72, _X32 | 72)),  # x86-64, x32
@@ -363,8 +368,8 @@ class _Instruction:
 def refused_calls(machine: str | None = None) -> bytes | None:
     """The compiled filter (struct sock_filter[]) that fails the calls of
     REFUSED_CALLS, those of SOCKET_CALLS for AF_VSOCK, those of
-    SOCKETCALL_CALLS making a socket and those of FCNTL_CALLS for F_NOTIFY,
-    with EPERM and lets
+    SOCKETCALL_CALLS making a socket and those of FCNTL_CALLS for F_NOTIFY
+    and F_SETLEASE, with EPERM and lets
     every other call through, for `machine` (this one's by default); None for a
     machine not in REFUSED_CALLS."""
     machine = machine or platform.machine()
@@ -387,7 +392,7 @@ def refused_calls(machine: str | None = None) -> bytes | None:
         for arch, numbers in abis
     )
     family, made, command = allowed + 1, allowed + 4, allowed + 7
-    denied = allowed + 10
+    denied = allowed + 11
     for arch, numbers in abis:
         checked = (
             [(number, denied) for number in numbers]
@@ -403,13 +408,14 @@ def refused_calls(machine: str | None = None) -> bytes | None:
             program.append(_Instruction(_JUMP_IF_EQUAL, number, target, len(program) + 1))
     program.append(_Instruction(_RETURN, _ALLOW))
     # The low word of each argument: the kernel takes these as 32-bit ints.
-    for offset, argument in (
-        (_FIRST_ARG_OFFSET, AF_VSOCK),
-        (_FIRST_ARG_OFFSET, SYS_SOCKET),
-        (_SECOND_ARG_OFFSET, F_NOTIFY),
+    for offset, arguments in (
+        (_FIRST_ARG_OFFSET, (AF_VSOCK,)),
+        (_FIRST_ARG_OFFSET, (SYS_SOCKET,)),
+        (_SECOND_ARG_OFFSET, (F_NOTIFY, F_SETLEASE)),
     ):
         program.append(_Instruction(_LOAD_WORD, offset))
-        program.append(_Instruction(_JUMP_IF_EQUAL, argument, denied, len(program) + 1))
+        for argument in arguments:
+            program.append(_Instruction(_JUMP_IF_EQUAL, argument, denied, len(program) + 1))
         program.append(_Instruction(_RETURN, _ALLOW))
     program.append(_Instruction(_RETURN, _ERRNO | errno.EPERM))
     assert len(program) == denied + 1

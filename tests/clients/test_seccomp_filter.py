@@ -155,6 +155,8 @@ libc.syscall.restype = ctypes.c_long
 FCNTL = {"x86_64": 72, "aarch64": 25}[platform.machine()]
 folder = os.open(tempfile.mkdtemp(), os.O_RDONLY)
 file = tempfile.TemporaryFile()
+mine = os.path.join(tempfile.mkdtemp(), "leased")
+open(mine, "w").close()
 
 def calls():
     found = {}
@@ -169,6 +171,11 @@ def calls():
     done = libc.syscall(ctypes.c_long(FCNTL), ctypes.c_long(folder),
                         ctypes.c_long((1 << 32) | fcntl.F_NOTIFY), ctypes.c_long(fcntl.DN_ACCESS))
     found["F_NOTIFY, high word set"] = 0 if done == 0 else ctypes.get_errno()
+    # A file of the child's own, open nowhere for writing (a read lease needs both).
+    leased = os.open(mine, os.O_RDONLY)
+    attempt("F_SETLEASE", lambda: fcntl.fcntl(leased, fcntl.F_SETLEASE, fcntl.F_RDLCK))
+    attempt("F_UNLCK lease", lambda: fcntl.fcntl(leased, fcntl.F_SETLEASE, fcntl.F_UNLCK))
+    os.close(leased)
     attempt("F_GETFL", lambda: fcntl.fcntl(folder, fcntl.F_GETFL))
     attempt("F_SETLK", lambda: fcntl.lockf(file, fcntl.LOCK_EX | fcntl.LOCK_NB))
     return found
@@ -176,13 +183,17 @@ def calls():
 before = calls()
 load_filter()
 print(json.dumps({"before": before, "after": calls()}))
+os.unlink(mine)
+os.rmdir(os.path.dirname(mine))
+os.rmdir(os.readlink(f"/proc/self/fd/{folder}"))
 """
 
 
-def test_dnotify_is_refused_and_the_other_fcntl_commands_are_not() -> None:
+def test_dnotify_and_leases_are_refused_and_the_other_fcntl_commands_are_not() -> None:
     """fcntl(F_NOTIFY) watches a folder: from inside a sandbox a bot was
     signalled each time any process of the machine read a file in the folders
-    every sandbox sees, as inotify (refused) would. The kernel drops the
+    every sandbox sees, as inotify (refused) would. fcntl(F_SETLEASE) stalls
+    whoever opens the file for writing, up to 45 s. The kernel drops the
     command's high word, and so does the filter's check. Locks, flags and the
     rest of fcntl still work (SQLite needs its locks)."""
     program = refused_calls()
@@ -192,6 +203,8 @@ def test_dnotify_is_refused_and_the_other_fcntl_commands_are_not() -> None:
     assert seen["after"] == {
         "F_NOTIFY": errno.EPERM,
         "F_NOTIFY, high word set": errno.EPERM,
+        "F_SETLEASE": errno.EPERM,
+        "F_UNLCK lease": errno.EPERM,
         "F_GETFL": 0,
         "F_SETLK": 0,
     }

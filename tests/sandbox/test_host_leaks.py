@@ -349,6 +349,31 @@ def test_no_bot_holds_secret_memory(tmp_path: Path, sandbox_ready: None) -> None
     assert said == "ok", said
 
 
+# A read lease on a file of the bot's folder, which the organiser owns: whoever
+# opens it for writing then waits for the bot, up to fs.lease-break-time.
+LEASE_SHARED_FILE = """
+import errno, fcntl, os, sys
+leased = os.open("shared.txt", os.O_RDONLY)
+try:
+    fcntl.fcntl(leased, fcntl.F_SETLEASE, fcntl.F_RDLCK)
+except OSError as error:
+    sys.exit(0 if error.errno == errno.EPERM else 4)
+print("took a lease on shared.txt", file=sys.stderr)
+sys.exit(3)
+"""
+
+
+def test_no_bot_takes_a_lease_on_what_it_sees(tmp_path: Path, sandbox_ready: None) -> None:
+    """A lease stalls any process of the machine opening its file for writing,
+    up to fs.lease-break-time (45 s), and a bot may take one on any file it
+    sees that its user owns (root's, for a runner started as root): saving a
+    file of Sheepfold's own packages waited on a bot so. The seccomp filter
+    refuses fcntl(F_SETLEASE) (EPERM)."""
+    (tmp_path / "shared.txt").write_text("the organiser's\n")
+    said = _run(tmp_path, sys.executable, "-c", LEASE_SHARED_FILE)
+    assert said == "ok", said
+
+
 # userfaultfd, for faults in user mode only (all vm.unprivileged_userfaultfd = 0
 # allows without CAP_SYS_PTRACE) and for every fault.
 USERFAULTFD = """
