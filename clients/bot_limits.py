@@ -12,7 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-__all__ = ["DEFAULT_LIMITS", "PENDING_SIGNALS", "Limits", "LimitsError", "parse_limits", "shown"]
+__all__ = [
+    "DEFAULT_LIMITS",
+    "LOCKED_BYTES",
+    "PENDING_SIGNALS",
+    "Limits",
+    "LimitsError",
+    "parse_limits",
+    "shown",
+]
 
 MIB = 1024 * 1024
 # Signals queued to a bot's processes and waiting, all of them together
@@ -21,6 +29,9 @@ MIB = 1024 * 1024
 # bot take them all. A POSIX timer holds one; a signal the kernel sends, or a
 # plain `kill`, is delivered past the limit.
 PENDING_SIGNALS = 256
+# Memory a bot may lock in RAM, all its processes each (RLIMIT_MEMLOCK): the
+# kernel's default for an ordinary user before Linux 5.16.
+LOCKED_BYTES = 64 * 1024
 
 
 class LimitsError(ValueError):
@@ -56,7 +67,8 @@ class Limits:
         """`prlimit` options setting soft = hard, except CPU: SIGXCPU first, SIGKILL 1 s
         later; no core files, realtime priority or raised priority at all; a
         few pending signals and no POSIX message queue, which the kernel
-        counts for the runner's user on the host as a whole."""
+        counts for the runner's user on the host as a whole; 64 KB of
+        memory locked in RAM."""
         memory = self.memory_mb * MIB
         return [
             f"--as={memory}:{memory}",
@@ -76,6 +88,12 @@ class Limits:
             # a runner started as root, got EMFILE for every queue while it
             # played), and any share per bot, a few bots at once. None needs one.
             "--msgqueue=0:0",
+            # Memory locked in RAM (mlock, SHM_LOCK of a System V segment) can
+            # never be swapped out, and a segment stays locked once detached,
+            # counted against no process: the runner's own allowance (8 MB
+            # by default, unlimited in some containers) would be each bot's.
+            # None needs more than the kernel's old default.
+            f"--memlock={LOCKED_BYTES}:{LOCKED_BYTES}",
         ]
 
 

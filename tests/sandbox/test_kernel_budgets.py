@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from clients.bot_limits import PENDING_SIGNALS, Limits
+from clients.bot_limits import LOCKED_BYTES, PENDING_SIGNALS, Limits
 from clients.launch.cgroup import find_hierarchies
 from clients.launch.sandbox import SandboxPolicy
 from tests.sandbox.test_host_leaks import _run
@@ -63,6 +63,35 @@ def test_no_bot_takes_the_hosts_message_queue_bytes(tmp_path: Path, sandbox_read
     mq_open while it played. Any share of them for each bot would let a few
     bots playing at once do the same: a bot opens none."""
     said = _run(tmp_path, sys.executable, "-c", MESSAGE_QUEUE)
+    assert said == "ok", said
+
+
+# Locks 1 MiB of its memory in RAM, then a System V segment of 1 MiB.
+LOCKED_MEMORY = """
+import ctypes, mmap, sys
+libc = ctypes.CDLL(None, use_errno=True)
+size = 1 << 20
+area = mmap.mmap(-1, size)
+address = ctypes.addressof(ctypes.c_char.from_buffer(area))
+if libc.mlock(ctypes.c_void_p(address), ctypes.c_size_t(size)) == 0:
+    print("locked 1 MiB with mlock", file=sys.stderr)
+    sys.exit(3)
+segment = libc.shmget(0, ctypes.c_size_t(size), 0o1600)  # IPC_PRIVATE, IPC_CREAT
+if segment < 0:
+    sys.exit(4)
+if libc.shmctl(segment, 11, None) == 0:  # SHM_LOCK
+    print("locked 1 MiB with SHM_LOCK", file=sys.stderr)
+    sys.exit(3)
+"""
+
+
+def test_no_bot_locks_more_than_a_little_memory_in_ram(tmp_path: Path, sandbox_ready: None) -> None:
+    """Locked memory can never be swapped out, and a System V segment locked
+    with SHM_LOCK stays locked once detached, counted against no process. A
+    bot inherited the runner's RLIMIT_MEMLOCK (8 MB here, unlimited in some
+    containers), in each of its processes: a bot may lock LOCKED_BYTES."""
+    assert LOCKED_BYTES < 1 << 20
+    said = _run(tmp_path, sys.executable, "-c", LOCKED_MEMORY)
     assert said == "ok", said
 
 
