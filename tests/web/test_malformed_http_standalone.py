@@ -1,0 +1,46 @@
+"""Malformed HTTP sent to the viewer on its own (`sheepfold web`) is refused
+with a 400 and told in one line, a few times: nothing routed aiohttp's log
+there (as `serve --web-port` does), and it printed a traceback of ten lines
+for every such request, as often as a client sent one."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.web.test_commands import free_port, wait_http
+from tests.web.test_malformed_http_log import MALFORMED
+
+pytestmark = pytest.mark.e2e
+
+
+def test_malformed_requests_to_the_viewer_alone_are_logged_in_a_line_and_counted() -> None:
+    port = free_port()
+    web = subprocess.Popen(
+        [sys.executable, "-m", "cli", "web", "--server", "127.0.0.1:1", "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        wait_http(f"http://127.0.0.1:{port}/static/style.css")
+        answers = set()
+        for _ in range(30):
+            for request in MALFORMED:
+                with socket.create_connection(("127.0.0.1", port)) as client:
+                    client.sendall(request)
+                    answers.add(client.recv(100).split(b"\r\n")[0])
+    finally:
+        web.send_signal(signal.SIGTERM)
+        output, _ = web.communicate(timeout=20)
+    assert answers == {b"HTTP/1.0 400 Bad Request"}
+    assert "Traceback" not in output, output[:2000]
+    lines = [line for line in output.splitlines() if "Error handling request" in line]
+    assert 2 <= len(lines) <= 20, "a client's repeats are logged a few times, then counted"
+    assert any("LineTooLong: 400" in line for line in lines), lines
