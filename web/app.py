@@ -134,6 +134,14 @@ async def _errors(
         return response
     except asyncio.CancelledError:
         raise
+    except ConnectionResetError:
+        # The client left as its answer began (an event stream's headers
+        # written to a connection it had reset): nothing to tell it, and not
+        # the viewer's failure. It was logged as one, with a traceback, and a
+        # 500 was made for nobody. Ended as aiohttp ends one whose client left.
+        if request.transport is not None:
+            request.transport.abort()
+        raise asyncio.CancelledError from None
     except Exception:
         log.exception("web request failed", path=request.path)
         return _error_response(request, 500, "the viewer failed on this request (see its log)")
