@@ -112,11 +112,34 @@ async def _token_refused(config: WebConfig) -> str | None:
         await gateway.close()
 
 
+async def _not_answering(config: WebConfig) -> str | None:
+    """Why the game server does not answer the viewer's first question (one
+    ListGames), or None when it does: a viewer started in front of nothing, or of
+    another program, served a 502 page on every request and said nothing."""
+    import grpc
+    from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+    from clients.connect import open_channel, reason
+
+    channel = open_channel(config.server, config.credentials)
+    try:
+        await arena_pb2_grpc.ArenaStub(channel).ListGames(
+            arena_pb2.ListGamesRequest(), timeout=TOKEN_CHECK_SECONDS
+        )
+    except grpc.aio.AioRpcError as error:
+        return reason(error, TOKEN_CHECK_SECONDS)
+    finally:
+        await channel.close()
+    return None
+
+
 async def _serve(config: WebConfig, host: str, port: int) -> str | None:
     """Serve until stopped; or, at once, the server's refusal of the admin token."""
-    refused = await _token_refused(config)
-    if refused:
-        return refused
+    away = await _not_answering(config)
+    if away is None:
+        refused = await _token_refused(config)
+        if refused:
+            return refused
     import asyncio
 
     from server.listening import host_port
@@ -129,6 +152,11 @@ async def _serve(config: WebConfig, host: str, port: int) -> str | None:
         file=sys.stderr,
         flush=True,
     )
+    if away is not None:
+        # Not a stop: the game server may come up (or be restarted with TLS, say)
+        # after its viewer, whose pages say so until then; the admin token is
+        # checked only when it answers.
+        print(f"sheepfold web: {_away_line(config.server, away)}", file=sys.stderr, flush=True)
     # SIGHUP (the terminal closed) stops the viewer as SIGTERM and Ctrl-C do, as
     # it stops `serve`; once stopping, later ones are ignored until the exit.
     signals = StopSignals(asyncio.get_running_loop())
@@ -138,3 +166,18 @@ async def _serve(config: WebConfig, host: str, port: int) -> str | None:
         signals.ignore_from_now()
         await running.stop()
     return None
+
+
+def _away_line(server: str, why: str) -> str:
+    """What the viewer says at start of a game server it cannot use yet."""
+    from clients.connect import misconfigured
+
+    if misconfigured(why):
+        return (
+            f"warning: cannot use the game server at {server}: {why}; "
+            "every page says so until that is put right"
+        )
+    return (
+        f"warning: the game server {server} does not answer yet ({why}): every page "
+        "says so until it does (is `sheepfold serve` running there?)"
+    )
