@@ -256,8 +256,10 @@ def run_vacuum(args: argparse.Namespace) -> int:
     finally:
         store.close()
     after_bytes = sum(_file_bytes(Path(args.db)))
+    # Finished and aborted alike, as the retention options say: "finished" alone
+    # told of matches removed from a file whose info listed none finished.
     print(
-        f"removed {removed:,} finished matches; {args.db}: "
+        f"removed {removed:,} finished or aborted matches; {args.db}: "
         f"{before_bytes:,} -> {after_bytes:,} bytes"
     )
     return 0

@@ -50,6 +50,23 @@ def _database(path: Path, finished: int, running: int = 1, moves: int = 40) -> l
     return ids
 
 
+def test_vacuum_does_not_call_the_aborted_matches_it_removes_finished(tmp_path: Path) -> None:
+    """Its line said "removed 2 finished matches" of a file whose `db info` said
+    "finished matches 0, aborted matches 2"."""
+    db = tmp_path / "s.db"
+    store = SqliteStore(db)
+    for i in range(2):
+        store.create_match(stored_match(f"a{i}", i, time.time()))
+        store.finish_match(f"a{i}", "aborted", b"", "nobody joined")
+    store.close()
+    info = sheepfold("db", "info", "--db", str(db))
+    assert "aborted matches 2" in " ".join(info.stdout.split()), info.stdout
+    done = sheepfold("db", "vacuum", "--db", str(db), "--keep-finished", "0")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("removed 2 finished or aborted matches; "), done.stdout
+    assert _statuses(db) == {}
+
+
 def _statuses(path: Path) -> dict[str, str]:
     with sqlite3.connect(path) as db:
         return dict(db.execute("SELECT match_id, status FROM matches"))
@@ -66,12 +83,12 @@ def test_vacuum_deletes_what_the_retention_says_and_the_file_shrinks(tmp_path: P
     size_before = db.stat().st_size
     days = sheepfold("db", "vacuum", "--db", str(db), "--keep-finished-days", "20.5")
     assert days.returncode == 0, days.stderr
-    assert days.stdout.startswith("removed 10 finished matches"), days.stdout
+    assert days.stdout.startswith("removed 10 finished or aborted matches"), days.stdout
     assert set(_statuses(db)) == {"m000", *finished[:20]}, "the oldest ten went"
 
     count = sheepfold("db", "vacuum", "--db", str(db), "--keep-finished", "5")
     assert count.returncode == 0, count.stderr
-    assert count.stdout.startswith("removed 15 finished matches"), count.stdout
+    assert count.stdout.startswith("removed 15 finished or aborted matches"), count.stdout
     assert _statuses(db) == {"m000": "running", **dict.fromkeys(finished[:5], "finished")}
     assert db.stat().st_size < size_before, "vacuum gave the space back"
     with sqlite3.connect(db) as con:
