@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cli.values import KeyOnce, sandbox_limit
+from cli.values import KeyOnce, sandbox_limit, usage_error
 from clients.bot_limits import LimitsError, parse_limits
 
 if TYPE_CHECKING:
@@ -89,7 +89,9 @@ def note_ignored_command_flags(args: argparse.Namespace, command: str, bots: str
 
 
 def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | None:
-    """The sandbox for command bots from --no-sandbox and --limit; exits on a bad limit."""
+    """The sandbox for command bots from --no-sandbox and --limit; a usage error
+    (exit 2) for a limit or --read-only path it cannot take, as a tournament config's
+    [sandbox] is a config error."""
     # The launcher (asyncio, the sandbox) is loaded by the commands that start bots.
     from clients.launch import SandboxPolicy
     from clients.launch.sandbox import held_home, held_temp, host_state
@@ -99,25 +101,25 @@ def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | No
     try:
         limits = parse_limits(dict(args.limit))  # each one checked by its argparse type
     except LimitsError as error:
-        raise SystemExit(f"sheepfold {command}: --limit {error}") from None
+        usage_error(f"sheepfold {command}: --limit {error}")
     read_only = tuple(os.path.abspath(path) for path in args.read_only)
     for path in read_only:
         if not os.path.exists(path):
-            raise SystemExit(f"sheepfold {command}: --read-only {path} does not exist")
+            usage_error(f"sheepfold {command}: --read-only {path} does not exist")
         home = held_home(path)
         if home is not None:
-            raise SystemExit(
+            usage_error(
                 f"sheepfold {command}: --read-only {path} would show the bot the home folder {home}"
             )
         temp = held_temp(path)
         if temp is not None:
-            raise SystemExit(
+            usage_error(
                 f"sheepfold {command}: --read-only {path} would show the bot the temporary "
                 f"folder {temp}, with other programs' Unix sockets"
             )
         host = host_state(path)
         if host is not None:
-            raise SystemExit(
+            usage_error(
                 f"sheepfold {command}: --read-only {path} is the host's {host}: a sandbox "
                 "has its own /proc and /dev, and none of the host's /sys or /run (the host's "
                 "/proc shows every process on the machine and their command lines)"
@@ -135,40 +137,40 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
     try:
         words = shlex.split(spec[4:])
     except ValueError as error:  # an unclosed quote
-        raise SystemExit(f"sheepfold {command}: {spec!r}: {error}") from None
+        usage_error(f"sheepfold {command}: {spec!r}: {error}")
     argv = [arg.replace("{python}", sys.executable) for arg in words]
     if not argv:
-        raise SystemExit(f"sheepfold {command}: {spec!r} names no program")
+        usage_error(f"sheepfold {command}: {spec!r} names no program")
     folder = os.path.abspath(args.bot_dir or ".")
     if not os.path.isdir(folder):
-        raise SystemExit(f"sheepfold {command}: --bot-dir {args.bot_dir} is not a folder")
+        usage_error(f"sheepfold {command}: --bot-dir {args.bot_dir} is not a folder")
     if os.path.realpath(folder) == "/" and not args.no_sandbox:
-        raise SystemExit(f"sheepfold {command}: --bot-dir / would show the bot the whole host")
+        usage_error(f"sheepfold {command}: --bot-dir / would show the bot the whole host")
     host = host_state(folder)
     if host is not None and not args.no_sandbox:
-        raise SystemExit(
+        usage_error(
             f"sheepfold {command}: --bot-dir {folder} is in the host's {host}: "
             "a sandbox has its own /proc and /dev"
         )
     home = held_home(folder)
     if home is not None and not args.no_sandbox:
-        raise SystemExit(
+        usage_error(
             f"sheepfold {command}: --bot-dir {folder} would show the bot the home folder "
             f"{home}: give it a folder of its own"
         )
     temp = held_temp(folder)
     if temp is not None and not args.no_sandbox:
-        raise SystemExit(
+        usage_error(
             f"sheepfold {command}: --bot-dir {folder} would show the bot the temporary folder "
             f"{temp}, with other programs' Unix sockets: give it a folder of its own"
         )
     problem = program_problem(argv[0], Path(folder), os.environ.get("PATH"))
     if problem is not None:
-        raise SystemExit(f"sheepfold {command}: {spec!r}: {problem}")
+        usage_error(f"sheepfold {command}: {spec!r}: {problem}")
     policy = command_policy(args, command)
     unseen = None if policy is None else unseen_program(argv[0], folder, policy.read_only)
     if unseen is not None:
-        raise SystemExit(
+        usage_error(
             f"sheepfold {command}: {spec!r}: {argv[0]!r} needs {unseen}, which the bot's "
             "sandbox does not see (only --bot-dir, --read-only and the system's runtime): "
             "name a program there, such as {python}, or pass --no-sandbox for a bot you trust"

@@ -248,11 +248,13 @@ def test_a_command_bot_cannot_create_matches_on_the_match_commands_own_server(
 def test_match_refuses_a_command_bot_that_cannot_start(spec: str, words: str) -> None:
     """It used to play the match with a random stand-in in that seat and exit 0;
     a path the system refused to look at (too long, in a folder the user cannot
-    enter) was a traceback."""
+    enter) was a traceback. A usage error (exit 2), as a tournament's command
+    that names no program is a config error: it exited 1 like a match that
+    could not be played."""
     done = sheepfold(
         "match", "--game", "stubborn-sheep", "--players", "2", "--bots", f"random,{spec}"
     )
-    assert done.returncode == 1
+    assert done.returncode == 2
     line = one_line(done)
     assert line.startswith("sheepfold match: ") and words in line
 
@@ -270,7 +272,7 @@ def test_match_refuses_a_sandboxed_program_its_sandbox_cannot_see(tmp_path: Path
         "match", "--game", "stubborn-sheep", "--players", "2",
         "--bots", f"random,cmd:{program}", "--bot-dir", str(tmp_path / "bot"),
     )  # fmt: skip
-    assert done.returncode == 1
+    assert done.returncode == 2
     line = one_line(done)
     assert line.startswith("sheepfold match: ")
     assert f"needs {program}, which the bot's sandbox does not see" in line
@@ -301,9 +303,9 @@ def test_match_refuses_a_command_bot_that_would_see_the_hosts_state(
 ) -> None:
     """A sandboxed bot's folder and read-only paths are checked as a tournament's
     are: the host's /proc shows every process's command line (the match's seed
-    among them)."""
+    among them). Each is a usage error (exit 2), as the config's is."""
     done = sheepfold("match", "--game", "sheep-n-sheep", "--players", "2", *extra, timeout=30)
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 2, done.stderr
     assert said in one_line(done), done.stderr
     assert "Traceback" not in done.stderr
 
@@ -372,3 +374,32 @@ def test_strength_refuses_an_answer_that_names_no_action_in_one_line(
         .splitlines()[-1]
         .startswith(f"python -m benchmarks.strength: my_bots:Wrong (seat 0): {error}")
     ), bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,cmd:"),
+         "sheepfold match: 'cmd:' names no program"),
+        (("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,cmd:true",
+          "--bot-dir", "/no/such/folder"),
+         "sheepfold match: --bot-dir /no/such/folder is not a folder"),
+        (("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,cmd:true",
+          "--read-only", "/no/such/path"),
+         "sheepfold match: --read-only /no/such/path does not exist"),
+        (("bot", "--server", "127.0.0.1:1", "--match", "m", "--token", "t", "--no-sandbox",
+          "--bot", "cmd:/no/such"),
+         "sheepfold bot: 'cmd:/no/such': no program '/no/such' (looked at /no/such)"),
+        (("bot", "--server", "127.0.0.1:1", "--match", "m", "--token", "t", "--no-sandbox",
+          "--bot", "cmd:"),
+         "sheepfold bot: 'cmd:' names no program"),
+    ],
+)  # fmt: skip
+def test_a_command_bot_named_wrong_is_a_usage_error(args: tuple[str, ...], line: str) -> None:
+    """A command that names no program, or a --bot-dir or --read-only that is not
+    there, exited 1, the status of a match that could not be played, while the
+    same mistakes in a tournament's config exit 2, as a module:Class bot that
+    cannot be loaded does in match and bot."""
+    done = sheepfold(*args, timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert one_line(done) == line
