@@ -15,6 +15,7 @@ from typing import TypeVar
 from sheepfold.v1 import arena_pb2
 
 from cli.db import database_file_problem
+from server.files import folder_hint
 from server.records import DamagedRecord, StoredMatch, stored_result
 from server.sqlite_schema import SCHEMA_VERSION
 from server.sqlite_store import SqliteStore, load_match
@@ -75,6 +76,8 @@ def database_kind(path: str, lock: LockWait = SILENT_WAIT) -> str:
         )
     except StoreLocked as error:
         raise SourceError(str(error)) from None
+    except sqlite3.OperationalError as error:  # opened, not read: not its content's fault
+        raise SourceError(f"cannot use {path}: {error}{folder_hint(str(path))}") from None
     except sqlite3.DatabaseError as error:
         raise SourceError(f"{path} is not a Sheepfold database ({error})") from None
     if "matches" in tables and "moves" in tables:

@@ -175,6 +175,9 @@ def folder_hint(db: str) -> str:
         return (
             f" (the folder {folder} cannot be written, and SQLite keeps files beside the database)"
         )
+    companion = _odd_companion(os.path.realpath(db))
+    if companion:
+        return companion
     try:
         usage = shutil.disk_usage(folder)
     except OSError:
@@ -186,6 +189,23 @@ def folder_hint(db: str) -> str:
     limit = size_limit_reached(db)
     if limit is not None:
         return f" (this process may write files of {limit:,} bytes at most: ulimit -f)"
+    return ""
+
+
+def _odd_companion(db: str) -> str:
+    """' (DB-wal is a folder ...)' when one of the files SQLite keeps beside the
+    database is not a file it can open: it said only "unable to open database
+    file", of a database that was there and readable."""
+    for suffix in ("-wal", "-shm", "-journal"):
+        companion = db + suffix
+        if os.path.lexists(companion) and not os.path.isfile(companion):
+            what = "a folder" if os.path.isdir(companion) else "not a regular file"
+            return (
+                f" ({companion} is {what}: SQLite keeps its own file of that name beside "
+                "the database; move it away)"
+            )
+        if os.path.isfile(companion) and access_refused(companion, write=True):
+            return f" (permission denied: this user may not read and write {companion})"
     return ""
 
 
