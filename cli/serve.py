@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from cli.db import add_retention_arguments
 from cli.environment import environment_default, naming_variable
+from cli.log_flags import add_log_arguments
 from cli.values import (
     bind_host,
     file_path,
@@ -286,18 +287,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "UNAVAILABLE; moves always wait until written (default %(default)s)",
     )
     add_retention_arguments(parser)
-    parser.add_argument(
-        "--log-format",
-        choices=("auto", "console", "json"),
-        default="auto",
-        help="console on a terminal, JSON lines otherwise (default %(default)s)",
-    )
-    parser.add_argument(
-        "--log-level",
-        default="info",
-        choices=("debug", "info", "warning", "error"),
-        help="the least important lines logged (default %(default)s)",
-    )
+    add_log_arguments(parser)
     loops.add_loop_argument(parser, "uvloop costs less CPU per decision than asyncio's own")
     parser.add_argument(
         "--web-port",

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
+from cli.log_flags import add_log_arguments
 from cli.values import bind_host, port
 from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
 
@@ -49,15 +50,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--port", type=port, default=8080, help="HTTP port (default %(default)s)")
     add_viewer_arguments(parser, prefix="", when="")
+    add_log_arguments(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     # The viewer (aiohttp and its client) is imported only to run it: it is a
     # third of every other command's start-up, `--help` included.
-    import asyncio
-
-    from server.listening import ListenError, bind_failure, check_can_listen
     from web.app import WebConfig
 
     missing = missing_tournament_dbs(args.tournament_db)
@@ -70,15 +69,32 @@ def run(args: argparse.Namespace) -> int:
         admin_token=args.admin_token or "",
         **viewer_settings(args, ""),
     )
+    from server.logs import FLUSH_SECONDS, configure_logging
+
+    # As `serve` logs, its viewer's lines among them: JSON lines on stderr (or
+    # the console's), written by a thread of their own, aiohttp's records too.
+    log = configure_logging(args.log_format, args.log_level, queued=True)
     try:
-        check_can_listen(args.host, args.port)
-        refused = asyncio.run(_serve(config, args.host, args.port))
+        return _run_logged(config, args.host, args.port)
+    finally:
+        if log is not None:
+            log.flush(FLUSH_SECONDS)
+
+
+def _run_logged(config: WebConfig, host: str, port: int) -> int:
+    import asyncio
+
+    from server.listening import ListenError, bind_failure, check_can_listen
+
+    try:
+        check_can_listen(host, port)
+        refused = asyncio.run(_serve(config, host, port))
     except ListenError as error:
         print(f"sheepfold web: {error}", file=sys.stderr)
         return 1
     except OSError as error:  # taken between the check and the bind
         print(
-            f"sheepfold web: cannot listen on {args.host}:{args.port}: {bind_failure(error)}",
+            f"sheepfold web: cannot listen on {host}:{port}: {bind_failure(error)}",
             file=sys.stderr,
         )
         return 1
