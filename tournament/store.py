@@ -33,6 +33,7 @@ from tournament.store_path import check_existing
 from tournament.store_records import (
     GameRecord,
     Heartbeat,
+    InPlay,
     ReplayEntry,
     SeatRecord,
     TournamentRecord,
@@ -40,6 +41,7 @@ from tournament.store_records import (
 
 __all__ = [
     "GameRecord",
+    "InPlay",
     "NoSuchTournament",
     "ReplayEntry",
     "SeatRecord",
@@ -377,6 +379,12 @@ class Store:
                     "INSERT INTO game_replays (game_id, replay) VALUES (?, ?)",
                     (game_id, replay.SerializeToString()),
                 )
+            # Stored: no longer in play, in the same commit (a spectator never
+            # sees the game both in play and finished, nor in neither list).
+            self._db.execute(
+                "DELETE FROM games_in_play WHERE tournament_id = ? AND key = ?",
+                (tournament_id, game.key),
+            )
         return True
 
     @contextmanager
@@ -469,8 +477,10 @@ class Store:
     # ------------------------------------------------------------ runners
 
     def start_run(self, tournament_id: int, command: str, now: float) -> None:
-        """A runner (`command`) is at work on the tournament from `now`."""
+        """A runner (`command`) is at work on the tournament from `now`; the
+        games a runner before it left in play (killed: SIGKILL) are not."""
         with self._transaction():
+            self._db.execute("DELETE FROM games_in_play WHERE tournament_id = ?", (tournament_id,))
             self._db.execute(
                 "INSERT OR REPLACE INTO runners (tournament_id, command, started_at, beat_at,"
                 " ended_at, decided) VALUES (?, ?, ?, ?, NULL, 0)",
@@ -487,6 +497,62 @@ class Store:
                 "UPDATE runners SET beat_at = ?, ended_at = ?, decided = ? WHERE tournament_id = ?",
                 (now, now if ended else None, int(decided), tournament_id),
             )
+            if ended:  # its games left unstored are given up
+                self._db.execute(
+                    "DELETE FROM games_in_play WHERE tournament_id = ?", (tournament_id,)
+                )
+
+    # ------------------------------------------------------------ games in play
+
+    def game_in_play(self, tournament_id: int, game: InPlay) -> None:
+        """A game's match is created: it is in play until stored or given up."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT OR REPLACE INTO games_in_play (tournament_id, key, match_id,"
+                " seats_json, node, started_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    tournament_id,
+                    game.key,
+                    game.match_id,
+                    json.dumps(list(game.seats)),
+                    game.node,
+                    game.started_at,
+                ),
+            )
+
+    def game_not_in_play(self, tournament_id: int, key: str) -> None:
+        """A game given up unstored (rejected this run) is no longer in play."""
+        with self._transaction():
+            self._db.execute(
+                "DELETE FROM games_in_play WHERE tournament_id = ? AND key = ?",
+                (tournament_id, key),
+            )
+
+    def games_in_play(self, tournament_id: int) -> tuple[InPlay, ...]:
+        """The tournament's games in play, oldest first; none in a database
+        written before they were recorded (read as it is: store_read), and a
+        row edited by hand into nonsense is left out."""
+        if not self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games_in_play'"
+        ).fetchone():
+            return ()
+        games = []
+        for key, match_id, seats_json, node, started_at in self._db.execute(
+            "SELECT key, match_id, seats_json, node, started_at FROM games_in_play"
+            " WHERE tournament_id = ? ORDER BY started_at, key",
+            (tournament_id,),
+        ):
+            try:
+                seats = json.loads(seats_json)
+            except (TypeError, ValueError):
+                continue
+            if not isinstance(seats, list) or not all(isinstance(bot, str) for bot in seats):
+                continue
+            if not isinstance(started_at, (int, float)):
+                continue
+            row = InPlay(str(key), str(match_id), tuple(seats), str(node), float(started_at))
+            games.append(row)
+        return tuple(games)
 
     def heartbeats(self, tournament_id: int | None = None) -> dict[int, Heartbeat]:
         """Each tournament's runner (by id; or that one's) as last heard of; none

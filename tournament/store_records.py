@@ -82,3 +82,14 @@ class Heartbeat:
     beat_at: float  # its last heartbeat
     ended_at: float | None  # None: still at work, or killed
     decided: bool  # it ended with its SPRT over (decided, or at its game limit)
+
+
+@dataclass(frozen=True, slots=True)
+class InPlay:
+    """A game being played now: its match created, the game not yet stored."""
+
+    key: str
+    match_id: str
+    seats: tuple[str, ...]  # the seats' bots, in seat order
+    node: str  # where it plays: a Ray node, "" for the runner's own process
+    started_at: float

@@ -81,7 +81,22 @@ MIGRATIONS: tuple[str, ...] = (
         decided INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # 5 -> 6: the games a runner is playing now (its match created, the game not
+    # yet stored), for the web viewer's "Now playing"; `seats_json` lists the
+    # seats' bots, `node` is where it plays ('' for the runner's own process)
+    """
+    CREATE TABLE games_in_play (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        key TEXT NOT NULL,
+        match_id TEXT NOT NULL,
+        seats_json TEXT NOT NULL,
+        node TEXT NOT NULL DEFAULT '',
+        started_at REAL NOT NULL,
+        PRIMARY KEY (tournament_id, key)
+    );
+    """,
 )
 
-# Read as it is from this version on: no `runners` table reads as no runner.
+# Read as it is from this version on: no `runners` table reads as no runner,
+# no `games_in_play` table as no game in play.
 READ_AS_IS_FROM = 4
