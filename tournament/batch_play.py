@@ -16,7 +16,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sqlite3
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import grpc
@@ -46,8 +49,9 @@ from tournament.room import ServerFull, room_wait, waiting_line
 from tournament.run_error import RunError
 from tournament.schedule import ScheduledGame
 from tournament.server_check import CUT_SHORT, MAX_HICCUPS, still_gone
-from tournament.store import GameRecord, Store
+from tournament.store import GameRecord, InPlay, Store, StoreError
 from tournament.store_apart import written_apart
+from tournament.store_lock import LockWait
 from tournament.turns import DealTurns
 
 __all__ = ["ANSWER_SECONDS", "FATAL_CODES", "play_batches", "warn_if_replays_open"]
@@ -59,6 +63,9 @@ FATAL_CODES = {
     grpc.StatusCode.PERMISSION_DENIED,
     grpc.StatusCode.UNIMPLEMENTED,
 }
+# How long a game in play's row waits for another process's lock on the
+# database: it is for spectators, and the game goes on without it.
+IN_PLAY_WAIT_SECONDS = 2.0
 
 
 async def play_batches(
@@ -101,6 +108,7 @@ async def play_batches(
     figures.refit()
     player = GamePlayer(config, address, admin_token, launcher, log, tls)
     runner = _Runner(player, store, tournament_id, figures, progress)
+    runner.player = replace(player, on_match=runner.in_play)
     if crashes is not None:
         runner.crash_reasons = crashes
     secret = store.deal_secret(tournament_id)
@@ -173,6 +181,7 @@ class _Runner:
         self.told_full: set[str] = set()  # servers whose games were said to wait for room
         self.shaky = False  # the server was said to fail a game and answer again
         self.storing = asyncio.Lock()  # one game written at a time, in the order they end
+        self.playing: set[str] = set()  # keys of the games recorded in play, not yet stored
 
     async def run(self, pending: list[ScheduledGame]) -> None:
         if not pending:
@@ -214,7 +223,9 @@ class _Runner:
                 async with ready:
                     ready.notify_all()
 
-    async def _play(self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame) -> None:
+    async def _play_and_store(
+        self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame
+    ) -> None:
         """Play one game and store it, or count it as not played. A game whose
         server failed it but answers again is played again (MAX_HICCUPS times)."""
         self.progress.game_started(scheduled.key)
@@ -241,6 +252,33 @@ class _Runner:
             if played is not None:
                 await self.accept(*played)
             return
+
+    async def _play(self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame) -> None:
+        """Play one game and store it, or count it as not played; a game not
+        stored is no longer in play (an error that ends the run leaves its
+        rows to the run's end, which clears them)."""
+        await self._play_and_store(stub, scheduled)
+        if scheduled.key in self.playing:
+            self.playing.discard(scheduled.key)
+            tid, key = self.tournament_id, scheduled.key
+            await self._in_play_write(key, lambda store: store.game_not_in_play(tid, key))
+
+    async def in_play(self, scheduled: ScheduledGame, match_id: str) -> None:
+        """A game's match is created: recorded in play for the viewer's "Now
+        playing", until the game is stored (record_game removes it) or given up."""
+        game = InPlay(scheduled.key, match_id, tuple(scheduled.seats), "", time.time())
+        tid = self.tournament_id
+        self.playing.add(scheduled.key)
+        await self._in_play_write(scheduled.key, lambda store: store.game_in_play(tid, game))
+
+    async def _in_play_write(self, key: str, write: Callable[[Store], None]) -> None:
+        """A write for spectators alone: one the database refuses (its lock
+        held a while, a full disk) is logged and skipped, never the game's
+        failure; the runner's end clears what it left."""
+        try:
+            await written_apart(self.store, write, LockWait(IN_PLAY_WAIT_SECONDS))
+        except (StoreError, sqlite3.Error) as error:
+            self.log.info("games in play not written", key=key, error=str(error))
 
     async def _play_when_room(
         self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame
@@ -292,6 +330,8 @@ class _Runner:
             except asyncio.CancelledError:
                 self._counted(record, await write)
                 raise
+            if stored:  # its row in play went in the same commit
+                self.playing.discard(record.key)
             self._counted(record, stored)
 
     def _counted(self, record: GameRecord, stored: bool) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,6 +72,11 @@ class GamePlayer:
     tls: ServerTls | None = None  # how to reach a TLS server; None: plaintext
     # Warnings given once per run (a set shared by the games: the player is frozen).
     warned: set[str] = field(default_factory=set, compare=False)
+    # Told of each match created for a game (the game's key, its match id):
+    # the runner records the game in play for the viewer; None: nobody is told.
+    on_match: Callable[[ScheduledGame, str], Awaitable[None]] | None = field(
+        default=None, compare=False
+    )
 
     async def play(self, stub: arena_pb2_grpc.ArenaStub, scheduled: ScheduledGame) -> PlayedGame:
         """The game's result, its full record, and why each crashed bot crashed."""
@@ -89,7 +94,7 @@ class GamePlayer:
             admin_token=self.admin_token,
         )
         started = time.monotonic()
-        created = await self._create(stub, request)
+        created = await self._create(stub, request, scheduled)
         log = self.log.bind(match_id=created.match_id, game=config.game, key=scheduled.key)
         seats: dict[int, Any] = {}
         tasks: dict[int, asyncio.Task[None]] = {}
@@ -136,15 +141,22 @@ class GamePlayer:
         return record, replay, reasons
 
     async def _create(
-        self, stub: arena_pb2_grpc.ArenaStub, request: arena_pb2.CreateMatchRequest
+        self,
+        stub: arena_pb2_grpc.ArenaStub,
+        request: arena_pb2.CreateMatchRequest,
+        scheduled: ScheduledGame,
     ) -> arena_pb2.CreateMatchResponse:
-        """The new match; ServerFull when the server hosts its limit of matches."""
+        """The new match, `on_match` told of it; ServerFull when the server
+        hosts its limit of matches."""
         try:
-            return await stub.CreateMatch(request, wait_for_ready=True, timeout=RPC_SECONDS)
+            created = await stub.CreateMatch(request, wait_for_ready=True, timeout=RPC_SECONDS)
         except grpc.aio.AioRpcError as error:
             if error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
                 raise ServerFull(self.address, error.details() or "no room") from None
             raise
+        if self.on_match is not None:
+            await self.on_match(scheduled, created.match_id)
+        return created
 
     async def _without_the_bots(
         self,
@@ -165,7 +177,7 @@ class GamePlayer:
             "play the game again, and the bots lose it",
             bots=list(scheduled.seats),
         )
-        created = await self._create(stub, request)
+        created = await self._create(stub, request, scheduled)
         log = log.bind(match_id=created.match_id)
         stand_ins = [
             self._stand_in(scheduled, seat, created) for seat in range(len(scheduled.seats))

@@ -6,11 +6,14 @@ only finished games, and a spectator could not find the games being played."""
 
 from __future__ import annotations
 
+import json
+import signal
 import sqlite3
 from contextlib import closing
 from pathlib import Path
 
 from tests.tournament.stored_records import finished_record
+from tests.tournament.test_run_claims import _config, _finished, _held_run
 from tournament.schedule import make_schedule
 from tournament.store import InPlay, Store
 from tournament.store_read import read_store
@@ -91,3 +94,38 @@ def test_a_row_edited_into_nonsense_is_left_out(tmp_path: Path) -> None:
             "INSERT INTO games_in_play VALUES (?, 'k', 'm', '{\"no\": 1}', '', 1.0)", (tid,)
         )
     assert read_store(db, lambda store: store.games_in_play(tid)) == (_in_play(schedule[0]),)
+
+
+def _rows(db: Path) -> list[tuple[str, str, str, str]]:
+    with closing(sqlite3.connect(db)) as raw:
+        return raw.execute("SELECT key, match_id, seats_json, node FROM games_in_play").fetchall()
+
+
+def test_a_run_records_its_game_in_play_and_clears_it(tmp_path: Path) -> None:
+    """A real runner, held in its first game: the game is in play with its
+    match; once the run is over nothing is. Killed (SIGKILL) in a game, the
+    runner leaves its row, which the resume's start clears."""
+    db = tmp_path / "cups.sqlite"
+    config = str(_config(tmp_path, "cup", 2))
+    with _held_run(tmp_path, "run", config, "--no-report") as runner:
+        # Held in its game, asked for a move: its match is created.
+        ((key, match_id, seats, node),) = _rows(db)
+        assert match_id and node == "" and sorted(json.loads(seats)) == ["gate", "quick"]
+    _finished(runner)
+    assert _rows(db) == []
+    with closing(sqlite3.connect(db)) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM games WHERE key = ?", (key,)).fetchone() == (1,)
+
+    config = str(_config(tmp_path, "cup", 4))
+    (tmp_path / "asked").unlink()
+    with _held_run(tmp_path, "run", config, "--no-report") as runner:
+        runner.send_signal(signal.SIGKILL)
+        runner.communicate()
+    (stale,) = _rows(db)  # left by the killed runner
+    (tmp_path / "asked").unlink()
+    with _held_run(tmp_path, "run", config, "--no-report") as runner:
+        # Held in its game, asked for a move: its start cleared the stale row.
+        (row,) = _rows(db)
+        assert row[1] != stale[1]
+    _finished(runner)
+    assert _rows(db) == []
