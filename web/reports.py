@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from tournament.heartbeat import FINISHED, RunState, run_state
+from tournament.heartbeat import FINISHED, RUNNING, RunState, run_state
 from tournament.report_html import report_fragment
+from tournament.store_records import InPlay
 from web import tournaments
 
 KEPT = 8  # reports kept (one per tournament shown)
@@ -43,6 +44,8 @@ class Report:
     # Read at each request (ReportCache.get), not kept: a runner's heartbeat
     # grows old without any change to the tournament.
     state: RunState = FINISHED_STATE
+    # Read at each request too: the games in play while it runs (none else).
+    playing: tuple[InPlay, ...] = ()
 
 
 def tournament_url(index: int, name: str) -> str:
@@ -79,7 +82,10 @@ class ReportCache:
         polled = await asyncio.to_thread(tournaments.polled, path, name)
         report = await self._report(index, path, name, polled.marker)
         seen = polled.heartbeat, polled.newest
-        return replace(report, state=run_state(report.scheduled, report.played, *seen))
+        state = run_state(report.scheduled, report.played, *seen)
+        # Rows a killed runner left stay until a resume clears them: shown only while running.
+        playing = polled.playing if state.word == RUNNING else ()
+        return replace(report, state=state, playing=playing)
 
     async def _report(self, index: int, path: Path, name: str, marker: Marker) -> Report:
         cached = self.built.get((index, name))

@@ -5,6 +5,8 @@ a tournament game's replay page and frames."""
 from __future__ import annotations
 
 import asyncio
+import gzip
+import hashlib
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -17,10 +19,11 @@ from tournament.heartbeat import RUNNING
 from tournament.sprt_blocks import SprtPlan
 from web import pages, tournaments
 from web.gateway import GatewayError
+from web.now_playing import hosted_matches, now_playing_html
 from web.replays import frames_response, replayable
 from web.reports import Report, tournament_url
 from web.request_args import move_query, view_query
-from web.responses import body_headers, fail, held_back_refusal, html
+from web.responses import accepts_gzip, body_headers, fail, held_back_refusal, html
 from web.state import STATE
 
 
@@ -82,25 +85,43 @@ async def tournaments_page(request: web.Request) -> web.Response:
 async def tournament_page(request: web.Request) -> web.Response:
     report = await _report(request)
     url = tournament_url(int(request.match_info["db"]), request.match_info["name"])
+    playing, etag = await _now_playing(request, report)
     state = {"state": report.state.word, "state_text": report.state.text()}
-    boot = {**state, "fragment_url": f"{url}/fragment", "etag": report.etag}
-    return html(pages.tournament_page(report.title, report.fragment, boot))
+    boot = {**state, "fragment_url": f"{url}/fragment", "etag": etag}
+    return html(pages.tournament_page(report.title, playing + report.fragment, boot))
 
 
 async def tournament_fragment(request: web.Request) -> web.Response:
-    """The report alone, for the page to swap in; an unchanged one is a 304
-    (the page sends the ETag it holds)."""
+    """The report alone (after its games in play while it runs), for the page
+    to swap in; an unchanged one is a 304 (the page sends the ETag it holds)."""
     report = await _report(request)
+    playing, etag = await _now_playing(request, report)
     headers = {
-        "ETag": report.etag,
+        "ETag": etag,
         "Cache-Control": "no-cache",
         "X-Tournament-Running": "1" if report.state.word == RUNNING else "0",
         "X-Tournament-State": report.state.text(),
     }
-    if report.etag in request.headers.get("If-None-Match", ""):
+    if etag in request.headers.get("If-None-Match", ""):
         return web.Response(status=304, headers=headers)
-    body, more = body_headers(request, report.plain, report.gzipped, "text/html; charset=utf-8")
+    plain, gzipped = report.plain, report.gzipped
+    if playing:  # compressed again only when it changed (else a 304 above)
+        plain = playing.encode() + report.plain
+        if accepts_gzip(request.headers.get("Accept-Encoding", "")):
+            gzipped = await asyncio.to_thread(gzip.compress, plain, 5)
+    body, more = body_headers(request, plain, gzipped, "text/html; charset=utf-8")
     return web.Response(body=body, headers={**headers, **more})
+
+
+async def _now_playing(request: web.Request, report: Report) -> tuple[str, str]:
+    """The "Now playing" section of a running tournament ('' for none) and
+    the ETag of the report with it: it changes as games start and end."""
+    if not report.playing:
+        return "", report.etag
+    hosted = await hosted_matches(request.app[STATE], report.playing)
+    section = now_playing_html(report.playing, hosted)
+    tag = hashlib.sha256(section.encode()).hexdigest()[:12]
+    return section, f'{report.etag[:-1]}-{tag}"'
 
 
 async def _stored_game(request: web.Request) -> tournaments.StoredGame:

@@ -25,7 +25,7 @@ from tournament.store import (
 )
 from tournament.store_open import table_names
 from tournament.store_read import ChangedWhileRead, read_connection, read_store
-from tournament.store_records import Heartbeat
+from tournament.store_records import Heartbeat, InPlay
 from tournament.stored_schedule import deal_in_play, played_of_schedule
 
 T = TypeVar("T")
@@ -194,6 +194,9 @@ class Polled:
     # tournament.heartbeat.run_state needs beside its games played.
     heartbeat: Heartbeat | None
     newest: float
+    # The games its runner is playing now (none in a database written before
+    # they were recorded).
+    playing: tuple[InPlay, ...] = ()
 
 
 def polled(path: Path, name: str) -> Polled:
@@ -211,7 +214,8 @@ def polled(path: Path, name: str) -> Polled:
         store = Store.on(path, connection)
         record = _named(store, path, name)
         newest = store.newest_games(record.id).get(record.id, record.updated_at)
-        return Polled(marker, store.heartbeats(record.id).get(record.id), newest)
+        heartbeat = store.heartbeats(record.id).get(record.id)
+        return Polled(marker, heartbeat, newest, store.games_in_play(record.id))
 
     try:
         return read_connection(path, read)

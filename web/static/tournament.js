@@ -94,8 +94,8 @@ async function refresh() {
       showPair(false);
     }
     report.dataset.polled = String(Number(report.dataset.polled || 0) + 1);
-    const text = response.headers.get("X-Tournament-State");
-    if (text) showState(text);
+    const stateText = response.headers.get("X-Tournament-State");
+    if (stateText) showState(stateText);
   }
   asking = false;
   askLater();

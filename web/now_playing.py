@@ -1,0 +1,60 @@
+"""A running tournament's "Now playing": the games its runner is playing now
+(tournament.store's `games_in_play`), each with its seats and a link to its
+live page on the viewer's game server. A game the viewer's server does not
+host (played on a Ray node, or on another server than the one the viewer
+reads) is listed without a link, saying so. Before, a running tournament's
+page listed only finished games: a spectator could not find the live ones."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from html import escape
+from urllib.parse import quote
+
+from tournament.store_records import InPlay
+from web.gateway import GatewayError
+from web.state import State
+
+__all__ = ["hosted_matches", "now_playing_html"]
+
+
+async def hosted_matches(state: State, playing: Sequence[InPlay]) -> set[str]:
+    """The matches of `playing` that the viewer's game server hosts: played in
+    the runner's own process (not on a Ray node) and known to the server."""
+    hosted = set()
+    for game in playing:
+        if game.node:
+            continue
+        try:
+            await state.match_info(game.match_id)
+        except GatewayError:
+            continue  # another server's match (or the viewer's server away)
+        hosted.add(game.match_id)
+    return hosted
+
+
+def now_playing_html(playing: Sequence[InPlay], hosted: Collection[str]) -> str:
+    """The section (empty when no game is in play): each game's key, its seats
+    and its live page's link, or where it plays when the viewer cannot show it."""
+    if not playing:
+        return ""
+    rows = []
+    for game in playing:
+        seats = ", ".join(escape(bot) for bot in game.seats)
+        match = escape(game.match_id)
+        if game.match_id in hosted:
+            href = f"/match/{quote(game.match_id, safe='')}"
+            match = f'<a class="live-link" href="{escape(href)}">{match}</a>'
+        elif game.node:
+            match += f' <span class="muted">(on Ray node {escape(game.node)})</span>'
+        else:
+            match += ' <span class="muted">(not on this viewer\'s game server)</span>'
+        rows.append(
+            f'<tr data-match-id="{escape(game.match_id)}"><td>{escape(game.key)}</td>'
+            f"<td>{match}</td><td>{seats}</td></tr>"
+        )
+    return (
+        '<section id="now-playing" class="now-playing"><h2>Now playing</h2>'
+        '<table class="now-playing-games"><thead><tr><th>game</th><th>match</th>'
+        f"<th>seats</th></tr></thead><tbody>{''.join(rows)}</tbody></table></section>"
+    )
