@@ -6,15 +6,30 @@ only finished games, and a spectator could not find the games being played."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import sqlite3
+import threading
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-from tests.tournament.stored_records import finished_record
+import pytest
+import structlog
+
+from clients.launch import Launcher
+from tests.tournament.quick_cup import Recorder, quick_cup
+from tests.tournament.stored_records import finished_record, two_seat_record
+from tests.tournament.test_heartbeat import _hold_lock
 from tests.tournament.test_run_claims import _config, _finished, _held_run
-from tournament.schedule import make_schedule
+from tournament import batch_play
+from tournament.batch_play import _Runner
+from tournament.game_play import GamePlayer, PlayedGame
+from tournament.live import live_figures
+from tournament.runner import ladder_stages, open_tournament, schedule_for
+from tournament.schedule import ScheduledGame, make_schedule
 from tournament.store import InPlay, Store
 from tournament.store_read import read_store
 from tournament.store_schema import MIGRATIONS
@@ -129,3 +144,67 @@ def test_a_run_records_its_game_in_play_and_clears_it(tmp_path: Path) -> None:
         assert row[1] != stale[1]
     _finished(runner)
     assert _rows(db) == []
+
+
+class _InPlayThenDone(GamePlayer):
+    """Each game's match is created (the runner told of it), then the game is
+    over at once, 10 to 7; a game whose key is in `timing_out` times out."""
+
+    timing_out: frozenset[str] = frozenset()
+
+    async def play(self, stub: Any, scheduled: ScheduledGame) -> PlayedGame:
+        assert self.on_match is not None
+        await self.on_match(scheduled, f"m-{scheduled.key}")
+        if scheduled.key in self.timing_out:
+            raise TimeoutError(f"match m-{scheduled.key} did not finish")
+        return two_seat_record(scheduled, match_id=f"m-{scheduled.key}"), None, {}
+
+
+def _runner(tmp_path: Path, store: Store, timing_out: frozenset[str] = frozenset()) -> Any:
+    config = quick_cup(tmp_path)
+    stages = ladder_stages(store, config)
+    schedule = schedule_for(config, stages)
+    tid = open_tournament(store, config, len(schedule), stages)
+    player = _InPlayThenDone(config, "127.0.0.1:1", "", Launcher(), structlog.get_logger())
+    object.__setattr__(player, "timing_out", timing_out)
+    figures = live_figures(config.bot_names, config.players, config.anchor)
+    runner = _Runner(player, store, tid, figures, Recorder())
+    runner.player = replace(player, on_match=runner.in_play)
+    return runner, schedule
+
+
+def test_an_in_play_write_the_database_refuses_does_not_fail_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holds the lock past the in-play row's short wait: the
+    row is skipped, the game played and stored all the same."""
+    monkeypatch.setattr(batch_play, "IN_PLAY_WAIT_SECONDS", 0.1)
+    db = tmp_path / "cup.sqlite"
+
+    async def run(runner: Any, game: ScheduledGame) -> None:
+        held = threading.Event()
+        holder = threading.Thread(target=_hold_lock, args=(db, held, 0.6))
+        holder.start()
+        held.wait()
+        await runner._play(None, game)
+        await asyncio.to_thread(holder.join)
+
+    with Store(db) as store:
+        runner, schedule = _runner(tmp_path, store)
+        asyncio.run(run(runner, schedule[0]))
+        assert runner.played == 1 and runner.errors == 0
+        assert store.done_keys(runner.tournament_id) == {schedule[0].key}
+        assert store.games_in_play(runner.tournament_id) == ()
+
+
+def test_a_game_given_up_is_no_longer_in_play(tmp_path: Path) -> None:
+    db = tmp_path / "cup.sqlite"
+    with Store(db) as store:
+        runner, schedule = _runner(tmp_path, store)
+        lost = schedule[0].key
+        object.__setattr__(runner.player, "timing_out", frozenset({lost}))
+        asyncio.run(runner._play(None, schedule[0]))
+        assert runner.errors == 1 and runner.played == 0
+        assert store.games_in_play(runner.tournament_id) == ()
+        asyncio.run(runner._play(None, schedule[1]))
+        assert runner.played == 1 and store.games_in_play(runner.tournament_id) == ()
