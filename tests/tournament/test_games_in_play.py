@@ -35,14 +35,14 @@ from tournament.store_read import read_store
 from tournament.store_schema import MIGRATIONS
 
 
-def _cup(db: Path) -> tuple[Store, int, list]:
+def _cup(db: Path) -> tuple[Store, int, tuple[ScheduledGame, ...]]:
     schedule = make_schedule(["a", "b"], 2, 2, 1)
     store = Store(db)
     tid = store.open_tournament("cup", "sheep-showdown", 2, {}, None, len(schedule), {})
     return store, tid, schedule
 
 
-def _in_play(scheduled, match_id: str = "m1") -> InPlay:
+def _in_play(scheduled: ScheduledGame, match_id: str = "m1") -> InPlay:
     return InPlay(scheduled.key, match_id, tuple(scheduled.seats), "", 100.0)
 
 
