@@ -25,8 +25,8 @@ VERSION = (
     "UPDATE schema_version SET version = 9e999",
     "sheepfold tournament: the schema version of {db} is not one whole number (edited by "
     "hand?): its schema_version table holds inf; put back the one row it held (this "
-    "sheepfold writes version 5: DELETE FROM schema_version; INSERT INTO schema_version "
-    "VALUES (5) in the sqlite3 shell, if this sheepfold wrote the file)",
+    "sheepfold writes version 6: DELETE FROM schema_version; INSERT INTO schema_version "
+    "VALUES (6) in the sqlite3 shell, if this sheepfold wrote the file)",
 )
 
 
