@@ -108,5 +108,5 @@ def test_a_tournament_stored_before_there_were_secrets_keeps_its_deal_numbers(
             " created_at, updated_at) VALUES ('cup', 'sheep-showdown', 2, '{}', '{}', 0, 0)"
         )
     with Store(db) as store:
-        assert store.version == len(MIGRATIONS) == 5
+        assert store.version == len(MIGRATIONS) == 6
         assert store.deal_secret(store.tournament("cup").id) is None
