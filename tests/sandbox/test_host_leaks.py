@@ -581,7 +581,7 @@ def test_no_bots_folder_holds_the_runners_home(
         timeout=120,
         check=False,
     )
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 2, done.stderr  # a usage error, as in a tournament config
     assert done.stderr.strip() == (
         f"sheepfold match: --bot-dir {home} would show the bot the home folder {home}: "
         "give it a folder of its own"
@@ -637,7 +637,7 @@ def test_no_bots_folder_holds_the_temporary_folder(tmp_path: Path, sandbox_ready
         timeout=120,
         check=False,
     )
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 2, done.stderr  # a usage error, as in a tournament config
     assert done.stderr.strip() == (
         f"sheepfold match: --bot-dir {tmp_path} would show the bot the temporary folder "
         f"{temp}, with other programs' Unix sockets: give it a folder of its own"
