@@ -20,9 +20,9 @@ repeat at will.
 A request aiohttp cannot parse (a request line or header too long, a header
 without a colon, no HTTP at all) is answered with the viewer's own short 400
 page: aiohttp's quoted part of the request back, and named itself, its
-version and Python's in the Server header. It is logged in one line, as the
-refusals are: aiohttp's traceback was printed for each unless the program
-had routed aiohttp's log (`sheepfold web` had not).
+version and Python's in the Server header. aiohttp logs it through the
+standard library, which `serve` and `web` route into their own log
+(server.logs): one counted line, not aiohttp's traceback.
 """
 
 from __future__ import annotations
@@ -31,11 +31,10 @@ import asyncio
 import contextlib
 import socket
 from collections import Counter
-from typing import Any, cast
+from typing import cast
 
 import structlog
 from aiohttp import web
-from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web_protocol import RequestHandler
 
 from server.logs import Counts
@@ -147,40 +146,11 @@ class BoundedSite(web.BaseSite):
 UNREADABLE = "The viewer could not read this request: not HTTP, or a line of it too long."
 
 
-# A request aiohttp could not parse, logged by the viewer itself (per client
-# address, its first 20 then one in a thousand): aiohttp logged it through the
-# standard library with its traceback, which only a program that routed
-# aiohttp's log (`sheepfold serve`) turned into one line; `sheepfold web`
-# printed ten lines of traceback for each, as often as a client sent one.
-_UNPARSED = Counts(keep=256)
-_UNPARSED_LOG = structlog.get_logger("aiohttp.server")
-
-
-def _log_unparsed(message: str, error: HttpProcessingError) -> None:
-    total = _UNPARSED.due(message)
-    if total is not None:
-        _UNPARSED_LOG.warning(
-            message,
-            logger="aiohttp.server",
-            total=total,
-            error=" ".join(f"{type(error).__name__}: {error}".split())[:500],
-            **_UNPARSED.left_out(),
-        )
-
-
 class _OwnErrorPages(RequestHandler):
     """aiohttp's handler for a connection, with the viewer's own page for a
-    request it cannot parse: aiohttp's page quoted the request back; and the
-    viewer's own line in the log for it, not aiohttp's traceback."""
+    request it cannot parse: aiohttp's page quoted the request back."""
 
     __slots__ = ()
-
-    def log_exception(self, *args: Any, **kw: Any) -> None:
-        error = kw.get("exc_info")
-        if isinstance(error, HttpProcessingError) and args and isinstance(args[0], str):
-            _log_unparsed(args[0] % args[1:], error)  # a client's mistake, not the viewer's
-            return
-        super().log_exception(*args, **kw)
 
     def handle_error(
         self,
@@ -189,8 +159,8 @@ class _OwnErrorPages(RequestHandler):
         exc: BaseException | None = None,
         message: str | None = None,
     ) -> web.StreamResponse:
-        # aiohttp's own logs the error (log_exception above) and checks that
-        # nothing was sent yet; its page is dropped.
+        # aiohttp's own logs the error (the log has it, counted) and checks
+        # that nothing was sent yet; its page is dropped.
         super().handle_error(request, status, exc, message)
         why = UNREADABLE if status < 500 else "The viewer failed on this request."
         response = web.Response(
