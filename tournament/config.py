@@ -37,7 +37,7 @@ from tournament.config_fields import (
 )
 from tournament.executors.settings import ExecutorError, ExecutorSettings, parse_executor
 from tournament.sandbox_config import bot_sandbox, default_sandbox
-from tournament.schedule import SEAT_ORDERS, group_count
+from tournament.schedule import group_count, seatings_per_seed
 from tournament.userfiles import UserFileError, read_user_text
 
 __all__ = [
@@ -308,8 +308,7 @@ def _check_schedule_size(
         groups = candidates * group_count(bots - candidates, players - 1, max_groups)
     else:
         groups = group_count(bots, players, max_groups)
-    # 3 or more players: the seat order and its reverse (schedule.SEAT_ORDERS)
-    orders = players * (SEAT_ORDERS if players >= 3 else 1)
+    orders = seatings_per_seed(players)
     games = groups * orders * games_per_pairing
     if games > MAX_GAMES:
         raise ConfigError(

@@ -47,7 +47,7 @@ def seat_orders_for(store: Store, config: TournamentConfig) -> int:
 def kept_seat_orders(stored: Mapping[str, Any]) -> int:
     """The seat orders of a stored tournament's config: 1 when it holds none
     (stored before the setting was), as its schedule then was."""
-    return 2 if stored.get("seat_orders") == 2 else 1
+    return SEAT_ORDERS if stored.get("seat_orders") == SEAT_ORDERS else 1
 
 
 def ladder_stages(store: Store, config: TournamentConfig) -> list[list[str]]:

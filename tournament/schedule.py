@@ -43,6 +43,7 @@ __all__ = [
     "ladder_schedule",
     "make_groups",
     "make_schedule",
+    "seatings_per_seed",
     "seeds",
     "sprt_block",
 ]
@@ -255,6 +256,11 @@ def _rotations(
     return games
 
 
+def seatings_per_seed(players: int, seat_orders: int = SEAT_ORDERS) -> int:
+    """The games a group of `players` bots plays on one seed (`_seatings`)."""
+    return players * (seat_orders if players >= 3 else 1)
+
+
 def _seatings(
     group: tuple[str, ...], index: int, seed: int, seat_orders: int
 ) -> list[ScheduledGame]:
@@ -268,7 +274,7 @@ def _seatings(
     counting as after the last seat or not. For k = 2 the two rotations are
     already both orders."""
     games = _rotations(group, index, seed)
-    if seat_orders == 2 and len(group) >= 3:
+    if seatings_per_seed(len(group), seat_orders) > len(group):
         games += _rotations(group[::-1], index, seed, first=len(group))
     return games
 
