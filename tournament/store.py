@@ -28,7 +28,7 @@ from tournament.store_checks import (
 )
 from tournament.store_errors import NoSuchTournament, StoreError, StoreLocked, latest_error
 from tournament.store_lock import LOCK_WAIT_SECONDS, SILENT_WAIT, LockWait
-from tournament.store_open import locked_wait, open_database, read_version
+from tournament.store_open import has_table, locked_wait, open_database, read_version
 from tournament.store_path import check_existing
 from tournament.store_records import (
     GameRecord,
@@ -532,9 +532,7 @@ class Store:
         """The tournament's games in play, oldest first; none in a database
         written before they were recorded (read as it is: store_read), and a
         row edited by hand into nonsense is left out."""
-        if not self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games_in_play'"
-        ).fetchone():
+        if not has_table(self._db, "games_in_play"):
             return ()
         games = []
         for key, match_id, seats_json, node, started_at in self._db.execute(
@@ -558,9 +556,7 @@ class Store:
         """Each tournament's runner (by id; or that one's) as last heard of; none
         in a database written before runners were recorded (read as it is:
         store_read)."""
-        if not self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runners'"
-        ).fetchone():
+        if not has_table(self._db, "runners"):
             return {}
         return {
             int(row[0]): Heartbeat(

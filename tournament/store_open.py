@@ -21,6 +21,7 @@ from tournament.store_schema import MIGRATIONS
 
 __all__ = [
     "foreign_kind",
+    "has_table",
     "locked_wait",
     "newer_schema",
     "open_database",
@@ -43,6 +44,13 @@ def table_names(connection: sqlite3.Connection) -> set[str]:
     return {
         row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
     }
+
+
+def has_table(connection: sqlite3.Connection, name: str) -> bool:
+    """Whether the database open on `connection` has a table `name` (one
+    written by an older sheepfold may lack those added since: read as empty)."""
+    query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+    return connection.execute(query, (name,)).fetchone() is not None
 
 
 def newer_schema(path: str | Path, version: int) -> StoreError:
@@ -139,9 +147,7 @@ def _check_kind(connection: sqlite3.Connection, path: str) -> None:
 def _stored_version(connection: sqlite3.Connection, path: str) -> int | None:
     """The schema version, read without taking the write lock; None: the
     file has no version yet (a StoreError when its table was damaged)."""
-    if not connection.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-    ).fetchone():
+    if not has_table(connection, "schema_version"):
         return None
     return read_version(connection, path)
 
