@@ -108,3 +108,21 @@ def stored_match(match_id: str, seed: int, created_at: float) -> MatchRecord:
         token_hashes=("a", "b"),
         created_at=created_at,
     )
+
+
+def play_random_match(address: str, seed: int = 1) -> None:
+    """A two-seat Sheep Showdown match of random bots, played to its end on
+    the server at `address`."""
+    done = sheepfold(
+        *("match", "--server", address, "--game", "sheep-showdown", "--players", "2"),
+        *("--bots", "random,random", "--seed", str(seed)),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def create_match(address: str) -> subprocess.CompletedProcess[str]:
+    """`sheepfold create` of a two-seat Sheep 'n' Sheep match nobody joins."""
+    return sheepfold(
+        "create", "--server", address, "--game", "sheep-n-sheep", "--players", "2", timeout=60
+    )

@@ -16,28 +16,10 @@ from pathlib import Path
 import pytest
 
 from server import launch
-from tests.cli.helpers import sheepfold
+from tests.cli.helpers import play_random_match, sheepfold
 from tests.conftest import start_server_process, stop_server_process
 
 pytestmark = pytest.mark.e2e
-
-
-def _play(port: int, seed: int) -> None:
-    done = sheepfold(
-        "match",
-        "--server",
-        f"127.0.0.1:{port}",
-        "--game",
-        "sheep-showdown",
-        "--players",
-        "2",
-        "--bots",
-        "random,random",
-        "--seed",
-        str(seed),
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
 
 
 def _finished(db: Path) -> str:
@@ -68,9 +50,9 @@ def test_a_backup_taken_while_serving_is_restored_over_a_killed_servers_file(
     db = tmp_path / "sheepfold.db"
     server = start_server_process("--db", str(db))
     try:
-        _play(server.port, 1)
+        play_random_match(server.address, 1)
         _copy(db, tmp_path / "backup.db")  # sqlite3 sheepfold.db ".backup backup.db"
-        _play(server.port, 2)  # after the backup: the restore must not bring it back
+        play_random_match(server.address, 2)  # after the backup: the restore must not bring it back
     finally:
         launch.stop(server, graceful=False)  # a crash: what one restores after
     assert stat.S_IMODE((tmp_path / "backup.db").stat().st_mode) == 0o600
@@ -95,9 +77,9 @@ def test_a_backup_copied_over_a_killed_servers_file_is_not_restored(tmp_path: Pa
     db = tmp_path / "sheepfold.db"
     server = start_server_process("--db", str(db))
     try:
-        _play(server.port, 1)
+        play_random_match(server.address, 1)
         _copy(db, tmp_path / "backup.db")  # sqlite3 sheepfold.db ".backup backup.db"
-        _play(server.port, 2)
+        play_random_match(server.address, 2)
     finally:
         launch.stop(server, graceful=False)
     shutil.copyfile(tmp_path / "backup.db", db)

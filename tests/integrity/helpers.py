@@ -243,6 +243,11 @@ def log_entries(lines: Sequence[str]) -> list[Mapping[str, object]]:
     return entries
 
 
+def logged(lines: Sequence[str], event: str) -> list[dict[str, object]]:
+    """The JSON log entries of `lines` whose event is `event`, in order."""
+    return [dict(entry) for entry in log_entries(lines) if entry["event"] == event]
+
+
 @contextlib.contextmanager
 def stopped_by_the_end(server: InProcessServer) -> Iterator[Callable[[], None]]:
     """`stop()` starts the server's shutdown beside the test and returns once

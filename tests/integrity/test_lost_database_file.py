@@ -26,15 +26,11 @@ from tests.integrity.helpers import (
     game_cases,
     get_match,
     health_status,
-    log_entries,
+    logged,
     wait_until,
 )
 
 pytestmark = pytest.mark.e2e
-
-
-def _events(lines: list[str], event: str) -> list[dict[str, object]]:
-    return [dict(e) for e in log_entries(lines) if e["event"] == event]
 
 
 async def _play_then_lose_the_file(db: Path, replace: bool) -> tuple[str, int]:
@@ -61,7 +57,7 @@ async def _play_then_lose_the_file(db: Path, replace: bool) -> tuple[str, int]:
                     Path(f"{db}{suffix}").unlink()
             await asyncio.to_thread(
                 wait_until,
-                lambda: bool(_events(server.log_lines, "database file deleted or replaced")),
+                lambda: bool(logged(server.log_lines, "database file deleted or replaced")),
                 10,
                 "the server noticing",
             )
@@ -80,7 +76,7 @@ async def _play_then_lose_the_file(db: Path, replace: bool) -> tuple[str, int]:
             moves = (await get_match(address, created.match_id)).moves
     finally:
         assert await asyncio.to_thread(stop_server_process, server) == 0
-    saved = _events(
+    saved = logged(
         server.log_lines, "database saved to a new file: its file had been deleted or replaced"
     )
     assert len(saved) == 1, server.log_lines[-5:]
@@ -102,9 +98,9 @@ def test_a_database_file_lost_under_the_server_is_told_and_saved(
     assert oct(db.stat().st_mode & 0o777) == oct(0o600)
     again = start_server_process("--db", str(db))
     try:
-        started = _events(again.log_lines, "server started")
+        started = logged(again.log_lines, "server started")
         assert started[0]["restored_matches"] == 1
-        (match_id,) = [e["match_id"] for e in _events(again.log_lines, "match restored")]
+        (match_id,) = [e["match_id"] for e in logged(again.log_lines, "match restored")]
         info = asyncio.run(get_match(again.address, str(match_id)))
         assert info.moves >= moves, "every move made after the file was lost is kept"
     finally:
@@ -119,14 +115,14 @@ def test_a_lost_database_file_fails_the_liveness_probe(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     server = start_server_process("--db", str(db), "--health-port", "0")
     try:
-        (started,) = _events(server.log_lines, "server started")
+        (started,) = logged(server.log_lines, "server started")
         health = f"127.0.0.1:{started['health_port']}"
         serving = health_pb2.HealthCheckResponse.SERVING
         assert health_status(health, "liveness") == serving
         for suffix in ("", "-wal", "-shm"):
             Path(f"{db}{suffix}").unlink()
         wait_until(
-            lambda: bool(_events(server.log_lines, "database file deleted or replaced")),
+            lambda: bool(logged(server.log_lines, "database file deleted or replaced")),
             10,
             "the server noticing",
         )
@@ -135,6 +131,6 @@ def test_a_lost_database_file_fails_the_liveness_probe(tmp_path: Path) -> None:
         assert health_status(health, "") == health_pb2.HealthCheckResponse.NOT_SERVING
     finally:
         assert stop_server_process(server) == 0
-    assert _events(
+    assert logged(
         server.log_lines, "database saved to a new file: its file had been deleted or replaced"
     )

@@ -14,15 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import sheepfold
+from tests.cli.helpers import create_match, play_random_match, sheepfold
 from tests.conftest import start_server_process, stop_server_process
-from tests.integrity.helpers import log_entries, wait_until
+from tests.integrity.helpers import logged, wait_until
 
 pytestmark = pytest.mark.e2e
-
-
-def _events(lines: list[str], event: str) -> list[dict[str, object]]:
-    return [dict(e) for e in log_entries(lines) if e["event"] == event]
 
 
 def test_a_database_folder_deleted_under_the_server_is_made_again_at_the_stop(
@@ -32,45 +28,22 @@ def test_a_database_folder_deleted_under_the_server_is_made_again_at_the_stop(
     db.parent.mkdir()
     server = start_server_process("--db", str(db))
     try:
-        played = sheepfold(
-            "match",
-            "--server",
-            server.address,
-            "--game",
-            "sheep-showdown",
-            "--players",
-            "2",
-            "--bots",
-            "random,random",
-            "--seed",
-            "1",
-            timeout=120,
-        )
-        assert played.returncode == 0, played.stderr
-        created = sheepfold(
-            "create",
-            "--server",
-            server.address,
-            "--game",
-            "sheep-n-sheep",
-            "--players",
-            "2",
-            timeout=60,
-        )
+        play_random_match(server.address)
+        created = create_match(server.address)
         assert created.returncode == 0, created.stderr
         shutil.rmtree(db.parent)
         wait_until(
-            lambda: bool(_events(server.log_lines, "database file deleted or replaced")),
+            lambda: bool(logged(server.log_lines, "database file deleted or replaced")),
             10,
             "the server noticing",
         )
     finally:
         assert stop_server_process(server) == 0
-    assert not _events(
+    assert not logged(
         server.log_lines,
         "database lost: its file had been deleted or replaced, and no copy could be written",
     )
-    (saved,) = _events(
+    (saved,) = logged(
         server.log_lines, "database saved to a new file: its file had been deleted or replaced"
     )
     assert saved["saved_to"] == str(db)
@@ -79,7 +52,7 @@ def test_a_database_folder_deleted_under_the_server_is_made_again_at_the_stop(
 
     again = start_server_process("--db", str(db))
     try:
-        (started,) = _events(again.log_lines, "server started")
+        (started,) = logged(again.log_lines, "server started")
         assert started["restored_matches"] == 1, "the unjoined match created before the loss"
     finally:
         assert stop_server_process(again) == 0

@@ -11,27 +11,16 @@ was 4 KB, every match in the log), `sheepfold db info` called the file
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 from grpc_health.v1 import health_pb2
 
-from tests.cli.helpers import sheepfold
+from tests.cli.helpers import create_match, play_random_match, sheepfold
 from tests.conftest import start_server_process, stop_server_process
-from tests.integrity.helpers import health_status, log_entries, wait_until
+from tests.integrity.helpers import health_status, logged, wait_until
 
 pytestmark = pytest.mark.e2e
-
-
-def _events(lines: list[str], event: str) -> list[dict[str, object]]:
-    return [dict(e) for e in log_entries(lines) if e["event"] == event]
-
-
-def _create(address: str) -> subprocess.CompletedProcess[str]:
-    return sheepfold(
-        "create", "--server", address, "--game", "sheep-n-sheep", "--players", "2", timeout=60
-    )
 
 
 @pytest.mark.parametrize("suffix", ["-wal", "-shm"])
@@ -41,41 +30,27 @@ def test_a_log_file_deleted_under_the_server_is_told_and_everything_saved(
     db = tmp_path / "sheepfold.db"
     server = start_server_process("--db", str(db), "--health-port", "0")
     try:
-        (started,) = _events(server.log_lines, "server started")
+        (started,) = logged(server.log_lines, "server started")
         health = f"127.0.0.1:{started['health_port']}"
-        played = sheepfold(
-            "match",
-            "--server",
-            server.address,
-            "--game",
-            "sheep-showdown",
-            "--players",
-            "2",
-            "--bots",
-            "random,random",
-            "--seed",
-            "1",
-            timeout=120,
-        )
-        assert played.returncode == 0, played.stderr
-        assert _create(server.address).returncode == 0
+        play_random_match(server.address)
+        assert create_match(server.address).returncode == 0
         os.unlink(f"{db}{suffix}")
         wait_until(
-            lambda: bool(_events(server.log_lines, "database file deleted or replaced")),
+            lambda: bool(logged(server.log_lines, "database file deleted or replaced")),
             10,
             "the server noticing",
         )
-        (told,) = _events(server.log_lines, "database file deleted or replaced")
+        (told,) = logged(server.log_lines, "database file deleted or replaced")
         what = "write-ahead log" if suffix == "-wal" else "shared memory"
         assert told["problem"] == f"lost its {what} ({db}{suffix} was deleted)"
-        refused = _create(server.address)
+        refused = create_match(server.address)
         assert refused.returncode == 1
         assert "UNAVAILABLE" in refused.stderr and f"{db}{suffix} was deleted" in refused.stderr
         not_serving = health_pb2.HealthCheckResponse.NOT_SERVING
         wait_until(lambda: health_status(health, "liveness") == not_serving, 5, "liveness")
     finally:
         assert stop_server_process(server) == 0
-    (saved,) = _events(
+    (saved,) = logged(
         server.log_lines, "database saved to a new file: its file had been deleted or replaced"
     )
     copy = Path(str(saved["saved_to"]))
@@ -83,7 +58,7 @@ def test_a_log_file_deleted_under_the_server_is_told_and_everything_saved(
     os.replace(copy, db)
     again = start_server_process("--db", str(db))
     try:
-        (started,) = _events(again.log_lines, "server started")
+        (started,) = logged(again.log_lines, "server started")
         assert started["restored_matches"] == 1, "the unjoined match created before the loss"
     finally:
         assert stop_server_process(again) == 0
