@@ -15,33 +15,13 @@ import pytest
 
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
+from tests.tournament.test_run_claims import GATE_BOT
 from tournament.config import parse_config
 from tournament.runner import run_tournament_async
 from web.app import WebConfig, start_web
 from web.showcase import Showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
-
-# A random bot that, while the file `hold` is beside it, waits before each
-# decision (after touching `asked`): a game the test keeps in play.
-GATE_BOT = """
-import random, time
-from pathlib import Path
-
-HERE = Path(__file__).parent
-
-
-class Bot:
-    def __init__(self, seed=0):
-        self.rng = random.Random(seed)
-
-    def decide(self, decision):
-        if (HERE / "hold").exists():
-            (HERE / "asked").touch()
-            while (HERE / "hold").exists():
-                time.sleep(0.05)
-        return self.rng.randrange(len(decision.actions))
-"""
 
 
 def _waited(condition: Any, what: str, seconds: float = 60) -> None:
