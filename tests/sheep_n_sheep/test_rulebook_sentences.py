@@ -8,7 +8,8 @@ takes the start's last free side, a 3-player draw icon at the trigger drawing fr
 the stock, icons on a group that scores nothing, a 4-player market running out in
 the final round, a last turn that places several cards, two draw icons at the
 4-player trigger with one card left, no set left with a card still in the deck,
-and a failed refill in the final round that does not move the end.
+a failed refill in the final round that does not move the end, and 2-player
+refills from the stock after the trigger, for the rest of the game.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-n-sheep.md).
@@ -445,3 +446,24 @@ def test_a_second_failed_refill_does_not_move_the_end() -> None:
     assert state.market == tuple(market[1:]) and state.last_turn == 5
     state.apply(TakeSet(0))
     assert state.terminal and state.market == (market[2],)
+
+
+def test_two_players_refill_from_the_stock_for_the_rest_of_the_game() -> None:
+    """'In a 2-3 player game, draw cards from the stock to replenish the sets for
+    the rest of the game.' Not only the refill that triggers the end: every set
+    taken after it, in the final round too, is replaced from the stock, while the
+    end stays where the trigger put it."""
+    pick = Picker()
+    market = [tuple(pick.filler(2)) for _ in range(4)]
+    stock = pick.filler(6)
+    state = SheepNSheepState.from_position(
+        2, hands=[[], []], market=market, deck=[], stock=stock, seat=1, turn=3
+    )
+    state.apply(TakeSet(0))  # seat 1 triggers: the final round is turns 4 and 5
+    assert state.last_turn == 5 and state.market[0] == (stock[-1], stock[-2])
+    events = [e.payload for e in state.apply(TakeSet(2))]  # seat 0, final round
+    assert SetFormed(2, (stock[-3], stock[-4]), 2) in events
+    assert not any(isinstance(e, EndTriggered) for e in events)
+    events = [e.payload for e in state.apply(TakeSet(3))]  # seat 1, the last turn
+    assert SetFormed(3, (stock[-5], stock[-6]), 2) in events
+    assert state.stock == () and state.terminal and state.last_turn == 5
