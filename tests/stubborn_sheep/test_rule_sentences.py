@@ -476,3 +476,18 @@ def test_the_wolf_stays_when_every_meadow_is_empty() -> None:
     assert [p for p in events if isinstance(p, WolfMoved)] == [WolfMoved(1, 1, ())]
     assert state.wolf == 1 and state.current == 1
     assert [len(state.areas[m]) for m in (1, 3, 5)] == [0, 4, 4]
+
+
+def test_the_wolf_discards_the_only_sheep_of_the_most_represented_colour() -> None:
+    """Rulebook, wolf: "In that meadow, discard two sheep of the most represented
+    colour." When the meadow the wolf goes to holds one sheep, its colour is the most
+    represented with one sheep, and the wolf discards that one (it asks no second
+    sheep of another colour). At the end of seat 0's turn meadow 3 holds a lone blue
+    and meadows 1 and 5 are empty: the wolf moves from 5 to 3 and discards the blue."""
+    areas = empty_areas(6)
+    areas[0] = [r(0), r(1), r(2)]
+    areas[3] = [b(0)]
+    state = frame3(20, areas, start="score", wolf=5)
+    events = payloads(state.apply(StopScoring()))
+    assert [p for p in events if isinstance(p, WolfMoved)] == [WolfMoved(5, 3, (b(0),))]
+    assert state.wolf == 3 and b(0) in state.discard
