@@ -20,9 +20,11 @@ class SheepNSheep(Game):
     # 3: a card placed or discarded shows the copy of its face that tells the
     # other seats nothing (see SheepNSheepState._reveal); the lowest id in the
     # hand told them which copies the hand held.
-    # 4: players tied for a bell, heart or star award eliminate one rank, however
-    # many tie (three tied for the most bells: the next player is 3rd, not 4th).
-    rules_version: ClassVar[int] = 4
+    # 4: players tied for a bell, heart or star award eliminated one rank, however
+    # many tied (three tied for the most bells: the next player was 3rd).
+    # 5: k tied players take up k ranks again (that player is 4th), as the
+    # project's rules decide for three or more, which the rulebook leaves open.
+    rules_version: ClassVar[int] = 5
 
     def _new_state(self, players: int, seed: int, options: Mapping[str, Any]) -> SheepNSheepState:
         return SheepNSheepState(players, seed)

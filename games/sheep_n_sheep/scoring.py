@@ -31,9 +31,10 @@ def awards(values: Sequence[int], table: Sequence[int]) -> tuple[int, ...]:
 
     Only values of 1 or more are ranked, from the highest value down. A lone
     player at rank r gets the award of rank r and the next value is at rank r+1.
-    Players tied at rank r (however many) each get the award of rank r+1, the
-    next rank down, and that rank is eliminated: the next value is at rank r+2.
-    Ranks past the table get 0.
+    k >= 2 players tied at rank r each get the award of rank r+1, the next rank
+    down, and take up the k ranks from r: the next value is at rank r+k (two
+    tied for 2nd push the next player to 4th, as the rulebook's example says;
+    three tied for 1st push them to 4th too). Ranks past the table get 0.
     """
     result = [0] * len(values)
     rank = 1
@@ -43,7 +44,7 @@ def awards(values: Sequence[int], table: Sequence[int]) -> tuple[int, ...]:
         award = table[award_rank - 1] if award_rank <= len(table) else 0
         for seat in tied:
             result[seat] = award
-        rank = award_rank + 1
+        rank += len(tied)
     return tuple(result)
 
 

@@ -52,7 +52,7 @@ def _stored_status(db: Path, match_id: str) -> tuple[str, str]:
 def test_the_games_whose_rules_changed_carry_a_new_version() -> None:
     assert games.get("sheep-showdown").rules_version == 6
     assert games.get("stubborn-sheep").rules_version == 8
-    assert games.get("sheep-n-sheep").rules_version == 4
+    assert games.get("sheep-n-sheep").rules_version == 5
     games.get("sheep-showdown").check_rules_version(6)
     # Version 5 had no diagonal push: its records are other games now.
     with pytest.raises(RulesChanged, match="sheep-showdown rules version 5"):

@@ -231,12 +231,13 @@ def test_equal_vp_and_equal_connected_bells_share_the_victory_among_three() -> N
     assert result.ranks == (1, 3, 1) and result.winners == (0, 2)
 
 
-def test_three_tied_for_the_most_bells_get_4_each_and_the_next_gets_the_third_award() -> None:
+def test_three_tied_for_the_most_bells_get_4_each_and_the_next_is_fourth() -> None:
     """'In the case of a tie, all tied players receive the points of the next rank
-    down and the next rank is eliminated': one rank, however many tie. Three tied
-    for the most connected bells get the 2nd award (4 VP) each; the 2nd rank is the
-    one eliminated, so the fourth player, next in line, is 3rd (2 VP), as in the
-    rulebook's example where two tied for 2nd push '3rd place' to 4th."""
+    down and the next rank is eliminated', and the notes: 'a group of k tied
+    players that starts at rank r ... the next group starts at rank r+k'. Three
+    tied for the most connected bells get the 2nd award (4 VP) each and take up
+    ranks 1 to 3, so the fourth player is 4th and gets nothing, as the rulebook's
+    example counts places: two tied for 2nd make '3rd place ... treated as 4th'."""
     pick = Picker()
     pastures = [
         _row([pick(colour, None, "bell") for colour in pair])
@@ -245,7 +246,7 @@ def test_three_tied_for_the_most_bells_get_4_each_and_the_next_gets_the_third_aw
     pastures.append({(0, 0): pick("grey", None, "bell")})
     details = score(pastures)[2]["players"]
     assert [d["bell_value"] for d in details] == [2, 2, 2, 1]
-    assert [d["bells"] for d in details] == [4, 4, 4, 2]
+    assert [d["bells"] for d in details] == [4, 4, 4, 0]
 
 
 def test_one_vp_icons_on_a_group_of_the_wrong_size_still_count() -> None:

@@ -67,14 +67,15 @@ def test_notes_example_two_tied_for_first_on_hearts() -> None:
     assert awards([3, 3, 1], HEART_AWARDS) == (2, 2, 0)
 
 
-def test_three_tied_for_first_get_the_second_award_and_only_that_rank_goes() -> None:
-    """'all tied players receive the points of the next rank down and the next
-    rank is eliminated': one rank is eliminated however many tie, so after three
-    tied for 1st the next player is 3rd (2 VP on bells; hearts have no 3rd)."""
-    assert awards([2, 2, 2, 1], BELL_AWARDS) == (4, 4, 4, 2)
+def test_three_tied_for_first_get_the_second_award_and_take_up_three_ranks() -> None:
+    """Notes: 'a group of k tied players that starts at rank r gets the award of
+    rank r+1 each when k >= 2 ... and the next group starts at rank r+k': after
+    three tied for 1st the next player is 4th (nothing on bells or hearts)."""
+    assert awards([2, 2, 2, 1], BELL_AWARDS) == (4, 4, 4, 0)
     assert awards([2, 2, 2, 1], HEART_AWARDS) == (2, 2, 2, 0)
     assert awards([3, 2, 2, 2], BELL_AWARDS) == (8, 2, 2, 2)
     assert awards([2, 2, 1, 1], BELL_AWARDS) == (4, 4, 0, 0)
+    assert awards([3, 3, 3, 1], HEART_AWARDS) == (2, 2, 2, 0)
 
 
 def test_only_values_of_one_or_more_are_ranked() -> None:
