@@ -14,7 +14,8 @@ wolf's holder may push any opponent's dog, and pushes none when no opponent's
 dog can step; a second bomb in a blast is removed without going off; a stolen
 wolf costs the thief its point; a sliding sheep may lead onto a wolf nobody can
 be pushed by, or onto a blocking sheep with nothing to cover, since both are
-picked up; a rocket's landing on a blocking sheep places it.
+picked up; a rocket's landing on a blocking sheep places it; a dog stays on
+the shepherd card it jumped to until its next turn, and steps on from there.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
@@ -514,3 +515,25 @@ def test_a_rocket_landing_on_a_blocking_sheep_places_it() -> None:
     block(state, 2, 3)
     assert state.card_at(2, 3) == C.BLOCKED
     assert state.pending == STEP and state.to_move == 1
+
+
+def test_a_dog_stays_on_the_chosen_shepherd_card_until_its_next_turn() -> None:
+    """Andy: "move your shepherd dog to any other unoccupied shepherd card. You
+    remain on the chosen shepherd card until your next turn." Your Turn: "You can
+    make only one move per turn." The jump ends seat 0's turn on the chosen card;
+    seat 1 plays; when seat 0's turn comes the card under its dog does nothing
+    (no second jump is asked) and the dog steps on from there."""
+    rows = ["S1...", ".....", ".SS..", ".....", "1..1S"]
+    state = position(rows, {0: (2, 1), 1: (4, 4)})
+    step(state, RIGHT)
+    assert state.pending == SHEPHERD
+    shepherd(state, 0, 0)
+    assert where(state, 0) == (0, 0)
+    assert state.pending == STEP and state.to_move == 1
+    step(state, LEFT)
+    assert where(state, 0) == (0, 0)
+    assert state.pending == STEP and state.to_move == 0 and state.moving == 0
+    assert directions(state) == {RIGHT}
+    step(state, RIGHT)
+    assert where(state, 0) == (0, 1) and state.flocks[0] == [C.SHEEP1]
+    assert state.card_at(0, 0) == C.SHEPHERD and state.to_move == 1
