@@ -70,7 +70,7 @@ class LiveShares:
 
     def place(self, address: str) -> tuple[Callable[[Match], None], Callable[[], None]]:
         """A place taken for `address` as its match is created; what the
-        registry then calls (`MatchRegistry.create`): once the match is hosted
+        registry then calls (`MatchRegistry.add`): once the match is hosted
         (`address` is recorded as its creator, and the place is the match's
         until `ended`), or once it will not be (the place is given back). A
         create its caller gave up on while its row

@@ -35,25 +35,24 @@ class MatchCreationCalls(ArenaCalls):
             await abort(context, grpc.StatusCode.UNAVAILABLE, self.registry.refusing)
         clock = await self._clock(request.clock, context)
         seed = request.seed if request.HasField("seed") else None
+        # A request that could never be made is refused as such before the
+        # bounds on matches are looked at (`MatchRegistry.prepare`).
+        try:
+            match, tokens = self.registry.prepare(
+                request.game, request.players, dict(request.options), seed, clock
+            )
+        except InvalidOptions as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         await refuse_when_expired(context, "the match was created")
         if self.admin_token is not None:
-            match, tokens = await self._create(request, clock, seed, context)
+            await self._add(match, context)
         else:
-            match, tokens = await self._create_for(
-                creator(context.peer()), request, clock, seed, context
-            )
+            await self._add_for(creator(context.peer()), match, context)
         return arena_pb2.CreateMatchResponse(
             match_id=match.record.match_id, seat_tokens=tokens, seed=match.record.seed
         )
 
-    async def _create_for(
-        self,
-        address: str,
-        request: arena_pb2.CreateMatchRequest,
-        clock: ClockConfig,
-        seed: int | None,
-        context: grpc.aio.ServicerContext,
-    ) -> tuple[Match, list[str]]:
+    async def _add_for(self, address: str, match: Match, context: grpc.aio.ServicerContext) -> None:
         """A match created by anyone, on a server without an admin token: within
         its address's bound on matches nobody plays, and its share of the
         live-match places (server/live_share.py)."""
@@ -62,32 +61,20 @@ class MatchCreationCalls(ArenaCalls):
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
         # Hosted, the match records `address` as its creator: both bounds read it there.
         hosted, given_up = self.live_shares.place(address)
-        return await self._create(request, clock, seed, context, hosted, given_up)
+        await self._add(match, context, hosted, given_up)
 
-    async def _create(
+    async def _add(
         self,
-        request: arena_pb2.CreateMatchRequest,
-        clock: ClockConfig,
-        seed: int | None,
+        match: Match,
         context: grpc.aio.ServicerContext,
         hosted: Callable[[Match], None] | None = None,
         given_up: Callable[[], None] | None = None,
-    ) -> tuple[Match, list[str]]:
-        """The match made by the registry (`hosted` and `given_up` as in
-        `MatchRegistry.create`), its refusals said to the client."""
+    ) -> None:
+        """The match written and hosted by the registry (`hosted` and `given_up`
+        as in `MatchRegistry.add`), its refusals said to the client."""
         try:
             async with database_errors(context):
-                return await self.registry.create(
-                    request.game,
-                    request.players,
-                    dict(request.options),
-                    seed,
-                    clock,
-                    hosted,
-                    given_up,
-                )
-        except InvalidOptions as error:
-            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+                await self.registry.add(match, hosted, given_up)
         except LimitReached as error:
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
 

@@ -81,6 +81,54 @@ class MatchRegistry:
         self._log = structlog.get_logger("sheepfold.registry")
         metrics.watch_live(self.live_view, games.names)
 
+    def prepare(
+        self,
+        game_name: str,
+        players: int,
+        options: Mapping[str, str],
+        seed: int | None,
+        clock: ClockConfig,
+    ) -> tuple[Match, list[str]]:
+        """A new match and its seat tokens, made but neither written nor hosted.
+
+        Raises InvalidOptions for an unknown game, a count of players it does not
+        take, or options it refuses (alone or together). A request so refused
+        could never be made, so it is checked before any bound on matches is
+        looked at: told RESOURCE_EXHAUSTED at a bound, its client would try again
+        later only to be refused all the same."""
+        game = games.get(game_name)
+        # Checked before anything is made per seat: a huge count must cost nothing.
+        if not game.min_players <= players <= game.max_players:
+            raise InvalidOptions(
+                f"{game_name} takes {game.min_players} to {game.max_players} players, not {players}"
+            )
+        if seed is None:
+            seed = new_match_seed()
+        # The canonical option strings are stored; Match() validates the rest.
+        parsed = parse_options(game.option_specs, options)
+        canonical = convert.options_to_strings(game.option_specs, parsed)
+        tokens = [new_seat_token() for _ in range(players)]
+        record = MatchRecord(
+            match_id=secrets.token_hex(8),
+            game=game_name,
+            players=players,
+            options=canonical,
+            seed=seed,
+            clock=clock,
+            token_hashes=tuple(hash_token(t) for t in tokens),
+            created_at=time.time(),
+            rules_version=game.rules_version,
+        )
+        match = Match(
+            record,
+            game,
+            self.store,
+            start_timeout=self.start_timeout,
+            limits=self.limits,
+            metrics=self.metrics.for_game(game_name),
+        )
+        return match, tokens
+
     async def create(
         self,
         game_name: str,
@@ -88,27 +136,29 @@ class MatchRegistry:
         options: Mapping[str, str],
         seed: int | None,
         clock: ClockConfig,
+    ) -> tuple[Match, list[str]]:
+        """Create and start a match (`prepare`, then `add`); returns it with its
+        seat tokens."""
+        match, tokens = self.prepare(game_name, players, options, seed, clock)
+        await self.add(match)
+        return match, tokens
+
+    async def add(
+        self,
+        match: Match,
         hosted: Callable[[Match], None] | None = None,
         given_up: Callable[[], None] | None = None,
-    ) -> tuple[Match, list[str]]:
-        """Create and start a match; returns it with its seat tokens.
-        `hosted` is called with the match once it is hosted, even when its
-        caller has left by then (see `_write_new`); `given_up`, in its place,
-        once the match will not be: one of the two is called for every
-        create, the other never.
+    ) -> None:
+        """Write and start a match `prepare` made. `hosted` is called with the
+        match once it is hosted, even when its caller has left by then (see
+        `_write_new`); `given_up`, in its place, once the match will not be: one
+        of the two is called for every match added, the other never.
 
-        Raises InvalidOptions for an unknown game or bad options, LimitReached
-        when the server hosts as many live matches as it may, StoreUnavailable
-        when the database cannot record the match in time (nothing is created).
+        Raises LimitReached when the server hosts as many live matches as it
+        may, StoreUnavailable when the database cannot record the match in time
+        (nothing is created).
         """
         try:
-            game = games.get(game_name)
-            # Checked before anything is made per seat: a huge count must cost nothing.
-            if not game.min_players <= players <= game.max_players:
-                raise InvalidOptions(
-                    f"{game_name} takes {game.min_players} to {game.max_players} players, "
-                    f"not {players}"
-                )
             # The hosted matches, not a count of those not over: that looked at every
             # one, 10 ms of the event loop a create at 10,000 of them. The two differ
             # only by a match whose end is being written (then dropped) or whose
@@ -116,31 +166,6 @@ class MatchRegistry:
             # and counted as live, until a restart).
             if len(self._matches) + self._creating >= self.max_live_matches:
                 raise LimitReached(full_server(self.max_live_matches))
-            if seed is None:
-                seed = new_match_seed()
-            # The canonical option strings are stored; Match() validates the rest.
-            parsed = parse_options(game.option_specs, options)
-            canonical = convert.options_to_strings(game.option_specs, parsed)
-            tokens = [new_seat_token() for _ in range(players)]
-            record = MatchRecord(
-                match_id=secrets.token_hex(8),
-                game=game_name,
-                players=players,
-                options=canonical,
-                seed=seed,
-                clock=clock,
-                token_hashes=tuple(hash_token(t) for t in tokens),
-                created_at=time.time(),
-                rules_version=game.rules_version,
-            )
-            match = Match(
-                record,
-                game,
-                self.store,
-                start_timeout=self.start_timeout,
-                limits=self.limits,
-                metrics=self.metrics.for_game(game_name),
-            )
             self._creating += 1
             try:
                 await self._write_new(match, hosted, given_up)
@@ -153,7 +178,6 @@ class MatchRegistry:
                 given_up()
             raise
         self._created(match, hosted)
-        return match, tokens
 
     async def _write_new(
         self,
