@@ -154,7 +154,12 @@ class Outbound(Generic[M]):
     def close(self, code: grpc.StatusCode | None, message: str) -> None:
         """End the stream: after what is queued (`code` None), or at once with
         the error `code`, dropping what is queued (a replaced, flooding or
-        lagging client would only read it to reach the error)."""
+        lagging client would only read it to reach the error). Once ended with
+        an error it keeps that one: a stream replaced by a newer join, then cut
+        off as its write still waited on a client that read nothing, was told
+        it was cut off and might rejoin, not that the seat had been taken."""
+        if self.ended:
+            return
         if code is not None:
             self._items.clear()
             self._give_back(self._bytes)
