@@ -91,6 +91,13 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run_match, interrupt_on_terminate=True)
 
 
+def _empty_entries(specs: list[str]) -> str:
+    """Which comma-separated entries of --bots are empty, counted from 1."""
+    empty = [str(number) for number, spec in enumerate(specs, 1) if not spec]
+    which = f"entries {', '.join(empty)} are" if len(empty) > 1 else f"entry {empty[0]} is"
+    return f"{which} empty (of {len(specs)}): give one bot spec per seat"
+
+
 def bot_seed(match_seed: int, seat: int) -> int:
     """Each seat's bot gets its own seed derived from the match seed."""
     return random.Random(f"{match_seed}:bot:{seat}").getrandbits(32)
@@ -122,7 +129,12 @@ def run_match(args: argparse.Namespace) -> int:
     from tournament.bot_sockets import serving_bots
 
     configure_logging("console", "warning")
-    specs = [spec.strip() for spec in args.bots.split(",") if spec.strip()]
+    specs = [spec.strip() for spec in args.bots.split(",")]
+    if not args.bots.strip():
+        usage_error("sheepfold match: --bots is empty: give one bot spec per seat")
+    if "" in specs:
+        # Dropped, "random," was counted as naming 1 bot, the empty entry unsaid.
+        usage_error(f"sheepfold match: --bots {args.bots!r}: {_empty_entries(specs)}")
     if len(specs) != args.players:
         usage_error(
             f"sheepfold match: --players is {args.players} "

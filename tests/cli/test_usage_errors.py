@@ -248,6 +248,28 @@ def test_a_bad_sprt_flag_is_named_as_the_flag_not_the_config(
 
 
 @pytest.mark.parametrize(
+    ("bots", "line"),
+    [
+        ("random,", "--bots 'random,': entry 2 is empty (of 2)"),
+        (",random", "--bots ',random': entry 1 is empty (of 2)"),
+        ("random,,random", "--bots 'random,,random': entry 2 is empty (of 3)"),
+        ("random, ,", "--bots 'random, ,': entries 2, 3 are empty (of 3)"),
+        ("", "--bots is empty"),
+    ],
+)
+def test_an_empty_entry_in_a_bot_list_is_named(bots: str, line: str) -> None:
+    """ "random," was refused as naming 1 bot for 2 players, the empty entry
+    that made it one unsaid; with 1 player it played a match."""
+    for players in ("2", "1"):
+        args = ("match", "--game", "sheep-and-garden", "--players", players, "--bots", bots)
+        done = sheepfold(*args)
+        assert (done.returncode, one_line(done)) == (
+            2,
+            f"sheepfold match: {line}: give one bot spec per seat",
+        )
+
+
+@pytest.mark.parametrize(
     ("args", "line"),
     [
         (
