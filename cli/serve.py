@@ -373,13 +373,17 @@ def run(args: argparse.Namespace) -> int:
             "HOST:PORT, or leave them out"
         )
     for address in args.listen:
+        # A user's mistake, as --port 99999 is (exit 2): these once exited 1, the
+        # status of a server that could not start.
         if address.startswith("unix:") and address != "unix:":
             continue
         host, sep, port = address.rpartition(":")
         if not sep or not host or not (port.isascii() and port.isdigit()):
-            raise SystemExit(f"sheepfold serve: --listen {address!r}: use HOST:PORT or unix:PATH")
+            usage_error(f"sheepfold serve: --listen {address!r}: use HOST:PORT or unix:PATH")
+        if int(port) > 65535:
+            usage_error(f"sheepfold serve: --listen {address!r}: ports go from 0 to 65535")
         if unbracketed_ipv6(host):  # gRPC logged a bind error of its own
-            raise SystemExit(
+            usage_error(
                 f"sheepfold serve: --listen {address!r}: an IPv6 address goes in brackets "
                 "(e.g. --listen [::1]:50051)"
             )

@@ -313,7 +313,7 @@ def test_serve_names_a_host_it_cannot_resolve_once_and_only_once(host: str, port
 
 def test_serve_refuses_a_listen_port_that_is_not_ascii_digits() -> None:
     done = sheepfold("serve", "--listen", "127.0.0.1:\u00b2", "--db", ":memory:")
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert "use HOST:PORT or unix:PATH" in one_line(done)
 
 

@@ -40,8 +40,33 @@ def test_an_unbracketed_ipv6_listen_address_is_refused_before_grpc(address: str)
     logged a line of its own before "gRPC could not bind it"; "[::1:50051" was
     looked up as the host name "::1" ("Name or service not known")."""
     done = sheepfold("serve", "--listen", address, "--db", ":memory:", timeout=30)
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert one_line(done) == (
         f"sheepfold serve: --listen {address!r}: an IPv6 address goes in brackets "
         "(e.g. --listen [::1]:50051)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("address", "problem"),
+    [
+        ("127.0.0.1", "use HOST:PORT or unix:PATH"),
+        ("127.0.0.1:", "use HOST:PORT or unix:PATH"),
+        (":50051", "use HOST:PORT or unix:PATH"),
+        ("127.0.0.1:port", "use HOST:PORT or unix:PATH"),
+        ("garbage", "use HOST:PORT or unix:PATH"),
+        ("", "use HOST:PORT or unix:PATH"),
+        ("unix:", "use HOST:PORT or unix:PATH"),
+        ("127.0.0.1:99999", "ports go from 0 to 65535"),
+        ("[::1]:65536", "ports go from 0 to 65535"),
+    ],
+)
+def test_a_malformed_listen_address_is_a_usage_error(address: str, problem: str) -> None:
+    """The user's mistake, named with its value: it once exited 1, the status
+    of a server that could not start, and a port out of range was only found
+    when serve tried to bind it."""
+    done = sheepfold("serve", "--listen", address, "--db", ":memory:", timeout=30)
+    assert (done.returncode, one_line(done)) == (
+        2,
+        f"sheepfold serve: --listen {address!r}: {problem}",
     )
