@@ -29,6 +29,7 @@ from cli.values import (
     positive_float,
     positive_int,
     refuse_metrics_host_alone,
+    refuse_unreachable_bound,
     seconds_up_to,
     secret,
     usage_error,
@@ -36,6 +37,7 @@ from cli.values import (
 from cli.viewer import (
     add_viewer_arguments,
     missing_tournament_dbs,
+    refuse_unreachable_viewer_bound,
     viewer_flags_given,
     viewer_settings,
 )
@@ -259,7 +261,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--max-pending-joins",
         type=positive_int,
-        default=100,
+        default=ServerConfig().max_pending_joins_per_address,
         help="Play streams from one client address still waiting to join; past it the "
         "one waiting longest gets RESOURCE_EXHAUSTED (default %(default)s)",
     )
@@ -363,6 +365,22 @@ def run(args: argparse.Namespace) -> int:
             "add --web-port PORT, or use `sheepfold web` (the same flags without `web-`)"
         )
     refuse_metrics_host_alone("serve", args, " (or set $SHEEPFOLD_METRICS_PORT)")
+    limits = MatchLimits()
+    for per_address, total, default in (
+        (
+            "--max-pending-joins",
+            "--max-pending-joins-total",
+            ServerConfig().max_pending_joins_per_address,
+        ),
+        ("--max-watchers-per-address", "--max-watchers", limits.max_watchers_per_address),
+        (
+            "--max-watch-streams-per-address",
+            "--max-watch-streams",
+            limits.max_watch_streams_per_address,
+        ),
+    ):
+        refuse_unreachable_bound("serve", args, per_address, total, default)
+    refuse_unreachable_viewer_bound("serve", args, "web-")
     if bool(args.tls_cert) != bool(args.tls_key):
         usage_error("sheepfold serve: --tls-cert and --tls-key go together")
     if args.tls_cert and args.listen and all(a.startswith("unix:") for a in args.listen):

@@ -230,6 +230,23 @@ def usage_error(line: str) -> NoReturn:
     raise SystemExit(2)
 
 
+def refuse_unreachable_bound(
+    command: str, args: argparse.Namespace, per_address: str, total: str, default: int
+) -> None:
+    """A usage error when the bound on one client address, given (not its
+    `default`), is above the bound on every address together, which it can
+    then never reach: taken, it told the user a client could hold more than
+    the total lets it. `per_address` and `total` are the flags (`--NAME`).
+    A default above a lowered total is left alone: the user set only that."""
+    mine = getattr(args, per_address.removeprefix("--").replace("-", "_"))
+    everyone = getattr(args, total.removeprefix("--").replace("-", "_"))
+    if mine != default and mine > everyone:
+        usage_error(
+            f"sheepfold {command}: {per_address} {mine} is above {total} {everyone}, "
+            f"so it can never be reached: lower {per_address} or raise {total}"
+        )
+
+
 def refuse_metrics_host_alone(command: str, args: argparse.Namespace, also: str = "") -> None:
     """A usage error when --metrics-host is given without --metrics-port:
     taken and then unused, it would leave the user believing metrics are

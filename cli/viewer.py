@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from cli.values import positive_int
+from cli.values import positive_int, refuse_unreachable_bound
 from web.host_names import HostNameError, allowed_host_name
 from web.limits import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS
 
@@ -81,6 +81,18 @@ _UNSET = {
     ),
     "allowed_hosts": ((), "{prefix}allowed-host"),
 }
+
+
+def refuse_unreachable_viewer_bound(command: str, args: argparse.Namespace, prefix: str) -> None:
+    """A usage error when `--{prefix}max-connections-per-address` is given
+    above `--{prefix}max-connections` (refuse_unreachable_bound)."""
+    refuse_unreachable_bound(
+        command,
+        args,
+        f"--{prefix}max-connections-per-address",
+        f"--{prefix}max-connections",
+        MAX_CONNECTIONS_PER_ADDRESS,
+    )
 
 
 def viewer_flags_given(args: argparse.Namespace, prefix: str) -> list[str]:

@@ -11,7 +11,12 @@ from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.log_flags import add_log_arguments
 from cli.values import bind_host, port
-from cli.viewer import add_viewer_arguments, missing_tournament_dbs, viewer_settings
+from cli.viewer import (
+    add_viewer_arguments,
+    missing_tournament_dbs,
+    refuse_unreachable_viewer_bound,
+    viewer_settings,
+)
 
 if TYPE_CHECKING:
     from web.app import WebConfig
@@ -59,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     # third of every other command's start-up, `--help` included.
     from web.app import WebConfig
 
+    refuse_unreachable_viewer_bound("web", args, "")
     missing = missing_tournament_dbs(args.tournament_db)
     if missing:
         print(f"sheepfold web: {missing}", file=sys.stderr)

@@ -421,3 +421,51 @@ def test_the_commands_named_before_parsing_are_the_parsers() -> None:
         action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
     ]
     assert set(commands.choices) == COMMANDS
+
+
+@pytest.mark.parametrize(
+    ("args", "per_address", "total"),
+    [
+        (
+            ("web", "--server", "127.0.0.1:1", "--port", "0", "--max-connections", "5",
+             "--max-connections-per-address", "6"),
+            "--max-connections-per-address 6", "--max-connections 5",
+        ),
+        (
+            ("web", "--server", "127.0.0.1:1", "--port", "0",
+             "--max-connections-per-address", "1001"),
+            "--max-connections-per-address 1001", "--max-connections 1000",
+        ),
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--web-port", "0",
+             "--web-max-connections", "5", "--web-max-connections-per-address", "6"),
+            "--web-max-connections-per-address 6", "--web-max-connections 5",
+        ),
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--max-pending-joins", "11",
+             "--max-pending-joins-total", "10"),
+            "--max-pending-joins 11", "--max-pending-joins-total 10",
+        ),
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--max-watchers-per-address", "101"),
+            "--max-watchers-per-address 101", "--max-watchers 100",
+        ),
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--max-watch-streams", "6",
+             "--max-watch-streams-per-address", "7"),
+            "--max-watch-streams-per-address 7", "--max-watch-streams 6",
+        ),
+    ],
+)  # fmt: skip
+def test_a_per_address_bound_above_its_total_is_a_usage_error(
+    args: tuple[str, ...], per_address: str, total: str
+) -> None:
+    """Taken, the bound on one address told the user a client could hold more
+    than the bound on every address together lets it, and it was never reached."""
+    done = sheepfold(*args, timeout=30)
+    flag, total_flag = per_address.split()[0], total.split()[0]
+    assert (done.returncode, one_line(done)) == (
+        2,
+        f"sheepfold {args[0]}: {per_address} is above {total}, so it can never be reached: "
+        f"lower {flag} or raise {total_flag}",
+    )
