@@ -153,7 +153,7 @@ def play_sprt(
 ) -> int:
     from tournament.botcheck import BotCheckError
     from tournament.runner import RunError
-    from tournament.sprt_blocks import format_status, max_blocks
+    from tournament.sprt_blocks import format_status, max_blocks, result_lines
     from tournament.sprt_run import run_sprt
     from tournament.store import StoreError
 
@@ -180,11 +180,7 @@ def play_sprt(
             )
     except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
         return stopped(args, error)
-    lines = [format_status(settings, outcome.status, outcome.games)]
-    if outcome.score_difference is not None:
-        mean, low, high = outcome.score_difference
-        interval = "(one deal)" if low is None or high is None else f"[{low:+.2f}, {high:+.2f}]"
-        lines.append(f"mean score difference on the same deals: {mean:+.2f} {interval}")
+    lines = result_lines(settings, outcome.status, outcome.games, outcome.score_difference)
     undecided = outcome.verdict == "inconclusive"
     # Blocks, not games: the limit is whole blocks, often fewer games than
     # max_games (9,996 of 10,000 in 6-game blocks at 3 players).

@@ -30,7 +30,7 @@ from tournament.ratings import (
 from tournament.report_formats import FORMATS
 from tournament.report_layout import games_count, render
 from tournament.sprt import SprtStatus, elo_to_score
-from tournament.sprt_blocks import SprtPlan, format_status, games_per_block
+from tournament.sprt_blocks import SprtPlan, games_per_block, result_lines
 from tournament.store import GameRecord, Store, TournamentRecord, check_existing
 from tournament.store_lock import LOCK_WAIT_SECONDS
 from tournament.store_read import read_tournament
@@ -286,9 +286,15 @@ def _sprt(record: TournamentRecord, games: Sequence[GameRecord]) -> dict[str, An
     plan = SprtPlan.from_stored(record)
     if plan is None:
         return None
-    current = plan.status(games)
+    current, difference = plan.look(games)
     counted = current.blocks * games_per_block(plan.players)
     settings = plan.settings
+    lines = result_lines(settings, current, counted, difference)
+    mean, low, high = (
+        (None, None, None)
+        if difference is None
+        else tuple(None if value is None else rounded(value, 2) for value in difference)
+    )
     return {
         "candidate": settings.candidate,
         "baseline": settings.baseline,
@@ -304,7 +310,12 @@ def _sprt(record: TournamentRecord, games: Sequence[GameRecord]) -> dict[str, An
         "upper": round(current.upper, 3),
         "verdict": "undecided" if current.verdict == "continue" else current.verdict,
         **_sprt_estimate(current),
-        "status": format_status(settings, current, counted),
+        # Solo: the candidate's score minus the baseline's on the same deals.
+        "score_difference": mean,
+        "score_difference_low": low,
+        "score_difference_high": high,
+        "status": lines[0],
+        "lines": lines,
     }
 
 

@@ -120,7 +120,9 @@ def report_notes(data: dict[str, Any]) -> list[str]:
     if data.get("sprt"):
         sprt = data["sprt"]
         undecided = "  undecided" if sprt["verdict"] == "undecided" else ""
+        # Its lines as `tournament sprt` printed them (sprt_blocks.result_lines).
         notes.append(f"{sprt['status']}{undecided}")
+        notes.extend(sprt.get("lines", [])[1:])
     if players > 1:
         notes.append(_elo_note(data))
     if players > 2:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from games.words import count
 from tournament.config import SprtSettings, TournamentConfig
 from tournament.outcome import solo_scores
+from tournament.ratings import mean_interval
 from tournament.schedule import ScheduledGame, sprt_block
 from tournament.sprt import SprtHypotheses, SprtStatus, block_values, status
 from tournament.store import GameRecord, TournamentRecord
@@ -27,6 +28,8 @@ __all__ = [
     "format_status",
     "games_per_block",
     "max_blocks",
+    "result_lines",
+    "score_difference",
     "tally",
 ]
 
@@ -125,8 +128,14 @@ class SprtPlan:
 
     def status(self, stored: Sequence[GameRecord]) -> SprtStatus:
         """The test's state over the complete blocks in `stored`."""
-        counts, _, _ = tally(self, stored)
-        return status(counts, block_values(comparisons(self.players)), self.hypotheses())
+        return self.look(stored)[0]
+
+    def look(self, stored: Sequence[GameRecord]) -> tuple[SprtStatus, ScoreDifference | None]:
+        """The test's state over the complete blocks in `stored`, and solo the
+        paired score difference over them (`score_difference`)."""
+        counts, differences, _ = tally(self, stored)
+        current = status(counts, block_values(comparisons(self.players)), self.hypotheses())
+        return current, score_difference(differences)
 
 
 def max_blocks(config: TournamentConfig, settings: SprtSettings) -> int:
@@ -159,6 +168,32 @@ def tally(plan: SprtPlan, stored: Sequence[GameRecord]) -> tuple[list[int], list
         if difference is not None:
             differences.append(difference)
     return counts, differences, complete
+
+
+# Solo: the candidate's score minus the baseline's on the same deals, mean and
+# 95% interval (no interval from one deal).
+ScoreDifference = tuple[float, float | None, float | None]
+
+
+def score_difference(differences: Sequence[float]) -> ScoreDifference | None:
+    """The mean of `tally`'s solo score differences with its 95% interval;
+    None with none (not solo, or no complete block)."""
+    return mean_interval(differences) if differences else None
+
+
+def result_lines(
+    settings: SprtSettings, current: SprtStatus, games: int, difference: ScoreDifference | None
+) -> list[str]:
+    """What the test says of its counted blocks: the status line and, solo, the
+    mean paired score difference. `tournament sprt` prints them above its
+    verdict and `tournament report` in its notes, so both say the same things
+    (the report once left the difference out)."""
+    lines = [format_status(settings, current, games)]
+    if difference is not None:
+        mean, low, high = difference
+        interval = "(one deal)" if low is None or high is None else f"[{low:+.2f}, {high:+.2f}]"
+        lines.append(f"mean score difference on the same deals: {mean:+.2f} {interval}")
+    return lines
 
 
 def format_status(settings: SprtSettings, current: SprtStatus, games: int) -> str:

@@ -23,14 +23,20 @@ from tournament.config import SprtSettings, TournamentConfig, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.heartbeat import beating
 from tournament.progress import Progress, SilentProgress
-from tournament.ratings import mean_interval
 from tournament.run_checks import Prechecked, check_before_start, run_launcher
 from tournament.run_error import RunError
 from tournament.runner import local_server, open_tournament
 from tournament.schedule import ScheduledGame
 from tournament.server_check import reach_before_storing
 from tournament.sprt import SprtStatus, block_values, status
-from tournament.sprt_blocks import SprtPlan, comparisons, games_per_block, tally
+from tournament.sprt_blocks import (
+    ScoreDifference,
+    SprtPlan,
+    comparisons,
+    games_per_block,
+    score_difference,
+    tally,
+)
 from tournament.store import Store
 from tournament.store_lock import SILENT_WAIT, LockWait
 
@@ -58,9 +64,7 @@ class SprtOutcome:
     played: int  # games played by this run
     errors: int
     seconds: float
-    score_difference: (
-        tuple[float, float | None, float | None] | None
-    )  # solo: mean paired difference, 95%
+    score_difference: ScoreDifference | None  # solo: mean paired difference, 95%
     # Bots of the config that crashed in every stored game they played: the
     # verdict then measured their random stand-ins, not them.
     always_crashed: tuple[AlwaysCrashed, ...] = ()
@@ -156,7 +160,7 @@ async def run_sprt_async(
         played=played,
         errors=errors,
         seconds=time.monotonic() - started,
-        score_difference=mean_interval(differences) if differences else None,
+        score_difference=score_difference(differences),
         always_crashed=crashed,
     )
 

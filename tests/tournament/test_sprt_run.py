@@ -504,3 +504,36 @@ def test_an_sprt_keeps_concurrency_matches_busy(
     err = capsys.readouterr().err
     assert _games(path) == 8
     assert _most_matches_at_once(err) == 2, err
+
+
+@pytest.mark.e2e
+def test_a_solo_sprts_report_says_what_tournament_sprt_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The report of a solo SPRT once gave its status line alone, without the
+    mean score difference on the same deals that `tournament sprt` printed."""
+    path = tmp_path / "solo.toml"
+    path.write_text(
+        'game = "sheep-and-garden"\nplayers = 1\nseed = 5\nschedule = "sprt"\n'
+        "[sprt]\nmax_games = 4\n"
+        '[[bots]]\nname = "a"\nbuiltin = "greedy"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    )
+    assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("SPRT a vs b [elo0 0, elo1 10]: LLR ")
+    assert re.fullmatch(
+        r"mean score difference on the same deals: [-+][\d.]+ \[[-+][\d.]+, [-+][\d.]+\]",
+        printed[1],
+    )
+
+    db = str(path.with_suffix(".sqlite"))
+    assert tournament_main(["report", "--db", db]) == 0
+    text = capsys.readouterr().out.splitlines()
+    at = text.index(f"{printed[0]}  undecided")
+    assert text[at + 1] == printed[1]
+    assert tournament_main(["report", "--db", db, "--format", "json"]) == 0
+    sprt = json.loads(capsys.readouterr().out)["sprt"]
+    assert sprt["lines"] == printed[:2]
+    mean = float(printed[1].split(": ")[1].split()[0])
+    assert sprt["score_difference"] == mean
+    assert sprt["score_difference_low"] <= mean <= sprt["score_difference_high"]
