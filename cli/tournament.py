@@ -349,7 +349,7 @@ def _run_and_report(
                 lock_wait=lock_wait_for(args, database, progress),
                 checked=checked,
             )
-    except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
+    except (BotCheckError, ConfigError, RunError, StoreError, KeyboardInterrupt) as error:
         return stopped(args, error)
     print(
         f"{count(summary.played, 'game')} played in {summary.seconds:.1f} s "

@@ -147,6 +147,9 @@ def stopped(args: argparse.Namespace, error: BaseException) -> int:
         for problem in error.problems:
             print(f"sheepfold tournament: {args.config}: {problem}", file=sys.stderr)
         return 2
+    if isinstance(error, ConfigError):  # found once the database was looked at
+        print(f"sheepfold tournament: {config_problem(args.config, error)}", file=sys.stderr)
+        return 2
     if isinstance(error, KeyboardInterrupt):
         ignore_further_interrupts()  # a second Ctrl-C would break into the exit
         print(

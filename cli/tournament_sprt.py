@@ -178,7 +178,7 @@ def play_sprt(
                 lock_wait=lock_wait_for(args, database, progress),
                 checked=checked,
             )
-    except (BotCheckError, RunError, StoreError, KeyboardInterrupt) as error:
+    except (BotCheckError, ConfigError, RunError, StoreError, KeyboardInterrupt) as error:
         return stopped(args, error)
     lines = result_lines(settings, outcome.status, outcome.games, outcome.score_difference)
     undecided = outcome.verdict == "inconclusive"

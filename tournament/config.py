@@ -37,7 +37,7 @@ from tournament.config_fields import (
 )
 from tournament.executors.settings import ExecutorError, ExecutorSettings, parse_executor
 from tournament.sandbox_config import bot_sandbox, default_sandbox
-from tournament.schedule import group_count, seatings_per_seed
+from tournament.schedule import SEAT_ORDERS, group_count, seatings_per_seed
 from tournament.userfiles import UserFileError, read_user_text
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "ConfigError",
     "SprtSettings",
     "TournamentConfig",
+    "check_schedule_size",
     "load_config",
     "parse_config",
 ]
@@ -265,10 +266,8 @@ def parse_config(
         raw, "games_per_pairing", 2, minimum=1, maximum=MAX_GAMES_PER_PAIRING
     )
     max_groups = int_field(raw, "max_groups", DEFAULT_MAX_GROUPS, minimum=1, maximum=MAX_GAMES)
-    if schedule != "sprt":
-        _check_schedule_size(len(bots), players, games_per_pairing, max_groups, len(candidates))
 
-    return TournamentConfig(
+    config = TournamentConfig(
         name=name,
         game=game,
         players=players,
@@ -298,23 +297,32 @@ def parse_config(
         sprt=sprt,
         executor=executor,
     )
+    # The fewest seat orders any tournament plays: a config too big even then is
+    # refused here; the run checks its own count (check_schedule_size) once it
+    # knows whether the tournament was stored, and with how many.
+    check_schedule_size(config, seat_orders=1)
+    return config
 
 
-def _check_schedule_size(
-    bots: int, players: int, games_per_pairing: int, max_groups: int, candidates: int
-) -> None:
-    """Refuse a round robin or gauntlet of more than MAX_GAMES games before it is built."""
+def check_schedule_size(config: TournamentConfig, seat_orders: int = SEAT_ORDERS) -> None:
+    """Refuse a round robin or gauntlet of more than MAX_GAMES games before it
+    is built; `seat_orders` is the tournament's (`run_schedule.seat_orders_for`):
+    a tournament stored with one plays half the games, and was once refused
+    on resuming for the games of two."""
+    if config.schedule == "sprt":
+        return  # max_games bounds it
+    bots, players, candidates = len(config.bots), config.players, len(config.candidates)
     if candidates:
-        groups = candidates * group_count(bots - candidates, players - 1, max_groups)
+        groups = candidates * group_count(bots - candidates, players - 1, config.max_groups)
     else:
-        groups = group_count(bots, players, max_groups)
-    orders = seatings_per_seed(players)
-    games = groups * orders * games_per_pairing
+        groups = group_count(bots, players, config.max_groups)
+    orders = seatings_per_seed(players, seat_orders)
+    games = groups * orders * config.games_per_pairing
     if games > MAX_GAMES:
         raise ConfigError(
             "games_per_pairing",
             f"would schedule {games:,} games ({groups:,} groups of bots, each in {orders} "
-            f"seat orders on {games_per_pairing:,} seeds); a tournament holds at most "
+            f"seat orders on {config.games_per_pairing:,} seeds); a tournament holds at most "
             f"{MAX_GAMES:,}: lower games_per_pairing (or max_groups)",
         )
 

@@ -8,9 +8,10 @@ import os
 import tempfile
 
 from server.files import folder_hint
-from tournament.config import TournamentConfig
+from tournament.config import TournamentConfig, check_schedule_size
 from tournament.resume import check_groups_kept, check_resumable
 from tournament.run_schedule import ladder_stages, schedule_for, seat_orders_for
+from tournament.schedule import SEAT_ORDERS
 from tournament.store import Store, StoreError
 from tournament.store_lock import LockWait
 from tournament.store_path import check_path, database_exists
@@ -25,8 +26,12 @@ def check_database(path: str, lock_wait: LockWait, config: TournamentConfig | No
     robin `resume.check_groups_kept`): looked at before a
     server or a Ray instance starts, which once started (and logged its start
     and stop) only to be stopped by the database, seconds later with Ray.
-    Whether the database holds `config`'s tournament already."""
+    Whether the database holds `config`'s tournament already. ConfigError
+    when its schedule is too big (`config.check_schedule_size`) in the seat
+    orders it plays: this version's, or those it was stored with."""
     if path != ":memory:" and not database_exists(path):
+        if config is not None:
+            check_schedule_size(config, SEAT_ORDERS)
         # Nothing stored to check; whether the file could be created is, without
         # creating it: a run stopped by its server or Ray address leaves no file.
         check_path(path)
@@ -42,7 +47,9 @@ def check_database(path: str, lock_wait: LockWait, config: TournamentConfig | No
         if config is None:
             return False
         check_resumable(store, config)
+        orders = seat_orders_for(store, config)
+        check_schedule_size(config, orders)  # before check_groups_kept builds it
         if config.schedule == "round-robin":
-            stages, orders = ladder_stages(store, config), seat_orders_for(store, config)
+            stages = ladder_stages(store, config)
             check_groups_kept(store, config, schedule_for(config, stages, orders))
         return store.find(config.name) is not None

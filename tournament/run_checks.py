@@ -38,7 +38,8 @@ class Prechecked:
 def check_before_start(
     config: TournamentConfig, database: str, lock_wait: LockWait, command: str, *, on_ray: bool
 ) -> Prechecked:
-    """BotCheckError, StoreError or RunError in the words a refusal prints."""
+    """BotCheckError, ConfigError, StoreError or RunError in the words a refusal
+    prints."""
     refuse_if_claimed(database, config.name, command)
     check_bots(config)
     stored = check_database(database, lock_wait, config)

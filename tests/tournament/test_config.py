@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from tournament.config import ConfigError, SprtSettings, check_sprt, load_config, parse_config
+from tournament.config import (
+    ConfigError,
+    SprtSettings,
+    check_schedule_size,
+    check_sprt,
+    load_config,
+    parse_config,
+)
 from tournament.schedule import group_count, make_schedule
 
 GOOD = {
@@ -287,10 +294,17 @@ def test_the_size_check_counts_both_seat_orders_from_three_players() -> None:
     games, which the check once counted as 600,000 and let through."""
     bots = [{"name": f"b{i}", "builtin": "random"} for i in range(4)]
     raw = {"game": "sheep-n-sheep", "players": 3, "bots": bots}
-    assert parse_config({**raw, "games_per_pairing": 41_666}).games_per_pairing == 41_666
+    check_schedule_size(parse_config({**raw, "games_per_pairing": 41_666}))
+    # The config alone is refused only past the games of one seat order, the
+    # fewest a tournament plays (one stored with one resumes): the run checks
+    # the tournament's own (tests/tournament/test_seat_neighbours.py).
+    config = parse_config({**raw, "games_per_pairing": 50_000})
+    check_schedule_size(config, seat_orders=1)  # 600,000 games
     with pytest.raises(ConfigError, match="would schedule 1,200,000 games") as caught:
-        parse_config({**raw, "games_per_pairing": 50_000})
+        check_schedule_size(config)
     assert "(4 groups of bots, each in 6 seat orders on 50,000 seeds)" in str(caught.value)
+    with pytest.raises(ConfigError, match=r"would schedule 1,200,000 games .* in 3 seat orders"):
+        parse_config({**raw, "games_per_pairing": 100_000})
 
 
 @pytest.mark.parametrize(

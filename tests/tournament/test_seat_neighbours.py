@@ -17,11 +17,13 @@ import pytest
 
 from tests.tournament.stored_records import finished_record
 from tests.tournament.tournament_command import tournament_main
-from tournament.config import load_config
+from tournament.config import ConfigError, load_config
+from tournament.database_check import check_database
 from tournament.run_schedule import seat_orders_for
 from tournament.runner import ladder_stages, open_tournament
 from tournament.schedule import ScheduledGame, make_schedule
 from tournament.store import Store
+from tournament.store_lock import SILENT_WAIT
 from tournament.stored_schedule import scheduled_keys
 
 NAMES = [f"b{i}" for i in range(12)]
@@ -170,3 +172,37 @@ def test_a_tournament_stored_before_keeps_its_one_seat_order(tmp_path: Path) -> 
         assert scheduled_keys(record) == {
             game.key for game in make_schedule(config.bot_names, 3, 1, 1)
         }
+
+
+def test_the_size_check_counts_the_seat_orders_a_stored_tournament_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tournament stored with one seat order plays half the games of a new
+    one: 900,000 here, within the bound, and it resumes; the size check once
+    counted both orders (1,800,000) and refused it at every run. A new one of
+    the same config is refused before any game, as the config's mistake."""
+    path = tmp_path / "cup.toml"
+    path.write_text(
+        'game = "sheep-n-sheep"\nplayers = 3\ngames_per_pairing = 100000\n'
+        'schedule = "gauntlet"\ncandidates = ["a"]\n'
+        + "".join(f'[[bots]]\nname = "{bot}"\nbuiltin = "random"\n' for bot in "abcd")
+    )
+    config = load_config(path)  # 900,000 games in one seat order: not refused
+    db = str(tmp_path / "cup.sqlite")
+    line = (
+        f"sheepfold tournament: {path}: games_per_pairing: would schedule 1,800,000 games "
+        "(3 groups of bots, each in 6 seat orders on 100,000 seeds)"
+    )
+    assert tournament_main(["run", str(path), "--db", db, "--no-report"]) == 2
+    assert capsys.readouterr().err.startswith(line)
+    with pytest.raises(ConfigError, match="would schedule 1,800,000 games"):
+        check_database(db, SILENT_WAIT, config)
+
+    with Store(db) as store:
+        open_tournament(store, config, 900_000, ladder_stages(store, config))
+    with sqlite3.connect(db) as raw:  # as a version before `seat_orders` stored it
+        raw.execute(
+            "UPDATE tournaments SET config_json = json_remove(config_json, '$.seat_orders')"
+        )
+    raw.close()
+    assert check_database(db, SILENT_WAIT, config) is True
