@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import grpc
@@ -40,6 +41,11 @@ CHANNEL_OPTIONS = (
     ("grpc.initial_reconnect_backoff_ms", 500),
     ("grpc.max_reconnect_backoff_ms", RECONNECT_MS),
 )
+# The games a game server plays do not change while it runs: its ListGames
+# answer serves every matches page for this long (a server restarted with
+# other games is seen within it). Each page load asked it again, so a flood
+# of page loads was as many calls to the game server.
+GAMES_SECONDS = 10.0
 # The only calls that need a token are those of a server with private replays.
 TOKEN_HINT = " (start the viewer with that server's admin token: --admin-token)"
 
@@ -90,16 +96,41 @@ class Gateway:
         options = (*CHANNEL_OPTIONS, *keepalive_options(keepalive_seconds, keepalive_timeout))
         self._channel = open_channel(address, credentials, options)
         self.stub = arena_pb2_grpc.ArenaStub(self._channel)
+        self.games_seconds = GAMES_SECONDS
+        # The last ListGames answer (loop time, games) and the call under way:
+        # the pages asking meanwhile share it; a failure is kept by nobody.
+        self._games: tuple[float, list[dict[str, str]]] | None = None
+        self._games_flight: asyncio.Future[list[dict[str, str]]] | None = None
 
     async def close(self) -> None:
         await self._channel.close()
 
     async def games(self) -> list[dict[str, str]]:
+        """The games the server plays, each its name and title, asked at most
+        once every `games_seconds` (GAMES_SECONDS); shared, not to be changed."""
+        loop = asyncio.get_running_loop()
+        if self._games is not None and loop.time() - self._games[0] < self.games_seconds:
+            return self._games[1]
+        if self._games_flight is None:
+            flight = asyncio.ensure_future(self._ask_games())
+            self._games_flight = flight
+            flight.add_done_callback(self._games_landed)
+        return await asyncio.shield(self._games_flight)
+
+    async def _ask_games(self) -> list[dict[str, str]]:
         try:
             response = await self.stub.ListGames(arena_pb2.ListGamesRequest(), timeout=self.timeout)
         except grpc.aio.AioRpcError as error:
             raise _error(error, "ListGames") from None
-        return [{"name": g.name, "title": g.title} for g in response.games]
+        found = [{"name": g.name, "title": g.title} for g in response.games]
+        self._games = (asyncio.get_running_loop().time(), found)
+        return found
+
+    def _games_landed(self, flight: asyncio.Future[list[dict[str, str]]]) -> None:
+        if self._games_flight is flight:
+            self._games_flight = None
+        if not flight.cancelled():
+            flight.exception()  # retrieved: every page asking has its answer
 
     async def matches(
         self,
