@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,7 +61,7 @@ class WatchHub:
         feed = self._feeds.get(match_id)
         return len(feed.queues) if feed else 0
 
-    async def subscribe(self, match_id: str) -> AsyncIterator[bytes]:
+    async def subscribe(self, match_id: str) -> AsyncGenerator[bytes, None]:
         """Batches for one page, each a JSON array of Watch items (framed once
         for every page by `frame`): the latest
         snapshot first, then what arrives; ends after the match's result or a

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import zlib
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator
 
 from aiohttp import web
 
@@ -81,10 +81,13 @@ HEARTBEAT = b":\n\n"
 
 
 async def with_heartbeats(
-    source: AsyncIterator[bytes], seconds: float, beat: bytes = HEARTBEAT
+    source: AsyncGenerator[bytes, None], seconds: float, beat: bytes = HEARTBEAT
 ) -> AsyncGenerator[bytes, None]:
     """What `source` yields, and `beat` whenever it has yielded nothing for
-    `seconds` (the item it is waiting for is not given up meanwhile)."""
+    `seconds` (the item it is waiting for is not given up meanwhile). Closed,
+    it closes `source` at once: closed between two items (its page gone while
+    it wrote one), it once left `source` open until collected, and with it a
+    live match's place among the hub's watchers (web.hub)."""
     waiting: asyncio.Future[bytes] | None = None
     try:
         while True:
@@ -105,6 +108,7 @@ async def with_heartbeats(
             waiting.cancel()
             with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
                 await waiting
+        await source.aclose()
 
 
 # A gzip member's header: deflate, no name, no time, unknown system. A gzipped
