@@ -33,6 +33,11 @@ from web.reports import ReportCache
 
 MATCH_INFO_SECONDS = 0.5  # a running match's GetMatch answer reused for page loads
 SETTLED_KEPT = 2000  # finished matches' GetMatch answers kept
+# Whether the game server hosts a tournament's game in play: a match it knows
+# it keeps knowing, so that answer is kept (the newest HOSTED_KEPT of them);
+# one it does not know (another server's) is asked again after this long.
+HOSTED_KEPT = 2000
+ELSEWHERE_SECONDS = 10.0
 SETTLED = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
 log = structlog.get_logger("sheepfold.web")
 T = TypeVar("T")
@@ -106,6 +111,9 @@ class State:
     infos: OrderedDict[str, tuple[float, arena_pb2.MatchInfo]] = field(default_factory=OrderedDict)
 
     info_seconds: float = MATCH_INFO_SECONDS
+    # Match id -> (whether the game server hosts it, loop time it said so).
+    hosting: OrderedDict[str, tuple[bool, float]] = field(default_factory=OrderedDict)
+    elsewhere_seconds: float = ELSEWHERE_SECONDS
     # The event streams open now (their handlers' tasks): ended when the viewer
     # stops, or it would wait for pages that never close them.
     streams: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -126,6 +134,28 @@ class State:
         if len(self.infos) > SETTLED_KEPT:
             self.infos.popitem(last=False)
         return info
+
+    async def hosts(self, match_id: str) -> bool:
+        """Whether the game server hosts `match_id` (a tournament's game in
+        play): asked once for a match it knows, every `elsewhere_seconds` for
+        one it does not; a server that does not answer is asked again next time."""
+        now = asyncio.get_running_loop().time()
+        seen = self.hosting.get(match_id)
+        if seen is not None and (seen[0] or now - seen[1] < self.elsewhere_seconds):
+            return seen[0]
+        try:
+            await self.match_info(match_id)
+        except GatewayError as error:
+            if error.status != 404:
+                return False  # away, or refusing: nothing learnt of the match
+            hosted = False
+        else:
+            hosted = True
+        self.hosting[match_id] = (hosted, now)
+        self.hosting.move_to_end(match_id)
+        if len(self.hosting) > HOSTED_KEPT:
+            self.hosting.popitem(last=False)
+        return hosted
 
     def render(self) -> ProcessPoolExecutor:
         if self.renderer is None:
