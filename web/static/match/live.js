@@ -141,6 +141,10 @@ async function reconnect() {
   if (document.hidden) return;
   if (info.error) return lost("the viewer or the game server does not answer");
   notice("");
+  if (Array.isArray(info.seats)) {
+    model.seats = info.seats;
+    model.seatsMoves = info.moves;
+  }
   model.status = info.status;
   if (info.status === "finished") {
     model.result = info.result || model.result;
@@ -161,12 +165,15 @@ async function reconnect() {
 
 // Whether each seat's bot is connected: the stream brings moves, not a bot
 // leaving, so a page went on saying a seat was deciding for as long as its
-// bot was gone. Asked every few seconds while the page follows the match and
-// its tab is shown (a test may set window.sheepfoldSeatSeconds).
+// bot was gone. Asked every few seconds while the page follows the match,
+// its stream open and its tab shown (a test may set window.sheepfoldSeatSeconds).
+// Not while its stream is down: each try to follow it again asks the same
+// question first (reconnect), and the page asked it every 5 s besides, twice
+// at once at times, of a viewer it was giving time to come back.
 const SEAT_SECONDS = window.sheepfoldSeatSeconds || 5;
 
 async function askSeats() {
-  if (model.live && !document.hidden) {
+  if (model.live && !document.hidden && stream && model.connected) {
     const info = await fetchJson(boot.info_url, { cache: "no-store" });
     if (!info.error && Array.isArray(info.seats)) {
       model.seats = info.seats;
