@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import socket
 import subprocess
 from pathlib import Path
 
@@ -169,9 +170,25 @@ def _scores(address: str, match_id: str) -> list[float]:
     return list(info.result.scores)
 
 
+def _port_nobody_listens_on() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 @pytest.mark.protoc
 def test_the_guides_cpp_bot_builds_and_plays_every_seat(tmp_path: Path) -> None:
     program = _build_the_guides_cpp_bot(tmp_path)
+    # Its wait for the server is bounded (WaitForConnected with a system_clock
+    # deadline, the only kind gRPC C++ takes), so nobody listening ends it.
+    away = f"127.0.0.1:{_port_nobody_listens_on()}"
+    gone = subprocess.run(
+        [str(program), away, "0123456789abcdef", "token"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert gone.returncode == 1 and f"cannot reach the server at {away}" in gone.stderr
     server = start_server_process()
     try:
         created = _create(server.address)
