@@ -135,6 +135,14 @@ def test_apply_after_the_end_raises_and_changes_nothing(config: Config, seed: in
             assert snapshot(state) == before, f"{config}: {late!r} after the end"
 
 
+def test_the_guide_and_the_proto_promise_one_label_per_action() -> None:
+    """What the test below holds the engines to, a bot in any language is told."""
+    guide = " ".join((ROOT / "docs" / "writing-a-bot.md").read_text(encoding="utf-8").split())
+    proto = (ROOT / "proto" / "sheepfold" / "v1" / "arena.proto").read_text(encoding="utf-8")
+    assert "(no two actions of one decision share one)" in guide
+    assert "No two\n  // actions of one decision share a label" in proto
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_decisions_events_and_ranks_are_well_formed(config: Config) -> None:
     """No decision lists an action twice; every event is public or private to a
