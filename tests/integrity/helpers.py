@@ -35,17 +35,19 @@ def match_without_grpc(
     seed: int,
     options: Mapping[str, str] | None = None,
     limits: MatchLimits | None = None,
+    players: int = 2,
 ) -> Match:
-    """A 2-player match in memory, for tests that drive its seats themselves."""
+    """A match in memory (2 players unless told), for tests that drive its seats
+    themselves."""
     game = games.get(game_name)
     record = MatchRecord(
         match_id=f"m{seed}",
         game=game.name,
-        players=2,
+        players=players,
         options=dict(options or {}),
         seed=seed,
         clock=ClockConfig(decision_seconds=5),
-        token_hashes=("a", "b"),
+        token_hashes=tuple("abcdef"[:players]),
         created_at=0.0,
     )
     store = MemoryStore()

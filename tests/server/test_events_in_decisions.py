@@ -381,3 +381,42 @@ def test_held_events_that_would_make_a_decision_too_large_go_before_it() -> None
     assert any(d.events for d in opted.decisions), "those that fit still go inside"
     assert opted.events == _expected_events(6)[0], "no event lost and none repeated"
     assert len(opted.decisions) == len(plain.decisions), "no move forced"
+
+
+def _five_seats_first_actions(seed: int, limits: MatchLimits | None) -> list[Received]:
+    """A five-player Stubborn Sheep match (wolf and bonus actions) played to its
+    end with every seat asking for its events in its decisions and answering
+    its first legal action."""
+
+    async def scenario() -> list[Received]:
+        match = match_without_grpc(GAME, seed, OPTIONS, limits, players=5)
+        streams = [SeatStream() for _ in range(5)]
+        for seat, stream in enumerate(streams):
+            match.join(seat, stream, True)
+        task = match.start()
+        received = [Received() for _ in range(5)]
+
+        async def answer(seat: int) -> None:
+            async for response in _responses(streams[seat]):
+                received[seat].add(response)
+                if response.WhichOneof("kind") == "decision":
+                    match.answer(seat, response.decision.decision_id, 0, streams[seat])
+
+        await asyncio.wait_for(asyncio.gather(*(answer(s) for s in range(5)), task), 30)
+        return received
+
+    return asyncio.run(scenario())
+
+
+def test_five_seats_get_their_events_inside_their_decisions() -> None:
+    """Between two decisions of one seat, four others' turns of Stubborn Sheep
+    show it up to about 120 events (restocks, jumps, the wolf): past the number
+    a seat holds they went out as messages of their own, one each, so a seat of
+    a five-player game took a tenth of its decisions' events one message at a
+    time. Every event still comes inside a decision, none as a message before the
+    last decision."""
+    received = _five_seats_first_actions(11, None)
+    for seat in received:
+        last_decision = max(i for i, kind in enumerate(seat.kinds) if kind == "decision")
+        assert "event" not in seat.kinds[:last_decision]
+    assert max(len(d.events) for seat in received for d in seat.decisions) > 64
