@@ -1,7 +1,7 @@
 """The seccomp filter of every sandbox: the kernel's key store, inotify and
 fanotify instances, dnotify's folder watches, Linux AIO contexts, tracing
 another process, vsock sockets, io_uring, userfaultfd, perf events, the
-kernel's log, BPF and secret memory are refused.
+kernel's log, BPF, secret memory and socket filters are refused.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
 creates. A bot could link a key of its own into its user's keyring on the
@@ -106,6 +106,26 @@ mapping and kept the file: one process held 320 MB so, all of it unevictable
 processes), and every page of it splits the kernel's map, which slows the
 whole machine. A bot has no secret from its own kernel to keep.
 
+Attaching a classic BPF program to a socket is refused: `setsockopt` at
+`SOL_SOCKET` with `SO_ATTACH_FILTER` or `SO_ATTACH_REUSEPORT_CBPF` (and
+their eBPF forms, `SO_ATTACH_BPF` and `SO_ATTACH_REUSEPORT_EBPF`, whose
+programs `bpf` alone would make). The kernel compiles each such program to
+machine code, and that code counts against one budget for the whole machine,
+every user and namespace together (`net.core.bpf_jit_limit`, a few hundred
+MB): past it, a process without CAP_BPF gets no program compiled, and a
+kernel built with CONFIG_BPF_JIT_ALWAYS_ON (most distributions') refuses it
+outright. A bot with the default limits, 56 processes each attaching a
+filter of 1,000 instructions (about 50 KB of code) to every socket its open
+file limit allowed, took the whole budget (504 MiB): while it played, every
+other sandbox's seccomp filter would have been refused, and so would every
+socket or seccomp filter of the host's other programs without the
+capability (a container starting, a browser's sandbox). i386's `socketcall`
+sets an option too (its first argument `SYS_SETSOCKOPT`), with the level
+and the option behind a pointer: refused whatever they are, as its
+`SYS_SOCKET` is. A bot has no packets to filter. (A bot's own seccomp
+filters count against the same budget, but the kernel caps them at 32,768
+instructions a thread, about 200 KB of code: a few MB a bot.)
+
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
 the system call's architecture and number, written out here. It is a few
 dozen instructions; libseccomp, which would write them, is a C library that
@@ -129,6 +149,7 @@ __all__ = [
     "PERF_CALLS",
     "REFUSED_CALLS",
     "SECRET_CALLS",
+    "SETSOCKOPT_CALLS",
     "SOCKETCALL_CALLS",
     "SOCKET_CALLS",
     "TRACE_CALLS",
@@ -144,8 +165,15 @@ _NR_OFFSET = 0
 _ARCH_OFFSET = 4
 _FIRST_ARG_OFFSET = 16
 _SECOND_ARG_OFFSET = 24
+_THIRD_ARG_OFFSET = 32
 AF_VSOCK = 40
 SYS_SOCKET = 1  # socketcall's first argument when it makes a socket
+SYS_SETSOCKOPT = 14  # ... and when it sets a socket's option
+SOL_SOCKET = 1  # setsockopt's second argument for the socket's own options
+# ... and its third when it attaches a program: SO_ATTACH_FILTER,
+# SO_ATTACH_BPF, SO_ATTACH_REUSEPORT_CBPF, SO_ATTACH_REUSEPORT_EBPF (the same
+# numbers on x86 and arm).
+SOCKET_PROGRAM_OPTIONS = (26, 50, 51, 52)
 F_NOTIFY = 1026  # fcntl's second argument when it watches a folder (dnotify)
 F_SETLEASE = 1024  # ... and when it takes a lease on a file
 # Classic BPF opcodes: load a word at an offset, jump if equal to a constant, return.
@@ -310,8 +338,9 @@ SOCKET_CALLS: CallTable = {
 }
 
 
-# socketcall, where an ABI has it: refused when it makes a socket (its first
-# argument SYS_SOCKET), since the family is behind a pointer.
+# socketcall, where an ABI has it: refused when it makes a socket or sets a
+# socket's option (its first argument SYS_SOCKET or SYS_SETSOCKOPT), since
+# the family, the level and the option are behind a pointer.
 SOCKETCALL_CALLS: CallTable = {
     "x86_64": ((0x40000003, (102,)),),  # i386
     "aarch64": (),  # arm's EABI has no socketcall
@@ -330,6 +359,37 @@ FCNTL_CALLS: CallTable = {
         (0x40000028, (55, 221)),  # arm
     ),
 }
+
+
+# setsockopt, ABI by ABI as above: refused when it attaches a program to a
+# socket (its level SOL_SOCKET, its option one of SOCKET_PROGRAM_OPTIONS).
+# x32's own number is 541; x86-64's, in case a kernel takes it.
+SETSOCKOPT_CALLS: CallTable = {
+    "x86_64": (
+        (0xC000003E, (54, _X32 | 54, _X32 | 541)),  # x86-64, x32
+        (0x40000003, (366,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (208,)),  # arm64
+        (0x40000028, (294,)),  # arm
+    ),
+}
+
+
+# Calls refused for some arguments only: each table's calls, with the
+# conditions that all hold when one is refused, each an argument's offset in
+# struct seccomp_data and the values refused (the argument's low word: the
+# kernel takes these as 32-bit ints).
+Condition = tuple[int, tuple[int, ...]]
+ARGUMENT_CHECKS: tuple[tuple[CallTable, tuple[Condition, ...]], ...] = (
+    (SOCKET_CALLS, ((_FIRST_ARG_OFFSET, (AF_VSOCK,)),)),
+    (SOCKETCALL_CALLS, ((_FIRST_ARG_OFFSET, (SYS_SOCKET, SYS_SETSOCKOPT)),)),
+    (FCNTL_CALLS, ((_SECOND_ARG_OFFSET, (F_NOTIFY, F_SETLEASE)),)),
+    (
+        SETSOCKOPT_CALLS,
+        ((_SECOND_ARG_OFFSET, (SOL_SOCKET,)), (_THIRD_ARG_OFFSET, SOCKET_PROGRAM_OPTIONS)),
+    ),
+)
 
 
 def _merged(*tables: CallTable) -> CallTable:
@@ -367,39 +427,36 @@ class _Instruction:
 
 def refused_calls(machine: str | None = None) -> bytes | None:
     """The compiled filter (struct sock_filter[]) that fails the calls of
-    REFUSED_CALLS, those of SOCKET_CALLS for AF_VSOCK, those of
-    SOCKETCALL_CALLS making a socket and those of FCNTL_CALLS for F_NOTIFY
-    and F_SETLEASE, with EPERM and lets
-    every other call through, for `machine` (this one's by default); None for a
-    machine not in REFUSED_CALLS."""
+    REFUSED_CALLS, and those of ARGUMENT_CHECKS with the arguments refused
+    (SOCKET_CALLS for AF_VSOCK, SOCKETCALL_CALLS making a socket or setting an
+    option, FCNTL_CALLS for F_NOTIFY and F_SETLEASE, SETSOCKOPT_CALLS
+    attaching a program), with EPERM, and lets every other call through, for
+    `machine` (this one's by default); None for a machine not in
+    REFUSED_CALLS."""
     machine = machine or platform.machine()
     abis = REFUSED_CALLS.get(machine)
     if abis is None:
         return None
-    sockets = dict(SOCKET_CALLS.get(machine, ()))
-    socketcalls = dict(SOCKETCALL_CALLS.get(machine, ()))
-    fcntls = dict(FCNTL_CALLS.get(machine, ()))
+    checks = [(dict(table.get(machine, ())), conditions) for table, conditions in ARGUMENT_CHECKS]
     program: list[_Instruction] = []
-    # After every ABI's checks: allow; a socket call's family check, then allow;
-    # a socketcall's check of what it makes, then allow; an fcntl's check of
-    # its command, then allow (a jump only goes forward); refuse.
+    # After every ABI's checks: allow; each of ARGUMENT_CHECKS's checks of the
+    # arguments, each ending in allow (a jump only goes forward); refuse.
     allowed = sum(
-        3
-        + len(numbers)
-        + len(sockets.get(arch, ()))
-        + len(socketcalls.get(arch, ()))
-        + len(fcntls.get(arch, ()))
+        3 + len(numbers) + sum(len(calls.get(arch, ())) for calls, _ in checks)
         for arch, numbers in abis
     )
-    family, made, command = allowed + 1, allowed + 4, allowed + 7
-    denied = allowed + 11
+    starts = []
+    position = allowed + 1
+    for _, conditions in checks:
+        starts.append(position)
+        position += _block_length(conditions)
+    denied = position
     for arch, numbers in abis:
-        checked = (
-            [(number, denied) for number in numbers]
-            + [(number, family) for number in sockets.get(arch, ())]
-            + [(number, made) for number in socketcalls.get(arch, ())]
-            + [(number, command) for number in fcntls.get(arch, ())]
-        )
+        checked = [(number, denied) for number in numbers] + [
+            (number, start)
+            for (calls, _), start in zip(checks, starts, strict=True)
+            for number in calls.get(arch, ())
+        ]
         next_abi = len(program) + 3 + len(checked)
         program.append(_Instruction(_LOAD_WORD, _ARCH_OFFSET))
         program.append(_Instruction(_JUMP_IF_EQUAL, arch, len(program) + 1, next_abi))
@@ -407,19 +464,35 @@ def refused_calls(machine: str | None = None) -> bytes | None:
         for number, target in checked:
             program.append(_Instruction(_JUMP_IF_EQUAL, number, target, len(program) + 1))
     program.append(_Instruction(_RETURN, _ALLOW))
-    # The low word of each argument: the kernel takes these as 32-bit ints.
-    for offset, arguments in (
-        (_FIRST_ARG_OFFSET, (AF_VSOCK,)),
-        (_FIRST_ARG_OFFSET, (SYS_SOCKET,)),
-        (_SECOND_ARG_OFFSET, (F_NOTIFY, F_SETLEASE)),
-    ):
-        program.append(_Instruction(_LOAD_WORD, offset))
-        for argument in arguments:
-            program.append(_Instruction(_JUMP_IF_EQUAL, argument, denied, len(program) + 1))
-        program.append(_Instruction(_RETURN, _ALLOW))
+    for (_, conditions), start in zip(checks, starts, strict=True):
+        assert len(program) == start
+        program += _block(conditions, start, denied)
     program.append(_Instruction(_RETURN, _ERRNO | errno.EPERM))
     assert len(program) == denied + 1
     return b"".join(_encoded(index, instruction) for index, instruction in enumerate(program))
+
+
+def _block_length(conditions: tuple[Condition, ...]) -> int:
+    """How many instructions _block takes for `conditions`."""
+    return sum(1 + len(values) for _, values in conditions) + 1
+
+
+def _block(conditions: tuple[Condition, ...], start: int, denied: int) -> list[_Instruction]:
+    """The instructions, from index `start` of the program, that jump to
+    `denied` when every one of `conditions` holds, and else allow the call."""
+    allow = start + _block_length(conditions) - 1
+    block: list[_Instruction] = []
+    for position, (offset, values) in enumerate(conditions):
+        last = position == len(conditions) - 1
+        block.append(_Instruction(_LOAD_WORD, offset))
+        held = denied if last else start + len(block) + len(values)  # the next condition
+        for index in range(len(values)):
+            here = start + len(block)
+            otherwise = here + 1 if index < len(values) - 1 else allow
+            block.append(_Instruction(_JUMP_IF_EQUAL, values[index], held, otherwise))
+    block.append(_Instruction(_RETURN, _ALLOW))
+    assert len(block) == _block_length(conditions)
+    return block
 
 
 def _encoded(index: int, instruction: _Instruction) -> bytes:

@@ -125,6 +125,49 @@ def test_no_bot_opens_a_perf_event(tmp_path: Path, sandbox_ready: None) -> None:
     assert said == "ok", said
 
 
+# A classic BPF program of one instruction (accept the whole packet), attached
+# to a Unix socket (SO_ATTACH_FILTER) and to a loopback UDP socket's reuseport
+# group (SO_ATTACH_REUSEPORT_CBPF): what the kernel compiles to machine code
+# and counts against net.core.bpf_jit_limit.
+SOCKET_FILTER = """
+import ctypes, errno, socket, struct, sys
+SO_ATTACH_FILTER, SO_ATTACH_REUSEPORT_CBPF = 26, 51
+code = ctypes.create_string_buffer(struct.pack("HBBI", 0x06, 0, 0, 0xFFFF))  # ret 65535
+program = struct.pack("HL", 1, ctypes.addressof(code))  # struct sock_fprog
+unix, _ = socket.socketpair()
+udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+udp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+udp.bind(("127.0.0.1", 0))
+for name, sock, option in (("SO_ATTACH_FILTER", unix, SO_ATTACH_FILTER),
+                           ("SO_ATTACH_REUSEPORT_CBPF", udp, SO_ATTACH_REUSEPORT_CBPF)):
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, option, program)
+    except OSError as error:
+        if error.errno != errno.EPERM:
+            sys.exit(4)
+    else:
+        print(f"attached a socket filter with {name}", file=sys.stderr)
+        sys.exit(3)
+"""
+
+
+def test_no_bot_takes_the_machines_bpf_compiler_budget(tmp_path: Path, sandbox_ready: None) -> None:
+    """A classic BPF socket filter is compiled to machine code, and that code
+    counts against one budget for the whole machine, every user and namespace
+    together (net.core.bpf_jit_limit, 504 MiB here); past it the kernel
+    compiles nothing more for a process without CAP_BPF, and a kernel built
+    with CONFIG_BPF_JIT_ALWAYS_ON (most distributions') then refuses the
+    program outright (ENOTSUPP). A bot with the default limits, its 56
+    processes each attaching a filter of 1,000 instructions to every socket
+    its open file limit allowed (about 50 KB of code each), took the whole
+    budget: while it played, every other sandbox's seccomp filter, and any
+    other program's socket or seccomp filter on the host (a container's, a
+    browser's sandbox), would have been refused. No bot needs a socket filter:
+    the seccomp filter refuses attaching one (EPERM)."""
+    said = _run(tmp_path, sys.executable, "-c", SOCKET_FILTER)
+    assert said == "ok", said
+
+
 # Loopback TCP connections the bot never reads, each written until it takes no
 # more (about 4 MB each, net.ipv4.tcp_wmem's largest send buffer): 30 of them,
 # up to about 120 MB, unless the kernel refuses the bot more first.
