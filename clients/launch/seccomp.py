@@ -114,12 +114,16 @@ machine code, and that code counts against one budget for the whole machine,
 every user and namespace together (`net.core.bpf_jit_limit`, a few hundred
 MB): past it, a process without CAP_BPF gets no program compiled, and a
 kernel built with CONFIG_BPF_JIT_ALWAYS_ON (most distributions') refuses it
-outright. A bot with the default limits, 56 processes each attaching a
-filter of 1,000 instructions (about 50 KB of code) to every socket its open
-file limit allowed, took the whole budget (504 MiB): while it played, every
-other sandbox's seccomp filter would have been refused, and so would every
-socket or seccomp filter of the host's other programs without the
-capability (a container starting, a browser's sandbox). i386's `socketcall`
+outright. A bot of `memory_mb = 2048`, its 56 processes each attaching
+filters of 1,000 instructions (about 50 KB of code), then smaller ones, to
+every socket its open file limit allowed, took the whole budget (504 MiB):
+while it held it, every sandbox started after it failed, bwrap's own
+seccomp filter refused (ENOTSUPP), which stops a tournament's run, and so
+would every socket or seccomp filter of the host's other programs without
+the capability (a container starting, a browser's sandbox). Run as root,
+one bot of the default limits got to 491 MiB before its memory cgroup
+stopped it: two such bots playing at once take it all, and an ordinary
+user's bot has no memory cgroup. i386's `socketcall`
 sets an option too (its first argument `SYS_SETSOCKOPT`), with the level
 and the option behind a pointer: refused whatever they are, as its
 `SYS_SOCKET` is. A bot has no packets to filter. (A bot's own seccomp

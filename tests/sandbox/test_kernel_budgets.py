@@ -157,13 +157,14 @@ def test_no_bot_takes_the_machines_bpf_compiler_budget(tmp_path: Path, sandbox_r
     together (net.core.bpf_jit_limit, 504 MiB here); past it the kernel
     compiles nothing more for a process without CAP_BPF, and a kernel built
     with CONFIG_BPF_JIT_ALWAYS_ON (most distributions') then refuses the
-    program outright (ENOTSUPP). A bot with the default limits, its 56
-    processes each attaching a filter of 1,000 instructions to every socket
-    its open file limit allowed (about 50 KB of code each), took the whole
-    budget: while it played, every other sandbox's seccomp filter, and any
-    other program's socket or seccomp filter on the host (a container's, a
-    browser's sandbox), would have been refused. No bot needs a socket filter:
-    the seccomp filter refuses attaching one (EPERM)."""
+    program outright (ENOTSUPP). A bot of `memory_mb = 2048`, its 56
+    processes each attaching filters of 1,000 instructions (about 50 KB of
+    code each), then smaller ones, to every socket its open file limit
+    allowed, took the whole budget: while it held it, every sandbox started
+    after it failed, bwrap's seccomp filter refused, and so would any other
+    program's socket or seccomp filter on the host (a container's, a
+    browser's sandbox). No bot needs a socket filter: the seccomp filter
+    refuses attaching one (EPERM)."""
     said = _run(tmp_path, sys.executable, "-c", SOCKET_FILTER)
     assert said == "ok", said
 
