@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 __all__ = [
+    "CORE_BYTES",
     "DEFAULT_LIMITS",
     "LOCKED_BYTES",
     "PENDING_SIGNALS",
@@ -32,6 +33,13 @@ PENDING_SIGNALS = 256
 # Memory a bot may lock in RAM, all its processes each (RLIMIT_MEMLOCK): the
 # kernel's default for an ordinary user before Linux 5.16.
 LOCKED_BYTES = 64 * 1024
+# A bot's core dump limit (RLIMIT_CORE), soft and hard. Where the host's
+# kernel.core_pattern is a pipe (apport, systemd-coredump), the kernel runs
+# that program as root on the host for every crash whatever the limit, but
+# for a limit of exactly 1 byte; 1 byte is also too short for a core file.
+# Set before the sandbox starts (the launcher's prlimit around bwrap): its
+# seccomp filter refuses setting this limit, which a bot would lower to 0.
+CORE_BYTES = 1
 
 
 class LimitsError(ValueError):
@@ -65,7 +73,8 @@ class Limits:
 
     def prlimit_args(self) -> list[str]:
         """`prlimit` options setting soft = hard, except CPU: SIGXCPU first, SIGKILL 1 s
-        later; no core files, realtime priority or raised priority at all; a
+        later; no realtime priority or raised priority at all (no core dumps
+        either: CORE_BYTES, set before the sandbox starts); a
         few pending signals and no POSIX message queue, which the kernel
         counts for the runner's user on the host as a whole; 64 KB of
         memory locked in RAM."""
@@ -76,7 +85,6 @@ class Limits:
             f"--nproc={self.processes}:{self.processes}",
             f"--nofile={self.open_files}:{self.open_files}",
             f"--fsize={self.tmp_mb * MIB}:{self.tmp_mb * MIB}",
-            "--core=0:0",
             # No realtime scheduling and no priority above the default: a machine
             # that grants them to a group (audio, often) would hand them to the bot,
             # and a realtime bot spins past any `cpus` cap.

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from clients.bot_limits import MIB
+from clients.bot_limits import CORE_BYTES, MIB
 from clients.launch.cgroup import (
     BotCgroup,
     Hierarchies,
@@ -238,6 +238,10 @@ class Launcher:
         if seccomp is not None:  # None: a machine the filter has no call numbers for
             argv[1:1] = ["--seccomp", SECCOMP_FD]
             in_memory[SECCOMP_FD] = seccomp
+        # The core dump limit, which the seccomp filter keeps the bot from setting
+        # (CORE_BYTES): set here, before bwrap loads the filter, as the other limits
+        # cannot be (prlimit_args).
+        argv = [tools.prlimit, f"--core={CORE_BYTES}:{CORE_BYTES}", "--", *argv]
         cgroup = None
         argv = in_own_namespaces(
             tools,

@@ -1,7 +1,8 @@
 """The seccomp filter of every sandbox: the kernel's key store, inotify and
 fanotify instances, dnotify's folder watches, Linux AIO contexts, tracing
 another process, vsock sockets, io_uring, userfaultfd, perf events, the
-kernel's log, BPF, secret memory and socket filters are refused.
+kernel's log, BPF, secret memory and socket filters are refused, and so is
+setting the core dump limit.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
 creates. A bot could link a key of its own into its user's keyring on the
@@ -130,6 +131,17 @@ and the option behind a pointer: refused whatever they are, as its
 filters count against the same budget, but the kernel caps them at 32,768
 instructions a thread, about 200 KB of code: a few MB a bot.)
 
+Setting the core dump limit (`setrlimit`, and `prlimit64` with a new limit,
+for `RLIMIT_CORE`) is refused; reading it is not. Every bot's is CORE_BYTES
+(1 byte), set before bwrap loads this filter. Where the host's
+kernel.core_pattern is a pipe (apport on Ubuntu, systemd-coredump on Fedora
+and Arch), the kernel starts that program for every crash, as root in the
+host's own namespaces, outside every limit of the sandbox, whatever the
+limit, but for a limit of exactly 1. With a limit of 0, which only went to
+the program as an argument, one process of a bot forking children that
+crashed had the host run its core program 449 times in 3 s; a bot lowers 1
+to 0 unless this filter stops it.
+
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
 the system call's architecture and number, written out here. It is a few
 dozen instructions; libseccomp, which would write them, is a C library that
@@ -151,8 +163,10 @@ __all__ = [
     "LOG_CALLS",
     "NOTIFY_CALLS",
     "PERF_CALLS",
+    "PRLIMIT_CALLS",
     "REFUSED_CALLS",
     "SECRET_CALLS",
+    "SETRLIMIT_CALLS",
     "SETSOCKOPT_CALLS",
     "SOCKETCALL_CALLS",
     "SOCKET_CALLS",
@@ -178,6 +192,7 @@ SOL_SOCKET = 1  # setsockopt's second argument for the socket's own options
 # SO_ATTACH_BPF, SO_ATTACH_REUSEPORT_CBPF, SO_ATTACH_REUSEPORT_EBPF (the same
 # numbers on x86 and arm).
 SOCKET_PROGRAM_OPTIONS = (26, 50, 51, 52)
+RLIMIT_CORE = 4  # setrlimit's and prlimit64's resource for the core dump limit
 F_NOTIFY = 1026  # fcntl's second argument when it watches a folder (dnotify)
 F_SETLEASE = 1024  # ... and when it takes a lease on a file
 # Classic BPF opcodes: load a word at an offset, jump if equal to a constant, return.
@@ -380,18 +395,68 @@ SETSOCKOPT_CALLS: CallTable = {
 }
 
 
-# Calls refused for some arguments only: each table's calls, with the
-# conditions that all hold when one is refused, each an argument's offset in
-# struct seccomp_data and the values refused (the argument's low word: the
-# kernel takes these as 32-bit ints).
-Condition = tuple[int, tuple[int, ...]]
-ARGUMENT_CHECKS: tuple[tuple[CallTable, tuple[Condition, ...]], ...] = (
-    (SOCKET_CALLS, ((_FIRST_ARG_OFFSET, (AF_VSOCK,)),)),
-    (SOCKETCALL_CALLS, ((_FIRST_ARG_OFFSET, (SYS_SOCKET, SYS_SETSOCKOPT)),)),
-    (FCNTL_CALLS, ((_SECOND_ARG_OFFSET, (F_NOTIFY, F_SETLEASE)),)),
+# setrlimit, ABI by ABI as above: refused when it sets RLIMIT_CORE (its first
+# argument).
+SETRLIMIT_CALLS: CallTable = {
+    "x86_64": (
+        (0xC000003E, (160, _X32 | 160)),  # x86-64, x32
+        (0x40000003, (75,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (164,)),  # arm64
+        (0x40000028, (75,)),  # arm
+    ),
+}
+
+
+# prlimit64, ABI by ABI as above: refused when it sets RLIMIT_CORE (its second
+# argument the resource, its third the new limit, NULL when it only reads).
+PRLIMIT_CALLS: CallTable = {
+    "x86_64": (
+        (0xC000003E, (302, _X32 | 302)),  # x86-64, x32
+        (0x40000003, (340,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (261,)),  # arm64
+        (0x40000028, (369,)),  # arm
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """What one argument of a call is: its low word (the kernel takes most
+    arguments as 32-bit ints) at `offset` in struct seccomp_data is one of
+    `values`, or, when not `among`, none of them."""
+
+    offset: int
+    values: tuple[int, ...]
+    among: bool = True
+
+
+# Calls refused for some arguments only: each table's calls, refused when
+# all the conditions of any one of its lists hold.
+ARGUMENT_CHECKS: tuple[tuple[CallTable, tuple[tuple[Condition, ...], ...]], ...] = (
+    (SOCKET_CALLS, ((Condition(_FIRST_ARG_OFFSET, (AF_VSOCK,)),),)),
+    (SOCKETCALL_CALLS, ((Condition(_FIRST_ARG_OFFSET, (SYS_SOCKET, SYS_SETSOCKOPT)),),)),
+    (FCNTL_CALLS, ((Condition(_SECOND_ARG_OFFSET, (F_NOTIFY, F_SETLEASE)),),)),
     (
         SETSOCKOPT_CALLS,
-        ((_SECOND_ARG_OFFSET, (SOL_SOCKET,)), (_THIRD_ARG_OFFSET, SOCKET_PROGRAM_OPTIONS)),
+        (
+            (
+                Condition(_SECOND_ARG_OFFSET, (SOL_SOCKET,)),
+                Condition(_THIRD_ARG_OFFSET, SOCKET_PROGRAM_OPTIONS),
+            ),
+        ),
+    ),
+    (SETRLIMIT_CALLS, ((Condition(_FIRST_ARG_OFFSET, (RLIMIT_CORE,)),),)),
+    (
+        PRLIMIT_CALLS,
+        # The new limit is a pointer: set unless both its words are 0.
+        tuple(
+            (Condition(_SECOND_ARG_OFFSET, (RLIMIT_CORE,)), Condition(word, (0,), among=False))
+            for word in (_THIRD_ARG_OFFSET, _THIRD_ARG_OFFSET + 4)
+        ),
     ),
 )
 
@@ -434,14 +499,15 @@ def refused_calls(machine: str | None = None) -> bytes | None:
     REFUSED_CALLS, and those of ARGUMENT_CHECKS with the arguments refused
     (SOCKET_CALLS for AF_VSOCK, SOCKETCALL_CALLS making a socket or setting an
     option, FCNTL_CALLS for F_NOTIFY and F_SETLEASE, SETSOCKOPT_CALLS
-    attaching a program), with EPERM, and lets every other call through, for
+    attaching a program, SETRLIMIT_CALLS and PRLIMIT_CALLS setting
+    RLIMIT_CORE), with EPERM, and lets every other call through, for
     `machine` (this one's by default); None for a machine not in
     REFUSED_CALLS."""
     machine = machine or platform.machine()
     abis = REFUSED_CALLS.get(machine)
     if abis is None:
         return None
-    checks = [(dict(table.get(machine, ())), conditions) for table, conditions in ARGUMENT_CHECKS]
+    checks = [(dict(table.get(machine, ())), refused) for table, refused in ARGUMENT_CHECKS]
     program: list[_Instruction] = []
     # After every ABI's checks: allow; each of ARGUMENT_CHECKS's checks of the
     # arguments, each ending in allow (a jump only goes forward); refuse.
@@ -476,26 +542,40 @@ def refused_calls(machine: str | None = None) -> bytes | None:
     return b"".join(_encoded(index, instruction) for index, instruction in enumerate(program))
 
 
-def _block_length(conditions: tuple[Condition, ...]) -> int:
-    """How many instructions _block takes for `conditions`."""
-    return sum(1 + len(values) for _, values in conditions) + 1
+def _block_length(conjunctions: tuple[tuple[Condition, ...], ...]) -> int:
+    """How many instructions _block takes for `conjunctions`."""
+    return sum(_conjunction_length(conditions) for conditions in conjunctions) + 1
 
 
-def _block(conditions: tuple[Condition, ...], start: int, denied: int) -> list[_Instruction]:
+def _conjunction_length(conditions: tuple[Condition, ...]) -> int:
+    return sum(1 + len(condition.values) for condition in conditions)
+
+
+def _block(
+    conjunctions: tuple[tuple[Condition, ...], ...], start: int, denied: int
+) -> list[_Instruction]:
     """The instructions, from index `start` of the program, that jump to
-    `denied` when every one of `conditions` holds, and else allow the call."""
-    allow = start + _block_length(conditions) - 1
+    `denied` when every condition of any of `conjunctions` holds, and else
+    allow the call."""
+    allow = start + _block_length(conjunctions) - 1
     block: list[_Instruction] = []
-    for position, (offset, values) in enumerate(conditions):
-        last = position == len(conditions) - 1
-        block.append(_Instruction(_LOAD_WORD, offset))
-        held = denied if last else start + len(block) + len(values)  # the next condition
-        for index in range(len(values)):
-            here = start + len(block)
-            otherwise = here + 1 if index < len(values) - 1 else allow
-            block.append(_Instruction(_JUMP_IF_EQUAL, values[index], held, otherwise))
+    for conditions in conjunctions:
+        # Where a condition that fails goes: the next list, or allow.
+        failed = start + len(block) + _conjunction_length(conditions)
+        for position, condition in enumerate(conditions):
+            block.append(_Instruction(_LOAD_WORD, condition.offset))
+            after = start + len(block) + len(condition.values)  # the next condition
+            held = denied if position == len(conditions) - 1 else after
+            for index, value in enumerate(condition.values):
+                here = start + len(block)
+                last = index == len(condition.values) - 1
+                if condition.among:
+                    on_equal, otherwise = held, failed if last else here + 1
+                else:
+                    on_equal, otherwise = failed, held if last else here + 1
+                block.append(_Instruction(_JUMP_IF_EQUAL, value, on_equal, otherwise))
     block.append(_Instruction(_RETURN, _ALLOW))
-    assert len(block) == _block_length(conditions)
+    assert len(block) == _block_length(conjunctions) and failed == allow
     return block
 
 

@@ -15,7 +15,9 @@ from typing import Any
 
 from clients.launch.seccomp import (
     FCNTL_CALLS,
+    PRLIMIT_CALLS,
     REFUSED_CALLS,
+    SETRLIMIT_CALLS,
     SETSOCKOPT_CALLS,
     SOCKET_CALLS,
     refused_calls,
@@ -150,6 +152,8 @@ def test_every_abi_of_a_machine_is_covered() -> None:
             *SOCKET_CALLS[machine],
             *FCNTL_CALLS[machine],
             *SETSOCKOPT_CALLS[machine],
+            *SETRLIMIT_CALLS[machine],
+            *PRLIMIT_CALLS[machine],
         ):
             assert {arch, *numbers} <= constants, machine
     assert refused_calls("mips") is None
@@ -396,6 +400,64 @@ def test_i386_socketcall_sets_no_socket_option() -> None:
     seen = _filtered_child(program, _SOCKETCALL_OPTIONS)
     assert seen["before"] == {"SO_ATTACH_FILTER": 0, "SO_REUSEADDR": 0}
     assert seen["after"] == {"SO_ATTACH_FILTER": -errno.EPERM, "SO_REUSEADDR": -errno.EPERM}
+
+
+# Run in a child, as above: the core dump limit read (getrlimit, prlimit64
+# with no new limit) and set (setrlimit, and prlimit64 with the new limit at
+# an address whose low word is 0), and the open file limit set, before and
+# after the filter; 0 or an errno.
+_LIMITS = r"""
+import mmap, platform
+libc.syscall.restype = ctypes.c_long
+PRLIMIT64 = {"x86_64": 302, "aarch64": 261}[platform.machine()]
+RLIMIT_NOFILE, RLIMIT_CORE = 7, 4
+Limit = ctypes.c_ulong * 2
+# A page at 8 GiB, where a pointer's low word is 0 and its high word is not.
+libc.mmap.restype = ctypes.c_void_p
+high = libc.mmap(ctypes.c_void_p(2 << 32), ctypes.c_size_t(4096), 3, 0x22 | 0x100000, -1,
+                 ctypes.c_long(0))  # PROT_READ|WRITE, MAP_PRIVATE|ANONYMOUS|FIXED_NOREPLACE
+assert high == 2 << 32, high
+
+def result(value):
+    return ctypes.get_errno() if value < 0 else 0
+
+def limits():
+    ctypes.set_errno(0)
+    core, files = Limit(), Limit()
+    read = result(libc.getrlimit(RLIMIT_CORE, core))
+    read_raw = result(libc.syscall(ctypes.c_long(PRLIMIT64), ctypes.c_long(0),
+                                   ctypes.c_long(RLIMIT_CORE), None, core))
+    ctypes.memmove(high, core, ctypes.sizeof(core))
+    set_raw = result(libc.syscall(ctypes.c_long(PRLIMIT64), ctypes.c_long(0),
+                                  ctypes.c_long(RLIMIT_CORE), ctypes.c_void_p(high), None))
+    set_core = result(libc.setrlimit(RLIMIT_CORE, core))
+    libc.getrlimit(RLIMIT_NOFILE, files)
+    set_files = result(libc.setrlimit(RLIMIT_NOFILE, files))
+    return {"read": read, "read_raw": read_raw, "set_raw": set_raw, "set": set_core,
+            "set_files": set_files}
+
+before = limits()
+load_filter()
+print(json.dumps({"before": before, "after": limits()}))
+"""
+
+
+def test_setting_the_core_dump_limit_is_refused_and_reading_it_is_not() -> None:
+    """A bot's core dump limit is 1 byte, where the kernel runs no core dump
+    program of the host for its crashes: lowered to 0, it ran one, as root,
+    for each (tests/sandbox/test_kernel_budgets.py). The limit can still be
+    read, and the other limits set."""
+    program = refused_calls()
+    assert program is not None, f"no filter for this machine ({platform.machine()})"
+    seen = _filtered_child(program, _LIMITS)
+    assert set(seen["before"].values()) == {0}
+    assert seen["after"] == {
+        "read": 0,
+        "read_raw": 0,
+        "set_raw": errno.EPERM,
+        "set": errno.EPERM,
+        "set_files": 0,
+    }
 
 
 # Run in a child, as above: ptrace and process_vm_writev on itself, harmless

@@ -169,6 +169,38 @@ def test_no_bot_takes_the_machines_bpf_compiler_budget(tmp_path: Path, sandbox_r
     assert said == "ok", said
 
 
+# The bot's core dump limit, then its soft limit lowered to 0, through libc's
+# setrlimit (prlimit64, or setrlimit, as the libc calls it).
+CORE_LIMIT = """
+import ctypes, errno, resource, sys
+limit = resource.getrlimit(resource.RLIMIT_CORE)
+if limit != (1, 1):
+    print(f"core dump limit {limit}", file=sys.stderr)
+    sys.exit(3)
+libc = ctypes.CDLL(None, use_errno=True)
+lowered = (ctypes.c_ulong * 2)(0, 1)
+if libc.setrlimit(resource.RLIMIT_CORE, lowered) == 0:
+    print("lowered its core dump limit to 0", file=sys.stderr)
+    sys.exit(3)
+sys.exit(0 if ctypes.get_errno() == errno.EPERM else 4)
+"""
+
+
+def test_no_bot_has_the_host_run_its_core_dump_program(tmp_path: Path, sandbox_ready: None) -> None:
+    """Where kernel.core_pattern is a pipe (`|/usr/share/apport/apport ...` on
+    Ubuntu, systemd-coredump on Fedora and Arch), the kernel starts that
+    program for every crash, as root in the host's own namespaces, outside
+    every limit of the sandbox, and RLIMIT_CORE does not stop it: a limit of
+    0 only goes to the program as an argument. A bot whose one process forked
+    children that crashed had the host run its core program 449 times in 3
+    s. The kernel skips a pipe for a process whose limit is 1 byte (and a
+    core file too, shorter than a page): every bot has 1, and may not change
+    it (the seccomp filter refuses setting RLIMIT_CORE; reading it is
+    allowed), else it lowered it to 0 and the program ran again."""
+    said = _run(tmp_path, sys.executable, "-c", CORE_LIMIT)
+    assert said == "ok", said
+
+
 # Loopback TCP connections the bot never reads, each written until it takes no
 # more (about 4 MB each, net.ipv4.tcp_wmem's largest send buffer): 30 of them,
 # up to about 120 MB, unless the kernel refuses the bot more first.
