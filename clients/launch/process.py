@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import functools
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -241,7 +242,8 @@ class Launcher:
         # The core dump limit, which the seccomp filter keeps the bot from setting
         # (CORE_BYTES): set here, before bwrap loads the filter, as the other limits
         # cannot be (prlimit_args).
-        argv = [tools.prlimit, f"--core={CORE_BYTES}:{CORE_BYTES}", "--", *argv]
+        core = core_bytes()
+        argv = [tools.prlimit, f"--core={core}:{core}", "--", *argv]
         cgroup = None
         argv = in_own_namespaces(
             tools,
@@ -271,6 +273,20 @@ class Launcher:
         return BotProcess(
             command, argv, env, cgroup, in_memory, on_end=lambda: leases.release(socket)
         )
+
+
+def core_bytes(hard: int | None = None) -> int:
+    """The core dump limit of a sandboxed bot: CORE_BYTES, or 0 where the
+    runner's own hard limit (`hard`, read when None) is 0, as a container's or
+    a service's may be, and no process without CAP_SYS_RESOURCE may raise it:
+    an ordinary user's prlimit asking for more fails, and so would every bot.
+    The host's core program then runs for its crashes, where
+    kernel.core_pattern is a pipe (docs/operations.md)."""
+    if hard is None:
+        hard = resource.getrlimit(resource.RLIMIT_CORE)[1]
+    if hard == resource.RLIM_INFINITY or hard >= CORE_BYTES:
+        return CORE_BYTES
+    return hard
 
 
 def _setpriv_with_pdeathsig() -> str | None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from clients.bot_limits import MIB
+from clients.bot_limits import CORE_BYTES, MIB
 from clients.launch import (
     BotCommand,
     BotFailure,
@@ -26,6 +26,7 @@ from clients.launch import (
     process,
 )
 from clients.launch.cgroup import BotCgroup, Hierarchies
+from clients.launch.process import core_bytes
 from clients.launch.sandbox import (
     PROC_READ_ONLY,
     SandboxPolicy,
@@ -254,6 +255,16 @@ def test_a_bot_gets_no_realtime_priority_nor_a_raised_one(
     # The core dump limit is set before bwrap, whose seccomp filter refuses
     # setting it (tests/sandbox/test_kernel_budgets.py): not by the prlimit in it.
     assert not any(arg.startswith("--core") for arg in inner)
+
+
+def test_a_runner_whose_hard_core_limit_is_0_gives_its_bots_0() -> None:
+    """A bot's core dump limit is set to CORE_BYTES before its sandbox starts;
+    an ordinary user may not raise a hard limit, and a container's or a
+    service's is often 0: there `prlimit --core=1:1` failed, and would have
+    failed every bot, so the bot gets the runner's 0."""
+    assert core_bytes(resource.RLIM_INFINITY) == CORE_BYTES == 1
+    assert core_bytes(4096) == CORE_BYTES
+    assert core_bytes(0) == 0
 
 
 def test_the_sandbox_binds_every_package_sheepfold_installs() -> None:
