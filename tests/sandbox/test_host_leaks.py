@@ -85,6 +85,74 @@ def test_no_bot_takes_the_machines_pseudo_terminals(tmp_path: Path, sandbox_read
     assert said == "ok", said
 
 
+# Looks for a terminal: its controlling one (/dev/tty), and its standard
+# descriptors; on one it finds, tries to type into it (TIOCSTI).
+TERMINAL = """
+import fcntl, os, sys, termios
+found = []
+try:
+    found.append(("/dev/tty", os.open("/dev/tty", os.O_RDWR)))
+except OSError:
+    pass
+found += [(f"descriptor {fd}", fd) for fd in (0, 1, 2) if os.isatty(fd)]
+for name, fd in found:
+    try:
+        fcntl.ioctl(fd, termios.TIOCSTI, b" ")
+        print(f"typed into {name}", file=sys.stderr)
+    except OSError:
+        print(f"reached the terminal {name}", file=sys.stderr)
+sys.exit(3 if found else 0)
+"""
+
+# The runner, in a pseudo-terminal of its own (its controlling terminal and its
+# standard descriptors), as an organiser typing `sheepfold match` runs it: the
+# probe above unsandboxed and then sandboxed, the last line what each said.
+RUNNER_IN_A_TERMINAL = """
+import os, subprocess, sys
+from pathlib import Path
+from tests.sandbox.test_host_leaks import TERMINAL, _run
+os.close(os.open("/dev/tty", os.O_RDWR))  # the runner does have one
+outside = subprocess.run([sys.executable, "-c", TERMINAL], capture_output=True, text=True)
+said = _run(Path(sys.argv[1]), sys.executable, "-c", TERMINAL)
+print(f"outside: {outside.returncode} {outside.stderr.strip()!r} sandboxed: {said!r}")
+"""
+
+
+def test_no_bot_reaches_the_organisers_terminal(tmp_path: Path, sandbox_ready: None) -> None:
+    """An organiser runs `sheepfold match` or a tournament from a terminal. A
+    bot that reached it could read what the organiser types (a password
+    asked for by sudo in the same terminal) or, with TIOCSTI where
+    dev.tty.legacy_tiocsti is 1, type commands into the organiser's shell.
+    A program the runner starts as it starts bots, outside the sandbox,
+    opens that terminal; a bot finds none: its stdin is /dev/null, its
+    output pipes, and it starts in a session of its own (twice: the runner's
+    and bwrap's --new-session), with no controlling terminal."""
+    import pty
+
+    pid, terminal = pty.fork()
+    if pid == 0:  # the runner, the terminal's session leader
+        try:
+            os.chdir(ROOT)
+            os.execv(sys.executable, [sys.executable, "-c", RUNNER_IN_A_TERMINAL, str(tmp_path)])
+        finally:
+            os._exit(127)
+    output = b""
+    try:
+        while chunk := os.read(terminal, 65536):
+            output += chunk
+    except OSError:  # EIO: the runner has ended
+        pass
+    finally:
+        os.close(terminal)
+    _, status = os.waitpid(pid, 0)
+    # The last line, after the spaces the probe outside typed, which the terminal echoes.
+    lines = output.decode(errors="replace").splitlines()
+    assert os.waitstatus_to_exitcode(status) == 0 and lines, output
+    said = lines[-1].strip()
+    assert said.startswith("outside: 3 '") and " /dev/tty" in said, said  # the probe works
+    assert said.endswith("sandboxed: 'ok'"), said
+
+
 VSOCK = """
 import errno, socket, sys
 try:
