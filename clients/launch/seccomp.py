@@ -1,8 +1,8 @@
 """The seccomp filter of every sandbox: the kernel's key store, inotify and
 fanotify instances, dnotify's folder watches, Linux AIO contexts, tracing
 another process, vsock sockets, io_uring, userfaultfd, perf events, the
-kernel's log, BPF, secret memory and socket filters are refused, and so is
-setting the core dump limit.
+kernel's log, BPF, secret memory, socket filters and huge pages are
+refused, and so is setting the core dump limit.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
 creates. A bot could link a key of its own into its user's keyring on the
@@ -142,6 +142,17 @@ the program as an argument, one process of a bot forking children that
 crashed had the host run its core program 449 times in 3 s; a bot lowers 1
 to 0 unless this filter stops it.
 
+Huge pages are refused: `memfd_create` with `MFD_HUGETLB`, `mmap` (`mmap2`)
+with `MAP_HUGETLB`, `shmget` with `SHM_HUGETLB` (and i386's `ipc` making
+such a segment; i386's old `mmap`, whose flags are behind a pointer, is
+refused whatever they are). They come from a pool the host sets aside
+(vm.nr_hugepages, for a database or VMs), or past it from its memory
+(vm.nr_overcommit_hugepages), and no memory cgroup counts them (cgroup v1,
+nor v2 unless mounted with memory_hugetlb_accounting). A bot took the host's
+whole pool in a memfd file of huge pages it never mapped, which its
+address-space limit did not count either: up to its file-size limit a file,
+in as many files as it may open. A bot has no need of huge pages.
+
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
 the system call's architecture and number, written out here. It is a few
 dozen instructions; libseccomp, which would write them, is a C library that
@@ -184,6 +195,7 @@ _ARCH_OFFSET = 4
 _FIRST_ARG_OFFSET = 16
 _SECOND_ARG_OFFSET = 24
 _THIRD_ARG_OFFSET = 32
+_FOURTH_ARG_OFFSET = 40
 AF_VSOCK = 40
 SYS_SOCKET = 1  # socketcall's first argument when it makes a socket
 SYS_SETSOCKOPT = 14  # ... and when it sets a socket's option
@@ -193,11 +205,17 @@ SOL_SOCKET = 1  # setsockopt's second argument for the socket's own options
 # numbers on x86 and arm).
 SOCKET_PROGRAM_OPTIONS = (26, 50, 51, 52)
 RLIMIT_CORE = 4  # setrlimit's and prlimit64's resource for the core dump limit
+MFD_HUGETLB = 0x4  # memfd_create's flag for a file of huge pages
+MAP_HUGETLB = 0x40000  # mmap's flag for huge pages (the same on x86 and arm)
+SHM_HUGETLB = 0x800  # shmget's flag for a segment of huge pages
+IPC_SHMGET = 23  # i386's ipc call for shmget (its low 16 bits; a version above)
 F_NOTIFY = 1026  # fcntl's second argument when it watches a folder (dnotify)
 F_SETLEASE = 1024  # ... and when it takes a lease on a file
 # Classic BPF opcodes: load a word at an offset, jump if equal to a constant, return.
 _LOAD_WORD = 0x20
 _JUMP_IF_EQUAL = 0x15
+_AND = 0x54  # the loaded word AND a constant
+_ALL_BITS = 0xFFFFFFFF
 _RETURN = 0x06
 _ALLOW = 0x7FFF0000
 _ERRNO = 0x00050000
@@ -423,15 +441,67 @@ PRLIMIT_CALLS: CallTable = {
 }
 
 
+# memfd_create, ABI by ABI as above: refused when its flags (the second
+# argument) ask for huge pages.
+MEMFD_CALLS: CallTable = {
+    "x86_64": (
+        (0xC000003E, (319, _X32 | 319)),  # x86-64, x32
+        (0x40000003, (356,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (279,)),  # arm64
+        (0x40000028, (385,)),  # arm
+    ),
+}
+
+
+# mmap (mmap2 on 32-bit ABIs), ABI by ABI as above: refused when its flags
+# (the fourth argument) ask for huge pages. i386's old mmap, whose arguments
+# are behind a pointer, is refused whatever they are (OLD_MMAP_CALLS).
+MMAP_CALLS: CallTable = {
+    "x86_64": (
+        (0xC000003E, (9, _X32 | 9)),  # x86-64, x32
+        (0x40000003, (192,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (222,)),  # arm64
+        (0x40000028, (192,)),  # arm
+    ),
+}
+OLD_MMAP_CALLS: CallTable = {"x86_64": ((0x40000003, (90,)),), "aarch64": ()}
+
+
+# shmget, ABI by ABI as above: refused when its flags (the third argument) ask
+# for huge pages; and i386's ipc, when it is a shmget (IPC_SHMGET) whose flags
+# (its fourth argument) do.
+SHMGET_CALLS: CallTable = {
+    "x86_64": (
+        (0xC000003E, (29, _X32 | 29)),  # x86-64, x32
+        (0x40000003, (395,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (194,)),  # arm64
+        (0x40000028, (307,)),  # arm
+    ),
+}
+IPC_CALLS: CallTable = {"x86_64": ((0x40000003, (117,)),), "aarch64": ()}
+
+
 @dataclass(frozen=True, slots=True)
 class Condition:
     """What one argument of a call is: its low word (the kernel takes most
-    arguments as 32-bit ints) at `offset` in struct seccomp_data is one of
-    `values`, or, when not `among`, none of them."""
+    arguments as 32-bit ints) at `offset` in struct seccomp_data, AND `mask`,
+    is one of `values`, or, when not `among`, none of them."""
 
     offset: int
     values: tuple[int, ...]
     among: bool = True
+    mask: int = _ALL_BITS
+
+
+def _any_bit(offset: int, bits: int) -> Condition:
+    """The argument at `offset` has any of `bits` set."""
+    return Condition(offset, (0,), among=False, mask=bits)
 
 
 # Calls refused for some arguments only: each table's calls, refused when
@@ -456,6 +526,18 @@ ARGUMENT_CHECKS: tuple[tuple[CallTable, tuple[tuple[Condition, ...], ...]], ...]
         tuple(
             (Condition(_SECOND_ARG_OFFSET, (RLIMIT_CORE,)), Condition(word, (0,), among=False))
             for word in (_THIRD_ARG_OFFSET, _THIRD_ARG_OFFSET + 4)
+        ),
+    ),
+    (MEMFD_CALLS, ((_any_bit(_SECOND_ARG_OFFSET, MFD_HUGETLB),),)),
+    (MMAP_CALLS, ((_any_bit(_FOURTH_ARG_OFFSET, MAP_HUGETLB),),)),
+    (SHMGET_CALLS, ((_any_bit(_THIRD_ARG_OFFSET, SHM_HUGETLB),),)),
+    (
+        IPC_CALLS,
+        (
+            (
+                Condition(_FIRST_ARG_OFFSET, (IPC_SHMGET,), mask=0xFFFF),
+                _any_bit(_FOURTH_ARG_OFFSET, SHM_HUGETLB),
+            ),
         ),
     ),
 )
@@ -483,6 +565,7 @@ REFUSED_CALLS = _merged(
     LOG_CALLS,
     BPF_CALLS,
     SECRET_CALLS,
+    OLD_MMAP_CALLS,
 )
 
 
@@ -548,7 +631,11 @@ def _block_length(conjunctions: tuple[tuple[Condition, ...], ...]) -> int:
 
 
 def _conjunction_length(conditions: tuple[Condition, ...]) -> int:
-    return sum(1 + len(condition.values) for condition in conditions)
+    return sum(_condition_length(condition) for condition in conditions)
+
+
+def _condition_length(condition: Condition) -> int:
+    return 1 + (condition.mask != _ALL_BITS) + len(condition.values)
 
 
 def _block(
@@ -564,6 +651,8 @@ def _block(
         failed = start + len(block) + _conjunction_length(conditions)
         for position, condition in enumerate(conditions):
             block.append(_Instruction(_LOAD_WORD, condition.offset))
+            if condition.mask != _ALL_BITS:
+                block.append(_Instruction(_AND, condition.mask))
             after = start + len(block) + len(condition.values)  # the next condition
             held = denied if position == len(conditions) - 1 else after
             for index, value in enumerate(condition.values):

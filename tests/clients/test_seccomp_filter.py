@@ -15,10 +15,14 @@ from typing import Any
 
 from clients.launch.seccomp import (
     FCNTL_CALLS,
+    IPC_CALLS,
+    MEMFD_CALLS,
+    MMAP_CALLS,
     PRLIMIT_CALLS,
     REFUSED_CALLS,
     SETRLIMIT_CALLS,
     SETSOCKOPT_CALLS,
+    SHMGET_CALLS,
     SOCKET_CALLS,
     refused_calls,
 )
@@ -154,6 +158,10 @@ def test_every_abi_of_a_machine_is_covered() -> None:
             *SETSOCKOPT_CALLS[machine],
             *SETRLIMIT_CALLS[machine],
             *PRLIMIT_CALLS[machine],
+            *MEMFD_CALLS[machine],
+            *MMAP_CALLS[machine],
+            *SHMGET_CALLS[machine],
+            *IPC_CALLS[machine],
         ):
             assert {arch, *numbers} <= constants, machine
     assert refused_calls("mips") is None
@@ -457,6 +465,64 @@ def test_setting_the_core_dump_limit_is_refused_and_reading_it_is_not() -> None:
         "set_raw": errno.EPERM,
         "set": errno.EPERM,
         "set_files": 0,
+    }
+
+
+# Run in a child, as above: memfd_create, an anonymous mmap and shmget, each
+# with and without its flag for huge pages (whatever the host's pool holds),
+# before and after the filter; 0 or an errno.
+_HUGE_PAGES = r"""
+import platform
+libc.syscall.restype = ctypes.c_long
+libc.mmap.restype = ctypes.c_void_p
+MEMFD_CREATE = {"x86_64": 319, "aarch64": 279}[platform.machine()]
+MFD_HUGETLB, MAP_HUGETLB, SHM_HUGETLB = 0x4, 0x40000, 0x800
+FAILED = ctypes.c_void_p(-1).value
+
+def result(failed):
+    return ctypes.get_errno() if failed else 0
+
+def calls():
+    found = {}
+    for name, huge in (("", 0), ("_huge", 1)):
+        ctypes.set_errno(0)
+        fd = libc.syscall(ctypes.c_long(MEMFD_CREATE), b"x", ctypes.c_long(MFD_HUGETLB * huge))
+        found["memfd_create" + name] = result(fd < 0)
+        size = ctypes.c_size_t(2 << 20)
+        area = libc.mmap(None, size, 3, 0x22 | MAP_HUGETLB * huge, -1, ctypes.c_long(0))
+        found["mmap" + name] = result(area in (None, FAILED))
+        segment = libc.shmget(0, size, 0o1600 | SHM_HUGETLB * huge)
+        found["shmget" + name] = result(segment < 0)
+        if fd >= 0:
+            os.close(fd)
+        if area not in (None, FAILED):
+            libc.munmap(ctypes.c_void_p(area), size)
+        if segment >= 0:
+            libc.shmctl(segment, 0, None)  # IPC_RMID
+    return found
+
+before = calls()
+load_filter()
+print(json.dumps({"before": before, "after": calls()}))
+"""
+
+
+def test_huge_pages_are_refused_and_ordinary_memory_is_not() -> None:
+    """Huge pages come from the host's pool, counted by no memory cgroup, and a
+    memfd file of them by no address-space limit: a bot took the whole pool
+    (tests/sandbox/test_kernel_budgets.py). Ordinary memfd files, mappings and
+    segments are still made."""
+    program = refused_calls()
+    assert program is not None, f"no filter for this machine ({platform.machine()})"
+    seen = _filtered_child(program, _HUGE_PAGES)
+    assert seen["before"]["memfd_create_huge"] == 0  # made, whatever the pool holds
+    assert seen["after"] == {
+        "memfd_create": 0,
+        "mmap": 0,
+        "shmget": 0,
+        "memfd_create_huge": errno.EPERM,
+        "mmap_huge": errno.EPERM,
+        "shmget_huge": errno.EPERM,
     }
 
 

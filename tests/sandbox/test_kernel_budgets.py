@@ -201,6 +201,47 @@ def test_no_bot_has_the_host_run_its_core_dump_program(tmp_path: Path, sandbox_r
     assert said == "ok", said
 
 
+# Huge pages three ways: a memfd file of them (never mapped), an anonymous
+# mapping of them, and a System V segment of them; each call's errno, 0 when
+# it gave one.
+HUGE_PAGES = """
+import ctypes, errno, platform, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+libc.mmap.restype = ctypes.c_void_p
+MEMFD_CREATE = {"x86_64": 319, "aarch64": 279}[platform.machine()]
+MFD_HUGETLB, MAP_HUGETLB, SHM_HUGETLB = 0x4, 0x40000, 0x800
+def result(failed):
+    return ctypes.get_errno() if failed else 0
+seen = {
+    "memfd_create": result(libc.syscall(ctypes.c_long(MEMFD_CREATE), b"huge",
+                                        ctypes.c_long(MFD_HUGETLB)) < 0),
+    "mmap": result(libc.mmap(None, ctypes.c_size_t(2 << 20), 3, 0x22 | MAP_HUGETLB, -1,
+                             ctypes.c_long(0)) in (None, ctypes.c_void_p(-1).value)),
+    "shmget": result(libc.shmget(0, ctypes.c_size_t(2 << 20), 0o1600 | SHM_HUGETLB) < 0),
+}
+given = [name for name, error in seen.items() if error != errno.EPERM]
+if given:
+    print("not refused:", seen, file=sys.stderr)
+    sys.exit(3)
+"""
+
+
+def test_no_bot_takes_the_hosts_huge_pages(tmp_path: Path, sandbox_ready: None) -> None:
+    """Huge pages come from a pool the host sets aside (vm.nr_hugepages, for a
+    database or VMs), or past it from its memory (vm.nr_overcommit_hugepages),
+    and no memory cgroup counts them (cgroup v1, and v2 unless mounted with
+    memory_hugetlb_accounting). A bot took the host's whole pool (8 pages
+    here) in a memfd file of huge pages it never mapped, so that its
+    address-space limit did not count them either: up to its file-size limit
+    a file, in as many files as it may open. A mapping of huge pages or a
+    System V segment of them (which a bot run as root may make, root's group
+    being the kernel's default hugetlb_shm_group) takes from the same pool.
+    No bot needs huge pages: the seccomp filter refuses all three (EPERM)."""
+    said = _run(tmp_path, sys.executable, "-c", HUGE_PAGES)
+    assert said == "ok", said
+
+
 # Loopback TCP connections the bot never reads, each written until it takes no
 # more (about 4 MB each, net.ipv4.tcp_wmem's largest send buffer): 30 of them,
 # up to about 120 MB, unless the kernel refuses the bot more first.
