@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import json
 import platform
+import struct
 import subprocess
 import sys
 from typing import Any
@@ -473,6 +474,7 @@ def test_setting_the_core_dump_limit_is_refused_and_reading_it_is_not() -> None:
 # before and after the filter; 0 or an errno.
 _HUGE_PAGES = r"""
 import platform
+import struct
 libc.syscall.restype = ctypes.c_long
 libc.mmap.restype = ctypes.c_void_p
 MEMFD_CREATE = {"x86_64": 319, "aarch64": 279}[platform.machine()]
@@ -683,3 +685,64 @@ def test_secret_memory_is_refused() -> None:
     # ENOSYS where the kernel has no CONFIG_SECRETMEM or it is off.
     assert seen["before"] in (0, errno.ENOSYS), seen
     assert seen["after"] == errno.EPERM
+
+
+def _verdict(machine: str, arch: int, number: int, *args: int) -> str:
+    """What the filter for `machine` says of call `number` of ABI `arch` with
+    `args`, read by a small interpreter of the instructions it uses: "EPERM"
+    or "ALLOW". For the ABIs no process here can call through."""
+    program = refused_calls(machine)
+    assert program is not None
+    instructions = [struct.unpack_from("=HBBI", program, i) for i in range(0, len(program), 8)]
+    words = [arg & (2**64 - 1) for arg in (*args, 0, 0, 0, 0, 0, 0)[:6]]
+    data = struct.pack("<iIQ6Q", number, arch, 0, *words)  # struct seccomp_data
+    counter = accumulator = 0
+    while True:
+        code, on_equal, otherwise, k = instructions[counter]
+        counter += 1
+        if code == 0x20:  # load a word
+            accumulator = struct.unpack_from("<I", data, k)[0]
+        elif code == 0x54:  # AND
+            accumulator &= k
+        elif code == 0x15:  # jump if equal
+            counter += on_equal if accumulator == k else otherwise
+        else:
+            assert code == 0x06, code  # return
+            return {0x7FFF0000: "ALLOW", 0x00050000 | errno.EPERM: "EPERM"}[k]
+
+
+I386, ARM, AARCH64 = 0x40000003, 0x40000028, 0xC00000B7
+
+
+def test_calls_refused_for_their_arguments_on_abis_no_test_can_call_through() -> None:
+    """i386's ipc making a segment of huge pages, whatever the version in its
+    call's high bits (the kernel drops them), and its old mmap, whose flags no
+    filter reads; a new core dump limit at an address whose low word is 0;
+    arm64's and 32-bit arm's numbers. And what goes through beside each."""
+    cases = {
+        ("x86_64", I386, 117, 23 | 1 << 16, 0, 4096, 0x800): "EPERM",  # ipc(SHMGET), huge
+        ("x86_64", I386, 117, 23, 0, 4096, 0x200): "ALLOW",  # ipc(SHMGET)
+        ("x86_64", I386, 117, 11, 0, 4096, 0x800): "ALLOW",  # ipc(MSGSND), IPC_NOWAIT
+        ("x86_64", I386, 90, 0): "EPERM",  # old mmap
+        ("x86_64", I386, 192, 0, 4096, 3, 0x40022): "EPERM",  # mmap2, MAP_HUGETLB
+        ("x86_64", I386, 192, 0, 4096, 3, 0x22): "ALLOW",
+        ("x86_64", I386, 340, 0, 4, 0x1000, 0): "EPERM",  # prlimit64 setting RLIMIT_CORE
+        ("x86_64", I386, 102, 14, 0): "EPERM",  # socketcall(SYS_SETSOCKOPT)
+        ("x86_64", 0xC000003E, 302, 0, 4, 1 << 32, 0): "EPERM",  # prlimit64, high word
+        ("x86_64", 0xC000003E, 302, 0, 4, 0, 0x1000): "ALLOW",  # prlimit64 reading
+        ("aarch64", AARCH64, 208, 3, 1, 26): "EPERM",  # setsockopt(SO_ATTACH_FILTER)
+        ("aarch64", AARCH64, 208, 3, 0, 26): "ALLOW",  # the same number at IPPROTO_IP
+        ("aarch64", AARCH64, 261, 0, 4, 8, 0): "EPERM",  # prlimit64 setting RLIMIT_CORE
+        ("aarch64", AARCH64, 164, 4, 8): "EPERM",  # setrlimit(RLIMIT_CORE)
+        ("aarch64", AARCH64, 164, 7, 8): "ALLOW",  # setrlimit(RLIMIT_NOFILE)
+        ("aarch64", AARCH64, 222, 0, 4096, 3, 0x40022): "EPERM",  # mmap, MAP_HUGETLB
+        ("aarch64", AARCH64, 279, 0, 4): "EPERM",  # memfd_create(MFD_HUGETLB)
+        ("aarch64", AARCH64, 279, 0, 1): "ALLOW",  # memfd_create(MFD_CLOEXEC)
+        ("aarch64", AARCH64, 194, 0, 4096, 0xA00): "EPERM",  # shmget, SHM_HUGETLB
+        ("aarch64", ARM, 294, 3, 1, 51): "EPERM",  # setsockopt(SO_ATTACH_REUSEPORT_CBPF)
+        ("aarch64", ARM, 192, 0, 4096, 3, 0x40022): "EPERM",  # mmap2, MAP_HUGETLB
+        ("aarch64", ARM, 307, 0, 4096, 0x800): "EPERM",  # shmget, SHM_HUGETLB
+        ("aarch64", AARCH64, 63, 0): "ALLOW",  # read
+    }
+    seen = {case: _verdict(*case) for case in cases}
+    assert seen == cases
