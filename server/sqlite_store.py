@@ -44,8 +44,10 @@ from server.sqlite_rows import (
 from server.sqlite_schema import StoreError, check_server_tables, migrate
 from server.store import ANY_OVER, OVER, QuickWrites
 
-# The write-ahead log is emptied by the checkpoint that finds it longer than this.
+# The write-ahead log is started again by the checkpoint that finds it longer
+# than this, and its file cut back to this length when it is.
 LOG_LIMIT_BYTES = 16 * 1024 * 1024
+WAL_FRAME_HEADER_BYTES = 24
 
 
 def _log_outgrows_disk(path: str) -> bool:
@@ -119,6 +121,7 @@ class SqliteStore:
     def _open(self, serving: bool) -> None:
         self._lock = threading.Lock()
         self._readers = threading.local()
+        self._page_bytes: int | None = None
         self._reader_connections: list[sqlite3.Connection] = []
         self._db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
         try:  # before anything is written: another program's file stays as it is
@@ -129,6 +132,7 @@ class SqliteStore:
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(f"PRAGMA journal_size_limit={LOG_LIMIT_BYTES}")
             self._db.execute("PRAGMA foreign_keys=ON")
             self.version = migrate(self._db)
             if serving:
@@ -149,6 +153,8 @@ class SqliteStore:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=0)
         db.execute("PRAGMA busy_timeout=0")
         db.execute("PRAGMA synchronous=NORMAL")
+        # The write that starts the log again cuts its file back (see `checkpoint`).
+        db.execute(f"PRAGMA journal_size_limit={LOG_LIMIT_BYTES}")
         db.execute("PRAGMA foreign_keys=ON")
         db.execute("PRAGMA wal_autocheckpoint=0")
         return db
@@ -199,21 +205,31 @@ class SqliteStore:
 
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the database file (the quick connection
-        never checkpoints itself), and empty the log once it is over
-        `LOG_LIMIT_BYTES`.
+        never checkpoints itself), and have the log started again once it holds
+        more than `LOG_LIMIT_BYTES`.
 
         A passive checkpoint never holds a write up, but it leaves the log to be
         started again by the next write that finds it wholly copied, and under
         steady load a quick write always lands while the checkpoint runs: the log
         grew by every write for as long as the load lasted (75 MB in 20 seconds
-        of ten matches). Emptying it (TRUNCATE) holds writes off for a few
-        milliseconds, so it is done only when the log has grown that far.
+        of ten matches). A RESTART checkpoint copies the few pages written since
+        and holds writes off meanwhile (3-4 ms at 100 matches); the next write
+        then starts the log from its beginning, and `journal_size_limit` cuts
+        its file back to the limit. Emptying the file instead (TRUNCATE) held
+        writes off three times as long, each quick write in that time handed to
+        the writer thread and its match waiting: at 100 matches 3% of moves,
+        and the p99 round trip doubled.
         """
         with self._lock:
-            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            log = Path(self.path + "-wal")
-            if log.exists() and log.stat().st_size > LOG_LIMIT_BYTES:
-                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            _, log_frames, _ = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if log_frames * self._frame_bytes() > LOG_LIMIT_BYTES:
+                self._db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+
+    def _frame_bytes(self) -> int:
+        """The length of one frame of the write-ahead log: a page and its header."""
+        if self._page_bytes is None:
+            self._page_bytes = int(self._db.execute("PRAGMA page_size").fetchone()[0])
+        return self._page_bytes + WAL_FRAME_HEADER_BYTES
 
     def make_room(self) -> None:
         """Empty the write-ahead log once it has grown past the room left on its
