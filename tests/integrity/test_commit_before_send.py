@@ -6,7 +6,7 @@ decision, an event or a result after it) that a restart would not find. The
 test reads the database from another connection at the moment a seat receives
 each message and checks that what the message follows is there. (It caught a
 message following move 60 with 59 stored when a trial let the commit of a
-loop turn's moves wait for a later callback: docs/performance.md, nineteenth
+loop turn's moves wait for a later callback: docs/performance-history.md, nineteenth
 round.)
 """
 
