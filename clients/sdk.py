@@ -203,6 +203,17 @@ async def play(
                 if finished is not None:
                     return finished
             details = error.details() or ""
+            # grpc.aio may report a stream that a newer join replaced (ABORTED)
+            # as INTERNAL, when a write failed as it ended (grpc/grpc#36066):
+            # rejoining would take the seat back from the newer stream.
+            if (
+                code == grpc.StatusCode.INTERNAL
+                and progress.seat is not None
+                and await seat_taken(
+                    address, match_id, progress.seat, credentials, max_message_bytes
+                )
+            ):
+                raise SeatError(grpc.StatusCode.ABORTED, replaced(progress.seat)) from error
             if not should_rejoin(code, progress.joined):
                 raise SeatError(code, details) from error
             if rejoins.over():
@@ -312,6 +323,48 @@ class _Progress:
     # The stream carried play after its join (a decision, event or result): the
     # seat was back, so a later outage counts its attempts afresh.
     played: bool = False
+    # The seat the server said this stream joined (None until it did).
+    seat: int | None = None
+
+
+def replaced(seat: int) -> str:
+    """What the server says when it ends a stream that a newer join replaced."""
+    return f"replaced by a newer join for seat {seat}"
+
+
+# How long `seat_taken` waits before it looks at a connected seat again.
+SEAT_RECHECK_SECONDS = 0.5
+
+
+async def seat_taken(
+    address: str,
+    match_id: str,
+    seat: int,
+    credentials: grpc.ChannelCredentials | None = None,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+) -> bool:
+    """Whether another stream holds `seat` now, as GetMatch (no token needed)
+    shows it: connected twice, SEAT_RECHECK_SECONDS apart. A replaced stream's
+    seat is connected to the newer stream from the moment it joined; a stream
+    the server ended for any other reason leaves the seat unconnected before
+    its status is sent, and one the server has yet to notice is gone leaves it
+    connected a little longer, hence the second look. False when GetMatch
+    fails or is refused: the caller rejoins, as it would without asking."""
+    async with _channel(address, credentials, max_message_bytes) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        for look in range(2):
+            if look:
+                await asyncio.sleep(SEAT_RECHECK_SECONDS)
+            try:
+                info = await stub.GetMatch(
+                    arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
+                )
+            except grpc.aio.AioRpcError:
+                return False
+            seats = [s for s in info.seats if s.seat == seat]
+            if not seats or not seats[0].connected:
+                return False
+    return True
 
 
 async def _finished_result(
@@ -343,6 +396,7 @@ async def _play_stream(
     events_in_decisions: bool,
 ) -> arena_pb2.MatchResult:
     progress.joined = progress.played = False
+    progress.seat = None
     stub = arena_pb2_grpc.ArenaStub(channel)
     call = stub.Play(wait_for_ready=True)
     join = arena_pb2.Join(match_id=match_id, token=token, events_in_decisions=events_in_decisions)
@@ -409,6 +463,7 @@ async def _play_messages(
                 on_event(response.event)
         elif kind == "joined":
             progress.joined = True
+            progress.seat = response.joined.seat
             game = response.joined.game
             log = log.bind(seat=response.joined.seat, game=game)
         elif kind == "error":
