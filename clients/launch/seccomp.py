@@ -2,7 +2,8 @@
 fanotify instances, dnotify's folder watches, Linux AIO contexts, tracing
 another process, vsock sockets, io_uring, userfaultfd, perf events, the
 kernel's log, BPF, secret memory, socket filters and huge pages are
-refused, and so is setting the core dump limit.
+refused, and so is setting the core dump limit; writing out the host's disks
+does nothing.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
 creates. A bot could link a key of its own into its user's keyring on the
@@ -153,6 +154,17 @@ whole pool in a memfd file of huge pages it never mapped, which its
 address-space limit did not count either: up to its file-size limit a file,
 in as many files as it may open. A bot has no need of huge pages.
 
+`sync` and `syncfs` return 0 without running. `sync` writes out every
+filesystem of the host, and `syncfs` on a descriptor of a bound folder (`/usr`)
+the host's own: a bot looping on `sync` ran it 13,000 times a second, each
+time making the kernel walk every filesystem and, with other programs' data
+waiting to be written, making their writes (the server's database's among
+them) wait behind the disks; no limit counts it. They are not refused, since
+a program that calls them (a database, a package's installer) takes an error
+for a failure: answered 0 it goes on, and nothing is written out. `fsync` and
+`fdatasync` run: they write out one file, and a bot's writable files are
+its own /tmp and /dev/shm, in memory.
+
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
 the system call's architecture and number, written out here. It is a few
 dozen instructions; libseccomp, which would write them, is a C library that
@@ -186,6 +198,7 @@ __all__ = [
     "SHMGET_CALLS",
     "SOCKETCALL_CALLS",
     "SOCKET_CALLS",
+    "SYNC_CALLS",
     "TRACE_CALLS",
     "UFFD_CALLS",
     "URING_CALLS",
@@ -492,6 +505,21 @@ SHMGET_CALLS: CallTable = {
 IPC_CALLS: CallTable = {"x86_64": ((0x40000003, (117,)),), "aarch64": ()}
 
 
+# sync and syncfs, ABI by ABI as above: not refused but made to do nothing,
+# returning 0 (SECCOMP_RET_ERRNO with errno 0), so that a program calling them
+# goes on as if its files were written out.
+SYNC_CALLS: CallTable = {
+    "x86_64": (
+        (0xC000003E, (162, 306, _X32 | 162, _X32 | 306)),  # x86-64, x32
+        (0x40000003, (36, 344)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (81, 267)),  # arm64
+        (0x40000028, (36, 373)),  # arm
+    ),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Condition:
     """What one argument of a call is: its low word (the kernel takes most
@@ -588,19 +616,24 @@ def refused_calls(machine: str | None = None) -> bytes | None:
     (SOCKET_CALLS for AF_VSOCK, SOCKETCALL_CALLS making a socket or setting an
     option, FCNTL_CALLS for F_NOTIFY and F_SETLEASE, SETSOCKOPT_CALLS
     attaching a program, SETRLIMIT_CALLS and PRLIMIT_CALLS setting
-    RLIMIT_CORE), with EPERM, and lets every other call through, for
-    `machine` (this one's by default); None for a machine not in
-    REFUSED_CALLS."""
+    RLIMIT_CORE), with EPERM, returns 0 from the calls of SYNC_CALLS without
+    running them, and lets every other call through, for `machine` (this
+    one's by default); None for a machine not in REFUSED_CALLS."""
     machine = machine or platform.machine()
     abis = REFUSED_CALLS.get(machine)
     if abis is None:
         return None
     checks = [(dict(table.get(machine, ())), refused) for table, refused in ARGUMENT_CHECKS]
+    silent = dict(SYNC_CALLS.get(machine, ()))
     program: list[_Instruction] = []
     # After every ABI's checks: allow; each of ARGUMENT_CHECKS's checks of the
-    # arguments, each ending in allow (a jump only goes forward); refuse.
+    # arguments, each ending in allow (a jump only goes forward); refuse; do
+    # nothing and return 0.
     allowed = sum(
-        3 + len(numbers) + sum(len(calls.get(arch, ())) for calls, _ in checks)
+        3
+        + len(numbers)
+        + len(silent.get(arch, ()))
+        + sum(len(calls.get(arch, ())) for calls, _ in checks)
         for arch, numbers in abis
     )
     starts = []
@@ -609,8 +642,11 @@ def refused_calls(machine: str | None = None) -> bytes | None:
         starts.append(position)
         position += _block_length(conditions)
     denied = position
+    silenced = denied + 1
     for arch, numbers in abis:
-        checked = [(number, denied) for number in numbers] + [
+        checked = [(number, denied) for number in numbers]
+        checked += [(number, silenced) for number in silent.get(arch, ())]
+        checked += [
             (number, start)
             for (calls, _), start in zip(checks, starts, strict=True)
             for number in calls.get(arch, ())
@@ -626,7 +662,9 @@ def refused_calls(machine: str | None = None) -> bytes | None:
         assert len(program) == start
         program += _block(conditions, start, denied)
     program.append(_Instruction(_RETURN, _ERRNO | errno.EPERM))
-    assert len(program) == denied + 1
+    # errno 0: the kernel skips the call and the caller sees 0, success.
+    program.append(_Instruction(_RETURN, _ERRNO | 0))
+    assert len(program) == silenced + 1
     return b"".join(_encoded(index, instruction) for index, instruction in enumerate(program))
 
 

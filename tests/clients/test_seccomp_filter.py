@@ -25,6 +25,7 @@ from clients.launch.seccomp import (
     SETSOCKOPT_CALLS,
     SHMGET_CALLS,
     SOCKET_CALLS,
+    SYNC_CALLS,
     refused_calls,
 )
 
@@ -163,6 +164,7 @@ def test_every_abi_of_a_machine_is_covered() -> None:
             *MMAP_CALLS[machine],
             *SHMGET_CALLS[machine],
             *IPC_CALLS[machine],
+            *SYNC_CALLS[machine],
         ):
             assert {arch, *numbers} <= constants, machine
     assert refused_calls("mips") is None
@@ -690,7 +692,8 @@ def test_secret_memory_is_refused() -> None:
 def _verdict(machine: str, arch: int, number: int, *args: int) -> str:
     """What the filter for `machine` says of call `number` of ABI `arch` with
     `args`, read by a small interpreter of the instructions it uses: "EPERM"
-    or "ALLOW". For the ABIs no process here can call through."""
+    "DONE" (return 0 without running it) or "ALLOW". For the ABIs no process
+    here can call through."""
     program = refused_calls(machine)
     assert program is not None
     instructions = [struct.unpack_from("=HBBI", program, i) for i in range(0, len(program), 8)]
@@ -708,10 +711,10 @@ def _verdict(machine: str, arch: int, number: int, *args: int) -> str:
             counter += on_equal if accumulator == k else otherwise
         else:
             assert code == 0x06, code  # return
-            return {0x7FFF0000: "ALLOW", 0x00050000 | errno.EPERM: "EPERM"}[k]
+            return {0x7FFF0000: "ALLOW", 0x00050000 | errno.EPERM: "EPERM", 0x00050000: "DONE"}[k]
 
 
-I386, ARM, AARCH64 = 0x40000003, 0x40000028, 0xC00000B7
+I386, ARM, AARCH64, X86_64 = 0x40000003, 0x40000028, 0xC00000B7, 0xC000003E
 
 
 def test_calls_refused_for_their_arguments_on_abis_no_test_can_call_through() -> None:
@@ -746,3 +749,51 @@ def test_calls_refused_for_their_arguments_on_abis_no_test_can_call_through() ->
     }
     seen = {case: _verdict(*case) for case in cases}
     assert seen == cases
+
+
+def test_sync_and_syncfs_do_nothing_and_succeed_on_every_abi() -> None:
+    """sync and syncfs write out every filesystem of the host (syncfs, the
+    whole filesystem of a descriptor, a bound host folder's too): a bot
+    looping on them made every other program's writes wait on the disks.
+    Filtered, they return 0 without running, so a program that calls them
+    goes on; fsync and fdatasync, which write the caller's own file, run."""
+    cases = {
+        ("x86_64", X86_64, 162): "DONE",  # sync
+        ("x86_64", X86_64, 306, 3): "DONE",  # syncfs
+        ("x86_64", X86_64, 0x40000000 | 162): "DONE",  # x32's sync
+        ("x86_64", X86_64, 0x40000000 | 306, 3): "DONE",  # x32's syncfs
+        ("x86_64", I386, 36): "DONE",  # sync
+        ("x86_64", I386, 344, 3): "DONE",  # syncfs
+        ("x86_64", X86_64, 74, 3): "ALLOW",  # fsync
+        ("x86_64", X86_64, 75, 3): "ALLOW",  # fdatasync
+        ("aarch64", AARCH64, 81): "DONE",  # sync
+        ("aarch64", AARCH64, 267, 3): "DONE",  # syncfs
+        ("aarch64", AARCH64, 82, 3): "ALLOW",  # fsync
+        ("aarch64", ARM, 36): "DONE",  # sync
+        ("aarch64", ARM, 373, 3): "DONE",  # syncfs
+        ("aarch64", ARM, 118, 3): "ALLOW",  # fsync
+    }
+    seen = {case: _verdict(*case) for case in cases}
+    assert seen == cases
+
+
+# Run in a child, as above: sync() and syncfs() through libc after the filter,
+# with what they return and errno.
+_SYNC = r"""
+libc.syncfs.restype = ctypes.c_int
+load_filter()
+ctypes.set_errno(0)
+libc.sync()
+synced = ctypes.get_errno()
+fd = os.open(".", os.O_RDONLY)
+ctypes.set_errno(0)
+result = libc.syncfs(fd)
+print(json.dumps({"sync errno": synced, "syncfs": [result, ctypes.get_errno()]}))
+"""
+
+
+def test_a_filtered_program_calling_sync_goes_on() -> None:
+    program = refused_calls()
+    assert program is not None, f"no filter for this machine ({platform.machine()})"
+    seen = _filtered_child(program, _SYNC)
+    assert seen == {"sync errno": 0, "syncfs": [0, 0]}, seen
