@@ -154,16 +154,21 @@ whole pool in a memfd file of huge pages it never mapped, which its
 address-space limit did not count either: up to its file-size limit a file,
 in as many files as it may open. A bot has no need of huge pages.
 
-`sync` and `syncfs` return 0 without running. `sync` writes out every
-filesystem of the host, and `syncfs` on a descriptor of a bound folder (`/usr`)
-the host's own: a bot looping on `sync` ran it 13,000 times a second, each
-time making the kernel walk every filesystem and, with other programs' data
-waiting to be written, making their writes (the server's database's among
-them) wait behind the disks; no limit counts it. They are not refused, since
-a program that calls them (a database, a package's installer) takes an error
-for a failure: answered 0 it goes on, and nothing is written out. `fsync` and
-`fdatasync` run: they write out one file, and a bot's writable files are
-its own /tmp and /dev/shm, in memory.
+`sync`, `syncfs`, `fsync` and `fdatasync` return 0 without running. `sync`
+writes out every filesystem of the host, and `syncfs` on a descriptor of a
+bound folder (`/usr`) the host's own: a bot looping on `sync` ran it 13,000
+times a second, each time making the kernel walk every filesystem and, with
+other programs' data waiting to be written, making their writes (the server's
+database's among them) wait behind the disks; no limit counts it. `fsync` and
+`fdatasync` write out one file, but a file the bot may only read is still
+the host's: on ext4, each call on one (a file of `/usr`, opened read-only)
+sent the host's disk a flush of its write cache, 1,000 calls 1,000 flushes,
+as many as 1,000 `sync`s. None of them is refused, since a program that calls
+them (a database, a package's installer) takes an error for a failure:
+answered 0 it goes on, and nothing is written out. The files a bot may write
+are its own /tmp and /dev/shm, in memory, which they never wrote to a disk.
+(`sync_file_range` runs: it writes a file's pages the caller changed and
+flushes no disk's cache, and a bot changes no file of the host.)
 
 bwrap takes the filter compiled (`--seccomp FD`): a classic BPF program over
 the system call's architecture and number, written out here. It is a few
@@ -505,17 +510,20 @@ SHMGET_CALLS: CallTable = {
 IPC_CALLS: CallTable = {"x86_64": ((0x40000003, (117,)),), "aarch64": ()}
 
 
-# sync and syncfs, ABI by ABI as above: not refused but made to do nothing,
-# returning 0 (SECCOMP_RET_ERRNO with errno 0), so that a program calling them
-# goes on as if its files were written out.
+# sync, syncfs, fsync and fdatasync, ABI by ABI as above: not refused but made
+# to do nothing, returning 0 (SECCOMP_RET_ERRNO with errno 0), so that a
+# program calling them goes on as if its files were written out.
 SYNC_CALLS: CallTable = {
     "x86_64": (
-        (0xC000003E, (162, 306, _X32 | 162, _X32 | 306)),  # x86-64, x32
-        (0x40000003, (36, 344)),  # i386
+        (
+            0xC000003E,
+            (162, 306, 74, 75, _X32 | 162, _X32 | 306, _X32 | 74, _X32 | 75),
+        ),  # x86-64, x32
+        (0x40000003, (36, 344, 118, 148)),  # i386
     ),
     "aarch64": (
-        (0xC00000B7, (81, 267)),  # arm64
-        (0x40000028, (36, 373)),  # arm
+        (0xC00000B7, (81, 267, 82, 83)),  # arm64
+        (0x40000028, (36, 373, 118, 148)),  # arm
     ),
 }
 

@@ -310,15 +310,17 @@ def test_the_kernel_kills_a_bot_before_anything_else_when_memory_runs_out(
     assert said == "ok", said
 
 
-# A bot calling sync() and syncfs(): both must return 0 (a program that calls
-# them goes on), and must not run: a real sync walks every filesystem of the
-# host, tens of microseconds or more, where a call the filter answers costs
+# A bot calling sync(), syncfs(), and fsync() and fdatasync() on a host file it
+# may only read: each must return 0 (a program that calls them goes on), and
+# must not run: a real one walks every filesystem of the host, or flushes its
+# disk's cache, tens of microseconds or more, where a call the filter answers costs
 # about what getppid() does. The fastest of 20 batches of each, so that a
 # busy machine's pauses do not count.
 SYNC_LOOP = """
 import ctypes, os, sys, time
 libc = ctypes.CDLL(None, use_errno=True)
 fd = os.open("/usr", os.O_RDONLY)  # a host filesystem, bound read-only
+host_file = os.open(os.path.realpath(sys.executable), os.O_RDONLY)
 
 def fastest(call):
     best = float("inf")
@@ -333,7 +335,12 @@ def fastest(call):
     return best
 
 baseline = fastest(lambda: 0 * libc.getppid())
-for name, call in (("sync", lambda: libc.sync() or 0), ("syncfs", lambda: libc.syncfs(fd))):
+for name, call in (
+    ("sync", lambda: libc.sync() or 0),
+    ("syncfs", lambda: libc.syncfs(fd)),
+    ("fsync", lambda: libc.fsync(host_file)),
+    ("fdatasync", lambda: libc.fdatasync(host_file)),
+):
     took = fastest(call)
     if took > 10 * baseline:
         print(f"{name} ran: {took / 50 * 1e6:.1f} us a call, getppid {baseline / 50 * 1e6:.1f} us",
@@ -346,8 +353,10 @@ def test_no_bot_makes_the_host_write_out_its_disks(tmp_path: Path, sandbox_ready
     """sync() writes out every filesystem of the host, and syncfs() on a
     bound folder the host's own: a bot looping on either (13,000 calls a
     second here) made every other program's writes, the server's database
-    among them, wait behind the host's disks, and no limit counted it. The
-    seccomp filter makes both return 0 without running, so a bot that calls
-    them goes on and nothing is written out."""
+    among them, wait behind the host's disks, and no limit counted it.
+    fsync() and fdatasync() on a host file it may only read sent the host's
+    disk a flush of its cache each (ext4). The seccomp filter makes all four
+    return 0 without running, so a bot that calls them goes on and nothing is
+    written out."""
     said = _run(tmp_path, sys.executable, "-c", SYNC_LOOP)
     assert said == "ok", said
