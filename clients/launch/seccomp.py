@@ -157,9 +157,10 @@ in as many files as it may open. A bot has no need of huge pages.
 `sync`, `syncfs`, `fsync` and `fdatasync` return 0 without running. `sync`
 writes out every filesystem of the host, and `syncfs` on a descriptor of a
 bound folder (`/usr`) the host's own: a bot looping on `sync` ran it 13,000
-times a second, each time making the kernel walk every filesystem and, with
-other programs' data waiting to be written, making their writes (the server's
-database's among them) wait behind the disks; no limit counts it. `fsync` and
+times a second, each time writing out every other program's data waiting to
+be written and sending the host's disk a flush of its write cache (1,000
+calls, 1,000 flushes), which the writes of every other program (the
+server's database's among them) share the disk with; no limit counts it. `fsync` and
 `fdatasync` write out one file, but a file the bot may only read is still
 the host's: on ext4, each call on one (a file of `/usr`, opened read-only)
 sent the host's disk a flush of its write cache, 1,000 calls 1,000 flushes,

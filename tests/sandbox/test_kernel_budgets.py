@@ -352,8 +352,10 @@ for name, call in (
 def test_no_bot_makes_the_host_write_out_its_disks(tmp_path: Path, sandbox_ready: None) -> None:
     """sync() writes out every filesystem of the host, and syncfs() on a
     bound folder the host's own: a bot looping on either (13,000 calls a
-    second here) made every other program's writes, the server's database
-    among them, wait behind the host's disks, and no limit counted it.
+    second here) wrote out every program's waiting data and flushed the host
+    disk's write cache each time, which every other program's writes (the
+    server's database's among them) share the disk with, and no limit
+    counted it.
     fsync() and fdatasync() on a host file it may only read sent the host's
     disk a flush of its cache each (ext4). The seccomp filter makes all four
     return 0 without running, so a bot that calls them goes on and nothing is
