@@ -14,19 +14,18 @@ import subprocess
 import sys
 from typing import Any
 
-from clients.launch.seccomp import (
+from clients.launch.seccomp import REFUSED_CALLS, refused_calls
+from clients.launch.seccomp_calls import (
     FCNTL_CALLS,
     IPC_CALLS,
     MEMFD_CALLS,
     MMAP_CALLS,
     PRLIMIT_CALLS,
-    REFUSED_CALLS,
     SETRLIMIT_CALLS,
     SETSOCKOPT_CALLS,
     SHMGET_CALLS,
     SOCKET_CALLS,
     SYNC_CALLS,
-    refused_calls,
 )
 
 # add_key, request_key and keyctl in each machine's native table (the kernel's
