@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import create_match, play_random_match, sheepfold
+from tests.cli.helpers import create_match, play_random_match
 from tests.conftest import start_server_process, stop_server_process
 from tests.integrity.helpers import logged, wait_until
+from tests.server.lost_database import assert_the_copy_serves
 
 pytestmark = pytest.mark.e2e
 
@@ -50,14 +51,7 @@ def test_a_database_folder_deleted_under_the_server_is_made_again_at_the_stop(
     assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE(db.stat().st_mode) == 0o600
 
-    again = start_server_process("--db", str(db))
-    try:
-        (started,) = logged(again.log_lines, "server started")
-        assert started["restored_matches"] == 1, "the unjoined match created before the loss"
-    finally:
-        assert stop_server_process(again) == 0
-    info = sheepfold("db", "info", "--db", str(db), timeout=60)
-    assert "finished matches  1" in info.stdout, info.stdout
+    assert_the_copy_serves(db)
 
 
 def test_a_copy_that_cannot_go_near_its_file_goes_to_the_temporary_folder(

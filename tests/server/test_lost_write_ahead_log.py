@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from grpc_health.v1 import health_pb2
 
-from tests.cli.helpers import create_match, play_random_match, sheepfold
+from tests.cli.helpers import create_match, play_random_match
 from tests.conftest import start_server_process, stop_server_process
 from tests.integrity.helpers import health_status, logged, wait_until
+from tests.server.lost_database import assert_the_copy_serves
 
 pytestmark = pytest.mark.e2e
 
@@ -56,11 +57,4 @@ def test_a_log_file_deleted_under_the_server_is_told_and_everything_saved(
     copy = Path(str(saved["saved_to"]))
     assert copy.name.startswith("sheepfold.db.saved-") and copy.parent == tmp_path
     os.replace(copy, db)
-    again = start_server_process("--db", str(db))
-    try:
-        (started,) = logged(again.log_lines, "server started")
-        assert started["restored_matches"] == 1, "the unjoined match created before the loss"
-    finally:
-        assert stop_server_process(again) == 0
-    info = sheepfold("db", "info", "--db", str(db), timeout=60)
-    assert "finished matches  1" in info.stdout, info.stdout
+    assert_the_copy_serves(db)
