@@ -11,6 +11,7 @@ import time
 import pytest
 
 from tests.conftest import start_server_process, stop_server_process
+from tests.web.test_commands import free_port, wait_http
 
 pytestmark = pytest.mark.e2e
 
@@ -20,36 +21,25 @@ MALFORMED = (
 )
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _wait_for(port: int) -> None:
-    """The viewer starts listening after the gRPC server's start line."""
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
+def sent_malformed(port: int, times: int = 30) -> set[bytes]:
+    """The first lines of the answers to MALFORMED sent `times` over, each
+    request on a connection of its own."""
+    answers = set()
+    for _ in range(times):
+        for request in MALFORMED:
+            with socket.create_connection(("127.0.0.1", port)) as client:
+                client.sendall(request)
+                answers.add(client.recv(100).split(b"\r\n")[0])
+    return answers
 
 
 def test_malformed_requests_are_logged_as_json_lines_and_counted() -> None:
-    port = _free_port()
+    port = free_port()
     server = start_server_process("--web-port", str(port))
     try:
-        _wait_for(port)
-        answers = set()
-        for _ in range(30):
-            for request in MALFORMED:
-                with socket.create_connection(("127.0.0.1", port)) as client:
-                    client.sendall(request)
-                    answers.add(client.recv(100).split(b"\r\n")[0])
+        # The viewer starts listening after the gRPC server's start line.
+        wait_http(f"http://127.0.0.1:{port}/static/style.css")
+        answers = sent_malformed(port)
         time.sleep(0.5)  # the log is read on another thread
     finally:
         assert stop_server_process(server) == 0

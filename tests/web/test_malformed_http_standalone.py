@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.web.test_commands import free_port, wait_http
-from tests.web.test_malformed_http_log import MALFORMED
+from tests.web.test_malformed_http_log import MALFORMED, sent_malformed
 
 pytestmark = pytest.mark.e2e
 
@@ -31,12 +31,7 @@ def test_malformed_requests_to_the_viewer_alone_are_logged_in_a_line_and_counted
     )
     try:
         wait_http(f"http://127.0.0.1:{port}/static/style.css")
-        answers = set()
-        for _ in range(30):
-            for request in MALFORMED:
-                with socket.create_connection(("127.0.0.1", port)) as client:
-                    client.sendall(request)
-                    answers.add(client.recv(100).split(b"\r\n")[0])
+        answers = sent_malformed(port)
     finally:
         web.send_signal(signal.SIGTERM)
         output, _ = web.communicate(timeout=20)
