@@ -31,6 +31,21 @@ async def _hold(stub: arena_pb2_grpc.ArenaStub, match_id: str, token: str) -> gr
     return call
 
 
+async def _cut_internal_at_the_second_decision(
+    address: str,
+) -> tuple[arena_pb2.CreateMatchResponse, Relay, str, asyncio.Task[arena_pb2.MatchResult]]:
+    """A two-seat match whose seat 0 is to play through a relay that ends its
+    stream INTERNAL as it answers its second decision (the relay started, and
+    its address), seat 1 played by a random bot straight to the server."""
+    created = await create_match(address, "sheep-showdown", 2, seed=43)
+    relay = Relay(address, PlayFaults(cut_after_decisions=2, cut_code=grpc.StatusCode.INTERNAL))
+    relayed = await relay.start()
+    other = asyncio.create_task(
+        play(RandomBot(2), address, created.match_id, created.seat_tokens[1])
+    )
+    return created, relay, relayed, other
+
+
 class _ReplacedAtSecondDecision:
     """Plays seat 0; on its second decision, a newer stream joins seat 0
     directly before the bot answers, as a second copy of the bot would."""
@@ -58,14 +73,7 @@ def test_a_seat_cut_internal_after_a_newer_join_stops_as_replaced() -> None:
 
     async def run() -> tuple[SeatError | arena_pb2.MatchResult, int, bool]:
         async with serving_here(ServerConfig()) as address:
-            created = await create_match(address, "sheep-showdown", 2, seed=43)
-            relay = Relay(
-                address, PlayFaults(cut_after_decisions=2, cut_code=grpc.StatusCode.INTERNAL)
-            )
-            relayed = await relay.start()
-            other = asyncio.create_task(
-                play(RandomBot(2), address, created.match_id, created.seat_tokens[1])
-            )
+            created, relay, relayed, other = await _cut_internal_at_the_second_decision(address)
             bot = _ReplacedAtSecondDecision(address, created.match_id, created.seat_tokens[0])
             outcome: SeatError | arena_pb2.MatchResult
             try:
@@ -121,14 +129,7 @@ def test_a_seat_cut_internal_while_nobody_else_holds_it_rejoins_and_finishes() -
 
     async def run() -> tuple[arena_pb2.MatchResult, arena_pb2.MatchResult, int]:
         async with serving_here(ServerConfig()) as address:
-            created = await create_match(address, "sheep-showdown", 2, seed=43)
-            relay = Relay(
-                address, PlayFaults(cut_after_decisions=2, cut_code=grpc.StatusCode.INTERNAL)
-            )
-            relayed = await relay.start()
-            other = asyncio.create_task(
-                play(RandomBot(2), address, created.match_id, created.seat_tokens[1])
-            )
+            created, relay, relayed, other = await _cut_internal_at_the_second_decision(address)
             try:
                 mine = await asyncio.wait_for(
                     play(RandomBot(1), relayed, created.match_id, created.seat_tokens[0]), 60
