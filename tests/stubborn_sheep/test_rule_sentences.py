@@ -279,6 +279,30 @@ def test_a_yellow_taken_along_by_a_yellow_takes_nobody() -> None:
     assert (where(state, y(0)), where(state, y(1)), where(state, w(0))) == (3, 3, 2)
 
 
+def test_the_rulebook_s_example_a_red_taken_along_by_a_yellow_headbutts_nobody() -> None:
+    """Rulebook: "Sheep moved by the ability of another sheep do not activate their own
+    ability. For example, if a yellow sheep takes a red sheep with it, the red sheep
+    does not headbutt another sheep." Fence card 17 as printed makes a yellow jump
+    from pen 1 into meadow 3 first; its other icons are blue, and no blue is on the
+    table. The yellow y(0) takes the red r(0), the only sheep left behind, into meadow
+    3, where the white w(0) waits: nobody is headbutted, no bump is asked for, and
+    the turn (seat 0's own fences and pen 0 are empty) passes to seat 1."""
+    card, orientation = find_fence(
+        lambda e: e[0] == (YELLOW, LEFT) and all(c == BLUE for c, _ in e[1:])
+    )
+    assert (card, orientation) == (17, UP)
+    areas = empty_areas(6)
+    areas[2] = [y(0), r(0)]
+    areas[3] = [w(0)]
+    state = frame3(card, areas)
+    events = payloads(state.apply(pick(state, PlaceFence, fence=3, orientation=UP)))
+    assert IconJump(3, 0, YELLOW, 2, 3, y(0)) in events
+    assert SheepMoved(YELLOW_COMPANION, r(0), 2, 3, 3) in events
+    assert not any(isinstance(p, SheepMoved) and p.cause == RED_BUMP for p in events)
+    assert state.current == 1 and state.phase != PH_BUMP
+    assert (where(state, y(0)), where(state, r(0)), where(state, w(0))) == (3, 3, 3)
+
+
 def test_a_red_headbutted_by_a_red_headbutts_nobody() -> None:
     """Rulebook: "Sheep moved by the ability of another sheep do not activate their own
     ability." Fence card 2 turned makes a red jump from pen 1 into meadow 3 first (its
