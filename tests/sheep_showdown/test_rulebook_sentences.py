@@ -15,7 +15,9 @@ dog can step; a second bomb in a blast is removed without going off; a stolen
 wolf costs the thief its point; a sliding sheep may lead onto a wolf nobody can
 be pushed by, or onto a blocking sheep with nothing to cover, since both are
 picked up; a rocket's landing on a blocking sheep places it; a dog stays on
-the shepherd card it jumped to until its next turn, and steps on from there.
+the shepherd card it jumped to until its next turn, and steps on from there;
+every dog gets a shepherd card of its own at every table (5 shepherd cards on
+7x7, 6 on 9x9).
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.sheep_showdown import GAME
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.events import (
     BlockerDiscarded,
@@ -537,3 +540,43 @@ def test_a_dog_stays_on_the_chosen_shepherd_card_until_its_next_turn() -> None:
     step(state, RIGHT)
     assert where(state, 0) == (0, 1) and state.flocks[0] == [C.SHEEP1]
     assert state.card_at(0, 0) == C.SHEPHERD and state.to_move == 1
+
+
+@pytest.mark.parametrize(
+    ("players", "double_trouble", "size", "dogs"),
+    [
+        (2, False, 7, 2),
+        (3, False, 7, 3),
+        (4, False, 7, 4),
+        (2, True, 7, 4),
+        (5, False, 9, 5),
+        (6, False, 9, 6),
+    ],
+)
+def test_every_dog_gets_its_own_shepherd_card_at_every_table(
+    players: int, double_trouble: bool, size: int, dogs: int
+) -> None:
+    """Contents: "6 x Shepherd", and "Cards needed for 2-4 players (7 x 7 grid)":
+    "5 x Shepherd"; 5-6 players "Use all 81 cards". Ready to Go: "The first player
+    places their dog on a shepherd card ... Dogs cannot be on the same card."
+    Double Trouble (2 players, on the 7x7 meadow): "both players have two dogs".
+    Each placing offers exactly the shepherd cards no dog is on yet: 5 on 7x7 and
+    6 on 9x9 at first, one fewer for each dog placed, so six players on 9x9 leave
+    the last of them a single card."""
+    shepherds = 5 if size == 7 else 6
+    for seed in range(5):
+        state = GAME.new_state(players, seed, {"double_trouble": double_trouble})
+        assert state.size == size and sorted(state.grid) == sorted(C.deck(size))
+        assert state.grid.count(C.SHEPHERD) == shepherds
+        offered = []
+        while state.pending == PLACE:
+            free = {cell for cell, card in enumerate(state.grid) if card == C.SHEPHERD} - {
+                cell for cell in state.pos if cell >= 0
+            }
+            actions = state.legal_actions()
+            assert {a.row * size + a.col for a in actions} == free
+            offered.append(len(actions))
+            state.apply(actions[seed % len(actions)])
+        assert offered == [shepherds - placed for placed in range(dogs)]
+        assert len(set(state.pos)) == dogs
+        assert all(state.grid[cell] == C.SHEPHERD for cell in state.pos)
