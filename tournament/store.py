@@ -28,16 +28,16 @@ from tournament.store_checks import (
 )
 from tournament.store_errors import NoSuchTournament, StoreError, StoreLocked, latest_error
 from tournament.store_lock import LOCK_WAIT_SECONDS, SILENT_WAIT, LockWait
-from tournament.store_open import has_table, locked_wait, open_database, read_version
+from tournament.store_open import locked_wait, open_database, read_version
 from tournament.store_path import check_existing
 from tournament.store_records import (
     GameRecord,
-    Heartbeat,
     InPlay,
     ReplayEntry,
     SeatRecord,
     TournamentRecord,
 )
+from tournament.store_runner_rows import RunnerRows
 
 __all__ = [
     "GameRecord",
@@ -84,7 +84,7 @@ def refuse_changed_kind(
             )
 
 
-class Store:
+class Store(RunnerRows):
     """One SQLite file (or ":memory:") holding any number of tournaments."""
 
     def __init__(
@@ -473,119 +473,6 @@ class Store:
                     "UPDATE runners SET decided = 0 WHERE tournament_id = ?", (tournament_id,)
                 )
         return len(ids)
-
-    # ------------------------------------------------------------ runners
-
-    def start_run(self, tournament_id: int, command: str, now: float) -> None:
-        """A runner (`command`) is at work on the tournament from `now`; the
-        games a runner before it left in play (killed: SIGKILL) are not."""
-        with self._transaction():
-            self._db.execute("DELETE FROM games_in_play WHERE tournament_id = ?", (tournament_id,))
-            self._db.execute(
-                "INSERT OR REPLACE INTO runners (tournament_id, command, started_at, beat_at,"
-                " ended_at, decided) VALUES (?, ?, ?, ?, NULL, 0)",
-                (tournament_id, command, now, now),
-            )
-
-    def beat(
-        self, tournament_id: int, now: float, ended: bool = False, decided: bool = False
-    ) -> None:
-        """The runner is still at work at `now`; or, `ended`, has stopped then
-        (`decided`: with its SPRT over)."""
-        with self._transaction():
-            self._db.execute(
-                "UPDATE runners SET beat_at = ?, ended_at = ?, decided = ? WHERE tournament_id = ?",
-                (now, now if ended else None, int(decided), tournament_id),
-            )
-            if ended:  # its games left unstored are given up
-                self._db.execute(
-                    "DELETE FROM games_in_play WHERE tournament_id = ?", (tournament_id,)
-                )
-
-    # ------------------------------------------------------------ games in play
-
-    def game_in_play(self, tournament_id: int, game: InPlay) -> None:
-        """A game's match is created: it is in play until stored or given up."""
-        with self._transaction():
-            self._db.execute(
-                "INSERT OR REPLACE INTO games_in_play (tournament_id, key, match_id,"
-                " seats_json, node, started_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    tournament_id,
-                    game.key,
-                    game.match_id,
-                    json.dumps(list(game.seats)),
-                    game.node,
-                    game.started_at,
-                ),
-            )
-
-    def game_not_in_play(self, tournament_id: int, key: str) -> None:
-        """A game given up unstored (rejected this run) is no longer in play."""
-        with self._transaction():
-            self._db.execute(
-                "DELETE FROM games_in_play WHERE tournament_id = ? AND key = ?",
-                (tournament_id, key),
-            )
-
-    def games_in_play(self, tournament_id: int) -> tuple[InPlay, ...]:
-        """The tournament's games in play, oldest first; none in a database
-        written before they were recorded (read as it is: store_read), and a
-        row edited by hand into nonsense is left out."""
-        if not has_table(self._db, "games_in_play"):
-            return ()
-        games = []
-        for key, match_id, seats_json, node, started_at in self._db.execute(
-            "SELECT key, match_id, seats_json, node, started_at FROM games_in_play"
-            " WHERE tournament_id = ? ORDER BY started_at, key",
-            (tournament_id,),
-        ):
-            try:
-                seats = json.loads(seats_json)
-            except (TypeError, ValueError):
-                continue
-            if not isinstance(seats, list) or not all(isinstance(bot, str) for bot in seats):
-                continue
-            if not isinstance(started_at, (int, float)):
-                continue
-            row = InPlay(str(key), str(match_id), tuple(seats), str(node), float(started_at))
-            games.append(row)
-        return tuple(games)
-
-    def heartbeats(self, tournament_id: int | None = None) -> dict[int, Heartbeat]:
-        """Each tournament's runner (by id; or that one's) as last heard of; none
-        in a database written before runners were recorded (read as it is:
-        store_read)."""
-        if not has_table(self._db, "runners"):
-            return {}
-        return {
-            int(row[0]): Heartbeat(
-                str(row[1]),
-                float(row[2]),
-                float(row[3]),
-                None if row[4] is None else float(row[4]),
-                bool(row[5]),
-            )
-            for row in self._db.execute(
-                "SELECT tournament_id, command, started_at, beat_at, ended_at, decided"
-                " FROM runners WHERE typeof(started_at) IN ('real', 'integer')"
-                " AND typeof(beat_at) IN ('real', 'integer')"
-                " AND typeof(ended_at) IN ('real', 'integer', 'null')"
-                " AND tournament_id = COALESCE(?, tournament_id)",
-                (tournament_id,),
-            )
-        }
-
-    def newest_games(self, tournament_id: int | None = None) -> dict[int, float]:
-        """When each tournament (by id; or that one) stored its newest game, in
-        one query."""
-        rows = self._db.execute(
-            "SELECT tournament_id, MAX(finished_at) FROM games"
-            " WHERE typeof(finished_at) IN ('real', 'integer')"
-            " AND tournament_id = COALESCE(?, tournament_id) GROUP BY tournament_id",
-            (tournament_id,),
-        )
-        return {int(row[0]): float(row[1]) for row in rows}
 
     # ------------------------------------------------------------ full records
 
