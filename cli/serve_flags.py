@@ -10,7 +10,7 @@ import stat
 from pathlib import Path
 
 from cli.db import add_retention_arguments
-from cli.environment import environment_default, naming_variable
+from cli.environment import FromEnvironment, environment_default, naming_variable
 from cli.log_flags import add_log_arguments
 from cli.values import (
     bind_host,
@@ -22,6 +22,7 @@ from cli.values import (
     positive_float,
     positive_int,
     refuse_metrics_host_alone,
+    refuse_unknown_host,
     refuse_unreachable_bound,
     seconds_up_to,
     secret,
@@ -50,8 +51,8 @@ WEB_HOST = "127.0.0.1"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host",
-        type=bind_host,
-        default=os.environ.get("SHEEPFOLD_HOST") or "127.0.0.1",  # empty: unset
+        type=naming_variable(bind_host),
+        default=environment_default("SHEEPFOLD_HOST", "127.0.0.1"),  # empty: unset
         help="address to bind (default: $SHEEPFOLD_HOST or 127.0.0.1)",
     )
     parser.add_argument(
@@ -329,6 +330,26 @@ def check_flags(args: argparse.Namespace) -> None:
                 f"sheepfold serve: --listen {address!r}: an IPv6 address goes in brackets "
                 "(e.g. --listen [::1]:50051)"
             )
+    for named, host in _hosts_bound(args):
+        refuse_unknown_host("serve", named, host)
+
+
+def _hosts_bound(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """Each host serve will listen on that a flag (or $SHEEPFOLD_HOST) named,
+    with the flag and value as a refusal names them: --host serves unless
+    --listen replaces it, and the health and metrics ports too."""
+    given = f"${args.host.variable}" if isinstance(args.host, FromEnvironment) else "--host"
+    metrics_on_host = args.metrics_port is not None and args.metrics_host is None
+    on_host = not args.listen or args.health_port is not None or metrics_on_host
+    hosts = [(f"{given} {args.host!r}", str(args.host))] if on_host else []
+    for address in args.listen:
+        if not address.startswith("unix:"):
+            hosts.append((f"--listen {address!r}", address.rpartition(":")[0].strip("[]")))
+    if args.metrics_port is not None and args.metrics_host is not None:
+        hosts.append((f"--metrics-host {args.metrics_host!r}", args.metrics_host))
+    if args.web_port is not None and args.web_host is not None:
+        hosts.append((f"--web-host {args.web_host!r}", args.web_host))
+    return hosts
 
 
 def admin_token(args: argparse.Namespace) -> str | None:

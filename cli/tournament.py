@@ -28,7 +28,14 @@ from cli.tournament_play import (
     stopped,
 )
 from cli.tournament_sprt import add_sprt_parser, play_sprt, sprt_config
-from cli.values import file_path, port, refuse_metrics_host_alone, seconds_up_to, whole_number
+from cli.values import (
+    file_path,
+    port,
+    refuse_metrics_host_alone,
+    refuse_unknown_host,
+    seconds_up_to,
+    whole_number,
+)
 from games.words import count
 from tournament.config import MAX_BOOTSTRAP, ConfigError, TournamentConfig, load_config
 from tournament.executors.settings import HEAD_TIMEOUT_SECONDS, MAX_NUM_CPUS, ExecutorSettings
@@ -216,6 +223,8 @@ def _run(args: argparse.Namespace) -> int:
     from tournament.progress import choose_progress
 
     refuse_metrics_host_alone("tournament", args)
+    if (host := args.metrics_host) is not None:
+        refuse_unknown_host("tournament", f"--metrics-host {host!r}", host)
     try:
         config = load_config(args.config)
     except ConfigError as error:

@@ -119,6 +119,24 @@ def bind_host(text: str) -> str:
     return text[1:-1] if text.startswith("[") and text.endswith("]") else text
 
 
+def refuse_unknown_host(command: str, named: str, host: str) -> None:
+    """A host to listen on that names no host (a typo: the resolver answers that
+    there is no such name, or it is not a host name at all) is the user's
+    mistake, as a malformed address is: one line, naming the value as `named`
+    says ("--host 'x'"), exit 2. A resolver that could not answer (no network yet), or an address
+    this machine does not have, is left to the bind's own check: exit 1."""
+    import socket
+
+    no_such_host = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
+    try:
+        socket.getaddrinfo(host, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        if error.errno in no_such_host:
+            usage_error(f"sheepfold {command}: {named}: no such host ({error.strerror})")
+    except UnicodeError as error:  # a label over 63 characters, say
+        usage_error(f"sheepfold {command}: {named}: not a host name ({error})")
+
+
 def port(text: str) -> int:
     """A TCP port, 0 (any free one) to 65535."""
     if not (text.isascii() and text.isdigit()) or int(text) > 65535:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from cli.addresses import server_address
 from cli.client_tls import add_tls_flags, client_credentials
 from cli.log_flags import add_log_arguments
-from cli.values import bind_host, port
+from cli.values import bind_host, port, refuse_unknown_host
 from cli.viewer import (
     add_viewer_arguments,
     missing_tournament_dbs,
@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from web.app import WebConfig
 
     refuse_unreachable_viewer_bound("web", args, "")
+    refuse_unknown_host("web", f"--host {args.host!r}", args.host)
     missing = missing_tournament_dbs(args.tournament_db)
     if missing:
         print(f"sheepfold web: {missing}", file=sys.stderr)

@@ -161,17 +161,18 @@ def test_a_tournament_database_path_that_cannot_be_one_is_one_line(
 
 @pytest.mark.parametrize("command", ["tournament", "serve"])
 def test_a_metrics_host_that_is_no_host_name_is_one_line(tmp_path: Path, command: str) -> None:
-    """A label over 63 characters: once a UnicodeError traceback from the idna codec."""
+    """A label over 63 characters: once a UnicodeError traceback from the idna codec,
+    then exit 1 on "cannot serve metrics on HOST:0"; no host name is the user's
+    mistake (exit 2, the flag named with its value)."""
     host = "x" * 100
     if command == "tournament":
-        # On its own server: a --server it cannot reach is refused before the
-        # metrics port is tried (tournament.run_checks, then the metrics).
         args = ("tournament", "run", _cup(tmp_path), "--db", str(tmp_path / "t.sqlite"))
     else:
         args = ("serve", "--db", ":memory:", "--port", "0")
     done = sheepfold(*args, "--metrics-port", "0", "--metrics-host", host, timeout=30)
-    assert done.returncode == 1
-    assert one_line(done).startswith(f"sheepfold {command}: cannot serve metrics on {host}:0: ")
+    assert done.returncode == 2
+    line = f"sheepfold {command}: --metrics-host {host!r}: not a host name"
+    assert one_line(done).startswith(line)
 
 
 def test_the_sdk_refuses_a_seat_the_wire_cannot_carry_before_connecting() -> None:
@@ -219,21 +220,23 @@ def test_a_name_too_long_for_the_file_system_is_one_line(tmp_path: Path) -> None
         # A label over 63 characters: once a UnicodeError traceback from the idna codec.
         ("x" * 100, "not a host name"),
         # serve once said "unknown error -2": getaddrinfo's error number read as errno's.
-        ("no such host", "Name or service not known"),
+        ("no such host", "no such host (Name or service not known)"),
     ],
     ids=["label-too-long", "unresolved"],
 )
 def test_a_web_host_that_is_no_host_name_is_one_line(command: str, host: str, reason: str) -> None:
+    """The user's mistake, as a malformed address is (exit 2, the flag named with
+    its value): it once exited 1 on "cannot listen on HOST:0", the status of a
+    server that could not start."""
     args = (
         ("web", "--port", "0", "--host", host)
         if command == "web"
         else ("serve", "--db", ":memory:", "--port", "0", "--web-port", "0", "--web-host", host)
     )
     done = sheepfold(*args, timeout=30)
-    assert done.returncode == 1
-    assert "Traceback" not in done.stderr
-    # serve logs its start and stop before the line that says why
-    assert f"cannot listen on {host}:0: {reason}" in done.stderr.splitlines()[-1]
+    assert done.returncode == 2
+    flag = "--host" if command == "web" else "--web-host"
+    assert one_line(done).startswith(f"sheepfold {command}: {flag} {host!r}: {reason}")
 
 
 @pytest.mark.parametrize("command", ["report", "forget"])

@@ -70,3 +70,46 @@ def test_a_malformed_listen_address_is_a_usage_error(address: str, problem: str)
         2,
         f"sheepfold serve: --listen {address!r}: {problem}",
     )
+
+
+NO_HOST = "nohost.invalid"  # .invalid (RFC 6761): never resolves
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "line"),
+    [
+        (
+            ("serve", "--listen", f"{NO_HOST}:5"),
+            {},
+            f"sheepfold serve: --listen '{NO_HOST}:5': no such host",
+        ),
+        (("serve", "--host", NO_HOST), {}, f"sheepfold serve: --host '{NO_HOST}': no such host"),
+        (
+            ("serve",),
+            {"SHEEPFOLD_HOST": NO_HOST},
+            f"sheepfold serve: $SHEEPFOLD_HOST '{NO_HOST}': no such host",
+        ),
+        (
+            ("serve", "--listen", "127.0.0.1:0", "--metrics-port", "0", "--metrics-host", NO_HOST),
+            {},
+            f"sheepfold serve: --metrics-host '{NO_HOST}': no such host",
+        ),
+        (
+            ("tournament", "run", "cup.toml", "--metrics-port", "0", "--metrics-host", NO_HOST),
+            {},
+            f"sheepfold tournament: --metrics-host '{NO_HOST}': no such host",
+        ),
+    ],
+    ids=["listen", "host", "environment", "metrics-host", "tournament-metrics-host"],
+)
+def test_a_host_that_does_not_resolve_is_a_usage_error(
+    args: tuple[str, ...], env: dict[str, str], line: str
+) -> None:
+    """A host name that names no host is a typo, the user's mistake: exit 2 and
+    the flag (or variable) named with its value, for --listen as for --host. It
+    once exited 1 on "cannot listen on HOST:PORT: Name or service not known",
+    the status of a server that could not start."""
+    extra = ("--db", ":memory:") if args[0] == "serve" else ()
+    done = sheepfold(*args, *extra, env=env, timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert one_line(done).startswith(line)
