@@ -4,8 +4,6 @@ which decision a PlayError names."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import grpc
 import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
@@ -15,12 +13,6 @@ from tests.conftest import random_opponent
 from tests.raw_stream import RawSeat
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def stub(inprocess_server: InProcessServer) -> Iterator[arena_pb2_grpc.ArenaStub]:
-    with grpc.insecure_channel(inprocess_server.address) as channel:
-        yield arena_pb2_grpc.ArenaStub(channel)
 
 
 def _create(

@@ -4,22 +4,13 @@ without `seat` plays the seat its token belongs to; only a join that names a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import grpc
 import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from server.inprocess import InProcessServer
 from tests.raw_stream import RawSeat
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def stub(inprocess_server: InProcessServer) -> Iterator[arena_pb2_grpc.ArenaStub]:
-    with grpc.insecure_channel(inprocess_server.address) as channel:
-        yield arena_pb2_grpc.ArenaStub(channel)
 
 
 def test_a_join_without_seat_plays_the_seat_of_its_token(stub: arena_pb2_grpc.ArenaStub) -> None:
