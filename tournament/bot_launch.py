@@ -75,14 +75,18 @@ async def launcher_for(
     socket: str | Sequence[str] | None,
     executor: GameExecutor | None,
     tried: Launcher | None = None,
+    *,
+    seen_checked: bool = False,
 ) -> Launcher:
     """The launcher for the command bots, checked before any game. An executor's
     workers launch the bots beside their own servers: here only what the
     sandboxed bots would see is checked. `tried`: check_sandbox's launcher, whose
-    sandbox is not tried again."""
+    sandbox is not tried again; `seen_checked`: what the bots would see was
+    checked already (run_checks.check_before_start), and is not again."""
     if executor is None:
-        return await prepare_launcher(config, database, socket, tried)
-    check_what_bots_see(config, database)
+        return await prepare_launcher(config, database, socket, tried, seen_checked=seen_checked)
+    if not seen_checked:
+        check_what_bots_see(config, database)
     return Launcher(None)
 
 
@@ -91,14 +95,18 @@ async def prepare_launcher(
     database: str,
     server_socket: str | Sequence[str] | None,
     tried: Launcher | None = None,
+    *,
+    seen_checked: bool = False,
 ) -> Launcher:
     """The launcher for the command bots, with the sandbox checked before any
-    game (tried once a process: `tried`, check_sandbox's, is not tried again)."""
+    game (tried once a process: `tried`, check_sandbox's, is not tried again;
+    what the bots would see is checked unless `seen_checked`)."""
     launcher = Launcher(server_socket) if tried is None else tried.serving(server_socket)
     sandboxed = sandboxed_bots(config)
     if not sandboxed:
         return launcher
-    check_what_bots_see(config, database)
+    if not seen_checked:
+        check_what_bots_see(config, database)
     if not server_socket:
         raise _only_through_a_socket(sandboxed)
     await asyncio.to_thread(_check_sandbox, launcher, config, sandboxed)

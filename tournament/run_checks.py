@@ -56,9 +56,12 @@ async def run_launcher(
     prechecked: Prechecked | None,
 ) -> Launcher:
     """The launcher a run's games use (bot_launch.launcher_for), its sandbox the
-    one check_before_start tried when it did: tried once a process. Sandboxed
+    one check_before_start tried when it did: tried once a process, and what
+    the bots would see checked once too (it was checked twice a run). Sandboxed
     bots reach the server through `server_socket`, or `address` when that is
     `unix:PATH`."""
     tried = prechecked.sandbox if prechecked is not None else None
     socket = server_socket or socket_of(address)
-    return await launcher_for(config, database, socket, executor, tried)
+    return await launcher_for(
+        config, database, socket, executor, tried, seen_checked=prechecked is not None
+    )

@@ -1,17 +1,20 @@
 """`tournament run` and `sprt` try the bot sandbox once: check_before_start
 tries it before the server starts, and the launcher the games use is made
-from the one that tried it, while a run started by its caller still tries it."""
+from the one that tried it, while a run started by its caller still tries it;
+so with what the sandboxed bots would see (bot_launch.check_what_bots_see)."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import clients.launch.process as launch_process
 from clients.launch.sandbox import Tools
+from tournament import bot_launch
 from tournament.config import SprtSettings, TournamentConfig, load_config
 from tournament.runner import RunError, run_tournament, run_tournament_async
 from tournament.sprt_run import run_sprt
@@ -71,3 +74,42 @@ def test_a_run_started_by_its_caller_still_tries_the_sandbox(
     with pytest.raises(RunError, match=r"^cannot reach the server at unix:.*no such file"):
         asyncio.run(run_tournament_async(config, "unix:" + str(tmp_path / "no.sock"), database))
     assert len(probes) == 1
+
+
+def _views_counted(monkeypatch: pytest.MonkeyPatch) -> list[None]:
+    """One entry for each check of the folders the sandboxed bots would see."""
+    checks: list[None] = []
+    real = bot_launch.check_folders
+
+    def counting(*args: Any) -> str | None:
+        checks.append(None)
+        return real(*args)
+
+    monkeypatch.setattr(bot_launch, "check_folders", counting)
+    return checks
+
+
+@pytest.mark.parametrize("command", ["run", "sprt"])
+def test_a_command_checks_what_its_bots_see_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, sandbox_ready: None
+) -> None:
+    """check_before_start checked it, and the launcher of the games once did again."""
+    checks = _views_counted(monkeypatch)
+    config = _cup(tmp_path)
+    if command == "sprt":
+        sprt = SprtSettings(candidate="b", baseline="a", max_games=2)
+        assert run_sprt(replace(config, schedule="sprt", sprt=sprt)).played == 2
+    else:
+        assert run_tournament(config).played == 2
+    assert len(checks) == 1
+
+
+def test_a_run_started_by_its_caller_still_checks_what_its_bots_see(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox_ready: None
+) -> None:
+    checks = _views_counted(monkeypatch)
+    config = _cup(tmp_path)
+    database = str(tmp_path / "cup.sqlite")
+    with pytest.raises(RunError, match=r"^cannot reach the server at unix:.*no such file"):
+        asyncio.run(run_tournament_async(config, "unix:" + str(tmp_path / "no.sock"), database))
+    assert len(checks) == 1
