@@ -58,12 +58,20 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--game", required=True, choices=games.names(), help="which game")
     parser.add_argument("--players", type=positive_int, required=True, help="number of seats")
-    parser.add_argument(
+    seats = parser.add_mutually_exclusive_group(required=True)
+    seats.add_argument(
         "--bots",
-        required=True,
         help="comma-separated bot specs, one per seat: a built-in name (random), module:Class, "
         "or cmd:PROGRAM ARGS... for a program started like a tournament's command bot "
         "(sandboxed unless --no-sandbox)",
+    )
+    seats.add_argument(
+        "--bot",
+        action="append",
+        dest="bot_specs",
+        metavar="SPEC",
+        help="one seat's bot spec, as in --bots, repeatable: the seats in order, instead "
+        "of --bots; for a cmd: bot whose arguments hold a comma, which --bots splits",
     )
     add_command_flags(parser)
     parser.add_argument(
@@ -89,6 +97,41 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run_match, interrupt_on_terminate=True)
+
+
+# Said after a refusal of a --bots list that names a cmd: bot, which the comma
+# in its arguments may have cut in two.
+SPLIT_AT_COMMAS = (
+    " (--bots is split at every comma, a cmd: bot's arguments too: give each seat "
+    "its own --bot SPEC instead, e.g. --bot random --bot 'cmd:./mybot --teams a,b')"
+)
+
+
+def _seat_specs(args: argparse.Namespace) -> tuple[list[str], str]:
+    """The bot spec of each seat, from --bots or the --bot flags, and what to add
+    to a refusal of them (SPLIT_AT_COMMAS, or nothing): a usage error for an
+    empty one or a count that is not --players."""
+    from games.words import count
+
+    hint = ""
+    if args.bot_specs is not None:
+        specs = [spec.strip() for spec in args.bot_specs]
+        if "" in specs:
+            usage_error("sheepfold match: --bot '' is empty: give one bot spec per --bot")
+        named = f"the --bot flags name {count(len(specs), 'bot')}"
+    else:
+        specs = [spec.strip() for spec in args.bots.split(",")]
+        if not args.bots.strip():
+            usage_error("sheepfold match: --bots is empty: give one bot spec per seat")
+        if any(spec.startswith("cmd:") for spec in specs):
+            hint = SPLIT_AT_COMMAS
+        if "" in specs:
+            # Dropped, "random," was counted as naming 1 bot, the empty entry unsaid.
+            usage_error(f"sheepfold match: --bots {args.bots!r}: {_empty_entries(specs)}{hint}")
+        named = f"--bots names {count(len(specs), 'bot')}"
+    if len(specs) != args.players:
+        usage_error(f"sheepfold match: --players is {args.players} but {named}{hint}")
+    return specs, hint
 
 
 def _empty_entries(specs: list[str]) -> str:
@@ -122,24 +165,13 @@ def run_match(args: argparse.Namespace) -> int:
     from clients.launch import Launcher, SandboxUnavailable
     from clients.matchplay import CommandBot, play_match_with_commands
     from clients.sdk import SeatError
-    from games.words import count
     from server.app import ServerConfig
     from server.logs import configure_logging
     from server.records import new_match_seed
     from tournament.bot_sockets import serving_bots
 
     configure_logging("console", "warning")
-    specs = [spec.strip() for spec in args.bots.split(",")]
-    if not args.bots.strip():
-        usage_error("sheepfold match: --bots is empty: give one bot spec per seat")
-    if "" in specs:
-        # Dropped, "random," was counted as naming 1 bot, the empty entry unsaid.
-        usage_error(f"sheepfold match: --bots {args.bots!r}: {_empty_entries(specs)}")
-    if len(specs) != args.players:
-        usage_error(
-            f"sheepfold match: --players is {args.players} "
-            f"but --bots names {count(len(specs), 'bot')}"
-        )
+    specs, hint = _seat_specs(args)
     options = dict(args.option)
     game = games.get(args.game)
     try:
@@ -147,7 +179,7 @@ def run_match(args: argparse.Namespace) -> int:
     except games.InvalidOptions as error:  # --option or --players: a usage error
         usage_error(f"sheepfold match: {error}")
     for spec in specs:
-        _check_bot_name(spec, "match")
+        _check_bot_name(spec, "match", hint)
     seed = args.seed if args.seed is not None else new_match_seed()  # as the server draws
     bots: list[Bot | CommandBot] = []
     try:
@@ -161,7 +193,7 @@ def run_match(args: argparse.Namespace) -> int:
                 bots.append(GuardedBot(loaded, seat, spec, threaded=True))
     except BotSpecError as error:
         # A bot that cannot be loaded is the user's mistake, as a tournament's is.
-        usage_error(f"sheepfold match: {error}")
+        usage_error(f"sheepfold match: {error}{hint}")
     if (args.tls or args.tls_ca) and any(isinstance(bot, CommandBot) for bot in bots):
         usage_error(COMMAND_BOT_TLS.format(command="match"))
     if (args.tls or args.tls_ca) and not args.server:
@@ -188,7 +220,9 @@ def run_match(args: argparse.Namespace) -> int:
         )
     if not bots_run_commands:
         # Said once every check has passed, so that a refusal stays one line.
-        note_ignored_command_flags(args, "match", "--bots names none")
+        note_ignored_command_flags(
+            args, "match", "--bots names none" if args.bot_specs is None else "--bot names none"
+        )
     clock = arena_pb2.ClockSettings(decision_seconds=args.decision_seconds)
 
     async def play_it() -> tuple[MatchOutcome, dict[int, str]]:
@@ -417,15 +451,16 @@ def join_option_values(argv: Sequence[str]) -> list[str]:
     return out
 
 
-def _check_bot_name(spec: str, command: str) -> None:
+def _check_bot_name(spec: str, command: str, hint: str = "") -> None:
     """A usage error (exit 2) for a bot named by a word that is no built-in, as
     for an unknown --game, and as a tournament config's unknown builtin is; it
-    was exit 1, the status of a bot that failed to load or play."""
+    was exit 1, the status of a bot that failed to load or play. `hint` ends
+    the line."""
     from clients.bots import unknown_bot_name
 
     unknown = unknown_bot_name(spec)
     if unknown is not None:
-        usage_error(f"sheepfold {command}: {unknown}")
+        usage_error(f"sheepfold {command}: {unknown}{hint}")
 
 
 def _prints_to_stderr() -> redirect_stdout[Any]:
