@@ -9,8 +9,10 @@ each seat; tests/server/test_e2e_matches.py plays the same through the server.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
 import pytest
@@ -420,3 +422,20 @@ def test_five_seats_get_their_events_inside_their_decisions() -> None:
         last_decision = max(i for i, kind in enumerate(seat.kinds) if kind == "decision")
         assert "event" not in seat.kinds[:last_decision]
     assert max(len(d.events) for seat in received for d in seat.decisions) > 64
+
+
+def test_the_contract_states_the_servers_bound_on_held_events() -> None:
+    """arena.proto's Join and Decision comments and the bot guide give one bound
+    on the events held for a seat, the server's: the Join comment once said 64
+    after the server had moved to 128."""
+    root = Path(__file__).resolve().parents[2]
+    proto = (root / "proto" / "sheepfold" / "v1" / "arena.proto").read_text()
+    guide = (root / "docs" / "writing-a-bot.md").read_text()
+    stated = [
+        *re.findall(r"held past (\d+)", proto),
+        *re.findall(r"the latest (\d+) at most", proto),
+        *re.findall(r"once more than (\d+) are\s+waiting", guide),
+        *re.findall(r"has no stream \(the latest (\d+):", guide),
+    ]
+    assert len(stated) == 4
+    assert {int(n) for n in stated} == {MatchLimits().held_events}
