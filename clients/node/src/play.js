@@ -199,9 +199,23 @@ export async function playSeat(options) {
         if (!shouldRejoin(code, error.joinedThisStream === true)) {
           throw new SeatError(code, error.details ?? String(error.message));
         }
-        outcome = { ended: `${statusName(code)}: ${error.details ?? error.message}`, played: error.playedThisStream === true };
+        outcome = {
+          ended: `${statusName(code)}: ${error.details ?? error.message}`,
+          code,
+          joined: error.joinedThisStream === true,
+          played: error.playedThisStream === true,
+        };
       }
       if (outcome.result) return summary(outcome.result, session, matchId);
+      // grpc may report a stream that a newer join replaced (ABORTED) as INTERNAL when a write failed as it
+      // ended (grpc/grpc#36066): rejoining would take the seat back from the newer stream, which may do the
+      // same back. So, as clients/sdk.py does, GetMatch is asked first: a seat another stream holds stops here.
+      if (outcome.code === status.INTERNAL && outcome.joined && (await seatTaken(client, matchId, session.seat))) {
+        session.log.warning('the stream ended INTERNAL and another stream holds the seat: stopping as replaced', {
+          details: outcome.details,
+        });
+        throw new SeatError(status.ABORTED, replaced(session.seat));
+      }
       rejoins.lost(outcome.played === true); // back in play: start the backoff and the clock afresh
       if (rejoins.over()) throw new SeatError(status.UNAVAILABLE, rejoins.gaveUp(outcome.ended));
       const delay = Math.min(backoffMs * 2 ** rejoins.attempts, maxBackoffMs);
@@ -237,10 +251,42 @@ async function finishedResult(client, matchId, session) {
   return null;
 }
 
+/** What the server says when it ends a stream that a newer join replaced (ABORTED). */
+export function replaced(seat) {
+  return `replaced by a newer join for seat ${seat}`;
+}
+
+/** How long `seatTaken` waits before it looks at a connected seat again (clients/sdk.py's SEAT_RECHECK_SECONDS). */
+export const SEAT_RECHECK_MS = 500;
+
+/**
+ * Whether another stream holds `seat` now, as GetMatch (no token needed) shows it: connected on two looks
+ * SEAT_RECHECK_MS apart. A replaced stream's seat is connected to the newer stream from the moment it joined;
+ * a stream the server ended for any other reason leaves the seat unconnected before its status is sent, and
+ * one the server has yet to notice is gone leaves it connected a little longer, hence the second look.
+ * False when GetMatch fails or is refused: the caller rejoins, as it would without asking.
+ */
+export async function seatTaken(client, matchId, seat, recheckMs = SEAT_RECHECK_MS) {
+  if (seat === null || seat === undefined) return false;
+  for (let look = 0; look < 2; look += 1) {
+    if (look) await sleep(recheckMs);
+    let info;
+    try {
+      info = await unary(client, 'GetMatch', { match_id: matchId });
+    } catch {
+      return false;
+    }
+    const held = (info?.seats ?? []).find((entry) => entry.seat === seat);
+    if (!held?.connected) return false;
+  }
+  return true;
+}
+
 /**
  * One Play stream: join, answer decisions, until the result or the stream ends.
- * Resolves { result } or { ended, joined, played } (played: a decision, event or result came after the
- * join); rejects with the gRPC error when the stream fails, `joinedThisStream` and `playedThisStream` set.
+ * Resolves { result } or { ended, code, details, joined, played } (code: the gRPC status it failed with,
+ * none when it ended OK; played: a decision, event or result came after the join); rejects with the gRPC
+ * error when the stream fails, `joinedThisStream` and `playedThisStream` set.
  */
 function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions, joinTimeoutMs }, session) {
   return new Promise((resolve, reject) => {
@@ -337,7 +383,9 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
     });
     call.on('error', (error) => {
       if (result) settle(resolve, { result });
-      else if (joined && RETRYABLE.has(error.code)) settle(resolve, { ended: `${statusName(error.code)}: ${error.details}`, joined, played });
+      else if (joined && RETRYABLE.has(error.code)) {
+        settle(resolve, { ended: `${statusName(error.code)}: ${error.details}`, code: error.code, details: error.details, joined, played });
+      }
       else settle(reject, Object.assign(error, { joinedThisStream: joined, playedThisStream: played }));
     });
 

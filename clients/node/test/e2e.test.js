@@ -277,6 +277,75 @@ describe('the Node bot against a real server', () => {
     }
   });
 
+  test('a seat cut INTERNAL as it answers, after a newer join took it, stops as replaced rather than taking it back', HANG, async () => {
+    // grpc may report a stream that a newer join replaced (ABORTED) as INTERNAL, when a write failed as it
+    // ended (grpc/grpc#36066): the relay ends seat 0's stream INTERNAL as the bot answers its second decision,
+    // a newer stream having joined seat 0 just before. Rejoining would take the seat back from it.
+    const relay = await startRelay(server.address, { cutAfterDecisions: 2, cutCode: grpc.status.INTERNAL, cutOnAnswer: true });
+    try {
+      const created = await createMatch('sheep-showdown', 2, 43);
+      const token = created.seat_tokens[0];
+      const other = playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[1], decide: randomBot(2) });
+      let oldSettled;
+      const oldDone = new Promise((resolve) => (oldSettled = resolve));
+      let newer = null;
+      let decisions = 0;
+      const decide = async () => {
+        decisions += 1;
+        if (decisions === 2) {
+          // A second copy of the bot joins seat 0 straight to the server; it answers once the old one has stopped.
+          let joined;
+          const log = createLogger({ level: 'info', write: (line) => JSON.parse(line).event === 'joined' && joined() });
+          const joinedNow = new Promise((resolve) => (joined = resolve));
+          const random = randomBot(5);
+          newer = playSeat({ address: server.address, matchId: created.match_id, token, decide: (view) => oldDone.then(() => random(view)), log });
+          newer.catch(() => {}); // ABORTED when the old one takes the seat back: awaited below
+          await joinedNow;
+        }
+        return 0;
+      };
+      const { log, lines } = capturingLogger();
+      const old = playSeat({ address: relay.address, matchId: created.match_id, token, decide, log }).then(
+        (outcome) => outcome,
+        (error) => error,
+      );
+      const ended = await old;
+      oldSettled();
+      // The newer stream still holds the seat: nobody took it back.
+      const held = await unary(client, 'GetMatch', { match_id: created.match_id });
+      assert.ok(ended instanceof SeatError, `rejoined and played on to ${ended.result ? 'the result' : String(ended)}`);
+      assert.equal(ended.code, grpc.status.ABORTED);
+      assert.equal(ended.details, 'replaced by a newer join for seat 0');
+      assert.equal(relay.playCalls, 1, 'no rejoin');
+      assert.ok(held.seats[0].connected, 'the newer stream holds seat 0');
+      assert.deepEqual(lines.filter((line) => line.event === 'connection lost, rejoining'), []);
+      const [mine, theirs] = await Promise.all([newer, other]);
+      assert.equal(mine.reconnects, 0, 'the newer stream was never replaced');
+      assertSameResult(mine.result, theirs.result, 'both seats');
+    } finally {
+      relay.close();
+    }
+  });
+
+  test('a seat cut INTERNAL as it answers, nobody else holding it, rejoins and finishes', HANG, async () => {
+    const relay = await startRelay(server.address, { cutAfterDecisions: 2, cutCode: grpc.status.INTERNAL, cutOnAnswer: true });
+    try {
+      const created = await createMatch('sheep-showdown', 2, 43);
+      const { log, lines } = capturingLogger();
+      const [mine, other] = await Promise.all([
+        playSeat({ address: relay.address, matchId: created.match_id, token: created.seat_tokens[0], decide: randomBot(1), log }),
+        playSeat({ address: server.address, matchId: created.match_id, token: created.seat_tokens[1], decide: randomBot(2) }),
+      ]);
+      assert.equal(relay.playCalls, 2);
+      const lost = lines.filter((line) => line.event === 'connection lost, rejoining');
+      assert.deepEqual(lost.map((line) => line.reason.split(':')[0]), ['INTERNAL']);
+      assert.equal(mine.reconnects, 1);
+      assertSameResult(mine.result, other.result, 'both seats');
+    } finally {
+      relay.close();
+    }
+  });
+
   test('a bot whose decide throws loses its seat at once, without a rejoin', HANG, async () => {
     const relay = await startRelay(server.address, {});
     try {

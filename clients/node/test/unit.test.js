@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { actionIndex, checkAddress, createRng, decisionView, DEFAULT_MAX_MESSAGE_BYTES, grpc, main, parseConfig, playSeat, randomBot, resultToJson, SeatError, statusName, UsageError } from '../src/index.js';
+import { actionIndex, checkAddress, createRng, decisionView, DEFAULT_MAX_MESSAGE_BYTES, grpc, main, parseConfig, playSeat, randomBot, resultToJson, SeatError, seatTaken, statusName, UsageError } from '../src/index.js';
 import { loadSheepfold } from '../src/proto.js';
 
 describe('parseConfig', () => {
@@ -598,6 +598,40 @@ describe('playSeat rejoining a server that has gone', () => {
     for (const rejoinSeconds of [-1, Number.NaN, '90', null]) {
       await assert.rejects(playSeat({ ...base, address: '127.0.0.1:1', rejoinSeconds }), (error) => error instanceof RangeError && /rejoinSeconds/.test(error.message), String(rejoinSeconds));
     }
+  });
+});
+
+/** A client whose GetMatch answers `looks[i]` (a list of connected seats, or an error code) at its i-th call. */
+function getMatchAnswering(looks) {
+  const asked = [];
+  return {
+    asked,
+    GetMatch(request, options, callback) {
+      asked.push(performance.now());
+      const look = looks[Math.min(asked.length, looks.length) - 1];
+      if (typeof look === 'number') return setImmediate(() => callback(Object.assign(new Error('refused'), { code: look, details: 'refused' })));
+      const seats = [0, 1].map((seat) => ({ seat, connected: look.includes(seat) }));
+      setImmediate(() => callback(null, { match_id: request.match_id, seats }));
+    },
+  };
+}
+
+describe('seatTaken', () => {
+  test('a seat connected on two looks apart is taken; once unconnected, or GetMatch failing, it is not', async () => {
+    const held = getMatchAnswering([[0], [0]]);
+    assert.equal(await seatTaken(held, 'm', 0, 50), true);
+    assert.equal(held.asked.length, 2);
+    assert.ok(held.asked[1] - held.asked[0] >= 45, 'the second look waits');
+    // A stream the server has yet to notice is gone leaves the seat connected a little longer.
+    const leaving = getMatchAnswering([[0], []]);
+    assert.equal(await seatTaken(leaving, 'm', 0, 1), false);
+    const free = getMatchAnswering([[1]]);
+    assert.equal(await seatTaken(free, 'm', 0, 1), false);
+    assert.equal(free.asked.length, 1, 'an unconnected seat needs no second look');
+    assert.equal(await seatTaken(getMatchAnswering([grpc.status.UNAVAILABLE]), 'm', 0, 1), false);
+    assert.equal(await seatTaken(getMatchAnswering([[0], grpc.status.NOT_FOUND]), 'm', 0, 1), false);
+    assert.equal(await seatTaken({}, 'm', 0, 1), false, 'a client without GetMatch');
+    assert.equal(await seatTaken(getMatchAnswering([[0], [0]]), 'm', null, 1), false, 'no seat joined');
   });
 });
 

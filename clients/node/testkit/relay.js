@@ -4,27 +4,42 @@
 // join never answered). The relay does that on purpose to the first `refuse.length` Play calls, before
 // reading anything, and can end the first stream it relays once it has passed on `cutAfterDecisions`
 // decisions (a stream lost after the join), then end the next `refuseAfterCut.length` calls at once (the
-// rejoins of a seat that had joined). Everything else is passed on as bytes; it relays Play only.
+// rejoins of a seat that had joined). With `cutOnAnswer` that stream ends when the bot answers that
+// decision instead, the answer never passed on and what the server says meanwhile (ABORTED for a stream
+// a newer join replaced) never told: a stream ended as its client writes, where grpc may report INTERNAL
+// in place of the status sent (grpc/grpc#36066). Everything else, the unary calls too (not Watch), is passed
+// on as bytes.
 import { grpc, loadSheepfold } from '../src/proto.js';
 
 const bytes = (buffer) => buffer;
-const PLAY = {
-  path: '/sheepfold.v1.Arena/Play',
-  requestStream: true,
-  responseStream: true,
+const passThrough = (path, stream) => ({
+  path,
+  requestStream: stream,
+  responseStream: stream,
   requestSerialize: bytes,
   requestDeserialize: bytes,
   responseSerialize: bytes,
   responseDeserialize: bytes,
-};
-const Upstream = grpc.makeGenericClientConstructor({ Play: PLAY }, 'Arena');
+});
+// How long a stream to be cut on the bot's answer waits for it, at most.
+const CUT_ANSWER_MS = 10_000;
+// The deadline of a unary call passed on.
+const UNARY_MS = 30_000;
 
 /** Resolves to { address, playCalls, close() } once it listens on a free loopback port. */
 export function startRelay(
   upstreamAddress,
-  { refuse = [], cutAfterDecisions = 0, cutCode = grpc.status.UNAVAILABLE, refuseAfterCut = [] } = {},
+  { refuse = [], cutAfterDecisions = 0, cutCode = grpc.status.UNAVAILABLE, cutOnAnswer = false, refuseAfterCut = [] } = {},
 ) {
-  const decodeResponse = loadSheepfold().Arena.service.Play.responseDeserialize;
+  const arena = loadSheepfold().Arena.service;
+  const decodeResponse = arena.Play.responseDeserialize;
+  const decodeRequest = arena.Play.requestDeserialize;
+  // Play and the unary calls (not Watch, which no bot needs).
+  const unaries = Object.keys(arena).filter((name) => !arena[name].requestStream && !arena[name].responseStream);
+  const methods = Object.fromEntries(
+    [...unaries, 'Play'].map((name) => [name, passThrough(arena[name].path, name === 'Play')]),
+  );
+  const Upstream = grpc.makeGenericClientConstructor(methods, 'Arena');
   const upstream = new Upstream(upstreamAddress, grpc.credentials.createInsecure());
   const server = new grpc.Server();
   let playCalls = 0;
@@ -37,29 +52,49 @@ export function startRelay(
     const up = upstream.Play();
     let done = false;
     let decisions = 0;
+    // The decision the stream is cut after has been passed on: it ends at the bot's answer.
+    let cutting = false;
+    let answerTimer = null;
     const finish = ({ code, details }) => {
       if (done) return;
       done = true;
+      clearTimeout(answerTimer);
       up.cancel();
       if (code === grpc.status.OK) call.end();
       else call.emit('error', { code, details });
     };
-    call.on('data', (message) => !done && up.write(message));
+    const cutNow = () => {
+      cut = true;
+      finish({ code: cutCode, details: 'ended by the test relay' });
+    };
+    call.on('data', (message) => {
+      if (done) return;
+      if (cutting && decodeRequest(message).kind === 'answer') return cutNow();
+      up.write(message);
+    });
     call.on('end', () => !done && up.end());
     call.on('cancelled', () => finish({ code: grpc.status.CANCELLED, details: 'the bot cancelled' }));
     up.on('data', (message) => {
-      if (done) return;
+      if (done || cutting) return;
       call.write(message);
       if (decodeResponse(message).kind === 'decision' && ++decisions === cutAt) {
-        cut = true;
-        finish({ code: cutCode, details: 'ended by the test relay' });
+        if (!cutOnAnswer) return cutNow();
+        cutting = true;
+        answerTimer = setTimeout(cutNow, CUT_ANSWER_MS);
       }
     });
     up.on('error', () => {}); // its status follows
-    up.on('status', finish);
+    up.on('status', (st) => !cutting && finish(st));
   };
 
-  server.addService({ Play: PLAY }, {
+  const unary = (name) => (call, callback) => {
+    upstream[name](call.request, { deadline: Date.now() + UNARY_MS }, (error, response) =>
+      error ? callback({ code: error.code, details: error.details }) : callback(null, response),
+    );
+  };
+  const handlers = Object.fromEntries(unaries.map((name) => [name, unary(name)]));
+  server.addService(methods, {
+    ...handlers,
     Play(call) {
       const number = playCalls++;
       if (number < refuse.length) return refuseNow(call, refuse[number]);
