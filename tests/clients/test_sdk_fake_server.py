@@ -10,7 +10,7 @@ import grpc
 import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from clients import sdk
+from clients import play_stream, sdk
 from clients.bots.random_bot import RandomBot
 from clients.sdk import DecisionView, SeatError, play
 
@@ -173,7 +173,7 @@ def test_a_seat_waits_for_the_end_of_a_finished_stream_for_a_few_seconds_only(
     """After its result a seat waits for the server's status before closing its
     channel (a status sent to a client that has left leaks in grpc.aio's
     server), but a server that never ends the stream does not hold it."""
-    monkeypatch.setattr(sdk, "STATUS_SECONDS", 0.3)
+    monkeypatch.setattr(play_stream, "STATUS_SECONDS", 0.3)
 
     async def scenario() -> tuple[arena_pb2.MatchResult, float]:
         arena = _LingeringArena()
