@@ -132,6 +132,13 @@ class Rejoins {
 export const JOIN_TIMEOUT_MS = 10_000;
 
 /**
+ * How long a stream that has sent its result is waited for to end (clients/sdk.py's STATUS_SECONDS). The
+ * result is final either way; the status is waited for so that the server's is not sent to a call already
+ * cancelled, but a server or proxy that never ends the stream must not keep the bot from its result for ever.
+ */
+export const STATUS_TIMEOUT_MS = 5_000;
+
+/**
  * Play one seat to the end of the match.
  *
  * options: address (host:port), matchId, token, seat (optional), decide(view) -> index
@@ -139,7 +146,8 @@ export const JOIN_TIMEOUT_MS = 10_000;
  * joining again once the server has gone, from the first failed attempt; default 90; each
  * outage, ended once the seat is back in play, gets its own), maxReconnects (optional: consecutive
  * failed attempts that end it sooner), backoffMs / maxBackoffMs, joinTimeoutMs (how long
- * each stream waits for the join's answer, default 10 s), credentials, client, maxMessageBytes
+ * each stream waits for the join's answer, default 10 s), statusTimeoutMs (how long a stream that has sent
+ * the result is waited for to end before the bot leaves it with that result, default 5 s), credentials, client, maxMessageBytes
  * (the largest message received: 4 MiB by default, as a server sends by default; at least 1 MiB;
  * raise it to a server's larger `--max-message-bytes`, whose decisions may pass 4 MiB),
  * eventsInDecisions (default true: the server sends this seat's events inside its next
@@ -163,6 +171,7 @@ export async function playSeat(options) {
     backoffMs = 100,
     maxBackoffMs = 2_000,
     joinTimeoutMs = JOIN_TIMEOUT_MS,
+    statusTimeoutMs = STATUS_TIMEOUT_MS,
     credentials,
     maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
   } = options;
@@ -186,7 +195,11 @@ export async function playSeat(options) {
     for (;;) {
       let outcome;
       try {
-        outcome = await playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions, joinTimeoutMs }, session);
+        outcome = await playStream(
+          client,
+          { matchId, token, seat, decide, onEvent, eventsInDecisions, joinTimeoutMs, statusTimeoutMs },
+          session,
+        );
       } catch (error) {
         if (error instanceof SeatError) throw error; // the bot's own failure: no rejoin helps
         const code = error.code ?? status.UNKNOWN;
@@ -288,7 +301,7 @@ export async function seatTaken(client, matchId, seat, recheckMs = SEAT_RECHECK_
  * none when it ended OK; played: a decision, event or result came after the join); rejects with the gRPC
  * error when the stream fails, `joinedThisStream` and `playedThisStream` set.
  */
-function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions, joinTimeoutMs }, session) {
+function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions, joinTimeoutMs, statusTimeoutMs }, session) {
   return new Promise((resolve, reject) => {
     const call = client.Play();
     let joined = false;
@@ -310,10 +323,14 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
       call.cancel();
     }, joinTimeoutMs);
 
+    // Set once the result has come: the stream's end is waited for statusTimeoutMs at most.
+    let statusTimer = null;
+
     const settle = (fn, value) => {
       if (settled) return;
       settled = true;
       clearTimeout(joinTimer);
+      clearTimeout(statusTimer);
       if (!value?.result) abandoned = true;
       fn(value);
     };
@@ -365,7 +382,14 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
 
     call.on('data', (message) => {
       // Noted on arrival, not after the queue: a stream that fails right after its result still counts.
-      if (message.kind === 'result') result = message.result;
+      if (message.kind === 'result') {
+        result = message.result;
+        statusTimer ??= setTimeout(() => {
+          session.log.warning('the stream did not end after its result; leaving it', { waited_ms: statusTimeoutMs });
+          settle(resolve, { result });
+          call.cancel();
+        }, statusTimeoutMs);
+      }
       if (message.kind === 'joined') {
         clearTimeout(joinTimer); // answered: the join timeout is over
         answered = true;

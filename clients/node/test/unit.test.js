@@ -459,6 +459,34 @@ describe('playSeat on a stream that drops while decide is thinking', () => {
   });
 });
 
+describe('playSeat after the result', () => {
+  test('a stream that never ends after its result is left with that result, not waited on for ever', { timeout: 10_000 }, async () => {
+    // A server or proxy that sends the result and never the status: clients/sdk.py leaves after STATUS_SECONDS.
+    const call = new FakeCall();
+    const client = { Play: () => call, close() {} };
+    const outcome = playSeat({ client, matchId: 'm', token: 't', decide: () => 0, statusTimeoutMs: 50 });
+    call.feed('joined', { seat: 0, game: 'g', players: 2 });
+    call.feed('result', { scores: [1, 2] });
+    const { result } = await outcome;
+    assert.deepEqual(result.scores, [1, 2]);
+    assert.ok(call.writableEnded, 'half-closed after the result');
+    assert.ok(call.destroyed, 'then cancelled, the status having never come');
+  });
+
+  test('a stream whose status follows its result is not cancelled', async () => {
+    const call = new FakeCall();
+    const client = { Play: () => call, close() {} };
+    const outcome = playSeat({ client, matchId: 'm', token: 't', decide: () => 0, statusTimeoutMs: 50 });
+    call.feed('joined', { seat: 0, game: 'g', players: 2 });
+    call.feed('result', { scores: [3, 4] });
+    await new Promise((resolve) => setImmediate(resolve));
+    call.emit('status', { code: grpc.status.OK });
+    assert.deepEqual((await outcome).result.scores, [3, 4]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(!call.destroyed);
+  });
+});
+
 describe('playSeat against a server that accepts connections but never answers', () => {
   test('each join gets a deadline: the bot retries, then gives up, instead of waiting for ever', { timeout: 20_000 }, async () => {
     // A frozen server (kill -STOP) or a port that is not gRPC: the kernel accepts, nobody speaks.
