@@ -128,6 +128,7 @@ async def play(
     may send a decision past 4 MiB: raise it to match, or the stream ends
     RESOURCE_EXHAUSTED and the seat is lost.
     """
+    check_bot(bot)
     if not rejoin_seconds >= 0:  # NaN included
         raise ValueError(f"rejoin_seconds must be 0 or more, not {rejoin_seconds!r}")
     check_message_bytes(max_message_bytes)
@@ -238,6 +239,23 @@ class _Rejoins:
     def delay(self) -> float:
         """Seconds before the next attempt: 0.2, 0.4, 0.8, ... 2 at most."""
         return min(0.1 * 2**self.attempts, 2.0)
+
+
+def check_bot(bot: object) -> None:
+    """A TypeError, before anything is joined, for what cannot play a seat: a
+    bot's class rather than a bot (its `decide` then fails at the first
+    decision for want of `self`, the seat already taken), or an object with
+    no `decide` method."""
+    if isinstance(bot, type):
+        raise TypeError(
+            f"play() takes a bot, not its class: play({bot.__name__}(), ...) rather than "
+            f"play({bot.__name__}, ...)"
+        )
+    if not callable(getattr(bot, "decide", None)):
+        raise TypeError(
+            "play() takes a bot, an object with a decide(decision) method that returns "
+            f"the index of its chosen action; {type(bot).__qualname__!r} objects have none"
+        )
 
 
 def check_message_bytes(max_message_bytes: int) -> None:

@@ -227,3 +227,24 @@ def test_the_give_up_line_counts_one_attempt_as_one() -> None:
     assert "gave up after 1 attempt to join again over 3 s" in rejoins.gave_up("gone")
     rejoins.attempts = 2
     assert "gave up after 2 attempts to join again over 3 s" in rejoins.gave_up("gone")
+
+
+class _FirstAction:
+    def decide(self, decision: DecisionView) -> int:
+        return 0
+
+
+@pytest.mark.parametrize(
+    ("bot", "message"),
+    [
+        (_FirstAction, r"play\(\) takes a bot, not its class: play\(_FirstAction\(\), ...\)"),
+        (object(), r"an object with a decide\(decision\) .*; 'object' objects have none"),
+        (RandomBot.decide, r"'function' objects have none"),
+    ],
+)
+def test_what_cannot_play_is_refused_before_joining(bot: object, message: str) -> None:
+    """A bot's class passed for a bot joined its seat and failed only at the
+    first decision, `decide() missing 1 required positional argument`; here
+    the address has no server, so anything that tried to connect says so."""
+    with pytest.raises(TypeError, match=message):
+        asyncio.run(play(bot, "127.0.0.1:1", "m", "t"))  # type: ignore[arg-type]
