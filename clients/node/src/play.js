@@ -179,6 +179,10 @@ export async function playSeat(options) {
     // The wire carries a seat as an int32: 4294967296 would wrap round to seat 0. Say so before connecting.
     throw new RangeError(`seat ${String(seat).slice(0, 40)} is out of range: a seat is a 32-bit signed whole number`);
   }
+  if (typeof decide !== 'function') {
+    // Said before joining: it would otherwise take the seat and fail at the first decision.
+    throw new TypeError(`decide must be a function (view) -> action index, not ${String(decide).slice(0, 40)}`);
+  }
   if (typeof rejoinSeconds !== 'number' || !(rejoinSeconds >= 0)) {
     throw new RangeError(`rejoinSeconds must be a number of seconds, 0 or more, not ${String(rejoinSeconds).slice(0, 40)}`);
   }

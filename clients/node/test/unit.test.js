@@ -622,6 +622,16 @@ describe('playSeat rejoining a server that has gone', () => {
     assert.ok(calls.length > 2, `${calls.length} joins`);
   });
 
+  test('a decide that is not a function is refused before connecting, not at the first decision', async () => {
+    for (const decide of [undefined, 3, { decide: () => 0 }]) {
+      await assert.rejects(
+        playSeat({ ...base, address: '127.0.0.1:1', decide, maxReconnects: 0 }),
+        (error) => error instanceof TypeError && /^decide must be a function \(view\) -> action index, not /.test(error.message),
+        String(decide),
+      );
+    }
+  });
+
   test('a rejoinSeconds that is no length of time is refused before connecting', async () => {
     for (const rejoinSeconds of [-1, Number.NaN, '90', null]) {
       await assert.rejects(playSeat({ ...base, address: '127.0.0.1:1', rejoinSeconds }), (error) => error instanceof RangeError && /rejoinSeconds/.test(error.message), String(rejoinSeconds));
