@@ -361,7 +361,9 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
           break;
         case 'decision':
           if (onEvent) for (const event of message.decision.events ?? []) onEvent(event);
-          await answer(message.decision);
+          // The result came while the bot thought about an earlier decision (as clients/sdk.py): the match is
+          // over, and this one can no longer be answered; deciding it would only keep the bot busy after the end.
+          if (result === null) await answer(message.decision);
           break;
         case 'event':
           if (onEvent) onEvent(message.event);

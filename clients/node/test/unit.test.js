@@ -487,6 +487,36 @@ describe('playSeat after the result', () => {
   });
 });
 
+describe('playSeat when the match ends while decide is thinking', () => {
+  test('decisions still queued behind it are not decided once the result has come; their events are still shown', async () => {
+    // A slow bot: the server plays for it at its deadline and sends the next decision, then the match ends.
+    const call = new FakeCall();
+    const client = { Play: () => call, close() {} };
+    const decided = [];
+    const events = [];
+    let release;
+    const thinking = new Promise((resolve) => (release = resolve));
+    const decide = async (view) => {
+      decided.push(view.decisionId);
+      if (view.decisionId === '1') await thinking;
+      return 0;
+    };
+    const outcome = playSeat({ client, matchId: 'm', token: 't', decide, onEvent: (event) => events.push(event.move) });
+    call.feed('joined', { seat: 0, game: 'g', players: 2 });
+    call.feed('decision', decision(1));
+    await new Promise((resolve) => setImmediate(resolve));
+    call.feed('decision', { ...decision(2), events: [{ move: 1 }] });
+    call.feed('result', { scores: [1, 2] });
+    call.emit('status', { code: grpc.status.OK });
+    assert.deepEqual((await outcome).result.scores, [1, 2]);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(decided, ['1'], 'decision 2 came before the result, which ended the match');
+    assert.deepEqual(events, [1]);
+    assert.deepEqual(call.written.filter((m) => m.answer), [], 'nothing answered after the end');
+  });
+});
+
 describe('playSeat against a server that accepts connections but never answers', () => {
   test('each join gets a deadline: the bot retries, then gives up, instead of waiting for ever', { timeout: 20_000 }, async () => {
     // A frozen server (kill -STOP) or a port that is not gRPC: the kernel accepts, nobody speaks.
