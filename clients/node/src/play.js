@@ -118,7 +118,7 @@ class Rejoins {
   }
 
   gaveUp(why) {
-    const said = `${why}; gave up after ${this.attempts} attempts to join again`;
+    const said = `${why}; gave up after ${this.attempts} attempt${this.attempts === 1 ? '' : 's'} to join again`;
     if (this.tooMany()) return said;
     return `${said} over ${this.seconds} s (rejoinSeconds, \`sheepfold-node-bot --rejoin-seconds\`): raise it to wait longer for a server that restarts`;
   }
@@ -234,7 +234,12 @@ export async function playSeat(options) {
         throw new SeatError(status.ABORTED, replaced(session.seat));
       }
       rejoins.lost(outcome.played === true); // back in play: start the backoff and the clock afresh
-      if (rejoins.over()) throw new SeatError(status.UNAVAILABLE, rejoins.gaveUp(outcome.ended));
+      if (rejoins.over()) {
+        // Said once: "UNAVAILABLE: connection refused; gave up ...", not "UNAVAILABLE: UNAVAILABLE: ...".
+        const unavailable = `${statusName(status.UNAVAILABLE)}: `;
+        const why = outcome.ended.startsWith(unavailable) ? outcome.ended.slice(unavailable.length) : outcome.ended;
+        throw new SeatError(status.UNAVAILABLE, rejoins.gaveUp(why));
+      }
       const delay = Math.min(backoffMs * 2 ** rejoins.attempts, maxBackoffMs);
       rejoins.attempts += 1;
       session.log.warning('connection lost, rejoining', { reason: outcome.ended, attempt: rejoins.attempts, delay_ms: delay });

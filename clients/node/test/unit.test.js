@@ -590,7 +590,7 @@ describe('playSeat rejoining a server that has gone', () => {
       assert.equal(error.code, grpc.status.UNAVAILABLE);
       assert.match(
         error.message,
-        /^UNAVAILABLE: UNAVAILABLE: connection refused; gave up after \d+ attempts to join again over 0\.5 s \(rejoinSeconds, `sheepfold-node-bot --rejoin-seconds`\): raise it to wait longer for a server that restarts$/,
+        /^UNAVAILABLE: connection refused; gave up after \d+ attempts to join again over 0\.5 s \(rejoinSeconds, `sheepfold-node-bot --rejoin-seconds`\): raise it to wait longer for a server that restarts$/,
       );
       return true;
     });
@@ -605,6 +605,11 @@ describe('playSeat rejoining a server that has gone', () => {
       (error) => error instanceof SeatError && /connection refused; gave up after 3 attempts to join again$/.test(error.message),
     );
     assert.equal(calls.length, 4, 'the first join and three more');
+    // One attempt is one, not "1 attempts".
+    await assert.rejects(
+      playSeat({ ...base, client: serverAwayFor(Infinity).client, maxReconnects: 1 }),
+      (error) => error.message === 'UNAVAILABLE: connection refused; gave up after 1 attempt to join again',
+    );
   });
 
   test('a rejoin back in play starts the clock afresh: each outage gets its own rejoinSeconds', { timeout: 20_000 }, async () => {
@@ -645,7 +650,7 @@ describe('playSeat rejoining a server that has gone', () => {
     const started = performance.now();
     await assert.rejects(
       playSeat({ ...base, client, rejoinSeconds: 0.5 }),
-      (error) => error instanceof SeatError && /^UNAVAILABLE: UNAVAILABLE: restarting; gave up after \d+ attempts to join again over 0\.5 s/.test(error.message),
+      (error) => error instanceof SeatError && /^UNAVAILABLE: restarting; gave up after \d+ attempts to join again over 0\.5 s/.test(error.message),
     );
     const took = performance.now() - started;
     assert.ok(took >= 500 && took < 3_000, `gave up after ${took} ms`);
