@@ -229,6 +229,18 @@ def test_the_give_up_line_counts_one_attempt_as_one() -> None:
     assert "gave up after 2 attempts to join again over 3 s" in rejoins.gave_up("gone")
 
 
+def test_rejoin_delays_double_and_spread_around_their_step() -> None:
+    """Each delay lies within a quarter of its step (0.2, 0.4, 0.8, 1.6, then 2 s),
+    and the delays of many bots differ: a fixed delay had every bot of a
+    restarted server rejoin at the same instants."""
+    for attempts, step in [(1, 0.2), (2, 0.4), (3, 0.8), (4, 1.6), (5, 2.0), (9, 2.0)]:
+        rejoins = _Rejoins(None, 60.0)
+        rejoins.attempts = attempts
+        delays = [rejoins.delay() for _ in range(200)]
+        assert all(0.75 * step <= delay <= 1.25 * step for delay in delays), (step, delays)
+        assert len(set(delays)) > 100, delays
+
+
 class _FirstAction:
     def decide(self, decision: DecisionView) -> int:
         return 0
