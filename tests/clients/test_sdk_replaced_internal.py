@@ -7,6 +7,8 @@ the same back. Against a real server on loopback."""
 from __future__ import annotations
 
 import asyncio
+import socket
+import time
 
 import grpc
 import pytest
@@ -14,7 +16,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import create_match
-from clients.sdk import DecisionView, SeatError, play, seat_taken
+from clients.sdk import SEAT_LOOK_SECONDS, DecisionView, SeatError, play, seat_taken
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from tests.play_relay import PlayFaults, Relay
@@ -122,6 +124,26 @@ def test_a_seat_another_stream_holds_is_taken_and_a_free_one_is_not() -> None:
             assert not await seat_taken("127.0.0.1:1", match_id, 0), "no server"
 
     asyncio.run(run())
+
+
+def test_a_silent_server_is_not_asked_for_long_whether_a_seat_is_taken() -> None:
+    """A server that accepts the connection and then says nothing (stopped,
+    frozen) fails the look within SEAT_LOOK_SECONDS and the seat counts as not
+    taken: the rejoin that follows deals with the server. Each look once waited
+    30 s, holding the rejoin back that long."""
+
+    async def run() -> float:
+        listener = socket.create_server(("127.0.0.1", 0))
+        try:
+            started = time.monotonic()
+            address = f"127.0.0.1:{listener.getsockname()[1]}"
+            assert not await seat_taken(address, "any-match", 0)
+            return time.monotonic() - started
+        finally:
+            listener.close()
+
+    waited = asyncio.run(run())
+    assert SEAT_LOOK_SECONDS - 1 <= waited < SEAT_LOOK_SECONDS + 5, waited
 
 
 def test_a_seat_cut_internal_while_nobody_else_holds_it_rejoins_and_finishes() -> None:
