@@ -21,6 +21,13 @@ from sheepfold.v1 import arena_pb2
 from games.contract import Game, State
 from server import convert, encoding
 from server.answer_clock import answer_in_time
+from server.decision_messages import (
+    DecisionMessages,
+    queue_decision,
+    send_again_if_read,
+    too_large,
+    with_held,
+)
 from server.floods import count_refusal
 from server.logs import worth_logging
 from server.metrics import NO_METRICS, GameMetrics
@@ -126,6 +133,7 @@ class Match:
         self._finished = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.spectators = Spectators(self._public_now, self.limits.watch_queue, self.log)
+        self._messages = DecisionMessages(self.record.clock, self.seats, self.state)
 
     # ------------------------------------------------------------ restoring
 
@@ -282,7 +290,7 @@ class Match:
             await asyncio.sleep(0)
             return
         self._decision_counter += 1
-        head = self._decision_head(
+        head = self._messages.head(
             self._decision_counter, seat, self.record.clock.decision_seconds, seat.bank
         )
         pending = PendingDecision(
@@ -298,7 +306,9 @@ class Match:
         self._pending = pending
         if seat.stream is not None:
             pending.sent_at = time.monotonic()
-            self._queue_decision(seat, pending, self._with_held(seat, pending.message))
+            queue_decision(
+                seat, pending, with_held(seat, pending.message, self.limits, self.log), self.log
+            )
         index = await answer_in_time(seat, pending, self.record.clock, self.metrics, self.log)
         self._pending = None
         if index == TIMED_OUT:
@@ -331,83 +341,17 @@ class Match:
         send_error(
             seat,
             grpc.StatusCode.RESOURCE_EXHAUSTED,
-            f"decision {pending.decision_id} lists {len(pending.actions):,} actions, "
-            f"{size:,} bytes, more than this server sends in one message "
-            f"({self.limits.decision_bytes:,}, serve --max-message-bytes): the server "
-            f"played {label!r} for you, with no strike (to play such decisions, ask "
-            "its operator for a larger --max-message-bytes, and let your client "
-            "receive messages as large)",
+            too_large(pending, label, self.limits.decision_bytes),
             pending.decision_id,
             self.log,
         )
         await self._apply(seat.index, pending.actions, index, TOO_LARGE)
-
-    def _queue_decision(self, seat: Seat, pending: PendingDecision, message: bytes) -> None:
-        """`message`, a sending of the open decision, queued on the seat's stream,
-        and where it waits noted (`PendingDecision.queued`)."""
-        if seat.stream is not None:
-            pending.queued = (seat.stream, seat.stream.position())
-        send(seat, message, self.log)
-
-    def _send_again_if_read(self, seat: Seat, pending: PendingDecision) -> None:
-        """The open decision again, after a refused answer, unless the copy sent
-        last to the seat's stream still waits there unread: the client has it
-        coming. A client that reads nothing and sends 99 refused answers (one
-        short of the flood limit) on each of its seats' streams once had 99
-        copies queued for each, held until the write stall timeout: 1,000
-        matches took a server from 100 to 306 MB."""
-        stream = seat.stream
-        queued = pending.queued
-        if stream is None or (
-            queued is not None and queued[0] is stream and stream.waiting(queued[1])
-        ):
-            return
-        self._queue_decision(seat, pending, self._sent_again(pending))
-
-    def _with_held(self, seat: Seat, message: Callable[[Sequence[bytes]], bytes]) -> bytes:
-        """`message(held)`: the decision with the seat's held events, taken from
-        it; should they make it too large to send, they go before it as
-        messages of their own (`message` always fits alone)."""
-        held, seat.held = seat.held, []
-        with_held = message(held)
-        if not held or len(with_held) <= self.limits.decision_bytes:
-            return with_held
-        seat.held = held
-        release_held(seat, self.log)
-        return message(())
 
     def _forced_index(self, count: int) -> int:
         """The action the server plays for a seat that cannot: a pure function of the
         seed and the move number, so a restored match forces exactly what the
         uncrashed one would have, with no generator state to bring back."""
         return forced_action_index(self.record.seed, len(self.moves) + 1, count)
-
-    def _decision_head(
-        self, decision_id: int, seat: Seat, decision_seconds: float, bank: float
-    ) -> bytes:
-        clock = self.record.clock
-        return encoding.decision_head(
-            decision_id,
-            seat.index,
-            self.state.prompt(),
-            decision_seconds,
-            bank,
-            seat.strikes,
-            clock.max_strikes,
-        )
-
-    def _sent_again(self, pending: PendingDecision, events: Sequence[bytes] = ()) -> bytes:
-        """The open decision for a second sending (a rejoin, a refused answer),
-        its clock showing what is left now: a bot budgets from it, and the
-        first sending's full time would have had it overrun. `events`: those
-        held for a rejoining seat, sent on no stream yet."""
-        if not pending.opened_at:  # its clock has not started
-            return pending.message(events)
-        seat = self.seats[pending.seat]
-        elapsed = time.monotonic() - pending.opened_at
-        left, bank = seat.time_left(elapsed, self.record.clock.decision_seconds)
-        now = self._decision_head(pending.decision_id, seat, left, bank)
-        return encoding.decision_with_events(now + pending.body[pending.head_bytes :], events)
 
     async def _apply(self, seat: int, actions: Sequence[Any], index: int, forced: str) -> None:
         action = actions[index]
@@ -594,9 +538,10 @@ class Match:
         # Not one answered (or timed out) that the loop has yet to move on from.
         if pending is not None and pending.seat == seat_index and not pending.answer.done():
             pending.sent_at = time.monotonic()
-            self._queue_decision(
-                seat, pending, self._with_held(seat, lambda held: self._sent_again(pending, held))
+            again = with_held(
+                seat, lambda held: self._messages.sent_again(pending, held), self.limits, self.log
             )
+            queue_decision(seat, pending, again, self.log)
         if self._every_seat_here():
             self._all_joined.set()
 
@@ -636,7 +581,8 @@ class Match:
         code, message = refused
         send_error(seat, code, message, decision_id, self.log)
         if code == grpc.StatusCode.INVALID_ARGUMENT and pending is not None:
-            self._send_again_if_read(seat, pending)  # the decision again, to answer right
+            # The decision again, to answer right.
+            send_again_if_read(seat, pending, self._messages.sent_again, self.log)
         count_refusal(seat, self.limits, self.metrics, self.log, code, message)
 
     def reject(self, seat_index: int, reason: str, stream: SeatStream | None = None) -> None:
