@@ -1,0 +1,137 @@
+"""A hostile client against a real `sheepfold serve` on loopback, speaking raw
+HTTP/2: gRPC's own request headers and message flag malformed (a
+`grpc-timeout` that is no timeout, a `grpc-encoding` nobody knows, the
+compressed flag set with no encoding, a gzip body that is not gzip).
+
+gRPC's core refuses each before any Sheepfold code sees the call, `INTERNAL`
+with its own message (the server cannot choose another status). These tests
+hold what docs/operations.md says of them: each call gets that status, the
+server goes on serving, and its log holds no traceback and no error of its
+own; the only lines are gRPC core's, one per malformed header."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import socket
+import time
+from collections.abc import Iterator, Sequence
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from tests.conftest import ServerProcess, start_server_process, stop_server_process
+from tests.stream_flood import END_HEADERS, HEADERS, PREFACE, SETTINGS, frame, request_headers
+
+pytestmark = pytest.mark.e2e
+
+DATA, END_STREAM = 0, 1
+UNCOMPRESSED, COMPRESSED = 0, 1
+INTERNAL = grpc.StatusCode.INTERNAL.value[0]
+# What gRPC's core writes to the log, not JSON, for a request header it cannot parse.
+CORE_HEADER_LINE = re.compile(
+    r"E\d{4} [\d:.]+ +\d+ hpack_parser\.cc:\d+\] Error parsing 'grpc-(timeout|encoding)' metadata"
+)
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[ServerProcess]:
+    server = start_server_process("--start-timeout", "60")
+    try:
+        yield server
+    finally:
+        assert stop_server_process(server) == 0
+
+
+def _status(
+    address: str, headers: Sequence[tuple[bytes, bytes]], body: bytes, flag: int
+) -> tuple[int, str]:
+    """ListGames sent over a raw HTTP/2 connection with `headers` added and its
+    message framed with `flag`; the call's grpc-status and grpc-message."""
+    host, port = address.rsplit(":", 1)
+    message = bytes([flag]) + len(body).to_bytes(4, "big") + body
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(
+            PREFACE
+            + frame(SETTINGS, 0, 0, b"")
+            + frame(
+                HEADERS, END_HEADERS, 1, request_headers(b"/sheepfold.v1.Arena/ListGames", headers)
+            )
+            + frame(DATA, END_STREAM, 1, message)
+        )
+        received = b""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            status = re.search(rb"grpc-status[\x01\x02](\d+)", received)
+            text = re.search(rb"grpc-message(.)", received, re.S)
+            if status and text:
+                length = text.group(1)[0]
+                start = text.end()
+                if len(received) >= start + length:
+                    return int(status.group(1)), received[start : start + length].decode()
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+    raise AssertionError(f"no grpc-status and grpc-message in {received[-200:]!r}")
+
+
+MALFORMED = {
+    "a grpc-timeout that is no timeout": (
+        [(b"grpc-timeout", b"abc")],
+        b"",
+        UNCOMPRESSED,
+        "Error parsing 'grpc-timeout' metadata",
+    ),
+    "a negative grpc-timeout": (
+        [(b"grpc-timeout", b"-5S")],
+        b"",
+        UNCOMPRESSED,
+        "Error parsing 'grpc-timeout' metadata",
+    ),
+    "an unknown grpc-encoding": (
+        [(b"grpc-encoding", b"br")],
+        b"",
+        COMPRESSED,
+        "Error parsing 'grpc-encoding' metadata",
+    ),
+    "the compressed flag without an encoding": (
+        [],
+        b"",
+        COMPRESSED,
+        "Compression bit set but no encoding configured",
+    ),
+    "a gzip body that is not gzip": (
+        [(b"grpc-encoding", b"gzip")],
+        b"not gzip at all",
+        COMPRESSED,
+        "Decompression failed due to zlib error",
+    ),
+}
+
+
+def test_malformed_grpc_headers_are_refused_by_grpc_and_log_only_its_lines(
+    served: ServerProcess,
+) -> None:
+    before = len(served.log_lines)
+    for name, (headers, body, flag, told) in MALFORMED.items():
+        assert _status(served.address, headers, body, flag) == (INTERNAL, told), name
+    # A well-formed gzip body of a bad message is the server's to refuse, as any other.
+    status, _ = _status(served.address, [(b"grpc-encoding", b"gzip")], gzip.compress(b"\xff"), 1)
+    assert status == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    with grpc.insecure_channel(served.address) as channel:
+        games = arena_pb2_grpc.ArenaStub(channel).ListGames(
+            arena_pb2.ListGamesRequest(), timeout=10
+        )
+    assert len(games.games) == 4
+    time.sleep(0.5)  # the log lines of the last calls
+    lines = served.log_lines[before:]
+    assert not any("Traceback" in line for line in lines), "".join(lines)
+    core = [line for line in lines if CORE_HEADER_LINE.match(line)]
+    assert len(core) == 3, "one line of gRPC's core for each header it could not parse"
+    for line in lines:
+        if line not in core:
+            entry = json.loads(line)  # every other line is the server's own JSON
+            assert entry["level"] not in ("error", "critical"), line
