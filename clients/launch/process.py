@@ -250,6 +250,7 @@ class Launcher:
             argv,
             as_root=self._cgroups is not None,
             tmp_bytes=command.sandbox.limits.tmp_mb * MIB,
+            memory_bytes=command.sandbox.limits.memory_mb * MIB,
         )
         if self._cgroups is not None:  # as root
             limits = command.sandbox.limits

@@ -12,6 +12,7 @@ paths every sandbox binds, and which none may, is in clients/launch/host_view.py
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import stat
 import subprocess
@@ -143,7 +144,7 @@ def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
 # capabilities), and file permissions alone let root write these: the host's
 # core_pattern, for one, names a program the kernel runs as root. bwrap makes
 # /proc/irq and /proc/bus read-only itself, but not these.
-PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/mtrr", "/proc/pressure")
+PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/mtrr")
 
 
 # Files of the sandbox's own /proc that list the kernel's key store, which belongs
@@ -161,11 +162,93 @@ PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/mtrr", "/proc/press
 PROC_HIDDEN = ("/proc/keys", "/proc/key-users", "/proc/sched_debug")
 
 
+# Files of the sandbox's own /proc that count for the whole machine, moving with
+# what every program on it does: another bot's CPU time in /proc/stat's
+# counters, its memory in /proc/meminfo, its open files in file-nr, its files
+# in dentry-state. One bot modulated them and another, playing at once, read
+# the bits back; and they showed every bot how busy the host and its disks
+# were. No runtime reads these (those it does read get stand-ins,
+# PROC_STAND_INS): hidden under /dev/null, as PROC_HIDDEN are.
+PROC_HOST_COUNTERS = (
+    "/proc/vmstat",
+    "/proc/diskstats",
+    "/proc/interrupts",
+    "/proc/softirqs",
+    "/proc/zoneinfo",
+    "/proc/buddyinfo",
+    "/proc/schedstat",
+    "/proc/sys/fs/file-nr",
+    "/proc/sys/fs/inode-nr",
+    "/proc/sys/fs/inode-state",
+    "/proc/sys/fs/dentry-state",
+    "/proc/sys/fs/aio-nr",
+    "/proc/sys/kernel/pty/nr",
+)
+# ... and a folder of them: the machine's pressure stall counts (CPU, memory,
+# I/O), under an empty read-only tmpfs.
+PROC_HOST_FOLDERS = ("/proc/pressure",)
+
+# Files of /proc that runtimes read, each shown as a still stand-in of the same
+# format (as LXCFS does for containers) instead of the host's moving counters:
+# glibc counts the CPUs in /proc/stat where /sys is missing (Python's
+# os.cpu_count, a C program's sysconf), libuv reads its CPU times and
+# /proc/meminfo's MemTotal (Node's os.cpus, os.totalmem, and V8's heap size),
+# Python's os.getloadavg reads /proc/loadavg. See proc_stand_ins.
+PROC_STAND_INS = ("/proc/stat", "/proc/meminfo", "/proc/loadavg", "/proc/uptime")
+
+
 def hidden_proc_files(proc: str = "/proc") -> list[str]:
-    """The files at the top of `proc` each sandbox hides under /dev/null: those
-    of PROC_HIDDEN this kernel has, and root_only_proc_files."""
-    named = [os.path.join(proc, os.path.basename(path)) for path in PROC_HIDDEN]
+    """The files of `proc` each sandbox hides under /dev/null: those of
+    PROC_HIDDEN and PROC_HOST_COUNTERS this kernel has, and root_only_proc_files."""
+    named = [os.path.join(proc, path.removeprefix("/proc/")) for path in PROC_HIDDEN]
+    named += [os.path.join(proc, path.removeprefix("/proc/")) for path in PROC_HOST_COUNTERS]
     return sorted({*filter(os.path.exists, named), *root_only_proc_files(proc)})
+
+
+def proc_stand_ins(memory_bytes: int, proc: str = "/proc") -> dict[str, str]:
+    """What the sandbox's PROC_STAND_INS say, by their paths: the host's CPUs
+    (the same cpuN lines, so that whatever counts them counts as many) with
+    every counter 0, and its boot time; memory of `memory_bytes` (the bot's
+    limit, or the host's own memory where less), all of it free, and no swap;
+    a load of 0; and the host's uptime as the sandbox starts, with no idle
+    time. None of them moves while the bot runs."""
+    host_stat = _read(os.path.join(proc, "stat"))
+    cpus = [line.split()[0] for line in host_stat if line.startswith("cpu") and line[3:4].isdigit()]
+    btime = next((line.split()[1] for line in host_stat if line.startswith("btime ")), "0")
+    stat_lines = [f"{cpu:<4} {' '.join(['0'] * 10)}" for cpu in ["cpu", *(cpus or ["cpu0"])]]
+    stat_lines += ["intr 0", "ctxt 0", f"btime {btime}", "processes 1", "procs_running 1"]
+    stat_lines += ["procs_blocked 0", f"softirq {' '.join(['0'] * 11)}"]
+    host_memory = _read(os.path.join(proc, "meminfo"))
+    total_kb = memory_bytes // 1024
+    for line in host_memory:
+        if line.startswith("MemTotal:") and line.split()[1].isdigit():
+            total_kb = min(total_kb, int(line.split()[1]))
+    huge = [line.split()[1:2] for line in host_memory if line.startswith("Hugepagesize:")]
+    huge_kb = huge[0][0] if huge and huge[0] else ""
+    memory = {"MemTotal": total_kb, "MemFree": total_kb, "MemAvailable": total_kb}
+    zero = ("Buffers", "Cached", "SwapCached", "Active", "Inactive", "SwapTotal", "SwapFree")
+    zero += ("Dirty", "Writeback", "AnonPages", "Mapped", "Shmem", "Slab", "CommitLimit")
+    memory_lines = [f"{name + ':':<16}{kb:>8} kB" for name, kb in memory.items()]
+    memory_lines += [f"{name + ':':<16}{0:>8} kB" for name in zero]
+    if huge_kb.isdigit():
+        memory_lines.append(f"{'Hugepagesize:':<16}{huge_kb:>8} kB")
+    uptime = _read(os.path.join(proc, "uptime"))
+    up = uptime[0].split()[0] if uptime and uptime[0].split() else "0.00"
+    return {
+        "/proc/stat": "\n".join(stat_lines) + "\n",
+        "/proc/meminfo": "\n".join(memory_lines) + "\n",
+        "/proc/loadavg": "0.00 0.00 0.00 1/1 1\n",
+        "/proc/uptime": f"{up} 0.00\n",
+    }
+
+
+def _read(path: str) -> list[str]:
+    """The lines of a host file of /proc, none where it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            return file.read().splitlines()
+    except OSError:
+        return []
 
 
 def root_only_proc_files(proc: str = "/proc") -> list[str]:
@@ -241,6 +324,13 @@ STAGED_TMP = f"{STAGING}/tmp"
 STAGED_SHM = f"{STAGING}/shm"
 
 
+def staged_stand_in(path: str) -> str:
+    """Where in_own_namespaces writes the stand-in of `path`, one of
+    PROC_STAND_INS: in that tmpfs, so that the sandbox's mount table names a
+    path of it, not one of the host's."""
+    return f"{STAGING}/proc-{os.path.basename(path)}"
+
+
 def tmpfs_inodes(tmp_bytes: int) -> int:
     """How many files and folders each of a sandbox's tmpfs folders holds: one a
     page of its size. A tmpfs counts only its files' contents against its size,
@@ -297,6 +387,11 @@ def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
         args += ["--ro-bind-try", path, path]
     for path in hidden_proc_files():
         args += ["--ro-bind", os.devnull, path]
+    for path in PROC_HOST_FOLDERS:
+        if os.path.isdir(path):
+            args += ["--tmpfs", path, "--remount-ro", path]
+    for path in PROC_STAND_INS:
+        args += ["--ro-bind", staged_stand_in(path), path]
     # The rest of /proc read-only too: the mode of a /proc entry that is no
     # process's belongs to the kernel, shared by every /proc on the machine.
     # And /proc/1/mem: writable, it let a bot write into bwrap's pid 1 (which
@@ -333,7 +428,7 @@ OOM_KILLED_FIRST = "echo 1000 > /proc/self/oom_score_adj || exit 125"
 
 
 def in_own_namespaces(
-    tools: Tools, argv: Sequence[str], as_root: bool, tmp_bytes: int
+    tools: Tools, argv: Sequence[str], as_root: bool, tmp_bytes: int, memory_bytes: int
 ) -> list[str]:
     """`argv` (bwrap's command) started as the first process of PID and mount
     namespaces of its own, which the kernel empties when that process ends. bwrap's
@@ -347,7 +442,8 @@ def in_own_namespaces(
 
     In its mount namespace it mounts the tmpfs of the sandbox's /tmp and of its
     /dev/shm, each of `tmp_bytes` and tmpfs_inodes, under STAGING (see
-    runtime_args). As root it also binds the host's DEVICE_NODES
+    runtime_args), and the stand-ins of PROC_STAND_INS, for a bot of
+    `memory_bytes` (proc_stand_ins). As root it also binds the host's DEVICE_NODES
     bound read-only over themselves: bwrap binds them into the sandbox from
     there, read-only (a read-only mount of a device still reads and writes the
     device; bwrap's own --remount-ro would also forbid opening it). The host's
@@ -358,6 +454,8 @@ def in_own_namespaces(
         f'"$0" -t tmpfs -o X-mount.mkdir,{tmpfs} sheepfold {STAGED_TMP} && '
         f'"$0" -t tmpfs -o X-mount.mkdir,{tmpfs} sheepfold {STAGED_SHM} || exit 125; '
     )
+    for path, text in proc_stand_ins(memory_bytes).items():
+        setup += f"printf %s {shlex.quote(text)} > {staged_stand_in(path)} || exit 125; "
     if as_root:
         nodes = " ".join(node for node in DEVICE_NODES if os.path.exists(node))
         setup += (
@@ -475,7 +573,7 @@ def probe(tools: Tools) -> None:
         if seccomp is not None:
             pass_fds = (file_in_memory(seccomp),)
             argv[1:1] = ["--seccomp", str(pass_fds[0])]
-        argv = in_own_namespaces(tools, argv, as_root, MIB)
+        argv = in_own_namespaces(tools, argv, as_root, MIB, DEFAULT_LIMITS.memory_mb * MIB)
         argv = dying_with_runner(tools.setpriv, tools.shell, os.getpid(), argv)
         done = subprocess.run(
             argv,

@@ -184,7 +184,11 @@ def _forker_sandbox(folder: Path, tools: Tools, processes: int, count: int) -> l
     drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
     # As an ordinary user: its own namespaces mount the sandbox's /tmp and /dev/shm.
     argv = in_own_namespaces(
-        tools, [tools.bwrap, *options, "--", *inner], False, policy.limits.tmp_mb * MIB
+        tools,
+        [tools.bwrap, *options, "--", *inner],
+        False,
+        policy.limits.tmp_mb * MIB,
+        policy.limits.memory_mb * MIB,
     )
     return [*(drop if os.geteuid() == 0 else []), *argv]
 
@@ -242,7 +246,11 @@ def test_a_bot_gets_no_realtime_priority_nor_a_raised_one(
     command = ["/bin/cat", "/proc/self/limits"]
     options, inner = bwrap_argv(tools, policy, command, str(tmp_path), str(socket), {})
     argv = in_own_namespaces(
-        tools, [tools.bwrap, *options, "--", *inner], False, policy.limits.tmp_mb * MIB
+        tools,
+        [tools.bwrap, *options, "--", *inner],
+        False,
+        policy.limits.tmp_mb * MIB,
+        policy.limits.memory_mb * MIB,
     )
     shown = subprocess.run(
         argv, capture_output=True, text=True, timeout=60, check=False, start_new_session=True
