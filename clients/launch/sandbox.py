@@ -195,6 +195,12 @@ PROC_HOST_FOLDERS = ("/proc/pressure",)
 # /proc/meminfo's MemTotal (Node's os.cpus, os.totalmem, and V8's heap size),
 # Python's os.getloadavg reads /proc/loadavg. See proc_stand_ins.
 PROC_STAND_INS = ("/proc/stat", "/proc/meminfo", "/proc/loadavg", "/proc/uptime")
+# The fields of the stand-in /proc/meminfo that say 0, after its total, free and
+# available memory: the ones programs that parse it look for.
+MEMINFO_ZEROS = (
+    *("Buffers", "Cached", "SwapCached", "Active", "Inactive", "SwapTotal", "SwapFree"),
+    *("Dirty", "Writeback", "AnonPages", "Mapped", "Shmem", "Slab", "CommitLimit"),
+)
 
 
 def hidden_proc_files(proc: str = "/proc") -> list[str]:
@@ -226,10 +232,8 @@ def proc_stand_ins(memory_bytes: int, proc: str = "/proc") -> dict[str, str]:
     huge = [line.split()[1:2] for line in host_memory if line.startswith("Hugepagesize:")]
     huge_kb = huge[0][0] if huge and huge[0] else ""
     memory = {"MemTotal": total_kb, "MemFree": total_kb, "MemAvailable": total_kb}
-    zero = ("Buffers", "Cached", "SwapCached", "Active", "Inactive", "SwapTotal", "SwapFree")
-    zero += ("Dirty", "Writeback", "AnonPages", "Mapped", "Shmem", "Slab", "CommitLimit")
     memory_lines = [f"{name + ':':<16}{kb:>8} kB" for name, kb in memory.items()]
-    memory_lines += [f"{name + ':':<16}{0:>8} kB" for name in zero]
+    memory_lines += [f"{name + ':':<16}{0:>8} kB" for name in MEMINFO_ZEROS]
     if huge_kb.isdigit():
         memory_lines.append(f"{'Hugepagesize:':<16}{huge_kb:>8} kB")
     uptime = _read(os.path.join(proc, "uptime"))

@@ -29,6 +29,7 @@ from clients.launch.cgroup import BotCgroup, Hierarchies
 from clients.launch.process import core_bytes
 from clients.launch.sandbox import (
     PROC_READ_ONLY,
+    PROC_STAND_INS,
     SandboxPolicy,
     Tools,
     bwrap_argv,
@@ -36,6 +37,7 @@ from clients.launch.sandbox import (
     hidden_proc_files,
     in_own_namespaces,
     proc_read_only_binds,
+    proc_stand_ins,
 )
 from tests.conftest import ROOT
 from tournament.config import parse_config
@@ -418,6 +420,37 @@ def test_the_hosts_task_list_in_proc_is_hidden_where_the_kernel_has_one(tmp_path
     ]
     (proc / "sched_debug").unlink()  # Linux 5.13 and later: in debugfs
     assert str(proc / "sched_debug") not in hidden_proc_files(str(proc))
+
+
+def test_the_stand_ins_of_proc_keep_the_hosts_cpus_and_state_the_bots_memory(
+    tmp_path: Path,
+) -> None:
+    """The stand-in /proc/stat has the host's cpuN lines (glibc counts the CPUs
+    there), every counter 0; /proc/meminfo says the bot's memory limit, or the
+    host's memory where that is less, all of it free; the load is 0 and the
+    uptime idles not at all."""
+    proc = tmp_path / "proc"
+    proc.mkdir()
+    (proc / "stat").write_text(
+        "cpu  5 6 7 8 9 0 0 0 0 0\ncpu0 1 2 3 4 5 0 0 0 0 0\ncpu3 1 2 3 4 5 0 0 0 0 0\n"
+        "intr 99 1 2\nctxt 1234\nbtime 1700000000\nprocesses 4321\n"
+    )
+    (proc / "meminfo").write_text("MemTotal:       2097152 kB\nHugepagesize:    2048 kB\n")
+    (proc / "uptime").write_text("123.45 400.10\n")
+    shown = proc_stand_ins(1024 * MIB, str(proc))
+    assert sorted(shown) == sorted(PROC_STAND_INS)
+    stat_lines = shown["/proc/stat"].splitlines()
+    assert [line.split()[0] for line in stat_lines[:3]] == ["cpu", "cpu0", "cpu3"]
+    assert all(set(line.split()[1:]) == {"0"} for line in stat_lines[:3])
+    assert "btime 1700000000" in stat_lines and "ctxt 0" in stat_lines
+    memory = {line.split(":")[0]: line.split()[1] for line in shown["/proc/meminfo"].splitlines()}
+    assert memory["MemTotal"] == memory["MemFree"] == memory["MemAvailable"] == str(1024 * 1024)
+    assert memory["SwapTotal"] == "0" and memory["Hugepagesize"] == "2048"
+    assert proc_stand_ins(4096 * MIB, str(proc))["/proc/meminfo"].startswith(
+        "MemTotal:        2097152 kB"
+    )
+    assert shown["/proc/loadavg"].split()[:3] == ["0.00", "0.00", "0.00"]
+    assert shown["/proc/uptime"] == "123.45 0.00\n"
 
 
 THREADS_BOT = """
