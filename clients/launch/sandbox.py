@@ -5,7 +5,9 @@ read-only binds of the system's runtime (`/usr` and friends, a few files of
 `/etc`, the Python that runs Sheepfold and Sheepfold's own packages), of its
 own folder and of any extra folders its config names; a private tmpfs `/tmp`;
 and the server's Unix socket at /sheepfold/arena.sock. Nothing else of the
-host is visible. Its environment is only what the runner passes. Which host
+host is visible, and of its own /proc the files that count for the whole
+machine are hidden or shown as still stand-ins (PROC_HOST_COUNTERS,
+PROC_STAND_INS). Its environment is only what the runner passes. Which host
 paths every sandbox binds, and which none may, is in clients/launch/host_view.py.
 """
 
@@ -353,10 +355,12 @@ def _runner_ids() -> list[str]:
 
 
 def runtime_args(tools: Tools, tmp_bytes: int) -> list[str]:
-    """Namespaces, /tmp, the runtime's read-only binds, /proc, /dev and /dev/shm:
-    common to every sandbox. /tmp and /dev/shm are each a tmpfs of `tmp_bytes`
-    and tmpfs_inodes, mounted before bwrap starts (in_own_namespaces, given the
-    same `tmp_bytes`): bwrap cannot limit a tmpfs's inodes.
+    """Namespaces, /tmp, the runtime's read-only binds, /proc (read-only, its
+    machine-wide counters hidden or replaced by the stand-ins in_own_namespaces
+    stages), /dev and /dev/shm: common to every sandbox. /tmp and /dev/shm are
+    each a tmpfs of `tmp_bytes` and tmpfs_inodes, mounted before bwrap starts
+    (in_own_namespaces, given the same `tmp_bytes`): bwrap cannot limit a
+    tmpfs's inodes.
 
     /tmp comes first so that binds of folders under the host's /tmp (a bot's
     folder, a venv) land on top of it rather than being hidden by it.
