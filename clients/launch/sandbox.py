@@ -193,9 +193,11 @@ PROC_HOST_FOLDERS = ("/proc/pressure",)
 # Files of /proc that runtimes read, each shown as a still stand-in of the same
 # format (as LXCFS does for containers) instead of the host's moving counters:
 # glibc counts the CPUs in /proc/stat where /sys is missing (Python's
-# os.cpu_count, a C program's sysconf), libuv reads its CPU times and
-# /proc/meminfo's MemTotal (Node's os.cpus, os.totalmem, and V8's heap size),
-# Python's os.getloadavg reads /proc/loadavg. See proc_stand_ins.
+# os.cpu_count, a C program's sysconf), libuv reads its CPU times,
+# /proc/meminfo's MemTotal (Node's os.cpus, os.totalmem, and V8's heap size)
+# and /proc/loadavg (Node's os.loadavg). See proc_stand_ins. (glibc's
+# getloadavg, Python's os.getloadavg, asks the kernel by sysinfo instead:
+# docs/operations.md, "What is not contained".)
 PROC_STAND_INS = ("/proc/stat", "/proc/meminfo", "/proc/loadavg", "/proc/uptime")
 # The fields of the stand-in /proc/meminfo that say 0, after its total, free and
 # available memory: the ones programs that parse it look for.
@@ -229,8 +231,9 @@ def proc_stand_ins(memory_bytes: int, proc: str = "/proc") -> dict[str, str]:
     host_memory = _read(os.path.join(proc, "meminfo"))
     total_kb = memory_bytes // 1024
     for line in host_memory:
-        if line.startswith("MemTotal:") and line.split()[1].isdigit():
-            total_kb = min(total_kb, int(line.split()[1]))
+        words = line.split()
+        if words[:1] == ["MemTotal:"] and len(words) > 1 and words[1].isdigit():
+            total_kb = min(total_kb, int(words[1]))
     huge = [line.split()[1:2] for line in host_memory if line.startswith("Hugepagesize:")]
     huge_kb = huge[0][0] if huge and huge[0] else ""
     memory = {"MemTotal": total_kb, "MemFree": total_kb, "MemAvailable": total_kb}
