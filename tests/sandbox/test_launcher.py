@@ -26,19 +26,15 @@ from clients.launch import (
     process,
 )
 from clients.launch.cgroup import BotCgroup, Hierarchies
-from clients.launch.process import core_bytes
-from clients.launch.sandbox import (
+from clients.launch.proc_view import (
     PROC_READ_ONLY,
     PROC_STAND_INS,
-    SandboxPolicy,
-    Tools,
-    bwrap_argv,
-    find_tools,
     hidden_proc_files,
-    in_own_namespaces,
     proc_read_only_binds,
     proc_stand_ins,
 )
+from clients.launch.process import core_bytes
+from clients.launch.sandbox import SandboxPolicy, Tools, bwrap_argv, find_tools, in_own_namespaces
 from tests.conftest import ROOT
 from tournament.config import parse_config
 from tournament.runner import RunError, run_tournament
