@@ -8,7 +8,7 @@ import argparse
 import dataclasses
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import redirect_stdout
 from typing import TYPE_CHECKING
 
@@ -226,9 +226,26 @@ def _crashed_lines(
         for bot in bots
     ]
     one = len(bots) == 1
+    # A bot seated beside the two tested (3 or more players) is not what the
+    # verdict measured: it measured the two at tables of random stand-ins, which
+    # the line once called measuring the stand-ins instead of that bot.
+    settings = config.sprt
+    assert settings is not None
+    tested = (settings.candidate, settings.baseline)
+    measured = [bot for bot in bots if bot in tested]
+    beside = [bot for bot in bots if bot not in tested]
+    if measured:
+        what = f"the verdict measured random stand-ins, not {_names(measured)}"
+    else:
+        what = f"the verdict compared {_names(tested)}"
+    if beside:
+        what += f" beside random stand-ins, not {_names(beside)}"
     print(
-        "sheepfold tournament: the verdict measured random stand-ins, not "
-        f"{' and '.join(repr(bot) for bot in bots)}: fix the {'bot' if one else 'bots'}, "
+        f"sheepfold tournament: {what}: fix the {'bot' if one else 'bots'}, "
         f"delete {'its' if one else 'their'} games (`{'`, `'.join(forget)}`), then test again",
         file=sys.stderr,
     )
+
+
+def _names(bots: Sequence[str]) -> str:
+    return " and ".join(repr(bot) for bot in bots)

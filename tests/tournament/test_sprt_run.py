@@ -537,3 +537,37 @@ def test_a_solo_sprts_report_says_what_tournament_sprt_printed(
     mean = float(printed[1].split(": ")[1].split()[0])
     assert sprt["score_difference"] == mean
     assert sprt["score_difference_low"] <= mean <= sprt["score_difference_high"]
+
+
+@pytest.mark.e2e
+def test_a_bot_seated_beside_the_tested_pair_that_always_crashed_is_named_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At 3 players the third seat goes to another bot of the config. When it
+    crashed in every game, the verdict still compared the candidate and the
+    baseline, at tables of its random stand-ins; the line said the verdict
+    "measured random stand-ins, not 'broken'", as if 'broken' were tested."""
+    path = tmp_path / "sprt.toml"
+    path.write_text(
+        'game = "sheep-showdown"\nplayers = 3\nschedule = "sprt"\nconcurrency = 2\n'
+        f'python_path = ["{HERE}"]\n'
+        "[options]\nrounds = 1\n"
+        '[sprt]\ncandidate = "new"\nbaseline = "old"\nmax_games = 6\n'
+        '[[bots]]\nname = "new"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "old"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "broken"\nclass = "tournament_test_bots:CrashingBot"\n'
+    )
+    assert tournament_main(["sprt", str(path)]) == 1
+    lines = [
+        line
+        for line in capsys.readouterr().err.splitlines()
+        if line.startswith("sheepfold tournament:")
+    ]
+    db = path.with_suffix(".sqlite")
+    assert lines == [
+        "sheepfold tournament: bot 'broken' crashed in every one of its 6 games: "
+        "RuntimeError: this bot has a bug",
+        "sheepfold tournament: the verdict compared 'new' and 'old' beside random stand-ins, "
+        f"not 'broken': fix the bot, delete its games (`sheepfold tournament forget broken "
+        f"--db {db} --tournament sprt`), then test again",
+    ]
