@@ -123,12 +123,30 @@ async def run_sprt_async(
                 on_status(current, current.blocks * per_block)
             return current, complete, differences
 
+        # A stored verdict stands when its runner ended with the test over, or
+        # left no record of its end (a database from before runners were kept).
+        # Only the stored blocks' verdict: once this run plays, it stops at its own looks.
+        runner = store.heartbeats(tid).get(tid)
+        stored_decided = [runner is None or runner.decided]
+
         def next_batch() -> list[ScheduledGame] | None:
             current, complete, _ = look()
-            if current.verdict != "continue" or len(complete) >= limit:
+            if len(complete) >= limit:
                 return None
+            # Looks fall where an uninterrupted run's do, after every
+            # `batch_blocks` blocks: the blocks missing below the next such
+            # count (a batch a kill or a failed game cut short) are played
+            # before the test may stop. Counted as they were, a run killed
+            # mid-batch stopped at other counts than the same config run
+            # through (133 blocks where it stops at 132), with another LLR.
+            top = max(complete, default=-1) + 1
+            end = min(limit, -(-top // batch_blocks) * batch_blocks)
+            missing = [i for i in range(end) if i not in complete]
+            if current.verdict != "continue" and (stored_decided[0] or not missing):
+                return None
+            stored_decided[0] = False
+            wanted = missing or list(range(end, min(limit, end + batch_blocks)))
             done = store.done_keys(tid)
-            wanted = [i for i in range(limit) if i not in complete][:batch_blocks]
             return [game for index in wanted for game in plan.block(index) if game.key not in done]
 
         crashes: dict[str, str] = {}

@@ -571,3 +571,23 @@ def test_a_bot_seated_beside_the_tested_pair_that_always_crashed_is_named_as_suc
         f"not 'broken': fix the bot, delete its games (`sheepfold tournament forget broken "
         f"--db {db} --tournament sprt`), then test again",
     ]
+
+
+@pytest.mark.e2e
+def test_a_resumed_test_looks_where_one_run_through_looks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A look comes after every `concurrency` blocks. A test resumed from a
+    count between two looks (a raised limit here, a kill mid-batch alike) once
+    played the next `concurrency` blocks from there, so every later look fell
+    elsewhere than in the same config run through (blocks 5, 7, ... for 4, 6,
+    ...), and it could stop at another count with another LLR."""
+    path = _config(tmp_path, "mcts", "random", max_games=6)
+    path.write_text(path.read_text().replace("elo1 = 100", "elo1 = 5"))
+    assert tournament_main(["sprt", str(path)]) == EXIT_INCONCLUSIVE
+    assert _games(path) == 6  # 3 blocks: looks at 2, then 3 at the limit
+    capsys.readouterr()
+    assert tournament_main(["sprt", str(path), "--max-games", "12"]) == EXIT_INCONCLUSIVE
+    err = capsys.readouterr().err
+    looks = [int(n) for n in re.findall(r"\((\d+) blocks?\), Elo", err)]
+    assert looks == [3, 4, 6], err
