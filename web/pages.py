@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import json
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from games.words import count
 from tournament.report_html import STYLE as REPORT_STYLE
+
+# The top bar's sheep, drawn in the page from the tab icon's own file. Shown
+# as an <img> of /static/favicon.svg, it was a second fetch of the file the
+# tab icon fetches, on every page load the browser's cache did not answer.
+_MARK = (
+    (Path(__file__).parent / "static" / "favicon.svg")
+    .read_text(encoding="utf-8")
+    .strip()
+    .replace("<svg ", '<svg width="22" height="22" aria-hidden="true" focusable="false" ', 1)
+)
 
 
 def _layout(title: str, body: str, script: str = "", data: dict[str, Any] | None = None) -> str:
@@ -27,7 +38,7 @@ def _layout(title: str, body: str, script: str = "", data: dict[str, Any] | None
 <style>{REPORT_STYLE}</style>
 </head><body>
 <header class="top"><a class="brand" href="/">
-<img src="/static/favicon.svg" alt="" width="22" height="22"> Sheepfold</a>
+{_MARK} Sheepfold</a>
 <nav><a href="/">matches</a><a href="/tournaments">tournaments</a></nav></header>
 <main>{body}</main>
 {boot}{module}
