@@ -316,9 +316,33 @@ async def _shown_info(request: web.Request, info: arena_pb2.MatchInfo) -> dict[s
     return data
 
 
+def no_match(match_id: str) -> str:
+    """What a match's page says of a match the game server does not have:
+    the server's own words ("no match 'ID'") left a spectator who followed a
+    link to a live game, a "Now playing" one say, to a server restarted since,
+    with nothing to understand."""
+    return (
+        f"no match {match_id[:80]!r} on the game server: it is no longer there, or never "
+        "was. The game server may have been restarted since this link was made (a server "
+        "that keeps no database forgets its matches when it restarts), or the link was cut short."
+    )
+
+
+async def _match_info(
+    state: State, match_id: str, max_age: float | None = None
+) -> arena_pb2.MatchInfo:
+    """State.match_info, its NOT_FOUND told in a spectator's words (no_match)."""
+    try:
+        return await state.match_info(match_id, max_age)
+    except GatewayError as error:
+        if error.status == 404:
+            raise GatewayError(404, no_match(match_id)) from None
+        raise
+
+
 async def match_page(request: web.Request) -> web.Response:
     state = request.app[STATE]
-    info = await state.match_info(request.match_info["match_id"])
+    info = await _match_info(state, request.match_info["match_id"])
     data = await _shown_info(request, info)
     boot = {
         **data,
@@ -335,7 +359,7 @@ async def match_json(request: web.Request) -> web.Response:
     for half a second (MATCH_INFO_SECONDS): a live page asks it every few
     seconds whether each seat's bot is connected."""
     state = request.app[STATE]
-    info = await state.match_info(request.match_info["match_id"])
+    info = await _match_info(state, request.match_info["match_id"])
     return web.json_response(await _shown_info(request, info))
 
 
@@ -345,7 +369,7 @@ async def match_frames(request: web.Request) -> web.StreamResponse:
     state = request.app[STATE]
     match_id = request.match_info["match_id"]
     view = view_query(request)
-    info = await state.match_info(match_id, max_age=0)  # a running one may just have ended
+    info = await _match_info(state, match_id, max_age=0)  # a running one may just have ended
     if info.status not in SETTLED:
         if view != PUBLIC:
             raise fail(403, "a seat's cards are shown only once the match is over")
@@ -372,7 +396,7 @@ async def match_live(request: web.Request) -> web.StreamResponse:
     match_id = request.match_info["match_id"]
     over = False
     if not state.hub.following(match_id):
-        info = await state.match_info(match_id, max_age=0)  # a clear 404 before the stream
+        info = await _match_info(state, match_id, max_age=0)  # a clear 404 before the stream
         over = info.status in SETTLED
     response = await open_events(request)
     if is_head(request):

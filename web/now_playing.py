@@ -8,41 +8,46 @@ page listed only finished games: a spectator could not find the live ones."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 from urllib.parse import quote
 
 from tournament.store_records import InPlay
-from web.state import State
+from web.state import Hosting, State
 
 __all__ = ["hosted_matches", "now_playing_html"]
 
 
-async def hosted_matches(state: State, playing: Sequence[InPlay]) -> set[str]:
-    """The matches of `playing` that the viewer's game server hosts: played in
-    the runner's own process (not on a Ray node) and known to the server.
-    Each match is asked of the server once (State.hosts), not on every poll:
-    a page polled every 3 s by many spectators of a 50-game tournament asked
-    50 GetMatch a poll. ListMatches cannot answer for them all in one call:
-    it takes no match ids, a status filter misses a game just started or
-    just over, a busy server's newest page may hold other matches, and a
-    server with private replays lists its matches only for its admin token,
-    while GetMatch answers anyone."""
+async def hosted_matches(state: State, playing: Sequence[InPlay]) -> dict[str, Hosting]:
+    """Where each match of `playing` played in the runner's own process (not
+    on a Ray node) is: on the viewer's game server, on another, or gone from
+    the viewer's (a server restarted without a database forgets its matches).
+    Each match is asked of the server once every 10 s (State.hosting_of), not
+    on every poll: a page polled every 3 s by many spectators of a 50-game
+    tournament asked 50 GetMatch a poll. ListMatches cannot answer for them
+    all in one call: it takes no match ids, a status filter misses a game
+    just started or just over, a busy server's newest page may hold other
+    matches, and a server with private replays lists its matches only for its
+    admin token, while GetMatch answers anyone."""
     asked = [game.match_id for game in playing if not game.node]
-    known = await asyncio.gather(*(state.hosts(match_id) for match_id in asked))
-    return {match_id for match_id, hosted in zip(asked, known, strict=True) if hosted}
+    found = await asyncio.gather(*(state.hosting_of(match_id) for match_id in asked))
+    return dict(zip(asked, found, strict=True))
 
 
-def now_playing_html(playing: Sequence[InPlay], hosted: Collection[str]) -> str:
+def now_playing_html(playing: Sequence[InPlay], hosted: Mapping[str, Hosting]) -> str:
     """The section (empty when no game is in play): each game's key, its seats
-    and its live page's link, or where it plays when the viewer cannot show it."""
+    and its live page's link, or where it plays when the viewer cannot show it.
+    A game gone from the viewer's game server is left out: its runner still
+    lists it, but no one plays it there any more, and its link led to a page
+    saying only "no match"."""
+    playing = [game for game in playing if hosted.get(game.match_id) != "gone"]
     if not playing:
         return ""
     rows = []
     for game in playing:
         seats = ", ".join(escape(bot) for bot in game.seats)
         match = escape(game.match_id)
-        if game.match_id in hosted:
+        if hosted.get(game.match_id) == "here":
             href = f"/match/{quote(game.match_id, safe='')}"
             match = f'<a class="live-link" href="{escape(href)}">{match}</a>'
         elif game.node:

@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import grpc
 import structlog
@@ -33,11 +33,16 @@ from web.reports import ReportCache
 
 MATCH_INFO_SECONDS = 0.5  # a running match's GetMatch answer reused for page loads
 SETTLED_KEPT = 2000  # finished matches' GetMatch answers kept
-# Whether the game server hosts a tournament's game in play: a match it knows
-# it keeps knowing, so that answer is kept (the newest HOSTED_KEPT of them);
-# one it does not know (another server's) is asked again after this long.
+# Whether the game server hosts a tournament's game in play, kept (the newest
+# HOSTED_KEPT answers) and asked again after this long, however many pages
+# ask: a match it knows it may forget (restarted without a database), one it
+# does not know (another server's) it may come to know.
 HOSTED_KEPT = 2000
 ELSEWHERE_SECONDS = 10.0
+# Where a tournament's game in play is: on the viewer's game server; not known
+# to it (another server's); or known to it once and no longer (the server
+# restarted without a database since, or it forgot the match otherwise).
+Hosting = Literal["here", "elsewhere", "gone"]
 SETTLED = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
 log = structlog.get_logger("sheepfold.web")
 T = TypeVar("T")
@@ -111,8 +116,8 @@ class State:
     infos: OrderedDict[str, tuple[float, arena_pb2.MatchInfo]] = field(default_factory=OrderedDict)
 
     info_seconds: float = MATCH_INFO_SECONDS
-    # Match id -> (whether the game server hosts it, loop time it said so).
-    hosting: OrderedDict[str, tuple[bool, float]] = field(default_factory=OrderedDict)
+    # Match id -> (where it is, loop time the game server said so).
+    hosting: OrderedDict[str, tuple[Hosting, float]] = field(default_factory=OrderedDict)
     elsewhere_seconds: float = ELSEWHERE_SECONDS
     # The event streams open now (their handlers' tasks): ended when the viewer
     # stops, or it would wait for pages that never close them.
@@ -128,34 +133,52 @@ class State:
         age = self.info_seconds if max_age is None else max_age
         if cached is not None and (cached[1].status in SETTLED or now - cached[0] < age):
             return cached[1]
-        info = await self.gateway.match(match_id)
+        try:
+            info = await self.gateway.match(match_id)
+        except GatewayError as error:
+            if error.status == 404:
+                self._not_found(match_id, now)
+            raise
         self.infos[match_id] = (now, info)
         self.infos.move_to_end(match_id)
         if len(self.infos) > SETTLED_KEPT:
             self.infos.popitem(last=False)
         return info
 
-    async def hosts(self, match_id: str) -> bool:
-        """Whether the game server hosts `match_id` (a tournament's game in
-        play): asked once for a match it knows, every `elsewhere_seconds` for
-        one it does not; a server that does not answer is asked again next time."""
+    async def hosting_of(self, match_id: str) -> Hosting:
+        """Where `match_id` (a tournament's game in play) is, asked of the game
+        server every `elsewhere_seconds` at most, however many pages ask; a
+        server that does not answer is asked again next time."""
         now = asyncio.get_running_loop().time()
         seen = self.hosting.get(match_id)
-        if seen is not None and (seen[0] or now - seen[1] < self.elsewhere_seconds):
+        if seen is not None and now - seen[1] < self.elsewhere_seconds:
             return seen[0]
         try:
             await self.match_info(match_id)
         except GatewayError as error:
             if error.status != 404:
-                return False  # away, or refusing: nothing learnt of the match
-            hosted = False
+                return "elsewhere" if seen is None else seen[0]  # nothing learnt
+            where: Hosting = "gone" if seen is not None and seen[0] != "elsewhere" else "elsewhere"
         else:
-            hosted = True
-        self.hosting[match_id] = (hosted, now)
+            where = "here"
+        self._learnt(match_id, where, now)
+        return where
+
+    def _not_found(self, match_id: str, now: float) -> None:
+        """The game server said NOT_FOUND of `match_id`: a match it hosted is
+        gone (a server without a database forgets its matches when it
+        restarts). Learnt from any ask, a spectator's page's too, so that "Now
+        playing" drops a forgotten match at its next ask rather than linking
+        it until its next check."""
+        seen = self.hosting.get(match_id)
+        if seen is not None and seen[0] == "here":
+            self._learnt(match_id, "gone", now)
+
+    def _learnt(self, match_id: str, where: Hosting, now: float) -> None:
+        self.hosting[match_id] = (where, now)
         self.hosting.move_to_end(match_id)
         if len(self.hosting) > HOSTED_KEPT:
             self.hosting.popitem(last=False)
-        return hosted
 
     def render(self) -> ProcessPoolExecutor:
         if self.renderer is None:

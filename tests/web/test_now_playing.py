@@ -44,9 +44,14 @@ def test_only_a_game_the_viewers_server_hosts_is_linked() -> None:
     here = InPlay("g1", "m/1", ("a", "b"), "", 1.0)
     away = InPlay("g2", "m2", ("b", "a"), "", 1.0)
     ray = InPlay("g3", "m3", ("<x>", "a"), "host (node 1a2b)", 1.0)
-    section = now_playing_html((here, away, ray), {"m/1"})
+    gone = InPlay("g4", "m4", ("a", "b"), "", 1.0)  # its server restarted without a database
+    section = now_playing_html(
+        (here, away, ray, gone), {"m/1": "here", "m2": "elsewhere", "m4": "gone"}
+    )
     assert '<a class="live-link" href="/match/m%2F1">m/1</a>' in section
     assert 'm2 <span class="muted">(not on this viewer\'s game server)</span>' in section
     assert "(on Ray node host (node 1a2b))" in section and "&lt;x&gt;, a" in section
     assert section.count("<a ") == 1
-    assert now_playing_html((), set()) == ""
+    assert "m4" not in section and "g4" not in section
+    assert now_playing_html((gone,), {"m4": "gone"}) == ""
+    assert now_playing_html((), {}) == ""
