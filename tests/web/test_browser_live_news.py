@@ -43,6 +43,41 @@ def test_a_live_page_says_its_event_log_is_empty_until_the_first_event(
     assert lines and all("empty" not in kind for kind, _ in lines), lines
 
 
+def test_a_live_page_opened_mid_match_says_the_events_before_it_are_not_shown(
+    showcase: Showcase, page: Any
+) -> None:
+    """A live page opened after the match began holds no frame before its
+    first, and its log said "no events yet" of a match 14 moves in. It says
+    that earlier events came before it opened, under the events it saw (the
+    log's oldest end)."""
+    match_id = showcase.start_live("sheep-n-sheep", 2, 6262, delay=0.2)
+    deadline = time.monotonic() + 30
+    while _moves(showcase, match_id) < 3:
+        assert time.monotonic() < deadline, "the match did not reach move 3"
+        time.sleep(0.05)
+    page.goto(f"{showcase.url}/match/{match_id}")
+    page.wait_for_function("() => document.querySelector('#log li') !== null")
+    first = page.evaluate("() => window.sheepfold.frames[0].move")
+    assert first >= 3
+    lines = page.evaluate(LOG_LINES)
+    assert all(text != "no events yet" for _, text in lines), lines
+    kind, text = lines[-1]
+    assert "before" in kind.split(), lines
+    assert text.startswith(f"earlier events came before this page opened, at move {first}"), text
+    # As moves come, the line stays at the log's oldest end.
+    page.wait_for_function(
+        "() => window.sheepfold.frames.some((f) => f.events.length > 0)", timeout=20_000
+    )
+    lines = page.evaluate(LOG_LINES)
+    assert "before" in lines[-1][0].split() and len(lines) > 1, lines
+    save_screenshot(page, "live-opened-mid-match")
+
+
+def _moves(showcase: Showcase, match_id: str) -> int:
+    with urllib.request.urlopen(f"{showcase.url}/api/match/{match_id}", timeout=30) as answer:
+        return int(json.loads(answer.read())["moves"])
+
+
 def _seats_connected(showcase: Showcase, match_id: str) -> list[bool]:
     url = f"{showcase.url}/api/match/{match_id}"
     with urllib.request.urlopen(url, timeout=30) as answer:

@@ -304,10 +304,17 @@ function drawLog() {
       event.to !== null && event.to !== undefined ? h("span", { class: "only" }, ` ${seatText(event.to)} only`) : null));
     }
   }
-  // Nothing yet: said as the matches list says an empty list ("no live
-  // match"), and gone with the first event. A live page's log was an empty
-  // box until the first move, as if it had failed to load.
-  if (!items.length) {
+  // A live page opened after the match began holds no frames before its
+  // first: said under the log (its oldest end). Opened at move 14, it said
+  // "no events yet", as if nothing had happened in 14 moves.
+  const first = model.frames.length ? model.frames[0].move : 0;
+  if (model.live && first > 0 && items.length < 80) {
+    items.push(h("li", { class: "before muted" },
+      `earlier events came before this page opened, at move ${first}: the replay shows them once the match is over`));
+  } else if (!items.length) {
+    // Nothing yet: said as the matches list says an empty list ("no live
+    // match"), and gone with the first event. A live page's log was an empty
+    // box until the first move, as if it had failed to load.
     items.push(h("li", { class: "empty muted" }, model.live ? "no events yet" : "no events up to this move"));
   }
   log.replaceChildren(...items);
