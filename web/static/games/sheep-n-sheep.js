@@ -7,6 +7,14 @@ const COLOURS = {
   WHITE: ["#f8f6ef", "#3a3a3a"], BLACK: ["#3b3b3f", "#ffffff"], BROWN: ["#9b6b43", "#ffffff"],
   PINK: ["#f3a9c6", "#3a1f2b"], BLUE: ["#82b5e8", "#10253d"], GREY: ["#a9abb0", "#1f1f1f"],
 };
+// What the seat placing cards is doing, in the rules' words: the phase's
+// name, lower-cased, read "placing: same (0 placed)" to a spectator.
+const PLACING = {
+  SAME: "placing cards of one number",
+  RUN: "placing a run",
+  DISCARD: "discarding for a free placement",
+  FREE: "placing one card anywhere",
+};
 const ICONS = { NONE: "", BELL: "♪", HEART: "♥", STAR: "★", ONE_VP: "+1", DRAW: "+▭", UNSPECIFIED: "" };
 
 // A card: its number, its icon in the top right corner and its value
@@ -143,7 +151,9 @@ export function draw(svg, obs, ctx) {
     px += b.w + 14;
   });
   if (obs.placement) {
-    svg.append(text(width - 12, 18, `placing: ${short(obs.placement.phase, "SHEEP_N_SHEEP_PHASE_").toLowerCase()} (${obs.placement.placed} placed)`, { "text-anchor": "end", "font-size": f(12), fill: "#2c4a1e" }));
+    const phase = short(obs.placement.phase, "SHEEP_N_SHEEP_PHASE_");
+    const doing = PLACING[phase] || phase.toLowerCase().replaceAll("_", " ");
+    svg.append(text(width - 12, 18, `${doing} · ${obs.placement.placed} placed`, { class: "placing", "text-anchor": "end", "font-size": f(12), fill: "#2c4a1e" }));
   }
 }
 
