@@ -320,11 +320,12 @@ def no_match(match_id: str) -> str:
     """What a match's page says of a match the game server does not have:
     the server's own words ("no match 'ID'") left a spectator who followed a
     link to a live game, a "Now playing" one say, to a server restarted since,
-    with nothing to understand."""
+    with nothing to understand. No full stop at its end: the live page puts
+    one after it ("The match can no longer be followed: ...")."""
     return (
         f"no match {match_id[:80]!r} on the game server: it is no longer there, or never "
         "was. The game server may have been restarted since this link was made (a server "
-        "that keeps no database forgets its matches when it restarts), or the link was cut short."
+        "that keeps no database forgets its matches when it restarts), or the link was cut short"
     )
 
 

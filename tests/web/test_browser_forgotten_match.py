@@ -88,6 +88,11 @@ def test_a_forgotten_match_is_told_and_leaves_now_playing(
         row = f'#now-playing tr[data-match-id="{match_id}"]'
         assert page.get_attribute(f"{row} a.live-link", "href") == f"/match/{match_id}"
 
+        # A spectator following the match live when its server restarts.
+        watching = page.context.new_page()
+        watching.goto(f"{url}/match/{match_id}")
+        watching.wait_for_function("() => document.body.dataset.stream === 'open'")
+
         first.stop()  # its bots too
         first_running = False
         second = _server_on(port)
@@ -104,6 +109,16 @@ def test_a_forgotten_match_is_told_and_leaves_now_playing(
         assert "no longer there" in told and "restarted" in told, told
         assert "database" in told, told
         live.close()
+
+        # The live page, trying to follow the match again, says it is gone, in
+        # the same words, one sentence after another ("cut short.." before).
+        watching.wait_for_function(
+            "() => document.getElementById('notice').textContent.includes('no longer be followed')",
+            timeout=30_000,
+        )
+        notice = watching.inner_text("#notice")
+        assert "restarted" in notice and ".." not in notice, notice
+        watching.close()
 
         # The page's next ask (every 3 s) drops the game from "Now playing".
         page.wait_for_selector(row, state="detached", timeout=20_000)
