@@ -123,7 +123,7 @@ def test_stubborn_sheep_names_the_seat_orienting_its_fences(showcase: Showcase, 
             "#board text",
             "texts => texts.map(t => t.textContent).filter(t => /^seat \\d+: /.test(t))",
         )
-        assert said == [f"seat {to_move}: orient"], f"move {move}: {said}"
+        assert said == [f"seat {to_move}: keeps or turns a fence"], f"move {move}: {said}"
         assert page.get_attribute("[data-to-move]", "data-to-move") == str(to_move)
     save_screenshot(page, "stubborn-sheep-orient")
 

@@ -60,14 +60,31 @@ function fenceCard(card, x, y, w, attrs = {}) {
 // The lines of the turn, the piles and the seats: in the middle of the ring,
 // or under it when the board is drawn so small (a phone) that type big enough
 // to read would run into the fences and areas round the middle.
+// What the seat deciding decides, in each phase: the phase's name lower-cased
+// ("seat 1: jumper", "seat 2: yellow takes two", "seat 4: over") told a
+// spectator nothing.
+const DECIDES = {
+  ORIENT: "keeps or turns a fence",
+  BLUE_BONUS: "uses a blue bonus or not",
+  PLACE: "places a fence card",
+  BETWEEN: "goes on or uses a bonus",
+  JUMPER: "picks the sheep that jumps",
+  YELLOW_TAKES_TWO: "takes 2 companions or not",
+  COMPANION: "picks a companion sheep",
+  BUMP: "picks the sheep to bump",
+  BLUE_MODIFIER: "shortens a blue run or not",
+  SCORE: "scores a group or stops",
+};
+
 function middleLines(obs) {
-  const phase = short(obs.phase, "STUBBORN_SHEEP_PHASE_").toLowerCase().replaceAll("_", " ");
+  const phase = short(obs.phase, "STUBBORN_SHEEP_PHASE_");
   // The seat deciding: at setup each seat orients its own fences while the
   // turn (`current`) is still seat 0's.
   const deciding = obs.to_move ?? obs.current;
+  const decides = DECIDES[phase] || phase.toLowerCase().replaceAll("_", " ");
   return {
     turn: `turn ${obs.turn}` + (obs.final_round ? ` · final round, ${obs.turns_left} left` : ""),
-    deciding, decides: `seat ${deciding}: ${phase}`,
+    deciding, decides: phase === "OVER" ? "game over" : `seat ${deciding}: ${decides}`,
     piles: `sheep pile ${obs.sheep_pile} · fences ${obs.fence_pile} · discard ${obs.discard_pile}`,
     seats: (obs.seats || []).map((seat, i) => ({
       seat: seat.seat ?? i,
