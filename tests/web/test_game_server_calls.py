@@ -100,8 +100,9 @@ def test_a_running_tournaments_polls_ask_the_game_server_of_each_game_in_play_on
     asked the game server GetMatch of every game in play (whether it hosts
     it, for its link), the answer kept half a second and a match it does not
     host not kept at all: a crowd watching a 50-game tournament multiplied
-    50 calls. A match the server knows stays known, and is asked once; one
-    it does not know is asked again after a while."""
+    50 calls. Whether the server hosts a match is asked once every 10 s at
+    most (a match it knows it may forget, restarted without a database), so
+    4 polls within 3 s ask it once a match."""
     calls = _count_calls(monkeypatch)
     database = tmp_path / "cup.db"
     schedule = make_schedule(["a", "b"], 2, 2, 1)
