@@ -227,8 +227,13 @@ class LastPlayer:
         return f"seat {self.seat} is the last one in and makes {count(self.steps, 'more step')}"
 
 
-# Why a round ended: RoundEnded.reason.
+# Why a round ended: RoundEnded.reason, and the words its text gives each.
 END_REASONS = ("last_steps", "nobody_left", "turn_cap")
+END_REASON_WORDS = {
+    "last_steps": "the last one in has made their last steps",
+    "nobody_left": "nobody is left in",
+    "turn_cap": "the round reached its turn limit",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,8 +245,9 @@ class RoundEnded:
 
     @property
     def text(self) -> str:
-        scores = ", ".join(str(score) for score in self.round_scores)
-        return f"round {self.round} ends ({self.reason}); round scores {scores}"
+        scores = ", ".join(f"seat {seat} {score}" for seat, score in enumerate(self.round_scores))
+        why = END_REASON_WORDS.get(self.reason, self.reason)
+        return f"round {self.round} ends: {why}; scores this round: {scores}"
 
 
 @dataclass(frozen=True, slots=True)

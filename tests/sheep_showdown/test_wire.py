@@ -21,7 +21,14 @@ from games.sheep_showdown.actions import (
     ShepherdJump,
     Step,
 )
-from games.sheep_showdown.events import CardStolen, DogMoved, DogOut
+from games.sheep_showdown.events import (
+    END_REASON_WORDS,
+    END_REASONS,
+    CardStolen,
+    DogMoved,
+    DogOut,
+    RoundEnded,
+)
 
 
 def roundtrip(message: object, cls: type) -> object:
@@ -151,3 +158,13 @@ def test_the_event_union_names_every_event() -> None:
         if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == E.__name__
     }
     assert set(typing.get_args(E.SheepShowdownEvent)) == defined
+
+
+@pytest.mark.parametrize("reason", END_REASONS)
+def test_a_round_end_says_why_in_words_and_whose_score_is_whose(reason: str) -> None:
+    """A spectator read "round 3 ends (last_steps); round scores 2, 1, 14": the
+    reason's identifier, and scores tied to no seat."""
+    text = RoundEnded(3, reason, (2, 1, 14), (5, 3, 20)).text
+    assert reason not in text, text
+    assert text.startswith(f"round 3 ends: {END_REASON_WORDS[reason]}; "), text
+    assert text.endswith("scores this round: seat 0 2, seat 1 1, seat 2 14"), text
