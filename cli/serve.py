@@ -96,16 +96,26 @@ def run(args: argparse.Namespace) -> int:
     # start, and the server stopped with a traceback or gRPC's abort (exit 134).
     if too_low := memory_limit_too_low():
         raise SystemExit(f"sheepfold serve: {too_low}")
+    from cli.core_log import bound_core_log
     from server.logs import FLUSH_SECONDS, configure_logging
     from server.malloc_arenas import limit_malloc_arenas
 
     limit_malloc_arenas()  # before the logging thread and gRPC's threads start
-    log = configure_logging(args.log_format, args.log_level, queued=True)
+    # Before any thread and before gRPC: core's lines through a bound of their own.
+    fmt = args.log_format
+    if fmt == "auto":
+        fmt = "console" if sys.stderr.isatty() else "json"
+    core_log = bound_core_log(fmt)
     try:
-        return _run_logged(args)
+        log = configure_logging(fmt, args.log_level, queued=True)
+        try:
+            return _run_logged(args)
+        finally:
+            if log is not None:  # the last lines ("server stopped") to a reader that reads
+                log.flush(FLUSH_SECONDS)
     finally:
-        if log is not None:  # the last lines ("server stopped") to a reader that reads
-            log.flush(FLUSH_SECONDS)
+        if core_log is not None:
+            core_log.close()
 
 
 def _run_logged(args: argparse.Namespace) -> int:

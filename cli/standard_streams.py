@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-__all__ = ["OutputFailed", "discard_output", "hold_standard_streams"]
+__all__ = ["OutputFailed", "discard_output", "errors_to", "hold_standard_streams"]
 
 
 class OutputFailed(OSError):
@@ -109,3 +109,11 @@ def _refusals() -> Iterator[None]:
         raise
     except OSError as error:
         raise OutputFailed(error.errno, error.strerror or str(error)) from None
+
+
+def errors_to(fd: int) -> None:
+    """`sys.stderr` writes to descriptor `fd` from now on (its write errors lost
+    as before), while descriptor 2 is left to whoever holds it."""
+    encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+    stream = open(fd, "w", encoding=encoding, errors="backslashreplace", closefd=False, buffering=1)  # noqa: SIM115
+    sys.stderr = _LossyErrors(stream)

@@ -1,0 +1,187 @@
+"""gRPC core's lines on descriptor 2 in `serve` (cli/core_log.py): a reader
+process bounds them, writes the last of them however the server ends (an
+abort's last words included), and leaves with the server."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from cli.core_log import BURST_LINES, LAST_LINES, forward
+from server import launch
+from tests.integrity.helpers import wait_until
+
+pytestmark = pytest.mark.e2e
+
+# `sheepfold serve` whose process, once told (the file named by $ABORT_WHEN
+# exists), writes lines to descriptor 2 as core does, the last one its last
+# words, and aborts: as gRPC's core does on a failed assertion.
+SERVE_THEN_ABORT = """
+import os, sys, threading, time
+from cli.main import main
+
+def abort_when_told() -> None:
+    while not os.path.exists(os.environ["ABORT_WHEN"]):
+        time.sleep(0.01)
+    for i in range(int(os.environ["LINES_FIRST"])):
+        os.write(2, b"E1206 00:00:00.000000    1 chatty.cc:1] line %d\\n" % i)
+    os.write(2, b"F1206 00:00:00.000000    1 crash.cc:9] assertion failed: last words\\n")
+    os.abort()
+
+threading.Thread(target=abort_when_told, daemon=True).start()
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _reader_of(pid: int) -> int:
+    """The pid of `serve`'s one child, its reader of core's lines."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    assert len(children) == 1, children
+    assert b"cli.core_log" in Path(f"/proc/{children[0]}/cmdline").read_bytes()
+    return int(children[0])
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state == "Z"
+
+
+@pytest.mark.parametrize("lines_first", [0, 3 * BURST_LINES], ids=["alone", "after-a-flood"])
+def test_a_core_line_written_just_before_an_abort_reaches_stderr(
+    tmp_path: Path, lines_first: int
+) -> None:
+    told = tmp_path / "abort"
+    command = [sys.executable, "-c", SERVE_THEN_ABORT, "serve"]
+    server = launch.start(
+        [*command, "--port", "0", "--log-format", "json", "--db", ":memory:"],
+        env={"ABORT_WHEN": str(told), "LINES_FIRST": str(lines_first)},
+    )
+    try:
+        reader = _reader_of(server.pid)
+        told.touch()
+        assert server.process.wait(15) == -signal.SIGABRT
+        wait_until(lambda: _gone(reader), timeout=10, what="the reader's exit")
+        wait_until(
+            lambda: any("last words" in line for line in server.log_lines),
+            timeout=10,
+            what="the last words in the log",
+        )
+    finally:
+        launch.stop(server, graceful=False)
+    entries = [json.loads(line) for line in server.log_lines]  # every line is JSON
+    last = [entry for entry in entries if "last words" in entry["event"]]
+    assert len(last) == 1
+    assert (last[0]["level"], last[0]["logger"]) == ("critical", "grpc-core")
+    chatty = [entry for entry in entries if "chatty.cc" in entry["event"]]
+    dropped = sum(
+        entry.get("dropped", 0) for entry in entries if entry.get("logger") == "grpc-core"
+    )
+    assert len(chatty) + dropped == lines_first, "each line written or counted"
+    assert len(chatty) <= BURST_LINES + LAST_LINES
+
+
+# `sheepfold serve` whose process, once told, writes 10 MB to descriptor 2 as
+# core would for a flood, then says it is done in the file $DONE.
+SERVE_THEN_FLOOD = """
+import os, sys, threading, time
+from cli.main import main
+
+def flood_when_told() -> None:
+    while not os.path.exists(os.environ["FLOOD_WHEN"]):
+        time.sleep(0.01)
+    line = b"E1206 00:00:00.000000    1 hpack_parser.cc:1] " + b"x" * 60 + b"\\n"
+    for _ in range(100):
+        os.write(2, line * 1000)
+    with open(os.environ["DONE"], "w"):
+        pass
+
+threading.Thread(target=flood_when_told, daemon=True).start()
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_core_never_waits_for_a_stderr_nobody_reads(tmp_path: Path) -> None:
+    """The real stderr's reader stopped reading (its pipe full): core's lines
+    are dropped and counted, and whatever core writes them from goes on."""
+    told, done = tmp_path / "flood", tmp_path / "done"
+    command = [sys.executable, "-c", SERVE_THEN_FLOOD, "serve", "--port", "0", "--db", ":memory:"]
+    process = subprocess.Popen(
+        command,
+        cwd=launch.ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "FLOOD_WHEN": str(told), "DONE": str(done)},
+    )
+    try:
+        assert process.stderr is not None
+        assert b"server started" in process.stderr.readline()
+        told.touch()  # and stderr is read no more
+        wait_until(done.exists, timeout=20, what="10 MB written to descriptor 2")
+        process.terminate()
+        assert process.wait(20) == 0
+        rest = process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert len(rest) < 1_000_000, "the flood was not written"
+    assert b"gRPC core log lines dropped" in rest
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["term", "int"])
+def test_serve_stops_as_before_and_leaves_no_reader_behind(stop: signal.Signals) -> None:
+    server = launch.start(launch.serve_command("--db", ":memory:"))
+    try:
+        reader = _reader_of(server.pid)
+        server.process.send_signal(stop)
+        assert server.process.wait(15) == 0
+    finally:
+        launch.stop(server, graceful=False)
+    assert _gone(reader), "serve waited for its reader"
+    time.sleep(0.2)
+    events = [json.loads(line)["event"] for line in server.log_lines]
+    assert events[0] == "server started"
+    assert events[-1] == "server stopped", "the server's own lines, all of them"
+
+
+def test_the_reader_holds_the_lines_of_its_last_second_for_the_end() -> None:
+    """Lines over the bound are counted, but the last ones before the pipe's
+    end, at most LAST_LINES, are written after the count."""
+    read, write = os.pipe()
+    out_read, out_write = os.pipe()
+    collected: list[bytes] = []
+
+    def collect() -> None:
+        while chunk := os.read(out_read, 65_536):
+            collected.append(chunk)
+
+    collector = threading.Thread(target=collect)
+    collector.start()
+    forwarder = threading.Thread(
+        target=forward, args=(read, out_write, True), kwargs={"rate": 0.0, "burst": 3}
+    )
+    forwarder.start()
+    os.write(write, b"".join(b"E0000 line %d\n" % i for i in range(200)) + b"no end of line")
+    os.close(write)
+    forwarder.join(10)
+    os.close(out_write)
+    collector.join(10)
+    entries = [json.loads(line) for line in b"".join(collected).splitlines()]
+    events = [entry["event"] for entry in entries]
+    dropped = 200 + 1 - 3 - LAST_LINES
+    assert events[:3] == ["E0000 line 0", "E0000 line 1", "E0000 line 2"]
+    assert events[3] == "gRPC core log lines dropped" and entries[3]["dropped"] == dropped
+    tail = [f"E0000 line {i}" for i in range(200 - LAST_LINES + 1, 200)]
+    assert events[4:] == [*tail, "no end of line"]
+    assert {entry["level"] for entry in entries} == {"error", "warning"}
