@@ -128,7 +128,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--quick",
         action="store_true",
         help="tiny configuration (short windows, levels 1/10/100, 200 matches for memory): "
-        "about a minute",
+        "several minutes (every section, the Ray one in a private network namespace)",
     )
     parser.add_argument(
         "--only",
