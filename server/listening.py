@@ -66,12 +66,29 @@ def read_tls_pem(path: Path, which: str) -> bytes:
         raise ListenError(f"--tls-{which} {path}: {why}") from None
 
 
+class _AsksForPassPhrase(Exception):
+    """The key is encrypted: OpenSSL asked for its pass phrase."""
+
+
+def _no_pass_phrase() -> bytes:
+    """Asked for an encrypted key's pass phrase: refuse. Without a callback
+    OpenSSL prompts on the terminal ("Enter PEM pass phrase:"), which held
+    `serve`, or a TLS reload on one of gRPC's threads, reading it."""
+    raise _AsksForPassPhrase
+
+
 def check_tls_pair(cert: Path, key: Path) -> None:
-    """Refuse a key that does not belong to its certificate, or files that hold
-    neither, in one line: gRPC would print its own lines and then report that it
-    could not bind the port."""
+    """Refuse a key that does not belong to its certificate, files that hold
+    neither, or a key encrypted with a pass phrase, in one line: gRPC would
+    print its own lines and then report that it could not bind the port."""
     try:
-        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key, _no_pass_phrase)
+    except _AsksForPassPhrase:
+        raise ListenError(
+            f"--tls-key {key} is encrypted with a pass phrase, which the server cannot "
+            f"be given: serve an unencrypted copy (openssl pkey -in {key} -out NEW.pem), "
+            "readable by the server's user only"
+        ) from None
     except ssl.SSLError as error:
         if "KEY_VALUES_MISMATCH" in str(error):
             raise ListenError(f"--tls-key {key} is not the key of --tls-cert {cert}") from None

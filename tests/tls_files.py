@@ -33,3 +33,16 @@ def self_signed(directory: Path) -> tuple[Path, Path]:
         capture_output=True,
     )
     return cert, key
+
+
+def encrypted(key: Path, pass_phrase: str = "secret") -> Path:
+    """`key` encrypted with `pass_phrase`, beside it, as `openssl req` without
+    `-nodes` leaves a key."""
+    out = key.with_name(f"encrypted-{key.name}")
+    arguments = ["pkey", "-in", str(key), "-aes256", "-out", str(out)]
+    subprocess.run(
+        ["openssl", *arguments, "-passout", f"pass:{pass_phrase}"],
+        check=True,
+        capture_output=True,
+    )
+    return out

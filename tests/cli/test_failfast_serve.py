@@ -19,8 +19,9 @@ from server import launch
 from server.launch import ServerProcess
 from server.listening import check_socket_folder
 from server.settings import MIN_MAX_MESSAGE_BYTES
-from tests.cli.helpers import one_line, sheepfold
+from tests.cli.helpers import command, one_line, sheepfold
 from tests.conftest import ROOT, start_server_process, stop_server_process
+from tests.tls_files import encrypted, self_signed
 
 pytestmark = pytest.mark.e2e
 
@@ -337,6 +338,31 @@ def test_serve_names_the_tls_flag_whose_file_is_missing(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 1
     assert one_line(done) == f"sheepfold serve: --tls-key {missing}: No such file or directory"
+
+
+def test_serve_refuses_a_key_encrypted_with_a_pass_phrase_in_one_line(tmp_path: Path) -> None:
+    """`openssl req` without `-nodes` encrypts the key. OpenSSL then asked for
+    its pass phrase on the terminal ("Enter PEM pass phrase:"), holding `serve`
+    there, and with none to read `serve` said "[Errno 22] Invalid argument"."""
+    cert, key = self_signed(tmp_path)
+    locked = encrypted(key)
+    tls_serve = ["serve", "--port", "0", "--db", ":memory:", "--tls-cert", str(cert)]
+    tls_serve += ["--tls-key", str(locked)]
+    done = subprocess.run(
+        command(*tls_serve),
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,  # no terminal to prompt on, as under a supervisor
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold serve: --tls-key {locked} is encrypted with a pass phrase, which the "
+        f"server cannot be given: serve an unencrypted copy (openssl pkey -in {locked} "
+        "-out NEW.pem), readable by the server's user only"
+    )
 
 
 def test_a_second_server_on_the_same_database_is_refused(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tests.conftest import start_server_process, stop_server_process
 from tests.integrity.helpers import log_entries, wait_until
-from tests.tls_files import self_signed
+from tests.tls_files import encrypted, self_signed
 
 pytestmark = pytest.mark.e2e
 
@@ -90,5 +90,36 @@ def test_a_renewed_certificate_is_served_from_the_next_connection(tmp_path: Path
         warnings = [e for e in events() if e["level"] == "warning"]
         assert len(warnings) == 3, warnings  # once per state of the files, not per handshake
         assert all("cannot be served" in str(e["event"]) for e in warnings)
+    finally:
+        assert stop_server_process(server) == 0
+
+
+def test_a_renewed_key_encrypted_with_a_pass_phrase_keeps_the_served_pair(tmp_path: Path) -> None:
+    """A renewal that left the key encrypted: OpenSSL asked for its pass phrase
+    on gRPC's handshake thread (on the server's terminal when it had one,
+    every later handshake waiting behind it) and the log said only "TLS
+    certificate check failed" with "[Errno 22] Invalid argument"."""
+    old_cert, old_key = self_signed(tmp_path / "old")
+    new_cert, new_key = self_signed(tmp_path / "new")
+    live = tmp_path / "live"
+    live.mkdir()
+    cert, key = live / "cert.pem", live / "key.pem"
+    shutil.copyfile(old_cert, cert)
+    shutil.copyfile(old_key, key)
+    server = start_server_process(
+        "--db", ":memory:", "--tls-cert", str(cert), "--tls-key", str(key)
+    )
+    try:
+        assert _answers(server.address, old_cert)
+        _install(encrypted(new_key), key)
+        _install(new_cert, cert)
+        assert _answers(server.address, old_cert)
+        entries = lambda: [e for e in log_entries(server.log_lines) if "TLS" in str(e["event"])]  # noqa: E731
+        wait_until(lambda: any("cannot be served" in str(e["event"]) for e in entries()))
+        warned = [e for e in entries() if e["level"] != "info"]
+        assert len(warned) == 1 and warned[0]["level"] == "warning", warned
+        assert "is encrypted with a pass phrase" in str(warned[0]["reason"]), warned
+        _install(new_key, key)
+        assert _answers(server.address, new_cert)
     finally:
         assert stop_server_process(server) == 0
