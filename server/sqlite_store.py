@@ -203,7 +203,7 @@ class SqliteStore:
     def quick_writes(self) -> QuickWrites:
         return SqliteQuickWrites(self._quick, self._lock if self._quick is self._db else None)
 
-    def checkpoint(self) -> None:
+    def checkpoint(self) -> int:
         """Copy the write-ahead log into the database file (the quick connection
         never checkpoints itself), and have the log started again once it holds
         more than `LOG_LIMIT_BYTES`.
@@ -219,11 +219,21 @@ class SqliteStore:
         writes off three times as long, each quick write in that time handed to
         the writer thread and its match waiting: at 100 matches 3% of moves,
         and the p99 round trip doubled.
+
+        Returns the log's bytes when it is past the limit and another
+        connection's read transaction, begun on an older state of the file,
+        keeps its pages from being copied and the log from starting again (an
+        `sqlite3` shell left in `BEGIN`): until it ends, the log grows by every
+        write. 0 otherwise.
         """
         with self._lock:
-            _, log_frames, _ = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            if log_frames * self._frame_bytes() > LOG_LIMIT_BYTES:
-                self._db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+            _, log_frames, copied = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            log_bytes = log_frames * self._frame_bytes()
+            if log_bytes <= LOG_LIMIT_BYTES:
+                return 0
+            busy, _, _ = self._db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+            # A passive checkpoint waits for no lock: only an older reader's pages stop it.
+            return log_bytes if busy and copied < log_frames else 0
 
     def _frame_bytes(self) -> int:
         """The length of one frame of the write-ahead log: a page and its header."""

@@ -129,6 +129,7 @@ class StoreWorker:
         self._last_error = "database is locked; is another process holding it?"
         self._writing = False  # the writer thread is making a write
         self._written_now = 0  # writes made on the loop since the last checkpoint
+        self._log_held = False  # the last checkpoint found a reader holding the log
         self._quick = store.quick_writes()
         self._readers = concurrent.futures.ThreadPoolExecutor(
             max_workers=readers, thread_name_prefix="sheepfold-store-read"
@@ -237,8 +238,30 @@ class StoreWorker:
             self._housekeeping(self.store.make_room, "make room")
         if self._written_now >= CHECKPOINT_EVERY:
             self._written_now = 0
-            self._housekeeping(self.store.checkpoint, "checkpoint")
+            self._housekeeping(self._checkpoint, "checkpoint")
         return True
+
+    def _checkpoint(self) -> None:
+        """The store's checkpoint, and a warning once while another process's read
+        keeps the write-ahead log growing: nothing else said so, and the log's
+        file grew past its 16 MB by every write until the disk was full."""
+        held = self.store.checkpoint()
+        if held and not self._log_held:
+            path = getattr(self.store, "path", "the database")
+            self.log.warning(
+                "write-ahead log held by another process's read",
+                path=f"{path}-wal",
+                log_bytes=held,
+                problem="another process has kept a read transaction open on the "
+                "database since before the log began (an sqlite3 shell left in BEGIN, "
+                "a long report or backup), so the log cannot start again and grows by "
+                "every write",
+                advice="end that transaction: the next checkpoint then starts the log "
+                "again and cuts its file back",
+            )
+        elif not held and self._log_held:
+            self.log.info("write-ahead log started again after a read held it")
+        self._log_held = held > 0
 
     def _housekeeping(self, call: Callable[[], None], what: str) -> None:
         self._queue.put(_Job(call, what, time.monotonic() + 60, housekeeping=True))

@@ -51,8 +51,10 @@ class Store(Protocol):
         write to its writer thread, which waits."""
         ...
 
-    def checkpoint(self) -> None:
-        """Housekeeping after many quick writes (on the writer thread)."""
+    def checkpoint(self) -> int:
+        """Housekeeping after many quick writes (on the writer thread). Returns
+        the bytes of a log that another process's reading keeps from being
+        started again (0 when nothing does)."""
         ...
 
     def make_room(self) -> None:
@@ -121,8 +123,8 @@ class MemoryStore:
     def quick_writes(self) -> QuickWrites:
         return _QuickMemoryWrites(self, self._lock)
 
-    def checkpoint(self) -> None:
-        pass
+    def checkpoint(self) -> int:
+        return 0
 
     def make_room(self) -> None:
         pass

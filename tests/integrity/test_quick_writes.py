@@ -147,9 +147,9 @@ def test_quick_writes_checkpoint_the_log_now_and_then(
     checkpoints: list[int] = []
     checkpoint = store.checkpoint
 
-    def counted() -> None:
+    def counted() -> int:
         checkpoints.append(1)
-        checkpoint()
+        return checkpoint()
 
     store.checkpoint = counted  # type: ignore[method-assign]
 
