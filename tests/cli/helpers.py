@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pty
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -126,3 +127,14 @@ def create_match(address: str) -> subprocess.CompletedProcess[str]:
     return sheepfold(
         "create", "--server", address, "--game", "sheep-n-sheep", "--players", "2", timeout=60
     )
+
+
+def resolver_can_answer(host: str) -> bool:
+    """Whether this machine's resolver can say what `host` is, if only that there
+    is no such name: offline, or in a network namespace, it answers "temporary
+    failure", and a name that does not resolve is then no typo to refuse."""
+    try:
+        socket.getaddrinfo(host, None)
+    except socket.gaierror as error:
+        return error.errno != socket.EAI_AGAIN
+    return True

@@ -19,7 +19,7 @@ from server import launch
 from server.launch import ServerProcess
 from server.listening import check_socket_folder
 from server.settings import MIN_MAX_MESSAGE_BYTES
-from tests.cli.helpers import command, one_line, sheepfold
+from tests.cli.helpers import command, one_line, resolver_can_answer, sheepfold
 from tests.conftest import ROOT, start_server_process, stop_server_process
 from tests.tls_files import encrypted, self_signed
 
@@ -307,9 +307,20 @@ def test_two_flags_asking_for_one_port_are_both_named(
 @pytest.mark.parametrize("host", ["127.0.0.999", "a" * 64])
 @pytest.mark.parametrize("port", ["0", "5"])
 def test_serve_names_a_host_it_cannot_resolve_once_and_only_once(host: str, port: str) -> None:
+    """One line, whatever the port: a usage error naming the flag (exit 2),
+    or, where no resolver can answer (offline: "temporary failure"), the
+    failure to listen (exit 1)."""
     done = sheepfold("serve", "--host", host, "--port", port, "--db", ":memory:")
-    assert done.returncode == 1
-    assert one_line(done).startswith(f"sheepfold serve: cannot listen on {host}:{port}:")
+    line = one_line(done)
+    if len(host) > 63:
+        assert done.returncode == 2, line
+        assert line.startswith(f"sheepfold serve: --host {host!r}: not a host name"), line
+    elif resolver_can_answer(host):
+        assert done.returncode == 2, line
+        assert line.startswith(f"sheepfold serve: --host {host!r}: no such host"), line
+    else:
+        assert done.returncode == 1, line
+        assert line.startswith(f"sheepfold serve: cannot listen on {host}:{port}:"), line
 
 
 def test_serve_refuses_a_listen_port_that_is_not_ascii_digits() -> None:

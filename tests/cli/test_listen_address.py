@@ -5,11 +5,9 @@ check before gRPC skipped port 0, so gRPC's own log line came first
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 
-from tests.cli.helpers import one_line, sheepfold
+from tests.cli.helpers import one_line, resolver_can_answer, sheepfold
 
 NOT_HERE = "192.0.2.1"  # TEST-NET-1 (RFC 5737): documentation only, on no machine
 
@@ -113,7 +111,7 @@ def test_a_host_that_does_not_resolve_is_a_usage_error(
     the status of a server that could not start."""
     extra = ("--db", ":memory:") if args[0] == "serve" else ()
     done = sheepfold(*args, *extra, env=env, timeout=30)
-    if not _resolver_answers():
+    if not resolver_can_answer(NO_HOST):
         # No resolver to ask (a machine offline, a network namespace): nobody can
         # tell a typo from a name not yet reachable, so it is not called a typo;
         # the command still fails in one line (the bind, or the next check).
@@ -122,13 +120,3 @@ def test_a_host_that_does_not_resolve_is_a_usage_error(
         return
     assert done.returncode == 2, done.stderr
     assert one_line(done).startswith(line)
-
-
-def _resolver_answers() -> bool:
-    """Whether this machine's resolver says of NO_HOST that there is no such name
-    (it may be unable to answer at all: offline, "Temporary failure")."""
-    try:
-        socket.getaddrinfo(NO_HOST, None)
-    except socket.gaierror as error:
-        return error.errno != socket.EAI_AGAIN
-    return True
