@@ -1,8 +1,10 @@
 """A seat's clock on one decision: the wait for its answer within the
-decision's time and the seat's bank, and what a missed deadline costs it."""
+decision's time and the seat's bank, and what a missed deadline costs it; and
+a match's wait for its seats to join."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import grpc
@@ -12,7 +14,7 @@ from server.clock_limits import ClockConfig
 from server.logs import worth_logging
 from server.metrics import GameMetrics
 from server.seat_messages import send_error
-from server.seats import TIMED_OUT, PendingDecision, Seat, arm
+from server.seats import FROZEN_SECONDS, TIMED_OUT, PendingDecision, Seat, arm
 
 
 async def answer_in_time(
@@ -86,3 +88,26 @@ def _missed(
             pending.decision_id,
             log,
         )
+
+
+async def every_seat_in_time(all_joined: asyncio.Event, start_timeout: float) -> bool:
+    """Wait up to `start_timeout` for `all_joined`; False when it ran out.
+
+    A timeout that ran FROZEN_SECONDS late ran on a server that was not
+    running meanwhile (SIGSTOP, a paused virtual machine): joins sent in
+    time may be waiting unread, and the timer fired before them, so the
+    match was aborted ("no seat joined") and its seats' joins refused. The
+    wait then starts again, once at most, as a decision's clock does."""
+    restarted = False
+    while True:
+        due = time.monotonic() + start_timeout
+        try:
+            # A timeout scope, not wait_for: its extra task would cost every
+            # match start one more turn of a busy event loop.
+            async with asyncio.timeout(start_timeout):
+                await all_joined.wait()
+            return True
+        except TimeoutError:
+            if restarted or time.monotonic() - due <= FROZEN_SECONDS:
+                return False
+            restarted = True

@@ -20,7 +20,7 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Game, State
 from server import convert, encoding
-from server.answer_clock import answer_in_time
+from server.answer_clock import answer_in_time, every_seat_in_time
 from server.decision_messages import (
     DecisionMessages,
     queue_decision,
@@ -40,7 +40,6 @@ from server.rulings import (
 )
 from server.seat_messages import broadcast, release_held, send, send_error
 from server.seats import (
-    FROZEN_SECONDS,
     TIMED_OUT,
     JoinError,
     MatchLimits,
@@ -253,7 +252,7 @@ class Match:
             return
         if self._every_seat_here():
             self._all_joined.set()
-        if not await self._every_seat_joined():
+        if not await every_seat_in_time(self._all_joined, self.start_timeout):
             # A move counts as a join: its match was played, even if the write of
             # its first join was lost (the server died before it was made).
             if not self.ever_joined and not self.moves:
@@ -268,28 +267,6 @@ class Match:
         while not self.state.terminal:
             await self._play_one_decision()
         await self._finish("game over")
-
-    async def _every_seat_joined(self) -> bool:
-        """Wait up to the start timeout for every seat; False when it ran out.
-
-        A timeout that ran FROZEN_SECONDS late ran on a server that was not
-        running meanwhile (SIGSTOP, a paused virtual machine): joins sent in
-        time may be waiting unread, and the timer fired before them, so the
-        match was aborted ("no seat joined") and its seats' joins refused. The
-        wait then starts again, once at most, as a decision's clock does."""
-        restarted = False
-        while True:
-            due = time.monotonic() + self.start_timeout
-            try:
-                # A timeout scope, not wait_for: its extra task would cost every
-                # match start one more turn of a busy event loop.
-                async with asyncio.timeout(self.start_timeout):
-                    await self._all_joined.wait()
-                return True
-            except TimeoutError:
-                if restarted or time.monotonic() - due <= FROZEN_SECONDS:
-                    return False
-                restarted = True
 
     # ------------------------------------------------------------ decisions
 
