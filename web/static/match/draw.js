@@ -84,6 +84,7 @@ function draw() {
 // window, would cover the board's foot: on a 375x667 phone they hid Stubborn
 // Sheep's scores under the ring.
 function room() {
+  placeTurn();
   board.style.maxHeight = "";
   const styled = parseFloat(getComputedStyle(board).maxHeight) || window.innerHeight;
   const top = board.getBoundingClientRect().top + window.scrollY;
@@ -91,6 +92,19 @@ function room() {
   const height = Math.max(200, Math.min(styled, free));
   board.style.maxHeight = `${height}px`;
   return { width: board.parentElement.clientWidth, height };
+}
+// On a phone the turn line ("Seat 2 to move", "Game over") stands above the
+// board: in the side panel, under the board, it was behind the controls held
+// at the window's foot, read only by scrolling down. The board's room is
+// measured under it. On a wider window it heads the side panel.
+const narrow = window.matchMedia("(max-width: 800px)");
+function placeTurn() {
+  const turn = $("turn");
+  if (narrow.matches) {
+    if (turn.parentElement.classList.contains("side")) document.querySelector(".match").before(turn);
+  } else if (!turn.parentElement.classList.contains("side")) {
+    document.querySelector("aside.side").prepend(turn);
+  }
 }
 let roomWidth = null;
 window.addEventListener("resize", () => {
