@@ -53,6 +53,9 @@ function draw() {
   board.dataset.move = frame.move;
   board.dataset.view = model.view;
   board.dataset.game = boot.game;
+  // Before the board: on a phone the turn line stands above it, and the
+  // board's room is measured under this move's line, not the last one's.
+  drawTurn(frame, result);
   const drawn = game.draw(board, frame.observation, {
     players: boot.players,
     view: model.view,
@@ -69,7 +72,6 @@ function draw() {
   // the page, cover no part of it once scrolled to its foot.
   if (drawn && drawn.tall) board.style.maxHeight = "none";
   board.dataset.tall = drawn && drawn.tall ? "true" : "false";
-  drawTurn(frame, result);
   drawScores(frame, result);
   drawFinal(result);
   drawLog();
