@@ -30,6 +30,12 @@ STYLE = """
 /* A table wider than the page (the standings on a phone) scrolls on its own. */
 .report table { display: block; max-width: 100%; overflow-x: auto; }
 .report .standings td, .report .games td { white-space: nowrap; }
+/* Scrolled to its last columns, a row still names its bot: the bot's column
+   stays at the box's left edge (on a phone the standings scrolled their names
+   out of sight, figures with nothing to read them by), on the page's colour. */
+.report .standings .bot, .report .heat .bot { position: sticky; left: 0; z-index: 1;
+  box-shadow: inset -1px 0 0 #d6dfd2; }
+.report .standings td.bot { background: var(--bg, #fff); }
 .report th, .report td { padding: 4px 8px; border-bottom: 1px solid #d6dfd2; text-align: right; }
 .report th { background: #eef3ea; font-weight: 600; }
 .report td.bot, .report th.bot { text-align: left; font-weight: 600; }
