@@ -84,3 +84,39 @@ def test_the_turn_line_stays_in_the_side_panel_on_a_laptop(
     )  # fmt: skip
     assert seen["inSide"], seen
     assert seen["bottom"] <= seen["window"], seen
+
+
+# Steps the page through every move it holds, as its slider does, and gives
+# each height the turn line and the board's top took.
+STEADY = """async () => {
+  const m = window.sheepfold, slider = document.getElementById('slider');
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const tops = new Set(), heights = new Set();
+  for (let i = 0; i < m.frames.length; i++) {
+    slider.value = String(i);
+    slider.dispatchEvent(new Event('input'));
+    await frame();
+    tops.add(Math.round(document.getElementById('board').getBoundingClientRect().top));
+    heights.add(Math.round(document.getElementById('turn').getBoundingClientRect().height));
+  }
+  return { tops: [...tops], heights: [...heights], moves: m.frames.length };
+}"""
+
+
+@pytest.mark.parametrize("game", ["sheep-showdown", "stubborn-sheep"])
+def test_the_board_stays_put_as_the_turn_line_changes_on_a_phone(
+    showcase: Showcase, browser: Any, game: str
+) -> None:
+    """Above the board the turn line took one line of the move played or two
+    as the move's words were short or long, and the board jumped up and down
+    and changed size as a match played: the line keeps the room of two."""
+    opened = browser.new_context(viewport=PHONE, is_mobile=True)
+    try:
+        page = opened.new_page()
+        page.goto(f"{showcase.url}/match/{showcase.finished[game]}")
+        page.wait_for_selector("#board[data-move]")
+        seen = page.evaluate(STEADY)
+    finally:
+        opened.close()
+    assert seen["moves"] > 1
+    assert len(seen["tops"]) == 1, seen
