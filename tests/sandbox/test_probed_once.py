@@ -52,13 +52,17 @@ def test_a_command_tries_the_sandbox_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, sandbox_ready: None
 ) -> None:
     probes = _counted(monkeypatch)
-    config = _cup(tmp_path)
+    _play_two_games(_cup(tmp_path), command)
+    assert len(probes) == 1
+
+
+def _play_two_games(config: TournamentConfig, command: str) -> None:
+    """The cup's two games, as `tournament run` or `tournament sprt` plays them."""
     if command == "sprt":
         sprt = SprtSettings(candidate="b", baseline="a", max_games=2)
         assert run_sprt(replace(config, schedule="sprt", sprt=sprt)).played == 2
     else:
         assert run_tournament(config).played == 2
-    assert len(probes) == 1
 
 
 def test_a_run_started_by_its_caller_still_tries_the_sandbox(
@@ -95,12 +99,7 @@ def test_a_command_checks_what_its_bots_see_once(
 ) -> None:
     """check_before_start checked it, and the launcher of the games once did again."""
     checks = _views_counted(monkeypatch)
-    config = _cup(tmp_path)
-    if command == "sprt":
-        sprt = SprtSettings(candidate="b", baseline="a", max_games=2)
-        assert run_sprt(replace(config, schedule="sprt", sprt=sprt)).played == 2
-    else:
-        assert run_tournament(config).played == 2
+    _play_two_games(_cup(tmp_path), command)
     assert len(checks) == 1
 
 
