@@ -1,0 +1,152 @@
+"""What a sandboxed bot sees of the counters in /proc that count for the whole
+machine: hidden, or still stand-ins that its runtime reads as its own CPUs and
+memory limit."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+
+from clients.bot_limits import Limits
+from clients.launch.sandbox import SANDBOX_PATH, SandboxPolicy
+from tests.sandbox.sandboxed import run_in_sandbox as _run
+
+# Each file of /proc that counts for the whole machine, read twice around work
+# that moves the host's counters (CPU time, open files, memory, new files):
+# those that could be read, were not empty, and changed.
+HOST_COUNTERS = """
+import sys, time
+def read_all():
+    shown = {}
+    for path in sys.argv[1:]:
+        try:
+            with open(path, "rb") as file:
+                shown[path] = file.read()
+        except OSError:
+            shown[path] = b""
+    return shown
+before = read_all()
+held = [open("/dev/null") for _ in range(100)]
+memory = bytearray(64 << 20)
+for number in range(200):
+    open(f"/tmp/file-{number}", "w").close()
+until = time.monotonic() + 1.5
+while time.monotonic() < until:
+    pass
+after = read_all()
+moved = [path for path in before if before[path] and before[path] != after[path]]
+if moved:
+    print("moved with the host's work:", *moved, file=sys.stderr)
+    sys.exit(3)
+"""
+
+HOST_WIDE = (
+    "/proc/stat",
+    "/proc/meminfo",
+    "/proc/loadavg",
+    "/proc/uptime",
+    "/proc/vmstat",
+    "/proc/diskstats",
+    "/proc/interrupts",
+    "/proc/softirqs",
+    "/proc/zoneinfo",
+    "/proc/buddyinfo",
+    "/proc/pressure/cpu",
+    "/proc/pressure/memory",
+    "/proc/pressure/io",
+    "/proc/sys/fs/file-nr",
+    "/proc/sys/fs/inode-nr",
+    "/proc/sys/fs/inode-state",
+    "/proc/sys/fs/dentry-state",
+)
+
+
+def test_no_bot_reads_the_machines_moving_counters_in_proc(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """A sandbox's /proc is its own, but /proc/stat, /proc/meminfo, /proc/loadavg,
+    the pressure files and the like count for the whole machine: one bot spun a
+    core, held memory or opened files, and another, playing at once, read the
+    bits back from these counters; every bot saw how busy the host and its
+    disks were. Each either cannot be read, is empty, or stays as it was while
+    the bot itself works the machine (this probe, unsandboxed, sees /proc/stat
+    move)."""
+    outside = subprocess.run(
+        [sys.executable, "-c", HOST_COUNTERS, "/proc/stat"], capture_output=True, timeout=60
+    )
+    assert outside.returncode == 3, outside.stderr  # the probe does notice a counter moving
+    said = _run(tmp_path, sys.executable, "-c", HOST_COUNTERS, *HOST_WIDE)
+    assert said == "ok", said
+
+
+# What a bot's runtime makes of the stand-ins: the CPUs it counts, the memory it
+# is told of and, for libuv, the CPUs it lists.
+RUNTIME_VIEW = {
+    "python": (
+        "import os, sys; "
+        "total = next(int(line.split()[1]) for line in open('/proc/meminfo') "
+        "if line.startswith('MemTotal:')); "
+        "print(os.cpu_count(), total * 1024, file=sys.stderr); "
+        "sys.exit(0 if (os.cpu_count(), total * 1024) "
+        "== (int(sys.argv[1]), int(sys.argv[2])) else 3)"
+    ),
+    "node": (
+        "const os = require('os'); const [cpus, memory] = process.argv.slice(1).map(Number); "
+        "console.error(os.cpus().length, os.totalmem(), os.freemem()); "
+        "process.exit(os.cpus().length === cpus && os.totalmem() === memory "
+        "&& os.freemem() === memory ? 0 : 3);"
+    ),
+    "c": (
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n"
+        "int main(int argc, char **argv) {\n"
+        "  long online = sysconf(_SC_NPROCESSORS_ONLN);\n"
+        '  fprintf(stderr, "%ld\\n", online);\n'
+        "  return online == atol(argv[1]) ? 0 : 3;\n"
+        "}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("runtime", sorted(RUNTIME_VIEW))
+def test_runtimes_read_the_stand_ins_of_proc(
+    tmp_path: Path, runtime: str, sandbox_ready: None
+) -> None:
+    """glibc counts the CPUs in /proc/stat where there is no /sys (Python's
+    os.cpu_count, a C program's sysconf), libuv lists them there and reads
+    /proc/meminfo (Node's os.cpus and os.totalmem, and V8's heap size). Each
+    gets the host's CPUs and the bot's own memory limit, all of it free."""
+    policy = SandboxPolicy(limits=Limits(memory_mb=768))
+    memory = 768 * 1024 * 1024
+    cpus = str(os.cpu_count())
+    if runtime == "python":
+        argv = [sys.executable, "-c", RUNTIME_VIEW["python"], cpus, str(memory)]
+    elif runtime == "node":
+        node = shutil.which("node", path=SANDBOX_PATH) or _missing("node (Node.js)")
+        argv = [node, "-e", RUNTIME_VIEW["node"], cpus, str(memory)]
+    else:
+        compiler = shutil.which("cc", path=SANDBOX_PATH) or _missing("cc (a C compiler)")
+        (tmp_path / "view.c").write_text(RUNTIME_VIEW["c"])
+        subprocess.run(
+            [compiler, "-o", str(tmp_path / "view"), str(tmp_path / "view.c")],
+            check=True,
+            timeout=120,
+        )
+        argv = [str(tmp_path / "view"), cpus]
+    said = _run(tmp_path, *argv, policy=policy)
+    assert said == "ok", said
+
+
+def _missing(tool: str) -> NoReturn:
+    """A runtime the test needs on the sandbox's PATH is not there: a failure
+    where every sandbox test must run (REQUIRE_SANDBOX, as CI sets), else a
+    skip that names it."""
+    why = f"{tool} is not on the sandbox's PATH ({SANDBOX_PATH})"
+    if os.environ.get("REQUIRE_SANDBOX"):
+        pytest.fail(why)
+    pytest.skip(why)
