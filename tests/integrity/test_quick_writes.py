@@ -18,25 +18,13 @@ import pytest
 from structlog.testing import capture_logs
 
 from server import sqlite_store, storage
-from server.records import ClockConfig, MatchRecord, RecordedMove
+from server.records import RecordedMove
 from server.sqlite_store import SqliteStore
 from server.storage import StoreRefused, StoreWorker
 from server.store import MemoryStore, WouldWait
+from tests.cli.helpers import stored_match
 
 GAME = "sheep-n-sheep"
-
-
-def _record(match_id: str) -> MatchRecord:
-    return MatchRecord(
-        match_id=match_id,
-        game=GAME,
-        players=2,
-        options={},
-        seed=7,
-        clock=ClockConfig(),
-        token_hashes=("h0", "h1"),
-        created_at=1.0,
-    )
 
 
 def _move(number: int) -> RecordedMove:
@@ -47,7 +35,7 @@ def test_a_quick_write_never_waits_for_another_process_lock(tmp_path: Path) -> N
     path = tmp_path / "s.db"
     store = SqliteStore(path)
     quick = store.quick_writes()
-    quick.create_match(_record("m"))
+    quick.create_match(stored_match("m", seed=7, created_at=1.0))
     quick.record_move("m", _move(1))
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # holds the write lock
@@ -68,7 +56,7 @@ def test_a_quick_write_never_waits_for_another_process_lock(tmp_path: Path) -> N
 def test_a_memory_store_refuses_a_quick_write_while_a_reader_holds_it() -> None:
     store = MemoryStore()
     quick = store.quick_writes()
-    quick.create_match(_record("m"))
+    quick.create_match(stored_match("m", seed=7, created_at=1.0))
     with store._lock, pytest.raises(WouldWait):
         quick.record_move("m", _move(1))
     quick.record_move("m", _move(1))
@@ -84,7 +72,7 @@ def test_a_quick_write_refused_by_the_lock_is_made_by_the_writer_once_it_is_free
     async def scenario() -> list[RecordedMove]:
         store = SqliteStore(path)
         worker = StoreWorker(store)
-        await worker.create_match(_record("m"))
+        await worker.create_match(stored_match("m", seed=7, created_at=1.0))
         await worker.record_move("m", _move(1), game=GAME)
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
@@ -119,7 +107,7 @@ def test_a_join_the_lock_refuses_is_written_by_the_writer_and_nobody_waits(
     async def scenario() -> None:
         store = SqliteStore(path)
         worker = StoreWorker(store)
-        await worker.create_match(_record("m"))
+        await worker.create_match(stored_match("m", seed=7, created_at=1.0))
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
         worker.record_joined("m", game=GAME)  # not a coroutine: returns at once
@@ -155,7 +143,7 @@ def test_quick_writes_checkpoint_the_log_now_and_then(
 
     async def scenario() -> None:
         worker = StoreWorker(store)
-        await worker.create_match(_record("m"))
+        await worker.create_match(stored_match("m", seed=7, created_at=1.0))
         for number in range(1, 26):
             await worker.record_move("m", _move(number), game=GAME)
         await worker.close()
@@ -184,7 +172,7 @@ def test_a_checkpoint_starts_the_log_again_once_it_is_over_the_limit(
     wal = path.with_name(path.name + "-wal")
     store = SqliteStore(path)
     quick = store.quick_writes()
-    quick.create_match(_record("m"))
+    quick.create_match(stored_match("m", seed=7, created_at=1.0))
     number = 0
     for _ in range(3):
         while wal.stat().st_size <= 2 * limit:
@@ -198,7 +186,7 @@ def test_a_checkpoint_starts_the_log_again_once_it_is_over_the_limit(
     fresh = tmp_path / "short.db"
     short_store = SqliteStore(fresh)
     short_quick = short_store.quick_writes()
-    short_quick.create_match(_record("m"))
+    short_quick.create_match(stored_match("m", seed=7, created_at=1.0))
     for moved in range(1, 21):
         short_quick.record_move("m", _move(moved))
     short_wal = fresh.with_name(fresh.name + "-wal")
@@ -238,7 +226,9 @@ def test_a_write_that_waits_names_its_match_and_game(tmp_path: Path) -> None:
     async def scenario() -> None:
         worker = StoreWorker(SqliteStore(path))
         other = _locked(path)
-        created = asyncio.create_task(worker.create_match(_record("c")))
+        created = asyncio.create_task(
+            worker.create_match(stored_match("c", seed=7, created_at=1.0))
+        )
         await _until(lambda: not worker.healthy)  # the write waits (and said so)
         other.execute("ROLLBACK")
         await asyncio.wait_for(created, 5)
@@ -273,7 +263,7 @@ def test_a_refused_write_and_a_write_dropped_at_shutdown_name_their_match(
 
     async def scenario() -> None:
         worker = StoreWorker(SqliteStore(path))
-        await worker.create_match(_record("r"))
+        await worker.create_match(stored_match("r", seed=7, created_at=1.0))
         await worker.record_move("r", _move(1), game=GAME)
         try:
             await worker.record_move("r", _move(1), game=GAME)  # its number taken

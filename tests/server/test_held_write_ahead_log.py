@@ -16,25 +16,13 @@ import pytest
 from structlog.testing import capture_logs
 
 from server import sqlite_store, storage
-from server.records import ClockConfig, MatchRecord, RecordedMove
+from server.records import RecordedMove
 from server.sqlite_store import SqliteStore
 from server.storage import StoreWorker
+from tests.cli.helpers import stored_match
 
 GAME = "sheep-n-sheep"
 LIMIT = 256 * 1024
-
-
-def _record() -> MatchRecord:
-    return MatchRecord(
-        match_id="m",
-        game=GAME,
-        players=2,
-        options={},
-        seed=7,
-        clock=ClockConfig(),
-        token_hashes=("h0", "h1"),
-        created_at=1.0,
-    )
 
 
 def test_a_read_holding_the_log_is_said_once_and_its_end_too(
@@ -54,7 +42,7 @@ def test_a_read_holding_the_log_is_said_once_and_its_end_too(
 
     async def scenario(logs: list[MutableMapping[str, Any]]) -> tuple[list[int], list[int]]:
         worker = StoreWorker(store)
-        await worker.create_match(_record())
+        await worker.create_match(stored_match("m", seed=7, created_at=1.0))
         number = 0
 
         async def write_until(event: str, then: int = 0) -> list[int]:
