@@ -13,24 +13,28 @@ from typing import Any
 import pytest
 
 import clients.launch.process as launch_process
-from clients.launch.sandbox import Tools
 from tournament import bot_launch
 from tournament.config import SprtSettings, TournamentConfig, load_config
 from tournament.runner import RunError, run_tournament, run_tournament_async
 from tournament.sprt_run import run_sprt
 
 
+def _calls_counted(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[None]:
+    """One entry for each call of `owner.name` from here on."""
+    calls: list[None] = []
+    real = getattr(owner, name)
+
+    def counting(*args: Any) -> Any:
+        calls.append(None)
+        return real(*args)
+
+    monkeypatch.setattr(owner, name, counting)
+    return calls
+
+
 def _counted(monkeypatch: pytest.MonkeyPatch) -> list[None]:
     """One entry for each empty sandbox the probe starts."""
-    probes: list[None] = []
-    real = launch_process.probe
-
-    def counting(tools: Tools) -> None:
-        probes.append(None)
-        real(tools)
-
-    monkeypatch.setattr(launch_process, "probe", counting)
-    return probes
+    return _calls_counted(monkeypatch, launch_process, "probe")
 
 
 def _cup(folder: Path) -> TournamentConfig:
@@ -82,15 +86,7 @@ def test_a_run_started_by_its_caller_still_tries_the_sandbox(
 
 def _views_counted(monkeypatch: pytest.MonkeyPatch) -> list[None]:
     """One entry for each check of the folders the sandboxed bots would see."""
-    checks: list[None] = []
-    real = bot_launch.check_folders
-
-    def counting(*args: Any) -> str | None:
-        checks.append(None)
-        return real(*args)
-
-    monkeypatch.setattr(bot_launch, "check_folders", counting)
-    return checks
+    return _calls_counted(monkeypatch, bot_launch, "check_folders")
 
 
 @pytest.mark.parametrize("command", ["run", "sprt"])
