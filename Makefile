@@ -52,8 +52,8 @@ define needs
 	fi
 endef
 
-test-sandbox: $(STAMP) ## the bot sandbox's tests (hostile bots included); need bubblewrap
-	$(call needs,test-sandbox,bwrap,$(BIN)/python -m pytest -m sandbox,$(REQUIRE_SANDBOX),install bubblewrap: apt-get install bubblewrap)
+test-sandbox: $(STAMP) ## the bot sandbox's tests (hostile bots included); need bubblewrap and node (a Node bot in the sandbox)
+	$(call needs,test-sandbox,bwrap node,$(BIN)/python -m pytest -m sandbox,$(REQUIRE_SANDBOX),install bubblewrap (apt-get install bubblewrap) and Node.js 20 or newer)
 
 test-protoc: $(STAMP) ## run the bot guide's protoc lines as written and build its C++ bot; need protoc, its Go, Ruby and C++ plugins, g++
 	$(call needs,test-protoc,protoc protoc-gen-go protoc-gen-go-grpc grpc_ruby_plugin grpc_cpp_plugin g++ pkg-config,$(BIN)/python -m pytest -m protoc,$(REQUIRE_PROTOC),install them: apt-get install protobuf-compiler protoc-gen-go protoc-gen-go-grpc protobuf-compiler-grpc g++ pkg-config libgrpc++-dev)
