@@ -6,9 +6,11 @@ connection wrote 158,000 lines in 2 s), one a failed TLS handshake. In `serve`
 descriptor 2 becomes the write end of a pipe before gRPC starts; the server's
 own log (server/logs.py, Python's tracebacks, faulthandler) goes on writing to
 the real stderr, a copy of the old descriptor 2. A small process of its own
-reads the pipe and writes core's lines to the real stderr, at most
-`LINES_A_SECOND` a second after a burst of `BURST_LINES`, with one warning a
-second saying how many it dropped.
+reads the pipe and logs core's lines to the real stderr through the server's
+own log set-up (server/logs.py: the same JSON or console lines, under logger
+"grpc-core", and the same queue, which a stalled reader costs lines, counted,
+never a wait), at most `LINES_A_SECOND` a second after a burst of
+`BURST_LINES`, with one warning a second saying how many it dropped.
 
 The reader is a process, not a thread, so that what core writes as the server
 dies (an abort's "assertion failed") is still read: it ignores the stop
@@ -22,22 +24,23 @@ Run as `python -m cli.core_log json|console`: the reader itself.
 from __future__ import annotations
 
 import contextlib
-import datetime
 import faulthandler
-import json
+import logging
 import os
 import re
 import select
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
+import structlog
+
 from cli.standard_streams import errors_to
+from server.logs import configure_logging
 
 __all__ = ["BURST_LINES", "LINES_A_SECOND", "CoreLog", "bound_core_log"]
 
@@ -50,9 +53,6 @@ LINES_A_SECOND = 5.0
 BURST_LINES = 100
 # A longer line is cut there (the rest is the next line).
 MAX_LINE_BYTES = 16_384
-# Lines the reader holds for a real stderr that does not read: past this many a
-# line is dropped and counted, and the pipe is still read, so core never waits.
-WAITING_LINES = 1_000
 # The lines that arrived over the bound in the last second before the pipe's
 # end, at most this many, are written anyway: an abort's last words.
 LAST_LINES = 50
@@ -60,6 +60,7 @@ LAST_LINES = 50
 # not read, once the server is gone; and how long `serve` waits for the reader.
 LAST_WRITE_SECONDS = 2.0
 LOGGER = "grpc-core"
+DROPPED = "gRPC core log lines dropped"
 # Core's lines begin with their severity: E1206 00:12:31.123456  4242 file.cc:12] ...
 _SEVERITY = re.compile(rb"([DIWEF])\d{4} ")
 _LEVELS = {b"D": "debug", b"I": "info", b"W": "warning", b"E": "error", b"F": "critical"}
@@ -138,104 +139,38 @@ class TokenBucket:
         return True
 
 
-def _timestamp(at: float) -> str:
-    return datetime.datetime.fromtimestamp(at, datetime.UTC).isoformat().replace("+00:00", "Z")
-
-
-def render_line(line: bytes, at: float, as_json: bool) -> bytes:
-    """One of core's lines as written: as it was on a console; in a JSON log one
-    JSON line like the server's own, `event` the line, `level` core's severity
-    (an error when it names none: an abort's message), `logger` "grpc-core"."""
-    line = line.rstrip(b"\r")
-    if not as_json:
-        return line + b"\n"
+def severity(line: bytes) -> str:
+    """The level of one of core's lines, from its first letter: an error when it
+    names none (an abort's message)."""
     found = _SEVERITY.match(line)
-    entry = {
-        "event": line.decode("utf-8", "backslashreplace"),
-        "level": _LEVELS[found.group(1)] if found else "error",
-        "logger": LOGGER,
-        "timestamp": _timestamp(at),
-    }
-    return json.dumps(entry).encode() + b"\n"
+    return _LEVELS[found.group(1)] if found else "error"
 
 
-def render_dropped(dropped: int, at: float, as_json: bool) -> bytes:
-    event = "gRPC core log lines dropped"
-    if not as_json:
-        return f"{_timestamp(at)} [warning  ] {event} dropped={dropped} logger={LOGGER}\n".encode()
-    entry = {
-        "event": event,
-        "dropped": dropped,
-        "level": "warning",
-        "logger": LOGGER,
-        "timestamp": _timestamp(at),
-    }
-    return json.dumps(entry).encode() + b"\n"
-
-
-class _Writer:
-    """Writes lines to `fd` in a thread of its own, at most `capacity` waiting."""
-
-    def __init__(self, fd: int, capacity: int) -> None:
-        self._fd = fd
-        self._capacity = capacity
-        self._lines: deque[bytes] = deque()
-        self._changed = threading.Condition()
-        self._writing = False
-        threading.Thread(target=self._write_lines, daemon=True).start()
-
-    def put(self, line: bytes, *, always: bool = False) -> bool:
-        with self._changed:
-            if len(self._lines) >= self._capacity and not always:
-                return False
-            self._lines.append(line)
-            self._changed.notify_all()
-        return True
-
-    def flush(self, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        with self._changed:
-            while self._lines or self._writing:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return
-                self._changed.wait(left)
-
-    def _write_lines(self) -> None:
-        while True:
-            with self._changed:
-                while not self._lines:
-                    self._changed.wait()
-                data = self._lines.popleft()
-                self._writing = True
-            try:
-                while data:
-                    data = data[os.write(self._fd, data) :]
-            except OSError:
-                pass  # a stderr that cannot be written: the line is lost, as the server's own
-            finally:
-                with self._changed:
-                    self._writing = False
-                    self._changed.notify_all()
+# What `forward` hands a line to: its level, its text, and fields to log beside it.
+Emit = Callable[..., None]
 
 
 def forward(
     source: int,
-    target: int,
-    as_json: bool,
+    emit: Emit,
     *,
     rate: float = LINES_A_SECOND,
     burst: int = BURST_LINES,
     clock: Callable[[], float] = time.monotonic,
-    wall: Callable[[], float] = time.time,
 ) -> None:
-    """Reads `source` until its end, writing its lines to `target` within the bound."""
-    writer = _Writer(target, WAITING_LINES)
+    """Reads `source` until its end, handing its lines to `emit(level, text)`
+    within the bound, and `emit("warning", DROPPED, dropped=n)` for those left
+    out, once a second at most."""
     bucket = TokenBucket(rate, burst, clock())
-    held: deque[tuple[float, bytes]] = deque()  # over the bound, in the last second
+    held: deque[bytes] = deque()  # over the bound, in the last second
     dropped = 0
     last_line = last_told = clock()
     pending = b""
+
+    def emit_line(line: bytes) -> None:
+        line = line.rstrip(b"\r")
+        emit(severity(line), line.decode("utf-8", "backslashreplace"))
+
     while True:
         ready, _, _ = select.select([source], [], [], 1.0)
         now = clock()
@@ -253,10 +188,9 @@ def forward(
                 if bucket.take(now):
                     dropped += len(held)  # not the last words: a line came after them
                     held.clear()
-                    if not writer.put(render_line(line, wall(), as_json)):
-                        dropped += 1
+                    emit_line(line)
                 else:
-                    held.append((wall(), line))
+                    held.append(line)
                     if len(held) > LAST_LINES:
                         held.popleft()
                         dropped += 1
@@ -264,27 +198,37 @@ def forward(
             dropped += len(held)  # a second with no line and no end: the writer lives on
             held.clear()
         if dropped and now - last_told >= 1.0:
-            writer.put(render_dropped(dropped, wall(), as_json), always=True)
+            emit("warning", DROPPED, dropped=dropped)
             dropped, last_told = 0, now
     if pending:  # a last line with no end of line
         if bucket.take(clock()):
-            writer.put(render_line(pending, wall(), as_json), always=True)
+            emit_line(pending)
         else:
-            held.append((wall(), pending))
+            held.append(pending)
             if len(held) > LAST_LINES:
                 held.popleft()
                 dropped += 1
     if dropped:
-        writer.put(render_dropped(dropped, wall(), as_json), always=True)
-    for at, line in held:  # the last words, after the count of those before them
-        writer.put(render_line(line, at, as_json), always=True)
-    writer.flush(LAST_WRITE_SECONDS)
+        emit("warning", DROPPED, dropped=dropped)
+    for line in held:  # the last words, after the count of those before them
+        emit_line(line)
 
 
 def main() -> None:
+    """The reader: core's lines from standard input to the server's log on
+    standard error, through the server's own log set-up (its JSON or console
+    lines, and a queue whose stalled reader costs lines, counted, never a wait)."""
     for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(stop, signal.SIG_IGN)
-    forward(0, 1, sys.argv[1:2] == ["json"])
+    queue = configure_logging(sys.argv[1] if len(sys.argv) > 1 else "auto", "debug", queued=True)
+    log = structlog.get_logger(LOGGER).bind(logger=LOGGER)
+
+    def emit(level: str, text: str, **fields: object) -> None:
+        log.log(logging.getLevelNamesMapping()[level.upper()], text, **fields)
+
+    forward(0, emit)
+    if queue is not None:
+        queue.flush(LAST_WRITE_SECONDS)
 
 
 if __name__ == "__main__":
