@@ -29,7 +29,12 @@ STREAM = 1
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[ServerProcess]:
-    with server_logging_no_fault() as server:
+    # Deadlines far past the test's own waits: a first decision that timed out
+    # while a loaded machine was still joining the other 999 seats was played
+    # for its seat, and the seat's answers to it were then stale.
+    with server_logging_no_fault(
+        "--decision-seconds", "600", "--write-stall-timeout", "600"
+    ) as server:
         yield server
 
 
