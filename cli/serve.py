@@ -226,13 +226,14 @@ def _run_logged(args: argparse.Namespace) -> int:
             },
         )
     try:
-        loops.run(serve(config, store, companion, early), args.loop)
+        kept = loops.run(serve(config, store, companion, early), args.loop)
     except OSError as error:
         raise SystemExit(f"sheepfold serve: {error}") from None
     finally:
         if private_folder is not None:
             shutil.rmtree(private_folder, ignore_errors=True)
-    return 0
+    # What was lost is in the log as errors; the exit status tells a supervisor.
+    return 0 if kept else 1
 
 
 def _web_companion(

@@ -418,10 +418,13 @@ class SheepfoldServer:
                 hosts=exposed,
             )
 
-    async def stop(self, reason: str = "server stopping") -> None:
-        """Stop accepting matches, keep unfinished ones in the store, close."""
+    async def stop(self, reason: str = "server stopping") -> bool:
+        """Stop accepting matches, keep unfinished ones in the store, close.
+        False when some of what it held was lost (each loss logged as an error):
+        writes the database never took, or a lost database file no copy of
+        which could be written."""
         if self._server is None:
-            return
+            return True
         self.registry.accepting = False
         await self.health.enter_graceful_shutdown(reason)
         if self._pruning is not None:
@@ -444,15 +447,16 @@ class SheepfoldServer:
             await self._health_server.stop(None)
             self._health_server = None
         # Moves still queued are written; a database locked past the grace is given up.
-        await self.storage.close(timeout=self.config.shutdown_grace)
-        self._file_watch.closed()
+        unwritten = await self.storage.close(timeout=self.config.shutdown_grace)
+        kept = self._file_watch.closed() and unwritten == 0
         if self._metrics_http is not None:
             self._metrics_http.stop()
             self._metrics_http = None
         self._loop_watch.stop()
         self.stalls.stop()
         self._server = None
-        self.log.info("server stopped", reason=reason)
+        self.log.info("server stopped", reason=reason, **({} if kept else {"data_lost": True}))
+        return kept
 
     async def _stop_grpc(self, servers: list[grpc.aio.Server]) -> None:
         """Stop the gRPC servers: calls still running are cancelled after the grace.
@@ -481,14 +485,14 @@ async def serve(
     store: Store | None = None,
     companion: Callable[[str], AbstractAsyncContextManager[object]] | None = None,
     early: EarlyStops | None = None,
-) -> None:
+) -> bool:
     """Run until SIGTERM, SIGINT or SIGHUP, then shut down gracefully, ignoring
     any later one of them (server/stop_signals.py: for a process that exits
     after it, as `sheepfold serve`). `companion(address)`,
     when given, runs beside the server on the same loop (the web viewer of
     `serve --web-port`), reaching it at `local_address()`, and is closed before
     the server stops. `early`: the stop signals taken since just before the
-    loop started."""
+    loop started. Returns `stop()`'s answer: False when data was lost."""
     # First of all: a SIGTERM just after "server started" is logged must stop it
     # gracefully too, not with the default action, and so must a signal while
     # the server object is made (it takes a while), or before (`early`).
@@ -507,4 +511,5 @@ async def serve(
             live_matches=server.registry.live_count(),
             **({"signal": received.name} if received is not None else {}),
         )
-        await server.stop("server shutting down")
+        kept = await server.stop("server shutting down")
+    return kept

@@ -56,23 +56,45 @@ def save_copy(db: sqlite3.Connection, path: str) -> str:
     in the temporary folder. A folder deleted with the file (a volume emptied, a
     clean-up of /tmp) is made again, owner-only, so that a restart on the same
     `--db` finds the copy: what the server held was once lost with it. Returns
-    the file written; OSError or sqlite3.Error when none could be."""
+    the file written; OSError or sqlite3.Error when none could be. A copy that
+    fails part way (a full disk) is removed and the next place tried."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         with contextlib.suppress(OSError):
             os.makedirs(folder, mode=0o700)
-    spare = os.path.join(tempfile.gettempdir(), f"{os.path.basename(path)}.saved-{stamp}")
-    failed: OSError | None = None
-    for target in (path, f"{path}.saved-{stamp}", spare):
+    failed: OSError | sqlite3.Error | None = None
+    for place in (lambda: path, lambda: f"{path}.saved-{stamp}", lambda: _spare(path, stamp)):
         try:
+            target = place()
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         except OSError as error:
             failed = failed or error
             continue
         os.close(fd)
-        with contextlib.closing(sqlite3.connect(target)) as copy:
-            db.backup(copy)
+        try:
+            with contextlib.closing(sqlite3.connect(target)) as copy:
+                db.backup(copy)
+        except (OSError, sqlite3.Error) as error:
+            # A full disk (the lost file's pages still held by the server) fails
+            # the copy part way: what it wrote goes, else a restart at the
+            # `--db` name would start on it, and the next place is tried.
+            failed = failed or error
+            _remove_copy(target)
+            continue
         return target
     assert failed is not None
     raise failed
+
+
+def _spare(path: str, stamp: str) -> str:
+    # Asked for only when needed: with no usable temporary folder (a full disk
+    # under every one), gettempdir raises, and that must not keep the copy
+    # from being tried at the `--db` name first.
+    return os.path.join(tempfile.gettempdir(), f"{os.path.basename(path)}.saved-{stamp}")
+
+
+def _remove_copy(target: str) -> None:
+    for name in (target, f"{target}-journal", f"{target}-wal", f"{target}-shm"):
+        with contextlib.suppress(OSError):
+            os.unlink(name)

@@ -48,11 +48,12 @@ class DatabaseFileWatch:
             f"no new match until it is restarted"
         )
 
-    def closed(self) -> None:
-        """After the store is closed: where what it held went, if its file was lost."""
+    def closed(self) -> bool:
+        """After the store is closed: where what it held went, if its file was lost.
+        False when it is gone: the file lost and no copy written."""
         store = self._store
         if store is None:
-            return
+            return True
         if store.saved_copy is not None:
             self._log.warning(
                 "database saved to a new file: its file had been deleted or replaced",
@@ -66,3 +67,4 @@ class DatabaseFileWatch:
                 path=store.path,
                 error=store.save_failed,
             )
+        return store.save_failed is None

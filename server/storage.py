@@ -445,18 +445,20 @@ class StoreWorker:
 
     # ------------------------------------------------------------ closing
 
-    async def close(self, timeout: float = 10.0) -> None:
+    async def close(self, timeout: float = 10.0) -> int:
         """Write what is queued (waiting up to `timeout` for a locked database),
-        then close the store."""
+        then close the store. Returns how many writes were left unwritten."""
         self._stopping = True
         self._close_deadline = time.monotonic() + timeout
         self._queue.put(_STOP)
         await asyncio.to_thread(self._writer.join, timeout + 2 * RETRY_MAX)
         if self._writer.is_alive():
-            self.log.error("database writer did not stop", unwritten=self.pending_writes)
-            return  # the writer still holds the store: closing it now would break it
+            unwritten = self.pending_writes
+            self.log.error("database writer did not stop", unwritten=unwritten)
+            return max(unwritten, 1)  # the writer still holds the store: closing it would break it
         await asyncio.to_thread(self._readers.shutdown, wait=True, cancel_futures=True)
         await asyncio.to_thread(self.store.close)
+        return 0
 
 
 class MatchWriter(Protocol):
