@@ -58,7 +58,18 @@ def served() -> Iterator[ServerProcess]:
 
 
 def _match_logs(server: ServerProcess, match_id: str) -> list[dict]:
-    return [e for e in log_entries(server.log_lines) if e.get("match_id") == match_id]
+    """The log lines about a finished match, once its last one has been read:
+    the server writes them through a queue and the test reads them on a thread
+    of its own, so on a loaded machine they can arrive after the result."""
+
+    def about_it() -> list[dict]:
+        return [e for e in log_entries(server.log_lines) if e.get("match_id") == match_id]
+
+    wait_until(
+        lambda: any(e["event"] == "match finished" for e in about_it()),
+        what="the match's end in the server's log",
+    )
+    return about_it()
 
 
 def test_missed_deadlines_strike_then_disqualify_everywhere(served: ServerProcess) -> None:

@@ -101,7 +101,9 @@ def test_a_match_somebody_joined_starts_and_its_clocks_play_the_missing_seats() 
                 "sheep-n-sheep",
                 2,
                 seed=6,
-                clock=arena_pb2.ClockSettings(decision_seconds=0.05, max_strikes=2),
+                # Long enough for the seat that came to answer on a loaded machine:
+                # at 0.05 s it too was disqualified there.
+                clock=arena_pb2.ClockSettings(decision_seconds=0.5, max_strikes=2),
             )
             result = await asyncio.wait_for(
                 play(RandomBot(1), address, created.match_id, created.seat_tokens[0]), 60
