@@ -235,7 +235,9 @@ def test_missed_deadlines_strike_then_disqualify(
 ) -> None:
     """A seat that never answers gets random moves, strikes, and at 2 strikes
     is disqualified and ranked last; the match still finishes."""
-    created = _create(stub, decision_seconds=0.05, max_strikes=2)
+    # The opponent's answers must beat the deadline: at 0.05 s it too was
+    # disqualified on a slowed CPU.
+    created = _create(stub, decision_seconds=0.5, max_strikes=2)
     opponent = random_opponent(inprocess_server, created.match_id, created.seat_tokens[1])
     silent = RawSeat(stub)
     silent.join(created.match_id, created.seat_tokens[0])
