@@ -123,7 +123,9 @@ def test_a_seat_that_half_closes_keeps_its_seat_and_still_gets_the_result(
     keep coming and run to their deadlines (strikes, then disqualified), the
     other seat plays on, and the half-closed stream still gets the result and
     ends OK."""
-    created = _create(stub, decision_seconds=0.05, max_strikes=2)
+    # The other seat's answers must beat the deadline: 0.05 s was too short
+    # for them on a slowed CPU.
+    created = _create(stub, decision_seconds=0.5, max_strikes=2)
     mover = _info(stub, created.match_id).to_move
     quitter = _join(stub, created.match_id, created.seat_tokens[mover])
     player = _join(stub, created.match_id, created.seat_tokens[1 - mover])
