@@ -53,7 +53,9 @@ def test_play_returns_the_result_while_decide_is_still_thinking() -> None:
                 "sheep-n-sheep",
                 2,
                 seed=4,
-                clock=arena_pb2.ClockSettings(decision_seconds=0.1),
+                # Room for the random bot, which must not be disqualified: at
+                # 0.1 s it missed its deadlines too on a slowed CPU.
+                clock=arena_pb2.ClockSettings(decision_seconds=0.5),
             )
             mine, _ = await asyncio.wait_for(
                 asyncio.gather(
@@ -75,9 +77,10 @@ BLOCKED = "import time\n\n\nclass Bot:\n    def decide(self, decision):\n       
 
 def test_match_ends_when_its_match_is_over_though_a_bot_is_stuck(tmp_path: Path) -> None:
     (tmp_path / "blocked.py").write_text(BLOCKED)
+    # 0.5 s deadlines: room for the random bot, which must not be disqualified.
     done = subprocess.run(
         [sys.executable, "-m", "cli", "match", "--game", "stubborn-sheep", "--players", "2",
-         "--bots", "blocked:Bot,random", "--seed", "2", "--decision-seconds", "0.1", "--json"],
+         "--bots", "blocked:Bot,random", "--seed", "2", "--decision-seconds", "0.5", "--json"],
         cwd=tmp_path, capture_output=True, text=True, timeout=90,
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
