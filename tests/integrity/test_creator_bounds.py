@@ -23,10 +23,12 @@ GAME = "sheep-and-garden"
 HERE = "ipv4:127.0.0.1"  # whom the test's creates count against
 SOLO = arena_pb2.CreateMatchRequest(game=GAME, players=1)
 # A seat that stops answering is disqualified at its first missed decision.
+# The one answer it gives must beat its deadline (a match it never answered in
+# counts as unplayed): 0.05 s was too short for it on a slowed CPU.
 QUICK_OUT = arena_pb2.CreateMatchRequest(
     game=GAME,
     players=1,
-    clock=arena_pb2.ClockSettings(decision_seconds=0.05, time_bank_seconds=0.001, max_strikes=1),
+    clock=arena_pb2.ClockSettings(decision_seconds=1.0, time_bank_seconds=0.001, max_strikes=1),
 )
 
 
