@@ -54,7 +54,9 @@ def test_a_join_on_a_finished_match_is_checked_id_then_token_then_seat_then_stat
 def test_a_play_error_names_the_id_answered_the_decision_missed_or_zero(
     inprocess_server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
 ) -> None:
-    created = _create(stub, decision_seconds=0.5)
+    # The two refusals must come back before the deadline passes: at 0.5 s a
+    # loaded machine could let the deadline's error come first.
+    created = _create(stub, decision_seconds=2.0)
     opponent = random_opponent(inprocess_server, created.match_id, created.seat_tokens[1])
     seat = RawSeat(stub)
     seat.join(created.match_id, created.seat_tokens[0])
