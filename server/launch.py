@@ -24,6 +24,7 @@ class ServerProcess:
     address: str
     port: int
     log_lines: list[str]
+    reader: threading.Thread | None = None  # reads the rest of the log into log_lines
 
     @property
     def pid(self) -> int:
@@ -70,10 +71,11 @@ def start(
             continue
         if entry.get("event") == "server started":
             port = int(entry["port"])
-            threading.Thread(
+            reader = threading.Thread(
                 target=_drain, args=(process.stderr, lines, max_lines), daemon=True
-            ).start()
-            return ServerProcess(process, f"127.0.0.1:{port}", port, lines)
+            )
+            reader.start()
+            return ServerProcess(process, f"127.0.0.1:{port}", port, lines, reader)
     process.kill()
     process.wait()
     raise RuntimeError(f"{' '.join(command)} did not start:\n" + "".join(lines[-40:]))
@@ -85,8 +87,14 @@ def _drain(stream: IO[str], lines: list[str], max_lines: int | None) -> None:
             lines.append(line)
 
 
+# How long `stop` waits, after the exit, for the log's last lines to be read.
+LAST_LINES_SECONDS = 5.0
+
+
 def stop(server: ServerProcess, *, graceful: bool = True, timeout: float = 15.0) -> int:
-    """SIGTERM (or SIGKILL when not `graceful`) and wait; returns the exit code."""
+    """SIGTERM (or SIGKILL when not `graceful`) and wait; returns the exit code.
+    By then `log_lines` holds what the server wrote as it stopped: the process
+    can exit before the reader thread has read its last lines."""
     if server.process.poll() is None:
         if graceful:
             server.process.terminate()
@@ -98,3 +106,5 @@ def stop(server: ServerProcess, *, graceful: bool = True, timeout: float = 15.0)
         if server.process.poll() is None:
             server.process.kill()
             server.process.wait()
+        if server.reader is not None:
+            server.reader.join(LAST_LINES_SECONDS)

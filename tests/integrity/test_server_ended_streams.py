@@ -4,7 +4,6 @@ traceback in the logs."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 
 import grpc
@@ -48,7 +47,6 @@ def test_streams_the_server_ends_are_logged_as_one_info_line() -> None:
         assert stop_server_process(server) == 0
         for seat in seats:
             seat.close()
-    time.sleep(0.1)
     entries = log_entries(server.log_lines)
     events = [e["event"] for e in entries]
     assert "seat stream replaced" in events and "seat stream closed for flooding" in events
