@@ -263,3 +263,77 @@ def test_lines_a_stopped_reader_could_not_take_are_counted_once_it_reads(
     os.close(read_end)
     assert numbers[0] == 0 and numbers == sorted(set(numbers)), "in order"
     assert lost and len(numbers) + sum(lost) == 5000, "every line lost counted"
+
+
+class _Writes:
+    """`os` for server.logs, counting the writer's writes."""
+
+    def __init__(self, fail_after: int | None = None) -> None:
+        self.calls: list[int] = []
+        self._fail_after = fail_after  # bytes written, then ENOSPC (once)
+
+    def write(self, fd: int, data: bytes) -> int:
+        self.calls.append(len(data))
+        if self._fail_after == 0:
+            self._fail_after = None
+            raise OSError(errno.ENOSPC, "No space left on device")
+        if self._fail_after is not None and self._fail_after < len(data):
+            room, self._fail_after = self._fail_after, 0
+            return os.write(fd, data[:room])  # a short write, then the failure
+        return os.write(fd, data)
+
+
+def _read_lines(read_end: int) -> list[str]:
+    text = b""
+    with contextlib.suppress(BlockingIOError):
+        while chunk := os.read(read_end, 1 << 16):
+            text += chunk
+    return text.decode().splitlines()
+
+
+def test_lines_logged_while_the_writer_gathers_go_out_in_one_write(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A line wakes the writer thread only when it waits; lines logged after
+    it has written gather and are written together, in order, at once when
+    flushed (a thread woken for every line cost more than the line itself)."""
+    writes = _Writes()
+    monkeypatch.setattr(logs, "os", writes)
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    queue = logs.QueuedStderr(write_end, "utf-8", logs.LostLines(), 1000, gather=30.0)
+    try:
+        queue.put("first")
+        wait_until(lambda: len(writes.calls) == 1, what="the first line written")
+        for number in range(100):
+            queue.put(f"line {number}")
+        started = time.monotonic()
+        assert queue.flush(5)
+        assert time.monotonic() - started < 5, "the flush cut the gathering short"
+        assert len(writes.calls) == 2, writes.calls
+        assert _read_lines(read_end) == ["first", *(f"line {n}" for n in range(100))]
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
+def test_a_gathered_write_that_fails_loses_the_line_it_cut_and_writes_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lines written together: the line a failed write cuts short is lost and
+    counted, as one written alone would be; those after it are written each on
+    its own, and the count told once one goes through."""
+    lost = logs.LostLines()
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    queue = logs.QueuedStderr(write_end, "utf-8", lost, 1000, gather=30.0)
+    try:
+        writes = _Writes(fail_after=len("aaaa\nbb"))
+        monkeypatch.setattr(logs, "os", writes)
+        written = queue._write_all(["aaaa", "bbbb", "cccc"])
+        assert written
+        assert lost.told() == (1, "OSError: [Errno 28] No space left on device")
+        assert _read_lines(read_end) == ["aaaa", "bbcccc"]
+    finally:
+        os.close(read_end)
+        os.close(write_end)
