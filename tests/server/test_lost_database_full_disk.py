@@ -31,15 +31,17 @@ from tests.server.lost_database import assert_the_copy_serves
 pytestmark = pytest.mark.e2e
 
 DB_FOLDER = "/mnt/db"  # inside the namespace, on the small disk
-# No room anywhere: the temporary folders and the working folder are the full disk.
+TMPDIR = "/mnt/tmp"  # the server's temporary folder: a disk of its own
+# Room for Python's look at the temporary folder (it writes 4 bytes there and
+# takes the next folder if it cannot), none for a copy of the database. /tmp
+# itself is left alone: the server's own Python may be under it.
 NO_SPARE_ROOM = (
     "mount -t tmpfs -o size=1m tmpfs /mnt && mkdir /mnt/db /mnt/tmp"
-    " && mount --bind /mnt/tmp /tmp && mount --bind /mnt/tmp /var/tmp"
+    " && mount -t tmpfs -o size=8k tmpfs /mnt/tmp"
 )
-# The temporary folder on a disk of its own, with room.
 SPARE_ROOM = (
     "mount -t tmpfs -o size=1m tmpfs /mnt && mkdir /mnt/db /mnt/tmp"
-    " && mount -t tmpfs -o size=16m tmpfs /tmp"
+    " && mount -t tmpfs -o size=16m tmpfs /mnt/tmp"
 )
 
 
@@ -74,10 +76,9 @@ def namespace(request: pytest.FixtureRequest) -> Iterator[int]:
 
 def _serve_inside(holder: int) -> list[str]:
     user = [] if os.geteuid() == 0 else ["--user", "--preserve-credentials"]
-    enter = ["nsenter", "--target", str(holder), *user, "--mount"]
-    # Working in the full disk's folder: Python's last choice of a temporary folder.
-    inside = ["sh", "-c", 'cd /mnt/tmp && exec "$@"', "sh"]
-    return [*enter, *inside, *launch.serve_command("--db", f"{DB_FOLDER}/s.db")]
+    # Entering a mount namespace moves to its root folder: back to the project's.
+    enter = ["nsenter", "--target", str(holder), *user, "--mount", f"--wd={launch.ROOT}"]
+    return [*enter, *launch.serve_command("--db", f"{DB_FOLDER}/s.db")]
 
 
 def _fill(path: Path) -> None:
@@ -94,7 +95,7 @@ def _lose_the_database_and_stop(holder: int) -> tuple[int, list[str]]:
     """A server in the namespace: a match played, one created, the file deleted,
     the disk filled, SIGTERM. Returns the exit code and the log."""
     disk = Path(f"/proc/{holder}/root{DB_FOLDER}")
-    server = launch.start(_serve_inside(holder), env={"TMPDIR": "", "PYTHONPATH": str(launch.ROOT)})
+    server = launch.start(_serve_inside(holder), env={"TMPDIR": TMPDIR})
     try:
         play_random_match(server.address)
         created = create_match(server.address)
@@ -119,7 +120,7 @@ def test_a_copy_the_full_disk_cannot_hold_goes_to_the_temporary_folder(
     assert code == 0, "".join(lines[-5:])
     (saved,) = logged(lines, "database saved to a new file: its file had been deleted or replaced")
     saved_to = str(saved["saved_to"])
-    assert saved_to.startswith("/tmp/s.db.saved-"), saved_to
+    assert saved_to.startswith(f"{TMPDIR}/s.db.saved-"), saved_to
     assert sorted(os.listdir(f"/proc/{namespace}/root{DB_FOLDER}")) == ["fill"], (
         "a part-written copy was left beside the lost file"
     )
@@ -141,6 +142,6 @@ def test_a_database_no_copy_of_which_can_be_written_exits_1(namespace: int) -> N
     assert sorted(os.listdir(f"/proc/{namespace}/root{DB_FOLDER}")) == ["fill"], (
         "a part-written copy was left at the --db name"
     )
-    assert sorted(os.listdir(f"/proc/{namespace}/root/mnt/tmp")) == [], (
+    assert sorted(os.listdir(f"/proc/{namespace}/root{TMPDIR}")) == [], (
         "a part-written copy was left in the temporary folder"
     )
