@@ -75,6 +75,12 @@ class LateBot:
         return self.rng.randrange(len(decision.actions))
 
 
+class LaterBot(LateBot):
+    """Takes 6 s to start."""
+
+    build_seconds = 6.0
+
+
 class SlowToBuildBot(LateBot):
     """Takes 30 s to build (a model that will not load): it never joins in time."""
 
