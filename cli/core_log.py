@@ -171,6 +171,19 @@ def forward(
         line = line.rstrip(b"\r")
         emit(severity(line), line.decode("utf-8", "backslashreplace"))
 
+    def admit(line: bytes, now: float) -> None:
+        """Emitted within the bound; else held as perhaps the last words."""
+        nonlocal dropped
+        if bucket.take(now):
+            dropped += len(held)  # not the last words: a line came after them
+            held.clear()
+            emit_line(line)
+        else:
+            held.append(line)
+            if len(held) > LAST_LINES:
+                held.popleft()
+                dropped += 1
+
     while True:
         ready, _, _ = select.select([source], [], [], 1.0)
         now = clock()
@@ -185,15 +198,7 @@ def forward(
                 pending = pending[MAX_LINE_BYTES:]
             for line in lines:
                 last_line = now
-                if bucket.take(now):
-                    dropped += len(held)  # not the last words: a line came after them
-                    held.clear()
-                    emit_line(line)
-                else:
-                    held.append(line)
-                    if len(held) > LAST_LINES:
-                        held.popleft()
-                        dropped += 1
+                admit(line, now)
         if held and now - last_line >= 1.0:
             dropped += len(held)  # a second with no line and no end: the writer lives on
             held.clear()
@@ -201,13 +206,7 @@ def forward(
             emit("warning", DROPPED, dropped=dropped)
             dropped, last_told = 0, now
     if pending:  # a last line with no end of line
-        if bucket.take(clock()):
-            emit_line(pending)
-        else:
-            held.append(pending)
-            if len(held) > LAST_LINES:
-                held.popleft()
-                dropped += 1
+        admit(pending, clock())
     if dropped:
         emit("warning", DROPPED, dropped=dropped)
     for line in held:  # the last words, after the count of those before them
