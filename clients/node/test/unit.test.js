@@ -413,19 +413,26 @@ class FakeCall {
 
 const decision = (id) => ({ decision_id: String(id), seat: 0, prompt: '', actions: [{ label: 'a' }], events: [] });
 
+// A bot that records the decisions it is asked, and thinks on decision '1'
+// until `release()` is called.
+function thinkingOnFirst() {
+  const decided = [];
+  let release;
+  const thinking = new Promise((resolve) => (release = resolve));
+  const decide = async (view) => {
+    decided.push(view.decisionId);
+    if (view.decisionId === '1') await thinking;
+    return 0;
+  };
+  return { decided, decide, release: () => release() };
+}
+
 describe('playSeat on a stream that drops while decide is thinking', () => {
   test('what the dropped stream still had queued is not decided nor shown after the rejoin', async () => {
     const calls = [];
     const client = { Play: () => calls.push(new FakeCall()) && calls.at(-1), close() {} };
-    const decided = [];
+    const { decided, decide, release } = thinkingOnFirst();
     const events = [];
-    let release;
-    const thinking = new Promise((resolve) => (release = resolve));
-    const decide = async (view) => {
-      decided.push(view.decisionId);
-      if (view.decisionId === '1') await thinking;
-      return 0;
-    };
     const outcome = playSeat({ client, matchId: 'm', token: 't', decide, onEvent: (event) => events.push(event.move), backoffMs: 1 });
     const first = calls[0];
     const tick = () => new Promise((resolve) => setImmediate(resolve)); // messages arrive apart
@@ -492,15 +499,8 @@ describe('playSeat when the match ends while decide is thinking', () => {
     // A slow bot: the server plays for it at its deadline and sends the next decision, then the match ends.
     const call = new FakeCall();
     const client = { Play: () => call, close() {} };
-    const decided = [];
+    const { decided, decide, release } = thinkingOnFirst();
     const events = [];
-    let release;
-    const thinking = new Promise((resolve) => (release = resolve));
-    const decide = async (view) => {
-      decided.push(view.decisionId);
-      if (view.decisionId === '1') await thinking;
-      return 0;
-    };
     const outcome = playSeat({ client, matchId: 'm', token: 't', decide, onEvent: (event) => events.push(event.move) });
     call.feed('joined', { seat: 0, game: 'g', players: 2 });
     call.feed('decision', decision(1));
