@@ -25,6 +25,7 @@ import os
 import sqlite3
 import tempfile
 import time
+from collections.abc import Iterator
 
 from server.file_identity import name_problem
 
@@ -64,9 +65,8 @@ def save_copy(db: sqlite3.Connection, path: str) -> str:
         with contextlib.suppress(OSError):
             os.makedirs(folder, mode=0o700)
     failed: OSError | sqlite3.Error | None = None
-    for place in (lambda: path, lambda: f"{path}.saved-{stamp}", lambda: _spare(path, stamp)):
+    for target in _places(path, stamp):
         try:
-            target = place()
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         except OSError as error:
             failed = failed or error
@@ -87,11 +87,17 @@ def save_copy(db: sqlite3.Connection, path: str) -> str:
     raise failed
 
 
-def _spare(path: str, stamp: str) -> str:
-    # Asked for only when needed: with no usable temporary folder (a full disk
-    # under every one), gettempdir raises, and that must not keep the copy
-    # from being tried at the `--db` name first.
-    return os.path.join(tempfile.gettempdir(), f"{os.path.basename(path)}.saved-{stamp}")
+def _places(path: str, stamp: str) -> Iterator[str]:
+    """Where a copy may go, in turn. The temporary folder is looked up only
+    when reached: with none usable (a full disk under every one), gettempdir
+    raises, which once kept the copy from being tried at the `--db` name."""
+    yield path
+    yield f"{path}.saved-{stamp}"
+    try:
+        spare = tempfile.gettempdir()
+    except OSError:
+        return
+    yield os.path.join(spare, f"{os.path.basename(path)}.saved-{stamp}")
 
 
 def _remove_copy(target: str) -> None:
