@@ -41,6 +41,13 @@ test: $(STAMP) ## run the whole test suite; steps that need a missing tool say N
 
 # Each step below runs when its tools are on this machine and otherwise says NOT RUN
 # and how to get them; REQUIRE_<STEP>=1 (set by .ci/run) makes a missing tool an error.
+# Each collects only the folders its tests are in: collecting the whole suite to
+# pick a few of its tests took about 8 s a step. tests/packaging/test_step_folders.py
+# fails when a test of a step is put anywhere else.
+SANDBOX_TESTS := tests/sandbox tests/cli tests/tournament
+PROTOC_TESTS := tests/contract
+NETNS_TESTS := tests/raycluster
+BROWSER_TESTS := tests/web
 define needs
 	@missing=""; for tool in $(2); do command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \
 	if [ -z "$$missing" ]; then \
@@ -53,13 +60,13 @@ define needs
 endef
 
 test-sandbox: $(STAMP) ## the bot sandbox's tests (hostile bots included); need bubblewrap and node (a Node bot in the sandbox)
-	$(call needs,test-sandbox,bwrap node,$(BIN)/python -m pytest -m sandbox,$(REQUIRE_SANDBOX),install bubblewrap (apt-get install bubblewrap) and Node.js 20 or newer)
+	$(call needs,test-sandbox,bwrap node,$(BIN)/python -m pytest -m sandbox $(SANDBOX_TESTS),$(REQUIRE_SANDBOX),install bubblewrap (apt-get install bubblewrap) and Node.js 20 or newer)
 
 test-protoc: $(STAMP) ## run the bot guide's protoc lines as written and build its C++ bot; need protoc, its Go, Ruby and C++ plugins, g++
-	$(call needs,test-protoc,protoc protoc-gen-go protoc-gen-go-grpc grpc_ruby_plugin grpc_cpp_plugin g++ pkg-config,$(BIN)/python -m pytest -m protoc,$(REQUIRE_PROTOC),install them: apt-get install protobuf-compiler protoc-gen-go protoc-gen-go-grpc protobuf-compiler-grpc g++ pkg-config libgrpc++-dev)
+	$(call needs,test-protoc,protoc protoc-gen-go protoc-gen-go-grpc grpc_ruby_plugin grpc_cpp_plugin g++ pkg-config,$(BIN)/python -m pytest -m protoc $(PROTOC_TESTS),$(REQUIRE_PROTOC),install them: apt-get install protobuf-compiler protoc-gen-go protoc-gen-go-grpc protobuf-compiler-grpc g++ pkg-config libgrpc++-dev)
 
 test-ray: $(STAMP) ## the Ray cluster tests, inside a private network namespace; need unshare and ip
-	$(call needs,test-ray,unshare ip,$(BIN)/python -m pytest -m netns,$(REQUIRE_NETNS),install them: apt-get install util-linux iproute2)
+	$(call needs,test-ray,unshare ip,$(BIN)/python -m pytest -m netns $(NETNS_TESTS),$(REQUIRE_NETNS),install them: apt-get install util-linux iproute2)
 
 test-node: $(STAMP) ## the Node.js bot's tests (clients/node); says so when node or npm is missing
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
@@ -74,7 +81,7 @@ CHROMIUM ?= /usr/bin/chromium
 
 test-browser: $(STAMP) ## the web viewer in headless Chromium; says so when Chromium is missing
 	@if [ -x "$(CHROMIUM)" ]; then \
-		SHEEPFOLD_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest -m browser -q \
+		SHEEPFOLD_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest -m browser -q $(BROWSER_TESTS) \
 			-n $(TEST_WORKERS) --dist loadfile; \
 	elif [ -n "$(REQUIRE_BROWSER)" ]; then \
 		echo "test-browser: REQUIRE_BROWSER is set but there is no Chromium at $(CHROMIUM)" >&2; exit 1; \
