@@ -12,6 +12,9 @@ measuring window, so it tells a 5% change to the match path from noise in a
 few seconds. Prints one JSON object.
 
     python -m benchmarks.match_loop --game sheep-n-sheep --players 2 --matches 10
+
+`--metrics` counts the server's Prometheus metrics as `serve --metrics-port`
+does (deployments run with them; the server section of the benchmarks without).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import games
 from server.logs import configure_logging
 from server.loops import add_loop_argument, run
 from server.match import Match
+from server.metrics import NO_METRICS, ServerMetrics
 from server.records import ClockConfig, MatchRecord, hash_token, new_seat_token
 from server.seats import SeatStream
 from server.sqlite_store import SqliteStore
@@ -47,6 +51,7 @@ class MatchLoopResult:
     players: int
     matches: int
     db: str
+    metrics: bool  # the Prometheus metrics counted (--metrics)
     seconds: float
     decisions: int
     decisions_per_second: float
@@ -84,7 +89,12 @@ async def _seat(
 
 
 async def _one_match(
-    store: StoreWorker, game_name: str, players: int, seed: int, tally: Tally
+    store: StoreWorker,
+    metrics: ServerMetrics,
+    game_name: str,
+    players: int,
+    seed: int,
+    tally: Tally,
 ) -> None:
     game = games.get(game_name)
     record = MatchRecord(
@@ -99,7 +109,8 @@ async def _one_match(
         game.rules_version,
     )
     await store.create_match(record)
-    match = Match(record, game, store)
+    match = Match(record, game, store, metrics=metrics.for_game(game_name))
+    match.metrics.match_created()
     match.start()
     rng = random.Random(seed)
     seats = []
@@ -110,15 +121,25 @@ async def _one_match(
     await asyncio.gather(*seats)
 
 
-async def _slot(store: StoreWorker, args: argparse.Namespace, slot: int, tally: Tally) -> None:
+async def _slot(
+    store: StoreWorker,
+    metrics: ServerMetrics,
+    args: argparse.Namespace,
+    slot: int,
+    tally: Tally,
+) -> None:
     for played in range(sys.maxsize):
-        await _one_match(store, args.game, args.players, slot * 1_000_003 + played, tally)
+        seed = slot * 1_000_003 + played
+        await _one_match(store, metrics, args.game, args.players, seed, tally)
 
 
 async def measure(args: argparse.Namespace, db: str) -> MatchLoopResult:
     tally = Tally()
-    store = StoreWorker(SqliteStore(db, serving=True))
-    slots = [asyncio.create_task(_slot(store, args, i, tally)) for i in range(args.matches)]
+    metrics = ServerMetrics() if args.metrics else NO_METRICS
+    store = StoreWorker(SqliteStore(db, serving=True), on_written=metrics.db_written)
+    slots = [
+        asyncio.create_task(_slot(store, metrics, args, i, tally)) for i in range(args.matches)
+    ]
     try:
         await asyncio.sleep(args.warmup)
         decisions, bots = tally.decisions, tally.bot_seconds
@@ -140,6 +161,7 @@ async def measure(args: argparse.Namespace, db: str) -> MatchLoopResult:
         players=args.players,
         matches=args.matches,
         db=args.db,
+        metrics=args.metrics,
         seconds=args.seconds,
         decisions=decisions,
         decisions_per_second=decisions / args.seconds,
@@ -162,6 +184,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seconds", type=float, default=4.0, help="the measuring window")
     parser.add_argument("--warmup", type=float, default=1.0, help="seconds before measuring")
     add_loop_argument(parser, "as `sheepfold serve` runs")
+    parser.add_argument(
+        "--metrics",
+        action="store_true",
+        help="count the Prometheus metrics, as `serve --metrics-port` does (off by default)",
+    )
     parser.add_argument(
         "--db",
         default="file",

@@ -350,16 +350,20 @@ def _benchmark(module: str, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("db", ["file", ":memory:"])
-def test_the_match_loop_counts_decisions_and_splits_the_bots_cpu_out(db: str) -> None:
+@pytest.mark.parametrize(("db", "metrics"), [("file", False), (":memory:", False), ("file", True)])
+def test_the_match_loop_counts_decisions_and_splits_the_bots_cpu_out(
+    db: str, metrics: bool
+) -> None:
     done = _benchmark(
         "match_loop",
         "--game", "stubborn-sheep", "--players", "3", "--matches", "2",
         "--seconds", "0.5", "--warmup", "0.2", "--db", db,
+        *(["--metrics"] if metrics else []),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert (result["game"], result["players"], result["db"]) == ("stubborn-sheep", 3, db)
+    assert result["metrics"] is metrics
     assert result["decisions"] > 0
     assert math.isclose(result["decisions_per_second"], result["decisions"] / 0.5)
     assert 0 < result["bots_us_per_decision"] < result["thread_us_per_decision"]
