@@ -241,6 +241,11 @@ class SqliteStore:
             self._page_bytes = int(self._db.execute("PRAGMA page_size").fetchone()[0])
         return self._page_bytes + WAL_FRAME_HEADER_BYTES
 
+    def needs_room(self) -> bool:
+        """Whether the write-ahead log has grown past the room left for it (two
+        file system calls, no lock: `make_room` looks again under its lock)."""
+        return _log_outgrows_disk(self.path)
+
     def make_room(self) -> None:
         """Empty the write-ahead log once it has grown past the room left on its
         disk. The log grows by every write (a move adds a few KB of pages) until

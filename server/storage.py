@@ -53,7 +53,10 @@ _NO_ROOM = (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR)
 # Writes made on the event loop between two checkpoints of the write-ahead log.
 CHECKPOINT_EVERY = 1000
 # Writes made on the event loop between two looks at whether the write-ahead log
-# has outgrown the room left on its disk (Store.make_room).
+# has outgrown the room left on its disk (Store.needs_room). The look is made on
+# the loop (two file system calls, about 3 us) and the writer thread is woken
+# only to empty the log (Store.make_room): woken for every look, a job, a thread
+# switch and the look itself on the writer thread came to more than the look.
 ROOM_CHECK_EVERY = 16
 
 
@@ -234,7 +237,7 @@ class StoreWorker:
         if self.on_written is not None:
             self.on_written(time.monotonic() - started)
         self._written_now += 1
-        if self._written_now % ROOM_CHECK_EVERY == 0:
+        if self._written_now % ROOM_CHECK_EVERY == 0 and self.store.needs_room():
             self._housekeeping(self.store.make_room, "make room")
         if self._written_now >= CHECKPOINT_EVERY:
             self._written_now = 0

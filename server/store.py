@@ -57,9 +57,15 @@ class Store(Protocol):
         started again (0 when nothing does)."""
         ...
 
+    def needs_room(self) -> bool:
+        """Whether `make_room` has space to give back now: a look that takes no
+        lock and writes nothing (on the event loop, every few quick writes, so
+        the writer thread is woken only when there is something to do)."""
+        ...
+
     def make_room(self) -> None:
         """Give back disk space the store holds and does not need (on the writer
-        thread, every few quick writes and while the disk is full); never raises."""
+        thread, when `needs_room` says so and while the disk is full); never raises."""
         ...
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None: ...
@@ -125,6 +131,9 @@ class MemoryStore:
 
     def checkpoint(self) -> int:
         return 0
+
+    def needs_room(self) -> bool:
+        return False
 
     def make_room(self) -> None:
         pass

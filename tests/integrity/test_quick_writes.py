@@ -157,6 +157,29 @@ def test_quick_writes_checkpoint_the_log_now_and_then(
         assert stored is not None and len(stored.moves) == 25
 
 
+@pytest.mark.parametrize("outgrown", [False, True])
+def test_the_writer_thread_is_woken_to_make_room_only_when_the_log_needs_it(
+    tmp_path: Path, outgrown: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The look at the log's room every ROOM_CHECK_EVERY quick writes is made
+    on the event loop; the writer thread empties the log only when it has
+    outgrown its room. It was once woken for every look, room or not."""
+    monkeypatch.setattr(sqlite_store, "_log_outgrows_disk", lambda path: outgrown)
+    store = SqliteStore(tmp_path / "s.db")
+    made_room: list[int] = []
+    store.make_room = lambda: made_room.append(1)  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        worker = StoreWorker(store)
+        await worker.create_match(stored_match("m", seed=7, created_at=1.0))
+        for number in range(1, 4 * storage.ROOM_CHECK_EVERY):
+            await worker.record_move("m", _move(number), game=GAME)
+        await worker.close()
+
+    asyncio.run(scenario())
+    assert len(made_room) == (4 if outgrown else 0), made_room
+
+
 def test_a_checkpoint_starts_the_log_again_once_it_is_over_the_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
