@@ -14,13 +14,14 @@ from server.clock_limits import ClockConfig
 from server.logs import worth_logging
 from server.metrics import GameMetrics
 from server.seat_messages import send_error
-from server.seats import FROZEN_SECONDS, TIMED_OUT, PendingDecision, Seat, arm
+from server.seats import FROZEN_SECONDS, TIMED_OUT, Deadlines, PendingDecision, Seat
 
 
 async def answer_in_time(
     seat: Seat,
     pending: PendingDecision,
     clock: ClockConfig,
+    deadlines: Deadlines,
     metrics: GameMetrics,
     log: FilteringBoundLogger,
 ) -> int:
@@ -30,14 +31,13 @@ async def answer_in_time(
     # Measured on the monotonic clock: the loop's may count whole milliseconds
     # (uvloop's does), which made an answer of a few tenths of one 0 or 1 ms.
     pending.opened_at = time.monotonic()
-    # A plain timer on the answer future: wait_for and shield would add a task,
-    # a second future and their callbacks to every decision.
-    arm(pending, clock.decision_seconds + seat.bank)
+    # The match's timer on the answer future: wait_for and shield would add a
+    # task, a second future and their callbacks to every decision.
+    deadlines.arm(pending, clock.decision_seconds + seat.bank)
     try:
         index = await pending.answer
     finally:
-        if pending.timer is not None:
-            pending.timer.cancel()
+        deadlines.disarm()
         elapsed = time.monotonic() - pending.opened_at
         seat.thinking += elapsed
     if index == TIMED_OUT:

@@ -41,6 +41,7 @@ from server.rulings import (
 from server.seat_messages import broadcast, release_held, send, send_error
 from server.seats import (
     TIMED_OUT,
+    Deadlines,
     JoinError,
     MatchLimits,
     PendingDecision,
@@ -128,6 +129,7 @@ class Match:
             match_id=record.match_id, game=record.game
         )
         self._pending: PendingDecision | None = None
+        self._deadlines = Deadlines()
         self._decision_counter = decision_ids_start(record.match_id)
         self._all_joined = asyncio.Event()
         self._finished = asyncio.Event()
@@ -196,6 +198,8 @@ class Match:
             self.log.exception("telling a match's end failed; it stays as written")
             self._close_streams(grpc.StatusCode.INTERNAL, TELLING_FAILED)
             self._finished.set()
+        finally:
+            self._deadlines.stop()
 
     def _loop_ended(self, task: asyncio.Task[None]) -> None:
         if task.cancelled() or task.exception() is None:
@@ -304,7 +308,9 @@ class Match:
             queue_decision(
                 seat, pending, with_held(seat, pending.message, self.limits, self.log), self.log
             )
-        index = await answer_in_time(seat, pending, self.record.clock, self.metrics, self.log)
+        index = await answer_in_time(
+            seat, pending, self.record.clock, self._deadlines, self.metrics, self.log
+        )
         self._pending = None
         if index == TIMED_OUT:
             await self._apply(seat_index, actions, self._forced_index(len(actions)), "timeout")

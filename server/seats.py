@@ -98,8 +98,7 @@ class PendingDecision:
     answer: asyncio.Future[int] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
-    timer: asyncio.TimerHandle | None = None  # times the answer out (see `arm`)
-    restarted: bool = False  # its clock started again once already (see `arm`)
+    restarted: bool = False  # its clock started again once already (see `Deadlines`)
     # The stream its latest copy was queued on, and the copy's place there
     # (`Outbound.position`): a refused answer sends it again only once that
     # copy has left the queue.
@@ -125,27 +124,70 @@ def expire(answer: asyncio.Future[int]) -> None:
 FROZEN_SECONDS = 1.0
 
 
-def arm(pending: PendingDecision, seconds: float) -> None:
-    """Time the decision's answer out after `seconds`, counted from
-    `pending.opened_at`. Should the timer run FROZEN_SECONDS late, the server
-    was not running: the time is not the seat's, so its clock starts again
-    (`opened_at` reset, the whole time given again) instead of a random move
-    and a strike, the seat's answer perhaps already waiting unread. Once a
-    decision at most: a loop late at every timer (a server overloaded beyond
-    use) must still time a silent seat out."""
-    due = time.monotonic() + seconds
-    loop = asyncio.get_running_loop()
-    pending.timer = loop.call_later(seconds, _time_up, pending, seconds, due)
+class Deadlines:
+    """One match's timer for the deadline of its open decision, kept from one
+    decision to the next. A timer of each decision's own (`call_later`, then
+    `cancel` once answered) cost about 2 us a decision under uvloop, and
+    answers mostly come long before their deadline. This one is set anew only
+    when it would run after the open decision's deadline; otherwise it runs
+    when it was set to, and then moves on to the deadline of the decision open
+    by then, if any. An open decision's deadline is met exactly as by a timer
+    of its own. `stop` once the match is over: a timer left set held the match's
+    last decision until it ran (up to its clock's time and bank)."""
 
+    def __init__(self) -> None:
+        self._handle: asyncio.TimerHandle | None = None
+        self._set_for = 0.0  # time.monotonic() the handle runs at
+        self._pending: PendingDecision | None = None
+        self._seconds = 0.0
+        self._due = 0.0
 
-def _time_up(pending: PendingDecision, seconds: float, due: float) -> None:
-    now = time.monotonic()
-    if now - due > FROZEN_SECONDS and not pending.restarted and not pending.answer.done():
-        pending.restarted = True
-        pending.opened_at = now
-        arm(pending, seconds)
-        return
-    expire(pending.answer)
+    def arm(self, pending: PendingDecision, seconds: float) -> None:
+        """Time `pending`'s answer out `seconds` after `pending.opened_at`.
+        Should the timer run FROZEN_SECONDS late, the server was not running:
+        the time is not the seat's, so its clock starts again (`opened_at`
+        reset, the whole time given again) instead of a random move and a
+        strike, the seat's answer perhaps already waiting unread. Once a
+        decision at most: a loop late at every timer (a server overloaded
+        beyond use) must still time a silent seat out."""
+        self._pending, self._seconds = pending, seconds
+        self._due = due = pending.opened_at + seconds
+        if self._handle is None or self._set_for > due:
+            self._set(due, seconds)
+
+    def disarm(self) -> None:
+        """The open decision is closed (answered, or timed out): nothing to
+        time out until the next `arm`. The timer stays set."""
+        self._pending = None
+
+    def stop(self) -> None:
+        """The timer cancelled and nothing held: the match is over."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        self._pending = None
+
+    def _set(self, due: float, delay: float) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+        self._set_for = due
+        self._handle = asyncio.get_running_loop().call_later(delay, self._time_up)
+
+    def _time_up(self) -> None:
+        self._handle = None
+        pending = self._pending
+        if pending is None or pending.answer.done():
+            return
+        now, due = time.monotonic(), self._due
+        if self._set_for < due and now < due:  # set for an earlier decision's deadline
+            self._set(due, due - now)
+            return
+        if now - due > FROZEN_SECONDS and not pending.restarted:
+            pending.restarted = True
+            pending.opened_at = now
+            self.arm(pending, self._seconds)
+            return
+        expire(pending.answer)
 
 
 class JoinError(Exception):

@@ -19,7 +19,7 @@ from sheepfold.v1 import arena_pb2
 from server.answer_clock import answer_in_time
 from server.clock_limits import ClockConfig
 from server.metrics import GameMetrics, _NoGameMetrics
-from server.seats import TIMED_OUT, PendingDecision, Seat, SeatStream, refusal
+from server.seats import TIMED_OUT, Deadlines, PendingDecision, Seat, SeatStream, refusal
 
 LOG = structlog.get_logger("test")
 
@@ -61,15 +61,20 @@ def _decision(decision_id: int, actions: int = 3) -> PendingDecision:
 
 
 async def _answered_after(
-    seat: Seat, clock: ClockConfig, metrics: GameMetrics, decision_id: int, seconds: float | None
+    seat: Seat,
+    clock: ClockConfig,
+    metrics: GameMetrics,
+    decision_id: int,
+    seconds: float | None,
+    deadlines: Deadlines | None = None,
 ) -> tuple[int, float, PendingDecision]:
     """The decision's outcome, how long it took, and the decision: answered 0
-    after `seconds`, or never (None)."""
+    after `seconds`, or never (None). `deadlines`: the match's timer."""
     pending = _decision(decision_id)
     if seconds is not None:
         asyncio.get_running_loop().call_later(seconds, pending.answer.set_result, 0)
     started = time.monotonic()
-    index = await answer_in_time(seat, pending, clock, metrics, LOG)
+    index = await answer_in_time(seat, pending, clock, deadlines or Deadlines(), metrics, LOG)
     return index, time.monotonic() - started, pending
 
 
@@ -132,8 +137,63 @@ def test_an_answer_within_the_decision_time_costs_no_bank() -> None:
     clock = ClockConfig(decision_seconds=1.0, time_bank_seconds=0.5, max_strikes=1)
     seat = Seat(index=0, bank=clock.time_bank_seconds)
     metrics = Counted()
-    index, _, pending = asyncio.run(_answered_after(seat, clock, metrics, 3, 0.05))
+    index, _, _ = asyncio.run(_answered_after(seat, clock, metrics, 3, 0.05))
     assert index == 0
     assert (seat.strikes, seat.bank, seat.disqualified) == (0, 0.5, False)
-    assert pending.timer is not None and pending.timer.cancelled(), "no timer left behind"
     assert metrics.missed == [] and len(metrics.answered) == 1
+
+
+def test_one_timer_meets_every_decisions_deadline_whichever_comes_first() -> None:
+    """A match's timer is kept from decision to decision (server/seats.py,
+    `Deadlines`): a decision whose deadline comes after the one it was set
+    for times out at its own deadline, not at the earlier one, and one whose
+    deadline comes before it times out at its own, not at the later one."""
+    metrics = Counted()
+    deadlines = Deadlines()
+    long_clock = ClockConfig(decision_seconds=0.6, max_strikes=9)
+    short_clock = ClockConfig(decision_seconds=0.15, max_strikes=9)
+    seat = Seat(index=0, bank=0.0)
+
+    async def decisions() -> list[tuple[int, float]]:
+        # Answered at once: the timer stays set for 0.15 s from the first opening.
+        first, _, _ = await _answered_after(seat, short_clock, metrics, 1, 0.0, deadlines)
+        later, waited_later, _ = await _answered_after(
+            seat, long_clock, metrics, 2, None, deadlines
+        )
+        # Answered at once: the timer stays set for 0.6 s from the third opening.
+        third, _, _ = await _answered_after(seat, long_clock, metrics, 3, 0.0, deadlines)
+        sooner, waited_sooner, _ = await _answered_after(
+            seat, short_clock, metrics, 4, None, deadlines
+        )
+        deadlines.stop()
+        return [(first, 0.0), (later, waited_later), (third, 0.0), (sooner, waited_sooner)]
+
+    (first, _), (later, waited_later), (third, _), (sooner, waited_sooner) = asyncio.run(
+        decisions()
+    )
+    assert (first, later, third, sooner) == (0, TIMED_OUT, 0, TIMED_OUT)
+    assert 0.55 < waited_later < 0.9, waited_later
+    assert 0.1 < waited_sooner < 0.4, waited_sooner
+    assert metrics.missed == [False, False]
+
+
+def test_a_match_over_leaves_no_timer_set() -> None:
+    """An answered decision leaves the match's timer set (for the next one);
+    once the match is over it is cancelled, holding nothing: left set, it held
+    the match's last decision for the decision's time and bank."""
+    clock = ClockConfig(decision_seconds=30.0, max_strikes=1)
+    seat = Seat(index=0, bank=0.0)
+    deadlines = Deadlines()
+
+    def timers_set() -> int:
+        scheduled = asyncio.get_running_loop()._scheduled  # type: ignore[attr-defined]
+        return sum(1 for handle in scheduled if not handle.cancelled())
+
+    async def answered_then_over() -> tuple[int, int, int]:
+        index, _, _ = await _answered_after(seat, clock, Counted(), 5, 0.0, deadlines)
+        set_before = timers_set()
+        deadlines.stop()
+        return index, set_before, timers_set()
+
+    index, set_before, set_after = asyncio.run(answered_then_over())
+    assert (index, set_before, set_after) == (0, 1, 0)
