@@ -7,12 +7,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
+import grpc
 import structlog
 
 from games.contract import State
 from server import encoding
 from server.clock_limits import ClockConfig
-from server.seat_messages import release_held, send
+from server.seat_messages import release_held, send, send_error
 from server.seats import MatchLimits, PendingDecision, Seat
 
 
@@ -94,6 +95,39 @@ def with_held(
     seat.held = held
     release_held(seat, log)
     return message(())
+
+
+def tell_too_large(
+    seat: Seat,
+    pending: PendingDecision,
+    played: str,
+    limits: MatchLimits,
+    log: structlog.typing.FilteringBoundLogger,
+) -> None:
+    """A decision larger than the server sends (`limits.decision_bytes`), whose
+    move the server played (`played`, the action's label): logged, and its seat
+    told so (PlayError RESOURCE_EXHAUSTED) on the stream, which goes on. Sent,
+    gRPC ended the seat's stream RESOURCE_EXHAUSTED "Sent message larger than
+    max" and logged a warning; the SDK gave up, and the seat's moves were then
+    forced, strike after strike, until it was disqualified. No game's decision
+    reaches the least bound `serve` takes (Stubborn Sheep's stay under about
+    400 KB, games/stubborn_sheep/scoring.py): a server built in code with less
+    gets here."""
+    log.warning(
+        "decision too large to send, its move forced",
+        seat=seat.index,
+        decision_id=pending.decision_id,
+        actions=len(pending.actions),
+        bytes=len(pending.body),
+        max_message_bytes=limits.decision_bytes,
+    )
+    send_error(
+        seat,
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        too_large(pending, played, limits.decision_bytes),
+        pending.decision_id,
+        log,
+    )
 
 
 def too_large(pending: PendingDecision, played: str, decision_bytes: int) -> str:

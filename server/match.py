@@ -25,7 +25,7 @@ from server.decision_messages import (
     DecisionMessages,
     queue_decision,
     send_again_if_read,
-    too_large,
+    tell_too_large,
     with_held,
 )
 from server.floods import count_refusal
@@ -319,33 +319,10 @@ class Match:
 
     async def _too_large(self, seat: Seat, pending: PendingDecision) -> None:
         """A decision larger than the server sends (`decision_bytes`): its move
-        is forced at once, with no strike, and its seat told so (PlayError
-        RESOURCE_EXHAUSTED) on the stream, which goes on. Sent, gRPC ended the
-        seat's stream RESOURCE_EXHAUSTED "Sent message larger than max" and
-        logged a warning; the SDK gave up, and the seat's moves were then
-        forced, strike after strike, until it was disqualified. No game's
-        decision reaches the least bound `serve` takes (Stubborn Sheep's stay
-        under about 400 KB, games/stubborn_sheep/scoring.py): a server built
-        in code with less gets here."""
+        is forced at once, with no strike, and its seat told so (`tell_too_large`)."""
         index = self._forced_index(len(pending.actions))
-        label = pending.actions[index].label
-        size = len(pending.body)
         self.metrics.forced_move(TOO_LARGE)
-        self.log.warning(
-            "decision too large to send, its move forced",
-            seat=seat.index,
-            decision_id=pending.decision_id,
-            actions=len(pending.actions),
-            bytes=size,
-            max_message_bytes=self.limits.decision_bytes,
-        )
-        send_error(
-            seat,
-            grpc.StatusCode.RESOURCE_EXHAUSTED,
-            too_large(pending, label, self.limits.decision_bytes),
-            pending.decision_id,
-            self.log,
-        )
+        tell_too_large(seat, pending, pending.actions[index].label, self.limits, self.log)
         await self._apply(seat.index, pending.actions, index, TOO_LARGE)
 
     def _forced_index(self, count: int) -> int:
