@@ -246,13 +246,13 @@ class QueuedStderr:
                 self._lost.lost(error)
                 index += 1
             written = False
-            for line in lines[index:]:
-                written = self._write(line)
+            for one in encoded[index:]:
+                written = self._write(one)
             return written
         return True
 
-    def _write(self, line: str) -> bool:
-        data = f"{line}\n".encode(self._encoding, "backslashreplace")
+    def _write(self, data: bytes) -> bool:
+        """One encoded line; whether it went through (else it is lost, and counted)."""
         try:
             while data:
                 data = data[os.write(self._fd, data) :]
