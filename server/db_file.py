@@ -28,6 +28,7 @@ import time
 from collections.abc import Iterator
 
 from server.file_identity import name_problem
+from server.files import SQLITE_COMPANIONS
 
 
 def file_problem(path: str, held: int) -> str | None:
@@ -101,6 +102,6 @@ def _places(path: str, stamp: str) -> Iterator[str]:
 
 
 def _remove_copy(target: str) -> None:
-    for name in (target, f"{target}-journal", f"{target}-wal", f"{target}-shm"):
+    for name in (target, *(target + suffix for suffix in SQLITE_COMPANIONS)):
         with contextlib.suppress(OSError):
             os.unlink(name)

@@ -15,6 +15,8 @@ from pathlib import Path
 # What "1 MB" means for every file a user names: far beyond any real
 # certificate or config, and small enough to read at once.
 MAX_USER_FILE_BYTES = 1024 * 1024
+# The files SQLite keeps beside a database `DB`, named `DB` and one of these.
+SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
 
 
 class Kind(enum.Enum):
@@ -196,7 +198,7 @@ def _odd_companion(db: str) -> str:
     """' (DB-wal is a folder ...)' when one of the files SQLite keeps beside the
     database is not a file it can open: it said only "unable to open database
     file", of a database that was there and readable."""
-    for suffix in ("-wal", "-shm", "-journal"):
+    for suffix in SQLITE_COMPANIONS:
         companion = db + suffix
         if os.path.lexists(companion) and not os.path.isfile(companion):
             what = "a folder" if os.path.isdir(companion) else "not a regular file"
