@@ -29,6 +29,7 @@ from typing import Any
 from clients.bot_limits import DEFAULT_LIMITS
 from clients.launch import LimitsError, SandboxPolicy, parse_limits
 from clients.launch.sandbox import held_home, held_temp, host_state
+from server.files import SQLITE_COMPANIONS
 
 __all__ = ["bot_sandbox", "check_folders", "default_sandbox"]
 
@@ -146,7 +147,7 @@ def check_folders(
     """
     db = Path(database).resolve()
     # The database's own files beside it hold its pages too (the secret among them).
-    db_files = [db, *(db.with_name(db.name + tail) for tail in ("-wal", "-shm", "-journal"))]
+    db_files = [db, *(db.with_name(db.name + tail) for tail in SQLITE_COMPANIONS)]
     extra = read_only or {}
     for name in sandboxed:
         link = None if config_dir is None else linked_out(folders[name], config_dir)

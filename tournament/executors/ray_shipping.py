@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from server.files import SQLITE_COMPANIONS
 from tournament.config import BotSpec, TournamentConfig, resolve_path
 from tournament.executors.ray_task import SHIPPED
 from tournament.run_error import RunError
@@ -60,8 +61,7 @@ def runtime_env_for(
         # matching `cup 1.sqlite`, and the database itself was shipped.
         excludes.append(_anchored(database_path.relative_to(base)) + "*")
     database_files = [
-        database_path.with_name(database_path.name + tail)
-        for tail in ("", "-wal", "-shm", "-journal")
+        database_path.with_name(database_path.name + tail) for tail in ("", *SQLITE_COMPANIONS)
     ]
     jailed = [
         Path(bot_folder(bot, config.base_dir)).resolve()
