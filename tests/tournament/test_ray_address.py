@@ -295,3 +295,28 @@ def test_auto_with_ray_address_auto_names_the_address_file_it_read(
         f"cannot join a Ray cluster: nothing listens at {address} (connection refused); "
         "--ray auto took it from the last `ray start --head` on this machine"
     )
+
+
+def test_auto_names_a_running_ray_process_when_no_address_file_named_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no address file, Ray's `auto` takes a cluster it finds among this
+    machine's processes, which may be one this process cannot reach (another
+    network namespace, a cluster dying): the message blamed `ray start --head`,
+    which had left no address."""
+    pytest.importorskip("ray")
+    from ray._private import services
+
+    from tournament.executors.ray_connect import _auto_address
+
+    address = f"127.0.0.1:{_closed_port()}"
+    monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))  # no ray_current_cluster here
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(services, "find_gcs_addresses", lambda: [address])
+    with pytest.raises(ray_address.RayAddressError) as raised:
+        _auto_address()
+    assert str(raised.value) == (
+        f"cannot join a Ray cluster: nothing listens at {address} (connection refused); "
+        "--ray auto took it from a Ray process running on this machine "
+        "(ray start, or a Ray started by another program)"
+    )

@@ -188,11 +188,27 @@ def _auto_address() -> str:
     try:
         check_address(found)
     except RayAddressError as error:
-        source = (
-            "RAY_ADDRESS" if from_environment else "the last `ray start --head` on this machine"
-        )
-        raise RayAddressError(f"{error}; --ray auto took it from {source}") from None
+        raise RayAddressError(
+            f"{error}; --ray auto took it from {_auto_source(found, from_environment)}"
+        ) from None
     return found
+
+
+def _auto_source(found: str, from_environment: bool) -> str:
+    """Where Ray's `auto` found `found`: RAY_ADDRESS, the address file the last
+    `ray start --head` left, or else a running Ray process's command line (its
+    legacy fallback, which also finds a cluster this process cannot reach)."""
+    if from_environment:
+        return "RAY_ADDRESS"
+    try:
+        from ray._private.services import find_bootstrap_address
+
+        left_by_ray_start = find_bootstrap_address(None)
+    except Exception:  # another Ray's internals: say what it most likely read
+        return "the last `ray start --head` on this machine"
+    if left_by_ray_start == found:
+        return "the last `ray start --head` on this machine"
+    return "a Ray process running on this machine (ray start, or a Ray started by another program)"
 
 
 def head_watch(settings: ExecutorSettings) -> HeadWatch | None:
