@@ -9,8 +9,8 @@ joined through cities and gardens but not lakes, a city printed inside a tile
 complete at once, tiles left unplaced at an early end scoring nothing, an area facing
 a hole in the landscape staying open, a stream closed in an L as a lake heart, and
 four players scored as the scoring board adds up its squares, grass closed by a road
-with nothing printed on it as an empty area, and the cows of several complete areas
-added up.
+with nothing printed on it as an empty area, the cows of several complete areas
+added up, and a first display that fits nowhere reshuffled before the first turn.
 
 Rule sentences are quoted from the rulebook or the project's rules notes.
 """
@@ -22,6 +22,7 @@ import pytest
 from games.contract import IllegalAction
 from games.errors import InvalidOptions
 from games.sheep_and_garden import GAME
+from games.sheep_and_garden.data import TILES
 from games.sheep_and_garden.model import GameEnded, Place, Reshuffled, Slot, TilePlaced, TilesShown
 from games.sheep_and_garden.scoring import Analysis, AreaInfo, analyse, score_cards
 from games.sheep_and_garden.state import ALL_PLACED, DEADLOCK, deal_objectives
@@ -265,6 +266,47 @@ def test_solo_sets_up_one_tile_in_the_centre_and_draws_one() -> None:
         assert {a.tile for a in state.legal_actions()} == set(state.display)
         starts.add(start.tile)
     assert len(starts) > 5
+
+
+def _fits_beside_the_start(start: int, tile: int) -> bool:
+    """Whether `tile`, in some turn, can lie on some side of the unrotated `start`
+    tile with every segment of the shared edge meeting one of the same kind (read
+    from the tile letters, not through the engine's edge codes)."""
+    theirs = TILES[start].letters(0)
+    for d in range(4):
+        edge = theirs[3 * d : 3 * d + 3][::-1]  # as the neighbour reads it, clockwise
+        back = (d + 2) % 4
+        if any(TILES[tile].letters(r)[3 * back : 3 * back + 3] == edge for r in range(4)):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_a_first_display_that_fits_nowhere_is_reshuffled_before_the_first_turn(
+    players: int,
+) -> None:
+    """ "If all 3 tiles cannot be placed, shuffle their tiles, reveal new tiles and
+    choose from them" holds from the set-up on (solo: the drawn tile). Over 200 dealt
+    games, the first tiles shown are shuffled back exactly when none of them fits
+    beside the start tile, and the first player then always has a placement among the
+    tiles shown, with every tile but the start tile still shown or in the deck."""
+    reshuffled = 0
+    for seed in range(200):
+        state = GAME.new_state(players, seed)
+        events = [e.payload for e in state.setup_events]
+        assert isinstance(events[0], TilesShown)
+        first = events[0].tiles
+        start = state.placed[0].tile
+        if any(_fits_beside_the_start(start, tile) for tile in first):
+            assert len(events) == 1, seed
+        else:
+            assert isinstance(events[1], Reshuffled) and events[1].returned == first, seed
+            reshuffled += 1
+        legal = state.legal_actions()
+        assert legal and {a.tile for a in legal} <= set(state.display), seed
+        assert len(state.display) == (1 if players == 1 else 3)
+        assert len(state.display) + state.deck_size == 36
+    assert reshuffled >= 1
 
 
 def test_a_road_from_a_city_back_to_the_same_city_is_complete() -> None:
