@@ -1,6 +1,7 @@
 """Rulebook sentences that had no scenario of their own: diagonal shepherd cards
 stay where they are dealt; the cards a bomb or a blocking sheep took out of a
 round are dealt again in the next one; a card a rocket jumps over does nothing;
+a rocket cannot land on a card another dog stands on;
 a rocket or sliding sheep that leads only to an unusable rocket cannot be
 entered, and a dog whose only way out is such a rocket is blocked; slides in
 all four directions; a wolf moves only a live opponent dog and only by a legal
@@ -158,6 +159,28 @@ def test_a_rocket_whose_only_landing_is_a_dead_rocket_cannot_be_entered() -> Non
     assert where(state, 0) == (2, 3) and directions(state) == {DOWN}
     rocket(state, DOWN)
     assert where(state, 0) == (4, 3) and state.flocks[0] == [C.SHEEP3]
+
+
+def test_a_rocket_cannot_land_on_a_card_another_dog_stands_on() -> None:
+    """Andy: "two players can never occupy the same (shepherd) card"; Ready to
+    Go: "Dogs cannot be on the same card." Cooper: "The card cannot be used if
+    you cannot jump to another card." Rules note: the landing cell "must hold an
+    enterable card" (one that holds no dog). With dog 1 on the rocket's only
+    landing, the rocket cannot be stepped on; with a second landing, the jump
+    onto dog 1's card is not offered; with dog 1 elsewhere, the jump is there."""
+    rows = ["1....", "1....", "SR1S.", ".....", "....S"]
+    state = position(rows, {0: (2, 0), 1: (2, 3)})
+    assert directions(state) == {UP}
+    state = position(rows, {0: (2, 0), 1: (4, 4)})
+    assert directions(state) == {UP, RIGHT}
+
+    rows = [".1...", "1....", "SR1S.", ".....", "....S"]
+    state = position(rows, {0: (2, 0), 1: (2, 3)})
+    step(state, RIGHT)
+    assert where(state, 0) == (2, 1) and directions(state) == {UP}
+    rocket(state, UP)
+    assert where(state, 0) == (0, 1) and where(state, 1) == (2, 3)
+    assert state.flocks[0] == [C.SHEEP1] and state.flocks[1] == []
 
 
 def test_a_sliding_sheep_in_front_of_a_dead_rocket_cannot_be_entered() -> None:
