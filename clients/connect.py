@@ -21,6 +21,7 @@ __all__ = [
     "CONNECT_SECONDS",
     "KEEPALIVE_SECONDS",
     "KEEPALIVE_TIMEOUT",
+    "LOOK_SECONDS",
     "RPC_SECONDS",
     "ServerTls",
     "Unreachable",
@@ -36,6 +37,12 @@ __all__ = [
 
 CONNECT_SECONDS = 3.0  # how long a client waits for a server that does not answer
 RPC_SECONDS = 30.0  # the deadline of every unary call once connected
+# ...but of a look a client can do without (whether another stream holds a seat,
+# a finished match's result after its Play stream ended, whether a bot program's
+# match is over yet): a server that has gone silent (it accepts the connection
+# and answers nothing) fails the look in this time and the client goes on as it
+# would have without asking, instead of being held RPC_SECONDS a look.
+LOOK_SECONDS = 5.0
 # A client pings its server this often, and a server that has not answered a
 # ping within KEEPALIVE_TIMEOUT is gone (frozen, or the network between cut):
 # the connection is closed and its calls end UNAVAILABLE. A server accepts

@@ -11,7 +11,7 @@ import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots.random_bot import RandomBot
-from clients.connect import RPC_SECONDS, ensure_reachable, open_channel
+from clients.connect import LOOK_SECONDS, RPC_SECONDS, ensure_reachable, open_channel
 from clients.launch import BotCommand, BotFailure, BotProcess, Launcher, SandboxPolicy
 from clients.sdk import Bot, play
 
@@ -254,17 +254,22 @@ def _retrieved(task: asyncio.Future[None]) -> None:
 async def _info_if_any(
     address: str, match_id: str, credentials: grpc.ChannelCredentials | None
 ) -> arena_pb2.MatchInfo | None:
-    """The match as the server sees it; None when the server cannot say."""
+    """The match as the server sees it; None when the server cannot say, or has
+    not said within LOOK_SECONDS (a server gone silent must not hold the command
+    after its program has exited)."""
     try:
-        return await _match_info(address, match_id, credentials)
+        return await _match_info(address, match_id, credentials, LOOK_SECONDS)
     except grpc.aio.AioRpcError:
         return None
 
 
 async def _match_info(
-    address: str, match_id: str, credentials: grpc.ChannelCredentials | None = None
+    address: str,
+    match_id: str,
+    credentials: grpc.ChannelCredentials | None = None,
+    timeout: float = RPC_SECONDS,
 ) -> arena_pb2.MatchInfo:
     async with open_channel(address, credentials) as channel:
         return await arena_pb2_grpc.ArenaStub(channel).GetMatch(
-            arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
+            arena_pb2.GetMatchRequest(match_id=match_id), timeout=timeout
         )

@@ -30,7 +30,7 @@ from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BY
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.connect import (
-    RPC_SECONDS,
+    LOOK_SECONDS,
     Unreachable,
     ensure_reachable,
     keepalive_options,
@@ -297,12 +297,11 @@ def replaced(seat: int) -> str:
     return f"replaced by a newer join for seat {seat}"
 
 
-# How long `seat_taken` waits before it looks at a connected seat again.
+# How long `seat_taken` waits before it looks at a connected seat again. Each
+# look, as `_finished_result`'s, waits LOOK_SECONDS for GetMatch: a server that
+# has gone silent fails it, and the rejoin that follows (or the stream's own
+# error) then says what became of the seat, as it would have without the look.
 SEAT_RECHECK_SECONDS = 0.5
-# How long each of its looks waits for GetMatch: a server that has gone silent
-# fails it, and the rejoin that follows then finds out what became of it, as
-# it would have without the look (RPC_SECONDS held it back 30 s a look).
-SEAT_LOOK_SECONDS = 5.0
 
 
 async def seat_taken(
@@ -326,7 +325,7 @@ async def seat_taken(
                 await asyncio.sleep(SEAT_RECHECK_SECONDS)
             try:
                 info = await stub.GetMatch(
-                    arena_pb2.GetMatchRequest(match_id=match_id), timeout=SEAT_LOOK_SECONDS
+                    arena_pb2.GetMatchRequest(match_id=match_id), timeout=LOOK_SECONDS
                 )
             except grpc.aio.AioRpcError:
                 return False
@@ -345,11 +344,12 @@ async def _finished_result(
     async with _channel(address, credentials, max_message_bytes) as channel:
         try:
             info = await arena_pb2_grpc.ArenaStub(channel).GetMatch(
-                arena_pb2.GetMatchRequest(match_id=match_id), timeout=RPC_SECONDS
+                arena_pb2.GetMatchRequest(match_id=match_id), timeout=LOOK_SECONDS
             )
         except grpc.aio.AioRpcError:
-            # No result to fetch (the match was purged, the server is going away):
-            # the Play stream's own FAILED_PRECONDITION is what the caller reports.
+            # No result to fetch (the match was purged, the server is going away
+            # or has gone silent): the Play stream's own FAILED_PRECONDITION is
+            # what the caller reports.
             return None
     return info.result if info.status == arena_pb2.MATCH_STATUS_FINISHED else None
 

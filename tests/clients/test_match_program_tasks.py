@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import socket
 
 import pytest
 from structlog.testing import capture_logs
@@ -55,6 +56,48 @@ def test_a_program_killed_while_the_match_is_interrupted_twice_reports_nothing()
     asyncio.run(main())
     gc.collect()
     assert reported == []
+
+
+class _Quick:
+    """A bot program that plays its (unseen) match and exits after `seconds`."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    async def run(self) -> None:
+        await asyncio.sleep(self.seconds)
+
+    async def kill(self) -> None:
+        return None
+
+
+@pytest.mark.e2e
+def test_a_program_that_exits_is_not_held_by_a_silent_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whether the match is over is looked at every POLL_SECONDS, a look the
+    command can do without (the program's own end is what counts): a server
+    that accepts the connection and answers nothing fails it within
+    LOOK_SECONDS. It once waited RPC_SECONDS (30 s), and a program that exited
+    meanwhile kept `sheepfold match` and `sheepfold bot` waiting that long."""
+    monkeypatch.setattr(matchplay, "LOOK_SECONDS", 1.0)
+
+    async def scenario() -> float:
+        listener = socket.create_server(("127.0.0.1", 0))
+        try:
+            address = f"127.0.0.1:{listener.getsockname()[1]}"
+            started = asyncio.get_running_loop().time()
+            program = _Quick(matchplay.POLL_SECONDS + 0.2)  # exits during the first look
+            await asyncio.wait_for(
+                run_until_match_over(program, address, "m"),  # type: ignore[arg-type]
+                10,
+            )
+            return asyncio.get_running_loop().time() - started
+        finally:
+            listener.close()
+
+    waited = asyncio.run(scenario())
+    assert matchplay.POLL_SECONDS + 1.0 <= waited < matchplay.POLL_SECONDS + 4, waited
 
 
 class _Seat:

@@ -64,6 +64,44 @@ def test_a_match_over_without_a_result_to_fetch_is_a_seat_error() -> None:
     assert error.details == "the match is over"
 
 
+class _OverThenSilentArena(_OverArena):
+    """Joins the seat and says the match is over, then answers GetMatch never:
+    a server that froze (or a proxy that stalls) just after ending the stream."""
+
+    def __init__(self) -> None:
+        self.looks = 0
+
+    async def GetMatch(
+        self, request: arena_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
+    ) -> arena_pb2.MatchInfo:
+        self.looks += 1
+        await asyncio.Event().wait()  # until the server stops
+        return arena_pb2.MatchInfo()
+
+
+def test_a_silent_server_is_not_asked_for_long_for_a_finished_match_s_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After FAILED_PRECONDITION the SDK looks for the finished result with
+    GetMatch; a server that no longer answers fails that look within
+    LOOK_SECONDS and the seat ends with the stream's own error, as when the
+    look fails at once. The look once waited RPC_SECONDS (30 s), holding the bot."""
+    monkeypatch.setattr(sdk, "LOOK_SECONDS", 1.0)
+
+    async def scenario() -> tuple[SeatError, float, int]:
+        arena = _OverThenSilentArena()
+        async with _serving(arena) as address:
+            started = asyncio.get_running_loop().time()
+            with pytest.raises(SeatError) as refused:
+                await asyncio.wait_for(play(RandomBot(1), address, "m", "t"), 10)
+            return refused.value, asyncio.get_running_loop().time() - started, arena.looks
+
+    error, waited, looks = asyncio.run(scenario())
+    assert (error.code, error.details) == (grpc.StatusCode.FAILED_PRECONDITION, "the match is over")
+    assert looks == 1
+    assert 1.0 <= waited < 5, waited
+
+
 class _FlakyArena(arena_pb2_grpc.ArenaServicer):
     """Refuses the first `refusals` streams UNAVAILABLE before their join, as a
     server still restoring its matches after a restart might; then each stream

@@ -15,8 +15,9 @@ import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots.random_bot import RandomBot
+from clients.connect import LOOK_SECONDS
 from clients.matchplay import create_match
-from clients.sdk import SEAT_LOOK_SECONDS, DecisionView, SeatError, play, seat_taken
+from clients.sdk import DecisionView, SeatError, play, seat_taken
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from tests.play_relay import PlayFaults, Relay
@@ -128,7 +129,7 @@ def test_a_seat_another_stream_holds_is_taken_and_a_free_one_is_not() -> None:
 
 def test_a_silent_server_is_not_asked_for_long_whether_a_seat_is_taken() -> None:
     """A server that accepts the connection and then says nothing (stopped,
-    frozen) fails the look within SEAT_LOOK_SECONDS and the seat counts as not
+    frozen) fails the look within LOOK_SECONDS and the seat counts as not
     taken: the rejoin that follows deals with the server. Each look once waited
     30 s, holding the rejoin back that long."""
 
@@ -143,7 +144,7 @@ def test_a_silent_server_is_not_asked_for_long_whether_a_seat_is_taken() -> None
             listener.close()
 
     waited = asyncio.run(run())
-    assert SEAT_LOOK_SECONDS - 1 <= waited < SEAT_LOOK_SECONDS + 5, waited
+    assert LOOK_SECONDS - 1 <= waited < LOOK_SECONDS + 5, waited
 
 
 def test_a_seat_cut_internal_while_nobody_else_holds_it_rejoins_and_finishes() -> None:
