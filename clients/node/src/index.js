@@ -1,5 +1,5 @@
 // The Sheepfold Node.js bot as a library: bring your own `decide(view) -> index`.
-export { playSeat, REJOIN_SECONDS, actionIndex, decisionView, SeatError, RETRYABLE, RETRYABLE_BEFORE_JOINED, shouldRejoin, statusName, seatTaken, SEAT_RECHECK_MS } from './play.js';
+export { playSeat, REJOIN_SECONDS, actionIndex, decisionView, SeatError, RETRYABLE, RETRYABLE_BEFORE_JOINED, shouldRejoin, statusName, seatTaken, SEAT_RECHECK_MS, LOOK_MS } from './play.js';
 export { arenaClient, checkMessageBytes, loadSheepfold, unary, PROTO_DIR, ARENA_PROTO, DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES, grpc } from './proto.js';
 export { createRng } from './rng.js';
 export { checkAddress } from './address.js';

@@ -147,7 +147,8 @@ export const STATUS_TIMEOUT_MS = 5_000;
  * outage, ended once the seat is back in play, gets its own), maxReconnects (optional: consecutive
  * failed attempts that end it sooner), backoffMs / maxBackoffMs, joinTimeoutMs (how long
  * each stream waits for the join's answer, default 10 s), statusTimeoutMs (how long a stream that has sent
- * the result is waited for to end before the bot leaves it with that result, default 5 s), credentials, client, maxMessageBytes
+ * the result is waited for to end before the bot leaves it with that result, default 5 s), lookMs (how long GetMatch is
+ * waited for when the bot only looks for something it can do without, default LOOK_MS), credentials, client, maxMessageBytes
  * (the largest message received: 4 MiB by default, as a server sends by default; at least 1 MiB;
  * raise it to a server's larger `--max-message-bytes`, whose decisions may pass 4 MiB),
  * eventsInDecisions (default true: the server sends this seat's events inside its next
@@ -172,6 +173,7 @@ export async function playSeat(options) {
     maxBackoffMs = 2_000,
     joinTimeoutMs = JOIN_TIMEOUT_MS,
     statusTimeoutMs = STATUS_TIMEOUT_MS,
+    lookMs = LOOK_MS,
     credentials,
     maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
   } = options;
@@ -210,7 +212,7 @@ export async function playSeat(options) {
         if (code === status.FAILED_PRECONDITION) {
           // "the match is over": it ended while we were away, or before this bot started
           // (as clients/sdk.py does for the same case); its result is still there.
-          const finished = await finishedResult(client, matchId, session);
+          const finished = await finishedResult(client, matchId, session, lookMs);
           if (finished) return summary(finished, session, matchId);
         }
         if (!shouldRejoin(code, error.joinedThisStream === true)) {
@@ -227,7 +229,7 @@ export async function playSeat(options) {
       // grpc may report a stream that a newer join replaced (ABORTED) as INTERNAL when a write failed as it
       // ended (grpc/grpc#36066): rejoining would take the seat back from the newer stream, which may do the
       // same back. So, as clients/sdk.py does, GetMatch is asked first: a seat another stream holds stops here.
-      if (outcome.code === status.INTERNAL && outcome.joined && (await seatTaken(client, matchId, session.seat))) {
+      if (outcome.code === status.INTERNAL && outcome.joined && (await seatTaken(client, matchId, session.seat, SEAT_RECHECK_MS, lookMs))) {
         session.log.warning('the stream ended INTERNAL and another stream holds the seat: stopping as replaced', {
           details: outcome.details,
         });
@@ -254,9 +256,9 @@ function summary(result, session, matchId) {
   return { result, seat: session.seat, game: session.game, matchId, reconnects: session.reconnects };
 }
 
-async function finishedResult(client, matchId, session) {
+async function finishedResult(client, matchId, session, lookMs = LOOK_MS) {
   try {
-    const info = await unary(client, 'GetMatch', { match_id: matchId });
+    const info = await unary(client, 'GetMatch', { match_id: matchId }, lookMs);
     if (info.status === 'MATCH_STATUS_FINISHED' && info.result) {
       session.log.warning(
         session.joinedOnce
@@ -282,19 +284,28 @@ export function replaced(seat) {
 export const SEAT_RECHECK_MS = 500;
 
 /**
+ * How long a look at GetMatch that the bot can do without waits (clients/connect.py's LOOK_SECONDS): each of
+ * `seatTaken`'s, and the one for the finished result after FAILED_PRECONDITION. A server that has gone silent
+ * (it accepts the connection and answers nothing) fails the look in this time, and the bot goes on as it would
+ * have without asking: it rejoins, or ends with the stream's own error. Every other unary call waits 10 s.
+ */
+export const LOOK_MS = 5_000;
+
+/**
  * Whether another stream holds `seat` now, as GetMatch (no token needed) shows it: connected on two looks
- * SEAT_RECHECK_MS apart. A replaced stream's seat is connected to the newer stream from the moment it joined;
- * a stream the server ended for any other reason leaves the seat unconnected before its status is sent, and
- * one the server has yet to notice is gone leaves it connected a little longer, hence the second look.
+ * SEAT_RECHECK_MS apart, each waiting `lookMs` at most for GetMatch. A replaced stream's seat is connected to
+ * the newer stream from the moment it joined; a stream the server ended for any other reason leaves the seat
+ * unconnected before its status is sent, and one the server has yet to notice is gone leaves it connected a
+ * little longer, hence the second look.
  * False when GetMatch fails or is refused: the caller rejoins, as it would without asking.
  */
-export async function seatTaken(client, matchId, seat, recheckMs = SEAT_RECHECK_MS) {
+export async function seatTaken(client, matchId, seat, recheckMs = SEAT_RECHECK_MS, lookMs = LOOK_MS) {
   if (seat === null || seat === undefined) return false;
   for (let look = 0; look < 2; look += 1) {
     if (look) await sleep(recheckMs);
     let info;
     try {
-      info = await unary(client, 'GetMatch', { match_id: matchId });
+      info = await unary(client, 'GetMatch', { match_id: matchId }, lookMs);
     } catch {
       return false;
     }

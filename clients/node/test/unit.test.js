@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { actionIndex, checkAddress, createRng, decisionView, DEFAULT_MAX_MESSAGE_BYTES, grpc, main, parseConfig, playSeat, randomBot, resultToJson, SeatError, seatTaken, statusName, UsageError } from '../src/index.js';
+import { actionIndex, arenaClient, checkAddress, createRng, decisionView, DEFAULT_MAX_MESSAGE_BYTES, grpc, main, parseConfig, playSeat, randomBot, resultToJson, SeatError, seatTaken, statusName, UsageError } from '../src/index.js';
 import { loadSheepfold } from '../src/proto.js';
 
 describe('parseConfig', () => {
@@ -534,6 +534,55 @@ describe('playSeat against a server that accepts connections but never answers',
       for (const socket of sockets) socket.destroy();
       mute.close();
     }
+  });
+});
+
+/** Runs `body(address)` with a server on 127.0.0.1 that accepts connections and never says a word. */
+async function withMuteServer(body) {
+  const sockets = [];
+  const mute = net.createServer((socket) => sockets.push(socket));
+  await new Promise((resolve) => mute.listen(0, '127.0.0.1', resolve));
+  try {
+    return await body(`127.0.0.1:${mute.address().port}`);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    mute.close();
+  }
+}
+
+describe('looks at GetMatch the bot can do without, against a server that accepts connections but never answers', () => {
+  // Each once waited the 10 s every unary call gets, holding the bot; now lookMs (LOOK_MS, 5 s, by default).
+  test('seatTaken gives up after lookMs and counts the seat as not taken: the rejoin then deals with the server', { timeout: 20_000 }, async () => {
+    await withMuteServer(async (address) => {
+      const client = arenaClient(address);
+      try {
+        const started = Date.now();
+        assert.equal(await seatTaken(client, 'm', 0, 1, 300), false);
+        const waited = Date.now() - started;
+        assert.ok(waited >= 250 && waited < 3_000, `waited ${waited} ms`);
+      } finally {
+        client.close();
+      }
+    });
+  });
+
+  test('after FAILED_PRECONDITION the finished result is looked for lookMs at most; the stream\'s own error follows', { timeout: 20_000 }, async () => {
+    await withMuteServer(async (address) => {
+      const silent = arenaClient(address);
+      const call = new FakeCall();
+      const client = { Play: () => call, GetMatch: silent.GetMatch.bind(silent), close() {} };
+      try {
+        const started = Date.now();
+        const outcome = playSeat({ client, matchId: 'm', token: 't', decide: () => 0, lookMs: 300 });
+        call.feed('joined', { seat: 0, game: 'g', players: 2 });
+        call.fail(grpc.status.FAILED_PRECONDITION, 'the match is over');
+        await assert.rejects(outcome, (error) => error instanceof SeatError && error.code === grpc.status.FAILED_PRECONDITION && error.message.includes('the match is over'));
+        const waited = Date.now() - started;
+        assert.ok(waited >= 250 && waited < 3_000, `waited ${waited} ms`);
+      } finally {
+        silent.close();
+      }
+    });
   });
 });
 
