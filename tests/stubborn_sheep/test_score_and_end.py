@@ -270,6 +270,18 @@ def test_most_sheep_wins_and_ties_break_on_complete_sets() -> None:
     assert _finished([set_of_5, more, other_set_5]).ranks == (2, 1, 2)
 
 
+def test_a_complete_set_needs_a_white_sheep_too() -> None:
+    """Rulebook: ties break on "complete sets of 4 different colours among their scored
+    sheep": the game has four colours, white among them, so blue, red and yellow
+    without a white make no set, however many of each."""
+    no_white_6 = [[b(0), b(1)], [r(0), r(1)], [y(0), y(1)], []]  # 6 sheep, 0 sets
+    one_set_6 = [[b(2), b(3), b(4)], [r(2)], [y(2)], [w(0)]]  # 6 sheep, 1 set
+    result = _finished([no_white_6, one_set_6, [[b(5)], [], [], []]])
+    assert result.scores == (6.0, 6.0, 1.0)
+    assert [p["sets"] for p in result.details["players"]] == [0, 1, 0]
+    assert result.ranks == (2, 1, 3)
+
+
 @pytest.mark.parametrize(
     ("points", "rating"),
     [
