@@ -265,6 +265,24 @@ def test_a_white_move_made_before_placing_is_followed_by_the_extra_activation() 
     assert {a.fence for a in state.legal_actions() if isinstance(a, PlaceFence)} == {0, 1, 2, 3, 4}
 
 
+def test_a_white_move_right_after_an_extra_activation_made_before_placing() -> None:
+    """Rulebook: the white bonus is used "immediately before or after activating a
+    fence": after the red bonus's extra activation made "before placing your fence",
+    the move is offered beside the placing, and once made the placing follows."""
+    areas = empty_areas(6)
+    areas[1] = [b(10), r(10), y(10), w(10)]  # a sheep of every colour, away from fence 4
+    state = _build((r(2), w(0)), areas)
+    assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=4))) == [4]
+    assert state.phase == PH_PLACE
+    after = [a for a in state.legal_actions() if isinstance(a, MoveSheep)]
+    assert after, "a white move is offered right after the extra activation"
+    assert any(isinstance(a, PlaceFence) for a in state.legal_actions())
+    state.apply(after[0])
+    assert state.phase == PH_PLACE
+    assert not any(isinstance(a, MoveSheep) for a in state.legal_actions())  # once a turn
+    assert {a.fence for a in state.legal_actions() if isinstance(a, PlaceFence)} == {0, 1, 2, 3, 5}
+
+
 def test_activate_extra_between_activations() -> None:
     state = _build((r(2),))
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
