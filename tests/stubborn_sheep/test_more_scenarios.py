@@ -162,6 +162,27 @@ def test_blue_run_crosses_unowned_fences_and_the_other_pen() -> None:
     assert not isinstance(events[index + 4], SheepMoved)
 
 
+def test_blue_run_goes_as_far_round_the_circle_as_the_next_blue() -> None:
+    """Rulebook: the blue sheep "continues to jump in the same direction until it
+    reaches an area containing at least one other blue sheep", however far: with 5
+    players it jumps from pen 0 into meadow 1 and runs on clockwise over 8 fences,
+    past every pen and meadow, to the only other blue in meadow 9."""
+    card, orientation = find_fence(lambda e: e[0] == (BLUE, LEFT))
+    others = [c for c in range(N_FENCES) if c != card]
+    areas = empty_areas(10)
+    areas[0] = [b(0)]
+    areas[9] = [b(1)]
+    state = StubbornSheepState.from_position(
+        5, areas=areas, fences=others[:10], hands=[[card], *([c] for c in others[10:14])]
+    )
+    events = payloads(state.apply(pick(state, PlaceFence, fence=1, orientation=orientation)))
+    index = events.index(IconJump(1, 0, BLUE, 0, 1, b(0)))
+    assert events[index + 1 : index + 9] == [
+        SheepMoved(BLUE_RUN, b(0), a, a + 1, a + 1) for a in range(1, 9)
+    ]
+    assert not isinstance(events[index + 9], SheepMoved)
+
+
 def test_blue_run_wraps_counter_clockwise_from_area_0_to_the_last_area() -> None:
     """A blue sheep that jumped counter-clockwise into pen 0 goes on over fence 0
     into the last area (5) and over the unowned fence 5 into meadow 4, where
