@@ -34,6 +34,7 @@ from server.listening import (
 )
 from server.loop_watch import LoopWatch
 from server.loops import running_loop_name
+from server.match_reads import LIST_MATCHES_METHOD
 from server.metrics import NO_METRICS, ServerMetrics
 from server.metrics_http import MetricsEndpoint
 from server.play_call import PLAY_METHOD
@@ -97,8 +98,8 @@ def _interceptors(
 ) -> list[grpc.aio.ServerInterceptor]:
     """Every port's: an address that does not read its answers is refused more
     calls, and one holding too many streams cut off for that more streams;
-    undecodable requests are INVALID_ARGUMENT, Play answers with
-    pre-encoded bytes, and a fault no handler foresaw is INTERNAL. First, and
+    undecodable requests are INVALID_ARGUMENT, Play and ListMatches answer
+    with pre-encoded bytes, and a fault no handler foresaw is INTERNAL. First, and
     so around them all: a unary request is waited for only so long, and only
     so many at once (server/request_wait.py): `request_wait`, the server's one
     for all its ports, so that its bounds are the server's, not each port's."""
@@ -117,7 +118,7 @@ def _interceptors(
             QueuedBytes(config.max_queued_bytes_per_address, config.max_queued_bytes),
         ),
         DecodeErrorsAreInvalidArgument({PLAY_METHOD}),
-        PreEncodedResponses({PLAY_METHOD}),
+        PreEncodedResponses({PLAY_METHOD, LIST_MATCHES_METHOD}),
         UnexpectedErrorsAreInternal({PLAY_METHOD}),
     ]
 

@@ -90,7 +90,7 @@ class UnreadAnswers(HandlerRewrite):
             result = inner(request, context)
             answer = await result if inspect.isawaitable(result) else result
             if not call.ended:  # a call cancelled while its handler ran holds nothing
-                call.size = answer.ByteSize() if hasattr(answer, "ByteSize") else 0
+                call.size = _size(answer)
                 self._bytes.add(address, call.size)
             return answer
 
@@ -117,3 +117,11 @@ class UnreadAnswers(HandlerRewrite):
             f"{held} from {self._calls.sharing(address)} addresses, past its bound, and this "
             f"address has not read its share of them ({mine}): read them first"
         )
+
+
+def _size(answer: Any) -> int:
+    """An answer's encoded size: a message's, or that of bytes already encoded
+    (server/encoding.py, PreEncodedResponses)."""
+    if isinstance(answer, bytes):
+        return len(answer)
+    return answer.ByteSize() if hasattr(answer, "ByteSize") else 0
