@@ -501,6 +501,15 @@ class Store(RunnerRows):
         )
         return {int(tournament_id): int(seed) for tournament_id, seed in rows}
 
+    def stored_deals(self, tournament_id: int) -> list[int]:
+        """The deal numbers of the tournament's stored games (a deal number
+        edited into anything but a whole number is left out)."""
+        rows = self._db.execute(
+            "SELECT DISTINCT seed FROM games WHERE tournament_id = ? AND typeof(seed) = 'integer'",
+            (tournament_id,),
+        )
+        return [int(seed) for (seed,) in rows]
+
     def seat_bots(self, tournament_id: int, match_id: str) -> tuple[str, ...] | None:
         """The bot in each seat of the tournament's game played as match
         `match_id` (the one `replay` gives); None: it stored no such game."""

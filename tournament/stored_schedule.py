@@ -19,15 +19,23 @@ rated game as played, as reports did before. An SPRT's games are its blocks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 
 from tournament.config import DEFAULT_MAX_GROUPS
+from tournament.deals import secret_seed
 from tournament.run_schedule import kept_seat_orders
 from tournament.schedule import ladder_schedule
 from tournament.sprt_blocks import SprtPlan
 from tournament.store import GameRecord, Store, TournamentRecord
 
-__all__ = ["deal_in_play", "outside_schedule", "played_of_schedule", "scheduled_keys"]
+__all__ = [
+    "deal_in_play",
+    "deal_of_seed",
+    "outside_schedule",
+    "played_of_schedule",
+    "scheduled_keys",
+]
 
 
 def outside_schedule(record: TournamentRecord, games: Sequence[GameRecord]) -> int:
@@ -98,6 +106,72 @@ def deal_in_play(record: TournamentRecord, done: set[str], deal: int) -> bool:
         return len(done) < record.scheduled
     # Not a count of `done`: a grown ladder keeps games outside its schedule.
     return any(seed == deal for key, seed in schedule.items() if key not in done)
+
+
+# An SPRT may allow hundreds of thousands of deals, but plays them in order: a
+# match exists only of a block that has a stored game, or one begun since,
+# which this many more than its stored games cover (one game in play each).
+SPRT_DEALS_AHEAD = 4096
+
+
+def deal_of_seed(
+    record: TournamentRecord,
+    secret: bytes | None,
+    seed: int,
+    done: set[str],
+    stored_deals: Callable[[], Sequence[int]],
+) -> int | None:
+    """The deal number of the tournament whose matches are created with match
+    seed `seed` (under its `secret`, or the number itself without one); None
+    when no deal of it is. A deal's seed reaches matches its database never
+    stores as games (a first try that no bot joined, a game its runner was
+    stopped before storing): only the seed tells them apart from the server's
+    other matches. The deals looked at are its schedule's (an SPRT's: its
+    blocks up to SPRT_DEALS_AHEAD past its `done` games); when the stored
+    config cannot rebuild the schedule, those of its stored games
+    (`stored_deals`)."""
+    deals = _deal_numbers(record, len(done))
+    if deals is None:
+        deals = tuple(sorted(set(stored_deals())))
+    if secret is None:
+        return seed if seed in deals else None
+    return _seed_table(secret).deal(seed, deals)
+
+
+def _deal_numbers(record: TournamentRecord, done: int) -> range | tuple[int, ...] | None:
+    """The deal numbers the tournament's schedule plays (an SPRT's: those its
+    matches may have been dealt yet); None when its stored config does not
+    rebuild it."""
+    if record.config.get("schedule") == "sprt":
+        plan = SprtPlan.from_stored(record)
+        if plan is None:
+            return None
+        return range(plan.seed, plan.seed + min(plan.limit, done + SPRT_DEALS_AHEAD))
+    schedule = _schedule(record)
+    return None if schedule is None else tuple(sorted(set(schedule.values())))
+
+
+class _SeedTable:
+    """Match seed -> deal number under one secret, for the deals hashed so far
+    (each deal hashed once, however often a viewer asks)."""
+
+    def __init__(self, secret: bytes) -> None:
+        self.secret = secret
+        self.deals: dict[int, int] = {}
+        self.hashed: set[int] = set()
+
+    def deal(self, seed: int, deals: range | tuple[int, ...]) -> int | None:
+        for deal in deals:
+            if deal not in self.hashed:
+                self.deals[secret_seed(self.secret, deal)] = deal
+                self.hashed.add(deal)
+        found = self.deals.get(seed)
+        return found if found is not None and found in deals else None
+
+
+@functools.lru_cache(maxsize=16)
+def _seed_table(secret: bytes) -> _SeedTable:
+    return _SeedTable(secret)
 
 
 def _schedule(record: TournamentRecord) -> dict[str, int] | None:

@@ -41,7 +41,7 @@ from web.responses import (
     write_event,
 )
 from web.site import BoundedSite
-from web.state import SETTLED, STATE, State, WebConfig
+from web.state import SEEDS_KEPT, SETTLED, STATE, State, WebConfig
 from web.tournament_routes import (
     tournament_fragment,
     tournament_frames,
@@ -296,22 +296,53 @@ def _this_task() -> asyncio.Task[Any]:
     return task
 
 
-async def _deal_held_back(request: web.Request, match_id: str) -> str | None:
+async def _deal_held_back(
+    request: web.Request,
+    match_id: str,
+    info: arena_pb2.MatchInfo | None = None,
+    seed: int | None = None,
+) -> str | None:
     """The tournament (of the viewer's databases) that played match `match_id`
-    and still has a game of its deal to play, dealt the same cards: the
-    match's record and seed are not shown meanwhile."""
+    as a game, or dealt it from `seed` (a match of `info`'s game and seats),
+    and still has a game of that deal to play, dealt the same cards: the
+    match's record and seed are not shown meanwhile. By its seed alone are
+    known the matches of a deal that the tournament never stored as games (a
+    first try no bot joined, aborted by the server; a game whose runner was
+    stopped): their frames once showed the deal while its games were held back."""
     paths = request.app[STATE].config.tournament_dbs
     if not paths:
         return None
-    return await asyncio.get_running_loop().run_in_executor(
-        None, tournaments.deal_held_back, paths, match_id
-    )
+
+    def check() -> str | None:
+        found = tournaments.deal_held_back(paths, match_id)
+        if found is None and info is not None and seed is not None:
+            found = tournaments.seed_held_back(paths, info.game, info.players, seed)
+        return found
+
+    return await asyncio.get_running_loop().run_in_executor(None, check)
+
+
+async def _match_seed(state: State, info: arena_pb2.MatchInfo) -> int | None:
+    """The seed of a match that is over: the game server's GetMatch gives it,
+    or (a server with private replays) its record does, asked once and kept;
+    None when the viewer reads no tournament database (nothing to hold back)."""
+    if not state.config.tournament_dbs:
+        return None
+    if info.HasField("seed"):
+        return info.seed
+    seed = state.seeds.get(info.match_id)
+    if seed is None:
+        seed = (await state.gateway.replay(info.match_id)).seed
+        state.seeds[info.match_id] = seed
+        if len(state.seeds) > SEEDS_KEPT:
+            state.seeds.popitem(last=False)
+    return seed
 
 
 async def _shown_info(request: web.Request, info: arena_pb2.MatchInfo) -> dict[str, Any]:
     """A match's JSON, without its seed while its deal is held back."""
     data = match_info_dict(info)
-    if data["seed"] is not None and await _deal_held_back(request, info.match_id):
+    if data["seed"] is not None and await _deal_held_back(request, info.match_id, info, info.seed):
         data["seed"] = None
     return data
 
@@ -377,7 +408,8 @@ async def match_frames(request: web.Request) -> web.StreamResponse:
         raise fail(409, "the match is not over: follow it live instead")
     # Checked on every request, frames already kept too: a tournament run again
     # with a new bot plays old deals again.
-    tournament = await _deal_held_back(request, match_id)
+    seed = await _match_seed(state, info)
+    tournament = await _deal_held_back(request, match_id, info, seed)
     if tournament is not None:
         raise held_back_refusal(tournament)
     return await frames_response(

@@ -33,6 +33,9 @@ from web.reports import ReportCache
 
 MATCH_INFO_SECONDS = 0.5  # a running match's GetMatch answer reused for page loads
 SETTLED_KEPT = 2000  # finished matches' GetMatch answers kept
+# Seeds of finished matches read from their records (a game server with private
+# replays gives none in GetMatch), kept to tell a tournament's deals by.
+SEEDS_KEPT = 4096
 # Whether the game server hosts a tournament's game in play, kept (the newest
 # HOSTED_KEPT answers) and asked again after this long, however many pages
 # ask: a match it knows it may forget (restarted without a database), one it
@@ -116,6 +119,8 @@ class State:
     infos: OrderedDict[str, tuple[float, arena_pb2.MatchInfo]] = field(default_factory=OrderedDict)
 
     info_seconds: float = MATCH_INFO_SECONDS
+    # Match id -> seed, of matches that are over (web.app: deals held back).
+    seeds: OrderedDict[str, int] = field(default_factory=OrderedDict)
     # Match id -> (where it is, loop time the game server said so).
     hosting: OrderedDict[str, tuple[Hosting, float]] = field(default_factory=OrderedDict)
     elsewhere_seconds: float = ELSEWHERE_SECONDS

@@ -3,6 +3,7 @@ file that is not one."""
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from tournament.store import (
 from tournament.store_open import table_names
 from tournament.store_read import ChangedWhileRead, read_connection, read_store
 from tournament.store_records import Heartbeat, InPlay
-from tournament.stored_schedule import deal_in_play, played_of_schedule
+from tournament.stored_schedule import deal_in_play, deal_of_seed, played_of_schedule
 
 T = TypeVar("T")
 
@@ -300,6 +301,39 @@ def deal_held_back(paths: Sequence[Path], match_id: str) -> str | None:
                 if record is None:  # a row edited into nonsense: its schedule is unknown
                     return f"number {tournament_id}"
                 if _in_play(store, record, match_id):
+                    return record.name
+        return None
+
+    for path in paths:
+        try:
+            name = _read(path, read)
+        except NotATournamentDb:
+            continue
+        if name is not None:
+            return name
+    return None
+
+
+def seed_held_back(paths: Sequence[Path], game: str, players: int, seed: int) -> str | None:
+    """The name of a tournament, in the databases `paths`, of `game` for
+    `players` seats, one of whose deals is dealt from match seed `seed` and
+    still has a game to play; None when none is. So a match the tournament
+    never stored as a game (the first try of a game no bot joined, which the
+    server aborted and stand-ins played again; a game its runner was stopped
+    before storing) is held back by its seed as the stored games of its deal
+    are by their ids (`deal_held_back`)."""
+
+    def read(store: Store) -> str | None:
+        with store.snapshot():
+            for record in store.readable_tournaments()[0]:
+                if record.game != game or record.players != players:
+                    continue
+                done = store.done_keys(record.id)
+                secret = store.deal_secret(record.id)
+                deal = deal_of_seed(
+                    record, secret, seed, done, functools.partial(store.stored_deals, record.id)
+                )
+                if deal is not None and deal_in_play(record, done, deal):
                     return record.name
         return None
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from clients.bots.random_bot import RandomBot
+from clients.matchplay import play_match
 from tests.integrity.helpers import get_match
 from tests.web.conftest import OwnServerTournament
 from tests.web.test_http import get
@@ -116,3 +118,42 @@ def test_a_viewer_of_the_tournaments_game_server_holds_its_deals_back_too(
 async def viewer_seed(address: str, match_id: str) -> int:
     """The seed the game server gives for a finished match."""
     return (await get_match(address, match_id)).seed
+
+
+def test_another_match_dealt_a_deal_in_play_is_held_back_too(tmp_path: Path) -> None:
+    """A deal's seed reaches matches the tournament database never stores as
+    its games: the first try of a game that no bot joined (the server aborts
+    it, and stand-ins play the deal again in a new match), a game whose runner
+    was stopped before it stored it. The viewer knows such a match by its seed,
+    not its id: while the deal is in play its frames are a 403 in every view
+    and its JSON has no seed (they once showed the seed and, in "all", every
+    hand, while the stored games of that deal were held back)."""
+    database = tmp_path / "cup.db"
+    viewer = start_showcase(games=(), tournament_dbs=[database])
+    try:
+        with Store(database) as store:
+            played = store.games(store.tournament("showcase").id)
+        deal = played[0].seed
+        shown, live = [game for game in played if game.seed == deal][:2]
+        _forget(database, live.match_id)
+        seed = viewer.server.run(viewer_seed(viewer.server.address, shown.match_id))
+        bots = [RandomBot(seat) for seat in range(2)]
+        again = viewer.server.run(
+            play_match(viewer.server.address, "sheep-showdown", bots, seed=seed)
+        ).match_id
+        api = f"{viewer.url}/api/match"
+        for view in VIEWS:
+            status, _, body = get(f"{api}/{again}/frames?view={view}")
+            assert status == 403 and "still has games to play on this" in body, body[:300]
+            assert str(seed) not in body
+        for url in (f"{api}/{again}", f"{viewer.url}/match/{again}"):
+            status, _, body = get(url)
+            assert status == 200 and str(seed) not in body, body[:300]
+        # Another seed is no deal of the tournament: shown whole.
+        other = viewer.server.run(
+            play_match(viewer.server.address, "sheep-showdown", bots, seed=seed + 1)
+        ).match_id
+        status, _, body = get(f"{api}/{other}/frames?view=all")
+        assert status == 200 and str(seed + 1) in body, body[:300]
+    finally:
+        viewer.stop()
