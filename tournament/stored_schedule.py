@@ -19,8 +19,7 @@ rated game as played, as reports did before. An SPRT's games are its blocks.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 
 from tournament.config import DEFAULT_MAX_GROUPS
 from tournament.deals import secret_seed
@@ -30,6 +29,7 @@ from tournament.sprt_blocks import SprtPlan
 from tournament.store import GameRecord, Store, TournamentRecord
 
 __all__ = [
+    "DealSeeds",
     "deal_in_play",
     "deal_of_seed",
     "outside_schedule",
@@ -120,6 +120,7 @@ def deal_of_seed(
     seed: int,
     done: set[str],
     stored_deals: Callable[[], Sequence[int]],
+    tables: MutableMapping[bytes, DealSeeds],
 ) -> int | None:
     """The deal number of the tournament whose matches are created with match
     seed `seed` (under its `secret`, or the number itself without one); None
@@ -129,13 +130,17 @@ def deal_of_seed(
     other matches. The deals looked at are its schedule's (an SPRT's: its
     blocks up to SPRT_DEALS_AHEAD past its `done` games); when the stored
     config cannot rebuild the schedule, those of its stored games
-    (`stored_deals`)."""
+    (`stored_deals`). `tables` keeps each secret's hashed deals (its caller's:
+    a viewer keeps one for as long as it runs)."""
     deals = _deal_numbers(record, len(done))
     if deals is None:
         deals = tuple(sorted(set(stored_deals())))
     if secret is None:
         return seed if seed in deals else None
-    return _seed_table(secret).deal(seed, deals)
+    table = tables.get(secret)
+    if table is None:
+        table = tables[secret] = DealSeeds(secret)
+    return table.deal(seed, deals)
 
 
 def _deal_numbers(record: TournamentRecord, done: int) -> range | tuple[int, ...] | None:
@@ -151,7 +156,7 @@ def _deal_numbers(record: TournamentRecord, done: int) -> range | tuple[int, ...
     return None if schedule is None else tuple(sorted(set(schedule.values())))
 
 
-class _SeedTable:
+class DealSeeds:
     """Match seed -> deal number under one secret, for the deals hashed so far
     (each deal hashed once, however often a viewer asks)."""
 
@@ -167,11 +172,6 @@ class _SeedTable:
                 self.hashed.add(deal)
         found = self.deals.get(seed)
         return found if found is not None and found in deals else None
-
-
-@functools.lru_cache(maxsize=16)
-def _seed_table(secret: bytes) -> _SeedTable:
-    return _SeedTable(secret)
 
 
 def _schedule(record: TournamentRecord) -> dict[str, int] | None:

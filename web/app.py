@@ -316,7 +316,9 @@ async def _deal_held_back(
     def check() -> str | None:
         found = tournaments.deal_held_back(paths, match_id)
         if found is None and info is not None and seed is not None:
-            found = tournaments.seed_held_back(paths, info.game, info.players, seed)
+            found = tournaments.seed_held_back(
+                paths, info.game, info.players, seed, request.app[STATE].deal_seeds
+            )
         return found
 
     return await asyncio.get_running_loop().run_in_executor(None, check)

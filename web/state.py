@@ -19,6 +19,7 @@ from aiohttp import web
 from sheepfold.v1 import arena_pb2
 
 from clients.connect import KEEPALIVE_SECONDS, KEEPALIVE_TIMEOUT
+from tournament.stored_schedule import DealSeeds
 from web.frames import ignore_interrupts
 from web.gateway import Gateway, GatewayError
 from web.hub import WatchHub
@@ -121,6 +122,8 @@ class State:
     info_seconds: float = MATCH_INFO_SECONDS
     # Match id -> seed, of matches that are over (web.app: deals held back).
     seeds: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    # Tournament deal secret -> its deals' match seeds hashed so far (web.tournaments).
+    deal_seeds: dict[bytes, DealSeeds] = field(default_factory=dict)
     # Match id -> (where it is, loop time the game server said so).
     hosting: OrderedDict[str, tuple[Hosting, float]] = field(default_factory=OrderedDict)
     elsewhere_seconds: float = ELSEWHERE_SECONDS

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,7 +27,7 @@ from tournament.store import (
 from tournament.store_open import table_names
 from tournament.store_read import ChangedWhileRead, read_connection, read_store
 from tournament.store_records import Heartbeat, InPlay
-from tournament.stored_schedule import deal_in_play, deal_of_seed, played_of_schedule
+from tournament.stored_schedule import DealSeeds, deal_in_play, deal_of_seed, played_of_schedule
 
 T = TypeVar("T")
 
@@ -314,14 +314,20 @@ def deal_held_back(paths: Sequence[Path], match_id: str) -> str | None:
     return None
 
 
-def seed_held_back(paths: Sequence[Path], game: str, players: int, seed: int) -> str | None:
+def seed_held_back(
+    paths: Sequence[Path],
+    game: str,
+    players: int,
+    seed: int,
+    tables: MutableMapping[bytes, DealSeeds],
+) -> str | None:
     """The name of a tournament, in the databases `paths`, of `game` for
     `players` seats, one of whose deals is dealt from match seed `seed` and
     still has a game to play; None when none is. So a match the tournament
     never stored as a game (the first try of a game no bot joined, which the
     server aborted and stand-ins played again; a game its runner was stopped
     before storing) is held back by its seed as the stored games of its deal
-    are by their ids (`deal_held_back`)."""
+    are by their ids (`deal_held_back`). `tables`: as `deal_of_seed`'s."""
 
     def read(store: Store) -> str | None:
         with store.snapshot():
@@ -331,7 +337,12 @@ def seed_held_back(paths: Sequence[Path], game: str, players: int, seed: int) ->
                 done = store.done_keys(record.id)
                 secret = store.deal_secret(record.id)
                 deal = deal_of_seed(
-                    record, secret, seed, done, functools.partial(store.stored_deals, record.id)
+                    record,
+                    secret,
+                    seed,
+                    done,
+                    functools.partial(store.stored_deals, record.id),
+                    tables,
                 )
                 if deal is not None and deal_in_play(record, done, deal):
                     return record.name

@@ -8,7 +8,7 @@ from typing import Any
 from tournament.deals import secret_seed
 from tournament.schedule import ladder_schedule, sprt_block
 from tournament.store import TournamentRecord
-from tournament.stored_schedule import deal_in_play, deal_of_seed
+from tournament.stored_schedule import DealSeeds, deal_in_play, deal_of_seed
 
 ROUND_ROBIN: dict[str, Any] = {
     "seed": 7,
@@ -65,18 +65,25 @@ def test_a_match_seed_names_its_deal_under_the_secret_or_as_the_number() -> None
     record = _record(ROUND_ROBIN, len(schedule))
     deals = sorted({game.seed for game in schedule})
     for deal in deals:
-        assert deal_of_seed(record, secret, secret_seed(secret, deal), set(), list) == deal
-        assert deal_of_seed(record, None, deal, set(), list) == deal  # no secret: the number
-        assert deal_of_seed(record, secret, deal, set(), list) is None
-    assert deal_of_seed(record, secret, secret_seed(secret, 99), set(), list) is None
-    assert deal_of_seed(record, None, 99, set(), list) is None
+        assert deal_of_seed(record, secret, secret_seed(secret, deal), set(), list, {}) == deal
+        assert deal_of_seed(record, None, deal, set(), list, {}) == deal  # no secret: the number
+        assert deal_of_seed(record, secret, deal, set(), list, {}) is None
+    assert deal_of_seed(record, secret, secret_seed(secret, 99), set(), list, {}) is None
+    assert deal_of_seed(record, None, 99, set(), list, {}) is None
     # Another secret deals other seeds.
-    assert deal_of_seed(record, b"x" * 16, secret_seed(secret, deals[0]), set(), list) is None
+    assert deal_of_seed(record, b"x" * 16, secret_seed(secret, deals[0]), set(), list, {}) is None
     # An SPRT: its blocks' deals, 5 to 8 here.
     sprt = _record(SPRT, 8)
-    found = [deal_of_seed(sprt, secret, secret_seed(secret, d), set(), list) for d in range(4, 10)]
+    found = [
+        deal_of_seed(sprt, secret, secret_seed(secret, d), set(), list, {}) for d in range(4, 10)
+    ]
     assert found == [None, 5, 6, 7, 8, None]
     # A config that no longer rebuilds its schedule: the stored games' deals.
     edited = _record({**ROUND_ROBIN, "games_per_pairing": "two"}, len(schedule))
-    assert deal_of_seed(edited, secret, secret_seed(secret, 7), set(), lambda: [7]) == 7
-    assert deal_of_seed(edited, secret, secret_seed(secret, 8), set(), lambda: [7]) is None
+    assert deal_of_seed(edited, secret, secret_seed(secret, 7), set(), lambda: [7], {}) == 7
+    assert deal_of_seed(edited, secret, secret_seed(secret, 8), set(), lambda: [7], {}) is None
+    # A caller's table keeps a secret's hashed deals for its next look.
+    tables: dict[bytes, DealSeeds] = {}
+    seed = secret_seed(secret, deals[0])
+    assert deal_of_seed(record, secret, seed, set(), list, tables) == deals[0]
+    assert set(tables) == {secret} and deals[0] in tables[secret].hashed
