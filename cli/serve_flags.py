@@ -33,7 +33,7 @@ from cli.viewer import (
     refuse_unreachable_viewer_bound,
     viewer_flags_given,
 )
-from clients.address_check import unbracketed_ipv6
+from clients.address_check import unbracketed_ipv6, unix_path_problem
 from server import loops
 from server.client_limits import MatchLimits
 from server.clock_limits import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
@@ -319,6 +319,9 @@ def check_flags(args: argparse.Namespace) -> None:
         # A user's mistake, as --port 99999 is (exit 2): these once exited 1, the
         # status of a server that could not start.
         if address.startswith("unix:") and address != "unix:":
+            problem = unix_path_problem(address)  # gRPC logged a bind error of its own
+            if problem is not None:
+                usage_error(f"sheepfold serve: --listen {address!r}: {problem}")
             continue
         host, sep, port = address.rpartition(":")
         if not sep or not host or not (port.isascii() and port.isdigit()):

@@ -3,7 +3,29 @@ clients.connect so that the command line's flag checks need no gRPC."""
 
 from __future__ import annotations
 
+import sys
+
 MAX_PORT = 65535
+# A socket address holds its path in sun_path, 108 bytes on Linux and 104 on
+# macOS with its closing NUL; gRPC refuses a longer one only when it dials or
+# binds, in its own log line ("Path name should not have more than 107 characters").
+MAX_UNIX_PATH_BYTES = (104 if sys.platform == "darwin" else 108) - 1
+
+
+def unix_path_problem(text: str) -> str | None:
+    """Why the unix: or unix-abstract: target `text` cannot be a socket's
+    address (its path too long), or None. unix://PATH is unix:PATH."""
+    scheme, _, rest = text.partition(":")
+    if scheme not in ("unix", "unix-abstract"):
+        return None
+    path = rest[2:] if scheme == "unix" and rest.startswith("//") else rest
+    size = len(path.encode("utf-8", "surrogateescape"))
+    if size <= MAX_UNIX_PATH_BYTES:
+        return None
+    return (
+        f"a Unix socket's path holds at most {MAX_UNIX_PATH_BYTES} bytes, "
+        f"and this one has {size}: choose a shorter one"
+    )
 
 
 def unbracketed_ipv6(host: str) -> bool:
@@ -21,6 +43,9 @@ def check_address(text: str) -> str:
     if text.startswith(("unix:", "unix-abstract:", "dns:", "ipv4:", "ipv6:")):
         if not text.partition(":")[2].strip("/"):
             raise ValueError(f"{text!r} names no address after its scheme (e.g. unix:/run/x.sock)")
+        problem = unix_path_problem(text)
+        if problem is not None:
+            raise ValueError(f"{text!r}: {problem}")
         return text
     host, sep, port_text = text.rpartition(":")
     if not sep or not host or not port_text or port_text.endswith("]"):
