@@ -96,6 +96,12 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
                 raise BotSpecError(f"cannot construct {spec!r}: {error}") from None
     except BotSpecError:
         raise
+    except SystemExit as error:  # as at import: it would end the command silently, exit 0
+        where = _where(error)
+        raise BotSpecError(
+            f"constructing {spec!r} called sys.exit({error.code!r})"
+            + (f" ({where})" if where else "")
+        ) from None
     except Exception as error:  # the author's constructor raised
         raise BotSpecError(
             f"cannot construct {spec!r}: {type(error).__name__}: {raised_where(error)}"
@@ -103,6 +109,13 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
     if not callable(getattr(bot, "decide", None)):
         raise BotSpecError(f"{spec!r} has no decide(decision) method")
     return bot
+
+
+def _where(error: BaseException) -> str:
+    """FILE:LINE of the innermost frame of `error` outside Python's own
+    frozen modules, or "" when it has none."""
+    own = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith("<")]
+    return f"{own[-1].filename}:{own[-1].lineno}" if own else ""
 
 
 def raised_where(error: BaseException) -> str:

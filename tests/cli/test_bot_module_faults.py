@@ -25,6 +25,16 @@ SOURCES = {
         "    def decide(self, decision):\n"
         "        return 0\n"
     ),
+    # A constructor that gives up with sys.exit (a model file missing, say):
+    # `match` and `bot` once exited 0 having printed nothing.
+    "exits_in_init": (
+        "import sys\n\n"
+        "class Bot:\n"
+        "    def __init__(self, seed=0):\n"
+        "        sys.exit(0)\n\n"
+        "    def decide(self, decision):\n"
+        "        return 0\n"
+    ),
 }
 
 
@@ -37,6 +47,7 @@ SOURCES = {
             "module 'at_import' raised KeyError: 'NO_SUCH_VARIABLE_FOR_SHEEPFOLD' ({file}:3)",
         ),
         ("in_init", "cannot construct 'in_init:Bot': RuntimeError: no model file ({file}:3)"),
+        ("exits_in_init", "constructing 'exits_in_init:Bot' called sys.exit(0) ({file}:5)"),
     ],
 )
 def test_match_names_a_bot_module_that_fails_in_one_line(
@@ -131,6 +142,7 @@ def test_a_file_path_given_as_a_bot_module_is_named_as_such(
         ("./mybot:Bot", "bot './mybot:Bot' must look like module:Class"),
         ("./mybot.py", "unknown bot './mybot.py': use a built-in"),
         ("mybot:NoSuchBot", "module 'mybot' has no 'NoSuchBot'"),
+        ("mybot:Quits", "constructing 'mybot:Quits' called sys.exit(0)"),
     ],
 )
 def test_a_bot_that_cannot_be_loaded_is_a_usage_error(
@@ -139,7 +151,9 @@ def test_a_bot_that_cannot_be_loaded_is_a_usage_error(
     """`--bot ./mybot.py` exited 2 and `--bot ./mybot:Bot` 1: both are the
     user's mistake in naming the bot, found before anything is played."""
     (tmp_path / "mybot.py").write_text(
-        "class Bot:\n    def decide(self, decision):\n        return 0\n"
+        "import sys\n\n"
+        "class Bot:\n    def decide(self, decision):\n        return 0\n\n"
+        "class Quits:\n    def __init__(self):\n        sys.exit(0)\n"
     )
     if command == "match":
         flags = ("--game", "sheep-n-sheep", "--players", "2", "--bots", f"random,{spec}")
