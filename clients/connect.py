@@ -106,6 +106,11 @@ def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
             f"the TLS handshake failed: the server's certificate is not trusted{cause}: "
             "give its certificate (or its authority's) with --tls-ca FILE"
         )
+    if "hostname verification" in lowered:  # gRPC: "hostname Verification Check failed."
+        return (
+            "the TLS handshake failed: the server's certificate does not name the address's "
+            "host (connect by a host name the certificate holds)"
+        )
     if "wrong_version_number" in lowered:
         return "the TLS handshake failed: the server does not speak TLS (a plaintext server?)"
     if "ssl" in lowered or "handshake" in lowered or "tls" in lowered:

@@ -429,3 +429,30 @@ def test_a_ray_worker_plays_its_game_over_tls(
 
     plaintext = play_on_worker(dataclasses.replace(job, tls=None))
     assert plaintext.fatal and "connect with TLS" in (plaintext.error or "")
+
+
+def test_a_certificate_for_another_host_name_is_one_line_naming_it(tmp_path: Path) -> None:
+    """A certificate the client trusts (--tls-ca) that names another host than
+    the address's (the server reached by its IP address, the certificate made
+    for its name): gRPC said only "hostname Verification Check failed."."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=arena.example", "-addext", "subjectAltName=DNS:arena.example",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    server = start_server_process("--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        done = sheepfold(
+            "create", "--server", server.address, "--tls-ca", str(cert),
+            "--game", "sheep-n-sheep", "--players", "2",
+        )  # fmt: skip
+    finally:
+        assert stop_server_process(server) == 0
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold create: cannot reach the server at {server.address}: the TLS handshake "
+        "failed: the server's certificate does not name the address's host (connect by a "
+        "host name the certificate holds)"
+    )
