@@ -96,9 +96,13 @@ def number_up_to(limit: float) -> Callable[[str], float]:
 
 
 def file_path(text: str) -> str:
-    """A file's path: anything but empty (which would quietly mean "the default")."""
+    """A file's path: anything but empty (which would quietly mean "the default"),
+    and not ending in '/': SQLite, os.open and os.path take "x.db/" each in its
+    own way (SQLite made an empty x.db, then serve ended in a traceback)."""
     if not text:
         raise argparse.ArgumentTypeError("an empty path: name a file")
+    if text.endswith("/"):
+        raise argparse.ArgumentTypeError(f"{text!r} ends in '/', which names a folder: name a file")
     return text
 
 

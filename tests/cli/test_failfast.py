@@ -273,6 +273,40 @@ def test_an_empty_db_path_is_a_usage_error(command_args: tuple[str, ...]) -> Non
     assert "argument --db: an empty path" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize(
+    "command_args",
+    [
+        ("serve", "--port", "0"),
+        ("replay", "some-match"),
+        ("db", "info"),
+        ("db", "vacuum"),
+        ("tournament", "report"),
+        ("tournament", "forget", "some-bot"),
+        ("tournament", "run", str(ROOT / "examples" / "round-robin.toml"), "--no-report"),
+    ],
+    ids=["serve", "replay", "db-info", "db-vacuum", "report", "forget", "run"],
+)
+@pytest.mark.parametrize("existing", [False, True], ids=["new", "existing"])
+def test_a_db_path_ending_in_a_slash_is_a_usage_error(
+    tmp_path: Path, command_args: tuple[str, ...], existing: bool
+) -> None:
+    """`--db data/sheepfold.db/`: `serve` once ended in a NotADirectoryError
+    traceback (after SQLite had made an empty `sheepfold.db`), `tournament
+    run` played every game into `sheepfold.db` and then ended in a StoreError
+    traceback ("no database at ...db/"), and the readers said "Not a directory"."""
+    database = tmp_path / "sheepfold.db"
+    if existing:
+        database.write_bytes(b"")
+    given = f"{database}/"
+    done = sheepfold(*command_args, "--db", given, timeout=60)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1].endswith(
+        f"argument --db: {given!r} ends in '/', which names a folder: name a file"
+    )
+    assert database.exists() == existing, "nothing is made"
+
+
 def test_health_of_an_unknown_service_says_which(server: ServerProcess) -> None:
     done = sheepfold("health", "--addr", server.address, "--service", "nope", timeout=30)
     assert done.returncode == 1
