@@ -14,11 +14,13 @@ MAX_UNIX_PATH_BYTES = (104 if sys.platform == "darwin" else 108) - 1
 
 def unix_path_problem(text: str) -> str | None:
     """Why the unix: or unix-abstract: target `text` cannot be a socket's
-    address (its path too long), or None. unix://PATH is unix:PATH."""
+    address (its path too long, or a folder's), or None. unix://PATH is unix:PATH."""
     scheme, _, rest = text.partition(":")
     if scheme not in ("unix", "unix-abstract"):
         return None
     path = rest[2:] if scheme == "unix" and rest.startswith("//") else rest
+    if scheme == "unix" and path.endswith("/"):
+        return "a socket's path names a file, not a folder ending in '/'"
     size = len(path.encode("utf-8", "surrogateescape"))
     if size <= MAX_UNIX_PATH_BYTES:
         return None

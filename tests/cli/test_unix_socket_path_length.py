@@ -56,3 +56,23 @@ def test_a_path_of_the_longest_length_is_not_refused(scheme: str) -> None:
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 1, done.stderr
     assert "holds at most" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("serve", "--db", ":memory:", "--listen"), "sheepfold serve: --listen "),
+        (("health", "--addr"), "argument --addr: "),
+    ],
+    ids=["serve", "health"],
+)
+def test_a_socket_path_ending_in_a_slash_is_a_usage_error(args: tuple[str, ...], said: str) -> None:
+    """`--listen unix:/run/sheepfold/`: serve once said only "gRPC could not
+    bind it" (exit 1), after a log line of gRPC's core."""
+    address = "unix:" + FOLDER
+    done = sheepfold(*args, address, timeout=30)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1].endswith(
+        f"{said}{address!r}: a socket's path names a file, not a folder ending in '/'"
+    )
