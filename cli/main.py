@@ -176,6 +176,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             name_the_command(f"sheepfold {args.command}")
         if getattr(args, "interrupt_on_terminate", False):
             interrupt_on_terminate()
+        if argv is None and not _working_folder_exists():
+            # Relative paths (the default --db, a bot's module) lead nowhere, and
+            # os.getcwd() and os.path.abspath raised FileNotFoundError tracebacks.
+            print(
+                f"{_speaker(raw)}: the working folder was deleted (or moved) from under "
+                "this shell: cd to a folder that exists",
+                file=sys.stderr,
+            )
+            return 1
         code = int(args.handler(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return code
@@ -201,6 +210,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         discard_output()
         print(f"{_speaker(raw)}: cannot write the output: {failure.strerror}", file=sys.stderr)
         return 1
+
+
+def _working_folder_exists() -> bool:
+    """Whether the process's working folder still exists (a shell's folder can
+    be deleted from under it, by a clean-up of /tmp say)."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def _tournament_on_a_server(argv: Sequence[str]) -> bool:
