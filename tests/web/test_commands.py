@@ -215,6 +215,10 @@ def _not_tournament_dbs(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     garbage.write_bytes(b"not SQLite at all " * 100)
     folder = tmp_path / "results"
     folder.mkdir()
+    # `touch results.db`, or a file of /proc, whose size is 0: it was called
+    # "a SQLite file but not a tournament database".
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
     return {
         "server": (
             server_db,
@@ -222,10 +226,11 @@ def _not_tournament_dbs(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         ),
         "garbage": (garbage, "is not a SQLite database (file is not a database)"),
         "folder": (folder, "is a folder, not a tournament database"),
+        "empty": (empty, "is an empty file, not a tournament database"),
     }
 
 
-@pytest.mark.parametrize("kind", ["server", "garbage", "folder"])
+@pytest.mark.parametrize("kind", ["server", "garbage", "folder", "empty"])
 @pytest.mark.parametrize("command", ["web", "serve"])
 def test_a_file_that_is_not_a_tournament_db_is_refused_at_start(
     tmp_path: Path, command: str, kind: str
