@@ -18,6 +18,13 @@ def unix_path_problem(text: str) -> str | None:
     scheme, _, rest = text.partition(":")
     if scheme not in ("unix", "unix-abstract"):
         return None
+    if scheme == "unix" and rest.startswith("//") and rest[2:3] not in ("", "/"):
+        # unix://NAME is a host ("authority") named NAME, which gRPC refuses.
+        name = rest[2:]
+        return (
+            f"unix:// takes an absolute path (unix:///run/{name}); "
+            f"a relative one is unix:PATH (unix:{name})"
+        )
     path = rest[2:] if scheme == "unix" and rest.startswith("//") else rest
     if scheme == "unix" and path.endswith("/"):
         return "a socket's path names a file, not a folder ending in '/'"

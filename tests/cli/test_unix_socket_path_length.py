@@ -76,3 +76,27 @@ def test_a_socket_path_ending_in_a_slash_is_a_usage_error(args: tuple[str, ...],
     assert done.stderr.splitlines()[-1].endswith(
         f"{said}{address!r}: a socket's path names a file, not a folder ending in '/'"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("serve", "--db", ":memory:", "--listen"), "sheepfold serve: --listen "),
+        (("health", "--addr"), "argument --addr: "),
+        (("create", *GAME, "--server"), "argument --server: "),
+    ],
+    ids=["serve", "health", "create"],
+)
+def test_unix_slash_slash_with_a_relative_path_is_a_usage_error(
+    args: tuple[str, ...], said: str
+) -> None:
+    """`unix://arena.sock` reads as a host ("authority") named arena.sock, which
+    gRPC's unix scheme refuses: health once said "UNKNOWN: Failed to create
+    channel" after three lines of gRPC's core."""
+    done = sheepfold(*args, "unix://arena.sock", timeout=30)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1].endswith(
+        f"{said}'unix://arena.sock': unix:// takes an absolute path (unix:///run/arena.sock);"
+        " a relative one is unix:PATH (unix:arena.sock)"
+    )
