@@ -318,7 +318,7 @@ def check_flags(args: argparse.Namespace) -> None:
     for address in args.listen:
         # A user's mistake, as --port 99999 is (exit 2): these once exited 1, the
         # status of a server that could not start.
-        if address.startswith("unix:") and address != "unix:":
+        if address.startswith("unix:") and address[5:].strip("/"):  # not unix:, unix:/, unix://
             problem = unix_path_problem(address)  # gRPC logged a bind error of its own
             if problem is not None:
                 usage_error(f"sheepfold serve: --listen {address!r}: {problem}")

@@ -57,6 +57,8 @@ def test_an_unbracketed_ipv6_listen_address_is_refused_before_grpc(address: str)
         ("garbage", "use HOST:PORT or unix:PATH"),
         ("", "use HOST:PORT or unix:PATH"),
         ("unix:", "use HOST:PORT or unix:PATH"),
+        ("unix://", "use HOST:PORT or unix:PATH"),
+        ("unix:/", "use HOST:PORT or unix:PATH"),
         ("127.0.0.1:99999", "ports go from 0 to 65535"),
         ("[::1]:65536", "ports go from 0 to 65535"),
     ],
