@@ -306,6 +306,12 @@ def deal_held_back(paths: Sequence[Path], match_id: str) -> str | None:
                     return record.name
         return None
 
+    return _first_named(paths, read)
+
+
+def _first_named(paths: Sequence[Path], read: Callable[[Store], str | None]) -> str | None:
+    """The first tournament name `read` finds in the databases `paths`, in
+    order, passing over files that are not tournament databases."""
     for path in paths:
         try:
             name = _read(path, read)
@@ -350,14 +356,7 @@ def seed_held_back(
                     return record.name
         return None
 
-    for path in paths:
-        try:
-            name = _read(path, read)
-        except NotATournamentDb:
-            continue
-        if name is not None:
-            return name
-    return None
+    return _first_named(paths, read)
 
 
 def stored_replay(path: Path, name: str, match_id: str) -> arena_pb2.Replay | None:
