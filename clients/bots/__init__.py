@@ -123,8 +123,5 @@ def raised_where(error: BaseException) -> str:
     own, else the innermost frame (the author's, not importlib's)."""
     if isinstance(error, SyntaxError):
         return f"{error.msg} ({error.filename}:{error.lineno})"
-    frames = traceback.extract_tb(error.__traceback__)
-    own = [frame for frame in frames if not frame.filename.startswith("<")]
-    if not own:
-        return str(error)
-    return f"{error} ({own[-1].filename}:{own[-1].lineno})"
+    where = _where(error)
+    return f"{error} ({where})" if where else str(error)
