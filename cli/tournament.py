@@ -278,9 +278,16 @@ def _serving(args: argparse.Namespace, metrics: TournamentMetrics | None) -> Cal
 def _sprt_refusal(
     args: argparse.Namespace, config: TournamentConfig, executor: ExecutorSettings
 ) -> str | None:
-    """Why `run` cannot play this config's SPRT with these flags, or None."""
+    """Why `run` cannot play this config with these flags, or None: an SPRT's
+    or a local run's refusals, which are usage errors (exit 2), made before
+    the database is created."""
+    several = args.server is not None and "," in args.server
     if config.schedule != "sprt":
+        if several and not executor.is_ray:
+            return "several --server addresses need --ray (games spread over a Ray cluster)"
         return None
+    if several:
+        return f"an SPRT plays on one server, and --server names several: {args.server}"
     if executor.is_ray:
         return (
             "an SPRT plays on this machine; "

@@ -101,6 +101,20 @@ def test_several_servers_need_ray(tmp_path: Path) -> None:
         run_tournament(config, server="127.0.0.1:1,127.0.0.1:2", database=str(tmp_path / "x"))
 
 
+def test_several_servers_without_ray_are_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tournament run --server A,B` without --ray, the one-server-per-core
+    recipe's servers given to a local run, exited 1 as if the run had failed,
+    where `tournament sprt --server A,B` and --ray flags without --ray exit 2."""
+    config = str(REPO / "examples" / "round-robin.toml")
+    db = tmp_path / "x.sqlite"
+    servers = "127.0.0.1:1,127.0.0.1:2"
+    assert tournament_main(["run", config, "--db", str(db), "--server", servers]) == 2
+    assert "several --server addresses need --ray" in capsys.readouterr().err
+    assert not db.exists()
+
+
 @pytest.mark.parametrize(
     ("servers", "words"),
     [
@@ -182,7 +196,7 @@ def test_an_sprt_run_with_several_servers_stops_before_its_database(
     config = str(REPO / "examples" / "sprt.toml")
     db = tmp_path / "x.sqlite"
     servers = "127.0.0.1:1,127.0.0.1:2"
-    assert tournament_main(["run", config, "--db", str(db), "--server", servers]) == 1
+    assert tournament_main(["run", config, "--db", str(db), "--server", servers]) == 2
     err = capsys.readouterr().err
     assert f"an SPRT plays on one server, and --server names several: {servers}" in err
     assert not db.exists()
