@@ -12,12 +12,13 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Collection, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from sheepfold.v1 import arena_pb2
 
+from server.files import folder_hint
 from tournament.store_checks import (
     check_numbers,
     check_seats,
@@ -26,7 +27,13 @@ from tournament.store_checks import (
     stored_object,
     tournament_record,
 )
-from tournament.store_errors import NoSuchTournament, StoreError, StoreLocked, latest_error
+from tournament.store_errors import (
+    NoSuchTournament,
+    StoreError,
+    StoreLocked,
+    is_busy,
+    latest_error,
+)
 from tournament.store_lock import LOCK_WAIT_SECONDS, SILENT_WAIT, LockWait
 from tournament.store_open import locked_wait, open_database, read_version
 from tournament.store_path import check_existing
@@ -389,15 +396,22 @@ class Store(RunnerRows):
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        """One write transaction: committed at the end, rolled back on any exception."""
+        """One write transaction: committed at the end, rolled back on any
+        exception. A write SQLite refuses for a reason other than another
+        process's lock (a full disk, a read-only mount) is a StoreError naming
+        the file and why, so the command stops with one line, not a traceback."""
         locked_wait(self._db, self.path, self._wait, lambda: self._db.execute("BEGIN IMMEDIATE"))
         try:
             yield
-        except BaseException:
+            self._db.execute("COMMIT")
+        except BaseException as error:
             if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
+                with suppress(sqlite3.Error):  # a failed COMMIT leaves it open
+                    self._db.execute("ROLLBACK")
+            if isinstance(error, sqlite3.OperationalError) and not is_busy(error):
+                hint = "" if self.path == ":memory:" else folder_hint(self.path)
+                raise StoreError(f"cannot write {self.path}: {error}{hint}") from None
             raise
-        self._db.execute("COMMIT")
 
     def games(self, tournament_id: int) -> tuple[GameRecord, ...]:
         """Every stored game of a tournament, in the order they finished."""

@@ -114,6 +114,33 @@ def test_a_tournament_database_on_a_full_disk_is_named(tmp_path: Path) -> None:
     assert f"(the disk holding {folder} is full: " in error, error
 
 
+@pytest.mark.parametrize("free_kib", [96, 400])
+def test_a_tournament_database_whose_disk_fills_after_it_opened_is_named(
+    tmp_path: Path, free_kib: int
+) -> None:
+    """Room to open the database but not to store the tournament (96 KiB), or
+    not every game (400 KiB): the run stopped with a traceback ending in
+    "sqlite3.OperationalError: database or disk is full"."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    config = tmp_path / "cup.toml"
+    config.write_text(
+        'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\ngames_per_pairing = 300\n'
+        'concurrency = 2\ndatabase = "unused.db"\n[[bots]]\nname = "a"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    )
+    run = [sys.executable, "-m", "cli", "tournament", "run", "--db", f"{folder}/t.db", str(config)]
+    command = _in_a_small_disk(folder, ALMOST_FULL, *run)
+    command.insert(command.index(str(folder)) + 1, str(free_kib))
+    done = subprocess.run(command, cwd=launch.ROOT, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    *_, error, _listing = done.stderr.strip().splitlines()
+    assert done.returncode == 0, done.stderr[-3000:]  # the listing's echo; the run's own below
+    assert error.startswith(f"sheepfold tournament: cannot write {folder}/t.db: "), error
+    assert "database or disk is full" in error, error
+    assert f"(the disk holding {folder} is full: " in error, error
+
+
 def test_a_disk_that_fills_while_a_match_plays(tmp_path: Path) -> None:
     folder = tmp_path / "disk"
     folder.mkdir()
