@@ -47,21 +47,42 @@ def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str, str]]:
     """Every TCP address serve will listen on (the server's, health, metrics,
     web), each with how its failure is told and the flag that asked for it."""
     listen = "cannot listen"
-    found = [] if args.listen else [(args.host, args.port, listen, "--port")]
+    found = [] if args.listen else [(args.host, args.port, listen, _told("--port", args.port))]
     for address in args.listen:
         if not address.startswith("unix:"):
             host, _, port = address.rpartition(":")
             found.append((host.strip("[]"), int(port), listen, f"--listen {address}"))
     if args.health_port:
-        found.append((args.host, args.health_port, listen, "--health-port"))
+        health = _told("--health-port", args.health_port)
+        found.append((args.host, args.health_port, listen, health))
     if args.metrics_port:
         metrics = (args.metrics_host or args.host, args.metrics_port)
-        found.append((*metrics, "cannot serve metrics", "--metrics-port"))
+        found.append((*metrics, "cannot serve metrics", _told("--metrics-port", args.metrics_port)))
     if args.web_port:
         found.append(
             (args.web_host or WEB_HOST, args.web_port, "the web viewer cannot listen", "--web-port")
         )
     return found
+
+
+# The variable each port flag falls back to (the image sets them: docs/operations.md).
+PORT_VARIABLES = {
+    "--port": "SHEEPFOLD_PORT",
+    "--health-port": "SHEEPFOLD_HEALTH_PORT",
+    "--metrics-port": "SHEEPFOLD_METRICS_PORT",
+}
+
+
+def _told(flag: str, port: int) -> str:
+    """How a refusal names the port `flag` holds: with its variable too when the
+    environment holds that port, so an operator who set ports with `docker run
+    -e` (and typed no flag) sees which variables clash."""
+    variable = PORT_VARIABLES[flag]
+    try:
+        from_environment = int(os.environ.get(variable, "").strip()) == port
+    except ValueError:
+        from_environment = False
+    return f"{flag} (${variable})" if from_environment else flag
 
 
 WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::"})

@@ -304,6 +304,24 @@ def test_two_flags_asking_for_one_port_are_both_named(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_two_ports_from_the_environment_name_their_variables(tmp_path: Path) -> None:
+    """The image's ports are set with `docker run -e`: `-e SHEEPFOLD_PORT=8081`
+    beside the image's SHEEPFOLD_HEALTH_PORT=8081 was refused as "--port and
+    --health-port both ask for port 8081", two flags nobody had given."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    db = tmp_path / "never.db"
+    env = {"SHEEPFOLD_PORT": port, "SHEEPFOLD_HEALTH_PORT": port}
+    done = sheepfold("serve", "--db", str(db), env=env)
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold serve: --port ($SHEEPFOLD_PORT) and --health-port ($SHEEPFOLD_HEALTH_PORT)"
+        f" both ask for port {port}: give each its own"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("host", ["127.0.0.999", "a" * 64])
 @pytest.mark.parametrize("port", ["0", "5"])
 def test_serve_names_a_host_it_cannot_resolve_once_and_only_once(host: str, port: str) -> None:
