@@ -140,7 +140,7 @@ async def _play_messages(
         if kind == "decision":
             if on_event is not None:
                 for event in response.decision.events:
-                    on_event(event)
+                    await _given(on_event, event)
             if reader.over:
                 continue  # the match ended while the bot thought about an earlier one
             view = DecisionView.from_message(response.decision, game)
@@ -166,7 +166,7 @@ async def _play_messages(
                 continue
         elif kind == "event":
             if on_event is not None:
-                on_event(response.event)
+                await _given(on_event, response.event)
         elif kind == "joined":
             progress.joined = True
             progress.seat = response.joined.seat
@@ -195,6 +195,14 @@ async def _play_messages(
 
 
 _OVER = object()  # what `_Reader.read_while` gives when the result came first
+
+
+async def _given(on_event: Any, event: Any) -> None:
+    """Hand `event` to the bot; an `async` on_event (as `decide` may be) is
+    awaited, not dropped unawaited with the event unseen."""
+    seen = on_event(event)
+    if inspect.isawaitable(seen):
+        await seen
 
 
 class _Reader:

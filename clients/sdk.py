@@ -106,7 +106,8 @@ async def play(
     """Play one seat to the end of the match and return the result.
 
     The bot's `on_event` sees every event its seat may see, in order, before
-    the decision that follows them. With `events_in_decisions` (the default)
+    the decision that follows them (an `async` one is awaited before the next
+    message is read). With `events_in_decisions` (the default)
     the server sends them inside that decision rather than one message each,
     which costs the server and this client about half as much per decision;
     the bot sees no difference but when an event arrives.

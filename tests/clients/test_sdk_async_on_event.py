@@ -1,0 +1,117 @@
+"""A bot whose `on_event` is `async` (as its `decide` may be) must get its
+events: the SDK called it and dropped the coroutine, so the bot saw no event
+and Python printed "coroutine ... was never awaited" at exit. Both through
+`play` and through `sheepfold match` (whose guard wraps `on_event`)."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clients.bots.random_bot import RandomBot
+from clients.matchplay import create_match
+from clients.sdk import DecisionView, play
+from server.app import ServerConfig
+from server.inprocess import serving_here
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.e2e
+
+
+class _AsyncEvents:
+    def __init__(self) -> None:
+        self.events = 0
+
+    def decide(self, decision: DecisionView) -> int:
+        return 0
+
+    async def on_event(self, event: object) -> None:
+        await asyncio.sleep(0)
+        self.events += 1
+
+
+def test_play_awaits_an_async_on_event() -> None:
+    bot = _AsyncEvents()
+
+    async def scenario() -> None:
+        async with serving_here(ServerConfig()) as address:
+            created = await create_match(address, "stubborn-sheep", 2, seed=3)
+            await asyncio.wait_for(
+                asyncio.gather(
+                    play(bot, address, created.match_id, created.seat_tokens[0]),
+                    play(RandomBot(1), address, created.match_id, created.seat_tokens[1]),
+                ),
+                timeout=60,
+            )
+
+    asyncio.run(scenario())
+    assert bot.events > 0
+
+
+COUNTING = """\
+import asyncio
+
+
+class Bot:
+    events = 0
+
+    def decide(self, decision):
+        return 0
+
+    async def on_event(self, event):
+        await asyncio.sleep(0)
+        Bot.events += 1
+        if Bot.events == 5:
+            print("five events seen", flush=True)
+"""
+
+
+def test_match_awaits_an_async_on_event(tmp_path: Path) -> None:
+    (tmp_path / "counting.py").write_text(COUNTING)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cli",
+            "match",
+            "--game",
+            "stubborn-sheep",
+            "--players",
+            "2",
+            "--bots",
+            "random,counting:Bot",
+            "--seed",
+            "3",
+        ],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "five events seen" in done.stderr  # a bot's prints go to stderr
+    assert "never awaited" not in done.stderr
+
+
+def test_a_tournament_seat_awaits_an_async_on_event() -> None:
+    from tournament.seats import _ThreadedBot
+
+    bot = _AsyncEvents()
+    seat = _ThreadedBot()
+    seat._bot = bot
+
+    async def scenario() -> None:
+        seen = seat.on_event(object())
+        assert seen is not None, "the coroutine must come back to the SDK to await"
+        await seen
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        seat.close()
+    assert bot.events == 1
