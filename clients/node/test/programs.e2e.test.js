@@ -100,6 +100,32 @@ describe('the Node bot programs against a real server', () => {
     }
   });
 
+  test("this folder's README strategy sample, copied as it is, plays a seat to its result", HANG, async () => {
+    // It once used matchId and token without defining them: ReferenceError at its first line.
+    const readme = readFileSync(path.join(NODE_FOLDER, 'README.md'), 'utf8');
+    const from = readme.indexOf('```js\n', readme.indexOf('## Your own strategy'));
+    assert.ok(from >= 0, 'the README has no strategy sample');
+    const sample = readme.slice(from + 6, readme.indexOf('\n```', from));
+    assert.match(sample, /from '\.\/src\/index\.js'/);
+    const folder = mkdtempSync(path.join(tmpdir(), 'sheepfold-readme-bot-'));
+    try {
+      writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ type: 'module' }));
+      writeFileSync(path.join(folder, 'bot.js'), sample.replace("'./src/index.js'", JSON.stringify(path.join(NODE_FOLDER, 'src', 'index.js'))));
+      const created = await createMatch('sheep-n-sheep', 2, 43);
+      const runs = await Promise.all(
+        created.seat_tokens.map((token, seat) =>
+          runBot([], { SHEEPFOLD_SERVER: server.address, SHEEPFOLD_MATCH: created.match_id, SHEEPFOLD_TOKEN: token }, seat === 0 ? path.join(folder, 'bot.js') : BOT),
+        ),
+      );
+      for (const run of runs) assert.equal(run.code, 0, run.stderr);
+      const match = await unary(client, 'GetMatch', { match_id: created.match_id });
+      assert.equal(match.status, 'MATCH_STATUS_FINISHED');
+      assert.deepEqual(JSON.parse(runs[0].stdout), match.result.scores);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   test('examples/minimal-bot.js, the bare-protocol example of the guide, plays a match to its result', HANG, async () => {
     const created = await createMatch('stubborn-sheep', 2, 21);
     const runs = await Promise.all(
