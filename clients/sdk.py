@@ -357,4 +357,12 @@ async def _finished_result(
 
 def play_blocking(bot: Bot, address: str, match_id: str, token: str, **kwargs: Any) -> Any:
     """`play` for code that is not async."""
-    return asyncio.run(play(bot, address, match_id, token, **kwargs))
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(play(bot, address, match_id, token, **kwargs))
+    # Checked before `play(...)` is called: its coroutine would never be awaited.
+    raise RuntimeError(
+        "play_blocking cannot run inside a running event loop (an async function, a Jupyter"
+        " notebook): write `result = await play(bot, address, match_id, token)` there"
+    )
