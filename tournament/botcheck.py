@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from clients.bots import BUILTIN_BOTS, named_by_file, raised_where
+from clients.bots import BUILTIN_BOTS, named_by_file, no_such_class, raised_where
 from clients.launch.programs import program_problem
 from clients.launch.sandbox_view import unseen_program
 from tournament.config import (
@@ -88,7 +88,7 @@ def _check_class(spec: str, field: str) -> ConfigError | None:
         )
     factory = getattr(module, class_name, None)
     if factory is None:
-        return ConfigError(field, f"module {module_name!r} has no {class_name!r}")
+        return ConfigError(field, no_such_class(module, module_name, class_name))
     if not callable(getattr(factory, "decide", None)):
         return ConfigError(field, f"{spec} has no decide(decision) method")
     return None

@@ -7,7 +7,9 @@ an SDK bot class whose constructor takes an optional `seed` keyword.
 from __future__ import annotations
 
 import importlib
+import os
 import re
+import sys
 import traceback
 from collections.abc import Callable
 from pathlib import PurePath
@@ -30,6 +32,26 @@ def named_by_file(module_name: str, class_name: str, error: ImportError) -> str 
         return None
     stem = module_name.removesuffix(".py")
     return f"the module of {module_name} is {stem}: write {stem}:{class_name}"
+
+
+def no_such_class(module: object, module_name: str, class_name: str) -> str:
+    """Why `module` gives no `class_name`: said plainly, or, when a file of that
+    module's name further down `sys.path` (the author's own, beside their command
+    line) is hidden by the module imported, naming both files."""
+    said = f"module {module_name!r} has no {class_name!r}"
+    found = getattr(module, "__file__", None)
+    if "." in module_name or found is None:
+        return said
+    imported = os.path.realpath(found)
+    for folder in sys.path:
+        for candidate in (f"{module_name}.py", os.path.join(module_name, "__init__.py")):
+            path = os.path.realpath(os.path.join(folder or os.getcwd(), candidate))
+            if path != imported and os.path.isfile(path):
+                return (
+                    f"{said}: it was imported from {found}, which hides {path}; "
+                    "rename your file (and the module:Class) to a name no other module has"
+                )
+    return said
 
 
 class BotSpecError(ValueError):
@@ -85,7 +107,7 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
         ) from None
     factory = getattr(module, class_name, None)
     if factory is None:
-        raise BotSpecError(f"module {module_name!r} has no {class_name!r}")
+        raise BotSpecError(no_such_class(module, module_name, class_name))
     try:
         try:
             bot = factory(seed=seed)
