@@ -56,6 +56,11 @@ def check_address(text: str) -> str:
         if problem is not None:
             raise ValueError(f"{text!r}: {problem}")
         return text
+    scheme, slashes, rest = text.partition("://")
+    if slashes and scheme.isalpha():
+        # http://HOST:PORT read as an IPv6 host said "an IPv6 address goes in brackets".
+        example = rest or "127.0.0.1:50051"
+        raise ValueError(f"{text!r}: write HOST:PORT without {scheme}:// (e.g. {example})")
     host, sep, port_text = text.rpartition(":")
     if not sep or not host or not port_text or port_text.endswith("]"):
         raise ValueError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:50051)")

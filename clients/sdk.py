@@ -29,6 +29,7 @@ import structlog
 from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
+from clients.address_check import check_address
 from clients.connect import (
     LOOK_SECONDS,
     Unreachable,
@@ -131,6 +132,10 @@ async def play(
     RESOURCE_EXHAUSTED and the seat is lost.
     """
     check_bot(bot)
+    check_address(address)  # "localhost" (no port) would be tried on port 443
+    for name, value in (("match_id", match_id), ("token", token)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a string, not {type(value).__name__} {value!r}")
     if not rejoin_seconds >= 0:  # NaN included
         raise ValueError(f"rejoin_seconds must be 0 or more, not {rejoin_seconds!r}")
     check_message_bytes(max_message_bytes)
