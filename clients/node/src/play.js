@@ -142,7 +142,7 @@ export const STATUS_TIMEOUT_MS = 5_000;
  * Play one seat to the end of the match.
  *
  * options: address (host:port), matchId, token, seat (optional), decide(view) -> index
- * (may return a promise), onEvent(event) (optional), log, rejoinSeconds (how long to keep
+ * (may return a promise), onEvent(event) (optional; may return a promise, awaited), log, rejoinSeconds (how long to keep
  * joining again once the server has gone, from the first failed attempt; default 90; each
  * outage, ended once the seat is back in play, gets its own), maxReconnects (optional: consecutive
  * failed attempts that end it sooner), backoffMs / maxBackoffMs, joinTimeoutMs (how long
@@ -376,13 +376,13 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
           session.log.info('joined', { players: message.joined.players, options: message.joined.options });
           break;
         case 'decision':
-          if (onEvent) for (const event of message.decision.events ?? []) onEvent(event);
+          if (onEvent) for (const event of message.decision.events ?? []) await onEvent(event); // an async one too
           // The result came while the bot thought about an earlier decision (as clients/sdk.py): the match is
           // over, and this one can no longer be answered; deciding it would only keep the bot busy after the end.
           if (result === null) await answer(message.decision);
           break;
         case 'event':
-          if (onEvent) onEvent(message.event);
+          if (onEvent) await onEvent(message.event);
           break;
         case 'error':
           // The match goes on. INVALID_ARGUMENT: the server sends the same decision again.

@@ -151,6 +151,48 @@ describe('the Node bot against a real server', () => {
     assert.deepEqual(seen[0], seen[1]);
   });
 
+  test('an async onEvent is awaited: each event is handled before the next decision, and its rejection fails the seat', HANG, async () => {
+    // Its promise was dropped: decide ran before the events were handled, and a rejection crashed
+    // the whole process (an unhandled rejection) instead of ending the seat with a SeatError.
+    const created = await createMatch('stubborn-sheep', 2, 78);
+    let pending = 0;
+    let handled = 0;
+    const unfinished = [];
+    const onEvent = async () => {
+      pending += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      pending -= 1;
+      handled += 1;
+    };
+    const decide = (view) => {
+      unfinished.push(pending);
+      return 0;
+    };
+    await Promise.all(
+      created.seat_tokens.map((token, seat) =>
+        playSeat({ address: server.address, matchId: created.match_id, token, decide: seat === 0 ? decide : randomBot(5), onEvent: seat === 0 ? onEvent : undefined }),
+      ),
+    );
+    assert.ok(handled > 10, `${handled} events handled`);
+    assert.deepEqual([...new Set(unfinished)], [0], 'no event still being handled when decide is asked');
+
+    const failing = await createMatch('stubborn-sheep', 2, 79);
+    const outcomes = await Promise.allSettled(
+      failing.seat_tokens.map((token, seat) =>
+        playSeat({
+          address: server.address,
+          matchId: failing.match_id,
+          token,
+          decide: randomBot(seat),
+          onEvent: seat === 0 ? async () => { throw new Error('async event boom'); } : undefined,
+        }),
+      ),
+    );
+    assert.equal(outcomes[0].status, 'rejected');
+    assert.ok(outcomes[0].reason instanceof SeatError, String(outcomes[0].reason));
+    assert.match(outcomes[0].reason.message, /the bot failed: async event boom/);
+  });
+
   test('an out-of-range answer is logged as INVALID_ARGUMENT and the same decision is asked again', HANG, async () => {
     const created = await createMatch('sheep-n-sheep', 2, 31);
     const { log, lines } = capturingLogger();
