@@ -210,6 +210,13 @@ def _health(address: str, service: str = "") -> int:
         )
 
 
+# Long enough for everything checked while locked to run inside it on a loaded
+# machine: 2 s of health checks, a look and a listing (1 s each at most) and the
+# create's 1 s write timeout. With 4 s, a CI run's create began so late that the
+# lock ended within its wait, and it was written instead of refused.
+LOCKED_SECONDS = 7
+
+
 def test_a_database_locked_by_another_process_slows_the_server_but_never_freezes_it(
     tmp_path: Path,
 ) -> None:
@@ -243,7 +250,9 @@ def test_a_database_locked_by_another_process_slows_the_server_but_never_freezes
                 time.sleep(0.02)
 
             locker = subprocess.Popen(
-                [sys.executable, "-c", LOCKER, str(db), "4"], stdout=subprocess.PIPE, text=True
+                [sys.executable, "-c", LOCKER, str(db), str(LOCKED_SECONDS)],
+                stdout=subprocess.PIPE,
+                text=True,
             )
             assert locker.stdout is not None and locker.stdout.readline() == "locked\n"
             locked_at = time.monotonic()
@@ -273,7 +282,7 @@ def test_a_database_locked_by_another_process_slows_the_server_but_never_freezes
             message = refused.value.details() or ""
             assert "database" in message and "locked" in message and "try again" in message
             assert "sqlite3" not in message and "OperationalError" not in message
-            assert time.monotonic() - locked_at < 4.0, "all of the above ran while locked"
+            assert time.monotonic() - locked_at < LOCKED_SECONDS, "all of the above ran locked"
             assert stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id)).moves == stuck_at, (
                 "no move is applied while it cannot be written"
             )
