@@ -88,8 +88,34 @@ def _failing_then_answered(page: Any, pattern: str, failures: int) -> list[float
             )
 
     page.add_init_script(f"window.sheepfoldRetrySeconds = {WAITS}")
+    page.add_init_script(RECORD_TEXTS)
     page.route(pattern, fail_first)
     return asked
+
+
+# Every text #list-status and #notice show, in order. Read once a wait is over,
+# the line could already name the next failure: the first wait is 0.2 s, and a
+# loaded machine took longer than that to read it.
+RECORD_TEXTS = """
+window.sheepfoldShown = {};
+new MutationObserver(() => {
+  for (const id of ['list-status', 'notice']) {
+    const element = document.getElementById(id);
+    if (!element) continue;
+    const shown = (window.sheepfoldShown[id] ||= []);
+    const text = element.innerText;
+    if (text && shown[shown.length - 1] !== text) shown.push(text);
+  }
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
+def _shown(page: Any, element_id: str, words: str) -> str:
+    """The first text element_id showed that holds these words."""
+    texts = page.evaluate(f"() => window.sheepfoldShown[{element_id!r}] || []")
+    said = [text for text in texts if words in text]
+    assert said, (words, texts)
+    return str(said[0])
 
 
 def _waited_longer_each_time(asked: list[float]) -> None:
@@ -113,11 +139,11 @@ def test_an_older_page_of_the_list_that_fails_to_load_tries_again_until_it_loads
         asked = _failing_then_answered(page, "**/api/matches/page?*", len(WAITS))
         page.goto(f"{viewer.url}/?page={urllib.parse.quote(token)}")
         page.wait_for_selector("body[data-stream='retrying']")
-        said = page.inner_text("#list-status")
-        assert said.startswith("could not load this page: the viewer does not answer; trying"), said
         page.wait_for_function(
             "() => document.getElementById('list-status').textContent.includes('answered 502')"
         )
+        said = _shown(page, "list-status", "trying")
+        assert said.startswith("could not load this page: the viewer does not answer; trying"), said
         save_screenshot(page, "list-page-retrying")
         page.wait_for_selector("body[data-stream='loaded']", timeout=15_000)
         assert len(asked) == len(WAITS) + 1
@@ -179,7 +205,7 @@ def test_a_finished_match_s_views_that_fail_to_load_are_tried_again(
     page.wait_for_function(
         "() => document.getElementById('notice').textContent.includes('trying again in')"
     )
-    said = page.inner_text("#notice")
+    said = _shown(page, "notice", "trying again in")
     assert said.startswith("Could not load the public view: the viewer does not answer"), said
     assert drawn_move(page) == 4, "loaded at last, it opens at the move the link names"
     assert page.is_hidden("#notice")
@@ -190,7 +216,7 @@ def test_a_finished_match_s_views_that_fail_to_load_are_tried_again(
     page.wait_for_function(
         "() => document.getElementById('notice').textContent.includes('answered 502')"
     )
-    said = page.inner_text("#notice")
+    said = _shown(page, "notice", "seat-1 view: the viewer answered")
     assert said.startswith("Could not load the seat-1 view: the viewer answered 502; trying"), said
     # Meanwhile the list names the view the board shows.
     assert page.input_value("#view") == "public"
