@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -115,6 +116,36 @@ def _watchdog() -> Iterator[None]:
         yield
     finally:
         timer.cancel()
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Started in the background by a shell without job control (`make test &`
+    # in a script), the suite ignores SIGINT, and so would every program a test
+    # starts (an ignored signal is inherited): each test of a Ctrl-C failed.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(autouse=True)
+def _stop_signals_as_they_were() -> Iterator[None]:
+    """Each test starts with the stop signals handled as the last one did: a
+    command's main() run in the test process takes SIGTERM and SIGHUP as
+    Ctrl-C, and a program stays so, but a test does not. A test that leaves
+    one ignored fails: every program a later test started would ignore it."""
+    before = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+    yield
+    ignored = [
+        signal.Signals(signum).name
+        for signum, handler in before.items()
+        if signal.getsignal(signum) is signal.SIG_IGN and handler is not signal.SIG_IGN
+    ]
+    for signum, handler in before.items():
+        signal.signal(signum, handler)
+    if ignored:
+        pytest.fail(f"this test left {', '.join(ignored)} ignored")
 
 
 @pytest.fixture(autouse=True)
