@@ -21,34 +21,41 @@ demo: $(STAMP) ## play a short round robin of the built-in bots on every game
 	$(BIN)/sheepfold demo
 
 # The main suite and the browser tests run on TEST_WORKERS processes
-# (pytest-xdist; `auto` is one a core), a test file to a worker, since much of
-# them waits on servers, bots and Chromium rather than computing. The Node
-# bot's tests and then the protoc step run beside the main suite, one after the
-# other; their output is shown when all have finished. The sandbox and Ray steps
-# run after it although they mostly wait: beside it, the Ray step's cluster was
-# found by the main suite's test of `--ray auto` on a machine without one, and
-# the sandbox's Ctrl-C test timed out under the load. The whole run must stay
-# under 20 minutes on 2 cores.
-TEST_WORKERS ?= 2
-BESIDE := test-node test-protoc
+# (pytest-xdist; `auto` is one a core), a test file to a worker. Much of the
+# main suite waits on servers, bots and subprocesses rather than computing: on
+# 2 cores it took 13.5 minutes on 2 workers, and 10 on 3 with the cores still
+# only 74% busy. The Node bot's tests and then the protoc step run beside the
+# main suite, one after the other, and the Ray step beside the browser step;
+# their output is shown when all have finished. The Ray step may not run beside
+# the main suite: Ray's `auto` finds any running cluster by its processes, and
+# the main suite's test of `--ray auto` on a machine without one found the Ray
+# step's. The sandbox step runs alone: under the main suite's load its Ctrl-C
+# test timed out, and it measures the CPU share a bot gets. The whole run must
+# stay under 20 minutes on 2 cores.
+TEST_WORKERS ?= 3
+MAIN_TESTS := -m "not browser and not sandbox and not protoc and not netns"
 
-test: $(STAMP) ## run the whole test suite; steps that need a missing tool say NOT RUN and why
-	@rm -f $(foreach step,$(BESIDE),$(VENV)/$(step).status); \
-	{ for step in $(BESIDE); do \
+# $(call beside,STEPS,COMMAND): COMMAND, with the make targets STEPS run one
+# after the other beside it; fails when COMMAND or any of them failed.
+define beside
+	@rm -f $(foreach step,$(1),$(VENV)/$(step).status); \
+	{ for step in $(1); do \
 		$(MAKE) --no-print-directory $$step > $(VENV)/$$step.log 2>&1; echo $$? > $(VENV)/$$step.status; \
 	done; } & beside=$$!; \
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile \
-		-m "not browser and not sandbox and not protoc and not netns"; \
+	$(2); \
 	main=$$?; wait $$beside; failed=""; \
-	for step in $(BESIDE); do \
-		echo "== $$step (run beside the main suite)"; cat $(VENV)/$$step.log; \
+	for step in $(1); do \
+		echo "== $$step (run beside)"; cat $(VENV)/$$step.log; \
 		[ "$$(cat $(VENV)/$$step.status 2>/dev/null)" = 0 ] || failed="$$failed $$step"; \
 	done; \
-	[ -z "$$failed" ] || echo "failed beside the main suite:$$failed" >&2; \
+	[ -z "$$failed" ] || echo "failed beside:$$failed" >&2; \
 	[ $$main -eq 0 ] && [ -z "$$failed" ]
+endef
+
+test: $(STAMP) ## run the whole test suite; steps that need a missing tool say NOT RUN and why
+	$(call beside,test-node test-protoc,$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(MAIN_TESTS))
+	$(call beside,test-ray,$(MAKE) --no-print-directory test-browser)
 	@$(MAKE) --no-print-directory test-sandbox
-	@$(MAKE) --no-print-directory test-ray
-	@$(MAKE) --no-print-directory test-browser
 
 # Each step below runs when its tools are on this machine and otherwise says NOT RUN
 # and how to get them; REQUIRE_<STEP>=1 (set by .ci/run) makes a missing tool an error.
