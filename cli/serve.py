@@ -16,6 +16,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from cli.serve_flags import TOKEN_WAIT_SECONDS, WEB_HOST, add_arguments, admin_token, check_flags
+from cli.values import usage_error
 from cli.viewer import missing_tournament_dbs, viewer_settings
 from server import loops
 from server.client_limits import MatchLimits
@@ -164,7 +165,7 @@ def _run_logged(args: argparse.Namespace) -> int:
     # Before the database: a server that cannot listen leaves no file behind.
     addresses = _tcp_addresses(args)
     if shared := _shared_port(addresses):
-        raise SystemExit(f"sheepfold serve: {shared}")
+        usage_error(f"sheepfold serve: {shared}")
     try:
         for host, port, what, _ in addresses:
             check_can_listen(host, port, what)

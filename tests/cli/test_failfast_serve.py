@@ -297,7 +297,7 @@ def test_two_flags_asking_for_one_port_are_both_named(
         port = str(probe.getsockname()[1])
     db = tmp_path / "never.db"
     done = sheepfold("serve", "--port", port, second, port, *web_host, "--db", str(db))
-    assert done.returncode == 1
+    assert done.returncode == 2, "a usage error, as a flag refused by itself is"
     assert one_line(done) == (
         f"sheepfold serve: --port and {second} both ask for port {port}: give each its own"
     )
@@ -314,7 +314,7 @@ def test_two_ports_from_the_environment_name_their_variables(tmp_path: Path) -> 
     db = tmp_path / "never.db"
     env = {"SHEEPFOLD_PORT": port, "SHEEPFOLD_HEALTH_PORT": port}
     done = sheepfold("serve", "--db", str(db), env=env)
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert one_line(done) == (
         f"sheepfold serve: --port ($SHEEPFOLD_PORT) and --health-port ($SHEEPFOLD_HEALTH_PORT)"
         f" both ask for port {port}: give each its own"
