@@ -20,19 +20,22 @@ install: $(STAMP) ## create .venv and install sheepfold with its dev tools
 demo: $(STAMP) ## play a short round robin of the built-in bots on every game
 	$(BIN)/sheepfold demo
 
-# The main suite and the browser tests run on TEST_WORKERS processes
-# (pytest-xdist; `auto` is one a core), a test file to a worker. Much of the
-# main suite waits on servers, bots and subprocesses rather than computing: on
-# 2 cores it took 13.5 minutes on 2 workers, and 10 on 3 with the cores still
-# only 74% busy. The Node bot's tests and then the protoc step run beside the
-# main suite, one after the other, and the Ray step beside the browser step;
-# their output is shown when all have finished. The Ray step may not run beside
-# the main suite: Ray's `auto` finds any running cluster by its processes, and
-# the main suite's test of `--ray auto` on a machine without one found the Ray
-# step's. The sandbox step runs alone: under the main suite's load its Ctrl-C
-# test timed out, and it measures the CPU share a bot gets. The whole run must
-# stay under 20 minutes on 2 cores.
+# The main suite runs on TEST_WORKERS processes and the browser tests on
+# BROWSER_WORKERS (pytest-xdist; `auto` is one a core), a test file to a
+# worker. Much of the main suite waits on servers, bots and subprocesses rather
+# than computing: on 2 cores it took 13.5 minutes on 2 workers, and 10 on 3
+# with the cores still only 74% busy. Chromium computes: the browser step took
+# 300 s on 2 workers and on 3 alike, and 2 leave the Ray step beside it room.
+# The Node bot's tests and then the protoc step run beside the main suite, one
+# after the other, and the Ray step beside the browser step; their output is
+# shown when all have finished. The Ray step may not run beside the main suite:
+# Ray's `auto` finds any running cluster by its processes, and the main suite's
+# test of `--ray auto` on a machine without one found the Ray step's. The
+# sandbox step runs alone: under the main suite's load its Ctrl-C test timed
+# out, and it measures the CPU share a bot gets. The whole run must stay under
+# 20 minutes on 2 cores.
 TEST_WORKERS ?= 3
+BROWSER_WORKERS ?= 2
 MAIN_TESTS := -m "not browser and not sandbox and not protoc and not netns"
 
 # $(call beside,STEPS,COMMAND): COMMAND, with the make targets STEPS run one
@@ -100,7 +103,7 @@ CHROMIUM ?= /usr/bin/chromium
 test-browser: $(STAMP) ## the web viewer in headless Chromium; says so when Chromium is missing
 	@if [ -x "$(CHROMIUM)" ]; then \
 		SHEEPFOLD_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest -m browser -q $(BROWSER_TESTS) \
-			-n $(TEST_WORKERS) --dist loadfile; \
+			-n $(BROWSER_WORKERS) --dist loadfile; \
 	elif [ -n "$(REQUIRE_BROWSER)" ]; then \
 		echo "test-browser: REQUIRE_BROWSER is set but there is no Chromium at $(CHROMIUM)" >&2; exit 1; \
 	else \

@@ -108,8 +108,11 @@ TEST_WATCHDOG_SECONDS = 330
 
 
 @pytest.fixture(autouse=True)
-def _watchdog() -> Iterator[None]:
-    timer = threading.Timer(TEST_WATCHDOG_SECONDS, os._exit, args=(3,))
+def _watchdog(request: pytest.FixtureRequest) -> Iterator[None]:
+    # @pytest.mark.watchdog(SECONDS): a test that runs others and bounds them itself.
+    marker = request.node.get_closest_marker("watchdog")
+    seconds = float(marker.args[0]) if marker else TEST_WATCHDOG_SECONDS
+    timer = threading.Timer(seconds, os._exit, args=(3,))
     timer.daemon = True
     timer.start()
     try:
