@@ -134,9 +134,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(autouse=True)
 def _stop_signals_as_they_were() -> Iterator[None]:
-    """Each test starts with the stop signals handled as the last one did: a
-    command's main() run in the test process takes SIGTERM and SIGHUP as
-    Ctrl-C, and a program stays so, but a test does not. A test that leaves
+    """Each test leaves the stop signals handled as it found them: a command's
+    main() run in the test process takes SIGTERM and SIGHUP as Ctrl-C, as its
+    program should, and they are put back after the test. A test that leaves
     one ignored fails: every program a later test started would ignore it."""
     before = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
     yield
@@ -146,7 +146,9 @@ def _stop_signals_as_they_were() -> Iterator[None]:
         if signal.getsignal(signum) is signal.SIG_IGN and handler is not signal.SIG_IGN
     ]
     for signum, handler in before.items():
-        signal.signal(signum, handler)
+        # None: a handler set outside Python (Ray's), which Python cannot put back.
+        if handler is not None and signal.getsignal(signum) is not handler:
+            signal.signal(signum, handler)
     if ignored:
         pytest.fail(f"this test left {', '.join(ignored)} ignored")
 
