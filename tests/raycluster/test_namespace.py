@@ -34,7 +34,9 @@ def test_the_ray_cluster_tests_pass_inside_a_private_network_namespace() -> None
             "(apt-get install util-linux iproute2) to run the Ray tests"
         )
     namespace = ["unshare", "--net"] if os.geteuid() == 0 else ["unshare", "-rn"]
-    script = 'ip link set lo up && exec "$0" -m pytest tests/ray -v -p no:cacheprovider --durations=10'
+    script = (
+        'ip link set lo up && exec "$0" -m pytest tests/ray -v -p no:cacheprovider --durations=10'
+    )
     # Each test's line as it ends (-v) names the one that hung; pytest's own
     # stack dump (faulthandler_timeout, 300 s) would come before the bound.
     faulthandler.dump_traceback_later(RAY_TESTS_SECONDS + 10)
