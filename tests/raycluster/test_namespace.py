@@ -8,9 +8,11 @@ traffic can leave this machine, and fails with their output if any fails.
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -40,24 +42,27 @@ def test_the_ray_cluster_tests_pass_inside_a_private_network_namespace() -> None
     # Each test's line as it ends (-v) names the one that hung; pytest's own
     # stack dump (faulthandler_timeout, 300 s) would come before the bound.
     faulthandler.dump_traceback_later(RAY_TESTS_SECONDS + 10)
+    # A process group of their own: stopped at the bound, the servers and bots
+    # they started go with them (a killed run once left a `serve` behind).
+    process = subprocess.Popen(
+        [*namespace, "sh", "-c", script, sys.executable],
+        cwd=ROOT,
+        env={**os.environ, "SHEEPFOLD_RAY_NAMESPACE": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     try:
-        result = subprocess.run(
-            [*namespace, "sh", "-c", script, sys.executable],
-            cwd=ROOT,
-            env={**os.environ, "SHEEPFOLD_RAY_NAMESPACE": "1"},
-            capture_output=True,
-            text=True,
-            timeout=RAY_TESTS_SECONDS,
-            check=False,
-        )
-    except subprocess.TimeoutExpired as error:
-        said = _text(error.stdout) + _text(error.stderr)
+        said, _ = process.communicate(timeout=RAY_TESTS_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        said, _ = process.communicate()
         pytest.fail(f"the Ray tests took over {RAY_TESTS_SECONDS} s:\n{_shown(said)}")
-    assert result.returncode == 0, f"the Ray tests failed:\n{_shown(result.stdout + result.stderr)}"
-
-
-def _text(output: str | bytes | None) -> str:
-    return output.decode(errors="replace") if isinstance(output, bytes) else output or ""
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 0, f"the Ray tests failed:\n{_shown(said)}"
 
 
 def _shown(output: str) -> str:
