@@ -15,7 +15,14 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from cli.serve_flags import TOKEN_WAIT_SECONDS, WEB_HOST, add_arguments, admin_token, check_flags
+from cli.serve_flags import (
+    PORT_VARIABLES,
+    TOKEN_WAIT_SECONDS,
+    WEB_HOST,
+    add_arguments,
+    admin_token,
+    check_flags,
+)
 from cli.values import usage_error
 from cli.viewer import missing_tournament_dbs, viewer_settings
 from server import loops
@@ -64,14 +71,6 @@ def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str, str]]:
             (args.web_host or WEB_HOST, args.web_port, "the web viewer cannot listen", "--web-port")
         )
     return found
-
-
-# The variable each port flag falls back to (the image sets them: docs/operations.md).
-PORT_VARIABLES = {
-    "--port": "SHEEPFOLD_PORT",
-    "--health-port": "SHEEPFOLD_HEALTH_PORT",
-    "--metrics-port": "SHEEPFOLD_METRICS_PORT",
-}
 
 
 def _told(flag: str, port: int) -> str:

@@ -47,6 +47,14 @@ from server.settings import (
 # The address the web viewer binds without --web-host.
 WEB_HOST = "127.0.0.1"
 
+# The variable each port flag falls back to (the image sets them:
+# docs/operations.md); `serve` names it beside the flag when two ports clash.
+PORT_VARIABLES = {
+    "--port": "SHEEPFOLD_PORT",
+    "--health-port": "SHEEPFOLD_HEALTH_PORT",
+    "--metrics-port": "SHEEPFOLD_METRICS_PORT",
+}
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -58,13 +66,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--port",
         type=naming_variable(port),
-        default=environment_default("SHEEPFOLD_PORT", "50051"),
+        default=environment_default(PORT_VARIABLES["--port"], "50051"),
         help="port (default: $SHEEPFOLD_PORT or 50051; 0 = any free)",
     )
     parser.add_argument(
         "--metrics-port",
         type=naming_variable(port),
-        default=environment_default("SHEEPFOLD_METRICS_PORT"),
+        default=environment_default(PORT_VARIABLES["--metrics-port"]),
         help="serve Prometheus metrics over HTTP at /metrics on this port "
         "(default: $SHEEPFOLD_METRICS_PORT, or off)",
     )
@@ -77,7 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--health-port",
         type=naming_variable(port),
-        default=environment_default("SHEEPFOLD_HEALTH_PORT"),
+        default=environment_default(PORT_VARIABLES["--health-port"]),
         help="also serve the gRPC health service alone, in plaintext, on this port, for "
         "probes that cannot speak TLS (default: $SHEEPFOLD_HEALTH_PORT, or off)",
     )
