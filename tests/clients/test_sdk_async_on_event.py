@@ -6,8 +6,6 @@ and Python printed "coroutine ... was never awaited" at exit. Both through
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +15,7 @@ from clients.matchplay import create_match
 from clients.sdk import DecisionView, play
 from server.app import ServerConfig
 from server.inprocess import serving_here
-from tests.conftest import ROOT
+from tests.cli.helpers import sheepfold_in
 
 pytestmark = pytest.mark.e2e
 
@@ -72,27 +70,10 @@ class Bot:
 
 def test_match_awaits_an_async_on_event(tmp_path: Path) -> None:
     (tmp_path / "counting.py").write_text(COUNTING)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "cli",
-            "match",
-            "--game",
-            "stubborn-sheep",
-            "--players",
-            "2",
-            "--bots",
-            "random,counting:Bot",
-            "--seed",
-            "3",
-        ],
-        cwd=tmp_path,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = sheepfold_in(
+        tmp_path, "match", "--game", "stubborn-sheep", "--players", "2",
+        "--bots", "random,counting:Bot", "--seed", "3",
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "five events seen" in done.stderr  # a bot's prints go to stderr
     assert "never awaited" not in done.stderr
