@@ -25,6 +25,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.sdk import play
 from server import launch
+from tests.cli.helpers import random_cup
 from tests.integrity.helpers import (
     SlowBot,
     assert_every_case_plays_through,
@@ -94,20 +95,26 @@ def test_a_start_on_a_full_disk_leaves_no_database(tmp_path: Path, free_kib: int
     assert listing == "files: fill", done.stderr
 
 
+def _tournament_on_a_small_disk(
+    folder: Path, free_kib: int, config: str, *, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """`sheepfold tournament run CONFIG --db FOLDER/t.db` with FOLDER a disk of
+    its own, full but for `free_kib` KiB (its config file beside the folder)."""
+    folder.mkdir()
+    cup = folder.parent / "cup.toml"
+    cup.write_text(config)
+    run = [sys.executable, "-m", "cli", "tournament", "run", "--db", f"{folder}/t.db", str(cup)]
+    command = _in_a_small_disk(folder, ALMOST_FULL, *run)
+    command.insert(command.index(str(folder)) + 1, str(free_kib))
+    return subprocess.run(command, cwd=launch.ROOT, capture_output=True, text=True, timeout=timeout)
+
+
 def test_a_tournament_database_on_a_full_disk_is_named(tmp_path: Path) -> None:
     """Once "cannot use PATH: disk I/O error", which does not say why."""
     folder = tmp_path / "disk"
-    folder.mkdir()
-    config = tmp_path / "cup.toml"
-    config.write_text(
-        'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\ngames_per_pairing = 1\n'
-        'database = "unused.db"\n[[bots]]\nname = "a"\nbuiltin = "random"\n'
-        '[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    done = _tournament_on_a_small_disk(
+        folder, 16, random_cup(games_per_pairing=1, database="unused.db"), timeout=60
     )
-    run = [sys.executable, "-m", "cli", "tournament", "run", "--db", f"{folder}/t.db", str(config)]
-    command = _in_a_small_disk(folder, ALMOST_FULL, *run)
-    command.insert(command.index(str(folder)) + 1, "16")
-    done = subprocess.run(command, cwd=launch.ROOT, capture_output=True, text=True, timeout=60)
     *_, error, _listing = done.stderr.strip().splitlines()
     assert "Traceback" not in done.stderr, done.stderr
     assert error.startswith(f"sheepfold tournament: cannot use {folder}/t.db: "), error
@@ -122,17 +129,8 @@ def test_a_tournament_database_whose_disk_fills_after_it_opened_is_named(
     not every game (400 KiB): the run stopped with a traceback ending in
     "sqlite3.OperationalError: database or disk is full"."""
     folder = tmp_path / "disk"
-    folder.mkdir()
-    config = tmp_path / "cup.toml"
-    config.write_text(
-        'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\ngames_per_pairing = 300\n'
-        'concurrency = 2\ndatabase = "unused.db"\n[[bots]]\nname = "a"\nbuiltin = "random"\n'
-        '[[bots]]\nname = "b"\nbuiltin = "random"\n'
-    )
-    run = [sys.executable, "-m", "cli", "tournament", "run", "--db", f"{folder}/t.db", str(config)]
-    command = _in_a_small_disk(folder, ALMOST_FULL, *run)
-    command.insert(command.index(str(folder)) + 1, str(free_kib))
-    done = subprocess.run(command, cwd=launch.ROOT, capture_output=True, text=True, timeout=120)
+    cup = "concurrency = 2\n" + random_cup(games_per_pairing=300, database="unused.db")
+    done = _tournament_on_a_small_disk(folder, free_kib, cup, timeout=120)
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
     *_, error, _listing = done.stderr.strip().splitlines()
     assert done.returncode == 0, done.stderr[-3000:]  # the listing's echo; the run's own below
