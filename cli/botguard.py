@@ -52,21 +52,13 @@ class GuardedBot:
             # Only a bot that has one: the SDK skips events for a bot without.
             self.on_event = self._guarded_event
 
-    def _guarded_event(self, event: Any) -> Any:
+    async def _guarded_event(self, event: Any) -> None:
+        """The bot's on_event, plain or `async` (the SDK awaits what it gets)."""
         assert self._on_event is not None
         try:
             seen = self._on_event(event)
-        except SystemExit as exit_:
-            raise self._raised(BotExited.of(exit_)) from None
-        except Exception as error:
-            raise self._raised(error) from None
-        if inspect.isawaitable(seen):
-            return self._wait_event(seen)  # an async on_event: the SDK awaits it
-        return None
-
-    async def _wait_event(self, seen: Any) -> None:
-        try:
-            await seen
+            if inspect.isawaitable(seen):
+                await seen
         except SystemExit as exit_:
             raise self._raised(BotExited.of(exit_)) from None
         except Exception as error:

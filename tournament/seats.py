@@ -54,16 +54,16 @@ class _ThreadedBot:
     def decide(self, decision: DecisionView) -> asyncio.Future[int]:
         return self._thread.run(lambda: self._decided(decision))
 
-    def on_event(self, event: Any) -> Any:
+    async def on_event(self, event: Any) -> None:
+        """The bot's on_event, plain or `async` (the SDK awaits what it gets)."""
         handler = getattr(self._bot, "on_event", None)
         if handler is not None:
             try:
                 seen = handler(event)
+                if inspect.isawaitable(seen):
+                    await seen
             except SystemExit as exit_:  # on this loop it would end the whole run
                 raise BotExited.of(exit_) from None
-            if inspect.isawaitable(seen):
-                return _event_awaited(seen)  # an async on_event: the SDK awaits it
-        return None
 
     def close(self) -> None:
         self._thread.close()
@@ -81,13 +81,6 @@ class _ThreadedBot:
 
 async def _awaited(choice: Awaitable[int]) -> int:
     return await choice
-
-
-async def _event_awaited(seen: Awaitable[Any]) -> None:
-    try:
-        await seen
-    except SystemExit as exit_:  # on this loop it would end the whole run
-        raise BotExited.of(exit_) from None
 
 
 class InProcessSeat:
