@@ -38,7 +38,12 @@ from cli.values import (
 )
 from games.words import count
 from tournament.config import MAX_BOOTSTRAP, ConfigError, TournamentConfig, load_config
-from tournament.executors.settings import HEAD_TIMEOUT_SECONDS, MAX_NUM_CPUS, ExecutorSettings
+from tournament.executors.settings import (
+    HEAD_TIMEOUT_SECONDS,
+    MAX_NUM_CPUS,
+    ExecutorSettings,
+    server_list_refusal,
+)
 from tournament.report_formats import FORMATS
 
 if TYPE_CHECKING:
@@ -235,7 +240,7 @@ def _run(args: argparse.Namespace) -> int:
     executor = _executor(args, config)
     if executor is None:
         return 2
-    refused = _sprt_refusal(args, config, executor)
+    refused = _run_refusal(args, config, executor)
     if refused is not None:
         print(f"sheepfold tournament: {refused}", file=sys.stderr)
         return 2
@@ -275,19 +280,17 @@ def _serving(args: argparse.Namespace, metrics: TournamentMetrics | None) -> Cal
     return serve
 
 
-def _sprt_refusal(
+def _run_refusal(
     args: argparse.Namespace, config: TournamentConfig, executor: ExecutorSettings
 ) -> str | None:
     """Why `run` cannot play this config with these flags, or None: an SPRT's
     or a local run's refusals, which are usage errors (exit 2), made before
     the database is created."""
-    several = args.server is not None and "," in args.server
-    if config.schedule != "sprt":
-        if several and not executor.is_ray:
-            return "several --server addresses need --ray (games spread over a Ray cluster)"
+    sprt = config.schedule == "sprt"
+    if refused := server_list_refusal(args.server, sprt=sprt, on_ray=executor.is_ray):
+        return refused
+    if not sprt:
         return None
-    if several:
-        return f"an SPRT plays on one server, and --server names several: {args.server}"
     if executor.is_ray:
         return (
             "an SPRT plays on this machine; "

@@ -27,7 +27,7 @@ from tournament.claims import claimed
 from tournament.config import TournamentConfig, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.deals import new_secret
-from tournament.executors.settings import ExecutorSettings, GameExecutor
+from tournament.executors.settings import ExecutorSettings, GameExecutor, server_list_refusal
 from tournament.heartbeat import beating
 from tournament.progress import Progress, SilentProgress
 from tournament.resume import (
@@ -110,8 +110,8 @@ def run_tournament(
     command starts beside the run (its metrics endpoint) starts there."""
     db_path = database or resolve_path(config, config.database)
     executor = executor or config.executor
-    if server is not None and "," in server and not executor.is_ray:
-        raise RunError("several --server addresses need --ray (games spread over a Ray cluster)")
+    if refused := server_list_refusal(server, sprt=False, on_ray=executor.is_ray):
+        raise RunError(refused)
     prechecked = check_before_start(config, db_path, lock_wait, RUN_COMMAND, on_ray=executor.is_ray)
     if executor.is_ray:
         from tournament.executors.ray import run_on_ray

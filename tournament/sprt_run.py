@@ -21,6 +21,7 @@ from tournament.botcheck import check_bots
 from tournament.claims import claimed
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
+from tournament.executors.settings import server_list_refusal
 from tournament.heartbeat import beating
 from tournament.progress import Progress, SilentProgress
 from tournament.run_checks import Prechecked, check_before_start, run_launcher
@@ -197,10 +198,8 @@ def run_sprt(
     """Run (or resume) an SPRT; an in-process server when `server` is None.
     `tls`: how to reach a `server` that serves TLS; `lock_wait` and `checked`:
     run_tournament's."""
-    if server is not None and "," in server and not server.startswith("unix:"):
-        # Taken whole, the list was one host name that "does not resolve", and
-        # only after the database was created.
-        raise RunError(f"an SPRT plays on one server, and --server names several: {server}")
+    if refused := server_list_refusal(server, sprt=True, on_ray=False):
+        raise RunError(refused)
     db_path = database or resolve_path(config, config.database)
     prechecked = check_before_start(config, db_path, lock_wait, SPRT_COMMAND, on_ray=False)
     if server is not None:

@@ -15,6 +15,7 @@ __all__ = [
     "ExecutorSettings",
     "GameExecutor",
     "parse_executor",
+    "server_list_refusal",
 ]
 
 EXECUTOR_KINDS = ("local", "ray")
@@ -138,3 +139,18 @@ def _retries(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
         raise ExecutorError("max_retries", f"must be a whole number from 0 to 100, not {value!r}")
     return value
+
+
+def server_list_refusal(server: str | None, *, sprt: bool, on_ray: bool) -> str | None:
+    """Why a run cannot take `server` as given, or None: several addresses,
+    comma-separated, are for games spread over a Ray cluster. A unix: socket's
+    path may hold a comma."""
+    if server is None or "," not in server or server.startswith("unix:"):
+        return None
+    if sprt:
+        # Taken whole, the list was one host name that "does not resolve", and
+        # only after the database was created.
+        return f"an SPRT plays on one server, and --server names several: {server}"
+    if not on_ray:
+        return "several --server addresses need --ray (games spread over a Ray cluster)"
+    return None
