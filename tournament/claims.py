@@ -95,10 +95,14 @@ def refuse_if_claimed(database: str, tournament: str, command: str) -> None:
     a run's slow start (a server, a Ray cluster). Only `claimed` excludes."""
     if database == ":memory:":
         return
+    path: Path | None = None
     try:
-        fd = _open(lock_file(database, tournament), create=False)
-    except (OSError, RuntimeError):
-        return  # never claimed, or a path `claimed` will explain
+        path = lock_file(database, tournament)
+        fd = _open(path, create=False)
+    except (OSError, RuntimeError) as error:
+        if path is not None and _in_the_way(path, error):  # refused before the slow start
+            raise _cannot_claim(database, tournament, error, path) from None
+        return  # never claimed, or a path `claimed` (or the store) will explain
     try:
         _lock(fd, database, tournament, command)
     finally:
@@ -107,12 +111,13 @@ def refuse_if_claimed(database: str, tournament: str, command: str) -> None:
 
 def _take(database: str, tournament: str, command: str) -> int:
     """An open descriptor holding the claim (closing it lets go)."""
+    path: Path | None = None
     try:
         path = lock_file(database, tournament)
         path.parent.mkdir(exist_ok=True)
         fd = _open(path, create=True)
     except (OSError, RuntimeError) as error:  # RuntimeError: a symbolic link loop
-        raise _cannot_claim(database, tournament, error) from None
+        raise _cannot_claim(database, tournament, error, path) from None
     try:
         _lock(fd, database, tournament, command)
     except BaseException:
@@ -131,11 +136,33 @@ def _open(path: Path, create: bool) -> int:
         return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
 
 
-def _cannot_claim(database: str, tournament: str, error: BaseException) -> StoreError:
+def _cannot_claim(
+    database: str, tournament: str, error: BaseException, path: Path | None = None
+) -> StoreError:
+    """One line for a claim that cannot be taken. Something other than a folder
+    where the lock folder goes (a file, say) is named as such: mkdir says only
+    "File exists", and opening a lock file under it "Not a directory"."""
+    folder = path.parent if path is not None else f"{database}-locks"
     why = getattr(error, "strerror", None) or error
+    if path is not None and _in_the_way(path, error):
+        return StoreError(
+            f"cannot claim tournament {tournament!r} in {database}: {folder}, where its "
+            "lock folder goes, is not a folder; move it away and try again"
+        )
+    if path is not None and isinstance(error, IsADirectoryError):
+        why = f"its lock file {path} is a folder"
     return StoreError(
-        f"cannot claim tournament {tournament!r} in {database} "
-        f"(its lock folder {database}-locks): {why}"
+        f"cannot claim tournament {tournament!r} in {database} (its lock folder {folder}): {why}"
+    )
+
+
+def _in_the_way(path: Path, error: BaseException) -> bool:
+    """Whether `error` came of something other than a folder where the lock
+    folder goes (not of a database path whose own folder is missing)."""
+    return (
+        isinstance(error, (FileExistsError, NotADirectoryError))
+        and path.parent.exists()
+        and not path.parent.is_dir()
     )
 
 

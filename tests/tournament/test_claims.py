@@ -131,13 +131,30 @@ def test_a_holder_named_in_the_file_that_is_gone_is_not_named(tmp_path: Path) ->
     assert busy.value.holder is None and "in use by another process;" in str(busy.value)
 
 
-def test_a_lock_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
+def test_a_file_where_the_lock_folder_goes_is_named_as_such(tmp_path: Path) -> None:
+    """Once "(its lock folder …): File exists", which did not say what was wrong."""
     db = tmp_path / "cup.sqlite"
     (tmp_path / "cup.sqlite-locks").write_text("a file, not a folder")
+    expected = (
+        f"cannot claim tournament 'cup' in {db}: {db}-locks, where its lock folder goes, "
+        "is not a folder; move it away and try again"
+    )
+    with pytest.raises(StoreError) as error, claimed(str(db), "cup", "tournament run"):
+        pass
+    assert str(error.value) == expected
+    with pytest.raises(StoreError) as early:  # the look before a run's slow start
+        refuse_if_claimed(str(db), "cup", "tournament run")
+    assert str(early.value) == expected
+
+
+def test_a_folder_where_the_lock_file_goes_is_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "cup.sqlite"
+    lock_file(str(db), "cup").mkdir(parents=True)
     with pytest.raises(StoreError) as error, claimed(str(db), "cup", "tournament run"):
         pass
     assert str(error.value) == (
-        f"cannot claim tournament 'cup' in {db} (its lock folder {db}-locks): File exists"
+        f"cannot claim tournament 'cup' in {db} (its lock folder {db}-locks): "
+        f"its lock file {db}-locks/cup.lock is a folder"
     )
 
 
