@@ -151,6 +151,7 @@ class Match:
             self.moves.append(move)
             self.answered = self.answered or not move.forced
             seat = self.seats[move.seat]
+            seat.answered_before_restart = seat.answered_before_restart or not move.forced
             if move.forced == "timeout":
                 seat.strike(self.record.clock.max_strikes)
             if move.bank is not None:
@@ -476,7 +477,7 @@ class Match:
         if self.failed is not None:
             raise JoinError(grpc.StatusCode.INTERNAL, self.failed)
         seat = self.seats[seat_index]
-        if seat.joined:
+        if seat.joined or seat.answered_before_restart:
             self.metrics.reconnected()
         seat.joins += 1
         stream.join_number = seat.joins

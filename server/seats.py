@@ -34,6 +34,9 @@ class Seat:
     bank: float
     stream: SeatStream | None = None
     joined: bool = False
+    # It answered a decision before a restart (a move of its not forced): its
+    # first join after the restart is a reconnect (the store keeps no join per seat).
+    answered_before_restart: bool = False
     strikes: int = 0
     disqualified: bool = False
     # The stream asked for its events inside its next decision (Join.events_in_decisions):

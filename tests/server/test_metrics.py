@@ -7,6 +7,7 @@ exposition is parsed with the official client's own text parser.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import threading
@@ -21,12 +22,20 @@ from prometheus_client.parser import text_string_to_metric_families
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 import games
+from clients.sdk import play
 from server import launch
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from server.launch import ServerProcess
 from tests.conftest import start_server_process, stop_server_process
-from tests.integrity.helpers import create_request, game_cases, log_entries, wait_until
+from tests.integrity.helpers import (
+    SlowBot,
+    create_request,
+    game_cases,
+    get_match,
+    log_entries,
+    wait_until,
+)
 from tests.raw_stream import RawSeat
 
 pytestmark = pytest.mark.e2e
@@ -295,6 +304,56 @@ def test_serve_metrics_port_counts_matches_restored_after_a_kill(tmp_path: Path)
         assert 0.8 * resident < reported < 1.25 * resident, (reported, resident)
     finally:
         stop_server_process(second)
+
+
+def test_seats_rejoining_a_match_restored_after_a_kill_count_as_reconnects(
+    tmp_path: Path,
+) -> None:
+    """The SDK's `play()` rejoins a match the server restored after SIGKILL: each
+    of its seats had answered decisions before, so each rejoin is a reconnect
+    (they were once counted as first joins, and the metric stayed at 0)."""
+    asyncio.run(_rejoin_after_a_kill(tmp_path / "server.db"))
+
+
+async def _rejoin_after_a_kill(db: Path) -> None:
+    case = game_cases()[0]
+    first = await asyncio.to_thread(start_server_process, "--db", str(db))
+    try:
+        async with grpc.aio.insecure_channel(first.address) as channel:
+            created = await arena_pb2_grpc.ArenaStub(channel).CreateMatch(
+                create_request(case, seed=5, decision_seconds=10), timeout=10
+            )
+        bots = [
+            asyncio.create_task(
+                play(SlowBot(seat, delay=0.05), first.address, created.match_id, token, seat)
+            )
+            for seat, token in enumerate(created.seat_tokens)
+        ]
+        await wait_for_moves(first.address, created.match_id, at_least=2 * case.players)
+    finally:
+        await asyncio.to_thread(stop_server_process_hard, first)
+    second = await asyncio.to_thread(
+        start_server_process, "--db", str(db), "--port", str(first.port), "--metrics-port", "0"
+    )
+    try:
+        results = await asyncio.wait_for(asyncio.gather(*bots), timeout=90)
+        assert len({result.SerializeToString() for result in results}) == 1
+        metrics_port = int(_started_entry(second.log_lines)["metrics_port"])  # type: ignore[arg-type]
+        samples = scrape(metrics_port)
+        assert value(samples, "sheepfold_matches_restored_total") == 1
+        assert value(samples, "sheepfold_reconnects_total", game=case.game) == case.players
+    finally:
+        await asyncio.to_thread(stop_server_process, second)
+
+
+async def wait_for_moves(address: str, match_id: str, at_least: int) -> None:
+    for _ in range(500):
+        info = await get_match(address, match_id)
+        if info.moves >= at_least:
+            assert info.status == arena_pb2.MATCH_STATUS_RUNNING, "slow the bots down"
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the match did not get going")
 
 
 def stop_server_process_hard(server: ServerProcess) -> None:
