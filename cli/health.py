@@ -64,10 +64,12 @@ def _default_address() -> str:
 
 
 def run_health(args: argparse.Namespace) -> int:
+    import asyncio
+
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-    from clients.connect import reason
+    from clients.connect import reason_at
 
     credentials = client_credentials(args, "health", args.addr)
     try:
@@ -82,7 +84,7 @@ def run_health(args: argparse.Namespace) -> int:
             else "no details"
         )
         if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
-            details = reason(error, args.timeout)
+            details = asyncio.run(reason_at(args.addr, error, args.timeout))
         # Prefixed as every other command's lines on stderr; the answer on
         # stdout ("ADDR: SERVING") is the command's output, as probes read it.
         print(f"sheepfold health: {args.addr}: {error.code().name}: {details}", file=sys.stderr)

@@ -10,9 +10,14 @@ refused".
 from __future__ import annotations
 
 import asyncio
+import ipaddress
+import re
+import socket
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
 import grpc
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
@@ -30,8 +35,10 @@ __all__ = [
     "keepalive_options",
     "open_channel",
     "reason",
+    "reason_at",
     "refusal",
     "refusal_text",
+    "refused_elsewhere",
     "tls_credentials",
 ]
 
@@ -60,6 +67,8 @@ MISCONFIGURED = ("the TLS handshake failed", "it does not speak gRPC", "it is no
 NOT_A_GAME_PORT = (
     "the address is not a Sheepfold game port; a --health-port answers health checks alone"
 )
+# In what `refused_elsewhere` says: a server is there, reached the wrong way.
+FAILED_ELSEWHERE = "takes connections and gRPC failed there too"
 WRONG_SERVER = ("it does not speak gRPC", "it is not a Sheepfold")
 
 
@@ -87,7 +96,7 @@ def misconfigured(why: str) -> bool:
     """Whether `why` (a `reason`) says the connection's settings are wrong (TLS
     on one side only, an untrusted certificate, not a gRPC or Sheepfold
     server) rather than the server down: asking again cannot help."""
-    return why.startswith(MISCONFIGURED) or "if it serves TLS" in why
+    return why.startswith(MISCONFIGURED) or "if it serves TLS" in why or FAILED_ELSEWHERE in why
 
 
 def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
@@ -209,8 +218,80 @@ async def ensure_reachable(
             arena_pb2.ListGamesRequest(), wait_for_ready=False, timeout=1.0
         )
     except grpc.aio.AioRpcError as error:
-        raise Unreachable(address, reason(error, timeout)) from None
+        raise Unreachable(address, await reason_at(address, error, timeout)) from None
     # It answered after all (it came up just now): carry on.
+
+
+async def reason_at(address: str, error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
+    """`reason`, with a refusal at a host name's last address said in full
+    when another of its addresses takes connections (`refused_elsewhere`)."""
+    why = reason(error, waited)
+    if why != "connection refused":
+        return why
+    details = (error.details() if hasattr(error, "details") else "") or ""
+    return await refused_elsewhere(address, details) or why
+
+
+# gRPC's details name only the address it tried last: "failed to connect to all
+# addresses; last error: UNKNOWN: ipv6:%5B::1%5D:50051: Failed to connect to
+# remote host: Connection refused".
+_LAST_REFUSED = re.compile(r"last error: \w+: ipv[46]:(\S+): [^;]*connection refused", re.I)
+PROBE_SECONDS = 1.0
+
+
+async def refused_elsewhere(address: str, details: str) -> str | None:
+    """Why a host name's connection failed, when gRPC says only that its last
+    address refused: gRPC tries each address the name has (localhost: ::1 and
+    127.0.0.1) and reports the last failure alone, so a server listening on
+    127.0.0.1 whose handshake failed (TLS on one side only) read as "connection
+    refused" whenever ::1 came last. When another address of the name takes a
+    TCP connection, that is said, with the address to try for the cause; None
+    when none does (or `address` is no host name)."""
+    last = _LAST_REFUSED.search(details)
+    target = address.removeprefix("dns:").lstrip("/")
+    host, colon, port = target.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if last is None or not colon or not port.isdigit() or not host or "/" in host:
+        return None
+    with suppress(ValueError):
+        ipaddress.ip_address(host)
+        return None  # an address, not a name: it has no other
+    refused = unquote(last.group(1))
+    try:
+        found = await asyncio.wait_for(
+            asyncio.get_running_loop().getaddrinfo(host, int(port), type=socket.SOCK_STREAM),
+            PROBE_SECONDS,
+        )
+    except (OSError, TimeoutError, UnicodeError):
+        return None
+    for shown in dict.fromkeys(_shown(info[4]) for info in found):
+        if shown != refused and await _takes_connections(shown):
+            return (
+                f"connection refused at {refused}, but {shown} (also {host}) {FAILED_ELSEWHERE}, "
+                "reporting only its last try: connect to "
+                f"{shown} to see why (TLS on one side only?)"
+            )
+    return None
+
+
+def _shown(sockaddr: tuple[Any, ...]) -> str:
+    """A resolved socket address as gRPC shows one: 127.0.0.1:50051, [::1]:50051."""
+    host, port = sockaddr[0], sockaddr[1]
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+async def _takes_connections(shown: str) -> bool:
+    host, _, port = shown.rpartition(":")
+    try:
+        _, writer = await asyncio.wait_for(
+            asyncio.open_connection(host.strip("[]"), int(port)), PROBE_SECONDS
+        )
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    with suppress(OSError):
+        await writer.wait_closed()
+    return True
 
 
 async def ensure_answering(

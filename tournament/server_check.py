@@ -34,7 +34,7 @@ from clients.connect import (
     ensure_reachable,
     misconfigured,
     open_channel,
-    reason,
+    reason_at,
     tls_credentials,
 )
 from clients.interrupts import run_interruptible
@@ -149,7 +149,7 @@ async def _check(address: str, tls: ServerTls | None) -> str:
             )
         except grpc.aio.AioRpcError as error:
             if error.code() in CUT_SHORT or error.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
-                return reason(error, CHECK_SECONDS)
+                return await reason_at(address, error, CHECK_SECONDS)
             return ""  # any other answer (no health service at all) is a server there
     if answer.status == health_pb2.HealthCheckResponse.SERVING:
         return ""
