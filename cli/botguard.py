@@ -12,7 +12,7 @@ import inspect
 import traceback
 from typing import Any
 
-from clients.bot_thread import BotExited, BotThread
+from clients.bot_thread import AWAITED_THROUGH, BotExited, BotThread
 from clients.sdk import Bot, DecisionView, action_index
 
 
@@ -59,9 +59,9 @@ class GuardedBot:
             seen = self._on_event(event)
             if inspect.isawaitable(seen):
                 await seen
-        except SystemExit as exit_:
-            raise self._raised(BotExited.of(exit_)) from None
-        except Exception as error:
+        except AWAITED_THROUGH:
+            raise
+        except BaseException as error:
             raise self._raised(error) from None
 
     def __getattr__(self, name: str) -> Any:  # on_event and anything else the SDK looks up
@@ -83,9 +83,9 @@ class GuardedBot:
     def _call(self, decision: DecisionView) -> Any:
         try:
             return self._bot.decide(decision)
-        except SystemExit as exit_:
-            raise self._raised(BotExited.of(exit_)) from None
-        except Exception as error:
+        except KeyboardInterrupt:  # a Ctrl-C still stops the program
+            raise
+        except BaseException as error:  # GeneratorExit too: the bot's, as a ValueError is
             raise self._raised(error) from None
 
     async def _off_loop(self, worker: BotThread, decision: DecisionView) -> int:
@@ -97,9 +97,9 @@ class GuardedBot:
     async def _wait(self, choice: Any) -> int:
         try:
             chosen = await choice
-        except SystemExit as exit_:
-            raise self._raised(BotExited.of(exit_)) from None
-        except Exception as error:
+        except AWAITED_THROUGH:
+            raise
+        except BaseException as error:
             raise self._raised(error) from None
         return self._index(chosen)
 
@@ -111,7 +111,9 @@ class GuardedBot:
         except (TypeError, ValueError) as error:
             raise BotRaised(self._seat, self._spec, error, "", answer=True) from None
 
-    def _raised(self, error: Exception) -> BotRaised:
+    def _raised(self, error: BaseException) -> BotRaised:
+        if isinstance(error, SystemExit):
+            error = BotExited.of(error)
         # Drop this module's frame: what is left starts in the bot's own code.
         tb = error.__traceback__.tb_next if error.__traceback__ is not None else None
         frames = "".join(traceback.format_exception(type(error), error, tb))

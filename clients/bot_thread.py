@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["BotExited", "BotThread"]
+__all__ = ["AWAITED_THROUGH", "BotExited", "BotRaisedBase", "BotThread", "bot_error"]
 
 
 class BotExited(Exception):
@@ -32,6 +32,36 @@ class BotExited(Exception):
     def of(cls, exit_: SystemExit) -> BotExited:
         """`exit_` as a BotExited, with its traceback (where the bot called it)."""
         return cls(exit_.code).with_traceback(exit_.__traceback__)
+
+
+# What a bot's awaited call may raise that is not its mistake: a Ctrl-C, which
+# still stops the program, and the cancelling of the task that awaits it.
+AWAITED_THROUGH = (KeyboardInterrupt, asyncio.CancelledError)
+
+
+class BotRaisedBase(Exception):
+    """A bot raised a BaseException that is no Exception (GeneratorExit, or a
+    class of its own) while it was called: its mistake, like any exception it
+    raises. Passed on as itself, it got past every handler meant for a bot's
+    errors; a GeneratorExit on an event loop ended `sheepfold match` in
+    "RuntimeError: coroutine ignored GeneratorExit". Says what was raised."""
+
+    def __init__(self, error: BaseException) -> None:
+        said = str(error)
+        super().__init__(f"{type(error).__name__}: {said}" if said else type(error).__name__)
+        self.error = error
+
+
+def bot_error(error: BaseException) -> BaseException:
+    """What to raise for `error`, which a bot's own call raised: SystemExit as
+    BotExited, any other BaseException that is no Exception as BotRaisedBase,
+    each with the bot's traceback; an Exception, and KeyboardInterrupt (a
+    Ctrl-C still stops the program), as they are."""
+    if isinstance(error, SystemExit):
+        return BotExited.of(error)
+    if isinstance(error, Exception | KeyboardInterrupt):
+        return error
+    return BotRaisedBase(error).with_traceback(error.__traceback__)
 
 
 class BotThread:
@@ -58,10 +88,8 @@ class BotThread:
             call, future = job
             try:
                 outcome: tuple[bool, Any] = (True, call())
-            except SystemExit as exit_:
-                outcome = (False, BotExited.of(exit_))
-            except BaseException as error:
-                outcome = (False, error)
+            except BaseException as error:  # CancelledError too: nothing cancels a thread
+                outcome = (False, bot_error(error))
             with contextlib.suppress(RuntimeError):  # the caller's loop has closed
                 future.get_loop().call_soon_threadsafe(_settle, future, outcome)
 

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Mapping
 from pathlib import Path
 from typing import Any
 
-from clients.bot_thread import BotExited, BotThread
+from clients.bot_thread import AWAITED_THROUGH, BotRaisedBase, BotThread, bot_error
 from clients.bots import load_bot
 from clients.connect import ServerTls, tls_credentials
 from clients.launch import BotCommand, BotFailure, Launcher
@@ -62,8 +62,10 @@ class _ThreadedBot:
                 seen = handler(event)
                 if inspect.isawaitable(seen):
                     await seen
-            except SystemExit as exit_:  # on this loop it would end the whole run
-                raise BotExited.of(exit_) from None
+            except AWAITED_THROUGH:
+                raise
+            except BaseException as error:  # SystemExit on this loop would end the whole run
+                raise bot_error(error) from None
 
     def close(self) -> None:
         self._thread.close()
@@ -123,7 +125,11 @@ class InProcessSeat:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                raise SeatFailure(f"{type(error).__name__}: {error}") from error
+                # BotRaisedBase names what the bot raised (GeneratorExit) itself.
+                named = isinstance(error, BotRaisedBase)
+                raise SeatFailure(
+                    str(error) if named else f"{type(error).__name__}: {error}"
+                ) from error
         finally:
             bot.close()
 

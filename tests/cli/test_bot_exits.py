@@ -47,3 +47,40 @@ def test_match_names_a_bot_whose_on_event_calls_sys_exit(tmp_path: Path) -> None
     assert done.stderr.splitlines()[0] == (
         "sheepfold match: the bot in seat 1 (quitter:Bot) raised BotExited: sys.exit(3)"
     )
+
+
+# A BaseException that is no Exception, raised where a bot's code runs: a plain
+# `decide`, an `async` one (awaited on the loop), and `on_event`.
+NOT_EXCEPTIONS = {
+    "decide": "class Bot:\n    def decide(self, decision):\n        raise GeneratorExit('gone')\n",
+    "async decide": (
+        "class Bot:\n    async def decide(self, decision):\n        raise GeneratorExit('gone')\n"
+    ),
+    "on_event": (
+        "class Bot:\n    def decide(self, decision):\n        return 0\n\n"
+        "    def on_event(self, event):\n        raise GeneratorExit('gone')\n"
+    ),
+    "own class": (
+        "class Mine(BaseException):\n    pass\n\n\n"
+        "class Bot:\n    def decide(self, decision):\n        raise Mine('gone')\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("where", sorted(NOT_EXCEPTIONS))
+def test_match_names_a_bot_that_raises_what_is_no_exception(tmp_path: Path, where: str) -> None:
+    """GeneratorExit (or a BaseException of the bot's own) once ended `match` in
+    a traceback through the SDK's frames ("RuntimeError: coroutine ignored
+    GeneratorExit"), where a ValueError is one line and the bot's traceback."""
+    (tmp_path / "leaver.py").write_text(NOT_EXCEPTIONS[where])
+    done = sheepfold_in(
+        tmp_path, "match", "--game", "sheep-n-sheep", "--players", "2",
+        "--bots", "random,leaver:Bot", "--seed", "1",
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.splitlines()
+    name = "Mine" if where == "own class" else "GeneratorExit"
+    assert lines[0] == f"sheepfold match: the bot in seat 1 (leaver:Bot) raised {name}: gone"
+    assert lines[1] == "Traceback (most recent call last):"
+    assert f'File "{tmp_path / "leaver.py"}"' in lines[2]
+    assert "sheepfold" not in "\n".join(lines[1:]).replace(str(tmp_path), "")

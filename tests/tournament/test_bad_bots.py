@@ -243,6 +243,35 @@ def test_a_class_bot_that_calls_sys_exit_crashes_its_games_not_the_run(
         assert raw.execute("SELECT COUNT(*) FROM game_replays").fetchone()[0] == 2
 
 
+LEAVERS = {
+    "decide": "class Bot:\n    def decide(self, decision):\n        raise GeneratorExit('gone')\n",
+    "on_event": (
+        "class Bot:\n    def decide(self, decision):\n        return 0\n\n"
+        "    def on_event(self, event):\n        raise GeneratorExit('gone')\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("where", sorted(LEAVERS))
+def test_a_class_bot_that_raises_generator_exit_is_named_as_any_crash(
+    tmp_path: Path, where: str
+) -> None:
+    """GeneratorExit is a BaseException, not an Exception: from `decide` it came
+    back from the bot's thread as itself, past the seat's handler for a bot's
+    errors, and the summary said only "gone", not what was raised; from
+    `on_event`, run on the runner's loop, it went the same way."""
+    (tmp_path / "leaver.py").write_text(LEAVERS[where])
+    config = _config(tmp_path, '[[bots]]\nname = "leaver"\nclass = "leaver:Bot"\n')
+    done = tournament("run", str(config), "--no-report")
+    assert done.returncode == 1, done.stderr
+    summary = [line for line in done.stderr.splitlines() if line.startswith("sheepfold")]
+    assert summary[0] == (
+        "sheepfold tournament: bot 'leaver' crashed in every one of its 2 games: "
+        "GeneratorExit: gone"
+    )
+    assert "Traceback" not in done.stderr
+
+
 def test_the_rerun_hint_keeps_the_database_and_server_the_run_was_given(tmp_path: Path) -> None:
     """Run with --db elsewhere, the hint said `tournament run CONFIG
     --rerun-crashed`: copied as it was, it played the crashed games again in
