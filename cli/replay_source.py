@@ -15,6 +15,7 @@ from typing import TypeVar
 from sheepfold.v1 import arena_pb2
 
 from cli.db import database_file_problem
+from games.options import brief
 from server.files import folder_hint
 from server.records import DamagedRecord, StoredMatch, stored_result
 from server.sqlite_schema import SCHEMA_VERSION
@@ -116,7 +117,7 @@ def _from_server(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
     except DamagedRecord as error:  # a row edited by hand: GetReplay's DATA_LOSS
         raise SourceError(str(error)) from None
     if stored is None:
-        raise SourceError(f"no match {match_id!r} in the server database {path}")
+        raise SourceError(f"no match {brief(match_id)} in the server database {path}")
     if stored.status != "finished":
         raise SourceError(
             f"match {match_id} is {stored.status}, not finished; only finished matches are replayed"
@@ -193,7 +194,7 @@ def _from_tournament(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
                 "finished, as the run's log says, or it was played before tournaments kept "
                 "every game's moves); replay it from its server's database if that was kept"
             )
-        raise SourceError(f"no match {match_id!r} in the tournament database {path}")
+        raise SourceError(f"no match {brief(match_id)} in the tournament database {path}")
     return from_replay(replay, source=f"tournament {known.get(match_id, '?')}")
 
 

@@ -7,6 +7,7 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 import games
+from games.options import brief
 from server import convert
 from server.arena_calls import ARENA_SERVICE, ArenaCalls, database_errors
 from server.fairness import serving
@@ -39,7 +40,7 @@ class MatchReadCalls(ArenaCalls):
         async with database_errors(context):
             info = await self.registry.info(request.match_id)
         if info is None:
-            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {brief(request.match_id)}")
         if (
             self.private_replays
             and info.HasField("seed")
@@ -70,7 +71,7 @@ class MatchReadCalls(ArenaCalls):
             )
         if request.game and request.game not in games.names():
             await abort(
-                context, grpc.StatusCode.INVALID_ARGUMENT, f"unknown game {request.game[:64]!r}"
+                context, grpc.StatusCode.INVALID_ARGUMENT, f"unknown game {brief(request.game)}"
             )
         after = None
         if request.page_token:
@@ -103,7 +104,7 @@ class MatchReadCalls(ArenaCalls):
         async with database_errors(context):
             found = await self.registry.replay(request.match_id)
         if found is None:
-            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {brief(request.match_id)}")
         if isinstance(found, arena_pb2.Replay):
             return found
         match = found

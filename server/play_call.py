@@ -10,6 +10,7 @@ from typing import NoReturn
 import grpc
 from sheepfold.v1 import arena_pb2
 
+from games.options import brief
 from server.arena_calls import (
     ARENA_SERVICE,
     ArenaCalls,
@@ -169,7 +170,7 @@ class PlayCall(ArenaCalls):
         async with database_errors(context):
             summary = await self.registry.finished_summary(match_id)
         if summary is None:
-            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {brief(match_id)}")
         try:
             token_owner(summary.record.token_hashes, seat, token)
         except JoinError as error:

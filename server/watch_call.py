@@ -12,6 +12,7 @@ from sheepfold.v1 import arena_pb2
 
 import games
 from games.errors import InvalidOptions, RulesChanged
+from games.options import brief
 from server.arena_calls import ARENA_SERVICE, ArenaCalls, cut_off_streams_of, database_errors
 from server.fairness import serving
 from server.peers import peer_address
@@ -122,7 +123,7 @@ class WatchCall(ArenaCalls):
         async with database_errors(context):
             stored = await self.registry.finished(match_id)
         if stored is None:
-            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {brief(match_id)}")
         return stored
 
     async def _replayed(

@@ -469,3 +469,16 @@ def test_a_per_address_bound_above_its_total_is_a_usage_error(
         f"sheepfold {args[0]}: {per_address} is above {total}, so it can never be reached: "
         f"lower {flag} or raise {total_flag}",
     )
+
+
+def test_replay_quotes_a_long_match_id_cut_short(tmp_path: Path) -> None:
+    """A 100,000-character id was quoted back whole: 100 KB on one line."""
+    from server.sqlite_store import SqliteStore
+
+    db = tmp_path / "server.db"
+    SqliteStore(db).close()
+    done = sheepfold("replay", "x" * 100_000, "--db", str(db), timeout=30)
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"sheepfold replay: no match '{'x' * 36}... in the server database {db}"
+    )

@@ -52,6 +52,32 @@ def test_unknown_match_is_not_found(stub: arena_pb2_grpc.ArenaStub) -> None:
     seat.close()
 
 
+LONG_ID = "m" * 10_000  # within the 16 KiB a request may take
+
+
+@pytest.mark.parametrize("call", ["GetMatch", "GetReplay", "Watch", "Play"])
+def test_a_long_unknown_match_id_is_not_echoed_whole(
+    stub: arena_pb2_grpc.ArenaStub, call: str
+) -> None:
+    """The id was quoted back whole, up to the 1,000 characters a status message
+    is cut to: a screenful of the caller's own input to say "no match"."""
+    with pytest.raises(grpc.RpcError) as caught:
+        if call == "Play":
+            seat = RawSeat(stub)
+            seat.join(LONG_ID, "token")
+            try:
+                seat.next("joined")
+            finally:
+                seat.close()
+        elif call == "Watch":
+            next(stub.Watch(arena_pb2.WatchRequest(match_id=LONG_ID)))
+        else:
+            request = getattr(arena_pb2, f"{call}Request")(match_id=LONG_ID)
+            getattr(stub, call)(request)
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+    assert caught.value.details() == "no match '" + "m" * 36 + "..."
+
+
 def test_first_message_must_be_a_join(stub: arena_pb2_grpc.ArenaStub) -> None:
     seat = RawSeat(stub)
     seat.answer(1, 0)

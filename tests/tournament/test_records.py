@@ -91,6 +91,12 @@ def test_sheepfold_replay_reads_a_tournament_database(played: Path) -> None:
     assert missing.stderr.strip() == (
         f"sheepfold replay: no match 'nope' in the tournament database {played}"
     )
+    # A pasted screenful is quoted back cut short, not whole.
+    long = sheepfold("replay", "x" * 100_000, "--db", str(played))
+    assert long.returncode == 1
+    assert long.stderr.strip() == (
+        f"sheepfold replay: no match '{'x' * 36}... in the tournament database {played}"
+    )
 
 
 def test_a_game_stored_before_records_were_kept_is_explained(played: Path, tmp_path: Path) -> None:
