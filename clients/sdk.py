@@ -62,10 +62,25 @@ RETRYABLE_BEFORE_JOINED = RETRYABLE | {
 }
 
 
-def should_rejoin(code: grpc.StatusCode, joined: bool) -> bool:
-    """Whether a stream that ended with `code` is worth joining again; `joined`:
-    the server acknowledged that stream's join (not an earlier stream's)."""
+# gRPC's words for a message past its receiver's limit ("SERVER: Received
+# message larger than max (20044 vs. 16384)"): a join the server refused for its
+# size (a match id or token far too long) is refused again however often sent.
+TOO_LARGE = "Received message larger than max"
+TOO_LARGE_HINT = "the join is larger than the server takes; check the match id and token"
+
+
+def should_rejoin(code: grpc.StatusCode, joined: bool, details: str = "") -> bool:
+    """Whether a stream that ended with `code` (and `details`) is worth joining
+    again; `joined`: the server acknowledged that stream's join (not an earlier
+    stream's)."""
+    if too_large(code, details):
+        return False
     return code in (RETRYABLE if joined else RETRYABLE_BEFORE_JOINED)
+
+
+def too_large(code: grpc.StatusCode, details: str) -> bool:
+    """Whether the server refused the request for its size."""
+    return code == grpc.StatusCode.RESOURCE_EXHAUSTED and TOO_LARGE in details
 
 
 RECEIVE_OPTION = "grpc.max_receive_message_length"
@@ -181,7 +196,9 @@ async def play(
                 )
             ):
                 raise SeatError(grpc.StatusCode.ABORTED, replaced(progress.seat)) from error
-            if not should_rejoin(code, progress.joined):
+            if not should_rejoin(code, progress.joined, details):
+                if too_large(code, details):
+                    details += f": {TOO_LARGE_HINT}"
                 raise SeatError(code, details) from error
             if rejoins.over():
                 raise SeatError(code, rejoins.gave_up(details)) from error

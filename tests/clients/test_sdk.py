@@ -51,6 +51,29 @@ def test_a_wrong_token_raises_seat_error() -> None:
         asyncio.run(scenario())
 
 
+@pytest.mark.parametrize("field", ["match_id", "token"])
+def test_a_join_too_large_for_the_server_is_not_sent_again(field: str) -> None:
+    """A join past the server's `--max-request-bytes` (a pasted file for a match
+    id or token) is refused RESOURCE_EXHAUSTED before the server reads it: it
+    was taken for a burst of joins and sent again and again for rejoin_seconds
+    (90 s by default), then said "raise it to wait longer"."""
+
+    async def scenario() -> float:
+        async with serving_here(ServerConfig()) as address:
+            created = await create_match(address, "sheep-n-sheep", 2, seed=4)
+            join = {"match_id": created.match_id, "token": created.seat_tokens[0]}
+            join[field] = "x" * 20_000
+            started = time.monotonic()
+            with pytest.raises(SeatError) as refused:
+                await play(RandomBot(0), address, **join, rejoin_seconds=30)
+            assert refused.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "larger than" in str(refused.value), refused.value
+            assert "gave up" not in str(refused.value), refused.value
+            return time.monotonic() - started
+
+    assert asyncio.run(scenario()) < 10
+
+
 class _OutOfRange:
     """Answers its first decision with `wrong`, then the first action."""
 
