@@ -17,6 +17,7 @@ from pathlib import PurePath
 from clients.bots.random_bot import RandomBot
 from clients.bots.search import GreedyBot, MCTSBot
 from clients.sdk import Bot
+from games.options import brief
 
 BUILTIN_BOTS: dict[str, Callable[[int], Bot]] = {
     "random": lambda seed: RandomBot(seed),
@@ -73,7 +74,7 @@ def unknown_bot_name(spec: str) -> str | None:
     if spec in BUILTIN_BOTS or ":" in spec:
         return None
     known = ", ".join(sorted(BUILTIN_BOTS))
-    return f"unknown bot {spec!r}: use a built-in ({known}) or module:Class"
+    return f"unknown bot {brief(spec)}: use a built-in ({known}) or module:Class"
 
 
 def load_bot(spec: str, seed: int = 0) -> Bot:
@@ -88,7 +89,7 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
         # importlib's own TypeError for "./mybot" read as the module's fault.
         example = f"{_module_of(module_name) or 'mybot'}:{class_name or 'Bot'}"
         raise BotSpecError(
-            f"bot {spec!r} must look like module:Class, with the module's name as `import` "
+            f"bot {brief(spec)} must look like module:Class, with the module's name as `import` "
             f"takes it ({example} for {example.partition(':')[0]}.py in the current folder), "
             "not a path"
         )

@@ -282,8 +282,22 @@ def test_an_empty_entry_in_a_bot_list_is_named(bots: str, line: str) -> None:
             "sheepfold bot: unknown bot './x.py': use a built-in (greedy, mcts, random) "
             "or module:Class",
         ),
+        (
+            # A pasted screenful, once quoted back whole.
+            (
+                "match",
+                "--game",
+                "sheep-n-sheep",
+                "--players",
+                "2",
+                "--bots",
+                "random," + "r" * 100_000,
+            ),
+            "sheepfold match: unknown bot '" + "r" * 36 + "...: use a built-in (greedy, mcts, "
+            "random) or module:Class",
+        ),
     ],
-    ids=["match", "bot"],
+    ids=["match", "bot", "long"],
 )
 def test_a_bot_name_that_is_no_built_in_is_a_usage_error(args: tuple[str, ...], line: str) -> None:
     """Exit 1 once, the status of a bot that failed to load or to play; an
