@@ -9,7 +9,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from cli.standard_streams import OutputFailed, discard_output, hold_standard_streams
 from clients.interrupts import (
@@ -58,6 +58,12 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's usage error, a pasted value it quotes cut short."""
+        from cli.values import cut_pasted
+
+        super().error(cut_pasted(message))
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if message:

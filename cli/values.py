@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from collections.abc import Callable
 from typing import NoReturn
@@ -248,8 +249,21 @@ def usage_error(line: str) -> NoReturn:
     """A mistake in the flags found after parsing them: `line` alone on stderr
     and exit status 2, as argparse's own usage errors (a SystemExit carrying
     the line would exit 1, the status of a command that could not do its work)."""
-    print(line, file=sys.stderr)
+    print(cut_pasted(line), file=sys.stderr)
     raise SystemExit(2)
+
+
+# No flag, name, number or path a person types is a word this long: one is a
+# value pasted by mistake (a file, a flood), which a usage error quoted whole.
+PASTED_CHARS = 200
+KEPT_CHARS = 60
+_PASTED = re.compile(rf"\S{{{PASTED_CHARS + 1},}}")
+
+
+def cut_pasted(message: str) -> str:
+    """`message` with each word past PASTED_CHARS characters cut to its first
+    KEPT_CHARS and "...", the rest of the message kept."""
+    return _PASTED.sub(lambda word: word.group()[:KEPT_CHARS] + "...", message)
 
 
 def refuse_unreachable_bound(

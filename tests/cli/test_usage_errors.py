@@ -496,3 +496,29 @@ def test_replay_quotes_a_long_match_id_cut_short(tmp_path: Path) -> None:
     assert done.stderr.strip() == (
         f"sheepfold replay: no match '{'x' * 36}... in the server database {db}"
     )
+
+
+PASTED = "9" * 100_000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("create", "--game", PASTED, "--players", "2"),
+        ("create", "--game", "sheep-n-sheep", "--players", PASTED),
+        ("create", "--game", "sheep-n-sheep", "--players", "2", "--option", PASTED),
+        ("create", "--game", "sheep-n-sheep", "--players", "2", PASTED),
+        ("replay", "--wait", PASTED, "m"),
+        ("serve", "--port", PASTED),
+    ],
+    ids=["choice", "number", "option", "unrecognized", "custom type", "port"],
+)
+def test_a_usage_error_quotes_a_pasted_value_cut_short(args: tuple[str, ...]) -> None:
+    """argparse's own errors and the commands' checks of a value quoted a pasted
+    100,000-character value whole: 100 KB of usage error."""
+    done = sheepfold(*args, timeout=30)
+    assert done.returncode == 2, done.stderr[-300:]
+    assert "Traceback" not in done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert "9" * 40 in line and "9" * 100 not in line, line[:300]
+    assert "..." in line and len(done.stderr) < 3000, line[:300]
