@@ -522,3 +522,14 @@ def test_a_usage_error_quotes_a_pasted_value_cut_short(args: tuple[str, ...]) ->
     line = done.stderr.strip().splitlines()[-1]
     assert "9" * 40 in line and "9" * 100 not in line, line[:300]
     assert "..." in line and len(done.stderr) < 3000, line[:300]
+
+
+@pytest.mark.parametrize("command", [("replay", "m"), ("db", "info")])
+def test_a_pasted_database_path_is_quoted_cut_short(command: tuple[str, ...]) -> None:
+    """A 100,000-character --db was quoted whole: "cannot use /tmp/xxx...: File
+    name too long", 100 KB on one line."""
+    done = sheepfold(*command, "--db", "/tmp/" + "x" * 100_000, timeout=30)
+    assert done.returncode == 1, done.stderr[-300:]
+    assert done.stderr.strip() == (
+        f"sheepfold {command[0]}: cannot use /tmp/{'x' * 55}...: File name too long"
+    )
