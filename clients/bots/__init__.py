@@ -102,7 +102,9 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
         raise BotSpecError(
             f"importing {module_name!r} for bot {spec!r} called sys.exit({error.code!r})"
         ) from None
-    except Exception as error:  # the author's module: a syntax error, or raised at import
+    except KeyboardInterrupt:  # a Ctrl-C while importing stops the command
+        raise
+    except BaseException as error:  # the author's module: a syntax error, or raised at import
         raise BotSpecError(
             f"module {module_name!r} raised {type(error).__name__}: {raised_where(error)}"
         ) from None
@@ -125,7 +127,9 @@ def load_bot(spec: str, seed: int = 0) -> Bot:
             f"constructing {spec!r} called sys.exit({error.code!r})"
             + (f" ({where})" if where else "")
         ) from None
-    except Exception as error:  # the author's constructor raised
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # the author's constructor raised (GeneratorExit too)
         raise BotSpecError(
             f"cannot construct {spec!r}: {type(error).__name__}: {raised_where(error)}"
         ) from None

@@ -35,6 +35,15 @@ SOURCES = {
         "    def decide(self, decision):\n"
         "        return 0\n"
     ),
+    # GeneratorExit is no Exception: it went past the handlers, a traceback.
+    "leaves_at_import": "raise GeneratorExit('no model file')\n",
+    "leaves_in_init": (
+        "class Bot:\n"
+        "    def __init__(self, seed=0):\n"
+        "        raise GeneratorExit('no model file')\n\n"
+        "    def decide(self, decision):\n"
+        "        return 0\n"
+    ),
 }
 
 
@@ -48,6 +57,14 @@ SOURCES = {
         ),
         ("in_init", "cannot construct 'in_init:Bot': RuntimeError: no model file ({file}:3)"),
         ("exits_in_init", "constructing 'exits_in_init:Bot' called sys.exit(0) ({file}:5)"),
+        (
+            "leaves_at_import",
+            "module 'leaves_at_import' raised GeneratorExit: no model file ({file}:1)",
+        ),
+        (
+            "leaves_in_init",
+            "cannot construct 'leaves_in_init:Bot': GeneratorExit: no model file ({file}:3)",
+        ),
     ],
 )
 def test_match_names_a_bot_module_that_fails_in_one_line(
