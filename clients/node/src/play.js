@@ -27,8 +27,22 @@ export const RETRYABLE_BEFORE_JOINED = new Set([
  * Whether a stream that failed with `code` is worth joining again; `joined`: the server acknowledged that
  * stream's join (a seat that joined before a restart is not joined on the next stream).
  */
-export function shouldRejoin(code, joined) {
+export function shouldRejoin(code, joined, details = '') {
+  if (tooLarge(code, details)) return false;
   return (joined ? RETRYABLE : RETRYABLE_BEFORE_JOINED).has(code);
+}
+
+/**
+ * gRPC's words for a message past its receiver's limit ("Received message larger than max (20044 vs. 16384)"):
+ * a join the server refused for its size (a match id or token far too long) is refused again however often
+ * sent, so it is final, as in clients/sdk.py.
+ */
+export const TOO_LARGE = 'Received message larger than max';
+export const TOO_LARGE_HINT = 'the join is larger than the server takes; check the match id and token';
+
+/** Whether the server refused the request for its size. */
+export function tooLarge(code, details) {
+  return code === status.RESOURCE_EXHAUSTED && String(details ?? '').includes(TOO_LARGE);
 }
 
 /** The name of a numeric gRPC status code, as PlayError carries it (3 -> "INVALID_ARGUMENT"). */
@@ -215,8 +229,9 @@ export async function playSeat(options) {
           const finished = await finishedResult(client, matchId, session, lookMs);
           if (finished) return summary(finished, session, matchId);
         }
-        if (!shouldRejoin(code, error.joinedThisStream === true)) {
-          throw new SeatError(code, error.details ?? String(error.message));
+        const details = error.details ?? String(error.message);
+        if (!shouldRejoin(code, error.joinedThisStream === true, details)) {
+          throw new SeatError(code, tooLarge(code, details) ? `${details}: ${TOO_LARGE_HINT}` : details);
         }
         outcome = {
           ended: `${statusName(code)}: ${error.details ?? error.message}`,

@@ -274,6 +274,21 @@ describe('the Node bot against a real server', () => {
     }
   });
 
+  test('a join refused for its size is final at once, and says to check the match id and token', HANG, async () => {
+    // A pasted file as the match id: the server reads no request past its --max-request-bytes (16 KiB), and
+    // refuses it RESOURCE_EXHAUSTED, which before the join is otherwise a burst of joins worth retrying.
+    const created = await createMatch('sheep-n-sheep', 2, 43);
+    const { log, lines } = capturingLogger();
+    await assert.rejects(
+      playSeat({ address: server.address, matchId: 'x'.repeat(100_000), token: created.seat_tokens[0], decide: randomBot(1), log }),
+      (error) => error instanceof SeatError
+        && error.code === grpc.status.RESOURCE_EXHAUSTED
+        && error.details.includes('Received message larger than max')
+        && error.details.endsWith('the join is larger than the server takes; check the match id and token'),
+    );
+    assert.deepEqual(lines.filter((line) => line.event === 'connection lost, rejoining'), [], 'no join sent again');
+  });
+
   test('once joined, a CANCELLED stream is final: the seat is lost without a rejoin', HANG, async () => {
     const relay = await startRelay(server.address, { cutAfterDecisions: 1, cutCode: grpc.status.CANCELLED });
     try {
