@@ -21,6 +21,7 @@ import subprocess
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from clients.bot_limits import CORE_BYTES, MIB
 from clients.launch.cgroup import (
@@ -54,6 +55,10 @@ TAIL_LINES = 5
 ARGS_FD = "{args-fd}"  # replaced by the descriptor carrying bwrap's options
 SECCOMP_FD = "{seccomp-fd}"  # ... and by the one carrying its seccomp filter
 CHUNK = 65536
+# Once the program has exited, how long its output is still read when a process
+# it left behind holds the pipes open, and how often its exit is looked for.
+DRAIN_SECONDS = 1.0
+EXIT_POLL_SECONDS = 0.25
 # As root, unshare stays in a bot's pids cgroup as the parent of its PID namespace
 # (in_own_namespaces): a place added for it, not taken from the bot's limit.
 UNSHARE_PROCESSES = 1
@@ -383,10 +388,11 @@ class BotProcess:
                 os.close(fd)
         try:
             assert self._process.stdout is not None and self._process.stderr is not None
-            await asyncio.gather(
+            pumps = asyncio.gather(
                 self._pump(self._process.stdout, keep=False),
                 self._pump(self._process.stderr, keep=True),
             )
+            await self._until_ended(pumps)
             code = await self._process.wait()
         finally:
             await self.kill()
@@ -394,8 +400,41 @@ class BotProcess:
         if reason is not None:
             raise BotFailure(reason, " | ".join(self._tail))
 
+    async def _until_ended(self, pumps: asyncio.Future[Any]) -> None:
+        """Read the program's output until it has ended: until both pipes are
+        closed, or, once it has exited, DRAIN_SECONDS more. A program it started
+        in a session of its own (which only an unsandboxed bot can leave behind)
+        may hold its stdout open for ever: its exit was once seen only when that
+        process ended, a bot that crashed mid-match was not replaced, and the
+        pipes left open printed "Event loop is closed" and a traceback as
+        `sheepfold match` exited. Its pipes are then closed here."""
+        assert self._process is not None
+        exited_at: float | None = None
+        loop = asyncio.get_running_loop()
+        while not pumps.done():
+            await asyncio.wait((pumps,), timeout=EXIT_POLL_SECONDS)
+            if pumps.done() or self._process.returncode is None:
+                continue
+            if exited_at is None:
+                exited_at = loop.time()
+            elif loop.time() - exited_at >= DRAIN_SECONDS:
+                self._close_pipes()
+                await pumps
+        pumps.result()
+
+    def _close_pipes(self) -> None:
+        """Stop reading the program's stdout and stderr (their readers then see
+        their end), once the program has exited: asyncio's transport, closed
+        before, would reap it behind the child watcher's back."""
+        process = self._process
+        transport = getattr(process, "_transport", None)
+        if process is not None and process.returncode is not None and transport is not None:
+            transport.close()
+
     async def kill(self) -> None:
-        """Kill the program with its whole process tree (the sandbox's PID namespace)."""
+        """Kill the program with its whole process tree (the sandbox's PID
+        namespace), and stop reading its output: a process an unsandboxed bot
+        left behind in a session of its own may hold its pipes open."""
         process = self._process
         if process is not None and process.returncode is None:
             # The group is the bot (started in a session of its own). Killing it
@@ -408,9 +447,20 @@ class BotProcess:
             except PermissionError:
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._exited(), 5.0)
+        self._close_pipes()  # else wait() waits for them too
+        if process is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(process.wait(), 5.0)
         await self._cleanup()
+
+    async def _exited(self) -> None:
+        """Until the child watcher has seen the program exit (wait() waits for
+        its pipes to close as well)."""
+        assert self._process is not None
+        while self._process.returncode is None:
+            await asyncio.sleep(0.01)
 
     async def _cleanup(self) -> None:
         on_end, self._on_end = self._on_end, None
