@@ -160,7 +160,7 @@ async def play_match_with_commands(
             crashed[seat] = str(error)
         info = await _match_info(address, created.match_id, credentials)
         if info.status != arena_pb2.MATCH_STATUS_FINISHED:
-            crashed.setdefault(seat, "left before the match was over")
+            crashed.setdefault(seat, LEFT_EARLY)
             await play(
                 RandomBot(seat), address, created.match_id, token, seat, credentials=credentials
             )
@@ -190,6 +190,7 @@ EXIT_GRACE_SECONDS = 1.0
 # otherwise sit silent until the server's join timeout and the seat's strikes.
 JOIN_NOTICE_SECONDS = 5.0
 _OVER = (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED)
+LEFT_EARLY = "left before the match was over"
 
 
 async def run_until_match_over(
@@ -202,8 +203,11 @@ async def run_until_match_over(
     """Run a bot program to its end, as `BotProcess.run` does, but once its match
     is over give it EXIT_GRACE_SECONDS to exit and then kill it: a program that
     ignores SIGTERM and sleeps would otherwise keep the command waiting forever.
-    Raises `BotFailure` if the program failed before the match was over. With
-    `seat`, a warning says so if that seat has not joined JOIN_NOTICE_SECONDS in."""
+    Raises `BotFailure` if the program failed before the match was over, or
+    exited 0 while the server says it is not (it left its seat: `sheepfold bot`
+    once reported that as success, exit 0, with the match waiting on its seat).
+    With `seat`, a warning says so if that seat has not joined
+    JOIN_NOTICE_SECONDS in."""
     running = asyncio.ensure_future(process.run())
     # Its failure is read below, or not at all when this is cancelled (Ctrl-C)
     # while the program is killed: never "Task exception was never retrieved".
@@ -214,7 +218,9 @@ async def run_until_match_over(
         while True:
             await asyncio.wait({running}, timeout=POLL_SECONDS)
             if running.done():
-                return running.result()
+                running.result()
+                await _not_left_early(address, match_id, credentials)
+                return
             info = await _info_if_any(address, match_id, credentials)
             if info is None:  # the server cannot say: the program's own end is what counts
                 continue
@@ -232,6 +238,17 @@ async def run_until_match_over(
             await process.kill()
             running.cancel()
             await asyncio.gather(running, return_exceptions=True)
+
+
+async def _not_left_early(
+    address: str, match_id: str, credentials: grpc.ChannelCredentials | None
+) -> None:
+    """BotFailure when a program that exited 0 left its match before the end:
+    the server says it is neither finished nor aborted (a server that cannot
+    say lets the program's own end count)."""
+    info = await _info_if_any(address, match_id, credentials)
+    if info is not None and info.status not in _OVER:
+        raise BotFailure(LEFT_EARLY)
 
 
 def _warn_not_joined(match_id: str, seat: int) -> None:

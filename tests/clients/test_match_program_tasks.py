@@ -152,3 +152,40 @@ def test_a_program_that_has_not_joined_its_seat_is_named(
         assert warnings == []
     else:
         assert [(log["seat"], log["log_level"]) for log in warnings] == [(0, "warning")]
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("opponent_plays", [False, True])
+def test_a_program_that_exits_0_before_its_match_is_over_left_its_seat(
+    opponent_plays: bool,
+) -> None:
+    """A program that exits 0 while its match goes on left its seat, as
+    `sheepfold match` and the tournament say: `sheepfold bot` once reported
+    it as success, exit 0, the match still waiting for that seat. One that
+    played its match to the end and exited 0 succeeded."""
+
+    async def scenario() -> str | None:
+        async with serving_here(ServerConfig(join_timeout=30.0)) as address:
+            created = await create_match(address, "sheep-n-sheep", 2, seed=5)
+            other = None
+            if opponent_plays:
+                other = asyncio.create_task(
+                    play(RandomBot(1), address, created.match_id, created.seat_tokens[1])
+                )
+                program: object = _Seat(address, created.match_id, created.seat_tokens[0], True)
+            else:
+                program = _Quick(0.1)
+            try:
+                await asyncio.wait_for(
+                    run_until_match_over(program, address, created.match_id, seat=0),  # type: ignore[arg-type]
+                    60,
+                )
+            except BotFailure as failure:
+                return failure.reason
+            finally:
+                if other is not None:
+                    await other
+            return None
+
+    reason = asyncio.run(scenario())
+    assert reason == (None if opponent_plays else "left before the match was over")
