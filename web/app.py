@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 import structlog
-from aiohttp import web
+from aiohttp import HttpVersion10, HttpVersion11, web
 from sheepfold.v1 import arena_pb2
 
 from server.page_tokens import MAX_TOKEN_CHARS
@@ -56,7 +56,9 @@ log = structlog.get_logger("sheepfold.web")
 
 
 def build_app(config: WebConfig) -> web.Application:
-    app = web.Application(middlewares=[_errors, _host_check(HostGuard(config.allowed_hosts))])
+    app = web.Application(
+        middlewares=[_http_1_only, _errors, _host_check(HostGuard(config.allowed_hosts))]
+    )
 
     async def start(app: web.Application) -> None:
         gateway = Gateway(
@@ -103,6 +105,32 @@ def build_app(config: WebConfig) -> web.Application:
 
 
 # ---------------------------------------------------------------- errors
+
+
+_HTTP_1 = (HttpVersion10, HttpVersion11)
+
+
+@web.middleware
+async def _http_1_only(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """A request in HTTP/0.9 (a request line with no version) or "HTTP/2.0"
+    sent as text is a 505, in HTTP/1.0: aiohttp's parser takes both, and its
+    answer's status line repeats the request's version ("HTTP/0.9 200 OK"),
+    which no client of either version reads."""
+    if request.version in _HTTP_1:
+        return await handler(request)
+    # aiohttp writes the answer's status line in the request's version (read
+    # once, and kept): the request is made one of HTTP/1.0 for it.
+    request._version = HttpVersion10
+    request._cache.pop("version", None)
+    response = _error_response(
+        request,
+        505,
+        "this viewer speaks HTTP/1.0 and HTTP/1.1 alone (a proxy in front may speak HTTP/2)",
+    )
+    response.force_close()
+    return response
 
 
 @web.middleware
