@@ -156,6 +156,12 @@ async def _errors(
                 f"no page at {request.path[:80]!r}: the matches are listed at /, "
                 "a match's page is /match/ID and the tournaments are at /tournaments"
             )
+        if error.status == 404 and (request.method == "CONNECT" or request.raw_path == "*"):
+            # A proxy's tunnel, or OPTIONS of the server as a whole: no page is
+            # named (the 404 said "no page at ''"), and GET and HEAD are what
+            # every page takes.
+            error = web.HTTPMethodNotAllowed(request.method, ("GET", "HEAD"))
+            message = f"this viewer answers GET and HEAD for its pages, not {request.method}"
         response = _error_response(request, error.status, message)
         if "Allow" in error.headers:  # a 405 names the methods the resource takes
             response.headers["Allow"] = error.headers["Allow"]

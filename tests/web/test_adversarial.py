@@ -236,3 +236,24 @@ def test_a_game_server_that_never_answers_is_named_on_the_error_page() -> None:
     assert status in heading, (status, body[:500])
     assert heading[status] in body, body
     assert "the game server does not answer (ListGames)" in body, body
+
+
+@pytest.mark.parametrize(
+    "request_line",
+    [b"CONNECT 127.0.0.1:443 HTTP/1.1", b"CONNECT / HTTP/1.1", b"OPTIONS * HTTP/1.1"],
+)
+def test_a_request_for_no_path_is_a_405_naming_the_methods(
+    showcase: Showcase, request_line: bytes
+) -> None:
+    """CONNECT (a proxy's tunnel) and OPTIONS * (the server as a whole) name
+    no page: they were a 404 saying "no page at ''", as if a link were cut."""
+    port = int(showcase.url.rsplit(":", 1)[1].strip("/"))
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        client.sendall(request_line + b"\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := client.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 405 "), head
+    assert b"\r\nAllow: GET,HEAD\r\n" in head.replace(b", ", b","), head
+    assert b"no page at" not in body and b"GET and HEAD" in body
