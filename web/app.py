@@ -22,6 +22,7 @@ from web.frames import PUBLIC, match_info_dict
 from web.gateway import Gateway, GatewayError
 from web.hosts import HostGuard
 from web.hub import WatchHub
+from web.limits import MAX_HEADER_BYTES, MAX_HEADERS, MAX_TARGET_BYTES
 from web.listing import Listing, entry
 from web.replays import frames_response, replayable
 from web.request_args import game_query, move_query, view_query
@@ -511,6 +512,9 @@ async def start_web(config: WebConfig, host: str, port: int) -> RunningWeb:
         handler_cancellation=True,
         access_log=None,
         keepalive_timeout=config.idle_seconds,
+        max_line_size=MAX_TARGET_BYTES,
+        max_field_size=MAX_HEADER_BYTES,
+        max_headers=MAX_HEADERS,
     )
     await runner.setup()
     site = BoundedSite(

@@ -22,3 +22,10 @@ GONE_SECONDS = 120
 # page ignores): a proxy in front closes a quiet stream (nginx after 60 s), and
 # TCP notices a client gone away only while something is sent.
 HEARTBEAT_SECONDS = 15.0
+# What aiohttp's parser reads of a request: its target (path and query) and
+# each header line at most these many bytes, and at most MAX_HEADERS headers.
+# The two lengths differ so that the parser's one error for both (LineTooLong,
+# with the bound it passed) tells which it was: a 414 or a 431 (web.site).
+MAX_TARGET_BYTES = 8000
+MAX_HEADER_BYTES = 8190
+MAX_HEADERS = 128

@@ -194,7 +194,11 @@ def error_page(status: int, message: str) -> str:
         400: "Bad request",
         403: "Not shown",
         404: "Not found",
+        405: "Method not allowed",
         409: "Not yet",
+        414: "Address too long",
+        431: "Headers too large",
+        505: "HTTP version not supported",
         500: "Server error",
         502: "Game server unreachable",
         504: "Game server not answering",  # it took the connection, then said nothing

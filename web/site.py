@@ -35,11 +35,19 @@ from typing import cast
 
 import structlog
 from aiohttp import web
+from aiohttp.http_exceptions import BadHttpMessage, LineTooLong
 from aiohttp.web_protocol import RequestHandler
 
 from server.logs import Counts
 from server.peers import client_network
-from web.limits import GONE_SECONDS, PROBE_AFTER_SECONDS, PROBE_EVERY_SECONDS
+from web.limits import (
+    GONE_SECONDS,
+    MAX_HEADER_BYTES,
+    MAX_HEADERS,
+    MAX_TARGET_BYTES,
+    PROBE_AFTER_SECONDS,
+    PROBE_EVERY_SECONDS,
+)
 from web.pages import error_page
 from web.responses import SECURITY_HEADERS
 
@@ -162,13 +170,41 @@ class _OwnErrorPages(RequestHandler):
         # aiohttp's own logs the error (the log has it, counted) and checks
         # that nothing was sent yet; its page is dropped.
         super().handle_error(request, status, exc, message)
-        why = UNREADABLE if status < 500 else "The viewer failed on this request."
+        status, why = _refusal(status, exc)
         response = web.Response(
             status=status, text=error_page(status, why), content_type="text/html"
         )
         response.headers.update(SECURITY_HEADERS)
         response.force_close()
         return response
+
+
+TARGET_TOO_LONG = (
+    f"The viewer could not read this request: its address (path and query) is over "
+    f"{MAX_TARGET_BYTES:,} bytes."
+)
+HEADERS_TOO_LARGE = (
+    f"The viewer could not read this request: a header line over {MAX_HEADER_BYTES:,} "
+    f"bytes, or more than {MAX_HEADERS} headers."
+)
+# aiohttp's parser says this, a BadHttpMessage, of one header too many.
+_TOO_MANY_HEADERS = "Too many headers received"
+
+
+def _refusal(status: int, exc: BaseException | None) -> tuple[int, str]:
+    """The status and the page's words for a request aiohttp could not read:
+    a 414 for a target too long and a 431 for headers too large, told apart
+    by the bound the parser passed (web.limits); a 400 for the rest."""
+    if status >= 500:
+        return status, "The viewer failed on this request."
+    if isinstance(exc, LineTooLong) and len(exc.args) > 1:
+        if exc.args[1] == MAX_TARGET_BYTES:
+            return 414, TARGET_TOO_LONG
+        if exc.args[1] == MAX_HEADER_BYTES:
+            return 431, HEADERS_TOO_LARGE
+    if isinstance(exc, BadHttpMessage) and exc.message == _TOO_MANY_HEADERS:
+        return 431, HEADERS_TOO_LARGE
+    return status, UNREADABLE
 
 
 class _Refused(asyncio.Protocol):

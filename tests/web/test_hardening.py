@@ -455,7 +455,7 @@ def test_a_request_aiohttp_cannot_parse_gets_the_viewers_short_page_with_no_echo
         while chunk := client.recv(65536):
             answer += chunk
     head, _, body = answer.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.0 400 ") or head.startswith(b"HTTP/1.1 400 "), head
+    assert head[:13] in {b"HTTP/1.%d %d " % (v, s) for v in (0, 1) for s in (400, 414, 431)}, head
     assert b"script" not in answer and b"secret" not in answer and b"<b>" not in body
     assert b"could not read this request" in body and len(body) < 8_000
     assert b"aiohttp" not in answer and b"Python" not in answer
@@ -483,4 +483,42 @@ def test_a_request_in_an_http_version_other_than_1_is_a_505_in_http_1(
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.0 505 ") or head.startswith(b"HTTP/1.1 505 "), head
     assert b"HTTP/1.0 and HTTP/1.1" in body and b"match_id" not in body
+    assert b"X-Content-Type-Options: nosniff" in head
+
+
+def _raw_answer(showcase: Showcase, request_bytes: bytes) -> tuple[bytes, bytes]:
+    port = int(showcase.url.rsplit(":", 1)[1].strip("/"))
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        client.sendall(request_bytes)
+        answer = b""
+        while chunk := client.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head, body
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "status", "words"),
+    [
+        (b"GET /match/" + b"a" * 10_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, b"address"),
+        (b"GET /?game=" + b"a" * 8_100 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, b"address"),
+        (b"GET / HTTP/1.1\r\nHost: x\r\nCookie: " + b"a" * 9_000 + b"\r\n\r\n", 431, b"header"),
+        (b"GET / HTTP/1.1\r\nHost: x\r\n" + b"X-" + b"a" * 9_000 + b": 1\r\n\r\n", 431, b"header"),
+        (
+            b"GET / HTTP/1.1\r\nHost: x\r\n"
+            + b"".join(b"X-%d: 1\r\n" % i for i in range(200))
+            + b"\r\n",
+            431,
+            b"header",
+        ),
+    ],
+)
+def test_a_request_too_long_says_which_part_in_its_status(
+    showcase: Showcase, request_bytes: bytes, status: int, words: bytes
+) -> None:
+    """A target over its bound is a 414, a header over its bound or too many
+    headers a 431 (RFC 9110, RFC 6585): all were a 400, as if garbled."""
+    head, body = _raw_answer(showcase, request_bytes)
+    assert head.startswith(b"HTTP/1.0 %d " % status) or head.startswith(b"HTTP/1.1 %d " % status)
+    assert words in body and b"aaaa" not in body, body[-600:]
     assert b"X-Content-Type-Options: nosniff" in head
