@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 import structlog
-from aiohttp import HttpVersion10, HttpVersion11, web
+from aiohttp import HttpVersion10, HttpVersion11, hdrs, web
 from sheepfold.v1 import arena_pb2
 
 from server.page_tokens import MAX_TOKEN_CHARS
@@ -225,7 +225,18 @@ async def static_file(request: web.Request) -> web.FileResponse:
     if not found:
         raise fail(404, f"no file {relative[:80]!r} in the viewer's static files")
     kind = _STATIC_TYPES.get(path.suffix)
-    return web.FileResponse(path, headers={"Content-Type": kind} if kind else None)
+    response = web.FileResponse(path, headers={"Content-Type": kind} if kind else None)
+    if hdrs.RANGE in request.headers:
+        try:
+            request.http_range  # noqa: B018 (read for its ValueError)
+        except ValueError:
+            # Several ranges, or a header that does not parse: the whole file,
+            # as RFC 9110 (14.2) lets a server do. aiohttp answered 416 "Range
+            # Not Satisfiable", which says the file holds none of the bytes.
+            headers = request.headers.copy()
+            del headers[hdrs.RANGE]
+            await response.prepare(request.clone(headers=headers))
+    return response
 
 
 # The static files' text types say their charset: aiohttp's guess did not

@@ -522,3 +522,41 @@ def test_a_request_too_long_says_which_part_in_its_status(
     assert head.startswith(b"HTTP/1.0 %d " % status) or head.startswith(b"HTTP/1.1 %d " % status)
     assert words in body and b"aaaa" not in body, body[-600:]
     assert b"X-Content-Type-Options: nosniff" in head
+
+
+def _static_with_range(showcase: Showcase, range_header: str) -> tuple[int, Any, bytes]:
+    request = urllib.request.Request(
+        showcase.url + "/static/match.js", headers={"Range": range_header}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+@pytest.mark.parametrize(
+    "range_header",
+    ["bytes=0-0,5-5", "bytes=0-1,2-3,4-5", "bytes=a-b", "bytes=", "lines=1-2", "bytes=5-1"],
+)
+def test_a_range_the_viewer_cannot_serve_as_one_is_ignored(
+    showcase: Showcase, range_header: str
+) -> None:
+    """Several ranges, or a Range header that does not parse, get the whole
+    file (RFC 9110 14.2: a server may ignore it): aiohttp answered them 416
+    "Range Not Satisfiable", which means the file has none of the bytes asked."""
+    whole = headers_of(showcase.url + "/static/match.js")[2]
+    status, headers, body = _static_with_range(showcase, range_header)
+    assert (status, body) == (200, whole), (status, body[:200])
+    assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize(
+    ("range_header", "status", "size"),
+    [("bytes=0-9", 206, 10), ("bytes=-5", 206, 5), ("bytes=99999999-", 416, 0)],
+)
+def test_one_range_of_a_static_file_is_served_or_refused_as_before(
+    showcase: Showcase, range_header: str, status: int, size: int
+) -> None:
+    got, _, body = _static_with_range(showcase, range_header)
+    assert (got, len(body)) == (status, size)
