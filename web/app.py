@@ -213,7 +213,7 @@ def _error_response(
     )
 
 
-async def static_file(request: web.Request) -> web.FileResponse:
+async def static_file(request: web.Request) -> web.StreamResponse:
     """A file of web/static/, or the 404 page (aiohttp's own static route
     answered an empty application/octet-stream)."""
     relative = request.match_info["path"]
@@ -225,18 +225,19 @@ async def static_file(request: web.Request) -> web.FileResponse:
     if not found:
         raise fail(404, f"no file {relative[:80]!r} in the viewer's static files")
     kind = _STATIC_TYPES.get(path.suffix)
-    response = web.FileResponse(path, headers={"Content-Type": kind} if kind else None)
     if hdrs.RANGE in request.headers:
         try:
             request.http_range  # noqa: B018 (read for its ValueError)
         except ValueError:
-            # Several ranges, or a header that does not parse: the whole file,
-            # as RFC 9110 (14.2) lets a server do. aiohttp answered 416 "Range
-            # Not Satisfiable", which says the file holds none of the bytes.
-            headers = request.headers.copy()
-            del headers[hdrs.RANGE]
-            await response.prepare(request.clone(headers=headers))
-    return response
+            # Several ranges, or a header that does not parse: the whole file
+            # (a few KB), as RFC 9110 (14.2) lets a server do. FileResponse
+            # answered 416 "Range Not Satisfiable", which says the file holds
+            # none of the bytes asked.
+            body = await asyncio.to_thread(path.read_bytes)
+            return web.Response(
+                body=body, headers={"Content-Type": kind or "application/octet-stream"}
+            )
+    return web.FileResponse(path, headers={"Content-Type": kind} if kind else None)
 
 
 # The static files' text types say their charset: aiohttp's guess did not

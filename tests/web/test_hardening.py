@@ -549,6 +549,7 @@ def test_a_range_the_viewer_cannot_serve_as_one_is_ignored(
     status, headers, body = _static_with_range(showcase, range_header)
     assert (status, body) == (200, whole), (status, body[:200])
     assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Content-Type"] == "text/javascript; charset=utf-8"
 
 
 @pytest.mark.parametrize(

@@ -51,3 +51,31 @@ def test_malformed_requests_are_logged_as_json_lines_and_counted() -> None:
     assert {e["level"] for e in refusals} == {"warning"}, "a client's mistake, not the server's"
     assert all("Traceback" not in e.get("error", "") for e in refusals)
     assert any(e["error"].startswith("LineTooLong: 400") for e in refusals)
+
+
+def test_ranges_a_static_file_cannot_serve_as_one_get_it_whole_and_log_nothing() -> None:
+    """Several ranges, or a Range that does not parse, get the whole file: the
+    viewer once sent it and then logged aiohttp's "Unhandled exception" (the
+    file answer tried to turn itself into a 416 after it was sent)."""
+    port = free_port()
+    server = start_server_process("--web-port", str(port))
+    answers = []
+    try:
+        wait_http(f"http://127.0.0.1:{port}/static/style.css")
+        for ranges in (b"bytes=a-b", b"bytes=0-0,5-5"):
+            with socket.create_connection(("127.0.0.1", port)) as client:
+                client.sendall(
+                    b"GET /static/match.js HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: "
+                    + ranges
+                    + b"\r\nConnection: close\r\n\r\n"
+                )
+                answer = b""
+                while chunk := client.recv(65536):
+                    answer += chunk
+                answers.append(answer.split(b"\r\n")[0])
+        time.sleep(0.5)  # the log is read on another thread
+    finally:
+        assert stop_server_process(server) == 0
+    assert answers == [b"HTTP/1.1 200 OK"] * 2
+    entries = [json.loads(line) for line in server.log_lines]
+    assert not [e for e in entries if e["level"] in ("warning", "error")], entries
