@@ -79,8 +79,22 @@ class CoreLog:
         lines and exit: `serve` leaves no process behind."""
         with contextlib.suppress(OSError):
             os.dup2(self.real_fd, 2)
+        _stop_resource_tracker()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(seconds)
+
+
+def _stop_resource_tracker() -> None:
+    """Ends multiprocessing's resource tracker, if this process started one
+    (the web viewer's replay process does): started with descriptor 2, the
+    pipe, it holds a writer of it until this process exits, so the reader
+    read on and `close` waited its whole time, 3 s more for every `serve
+    --web-port` stopped after a replay or a tournament page was shown."""
+    tracker = sys.modules.get("multiprocessing.resource_tracker")
+    if tracker is None:
+        return
+    with contextlib.suppress(Exception):  # private; a Python without it waits as before
+        tracker._resource_tracker._stop()
 
 
 def bound_core_log(fmt: str) -> CoreLog | None:
