@@ -178,3 +178,36 @@ def test_the_reader_holds_the_lines_of_its_last_second_for_the_end() -> None:
     tail = [f"E0000 line {i}" for i in range(200 - LAST_LINES + 1, 200)]
     assert events[4:] == [*tail, "no end of line"]
     assert {entry["level"] for entry in entries} == {"error", "warning"}
+
+
+# A process that bounds core's lines as `serve` does, then starts
+# multiprocessing's resource tracker as the web viewer's replay process does
+# (it inherits descriptor 2, the pipe), then closes the core log: whether the
+# reader ended, rather than `close` giving up on it after its wait.
+CLOSE_AFTER_A_TRACKER = """
+import sys
+from multiprocessing import resource_tracker
+from cli.core_log import bound_core_log
+
+core_log = bound_core_log("console")
+assert core_log is not None
+resource_tracker.ensure_running()
+core_log.close(seconds=20)
+print("reader ended" if core_log.process.poll() is not None else "reader still running")
+"""
+
+
+def test_the_reader_ends_as_the_server_stops_though_a_resource_tracker_was_started() -> None:
+    """The web viewer's replay process brings multiprocessing's resource
+    tracker, which holds a writer of the reader's pipe (its descriptor 2) until
+    `serve` exits: the reader read on, and each stop after a replay or a
+    tournament page waited out the whole of `close`'s wait (3 s)."""
+    done = subprocess.run(
+        [sys.executable, "-c", CLOSE_AFTER_A_TRACKER],
+        cwd=launch.ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "reader ended", done.stderr
