@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -191,7 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 1
-        code = int(args.handler(args) or 0)
+        with _own_lines_cut():
+            code = int(args.handler(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return code
     except KeyboardInterrupt:
@@ -216,6 +218,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         discard_output()
         print(f"{_speaker(raw)}: cannot write the output: {failure.strerror}", file=sys.stderr)
         return 1
+
+
+class _OwnLinesCut:
+    """stderr, a line of the command's own ("sheepfold COMMAND: ...") written
+    with each pasted word cut short (cli.values.cut_pasted), as a usage error's
+    is. Other writes (log lines, a JSON log's string values) pass as they are."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if text.startswith("sheepfold"):
+            from cli.values import cut_pasted
+
+            text = cut_pasted(text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def _own_lines_cut() -> Iterator[None]:
+    """While a command runs, its one-line errors quote a pasted value (a
+    100,000-character --db, config path or token file) cut short: those that
+    are not usage errors, printed before exit 1 or carried by a SystemExit,
+    quoted it whole. The one place every such line passes, so that no message
+    needs to cut its own values."""
+    from cli.values import cut_pasted
+
+    previous = sys.stderr
+    sys.stderr = _OwnLinesCut(previous)
+    try:
+        yield
+    except SystemExit as stop:
+        if isinstance(stop.code, str):
+            raise SystemExit(cut_pasted(stop.code)) from None
+        raise
+    finally:
+        if isinstance(sys.stderr, _OwnLinesCut):  # not replaced meanwhile (serve's gRPC log)
+            sys.stderr = previous
 
 
 def _working_folder_exists() -> bool:

@@ -262,8 +262,18 @@ _PASTED = re.compile(rf"\S{{{PASTED_CHARS + 1},}}")
 
 def cut_pasted(message: str) -> str:
     """`message` with each word past PASTED_CHARS characters cut to its first
-    KEPT_CHARS and "...", the rest of the message kept."""
-    return _PASTED.sub(lambda word: word.group()[:KEPT_CHARS] + "...", message)
+    KEPT_CHARS and "...", the rest of the message kept, and the punctuation
+    that ended the word too ("PATH: error", "'VALUE'")."""
+    return _PASTED.sub(_cut, message)
+
+
+_ENDING = re.compile(r"[:;,'\")\]]{1,3}$")
+
+
+def _cut(word: re.Match[str]) -> str:
+    text = word.group()
+    ending = _ENDING.search(text)
+    return text[:KEPT_CHARS] + "..." + (ending.group() if ending else "")
 
 
 def refuse_unreachable_bound(

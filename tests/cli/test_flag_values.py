@@ -209,10 +209,10 @@ def test_a_name_too_long_for_the_file_system_is_one_line(tmp_path: Path) -> None
     ):
         done = sheepfold(*args, timeout=30)
         assert done.returncode == 1, args
-        # A path past 200 characters may be quoted by its first 60 and "..." (cut_pasted).
-        quoted = long_name[:40]
-        assert one_line(done).startswith(f"sheepfold {args[0]}: cannot use {quoted}"), args
-        assert one_line(done).endswith("File name too long"), args
+        # The path, a word past 200 characters, is quoted by its first 60 and "...".
+        line = one_line(done)
+        assert line.startswith(f"sheepfold {args[0]}: cannot use {long_name[:60]}..."), args
+        assert line.endswith("File name too long") and len(line) < 200, args
 
 
 @pytest.mark.parametrize("command", ["web", "serve"])

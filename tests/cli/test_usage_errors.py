@@ -533,3 +533,48 @@ def test_a_pasted_database_path_is_quoted_cut_short(command: tuple[str, ...]) ->
     assert done.stderr.strip() == (
         f"sheepfold {command[0]}: cannot use /tmp/{'x' * 55}...: File name too long"
     )
+
+
+LONG_PATH = "/tmp/" + "p" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (("serve", "--port", "0", "--db", LONG_PATH), 1),
+        (
+            (
+                "serve",
+                "--port",
+                "0",
+                "--db",
+                ":memory:",
+                "--tls-cert",
+                LONG_PATH,
+                "--tls-key",
+                LONG_PATH,
+            ),
+            1,
+        ),
+        (("serve", "--port", "0", "--db", ":memory:", "--admin-token-file", LONG_PATH), 1),
+        (("tournament", "run", LONG_PATH), 2),
+        (("tournament", "sprt", LONG_PATH), 2),
+        (("tournament", "report", "--db", LONG_PATH), 1),
+        (("tournament", "forget", "bot", "--db", LONG_PATH), 1),
+        (("web", "--port", "0", "--tournament-db", LONG_PATH), 1),
+    ],
+    ids=["serve db", "tls", "token file", "run", "sprt", "report", "forget", "web"],
+)
+def test_a_commands_own_error_quotes_a_pasted_path_cut_short(
+    args: tuple[str, ...], code: int
+) -> None:
+    """The one-line errors that are not usage errors (a SystemExit's line, or
+    one a command prints itself before exit 1) quoted a 100,000-character path
+    whole: "sheepfold serve: cannot open --db /tmp/ppp...", 100 KB on one line."""
+    done = sheepfold(*args, timeout=60)
+    assert done.returncode == code, done.stderr[-300:]
+    assert "Traceback" not in done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith("sheepfold "), line[:300]
+    assert "p" * 40 in line and "p" * 100 not in line, line[:300]
+    assert "..." in line and len(done.stderr) < 3000, line[:300]
