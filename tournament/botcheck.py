@@ -40,7 +40,7 @@ def check_bots(config: TournamentConfig) -> None:
     problems = [
         ConfigError(f"python_path[{index}]", f"no folder {folder!r} (looked at {resolved})")
         for index, folder in enumerate(config.python_path)
-        if not Path(resolved := resolve_path(config, folder)).is_dir()
+        if not _is_folder(resolved := resolve_path(config, folder))
     ]
     add_python_path(config)
     for index, bot in enumerate(config.bots):
@@ -49,6 +49,13 @@ def check_bots(config: TournamentConfig) -> None:
             problems.append(problem)
     if problems:
         raise BotCheckError(problems)
+
+
+def _is_folder(path: str | Path) -> bool:
+    """Whether `path` is a folder; False for one that cannot be looked at. Path.is_dir
+    let "File name too long" out (a pasted 100,000-character cwd or python_path),
+    a traceback where the config error "no folder ..." belongs."""
+    return os.path.isdir(path)
 
 
 def _check(bot: BotSpec, where: str, base_dir: str) -> ConfigError | None:
@@ -99,7 +106,7 @@ def _check_command(bot: BotSpec, field: str, base_dir: str) -> ConfigError | Non
     program = bot.command[0].replace("{python}", sys.executable).replace("{config_dir}", base_dir)
     cwd = Path(bot.cwd) if bot.cwd else Path(base_dir)
     cwd = cwd if cwd.is_absolute() else Path(base_dir) / cwd
-    if not cwd.is_dir():
+    if not _is_folder(cwd):
         return ConfigError(field.replace(".command", ".cwd"), f"no folder {str(cwd)!r}")
     search = dict(bot.env).get("PATH", os.environ.get("PATH"))
     problem = program_problem(program, cwd, search)

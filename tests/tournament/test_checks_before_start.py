@@ -141,3 +141,31 @@ def test_metrics_start_only_once_the_run_is_checked(tmp_path: Path) -> None:
         assert line.startswith("sheepfold tournament: "), line
         assert "metrics" not in line, line
     assert not (tmp_path / "cup.sqlite").exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "line"),
+    [
+        ("python_path", 'python_path = ["/tmp/{long}"]\n'),
+        ("bots[1].cwd", '[[bots]]\nname = "c"\ncommand = ["/bin/true"]\ncwd = "/tmp/{long}"\n'),
+    ],
+    ids=["python_path", "cwd"],
+)
+def test_a_folder_name_too_long_for_the_file_system_is_a_config_error(
+    tmp_path: Path, field: str, line: str
+) -> None:
+    """A 100,000-character python_path or cwd was an OSError traceback ("File
+    name too long") from the bot check's Path.is_dir, which lets that one out."""
+    path = tmp_path / "cup.toml"
+    text = line.format(long="f" * 100_000)
+    second = '[[bots]]\nname = "b"\nbuiltin = "random"\n'
+    top, bots = (text, second) if field == "python_path" else ("", text)
+    path.write_text(
+        f'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\ndatabase = "cup.sqlite"\n{top}'
+        '[[bots]]\nname = "a"\nbuiltin = "random"\n' + bots
+    )
+    done, _ = _tournament(tmp_path, "run", str(path))
+    assert done.returncode == 2, done.stderr[-500:]
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"sheepfold tournament: {path}: {field}"), done.stderr[:300]
+    assert "no folder '/tmp/fff" in done.stderr and len(done.stderr) < 1000, done.stderr[:300]
