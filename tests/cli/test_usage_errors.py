@@ -578,3 +578,36 @@ def test_a_commands_own_error_quotes_a_pasted_path_cut_short(
     assert line.startswith("sheepfold "), line[:300]
     assert "p" * 40 in line and "p" * 100 not in line, line[:300]
     assert "..." in line and len(done.stderr) < 3000, line[:300]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("serve", "--port", "0", "--db", ":memory:", "--tls-cert", "{p}", "--tls-key", "{p}"),
+        ("tournament", "report", "--db", "{p}"),
+        ("db", "info", "--db", "{p}"),
+        (
+            "match",
+            "--game",
+            "sheep-n-sheep",
+            "--players",
+            "2",
+            "--bots",
+            "random,cmd:/bin/true",
+            "--bot-dir",
+            "{p}",
+        ),
+    ],
+    ids=["serve tls", "report", "db info", "bot-dir"],
+)
+def test_a_path_with_a_newline_is_quoted_on_one_line(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """A path holding a newline (pasted from two lines) was printed as it is,
+    its error broken over two lines; it is shown escaped, as \\n."""
+    path = tmp_path / "two\nlines"
+    path.write_text("not a certificate, nor a database")
+    done = sheepfold(*(arg.replace("{p}", str(path)) for arg in args), timeout=60)
+    assert done.returncode in (1, 2), done.stderr[-300:]
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1].startswith("sheepfold ") and "two\\nlines" in lines[-1], done.stderr
+    assert not any(line.startswith("lines") for line in lines), done.stderr
