@@ -58,6 +58,7 @@ __all__ = [
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+\-]*")  # fullmatch: "$" lets a "\n" end it
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_.+\-]")
+MAX_NAME_CHARS = 100  # a tournament's or a bot's name
 _NAME_RULE = "a name is ASCII letters, digits, '.', '_', '+' and '-', first a letter or digit"
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MODULE_CLASS = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
@@ -434,6 +435,10 @@ def _name_problem(name: object) -> str | None:
         return f"must be a string, not {name!r}"
     if not name:
         return f"must not be empty ({_NAME_RULE})"
+    if len(name) > MAX_NAME_CHARS:
+        # A pasted name went into every game key, log line and report row.
+        shown = repr(name[:40] + "...")
+        return f"{shown} has {len(name):,} characters (at most {MAX_NAME_CHARS})"
     if _NAME.fullmatch(name):
         return None
     if not _NAME.fullmatch(name[0]):

@@ -361,6 +361,10 @@ def test_a_config_saved_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
         ("-a", "bots[0].name: '-a' starts with '-'"),
         ("a\n", "bots[0].name: 'a\\n' holds '\\n'"),
         (3, "bots[0].name: must be a string, not 3"),
+        # A pasted name went into every game key, log line and report row: a
+        # 100,000-character one made a two-game run print 600 KB.
+        ("n" * 100_000, f"bots[0].name: '{'n' * 40}...' has 100,000 characters (at most 100)"),
+        ("n" * 101, f"bots[0].name: '{'n' * 40}...' has 101 characters (at most 100)"),
     ],
 )
 def test_a_bad_bot_name_says_what_is_wrong_with_it(name: object, message: str) -> None:
@@ -423,3 +427,14 @@ def test_a_command_written_as_one_string_shows_it_as_a_list() -> None:
     assert str(caught.value) == (
         "bots[1].command: must be a non-empty list of strings (program, args...)"
     )
+
+
+def test_a_tournament_name_past_100_characters_is_refused() -> None:
+    """A 100,000-character tournament name was taken and printed in every log
+    line and report (400 KB for a two-game run)."""
+    with pytest.raises(ConfigError) as caught:
+        parse_config(_with(name="t" * 100_000))
+    assert caught.value.field == "name"
+    assert "has 100,000 characters (at most 100)" in str(caught.value)
+    assert len(str(caught.value)) < 200
+    assert parse_config(_with(name="t" * 100)).name == "t" * 100
