@@ -411,15 +411,23 @@ class BotProcess:
         assert self._process is not None
         exited_at: float | None = None
         loop = asyncio.get_running_loop()
-        while not pumps.done():
-            await asyncio.wait((pumps,), timeout=EXIT_POLL_SECONDS)
-            if pumps.done() or self._process.returncode is None:
-                continue
-            if exited_at is None:
-                exited_at = loop.time()
-            elif loop.time() - exited_at >= DRAIN_SECONDS:
-                self._close_pipes()
-                await pumps
+        try:
+            while not pumps.done():
+                await asyncio.wait((pumps,), timeout=EXIT_POLL_SECONDS)
+                if pumps.done() or self._process.returncode is None:
+                    continue
+                if exited_at is None:
+                    exited_at = loop.time()
+                elif loop.time() - exited_at >= DRAIN_SECONDS:
+                    self._close_pipes()
+                    await pumps
+        except BaseException:
+            # Cancelled (Ctrl-C): asyncio.wait leaves the readers running, unlike
+            # awaiting them; they end here, and how is read, or the loop's end
+            # prints "_GatheringFuture exception was never retrieved".
+            pumps.cancel()
+            pumps.add_done_callback(_retrieved)
+            raise
         pumps.result()
 
     def _close_pipes(self) -> None:
@@ -548,3 +556,9 @@ def shown_safely(text: str) -> str:
     organiser's screen, move the cursor or retitle the window) written out as
     an escape, as Python would show it: a bot's words are shown, never obeyed."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    """Reads how `future` ended, so that asyncio never reports it unread."""
+    if not future.cancelled():
+        future.exception()
