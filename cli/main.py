@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import difflib
 import os
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from cli.own_lines import own_lines_shown
 from cli.standard_streams import OutputFailed, discard_output, hold_standard_streams
 from clients.interrupts import (
     exit_when_interrupted,
@@ -192,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 1
-        with _own_lines_cut(raw):
+        with own_lines_shown(raw):
             code = int(args.handler(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return code
@@ -218,63 +218,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         discard_output()
         print(f"{_speaker(raw)}: cannot write the output: {failure.strerror}", file=sys.stderr)
         return 1
-
-
-class _OwnLinesCut:
-    """stderr, a line of the command's own ("sheepfold COMMAND: ...") written as
-    `_own_line` shows it. Other writes (log lines, a JSON log's string values)
-    pass as they are."""
-
-    def __init__(self, stream: Any, given: Sequence[str]) -> None:
-        self._stream = stream
-        self._given = given
-
-    def write(self, text: str) -> int:
-        if text.startswith("sheepfold"):
-            text = _own_line(text, self._given)
-        return self._stream.write(text)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
-
-
-def _own_line(text: str, given: Sequence[str]) -> str:
-    """`text` with each value of `given` that holds a control character (a path
-    pasted from two lines) shown escaped (`two\\nlines`), and each pasted word
-    cut short (cli.values.cut_pasted), as a usage error's is."""
-    from cli.values import cut_pasted
-
-    for value in given:
-        text = text.replace(value, _escaped(value))
-    return cut_pasted(text)
-
-
-def _escaped(value: str) -> str:
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in value)
-
-
-@contextlib.contextmanager
-def _own_lines_cut(argv: Sequence[str]) -> Iterator[None]:
-    """While a command runs, its one-line errors quote a pasted value (a
-    100,000-character --db, config path or token file) cut short, and a path
-    holding a newline escaped: those that are not usage errors, printed before
-    exit 1 or carried by a SystemExit, quoted it whole, over two lines for a
-    newline. The one place every such line passes, so that no message needs to
-    quote its own values. `argv` and the $SHEEPFOLD_ variables are the values
-    the user gave."""
-    values = [*argv, *(v for k, v in os.environ.items() if k.startswith("SHEEPFOLD_"))]
-    given = sorted({v for v in values if v != _escaped(v)}, key=len, reverse=True)
-    previous = sys.stderr
-    sys.stderr = _OwnLinesCut(previous, given)
-    try:
-        yield
-    except SystemExit as stop:
-        if isinstance(stop.code, str):
-            raise SystemExit(_own_line(stop.code, given)) from None
-        raise
-    finally:
-        if isinstance(sys.stderr, _OwnLinesCut):  # not replaced meanwhile (serve's gRPC log)
-            sys.stderr = previous
 
 
 def _working_folder_exists() -> bool:
