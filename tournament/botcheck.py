@@ -101,8 +101,32 @@ def _check_class(spec: str, field: str) -> ConfigError | None:
     return None
 
 
+# Linux starts no program given an argument or environment entry longer than
+# this, its closing NUL counted (MAX_ARG_STRLEN): every game of such a bot
+# failed to start ("Argument list too long"), each a crash charged to the bot.
+MAX_ARG_BYTES = 131_072
+
+
+def _too_long_to_pass(bot: BotSpec, field: str) -> ConfigError | None:
+    assert bot.command is not None
+    given = [(f"{field}[{index}]", arg) for index, arg in enumerate(bot.command)]
+    given += [(field.replace(".command", f".env.{key}"), f"{key}={text}") for key, text in bot.env]
+    for where, text in given:
+        size = len(text.encode("utf-8", "surrogateescape"))
+        if size >= MAX_ARG_BYTES:
+            return ConfigError(
+                where,
+                f"is {size:,} bytes long, and Linux starts no program given an argument "
+                f"or environment entry of more than {MAX_ARG_BYTES - 1:,}",
+            )
+    return None
+
+
 def _check_command(bot: BotSpec, field: str, base_dir: str) -> ConfigError | None:
     assert bot.command is not None
+    too_long = _too_long_to_pass(bot, field)
+    if too_long is not None:
+        return too_long
     program = bot.command[0].replace("{python}", sys.executable).replace("{config_dir}", base_dir)
     cwd = Path(bot.cwd) if bot.cwd else Path(base_dir)
     cwd = cwd if cwd.is_absolute() else Path(base_dir) / cwd

@@ -169,3 +169,33 @@ def test_a_folder_name_too_long_for_the_file_system_is_a_config_error(
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith(f"sheepfold tournament: {path}: {field}"), done.stderr[:300]
     assert "no folder '/tmp/fff" in done.stderr and len(done.stderr) < 1000, done.stderr[:300]
+
+
+@pytest.mark.parametrize(
+    ("field", "line"),
+    [
+        ("bots[1].command[1]", 'command = ["/bin/true", "{long}"]\n'),
+        ("bots[1].env.NOTE", 'command = ["/bin/true"]\nenv = {{ NOTE = "{long}" }}\n'),
+    ],
+    ids=["argument", "env"],
+)
+def test_an_argument_too_long_for_linux_to_pass_is_a_config_error(
+    tmp_path: Path, field: str, line: str
+) -> None:
+    """An argument or environment value of 140,000 characters: Linux starts no
+    program given one past 128 KiB, so every game of the bot crashed ("Argument
+    list too long") and the run went on to the end with its stand-in."""
+    path = tmp_path / "cup.toml"
+    path.write_text(
+        'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\ndatabase = "cup.sqlite"\n'
+        '[[bots]]\nname = "a"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "b"\nsandbox = false\n' + line.format(long="a" * 140_000)
+    )
+    done, _ = _tournament(tmp_path, "run", str(path))
+    assert done.returncode == 2, done.stderr[-500:]
+    size = 140_000 + (len("NOTE=") if ".env." in field else 0)
+    assert done.stderr.splitlines() == [
+        f"sheepfold tournament: {path}: {field}: is {size:,} bytes long, and Linux starts no "
+        "program given an argument or environment entry of more than 131,071"
+    ]
+    assert not (tmp_path / "cup.sqlite").exists(), "refused before any game"
