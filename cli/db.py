@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cli.values import cut_pasted, file_path, number_up_to, seconds_up_to, whole_number
+from cli.values import file_path, number_up_to, seconds_up_to, whole_number
 from server.files import Kind, access_refused, file_kind, folder_hint
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def database_file_problem(path: str) -> str | None:
     try:
         kind = file_kind(path)
     except OSError as error:  # a name too long, a folder on the way that may not be read
-        return f"cannot use {cut_pasted(path)}: {error.strerror or error}"
+        return f"cannot use {path}: {error.strerror or error}"
     if kind is Kind.REGULAR and access_refused(path, write=False):
         return f"cannot read {path}: permission denied (this user may not read it)"
     return {

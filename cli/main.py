@@ -9,7 +9,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from types import FrameType
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 from cli.own_lines import own_lines_shown
 from cli.standard_streams import OutputFailed, discard_output, hold_standard_streams
@@ -59,12 +59,6 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> NoReturn:
-        """argparse's usage error, a pasted value it quotes cut short."""
-        from cli.values import cut_pasted
-
-        super().error(cut_pasted(message))
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if message:
@@ -170,6 +164,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    # Every line from here on, usage errors included, quotes what the user
+    # gave readably (cli.own_lines).
+    with own_lines_shown(raw):
+        return _parsed_and_run(raw, argv)
+
+
+def _parsed_and_run(raw: Sequence[str], argv: Sequence[str] | None) -> int:
+    """The command `raw` names, parsed and run: its exit status."""
     args: argparse.Namespace | None = None  # the command, once known, names an interrupt
     try:
         from cli.play import join_option_values
@@ -192,8 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 1
-        with own_lines_shown(raw):
-            code = int(args.handler(args) or 0)
+        code = int(args.handler(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return code
     except KeyboardInterrupt:

@@ -51,13 +51,13 @@ def _escaped(value: str) -> str:
 
 @contextlib.contextmanager
 def own_lines_shown(argv: Sequence[str]) -> Iterator[None]:
-    """While a command runs, its one-line errors quote a pasted value (a
-    100,000-character --db, config path or token file) cut short, and a path
-    holding a newline escaped: those that are not usage errors, printed before
-    exit 1 or carried by a SystemExit, quoted it whole, over two lines for a
-    newline. The one place every such line passes, so that no message needs to
-    quote its own values. `argv` and the $SHEEPFOLD_ variables are the values
-    the user gave."""
+    """While a command is parsed and runs, its one-line errors (usage errors,
+    argparse's own, those printed before exit 1 or carried by a SystemExit)
+    quote a pasted value (a 100,000-character --db, config path or token file)
+    cut short, and a path holding a newline escaped: they quoted it whole, over
+    two lines for a newline. The one place every such line passes, so that no
+    message needs to quote its own values. `argv` and the $SHEEPFOLD_
+    variables are the values the user gave."""
     values = [*argv, *(v for k, v in os.environ.items() if k.startswith("SHEEPFOLD_"))]
     given = sorted({v for v in values if v != _escaped(v)}, key=len, reverse=True)
     previous = sys.stderr

@@ -249,7 +249,7 @@ def usage_error(line: str) -> NoReturn:
     """A mistake in the flags found after parsing them: `line` alone on stderr
     and exit status 2, as argparse's own usage errors (a SystemExit carrying
     the line would exit 1, the status of a command that could not do its work)."""
-    print(cut_pasted(line), file=sys.stderr)
+    print(line, file=sys.stderr)  # quoted values cut by cli.own_lines
     raise SystemExit(2)
 
 
