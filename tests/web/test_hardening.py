@@ -34,8 +34,13 @@ from web.showcase import Showcase
 pytestmark = pytest.mark.e2e
 
 
-def headers_of(url: str, accept_encoding: str = "") -> tuple[int, Any, bytes]:
-    request = urllib.request.Request(url, headers={"Accept-Encoding": accept_encoding})
+def headers_of(
+    url: str, accept_encoding: str = "", more: dict[str, str] | None = None
+) -> tuple[int, Any, bytes]:
+    """Status, headers and body of a GET of `url`, with `more` request headers."""
+    request = urllib.request.Request(
+        url, headers={"Accept-Encoding": accept_encoding, **(more or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, response.headers, response.read()
@@ -525,14 +530,7 @@ def test_a_request_too_long_says_which_part_in_its_status(
 
 
 def _static_with_range(showcase: Showcase, range_header: str) -> tuple[int, Any, bytes]:
-    request = urllib.request.Request(
-        showcase.url + "/static/match.js", headers={"Range": range_header}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, response.headers, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers, error.read()
+    return headers_of(showcase.url + "/static/match.js", more={"Range": range_header})
 
 
 @pytest.mark.parametrize(
