@@ -156,14 +156,10 @@ def test_a_folder_name_too_long_for_the_file_system_is_a_config_error(
 ) -> None:
     """A 100,000-character python_path or cwd was an OSError traceback ("File
     name too long") from the bot check's Path.is_dir, which lets that one out."""
-    path = tmp_path / "cup.toml"
     text = line.format(long="f" * 100_000)
     second = '[[bots]]\nname = "b"\nbuiltin = "random"\n'
     top, bots = (text, second) if field == "python_path" else ("", text)
-    path.write_text(
-        f'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\ndatabase = "cup.sqlite"\n{top}'
-        '[[bots]]\nname = "a"\nbuiltin = "random"\n' + bots
-    )
+    path = _cup(tmp_path, top, bots)
     done, _ = _tournament(tmp_path, "run", str(path))
     assert done.returncode == 2, done.stderr[-500:]
     assert "Traceback" not in done.stderr
@@ -185,11 +181,8 @@ def test_an_argument_too_long_for_linux_to_pass_is_a_config_error(
     """An argument or environment value of 140,000 characters: Linux starts no
     program given one past 128 KiB, so every game of the bot crashed ("Argument
     list too long") and the run went on to the end with its stand-in."""
-    path = tmp_path / "cup.toml"
-    path.write_text(
-        'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\ndatabase = "cup.sqlite"\n'
-        '[[bots]]\nname = "a"\nbuiltin = "random"\n'
-        '[[bots]]\nname = "b"\nsandbox = false\n' + line.format(long="a" * 140_000)
+    path = _cup(
+        tmp_path, "", '[[bots]]\nname = "b"\nsandbox = false\n' + line.format(long="a" * 140_000)
     )
     done, _ = _tournament(tmp_path, "run", str(path))
     assert done.returncode == 2, done.stderr[-500:]
@@ -199,3 +192,14 @@ def test_an_argument_too_long_for_linux_to_pass_is_a_config_error(
         "program given an argument or environment entry of more than 131,071"
     ]
     assert not (tmp_path / "cup.sqlite").exists(), "refused before any game"
+
+
+def _cup(tmp_path: Path, top: str, bots: str) -> Path:
+    """A two-player tournament config: `top` among its settings, a random bot,
+    then `bots`."""
+    path = tmp_path / "cup.toml"
+    path.write_text(
+        f'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\ndatabase = "cup.sqlite"\n{top}'
+        '[[bots]]\nname = "a"\nbuiltin = "random"\n' + bots
+    )
+    return path
