@@ -213,63 +213,45 @@ def test_rerun_crashed_deletes_only_the_games_it_plays_again(tmp_path: Path) -> 
         assert raw.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 6
 
 
-QUITTERS = {
-    "decide": "class Bot:\n    def decide(self, decision):\n        sys.exit(0)\n",
+# Where a class bot's code runs, and what it calls there that is no Exception.
+PLACES = {
+    "decide": "class Bot:\n    def decide(self, decision):\n        {call}\n",
     "on_event": (
         "class Bot:\n    def decide(self, decision):\n        return 0\n\n"
-        "    def on_event(self, event):\n        sys.exit(0)\n"
+        "    def on_event(self, event):\n        {call}\n"
     ),
+}
+NOT_EXCEPTIONS = {
+    "sys.exit": ("sys.exit(0)", "BotExited: sys.exit(0)"),
+    "GeneratorExit": ("raise GeneratorExit('gone')", "GeneratorExit: gone"),
 }
 
 
-@pytest.mark.parametrize("where", sorted(QUITTERS))
-def test_a_class_bot_that_calls_sys_exit_crashes_its_games_not_the_run(
-    tmp_path: Path, where: str
+@pytest.mark.parametrize("where", sorted(PLACES))
+@pytest.mark.parametrize("what", sorted(NOT_EXCEPTIONS))
+def test_a_class_bot_raising_what_is_no_exception_crashes_its_games_not_the_run(
+    tmp_path: Path, where: str, what: str
 ) -> None:
     """`sys.exit()` in a class bot's `decide` once ended the whole run, exit 0,
     logged as "tournament interrupted" with none of its games played: the
     bot's SystemExit came back from its worker thread to the runner's loop
-    (from `on_event`, run on that loop, it ended the run directly)."""
-    (tmp_path / "quitter.py").write_text("import sys\n\n" + QUITTERS[where])
-    config = _config(tmp_path, '[[bots]]\nname = "quitter"\nclass = "quitter:Bot"\n')
-    done = tournament("run", str(config), "--no-report")
-    assert done.returncode == 1, done.stderr
-    summary = [line for line in done.stderr.splitlines() if line.startswith("sheepfold")]
-    assert summary[0] == (
-        "sheepfold tournament: bot 'quitter' crashed in every one of its 2 games: "
-        "BotExited: sys.exit(0)"
-    )
-    with sqlite3.connect(tmp_path / "cup.sqlite") as raw:
-        assert raw.execute("SELECT COUNT(*) FROM game_replays").fetchone()[0] == 2
-
-
-LEAVERS = {
-    "decide": "class Bot:\n    def decide(self, decision):\n        raise GeneratorExit('gone')\n",
-    "on_event": (
-        "class Bot:\n    def decide(self, decision):\n        return 0\n\n"
-        "    def on_event(self, event):\n        raise GeneratorExit('gone')\n"
-    ),
-}
-
-
-@pytest.mark.parametrize("where", sorted(LEAVERS))
-def test_a_class_bot_that_raises_generator_exit_is_named_as_any_crash(
-    tmp_path: Path, where: str
-) -> None:
-    """GeneratorExit is a BaseException, not an Exception: from `decide` it came
-    back from the bot's thread as itself, past the seat's handler for a bot's
-    errors, and the summary said only "gone", not what was raised; from
-    `on_event`, run on the runner's loop, it went the same way."""
-    (tmp_path / "leaver.py").write_text(LEAVERS[where])
+    (from `on_event`, run on that loop, it ended the run directly).
+    GeneratorExit, a BaseException too, came back from the bot's thread as
+    itself, past the seat's handler for a bot's errors, and the summary said
+    only "gone", not what was raised."""
+    call, crash = NOT_EXCEPTIONS[what]
+    (tmp_path / "leaver.py").write_text("import sys\n\n" + PLACES[where].format(call=call))
     config = _config(tmp_path, '[[bots]]\nname = "leaver"\nclass = "leaver:Bot"\n')
     done = tournament("run", str(config), "--no-report")
     assert done.returncode == 1, done.stderr
     summary = [line for line in done.stderr.splitlines() if line.startswith("sheepfold")]
-    assert summary[0] == (
-        "sheepfold tournament: bot 'leaver' crashed in every one of its 2 games: "
-        "GeneratorExit: gone"
+    assert (
+        summary[0]
+        == f"sheepfold tournament: bot 'leaver' crashed in every one of its 2 games: {crash}"
     )
     assert "Traceback" not in done.stderr
+    with sqlite3.connect(tmp_path / "cup.sqlite") as raw:
+        assert raw.execute("SELECT COUNT(*) FROM game_replays").fetchone()[0] == 2
 
 
 def test_the_rerun_hint_keeps_the_database_and_server_the_run_was_given(tmp_path: Path) -> None:
