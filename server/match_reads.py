@@ -14,7 +14,7 @@ from server.fairness import serving
 from server.match import Status
 from server.page_tokens import PageTokenError, Position, make_page_token, read_page_token
 from server.settings import DEFAULT_MAX_MESSAGE_BYTES
-from server.status import abort
+from server.status import abort, abort_no_match
 
 DEFAULT_LIST_LIMIT = 100
 MAX_LIST_LIMIT = 1_000
@@ -40,7 +40,7 @@ class MatchReadCalls(ArenaCalls):
         async with database_errors(context):
             info = await self.registry.info(request.match_id)
         if info is None:
-            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {brief(request.match_id)}")
+            await abort_no_match(context, request.match_id)
         if (
             self.private_replays
             and info.HasField("seed")
@@ -104,7 +104,7 @@ class MatchReadCalls(ArenaCalls):
         async with database_errors(context):
             found = await self.registry.replay(request.match_id)
         if found is None:
-            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {brief(request.match_id)}")
+            await abort_no_match(context, request.match_id)
         if isinstance(found, arena_pb2.Replay):
             return found
         match = found

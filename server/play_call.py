@@ -10,7 +10,6 @@ from typing import NoReturn
 import grpc
 from sheepfold.v1 import arena_pb2
 
-from games.options import brief
 from server.arena_calls import (
     ARENA_SERVICE,
     ArenaCalls,
@@ -25,7 +24,7 @@ from server.logs import worth_logging
 from server.match import Match
 from server.peers import WaitEnded, first_message, peer_address
 from server.seats import JoinError, SeatStream, token_owner, why_over
-from server.status import CallEnded, abort, quiet_if_gone
+from server.status import CallEnded, abort, abort_no_match, quiet_if_gone
 from server.streams import StreamClosed
 from server.unexpected import PASSED_ON, end_with_internal
 
@@ -170,7 +169,7 @@ class PlayCall(ArenaCalls):
         async with database_errors(context):
             summary = await self.registry.finished_summary(match_id)
         if summary is None:
-            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {brief(match_id)}")
+            await abort_no_match(context, match_id)
         try:
             token_owner(summary.record.token_hashes, seat, token)
         except JoinError as error:

@@ -19,6 +19,8 @@ from typing import NoReturn
 import grpc
 from grpc._cython import cygrpc
 
+from games.options import brief as brief_name
+
 MAX_DETAILS = 1000
 # Half the soft limit: room for the status, the other trailers and their names.
 MAX_ENCODED = 4096
@@ -63,6 +65,13 @@ async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, detail
     except _BATCH_FAILED as error:
         raise CallEnded(f"{code.name} not sent: the call had ended") from error
     raise AssertionError("context.abort returned")  # it raises; this tells the type checker
+
+
+async def abort_no_match(context: grpc.aio.ServicerContext, match_id: str) -> NoReturn:
+    """NOT_FOUND for a match id the server does not know, quoted cut to 40
+    characters as an unknown game or option name is: a pasted one was quoted
+    up to the 1,000-character cut of every message."""
+    await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {brief_name(match_id)}")
 
 
 @contextlib.contextmanager

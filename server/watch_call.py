@@ -12,14 +12,13 @@ from sheepfold.v1 import arena_pb2
 
 import games
 from games.errors import InvalidOptions, RulesChanged
-from games.options import brief
 from server.arena_calls import ARENA_SERVICE, ArenaCalls, cut_off_streams_of, database_errors
 from server.fairness import serving
 from server.peers import peer_address
 from server.records import MatchRecord, StoredMatch
 from server.registry import REBUILD_ERRORS
 from server.spectators import Watcher, replay_for_spectator, spectate
-from server.status import abort
+from server.status import abort, abort_no_match
 
 WATCH_METHOD = f"/{ARENA_SERVICE}/Watch"
 
@@ -123,7 +122,7 @@ class WatchCall(ArenaCalls):
         async with database_errors(context):
             stored = await self.registry.finished(match_id)
         if stored is None:
-            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {brief(match_id)}")
+            await abort_no_match(context, match_id)
         return stored
 
     async def _replayed(
