@@ -40,6 +40,7 @@ __all__ = [
     "refusal_text",
     "refused_elsewhere",
     "tls_credentials",
+    "went_away",
 ]
 
 CONNECT_SECONDS = 3.0  # how long a client waits for a server that does not answer
@@ -134,6 +135,37 @@ def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
         return f"it is not a Sheepfold server (no sheepfold.v1.Arena service: {NOT_A_GAME_PORT})"
     last = details.rsplit(": ", 1)[-1] if details else (code.name if code else "unknown error")
     return last[:1].lower() + last[1:]
+
+
+# gRPC's own words when a connection under an open call is lost: the server's
+# process died or closed its socket, the network dropped, pings went unanswered.
+# A server's own UNAVAILABLE (shutting down, its database away) says more.
+_LOST_WORDS = (
+    "stream removed",
+    "socket closed",
+    "connection reset",
+    "broken pipe",
+    "goaway",
+    "keepalive watchdog",
+    "ping timeout",
+    "connection timed out",
+    "endpoint closing",
+    "transport closed",
+)
+
+
+def went_away(address: str, error: grpc.RpcError) -> str | None:
+    """What a stream that was reading from the server at `address` says when
+    its connection was lost (gRPC's "Stream removed (Socket closed)"): "the
+    game server at ADDR went away", or "stopped answering" when pings went
+    unanswered; None for any other end, the server's own words then."""
+    code = error.code() if hasattr(error, "code") else None
+    details = ((error.details() if hasattr(error, "details") else "") or "").lower()
+    if code != grpc.StatusCode.UNAVAILABLE or not any(w in details for w in _LOST_WORDS):
+        return None
+    if "keepalive watchdog" in details or "ping timeout" in details:
+        return f"the game server at {address} stopped answering (no answer to pings)"
+    return f"the game server at {address} went away"
 
 
 def refusal(error: grpc.RpcError) -> str:

@@ -37,6 +37,7 @@ from clients.connect import (
     keepalive_options,
     open_channel,
     refusal_text,
+    went_away,
 )
 from clients.play_stream import NOT_AN_INDEX as NOT_AN_INDEX
 from clients.play_stream import Bot as Bot
@@ -201,7 +202,8 @@ async def play(
                     details += f": {TOO_LARGE_HINT}"
                 raise SeatError(code, details) from error
             if rejoins.over():
-                raise SeatError(code, rejoins.gave_up(details)) from error
+                lost = went_away(address, error) or details  # not gRPC's "Stream removed"
+                raise SeatError(code, rejoins.gave_up(lost)) from error
             log.info(
                 "connection lost, rejoining",
                 code=code.name,

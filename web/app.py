@@ -69,7 +69,11 @@ def build_app(config: WebConfig) -> web.Application:
             keepalive_seconds=config.keepalive_seconds,
             keepalive_timeout=config.keepalive_timeout,
         )
-        app[STATE] = State(config, gateway, WatchHub(gateway.watch, frame=event_frame))
+        app[STATE] = State(
+            config,
+            gateway,
+            WatchHub(gateway.watch, frame=event_frame, explain=gateway.stream_failed),
+        )
 
     async def stop(app: web.Application) -> None:
         await app[STATE].hub.close()

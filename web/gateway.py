@@ -15,6 +15,7 @@ from clients.connect import (
     open_channel,
     reason,
     refusal,
+    went_away,
 )
 
 # The reasons (clients.connect.reason) that say the server is there but spoken
@@ -199,3 +200,9 @@ class Gateway:
     def watch(self, match_id: str) -> Any:
         """The match from its latest snapshot on (a page follows it from now)."""
         return self.stub.Watch(arena_pb2.WatchRequest(match_id=match_id, from_start=False))
+
+    def stream_failed(self, error: grpc.aio.AioRpcError) -> str:
+        """Why a Watch stream ended early, as a page shows it: a game server that
+        died mid-match is "the game server at ADDR went away", not gRPC's
+        "Stream removed (Socket closed)"."""
+        return went_away(self.address, error) or error.details() or error.code().name

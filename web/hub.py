@@ -44,10 +44,13 @@ class WatchHub:
         open_stream: Callable[[str], Any],
         flush_seconds: float = 0.1,
         frame: Callable[[bytes], bytes] = bytes,
+        explain: Callable[[grpc.aio.AioRpcError], str] = lambda error: error.details() or "",
     ) -> None:
         """`open_stream(match_id)` starts a Watch call (from the latest snapshot);
-        `frame` wraps each batch once for every page (as a Server-Sent Event, say)."""
+        `frame` wraps each batch once for every page (as a Server-Sent Event, say);
+        `explain` says why a stream failed (the page shows it)."""
         self._open_stream = open_stream
+        self._explain = explain
         self._frame = frame
         self._feeds: dict[str, _Feed] = {}
         self.flush_seconds = flush_seconds
@@ -98,9 +101,8 @@ class WatchHub:
                 item = watch_item(message)
                 self._publish(feed, item, item["kind"] == "snapshot")
         except grpc.aio.AioRpcError as error:
-            self._publish(
-                feed, {"kind": "error", "code": error.code().name, "message": error.details() or ""}
-            )
+            message = self._explain(error)
+            self._publish(feed, {"kind": "error", "code": error.code().name, "message": message})
         except asyncio.CancelledError:
             call.cancel()
             raise
