@@ -31,6 +31,7 @@ from web.responses import (
     accepts_gzip,
     add_security_headers,
     body_headers,
+    close_after_upgrade,
     deflate_event,
     event_frame,
     fail,
@@ -89,6 +90,7 @@ def build_app(config: WebConfig) -> web.Application:
             task.cancel()
 
     app.on_response_prepare.append(add_security_headers)
+    app.on_response_prepare.append(close_after_upgrade)
     app.on_shutdown.append(end_streams)
     app.on_startup.append(start)
     app.on_cleanup.append(stop)

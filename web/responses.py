@@ -36,6 +36,21 @@ async def add_security_headers(request: web.Request, response: web.StreamRespons
         response.headers[name] = value
 
 
+async def close_after_upgrade(request: web.Request, response: web.StreamResponse) -> None:
+    """An on_response_prepare hook: an answer to a request asking to switch
+    protocols (`Connection: Upgrade`, which the viewer never does, or a
+    proxy's CONNECT) closes the connection. aiohttp read what followed it on
+    the connection as the new protocol's: a request sent behind it was never
+    answered, the connection held until its idle close 30 s later."""
+    connection = {
+        token.strip().lower() for token in request.headers.get("Connection", "").split(",")
+    }
+    if "upgrade" in connection or request.method == "CONNECT":
+        response.force_close()
+        # The hook runs after aiohttp wrote its Connection header: said here.
+        response.headers["Connection"] = "close"
+
+
 def accepts_gzip(accept_encoding: str) -> bool:
     """Whether an Accept-Encoding header takes gzip: `gzip` or `x-gzip` (or `*`)
     with a quality above zero; `gzip;q=0` refuses it."""

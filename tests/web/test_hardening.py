@@ -518,6 +518,26 @@ def test_a_request_too_long_says_which_part_in_its_status(
     assert b"X-Content-Type-Options: nosniff" in head
 
 
+@pytest.mark.parametrize("path", [b"/static/match.js", b"/"])
+def test_a_request_behind_one_asking_to_upgrade_is_not_left_waiting(
+    showcase: Showcase, path: bytes
+) -> None:
+    """aiohttp took what followed a request with `Connection: Upgrade` on its
+    connection for the new protocol's: a request sent behind it was never
+    answered, the connection held until its idle close 30 s later (here, the
+    read's 10 s timeout). The viewer upgrades to nothing: it answers such a
+    request and closes the connection, saying so."""
+    asking = (
+        b"GET "
+        + path
+        + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: foo\r\nConnection: Upgrade\r\n\r\n"
+    )
+    behind = b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    head, _ = _raw_answer(showcase, asking + behind)
+    assert head.startswith(b"HTTP/1.1 200 "), head
+    assert b"Connection: close" in head, head
+
+
 def _static_with_range(showcase: Showcase, range_header: str) -> tuple[int, Any, bytes]:
     return headers_of(showcase.url + "/static/match.js", more={"Range": range_header})
 
