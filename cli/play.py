@@ -329,7 +329,7 @@ def format_summary(summary: dict[str, Any]) -> str:
     for seat, spec in enumerate(summary["bots"]):
         strikes = summary["strikes"][seat]
         notes = "  DISQUALIFIED (ranked last)" if seat in disqualified else ""
-        notes += "  FAILED: crashed (ranked last)" if seat in crashed else ""
+        notes += "  FAILED: crashed (ranked last)" if seat in crashed - disqualified else ""
         notes += f"  strikes {strikes}" if strikes else ""
         lines.append(
             f"  seat {seat}  {spec:<{width}} score {summary['scores'][seat]:>6}  "
@@ -347,7 +347,12 @@ def format_summary(summary: dict[str, Any]) -> str:
             "moves at random and ranks it last, whatever its score"
         )
     for seat, why in summary.get("crashed", {}).items():
-        lines.append(f"  seat {seat} crashed (a random stand-in finished it; ranked last): {why}")
+        if int(seat) in disqualified:  # its program lived on past a sandbox limit
+            lines.append(f"  seat {seat} was disqualified: its program hit its {why}")
+        else:
+            lines.append(
+                f"  seat {seat} crashed (a random stand-in finished it; ranked last): {why}"
+            )
     return "\n".join(lines)
 
 

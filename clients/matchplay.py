@@ -228,7 +228,11 @@ async def run_until_match_over(
                 await asyncio.wait({running}, timeout=EXIT_GRACE_SECONDS)
                 if running.done():
                     return running.result()
-                return  # it played its match; lingering after it is no failure
+                # Lingering after its match is no failure, unless the seat was
+                # disqualified and a sandbox limit is why (a fork bomb).
+                await process.kill()
+                _limit_kept_it_out(process, info, seat)
+                return
             if notice_at is not None and seat is not None and loop.time() >= notice_at:
                 notice_at = None
                 if seat < len(info.seats) and not info.seats[seat].joined:
@@ -238,6 +242,21 @@ async def run_until_match_over(
             await process.kill()
             running.cancel()
             await asyncio.gather(running, return_exceptions=True)
+
+
+def _limit_kept_it_out(process: BotProcess, info: arena_pb2.MatchInfo, seat: int | None) -> None:
+    """BotFailure naming the sandbox limit a killed program ran into, when its
+    seat was disqualified or never joined: a fork bomb whose forks were
+    refused lived on, missed its deadlines and was said to be "disqualified"
+    alone, where one that exited on the refusal was "process limit (N)"."""
+    if seat is None or seat >= len(info.seats):
+        return
+    placed = info.seats[seat]
+    if placed.joined and not placed.disqualified:
+        return
+    hit = process.limit_hit()
+    if hit is not None:
+        raise BotFailure(hit)
 
 
 async def _not_left_early(

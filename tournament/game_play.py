@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,6 +116,15 @@ class GamePlayer:
                 await _settle(tasks.values(), EXIT_GRACE_SECONDS)
         finally:
             await _stop_seats(seats.values(), [*tasks.values(), *stand_ins])
+        for seat, hit in _limits_hit(seats, info).items():
+            if seat not in crashed:
+                crashed[seat] = hit
+                log.warning(
+                    "bot program hit a sandbox limit and lost its seat",
+                    seat=seat,
+                    bot=scheduled.seats[seat],
+                    error=hit,
+                )
         if info is None:
             created, info = await self._without_the_bots(stub, request, scheduled, slow, log)
             log = log.bind(match_id=created.match_id)
@@ -486,6 +495,26 @@ def _seat_task(run: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
 def _retrieve(task: asyncio.Task[None]) -> None:
     if not task.cancelled():
         task.exception()
+
+
+def _limits_hit(seats: Mapping[int, Any], info: arena_pb2.MatchInfo | None) -> dict[int, str]:
+    """Per seat whose program was killed after running into a sandbox limit
+    and was kept out of its seat by it (disqualified, or never joined; `info`
+    None: nobody joined), the limit: a fork bomb whose forks were refused
+    lived on and was said to be "disqualified" alone, where one that exited on
+    the refusal crashed with "process limit (N)"."""
+    hits: dict[int, str] = {}
+    for seat, runner in seats.items():
+        if not isinstance(runner, CommandSeat):
+            continue
+        if info is not None and seat < len(info.seats):
+            placed = info.seats[seat]
+            if placed.joined and not placed.disqualified:
+                continue
+        hit = runner.process.limit_hit()
+        if hit is not None:
+            hits[seat] = hit
+    return hits
 
 
 async def _stop_seats(seats: Iterable[Any], tasks: list[asyncio.Task[None]]) -> None:

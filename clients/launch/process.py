@@ -524,6 +524,27 @@ class BotProcess:
         for line in reversed(last):
             self._tail.append(shown_safely(line[:500]))
 
+    def limit_hit(self) -> str | None:
+        """The sandbox limit the program ran into, once it has ended or been
+        killed: "process limit (64)" for a fork bomb whose forks were refused,
+        "memory limit (1024 MB)"; None when none was seen. A program that
+        hit one and lived on (a fork bomb retrying, a bot that never joined
+        its seat) was only "disqualified" for the deadlines it then missed."""
+        limits = self.command.sandbox.limits if self.command.sandbox else None
+        if limits is None:
+            return None
+        if self._over_output:
+            return f"output limit ({limits.output_mb:g} MB)"
+        if "memory" in self._signs or self._oom_kills:
+            return f"memory limit ({limits.memory_mb} MB)"
+        if self._refused_forks or ("process" in self._signs and not self._counted):
+            return f"process limit ({limits.processes})"
+        if "process" in self._signs:
+            # A thread refused while the pids cgroup refused no fork: its stack
+            # did not fit the address-space limit (both fail with EAGAIN).
+            return f"memory limit ({limits.memory_mb} MB)"
+        return None
+
     def _reason(self, code: int) -> str | None:
         limits = self.command.sandbox.limits if self.command.sandbox else None
         if code < 0:  # killed by a signal (unsandboxed); bwrap reports 128 + signal
@@ -535,14 +556,9 @@ class BotProcess:
         if limits is not None:
             if code == 128 + signal.SIGXCPU:
                 return f"CPU limit ({limits.cpu_seconds} s)"
-            if "memory" in self._signs or self._oom_kills:
-                return f"memory limit ({limits.memory_mb} MB)"
-            if self._refused_forks or ("process" in self._signs and not self._counted):
-                return f"process limit ({limits.processes})"
-            if "process" in self._signs:
-                # A thread refused while the pids cgroup refused no fork: its stack
-                # did not fit the address-space limit (both fail with EAGAIN).
-                return f"memory limit ({limits.memory_mb} MB)"
+            hit = self.limit_hit()
+            if hit is not None:
+                return hit
         if code > 128:
             try:
                 return f"killed by {signal.Signals(code - 128).name}"
