@@ -119,11 +119,22 @@ def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
     """Locate bwrap and UTIL_LINUX_TOOLS, or raise `SandboxUnavailable` saying how
     to get them.
 
-    `SHEEPFOLD_BWRAP` names another bubblewrap binary (the tests use it to
-    check the message when bubblewrap is missing).
+    `SHEEPFOLD_BWRAP` names another bubblewrap binary; one that is not a
+    program is named, with what is wrong with it (it was "bubblewrap is not
+    installed", bwrap on PATH or not).
     """
     environ = os.environ if environ is None else environ
-    bwrap = environ.get("SHEEPFOLD_BWRAP") or shutil.which("bwrap") or ""
+    named = environ.get("SHEEPFOLD_BWRAP")
+    if named:
+        wrong = _not_a_program(named)
+        if wrong is not None:
+            raise SandboxUnavailable(
+                f"SHEEPFOLD_BWRAP names {named!r}, {wrong}: name bubblewrap's program "
+                "there, or unset it to use the bwrap on PATH"
+            )
+        bwrap = named if os.sep in named else shutil.which(named) or named
+    else:
+        bwrap = shutil.which("bwrap") or ""
     if not bwrap or not os.access(bwrap, os.X_OK):
         raise SandboxUnavailable(
             "bubblewrap (bwrap) is not installed, and sandboxed bots cannot run without it: "
@@ -144,6 +155,24 @@ def find_tools(environ: Mapping[str, str] | None = None) -> Tools:
         runtime=tuple(python_runtime()),
         **found,
     )
+
+
+def _not_a_program(path: str) -> str | None:
+    """What keeps `path` (SHEEPFOLD_BWRAP) from being run, in a few words; None
+    when it can be. A bare name is looked up on PATH, as the shell would."""
+    if os.sep not in path:
+        return None if shutil.which(path) else "which is not a program on PATH"
+    if not os.path.lexists(path):
+        return "which does not exist"
+    if not os.path.exists(path):
+        return "which is a symbolic link to nothing"
+    if os.path.isdir(path):
+        return "which is a folder, not a program"
+    if not os.path.isfile(path):
+        return "which is not a regular file"
+    if not os.access(path, os.X_OK) or not os.stat(path).st_mode & 0o111:
+        return "which is not executable (chmod +x)"
+    return None
 
 
 # The device nodes bwrap's --dev binds in from the host's /dev. Root owns them,

@@ -137,7 +137,11 @@ def test_missing_bubblewrap_is_one_clear_error(tmp_path: Path) -> None:
     run = subprocess.run(
         [sys.executable, "-m", "cli", "tournament", "run", str(config), "--no-report"],
         cwd=ROOT,
-        env={**os.environ, "SHEEPFOLD_BWRAP": str(tmp_path / "no-bwrap")},
+        # No bwrap on PATH (SHEEPFOLD_BWRAP naming a missing file is said otherwise).
+        env={
+            **{k: v for k, v in os.environ.items() if k != "SHEEPFOLD_BWRAP"},
+            "PATH": str(tmp_path / "bot"),
+        },
         capture_output=True,
         text=True,
         timeout=60,
@@ -148,6 +152,41 @@ def test_missing_bubblewrap_is_one_clear_error(tmp_path: Path) -> None:
     assert "bubblewrap" in run.stderr and "apt-get install bubblewrap" in run.stderr
     assert "sandbox = false" in run.stderr
     assert not (tmp_path / "cup.sqlite").exists() or run.stderr.count("\n") <= 2
+
+
+@pytest.mark.parametrize(
+    ("name", "wrong"),
+    [
+        ("no-such-bwrap", "which does not exist"),
+        ("folder", "which is a folder, not a program"),
+        ("plain-file", "which is not executable (chmod +x)"),
+        ("dangling", "which is a symbolic link to nothing"),
+    ],
+)
+def test_a_bad_sheepfold_bwrap_is_named_with_what_is_wrong(
+    tmp_path: Path, name: str, wrong: str
+) -> None:
+    """It said "bubblewrap (bwrap) is not installed" (a folder got as far as
+    running it: "exec: /tmp: Permission denied"), bwrap on PATH or not."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "plain-file").write_text("#!/bin/sh\n")
+    (tmp_path / "plain-file").chmod(0o644)
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone")
+    path = str(tmp_path / name)
+    with pytest.raises(SandboxUnavailable) as caught:
+        find_tools({"SHEEPFOLD_BWRAP": path})
+    assert str(caught.value) == (
+        f"SHEEPFOLD_BWRAP names {path!r}, {wrong}: name bubblewrap's program there, "
+        "or unset it to use the bwrap on PATH"
+    )
+
+
+def test_a_bare_name_in_sheepfold_bwrap_is_looked_up_on_path(tmp_path: Path) -> None:
+    with pytest.raises(SandboxUnavailable) as caught:
+        find_tools({"SHEEPFOLD_BWRAP": "no-such-bwrap-anywhere"})
+    assert "'no-such-bwrap-anywhere', which is not a program on PATH" in str(caught.value)
+    if shutil.which("bwrap"):
+        assert find_tools({"SHEEPFOLD_BWRAP": "bwrap"}).bwrap == shutil.which("bwrap")
 
 
 @pytest.mark.parametrize(
