@@ -21,12 +21,21 @@ __all__ = [
 
 
 class ConfigError(ValueError):
-    """A bad configuration value; `field` is its dotted path in the TOML file."""
+    """A bad configuration value; `field` is its dotted path in the TOML file.
+
+    Said on one line whatever it quotes: a control character (a newline in a
+    quoted key, `"rat\\ning" = 1`, or in a value quoted as it is) is written
+    out as an escape, as Python shows it. The key of an unknown setting broke
+    the message over two lines."""
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+        super().__init__(f"{_escaped(field)}: {_escaped(message)}")
         self.field = field
         self.message = message
+
+
+def _escaped(text: str) -> str:
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def string_field(raw: Mapping[str, Any], key: str, default: str | None) -> str:

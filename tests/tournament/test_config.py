@@ -413,6 +413,34 @@ def test_a_newline_ends_no_tournament_name_nor_env_name() -> None:
         parse_config(_with(bots=[GOOD["bots"][0], bot]))
 
 
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        (_with(**{"rat\ning": 1}), "rat\\ning: unknown setting"),
+        (_with(sandbox={"mem\nory": 1}), "sandbox.mem\\nory: unknown limit"),
+        (
+            _with(
+                bots=[GOOD["bots"][0], {"name": "x", "command": ["p"], "sandbox": {"\x1b[2J": 1}}]
+            ),
+            "bots[1].sandbox.\\x1b[2J: unknown limit",
+        ),
+        (
+            _with(bots=[GOOD["bots"][0], {"name": "x", "class": "m:C", "cwd\r": "."}]),
+            "bots[1].cwd\\r: unknown key",
+        ),
+    ],
+)
+def test_a_control_character_in_a_key_is_shown_escaped(raw: dict, said: str) -> None:
+    """A quoted TOML key holds what a value may (`"rat\\ning" = 1`): the key
+    of an unknown setting was quoted as it was, the message broken over two
+    lines (or the terminal cleared). Escaped in ConfigError, where every
+    config error passes."""
+    with pytest.raises(ConfigError) as caught:
+        parse_config(raw)
+    assert str(caught.value).startswith(said), str(caught.value)
+    assert str(caught.value).isprintable()
+
+
 def test_a_command_written_as_one_string_shows_it_as_a_list() -> None:
     """`command = "python bot.py"` (a shell's habit) was told only 'must be a
     non-empty list of strings': the line now shows the list to write."""
