@@ -227,6 +227,13 @@ def parse_config(
     if problem:
         if "name" not in raw:
             problem += "; it is the config's file name, as it sets no name: set one"
+        elif isinstance(name, str) and len(name) > MAX_NAME_CHARS:
+            # Names were not limited once: a database may hold such a tournament.
+            problem += (
+                "; a tournament stored under such a name before names were limited is "
+                "still reported (`sheepfold tournament report --tournament NAME`), not "
+                "played on: a shorter name starts a new one"
+            )
         raise ConfigError("name", problem)
     game = string_field(raw, "game", None)
     players = int_field(raw, "players", 2, minimum=1)

@@ -464,5 +464,5 @@ def test_a_tournament_name_past_100_characters_is_refused() -> None:
         parse_config(_with(name="t" * 100_000))
     assert caught.value.field == "name"
     assert "has 100,000 characters (at most 100)" in str(caught.value)
-    assert len(str(caught.value)) < 200
+    assert len(str(caught.value)) < 300  # the name cut short, then what to do
     assert parse_config(_with(name="t" * 100)).name == "t" * 100
