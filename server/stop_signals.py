@@ -78,6 +78,17 @@ class StopSignals:
         """The server is stopping: later stop signals are ignored, for the rest
         of the process's life (the loop would put back their default actions
         when it closes, before the process has exited)."""
+        # Ignored first, then taken off the loop's list of handlers without its
+        # remove_signal_handler, which puts back the default action: a second
+        # SIGTERM in between killed the stopping server (exit -15). A loop
+        # that keeps no such list (not asyncio's own) is left to do it.
+        handlers = getattr(self._loop, "_signal_handlers", None)
         for signum in STOP_SIGNALS:
-            self._loop.remove_signal_handler(signum)
             signal.signal(signum, signal.SIG_IGN)
+            if isinstance(handlers, dict):
+                handlers.pop(signum, None)
+            else:
+                self._loop.remove_signal_handler(signum)
+                signal.signal(signum, signal.SIG_IGN)
+        if isinstance(handlers, dict) and not handlers:
+            signal.set_wakeup_fd(-1)  # as remove_signal_handler does with the last one

@@ -21,6 +21,7 @@ from sheepfold.v1 import arena_pb2_grpc
 from clients.sdk import SeatError, play
 from server import launch
 from server.sqlite_store import SqliteStore
+from server.stop_signals import STOP_SIGNALS, StopSignals
 from tests.conftest import start_server_process
 from tests.integrity.helpers import (
     SlowBot,
@@ -143,3 +144,37 @@ def test_a_sigterm_while_the_command_loads_stops_it_with_0_and_no_file(tmp_path:
     assert process.returncode == 0, stderr.decode()
     assert "signal received before the server started" in stderr.decode()
     assert not db.exists(), "a server stopped before it started opened its database"
+
+
+def test_stop_signals_are_never_left_to_their_default_action_while_the_server_stops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`ignore_from_now` took the loop's handlers away, which put back each
+    signal's default action, and then ignored it: a second SIGTERM landing in
+    between (the test above sends them every 2 ms) killed the stopping server,
+    exit -15, once in a full run of the suite on a busy machine. Every action
+    set on the way, and the one the loop's close leaves, must be a handler or
+    SIG_IGN."""
+    set_on_the_way: list[tuple[int, object]] = []
+    real_signal = signal.signal
+
+    def recording(signum: int, handler: object) -> object:
+        set_on_the_way.append((signum, handler))
+        return real_signal(signum, handler)  # type: ignore[arg-type]
+
+    before = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+    try:
+
+        async def stop() -> None:
+            signals = StopSignals(asyncio.get_running_loop())
+            monkeypatch.setattr(signal, "signal", recording)
+            signals.ignore_from_now()
+
+        asyncio.run(stop())
+        monkeypatch.undo()
+        defaults = {signal.SIG_DFL, signal.default_int_handler}
+        assert [s for s, handler in set_on_the_way if handler in defaults] == []
+        assert all(signal.getsignal(s) == signal.SIG_IGN for s in STOP_SIGNALS)
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
