@@ -3,7 +3,6 @@ matches nobody plays, and the clock's limits."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import grpc
@@ -11,14 +10,9 @@ from sheepfold.v1 import arena_pb2
 
 from games.errors import InvalidOptions
 from server.arena_calls import ArenaCalls, database_errors, refuse_when_expired
+from server.clock_limits import clock_refusal
 from server.match import Match
-from server.records import (
-    MAX_DECISION_SECONDS,
-    MAX_STRIKES,
-    MAX_TIME_BANK_SECONDS,
-    MIN_DECISION_SECONDS,
-    ClockConfig,
-)
+from server.records import ClockConfig
 from server.registry import LimitReached
 from server.status import abort
 from server.unplayed import creator
@@ -82,37 +76,14 @@ class MatchCreationCalls(ArenaCalls):
         self, settings: arena_pb2.ClockSettings, context: grpc.aio.ServicerContext
     ) -> ClockConfig:
         default = self.default_clock
-        if not all(map(math.isfinite, (settings.decision_seconds, settings.time_bank_seconds))):
-            await abort(
-                context, grpc.StatusCode.INVALID_ARGUMENT, "clock times must be finite numbers"
-            )
-        if settings.decision_seconds < 0 or settings.time_bank_seconds < 0:
-            await abort(
-                context, grpc.StatusCode.INVALID_ARGUMENT, "clock times must not be negative"
-            )
-        if settings.max_strikes < 0:
-            await abort(
-                context, grpc.StatusCode.INVALID_ARGUMENT, "max_strikes must not be negative"
-            )
-        if settings.max_strikes > MAX_STRIKES:
-            await abort(
-                context,
-                grpc.StatusCode.INVALID_ARGUMENT,
-                f"max_strikes must be 0 (the server's default, {default.max_strikes}) or 1 to "
-                f"{MAX_STRIKES:,}, not {settings.max_strikes:,}",
-            )
-        if (
-            settings.decision_seconds > MAX_DECISION_SECONDS
-            or settings.time_bank_seconds > MAX_TIME_BANK_SECONDS
-        ):
-            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "clock times are too long")
-        if 0 < settings.decision_seconds < MIN_DECISION_SECONDS:
-            await abort(
-                context,
-                grpc.StatusCode.INVALID_ARGUMENT,
-                f"decision_seconds must be 0 (the server's default) or at least "
-                f"{MIN_DECISION_SECONDS:g}",
-            )
+        why = clock_refusal(
+            settings.decision_seconds,
+            settings.time_bank_seconds,
+            settings.max_strikes,
+            default.max_strikes,
+        )
+        if why is not None:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, why)
         return ClockConfig(
             decision_seconds=settings.decision_seconds or default.decision_seconds,
             time_bank_seconds=settings.time_bank_seconds or default.time_bank_seconds,

@@ -232,9 +232,9 @@ def test_clock_settings_are_validated(served: ServerProcess) -> None:
     with grpc.insecure_channel(served.address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
         for clock, text in [
-            ({"time_bank_seconds": -1}, "negative"),
-            ({"max_strikes": -1}, "negative"),
-            ({"decision_seconds": 4000}, "too long"),
+            ({"time_bank_seconds": -1}, "time_bank_seconds must be 0 (none) to 86,400, not -1"),
+            ({"max_strikes": -1}, "max_strikes must be 0 (the server's default, 3) or 1 to"),
+            ({"decision_seconds": 4000}, "or 0.001 to 3,600, not 4000"),
         ]:
             with pytest.raises(grpc.RpcError) as caught:
                 stub.CreateMatch(create_request(CASE, 1, **clock))

@@ -211,7 +211,7 @@ def test_seed_is_hidden_while_the_match_runs(stub: arena_pb2_grpc.ArenaStub) -> 
         (
             {"game": GAME, "players": 2, "clock": arena_pb2.ClockSettings(decision_seconds=-1)},
             grpc.StatusCode.INVALID_ARGUMENT,
-            "negative",
+            "decision_seconds must be 0",
         ),
         *[
             (
@@ -230,6 +230,52 @@ def test_create_match_rejects_bad_requests(
         stub.CreateMatch(arena_pb2.CreateMatchRequest(**request_fields))
     assert caught.value.code() == code
     assert text in caught.value.details()
+
+
+@pytest.mark.parametrize(
+    ("clock", "text"),
+    [
+        (
+            {"decision_seconds": 3600.0000001},
+            "decision_seconds must be 0 (the server's default) or 0.001 to 3,600, not 3600.0000001",
+        ),
+        (
+            {"decision_seconds": -1},
+            "decision_seconds must be 0 (the server's default) or 0.001 to 3,600, not -1",
+        ),
+        (
+            {"decision_seconds": 5e-324},
+            "decision_seconds must be 0 (the server's default) or 0.001 to 3,600, not 5e-324",
+        ),
+        (
+            {"decision_seconds": 2, "time_bank_seconds": 1e308},
+            "time_bank_seconds must be 0 (none) to 86,400, not 1e+308",
+        ),
+        ({"time_bank_seconds": -0.5}, "time_bank_seconds must be 0 (none) to 86,400, not -0.5"),
+        (
+            {"time_bank_seconds": float("nan")},
+            "time_bank_seconds must be a finite number of seconds, not nan",
+        ),
+        (
+            {"decision_seconds": float("-inf")},
+            "decision_seconds must be a finite number of seconds, not -inf",
+        ),
+        (
+            {"max_strikes": -1},
+            "max_strikes must be 0 (the server's default, 3) or 1 to 1,000, not -1",
+        ),
+    ],
+)
+def test_a_bad_clock_is_refused_naming_its_field_value_and_bounds(
+    stub: arena_pb2_grpc.ArenaStub, clock: dict, text: str
+) -> None:
+    """Each clock field out of its bounds is named with its value and what it may
+    be: "clock times are too long" once said neither which of the two times nor
+    how long they may be, and "must not be negative" not which field."""
+    with pytest.raises(grpc.RpcError) as caught:
+        _create(stub, **clock)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details() == text
 
 
 @pytest.mark.parametrize(
