@@ -15,6 +15,7 @@ from typing import TypeAlias
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from games.options import brief as brief_name
 from server.status import abort
 from server.stream_places import StreamPlaces
 
@@ -46,8 +47,8 @@ class Health(health_pb2_grpc.HealthServicer):
     ) -> health_pb2.HealthCheckResponse:
         status = self._status.get(request.service)
         if status is None:
-            name = request.service[:100]
-            await abort(context, grpc.StatusCode.NOT_FOUND, f"the server has no service {name!r}")
+            name = brief_name(request.service)
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"the server has no service {name}")
         return health_pb2.HealthCheckResponse(status=status)
 
     async def Watch(

@@ -112,6 +112,18 @@ def test_check_answers_known_services_and_refuses_unknown_ones() -> None:
     assert asyncio.run(scenario()) == (NOT_SERVING, SERVING)
 
 
+def test_a_long_unknown_service_name_is_quoted_cut_short_and_marked_so() -> None:
+    """Cut to 100 characters with nothing to say so, a pasted name read as if
+    it were the whole of it; cut now as an unknown match id is."""
+
+    async def scenario() -> str:
+        with pytest.raises(grpc.RpcError) as caught:
+            await Health().Check(health_pb2.HealthCheckRequest(service="x" * 15_000), _Context())
+        return caught.value.args[1]
+
+    assert asyncio.run(scenario()) == "the server has no service '" + "x" * 36 + "..."
+
+
 def test_watch_sends_unknown_then_the_status_once_set() -> None:
     async def scenario() -> list[int]:
         health = Health()
