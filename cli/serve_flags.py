@@ -148,7 +148,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-watchers",
         type=non_negative_int,
         default=100,
-        help="spectators per match at most; more get RESOURCE_EXHAUSTED (default %(default)s)",
+        help="spectators per match at most; more get RESOURCE_EXHAUSTED; 0: none, every "
+        "Watch PERMISSION_DENIED (default %(default)s)",
     )
     parser.add_argument(
         "--max-watchers-per-address",

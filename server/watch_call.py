@@ -111,7 +111,18 @@ class WatchCall(ArenaCalls):
         game: str | None,
         context: grpc.aio.ServicerContext,
     ) -> None:
-        refused = self._watch_places.refusal(match_id, address, self.registry.limits)
+        limits = self.registry.limits
+        if not limits.max_watchers or not limits.max_watch_streams:
+            # Not a place taken that may come free: none ever will. It once said
+            # RESOURCE_EXHAUSTED "this match already has 0 watchers", which tells
+            # a client to try again later.
+            flag = "--max-watchers 0" if not limits.max_watchers else "--max-watch-streams 0"
+            await abort(
+                context,
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"this server takes no spectators (serve {flag})",
+            )
+        refused = self._watch_places.refusal(match_id, address, limits)
         if refused is not None:
             message, key = refused
             self._log_refusal("watch refused", match_id, game, "RESOURCE_EXHAUSTED", message, key)

@@ -16,6 +16,9 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 import games
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import play_match
+from server.app import ServerConfig
+from server.client_limits import MatchLimits
+from server.inprocess import InProcessServer
 from server.match import Match
 from server.records import ClockConfig, MatchRecord, RecordedMove
 from server.store import MemoryStore
@@ -182,3 +185,30 @@ def test_one_address_cannot_take_every_watch_place_on_the_server(tmp_path: Path)
                 call.cancel()
     finally:
         assert stop_server_process(server) == 0
+
+
+@pytest.mark.parametrize(
+    ("limits", "flag"),
+    [
+        ({"max_watchers": 0}, "--max-watchers 0"),
+        ({"max_watch_streams": 0}, "--max-watch-streams 0"),
+    ],
+)
+def test_a_server_that_takes_no_spectators_says_so_and_not_to_come_back(
+    limits: dict[str, int], flag: str
+) -> None:
+    """A server started with no watcher places (`serve --max-watchers 0`) once
+    refused every Watch RESOURCE_EXHAUSTED "this match already has 0 watchers":
+    untrue of the match, and a status that tells a client to try again later
+    (the web viewer answers it 503), when no later will do."""
+    config = ServerConfig(limits=MatchLimits(**limits))
+    with InProcessServer(config) as running, grpc.insecure_channel(running.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created = stub.CreateMatch(
+            arena_pb2.CreateMatchRequest(game="sheep-n-sheep", players=2), timeout=10
+        )
+        for match_id in (created.match_id, "no-such-match"):
+            with pytest.raises(grpc.RpcError) as caught:
+                next(stub.Watch(arena_pb2.WatchRequest(match_id=match_id), timeout=10))
+            assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+            assert caught.value.details() == f"this server takes no spectators (serve {flag})"
