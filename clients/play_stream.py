@@ -27,6 +27,11 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 # How long a seat waits, after its result, for the server to end the stream:
 # the result is final either way (see `_play_messages`).
 STATUS_SECONDS = 5.0
+# How long a stream waits for its join's answer (joined, or a status): a server
+# answers at once. A server that took the join and answered nothing (its gRPC
+# core alive, the rest of it stuck) once held the seat, and `sheepfold bot`,
+# for ever.
+JOIN_ANSWER_SECONDS = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +77,10 @@ class Bot(Protocol):
 
 class StreamEnded(Exception):
     """The stream ended with neither its result nor an error status."""
+
+
+class JoinUnanswered(Exception):
+    """The server answered the stream's join with nothing within JOIN_ANSWER_SECONDS."""
 
 
 @dataclass(slots=True)
@@ -131,7 +140,15 @@ async def _play_messages(
     game = ""
     on_event = getattr(bot, "on_event", None)
     while True:
-        response = await reader.read()
+        if progress.joined:
+            response = await reader.read()
+        else:
+            try:
+                async with asyncio.timeout(JOIN_ANSWER_SECONDS):
+                    response = await reader.read()
+            except TimeoutError:
+                call.cancel()
+                raise JoinUnanswered(f"answered no join within {JOIN_ANSWER_SECONDS:g} s") from None
         if response is grpc.aio.EOF:
             raise StreamEnded()
         kind = response.WhichOneof("kind")

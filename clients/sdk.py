@@ -42,7 +42,7 @@ from clients.connect import (
 from clients.play_stream import NOT_AN_INDEX as NOT_AN_INDEX
 from clients.play_stream import Bot as Bot
 from clients.play_stream import DecisionView as DecisionView
-from clients.play_stream import Progress, StreamEnded, play_stream
+from clients.play_stream import JoinUnanswered, Progress, StreamEnded, play_stream
 from clients.play_stream import action_index as action_index
 from clients.play_stream import status_name as status_name
 from clients.rejoin import REJOIN_SECONDS as REJOIN_SECONDS
@@ -210,6 +210,13 @@ async def play(
                 details=error.details(),
                 attempt=rejoins.attempts + 1,
             )
+            await rejoins.wait()
+        except JoinUnanswered as unanswered:
+            rejoins.lost(False)
+            why = f"the server at {address} {unanswered}"
+            if rejoins.over():
+                raise SeatError(grpc.StatusCode.UNAVAILABLE, rejoins.gave_up(why)) from None
+            log.info("join unanswered, joining again", why=why, attempt=rejoins.attempts + 1)
             await rejoins.wait()
         except _ServerGone as gone:
             rejoins.lost(False)

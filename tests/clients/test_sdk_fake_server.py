@@ -190,6 +190,44 @@ def test_a_join_answered_then_dropped_before_play_does_not_start_the_clock_afres
     assert " over 0.5 s (rejoin_seconds" in error.details, error.details
 
 
+class _MuteArena(arena_pb2_grpc.ArenaServicer):
+    """Takes each Play stream and its join, and answers nothing: a server whose
+    gRPC core still speaks HTTP/2 while the rest of it is stuck."""
+
+    def __init__(self) -> None:
+        self.streams = 0
+
+    async def Play(
+        self, requests: AsyncIterator[arena_pb2.PlayRequest], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[arena_pb2.PlayResponse]:
+        await anext(aiter(requests))
+        self.streams += 1
+        await asyncio.Event().wait()  # until the server stops
+        yield arena_pb2.PlayResponse()
+
+
+def test_a_join_the_server_never_answers_is_given_up_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A join is answered at once (joined, or a status); a seat whose join got
+    nothing waited for ever, and `sheepfold bot` with it. It now tries again,
+    as for a server that went away, and gives up after `rejoin_seconds`."""
+    monkeypatch.setattr(play_stream, "JOIN_ANSWER_SECONDS", 0.3)
+    monkeypatch.setattr(sdk._Rejoins, "delay", lambda self: 0.01)
+
+    async def scenario() -> tuple[SeatError, int, str]:
+        arena = _MuteArena()
+        async with _serving(arena) as address:
+            with pytest.raises(SeatError) as gave_up:
+                await asyncio.wait_for(
+                    play(RandomBot(1), address, "m", "t", rejoin_seconds=0.5), 10
+                )
+            return gave_up.value, arena.streams, address
+
+    error, streams, address = asyncio.run(scenario())
+    assert error.code == grpc.StatusCode.UNAVAILABLE and streams >= 2
+    said = f"the server at {address} answered no join within 0.3 s; gave up after "
+    assert error.details.startswith(said), error.details
+
+
 class _LingeringArena(arena_pb2_grpc.ArenaServicer):
     """Sends the result, then keeps the stream open until told to end it."""
 
