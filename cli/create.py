@@ -108,7 +108,10 @@ def run(args: argparse.Namespace) -> int:
     except Unreachable as error:
         raise SystemExit(f"sheepfold create: {error}") from None
     except grpc.aio.AioRpcError as error:
-        raise SystemExit(f"sheepfold create: the server refused: {refusal(error)}") from None
+        # A deadline passed with no answer is no refusal.
+        unanswered = error.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        refused = "" if unanswered else "the server refused: "
+        raise SystemExit(f"sheepfold create: {refused}{refusal(error)}") from None
     data = {
         "server": args.server,
         "match_id": created.match_id,

@@ -168,6 +168,13 @@ def went_away(address: str, error: grpc.RpcError) -> str | None:
     return f"the game server at {address} went away"
 
 
+# What gRPC's client says when a call's deadline passes with no answer.
+GRPC_DEADLINE_WORDS = "Deadline Exceeded"
+NO_ANSWER = (
+    "no answer came from the server before the call's deadline (is it stuck, or overloaded?)"
+)
+
+
 def refusal(error: grpc.RpcError) -> str:
     """A server's refusal of a call in a few words (`CODE: details`), with what
     to do where the code says it: a missing or wrong admin token names where the
@@ -181,6 +188,10 @@ def refusal(error: grpc.RpcError) -> str:
 
 def refusal_text(code: grpc.StatusCode, details: str) -> str:
     """`refusal` of a status code and its details."""
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED and details in ("", GRPC_DEADLINE_WORDS):
+        # The client's own deadline passed: no answer came, and gRPC's words say
+        # nothing of why (a server that says DEADLINE_EXCEEDED says why itself).
+        details = NO_ANSWER
     text = f"{code.name}: {details}"
     admin = code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
     if admin and "admin token" in details:
