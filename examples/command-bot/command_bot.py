@@ -24,6 +24,7 @@ import os
 import queue
 import random
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -53,6 +54,11 @@ RETRYABLE_BEFORE_JOINED = RETRYABLE | {
 # bounded by time, since a refused connection fails at once and a silent one
 # only at the connect deadline, so a count of attempts lasts anything.
 REJOIN_SECONDS = 90.0
+# A server answers a join at once (joined, or a status): a join with no answer
+# for this long is given up on and made again, as after UNAVAILABLE. A server
+# that took the join and said nothing (its gRPC layer alive, the rest stuck)
+# once held the bot for ever.
+JOIN_ANSWER_SECONDS = 30.0
 
 
 def choose(decision: arena_pb2.Decision, rng: random.Random) -> int:
@@ -75,6 +81,10 @@ class SeatLost(Exception):
     """The seat is lost for good: a final status, or too many joins that failed."""
 
 
+class JoinUnanswered(Exception):
+    """The server answered the stream's join with nothing in JOIN_ANSWER_SECONDS."""
+
+
 @dataclass
 class Seat:
     """One seat, played to the end over as many Play streams as it takes."""
@@ -84,6 +94,7 @@ class Seat:
     token: str
     rng: random.Random
     rejoin_seconds: float = REJOIN_SECONDS
+    join_answer_seconds: float = JOIN_ANSWER_SECONDS
     joined: bool = False  # the server has answered the join of the stream now open
 
     def play(self) -> arena_pb2.MatchResult:
@@ -98,6 +109,8 @@ class Seat:
             try:
                 result = self.play_stream()
                 why = "the stream ended without a result"
+            except JoinUnanswered as unanswered:
+                result, why = None, str(unanswered)
             except grpc.RpcError as error:
                 why = f"{error.code().name}: {error.details()}"
                 result = self.finished_result(error.code())
@@ -128,11 +141,22 @@ class Seat:
                 yield message
 
         result: arena_pb2.MatchResult | None = None
+        unanswered = threading.Event()
         with open_channel(self.address) as channel:
+            call = arena_pb2_grpc.ArenaStub(channel).Play(requests())
+
+            def give_up() -> None:
+                unanswered.set()
+                call.cancel()
+
+            timer = threading.Timer(self.join_answer_seconds, give_up)
+            timer.daemon = True
+            timer.start()
             try:
-                for response in arena_pb2_grpc.ArenaStub(channel).Play(requests()):
+                for response in call:
                     kind = response.WhichOneof("kind")
                     if kind == "joined":
+                        timer.cancel()
                         self.joined = True
                     elif kind == "decision":
                         answer = arena_pb2.Answer(
@@ -149,9 +173,14 @@ class Seat:
                         result = response.result
                         outbox.put(None)
             except grpc.RpcError:
+                if unanswered.is_set() and not self.joined:
+                    raise JoinUnanswered(
+                        f"the server answered no join within {self.join_answer_seconds:g} s"
+                    ) from None
                 if result is None:
                     raise
             finally:
+                timer.cancel()
                 outbox.put(None)  # ends this stream's requests, whatever ended the stream
         return result
 

@@ -206,3 +206,34 @@ def test_joining_again_stops_after_the_sdks_time_not_a_count(
         line for line in capsys.readouterr().err.splitlines() if line.endswith("joining again")
     ]
     assert len(rejoins) >= 2, "joined again with backoff before giving up"
+
+
+class _MuteArena(arena_pb2_grpc.ArenaServicer):
+    """Takes each Play stream and its join, and answers nothing."""
+
+    async def Play(self, requests, context):  # type: ignore[no-untyped-def]
+        await anext(aiter(requests))
+        await asyncio.Event().wait()  # until the server stops
+        yield arena_pb2.PlayResponse()
+
+
+def test_a_join_the_server_never_answers_is_made_again_then_given_up_on() -> None:
+    """A server that took the join and said nothing held the bot for ever."""
+    example = runpy.run_path(str(BOT))  # not as __main__: defines, plays nothing
+    assert example["JOIN_ANSWER_SECONDS"] == 30.0
+
+    async def scenario() -> None:
+        server = grpc.aio.server()
+        arena_pb2_grpc.add_ArenaServicer_to_server(_MuteArena(), server)
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        try:
+            address = f"127.0.0.1:{port}"
+            seat = example["Seat"](address, "m", "t", random.Random(1), 1.0, 0.3)
+            said = r"^the server answered no join within 0\.3 s; gave up joining again after 1 s"
+            with pytest.raises(example["SeatLost"], match=said):
+                await asyncio.wait_for(asyncio.to_thread(seat.play), 20)
+        finally:
+            await server.stop(None)
+
+    asyncio.run(scenario())
