@@ -64,7 +64,12 @@ class MatchReadCalls(ArenaCalls):
         serving(context.peer())
         await self._check_reader(request.admin_token, context)
         if request.limit < 0:
-            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "limit must not be negative")
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"limit must be 0 (the server's default, {DEFAULT_LIST_LIMIT}) or more, "
+                f"not {request.limit:,}",
+            )
         if request.status and request.status not in {s.value for s in Status}:
             await abort(
                 context, grpc.StatusCode.INVALID_ARGUMENT, f"unknown match status {request.status}"

@@ -353,13 +353,16 @@ def test_limits_on_live_matches_and_listing() -> None:
         with pytest.raises(grpc.RpcError) as caught:
             stub.CreateMatch(create_request(CASE, 2))
         assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-        for request in (
-            arena_pb2.ListMatchesRequest(limit=-1),
-            arena_pb2.ListMatchesRequest(status=99),
+        for request, said in (
+            # The value as sent, and what it may be: "must not be negative" alone
+            # did not show what was sent.
+            (arena_pb2.ListMatchesRequest(limit=-1), "or more, not -1"),
+            (arena_pb2.ListMatchesRequest(status=99), "unknown match status 99"),
         ):
             with pytest.raises(grpc.RpcError) as bad:
                 stub.ListMatches(request)
             assert bad.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            assert said in (bad.value.details() or ""), bad.value.details()
         with pytest.raises(grpc.RpcError) as missing:
             stub.GetMatch(arena_pb2.GetMatchRequest(match_id="nope"))
         assert missing.value.code() == grpc.StatusCode.NOT_FOUND
