@@ -3,6 +3,7 @@ gRPC itself says little more than "Failed to bind"."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import ssl
@@ -128,6 +129,8 @@ def check_socket_folder(address: str) -> None:
             raise ListenError(f"cannot listen on {address}: {path} exists and is not a socket")
         if _socket_answers(path):
             raise ListenError(f"cannot listen on {address}: address already in use")
+    elif (why := _bind_failure(path)) is not None:
+        raise ListenError(f"cannot listen on {address}: no socket file can be made there ({why})")
 
 
 def _socket_answers(path: str) -> bool:
@@ -147,3 +150,18 @@ def add_port(add: Callable[[], int], address: str) -> int:
         return add()
     except RuntimeError:
         raise ListenError(f"cannot listen on {address}: gRPC could not bind it") from None
+
+
+def _bind_failure(path: str) -> str | None:
+    """Why no socket file can be made at `path`, found by binding one (and
+    removing it): a folder such as /proc, which the checks above pass but
+    where no file can be made, had gRPC log a line of its own and serve say
+    only "gRPC could not bind it". None when the bind succeeds."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(path)
+        except OSError as error:
+            return bind_failure(error)
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+    return None

@@ -449,6 +449,18 @@ def test_serve_names_a_missing_socket_folder_in_one_line(tmp_path: Path) -> None
     assert not db.exists()
 
 
+def test_serve_names_why_no_socket_file_can_be_made_in_a_folder(tmp_path: Path) -> None:
+    """/proc is a folder we may write in by its mode, yet no file can be made
+    there: gRPC logged a line of its own and serve said only "gRPC could not
+    bind it"."""
+    done = sheepfold("serve", "--listen", "unix:/proc/arena.sock", "--db", ":memory:", timeout=30)
+    assert done.returncode == 1
+    assert one_line(done) == (
+        "sheepfold serve: cannot listen on unix:/proc/arena.sock: no socket file can be "
+        "made there (no such file or directory)"
+    )
+
+
 def test_serve_refuses_a_unix_socket_another_server_listens_on(tmp_path: Path) -> None:
     """gRPC removed the live socket file and took the address over: the first
     server was left unreachable, and once the second stopped nobody had it."""
