@@ -12,7 +12,7 @@ import inspect
 import traceback
 from typing import Any
 
-from clients.bot_thread import AWAITED_THROUGH, BotExited, BotThread
+from clients.bot_thread import BotExited, BotThread, may_be_ctrl_c, passes_through
 from clients.sdk import Bot, DecisionView, action_index
 
 
@@ -59,9 +59,9 @@ class GuardedBot:
             seen = self._on_event(event)
             if inspect.isawaitable(seen):
                 await seen
-        except AWAITED_THROUGH:
-            raise
         except BaseException as error:
+            if passes_through(error):
+                raise
             raise self._raised(error) from None
 
     def __getattr__(self, name: str) -> Any:  # on_event and anything else the SDK looks up
@@ -83,9 +83,9 @@ class GuardedBot:
     def _call(self, decision: DecisionView) -> Any:
         try:
             return self._bot.decide(decision)
-        except KeyboardInterrupt:  # a Ctrl-C still stops the program
-            raise
         except BaseException as error:  # GeneratorExit too: the bot's, as a ValueError is
+            if isinstance(error, KeyboardInterrupt) and may_be_ctrl_c():
+                raise  # a Ctrl-C still stops the program
             raise self._raised(error) from None
 
     async def _off_loop(self, worker: BotThread, decision: DecisionView) -> int:
@@ -97,9 +97,9 @@ class GuardedBot:
     async def _wait(self, choice: Any) -> int:
         try:
             chosen = await choice
-        except AWAITED_THROUGH:
-            raise
         except BaseException as error:
+            if passes_through(error):
+                raise
             raise self._raised(error) from None
         return self._index(chosen)
 

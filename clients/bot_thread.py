@@ -11,11 +11,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import queue
+import signal
 import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["AWAITED_THROUGH", "BotExited", "BotRaisedBase", "BotThread", "bot_error"]
+__all__ = [
+    "BotExited",
+    "BotRaisedBase",
+    "BotThread",
+    "bot_error",
+    "may_be_ctrl_c",
+    "passes_through",
+]
 
 
 class BotExited(Exception):
@@ -34,11 +42,6 @@ class BotExited(Exception):
         return cls(exit_.code).with_traceback(exit_.__traceback__)
 
 
-# What a bot's awaited call may raise that is not its mistake: a Ctrl-C, which
-# still stops the program, and the cancelling of the task that awaits it.
-AWAITED_THROUGH = (KeyboardInterrupt, asyncio.CancelledError)
-
-
 class BotRaisedBase(Exception):
     """A bot raised a BaseException that is no Exception (GeneratorExit, or a
     class of its own) while it was called: its mistake, like any exception it
@@ -52,14 +55,37 @@ class BotRaisedBase(Exception):
         self.error = error
 
 
+def may_be_ctrl_c() -> bool:
+    """Whether a KeyboardInterrupt raised here and now may be a Ctrl-C rather
+    than one a bot raised itself: Python raises it for SIGINT only on the main
+    thread, and only while its own handler is SIGINT's (a command's
+    run_interruptible, and asyncio.run, cancel their main task instead). A bot
+    that raised one was once taken for a Ctrl-C: a whole tournament run
+    stopped as "interrupted", exit 130, on its first game."""
+    return (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
+
+
+def passes_through(error: BaseException) -> bool:
+    """Whether `error`, raised while a bot's call was awaited, is not the bot's
+    mistake: the cancelling of the task that awaits it, or a Ctrl-C (see
+    may_be_ctrl_c), which still stops the program."""
+    return isinstance(error, asyncio.CancelledError) or (
+        isinstance(error, KeyboardInterrupt) and may_be_ctrl_c()
+    )
+
+
 def bot_error(error: BaseException) -> BaseException:
     """What to raise for `error`, which a bot's own call raised: SystemExit as
-    BotExited, any other BaseException that is no Exception as BotRaisedBase,
-    each with the bot's traceback; an Exception, and KeyboardInterrupt (a
-    Ctrl-C still stops the program), as they are."""
+    BotExited, any other BaseException that is no Exception as BotRaisedBase
+    (a KeyboardInterrupt too, unless it may be a Ctrl-C, which still stops the
+    program: see may_be_ctrl_c), each with the bot's traceback; an Exception
+    as it is."""
     if isinstance(error, SystemExit):
         return BotExited.of(error)
-    if isinstance(error, Exception | KeyboardInterrupt):
+    if isinstance(error, Exception) or (isinstance(error, KeyboardInterrupt) and may_be_ctrl_c()):
         return error
     return BotRaisedBase(error).with_traceback(error.__traceback__)
 

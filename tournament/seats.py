@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Mapping
 from pathlib import Path
 from typing import Any
 
-from clients.bot_thread import AWAITED_THROUGH, BotRaisedBase, BotThread, bot_error
+from clients.bot_thread import BotRaisedBase, BotThread, bot_error, passes_through
 from clients.bots import load_bot
 from clients.connect import ServerTls, tls_credentials
 from clients.launch import BotCommand, BotFailure, Launcher
@@ -62,9 +62,9 @@ class _ThreadedBot:
                 seen = handler(event)
                 if inspect.isawaitable(seen):
                     await seen
-            except AWAITED_THROUGH:
-                raise
             except BaseException as error:  # SystemExit on this loop would end the whole run
+                if passes_through(error):
+                    raise
                 raise bot_error(error) from None
 
     def close(self) -> None:

@@ -60,6 +60,9 @@ NOT_EXCEPTIONS = {
         "class Bot:\n    def decide(self, decision):\n        return 0\n\n"
         "    def on_event(self, event):\n        raise GeneratorExit('gone')\n"
     ),
+    "KeyboardInterrupt": (
+        "class Bot:\n    def decide(self, decision):\n        raise KeyboardInterrupt('gone')\n"
+    ),
     "own class": (
         "class Mine(BaseException):\n    pass\n\n\n"
         "class Bot:\n    def decide(self, decision):\n        raise Mine('gone')\n"
@@ -71,7 +74,10 @@ NOT_EXCEPTIONS = {
 def test_match_names_a_bot_that_raises_what_is_no_exception(tmp_path: Path, where: str) -> None:
     """GeneratorExit (or a BaseException of the bot's own) once ended `match` in
     a traceback through the SDK's frames ("RuntimeError: coroutine ignored
-    GeneratorExit"), where a ValueError is one line and the bot's traceback."""
+    GeneratorExit"), where a ValueError is one line and the bot's traceback.
+    A KeyboardInterrupt the bot raised ended it as a Ctrl-C does ("sheepfold
+    match: interrupted", exit 130), though nobody pressed one: a Ctrl-C cancels
+    the command's task and raises nothing in a bot's code."""
     (tmp_path / "leaver.py").write_text(NOT_EXCEPTIONS[where])
     done = sheepfold_in(
         tmp_path, "match", "--game", "sheep-n-sheep", "--players", "2",
@@ -79,7 +85,9 @@ def test_match_names_a_bot_that_raises_what_is_no_exception(tmp_path: Path, wher
     )  # fmt: skip
     assert done.returncode == 1, done.stderr
     lines = done.stderr.splitlines()
-    name = "Mine" if where == "own class" else "GeneratorExit"
+    name = {"own class": "Mine", "KeyboardInterrupt": "KeyboardInterrupt"}.get(
+        where, "GeneratorExit"
+    )
     assert lines[0] == f"sheepfold match: the bot in seat 1 (leaver:Bot) raised {name}: gone"
     assert lines[1] == "Traceback (most recent call last):"
     assert f'File "{tmp_path / "leaver.py"}"' in lines[2]

@@ -224,6 +224,7 @@ PLACES = {
 NOT_EXCEPTIONS = {
     "sys.exit": ("sys.exit(0)", "BotExited: sys.exit(0)"),
     "GeneratorExit": ("raise GeneratorExit('gone')", "GeneratorExit: gone"),
+    "KeyboardInterrupt": ("raise KeyboardInterrupt('pressed')", "KeyboardInterrupt: pressed"),
 }
 
 
@@ -238,7 +239,10 @@ def test_a_class_bot_raising_what_is_no_exception_crashes_its_games_not_the_run(
     (from `on_event`, run on that loop, it ended the run directly).
     GeneratorExit, a BaseException too, came back from the bot's thread as
     itself, past the seat's handler for a bot's errors, and the summary said
-    only "gone", not what was raised."""
+    only "gone", not what was raised. A KeyboardInterrupt the bot raised
+    ended the run as a Ctrl-C does ("interrupted", exit 130), though nobody
+    pressed one: the run's Ctrl-C cancels its task and raises nothing in a
+    bot's code."""
     call, crash = NOT_EXCEPTIONS[what]
     (tmp_path / "leaver.py").write_text("import sys\n\n" + PLACES[where].format(call=call))
     config = _config(tmp_path, '[[bots]]\nname = "leaver"\nclass = "leaver:Bot"\n')
