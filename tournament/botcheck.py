@@ -87,9 +87,12 @@ def _check_class(spec: str, field: str) -> ConfigError | None:
                 "the installed packages)",
             )
         return ConfigError(field, f"module {module_name!r} fails to import: {error}")
-    except (Exception, SystemExit) as error:  # the author's module raised while importing
+    except KeyboardInterrupt:  # a Ctrl-C while importing stops the command
+        raise
+    except BaseException as error:  # the author's module raised while importing
         # SystemExit too: sys.exit(3) at import once ended the run with status 3
-        # ("H0 accepted" for an SPRT) and not a word.
+        # ("H0 accepted" for an SPRT) and not a word; GeneratorExit (no
+        # Exception) went past `except Exception`, a traceback.
         return ConfigError(
             field, f"module {module_name!r} raised {type(error).__name__}: {raised_where(error)}"
         )

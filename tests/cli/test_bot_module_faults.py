@@ -92,21 +92,34 @@ def test_bot_names_a_bot_module_with_a_syntax_error_in_one_line(tmp_path: Path) 
     )
 
 
-def test_a_tournament_names_a_syntax_error_where_it_is(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("module", "expected"),
+    [
+        ("syntax", "module 'syntax' raised SyntaxError: expected ':' ({file}:1)"),
+        (
+            "leaves_at_import",
+            "module 'leaves_at_import' raised GeneratorExit: no model file ({file}:1)",
+        ),
+    ],
+)
+def test_a_tournament_names_a_module_that_fails_where_it_fails(
+    tmp_path: Path, module: str, expected: str
+) -> None:
     """The check before the first game named importlib's frame instead:
-    "(broken.py, line 1) (<frozen importlib._bootstrap>:241)"."""
-    (tmp_path / "syntax.py").write_text(SOURCES["syntax"])
+    "(broken.py, line 1) (<frozen importlib._bootstrap>:241)". A GeneratorExit
+    raised at import went past the check's handler: a traceback, exit 1."""
+    (tmp_path / f"{module}.py").write_text(SOURCES[module])
     config = tmp_path / "cup.toml"
     config.write_text(
         'game = "sheep-n-sheep"\nplayers = 2\npython_path = ["."]\n'
         '[[bots]]\nname = "a"\nbuiltin = "random"\n'
-        '[[bots]]\nname = "s"\nclass = "syntax:Bot"\n'
+        f'[[bots]]\nname = "s"\nclass = "{module}:Bot"\n'
     )
     done = sheepfold_in(tmp_path, "tournament", "run", "cup.toml", "--db", "t.db")
-    assert done.returncode == 2
+    assert done.returncode == 2, done.stderr
+    file = tmp_path / f"{module}.py"
     assert one_line(done) == (
-        "sheepfold tournament: cup.toml: bots[1].class: module 'syntax' raised "
-        f"SyntaxError: expected ':' ({tmp_path}/syntax.py:1)"
+        f"sheepfold tournament: cup.toml: bots[1].class: {expected.format(file=file)}"
     )
 
 
