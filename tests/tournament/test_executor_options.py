@@ -121,6 +121,8 @@ def test_several_servers_without_ray_are_a_usage_error(
         ("127.0.0.1:99999,127.0.0.1:50051", "99999 is not a port: use 1 to 65535"),
         ("garbage,127.0.0.1:50051", "'garbage' is not HOST:PORT"),
         ("127.0.0.1:50051,,127.0.0.1:50052", "an empty address between its commas"),
+        # No comma at all: it once said "'' has an empty address between its commas".
+        ("", "'' is not HOST:PORT"),
     ],
 )
 def test_every_one_of_several_servers_is_checked_before_anything_starts(
