@@ -14,11 +14,11 @@ import asyncio
 import hashlib
 import inspect
 import sys
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from clients.bot_thread import BotRaisedBase, BotThread, bot_error, passes_through
+from clients.bot_thread import BotRaisedBase, BotThread
 from clients.bots import load_bot
 from clients.connect import ServerTls, tls_credentials
 from clients.launch import BotCommand, BotFailure, Launcher
@@ -55,17 +55,13 @@ class _ThreadedBot:
         return self._thread.run(lambda: self._decided(decision))
 
     async def on_event(self, event: Any) -> None:
-        """The bot's on_event, plain or `async` (the SDK awaits what it gets)."""
+        """The bot's on_event, plain or `async`, on the bot's thread as `decide`
+        is: on the runner's loop, one that blocked (a `time.sleep`, a wait for
+        ever) stalled every game and the in-process server with it, and the run
+        hung until it was killed."""
         handler = getattr(self._bot, "on_event", None)
         if handler is not None:
-            try:
-                seen = handler(event)
-                if inspect.isawaitable(seen):
-                    await seen
-            except BaseException as error:  # SystemExit on this loop would end the whole run
-                if passes_through(error):
-                    raise
-                raise bot_error(error) from None
+            await self._thread.run(lambda: _seen(handler, event))
 
     def close(self) -> None:
         self._thread.close()
@@ -81,8 +77,15 @@ class _ThreadedBot:
         return choice
 
 
-async def _awaited(choice: Awaitable[int]) -> int:
+async def _awaited(choice: Awaitable[Any]) -> Any:
     return await choice
+
+
+def _seen(handler: Callable[[Any], Any], event: Any) -> None:
+    """`handler(event)`, on the bot's thread; an `async` one run to its end there."""
+    seen = handler(event)
+    if inspect.isawaitable(seen):
+        asyncio.run(_awaited(seen))
 
 
 class InProcessSeat:

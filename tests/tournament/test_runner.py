@@ -6,6 +6,8 @@ import asyncio
 import dataclasses
 import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -94,6 +96,34 @@ def test_crashing_and_hanging_bots_lose_and_the_run_completes(
     assert report["standings"][0]["bot"] == "steady"
     assert rows["crasher"]["crashes"] == 6 and rows["exiter"]["crashes"] == 6
     assert rows["hanger"]["disqualifications"] == 6 and rows["hanger"]["timeouts"] >= 6
+
+
+def test_a_bot_whose_on_event_blocks_loses_its_games_and_the_run_goes_on(
+    tmp_path: Path,
+) -> None:
+    """A class bot's `on_event` ran on the runner's event loop: one that blocked
+    (`time.sleep`) stalled every game and the in-process server, and the run
+    hung (for 20 s an event here; for ever for a bot that waits for ever)."""
+    path = _write(
+        tmp_path,
+        "games_per_pairing = 1\ndecision_seconds = 0.2\nmax_strikes = 1\nbootstrap = 0",
+        '[[bots]]\nname = "steady"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "stuck"\nclass = "tournament_test_bots:EventHangingBot"\n',
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "tournament", "run", str(path), "--no-report"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=15,  # well under the 20 s the bot blocks for, twice over
+    )
+    assert done.returncode == 0, done.stderr
+    with Store(tmp_path / "cup.sqlite") as store:
+        games = store.games(store.tournament().id)
+    assert len(games) == 2
+    for game in games:
+        failures = {seat.bot: seat.failure for seat in game.seats}
+        assert failures == {"steady": None, "stuck": "disqualified"}, game.key
 
 
 def test_resume_after_sigkill_plays_exactly_the_missing_games(tmp_path: Path) -> None:

@@ -31,6 +31,20 @@ class HangingBot:
         return 0
 
 
+class EventHangingBot:
+    """Blocks in `on_event` (the first event it is shown) for 20 s, far past any
+    deadline the tests set; its `decide` would answer at once."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def decide(self, decision: DecisionView) -> int:
+        return 0
+
+    def on_event(self, event: object) -> None:
+        time.sleep(20)
+
+
 class SlowBot:
     """A random bot that thinks for 30 ms per decision, so a run takes a few seconds."""
 
