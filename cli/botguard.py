@@ -53,15 +53,31 @@ class GuardedBot:
             self.on_event = self._guarded_event
 
     async def _guarded_event(self, event: Any) -> None:
-        """The bot's on_event, plain or `async` (the SDK awaits what it gets)."""
+        """The bot's on_event, plain or `async` (the SDK awaits what it gets).
+        With `threaded`, a plain one runs on the bot's thread, as `decide` does:
+        on the loop, one that blocked stalled every seat and the in-process
+        server, and `match` hung until it was killed."""
+        if self._worker is not None and not inspect.iscoroutinefunction(self._on_event):
+            # An `async` one only makes its coroutine: made on the thread and
+            # dropped there when the match ended, it was never awaited.
+            seen = await self._worker.run(lambda: self._event_call(event))
+        else:
+            seen = self._event_call(event)
+        if inspect.isawaitable(seen):
+            try:
+                await seen
+            except BaseException as error:
+                if passes_through(error):
+                    raise
+                raise self._raised(error) from None
+
+    def _event_call(self, event: Any) -> Any:
         assert self._on_event is not None
         try:
-            seen = self._on_event(event)
-            if inspect.isawaitable(seen):
-                await seen
+            return self._on_event(event)
         except BaseException as error:
-            if passes_through(error):
-                raise
+            if isinstance(error, KeyboardInterrupt) and may_be_ctrl_c():
+                raise  # a Ctrl-C still stops the program
             raise self._raised(error) from None
 
     def __getattr__(self, name: str) -> Any:  # on_event and anything else the SDK looks up

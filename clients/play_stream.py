@@ -157,7 +157,8 @@ async def _play_messages(
         if kind == "decision":
             if on_event is not None:
                 for event in response.decision.events:
-                    await _given(on_event, event)
+                    if await _given(on_event, event, reader) is _OVER:
+                        break
             if reader.over:
                 continue  # the match ended while the bot thought about an earlier one
             view = DecisionView.from_message(response.decision, game)
@@ -183,7 +184,7 @@ async def _play_messages(
                 continue
         elif kind == "event":
             if on_event is not None:
-                await _given(on_event, response.event)
+                await _given(on_event, response.event, reader)
         elif kind == "joined":
             progress.joined = True
             progress.seat = response.joined.seat
@@ -214,12 +215,16 @@ async def _play_messages(
 _OVER = object()  # what `_Reader.read_while` gives when the result came first
 
 
-async def _given(on_event: Any, event: Any) -> None:
+async def _given(on_event: Any, event: Any, reader: _Reader) -> Any:
     """Hand `event` to the bot; an `async` on_event (as `decide` may be) is
-    awaited, not dropped unawaited with the event unseen."""
+    awaited, not dropped unawaited with the event unseen, while the stream is
+    read, as a `decide` is: _OVER when the result came first. An on_event
+    stuck for ever (on a thread, as `sheepfold match` runs it) once held
+    `play` after its match had ended, and the command with it."""
     seen = on_event(event)
     if inspect.isawaitable(seen):
-        await seen
+        return await reader.read_while(seen)
+    return None
 
 
 class _Reader:

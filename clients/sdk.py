@@ -123,11 +123,13 @@ async def play(
     """Play one seat to the end of the match and return the result.
 
     The bot's `on_event` sees every event its seat may see, in order, before
-    the decision that follows them (an `async` one is awaited before the next
-    message is read). With `events_in_decisions` (the default)
-    the server sends them inside that decision rather than one message each,
-    which costs the server and this client about half as much per decision;
-    the bot sees no difference but when an event arrives.
+    the decision that follows them (an `async` one is awaited before the bot
+    is given the next message; the stream is read meanwhile, so a result that
+    comes first ends `play`, as while an `async` `decide` thinks). With
+    `events_in_decisions` (the default) the server sends them inside that
+    decision rather than one message each, which costs the server and this
+    client about half as much per decision; the bot sees no difference but
+    when an event arrives.
 
     Raises `clients.connect.Unreachable` when no server answers at `address`
     within a few seconds at the start; once connected, a lost connection is

@@ -41,6 +41,23 @@ def test_a_blocking_bot_costs_only_its_own_seat(elsewhere: bool, server: ServerP
     assert summary["strikes"][0] == 0, summary
 
 
+def test_a_blocking_on_event_costs_only_its_own_seat() -> None:
+    """A plain `on_event` ran on the loop, not on the bot's thread as `decide`
+    does: blocked, it stalled the other seat and the server, and once the bot
+    was left on its thread, the SDK still awaited it after the match had ended:
+    `match` hung until killed."""
+    done = sheepfold(
+        "match", "--game", "sheep-showdown", "--players", "2",
+        "--bots", "random,tests.cli.bots.faulty_bots:EventSleepyBot", "--seed", "5",
+        "--decision-seconds", "0.5", "--json",
+        timeout=15,  # under the 20 s the bot blocks for
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["disqualified"] == [1]
+    assert summary["strikes"][0] == 0, summary
+
+
 def test_an_on_event_that_raises_is_reported_as_the_bots_own_error() -> None:
     """As for `decide`: one line naming the seat, then the bot's own frames, not
     the SDK's (on_event's exception escaped unguarded through the SDK)."""
