@@ -101,6 +101,9 @@ MAX_GAMES = 1_000_000
 # A game's seed is the first seed plus its number, and must stay below 2**63.
 MAX_SEED = 2**63 - 1_000_000
 MAX_GAMES_PER_PAIRING = 100_000
+# The most bots in one tournament: its report holds a crosstable cell for every
+# two (1,000 bots: a second and 90 MB; 10,000 took a minute and 5 GB).
+MAX_BOTS = 1_000
 # Bootstrap samples for the rating intervals: more take minutes and change nothing visible.
 MAX_BOOTSTRAP = 100_000
 MAX_MATCH_TIMEOUT_SECONDS = 7 * 86_400.0
@@ -462,6 +465,12 @@ def _bots(raw: Any, players: int, sandbox: SandboxPolicy, base_dir: str) -> tupl
     needed = players
     if len(raw) < needed:
         raise ConfigError("bots", f"needs at least {needed} bots for {players}-player games")
+    if len(raw) > MAX_BOTS:
+        raise ConfigError(
+            "bots",
+            f"at most {MAX_BOTS:,} bots, not {len(raw):,} (the report's crosstable has a "
+            "cell for every two bots: 10,000 took a minute and 5 GB to print)",
+        )
     bots: list[BotSpec] = []
     seen: set[str] = set()
     for index, entry in enumerate(raw):

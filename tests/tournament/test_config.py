@@ -466,3 +466,16 @@ def test_a_tournament_name_past_100_characters_is_refused() -> None:
     assert "has 100,000 characters (at most 100)" in str(caught.value)
     assert len(str(caught.value)) < 300  # the name cut short, then what to do
     assert parse_config(_with(name="t" * 100)).name == "t" * 100
+
+
+def test_a_field_past_a_thousand_bots_is_refused_as_it_is_read() -> None:
+    """Nothing held the number of bots: a gauntlet or an SPRT of 10,000 (a 1 MB
+    config holds about 30,000) ran, and its report printed a crosstable of a
+    cell for every two bots, 100 million, taking a minute and 5 GB (30,000
+    would have taken some 45 GB); the run's live ratings slowed alike."""
+    field = [{"name": f"b{i}", "builtin": "random"} for i in range(1_001)]
+    with pytest.raises(ConfigError) as refused:
+        parse_config({**GOOD, "bots": field, "schedule": "sprt"})
+    assert refused.value.field == "bots"
+    assert "at most 1,000 bots, not 1,001" in str(refused.value)
+    assert len(parse_config({**GOOD, "bots": field[:1_000], "schedule": "sprt"}).bots) == 1_000
