@@ -330,11 +330,20 @@ def check_schedule_size(config: TournamentConfig, seat_orders: int = SEAT_ORDERS
     orders = seatings_per_seed(players, seat_orders)
     games = groups * orders * config.games_per_pairing
     if games > MAX_GAMES:
+        seeds = config.games_per_pairing
+        # What can still shrink: games_per_pairing above 1; the groups where
+        # max_groups draws them (a 3-player gauntlet meets every pair of its field).
+        fewer = (["games_per_pairing"] if seeds > 1 else []) + (
+            ["max_groups"] if players >= 4 or (players == 3 and not candidates) else []
+        )
+        advice = "use fewer bots"
+        if fewer:
+            advice = f"lower {' (or '.join(fewer)}{')' * (len(fewer) - 1)}"
         raise ConfigError(
             "games_per_pairing",
             f"would schedule {games:,} games ({groups:,} groups of bots, each in {orders} "
-            f"seat orders on {config.games_per_pairing:,} seeds); a tournament holds at most "
-            f"{MAX_GAMES:,}: lower games_per_pairing (or max_groups)",
+            f"seat orders on {seeds:,} seed{'s' if seeds > 1 else ''}); a tournament holds at "
+            f"most {MAX_GAMES:,}: {advice}",
         )
 
 

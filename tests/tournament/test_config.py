@@ -479,3 +479,16 @@ def test_a_field_past_a_thousand_bots_is_refused_as_it_is_read() -> None:
     assert refused.value.field == "bots"
     assert "at most 1,000 bots, not 1,001" in str(refused.value)
     assert len(parse_config({**GOOD, "bots": field[:1_000], "schedule": "sprt"}).bots) == 1_000
+
+
+def test_a_schedule_too_big_on_one_seed_asks_for_what_can_still_be_lowered() -> None:
+    """On one seed the refusal said "on 1 seeds" and "lower games_per_pairing",
+    which cannot go below 1: the groups are what can shrink."""
+    field = [{"name": f"b{i}", "builtin": "random"} for i in range(200)]
+    raw = {"game": "sheep-showdown", "players": 3, "bots": field, "max_groups": 1_000_000}
+    raw["games_per_pairing"] = 1
+    with pytest.raises(ConfigError) as refused:
+        check_schedule_size(parse_config(raw))
+    message = str(refused.value)
+    assert "each in 3 seat orders on 1 seed)" in message, message
+    assert message.endswith("a tournament holds at most 1,000,000: lower max_groups"), message
