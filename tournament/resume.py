@@ -43,6 +43,7 @@ from typing import Any
 
 from tournament.config import BotSpec, SprtSettings, TournamentConfig
 from tournament.schedule import ScheduledGame
+from tournament.sprt_blocks import games_per_block
 from tournament.store import Store, StoreError, refuse_changed_kind
 
 __all__ = [
@@ -79,6 +80,8 @@ def check_resumable(store: Store, config: TournamentConfig) -> None:
         problem = _deal_problem(record.config, config, deals)
     if problem is None and deals is not None:
         problem = _clock_problem(record.config, config)
+    if problem is None and deals is not None and config.sprt is not None:
+        problem = _limit_problem(config, config.sprt, deals)
     if problem is None and deals is not None and config.sprt is not None:
         problem = _pair_problem(record.config.get("sprt"), config.sprt, store, config.name)
     if problem is None and deals is not None and config.sprt is not None:
@@ -340,6 +343,24 @@ def _first_changed(
 def _toml(value: Any) -> str:
     """A setting as it is written in the config (`true`, not `True`)."""
     return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
+def _limit_problem(
+    config: TournamentConfig, settings: SprtSettings, deals: tuple[int, int]
+) -> tuple[str, str] | None:
+    """An SPRT's game limit that leaves stored blocks out: the test would then
+    judge only the blocks below it, a prefix chosen after seeing the data."""
+    blocks = max(1, settings.max_games // games_per_block(config.players))
+    low, high = deals
+    last = config.seed + blocks - 1
+    if high <= last:
+        return None
+    counted = f"deal {config.seed} alone" if blocks == 1 else f"deals {config.seed} to {last}"
+    return "sprt.max_games", (
+        f"holds blocks on deals {low} to {high}, but max_games = {settings.max_games} "
+        f"counts {blocks} block{'s' if blocks > 1 else ''} ({counted}): it may grow, not "
+        "shrink (its verdict counts every stored block)"
+    )
 
 
 def _deal_problem(

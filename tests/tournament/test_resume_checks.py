@@ -280,6 +280,29 @@ def test_an_sprt_keeps_its_bounds_once_blocks_are_stored(tmp_path: Path) -> None
         assert _reopen(store, more) == tid, "max_games may change"
 
 
+def test_an_sprt_s_game_limit_may_grow_but_not_leave_stored_blocks_out(tmp_path: Path) -> None:
+    """A lower max_games than the stored blocks' once cut the test to its first
+    blocks: 50 stored blocks judged by the first alone, "300 games of an SPRT
+    (at most 6)", a verdict from a prefix the organiser chose after seeing the
+    data (as a changed bound would be)."""
+    config = _config(tmp_path)  # deals 1 and 2: two blocks of the pair
+    sprt = dataclasses.replace(config, schedule="sprt", sprt=SprtSettings("a", "b"))
+    one_block = dataclasses.replace(sprt, sprt=SprtSettings("a", "b", max_games=3))
+    two_blocks = dataclasses.replace(sprt, sprt=SprtSettings("a", "b", max_games=4))
+    with Store(tmp_path / "t.sqlite") as store:
+        tid = _reopen(store, sprt)
+        for scheduled in schedule_for(config):
+            store.record_game(tid, two_seat_record(scheduled))
+        with pytest.raises(StoreError) as caught:
+            _reopen(store, one_block)
+        assert str(caught.value) == (
+            f"sprt.max_games: tournament 'cup' in {store.path} holds blocks on deals 1 to "
+            "2, but max_games = 3 counts 1 block (deal 1 alone): it may grow, not shrink "
+            "(its verdict counts every stored block); use another name or database"
+        )
+        assert _reopen(store, two_blocks) == tid
+
+
 @pytest.mark.parametrize(
     ("pair", "setting", "was"),
     [(("b", "a"), "candidate", "a"), (("a", "c"), "baseline", "b")],
