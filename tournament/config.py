@@ -411,6 +411,11 @@ def _sprt(raw: Any, schedule: str, bots: tuple[BotSpec, ...], players: int) -> S
 
 def check_sprt(settings: SprtSettings, names: list[str], players: int) -> None:
     """Raise ConfigError (field `sprt.*`) unless `settings` can be played."""
+    if len(names) < 2:  # else the one bot was both sides: "must differ from the candidate"
+        raise ConfigError(
+            "bots",
+            f"an SPRT needs at least 2 bots, its candidate and its baseline, not {len(names)}",
+        )
     for key in ("candidate", "baseline"):
         value = getattr(settings, key)
         if value not in names:

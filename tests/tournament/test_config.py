@@ -492,3 +492,15 @@ def test_a_schedule_too_big_on_one_seed_asks_for_what_can_still_be_lowered() -> 
     message = str(refused.value)
     assert "each in 3 seat orders on 1 seed)" in message, message
     assert message.endswith("a tournament holds at most 1,000,000: lower max_groups"), message
+
+
+def test_an_sprt_of_one_bot_says_it_needs_two() -> None:
+    """A solo SPRT of one bot took that bot for both sides by default and said
+    "sprt.baseline: must differ from the candidate", neither of them set."""
+    one = [{"name": "alone", "builtin": "random"}]
+    raw = {"game": "stubborn-sheep", "players": 1, "bots": one, "schedule": "sprt"}
+    with pytest.raises(ConfigError) as refused:
+        parse_config(raw)
+    assert str(refused.value) == (
+        "bots: an SPRT needs at least 2 bots, its candidate and its baseline, not 1"
+    )
