@@ -129,8 +129,10 @@ def check_socket_folder(address: str) -> None:
             raise ListenError(f"cannot listen on {address}: {path} exists and is not a socket")
         if _socket_answers(path):
             raise ListenError(f"cannot listen on {address}: address already in use")
-    elif (why := _bind_failure(path)) is not None:
-        raise ListenError(f"cannot listen on {address}: no socket file can be made there ({why})")
+    elif (failure := _bind_failure(path)) is not None:
+        raise ListenError(
+            f"cannot listen on {address}: no socket file can be made there ({failure})"
+        )
 
 
 def _socket_answers(path: str) -> bool:
