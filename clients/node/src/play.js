@@ -3,6 +3,7 @@
 import { arenaClient, checkMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, grpc, unary } from './proto.js';
 import { silentLogger } from './log.js';
 import { checkAddress } from './address.js';
+import { connectionTrouble } from './reason.js';
 
 const { status } = grpc;
 
@@ -48,6 +49,15 @@ export function tooLarge(code, details) {
 /** The name of a numeric gRPC status code, as PlayError carries it (3 -> "INVALID_ARGUMENT"). */
 export function statusName(code) {
   return Object.keys(status).find((name) => status[name] === code) ?? `CODE_${code}`;
+}
+
+/**
+ * How a stream that failed with `code` ended, as the log and the give-up message say it: grpc-js's own
+ * words for a lost or failed connection in ours ("the game server at ADDR went away", as clients/connect.py's
+ * went_away), anything else as the server said it.
+ */
+export function endedWith(address, code, details) {
+  return `${statusName(code)}: ${connectionTrouble(address, code, details) ?? details}`;
 }
 
 /** The server refused the seat for good (bad token, wrong seat, replaced by a newer join...). */
@@ -217,7 +227,7 @@ export async function playSeat(options) {
       try {
         outcome = await playStream(
           client,
-          { matchId, token, seat, decide, onEvent, eventsInDecisions, joinTimeoutMs, statusTimeoutMs },
+          { address, matchId, token, seat, decide, onEvent, eventsInDecisions, joinTimeoutMs, statusTimeoutMs },
           session,
         );
       } catch (error) {
@@ -234,7 +244,7 @@ export async function playSeat(options) {
           throw new SeatError(code, tooLarge(code, details) ? `${details}: ${TOO_LARGE_HINT}` : details);
         }
         outcome = {
-          ended: `${statusName(code)}: ${error.details ?? error.message}`,
+          ended: endedWith(address, code, error.details ?? error.message),
           code,
           joined: error.joinedThisStream === true,
           played: error.playedThisStream === true,
@@ -336,7 +346,7 @@ export async function seatTaken(client, matchId, seat, recheckMs = SEAT_RECHECK_
  * none when it ended OK; played: a decision, event or result came after the join); rejects with the gRPC
  * error when the stream fails, `joinedThisStream` and `playedThisStream` set.
  */
-function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDecisions, joinTimeoutMs, statusTimeoutMs }, session) {
+function playStream(client, { address, matchId, token, seat, decide, onEvent, eventsInDecisions, joinTimeoutMs, statusTimeoutMs }, session) {
   return new Promise((resolve, reject) => {
     const call = client.Play();
     let joined = false;
@@ -445,7 +455,7 @@ function playStream(client, { matchId, token, seat, decide, onEvent, eventsInDec
     call.on('error', (error) => {
       if (result) settle(resolve, { result });
       else if (joined && RETRYABLE.has(error.code)) {
-        settle(resolve, { ended: `${statusName(error.code)}: ${error.details}`, code: error.code, details: error.details, joined, played });
+        settle(resolve, { ended: endedWith(address, error.code, error.details), code: error.code, details: error.details, joined, played });
       }
       else settle(reject, Object.assign(error, { joinedThisStream: joined, playedThisStream: played }));
     });

@@ -2,8 +2,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { actionIndex, arenaClient, checkAddress, createRng, decisionView, DEFAULT_MAX_MESSAGE_BYTES, grpc, main, parseConfig, playSeat, randomBot, resultToJson, SeatError, seatTaken, statusName, UsageError } from '../src/index.js';
+import { actionIndex, arenaClient, checkAddress, createRng, decisionView, DEFAULT_MAX_MESSAGE_BYTES, grpc, main, parseConfig, playSeat, randomBot, resultToJson, SeatError, seatTaken, statusName, UsageError, connectionTrouble } from '../src/index.js';
 import { loadSheepfold } from '../src/proto.js';
+import { startProxy } from '../testkit/proxy.js';
 
 describe('parseConfig', () => {
   const env = {
@@ -780,5 +781,73 @@ describe('decision ids past 32 bits', () => {
     // What the server reads back: the answers as they go on the wire, decoded again.
     const answered = call.written.filter((m) => m.answer).map((m) => play.requestDeserialize(play.requestSerialize(m)).answer.decision_id);
     assert.deepEqual(answered, ids);
+  });
+});
+
+/** A grpc-js server whose Play answers the join and then says nothing more; `joined` resolves once it has. */
+function startJoinOnlyServer() {
+  let onJoined;
+  const joined = new Promise((resolve) => (onJoined = resolve));
+  const server = new grpc.Server();
+  server.addService(loadSheepfold().Arena.service, {
+    Play(call) {
+      call.once('data', () => {
+        call.write({ joined: { seat: 0, game: 'sheep-showdown', players: 2 } });
+        onJoined();
+      });
+      call.on('error', () => {});
+    },
+  });
+  return new Promise((resolve, reject) => {
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) => {
+      if (error) return reject(error);
+      resolve({ address: `127.0.0.1:${port}`, joined, close: () => server.forceShutdown() });
+    });
+  });
+}
+
+describe('a server that goes away, said in our words as the Python SDK says it', () => {
+  // grpc-js says "Connection dropped", or "No connection established. Last error: Error: connect
+  // ECONNREFUSED 127.0.0.1:1. Resolution note: ": a bot author reads which server, and what became of it.
+  test('a server whose connection drops mid-match: "the game server at ADDR went away"', { timeout: 20_000 }, async () => {
+    const server = await startJoinOnlyServer();
+    const proxy = await startProxy(Number(server.address.split(':')[1]));
+    try {
+      const playing = playSeat({ address: proxy.address, matchId: 'm', token: 't', decide: () => 0, rejoinSeconds: 0 });
+      const failed = assert.rejects(playing, (error) => {
+        assert.ok(error instanceof SeatError, String(error));
+        assert.equal(error.code, grpc.status.UNAVAILABLE);
+        assert.match(error.message, new RegExp(`^UNAVAILABLE: the game server at ${proxy.address} went away; gave up after 0 attempts to join again over 0 s`));
+        return true;
+      });
+      await server.joined;
+      proxy.cut();
+      await failed;
+    } finally {
+      await proxy.close();
+      server.close();
+    }
+  });
+
+  test('a server that is not there: "cannot reach the server at ADDR: connection refused"', { timeout: 20_000 }, async () => {
+    const proxy = await startProxy(1);
+    await proxy.close(); // nothing listens on its port any more
+    await assert.rejects(
+      playSeat({ address: proxy.address, matchId: 'm', token: 't', decide: () => 0, maxReconnects: 1, backoffMs: 1 }),
+      (error) => {
+        assert.equal(error.message, `UNAVAILABLE: cannot reach the server at ${proxy.address}: connection refused; gave up after 1 attempt to join again`);
+        return true;
+      },
+    );
+  });
+
+  test('connectionTrouble leaves any other words as they are', () => {
+    const { UNAVAILABLE, INTERNAL } = grpc.status;
+    assert.equal(connectionTrouble('h:1', UNAVAILABLE, 'No connection established. Last error: Failed to connect (2026-12-06T18:31:14.688Z). Resolution note: '), 'cannot reach the server at h:1: the server closed the connection (if it serves TLS, connect with TLS)');
+    assert.equal(connectionTrouble('h:1', UNAVAILABLE, 'No connection established. Last error: Error: getaddrinfo ENOTFOUND h. Resolution note: '), 'cannot reach the server at h:1: the host name does not resolve');
+    assert.equal(connectionTrouble('h:1', UNAVAILABLE, 'read ECONNRESET'), 'the game server at h:1 went away');
+    assert.equal(connectionTrouble(undefined, UNAVAILABLE, 'Connection dropped'), 'the game server went away');
+    assert.equal(connectionTrouble('h:1', UNAVAILABLE, 'the server is shutting down'), null, "a server's own words");
+    assert.equal(connectionTrouble('h:1', INTERNAL, 'Connection dropped'), null);
   });
 });

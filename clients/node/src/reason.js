@@ -1,0 +1,43 @@
+// grpc-js's own words for a connection that failed or was lost, said in ours, as clients/connect.py's
+// `reason` and `went_away` say them for the Python SDK: "the game server at 127.0.0.1:50051 went away",
+// not "Connection dropped"; "cannot reach the server at 127.0.0.1:50051: connection refused", not
+// "No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:50051. Resolution note: ".
+import { grpc } from './proto.js';
+
+// What the connection's last error says (grpc-js passes on Node's socket errors), in a few words.
+const CAUSES = [
+  [/ECONNREFUSED/, 'connection refused'],
+  [/ENOTFOUND|EAI_AGAIN|EAI_NONAME|Name resolution failed|DNS/i, 'the host name does not resolve'],
+  [/ENOENT/, 'no socket file at that path'],
+  [/EACCES|EPERM/, 'permission denied (the socket file, or the port)'],
+  [/ETIMEDOUT/, 'the connection timed out'],
+  [/EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL/, 'no route to the host'],
+  [/ECONNRESET|EPIPE/, 'the server closed the connection'],
+  // The connection closed before the server's HTTP/2 settings came: a TLS server met without TLS,
+  // or a port that is not gRPC.
+  [/^Failed to connect/, 'the server closed the connection (if it serves TLS, connect with TLS)'],
+];
+
+// grpc-js's words when the connection under an open call is lost: the server's process died or closed
+// its socket, the network dropped. A server's own UNAVAILABLE (shutting down, its database away) says more.
+const LOST = /^Connection dropped$|ECONNRESET|EPIPE|GOAWAY|socket closed|Stream removed/i;
+
+const at = (address) => (address ? ` at ${address}` : '');
+
+/**
+ * Our words for an UNAVAILABLE whose details are grpc-js's own about the connection (`address` is the
+ * server's, or empty when unknown); null for anything else, whose details are then said as they are.
+ */
+export function connectionTrouble(address, code, details) {
+  if (code !== grpc.status.UNAVAILABLE) return null;
+  const text = String(details ?? '');
+  const failed = /^(?:\w+: )?No connection established\. Last error: (.*?)(?:\. Resolution note: .*)?$/s.exec(text);
+  if (failed || /^Name resolution failed/.test(text)) {
+    const last = failed ? failed[1].replace(/^Error: /, '').replace(/ \(\d{4}-\d\d-\d\dT[^)]*\)$/, '') : text;
+    const cause = CAUSES.find(([pattern]) => pattern.test(last));
+    return `cannot reach the server${at(address)}: ${cause ? cause[1] : last}`;
+  }
+  if (LOST.test(text)) return `the game server${at(address)} went away`;
+  return null;
+}
+
