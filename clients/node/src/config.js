@@ -29,8 +29,8 @@ SHEEPFOLD_SEED (the tournament runner sets them for command bots).
                          how long to keep joining the seat again once its server
                          has gone (a restart), from the first failed attempt,
                          0 to 86400 (default 90)
-  --max-reconnects N     give up sooner, after N failed rejoins in a row
-                         (default: no limit but --rejoin-seconds)
+  --max-reconnects N     give up sooner, after N failed rejoins in a row, 0 to
+                         9007199254740991 (default: no limit but --rejoin-seconds)
   --max-message-bytes BYTES
                          largest message received, at least 1048576 (a decision
                          is one message): as large as the server's
@@ -115,7 +115,10 @@ export function parseConfig(argv, env = {}) {
   const seed = pick('seed', 'SHEEPFOLD_SEED');
   // 64 bits, as createRng takes: a larger seed would play as another one (2**64 as 0).
   if (seed !== undefined) config.seed = integer('--seed', seed, { min: SEED_MIN, max: SEED_MAX });
-  if (parsed['max-reconnects'] !== undefined) config.maxReconnects = Number(integer('--max-reconnects', parsed['max-reconnects']));
+  if (parsed['max-reconnects'] !== undefined) {
+    // Past 2**53 - 1 a Number is no longer a whole count (400 digits make Infinity, which playSeat refuses).
+    config.maxReconnects = Number(integer('--max-reconnects', parsed['max-reconnects'], { max: Number.MAX_SAFE_INTEGER }));
+  }
   if (parsed['rejoin-seconds'] !== undefined) config.rejoinSeconds = seconds('--rejoin-seconds', parsed['rejoin-seconds'], MAX_REJOIN_SECONDS);
   if (parsed['max-message-bytes'] !== undefined) {
     const text = parsed['max-message-bytes'];

@@ -253,6 +253,15 @@ describe('main', () => {
     assert.match(stderr.text, /^usage: sheepfold-node-bot/m);
   });
 
+  test('a --max-reconnects too large for a number is a usage error, exit 2, not an unexpected failure', async () => {
+    // 400 digits make Infinity as a Number, which playSeat refused with a stack trace.
+    const stderr = sink();
+    assert.equal(await main(['--match', 'm', '--token', 't', '--max-reconnects', '9'.repeat(400)], {}, { stdout: sink(), stderr }), 2);
+    assert.match(stderr.text, /^sheepfold-node-bot: --max-reconnects must be at most 9007199254740991, got 9{20}/);
+    assert.doesNotMatch(stderr.text, /RangeError|at playSeat/);
+    assert.equal(parseConfig(['--match', 'm', '--token', 't', '--max-reconnects', String(Number.MAX_SAFE_INTEGER)], {}).maxReconnects, Number.MAX_SAFE_INTEGER);
+  });
+
   test('--help prints the usage and exits 0', async () => {
     const stdout = sink();
     assert.equal(await main(['--help'], {}, { stdout, stderr: sink() }), 0);
