@@ -41,20 +41,29 @@ Exit status: 0 after the result, 1 when the seat was lost, 2 on a usage error.`;
 
 export class UsageError extends Error {}
 
+/**
+ * A value as a usage error quotes it: in quotes, so that a newline in it cannot break the message over lines,
+ * and cut at 60 characters, so that a 100,000-character one does not bury the message (as `sheepfold bot`).
+ */
+export function shown(text) {
+  const value = String(text);
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value);
+}
+
 function integer(name, text, { min = 0, max = null } = {}) {
-  if (!/^-?\d+$/.test(String(text).trim())) throw new UsageError(`${name} must be an integer, got ${JSON.stringify(text)}`);
+  if (!/^-?\d+$/.test(String(text).trim())) throw new UsageError(`${name} must be an integer, got ${shown(text)}`);
   const value = BigInt(String(text).trim());
-  if (value < BigInt(min)) throw new UsageError(`${name} must be at least ${min}, got ${text}`);
-  if (max !== null && value > BigInt(max)) throw new UsageError(`${name} must be at most ${max}, got ${text}`);
+  if (value < BigInt(min)) throw new UsageError(`${name} must be at least ${min}, got ${shown(text)}`);
+  if (max !== null && value > BigInt(max)) throw new UsageError(`${name} must be at most ${max}, got ${shown(text)}`);
   return value;
 }
 
 function seconds(name, text, max) {
   const trimmed = String(text).trim();
   // Decimal seconds only: Number() would also take "", "0x10" and "1e3".
-  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(trimmed)) throw new UsageError(`${name} must be a number of seconds, got ${JSON.stringify(text)}`);
+  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(trimmed)) throw new UsageError(`${name} must be a number of seconds, got ${shown(text)}`);
   const value = Number(trimmed);
-  if (value > max) throw new UsageError(`${name} must be at most ${max}, got ${text}`);
+  if (value > max) throw new UsageError(`${name} must be at most ${max}, got ${shown(text)}`);
   return value;
 }
 
@@ -101,7 +110,7 @@ export function parseConfig(argv, env = {}) {
     .map(([flag, variable]) => `--${flag} (or ${variable})`);
   if (missing.length) throw new UsageError(`missing ${missing.join(' and ')}`);
   // grpc-js throws on an empty target (a stack trace, not a reason): say what is wrong instead.
-  if (!config.address.trim()) throw new UsageError(`--server must be HOST:PORT, got ${JSON.stringify(config.address)}`);
+  if (!config.address.trim()) throw new UsageError(`--server must be HOST:PORT, got ${shown(config.address)}`);
   // A typo ("not an address:xx", port 99999) is not a server to wait for: grpc-js would fail it only
   // when dialling, and the bot would retry it as an unreachable server until it gave up.
   try {
@@ -124,11 +133,11 @@ export function parseConfig(argv, env = {}) {
     const text = parsed['max-message-bytes'];
     if (!/^\d+$/.test(text.trim()) || BigInt(text.trim()) < BigInt(MIN_MAX_MESSAGE_BYTES)) {
       throw new UsageError(
-        `--max-message-bytes must be a whole number, at least ${MIN_MAX_MESSAGE_BYTES} (1 MiB: a decision is one message), got ${JSON.stringify(text)}`,
+        `--max-message-bytes must be a whole number, at least ${MIN_MAX_MESSAGE_BYTES} (1 MiB: a decision is one message), got ${shown(text)}`,
       );
     }
     config.maxMessageBytes = Number(integer('--max-message-bytes', text, { max: MAX_MAX_MESSAGE_BYTES }));
   }
-  if (!isLevel(config.logLevel)) throw new UsageError(`--log-level must be debug, info, warning or error, got ${config.logLevel}`);
+  if (!isLevel(config.logLevel)) throw new UsageError(`--log-level must be debug, info, warning or error, got ${shown(config.logLevel)}`);
   return config;
 }

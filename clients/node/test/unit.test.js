@@ -44,7 +44,7 @@ describe('parseConfig', () => {
     for (const bad of ['-1', 'ninety', '', '1e3', '0x10', 'NaN', 'Infinity']) {
       assert.throws(() => config(`--rejoin-seconds=${bad}`), (error) => error instanceof UsageError && /^--rejoin-seconds must be a number of seconds/.test(error.message), bad);
     }
-    assert.throws(() => config('--rejoin-seconds', '86401'), /--rejoin-seconds must be at most 86400, got 86401/);
+    assert.throws(() => config('--rejoin-seconds', '86401'), /--rejoin-seconds must be at most 86400, got "86401"/);
   });
 
   test('--max-message-bytes takes 1 MiB to 2**31 - 1, 4 MiB by default as a server sends', () => {
@@ -257,9 +257,20 @@ describe('main', () => {
     // 400 digits make Infinity as a Number, which playSeat refused with a stack trace.
     const stderr = sink();
     assert.equal(await main(['--match', 'm', '--token', 't', '--max-reconnects', '9'.repeat(400)], {}, { stdout: sink(), stderr }), 2);
-    assert.match(stderr.text, /^sheepfold-node-bot: --max-reconnects must be at most 9007199254740991, got 9{20}/);
+    assert.match(stderr.text, /^sheepfold-node-bot: --max-reconnects must be at most 9007199254740991, got "9{20}/);
     assert.doesNotMatch(stderr.text, /RangeError|at playSeat/);
     assert.equal(parseConfig(['--match', 'm', '--token', 't', '--max-reconnects', String(Number.MAX_SAFE_INTEGER)], {}).maxReconnects, Number.MAX_SAFE_INTEGER);
+  });
+
+  test('a usage error quotes a long or many-line value on one short line', async () => {
+    const long = '9'.repeat(100_000);
+    for (const flags of [['--seat', long], ['--seed', long], ['--rejoin-seconds', long], ['--max-message-bytes', `${long}x`], ['--log-level', `lo\nud${long}`], ['--seat', `1\n2${long}`]]) {
+      const stderr = sink();
+      assert.equal(await main(['--match', 'm', '--token', 't', ...flags], {}, { stdout: sink(), stderr }), 2);
+      const said = stderr.text.split('\n\nusage:')[0];
+      assert.match(said, /^sheepfold-node-bot: [^\n]+$/, `${flags[0]}: one line`);
+      assert.ok(said.length < 200, `${flags[0]}: ${said.length} characters`);
+    }
   });
 
   test('--help prints the usage and exits 0', async () => {
