@@ -2,7 +2,7 @@
 // Creates one match and prints its id and seat tokens as JSON: a way to set up a
 // match by hand for trying a bot (`sheepfold match` plays the seats itself instead).
 import { parseArgs } from 'node:util';
-import { arenaClient, statusName, unary } from '../src/index.js';
+import { arenaClient, statusName, unary, writeOut } from '../src/index.js';
 
 const USAGE = `usage: create-match.js --game NAME [--players N] [--option KEY=VALUE]...
                        [--seed N] [--decision-seconds S] [--server HOST:PORT] [--admin-token T]
@@ -24,8 +24,13 @@ async function run() {
     },
   });
   if (values.help || !values.game) {
-    (values.help ? process.stdout : process.stderr).write(`${USAGE}\n`);
-    return values.help ? 0 : 2;
+    if (!values.help) {
+      process.stderr.write(`${USAGE}\n`);
+      return 2;
+    }
+    const failed = await writeOut(process.stdout, `${USAGE}\n`);
+    if (failed) process.stderr.write(`create-match: cannot write the usage to stdout: ${failed.message}\n`);
+    return failed ? 1 : 0;
   }
   const options = {};
   for (const pair of values.option) {
@@ -44,7 +49,13 @@ async function run() {
   const client = arenaClient(values.server ?? (process.env.SHEEPFOLD_SERVER || '127.0.0.1:50051'));
   try {
     const created = await unary(client, 'CreateMatch', request);
-    process.stdout.write(`${JSON.stringify({ match_id: created.match_id, seed: created.seed, seat_tokens: created.seat_tokens })}\n`);
+    const made = `${JSON.stringify({ match_id: created.match_id, seed: created.seed, seat_tokens: created.seat_tokens })}\n`;
+    const failed = await writeOut(process.stdout, made);
+    if (failed) {
+      // The match exists, but nobody can join it without its tokens.
+      process.stderr.write(`create-match: cannot write the match to stdout: ${failed.message}\n`);
+      return 1;
+    }
     return 0;
   } catch (error) {
     process.stderr.write(`create-match: ${statusName(error.code)}: ${error.details ?? error.message}\n`);

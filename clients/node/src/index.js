@@ -5,5 +5,5 @@ export { createRng } from './rng.js';
 export { checkAddress } from './address.js';
 export { createLogger, silentLogger } from './log.js';
 export { parseConfig, UsageError, USAGE } from './config.js';
-export { resultToJson, randomBot, main } from './main.js';
+export { resultToJson, randomBot, main, writeOut } from './main.js';
 export { connectionTrouble } from './reason.js';

@@ -32,6 +32,25 @@ export function resultToJson({ result, seat, game, matchId, reconnects }) {
   };
 }
 
+/**
+ * Writes `text` to a stream; resolves to the error that kept it from being written, or null. A stream whose write
+ * fails (stdout to a full disk) also emits 'error', which unhandled would end the process with a stack trace.
+ */
+export function writeOut(stream, text) {
+  if (typeof stream.on !== 'function') {
+    stream.write(text); // a plain { write } sink
+    return Promise.resolve(null);
+  }
+  return new Promise((resolve) => {
+    stream.on('error', resolve); // kept: the same failure's 'error' event may follow the write's callback
+    try {
+      stream.write(text, (error) => resolve(error ?? null));
+    } catch (error) {
+      resolve(error);
+    }
+  });
+}
+
 /** Runs the bot; resolves to the exit status. */
 export async function main(argv, env, { stdout = process.stdout, stderr = process.stderr } = {}) {
   let config;
@@ -43,8 +62,9 @@ export async function main(argv, env, { stdout = process.stdout, stderr = proces
     return 2;
   }
   if (config.help) {
-    stdout.write(`${USAGE}\n`);
-    return 0;
+    const failed = await writeOut(stdout, `${USAGE}\n`);
+    if (failed) stderr.write(`sheepfold-node-bot: cannot write the usage to stdout: ${failed.message}\n`);
+    return failed ? 1 : 0;
   }
   const log = createLogger({ level: config.logLevel, write: (line) => stderr.write(line) });
   try {
@@ -59,7 +79,12 @@ export async function main(argv, env, { stdout = process.stdout, stderr = proces
       rejoinSeconds: config.rejoinSeconds,
       maxMessageBytes: config.maxMessageBytes,
     });
-    stdout.write(`${JSON.stringify(resultToJson(outcome))}\n`);
+    const failed = await writeOut(stdout, `${JSON.stringify(resultToJson(outcome))}\n`);
+    if (failed) {
+      // The match was played, but its result is lost to whoever reads stdout: not a success (as `sheepfold bot`).
+      stderr.write(`sheepfold-node-bot: cannot write the result to stdout: ${failed.message}\n`);
+      return 1;
+    }
     return 0;
   } catch (error) {
     if (!(error instanceof SeatError)) throw error;

@@ -2,6 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import { Writable } from 'node:stream';
 import { actionIndex, arenaClient, checkAddress, createRng, decisionView, DEFAULT_MAX_MESSAGE_BYTES, grpc, main, parseConfig, playSeat, randomBot, resultToJson, SeatError, seatTaken, statusName, UsageError, connectionTrouble } from '../src/index.js';
 import { loadSheepfold } from '../src/proto.js';
 import { startProxy } from '../testkit/proxy.js';
@@ -447,6 +448,38 @@ function thinkingOnFirst() {
   };
   return { decided, decide, release: () => release() };
 }
+
+describe('sheepfold-node-bot whose stdout cannot be written (a full disk: >/dev/full)', () => {
+  test('says it could not write the result and exits 1, rather than crashing on an unhandled error event', { timeout: 30_000 }, async () => {
+    const server = await startLargeDecisionServer();
+    try {
+      // As process.stdout to /dev/full: the write fails, and the stream then emits 'error'.
+      const full = new Writable({
+        write(chunk, encoding, done) {
+          done(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+        },
+      });
+      let err = '';
+      const status = await main(['--server', server.address, '--match', 'm', '--token', 't', '--max-message-bytes', String(LARGE_SERVER)], {}, {
+        stdout: full,
+        stderr: { write: (text) => (err += text) },
+      });
+      await new Promise((resolve) => setImmediate(resolve)); // the stream's 'error' event comes after the write's callback
+      assert.equal(status, 1, err);
+      assert.match(err, /^sheepfold-node-bot: cannot write the result to stdout: ENOSPC: no space left on device, write$/m);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('--help to such a stdout says so and exits 1', async () => {
+    const full = new Writable({ write: (chunk, encoding, done) => done(new Error('ENOSPC: no space left on device, write')) });
+    let err = '';
+    assert.equal(await main(['--help'], {}, { stdout: full, stderr: { write: (text) => (err += text) } }), 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.match(err, /^sheepfold-node-bot: cannot write the usage to stdout: ENOSPC/);
+  });
+});
 
 describe('playSeat on a stream that drops while decide is thinking', () => {
   test('what the dropped stream still had queued is not decided nor shown after the rejoin', async () => {
