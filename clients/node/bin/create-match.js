@@ -2,13 +2,20 @@
 // Creates one match and prints its id and seat tokens as JSON: a way to set up a
 // match by hand for trying a bot (`sheepfold match` plays the seats itself instead).
 import { parseArgs } from 'node:util';
-import { arenaClient, statusName, unary, writeOut } from '../src/index.js';
+import { arenaClient, checkAddress, endedWith, unary, writeOut } from '../src/index.js';
+import { integer, seconds, UsageError } from '../src/config.js';
+import { SEED_MAX } from '../src/rng.js';
+
+/** The longest --decision-seconds, as `sheepfold create` takes. */
+const MAX_DECISION_SECONDS = 3600;
 
 const USAGE = `usage: create-match.js --game NAME [--players N] [--option KEY=VALUE]...
                        [--seed N] [--decision-seconds S] [--server HOST:PORT] [--admin-token T]
 
 Prints {"match_id", "seed", "seat_tokens"} as one JSON line. --server defaults to
-$SHEEPFOLD_SERVER or 127.0.0.1:50051, --admin-token to $SHEEPFOLD_ADMIN_TOKEN.`;
+$SHEEPFOLD_SERVER or 127.0.0.1:50051, --admin-token to $SHEEPFOLD_ADMIN_TOKEN.
+--seed is 0 to 18446744073709551615, --decision-seconds 0 to 3600 (0: the server's
+default); a number out of range or not a number is a usage error (exit 2).`;
 
 async function run() {
   const { values } = parseArgs({
@@ -38,15 +45,23 @@ async function run() {
     if (at < 1) throw new Error(`--option wants KEY=VALUE, not ${pair}`);
     options[pair.slice(0, at)] = pair.slice(at + 1);
   }
+  // Checked here, as `sheepfold create` does: on the wire "abc" would go as seed 0, 2^64 + x as seed x,
+  // players "abc" as 0 and 2.5 as 2, and a malformed address would fail only when dialled.
   const request = {
     game: values.game,
-    players: Number(values.players),
+    players: Number(integer('--players', values.players, { max: 2 ** 31 - 1 })),
     options,
-    clock: { decision_seconds: Number(values['decision-seconds'] ?? 0) },
+    clock: { decision_seconds: values['decision-seconds'] === undefined ? 0 : seconds('--decision-seconds', values['decision-seconds'], MAX_DECISION_SECONDS) },
     admin_token: values['admin-token'] ?? process.env.SHEEPFOLD_ADMIN_TOKEN ?? '',
   };
-  if (values.seed !== undefined) request.seed = values.seed;
-  const client = arenaClient(values.server ?? (process.env.SHEEPFOLD_SERVER || '127.0.0.1:50051'));
+  if (values.seed !== undefined) request.seed = integer('--seed', values.seed, { max: SEED_MAX }).toString();
+  const address = values.server ?? (process.env.SHEEPFOLD_SERVER || '127.0.0.1:50051');
+  try {
+    checkAddress(address);
+  } catch (error) {
+    throw new UsageError(`--server ${error.message}`);
+  }
+  const client = arenaClient(address);
   try {
     const created = await unary(client, 'CreateMatch', request);
     const made = `${JSON.stringify({ match_id: created.match_id, seed: created.seed, seat_tokens: created.seat_tokens })}\n`;
@@ -58,7 +73,7 @@ async function run() {
     }
     return 0;
   } catch (error) {
-    process.stderr.write(`create-match: ${statusName(error.code)}: ${error.details ?? error.message}\n`);
+    process.stderr.write(`create-match: ${endedWith(address, error.code, error.details ?? error.message)}\n`);
     return 1;
   } finally {
     client.close();

@@ -50,7 +50,7 @@ export function shown(text) {
   return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value);
 }
 
-function integer(name, text, { min = 0, max = null } = {}) {
+export function integer(name, text, { min = 0, max = null } = {}) {
   if (!/^-?\d+$/.test(String(text).trim())) throw new UsageError(`${name} must be an integer, got ${shown(text)}`);
   const value = BigInt(String(text).trim());
   if (value < BigInt(min)) throw new UsageError(`${name} must be at least ${min}, got ${shown(text)}`);
@@ -58,7 +58,7 @@ function integer(name, text, { min = 0, max = null } = {}) {
   return value;
 }
 
-function seconds(name, text, max) {
+export function seconds(name, text, max) {
   const trimmed = String(text).trim();
   // Decimal seconds only: Number() would also take "", "0x10" and "1e3".
   if (!/^\d+(\.\d*)?$|^\.\d+$/.test(trimmed)) throw new UsageError(`${name} must be a number of seconds, got ${shown(text)}`);

@@ -40,6 +40,34 @@ describe('the Node bot programs against a real server', () => {
     assert.match(refused.stderr, /INVALID_ARGUMENT: unknown game/);
   });
 
+  test('create-match.js refuses numbers it would send as others, and a malformed address, before connecting (exit 2)', HANG, async () => {
+    // proto-loader sent "abc" as seed 0 and 2^64 + x as x, and Number() players "abc" as 0 and 2.5 as 2.
+    const refusals = [
+      [['--seed', 'abc'], /^create-match: --seed must be an integer, got "abc"$/m],
+      [['--seed', '18446744073709551616'], /^create-match: --seed must be at most 18446744073709551615, got "18446744073709551616"$/m],
+      [['--players', 'abc'], /^create-match: --players must be an integer, got "abc"$/m],
+      [['--players', '2.5'], /^create-match: --players must be an integer/m],
+      [['--players', '99999999999'], /^create-match: --players must be at most 2147483647/m],
+      [['--decision-seconds', 'xyz'], /^create-match: --decision-seconds must be a number of seconds, got "xyz"$/m],
+      [['--server', 'not an address:xx'], /^create-match: --server "not an address:xx"/m],
+    ];
+    for (const [flags, said] of refusals) {
+      const run = await runBot(['--server', server.address, '--game', 'sheep-n-sheep', ...flags], {}, CREATE_MATCH);
+      assert.equal(run.code, 2, `${flags.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, said);
+      assert.equal(run.stdout, '');
+    }
+    const made = await runBot(['--server', server.address, '--game', 'sheep-n-sheep', '--seed', '18446744073709551615'], {}, CREATE_MATCH);
+    assert.equal(made.code, 0, made.stderr);
+    assert.equal(JSON.parse(made.stdout).seed, '18446744073709551615');
+    // A server that is not there, in our words (as `sheepfold create`), not grpc-js's.
+    const proxy = await startProxy(1);
+    await proxy.close();
+    const away = await runBot(['--server', proxy.address, '--game', 'sheep-n-sheep'], {}, CREATE_MATCH);
+    assert.equal(away.code, 1);
+    assert.equal(away.stderr, `create-match: UNAVAILABLE: cannot reach the server at ${proxy.address}: connection refused\n`);
+  });
+
   test('`sheepfold create` sets up a match that two Node bot processes then play', HANG, async () => {
     const made = await runBot(
       ['-m', 'cli', 'create', '--server', server.address, '--game', 'sheep-n-sheep', '--players', '2', '--seed', '31', '--json'],
