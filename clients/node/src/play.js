@@ -205,6 +205,12 @@ export async function playSeat(options) {
     // The wire carries a seat as an int32: 4294967296 would wrap round to seat 0. Say so before connecting.
     throw new RangeError(`seat ${String(seat).slice(0, 40)} is out of range: a seat is a 32-bit signed whole number`);
   }
+  for (const [name, value] of [['matchId', matchId], ['token', token]]) {
+    // Unset (SHEEPFOLD_MATCH missing from the environment) it would go as "", and the server say "no match ''".
+    if (typeof value !== 'string' || !value) {
+      throw new TypeError(`${name} must be a string that is not empty, not ${value === '' ? '""' : String(value).slice(0, 40)}`);
+    }
+  }
   if (typeof decide !== 'function') {
     // Said before joining: it would otherwise take the seat and fail at the first decision.
     throw new TypeError(`decide must be a function (view) -> action index, not ${String(decide).slice(0, 40)}`);

@@ -305,6 +305,18 @@ describe('playSeat', () => {
     }
   });
 
+  test('a missing match id or token (SHEEPFOLD_MATCH unset) is refused before connecting, not sent as ""', async () => {
+    // The README's sample reads them from the environment: unset, the server was asked for match '' ("no match ''").
+    const options = { address: '127.0.0.1:1', matchId: 'm', token: 't', decide: () => 0, maxReconnects: 0 };
+    for (const [name, value] of [['matchId', undefined], ['matchId', ''], ['token', undefined], ['token', 42]]) {
+      await assert.rejects(playSeat({ ...options, [name]: value }), (error) => {
+        assert.ok(error instanceof TypeError, `${name} ${value}: ${error}`);
+        assert.equal(error.message, `${name} must be a string that is not empty, not ${value === '' ? '""' : value}`);
+        return true;
+      });
+    }
+  });
+
   test('a maxMessageBytes below 1 MiB or past what gRPC takes is refused before connecting', async () => {
     const options = { address: '127.0.0.1:1', matchId: 'm', token: 't', decide: () => 0, maxReconnects: 0 };
     for (const maxMessageBytes of [0, 65_536, 1024 * 1024 - 1, 2 ** 31, 1_048_576.5, '4194304']) {
