@@ -6,4 +6,4 @@ export { checkAddress } from './address.js';
 export { createLogger, silentLogger } from './log.js';
 export { parseConfig, UsageError, USAGE } from './config.js';
 export { resultToJson, randomBot, main, writeOut } from './main.js';
-export { connectionTrouble } from './reason.js';
+export { connectionTrouble, ourWords, NOT_A_GAME_PORT } from './reason.js';

@@ -3,7 +3,7 @@
 import { arenaClient, checkMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, grpc, unary } from './proto.js';
 import { silentLogger } from './log.js';
 import { checkAddress } from './address.js';
-import { connectionTrouble } from './reason.js';
+import { ourWords } from './reason.js';
 
 const { status } = grpc;
 
@@ -52,12 +52,12 @@ export function statusName(code) {
 }
 
 /**
- * How a stream that failed with `code` ended, as the log and the give-up message say it: grpc-js's own
- * words for a lost or failed connection in ours ("the game server at ADDR went away", as clients/connect.py's
- * went_away), anything else as the server said it.
+ * How a call that failed with `code` ended, as the log, the give-up message and create-match.js say it:
+ * grpc-js's own words for a lost or failed connection in ours ("the game server at ADDR went away", as
+ * clients/connect.py's went_away), UNIMPLEMENTED with what it means (`ourWords`).
  */
 export function endedWith(address, code, details) {
-  return `${statusName(code)}: ${connectionTrouble(address, code, details) ?? details}`;
+  return `${statusName(code)}: ${ourWords(address, code, details)}`;
 }
 
 /** The server refused the seat for good (bad token, wrong seat, replaced by a newer join...). */
@@ -247,7 +247,7 @@ export async function playSeat(options) {
         }
         const details = error.details ?? String(error.message);
         if (!shouldRejoin(code, error.joinedThisStream === true, details)) {
-          throw new SeatError(code, tooLarge(code, details) ? `${details}: ${TOO_LARGE_HINT}` : details);
+          throw new SeatError(code, tooLarge(code, details) ? `${details}: ${TOO_LARGE_HINT}` : ourWords(address, code, details));
         }
         outcome = {
           ended: endedWith(address, code, error.details ?? error.message),

@@ -41,3 +41,17 @@ export function connectionTrouble(address, code, details) {
   return null;
 }
 
+
+/** What an address without the game service is (a --health-port, another program's gRPC server), as clients/connect.py says it. */
+export const NOT_A_GAME_PORT = 'the address is not a Sheepfold game port; a --health-port answers health checks alone';
+
+/**
+ * A failed call's details as a user reads them: grpc-js's words for the connection in ours (`connectionTrouble`),
+ * UNIMPLEMENTED with what it means here (grpc-js says only "Method not found!"), anything else as it came.
+ */
+export function ourWords(address, code, details) {
+  const trouble = connectionTrouble(address, code, details);
+  if (trouble) return trouble;
+  if (code === grpc.status.UNIMPLEMENTED) return `${details} (no sheepfold.v1.Arena there: ${NOT_A_GAME_PORT})`;
+  return details;
+}

@@ -906,6 +906,21 @@ describe('a server that goes away, said in our words as the Python SDK says it',
     );
   });
 
+  test('a port without the game service (a --health-port) says so, as sheepfold bot does, not only "Method not found!"', { timeout: 20_000 }, async () => {
+    const bare = new grpc.Server(); // no Arena service, as a health-only port
+    const port = await new Promise((resolve, reject) => bare.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+    try {
+      await assert.rejects(playSeat({ address: `127.0.0.1:${port}`, matchId: 'm', token: 't', decide: () => 0 }), (error) => {
+        assert.ok(error instanceof SeatError, String(error));
+        assert.equal(error.code, grpc.status.UNIMPLEMENTED);
+        assert.match(error.message, /^UNIMPLEMENTED: .+ \(no sheepfold\.v1\.Arena there: the address is not a Sheepfold game port; a --health-port answers health checks alone\)$/);
+        return true;
+      });
+    } finally {
+      bare.forceShutdown();
+    }
+  });
+
   test('connectionTrouble leaves any other words as they are', () => {
     const { UNAVAILABLE, INTERNAL } = grpc.status;
     assert.equal(connectionTrouble('h:1', UNAVAILABLE, 'No connection established. Last error: Failed to connect (2026-12-06T18:31:14.688Z). Resolution note: '), 'cannot reach the server at h:1: the server closed the connection (if it serves TLS, connect with TLS)');
