@@ -15,6 +15,8 @@ const CAUSES = [
   [/ECONNRESET|EPIPE/, 'the server closed the connection'],
   // The connection closed before the server's HTTP/2 settings came: a TLS server met without TLS,
   // or a port that is not gRPC.
+  // Node's http2 on an answer that is not HTTP/2 (a web server, the web viewer's port).
+  [/^Protocol error/, 'it does not speak gRPC (it answered in something other than HTTP/2: a web server?)'],
   [/^Failed to connect/, 'the server closed the connection (if it serves TLS, connect with TLS)'],
 ];
 

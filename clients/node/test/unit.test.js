@@ -925,6 +925,8 @@ describe('a server that goes away, said in our words as the Python SDK says it',
     const { UNAVAILABLE, INTERNAL } = grpc.status;
     assert.equal(connectionTrouble('h:1', UNAVAILABLE, 'No connection established. Last error: Failed to connect (2026-12-06T18:31:14.688Z). Resolution note: '), 'cannot reach the server at h:1: the server closed the connection (if it serves TLS, connect with TLS)');
     assert.equal(connectionTrouble('h:1', UNAVAILABLE, 'No connection established. Last error: Error: getaddrinfo ENOTFOUND h. Resolution note: '), 'cannot reach the server at h:1: the host name does not resolve');
+    // A port that answers in HTTP/1 (a web server, the web viewer): Node's http2 says only "Protocol error".
+    assert.equal(connectionTrouble('h:1', UNAVAILABLE, 'No connection established. Last error: Error: Protocol error. Resolution note: '), 'cannot reach the server at h:1: it does not speak gRPC (it answered in something other than HTTP/2: a web server?)');
     assert.equal(connectionTrouble('h:1', UNAVAILABLE, 'read ECONNRESET'), 'the game server at h:1 went away');
     assert.equal(connectionTrouble(undefined, UNAVAILABLE, 'Connection dropped'), 'the game server went away');
     assert.equal(connectionTrouble('h:1', UNAVAILABLE, 'the server is shutting down'), null, "a server's own words");
