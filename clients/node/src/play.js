@@ -3,7 +3,7 @@
 import { arenaClient, checkMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, grpc, unary } from './proto.js';
 import { silentLogger } from './log.js';
 import { checkAddress } from './address.js';
-import { ourWords } from './reason.js';
+import { misconfigured, ourWords } from './reason.js';
 
 const { status } = grpc;
 
@@ -257,6 +257,12 @@ export async function playSeat(options) {
         };
       }
       if (outcome.result) return summary(outcome.result, session, matchId);
+      if (!session.joinedOnce && misconfigured(outcome.ended)) {
+        // Never joined, and the connection's settings are wrong (TLS on one side only, a port that does not
+        // speak gRPC): the same answer would come for rejoinSeconds. A seat that has joined keeps rejoining.
+        const code = outcome.code ?? status.UNAVAILABLE;
+        throw new SeatError(code, outcome.ended.slice(`${statusName(code)}: `.length));
+      }
       // grpc may report a stream that a newer join replaced (ABORTED) as INTERNAL when a write failed as it
       // ended (grpc/grpc#36066): rejoining would take the seat back from the newer stream, which may do the
       // same back. So, as clients/sdk.py does, GetMatch is asked first: a seat another stream holds stops here.

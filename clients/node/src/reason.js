@@ -24,6 +24,15 @@ const CAUSES = [
 // its socket, the network dropped. A server's own UNAVAILABLE (shutting down, its database away) says more.
 const LOST = /^Connection dropped$|ECONNRESET|EPIPE|GOAWAY|socket closed|Stream removed/i;
 
+/**
+ * Whether our words for a failure say the connection's settings are wrong (a TLS server met without TLS, a port
+ * that does not speak gRPC) rather than the server away, as clients/connect.py's misconfigured: asking again
+ * cannot help.
+ */
+export function misconfigured(words) {
+  return /if it serves TLS, connect with TLS|it does not speak gRPC/.test(String(words));
+}
+
 const at = (address) => (address ? ` at ${address}` : '');
 
 /**

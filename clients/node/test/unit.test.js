@@ -921,6 +921,23 @@ describe('a server that goes away, said in our words as the Python SDK says it',
     }
   });
 
+  test('a port that does not speak gRPC is given up on at once, before any join: asking again cannot help', { timeout: 20_000 }, async () => {
+    // An HTTP/1 server (the web viewer's port, say): without the seat ever joined, retrying it for
+    // rejoinSeconds (90 s) only delayed the same answer.
+    const web = net.createServer((socket) => socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n'));
+    await new Promise((resolve) => web.listen(0, '127.0.0.1', resolve));
+    const address = `127.0.0.1:${web.address().port}`;
+    try {
+      await assert.rejects(playSeat({ address, matchId: 'm', token: 't', decide: () => 0, maxReconnects: 3, backoffMs: 1 }), (error) => {
+        assert.ok(error instanceof SeatError, String(error));
+        assert.equal(error.message, `UNAVAILABLE: cannot reach the server at ${address}: it does not speak gRPC (it answered in something other than HTTP/2: a web server?)`);
+        return true;
+      });
+    } finally {
+      web.close();
+    }
+  });
+
   test('connectionTrouble leaves any other words as they are', () => {
     const { UNAVAILABLE, INTERNAL } = grpc.status;
     assert.equal(connectionTrouble('h:1', UNAVAILABLE, 'No connection established. Last error: Failed to connect (2026-12-06T18:31:14.688Z). Resolution note: '), 'cannot reach the server at h:1: the server closed the connection (if it serves TLS, connect with TLS)');
