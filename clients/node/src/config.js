@@ -93,6 +93,8 @@ export function parseConfig(argv, env = {}) {
   }
   if (parsed.help) return { help: true };
   const pick = (flag, variable) => parsed[flag] ?? (env[variable] || undefined);
+  // What a usage error calls a setting: the variable it came from, when no flag gave it (as `sheepfold bot`).
+  const named = (flag, variable) => (parsed[flag] === undefined && env[variable] ? `$${variable} (--${flag})` : `--${flag}`);
   const config = {
     help: false,
     address: pick('server', 'SHEEPFOLD_SERVER') ?? '127.0.0.1:50051',
@@ -110,20 +112,20 @@ export function parseConfig(argv, env = {}) {
     .map(([flag, variable]) => `--${flag} (or ${variable})`);
   if (missing.length) throw new UsageError(`missing ${missing.join(' and ')}`);
   // grpc-js throws on an empty target (a stack trace, not a reason): say what is wrong instead.
-  if (!config.address.trim()) throw new UsageError(`--server must be HOST:PORT, got ${shown(config.address)}`);
+  if (!config.address.trim()) throw new UsageError(`${named('server', 'SHEEPFOLD_SERVER')} must be HOST:PORT, got ${shown(config.address)}`);
   // A typo ("not an address:xx", port 99999) is not a server to wait for: grpc-js would fail it only
   // when dialling, and the bot would retry it as an unreachable server until it gave up.
   try {
     checkAddress(config.address);
   } catch (error) {
-    throw new UsageError(`--server ${error.message}`);
+    throw new UsageError(`${named('server', 'SHEEPFOLD_SERVER')} ${error.message}`);
   }
   const seat = pick('seat', 'SHEEPFOLD_SEAT');
   // The wire carries a seat as an int32: a larger number would wrap round (4294967296 is seat 0).
-  if (seat !== undefined) config.seat = Number(integer('--seat', seat, { max: 2 ** 31 - 1 }));
+  if (seat !== undefined) config.seat = Number(integer(named('seat', 'SHEEPFOLD_SEAT'), seat, { max: 2 ** 31 - 1 }));
   const seed = pick('seed', 'SHEEPFOLD_SEED');
   // 64 bits, as createRng takes: a larger seed would play as another one (2**64 as 0).
-  if (seed !== undefined) config.seed = integer('--seed', seed, { min: SEED_MIN, max: SEED_MAX });
+  if (seed !== undefined) config.seed = integer(named('seed', 'SHEEPFOLD_SEED'), seed, { min: SEED_MIN, max: SEED_MAX });
   if (parsed['max-reconnects'] !== undefined) {
     // Past 2**53 - 1 a Number is no longer a whole count (400 digits make Infinity, which playSeat refuses).
     config.maxReconnects = Number(integer('--max-reconnects', parsed['max-reconnects'], { max: Number.MAX_SAFE_INTEGER }));

@@ -64,6 +64,14 @@ describe('parseConfig', () => {
     assert.throws(() => config('--max-message-bytes', '2147483648'), /--max-message-bytes must be at most 2147483647/);
   });
 
+  test('a malformed value from the environment names its variable, which no flag on the command line showed', () => {
+    assert.throws(() => parseConfig([], { ...env, SHEEPFOLD_SEED: 'abc' }), /^Error: \$SHEEPFOLD_SEED \(--seed\) must be an integer, got "abc"$/);
+    assert.throws(() => parseConfig([], { ...env, SHEEPFOLD_SEAT: '-1' }), /^Error: \$SHEEPFOLD_SEAT \(--seat\) must be at least 0/);
+    assert.throws(() => parseConfig([], { ...env, SHEEPFOLD_SERVER: 'no port' }), /^Error: \$SHEEPFOLD_SERVER \(--server\) "no port"/);
+    // A flag is named as the flag.
+    assert.throws(() => parseConfig(['--seed', 'abc'], env), /^Error: --seed must be an integer/);
+  });
+
   test('an empty environment variable counts as unset', () => {
     assert.throws(() => parseConfig([], { ...env, SHEEPFOLD_TOKEN: '' }), /missing --token \(or SHEEPFOLD_TOKEN\)/);
   });
@@ -74,7 +82,7 @@ describe('parseConfig', () => {
     assert.throws(() => parseConfig(['--match', 'm', '--token', 't', '--seat=-1'], {}), /--seat must be at least 0/);
     // An int32 on the wire: 4294967296 would wrap round to seat 0 and join a seat nobody named.
     assert.throws(() => parseConfig(['--match', 'm', '--token', 't', '--seat', '4294967296'], {}), /--seat must be at most 2147483647/);
-    assert.throws(() => parseConfig([], { ...env, SHEEPFOLD_SEAT: '2147483648' }), /--seat must be at most/);
+    assert.throws(() => parseConfig([], { ...env, SHEEPFOLD_SEAT: '2147483648' }), /\$SHEEPFOLD_SEAT \(--seat\) must be at most/);
     assert.equal(parseConfig(['--match', 'm', '--token', 't', '--seat', '2147483647'], {}).seat, 2 ** 31 - 1);
     assert.throws(() => parseConfig(['--match', 'm', '--token', 't', '--log-level', 'loud'], {}), /--log-level/);
     assert.throws(() => parseConfig(['--colour', 'red'], {}), UsageError);
@@ -134,7 +142,7 @@ describe('seeds', () => {
   test('a seed past 64 bits is a usage error, not another seed in disguise', () => {
     // 2**64 used to play exactly as seed 0, 2**64 + 7 as seed 7.
     assert.throws(() => parseConfig([...base, '--seed', '18446744073709551616'], {}), (error) => error instanceof UsageError && /--seed must be at most 18446744073709551615/.test(error.message));
-    assert.throws(() => parseConfig(base, { SHEEPFOLD_SEED: '99999999999999999999999999' }), /--seed must be at most/);
+    assert.throws(() => parseConfig(base, { SHEEPFOLD_SEED: '99999999999999999999999999' }), /\$SHEEPFOLD_SEED \(--seed\) must be at most/);
     assert.throws(() => parseConfig([...base, '--seed=-9223372036854775809'], {}), /--seed must be at least -9223372036854775808/);
     assert.equal(parseConfig([...base, '--seed', '18446744073709551615'], {}).seed, 2n ** 64n - 1n);
     assert.equal(parseConfig([...base, '--seed=-9223372036854775808'], {}).seed, -(2n ** 63n));
