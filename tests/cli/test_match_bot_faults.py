@@ -48,7 +48,7 @@ def test_a_blocking_on_event_costs_only_its_own_seat() -> None:
     `match` hung until killed."""
     done = sheepfold(
         "match", "--game", "sheep-showdown", "--players", "2",
-        "--bots", "random,tests.cli.bots.faulty_bots:EventSleepyBot", "--seed", "5",
+        "--bots", "random,tests.tournament.tournament_test_bots:EventHangingBot", "--seed", "5",
         "--decision-seconds", "0.5", "--json",
         timeout=15,  # under the 20 s the bot blocks for
     )  # fmt: skip

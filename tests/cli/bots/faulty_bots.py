@@ -17,19 +17,6 @@ class SleepyBot:
         return 0
 
 
-class EventSleepyBot:
-    """Plays the first action at once; its `on_event` blocks for 20 s."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-
-    def decide(self, decision: DecisionView) -> int:
-        return 0
-
-    def on_event(self, event: object) -> None:
-        time.sleep(20)
-
-
 class EventRaisingBot:
     """Plays the first action; its `on_event` raises."""
 
