@@ -6,23 +6,15 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.cli.helpers import sheepfold
 
 LONG = "cup-" + "x" * 146  # 150 characters
 
 
 def _sheepfold(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cli", "tournament", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return sheepfold("tournament", *args, timeout=120)
 
 
 def _config(folder: Path, name: str) -> Path:
