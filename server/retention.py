@@ -11,7 +11,7 @@ import time
 import structlog
 
 from server.retention_policy import Retention
-from server.storage import StoreUnavailable, StoreWorker
+from server.storage import StoreRefused, StoreUnavailable, StoreWorker
 
 BATCH = 200
 
@@ -32,7 +32,8 @@ async def keep_pruning(store: StoreWorker, retention: Retention) -> None:
     while True:
         try:
             removed = await prune_once(store, retention)
-        except StoreUnavailable as error:
+        except (StoreUnavailable, StoreRefused) as error:
+            # Refused (a damaged file): logged by the writer; tried again next time.
             log.warning("pruning finished matches postponed", error=str(error))
         else:
             if removed:

@@ -285,7 +285,16 @@ class SqliteStore:
                 )
             ]
             self._db.executemany("DELETE FROM moves WHERE match_id = ?", doomed)
-            self._db.executemany("DELETE FROM matches WHERE match_id = ?", doomed)
+            deleted = self._db.executemany("DELETE FROM matches WHERE match_id = ?", doomed)
+            if deleted.rowcount < len(doomed):
+                # A damaged index of match ids lists no match the table holds:
+                # deleting by id deletes nothing and raises nothing, and the
+                # same matches were selected again, batch after batch, for ever.
+                raise sqlite3.DatabaseError(
+                    f"its index of match ids is damaged: {len(doomed) - deleted.rowcount} of "
+                    f"{len(doomed)} matches to delete were not found by id (back the file up, "
+                    "then run sqlite3 on it with 'REINDEX;' and 'PRAGMA integrity_check;')"
+                )
         return len(doomed)
 
     def vacuum(self) -> None:
