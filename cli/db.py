@@ -192,6 +192,7 @@ def _explain(error: sqlite3.Error, args: argparse.Namespace) -> str:
 
 
 def run_info(args: argparse.Namespace) -> int:
+    from server.sqlite_store import StoreError
     from tournament.store_read import read_connection
 
     db = _inspect(args)
@@ -203,6 +204,8 @@ def run_info(args: argparse.Namespace) -> int:
         version, counts, data_bytes = read_connection(
             args.db, _version_counts_and_data_bytes, timeout=args.wait
         )
+    except StoreError as error:  # its schema version changed since _inspect read it
+        return _fail(f"{args.db}: {error}")
     except sqlite3.Error as error:
         return _fail(_explain(error, args))
     version = int(version or 0)
@@ -228,9 +231,10 @@ def run_info(args: argparse.Namespace) -> int:
 def _version_counts_and_data_bytes(
     db: sqlite3.Connection,
 ) -> tuple[int | None, dict[str, int], int]:
+    from server.sqlite_schema import read_schema_version
     from server.sqlite_store import match_counts
 
-    (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    version = read_schema_version(db)
     (page_size,) = db.execute("PRAGMA page_size").fetchone()
     (pages,) = db.execute("PRAGMA page_count").fetchone()
     (free,) = db.execute("PRAGMA freelist_count").fetchone()

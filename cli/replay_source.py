@@ -18,7 +18,7 @@ from cli.db import database_file_problem
 from games.options import brief
 from server.files import folder_hint
 from server.records import DamagedRecord, StoredMatch, stored_result
-from server.sqlite_schema import SCHEMA_VERSION
+from server.sqlite_schema import SCHEMA_VERSION, read_schema_version
 from server.sqlite_store import SqliteStore, load_match
 from server.sqlite_store import StoreError as ServerStoreError
 from server.summaries import clock_settings
@@ -112,7 +112,7 @@ def _from_server(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
             stored = _migrated_and_read(path, match_id)
     except StoreLocked as error:
         raise SourceError(str(error)) from None
-    except sqlite3.DatabaseError as error:
+    except (ServerStoreError, sqlite3.DatabaseError) as error:
         raise SourceError(f"{path}: {error}") from None
     except DamagedRecord as error:  # a row edited by hand: GetReplay's DATA_LOSS
         raise SourceError(str(error)) from None
@@ -135,8 +135,7 @@ class _OtherSchema(Exception):
 def _read_current(db: sqlite3.Connection, match_id: str) -> StoredMatch | None:
     """The match, read through a connection that cannot write, from a file of
     this server's schema (_OtherSchema for any other)."""
-    (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
-    if int(version or 0) != SCHEMA_VERSION:
+    if read_schema_version(db) != SCHEMA_VERSION:
         raise _OtherSchema
     return load_match(db, match_id)
 

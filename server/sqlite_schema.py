@@ -99,8 +99,39 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 def schema_version(db: sqlite3.Connection) -> int:
     db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-    row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
-    return int(row[0] or 0)
+    return read_schema_version(db)
+
+
+DAMAGED = "edited by hand or damaged"
+
+
+def read_schema_version(db: sqlite3.Connection) -> int:
+    """The highest version in schema_version (0: none, in a file with no
+    tables of the server's yet). StoreError for a value no server writes (text,
+    bytes, 0, a negative or fractional number: int() once raised a traceback on
+    text, and 0 ran every migration again over the tables, "table matches
+    already exists"), or for the server's tables with no version beside them."""
+    versions = [row[0] for row in db.execute("SELECT version FROM schema_version")]
+    for version in versions:
+        if type(version) is not int or version < 1:
+            shown = repr(version)
+            if len(shown) > 40:
+                shown = f"{shown[:40]}..."
+            raise StoreError(
+                f"the database's schema version is {shown}, which no Sheepfold server "
+                f"writes (a whole number from 1): {DAMAGED}"
+            )
+    if (
+        not versions
+        and db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'matches'"
+        ).fetchone()
+    ):
+        raise StoreError(
+            f"the database has the server's tables but no schema version "
+            f"(its schema_version table is empty): {DAMAGED}"
+        )
+    return max(versions, default=0)
 
 
 SERVER_TABLES = frozenset({"schema_version", "matches", "moves"})
@@ -126,7 +157,7 @@ def _stored_version(db: sqlite3.Connection) -> int:
     ).fetchone()
     if found is None:
         return 0
-    return int(db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0)
+    return read_schema_version(db)
 
 
 def refuse_newer(db: sqlite3.Connection) -> None:
