@@ -69,7 +69,7 @@ def run_health(args: argparse.Namespace) -> int:
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-    from clients.connect import reason_at
+    from clients.connect import our_details, reason_at
 
     credentials = client_credentials(args, "health", args.addr)
     try:
@@ -83,6 +83,7 @@ def run_health(args: argparse.Namespace) -> int:
             if error.code() == grpc.StatusCode.NOT_FOUND
             else "no details"
         )
+        details = our_details(error.code(), details)
         if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
             details = asyncio.run(reason_at(args.addr, error, args.timeout))
         # Prefixed as every other command's lines on stderr; the answer on

@@ -186,12 +186,31 @@ def refusal(error: grpc.RpcError) -> str:
     return refusal_text(code or grpc.StatusCode.UNKNOWN, details)
 
 
+# gRPC's words for a request past the server's receive limit, refused before the
+# server reads it: "SERVER: Received message larger than max (100036 vs. 16384)".
+_SERVER_TOO_LARGE = re.compile(r"SERVER: Received message larger than max \((\d+) vs\. (\d+)\)")
+
+
+def our_details(code: grpc.StatusCode, details: str) -> str:
+    """A status's details, with gRPC's own words for a request too large for the
+    server said in ours (every command printed them as they came)."""
+    found = _SERVER_TOO_LARGE.fullmatch(details.strip())
+    if code == grpc.StatusCode.RESOURCE_EXHAUSTED and found:
+        sent, limit = (int(n) for n in found.groups())
+        return (
+            f"the request is {sent:,} bytes, more than the {limit:,} the server takes "
+            "(serve --max-request-bytes): is a value given far too long?"
+        )
+    return details
+
+
 def refusal_text(code: grpc.StatusCode, details: str) -> str:
     """`refusal` of a status code and its details."""
     if code == grpc.StatusCode.DEADLINE_EXCEEDED and details in ("", GRPC_DEADLINE_WORDS):
         # The client's own deadline passed: no answer came, and gRPC's words say
         # nothing of why (a server that says DEADLINE_EXCEEDED says why itself).
         details = NO_ANSWER
+    details = our_details(code, details)
     text = f"{code.name}: {details}"
     admin = code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
     if admin and "admin token" in details:
