@@ -93,3 +93,30 @@ def test_the_servers_pruning_gives_up_on_a_damaged_index_and_tries_again_later(
             await worker.close()
 
     asyncio.run(prune())
+
+
+def test_the_servers_pruning_goes_on_after_a_refused_batch() -> None:
+    """keep_pruning caught only StoreUnavailable: a refusal (a damaged file)
+    ended its task without a word, and nothing was pruned again until a restart."""
+    from server.retention import keep_pruning
+
+    calls: list[int] = []
+
+    class Refusing:
+        async def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
+            calls.append(batch)
+            if len(calls) == 1:
+                raise StoreRefused("the database refused to prune: disk image is malformed")
+            return 0
+
+    async def run() -> None:
+        task = asyncio.create_task(keep_pruning(Refusing(), Retention(count=0, every=0.01)))  # type: ignore[arg-type]
+        for _ in range(500):
+            if len(calls) >= 2 or task.done():
+                break
+            await asyncio.sleep(0.01)
+        assert not task.done(), task.exception()
+        task.cancel()
+
+    asyncio.run(run())
+    assert len(calls) >= 2, "pruned again after the refusal"
