@@ -71,10 +71,22 @@ def may_be_ctrl_c() -> bool:
 def passes_through(error: BaseException) -> bool:
     """Whether `error`, raised while a bot's call was awaited, is not the bot's
     mistake: the cancelling of the task that awaits it, or a Ctrl-C (see
-    may_be_ctrl_c), which still stops the program."""
-    return isinstance(error, asyncio.CancelledError) or (
-        isinstance(error, KeyboardInterrupt) and may_be_ctrl_c()
-    )
+    may_be_ctrl_c), which still stops the program. A CancelledError is the
+    task's own only while the task is being cancelled: one a bot raised itself
+    (nothing cancelled) was passed on as a cancelling, and ended `sheepfold
+    match` in a traceback through the SDK's frames."""
+    if isinstance(error, asyncio.CancelledError):
+        return being_cancelled()
+    return isinstance(error, KeyboardInterrupt) and may_be_ctrl_c()
+
+
+def being_cancelled() -> bool:
+    """Whether the task running here has been asked to cancel (True outside a task)."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no running loop
+        return True
+    return task is None or task.cancelling() > 0
 
 
 def bot_error(error: BaseException) -> BaseException:
