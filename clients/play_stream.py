@@ -95,6 +95,11 @@ class Progress:
     played: bool = False
     # The seat the server said this stream joined (None until it did).
     seat: int | None = None
+    # The last PlayError the server sent on this stream ("action index 9 is out
+    # of range 0..3"): a bot that answers out of range every time is asked again
+    # and again until the stream ends for its refusals, which says only "more
+    # than 100 rejected messages"; `play` then says what was refused.
+    refused: str | None = None
 
 
 async def play_stream(
@@ -111,7 +116,7 @@ async def play_stream(
     the stream's error (grpc.aio.AioRpcError) or StreamEnded, `progress`
     saying how far it got."""
     progress.joined = progress.played = False
-    progress.seat = None
+    progress.seat = progress.refused = None
     stub = arena_pb2_grpc.ArenaStub(channel)
     call = stub.Play(wait_for_ready=True)
     join = arena_pb2.Join(match_id=match_id, token=token, events_in_decisions=events_in_decisions)
@@ -191,6 +196,7 @@ async def _play_messages(
             game = response.joined.game
             log = log.bind(seat=response.joined.seat, game=game)
         elif kind == "error":
+            progress.refused = f"{status_name(response.error.code)}: {response.error.message}"
             log.warning(
                 "server refused an answer",
                 code=status_name(response.error.code),

@@ -68,6 +68,11 @@ RETRYABLE_BEFORE_JOINED = RETRYABLE | {
 # size (a match id or token far too long) is refused again however often sent.
 TOO_LARGE = "Received message larger than max"
 TOO_LARGE_HINT = "the join is larger than the server takes; check the match id and token"
+# The server's words for a stream it ended RESOURCE_EXHAUSTED for refusing more
+# than 100 of its messages (a bot that answers out of range every time, asked
+# again after each refusal), and what is said after them, with the last refusal.
+FLOODED = "rejected messages on this stream"
+REFUSED_ANSWERS = "the server refused this seat's answers, the last"
 
 
 def should_rejoin(code: grpc.StatusCode, joined: bool, details: str = "") -> bool:
@@ -202,6 +207,8 @@ async def play(
             if not should_rejoin(code, progress.joined, details):
                 if too_large(code, details):
                     details += f": {TOO_LARGE_HINT}"
+                elif FLOODED in details and progress.refused:
+                    details += f"; {REFUSED_ANSWERS}: {progress.refused}"
                 raise SeatError(code, details) from error
             if rejoins.over():
                 lost = went_away(address, error) or details  # not gRPC's "Stream removed"

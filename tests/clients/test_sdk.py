@@ -108,6 +108,30 @@ def test_an_index_out_of_range_goes_to_the_server_which_asks_again(wrong: int) -
     assert [line["code"] for line in refused] == ["INVALID_ARGUMENT"]
 
 
+class _AlwaysOutOfRange:
+    def decide(self, decision: DecisionView) -> int:
+        return 999
+
+
+def test_a_bot_out_of_range_every_time_is_told_why_its_seat_ended() -> None:
+    """The server asks again after each refusal, the bot answers out of range
+    again at once, and after 100 refusals the stream ends RESOURCE_EXHAUSTED
+    "more than 100 rejected messages": that alone was the seat's end, the
+    answer that was wrong only in log lines (or not at all with logs off)."""
+
+    async def scenario() -> None:
+        async with serving_here(ServerConfig()) as address:
+            created = await create_match(address, "sheep-and-garden", 1, seed=4)
+            await play(_AlwaysOutOfRange(), address, created.match_id, created.seat_tokens[0])
+
+    with structlog.testing.capture_logs(), pytest.raises(SeatError) as raised:
+        asyncio.run(scenario())
+    assert raised.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    said = str(raised.value)
+    assert "more than 100 rejected messages" in said, said
+    assert "action index 999 is out of range" in said, said
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
