@@ -259,7 +259,12 @@ def run_match(args: argparse.Namespace) -> int:
             outcome, crashed = run_interruptible(play_it())
     except SandboxUnavailable as error:
         raise SystemExit(f"sheepfold match: {error}") from None
-    except (SeatError, Unreachable) as error:
+    except SeatError as error:
+        # Which seat: one of several bots lost it (answers refused till the
+        # server ended its stream), or saw the server go first.
+        seat = "" if error.seat is None else f"seat {error.seat} ({specs[error.seat]}): "
+        raise SystemExit(f"sheepfold match: {seat}{error}") from None
+    except Unreachable as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     except BotRaised as error:
         print(error.report("match"), file=sys.stderr)

@@ -13,7 +13,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.bots.random_bot import RandomBot
 from clients.connect import LOOK_SECONDS, RPC_SECONDS, ensure_reachable, open_channel
 from clients.launch import BotCommand, BotFailure, BotProcess, Launcher, SandboxPolicy
-from clients.sdk import Bot, play
+from clients.sdk import Bot, SeatError, play
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +132,11 @@ async def play_match_with_commands(
 
     async def seat_task(seat: int, bot: Bot | CommandBot, token: str) -> None:
         if not isinstance(bot, CommandBot):
-            await play(bot, address, created.match_id, token, seat, credentials=credentials)
+            try:
+                await play(bot, address, created.match_id, token, seat, credentials=credentials)
+            except SeatError as error:
+                error.seat = seat  # which of the match's seats it was
+                raise
             return
         command = BotCommand(
             argv=bot.argv,

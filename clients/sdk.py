@@ -110,6 +110,9 @@ class SeatError(Exception):
         super().__init__(refusal_text(code, details))
         self.code = code
         self.details = details
+        # Which seat of a match played by one program (`sheepfold match`) this
+        # was, set by whatever plays several; None when nobody said.
+        self.seat: int | None = None
 
 
 async def play(

@@ -70,3 +70,21 @@ def test_an_on_event_that_raises_is_reported_as_the_bots_own_error() -> None:
     ), done.stderr
     for sdk_file in ("clients/sdk.py", "clients/play_stream.py"):
         assert sdk_file not in done.stderr, done.stderr
+
+
+def test_a_seat_lost_for_refused_answers_is_named() -> None:
+    """A bot out of range every time floods its stream with refused answers and
+    the server ends it: `match` said "RESOURCE_EXHAUSTED: more than 100 rejected
+    messages on this stream", and not which of its seats that was."""
+    done = sheepfold(
+        "match", "--game", "sheep-showdown", "--players", "3",
+        "--bots", "random,tests.cli.bots.faulty_bots:OutOfRangeBot,random", "--seed", "5",
+        timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(
+        "sheepfold match: seat 1 (tests.cli.bots.faulty_bots:OutOfRangeBot): RESOURCE_EXHAUSTED: "
+        "more than 100 rejected messages"
+    ), done.stderr
+    assert "action index 999 is out of range" in last, done.stderr

@@ -1,5 +1,6 @@
 """SDK bots with faults of their own: a `decide` that blocks its thread past a
-1 s deadline (a slow search written without async), an `on_event` that raises."""
+1 s deadline (a slow search written without async), an `on_event` that raises,
+a `decide` that answers out of range every time."""
 
 from __future__ import annotations
 
@@ -28,3 +29,10 @@ class EventRaisingBot:
 
     def decide(self, decision: DecisionView) -> int:
         return 0
+
+
+class OutOfRangeBot:
+    """Answers an index past the last action, every time."""
+
+    def decide(self, decision: DecisionView) -> int:
+        return 999
