@@ -8,10 +8,13 @@ raises into `BotRaised`, which names the seat and keeps the bot's frames only.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+import os
 import traceback
 from typing import Any
 
+import clients.bot_thread
 from clients.bot_thread import BotExited, BotThread, may_be_ctrl_c, passes_through
 from clients.sdk import Bot, DecisionView, action_index
 
@@ -57,12 +60,13 @@ class GuardedBot:
         With `threaded`, a plain one runs on the bot's thread, as `decide` does:
         on the loop, one that blocked stalled every seat and the in-process
         server, and `match` hung until it was killed."""
-        if self._worker is not None and not inspect.iscoroutinefunction(self._on_event):
-            # An `async` one only makes its coroutine: made on the thread and
-            # dropped there when the match ended, it was never awaited.
-            seen = await self._worker.run(lambda: self._event_call(event))
-        else:
-            seen = self._event_call(event)
+        if self._worker is not None:
+            # An `async` one is awaited on the thread too, on its own loop, as an
+            # `async` decide is (both see the same loop).
+            worker = self._worker
+            await worker.run(lambda: self._on_thread(worker, self._event_call(event)))
+            return
+        seen = self._event_call(event)
         if inspect.isawaitable(seen):
             try:
                 await seen
@@ -105,10 +109,19 @@ class GuardedBot:
             raise self._raised(error) from None
 
     async def _off_loop(self, worker: BotThread, decision: DecisionView) -> int:
-        choice = await worker.run(lambda: self._call(decision))
-        if inspect.isawaitable(choice):
-            return await self._wait(choice)
+        choice = await worker.run(lambda: self._on_thread(worker, self._call(decision)))
         return self._index(choice)
+
+    def _on_thread(self, worker: BotThread, choice: Any) -> Any:
+        """On the bot's thread: `choice`, or what it gives when awaited there (an
+        `async` decide or on_event, which never runs on the loop the seats and
+        maybe the server share); what it raises is the bot's error."""
+        if not inspect.isawaitable(choice):
+            return choice
+        try:
+            return worker.awaited(choice)
+        except BaseException as error:  # CancelledError too: nothing cancels this thread
+            raise self._raised(error) from None
 
     async def _wait(self, choice: Any) -> int:
         try:
@@ -130,7 +143,18 @@ class GuardedBot:
     def _raised(self, error: BaseException) -> BotRaised:
         if isinstance(error, SystemExit):
             error = BotExited.of(error)
-        # Drop this module's frame: what is left starts in the bot's own code.
+        # Drop this module's frame, and the frames of the bot thread's own loop
+        # that awaited an `async` one: what is left starts in the bot's own code.
         tb = error.__traceback__.tb_next if error.__traceback__ is not None else None
+        while tb is not None and _not_the_bots(tb.tb_frame.f_code.co_filename):
+            tb = tb.tb_next
         frames = "".join(traceback.format_exception(type(error), error, tb))
         return BotRaised(self._seat, self._spec, error, frames)
+
+
+# The files whose frames come before a bot's own in what it raised on its thread.
+_AWAITING_FILES = (os.path.dirname(asyncio.__file__), clients.bot_thread.__file__, __file__)
+
+
+def _not_the_bots(filename: str) -> bool:
+    return filename.startswith(_AWAITING_FILES)

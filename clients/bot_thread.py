@@ -110,7 +110,17 @@ class BotThread:
         self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.Future[Any]] | None] = (
             queue.SimpleQueue()
         )
+        self._loop: asyncio.AbstractEventLoop | None = None
         threading.Thread(target=self._work, name=name, daemon=True).start()
+
+    def awaited(self, awaitable: Any) -> Any:
+        """On this thread (inside a call given to `run`): `awaitable`'s value,
+        awaited on an event loop of the thread's own. An `async` decide that
+        never yields (a search written in one) once ran on the loop every seat
+        shares, blocking them all: the other seats missed their deadlines."""
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        return self._loop.run_until_complete(asyncio.ensure_future(awaitable, loop=self._loop))
 
     def run(self, call: Callable[[], Any]) -> asyncio.Future[Any]:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -130,6 +140,14 @@ class BotThread:
                 outcome = (False, bot_error(error))
             with contextlib.suppress(RuntimeError):  # the caller's loop has closed
                 future.get_loop().call_soon_threadsafe(_settle, future, outcome)
+        if self._loop is not None:
+            # What the bot left running on it (tasks it spawned) ends with it.
+            pending = asyncio.all_tasks(self._loop)
+            for task in pending:
+                task.cancel()
+            with contextlib.suppress(BaseException):
+                self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            self._loop.close()
 
 
 def _settle(future: asyncio.Future[Any], outcome: tuple[bool, Any]) -> None:

@@ -31,10 +31,13 @@ def _match(bot: str, *extra: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.parametrize("bot", ["SleepyBot", "AsyncSleepyBot"])
 @pytest.mark.parametrize("elsewhere", [False, True], ids=["own-server", "--server"])
-def test_a_blocking_bot_costs_only_its_own_seat(elsewhere: bool, server: ServerProcess) -> None:
+def test_a_blocking_bot_costs_only_its_own_seat(
+    elsewhere: bool, bot: str, server: ServerProcess
+) -> None:
     where = ["--server", server.address] if elsewhere else []
-    done = _match("SleepyBot", *where, "--decision-seconds", "1", "--json")
+    done = _match(bot, *where, "--decision-seconds", "1", "--json")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["disqualified"] == [1]

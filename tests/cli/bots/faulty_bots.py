@@ -18,6 +18,18 @@ class SleepyBot:
         return 0
 
 
+class AsyncSleepyBot:
+    """As SleepyBot, in an `async` decide that never yields (a search written in
+    one): awaited on the loop every seat shares, it blocked them all."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    async def decide(self, decision: DecisionView) -> int:
+        time.sleep(3)
+        return 0
+
+
 class EventRaisingBot:
     """Plays the first action; its `on_event` raises."""
 
