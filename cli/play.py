@@ -262,8 +262,8 @@ def run_match(args: argparse.Namespace) -> int:
     except SeatError as error:
         # Which seat: one of several bots lost it (answers refused till the
         # server ended its stream), or saw the server go first.
-        seat = "" if error.seat is None else f"seat {error.seat} ({specs[error.seat]}): "
-        raise SystemExit(f"sheepfold match: {seat}{error}") from None
+        which = "" if error.seat is None else f"seat {error.seat} ({specs[error.seat]}): "
+        raise SystemExit(f"sheepfold match: {which}{error}") from None
     except Unreachable as error:
         raise SystemExit(f"sheepfold match: {error}") from None
     except BotRaised as error:
