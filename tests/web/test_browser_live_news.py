@@ -64,10 +64,13 @@ def test_a_live_page_opened_mid_match_says_the_events_before_it_are_not_shown(
     kind, text = lines[-1]
     assert "before" in kind.split(), lines
     assert text.startswith(f"earlier events came before this page opened, at move {first}"), text
-    # As moves come, the line stays at the log's oldest end.
+    # As moves come, the line stays at the log's oldest end. The log is drawn
+    # on the animation frame after a frame with events comes: read it once it
+    # holds more than that line (read at once, under load it held that alone).
     page.wait_for_function(
         "() => window.sheepfold.frames.some((f) => f.events.length > 0)", timeout=20_000
     )
+    page.wait_for_function("() => document.querySelectorAll('#log li').length > 1")
     lines = page.evaluate(LOG_LINES)
     assert "before" in lines[-1][0].split() and len(lines) > 1, lines
     save_screenshot(page, "live-opened-mid-match")
