@@ -396,6 +396,13 @@ class BotProcess:
             code = await self._process.wait()
         finally:
             await self.kill()
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            # Cancelled while it was killing the program, and the cancel lost on
+            # the way (Python 3.11's wait_for drops one that races its result):
+            # it raised BotFailure instead, which asyncio.run's shutdown printed
+            # with a traceback after a Ctrl-C of `sheepfold match`.
+            raise asyncio.CancelledError
         reason = self._reason(code)
         if reason is not None:
             raise BotFailure(reason, " | ".join(self._tail))
