@@ -14,7 +14,7 @@ import asyncio
 import hashlib
 import inspect
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +61,7 @@ class _ThreadedBot:
         hung until it was killed."""
         handler = getattr(self._bot, "on_event", None)
         if handler is not None:
-            await self._thread.run(lambda: _seen(handler, event))
+            await self._thread.run(lambda: self._seen(handler, event))
 
     def close(self) -> None:
         self._thread.close()
@@ -73,19 +73,15 @@ class _ThreadedBot:
         assert self._bot is not None  # decisions come after the build
         choice = self._bot.decide(decision)
         if inspect.isawaitable(choice):
-            return asyncio.run(_awaited(choice))
+            return self._thread.awaited(choice)
         return choice
 
-
-async def _awaited(choice: Awaitable[Any]) -> Any:
-    return await choice
-
-
-def _seen(handler: Callable[[Any], Any], event: Any) -> None:
-    """`handler(event)`, on the bot's thread; an `async` one run to its end there."""
-    seen = handler(event)
-    if inspect.isawaitable(seen):
-        asyncio.run(_awaited(seen))
+    def _seen(self, handler: Callable[[Any], Any], event: Any) -> None:
+        """`handler(event)`, on the bot's thread; an `async` one awaited there,
+        on the thread's own loop, as an `async` decide is."""
+        seen = handler(event)
+        if inspect.isawaitable(seen):
+            self._thread.awaited(seen)
 
 
 class InProcessSeat:
