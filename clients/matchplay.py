@@ -250,17 +250,30 @@ async def run_until_match_over(
 
 def _limit_kept_it_out(process: BotProcess, info: arena_pb2.MatchInfo, seat: int | None) -> None:
     """BotFailure naming the sandbox limit a killed program ran into, when its
-    seat was disqualified or never joined: a fork bomb whose forks were
-    refused lived on, missed its deadlines and was said to be "disqualified"
-    alone, where one that exited on the refusal was "process limit (N)"."""
-    if seat is None or seat >= len(info.seats):
-        return
-    placed = info.seats[seat]
-    if placed.joined and not placed.disqualified:
-        return
-    hit = process.limit_hit()
+    seat was disqualified or never joined (limit_kept_out)."""
+    hit = limit_kept_out(process, info, seat)
     if hit is not None:
         raise BotFailure(hit)
+
+
+def limit_kept_out(
+    process: BotProcess, info: arena_pb2.MatchInfo | None, seat: int | None
+) -> str | None:
+    """The sandbox limit a killed program ran into, when it kept the program
+    out of its seat (disqualified, or never joined; `info` None: nobody
+    joined); None otherwise. A fork bomb whose forks were refused lived on,
+    missed its deadlines and was said to be "disqualified" alone, where one
+    that exited on the refusal was "process limit (N)". `sheepfold match` and
+    the tournament both ask it."""
+    if seat is None:
+        return None
+    if info is not None and seat < len(info.seats):
+        placed = info.seats[seat]
+        if placed.joined and not placed.disqualified:
+            return None
+    elif info is not None:
+        return None
+    return process.limit_hit()
 
 
 async def _not_left_early(

@@ -26,7 +26,7 @@ from clients.connect import (
     tls_credentials,
 )
 from clients.launch import Launcher
-from clients.matchplay import EXIT_GRACE_SECONDS
+from clients.matchplay import EXIT_GRACE_SECONDS, limit_kept_out
 from server.rulings import NOBODY_JOINED
 from tournament.config import TournamentConfig
 from tournament.outcome import game_record
@@ -498,22 +498,14 @@ def _retrieve(task: asyncio.Task[None]) -> None:
 
 
 def _limits_hit(seats: Mapping[int, Any], info: arena_pb2.MatchInfo | None) -> dict[int, str]:
-    """Per seat whose program was killed after running into a sandbox limit
-    and was kept out of its seat by it (disqualified, or never joined; `info`
-    None: nobody joined), the limit: a fork bomb whose forks were refused
-    lived on and was said to be "disqualified" alone, where one that exited on
-    the refusal crashed with "process limit (N)"."""
+    """Per command seat whose program a sandbox limit kept out of its seat, the
+    limit (clients.matchplay.limit_kept_out)."""
     hits: dict[int, str] = {}
     for seat, runner in seats.items():
-        if not isinstance(runner, CommandSeat):
-            continue
-        if info is not None and seat < len(info.seats):
-            placed = info.seats[seat]
-            if placed.joined and not placed.disqualified:
-                continue
-        hit = runner.process.limit_hit()
-        if hit is not None:
-            hits[seat] = hit
+        if isinstance(runner, CommandSeat):
+            hit = limit_kept_out(runner.process, info, seat)
+            if hit is not None:
+                hits[seat] = hit
     return hits
 
 
