@@ -8,9 +8,7 @@ it in the file at once. See docs/tournament.md for the format.
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
-import shlex
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -18,12 +16,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clients.launch import SandboxPolicy
 from server.clock_limits import (
     MAX_DECISION_SECONDS,
     MAX_STRIKES,
     MAX_TIME_BANK_SECONDS,
     MIN_DECISION_SECONDS,
+)
+from tournament.config_bots import (
+    MAX_NAME_CHARS,
+    MEAN_ANCHOR,
+    BotSpec,
+    name_problem,
+    parse_bots,
 )
 from tournament.config_fields import (
     ConfigError,
@@ -36,7 +40,7 @@ from tournament.config_fields import (
     string_field,
 )
 from tournament.executors.settings import ExecutorError, ExecutorSettings, parse_executor
-from tournament.sandbox_config import bot_sandbox, default_sandbox
+from tournament.sandbox_config import default_sandbox
 from tournament.schedule import SEAT_ORDERS, group_count, seatings_per_seed
 from tournament.userfiles import UserFileError, read_user_text
 
@@ -56,12 +60,6 @@ __all__ = [
     "parse_config",
 ]
 
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+\-]*")  # fullmatch: "$" lets a "\n" end it
-_NAME_TAIL = re.compile(r"[A-Za-z0-9_.+\-]")
-MAX_NAME_CHARS = 100  # a tournament's or a bot's name
-_NAME_RULE = "a name is ASCII letters, digits, '.', '_', '+' and '-', first a letter or digit"
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_MODULE_CLASS = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 _TOP_LEVEL = {
     "name",
     "game",
@@ -90,20 +88,14 @@ _TOP_LEVEL = {
 }
 SCHEDULES = ("round-robin", "gauntlet", "sprt")
 _SPRT_KEYS = {"candidate", "baseline", "elo0", "elo1", "alpha", "beta", "max_games"}
-_BOT_KEYS = {"name", "builtin", "class", "command", "cwd", "env", "sandbox"}
 # Above this many k-subsets the schedule switches to a balanced incomplete design.
 DEFAULT_MAX_GROUPS = 60
-# `anchor = "mean"` (and `report --anchor mean`): Elo 0 is the mean of all bots.
-MEAN_ANCHOR = "mean"
 # The most games one tournament schedules (the schedule is built in memory: about
 # 200 MB and a few seconds per million games) and the most an SPRT may play.
 MAX_GAMES = 1_000_000
 # A game's seed is the first seed plus its number, and must stay below 2**63.
 MAX_SEED = 2**63 - 1_000_000
 MAX_GAMES_PER_PAIRING = 100_000
-# The most bots in one tournament: its report holds a crosstable cell for every
-# two (1,000 bots: a second and 90 MB; 10,000 took a minute and 5 GB).
-MAX_BOTS = 1_000
 # Bootstrap samples for the rating intervals: more take minutes and change nothing visible.
 MAX_BOOTSTRAP = 100_000
 MAX_MATCH_TIMEOUT_SECONDS = 7 * 86_400.0
@@ -114,33 +106,6 @@ MIN_ERROR_RATE = 1e-9
 
 
 FILE_FIELD = "<file>"  # a ConfigError about the file as a whole, not one of its fields
-
-
-@dataclass(frozen=True, slots=True)
-class BotSpec:
-    """One competitor. Exactly one of `builtin`, `cls` and `command` is set."""
-
-    name: str
-    builtin: str | None = None
-    cls: str | None = None
-    command: tuple[str, ...] | None = None
-    cwd: str | None = None
-    env: tuple[tuple[str, str], ...] = ()
-    # None: not sandboxed (every builtin and class bot, and `sandbox = false`).
-    sandbox: SandboxPolicy | None = None
-
-    @property
-    def kind(self) -> str:
-        if self.command is not None:
-            return "command"
-        return "builtin" if self.builtin is not None else "class"
-
-    @property
-    def spec(self) -> str:
-        """What `clients.bots.load_bot` takes, or the command line for a command bot."""
-        if self.command is not None:
-            return " ".join(self.command)
-        return self.builtin if self.builtin is not None else str(self.cls)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +191,7 @@ def parse_config(
     if unknown:
         raise ConfigError(unknown[0], f"unknown setting (known: {', '.join(sorted(_TOP_LEVEL))})")
     name = string_field(raw, "name", default_name)
-    problem = _name_problem(name)
+    problem = name_problem(name)
     if problem:
         if "name" not in raw:
             problem += "; it is the config's file name, as it sets no name: set one"
@@ -243,7 +208,7 @@ def parse_config(
     options = options_field(raw.get("options", {}))
     _check_game(game, players, options)
     sandbox = default_sandbox(raw.get("sandbox"), str(base_dir), ConfigError)
-    bots = _bots(raw.get("bots"), players, sandbox, str(base_dir))
+    bots = parse_bots(raw.get("bots"), players, sandbox, str(base_dir))
 
     anchor = raw.get("anchor")
     if anchor is not None:
@@ -452,127 +417,6 @@ def check_sprt(settings: SprtSettings, names: list[str], players: int) -> None:
         )
 
 
-def _name_problem(name: object) -> str | None:
-    """What is wrong with a tournament's or bot's name, or None. A bot's name
-    goes into game keys (`seed:bot|bot`), so '|' and the like cannot be in one."""
-    if not isinstance(name, str):
-        return f"must be a string, not {name!r}"
-    if not name:
-        return f"must not be empty ({_NAME_RULE})"
-    if len(name) > MAX_NAME_CHARS:
-        # A pasted name went into every game key, log line and report row.
-        shown = repr(name[:40] + "...")
-        return f"{shown} has {len(name):,} characters (at most {MAX_NAME_CHARS})"
-    if _NAME.fullmatch(name):
-        return None
-    if not _NAME.fullmatch(name[0]):
-        return f"{name!r} starts with {name[0]!r} ({_NAME_RULE})"
-    bad = next(c for c in name if not _NAME_TAIL.fullmatch(c))
-    return f"{name!r} holds {bad!r} ({_NAME_RULE})"
-
-
-def _bots(raw: Any, players: int, sandbox: SandboxPolicy, base_dir: str) -> tuple[BotSpec, ...]:
-    if raw is None:
-        raise ConfigError("bots", "is required: add [[bots]] tables")
-    if not isinstance(raw, list) or not all(isinstance(entry, dict) for entry in raw):
-        raise ConfigError("bots", "must be an array of tables ([[bots]])")
-    needed = players
-    if len(raw) < needed:
-        raise ConfigError("bots", f"needs at least {needed} bots for {players}-player games")
-    if len(raw) > MAX_BOTS:
-        raise ConfigError(
-            "bots",
-            f"at most {MAX_BOTS:,} bots, not {len(raw):,} (the report's crosstable has a "
-            "cell for every two bots: 10,000 took a minute and 5 GB to print)",
-        )
-    bots: list[BotSpec] = []
-    seen: set[str] = set()
-    for index, entry in enumerate(raw):
-        where = f"bots[{index}]"
-        unknown = sorted(set(entry) - _BOT_KEYS)
-        if unknown:
-            raise ConfigError(
-                f"{where}.{unknown[0]}", f"unknown key (known: {', '.join(sorted(_BOT_KEYS))})"
-            )
-        name = entry.get("name")
-        if name is None:
-            raise ConfigError(f"{where}.name", f"is required ({_NAME_RULE})")
-        problem = _name_problem(name)
-        if problem:
-            raise ConfigError(f"{where}.name", problem)
-        if name == MEAN_ANCHOR:
-            # `anchor = "mean"` and `report --anchor mean` mean the mean of all
-            # bots: a bot of that name could never be the anchor.
-            raise ConfigError(
-                f"{where}.name",
-                f'"{MEAN_ANCHOR}" is taken: `anchor = "{MEAN_ANCHOR}"` (and `report '
-                f"--anchor {MEAN_ANCHOR}`) means the mean of all bots; give the bot another name",
-            )
-        if name in seen:
-            raise ConfigError(f"{where}.name", f"duplicate bot name {name!r}")
-        seen.add(name)
-        kinds = [key for key in ("builtin", "class", "command") if key in entry]
-        if len(kinds) != 1:
-            raise ConfigError(where, "give exactly one of builtin, class or command")
-        kind = kinds[0]
-        value = entry[kind]
-        builtin = cls = None
-        command = None
-        if kind == "builtin":
-            if not isinstance(value, str) or not value:
-                raise ConfigError(f"{where}.builtin", f"must be a bot name, not {value!r}")
-            builtin = value
-        elif kind == "class":
-            if not isinstance(value, str) or not _MODULE_CLASS.match(value):
-                raise ConfigError(f"{where}.class", f"must look like 'module:Class', not {value!r}")
-            cls = value
-        else:
-            if isinstance(value, str) and _words(value):
-                raise ConfigError(
-                    f"{where}.command",
-                    "must be a list of strings, the program then its arguments: "
-                    f"command = {json.dumps(_words(value))}",
-                )
-            if (
-                not isinstance(value, list)
-                or not value
-                or not all(isinstance(arg, str) and arg for arg in value)
-            ):
-                raise ConfigError(
-                    f"{where}.command", "must be a non-empty list of strings (program, args...)"
-                )
-            if any("\x00" in arg for arg in value):
-                raise ConfigError(f"{where}.command", "must not hold a NUL character")
-            command = tuple(value)
-        cwd = entry.get("cwd")
-        if cwd is not None and (kind != "command" or not is_path(cwd)):
-            raise ConfigError(f"{where}.cwd", "is a folder name, only for command bots")
-        env = entry.get("env", {})
-        if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-            raise ConfigError(f"{where}.env", 'must be a table of NAME = "value"')
-        for key, text in env.items():
-            if not _ENV_NAME.fullmatch(key) or "\x00" in text:
-                raise ConfigError(
-                    f"{where}.env",
-                    f"{key!r}: a name is letters, digits and '_' (not first a digit), "
-                    "a value holds no NUL character",
-                )
-        if env and kind != "command":
-            raise ConfigError(f"{where}.env", "is only for command bots")
-        bots.append(
-            BotSpec(
-                name=name,
-                builtin=builtin,
-                cls=cls,
-                command=command,
-                cwd=cwd,
-                env=tuple(sorted(env.items())),
-                sandbox=bot_sandbox(entry, kind, sandbox, base_dir, where, ConfigError),
-            )
-        )
-    return tuple(bots)
-
-
 def _check_game(game: str, players: int, options: dict[str, str]) -> None:
     """Check the game, player count and options against the local engine."""
     import games
@@ -615,11 +459,3 @@ def add_python_path(config: TournamentConfig) -> None:
         resolved = resolve_path(config, folder)
         if resolved not in sys.path:
             sys.path.insert(0, resolved)
-
-
-def _words(command: str) -> list[str]:
-    """A command written as one string, split as a shell would ([] if it cannot be)."""
-    try:
-        return shlex.split(command)
-    except ValueError:  # an unclosed quote
-        return []
