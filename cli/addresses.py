@@ -32,9 +32,11 @@ def server_addresses(text: str) -> str:
     checked as `server_address` does (checked whole, only the last port was),
     and no server twice: the games are dealt to the servers in turn, so one
     listed twice would silently play twice its share."""
+    if "," not in text:
+        # One server, checked as given, as every other command checks its
+        # --server: spaces are only room after a list's commas.
+        return server_address(text)
     addresses = [address.strip() for address in text.split(",")]
-    if len(addresses) == 1:  # no comma: an empty one is no HOST:PORT, not a gap in a list
-        return server_address(addresses[0])
     if not all(addresses):
         raise argparse.ArgumentTypeError(f"{text!r} has an empty address between its commas")
     checked = [server_address(address) for address in addresses]

@@ -55,6 +55,8 @@ def check_address(text: str) -> str:
         problem = unix_path_problem(text)
         if problem is not None:
             raise ValueError(f"{text!r}: {problem}")
+        if not text.startswith("unix") and _unprintable(text):
+            raise ValueError(f"{text!r} has a space in its address")
         return text
     scheme, slashes, rest = text.partition("://")
     if slashes and scheme.isalpha():
@@ -68,9 +70,18 @@ def check_address(text: str) -> str:
     # named the host: "the host name does not resolve".
     if not (port_text.isascii() and port_text.isdigit()):
         raise ValueError(f"{text!r}: {port_text!r} is not a port number")
+    if _unprintable(host):
+        # gRPC looked such a host up and said "the host name does not resolve"
+        # (a space pasted before the address, a newline from a file).
+        raise ValueError(f"{text!r}: {host!r} is not a host name or address (it holds a space)")
     if unbracketed_ipv6(host):
         raise ValueError(f"{text!r}: an IPv6 address goes in brackets (e.g. [::1]:50051)")
     port = int(port_text)
     if not 1 <= port <= MAX_PORT:
         raise ValueError(f"{text!r}: {port} is not a port: use 1 to {MAX_PORT}")
     return text
+
+
+def _unprintable(text: str) -> bool:
+    """Whether `text` holds a space or a control character, which no host name has."""
+    return any(char.isspace() or not char.isprintable() for char in text)

@@ -110,6 +110,10 @@ def test_bad_server_addresses_are_refused_before_connecting() -> None:
         ("::1:50051", "an IPv6 address goes in brackets (e.g. [::1]:50051)"),
         ("[::1:50051", "an IPv6 address goes in brackets (e.g. [::1]:50051)"),
         ("[::1]", "is not HOST:PORT"),
+        (" 127.0.0.1:50051", "' 127.0.0.1' is not a host name or address (it holds a space)"),
+        ("arena host:50051", "'arena host' is not a host name or address (it holds a space)"),
+        ("arena\thost:50051", "is not a host name or address (it holds a space)"),
+        ("dns:arena host:50051", "'dns:arena host:50051' has a space in its address"),
     ],
 )
 def test_a_malformed_address_is_refused_not_looked_up(address: str, said: str) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.addresses import server_addresses
+from cli.addresses import server_address, server_addresses
 from tests.cli.helpers import random_cup, sheepfold
 
 pytestmark = pytest.mark.e2e
@@ -44,6 +44,17 @@ def test_distinct_servers_pass_and_names_are_not_resolved() -> None:
     its own node, and the text alone cannot tell that they meet."""
     servers = "localhost:5000,127.0.0.1:5000,127.0.0.1:5001,unix:/run/a.sock,unix:/run/b.sock"
     assert server_addresses(servers) == servers
+
+
+@pytest.mark.parametrize("server", ["127.0.0.1:5000 ", " 127.0.0.1:5000", ""])
+def test_one_server_is_checked_as_given_as_the_other_commands_check_theirs(server: str) -> None:
+    """`tournament sprt`, `match` and `create` refuse a space around the one
+    address; `tournament run` took it off without a word."""
+    with pytest.raises(argparse.ArgumentTypeError) as one:
+        server_addresses(server)
+    with pytest.raises(argparse.ArgumentTypeError) as elsewhere:
+        server_address(server)
+    assert str(one.value) == str(elsewhere.value)
 
 
 def test_the_command_refuses_a_server_twice_before_anything_starts(tmp_path: Path) -> None:
