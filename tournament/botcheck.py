@@ -13,7 +13,14 @@ import os
 import sys
 from pathlib import Path
 
-from clients.bots import BUILTIN_BOTS, named_by_file, no_such_class, raised_where
+from clients.bots import (
+    BUILTIN_BOTS,
+    BotSpecError,
+    load_bot,
+    named_by_file,
+    no_such_class,
+    raised_where,
+)
 from clients.launch.programs import program_problem
 from clients.launch.sandbox_view import unseen_program
 from tournament.config import (
@@ -99,8 +106,14 @@ def _check_class(spec: str, field: str) -> ConfigError | None:
     factory = getattr(module, class_name, None)
     if factory is None:
         return ConfigError(field, no_such_class(module, module_name, class_name))
-    if not callable(getattr(factory, "decide", None)):
-        return ConfigError(field, f"{spec} has no decide(decision) method")
+    if callable(getattr(factory, "decide", None)):
+        return None
+    # A factory function, or a class that sets `decide` in __init__: made as
+    # each game makes it, since `sheepfold match` plays such a bot.
+    try:
+        load_bot(spec)
+    except BotSpecError as error:
+        return ConfigError(field, str(error))
     return None
 
 

@@ -59,13 +59,60 @@ def test_every_bot_is_checked_before_the_first_game(tmp_path: Path) -> None:
         prefix + "bots[1].builtin: no built-in bot 'alphazero' (known: greedy, mcts, random)",
         prefix + "bots[2].class: no module 'nosuchmod' (looked in the python_path folders and "
         "the installed packages)",
-        prefix + "bots[3].class: nodecide:Bot has no decide(decision) method",
+        prefix + "bots[3].class: 'nodecide:Bot' has no decide(decision) method",
         prefix + "bots[4].command: no program '/no/such/program' (looked at /no/such/program)",
         prefix + "bots[5].command: no program 'no-such-program-on-path' on PATH",
         # named by its file, as `match` tells how to name it (it once said only "no module")
         prefix + "bots[6].class: the module of nodecide.py is nodecide: write nodecide:Bot",
     ]
     assert not (tmp_path / "cup.sqlite").exists(), "nothing was played or stored"
+
+
+def test_a_bot_whose_decide_comes_from_its_constructor_or_a_factory_plays(
+    tmp_path: Path,
+) -> None:
+    """`sheepfold match` plays a class that sets `decide` in __init__, or a
+    function that returns a bot; the tournament's check looked for `decide` on
+    what the config names and refused both. A constructor that raises, or
+    makes no `decide`, is still refused before the first game."""
+    (tmp_path / "made.py").write_text(
+        "from clients.bots import load_bot\n"
+        "class Late:\n"
+        "    def __init__(self, seed=0):\n"
+        "        self.decide = load_bot('random', seed).decide\n"
+        "def factory(seed=0):\n"
+        "    return load_bot('random', seed)\n"
+        "def nothing(seed=0):\n"
+        "    return object()\n"
+        "class Broken:\n"
+        "    def __init__(self, seed=0):\n"
+        "        raise RuntimeError('no weights file')\n"
+    )
+    bad = _config(
+        tmp_path,
+        '[[bots]]\nname = "nothing"\nclass = "made:nothing"\n'
+        '[[bots]]\nname = "broken"\nclass = "made:Broken"\n',
+    )
+    refused = tournament("run", str(bad))
+    assert refused.returncode == 2, refused.stderr
+    prefix = f"sheepfold tournament: {bad}: "
+    assert refused.stderr.splitlines() == [
+        prefix + "bots[1].class: 'made:nothing' has no decide(decision) method",
+        prefix + "bots[2].class: cannot construct 'made:Broken': RuntimeError: no weights file "
+        f"({tmp_path / 'made.py'}:11)",
+    ]
+    good = _config(
+        tmp_path,
+        '[[bots]]\nname = "late"\nclass = "made:Late"\n'
+        '[[bots]]\nname = "factory"\nclass = "made:factory"\n',
+    )
+    played = tournament("run", str(good))
+    assert played.returncode == 0, played.stderr
+    shown = tournament("report", "--db", str(tmp_path / "cup.sqlite"), "--format", "json")
+    standings = {row["bot"]: row for row in json.loads(shown.stdout)["standings"]}
+    for name in ("late", "factory"):
+        assert standings[name]["games"] == 4
+        assert standings[name]["crashes"] == 0
 
 
 @pytest.mark.parametrize("command", ["run", "sprt"])
