@@ -78,6 +78,7 @@ from games.stubborn_sheep.phases import (
 from games.stubborn_sheep.positions import (
     check_fence_pile,
     check_position,
+    check_seed,
     check_turn,
     hand_sizes,
 )
@@ -265,12 +266,14 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         0, turn t being seat t mod `players`'s: `turn` defaults to `current`, the
         first round. A card named twice, a card that does not exist, a part of the
         wrong size, a scored sheep in another colour's pile, a wolf outside the
-        meadows, a turn that is not `current`'s or a hand no game holds at that
-        point (see `positions.hand_sizes`, which also gives the default hands) is
-        a ValueError."""
+        meadows (None or -1: no wolf), a seed that is not a whole number, a bool
+        for a seat, area or orientation, a turn that is not `current`'s or a hand
+        no game holds at that point (see `positions.hand_sizes`, which also gives
+        the default hands) is a ValueError."""
         if type(players) is not int or players not in REMOVED:
             raise ValueError(f"players {players!r}: this game is for 1 to 5")
-        state = cls(players, seed, wolf is not None and wolf >= 0, bonus)
+        check_seed(seed)
+        state = cls(players, seed, wolf not in (None, -1), bonus)
         n = state.n
         state.areas = [list(cards) for cards in areas]
         tops = list(fences) if fences is not None else list(range(n))

@@ -44,10 +44,18 @@ def _refused(changes: dict[str, Any], message: str) -> None:
         ({"fence_pile": [35]}, "fence card 35 is no card"),
         ({"orientations": [0, 0, 0, 0, 0, 2]}, "fence 5: orientation 2"),
         ({"wolf": 2}, "the wolf must be in a meadow (1, 3, 5), not area 2"),
+        ({"wolf": -2}, "the wolf must be in a meadow (1, 3, 5), not area -2"),
+        ({"wolf": True}, "the wolf must be in a meadow (1, 3, 5), not area True"),
+        ({"wolf": "1"}, "the wolf must be in a meadow (1, 3, 5), not area '1'"),
         ({"current": 3}, "current seat 3 is not a seat of 3"),
+        ({"current": True}, "current seat True is not a seat of 3"),
+        ({"orientations": [True, 0, 0, 0, 0, 0]}, "fence 0: orientation True"),
+        ({"seed": None}, "seed must be a whole number, not None"),
+        ({"seed": 1.5}, "seed must be a whole number, not 1.5"),
         ({"start": "bump"}, "start 'bump' is none of turn, place, score"),
         ({"hands": [[], [30], [31]]}, "seat 0 has no fence card in hand to play"),
         ({"final_left": 4}, "final_left 4"),
+        ({"final_left": True}, "final_left True"),
         ({"fence_pile": []}, "the fence pile is empty before the final round"),
         ({"final_left": 3, "fence_pile": [33, 34]}, "2 fence cards in the pile in the final"),
         (
@@ -182,3 +190,16 @@ def test_unnamed_fences_leave_the_game_when_the_fence_pile_is_given() -> None:
     assert sorted(state.fence_box) == [
         c for c in range(35) if c not in (0, 1, 2, 3, 4, 5, 30, 31, 32, 33)
     ]
+
+
+def test_a_wolf_of_minus_one_is_no_wolf_as_observations_say() -> None:
+    """The observation's `wolf` is -1 in a game without one, so a position copied from
+    an observation may pass it: no wolf, as with the default None; a meadow puts it
+    there and turns the option on."""
+    kwargs: dict[str, Any] = {"areas": _areas(), "hands": [[30], [31], [32]], "start": "place"}
+    for wolf in (None, -1):
+        state = StubbornSheepState.from_position(3, wolf=wolf, **kwargs)
+        assert state.wolf == -1 and not state.wolf_option
+        assert state.observation(0).wolf == -1 and not state.observation(0).options_wolf
+    state = StubbornSheepState.from_position(3, wolf=3, **kwargs)
+    assert state.wolf == 3 and state.wolf_option
