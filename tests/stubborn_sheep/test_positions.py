@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from games.stubborn_sheep.data import N_FENCES
-from games.stubborn_sheep.state import PH_PLACE, PH_SCORE, StubbornSheepState
+from games.stubborn_sheep.state import PH_COMPANION, PH_PLACE, PH_SCORE, StubbornSheepState
+from tests.conftest import ROOT
 
 from .helpers import b, empty_areas, r, w
 
@@ -203,3 +204,15 @@ def test_a_wolf_of_minus_one_is_no_wolf_as_observations_say() -> None:
         assert state.observation(0).wolf == -1 and not state.observation(0).options_wolf
     state = StubbornSheepState.from_position(3, wolf=3, **kwargs)
     assert state.wolf == 3 and state.wolf_option
+
+
+def test_the_guides_position_example_runs_as_it_says() -> None:
+    """The README promises that each guide's 'Building a position' example is run by
+    its tests: outside testers copy it, so it must build and play as its asserts
+    say (a yellow taking a red along, then a companion decision)."""
+    guide = (ROOT / "docs" / "games" / "stubborn-sheep.md").read_text(encoding="utf-8")
+    found = re.search(r"\n## Python: building a position\n.*?```python\n(.*?)```", guide, re.S)
+    assert found, "the guide's 'Python: building a position' section has an example"
+    names: dict[str, Any] = {}
+    exec(compile(found.group(1), "stubborn-sheep.md", "exec"), names)
+    assert names["state"].phase == PH_COMPANION
