@@ -15,6 +15,7 @@ from games.stubborn_sheep.actions import PlaceFence, Score, UseBonus
 from games.stubborn_sheep.data import EFFECTIVE, FENCES, SHEEP_BONUS, SHEEP_COLOUR
 from games.stubborn_sheep.events import IconJump
 from games.stubborn_sheep.wire import StubbornSheepCodec
+from tests.conftest import ROOT
 
 CODEC = GAME.codec
 
@@ -106,3 +107,14 @@ def test_specific_messages() -> None:
         CODEC.event_to_proto("nothing")
     with pytest.raises(ValueError):
         CODEC.action_from_proto(pb.StubbornSheepAction())
+
+
+def test_the_guide_names_every_event_kind_the_wire_carries() -> None:
+    """A bot author learns the events from the guide's 'Events' section: each kind in
+    the `StubbornSheepEvent` oneof is named there (`fence_oriented`, the setup's keep
+    or turn of each fence, was missing)."""
+    guide = (ROOT / "docs" / "games" / "stubborn-sheep.md").read_text(encoding="utf-8")
+    section = guide.split("\n## Events\n", 1)[1].split("\n## ", 1)[0]
+    kinds = [field.name for field in pb.StubbornSheepEvent.DESCRIPTOR.oneofs_by_name["kind"].fields]
+    assert len(kinds) == 15
+    assert [kind for kind in kinds if f"`{kind}`" not in section] == []
