@@ -40,6 +40,14 @@ def check_seed(seed: object) -> None:
         raise ValueError(f"seed must be a whole number, not {brief(seed)}")
 
 
+def check_bonus(bonus: object) -> None:
+    """The bonus_actions option is a bool: a truthy "no" turned it on."""
+    if not isinstance(bonus, bool):
+        raise ValueError(
+            f"bonus (the bonus_actions option) must be True or False, not {brief(bonus)}"
+        )
+
+
 def check_count(name: str, items: Sequence[object], want: int) -> None:
     if len(items) != want:
         raise ValueError(f"{name}: {len(items)} given, this table has {want}")

@@ -76,6 +76,7 @@ from games.stubborn_sheep.phases import (
     T_START,
 )
 from games.stubborn_sheep.positions import (
+    check_bonus,
     check_fence_pile,
     check_position,
     check_seed,
@@ -273,6 +274,7 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         if type(players) is not int or players not in REMOVED:
             raise ValueError(f"players {players!r}: this game is for 1 to 5")
         check_seed(seed)
+        check_bonus(bonus)
         state = cls(players, seed, wolf not in (None, -1), bonus)
         n = state.n
         state.areas = [list(cards) for cards in areas]

@@ -53,6 +53,8 @@ def _refused(changes: dict[str, Any], message: str) -> None:
         ({"orientations": [True, 0, 0, 0, 0, 0]}, "fence 0: orientation True"),
         ({"seed": None}, "seed must be a whole number, not None"),
         ({"seed": 1.5}, "seed must be a whole number, not 1.5"),
+        ({"bonus": "no"}, "bonus (the bonus_actions option) must be True or False, not 'no'"),
+        ({"bonus": 1}, "bonus (the bonus_actions option) must be True or False, not 1"),
         ({"start": "bump"}, "start 'bump' is none of turn, place, score"),
         ({"hands": [[], [30], [31]]}, "seat 0 has no fence card in hand to play"),
         ({"final_left": 4}, "final_left 4"),
