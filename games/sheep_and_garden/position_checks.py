@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.sheep_and_garden.data import OBJECTIVE_BY_ID, TILE_COUNT
+from games.sheep_and_garden.data import (
+    DIRECTION_NAMES,
+    DIRECTIONS,
+    MIRROR,
+    OBJECTIVE_BY_ID,
+    TILE_COUNT,
+    TILES,
+)
 from games.sheep_and_garden.model import END_REASONS, Slot
 
 ROTATIONS = 4
@@ -28,7 +35,8 @@ def check_position(
     a cell, rotations 0 to 3, a display no larger than the game's, a seat to
     move among the players (or None, the game over), no `end_reason` while a
     seat is to move and one of END_REASONS when none is (a free text was shown
-    to the seats as the reason), and slots as `check_slots` wants them."""
+    to the seats as the reason), tiles that meet their neighbours as
+    `check_matching` wants, and slots as `check_slots` wants them."""
     if type(players) is not int or not 1 <= players <= 4:
         raise ValueError(f"{players!r} players: Sheep & Garden takes 1 to 4")
     if to_move is not None and (type(to_move) is not int or not 0 <= to_move < players):
@@ -66,8 +74,32 @@ def check_position(
         cells.add((x, y))
         if type(rotation) is not int or not 0 <= rotation < ROTATIONS:
             raise ValueError(f"rotation {rotation!r} of tile {tile}: rotations are 0 to 3")
+    check_matching(placed)
     if slots is not None:
         check_slots(players, slots)
+
+
+def check_matching(placed: Sequence[tuple[int, int, int, int]]) -> None:
+    """ValueError naming the first tile whose edge does not meet a neighbour
+    placed before it segment by segment (a road a road, a lake a lake): every
+    game's landscape obeys the matching rule, and scoring joins areas and roads
+    through it (a road against grass failed with an IndexError, a lake against
+    grass became grass)."""
+    board: dict[tuple[int, int], tuple[int, int]] = {}
+    for tile, x, y, rotation in placed:
+        edges = TILES[tile].edges[rotation]
+        for d, (dx, dy) in enumerate(DIRECTIONS):
+            other = board.get((x + dx, y + dy))
+            back = (d + 2) % 4
+            if other is None or edges[d] == MIRROR[TILES[other[0]].edges[other[1]][back]]:
+                continue
+            edge = TILES[tile].letters(rotation)[3 * d : 3 * d + 3]
+            theirs = TILES[other[0]].letters(other[1])[3 * back : 3 * back + 3][::-1]
+            raise ValueError(
+                f"tile {tile} at {(x, y)} does not match tile {other[0]} at "
+                f"{(x + dx, y + dy)}: its {DIRECTION_NAMES[d]} edge {edge} meets {theirs}"
+            )
+        board[(x, y)] = (tile, rotation)
 
 
 def check_slots(players: int, slots: Sequence[Slot]) -> None:

@@ -228,7 +228,7 @@ class SheepAndGardenState(State):
     ) -> SheepAndGardenState:
         """A hand-built position (for tests and analysis): `placed` is (tile, x, y,
         rotation) in placement order, `deck` lists the deck bottom to top. The
-        landscape is not checked against the matching rule. A display that shows
+        tiles must match where they meet, as in play. A display that shows
         some tiles is not refilled (an empty one is, while the deck lasts); the
         reshuffle and end rules run as after a turn, and what they did is in
         `setup_events`. `to_move=None` with `end_reason` gives a

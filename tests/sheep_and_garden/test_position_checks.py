@@ -12,12 +12,13 @@ from games.sheep_and_garden.model import ALL_PLACED, DEADLOCK, Slot
 from games.sheep_and_garden.state import SheepAndGardenState
 
 START = (0, 0, 0, 0)
+CAP_BELOW = (1, 0, 1, 2)  # the city cap turned twice: its grass meets the city gate's
 
 
 def build(**changes: object) -> SheepAndGardenState:
     arguments: dict[str, object] = {
         "players": 2,
-        "placed": [START, (1, 1, 0, 0)],
+        "placed": [START, CAP_BELOW],
         "display": [2, 3],
         "deck": [4, 5, 6],
         "to_move": 0,
@@ -28,7 +29,7 @@ def build(**changes: object) -> SheepAndGardenState:
 
 def test_a_position_within_bounds_is_built() -> None:
     state = build()
-    assert state.board == {(0, 0): (0, 0), (1, 0): (1, 0)}
+    assert state.board == {(0, 0): (0, 0), (0, 1): (1, 2)}
     assert state.display == (2, 3) and state.deck_size == 3
 
 
@@ -93,3 +94,29 @@ def test_a_position_both_finished_and_not_is_refused() -> None:
     went on from a position said to be over."""
     with pytest.raises(ValueError, match=re.escape(f"ended ({ALL_PLACED!r}) with seat 0")):
         build(to_move=0, end_reason=ALL_PLACED)
+
+
+@pytest.mark.parametrize(
+    ("placed", "message"),
+    [
+        # The city gate's road (east) would end against the city cap's grass.
+        (
+            [START, (1, 1, 0, 0)],
+            "tile 1 at (1, 0) does not match tile 0 at (0, 0): its W edge ggg meets grg",
+        ),
+        # The lake cap's lake (north) would run into the meadow's grass.
+        (
+            [(19, 0, 0, 0), (30, 0, -1, 0)],
+            "tile 30 at (0, -1) does not match tile 19 at (0, 0): its S edge ggg meets lll",
+        ),
+    ],
+)
+def test_a_landscape_that_breaks_the_matching_rule_is_refused(
+    placed: list[tuple[int, int, int, int]], message: str
+) -> None:
+    """Every game's landscape obeys the matching rule, and scoring joins areas
+    and roads through it: a road segment against grass made result() fail with
+    an IndexError, and a lake against grass was joined into the meadow's grass,
+    its fish with it, and scored so without a word."""
+    with pytest.raises(ValueError, match="^" + re.escape(message)):
+        build(placed=placed, to_move=None, end_reason=ALL_PLACED)
