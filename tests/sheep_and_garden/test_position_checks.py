@@ -4,10 +4,12 @@ names what is wrong, instead of indexing another tile or failing later."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from games.sheep_and_garden.data import TILE_COUNT
+from games.sheep_and_garden.data import TILE_COUNT, TILES
 from games.sheep_and_garden.model import ALL_PLACED, DEADLOCK, Slot
 from games.sheep_and_garden.state import SheepAndGardenState
 
@@ -120,3 +122,24 @@ def test_a_landscape_that_breaks_the_matching_rule_is_refused(
     its fish with it, and scored so without a word."""
     with pytest.raises(ValueError, match="^" + re.escape(message)):
         build(placed=placed, to_move=None, end_reason=ALL_PLACED)
+
+
+def test_the_guides_position_example_runs_as_it_says() -> None:
+    """docs/games/sheep-and-garden.md shows how to build a position (the README
+    says each guide's example is run by its tests): the finished landscape scores
+    (6.0, 4.0) as its comment says, and in the game in play seat 1's meadow is
+    placed, the pond is shown and seat 0 moves."""
+    guide = Path(__file__).parents[2] / "docs" / "games" / "sheep-and-garden.md"
+    section = guide.read_text(encoding="utf-8").split("## Building a position (Python)\n", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    finished = code.split("# In play:", 1)[0]
+    assert "state.result().scores  # (6.0, 4.0)" in finished
+    scope: dict[str, Any] = {}
+    exec(finished, scope)
+    assert scope["state"].result().scores == (6.0, 4.0)
+    exec(code, scope)  # the whole example: the game in play follows the finished one
+    state = scope["state"]
+    ids = {tile.name: tile.id for tile in TILES}
+    meadow, pond = ids["meadow"], ids["pond"]
+    assert state.placed[-1] == (meadow, 0, 1, 0)
+    assert state.display == (pond,) and state.deck_size == 0 and state.to_move == 0
