@@ -143,3 +143,32 @@ def test_the_guides_position_example_runs_as_it_says() -> None:
     meadow, pond = ids["meadow"], ids["pond"]
     assert state.placed[-1] == (meadow, 0, 1, 0)
     assert state.display == (pond,) and state.deck_size == 0 and state.to_move == 0
+
+
+CARDS = ("lakes", "gardens", "cities", "roads", "hearts", "lands", "cows", "trees")
+
+
+@pytest.mark.parametrize(
+    ("players", "holders", "face_up"),
+    [
+        (1, [(0,), (0,), (0,), (), (), ()], [True] * 6),
+        (2, [(0,), (0,), (0,), (1,), (1,), (1,)], [True, False, False] * 2),
+        (3, [(0,), (0, 1), (1,), (1, 2), (2,), (0, 2)], [False] * 6),
+        (4, [(0,), (0, 1), (1,), (1, 2), (2,), (2, 3), (3,), (0, 3)], [False] * 8),
+    ],
+)
+def test_slots_left_out_are_dealt_in_the_tables_order(
+    players: int, holders: list[tuple[int, ...]], face_up: list[bool]
+) -> None:
+    """The guide: "Left out, the cards are dealt in the table's order ..., unshuffled",
+    and says how, so a scenario can leave them out and still know who holds what: solo
+    the first three yours and the next three the enemy's, all face up; two players
+    three each, the first of each three face up; three or four players each seat's own
+    card, then the one it shares with the next seat."""
+    state = SheepAndGardenState.from_position(
+        players, [START], [], [], to_move=None, end_reason=ALL_PLACED
+    )
+    assert [slot.card for slot in state.slots] == list(CARDS[: len(holders)])
+    assert [slot.holders for slot in state.slots] == holders
+    assert [slot.face_up for slot in state.slots] == face_up
+    assert [slot.enemy for slot in state.slots] == [players == 1 and not h for h in holders]
