@@ -221,7 +221,7 @@ class SheepAndGardenState(State):
         placed: Iterable[tuple[int, int, int, int]],
         display: Iterable[int],
         deck: Iterable[int],
-        slots: tuple[Slot, ...] | None = None,
+        slots: Iterable[Slot] | None = None,
         to_move: int | None = 0,
         seed: int = 0,
         end_reason: str = "",
@@ -238,6 +238,8 @@ class SheepAndGardenState(State):
         placed = list(placed)
         display = list(display)
         deck = list(deck)
+        if slots is not None:
+            slots = tuple(slots)
         check_position(
             players,
             placed,
@@ -297,10 +299,12 @@ class SheepAndGardenState(State):
         return self._slots
 
     @slots.setter
-    def slots(self, slots: tuple[Slot, ...]) -> None:
+    def slots(self, slots: Iterable[Slot]) -> None:
         """Replace the cards (as a search bot's sampled world does with a clone's
-        face-down ones): a result kept for the old cards no longer holds."""
-        self._slots = slots
+        face-down ones): a result kept for the old cards no longer holds. Kept
+        as a tuple, whatever sequence they came in: observations memoise their
+        views of the slots by value."""
+        self._slots = tuple(slots)
         self._result = None
 
     @property

@@ -172,3 +172,17 @@ def test_slots_left_out_are_dealt_in_the_tables_order(
     assert [slot.holders for slot in state.slots] == holders
     assert [slot.face_up for slot in state.slots] == face_up
     assert [slot.enemy for slot in state.slots] == [players == 1 and not h for h in holders]
+
+
+def test_slots_given_as_a_list_work_as_a_tuple() -> None:
+    """from_position takes its tiles as any iterable, and the slots as "the objective
+    cards": a list of Slots was taken, and every observation then failed with
+    "unhashable type: 'list'" (the views of the slots are memoised by value). So did
+    a clone whose slots a list replaced."""
+    slots = [Slot("lakes", (0,), True), Slot("roads", (1,), False)]
+    state = build(slots=slots)
+    assert state.slots == tuple(slots)
+    assert [view.card for view in state.observation(0).objectives] == ["lakes", None]
+    clone = state.clone()
+    clone.slots = [Slot("cows", (0,), False), Slot("roads", (1,), True)]
+    assert [view.card for view in clone.observation(1).objectives] == [None, "roads"]
