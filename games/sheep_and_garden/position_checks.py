@@ -29,16 +29,22 @@ def check_position(
     to_move: int | None,
     slots: Sequence[Slot] | None = None,
     end_reason: str = "",
+    seed: object = 0,
 ) -> None:
     """ValueError naming the first thing no game holds: 1 to 4 players, real
     tile ids (placed, shown or in the deck), at least one tile placed, one tile
     a cell, rotations 0 to 3, a display no larger than the game's, a seat to
     move among the players (or None, the game over), no `end_reason` while a
     seat is to move and one of END_REASONS when none is (a free text was shown
-    to the seats as the reason), tiles that meet their neighbours as
-    `check_matching` wants, and slots as `check_slots` wants them."""
+    to the seats as the reason), a whole-number seed, tiles that meet their
+    neighbours as `check_matching` wants, and slots as `check_slots` wants them."""
     if type(players) is not int or not 1 <= players <= 4:
         raise ValueError(f"{players!r} players: Sheep & Garden takes 1 to 4")
+    if type(seed) is not int:
+        raise ValueError(
+            f"seed {seed!r} is not a whole number: it drives the shuffles of a "
+            "reshuffle, which a position built twice must repeat"
+        )
     if to_move is not None and (type(to_move) is not int or not 0 <= to_move < players):
         raise ValueError(f"seat {to_move!r} to move is not one of 0 to {players - 1}")
     if to_move is not None and end_reason:

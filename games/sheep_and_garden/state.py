@@ -249,6 +249,7 @@ class SheepAndGardenState(State):
             to_move,
             slots,
             end_reason,
+            seed,
         )
         state = cls.__new__(cls)
         state.players = players

@@ -186,3 +186,29 @@ def test_slots_given_as_a_list_work_as_a_tuple() -> None:
     clone = state.clone()
     clone.slots = [Slot("cows", (0,), False), Slot("roads", (1,), True)]
     assert [view.card for view in clone.observation(1).objectives] == [None, "roads"]
+
+
+@pytest.mark.parametrize("seed", [None, 1.5, "7", True])
+def test_a_seed_that_is_no_whole_number_is_refused(seed: object) -> None:
+    """The seed drives the shuffles a reshuffle makes. `None` seeded them from the
+    system, so the same position built twice showed different tiles after its
+    reshuffle (new_state refuses such a seed for the same reason)."""
+    with pytest.raises(ValueError, match="^" + re.escape(f"seed {seed!r} is not a whole number")):
+        build(seed=seed)
+
+
+def test_the_seed_decides_the_tiles_a_reshuffle_shows() -> None:
+    """Around the market crossroads only a road edge fits and none of the three shown
+    has one: the reshuffle shows the same tiles whenever the position is built with
+    the same seed."""
+    market, lake_cap, meadow, bay = 9, 19, 30, 25
+    deck = [31, 28, 24, 32, 33, 34]
+
+    def shown(seed: int) -> tuple[int, ...]:
+        state = SheepAndGardenState.from_position(
+            2, [(market, 0, 0, 0)], [lake_cap, meadow, bay], deck, seed=seed
+        )
+        return state.display
+
+    assert len({shown(5) for _ in range(5)}) == 1
+    assert len({shown(seed) for seed in range(20)}) > 1
