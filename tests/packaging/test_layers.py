@@ -100,3 +100,14 @@ def test_the_check_tells_up_from_down(
 ) -> None:
     (tmp_path / "m.py").write_text(source)
     assert _upward(package, tmp_path / "m.py") == wrong
+
+
+def test_the_readme_draws_every_layer() -> None:
+    """The README's picture of the folders names every layer this test checks:
+    a reader learns the layering there (the web viewer's folder was once missing)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("How it fits together")
+    picture = readme[start : readme.index("```\n\n", readme.index("```", start) + 3)]
+    drawn = {word.rstrip("/").split("/")[0] for word in picture.split() if word.endswith("/")}
+    folders = {("proto" if name == "sheepfold" else name) for name in LAYERS}
+    assert folders - drawn == set()
