@@ -43,9 +43,9 @@ def names() -> tuple[str, ...]:
 def get(name: str) -> Game:
     """The game called `name` (its wire name, e.g. "sheep-showdown")."""
     try:
-        module = importlib.import_module(_PACKAGES[name])
-    except KeyError:
+        package = _PACKAGES[name]
+    except (KeyError, TypeError):  # TypeError: a list or dict, which names no game
         raise InvalidOptions(
             f"unknown game {brief(name)} (games: {', '.join(_PACKAGES)})"
         ) from None
-    return module.GAME
+    return importlib.import_module(package).GAME

@@ -111,3 +111,11 @@ def test_options_given_as_strings_play_the_same_game(name: str) -> None:
     two = game.new_state(game.max_players, 3, spelled)
     assert one.render() == two.render()
     assert one.observation(None) == two.observation(None)
+
+
+@pytest.mark.parametrize("name", [None, 7, "Sheep-Showdown", ["sheep-showdown"], {}, {"a": 1}])
+def test_an_unknown_game_of_any_kind_is_named(name: Any) -> None:
+    """`games.get` refuses whatever names no game with InvalidOptions: a list or
+    dict, which no dict of games can hold, once raised a bare TypeError."""
+    with pytest.raises(InvalidOptions, match="unknown game"):
+        games.get(name)
