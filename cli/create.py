@@ -18,8 +18,8 @@ from cli.client_tls import add_tls_flags, client_credentials
 from cli.environment import environment_default, naming_variable
 from cli.values import (
     MATCH_SEEDS,
+    add_clock_flags,
     add_game_option_flag,
-    decision_seconds,
     match_seed,
     positive_int,
 )
@@ -48,12 +48,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--seed", type=match_seed, help=f"match seed, {MATCH_SEEDS} (default: random)"
     )
-    parser.add_argument(
-        "--decision-seconds",
-        type=decision_seconds,
-        default=0.0,
-        help="deadline per decision, 0 to 3600 (0: the server's default)",
-    )
+    add_clock_flags(parser)
     parser.add_argument(
         "--server",
         metavar="ADDR",
@@ -87,7 +82,11 @@ async def create_and_read(
         args.players,
         seed=args.seed,
         options=dict(args.option),
-        clock=arena_pb2.ClockSettings(decision_seconds=args.decision_seconds),
+        clock=arena_pb2.ClockSettings(
+            decision_seconds=args.decision_seconds,
+            time_bank_seconds=args.time_bank_seconds,
+            max_strikes=args.max_strikes,
+        ),
         admin_token=args.admin_token,
         credentials=credentials,
     )

@@ -21,8 +21,8 @@ from cli.command_bots import add_command_flags
 from cli.environment import environment_default, naming_variable
 from cli.values import (
     MATCH_SEEDS,
+    add_clock_flags,
     add_game_option_flag,
-    decision_seconds,
     match_seed,
     message_bytes,
     positive_int,
@@ -89,12 +89,7 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
         "--admin-token",
         help="with --server: its admin token, for CreateMatch (default: $SHEEPFOLD_ADMIN_TOKEN)",
     )
-    parser.add_argument(
-        "--decision-seconds",
-        type=decision_seconds,
-        default=0.0,
-        help="deadline per decision, 0 to 3600 (0: server default)",
-    )
+    add_clock_flags(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run_match, interrupt_on_terminate=True)
 
@@ -223,7 +218,11 @@ def run_match(args: argparse.Namespace) -> int:
         note_ignored_command_flags(
             args, "match", "--bots names none" if args.bot_specs is None else "--bot names none"
         )
-    clock = arena_pb2.ClockSettings(decision_seconds=args.decision_seconds)
+    clock = arena_pb2.ClockSettings(
+        decision_seconds=args.decision_seconds,
+        time_bank_seconds=args.time_bank_seconds,
+        max_strikes=args.max_strikes,
+    )
 
     async def play_it() -> tuple[MatchOutcome, dict[int, str]]:
         admin_token = args.admin_token

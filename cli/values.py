@@ -13,7 +13,12 @@ from typing import NoReturn
 from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES
 
 from clients.bot_limits import LimitsError, parse_limits, shown
-from server.clock_limits import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
+from server.clock_limits import (
+    MAX_DECISION_SECONDS,
+    MAX_STRIKES,
+    MAX_TIME_BANK_SECONDS,
+    MIN_DECISION_SECONDS,
+)
 
 
 def _number(text: str) -> float:
@@ -185,6 +190,38 @@ def seconds_up_to(
 grpc_seconds = seconds_up_to((2**31 - 1) // 1000)
 # A deadline the server takes, 0 for its default.
 decision_seconds = seconds_up_to(MAX_DECISION_SECONDS, zero=True, least=MIN_DECISION_SECONDS)
+# A seat's time bank, 0 for none; and the missed deadlines that disqualify a
+# seat, 0 for the server's default: the rest of a match's clock, as the server
+# bounds it.
+time_bank_seconds = seconds_up_to(MAX_TIME_BANK_SECONDS, zero=True)
+max_strikes = whole_number(0, MAX_STRIKES)
+
+
+def add_clock_flags(parser: argparse.ArgumentParser) -> None:
+    """`--decision-seconds`, `--time-bank-seconds` and `--max-strikes`: the whole
+    of a match's clock, for the commands that create one (`create`, `match`)."""
+    parser.add_argument(
+        "--decision-seconds",
+        type=decision_seconds,
+        default=0.0,
+        help=f"deadline per decision, 0 to {shown(MAX_DECISION_SECONDS)} (0: the server's default)",
+    )
+    parser.add_argument(
+        "--time-bank-seconds",
+        metavar="SECONDS",
+        type=time_bank_seconds,
+        default=0.0,
+        help=f"per seat, 0 (none) to {shown(MAX_TIME_BANK_SECONDS)}: spent when a decision "
+        "overruns its deadline, before a strike (default 0)",
+    )
+    parser.add_argument(
+        "--max-strikes",
+        metavar="N",
+        type=max_strikes,
+        default=0,
+        help="missed deadlines that disqualify a seat, 0 (the server's default, 3) or 1 to "
+        f"{shown(MAX_STRIKES)} (default 0)",
+    )
 
 
 def key_value(text: str) -> tuple[str, str]:
