@@ -118,7 +118,8 @@ class MatchReadCalls(ArenaCalls):
             await abort(
                 context,
                 grpc.StatusCode.FAILED_PRECONDITION,
-                "the match is not over: replays are for finished matches only",
+                "the match is not over: replays are for matches that are over "
+                "(finished or aborted)",
             )
         return match.replay_message()
 

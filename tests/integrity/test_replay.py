@@ -1,4 +1,4 @@
-"""Replays: `GetReplay` for finished matches only, kept in SQLite across a
+"""Replays: `GetReplay` for matches that are over (finished or aborted), kept in SQLite across a
 restart, and `sheepfold replay` printing a match of every game move by move.
 Replaying a record through the engine reproduces its scores."""
 
@@ -115,6 +115,30 @@ def test_get_replay_refuses_unfinished_and_unknown_matches(tmp_path: Path) -> No
         with pytest.raises(grpc.RpcError) as unknown:
             stub.GetReplay(arena_pb2.GetReplayRequest(match_id="no-such-match"))
         assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_get_replay_gives_the_record_of_an_aborted_match(tmp_path: Path) -> None:
+    """A match that is over is replayed, aborted ones too (the web viewer shows
+    their moves); the refusal of a running one says which matches are."""
+    case = Case("sheep-n-sheep", 2, {})
+    config = ServerConfig(start_timeout=0.3)
+    with (
+        InProcessServer(config, SqliteStore(tmp_path / "a.db")) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        created = stub.CreateMatch(create_request(case, 4))
+        with pytest.raises(grpc.RpcError) as running:
+            stub.GetReplay(arena_pb2.GetReplayRequest(match_id=created.match_id))
+        assert "finished or aborted" in running.value.details()
+        request = arena_pb2.GetMatchRequest(match_id=created.match_id)
+        for _ in range(100):  # nobody joins: aborted once the start timeout passes
+            if stub.GetMatch(request).status == arena_pb2.MATCH_STATUS_ABORTED:
+                break
+            server.run(asyncio.sleep(0.05))
+        replay = stub.GetReplay(arena_pb2.GetReplayRequest(match_id=created.match_id))
+    assert replay.seed == 4 and list(replay.actions) == []
+    assert "no seat joined" in replay.result.end_reason
 
 
 def test_the_replay_command_refuses_what_it_cannot_show(

@@ -122,7 +122,8 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetReplay(self, request, context):
-        """The full record of a finished match: enough to replay it exactly.
+        """The full record of a match that is over (finished, or aborted with the
+        moves played before): enough to replay it exactly.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
