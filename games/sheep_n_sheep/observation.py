@@ -19,8 +19,9 @@ class Placement:
     same: `number` is the number every card must have, `tip` the cell the next
     card must touch (None while the first card of an empty pasture is pending).
     run: `up_tip`/`up_next` and `down_tip`/`down_next` are the branch tips and
-    the numbers they take next (None when a branch cannot grow: past 5 or 1, or
-    no descending branch on a run begun on an empty pasture).
+    the numbers they take next (None when no number follows: past 5 or 1, or
+    no descending branch on a run begun on an empty pasture; a tip boxed in by
+    cards keeps its number, the legal actions alone show it has no free cell).
     """
 
     kind: str

@@ -275,6 +275,25 @@ def test_observation_shows_the_placement_in_progress() -> None:
     assert state.observation(1).phase == "run"
 
 
+def test_a_boxed_in_run_tip_keeps_its_next_number_in_the_observation() -> None:
+    """The guide: a `*_next` is unset only when no number follows; a tip with no
+    free side keeps it, and only the legal actions show that nothing fits there.
+    The 4 (up) goes to the one cell whose other three sides are taken: the
+    observation still says the up branch takes a 5 next, while every card
+    offered is the 2 on the down branch."""
+    pick = Picker()
+    start = pick("white", 3)
+    walls = {(2, 0): pick("black", None), (1, 1): pick("pink", None), (1, -1): pick("brown", None)}
+    c4, c5, c2 = pick("grey", 4), pick("grey", 5), pick("blue", 2)
+    state = _state([c4, c5, c2], pick, {(0, 0): start, **walls})
+    state.apply(BeginRun((0, 0)))
+    state.apply(Place(c4, 1, 0, "up"))
+    placement = state.observation(1).placement
+    assert (placement.up_tip, placement.up_next) == ((1, 0), 5)
+    assert (placement.down_tip, placement.down_next) == ((0, 0), 2)
+    assert {(card, branch) for card, _, _, branch in _places(state)} == {(c2, "down")}
+
+
 def test_observation_of_a_same_number_placement_on_an_empty_pasture() -> None:
     """'If you have not placed any cards yet in the pasture, the starting card will
     be the first card that you lay down': until it is down, the observation has
