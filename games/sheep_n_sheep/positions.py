@@ -104,7 +104,8 @@ def check_market_end(sets: int, last_turn: int | None) -> None:
 
 def check_turns(players: int, seat: int, turn: int, last_turn: int | None, phase: str) -> None:
     """Turn t is seat t mod N's (seat 0 starts, turns go round), the game's last
-    turn is the last of a round and not already past, the phase is one of PHASES,
+    turn is the last of a round, not already past and no later than the end of
+    the round after this one, the phase is one of PHASES,
     and a game is over only once its last turn is played: anything else is a
     position no game reaches."""
     if phase not in PHASES:
@@ -115,6 +116,15 @@ def check_turns(players: int, seat: int, turn: int, last_turn: int | None, phase
         raise ValueError(
             f"last turn {last_turn!r} must be turn {turn} or later and the turn of seat"
             f" {players - 1}, the last of a round"
+        )
+    # The trigger at turn t sets the last turn to the end of the round after
+    # t's, and t is this turn or earlier: no last turn lies further ahead.
+    limit = (turn // players + 2) * players - 1
+    if last_turn is not None and last_turn > limit:
+        raise ValueError(
+            f"last turn {last_turn!r} is past turn {limit}: the end comes at the end of"
+            " the round after the one that triggered it, so at turn"
+            f" {turn} the last turn is {limit} at most"
         )
     if phase == "over" and last_turn != turn:
         raise ValueError(

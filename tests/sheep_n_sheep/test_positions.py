@@ -46,6 +46,12 @@ def test_a_position_naming_a_card_twice_or_no_card_is_refused(
         (3, {"hands": [[3], [5], [7]], "turn": -3}, "turn -3 is not seat 0's"),
         (3, {"hands": [[3], [5], [7]], "seat": 1, "turn": 4, "last_turn": 4}, "last turn 4"),
         (2, {"seat": 1, "turn": 5, "last_turn": 3}, "last turn 3 must be turn 5 or later"),
+        (2, {"deck": [], "last_turn": 5}, "last turn 5 is past turn 3"),
+        (
+            3,
+            {"hands": [[3], [5], [7]], "deck": [], "seat": 1, "turn": 4, "last_turn": 11},
+            "last turn 11 is past turn 8",
+        ),
         (2, {"phase": "over"}, "phase 'over' at turn 0 with last turn None"),
         (2, {"phase": "over", "seat": 1, "turn": 1, "last_turn": 3}, "with last turn 3"),
     ],
@@ -58,7 +64,9 @@ def test_a_position_of_the_wrong_shape_is_refused(
     that is over has played its last turn ('After all players have had an equal
     number of turns, all players now take one last action'): an 'over' position
     before the end is triggered, or before its last turn, is refused, where it
-    ended a game that had not ended."""
+    ended a game that had not ended. The trigger puts the last turn at the end
+    of the round after its own, so a last turn further ahead than that from the
+    current turn is no game's either: it played rounds the rules do not have."""
     kw: dict = {"hands": [[3], [5]], "market": [(20, 21)], "deck": [30, 31], **zones}
     with pytest.raises(ValueError, match=message):
         SheepNSheepState.from_position(players, **kw)
