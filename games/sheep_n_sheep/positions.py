@@ -18,6 +18,7 @@ __all__ = [
     "check_deck_end",
     "check_each_card_once",
     "check_market_end",
+    "check_market_short",
     "check_placement",
     "check_seen_in_hands",
     "check_shape",
@@ -99,6 +100,20 @@ def check_market_end(sets: int, last_turn: int | None) -> None:
             f"{sets} market sets without a last turn: the market holds fewer than"
             f" {MARKET_SETS} sets only after the end is triggered, so give the position"
             " a last_turn"
+        )
+
+
+def check_market_short(players: int, sets: int, deck: int, stock: int) -> None:
+    """With 2-3 players a set taken is replaced from the deck, then the stock,
+    and goes unreplaced only when the two together hold fewer than 2 cards;
+    neither ever grows, so a short market with 2 cards left in them is a
+    position no game reaches (and one whose market stayed short against 'draw
+    cards from the stock to replenish the sets for the rest of the game')."""
+    if players < 4 and sets < MARKET_SETS and deck + stock >= 2:
+        raise ValueError(
+            f"{sets} market set{'' if sets == 1 else 's'} with {deck + stock} cards in the"
+            f" deck and stock: with {players} players a set goes unreplaced only once the"
+            " deck and the stock together hold fewer than 2 cards"
         )
 
 

@@ -54,6 +54,7 @@ from games.sheep_n_sheep.positions import (
     check_deck_end,
     check_each_card_once,
     check_market_end,
+    check_market_short,
     check_placement,
     check_seen_in_hands,
     check_shape,
@@ -205,6 +206,7 @@ class SheepNSheepState(LegalActions, Views, State):
         check_market_end(len(market), last_turn)
         check_stock(players, state._stock)
         check_deck_end(deck, last_turn)
+        check_market_short(players, len(market), len(state._deck), len(state._stock))
         check_placement(phase, placement, (pastures or [{}] * players)[seat], len(hands[seat]))
         check_seen_in_hands(state._hands, seen_in_hands or [])
         # A card in no zone is out of this game, which everybody knows: like a

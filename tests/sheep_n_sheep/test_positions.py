@@ -243,3 +243,21 @@ def test_cards_seen_taken_are_in_the_seats_hand(seen: list[list[int]], message: 
     with pytest.raises(ValueError, match="^" + re.escape(message)):
         SheepNSheepState.from_position(2, seen_in_hands=seen, **kw)
     SheepNSheepState.from_position(2, seen_in_hands=[[4], [5]], **kw)  # held, so accepted
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_short_market_with_cards_left_to_form_a_set_is_refused(players: int) -> None:
+    """'In a 2-3 player game, draw cards from the stock to replenish the sets for
+    the rest of the game': with 2 or 3 players a set goes unreplaced only when
+    the deck and the stock together hold fewer than 2 cards, and neither grows.
+    A position with fewer than 4 sets and 2 cards left to form one is refused,
+    where its market stayed short while the stock still replenished."""
+    hands = [[3 + i] for i in range(players)]
+    kw: dict = {"hands": hands, "market": [(20, 21)], "last_turn": players - 1}
+    for deck, stock in (([], [40, 41]), ([30], [40])):
+        with pytest.raises(ValueError, match="1 market set with 2 cards in the deck and stock"):
+            SheepNSheepState.from_position(players, deck=deck, stock=stock, **kw)
+    state = SheepNSheepState.from_position(players, deck=[30], stock=[], **kw)
+    assert state.market == ((20, 21),)
+    state = SheepNSheepState.from_position(players, deck=[], stock=[40], **kw)
+    assert state.stock == (40,)
