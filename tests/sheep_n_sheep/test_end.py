@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from games.sheep_n_sheep.actions import BeginFree, Discard, Place, TakeSet
-from games.sheep_n_sheep.events import EndTriggered, GameEnded, SetFormed
+from games.sheep_n_sheep.events import (
+    CardDrawn,
+    EndTriggered,
+    GameEnded,
+    SetFormed,
+    SetTaken,
+    TurnEnded,
+)
 from games.sheep_n_sheep.state import SheepNSheepState
 
 from .helpers import Picker
@@ -161,3 +168,26 @@ def test_a_free_placement_can_end_the_game() -> None:
     state.apply(Place(b, 0, 0))
     assert state.terminal
     assert state.pasture(1) == {(0, 0): b}
+
+
+def test_the_events_of_a_set_taken_at_the_trigger_come_in_the_order_things_happen() -> None:
+    """The guide: taking a set gives SetTaken, EndTriggered (if this refill triggers
+    the end), SetFormed, one CardDrawn per extra card, then TurnEnded. Two players,
+    one card in the deck, a set with a draw icon: the refill finds 1 card (the
+    trigger), forms the set from it and the stock's top card, and the draw icon
+    takes the stock's next; the other seat sees the draw without its card."""
+    pick = Picker()
+    draw_set = (pick("grey", 1, "draw"), pick("grey", 2))
+    market = [draw_set] + [tuple(pick.filler(2)) for _ in range(3)]
+    deck, stock = pick.filler(1), pick.filler(3)
+    state = _state(2, pick, deck=deck, stock=stock, market=market, hands=[[], pick.filler(1)])
+    events = state.apply(TakeSet(0))
+    assert [e.payload for e in events] == [
+        SetTaken(0, 0, draw_set),
+        EndTriggered(0, 3),
+        SetFormed(0, (deck[0], stock[-1]), 1),
+        CardDrawn(0, stock[-2], True),
+        TurnEnded(0, 0),
+    ]
+    drawn = events[3]
+    assert drawn.seat == 0 and drawn.redacted == CardDrawn(0, None, True)
