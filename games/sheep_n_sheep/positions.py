@@ -200,10 +200,12 @@ def check_placement(
                 f"a same-number placement from a {number} places {number}s: number"
                 f" {placement.number!r}, tip a {NUMBER[pasture[placement.tip]]}"
             )
+        _check_placed(placement, len(pasture), [placement.tip], "its tip at its start")
         return
     up_tip, down_tip = placement.up_tip, placement.down_tip
     if up_tip is None:
         raise ValueError("a run with a start has an up tip (the start before its first card)")
+    _check_placed(placement, len(pasture), [up_tip, down_tip], "both tips at its start")
     up = 5 if placement.up_next is None else placement.up_next - 1
     if NUMBER[pasture[up_tip]] != up:
         raise ValueError(
@@ -222,6 +224,37 @@ def check_placement(
         raise ValueError(
             f"the run's down tip is a {NUMBER[pasture[down_tip]]}: down next"
             f" {placement.down_next!r} does not follow it"
+        )
+
+
+def _check_placed(placement: Placement, cards: int, tips: list[Cell | None], at_start: str) -> None:
+    """The cards a placement has placed fit its tips and its pasture of `cards`
+    cards: each card placed moves a tip off the start (the first card of an
+    empty pasture is the start itself), none was placed before the first, they
+    are cards of the pasture, and all of them means it began on an empty
+    pasture, whose first card is at (0, 0)."""
+    placed, start = placement.placed, placement.start
+    off_start = [tip for tip in tips if tip is not None and tip != start]
+    if placed > cards:
+        raise ValueError(
+            f"{placed} cards placed by a placement on a pasture of {cards}: the cards it"
+            " placed are in the pasture"
+        )
+    if placed == cards:
+        if start != (0, 0):
+            raise ValueError(
+                f"a placement that placed every card of the pasture began on an empty"
+                f" pasture, so its start is its first card, at (0, 0), not {start}"
+            )
+    elif placed == 0 and off_start:
+        raise ValueError(
+            f"a placement with no card placed yet has a tip at {off_start[0]}, off its"
+            f" start {start}: a tip moves only when a card is placed"
+        )
+    elif placed and not off_start:
+        raise ValueError(
+            f"a placement from a card of the pasture that placed {placed} card"
+            f"{'' if placed == 1 else 's'} has {at_start}: each card placed moves a tip"
         )
 
 

@@ -159,6 +159,58 @@ def test_a_placement_no_game_reaches_is_refused(
         )
 
 
+_THREES = {(0, 0): 8, (1, 0): 6, (5, 5): 7}  # white 3s; card 9 is a 4
+
+
+@pytest.mark.parametrize(
+    ("placement", "pasture", "message"),
+    [
+        (Placement("same", (0, 0), 0, number=3, tip=(1, 0)), _THREES, "no card placed yet"),
+        (
+            Placement("run", (0, 0), 0, up_tip=(0, 0), up_next=4, down_tip=(1, 0), down_next=2),
+            _THREES,
+            "no card placed yet",
+        ),
+        (Placement("same", (0, 0), 2, number=3, tip=(0, 0)), _THREES, "its tip at its start"),
+        (
+            Placement("run", (0, 0), 1, up_tip=(0, 0), up_next=4, down_tip=(0, 0), down_next=2),
+            _THREES,
+            "both tips at its start",
+        ),
+        (Placement("same", (0, 0), 4, number=3, tip=(1, 0)), _THREES, "4 cards placed"),
+        (
+            Placement("same", (1, 0), 2, number=3, tip=(1, 0)),
+            {(1, 0): 6, (2, 0): 7},
+            r"at \(0, 0\)",
+        ),
+        (
+            Placement("run", (1, 0), 2, up_tip=(2, 0), up_next=5),
+            {(1, 0): 8, (2, 0): 9},
+            r"at \(0, 0\)",
+        ),
+    ],
+)
+def test_a_placement_whose_cards_placed_do_not_fit_its_tips_is_refused(
+    placement: Placement, pasture: dict, message: str
+) -> None:
+    """'Once you have decided on the starting card, use the starting card as the
+    guide to lay the other cards': before the first card of a placement its tips
+    are its start (else the next card went next to a card this placement never
+    laid), after one they are not (each card placed moves a tip), it has placed
+    no more cards than the pasture holds, and one that placed all of them began
+    on an empty pasture, whose first card (its start) is at (0, 0)."""
+    kw: dict = {"market": [(20, 21)], "deck": [30], "last_turn": 1}
+    with pytest.raises(ValueError, match=message):
+        SheepNSheepState.from_position(
+            2,
+            hands=[[37], [5]],
+            pastures=[pasture, {}],
+            phase=placement.kind,
+            placement=placement,
+            **kw,
+        )
+
+
 def test_the_placements_a_game_shows_are_accepted() -> None:
     """Every placement an observation shows resumes: the first card of a run or a
     same-number placement on an empty pasture (no start), and a run or a
