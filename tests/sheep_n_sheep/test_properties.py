@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.sheep_n_sheep.actions import Pass
+from games.sheep_n_sheep.actions import BeginFree, BeginRun, BeginSame, Pass, TakeSet
+from games.sheep_n_sheep.cards import CARDS
+from games.sheep_n_sheep.events import CardPlaced, EndTriggered, GameEnded, TurnEnded
 from games.sheep_n_sheep.state import SheepNSheepState
 
 from .play import GAME, all_cards, play
@@ -148,3 +150,108 @@ def test_random_games_reach_every_kind_of_decision_and_event(players: int) -> No
         "GameEnded",
     }
     assert (from_stock > 0) == (players < 4)
+
+
+class _Referee:
+    """Checks each decision of a game against the rulebook's turn and placement
+    rules, from the state before it and the public events after it, without
+    the engine's own bookkeeping."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.turns = [0] * players
+        self.kind = ""  # the placement in progress: "same", "run", "free" or ""
+        self.tip: tuple[int, int] | None = None
+        self.number = 0
+        self.up: tuple[tuple[int, int], int] | None = None  # (tip cell, its number)
+        self.down: tuple[tuple[int, int], int] | None = None
+        self.trigger_turn: int | None = None
+
+    def before(self, state: SheepNSheepState, action: object) -> None:
+        seat = state.to_move
+        hand = len(state.hand(seat))
+        if state.phase == "turn":
+            # 'When a player has 0 cards, they must carry out option A, and if they
+            # have 6 or more cards, they must carry out option B.'
+            if isinstance(action, TakeSet):
+                assert hand < 6
+            elif isinstance(action, Pass):
+                assert (hand < 6 and not state.market) or state.legal_actions() == (Pass(),)
+            else:
+                assert hand >= 1
+            if isinstance(action, BeginFree):
+                assert hand >= 2  # discard one, then place one
+            if isinstance(action, BeginSame | BeginRun):
+                self.kind = "same" if isinstance(action, BeginSame) else "run"
+                self.tip = self.up = self.down = None
+                if action.start is not None:
+                    number = CARDS[state.pasture(seat)[action.start]].number
+                    self.tip, self.number = action.start, number
+                    self.up = self.down = (action.start, number)
+            elif isinstance(action, BeginFree):
+                self.kind = "free"
+
+    def after(self, before: dict, events: list) -> None:
+        for payload in (e.payload for e in events):
+            if isinstance(payload, CardPlaced):
+                self._placed(before, payload)
+            elif isinstance(payload, EndTriggered):
+                assert self.trigger_turn is None  # the end is triggered once
+                self.trigger_turn = sum(self.turns)
+                round_end = (self.trigger_turn // self.players + 1) * self.players - 1
+                # the round is finished, then every player takes one more turn
+                assert payload.last_turn == round_end + self.players
+            elif isinstance(payload, TurnEnded):
+                assert payload.turn == sum(self.turns)
+                assert payload.seat == payload.turn % self.players  # clockwise from 0
+                self.turns[payload.seat] += 1
+                self.kind = ""
+            elif isinstance(payload, GameEnded):
+                assert len(set(self.turns)) == 1  # everybody had the same turns
+                assert self.trigger_turn is not None
+
+    def _placed(self, before: dict, placed: CardPlaced) -> None:
+        cell, number = (placed.x, placed.y), CARDS[placed.card].number
+        assert cell not in before  # never on top of another card
+        sides = {(placed.x + 1, placed.y), (placed.x - 1, placed.y)}
+        sides |= {(placed.x, placed.y + 1), (placed.x, placed.y - 1)}
+        if not before:
+            assert cell == (0, 0)
+        if self.kind == "free":
+            assert not before or sides & set(before)
+        elif self.kind == "same":
+            if self.tip is None:
+                self.number = number
+            else:
+                assert number == self.number and self.tip in sides
+            self.tip = cell
+        elif self.up is None:  # the first card of a run on an empty pasture
+            self.up = (cell, number)
+        else:
+            branch = self.up if placed.branch == "up" else self.down
+            step = 1 if placed.branch == "up" else -1
+            assert branch is not None and branch[0] in sides and number == branch[1] + step
+            if placed.branch == "up":
+                self.up = (cell, number)
+            else:
+                self.down = (cell, number)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_follow_the_turn_and_placement_rules(players: int) -> None:
+    """Every decision of random games, checked by a referee that knows only the
+    rules: who may take, place or pass, that each card placed touches the card
+    its option names (the start, the previous card, its branch's tip, or any
+    card for c), never lies on another and has the number it must, that the end
+    is triggered once and puts the last turn one round after the trigger's, and
+    that everybody plays the same number of turns."""
+    for seed in range(6):
+        state = GAME.new_state(players, seed)
+        rng = random.Random(seed)
+        referee = _Referee(players)
+        while not state.terminal:
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            referee.before(state, action)
+            before = state.pasture(state.to_move)
+            referee.after(before, state.apply(action))
