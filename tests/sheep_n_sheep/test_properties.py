@@ -255,3 +255,68 @@ def test_random_games_follow_the_turn_and_placement_rules(players: int) -> None:
             referee.before(state, action)
             before = state.pasture(state.to_move)
             referee.after(before, state.apply(action))
+
+
+def _groups(cells: dict[tuple[int, int], int], same: object) -> list[list[int]]:
+    """The cards of each orthogonally connected group of cells whose cards share
+    `same(card)` (cells with `same(card)` None are left out)."""
+    left, out = {c for c, card in cells.items() if same(card) is not None}, []
+    while left:
+        todo = [left.pop()]
+        group = []
+        while todo:
+            x, y = todo.pop()
+            group.append(cells[(x, y)])
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n in left and same(cells[n]) == same(cells[(x, y)]):
+                    left.remove(n)
+                    todo.append(n)
+        out.append(group)
+    return out
+
+
+def _award(values: list[int], table: tuple[int, ...]) -> list[int]:
+    """'The players with the most ... gain the following bonuses ... In the case of
+    a tie, all tied players receive the points of the next rank down and the
+    next rank is eliminated': places counted by the players ahead (the notes)."""
+    out = []
+    for value in values:
+        ahead = sum(1 for v in values if v > value)
+        tied = sum(1 for v in values if v == value)
+        place = ahead + (2 if tied > 1 else 1)
+        out.append(table[place - 1] if value >= 1 and place <= len(table) else 0)
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_score_as_the_rulebook_counts(players: int) -> None:
+    """The final pastures of random games scored by hand, steps 1-5 in order:
+    largest connected bell group 8/4/2, hearts and stars 4/2, +1 per one-VP
+    icon, each same-colour group of exactly its condition's size once, minus
+    width and height; the winner has the most VP, then the most connected bells."""
+    for seed in range(8):
+        state = play(players, seed).state
+        pastures = [state.pasture(seat) for seat in range(players)]
+        icon = [[CARDS[c].icon for c in p.values()] for p in pastures]
+        bells = [
+            max((len(g) for g in _groups(p, lambda c: CARDS[c].icon == "bell" or None)), default=0)
+            for p in pastures
+        ]
+        totals = []
+        for seat, pasture in enumerate(pastures):
+            total = _award(bells, (8, 4, 2))[seat]
+            total += _award([i.count("heart") for i in icon], (4, 2))[seat]
+            total += _award([i.count("star") for i in icon], (4, 2))[seat]
+            total += icon[seat].count("one_vp")
+            for group in _groups(pasture, lambda c: CARDS[c].colour):
+                if CARDS[group[0]].condition == len(group):
+                    total += CARDS[group[0]].vp
+            if pasture:
+                xs, ys = {x for x, _ in pasture}, {y for _, y in pasture}
+                total -= (max(xs) - min(xs) + 1) + (max(ys) - min(ys) + 1)
+            totals.append(total)
+        result = state.result()
+        assert result.scores == tuple(float(t) for t in totals), state.render()
+        best = max(zip(totals, bells, strict=True))
+        expected = tuple(s for s in range(players) if (totals[s], bells[s]) == best)
+        assert result.winners == expected
