@@ -59,13 +59,13 @@ def check_shape(
 ) -> None:
     """A built position has 2 to 4 players, a hand (and a pasture) per seat, at
     most MARKET_SETS sets and a seat to move among them."""
-    if players not in (2, 3, 4):
+    if type(players) is not int or players not in (2, 3, 4):
         raise ValueError(f"{players!r} players: Sheep 'n' Sheep takes 2 to 4")
     if hands != players or (pastures is not None and len(pastures) != players):
         raise ValueError(f"{players} players need {players} hands and pastures")
     if sets > MARKET_SETS:
         raise ValueError(f"{sets} market sets: at most {MARKET_SETS}")
-    if not 0 <= seat < players:
+    if type(seat) is not int or not 0 <= seat < players:
         raise ValueError(f"seat {seat!r} is not one of 0 to {players - 1}")
 
 
@@ -125,9 +125,11 @@ def check_turns(players: int, seat: int, turn: int, last_turn: int | None, phase
     position no game reaches."""
     if phase not in PHASES:
         raise ValueError(f"phase {phase!r} is not one of {', '.join(PHASES)}")
-    if turn < 0 or turn % players != seat:
+    if type(turn) is not int or turn < 0 or turn % players != seat:
         raise ValueError(f"turn {turn!r} is not seat {seat}'s: turn t is seat t mod {players}")
-    if last_turn is not None and (last_turn < turn or last_turn % players != players - 1):
+    if last_turn is not None and (
+        type(last_turn) is not int or last_turn < turn or last_turn % players != players - 1
+    ):
         raise ValueError(
             f"last turn {last_turn!r} must be turn {turn} or later and the turn of seat"
             f" {players - 1}, the last of a round"

@@ -47,6 +47,11 @@ def test_a_position_naming_a_card_twice_or_no_card_is_refused(
         (3, {"hands": [[3], [5], [7]], "seat": 1, "turn": 4, "last_turn": 4}, "last turn 4"),
         (2, {"seat": 1, "turn": 5, "last_turn": 3}, "last turn 3 must be turn 5 or later"),
         (2, {"deck": [], "last_turn": 5}, "last turn 5 is past turn 3"),
+        (2.0, {}, "2.0 players"),
+        (2, {"seat": True}, "seat True is not one of 0 to 1"),
+        (2, {"seat": 0.0}, "seat 0.0 is not one of 0 to 1"),
+        (2, {"turn": 2.0}, "turn 2.0 is not seat 0's"),
+        (2, {"deck": [], "last_turn": 1.0}, "last turn 1.0 must be"),
         (
             3,
             {"hands": [[3], [5], [7]], "deck": [], "seat": 1, "turn": 4, "last_turn": 11},
