@@ -31,7 +31,7 @@ def check_each_card_once(cards: list[int]) -> None:
     """A built position names each card at most once, and only real cards."""
     seen: set[int] = set()
     for card in cards:
-        if not (isinstance(card, int) and 0 <= card < DECK_SIZE):
+        if not (type(card) is int and 0 <= card < DECK_SIZE):
             raise ValueError(f"card {card!r} is no card: ids are 0 to {DECK_SIZE - 1}")
         if card in seen:
             raise ValueError(f"card {card} is in the position twice")

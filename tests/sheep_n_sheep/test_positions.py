@@ -21,6 +21,8 @@ from tests.conftest import ROOT
         ({"hands": [[3], [5]], "deck": [6, 3]}, 3),
         ({"hands": [[3], [5]], "pastures": [{(0, 0): 7}, {(0, 0): 7}]}, 7),
         ({"hands": [[3], [100]]}, 100),
+        ({"hands": [[3], [True]]}, True),
+        ({"hands": [[3], [5.0]]}, 5.0),
     ],
 )
 def test_a_position_naming_a_card_twice_or_no_card_is_refused(
