@@ -44,6 +44,7 @@ from games.sheep_n_sheep.cards import (
     DECK_SIZE,
     HEART,
     ICON,
+    NUMBER,
     ONE_VP,
     STAR,
     VP,
@@ -124,6 +125,7 @@ def from_observation(observation: Any, seat: int, rng: random.Random) -> SheepNS
             del unseen[:size]
     if len(unseen) != obs.deck_size + obs.stock_size:
         raise ValueError("the observation's sizes do not add up to the unseen cards")
+    _fit_first_card(obs, seat, hands, unseen)
     deck, stock = unseen[: obs.deck_size], unseen[obs.deck_size :]
     turn = obs.turn
     return SheepNSheepState.from_position(
@@ -141,6 +143,29 @@ def from_observation(observation: Any, seat: int, rng: random.Random) -> SheepNS
         phase=_PHASE_NAME[obs.phase],
         placement=_placement(obs.placement) if obs.HasField("placement") else None,
     )
+
+
+def _fit_first_card(obs: Any, seat: int, hands: list[list[int]], unseen: list[int]) -> None:
+    """Another seat that began a placement from a card of its pasture and placed
+    nothing yet holds a card it can place first (a placement is begun only then,
+    which everybody saw): if its sampled hand has none, trade one of its cards
+    for an unseen one that fits (from the deck and stock, else another hand)."""
+    mover = obs.to_move if obs.HasField("to_move") else None
+    if mover is None or mover == seat or not obs.HasField("placement"):
+        return
+    placement = obs.placement
+    if placement.placed or not placement.HasField("start"):
+        return
+    wanted = {_opt(placement, name) for name in ("number", "up_next", "down_next")} - {None}
+    hand = hands[mover]
+    if not hand or any(NUMBER[card] in wanted for card in hand):
+        return
+    pools = [unseen, *(h for other, h in enumerate(hands) if other not in (seat, mover))]
+    for pool in pools:
+        for i, card in enumerate(pool):
+            if NUMBER[card] in wanted:
+                pool[i], hand[0] = hand[0], card
+                return
 
 
 # ---------------------------------------------------------------------- heuristic

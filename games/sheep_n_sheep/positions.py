@@ -151,15 +151,16 @@ def check_turns(players: int, seat: int, turn: int, last_turn: int | None, phase
 
 
 def check_placement(
-    phase: str, placement: Placement | None, pasture: Mapping[Cell, int], hand: int
+    phase: str, placement: Placement | None, pasture: Mapping[Cell, int], cards: Sequence[int]
 ) -> None:
     """A placement in progress is one a game reaches: its kind is the phase's, the
     hand can go on (a discard needs 2 cards, every other step 1), and a same-number
     or run placement either has no start and an empty pasture (its first card goes
     to (0, 0)) or starts from a card of the pasture, with tips on the pasture and
-    the numbers those cards have. Anything else laid a card on top of another
-    (the one at (0, 0)), offered numbers the tip does not lead to, or left the seat
-    with no legal action."""
+    the numbers those cards have, and a card of the hand `cards` to place first
+    next to it if none is placed yet (it cannot stop before one). Anything else
+    laid a card on top of another (the one at (0, 0)), offered numbers the tip
+    does not lead to, or left the seat with no legal action."""
     if phase in ("turn", "over"):
         if placement is not None:
             raise ValueError(f"a placement in phase {phase!r}: only a placement phase has one")
@@ -167,6 +168,7 @@ def check_placement(
     if placement is not None and placement.kind != phase:
         raise ValueError(f"a {placement.kind!r} placement in phase {phase!r}")
     need = 2 if phase == "discard" else 1
+    hand = len(cards)
     if hand < need:
         raise ValueError(
             f"{hand} card{'' if hand == 1 else 's'} in hand in phase {phase!r}: a"
@@ -203,6 +205,7 @@ def check_placement(
                 f" {placement.number!r}, tip a {NUMBER[pasture[placement.tip]]}"
             )
         _check_placed(placement, len(pasture), [placement.tip], "its tip at its start")
+        _check_first_card(placement, pasture, cards, [number])
         return
     up_tip, down_tip = placement.up_tip, placement.down_tip
     if up_tip is None:
@@ -227,6 +230,7 @@ def check_placement(
             f"the run's down tip is a {NUMBER[pasture[down_tip]]}: down next"
             f" {placement.down_next!r} does not follow it"
         )
+    _check_first_card(placement, pasture, cards, [placement.up_next, placement.down_next])
 
 
 def _check_placed(placement: Placement, cards: int, tips: list[Cell | None], at_start: str) -> None:
@@ -257,6 +261,26 @@ def _check_placed(placement: Placement, cards: int, tips: list[Cell | None], at_
         raise ValueError(
             f"a placement from a card of the pasture that placed {placed} card"
             f"{'' if placed == 1 else 's'} has {at_start}: each card placed moves a tip"
+        )
+
+
+def _check_first_card(
+    placement: Placement, pasture: Mapping[Cell, int], cards: Sequence[int], wanted: list
+) -> None:
+    """A placement from a card of the pasture is begun only when a card of the
+    hand can follow the start, and it cannot stop before its first card: with
+    none placed yet, the hand holds a `wanted` number and the start a free side."""
+    if placement.placed or placement.start is None:
+        return
+    x, y = placement.start
+    free = any(cell not in pasture for cell in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
+    if not free or not any(NUMBER[card] in wanted for card in cards):
+        numbers = " or ".join(str(n) for n in wanted if n is not None) or "none"
+        raise ValueError(
+            f"a {placement.kind} placement from {placement.start} with no card placed yet,"
+            f" but no card of the hand can be its first (numbers {numbers}"
+            f"{'' if free else ', and the start has no free side'}): a placement is begun"
+            " only when a card can follow, and cannot stop before one"
         )
 
 

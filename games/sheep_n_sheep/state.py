@@ -207,7 +207,7 @@ class SheepNSheepState(LegalActions, Views, State):
         check_stock(players, state._stock)
         check_deck_end(deck, last_turn)
         check_market_short(players, len(market), len(state._deck), len(state._stock))
-        check_placement(phase, placement, (pastures or [{}] * players)[seat], len(hands[seat]))
+        check_placement(phase, placement, (pastures or [{}] * players)[seat], hands[seat])
         check_seen_in_hands(state._hands, seen_in_hands or [])
         # A card in no zone is out of this game, which everybody knows: like a
         # face-up card, no card shown is ever traded with it (see _reveal).

@@ -218,6 +218,43 @@ def test_a_placement_whose_cards_placed_do_not_fit_its_tips_is_refused(
         )
 
 
+@pytest.mark.parametrize(
+    ("placement", "hand", "pasture"),
+    [
+        (Placement("same", (0, 0), 0, number=3, tip=(0, 0)), [9], _AT_3),
+        (
+            Placement("run", (0, 0), 0, up_tip=(0, 0), up_next=4, down_tip=(0, 0), down_next=2),
+            [37],
+            _AT_3,
+        ),
+        (
+            Placement("same", (0, 0), 0, number=3, tip=(0, 0)),
+            [37],
+            {(0, 0): 8, (1, 0): 6, (-1, 0): 7, (0, 1): 19, (0, -1): 21},
+        ),
+    ],
+)
+def test_a_placement_begun_with_no_first_card_to_place_is_refused(
+    placement: Placement, hand: list[int], pasture: dict
+) -> None:
+    """A placement from a card of the pasture is begun only when a card of the
+    hand can follow it (the guide: 'A begin is offered only if at least one card
+    can follow it'), and until its first card it cannot stop: one begun from a
+    3 with no 3 in hand (or, for a run, no 2 or 4), or from a start with no free
+    side, is refused, where the seat had no legal action at all."""
+    assert [CARDS[c].number for c in (8, 9, 37, 6, 7, 19, 21)] == [3, 4, 3, 3, 3, 3, 3]
+    kw: dict = {"market": [(20, 22)], "deck": [30], "last_turn": 1}
+    with pytest.raises(ValueError, match="no card of the hand can be its first"):
+        SheepNSheepState.from_position(
+            2,
+            hands=[hand, [5]],
+            pastures=[pasture, {}],
+            phase=placement.kind,
+            placement=placement,
+            **kw,
+        )
+
+
 def test_the_placements_a_game_shows_are_accepted() -> None:
     """Every placement an observation shows resumes: the first card of a run or a
     same-number placement on an empty pasture (no start), and a run or a
