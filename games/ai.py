@@ -18,7 +18,10 @@ faster than by applying each action to a copy (None where the bots should apply
 the action and look, for example because it ends the game). Without it, the bots
 apply every action to a copy.
 
-Also optional: `REWARD_SCALE` (how many points of margin make a clear lead, for
+Also optional: `action_key(label) -> str`, what of an action's label a sample
+must repeat (default: all of it; a game whose equal cards carry their own ids,
+but whose observation cannot say which copy a hand showed, leaves the id out),
+`REWARD_SCALE` (how many points of margin make a clear lead, for
 the logistic that turns values into search rewards; default 10) and
 `MCTS_SETTINGS` (the `mcts` bot's default budget for the game).
 """
@@ -62,6 +65,7 @@ class GameAI:
     reward_scale: float = DEFAULT_REWARD_SCALE
     mcts_settings: Mapping[str, float | str] = field(default_factory=lambda: DEFAULT_MCTS_SETTINGS)
     evaluate_after: Callable[[State], Sequence[Sequence[float] | None]] | None = None
+    action_key: Callable[[str], str] | None = None
 
 
 @functools.cache
@@ -74,4 +78,5 @@ def get_ai(game: str) -> GameAI:
         getattr(module, "REWARD_SCALE", DEFAULT_REWARD_SCALE),
         {**DEFAULT_MCTS_SETTINGS, **getattr(module, "MCTS_SETTINGS", {})},
         getattr(module, "evaluate_after", None),
+        getattr(module, "action_key", None),
     )

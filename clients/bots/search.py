@@ -105,10 +105,15 @@ class _SearchBot:
         self.rng = decision_rng(self.seed, decision)
 
     def _sample(self, ai: GameAI, decision: DecisionView) -> State | None:
-        """A determinization whose legal actions are exactly the decision's."""
+        """A determinization whose legal actions are the decision's, as far as
+        the game's `action_key` tells them apart."""
         state = ai.from_observation(decision.observation, decision.seat, self.rng)
         labels = [action.label for action in state.legal_actions()]
-        return state if labels == decision.labels else None
+        wanted = decision.labels
+        if ai.action_key is not None:
+            labels = [ai.action_key(label) for label in labels]
+            wanted = [ai.action_key(label) for label in wanted]
+        return state if labels == wanted else None
 
 
 class GreedyBot(_SearchBot):

@@ -31,6 +31,7 @@ At the end of the game `evaluate` is exactly the final score.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -99,6 +100,17 @@ def _placement(message: Any) -> Placement:
         down_tip=_cell(message, "down_tip"),
         down_next=_opt(message, "down_next"),
     )
+
+
+_COPY_ID = re.compile(r" #\d+")
+
+
+def action_key(label: str) -> str:
+    """A label without its card's id ("place G1 at (1,0)"): with two copies of
+    a face in hand, the game offers the copy everybody saw it take, which the
+    observation does not tell, so a sample may offer the other; the two are the
+    same card to play, in the same place in the list."""
+    return _COPY_ID.sub("", label)
 
 
 def from_observation(observation: Any, seat: int, rng: random.Random) -> SheepNSheepState:
