@@ -123,14 +123,27 @@ DEALS: dict[str, Deal] = {
 # The engines that work out a decision's options while they apply the action
 # before it (the others, when asked for them).
 POSED_EARLY = {"stubborn-sheep"}
+# Every player count of every game (the largest tables with every option):
+# Sheep & Garden hides other things at 2 (a face-up card each), 3 and 4 (cards
+# shared between two seats) and nothing but the deck solo.
 CASES = [
     ("sheep-n-sheep", 2, {}),
+    ("sheep-n-sheep", 3, {}),
     ("sheep-n-sheep", 4, {}),
-    ("sheep-showdown", 3, {"rounds": 2}),
     ("sheep-showdown", 2, {"double_trouble": True, "rounds": 2}),
-    ("stubborn-sheep", 3, {"wolf": True, "bonus_actions": True}),
+    ("sheep-showdown", 3, {"rounds": 2}),
+    ("sheep-showdown", 4, {"rounds": 1}),
+    ("sheep-showdown", 5, {"rounds": 1}),
+    ("sheep-showdown", 6, {"rounds": 2}),
+    ("stubborn-sheep", 1, {"wolf": True, "bonus_actions": True}),
     ("stubborn-sheep", 2, {"bonus_actions": True}),
+    ("stubborn-sheep", 3, {"wolf": True, "bonus_actions": True}),
+    ("stubborn-sheep", 4, {"wolf": True}),
+    ("stubborn-sheep", 5, {"wolf": True, "bonus_actions": True}),
+    ("sheep-and-garden", 1, {}),
+    ("sheep-and-garden", 2, {}),
     ("sheep-and-garden", 3, {}),
+    ("sheep-and-garden", 4, {}),
 ]
 
 
