@@ -54,6 +54,18 @@ from web.tournament_routes import (
 
 STATIC = (Path(__file__).parent / "static").resolve()
 REWRITTEN_RETRY_SECONDS = 1  # a tournament database its runner wrote during each read
+UNREADABLE_RETRY_SECONDS = 10  # a tournament database that could not be read (locked, say)
+
+
+def unreadable(error: str) -> str:
+    """Why a match is not shown while a tournament database cannot be read."""
+    return (
+        f"a tournament database this viewer reads cannot be read now ({error}), so it "
+        "cannot tell whether this match's deal is still to be played in a tournament: "
+        "the match is not shown until it can"
+    )
+
+
 log = structlog.get_logger("sheepfold.web")
 
 
@@ -152,6 +164,11 @@ async def _errors(
     except tournaments.BeingRewritten as error:
         # The file is fine, its runner busy: a moment later the read works.
         return _error_response(request, 503, str(error), REWRITTEN_RETRY_SECONDS)
+    except tournaments.Unreadable as error:
+        # Raised here only by the check whether a game server's match is a
+        # tournament's deal still in play (the tournament pages answer for
+        # their own database): it cannot tell, so the match is not shown.
+        return _error_response(request, 503, unreadable(str(error)), UNREADABLE_RETRY_SECONDS)
     except web.HTTPException as error:
         if error.status < 400:
             raise

@@ -24,6 +24,7 @@ from tournament.store import (
     TournamentRecord,
     no_such_tournament,
 )
+from tournament.store_errors import is_busy
 from tournament.store_open import table_names
 from tournament.store_read import ChangedWhileRead, read_connection, read_store
 from tournament.store_records import Heartbeat, InPlay
@@ -38,6 +39,14 @@ class NotATournamentDb(ValueError):
 
 class BeingRewritten(Exception):
     """A runner wrote the database during every read of it: a moment later it reads."""
+
+
+class Unreadable(NotATournamentDb):
+    """A tournament database (its file checked as one) that could not be read:
+    locked by another process past the wait, written by a newer sheepfold (or
+    an older one), a row edited into nonsense. Pages of its own say so as they
+    say what is wrong with any file; whether a match of the game server is
+    held back cannot be told from it, so the match is not shown (held_back)."""
 
 
 def _by_file_name(error: Exception, path: Path) -> str:
@@ -65,6 +74,9 @@ def check_database(path: Path) -> None:
     except ChangedWhileRead:
         raise _rewritten(path) from None
     except sqlite3.Error as error:
+        if is_busy(error):
+            # Another process holds it locked past the wait: no sign it is not one.
+            raise Unreadable(f"{path.name} stayed locked by another process: {error}") from None
         raise _not_sqlite(path, error) from None
     _check_tables(path, tables)
 
@@ -111,7 +123,8 @@ def _read(path: Path, read: Callable[[Store], T]) -> T:
     except ChangedWhileRead:
         raise _rewritten(path) from None
     except StoreError as error:
-        raise NotATournamentDb(_by_file_name(error, path)) from None
+        # The file is a tournament database (checked above) that cannot be read now.
+        raise Unreadable(_by_file_name(error, path)) from None
 
 
 def _named(store: Store, path: Path, name: str) -> TournamentRecord:
@@ -292,7 +305,8 @@ def deal_held_back(paths: Sequence[Path], match_id: str) -> str | None:
     """The name of a tournament, in the databases `paths`, that played match
     `match_id` as a game and still has a game of its deal to play; None when
     none did. A file that is no tournament database holds nothing back (its
-    own pages say what is wrong with it)."""
+    own pages say what is wrong with it); a tournament database that cannot be
+    read raises Unreadable (it cannot tell)."""
 
     def read(store: Store) -> str | None:
         with store.snapshot():
@@ -311,10 +325,16 @@ def deal_held_back(paths: Sequence[Path], match_id: str) -> str | None:
 
 def _first_named(paths: Sequence[Path], read: Callable[[Store], str | None]) -> str | None:
     """The first tournament name `read` finds in the databases `paths`, in
-    order, passing over files that are not tournament databases."""
+    order, passing over files that are not tournament databases. A tournament
+    database that cannot be read is not passed over (Unreadable): it may hold
+    the match back. Passed over, a database locked by another process, or
+    written by a newer sheepfold, let the viewer show the seed and every hand
+    of a deal its tournament was still playing."""
     for path in paths:
         try:
             name = _read(path, read)
+        except Unreadable:
+            raise
         except NotATournamentDb:
             continue
         if name is not None:

@@ -157,3 +157,46 @@ def test_another_match_dealt_a_deal_in_play_is_held_back_too(tmp_path: Path) -> 
         assert status == 200 and str(seed + 1) in body, body[:300]
     finally:
         viewer.stop()
+
+
+def test_a_tournament_database_that_cannot_be_read_holds_its_matches_back(
+    tmp_path: Path,
+) -> None:
+    """The viewer asks the tournament database whether a match's deal is still
+    in play: a database it cannot read at that moment (here one a newer
+    sheepfold wrote; one another process keeps locked past the wait is
+    refused alike) cannot say no. It was passed over as if it were no
+    tournament database, and the match of a deal in play was shown whole:
+    its seed and, in "all", every hand. Now it is a 503 naming the file, and
+    the match is held back again once the file reads."""
+    database = tmp_path / "cup.db"
+    viewer = start_showcase(games=(), tournament_dbs=[database])
+    try:
+        with Store(database) as store:
+            played = store.games(store.tournament("showcase").id)
+        deal = played[0].seed
+        shown, live = [game for game in played if game.seed == deal][:2]
+        _forget(database, live.match_id)
+        seed = viewer.server.run(viewer_seed(viewer.server.address, shown.match_id))
+        api = f"{viewer.url}/api/match"
+
+        def set_version(change: int) -> None:
+            with sqlite3.connect(database) as connection:
+                connection.execute("UPDATE schema_version SET version = version + ?", (change,))
+            connection.close()
+
+        set_version(5)
+        for url in (
+            *(f"{api}/{shown.match_id}/frames?view={view}" for view in VIEWS),
+            f"{api}/{shown.match_id}",
+            f"{viewer.url}/match/{shown.match_id}",
+        ):
+            status, _, body = get(url)
+            assert status == 503, (url, status, body[:300])
+            assert "cup.db" in body and "newer than this sheepfold" in body, body[:300]
+            assert str(seed) not in body and '"frames"' not in body
+        set_version(-5)
+        status, _, body = get(f"{api}/{shown.match_id}/frames?view=all")
+        assert status == 403 and "still has games to play on this" in body, body[:300]
+    finally:
+        viewer.stop()
