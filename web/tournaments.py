@@ -90,7 +90,8 @@ def _check_file(path: Path) -> None:
     if not path.is_file():
         raise NotATournamentDb(f"{path.name} does not exist")
     if access_refused(path, write=False):
-        raise NotATournamentDb(f"{path.name} may not be read by this user (permission denied)")
+        # Nothing says it is no tournament database: it may hold matches back.
+        raise Unreadable(f"{path.name} may not be read by this user (permission denied)")
     if path.stat().st_size == 0:  # SQLite reads it as a database with no tables
         raise NotATournamentDb(f"{path.name} is an empty file, not a tournament database")
 

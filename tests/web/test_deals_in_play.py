@@ -19,6 +19,7 @@ from tests.web.conftest import OwnServerTournament
 from tests.web.test_http import get
 from tests.web.test_tournament_replays import stored_games
 from tournament.store import Store
+from web import tournaments
 from web.showcase import start_showcase
 
 pytestmark = pytest.mark.e2e
@@ -200,3 +201,18 @@ def test_a_tournament_database_that_cannot_be_read_holds_its_matches_back(
         assert status == 403 and "still has games to play on this" in body, body[:300]
     finally:
         viewer.stop()
+
+
+def test_a_tournament_database_this_user_may_no_longer_read_holds_back_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database made unreadable to the viewer's user after it started (its
+    mode or owner changed) cannot tell either: the check raises, rather than
+    passing the file over as no tournament database. (Faked: this test may run
+    as root, whom no mode stops.)"""
+    database = tmp_path / "cup.db"
+    Store(database).close()  # a tournament database, with no tournament yet
+    assert tournaments.deal_held_back([database], "0123456789abcdef") is None
+    monkeypatch.setattr(tournaments, "access_refused", lambda path, write: True)
+    with pytest.raises(tournaments.Unreadable, match="permission denied"):
+        tournaments.deal_held_back([database], "0123456789abcdef")
