@@ -77,6 +77,10 @@ def check_database(path: Path) -> None:
         if is_busy(error):
             # Another process holds it locked past the wait: no sign it is not one.
             raise Unreadable(f"{path.name} stayed locked by another process: {error}") from None
+        if getattr(error, "sqlite_errorcode", None) != sqlite3.SQLITE_NOTADB:
+            # Not opened or not read (no file descriptor left, a disk error):
+            # only "file is not a database" says what the file is.
+            raise Unreadable(f"{path.name} could not be read ({error})") from None
         raise _not_sqlite(path, error) from None
     _check_tables(path, tables)
 

@@ -216,3 +216,28 @@ def test_a_tournament_database_this_user_may_no_longer_read_holds_back_too(
     monkeypatch.setattr(tournaments, "access_refused", lambda path, write: True)
     with pytest.raises(tournaments.Unreadable, match="permission denied"):
         tournaments.deal_held_back([database], "0123456789abcdef")
+
+
+def test_a_tournament_database_sqlite_cannot_open_now_holds_back_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite failing to open or read the file for want of a file descriptor
+    (a viewer flooded with connections) or of the disk says nothing of what
+    the file is: only "file is not a database" does. Such a failure was
+    called "not a SQLite database" and passed over, and the matches of the
+    deals in play were shown whole."""
+    database = tmp_path / "cup.db"
+    Store(database).close()  # a tournament database, with no tournament yet
+
+    def cannot_open(*args: object, **kwargs: object) -> None:
+        error = sqlite3.OperationalError("unable to open database file")
+        error.sqlite_errorcode = sqlite3.SQLITE_CANTOPEN  # type: ignore[attr-defined]
+        raise error
+
+    monkeypatch.setattr(tournaments, "read_connection", cannot_open)
+    with pytest.raises(tournaments.Unreadable, match="unable to open database file"):
+        tournaments.deal_held_back([database], "0123456789abcdef")
+    garbage = tmp_path / "notes.db"
+    garbage.write_bytes(b"not SQLite at all " * 100)
+    monkeypatch.undo()
+    assert tournaments.deal_held_back([garbage], "0123456789abcdef") is None
