@@ -54,10 +54,13 @@ class Stealing(SheepShowdownFields):
         self._next_steal()
 
     def _next_steal(self) -> None:
-        """Ask the mover about the next victim with a non-empty flock, or end the turn."""
+        """Ask the mover about the next victim with a non-empty flock, or end the turn.
+
+        Every victim whose flock is empty now leaves the queue, not only the
+        first: the queue is the observation's `steal_from`, the seats that will
+        still be asked (a flock only shrinks while the mover steals)."""
         queue = self.steal_queue
-        while queue and not self.flocks[queue[0]]:
-            queue.pop(0)
+        queue[:] = [victim for victim in queue if self.flocks[victim]]
         if queue:
             self.pending = STEAL
             self.moving = -1

@@ -127,6 +127,35 @@ def test_one_decision_per_victim_and_none_for_an_empty_flock() -> None:
     assert sorted(state.flocks[0]) == [C.SHEEP1, C.SHEEP2]
 
 
+def test_steal_from_lists_only_the_seats_still_to_be_asked() -> None:
+    """The observation's `steal_from` is "the seats still to decide a steal
+    from, the first is asked now". A blocked player with an empty flock is never
+    asked, so it is not listed, whether its dog went out first or last; and a
+    Double Trouble player whose one card the first decision took is not asked a
+    second time, so it leaves the list."""
+    rows = ["S1S..", ".S...", ".....", ".....", "...1S"]
+    dogs = {0: (1, 1), 1: (0, 0), 2: (0, 2), 3: (4, 4)}
+    for flocks, listed in (({1: [C.SHEEP2]}, (1,)), ({2: [C.SHEEP2]}, (2,))):
+        state = position(rows, dogs, flocks=flocks, players=4)
+        step(state, UP)  # blocks dogs 1 and 2, one flock empty
+        assert state.observation(0).steal_from == listed
+        assert state.observation(None).steal_from == listed
+        steal(state, take=False)
+        assert state.pending == STEP and state.observation(0).steal_from == ()
+
+    both = position(
+        ["S1S..", ".S...", ".....", "....1", "...1S"],
+        {0: (1, 1), 1: (4, 4), 2: (0, 0), 3: (0, 2)},
+        double_trouble=True,
+        flocks={1: [C.SHEEP5]},
+    )
+    both.apply(both.legal_actions()[0])  # dog 0 moves
+    step(both, UP)  # blocks both of seat 1's dogs
+    assert both.observation(0).steal_from == (1, 1)
+    steal(both, take=True)  # the only card: nothing left to ask about
+    assert both.pending != STEAL and both.observation(0).steal_from == ()
+
+
 # ---------------------------------------------------------------- 3. the wolf's player may decline
 
 
