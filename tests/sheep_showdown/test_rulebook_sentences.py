@@ -18,7 +18,8 @@ be pushed by, or onto a blocking sheep with nothing to cover, since both are
 picked up; a rocket's landing on a blocking sheep places it; a dog stays on
 the shepherd card it jumped to until its next turn, and steps on from there;
 every dog gets a shepherd card of its own at every table (5 shepherd cards on
-7x7, 6 on 9x9).
+7x7, 6 on 9x9); a slide cannot lead a rocket chain back onto a rocket it used,
+while a pushed dog's chain may land on a rocket the mover's chain used.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
@@ -41,7 +42,16 @@ from games.sheep_showdown.events import (
     RoundStarted,
     WolfNoTarget,
 )
-from games.sheep_showdown.state import BLOCKER, PLACE, SHEPHERD, STEAL, STEP, WOLF_DOG
+from games.sheep_showdown.state import (
+    BLOCKER,
+    PLACE,
+    ROCKET,
+    SHEPHERD,
+    STEAL,
+    STEP,
+    USE_CARD,
+    WOLF_DOG,
+)
 
 from .helpers import (
     DOWN,
@@ -57,6 +67,7 @@ from .helpers import (
     shepherd,
     steal,
     step,
+    use_card,
     where,
     wolf_dog,
 )
@@ -603,3 +614,68 @@ def test_every_dog_gets_its_own_shepherd_card_at_every_table(
         assert offered == [shepherds - placed for placed in range(dogs)]
         assert len(set(state.pos)) == dogs
         assert all(state.grid[cell] == C.SHEPHERD for cell in state.pos)
+
+
+def test_a_slide_cannot_lead_a_rocket_chain_back_onto_a_rocket_it_used() -> None:
+    """Engine rule: "Within one dog's chain a rocket it already used cannot be
+    landed on again", and a slide's target "must hold a card the dog can use".
+    Rocket b1 jumps to d1, which jumps onto the sliding sheep at d3 and slides on
+    to d4; d4 jumps to b4. From b4 a jump up lands on the sliding sheep at b2,
+    which would slide back onto b1, already used: only the jump down is offered."""
+    rows = [
+        "SR.R..",
+        ".L....",
+        "...L..",
+        ".R.R..",
+        ".....1",
+        ".2...S",
+    ]
+    state = position(rows, {0: (0, 0), 1: (5, 5)})
+    step(state, RIGHT)
+    assert directions(state) == {RIGHT}
+    rocket(state, RIGHT)
+    assert where(state, 0) == (0, 3) and directions(state) == {DOWN}
+    events = rocket(state, DOWN)  # lands on the sliding sheep, slides onto d4
+    assert [m.how for m in payloads(events, DogMoved)] == ["rocket", "slide"]
+    assert where(state, 0) == (3, 3) and directions(state) == {LEFT}
+    rocket(state, LEFT)
+    assert where(state, 0) == (3, 1)
+    assert state.observation(0).used_rockets == ((0, 1), (0, 3), (3, 1), (3, 3))
+    assert directions(state) == {DOWN}  # not up: the slide would end on b1
+    rocket(state, DOWN)
+    assert where(state, 0) == (5, 1) and state.flocks[0] == [C.SHEEP2]
+
+
+def test_a_pushed_dogs_chain_may_land_on_a_rocket_the_movers_chain_used() -> None:
+    """Engine rule: a rocket already used "within one dog's chain" cannot be
+    landed on again; a wolf's push starts the pushed dog's own chain. Seat 0
+    rockets b1 -> d1 -> the wolf at f1 and pushes dog 1 up onto b1; carried out,
+    b1 may jump dog 1 onto d1, which seat 0's dog used a moment before, and d1
+    then jumps it onto the 3, which goes to seat 1."""
+    rows = [
+        "SR.R.W",
+        ".....1",
+        "...3..",
+        "...1..",
+        "......",
+        "......",
+    ]
+    state = position(rows, {0: (0, 0), 1: (1, 1)})
+    step(state, RIGHT)
+    rocket(state, RIGHT)
+    assert directions(state) == {RIGHT, DOWN}
+    rocket(state, RIGHT)  # onto the wolf
+    assert state.flocks[0] == [C.WOLF] and state.pending == WOLF_DOG
+    wolf_dog(state, 1)
+    assert directions(state) == {UP}
+    step(state, UP)
+    assert state.pending == USE_CARD and state.to_move == 0
+    use_card(state, use=True)
+    assert state.pending == ROCKET and state.to_move == 0 and state.moving == 1
+    assert state.observation(0).used_rockets == ((0, 1),)
+    assert directions(state) == {RIGHT}
+    rocket(state, RIGHT)
+    assert where(state, 1) == (0, 3) and directions(state) == {DOWN}
+    rocket(state, DOWN)
+    assert where(state, 1) == (2, 3) and state.flocks[1] == [C.SHEEP3]
+    assert state.pending == STEP and state.turn_player == 1
