@@ -47,12 +47,13 @@ from .helpers import (
 def test_step_onto_a_sheep_takes_it() -> None:
     """ "If you land on a regular sheep card (green background), pick it up and
     add it to your flock" — the card leaves the grid, the dog stays on the cell."""
-    state = position(["11111", "13111", "1S111", "11111", "1111S"], {0: (2, 1), 1: (4, 4)})
+    state = position(["11111", "11311", "11S11", "11111", "1111S"], {0: (2, 2), 1: (4, 4)})
     events = step(state, UP)
     assert state.flocks[0] == [C.SHEEP3]
-    assert state.card_at(1, 1) == C.EMPTY
-    assert where(state, 0) == (1, 1)
-    assert payloads(events, CardTaken) == [CardTaken(0, 0, C.SHEEP3, 1, 1)]
+    assert state.card_at(1, 2) == C.EMPTY
+    assert where(state, 0) == (1, 2)
+    # the event names the cell: row 1, column 2 (not a cell whose row and column agree)
+    assert payloads(events, CardTaken) == [CardTaken(0, 0, C.SHEEP3, 1, 2)]
     assert state.to_move == 1
 
 

@@ -16,7 +16,9 @@ from games.sheep_showdown import GAME
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.actions import SelectDog, Steal
 from games.sheep_showdown.events import (
+    BlockerDiscarded,
     BombExploded,
+    CardDeclined,
     DogMoved,
     DogOut,
     LastPlayer,
@@ -370,6 +372,8 @@ def test_two_players_a_second_wolf_pushes_the_first_wolf_players_dog() -> None:
     step(state, UP)  # dog 1's only step: onto the second wolf
     assert state.flocks[1] == [C.WOLF]
     assert state.pending == WOLF_DOG and state.to_move == 1
+    # still seat 0's turn: seat 1 only decides the push ("to_move", not "turn_player")
+    assert state.observation(1).turn_player == 0 and state.observation(1).to_move == 1
     assert [a.dog for a in state.legal_actions()] == [0]
     wolf_dog(state, 0)
     assert state.pending == WOLF_STEP and state.to_move == 1
@@ -379,6 +383,32 @@ def test_two_players_a_second_wolf_pushes_the_first_wolf_players_dog() -> None:
     assert state.flocks[0] == [C.WOLF, C.SHEEP1]
     assert where(state, 0) == (1, 1) and not any(state.out)
     assert state.turn_player == 1 and state.pending == STEP  # seat 1's own turn follows
+
+
+@pytest.mark.parametrize("use", [False, True])
+def test_a_second_wolfs_holder_decides_the_card_the_first_wolf_players_dog_lands_on(
+    use: bool,
+) -> None:
+    """Scar: "If you place the dog on an action card, you may execute the action
+    of that card with that same dog", and a further wolf's holder pushes next.
+    Seat 1's wolf pushes seat 0's dog onto a blocking sheep during seat 0's turn:
+    seat 1, not seat 0, decides whether it is carried out, and the events name
+    seat 1 (here no sheep card is free, so a carried-out blocking sheep leaves)."""
+    rows = ["SW...", ".B...", ".....", "...W.", "...S."]
+    state = position(rows, {0: (0, 0), 1: (4, 3)})
+    step(state, RIGHT)  # seat 0 takes the first wolf
+    wolf_dog(state, 1)
+    step(state, UP)  # onto the second wolf: seat 1 pushes next
+    wolf_dog(state, 0)
+    events = step(state, DOWN)  # dog 0 onto the blocking sheep
+    assert state.pending == USE_CARD and state.to_move == 1 and state.turn_player == 0
+    events += use_card(state, use=use)
+    if use:
+        assert payloads(events, BlockerDiscarded) == [BlockerDiscarded(1)]
+        assert payloads(events, CardDeclined) == [] and state.card_at(1, 1) == C.EMPTY
+    else:
+        assert payloads(events, CardDeclined) == [CardDeclined(0, 0, C.BLOCKING, 1)]
+        assert payloads(events, BlockerDiscarded) == [] and state.card_at(1, 1) == C.BLOCKING
 
 
 def test_the_tie_break_looks_at_the_final_round_only() -> None:

@@ -48,6 +48,7 @@ def test_placement_order_is_counter_clockwise_from_the_first_player() -> None:
     while state.pending == PLACE:
         order.append(state.to_move)
         assert state.moving == state.to_move  # one dog per player: dog = seat
+        assert state.observation(state.to_move).turn_player is None  # nobody's turn yet
         first = state.legal_actions()[0]
         place(state, first.row, first.col)
     assert order == [0, 3, 2, 1]
