@@ -84,6 +84,39 @@ def test_a_dog_free_when_the_turn_began_and_stuck_after_it_was_blocked() -> None
     assert state.pending == STEAL and state.to_move == 0
 
 
+def test_when_nobody_can_move_freely_every_player_left_is_out_at_once() -> None:
+    """ "The round is played until only one player can still move freely." Seat
+    2 walked into a dead end earlier; seat 0 now takes the 1 that was seat 1's
+    only way out (blocked) and is stuck itself. Nobody can move freely any more:
+    seats 0 and 2 are out at once, in the same turn as seat 1 (no turns of their
+    own first), and the round ends with nobody left. In the quick game's
+    tie-break seats 1 and 2 lasted equally long."""
+    rows = [".....", "..1..", ".....", ".....", "....."]
+    state = position(rows, {0: (2, 2), 1: (0, 2), 2: (4, 4)})
+    assert state.players == 3 and not state.has_step(2)
+    events = step(state, UP)
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [
+        (1, "blocked", 0),
+        (0, "no_step", None),
+        (2, "no_step", None),
+    ]
+    assert [e.reason for e in payloads(events, RoundEnded)] == ["nobody_left"]
+    assert payloads(events, LastPlayer) == []
+    result = state.result()
+    assert [p["final_round_out_at_turn"] for p in result.details["players"]] == [1, 1, 1]
+    assert result.scores == (1.0, 0.0, 0.0) and result.ranks == (1, 2, 2)
+
+
+def test_a_dog_already_out_is_not_free_at_the_start_of_a_turn() -> None:
+    """`free_at_turn_start` holds the opponents' dogs that could step when the
+    turn began: a dog that is out (it lies on its cell) cannot step, even with
+    cards all around it, so it is not listed and cannot be blocked again."""
+    rows = ["S1..1", "....S", "..111", "..1S1", "..111"]
+    state = position(rows, {0: (0, 0), 1: (1, 4), 2: (3, 3)}, players=3, out_dogs=(2,))
+    assert state.turn_player == 0 and state.out[2]
+    assert state.observation(0).free_at_turn_start == (1,)
+
+
 # ---------------------------------------------------------------- 2. stealing is a choice
 
 
