@@ -172,6 +172,7 @@ def test_steal_from_lists_only_the_seats_still_to_be_asked() -> None:
         state = position(rows, dogs, flocks=flocks, players=4)
         step(state, UP)  # blocks dogs 1 and 2, one flock empty
         assert state.observation(0).steal_from == listed
+        assert state.observation(0).decision_dog is None  # a steal is about a seat
         assert state.observation(None).steal_from == listed
         steal(state, take=False)
         assert state.pending == STEP and state.observation(0).steal_from == ()

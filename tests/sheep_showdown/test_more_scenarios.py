@@ -374,6 +374,7 @@ def test_two_players_a_second_wolf_pushes_the_first_wolf_players_dog() -> None:
     assert state.pending == WOLF_DOG and state.to_move == 1
     # still seat 0's turn: seat 1 only decides the push ("to_move", not "turn_player")
     assert state.observation(1).turn_player == 0 and state.observation(1).to_move == 1
+    assert state.observation(1).decision_dog is None  # no dog chosen yet
     assert [a.dog for a in state.legal_actions()] == [0]
     wolf_dog(state, 0)
     assert state.pending == WOLF_STEP and state.to_move == 1

@@ -8,6 +8,7 @@ from games.errors import InvalidOptions
 from games.sheep_showdown import GAME
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.actions import PlaceDog
+from games.sheep_showdown.events import DogPlaced
 from games.sheep_showdown.state import PLACE
 
 from .helpers import place
@@ -89,10 +90,14 @@ def test_double_trouble_placement_and_first_move() -> None:
     may place the second dog. The second player begins the round." """
     state = GAME.new_state(2, 4, {"double_trouble": True})
     seen = []
+    placed = []
     while state.pending == PLACE:
         seen.append((state.to_move, state.moving))
-        state.apply(state.legal_actions()[-1])
+        events = state.apply(state.legal_actions()[-1])
+        done = [e.payload for e in events if isinstance(e.payload, DogPlaced)]
+        placed += [(p.seat, p.dog) for p in done]
     assert seen == [(0, 0), (1, 2), (1, 3), (0, 1)]
+    assert placed == seen  # dog_placed names the owner, not the dog number
     assert len(set(state.pos)) == 4
     assert state.turn_player == 1
 

@@ -22,6 +22,7 @@ from games.sheep_showdown.events import (
 from games.sheep_showdown.state import CHOOSE_DOG, PLACE, STEP
 
 from .helpers import (
+    DOWN,
     LEFT,
     RIGHT,
     UP,
@@ -442,3 +443,28 @@ def test_double_trouble_own_stuck_dog_is_eliminated_at_turn_start() -> None:
     )
     assert both.out[0] and both.out[1] and both.out_at[0] is not None
     assert both.to_move == 1 and both.bonus_player == 1
+
+
+def test_a_round_end_gives_the_round_scores_and_the_running_totals() -> None:
+    """ "Your score from each round is added to the next." Round 2 of 2 starts
+    with totals 3 and 4; seat 0 ends it holding a wolf and two 1-sheep (2 - 1 =
+    1), seat 1 a 5-sheep. round_ended carries the round's scores (1, 5) and the
+    totals (4, 9); the observation's round_scores are round scores, sheep minus
+    wolves, not sheep points."""
+    state = position(
+        ["S1.1", ".1..", "....", "...."],
+        {0: (1, 1), 1: (0, 0)},
+        flocks={0: [C.WOLF], 1: [C.SHEEP5]},
+        rounds=2,
+        round=2,
+        totals=[3, 4],
+    )
+    events = step(state, UP)  # takes the 1 and blocks dog 1
+    events += steal(state, take=False)
+    events += step(state, DOWN)  # back onto the 1 it started on; then it is stuck
+    assert state.terminal
+    ended = payloads(events, RoundEnded)
+    assert [(r.round, r.round_scores, r.totals) for r in ended] == [(2, (1, 5), (4, 9))]
+    assert payloads(events, GameEnded)[0].totals == (4, 9)
+    assert state.observation(0).round_scores[-1] == (1, 5)
+    assert state.observation(0).totals == (4, 9)
