@@ -69,3 +69,29 @@ def test_the_guides_position_example_runs_as_it_says() -> None:
     scope: dict[str, Any] = {}
     exec(code, scope)
     assert scope["state"].legal_actions() == (Steal(1, True), Steal(1, False))
+
+
+def test_a_later_round_position_carries_only_the_totals_of_the_rounds_before() -> None:
+    """The guide: `totals` are "of the rounds before; those rounds themselves are
+    recorded with zero scores and `out_at_turn` null ... since only their sum is
+    given". The final result adds the last round to the totals given."""
+    state = position(
+        ["S1.1", ".1..", "....", "...."],
+        {0: (1, 1), 1: (0, 0)},
+        rounds=2,
+        round=2,
+        totals=[3, 4],
+        out_dogs=(0, 1),
+        flocks={0: [1]},
+    )
+    assert state.terminal
+    assert state.observation(0).round_scores == ((0, 0), (1, 0))
+    players = state.result().details["players"]
+    assert [p["total"] for p in players] == [4, 4]
+    assert players[0]["rounds"][0] == {
+        "round": 1,
+        "sheep_points": 0,
+        "wolves": 0,
+        "round_score": 0,
+        "out_at_turn": None,
+    }
