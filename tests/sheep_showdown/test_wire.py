@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import typing
+from typing import Any
 
 import pytest
 from sheepfold.v1 import arena_pb2
@@ -19,7 +20,9 @@ from games.sheep_showdown.actions import (
     RocketJump,
     SelectDog,
     ShepherdJump,
+    Steal,
     Step,
+    UseCard,
 )
 from games.sheep_showdown.events import (
     END_REASON_WORDS,
@@ -91,6 +94,11 @@ def test_action_fields() -> None:
     shep = codec.action_to_proto(ShepherdJump(0, 6, 1)).shepherd_jump
     assert (shep.cell.row, shep.cell.col) == (6, 1)
     assert codec.action_to_proto(PlaceBlocker(3, 3)).place_blocker.cell.row == 3
+    for use in (True, False):  # "carry out" and "decline" must differ on the wire
+        card = codec.action_to_proto(UseCard(1, C.ROCKET, use)).use_card
+        assert (card.dog, card.card, card.use) == (1, pb.SHEEP_SHOWDOWN_CARD_ROCKET, use)
+        steal = codec.action_to_proto(Steal(2, use)).steal
+        assert (steal.victim, steal.take) == (2, use)
     with pytest.raises(TypeError):
         codec.action_to_proto(object())
 
@@ -168,3 +176,89 @@ def test_a_round_end_says_why_in_words_and_whose_score_is_whose(reason: str) -> 
     assert reason not in text, text
     assert text.startswith(f"round 3 ends: {END_REASON_WORDS[reason]}; "), text
     assert text.endswith("scores this round: seat 0 2, seat 1 1, seat 2 14"), text
+
+
+def _enum_name(message: Any, name: str) -> str:
+    field = message.DESCRIPTOR.fields_by_name[name]
+    return field.enum_type.values_by_number[getattr(message, name)].name
+
+
+def _check_value(message: Any, name: str, value: Any, where: str) -> None:
+    """One engine field against the same-named proto field (enum values by name)."""
+    field = message.DESCRIPTOR.fields_by_name[name]
+    if value is None:
+        assert not message.HasField(name), where
+    elif isinstance(value, str):
+        assert _enum_name(message, name).endswith("_" + value.upper().replace("-", "_")), where
+    elif isinstance(value, tuple):
+        assert list(getattr(message, name)) == list(value), where
+    else:
+        if field.has_presence:
+            assert message.HasField(name), where
+        assert getattr(message, name) == value, where
+
+
+def _check_event(payload: Any, wire: pb.SheepShowdownEvent) -> None:
+    """Every field of an engine event reaches its proto message: cells as
+    (row, col) pairs, enums by name, an absent optional stays absent."""
+    body = getattr(wire, wire.WhichOneof("kind"))
+    where = repr(payload)
+    values = {f.name: getattr(payload, f.name) for f in dataclasses.fields(payload)}
+    for prefix in ("", "from_", "to_"):
+        if prefix + "row" in values:
+            cell = getattr(body, prefix + "cell")
+            row, col = values.pop(prefix + "row"), values.pop(prefix + "col")
+            assert (cell.row, cell.col) == (row, col), where
+    for name, value in values.items():
+        _check_value(body, name, value, where)
+
+
+def _check_observation(obs: Any, msg: pb.SheepShowdownObservation) -> None:
+    """Every field of the engine's observation reaches the proto message."""
+    values = {f.name: getattr(obs, f.name) for f in dataclasses.fields(obs)}
+    dogs = values.pop("dogs")
+    assert [(d.dog, d.owner, d.out) for d in msg.dogs] == [(d.dog, d.owner, d.out) for d in dogs]
+    for view, dog in zip(dogs, msg.dogs, strict=True):
+        assert dog.HasField("cell") == (view.row is not None)
+        if view.row is not None:
+            assert (dog.cell.row, dog.cell.col) == (view.row, view.col)
+    rows = values.pop("round_scores")
+    assert [tuple(r.scores) for r in msg.round_scores] == list(rows)
+    rockets = values.pop("used_rockets")
+    assert [(c.row, c.col) for c in msg.used_rockets] == list(rockets)
+    entered = values.pop("entered_direction")
+    assert msg.HasField("entered_direction") == (entered is not None)
+    if entered is not None:
+        assert msg.entered_direction == entered + 1
+    for name, value in values.items():
+        _check_value(msg, name, value, f"observation field {name}")
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "seed"),
+    [(2, {"double_trouble": True}, 1), (3, {}, 2), (6, {"rounds": 1}, 3)],
+)
+def test_every_field_of_observations_and_events_reaches_the_wire(
+    players: int, options: dict[str, object], seed: int
+) -> None:
+    """A bot in another language sees only the wire: each value the engine puts
+    in an observation or an event must arrive in the proto field of the same
+    name (last steps, out turns, bomb counts, who pushed, the final ranks...)."""
+    codec = GAME.codec
+    state = GAME.new_state(players, seed, options)
+    chooser = random.Random(seed)
+    kinds: set[str] = set()
+    while not state.terminal:
+        for seat in (None, state.to_move):
+            obs = state.observation(seat)
+            _check_observation(obs, codec.observation_to_proto(obs))
+        for event in state.apply(chooser.choice(state.legal_actions())):
+            for viewer in (None, event.seat):
+                seen = event.visible_to(viewer)
+                if seen is not None:
+                    wire = codec.event_to_proto(seen)
+                    kinds.add(wire.WhichOneof("kind"))
+                    _check_event(seen, wire)
+    final = state.observation(0)
+    _check_observation(final, codec.observation_to_proto(final))
+    assert {"dog_moved", "card_taken", "player_out", "round_ended", "game_ended"} <= kinds
