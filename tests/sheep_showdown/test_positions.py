@@ -95,3 +95,14 @@ def test_a_later_round_position_carries_only_the_totals_of_the_rounds_before() -
         "round_score": 0,
         "out_at_turn": None,
     }
+
+
+def test_rows_may_separate_their_cards_with_spaces() -> None:
+    """The guide: "one character a cell (spaces between them are allowed)", and
+    `#` is a blocked card: it shows as blocked and cannot be entered."""
+    plain = position(["S1#", "2..", "..S"], {0: (0, 0), 1: (2, 2)})
+    spaced = position(["S 1 #", "2 . .", ". . S"], {0: (0, 0), 1: (2, 2)})
+    assert spaced.observation(None) == plain.observation(None)
+    assert spaced.card_at(0, 2) == C.BLOCKED and spaced.card_at(1, 0) == C.SHEEP2
+    with pytest.raises(ValueError, match=re.escape("row 'S 1' does not have 3 cells")):
+        position(["S 1", "2 . .", ". . S"], {0: (0, 0), 1: (2, 2)})
