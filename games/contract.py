@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from games.errors import IllegalAction, InvalidOptions, RulesChanged
 from games.options import OptionSpec, brief, parse_options
+from games.positions import whole_number
 
 __all__ = [
     "Action",
@@ -83,10 +84,6 @@ def viewer(players: int, seat: object) -> int | None:
         f"no seat {brief(seat)} in a {players}-player game: "
         f"seats are 0 to {players - 1}, or None for a spectator"
     )
-
-
-def _whole_number(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,9 +219,9 @@ class Game(abc.ABC):
         `options` may hold typed values or their string forms (as they arrive on
         the wire or the command line); unknown or invalid ones raise InvalidOptions.
         """
-        if not _whole_number(players):
+        if not whole_number(players):
             raise InvalidOptions(f"players must be a whole number, not {brief(players)}")
-        if not _whole_number(seed):
+        if not whole_number(seed):
             # None would seed from the operating system: a game no record replays.
             raise InvalidOptions(f"seed must be a whole number, not {brief(seed)}")
         if not self.min_players <= players <= self.max_players:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.positions import check_position_seed
 from games.sheep_and_garden.data import (
     DIRECTION_NAMES,
     DIRECTIONS,
@@ -40,11 +41,7 @@ def check_position(
     neighbours as `check_matching` wants, and slots as `check_slots` wants them."""
     if type(players) is not int or not 1 <= players <= 4:
         raise ValueError(f"{players!r} players: Sheep & Garden takes 1 to 4")
-    if type(seed) is not int:
-        raise ValueError(
-            f"seed {seed!r} is not a whole number: it drives the shuffles of a "
-            "reshuffle, which a position built twice must repeat"
-        )
+    check_position_seed(seed)
     if to_move is not None and (type(to_move) is not int or not 0 <= to_move < players):
         raise ValueError(f"seat {to_move!r} to move is not one of 0 to {players - 1}")
     if to_move is not None and end_reason:

@@ -17,6 +17,7 @@ from typing import Any
 
 from games.contract import Event, Result, State, listed
 from games.errors import IllegalAction
+from games.positions import check_position_seed
 from games.sheep_n_sheep import events as ev
 from games.sheep_n_sheep.actions import (
     BeginFree,
@@ -188,6 +189,7 @@ class SheepNSheepState(LegalActions, Views, State):
         turn = seat if turn is None else turn
         check_turns(players, seat, turn, last_turn, phase)
         check_cells(pastures or [])
+        check_position_seed(seed)
         state = cls(players, seed)
         state._hands = [sorted(hand) for hand in hands]
         state._market = [(first, second) for first, second in market]

@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Self
 
+from games.positions import check_position_seed
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.decisions import (
     BLOCKER,
@@ -47,6 +48,7 @@ class Positions(SheepShowdownFields):
         if players is None:
             players = max(2, max(dogs, default=0) // per + 1)
         _check_shape(players, double_trouble, to_move, first_player, rounds, round, totals)
+        check_position_seed(seed)
         if round < rounds and size != (7 if players <= 4 else 9):
             raise ValueError(
                 f"a {size}x{size} grid cannot go on to round {round + 1}: later rounds are"

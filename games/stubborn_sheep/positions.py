@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from games.options import brief
+from games.positions import whole_number
 from games.stubborn_sheep.data import COLOURS, N_FENCES, N_SHEEP, ORIENTATIONS, SHEEP_COLOUR
 from games.words import noun
 
@@ -26,18 +27,6 @@ def check_each_once(cards: Iterable[int], count: int, kind: str) -> None:
         if card in seen:
             raise ValueError(f"{kind} card {card} is in the position twice")
         seen.add(card)
-
-
-def whole(value: object) -> bool:
-    """An int that is not a bool (True would pass for seat, area or orientation 1)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def check_seed(seed: object) -> None:
-    """A position's reshuffles come from `seed`: None would seed them from the
-    operating system, a position no one could play again."""
-    if not whole(seed):
-        raise ValueError(f"seed must be a whole number, not {brief(seed)}")
 
 
 def check_bonus(bonus: object) -> None:
@@ -89,22 +78,24 @@ def check_position(
                         f"not in seat {seat}'s {COLOURS[colour]} pile"
                     )
     for fence, orientation in enumerate(orientations):
-        if not whole(orientation) or orientation not in range(len(ORIENTATIONS)):
+        if not whole_number(orientation) or orientation not in range(len(ORIENTATIONS)):
             raise ValueError(
                 f"fence {fence}: orientation {orientation!r} is neither 0 (up) nor 1 (down)"
             )
     # None or -1 (as observations give it): no wolf.
-    if wolf is not None and (not whole(wolf) or (wolf != -1 and wolf not in meadows)):
+    if wolf is not None and (not whole_number(wolf) or (wolf != -1 and wolf not in meadows)):
         raise ValueError(
             f"the wolf must be in a meadow ({', '.join(map(str, meadows))}), not area {wolf!r}"
         )
-    if not whole(current) or current not in range(players):
+    if not whole_number(current) or current not in range(players):
         raise ValueError(f"current seat {current!r} is not a seat of {players}")
     if start not in STARTS:
         raise ValueError(f"start {start!r} is none of {', '.join(STARTS)}")
     if start != "score" and not hands[current]:
         raise ValueError(f"seat {current} has no fence card in hand to play")
-    if final_left != -1 and (not whole(final_left) or final_left not in range(1, players + 1)):
+    if final_left != -1 and (
+        not whole_number(final_left) or final_left not in range(1, players + 1)
+    ):
         raise ValueError(
             f"final_left {final_left!r}: -1 before the final round, else 1 to {players}"
         )

@@ -31,6 +31,7 @@ from typing import Any
 
 from games.contract import Event, State, listed
 from games.errors import IllegalAction
+from games.positions import check_position_seed
 from games.stubborn_sheep.actions import (
     StopScoring,
     TurnFence,
@@ -79,7 +80,6 @@ from games.stubborn_sheep.positions import (
     check_bonus,
     check_fence_pile,
     check_position,
-    check_seed,
     check_turn,
     hand_sizes,
 )
@@ -273,7 +273,7 @@ class StubbornSheepState(Turn, Activation, Bonuses, Pasture, Scoring, Wolf, View
         the default hands) is a ValueError."""
         if type(players) is not int or players not in REMOVED:
             raise ValueError(f"players {players!r}: this game is for 1 to 5")
-        check_seed(seed)
+        check_position_seed(seed)
         check_bonus(bonus)
         state = cls(players, seed, wolf not in (None, -1), bonus)
         n = state.n

@@ -193,7 +193,9 @@ def test_a_seed_that_is_no_whole_number_is_refused(seed: object) -> None:
     """The seed drives the shuffles a reshuffle makes. `None` seeded them from the
     system, so the same position built twice showed different tiles after its
     reshuffle (new_state refuses such a seed for the same reason)."""
-    with pytest.raises(ValueError, match="^" + re.escape(f"seed {seed!r} is not a whole number")):
+    with pytest.raises(
+        ValueError, match="^" + re.escape(f"seed must be a whole number, not {seed!r}")
+    ):
         build(seed=seed)
 
 

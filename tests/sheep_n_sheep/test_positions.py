@@ -61,6 +61,10 @@ def test_a_position_naming_a_card_twice_or_no_card_is_refused(
         ),
         (2, {"phase": "over"}, "phase 'over' at turn 0 with last turn None"),
         (2, {"phase": "over", "seat": 1, "turn": 1, "last_turn": 3}, "with last turn 3"),
+        # the stock's refills after the position come from the seed: None drew
+        # them from the operating system, a position no one could build twice
+        (2, {"seed": None}, "seed must be a whole number, not None"),
+        (2, {"seed": 1.5}, "seed must be a whole number, not 1.5"),
     ],
 )
 def test_a_position_of_the_wrong_shape_is_refused(

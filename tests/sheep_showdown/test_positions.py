@@ -40,6 +40,10 @@ DOGS = {0: (0, 0), 1: (2, 2)}
         ({"round": 2}, "round 2 is not one of 1 to rounds (1)"),
         ({"totals": [0, 0, 0]}, "3 totals for 2 players"),
         ({"rounds": 2}, "a 3x3 grid cannot go on to round 2: later rounds are dealt on 7x7"),
+        # the next rounds' deals come from the seed: None drew them from the
+        # operating system, a position no one could build twice alike
+        ({"seed": None}, "seed must be a whole number, not None"),
+        ({"seed": "7"}, "seed must be a whole number, not '7'"),
     ],
 )
 def test_a_position_no_game_reaches_is_refused(changes: dict[str, Any], message: str) -> None:
