@@ -9,7 +9,6 @@ import dataclasses
 import random
 
 import pytest
-from sheepfold.v1 import arena_pb2
 
 import games
 from clients.bots.search import (
@@ -23,7 +22,7 @@ from clients.bots.search import (
 from clients.sdk import DecisionView
 from games.ai import get_ai
 from games.contract import State
-from server import convert
+from tests.clients.search_views import decision_view
 
 GAME = "sheep-and-garden"
 
@@ -38,18 +37,7 @@ def _position(players: int, seed: int, moves: int) -> State:
 
 
 def _view(state: State) -> DecisionView:
-    game = games.get(GAME)
-    seat = state.to_move
-    assert seat is not None
-    return DecisionView(
-        decision_id=1,
-        seat=seat,
-        game=GAME,
-        prompt=state.prompt(),
-        observation=game.codec.observation_to_proto(state.observation(seat)),
-        actions=convert.legal_actions(game.codec, state.legal_actions()),
-        clock=arena_pb2.Clock(),
-    )
+    return decision_view(GAME, state)
 
 
 @pytest.mark.parametrize(("players", "moves"), [(1, 5), (2, 9), (2, 35), (4, 20)])

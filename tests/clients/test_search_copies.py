@@ -7,31 +7,18 @@ from __future__ import annotations
 
 import random
 
-from sheepfold.v1 import arena_pb2
-
 import games
 from clients.bots.search import GreedyBot
 from clients.sdk import DecisionView
 from games.ai import get_ai
 from games.contract import State
-from server import convert
+from tests.clients.search_views import decision_view
 
 GAME = "sheep-n-sheep"
 
 
 def _view(state: State) -> DecisionView:
-    game = games.get(GAME)
-    seat = state.to_move
-    assert seat is not None
-    return DecisionView(
-        decision_id=1,
-        seat=seat,
-        game=GAME,
-        prompt=state.prompt(),
-        observation=game.codec.observation_to_proto(state.observation(seat)),
-        actions=convert.legal_actions(game.codec, state.legal_actions()),
-        clock=arena_pb2.Clock(),
-    )
+    return decision_view(GAME, state)
 
 
 def _first_copy_mismatch(seed: int) -> DecisionView:

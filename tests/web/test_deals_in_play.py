@@ -19,8 +19,9 @@ from tests.web.conftest import OwnServerTournament
 from tests.web.test_http import get
 from tests.web.test_tournament_replays import stored_games
 from tournament.store import Store
+from tournament.store_records import GameRecord
 from web import tournaments
-from web.showcase import start_showcase
+from web.showcase import Showcase, start_showcase
 
 pytestmark = pytest.mark.e2e
 
@@ -36,6 +37,17 @@ def _forget(database: Path, match_id: str) -> None:
         connection.execute(f"DELETE FROM game_replays WHERE game_id = {game_id}", (match_id,))
         connection.execute("DELETE FROM games WHERE match_id = ?", (match_id,))
     connection.close()
+
+
+def _one_game_of_a_deal_in_play(viewer: Showcase, database: Path) -> tuple[GameRecord, int]:
+    """One stored game of the showcase tournament whose deal another game,
+    taken out of the database, still plays; and the deal's seed."""
+    with Store(database) as store:
+        played = store.games(store.tournament("showcase").id)
+    deal = played[0].seed
+    shown, live = [game for game in played if game.seed == deal][:2]
+    _forget(database, live.match_id)
+    return shown, viewer.server.run(viewer_seed(viewer.server.address, shown.match_id))
 
 
 def test_no_game_of_a_deal_still_in_play_is_shown(
@@ -132,12 +144,7 @@ def test_another_match_dealt_a_deal_in_play_is_held_back_too(tmp_path: Path) -> 
     database = tmp_path / "cup.db"
     viewer = start_showcase(games=(), tournament_dbs=[database])
     try:
-        with Store(database) as store:
-            played = store.games(store.tournament("showcase").id)
-        deal = played[0].seed
-        shown, live = [game for game in played if game.seed == deal][:2]
-        _forget(database, live.match_id)
-        seed = viewer.server.run(viewer_seed(viewer.server.address, shown.match_id))
+        _, seed = _one_game_of_a_deal_in_play(viewer, database)
         bots = [RandomBot(seat) for seat in range(2)]
         again = viewer.server.run(
             play_match(viewer.server.address, "sheep-showdown", bots, seed=seed)
@@ -173,12 +180,7 @@ def test_a_tournament_database_that_cannot_be_read_holds_its_matches_back(
     database = tmp_path / "cup.db"
     viewer = start_showcase(games=(), tournament_dbs=[database])
     try:
-        with Store(database) as store:
-            played = store.games(store.tournament("showcase").id)
-        deal = played[0].seed
-        shown, live = [game for game in played if game.seed == deal][:2]
-        _forget(database, live.match_id)
-        seed = viewer.server.run(viewer_seed(viewer.server.address, shown.match_id))
+        shown, seed = _one_game_of_a_deal_in_play(viewer, database)
         api = f"{viewer.url}/api/match"
 
         def set_version(change: int) -> None:
