@@ -30,6 +30,8 @@ from clients.launch.seccomp_calls import (
     PERF_CALLS,
     PRLIMIT_CALLS,
     RLIMIT_CORE,
+    SECCOMP_CALLS,
+    SECCOMP_FILTER_FLAG_NEW_LISTENER,
     SECRET_CALLS,
     SETRLIMIT_CALLS,
     SETSOCKOPT_CALLS,
@@ -110,6 +112,7 @@ ARGUMENT_CHECKS: tuple[tuple[CallTable, tuple[tuple[Condition, ...], ...]], ...]
             for word in (_THIRD_ARG_OFFSET, _THIRD_ARG_OFFSET + 4)
         ),
     ),
+    (SECCOMP_CALLS, ((_any_bit(_SECOND_ARG_OFFSET, SECCOMP_FILTER_FLAG_NEW_LISTENER),),)),
     (MEMFD_CALLS, ((_any_bit(_SECOND_ARG_OFFSET, MFD_HUGETLB),),)),
     (MMAP_CALLS, ((_any_bit(_FOURTH_ARG_OFFSET, MAP_HUGETLB),),)),
     (SHMGET_CALLS, ((_any_bit(_THIRD_ARG_OFFSET, SHM_HUGETLB),),)),
@@ -165,9 +168,10 @@ def refused_calls(machine: str | None = None) -> bytes | None:
     (SOCKET_CALLS for AF_VSOCK, SOCKETCALL_CALLS making a socket or setting an
     option, FCNTL_CALLS for F_NOTIFY and F_SETLEASE, SETSOCKOPT_CALLS
     attaching a program, SETRLIMIT_CALLS and PRLIMIT_CALLS setting
-    RLIMIT_CORE), with EPERM, returns 0 from the calls of SYNC_CALLS without
-    running them, and lets every other call through, for `machine` (this
-    one's by default); None for a machine not in REFUSED_CALLS."""
+    RLIMIT_CORE, SECCOMP_CALLS making a listener, and the rest), with EPERM,
+    returns 0 from the calls of SYNC_CALLS without running them, and lets
+    every other call through, for `machine` (this one's by default); None
+    for a machine not in REFUSED_CALLS."""
     machine = machine or platform.machine()
     abis = REFUSED_CALLS.get(machine)
     if abis is None:

@@ -1,8 +1,8 @@
 """The calls the seccomp filter of every sandbox stops, and why: the kernel's
 key store, inotify and fanotify instances, dnotify's folder watches, Linux AIO
 contexts, tracing another process, vsock sockets, io_uring, userfaultfd, perf
-events, the kernel's log, BPF, secret memory, socket filters and huge pages
-are refused, and so is setting the core dump limit; writing out the host's
+events, the kernel's log, BPF, secret memory, socket filters, seccomp
+listeners and huge pages are refused, and so is setting the core dump limit; writing out the host's
 disks does nothing.
 
 Keys (`add_key`, `request_key`, `keyctl`) belong to no namespace a sandbox
@@ -128,9 +128,21 @@ stopped it: two such bots playing at once take it all, and an ordinary
 user's bot has no memory cgroup. i386's `socketcall`
 sets an option too (its first argument `SYS_SETSOCKOPT`), with the level
 and the option behind a pointer: refused whatever they are, as its
-`SYS_SOCKET` is. A bot has no packets to filter. (A bot's own seccomp
-filters count against the same budget, but the kernel caps them at 32,768
-instructions a thread, about 200 KB of code: a few MB a bot.)
+`SYS_SOCKET` is. A bot has no packets to filter.
+
+A bot's own seccomp filters count against the same budget. The kernel caps
+a thread's at 32,768 instructions, and they end with the thread (a zombie's
+with its reaping, and a bot's processes and threads are capped), so a bot
+holds a few MB so. But `seccomp` loading a filter with
+SECCOMP_FILTER_FLAG_NEW_LISTENER gives a descriptor that keeps the filter,
+and every filter before it in the thread's chain, as long as it is open
+anywhere: a child hands it to its parent and ends. A bot so held 120 chains
+of 28,000 instructions in one process (6 MB of code against the budget, and
+24 MB of kernel memory that no address-space limit counts) once every thread
+that loaded them had ended; `processes` times `open_files` of them take the
+whole budget. Loading a filter with that flag (the second argument) is
+refused; any other filter loads. A listener lets a process answer another's
+calls in its stead (a container manager's tool): no bot needs one.
 
 Setting the core dump limit (`setrlimit`, and `prlimit64` with a new limit,
 for `RLIMIT_CORE`) is refused; reading it is not. Every bot's is CORE_BYTES
@@ -199,6 +211,8 @@ __all__ = [
     "PERF_CALLS",
     "PRLIMIT_CALLS",
     "RLIMIT_CORE",
+    "SECCOMP_CALLS",
+    "SECCOMP_FILTER_FLAG_NEW_LISTENER",
     "SECRET_CALLS",
     "SETRLIMIT_CALLS",
     "SETSOCKOPT_CALLS",
@@ -233,6 +247,7 @@ SHM_HUGETLB = 0x800  # shmget's flag for a segment of huge pages
 IPC_SHMGET = 23  # i386's ipc call for shmget (its low 16 bits; a version above)
 F_NOTIFY = 1026  # fcntl's second argument when it watches a folder (dnotify)
 F_SETLEASE = 1024  # ... and when it takes a lease on a file
+SECCOMP_FILTER_FLAG_NEW_LISTENER = 0x8  # seccomp's flag (its second argument) for a listener
 X32 = 0x40000000  # x32 calls are x86-64's numbers with this bit set
 
 # For each machine, (AUDIT_ARCH of an ABI, that ABI's call numbers) per ABI.
@@ -451,6 +466,20 @@ PRLIMIT_CALLS: CallTable = {
     "aarch64": (
         (0xC00000B7, (261,)),  # arm64
         (0x40000028, (369,)),  # arm
+    ),
+}
+
+
+# seccomp, ABI by ABI as above: refused when its flags (the second argument)
+# ask for SECCOMP_FILTER_FLAG_NEW_LISTENER.
+SECCOMP_CALLS: CallTable = {
+    "x86_64": (
+        (0xC000003E, (317, X32 | 317)),  # x86-64, x32
+        (0x40000003, (354,)),  # i386
+    ),
+    "aarch64": (
+        (0xC00000B7, (277,)),  # arm64
+        (0x40000028, (383,)),  # arm
     ),
 }
 

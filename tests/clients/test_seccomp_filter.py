@@ -812,3 +812,65 @@ def test_a_filtered_program_calling_sync_goes_on() -> None:
     seen = _filtered_child(program, _SYNC)
     done = [0, 0]
     assert seen == {"sync errno": 0, "syncfs": done, "fsync": done, "fdatasync": done}, seen
+
+
+# Run in a child, as above: seccomp(SECCOMP_SET_MODE_FILTER) loading a filter of
+# one instruction (allow), with and without SECCOMP_FILTER_FLAG_NEW_LISTENER,
+# before and after the sandbox's filter; 0 or an errno.
+_SECCOMP_LISTENER = r"""
+import struct
+libc.syscall.restype = ctypes.c_long
+(seccomp,) = json.loads(sys.argv[1])
+code = ctypes.create_string_buffer(struct.pack("=HBBI", 0x06, 0, 0, 0x7FFF0000))
+allow_all = Program(1, ctypes.cast(code, ctypes.c_void_p))
+assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS, which seccomp needs
+
+def calls():
+    found = {}
+    for name, flags in (("filter", 0), ("filter with a listener", 8)):
+        ctypes.set_errno(0)
+        fd = libc.syscall(ctypes.c_long(seccomp), ctypes.c_long(1), ctypes.c_long(flags),
+                          ctypes.byref(allow_all))
+        if fd > 0:
+            os.close(fd)
+        found[name] = ctypes.get_errno() if fd < 0 else 0
+    return found
+
+before = calls()
+load_filter()
+print(json.dumps({"before": before, "after": calls()}))
+"""
+# seccomp in each machine's native table.
+NATIVE_SECCOMP_CALL = {"x86_64": 317, "aarch64": 277}
+
+
+def test_a_seccomp_listener_is_refused_and_a_plain_seccomp_filter_is_not() -> None:
+    """A seccomp filter is compiled to machine code counted against
+    net.core.bpf_jit_limit, one budget for the whole machine, as a socket's
+    filter is. A thread's filters die with it, and the kernel caps their
+    length, but a filter loaded with SECCOMP_FILTER_FLAG_NEW_LISTENER lives as
+    long as its listener's descriptor: a bot kept 120 chains of 28,000
+    instructions in one process after every thread that loaded them had
+    ended (tests/sandbox/test_kernel_budgets.py). Filtered, no listener is
+    made; a program's own filter without one still loads."""
+    program = refused_calls()
+    assert program is not None, f"no filter for this machine ({platform.machine()})"
+    seen = _filtered_child(
+        program, _SECCOMP_LISTENER, json.dumps([NATIVE_SECCOMP_CALL[platform.machine()]])
+    )
+    assert seen["before"] == {"filter": 0, "filter with a listener": 0}, seen
+    assert seen["after"] == {"filter": 0, "filter with a listener": errno.EPERM}, seen
+
+
+def test_a_seccomp_listener_is_refused_on_abis_no_test_can_call_through() -> None:
+    cases = {
+        ("x86_64", I386, 354, 1, 8, 0): "EPERM",  # seccomp, NEW_LISTENER
+        ("x86_64", I386, 354, 1, 0, 0): "ALLOW",
+        ("x86_64", X86_64, 0x40000000 | 317, 1, 8 | 1, 0): "EPERM",  # x32, with TSYNC
+        ("aarch64", AARCH64, 277, 1, 8, 0): "EPERM",
+        ("aarch64", AARCH64, 277, 1, 0, 0): "ALLOW",
+        ("aarch64", ARM, 383, 1, 8, 0): "EPERM",
+        ("aarch64", ARM, 383, 1, 2, 0): "ALLOW",  # SECCOMP_FILTER_FLAG_LOG
+    }
+    seen = {case: _verdict(*case) for case in cases}
+    assert seen == cases

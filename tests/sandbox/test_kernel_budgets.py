@@ -362,3 +362,48 @@ def test_no_bot_makes_the_host_write_out_its_disks(tmp_path: Path, sandbox_ready
     written out."""
     said = _run(tmp_path, sys.executable, "-c", SYNC_LOOP)
     assert said == "ok", said
+
+
+# A child loads a seccomp filter (allow everything) with a listener, hands the
+# listener's descriptor to its parent and ends: the parent then holds the
+# filter, compiled to machine code, with no thread of its own running under it.
+SECCOMP_LISTENER = """
+import ctypes, errno, os, platform, socket, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+SECCOMP = {"x86_64": 317, "aarch64": 277}[platform.machine()]
+code = ctypes.create_string_buffer(struct.pack("=HBBI", 0x06, 0, 0, 0x7FFF0000))
+program = ctypes.create_string_buffer(struct.pack("=HxxxxxxQ", 1, ctypes.addressof(code)))
+parent, child = socket.socketpair()
+pid = os.fork()
+if pid == 0:
+    fd = libc.syscall(ctypes.c_long(SECCOMP), ctypes.c_long(1), ctypes.c_long(8), program)
+    if fd < 0:
+        os._exit(0 if ctypes.get_errno() == errno.EPERM else 4)
+    socket.send_fds(child, [b"x"], [fd])
+    os._exit(3)
+_, status = os.waitpid(pid, 0)
+if os.waitstatus_to_exitcode(status) == 3:
+    _, fds, _, _ = socket.recv_fds(parent, 1, 1)
+    print(f"holds a seccomp filter its thread has left: descriptor {fds}", file=sys.stderr)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+def test_no_bot_keeps_seccomp_filters_past_their_threads(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """A seccomp filter is compiled to machine code counted against
+    net.core.bpf_jit_limit (504 MiB here), the one budget for the whole
+    machine that a socket's filter took (above). A thread's own filters end
+    with it, and the kernel caps them at 32,768 instructions a thread; but one
+    loaded with SECCOMP_FILTER_FLAG_NEW_LISTENER lives on as long as the
+    listener's descriptor, which a child can hand to its parent before it
+    ends. A bot so held 120 chains of 28,000 instructions in one process of
+    the default limits (6 MB of the budget, and 24 MB of kernel memory no
+    address-space limit counts) after every thread that loaded them had
+    ended: `processes` times `open_files` of them reach the budget whole, and
+    every sandbox started after it fails. The seccomp filter refuses the
+    listener (EPERM); no bot supervises another's calls."""
+    said = _run(tmp_path, sys.executable, "-c", SECCOMP_LISTENER)
+    assert said == "ok", said
