@@ -37,9 +37,16 @@ PROC_HIDDEN = ("/proc/keys", "/proc/key-users", "/proc/sched_debug")
 # counters, its memory in /proc/meminfo, its open files in file-nr, its files
 # in dentry-state. One bot modulated them and another, playing at once, read
 # the bits back; and they showed every bot how busy the host and its disks
-# were. No runtime reads these (those it does read get stand-ins,
-# PROC_STAND_INS): hidden under /dev/null, as PROC_HIDDEN are.
+# were. And /proc/cgroups, which counts every cgroup of the machine whatever
+# the reader's cgroup namespace: as root the runner makes a cgroup for each
+# bot, and a bot read there how many others played at once; /proc/swaps, the
+# swap every program together has used. No runtime reads these (those it
+# does read get stand-ins, PROC_STAND_INS; a JVM that cannot read
+# /proc/cgroups sizes itself by /proc/meminfo): hidden under /dev/null, as
+# PROC_HIDDEN are.
 PROC_HOST_COUNTERS = (
+    "/proc/cgroups",
+    "/proc/swaps",
     "/proc/vmstat",
     "/proc/diskstats",
     "/proc/interrupts",

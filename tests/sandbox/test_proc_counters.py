@@ -84,6 +84,39 @@ def test_no_bot_reads_the_machines_moving_counters_in_proc(
     assert said == "ok", said
 
 
+# Files of /proc whose counts move with what the whole machine does, but not
+# with anything a bot can do there itself: each must show it nothing.
+SHOWS_NOTHING = """
+import sys
+shown = []
+for path in sys.argv[1:]:
+    try:
+        with open(path, "rb") as file:
+            if file.read():
+                shown.append(path)
+    except OSError:
+        pass
+if shown:
+    print("shows the machine's counts:", *shown, file=sys.stderr)
+    sys.exit(3)
+"""
+
+
+def test_no_bot_counts_the_machines_cgroups_or_its_swap(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """/proc/cgroups counts every cgroup of the machine, whatever the reader's
+    cgroup namespace: a runner started as root makes a pids cgroup for each
+    bot, so a bot read there how many other bots played at once (its count
+    went from 1 to 2 as one started), and how many services and containers
+    the host ran. /proc/swaps shows how much of the host's swap every program
+    together has used. Neither is a bot's own, and no runtime needs them
+    (a JVM that cannot read /proc/cgroups takes its memory from
+    /proc/meminfo, which is the bot's own)."""
+    said = _run(tmp_path, sys.executable, "-c", SHOWS_NOTHING, "/proc/cgroups", "/proc/swaps")
+    assert said == "ok", said
+
+
 # What a bot's runtime makes of the stand-ins: the CPUs it counts, the memory it
 # is told of and, for libuv, the CPUs it lists.
 RUNTIME_VIEW = {
