@@ -61,9 +61,11 @@ PROC_HOST_COUNTERS = (
     "/proc/sys/fs/aio-nr",
     "/proc/sys/kernel/pty/nr",
 )
-# ... and a folder of them: the machine's pressure stall counts (CPU, memory,
-# I/O), under an empty read-only tmpfs.
-PROC_HOST_FOLDERS = ("/proc/pressure",)
+# ... and folders of them, each under an empty read-only tmpfs: the machine's
+# pressure stall counts (CPU, memory, I/O), and its quota statistics, whose
+# `syncs` went up each time any program of the host called sync (a bot's own
+# sync does nothing: clients/launch/seccomp_calls.py).
+PROC_HOST_FOLDERS = ("/proc/pressure", "/proc/sys/fs/quota")
 
 # Files of /proc that runtimes read, each shown as a still stand-in of the same
 # format (as LXCFS does for containers) instead of the host's moving counters:

@@ -159,3 +159,16 @@ def test_runtimes_read_the_stand_ins_of_proc(
         argv = [node, "-e", RUNTIME_VIEW["node"], cpus, str(memory)]
     said = _run(tmp_path, *argv, policy=policy)
     assert said == "ok", said
+
+
+def test_no_bot_counts_the_hosts_syncs_in_the_quota_statistics(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """/proc/sys/fs/quota holds the whole machine's quota statistics: its `syncs`
+    went up by 2 each time any program of the host called sync, and its lookups
+    and reads move with the quota files of every filesystem. A bot's own sync
+    does nothing (the seccomp filter), so it read there only what the host
+    did. The folder is an empty one in the sandbox."""
+    quota = [f"/proc/sys/fs/quota/{name}" for name in ("syncs", "lookups", "reads", "writes")]
+    said = _run(tmp_path, sys.executable, "-c", SHOWS_NOTHING, *quota)
+    assert said == "ok", said
