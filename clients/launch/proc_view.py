@@ -64,8 +64,12 @@ PROC_HOST_COUNTERS = (
 # ... and folders of them, each under an empty read-only tmpfs: the machine's
 # pressure stall counts (CPU, memory, I/O), and its quota statistics, whose
 # `syncs` went up each time any program of the host called sync (a bot's own
-# sync does nothing: clients/launch/seccomp_calls.py).
-PROC_HOST_FOLDERS = ("/proc/pressure", "/proc/sys/fs/quota")
+# sync does nothing: clients/launch/seccomp_calls.py); each filesystem's
+# statistics (/proc/fs: ext4's extent cache hits and free blocks by group, XFS's
+# operations, the journal's commits) and each interrupt line's count
+# (/proc/irq/N/spurious), which moved with what the host's disks and devices
+# did, as /proc/diskstats and /proc/interrupts do. No runtime reads them.
+PROC_HOST_FOLDERS = ("/proc/pressure", "/proc/sys/fs/quota", "/proc/fs", "/proc/irq")
 
 # Files of /proc that runtimes read, each shown as a still stand-in of the same
 # format (as LXCFS does for containers) instead of the host's moving counters:

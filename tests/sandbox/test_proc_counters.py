@@ -172,3 +172,21 @@ def test_no_bot_counts_the_hosts_syncs_in_the_quota_statistics(
     quota = [f"/proc/sys/fs/quota/{name}" for name in ("syncs", "lookups", "reads", "writes")]
     said = _run(tmp_path, sys.executable, "-c", SHOWS_NOTHING, *quota)
     assert said == "ok", said
+
+
+def test_no_bot_reads_the_hosts_disk_and_interrupt_counts_in_proc(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """/proc/fs holds each mounted filesystem's statistics for the whole machine
+    (ext4's extent cache hits and misses and its free blocks group by group,
+    XFS's every operation, the journal's commits), and /proc/irq/N/spurious
+    each interrupt line's count: both moved while a bot slept, with what the
+    host's disks and devices did (the server writing its database among it),
+    as /proc/diskstats and /proc/interrupts, hidden for that, did. Both are
+    empty folders in the sandbox."""
+    shown = sorted(str(path) for path in Path("/proc/irq").glob("*/spurious"))
+    assert shown, "no /proc/irq/N/spurious on this host"
+    shown += sorted(str(path) for path in Path("/proc/fs").glob("*/*") if path.is_file())
+    shown += sorted(str(path) for path in Path("/proc/fs").glob("*/*/*") if path.is_file())
+    said = _run(tmp_path, sys.executable, "-c", SHOWS_NOTHING, *shown)
+    assert said == "ok", said
