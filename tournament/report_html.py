@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from html import escape
 from typing import Any
 
 from games.words import count, noun
+from tournament.html_text import escape
 from tournament.ratings import signed_elo
 from tournament.report_layout import report_notes, standing_cell, standing_columns
 from tournament.store import GameRecord

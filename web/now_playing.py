@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from html import escape
 from urllib.parse import quote
 
+from tournament.html_text import escape
 from tournament.store_records import InPlay
 from web.state import Hosting, State
 

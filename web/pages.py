@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from html import escape
 from pathlib import Path
 from typing import Any
 
 from games.words import count
+from tournament.html_text import escape
 from tournament.report_html import STYLE as REPORT_STYLE
 
 # The top bar's sheep, drawn in the page from the tab icon's own file. Shown

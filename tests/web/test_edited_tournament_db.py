@@ -138,3 +138,30 @@ def test_a_hand_edited_time_or_schema_version_is_said_on_the_pages(
         assert status == 200 and wanted in unescape(body), body
     finally:
         showcase.server.run(viewer.stop())
+
+
+def test_a_hand_edited_name_cannot_turn_the_pages_words_round(
+    showcase: Showcase, tmp_path: Path
+) -> None:
+    """A tournament or bot name edited to hold U+202E (right-to-left override)
+    was set into the tournaments list and the report as it was: everything
+    after it on its line read backwards ("deyalp semag 01 fo 0 ,sreyalp 5").
+    A control or bidi character is shown as its escape, as the match page
+    shows a bot's name."""
+    copy = tmp_path / "edited.db"
+    _, viewer = _viewer_of_a_copy(showcase, copy)
+    base = f"http://127.0.0.1:{viewer.port}"
+    try:
+        with sqlite3.connect(copy) as connection:
+            connection.execute("UPDATE tournaments SET name = 'show\u202ecase\u2066'")
+            connection.execute("UPDATE game_seats SET bot = 'gr\u202eeedy' WHERE bot = 'greedy'")
+        connection.close()
+        for path in ("/tournaments", "/tournaments/0/show%E2%80%AEcase%E2%81%A6"):
+            status, _, body = get(base + path)
+            assert status == 200, body[:500]
+            text = unescape(body)
+            assert "\u202e" not in text and "\u2066" not in text, path
+            assert "show\\u202ecase\\u2066" in text, path
+        assert "gr\\u202eeedy" in text
+    finally:
+        showcase.server.run(viewer.stop())
