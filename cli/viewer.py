@@ -124,6 +124,17 @@ def missing_tournament_dbs(paths: list[Path]) -> str | None:
             return f"cannot use {path}: {error.strerror or error}"
     if missing:
         return f"no tournament database at {', '.join(missing)}"
+    # One file given twice (by two paths, even): its tournaments were each
+    # listed twice, under two addresses.
+    seen: dict[tuple[int, int], Path] = {}
+    for path in paths:
+        try:
+            status = path.stat()
+        except OSError as error:
+            return f"cannot use {path}: {error.strerror or error}"
+        first = seen.setdefault((status.st_dev, status.st_ino), path)
+        if first is not path:
+            return f"--tournament-db {path} is {first} again: give each file once"
     from web.tournaments import BeingRewritten, NotATournamentDb, check_database
 
     for path in paths:

@@ -22,6 +22,7 @@ from clients.matchplay import play_match
 from server.sqlite_store import SqliteStore
 from tests.conftest import ROOT, start_server_process, stop_server_process
 from tests.tls_files import self_signed
+from tournament.store import Store
 
 pytestmark = pytest.mark.e2e
 
@@ -256,6 +257,38 @@ def test_a_file_that_is_not_a_tournament_db_is_refused_at_start(
     lines = done.stderr.strip().splitlines()
     assert "Traceback" not in done.stderr and len(lines) == 1, done.stderr
     assert lines[0] == f"sheepfold {command}: --tournament-db {path} {says}"
+    assert done.returncode == 1
+
+
+@pytest.mark.parametrize("command", ["web", "serve"])
+def test_one_tournament_db_given_twice_is_refused_at_start(tmp_path: Path, command: str) -> None:
+    """The same file given twice as --tournament-db (once by another path):
+    the viewer started, and its tournaments page listed each tournament of it
+    twice, under two addresses. Now the command stops at once naming both."""
+    database = tmp_path / "tournament.db"
+    with Store(database):
+        pass
+    (tmp_path / "again").mkdir()
+    other = tmp_path / "again" / ".." / "tournament.db"
+    twice = ["--tournament-db", str(database), "--tournament-db", str(other)]
+    port = str(free_port())
+    flags = (
+        ["web", "--port", port, "--server", "127.0.0.1:1"]
+        if command == "web"
+        else ["serve", "--port", "0", "--db", ":memory:", "--web-port", port]
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", *flags, *twice],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=20,  # it used to serve on: the test fails on the timeout
+    )
+    lines = done.stderr.strip().splitlines()
+    assert "Traceback" not in done.stderr and len(lines) == 1, done.stderr
+    assert lines[0] == (
+        f"sheepfold {command}: --tournament-db {other} is {database} again: give each file once"
+    )
     assert done.returncode == 1
 
 
