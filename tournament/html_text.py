@@ -5,7 +5,11 @@ its escape, `\\u202e`, as the match page's `visible()` shows a bot's name.
 `html.escape` alone left U+202E in a tournament's or a bot's name as it was:
 on the tournaments list and in the report, every word after it on its line
 read backwards. Tab, newline and carriage return stay: in HTML they are
-spaces."""
+spaces.
+
+An attribute the page's script reads a name back from (`data-bot`) keeps the
+name as stored (`attribute`): it is never shown, and the script matches it
+against the same name in JSON."""
 
 from __future__ import annotations
 
@@ -22,3 +26,8 @@ _HIDDEN = re.compile(
 def escape(text: str, quote: bool = True) -> str:
     """`text` for HTML (content or a quoted attribute), its hidden characters as escapes."""
     return html.escape(_HIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text), quote)
+
+
+def attribute(text: str) -> str:
+    """`text` for a quoted attribute the page's script reads, as it is."""
+    return html.escape(text, True)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.words import count, noun
-from tournament.html_text import escape
+from tournament.html_text import attribute, escape
 from tournament.ratings import signed_elo
 from tournament.report_layout import report_notes, standing_cell, standing_columns
 from tournament.store import GameRecord
@@ -123,7 +123,7 @@ def _standings(data: dict[str, Any]) -> str:
     head = "".join(f'<th class="{escape(key)}">{escape(title)}</th>' for key, title in columns)
     rows = []
     for row in data["standings"]:
-        attrs = f' data-bot="{escape(row["bot"])}"'
+        attrs = f' data-bot="{attribute(row["bot"])}"'
         if row.get("elo") is not None:
             attrs += (
                 f' data-elo="{row["elo"]}" data-elo-low="{row["elo_low"]}"'
@@ -209,7 +209,7 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
                 'stroke-width="4" stroke-linecap="round" opacity="0.55"/>'
             )
         out.append(
-            f'<g class="interval" data-bot="{escape(bot)}" data-value="{value}"{bounds}>'
+            f'<g class="interval" data-bot="{attribute(bot)}" data-value="{value}"{bounds}>'
             f'<text x="0" y="{top + 12}" font-size="{NAME_SIZE}" font-weight="600">'
             f'<tspan class="bot">{escape(bot)}</tspan><tspan dx="8" font-size="{CAPTION_SIZE}" '
             f'font-weight="400" fill="#4a5a4c">{caption}</tspan></text>{bar}'
@@ -280,7 +280,7 @@ def _heat_map(data: dict[str, Any]) -> str:
                 cells.append("<td>-</td>")
             else:
                 cells.append(
-                    f'<td data-row="{escape(bot)}" data-col="{escape(other)}" '
+                    f'<td data-row="{attribute(bot)}" data-col="{attribute(other)}" '
                     f'data-score="{value}" style="background:{_heat(value)}">{value:.1f}</td>'
                 )
         rows.append(f'<tr><th class="bot">{escape(bot)}</th>{"".join(cells)}</tr>')
@@ -303,9 +303,9 @@ def _games(games: Sequence[GameRecord], replay_href: Callable[[GameRecord], str]
         match = escape(game.match_id)
         if replay_href is not None:
             match = f'<a href="{escape(replay_href(game))}">{match}</a>'
-        bots = escape(json.dumps(game.bots))  # the bots seated: a page lists one pair's games
+        bots = attribute(json.dumps(game.bots))  # the bots seated: a page lists one pair's games
         rows.append(
-            f'<tr data-match-id="{escape(game.match_id)}" data-bots="{bots}">'
+            f'<tr data-match-id="{attribute(game.match_id)}" data-bots="{bots}">'
             f"<td>{escape(game.key)}</td>"
             f"<td>{match}</td><td>{seats}</td><td>{escape(game.end_reason)}</td>"
             f"<td>{game.duration_seconds:.1f} s</td></tr>"

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from games.words import count
-from tournament.html_text import escape
+from tournament.html_text import attribute, escape
 from tournament.report_html import STYLE as REPORT_STYLE
 
 # The top bar's sheep, drawn in the page from the tab icon's own file. Shown
@@ -148,7 +148,7 @@ def tournaments_page(entries: list[dict[str, Any]]) -> str:
                 else f"{escape(str(t['played']))} of {_count(t['scheduled'], 'game')} played"
             )
             rows.append(
-                f'<li data-tournament="{escape(t["name"])}"><a href="{escape(t["href"])}">'
+                f'<li data-tournament="{attribute(t["name"])}"><a href="{escape(t["href"])}">'
                 f"{escape(t['name'])}</a> · {escape(t['game'])}, {_count(t['players'], 'player')}, "
                 f'<span class="played">{played}</span> '
                 f"{_state_badge(t['state'], t['state_text'])} "
