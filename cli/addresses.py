@@ -71,3 +71,17 @@ def same_server(address: str) -> str:
     with contextlib.suppress(ValueError):  # a host name stays as it is
         host = str(ipaddress.ip_address(host))
     return f"{host}:{int(port)}"
+
+
+def ray_address(text: str) -> str:
+    """An argparse type for `--ray ADDRESS`: the address, refused when empty or
+    blank. `--ray` alone starts a Ray instance on this machine, and `--ray ""`
+    (a `--ray "$HEAD"` whose variable is unset) once did the same without a word,
+    where a cluster was meant; the address's form is checked before Ray joins it
+    (tournament.executors.ray_address)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a Ray address (HOST:PORT or auto); leave ADDRESS out "
+            "to start Ray on this machine"
+        )
+    return text

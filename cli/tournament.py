@@ -14,7 +14,7 @@ from collections.abc import Callable
 from contextlib import redirect_stdout
 from typing import TYPE_CHECKING
 
-from cli.addresses import server_addresses
+from cli.addresses import ray_address, server_addresses
 from cli.client_tls import add_tls_flags
 from cli.lock_wait import add_wait_argument, lock_wait, wait_notice
 from cli.tournament_play import (
@@ -111,7 +111,10 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     run.add_argument(
         "--ray",
         nargs="?",
-        const="",
+        # --ray alone: False, as argparse would pass a str const through `type`,
+        # which refuses "" (an unset `--ray "$HEAD"`); every use below reads it as "".
+        const=False,
+        type=ray_address,
         metavar="ADDRESS",
         help="play every game as a Ray task: on a Ray instance started on this machine, "
         "or on the cluster at ADDRESS (HOST:PORT or auto); needs sheepfold[ray]. "

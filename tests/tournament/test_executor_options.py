@@ -295,3 +295,26 @@ def test_the_head_watch_waits_the_head_timeout(monkeypatch: pytest.MonkeyPatch) 
     watch = head_watch(ExecutorSettings(kind="ray", head_timeout_seconds=30.0))
     assert watch is not None
     assert (watch.address, watch.lost_after) == ("10.0.0.5:6379", 30.0)
+
+
+@pytest.mark.parametrize("address", ["", " "])
+def test_an_empty_ray_address_is_a_usage_error_not_a_ray_instance_here(
+    address: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--ray "$HEAD"` with HEAD unset once started a Ray instance on this machine
+    and played there, as `--ray` alone does, where the organiser meant a cluster."""
+    import cli.tournament
+
+    played: list[object] = []
+    monkeypatch.setattr(cli.tournament, "_run_and_report", lambda *args: played.append(args) or 0)
+    config = str(REPO / "examples" / "round-robin.toml")
+    with pytest.raises(SystemExit) as exited:
+        tournament_main(["run", config, "--db", str(tmp_path / "x.sqlite"), "--ray", address])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and not played, err
+    assert f"argument --ray: {address!r} is not a Ray address" in err, err
+    assert "leave ADDRESS out" in err, err
+    assert not (tmp_path / "x.sqlite").exists()
