@@ -202,6 +202,15 @@ def test_an_address_that_is_not_host_port_is_a_usage_error(tmp_path: Path, addre
     assert "is not HOST:PORT" in str(_run_on(address, tmp_path))
 
 
+def test_a_host_name_with_a_label_over_63_characters_is_one_line(tmp_path: Path) -> None:
+    """The lookup's UnicodeError ("label too long") was a traceback, exit 1."""
+    host = "a" * 64
+    error = str(_run_on(f"{host}:6379", tmp_path))
+    said = f"cannot join a Ray cluster: {host!r} in {host}:6379 is not a host name"
+    assert error.startswith(said), error
+    assert "label too long" in error and "\n" not in error
+
+
 def test_a_dashboard_url_is_told_apart_from_the_head_s_address(tmp_path: Path) -> None:
     """`ray job submit` takes the dashboard's http://HEAD:8265; --ray took it for a
     host named 'http://HEAD' that "does not resolve"."""

@@ -49,6 +49,10 @@ def check_address(address: str) -> None:
         raise RayAddressError(
             f"cannot join a Ray cluster: no answer from {address} within {CONNECT_SECONDS:g} s"
         ) from None
+    except UnicodeError as error:  # a label over 63 characters: the lookup's encoding
+        raise RayAddressError(
+            f"cannot join a Ray cluster: {bare_host!r} in {address} is not a host name ({error})"
+        ) from None
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise RayAddressError(f"cannot join a Ray cluster at {address}: {reason}") from None
