@@ -197,7 +197,12 @@ def test_a_ray_client_address_is_probed_as_ray_client(tmp_path: Path) -> None:
     assert "Ray Client port is 10001" in str(error)
 
 
-@pytest.mark.parametrize("address", ["127.0.0.1", "127.0.0.1:x", "127.0.0.1:70000", ":6379"])
+@pytest.mark.parametrize(
+    "address",
+    # Other scripts' digits (fullwidth 6379): int() reads them, and the check went
+    # on to port 6379 while Ray was handed the text as given.
+    ["127.0.0.1", "127.0.0.1:x", "127.0.0.1:70000", ":6379", "127.0.0.1:\uff16\uff13\uff17\uff19"],
+)
 def test_an_address_that_is_not_host_port_is_a_usage_error(tmp_path: Path, address: str) -> None:
     assert "is not HOST:PORT" in str(_run_on(address, tmp_path))
 

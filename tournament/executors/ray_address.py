@@ -30,7 +30,7 @@ def check_address(address: str) -> None:
     host, _, port = target.rpartition(":")
     # A URL or a list was taken for a host name, "unknown host 'http://HEAD'".
     mistaken = "/" in host or "," in host
-    if not host or not port.isdigit() or not 0 < int(port) < 65536 or mistaken:
+    if not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536 or mistaken:
         raise RayAddressError(f"Ray address {address!r} is not HOST:PORT (or 'auto'){_why(host)}")
     bare_host = host.removeprefix("[").removesuffix("]")
     try:
