@@ -109,6 +109,26 @@ def test_a_database_named_like_a_pattern_is_left_out(tmp_path: Path) -> None:
     assert _left_out(env, cup, names) == ["cup [1].sqlite", "cup [1].sqlite-wal"]
 
 
+def test_the_database_is_left_out_of_a_python_path_folder_that_holds_it(tmp_path: Path) -> None:
+    """A python_path folder outside the config's (`..`, or one the database is
+    in) is shipped as a Ray py_module, with the config's folder in it: the
+    database was left out of the working_dir alone, and reached every worker
+    (its deals' secret, every game) in the py_module's copy."""
+    pytest.importorskip("ray")
+    from ray._private.runtime_env.packaging import _get_excludes
+
+    parent = tmp_path / "parent"
+    cup = parent / "cup"
+    config = load_config(_config(cup, [".."]))
+    for name in ("cup.sqlite", "cup.sqlite-wal", "bots.py"):
+        (cup / name).write_text("")
+    env, _worker_config = runtime_env_for(config, str(cup / "cup.sqlite"))
+    assert env["py_modules"] == [str(parent)]
+    excluded = _get_excludes(parent, env["excludes"])
+    names = ["cup.sqlite", "cup.sqlite-wal", "bots.py"]
+    assert [name for name in names if excluded(cup / name)] == names[:2]
+
+
 def test_a_name_that_is_not_utf8_is_named_before_ray_starts(tmp_path: Path) -> None:
     """Ray cannot pack a file whose name is not UTF-8: ray.init failed with
     "directory FOLDER must be an existing directory or a supported archive"."""

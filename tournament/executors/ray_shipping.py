@@ -56,10 +56,14 @@ def runtime_env_for(
         folders.append(SHIPPED + path.name)
     database_path = Path(database).resolve()
     excludes = list(EXCLUDES)
-    if base in database_path.parents:
-        # With its -wal, -shm and -journal; escaped: `cup [1].sqlite` was a pattern
-        # matching `cup 1.sqlite`, and the database itself was shipped.
-        excludes.append(_anchored(database_path.relative_to(base)) + "*")
+    for folder in [base, *map(Path, modules)]:
+        # Each shipped folder's patterns are relative to it, and a python_path folder
+        # outside the config's (`..`) may hold the database too: left out of the
+        # working_dir alone, it reached every worker in that py_module's copy.
+        if folder in database_path.parents:
+            # With its -wal, -shm and -journal; escaped: `cup [1].sqlite` was a pattern
+            # matching `cup 1.sqlite`, and the database itself was shipped.
+            excludes.append(_anchored(database_path.relative_to(folder)) + "*")
     database_files = [
         database_path.with_name(database_path.name + tail) for tail in ("", *SQLITE_COMPANIONS)
     ]
