@@ -129,6 +129,34 @@ def test_the_database_is_left_out_of_a_python_path_folder_that_holds_it(tmp_path
     assert [name for name in names if excluded(cup / name)] == names[:2]
 
 
+def test_a_link_back_up_the_tree_is_not_shipped(tmp_path: Path) -> None:
+    """Ray follows a link to the folder it is in (or above) again and again, 40
+    deep: it shipped the config's folder 40 times over, and in each copy the
+    database and what a link leading out of the folder points at, which are
+    left out at the top alone (`loop/out/secret.txt`, `loop/cup.sqlite`)."""
+    pytest.importorskip("ray")
+    import zipfile
+
+    from ray._private.runtime_env.packaging import _zip_files
+
+    cup, secret = tmp_path / "cup", tmp_path / "secret"
+    config = load_config(_config(cup, []))
+    secret.mkdir()
+    (secret / "secret.txt").write_text("not for the workers\n")
+    (cup / "cup.sqlite").write_text("")
+    (cup / "bots").mkdir()
+    (cup / "bots" / "my_bot.py").write_text("x = 1\n")
+    (cup / "loop").symlink_to(".")
+    (cup / "bots" / "up").symlink_to("..")
+    (cup / "out").symlink_to(secret)
+    env, _worker_config = runtime_env_for(config, str(cup / "cup.sqlite"))
+    packed = tmp_path / "packed.zip"
+    _zip_files(env["working_dir"], env["excludes"], str(packed), True)
+    with zipfile.ZipFile(packed) as archive:
+        names = sorted(archive.namelist())
+    assert names == ["bots/my_bot.py", "cup.toml"], names
+
+
 def test_a_name_that_is_not_utf8_is_named_before_ray_starts(tmp_path: Path) -> None:
     """Ray cannot pack a file whose name is not UTF-8: ray.init failed with
     "directory FOLDER must be an existing directory or a supported archive"."""

@@ -164,7 +164,10 @@ def _links_not_shipped(
     another bot's folder received those files in its own folder on the worker,
     where its sandbox read them. Left out: a link to a database file, one
     leading out of `folder`, and one in a sandboxed bot's folder (`jailed`)
-    leading out of it (run locally, its sandbox sees only a dangling link)."""
+    leading out of it (run locally, its sandbox sees only a dangling link),
+    and one to its own folder or one above it, which Ray would follow for ever
+    (until the system's limit on links in a path: the folder 40 times over,
+    with the database and the targets of links leading out in every copy)."""
     found: list[Path] = []
     for here, folders, files in _walk_as_ray(folder):
         real = os.path.realpath(here)
@@ -177,6 +180,9 @@ def _links_not_shipped(
             if (
                 target in database_files
                 or not target.is_relative_to(folder)
+                # Back up the tree: Ray follows it again and again (40 deep), and
+                # ships in every copy what the top's excludes leave out.
+                or Path(real).is_relative_to(target)
                 or any(where.is_relative_to(j) and not target.is_relative_to(j) for j in jailed)
             ):
                 found.append(path)
