@@ -180,6 +180,14 @@ def load_config(path: str | Path) -> TournamentConfig:
         raise ConfigError(FILE_FIELD, f"{path} is not valid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(FILE_FIELD, f"{path} nests arrays or tables too deeply") from None
+    except ValueError:
+        # Not TOML's own error: Python reads no whole number of more digits than
+        # its limit (4,300 unless PYTHONINTMAXSTRDIGITS says otherwise).
+        raise ConfigError(
+            FILE_FIELD,
+            f"{path} holds a whole number of more than "
+            f"{sys.get_int_max_str_digits():,} digits, more than can be read",
+        ) from None
     return parse_config(raw, base_dir=path.resolve().parent, default_name=path.stem)
 
 

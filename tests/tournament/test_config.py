@@ -342,6 +342,18 @@ def test_a_file_that_is_not_utf8_or_nests_too_deeply_is_a_config_error(tmp_path:
     assert caught.value.field == "<file>"
 
 
+def test_a_whole_number_too_long_to_read_is_a_config_error(tmp_path: Path) -> None:
+    """Python reads a whole number of at most 4,300 digits; TOML's reader then
+    raises a plain ValueError, not its own error, and a config holding a longer
+    one (games_per_pairing = 999...9) stopped `tournament run` with a traceback."""
+    huge = tmp_path / "huge.toml"
+    huge.write_text(f'game = "sheep-showdown"\ngames_per_pairing = {"9" * 5000}\n')
+    with pytest.raises(ConfigError, match="more than 4,300 digits") as caught:
+        load_config(huge)
+    assert caught.value.field == "<file>"
+    assert "set_int_max_str_digits" not in str(caught.value)
+
+
 def test_a_config_saved_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
     """Editors on Windows save UTF-8 with a byte order mark; such a config
     stopped with "is not valid TOML: Invalid statement (at line 1, column 1)",
