@@ -25,6 +25,7 @@ from cli.serve_flags import (
 )
 from cli.values import usage_error
 from cli.viewer import missing_tournament_dbs, viewer_settings
+from clients.whole_numbers import ascii_whole_number
 from server import loops
 from server.client_limits import MatchLimits
 from server.settings import FILES_KEPT_FREE, HEALTH_PORT_CONNECTIONS, ServerConfig
@@ -59,7 +60,8 @@ def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str, str]]:
     for address in args.listen:
         if not address.startswith("unix:"):
             host, _, port = address.rpartition(":")
-            found.append((host.strip("[]"), int(port), listen, f"--listen {address}"))
+            number = ascii_whole_number(port)  # checked: 0 to 65535, perhaps 0-padded
+            found.append((host.strip("[]"), number or 0, listen, f"--listen {address}"))
     if args.health_port:
         health = _told("--health-port", args.health_port)
         found.append((args.host, args.health_port, listen, health))

@@ -34,6 +34,7 @@ from cli.viewer import (
     viewer_flags_given,
 )
 from clients.address_check import unbracketed_ipv6, unix_path_problem
+from clients.whole_numbers import ascii_whole_number
 from server import loops
 from server.client_limits import MatchLimits
 from server.clock_limits import MAX_DECISION_SECONDS, MIN_DECISION_SECONDS
@@ -333,9 +334,10 @@ def check_flags(args: argparse.Namespace) -> None:
                 usage_error(f"sheepfold serve: --listen {address!r}: {problem}")
             continue
         host, sep, port = address.rpartition(":")
-        if not sep or not host or not (port.isascii() and port.isdigit()):
+        number = ascii_whole_number(port)
+        if not sep or not host or number is None:
             usage_error(f"sheepfold serve: --listen {address!r}: use HOST:PORT or unix:PATH")
-        if int(port) > 65535:
+        if number > 65535:
             usage_error(f"sheepfold serve: --listen {address!r}: ports go from 0 to 65535")
         if unbracketed_ipv6(host):  # gRPC logged a bind error of its own
             usage_error(

@@ -13,6 +13,7 @@ from typing import NoReturn
 from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES
 
 from clients.bot_limits import LimitsError, parse_limits, shown
+from clients.whole_numbers import ascii_whole_number
 from server.clock_limits import (
     MAX_DECISION_SECONDS,
     MAX_STRIKES,
@@ -50,24 +51,24 @@ def positive_float(text: str) -> float:
     return value
 
 
-def non_negative_int(text: str) -> int:
-    if not (text.isascii() and text.isdigit()):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number >= 0")
-    return int(text)
-
-
 def whole_number(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number from `low` to `high` (both >= 0), its
     bounds written as the help writes them (100,000)."""
 
     def number(text: str) -> int:
-        if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        value = ascii_whole_number(text)
+        if value is None or not low <= value <= high:
             raise argparse.ArgumentTypeError(
                 f"{text!r} must be a whole number from {shown(low)} to {shown(high)}"
             )
-        return int(text)
+        return value
 
     return number
+
+
+# A count with no bound of its own (spectators at most, say): as many as SQLite
+# and every 64-bit counter hold.
+non_negative_int = whole_number(0, 2**63 - 1)
 
 
 # A count handed to gRPC, whose settings are C ints.
@@ -149,9 +150,10 @@ def refuse_unknown_host(command: str, named: str, host: str) -> None:
 
 def port(text: str) -> int:
     """A TCP port, 0 (any free one) to 65535."""
-    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
+    value = ascii_whole_number(text)
+    if value is None or value > 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
-    return int(text)
+    return value
 
 
 # The match seeds `match_seed` takes, as its refusal and the flags' help write them.
@@ -160,9 +162,10 @@ MATCH_SEEDS = "0 to 2**64 - 1"
 
 def match_seed(text: str) -> int:
     """A match seed: the wire carries it as an unsigned 64-bit number."""
-    if not (text.isascii() and text.isdigit()) or int(text) >= 2**64:
+    value = ascii_whole_number(text)
+    if value is None or value >= 2**64:
         raise argparse.ArgumentTypeError(f"{text!r} must be a whole number from {MATCH_SEEDS}")
-    return int(text)
+    return value
 
 
 def seconds_up_to(
@@ -274,7 +277,10 @@ def sandbox_limit(text: str) -> tuple[str, int | float]:
     try:
         number: int | float = float(value) if "." in value else int(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{key}: {value!r} is not a number") from None
+        whole = ascii_whole_number(value.strip())  # more digits than int() reads?
+        if whole is None:
+            raise argparse.ArgumentTypeError(f"{key}: {value!r} is not a number") from None
+        number = whole
     try:
         parse_limits({key: number})
     except LimitsError as error:

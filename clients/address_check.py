@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sys
 
+from clients.whole_numbers import ascii_whole_number
+
 MAX_PORT = 65535
 # A socket address holds its path in sun_path, 108 bytes on Linux and 104 on
 # macOS with its closing NUL; gRPC refuses a longer one only when it dials or
@@ -76,9 +78,10 @@ def check_address(text: str) -> str:
         raise ValueError(f"{text!r}: {host!r} is not a host name or address (it holds a space)")
     if unbracketed_ipv6(host):
         raise ValueError(f"{text!r}: an IPv6 address goes in brackets (e.g. [::1]:50051)")
-    port = int(port_text)
-    if not 1 <= port <= MAX_PORT:
-        raise ValueError(f"{text!r}: {port} is not a port: use 1 to {MAX_PORT}")
+    port = ascii_whole_number(port_text)
+    if port is None or not 1 <= port <= MAX_PORT:
+        shown = port_text.lstrip("0") or "0"  # the port as a number, however long
+        raise ValueError(f"{text!r}: {shown} is not a port: use 1 to {MAX_PORT}")
     return text
 
 

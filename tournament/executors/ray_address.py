@@ -11,6 +11,7 @@ import os
 import socket
 from typing import Any, NamedTuple
 
+from clients.whole_numbers import ascii_whole_number
 from tournament.run_error import RunError
 
 CONNECT_SECONDS = 5.0
@@ -30,11 +31,12 @@ def check_address(address: str) -> None:
     host, _, port = target.rpartition(":")
     # A URL or a list was taken for a host name, "unknown host 'http://HEAD'".
     mistaken = "/" in host or "," in host
-    if not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536 or mistaken:
+    number = ascii_whole_number(port)  # int() took other scripts' digits, and no 5,000
+    if not host or number is None or not 0 < number < 65536 or mistaken:
         raise RayAddressError(f"Ray address {address!r} is not HOST:PORT (or 'auto'){_why(host)}")
     bare_host = host.removeprefix("[").removesuffix("]")
     try:
-        with socket.create_connection((bare_host, int(port)), timeout=CONNECT_SECONDS):
+        with socket.create_connection((bare_host, number), timeout=CONNECT_SECONDS):
             pass
     except ConnectionRefusedError:
         raise RayAddressError(

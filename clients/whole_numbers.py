@@ -1,0 +1,27 @@
+"""Reading a whole number a user typed (a flag, an environment variable, an
+address's port), however many digits it has.
+
+Python reads no whole number of more than 4,300 digits: int() raises a
+ValueError of its own ("Exceeds the limit (4300 digits) for integer string
+conversion ... use sys.set_int_max_str_digits()"), which reached users as a
+traceback or as argparse's "invalid number value".
+"""
+
+from __future__ import annotations
+
+# More digits than any bound a number typed here is checked against (2**64 has
+# 20): a number with more is past them all, whatever its exact value.
+MAX_DIGITS = 30
+PAST_EVERY_BOUND = 10**MAX_DIGITS
+
+
+def ascii_whole_number(text: str) -> int | None:
+    """`text` as a whole number when it is ASCII digits alone (int() would take
+    " 5", "5_0" and other scripts' digits too), else None. A number of more than
+    MAX_DIGITS digits (leading zeros aside) reads as PAST_EVERY_BOUND."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    significant = text.lstrip("0")
+    if len(significant) > MAX_DIGITS:
+        return PAST_EVERY_BOUND
+    return int(significant or "0")
