@@ -330,7 +330,7 @@ def configure_logging(
     renderer: structlog.types.Processor = (
         structlog.processors.JSONRenderer()
         if fmt == "json"
-        else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())
+        else structlog.dev.ConsoleRenderer(colors=_colours_wanted())
     )
     structlog.configure(
         processors=[
@@ -348,6 +348,16 @@ def configure_logging(
     )
     _route_library_logs(LIBRARY_LOGGERS)
     return queue
+
+
+def _colours_wanted() -> bool:
+    """Colours on the console log: on a terminal, unless it shows none
+    (TERM=dumb: Emacs' shell buffer, a serial console) or the user asked for
+    none (NO_COLOR set and not empty, https://no-color.org), where escape codes
+    once filled every line."""
+    return (
+        sys.stderr.isatty() and os.environ.get("TERM") != "dumb" and not os.environ.get("NO_COLOR")
+    )
 
 
 # Libraries that log through the standard library: aiohttp (the web viewer)
