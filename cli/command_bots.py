@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cli.values import KeyOnce, sandbox_limit, usage_error
+from cli.values import KeyOnce, host_path, sandbox_limit, usage_error
 from clients.bot_limits import LimitsError, parse_limits
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ COMMAND_BOT_TLS = (
 def add_command_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot-dir",
+        type=host_path,
         default=None,  # ".": None tells a folder given apart (ignored_command_flags)
         help="a command bot's folder: its working folder and, sandboxed, all of the host's "
         "files it sees besides the runtime (default: the current folder; never your home "
@@ -58,6 +59,7 @@ def add_command_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--read-only",
         action="append",
+        type=host_path,
         default=[],
         metavar="PATH",
         help="another host folder or file the sandboxed bot may read, repeatable",

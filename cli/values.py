@@ -113,6 +113,16 @@ def file_path(text: str) -> str:
     return text
 
 
+def host_path(text: str) -> str:
+    """A host folder or file a command bot is given (--bot-dir, --read-only):
+    anything but empty, which the file system reads as the current folder, so
+    that `--read-only "$DATA"` with DATA unset showed a sandboxed bot the
+    folder the command ran in."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path: name a folder or file")
+    return text
+
+
 def secret(text: str) -> str:
     """A token given on the command line: never empty. `--admin-token "$(cat FILE)"`
     with a FILE that could not be read gives an empty one, which would run a
