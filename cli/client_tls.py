@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cli.values import usage_error
+from cli.values import file_path, usage_error
 from server.files import UnusablePem, read_pem
 
 if TYPE_CHECKING:
@@ -31,6 +31,7 @@ def add_tls_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--tls-ca",
+        type=file_path,
         metavar="FILE",
         help="connect with TLS, checking the server's certificate against this PEM file "
         "(its own certificate if self-signed); implies --tls",

@@ -15,6 +15,7 @@ from cli.log_flags import add_log_arguments
 from cli.values import (
     bind_host,
     file_path,
+    file_path_given,
     grpc_seconds,
     message_bytes,
     non_negative_int,
@@ -108,7 +109,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     token.add_argument(
         "--admin-token-file",
-        type=Path,
+        type=file_path_given,
         metavar="FILE",
         help="read the admin token from FILE (a Docker or Kubernetes secret), so that it "
         "is not in the process list; a missing or empty FILE stops serve",
@@ -127,8 +128,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="SQLite file for matches, actions and results; unfinished matches in it are "
         "restored on start (default %(default)s; ':memory:' keeps nothing)",
     )
-    parser.add_argument("--tls-cert", type=Path, help="PEM certificate chain for TLS")
-    parser.add_argument("--tls-key", type=Path, help="PEM private key for TLS")
+    parser.add_argument("--tls-cert", type=file_path_given, help="PEM certificate chain for TLS")
+    parser.add_argument("--tls-key", type=file_path_given, help="PEM private key for TLS")
     parser.add_argument(
         "--decision-seconds",
         type=seconds_up_to(MAX_DECISION_SECONDS, least=MIN_DECISION_SECONDS),

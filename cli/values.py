@@ -8,6 +8,7 @@ import math
 import re
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
 
 from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES
@@ -111,6 +112,12 @@ def file_path(text: str) -> str:
     if text.endswith("/"):
         raise argparse.ArgumentTypeError(f"{text!r} ends in '/', which names a folder: name a file")
     return text
+
+
+def file_path_given(text: str) -> Path:
+    """`file_path` as a Path: a Path of "" is the current folder, "." (a command
+    once stopped on "--tls-key .: not a regular file", a path never typed)."""
+    return Path(file_path(text))
 
 
 def host_path(text: str) -> str:

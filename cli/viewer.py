@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from cli.values import positive_int, refuse_unreachable_bound
+from cli.values import file_path_given, positive_int, refuse_unreachable_bound
 from web.host_names import HostNameError, allowed_host_name
 from web.limits import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS
 
@@ -47,7 +47,7 @@ def add_viewer_arguments(parser: argparse.ArgumentParser, prefix: str, when: str
         "--tournament-db",
         action="append",
         default=[],
-        type=Path,
+        type=file_path_given,
         metavar="PATH",
         help=f"{when}a tournament database the viewer shows (repeatable)",
     )
