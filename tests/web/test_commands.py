@@ -241,12 +241,7 @@ def test_a_file_that_is_not_a_tournament_db_is_refused_at_start(
     "no tournament database at"), and only its tournaments page said what
     was wrong. Now the command stops at once, naming the file (exit 1)."""
     path, says = _not_tournament_dbs(tmp_path)[kind]
-    port = str(free_port())
-    flags = (
-        ["web", "--port", port, "--server", "127.0.0.1:1"]
-        if command == "web"
-        else ["serve", "--port", "0", "--db", ":memory:", "--web-port", port]
-    )
+    flags = _viewer_command(command)
     done = subprocess.run(
         [sys.executable, "-m", "cli", *flags, "--tournament-db", str(path)],
         cwd=ROOT,
@@ -260,6 +255,15 @@ def test_a_file_that_is_not_a_tournament_db_is_refused_at_start(
     assert done.returncode == 1
 
 
+def _viewer_command(command: str) -> list[str]:
+    """`web`, or `serve` with its viewer, on a free port (`web` with no server
+    behind it: the tests of --tournament-db stop before it asks)."""
+    port = str(free_port())
+    if command == "web":
+        return ["web", "--port", port, "--server", "127.0.0.1:1"]
+    return ["serve", "--port", "0", "--db", ":memory:", "--web-port", port]
+
+
 @pytest.mark.parametrize("command", ["web", "serve"])
 def test_one_tournament_db_given_twice_is_refused_at_start(tmp_path: Path, command: str) -> None:
     """The same file given twice as --tournament-db (once by another path):
@@ -271,12 +275,7 @@ def test_one_tournament_db_given_twice_is_refused_at_start(tmp_path: Path, comma
     (tmp_path / "again").mkdir()
     other = tmp_path / "again" / ".." / "tournament.db"
     twice = ["--tournament-db", str(database), "--tournament-db", str(other)]
-    port = str(free_port())
-    flags = (
-        ["web", "--port", port, "--server", "127.0.0.1:1"]
-        if command == "web"
-        else ["serve", "--port", "0", "--db", ":memory:", "--web-port", port]
-    )
+    flags = _viewer_command(command)
     done = subprocess.run(
         [sys.executable, "-m", "cli", *flags, *twice],
         cwd=ROOT,
