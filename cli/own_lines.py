@@ -13,6 +13,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from clients.escaped_text import shown_safely
+
 __all__ = ["own_lines_shown"]
 
 
@@ -41,12 +43,8 @@ def _own_line(text: str, given: Sequence[str]) -> str:
     from cli.values import cut_pasted
 
     for value in given:
-        text = text.replace(value, _escaped(value))
+        text = text.replace(value, shown_safely(value))
     return cut_pasted(text)
-
-
-def _escaped(value: str) -> str:
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in value)
 
 
 @contextlib.contextmanager
@@ -59,7 +57,7 @@ def own_lines_shown(argv: Sequence[str]) -> Iterator[None]:
     message needs to quote its own values. `argv` and the $SHEEPFOLD_
     variables are the values the user gave."""
     values = [*argv, *(v for k, v in os.environ.items() if k.startswith("SHEEPFOLD_"))]
-    given = sorted({v for v in values if v != _escaped(v)}, key=len, reverse=True)
+    given = sorted({v for v in values if v != shown_safely(v)}, key=len, reverse=True)
     previous = sys.stderr
     sys.stderr = _OwnLinesCut(previous, given)
     try:

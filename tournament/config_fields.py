@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from clients.bot_limits import shown
+from clients.escaped_text import shown_safely
 
 __all__ = [
     "ConfigError",
@@ -29,13 +30,9 @@ class ConfigError(ValueError):
     the message over two lines."""
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{_escaped(field)}: {_escaped(message)}")
+        super().__init__(f"{shown_safely(field)}: {shown_safely(message)}")
         self.field = field
         self.message = message
-
-
-def _escaped(text: str) -> str:
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def string_field(raw: Mapping[str, Any], key: str, default: str | None) -> str:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clients.bot_limits import CORE_BYTES, MIB
+from clients.escaped_text import shown_safely
 from clients.launch.cgroup import (
     BotCgroup,
     Hierarchies,
@@ -572,13 +573,6 @@ class BotProcess:
             except ValueError:
                 pass
         return f"exit code {code}"
-
-
-def shown_safely(text: str) -> str:
-    """`text` with every control character (escape sequences that would clear the
-    organiser's screen, move the cursor or retitle the window) written out as
-    an escape, as Python would show it: a bot's words are shown, never obeyed."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _retrieved(future: asyncio.Future[Any]) -> None:
