@@ -70,7 +70,8 @@ def check_address(text: str) -> str:
         raise ValueError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:50051)")
     # int() takes " 50", "5_0" and other scripts' digits; gRPC does not, and
     # named the host: "the host name does not resolve".
-    if not (port_text.isascii() and port_text.isdigit()):
+    port = ascii_whole_number(port_text)
+    if port is None:
         raise ValueError(f"{text!r}: {port_text!r} is not a port number")
     if _unprintable(host):
         # gRPC looked such a host up and said "the host name does not resolve"
@@ -78,8 +79,7 @@ def check_address(text: str) -> str:
         raise ValueError(f"{text!r}: {host!r} is not a host name or address (it holds a space)")
     if unbracketed_ipv6(host):
         raise ValueError(f"{text!r}: an IPv6 address goes in brackets (e.g. [::1]:50051)")
-    port = ascii_whole_number(port_text)
-    if port is None or not 1 <= port <= MAX_PORT:
+    if not 1 <= port <= MAX_PORT:
         shown = port_text.lstrip("0") or "0"  # the port as a number, however long
         raise ValueError(f"{text!r}: {shown} is not a port: use 1 to {MAX_PORT}")
     return text
