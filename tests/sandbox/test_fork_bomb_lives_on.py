@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.cli.helpers import sheepfold
 
 pytestmark = pytest.mark.e2e
 
@@ -21,33 +20,24 @@ PROCESSES = 16
 
 
 def _match(*more: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "cli",
-            "match",
-            "--game",
-            "stubborn-sheep",
-            "--players",
-            "2",
-            "--bots",
-            "cmd:{python} bomb_bot.py,random",
-            "--bot-dir",
-            str(BOMB),
-            "--limit",
-            f"processes={PROCESSES}",
-            "--decision-seconds",
-            "0.5",
-            "--seed",
-            "1",
-            *more,
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+    return sheepfold(
+        "match",
+        "--game",
+        "stubborn-sheep",
+        "--players",
+        "2",
+        "--bots",
+        "cmd:{python} bomb_bot.py,random",
+        "--bot-dir",
+        str(BOMB),
+        "--limit",
+        f"processes={PROCESSES}",
+        "--decision-seconds",
+        "0.5",
+        "--seed",
+        "1",
+        *more,
         timeout=120,
-        check=False,
     )
 
 
@@ -82,14 +72,7 @@ def test_a_tournament_says_the_fork_bomb_hit_its_process_limit(
         f'cwd = "{BOMB}"\nsandbox = {{ processes = {PROCESSES} }}\n'
         '[[bots]]\nname = "steady"\nbuiltin = "random"\n'
     )
-    run = subprocess.run(
-        [sys.executable, "-m", "cli", "tournament", "run", str(config), "--no-report"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    run = sheepfold("tournament", "run", str(config), "--no-report", timeout=120)
     assert run.returncode == 1, run.stderr[-3000:]
     said = f"bot 'bomb' crashed in every one of its 2 games: process limit ({PROCESSES})"
     assert said in run.stderr, run.stderr[-3000:]
