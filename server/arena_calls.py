@@ -89,7 +89,15 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
             return
         if not presented:
             await abort(context, grpc.StatusCode.UNAUTHENTICATED, needs)
-        if not self._is_admin(presented):
+        await self._refuse_wrong_token(presented, context)
+
+    async def _refuse_wrong_token(self, presented: str, context: grpc.aio.ServicerContext) -> None:
+        """Every call that takes an admin token refuses one that is given and is
+        not this server's, whether or not the call needs it: GetMatch once left
+        out the seed quietly for a wrong token, so a mistyped token looked like
+        a server that keeps seeds from its admin too. A server without an admin
+        token has none to compare with, and every call ignores the field there."""
+        if presented and self.admin_token is not None and not self._is_admin(presented):
             await abort(context, grpc.StatusCode.PERMISSION_DENIED, "wrong admin token")
 
     def _is_admin(self, presented: str) -> bool:
@@ -98,13 +106,16 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
         return token is not None and hmac.compare_digest(presented.encode(), token.encode())
 
     async def _check_reader(self, presented: str, context: grpc.aio.ServicerContext) -> None:
-        """On a server with private replays, only the admin token lists and replays matches."""
+        """On a server with private replays, only the admin token lists and replays
+        matches; on any other, a wrong token is refused all the same."""
         if self.private_replays:
             await self._check_admin(
                 presented,
                 context,
                 "this server keeps its match list and replays private: they need the admin token",
             )
+        else:
+            await self._refuse_wrong_token(presented, context)
 
     def _log_refusal(
         self,

@@ -37,6 +37,7 @@ class MatchReadCalls(ArenaCalls):
         self, request: arena_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.MatchInfo:
         serving(context.peer())  # its reads take turns with other clients' (server/fairness.py)
+        await self._refuse_wrong_token(request.admin_token, context)
         async with database_errors(context):
             info = await self.registry.info(request.match_id)
         if info is None:

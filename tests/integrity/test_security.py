@@ -63,6 +63,64 @@ def test_create_match_needs_the_admin_token(guarded: ServerProcess) -> None:
         assert stub.ListGames(arena_pb2.ListGamesRequest()).games
 
 
+def _token_calls(stub: arena_pb2_grpc.ArenaStub, match_id: str, token: str) -> dict[str, Any]:
+    """Every Arena call that takes an admin token, each given `token`, by name."""
+    return {
+        "CreateMatch": lambda: stub.CreateMatch(create_request(CASE, 1, admin_token=token)),
+        "GetMatch": lambda: stub.GetMatch(
+            arena_pb2.GetMatchRequest(match_id=match_id, admin_token=token)
+        ),
+        "ListMatches": lambda: stub.ListMatches(arena_pb2.ListMatchesRequest(admin_token=token)),
+        "GetReplay": lambda: stub.GetReplay(
+            arena_pb2.GetReplayRequest(match_id=match_id, admin_token=token)
+        ),
+    }
+
+
+def test_every_call_refuses_a_wrong_admin_token(guarded: ServerProcess) -> None:
+    """On a server with an admin token (replays not private), a wrong token is
+    PERMISSION_DENIED on every call that takes one, needed or not: GetMatch,
+    ListMatches and GetReplay once ignored it, so a mistyped token went unseen
+    until the call that needed it. Without a token those calls stay open."""
+    with grpc.insecure_channel(guarded.address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        match_id = stub.CreateMatch(create_request(CASE, 1, admin_token=ADMIN)).match_id
+        for name, call in _token_calls(stub, match_id, "wrong").items():
+            with pytest.raises(grpc.RpcError) as caught:
+                call()
+            assert (name, caught.value.code(), caught.value.details()) == (
+                name,
+                grpc.StatusCode.PERMISSION_DENIED,
+                "wrong admin token",
+            )
+        assert stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id)).match_id == match_id
+        assert stub.ListMatches(arena_pb2.ListMatchesRequest()).matches
+        # The match is not over: FAILED_PRECONDITION, not a refusal of the token.
+        for token in ("", ADMIN):
+            with pytest.raises(grpc.RpcError) as caught:
+                _token_calls(stub, match_id, token)["GetReplay"]()
+            assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+
+
+def test_a_server_without_an_admin_token_ignores_one_on_every_call() -> None:
+    """A server without an admin token has none for a given one to be wrong
+    against: every call that takes one answers as if it were empty (a client
+    whose $SHEEPFOLD_ADMIN_TOKEN is meant for another server still plays here)."""
+    server = start_server_process()
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            match_id = stub.CreateMatch(create_request(CASE, 1, admin_token="any")).match_id
+            calls = _token_calls(stub, match_id, "any")
+            assert calls["GetMatch"]().match_id == match_id
+            assert [info.match_id for info in calls["ListMatches"]().matches] == [match_id]
+            with pytest.raises(grpc.RpcError) as caught:
+                calls["GetReplay"]()  # the match is not over
+            assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    finally:
+        assert stop_server_process(server) == 0
+
+
 def test_the_admin_token_flag_works_too() -> None:
     server = start_server_process("--admin-token", "flag-token")
     try:
@@ -215,8 +273,13 @@ def test_private_replays_keep_the_match_list_and_replays_for_the_admin_token(
         info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id))
         assert info.status == arena_pb2.MATCH_STATUS_FINISHED and info.result.ranks
         assert not info.HasField("seed")
+        # A wrong token is refused, as ListMatches and GetReplay refuse it: it
+        # once got the match without its seed, quietly.
         wrong = arena_pb2.GetMatchRequest(match_id=match_id, admin_token="wrong")
-        assert not stub.GetMatch(wrong).HasField("seed")
+        with pytest.raises(grpc.RpcError) as caught:
+            stub.GetMatch(wrong)
+        assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        assert caught.value.details() == "wrong admin token"
         operator = arena_pb2.GetMatchRequest(match_id=match_id, admin_token="flag-token")
         assert stub.GetMatch(operator).seed == outcome.seed == replay.seed
         assert stub.ListGames(arena_pb2.ListGamesRequest()).games
