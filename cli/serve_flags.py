@@ -316,6 +316,11 @@ def check_flags(args: argparse.Namespace) -> None:
         ),
     ):
         refuse_unreachable_bound("serve", args, per_address, total, default)
+    # gRPC takes no request larger than any message: the larger was once cut to
+    # the smaller without a word.
+    refuse_unreachable_bound(
+        "serve", args, "--max-request-bytes", "--max-message-bytes", DEFAULT_MAX_REQUEST_BYTES
+    )
     refuse_unreachable_viewer_bound("serve", args, "web-")
     if bool(args.tls_cert) != bool(args.tls_key):
         usage_error("sheepfold serve: --tls-cert and --tls-key go together")

@@ -342,8 +342,10 @@ def refuse_unreachable_bound(
     """A usage error when the bound on one client address, given (not its
     `default`), is above the bound on every address together, which it can
     then never reach: taken, it told the user a client could hold more than
-    the total lets it. `per_address` and `total` are the flags (`--NAME`).
-    A default above a lowered total is left alone: the user set only that."""
+    the total lets it. `per_address` and `total` are the flags (`--NAME`);
+    any bound held within another is checked the same way (a request's size
+    within a message's). A default above a lowered total is left alone: the
+    user set only that."""
     mine = getattr(args, per_address.removeprefix("--").replace("-", "_"))
     everyone = getattr(args, total.removeprefix("--").replace("-", "_"))
     if mine != default and mine > everyone:

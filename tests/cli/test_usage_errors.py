@@ -469,13 +469,23 @@ def test_the_commands_named_before_parsing_are_the_parsers() -> None:
              "--max-watch-streams-per-address", "7"),
             "--max-watch-streams-per-address 7", "--max-watch-streams 6",
         ),
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--max-request-bytes", "4194305"),
+            "--max-request-bytes 4194305", "--max-message-bytes 4194304",
+        ),
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--max-message-bytes", "1048576",
+             "--max-request-bytes", "2000000"),
+            "--max-request-bytes 2000000", "--max-message-bytes 1048576",
+        ),
     ],
 )  # fmt: skip
-def test_a_per_address_bound_above_its_total_is_a_usage_error(
+def test_a_bound_above_the_bound_holding_it_is_a_usage_error(
     args: tuple[str, ...], per_address: str, total: str
 ) -> None:
     """Taken, the bound on one address told the user a client could hold more
-    than the bound on every address together lets it, and it was never reached."""
+    than the bound on every address together lets it, and it was never reached;
+    a --max-request-bytes above --max-message-bytes was cut to it without a word."""
     done = sheepfold(*args, timeout=30)
     flag, total_flag = per_address.split()[0], total.split()[0]
     assert (done.returncode, one_line(done)) == (
