@@ -240,6 +240,40 @@ def test_report_on_a_file_that_is_no_tournament_database_is_one_line(
     assert "tournaments" not in tables, "the server's database was left alone"
 
 
+def test_naming_what_a_tournament_database_does_not_hold_is_one_line_exit_1(
+    tmp_path: Path,
+) -> None:
+    """A bot, a tournament or a match the database does not hold is found out
+    only by reading it, as a server that is not there is found out by calling
+    it: one line naming what is there, exit 1, for `report --anchor`,
+    `report --tournament`, `forget` and `replay` alike. Exit 2 is for a
+    command line that is wrong wherever it is run."""
+    config = tmp_path / "cup.toml"
+    config.write_text(random_cup("sheep-n-sheep", games_per_pairing=1))
+    db = str(tmp_path / "cup.sqlite")
+    assert sheepfold("tournament", "run", str(config), "--db", db, "--no-report").returncode == 0
+    for args, line in (
+        (
+            ("tournament", "report", "--db", db, "--anchor", "zz"),
+            "sheepfold tournament: anchor 'zz' is not a bot of this tournament (a, b)",
+        ),
+        (
+            ("tournament", "report", "--db", db, "--tournament", "zz"),
+            f"sheepfold tournament: no tournament 'zz' in {db} (it holds: cup)",
+        ),
+        (
+            ("tournament", "forget", "zz", "--db", db),
+            "sheepfold tournament: bot 'zz' played no stored game of tournament 'cup'",
+        ),
+        (
+            ("replay", "deadbeef", "--db", db),
+            f"sheepfold replay: no match 'deadbeef' in the tournament database {db}",
+        ),
+    ):
+        done = sheepfold(*args)
+        assert (done.returncode, one_line(done)) == (1, line)
+
+
 @pytest.mark.parametrize("command_args", [("tournament", "report"), ("tournament", "forget", "a")])
 def test_a_symlink_loop_as_a_tournament_database_is_not_called_missing(
     tmp_path: Path, command_args: tuple[str, ...]
