@@ -457,6 +457,13 @@ class SheepfoldServer:
         self.stalls.stop()
         self._server = None
         self.log.info("server stopped", reason=reason, **({} if kept else {"data_lost": True}))
+        if unwritten:
+            # The last line, for whoever reads why the exit status is 1.
+            self.log.error(
+                "server stopped with database writes dropped: their matches continue from "
+                "their last written move when the server starts again on this database",
+                writes_dropped=unwritten,
+            )
         return kept
 
     async def _stop_grpc(self, servers: list[grpc.aio.Server]) -> None:

@@ -128,6 +128,8 @@ class StoreWorker:
         self._queue: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
         self._stopping = False
         self._close_deadline = float("inf")
+        # Writes given up at shutdown, blocked past the grace (counted by the writer).
+        self._dropped = 0
         # What the writer last retried on, with its likely cause.
         self._last_error = "database is locked; is another process holding it?"
         self._writing = False  # the writer thread is making a write
@@ -376,6 +378,7 @@ class StoreWorker:
         if time.monotonic() < self._close_deadline:
             return False
         self.log.error("database write dropped at shutdown", what=job.what, **job.about)
+        self._dropped += 1
         return True
 
     def _set_health(self, healthy: bool) -> None:
@@ -450,7 +453,9 @@ class StoreWorker:
 
     async def close(self, timeout: float = 10.0) -> int:
         """Write what is queued (waiting up to `timeout` for a locked database),
-        then close the store. Returns how many writes were left unwritten."""
+        then close the store. Returns how many writes were left unwritten: those
+        dropped, blocked past `timeout`, and those the writer never reached. The
+        dropped once went uncounted, so a stop that lost moves exited 0."""
         self._stopping = True
         self._close_deadline = time.monotonic() + timeout
         self._queue.put(_STOP)
@@ -458,10 +463,11 @@ class StoreWorker:
         if self._writer.is_alive():
             unwritten = self.pending_writes
             self.log.error("database writer did not stop", unwritten=unwritten)
-            return max(unwritten, 1)  # the writer still holds the store: closing it would break it
+            # The writer still holds the store: closing it would break it.
+            return max(self._dropped + unwritten, 1)
         await asyncio.to_thread(self._readers.shutdown, wait=True, cancel_futures=True)
         await asyncio.to_thread(self.store.close)
-        return 0
+        return self._dropped
 
 
 class MatchWriter(Protocol):

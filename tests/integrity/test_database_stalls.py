@@ -450,10 +450,12 @@ def test_a_write_the_database_refuses_is_a_clear_internal_error(tmp_path: Path) 
         assert stub.ListMatches(arena_pb2.ListMatchesRequest()).matches == []
 
 
-def test_a_move_dropped_at_shutdown_is_logged_as_json_and_nothing_else(tmp_path: Path) -> None:
+def test_a_move_dropped_at_shutdown_is_logged_as_json_and_exits_1(tmp_path: Path) -> None:
     """SIGTERM while a move waits on a database another process holds: the move is
     dropped after the grace and logged so, one JSON object per line. asyncio once
-    added three raw lines ("Future exception was never retrieved", ...)."""
+    added three raw lines ("Future exception was never retrieved", ...). `serve`
+    then exits 1, its last line counting the writes dropped: it exited 0, which
+    told a supervisor that all was kept."""
     db = tmp_path / "held.db"
     server = start_server_process("--db", str(db), "--log-format", "json")
     locker: subprocess.Popen[str] | None = None
@@ -479,7 +481,7 @@ def test_a_move_dropped_at_shutdown_is_logged_as_json_and_nothing_else(tmp_path:
             while _health(server.address) != health_pb2.HealthCheckResponse.NOT_SERVING:
                 assert time.monotonic() < deadline, "the move never waited on the lock"
                 time.sleep(0.05)
-            assert stop_server_process(server) == 0
+            assert stop_server_process(server) == 1
     finally:
         for seat in seats:
             seat.close()
@@ -491,3 +493,21 @@ def test_a_move_dropped_at_shutdown_is_logged_as_json_and_nothing_else(tmp_path:
     entries = log_entries(server.log_lines)  # every line parsed as JSON
     assert len(entries) == len([line for line in server.log_lines if line.strip()])
     assert "database write dropped at shutdown" in [entry["event"] for entry in entries]
+    last = entries[-1]
+    assert (last["level"], last["event"], last["writes_dropped"]) == (
+        "error",
+        "server stopped with database writes dropped: their matches continue from "
+        "their last written move when the server starts again on this database",
+        1,
+    )
+    # As that line says: restarted once the lock is gone, the match waits for its
+    # seats at the move that was dropped, none made.
+    again = start_server_process("--db", str(db))
+    try:
+        with grpc.insecure_channel(again.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            info = stub.GetMatch(arena_pb2.GetMatchRequest(match_id=created.match_id))
+            assert info.status in {arena_pb2.MATCH_STATUS_WAITING, arena_pb2.MATCH_STATUS_RUNNING}
+            assert info.moves == 0
+    finally:
+        assert stop_server_process(again) == 0

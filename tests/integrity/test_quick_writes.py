@@ -297,7 +297,7 @@ def test_a_refused_write_and_a_write_dropped_at_shutdown_name_their_match(
         other = _locked(path)
         worker.record_joined("r", game=GAME)  # queued for the writer, which waits
         await asyncio.sleep(0.2)
-        await worker.close(timeout=0.3)
+        assert await worker.close(timeout=0.3) == 1, "the dropped join is counted unwritten"
         other.execute("ROLLBACK")
         other.close()
 
