@@ -31,7 +31,7 @@ from tournament.config import (
     resolve_path,
 )
 
-__all__ = ["BotCheckError", "check_bots"]
+__all__ = ["BotCheckError", "check_bots", "in_process_problem"]
 
 
 class BotCheckError(ValueError):
@@ -66,46 +66,55 @@ def _is_folder(path: str | Path) -> bool:
 
 
 def _check(bot: BotSpec, where: str, base_dir: str) -> ConfigError | None:
-    if bot.builtin is not None:
-        if bot.builtin not in BUILTIN_BOTS:
-            known = ", ".join(sorted(BUILTIN_BOTS))
-            return ConfigError(
-                f"{where}.builtin", f"no built-in bot {bot.builtin!r} (known: {known})"
-            )
-        return None
-    if bot.cls is not None:
-        return _check_class(bot.cls, f"{where}.class")
-    assert bot.command is not None
+    if bot.command is None:
+        problem = in_process_problem(bot)
+        field = f"{where}.builtin" if bot.builtin is not None else f"{where}.class"
+        return None if problem is None else ConfigError(field, problem)
     return _check_command(bot, f"{where}.command", base_dir)
 
 
-def _check_class(spec: str, field: str) -> ConfigError | None:
+def in_process_problem(bot: BotSpec) -> str | None:
+    """Why the built-in or class bot `bot` cannot play, or None. Each Ray node
+    asks this too (ray_task.check_node), so one config is judged alike with and
+    without --ray."""
+    if bot.builtin is not None:
+        if bot.builtin not in BUILTIN_BOTS:
+            known = ", ".join(sorted(BUILTIN_BOTS))
+            return f"no built-in bot {bot.builtin!r} (known: {known})"
+        return None
+    assert bot.cls is not None
+    return _class_problem(bot.cls)
+
+
+def _class_problem(spec: str) -> str | None:
+    """A class with a `decide` method is imported, never made: a constructor
+    that raises is a crash in each of its games (as one that raises in some
+    games only), and the run plays on. A factory, or a class that sets
+    `decide` in __init__, is made once, since that is the only way to see
+    whether it makes a bot."""
     module_name, _, class_name = spec.partition(":")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         named = named_by_file(module_name, class_name, error)
         if named is not None:
-            return ConfigError(field, named)
+            return named
         if error.name == module_name or module_name.startswith(f"{error.name}."):
-            return ConfigError(
-                field,
+            return (
                 f"no module {module_name!r} (looked in the python_path folders and "
-                "the installed packages)",
+                "the installed packages)"
             )
-        return ConfigError(field, f"module {module_name!r} fails to import: {error}")
+        return f"module {module_name!r} fails to import: {error}"
     except KeyboardInterrupt:  # a Ctrl-C while importing stops the command
         raise
     except BaseException as error:  # the author's module raised while importing
         # SystemExit too: sys.exit(3) at import once ended the run with status 3
         # ("H0 accepted" for an SPRT) and not a word; GeneratorExit (no
         # Exception) went past `except Exception`, a traceback.
-        return ConfigError(
-            field, f"module {module_name!r} raised {type(error).__name__}: {raised_where(error)}"
-        )
+        return f"module {module_name!r} raised {type(error).__name__}: {raised_where(error)}"
     factory = getattr(module, class_name, None)
     if factory is None:
-        return ConfigError(field, no_such_class(module, module_name, class_name))
+        return no_such_class(module, module_name, class_name)
     if callable(getattr(factory, "decide", None)):
         return None
     # A factory function, or a class that sets `decide` in __init__: made as
@@ -113,7 +122,7 @@ def _check_class(spec: str, field: str) -> ConfigError | None:
     try:
         load_bot(spec)
     except BotSpecError as error:
-        return ConfigError(field, str(error))
+        return str(error)
     return None
 
 

@@ -403,14 +403,16 @@ def test_a_bot_still_loading_on_the_workers_is_not_told_to_move_its_files(
 ) -> None:
     """A class bot whose constructor does not return on the workers stops the run
     at the check's timeout; the message said "files a bot needs must be in the
-    config's folder or its python_path", which is not what is wrong."""
+    config's folder or its python_path", which is not what is wrong. (The check
+    makes a class that sets `decide` in __init__, as a local run's does; one
+    with a `decide` method it only imports.)"""
     (tmp_path / "cup").mkdir()
     (tmp_path / "cup" / "stuck_bots.py").write_text(
         "import os, time\n\n\nclass StuckBot:\n"
         "    def __init__(self, seed=0):\n"
         "        if '_ray_pkg_' in os.getcwd():\n"
-        "            time.sleep(3600)\n\n"
-        "    def decide(self, decision):\n        return 0\n"
+        "            time.sleep(3600)\n"
+        "        self.decide = lambda decision: 0\n"
     )
     config = load_config(
         _config(
@@ -426,6 +428,48 @@ def test_a_bot_still_loading_on_the_workers_is_not_told_to_move_its_files(
     message = str(raised.value)
     assert "no answer to the check within 5 s" in message and "a bot still loading" in message
     assert "python_path" not in message, message
+
+
+def test_a_class_bot_whose_constructor_raises_crashes_as_in_a_local_run(
+    cluster: Any, tmp_path: Path
+) -> None:
+    """A class with a `decide` method whose constructor raises is a crash in
+    each of its games without --ray, and the run plays on; on Ray the nodes'
+    check made it and stopped the whole run before its first game."""
+    (tmp_path / "cup").mkdir()
+    (tmp_path / "cup" / "broken_bots.py").write_text(
+        "class Broken:\n"
+        "    def __init__(self, seed=0):\n"
+        "        raise RuntimeError('no weights file')\n\n"
+        "    def decide(self, decision):\n        return 0\n"
+    )
+    config = load_config(
+        _config(
+            tmp_path / "cup",
+            '[[bots]]\nname = "broken"\nclass = "broken_bots:Broken"\n'
+            '[[bots]]\nname = "random"\nbuiltin = "random"\n',
+            ["."],
+        )
+    )
+    local = run_tournament(config, database=str(tmp_path / "local.sqlite"))
+    remote = run_tournament(config, database=str(tmp_path / "ray.sqlite"), executor=_on(cluster))
+    assert local.played == remote.played == len(schedule_for(config)) == 2
+
+    def crashed(db: Path) -> list[str]:
+        return sorted(
+            seat.bot + ":" + str(seat.failure) for game in _stored(db) for seat in game.seats
+        )
+
+    assert (
+        crashed(tmp_path / "ray.sqlite")
+        == crashed(tmp_path / "local.sqlite")
+        == [
+            "broken:crash",
+            "broken:crash",
+            "random:None",
+            "random:None",
+        ]
+    )
 
 
 def test_a_node_without_sheepfold_stops_before_the_first_game(cluster: Any, tmp_path: Path) -> None:

@@ -8,7 +8,9 @@ still counted once, and a killed driver loses only the games in flight.
 Once joined to the cluster (ray_connect: the address is checked before Ray is
 asked to join it, so a wrong address is one line within seconds), the cluster
 is checked before the first game, with a timeout: every node imports the same
-sheepfold, and every bot loads (or its program and files exist) on every node.
+sheepfold, and every bot passes on every node the check a local run makes
+(tournament.botcheck: a class with `decide` is imported, not made), and its
+program and files exist.
 A tournament not stored yet then has each --server asked from those nodes
 (server_reach): one that none reaches stops the run before anything is stored.
 The config's folder and its `python_path` folders reach the workers through

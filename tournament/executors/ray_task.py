@@ -22,11 +22,11 @@ from pathlib import Path
 import grpc
 from sheepfold.v1 import arena_pb2
 
-from clients.bots import load_bot
 from clients.connect import ServerTls, Unreachable
 from clients.launch import Launcher, SandboxUnavailable
 from tournament.batch_play import FATAL_CODES
 from tournament.bot_launch import caps_cores, sandboxed_bots
+from tournament.botcheck import in_process_problem
 from tournament.config import BotSpec, TournamentConfig, add_python_path
 from tournament.game_play import play_game
 from tournament.room import ServerFull
@@ -234,10 +234,10 @@ def check_node(config: TournamentConfig, files: tuple[tuple[str, str], ...]) -> 
     add_python_path(config)
     for bot in config.bots:
         if bot.command is None:
-            try:
-                load_bot(bot.spec, 0)
-            except Exception as error:
-                problems.append(f"bot {bot.name!r}: {error}")
+            # As the local check judges it (a constructor is not always run).
+            problem = in_process_problem(bot)
+            if problem is not None:
+                problems.append(f"bot {bot.name!r}: {problem}")
             continue
         cwd = Path(bot.cwd) if bot.cwd else Path(config.base_dir)
         cwd = cwd if cwd.is_absolute() else Path(config.base_dir) / cwd
