@@ -247,7 +247,7 @@ class GamePlayer:
                 self.launcher,
                 self.address,
             )
-        return InProcessSeat(bot.spec, seed, self.address, match_id, token, self.tls)
+        return InProcessSeat(bot.spec, seed, self.address, match_id, token, self.tls, name=bot_name)
 
     async def _supervise(
         self,

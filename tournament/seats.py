@@ -25,7 +25,18 @@ from clients.launch import BotCommand, BotFailure, Launcher
 from clients.sdk import Bot, DecisionView, play
 from tournament.config import BotSpec
 
-__all__ = ["CommandSeat", "InProcessSeat", "SeatFailure", "bot_folder", "bot_seed"]
+__all__ = [
+    "BOT_THREAD",
+    "CommandSeat",
+    "InProcessSeat",
+    "SeatFailure",
+    "bot_folder",
+    "bot_seed",
+]
+
+# The name of an in-process bot's thread, followed by the bot's name in a
+# tournament (a Ray worker tells each bot's output apart by it: ray_output).
+BOT_THREAD = "tournament-bot"
 
 
 class SeatFailure(Exception):
@@ -44,9 +55,9 @@ class _ThreadedBot:
     while they are built must neither fill it (their stand-ins are built too)
     nor hold the process's exit until they end."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "") -> None:
         self._bot: Bot | None = None
-        self._thread = BotThread("tournament-bot")
+        self._thread = BotThread(f"{BOT_THREAD} {name}" if name else BOT_THREAD)
 
     def build(self, spec: str, seed: int) -> asyncio.Future[None]:
         return self._thread.run(lambda: self._built(load_bot(spec, seed)))
@@ -95,8 +106,10 @@ class InProcessSeat:
         match_id: str,
         token: str,
         tls: ServerTls | None = None,
+        name: str = "",
     ) -> None:
         self.spec = spec
+        self.name = name  # the bot's name in the tournament ("" for a stand-in)
         self.seed = seed
         self.address = address
         self.match_id = match_id
@@ -107,7 +120,7 @@ class InProcessSeat:
     async def run(self) -> None:
         # Built off the event loop: a bot that takes seconds to build (a model to
         # load) must not stall the runner, nor an in-process server on the same loop.
-        bot = self._bot = _ThreadedBot()
+        bot = self._bot = _ThreadedBot(self.name)
         try:
             try:
                 await bot.build(self.spec, self.seed)

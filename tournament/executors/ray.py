@@ -39,6 +39,7 @@ from tournament.config import TournamentConfig
 from tournament.executors.ray_connect import connected, head_watch
 from tournament.executors.ray_head import HeadWatch
 from tournament.executors.ray_messages import RayMessages
+from tournament.executors.ray_output import log_printed
 from tournament.executors.ray_shipping import command_files, runtime_env_for
 from tournament.executors.ray_task import (
     GameJob,
@@ -358,6 +359,8 @@ class RayExecutor:
         except Exception as error:
             runner.reject(scheduled.key, f"failed on a Ray worker: {_first_line(error)}")
             return False
+        match_id = outcome.record.match_id if outcome.record is not None else ""
+        log_printed(outcome.printed, scheduled.key, outcome.node, match_id)
         if outcome.error is not None:
             if outcome.fatal:
                 raise RunError(outcome.error)

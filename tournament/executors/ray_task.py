@@ -28,6 +28,7 @@ from tournament.batch_play import FATAL_CODES
 from tournament.bot_launch import caps_cores, sandboxed_bots
 from tournament.botcheck import in_process_problem
 from tournament.config import BotSpec, TournamentConfig, add_python_path
+from tournament.executors.ray_output import Printed, bots_printing
 from tournament.game_play import play_game
 from tournament.room import ServerFull
 from tournament.runner import local_server
@@ -72,6 +73,7 @@ class GameOutcome:
     full: bool = False  # the server hosts its limit of matches: try again later
     server_gone: bool = False  # the server died or cannot be reached: play elsewhere
     server_back: bool = False  # it failed the game but answers again: play it again
+    printed: tuple[Printed, ...] = ()  # what its class bots printed (see ray_output)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,10 +156,17 @@ def _shipped_folder(name: str) -> str:
 
 
 def play_on_worker(job: GameJob) -> GameOutcome:
-    """Play one game on this worker; errors a resume can retry come back as data."""
+    """Play one game on this worker; errors a resume can retry come back as data,
+    and what its class bots printed comes back with it."""
     node = node_name()
     config = worker_config(job.config)
     add_python_path(config)
+    with bots_printing() as output:
+        outcome = _played(job, config, node)
+    return dataclasses.replace(outcome, printed=output.printed())
+
+
+def _played(job: GameJob, config: TournamentConfig, node: str) -> GameOutcome:
     try:
         record, replay, crashes = asyncio.run(_play(job, config))
     except grpc.aio.AioRpcError as error:
