@@ -67,3 +67,43 @@ def test_a_worker_that_dies_mid_game_is_one_line_of_the_run_and_its_game_counts_
     assert progress.notes == [retried]
     assert "(raylet)" not in output.out + output.err
     assert "A worker died" not in output.out + output.err
+
+
+# A class bot whose every game ends its Ray worker process.
+ALWAYS_DYING_BOT = """
+import os
+
+
+class AlwaysDying:
+    def decide(self, decision):
+        os._exit(1)
+"""
+
+
+def test_a_game_whose_worker_always_dies_is_not_played_and_says_where_the_logs_are(
+    cluster: Any, tmp_path: Path
+) -> None:
+    """Ray's own words pointed at python-core-worker-*.log files without saying
+    where they are (on the node that played the game, not here); with the
+    run's own Ray instance they were already removed when the line was read."""
+    folder = tmp_path / "cup"
+    folder.mkdir()
+    (folder / "always_dying.py").write_text(ALWAYS_DYING_BOT)
+    bots = (
+        '[[bots]]\nname = "dying"\nclass = "always_dying:AlwaysDying"\n'
+        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
+    )
+    config = load_config(_config(folder, bots, ["."]))
+    progress = Recorder()
+    settings = dataclasses.replace(_on(cluster), max_retries=0)
+    run_tournament(
+        config, database=str(tmp_path / "cup.sqlite"), progress=progress, executor=settings
+    )
+    keys = sorted(game.key for game in schedule_for(config))
+    why = (
+        "its Ray worker died 1 time (its process ended mid-game: killed, out of memory, or a "
+        "crash in native code; its python-core-worker-*.log files are in the Ray session's logs "
+        "folder on the node that played it (/tmp/ray/session_latest/logs unless Ray was started "
+        "with another --temp-dir))"
+    )
+    assert sorted(progress.errors) == [f"{key}: {why}" for key in keys]

@@ -33,12 +33,11 @@ from sheepfold.v1 import arena_pb2
 
 from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
-from games.words import count
 from tournament.bot_launch import sandboxed_bots
 from tournament.config import TournamentConfig
 from tournament.executors.ray_connect import connected, head_watch
 from tournament.executors.ray_head import HeadWatch
-from tournament.executors.ray_messages import RayMessages
+from tournament.executors.ray_messages import RayMessages, worker_died
 from tournament.executors.ray_output import log_printed
 from tournament.executors.ray_shipping import command_files, runtime_env_for
 from tournament.executors.ray_task import (
@@ -350,11 +349,9 @@ class RayExecutor:
         try:
             outcome: GameOutcome = future.result()
         except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as error:
-            runner.reject(
-                scheduled.key,
-                f"its Ray worker died {count(self.settings.max_retries + 1, 'time')}: "
-                f"{_first_line(error)}",
-            )
+            times = self.settings.max_retries + 1
+            own = self.settings.address is None
+            runner.reject(scheduled.key, worker_died(error, times, own, _first_line(error)))
             return False
         except Exception as error:
             runner.reject(scheduled.key, f"failed on a Ray worker: {_first_line(error)}")

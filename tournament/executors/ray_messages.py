@@ -15,7 +15,9 @@ from collections.abc import Iterator
 from queue import Empty, SimpleQueue
 from typing import Any
 
-__all__ = ["RayMessages", "one_line"]
+from games.words import count
+
+__all__ = ["RayMessages", "one_line", "worker_died"]
 
 # The one module function Ray's error listener thread prints through, looked up
 # by name at every message, so replacing it reaches a thread already running.
@@ -91,3 +93,34 @@ def one_line(text: str) -> str | None:
     if len(words) > LONGEST:
         words = words[: LONGEST - 3].rstrip() + "..."
     return f"Ray: {words}"
+
+
+# Where a Ray node keeps its session's logs, unless Ray was started with another --temp-dir.
+NODE_LOGS = "/tmp/ray/session_latest/logs"
+GONE_LOGS = (
+    "Ray's logs of this run went with the run's own Ray instance (to keep them, start Ray "
+    "with `ray start --head` and run with `--ray auto`)"
+)
+
+
+def worker_died(error: BaseException, times: int, own_instance: bool, said: str) -> str:
+    """Why a game whose Ray worker (WorkerCrashedError) or node (NodeDiedError)
+    died `times` times is not played; `said` is Ray's own line for `error`.
+    Ray's text points at log files ("Check python-core-worker-*.log files"),
+    which a run's own Ray instance (`own_instance`) has removed by the time
+    anyone reads it, and on a cluster are on the node that played the game,
+    not here: said so instead."""
+    died = f"its Ray worker died {count(times, 'time')}"
+    if type(error).__name__ == "WorkerCrashedError":
+        why = "its process ended mid-game: killed, out of memory, or a crash in native code"
+        where = (
+            GONE_LOGS
+            if own_instance
+            else "its python-core-worker-*.log files are in the Ray session's logs folder on "
+            f"the node that played it ({NODE_LOGS} unless Ray was started with another "
+            "--temp-dir)"
+        )
+        return f"{died} ({why}; {where})"
+    if own_instance:
+        return f"{died} (its Ray node died or could not be reached; {GONE_LOGS})"
+    return f"{died}: {said}"  # Ray's pointers (`ray list nodes`, the GCS logs) hold on a cluster
