@@ -44,9 +44,10 @@ class BeingRewritten(Exception):
 class Unreadable(NotATournamentDb):
     """A tournament database (its file checked as one) that could not be read:
     locked by another process past the wait, written by a newer sheepfold (or
-    an older one), a row edited into nonsense. Pages of its own say so as they
-    say what is wrong with any file; whether a match of the game server is
-    held back cannot be told from it, so the match is not shown (held_back)."""
+    an older one), a row edited into nonsense, gone since the viewer started.
+    Pages of its own say so as they say what is wrong with any file; whether
+    a match of the game server is held back cannot be told from it, so the
+    match is not shown (held_back)."""
 
 
 def _by_file_name(error: Exception, path: Path) -> str:
@@ -92,7 +93,11 @@ def _not_sqlite(path: Path, error: sqlite3.Error) -> NotATournamentDb:
 def _check_file(path: Path) -> None:
     # Named by the file alone: visitors see these messages, not the server's folders.
     if not path.is_file():
-        raise NotATournamentDb(f"{path.name} does not exist")
+        # Every path the viewer reads was a tournament database when it
+        # started (cli/viewer.py refuses any other): one gone since (renamed,
+        # deleted, its folder moved) may hold matches back. Passed over as no
+        # database, it let the viewer show a deal in play whole.
+        raise Unreadable(f"{path.name} does not exist")
     if access_refused(path, write=False):
         # Nothing says it is no tournament database: it may hold matches back.
         raise Unreadable(f"{path.name} may not be read by this user (permission denied)")

@@ -16,7 +16,7 @@ from clients.bots.random_bot import RandomBot
 from clients.matchplay import play_match
 from tests.integrity.helpers import get_match
 from tests.web.conftest import OwnServerTournament
-from tests.web.test_http import get
+from tests.web.test_http import get, get_with_headers
 from tests.web.test_tournament_replays import stored_games
 from tournament.store import Store
 from tournament.store_records import GameRecord
@@ -243,3 +243,41 @@ def test_a_tournament_database_sqlite_cannot_open_now_holds_back_too(
     garbage.write_bytes(b"not SQLite at all " * 100)
     monkeypatch.undo()
     assert tournaments.deal_held_back([garbage], "0123456789abcdef") is None
+
+
+def test_a_tournament_database_gone_since_the_viewer_started_holds_back_too(
+    tmp_path: Path,
+) -> None:
+    """A database the viewer was started with that is missing now (renamed,
+    deleted, its folder moved) cannot say a deal is over either. It was
+    passed over as if no database had been given, and a match of a deal in
+    play was shown whole: its seed and, in "all", every hand. Now it is a
+    503 naming the file, until the file is back."""
+    folder = tmp_path / "cups"
+    folder.mkdir()
+    database = folder / "cup.db"
+    viewer = start_showcase(games=(), tournament_dbs=[database])
+    try:
+        shown, seed = _one_game_of_a_deal_in_play(viewer, database)
+        api = f"{viewer.url}/api/match"
+        urls = (
+            *(f"{api}/{shown.match_id}/frames?view={view}" for view in VIEWS),
+            f"{api}/{shown.match_id}",
+            f"{viewer.url}/match/{shown.match_id}",
+        )
+        for gone, back in (
+            (database, folder / "cup-renamed.db"),  # the file renamed
+            (folder, tmp_path / "moved"),  # its folder moved
+        ):
+            gone.rename(back)
+            for url in urls:
+                status, headers, body = get_with_headers(url)
+                assert status == 503, (url, status, body[:300])
+                assert "cup.db" in body and "does not exist" in body, body[:300]
+                assert headers.get("Retry-After") == "10", headers
+                assert str(seed) not in body and '"frames"' not in body
+            back.rename(gone)
+            status, _, body = get(f"{api}/{shown.match_id}/frames?view=all")
+            assert status == 403 and "still has games to play on this" in body, body[:300]
+    finally:
+        viewer.stop()

@@ -18,6 +18,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from email.message import Message
 from typing import Any
 
 import grpc
@@ -47,6 +48,15 @@ def get(url: str, gzip_ok: bool = False) -> tuple[int, str, str]:
             return response.status, response.headers.get("Content-Type", ""), body.decode()
     except urllib.error.HTTPError as error:
         return error.code, error.headers.get("Content-Type", ""), error.read().decode()
+
+
+def get_with_headers(url: str) -> tuple[int, Message, str]:
+    """A GET's status, headers and body, an error's too."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, response.headers, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read().decode()
 
 
 def assert_clear_error(status: int, body: str, expected: int, words: str) -> None:

@@ -8,27 +8,17 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
-import urllib.error
-import urllib.request
-from email.message import Message
 from pathlib import Path
 
 import pytest
 
 from tests.web.test_adversarial import _tournament_urls, _viewer_of_a_copy
+from tests.web.test_http import get_with_headers
 from tournament import store_read
 from tournament.store import Store
 from web.showcase import Showcase
 
 pytestmark = pytest.mark.e2e
-
-
-def _fetch(url: str) -> tuple[int, Message, str]:
-    try:
-        with urllib.request.urlopen(url, timeout=30) as response:
-            return response.status, response.headers, response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers, error.read().decode()
 
 
 def _runner_writes(database: Path) -> None:
@@ -68,14 +58,14 @@ def test_a_database_its_runner_writes_during_every_read_is_a_503_to_try_again(
 
     try:
         monkeypatch.setattr(store_read, "_closed_wal_mark", mark_then_a_runner)
-        status, _, body = _fetch(listing)
+        status, _, body = get_with_headers(listing)
         assert status == 200, body[-500:]
         assert "busy.db was being written by its tournament runner" in body, body[-500:]
         assert "not a SQLite" not in body, body[-500:]
         for url in urls:
             if url == listing:
                 continue
-            status, headers, body = _fetch(url)
+            status, headers, body = get_with_headers(url)
             assert status == 503, (url, status, body[-500:])
             assert headers["Retry-After"] == "1", url
             assert "busy.db was being written by its tournament runner" in body, body[-500:]
@@ -83,7 +73,7 @@ def test_a_database_its_runner_writes_during_every_read_is_a_503_to_try_again(
         monkeypatch.undo()
         # The runner done: every page reads it (nothing of the 503 was kept).
         for url in urls:
-            status, _, body = _fetch(url)
+            status, _, body = get_with_headers(url)
             assert status == 200, (url, body[-500:])
     finally:
         showcase.server.run(viewer.stop())
