@@ -29,6 +29,7 @@ import games
 from server import convert
 from tests.conftest import ROOT
 from tests.processes import processes
+from tournament.store import Store
 from web import app as web_app
 from web import replays
 from web.app import STATE
@@ -82,6 +83,50 @@ def test_a_path_with_no_page_says_where_the_pages_are(showcase: Showcase, path: 
     assert "text/html" in kind
     assert_clear_error(status, body, 404, f"no page at {html.escape(repr(path))}")
     assert "/match/ID" in body and "404: Not Found" not in body
+
+
+def _unfollowed(url: str, path: str, method: str = "GET") -> tuple[int, str | None, str]:
+    """`method` `path` of the viewer at `url`: its status, Location and body,
+    a redirect not followed."""
+    host, port = urllib.parse.urlsplit(url).netloc.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    try:
+        connection.request(method, path)
+        response = connection.getresponse()
+        return response.status, response.getheader("Location"), response.read().decode()
+    finally:
+        connection.close()
+
+
+def test_a_page_asked_for_with_a_trailing_slash_is_sent_to_its_address(
+    showcase: Showcase,
+) -> None:
+    """`/match/ID/`, `/tournaments/` and the like (a link typed by hand or
+    pasted with a slash after it) were 404 pages: each is a 308 to the path
+    without its slash, keeping its query string, for GET and HEAD alike."""
+    match_id = showcase.finished["sheep-showdown"]
+    report = "/tournaments/0/showcase"
+    with Store(showcase.tournament_dbs[0]) as store:
+        game = store.games(store.tournament("showcase").id)[0].match_id
+    for path, query in (
+        (f"/match/{match_id}", ""),
+        (f"/match/{match_id}", "?move=3"),
+        ("/tournaments", ""),
+        (report, ""),
+        (f"{report}/match/{game}", "?move=2&x=%26%20"),
+        (f"/api/match/{match_id}/frames", "?view=all"),
+        ("/api/matches", "?game=sheep-showdown"),
+    ):
+        for method in ("GET", "HEAD"):
+            status, location, _ = _unfollowed(showcase.url, f"{path}/{query}", method)
+            assert (status, location) == (308, path + query), (method, path, query)
+        status, _, body = get(f"{showcase.url}{path}{query}")
+        assert status == 200, (path, status, body[:300])
+    # What does not exist stays a 404 (and no address of another host is made).
+    for path in ("/nothing/", "/match/", "/match/a/b/", f"/match/{match_id}//", "//tournaments/"):
+        status, location, body = _unfollowed(showcase.url, path)
+        assert (status, location) == (404, None), (path, status, location)
+        assert "no page at" in body, body[:300]
 
 
 @pytest.mark.parametrize("move", ["abc", "-3", "%C2%B2", "9" * 41, "9" * 5000])
