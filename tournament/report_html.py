@@ -44,10 +44,18 @@ STYLE = """
 .report .heat td.self { background: #f4f4f0; color: #999; }
 .report .games td, .report .games th { text-align: left; }
 .report .note { color: #4a5a4c; font-size: 12px; max-width: 60em; }
+/* A name with no space to break it at (80 letters, or 10,000 from a database
+   edited by hand) widened the report past a phone's screen, which then
+   scrolled it sideways: the title and notes break it anywhere, and in the
+   tables a bot's name is cut with "..." (the whole of it in its title). */
+.report h2, .report .meta, .report .note { overflow-wrap: anywhere; }
+.report .name { display: inline-block; max-width: min(20em, 45vw); overflow: hidden;
+  text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
 .report a { color: #2d6a3e; }
 """
 
 NAME_SIZE = 13  # the plot's bot names, in px
+PLOT_NAME_CHARS = 20  # a longer name is cut in the plot, its whole in a tooltip
 CAPTION_SIZE = 11  # its estimates and the axis's numbers, in px
 EDGE = 5  # the plot's margins left and right, in percent of its width
 PALETTE = ("#2f7d4a", "#c2571a", "#3563a9", "#a23b72", "#8a7a12", "#4b8b8b", "#6b4fa3", "#7a5230")
@@ -130,7 +138,9 @@ def _standings(data: dict[str, Any]) -> str:
                 f' data-elo-high="{row["elo_high"]}"'
             )
         cells = "".join(
-            f'<td class="{escape(key)}">{escape(standing_cell(row, key))}</td>'
+            f'<td class="bot">{_name(row["bot"])}</td>'
+            if key == "bot"
+            else f'<td class="{escape(key)}">{escape(standing_cell(row, key))}</td>'
             for key, _ in columns
         )
         rows.append(f"<tr{attrs}>{cells}</tr>")
@@ -153,7 +163,7 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
     else:
         points = [(r["bot"], r["elo"], r["elo_low"], r["elo_high"]) for r in rows]
         label = "Elo, 95% interval"
-    points = [p for p in points if p[1] is not None]
+    points = [(_cut(p[0]), *p[1:]) for p in points if p[1] is not None]
     if not points:
         return ""
     lows = [p[2] if p[2] is not None else p[1] for p in points]
@@ -177,10 +187,10 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
         else f"{fmt(value)} [{fmt(lo)}, {fmt(hi)}]"
         for _, value, lo, hi in points
     ]
-    # No narrower than its widest line: a long name widens the plot (the page
-    # then scrolls it) rather than be cut at its edge.
+    # No narrower than its widest line, a name cut at PLOT_NAME_CHARS: a longer
+    # one widened the plot past a phone's screen, and the report scrolled sideways.
     widest = max(
-        _text_width(p[0], NAME_SIZE) + 8 + _text_width(caption, CAPTION_SIZE)
+        _text_width(p[0][0], NAME_SIZE) + 8 + _text_width(caption, CAPTION_SIZE)
         for p, caption in zip(points, captions, strict=True)
     )
     row_h = 38
@@ -196,7 +206,9 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
             f'<text x="{x(tick)}" y="{height - 4}" font-size="{CAPTION_SIZE}" '
             f'text-anchor="middle" fill="#4a5a4c">{tick:g}</text>'
         )
-    for i, ((bot, value, lo, hi), caption) in enumerate(zip(points, captions, strict=True)):
+    for i, (((shown, bot), value, lo, hi), caption) in enumerate(
+        zip(points, captions, strict=True)
+    ):
         top = 24 + i * row_h
         y = top + 27
         colour = PALETTE[i % len(PALETTE)]
@@ -210,13 +222,26 @@ def _interval_plot(data: dict[str, Any], solo: bool) -> str:
             )
         out.append(
             f'<g class="interval" data-bot="{attribute(bot)}" data-value="{value}"{bounds}>'
+            f"{f'<title>{escape(bot)}</title>' if shown != bot else ''}"
             f'<text x="0" y="{top + 12}" font-size="{NAME_SIZE}" font-weight="600">'
-            f'<tspan class="bot">{escape(bot)}</tspan><tspan dx="8" font-size="{CAPTION_SIZE}" '
+            f'<tspan class="bot">{escape(shown)}</tspan><tspan dx="8" font-size="{CAPTION_SIZE}" '
             f'font-weight="400" fill="#4a5a4c">{caption}</tspan></text>{bar}'
             f'<circle cx="{x(value)}" cy="{y}" r="6" fill="{colour}"/></g>'
         )
     out.append("</svg>")
     return "".join(out)
+
+
+def _cut(bot: str) -> tuple[str, str]:
+    """A bot's name as the plot shows it (its first PLOT_NAME_CHARS characters
+    and "..." when longer), and the whole of it."""
+    return (bot if len(bot) <= PLOT_NAME_CHARS else bot[: PLOT_NAME_CHARS - 1] + "\u2026"), bot
+
+
+def _name(bot: str) -> str:
+    """A bot's name in a table: cut with "..." where it is too wide (STYLE's
+    `.name`), the whole of it in its title."""
+    return f'<span class="name" title="{escape(bot)}">{escape(bot)}</span>'
 
 
 def _text_width(text: str, size: float) -> float:
@@ -267,7 +292,7 @@ def _heat(value: float) -> str:
 
 def _heat_map(data: dict[str, Any]) -> str:
     bots = [row["bot"] for row in data["standings"]]
-    head = "".join(f"<th>{escape(bot)}</th>" for bot in bots)
+    head = "".join(f"<th>{_name(bot)}</th>" for bot in bots)
     rows = []
     for bot in bots:
         cells = []
@@ -283,7 +308,7 @@ def _heat_map(data: dict[str, Any]) -> str:
                     f'<td data-row="{attribute(bot)}" data-col="{attribute(other)}" '
                     f'data-score="{value}" style="background:{_heat(value)}">{value:.1f}</td>'
                 )
-        rows.append(f'<tr><th class="bot">{escape(bot)}</th>{"".join(cells)}</tr>')
+        rows.append(f'<tr><th class="bot">{_name(bot)}</th>{"".join(cells)}</tr>')
     return (
         '<table class="heat"><thead><tr><th class="bot">score % (row vs column)</th>'
         f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -296,7 +321,7 @@ def _games(games: Sequence[GameRecord], replay_href: Callable[[GameRecord], str]
     rows = []
     for game in reversed(games):
         seats = ", ".join(
-            f"{escape(seat.bot)} {seat.score:g}"
+            f"{_name(seat.bot)} {seat.score:g}"
             + (f" ({escape(seat.failure)})" if seat.failure else "")
             for seat in game.seats
         )

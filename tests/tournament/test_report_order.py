@@ -58,7 +58,8 @@ def _text_crosstable(text: str) -> tuple[list[str], list[str], list[str]]:
 def _heat_order(html: str) -> tuple[list[str], list[str]]:
     heat = html.split('<table class="heat">', 1)[1].split("</table>", 1)[0]
     head, body = heat.split("</thead>", 1)
-    return re.findall(r"<th>([^<]*)</th>", head), re.findall(r'<th class="bot">([^<]*)</th>', body)
+    name = r'<span class="name"[^>]*>([^<]*)</span>'  # a bot's name, cut on a phone
+    return re.findall(f"<th>{name}</th>", head), re.findall(f'<th class="bot">{name}</th>', body)
 
 
 def test_the_crosstable_follows_the_standings(played: Path) -> None:

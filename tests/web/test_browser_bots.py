@@ -110,10 +110,13 @@ def test_a_bot_name_is_text_whatever_it_holds(
         wait_for_move(page, 1)
         assert page.evaluate("() => window.pwned") is None
         assert page.locator("main img").count() == 0
-        # The scores cut a long name (the line above the board has it whole).
+        # The scores cut a long name at 40 characters; the line above the
+        # board at 100, the most a config allows (the whole in its title).
         assert seat_names(page) == [HOSTILE_SHOWN[:40] + "…", LONG[:40] + "…"]
-        names = page.eval_on_selector_all("#seat-bots .bot", "b => b.map(x => x.textContent)")
-        assert names == [HOSTILE_SHOWN, LONG]
+        names = page.eval_on_selector_all(
+            "#seat-bots .bot", "b => b.map(x => [x.textContent, x.title])"
+        )
+        assert names == [[HOSTILE_SHOWN, ""], [LONG[:100] + "…", LONG]]
         text = page.inner_text("body")
         assert "\u202e" not in text and "\\u202eevil" in text
         views = page.eval_on_selector_all("#view option", "o => o.map(x => x.textContent)")

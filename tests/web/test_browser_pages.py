@@ -531,7 +531,8 @@ def test_a_long_tournament_name_keeps_the_list_within_a_phone(
 NAME_LINES = """() => [...document.querySelectorAll(
     '#report table.standings td.bot, #report table.heat tbody th.bot')].map((cell) => {
   const range = document.createRange();
-  range.selectNodeContents(cell);
+  // The name's own text (its box, one that can cut it with "...", is no line).
+  range.selectNodeContents(cell.querySelector('.name') || cell);
   const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
   return { name: cell.textContent, lines, words: cell.textContent.split(/[-\\s]+/).length };
 })"""

@@ -133,7 +133,8 @@ function linkPairs() {
   for (const row of report.querySelectorAll("table.standings tr[data-bot]")) {
     const cell = row.querySelector("td.bot");
     const { bot } = row.dataset;
-    if (cell) cell.replaceChildren(h("a", { href: gamesHref(bot), title: `the games of ${bot}` }, cell.textContent));
+    // Cut with "..." as the report's name was (class "name"); the whole in its title.
+    if (cell) cell.replaceChildren(h("a", { class: "name", href: gamesHref(bot), title: `the games of ${bot}` }, cell.textContent));
   }
 }
 

@@ -12,9 +12,15 @@ function botName(seat) {
 }
 
 // A name cut at 40 characters, for the places that name seats beside other
-// words (the scores, the turn, a seat's view); the line above the board has it whole.
-function cut(name) {
-  const head = [...name].slice(0, 40).join("");
+// words (the scores, the turn, a seat's view); the line above the board has it
+// whole up to 100, the most a tournament's config allows: a longer one (from a
+// database edited by hand) is cut there, its whole in its title. 10,000 letters
+// once pushed the board 5,000 px down a phone's page.
+const BESIDE = 40;
+const WHOLE = 100;
+
+function cut(name, most = BESIDE) {
+  const head = [...name].slice(0, most).join("");
   return head.length < name.length ? `${head}…` : head;
 }
 
@@ -33,8 +39,9 @@ const LONG_WORD = /[^\s-]{13,}/;
 export function botNode(seat, whole = false) {
   const name = botName(seat);
   if (name === null) return null;
-  const shown = whole ? name : cut(name);
-  return h("bdi", { class: LONG_WORD.test(shown) ? "bot long-word" : "bot", title: whole ? null : name }, shown);
+  const shown = cut(name, whole ? WHOLE : BESIDE);
+  const title = whole && shown === name ? null : name;
+  return h("bdi", { class: LONG_WORD.test(shown) ? "bot long-word" : "bot", title }, shown);
 }
 
 // Above the board: the tournament the game is of, and each seat's bot.
@@ -48,8 +55,11 @@ export function drawSeatBots() {
       h("span", { class: "dot", style: `background:${seatColour(seat)}` }),
       ` seat ${seat} `, botNode(seat, true) || "(no bot stored)"));
   }
+  const tournament = visible(boot.tournament.name);
+  const shown = cut(tournament, WHOLE);
   line.replaceChildren("Game of the tournament ",
-    h("a", { href: boot.tournament.url }, visible(boot.tournament.name)), ": ", ...seats);
+    h("a", { href: boot.tournament.url, title: shown === tournament ? null : tournament }, shown),
+    ": ", ...seats);
   line.hidden = false;
 }
 
