@@ -184,3 +184,45 @@ def test_a_long_unbroken_bot_name_stays_inside_the_turn_line_on_a_phone(
     assert f"({UNBROKEN}) to move" in seen["text"].replace("\n", "")
     assert seen["box"] <= 0.5, f"the turn line runs {seen['box']:.1f} px past its box"
     assert seen["window"] <= 0.5, f"the turn line runs {seen['window']:.1f} px past the window"
+
+
+# A tab, a newline and a return in a name edited into a database: none of
+# them is a space, though HTML shows each as one.
+SPACED = "tab\there\nnew\rret"
+SPACED_SHOWN = "tab\\u0009here\\u000anew\\u000dret"
+
+
+def test_a_name_holding_a_tab_or_a_newline_reads_alike_in_the_report_and_the_game(
+    own_server_tournament: OwnServerTournament, page: Any, tmp_path: Path
+) -> None:
+    """The match page wrote a bot's tab, newline and return as escapes, as it
+    writes every control character; the report (and the tournaments list)
+    kept them, and HTML showed each as a space: "tab here" in one place,
+    "tab\\u0009here" in the other, and a name no config allows read as two
+    words. Both write them as escapes, in the report's cells and titles too."""
+    database = tmp_path / "spaced.db"
+    shutil.copyfile(own_server_tournament.database, database)
+    name = own_server_tournament.name
+    game = first_game(database, name)
+    with sqlite3.connect(database) as connection:
+        connection.execute(
+            "UPDATE game_seats SET bot = ? WHERE seat = 0 AND game_id ="
+            " (SELECT id FROM games WHERE match_id = ?)",
+            (SPACED, game.match_id),
+        )
+    connection.close()
+    viewer = start_showcase(games=(), tournament_dbs=[database])
+    try:
+        page.goto(f"{viewer.url}/tournaments/0/{name}/match/{game.match_id}#move=1")
+        wait_for_move(page, 1)
+        names = page.eval_on_selector_all("#seat-bots .bot", "b => b.map(x => x.textContent)")
+        assert names[0] == SPACED_SHOWN, names
+        page.goto(f"{viewer.url}/tournaments/0/{name}")
+        page.wait_for_selector("#report table.games")
+        seats = page.eval_on_selector_all(
+            f"#report table.games tr[data-match-id='{game.match_id}'] .name",
+            "names => names.map((n) => [n.textContent, n.title])",
+        )
+        assert seats[0] == [SPACED_SHOWN, SPACED_SHOWN], seats
+    finally:
+        viewer.stop()

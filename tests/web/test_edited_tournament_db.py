@@ -13,6 +13,7 @@ import pytest
 
 from tests.web.test_adversarial import _viewer_of_a_copy
 from tests.web.test_http import get
+from tournament import html_text
 from web.showcase import Showcase
 
 pytestmark = pytest.mark.e2e
@@ -175,3 +176,14 @@ def test_a_hand_edited_name_cannot_turn_the_pages_words_round(
         assert 'data-bot="gr\u202eeedy"' in text and 'data-row="gr\u202eeedy"' in text
     finally:
         showcase.server.run(viewer.stop())
+
+
+def test_a_tab_newline_or_return_is_written_as_its_escape_as_the_match_page_does() -> None:
+    """html_text.escape kept them (HTML shows each as a space), where the
+    match page's `visible()` writes them as escapes: a name read "a b" in
+    the report and "a\\u0009b" on its game's page. In a quoted attribute a
+    newline split a title's tooltip into lines."""
+    assert html_text.escape("a\tb\nc\rd") == "a\\u0009b\\u000ac\\u000dd"
+    assert html_text.escape('x"\n', quote=True) == "x&quot;\\u000a"
+    # Script-read attributes keep the name as stored (matched against JSON).
+    assert html_text.attribute("a\tb") == "a\tb"

@@ -72,7 +72,9 @@ export function quoted(asked) {
   return head.length < asked.length ? `${shown}…` : shown;
 }
 
-// `text` with its control and bidi characters written as escapes.
+// `text` with its control and bidi characters written as escapes (tab,
+// newline and return too: in a name none is a space); the report and the
+// tournaments list escape the same set (tournament/html_text.py).
 function visible(text) {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
