@@ -33,3 +33,11 @@ def escape(text: str, quote: bool = True) -> str:
 def attribute(text: str) -> str:
     """`text` for a quoted attribute the page's script reads, as it is."""
     return html.escape(text, True)
+
+
+def name(text: str) -> str:
+    """A bot's name (or a game's key, which holds names) in a table: in a
+    span of class "name", which the page's style cuts with "..." where it is
+    too wide for a phone, the whole of it in its title."""
+    shown = escape(text)
+    return f'<span class="name" title="{shown}">{shown}</span>'

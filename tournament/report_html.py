@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.words import count, noun
-from tournament.html_text import attribute, escape
+from tournament.html_text import attribute, escape, name
 from tournament.ratings import signed_elo
 from tournament.report_layout import report_notes, standing_cell, standing_columns
 from tournament.store import GameRecord
@@ -138,7 +138,7 @@ def _standings(data: dict[str, Any]) -> str:
                 f' data-elo-high="{row["elo_high"]}"'
             )
         cells = "".join(
-            f'<td class="bot">{_name(row["bot"])}</td>'
+            f'<td class="bot">{name(row["bot"])}</td>'
             if key == "bot"
             else f'<td class="{escape(key)}">{escape(standing_cell(row, key))}</td>'
             for key, _ in columns
@@ -238,12 +238,6 @@ def _cut(bot: str) -> tuple[str, str]:
     return (bot if len(bot) <= PLOT_NAME_CHARS else bot[: PLOT_NAME_CHARS - 1] + "\u2026"), bot
 
 
-def _name(bot: str) -> str:
-    """A bot's name in a table: cut with "..." where it is too wide (STYLE's
-    `.name`), the whole of it in its title."""
-    return f'<span class="name" title="{escape(bot)}">{escape(bot)}</span>'
-
-
 def _text_width(text: str, size: float) -> float:
     """An upper bound of `text`'s width in pixels at font size `size` in the usual
     sans-serif fonts (DejaVu Sans, Helvetica, Arial): the plot draws names in the
@@ -292,7 +286,7 @@ def _heat(value: float) -> str:
 
 def _heat_map(data: dict[str, Any]) -> str:
     bots = [row["bot"] for row in data["standings"]]
-    head = "".join(f"<th>{_name(bot)}</th>" for bot in bots)
+    head = "".join(f"<th>{name(bot)}</th>" for bot in bots)
     rows = []
     for bot in bots:
         cells = []
@@ -308,7 +302,7 @@ def _heat_map(data: dict[str, Any]) -> str:
                     f'<td data-row="{attribute(bot)}" data-col="{attribute(other)}" '
                     f'data-score="{value}" style="background:{_heat(value)}">{value:.1f}</td>'
                 )
-        rows.append(f'<tr><th class="bot">{_name(bot)}</th>{"".join(cells)}</tr>')
+        rows.append(f'<tr><th class="bot">{name(bot)}</th>{"".join(cells)}</tr>')
     return (
         '<table class="heat"><thead><tr><th class="bot">score % (row vs column)</th>'
         f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -321,7 +315,7 @@ def _games(games: Sequence[GameRecord], replay_href: Callable[[GameRecord], str]
     rows = []
     for game in reversed(games):
         seats = ", ".join(
-            f"{_name(seat.bot)} {seat.score:g}"
+            f"{name(seat.bot)} {seat.score:g}"
             + (f" ({escape(seat.failure)})" if seat.failure else "")
             for seat in game.seats
         )

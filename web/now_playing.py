@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from urllib.parse import quote
 
-from tournament.html_text import attribute, escape
+from tournament.html_text import attribute, escape, name
 from tournament.store_records import InPlay
 from web.state import Hosting, State
 
@@ -45,7 +45,7 @@ def now_playing_html(playing: Sequence[InPlay], hosted: Mapping[str, Hosting]) -
         return ""
     rows = []
     for game in playing:
-        seats = ", ".join(escape(bot) for bot in game.seats)
+        seats = ", ".join(name(bot) for bot in game.seats)
         match = escape(game.match_id)
         if hosted.get(game.match_id) == "here":
             href = f"/match/{quote(game.match_id, safe='')}"
@@ -55,7 +55,7 @@ def now_playing_html(playing: Sequence[InPlay], hosted: Mapping[str, Hosting]) -
         else:
             match += ' <span class="muted">(not on this viewer\'s game server)</span>'
         rows.append(
-            f'<tr data-match-id="{attribute(game.match_id)}"><td>{escape(game.key)}</td>'
+            f'<tr data-match-id="{attribute(game.match_id)}"><td>{name(game.key)}</td>'
             f"<td>{match}</td><td>{seats}</td></tr>"
         )
     return (

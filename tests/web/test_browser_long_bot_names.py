@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,14 @@ def _named_long(showcase: Showcase, copy: Path) -> str:
             connection.execute(
                 "UPDATE games SET key = ? WHERE id = ?", (f"{deal}:{seated}", game_id)
             )
+        # A game of theirs in play on a Ray node (the report's "Now playing"),
+        # its runner beating now.
+        connection.execute("UPDATE runners SET beat_at = ?, ended_at = NULL", (time.time() + 3600,))
+        connection.execute(
+            "INSERT INTO games_in_play (tournament_id, key, match_id, seats_json, node,"
+            " started_at) SELECT id, ?, 'ffffffffffffffff', ?, 'n1', ? FROM tournaments",
+            (f"99:{LONG}|{HUGE}", json.dumps([LONG, HUGE]), time.time()),
+        )
     connection.close()
     with Store(copy) as store:
         games = store.games(store.tournament(TOURNAMENT).id)
@@ -92,6 +101,8 @@ def test_long_names_keep_the_report_and_a_game_within_a_phone(
                 page.wait_for_selector("#seat-bots:not([hidden])")
             else:
                 page.wait_for_load_state("networkidle")
+            if path == report:
+                page.wait_for_selector("#now-playing")
             widths = page.evaluate(WIDTHS)
             save_screenshot(page, shot)
             width, room = widths["page"]
