@@ -314,9 +314,8 @@ def _in_play(store: Store, record: TournamentRecord, match_id: str) -> bool:
 def deal_held_back(paths: Sequence[Path], match_id: str) -> str | None:
     """The name of a tournament, in the databases `paths`, that played match
     `match_id` as a game and still has a game of its deal to play; None when
-    none did. A file that is no tournament database holds nothing back (its
-    own pages say what is wrong with it); a tournament database that cannot be
-    read raises Unreadable (it cannot tell)."""
+    none did. A database that cannot be read, or is no tournament database
+    now, raises Unreadable (it cannot tell: see _first_named)."""
 
     def read(store: Store) -> str | None:
         with store.snapshot():
@@ -335,18 +334,20 @@ def deal_held_back(paths: Sequence[Path], match_id: str) -> str | None:
 
 def _first_named(paths: Sequence[Path], read: Callable[[Store], str | None]) -> str | None:
     """The first tournament name `read` finds in the databases `paths`, in
-    order, passing over files that are not tournament databases. A tournament
-    database that cannot be read is not passed over (Unreadable): it may hold
-    the match back. Passed over, a database locked by another process, or
-    written by a newer sheepfold, let the viewer show the seed and every hand
-    of a deal its tournament was still playing."""
+    order. No file is passed over: each was a tournament database when the
+    viewer started (cli/viewer.py refuses any other), so one that cannot be
+    read now, or is no tournament database now (replaced by another file, or
+    rewritten into nonsense), cannot say a deal is over, and raises
+    Unreadable. Passed over, a database locked by another process, written
+    by a newer sheepfold, or replaced by an empty file, let the viewer show
+    the seed and every hand of a deal its tournament was still playing."""
     for path in paths:
         try:
             name = _read(path, read)
         except Unreadable:
             raise
-        except NotATournamentDb:
-            continue
+        except NotATournamentDb as error:
+            raise Unreadable(str(error)) from None
         if name is not None:
             return name
     return None

@@ -33,9 +33,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 @pytest.fixture(scope="session")
 def showcase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Showcase]:
     folder = tmp_path_factory.mktemp("web")
-    not_a_db = folder / "notes.txt"
-    not_a_db.write_text("this is not a tournament database\n")
-    show = start_showcase(tournament_dbs=[folder / "tournament.db", not_a_db])
+    show = start_showcase(tournament_dbs=[folder / "tournament.db"])
     try:
         yield show
     finally:

@@ -242,17 +242,21 @@ def test_a_tournament_database_sqlite_cannot_open_now_holds_back_too(
     garbage = tmp_path / "notes.db"
     garbage.write_bytes(b"not SQLite at all " * 100)
     monkeypatch.undo()
-    assert tournaments.deal_held_back([garbage], "0123456789abcdef") is None
+    # Every file the viewer reads was a tournament database at its start: one
+    # that is not now was replaced, and cannot say a deal is over either.
+    with pytest.raises(tournaments.Unreadable, match=r"notes\.db is not a SQLite database"):
+        tournaments.deal_held_back([garbage], "0123456789abcdef")
 
 
-def test_a_tournament_database_gone_since_the_viewer_started_holds_back_too(
+def test_a_tournament_database_gone_or_replaced_since_the_viewer_started_holds_back(
     tmp_path: Path,
 ) -> None:
     """A database the viewer was started with that is missing now (renamed,
-    deleted, its folder moved) cannot say a deal is over either. It was
-    passed over as if no database had been given, and a match of a deal in
-    play was shown whole: its seed and, in "all", every hand. Now it is a
-    503 naming the file, until the file is back."""
+    deleted, its folder moved) or replaced by a file that is no tournament
+    database cannot say a deal is over either. It was passed over as if no
+    database had been given, and a match of a deal in play was shown whole:
+    its seed and, in "all", every hand. Now it is a 503 naming the file,
+    until the file is back."""
     folder = tmp_path / "cups"
     folder.mkdir()
     database = folder / "cup.db"
@@ -265,18 +269,23 @@ def test_a_tournament_database_gone_since_the_viewer_started_holds_back_too(
             f"{api}/{shown.match_id}",
             f"{viewer.url}/match/{shown.match_id}",
         )
-        for gone, back in (
-            (database, folder / "cup-renamed.db"),  # the file renamed
-            (folder, tmp_path / "moved"),  # its folder moved
+        for gone, back, stand_in, said in (
+            (database, folder / "cup-renamed.db", None, "does not exist"),  # the file renamed
+            (folder, tmp_path / "moved", None, "does not exist"),  # its folder moved
+            # replaced by another file: an empty one, or one that is no SQLite
+            (database, folder / "cup-kept.db", b"", "is an empty file"),
+            (database, folder / "cup-kept.db", b"not SQLite " * 100, "is not a SQLite database"),
         ):
             gone.rename(back)
+            if stand_in is not None:
+                gone.write_bytes(stand_in)
             for url in urls:
                 status, headers, body = get_with_headers(url)
                 assert status == 503, (url, status, body[:300])
-                assert "cup.db" in body and "does not exist" in body, body[:300]
+                assert "cup.db" in body and said in body, body[:300]
                 assert headers.get("Retry-After") == "10", headers
                 assert str(seed) not in body and '"frames"' not in body
-            back.rename(gone)
+            back.replace(gone)
             status, _, body = get(f"{api}/{shown.match_id}/frames?view=all")
             assert status == 403 and "still has games to play on this" in body, body[:300]
     finally:

@@ -23,13 +23,14 @@ import pytest
 from sheepfold.v1 import arena_pb2
 
 from tests.web.test_http import get
+from tournament.store import Store
 from web import reports, responses, tournaments
 from web.app import STATE, WebConfig, start_web
 from web.hub import WatchHub
 from web.listing import Listing
 from web.pages import _layout
 from web.responses import GZIP_HEADER, accepts_gzip, deflate_event, event_frame
-from web.showcase import Showcase
+from web.showcase import Showcase, start_showcase
 
 pytestmark = pytest.mark.e2e
 
@@ -216,15 +217,26 @@ def test_pages_polling_the_list_at_once_share_one_list_matches(
     assert calls == [""]
 
 
-def test_internal_paths_are_not_shown(showcase: Showcase) -> None:
-    folder = str(showcase.tournament_dbs[1].parent)
-    status, _, body = get(f"{showcase.url}/tournaments/1/anything")
-    assert status == 400 and "notes.txt" in body and folder not in body
-    status, _, body = get(f"{showcase.url}/tournaments")
-    assert status == 200 and "notes.txt" in body and "tournament.db" in body
-    assert folder not in body
-    status, _, body = get(f"{showcase.url}/tournaments/0/no-such-tournament")
-    assert status == 404 and "tournament.db" in body and folder not in body
+def test_internal_paths_are_not_shown(tmp_path: Path) -> None:
+    """A tournament database's pages name the file alone, never its folder,
+    even when the file is no tournament database any more (the viewer starts
+    only with tournament databases; this one was replaced since)."""
+    database, notes = tmp_path / "tournament.db", tmp_path / "notes.txt"
+    Store(database).close()
+    Store(notes).close()
+    viewer = start_showcase(games=(), tournament_dbs=[database, notes])
+    try:
+        notes.write_text("this is not a tournament database\n")
+        folder = str(tmp_path)
+        status, _, body = get(f"{viewer.url}/tournaments/1/anything")
+        assert status == 400 and "notes.txt" in body and folder not in body
+        status, _, body = get(f"{viewer.url}/tournaments")
+        assert status == 200 and "notes.txt is not a SQLite database" in body
+        assert folder not in body
+        status, _, body = get(f"{viewer.url}/tournaments/0/no-such-tournament")
+        assert status == 404 and "tournament.db" in body and folder not in body
+    finally:
+        viewer.stop()
 
 
 def test_a_tournament_named_with_url_characters_links_to_itself(
