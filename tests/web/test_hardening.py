@@ -217,10 +217,13 @@ def test_pages_polling_the_list_at_once_share_one_list_matches(
     assert calls == [""]
 
 
-def test_internal_paths_are_not_shown(tmp_path: Path) -> None:
+def test_a_file_that_is_no_tournament_db_now_is_a_400_page_without_its_folder(
+    tmp_path: Path,
+) -> None:
     """A tournament database's pages name the file alone, never its folder,
-    even when the file is no tournament database any more (the viewer starts
-    only with tournament databases; this one was replaced since)."""
+    and say what is wrong with it when it is no tournament database any more
+    (the viewer starts only with tournament databases; this one was replaced
+    since)."""
     database, notes = tmp_path / "tournament.db", tmp_path / "notes.txt"
     Store(database).close()
     Store(notes).close()
@@ -235,6 +238,8 @@ def test_internal_paths_are_not_shown(tmp_path: Path) -> None:
         assert folder not in body
         status, _, body = get(f"{viewer.url}/tournaments/0/no-such-tournament")
         assert status == 404 and "tournament.db" in body and folder not in body
+        status, _, body = get(f"{viewer.url}/tournaments/7/anything")
+        assert status == 404 and "no tournament database number 7" in body
     finally:
         viewer.stop()
 

@@ -193,17 +193,6 @@ def test_an_unknown_game_filter_on_the_matches_page_is_a_400_page(showcase: Show
         assert status == 200 and 'id="game-filter"' in body, good
 
 
-def test_file_that_is_not_a_tournament_db_is_a_400_page(showcase: Showcase) -> None:
-    status, _, body = get(f"{showcase.url}/tournaments/1/anything")
-    assert_clear_error(status, body, 400, "not a SQLite database")
-    status, _, body = get(f"{showcase.url}/tournaments/7/anything")
-    assert_clear_error(status, body, 404, "no tournament database number 7")
-    status, _, body = get(f"{showcase.url}/tournaments/0/no-such-tournament")
-    assert_clear_error(status, body, 404, "no tournament")
-    status, _, body = get(f"{showcase.url}/tournaments")
-    assert status == 200 and "not a SQLite database" in body and "showcase" in body
-
-
 def test_the_live_stream_of_a_match_already_over_says_so_without_watching(
     showcase: Showcase,
 ) -> None:
