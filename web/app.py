@@ -14,7 +14,6 @@ from urllib.parse import quote
 
 import structlog
 from aiohttp import HttpVersion10, HttpVersion11, hdrs, web
-from aiohttp.web_urldispatcher import SystemRoute
 from sheepfold.v1 import arena_pb2
 
 from server.page_tokens import MAX_TOKEN_CHARS
@@ -76,7 +75,13 @@ def build_app(config: WebConfig) -> web.Application:
             _http_1_only,
             _errors,
             _host_check(HostGuard(config.allowed_hosts)),
-            _without_trailing_slash,
+            # `/match/ID/`, `/tournaments/` (a link pasted with a slash after
+            # it) is a 308 to the page without its slash, the query kept; a
+            # path that is no page without it stays a 404, and a path that
+            # begins with `//` is sent to this host's page, never another's.
+            web.normalize_path_middleware(
+                append_slash=False, remove_slash=True, merge_slashes=False
+            ),
         ]
     )
 
@@ -224,30 +229,6 @@ def _host_check(guard: HostGuard) -> Callable[..., Awaitable[web.StreamResponse]
         return await handler(request)
 
     return check
-
-
-@web.middleware
-async def _without_trailing_slash(
-    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-) -> web.StreamResponse:
-    """A path no page has that ends in one slash (`/match/ID/`, `/tournaments/`:
-    a link typed or pasted with a slash after it) is a 308 to the same path
-    without it, its query string kept, when that path is a page: it was a 404.
-    Left to the 404: two slashes at the end, and a path beginning with two (its
-    address would name another host, `//example.com`)."""
-    path, mark, query = request.raw_path.partition("?")  # the query as it was sent
-    if (
-        isinstance(request.match_info.route, SystemRoute)  # no route took it
-        and path.endswith("/")
-        and not path.endswith("//")
-        and not path.startswith("//")
-        and len(path) > 1
-    ):
-        shorter = path[:-1]
-        match = await request.app.router.resolve(request.clone(rel_url=shorter))
-        if match.http_exception is None:
-            raise web.HTTPPermanentRedirect(shorter + mark + query)
-    return await handler(request)
 
 
 def _error_response(

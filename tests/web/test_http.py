@@ -122,11 +122,15 @@ def test_a_page_asked_for_with_a_trailing_slash_is_sent_to_its_address(
             assert (status, location) == (308, path + query), (method, path, query)
         status, _, body = get(f"{showcase.url}{path}{query}")
         assert status == 200, (path, status, body[:300])
-    # What does not exist stays a 404 (and no address of another host is made).
-    for path in ("/nothing/", "/match/", "/match/a/b/", f"/match/{match_id}//", "//tournaments/"):
+    # What does not exist stays a 404.
+    for path in ("/nothing/", "/match/", "/match/a/b/", f"/match/{match_id}//"):
         status, location, body = _unfollowed(showcase.url, path)
         assert (status, location) == (404, None), (path, status, location)
         assert "no page at" in body, body[:300]
+    # A path that begins with two slashes is sent to this viewer's own page:
+    # a Location of `//tournaments` would name another host.
+    for path in ("//tournaments/", "///tournaments/"):
+        assert _unfollowed(showcase.url, path)[:2] == (308, "/tournaments"), path
 
 
 @pytest.mark.parametrize("move", ["abc", "-3", "%C2%B2", "9" * 41, "9" * 5000])
