@@ -317,7 +317,9 @@ def action_index(choice: object) -> int:
     past the last action is sent: the server refuses it (INVALID_ARGUMENT) and
     asks again, and the match goes on, as for any client. A bool is refused:
     `True` is an int to Python, but a `decide` that returns one has almost
-    surely returned a test where it meant an index, and it once played action 1."""
+    surely returned a test where it meant an index, and it once played action 1.
+    A coroutine refused here (an `async` decide that returned one unawaited) is
+    closed: Python's "coroutine ... was never awaited" once followed the line."""
     try:
         if isinstance(choice, bool):
             raise TypeError
@@ -325,6 +327,8 @@ def action_index(choice: object) -> int:
         # the cast only tells mypy), and never truncates: 1.5 is refused, not 1.
         index = operator.index(cast(SupportsIndex, choice))
     except TypeError:
+        if inspect.iscoroutine(choice):
+            choice.close()
         raise TypeError(f"decide returned {reprlib.repr(choice)}, {NOT_AN_INDEX}") from None
     if not -(2**31) <= index < 2**31:
         raise ValueError(f"decide returned {index}, {NOT_AN_INDEX}")
