@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
+import time
 import traceback
+from collections.abc import Iterable
 from typing import Any
 
 import clients.bot_thread
@@ -96,9 +98,14 @@ class GuardedBot:
         return self._index(choice)
 
     def close(self) -> None:
-        """Let the worker thread end (it is a daemon: it never holds the exit)."""
+        """Let the worker thread end, cancelling what it still awaits (an `async`
+        decide whose match is over); it is a daemon: it never holds the exit."""
         if self._worker is not None:
             self._worker.close()
+
+    def join(self, seconds: float) -> bool:
+        """Wait up to `seconds` for the worker thread to end (after `close`)."""
+        return self._worker is None or self._worker.join(seconds)
 
     def _call(self, decision: DecisionView) -> Any:
         try:
@@ -150,6 +157,25 @@ class GuardedBot:
             tb = tb.tb_next
         frames = "".join(traceback.format_exception(type(error), error, tb))
         return BotRaised(self._seat, self._spec, error, frames)
+
+
+# How long `close_bots` waits for the bots' threads, all together, to end: an
+# `async` decide cancelled at the match's end ends at once; a plain one stuck
+# in a loop never does, and its daemon thread is left behind.
+THREADS_END_SECONDS = 1.0
+
+
+def close_bots(bots: Iterable[object], seconds: float = THREADS_END_SECONDS) -> None:
+    """Close every GuardedBot of `bots` (what their threads await is cancelled)
+    and wait up to `seconds` in all for their threads to end: an `async` decide
+    awaiting for ever once outlived its match, its thread left running after
+    `match` or `bot` had returned."""
+    guarded = [bot for bot in bots if isinstance(bot, GuardedBot)]
+    for bot in guarded:
+        bot.close()
+    deadline = time.monotonic() + seconds
+    for bot in guarded:
+        bot.join(deadline - time.monotonic())
 
 
 # The files whose frames come before a bot's own in what it raised on its thread.

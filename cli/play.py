@@ -151,7 +151,7 @@ def run_match(args: argparse.Namespace) -> int:
     import grpc
     from sheepfold.v1 import arena_pb2
 
-    from cli.botguard import BotRaised, GuardedBot
+    from cli.botguard import BotRaised, GuardedBot, close_bots
     from cli.client_tls import client_credentials
     from cli.command_bots import COMMAND_BOT_TLS, command_bot, note_ignored_command_flags
     from clients.bots import BotSpecError
@@ -271,9 +271,7 @@ def run_match(args: argparse.Namespace) -> int:
     except grpc.aio.AioRpcError as error:
         raise SystemExit(f"sheepfold match: {refusal(error)}") from None
     finally:
-        for guarded in bots:
-            if isinstance(guarded, GuardedBot):
-                guarded.close()
+        close_bots(bots)
     summary = match_summary(args.game, specs, seed, outcome, crashed)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
@@ -491,7 +489,7 @@ def _load_here(spec: str, seed: int) -> Bot:
 
 
 def run_bot(args: argparse.Namespace) -> int:
-    from cli.botguard import BotRaised, GuardedBot
+    from cli.botguard import BotRaised, GuardedBot, close_bots
     from cli.client_tls import client_credentials
     from cli.command_bots import COMMAND_BOT_TLS, note_ignored_command_flags
     from clients.bots import BotSpecError
@@ -516,20 +514,23 @@ def run_bot(args: argparse.Namespace) -> int:
         # event loop at once rather than after a decide that may think for minutes.
         with _prints_to_stderr():
             bot = GuardedBot(_load_here(args.bot, args.seed), args.seat, args.bot, threaded=True)
-            result = run_interruptible(
-                play(
-                    bot,
-                    args.server,
-                    args.match,
-                    args.token,
-                    args.seat,
-                    credentials=credentials,
-                    rejoin_seconds=(
-                        REJOIN_SECONDS if args.rejoin_seconds is None else args.rejoin_seconds
-                    ),
-                    max_message_bytes=args.max_message_bytes or DEFAULT_MAX_MESSAGE_BYTES,
+            try:
+                result = run_interruptible(
+                    play(
+                        bot,
+                        args.server,
+                        args.match,
+                        args.token,
+                        args.seat,
+                        credentials=credentials,
+                        rejoin_seconds=(
+                            REJOIN_SECONDS if args.rejoin_seconds is None else args.rejoin_seconds
+                        ),
+                        max_message_bytes=args.max_message_bytes or DEFAULT_MAX_MESSAGE_BYTES,
+                    )
                 )
-            )
+            finally:
+                close_bots([bot])
     except BotSpecError as error:
         # A bot that cannot be loaded is the user's mistake, as a tournament's is.
         usage_error(f"sheepfold bot: {error}")

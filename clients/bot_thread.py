@@ -104,40 +104,97 @@ def bot_error(error: BaseException) -> BaseException:
 
 class BotThread:
     """`run(call)` gives an asyncio future of `call()`'s value (or exception),
-    computed on this object's thread; calls run one after another."""
+    computed on this object's thread; calls run one after another.
+
+    What the thread awaits for a call (`awaited`: an `async` decide) is
+    cancelled when that call's future is cancelled (the SDK drops a decide
+    whose match ended while it thought) and at `close`: an `async` decide that
+    awaited for ever once kept its thread alive after its match had ended and
+    its command had returned. A plain call stuck for ever cannot be stopped;
+    the thread is a daemon, and never holds the process's exit."""
 
     def __init__(self, name: str) -> None:
         self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.Future[Any]] | None] = (
             queue.SimpleQueue()
         )
         self._loop: asyncio.AbstractEventLoop | None = None
-        threading.Thread(target=self._work, name=name, daemon=True).start()
+        self._lock = threading.Lock()
+        # The future of the call running now, and what it awaits on this thread's loop.
+        self._calling: asyncio.Future[Any] | None = None
+        self._awaiting: asyncio.Future[Any] | None = None
+        self._closed = False
+        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
+        self._thread.start()
 
     def awaited(self, awaitable: Any) -> Any:
         """On this thread (inside a call given to `run`): `awaitable`'s value,
         awaited on an event loop of the thread's own. An `async` decide that
         never yields (a search written in one) once ran on the loop every seat
-        shares, blocking them all: the other seats missed their deadlines."""
+        shares, blocking them all: the other seats missed their deadlines.
+        Raises CancelledError when the call is dropped (see the class)."""
         if self._loop is None:
             self._loop = asyncio.new_event_loop()
-        return self._loop.run_until_complete(asyncio.ensure_future(awaitable, loop=self._loop))
+        task = asyncio.ensure_future(awaitable, loop=self._loop)
+        with self._lock:
+            self._awaiting = task
+            calling = self._calling
+            dropped = self._closed or (calling is not None and calling.cancelled())
+        if dropped:
+            task.cancel()
+        try:
+            return self._loop.run_until_complete(task)
+        finally:
+            with self._lock:
+                self._awaiting = None
 
     def run(self, call: Callable[[], Any]) -> asyncio.Future[Any]:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(self._dropped)
         self._jobs.put((call, future))
         return future
 
     def close(self) -> None:
-        """Let the thread end once the calls already given are done."""
+        """Let the thread end once the calls already given are done, cancelling
+        what it awaits now (nobody waits for its answer any more)."""
+        with self._lock:
+            self._closed = True
+            self._cancel_awaiting()
         self._jobs.put(None)
+
+    def join(self, seconds: float) -> bool:
+        """Wait up to `seconds` for the thread to end (after `close`); whether it has."""
+        self._thread.join(max(seconds, 0.0))
+        return not self._thread.is_alive()
+
+    def _dropped(self, future: asyncio.Future[Any]) -> None:
+        """On the caller's loop: `future` is done; if it was cancelled while its
+        call awaits on this thread, that awaiting is cancelled too."""
+        if not future.cancelled():
+            return
+        with self._lock:
+            if self._calling is future:
+                self._cancel_awaiting()
+
+    def _cancel_awaiting(self) -> None:
+        """With the lock held: cancel what this thread awaits now, if anything
+        (its loop closes only under the lock, after the last call)."""
+        if self._awaiting is not None and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._awaiting.cancel)
 
     def _work(self) -> None:
         while (job := self._jobs.get()) is not None:
             call, future = job
+            if future.cancelled():  # dropped before it began: nobody waits for it
+                continue
+            with self._lock:
+                self._calling = future
             try:
                 outcome: tuple[bool, Any] = (True, call())
             except BaseException as error:  # CancelledError too: nothing cancels a thread
                 outcome = (False, bot_error(error))
+            finally:
+                with self._lock:
+                    self._calling = None
             with contextlib.suppress(RuntimeError):  # the caller's loop has closed
                 future.get_loop().call_soon_threadsafe(_settle, future, outcome)
         if self._loop is not None:
@@ -147,7 +204,8 @@ class BotThread:
                 task.cancel()
             with contextlib.suppress(BaseException):
                 self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-            self._loop.close()
+            with self._lock:
+                self._loop.close()
 
 
 def _settle(future: asyncio.Future[Any], outcome: tuple[bool, Any]) -> None:
