@@ -78,13 +78,18 @@ def start(
             return ServerProcess(process, f"127.0.0.1:{port}", port, lines, reader)
     process.kill()
     process.wait()
+    process.stderr.close()
     raise RuntimeError(f"{' '.join(command)} did not start:\n" + "".join(lines[-40:]))
 
 
 def _drain(stream: IO[str], lines: list[str], max_lines: int | None) -> None:
-    for line in stream:
-        if max_lines is None or len(lines) < max_lines:
-            lines.append(line)
+    """Read the log to its end, and close the pipe then: left open, it was
+    closed by the garbage collector, with a ResourceWarning, in whatever ran
+    at that moment (another test)."""
+    with stream:
+        for line in stream:
+            if max_lines is None or len(lines) < max_lines:
+                lines.append(line)
 
 
 # How long `stop` waits, after the exit, for the log's last lines to be read.
