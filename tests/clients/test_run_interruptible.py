@@ -107,3 +107,8 @@ def test_a_command_whose_cleanup_hangs_still_ends_after_ctrl_c(how: str, name: s
     finally:
         process.kill()
         process.wait()
+        # Its text pipes too: left to the collector, they once warned
+        # "ResourceWarning: unclosed file" in whichever later test collected them.
+        for pipe in (process.stdout, process.stderr):
+            if pipe is not None:
+                pipe.close()
