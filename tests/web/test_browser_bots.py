@@ -30,6 +30,25 @@ def first_game(database: Path, name: str) -> GameRecord:
         return store.games(store.tournament(name).id)[0]
 
 
+def renamed_copy(
+    tournament: OwnServerTournament, database: Path, names: dict[int | None, str]
+) -> GameRecord:
+    """Copy `tournament`'s database to `database` with the bots of its first
+    game renamed (a database edited by hand): seat -> name, None for every
+    seat; that game."""
+    shutil.copyfile(tournament.database, database)
+    game = first_game(database, tournament.name)
+    with sqlite3.connect(database) as connection:
+        for seat, bot in names.items():
+            connection.execute(
+                "UPDATE game_seats SET bot = ? WHERE (? IS NULL OR seat = ?) AND game_id ="
+                " (SELECT id FROM games WHERE match_id = ?)",
+                (bot, seat, seat, game.match_id),
+            )
+    connection.close()
+    return game
+
+
 def seat_names(page: Any) -> list[str]:
     return page.eval_on_selector_all(
         "#scores tbody tr", "rows => rows.map(r => r.querySelector('.bot')?.textContent ?? null)"
@@ -89,21 +108,8 @@ def test_a_bot_name_is_text_whatever_it_holds(
     so it neither runs nor turns the page's words round. A long name leaves
     a phone's page no wider than its screen."""
     database = tmp_path / "hostile.db"
-    shutil.copyfile(own_server_tournament.database, database)
     name = own_server_tournament.name
-    game = first_game(database, name)
-    with sqlite3.connect(database) as connection:
-        connection.execute(
-            "UPDATE game_seats SET bot = ? WHERE seat = 0 AND game_id ="
-            " (SELECT id FROM games WHERE match_id = ?)",
-            (HOSTILE, game.match_id),
-        )
-        connection.execute(
-            "UPDATE game_seats SET bot = ? WHERE seat = 1 AND game_id ="
-            " (SELECT id FROM games WHERE match_id = ?)",
-            (LONG, game.match_id),
-        )
-    connection.close()
+    game = renamed_copy(own_server_tournament, database, {0: HOSTILE, 1: LONG})
     viewer = start_showcase(games=(), tournament_dbs=[database])
     try:
         page.goto(f"{viewer.url}/tournaments/0/{name}/match/{game.match_id}#move=1")
@@ -160,16 +166,8 @@ def test_a_long_unbroken_bot_name_stays_inside_the_turn_line_on_a_phone(
     past its box at 360 px and past the page's edge at 320 px: it wraps now,
     every letter of it shown."""
     database = tmp_path / "unbroken.db"
-    shutil.copyfile(own_server_tournament.database, database)
     name = own_server_tournament.name
-    game = first_game(database, name)
-    with sqlite3.connect(database) as connection:
-        connection.execute(
-            "UPDATE game_seats SET bot = ? WHERE game_id ="
-            " (SELECT id FROM games WHERE match_id = ?)",
-            (UNBROKEN, game.match_id),
-        )
-    connection.close()
+    game = renamed_copy(own_server_tournament, database, {None: UNBROKEN})
     viewer = start_showcase(games=(), tournament_dbs=[database])
     small = browser.new_context(viewport={"width": width, "height": 640}, is_mobile=True)
     try:
@@ -201,16 +199,8 @@ def test_a_name_holding_a_tab_or_a_newline_reads_alike_in_the_report_and_the_gam
     "tab\\u0009here" in the other, and a name no config allows read as two
     words. Both write them as escapes, in the report's cells and titles too."""
     database = tmp_path / "spaced.db"
-    shutil.copyfile(own_server_tournament.database, database)
     name = own_server_tournament.name
-    game = first_game(database, name)
-    with sqlite3.connect(database) as connection:
-        connection.execute(
-            "UPDATE game_seats SET bot = ? WHERE seat = 0 AND game_id ="
-            " (SELECT id FROM games WHERE match_id = ?)",
-            (SPACED, game.match_id),
-        )
-    connection.close()
+    game = renamed_copy(own_server_tournament, database, {0: SPACED})
     viewer = start_showcase(games=(), tournament_dbs=[database])
     try:
         page.goto(f"{viewer.url}/tournaments/0/{name}/match/{game.match_id}#move=1")
