@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from clients.bots import BotSpecError, load_bot
-from tournament.botcheck import _check_class
+from tournament.botcheck import _class_problem
 
 BOT = "class Bot:\n    def decide(self, decision):\n        return 0\n"
 
@@ -33,7 +33,7 @@ def test_load_bot_says_which_file_hides_the_bots(shadowed: Path) -> None:
 
 
 def test_a_tournament_config_says_which_file_hides_the_bots(shadowed: Path) -> None:
-    error = _check_class("test:Bot", "bots[0].class")
+    error = _class_problem("test:Bot")
     assert error is not None
     assert str(shadowed) in str(error), str(error)
 
