@@ -122,6 +122,10 @@ class BotThread:
         # The future of the call running now, and what it awaits on this thread's loop.
         self._calling: asyncio.Future[Any] | None = None
         self._awaiting: asyncio.Future[Any] | None = None
+        # Whether `_awaiting` was cancelled: once only, so a decide's own
+        # cleanup (an `await` in its `finally`) runs whole. The match's end
+        # and then `close` each cancelled it, and the second cut that short.
+        self._awaiting_cancelled = False
         self._closed = False
         self._thread = threading.Thread(target=self._work, name=name, daemon=True)
         self._thread.start()
@@ -139,6 +143,7 @@ class BotThread:
             self._awaiting = task
             calling = self._calling
             dropped = self._closed or (calling is not None and calling.cancelled())
+            self._awaiting_cancelled = dropped
         if dropped:
             task.cancel()
         try:
@@ -177,8 +182,9 @@ class BotThread:
 
     def _cancel_awaiting(self) -> None:
         """With the lock held: cancel what this thread awaits now, if anything
-        (its loop closes only under the lock, after the last call)."""
-        if self._awaiting is not None and self._loop is not None:
+        and not already (its loop closes only under the lock, after the last call)."""
+        if self._awaiting is not None and self._loop is not None and not self._awaiting_cancelled:
+            self._awaiting_cancelled = True
             self._loop.call_soon_threadsafe(self._awaiting.cancel)
 
     def _work(self) -> None:

@@ -114,3 +114,37 @@ def test_the_bot_thread_cancels_what_it_awaits_when_closed() -> None:
     while _bot_threads() and time.monotonic() < deadline:
         time.sleep(0.01)
     assert _bot_threads() == []
+
+
+def test_what_the_bot_thread_awaits_is_cancelled_once_its_cleanup_runs_whole() -> None:
+    """The match's end drops the decide (its future cancelled), and `match` and
+    `bot` then close the bot: the second cancellation once reached the decide
+    inside its own `finally`, cutting short an `await` there (a connection
+    to close, a file to flush)."""
+    from clients.bot_thread import BotThread
+
+    cleaned: list[str] = []
+
+    async def scenario() -> None:
+        worker = BotThread("bot-seat-9")
+        started = threading.Event()
+
+        async def decide() -> int:
+            started.set()
+            try:
+                await asyncio.Event().wait()
+            finally:
+                await asyncio.sleep(0.2)
+                cleaned.append("whole")
+            return 0
+
+        answer = worker.run(lambda: worker.awaited(decide()))
+        while not started.is_set():
+            await asyncio.sleep(0.01)
+        answer.cancel()  # the match is over: nobody waits for this answer
+        await asyncio.sleep(0.05)
+        worker.close()  # then the command closes its bots
+        assert worker.join(5.0)
+
+    asyncio.run(scenario())
+    assert cleaned == ["whole"]
