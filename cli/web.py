@@ -43,7 +43,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     add_tls_flags(parser)
     parser.add_argument(
         "--admin-token",
-        default=os.environ.get("SHEEPFOLD_ADMIN_TOKEN", ""),
+        default=None,  # then $SHEEPFOLD_ADMIN_TOKEN (`run`), named as such if refused
         help="for a server started with --private-replays: its admin token, so the viewer "
         "can list and replay its matches for everyone who opens it "
         "(default: $SHEEPFOLD_ADMIN_TOKEN); checked once at start when the server "
@@ -70,6 +70,10 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         print(f"sheepfold web: {missing}", file=sys.stderr)
         return 1
+    token_from = "the --admin-token"
+    if args.admin_token is None:
+        args.admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
+        token_from = "the admin token in $SHEEPFOLD_ADMIN_TOKEN"
     config = WebConfig(
         server=args.server,
         credentials=client_credentials(args, "web", args.server),
@@ -82,13 +86,16 @@ def run(args: argparse.Namespace) -> int:
     # the console's), written by a thread of their own, aiohttp's records too.
     log = configure_logging(args.log_format, args.log_level, queued=True)
     try:
-        return _run_logged(config, args.host, args.port)
+        return _run_logged(config, args.host, args.port, token_from)
     finally:
         if log is not None:
             log.flush(FLUSH_SECONDS)
 
 
-def _run_logged(config: WebConfig, host: str, port: int) -> int:
+def _run_logged(config: WebConfig, host: str, port: int, token_from: str) -> int:
+    """`token_from` names where the admin token came from, for the line that
+    says the server refuses it: one left in $SHEEPFOLD_ADMIN_TOKEN for another
+    server was once called the --admin-token, a flag the user had not given."""
     import asyncio
 
     from server.listening import ListenError, bind_failure, check_can_listen
@@ -106,9 +113,15 @@ def _run_logged(config: WebConfig, host: str, port: int) -> int:
         )
         return 1
     if refused:
+        remedy = (
+            "give it that server's admin token"
+            if token_from == "the --admin-token"
+            else "give it that server's admin token (--admin-token wins over the variable), "
+            "or unset the variable"
+        )
         print(
-            f"sheepfold web: the game server {config.server} refuses the --admin-token "
-            f"({refused}): give it that server's admin token",
+            f"sheepfold web: the game server {config.server} refuses {token_from} "
+            f"({refused}): {remedy}",
             file=sys.stderr,
         )
         return 1

@@ -45,11 +45,15 @@ def wait_http(url: str, timeout: float = 30.0) -> str:
             time.sleep(0.2)
 
 
-def _web_command(server: str, port: int, *flags: str) -> subprocess.Popen[str]:
-    """`sheepfold web` in front of `server`, as a user starts it."""
+def _web_command(
+    server: str, port: int, *flags: str, env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
+    """`sheepfold web` in front of `server`, as a user starts it (`env`: its
+    environment's variables besides this process's)."""
     return subprocess.Popen(
         [sys.executable, "-m", "cli", "web", "--server", server, "--port", str(port), *flags],
         cwd=ROOT,
+        env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -179,6 +183,27 @@ def test_the_web_command_refuses_to_start_with_a_wrong_admin_token() -> None:
     assert err.strip() == (
         f"sheepfold web: the game server {server.address} refuses the --admin-token "
         "(wrong admin token): give it that server's admin token"
+    )
+
+
+def test_a_wrong_token_from_the_environment_is_named_as_such() -> None:
+    """A server with an admin token refuses a wrong one on every call, its
+    replays open or not: a viewer given one in $SHEEPFOLD_ADMIN_TOKEN (left
+    there for another server) is stopped at start, and the line once named
+    --admin-token, a flag the user had not given."""
+    server = start_server_process(env={"SHEEPFOLD_ADMIN_TOKEN": "right"})
+    web = _web_command(server.address, free_port(), env={"SHEEPFOLD_ADMIN_TOKEN": "WRONG"})
+    try:
+        _, err = web.communicate(timeout=60)
+    finally:
+        if web.poll() is None:
+            web.kill()
+        assert stop_server_process(server) == 0
+    assert web.returncode == 1, err
+    assert err.strip() == (
+        f"sheepfold web: the game server {server.address} refuses the admin token in "
+        "$SHEEPFOLD_ADMIN_TOKEN (wrong admin token): give it that server's admin token "
+        "(--admin-token wins over the variable), or unset the variable"
     )
 
 
