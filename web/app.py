@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import structlog
 from aiohttp import HttpVersion10, HttpVersion11, hdrs, web
@@ -223,12 +223,23 @@ def _host_check(guard: HostGuard) -> Callable[..., Awaitable[web.StreamResponse]
     async def check(
         request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
-        refusal = guard.refusal(request.headers.get("Host"), request.remote)
+        refusal = guard.refusal(_asked_host(request), request.remote)
         if refusal is not None:
             raise web.HTTPForbidden(text=refusal)
         return await handler(request)
 
     return check
+
+
+def _asked_host(request: web.Request) -> str | None:
+    """The host a request is for: its Host header, unless its target names a
+    host (`GET http://HOST/path`, as a proxy is asked), which then wins (RFC
+    9112, 3.2.2). Judged by the header alone, such a request was answered for
+    any host, and the trailing-slash redirect sent it to that host."""
+    target = request.raw_path
+    if target.startswith("/") or "://" not in target:  # "*", CONNECT's "host:port": no URL
+        return request.headers.get("Host")
+    return urlsplit(target).netloc.rpartition("@")[2]  # no user:password@
 
 
 def _error_response(

@@ -585,3 +585,25 @@ def test_one_range_of_a_static_file_is_served_or_refused_as_before(
 ) -> None:
     got, _, body = _static_with_range(showcase, range_header)
     assert (got, len(body)) == (status, size)
+
+
+def test_a_target_naming_its_host_is_judged_by_that_host(showcase: Showcase) -> None:
+    """A request's target may name its host (`GET http://HOST/path`), which
+    then wins over the Host header (RFC 9112, 3.2.2). The viewer judged the
+    Host header alone: it answered such a request for any host, and its
+    trailing-slash redirect sent it to that host (`Location:
+    http://evil.example/tournaments`)."""
+    head, _ = _raw_answer(
+        showcase,
+        b"GET http://evil.example/tournaments/ HTTP/1.1\r\n"
+        b"Host: 127.0.0.1\r\nConnection: close\r\n\r\n",
+    )
+    assert head.startswith(b"HTTP/1.1 403 "), head
+    assert b"evil.example" not in head
+    head, _ = _raw_answer(
+        showcase,
+        b"GET http://127.0.0.1/tournaments/ HTTP/1.1\r\n"
+        b"Host: evil.example\r\nConnection: close\r\n\r\n",
+    )
+    assert head.startswith(b"HTTP/1.1 308 "), head
+    assert b"\r\nLocation: http://127.0.0.1/tournaments" in head
