@@ -168,11 +168,39 @@ def test_a_server_with_private_replays_shows_them_in_its_viewer_and_to_web_with_
         assert stop_server_process(server) == 0
 
 
-def test_the_web_command_refuses_to_start_with_a_wrong_admin_token() -> None:
-    """A viewer started with a wrong --admin-token came up and answered 403 on
-    every page; the server's refusal now stops it at start, in one line."""
-    server = start_server_process("--private-replays", env={"SHEEPFOLD_ADMIN_TOKEN": "right"})
-    web = _web_command(server.address, free_port(), "--admin-token", "WRONG")
+@pytest.mark.parametrize(
+    ("server_flags", "web_flags", "web_env", "refused"),
+    [
+        # A viewer started with a wrong --admin-token came up and answered 403
+        # on every page; the server's refusal now stops it at start, in one line.
+        (
+            ("--private-replays",),
+            ("--admin-token", "WRONG"),
+            {},
+            "the --admin-token (wrong admin token): give it that server's admin token",
+        ),
+        # A server with an admin token refuses a wrong one on every call, its
+        # replays open or not: one left in $SHEEPFOLD_ADMIN_TOKEN for another
+        # server stops the viewer, and the line once named --admin-token, a
+        # flag the user had not given.
+        (
+            (),
+            (),
+            {"SHEEPFOLD_ADMIN_TOKEN": "WRONG"},
+            "the admin token in $SHEEPFOLD_ADMIN_TOKEN (wrong admin token): give it that "
+            "server's admin token (--admin-token wins over the variable), or unset the variable",
+        ),
+    ],
+    ids=["flag", "environment"],
+)
+def test_the_web_command_refuses_to_start_with_a_wrong_admin_token(
+    server_flags: tuple[str, ...],
+    web_flags: tuple[str, ...],
+    web_env: dict[str, str],
+    refused: str,
+) -> None:
+    server = start_server_process(*server_flags, env={"SHEEPFOLD_ADMIN_TOKEN": "right"})
+    web = _web_command(server.address, free_port(), *web_flags, env=web_env)
     try:
         _, err = web.communicate(timeout=60)
     finally:
@@ -180,31 +208,7 @@ def test_the_web_command_refuses_to_start_with_a_wrong_admin_token() -> None:
             web.kill()
         assert stop_server_process(server) == 0
     assert web.returncode == 1, err
-    assert err.strip() == (
-        f"sheepfold web: the game server {server.address} refuses the --admin-token "
-        "(wrong admin token): give it that server's admin token"
-    )
-
-
-def test_a_wrong_token_from_the_environment_is_named_as_such() -> None:
-    """A server with an admin token refuses a wrong one on every call, its
-    replays open or not: a viewer given one in $SHEEPFOLD_ADMIN_TOKEN (left
-    there for another server) is stopped at start, and the line once named
-    --admin-token, a flag the user had not given."""
-    server = start_server_process(env={"SHEEPFOLD_ADMIN_TOKEN": "right"})
-    web = _web_command(server.address, free_port(), env={"SHEEPFOLD_ADMIN_TOKEN": "WRONG"})
-    try:
-        _, err = web.communicate(timeout=60)
-    finally:
-        if web.poll() is None:
-            web.kill()
-        assert stop_server_process(server) == 0
-    assert web.returncode == 1, err
-    assert err.strip() == (
-        f"sheepfold web: the game server {server.address} refuses the admin token in "
-        "$SHEEPFOLD_ADMIN_TOKEN (wrong admin token): give it that server's admin token "
-        "(--admin-token wins over the variable), or unset the variable"
-    )
+    assert err.strip() == f"sheepfold web: the game server {server.address} refuses {refused}"
 
 
 def test_the_web_command_starts_with_a_token_when_the_server_is_away() -> None:
