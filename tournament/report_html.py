@@ -47,10 +47,11 @@ STYLE = """
 /* A name with no space to break it at (80 letters, or 10,000 from a database
    edited by hand) widened the report past a phone's screen, which then
    scrolled it sideways: the title and notes break it anywhere, and in the
-   tables a bot's name is cut with "..." (the whole of it in its title). */
+   tables a bot's name is cut with "..." (the whole of it in its title), as in
+   the viewer's "Now playing" above the report (html_text.name). */
 .report h2, .report .meta, .report .note { overflow-wrap: anywhere; }
-.report .name { display: inline-block; max-width: min(20em, 45vw); overflow: hidden;
-  text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
+.report .name, .now-playing .name { display: inline-block; max-width: min(20em, 45vw);
+  overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
 .report a { color: #2d6a3e; }
 """
 
