@@ -70,10 +70,9 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         print(f"sheepfold web: {missing}", file=sys.stderr)
         return 1
-    token_from = "the --admin-token"
-    if args.admin_token is None:
+    token_from_variable = args.admin_token is None
+    if token_from_variable:
         args.admin_token = os.environ.get("SHEEPFOLD_ADMIN_TOKEN", "")
-        token_from = "the admin token in $SHEEPFOLD_ADMIN_TOKEN"
     config = WebConfig(
         server=args.server,
         credentials=client_credentials(args, "web", args.server),
@@ -86,16 +85,17 @@ def run(args: argparse.Namespace) -> int:
     # the console's), written by a thread of their own, aiohttp's records too.
     log = configure_logging(args.log_format, args.log_level, queued=True)
     try:
-        return _run_logged(config, args.host, args.port, token_from)
+        return _run_logged(config, args.host, args.port, token_from_variable)
     finally:
         if log is not None:
             log.flush(FLUSH_SECONDS)
 
 
-def _run_logged(config: WebConfig, host: str, port: int, token_from: str) -> int:
-    """`token_from` names where the admin token came from, for the line that
-    says the server refuses it: one left in $SHEEPFOLD_ADMIN_TOKEN for another
-    server was once called the --admin-token, a flag the user had not given."""
+def _run_logged(config: WebConfig, host: str, port: int, token_from_variable: bool) -> int:
+    """`token_from_variable`: the admin token came from $SHEEPFOLD_ADMIN_TOKEN,
+    not --admin-token. The line that says the server refuses it names where it
+    came from: one left in the variable for another server was once called the
+    --admin-token, a flag the user had not given."""
     import asyncio
 
     from server.listening import ListenError, bind_failure, check_can_listen
@@ -113,15 +113,17 @@ def _run_logged(config: WebConfig, host: str, port: int, token_from: str) -> int
         )
         return 1
     if refused:
-        remedy = (
-            "give it that server's admin token"
-            if token_from == "the --admin-token"
-            else "give it that server's admin token (--admin-token wins over the variable), "
-            "or unset the variable"
+        token, remedy = (
+            (
+                "the admin token in $SHEEPFOLD_ADMIN_TOKEN",
+                " (--admin-token wins over the variable), or unset the variable",
+            )
+            if token_from_variable
+            else ("the --admin-token", "")
         )
         print(
-            f"sheepfold web: the game server {config.server} refuses {token_from} "
-            f"({refused}): {remedy}",
+            f"sheepfold web: the game server {config.server} refuses {token} "
+            f"({refused}): give it that server's admin token{remedy}",
             file=sys.stderr,
         )
         return 1
