@@ -110,8 +110,10 @@ def worker_died(error: BaseException, times: int, own_instance: bool, said: str)
     which a run's own Ray instance (`own_instance`) has removed by the time
     anyone reads it, and on a cluster are on the node that played the game,
     not here: said so instead."""
+    from ray.exceptions import WorkerCrashedError  # only once Ray has run a game
+
     died = f"its Ray worker died {count(times, 'time')}"
-    if type(error).__name__ == "WorkerCrashedError":
+    if isinstance(error, WorkerCrashedError):
         why = "its process ended mid-game: killed, out of memory, or a crash in native code"
         where = (
             GONE_LOGS
