@@ -4,8 +4,10 @@ INTEGER column): the viewer shows it as text, never as markup."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
+from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
 
@@ -23,28 +25,42 @@ REDIRECT = '<meta http-equiv="refresh" content="0;url=https://example.com/">'
 MARKUP = "<b id=injected>2</b>"
 
 
+@contextlib.contextmanager
+def _edited(
+    showcase: Showcase, tmp_path: Path, *edits: str | tuple[str, tuple[str, ...]]
+) -> Iterator[str]:
+    """The address of a viewer of a copy of the showcase's tournament database
+    with `edits` made (each an SQL statement, or one and its parameters)."""
+    copy = tmp_path / "edited.db"
+    _, viewer = _viewer_of_a_copy(showcase, copy)
+    try:
+        with sqlite3.connect(copy) as connection:
+            for edit in edits:
+                sql, parameters = (edit, ()) if isinstance(edit, str) else edit
+                connection.execute(sql, parameters)
+        connection.close()
+        yield f"http://127.0.0.1:{viewer.port}"
+    finally:
+        showcase.server.run(viewer.stop())
+
+
 def test_the_tournaments_list_shows_a_hand_edited_count_as_text(
     showcase: Showcase, tmp_path: Path
 ) -> None:
     """The list page set a tournament's player and game counts into its HTML
     unescaped: a count edited into markup redirected every visitor. (The
     database's read now refuses such a count; the page escapes it as well.)"""
-    copy = tmp_path / "edited.db"
-    _, viewer = _viewer_of_a_copy(showcase, copy)
-    try:
-        with sqlite3.connect(copy) as connection:
-            connection.execute(
-                "UPDATE tournaments SET players = ?, scheduled = ?", (MARKUP, REDIRECT)
-            )
-        connection.close()
-        status, _, body = get(f"http://127.0.0.1:{viewer.port}/tournaments")
+    with _edited(
+        showcase,
+        tmp_path,
+        ("UPDATE tournaments SET players = ?, scheduled = ?", (MARKUP, REDIRECT)),
+    ) as base:
+        status, _, body = get(f"{base}/tournaments")
         assert status == 200, body[:500]
         assert "<meta http-equiv" not in body and "<b id=injected>" not in body, body
         # Said beside the database (a count must be a whole number), as text.
         assert "its players is not a whole number" in body, body
         assert "&lt;b id=injected&gt;2&lt;/b&gt;" in body, body
-    finally:
-        showcase.server.run(viewer.stop())
 
 
 def test_the_tournaments_list_names_a_game_edited_into_a_blob(
@@ -52,33 +68,19 @@ def test_the_tournaments_list_names_a_game_edited_into_a_blob(
 ) -> None:
     """The game was read as it was stored: a blob (a TEXT column keeps one as
     it is) made the list page a 500, its HTML escape given bytes."""
-    copy = tmp_path / "edited.db"
-    _, viewer = _viewer_of_a_copy(showcase, copy)
-    base = f"http://127.0.0.1:{viewer.port}"
-    try:
-        with sqlite3.connect(copy) as connection:
-            connection.execute("UPDATE tournaments SET game = x'00ff'")
-        connection.close()
+    with _edited(showcase, tmp_path, "UPDATE tournaments SET game = x'00ff'") as base:
         wanted = "its game is not a text (edited by hand?), it holds b'\\x00\\xff'"
         status, _, body = get(f"{base}/tournaments")
         assert status == 200 and wanted in unescape(body), body[:800]
         status, _, body = get(f"{base}/tournaments/0/showcase")
         assert status == 400 and wanted in unescape(body), body[:800]
-    finally:
-        showcase.server.run(viewer.stop())
 
 
 def test_a_hand_edited_count_is_a_400_page_naming_it(showcase: Showcase, tmp_path: Path) -> None:
     """A count edited into text was a 500 ("the viewer failed on this request")
     with a ValueError traceback in the viewer's log; the list page listed the
     tournament as if nothing were wrong."""
-    copy = tmp_path / "edited.db"
-    _, viewer = _viewer_of_a_copy(showcase, copy)
-    base = f"http://127.0.0.1:{viewer.port}"
-    try:
-        with sqlite3.connect(copy) as connection:
-            connection.execute("UPDATE tournaments SET scheduled = ?", (REDIRECT,))
-        connection.close()
+    with _edited(showcase, tmp_path, ("UPDATE tournaments SET scheduled = ?", (REDIRECT,))) as base:
         wanted = "its scheduled is not a whole number (edited by hand?)"
         for path in ("/tournaments/0/showcase", "/tournaments/0/showcase/fragment"):
             status, _, body = get(f"{base}{path}")
@@ -87,25 +89,18 @@ def test_a_hand_edited_count_is_a_400_page_naming_it(showcase: Showcase, tmp_pat
             assert "<meta http-equiv" not in body and str(tmp_path) not in body, body
         status, _, body = get(f"{base}/tournaments")
         assert status == 200 and wanted in unescape(body), body
-    finally:
-        showcase.server.run(viewer.stop())
 
 
 def test_a_hand_edited_score_is_a_400_page_naming_it(showcase: Showcase, tmp_path: Path) -> None:
     """A seat's score edited into text was a 500 with a TypeError traceback in
     the viewer's log."""
-    copy = tmp_path / "edited.db"
-    _, viewer = _viewer_of_a_copy(showcase, copy)
-    try:
-        with sqlite3.connect(copy) as connection:
-            connection.execute("UPDATE game_seats SET score = ? WHERE rowid = 1", (MARKUP,))
-        connection.close()
-        status, _, body = get(f"http://127.0.0.1:{viewer.port}/tournaments/0/showcase")
+    with _edited(
+        showcase, tmp_path, ("UPDATE game_seats SET score = ? WHERE rowid = 1", (MARKUP,))
+    ) as base:
+        status, _, body = get(f"{base}/tournaments/0/showcase")
         assert status == 400, (status, body[:800])
         assert "its score is not a finite number (edited by hand?)" in unescape(body), body
         assert "<b id=injected>" not in body and str(tmp_path) not in body, body
-    finally:
-        showcase.server.run(viewer.stop())
 
 
 @pytest.mark.parametrize(
@@ -126,20 +121,12 @@ def test_a_hand_edited_time_or_schema_version_is_said_on_the_pages(
 ) -> None:
     """A schema version edited into text was a 500 with a ValueError traceback
     in the viewer's log; a time edited into text was read on as it was."""
-    copy = tmp_path / "edited.db"
-    _, viewer = _viewer_of_a_copy(showcase, copy)
-    base = f"http://127.0.0.1:{viewer.port}"
-    try:
-        with sqlite3.connect(copy) as connection:
-            connection.execute(edit)
-        connection.close()
+    with _edited(showcase, tmp_path, edit) as base:
         status, _, body = get(f"{base}/tournaments/0/showcase")
         assert status == 400, (status, body[:800])
         assert wanted in unescape(body) and str(tmp_path) not in body, body
         status, _, body = get(f"{base}/tournaments")
         assert status == 200 and wanted in unescape(body), body
-    finally:
-        showcase.server.run(viewer.stop())
 
 
 def test_a_hand_edited_name_cannot_turn_the_pages_words_round(
@@ -150,18 +137,14 @@ def test_a_hand_edited_name_cannot_turn_the_pages_words_round(
     after it on its line read backwards ("deyalp semag 01 fo 0 ,sreyalp 5").
     A control or bidi character is shown as its escape, as the match page
     shows a bot's name."""
-    copy = tmp_path / "edited.db"
-    _, viewer = _viewer_of_a_copy(showcase, copy)
-    base = f"http://127.0.0.1:{viewer.port}"
-    try:
-        with sqlite3.connect(copy) as connection:
-            connection.execute("UPDATE tournaments SET name = 'show\u202ecase\u2066'")
-            connection.execute("UPDATE game_seats SET bot = 'gr\u202eeedy' WHERE bot = 'greedy'")
-            connection.execute(
-                "UPDATE tournaments SET config_json = replace(config_json,"
-                ' \'"name": "greedy"\', \'"name": "gr\u202eeedy"\')'
-            )
-        connection.close()
+    with _edited(
+        showcase,
+        tmp_path,
+        "UPDATE tournaments SET name = 'show\u202ecase\u2066'",
+        "UPDATE game_seats SET bot = 'gr\u202eeedy' WHERE bot = 'greedy'",
+        "UPDATE tournaments SET config_json = replace(config_json,"
+        ' \'"name": "greedy"\', \'"name": "gr\u202eeedy"\')',
+    ) as base:
         for path in ("/tournaments", "/tournaments/0/show%E2%80%AEcase%E2%81%A6"):
             status, _, body = get(base + path)
             assert status == 200, body[:500]
@@ -174,8 +157,6 @@ def test_a_hand_edited_name_cannot_turn_the_pages_words_round(
         # stored, as the games' data-bots do (JSON): escaped there too, a click
         # on the bot's name listed none of its games.
         assert 'data-bot="gr\u202eeedy"' in text and 'data-row="gr\u202eeedy"' in text
-    finally:
-        showcase.server.run(viewer.stop())
 
 
 def test_a_tab_newline_or_return_is_written_as_its_escape_as_the_match_page_does() -> None:
