@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
 import pytest
 
+from games.stubborn_sheep import events
 from games.stubborn_sheep.data import N_FENCES
+from games.stubborn_sheep.observation import StubbornSheepObservation
 from games.stubborn_sheep.state import PH_COMPANION, PH_PLACE, PH_SCORE, StubbornSheepState
 from tests.conftest import ROOT
 
@@ -218,3 +221,32 @@ def test_the_guides_position_example_runs_as_it_says() -> None:
     names: dict[str, Any] = {}
     exec(compile(found.group(1), "stubborn-sheep.md", "exec"), names)
     assert names["state"].phase == PH_COMPANION
+
+
+def _python_section() -> str:
+    guide = (ROOT / "docs" / "games" / "stubborn-sheep.md").read_text(encoding="utf-8")
+    return guide.split("\n## Python: building a position\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_guide_gives_every_event_payload_with_its_fields_in_order() -> None:
+    """An outside tester checks events from the guide alone: each payload class of
+    `games.stubborn_sheep.events` is written there as `Name(field, ...)`, its fields
+    in order (the guide once gave two and ended with `WolfMoved`, …, so a wolf
+    scenario needed the source to know `WolfMoved(from_area, to_area, discarded)`)."""
+    section = _python_section()
+    missing = []
+    for name in dir(events):
+        kind = getattr(events, name)
+        if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+            fields = ", ".join(f.name for f in dataclasses.fields(kind))
+            if f"`{name}({fields}" not in section.replace("\n  ", " "):
+                missing.append(f"{name}({fields})")
+    assert missing == []
+
+
+def test_the_guide_names_every_field_of_the_python_observation() -> None:
+    """`observation(seat)` in Python is not the wire message (`wolf`, not `wolf_area`;
+    `hand_sizes` and `scored`, not `seats`): the guide names each of its fields."""
+    section = _python_section()
+    names = [f.name for f in dataclasses.fields(StubbornSheepObservation)]
+    assert [name for name in names if f"`{name}`" not in section] == []
