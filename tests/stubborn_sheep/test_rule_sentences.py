@@ -403,6 +403,23 @@ def test_the_meadows_are_restocked_before_the_pen() -> None:
     assert state.sheep_pile == [] and state.discard == []
 
 
+def test_scarce_sheep_restock_the_meadows_lowest_area_first_whoever_plays() -> None:
+    """Rulebook, restock: "if there are fewer than 4 sheep in a meadow, add sheep"; it
+    names no order among the meadows, which matters only when the sheep run out. The
+    guide's: one after another, lowest area number first, whoever's turn it is. Seat 1
+    plays (its pen is area 2, its left meadow 3) with 5 sheep left to draw and none
+    discarded: meadow 1 gets 4, meadow 3 the last one, meadow 5 none."""
+    pile = [w(0), w(1), w(2), w(3), w(4)]
+    areas = empty_areas(6)
+    areas[4] = [card for card in range(78) if card not in pile]  # seat 2 hoards the rest
+    state = StubbornSheepState.from_position(
+        3, areas=areas, sheep_pile=pile, current=1, hands=[[30], [31], [32]], start="turn"
+    )
+    assert state.areas[1] == [w(4), w(3), w(2), w(1)]
+    assert state.areas[3] == [w(0)] and state.areas[5] == []
+    assert state.sheep_pile == [] and state.discard == []
+
+
 def test_the_blue_restock_bonus_comes_after_the_normal_restock() -> None:
     """Rulebook, blue bonus: "Use this bonus action during the restock step of your
     round", and the wolf variant calls it "the additional restock granted by the bonus
