@@ -100,6 +100,23 @@ def test_two_jokers_and_two_of_the_colour_score_two() -> None:
     assert events[0] == SheepScored(0, RED, (r(1), r(0)), (w(0), w(1)))
 
 
+def test_two_of_a_colour_and_two_whites_keep_both_of_the_colour_in_the_group() -> None:
+    """The guide: with 4 or fewer of a colour the group takes all of them, so 2 blues
+    and 2 whites score both blues and a white (1 blue scored, the white and the other
+    blue discarded) or all four (both blues scored), never one blue and two whites
+    (one blue scored, both whites discarded, the other blue kept)."""
+    state = _scoring([b(0), b(1), w(0), w(1)])
+    offered = {(a.scored, a.discarded) for a in state.legal_actions() if isinstance(a, Score)}
+    assert offered == {
+        ((b(0),), (w(0), b(1))),
+        ((b(0),), (w(1), b(1))),
+        ((b(1),), (w(0), b(0))),
+        ((b(1),), (w(1), b(0))),
+        ((b(0), b(1)), (w(0), w(1))),
+        ((b(1), b(0)), (w(0), w(1))),
+    }
+
+
 def test_three_jokers_are_forbidden() -> None:
     """Notes: up to 2 whites may stand in: 1 red and 3 whites make no group of 4 red."""
     state = _scoring([r(0), w(0), w(1), w(2)])
