@@ -56,7 +56,19 @@ from games.stubborn_sheep.state import (
     StubbornSheepState,
 )
 
-from .helpers import b, empty_areas, find_fence, frame3, payloads, pick, r, until_next_turn, w, y
+from .helpers import (
+    b,
+    empty_areas,
+    find_fence,
+    frame3,
+    payloads,
+    pick,
+    r,
+    until_next_turn,
+    w,
+    where,
+    y,
+)
 
 
 def _piles(*tops: int) -> list[list[list[int]]]:
@@ -164,6 +176,19 @@ def test_rotate_one_of_your_own_fences_before_placing() -> None:
     assert events == [BonusUsed(0, ROTATE_FENCE, 0), FenceRotated(0, 1)]
     assert state.orient[0] == 1 and state.phase == PH_PLACE
     assert not any(isinstance(a, UseBonus) for a in state.legal_actions())  # once per turn
+
+
+@pytest.mark.parametrize(("top", "fences"), [(r(0), {0, 1}), (r(2), {2, 3})])
+def test_solo_red_bonus_before_placing(top: int, fences: set[int]) -> None:
+    """Solo, "All the usual rules apply": before placing, `rotate_fence` turns one of
+    the two fences beside the pen (0 and 1, activated whichever fence the player
+    places on), and `activate_extra` goes to one of the other two (2 and 3), which
+    the turn would not otherwise activate."""
+    state = StubbornSheepState.from_position(
+        1, areas=empty_areas(4), scored=[[[], [top], [], []]], bonus=True, start="place"
+    )
+    offered = {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)}
+    assert offered == fences
 
 
 def test_rotate_fence_right_before_its_activation() -> None:
@@ -324,6 +349,28 @@ def test_moved_sheep_uses_no_ability_and_the_bonus_is_once_per_turn() -> None:
     ]
     # No bump decision came, and no other move is offered for the rest of the turn.
     assert state.current == 1
+
+
+def test_a_move_counter_clockwise_over_two_fences_crosses_the_seam_and_a_middle_fence() -> None:
+    """Rulebook: "Move a sheep ... over one or two fences, in the direction of your
+    choice". Two players: counter-clockwise from seat 0's pen (area 0) the red crosses
+    seat 0's right fence (0) into the last meadow (5), then the unowned middle fence 5
+    into meadow 4; each move names the fence it crossed."""
+    areas = empty_areas(6)
+    areas[0] = [r(0)]
+    scored: list[list[list[int]]] = [[[], [], [], [w(1)]], [[], [], [], []]]
+    state = StubbornSheepState.from_position(
+        2, areas=areas, scored=scored, bonus=True, hands=[[20], [21]], start="place"
+    )
+    state.apply(pick(state, PlaceFence, fence=2, orientation=UP))
+    assert state.phase == PH_BETWEEN
+    events = until_next_turn(state.apply(MoveSheep(r(0), False, 2)))
+    assert events[:3] == [
+        BonusUsed(0, SHEEP_BONUS[w(1)]),
+        SheepMoved(BONUS_MOVE, r(0), 0, 5, 0),
+        SheepMoved(BONUS_MOVE, r(0), 5, 4, 5),
+    ]
+    assert where(state, r(0)) == 4
 
 
 def test_no_move_bonus_before_placing_without_an_activation_next_to_it() -> None:
