@@ -139,6 +139,25 @@ def test_wolf_moves_at_the_end_of_the_final_turn_too() -> None:
     assert not [p for p in events if isinstance(p, FenceDrawn)]
 
 
+def test_wolf_moves_after_the_last_fence_is_drawn_and_the_next_restock_skips_it() -> None:
+    """Rulebook: "4. Draw a new Fence card" ends the round, and "At the end of each
+    round, move the wolf"; "add no sheep to the meadow where the wolf is located".
+    Seat 0 draws the last fence (the final round begins), then the wolf leaves meadow
+    5 for meadow 1 (5 sheep, the most) and eats 2 whites; seat 1's first turn of the
+    final round restocks meadow 5, the one the wolf left, but not meadow 1."""
+    areas = empty_areas(6)
+    areas[1] = [b(0), w(0), b(1), w(1), w(2)]
+    areas[3] = [b(2)]
+    state, events = _wolf_end_turn(3, areas, wolf=5, fence_pile=[N_FENCES - 4])
+    kinds = [type(p) for p in events]
+    assert kinds.index(FenceDrawn) < kinds.index(FinalRound) < kinds.index(WolfMoved)
+    assert kinds.index(WolfMoved) < kinds.index(TurnStarted)
+    assert WolfMoved(5, 1, (w(0), w(1))) in events
+    assert TurnStarted(1, 1, True) in events
+    assert state.areas[1] == [b(0), b(1), w(2)]
+    assert len(state.areas[3]) == 4 and len(state.areas[5]) == 4
+
+
 # ------------------------------------------------------------------ blue runs
 
 
