@@ -23,7 +23,9 @@ class SheepShowdownGame(Game):
     #    last moves.
     # 5: a dog may step diagonally onto a sliding sheep and slide on diagonally.
     # 6: a wolf may push a dog along that diagonal step too.
-    rules_version = 6
+    # 7: a lone player whose own move left nobody able to move is out in that
+    #    turn, like the others, not at the start of a turn of their own.
+    rules_version = 7
     option_specs = (
         OptionSpec(
             "rounds",

@@ -33,7 +33,10 @@ class Rounds(SheepShowdownFields):
         steal). Left to the start of their own turns, the last player would
         first play a turn of their own, and make three moves."""
         players_in = [seat for seat in range(self.players) if self.out_at[seat] is None]
-        if self.bonus_player is None and len(players_in) > 1:
+        if self.bonus_player is None:
+            # A lone player with no step left (their own move blocked the others
+            # and left them stuck) is out in this turn too, like players who are
+            # stuck beside them: nobody can move freely, the round is over.
             free = [seat for seat in players_in if self._movable_dogs(seat)]
             if len(free) <= 1:
                 for seat in players_in:
@@ -46,13 +49,10 @@ class Rounds(SheepShowdownFields):
         if len(players_in) == 1:
             seat = players_in[0]
             if self.bonus_player is None:
-                # The last player is the one who "can still move freely": a
-                # lone player with no step left (the others went out on their
-                # own move) is no last player and goes out at their turn's start.
-                if self._movable_dogs(seat):
-                    self.bonus_player = seat
-                    self.bonus_left = LAST_STEPS
-                    self._emit(LastPlayer(seat, LAST_STEPS))
+                # The last player is the one who "can still move freely".
+                self.bonus_player = seat
+                self.bonus_left = LAST_STEPS
+                self._emit(LastPlayer(seat, LAST_STEPS))
             elif self.bonus_left <= 0:
                 self._end_round("last_steps")
                 return

@@ -7,6 +7,8 @@ W wolf, . empty. Dog n belongs to seat n (one dog each).
 
 from __future__ import annotations
 
+import pytest
+
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.actions import Steal, UseCard
 from games.sheep_showdown.events import (
@@ -105,6 +107,28 @@ def test_when_nobody_can_move_freely_every_player_left_is_out_at_once() -> None:
     result = state.result()
     assert [p["final_round_out_at_turn"] for p in result.details["players"]] == [1, 1, 1]
     assert result.scores == (1.0, 0.0, 0.0) and result.ranks == (1, 2, 2)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_move_that_leaves_nobody_free_ends_the_round_in_that_turn_for_everyone(
+    players: int,
+) -> None:
+    """ "The round is played until only one player can still move freely": seat 0
+    takes the 1 that was seat 1's only way out (blocked) and is left stuck itself,
+    so nobody can move freely. Seat 0 is out in that same turn, whether it is
+    alone in the round (2 players) or still there with seat 2, stuck from the
+    start: a third player who cannot move changes nothing between seats 0 and 1.
+    Level on points, they lasted equally long and share first place."""
+    rows = [".....", "..1..", ".....", ".....", "....."]
+    dogs = {0: (2, 2), 1: (0, 2), 2: (4, 4)}
+    state = position(rows, dict(list(dogs.items())[:players]), flocks={1: [C.SHEEP1]})
+    step(state, UP)
+    events = steal(state, take=False)
+    assert [e.reason for e in payloads(events, RoundEnded)] == ["nobody_left"]
+    result = state.result()
+    assert [p["final_round_out_at_turn"] for p in result.details["players"]] == [1] * players
+    assert result.scores[:2] == (1.0, 1.0)
+    assert result.ranks[:2] == (1, 1)
 
 
 def test_a_dog_already_out_is_not_free_at_the_start_of_a_turn() -> None:

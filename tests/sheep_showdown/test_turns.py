@@ -69,8 +69,8 @@ def test_a_lone_player_with_no_step_left_is_not_announced_as_the_last_player() -
     player must make two more moves": seat 0 takes the sheep between the dogs,
     blocking seat 1, and is left on an empty cell with nothing around it. Nobody
     can move freely, so nobody is told of two more steps (`LastPlayer` once
-    announced them just before seat 0 went out): seat 0 is out at the start of
-    its turn, after seat 1, and the round ends with nobody left."""
+    announced them just before seat 0 went out): seat 0 is out in the same turn
+    as seat 1 (no turn of its own first), and the round ends with nobody left."""
     state = position([".1S", "...", "..."], {0: (0, 0), 1: (0, 2)})
     events = step(state, RIGHT)
     assert payloads(events, LastPlayer) == []
@@ -78,7 +78,7 @@ def test_a_lone_player_with_no_step_left_is_not_announced_as_the_last_player() -
         (1, "blocked"),
         (0, "no_step"),
     ]
-    assert payloads(events, PlayerOut) == [PlayerOut(1, 1), PlayerOut(0, 2)]
+    assert payloads(events, PlayerOut) == [PlayerOut(1, 1), PlayerOut(0, 1)]
     assert payloads(events, RoundEnded)[0].reason == "nobody_left"
     assert state.terminal and state.result().ranks == (1, 2)
     assert state.observation(0).last_player is None and state.bonus_player is None
