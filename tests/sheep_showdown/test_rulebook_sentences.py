@@ -19,7 +19,10 @@ picked up; a rocket's landing on a blocking sheep places it; a dog stays on
 the shepherd card it jumped to until its next turn, and steps on from there;
 every dog gets a shepherd card of its own at every table (5 shepherd cards on
 7x7, 6 on 9x9); a slide cannot lead a rocket chain back onto a rocket it used,
-while a pushed dog's chain may land on a rocket the mover's chain used.
+while a pushed dog's chain may land on a rocket the mover's chain used; out
+dogs stay on their cells with one dog each too; a slide onto a shepherd card
+sends the dog on; a pushed dog's slide onto a rocket is steered by the wolf's
+player; a round in which no dog can step ends at once.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
@@ -679,3 +682,76 @@ def test_a_pushed_dogs_chain_may_land_on_a_rocket_the_movers_chain_used() -> Non
     rocket(state, DOWN)
     assert where(state, 1) == (2, 3) and state.flocks[1] == [C.SHEEP3]
     assert state.pending == STEP and state.turn_player == 1
+
+
+def test_out_dogs_stay_on_their_cells_in_a_game_of_one_dog_each_too() -> None:
+    """Engine rule: "Out dogs stay on their cell in every mode". With three
+    players and one dog each, dog 1 is out on a shepherd card: a shepherd jump
+    may not end there, and a rocket may not jump over it (only over "a
+    (unoccupied) card or empty space"), so a rocket whose only jump crosses it
+    cannot be stepped on. With the dog out elsewhere, it can."""
+    rows = ["S.S..", ".....", "..S..", "1...1", "....S"]
+    state = position(rows, {0: (1, 0), 1: (0, 2), 2: (4, 4)}, out_dogs=(1,))
+    step(state, UP)
+    assert state.decision_name() == "shepherd"
+    assert [(a.row, a.col) for a in state.legal_actions()] == [(2, 2)]
+
+    rows = ["S....", ".....", ".RS3.", "1...1", "....S"]
+    flat = position(rows, {0: (2, 0), 1: (2, 2), 2: (4, 4)}, out_dogs=(1,))
+    assert directions(flat) == {DOWN}
+    elsewhere = position(rows, {0: (2, 0), 1: (0, 4), 2: (4, 4)}, out_dogs=(1,))
+    assert directions(elsewhere) == {RIGHT, DOWN}
+
+
+def test_a_slide_onto_a_shepherd_card_sends_the_dog_on_to_another() -> None:
+    """Moose: the card slid onto must be one "that you can use", and is used:
+    a shepherd card it slides onto moves the dog on to another free shepherd
+    card of its player's choice ("Combining action cards offers many
+    possibilities"). Both cards stay in the meadow."""
+    rows = [".LS..", ".....", "....S", ".....", ".1..."]
+    state = position(rows, {0: (0, 0), 1: (4, 0)})
+    events = step(state, RIGHT)
+    assert [m.how for m in payloads(events, DogMoved)] == ["step", "slide"]
+    assert state.pending == SHEPHERD and state.to_move == 0
+    assert [(a.row, a.col) for a in state.legal_actions()] == [(2, 4)]
+    events = shepherd(state, 2, 4)
+    assert [m.how for m in payloads(events, DogMoved)] == ["shepherd"]
+    assert where(state, 0) == (2, 4)
+    assert state.card_at(0, 1) == C.SLIDING and state.card_at(0, 2) == C.SHEPHERD
+    assert state.pending == STEP and state.turn_player == 1
+
+
+def test_a_pushed_dogs_slide_onto_a_rocket_is_steered_by_the_wolfs_player() -> None:
+    """Scar: "If you place the dog on an action card, you may execute the action
+    of that card with that same dog", and the chain it starts follows: seat 0's
+    wolf pushes dog 1 up onto a sliding sheep; carried out, it slides up onto a
+    rocket, whose jump seat 0 chooses (up onto the 3, or back down over the
+    sliding sheep onto the shepherd card dog 1 left). The 3 goes to seat 1, and
+    dog 1, stuck up there, was blocked by seat 0, who may steal."""
+    rows = ["SW3..", ".....", "..R..", "..L..", "..S.."]
+    state = position(rows, {0: (0, 0), 1: (4, 2)}, flocks={1: [C.SHEEP1]})
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    assert directions(state) == {UP}
+    step(state, UP)
+    assert state.pending == USE_CARD and state.to_move == 0
+    assert state.observation(0).entered_direction == UP
+    use_card(state, use=True)
+    assert state.pending == ROCKET and state.to_move == 0 and state.moving == 1
+    assert directions(state) == {UP, DOWN}
+    events = rocket(state, UP)
+    assert where(state, 1) == (0, 2) and sorted(state.flocks[1]) == [C.SHEEP1, C.SHEEP3]
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(1, "blocked", 0)]
+    assert state.pending == STEAL and state.to_move == 0 and state.steal_queue == [1]
+
+
+def test_a_round_in_which_no_dog_can_step_ends_at_once_and_the_next_is_dealt() -> None:
+    """ "The round is played until only one player can still move freely": when
+    no dog can step at the start, nobody plays a turn. The round ends at once,
+    its flocks score, and the next round is dealt; the player with the fewest
+    points places first and the other moves first."""
+    rows = ["S" + "." * 6, *["." * 7] * 6]
+    state = position(rows, {0: (0, 0), 1: (6, 6)}, rounds=2, flocks={0: [C.SHEEP5], 1: [C.SHEEP1]})
+    seen = state.observation(0)
+    assert seen.round == 2 and seen.round_scores == ((5, 1),) and seen.totals == (5, 1)
+    assert seen.first_player == 1 and seen.decision == "place_dog" and seen.to_move == 1
