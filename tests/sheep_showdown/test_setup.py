@@ -8,10 +8,10 @@ from games.errors import InvalidOptions
 from games.sheep_showdown import GAME
 from games.sheep_showdown import cards as C
 from games.sheep_showdown.actions import PlaceDog
-from games.sheep_showdown.events import DogPlaced
+from games.sheep_showdown.events import DogPlaced, RoundStarted
 from games.sheep_showdown.state import PLACE
 
-from .helpers import place
+from .helpers import place, random_game
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 7), (3, 7), (4, 7), (5, 9), (6, 9)])
@@ -137,3 +137,34 @@ def test_result_before_the_end_raises_and_views_describe_the_decision() -> None:
     assert "round 1/3" in picture and picture.count("\n") >= 8
     assert state.observation(0).decision == "place_dog"
     assert state.observation(None).decision_dog == 0
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_every_rounds_meadow_is_the_whole_composition_laid_by_the_layout_rules(
+    players: int,
+) -> None:
+    """Next Round: "gather all the cards, shuffle them thoroughly, and then
+    randomly distribute them again. Set up the meadow for the next round
+    according to the same rules": rounds 2 and 3 too hold every card of the
+    composition, no two shepherd cards side by side and no sliding sheep on the
+    outer edge (checked here from the round_started events, as a bot sees them)."""
+    size = 7 if players <= 4 else 9
+    for seed in range(4):
+        _, _, history = random_game(players, seed)
+        grids = [
+            e.payload.grid
+            for events in history
+            for e in events
+            if isinstance(e.payload, RoundStarted)
+        ]
+        assert len(grids) == 2, seed  # round 1's comes with the new state
+        for grid in grids:
+            assert sorted(grid) == sorted(C.deck(size))
+            for cell, card in enumerate(grid):
+                row, col = divmod(cell, size)
+                if card == C.SLIDING:
+                    assert 0 < row < size - 1 and 0 < col < size - 1, (seed, cell)
+                if card == C.SHEPHERD:
+                    right = grid[cell + 1] if col < size - 1 else None
+                    below = grid[cell + size] if row < size - 1 else None
+                    assert C.SHEPHERD not in (right, below), (seed, cell)
