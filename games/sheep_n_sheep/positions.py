@@ -157,7 +157,8 @@ def check_placement(
     hand can go on (a discard needs 2 cards, every other step 1), and a same-number
     or run placement either has no start and an empty pasture (its first card goes
     to (0, 0)) or starts from a card of the pasture, with tips on the pasture and
-    the numbers those cards have, and a card of the hand `cards` to place first
+    the numbers those cards have (a run begun on an empty pasture has no down
+    tip), and a card of the hand `cards` to place first
     next to it if none is placed yet (it cannot stop before one). Anything else
     laid a card on top of another (the one at (0, 0)), offered numbers the tip
     does not lead to, or left the seat with no legal action."""
@@ -224,6 +225,12 @@ def check_placement(
                 " start before its first descending card)"
             )
         return
+    if placement.placed == len(pasture):
+        raise ValueError(
+            "a run that placed every card of the pasture began on an empty pasture, so it"
+            " has no descending branch (its start is the smallest card of the run): give"
+            " it no down tip"
+        )
     down = 1 if placement.down_next is None else placement.down_next + 1
     if NUMBER[pasture[down_tip]] != down:
         raise ValueError(

@@ -199,6 +199,16 @@ _THREES = {(0, 0): 8, (1, 0): 6, (5, 5): 7}  # white 3s; card 9 is a 4
             {(1, 0): 8, (2, 0): 9},
             r"at \(0, 0\)",
         ),
+        (
+            Placement("run", (0, 0), 1, up_tip=(0, 0), up_next=4, down_tip=(0, 0), down_next=2),
+            {(0, 0): 8},
+            "no descending branch",
+        ),
+        (
+            Placement("run", (0, 0), 2, up_tip=(1, 0), up_next=5, down_tip=(0, 0), down_next=2),
+            {(0, 0): 8, (1, 0): 9},
+            "no descending branch",
+        ),
     ],
 )
 def test_a_placement_whose_cards_placed_do_not_fit_its_tips_is_refused(
@@ -209,7 +219,9 @@ def test_a_placement_whose_cards_placed_do_not_fit_its_tips_is_refused(
     are its start (else the next card went next to a card this placement never
     laid), after one they are not (each card placed moves a tip), it has placed
     no more cards than the pasture holds, and one that placed all of them began
-    on an empty pasture, whose first card (its start) is at (0, 0)."""
+    on an empty pasture, whose first card (its start) is at (0, 0), and has no
+    descending branch: 'the starting card will be the smallest card in the
+    sequence' (built with one, it offered a 2 below the 3 it began with)."""
     kw: dict = {"market": [(20, 21)], "deck": [30], "last_turn": 1}
     with pytest.raises(ValueError, match=message):
         SheepNSheepState.from_position(
