@@ -6,6 +6,7 @@ another, sets formed after the end, a seat left with no legal action)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 
 from games.sheep_n_sheep.actions import Cell
 from games.sheep_n_sheep.cards import DECK_SIZE, NUMBER
@@ -20,6 +21,7 @@ __all__ = [
     "check_market_end",
     "check_market_short",
     "check_placement",
+    "check_placement_shown",
     "check_seen_in_hands",
     "check_shape",
     "check_stock",
@@ -238,6 +240,22 @@ def check_placement(
             f" {placement.down_next!r} does not follow it"
         )
     _check_first_card(placement, pasture, cards, [placement.up_next, placement.down_next])
+
+
+def check_placement_shown(placement: Placement, shown: Placement) -> None:
+    """A built placement is one 'as an observation shows it': `shown` is how the
+    position's observation shows it once resumed (a discard or free step as a
+    game shows one: no start, no card placed). A field a game never shows so
+    (a same-number placement's `up_next`, a run's `number`, a discard's start)
+    was otherwise dropped without a word, the position showing another placement
+    than the one given."""
+    for field in fields(Placement):
+        given, kept = getattr(placement, field.name), getattr(shown, field.name)
+        if given != kept:
+            raise ValueError(
+                f"the {placement.kind} placement's {field.name} {given!r} is one no game"
+                f" shows: an observation of this placement shows {kept!r} there"
+            )
 
 
 def _check_placed(placement: Placement, cards: int, tips: list[Cell | None], at_start: str) -> None:

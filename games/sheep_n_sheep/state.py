@@ -57,6 +57,7 @@ from games.sheep_n_sheep.positions import (
     check_market_end,
     check_market_short,
     check_placement,
+    check_placement_shown,
     check_seen_in_hands,
     check_shape,
     check_stock,
@@ -222,6 +223,9 @@ class SheepNSheepState(LegalActions, Views, State):
         state._phase = PHASES.index(phase)
         if placement is not None:
             state._restore_placement(placement)
+            shown = state._placement() if phase in ("same", "run") else Placement(phase, None, 0)
+            assert shown is not None
+            check_placement_shown(placement, shown)
         return state
 
     def _restore_placement(self, placement: Placement) -> None:

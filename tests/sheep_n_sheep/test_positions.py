@@ -299,6 +299,48 @@ def test_the_placements_a_game_shows_are_accepted() -> None:
         assert again.legal_actions() == state.legal_actions()
 
 
+@pytest.mark.parametrize(
+    ("phase", "placement", "pasture", "field"),
+    [
+        ("same", Placement("same", (0, 0), 0, number=3, tip=(0, 0), up_next=4), _AT_3, "up_next"),
+        ("same", Placement("same", None, 0, number=3), {}, "number"),
+        (
+            "run",
+            Placement("run", (0, 0), 0, 3, up_tip=(0, 0), up_next=4, down_tip=(0, 0), down_next=2),
+            _AT_3,
+            "number",
+        ),
+        (
+            "run",
+            Placement("run", (0, 0), 1, up_tip=(0, 0), up_next=4, down_next=2),
+            _AT_3,
+            "down_next",
+        ),
+        ("run", Placement("run", None, 0, up_next=3), {}, "up_next"),
+        ("discard", Placement("discard", (0, 0), 0), _AT_3, "start"),
+        ("free", Placement("free", None, 2), _AT_3, "placed"),
+    ],
+)
+def test_a_placement_with_a_field_no_game_shows_is_refused(
+    phase: str, placement: Placement, pasture: dict, field: str
+) -> None:
+    """A placement 'as an observation shows it': a field that a game never shows for
+    its kind (a same-number placement's `up_next`, a run's `number`, a discard's
+    start, a free step after cards placed) is refused by name, where it was
+    accepted and dropped, the observation of the position showing another
+    placement than the one given."""
+    kw: dict = {"market": [(20, 21)], "deck": [30], "last_turn": 1}
+    with pytest.raises(ValueError, match=f"{field}.*no game shows"):
+        SheepNSheepState.from_position(
+            2,
+            hands=[[37, 9], [5]],
+            pastures=[pasture, {}],
+            phase=phase,
+            placement=placement,
+            **kw,
+        )
+
+
 def test_a_four_player_position_with_a_stock_is_refused() -> None:
     """'4 players: The whole deck is the deck': only 2 and 3 players set a stock
     aside. A 4-player position given one is refused, where its cards sat in a
