@@ -122,7 +122,7 @@ def check_market_short(players: int, sets: int, deck: int, stock: int) -> None:
 def check_turns(players: int, seat: int, turn: int, last_turn: int | None, phase: str) -> None:
     """Turn t is seat t mod N's (seat 0 starts, turns go round), the game's last
     turn is the last of a round, not already past and no later than the end of
-    the round after this one, the phase is one of PHASES,
+    the round after the previous turn's, the phase is one of PHASES,
     and a game is over only once its last turn is played: anything else is a
     position no game reaches."""
     if phase not in PHASES:
@@ -137,13 +137,15 @@ def check_turns(players: int, seat: int, turn: int, last_turn: int | None, phase
             f" {players - 1}, the last of a round"
         )
     # The trigger at turn t sets the last turn to the end of the round after
-    # t's, and t is this turn or earlier: no last turn lies further ahead.
-    limit = (turn // players + 2) * players - 1
+    # t's, and t is an earlier turn than this one (taking the set that triggers
+    # it ends the turn): no last turn lies further ahead. With seat 0 to move
+    # that is the end of this round.
+    limit = ((turn - 1) // players + 2) * players - 1
     if last_turn is not None and last_turn > limit:
         raise ValueError(
             f"last turn {last_turn!r} is past turn {limit}: the end comes at the end of"
-            " the round after the one that triggered it, so at turn"
-            f" {turn} the last turn is {limit} at most"
+            " the round after the one that triggered it, in a turn before this one, so"
+            f" at turn {turn} the last turn is {limit} at most"
         )
     if phase == "over" and last_turn != turn:
         raise ValueError(

@@ -212,8 +212,9 @@ def test_hopes_fade_on_the_last_turn() -> None:
     pastures = [{(0, 0): greys[0], (1, 0): greys[1]}, {}]
     state = _position([hand, []], pastures, deck=0, turn=2, last_turn=3)
     assert evaluate(state)[0] == pytest.approx(-3)
-    # One turn earlier seat 0 still has turn 2 to come: hope 1 / HORIZON.
-    earlier = _position([hand, []], pastures, deck=0, turn=0, last_turn=3)
+    # One turn earlier (seat 1's) seat 0 still has turn 2 to come: hope 1 / HORIZON.
+    # (Seat 0 to move after the trigger is always on its last turn.)
+    earlier = _position([hand, []], pastures, deck=0, seat=1, last_turn=3)
     assert evaluate(earlier)[0] == pytest.approx((2 * HAND + PARTIAL * 4) / HORIZON - 3)
 
 

@@ -48,7 +48,14 @@ def test_a_position_naming_a_card_twice_or_no_card_is_refused(
         (3, {"hands": [[3], [5], [7]], "turn": -3}, "turn -3 is not seat 0's"),
         (3, {"hands": [[3], [5], [7]], "seat": 1, "turn": 4, "last_turn": 4}, "last turn 4"),
         (2, {"seat": 1, "turn": 5, "last_turn": 3}, "last turn 3 must be turn 5 or later"),
-        (2, {"deck": [], "last_turn": 5}, "last turn 5 is past turn 3"),
+        (2, {"deck": [], "last_turn": 5}, "last turn 5 is past turn 1"),
+        # seat 0 to move: the trigger was in an earlier turn, of the round before
+        (2, {"deck": [], "turn": 2, "last_turn": 5}, "last turn 5 is past turn 3"),
+        (
+            3,
+            {"hands": [[3], [5], [7]], "deck": [], "turn": 3, "last_turn": 8},
+            "last turn 8 is past turn 5",
+        ),
         (2.0, {}, "2.0 players"),
         (2, {"seat": True}, "seat True is not one of 0 to 1"),
         (2, {"seat": 0.0}, "seat 0.0 is not one of 0 to 1"),
@@ -76,8 +83,10 @@ def test_a_position_of_the_wrong_shape_is_refused(
     number of turns, all players now take one last action'): an 'over' position
     before the end is triggered, or before its last turn, is refused, where it
     ended a game that had not ended. The trigger puts the last turn at the end
-    of the round after its own, so a last turn further ahead than that from the
-    current turn is no game's either: it played rounds the rules do not have."""
+    of the round after its own, and it came in a turn before the current one (a
+    set taken ends the turn), so a last turn further ahead than that is no
+    game's either: it played rounds the rules do not have (seat 0 to move with
+    the end of the next round as its last turn played two more turns each)."""
     kw: dict = {"hands": [[3], [5]], "market": [(20, 21)], "deck": [30, 31], **zones}
     with pytest.raises(ValueError, match=message):
         SheepNSheepState.from_position(players, **kw)

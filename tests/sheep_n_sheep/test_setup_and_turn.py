@@ -197,7 +197,7 @@ def test_pass_only_when_no_set_and_no_placement() -> None:
     the only legal action is PASS.' Rulebook: 'there are no sets left to carry
     out action A, do not draw any cards and do nothing instead.'"""
     pick = Picker()
-    state = two_player_position([], pick, market=[], deck=[], last_turn=3)
+    state = two_player_position([], pick, market=[], deck=[], last_turn=1)
     assert state.legal_actions() == (Pass(),)
     events = [e.payload for e in state.apply(Pass())]
     assert events[0] == Passed(0) and state.to_move == 1 and state.hand(0) == ()
