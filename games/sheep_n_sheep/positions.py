@@ -19,6 +19,7 @@ __all__ = [
     "check_deck_end",
     "check_each_card_once",
     "check_market_end",
+    "check_market_full",
     "check_market_short",
     "check_placement",
     "check_placement_shown",
@@ -102,6 +103,19 @@ def check_market_end(sets: int, last_turn: int | None) -> None:
             f"{sets} market sets without a last turn: the market holds fewer than"
             f" {MARKET_SETS} sets only after the end is triggered, so give the position"
             " a last_turn"
+        )
+
+
+def check_market_full(players: int, sets: int, last_turn: int | None) -> None:
+    """With 4 players the refill that triggers the end forms no set (there is no
+    stock) and none is formed after it: once there is a last turn, the market
+    holds MARKET_SETS - 1 sets at most. A full market with a last turn is a
+    position no game reaches, whose final round offered a set never replaced."""
+    if players == 4 and sets == MARKET_SETS and last_turn is not None:
+        raise ValueError(
+            f"{sets} market sets with 4 players and a last turn: with 4 players the"
+            " refill that triggers the end forms no set, so after it the market holds"
+            f" {MARKET_SETS - 1} sets at most"
         )
 
 

@@ -55,6 +55,7 @@ from games.sheep_n_sheep.positions import (
     check_deck_end,
     check_each_card_once,
     check_market_end,
+    check_market_full,
     check_market_short,
     check_placement,
     check_placement_shown,
@@ -207,6 +208,7 @@ class SheepNSheepState(LegalActions, Views, State):
             shown.extend(pasture.values())
         check_each_card_once([*hidden, *shown])
         check_market_end(len(market), last_turn)
+        check_market_full(players, len(market), last_turn)
         check_stock(players, state._stock)
         check_deck_end(deck, last_turn)
         check_market_short(players, len(market), len(state._deck), len(state._stock))

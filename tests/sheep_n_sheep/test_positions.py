@@ -424,3 +424,21 @@ def test_a_short_market_with_cards_left_to_form_a_set_is_refused(players: int) -
     assert state.market == ((20, 21),)
     state = SheepNSheepState.from_position(players, deck=[], stock=[40], **kw)
     assert state.stock == (40,)
+
+
+def test_four_players_with_the_end_triggered_and_four_sets_is_refused() -> None:
+    """'In a 4 player game, carry on the game without replenishing the sets': the
+    refill that triggers the end forms no set, so with 4 players a position with
+    a last turn has 3 sets at most. One with all 4 is refused, where its final
+    round had a set the rules never replaced; with 3 it is accepted."""
+    market = [(20 + 2 * i, 21 + 2 * i) for i in range(4)]
+    kw: dict = {"hands": [[3], [5], [6], [7]], "deck": [], "turn": 4, "last_turn": 7}
+    with pytest.raises(ValueError, match="4 market sets with 4 players and a last turn"):
+        SheepNSheepState.from_position(4, market=market, **kw)
+    state = SheepNSheepState.from_position(4, market=market[:3], **kw)
+    assert len(state.market) == 3
+    # 2 or 3 players replenish from the stock: 4 sets after the trigger are theirs
+    three = SheepNSheepState.from_position(
+        3, hands=[[3], [5], [6]], market=market, deck=[], turn=3, last_turn=5
+    )
+    assert len(three.market) == 4
