@@ -16,6 +16,7 @@ from games.sheep_n_sheep.observation import Placement
 
 __all__ = [
     "check_cells",
+    "check_deck_beside_stock",
     "check_deck_end",
     "check_each_card_once",
     "check_market_end",
@@ -82,6 +83,19 @@ def check_deck_end(deck: Sequence[int], last_turn: int | None) -> None:
         raise ValueError(
             f"a deck of {len(deck)} with a last turn: the end is triggered when a refill"
             " finds fewer than 2 cards in the deck, so after it the deck holds 1 at most"
+        )
+
+
+def check_deck_beside_stock(deck: int, stock: int, last_turn: int | None) -> None:
+    """With 2-3 players the refill that triggers the end, finding 1 card in the
+    deck, makes a set of it and a stock card; the deck keeps it only when the
+    stock is empty, and neither grows. A card in the deck beside a stock after
+    the trigger is a position no game reaches."""
+    if last_turn is not None and deck and stock:
+        raise ValueError(
+            f"a deck of {deck} and a stock of {stock} with a last turn: the refill that"
+            " triggers the end makes a set of the deck's last card and a stock card, so"
+            " after it the deck holds a card only once the stock is empty"
         )
 
 

@@ -52,6 +52,7 @@ from games.sheep_n_sheep.legal import (
 from games.sheep_n_sheep.observation import Placement
 from games.sheep_n_sheep.positions import (
     check_cells,
+    check_deck_beside_stock,
     check_deck_end,
     check_each_card_once,
     check_market_end,
@@ -212,6 +213,7 @@ class SheepNSheepState(LegalActions, Views, State):
         check_stock(players, state._stock)
         check_deck_end(deck, last_turn)
         check_market_short(players, len(market), len(state._deck), len(state._stock))
+        check_deck_beside_stock(len(state._deck), len(state._stock), last_turn)
         check_placement(phase, placement, (pastures or [{}] * players)[seat], hands[seat])
         check_seen_in_hands(state._hands, seen_in_hands or [])
         # A card in no zone is out of this game, which everybody knows: like a

@@ -380,6 +380,24 @@ def test_a_deck_of_two_or_more_after_the_trigger_is_refused(players: int) -> Non
     assert state.market == () and state.deck == (30,)
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_card_left_in_the_deck_beside_a_stock_after_the_trigger_is_refused(
+    players: int,
+) -> None:
+    """'In a 2-3 player game, draw cards from the stock to replenish the sets': the
+    refill that triggers the end, finding 1 card in the deck, makes a set of it
+    and a stock card. The deck keeps its card only when the stock was empty, and
+    neither grows, so a position with a last turn, a card in the deck and cards in
+    the stock is refused; with the stock empty it is accepted."""
+    hands = [[3 + i] for i in range(players)]
+    market = [(20 + 2 * i, 21 + 2 * i) for i in range(4)]
+    kw: dict = {"hands": hands, "market": market, "deck": [30], "last_turn": players - 1}
+    with pytest.raises(ValueError, match="a deck of 1 and a stock of 1 with a last turn"):
+        SheepNSheepState.from_position(players, stock=[40], **kw)
+    state = SheepNSheepState.from_position(players, stock=[], **kw)
+    assert state.deck == (30,) and state.stock == ()
+
+
 def test_a_finished_position_at_its_last_turn_is_accepted() -> None:
     """The position a game ends in, its last turn played, is accepted and scored."""
     kw: dict = {"hands": [[3], [5]], "market": [(20, 21)], "deck": [30]}
