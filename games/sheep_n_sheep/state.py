@@ -227,9 +227,9 @@ class SheepNSheepState(LegalActions, Views, State):
         state._phase = PHASES.index(phase)
         if placement is not None:
             state._restore_placement(placement)
-            shown = state._placement() if phase in ("same", "run") else Placement(phase, None, 0)
-            assert shown is not None
-            check_placement_shown(placement, shown)
+            as_shown = state._placement() if phase in ("same", "run") else Placement(phase, None, 0)
+            assert as_shown is not None
+            check_placement_shown(placement, as_shown)
         return state
 
     def _restore_placement(self, placement: Placement) -> None:
