@@ -120,7 +120,7 @@ def _inspect(args: argparse.Namespace) -> sqlite3.Connection | int:
     """A connection that only reads, to the server's database at --db (or the
     exit code after one line saying why not). It never creates, migrates or
     otherwise changes a file, whatever the file holds."""
-    from server.sqlite_schema import check_server_tables, refuse_newer
+    from server.sqlite_schema import check_server_columns, check_server_tables, refuse_newer
     from server.sqlite_store import StoreError
     from tournament.store_read import connect_read_only
 
@@ -155,6 +155,14 @@ def _inspect(args: argparse.Namespace) -> sqlite3.Connection | int:
     except StoreError as error:
         db.close()
         return _fail(f"{args.db}: {error}")
+    except sqlite3.Error as error:
+        db.close()
+        return _fail(_explain(error, args))
+    try:
+        check_server_columns(db, args.db)
+    except StoreError as error:
+        db.close()
+        return _fail(str(error))
     except sqlite3.Error as error:
         db.close()
         return _fail(_explain(error, args))

@@ -18,7 +18,12 @@ from cli.db import database_file_problem
 from games.options import brief
 from server.files import folder_hint
 from server.records import DamagedRecord, StoredMatch, stored_result
-from server.sqlite_schema import SCHEMA_VERSION, read_schema_version
+from server.sqlite_schema import (
+    SCHEMA_VERSION,
+    MissingColumns,
+    check_server_columns,
+    read_schema_version,
+)
 from server.sqlite_store import SqliteStore, load_match
 from server.sqlite_store import StoreError as ServerStoreError
 from server.summaries import clock_settings
@@ -107,13 +112,13 @@ def _patiently(path: str, lock: LockWait, read: Callable[[sqlite3.Connection], T
 def _from_server(path: str, match_id: str, lock: LockWait) -> MatchToReplay:
     try:
         try:
-            stored = _patiently(path, lock, lambda db: _read_current(db, match_id))
+            stored = _patiently(path, lock, lambda db: _read_current(db, match_id, path))
         except _OtherSchema:
             stored = _migrated_and_read(path, match_id)
     except StoreLocked as error:
         raise SourceError(str(error)) from None
     except (ServerStoreError, sqlite3.DatabaseError) as error:
-        raise SourceError(f"{path}: {error}") from None
+        raise SourceError(_naming(path, error)) from None
     except DamagedRecord as error:  # a row edited by hand: GetReplay's DATA_LOSS
         raise SourceError(str(error)) from None
     if stored is None:
@@ -132,12 +137,18 @@ class _OtherSchema(Exception):
     """The file is of another schema version than this server's."""
 
 
-def _read_current(db: sqlite3.Connection, match_id: str) -> StoredMatch | None:
+def _read_current(db: sqlite3.Connection, match_id: str, path: str) -> StoredMatch | None:
     """The match, read through a connection that cannot write, from a file of
-    this server's schema (_OtherSchema for any other)."""
+    this server's schema (_OtherSchema for any other) with every column of it."""
     if read_schema_version(db) != SCHEMA_VERSION:
         raise _OtherSchema
+    check_server_columns(db, path)
     return load_match(db, match_id)
+
+
+def _naming(path: str, error: Exception) -> str:
+    """The error's words after the file's name, unless they name it themselves."""
+    return str(error) if isinstance(error, MissingColumns) else f"{path}: {error}"
 
 
 def _migrated_and_read(path: str, match_id: str) -> StoredMatch | None:
@@ -146,7 +157,7 @@ def _migrated_and_read(path: str, match_id: str) -> StoredMatch | None:
     try:
         store = SqliteStore(path)
     except (ServerStoreError, sqlite3.DatabaseError) as error:
-        raise SourceError(f"{path}: {error}") from None
+        raise SourceError(_naming(path, error)) from None
     try:
         return store.load(match_id)
     finally:

@@ -6,8 +6,10 @@ from version i to i + 1, and opening a file applies whatever is missing.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 
 
 class StoreError(Exception):
@@ -148,6 +150,42 @@ def check_server_tables(db: sqlite3.Connection, path: str) -> None:
     else:
         what = "it holds another program's tables"
     raise StoreError(f"{path} is not a Sheepfold server database: {what}")
+
+
+class MissingColumns(StoreError):
+    """A server table lacks a column of its schema version; the message names the file."""
+
+
+def check_server_columns(db: sqlite3.Connection, path: str) -> None:
+    """StoreError when a server table lacks a column the file's schema version
+    has (dropped by hand, or a table of the server's name made by another
+    program): such a file once passed every check, and `serve` ended in a
+    `no such column` traceback while restoring its matches. Only reads; a file
+    of no version yet, or of a newer one (refused elsewhere), is left alone."""
+    version = _stored_version(db)
+    if not 1 <= version <= SCHEMA_VERSION:
+        return
+    for table, wanted in _columns_at(version).items():
+        present = set(_columns(db, table))
+        missing = [column for column in wanted if column not in present]
+        if missing:
+            raise MissingColumns(
+                f"{path} is not a whole Sheepfold server database: its table {table} has no "
+                f"column {', '.join(missing)}, which schema version {version} has: {DAMAGED}"
+            )
+
+
+@functools.cache
+def _columns_at(version: int) -> dict[str, tuple[str, ...]]:
+    """Each server table's columns in a file of schema `version`, as the
+    migrations up to it make them."""
+    with closing(sqlite3.connect(":memory:", isolation_level=None)) as fresh:
+        migrate(fresh, upto=version)
+        return {table: _columns(fresh, table) for table in sorted(SERVER_TABLES)}
+
+
+def _columns(db: sqlite3.Connection, table: str) -> tuple[str, ...]:
+    return tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
 
 
 def _stored_version(db: sqlite3.Connection) -> int:

@@ -41,7 +41,12 @@ from server.sqlite_rows import (
     row_summary,
     stored_match,
 )
-from server.sqlite_schema import StoreError, check_server_tables, migrate
+from server.sqlite_schema import (
+    StoreError,
+    check_server_columns,
+    check_server_tables,
+    migrate,
+)
 from server.store import ANY_OVER, OVER, QuickWrites
 
 # The write-ahead log is started again by the checkpoint that finds it longer
@@ -126,6 +131,7 @@ class SqliteStore:
         self._db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
         try:  # before anything is written: another program's file stays as it is
             check_server_tables(self._db, self.path)
+            check_server_columns(self._db, self.path)
         except StoreError:
             self.close()
             raise
