@@ -7,8 +7,10 @@ as waiting_for_lock says (tournament/store_lock.py).
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import TypeVar
 
@@ -20,6 +22,7 @@ from tournament.store_path import check_path
 from tournament.store_schema import MIGRATIONS
 
 __all__ = [
+    "check_columns",
     "foreign_kind",
     "has_table",
     "locked_wait",
@@ -37,6 +40,40 @@ def read_version(connection: sqlite3.Connection, path: str | Path) -> int:
     schema_version table exists (a StoreError naming a damaged one)."""
     rows = connection.execute("SELECT version FROM schema_version").fetchall()
     return stored_version(str(path), rows, len(MIGRATIONS))
+
+
+def check_columns(connection: sqlite3.Connection, path: str | Path, version: int) -> None:
+    """StoreError when a table of a database of the current schema `version`
+    lacks a column that version has (dropped by hand, or a table of that name
+    made by another program): `tournament report` once ended in a `no such
+    column` traceback on one. Older versions, read as they are, are left to
+    their readers; a table missing altogether is read as empty (has_table)."""
+    if version != len(MIGRATIONS):
+        return
+    for table, wanted in _current_columns().items():
+        present = set(_columns(connection, table))
+        if not present:
+            continue
+        missing = [column for column in wanted if column not in present]
+        if missing:
+            raise StoreError(
+                f"{path} is not a whole tournament database: its table {table} has no column "
+                f"{', '.join(missing)}, which schema version {version} has: edited by hand "
+                "or damaged"
+            )
+
+
+@functools.cache
+def _current_columns() -> dict[str, tuple[str, ...]]:
+    """Each table's columns, as the migrations make them."""
+    with closing(sqlite3.connect(":memory:")) as fresh:
+        for migration in MIGRATIONS:
+            fresh.executescript(migration)
+        return {table: _columns(fresh, table) for table in sorted(table_names(fresh))}
+
+
+def _columns(connection: sqlite3.Connection, table: str) -> tuple[str, ...]:
+    return tuple(row[1] for row in connection.execute(f"PRAGMA table_info({table})"))
 
 
 def table_names(connection: sqlite3.Connection) -> set[str]:
@@ -127,6 +164,7 @@ def _prepare(connection: sqlite3.Connection, path: str) -> None:
     connection.execute("PRAGMA journal_mode=WAL")
     set_up_for_writing(connection)
     _migrate(connection, path)
+    check_columns(connection, path, read_version(connection, path))
 
 
 def set_up_for_writing(connection: sqlite3.Connection) -> None:

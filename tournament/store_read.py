@@ -31,7 +31,13 @@ from server.files import access_hint
 from tournament.store import Store, StoreError, StoreLocked
 from tournament.store_errors import is_busy
 from tournament.store_lock import LOCK_WAIT_SECONDS, waiting_for_lock
-from tournament.store_open import foreign_kind, newer_schema, read_version, table_names
+from tournament.store_open import (
+    check_columns,
+    foreign_kind,
+    newer_schema,
+    read_version,
+    table_names,
+)
 from tournament.store_schema import MIGRATIONS, READ_AS_IS_FROM
 
 __all__ = [
@@ -189,6 +195,7 @@ def open_read_only(
             )
         if version > len(MIGRATIONS):
             raise newer_schema(path, version)
+        check_columns(connection, path, version)
     except sqlite3.DatabaseError as error:
         connection.close()
         if is_busy(error):
