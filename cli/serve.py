@@ -151,7 +151,7 @@ def _run_logged(args: argparse.Namespace) -> int:
     from server.open_files import raise_open_file_limit
     from server.records import ClockConfig
     from server.retention_policy import Retention
-    from server.sqlite_store import SqliteStore, StoreError
+    from server.sqlite_store import SqliteStore, StoreError, UnreadableMatches
     from server.stop_signals import take_early_stops
     from server.store import MemoryStore
 
@@ -252,6 +252,10 @@ def _run_logged(args: argparse.Namespace) -> int:
         kept = loops.run(serve(config, store, companion, early), args.loop)
     except OSError as error:
         raise SystemExit(f"sheepfold serve: {error}") from None
+    except UnreadableMatches as error:
+        raise SystemExit(
+            f"sheepfold serve: cannot restore the matches of --db {args.db}: {error}"
+        ) from None
     finally:
         if private_folder is not None:
             shutil.rmtree(private_folder, ignore_errors=True)

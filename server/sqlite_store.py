@@ -82,6 +82,10 @@ def _log_outgrows_disk(path: str) -> bool:
     return log > room
 
 
+class UnreadableMatches(StoreError):
+    """The unfinished matches of a damaged file cannot be read: the server cannot start on it."""
+
+
 class SqliteStore:
     """Matches, their actions and results in one SQLite file."""
 
@@ -331,13 +335,24 @@ class SqliteStore:
         """Every match still running, oldest first; a row that cannot be read
         back is there as its DamagedRecord, so one row cannot stop the rest."""
         db = self._reader()
-        rows = db.execute(f"{SELECT_MATCH} WHERE status = 'running' ORDER BY created_at").fetchall()
         found: list[StoredMatch | DamagedRecord] = []
-        for row in rows:
-            try:
-                found.append(stored_match(db, row))
-            except DamagedRecord as damaged:
-                found.append(damaged)
+        try:
+            query = f"{SELECT_MATCH} WHERE status = 'running' ORDER BY created_at"
+            for row in db.execute(query).fetchall():
+                try:
+                    found.append(stored_match(db, row))
+                except DamagedRecord as damaged:
+                    found.append(damaged)
+        except sqlite3.DatabaseError as error:
+            if isinstance(error, sqlite3.OperationalError):  # locked, I/O: not the file's pages
+                raise
+            # Pages SQLite cannot read (a disk fault, bytes overwritten): which
+            # matches are unfinished cannot be known, so none can be restored.
+            raise UnreadableMatches(
+                f"its unfinished matches cannot be read ({error}): the file is damaged; "
+                "serve your last backup of it, or what sqlite3 recovers of it in a new "
+                f"file (sqlite3 {self.path} .recover | sqlite3 NEW.db)"
+            ) from None
         return found
 
     def recent(
