@@ -70,6 +70,15 @@ class StoreRefused(Exception):
     file): retrying would not help. The client gets INTERNAL with this message."""
 
 
+class StoreDamaged(StoreRefused):
+    """A read met pages SQLite cannot make sense of (a damaged file, SQLITE_CORRUPT
+    or SQLITE_NOTADB): the client gets DATA_LOSS, as for a damaged row, not INTERNAL,
+    which says the server itself failed."""
+
+
+_DAMAGED = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
 @dataclass(slots=True)
 class _Job:
     call: Callable[[], Any]
@@ -424,6 +433,10 @@ class StoreWorker:
                 f"the database cannot be read now ({error}); try again"
             ) from None
         except sqlite3.Error as error:
+            if getattr(error, "sqlite_errorcode", 0) & 0xFF in _DAMAGED:
+                raise StoreDamaged(
+                    f"the server's database file is damaged ({error}): its operator must restore it"
+                ) from None
             raise StoreRefused(f"the database cannot be read: {error}") from None
 
     def _on_reader(self, call: Callable[[], T]) -> asyncio.Future[T]:
