@@ -166,7 +166,7 @@ def check_server_columns(db: sqlite3.Connection, path: str) -> None:
     if not 1 <= version <= SCHEMA_VERSION:
         return
     for table, wanted in _columns_at(version).items():
-        present = set(_columns(db, table))
+        present = set(table_columns(db, table))
         missing = [column for column in wanted if column not in present]
         if missing:
             raise MissingColumns(
@@ -181,10 +181,11 @@ def _columns_at(version: int) -> dict[str, tuple[str, ...]]:
     migrations up to it make them."""
     with closing(sqlite3.connect(":memory:", isolation_level=None)) as fresh:
         migrate(fresh, upto=version)
-        return {table: _columns(fresh, table) for table in sorted(SERVER_TABLES)}
+        return {table: table_columns(fresh, table) for table in sorted(SERVER_TABLES)}
 
 
-def _columns(db: sqlite3.Connection, table: str) -> tuple[str, ...]:
+def table_columns(db: sqlite3.Connection, table: str) -> tuple[str, ...]:
+    """The columns of `table` in `db`, in order (none for a table it lacks)."""
     return tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
 
 

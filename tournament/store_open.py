@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from server.files import create_owner_only, folder_hint
+from server.sqlite_schema import table_columns
 from tournament.store_checks import stored_version
 from tournament.store_errors import StoreError, StoreLocked, is_busy
 from tournament.store_lock import LockWait, waiting_for_lock
@@ -51,7 +52,7 @@ def check_columns(connection: sqlite3.Connection, path: str | Path, version: int
     if version != len(MIGRATIONS):
         return
     for table, wanted in _current_columns().items():
-        present = set(_columns(connection, table))
+        present = set(table_columns(connection, table))
         if not present:
             continue
         missing = [column for column in wanted if column not in present]
@@ -69,11 +70,7 @@ def _current_columns() -> dict[str, tuple[str, ...]]:
     with closing(sqlite3.connect(":memory:")) as fresh:
         for migration in MIGRATIONS:
             fresh.executescript(migration)
-        return {table: _columns(fresh, table) for table in sorted(table_names(fresh))}
-
-
-def _columns(connection: sqlite3.Connection, table: str) -> tuple[str, ...]:
-    return tuple(row[1] for row in connection.execute(f"PRAGMA table_info({table})"))
+        return {table: table_columns(fresh, table) for table in sorted(table_names(fresh))}
 
 
 def table_names(connection: sqlite3.Connection) -> set[str]:
