@@ -3,6 +3,7 @@ names what is wrong, instead of indexing another tile or failing later."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,18 @@ from typing import Any
 import pytest
 
 from games.sheep_and_garden.data import TILE_COUNT, TILES
-from games.sheep_and_garden.model import ALL_PLACED, DEADLOCK, Slot
+from games.sheep_and_garden.model import (
+    ALL_PLACED,
+    DEADLOCK,
+    GameEnded,
+    ObjectiveView,
+    PlacedTile,
+    Reshuffled,
+    SheepAndGardenObservation,
+    Slot,
+    TilePlaced,
+    TilesShown,
+)
 from games.sheep_and_garden.state import SheepAndGardenState
 
 START = (0, 0, 0, 0)
@@ -143,6 +155,30 @@ def test_the_guides_position_example_runs_as_it_says() -> None:
     meadow, pond = ids["meadow"], ids["pond"]
     assert state.placed[-1] == (meadow, 0, 1, 0)
     assert state.display == (pond,) and state.deck_size == 0 and state.to_move == 0
+
+
+def test_the_guide_names_the_python_classes_fields_and_queries_a_test_reads() -> None:
+    """A tester who writes scenarios from the guide alone checks `apply`'s events, a
+    Python observation and the state's queries; the guide once gave only the wire's
+    names for them (`placed`, `shown`, ...), so the classes, their fields and the
+    observation's lack of `faces` had to be read from model.py. Each class the guide
+    names is written there with the fields the engine gives it, in order."""
+    guide = Path(__file__).parents[2] / "docs" / "games" / "sheep-and-garden.md"
+    text = " ".join(guide.read_text(encoding="utf-8").split())
+    for cls in (TilePlaced, TilesShown, Reshuffled, GameEnded, ObjectiveView):
+        names = [field.name for field in dataclasses.fields(cls)]
+        assert f"`{cls.__name__}({', '.join(names)})`" in text
+    assert f"`PlacedTile({', '.join(PlacedTile._fields)})`" in text
+    said = text.split("The Python observation", 1)[1].split("carries no", 1)[0]
+    fields = [field.name for field in dataclasses.fields(SheepAndGardenObservation)]
+    assert [name for name in re.findall(r"`(\w+)`", said) if name in fields] == fields
+    assert "faces" not in fields
+    reading = text.split("**Reading the state**", 1)[1].split("**Events**", 1)[0]
+    queries = re.findall(r"`state\.(\w+)`", reading)
+    assert queries == ["placed", "board", "display", "deck_size", "slots", "to_move", "end_reason"]
+    state = build()
+    assert [hasattr(state, query) for query in queries] == [True] * len(queries)
+    assert (state.placed[1], state.board[0, 1], state.deck_size) == (CAP_BELOW, (1, 2), 3)
 
 
 CARDS = ("lakes", "gardens", "cities", "roads", "hearts", "lands", "cows", "trees")
