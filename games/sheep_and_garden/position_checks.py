@@ -33,9 +33,9 @@ def check_position(
     seed: object = 0,
 ) -> None:
     """ValueError naming the first thing no game holds: 1 to 4 players, real
-    tile ids (placed, shown or in the deck), at least one tile placed, one tile
-    a cell, rotations 0 to 3, a display no larger than the game's, a seat to
-    move among the players (or None, the game over), no `end_reason` while a
+    tile ids (placed, shown or in the deck), no tile shown twice, at least one
+    tile placed, one tile a cell, rotations 0 to 3, a display no larger than the
+    game's, a seat to move among the players (or None, the game over), no `end_reason` while a
     seat is to move and one of END_REASONS when none is (a free text was shown
     to the seats as the reason), a whole-number seed, tiles that meet their
     neighbours as `check_matching` wants, and slots as `check_slots` wants them."""
@@ -66,6 +66,12 @@ def check_position(
     for tile in [tile for tile, _, _, _ in placed] + list(display) + list(deck):
         if type(tile) is not int or not 0 <= tile < TILE_COUNT:
             raise ValueError(f"tile {tile!r} is no tile: ids are 0 to {TILE_COUNT - 1}")
+    for tile in display:
+        if list(display).count(tile) > 1:
+            raise ValueError(
+                f"tile {tile} shown twice: each tile is shown once "
+                "(shown twice, every placement of it would be a choice listed twice)"
+            )
     if not placed:
         raise ValueError("no tile placed: a game starts with one in the centre")
     cells: set[tuple[int, int]] = set()
