@@ -33,10 +33,11 @@ def check_position(
     seed: object = 0,
 ) -> None:
     """ValueError naming the first thing no game holds: 1 to 4 players, real
-    tile ids (placed, shown or in the deck), no tile shown twice, at least one
-    tile placed, one tile a cell, rotations 0 to 3, a display no larger than the
-    game's, a seat to move among the players (or None, the game over), no `end_reason` while a
-    seat is to move and one of END_REASONS when none is (a free text was shown
+    tile ids (placed, shown or in the deck), no tile twice among those shown
+    and in the deck, at least one tile placed, one tile a cell, rotations 0 to
+    3, a display no larger than the game's, a seat to move among the players
+    (or None, the game over), no `end_reason` while a seat is to move and one
+    of END_REASONS when none is (a free text was shown
     to the seats as the reason), a whole-number seed, tiles that meet their
     neighbours as `check_matching` wants, and slots as `check_slots` wants them."""
     if type(players) is not int or not 1 <= players <= 4:
@@ -66,10 +67,11 @@ def check_position(
     for tile in [tile for tile, _, _, _ in placed] + list(display) + list(deck):
         if type(tile) is not int or not 0 <= tile < TILE_COUNT:
             raise ValueError(f"tile {tile!r} is no tile: ids are 0 to {TILE_COUNT - 1}")
-    for tile in display:
-        if list(display).count(tile) > 1:
+    unplaced = list(display) + list(deck)
+    for tile in unplaced:
+        if unplaced.count(tile) > 1:
             raise ValueError(
-                f"tile {tile} shown twice: each tile is shown once "
+                f"tile {tile} is shown or in the deck twice: each tile is there once "
                 "(shown twice, every placement of it would be a choice listed twice)"
             )
     if not placed:

@@ -69,9 +69,12 @@ def test_a_position_within_bounds_is_built() -> None:
         ({"display": [2, 3, 7, 8]}, "4 tiles shown: at most 3 in a 2-player game"),
         ({"players": 1, "display": [2, 3]}, "2 tiles shown: at most 1 in a 1-player game"),
         # Each shown tile is one choice: shown twice, every placement of it was listed
-        # twice in legal_actions(), which the engine contract forbids.
-        ({"display": [2, 2]}, "tile 2 shown twice: each tile is shown once"),
-        ({"display": [3, 2, 3]}, "tile 3 shown twice"),
+        # twice in legal_actions(), which the engine contract forbids; a tile twice in
+        # the deck, or shown and in the deck, came to be shown twice by a refill.
+        ({"display": [2, 2]}, "tile 2 is shown or in the deck twice: each tile is there once"),
+        ({"display": [3, 2, 3]}, "tile 3 is shown or in the deck twice"),
+        ({"display": [], "deck": [4, 5, 4]}, "tile 4 is shown or in the deck twice"),
+        ({"display": [2], "deck": [4, 2]}, "tile 2 is shown or in the deck twice"),
         ({"placed": []}, "no tile placed: a game starts with one in the centre"),
         ({"slots": (Slot("lake", (0,), True),)}, "slot 0: 'lake' is no objective card"),
         (
