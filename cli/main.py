@@ -104,7 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
     """Parse; an unknown flag is reported with the usage of the command it was given to."""
+    from cli.values import TYPED_FLAGS, typed_flags
+
     args, extra = parser.parse_known_args(argv)
+    # Which flags were typed, for checks that must tell a flag typed at its
+    # default from one left out (values.flag_given).
+    setattr(args, TYPED_FLAGS, typed_flags(sys.argv[1:] if argv is None else argv))
     if extra:
         innermost = _innermost(parser, args)
         hint = _resembling(innermost, extra)

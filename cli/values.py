@@ -7,7 +7,7 @@ import argparse
 import math
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -336,11 +336,41 @@ def _cut(word: re.Match[str]) -> str:
     return text[:KEPT_CHARS] + "..." + (ending.group() if ending else "")
 
 
+# The namespace attribute `cli.main.parse` sets: the long flags typed on the
+# command line, as `--NAME`.
+TYPED_FLAGS = "typed_flags"
+
+
+def typed_flags(argv: Sequence[str]) -> frozenset[str]:
+    """The long flags `argv` holds, `--NAME` (of `--NAME VALUE` or
+    `--NAME=VALUE`), up to a lone `--`, after which every word is a value.
+    Flags are taken only spelt in full, and argparse takes no word starting
+    with `--` as a flag's value, so each of these is a flag given."""
+    typed = set()
+    for word in argv:
+        if word == "--":
+            break
+        if word.startswith("--"):
+            typed.add(word.split("=", 1)[0])
+    return frozenset(typed)
+
+
+def flag_given(args: argparse.Namespace, flag: str, value: object, default: object) -> bool:
+    """Whether `flag` (`--NAME`) was given: typed on the command line, at its
+    default too (`--max-watchers-per-address 16` is given, and was once taken
+    for the default because it equals it), or, for a namespace built elsewhere
+    than `cli.main.parse`, `value` other than `default`."""
+    typed = getattr(args, TYPED_FLAGS, None)
+    if typed is None:
+        return value != default
+    return flag in typed or value != default
+
+
 def refuse_unreachable_bound(
     command: str, args: argparse.Namespace, per_address: str, total: str, default: int
 ) -> None:
-    """A usage error when the bound on one client address, given (not its
-    `default`), is above the bound on every address together, which it can
+    """A usage error when the bound on one client address, given (typed, its
+    `default` too), is above the bound on every address together, which it can
     then never reach: taken, it told the user a client could hold more than
     the total lets it. `per_address` and `total` are the flags (`--NAME`);
     any bound held within another is checked the same way (a request's size
@@ -348,7 +378,7 @@ def refuse_unreachable_bound(
     user set only that."""
     mine = getattr(args, per_address.removeprefix("--").replace("-", "_"))
     everyone = getattr(args, total.removeprefix("--").replace("-", "_"))
-    if mine != default and mine > everyone:
+    if flag_given(args, per_address, mine, default) and mine > everyone:
         usage_error(
             f"sheepfold {command}: {per_address} {mine} is above {total} {everyone}, "
             f"so it can never be reached: lower {per_address} or raise {total}"

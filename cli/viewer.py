@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from cli.values import file_path_given, positive_int, refuse_unreachable_bound
+from cli.values import file_path_given, flag_given, positive_int, refuse_unreachable_bound
 from web.host_names import HostNameError, allowed_host_name
 from web.limits import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS
 
@@ -102,7 +102,7 @@ def viewer_flags_given(args: argparse.Namespace, prefix: str) -> list[str]:
         "--" + flag.format(prefix=prefix)
         for field, value in viewer_settings(args, prefix).items()
         for unset, flag in [_UNSET[field]]
-        if value != unset
+        if flag_given(args, "--" + flag.format(prefix=prefix), value, unset)
     ]
 
 

@@ -68,6 +68,15 @@ MATCH = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random
             ("serve", "--port", "0", "--web-max-connections-per-address", "5"),
             "sheepfold serve: --web-max-connections-per-address is for the web viewer",
         ),
+        # A number typed at its default too: it was counted as given only when it differed.
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--web-max-connections", "1000"),
+            "sheepfold serve: --web-max-connections is for the web viewer",
+        ),
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--web-max-connections-per-address=64"),
+            "sheepfold serve: --web-max-connections-per-address is for the web viewer",
+        ),
         (
             ("serve", "--port", "0", "--db", ":memory:", "--metrics-host", "0.0.0.0"),
             "sheepfold serve: --metrics-host is for the metrics port: add --metrics-port PORT",
@@ -468,6 +477,23 @@ def test_the_commands_named_before_parsing_are_the_parsers() -> None:
             ("serve", "--port", "0", "--db", ":memory:", "--max-watch-streams", "6",
              "--max-watch-streams-per-address", "7"),
             "--max-watch-streams-per-address 7", "--max-watch-streams 6",
+        ),
+        # A bound typed at its default is given too: it was taken when its total
+        # was lowered below it, as if the user had set only the total.
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--max-watchers", "5",
+             "--max-watchers-per-address", "16"),
+            "--max-watchers-per-address 16", "--max-watchers 5",
+        ),
+        (
+            ("serve", "--port", "0", "--db", ":memory:", "--max-pending-joins-total", "50",
+             "--max-pending-joins=100"),
+            "--max-pending-joins 100", "--max-pending-joins-total 50",
+        ),
+        (
+            ("web", "--server", "127.0.0.1:1", "--port", "0", "--max-connections", "10",
+             "--max-connections-per-address", "64"),
+            "--max-connections-per-address 64", "--max-connections 10",
         ),
         (
             ("serve", "--port", "0", "--db", ":memory:", "--max-request-bytes", "4194305"),
