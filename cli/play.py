@@ -32,6 +32,10 @@ from cli.values import (
 )
 from clients.rejoin import REJOIN_SECONDS
 
+# The built-in bots (clients.bots.BUILTIN_BOTS, whose import loads the search
+# bots: too slow for every command's start), named in --bots' and --bot's help.
+BUILT_IN_BOTS = "greedy, mcts, random"
+
 if TYPE_CHECKING:
     from clients.matchplay import MatchOutcome
     from clients.sdk import Bot
@@ -61,7 +65,8 @@ def _add_match(commands: argparse._SubParsersAction) -> None:
     seats = parser.add_mutually_exclusive_group(required=True)
     seats.add_argument(
         "--bots",
-        help="comma-separated bot specs, one per seat: a built-in name (random), module:Class, "
+        help=f"comma-separated bot specs, one per seat: a built-in name ({BUILT_IN_BOTS}), "
+        "module:Class, "
         "or cmd:PROGRAM ARGS... for a program started like a tournament's command bot "
         "(sandboxed unless --no-sandbox)",
     )
@@ -398,7 +403,8 @@ def _add_bot(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--bot",
         default="random",
-        help="built-in name, module:Class, or cmd:PROGRAM ARGS... to start that program for "
+        help=f"built-in name ({BUILT_IN_BOTS}), module:Class, or cmd:PROGRAM ARGS... to start "
+        "that program for "
         "the seat (sandboxed unless --no-sandbox; then --server must be unix:PATH) "
         "(default: random)",
     )
