@@ -121,6 +121,13 @@ def report_data(
         anchor = None
     elif anchor in unplayed:
         raise ValueError(f"anchor {anchor!r} has no game stored, so nothing can be rated from it")
+    elif anchor in removed and anchor not in played:
+        # Its games are in the database, left out here: "not a bot of this
+        # tournament" was false and did not say how to rate from it.
+        raise ValueError(
+            f"anchor {anchor!r} was removed from the config, so its stored games are "
+            "left out (--include-removed counts them)"
+        )
     elif anchor not in played:
         raise ValueError(f"anchor {anchor!r} is not a bot of this tournament ({', '.join(bots)})")
     if samples is None:
