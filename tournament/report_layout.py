@@ -101,7 +101,8 @@ def standing_cell(row: dict[str, Any], key: str) -> str:
 
 def _percent(likelihood: float) -> str:
     """A bootstrap share as a whole percentage. Every resample agreeing is not
-    certainty (a 10-0 record is 99.9% likely by the normal approximation), so
+    certainty (a 10-0 record is 99.9% likely by the textbook formula, 98% by
+    the fit's normal approximation with its prior), so
     the ends read "> 99%" and "< 1%", never "100%" or "0%"."""
     percent = round(100 * likelihood)
     if percent >= 100:

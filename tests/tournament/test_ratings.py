@@ -263,7 +263,7 @@ def _normal_los_of_one_sided_record(wins: int) -> float:
     return 0.5 * (1 + math.erf(z / math.sqrt(2)))
 
 
-@pytest.mark.parametrize("wins", [1, 3, 8])
+@pytest.mark.parametrize("wins", [1, 3, 8, 10])
 def test_a_record_every_resample_repeats_gets_the_normal_los(wins: int) -> None:
     """One game won (or a few, never lost): every resample repeats the record, so
     every refit rated the winner higher and the report said LOS "> 99%" after a
@@ -274,6 +274,8 @@ def test_a_record_every_resample_repeats_gets_the_normal_los(wins: int) -> None:
     (top, _) = rate(["winner", "loser"], games, samples=200)
     assert top.los_next == pytest.approx(_normal_los_of_one_sided_record(wins), abs=1e-6)
     assert _normal_los_of_one_sided_record(1) == pytest.approx(0.778, abs=0.001)
+    # docs/tournament.md: a 10-0 record reads 98% (not the textbook 99.9%)
+    assert _normal_los_of_one_sided_record(10) == pytest.approx(0.982, abs=0.001)
 
 
 def _t_quantile_975(df: int) -> float:
