@@ -434,11 +434,36 @@ async def _match_seed(state: State, info: arena_pb2.MatchInfo) -> int | None:
 
 
 async def _shown_info(request: web.Request, info: arena_pb2.MatchInfo) -> dict[str, Any]:
-    """A match's JSON, without its seed while its deal is held back."""
+    """A match's JSON, while its deal is held back without its seed and without
+    its result's breakdown (`details`: Sheep and Garden's face-down objectives
+    of every seat, each round's sheep points and wolves in Sheep Showdown),
+    which tell the deal as the record does; its scores and ranks stay, as the
+    tournament's report shows them. The breakdown was once shown, and on a
+    game server with private replays (whose GetMatch gives no seed) nothing
+    was checked at all."""
     data = match_info_dict(info)
-    if data["seed"] is not None and await _deal_held_back(request, info.match_id, info, info.seed):
-        data["seed"] = None
+    if info.status not in SETTLED:
+        return data  # no seed, no result yet
+    state = request.app[STATE]
+    try:
+        seed = await _match_seed(state, info)
+    except GatewayError:
+        seed = None
+        if state.config.tournament_dbs:
+            # Its record cannot be read: whether it was dealt a deal in play
+            # cannot be told, so it is taken to be.
+            _hold_back(data)
+            return data
+    if await _deal_held_back(request, info.match_id, info, seed):
+        _hold_back(data)
     return data
+
+
+def _hold_back(data: dict[str, Any]) -> None:
+    """Take out of a match's JSON what tells its deal: the seed and the result's breakdown."""
+    data["seed"] = None
+    if data["result"] is not None:
+        data["result"]["details"] = {}
 
 
 def no_match(match_id: str) -> str:

@@ -6,6 +6,7 @@ record holds the seed, every hand and the deck order of the game being played.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -100,8 +101,9 @@ def test_a_viewer_of_the_tournaments_game_server_holds_its_deals_back_too(
     tmp_path: Path,
 ) -> None:
     """In front of the game server that played the tournament, `/match/ID` of a
-    game whose deal is still in play gives no frames (every view a 403) and no
-    seed (the page and its JSON); another deal's game is shown whole."""
+    game whose deal is still in play gives no frames (every view a 403), no
+    seed and no breakdown of its result (the page and its JSON: scores and ranks
+    only); another deal's game is shown whole."""
     database = tmp_path / "cup.db"
     viewer = start_showcase(games=(), tournament_dbs=[database])  # plays it there
     try:
@@ -120,10 +122,17 @@ def test_a_viewer_of_the_tournaments_game_server_holds_its_deals_back_too(
         for url in (f"{api}/{shown.match_id}", f"{viewer.url}/match/{shown.match_id}"):
             status, _, body = get(url)
             assert status == 200 and str(seed) not in body, body[:300]
+            # The result's breakdown tells the deal too (each round's sheep
+            # points and wolves here; Sheep and Garden's face-down objectives).
+            assert "round_score" not in body and "sheep_points" not in body, body[:300]
+        status, _, body = get(f"{api}/{shown.match_id}")
+        result = json.loads(body)["result"]
+        assert result["details"] == {} and len(result["scores"]) == 2, result
         other_seed = viewer.server.run(viewer_seed(viewer.server.address, other.match_id))
         for url in (f"{api}/{other.match_id}/frames?view=all", f"{api}/{other.match_id}"):
             status, _, body = get(url)
             assert status == 200 and str(other_seed) in body, body[:300]
+            assert "round_score" in body, body[:300]
     finally:
         viewer.stop()
 
