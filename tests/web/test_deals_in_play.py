@@ -6,6 +6,7 @@ record holds the seed, every hand and the deck order of the game being played.
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import sqlite3
@@ -15,14 +16,18 @@ import pytest
 
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import play_match
+from server.inprocess import InProcessServer
+from server.settings import ServerConfig
 from tests.integrity.helpers import get_match
 from tests.web.conftest import OwnServerTournament
 from tests.web.test_http import get, get_with_headers
 from tests.web.test_tournament_replays import stored_games
 from tournament.store import Store
 from tournament.store_records import GameRecord
-from web import tournaments
+from web import showcase, tournaments
+from web.app import start_web
 from web.showcase import Showcase, start_showcase
+from web.state import WebConfig
 
 pytestmark = pytest.mark.e2e
 
@@ -297,5 +302,36 @@ def test_a_tournament_database_gone_or_replaced_since_the_viewer_started_holds_b
             back.replace(gone)
             status, _, body = get(f"{api}/{shown.match_id}/frames?view=all")
             assert status == 403 and "still has games to play on this" in body, body[:300]
+    finally:
+        viewer.stop()
+
+
+def test_a_viewer_of_a_server_with_private_replays_holds_back_the_results_breakdown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game server with private replays gives no seed in GetMatch, and the
+    viewer once checked nothing then: `/api/match/ID` of a game whose deal is
+    still in play showed its result's breakdown (each round's sheep points and
+    wolves). It reads the seed from the record with its admin token now."""
+    database = tmp_path / "cup.db"
+    server = InProcessServer(ServerConfig(admin_token="cup-token", private_replays=True))
+    server.start()
+    viewer = Showcase(server, tournament_dbs=(database,))
+    try:
+        played_by = functools.partial(showcase.run_tournament_async, admin_token="cup-token")
+        monkeypatch.setattr(showcase, "run_tournament_async", played_by)
+        viewer.run_tournament(database)
+        with Store(database) as store:
+            played = store.games(store.tournament("showcase").id)
+        deal = played[0].seed
+        shown, live = [game for game in played if game.seed == deal][:2]
+        other = next(game for game in played if game.seed != deal)
+        _forget(database, live.match_id)
+        config = WebConfig(server.address, (database,), admin_token="cup-token")
+        viewer.web = server.run(start_web(config, "127.0.0.1", 0))
+        status, _, body = get(f"{viewer.url}/api/match/{shown.match_id}")
+        assert status == 200 and json.loads(body)["result"]["details"] == {}, body[:300]
+        status, _, body = get(f"{viewer.url}/api/match/{other.match_id}")
+        assert status == 200 and "round_score" in body, body[:300]
     finally:
         viewer.stop()
