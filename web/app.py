@@ -96,7 +96,12 @@ def build_app(config: WebConfig) -> web.Application:
         app[STATE] = State(
             config,
             gateway,
-            WatchHub(gateway.watch, frame=event_frame, explain=gateway.stream_failed),
+            WatchHub(
+                gateway.watch,
+                frame=event_frame,
+                explain=gateway.stream_failed,
+                result_details=not config.tournament_dbs,
+            ),
         )
 
     async def stop(app: web.Application) -> None:

@@ -45,11 +45,17 @@ class WatchHub:
         flush_seconds: float = 0.1,
         frame: Callable[[bytes], bytes] = bytes,
         explain: Callable[[grpc.aio.AioRpcError], str] = lambda error: error.details() or "",
+        result_details: bool = True,
     ) -> None:
         """`open_stream(match_id)` starts a Watch call (from the latest snapshot);
         `frame` wraps each batch once for every page (as a Server-Sent Event, say);
-        `explain` says why a stream failed (the page shows it)."""
+        `explain` says why a stream failed (the page shows it). Without
+        `result_details`, a match's result comes without its breakdown (its
+        scores and ranks only): a viewer of tournament databases cannot tell
+        here whether the match's deal is still in play, and the breakdown tells
+        the deal (the page then asks for the frames, which give it when shown)."""
         self._open_stream = open_stream
+        self.result_details = result_details
         self._explain = explain
         self._frame = frame
         self._feeds: dict[str, _Feed] = {}
@@ -99,6 +105,8 @@ class WatchHub:
         try:
             async for message in call:
                 item = watch_item(message)
+                if item["kind"] == "result" and not self.result_details:
+                    item["result"]["details"] = {}
                 self._publish(feed, item, item["kind"] == "snapshot")
         except grpc.aio.AioRpcError as error:
             message = self._explain(error)
