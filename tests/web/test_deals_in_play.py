@@ -45,14 +45,22 @@ def _forget(database: Path, match_id: str) -> None:
     connection.close()
 
 
-def _one_game_of_a_deal_in_play(viewer: Showcase, database: Path) -> tuple[GameRecord, int]:
-    """One stored game of the showcase tournament whose deal another game,
-    taken out of the database, still plays; and the deal's seed."""
+def _a_deal_in_play(database: Path) -> tuple[GameRecord, GameRecord]:
+    """A stored game of the showcase tournament whose deal another game, taken
+    out of the database, still plays; and a game of another deal."""
     with Store(database) as store:
         played = store.games(store.tournament("showcase").id)
     deal = played[0].seed
     shown, live = [game for game in played if game.seed == deal][:2]
+    other = next(game for game in played if game.seed != deal)
     _forget(database, live.match_id)
+    return shown, other
+
+
+def _one_game_of_a_deal_in_play(viewer: Showcase, database: Path) -> tuple[GameRecord, int]:
+    """One stored game of the showcase tournament whose deal another game,
+    taken out of the database, still plays; and the deal's seed."""
+    shown, _ = _a_deal_in_play(database)
     return shown, viewer.server.run(viewer_seed(viewer.server.address, shown.match_id))
 
 
@@ -112,12 +120,7 @@ def test_a_viewer_of_the_tournaments_game_server_holds_its_deals_back_too(
     database = tmp_path / "cup.db"
     viewer = start_showcase(games=(), tournament_dbs=[database])  # plays it there
     try:
-        with Store(database) as store:
-            played = store.games(store.tournament("showcase").id)
-        deal = played[0].seed
-        shown, live = [game for game in played if game.seed == deal][:2]
-        other = next(game for game in played if game.seed != deal)
-        _forget(database, live.match_id)
+        shown, other = _a_deal_in_play(database)
         seed = viewer.server.run(viewer_seed(viewer.server.address, shown.match_id))
         api = f"{viewer.url}/api/match"
         for view in VIEWS:
@@ -321,12 +324,7 @@ def test_a_viewer_of_a_server_with_private_replays_holds_back_the_results_breakd
         played_by = functools.partial(showcase.run_tournament_async, admin_token="cup-token")
         monkeypatch.setattr(showcase, "run_tournament_async", played_by)
         viewer.run_tournament(database)
-        with Store(database) as store:
-            played = store.games(store.tournament("showcase").id)
-        deal = played[0].seed
-        shown, live = [game for game in played if game.seed == deal][:2]
-        other = next(game for game in played if game.seed != deal)
-        _forget(database, live.match_id)
+        shown, other = _a_deal_in_play(database)
         config = WebConfig(server.address, (database,), admin_token="cup-token")
         viewer.web = server.run(start_web(config, "127.0.0.1", 0))
         status, _, body = get(f"{viewer.url}/api/match/{shown.match_id}")
