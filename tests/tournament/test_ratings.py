@@ -339,3 +339,22 @@ def test_the_fit_is_zermelos_maximum_with_one_virtual_draw_per_bot() -> None:
     mean = statistics.fmean(elo)
     assert fit_elo(table) == pytest.approx([e - mean for e in elo], abs=1e-6)
     assert fit_elo(table, anchor="b") == pytest.approx([e - elo[1] for e in elo], abs=1e-6)
+
+
+def test_the_bootstrap_interval_is_the_refits_interpolated_percentiles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The interval is the 2.5th to 97.5th percentile of the refits, read between
+    the two closest refits (numpy's default). Refits made up: a at -200, -100, 0,
+    100, 200 (b the opposite). Among five sorted values the 2.5th percentile sits
+    a tenth of the way from the first to the second (0.025 * 4 = 0.1), so
+    -200 + 0.1 * 100 = -190; the 97.5th sits at 3.9, so 100 + 0.9 * 100 = 190.
+    200 even games keep the normal interval far narrower, so nothing is widened."""
+    refits = iter([(100.0, -100.0), (-200.0, 200.0), (0.0, 0.0), (200.0, -200.0), (-100.0, 100.0)])
+    monkeypatch.setattr(ratings, "fit_elo", lambda *args, **kwargs: next(refits))
+    games = [pairwise(("a", "b"), (1, 2)), pairwise(("a", "b"), (2, 1))] * 100
+    by_bot = {r.bot: r for r in rate(["a", "b"], games, samples=5)}
+    for bot in ("a", "b"):
+        assert not by_bot[bot].widened
+        assert by_bot[bot].low == pytest.approx(-190.0)
+        assert by_bot[bot].high == pytest.approx(190.0)
