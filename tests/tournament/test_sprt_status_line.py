@@ -37,8 +37,17 @@ def test_an_infinite_elo_says_why(counts: list[int], pattern: str) -> None:
     assert re.fullmatch(r"\d+ games \(\d blocks\), " + pattern, _elo_part(counts))
 
 
-def test_a_finite_elo_reads_as_before() -> None:
-    part = _elo_part([0, 1, 2, 3, 1])
-    assert re.fullmatch(
-        r"14 games \(7 blocks\), Elo [+-]\d+\.\d \[[+-]\d+\.\d, [+-]\d+\.\d\]", part
-    )
+@pytest.mark.parametrize(
+    ("counts", "expected"),
+    [
+        # Mean block score 4.5 / 7; variance 0.357143 / 7; half width
+        # 1.959964 * sqrt(0.051020 / 7) = 0.167332; each end mapped by
+        # -400 log10(1 / s - 1).
+        ([0, 1, 2, 3, 1], "14 games (7 blocks), Elo +102.1 [-17.0, +252.1]"),
+        # An even score: 0.5 +- 1.959964 * sqrt(0.125 / 4). Its Elo,
+        # -400 log10(1), is -0.0 in floating point and must read +0.0.
+        ([1, 0, 2, 0, 1], "8 games (4 blocks), Elo +0.0 [-296.6, +296.6]"),
+    ],
+)
+def test_a_finite_elo_reads_as_worked_by_hand(counts: list[int], expected: str) -> None:
+    assert _elo_part(counts) == expected
