@@ -201,6 +201,25 @@ def test_prune_deletes_old_finished_matches_only(tmp_path: Path, kind: str) -> N
     store.close()
 
 
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_prune_by_age_counts_from_when_a_match_ended_not_when_it_was_made(
+    tmp_path: Path, kind: str
+) -> None:
+    """`--keep-finished-days` deletes matches that *ended* more than DAYS ago
+    (docs/operations.md): one created in 1970 (created_at 0) that ended just
+    now is a day short of the cut, so it stays; the test above finishes its
+    matches just as it prunes and would not tell the two times apart."""
+    from server.store import MemoryStore
+
+    store = MemoryStore() if kind == "memory" else SqliteStore(tmp_path / "a.db")
+    store.create_match(_record("long", created_at=0.0))
+    store.finish_match("long", "finished", b"", "game over")
+    a_day_ago = time.time() - 86_400
+    assert store.prune(a_day_ago, None, 100) == 0
+    assert store.load("long") is not None
+    store.close()
+
+
 def _store(kind: str, tmp_path: Path) -> Store:
     if kind == "memory":
         return MemoryStore()
