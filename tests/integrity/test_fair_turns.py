@@ -267,3 +267,29 @@ def test_turns_go_round_addresses_then_connections_and_leave_nothing_behind() ->
         assert not line._waiting
 
     asyncio.run(scenario())
+
+
+def test_a_waiter_cancelled_just_as_it_was_let_in_hands_its_slot_on() -> None:
+    """A waiter is let in (its future given its result, the slot counted as
+    held) and cancelled before its task runs again: it must give the slot back,
+    or the line holds a slot for nobody and, with one slot, nobody else is ever
+    let in."""
+
+    async def scenario() -> None:
+        line = FairQueue(1)
+        await line.acquire(("a", "a:1"))
+        late = asyncio.create_task(line.acquire(("b", "b:1")))
+        await asyncio.sleep(0)
+        assert line.waiting == 1
+        line.release()  # b is let in: the slot is counted as b's
+        assert (line.holders, line.waiting) == (1, 0)
+        late.cancel()  # before b's task has run again
+        await asyncio.gather(late, return_exceptions=True)
+        assert late.cancelled()
+        assert (line.holders, line.waiting) == (0, 0), "b's slot was handed back"
+        next_one = asyncio.create_task(line.acquire(("c", "c:1")))
+        await asyncio.sleep(0)
+        assert next_one.done() and line.holders == 1
+        line.release()
+
+    asyncio.run(scenario())
