@@ -164,6 +164,57 @@ def test_flooding_answers_applies_one_then_closes_the_stream(
     seats.finish(server, pending)
 
 
+def test_the_flood_limit_allows_max_rejected_refusals_and_closes_at_the_next(
+    server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
+) -> None:
+    """ "more than 50 rejected messages on this stream" (max_rejected is 50 here):
+    50 refused answers leave the stream playing on; a 51st ends it. The test
+    above sends 500 and would pass with the limit off by one either way."""
+    seats = Seats(stub, 6)
+    mover, decision = _first_decision(seats)
+    for _ in range(50):
+        seats.raw[mover].answer(decision.decision_id, len(decision.actions))
+    for _ in range(50):
+        error = seats.raw[mover].next("error", skip=("event", "decision")).error
+        assert error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0], error
+    # The stream that had 50 refused still takes an answer and plays to the end.
+    # Copies of the refused decision sent again may still be queued on it: they
+    # are not answered (an answer to a decision no longer open is refused too).
+    seats.raw[mover].answer(decision.decision_id, 0)
+    results: list[arena_pb2.MatchResult | None] = [None, None]
+
+    def play(seat: int, answered: int) -> None:
+        for response in seats.raw[seat].responses:
+            kind = response.WhichOneof("kind")
+            assert kind != "error", response
+            if kind == "decision" and response.decision.decision_id != answered:
+                seats.raw[seat].answer(response.decision.decision_id, 0)
+            elif kind == "result":
+                results[seat] = response.result
+                return
+
+    threads = [
+        threading.Thread(target=play, args=(seat, decision.decision_id), daemon=True)
+        for seat in (0, 1)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    for raw in seats.raw:
+        raw.close()
+    assert results[0] is not None and results[0] == results[1], "the match finished"
+    seats.check_replay(server)
+
+    flooded = Seats(stub, 7)
+    mover, decision = _first_decision(flooded)
+    for _ in range(51):
+        flooded.raw[mover].answer(decision.decision_id, len(decision.actions))
+    assert flooded.raw[mover].status() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    flooded.rejoin(mover)
+    flooded.finish(server, {mover: flooded.raw[mover].next("decision").decision})
+
+
 def test_huge_messages_are_resource_exhausted(
     server: InProcessServer, stub: arena_pb2_grpc.ArenaStub
 ) -> None:
