@@ -161,6 +161,33 @@ def test_a_solo_report_gives_each_bot_its_lead_on_the_next_on_the_same_seeds(
     assert "+2.0 [+2.0, +2.0]" in report(db, "text")
 
 
+def test_a_solo_lead_is_taken_on_the_seeds_both_bots_played_only(tmp_path: Path) -> None:
+    """A run cut short: a played seeds 100 to 103, b only 100 and 101. a scores
+    its deal + 3 everywhere and + 50 more on the two seeds b lacks; b scores its
+    deal + 1. The lead is on the shared seeds alone: 2.0 on each, so +2.0, not
+    what a's extra seeds add (nor a KeyError for a seed b never played)."""
+    import json
+
+    from tournament.report import report
+
+    deal = {100: 7.0, 101: 19.0, 102: 3.0, 103: 11.0}
+    schedule = make_schedule(["a", "b"], 1, len(deal), 100)
+    db = tmp_path / "cut.sqlite"
+    with Store(db) as store:
+        tid = store.open_tournament("solo", "stubborn-sheep", 1, {}, None, len(schedule), {})
+        for scheduled in schedule:
+            (bot,) = scheduled.seats
+            if bot == "b" and scheduled.seed >= 102:
+                continue
+            extra = 50.0 if scheduled.seed >= 102 else 0.0
+            score = deal[scheduled.seed] + (3.0 + extra if bot == "a" else 1.0)
+            store.record_game(tid, _solo_game(scheduled, score))
+    rows = {row["bot"]: row for row in json.loads(report(db, "json"))["standings"]}
+    assert (rows["a"]["rank"], rows["b"]["rank"]) == (1, 2)
+    assert rows["a"]["lead_next"] == pytest.approx(2.0)
+    assert rows["a"]["lead_next_low"] == rows["a"]["lead_next_high"] == pytest.approx(2.0)
+
+
 def test_a_path_that_cannot_hold_a_database_is_one_store_error(tmp_path: Path) -> None:
     """Each once an sqlite3 error ("unable to open database file") or an OSError."""
     folder = tmp_path / "results"
