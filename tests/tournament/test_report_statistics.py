@@ -74,3 +74,20 @@ def test_a_three_player_reports_pairs_add_up_as_the_docs_say() -> None:
     assert rows["d"]["games"] == 0 and rows["d"]["elo"] is None and rows["d"]["rank"] is None
     assert rows["d"]["openskill_mu"] is None and data["bots_without_games"] == ["d"]
     assert sum(rows[bot]["wins"] for bot in "abc") == sum(rows[bot]["losses"] for bot in "abc")
+
+
+def test_the_bootstrap_does_not_depend_on_the_order_games_finished_in() -> None:
+    """The store reads games back in the order they were stored, which is the
+    order they finished in; the report's intervals must be the same either way
+    (deals are resampled in the order of their games' keys)."""
+    winners = [("a", "a"), ("a", "b"), ("b", "b"), ("a", "a"), ("b", "a"), ("a", "a")]
+    games = [
+        game
+        for seed, (first, second) in enumerate(winners)
+        for game in (_game(seed, ["a", "b"], first), _game(seed, ["b", "a"], second))
+    ]
+    in_order = report_data(_record(len(games)), games, samples=200)
+    reversed_order = report_data(_record(len(games)), games[::-1], samples=200)
+    assert in_order["standings"] == reversed_order["standings"]
+    (a,) = [row for row in in_order["standings"] if row["bot"] == "a"]
+    assert a["elo_low"] < a["elo"] < a["elo_high"], "a bootstrap interval of real width"
