@@ -158,6 +158,16 @@ def test_a_tie_blames_nobody() -> None:
     assert clock.staller(6) is None
 
 
+def test_blame_takes_more_than_two_thirds_of_the_match_time() -> None:
+    """ "More than STALLING_SHARE (2/3) of `timeout`": of a 3 s match, a seat
+    that held it up exactly 2 s is not blamed; 2.25 s is."""
+    clock = MoveClock()
+    clock.polled(0.0, [], {0: 2.0, 1: 0.5})
+    assert clock.staller(3.0) is None
+    clock.polled(1.0, [], {0: 2.25, 1: 0.5})
+    assert clock.staller(3.0) == 0
+
+
 def test_a_server_that_counts_no_thinking_time_is_named_once() -> None:
     player = GamePlayer(
         _two_random_bots(), "127.0.0.1:1", "", Launcher(None), structlog.get_logger()
