@@ -92,8 +92,11 @@ def test_the_check_stops_on_every_server_no_node_reached_in_one_line(
 def test_the_check_passes_a_pool_every_server_of_which_a_node_reached(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """n2 reaches both servers: no RunError, and the nodes were asked about both."""
     monkeypatch.setattr(ray_executor, "_cpu_nodes", lambda: [{"Resources": {"CPU": 1.0}}])
-    _executor((A, B), _Nodes([("n1", ("", GONE)), ("n2", ("", ""))])).check_servers()
+    nodes = _Nodes([("n1", ("", GONE)), ("n2", ("", ""))])
+    _executor((A, B), nodes).check_servers()
+    assert nodes.asked == [(unanswered, ((A, B), None))]
 
 
 def test_a_run_asks_the_nodes_only_for_a_tournament_not_stored_yet(
