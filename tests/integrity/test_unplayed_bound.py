@@ -144,6 +144,25 @@ def test_only_ended_unanswered_ones_count_and_they_age_out() -> None:
     assert bound.refusal("ipv4:10.0.0.1") is None, "one ended unanswered, below the bound"
 
 
+def test_addresses_whose_unplayed_matches_aged_out_are_forgotten() -> None:
+    """What is kept grows with the addresses seen over the last window, not
+    with every address ever seen: 1,000 addresses, each with one match ended
+    unplayed and never asking again, are forgotten at the first match that
+    ends a window later."""
+    now = [0.0]
+    bound = UnplayedMatches(limit=2, window=60.0, clock=lambda: now[0])
+    for n in range(1_000):
+        match = _match(f"m{n}")
+        match.creator = f"ipv4:10.0.{n // 250}.{n % 250}"
+        bound.ended(match)
+    assert len(bound._ended) == 1_000
+    now[0] = 61.0
+    last = _match("last")
+    last.creator = "ipv4:10.9.9.9"
+    bound.ended(last)
+    assert list(bound._ended) == ["ipv4:10.9.9.9"]
+
+
 def test_ipv6_clients_count_by_their_64_network() -> None:
     assert creator("ipv6:[2001:db8::1]:5000") == creator("ipv6:[2001:db8::ffff:1]:6000")
     assert creator("ipv6:[2001:db8::1]:5000") != creator("ipv6:[2001:db8:0:1::1]:5000")
