@@ -19,9 +19,7 @@ FINISHED = arena_pb2.MATCH_STATUS_FINISHED
 ANY = arena_pb2.MATCH_STATUS_UNSPECIFIED
 
 
-def _info(
-    match_id: str, status: arena_pb2.MatchStatus.ValueType, moves: int = 0
-) -> arena_pb2.MatchInfo:
+def _info(match_id: str, status: arena_pb2.MatchStatus, moves: int = 0) -> arena_pb2.MatchInfo:
     return arena_pb2.MatchInfo(
         match_id=match_id, game="sheep-n-sheep", players=2, status=status, moves=moves
     )
