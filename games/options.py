@@ -83,7 +83,9 @@ class OptionSpec:
 def _parse_bool(name: str, raw: Any) -> bool:
     if isinstance(raw, bool):
         return raw
-    text = str(raw).strip().lower()
+    # Spaces and tabs only, as around a number: str.strip() also dropped a
+    # newline, a no-break space or a control character, which are refused.
+    text = str(raw).strip(" \t").lower()
     if text in _TRUE:
         return True
     if text in _FALSE:

@@ -27,6 +27,8 @@ def test_defaults_fill_what_is_not_given() -> None:
         ({"wolf": "true"}, {"wolf": True}),
         ({"wolf": "OFF"}, {"wolf": False}),
         ({"wolf": True}, {"wolf": True}),
+        ({"wolf": " yes\t"}, {"wolf": True}),
+        ({"rounds": " +02\t"}, {"rounds": 2}),
         ({"board": "large"}, {"board": "large"}),
     ],
 )
@@ -46,6 +48,15 @@ def test_string_and_typed_values_parse(raw: dict, expected: dict) -> None:
         ({"rounds": True}, "whole number"),
         ({"wolf": "maybe"}, "true or false"),
         ({"board": "huge"}, "one of small, large"),
+        # Spaces and tabs around a value are taken, as for a number; a newline,
+        # a no-break space or another control character is not: the value is
+        # refused, quoted escaped, as operations.md promises.
+        ({"wolf": "true\n"}, r"true or false, not 'true\\n'"),
+        ({"wolf": "\rfalse"}, r"true or false, not '\\rfalse'"),
+        ({"wolf": "\u00a0true"}, "true or false"),
+        ({"wolf": "on\u2003"}, "true or false"),
+        ({"wolf": "\x1c1"}, "true or false"),
+        ({"rounds": "2\n"}, "whole number"),
     ],
 )
 def test_bad_options_name_the_option(raw: dict, message: str) -> None:
