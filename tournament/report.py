@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import games
+from games.options import parse_options
 from tournament.config import MEAN_ANCHOR
 from tournament.openskill_ratings import SkillRating, rate_openskill
 from tournament.outcome import solo_scores
@@ -80,6 +81,25 @@ def report(
 
         return report_page(data, games)
     return render(data, format)
+
+
+def options_played(game: str, stored: Mapping[str, str]) -> dict[str, str]:
+    """The options the games were played under, as the server stores and sends
+    them: every option of the game, defaults filled in, in canonical form ("yes"
+    as "true", "+01" as "1"), sorted by name. A tournament stores them as its
+    config first wrote them; options the engine no longer reads are given as
+    stored rather than leave the report unreadable."""
+    try:
+        specs = games.get(game).option_specs
+        values = parse_options(specs, stored)
+    except (KeyError, ValueError):  # games.InvalidOptions is a ValueError
+        return dict(sorted(stored.items()))
+    return {
+        spec.name: ("true" if values[spec.name] else "false")
+        if spec.kind == "bool"
+        else str(values[spec.name])
+        for spec in sorted(specs, key=lambda spec: spec.name)
+    }
 
 
 def report_data(
@@ -266,7 +286,7 @@ def report_data(
         "tournament": record.name,
         "game": record.game,
         "players": record.players,
-        "options": record.options,
+        "options": options_played(record.game, record.options),
         "anchor": anchor if not solo else None,
         "anchor_without_games": unplayed_anchor if not solo else None,
         "games_played": len(games) - outside,

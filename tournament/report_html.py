@@ -17,7 +17,7 @@ from typing import Any
 from games.words import count, noun
 from tournament.html_text import attribute, escape, name
 from tournament.ratings import signed_elo
-from tournament.report_layout import report_notes, standing_cell, standing_columns
+from tournament.report_layout import options_text, report_notes, standing_cell, standing_columns
 from tournament.store import GameRecord
 
 __all__ = ["STYLE", "report_fragment", "report_page"]
@@ -69,11 +69,13 @@ def report_fragment(
 ) -> str:
     """The report's HTML (no <html> wrapper); `replay_href` links each game."""
     solo = data["players"] == 1
+    options = options_text(data).removesuffix(", ")
     parts = [
         '<div class="report">',
         f"<h2>{escape(data['tournament'])}</h2>",
         f'<div class="meta">{escape(data["game"])}, '
-        f"{count(int(data['players']), 'player')} &middot; "
+        f"{count(int(data['players']), 'player')}"
+        f"{escape(', ' + options) if options else ''} &middot; "
         f'<span data-games-played="{int(data["games_played"])}">{int(data["games_played"])}</span>'
         f"{_of_scheduled(data)}{_outside(data)} &middot; "
         f"{escape(data['rating'])}</div>",

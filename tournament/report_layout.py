@@ -12,7 +12,14 @@ from typing import Any
 from games.words import count
 from tournament.ratings import signed_elo
 
-__all__ = ["games_count", "render", "report_notes", "standing_cell", "standing_columns"]
+__all__ = [
+    "games_count",
+    "options_text",
+    "render",
+    "report_notes",
+    "standing_cell",
+    "standing_columns",
+]
 
 
 def games_count(data: dict[str, Any]) -> str:
@@ -23,6 +30,15 @@ def games_count(data: dict[str, Any]) -> str:
             f"{count(data['games_played'], 'game')} of an SPRT (at most {data['games_scheduled']})"
         )
     return f"{data['games_played']}/{count(data['games_scheduled'], 'game')}"
+
+
+def options_text(data: dict[str, Any]) -> str:
+    """ "options wolf=true, bonus_actions=false, " for the header; "" for a game
+    without options (its ratings mean the game played under these only)."""
+    options = data.get("options") or {}
+    if not options:
+        return ""
+    return "options " + ", ".join(f"{name}={value}" for name, value in options.items()) + ", "
 
 
 def render(data: dict[str, Any], format: str) -> str:
@@ -192,7 +208,7 @@ def report_notes(data: dict[str, Any]) -> list[str]:
 def _table_report(data: dict[str, Any], markdown: bool) -> str:
     title = (
         f"{data['tournament']}: {data['game']}, {count(data['players'], 'player')}, "
-        f"{games_count(data)}"
+        f"{options_text(data)}{games_count(data)}"
     )
     notes = report_notes(data)
     columns = standing_columns(data)

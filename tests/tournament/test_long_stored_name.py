@@ -39,7 +39,8 @@ def test_a_stored_tournament_named_past_the_limit(tmp_path: Path) -> None:
 
     report = _sheepfold("report", "--db", str(database), "--tournament", LONG)
     assert report.returncode == 0, report.stderr
-    assert report.stdout.startswith(f"{LONG}: stubborn-sheep, 1 player, 1/1 game")
+    options = "options bonus_actions=false, wolf=false"
+    assert report.stdout.startswith(f"{LONG}: stubborn-sheep, 1 player, {options}, 1/1 game")
 
     again = _sheepfold("run", str(_config(tmp_path, LONG)), "--no-report")
     assert again.returncode == 2, again.stderr

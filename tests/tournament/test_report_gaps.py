@@ -101,8 +101,9 @@ def test_a_solo_report_header_says_1_player(tmp_path: Path) -> None:
                 tid,
                 finished_record(scheduled, [5.0], [1]),
             )
-    assert report(db, "text").splitlines()[0] == "solo: stubborn-sheep, 1 player, 4/4 games"
-    assert report(db, "markdown").splitlines()[0] == "## solo: stubborn-sheep, 1 player, 4/4 games"
+    header = "solo: stubborn-sheep, 1 player, options bonus_actions=false, wolf=false, 4/4 games"
+    assert report(db, "text").splitlines()[0] == header
+    assert report(db, "markdown").splitlines()[0] == f"## {header}"
     # No Elo to anchor: `--anchor` is refused, not silently ignored.
     for anchor in ("a", "mean"):
         with pytest.raises(ValueError, match="solo tournaments have no Elo to anchor"):
