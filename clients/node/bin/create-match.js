@@ -39,11 +39,18 @@ async function run() {
     if (failed) process.stderr.write(`create-match: cannot write the usage to stdout: ${failed.message}\n`);
     return failed ? 1 : 0;
   }
-  const options = {};
+  // No prototype: `options['__proto__'] = v` on a plain object set its prototype
+  // and the option was never sent (the match was made with the defaults).
+  const options = Object.create(null);
   for (const pair of values.option) {
     const at = pair.indexOf('=');
     if (at < 1) throw new Error(`--option wants KEY=VALUE, not ${pair}`);
-    options[pair.slice(0, at)] = pair.slice(at + 1);
+    const [key, value] = [pair.slice(0, at), pair.slice(at + 1)];
+    // As `sheepfold create`: the later value once won without a word.
+    if (Object.hasOwn(options, key) && options[key] !== value) {
+      throw new UsageError(`--option: ${key} given twice ('${options[key]}', then '${value}'): give it once`);
+    }
+    options[key] = value;
   }
   // Checked here, as `sheepfold create` does: on the wire "abc" would go as seed 0, 2^64 + x as seed x,
   // players "abc" as 0 and 2.5 as 2, and a malformed address would fail only when dialled.

@@ -68,6 +68,24 @@ describe('the Node bot programs against a real server', () => {
     assert.equal(away.stderr, `create-match: UNAVAILABLE: cannot reach the server at ${proxy.address}: connection refused\n`);
   });
 
+  test('create-match.js refuses an option given twice (exit 2) and sends every option name as written', HANG, async () => {
+    // The later value once won without a word (`sheepfold create` refuses it, exit 2).
+    const twice = await runBot(['--server', server.address, '--game', 'sheep-showdown', '--option', 'rounds=1', '--option', 'rounds=3'], {}, CREATE_MATCH);
+    assert.equal(twice.code, 2, twice.stderr);
+    assert.equal(twice.stderr, "create-match: --option: rounds given twice ('1', then '3'): give it once\n");
+    assert.equal(twice.stdout, '');
+    const same = await runBot(['--server', server.address, '--game', 'sheep-showdown', '--option', 'rounds=1', '--option', 'rounds=1'], {}, CREATE_MATCH);
+    assert.equal(same.code, 0, same.stderr);
+    // `__proto__` was set as the options object's prototype, not sent: the match was
+    // made with the defaults instead of refused as an unknown option.
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      const run = await runBot(['--server', server.address, '--game', 'sheep-showdown', '--option', `${name}=1`], {}, CREATE_MATCH);
+      assert.equal(run.code, 1, `${name}: ${run.stdout}`);
+      assert.match(run.stderr, new RegExp(`INVALID_ARGUMENT: unknown option '${name}'`));
+      assert.equal(run.stdout, '');
+    }
+  });
+
   test('`sheepfold create` sets up a match that two Node bot processes then play', HANG, async () => {
     const made = await runBot(
       ['-m', 'cli', 'create', '--server', server.address, '--game', 'sheep-n-sheep', '--players', '2', '--seed', '31', '--json'],
