@@ -329,7 +329,9 @@ def _number(value: float) -> int | float:
 def format_summary(summary: dict[str, Any]) -> str:
     from games.solo_title import solo_title
 
-    lines = [f"{summary['game']}  seed {summary['seed']}  match {summary['match_id']}"]
+    options = ", ".join(f"{k}={v}" for k, v in sorted(summary.get("options", {}).items()))
+    played = f"  options {options}" if options else ""
+    lines = [f"{summary['game']}  seed {summary['seed']}{played}  match {summary['match_id']}"]
     disqualified = set(summary["disqualified"])
     crashed = {int(seat) for seat in summary.get("crashed", {})}
     width = max(12, *(len(spec) for spec in summary["bots"]))

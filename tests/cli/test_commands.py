@@ -111,6 +111,16 @@ def test_match_text_output_names_no_winner_when_every_seat_is_disqualified() -> 
     assert sum("DISQUALIFIED" in line for line in lines) == 2
 
 
+def test_match_text_output_names_the_options_played() -> None:
+    # Only --json said them: the text named the game and seed, so a match with
+    # the wolf and bonus actions read as the plain game.
+    summary = _summary(game="stubborn-sheep", options={"wolf": "true", "bonus_actions": "false"})
+    header = format_summary(summary).splitlines()[0]
+    assert header == "stubborn-sheep  seed 3  options bonus_actions=false, wolf=true  match m"
+    plain = format_summary(_summary(options={})).splitlines()[0]
+    assert plain == "sheep-n-sheep  seed 3  match m"
+
+
 def test_match_text_output_keeps_its_columns_with_a_long_bot_name() -> None:
     summary = _summary(bots=["random", "cmd:{python} command_bot.py"])
     seats = [line for line in format_summary(summary).splitlines() if "  seat " in line]

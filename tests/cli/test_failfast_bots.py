@@ -116,7 +116,10 @@ def test_match_prints_its_id_and_shows_a_disqualification(
     )
     assert done.returncode == 0, done.stderr
     header = done.stdout.splitlines()[0]
-    match = re.fullmatch(r"sheep-showdown  seed 4  match ([0-9a-f]{16})", header)
+    match = re.fullmatch(
+        r"sheep-showdown  seed 4  options double_trouble=false, rounds=1  match ([0-9a-f]{16})",
+        header,
+    )
     assert match, header
     seat0, seat1 = done.stdout.splitlines()[1:3]
     assert "DISQUALIFIED (ranked last)" in seat0 and "strikes 3" in seat0
