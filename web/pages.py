@@ -90,10 +90,17 @@ def matches_page(games: list[dict[str, str]], limit: int) -> str:
 
 def match_page(boot: dict[str, Any]) -> str:
     title = f"{boot['title']} · {boot['match_id']}"
+    # The options played, which the board alone does not always show (Stubborn
+    # Sheep's bonus actions, its wolf before it first moves); none for a game
+    # without options.
+    played = ", ".join(f"{k}={v}" for k, v in sorted((boot.get("options") or {}).items()))
+    options = (
+        f'<p id="options" class="match-options">options: {escape(played)}</p>\n' if played else ""
+    )
     body = f"""<div class="match-head"><h1>{escape(boot["title"])}</h1>
 <span class="match-id">{escape(boot["match_id"])}</span>
 <span id="status" class="badge"></span></div>
-<p id="seat-bots" class="seat-bots" hidden></p>
+{options}<p id="seat-bots" class="seat-bots" hidden></p>
 <div id="notice" class="notice" hidden></div>
 <div class="match">
   <section class="board-wrap"><svg id="board" xmlns="http://www.w3.org/2000/svg" role="img"

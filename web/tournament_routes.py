@@ -176,6 +176,7 @@ async def tournament_match_page(request: web.Request) -> web.Response:
         "game": replay.game,
         "title": games.get(replay.game).title,
         "players": replay.players,
+        "options": dict(replay.options),
         "status": "finished",
         "moves": len(replay.actions),
         "frames_url": f"/api{base}/match/{quote(match_id, safe='')}/frames",
