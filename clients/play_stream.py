@@ -16,8 +16,8 @@ import inspect
 import operator
 import reprlib
 from collections import deque
-from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, SupportsIndex, cast, runtime_checkable
 
 import grpc
@@ -45,6 +45,9 @@ class DecisionView:
     observation: Any  # the game's observation message, e.g. SheepShowdownObservation
     actions: Sequence[arena_pb2.LegalAction]
     clock: arena_pb2.Clock
+    # The options the match is played with, as `Joined` gives them: every
+    # option, defaults filled in, as strings ({"wolf": "true", ...}).
+    options: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def labels(self) -> list[str]:
@@ -56,7 +59,12 @@ class DecisionView:
         return getattr(wrapper, wrapper.WhichOneof("game"))
 
     @classmethod
-    def from_message(cls, decision: arena_pb2.Decision, game: str) -> DecisionView:
+    def from_message(
+        cls,
+        decision: arena_pb2.Decision,
+        game: str,
+        options: Mapping[str, str] | None = None,
+    ) -> DecisionView:
         member = decision.observation.WhichOneof("game")
         observation = getattr(decision.observation, member) if member else None
         return cls(
@@ -67,6 +75,7 @@ class DecisionView:
             observation=observation,
             actions=decision.actions,
             clock=decision.clock,
+            options={} if options is None else options,
         )
 
 
@@ -143,6 +152,7 @@ async def _play_messages(
 ) -> arena_pb2.MatchResult:
     """Answer the stream's decisions until its result."""
     game = ""
+    options: dict[str, str] = {}
     on_event = getattr(bot, "on_event", None)
     while True:
         if progress.joined:
@@ -166,7 +176,7 @@ async def _play_messages(
                         break
             if reader.over:
                 continue  # the match ended while the bot thought about an earlier one
-            view = DecisionView.from_message(response.decision, game)
+            view = DecisionView.from_message(response.decision, game, options)
             choice = bot.decide(view)
             if inspect.isawaitable(choice):
                 choice = await reader.read_while(choice)
@@ -194,6 +204,7 @@ async def _play_messages(
             progress.joined = True
             progress.seat = response.joined.seat
             game = response.joined.game
+            options = dict(response.joined.options)
             log = log.bind(seat=response.joined.seat, game=game)
         elif kind == "error":
             progress.refused = f"{status_name(response.error.code)}: {response.error.message}"
