@@ -87,7 +87,7 @@ export function actionIndex(choice) {
 }
 
 /** What `decide` receives: the decision with its game-specific observation and typed actions. */
-export function decisionView(decision, game) {
+export function decisionView(decision, game, options = {}) {
   const observation = decision.observation?.game ? decision.observation[decision.observation.game] : null;
   return {
     decisionId: decision.decision_id,
@@ -100,6 +100,8 @@ export function decisionView(decision, game) {
       action: legal.action?.game ? legal.action[legal.action.game] : null,
     })),
     clock: decision.clock,
+    // The match's options as Joined gives them: every option, defaults filled in, as strings.
+    options,
     raw: decision,
   };
 }
@@ -225,7 +227,7 @@ export async function playSeat(options) {
   // A malformed address is the caller's mistake, not an unreachable server: say so before connecting.
   if (!options.client) checkAddress(address);
   const client = options.client ?? arenaClient(address, credentials, { maxMessageBytes });
-  const session = { game: '', seat, log: baseLog.bind({ match_id: matchId }), reconnects: 0, joinedOnce: false };
+  const session = { game: '', options: {}, seat, log: baseLog.bind({ match_id: matchId }), reconnects: 0, joinedOnce: false };
   const rejoins = new Rejoins(maxReconnects ?? null, rejoinSeconds);
   try {
     for (;;) {
@@ -393,7 +395,7 @@ function playStream(client, { address, matchId, token, seat, decide, onEvent, ev
     };
 
     const answer = async (decision) => {
-      const view = decisionView(decision, session.game);
+      const view = decisionView(decision, session.game, session.options);
       const index = actionIndex(await decide(view));
       session.log.debug('answering', { decision_id: view.decisionId, index, label: view.actions[index]?.label });
       if (!settled && !call.writableEnded && !call.destroyed) {
@@ -408,6 +410,7 @@ function playStream(client, { address, matchId, token, seat, decide, onEvent, ev
           if (session.joinedOnce) session.reconnects += 1; // counts successful rejoins
           session.joinedOnce = true;
           session.game = message.joined.game;
+          session.options = { ...message.joined.options };
           session.seat = message.joined.seat;
           session.log = session.log.bind({ seat: message.joined.seat, game: message.joined.game });
           session.log.info('joined', { players: message.joined.players, options: message.joined.options });

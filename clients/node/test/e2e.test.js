@@ -46,6 +46,30 @@ function assertSameResult(result, other, where) {
 }
 
 describe('the Node bot against a real server', () => {
+  test('every view carries the options the match is played with, as Joined gives them', HANG, async () => {
+    // playSeat read Joined.options into a log line and dropped them: a bot had to know
+    // each game's observation fields (wolf_variant, double_trouble) to learn them.
+    for (const [game, given, seen] of [
+      ['stubborn-sheep', { wolf: 'yes' }, { wolf: 'true', bonus_actions: 'false' }],
+      ['sheep-n-sheep', {}, {}],
+    ]) {
+      const created = await createMatch(game, 2, 61, given);
+      const views = [];
+      await Promise.all(
+        created.seat_tokens.map((token, seat) =>
+          playSeat({
+            address: server.address,
+            matchId: created.match_id,
+            token,
+            decide: seat === 0 ? (view) => { views.push({ ...view.options }); return 0; } : randomBot(9),
+          }),
+        ),
+      );
+      assert.ok(views.length > 0, `${game}: the bot was asked nothing`);
+      for (const options of views) assert.deepEqual(options, seen, game);
+    }
+  });
+
   test('ListGames lists all four games', HANG, async () => {
     const { games } = await unary(client, 'ListGames', {});
     const names = games.map((game) => game.name);
