@@ -214,3 +214,36 @@ def test_a_match_with_forced_moves_replays_with_them_marked(
     assert "[forced: timeout]" in out
     assert "  strikes " in out, "the result shows the strike"
     assert "replay verified" in out
+
+
+@pytest.mark.parametrize(
+    ("stored", "said"),
+    [
+        ('{"rounds": "9"}', "option 'rounds' must be at most 3"),
+        ('{"fog": "1"}', "unknown option 'fog'"),
+        ('{"double_trouble": "maybe"}', "option 'double_trouble' must be true or false"),
+    ],
+)
+def test_the_replay_command_says_in_one_line_that_stored_options_do_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], stored: str, said: str
+) -> None:
+    """A finished match whose stored options were edited into ones the game refuses
+    once ended `sheepfold replay` in a traceback (games.InvalidOptions)."""
+    db = tmp_path / "o.db"
+    with _server(db) as server:
+        match_id = _play(server, Case("sheep-showdown", 2, {"rounds": "1"}), seed=5)
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "UPDATE matches SET options_json = ? WHERE match_id = ?", (stored, match_id)
+        )
+    assert sheepfold(["replay", match_id, "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert (
+        err
+        == (
+            f"sheepfold replay: match {match_id} in {db} cannot be replayed: its stored "
+            f"options do not read ({said}"
+        )
+        + err.split(said, 1)[1]
+    )
+    assert err.count("\n") == 1 and err.endswith(")\n"), err
