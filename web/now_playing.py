@@ -39,7 +39,8 @@ def now_playing_html(playing: Sequence[InPlay], hosted: Mapping[str, Hosting]) -
     and its live page's link, or where it plays when the viewer cannot show it.
     A game gone from the viewer's game server is left out: its runner still
     lists it, but no one plays it there any more, and its link led to a page
-    saying only "no match"."""
+    saying only "no match". The match's cell keeps the key as its title: a
+    phone leaves the key's column out (style.css), as the report's games do."""
     playing = [game for game in playing if hosted.get(game.match_id) != "gone"]
     if not playing:
         return ""
@@ -56,7 +57,7 @@ def now_playing_html(playing: Sequence[InPlay], hosted: Mapping[str, Hosting]) -
             match += ' <span class="muted">(not on this viewer\'s game server)</span>'
         rows.append(
             f'<tr data-match-id="{attribute(game.match_id)}"><td>{name(game.key)}</td>'
-            f"<td>{match}</td><td>{seats}</td></tr>"
+            f'<td title="{escape("game " + game.key)}">{match}</td><td>{seats}</td></tr>'
         )
     return (
         '<section id="now-playing" class="now-playing"><h2>Now playing</h2>'
