@@ -68,3 +68,14 @@ def test_game_over_texts_name_their_winners_in_words() -> None:
     assert SheepNSheepEnded((43, 3), (0,)).text == "game over: scores 43, 3; winner seat 0"
     assert ShowdownEnded((9, 9, 4), (1, 1, 3)).text == "the game is over; winners: seats 0 and 1"
     assert ShowdownEnded((9, 8), (1, 2)).text == "the game is over; winner: seat 0"
+
+
+def test_stubborn_sheeps_game_over_text_says_what_each_number_is() -> None:
+    """Stubborn Sheep's end read "game over: seat 0 0" (a solo match) and
+    "game over: seat 0 1, seat 1 1, seat 2 3": two numbers side by side with
+    nothing to tell the seat from its score, where the board beside the event
+    log says "seat 0 · 1 pt"."""
+    from games.stubborn_sheep.events import GameOver
+
+    assert GameOver((0,)).text == "game over: seat 0 0 pts"
+    assert GameOver((1, 0, 3)).text == "game over: seat 0 1 pt, seat 1 0 pts, seat 2 3 pts"

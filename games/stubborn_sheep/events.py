@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.stubborn_sheep.data import BONUSES, COLOURS, ORIENTATIONS
+from games.words import count
 
 # Why a sheep moved other than by an icon.
 YELLOW_COMPANION, RED_BUMP, BLUE_RUN, BONUS_MOVE = 0, 1, 2, 3
@@ -217,6 +218,8 @@ class GameOver:
 
     @property
     def text(self) -> str:
+        # "seat 0 1 pt", as the board says "seat 0 · 1 pt": "seat 0 1" alone
+        # left the seat and its score to be told apart.
         return "game over: " + ", ".join(
-            f"seat {seat} {score}" for seat, score in enumerate(self.scores)
+            f"seat {seat} {count(score, 'pt')}" for seat, score in enumerate(self.scores)
         )
