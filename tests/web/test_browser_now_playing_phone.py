@@ -56,3 +56,40 @@ def test_now_playing_shows_each_games_link_and_seats_on_a_phone(
     assert all(row["link"] <= row["width"] for row in rows), rows[0]
     assert all(row["seats"] < row["width"] - 60 for row in rows), rows[0]
     assert all(row["title"] == f"game {KEY}" for row in rows), rows[0]  # the key kept
+
+
+# On a laptop: each cell's text against the next one's, and the header's
+# alignment against its column's.
+APART = """(section) => {
+  document.querySelector('#report').insertAdjacentHTML('beforebegin', section);
+  const row = document.querySelector('#now-playing tr[data-match-id]');
+  const key = row.cells[0].querySelector('.name').getBoundingClientRect();
+  const link = row.querySelector('a.live-link').getBoundingClientRect();
+  const seats = row.cells[2].getBoundingClientRect();
+  const head = document.querySelector('#now-playing th');
+  return {
+    keyToLink: link.left - key.right,
+    linkToSeats: seats.left + parseFloat(getComputedStyle(row.cells[2]).paddingLeft) - link.right,
+    headAlign: getComputedStyle(head).textAlign,
+  };
+}"""
+
+
+def test_now_playing_keeps_its_columns_apart_on_a_laptop(showcase: Showcase, browser: Any) -> None:
+    """The table had none of the report's cell padding: a cut key's "..." ran
+    into the match id ("...-long-n…9dcf24c296ced172"), and the headings stood
+    centred over columns read from the left."""
+    playing = [InPlay(KEY, "00000000000000a1", BOTS, "", 0.0)]
+    section = now_playing_html(playing, {"00000000000000a1": "here"})
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(f"{showcase.url}/tournaments/0/showcase")
+        page.wait_for_selector("#report table.standings")
+        seen = page.evaluate(APART, section)
+        save_screenshot(page, "laptop-now-playing")
+    finally:
+        context.close()
+    assert seen["keyToLink"] >= 12, seen
+    assert seen["linkToSeats"] >= 12, seen
+    assert seen["headAlign"] in ("left", "start"), seen
