@@ -1,8 +1,9 @@
-"""A running tournament's "Now playing" on a 360x740 phone: each game's live
-link and its seats come first, as in the report's games table. The game key
-(its first column, "3:random|r6|r5|r3|r2|greedy-...") took the phone's width,
-and a six-seat game's link and seats were past the screen's edge, reached
-only by scrolling the table sideways."""
+"""A running tournament's "Now playing" laid out. On a 360x740 phone each
+game's live link and its seats come first, as in the report's games table:
+the game key (its first column, "3:random|r6|r5|r3|r2|greedy-...") took the
+phone's width, and a six-seat game's link and seats were past the screen's
+edge, reached only by scrolling the table sideways. On a laptop its columns
+stand apart, as the games table's do."""
 
 from __future__ import annotations
 
