@@ -36,7 +36,9 @@ function row(m) {
   const result = m.result && m.result.scores.length === 0 ? "no result"
     : m.result ? m.result.scores.map((score, seat) => h("span", { class: "score" },
       h("span", { class: "dot", style: `background:${seatColour(seat)}` }), ` ${score}`,
-      m.players > 1 && m.result.ranks[seat] === 1 ? " ★" : "",
+      // Rank 1 is a winner's unless disqualified: every seat disqualified,
+      // all rank 1 and none won (each was starred).
+      m.players > 1 && m.result.ranks[seat] === 1 && !(m.result.disqualified || []).includes(seat) ? " ★" : "",
       // A seat the game server disqualified, badged as its match page badges it.
       (m.result.disqualified || []).includes(seat) ? [" ", h("span", { class: "badge away",
         "data-disqualified": "", title: "its bot missed too many deadlines: its moves were played for it" },

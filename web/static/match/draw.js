@@ -184,7 +184,9 @@ function drawScores(frame, result) {
   // column once starred the winners alone, and a tie-break (Stubborn Sheep's
   // complete sets) can rank two equal scores apart. A solo match's one seat
   // is first whatever it scored: neither ranked nor starred (its rulebook's
-  // title says how it went).
+  // title says how it went). A disqualified seat is never a winner: every
+  // seat disqualified, all share rank 1 and the result names no winner (each
+  // was starred, as if all had won).
   const ranked = result && boot.players > 1 && Array.isArray(result.ranks);
   const head = h("tr", {}, h("th", {}, Array.isArray(boot.bots) ? "seat, bot" : "seat"), columns.map((c) => h("th", {}, c)),
     result ? h("th", {}, "final") : null, ranked ? h("th", {}, "rank") : null);
@@ -200,7 +202,7 @@ function drawScores(frame, result) {
           title: "the tournament ranks a seat that failed last" }, failedWord(seat, result))] : null),
       cells.map((c) => h("td", {}, String(c))),
       result ? h("td", { class: "final", "data-final-score": result.scores[seat] },
-        `${result.scores[seat]}${ranked && result.ranks[seat] === 1 ? " ★" : ""}`) : null,
+        `${result.scores[seat]}${ranked && result.ranks[seat] === 1 && !disqualified(seat, result) ? " ★" : ""}`) : null,
       ranked ? h("td", { class: "rank", "data-rank": result.ranks[seat] }, ordinal(result.ranks[seat])) : null));
   table.replaceChildren(h("thead", {}, head), h("tbody", {}, body));
   fitNames(table);
