@@ -1,11 +1,13 @@
-"""A finished match with a disqualified seat, in headless Chromium: its
-scores say so at the end."""
+"""Finished matches with a disqualified seat, and with every seat disqualified,
+in headless Chromium: their scores say so at the end, and no disqualified
+seat is starred as a winner."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -13,7 +15,7 @@ from sheepfold.v1 import arena_pb2
 
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import play_match
-from clients.sdk import DecisionView
+from clients.sdk import Bot, DecisionView
 from tests.web.conftest import drawn_move, save_screenshot
 from web.showcase import Showcase, start_showcase
 
@@ -34,18 +36,18 @@ class LateBot:
         return self.rng.randrange(len(decision.actions))
 
 
-@pytest.fixture(scope="module")
-def late() -> Iterator[tuple[Showcase, str]]:
+@contextmanager
+def _played_late(bots: list[Bot], max_strikes: int) -> Iterator[tuple[Showcase, str]]:
+    """A viewer of one finished one-round Sheep Showdown match of `bots` on a
+    0.5 s decision clock, and the match's id."""
     show = start_showcase(games=())
     try:
-        # Room for the random bot, which must not be disqualified: 0.1 s left a
-        # loaded machine little (the late bot sleeps past 0.5 s whatever the load).
-        clock = arena_pb2.ClockSettings(decision_seconds=0.5, max_strikes=2)
+        clock = arena_pb2.ClockSettings(decision_seconds=0.5, max_strikes=max_strikes)
         outcome = show.server.run(
             play_match(
                 show.server.address,
                 "sheep-showdown",
-                [RandomBot(7), LateBot()],
+                bots,
                 seed=17,
                 options={"rounds": "1"},
                 clock=clock,
@@ -55,6 +57,20 @@ def late() -> Iterator[tuple[Showcase, str]]:
         yield show, outcome.match_id
     finally:
         show.stop()
+
+
+@pytest.fixture(scope="module")
+def late() -> Iterator[tuple[Showcase, str]]:
+    # Room for the random bot, which must not be disqualified: 0.1 s left a
+    # loaded machine little (the late bot sleeps past 0.5 s whatever the load).
+    with _played_late([RandomBot(7), LateBot()], max_strikes=2) as played:
+        yield played
+
+
+@pytest.fixture(scope="module")
+def all_late() -> Iterator[tuple[Showcase, str]]:
+    with _played_late([LateBot(), LateBot()], max_strikes=1) as played:
+        yield played
 
 
 def test_a_disqualified_seat_says_so_in_the_scores_at_the_end(
@@ -94,3 +110,31 @@ def test_the_matches_list_badges_a_disqualified_seat(late: tuple[Showcase, str],
     page.wait_for_selector(f'#finished tr[data-match-id="{match_id}"]')
     assert page.evaluate(LIST_BADGES, match_id) == ["", "disqualified"]
     save_screenshot(page, "list-disqualified")
+
+
+FINALS = """() => [...document.querySelectorAll('#scores td.final')]
+  .map((cell) => cell.textContent)"""
+LIST_SCORES = """(id) => [...document.querySelectorAll(
+  `tr[data-match-id="${id}"] td.result .score`)].map((score) => score.textContent)"""
+
+
+def test_no_seat_is_starred_when_every_seat_was_disqualified(
+    all_late: tuple[Showcase, str], page: Any
+) -> None:
+    """With every seat disqualified the game server ranks them all first and
+    names no winner, and the page and the list starred each one ("33 ★ 1st"
+    six times over), as if every seat had won."""
+    show, match_id = all_late
+    page.goto(f"{show.url}/match/{match_id}")
+    page.wait_for_selector("#scores td.rank")
+    result = page.evaluate("() => window.sheepfold.result")
+    assert [seat["disqualified"] for seat in result["seats"]] == [True, True]
+    assert result["winners"] == [] and result["ranks"] == [1, 1]
+    finals = page.evaluate(FINALS)
+    save_screenshot(page, "all-disqualified-at-the-end")
+    assert len(finals) == 2 and not any("★" in final for final in finals), finals
+
+    page.goto(show.url)
+    page.wait_for_selector(f'#finished tr[data-match-id="{match_id}"]')
+    scores = page.evaluate(LIST_SCORES, match_id)
+    assert len(scores) == 2 and not any("★" in score for score in scores), scores
