@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from sheepfold.v1 import arena_pb2
 
 import games
-from games.options import parse_options
+from games.options import options_to_strings, parse_options
 from server import convert, encoding
 from server.client_limits import MatchLimits
 from server.clock_limits import MAX_DECISION_SECONDS
@@ -75,7 +75,7 @@ def measure(name: str, players: int, options: Mapping[str, str], seconds: float)
             match_id="f" * 16,
             game=name,
             players=players,
-            options=convert.options_to_strings(
+            options=options_to_strings(
                 game.option_specs, parse_options(game.option_specs, options)
             ),
             seed=2**63 - 1,

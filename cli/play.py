@@ -327,9 +327,10 @@ def _number(value: float) -> int | float:
 
 
 def format_summary(summary: dict[str, Any]) -> str:
+    from games.options import options_line
     from games.solo_title import solo_title
 
-    options = ", ".join(f"{k}={v}" for k, v in sorted(summary.get("options", {}).items()))
+    options = options_line(summary.get("options", {}))
     played = f"  options {options}" if options else ""
     lines = [f"{summary['game']}  seed {summary['seed']}{played}  match {summary['match_id']}"]
     disqualified = set(summary["disqualified"])

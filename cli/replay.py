@@ -19,6 +19,7 @@ from cli.lock_wait import add_wait_argument, lock_wait
 from cli.replay_legend import help_epilog, legend
 from cli.values import file_path
 from games.errors import RulesChanged
+from games.options import options_line
 from games.solo_title import solo_title
 from games.words import count
 
@@ -186,7 +187,7 @@ def _result(result: arena_pb2.MatchResult | None, end_reason: str) -> dict[str, 
 
 
 def format_replay(replay: dict[str, Any]) -> str:
-    options = ", ".join(f"{k}={v}" for k, v in sorted(replay["options"].items())) or "none"
+    options = options_line(replay["options"]) or "none"
     clock = replay["clock"]
     lines = [
         f"{replay['title']} ({replay['game']})  match {replay['match_id']}",

@@ -8,7 +8,7 @@ anything unknown or out of range with a message that names the option.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,6 +108,21 @@ def parse_options(specs: tuple[OptionSpec, ...], raw: Mapping[str, Any]) -> dict
         name: spec.parse(raw[name]) if name in raw else spec.default
         for name, spec in by_name.items()
     }
+
+
+def options_to_strings(specs: Sequence[OptionSpec], values: Mapping[str, Any]) -> dict[str, str]:
+    """Canonical string forms of typed option values (what is stored and sent)."""
+    out = {}
+    for spec in specs:
+        value = values[spec.name]
+        out[spec.name] = ("true" if value else "false") if spec.kind == "bool" else str(value)
+    return out
+
+
+def options_line(options: Mapping[str, str]) -> str:
+    """Options as one line for people, sorted by name: "bonus_actions=true, wolf=false"
+    ("" for none)."""
+    return ", ".join(f"{name}={value}" for name, value in sorted(options.items()))
 
 
 def brief(value: Any) -> str:

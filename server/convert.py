@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sheepfold.v1 import arena_pb2
@@ -68,15 +68,6 @@ def fill_event(codec: Codec, target: arena_pb2.EventMessage, move: int, payload:
     target.move = move
     target.text = payload.text
     getattr(target.event, codec.field).CopyFrom(codec.event_to_proto(payload))
-
-
-def options_to_strings(specs: Sequence[OptionSpec], values: Mapping[str, Any]) -> dict[str, str]:
-    """Canonical string forms of typed option values (what is stored and sent)."""
-    out = {}
-    for spec in specs:
-        value = values[spec.name]
-        out[spec.name] = ("true" if value else "false") if spec.kind == "bool" else str(value)
-    return out
 
 
 def match_result(

@@ -20,8 +20,7 @@ from sheepfold.v1 import arena_pb2
 
 import games
 from games.errors import InvalidOptions, RulesChanged
-from games.options import parse_options
-from server import convert
+from games.options import options_to_strings, parse_options
 from server.hosted import HostedMatches
 from server.live_share import full_server
 from server.match import Match, Status
@@ -106,7 +105,7 @@ class MatchRegistry:
             seed = new_match_seed()
         # The canonical option strings are stored; Match() validates the rest.
         parsed = parse_options(game.option_specs, options)
-        canonical = convert.options_to_strings(game.option_specs, parsed)
+        canonical = options_to_strings(game.option_specs, parsed)
         tokens = [new_seat_token() for _ in range(players)]
         record = MatchRecord(
             match_id=secrets.token_hex(8),

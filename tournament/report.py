@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import games
-from games.options import parse_options
+from games.options import options_to_strings, parse_options
 from tournament.config import MEAN_ANCHOR
 from tournament.openskill_ratings import SkillRating, rate_openskill
 from tournament.outcome import solo_scores
@@ -91,15 +91,10 @@ def options_played(game: str, stored: Mapping[str, str]) -> dict[str, str]:
     stored rather than leave the report unreadable."""
     try:
         specs = games.get(game).option_specs
-        values = parse_options(specs, stored)
+        canonical = options_to_strings(specs, parse_options(specs, stored))
     except (KeyError, ValueError):  # games.InvalidOptions is a ValueError
-        return dict(sorted(stored.items()))
-    return {
-        spec.name: ("true" if values[spec.name] else "false")
-        if spec.kind == "bool"
-        else str(values[spec.name])
-        for spec in sorted(specs, key=lambda spec: spec.name)
-    }
+        canonical = dict(stored)
+    return dict(sorted(canonical.items()))
 
 
 def report_data(

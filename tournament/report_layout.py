@@ -9,6 +9,7 @@ import io
 import json
 from typing import Any
 
+from games.options import options_line
 from games.words import count
 from tournament.ratings import signed_elo
 
@@ -35,10 +36,8 @@ def games_count(data: dict[str, Any]) -> str:
 def options_text(data: dict[str, Any]) -> str:
     """ "options wolf=true, bonus_actions=false, " for the header; "" for a game
     without options (its ratings mean the game played under these only)."""
-    options = data.get("options") or {}
-    if not options:
-        return ""
-    return "options " + ", ".join(f"{name}={value}" for name, value in options.items()) + ", "
+    options = options_line(data.get("options") or {})
+    return f"options {options}, " if options else ""
 
 
 def render(data: dict[str, Any], format: str) -> str:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from games.options import options_line
 from games.words import count
 from tournament.html_text import attribute, escape
 from tournament.report_html import STYLE as REPORT_STYLE
@@ -93,7 +94,7 @@ def match_page(boot: dict[str, Any]) -> str:
     # The options played, which the board alone does not always show (Stubborn
     # Sheep's bonus actions, its wolf before it first moves); none for a game
     # without options.
-    played = ", ".join(f"{k}={v}" for k, v in sorted((boot.get("options") or {}).items()))
+    played = options_line(boot.get("options") or {})
     options = (
         f'<p id="options" class="match-options">options: {escape(played)}</p>\n' if played else ""
     )

@@ -17,6 +17,7 @@ import games
 from cli.main import main as sheepfold
 from clients.matchplay import play_match
 from clients.sdk import play
+from games.options import options_to_strings
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from server.sqlite_store import SqliteStore
@@ -97,10 +98,8 @@ def test_replay_of_every_game_reproduces_its_scores_and_prints(
 
 
 def _defaults(game: str) -> dict[str, str]:
-    from server import convert
-
     specs = games.get(game).option_specs
-    return convert.options_to_strings(specs, {s.name: s.default for s in specs})
+    return options_to_strings(specs, {s.name: s.default for s in specs})
 
 
 def test_get_replay_refuses_unfinished_and_unknown_matches(tmp_path: Path) -> None:
