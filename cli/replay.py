@@ -83,17 +83,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"sheepfold replay: match {args.match_id} was {error}", file=sys.stderr)
         return 1
     try:
-        # The row's options, as stored: edited by hand into ones the game refuses,
-        # they once ended this command in a traceback.
-        games.get(match.game).new_state(match.players, match.seed, match.options)
+        replay = build_replay(match)
     except games.InvalidOptions as error:
+        # The row's options, as stored, edited by hand into ones the game
+        # refuses (build_replay's first step): they once ended this command in
+        # a traceback.
         print(
             f"sheepfold replay: match {args.match_id} in {args.db} cannot be replayed: "
             f"its stored options do not read ({error})",
             file=sys.stderr,
         )
         return 1
-    replay = build_replay(match)
     print(json.dumps(replay, sort_keys=True) if args.json else format_replay(replay))
     return 0 if replay["verified"] else EXIT_MISMATCH
 
