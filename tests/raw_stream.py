@@ -45,13 +45,22 @@ class RawSeat:
             assert response.WhichOneof("kind") in skip, response
         raise AssertionError(f"stream ended before a {kind}")
 
-    def play_to_end(self, first: arena_pb2.Decision | None = None) -> arena_pb2.MatchResult:
-        """Answer 0 to every decision until the result arrives."""
+    def play_to_end(
+        self,
+        first: arena_pb2.Decision | None = None,
+        *,
+        answered: int | None = None,
+        no_errors: bool = False,
+    ) -> arena_pb2.MatchResult:
+        """Answer 0 to every decision until the result arrives; not decision
+        `answered` (answered already: copies of it may still come), and with
+        `no_errors` an error message fails."""
         if first is not None:
             self.answer(first.decision_id, 0)
         for response in self.responses:
             kind = response.WhichOneof("kind")
-            if kind == "decision":
+            assert not (no_errors and kind == "error"), response
+            if kind == "decision" and response.decision.decision_id != answered:
                 self.answer(response.decision.decision_id, 0)
             elif kind == "result":
                 return response.result

@@ -77,12 +77,22 @@ class Seats:
         self.play_to_end(pending)
         self.check_replay(server)
 
-    def play_to_end(self, pending: dict[int, arena_pb2.Decision] | None = None) -> None:
-        """Both seats play to the end, on the streams they have; both see one result."""
+    def play_to_end(
+        self,
+        pending: dict[int, arena_pb2.Decision] | None = None,
+        *,
+        answered: int | None = None,
+        no_errors: bool = False,
+    ) -> None:
+        """Both seats play to the end, on the streams they have; both see one
+        result (RawSeat.play_to_end says what `answered` and `no_errors` do)."""
         results: list[arena_pb2.MatchResult | None] = [None, None]
 
         def run(seat: int) -> None:
-            results[seat] = self.raw[seat].play_to_end((pending or {}).get(seat))
+            first = (pending or {}).get(seat)
+            results[seat] = self.raw[seat].play_to_end(
+                first, answered=answered, no_errors=no_errors
+            )
 
         threads = [threading.Thread(target=run, args=(seat,), daemon=True) for seat in (0, 1)]
         for thread in threads:
@@ -181,29 +191,7 @@ def test_the_flood_limit_allows_max_rejected_refusals_and_closes_at_the_next(
     # Copies of the refused decision sent again may still be queued on it: they
     # are not answered (an answer to a decision no longer open is refused too).
     seats.raw[mover].answer(decision.decision_id, 0)
-    results: list[arena_pb2.MatchResult | None] = [None, None]
-
-    def play(seat: int, answered: int) -> None:
-        for response in seats.raw[seat].responses:
-            kind = response.WhichOneof("kind")
-            assert kind != "error", response
-            if kind == "decision" and response.decision.decision_id != answered:
-                seats.raw[seat].answer(response.decision.decision_id, 0)
-            elif kind == "result":
-                results[seat] = response.result
-                return
-
-    threads = [
-        threading.Thread(target=play, args=(seat, decision.decision_id), daemon=True)
-        for seat in (0, 1)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    for raw in seats.raw:
-        raw.close()
-    assert results[0] is not None and results[0] == results[1], "the match finished"
+    seats.play_to_end(answered=decision.decision_id, no_errors=True)
     seats.check_replay(server)
 
     flooded = Seats(stub, 7)
