@@ -20,6 +20,7 @@ from web.showcase import Showcase
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
 PHONE = {"width": 360, "height": 740}
+LAPTOP = {"width": 1280, "height": 800}
 BOTS = ("random", "greedy-with-a-rather-long-name", "r2", "r3", "r5", "r6")
 KEY = "3:" + "|".join(BOTS)
 
@@ -39,20 +40,34 @@ ROWS = """(section) => {
 }"""
 
 
-def test_now_playing_shows_each_games_link_and_seats_on_a_phone(
-    showcase: Showcase, browser: Any
-) -> None:
-    playing = [InPlay(KEY, f"{n:016x}", BOTS, "", 0.0) for n in range(1, 4)]
+def _measured(
+    showcase: Showcase,
+    browser: Any,
+    playing: list[InPlay],
+    script: str,
+    viewport: dict[str, int],
+    shot: str,
+) -> Any:
+    """`script`'s answer on the showcase tournament's page at `viewport`, given
+    the "Now playing" section of `playing`; the page kept as `shot`."""
     section = now_playing_html(playing, {game.match_id: "here" for game in playing})
-    context = browser.new_context(viewport=PHONE, is_mobile=True)
+    context = browser.new_context(viewport=viewport, is_mobile=viewport == PHONE)
     try:
         page = context.new_page()
         page.goto(f"{showcase.url}/tournaments/0/showcase")
         page.wait_for_selector("#report table.standings")
-        rows = page.evaluate(ROWS, section)
-        save_screenshot(page, "phone-now-playing")
+        seen = page.evaluate(script, section)
+        save_screenshot(page, shot)
     finally:
         context.close()
+    return seen
+
+
+def test_now_playing_shows_each_games_link_and_seats_on_a_phone(
+    showcase: Showcase, browser: Any
+) -> None:
+    playing = [InPlay(KEY, f"{n:016x}", BOTS, "", 0.0) for n in range(1, 4)]
+    rows = _measured(showcase, browser, playing, ROWS, PHONE, "phone-now-playing")
     assert len(rows) == 3, json.dumps(rows)
     assert all(row["link"] <= row["width"] for row in rows), rows[0]
     assert all(row["seats"] < row["width"] - 60 for row in rows), rows[0]
@@ -81,16 +96,7 @@ def test_now_playing_keeps_its_columns_apart_on_a_laptop(showcase: Showcase, bro
     into the match id ("...-long-n…9dcf24c296ced172"), and the headings stood
     centred over columns read from the left."""
     playing = [InPlay(KEY, "00000000000000a1", BOTS, "", 0.0)]
-    section = now_playing_html(playing, {"00000000000000a1": "here"})
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    try:
-        page = context.new_page()
-        page.goto(f"{showcase.url}/tournaments/0/showcase")
-        page.wait_for_selector("#report table.standings")
-        seen = page.evaluate(APART, section)
-        save_screenshot(page, "laptop-now-playing")
-    finally:
-        context.close()
+    seen = _measured(showcase, browser, playing, APART, LAPTOP, "laptop-now-playing")
     assert seen["keyToLink"] >= 12, seen
     assert seen["linkToSeats"] >= 12, seen
     assert seen["headAlign"] in ("left", "start"), seen
