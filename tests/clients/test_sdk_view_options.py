@@ -10,8 +10,8 @@ import asyncio
 import pytest
 
 from clients.bots.random_bot import RandomBot
-from clients.matchplay import create_match
-from clients.sdk import DecisionView, play
+from clients.matchplay import play_match
+from clients.sdk import DecisionView
 from server.app import ServerConfig
 from server.inprocess import serving_here
 
@@ -42,14 +42,8 @@ def test_every_decision_view_carries_the_options(
 
     async def scenario() -> None:
         async with serving_here(ServerConfig()) as address:
-            created = await create_match(address, game, 2, seed=5, options=given)
-            await asyncio.wait_for(
-                asyncio.gather(
-                    play(bot, address, created.match_id, created.seat_tokens[0]),
-                    play(RandomBot(1), address, created.match_id, created.seat_tokens[1]),
-                ),
-                timeout=60,
-            )
+            bots = [bot, RandomBot(1)]
+            await asyncio.wait_for(play_match(address, game, bots, seed=5, options=given), 60)
 
     asyncio.run(scenario())
     assert bot.options, "the bot was asked nothing"
