@@ -120,7 +120,7 @@ class State:
     infos: OrderedDict[str, tuple[float, arena_pb2.MatchInfo]] = field(default_factory=OrderedDict)
 
     info_seconds: float = MATCH_INFO_SECONDS
-    # Match id -> seed, of matches that are over (web.app: deals held back).
+    # Match id -> seed, of matches that are over (web.match_routes: deals held back).
     seeds: OrderedDict[str, int] = field(default_factory=OrderedDict)
     # Tournament deal secret -> its deals' match seeds hashed so far (web.tournaments).
     deal_seeds: dict[bytes, DealSeeds] = field(default_factory=dict)

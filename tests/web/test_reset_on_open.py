@@ -14,7 +14,7 @@ import pytest
 import structlog
 from aiohttp.client_exceptions import ClientConnectionResetError
 
-import web.app
+import web.match_routes
 from web.app import WebConfig, start_web
 
 pytestmark = pytest.mark.e2e
@@ -38,7 +38,7 @@ def _answer(port: int, path: str) -> bytes:
 def test_a_client_gone_as_its_stream_opens_is_not_a_failure(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(web.app, "open_events", _reset)
+    monkeypatch.setattr(web.match_routes, "open_events", _reset)
 
     async def run() -> bytes:
         running = await start_web(WebConfig(server="127.0.0.1:1"), "127.0.0.1", 0)
