@@ -81,7 +81,7 @@ class _VersionAction(argparse._VersionAction):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from cli import create, db, demo, play, replay, serve
+    from cli import bot, create, db, demo, health, play, replay, serve
     from cli import tournament as tournament_cli
     from cli import web as web_cli
 
@@ -92,7 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve.add_parser(commands)
-    play.add_parsers(commands)
+    play.add_parser(commands)
+    bot.add_parser(commands)
+    health.add_parser(commands)
     demo.add_parser(commands)
     tournament_cli.add_parser(commands)
     replay.add_parser(commands)
@@ -179,7 +181,7 @@ def _parsed_and_run(raw: Sequence[str], argv: Sequence[str] | None) -> int:
     """The command `raw` names, parsed and run: its exit status."""
     args: argparse.Namespace | None = None  # the command, once known, names an interrupt
     try:
-        from cli.play import join_option_values
+        from cli.bot import join_option_values
 
         try:
             args = parse(build_parser(), join_option_values(raw))

@@ -33,7 +33,7 @@ SHARED = (
     "asyncio",
     "clients.connect",  # cli.addresses: clients.address_check
     "clients.launch.process",  # cli.values, tournament.config: clients.bot_limits
-    "clients.sdk",  # cli.play: clients.rejoin
+    "clients.sdk",  # cli.bot: clients.rejoin
     "google.protobuf",
     "grpc",
     "server.records",  # cli.values, server.settings: server.clock_limits
