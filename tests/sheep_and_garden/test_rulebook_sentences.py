@@ -10,7 +10,11 @@ complete at once, tiles left unplaced at an early end scoring nothing, an area f
 a hole in the landscape staying open, a stream closed in an L as a lake heart, and
 four players scored as the scoring board adds up its squares, grass closed by a road
 with nothing printed on it as an empty area, the cows of several complete areas
-added up, and a first display that fits nowhere reshuffled before the first turn.
+added up, and a first display that fits nowhere reshuffled before the first turn;
+and sequences at the end: the deck's last tile shown and fitting nowhere, a solo
+tile drawn after a turn that fits nowhere, the last tile scoring what it closes, a
+negative solo difference, four players tied for second, an L heart beside a filled
+fourth cell, and a road running past a city.
 
 Rule sentences are quoted from the rulebook or the project's rules notes.
 """
@@ -654,3 +658,143 @@ def test_cows_of_several_complete_areas_add_up_and_an_open_areas_do_not() -> Non
     cows = sorted((a.complete, a.objects[1]) for a in analysis.areas if a.objects[1])
     assert cows == [(False, 1), (True, 1), (True, 2)]
     assert score_cards(analysis.stats())["cows"] == (3, 6)
+
+
+# ------------------------------------------------------------------ sequences: the last turns
+
+
+def test_the_last_tile_refilled_that_fits_nowhere_ends_the_game_without_a_reshuffle() -> None:
+    """ "Then, replenish tiles so there are 3 tiles on the side"; "If all 3 tiles cannot
+    be placed, shuffle their tiles, reveal new tiles"; notes: "If no tile left can be
+    placed anywhere, the game ends at once". The city corner with a road bend beside
+    the market crossroads leaves only cells that need a city or a road edge; the
+    deck's last tile (the pond) is shown, and neither it nor the bay and lake cap fits.
+    Shuffling the three would only show them again: the game ends there, the pond's
+    showing the last thing before the end."""
+    state = position(
+        2,
+        [("market crossroads", 0, 0, 0)],
+        ["city corner with road bend", "bay", "lake cap"],
+        ["pond"],
+    )
+    events = [e.payload for e in state.apply(Place(tid("city corner with road bend"), -1, 0, 2))]
+    assert [type(e) for e in events] == [TilePlaced, TilesShown, GameEnded]
+    assert events[1].tiles == (tid("pond"),)
+    assert events[2].reason == DEADLOCK and events[2].placed == 2
+    assert state.to_move is None and state.end_reason == DEADLOCK
+    assert state.display == (tid("bay"), tid("lake cap"), tid("pond"))
+    assert state.deck_size == 0
+
+
+def test_solo_a_tile_drawn_after_a_turn_that_fits_nowhere_goes_back() -> None:
+    """Solo: "draw a tile from the deck and place it immediately"; notes: "if it fits
+    nowhere it is shuffled back and the next one is drawn", after a turn as at set-up.
+    Once the city corner with a road bend lies beside the market crossroads, the bay
+    drawn next fits nowhere; the road still in the deck does. The bay goes back (as
+    often as the shuffle draws it again) until the road is drawn, and the player
+    places that."""
+    state = position(
+        1, [("market crossroads", 0, 0, 0)], ["city corner with road bend"], ["road", "bay"]
+    )
+    events = [e.payload for e in state.apply(Place(tid("city corner with road bend"), -1, 0, 2))]
+    kinds = [type(e) for e in events]
+    assert kinds[:2] == [TilePlaced, TilesShown] and events[1].tiles == (tid("bay"),)
+    assert len(kinds) >= 4 and kinds[2:] == [Reshuffled, TilesShown] * ((len(kinds) - 2) // 2)
+    assert all(e.returned == (tid("bay"),) for e in events[2::2])
+    assert state.display == (tid("road"),) and state.deck_size == 1 and state.to_move == 0
+
+
+# A stream with a spring on its north end; a spring on its south end closes the lake.
+STREAM_OPEN_SOUTH = (("stream", 0, 0, 0), ("spring", 0, -1, 2))
+
+
+def test_the_last_tile_placed_scores_what_it_closes() -> None:
+    """ "When all tiles are placed, the game ends ... Each player calculates their
+    score based on their objective cards and placed tiles": the last tile counts like
+    any other. Before it the stream's lake is open (lakes 0); the last spring closes
+    it, and the game's end, in the same turn, scores it: 4 points on the lakes card
+    (no fish in a stream), in the GameEnded event and the result alike. Lands: the
+    springs' grass joins the stream's banks, 1 land."""
+    slots = (
+        Slot("lakes", (0,), True),
+        Slot("roads", (0,), False),
+        Slot("cows", (0,), False),
+        Slot("lands", (1,), True),
+        Slot("hearts", (1,), False),
+        Slot("cities", (1,), False),
+    )
+    state = position(2, STREAM_OPEN_SOUTH, ["spring"], [], slots=slots, to_move=1)
+    assert state.score_details()["stats"]["complete_lakes"] == 0
+    events = [e.payload for e in state.apply(Place(tid("spring"), 0, 1, 0))]
+    assert [type(e) for e in events] == [TilePlaced, GameEnded]
+    assert events[1].reason == ALL_PLACED and events[1].placed == 3
+    assert events[1].scores == state.result().scores == (4.0, 2.0)
+
+
+def test_solo_a_negative_difference_is_the_score() -> None:
+    """Solo: "you get the following praise based on the total of your objectives minus
+    the total of your enemy's objectives". The last spring closes the stream's lake:
+    the enemy's lakes (4) and lands (1 land, 2) score 6, the player's roads, cows and
+    trees nothing. The game's one score is -6, in its end event too; no praise."""
+    slots = (
+        Slot("roads", (0,), True),
+        Slot("cows", (0,), True),
+        Slot("trees", (0,), True),
+        Slot("lakes", (), True, enemy=True),
+        Slot("lands", (), True, enemy=True),
+        Slot("hearts", (), True, enemy=True),
+    )
+    state = position(1, STREAM_OPEN_SOUTH, ["spring"], [], slots=slots)
+    events = [e.payload for e in state.apply(Place(tid("spring"), 0, 1, 0))]
+    result = state.result()
+    assert events[-1].scores == result.scores == (-6.0,)
+    assert result.details["seats"][0]["total"] == 0
+    assert result.details["enemy"]["total"] == 6
+    assert result.details["praise"] == "none" and result.ranks == (1,)
+
+
+def test_four_players_tied_for_second_share_it_and_the_next_is_fourth() -> None:
+    """ "The player who gets the highest score wins"; notes: "ties shared". On the
+    heart landscape seat 0 holds hearts (5), seats 1 and 2 cities and settlements (4
+    each), seat 3 lakes (0); the four shared cards score nothing: 5, 4, 4, 0 ranks
+    1, 2, 2, 4."""
+    slots = (
+        Slot("hearts", (0,), False),
+        Slot("roads", (0, 1), False),
+        Slot("cities", (1,), False),
+        Slot("cows", (1, 2), False),
+        Slot("settlements", (2,), False),
+        Slot("trees", (2, 3), False),
+        Slot("lakes", (3,), False),
+        Slot("sheep_areas", (0, 3), False),
+    )
+    result = position(4, HEART, slots=slots).result()
+    assert result.scores == (5.0, 4.0, 4.0, 0.0)
+    assert result.ranks == (1, 2, 2, 4)
+
+
+def test_an_l_city_is_a_heart_when_a_tile_fills_the_rest_of_its_block() -> None:
+    """Notes: a heart is a complete area "that covers exactly 3 tiles which form an L
+    (three cells of a 2x2 block)". What lies on the block's fourth cell does not
+    matter while the area does not cover it: a meadow there (it fits against the city
+    cap's and twin caps' grass) leaves the city's heart as it was, 5 points."""
+    layout = (*HEART, ("meadow", 1, -1, 0))
+    assert mismatches(landscape(*layout)) == []
+    [city] = [a for a in analysed(*layout).areas if a.terrain == "city" and a.complete]
+    assert city.cells == {(0, 0), (0, -1), (1, 0)}
+    assert score_cards(analysed(*layout).stats())["hearts"] == (1, 5)
+
+
+def test_a_road_running_past_a_city_does_not_end_there() -> None:
+    """ "A Road is completed when both sides of it connect to Cities"; notes: a road
+    piece stops at a city only where the tile says so. The city gate's road runs past
+    its city, a strip of grass between them: a road from the city cap with road
+    through the gate is still open (roads 0), and ends only at a second city cap with
+    road beyond it: 1 complete road, 2 points."""
+    passing = (("city cap with road", 0, 0, 0), ("city gate", 0, 1, 3))
+    closed = (*passing, ("city cap with road", 0, 2, 2))
+    assert mismatches(landscape(*closed)) == []
+    assert [(r.ends, r.closed) for r in analysed(*passing).roads] == [(1, False)]
+    assert score_cards(analysed(*passing).stats())["roads"] == (0, 0)
+    assert [(r.ends, r.closed) for r in analysed(*closed).roads] == [(2, True)]
+    assert score_cards(analysed(*closed).stats())["roads"] == (1, 2)
