@@ -257,3 +257,19 @@ def test_the_seed_decides_the_tiles_a_reshuffle_shows() -> None:
 
     assert len({shown(5) for _ in range(5)}) == 1
     assert len({shown(seed) for seed in range(20)}) > 1
+
+
+def test_a_display_showing_fewer_tiles_is_kept_until_the_next_refill() -> None:
+    """The guide: a display "showing fewer tiles than it holds is kept as given, and
+    the refill after the next turn tops it up: from ["pond"] and a deck of three, a
+    turn shows all three" (the rulebook's "replenish tiles so there are 3 tiles on
+    the side")."""
+    meadow, pond, road, spring, paddock = 30, 24, 28, 27, 32
+    state = SheepAndGardenState.from_position(
+        2, [(meadow, 0, 0, 0)], [pond], [road, spring, paddock], to_move=0
+    )
+    assert state.setup_events == () and state.display == (pond,) and state.deck_size == 3
+    events = [e.payload for e in state.apply(state.legal_actions()[0])]
+    assert [type(e) for e in events] == [TilePlaced, TilesShown]
+    assert events[1].tiles == (paddock, spring, road)
+    assert state.display == (paddock, spring, road) and state.deck_size == 0
