@@ -273,3 +273,14 @@ def test_a_display_showing_fewer_tiles_is_kept_until_the_next_refill() -> None:
     assert [type(e) for e in events] == [TilePlaced, TilesShown]
     assert events[1].tiles == (paddock, spring, road)
     assert state.display == (paddock, spring, road) and state.deck_size == 0
+
+
+def test_a_seat_to_move_with_no_tile_left_ends_as_built() -> None:
+    """The guide: `to_move` is "0 if left out", and "a seat to move with no tile shown
+    and none in the deck is a game that ends as it is built, as after a last turn
+    ("all tiles placed", a GameEnded in setup_events)"."""
+    state = SheepAndGardenState.from_position(2, [START, CAP_BELOW], [], [])
+    [ended] = [e.payload for e in state.setup_events]
+    assert isinstance(ended, GameEnded) and ended.reason == ALL_PLACED and ended.placed == 2
+    assert state.to_move is None and state.end_reason == ALL_PLACED
+    assert ended.scores == state.result().scores
