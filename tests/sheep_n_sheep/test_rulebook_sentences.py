@@ -8,8 +8,12 @@ takes the start's last free side, a 3-player draw icon at the trigger drawing fr
 the stock, icons on a group that scores nothing, a 4-player market running out in
 the final round, a last turn that places several cards, two draw icons at the
 4-player trigger with one card left, no set left with a card still in the deck,
-a failed refill in the final round that does not move the end, and 2-player
-refills from the stock after the trigger, for the rest of the game.
+a failed refill in the final round that does not move the end, 2-player
+refills from the stock after the trigger, for the rest of the game, ties on VP
+behind the winner and among three broken by connected bells, a last turn ended
+by placing the hand's last card or by a draw icon, a run begun on an empty
+pasture with a 5, the odd card a 4-player trigger leaves for a later draw, a
+pasture reaching negative cells, and bells parted by a card without one.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-n-sheep.md).
@@ -468,3 +472,171 @@ def test_two_players_refill_from_the_stock_for_the_rest_of_the_game() -> None:
     events = [e.payload for e in state.apply(TakeSet(3))]  # seat 1, the last turn
     assert SetFormed(3, (stock[-5], stock[-6]), 2) in events
     assert state.stock == () and state.terminal and state.last_turn == 5
+
+
+def test_a_tie_for_second_on_vp_is_broken_by_connected_bells_too() -> None:
+    """'In the case of a tie, the player with the most connected bells is the
+    winner': the project ranks every place the same way (the guide: 'ranks order
+    the seats by total, then bell_value'), so seats 1 and 2, tied on 9 VP behind
+    seat 0, rank 2nd and 3rd by their bells, not 2nd together.
+    Seat 0: hearts 4, stars 4, five singles 10, one-VP 1, width 5 + height 1 = 13.
+    Seat 1: a brown bell pair: bells 8, pair 4, width 2 + 1 = 9.
+    Seat 2: a lone bell among five singles: bells 4, singles 10, one-VP 1, 6 = 9."""
+    pick = Picker()
+    p0 = _row(
+        [
+            pick("white", None, "heart"),
+            pick("black", None, "heart"),
+            pick("white", None, "star"),
+            pick("black", None, "star"),
+            pick("white", None, "one_vp"),
+        ]
+    )
+    p1 = _row([pick("brown", None, "bell"), pick("brown", None, "bell")])
+    p2 = _row(
+        [
+            pick("white", None, "bell"),
+            pick("black", None, "one_vp"),
+            pick("white", None),
+            pick("black", None),
+            pick("white", None),
+        ]
+    )
+    scores, ranks, details = score([p0, p1, p2])
+    assert [d["bell_value"] for d in details["players"]] == [0, 2, 1]
+    assert scores == (13, 9, 9) and ranks == (1, 2, 3)
+
+
+def test_three_tied_on_vp_two_share_the_victory_on_bells_and_the_third_is_third() -> None:
+    """'In the case of a tie, the player with the most connected bells is the
+    winner. If that is also tied, then all tied players share the victory': three
+    seats end on 4 VP; seats 0 and 1 each have a lone bell (tied for the most:
+    4 VP each), seat 2 none, so seats 0 and 1 win together and seat 2 is 3rd.
+    Seats 0, 1: bells 4, a single 2, width 1 + height 1 = 4. Seat 2: three
+    singles 6, one-VP 2, width 3 + height 1 = 4."""
+    pick = Picker()
+    p0 = {(0, 0): pick("white", None, "bell")}
+    p1 = {(0, 0): pick("black", None, "bell")}
+    p2 = _row([pick("white", None, "one_vp"), pick("black", None, "one_vp"), pick("white", None)])
+    state = SheepNSheepState.from_position(
+        3,
+        hands=[[], [], []],
+        market=[],
+        deck=[],
+        pastures=[p0, p1, p2],
+        seat=2,
+        turn=5,
+        last_turn=5,
+    )
+    events = [e.payload for e in state.apply(Pass())]
+    assert events[-1] == GameEnded((4, 4, 4), (0, 1))
+    result = state.result()
+    assert result.scores == (4.0, 4.0, 4.0) and result.ranks == (1, 1, 3)
+
+
+def test_a_last_turn_placement_that_empties_the_hand_ends_the_game_at_once() -> None:
+    """'all players now take one last action': a placement on the game's last
+    turn that places the hand's last card ends by itself (nothing is left to
+    place), and with it the turn and the game, in the same step."""
+    pick = Picker()
+    start, three = pick("white", 3), pick("grey", 3)
+    state = SheepNSheepState.from_position(
+        2,
+        hands=[[], [three]],
+        market=[],
+        deck=[],
+        pastures=[{}, {(0, 0): start}],
+        seat=1,
+        turn=3,
+        last_turn=3,
+    )
+    state.apply(BeginSame((0, 0)))
+    events = [e.payload for e in state.apply(Place(three, 1, 0, ""))]
+    assert [type(e).__name__ for e in events] == ["CardPlaced", "TurnEnded", "GameEnded"]
+    assert state.terminal and state.hand(1) == ()
+
+
+def test_a_run_begun_on_an_empty_pasture_with_a_5_ends_at_once() -> None:
+    """'the starting card will be the smallest card in the sequence': a run whose
+    first card on an empty pasture is a 5 can have no other card (nothing above
+    5, nothing below the smallest), so it ends by itself; begun with a 4 it may
+    still take a 5, and a hand without one is asked to stop."""
+    pick = Picker()
+    c5, c4, c1 = pick(None, 5), pick(None, 4), pick(None, 1)
+    state = two_player_position([c5, c1], pick)
+    state.apply(BeginRun(None))
+    events = [e.payload for e in state.apply(Place(c5, 0, 0, ""))]
+    assert [type(e).__name__ for e in events] == ["CardPlaced", "TurnEnded"]
+    assert state.to_move == 1
+    state = two_player_position([c4, c1], pick)
+    state.apply(BeginRun(None))
+    state.apply(Place(c4, 0, 0, ""))
+    assert state.legal_actions() == (Stop(),)
+
+
+def test_four_players_the_odd_card_left_at_the_trigger_goes_to_a_later_draw_icon() -> None:
+    """'In a 4 player game, carry on the game without replenishing the sets', and a
+    draw icon 'add[s] the card from your deck to your hand': the odd card the
+    trigger left in the deck forms no set, and a draw icon taken in the final
+    round draws it; no set is formed and the end does not move."""
+    pick = Picker()
+    odd = pick("pink", 3)
+    draw_set = (pick("grey", 1, "draw"), pick("grey", 2))
+    market = [draw_set, tuple(pick.filler(2))]
+    state = SheepNSheepState.from_position(
+        4,
+        hands=[[], *[pick.filler(2) for _ in range(3)]],
+        market=market,
+        deck=[odd],
+        turn=4,
+        last_turn=7,
+    )
+    events = [e.payload for e in state.apply(TakeSet(0))]
+    assert [type(e).__name__ for e in events] == ["SetTaken", "CardDrawn", "TurnEnded"]
+    assert CardDrawn(0, odd, False) in events
+    assert state.market == (market[1],) and state.deck == () and state.last_turn == 7
+
+
+def test_a_draw_icon_on_the_last_turn_draws_and_the_card_drawn_scores_nothing() -> None:
+    """'add 1 card for each card with this icon' still holds on the game's last
+    action: the card comes (from the stock, with 2 players), then the turn and
+    the game end; it stays in the hand, where it scores nothing."""
+    pick = Picker()
+    draw_set = (pick(None, None, "draw"), pick(None, None, "bell"))
+    heart = pick(None, None, "heart")
+    state = SheepNSheepState.from_position(
+        2,
+        hands=[[], []],
+        market=[draw_set],
+        deck=[],
+        stock=[heart],
+        pastures=[{(0, 0): pick("black", None)}, {}],
+        seat=1,
+        turn=3,
+        last_turn=3,
+    )
+    events = [e.payload for e in state.apply(TakeSet(0))]
+    assert [type(e).__name__ for e in events] == ["SetTaken", "CardDrawn", "TurnEnded", "GameEnded"]
+    assert CardDrawn(1, heart, True) in events and heart in state.hand(1)
+    assert state.result().scores == (0.0, 0.0)
+
+
+def test_the_oversize_penalty_measures_a_pasture_reaching_negative_cells() -> None:
+    """'Count the vertical length and horizontal length of your pasture': cards to
+    the left of and below the first one count as any other. Cells x -2..1 and
+    y -3..0: width 4, height 4, minus 8 VP."""
+    pick = Picker()
+    row = [pick("white", None), pick("grey", None), pick("black", None), pick("grey", None)]
+    pasture = {(x, 0): card for x, card in zip(range(-2, 2), row, strict=True)}
+    column = [pick("blue", None), pick("blue", None), pick("pink", None)]
+    pasture.update({(0, y): card for y, card in zip(range(-3, 0), column, strict=True)})
+    player = score([pasture])[2]["players"][0]
+    assert (player["width"], player["height"], player["penalty"]) == (4, 4, -8)
+
+
+def test_bells_are_not_connected_through_a_card_without_a_bell() -> None:
+    """'Each player counts the number of connected cards with bell icons': two
+    bell cards with a card without one between them are two groups of 1."""
+    pick = Picker()
+    pasture = _row([pick("white", None, "bell"), pick("grey", None), pick("black", None, "bell")])
+    assert score([pasture])[2]["players"][0]["bell_value"] == 1
