@@ -68,8 +68,8 @@ def test_a_position_naming_a_card_twice_or_no_card_is_refused(
         ),
         (2, {"phase": "over"}, "phase 'over' at turn 0 with last turn None"),
         (2, {"phase": "over", "seat": 1, "turn": 1, "last_turn": 3}, "with last turn 3"),
-        # the stock's refills after the position come from the seed: None drew
-        # them from the operating system, a position no one could build twice
+        # refused as in every game (None would seed a later shuffle from the
+        # operating system), though this game shuffles only at the deal
         (2, {"seed": None}, "seed must be a whole number, not None"),
         (2, {"seed": 1.5}, "seed must be a whole number, not 1.5"),
     ],
@@ -460,3 +460,26 @@ def test_four_players_with_the_end_triggered_and_four_sets_is_refused() -> None:
         3, hands=[[3], [5], [6]], market=market, deck=[], turn=3, last_turn=5
     )
     assert len(three.market) == 4
+
+
+def test_the_seed_changes_nothing_in_a_built_position() -> None:
+    """The guide: 'this game shuffles only at the deal, so in a built position the
+    seed changes nothing (the deck and the stock are drawn in the order given)'.
+    A set with two draw icons taken at the trigger, with 2 players, forms its set
+    from the deck's last card and the stock, then draws twice from the stock: the
+    same with any seed."""
+
+    def play(seed: int) -> tuple[object, ...]:
+        state = SheepNSheepState.from_position(
+            2,
+            hands=[[], [3]],
+            market=[(12, 15), (20, 21), (22, 24), (25, 26)],  # 12, 15: draw icons
+            deck=[30],
+            stock=[31, 33, 34, 37],
+            seed=seed,
+        )
+        events = [e.payload for e in state.apply(TakeSet(0))]
+        return tuple(events), state.hand(0), state.market, state.stock
+
+    assert play(0) == play(987654321)
+    assert play(0)[1:3] == ((12, 15, 33, 34), ((30, 37), (20, 21), (22, 24), (25, 26)))
