@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections import Counter
 from importlib import resources
@@ -10,6 +11,7 @@ from importlib import resources
 import pytest
 
 from games.sheep_n_sheep.cards import CARDS, COLOURS, ICONS, load_cards
+from tests.conftest import ROOT
 
 EXPECTED = {  # colour: (condition, vp, cards)
     "white": (1, 2, 14),
@@ -98,3 +100,25 @@ def test_each_icon_is_spread_evenly_over_the_five_numbers() -> None:
     counts = Counter((c.icon, c.number) for c in CARDS)
     for icon, total in ICON_COUNTS.items():
         assert [counts[icon, n] for n in range(1, 6)] == [total // 5] * 5, icon
+
+
+def test_the_guides_list_of_faces_with_copies_matches_the_cards() -> None:
+    """The guide names the faces with two to four copies by their ids ('Twelve
+    faces have two to four copies (ids 10-11, ...)') and the three with three or
+    four; a bot author relies on them, so they must follow the card list."""
+    guide = (ROOT / "docs" / "games" / "sheep-n-sheep.md").read_text()
+    found = re.search(r"faces have two to four copies \(ids ([^)]*)\)", guide)
+    assert found, "the guide lists the faces with copies"
+    listed = [
+        list(range(int(a), int(b) + 1))
+        for a, b in (span.split("-") for span in re.sub(r"\s+", "", found.group(1)).split(","))
+    ]
+    faces: dict[tuple[str, int, str], list[int]] = {}
+    for card in CARDS:
+        faces.setdefault((card.colour, card.number, card.icon), []).append(card.id)
+    assert listed == [ids for ids in faces.values() if len(ids) > 1]
+    assert "Twelve faces" in guide and len(listed) == 12
+    many = re.search(r"three faces of three or four copies \(([^)]*)\)", re.sub(r"\s+", " ", guide))
+    assert many and many.group(1).split(", ") == [
+        f"{ids[0]}-{ids[-1]}" for ids in listed if len(ids) >= 3
+    ]
