@@ -24,6 +24,15 @@ dogs stay on their cells with one dog each too; a slide onto a shepherd card
 sends the dog on; a pushed dog's slide onto a rocket is steered by the wolf's
 player; a round in which no dog can step ends at once.
 
+Sequences, two rules meeting in one turn: a first steal that empties a flock
+leaves no second one; a sheep a wolf pushes onto a dog can be stolen when that
+dog is blocked; carrying out or declining a pushed dog's card decides a block;
+a slide or a rocket may end on a shepherd card with no other free; the last
+player's wolf pushes nobody; placing a blocker or a steal can be the game's last
+action; a dog stuck from before gives no steal beside a blocked one; a bomb that
+takes the mover's other dog; a third wolf may push the dog the first pushed;
+the next first player among three or four tied.
+
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
 """
@@ -34,6 +43,7 @@ import pytest
 
 from games.sheep_showdown import GAME
 from games.sheep_showdown import cards as C
+from games.sheep_showdown.actions import SelectDog, Steal
 from games.sheep_showdown.events import (
     BlockerDiscarded,
     BombExploded,
@@ -43,6 +53,7 @@ from games.sheep_showdown.events import (
     LastPlayer,
     RoundEnded,
     RoundStarted,
+    ShepherdStays,
     WolfNoTarget,
 )
 from games.sheep_showdown.state import (
@@ -755,3 +766,218 @@ def test_a_round_in_which_no_dog_can_step_ends_at_once_and_the_next_is_dealt() -
     seen = state.observation(0)
     assert seen.round == 2 and seen.round_scores == ((5, 1),) and seen.totals == (5, 1)
     assert seen.first_player == 1 and seen.decision == "place_dog" and seen.to_move == 1
+
+
+# ------------------------------------------------ sequences: two rules in one turn
+
+
+def test_double_trouble_a_second_steal_is_not_asked_once_the_first_emptied_the_flock() -> None:
+    """Double Trouble: both of seat 1's dogs are blocked in one turn, but its
+    flock holds one card. "If you succeed you may take a face-down card from
+    their flock": the first steal takes it, and a steal is asked only of a flock
+    that is not empty, so there is no second decision; seat 0 moves on as the
+    last player."""
+    rows = [".1...", ".1...", "11111", "11111", "11111"]
+    dogs = {0: (1, 1), 1: (4, 4), 2: (0, 0), 3: (0, 2)}
+    state = position(rows, dogs, double_trouble=True, flocks={1: [C.SHEEP1]})
+    choose_dog(state, 0)
+    events = step(state, UP)
+    assert sorted(d.dog for d in payloads(events, DogOut)) == [2, 3]
+    assert state.legal_actions() == (Steal(1, True), Steal(1, False))
+    events = steal(state, take=True)
+    assert state.flocks[1] == [] and sorted(state.flocks[0]) == [C.SHEEP1, C.SHEEP1]
+    assert state.pending != STEAL and payloads(events, LastPlayer) == [LastPlayer(0, 2)]
+
+
+def test_a_sheep_a_wolf_pushes_onto_a_dog_can_be_stolen_when_that_dog_is_blocked() -> None:
+    """Scar: "If you place the dog on a green sheep card, the owner of the dog
+    takes that card." The push also leaves dog 1 stuck, so seat 0 blocked it. Its
+    flock was empty when the turn began; the steal looks at the flock after the
+    push, which now holds the 3, and seat 0 may take it."""
+    rows = ["W...", "1...", "....", "..3."]
+    state = position(rows, {0: (1, 0), 1: (2, 2)})
+    step(state, UP)
+    wolf_dog(state, 1)
+    events = step(state, DOWN)
+    assert state.flocks[1] == [C.SHEEP3]
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(1, "blocked", 0)]
+    assert state.pending == STEAL and state.steal_queue == [1]
+    steal(state, take=True)
+    assert sorted(state.flocks[0]) == [C.SHEEP3, C.WOLF] and state.flocks[1] == []
+    step(state, DOWN)  # seat 0's last steps: the 1, then no step left
+    assert state.terminal and state.result().scores == (3.0, 0.0)
+
+
+@pytest.mark.parametrize("use", [True, False])
+def test_whether_a_pushed_dog_is_carried_off_anothers_only_way_out_decides_a_block(
+    use: bool,
+) -> None:
+    """Three players. Seat 0's wolf pushes dog 1 onto the shepherd card that is
+    dog 2's only way out. Carried out, dog 1 jumps on to the other shepherd card
+    and dog 2 can step again when the turn ends: not blocked. Declined, dog 1
+    stays there and dog 2 is blocked by seat 0, who may steal. Blocks are
+    counted once the whole chain is done, not halfway."""
+    rows = ["W1S..", ".....", "..1..", "....1", "...1S"]
+    state = position(rows, {0: (1, 0), 1: (1, 2), 2: (0, 3)}, players=3, flocks={2: [C.SHEEP3]})
+    step(state, UP)
+    assert [a.dog for a in state.legal_actions()] == [1, 2]
+    wolf_dog(state, 1)
+    step(state, UP)
+    events = use_card(state, use=use)
+    if use:
+        assert state.pending == SHEPHERD
+        events = shepherd(state, 4, 4)
+        assert payloads(events, DogOut) == [] and state.turn_player == 1
+    else:
+        assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(2, "blocked", 0)]
+        assert state.pending == STEAL and state.steal_queue == [2]
+
+
+def test_a_slide_or_a_rocket_may_end_on_a_shepherd_card_with_no_other_free() -> None:
+    """Andy: "move your shepherd dog to any other unoccupied shepherd card"; with
+    none free the dog stays (as when it steps there). A sliding sheep needs a card
+    beyond "that you can use or pick up", and a rocket a card to land on: a
+    shepherd card qualifies, even when every other one has a dog on it."""
+    slide = position([".LS", "...", "1.S"], {0: (0, 0), 1: (2, 2)})
+    events = step(slide, RIGHT)
+    assert [m.how for m in payloads(events, DogMoved)] == ["step", "slide"]
+    assert payloads(events, ShepherdStays) == [ShepherdStays(0, 0)] and where(slide, 0) == (0, 2)
+    jump = position(["1R.S", "....", "....", "1..S"], {0: (0, 0), 1: (3, 3)})
+    step(jump, RIGHT)
+    events = rocket(jump, RIGHT)
+    assert payloads(events, ShepherdStays) == [ShepherdStays(0, 0)] and where(jump, 0) == (0, 3)
+
+
+def test_double_trouble_the_last_players_wolf_pushes_nobody() -> None:
+    """Seat 1 is out, so seat 0 makes the two last moves. The wolf seat 0 takes
+    must move "an opponent's dog": none is left in, so it moves nothing, not even
+    seat 0's other dog, which could step; the wolf's move is one of the two."""
+    rows = ["W1...", "11...", ".....", "...11", "...1S"]
+    dogs = {0: (1, 0), 1: (0, 1), 2: (3, 3), 3: (4, 4)}
+    state = position(rows, dogs, double_trouble=True, out_dogs=(2, 3))
+    assert state.observation(0).last_player == 0
+    choose_dog(state, 0)
+    events = step(state, UP)
+    assert payloads(events, WolfNoTarget) == [WolfNoTarget(0)] and state.flocks[0] == [C.WOLF]
+    assert where(state, 1) == (0, 1) and state.observation(0).last_steps_left == 1
+
+
+def test_placing_a_blocking_sheep_can_be_the_games_last_action() -> None:
+    """The last player's second move lands on a blocking sheep: placing it is
+    part of that move, and the game ends once it is placed."""
+    rows = ["B1...", "1....", ".....", ".....", "....2"]
+    state = position(rows, {0: (1, 1), 1: (4, 4)}, out_dogs=(1,))
+    step(state, LEFT)
+    step(state, UP)
+    assert state.pending == BLOCKER and [(a.row, a.col) for a in state.legal_actions()] == [(0, 1)]
+    events = block(state, 0, 1)
+    assert [e.reason for e in payloads(events, RoundEnded)] == ["last_steps"]
+    assert state.terminal and state.result().scores == (1.0, 0.0)
+
+
+def test_a_steal_can_be_the_last_action_of_the_final_round() -> None:
+    """Round 3 of 3: seat 0 takes the 2 that was seat 1's only way out and is
+    stuck itself, so the round and the game end once seat 0 has decided the
+    steal; the card taken counts in seat 0's final total."""
+    state = position(
+        [".2.", "...", "..."],
+        {0: (1, 1), 1: (0, 0)},
+        flocks={1: [C.SHEEP5]},
+        rounds=3,
+        round=3,
+        totals=[10, 12],
+    )
+    step(state, UP)
+    assert not state.terminal and state.pending == STEAL and state.to_move == 0
+    events = steal(state, take=True)
+    assert [e.reason for e in payloads(events, RoundEnded)] == ["nobody_left"]
+    assert state.terminal and state.result().scores == (17.0, 12.0)
+    assert [len(p["rounds"]) for p in state.result().details["players"]] == [3, 3]
+
+
+def test_double_trouble_a_dog_stuck_from_before_gives_no_steal_beside_a_blocked_one() -> None:
+    """Seat 0's dog 0 walked into a dead end earlier; on seat 1's turn its dog 1
+    is blocked. Seat 0 then has no dog that can step, so only seat 1 can move
+    freely: seat 0 is out, but only dog 1 was blocked by seat 1 and gives a steal
+    (one card, not two); dog 0 goes out with no steal of its own."""
+    rows = [".1...", ".....", ".....", "....1", "...1."]
+    dogs = {0: (2, 2), 1: (0, 0), 2: (1, 1), 3: (4, 4)}
+    state = position(rows, dogs, double_trouble=True, to_move=1, flocks={0: [C.SHEEP1, C.SHEEP2]})
+    assert state.observation(1).free_at_turn_start == (1,)
+    choose_dog(state, 2)
+    events = step(state, UP)
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [(1, "blocked", 1)]
+    assert state.legal_actions() == (Steal(0, True), Steal(0, False))
+    events = steal(state, take=True)
+    # dog 0 out with no steal; seat 1's dog 2, stuck in the corner it stepped
+    # into, goes out as seat 1's last moves begin
+    assert [(d.dog, d.reason, d.by) for d in payloads(events, DogOut)] == [
+        (0, "no_step", None),
+        (2, "no_step", None),
+    ]
+    assert state.pending != STEAL and len(state.flocks[0]) == 1
+    assert payloads(events, LastPlayer) == [LastPlayer(1, 2)]
+
+
+def test_double_trouble_a_bomb_that_takes_the_movers_other_dog_ends_the_movers_round() -> None:
+    """Seat 0's dog 0 sets off a bomb beside its own dog 1 and seat 1's dog 2. All
+    three are out: seat 0 has no dog left, and may steal for seat 1's dog only,
+    never for its own; seat 1 plays on with dog 3 as the last player."""
+    rows = ["X....", ".....", ".....", "...11", "1..1."]
+    dogs = {0: (1, 0), 1: (0, 1), 2: (1, 1), 3: (4, 4)}
+    state = position(rows, dogs, double_trouble=True, flocks={1: [C.SHEEP2]})
+    choose_dog(state, 0)
+    events = step(state, UP)
+    assert sorted(d.dog for d in payloads(events, DogOut)) == [0, 1, 2]
+    assert state.legal_actions() == (Steal(1, True), Steal(1, False))
+    steal(state, take=False)
+    seen = state.observation(1)
+    assert seen.players_in == (False, True) and seen.last_player == 1 and seen.last_steps_left == 2
+
+
+def test_a_third_wolf_may_push_the_dog_the_first_wolf_pushed() -> None:
+    """Three wolves in one turn with two players: seat 0 pushes dog 1 onto a wolf,
+    seat 1 pushes dog 0 onto another, and seat 0 must push again: "another
+    opponent's dog" is any dog of that player's opponents but the one just moved,
+    so dog 1 may be pushed a second time (onto the 2, which seat 1 takes)."""
+    rows = ["WW21.", "W....", "1....", ".....", "....."]
+    state = position(rows, {0: (1, 0), 1: (0, 2)})
+    step(state, UP)
+    wolf_dog(state, 1)
+    step(state, LEFT)
+    wolf_dog(state, 0)
+    assert directions(state) == {DOWN}
+    step(state, DOWN)
+    assert state.pending == WOLF_DOG and state.to_move == 0
+    assert state.legal_actions() == (SelectDog(1, "wolf"),)
+    wolf_dog(state, 1)
+    step(state, RIGHT)
+    assert state.flocks == [[C.WOLF, C.WOLF], [C.WOLF, C.SHEEP2]]
+    assert state.turn_player == 1 and state.pending == STEP
+
+
+def test_the_next_first_player_among_three_or_four_tied_comes_clockwise_after_the_last() -> None:
+    """ "The player who scored the fewest points gets to start the next round";
+    with three or four seats level, the tied seat first clockwise after the
+    previous first player starts, which passes over the previous first player
+    itself unless no other is tied. Seat 0 scores 1 this round."""
+    rows = [".1.....", *["......."] * 6]
+    dogs = {0: (0, 0), 1: (6, 6), 2: (6, 4), 3: (6, 2)}
+    for previous, totals, expected in (
+        (1, [9, 0, 0, 0], 2),
+        (3, [0, 1, 9, 1], 0),
+        (2, [4, 5, 5, 5], 3),
+    ):
+        state = position(
+            rows,
+            dogs,
+            players=4,
+            out_dogs=(1, 2, 3),
+            rounds=3,
+            first_player=previous,
+            totals=totals,
+        )
+        step(state, RIGHT)
+        seen = state.observation(0)
+        assert seen.round == 2 and seen.first_player == expected, (previous, seen.totals)
+        assert seen.decision == "place_dog" and seen.to_move == expected
