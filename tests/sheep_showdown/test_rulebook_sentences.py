@@ -31,7 +31,8 @@ a slide or a rocket may end on a shepherd card with no other free; the last
 player's wolf pushes nobody; placing a blocker or a steal can be the game's last
 action; a dog stuck from before gives no steal beside a blocked one; a bomb that
 takes the mover's other dog; a third wolf may push the dog the first pushed;
-the next first player among three or four tied.
+the next first player among three or four tied; a wolf may not push a dog onto
+a rocket or sliding sheep it could not use, though the card would be optional.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
@@ -981,3 +982,16 @@ def test_the_next_first_player_among_three_or_four_tied_comes_clockwise_after_th
         seen = state.observation(0)
         assert seen.round == 2 and seen.first_player == expected, (previous, seen.totals)
         assert seen.decision == "place_dog" and seen.to_move == expected
+
+
+@pytest.mark.parametrize("card", ["R", "L"])
+def test_a_wolf_may_not_push_a_dog_onto_a_card_it_could_not_use(card: str) -> None:
+    """Scar: the push "must be allowed according to the game rules", and a rocket
+    (or sliding sheep) with nowhere to go cannot be stepped on. So it cannot be
+    pushed onto either, even though the wolf's player could then decline the
+    card: only the step up onto the 2 is offered."""
+    rows = ["SW...", "..2..", f"...{card}.", ".....", "....1"]
+    state = position(rows, {0: (0, 0), 1: (2, 2)})
+    step(state, RIGHT)
+    wolf_dog(state, 1)
+    assert directions(state) == {UP}
