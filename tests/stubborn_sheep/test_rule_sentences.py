@@ -43,8 +43,13 @@ from games.stubborn_sheep.events import (
     BONUS_MOVE,
     RED_BUMP,
     YELLOW_COMPANION,
+    FenceActivated,
+    FenceDrawn,
+    GameOver,
     IconJump,
     SheepMoved,
+    SheepPlaced,
+    SheepReshuffled,
     WolfMoved,
 )
 from games.stubborn_sheep.state import (
@@ -532,3 +537,209 @@ def test_the_wolf_discards_the_only_sheep_of_the_most_represented_colour() -> No
     events = payloads(state.apply(StopScoring()))
     assert [p for p in events if isinstance(p, WolfMoved)] == [WolfMoved(5, 3, (b(0),))]
     assert state.wolf == 3 and b(0) in state.discard
+
+
+# ------------------------------------------------------------ sequences in one turn
+
+
+def test_all_meadows_to_five_is_not_offered_when_only_the_wolf_s_meadow_is_short() -> None:
+    """Rulebook, blue bonus: "Restock all meadows up to 5 sheep"; wolf: "add no sheep to
+    the meadow where the wolf is located. This rule also applies to the additional
+    restock granted by the bonus action of the blue sheep." Meadows 1 and 3 hold 5,
+    the wolf's meadow 5 holds 2: the bonus would add nothing, so it is not offered.
+    With the wolf in meadow 1 instead, meadow 5 would take 3 and the bonus is offered."""
+    areas = empty_areas(6)
+    areas[1] = [w(0), w(1), w(2), w(3), w(4)]
+    areas[3] = [w(5), w(6), w(7), w(8), w(9)]
+    areas[5] = [w(10), w(11)]
+    scored = [[[b(2)], [], [], []], [[b(3)], [], [], []], [[b(4)], [], [], []]]
+    state = StubbornSheepState.from_position(3, areas=areas, scored=scored, wolf=5, bonus=True)
+    assert state.phase == PH_PLACE and len(state.areas[5]) == 2
+    state = StubbornSheepState.from_position(3, areas=areas, scored=scored, wolf=1, bonus=True)
+    assert state.phase == PH_BLUE and UseBonus(ALL_MEADOWS_TO_FIVE) in state.legal_actions()
+
+
+def test_pen_plus_one_with_the_sheep_pile_empty_reshuffles_the_discard_pile() -> None:
+    """Rulebook: "If the Sheep draw pile is exhausted, shuffle the discard pile to form a
+    new draw pile", for the blue bonus's extra sheep too: with the meadows full, no pen
+    gap and an empty sheep pile, `PEN_PLUS_ONE` is still offered and its sheep comes
+    from the reshuffled discard pile."""
+    areas = empty_areas(6)
+    areas[1] = [w(0), w(1), w(2), w(3)]
+    areas[3] = [w(4), w(5), w(6), w(7)]
+    areas[5] = [w(8), w(9), w(10), w(11)]
+    scored = [[[b(0)], [], [], []], [[], [], [], []], [[], [], [], []]]
+    state = StubbornSheepState.from_position(
+        3, areas=areas, scored=scored, sheep_pile=[], bonus=True
+    )
+    assert state.phase == PH_BLUE and len(state.discard) == 78 - 13
+    events = payloads(state.apply(UseBonus(PEN_PLUS_ONE)))
+    assert events[1:3] == [SheepReshuffled(65), SheepPlaced(0, tuple(state.areas[0]), "bonus")]
+    assert len(state.areas[0]) == 1 and len(state.sheep_pile) == 64
+
+
+def test_a_blue_taken_along_stays_put_then_runs_when_a_later_icon_moves_it() -> None:
+    """Rulebook: "Sheep moved by the ability of another sheep do not activate their own
+    ability", but "When you make a ... blue sheep jump over a fence, you must
+    immediately apply its ability". A yellow jumps from pen 1 into meadow 3 and takes
+    the blue along (no run); a later blue icon of the same fence sends that blue back
+    into pen 1, and now it runs on counter-clockwise to the other blue in pen 0."""
+
+    def yellow_then_blue_back(icons) -> bool:
+        yellows = [k for k, (c, side) in enumerate(icons) if c == YELLOW]
+        blues = [k for k, (c, side) in enumerate(icons) if c == BLUE]
+        return (
+            len(yellows) == 1
+            and len(blues) == 1
+            and icons[yellows[0]][1] == LEFT
+            and icons[blues[0]][1] == RIGHT
+            and yellows[0] < blues[0]
+        )
+
+    card, orientation = find_fence(yellow_then_blue_back)
+    icons = EFFECTIVE[card][orientation]
+    k_yellow = next(k for k, (c, _) in enumerate(icons) if c == YELLOW)
+    k_blue = next(k for k, (c, _) in enumerate(icons) if c == BLUE)
+    areas = empty_areas(6)
+    areas[2] = [y(0), b(0)]
+    areas[0] = [b(1)]
+    state = frame3(card, areas)
+    events = payloads(state.apply(PlaceFence(fence=3, orientation=orientation, card=card)))
+    moves = [p for p in events if isinstance(p, (IconJump, SheepMoved)) and p.card >= 0]
+    assert moves[:5] == [
+        IconJump(3, k_yellow, YELLOW, 2, 3, y(0)),
+        SheepMoved(YELLOW_COMPANION, b(0), 2, 3, 3),
+        IconJump(3, k_blue, BLUE, 3, 2, b(0)),
+        SheepMoved(BLUE_RUN, b(0), 2, 1, 2),
+        SheepMoved(BLUE_RUN, b(0), 1, 0, 1),
+    ]
+
+
+def test_white_stand_ins_leave_with_their_group_and_the_rest_score_as_white() -> None:
+    """Rulebook: "you may use up to 2 white sheep as if they were any other colour ...
+    you must discard the white sheep" and "You may also score white sheep as a colour
+    in their own right"; "You may score several groups during the same round." Two
+    reds and five whites: the reds score with one white standing in (discarded), and
+    the four whites left then make a group of their own, which scores 2."""
+    areas = empty_areas(6)
+    areas[0] = [r(0), r(1), w(0), w(1), w(2), w(3), w(4)]
+    state = frame3(20, areas, start="score")
+    state.apply(Score(RED, (r(0),), (w(2), r(1))))
+    assert sorted(state.areas[0]) == [w(0), w(1), w(3), w(4)] and state.phase == PH_SCORE
+    ways = [a for a in state.legal_actions() if isinstance(a, Score)]
+    assert {(a.colour, len(a.scored)) for a in ways} == {(WHITE, 2)} and len(ways) == 12
+    state.apply(Score(WHITE, (w(4), w(0)), (w(1), w(3))))
+    assert state.scored[0] == [[], [r(0)], [], [w(4), w(0)]]
+    assert state.discard[-4:] == [w(2), r(1), w(1), w(3)] and state.current == 1
+
+
+def test_the_contexts_of_the_yellow_bonus_companions_and_a_bump() -> None:
+    """The guide's `context` for `YELLOW_TAKES_TWO` (from area, to area, fence),
+    `COMPANION` (the same and the companions still to pick) and `BUMP` (the area, the
+    red that arrived). A yellow jumps from pen 1 into meadow 3 with a red and two
+    whites behind it; seat 0 uses `yellow_takes_two` and picks a white, then the red,
+    which, moved by an ability, bumps nobody."""
+    card, orientation = find_fence(
+        lambda icons: icons[0] == (YELLOW, LEFT) and all(c != RED for c, _ in icons)
+    )
+    areas = empty_areas(6)
+    areas[2] = [y(3), r(5), w(5), w(6)]
+    state = frame3(card, areas, scored=[[[], [], [y(0)], []], [[]] * 4, [[]] * 4], bonus=True)
+    state.apply(PlaceFence(fence=3, orientation=orientation, card=card))
+    assert state.phase == PH_TAKES_TWO and state.observation(0).context == (2, 3, 3)
+    state.apply(UseBonus(YELLOW_TAKES_TWO))
+    assert state.phase == PH_COMPANION and state.observation(0).context == (2, 3, 3, 2)
+    state.apply(PickSheep(w(5)))
+    assert state.phase == PH_COMPANION and state.observation(0).context == (2, 3, 3, 1)
+    assert set(state.legal_actions()) == {PickSheep(r(5)), PickSheep(w(6))}
+    events = payloads(state.apply(PickSheep(r(5))))
+    assert SheepMoved(YELLOW_COMPANION, r(5), 2, 3, 3) in events
+    assert not [p for p in events if isinstance(p, SheepMoved) and p.cause == RED_BUMP]
+
+    red, orientation = find_fence(lambda icons: icons[0] == (RED, LEFT))
+    areas = empty_areas(6)
+    areas[2], areas[3] = [r(5)], [w(5), w(6)]
+    state = frame3(red, areas)
+    state.apply(PlaceFence(fence=3, orientation=orientation, card=red))
+    observation = state.observation(0)
+    assert state.phase == PH_BUMP and observation.context == (3, r(5))
+    assert (observation.activating, observation.icon) == (3, 0)
+
+
+# ------------------------------------------------------------ the last turn
+
+
+def test_the_game_ends_on_a_bump_when_nothing_is_left_to_decide() -> None:
+    """Rulebook: "Each player plays one last turn (without drawing a new Fence card),
+    then the game ends." Seat 2 plays the game's last turn; its fence makes a red jump
+    from pen 0 into meadow 1 beside a lone white, and the bump is the last decision:
+    the same call runs the rest of the turn (no draw, nothing to score) and ends the
+    game, with every seat's score."""
+    card, orientation = find_fence(
+        lambda icons: icons[0] == (RED, LEFT) and all(c != RED for c, _ in icons[1:])
+    )
+    areas = empty_areas(6)
+    areas[0], areas[1] = [r(0)], [w(0)]
+    others = [c for c in range(35) if c != card]
+    state = StubbornSheepState.from_position(
+        3,
+        areas=areas,
+        fences=others[:6],
+        hands=[[], [], [card]],
+        scored=[[[b(0)], [], [], []], [[], [], [], []], [[], [], [], []]],
+        current=2,
+        final_left=1,
+        turn=5,
+        start="place",
+    )
+    state.apply(PlaceFence(fence=1, orientation=orientation, card=card))
+    assert state.phase == PH_BUMP and set(state.legal_actions()) == {
+        Bump(w(0), True),
+        Bump(w(0), False),
+    }
+    events = payloads(state.apply(Bump(w(0), True)))
+    assert state.terminal and events[-1] == GameOver((1, 0, 0))
+    assert not [p for p in events if isinstance(p, FenceDrawn)]
+    assert state.result().ranks == (1, 2, 2)
+
+
+def test_the_game_ends_on_a_white_move_after_the_last_fence_is_activated_twice() -> None:
+    """Rulebook, red bonus: "Activate a fence twice in a row"; white bonus: "immediately
+    before or after activating a fence". In the game's last turn seat 0 activates its
+    last fence (1) a second time, right after the first, then moves a red over two
+    fences after that second activation: the white move is the game's last action."""
+    areas = empty_areas(6)
+    areas[3] = [r(9)]
+    scored = [[[], [r(1)], [], [w(1)]], [[]] * 4, [[]] * 4]
+    state = frame3(30, areas, scored=scored, bonus=True, final_left=1, turn=6, hands=[[30], [], []])
+    events = payloads(state.apply(PlaceFence(fence=0, orientation=UP, card=30)))
+    while state.queue or state.activating != 1:
+        events += payloads(state.apply(Continue()))
+    events += payloads(state.apply(pick(state, UseBonus, fence=1)))
+    assert state.phase == PH_BETWEEN and state.queue == [1]
+    events += payloads(state.apply(Continue()))
+    assert state.phase == PH_BETWEEN and state.queue == []
+    assert {a.card for a in state.legal_actions() if isinstance(a, MoveSheep)} == {r(9)}
+    events += payloads(state.apply(MoveSheep(r(9), True, 2)))
+    assert [p.fence for p in events if isinstance(p, FenceActivated)] == [0, 1, 1]
+    assert events[-3:-1] == [
+        SheepMoved(BONUS_MOVE, r(9), 3, 4, 4),
+        SheepMoved(BONUS_MOVE, r(9), 4, 5, 5),
+    ]
+    assert state.terminal and events[-1] == GameOver((2, 0, 0))
+
+
+def test_three_of_five_players_tied_on_sheep_and_sets_share_the_win() -> None:
+    """Rulebook: "In case of a tie, the winner is the player with the greatest number of
+    complete sets ... If the tie persists, the tied players share the victory." Seats
+    0, 2 and 3 have 4 sheep and 1 set each: all three win, ahead of seat 1 (4 sheep, no
+    set) and seat 4 (2 sheep)."""
+    one_set = [[[b(i)], [r(i)], [y(i)], [w(i)]] for i in range(3)]
+    no_set, two = [[b(3), b(4)], [r(3)], [y(3)], []], [[b(5)], [], [], [w(5)]]
+    scored = [one_set[0], no_set, one_set[1], one_set[2], two]
+    state = StubbornSheepState.from_position(
+        5, areas=empty_areas(10), scored=scored, current=4, final_left=1, turn=24, start="score"
+    )
+    assert state.terminal
+    result = state.result()
+    assert result.ranks == (1, 4, 1, 1, 5) and result.winners == (0, 2, 3)
