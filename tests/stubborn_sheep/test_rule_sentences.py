@@ -22,6 +22,7 @@ from games.stubborn_sheep.data import (
     ACTIVATE_EXTRA,
     ALL_MEADOWS_TO_FIVE,
     BLUE,
+    BLUE_STOPS_AFTER_ONE,
     DOWN,
     EFFECTIVE,
     FENCES,
@@ -55,6 +56,7 @@ from games.stubborn_sheep.events import (
 from games.stubborn_sheep.state import (
     PH_BETWEEN,
     PH_BLUE,
+    PH_BLUE_MOD,
     PH_BUMP,
     PH_COMPANION,
     PH_JUMPER,
@@ -664,6 +666,26 @@ def test_the_contexts_of_the_yellow_bonus_companions_and_a_bump() -> None:
     observation = state.observation(0)
     assert state.phase == PH_BUMP and observation.context == (3, r(5))
     assert (observation.activating, observation.icon) == (3, 0)
+
+
+def test_the_context_of_a_blue_modifier_is_the_blue_its_area_and_its_whole_run() -> None:
+    """The guide's `BLUE_MODIFIER` context: the blue sheep, its area, then a (fence,
+    area) pair for each step of its full run. A blue jumps from pen 1 into meadow 3;
+    the next other blue is in pen 0, so its run crosses fences 4, 5 and 0; with
+    `blue_stops_after_one` it crosses fence 4 only."""
+    card, orientation = find_fence(
+        lambda icons: icons[0] == (BLUE, LEFT) and all(c != BLUE for c, _ in icons[1:])
+    )
+    areas = empty_areas(6)
+    areas[2], areas[0] = [b(5)], [b(6)]
+    scored = [[[], [], [y(1)], []], [[]] * 4, [[]] * 4]
+    state = frame3(card, areas, scored=scored, bonus=True)
+    state.apply(PlaceFence(fence=3, orientation=orientation, card=card))
+    assert state.phase == PH_BLUE_MOD
+    assert state.observation(0).context == (b(5), 3, 4, 4, 5, 5, 0, 0)
+    events = payloads(state.apply(UseBonus(BLUE_STOPS_AFTER_ONE)))
+    moved = [p for p in events if isinstance(p, (SheepMoved, IconJump)) and p.card == b(5)]
+    assert moved == [SheepMoved(BLUE_RUN, b(5), 3, 4, 4)]
 
 
 # ------------------------------------------------------------ the last turn
