@@ -118,7 +118,11 @@ class Launcher:
     def __init__(self, server_socket: str | Sequence[str] | None = None) -> None:
         if isinstance(server_socket, str):
             server_socket = (server_socket,)
-        self.server_sockets = tuple(server_socket or ())
+        # Absolute now, in the caller's current folder, where `unix:arena.sock`
+        # reached the server: bwrap starts in the bot's folder, and bound a
+        # relative path from there, where a stranger's link of that name showed
+        # its bot any file of the host in place of the socket.
+        self.server_sockets = tuple(os.path.abspath(path) for path in server_socket or ())
         self._leases = SocketLeases(self.server_sockets) if self.server_sockets else None
         self._tools: Tools | None = None
         self._cgroups: Hierarchies | None = None

@@ -685,3 +685,33 @@ def test_an_ordinary_users_mount_refused_in_its_namespace_is_not_blamed_on_bubbl
     assert "bubblewrap cannot" not in said, said
     assert "mount: /sys: permission denied." in said and "unshare" in said, said
     assert "user namespaces" in said and "\n" not in said, said
+
+
+def test_a_relative_server_socket_is_the_runners_never_a_file_of_the_bots_folder(
+    tmp_path: Path, sandbox_ready: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--server unix:arena.sock` names a socket in the runner's current folder,
+    which is where `sheepfold bot` and `match` reach the server. bwrap, started
+    in the bot's folder, once bound `arena.sock` from there instead: a stranger's
+    link of that name in its folder showed the bot any file of the host at
+    /sheepfold/arena.sock (a secret, or a socket such as the container
+    runtime's), and without one every bot failed on "Can't find source path"."""
+    runner, folder = tmp_path / "runner", tmp_path / "bot"
+    for path in (tmp_path, runner, folder):
+        path.mkdir(exist_ok=True)
+        path.chmod(0o755)
+    (runner / "arena.sock").write_text("the runner's socket\n")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("a file of the host\n")
+    (folder / "arena.sock").symlink_to(secret)
+    monkeypatch.chdir(runner)
+    command = BotCommand(
+        ("/bin/sh", "-c", "cat /sheepfold/arena.sock >&2; exit 1"),
+        str(folder),
+        "",
+        sandbox=SandboxPolicy(),
+    )
+    with pytest.raises(BotFailure) as failed:
+        asyncio.run(Launcher("arena.sock").process(command).run())
+    said = str(failed.value)
+    assert "the runner's socket" in said and "a file of the host" not in said, said
