@@ -179,7 +179,7 @@ def run_bot(args: argparse.Namespace) -> int:
 def _run_command_bot(args: argparse.Namespace) -> int:
     import grpc
 
-    from cli.command_bots import command_bot
+    from cli.command_bots import command_bot, refuse_databases
     from clients.connect import Unreachable, refusal
     from clients.interrupts import run_interruptible
     from clients.launch import BotCommand, BotFailure, Launcher, SandboxUnavailable
@@ -204,6 +204,7 @@ def _run_command_bot(args: argparse.Namespace) -> int:
             "sheepfold bot: a sandboxed command bot reaches the server only through its Unix "
             "socket: pass --server unix:PATH (sheepfold serve --listen unix:PATH)"
         )
+    refuse_databases(bot, "bot")
     env = {"SHEEPFOLD_MATCH": args.match, "SHEEPFOLD_TOKEN": args.token}
     env["SHEEPFOLD_SEED"] = str(args.seed)
     if args.seat is not None:

@@ -129,6 +129,26 @@ def command_policy(args: argparse.Namespace, command: str) -> SandboxPolicy | No
     return SandboxPolicy(limits=limits, read_only=read_only)
 
 
+def refuse_databases(bot: CommandBot, command: str) -> None:
+    """A usage error when a sandboxed bot's folder or a --read-only path is or
+    holds a Sheepfold database: `bot` and `match --server` know nothing of
+    their server's, which `serve` keeps by default (sheepfold.db) in the folder
+    it was started in, and a bot's folder is by default the current one. Made
+    after every other check of the flags: it reads the folders."""
+    from clients.launch.host_view import held_database
+
+    if bot.sandbox is None:
+        return
+    paths = [("--bot-dir", bot.folder), *(("--read-only", p) for p in bot.sandbox.read_only)]
+    for flag, path in paths:
+        database = held_database(path)
+        if database is not None:
+            usage_error(
+                f"sheepfold {command}: {flag} {path} would show the bot the Sheepfold database "
+                f"{database}, with the seed of every match in it: give it a folder of its own"
+            )
+
+
 def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot:
     from clients.launch.programs import program_problem
     from clients.launch.sandbox import held_home, held_temp, host_state

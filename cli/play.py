@@ -133,7 +133,12 @@ def run_match(args: argparse.Namespace) -> int:
 
     from cli.botguard import BotRaised, GuardedBot, close_bots
     from cli.client_tls import client_credentials
-    from cli.command_bots import COMMAND_BOT_TLS, command_bot, note_ignored_command_flags
+    from cli.command_bots import (
+        COMMAND_BOT_TLS,
+        command_bot,
+        note_ignored_command_flags,
+        refuse_databases,
+    )
     from clients.bots import BotSpecError
     from clients.connect import Unreachable, refusal
     from clients.interrupts import run_interruptible
@@ -193,6 +198,9 @@ def run_match(args: argparse.Namespace) -> int:
             "sheepfold match: sandboxed command bots reach the server only through its Unix "
             "socket: pass --server unix:PATH (sheepfold serve --listen unix:PATH)"
         )
+    for bot in bots:
+        if isinstance(bot, CommandBot):
+            refuse_databases(bot, "match")
     if not bots_run_commands:
         # Said once every check has passed, so that a refusal stays one line.
         note_ignored_command_flags(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -23,6 +24,7 @@ __all__ = [
     "HOST_STATE",
     "RUNTIME_DIRS",
     "SHEEPFOLD_PACKAGES",
+    "held_database",
     "held_home",
     "held_temp",
     "host_state",
@@ -147,4 +149,70 @@ def runtime_problem(runtime: Iterable[str] | None = None) -> str | None:
         temp = held_temp(path)
         if temp is not None:
             return f"{path} holds the temporary folder {temp}, with other programs' Unix sockets"
+    return None
+
+
+# What sets a Sheepfold database apart, in the text of the tables it was made
+# with (SQLite keeps it as written): a server's (the seed of every match, the
+# running ones' too) and a tournament's (the secret its deals are drawn under).
+SHEEPFOLD_SCHEMAS = (
+    (b"CREATE TABLE matches", b"token_hashes_json"),
+    (b"CREATE TABLE tournaments", b"CREATE TABLE game_seats"),
+)
+SQLITE_MAGIC = b"SQLite format 3\x00"
+WAL_MAGIC = (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83")
+# How much of a folder is searched, and of each database file read: the tables
+# are made first, at the start of the file or of its -wal.
+DATABASE_SEARCH_ENTRIES = 20_000
+DATABASE_HEAD_BYTES = 1 << 20
+
+
+def held_database(path: str | Path) -> str | None:
+    """A Sheepfold database (a server's or a tournament's) that `path` is or
+    holds, as a bot given it would see it: the database's own name, or None.
+
+    `sheepfold bot` and `match --server` know nothing of the server's
+    database, and their defaults put it in the bot's folder (serve's --db is
+    sheepfold.db in the folder it starts in, a bot's folder the current
+    one): a bot so read the seed of every running match. A server's tables
+    may still be only in its -wal, which is looked at too. Symbolic links are
+    not followed (in the sandbox they lead only to what it shows anyway), and
+    the search stops after DATABASE_SEARCH_ENTRIES entries."""
+    top = Path(path)
+    if not top.is_dir():
+        return _database_name(str(top))
+    seen = 0
+    for folder, folders, files in os.walk(top):
+        folders.sort()
+        for name in sorted(files):
+            seen += 1
+            if seen > DATABASE_SEARCH_ENTRIES:
+                return None
+            found = _database_name(os.path.join(folder, name))
+            if found is not None:
+                return found
+    return None
+
+
+def _database_name(file: str) -> str | None:
+    """`file`'s database (itself, or the one it is the -wal of) when it is a
+    Sheepfold database; read without waiting (a named pipe is no file)."""
+    try:
+        fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        head = os.read(fd, 16)
+        is_wal = file.endswith("-wal") and head[:4] in WAL_MAGIC
+        if not head.startswith(SQLITE_MAGIC) and not is_wal:
+            return None
+        head += os.read(fd, DATABASE_HEAD_BYTES)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if any(all(mark in head for mark in marks) for marks in SHEEPFOLD_SCHEMAS):
+        return file.removesuffix("-wal") if is_wal else file
     return None

@@ -83,9 +83,12 @@ def test_sheepfold_match_plays_a_command_bot_in_its_sandbox(sandbox_ready: None)
     assert "open file limit" not in err, err
 
 
-def test_a_sandboxed_bot_needs_the_unix_socket() -> None:
+def test_a_sandboxed_bot_needs_the_unix_socket(tmp_path: Path) -> None:
+    # A folder of its own: the checkout may hold a server's sheepfold.db, which
+    # no sandboxed bot may see.
     bot = _sheepfold(
-        "bot", "--server", "127.0.0.1:1", "--match", "m", "--token", "t", "--bot", "cmd:true"
+        *("bot", "--server", "127.0.0.1:1", "--match", "m", "--token", "t", "--bot", "cmd:true"),
+        *("--bot-dir", str(tmp_path)),
     )
     _, err = bot.communicate(timeout=60)
     assert bot.returncode != 0 and "unix:PATH" in err and "Traceback" not in err

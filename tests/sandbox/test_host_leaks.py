@@ -858,3 +858,44 @@ def test_no_bot_has_a_capability_nor_a_namespace_to_gain_one(
     has every capability inside it."""
     said = _run(tmp_path, sys.executable, "-c", NO_CAPABILITY)
     assert said == "ok", said
+
+
+def test_no_bots_folder_holds_a_servers_database(tmp_path: Path, sandbox_ready: None) -> None:
+    """`sheepfold bot` and `match --server` know nothing of the server's
+    database, and their defaults put it in the bot's folder: `serve` writes
+    `sheepfold.db` in the folder it is started in, and a bot's folder is the
+    current one. A bot started there copied the database and its -wal into
+    its /tmp and read the seed of every running match, its own deal among
+    them. A --bot-dir or --read-only that holds a Sheepfold database (a
+    server's, still only in its -wal, or a tournament's) is refused."""
+    from server.sqlite_store import SqliteStore
+
+    folder, own = tmp_path / "cup", tmp_path / "bot"
+    (folder / "deep").mkdir(parents=True)
+    own.mkdir()
+    # As serve makes it: in WAL mode, its tables still only in its -wal.
+    store = SqliteStore(str(folder / "deep" / "sheepfold.db"))
+    try:
+        for flag in ("--bot-dir", "--read-only"):
+            done = subprocess.run(
+                [
+                    *(sys.executable, "-m", "cli", "match", "--game", "stubborn-sheep"),
+                    *("--players", "1", "--bots", "cmd:/bin/true"),
+                    *(("--bot-dir", str(own)) if flag == "--read-only" else ()),
+                    *(flag, str(folder)),
+                ],
+                cwd=ROOT,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            assert done.returncode == 2, done.stderr
+            assert done.stderr.strip() == (
+                f"sheepfold match: {flag} {folder} would show the bot the Sheepfold database "
+                f"{folder / 'deep' / 'sheepfold.db'}, with the seed of every match in it: "
+                "give it a folder of its own"
+            ), done.stderr
+    finally:
+        store.close()
