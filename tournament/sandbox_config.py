@@ -28,6 +28,7 @@ from typing import Any
 
 from clients.bot_limits import DEFAULT_LIMITS
 from clients.launch import LimitsError, SandboxPolicy, parse_limits
+from clients.launch.host_view import held_database
 from clients.launch.sandbox import held_home, held_temp, host_state
 from server.files import SQLITE_COMPANIONS
 
@@ -192,4 +193,15 @@ def check_folders(
                         f"bot {name!r} would see bot {other!r}'s files ({inner} is inside "
                         f"{what}): give each bot a folder of its own with `cwd`"
                     )
+        # A database the run does not know by its path: the server's of a run
+        # on a server of its own (--server), or another tournament's. Not in the
+        # runtime, which runtime_problem checks, and which is large.
+        for path, what in seen[: len(seen) - len(runtime)]:
+            database = held_database(path)
+            if database is not None:
+                return (
+                    f"bot {name!r} would see the Sheepfold database {database} in {what}, "
+                    "with the seed of every match in it: give the bot a folder of its own "
+                    "with `cwd`, or put the database elsewhere"
+                )
     return None

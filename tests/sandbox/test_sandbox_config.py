@@ -219,3 +219,34 @@ def test_the_paths_every_bot_sees_include_the_system_runtime() -> None:
         {"b": "/tmp/b"}, ["b"], "/usr/local/var/sheepfold/t.sqlite", runtime=seen
     )
     assert problem and "the runtime every bot sees (/usr)" in problem
+
+
+def test_a_bot_may_not_see_a_servers_database_nor_another_tournaments(tmp_path: Path) -> None:
+    """A run on a server of its own (--server) knows its own database by its
+    path, not the server's: a bot whose folder held the server's sheepfold.db
+    read the seed of every running match there (its tables still only in the
+    -wal, as a server writes them), and so a bot seeing another tournament's
+    database, with the secret its deals are drawn under."""
+    from server.sqlite_store import SqliteStore
+    from tournament.store import Store
+
+    folder, other = tmp_path / "bot", tmp_path / "other"
+    folder.mkdir()
+    other.mkdir()
+    store = SqliteStore(str(folder / "sheepfold.db"))
+    try:
+        problem = check_folders({"b": str(folder)}, ["b"], str(tmp_path / "t.sqlite"))
+    finally:
+        store.close()
+    assert problem == (
+        f"bot 'b' would see the Sheepfold database {folder / 'sheepfold.db'} in its folder, "
+        "with the seed of every match in it: give the bot a folder of its own with `cwd`, "
+        "or put the database elsewhere"
+    ), problem
+    with Store(other / "cup.sqlite"):
+        pass
+    problem = check_folders(
+        {"b": str(tmp_path / "empty")}, ["b"], str(tmp_path / "t.sqlite"), {"b": [str(other)]}
+    )
+    assert problem is not None and f"Sheepfold database {other / 'cup.sqlite'}" in problem
+    assert f"its read_only path {other}" in problem, problem
