@@ -180,7 +180,11 @@ def held_database(path: str | Path) -> str | None:
     the search stops after DATABASE_SEARCH_ENTRIES entries."""
     top = Path(path)
     if not top.is_dir():
-        return _database_name(str(top))
+        # A database's pages, the seeds among them, reach its file when its -wal
+        # is written back: a server's whose tables are still only there is one.
+        return _database_name(str(top)) or (
+            str(top) if _database_name(f"{top}-wal") is not None else None
+        )
     seen = 0
     for folder, folders, files in os.walk(top):
         folders.sort()
@@ -196,8 +200,12 @@ def held_database(path: str | Path) -> str | None:
 
 def _database_name(file: str) -> str | None:
     """`file`'s database (itself, or the one it is the -wal of) when it is a
-    Sheepfold database; read without waiting (a named pipe is no file)."""
+    Sheepfold database. Only a regular file is opened, and without waiting: a
+    stranger's folder may hold a named pipe, or a device node (unpacked as
+    root), whose mere opening may start something (a watchdog's timer)."""
     try:
+        if not stat.S_ISREG(os.lstat(file).st_mode):
+            return None
         fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except OSError:
         return None

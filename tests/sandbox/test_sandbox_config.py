@@ -236,6 +236,14 @@ def test_a_bot_may_not_see_a_servers_database_nor_another_tournaments(tmp_path: 
     store = SqliteStore(str(folder / "sheepfold.db"))
     try:
         problem = check_folders({"b": str(folder)}, ["b"], str(tmp_path / "t.sqlite"))
+        # Named alone (a read_only file), its -wal still holding its tables.
+        alone = check_folders(
+            {"b": str(other)},
+            ["b"],
+            str(tmp_path / "t.sqlite"),
+            {"b": [str(folder / "sheepfold.db")]},
+        )
+        assert alone is not None and "its read_only path" in alone, alone
     finally:
         store.close()
     assert problem == (
