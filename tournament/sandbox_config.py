@@ -197,10 +197,10 @@ def check_folders(
         # on a server of its own (--server), or another tournament's. Not in the
         # runtime, which runtime_problem checks, and which is large.
         for path, what in seen[: len(seen) - len(runtime)]:
-            database = held_database(path)
-            if database is not None:
+            held = held_database(path)
+            if held is not None:
                 return (
-                    f"bot {name!r} would see the Sheepfold database {database} in {what}, "
+                    f"bot {name!r} would see the Sheepfold database {held} in {what}, "
                     "with the seed of every match in it: give the bot a folder of its own "
                     "with `cwd`, or put the database elsewhere"
                 )
