@@ -9,6 +9,10 @@ until the process exits: a second SIGTERM (a supervisor that signals twice,
 `timeout`, a process group signalled after its leader) once arrived after the
 event loop had put back the default actions and killed a server that had
 stopped cleanly, which then exited by the signal instead of with status 0.
+
+A SIGHUP ignored when the process started (`nohup sheepfold serve &`) stays
+ignored: nohup is how a server is left running past the terminal it was
+started from, and closing that terminal once stopped it all the same.
 """
 
 from __future__ import annotations
@@ -16,7 +20,24 @@ from __future__ import annotations
 import asyncio
 import signal
 
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+def ignored_at_start(signum: signal.Signals) -> bool:
+    """Whether `signum` was ignored when this process started (`nohup` ignores
+    SIGHUP). Read when this module is first imported, before any command has
+    set a handler of its own: `cli.main` imports it first thing."""
+    return signum in _IGNORED_AT_START
+
+
+# SIGINT is taken even when ignored (a shell's background job): it is an
+# operator's own stop, where SIGHUP only says that a terminal went away.
+_IGNORED_AT_START = frozenset(
+    signum for signum in (signal.SIGHUP,) if signal.getsignal(signum) == signal.SIG_IGN
+)
+STOP_SIGNALS = tuple(
+    signum
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+    if not ignored_at_start(signum)
+)
 
 
 class EarlyStops:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -178,3 +179,52 @@ def test_stop_signals_are_never_left_to_their_default_action_while_the_server_st
     finally:
         for signum, handler in before.items():
             signal.signal(signum, handler)
+
+
+def _with_dispositions(
+    command: list[str], ignored: tuple[int, ...], default: tuple[int, ...]
+) -> list[str]:
+    """`command` started with the signals in `ignored` ignored and those in
+    `default` at their default action, as a shell or `nohup` hands them on
+    (both survive the exec), whatever the test's own process does with them."""
+    code = (
+        "import os, signal, sys\n"
+        f"for s in {[int(s) for s in ignored]}: signal.signal(s, signal.SIG_IGN)\n"
+        f"for s in {[int(s) for s in default]}: signal.signal(s, signal.SIG_DFL)\n"
+        "os.execv(sys.argv[1], sys.argv[1:])\n"
+    )
+    return [sys.executable, "-c", code, *command]
+
+
+def test_under_nohup_sighup_leaves_the_server_serving(tmp_path: Path) -> None:
+    """`nohup sheepfold serve ... &` is how a server is left running past the
+    terminal it was started from. The server once took SIGHUP all the same, so
+    closing that terminal (or logging out) stopped it, nohup or not."""
+    server = launch.start(
+        _with_dispositions(
+            launch.serve_command("--db", str(tmp_path / "s.db")), (signal.SIGHUP,), ()
+        )
+    )
+    try:
+        server.process.send_signal(signal.SIGHUP)
+        time.sleep(1.5)
+        assert server.process.poll() is None, "SIGHUP under nohup stopped the server"
+        assert not any("shutting down" in line for line in server.log_lines)
+    finally:
+        code = launch.stop(server)
+    assert code == 0
+
+
+def test_under_nohup_sighup_is_left_ignored_by_the_commands() -> None:
+    """`nohup sheepfold tournament run ... &` (or `match`, `bot`): SIGHUP once
+    stopped the run all the same, as Ctrl-C does, when the terminal closed."""
+    probe = (
+        "import signal\n"
+        "from cli.main import interrupt_on_terminate\n"
+        "interrupt_on_terminate()\n"
+        "print(signal.getsignal(signal.SIGHUP) == signal.SIG_IGN,"
+        " signal.getsignal(signal.SIGTERM) not in (signal.SIG_IGN, signal.SIG_DFL))\n"
+    )
+    command = _with_dispositions([sys.executable, "-c", probe], (signal.SIGHUP,), ())
+    shown = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
+    assert shown.stdout.split() == ["True", "True"], shown
