@@ -231,7 +231,7 @@ def main() -> None:
     """The reader: core's lines from standard input to the server's log on
     standard error, through the server's own log set-up (its JSON or console
     lines, and a queue whose stalled reader costs lines, counted, never a wait)."""
-    for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
         signal.signal(stop, signal.SIG_IGN)
     queue = configure_logging(sys.argv[1] if len(sys.argv) > 1 else "auto", "debug", queued=True)
     log = structlog.get_logger(LOGGER).bind(logger=LOGGER)

@@ -266,14 +266,15 @@ def _not_utf8(argv: Sequence[str]) -> str | None:
 
 
 def interrupt_on_terminate() -> None:
-    """SIGTERM (`docker stop`, `kill`) and SIGHUP (the terminal closed) take the
+    """SIGTERM (`docker stop`, `kill`), SIGHUP (the terminal closed) and SIGQUIT
+    (Ctrl-\\; it once killed the command at once, core dumped) take the
     path of Ctrl-C: the command stops its bots, keeps what is finished and exits
     130 with one line, instead of dying at once and leaving bot programs behind.
     A SIGHUP ignored at the start (`nohup sheepfold tournament run ... &`) stays
     ignored, so the run outlives the terminal: it once stopped when that closed."""
     from server.stop_signals import ignored_at_start
 
-    for signum in (signal.SIGTERM, signal.SIGHUP):
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
         if not ignored_at_start(signum):
             signal.signal(signum, _as_interrupt)
 

@@ -1,5 +1,5 @@
-"""`sheepfold serve`: run the server until SIGTERM, SIGINT or SIGHUP (its flags
-and their checks are in cli/serve_flags.py)."""
+"""`sheepfold serve`: run the server until SIGTERM, SIGINT, SIGHUP or SIGQUIT
+(its flags and their checks are in cli/serve_flags.py)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "serve",
         help="run the game server",
         description="Run the Sheepfold gRPC server (Arena service, health, reflection) "
-        "until SIGTERM, SIGHUP or Ctrl-C, then shut down gracefully.",
+        "until SIGTERM, SIGHUP, SIGQUIT or Ctrl-C, then shut down gracefully.",
     )
     add_arguments(parser)
     parser.set_defaults(handler=run)

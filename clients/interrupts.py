@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 # A command still stopping this long after Ctrl-C is ended at once (see the module doc).
 FORCE_AFTER_SECONDS = 30.0
 

@@ -494,7 +494,7 @@ async def serve(
     companion: Callable[[str], AbstractAsyncContextManager[object]] | None = None,
     early: EarlyStops | None = None,
 ) -> bool:
-    """Run until SIGTERM, SIGINT or SIGHUP, then shut down gracefully, ignoring
+    """Run until SIGTERM, SIGINT, SIGHUP or SIGQUIT, then shut down gracefully, ignoring
     any later one of them (server/stop_signals.py: for a process that exits
     after it, as `sheepfold serve`). `companion(address)`,
     when given, runs beside the server on the same loop (the web viewer of

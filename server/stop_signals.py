@@ -1,10 +1,12 @@
 """The signals that stop `sheepfold serve`, each taken once.
 
-SIGTERM (`docker stop`, Kubernetes, systemd), SIGINT (Ctrl-C) and SIGHUP (the
-terminal closed, or an operator's `kill -HUP`) all stop the server gracefully:
+SIGTERM (`docker stop`, Kubernetes, systemd), SIGINT (Ctrl-C), SIGHUP (the
+terminal closed, or an operator's `kill -HUP`) and SIGQUIT (Ctrl-\\, a
+container's STOPSIGNAL as nginx images set it) all stop the server gracefully:
 new matches refused, streams ended with `UNAVAILABLE`, unfinished matches kept.
 SIGHUP once killed the server at once with its default action, with no line
-in the log. Once the server is stopping, every later one of them is ignored
+in the log, and SIGQUIT likewise with a core dump. Once the server is
+stopping, every later one of them is ignored
 until the process exits: a second SIGTERM (a supervisor that signals twice,
 `timeout`, a process group signalled after its leader) once arrived after the
 event loop had put back the default actions and killed a server that had
@@ -28,14 +30,15 @@ def ignored_at_start(signum: signal.Signals) -> bool:
     return signum in _IGNORED_AT_START
 
 
-# SIGINT is taken even when ignored (a shell's background job): it is an
-# operator's own stop, where SIGHUP only says that a terminal went away.
+# SIGINT and SIGQUIT are taken even when ignored (a shell's background job):
+# each is an operator's own stop, where SIGHUP only says that a terminal went
+# away.
 _IGNORED_AT_START = frozenset(
     signum for signum in (signal.SIGHUP,) if signal.getsignal(signum) == signal.SIG_IGN
 )
 STOP_SIGNALS = tuple(
     signum
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
     if not ignored_at_start(signum)
 )
 

@@ -228,3 +228,50 @@ def test_under_nohup_sighup_is_left_ignored_by_the_commands() -> None:
     command = _with_dispositions([sys.executable, "-c", probe], (signal.SIGHUP,), ())
     shown = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
     assert shown.stdout.split() == ["True", "True"], shown
+
+
+def test_sigquit_stops_the_server_as_sigterm_does(tmp_path: Path) -> None:
+    """SIGQUIT (Ctrl-\\ in a terminal, `kill -QUIT`, a container's STOPSIGNAL
+    as nginx images set it) once killed the server by its default action, a
+    core dump: no line in the log, the streams cut, exit -3."""
+    db = tmp_path / "s.db"
+
+    async def signalled() -> tuple[int, list[str], str]:
+        command = _with_dispositions(launch.serve_command("--db", str(db)), (), (signal.SIGQUIT,))
+        server = await asyncio.to_thread(launch.start, command)
+        try:
+            match_id, bots = await _match_in_play(server.address)
+            server.process.send_signal(signal.SIGQUIT)
+            code = await asyncio.to_thread(server.process.wait, 20)
+            told = []
+            for bot in bots:
+                with pytest.raises(SeatError) as error:
+                    await asyncio.wait_for(bot, 10)
+                told.append(str(error.value))
+            return code, told, match_id
+        finally:
+            launch.stop(server, graceful=False)
+
+    code, told, match_id = asyncio.run(signalled())
+    assert code == 0, f"serve exited {code} after SIGQUIT"
+    assert all("server shutting down" in t for t in told), told
+    store = SqliteStore(db)
+    try:
+        stored = store.load(match_id)
+    finally:
+        store.close()
+    assert stored is not None and stored.status == "running"
+
+
+def test_sigquit_interrupts_the_commands_as_ctrl_c_does() -> None:
+    """`match`, `bot`, `tournament run`: SIGQUIT once killed the command at
+    once, its bot programs left running."""
+    probe = (
+        "import signal\n"
+        "from cli.main import interrupt_on_terminate\n"
+        "interrupt_on_terminate()\n"
+        "print(signal.getsignal(signal.SIGQUIT) not in (signal.SIG_IGN, signal.SIG_DFL))\n"
+    )
+    command = _with_dispositions([sys.executable, "-c", probe], (), (signal.SIGQUIT,))
+    shown = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
+    assert shown.stdout.split() == ["True"], shown
