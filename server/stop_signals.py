@@ -15,12 +15,19 @@ stopped cleanly, which then exited by the signal instead of with status 0.
 A SIGHUP ignored when the process started (`nohup sheepfold serve &`) stays
 ignored: nohup is how a server is left running past the terminal it was
 started from, and closing that terminal once stopped it all the same.
+
+SIGUSR1 and SIGUSR2, which ask a daemon to reload or reopen something (a log
+rotation's postrotate line, `pkill -USR1 python` meant for another program),
+are logged (`signal ignored`) and ignored: the server reloads and reopens
+nothing, and their default action once killed it at once, with no line in its
+log and no drain.
 """
 
 from __future__ import annotations
 
 import asyncio
 import signal
+from collections import Counter
 
 
 def ignored_at_start(signum: signal.Signals) -> bool:
@@ -41,6 +48,8 @@ STOP_SIGNALS = tuple(
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
     if not ignored_at_start(signum)
 )
+# Logged and ignored rather than left to their default action, which kills.
+IGNORED_SIGNALS = (signal.SIGUSR1, signal.SIGUSR2)
 
 
 class EarlyStops:
@@ -54,6 +63,8 @@ class EarlyStops:
         self.received: signal.Signals | None = None
         for signum in STOP_SIGNALS:
             signal.signal(signum, self._received)
+        for signum in IGNORED_SIGNALS:  # logged once the loop runs (StopSignals)
+            signal.signal(signum, signal.SIG_IGN)
 
     def _received(self, signum: int, frame: object) -> None:
         if self.received is None:
@@ -88,10 +99,31 @@ class StopSignals:
         self._loop = loop
         self.stopping = asyncio.Event()
         self.received: signal.Signals | None = None
+        self._ignored: Counter[signal.Signals] = Counter()
         for signum in STOP_SIGNALS:
             loop.add_signal_handler(signum, self._received, signum)
+        for signum in IGNORED_SIGNALS:
+            loop.add_signal_handler(signum, self._ignore, signum)
         if early is not None and early.received is not None:
             self._received(early.received)
+
+    def _ignore(self, signum: signal.Signals) -> None:
+        """One line for each of the first few, then one in a thousand: a
+        signal sent in a loop cannot fill the disk."""
+        import structlog  # here: this module loads before the slow imports
+
+        from server.logs import worth_logging
+
+        self._ignored[signum] += 1
+        count = self._ignored[signum]
+        if worth_logging(count):
+            structlog.get_logger("sheepfold").warning(
+                "signal ignored",
+                signal=signum.name,
+                total=count,
+                advice="nothing is reloaded or reopened; SIGTERM, SIGINT, SIGHUP or "
+                "SIGQUIT stops the server",
+            )
 
     def _received(self, signum: signal.Signals) -> None:
         if self.received is None:
@@ -107,7 +139,7 @@ class StopSignals:
         # SIGTERM in between killed the stopping server (exit -15). A loop
         # that keeps no such list (not asyncio's own) is left to do it.
         handlers = getattr(self._loop, "_signal_handlers", None)
-        for signum in STOP_SIGNALS:
+        for signum in STOP_SIGNALS + IGNORED_SIGNALS:
             signal.signal(signum, signal.SIG_IGN)
             if isinstance(handlers, dict):
                 handlers.pop(signum, None)

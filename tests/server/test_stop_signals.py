@@ -275,3 +275,30 @@ def test_sigquit_interrupts_the_commands_as_ctrl_c_does() -> None:
     command = _with_dispositions([sys.executable, "-c", probe], (), (signal.SIGQUIT,))
     shown = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
     assert shown.stdout.split() == ["True"], shown
+
+
+def test_sigusr1_and_sigusr2_are_logged_and_ignored(tmp_path: Path) -> None:
+    """A stray `kill -USR1` (a log rotation's postrotate line written for
+    another daemon, a `pkill -USR1 python`) once killed the server by the
+    signal's default action: no line in its log, no drain, the matches in play
+    back only at the next start. `serve` reloads and reopens nothing, so it
+    logs the signal and goes on serving."""
+    command = _with_dispositions(
+        launch.serve_command("--db", str(tmp_path / "s.db")),
+        (),
+        (signal.SIGUSR1, signal.SIGUSR2),
+    )
+    server = launch.start(command)
+    try:
+        for signum in (signal.SIGUSR1, signal.SIGUSR2, signal.SIGUSR1):
+            server.process.send_signal(signum)
+            time.sleep(0.3)
+        wait_until(lambda: sum('"signal ignored"' in line for line in server.log_lines) >= 2, 10)
+        assert server.process.poll() is None, "the signal killed the server"
+        entries = log_entries(server.log_lines)
+        ignored = [e for e in entries if e["event"] == "signal ignored"]
+        assert {e["signal"] for e in ignored} == {"SIGUSR1", "SIGUSR2"}
+        assert not any(e["event"] == "signal received, shutting down" for e in entries)
+    finally:
+        code = launch.stop(server)
+    assert code == 0
