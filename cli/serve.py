@@ -280,7 +280,8 @@ def _web_companion(
             web = await start_web(config, host, port)
         except OSError as error:
             reason = bind_failure(error)
-            raise OSError(f"the web viewer cannot listen on {host}:{port}: {reason}") from None
+            where = host_port(host, port)
+            raise OSError(f"the web viewer cannot listen on {where}: {reason}") from None
         _tell(f"sheepfold serve: web viewer on http://{host_port(host, web.port)}/")
         try:
             yield web

@@ -98,7 +98,7 @@ def _run_logged(config: WebConfig, host: str, port: int, token_from_variable: bo
     --admin-token, a flag the user had not given."""
     import asyncio
 
-    from server.listening import ListenError, bind_failure, check_can_listen
+    from server.listening import ListenError, bind_failure, check_can_listen, host_port
 
     try:
         check_can_listen(host, port)
@@ -108,7 +108,7 @@ def _run_logged(config: WebConfig, host: str, port: int, token_from_variable: bo
         return 1
     except OSError as error:  # taken between the check and the bind
         print(
-            f"sheepfold web: cannot listen on {host}:{port}: {bind_failure(error)}",
+            f"sheepfold web: cannot listen on {host_port(host, port)}: {bind_failure(error)}",
             file=sys.stderr,
         )
         return 1

@@ -38,16 +38,19 @@ def host_port(host: str, port: int | str) -> str:
 
 def check_can_listen(host: str, port: int, what: str = "cannot listen") -> None:
     """Fail with a plain reason before gRPC does (it only says "Failed to bind");
-    `what` begins the message ("cannot serve metrics", say)."""
+    `what` begins the message ("cannot serve metrics", say). An IPv6 address
+    is named in brackets, "[::1]:50051": it was once run together with its
+    port, "::1:50051", which names no address."""
     host = host.removeprefix("[").removesuffix("]")
+    named = host_port(host, port)
     if not 0 <= port <= 65535:
-        raise ListenError(f"{what} on {host}:{port}: ports go from 0 to 65535")
+        raise ListenError(f"{what} on {named}: ports go from 0 to 65535")
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as error:
-        raise ListenError(f"{what} on {host}:{port}: {error.strerror}") from None
+        raise ListenError(f"{what} on {named}: {error.strerror}") from None
     except UnicodeError as error:  # a label over 63 characters, say
-        raise ListenError(f"{what} on {host}:{port}: not a host name ({error})") from None
+        raise ListenError(f"{what} on {named}: not a host name ({error})") from None
     # Port 0 (any free port) is probed too: nothing can be taken, but the
     # address may be one this machine does not have.
     family, kind, proto, _, sockaddr = infos[0]
@@ -57,7 +60,7 @@ def check_can_listen(host: str, port: int, what: str = "cannot listen") -> None:
             probe.bind(sockaddr)
         except OSError as error:
             why = (error.strerror or str(error)).lower()
-            raise ListenError(f"{what} on {host}:{port}: {why}") from None
+            raise ListenError(f"{what} on {named}: {why}") from None
 
 
 def read_tls_pem(path: Path, which: str) -> bytes:

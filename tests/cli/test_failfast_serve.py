@@ -512,3 +512,27 @@ def test_a_taken_web_port_is_named_plainly(server: ServerProcess) -> None:
         f"sheepfold serve: the web viewer cannot listen on 127.0.0.1:{taken}: "
         "address already in use"
     )
+
+
+def test_a_taken_ipv6_port_is_named_in_brackets(tmp_path: Path) -> None:
+    """The refusal once wrote an IPv6 address and its port run together,
+    "cannot listen on :::50051" (and "::1:50051"), which names no address:
+    they are written as everywhere else, "[::1]:50051"."""
+    with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as holder:
+        holder.bind(("::1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = sheepfold(
+            "serve",
+            "--host",
+            "::1",
+            "--port",
+            str(port),
+            "--db",
+            str(tmp_path / "s.db"),
+            timeout=30,
+        )
+    assert done.returncode == 1
+    assert (
+        one_line(done) == f"sheepfold serve: cannot listen on [::1]:{port}: address already in use"
+    )
