@@ -48,7 +48,7 @@ def _wait_for(condition: object, seconds: float) -> bool:
     return False
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT])
 def test_a_termination_signal_stops_the_run_like_ctrl_c(tmp_path: Path, signum: int) -> None:
     pids = tmp_path / "pids"
     pids.mkdir()

@@ -117,7 +117,9 @@ def test_web_command_in_front_of_a_server(tmp_path: Path) -> None:
         stop_server_process(server)
 
 
-@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+@pytest.mark.parametrize(
+    "signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT], ids=["SIGHUP", "SIGTERM", "SIGQUIT"]
+)
 def test_the_web_command_stops_cleanly_on_sighup_as_on_sigterm(signum: signal.Signals) -> None:
     """A closed terminal (SIGHUP) stops `sheepfold web` as SIGTERM does, as it
     stops `serve`: exit 0, no traceback. It once died by the signal (129)."""
