@@ -55,6 +55,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str, str]]:
     """Every TCP address serve will listen on (the server's, health, metrics,
     web), each with how its failure is told and the flag that asked for it."""
+    from server.listening import HEALTH_REFUSAL
+
     listen = "cannot listen"
     found = [] if args.listen else [(args.host, args.port, listen, _told("--port", args.port))]
     for address in args.listen:
@@ -64,7 +66,7 @@ def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str, str]]:
             found.append((host.strip("[]"), number or 0, listen, f"--listen {address}"))
     if args.health_port:
         health = _told("--health-port", args.health_port)
-        found.append((args.host, args.health_port, listen, health))
+        found.append((args.host, args.health_port, HEALTH_REFUSAL, health))
     if args.metrics_port:
         metrics = (args.metrics_host or args.host, args.metrics_port)
         found.append((*metrics, "cannot serve metrics", _told("--metrics-port", args.metrics_port)))

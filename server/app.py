@@ -26,6 +26,7 @@ from server.fairness import FairQueue
 from server.file_watch import DatabaseFileWatch
 from server.health import LIVENESS_SERVICE, Health, Status
 from server.listening import (
+    HEALTH_REFUSAL,
     ListenError,
     add_port,
     check_can_listen,
@@ -379,7 +380,7 @@ class SheepfoldServer:
             interceptors=_interceptors(self.config, self._request_wait),
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, health)
-        check_can_listen(self.config.host, port)
+        check_can_listen(self.config.host, port, HEALTH_REFUSAL)
         address = host_port(self.config.host, port)
         self.health_port = add_port(lambda: health.add_insecure_port(address), address)
         await health.start()

@@ -36,6 +36,11 @@ def host_port(host: str, port: int | str) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+# How a taken --health-port is told, by serve's checks and the server's own: it
+# once said "cannot listen", as the main port does, leaving which to the reader.
+HEALTH_REFUSAL = "cannot serve health checks"
+
+
 def check_can_listen(host: str, port: int, what: str = "cannot listen") -> None:
     """Fail with a plain reason before gRPC does (it only says "Failed to bind");
     `what` begins the message ("cannot serve metrics", say). An IPv6 address

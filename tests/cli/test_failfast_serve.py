@@ -536,3 +536,27 @@ def test_a_taken_ipv6_port_is_named_in_brackets(tmp_path: Path) -> None:
     assert (
         one_line(done) == f"sheepfold serve: cannot listen on [::1]:{port}: address already in use"
     )
+
+
+def test_a_taken_health_port_is_named_as_the_health_port(tmp_path: Path) -> None:
+    """`--health-port` on a port another program holds once said "cannot
+    listen on 127.0.0.1:PORT", as the main port does, so which of the two was
+    taken was left to the reader; the metrics and web ports each say theirs."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = sheepfold(
+            "serve",
+            "--port",
+            "0",
+            "--health-port",
+            str(port),
+            "--db",
+            str(tmp_path / "s.db"),
+            timeout=30,
+        )
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold serve: cannot serve health checks on 127.0.0.1:{port}: address already in use"
+    )
