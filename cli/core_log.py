@@ -32,6 +32,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -72,11 +73,34 @@ class CoreLog:
     def __init__(self, process: subprocess.Popen[bytes], real_fd: int) -> None:
         self.process = process
         self.real_fd = real_fd
+        self._closing = False
+
+    def watch(self) -> None:
+        """Once the log is set up: should the reader die while the server runs
+        (killed by hand as a stray process, the OOM killer), descriptor 2 goes
+        back to the real stderr, core's lines unbounded but kept, and the log
+        says so once. Before, core's lines went into a pipe nobody read, lost
+        without a word until the server stopped."""
+        threading.Thread(target=self._watch, name="core-log-watch", daemon=True).start()
+
+    def _watch(self) -> None:
+        code = self.process.wait()
+        if self._closing:
+            return
+        with contextlib.suppress(OSError):
+            os.dup2(self.real_fd, 2)
+        structlog.get_logger(LOGGER).warning(
+            "gRPC core's log reader stopped; core's own lines go to stderr unbounded "
+            "until the server restarts",
+            logger=LOGGER,
+            exit_status=code,
+        )
 
     def close(self, seconds: float = LAST_WRITE_SECONDS + 1.0) -> None:
         """Descriptor 2 back to the real stderr (the pipe's last writer here
         gone), then waits at most `seconds` for the reader to write its last
         lines and exit: `serve` leaves no process behind."""
+        self._closing = True
         with contextlib.suppress(OSError):
             os.dup2(self.real_fd, 2)
         _stop_resource_tracker()

@@ -133,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
     core_log = bound_core_log(fmt)
     try:
         log = configure_logging(fmt, args.log_level, queued=True)
+        if core_log is not None:
+            core_log.watch()
         try:
             return _run_logged(args)
         finally:

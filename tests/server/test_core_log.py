@@ -211,3 +211,24 @@ def test_the_reader_ends_as_the_server_stops_though_a_resource_tracker_was_start
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "reader ended", done.stderr
+
+
+def test_a_reader_killed_while_the_server_runs_hands_core_back_to_stderr() -> None:
+    """The reader is a process of its own, which an operator can take for a
+    stray and kill (or the OOM killer can): core's lines then went into a pipe
+    nobody read, lost without a word until the server stopped. The server now
+    says so once and points descriptor 2 back at its real stderr."""
+    server = launch.start(launch.serve_command("--db", ":memory:"))
+    try:
+        assert server.process.stderr is not None
+        real = os.readlink(f"/proc/self/fd/{server.process.stderr.fileno()}")
+        reader = _reader_of(server.pid)
+        assert os.readlink(f"/proc/{server.pid}/fd/2") != real, "core writes to its reader"
+        os.kill(reader, signal.SIGKILL)
+        wait_until(lambda: any("log reader stopped" in line for line in server.log_lines), 10)
+        assert os.readlink(f"/proc/{server.pid}/fd/2") == real
+        assert launch.stop(server) == 0
+    finally:
+        launch.stop(server, graceful=False)
+    line = next(json.loads(line) for line in server.log_lines if "log reader stopped" in line)
+    assert line["level"] == "warning" and line["exit_status"] == -signal.SIGKILL
