@@ -121,8 +121,8 @@ class StopSignals:
                 "signal ignored",
                 signal=signum.name,
                 total=count,
-                advice="nothing is reloaded or reopened; SIGTERM, SIGINT, SIGHUP or "
-                "SIGQUIT stops the server",
+                advice="nothing is reloaded or reopened; the server stops on "
+                + ", ".join(stop.name for stop in STOP_SIGNALS),
             )
 
     def _received(self, signum: signal.Signals) -> None:
