@@ -32,7 +32,9 @@ def test_a_sandboxed_script_bot_plays_one_seat_through_the_unix_socket(
 ) -> None:
     socket = tmp_path / "arena.sock"
     server = launch.start(
-        launch.serve_command("--listen", "127.0.0.1:0", "--listen", f"unix:{socket}")
+        launch.serve_command(
+            "--listen", "127.0.0.1:0", "--listen", f"unix:{socket}", "--db", str(tmp_path / "s.db")
+        )
     )
     try:
         with grpc.insecure_channel(f"unix:{socket}") as channel:
