@@ -28,7 +28,10 @@ class StubbornSheepGame(Game):
     # 7: "activate twice" may also be chosen right after the fence's first activation.
     # 8: a pen giving more than 5,000 ways to score offers each once up to identical
     #    cards (one colour, one printed bonus).
-    rules_version = 8
+    # 9: the red bonuses only where they would change something: an extra or a
+    #    second activation only of a fence that would make a sheep jump, a rotation
+    #    only where the turned fence would move other sheep or in another order.
+    rules_version = 9
     option_specs = (
         OptionSpec(
             "wolf",

@@ -53,15 +53,50 @@ class Activation(StubbornSheepFields):
         tasks.append((T_ICON, f, 1))
         tasks.append((T_ICON, f, 0))
 
-    def _icon(self, f: int, k: int) -> None:
-        self.icon = k
-        colour, side = EFFECTIVE[self.stacks[f][-1]][self.orient[f]][k]
+    def _jump(
+        self, f: int, k: int, orientation: int, areas: list[list[int]]
+    ) -> tuple[int, int, int, int, list[int]]:
+        """Icon `k` of fence `f` lying in `orientation` on the table `areas`: its
+        colour, the area it takes a sheep from, the one it sends it to, the
+        direction, and the sheep that could jump (none: the icon does nothing)."""
+        colour, side = EFFECTIVE[self.stacks[f][-1]][orientation][k]
         n = self.n
         if side == 0:
             src, dst, direction = (f - 1) % n, f, 1
         else:
             src, dst, direction = f, (f - 1) % n, -1
-        candidates = [card for card in self.areas[src] if SHEEP_COLOUR[card] == colour]
+        candidates = [card for card in areas[src] if SHEEP_COLOUR[card] == colour]
+        return colour, src, dst, direction, candidates
+
+    def _moves_a_sheep(
+        self, f: int, orientation: int | None = None, areas: list[list[int]] | None = None
+    ) -> bool:
+        """Whether activating fence `f` now (in `orientation`, on the table `areas`;
+        by default as they are) would make at least one sheep jump. The icons are
+        taken in turn and only a jump changes the table, so if no icon finds a sheep
+        on the table as it is, none finds one later either."""
+        o = self.orient[f] if orientation is None else orientation
+        table = self.areas if areas is None else areas
+        return any(self._jump(f, k, o, table)[4] for k in range(4))
+
+    def _rotation_matters(self, f: int) -> bool:
+        """Whether turning fence `f` before activating it now would change what the
+        activation moves. It would not when neither orientation makes a sheep jump,
+        nor when both orientations meet the colours of the sheep beside the fence
+        in the same order, with the same sides: only those colours can ever be
+        met, since during an activation sheep only jump between the fence's two
+        areas or leave them (a red's bump, a blue's run), never come from elsewhere
+        with a new colour (a blue run that comes round again is blue)."""
+        o = self.orient[f]
+        if not (self._moves_a_sheep(f, o) or self._moves_a_sheep(f, 1 - o)):
+            return False
+        near = {SHEEP_COLOUR[card] for a in ((f - 1) % self.n, f) for card in self.areas[a]}
+        icons = EFFECTIVE[self.stacks[f][-1]]
+        return [i for i in icons[o] if i[0] in near] != [i for i in icons[1 - o] if i[0] in near]
+
+    def _icon(self, f: int, k: int) -> None:
+        self.icon = k
+        colour, src, dst, direction, candidates = self._jump(f, k, self.orient[f], self.areas)
         if not candidates:
             self._emit(IconJump(f, k, colour, src, dst, -1))
         elif len(candidates) == 1:

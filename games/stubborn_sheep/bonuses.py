@@ -82,6 +82,15 @@ class Bonuses(StubbornSheepFields):
                     moves.extend(MOVES[card])
         return moves
 
+    def _moved_table(self, action: MoveSheep) -> list[list[int]]:
+        """A copy of the table with the white bonus's move made (nothing emitted)."""
+        table = [list(area) for area in self.areas]
+        area = next(a for a in range(self.n) if action.card in table[a])
+        step = 1 if action.clockwise else -1
+        table[area].remove(action.card)
+        table[(area + step * action.fences) % self.n].append(action.card)
+        return table
+
     def _white_move(self, action: MoveSheep) -> None:
         self.used |= 1 << WHITE
         bonus = SHEEP_BONUS[self.scored[self.current][WHITE][-1]]

@@ -69,6 +69,14 @@ class StubbornSheepFields(State):
     @abc.abstractmethod
     def _activate(self, f: int) -> None: ...
 
+    @abc.abstractmethod
+    def _moves_a_sheep(
+        self, f: int, orientation: int | None = None, areas: list[list[int]] | None = None
+    ) -> bool: ...
+
+    @abc.abstractmethod
+    def _rotation_matters(self, f: int) -> bool: ...
+
     # pasture.py
     @abc.abstractmethod
     def _move(self, card: int, src: int, dst: int, fence: int, cause: int) -> None: ...
@@ -97,6 +105,9 @@ class StubbornSheepFields(State):
 
     @abc.abstractmethod
     def _white_move(self, action: MoveSheep) -> None: ...
+
+    @abc.abstractmethod
+    def _moved_table(self, action: MoveSheep) -> list[list[int]]: ...
 
     # wolf.py
     @abc.abstractmethod

@@ -90,24 +90,37 @@ class Turn(StubbornSheepFields):
         ]
         if bonus == ROTATE_FENCE:
             # "Rotate a fence before activating it": before the placing, the fences
-            # sure to be activated this turn are the player's own two.
-            options.extend(UseBonus(bonus, fence=f) for f in sorted(self._own(self.current)))
+            # sure to be activated this turn are the player's own two; each only if
+            # turning it would change what it moves on the table as it is.
+            options.extend(
+                UseBonus(bonus, fence=f)
+                for f in sorted(self._own(self.current))
+                if self._rotation_matters(f)
+            )
         elif bonus == ACTIVATE_EXTRA:
             options.extend(self._extra_before_placing())
-        if self.activated or bonus == ACTIVATE_EXTRA:
+        if self.activated:
             # The white move goes "immediately before or after activating a fence":
-            # after an extra activation made before placing, or right before one.
+            # after an extra activation made before placing,
             options.extend(self._white_moves())
+        elif bonus == ACTIVATE_EXTRA:
+            # or right before one, which must then still be worth offering.
+            options.extend(
+                move
+                for move in self._white_moves()
+                if self._extra_before_placing(self._moved_table(move))
+            )
         self._decide(PH_PLACE, (), tuple(options))
 
-    def _extra_before_placing(self) -> list[UseBonus]:
+    def _extra_before_placing(self, areas: list[list[int]] | None = None) -> list[UseBonus]:
         """The red extra activation before the placing: a fence not the player's own
-        (those are activated this turn anyway)."""
+        (those are activated this turn anyway), and only one whose activation would
+        make a sheep jump on the table (`areas`, by default the table as it is)."""
         own = self._own(self.current)
         return [
             UseBonus(ACTIVATE_EXTRA, fence=f)
             for f in range(self.n)
-            if f not in own and f not in self.activated
+            if f not in own and f not in self.activated and self._moves_a_sheep(f, areas=areas)
         ]
 
     def _resolve_place(self, action: Any) -> None:
@@ -140,18 +153,22 @@ class Turn(StubbornSheepFields):
         options: list[Any] = [CONTINUE]
         bonus = self._bonus(RED)
         if bonus >= 0:
+            # Each red bonus only where it would change something on the table as
+            # it is: an activation that makes no sheep jump changes nothing (nor does
+            # the second of two in a row if the first moves nothing: same table).
             if bonus == ACTIVATE_EXTRA:
                 options.extend(
                     UseBonus(bonus, fence=f)
                     for f in range(self.n)
-                    if f not in self.activated and f not in self.queue
+                    if f not in self.activated and f not in self.queue and self._moves_a_sheep(f)
                 )
             else:
-                if bonus == ACTIVATE_TWICE and self.activating >= 0:
+                useful = self._moves_a_sheep if bonus == ACTIVATE_TWICE else self._rotation_matters
+                if bonus == ACTIVATE_TWICE and self.activating >= 0 and useful(self.activating):
                     # "Activate a fence twice in a row": also decided right after the
                     # first of the two, the turn's last activation included.
                     options.append(UseBonus(bonus, fence=self.activating))
-                if self.queue and self.queue[0] != self.activating:
+                if self.queue and self.queue[0] != self.activating and useful(self.queue[0]):
                     options.append(UseBonus(bonus, fence=self.queue[0]))
         options.extend(self._white_moves())
         if len(options) == 1:

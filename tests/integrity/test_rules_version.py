@@ -51,7 +51,7 @@ def _stored_status(db: Path, match_id: str) -> tuple[str, str]:
 
 def test_the_games_whose_rules_changed_carry_a_new_version() -> None:
     assert games.get("sheep-showdown").rules_version == 7
-    assert games.get("stubborn-sheep").rules_version == 8
+    assert games.get("stubborn-sheep").rules_version == 9
     assert games.get("sheep-n-sheep").rules_version == 5
     games.get("sheep-showdown").check_rules_version(7)
     # Version 6 put a lone stuck player out a turn later (a tie-break could

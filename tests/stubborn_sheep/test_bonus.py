@@ -51,6 +51,7 @@ from games.stubborn_sheep.state import (
     PH_BLUE,
     PH_BLUE_MOD,
     PH_COMPANION,
+    PH_JUMPER,
     PH_PLACE,
     PH_TAKES_TWO,
     StubbornSheepState,
@@ -170,8 +171,13 @@ def test_rotate_one_of_your_own_fences_before_placing() -> None:
     """Rulebook: "Rotate a fence before activating it ... You may use this action before
     placing your fence". Before the placing, the fences sure to be activated this turn
     are the player's own two (0 and 1 for seat 0): another player's fence, which this
-    turn would not activate, is not offered."""
-    state = _build((r(0),))
+    turn would not activate, is not offered. A white sheep in pen 0 is met by both own
+    fences (0 as printed takes it from its clockwise side, 1 from its counter-clockwise
+    one), and turned, each would look for whites on its other side: both are offered.
+    Fence 3 also has a white beside it (meadow 3), but is another player's."""
+    areas = empty_areas(6)
+    areas[0], areas[3] = [w(10)], [w(11)]
+    state = _build((r(0),), areas)
     assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {0, 1}
     events = payloads(state.apply(UseBonus(ROTATE_FENCE, fence=0)))
     assert events == [BonusUsed(0, ROTATE_FENCE, 0), FenceRotated(0, 1)]
@@ -184,16 +190,20 @@ def test_solo_red_bonus_before_placing(top: int, fences: set[int]) -> None:
     """Solo, "All the usual rules apply": before placing, `rotate_fence` turns one of
     the two fences beside the pen (0 and 1, activated whichever fence the player
     places on), and `activate_extra` goes to one of the other two (2 and 3), which
-    the turn would not otherwise activate."""
+    the turn would not otherwise activate. Whites in areas 0, 1 and 3 are met by
+    all four table fences (cards 0 to 3 as printed)."""
+    areas = [[w(10)], [w(11)], [], [w(12)]]
     state = StubbornSheepState.from_position(
-        1, areas=empty_areas(4), scored=[[[], [top], [], []]], bonus=True, start="place"
+        1, areas=areas, scored=[[[], [top], [], []]], bonus=True, start="place"
     )
     offered = {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)}
     assert offered == fences
 
 
 def test_rotate_fence_right_before_its_activation() -> None:
-    state = _build((r(0),))
+    areas = empty_areas(6)
+    areas[3] = [w(10)]  # card 20 as placed takes it from meadow 3, turned from pen 1
+    state = _build((r(0),), areas)
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
     assert state.phase == PH_BETWEEN
     assert state.legal_actions() == (Continue(), UseBonus(ROTATE_FENCE, fence=3))
@@ -208,7 +218,9 @@ def test_rotate_fence_right_before_its_activation() -> None:
 
 def test_activate_twice_in_a_row() -> None:
     """Rulebook: "Activate a fence twice in a row"."""
-    state = _build((r(1),))
+    areas = empty_areas(6)
+    areas[3] = [w(10)]  # the placed card 20 makes it jump
+    state = _build((r(1),), areas)
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
     assert state.legal_actions() == (Continue(), UseBonus(ACTIVATE_TWICE, fence=3))
     assert _activations(state.apply(UseBonus(ACTIVATE_TWICE, fence=3))) == [3, 3, 1, 0]
@@ -217,10 +229,16 @@ def test_activate_twice_in_a_row() -> None:
 def test_activate_twice_right_after_the_first_activation() -> None:
     """Rulebook: "Activate a fence twice in a row". Nothing asks the player to say so
     before the first activation: right after a fence is activated (the last one of the
-    turn too) it may be activated again at once."""
-    state = _build((r(1),))
+    turn too) it may be activated again at once, if it would move a sheep again: the
+    placed card 20 takes one of two whites from meadow 3 (the other stays), fence 1 a
+    white from pen 0."""
+    areas = empty_areas(6)
+    areas[0], areas[3] = [w(12)], [w(10), w(11)]
+    state = _build((r(1),), areas)
     events = state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
     events += state.apply(Continue())  # fence 3 is activated
+    assert state.phase == PH_JUMPER
+    events += state.apply(PickSheep(w(10)))
     assert state.phase == PH_BETWEEN and state.queue == [1, 0]
     assert set(state.legal_actions()) == {
         Continue(),
@@ -228,10 +246,16 @@ def test_activate_twice_right_after_the_first_activation() -> None:
         UseBonus(ACTIVATE_TWICE, fence=1),
     }
     assert _activations(events + state.apply(UseBonus(ACTIVATE_TWICE, fence=3))) == [3, 3, 1, 0]
-    last = _build((r(1),))
+    # Placed on fence 0 (moving nothing: not asked about), then fence 1, whose red
+    # icon takes one of two reds from meadow 1: the other is still there to jump.
+    areas = empty_areas(6)
+    areas[1] = [r(10), r(11)]
+    last = _build((r(1),), areas)
     events = last.apply(pick(last, PlaceFence, fence=0, orientation=UP))
+    assert last.phase == PH_BETWEEN and last.activated == [0]
     events += last.apply(Continue())
-    events += last.apply(Continue())
+    assert last.phase == PH_JUMPER
+    events += last.apply(PickSheep(r(10)))
     assert last.phase == PH_BETWEEN and last.queue == []
     assert set(last.legal_actions()) == {Continue(), UseBonus(ACTIVATE_TWICE, fence=1)}
     assert _activations(events + last.apply(UseBonus(ACTIVATE_TWICE, fence=1))) == [0, 1, 1]
@@ -239,8 +263,11 @@ def test_activate_twice_right_after_the_first_activation() -> None:
 
 def test_activate_extra_before_placing() -> None:
     """Rulebook: "Activate a fence which, otherwise, would not be activated during this
-    round. You may use this action before placing your fence"."""
-    state = _build((r(2),))
+    round. You may use this action before placing your fence". Whites in meadows 1, 3
+    and 5 are met by fences 2 to 5 as printed."""
+    areas = empty_areas(6)
+    areas[1], areas[3], areas[5] = [w(10)], [w(11)], [w(12)]
+    state = _build((r(2),), areas)
     assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {2, 3, 4, 5}
     assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=4))) == [4]
     assert state.phase == PH_PLACE
@@ -250,7 +277,9 @@ def test_activate_extra_before_placing() -> None:
 def test_no_placing_on_the_fence_given_an_extra_activation_before_placing() -> None:
     """The extra fence must be one "which, otherwise, would not be activated during
     this round": the placed fence is activated, so it cannot be the extra one."""
-    state = _build((r(2),))
+    areas = empty_areas(6)
+    areas[3] = [w(10)]  # fence 4 makes it jump
+    state = _build((r(2),), areas)
     assert any(isinstance(a, PlaceFence) and a.fence == 4 for a in state.legal_actions())
     state.apply(UseBonus(ACTIVATE_EXTRA, fence=4))
     placements = [a for a in state.legal_actions() if isinstance(a, PlaceFence)]
@@ -266,9 +295,10 @@ def test_a_white_move_right_before_an_extra_activation_made_before_placing() -> 
     state = _build((r(2), w(0)), areas)
     before = [a for a in state.legal_actions() if isinstance(a, MoveSheep)]
     assert before, "a white move is offered before the extra activation"
-    state.apply(before[0])
+    state.apply(before[0])  # b(10) to meadow 3
     assert state.phase == PH_PLACE
-    assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {2, 3, 4, 5}
+    # Fence 4 meets b(10) in meadow 3, fence 5 the red and yellow in pen 2.
+    assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {4, 5}
     assert not any(isinstance(a, MoveSheep) for a in state.legal_actions())  # once a turn
     plain = _build((w(0),), [list(a) for a in areas])
     assert not any(isinstance(a, MoveSheep) for a in plain.legal_actions())
@@ -285,7 +315,7 @@ def test_a_white_move_made_before_placing_is_followed_by_the_extra_activation() 
     state.apply(next(a for a in state.legal_actions() if isinstance(a, MoveSheep)))
     assert state.phase == PH_PLACE
     assert not any(isinstance(a, PlaceFence) for a in state.legal_actions())
-    assert set(state.legal_actions()) == {UseBonus(ACTIVATE_EXTRA, fence=f) for f in (2, 3, 4, 5)}
+    assert set(state.legal_actions()) == {UseBonus(ACTIVATE_EXTRA, fence=f) for f in (4, 5)}
     assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=5))) == [5]
     assert state.phase == PH_PLACE
     assert {a.fence for a in state.legal_actions() if isinstance(a, PlaceFence)} == {0, 1, 2, 3, 4}
@@ -297,6 +327,7 @@ def test_a_white_move_right_after_an_extra_activation_made_before_placing() -> N
     the move is offered beside the placing, and once made the placing follows."""
     areas = empty_areas(6)
     areas[1] = [b(10), r(10), y(10), w(10)]  # a sheep of every colour, away from fence 4
+    areas[3] = [w(11)]  # for fence 4 to move
     state = _build((r(2), w(0)), areas)
     assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=4))) == [4]
     assert state.phase == PH_PLACE
@@ -310,7 +341,9 @@ def test_a_white_move_right_after_an_extra_activation_made_before_placing() -> N
 
 
 def test_activate_extra_between_activations() -> None:
-    state = _build((r(2),))
+    areas = empty_areas(6)
+    areas[1], areas[3], areas[5] = [w(10)], [w(11)], [w(12)]  # for fences 2, 4 and 5
+    state = _build((r(2),), areas)
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
     assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {2, 4, 5}
     assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=5))) == [5, 3, 1, 0]
@@ -529,7 +562,9 @@ def test_yellow_takes_two_is_not_asked_with_one_sheep_to_take() -> None:
 
 
 def test_bonuses_reset_each_turn_and_belong_to_the_player_to_move() -> None:
-    state = _build((r(1),))
+    areas = empty_areas(6)
+    areas[3] = [w(10)]  # the placed card 20 makes it jump
+    state = _build((r(1),), areas)
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
     events = until_next_turn(state.apply(UseBonus(ACTIVATE_TWICE, fence=3)))
     assert BonusUsed(0, ACTIVATE_TWICE, 3) in events

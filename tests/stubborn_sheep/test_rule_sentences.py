@@ -136,16 +136,22 @@ def test_pen_plus_one_adds_a_sheep_even_when_the_pen_needed_none() -> None:
 # ---------------------------------------------------------------- red bonus
 
 
-def _red(top: int) -> StubbornSheepState:
-    """Seat 0 holds fence card 20 and the red bonus printed on `top`; nothing on the table."""
+def _red(top: int, sheep: dict[int, list[int]]) -> StubbornSheepState:
+    """Seat 0 holds fence card 20 and the red bonus printed on `top`; `sheep` by area."""
     scored = [[[], [top], [], []], [[], [], [], []], [[], [], [], []]]
-    return frame3(20, empty_areas(6), scored=scored, bonus=True)
+    areas = empty_areas(6)
+    for area, cards in sheep.items():
+        areas[area] = list(cards)
+    return frame3(20, areas, scored=scored, bonus=True)
 
 
 def test_rotate_is_offered_only_before_the_fence_is_activated() -> None:
     """Rulebook, red bonus: "Rotate a fence before activating it." Once a fence has been
-    activated it is no longer offered for a rotation, only the next fence is."""
-    state = _red(r(0))
+    activated it is no longer offered for a rotation, only the next fence is. A white
+    beside each fence when its turn comes (meadow 3 for the placed card 20, pen 0 for
+    fence 1, meadow 5 for fence 0, each taken from the other side once turned) makes
+    every rotation worth offering."""
+    state = _red(r(0), {0: [w(10)], 3: [w(11)], 5: [w(12)]})
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
     offered = []
     while state.phase == PH_BETWEEN:
@@ -163,10 +169,12 @@ def test_rotate_is_offered_only_before_the_fence_is_activated() -> None:
 def test_an_extra_activation_never_goes_to_a_fence_already_activated() -> None:
     """Rulebook, red bonus: "Activate a fence which, otherwise, would not be activated
     during this round." After the placed fence 3 has been activated, with seat 0's own
-    fences 1 and 0 still to come, only fences 2, 4 and 5 qualify."""
-    state = _red(r(2))
+    fences 1 and 0 still to come, only fences 2, 4 and 5 qualify, though every fence
+    would move a white: fence 3 (card 20) the one of two left in meadow 3."""
+    state = _red(r(2), {0: [w(10)], 1: [w(13)], 3: [w(11), w(12)], 5: [w(14)]})
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
     state.apply(Continue())
+    state.apply(PickSheep(w(11)))
     assert state.activated == [3] and state.queue == [1, 0]
     extra = {
         a.fence
