@@ -264,9 +264,10 @@ def test_activate_twice_right_after_the_first_activation() -> None:
 def test_activate_extra_before_placing() -> None:
     """Rulebook: "Activate a fence which, otherwise, would not be activated during this
     round. You may use this action before placing your fence". Whites in meadows 1, 3
-    and 5 are met by fences 2 to 5 as printed."""
+    and 5 are met by fences 2 to 5 as printed, and one in pen 0 by the player's own
+    fences 0 and 1, which are not offered: the turn activates them anyway."""
     areas = empty_areas(6)
-    areas[1], areas[3], areas[5] = [w(10)], [w(11)], [w(12)]
+    areas[0], areas[1], areas[3], areas[5] = [w(13)], [w(10)], [w(11)], [w(12)]
     state = _build((r(2),), areas)
     assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {2, 3, 4, 5}
     assert _activations(state.apply(UseBonus(ACTIVATE_EXTRA, fence=4))) == [4]
@@ -342,7 +343,8 @@ def test_a_white_move_right_after_an_extra_activation_made_before_placing() -> N
 
 def test_activate_extra_between_activations() -> None:
     areas = empty_areas(6)
-    areas[1], areas[3], areas[5] = [w(10)], [w(11)], [w(12)]  # for fences 2, 4 and 5
+    # Whites for fences 2, 4 and 5, and in pen 0 for the queued fences 1 and 0.
+    areas[0], areas[1], areas[3], areas[5] = [w(13)], [w(10)], [w(11)], [w(12)]
     state = _build((r(2),), areas)
     state.apply(pick(state, PlaceFence, fence=3, orientation=UP))
     assert {a.fence for a in state.legal_actions() if isinstance(a, UseBonus)} == {2, 4, 5}
