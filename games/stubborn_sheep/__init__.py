@@ -30,8 +30,8 @@ class StubbornSheepGame(Game):
     #    cards (one colour, one printed bonus).
     # 9: the red bonuses only where they would change something: an extra or a
     #    second activation only of a fence that would make a sheep jump, a rotation
-    #    only of a fence that would make one jump either way up and that, turned,
-    #    meets the colours beside it in another order or on other sides.
+    #    only of a fence that would make one jump one way up or the other and that,
+    #    turned, meets the colours beside it in another order or on other sides.
     rules_version = 9
     option_specs = (
         OptionSpec(
