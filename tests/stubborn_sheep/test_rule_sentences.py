@@ -834,14 +834,18 @@ def test_the_game_ends_on_a_white_move_after_the_last_fence_is_activated_twice()
     """Rulebook, red bonus: "Activate a fence twice in a row"; white bonus: "immediately
     before or after activating a fence". In the game's last turn seat 0 activates its
     last fence (1) a second time, right after the first, then moves a red over two
-    fences after that second activation: the white move is the game's last action."""
+    fences after that second activation: the white move is the game's last action. Two
+    whites wait in pen 0, so that each activation of fence 1 has one to move (a second
+    activation that would move nothing is not offered)."""
     areas = empty_areas(6)
     areas[3] = [r(9)]
+    areas[0] = [w(10), w(11)]
     scored = [[[], [r(1)], [], [w(1)]], [[]] * 4, [[]] * 4]
     state = frame3(30, areas, scored=scored, bonus=True, final_left=1, turn=6, hands=[[30], [], []])
     events = payloads(state.apply(PlaceFence(fence=0, orientation=UP, card=30)))
-    while state.queue or state.activating != 1:
-        events += payloads(state.apply(Continue()))
+    while state.queue or state.activating != 1 or state.phase != PH_BETWEEN:
+        step = next(a for a in state.legal_actions() if isinstance(a, (Continue, PickSheep)))
+        events += payloads(state.apply(step))
     events += payloads(state.apply(pick(state, UseBonus, fence=1)))
     assert state.phase == PH_BETWEEN and state.queue == [1]
     events += payloads(state.apply(Continue()))
