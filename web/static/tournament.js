@@ -49,8 +49,11 @@ async function refusal(response) {
 }
 
 // Seconds between asks: the report changes often while its tournament runs.
+// A test may set its own for a running one (window.sheepfoldPollSeconds)
+// before the page loads, as retry.js's waits.
+const RUNNING_POLL_SECONDS = window.sheepfoldPollSeconds || 3;
 function pollSeconds() {
-  return state === "running" ? 3 : 15;
+  return state === "running" ? RUNNING_POLL_SECONDS : 15;
 }
 
 // The next ask's timer (null: none waiting), and whether an ask is under way.
