@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import grpc
 import pytest
@@ -40,7 +40,7 @@ def showcase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Showcase]:
         show.stop()
 
 
-def _browser_scope(fixture_name: str, config: pytest.Config) -> str:
+def _browser_scope(fixture_name: str, config: pytest.Config) -> Literal["session", "module"]:
     """One Chromium a module, or one a session in the browser step (`-m browser`).
 
     Playwright's sync API keeps an event loop running on this thread while it
@@ -52,7 +52,7 @@ def _browser_scope(fixture_name: str, config: pytest.Config) -> str:
     return "session" if config.getoption("markexpr", "") == "browser" else "module"
 
 
-@pytest.fixture(scope=_browser_scope)  # type: ignore[arg-type]
+@pytest.fixture(scope=_browser_scope)
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
         pytest.fail(
