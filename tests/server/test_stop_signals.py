@@ -56,6 +56,16 @@ async def _match_in_play(address: str) -> tuple[str, list[asyncio.Task[object]]]
     raise AssertionError("the match did not get going")
 
 
+async def _seats_told(bots: list[asyncio.Task[object]]) -> list[str]:
+    """What each seat's play ended with: every one must end in a SeatError."""
+    told = []
+    for bot in bots:
+        with pytest.raises(SeatError) as error:
+            await asyncio.wait_for(bot, 10)
+        told.append(str(error.value))
+    return told
+
+
 async def _signalled(db: Path, signals: list[signal.Signals]) -> tuple[int, list[str], str]:
     server = await asyncio.to_thread(start_server_process, "--db", str(db))
     try:
@@ -72,12 +82,7 @@ async def _signalled(db: Path, signals: list[signal.Signals]) -> tuple[int, list
                     break
             await asyncio.sleep(0.002)
         code = await asyncio.to_thread(server.process.wait, 10)
-        told = []
-        for bot in bots:
-            with pytest.raises(SeatError) as error:
-                await asyncio.wait_for(bot, 10)
-            told.append(str(error.value))
-        return code, told, match_id
+        return code, await _seats_told(bots), match_id
     finally:
         launch.stop(server, graceful=False)
 
@@ -243,12 +248,7 @@ def test_sigquit_stops_the_server_as_sigterm_does(tmp_path: Path) -> None:
             match_id, bots = await _match_in_play(server.address)
             server.process.send_signal(signal.SIGQUIT)
             code = await asyncio.to_thread(server.process.wait, 20)
-            told = []
-            for bot in bots:
-                with pytest.raises(SeatError) as error:
-                    await asyncio.wait_for(bot, 10)
-                told.append(str(error.value))
-            return code, told, match_id
+            return code, await _seats_told(bots), match_id
         finally:
             launch.stop(server, graceful=False)
 
