@@ -514,24 +514,24 @@ def test_a_taken_web_port_is_named_plainly(server: ServerProcess) -> None:
     )
 
 
+def _serve_on_a_taken_port(
+    tmp_path: Path, host: str, *flags: str
+) -> tuple[int, subprocess.CompletedProcess[str]]:
+    """`sheepfold serve FLAGS PORT`, PORT one that another socket on `host` holds."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as holder:
+        holder.bind((host, 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = sheepfold("serve", *flags, str(port), "--db", str(tmp_path / "s.db"), timeout=30)
+    return port, done
+
+
 def test_a_taken_ipv6_port_is_named_in_brackets(tmp_path: Path) -> None:
     """The refusal once wrote an IPv6 address and its port run together,
     "cannot listen on :::50051" (and "::1:50051"), which names no address:
     they are written as everywhere else, "[::1]:50051"."""
-    with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as holder:
-        holder.bind(("::1", 0))
-        holder.listen()
-        port = holder.getsockname()[1]
-        done = sheepfold(
-            "serve",
-            "--host",
-            "::1",
-            "--port",
-            str(port),
-            "--db",
-            str(tmp_path / "s.db"),
-            timeout=30,
-        )
+    port, done = _serve_on_a_taken_port(tmp_path, "::1", "--host", "::1", "--port")
     assert done.returncode == 1
     assert (
         one_line(done) == f"sheepfold serve: cannot listen on [::1]:{port}: address already in use"
@@ -542,20 +542,7 @@ def test_a_taken_health_port_is_named_as_the_health_port(tmp_path: Path) -> None
     """`--health-port` on a port another program holds once said "cannot
     listen on 127.0.0.1:PORT", as the main port does, so which of the two was
     taken was left to the reader; the metrics and web ports each say theirs."""
-    with socket.socket() as holder:
-        holder.bind(("127.0.0.1", 0))
-        holder.listen()
-        port = holder.getsockname()[1]
-        done = sheepfold(
-            "serve",
-            "--port",
-            "0",
-            "--health-port",
-            str(port),
-            "--db",
-            str(tmp_path / "s.db"),
-            timeout=30,
-        )
+    port, done = _serve_on_a_taken_port(tmp_path, "127.0.0.1", "--port", "0", "--health-port")
     assert done.returncode == 1
     assert one_line(done) == (
         f"sheepfold serve: cannot serve health checks on 127.0.0.1:{port}: address already in use"
