@@ -39,6 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import structlog
+from sheepfold.stop_signals import STOP_SIGNALS
 
 from cli.standard_streams import errors_to
 from server.logs import configure_logging
@@ -255,7 +256,7 @@ def main() -> None:
     """The reader: core's lines from standard input to the server's log on
     standard error, through the server's own log set-up (its JSON or console
     lines, and a queue whose stalled reader costs lines, counted, never a wait)."""
-    for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+    for stop in STOP_SIGNALS:
         signal.signal(stop, signal.SIG_IGN)
     queue = configure_logging(sys.argv[1] if len(sys.argv) > 1 else "auto", "debug", queued=True)
     log = structlog.get_logger(LOGGER).bind(logger=LOGGER)

@@ -29,6 +29,8 @@ from collections.abc import Coroutine
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from sheepfold.stop_signals import STOP_SIGNALS
+
 if TYPE_CHECKING:
     import asyncio
 
@@ -41,7 +43,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 # A command still stopping this long after Ctrl-C is ended at once (see the module doc).
 FORCE_AFTER_SECONDS = 30.0
 

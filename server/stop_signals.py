@@ -29,25 +29,11 @@ import asyncio
 import signal
 from collections import Counter
 
+from sheepfold.stop_signals import STOP_SIGNALS as ALL_STOPS
+from sheepfold.stop_signals import ignored_at_start
 
-def ignored_at_start(signum: signal.Signals) -> bool:
-    """Whether `signum` was ignored when this process started (`nohup` ignores
-    SIGHUP). Read when this module is first imported, before any command has
-    set a handler of its own: `cli.main` imports it first thing."""
-    return signum in _IGNORED_AT_START
-
-
-# SIGINT and SIGQUIT are taken even when ignored (a shell's background job):
-# each is an operator's own stop, where SIGHUP only says that a terminal went
-# away.
-_IGNORED_AT_START = frozenset(
-    signum for signum in (signal.SIGHUP,) if signal.getsignal(signum) == signal.SIG_IGN
-)
-STOP_SIGNALS = tuple(
-    signum
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
-    if not ignored_at_start(signum)
-)
+# The stops this process takes: a SIGHUP ignored at its start stays ignored.
+STOP_SIGNALS = tuple(signum for signum in ALL_STOPS if not ignored_at_start(signum))
 # Logged and ignored rather than left to their default action, which kills.
 IGNORED_SIGNALS = (signal.SIGUSR1, signal.SIGUSR2)
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import structlog
+from sheepfold.stop_signals import STOP_SIGNALS
 from sheepfold.v1 import arena_pb2
 
 from clients.bots.random_bot import RandomBot
@@ -119,9 +120,6 @@ def _watchdog(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
     finally:
         timer.cancel()
-
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def pytest_configure(config: pytest.Config) -> None:
