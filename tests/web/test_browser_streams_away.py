@@ -71,6 +71,15 @@ def _running(route: Any) -> None:
     route.fulfill(response=answer, body=body)
 
 
+def _wait_for(page: Any, held: list[Any], count: int) -> Any:
+    """The `count`th request `held` by a route, once the page has made it."""
+    deadline = time.monotonic() + 15
+    while len(held) < count:
+        assert time.monotonic() < deadline, f"the page made {len(held)} of {count} requests"
+        page.wait_for_timeout(50)
+    return held[count - 1]
+
+
 def test_a_tournament_page_says_when_it_is_not_updating_and_when_it_is_again(
     showcase: Showcase, page: Any
 ) -> None:
@@ -81,13 +90,17 @@ def test_a_tournament_page_says_when_it_is_not_updating_and_when_it_is_again(
     answer comes again."""
     url = f"{showcase.url}/tournaments/0/showcase"
     asked: list[str] = []
+    # The second and third asks are held until the test has read what the
+    # page says after the one before: at the quick pace below, a page read a
+    # moment late (a loaded CI machine) found the next answer already shown.
+    held: list[Any] = []
 
     def fragment(route: Any) -> None:
         asked.append(route.request.url)
         if len(asked) == 1:
             route.abort("connectionrefused")  # the viewer away
-        elif len(asked) == 2:
-            route.fulfill(status=502, content_type="text/html", body="<p>bad gateway</p>")
+        elif len(asked) <= 3:
+            held.append(route)
         else:
             route.continue_()
 
@@ -101,9 +114,14 @@ def test_a_tournament_page_says_when_it_is_not_updating_and_when_it_is_again(
     assert page.inner_text(status).startswith("not updating: the viewer does not answer")
     assert page.locator(".tournament-state .badge").inner_text() == "running"
     save_screenshot(page, "tournament-not-updating")
+    _wait_for(page, held, 1).fulfill(
+        status=502, content_type="text/html", body="<p>bad gateway</p>"
+    )
     page.wait_for_function("() => document.getElementById('report').dataset.failed === '2'")
     assert page.inner_text(status).startswith("not updating: the viewer answered 502")
+    assert page.locator(".tournament-state .badge").inner_text() == "running"
     # Answered again: the note goes, and the badge says what the viewer says.
+    _wait_for(page, held, 2).continue_()
     page.wait_for_selector(f"{status}[hidden]", state="attached", timeout=15_000)
     assert page.locator(".tournament-state .badge").inner_text() == "finished"
 
@@ -206,12 +224,26 @@ def test_a_tournament_report_broken_off_while_read_is_asked_for_again(
         url = f"{proxy}/tournaments/0/showcase"
         page.add_init_script("window.sheepfoldPollSeconds = 0.5")  # not 3 s: only the wait
         page.route(url, _running)
+        # The second ask waits until the first one's note is read: a read a
+        # moment late found the second answer's already in its place.
+        asked: list[Any] = []
+        held: list[Any] = []
+
+        def fragment(route: Any) -> None:
+            asked.append(route)
+            if len(asked) == 2:
+                held.append(route)
+            else:
+                route.continue_()
+
+        page.route(f"{url}/fragment", fragment)
         page.goto(url)
         page.wait_for_function(
             "() => document.getElementById('report').dataset.failed === '1'", timeout=15_000
         )
         status = page.inner_text("#report-status")
         assert status.startswith("not updating: the viewer does not answer"), status
+        _wait_for(page, held, 1).continue_()
         # Asked again a poll on: answered (an unchanged report, a 304), and said so.
         page.wait_for_function(
             "() => document.getElementById('report').dataset.polled === '1'", timeout=15_000
