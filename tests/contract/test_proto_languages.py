@@ -22,6 +22,7 @@ from sheepfold.v1 import (
 )
 
 from tests.conftest import start_server_process, stop_server_process
+from tests.tls_files import self_signed
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "writing-a-bot.md"
@@ -140,16 +141,17 @@ def test_the_guides_ruby_and_cpp_block_runs_as_written(tmp_path: Path) -> None:
     assert (cpp / "stubborn_sheep.pb.cc").is_file()
 
 
-def _build_the_guides_cpp_bot(folder: Path) -> Path:
+def _build_the_guides_cpp_bot(folder: Path, source: str | None = None) -> Path:
     """Generates the C++ code with the guide's protoc block, then builds the
-    guide's C++ bot with its g++ line; returns the program."""
+    guide's C++ bot (or `source`) with its g++ line; returns the program."""
     for tool in ("grpc_cpp_plugin", "grpc_ruby_plugin", "g++", "pkg-config"):
         assert shutil.which(tool), f"{tool} is not installed: apt-get install g++ pkg-config"
     found = subprocess.run(["pkg-config", "--exists", "grpc++", "protobuf"], check=False)
     assert found.returncode == 0, "gRPC's C++ headers are missing: apt-get install libgrpc++-dev"
     generated = _run_in(folder, _guide_block("sh", "--cpp_out"))
     assert generated.returncode == 0, generated.stderr
-    (folder / "mybot.cc").write_text(_guide_block("cpp", "int main("), encoding="utf-8")
+    program = _guide_block("cpp", "int main(") if source is None else source
+    (folder / "mybot.cc").write_text(program, encoding="utf-8")
     built = _run_in(folder, _guide_block("sh", "g++ "), timeout=280, link_proto=False)
     assert built.returncode == 0, built.stderr
     return folder / "mybot"
@@ -209,6 +211,48 @@ def test_the_guides_cpp_bot_builds_and_plays_every_seat(tmp_path: Path) -> None:
         assert seat.returncode == 0, stderr
         assert "PlayError" not in stderr, stderr
         assert [float(score) for score in stdout.split()] == scores
+
+
+# The guide's connect() with a main that asks ListGames through it.
+_LIST_GAMES = """
+int main(int argc, char** argv) {
+  auto stub = sheepfold::v1::Arena::NewStub(connect(argv[1], argv[2], 8 << 20));
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  sheepfold::v1::ListGamesResponse games;
+  grpc::Status status = stub->ListGames(&context, sheepfold::v1::ListGamesRequest(), &games);
+  std::cout << status.error_code() << " " << games.games_size() << std::endl;
+  return 0;
+}
+"""
+
+
+@pytest.mark.protoc
+def test_the_guides_cpp_channel_reaches_a_tls_server(tmp_path: Path) -> None:
+    source = (
+        "#include <grpcpp/grpcpp.h>\n#include <chrono>\n#include <iostream>\n"
+        '#include "sheepfold/v1/arena.grpc.pb.h"\n'
+        + _guide_block("cpp", "SetMaxReceiveMessageSize")
+        + _LIST_GAMES
+    )
+    program = _build_the_guides_cpp_bot(tmp_path, source)
+    cert, key = self_signed(tmp_path / "tls")
+    server = start_server_process("--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        asked = [
+            subprocess.run(
+                [str(program), server.address, ca],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            for ca in (str(cert), "")
+        ]
+    finally:
+        stop_server_process(server)
+    with_tls, plain = (done.stdout.split() for done in asked)
+    assert with_tls == ["0", "4"], asked[0].stderr
+    assert plain == [str(grpc.StatusCode.UNAVAILABLE.value[0]), "0"], asked[1].stderr
 
 
 @pytest.mark.protoc
