@@ -255,6 +255,73 @@ def test_the_guides_cpp_channel_reaches_a_tls_server(tmp_path: Path) -> None:
     assert plain == [str(grpc.StatusCode.UNAVAILABLE.value[0]), "0"], asked[1].stderr
 
 
+# Sleeps on its first decision while the server plays the seat out (one seat,
+# one strike allowed: disqualified, every later move forced), answers into the
+# stream the server has ended (each Write true or false, as gRPC has taken in
+# the end or not yet), then reads on.
+_WRITE_AFTER_THE_END = r"""
+#include <grpcpp/grpcpp.h>
+#include <chrono>
+#include <iostream>
+#include <thread>
+#include "sheepfold/v1/arena.grpc.pb.h"
+namespace pb = sheepfold::v1;
+int main(int argc, char** argv) {
+  auto channel = grpc::CreateChannel(argv[1], grpc::InsecureChannelCredentials());
+  auto stub = pb::Arena::NewStub(channel);
+  grpc::ClientContext context;
+  auto stream = stub->Play(&context);
+  pb::PlayRequest join;
+  join.mutable_join()->set_match_id(argv[2]);
+  join.mutable_join()->set_token(argv[3]);
+  join.mutable_join()->set_events_in_decisions(true);
+  stream->Write(join);
+  pb::PlayResponse message;
+  int answered = 0, missed = 0, results = 0;
+  while (stream->Read(&message)) {
+    if (message.has_decision() && answered++ == 0) {
+      std::this_thread::sleep_for(std::chrono::seconds(3));
+      pb::PlayRequest answer;
+      answer.mutable_answer()->set_decision_id(message.decision().decision_id());
+      for (int copies = 0; copies < 5; ++copies) stream->Write(answer);
+    }
+    bool deadline = message.error().code() == grpc::StatusCode::DEADLINE_EXCEEDED;
+    if (message.has_error() && deadline) ++missed;
+    if (message.has_result()) ++results;
+  }
+  grpc::Status status = stream->Finish();
+  std::cout << answered << " " << missed << " " << results << " " << status.error_code();
+  std::cout << std::endl;
+  return 0;
+}
+"""
+
+
+@pytest.mark.protoc
+def test_a_cpp_bot_that_answers_after_the_end_still_reads_the_result(tmp_path: Path) -> None:
+    """The guide says so: a Write into a stream the server has ended sends
+    nothing, and what the server sent before the end is still there to read."""
+    program = _build_the_guides_cpp_bot(tmp_path, _WRITE_AFTER_THE_END)
+    server = start_server_process()
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            clock = arena_pb2.ClockSettings(decision_seconds=0.05, max_strikes=1)
+            request = arena_pb2.CreateMatchRequest(
+                game="sheep-and-garden", players=1, seed=7, clock=clock
+            )
+            created = arena_pb2_grpc.ArenaStub(channel).CreateMatch(request, timeout=10)
+        done = subprocess.run(
+            [str(program), server.address, created.match_id, created.seat_tokens[0]],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        stop_server_process(server)
+    # One decision (the rest were the server's), its missed deadline, the result, OK.
+    assert done.stdout.split() == ["1", "1", "1", "0"], done.stderr
+
+
 @pytest.mark.protoc
 def test_csharp_needs_no_mapping_flags_either(tmp_path: Path) -> None:
     done = _run_in(
