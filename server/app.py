@@ -52,6 +52,7 @@ from server.settings import (
     bot_socket_options,
     connection_bound,
     grpc_options,
+    health_port_options,
 )
 from server.socket_watch import SocketWatch
 from server.stalls import StalledWrites
@@ -372,11 +373,12 @@ class SheepfoldServer:
 
     async def _start_health_port(self, port: int) -> None:
         # The main port's connection settings: a taken port fails, unfinished
-        # handshakes are closed, pings and message sizes are bounded alike.
+        # handshakes are closed, pings and message sizes are bounded alike;
+        # and an idle connection is closed (`health_port_options`).
         # The main port's interceptors too: bytes that are not a request are
         # INVALID_ARGUMENT there as here, never gRPC's UNKNOWN naming the exception.
         health = grpc.aio.server(
-            options=grpc_options(self.config, HEALTH_PORT_CONNECTIONS),
+            options=health_port_options(self.config),
             interceptors=_interceptors(self.config, self._request_wait),
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, health)

@@ -41,6 +41,7 @@ __all__ = [
     "bot_socket_options",
     "connection_bound",
     "grpc_options",
+    "health_port_options",
 ]
 
 # Connections the health port holds at once: probes connect, ask and leave.
@@ -142,6 +143,9 @@ class ServerConfig:
     metrics_host: str | None = None
     # The health service alone, in plaintext, for probes that cannot speak TLS.
     health_port: int | None = None
+    # A health-port connection with no call in flight for this long is closed
+    # (see health_port_options).
+    health_port_idle_seconds: float = 5.0
 
     def __post_init__(self) -> None:
         if self.private_replays and not self.admin_token:
@@ -197,6 +201,21 @@ def grpc_options(
         ("grpc.server.max_pending_requests", PENDING_CALLS),
         ("grpc.server.max_pending_requests_hard_limit", PENDING_CALLS_HARD_LIMIT),
     ]
+
+
+def health_port_options(config: ServerConfig) -> list[tuple[str, int]]:
+    """The health port's settings: the main port's, for its few connections
+    (HEALTH_PORT_CONNECTIONS), each closed once it has had no call in flight
+    for `health_port_idle_seconds`. Probes connect, ask and leave, and a load
+    balancer's Watch is a call in flight; but connections left open and unused
+    (a prober that never closes its channels, or a client holding them on
+    purpose) once took every place for as long as they stayed, every probe
+    was refused, and Kubernetes restarted the server. A client that keeps
+    every place busy with calls still keeps probes out: only a network policy
+    that lets no one else reach the port stops that."""
+    options = dict(grpc_options(config, HEALTH_PORT_CONNECTIONS))
+    options["grpc.max_connection_idle_ms"] = max(1, int(config.health_port_idle_seconds * 1000))
+    return list(options.items())
 
 
 def bot_socket_options(config: ServerConfig, max_connections: int) -> list[tuple[str, int]]:
