@@ -82,7 +82,10 @@ class Seat:
             disqualified=self.disqualified,
             time_bank_seconds=self.bank,
             thinking_seconds=self.thinking + open_seconds,
-            joined=self.joined,
+            # `joined` is this server run's, for the restored match's wait for its
+            # seats; a seat whose answers the database holds joined before. After
+            # a restart it was reported, and written into the result, as never joined.
+            joined=self.joined or self.answered_before_restart,
         )
 
 
