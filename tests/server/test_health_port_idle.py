@@ -39,7 +39,7 @@ def test_connections_left_idle_on_the_health_port_are_closed_and_probes_get_in()
     closes its channels, or a client holding them on purpose) refused every
     probe for as long as they stayed open: Kubernetes took such a server out
     of rotation and then restarted it, cutting every match in play."""
-    config = ServerConfig(health_port=0, health_port_idle_seconds=1.0)
+    config = ServerConfig(health_port=0, health_port_idle_seconds=2.0)
     with InProcessServer(config) as running:
         port = running.server.health_port
         assert port
