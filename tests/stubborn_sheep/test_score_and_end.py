@@ -287,6 +287,19 @@ def test_most_sheep_wins_and_ties_break_on_complete_sets() -> None:
     assert _finished([set_of_5, more, other_set_5]).ranks == (2, 1, 2)
 
 
+def test_two_complete_sets_beat_one_on_a_tie() -> None:
+    """Rulebook: "the winner is the player with the greatest number of complete sets of 4
+    different colours": sets are counted, not only had. 8 sheep as two of each colour
+    are 2 sets and beat 8 sheep with one set (5 blues, a red, a yellow, a white); a
+    reading of "has a set or not" would call them tied."""
+    two_sets_8 = [[b(0), b(1)], [r(0), r(1)], [y(0), y(1)], [w(0), w(1)]]
+    one_set_8 = [[b(2), b(3), b(4), b(5), b(6)], [r(2)], [y(2)], [w(2)]]
+    result = _finished([one_set_8, two_sets_8, [[b(7)], [], [], []]])
+    assert result.scores == (8.0, 8.0, 1.0)
+    assert [p["sets"] for p in result.details["players"]] == [1, 2, 0]
+    assert result.ranks == (2, 1, 3)
+
+
 def test_a_complete_set_needs_a_white_sheep_too() -> None:
     """Rulebook: ties break on "complete sets of 4 different colours among their scored
     sheep": the game has four colours, white among them, so blue, red and yellow
