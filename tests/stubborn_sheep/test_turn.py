@@ -70,6 +70,35 @@ def test_exhausted_sheep_pile_reshuffles_the_discard_pile() -> None:
     assert state.discard == [] and len(state.sheep_pile) == 66
 
 
+def test_the_discard_pile_is_shuffled_before_it_is_drawn_from() -> None:
+    """Rulebook: "shuffle the discard pile to form a new draw pile": the sheep a restock
+    draws after the reshuffle depends on the shuffle (the game's seed), not on the order
+    the sheep were discarded in. Seat 0's pen needs one sheep (seat 1 has scored a
+    colour) and the only sheep left are the five in the discard pile; over a few seeds
+    the sheep drawn is not always the same one, and it is never anything but a
+    discarded sheep."""
+    discarded = [b(0), r(0), y(0), w(0), w(1)]
+    drawn = set()
+    for seed in range(12):
+        rest = [card for card in range(78) if card not in (*discarded, b(1))]
+        areas = empty_areas(6)
+        areas[1], areas[3], areas[5], areas[4] = rest[0:4], rest[4:8], rest[8:12], rest[12:]
+        state = StubbornSheepState.from_position(
+            3,
+            areas=areas,
+            scored=[[[], [], [], []], [[b(1)], [], [], []], [[], [], [], []]],
+            sheep_pile=[],
+            discard=discarded,
+            start="turn",
+            seed=seed,
+        )
+        assert len(state.areas[0]) == 1
+        assert len(state.discard) == 0 and len(state.sheep_pile) == 4
+        drawn.add(state.areas[0][0])
+    assert drawn <= set(discarded)
+    assert len(drawn) > 1, drawn
+
+
 def test_restock_stops_when_both_piles_are_empty() -> None:
     """Notes: if both are empty, restocking stops."""
     areas = empty_areas(6)
