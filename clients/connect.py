@@ -1,10 +1,12 @@
 """Reaching a server: a deadline on the first connection and a plain reason when it fails.
 
 gRPC's default is to wait for a server for ever (`wait_for_ready`) or to fail
-with a long core message. Every client here first waits a few seconds for the
-channel and, when it does not connect, asks once more without waiting so the
-error names the cause: "cannot reach the server at 127.0.0.1:1: connection
-refused".
+with a long core message. Every client here first waits for the channel, until
+its first attempt fails (refused, a name that does not resolve, a failed TLS
+handshake) or a few seconds pass without an answer, and then asks once more
+without waiting so the error names the cause: "cannot reach the server at
+127.0.0.1:1: connection refused". A client coming back to a server that may be
+restarting waits those few seconds through failed attempts (`patient`).
 """
 
 from __future__ import annotations
@@ -266,14 +268,20 @@ def keepalive_options(
 
 
 async def ensure_reachable(
-    channel: grpc.aio.Channel, address: str, timeout: float = CONNECT_SECONDS
+    channel: grpc.aio.Channel,
+    address: str,
+    timeout: float = CONNECT_SECONDS,
+    *,
+    patient: bool = False,
 ) -> None:
-    """Return once `channel` is connected; raise Unreachable after `timeout` seconds."""
-    try:
-        await asyncio.wait_for(channel.channel_ready(), timeout)
-        return
-    except TimeoutError:
-        pass
+    """Return once `channel` is connected; raise Unreachable, saying why, when
+    it is not. A first connection fails as soon as it does (nothing listens,
+    the name does not resolve, the TLS handshake fails), or after `timeout`
+    seconds of no answer. `patient` waits the whole `timeout` through failed
+    attempts, for a server that is coming back (a restart, a rejoin)."""
+    with suppress(TimeoutError):
+        if await asyncio.wait_for(_connected(channel, patient), timeout):
+            return
     # Not connected: one call that does not wait reports the cause (refused, DNS, TLS).
     try:
         await arena_pb2_grpc.ArenaStub(channel).ListGames(
@@ -282,6 +290,20 @@ async def ensure_reachable(
     except grpc.aio.AioRpcError as error:
         raise Unreachable(address, await reason_at(address, error, timeout)) from None
     # It answered after all (it came up just now): carry on.
+
+
+async def _connected(channel: grpc.aio.Channel, patient: bool) -> bool:
+    """True once `channel` is connected; False, unless `patient`, as soon as an
+    attempt fails (TRANSIENT_FAILURE): gRPC tries again only after a backoff of
+    a second or more, and a refused first connection once waited out the
+    whole timeout before it said so."""
+    state = channel.get_state(try_to_connect=True)
+    while state != grpc.ChannelConnectivity.READY:
+        if not patient and state == grpc.ChannelConnectivity.TRANSIENT_FAILURE:
+            return False
+        await channel.wait_for_state_change(state)
+        state = channel.get_state(try_to_connect=True)
+    return True
 
 
 async def reason_at(address: str, error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:

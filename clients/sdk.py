@@ -140,7 +140,8 @@ async def play(
     when an event arrives.
 
     Raises `clients.connect.Unreachable` when no server answers at `address`
-    within a few seconds at the start; once connected, a lost connection is
+    at the start: at once when the connection is refused, within a few
+    seconds when nothing answers; once connected, a lost connection is
     retried (the server may be restarting), waiting a few seconds for the
     server each time, for `rejoin_seconds` (90 by default) from the first
     failed attempt, or `max_reconnects` failed attempts in a row when given,
@@ -176,8 +177,9 @@ async def play(
             async with _channel(address, credentials, max_message_bytes) as channel:
                 try:
                     # A Play call waits for its channel as long as it takes: a server
-                    # that is gone would be waited for for ever.
-                    await ensure_reachable(channel, address)
+                    # that is gone would be waited for for ever. A rejoin waits the
+                    # few seconds through refusals, for a server that is restarting.
+                    await ensure_reachable(channel, address, patient=rejoins.attempts > 0)
                 except Unreachable as error:
                     if rejoins.attempts == 0:
                         raise

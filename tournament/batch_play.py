@@ -178,6 +178,7 @@ class _Runner:
         self.errors = 0
         self.crash_reasons: dict[str, str] = {}  # bot -> its first crash in this run
         self.channel: grpc.aio.Channel | None = None
+        self.connected_once = False  # a batch of this run reached the server
         self.told_full: set[str] = set()  # servers whose games were said to wait for room
         self.shaky = False  # the server was said to fail a game and answer again
         self.storing = asyncio.Lock()  # one game written at a time, in the order they end
@@ -190,9 +191,12 @@ class _Runner:
         ready = asyncio.Condition()
         async with open_channel(self.address, tls_credentials(self.player.tls)) as channel:
             try:
-                await ensure_reachable(channel, self.address)
+                # A mistyped address fails at once; an SPRT's next block waits
+                # the few seconds for a server restarting between blocks.
+                await ensure_reachable(channel, self.address, patient=self.connected_once)
             except Unreachable as error:
                 raise RunError(str(error)) from None
+            self.connected_once = True
             self.channel = channel
             stub = arena_pb2_grpc.ArenaStub(channel)
             workers = [
@@ -366,7 +370,7 @@ class _Runner:
         assert self.channel is not None
         gone: Unreachable | None = None
         try:
-            await ensure_reachable(self.channel, self.address)
+            await ensure_reachable(self.channel, self.address, patient=True)
             await ensure_answering(self.channel, self.address, ANSWER_SECONDS)
         except Unreachable as error_gone:
             gone = error_gone
@@ -381,7 +385,7 @@ class _Runner:
             # The run's channel may wait out gRPC's reconnect backoff before it
             # connects again: the game is played again once it has.
             with contextlib.suppress(Unreachable):
-                await ensure_reachable(self.channel, self.address, RPC_SECONDS)
+                await ensure_reachable(self.channel, self.address, RPC_SECONDS, patient=True)
         if not self.shaky:
             self.shaky = True
             note_on(

@@ -435,7 +435,7 @@ async def play_game(
             if code in CUT_SHORT or code == grpc.StatusCode.DEADLINE_EXCEEDED:
                 # The server died, froze or stopped mid-game: Unreachable, not
                 # this game's error.
-                await ensure_reachable(channel, address)
+                await ensure_reachable(channel, address, patient=True)
                 await ensure_answering(channel, address, ANSWER_SECONDS)
             if code in CUT_SHORT:
                 # It answers, and cut the call short itself: shutting down (SIGTERM)

@@ -16,6 +16,7 @@ import grpc
 import pytest
 from sheepfold.v1 import arena_pb2
 
+from clients import sdk
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import create_match
 from clients.sdk import SeatError, play
@@ -89,3 +90,25 @@ def test_the_same_code_after_the_rejoin_was_answered_is_final() -> None:
     assert isinstance(outcome, SeatError), outcome
     assert outcome.code == grpc.StatusCode.CANCELLED
     assert relay.play_calls == 2
+
+
+def test_only_a_rejoin_waits_through_refusals_for_its_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat's first connection reports a refused one at once (a mistyped
+    port); its rejoins wait the few seconds a restarting server takes to come
+    back (tests/clients/test_connect_first_attempt.py has both waits)."""
+    waits: dict[str, list[bool]] = {}
+    real = sdk.ensure_reachable
+
+    async def recorded(channel: grpc.aio.Channel, address: str, *, patient: bool) -> None:
+        waits.setdefault(address, []).append(patient)
+        await real(channel, address, patient=patient)
+
+    monkeypatch.setattr(sdk, "ensure_reachable", recorded)
+    outcome, relay, _ = asyncio.run(
+        _seat_through_relay(PlayFaults(cut_after_decisions=2, cut_code=LOST))
+    )
+    assert isinstance(outcome, arena_pb2.MatchResult), outcome
+    assert relay.play_calls == 2
+    assert sorted(waits.values()) == [[False], [False, True]], waits
