@@ -107,6 +107,31 @@ def test_start_with_no_free_neighbour_is_not_offered() -> None:
     assert BeginSame((0, 0)) not in actions and BeginRun((0, 0)) not in actions
 
 
+def test_with_cards_in_the_pasture_every_placement_starts_from_one_of_them() -> None:
+    """'If you already have one or more cards in the pasture, choose one of the
+    cards in the pasture and make this card the starting card' (a and b alike): any
+    card of the pasture, not only the first or the last laid, and never a fresh
+    start elsewhere. With a 2 and a 3 in hand, a same-number start is each 2 or 3
+    with a free side, a run start each card next to a 2 or a 3 in number; the 3 at
+    (1, 0) is boxed in."""
+    pick = Picker()
+    pasture = {
+        (0, 0): pick("white", 3),
+        (1, 0): pick("black", 3),
+        (2, 0): pick("brown", 1),
+        (1, 1): pick("pink", 5),
+        (1, -1): pick("blue", 2),
+    }
+    state = _state([pick("grey", 3), pick("blue", 2)], pick, pasture)
+    actions = state.legal_actions()
+    same = {a.start for a in actions if isinstance(a, BeginSame)}
+    run = {a.start for a in actions if isinstance(a, BeginRun)}
+    assert same == {(0, 0), (1, -1)}
+    assert run == {(0, 0), (2, 0), (1, -1)}
+    state.apply(BeginRun((2, 0)))
+    assert {(x, y) for _, x, y, _ in _places(state)} == {(3, 0), (2, 1), (2, -1)}
+
+
 def test_placement_ends_by_itself_only_when_no_card_at_all_could_follow() -> None:
     """'Place one or more cards': the placement ends by itself when no card could
     follow, whoever held it (a run that reached 5 with no descending branch)."""
