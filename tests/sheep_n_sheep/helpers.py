@@ -72,3 +72,7 @@ def two_player_position(hand: list[int], pick: Picker, **kw: object) -> SheepNSh
     return SheepNSheepState.from_position(
         2, hands=[hand, pick.filler(2)], market=market, deck=deck, **kw
     )
+
+
+def _row(cards: list[int]) -> dict[tuple[int, int], int]:
+    return {(x, 0): card for x, card in enumerate(cards)}
