@@ -77,16 +77,30 @@ def _places(server: InProcessServer) -> tuple[int, int]:
     return server.run(read())
 
 
+def _statuses(stub: arena_pb2_grpc.ArenaStub, ids: list[str]) -> list[arena_pb2.MatchInfo]:
+    return [stub.GetMatch(arena_pb2.GetMatchRequest(match_id=i), timeout=10) for i in ids]
+
+
 def _check_listings(server: InProcessServer, ids: list[str]) -> None:
-    """Every filter's listing against the matches of `ids` read one by one."""
+    """Every filter's listing against the matches of `ids` read one by one.
+    The matches nobody joins end at the start timeout, which may come while
+    the listings are read: the comparison counts only when no match of `ids`
+    changed its status meanwhile, and is made again otherwise."""
     with grpc.insecure_channel(server.address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
-        every = [stub.GetMatch(arena_pb2.GetMatchRequest(match_id=i), timeout=10) for i in ids]
-        for game, status in itertools.product(("", GAME, OTHER), [None, *Status]):
-            request = arena_pb2.ListMatchesRequest(game=game, limit=100)
-            if status is not None:
-                request.status = status.value
-            listed = stub.ListMatches(request, timeout=10).matches
+        for _ in range(5):
+            every = _statuses(stub, ids)
+            listings = {}
+            for game, status in itertools.product(("", GAME, OTHER), [None, *Status]):
+                request = arena_pb2.ListMatchesRequest(game=game, limit=100)
+                if status is not None:
+                    request.status = status.value
+                listings[game, status] = stub.ListMatches(request, timeout=10).matches
+            if [info.status for info in _statuses(stub, ids)] == [i.status for i in every]:
+                break
+        else:
+            pytest.fail(f"the matches {ids} changed their status during every reading")
+        for (game, status), listed in listings.items():
             wanted = {
                 info.match_id: info.status
                 for info in every
