@@ -477,7 +477,10 @@ def _nobody_joined(info: arena_pb2.MatchInfo) -> bool:
 
 def _not_there(info: arena_pb2.MatchInfo) -> list[int]:
     """The seats a match still waits for before it starts (as the server waits:
-    for a seat that has never joined and is not disqualified)."""
+    for a seat that has never joined and is not disqualified). A match restored
+    by a server restart also waits a while for the seats that played it before
+    to join again; those read as joined, so that wait, the restart's doing, is
+    counted against no bot."""
     if info.status != arena_pb2.MATCH_STATUS_WAITING:
         return []
     return [seat.seat for seat in info.seats if not (seat.joined or seat.disqualified)]
