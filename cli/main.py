@@ -272,11 +272,11 @@ def interrupt_on_terminate() -> None:
     130 with one line, instead of dying at once and leaving bot programs behind.
     A SIGHUP ignored at the start (`nohup sheepfold tournament run ... &`) stays
     ignored, so the run outlives the terminal: it once stopped when that closed."""
-    from sheepfold.stop_signals import STOP_SIGNALS, ignored_at_start
+    from sheepfold.stop_signals import TAKEN_STOP_SIGNALS
 
-    for signum in STOP_SIGNALS:
+    for signum in TAKEN_STOP_SIGNALS:
         # SIGINT is Ctrl-C itself, taken by clients.interrupts.run_interruptible.
-        if signum != signal.SIGINT and not ignored_at_start(signum):
+        if signum != signal.SIGINT:
             signal.signal(signum, _as_interrupt)
 
 

@@ -29,11 +29,8 @@ import asyncio
 import signal
 from collections import Counter
 
-from sheepfold.stop_signals import STOP_SIGNALS as ALL_STOPS
-from sheepfold.stop_signals import ignored_at_start
+from sheepfold.stop_signals import TAKEN_STOP_SIGNALS as STOP_SIGNALS
 
-# The stops this process takes: a SIGHUP ignored at its start stays ignored.
-STOP_SIGNALS = tuple(signum for signum in ALL_STOPS if not ignored_at_start(signum))
 # Logged and ignored rather than left to their default action, which kills.
 IGNORED_SIGNALS = (signal.SIGUSR1, signal.SIGUSR2)
 

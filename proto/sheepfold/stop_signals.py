@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import signal
 
-__all__ = ["STOP_SIGNALS", "ignored_at_start"]
+__all__ = ["STOP_SIGNALS", "TAKEN_STOP_SIGNALS"]
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
 
@@ -26,8 +26,5 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
 _IGNORED_AT_START = frozenset(
     signum for signum in (signal.SIGHUP,) if signal.getsignal(signum) == signal.SIG_IGN
 )
-
-
-def ignored_at_start(signum: signal.Signals) -> bool:
-    """Whether `signum` was ignored when this process started and stays so."""
-    return signum in _IGNORED_AT_START
+# The stops this process takes: STOP_SIGNALS less a SIGHUP ignored at its start.
+TAKEN_STOP_SIGNALS = tuple(signum for signum in STOP_SIGNALS if signum not in _IGNORED_AT_START)
