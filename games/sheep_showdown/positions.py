@@ -96,6 +96,7 @@ class Positions(SheepShowdownFields):
                     known = " ".join(C.CARD_CHARS.values())
                     raise ValueError(f"row {line!r}: {char!r} is no card (one of {known})")
                 grid.append(C.BLOCKED_FLAG | C.SHEEP1 if card == C.BLOCKED else card)
+        _check_out_dogs_cards(grid, dogs, out_dogs, size)
         state.grid = grid
         for dog, (row, col) in dogs.items():
             cell = row * size + col
@@ -184,6 +185,26 @@ def _check_dogs(
     for dog in out_dogs:
         if dog not in range(count):
             raise ValueError(f"out dog {dog!r} is not one of dogs 0 to {count - 1}")
+
+
+def _check_out_dogs_cards(
+    grid: list[int], dogs: Mapping[int, tuple[int, int]], out_dogs: tuple[int, ...], size: int
+) -> None:
+    """No out dog on a sheep, wolf or blocked card. A dog in play may stand on
+    any card (it does nothing until a dog steps onto it again), but an out dog
+    never moves again: it lies where it went out, on a card a dog stood on and
+    left there (a sheep or wolf is taken by the dog entering it, a blocked card
+    cannot be entered) or on a cell a bomb emptied. Placed there, it would hold
+    that card out of play for the rest of the round."""
+    for dog in out_dogs:
+        row, col = dogs[dog]
+        card = grid[row * size + col]
+        if card >= C.BLOCKED_FLAG or C.is_sheep(card) or card == C.WOLF:
+            name = C.CARD_NAMES[C.BLOCKED if card >= C.BLOCKED_FLAG else card]
+            raise ValueError(
+                f"out dog {dog} at {(row, col)!r} lies on a {name} card: an out dog lies"
+                " on the cell it last stood on, never a sheep, wolf or blocked card"
+            )
 
 
 def _check_flocks(flocks: Mapping[int, list[int]], players: int) -> None:

@@ -33,6 +33,18 @@ DOGS = {0: (0, 0), 1: (2, 2)}
         ({"dogs": {0: (0, 0), 1: (-1, 1)}}, "dog 1 at (-1, 1) is off the 3x3 grid"),
         ({"dogs": {0: (1, 1), 1: (1, 1)}}, "dogs 0 and 1 are both at (1, 1)"),
         ({"out_dogs": (2,)}, "out dog 2 is not one of dogs 0 to 1"),
+        # an out dog never moves again, so a sheep or wolf under it (which a dog
+        # entering it takes) or a blocked card (which none enters) stayed there
+        # for the rest of the round, a meadow no game shows
+        ({"out_dogs": (1,)}, "out dog 1 at (2, 2) lies on a 1-sheep card"),
+        (
+            {"rows": ["111", "111", "11W"], "out_dogs": (1,)},
+            "out dog 1 at (2, 2) lies on a wolf card",
+        ),
+        (
+            {"rows": ["111", "111", "11#"], "out_dogs": (1,)},
+            "out dog 1 at (2, 2) lies on a blocked",
+        ),
         ({"flocks": {2: [C.SHEEP1]}}, "flock of seat 2: seats are 0 to 1"),
         ({"flocks": {0: [C.SHEPHERD]}}, "flock of seat 0: 5 is not a sheep or wolf"),
         ({"to_move": 2}, "to_move 2 is not one of seats 0 to 1"),
@@ -81,7 +93,7 @@ def test_a_later_round_position_carries_only_the_totals_of_the_rounds_before() -
     given". The final result adds the last round to the totals given."""
     state = position(
         ["S1.1", ".1..", "....", "...."],
-        {0: (1, 1), 1: (0, 0)},
+        {0: (1, 0), 1: (0, 0)},
         rounds=2,
         round=2,
         totals=[3, 4],

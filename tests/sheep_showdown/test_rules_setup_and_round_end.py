@@ -187,7 +187,7 @@ def test_double_trouble_the_last_players_wolf_pushes_nobody() -> None:
     """Seat 1 is out, so seat 0 makes the two last moves. The wolf seat 0 takes
     must move "an opponent's dog": none is left in, so it moves nothing, not even
     seat 0's other dog, which could step; the wolf's move is one of the two."""
-    rows = ["W1...", "11...", ".....", "...11", "...1S"]
+    rows = ["W1...", "11...", ".....", "....1", "...1S"]
     dogs = {0: (1, 0), 1: (0, 1), 2: (3, 3), 3: (4, 4)}
     state = position(rows, dogs, double_trouble=True, out_dogs=(2, 3))
     assert state.observation(0).last_player == 0
@@ -200,7 +200,7 @@ def test_double_trouble_the_last_players_wolf_pushes_nobody() -> None:
 def test_placing_a_blocking_sheep_can_be_the_games_last_action() -> None:
     """The last player's second move lands on a blocking sheep: placing it is
     part of that move, and the game ends once it is placed."""
-    rows = ["B1...", "1....", ".....", ".....", "....2"]
+    rows = ["B1...", "1....", ".....", ".....", "....."]
     state = position(rows, {0: (1, 1), 1: (4, 4)}, out_dogs=(1,))
     step(state, LEFT)
     step(state, UP)
