@@ -18,6 +18,9 @@ signals and reads until every writer of the pipe is gone. The lines of the
 last second before that end are written whatever the bound, since they may
 say why the server died.
 
+Should the reader die while the server runs, `CoreLog.watch` starts another
+in its place on a new pipe (a few times at most: see REPLACEMENTS_BURST).
+
 Run as `python -m cli.core_log json|console`: the reader itself.
 """
 
@@ -61,6 +64,10 @@ LAST_LINES = 50
 # How long the reader tries to write its last lines to a real stderr that does
 # not read, once the server is gone; and how long `serve` waits for the reader.
 LAST_WRITE_SECONDS = 2.0
+# A reader that dies is replaced, 5 times at once and then once a minute: past
+# that, readers that die as they start (one that cannot run here) are not.
+REPLACEMENTS_BURST = 5
+REPLACEMENTS_A_SECOND = 1 / 60
 LOGGER = "grpc-core"
 DROPPED = "gRPC core log lines dropped"
 # Core's lines begin with their severity: E1206 00:12:31.123456  4242 file.cc:12] ...
@@ -71,39 +78,75 @@ _LEVELS = {b"D": "debug", b"I": "info", b"W": "warning", b"E": "error", b"F": "c
 class CoreLog:
     """The reader process of core's lines, and the real stderr it writes to."""
 
-    def __init__(self, process: subprocess.Popen[bytes], real_fd: int) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], real_fd: int, fmt: str) -> None:
         self.process = process
         self.real_fd = real_fd
+        self._fmt = fmt
+        self._replacements = TokenBucket(
+            REPLACEMENTS_A_SECOND, REPLACEMENTS_BURST, time.monotonic()
+        )
         self._closing = False
+        # Held while the reader is replaced or closed: `close` then waits for
+        # the reader there is, never one the watch is starting in its place.
+        self._lock = threading.Lock()
 
     def watch(self) -> None:
         """Once the log is set up: should the reader die while the server runs
-        (killed by hand as a stray process, the OOM killer), descriptor 2 goes
-        back to the real stderr, core's lines unbounded but kept, and the log
-        says so once. Before, core's lines went into a pipe nobody read, lost
-        without a word until the server stopped."""
+        (killed by hand as a stray process, the OOM killer), a new one takes its
+        place, core's lines kept to the same bound, and the log says so. Before,
+        core's lines went into a pipe nobody read, lost without a word until the
+        server stopped; then they went to the real stderr unbounded, where a
+        client's flood of malformed headers wrote 490,000 of them (50 MB) in 2 s."""
         threading.Thread(target=self._watch, name="core-log-watch", daemon=True).start()
 
     def _watch(self) -> None:
-        code = self.process.wait()
-        if self._closing:
-            return
-        with contextlib.suppress(OSError):
-            os.dup2(self.real_fd, 2)
-        structlog.get_logger(LOGGER).warning(
-            "gRPC core's log reader stopped; core's own lines go to stderr unbounded "
-            "until the server restarts",
-            logger=LOGGER,
-            exit_status=code,
-        )
+        log = structlog.get_logger(LOGGER)
+        while True:
+            code = self.process.wait()
+            with self._lock:
+                if self._closing:
+                    return
+                replaced = self._replacements.take(time.monotonic()) and self._replace()
+                if not replaced:
+                    with contextlib.suppress(OSError):
+                        os.dup2(self.real_fd, 2)
+            if not replaced:
+                log.warning(
+                    "gRPC core's log reader stopped and could not be replaced; core's own"
+                    " lines go to stderr unbounded until the server restarts",
+                    logger=LOGGER,
+                    exit_status=code,
+                )
+                return
+            log.warning(
+                "gRPC core's log reader stopped; a new one reads core's lines",
+                logger=LOGGER,
+                exit_status=code,
+            )
+
+    def _replace(self) -> bool:
+        """A new reader on a new pipe, made descriptor 2; False if none could start."""
+        started = _start_reader(self._fmt, self.real_fd)
+        if started is None:
+            return False
+        self.process, write = started
+        try:
+            os.dup2(write, 2)
+        except OSError:
+            self.process.kill()
+            return False
+        finally:
+            os.close(write)
+        return True
 
     def close(self, seconds: float = LAST_WRITE_SECONDS + 1.0) -> None:
         """Descriptor 2 back to the real stderr (the pipe's last writer here
         gone), then waits at most `seconds` for the reader to write its last
         lines and exit: `serve` leaves no process behind."""
-        self._closing = True
-        with contextlib.suppress(OSError):
-            os.dup2(self.real_fd, 2)
+        with self._lock:
+            self._closing = True
+            with contextlib.suppress(OSError):
+                os.dup2(self.real_fd, 2)
         _stop_resource_tracker()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(seconds)
@@ -131,7 +174,26 @@ def bound_core_log(fmt: str) -> CoreLog | None:
         real = os.dup(2)
     except OSError:
         return None
-    read, write = os.pipe()
+    started = _start_reader(fmt, real)
+    if started is None:
+        os.close(real)
+        return None
+    process, write = started
+    os.dup2(write, 2)
+    os.close(write)
+    errors_to(real)
+    if faulthandler.is_enabled():
+        faulthandler.enable(sys.stderr)
+    return CoreLog(process, real, fmt)
+
+
+def _start_reader(fmt: str, real_fd: int) -> tuple[subprocess.Popen[bytes], int] | None:
+    """A reader process writing to `real_fd`, and the write end of its pipe;
+    None if it could not be started."""
+    try:
+        read, write = os.pipe()
+    except OSError:
+        return None
     here = str(Path(__file__).resolve().parents[1])
     env = {
         **os.environ,
@@ -141,23 +203,17 @@ def bound_core_log(fmt: str) -> CoreLog | None:
         process = subprocess.Popen(
             [sys.executable, "-m", "cli.core_log", fmt],
             stdin=read,
-            stdout=real,
-            stderr=real,
+            stdout=real_fd,
+            stderr=real_fd,
             env=env,
             start_new_session=True,  # a terminal's Ctrl-C or hang-up is the server's to take
         )
     except OSError:
-        os.close(real)
         os.close(write)
         return None
     finally:
         os.close(read)
-    os.dup2(write, 2)
-    os.close(write)
-    errors_to(real)
-    if faulthandler.is_enabled():
-        faulthandler.enable(sys.stderr)
-    return CoreLog(process, real)
+    return process, write
 
 
 class TokenBucket:

@@ -4,6 +4,7 @@ abort's last words included), and leaves with the server."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -15,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from cli.core_log import BURST_LINES, LAST_LINES, forward
+from cli.core_log import BURST_LINES, LAST_LINES, LINES_A_SECOND, forward
 from server import launch
 from tests.integrity.helpers import wait_until
+from tests.server.test_malformed_grpc_headers import FLOOD_SECONDS, _flood
 
 pytestmark = pytest.mark.e2e
 
@@ -42,8 +44,12 @@ sys.exit(main(sys.argv[1:]))
 
 
 def _reader_of(pid: int) -> int:
-    """The pid of `serve`'s one child, its reader of core's lines."""
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    """The pid of `serve`'s one child, its reader of core's lines (started by
+    any of its threads: a replaced one by the thread that watches it)."""
+    children: list[str] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):  # a thread that just ended
+            children += (task / "children").read_text().split()
     assert len(children) == 1, children
     assert b"cli.core_log" in Path(f"/proc/{children[0]}/cmdline").read_bytes()
     return int(children[0])
@@ -213,22 +219,88 @@ def test_the_reader_ends_as_the_server_stops_though_a_resource_tracker_was_start
     assert done.stdout.strip() == "reader ended", done.stderr
 
 
-def test_a_reader_killed_while_the_server_runs_hands_core_back_to_stderr() -> None:
+def test_a_reader_killed_while_the_server_runs_is_replaced_and_core_stays_bounded() -> None:
     """The reader is a process of its own, which an operator can take for a
     stray and kill (or the OOM killer can): core's lines then went into a pipe
-    nobody read, lost without a word until the server stopped. The server now
-    says so once and points descriptor 2 back at its real stderr."""
+    nobody read, lost without a word; then to the real stderr, unbounded, where
+    a flood of malformed headers wrote 490,000 lines (50 MB) in 2 s. A new
+    reader now takes its place, within the same bound, and the log says so."""
     server = launch.start(launch.serve_command("--db", ":memory:"))
     try:
         assert server.process.stderr is not None
         real = os.readlink(f"/proc/self/fd/{server.process.stderr.fileno()}")
         reader = _reader_of(server.pid)
-        assert os.readlink(f"/proc/{server.pid}/fd/2") != real, "core writes to its reader"
         os.kill(reader, signal.SIGKILL)
         wait_until(lambda: any("log reader stopped" in line for line in server.log_lines), 10)
-        assert os.readlink(f"/proc/{server.pid}/fd/2") == real
+        replaced = _reader_of(server.pid)
+        assert replaced != reader
+        assert os.readlink(f"/proc/{server.pid}/fd/2") != real, "core writes to its new reader"
+        time.sleep(1.5)  # core's bucket full again
+        before = len(server.log_lines)
+        sent = _flood(server.address, FLOOD_SECONDS)
+        assert sent > 5 * BURST_LINES, f"only {sent} calls sent: no flood"
+        wait_until(lambda: _dropped_told(server.log_lines[before:]), 10, what="the count")
+        flood = server.log_lines[before:]
         assert launch.stop(server) == 0
     finally:
         launch.stop(server, graceful=False)
     line = next(json.loads(line) for line in server.log_lines if "log reader stopped" in line)
+    assert line["event"] == "gRPC core's log reader stopped; a new one reads core's lines"
     assert line["level"] == "warning" and line["exit_status"] == -signal.SIGKILL
+    entries = [json.loads(line) for line in flood]  # every line JSON, core's too
+    written = [entry for entry in entries if "hpack_parser" in str(entry["event"])]
+    assert BURST_LINES <= len(written) <= BURST_LINES + LINES_A_SECOND * (FLOOD_SECONDS + 12)
+    assert all(entry["logger"] == "grpc-core" for entry in written)
+
+
+def _dropped_told(lines: list[str]) -> bool:
+    return any("gRPC core log lines dropped" in line for line in lines)
+
+
+# A process that bounds core's lines as `serve` does, its reader replaced once
+# at most (REPLACEMENTS_BURST 1), and its watch logging to the real stderr:
+# it kills its reader twice and says where descriptor 2 then leads.
+KILLED_TWICE = """
+import os, signal, sys, time
+import cli.core_log
+from server.logs import configure_logging
+
+cli.core_log.REPLACEMENTS_BURST = 1
+core_log = cli.core_log.bound_core_log("json")
+assert core_log is not None
+log = configure_logging("json", "info", queued=True)
+core_log.watch()
+real = os.readlink(f"/proc/self/fd/{core_log.real_fd}")
+for kill in (1, 2):
+    first = core_log.process
+    os.kill(first.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and (
+        core_log.process is first if kill == 1 else os.readlink("/proc/self/fd/2") != real
+    ):
+        time.sleep(0.01)
+    print(kill, "stderr" if os.readlink("/proc/self/fd/2") == real else "a reader", flush=True)
+log.flush(5)
+core_log.close(seconds=5)
+"""
+
+
+def test_a_reader_that_keeps_dying_is_not_replaced_for_ever() -> None:
+    """A reader that cannot run here would die as soon as each replacement
+    starts: past the replacements allowed, core writes to stderr again, as the
+    log says, rather than the server starting readers without end."""
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_TWICE],
+        cwd=launch.ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["1 a reader", "2 stderr"], done.stderr
+    events = [json.loads(line)["event"] for line in done.stderr.splitlines()]
+    assert events == [
+        "gRPC core's log reader stopped; a new one reads core's lines",
+        "gRPC core's log reader stopped and could not be replaced; core's own lines go to"
+        " stderr unbounded until the server restarts",
+    ]
