@@ -212,15 +212,20 @@ function drawScores(frame, result) {
 // still wider than its column (a word of ten letters beside Stubborn Sheep's
 // five figures on a phone), every name in it breaks anywhere: the scores once
 // reached past a 360 px phone's edge, the page wider than the screen and the
-// ranks cut off.
+// ranks cut off. Still too wide, the table is drawn tight (narrower cells,
+// smaller headings and badges): six "disqualified" badges in the seat column
+// made a 320 px phone's scores 53 px wider than their panel.
 function fitNames(table) {
-  const names = table.querySelectorAll("bdi.bot:not(.long-word)");
-  if (!names.length) return;
+  table.classList.remove("tight");
   const side = table.parentElement;
   const style = getComputedStyle(side);
   const room = side.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  if (table.getBoundingClientRect().width <= room + 0.5) return;
+  const fits = () => table.getBoundingClientRect().width <= room + 0.5;
+  if (fits()) return;
+  const names = table.querySelectorAll("bdi.bot:not(.long-word)");
   for (const name of names) name.classList.add("long-word");
+  if (names.length && fits()) return;
+  table.classList.add("tight");
 }
 
 // A seat the game server disqualified (its bot missed too many deadlines),
