@@ -46,7 +46,13 @@ def now_playing_html(playing: Sequence[InPlay], hosted: Mapping[str, Hosting]) -
         return ""
     rows = []
     for game in playing:
-        seats = ", ".join(name(bot) for bot in game.seats)
+        # Each name with the comma after it, which a phone otherwise put on a
+        # line of its own (style.css).
+        last = len(game.seats) - 1
+        seats = " ".join(
+            f'<span class="seat">{name(bot)}{"," if seat < last else ""}</span>'
+            for seat, bot in enumerate(game.seats)
+        )
         match = escape(game.match_id)
         if hosted.get(game.match_id) == "here":
             href = f"/match/{quote(game.match_id, safe='')}"
