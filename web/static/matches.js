@@ -81,7 +81,8 @@ function show(matches) {
   newer.hidden = true;
   older.hidden = false;
   pageNumber.textContent = "page 1";
-  status.textContent = `updated ${new Date().toLocaleTimeString()}`;
+  // The time whole on one line: a 320 px phone put its "AM" on a line alone.
+  status.textContent = `updated ${new Date().toLocaleTimeString().replace(/\s/g, "\u00a0")}`;
 }
 
 // The server's tokens lead to older pages only: each page's newer neighbour
