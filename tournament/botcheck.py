@@ -21,7 +21,7 @@ from clients.bots import (
     no_such_class,
     raised_where,
 )
-from clients.launch.programs import program_problem
+from clients.launch.programs import program_problem, script_problem
 from clients.launch.sandbox_view import unseen_program
 from tournament.config import (
     BotSpec,
@@ -161,6 +161,10 @@ def _check_command(bot: BotSpec, field: str, base_dir: str) -> ConfigError | Non
     problem = program_problem(program, cwd, search)
     if problem is not None:
         return ConfigError(field, problem)
+    command = [program, *(arg.replace("{config_dir}", base_dir) for arg in bot.command[1:])]
+    script = script_problem(command, cwd)
+    if script is not None:
+        return ConfigError(f"{field}[{script[0]}]", script[1])
     if bot.sandbox is None:
         return None
     unseen = unseen_program(program, str(cwd), bot.sandbox.read_only, dict(bot.env))

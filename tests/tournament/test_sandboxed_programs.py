@@ -95,6 +95,7 @@ def test_a_script_whose_interpreter_the_sandbox_cannot_see_is_refused(
 def test_programs_the_sandbox_sees_pass(tmp_path: Path) -> None:
     outside = _executable(tmp_path / "elsewhere" / "run")
     _executable(tmp_path / "bot" / "own")
+    (tmp_path / "bot" / "bot.py").write_text("")  # the script is checked too
     for command in ('["{python}", "bot.py"]', '["./own"]', '["sh", "-c", "true"]'):
         assert _problems(_config(tmp_path, command)) == [], command
     # Its folder made visible with read_only, or the bot trusted and unsandboxed.
