@@ -150,7 +150,7 @@ def refuse_databases(bot: CommandBot, command: str) -> None:
 
 
 def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot:
-    from clients.launch.programs import program_problem
+    from clients.launch.programs import program_problem, script_problem
     from clients.launch.sandbox import held_home, held_temp, host_state
     from clients.launch.sandbox_view import unseen_program
     from clients.matchplay import CommandBot
@@ -189,6 +189,9 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
     problem = program_problem(argv[0], Path(folder), os.environ.get("PATH"))
     if problem is not None:
         usage_error(f"sheepfold {command}: {spec!r}: {problem}")
+    script = script_problem(argv, Path(folder))
+    if script is not None:
+        usage_error(f"sheepfold {command}: {spec!r}: {script[1]}")
     policy = command_policy(args, command)
     unseen = None if policy is None else unseen_program(argv[0], folder, policy.read_only)
     if unseen is not None:

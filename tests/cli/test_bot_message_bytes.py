@@ -77,7 +77,7 @@ def test_bot_max_message_bytes_below_1_mib_is_a_usage_error() -> None:
 
 
 def test_bot_names_max_message_bytes_it_ignores_for_a_command_bot() -> None:
-    command_bot = ("--no-sandbox", "--bot", "cmd:{python} command_bot.py")
+    command_bot = ("--no-sandbox", "--bot", "cmd:{python} examples/command-bot/command_bot.py")
     done = _bot("127.0.0.1:1", *command_bot, "--max-message-bytes", str(LARGE_SERVER))
     assert done.returncode == 1
     assert done.stderr.splitlines()[0] == (

@@ -57,7 +57,7 @@ def test_bot_names_rejoin_seconds_it_ignores_for_a_command_bot() -> None:
     """--rejoin-seconds is the SDK's, which a command bot's program does not run
     (it rejoins as it was written to): given with one, it once did nothing
     without a word, and a user waiting for a server to come back thought it set."""
-    command_bot = ("--no-sandbox", "--bot", "cmd:{python} command_bot.py")
+    command_bot = ("--no-sandbox", "--bot", "cmd:{python} examples/command-bot/command_bot.py")
     lines = _bot_of_no_server(*command_bot, "--rejoin-seconds", "600")
     assert lines[0] == (
         "sheepfold bot: --rejoin-seconds applies only to built-in and module:Class bots "
