@@ -358,7 +358,7 @@ def _run_and_report(
     database = database_of(args, config)
     try:
         # A class bot's prints go to stderr: stdout is the report's.
-        with log_queued(), redirect_stdout(sys.stderr):
+        with log_queued(progress), redirect_stdout(sys.stderr):
             summary = run_tournament(
                 config,
                 server=args.server,

@@ -113,7 +113,7 @@ def _print_line(line: str) -> None:
 
 
 @contextmanager
-def log_queued() -> Iterator[Callable[[str], None]]:
+def log_queued(progress: Progress | None = None) -> Iterator[Callable[[str], None]]:
     """While a run or an SPRT plays, its log lines (its in-process server's too)
     are written to stderr by a thread of their own, as `serve`'s are: a reader
     of stderr that stops reading without closing it once blocked the first line
@@ -121,10 +121,15 @@ def log_queued() -> Iterator[Callable[[str], None]]:
     wait (at most server.logs.QUEUED_LINES, then are lost and counted). Yields
     how to write a line of the command's own the same way. After, once the lines
     waiting are written (FLUSH_SECONDS at most), lines are written directly
-    again, so the command's last lines come after them."""
+    again, so the command's last lines come after them. The lines go around
+    `progress`'s live line, when it draws one."""
     from server.logs import FLUSH_SECONDS, configure_logging
+    from tournament.progress import terminal_line
 
     queue = configure_logging("auto", _log_level(), queued=True)
+    line = terminal_line(progress)
+    if queue is not None and line is not None:
+        queue.around = line.lines_between
     try:
         yield _print_line if queue is None else queue.put
     finally:

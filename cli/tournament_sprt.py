@@ -162,7 +162,7 @@ def play_sprt(
     database = database_of(args, config)
     try:
         # A class bot's prints go to stderr: stdout is the result's.
-        with log_queued() as write_line, redirect_stdout(sys.stderr):
+        with log_queued(progress) as write_line, redirect_stdout(sys.stderr):
 
             def show(status: SprtStatus, games: int) -> None:
                 write_line(format_status(settings, status, games))

@@ -11,6 +11,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import structlog
@@ -148,7 +149,13 @@ class QueuedStderr:
     A line wakes the thread only when it waits for lines; having written, the
     thread lets the lines of the next `gather` seconds gather and writes them
     together (one write for all, each line on its own after a failed one).
+
+    `around`, when set, is entered around each such write: a live status line
+    on the same terminal (a tournament run's) is blanked before the lines and
+    drawn again after them, where the lines once began at its end.
     """
+
+    around: Callable[[], AbstractContextManager[object]] | None = None
 
     def __init__(
         self,
@@ -215,7 +222,12 @@ class QueuedStderr:
                 self._lines.clear()
                 self._writing = len(lines)
             try:
-                written = self._write_all(lines)
+                around = self.around
+                if around is None:
+                    written = self._write_all(lines)
+                else:
+                    with around():
+                        written = self._write_all(lines)
             finally:
                 with self._changed:
                     self._writing = 0

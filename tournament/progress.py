@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, Literal, Protocol, TextIO
 
 import structlog
@@ -24,6 +26,7 @@ __all__ = [
     "draws_a_line",
     "format_eta",
     "note_on",
+    "terminal_line",
 ]
 
 
@@ -164,23 +167,49 @@ def _logged_figures(game: GameRecord, figures: Mapping[str, float]) -> dict[str,
 
 class TerminalProgress:
     """A single status line, rewritten after every game. A line of its own
-    (a failed game, a note) ends it first and has it drawn again under it."""
+    (a failed game, a note) ends it first and has it drawn again under it, and
+    so do the log's lines, written by a thread of their own (`lines_between`)."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.rate = _Rate()
         self.width = 0
-        self.status = ""  # the status line last drawn, "" before the first
+        self.status = ""  # the status line last drawn, "" before the first and after the end
+        self._lock = threading.RLock()  # this line's writes, and the log's between them
+
+    @contextmanager
+    def lines_between(self) -> Iterator[None]:
+        """Lines written to the same terminal meanwhile (by the log's writer
+        thread, server.logs.QueuedStderr) start where the status line was,
+        blanked, and it is drawn again under them. A server's warning (a
+        deadline missed, a bot crashed) once began at the end of the status
+        line, and the next status was drawn at the end of the warning's line."""
+        with self._lock:
+            shown = self.status
+            if shown:
+                self._line("")
+                self.stream.write("\r")
+                self.stream.flush()
+            try:
+                yield
+            finally:
+                if shown:
+                    self._line(shown)
 
     def start(self, tournament: str, total: int, done: int) -> None:
-        self.rate.begin(total, done)
-        self.stream.write(f"{tournament}: {count(total, 'game')}, {done} already played\n")
-        self._line(f"[{done}/{total}]")
+        with self._lock:
+            self.rate.begin(total, done)
+            self.stream.write(f"{tournament}: {count(total, 'game')}, {done} already played\n")
+            self._line(f"[{done}/{total}]")
 
     def game_started(self, key: str) -> None:
         return None
 
     def game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
+        with self._lock:
+            self._game_done(game, elo)
+
+    def _game_done(self, game: GameRecord, elo: Mapping[str, float]) -> None:
         rate, eta = self.rate.step()
         failed = [f"{seat.bot} {seat.failure}" for seat in game.seats if seat.failure]
         if failed:  # a line of its own, with the id `sheepfold replay` takes
@@ -198,17 +227,21 @@ class TerminalProgress:
         )
 
     def game_error(self, key: str, error: str) -> None:
-        self._apart(f"game {key} not played: {error}")
-        self._line(self.status)
+        with self._lock:
+            self._apart(f"game {key} not played: {error}")
+            self._line(self.status)
 
     def note(self, text: str) -> None:
         """Also what says, mid-run, that a write waits for another process's lock."""
-        self._apart(text)
-        self._line(self.status)
+        with self._lock:
+            self._apart(text)
+            self._line(self.status)
 
     def finish(self, played: int, ending: Ending) -> None:
-        self.stream.write(f"\n{ending}: {count(played, 'game')} played this run\n")
-        self.stream.flush()
+        with self._lock:
+            self.stream.write(f"\n{ending}: {count(played, 'game')} played this run\n")
+            self.stream.flush()
+            self.status = ""  # no line to draw again under later ones
 
     def _line(self, text: str) -> None:
         self.status = text
@@ -327,7 +360,14 @@ def rewrite_line(stream: TextIO, text: str, width: int) -> int:
 def draws_a_line(progress: Progress) -> bool:
     """Whether `progress` (or the Progress a TournamentMetrics wraps) draws a
     live line, which a line of the command's own must go through (its note)."""
-    return isinstance(getattr(progress, "inner", progress), TerminalProgress)
+    return terminal_line(progress) is not None
+
+
+def terminal_line(progress: Progress | None) -> TerminalProgress | None:
+    """The TerminalProgress `progress` is (or wraps), whose line the log's
+    lines must go around; None for one that draws no line."""
+    inner = getattr(progress, "inner", progress)
+    return inner if isinstance(inner, TerminalProgress) else None
 
 
 def choose_progress(stream: TextIO | None = None, game: str = "") -> Progress:
