@@ -271,13 +271,20 @@ def interrupt_on_terminate() -> None:
     path of Ctrl-C: the command stops its bots, keeps what is finished and exits
     130 with one line, instead of dying at once and leaving bot programs behind.
     A SIGHUP ignored at the start (`nohup sheepfold tournament run ... &`) stays
-    ignored, so the run outlives the terminal: it once stopped when that closed."""
+    ignored, so the run outlives the terminal: it once stopped when that closed;
+    a SIGINT ignored at the start is taken (see below)."""
     from sheepfold.stop_signals import TAKEN_STOP_SIGNALS
 
     for signum in TAKEN_STOP_SIGNALS:
-        # SIGINT is Ctrl-C itself, taken by clients.interrupts.run_interruptible.
         if signum != signal.SIGINT:
             signal.signal(signum, _as_interrupt)
+        elif signal.getsignal(signum) is signal.SIG_IGN:
+            # SIGINT is Ctrl-C itself, taken by clients.interrupts.run_interruptible
+            # where Python's handler is. Ignored at the start (a background job of
+            # a shell without job control, `sheepfold tournament run cup.toml &` in
+            # a script), it is an operator's stop all the same, as `serve` takes
+            # it (sheepfold.stop_signals): `kill -INT` once left such a run playing.
+            signal.signal(signum, signal.default_int_handler)
 
 
 def _as_interrupt(signum: int, frame: FrameType | None) -> None:
