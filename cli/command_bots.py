@@ -150,6 +150,7 @@ def refuse_databases(bot: CommandBot, command: str) -> None:
 
 
 def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot:
+    from clients.launch.host_view import python_program
     from clients.launch.programs import program_problem, script_problem
     from clients.launch.sandbox import held_home, held_temp, host_state
     from clients.launch.sandbox_view import unseen_program
@@ -160,7 +161,7 @@ def command_bot(spec: str, args: argparse.Namespace, command: str) -> CommandBot
         words = shlex.split(spec[4:])
     except ValueError as error:  # an unclosed quote
         usage_error(f"sheepfold {command}: {spec!r}: {error}")
-    argv = [arg.replace("{python}", sys.executable) for arg in words]
+    argv = [arg.replace("{python}", python_program()) for arg in words]
     if not argv:
         usage_error(f"sheepfold {command}: {spec!r} names no program")
     folder = os.path.abspath(args.bot_dir or ".")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import sys
 from pathlib import Path
 
 from clients.bots import (
@@ -21,6 +20,7 @@ from clients.bots import (
     no_such_class,
     raised_where,
 )
+from clients.launch.host_view import python_program
 from clients.launch.programs import program_problem, script_problem
 from clients.launch.sandbox_view import unseen_program
 from tournament.config import (
@@ -152,7 +152,7 @@ def _check_command(bot: BotSpec, field: str, base_dir: str) -> ConfigError | Non
     too_long = _too_long_to_pass(bot, field)
     if too_long is not None:
         return too_long
-    program = bot.command[0].replace("{python}", sys.executable).replace("{config_dir}", base_dir)
+    program = bot.command[0].replace("{python}", python_program()).replace("{config_dir}", base_dir)
     cwd = Path(bot.cwd) if bot.cwd else Path(base_dir)
     cwd = cwd if cwd.is_absolute() else Path(base_dir) / cwd
     if not _is_folder(cwd):

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import inspect
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from clients.bot_thread import BotRaisedBase, BotThread
 from clients.bots import load_bot
 from clients.connect import ServerTls, tls_credentials
 from clients.launch import BotCommand, BotFailure, Launcher
+from clients.launch.host_view import python_program
 from clients.sdk import Bot, DecisionView, play
 from tournament.config import BotSpec
 
@@ -165,7 +165,7 @@ class CommandSeat:
         assert bot.command is not None
         self.bot = bot
         argv = tuple(
-            arg.replace("{python}", sys.executable).replace("{config_dir}", base_dir)
+            arg.replace("{python}", python_program()).replace("{config_dir}", base_dir)
             for arg in bot.command
         )
         self.process = launcher.process(

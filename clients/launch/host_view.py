@@ -29,6 +29,7 @@ __all__ = [
     "held_temp",
     "host_state",
     "is_inside",
+    "python_program",
     "python_runtime",
     "runtime_problem",
     "seen_by_every_bot",
@@ -55,6 +56,22 @@ ETC_FILES = (
 )
 # Sheepfold's own packages, which a bot started with {python} may import.
 SHEEPFOLD_PACKAGES = ("sheepfold", "games", "clients", "server", "tournament", "web", "cli")
+
+
+def python_program() -> str:
+    """The interpreter running Sheepfold, as `{python}` names it to a command bot:
+    `sys.executable` with the folders above it resolved, as every sandbox binds
+    them (python_runtime). A virtualenv reached through a link (`.venv ->
+    /srv/venvs/cup`) gave the linked path, which no sandbox shows: every command
+    bot's `{python}` was refused before the first game ("needs .venv/bin/python,
+    which the bot's sandbox does not see ... name a program there, such as
+    {python}"). The program's own name is kept, link or not: a virtualenv's
+    `bin/python` links to the system's, which run by its own path would not
+    find the virtualenv, nor Sheepfold in it."""
+    if not sys.executable:  # an embedding program that names no interpreter
+        return sys.executable
+    folder, name = os.path.split(sys.executable)
+    return os.path.join(os.path.realpath(folder), name)
 
 
 def python_runtime() -> list[str]:

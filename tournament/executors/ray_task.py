@@ -24,6 +24,7 @@ from sheepfold.v1 import arena_pb2
 
 from clients.connect import ServerTls, Unreachable
 from clients.launch import Launcher, SandboxUnavailable
+from clients.launch.host_view import python_program
 from tournament.batch_play import FATAL_CODES
 from tournament.bot_launch import caps_cores, sandboxed_bots
 from tournament.botcheck import in_process_problem
@@ -250,7 +251,7 @@ def check_node(config: TournamentConfig, files: tuple[tuple[str, str], ...]) -> 
             continue
         cwd = Path(bot.cwd) if bot.cwd else Path(config.base_dir)
         cwd = cwd if cwd.is_absolute() else Path(config.base_dir) / cwd
-        program = bot.command[0].replace("{python}", sys.executable)
+        program = bot.command[0].replace("{python}", python_program())
         program = program.replace("{config_dir}", config.base_dir)
         path = {**os.environ, **dict(bot.env)}.get("PATH")
         found = (cwd / program).exists() if "/" in program else shutil.which(program, path=path)
