@@ -25,7 +25,7 @@ from server.records import ClockConfig, DamagedRecord
 from server.registry import MAX_MATCH_ID_CHARS, MatchRegistry
 from server.stalls import StalledWrites
 from server.status import abort
-from server.storage import StoreDamaged, StoreRefused, StoreUnavailable
+from server.storage import StoreCrowded, StoreDamaged, StoreRefused, StoreUnavailable
 from server.unplayed import DEFAULT_UNPLAYED_MATCHES, UnplayedMatches
 from server.watch_places import WatchPlaces
 
@@ -140,11 +140,14 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
 
 @contextlib.asynccontextmanager
 async def database_errors(context: grpc.aio.ServicerContext) -> AsyncIterator[None]:
-    """A database that cannot answer now is UNAVAILABLE; a damaged one DATA_LOSS; one
-    that refuses otherwise is INTERNAL.
+    """A database that cannot answer now is UNAVAILABLE; a read refused for the
+    reads its client address already has waiting RESOURCE_EXHAUSTED; a damaged
+    one DATA_LOSS; one that refuses otherwise is INTERNAL.
     Either way the client reads a sentence, never a raw sqlite3 exception."""
     try:
         yield
+    except StoreCrowded as error:  # this client's reads already wait (server/storage.py)
+        await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
     except StoreUnavailable as error:
         await abort(context, grpc.StatusCode.UNAVAILABLE, str(error))
     except StoreDamaged as error:  # a damaged file, as a damaged row

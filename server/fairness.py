@@ -36,6 +36,7 @@ from collections import OrderedDict, deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from server.fair_share import FairShare, Over, Tally
 from server.peers import peer_address
 
 # (address, connection): see the module doc.
@@ -62,16 +63,37 @@ def current_client() -> Client:
     return CLIENT.get()
 
 
+class LineFull(Exception):
+    """A waiter refused: its connection, or its address, already has as many
+    in line as it may (FairQueue's `per_connection` and `line`): `over` says
+    which bound, None for the connection's."""
+
+    def __init__(self, over: Over | None, waiting: int, total: int, addresses: int) -> None:
+        super().__init__(over.name if over else "CONNECTION")
+        self.over = over
+        self.waiting = waiting  # the connection's waiters (over None), else the address's
+        self.total = total  # every address's
+        self.addresses = addresses  # the addresses with any waiting
+
+
 class FairQueue:
     """At most `slots` holders at once; waiters are let in round the clients
     (round the addresses, and within an address round its connections), each
-    client's own waiters in the order they came."""
+    client's own waiters in the order they came. With `per_connection` and
+    `line`, the waiters themselves are bounded per connection, per address
+    and, as a fair share, in all: a newcomer past either is refused
+    (LineFull) instead of waiting."""
 
-    def __init__(self, slots: int = 1) -> None:
+    def __init__(
+        self, slots: int = 1, line: FairShare | None = None, per_connection: int | None = None
+    ) -> None:
         if slots < 1:
             raise ValueError("a fair queue needs at least one slot")
         self.slots = slots
         self.holders = 0
+        self.line = line
+        self.per_connection = per_connection
+        self._in_line = Tally()  # waiters by address
         # address -> connection -> its waiters; both levels in the order their turn comes.
         self._waiting: OrderedDict[str, OrderedDict[str, deque[asyncio.Future[None]]]] = (
             OrderedDict()
@@ -99,9 +121,11 @@ class FairQueue:
             self.holders += 1
             return
         address, connection = current_client() if client is None else client
+        self._check_line(address, connection)
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         connections = self._waiting.setdefault(address, OrderedDict())
         connections.setdefault(connection, deque()).append(waiter)
+        self._in_line.add(address)
         try:
             await waiter
         except asyncio.CancelledError:
@@ -110,6 +134,19 @@ class FairQueue:
             else:
                 self.release()  # let in just as it was cancelled: the slot goes on
             raise
+
+    def _check_line(self, address: str, connection: str) -> None:
+        """LineFull when a waiter of `connection` at `address` would pass a bound."""
+        line = self._in_line
+        if self.per_connection is not None:
+            connections = self._waiting.get(address)
+            queued = len(connections.get(connection, ())) if connections else 0
+            if queued >= self.per_connection:
+                raise LineFull(None, queued, line.total, line.sharing(address))
+        if self.line is not None:
+            over = self.line.over(line[address], line.total, line.sharing(address))
+            if over is not None:
+                raise LineFull(over, line[address], line.total, line.sharing(address))
 
     def release(self) -> None:
         self.holders -= 1
@@ -130,6 +167,7 @@ class FairQueue:
                 self._waiting.move_to_end(address)
             else:
                 del self._waiting[address]
+            self._in_line.remove(address)
             if waiter.cancelled():
                 continue  # its caller was cancelled and has not yet withdrawn it
             self.holders += 1
@@ -142,6 +180,7 @@ class FairQueue:
             return
         waiters = connections[connection]
         waiters.remove(waiter)
+        self._in_line.remove(address)
         if not waiters:
             del connections[connection]
             if not connections:
