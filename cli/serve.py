@@ -211,6 +211,7 @@ def _run_logged(args: argparse.Namespace) -> int:
         keepalive_seconds=args.keepalive_seconds,
         keepalive_timeout=args.keepalive_timeout,
         handshake_timeout=args.handshake_timeout,
+        connection_idle_seconds=args.connection_idle_timeout,
         write_stall_seconds=args.write_stall_timeout,
         max_streams_per_connection=args.max_streams_per_connection,
         max_connections=args.max_connections,

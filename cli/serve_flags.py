@@ -218,6 +218,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "it is closed (default %(default)s)",
     )
     parser.add_argument(
+        "--connection-idle-timeout",
+        type=seconds_up_to((2**31 - 1) // 1000, zero=True),
+        default=300.0,
+        help="a connection with no call in flight for this many seconds is closed (a gRPC "
+        "client connects again at its next call; a seat's Play stream and a Watch keep "
+        "theirs), so connections clients opened and never closed cannot take every place "
+        "of --max-connections; 0: never (default %(default)s)",
+    )
+    parser.add_argument(
         "--write-stall-timeout",
         type=seconds_up_to(86_400.0, least=1.0),
         default=60.0,

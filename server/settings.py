@@ -80,6 +80,15 @@ class ServerConfig:
     # within keepalive_timeout is dead, its streams end and its seats are free.
     keepalive_seconds: float = 30.0
     keepalive_timeout: float = 10.0
+    # A connection with no call in flight for this long is closed (HTTP/2
+    # GOAWAY: a gRPC client connects again at its next call, unaware); 0: never.
+    # A seat's Play stream and a Watch are calls in flight, so a connection that
+    # plays or watches is never idle. Without it, connections a client opened
+    # and never closed (a bot that makes a channel for every attempt and leaks
+    # the old one) stayed for as long as the client ran, its process answering
+    # their pings, until they held every place (`max_connections`) and no bot
+    # could connect.
+    connection_idle_seconds: float = 300.0
     # A connection that has not finished its TLS and HTTP/2 handshake by then is
     # closed (gRPC alone waited 60 s: connections opened and left silent held
     # their memory, about 11 KB each, for a minute).
@@ -180,6 +189,11 @@ def grpc_options(
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.max_pings_without_data", 0),
         ("grpc.server_handshake_timeout_ms", int(config.handshake_timeout * 1000)),
+        *(
+            [("grpc.max_connection_idle_ms", max(1, int(config.connection_idle_seconds * 1000)))]
+            if config.connection_idle_seconds
+            else []
+        ),
         # gRPC sets SO_REUSEPORT by default: a second server on a taken port would
         # start and share it silently. Off, the second one fails to bind at once.
         ("grpc.so_reuseport", 0),
