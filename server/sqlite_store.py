@@ -270,6 +270,14 @@ class SqliteStore:
             with contextlib.suppress(sqlite3.OperationalError):
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
+    def probe_write(self) -> None:
+        """The file's `user_version` (which the server never reads) written again
+        as it is: SQLite writes the page that holds it even so, so this needs
+        the write lock and room in the log as a move does."""
+        with self._lock:
+            version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+            self._db.execute(f"PRAGMA user_version = {version}")
+
     def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
         """Delete old finished and aborted matches, at most `batch` in one transaction."""
         over = "status IN ('finished', 'aborted')"

@@ -364,7 +364,11 @@ class StoreWorker:
 
     def _write_forever(self) -> None:
         while True:
-            job = self._queue.get()
+            try:
+                job = self._queue.get(timeout=None if self.healthy else RETRY_MAX)
+            except queue.Empty:
+                self._probe()
+                continue
             if job is _STOP:
                 return
             assert isinstance(job, _Job)
@@ -428,6 +432,25 @@ class StoreWorker:
                 self.on_written(time.monotonic() - started)
             job.future.set_result(result)
             return
+
+    def _probe(self) -> None:
+        """While unhealthy with no write to make (the write that failed had a
+        deadline, a `CreateMatch`): a write that changes nothing, and healthy
+        again once it is made. Health once waited for the next write of a match,
+        and a server with none in play stayed NOT_SERVING after the lock or the
+        full disk was gone, out of a readiness probe's rotation for good."""
+        if self._stopping:
+            return
+        try:
+            self.store.probe_write()
+        except TRANSIENT as error:
+            self._last_error = _with_cause(error, getattr(self.store, "path", None))
+            if getattr(error, "sqlite_errorcode", 0) & 0xFF in _NO_ROOM:
+                self.store.make_room()
+            return
+        except sqlite3.Error:
+            return  # refused for good: the next write of a match says so
+        self._set_health(True)
 
     def _gave_up(self, job: _Job) -> bool:
         """At shutdown a write still blocked past the close deadline is dropped."""

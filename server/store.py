@@ -68,6 +68,12 @@ class Store(Protocol):
         thread, when `needs_room` says so and while the disk is full); never raises."""
         ...
 
+    def probe_write(self) -> None:
+        """A write that changes nothing the server reads, failing as a real one
+        would while writes cannot be made (a lock, a full disk): how the writer
+        thread learns that they can be again when no write of a match is waiting."""
+        ...
+
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None: ...
 
     def load(self, match_id: str) -> StoredMatch | None: ...
@@ -136,6 +142,9 @@ class MemoryStore:
         return False
 
     def make_room(self) -> None:
+        pass
+
+    def probe_write(self) -> None:
         pass
 
     def _create_match(self, record: MatchRecord) -> None:
