@@ -173,6 +173,9 @@ class StoreWorker:
         self.write_timeout = write_timeout
         self.read_timeout = read_timeout
         self.healthy = True
+        # SQLite's message once a write found the file damaged; health stays
+        # NOT_SERVING from then on.
+        self.damaged: str | None = None
         self.on_health = on_health
         self.log = structlog.get_logger("sheepfold.storage")
         self._queue: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
@@ -288,8 +291,7 @@ class StoreWorker:
         except WouldWait:
             return False
         except sqlite3.Error as error:
-            self.log.error("database refused a write", what=what, **about, error=str(error))
-            raise StoreRefused(f"the database refused to {what}: {error}") from None
+            raise self._refused(error, what, about) from None
         if not self.healthy and not self._writing:
             self._set_health(True)
         if self.on_written is not None:
@@ -365,7 +367,8 @@ class StoreWorker:
     def _write_forever(self) -> None:
         while True:
             try:
-                job = self._queue.get(timeout=None if self.healthy else RETRY_MAX)
+                probing = not self.healthy and self.damaged is None
+                job = self._queue.get(timeout=RETRY_MAX if probing else None)
             except queue.Empty:
                 self._probe()
                 continue
@@ -410,12 +413,7 @@ class StoreWorker:
                 delay = min(RETRY_MAX, delay * 2)
                 continue
             except sqlite3.Error as error:
-                self.log.error(
-                    "database refused a write", what=job.what, **job.about, error=str(error)
-                )
-                job.future.set_exception(
-                    StoreRefused(f"the database refused to {job.what}: {error}")
-                )
+                job.future.set_exception(self._refused(error, job.what, job.about))
                 return
             except BaseException as error:  # a bug: the caller sees it
                 job.future.set_exception(error)
@@ -432,6 +430,32 @@ class StoreWorker:
                 self.on_written(time.monotonic() - started)
             job.future.set_result(result)
             return
+
+    def _refused(self, error: sqlite3.Error, what: str, about: dict[str, str]) -> StoreRefused:
+        """A write the database refused for good, logged. A damaged file (its
+        pages malformed, or no database at all any more) refuses every write
+        that reaches the damage: health turns NOT_SERVING for good, as every
+        write failing says, where it once said SERVING to the end."""
+        self.log.error("database refused a write", what=what, **about, error=str(error))
+        if getattr(error, "sqlite_errorcode", 0) & 0xFF in _DAMAGED and self.damaged is None:
+            self.damaged = str(error)
+            path = getattr(self.store, "path", "the database")
+            self.log.error(
+                "database file damaged",
+                path=path,
+                error=self.damaged,
+                problem="SQLite found the file's pages damaged (a disk fault, bytes "
+                "overwritten by another program): writes that reach them are refused, and "
+                "the matches they end are failed",
+                advice="stop the server, then serve your last backup of the file, or what "
+                f"sqlite3 recovers of it in a new file (sqlite3 {path} .recover | "
+                "sqlite3 NEW.db)",
+            )
+            if self.healthy:  # without `_set_health`'s line: the server does not wait
+                self.healthy = False
+                if self.on_health is not None:
+                    self.on_health(False)
+        return StoreRefused(f"the database refused to {what}: {error}")
 
     def _probe(self) -> None:
         """While unhealthy with no write to make (the write that failed had a
@@ -461,6 +485,8 @@ class StoreWorker:
         return True
 
     def _set_health(self, healthy: bool) -> None:
+        if healthy and self.damaged is not None:
+            return  # for good: a damaged file does not mend itself
         if healthy != self.healthy:
             self.healthy = healthy
             if not healthy:
