@@ -132,6 +132,7 @@ class SqliteStore:
         self._readers = threading.local()
         self._page_bytes: int | None = None
         self._reader_connections: list[sqlite3.Connection] = []
+        self._spare_readers: list[sqlite3.Connection] = []  # opened, no thread's yet
         self._db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
         try:  # before anything is written: another program's file stays as it is
             check_server_tables(self._db, self.path)
@@ -175,21 +176,51 @@ class SqliteStore:
         with self._lock:
             self._db.execute(f"PRAGMA busy_timeout={int(seconds * 1000)}")
 
+    def open_readers(self, count: int) -> None:
+        """`count` read connections opened now, while the file's name surely leads
+        to it, for the reader threads to take (`_reader`). A thread once opened
+        its own by name at its first read: after the file was renamed or deleted
+        under the server it found none, and every read of a stored match answered
+        UNAVAILABLE until a restart, while the server's writes went on."""
+        if self.path == ":memory:":
+            return
+        for _ in range(count):
+            try:
+                db = self._read_connection()
+                # Its first read opens the write-ahead log and its index, by name too.
+                db.execute("SELECT version FROM schema_version LIMIT 1").fetchall()
+            except sqlite3.Error:
+                return  # the threads left without one open their own, as before
+            with self._lock:
+                self._spare_readers.append(db)
+
+    def take_reader(self) -> None:
+        """On a reader thread as it starts: a connection `open_readers` opened
+        becomes this thread's (other threads, such as the start's restore, open
+        their own, and take none of those)."""
+        with self._lock:
+            if self._spare_readers and getattr(self._readers, "db", None) is None:
+                self._readers.db = self._spare_readers.pop()
+
     def _reader(self) -> sqlite3.Connection:
         """This thread's read connection (the writer's own for an in-memory file)."""
         if self.path == ":memory:":
             return self._db
         db: sqlite3.Connection | None = getattr(self._readers, "db", None)
         if db is None:
-            # Never creates the file: one deleted under a running server must not
-            # come back empty, for the next server to start on without a word.
-            uri = f"file:{urllib.parse.quote(os.path.abspath(self.path))}?mode=rw"
-            db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
-            db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
-            db.execute("PRAGMA query_only=ON")
+            db = self._read_connection()
             self._readers.db = db
-            with self._lock:
-                self._reader_connections.append(db)
+        return db
+
+    def _read_connection(self) -> sqlite3.Connection:
+        # Never creates the file: one deleted under a running server must not
+        # come back empty, for the next server to start on without a word.
+        uri = f"file:{urllib.parse.quote(os.path.abspath(self.path))}?mode=rw"
+        db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+        db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
+        db.execute("PRAGMA query_only=ON")
+        with self._lock:
+            self._reader_connections.append(db)
         return db
 
     # ------------------------------------------------------------ writes
@@ -418,6 +449,7 @@ class SqliteStore:
             for db in self._reader_connections:
                 db.close()
             self._reader_connections.clear()
+            self._spare_readers.clear()
             quick = getattr(self, "_quick", self._db)
             if quick is not self._db:
                 quick.close()

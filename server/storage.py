@@ -189,8 +189,13 @@ class StoreWorker:
         self._written_now = 0  # writes made on the loop since the last checkpoint
         self._log_held = False  # the last checkpoint found a reader holding the log
         self._quick = store.quick_writes()
+        open_readers = getattr(store, "open_readers", None)
+        if open_readers is not None:
+            open_readers(readers)  # now, while the file's name surely leads to it
         self._readers = concurrent.futures.ThreadPoolExecutor(
-            max_workers=readers, thread_name_prefix="sheepfold-store-read"
+            max_workers=readers,
+            thread_name_prefix="sheepfold-store-read",
+            initializer=getattr(store, "take_reader", None),
         )
         # Reads on the threads: one a thread; the rest wait their client's turn.
         self._reads = FairQueue(
