@@ -73,6 +73,20 @@ class RunnerRows:
                 (tournament_id, key),
             )
 
+    def report_marker(self, tournament_id: int) -> tuple[object, object, int, int]:
+        """What changes whenever the tournament's report would (its runner
+        stored a game, its schedule was updated), in cheap queries: its update
+        time and games scheduled as stored (a value edited into text marks a
+        change as well as a number), its games stored and the newest one's id."""
+        updated_at, scheduled = self._db.execute(
+            "SELECT updated_at, scheduled FROM tournaments WHERE id = ?", (tournament_id,)
+        ).fetchone()
+        count, newest = self._db.execute(
+            "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM games WHERE tournament_id = ?",
+            (tournament_id,),
+        ).fetchone()
+        return updated_at, scheduled, int(count), int(newest)
+
     def games_in_play(self, tournament_id: int) -> tuple[InPlay, ...]:
         """The tournament's games in play, oldest first; none in a database
         written before they were recorded (read as it is: store_read), and a

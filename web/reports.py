@@ -44,17 +44,34 @@ class Report:
     # Read at each request (ReportCache.get), not kept: a runner's heartbeat
     # grows old without any change to the tournament.
     state: RunState = FINISHED_STATE
-    # Read at each request too: the games in play while it runs (none else).
+    # Read at each request too: the games in play while it runs (none else),
+    # but for those the report shows stored.
     playing: tuple[InPlay, ...] = ()
+    # The keys of the games the report shows stored: its build reads the
+    # database after the request's poll, and a game stored in between was
+    # still in play for the poll.
+    stored_keys: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    """A tournament's report as `build` returns it from the replay process."""
+
+    title: str
+    fragment: str
+    gzipped: bytes
+    played: int
+    scheduled: int
+    marker: Marker  # the tournament's marker as of the games the report shows
+    stored_keys: frozenset[str]
 
 
 def tournament_url(index: int, name: str) -> str:
     return f"/tournaments/{index}/{quote(name, safe='')}"
 
 
-def build(path: str, index: int, name: str) -> tuple[str, str, bytes, int, int]:
-    """The report of one tournament: its title, HTML, gzipped HTML, games
-    played and scheduled. Runs in the replay process."""
+def build(path: str, index: int, name: str) -> Built:
+    """The report of one tournament. Runs in the replay process."""
     view = tournaments.load(Path(path), name)
     base = tournament_url(index, name)
     fragment = report_fragment(
@@ -62,8 +79,15 @@ def build(path: str, index: int, name: str) -> tuple[str, str, bytes, int, int]:
         view.games,
         replay_href=lambda game: f"{base}/match/{quote(game.match_id, safe='')}",
     )
-    played, scheduled = int(view.report["games_played"]), int(view.report["games_scheduled"])
-    return view.record.name, fragment, gzip.compress(fragment.encode(), 5), played, scheduled
+    return Built(
+        view.record.name,
+        fragment,
+        gzip.compress(fragment.encode(), 5),
+        int(view.report["games_played"]),
+        int(view.report["games_scheduled"]),
+        view.marker,
+        frozenset(game.key for game in view.games),
+    )
 
 
 Run = Callable[..., Awaitable[Any]]  # runs a function with its arguments in the replay process
@@ -85,6 +109,8 @@ class ReportCache:
         state = run_state(report.scheduled, report.played, *seen)
         # Rows a killed runner left stay until a resume clears them: shown only while running.
         playing = polled.playing if state.word == RUNNING else ()
+        # A game stored after the poll, before the report was read, shows as stored alone.
+        playing = tuple(game for game in playing if game.key not in report.stored_keys)
         return replace(report, state=state, playing=playing)
 
     async def _report(self, index: int, path: Path, name: str, marker: Marker) -> Report:
@@ -101,10 +127,22 @@ class ReportCache:
         return await asyncio.shield(flight)
 
     async def _build(self, index: int, path: Path, name: str, marker: Marker) -> Report:
-        title, fragment, gzipped, played, scheduled = await self.run(build, str(path), index, name)
-        tag = hashlib.sha256(repr((index, name, marker)).encode()).hexdigest()[:24]
-        report = Report(title, fragment, fragment.encode(), gzipped, played, scheduled, f'"{tag}"')
-        self.built[(index, name)] = (marker, report)
+        built: Built = await self.run(build, str(path), index, name)
+        # Kept, and tagged, by the marker of what it shows: a game stored
+        # since the request's poll (`marker`) is in it, and the next poll,
+        # seeing that game, finds it built.
+        tag = hashlib.sha256(repr((index, name, built.marker)).encode()).hexdigest()[:24]
+        report = Report(
+            built.title,
+            built.fragment,
+            built.fragment.encode(),
+            built.gzipped,
+            built.played,
+            built.scheduled,
+            f'"{tag}"',
+            stored_keys=built.stored_keys,
+        )
+        self.built[(index, name)] = (built.marker, report)
         self.built.move_to_end((index, name))
         while len(self.built) > self.kept:
             self.built.popitem(last=False)

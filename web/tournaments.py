@@ -115,11 +115,16 @@ def _check_tables(path: Path, tables: set[str]) -> None:
         raise NotATournamentDb(f"{path.name} is a SQLite file but not a tournament database")
 
 
+Marker = tuple[object, object, int, int]  # update time, games scheduled, stored, newest
+
+
 @dataclass(frozen=True, slots=True)
 class TournamentView:
     record: TournamentRecord
     games: tuple[GameRecord, ...]
     report: dict[str, Any]
+    # Polled.marker as of the read of `games` (in the same snapshot).
+    marker: Marker
 
 
 def _read(path: Path, read: Callable[[Store], T]) -> T:
@@ -195,22 +200,21 @@ def load(path: Path, name: str, samples: int = 200) -> TournamentView:
     """One tournament with its report; `samples` bootstrap resamples keep a page
     that refreshes while the tournament runs cheap (the CLI report uses 1000)."""
 
-    def read(store: Store) -> tuple[TournamentRecord, tuple[GameRecord, ...]]:
+    def read(store: Store) -> tuple[TournamentRecord, tuple[GameRecord, ...], Marker]:
         with store.snapshot():
             record = _named(store, path, name)
-            return record, store.games(record.id)
+            return record, store.games(record.id), store.report_marker(record.id)
 
-    record, games = _read(path, read)
+    record, games, marker = _read(path, read)
     data = report_data(record, games, samples=samples)
-    return TournamentView(record, games, data)
-
-
-Marker = tuple[object, object, int, int]  # update time, games scheduled, stored, newest
+    return TournamentView(record, games, data, marker)
 
 
 @dataclass(frozen=True, slots=True)
 class Polled:
-    """What a tournament's page asks of its database at each poll, in one read."""
+    """What a tournament's page asks of its database at each poll, in one
+    read of one snapshot: a game stored meanwhile is either in play and not in
+    `marker`'s count, or counted and not in play."""
 
     # What changes whenever the tournament's report would: its update time,
     # games scheduled, games stored and the newest game's row.
@@ -236,12 +240,13 @@ def polled(path: Path, name: str) -> Polled:
         except sqlite3.Error as error:  # as check_database says it
             raise _not_sqlite(path, error) from None
         _check_tables(path, tables)
-        marker = _marker(connection, path, name)
         store = Store.on(path, connection)
-        record = _named(store, path, name)
-        newest = store.newest_games(record.id).get(record.id, record.updated_at)
-        heartbeat = store.heartbeats(record.id).get(record.id)
-        return Polled(marker, heartbeat, newest, store.games_in_play(record.id))
+        with store.snapshot():
+            marker = _marker(store, connection, path, name)
+            record = _named(store, path, name)
+            newest = store.newest_games(record.id).get(record.id, record.updated_at)
+            heartbeat = store.heartbeats(record.id).get(record.id)
+            return Polled(marker, heartbeat, newest, store.games_in_play(record.id))
 
     try:
         return read_connection(path, read)
@@ -253,19 +258,14 @@ def polled(path: Path, name: str) -> Polled:
         raise NotATournamentDb(_by_file_name(error, path)) from None
 
 
-def _marker(connection: sqlite3.Connection, path: Path, name: str) -> Marker:
-    row = connection.execute(
-        "SELECT id, updated_at, scheduled FROM tournaments WHERE name = ?", (name,)
-    ).fetchone()
+def _marker(store: Store, connection: sqlite3.Connection, path: Path, name: str) -> Marker:
+    row = connection.execute("SELECT id FROM tournaments WHERE name = ?", (name,)).fetchone()
     if row is None:
         names = [n for (n,) in connection.execute("SELECT name FROM tournaments ORDER BY id")]
         raise LookupError(str(no_such_tournament(path.name, name, names)))
-    count, newest = connection.execute(
-        "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM games WHERE tournament_id = ?", (row[0],)
-    ).fetchone()
     # As stored: a value edited into text marks a change as well as a number,
     # and the report's read names it (a float() here made it a 500).
-    return row[1], row[2], int(count), int(newest)
+    return store.report_marker(row[0])
 
 
 @dataclass(frozen=True, slots=True)

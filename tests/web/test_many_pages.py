@@ -78,7 +78,8 @@ def test_reports_are_built_once_per_change_and_shared(monkeypatch: pytest.Monkey
         assert function is reports.build
         built.append((path, index, name))
         await asyncio.sleep(0.2)
-        return name, f"<p>{len(built)}</p>", b"", marker[0][2], marker[0][1]
+        fragment, stored = f"<p>{len(built)}</p>", frozenset[str]()
+        return reports.Built(name, fragment, b"", marker[0][2], marker[0][1], marker[0], stored)
 
     monkeypatch.setattr(reports.tournaments, "polled", fake_polled)
 
