@@ -21,7 +21,7 @@ from cli.values import file_path
 from games.errors import RulesChanged
 from games.options import options_line
 from games.solo_title import solo_title
-from games.words import count
+from games.words import count, noun, seats
 
 if TYPE_CHECKING:
     from sheepfold.v1 import arena_pb2
@@ -186,6 +186,21 @@ def _result(result: arena_pb2.MatchResult | None, end_reason: str) -> dict[str, 
     }
 
 
+def disqualified_verdict(result: dict[str, Any]) -> str | None:
+    """The match's verdict when the server disqualified a seat (None when it
+    did not): the game's last event names its winners by points, the
+    disqualified seat among them maybe, while the server ranks it last and
+    names no winner of seats all disqualified. The replay showed the game's
+    line and the ranks alone, and read as if the disqualified seat had won."""
+    out = [seat["seat"] for seat in result["seats"] if seat["disqualified"]]
+    if not out:
+        return None
+    winners = result["winners"]
+    named = f"{noun(len(winners), 'winner')} {seats(winners)}" if winners else "no winner"
+    scores = "its score" if len(out) == 1 else "their scores"
+    return f"{seats(out)} disqualified, ranked last whatever {scores}: {named}"
+
+
 def format_replay(replay: dict[str, Any]) -> str:
     options = options_line(replay["options"]) or "none"
     clock = replay["clock"]
@@ -220,6 +235,9 @@ def format_replay(replay: dict[str, Any]) -> str:
             extra = f"  strikes {seat['strikes']}" if seat["strikes"] else ""
             extra += "  disqualified" if seat["disqualified"] else ""
             lines.append(f"  seat {index}  score {shown}  rank {result['ranks'][index]}{extra}")
+        verdict = disqualified_verdict(result)
+        if verdict:
+            lines.append(f"  result: {verdict} (the game's last line is its own verdict by points)")
         title = solo_title(result["details"])
         if title:
             lines.append(f"  solo rating: {title}")
