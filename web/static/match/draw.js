@@ -74,7 +74,7 @@ function draw() {
   board.dataset.tall = drawn && drawn.tall ? "true" : "false";
   drawScores(frame, result);
   drawFinal(result);
-  drawLog();
+  drawLog(result);
   drawPrivate(frame);
   tickClock(); // at once: between its ticks it would name the seat before
 }
@@ -312,9 +312,28 @@ function tieBreak(result) {
     `Equal scores ranked apart by the tie-break: ${rule}.`) : null;
 }
 
-function drawLog() {
+// The match's verdict where the game server disqualified a seat: the game's
+// last event is its own verdict by points ("the game is over; winner: seat
+// 1"), while the server ranks a disqualified seat last and names no winner of
+// seats all disqualified. The log ended on the game's line, which read as if
+// the disqualified seat had won. As `sheepfold replay` says it.
+function disqualifiedVerdict(result) {
+  if (!result || model.status !== "finished" || !Array.isArray(result.seats)) return null;
+  const out = result.seats.filter((seat) => seat && seat.disqualified).map((seat) => seat.seat || 0);
+  if (!out.length) return null;
+  const winners = Array.isArray(result.winners) ? result.winners : [];
+  const seats = (list) => `${list.length === 1 ? "seat" : "seats"} ${listed(list.map(String))}`;
+  const named = winners.length ? `${winners.length === 1 ? "winner" : "winners"} ${seats(winners)}` : "no winner";
+  return `result: ${seats(out)} disqualified, ranked last whatever ${out.length === 1 ? "its score" : "their scores"}: `
+    + `${named} (the game's last line is its own verdict by points)`;
+}
+
+function drawLog(result = null) {
   const log = $("log");
   const items = [];
+  // Newest first: the match's verdict above the game's last line.
+  const verdict = disqualifiedVerdict(result);
+  if (verdict) items.push(h("li", { class: "verdict", "data-verdict": "" }, verdict));
   // The last 80 events up to the current move: enough context, cheap to redraw.
   for (let i = Math.min(model.index, model.frames.length - 1); i >= 0 && items.length < 80; i--) {
     const frame = model.frames[i];
