@@ -66,7 +66,11 @@ def create_owner_only(path: str | Path) -> bool:
     a tournament's deal secret): SQLite would create it world-readable under
     the usual umask, and makes its -wal and -shm files with the mode of the
     database file. A path that cannot be created is left to SQLite to report.
-    True when this call created the file."""
+    A symbolic link to nothing yet is followed, as SQLite follows it: O_EXCL
+    alone refuses any link, and SQLite then made the file it points to
+    world-readable. True when this call created the file."""
+    if os.path.islink(path) and not os.path.exists(path):
+        path = os.path.realpath(path)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     except OSError:
