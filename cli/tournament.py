@@ -247,7 +247,7 @@ def _run(args: argparse.Namespace) -> int:
     if refused is not None:
         print(f"sheepfold tournament: {refused}", file=sys.stderr)
         return 2
-    progress: Progress = choose_progress(game=config.game)
+    progress: Progress = choose_progress(game=config.game, tournament=config.name)
     metrics: TournamentMetrics | None = None
     if args.metrics_port is not None:
         metrics = TournamentMetrics(progress)

@@ -141,7 +141,7 @@ def _sprt(args: argparse.Namespace) -> int:
     tls = server_tls_for(args, config)
     configure_run_logging()
     # Its own line after every look, and a line for each game it could not count.
-    return play_sprt(args, config, ProblemsProgress(), tls)
+    return play_sprt(args, config, ProblemsProgress(config.name), tls)
 
 
 def play_sprt(

@@ -108,11 +108,12 @@ class LogProgress:
     game, which each line names beside the match id (as every line about a
     match does)."""
 
-    def __init__(self, game: str = "") -> None:
+    def __init__(self, game: str = "", tournament: str = "") -> None:
         self.game = game
         self.log = structlog.get_logger("sheepfold.tournament")
         self.rate = _Rate()
-        self.tournament = ""
+        # Known before `start` when given: a note (a lock waited for) can come first.
+        self.tournament = tournament
 
     def start(self, tournament: str, total: int, done: int) -> None:
         self.tournament = tournament
@@ -281,9 +282,9 @@ class ProblemsProgress(SilentProgress):
     the run (a server full, or failing a game). `tournament sprt` prints its
     own line after every look, so finished games need none."""
 
-    def __init__(self) -> None:
+    def __init__(self, tournament: str = "") -> None:
         self.log = structlog.get_logger("sheepfold.tournament")
-        self.tournament = ""
+        self.tournament = tournament  # a note (a lock waited for) can come before `start`
 
     def start(self, tournament: str, total: int, done: int) -> None:
         self.tournament = tournament
@@ -370,7 +371,7 @@ def terminal_line(progress: Progress | None) -> TerminalProgress | None:
     return inner if isinstance(inner, TerminalProgress) else None
 
 
-def choose_progress(stream: TextIO | None = None, game: str = "") -> Progress:
-    """A live line on a terminal, else log lines (naming `game`, the tournament's)."""
+def choose_progress(stream: TextIO | None = None, game: str = "", tournament: str = "") -> Progress:
+    """A live line on a terminal, else log lines (naming `game` and `tournament`)."""
     stream = stream or sys.stderr
-    return TerminalProgress(stream) if stream.isatty() else LogProgress(game)
+    return TerminalProgress(stream) if stream.isatty() else LogProgress(game, tournament)
