@@ -223,7 +223,7 @@ async def run_until_match_over(
             await asyncio.wait({running}, timeout=POLL_SECONDS)
             if running.done():
                 running.result()
-                await _not_left_early(address, match_id, credentials)
+                await _not_left_early(address, match_id, credentials, process.stderr_tail)
                 return
             info = await _info_if_any(address, match_id, credentials)
             if info is None:  # the server cannot say: the program's own end is what counts
@@ -277,14 +277,18 @@ def limit_kept_out(
 
 
 async def _not_left_early(
-    address: str, match_id: str, credentials: grpc.ChannelCredentials | None
+    address: str,
+    match_id: str,
+    credentials: grpc.ChannelCredentials | None,
+    stderr_tail: str = "",
 ) -> None:
     """BotFailure when a program that exited 0 left its match before the end:
     the server says it is neither finished nor aborted (a server that cannot
-    say lets the program's own end count)."""
+    say lets the program's own end count). `stderr_tail`, the last lines the
+    program wrote there, says why, as it does for any other exit."""
     info = await _info_if_any(address, match_id, credentials)
     if info is not None and info.status not in _OVER:
-        raise BotFailure(LEFT_EARLY)
+        raise BotFailure(LEFT_EARLY, stderr_tail)
 
 
 def _warn_not_joined(match_id: str, seat: int) -> None:

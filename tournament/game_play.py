@@ -26,7 +26,7 @@ from clients.connect import (
     tls_credentials,
 )
 from clients.launch import Launcher
-from clients.matchplay import EXIT_GRACE_SECONDS, limit_kept_out
+from clients.matchplay import EXIT_GRACE_SECONDS, LEFT_EARLY, limit_kept_out
 from server.rulings import NOBODY_JOINED
 from tournament.config import TournamentConfig
 from tournament.outcome import game_record
@@ -308,7 +308,7 @@ class GamePlayer:
                 error = task.exception() if not task.cancelled() else None
                 if finished:
                     continue
-                reason = str(error) if error is not None else "left before the match was over"
+                reason = str(error) if error is not None else _left_early(seats[seat])
                 crashed[seat] = reason
                 log.warning(
                     "bot crashed; a random stand-in plays its seat",
@@ -484,6 +484,15 @@ def _not_there(info: arena_pb2.MatchInfo) -> list[int]:
     if info.status != arena_pb2.MATCH_STATUS_WAITING:
         return []
     return [seat.seat for seat in info.seats if not (seat.joined or seat.disqualified)]
+
+
+def _left_early(seat: CommandSeat | InProcessSeat) -> str:
+    """Why a seat whose bot ended without an error, the match not over, failed:
+    for a program, with the last lines of its stderr, which say why as they do
+    for a program that exits non-zero (they were left out, and a bot that
+    printed its problem and exited 0 read only "left before the match was over")."""
+    tail = seat.process.stderr_tail if isinstance(seat, CommandSeat) else ""
+    return LEFT_EARLY + (f": {tail}" if tail else "")
 
 
 def _seat_task(run: Coroutine[Any, Any, None]) -> asyncio.Task[None]:

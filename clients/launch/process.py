@@ -350,6 +350,11 @@ class BotProcess:
     def pid(self) -> int | None:
         return self._process.pid if self._process else None
 
+    @property
+    def stderr_tail(self) -> str:
+        """The last lines its stderr held (a failure's explanation), made safe to show."""
+        return " | ".join(self._tail)
+
     async def run(self) -> None:
         """Run to the end; raise `BotFailure` unless the program exited with status 0."""
         if not os.path.isdir(self.command.folder):
@@ -410,7 +415,7 @@ class BotProcess:
             raise asyncio.CancelledError
         reason = self._reason(code)
         if reason is not None:
-            raise BotFailure(reason, " | ".join(self._tail))
+            raise BotFailure(reason, self.stderr_tail)
 
     async def _until_ended(self, pumps: asyncio.Future[Any]) -> None:
         """Read the program's output until it has ended: until both pipes are

@@ -61,6 +61,8 @@ def test_a_program_killed_while_the_match_is_interrupted_twice_reports_nothing()
 class _Quick:
     """A bot program that plays its (unseen) match and exits after `seconds`."""
 
+    stderr_tail = ""  # it writes nothing
+
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
 
@@ -102,6 +104,8 @@ def test_a_program_that_exits_is_not_held_by_a_silent_server(
 
 class _Seat:
     """A bot program that plays its seat with the SDK, or never joins."""
+
+    stderr_tail = ""  # it writes nothing
 
     def __init__(self, address: str, match_id: str, token: str, joins: bool) -> None:
         self.address, self.match_id, self.token, self.joins = address, match_id, token, joins
