@@ -25,7 +25,7 @@ from server.records import ClockConfig, DamagedRecord
 from server.registry import MAX_MATCH_ID_CHARS, MatchRegistry
 from server.stalls import StalledWrites
 from server.status import abort
-from server.storage import StoreCrowded, StoreDamaged, StoreRefused, StoreUnavailable
+from server.store_errors import StoreCrowded, StoreDamaged, StoreRefused, StoreUnavailable
 from server.unplayed import DEFAULT_UNPLAYED_MATCHES, UnplayedMatches
 from server.watch_places import WatchPlaces
 
@@ -146,7 +146,7 @@ async def database_errors(context: grpc.aio.ServicerContext) -> AsyncIterator[No
     Either way the client reads a sentence, never a raw sqlite3 exception."""
     try:
         yield
-    except StoreCrowded as error:  # this client's reads already wait (server/storage.py)
+    except StoreCrowded as error:  # this client's reads already wait (server/store_reads.py)
         await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
     except StoreUnavailable as error:
         await abort(context, grpc.StatusCode.UNAVAILABLE, str(error))

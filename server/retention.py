@@ -11,7 +11,8 @@ import time
 import structlog
 
 from server.retention_policy import Retention
-from server.storage import StoreRefused, StoreUnavailable, StoreWorker
+from server.storage import StoreWorker
+from server.store_errors import StoreRefused, StoreUnavailable
 
 BATCH = 200
 

@@ -11,22 +11,8 @@ holds its write lock, the disk is full) is retried until it is made:
 a match waits for its move to be written before it asks for the next decision,
 so a slow database slows matches down and never loses or kills one. A write
 with a deadline (creating a match) gives up instead, with `StoreUnavailable`.
-Reads run on a few reader threads; in WAL mode they do not wait for writes.
-No more reads are given to the threads than there are threads: the others
-wait in a line that goes round the clients (server/fairness.py), so one
-client's flood of reads queues behind itself, not ahead of another client's
-read. A read's `read_timeout` counts its wait in that line, and the line
-itself is bounded per connection, per client address and, as a fair share,
-in all (READS_WAITING_PER_CONNECTION, READS_WAITING_PER_ADDRESS,
-READS_WAITING): a read past it is refused with `StoreCrowded`, after a pause
-(REFUSAL_PAUSE). A reader thread rests after each read, READ_REST times as
-long as the read's CPU time, before it takes the next: the threads share the
-process's one interpreter lock with the event loop, and two of them kept busy
-by clients asking `ListMatches(limit=1000)` without pause held every match's
-decisions up (a match played beside such a flood made a tenth of its moves,
-its decisions up to 250 ms apart). So reads take at most about a quarter of
-the CPU however many ask, and one read alone is answered as soon as it is
-made: only the next one waits.
+Reads run on a few reader threads (server/store_reads.py); in WAL mode they
+do not wait for writes.
 
 While writes are failing the worker reports the store unhealthy (the server's
 health check says NOT_SERVING) and reports it healthy again once one succeeds.
@@ -36,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import queue
 import sqlite3
 import threading
@@ -47,17 +32,20 @@ from typing import Any, Protocol, TypeVar
 
 import structlog
 
-from server.fair_share import FairShare, Over
-from server.fairness import FairQueue, LineFull
 from server.files import size_limit_reached
 from server.page_tokens import Position
 from server.records import DamagedRecord, MatchRecord, MatchSummary, RecordedMove, StoredMatch
 from server.store import Store, WouldWait
+from server.store_errors import (
+    DAMAGED_CODES,
+    TRANSIENT,
+    StoreRefused,
+    StoreUnavailable,
+)
+from server.store_reads import READ_REST, StoreReads
 
 T = TypeVar("T")
 
-# Transient: the database is busy, locked, full or briefly unreadable.
-TRANSIENT = (sqlite3.OperationalError,)
 RETRY_FIRST, RETRY_MAX = 0.05, 1.0
 # A write failing with these may need room the write-ahead log holds: a full disk,
 # or (a bare "disk I/O error") a file at the process's file size limit.
@@ -70,53 +58,6 @@ CHECKPOINT_EVERY = 1000
 # only to empty the log (Store.make_room): woken for every look, a job, a thread
 # switch and the look itself on the writer thread came to more than the look.
 ROOM_CHECK_EVERY = 16
-# A reader thread rests this many times as long as its read took (of its own
-# CPU time) before it takes the next: the two threads together then read at
-# most a quarter of the time, 1/8 each (see the module doc).
-READ_REST = 7.0
-# Reads waiting for a reader thread, from one connection (a gRPC peer), from
-# one client address and (as a fair share: server/fair_share.py) from all:
-# more are refused, StoreCrowded. A client whose reads wait has its answers
-# coming; a viewer, a tournament runner or `sheepfold matches` has a few in
-# line at most (a client that fires a few hundred GetMatch at once on one
-# connection still gets every answer), and clients sharing an address with a
-# flood (one host, a proxy) have connections of their own: only the
-# address's bound, far above a connection's, is theirs too.
-READS_WAITING_PER_CONNECTION = 256
-READS_WAITING_PER_ADDRESS = 1_000
-READS_WAITING = 2_000
-# A read refused so is answered only after this pause (a timer, holding no
-# thread), but for REFUSALS_HELD of them at once: refused at once, a client
-# asking again as soon as it was told no made refusals its flood (some 500 a
-# second from 200 calls kept in flight), and they took as much of the event
-# loop as the reads had. Held, its calls in flight are its pace.
-REFUSAL_PAUSE = 1.0
-REFUSALS_HELD = 1_000
-
-
-class StoreUnavailable(Exception):
-    """A read or a write with a deadline could not be made in time; the client
-    gets UNAVAILABLE with this message."""
-
-
-class StoreCrowded(StoreUnavailable):
-    """A read refused at once: its client address already has as many reads
-    waiting as it may (or the server as many as it takes from every address).
-    The client gets RESOURCE_EXHAUSTED with this message."""
-
-
-class StoreRefused(Exception):
-    """The database refused a write or a read for good (a constraint, a damaged
-    file): retrying would not help. The client gets INTERNAL with this message."""
-
-
-class StoreDamaged(StoreRefused):
-    """A read met pages SQLite cannot make sense of (a damaged file, SQLITE_CORRUPT
-    or SQLITE_NOTADB): the client gets DATA_LOSS, as for a damaged row, not INTERNAL,
-    which says the server itself failed."""
-
-
-_DAMAGED = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
 @dataclass(slots=True)
@@ -171,7 +112,6 @@ class StoreWorker:
         # Called on the writer thread with each write's seconds, waits for a lock included.
         self.on_written = on_written
         self.write_timeout = write_timeout
-        self.read_timeout = read_timeout
         self.healthy = True
         # SQLite's message once a write found the file damaged; health stays
         # NOT_SERVING from then on.
@@ -192,19 +132,12 @@ class StoreWorker:
         open_readers = getattr(store, "open_readers", None)
         if open_readers is not None:
             open_readers(readers)  # now, while the file's name surely leads to it
-        self._readers = concurrent.futures.ThreadPoolExecutor(
-            max_workers=readers,
-            thread_name_prefix="sheepfold-store-read",
+        self._reads = StoreReads(
+            readers,
+            timeout=read_timeout,
+            rest=read_rest,
             initializer=getattr(store, "take_reader", None),
         )
-        # Reads on the threads: one a thread; the rest wait their client's turn.
-        self._reads = FairQueue(
-            readers,
-            line=FairShare(READS_WAITING_PER_ADDRESS, READS_WAITING),
-            per_connection=READS_WAITING_PER_CONNECTION,
-        )
-        self.read_rest = read_rest
-        self._refusals_held = 0  # refused reads in their pause (_pause_refusal)
         set_busy = getattr(store, "set_busy_timeout", None)
         if set_busy is not None:
             # Short waits inside SQLite, so the writer notices a lock and reports it.
@@ -442,7 +375,7 @@ class StoreWorker:
         that reaches the damage: health turns NOT_SERVING for good, as every
         write failing says, where it once said SERVING to the end."""
         self.log.error("database refused a write", what=what, **about, error=str(error))
-        if getattr(error, "sqlite_errorcode", 0) & 0xFF in _DAMAGED and self.damaged is None:
+        if getattr(error, "sqlite_errorcode", 0) & 0xFF in DAMAGED_CODES and self.damaged is None:
             self.damaged = str(error)
             path = getattr(self.store, "path", "the database")
             self.log.error(
@@ -504,97 +437,19 @@ class StoreWorker:
     # ------------------------------------------------------------ reads
 
     async def load(self, match_id: str) -> StoredMatch | None:
-        return await self._read(lambda: self.store.load(match_id))
+        return await self._reads.run(lambda: self.store.load(match_id))
 
     async def summary(self, match_id: str) -> MatchSummary | None:
-        return await self._read(lambda: self.store.summary(match_id))
+        return await self._reads.run(lambda: self.store.summary(match_id))
 
     async def recent(
         self, game: str, status: str, limit: int, after: Position | None = None
     ) -> list[MatchSummary]:
-        return await self._read(lambda: self.store.recent(game, status, limit, after))
+        return await self._reads.run(lambda: self.store.recent(game, status, limit, after))
 
     async def run(self, call: Callable[[], T]) -> T:
         """Any blocking work that reads (rebuilding a stored match) on a reader thread."""
-        return await self._read(call)
-
-    async def _read(self, call: Callable[[], T]) -> T:
-        """`call` on a reader thread, once a thread is free and it is the turn
-        of the client the current call serves."""
-        asked = time.monotonic()
-        waited = self.read_timeout  # in line, until a thread takes it
-        try:
-            async with asyncio.timeout(self.read_timeout):
-                await self._reads.acquire()
-                waited = time.monotonic() - asked
-                return await self._on_reader(call)
-        except LineFull as full:
-            await self._pause_refusal()
-            raise StoreCrowded(_crowded(full)) from None
-        except TimeoutError:
-            if waited > self.read_timeout / 2:
-                # Not the database's fault: it was named so, and an operator
-                # went looking for a lock that was not there.
-                raise StoreUnavailable(
-                    f"the read waited {waited:.1f} s of its {self.read_timeout:g} s in line for "
-                    "the database, behind other reads (a client's own reads wait behind each "
-                    "other: ask fewer at once); try again"
-                ) from None
-            raise StoreUnavailable(
-                f"the database did not answer within {self.read_timeout:g} s; try again"
-            ) from None
-        except TRANSIENT as error:
-            raise StoreUnavailable(
-                f"the database cannot be read now ({error}); try again"
-            ) from None
-        except sqlite3.Error as error:
-            if getattr(error, "sqlite_errorcode", 0) & 0xFF in _DAMAGED:
-                raise StoreDamaged(
-                    f"the server's database file is damaged ({error}): its operator must restore it"
-                ) from None
-            raise StoreRefused(f"the database cannot be read: {error}") from None
-
-    async def _pause_refusal(self) -> None:
-        """REFUSAL_PAUSE before a refusal is answered, unless REFUSALS_HELD
-        are already paused: a refusal is then answered at once."""
-        if self._refusals_held >= REFUSALS_HELD:
-            return
-        self._refusals_held += 1
-        try:
-            await asyncio.sleep(REFUSAL_PAUSE)
-        finally:
-            self._refusals_held -= 1
-
-    def _on_reader(self, call: Callable[[], T]) -> asyncio.Future[T]:
-        """`call` given to a reader thread; its slot in `_reads` is given back
-        when the thread is done with it, not when its caller stops waiting (a
-        read that timed out still holds its thread until it ends)."""
-        loop = asyncio.get_running_loop()
-        took = [0.0]  # the read's CPU seconds on its thread
-
-        def timed() -> T:
-            start = time.thread_time()
-            try:
-                return call()
-            finally:
-                took[0] = time.thread_time() - start
-
-        try:
-            done = self._readers.submit(timed)
-        except BaseException:
-            self._reads.release()
-            raise
-
-        def rest() -> None:
-            loop.call_later(took[0] * self.read_rest, self._reads.release)
-
-        def free(_: concurrent.futures.Future[T]) -> None:
-            # A closed loop (RuntimeError) has nobody waiting for a read any more.
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(rest)
-
-        done.add_done_callback(free)
-        return asyncio.wrap_future(done, loop=loop)
+        return await self._reads.run(call)
 
     @property
     def reads_waiting(self) -> int:
@@ -621,7 +476,7 @@ class StoreWorker:
             self.log.error("database writer did not stop", unwritten=unwritten)
             # The writer still holds the store: closing it would break it.
             return max(self._dropped + unwritten, 1)
-        await asyncio.to_thread(self._readers.shutdown, wait=True, cancel_futures=True)
+        await asyncio.to_thread(self._reads.shutdown)
         await asyncio.to_thread(self.store.close)
         return self._dropped
 
@@ -685,26 +540,3 @@ def _with_cause(error: sqlite3.Error, path: str | None = None) -> str:
 def _seen(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()
-
-
-def _crowded(full: LineFull) -> str:
-    if full.over is None:
-        return (
-            f"this connection already has {full.waiting} reads waiting their turn at the "
-            "database (the most one connection may): wait for their answers before asking more"
-        )
-    if full.over is Over.ADDRESS:
-        return (
-            f"this address already has {full.waiting} reads waiting their turn at the "
-            "database (the most one address may): wait for their answers before asking more"
-        )
-    if full.over is Over.CEILING:
-        return (
-            f"the server already has {full.total} reads waiting their turn at the "
-            "database, as many as it takes: try again later"
-        )
-    return (
-        f"the server has {full.total} reads waiting their turn at the database, from "
-        f"{full.addresses} addresses, and this address its share of them ({full.waiting}): "
-        "wait for their answers before asking more"
-    )

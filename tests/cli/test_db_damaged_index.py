@@ -16,7 +16,7 @@ import pytest
 from server.retention import prune_once
 from server.retention_policy import Retention
 from server.sqlite_store import SqliteStore
-from server.storage import StoreRefused
+from server.store_errors import StoreRefused
 from tests.cli.helpers import one_line, sheepfold
 from tests.cli.test_db_command import _database
 

@@ -20,8 +20,9 @@ from structlog.testing import capture_logs
 from server import sqlite_store, storage
 from server.records import RecordedMove
 from server.sqlite_store import SqliteStore
-from server.storage import StoreRefused, StoreWorker
+from server.storage import StoreWorker
 from server.store import MemoryStore, WouldWait
+from server.store_errors import StoreRefused
 from tests.cli.helpers import stored_match
 
 GAME = "sheep-n-sheep"

@@ -24,7 +24,8 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import play_match
 from server.sqlite_store import SqliteStore
-from server.storage import READS_WAITING_PER_CONNECTION, StoreWorker
+from server.storage import StoreWorker
+from server.store_reads import READS_WAITING_PER_CONNECTION
 from tests.conftest import server_logging_no_fault
 from tests.server.stored_matches import fill
 
