@@ -123,16 +123,28 @@ def test_no_bot_sees_a_host_file_beside_its_folder(tmp_path: Path, sandbox_ready
     assert said == "ok", said
 
 
-def test_a_launcher_never_binds_the_whole_host_as_a_bots_folder(
-    tmp_path: Path, sandbox_ready: None
+@pytest.mark.parametrize(
+    ("folder", "read_only", "refused"),
+    [
+        ("/", (), "cannot be /"),
+        ("/proc", (), "cannot see the host's /proc"),
+        ("BOT", ("/sys/kernel",), "cannot see the host's /sys"),
+        ("BOT", ("/dev",), "cannot see the host's /dev"),
+    ],
+)
+def test_a_launcher_never_binds_the_whole_host_nor_its_state(
+    tmp_path: Path, sandbox_ready: None, folder: str, read_only: tuple[str, ...], refused: str
 ) -> None:
-    """The configs refuse / as a bot's folder, and so does the launcher itself,
-    whatever called it: bound whole, / would show the bot every file of the host."""
+    """The configs and the command line refuse / and the host's /proc, /sys,
+    /dev and /run as a bot's folder or read_only path, and so does the
+    launcher itself, whatever called it: bound in, / would show the bot every
+    file of the host, and the host's /proc every process with its command line."""
     socket = tmp_path / "arena.sock"
     socket.touch()
-    launcher = Launcher(str(socket))
-    with pytest.raises(ValueError, match="cannot be /"):
-        launcher.process(BotCommand(("/bin/true",), "/", "", sandbox=SandboxPolicy()))
+    folder = str(tmp_path) if folder == "BOT" else folder
+    command = BotCommand(("/bin/true",), folder, "", sandbox=SandboxPolicy(read_only=read_only))
+    with pytest.raises(ValueError, match=refused):
+        Launcher(str(socket)).process(command)
 
 
 ENVIRONMENT = """
@@ -228,6 +240,12 @@ elif attempt == "address space":
         mmap.mmap(-1, 600 << 20)
     except OSError as error:
         sys.exit(0 if error.errno == errno.ENOMEM else 4)
+elif attempt == "locked memory":
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    region = mmap.mmap(-1, 256 << 10)
+    if libc.mlock(ctypes.c_void_p(ctypes.addressof(ctypes.c_char.from_buffer(region))), 256 << 10):
+        sys.exit(0 if ctypes.get_errno() in (errno.ENOMEM, errno.EPERM) else 4)
 elif attempt == "cpu":
     start = time.process_time()
     while time.process_time() - start < 4:
@@ -243,6 +261,7 @@ sys.exit(3)
         ("files", "ok"),  # 32 open files
         ("memfd", "ok"),  # no file over tmp_mb, in memory too
         ("address space", "ok"),  # 256 MB
+        ("locked memory", "ok"),  # LOCKED_BYTES, 64 KB
         ("cpu", "failed: CPU limit (1 s)"),
     ],
 )
