@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
+import clients
 from clients.bot_limits import Limits
 from clients.launch import BotCommand, Launcher
 from clients.launch.sandbox import SandboxPolicy
 from tests.sandbox.sandboxed import run_in_sandbox
 
 IPC_CREAT = 0o1000
+IPC_EXCL = 0o2000
 IPC_RMID = 0
 
 OWN_MOUNTS_ONLY = """
@@ -51,7 +53,7 @@ def test_no_bot_sees_the_hosts_shared_memory_segments(tmp_path: Path, sandbox_re
     /proc/sysvipc/shm, and the bot could not attach it nor remove it."""
     libc = ctypes.CDLL(None, use_errno=True)
     key = 0x5EEF0000 + os.getpid() % 0xFFFF
-    segment = libc.shmget(key, 4096, IPC_CREAT | 0o600)
+    segment = libc.shmget(key, 4096, IPC_CREAT | IPC_EXCL | 0o600)
     assert segment >= 0, os.strerror(ctypes.get_errno())
     try:
         seen = (
@@ -66,10 +68,11 @@ def test_no_bot_sees_the_hosts_shared_memory_segments(tmp_path: Path, sandbox_re
 
 WRITE_EACH = """
 import os, sys
+name = sys.argv[1]
 written = []
-for folder in sys.argv[1:]:
+for folder in sys.argv[2:]:
     try:
-        with open(os.path.join(folder, "left-by-the-bot"), "w") as file:
+        with open(os.path.join(folder, name), "w") as file:
             file.write("a note for the next game")
         written.append(folder)
     except OSError:
@@ -80,22 +83,33 @@ if written:
 """
 
 
-def test_no_bot_writes_in_its_folder_nor_its_read_only_paths(
+def test_no_bot_writes_in_its_folder_its_read_only_paths_nor_the_runtime(
     tmp_path: Path, sandbox_ready: None
 ) -> None:
-    """A bot's folder and its config's read_only paths are bound read-only: a
-    bot that could write there would leave notes for its next game (or change
-    its own program, or another bot's data) past the fresh /tmp of each game."""
+    """A bot's folder, its config's read_only paths, the runtime every sandbox
+    shows (Sheepfold's own packages, the Python running it) and /dev are
+    read-only: a bot that could write in the first two would leave notes for
+    its next game past the fresh /tmp of each (or change another bot's data);
+    in the runtime, it would change the code the organiser's server and
+    every later bot run; in /dev, a tmpfs that only the host's memory
+    bounds, it would hold memory no limit counts."""
     data = tmp_path / "data"
     data.mkdir()
     bot = tmp_path / "bot"
     bot.mkdir()
     for folder in (bot, data):
         folder.chmod(0o777)
+    name = f"left-by-the-bot-{tmp_path.name}"
+    runtime = [str(Path(clients.__file__).parent), sys.prefix]
+    folders = [str(bot), str(data), *runtime, "/dev"]
     policy = SandboxPolicy(read_only=(str(data),))
-    said = run_in_sandbox(bot, sys.executable, "-c", WRITE_EACH, str(bot), str(data), policy=policy)
+    try:
+        said = run_in_sandbox(bot, sys.executable, "-c", WRITE_EACH, name, *folders, policy=policy)
+    finally:
+        for shared in runtime:
+            Path(shared, name).unlink(missing_ok=True)
     assert said == "ok", said
-    assert sorted(path.name for path in tmp_path.rglob("left-by-the-bot")) == []
+    assert sorted(path.name for path in tmp_path.rglob(name)) == []
 
 
 FIND_FILE = """
@@ -246,6 +260,21 @@ elif attempt == "locked memory":
     region = mmap.mmap(-1, 256 << 10)
     if libc.mlock(ctypes.c_void_p(ctypes.addressof(ctypes.c_char.from_buffer(region))), 256 << 10):
         sys.exit(0 if ctypes.get_errno() in (errno.ENOMEM, errno.EPERM) else 4)
+elif attempt in ("files in /tmp", "files in /dev/shm"):
+    folder = attempt.split()[-1]
+    try:
+        for index in range(1000):  # 2 MB hold 512 files or folders
+            open(f"{folder}/{index}", "w").close()
+    except OSError as error:
+        sys.exit(0 if error.errno == errno.ENOSPC else 4)
+elif attempt in ("bytes in /tmp", "bytes in /dev/shm"):
+    folder = attempt.split()[-1]
+    try:
+        for index in range(3):  # each file under the file size limit
+            with open(f"{folder}/{index}", "wb") as file:
+                file.write(bytes(1 << 20))
+    except OSError as error:
+        sys.exit(0 if error.errno == errno.ENOSPC else 4)
 elif attempt == "cpu":
     start = time.process_time()
     while time.process_time() - start < 4:
@@ -262,6 +291,10 @@ sys.exit(3)
         ("memfd", "ok"),  # no file over tmp_mb, in memory too
         ("address space", "ok"),  # 256 MB
         ("locked memory", "ok"),  # LOCKED_BYTES, 64 KB
+        ("files in /tmp", "ok"),  # one file or folder per 4 KiB of tmp_mb
+        ("files in /dev/shm", "ok"),
+        ("bytes in /tmp", "ok"),  # tmp_mb in all
+        ("bytes in /dev/shm", "ok"),
         ("cpu", "failed: CPU limit (1 s)"),
     ],
 )
