@@ -5,9 +5,13 @@ limit raised, a check skipped) and seeing every sandbox test still pass."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import os
+import signal
+import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -16,7 +20,10 @@ import clients
 from clients.bot_limits import Limits
 from clients.launch import BotCommand, Launcher
 from clients.launch.sandbox import SandboxPolicy
+from tests.conftest import ROOT
 from tests.sandbox.sandboxed import run_in_sandbox
+from tests.sandbox.test_hostile_bots import _processes_with
+from tests.sandbox.test_runner_death import RUNNER, _wait
 
 IPC_CREAT = 0o1000
 IPC_EXCL = 0o2000
@@ -313,3 +320,37 @@ def test_a_bot_is_held_to_each_of_its_limits(
         policy=SandboxPolicy(limits=SMALL),
     )
     assert said == stopped, said
+
+
+def test_a_runner_killed_while_its_sandboxed_bot_plays_leaves_nothing_running(
+    tmp_path: Path, sandbox_ready: None
+) -> None:
+    """The parent-death signal set on the start of the chain (setpriv) takes the
+    sandbox with a runner SIGKILLed while its bot plays, the runner of any
+    program that uses the launcher, not only `sheepfold tournament`. Without
+    it, the bot of a runner killed once it ran played on for ever."""
+    mark = f"sheepfold-orphan-{uuid.uuid4().hex}"
+    socket = tmp_path / "arena.sock"
+    socket.touch()
+    tmp_path.chmod(0o755)
+    runner = subprocess.Popen(
+        [sys.executable, "-c", RUNNER, str(socket), str(tmp_path), mark, "yes"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert runner.stdout is not None and runner.stdout.readline() == b"starting\n"
+        # bwrap (outer and the sandbox's init) and the bot itself, all running.
+        assert _wait(lambda: len(_processes_with(mark)) >= 3, 30), "the bot never started"
+        runner.kill()
+        runner.wait(10)
+        assert _wait(lambda: not _processes_with(mark), 10), "the bot outlived its runner"
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
+        for pid in _processes_with(mark):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if os.geteuid() == 0:
+            Launcher().check()  # removes the killed runner's cgroup
