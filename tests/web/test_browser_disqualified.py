@@ -4,19 +4,16 @@ seat is starred as a winner."""
 
 from __future__ import annotations
 
-import asyncio
-import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sheepfold.v1 import arena_pb2
 
 from clients.bots.random_bot import RandomBot
-from clients.matchplay import play_match
-from clients.sdk import Bot, DecisionView
+from clients.sdk import Bot
 from tests.web.conftest import drawn_move, save_screenshot
+from tests.web.late_bots import LateBot, play_late_match
 from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -25,36 +22,14 @@ BADGES = """() => [...document.querySelectorAll('#scores tbody tr')]
   .map((row) => row.querySelector('[data-disqualified]')?.textContent ?? '')"""
 
 
-class LateBot:
-    """Answers each decision after its deadline has passed."""
-
-    def __init__(self) -> None:
-        self.rng = random.Random(3)
-
-    async def decide(self, decision: DecisionView) -> int:
-        await asyncio.sleep(1.0)
-        return self.rng.randrange(len(decision.actions))
-
-
 @contextmanager
 def _played_late(bots: list[Bot], max_strikes: int) -> Iterator[tuple[Showcase, str]]:
     """A viewer of one finished one-round Sheep Showdown match of `bots` on a
     0.5 s decision clock, and the match's id."""
     show = start_showcase(games=())
     try:
-        clock = arena_pb2.ClockSettings(decision_seconds=0.5, max_strikes=max_strikes)
-        outcome = show.server.run(
-            play_match(
-                show.server.address,
-                "sheep-showdown",
-                bots,
-                seed=17,
-                options={"rounds": "1"},
-                clock=clock,
-            ),
-            120,
-        )
-        yield show, outcome.match_id
+        match_id = play_late_match(show, bots, max_strikes)
+        yield show, match_id
     finally:
         show.stop()
 
@@ -63,13 +38,13 @@ def _played_late(bots: list[Bot], max_strikes: int) -> Iterator[tuple[Showcase, 
 def late() -> Iterator[tuple[Showcase, str]]:
     # Room for the random bot, which must not be disqualified: 0.1 s left a
     # loaded machine little (the late bot sleeps past 0.5 s whatever the load).
-    with _played_late([RandomBot(7), LateBot()], max_strikes=2) as played:
+    with _played_late([RandomBot(7), LateBot(seconds=1.0)], max_strikes=2) as played:
         yield played
 
 
 @pytest.fixture(scope="module")
 def all_late() -> Iterator[tuple[Showcase, str]]:
-    with _played_late([LateBot(), LateBot()], max_strikes=1) as played:
+    with _played_late([LateBot(seconds=1.0), LateBot(seconds=1.0)], max_strikes=1) as played:
         yield played
 
 

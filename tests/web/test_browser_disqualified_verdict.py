@@ -6,35 +6,20 @@ winner: the page read as if the disqualified seat had won."""
 
 from __future__ import annotations
 
-import asyncio
-import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sheepfold.v1 import arena_pb2
 
 from clients.bots.random_bot import RandomBot
-from clients.matchplay import play_match
-from clients.sdk import Bot, DecisionView
 from tests.web.conftest import drawn_move, save_screenshot
+from tests.web.late_bots import LateBot, play_late_match
 from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
 LOG = "() => [...document.querySelectorAll('#log li')].map((item) => item.textContent)"
 VERDICT = "() => [...document.querySelectorAll('#log li[data-verdict]')].map((i) => i.textContent)"
-
-
-class LateBot:
-    """Answers each decision after its deadline has passed."""
-
-    def __init__(self) -> None:
-        self.rng = random.Random(3)
-
-    async def decide(self, decision: DecisionView) -> int:
-        await asyncio.sleep(1.0)
-        return self.rng.randrange(len(decision.actions))
 
 
 @pytest.fixture(scope="module")
@@ -46,26 +31,8 @@ def show() -> Iterator[Showcase]:
         showcase.stop()
 
 
-def _played(show: Showcase, bots: list[Bot]) -> str:
-    """One finished one-round Sheep Showdown of `bots` on a 0.5 s clock and
-    one strike: its match id."""
-    clock = arena_pb2.ClockSettings(decision_seconds=0.5, max_strikes=1)
-    outcome = show.server.run(
-        play_match(
-            show.server.address,
-            "sheep-showdown",
-            bots,
-            seed=17,
-            options={"rounds": "1"},
-            clock=clock,
-        ),
-        120,
-    )
-    return outcome.match_id
-
-
 def test_every_seat_disqualified_the_log_says_no_one_won(show: Showcase, page: Any) -> None:
-    match_id = _played(show, [LateBot(), LateBot()])
+    match_id = play_late_match(show, [LateBot(seconds=1.0), LateBot(seconds=1.0)], max_strikes=1)
     page.goto(f"{show.url}/match/{match_id}")
     page.wait_for_selector("#scores td.rank")
     drawn_move(page)
@@ -84,7 +51,7 @@ def test_every_seat_disqualified_the_log_says_no_one_won(show: Showcase, page: A
 
 
 def test_a_disqualified_seat_the_log_names_the_matchs_winner(show: Showcase, page: Any) -> None:
-    match_id = _played(show, [RandomBot(7), LateBot()])
+    match_id = play_late_match(show, [RandomBot(7), LateBot(seconds=1.0)], max_strikes=1)
     page.goto(f"{show.url}/match/{match_id}")
     page.wait_for_selector("#scores td.rank")
     drawn_move(page)

@@ -4,8 +4,6 @@ inside the window, together, and the list does not scroll sideways."""
 
 from __future__ import annotations
 
-import asyncio
-import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,24 +11,13 @@ import pytest
 from sheepfold.v1 import arena_pb2
 
 from clients.matchplay import play_match
-from clients.sdk import DecisionView
 from tests.web.conftest import save_screenshot
+from tests.web.late_bots import LateBot
 from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
 SEATS = 6
-
-
-class LateBot:
-    """Answers each decision after its deadline has passed."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    async def decide(self, decision: DecisionView) -> int:
-        await asyncio.sleep(0.8)
-        return self.rng.randrange(len(decision.actions))
 
 
 @pytest.fixture(scope="module")
