@@ -3,8 +3,8 @@
 starts for itself when given none, and the store opened with the schedule.
 The games themselves are played by tournament.batch_play, each stored the
 moment it ends; games already stored are skipped, so running again resumes.
-A run holds its tournament's claim (tournament.claims) throughout: no other
-run of it, and no `forget`, meanwhile.
+A run holds its tournament's claim (tournament.claims) throughout, taken
+before its server starts: no other run of it, and no `forget`, meanwhile.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from clients.interrupts import run_interruptible
 from tournament.batch_play import play_batches
 from tournament.bot_launch import sandboxed_bots
 from tournament.botcheck import check_bots
-from tournament.claims import claimed
 from tournament.config import TournamentConfig, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.deals import new_secret
@@ -37,7 +36,13 @@ from tournament.resume import (
     options_to_store,
     resume_warnings,
 )
-from tournament.run_checks import Prechecked, check_before_start, run_launcher
+from tournament.run_checks import (
+    Prechecked,
+    check_before_start,
+    claimed_before_start,
+    claimed_unless_held,
+    run_launcher,
+)
 from tournament.run_error import RunError
 from tournament.run_schedule import ladder_stages, schedule_for, seat_orders_for
 from tournament.server_check import reach_before_storing
@@ -116,37 +121,39 @@ def run_tournament(
     if executor.is_ray:
         from tournament.executors.ray import run_on_ray
 
-        checked()
-        return run_on_ray(
-            config,
-            executor,
-            server,
-            db_path,
-            progress,
-            admin_token,
-            rerun_crashed,
-            tls,
-            lock_wait,
-            prechecked=prechecked,
-        )
-    if server is not None:
-        reach_before_storing(config, server, db_path, tls, stored=prechecked.stored)
-        checked()
-        return run_interruptible(
-            run_tournament_async(
+        with claimed_before_start(prechecked, db_path, config.name, RUN_COMMAND) as held:
+            checked()
+            return run_on_ray(
                 config,
+                executor,
                 server,
                 db_path,
                 progress,
-                admin_token=admin_token,
-                rerun_crashed=rerun_crashed,
-                tls=tls,
-                lock_wait=lock_wait,
-                prechecked=prechecked,
+                admin_token,
+                rerun_crashed,
+                tls,
+                lock_wait,
+                prechecked=held,
             )
-        )
+    if server is not None:
+        reach_before_storing(config, server, db_path, tls, stored=prechecked.stored)
+        with claimed_before_start(prechecked, db_path, config.name, RUN_COMMAND) as held:
+            checked()
+            return run_interruptible(
+                run_tournament_async(
+                    config,
+                    server,
+                    db_path,
+                    progress,
+                    admin_token=admin_token,
+                    rerun_crashed=rerun_crashed,
+                    tls=tls,
+                    lock_wait=lock_wait,
+                    prechecked=held,
+                )
+            )
 
-    async def run_locally() -> RunSummary:
+    async def run_locally(held: Prechecked) -> RunSummary:
         # The server shares this event loop: grpc.aio wants one loop per process.
         async with local_server(config) as local:
             return await run_tournament_async(
@@ -158,11 +165,12 @@ def run_tournament(
                 rerun_crashed=rerun_crashed,
                 server_socket=local.sockets,
                 lock_wait=lock_wait,
-                prechecked=prechecked,
+                prechecked=held,
             )
 
-    checked()
-    return run_interruptible(run_locally())
+    with claimed_before_start(prechecked, db_path, config.name, RUN_COMMAND) as held:
+        checked()
+        return run_interruptible(run_locally(held))
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +238,7 @@ async def run_tournament_async(
     started = time.monotonic()
     launcher = await run_launcher(config, database, address, server_socket, executor, prechecked)
     store = Store(database, lock_wait.seconds, lock_wait.on_wait)
-    with store, claimed(store.path, config.name, RUN_COMMAND):
+    with store, claimed_unless_held(prechecked, store.path, config.name, RUN_COMMAND):
         stages = ladder_stages(store, config)
         schedule = schedule_for(config, stages, seat_orders_for(store, config))
         check_resumable(store, config)  # a seed's or deal's change, named first

@@ -18,13 +18,18 @@ from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
 from tournament.batch_play import play_batches
 from tournament.botcheck import check_bots
-from tournament.claims import claimed
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
 from tournament.crashes import AlwaysCrashed, always_crashed
 from tournament.executors.settings import server_list_refusal
 from tournament.heartbeat import beating
 from tournament.progress import Progress, SilentProgress
-from tournament.run_checks import Prechecked, check_before_start, run_launcher
+from tournament.run_checks import (
+    Prechecked,
+    check_before_start,
+    claimed_before_start,
+    claimed_unless_held,
+    run_launcher,
+)
 from tournament.run_error import RunError
 from tournament.runner import local_server, open_tournament
 from tournament.schedule import ScheduledGame
@@ -112,7 +117,7 @@ async def run_sprt_async(
     launcher = await run_launcher(config, database, address, server_socket, None, prechecked)
 
     store = Store(database, lock_wait.seconds, lock_wait.on_wait)
-    with store, claimed(store.path, config.name, SPRT_COMMAND):
+    with store, claimed_unless_held(prechecked, store.path, config.name, SPRT_COMMAND):
         stages = [list(config.bot_names)]
         tid = open_tournament(store, config, limit * per_block, stages)
 
@@ -204,22 +209,23 @@ def run_sprt(
     prechecked = check_before_start(config, db_path, lock_wait, SPRT_COMMAND, on_ray=False)
     if server is not None:
         reach_before_storing(config, server, db_path, tls, stored=prechecked.stored)
-        checked()
-        return run_interruptible(
-            run_sprt_async(
-                config,
-                server,
-                db_path,
-                on_status,
-                progress,
-                admin_token,
-                tls=tls,
-                lock_wait=lock_wait,
-                prechecked=prechecked,
+        with claimed_before_start(prechecked, db_path, config.name, SPRT_COMMAND) as held:
+            checked()
+            return run_interruptible(
+                run_sprt_async(
+                    config,
+                    server,
+                    db_path,
+                    on_status,
+                    progress,
+                    admin_token,
+                    tls=tls,
+                    lock_wait=lock_wait,
+                    prechecked=held,
+                )
             )
-        )
 
-    async def run_locally() -> SprtOutcome:
+    async def run_locally(held: Prechecked) -> SprtOutcome:
         async with local_server(config) as local:
             return await run_sprt_async(
                 config,
@@ -230,8 +236,9 @@ def run_sprt(
                 local.admin_token,
                 server_socket=local.sockets,
                 lock_wait=lock_wait,
-                prechecked=prechecked,
+                prechecked=held,
             )
 
-    checked()
-    return run_interruptible(run_locally())
+    with claimed_before_start(prechecked, db_path, config.name, SPRT_COMMAND) as held:
+        checked()
+        return run_interruptible(run_locally(held))
