@@ -52,6 +52,20 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def _held_hint(error: BaseException) -> str:
+    """Who likely holds a database the server could not open for its lock, and
+    what to do: a file already served only waits for the lock (the writer
+    retries), so this is a new file or one whose tables must be upgraded."""
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    if code not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return ""
+    return (
+        "; another process is holding it (a `sheepfold db vacuum`, a sqlite3 shell or a "
+        "backup of the file, say) and the server must write it to start (to create or "
+        "upgrade its tables): let that process finish or stop it, then try again"
+    )
+
+
 def _tcp_addresses(args: argparse.Namespace) -> list[tuple[str, int, str, str]]:
     """Every TCP address serve will listen on (the server's, health, metrics,
     web), each with how its failure is told and the flag that asked for it."""
@@ -195,7 +209,8 @@ def _run_logged(args: argparse.Namespace) -> int:
             store = SqliteStore(args.db, serving=True)
         except (StoreError, sqlite3.Error) as error:
             raise SystemExit(
-                f"sheepfold serve: cannot open --db {args.db}: {error}{folder_hint(args.db)}"
+                f"sheepfold serve: cannot open --db {args.db}: {error}"
+                f"{_held_hint(error) or folder_hint(args.db)}"
             ) from None
     config = ServerConfig(
         host=args.host,
