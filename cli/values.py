@@ -15,6 +15,7 @@ from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BY
 
 from clients.bot_limits import LimitsError, parse_limits, shown
 from clients.whole_numbers import ascii_whole_number
+from games.words import noun
 from server.clock_limits import (
     MAX_DECISION_SECONDS,
     MAX_STRIKES,
@@ -195,11 +196,11 @@ def seconds_up_to(
         value = non_negative_float(text) if zero else positive_float(text)
         if value > limit:
             raise argparse.ArgumentTypeError(
-                f"{text!r} is too long: at most {shown(limit)} seconds"
+                f"{text!r} is too long: at most {shown(limit)} {noun(limit, 'second')}"
             )
         if 0 < value < least:
             raise argparse.ArgumentTypeError(
-                f"{text!r} is too short: at least {shown(least)} seconds"
+                f"{text!r} is too short: at least {shown(least)} {noun(least, 'second')}"
             )
         return value
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def noun(n: int, singular: str, plural: str | None = None) -> str:
-    """`singular` for exactly one, else `plural` (the singular and an "s" unless
-    given: "match", "matches")."""
+def noun(n: float, singular: str, plural: str | None = None) -> str:
+    """`singular` for exactly one (1.0 too: "1 second"), else `plural` (the
+    singular and an "s" unless given: "match", "matches")."""
     return singular if n == 1 else plural or singular + "s"
 
 
