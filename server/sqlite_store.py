@@ -24,6 +24,7 @@ import threading
 import urllib.parse
 from pathlib import Path
 
+from games.words import count
 from server import db_file
 from server.files import create_owner_only, file_size_limit, not_a_database_file
 from server.page_tokens import Position
@@ -339,9 +340,11 @@ class SqliteStore:
                 # A damaged index of match ids lists no match the table holds:
                 # deleting by id deletes nothing and raises nothing, and the
                 # same matches were selected again, batch after batch, for ever.
+                missing = len(doomed) - deleted.rowcount
                 raise sqlite3.DatabaseError(
-                    f"its index of match ids is damaged: {len(doomed) - deleted.rowcount} of "
-                    f"{len(doomed)} matches to delete were not found by id (back the file up, "
+                    f"its index of match ids is damaged: {missing} of "
+                    f"{count(len(doomed), 'match', 'matches')} to delete "
+                    f"{'was' if missing == 1 else 'were'} not found by id (back the file up, "
                     "then run sqlite3 on it with 'REINDEX;' and 'PRAGMA integrity_check;')"
                 )
         return len(doomed)
