@@ -28,9 +28,9 @@ class BotRaised(Exception):
     def __init__(
         self, seat: int | None, spec: str, error: BaseException, frames: str, answer: bool = False
     ) -> None:
-        where = f"seat {seat} " if seat is not None else ""
+        who = f"the bot in seat {seat}" if seat is not None else "the bot"
         what = f": {error}" if answer else f" raised {type(error).__name__}: {error}"
-        super().__init__(f"the bot in {where}({spec}){what}")
+        super().__init__(f"{who} ({spec}){what}")
         self.seat = seat
         self.spec = spec
         self.error = error
@@ -90,6 +90,9 @@ class GuardedBot:
         return getattr(self._bot, name)
 
     def decide(self, decision: DecisionView) -> Any:
+        if self._seat is None:
+            # `sheepfold bot` without --seat: the server told the seat from the token.
+            self._seat = decision.seat
         if self._worker is not None:
             return self._off_loop(self._worker, decision)
         choice = self._call(decision)
