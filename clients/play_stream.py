@@ -342,11 +342,12 @@ def action_index(choice: object) -> int:
             choice.close()
         raise TypeError(f"decide returned {reprlib.repr(choice)}, {NOT_AN_INDEX}") from None
     if not -(2**31) <= index < 2**31:
-        raise ValueError(f"decide returned {index}, {NOT_AN_INDEX}")
+        raise ValueError(f"decide returned {index}, {PAST_INT32}")
     return index
 
 
 NOT_AN_INDEX = "not an action index (a whole number)"
+PAST_INT32 = f"not an action index (past the wire's int32: {-(2**31)} to {2**31 - 1})"
 
 
 def status_name(code: int) -> str:

@@ -60,7 +60,6 @@ def test_a_raising_class_bot_shows_its_own_traceback(tmp_path: Path) -> None:
         ('"first"', "'first'"),
         ("None", "None"),
         ("1.5", "1.5"),
-        ("2**40", "1099511627776"),
         ("len(decision.actions) > 1", "True"),  # once played action 1
     ],
 )
@@ -85,6 +84,17 @@ def test_a_class_bot_that_returns_no_action_index_is_one_line(
     assert one_line(done) == (
         f"sheepfold match: the bot in seat 1 (my_bots:Wrong): decide returned {shown}, "
         "not an action index (a whole number)"
+    )
+
+
+def test_a_class_bot_that_returns_a_number_past_int32_is_one_line(tmp_path: Path) -> None:
+    env = _module(tmp_path, "class Wrong:\n    def decide(self, decision):\n        return 2**40\n")
+    done = sheepfold("match", "--game", "sheep-n-sheep", "--players", "2",
+                     "--bots", "random,my_bots:Wrong", env=env)  # fmt: skip
+    assert done.returncode == 1
+    assert one_line(done) == (
+        "sheepfold match: the bot in seat 1 (my_bots:Wrong): decide returned 1099511627776, "
+        "not an action index (past the wire's int32: -2147483648 to 2147483647)"
     )
 
 
