@@ -32,13 +32,13 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.address_check import check_address
 from clients.connect import (
     LOOK_SECONDS,
-    Unreachable,
     ensure_reachable,
     keepalive_options,
     open_channel,
     refusal_text,
     went_away,
 )
+from clients.connect import Unreachable as Unreachable
 from clients.play_stream import NOT_AN_INDEX as NOT_AN_INDEX
 from clients.play_stream import Bot as Bot
 from clients.play_stream import DecisionView as DecisionView
