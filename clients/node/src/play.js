@@ -81,7 +81,9 @@ export function actionIndex(choice) {
   const whole = typeof choice === 'bigint' || (typeof choice === 'number' && Number.isInteger(choice));
   if (!whole || choice < -(2 ** 31) || choice >= 2 ** 31) {
     const shown = typeof choice === 'string' ? JSON.stringify(choice) : String(choice);
-    throw new TypeError(`decide returned ${shown.slice(0, 80)}, not an action index (a whole number)`);
+    // A whole number past int32 is one: say why it is refused, as the Python SDK does.
+    const why = whole ? `past the wire's int32: ${-(2 ** 31)} to ${2 ** 31 - 1}` : 'a whole number';
+    throw new TypeError(`decide returned ${shown.slice(0, 80)}, not an action index (${why})`);
   }
   return Number(choice);
 }

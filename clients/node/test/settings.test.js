@@ -296,8 +296,17 @@ describe('actionIndex', () => {
   });
 
   test('anything else throws, rather than being sent as a move the bot never chose', () => {
-    for (const [choice, shown] of [[1.5, '1.5'], ['2', '"2"'], [undefined, 'undefined'], [null, 'null'], [NaN, 'NaN'], [2 ** 31, '2147483648'], [{}, '[object Object]']]) {
+    for (const [choice, shown] of [[1.5, '1.5'], ['2', '"2"'], [undefined, 'undefined'], [null, 'null'], [NaN, 'NaN'], [{}, '[object Object]']]) {
       assert.throws(() => actionIndex(choice), new RegExp(`^TypeError: decide returned ${shown.replace(/[[\]]/g, '\\$&')}, not an action index \\(a whole number\\)$`));
+    }
+  });
+
+  test('a whole number past int32 throws, saying the wire cannot carry it rather than that it is not whole', () => {
+    for (const [choice, shown] of [[2 ** 31, '2147483648'], [-(2 ** 31) - 1, '-2147483649'], [2n ** 40n, '1099511627776']]) {
+      assert.throws(() => actionIndex(choice), (error) => {
+        assert.equal(error.message, `decide returned ${shown}, not an action index (past the wire's int32: -2147483648 to 2147483647)`);
+        return error instanceof TypeError;
+      });
     }
   });
 });
