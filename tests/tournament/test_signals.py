@@ -19,6 +19,15 @@ from tests.conftest import ROOT
 SLEEPER = ROOT / "tests" / "tournament" / "bots" / "pid_sleeper.py"
 
 
+# The run as a terminal starts it, SIGHUP at its default whatever this test's
+# own: under `nohup make test` the run inherited SIGHUP ignored and, as it must,
+# kept it ignored, and the SIGHUP case failed.
+HANGUP_AT_DEFAULT = (
+    "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'cli', *sys.argv[1:]])"
+)
+
+
 def _config(tmp_path: Path, pids: Path) -> Path:
     command = f'["{sys.executable}", "{SLEEPER}", "{pids}"]'
     path = tmp_path / "cup.toml"
@@ -53,7 +62,14 @@ def test_a_termination_signal_stops_the_run_like_ctrl_c(tmp_path: Path, signum: 
     pids = tmp_path / "pids"
     pids.mkdir()
     runner = subprocess.Popen(
-        [sys.executable, "-m", "cli", "tournament", "run", str(_config(tmp_path, pids))],
+        [
+            sys.executable,
+            "-c",
+            HANGUP_AT_DEFAULT,
+            "tournament",
+            "run",
+            str(_config(tmp_path, pids)),
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
