@@ -33,6 +33,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.words import count
+
 __all__ = [
     "SEAT_ORDERS",
     "ScheduledGame",
@@ -377,7 +379,7 @@ def sprt_block(
         )
     extra = players - 2
     if extra > len(others):
-        raise ValueError(f"{players}-player games need {extra} bots beside the two tested")
+        raise ValueError(f"{players}-player games need {count(extra, 'bot')} beside the two tested")
     fillers = tuple(others[(index * extra + j) % len(others)] for j in range(extra))
     games = _rotations((candidate, baseline, *fillers), index, seed)
     if extra:

@@ -24,7 +24,7 @@ from tournament.config import TournamentConfig, load_config
 from tournament.deals import dealt, secret_seed
 from tournament.run_schedule import ladder_stages, schedule_for, seat_orders_for
 from tournament.runner import open_tournament
-from tournament.schedule import ScheduledGame, ladder_schedule, make_schedule
+from tournament.schedule import ScheduledGame, ladder_schedule, make_schedule, sprt_block
 from tournament.store import Store
 from tournament.store_records import InPlay
 
@@ -216,3 +216,13 @@ def test_a_bot_removed_from_the_field_has_no_game_left_to_play() -> None:
     pairs = {frozenset(pair) for pair in itertools.combinations("abc", 2)}
     assert _groups(schedule) == pairs
     assert len(schedule) == len(pairs) * 2 * 2  # seats swapped, two deals
+
+
+@pytest.mark.parametrize(("players", "needed"), [(3, "1 bot"), (4, "2 bots")])
+def test_an_sprt_block_short_of_other_bots_says_how_many_it_needs(
+    players: int, needed: str
+) -> None:
+    """It once said "3-player games need 1 bots"."""
+    with pytest.raises(ValueError) as refused:
+        sprt_block(0, 1, "new", "old", (), players)
+    assert str(refused.value) == f"{players}-player games need {needed} beside the two tested"
