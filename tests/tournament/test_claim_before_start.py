@@ -18,36 +18,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.tournament.test_run_claims import GATE_BOT
 
 pytestmark = pytest.mark.e2e
 
-# A random bot whose module, imported with GATE_IMPORT set, waits at import
-# while the file `hold-import` is there (after touching `importing`): a run
-# held in its checks, past the look for a holder. Its decisions wait while the
-# file `hold` is there (after touching `asked`): a run held in mid-game.
-GATE_BOT = """
-import os, random, time
-from pathlib import Path
-
-HERE = Path(__file__).parent
-
-if os.environ.get("GATE_IMPORT"):
-    (HERE / "importing").touch()
-    while (HERE / "hold-import").exists():
-        time.sleep(0.05)
-
-
-class Bot:
-    def __init__(self, seed=0):
-        self.rng = random.Random(seed)
-
-    def decide(self, decision):
-        if (HERE / "hold").exists():
-            (HERE / "asked").touch()
-            while (HERE / "hold").exists():
-                time.sleep(0.05)
-        return self.rng.randrange(len(decision.actions))
-"""
 
 REFUSAL_START = "sheepfold tournament: tournament 'cup' in {db} is in use by process {pid} ("
 REFUSAL_END = "; wait for it to finish (or stop it), then try again"

@@ -28,13 +28,20 @@ from tournament.store import GameRecord
 
 pytestmark = pytest.mark.e2e
 
-# A random bot that, while the file `hold` is beside it, waits before each
-# decision (after touching `asked`): a run that the test holds in mid-game.
+# A random bot whose module, imported with GATE_IMPORT set, waits at import
+# while the file `hold-import` is there (after touching `importing`): a run
+# held in its checks, past the look for a holder. Its decisions wait while the
+# file `hold` is there (after touching `asked`): a run held in mid-game.
 GATE_BOT = """
-import random, time
+import os, random, time
 from pathlib import Path
 
 HERE = Path(__file__).parent
+
+if os.environ.get("GATE_IMPORT"):
+    (HERE / "importing").touch()
+    while (HERE / "hold-import").exists():
+        time.sleep(0.05)
 
 
 class Bot:
