@@ -101,25 +101,27 @@ def test_a_join_while_the_match_is_being_ended_is_told_it_is_over(tmp_path: Path
             ):
                 assert time.monotonic() < deadline, "the match was never aborted"
                 time.sleep(0.02)
-            seat = RawSeat(stub, timeout=20)
-            seat.join(created.match_id, created.seat_tokens[1])
-            with pytest.raises(grpc.RpcError) as refused:
-                seat.next("joined")
-            seat.close()
-            assert _refusal(refused.value) == (
+            assert _join_refusal(stub, created) == (
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"the match was aborted: {NO_SEAT_JOINED}",
             )
         # Once written, the same join is refused the same way.
-        seat = RawSeat(stub, timeout=20)
-        seat.join(created.match_id, created.seat_tokens[1])
-        with pytest.raises(grpc.RpcError) as refused:
-            seat.next("joined")
-        seat.close()
-        assert _refusal(refused.value) == (
+        assert _join_refusal(stub, created) == (
             grpc.StatusCode.FAILED_PRECONDITION,
             f"the match was aborted: {NO_SEAT_JOINED}",
         )
+
+
+def _join_refusal(
+    stub: arena_pb2_grpc.ArenaStub, created: arena_pb2.CreateMatchResponse
+) -> tuple[grpc.StatusCode, str]:
+    """The refusal of a join of seat 1 of `created`, with its good token."""
+    seat = RawSeat(stub, timeout=20)
+    seat.join(created.match_id, created.seat_tokens[1])
+    with pytest.raises(grpc.RpcError) as refused:
+        seat.next("joined")
+    seat.close()
+    return _refusal(refused.value)
 
 
 def test_a_limit_past_a_thousand_gets_a_thousand(tmp_path: Path) -> None:
