@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,18 +20,10 @@ import pytest
 
 from server.launch import ServerProcess
 from tests.cli.helpers import command
+from tests.cli.test_readme_first_bot import _first_bot as _script
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.e2e
-
-
-def _script(folder: Path) -> Path:
-    readme = (ROOT / "README.md").read_text()
-    found = re.search(r"\n## Write a bot\n.*?```python\n(.*?)```", readme, re.S)
-    assert found, "the README's Write a bot section has a Python example"
-    path = folder / "mymodule.py"
-    path.write_text(found.group(1))
-    return path
 
 
 def _run_script(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
