@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.tournament.test_run_claims import GATE_BOT
+from tests.tournament.test_run_claims import GATE_BOT, _finished
 
 pytestmark = pytest.mark.e2e
 
@@ -65,18 +65,6 @@ def _wait_for(what: Callable[[], bool], runners: list[subprocess.Popen[str]], wh
         time.sleep(0.05)
 
 
-def _ended(runner: subprocess.Popen[str]) -> str:
-    """The run's stderr once it ended by itself (killed after a minute)."""
-    try:
-        _, stderr = runner.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        runner.kill()
-        runner.communicate()
-        raise AssertionError("the run did not end") from None
-    assert "Traceback" not in stderr, stderr
-    return stderr
-
-
 @contextmanager
 def _killed_at_the_end(*runners: subprocess.Popen[str]) -> Iterator[None]:
     try:
@@ -117,9 +105,9 @@ def test_a_run_past_the_look_is_refused_before_its_server_starts(
         with _killed_at_the_end(first):
             _wait_for(lambda: (tmp_path / "asked").exists(), [late, first], "no game began")
             (tmp_path / "hold-import").unlink()
-            late_stderr = _ended(late)
+            late_stderr = _finished(late)
             (tmp_path / "hold").unlink()
-            first_stderr = _ended(first)
+            first_stderr = _finished(first)
     _assert_refused(late_stderr, late, first.pid, tmp_path / "cup.sqlite")
     if command == "run":
         assert first.returncode == 0, first_stderr
@@ -140,9 +128,9 @@ def test_two_runs_started_at_once_end_with_one_playing(tmp_path: Path) -> None:
         )
         refused = next(r for r in runs if r.poll() is not None)
         playing = next(r for r in runs if r is not refused)
-        refused_stderr = _ended(refused)
+        refused_stderr = _finished(refused)
         (tmp_path / "hold").unlink()
-        playing_stderr = _ended(playing)
+        playing_stderr = _finished(playing)
     _assert_refused(refused_stderr, refused, playing.pid, tmp_path / "cup.sqlite")
     assert playing.returncode == 0, playing_stderr
     assert playing_stderr.strip().splitlines()[-1].endswith(", 4/4 done"), playing_stderr
