@@ -18,6 +18,7 @@ from typing import Any
 
 import clients.bot_thread
 from clients.bot_thread import BotExited, BotThread, may_be_ctrl_c, passes_through
+from clients.play_stream import joined_seat
 from clients.sdk import Bot, DecisionView, action_index
 
 
@@ -62,6 +63,10 @@ class GuardedBot:
         With `threaded`, a plain one runs on the bot's thread, as `decide` does:
         on the loop, one that blocked stalled every seat and the in-process
         server, and `match` hung until it was killed."""
+        if self._seat is None:
+            # `sheepfold bot` without --seat, before its first decision: the
+            # events that come first carry no seat, the stream's join told it.
+            self._seat = joined_seat.get()
         if self._worker is not None:
             # An `async` one is awaited on the thread too, on its own loop, as an
             # `async` decide is (both see the same loop).

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import inspect
 import operator
 import reprlib
@@ -32,6 +33,13 @@ STATUS_SECONDS = 5.0
 # core alive, the rest of it stuck) once held the seat, and `sheepfold bot`,
 # for ever.
 JOIN_ANSWER_SECONDS = 30.0
+# The seat the Play stream of the running task joined, as its `Joined` says
+# (None before): what a bot's wrapper (`sheepfold bot` without --seat) names
+# when the bot raises in `on_event` before its first decision, since an event
+# carries no seat. A task of its own per seat (`sheepfold match`) keeps its own.
+joined_seat: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "joined_seat", default=None
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +211,7 @@ async def _play_messages(
         elif kind == "joined":
             progress.joined = True
             progress.seat = response.joined.seat
+            joined_seat.set(response.joined.seat)
             game = response.joined.game
             options = dict(response.joined.options)
             log = log.bind(seat=response.joined.seat, game=game)
