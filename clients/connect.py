@@ -95,6 +95,23 @@ class Unreachable(ConnectionError):
         return self.why.startswith(WRONG_SERVER)
 
 
+class BadAddress(Unreachable, ValueError):
+    """`address` is no server's address at all (not HOST:PORT, a port past
+    65535, a URL): nothing is reached there, and `why` is the one line to show,
+    as the command line's `--server` says it. An `Unreachable`, so that code
+    that says that in one line (the README's first bot) says this too, where it
+    once ended in a traceback; a ValueError, as `play` raised before."""
+
+    def __init__(self, address: str, why: str) -> None:
+        ConnectionError.__init__(self, why)
+        self.address = address
+        self.why = why
+
+    @property
+    def misconfigured(self) -> bool:
+        return True  # asking again cannot help
+
+
 def misconfigured(why: str) -> bool:
     """Whether `why` (a `reason`) says the connection's settings are wrong (TLS
     on one side only, an untrusted certificate, not a gRPC or Sheepfold

@@ -38,6 +38,7 @@ from clients.connect import (
     refusal_text,
     went_away,
 )
+from clients.connect import BadAddress as BadAddress
 from clients.connect import Unreachable as Unreachable
 from clients.play_stream import NOT_AN_INDEX as NOT_AN_INDEX
 from clients.play_stream import Bot as Bot
@@ -159,7 +160,10 @@ async def play(
     RESOURCE_EXHAUSTED and the seat is lost.
     """
     check_bot(bot)
-    check_address(address)  # "localhost" (no port) would be tried on port 443
+    try:
+        check_address(address)  # "localhost" (no port) would be tried on port 443
+    except ValueError as error:
+        raise BadAddress(address, str(error)) from None
     for name, value in (("match_id", match_id), ("token", token)):
         if not isinstance(value, str):
             raise TypeError(f"{name} must be a string, not {type(value).__name__} {value!r}")

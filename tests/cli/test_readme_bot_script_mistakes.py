@@ -69,3 +69,22 @@ def test_missing_arguments_are_a_usage_line(tmp_path: Path) -> None:
     done = _run_script(tmp_path, "127.0.0.1:1")
     assert done.returncode == 2, done.stderr
     assert done.stderr.splitlines() == ["usage: python mymodule.py HOST:PORT MATCH_ID SEAT_TOKEN"]
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("localhost", "'localhost' is not HOST:PORT (e.g. 127.0.0.1:50051)"),
+        ("localhost:99999", "'localhost:99999': 99999 is not a port: use 1 to 65535"),
+        ("http://127.0.0.1:50051", "'http://127.0.0.1:50051': write HOST:PORT without http:// "
+         "(e.g. 127.0.0.1:50051)"),
+    ],
+)  # fmt: skip
+def test_an_address_that_is_no_address_is_one_line(tmp_path: Path, address: str, said: str) -> None:
+    """A server given without its port (or with one past 65535, or as a URL)
+    ended the script in a traceback through the SDK's address check
+    ("ValueError: 'localhost' is not HOST:PORT ..."), where a host that does
+    not resolve or a port where nothing listens was one line."""
+    done = _run_script(tmp_path, address, "0123456789abcdef", "not-a-token")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [f"mymodule.py: {said}"]
