@@ -151,7 +151,7 @@ class Match:
             self.moves.append(move)
             self.answered = self.answered or not move.forced
             seat = self.seats[move.seat]
-            seat.answered_before_restart = seat.answered_before_restart or not move.forced
+            seat.joined_before_restart = seat.joined_before_restart or not move.forced
             if move.forced == "timeout":
                 seat.strike(self.record.clock.max_strikes)
             if move.bank is not None:
@@ -477,7 +477,8 @@ class Match:
         if self.failed is not None:
             raise JoinError(grpc.StatusCode.INTERNAL, self.failed)
         seat = self.seats[seat_index]
-        if seat.joined or seat.answered_before_restart:
+        joined_before = seat.joined or seat.joined_before_restart
+        if joined_before:
             self.metrics.reconnected()
         seat.joins += 1
         stream.join_number = seat.joins
@@ -490,11 +491,12 @@ class Match:
                 self.log.info("seat stream replaced", seat=seat_index, joins=seat.joins)
         seat.stream = stream
         seat.joined = True
-        if not self.ever_joined:
-            # Once a match, never per join or decision: after a restart it tells a
-            # match somebody played from one nobody joined (to abort).
+        if not joined_before:
+            # Once a seat, never per join or decision: after a restart it tells a
+            # match somebody played from one nobody joined (to abort), and the
+            # seats that joined (SeatInfo.joined) from those that never did.
             self.ever_joined = True
-            self.store.record_joined(self.record.match_id, game=self.record.game)
+            self.store.record_joined(self.record.match_id, seat_index, game=self.record.game)
         # Events held for the stream before (or while the seat had none) were
         # sent on no stream: they go on this one, before any decision.
         seat.events_in_decisions = events_in_decisions

@@ -30,6 +30,8 @@ def restored_match(
     )
     match.ever_joined = stored.seat_joined
     match.replay(stored.moves)
+    for seat in stored.joined_seats:
+        match.seats[seat].joined_before_restart = True
     if stored.status != "running":
         match.restore_end(
             Status.FINISHED if stored.status == "finished" else Status.ABORTED,

@@ -92,6 +92,9 @@ class StoredMatch:
     # Whether any seat ever joined. Where that is not known (a match stored
     # before it was recorded) it counts as joined: see Match.ever_joined.
     seat_joined: bool = True
+    # The seats whose join was stored (none known for a match stored before
+    # they were: its seats that answered a decision joined, see Match.replay).
+    joined_seats: frozenset[int] = frozenset()
 
 
 def new_match_seed() -> int:

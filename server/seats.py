@@ -34,9 +34,10 @@ class Seat:
     bank: float
     stream: SeatStream | None = None
     joined: bool = False
-    # It answered a decision before a restart (a move of its not forced): its
-    # first join after the restart is a reconnect (the store keeps no join per seat).
-    answered_before_restart: bool = False
+    # It joined before a restart, as the store says (or, for a match stored
+    # before the store kept each seat's join, a move of its was not forced):
+    # its first join after the restart is a reconnect.
+    joined_before_restart: bool = False
     strikes: int = 0
     disqualified: bool = False
     # The stream asked for its events inside its next decision (Join.events_in_decisions):
@@ -83,9 +84,10 @@ class Seat:
             time_bank_seconds=self.bank,
             thinking_seconds=self.thinking + open_seconds,
             # `joined` is this server run's, for the restored match's wait for its
-            # seats; a seat whose answers the database holds joined before. After
-            # a restart it was reported, and written into the result, as never joined.
-            joined=self.joined or self.answered_before_restart,
+            # seats. After a restart a seat that had played was reported, and
+            # written into the result, as never joined; then one that had joined
+            # and answered nothing.
+            joined=self.joined or self.joined_before_restart,
         )
 
 

@@ -57,8 +57,31 @@ def insert_move(db: sqlite3.Connection, match_id: str, move: RecordedMove) -> No
     )
 
 
-def mark_joined(db: sqlite3.Connection, match_id: str) -> None:
-    db.execute("UPDATE matches SET seat_joined = 1 WHERE match_id = ?", (match_id,))
+def mark_joined(db: sqlite3.Connection, match_id: str, seat: int) -> None:
+    db.execute(
+        "UPDATE matches SET seat_joined = seat_joined | ? WHERE match_id = ?",
+        (joined_bits(seat), match_id),
+    )
+
+
+# A game seats a few players; a seat past this one (never) is stored as "some
+# seat joined" alone, within SQLite's 64-bit integers.
+LAST_SEAT_STORED = 61
+
+
+def joined_bits(seat: int) -> int:
+    """What a join of `seat` sets in `matches.seat_joined`: bit 0 (1), "some seat
+    joined", which is all a server before it read or wrote (a file stays
+    readable by one), and bit `seat` + 1, that this seat did."""
+    return 1 | (2 << seat) if 0 <= seat <= LAST_SEAT_STORED else 1
+
+
+def seats_joined(stored: object, players: int) -> frozenset[int]:
+    """The seats `matches.seat_joined` says joined (none for a value of a server
+    that kept no seats, 1, or one edited by hand that is no whole number)."""
+    if type(stored) is not int:
+        return frozenset()
+    return frozenset(seat for seat in range(players) if stored & joined_bits(seat) > 1)
 
 
 def mark_finished(
@@ -86,8 +109,8 @@ class SqliteQuickWrites:
     def record_move(self, match_id: str, move: RecordedMove) -> None:
         self._now(insert_move, match_id, move)
 
-    def record_joined(self, match_id: str) -> None:
-        self._now(mark_joined, match_id)
+    def record_joined(self, match_id: str, seat: int) -> None:
+        self._now(mark_joined, match_id, seat)
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         self._now(mark_finished, match_id, status, result, end_reason)
@@ -243,6 +266,7 @@ def stored_match(db: sqlite3.Connection, row: Sequence[object]) -> StoredMatch:
         result=summary.result,
         end_reason=summary.end_reason,
         seat_joined=bool(seat_joined),
+        joined_seats=seats_joined(seat_joined, summary.record.players),
     )
 
 

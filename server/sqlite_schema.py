@@ -90,7 +90,8 @@ def _v4(db: sqlite3.Connection) -> None:
 def _v5(db: sqlite3.Connection) -> None:
     # Whether any seat ever joined: a restored match nobody joined is aborted at
     # the start timeout. Nobody knows for the matches stored before, so they count
-    # as joined and an upgrade never aborts a match that was being played.
+    # as joined and an upgrade never aborts a match that was being played. A
+    # server since also sets a bit for each seat that joined (sqlite_rows.joined_bits).
     db.execute("ALTER TABLE matches ADD COLUMN seat_joined INTEGER NOT NULL DEFAULT 1")
 
 

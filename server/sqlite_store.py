@@ -234,9 +234,9 @@ class SqliteStore:
         with self._lock:
             insert_move(self._db, match_id, move)
 
-    def record_joined(self, match_id: str) -> None:
+    def record_joined(self, match_id: str, seat: int) -> None:
         with self._lock:
-            mark_joined(self._db, match_id)
+            mark_joined(self._db, match_id, seat)
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         with self._lock:

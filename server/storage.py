@@ -189,21 +189,21 @@ class StoreWorker:
             lambda: self.store.record_move(match_id, move), "record move", about, False
         )
 
-    def record_joined(self, match_id: str, *, game: str) -> None:
-        """That a seat of the match joined; nobody waits for it, as a join must not
+    def record_joined(self, match_id: str, seat: int, *, game: str) -> None:
+        """That `seat` of the match joined; nobody waits for it, as a join must not
         wait for the database. Made at once when no lock is in the way, else
         queued for the writer thread, which retries it until it is made. Should
         the server die before it is: a restored match with a move counts as
         joined anyway, one with none is aborted as nobody's (see Match._run)."""
         about = _about(match_id, game)
         try:
-            if self._write_now(self._quick.record_joined, "record a join", about, match_id):
+            if self._write_now(self._quick.record_joined, "record a join", about, match_id, seat):
                 return
         except StoreRefused:
             return  # logged; only a restart of a match with no move loses by it
         if self._stopping:
             return  # the writer may have stopped: as if the server had died now
-        join = _Job(lambda: self.store.record_joined(match_id), "record a join", None, about)
+        join = _Job(lambda: self.store.record_joined(match_id, seat), "record a join", None, about)
         self._queue.put(join)
 
     async def finish_match(
@@ -486,7 +486,7 @@ class MatchWriter(Protocol):
 
     async def record_move(self, match_id: str, move: RecordedMove, *, game: str) -> None: ...
 
-    def record_joined(self, match_id: str, *, game: str) -> None: ...
+    def record_joined(self, match_id: str, seat: int, *, game: str) -> None: ...
 
     async def finish_match(
         self, match_id: str, status: str, result: bytes, end_reason: str, *, game: str
@@ -503,8 +503,8 @@ class InlineWriter:
     async def record_move(self, match_id: str, move: RecordedMove, *, game: str) -> None:
         self.store.record_move(match_id, move)
 
-    def record_joined(self, match_id: str, *, game: str) -> None:
-        self.store.record_joined(match_id)
+    def record_joined(self, match_id: str, seat: int, *, game: str) -> None:
+        self.store.record_joined(match_id, seat)
 
     async def finish_match(
         self, match_id: str, status: str, result: bytes, end_reason: str, *, game: str

@@ -31,7 +31,7 @@ class QuickWrites(Protocol):
 
     def record_move(self, match_id: str, move: RecordedMove) -> None: ...
 
-    def record_joined(self, match_id: str) -> None: ...
+    def record_joined(self, match_id: str, seat: int) -> None: ...
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None: ...
 
@@ -41,8 +41,8 @@ class Store(Protocol):
 
     def record_move(self, match_id: str, move: RecordedMove) -> None: ...
 
-    def record_joined(self, match_id: str) -> None:
-        """A seat of the match joined (the first join of the match is written, once)."""
+    def record_joined(self, match_id: str, seat: int) -> None:
+        """`seat` of the match joined (written once a seat, at its first join)."""
         ...
 
     def quick_writes(self) -> QuickWrites:
@@ -124,9 +124,9 @@ class MemoryStore:
         with self._lock:
             self._record_move(match_id, move)
 
-    def record_joined(self, match_id: str) -> None:
+    def record_joined(self, match_id: str, seat: int) -> None:
         with self._lock:
-            self._record_joined(match_id)
+            self._record_joined(match_id, seat)
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         with self._lock:
@@ -153,10 +153,11 @@ class MemoryStore:
     def _record_move(self, match_id: str, move: RecordedMove) -> None:
         self._matches[match_id].moves.append(move)
 
-    def _record_joined(self, match_id: str) -> None:
+    def _record_joined(self, match_id: str, seat: int) -> None:
         stored = self._matches.get(match_id)
         if stored is not None:  # as an UPDATE of a pruned row: nothing to mark
             stored.seat_joined = True
+            stored.joined_seats |= {seat}
 
     def _finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         stored = self._matches[match_id]
@@ -177,6 +178,7 @@ class MemoryStore:
                 stored.result,
                 stored.end_reason,
                 stored.seat_joined,
+                stored.joined_seats,
             )
 
     def summary(self, match_id: str) -> MatchSummary | None:
@@ -237,8 +239,8 @@ class _QuickMemoryWrites:
     def record_move(self, match_id: str, move: RecordedMove) -> None:
         self._now(self._store._record_move, match_id, move)
 
-    def record_joined(self, match_id: str) -> None:
-        self._now(self._store._record_joined, match_id)
+    def record_joined(self, match_id: str, seat: int) -> None:
+        self._now(self._store._record_joined, match_id, seat)
 
     def finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         self._now(self._store._finish_match, match_id, status, result, end_reason)

@@ -111,7 +111,7 @@ def test_a_join_the_lock_refuses_is_written_by_the_writer_and_nobody_waits(
         await worker.create_match(stored_match("m", seed=7, created_at=1.0))
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
-        worker.record_joined("m", game=GAME)  # not a coroutine: returns at once
+        worker.record_joined("m", 0, game=GAME)  # not a coroutine: returns at once
         await asyncio.sleep(0.4)
         assert not worker.healthy, "the writer thread waits for the lock"
         unjoined = store.load("m")
@@ -259,7 +259,7 @@ def test_a_write_that_waits_names_its_match_and_game(tmp_path: Path) -> None:
         other.execute("BEGIN IMMEDIATE")
         moved = asyncio.create_task(worker.record_move("c", _move(1), game=GAME))
         await _until(lambda: not worker.healthy)
-        worker.record_joined("c", game=GAME)  # queued behind the move
+        worker.record_joined("c", 0, game=GAME)  # queued behind the move
         other.execute("ROLLBACK")
         await asyncio.wait_for(moved, 5)
         await _until(lambda: worker.unwritten == 0)
@@ -296,7 +296,7 @@ def test_a_refused_write_and_a_write_dropped_at_shutdown_name_their_match(
         else:
             raise AssertionError("the database took a move twice")
         other = _locked(path)
-        worker.record_joined("r", game=GAME)  # queued for the writer, which waits
+        worker.record_joined("r", 0, game=GAME)  # queued for the writer, which waits
         await asyncio.sleep(0.2)
         assert await worker.close(timeout=0.3) == 1, "the dropped join is counted unwritten"
         other.execute("ROLLBACK")

@@ -234,8 +234,8 @@ def test_every_store_keeps_whether_a_seat_of_a_match_ever_joined(tmp_path: Path,
     for match_id in ("plain", "quick", "never"):
         store.create_match(_record(match_id))
     assert _seat_joined(store) == {"plain": False, "quick": False, "never": False}
-    store.record_joined("plain")
-    store.quick_writes().record_joined("quick")
+    store.record_joined("plain", 0)
+    store.quick_writes().record_joined("quick", 0)
     assert _seat_joined(store) == {"plain": True, "quick": True, "never": False}
     store.close()
 
@@ -256,7 +256,7 @@ def test_a_join_survives_reopening_the_file(tmp_path: Path) -> None:
     store = SqliteStore(path)
     store.create_match(_record("joined"))
     store.create_match(_record("never"))
-    store.quick_writes().record_joined("joined")
+    store.quick_writes().record_joined("joined", 0)
     store.close()
     reopened = SqliteStore(path)
     assert {s.record.match_id: s.seat_joined for s in reopened.unfinished()} == {

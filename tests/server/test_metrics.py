@@ -126,10 +126,10 @@ def test_counters_follow_matches_of_every_game(metrics_server: InProcessServer) 
                 name = f"sheepfold_{histogram}_seconds_count"
                 assert delta(before, after, name, game=game) == decisions
             assert value(after, "sheepfold_matches_live", game=game) == 0
-            # Every write is timed: the match, its first join (one for every seat
-            # together), each move and the result; nothing else per decision.
+            # Every write is timed: the match, each seat's first join, each move
+            # and the result; nothing else per decision.
             writes = delta(game_before, after, "sheepfold_db_write_seconds_count")
-            assert writes == 1 + 1 + len(replay.actions) + 1
+            assert writes == 1 + case.players + len(replay.actions) + 1
             assert value(after, "sheepfold_db_queue_depth") == 0
             for name in (
                 "sheepfold_deadlines_missed_total",
@@ -196,9 +196,9 @@ def test_a_timeout_a_rejected_answer_a_reconnect_and_a_watcher(
     assert delta(before, after, "sheepfold_disqualifications_total", game=game) == 1
     assert delta(before, after, "sheepfold_answers_rejected_total", game=game) == 1
     assert delta(before, after, "sheepfold_reconnects_total", game=game) == 1
-    # Three joins and a reconnect write one join: the match's first.
+    # Three joins and a reconnect write one join a seat: each seat's first.
     writes = delta(before, after, "sheepfold_db_write_seconds_count")
-    assert writes == 1 + 1 + len(replay.actions) + 1
+    assert writes == 1 + 2 + len(replay.actions) + 1
     assert delta(before, after, "sheepfold_forced_moves_total", game=game, reason="timeout") == 1
     assert (
         delta(before, after, "sheepfold_forced_moves_total", game=game, reason="disqualified")
