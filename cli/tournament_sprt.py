@@ -35,6 +35,7 @@ from tournament.config import (
     check_sprt,
     load_config,
 )
+from tournament.executors.settings import server_list_refusal
 
 if TYPE_CHECKING:
     from clients.connect import ServerTls
@@ -137,6 +138,11 @@ def _sprt(args: argparse.Namespace) -> int:
         config = sprt_config(args, load_config(args.config))
     except ConfigError as error:
         print(f"sheepfold tournament: {config_problem(args.config, error)}", file=sys.stderr)
+        return 2
+    # --server's type refuses HOST:PORT,HOST:PORT but passes a unix: path
+    # whole; one holding a comma is a list all the same (gRPC reads it so).
+    if refused := server_list_refusal(args.server, sprt=True, on_ray=False):
+        print(f"sheepfold tournament: {refused}", file=sys.stderr)
         return 2
     tls = server_tls_for(args, config)
     configure_run_logging()

@@ -143,9 +143,12 @@ def _retries(value: Any) -> int:
 
 def server_list_refusal(server: str | None, *, sprt: bool, on_ray: bool) -> str | None:
     """Why a run cannot take `server` as given, or None: several addresses,
-    comma-separated, are for games spread over a Ray cluster. A unix: socket's
-    path may hold a comma."""
-    if server is None or "," not in server or server.startswith("unix:"):
+    comma-separated, are for games spread over a Ray cluster. A comma in a
+    unix: address separates sockets too: gRPC reads `unix:A,B` as a list (and
+    dialled the first), so `unix:A,unix:B` without --ray once played every game
+    on A, while each sandboxed bot was handed the whole text as one socket and
+    crashed in every game."""
+    if server is None or "," not in server:
         return None
     if sprt:
         # Taken whole, the list was one host name that "does not resolve", and
