@@ -289,8 +289,14 @@ def _run_refusal(
     """Why `run` cannot play this config with these flags, or None: an SPRT's
     or a local run's refusals, which are usage errors (exit 2), made before
     the database is created."""
+    from tournament.bot_launch import sandboxed_server_refusal
+
     sprt = config.schedule == "sprt"
     if refused := server_list_refusal(args.server, sprt=sprt, on_ray=executor.is_ray):
+        return refused
+    # As `match` and `bot` say it: it once exited 1, as a run whose games failed.
+    on_ray = executor.is_ray
+    if args.server and (refused := sandboxed_server_refusal(config, args.server, on_ray=on_ray)):
         return refused
     if not sprt:
         return None

@@ -141,7 +141,11 @@ def _sprt(args: argparse.Namespace) -> int:
         return 2
     # --server's type refuses HOST:PORT,HOST:PORT but passes a unix: path
     # whole; one holding a comma is a list all the same (gRPC reads it so).
-    if refused := server_list_refusal(args.server, sprt=True, on_ray=False):
+    from tournament.bot_launch import sandboxed_server_refusal
+
+    if refused := server_list_refusal(args.server, sprt=True, on_ray=False) or (
+        args.server and sandboxed_server_refusal(config, args.server, on_ray=False)
+    ):
         print(f"sheepfold tournament: {refused}", file=sys.stderr)
         return 2
     tls = server_tls_for(args, config)

@@ -42,13 +42,30 @@ def _only_through_a_socket(sandboxed: Sequence[str]) -> RunError:
     )
 
 
+def sandboxed_server_refusal(config: TournamentConfig, server: str, *, on_ray: bool) -> str | None:
+    """Why `config`'s sandboxed bots cannot play on `server`, or None: they
+    reach a server only through a Unix socket, and on Ray only through the one
+    each game hosts. The command line's mistake, said before anything starts."""
+    sandboxed = sandboxed_bots(config)
+    if not sandboxed:
+        return None
+    if on_ray:
+        return (
+            f"sandboxed bots ({', '.join(sandboxed)}) reach a server only through its Unix "
+            "socket, so on Ray each game hosts its own server: run --ray without --server, "
+            "or set sandbox = false for bots you trust"
+        )
+    if socket_of(server) is None:
+        return str(_only_through_a_socket(sandboxed))
+    return None
+
+
 def refuse_sandboxed_on_tcp(config: TournamentConfig, server: str) -> None:
     """RunError when `config` has sandboxed bots and `server` is not a Unix
     socket: a mistake in the command line, found before the server is asked
     (which would name an address the bots could never use anyway)."""
-    sandboxed = sandboxed_bots(config)
-    if sandboxed and socket_of(server) is None:
-        raise _only_through_a_socket(sandboxed)
+    if refused := sandboxed_server_refusal(config, server, on_ray=False):
+        raise RunError(refused)
 
 
 def check_what_bots_see(config: TournamentConfig, database: str) -> None:

@@ -33,7 +33,7 @@ from sheepfold.v1 import arena_pb2
 
 from clients.connect import ServerTls
 from clients.interrupts import run_interruptible
-from tournament.bot_launch import sandboxed_bots
+from tournament.bot_launch import sandboxed_server_refusal
 from tournament.config import TournamentConfig
 from tournament.executors.ray_connect import connected, head_watch
 from tournament.executors.ray_head import HeadWatch
@@ -90,13 +90,8 @@ def run_on_ray(
     --server is checked to answer from the cluster's nodes first
     (RayExecutor.check_servers)."""
     servers = tuple(s.strip() for s in server.split(",") if s.strip()) if server else ()
-    sandboxed = sandboxed_bots(config)
-    if servers and sandboxed:
-        raise RunError(
-            f"sandboxed bots ({', '.join(sandboxed)}) reach a server only through its Unix "
-            "socket, so on Ray each game hosts its own server: run --ray without --server, "
-            "or set sandbox = false for bots you trust"
-        )
+    if server and servers and (refused := sandboxed_server_refusal(config, server, on_ray=True)):
+        raise RunError(refused)
     env, worker_config = runtime_env_for(config, database)
     messages = RayMessages()
     with messages.caught(), connected(settings, env):
