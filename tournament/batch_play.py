@@ -48,7 +48,7 @@ from tournament.progress import Ending, Progress, note_on
 from tournament.room import ServerFull, room_wait, waiting_line
 from tournament.run_error import RunError
 from tournament.schedule import ScheduledGame
-from tournament.server_check import CUT_SHORT, MAX_HICCUPS, still_gone
+from tournament.server_check import CUT_SHORT, MAX_HICCUPS, WAIT_SECONDS, still_gone
 from tournament.store import GameRecord, InPlay, Store, StoreError
 from tournament.store_apart import written_apart
 from tournament.store_lock import LockWait
@@ -181,6 +181,7 @@ class _Runner:
         self.connected_once = False  # a batch of this run reached the server
         self.told_full: set[str] = set()  # servers whose games were said to wait for room
         self.shaky = False  # the server was said to fail a game and answer again
+        self.told_gone = False  # the health checks of a server gone were said to begin
         self.storing = asyncio.Lock()  # one game written at a time, in the order they end
         self.playing: set[str] = set()  # keys of the games recorded in play, not yet stored
 
@@ -357,6 +358,18 @@ class _Runner:
         self.errors += 1
         self.progress.game_error(key, error)
 
+    def _tell_gone(self, gone: Unreachable) -> None:
+        """Said once while the games wait on the health checks of a server gone:
+        the live line stood still on its last game for their 15 s, its rate and
+        ETA unchanged, as if the run had hung."""
+        if not self.told_gone:
+            self.told_gone = True
+            note_on(
+                self.progress,
+                f"{gone}: asking it for its health for up to {WAIT_SECONDS:g} s "
+                "before the run stops (a server restarted meanwhile keeps it going)",
+            )
+
     async def _server_back(self, error: grpc.aio.AioRpcError) -> bool:
         """After a call failed: whether the game is worth playing again. A server
         that cut the call short (UNAVAILABLE: a reset connection, a restart;
@@ -374,10 +387,12 @@ class _Runner:
             await ensure_answering(self.channel, self.address, ANSWER_SECONDS)
         except Unreachable as error_gone:
             gone = error_gone
+            self._tell_gone(gone)
         else:
             if code not in CUT_SHORT:
                 return False  # it answers: only the game's call was slow
         why = await still_gone(self.address, self.player.tls)
+        self.told_gone = False
         if why is not None:
             gone = gone or Unreachable(self.address, why)
             raise RunError(f"{gone} (after {count(self.played, 'game')} this run)") from None
