@@ -375,8 +375,8 @@ class _Runner:
         that cut the call short (UNAVAILABLE: a reset connection, a restart;
         CANCELLED: a server stopping cancels the calls in flight) or did not
         answer it in time is waited for until it reports SERVING again
-        (tournament.server_check); one that does not within 30 s ends the run at
-        once, not one timeout per game."""
+        (tournament.server_check); one that does not within WAIT_SECONDS (15 s)
+        ends the run at once, not one timeout per game."""
         code = error.code()
         if code not in CUT_SHORT and code != grpc.StatusCode.DEADLINE_EXCEEDED:
             return False
