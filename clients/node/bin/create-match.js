@@ -2,7 +2,7 @@
 // Creates one match and prints its id and seat tokens as JSON: a way to set up a
 // match by hand for trying a bot (`sheepfold match` plays the seats itself instead).
 import { parseArgs } from 'node:util';
-import { arenaClient, checkAddress, endedWith, unary, writeOut } from '../src/index.js';
+import { arenaClient, checkAddress, ContractNotFound, endedWith, unary, writeOut } from '../src/index.js';
 import { integer, seconds, UsageError } from '../src/config.js';
 import { SEED_MAX } from '../src/rng.js';
 
@@ -93,6 +93,6 @@ run().then(
   },
   (error) => {
     process.stderr.write(`create-match: ${error.message}\n`);
-    process.exitCode = 2;
+    process.exitCode = error instanceof ContractNotFound ? 1 : 2;
   },
 );

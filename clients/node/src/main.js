@@ -2,6 +2,7 @@
 import { parseConfig, UsageError, USAGE } from './config.js';
 import { createLogger } from './log.js';
 import { playSeat, SeatError, statusName } from './play.js';
+import { ContractNotFound } from './proto.js';
 import { createRng } from './rng.js';
 
 /** The random strategy: a uniformly random legal action, reproducible from the seed. */
@@ -87,6 +88,10 @@ export async function main(argv, env, { stdout = process.stdout, stderr = proces
     }
     return 0;
   } catch (error) {
+    if (error instanceof ContractNotFound) {
+      stderr.write(`sheepfold-node-bot: ${error.message}\n`);
+      return 1;
+    }
     if (!(error instanceof SeatError)) throw error;
     log.error('seat lost', { match_id: config.matchId, code: statusName(error.code), message: error.details });
     stderr.write(`sheepfold-node-bot: ${error.message}\n`);

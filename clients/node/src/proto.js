@@ -1,14 +1,24 @@
 // Loads the Sheepfold wire contract straight from the repository's proto/ files:
 // no generated code, so a change to a .proto file is picked up on the next start.
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import grpc from '@grpc/grpc-js';
 import protoLoader from '@grpc/proto-loader';
 
-/** The repository's proto/ directory (the include root for `sheepfold/v1/...`). */
-export const PROTO_DIR = fileURLToPath(new URL('../../../proto', import.meta.url));
-
 export const ARENA_PROTO = 'sheepfold/v1/arena.proto';
+
+/** The repository's proto/ directory (the include root for `sheepfold/v1/...`). */
+const REPO_PROTO_DIR = fileURLToPath(new URL('../../../proto', import.meta.url));
+/**
+ * The copy `npm pack` puts in the tarball (scripts/pack-proto.js): a package installed from it has no
+ * repository around it. Preferred when present, so that a proto/ folder of the project the package is
+ * installed into (three levels up from node_modules/sheepfold-node-bot/src) is never read instead.
+ */
+const PACKED_PROTO_DIR = fileURLToPath(new URL('../proto', import.meta.url));
+
+/** The include root the contract is loaded from: the packed copy in an installed package, else the repository's. */
+export const PROTO_DIR = existsSync(path.join(PACKED_PROTO_DIR, ARENA_PROTO)) ? PACKED_PROTO_DIR : REPO_PROTO_DIR;
 
 // keepCase: field names as written in the .proto (decision_id, action_index).
 // longs: String keeps uint64 ids (decision_id, seed) exact; the server accepts them back as strings.
@@ -33,11 +43,27 @@ export const MIN_MAX_MESSAGE_BYTES = 1024 * 1024;
 /** The most: gRPC takes its settings as 32-bit signed integers. */
 export const MAX_MAX_MESSAGE_BYTES = 2 ** 31 - 1;
 
+/**
+ * The .proto files are nowhere to be found: a package packed with npm's scripts turned off (`ignore-scripts`), so
+ * its prepack hook never copied them, or src/ copied out of the repository on its own.
+ */
+export class ContractNotFound extends Error {
+  constructor() {
+    super(
+      `cannot find the Sheepfold contract ${ARENA_PROTO} in ${REPO_PROTO_DIR} (the repository's proto/) nor in ` +
+        `${PACKED_PROTO_DIR} (the copy a tarball carries): pack the package with \`npm pack --ignore-scripts=false\`, ` +
+        'whose prepack hook copies it in',
+    );
+    this.name = 'ContractNotFound';
+  }
+}
+
 let cached = null;
 
-/** The `sheepfold.v1` package: `.Arena` is the client constructor. */
+/** The `sheepfold.v1` package: `.Arena` is the client constructor. Throws ContractNotFound without the .proto files. */
 export function loadSheepfold() {
   if (cached === null) {
+    if (!existsSync(path.join(PROTO_DIR, ARENA_PROTO))) throw new ContractNotFound();
     const definition = protoLoader.loadSync(ARENA_PROTO, LOADER_OPTIONS);
     cached = grpc.loadPackageDefinition(definition).sheepfold.v1;
   }
