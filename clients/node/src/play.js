@@ -62,8 +62,9 @@ export function endedWith(address, code, details) {
 
 /** The server refused the seat for good (bad token, wrong seat, replaced by a newer join...). */
 export class SeatError extends Error {
-  constructor(code, details) {
-    super(`${statusName(code)}: ${details}`);
+  /** `options.cause`: the bot's own error, when its `decide` or `onEvent` threw one (Node prints it too). */
+  constructor(code, details, options = undefined) {
+    super(`${statusName(code)}: ${details}`, options);
     this.name = 'SeatError';
     this.code = code;
     this.details = details;
@@ -460,7 +461,7 @@ function playStream(client, { address, matchId, token, seat, decide, onEvent, ev
       } else if (answered && message.kind !== 'error') played = true;
       queue = queue.then(() => (abandoned ? undefined : handle(message))).catch((error) => {
         session.log.error('the bot failed on a message', { message: String(error?.stack ?? error) });
-        settle(reject, new SeatError(status.CANCELLED, `the bot failed: ${error?.message ?? error}`));
+        settle(reject, new SeatError(status.CANCELLED, `the bot failed: ${error?.message ?? error}`, { cause: error }));
         call.cancel();
       });
     });
