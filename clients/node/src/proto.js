@@ -51,8 +51,8 @@ export class ContractNotFound extends Error {
   constructor() {
     super(
       `cannot find the Sheepfold contract ${ARENA_PROTO} in ${REPO_PROTO_DIR} (the repository's proto/) nor in ` +
-        `${PACKED_PROTO_DIR} (the copy a tarball carries): pack the package with \`npm pack --ignore-scripts=false\`, ` +
-        'whose prepack hook copies it in',
+        `${PACKED_PROTO_DIR} (the copy a tarball carries): in a bot sandbox, let the bot read the repository's proto/ ` +
+        "(`sheepfold match --read-only`, a tournament bot's `sandbox.read_only`); pack with `npm pack --ignore-scripts=false`",
     );
     this.name = 'ContractNotFound';
   }

@@ -73,7 +73,8 @@ test('a package packed without its scripts (ignore-scripts) says in one line tha
       run.stderr,
       `sheepfold-node-bot: cannot find the Sheepfold contract sheepfold/v1/arena.proto in ${path.join(path.dirname(path.dirname(unpacked)), 'proto')} ` +
         `(the repository's proto/) nor in ${path.join(unpacked, 'proto')} (the copy a tarball carries): ` +
-        'pack the package with `npm pack --ignore-scripts=false`, whose prepack hook copies it in\n',
+        "in a bot sandbox, let the bot read the repository's proto/ (`sheepfold match --read-only`, a tournament bot's " +
+        '`sandbox.read_only`); pack with `npm pack --ignore-scripts=false`\n',
     );
   } finally {
     rmSync(work, { recursive: true, force: true });
