@@ -3,7 +3,7 @@
 // match by hand for trying a bot (`sheepfold match` plays the seats itself instead).
 import { parseArgs } from 'node:util';
 import { arenaClient, checkAddress, ContractNotFound, endedWith, unary, writeOut } from '../src/index.js';
-import { integer, seconds, UsageError } from '../src/config.js';
+import { integer, joinNegativeValues, seconds, UsageError } from '../src/config.js';
 import { SEED_MAX } from '../src/rng.js';
 
 /** The longest --decision-seconds, as `sheepfold create` takes. */
@@ -19,6 +19,7 @@ default); a number out of range or not a number is a usage error (exit 2).`;
 
 async function run() {
   const { values } = parseArgs({
+    args: joinNegativeValues(process.argv.slice(2), (name) => name !== 'help'),
     options: {
       server: { type: 'string' },
       game: { type: 'string' },

@@ -67,24 +67,46 @@ export function seconds(name, text, max) {
   return value;
 }
 
+/**
+ * `argv` with a negative number after an option that takes a value joined to it (`--seed -1` as `--seed=-1`):
+ * util.parseArgs would take `-1` for an option of its own and refuse the line in three lines of its own words
+ * ("Option '--seed' argument is ambiguous"), where argparse (`sheepfold bot`, `sheepfold create`) takes it as
+ * the value. `takesValue(name)`: whether `--name` takes one.
+ */
+export function joinNegativeValues(argv, takesValue) {
+  const joined = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const option = /^--([^=]+)$/.exec(argv[i]);
+    if (option && takesValue(option[1]) && /^-(\d|\.\d)/.test(argv[i + 1] ?? '')) {
+      joined.push(`${argv[i]}=${argv[i + 1]}`);
+      i += 1;
+    } else {
+      joined.push(argv[i]);
+    }
+  }
+  return joined;
+}
+
+const OPTIONS = {
+  server: { type: 'string' },
+  match: { type: 'string' },
+  token: { type: 'string' },
+  seat: { type: 'string' },
+  seed: { type: 'string' },
+  'max-reconnects': { type: 'string' },
+  'rejoin-seconds': { type: 'string' },
+  'max-message-bytes': { type: 'string' },
+  'log-level': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
 /** The bot's settings from argv (without node and the script) and env; throws UsageError. */
 export function parseConfig(argv, env = {}) {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
-      options: {
-        server: { type: 'string' },
-        match: { type: 'string' },
-        token: { type: 'string' },
-        seat: { type: 'string' },
-        seed: { type: 'string' },
-        'max-reconnects': { type: 'string' },
-        'rejoin-seconds': { type: 'string' },
-        'max-message-bytes': { type: 'string' },
-        'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      args: joinNegativeValues(argv, (name) => OPTIONS[name]?.type === 'string'),
+      options: OPTIONS,
       strict: true,
       allowPositionals: false,
     }).values;
