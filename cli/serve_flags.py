@@ -5,7 +5,9 @@ cli/serve.py runs the server with them."""
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
+import socket
 import stat
 from pathlib import Path
 
@@ -359,25 +361,52 @@ def check_flags(args: argparse.Namespace) -> None:
                 f"sheepfold serve: --listen {address!r}: an IPv6 address goes in brackets "
                 "(e.g. --listen [::1]:50051)"
             )
-    for named, host in _hosts_bound(args):
+    for named, host, by_grpc in _hosts_bound(args):
         refuse_unknown_host("serve", named, host)
+        if by_grpc:
+            _refuse_shorthand_ipv4(named, host)
 
 
-def _hosts_bound(args: argparse.Namespace) -> list[tuple[str, str]]:
+def _refuse_shorthand_ipv4(named: str, host: str) -> None:
+    """A host gRPC binds given as a shorthand IPv4 address (`0`, `127.1`,
+    `2130706433`, an octal part): the system's resolver reads it, so it passed
+    every check, but gRPC's does not, and serve ended with gRPC's own log line
+    and "gRPC could not bind it". Refused with the address in full."""
+    if not host or host.strip("0123456789abcdefABCDEFxX."):
+        return  # inet_aton also reads "127.0.0.1 and more", which is no shorthand
+    try:
+        packed = socket.inet_aton(host)
+    except OSError:
+        return
+    try:
+        ipaddress.IPv4Address(host)
+    except ValueError:
+        usage_error(
+            f"sheepfold serve: {named}: gRPC does not read a shorthand IPv4 address: "
+            f"write it in full, {socket.inet_ntoa(packed)}"
+        )
+
+
+def _hosts_bound(args: argparse.Namespace) -> list[tuple[str, str, bool]]:
     """Each host serve will listen on that a flag (or $SHEEPFOLD_HOST) named,
-    with the flag and value as a refusal names them: --host serves unless
+    with the flag and value as a refusal names them, and whether gRPC binds it
+    (the metrics and web ports are served by others): --host serves unless
     --listen replaces it, and the health and metrics ports too."""
     given = f"${args.host.variable}" if isinstance(args.host, FromEnvironment) else "--host"
     metrics_on_host = args.metrics_port is not None and args.metrics_host is None
-    on_host = not args.listen or args.health_port is not None or metrics_on_host
-    hosts = [(f"{given} {args.host!r}", str(args.host))] if on_host else []
+    grpc_on_host = not args.listen or args.health_port is not None
+    hosts = (
+        [(f"{given} {args.host!r}", str(args.host), grpc_on_host)]
+        if grpc_on_host or metrics_on_host
+        else []
+    )
     for address in args.listen:
         if not address.startswith("unix:"):
-            hosts.append((f"--listen {address!r}", address.rpartition(":")[0].strip("[]")))
+            hosts.append((f"--listen {address!r}", address.rpartition(":")[0].strip("[]"), True))
     if args.metrics_port is not None and args.metrics_host is not None:
-        hosts.append((f"--metrics-host {args.metrics_host!r}", args.metrics_host))
+        hosts.append((f"--metrics-host {args.metrics_host!r}", args.metrics_host, False))
     if args.web_port is not None and args.web_host is not None:
-        hosts.append((f"--web-host {args.web_host!r}", args.web_host))
+        hosts.append((f"--web-host {args.web_host!r}", args.web_host, False))
     return hosts
 
 
