@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gzip
 import json
 from typing import Any
 from urllib.parse import quote
@@ -16,10 +15,11 @@ from aiohttp import web
 from sheepfold.v1 import arena_pb2
 
 from server.page_tokens import MAX_TOKEN_CHARS
+from server.peers import client_network
 from web import pages, tournaments
 from web.frames import PUBLIC, match_info_dict
 from web.gateway import GatewayError
-from web.listing import Listing, entry
+from web.listing import Listing
 from web.replays import frames_response, replayable
 from web.request_args import game_query, move_query, view_query
 from web.responses import (
@@ -62,24 +62,20 @@ async def matches_page_json(request: web.Request) -> web.Response:
     """One page of every match, newest first, `limit` (200) at a time, and the
     token of the page after it (null on the last): `?page=` a previous
     answer's `next_page`, none for the first page. Not kept current: the live
-    list is /api/matches/events."""
+    list is /api/matches/events. Shared and bounded (web.older_pages): a 503
+    when the game server was asked for many pages just now."""
     game = game_query(request)
     token = request.query.get("page", "")
     if len(token) > MAX_TOKEN_CHARS:  # longer than any the game server gives: not sent on
         raise fail(400, NO_PAGE)
-    state = request.app[STATE]
+    address = client_network(request.remote or "")
     try:
-        found = await state.gateway.matches_page(game, state.matches.limit, page_token=token)
+        page = await request.app[STATE].pages.get(game, token, address)
     except GatewayError as error:
         if error.status == 400:  # the game server's words are for a bot's author
             raise fail(400, NO_PAGE) from None
         raise
-    answer = {
-        "matches": [entry(info) for info in found.matches],
-        "next_page": found.next_page_token or None,
-    }
-    plain = json.dumps(answer, separators=(",", ":")).encode()
-    body, headers = body_headers(request, plain, gzip.compress(plain, 5), "application/json")
+    body, headers = body_headers(request, page.plain, page.gzipped, "application/json")
     return web.Response(body=body, headers=headers)
 
 

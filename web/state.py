@@ -30,6 +30,7 @@ from web.limits import (
     MAX_CONNECTIONS_PER_ADDRESS,
 )
 from web.listing import MatchList
+from web.older_pages import OlderPages
 from web.reports import ReportCache
 
 MATCH_INFO_SECONDS = 0.5  # a running match's GetMatch answer reused for page loads
@@ -111,6 +112,8 @@ class State:
     renderer: ProcessPoolExecutor | None = None
     # The matches list: every open list page shares one ListMatches a second.
     matches: MatchList = field(init=False)
+    # Pages of the list (`/api/matches/page`): shared, and fetched a few a second.
+    pages: OlderPages = field(init=False)
     # Tournament reports, built in the replay process once per change.
     reports: ReportCache = field(init=False)
 
@@ -133,6 +136,11 @@ class State:
 
     def __post_init__(self) -> None:
         self.matches = MatchList(self.gateway.matches)
+        self.pages = OlderPages(
+            lambda game, token: self.gateway.matches_page(
+                game, self.matches.limit, page_token=token
+            )
+        )
         self.reports = ReportCache(self.in_pool)
 
     async def match_info(self, match_id: str, max_age: float | None = None) -> arena_pb2.MatchInfo:
