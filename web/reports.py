@@ -12,6 +12,7 @@ moment share one build.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import hashlib
 from collections import OrderedDict
@@ -98,13 +99,17 @@ class ReportCache:
     run: Run
     kept: int = KEPT
     built: OrderedDict[tuple[int, str], tuple[Marker, Report]] = field(default_factory=OrderedDict)
-    flights: dict[tuple[int, str, Marker], asyncio.Future[Report]] = field(default_factory=dict)
+    # The build of each tournament under way, and the loop time it began.
+    flights: dict[tuple[int, str], tuple[float, asyncio.Future[Report]]] = field(
+        default_factory=dict
+    )
 
     async def get(self, index: int, path: Path, name: str) -> Report:
         """The current report, with the tournament's state as of now;
         NotATournamentDb, BeingRewritten or LookupError as tournaments.load."""
         polled = await asyncio.to_thread(tournaments.polled, path, name)
-        report = await self._report(index, path, name, polled.marker)
+        asked = asyncio.get_running_loop().time()  # a build begun from now reads after the poll
+        report = await self._report(index, path, name, polled.marker, asked)
         seen = polled.heartbeat, polled.newest
         state = run_state(report.scheduled, report.played, *seen)
         # Rows a killed runner left stay until a resume clears them: shown only while running.
@@ -113,24 +118,42 @@ class ReportCache:
         playing = tuple(game for game in playing if game.key not in report.stored_keys)
         return replace(report, state=state, playing=playing)
 
-    async def _report(self, index: int, path: Path, name: str, marker: Marker) -> Report:
-        cached = self.built.get((index, name))
-        if cached is not None and cached[0] == marker:
-            self.built.move_to_end((index, name))
-            return cached[1]
-        key = (index, name, marker)
-        flight = self.flights.get(key)
-        if flight is None:
-            flight = asyncio.ensure_future(self._build(index, path, name, marker))
-            self.flights[key] = flight
-            flight.add_done_callback(lambda done: self._landed(key, done))
-        return await asyncio.shield(flight)
+    async def _report(
+        self, index: int, path: Path, name: str, marker: Marker, asked: float
+    ) -> Report:
+        """The report of `marker` (what a poll that ended at loop time
+        `asked` saw), or a newer one. One build of a tournament at a time: a
+        build begun after the poll is shared; one begun before it may not
+        show what the poll saw, and is waited for before the next begins.
+        Each change seen by a poll during a build once queued a build of its
+        own in the one replay process: a running tournament asked by many
+        pages kept it building, and replays waited behind the builds."""
+        key = (index, name)
+        while True:
+            cached = self.built.get(key)
+            if cached is not None and cached[0] == marker:
+                self.built.move_to_end(key)
+                return cached[1]
+            flight = self.flights.get(key)
+            if flight is None or flight[1].done():
+                flight = (asyncio.get_running_loop().time(), self._start(index, path, name))
+                self.flights[key] = flight
+            began, building = flight
+            if began >= asked:
+                return await asyncio.shield(building)
+            with contextlib.suppress(Exception):  # its failure is its own requests'
+                await asyncio.shield(building)
 
-    async def _build(self, index: int, path: Path, name: str, marker: Marker) -> Report:
+    def _start(self, index: int, path: Path, name: str) -> asyncio.Future[Report]:
+        building = asyncio.ensure_future(self._build(index, path, name))
+        building.add_done_callback(lambda done: self._landed((index, name), done))
+        return building
+
+    async def _build(self, index: int, path: Path, name: str) -> Report:
         built: Built = await self.run(build, str(path), index, name)
         # Kept, and tagged, by the marker of what it shows: a game stored
-        # since the request's poll (`marker`) is in it, and the next poll,
-        # seeing that game, finds it built.
+        # since the request's poll is in it, and the next poll, seeing that
+        # game, finds it built.
         tag = hashlib.sha256(repr((index, name, built.marker)).encode()).hexdigest()[:24]
         report = Report(
             built.title,
@@ -148,7 +171,9 @@ class ReportCache:
             self.built.popitem(last=False)
         return report
 
-    def _landed(self, key: tuple[int, str, Marker], done: asyncio.Future[Report]) -> None:
-        self.flights.pop(key, None)
+    def _landed(self, key: tuple[int, str], done: asyncio.Future[Report]) -> None:
+        flight = self.flights.get(key)
+        if flight is not None and flight[1] is done:
+            del self.flights[key]
         if not done.cancelled():
             done.exception()  # retrieved: every waiter has its answer
