@@ -10,6 +10,7 @@ import pytest
 
 from tests.conftest import start_server_process, stop_server_process
 from tests.tournament.quick_cup import Recorder, quick_cup
+from tests.tournament.test_server_gone_said import ASKING
 from tournament import game_play, server_check
 from tournament.runner import run_tournament, schedule_for
 
@@ -51,3 +52,7 @@ def test_a_server_restarted_while_the_runner_checks_on_it_keeps_the_run_going(
     assert progress.errors == [] and summary.errors == 0
     assert sorted(progress.keys) == sorted(game.key for game in schedule_for(config))
     assert any("answers again" in note for note in progress.notes), progress.notes
+    # Said gone once, as soon as its health is asked, and before it is back.
+    asking = [i for i, note in enumerate(progress.notes) if ASKING in note]
+    back = [i for i, note in enumerate(progress.notes) if "answers again" in note]
+    assert len(asking) == 1 and asking[0] < back[0], progress.notes

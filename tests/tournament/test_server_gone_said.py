@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import start_server_process, stop_server_process
 from tests.tournament.quick_cup import Recorder, quick_cup
 from tournament import game_play, server_check
-from tournament.runner import RunError, run_tournament, schedule_for
+from tournament.runner import RunError, run_tournament
 
 pytestmark = pytest.mark.e2e
 
@@ -45,34 +45,3 @@ def test_a_dead_server_is_said_while_its_health_is_asked(
     assert len(said) == 1, notes_at_checks[0]
     assert said[0].startswith(f"cannot reach the server at {server.address}: "), said
     assert [note for note in progress.notes if ASKING in note] == said  # once, not per game
-
-
-def test_a_server_back_after_it_was_said_gone_keeps_the_run_going(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(game_play, "RPC_SECONDS", 1.0)
-    db = str(tmp_path / "server.db")
-    servers = [start_server_process("--db", db)]
-    port = servers[0].port
-    progress = Recorder(victim=servers[0].pid)
-
-    async def supervisor(seconds: float) -> None:
-        if len(servers) == 1:  # nobody there: restart it on its database
-            servers[0].process.wait()
-            servers.append(start_server_process("--db", db, "--port", str(port)))
-
-    monkeypatch.setattr(server_check, "_pause", supervisor)
-    config = quick_cup(tmp_path, 2, concurrency=1)
-    try:
-        summary = run_tournament(
-            config, server=servers[0].address, database=str(tmp_path / "cup.sqlite"),
-            progress=progress,
-        )  # fmt: skip
-    finally:
-        for server in servers:
-            stop_server_process(server)
-    assert summary.errors == 0 and progress.errors == []
-    assert sorted(progress.keys) == sorted(game.key for game in schedule_for(config))
-    asking = [i for i, note in enumerate(progress.notes) if ASKING in note]
-    back = [i for i, note in enumerate(progress.notes) if "answers again" in note]
-    assert len(asking) == 1 and len(back) == 1 and asking[0] < back[0], progress.notes
