@@ -21,7 +21,6 @@ import asyncio
 import gzip
 import json
 import math
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -29,6 +28,7 @@ from sheepfold.v1 import arena_pb2
 
 from web.gateway import GatewayError
 from web.listing import entry
+from web.shared_answers import PageAnswer, SharedAnswers
 
 KEEP_SECONDS = 1.0  # a page's answer reused for others asking the same page
 GAP_SECONDS = 1 / 8  # between two fetches of different pages, in all
@@ -41,14 +41,6 @@ PageKey = tuple[str, str]  # game filter, page token
 Fetch = Callable[[str, str], Awaitable[arena_pb2.ListMatchesResponse]]
 
 
-@dataclass(frozen=True, slots=True)
-class PageAnswer:
-    """One page's JSON, plain and gzipped."""
-
-    plain: bytes
-    gzipped: bytes
-
-
 @dataclass
 class OlderPages:
     fetch: Fetch  # (game, token) -> the game server's page
@@ -56,8 +48,7 @@ class OlderPages:
     gap_seconds: float = GAP_SECONDS
     address_gap_seconds: float = ADDRESS_GAP_SECONDS
     most_wait_seconds: float = MOST_WAIT_SECONDS
-    kept: OrderedDict[PageKey, tuple[float, PageAnswer]] = field(default_factory=OrderedDict)
-    flights: dict[PageKey, asyncio.Future[PageAnswer]] = field(default_factory=dict)
+    shared: SharedAnswers[PageKey, PageAnswer] = field(default_factory=lambda: SharedAnswers(KEPT))
     next_turn: float = float("-inf")  # loop time of the next fetch's turn, in all
     next_turns: dict[str, float] = field(default_factory=dict)  # ... for each address
 
@@ -67,16 +58,10 @@ class OlderPages:
         the game server's refusal (GatewayError) as it gave it."""
         key = (game, token)
         now = asyncio.get_running_loop().time()
-        kept = self.kept.get(key)
-        if kept is not None and now - kept[0] < self.keep_seconds:
-            return kept[1]
-        flight = self.flights.get(key)
-        if flight is None:
-            wait = self._take_turn(address, now)
-            flight = asyncio.ensure_future(self._load(key, wait))
-            self.flights[key] = flight
-            flight.add_done_callback(lambda done: self._landed(key, done))
-        return await asyncio.shield(flight)
+        # The turn is taken only when this request is the one to fetch.
+        return await self.shared.get(
+            key, lambda: self._load(key, self._take_turn(address, now)), self.keep_seconds
+        )
 
     def _take_turn(self, address: str, now: float) -> float:
         """How long `address`'s next fetch waits for its turn, which it takes;
@@ -106,14 +91,4 @@ class OlderPages:
             "next_page": found.next_page_token or None,
         }
         plain = json.dumps(answer, separators=(",", ":")).encode()
-        page = PageAnswer(plain, gzip.compress(plain, 5))
-        self.kept[key] = (asyncio.get_running_loop().time(), page)
-        self.kept.move_to_end(key)
-        while len(self.kept) > KEPT:
-            self.kept.popitem(last=False)
-        return page
-
-    def _landed(self, key: PageKey, done: asyncio.Future[PageAnswer]) -> None:
-        self.flights.pop(key, None)
-        if not done.cancelled():
-            done.exception()  # retrieved: every request that waited has its answer
+        return PageAnswer(plain, gzip.compress(plain, 5))
