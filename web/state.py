@@ -32,6 +32,7 @@ from web.limits import (
 from web.listing import MatchList
 from web.older_pages import OlderPages
 from web.reports import ReportCache
+from web.tournament_answers import TournamentAnswers
 
 MATCH_INFO_SECONDS = 0.5  # a running match's GetMatch answer reused for page loads
 SETTLED_KEPT = 2000  # finished matches' GetMatch answers kept
@@ -116,6 +117,8 @@ class State:
     pages: OlderPages = field(init=False)
     # Tournament reports, built in the replay process once per change.
     reports: ReportCache = field(init=False)
+    # The tournament pages, their fragments and the list: shared a second.
+    tournament_answers: TournamentAnswers = field(default_factory=TournamentAnswers)
 
     # GetMatch answers for page loads: a match that is over never changes; a
     # running one's is reused for MATCH_INFO_SECONDS (the live stream brings

@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import gzip
 import hashlib
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from aiohttp import web
@@ -23,8 +24,12 @@ from web.now_playing import hosted_matches, now_playing_html
 from web.replays import frames_response, replayable
 from web.reports import Report, tournament_url
 from web.request_args import move_query, view_query
-from web.responses import accepts_gzip, body_headers, fail, held_back_refusal, html
+from web.responses import body_headers, fail, held_back_refusal, html
+from web.shared_answers import PageAnswer, SharedAnswers
 from web.state import STATE
+from web.tournament_answers import FragmentAnswer
+
+T = TypeVar("T")
 
 
 def _database(request: web.Request) -> Path:
@@ -35,16 +40,37 @@ def _database(request: web.Request) -> Path:
     return dbs[int(raw)]
 
 
-async def _report(request: web.Request) -> Report:
-    path = _database(request)
+async def _gzipped(text: str) -> PageAnswer:
+    plain = text.encode()
+    return PageAnswer(plain, await asyncio.to_thread(gzip.compress, plain, 5))
+
+
+def _page_response(request: web.Request, page: PageAnswer, **headers: str) -> web.Response:
+    body, more = body_headers(request, page.plain, page.gzipped, "text/html; charset=utf-8")
+    return web.Response(body=body, headers={**headers, **more})
+
+
+async def _shared(
+    request: web.Request, shared: SharedAnswers[Any, T], load: Callable[[], Awaitable[T]]
+) -> T:
+    """`shared`'s answer for the tournament the request names; a database
+    that is none, or no such tournament in it, a 400 or 404 of its own (an
+    HTTP answer is one request's: raised to every request sharing the load,
+    it was sent once)."""
+    _database(request)  # a number of no database: a 404 before it is read as one
+    key = (int(request.match_info["db"]), request.match_info["name"])
     try:
-        return await request.app[STATE].reports.get(
-            int(request.match_info["db"]), path, request.match_info["name"]
-        )
+        return await shared.get(key, load, request.app[STATE].tournament_answers.keep_seconds)
     except tournaments.NotATournamentDb as error:
         raise fail(400, str(error)) from None
     except LookupError as error:
         raise fail(404, str(error)) from None
+
+
+async def _report(request: web.Request) -> Report:
+    """NotATournamentDb, BeingRewritten or LookupError as ReportCache.get."""
+    index, name = int(request.match_info["db"]), request.match_info["name"]
+    return await request.app[STATE].reports.get(index, _database(request), name)
 
 
 def _listed(index: int, path: Path) -> dict[str, Any]:
@@ -78,39 +104,51 @@ def _listed(index: int, path: Path) -> dict[str, Any]:
 
 async def tournaments_page(request: web.Request) -> web.Response:
     dbs = request.app[STATE].config.tournament_dbs
-    entries = [await asyncio.to_thread(_listed, index, path) for index, path in enumerate(dbs)]
-    return html(pages.tournaments_page(entries))
+
+    async def load() -> PageAnswer:
+        entries = [await asyncio.to_thread(_listed, index, path) for index, path in enumerate(dbs)]
+        return await _gzipped(pages.tournaments_page(entries))
+
+    shared = request.app[STATE].tournament_answers
+    return _page_response(request, await shared.lists.get(None, load, shared.keep_seconds))
 
 
 async def tournament_page(request: web.Request) -> web.Response:
-    report = await _report(request)
-    url = tournament_url(int(request.match_info["db"]), request.match_info["name"])
-    playing, etag = await _now_playing(request, report)
-    state = {"state": report.state.word, "state_text": report.state.text()}
-    boot = {**state, "fragment_url": f"{url}/fragment", "etag": etag}
-    return html(pages.tournament_page(report.title, playing + report.fragment, boot))
+    async def load() -> PageAnswer:
+        report = await _report(request)
+        url = tournament_url(int(request.match_info["db"]), request.match_info["name"])
+        playing, etag = await _now_playing(request, report)
+        state = {"state": report.state.word, "state_text": report.state.text()}
+        boot = {**state, "fragment_url": f"{url}/fragment", "etag": etag}
+        return await _gzipped(pages.tournament_page(report.title, playing + report.fragment, boot))
+
+    return _page_response(
+        request, await _shared(request, request.app[STATE].tournament_answers.pages, load)
+    )
 
 
 async def tournament_fragment(request: web.Request) -> web.Response:
     """The report alone (after its games in play while it runs), for the page
     to swap in; an unchanged one is a 304 (the page sends the ETag it holds)."""
-    report = await _report(request)
-    playing, etag = await _now_playing(request, report)
+
+    async def load() -> FragmentAnswer:
+        report = await _report(request)
+        playing, etag = await _now_playing(request, report)
+        page = PageAnswer(report.plain, report.gzipped)
+        if playing:  # compressed again only when it changed (else a 304)
+            page = await _gzipped(playing + report.fragment)
+        return FragmentAnswer(page, etag, report.state.word == RUNNING, report.state.text())
+
+    answer = await _shared(request, request.app[STATE].tournament_answers.fragments, load)
     headers = {
-        "ETag": etag,
+        "ETag": answer.etag,
         "Cache-Control": "no-cache",
-        "X-Tournament-Running": "1" if report.state.word == RUNNING else "0",
-        "X-Tournament-State": report.state.text(),
+        "X-Tournament-Running": "1" if answer.running else "0",
+        "X-Tournament-State": answer.state_text,
     }
-    if etag in request.headers.get("If-None-Match", ""):
+    if answer.etag in request.headers.get("If-None-Match", ""):
         return web.Response(status=304, headers=headers)
-    plain, gzipped = report.plain, report.gzipped
-    if playing:  # compressed again only when it changed (else a 304 above)
-        plain = playing.encode() + report.plain
-        if accepts_gzip(request.headers.get("Accept-Encoding", "")):
-            gzipped = await asyncio.to_thread(gzip.compress, plain, 5)
-    body, more = body_headers(request, plain, gzipped, "text/html; charset=utf-8")
-    return web.Response(body=body, headers={**headers, **more})
+    return _page_response(request, answer.page, **headers)
 
 
 async def _now_playing(request: web.Request, report: Report) -> tuple[str, str]:
