@@ -10,8 +10,9 @@ same page (game filter and token) share one fetch and its answer for
 KEEP_SECONDS, and different pages are fetched from the game server
 GAP_SECONDS apart at least, and ADDRESS_GAP_SECONDS apart for one client
 address (an IPv6 one by its /64, as the site counts connections): a request
-waits for its turn, and one whose turn is over MOST_WAIT_SECONDS away is a
-503 with Retry-After (which the list page waits out and asks again). A
+waits for its turn (web.turns), and one whose turn is over MOST_WAIT_SECONDS
+away is a 503 with Retry-After (which the list page waits out and asks
+again). A
 script paging through every match waits a quarter of a second a page.
 """
 
@@ -20,37 +21,32 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from sheepfold.v1 import arena_pb2
 
-from web.gateway import GatewayError
 from web.listing import entry
 from web.shared_answers import PageAnswer, SharedAnswers
+from web.turns import Turns
 
 KEEP_SECONDS = 1.0  # a page's answer reused for others asking the same page
 GAP_SECONDS = 1 / 8  # between two fetches of different pages, in all
 ADDRESS_GAP_SECONDS = 1 / 4  # between two fetches for one client address
-MOST_WAIT_SECONDS = 5.0  # a request whose turn is further off: 503
 KEPT = 64  # answers kept at most (each about 6 KB gzipped, 43 KB plain)
-TURNS_KEPT = 4096  # addresses whose next turn is remembered, before the past ones go
 
 PageKey = tuple[str, str]  # game filter, page token
 Fetch = Callable[[str, str], Awaitable[arena_pb2.ListMatchesResponse]]
 
 
 @dataclass
-class OlderPages:
+class OlderPages(Turns):
     fetch: Fetch  # (game, token) -> the game server's page
     keep_seconds: float = KEEP_SECONDS
-    gap_seconds: float = GAP_SECONDS
-    address_gap_seconds: float = ADDRESS_GAP_SECONDS
-    most_wait_seconds: float = MOST_WAIT_SECONDS
+    what: str = field(default="pages of the matches list", kw_only=True)
+    gap_seconds: float = field(default=GAP_SECONDS, kw_only=True)
+    address_gap_seconds: float = field(default=ADDRESS_GAP_SECONDS, kw_only=True)
     shared: SharedAnswers[PageKey, PageAnswer] = field(default_factory=lambda: SharedAnswers(KEPT))
-    next_turn: float = float("-inf")  # loop time of the next fetch's turn, in all
-    next_turns: dict[str, float] = field(default_factory=dict)  # ... for each address
 
     async def get(self, game: str, token: str, address: str) -> PageAnswer:
         """The page, as kept, as being fetched for another client, or fetched
@@ -62,25 +58,6 @@ class OlderPages:
         return await self.shared.get(
             key, lambda: self._load(key, self._take_turn(address, now)), self.keep_seconds
         )
-
-    def _take_turn(self, address: str, now: float) -> float:
-        """How long `address`'s next fetch waits for its turn, which it takes;
-        a 503 GatewayError when over `most_wait_seconds`."""
-        own = self.next_turns.get(address, now)
-        turn = max(now, self.next_turn, own)
-        if turn - now > self.most_wait_seconds:
-            whose = "for this address" if own >= self.next_turn else "for every visitor"
-            raise GatewayError(
-                503,
-                f"the viewer is fetching many pages of the matches list {whose} now: "
-                "try again shortly",
-                retry_after=math.ceil(turn - now - self.most_wait_seconds),
-            )
-        self.next_turn = turn + self.gap_seconds
-        self.next_turns[address] = turn + self.address_gap_seconds
-        if len(self.next_turns) > TURNS_KEPT:
-            self.next_turns = {a: t for a, t in self.next_turns.items() if t > now}
-        return turn - now
 
     async def _load(self, key: PageKey, wait: float) -> PageAnswer:
         if wait > 0:
