@@ -16,6 +16,7 @@ from aiohttp import web
 from sheepfold.v1 import arena_pb2
 
 import games
+from server.peers import client_network
 from tournament.heartbeat import RUNNING
 from tournament.sprt_blocks import SprtPlan
 from web import pages, tournaments
@@ -60,11 +61,15 @@ async def _shared(
     _database(request)  # a number of no database: a 404 before it is read as one
     key = (int(request.match_info["db"]), request.match_info["name"])
     try:
-        return await shared.get(key, load, request.app[STATE].tournament_answers.keep_seconds)
+        return await request.app[STATE].tournament_answers.get(shared, key, load, _address(request))
     except tournaments.NotATournamentDb as error:
         raise fail(400, str(error)) from None
     except LookupError as error:
         raise fail(404, str(error)) from None
+
+
+def _address(request: web.Request) -> str:
+    return client_network(request.remote or "")
 
 
 async def _report(request: web.Request) -> Report:
@@ -110,7 +115,7 @@ async def tournaments_page(request: web.Request) -> web.Response:
         return await _gzipped(pages.tournaments_page(entries))
 
     shared = request.app[STATE].tournament_answers
-    return _page_response(request, await shared.lists.get(None, load, shared.keep_seconds))
+    return _page_response(request, await shared.get(shared.lists, None, load, _address(request)))
 
 
 async def tournament_page(request: web.Request) -> web.Response:

@@ -70,13 +70,16 @@ def viewer(showcase: Showcase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         showcase.server.run(running.stop())
 
 
-async def _ask(url: str, times: int) -> list[tuple[int, str, str]]:
-    """`url` asked `times` times at once: status, ETag, body."""
-    async with aiohttp.ClientSession() as session:
+async def _ask(url: str, times: int, source: str = "127.0.0.1") -> list[tuple[int, str, str]]:
+    """`url` asked `times` times at once from `source`: status, ETag (or
+    Retry-After), body."""
+    connector = aiohttp.TCPConnector(local_addr=(source, 0))
+    async with aiohttp.ClientSession(connector=connector) as session:
 
         async def one() -> tuple[int, str, str]:
             async with session.get(url) as answer:
-                return answer.status, answer.headers.get("ETag", ""), await answer.text()
+                header = answer.headers.get("ETag", answer.headers.get("Retry-After", ""))
+                return answer.status, header, await answer.text()
 
         return list(await asyncio.gather(*(one() for _ in range(times))))
 
@@ -120,3 +123,31 @@ def test_a_game_stored_shows_once_the_shared_answer_is_a_second_old(viewer: View
     assert fragment_tag and fragment_tag != before["/tournaments/0/showcase/fragment"][0]
     # The list counts the game again.
     assert after["/tournaments"][1] != before["/tournaments"][1]
+
+
+def test_a_client_asking_page_after_page_waits_its_turn(viewer: Viewer) -> None:
+    """Pages no other request shares (here names of no tournament, each a read
+    of the database and a 404) are loaded in turn, for one address and in
+    all: 20 clients asking a made-up name each time cost 2 ms of CPU a
+    request, 520 a second. Here the gaps are an hour, so that the next
+    load's turn is always far off."""
+    answers = viewer.answers
+    answers.keep_seconds = 3600.0
+    answers.gap_seconds, answers.address_gap_seconds, answers.most_wait_seconds = 0, 3600, 10
+    fragment = viewer.base + "/tournaments/0/{}/fragment"
+    assert asyncio.run(_ask(fragment.format("made-up-1"), 1))[0][0] == 404
+    # Another name from the same address: refused, said why and for how long.
+    [(status, retry, body)] = asyncio.run(_ask(fragment.format("made-up-2"), 1))
+    assert status == 503, body
+    assert 3500 < int(retry) <= 3590
+    assert "many tournament pages for this address" in body
+    # Another address has turns of its own, until every visitor's turn is far off.
+    assert asyncio.run(_ask(fragment.format("showcase"), 1, "127.0.0.2"))[0][0] == 200
+    answers.gap_seconds = 3600
+    assert asyncio.run(_ask(viewer.base + "/tournaments", 1, "127.0.0.3"))[0][0] == 200
+    [(status, retry, body)] = asyncio.run(_ask(fragment.format("made-up-3"), 1, "127.0.0.4"))
+    assert status == 503 and 3500 < int(retry) <= 3590, body
+    assert "for every visitor" in body
+    # An answer kept is given without a turn: the showcase's fragment, asked again.
+    assert asyncio.run(_ask(fragment.format("showcase"), 1, "127.0.0.4"))[0][0] == 200
+    assert viewer.reads == {"list": 1, "poll": 2}
