@@ -391,7 +391,13 @@ class _Runner:
         else:
             if code not in CUT_SHORT:
                 return False  # it answers: only the game's call was slow
-        why = await still_gone(self.address, self.player.tls)
+        # A server that answers but is not SERVING (stopping, or without its
+        # database) is waited for as long: said once its health says so.
+        why = await still_gone(
+            self.address,
+            self.player.tls,
+            waiting=lambda why: self._tell_gone(gone or Unreachable(self.address, why)),
+        )
         self.told_gone = False
         if why is not None:
             gone = gone or Unreachable(self.address, why)

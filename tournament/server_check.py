@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -111,10 +112,16 @@ async def answering(address: str, tls: ServerTls | None) -> None:
         await ensure_answering(channel, address, CONNECT_SECONDS, game_port=True)
 
 
-async def still_gone(address: str, tls: ServerTls | None = None) -> str | None:
+async def still_gone(
+    address: str,
+    tls: ServerTls | None = None,
+    *,
+    waiting: Callable[[str], None] | None = None,
+) -> str | None:
     """None once the server at `address` reports SERVING; after WAIT_SECONDS
     (or CHECKS checks) without it, why it did not (the last check's answer, in
-    a few words)."""
+    a few words). `waiting` is handed the first check's answer when the checks
+    go on after it, so that a caller can say the wait before it is over."""
     why = "not checked"
     until = time.monotonic() + WAIT_SECONDS
     for check in range(CHECKS):
@@ -127,6 +134,8 @@ async def still_gone(address: str, tls: ServerTls | None = None) -> str | None:
             return None
         if misconfigured(why):  # TLS on one side only, say: no later check differs
             return why
+        if not check and waiting is not None:
+            waiting(why)
     return why
 
 
