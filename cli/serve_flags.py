@@ -349,6 +349,14 @@ def check_flags(args: argparse.Namespace) -> None:
             problem = unix_path_problem(address)  # gRPC logged a bind error of its own
             if problem is not None:
                 usage_error(f"sheepfold serve: --listen {address!r}: {problem}")
+            if "," in address:
+                # Bound all the same, but gRPC's clients read unix:A,B as a list
+                # and dial A: each said "no such file or directory" of it.
+                usage_error(
+                    f"sheepfold serve: --listen {address!r}: a comma in a socket's path "
+                    "makes it a list to gRPC's clients, which would dial "
+                    f"{address.partition(',')[0]} alone: choose a path without one"
+                )
             continue
         host, sep, port = address.rpartition(":")
         number = ascii_whole_number(port)
