@@ -116,7 +116,7 @@ def test_a_page_of_the_list_whose_turn_is_far_off_is_a_503(
     assert calls["ListMatches"] - before == 3
 
     # Once the turns have come, the refused page is fetched.
-    pages.next_turn = float("-inf")
+    pages.taken.clear()
     pages.next_turns.clear()
     [(status, _, body)] = asyncio.run(_ask(f"{api}?game=stubborn-sheep", source="127.0.0.4"))
     assert status == 200 and b'"game":"stubborn-sheep"' in body

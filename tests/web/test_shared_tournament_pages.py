@@ -151,3 +151,28 @@ def test_a_client_asking_page_after_page_waits_its_turn(viewer: Viewer) -> None:
     # An answer kept is given without a turn: the showcase's fragment, asked again.
     assert asyncio.run(_ask(fragment.format("showcase"), 1, "127.0.0.4"))[0][0] == 200
     assert viewer.reads == {"list": 1, "poll": 2}
+
+
+def test_one_address_queueing_loads_does_not_hold_every_visitors_turn(viewer: Viewer) -> None:
+    """A turn taken far ahead by one address (its own gap makes it wait) held
+    the turns in all until then: one client asking 40 made-up names at once
+    (within its 64 connections) made every other visitor wait 5 s, then 503.
+    Here the address's second load is 200 s off; another address, asking
+    after the gap in all, is answered at once."""
+    answers = viewer.answers
+    answers.gap_seconds, answers.address_gap_seconds, answers.most_wait_seconds = 0.5, 200, 250
+    fragment = viewer.base + "/tournaments/0/{}/fragment"
+
+    async def scenario() -> tuple[int, str]:
+        assert (await _ask(fragment.format("made-up-1"), 1))[0][0] == 404
+        queued = asyncio.ensure_future(_ask(fragment.format("made-up-2"), 1))
+        await asyncio.sleep(0.6)  # past the first load's gap in all
+        try:
+            async with asyncio.timeout(30):
+                [(status, _, body)] = await _ask(fragment.format("showcase"), 1, "127.0.0.2")
+        finally:
+            queued.cancel()
+        return status, body
+
+    status, body = asyncio.run(scenario())
+    assert status == 200, body
