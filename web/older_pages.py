@@ -18,7 +18,6 @@ script paging through every match waits a quarter of a second a page.
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import json
 from collections.abc import Awaitable, Callable
@@ -53,15 +52,9 @@ class OlderPages(Turns):
         at `address`'s turn (a 503 GatewayError when that is too far off);
         the game server's refusal (GatewayError) as it gave it."""
         key = (game, token)
-        now = asyncio.get_running_loop().time()
-        # The turn is taken only when this request is the one to fetch.
-        return await self.shared.get(
-            key, lambda: self._load(key, self._take_turn(address, now)), self.keep_seconds
-        )
+        return await self.shared.get(key, lambda: self._load(key), self.keep_seconds, self, address)
 
-    async def _load(self, key: PageKey, wait: float) -> PageAnswer:
-        if wait > 0:
-            await asyncio.sleep(wait)
+    async def _load(self, key: PageKey) -> PageAnswer:
         found = await self.fetch(*key)
         answer = {
             "matches": [entry(info) for info in found.matches],

@@ -3,7 +3,6 @@ at about the same time (web.shared_answers)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -61,15 +60,6 @@ class TournamentAnswers(Turns):
         address: str,
     ) -> V:
         """`shared`'s answer for `key`, loaded by `load` at `address`'s turn
-        when no other request's is kept or under way (a 503 GatewayError when
-        that turn is too far off)."""
-        now = asyncio.get_running_loop().time()
-        return await shared.get(
-            key, lambda: self._waited(load, self._take_turn(address, now)), self.keep_seconds
-        )
-
-    @staticmethod
-    async def _waited(load: Callable[[], Awaitable[V]], wait: float) -> V:
-        if wait > 0:
-            await asyncio.sleep(wait)
-        return await load()
+        when no other request's is kept or under way at an earlier turn (a
+        503 GatewayError when that turn is too far off)."""
+        return await shared.get(key, load, self.keep_seconds, self, address)

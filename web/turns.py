@@ -51,7 +51,11 @@ class Turns:
             turn = max(turn, end)
         return turn
 
-    def _take_turn(self, address: str, now: float) -> float:
+    def turn_free(self, address: str, now: float) -> float:
+        """The loop time `address`'s next load would take its turn at."""
+        return self._free_turn(max(now, self.next_turns.get(address, now)))
+
+    def take_turn(self, address: str, now: float) -> float:
         """How long `address`'s next load waits for its turn, which it takes;
         a 503 GatewayError when over `most_wait_seconds`."""
         self.taken = [(start, end) for start, end in self.taken if end > now]

@@ -176,3 +176,29 @@ def test_one_address_queueing_loads_does_not_hold_every_visitors_turn(viewer: Vi
 
     status, body = asyncio.run(scenario())
     assert status == 200, body
+
+
+def test_a_page_one_address_waits_its_turn_for_is_not_held_for_others(viewer: Viewer) -> None:
+    """A request waiting its address's turn for a page held that page for
+    everyone: others asking it joined its load and waited its turn (up to 5 s,
+    whenever the shared answer was a second old and that client asked it
+    first). Here the address's turn is 200 s off; another address asking the
+    same page, after the gap in all, is answered at once."""
+    answers = viewer.answers
+    answers.gap_seconds, answers.address_gap_seconds, answers.most_wait_seconds = 0.5, 200, 250
+    fragment = viewer.base + "/tournaments/0/{}/fragment"
+
+    async def scenario() -> tuple[int, str]:
+        assert (await _ask(fragment.format("made-up-1"), 1))[0][0] == 404
+        queued = asyncio.ensure_future(_ask(fragment.format("showcase"), 1))
+        await asyncio.sleep(0.6)  # past the first load's gap in all
+        try:
+            async with asyncio.timeout(30):
+                [(status, _, body)] = await _ask(fragment.format("showcase"), 1, "127.0.0.2")
+        finally:
+            queued.cancel()
+        return status, body
+
+    status, body = asyncio.run(scenario())
+    assert status == 200, body
+    assert viewer.reads["poll"] == 2  # the made-up name and the page, once
