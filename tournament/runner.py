@@ -12,9 +12,9 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import structlog
 
@@ -48,6 +48,8 @@ from tournament.run_schedule import ladder_stages, schedule_for, seat_orders_for
 from tournament.server_check import reach_before_storing
 from tournament.store import Store
 from tournament.store_lock import SILENT_WAIT, LockWait
+
+T = TypeVar("T")
 
 __all__ = [
     "RunError",
@@ -135,42 +137,24 @@ def run_tournament(
                 lock_wait,
                 prechecked=held,
             )
-    if server is not None:
-        reach_before_storing(config, server, db_path, tls, stored=prechecked.stored)
-        with claimed_before_start(prechecked, db_path, config.name, RUN_COMMAND) as held:
-            checked()
-            return run_interruptible(
-                run_tournament_async(
-                    config,
-                    server,
-                    db_path,
-                    progress,
-                    admin_token=admin_token,
-                    rerun_crashed=rerun_crashed,
-                    tls=tls,
-                    lock_wait=lock_wait,
-                    prechecked=held,
-                )
-            )
 
-    async def run_locally(held: Prechecked) -> RunSummary:
-        # The server shares this event loop: grpc.aio wants one loop per process.
-        async with local_server(config) as local:
-            return await run_tournament_async(
-                config,
-                local.address,
-                db_path,
-                progress,
-                admin_token=local.admin_token,
-                rerun_crashed=rerun_crashed,
-                server_socket=local.sockets,
-                lock_wait=lock_wait,
-                prechecked=held,
-            )
+    def play(on: RunServer, held: Prechecked) -> Coroutine[Any, Any, RunSummary]:
+        return run_tournament_async(
+            config,
+            on.address,
+            db_path,
+            progress,
+            admin_token=on.admin_token,
+            rerun_crashed=rerun_crashed,
+            server_socket=on.sockets,
+            tls=on.tls,
+            lock_wait=lock_wait,
+            prechecked=held,
+        )
 
-    with claimed_before_start(prechecked, db_path, config.name, RUN_COMMAND) as held:
-        checked()
-        return run_interruptible(run_locally(held))
+    return play_claimed(
+        config, db_path, prechecked, RUN_COMMAND, server, tls, admin_token, checked, play
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +193,46 @@ async def local_server(
     )
     async with served as (address, sockets):
         yield LocalServer(address, sockets, admin_token)
+
+
+@dataclass(frozen=True, slots=True)
+class RunServer:
+    """The server a run plays on: the one it was given, or one of its own."""
+
+    address: str
+    admin_token: str | None
+    sockets: tuple[str, ...] = ()  # sandboxed bots' Unix sockets (else the address's own)
+    tls: ServerTls | None = None
+
+
+def play_claimed(
+    config: TournamentConfig,
+    database: str,
+    prechecked: Prechecked,
+    command: str,
+    server: str | None,
+    tls: ServerTls | None,
+    admin_token: str | None,
+    checked: Callable[[], None],
+    play: Callable[[RunServer, Prechecked], Coroutine[Any, Any, T]],
+) -> T:
+    """`play` on `server` (asked to answer before anything is stored), or on an
+    in-process server when it is None, with the tournament's claim taken before
+    either: what a run and an SPRT share once their checks passed."""
+    if server is not None:
+        reach_before_storing(config, server, database, tls, stored=prechecked.stored)
+    with claimed_before_start(prechecked, database, config.name, command) as held:
+        checked()
+        if server is not None:
+            return run_interruptible(play(RunServer(server, admin_token, tls=tls), held))
+
+        async def play_locally() -> T:
+            # The server shares this event loop: grpc.aio wants one loop per process.
+            async with local_server(config) as local:
+                on = RunServer(local.address, local.admin_token, local.sockets)
+                return await play(on, held)
+
+        return run_interruptible(play_locally())
 
 
 async def run_tournament_async(

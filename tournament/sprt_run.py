@@ -11,11 +11,11 @@ its tournament's claim (tournament.claims) while it plays.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from clients.connect import ServerTls
-from clients.interrupts import run_interruptible
 from tournament.batch_play import play_batches
 from tournament.botcheck import check_bots
 from tournament.config import SprtSettings, TournamentConfig, resolve_path
@@ -26,14 +26,12 @@ from tournament.progress import Progress, SilentProgress
 from tournament.run_checks import (
     Prechecked,
     check_before_start,
-    claimed_before_start,
     claimed_unless_held,
     run_launcher,
 )
 from tournament.run_error import RunError
-from tournament.runner import local_server, open_tournament
+from tournament.runner import RunServer, open_tournament, play_claimed
 from tournament.schedule import ScheduledGame
-from tournament.server_check import reach_before_storing
 from tournament.sprt import SprtStatus, block_values, status
 from tournament.sprt_blocks import (
     ScoreDifference,
@@ -207,38 +205,21 @@ def run_sprt(
         raise RunError(refused)
     db_path = database or resolve_path(config, config.database)
     prechecked = check_before_start(config, db_path, lock_wait, SPRT_COMMAND, on_ray=False)
-    if server is not None:
-        reach_before_storing(config, server, db_path, tls, stored=prechecked.stored)
-        with claimed_before_start(prechecked, db_path, config.name, SPRT_COMMAND) as held:
-            checked()
-            return run_interruptible(
-                run_sprt_async(
-                    config,
-                    server,
-                    db_path,
-                    on_status,
-                    progress,
-                    admin_token,
-                    tls=tls,
-                    lock_wait=lock_wait,
-                    prechecked=held,
-                )
-            )
 
-    async def run_locally(held: Prechecked) -> SprtOutcome:
-        async with local_server(config) as local:
-            return await run_sprt_async(
-                config,
-                local.address,
-                db_path,
-                on_status,
-                progress,
-                local.admin_token,
-                server_socket=local.sockets,
-                lock_wait=lock_wait,
-                prechecked=held,
-            )
+    def play(on: RunServer, held: Prechecked) -> Coroutine[Any, Any, SprtOutcome]:
+        return run_sprt_async(
+            config,
+            on.address,
+            db_path,
+            on_status,
+            progress,
+            on.admin_token,
+            server_socket=on.sockets,
+            tls=on.tls,
+            lock_wait=lock_wait,
+            prechecked=held,
+        )
 
-    with claimed_before_start(prechecked, db_path, config.name, SPRT_COMMAND) as held:
-        checked()
-        return run_interruptible(run_locally(held))
+    return play_claimed(
+        config, db_path, prechecked, SPRT_COMMAND, server, tls, admin_token, checked, play
+    )

@@ -31,8 +31,7 @@ def _start(config: TournamentConfig, command: str, monkeypatch: pytest.MonkeyPat
     """`command` on `config`, with every server and Ray start an AssertionError."""
     import tournament.executors.ray as ray_executor
 
-    monkeypatch.setattr(runner, "local_server", _no_server)
-    monkeypatch.setattr(sprt_run, "local_server", _no_server)
+    monkeypatch.setattr(runner, "local_server", _no_server)  # an SPRT's too (play_claimed)
     monkeypatch.setattr(ray_executor, "run_on_ray", _no_ray)
     if command == "sprt":
         sprt = SprtSettings(candidate="a", baseline="b")

@@ -58,8 +58,7 @@ def test_a_database_it_cannot_use_stops_the_run_before_any_server(
 ) -> None:
     config = quick_cup(tmp_path)
     db = str(_newer_database(tmp_path))
-    monkeypatch.setattr(runner, "local_server", _no_server)
-    monkeypatch.setattr(sprt_run, "local_server", _no_server)
+    monkeypatch.setattr(runner, "local_server", _no_server)  # an SPRT's too (play_claimed)
     import tournament.executors.ray as ray_executor
 
     monkeypatch.setattr(ray_executor, "run_on_ray", _no_ray)
@@ -86,8 +85,7 @@ def test_a_stored_tournament_played_otherwise_stops_the_run_before_any_server(
     path = tmp_path / "cup.toml"
     path.write_text(path.read_text().replace("rounds = 1", "rounds = 2"))
     config = load_config(path)
-    monkeypatch.setattr(runner, "local_server", _no_server)
-    monkeypatch.setattr(sprt_run, "local_server", _no_server)
+    monkeypatch.setattr(runner, "local_server", _no_server)  # an SPRT's too (play_claimed)
     import tournament.executors.ray as ray_executor
 
     monkeypatch.setattr(ray_executor, "run_on_ray", _no_ray)
