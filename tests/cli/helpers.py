@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from server.launch import ServerProcess
 from server.records import ClockConfig, MatchRecord
@@ -127,6 +129,18 @@ def create_match(address: str) -> subprocess.CompletedProcess[str]:
     return sheepfold(
         "create", "--server", address, "--game", "sheep-n-sheep", "--players", "2", timeout=60
     )
+
+
+def created_match(address: str) -> dict[str, Any]:
+    """A two-seat Sheep 'n' Sheep match created with `sheepfold create --json`:
+    its JSON (match_id, seat_tokens, ...)."""
+    done = sheepfold(
+        "create", "--game", "sheep-n-sheep", "--players", "2", "--server", address, "--json",
+        timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer: dict[str, Any] = json.loads(done.stdout)
+    return answer
 
 
 def resolver_can_answer(host: str) -> bool:

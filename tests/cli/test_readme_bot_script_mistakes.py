@@ -10,7 +10,6 @@ guide now says what `play` raises for these, and the example catches it.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -19,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from server.launch import ServerProcess
-from tests.cli.helpers import command
+from tests.cli.helpers import created_match
 from tests.cli.test_readme_first_bot import _first_bot as _script
 from tests.conftest import ROOT
 
@@ -34,18 +33,8 @@ def _run_script(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-def _match(server: ServerProcess) -> dict[str, object]:
-    created = subprocess.run(
-        command("create", "--game", "sheep-n-sheep", "--players", "2",
-                "--server", server.address, "--json"),
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert created.returncode == 0, created.stderr
-    return json.loads(created.stdout)
-
-
 def test_a_wrong_token_is_one_line(tmp_path: Path, server: ServerProcess) -> None:
-    match = _match(server)
+    match = created_match(server.address)
     done = _run_script(tmp_path, server.address, str(match["match_id"]), "not-a-token")
     assert done.returncode == 1, done.stderr
     assert done.stderr.splitlines() == ["mymodule.py: UNAUTHENTICATED: invalid seat token"]

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from server.launch import ServerProcess
-from tests.cli.helpers import command
+from tests.cli.helpers import command, created_match
 from tests.conftest import ROOT
 
 
@@ -47,13 +47,7 @@ def test_the_readme_bot_plays_a_match_imported_by_sheepfold(tmp_path: Path) -> N
 
 def test_the_readme_bot_plays_a_seat_run_as_a_script(tmp_path: Path, server: ServerProcess) -> None:
     script = _first_bot(tmp_path)
-    created = subprocess.run(
-        command("create", "--game", "sheep-n-sheep", "--players", "2",
-                "--server", server.address, "--json"),
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert created.returncode == 0, created.stderr
-    match = json.loads(created.stdout)
+    match = created_match(server.address)
     token, other = match["seat_tokens"]
     mine = _run(tmp_path, [sys.executable, str(script), server.address, match["match_id"], token])
     theirs = _run(tmp_path, command(
