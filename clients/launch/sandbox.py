@@ -296,6 +296,13 @@ UNSHARE_STILL_PARENT = (
 # take the largest process of the machine (the runner, its server), not the bot.
 # A process may raise its own score; only CAP_SYS_RESOURCE lowers it.
 OOM_KILLED_FIRST = "echo 1000 > /proc/self/oom_score_adj || exit 125"
+# ... and with SIGXFSZ ignored, which every program it starts inherits, the bot
+# too: its file size limit (`tmp_mb`, which is what caps a memfd file) sends
+# that signal to a write past it, and its default action kills the process. A
+# C, C++ or Rust bot filling its /tmp was "killed by SIGXFSZ" mid-game (Python
+# and Node ignore it of themselves); ignored, the write fails with EFBIG, as
+# documented.
+FILE_SIZE_SIGNAL_IGNORED = "trap '' XFSZ"
 
 
 def in_own_namespaces(
@@ -339,7 +346,9 @@ def in_own_namespaces(
         # mount(8) mounts only for uid 0: the namespace's root is the runner's
         # user, and bwrap maps the bot back to the runner's own ids (runtime_args).
         namespaces = ["--user", "--map-root-user", "--mount", "--propagation", "private"]
-    script = f'{UNSHARE_STILL_PARENT}; {OOM_KILLED_FIRST}; {setup}exec "$@"'
+    script = (
+        f'{UNSHARE_STILL_PARENT}; {OOM_KILLED_FIRST}; {FILE_SIZE_SIGNAL_IGNORED}; {setup}exec "$@"'
+    )
     return [
         tools.unshare,
         *namespaces,
