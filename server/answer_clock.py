@@ -38,7 +38,10 @@ async def answer_in_time(
         index = await pending.answer
     finally:
         deadlines.disarm()
-        elapsed = time.monotonic() - pending.opened_at
+        # An answer's time ends when the server read it (`answered_at`), not
+        # when the match got back to it: on a busy server that wait is the
+        # server's, and it was charged to the seat's bank.
+        elapsed = (pending.answered_at or time.monotonic()) - pending.opened_at
         seat.thinking += elapsed
     if index == TIMED_OUT:
         _missed(seat, pending, clock, metrics, log)
