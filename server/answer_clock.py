@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 import grpc
 from structlog.typing import FilteringBoundLogger
@@ -60,6 +61,23 @@ async def answer_in_time(
             bank_left_seconds=round(seat.bank, 3),
         )
     return index
+
+
+def clock_from_sending(
+    seat: Seat, pending: PendingDecision, clock: ClockConfig, deadlines: Deadlines
+) -> Callable[[], None]:
+    """What starts the decision's clock again as its first sending leaves the
+    server's queue (`queue_decision`'s `sent`). The clock runs from the moment
+    the server sends a decision: `answer_in_time` starts it as the decision is
+    queued, and a busy server took its time to write it out, which was
+    counted against the seat."""
+
+    def sent() -> None:
+        if not pending.answer.done():
+            pending.opened_at = time.monotonic()
+            deadlines.arm(pending, clock.decision_seconds + seat.bank)
+
+    return sent
 
 
 def _missed(

@@ -51,12 +51,23 @@ class DecisionMessages:
 
 
 def queue_decision(
-    seat: Seat, pending: PendingDecision, message: bytes, log: structlog.typing.FilteringBoundLogger
+    seat: Seat,
+    pending: PendingDecision,
+    message: bytes,
+    log: structlog.typing.FilteringBoundLogger,
+    sent: Callable[[], None] | None = None,
 ) -> None:
     """`message`, a sending of the open decision, queued on the seat's stream,
-    and where it waits noted (`PendingDecision.queued`)."""
-    if seat.stream is not None:
-        pending.queued = (seat.stream, seat.stream.position())
+    and where it waits noted (`PendingDecision.queued`). `sent` runs as the
+    stream's writer takes it, if it waits behind nothing but the server's own
+    turn: queued while the writer waited with nothing else queued. Behind
+    messages the client has not read yet it does not run, or a bot could
+    leave them unread to put its clock off."""
+    stream = seat.stream
+    if stream is not None:
+        pending.queued = (stream, stream.position())
+        if sent is not None and stream.idle():
+            stream.when_taken(pending.queued[1], sent)
     send(seat, message, log)
 
 

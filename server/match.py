@@ -20,7 +20,7 @@ from sheepfold.v1 import arena_pb2
 
 from games.contract import Game, State
 from server import convert, encoding
-from server.answer_clock import answer_in_time, every_seat_in_time
+from server.answer_clock import answer_in_time, clock_from_sending, every_seat_in_time
 from server.decision_messages import (
     DecisionMessages,
     queue_decision,
@@ -306,9 +306,9 @@ class Match:
         self._pending = pending
         if seat.stream is not None:
             pending.sent_at = time.monotonic()
-            queue_decision(
-                seat, pending, with_held(seat, pending.message, self.limits, self.log), self.log
-            )
+            message = with_held(seat, pending.message, self.limits, self.log)
+            sent = clock_from_sending(seat, pending, self.record.clock, self._deadlines)
+            queue_decision(seat, pending, message, self.log, sent)
         index = await answer_in_time(
             seat, pending, self.record.clock, self._deadlines, self.metrics, self.log
         )

@@ -112,6 +112,8 @@ class Outbound(Generic[M]):
         self.rejected = 0  # refused messages the client sent (Play streams)
         self.join_number = 0  # which of its seat's joins it is (Play streams)
         self._taken = 0  # messages its writer has taken, over the stream's life
+        # Run as the writer takes the message at this position (`when_taken`).
+        self._when_taken: tuple[int, Callable[[], None]] | None = None
 
     def position(self) -> int:
         """Where the next message sent takes its place in the stream's whole
@@ -122,6 +124,16 @@ class Outbound(Generic[M]):
         """Whether the message sent at `position` is still queued: its writer
         has not taken it (a client that reads nothing leaves it there)."""
         return self._taken <= position
+
+    def idle(self) -> bool:
+        """Whether its writer waits for a message, none queued: what is sent
+        now is the next thing written, once the writer's turn comes."""
+        return self._waiter is not None and not self._items
+
+    def when_taken(self, position: int, taken: Callable[[], None]) -> None:
+        """Run `taken` as the writer takes the message sent at `position`
+        (one such call at a time; a later one replaces it)."""
+        self._when_taken = (position, taken)
 
     def __len__(self) -> int:
         return len(self._items)
@@ -162,6 +174,8 @@ class Outbound(Generic[M]):
             return
         if code is not None:
             self._items.clear()
+            # What it was to run for is dropped: the end would take its place.
+            self._when_taken = None
             self._give_back(self._bytes)
             self.ended = True
         self._items.append(StreamClosed(code, message))
@@ -189,6 +203,11 @@ class Outbound(Generic[M]):
         item = items.popleft()
         if self._bytes:
             self._give_back(_size(item))
+        if self._when_taken is not None and self._when_taken[0] < self._taken:
+            position, taken = self._when_taken
+            self._when_taken = None
+            if position == self._taken - 1:
+                taken()
         return item
 
     def _wake(self) -> None:
