@@ -125,12 +125,16 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
         code: str,
         reason: str,
         key: str | None = None,
+        seat: int | None = None,
     ) -> None:
         """A refused join or watch: a match's first 20, then one in a thousand
-        (counted by `key`, the match id unless given)."""
+        (counted by `key`, the match id unless given). A join's line names its
+        seat: the one its token is for, else the one it named, else none."""
         total = self._refusals.due(f"{event}:{match_id if key is None else key}")
         if total is not None:
-            known = {} if game is None else {"game": game}
+            known: dict[str, object] = {} if game is None else {"game": game}
+            if event == "join refused":
+                known["seat"] = seat
             shown = match_id[:MAX_MATCH_ID_CHARS]
             more = self._refusals.left_out()
             self.log.info(

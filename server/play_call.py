@@ -135,8 +135,9 @@ class PlayCall(ArenaCalls):
         await refuse_when_expired(context, "the seat was joined")
         queued = cut_off_streams.queued if cut_off_streams is not None else None
         stream = SeatStream(match.limits.seat_queue, queued=queued, address=address)
+        refused_seat = named
         try:
-            seat = match.authenticate(named, join.token)
+            seat = refused_seat = match.authenticate(named, join.token)
             match.join(seat, stream, join.events_in_decisions)
         except JoinError as error:
             self._log_refusal(
@@ -145,6 +146,7 @@ class PlayCall(ArenaCalls):
                 match.record.game,
                 error.code.name,
                 error.message,
+                seat=refused_seat,
             )
             await abort(context, error.code, error.message)
         return match, seat, stream
@@ -171,7 +173,7 @@ class PlayCall(ArenaCalls):
         if summary is None:
             await abort_no_match(context, match_id)
         try:
-            token_owner(summary.record.token_hashes, seat, token)
+            seat = token_owner(summary.record.token_hashes, seat, token)
         except JoinError as error:
             code, reason = error.code, error.message
         else:
@@ -179,7 +181,9 @@ class PlayCall(ArenaCalls):
                 grpc.StatusCode.FAILED_PRECONDITION,
                 why_over(summary.status == "aborted", summary.end_reason),
             )
-        self._log_refusal("join refused", match_id, summary.record.game, code.name, reason)
+        self._log_refusal(
+            "join refused", match_id, summary.record.game, code.name, reason, seat=seat
+        )
         await abort(context, code, reason)
 
 

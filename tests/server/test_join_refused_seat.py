@@ -1,0 +1,50 @@
+"""A refused join's log line names the seat it was for, as an operator needs to
+tell which seat's bot holds a wrong token: the line once carried the match and
+the reason alone ("invalid seat token"), whatever seat the join named."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
+
+from tests.conftest import start_server_process, stop_server_process
+from tests.integrity.helpers import logged, wait_until
+from tests.raw_stream import RawSeat
+
+pytestmark = pytest.mark.e2e
+
+
+def _refused(stub: arena_pb2_grpc.ArenaStub, match_id: str, token: str, seat: int | None) -> None:
+    joining = RawSeat(stub, timeout=10)
+    joining.join(match_id, token, seat)
+    assert joining.status() != grpc.StatusCode.OK
+    joining.close()
+
+
+def test_join_refused_names_the_seat() -> None:
+    server = start_server_process(
+        "--db", ":memory:", "--log-format", "json", "--start-timeout", "1"
+    )
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            request = arena_pb2.CreateMatchRequest(game="sheep-showdown", players=2)
+            created = stub.CreateMatch(request, timeout=10)
+            match_id = created.match_id
+            _refused(stub, match_id, "not-a-token", seat=1)
+            _refused(stub, match_id, "not-a-token", seat=None)
+            # Seat 0's own token names seat 0 once nobody joined in time and the
+            # match was aborted, though the join named no seat.
+            aborted = arena_pb2.MATCH_STATUS_ABORTED
+            get = arena_pb2.GetMatchRequest(match_id=match_id)
+            wait_until(lambda: stub.GetMatch(get, timeout=10).status == aborted, what="abort")
+            _refused(stub, match_id, created.seat_tokens[0], seat=None)
+    finally:
+        assert stop_server_process(server) == 0
+    lines = logged(server.log_lines, "join refused")
+    assert [(line["match_id"], line["code"], line["seat"]) for line in lines] == [
+        (match_id, "UNAUTHENTICATED", 1),
+        (match_id, "UNAUTHENTICATED", None),
+        (match_id, "FAILED_PRECONDITION", 0),
+    ]
