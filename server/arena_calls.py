@@ -63,6 +63,7 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
         self._watch_places = WatchPlaces()
         self._watched: dict[str, Match] = {}
         self._refusals = Counts()  # refused joins and watches, per match
+        self._creations_refused = Counts()  # refused CreateMatch calls, per client address
         # Matches are replayed for their watchers one step at a time, in turns
         # that go round the clients (server/fairness.py).
         self._replay_turns = replay_turns or FairQueue(1)

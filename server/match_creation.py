@@ -22,6 +22,34 @@ class MatchCreationCalls(ArenaCalls):
     async def CreateMatch(
         self, request: arena_pb2.CreateMatchRequest, context: grpc.aio.ServicerContext
     ) -> arena_pb2.CreateMatchResponse:
+        try:
+            return await self._create(request, context)
+        except grpc.aio.AbortError:
+            self._log_creation_refused(context)
+            raise
+
+    def _log_creation_refused(self, context: grpc.aio.ServicerContext) -> None:
+        """A refused CreateMatch (a wrong admin token, a bad option, a limit):
+        an address's first 20, then one in a thousand. Its status is the one the
+        call was just aborted with."""
+        address = creator(context.peer())
+        total = self._creations_refused.due(address)
+        if total is None:
+            return
+        code = context.code()
+        details = context.details()
+        self.log.info(
+            "match creation refused",
+            client=address,
+            code=code.name if isinstance(code, grpc.StatusCode) else str(code),
+            reason=details.decode(errors="replace") if isinstance(details, bytes) else details,
+            total=total,
+            **self._creations_refused.left_out(),
+        )
+
+    async def _create(
+        self, request: arena_pb2.CreateMatchRequest, context: grpc.aio.ServicerContext
+    ) -> arena_pb2.CreateMatchResponse:
         await self._check_admin(request.admin_token, context)
         if not self.registry.accepting:
             await abort(context, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
