@@ -10,6 +10,7 @@ from typing import NoReturn
 import grpc
 from sheepfold.v1 import arena_pb2
 
+from games.options import brief as brief_name
 from server.arena_calls import (
     ARENA_SERVICE,
     ArenaCalls,
@@ -171,6 +172,13 @@ class PlayCall(ArenaCalls):
         async with database_errors(context):
             summary = await self.registry.finished_summary(match_id)
         if summary is None:
+            # Counted by the client's address: ids that name no match cost no
+            # more lines, however many a client makes up.
+            address = peer_address(context.peer())
+            reason = f"no match {brief_name(match_id)}"
+            self._log_refusal(
+                "join refused", match_id, None, "NOT_FOUND", reason, f"no match:{address}", seat
+            )
             await abort_no_match(context, match_id)
         try:
             seat = token_owner(summary.record.token_hashes, seat, token)

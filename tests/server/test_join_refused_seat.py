@@ -48,3 +48,24 @@ def test_join_refused_names_the_seat() -> None:
         (match_id, "UNAUTHENTICATED", None),
         (match_id, "FAILED_PRECONDITION", 0),
     ]
+
+
+def test_join_to_no_match_is_logged_and_bounded_per_client() -> None:
+    """A join naming a match the server never had (a bot left with an old match
+    id) once left no line; made-up ids from one address cost its first 20 lines,
+    then one in a thousand, however many ids it makes up."""
+    server = start_server_process("--db", ":memory:", "--log-format", "json")
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            for number in range(30):
+                _refused(stub, f"made-up-{number}", "not-a-token", seat=number % 2)
+    finally:
+        assert stop_server_process(server) == 0
+    lines = logged(server.log_lines, "join refused")
+    assert [(line["match_id"], line["code"], line["seat"]) for line in lines[:2]] == [
+        ("made-up-0", "NOT_FOUND", 0),
+        ("made-up-1", "NOT_FOUND", 1),
+    ]
+    assert "game" not in lines[0]
+    assert len(lines) == 20
