@@ -39,7 +39,7 @@ from tournament.executors.ray_connect import connected, head_watch
 from tournament.executors.ray_head import HeadWatch
 from tournament.executors.ray_messages import RayMessages, worker_died
 from tournament.executors.ray_output import log_printed
-from tournament.executors.ray_shipping import command_files, runtime_env_for
+from tournament.executors.ray_shipping import command_files, rayignore_files, runtime_env_for
 from tournament.executors.ray_task import (
     GameJob,
     GameOutcome,
@@ -183,7 +183,7 @@ class RayExecutor:
                 problems.append(f"{check.node}: sheepfold {check.version}, here {mine}")
             problems += [f"{check.node}: {problem}" for problem in check.problems]
         if problems:
-            hint = _hint(problems)
+            hint = _hint(problems, rayignore_files(self.config))
             raise RunError(
                 "the Ray cluster cannot play this tournament: "
                 + "; ".join(problems)
@@ -394,8 +394,9 @@ def _cpu_nodes() -> list[dict[str, Any]]:
     ]
 
 
-def _hint(problems: list[str]) -> str:
-    """What to do about the problems the nodes' checks found."""
+def _hint(problems: list[str], rayignores: tuple[str, ...] = ()) -> str:
+    """What to do about the problems the nodes' checks found. `rayignores`: the
+    .rayignore files shipped, which may have left a bot's file out."""
     # Not any mention of "sheepfold": a bot, a program or a folder may be called so.
     if any(
         re.search(r": sheepfold \S+, here |No module named '(tournament|sheepfold)", p)
@@ -411,7 +412,10 @@ def _hint(problems: list[str]) -> str:
     # A node that did not answer in time has no missing file to tell of.
     silent = [p for p in problems if f": {NO_ANSWER} " in p]
     if len(programs) + len(read_only) + len(silent) < len(problems):
-        hints.append(FILES_HINT)
+        # A file there on the driver, left out by a .rayignore, is in the config's
+        # folder all the same: the hint alone sent the user looking for it there.
+        left_out = f", and not left out by {' or '.join(rayignores)}" if rayignores else ""
+        hints.append(FILES_HINT + left_out)
     return "; ".join(hints)
 
 

@@ -26,7 +26,13 @@ from tournament.executors.ray_task import SHIPPED
 from tournament.run_error import RunError
 from tournament.seats import bot_folder
 
-__all__ = ["EXCLUDES", "command_files", "gitignored_files_shipped", "runtime_env_for"]
+__all__ = [
+    "EXCLUDES",
+    "command_files",
+    "gitignored_files_shipped",
+    "rayignore_files",
+    "runtime_env_for",
+]
 
 # Never shipped to the workers with the config's folder.
 EXCLUDES = [".git", ".venv", "venv", "__pycache__", "*.pyc", "node_modules", ".pytest_cache"]
@@ -240,3 +246,23 @@ def command_files(config: TournamentConfig) -> tuple[tuple[str, str], ...]:
                 if (cwd / here).is_file():
                     files.append((bot.name, arg))
     return tuple(files)
+
+
+def rayignore_files(config: TournamentConfig) -> tuple[str, ...]:
+    """The `.rayignore` files in the folders shipped to the workers (the config's
+    and its python_path folders), as paths from the config's folder. A file
+    they leave out is on the driver and missing on every worker."""
+    base = Path(config.base_dir).resolve()
+    folders = [base]
+    for entry in config.python_path:
+        path = Path(resolve_path(config, entry)).resolve()
+        if path.is_dir() and path != base and base not in path.parents:
+            folders.append(path)
+    found: list[str] = []
+    skipped = {name for name in EXCLUDES if "*" not in name}
+    for folder in folders:
+        for here, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if d not in skipped)
+            if ".rayignore" in files:
+                found.append(os.path.relpath(os.path.join(here, ".rayignore"), base))
+    return tuple(found)
