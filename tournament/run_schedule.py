@@ -61,3 +61,14 @@ def ladder_stages(store: Store, config: TournamentConfig) -> list[list[str]]:
         ]
         return stages if stages[-1] == current else [*stages, current]
     return [current]
+
+
+def games_left(store: Store, config: TournamentConfig) -> int | None:
+    """How many of the games a run of `config` schedules are not stored yet, as
+    the run finds them (None: the tournament is not stored)."""
+    record = store.find(config.name)
+    if record is None:
+        return None
+    schedule = schedule_for(config, ladder_stages(store, config), seat_orders_for(store, config))
+    done = store.done_keys(record.id)
+    return sum(1 for game in schedule if game.key not in done)

@@ -27,6 +27,7 @@ import itertools
 import re
 from collections import Counter, deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from sheepfold.v1 import arena_pb2
@@ -53,8 +54,10 @@ from tournament.executors.settings import ExecutorSettings
 from tournament.progress import Progress, note_on
 from tournament.run_checks import Prechecked
 from tournament.run_error import RunError
+from tournament.run_schedule import games_left
 from tournament.runner import RunSummary, run_tournament_async
 from tournament.schedule import ScheduledGame
+from tournament.store import Store
 from tournament.store_lock import SILENT_WAIT, LockWait
 from tournament.turns import DealTurns
 
@@ -93,6 +96,28 @@ def run_on_ray(
     if server and servers and (refused := sandboxed_server_refusal(config, server, on_ray=True)):
         raise RunError(refused)
     env, worker_config = runtime_env_for(config, database)
+    if (
+        prechecked
+        and prechecked.stored
+        and not rerun_crashed
+        and _all_stored(config, database, lock_wait)
+    ):
+        # Starting or joining Ray took seconds (up to a minute on a busy machine,
+        # and failed there on its own) to play nothing: the run ends as one
+        # without Ray does, its summary and report read from the database.
+        return run_interruptible(
+            run_tournament_async(
+                config,
+                servers[0] if servers else "",
+                database,
+                progress,
+                admin_token=admin_token,
+                executor=_NothingLeft(servers),
+                tls=tls,
+                lock_wait=lock_wait,
+                prechecked=prechecked,
+            )
+        )
     messages = RayMessages()
     with messages.caught(), connected(settings, env):
         executor = RayExecutor(
@@ -121,6 +146,26 @@ def run_on_ray(
                 prechecked=prechecked,
             )
         )
+
+
+def _all_stored(config: TournamentConfig, database: str, lock_wait: LockWait) -> bool:
+    """Whether every game a run of `config` schedules is stored already."""
+    try:
+        with Store(database, lock_wait.seconds, lock_wait.on_wait) as store:
+            return games_left(store, config) == 0
+    except Exception:  # the run itself says what is wrong, in its own words
+        return False
+
+
+@dataclass
+class _NothingLeft:
+    """The executor of a run whose games are all stored: none is handed to it."""
+
+    servers: tuple[str, ...]
+
+    async def run(self, runner: Any, games: list[ScheduledGame]) -> None:
+        for game in games:
+            runner.reject(game.key, "not played: Ray was not started, every game seemed stored")
 
 
 class RayExecutor:
