@@ -5,9 +5,10 @@ package. A tie is measured against the mean of the updates of the strict
 orders that break it: for bots of equal rating that is where the model's own
 chance of the tie (the sum of those orders' chances) moves mu.
 
-docs/tournament.md once said that 3-player games and ties below the first
-place were rated as expected; only ties for last place are. The figures of
-the docs' table are asserted here, the package's and the yardstick's."""
+The package, given a tie as a shared rank, rates only ties for last place so;
+rate_openskill rates every tie as the orders breaking it. The figures of the
+docs' table are asserted here: the package's shared-rank update (called
+directly) and rate_openskill against the mean of the orders."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import math
 from collections.abc import Sequence
 
 import pytest
+from openskill.models import PlackettLuce
 
 from tournament.openskill_ratings import rate_openskill
 
@@ -59,6 +61,13 @@ def _mean_of_orders(ranks: Sequence[int]) -> list[float]:
 
 
 def _package(ranks: Sequence[int]) -> list[float]:
+    """New bots' mu after the package's update, given the ties as shared ranks."""
+    model = PlackettLuce()
+    teams = model.rate([[model.rating()] for _ in ranks], ranks=[float(r) for r in ranks])
+    return [team[0].mu for team in teams]
+
+
+def _rated(ranks: Sequence[int]) -> list[float]:
     bots = [f"bot{i}" for i in range(len(ranks))]
     skill = rate_openskill(bots, [(bots, list(ranks))])
     return [skill[bot].mu for bot in bots]
@@ -77,6 +86,7 @@ def test_a_game_without_ties_is_the_papers_update(players: int) -> None:
 
 @pytest.mark.parametrize("ranks", [[1, 2, 2], [1, 2, 3, 3], [1, 2, 2, 2], [1, 2, 3, 4, 4]])
 def test_a_tie_for_last_place_is_the_mean_of_the_orders_breaking_it(ranks: list[int]) -> None:
+    assert _rated(ranks) == pytest.approx(_mean_of_orders(ranks), abs=1e-9)
     assert _package(ranks) == pytest.approx(_mean_of_orders(ranks), abs=1e-9)
 
 
@@ -98,3 +108,4 @@ def test_a_tie_with_places_below_it_is_rated_as_the_docs_table_says(
 ) -> None:
     assert [round(mu, 2) for mu in _package(ranks)] == package
     assert [round(mu, 2) for mu in _mean_of_orders(ranks)] == orders
+    assert _rated(ranks) == pytest.approx(_mean_of_orders(ranks), abs=1e-9)
