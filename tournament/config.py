@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,13 +38,14 @@ from tournament.config_fields import (
     options_field,
     string_field,
 )
+from tournament.config_toml import FILE_FIELD, read_document
 from tournament.executors.settings import ExecutorError, ExecutorSettings, parse_executor
 from tournament.sandbox_config import default_sandbox
 from tournament.schedule import SEAT_ORDERS, group_count, seatings_per_seed
-from tournament.userfiles import UserFileError, read_user_text
 
 __all__ = [
     "ELO_LIMIT",
+    "FILE_FIELD",
     "MAX_BOOTSTRAP",
     "MAX_GAMES",
     "MEAN_ANCHOR",
@@ -103,9 +103,6 @@ MAX_MATCH_TIMEOUT_SECONDS = 7 * 86_400.0
 # where the score rounds to 1); an error rate below 1e-9 is no test anyone waits for.
 ELO_LIMIT = 1000.0
 MIN_ERROR_RATE = 1e-9
-
-
-FILE_FIELD = "<file>"  # a ConfigError about the file as a whole, not one of its fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,25 +166,7 @@ def load_config(path: str | Path) -> TournamentConfig:
     if str(path) == "":  # Path("") is the current folder: "." would be named instead
         raise ConfigError(FILE_FIELD, "no config file given: its path is empty")
     path = Path(path)
-    try:
-        text = read_user_text(path)
-    except UserFileError as exc:
-        raise ConfigError(FILE_FIELD, str(exc)) from None
-    try:
-        # A byte order mark (Windows editors write one) is no TOML statement.
-        raw = tomllib.loads(text.removeprefix("\ufeff"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(FILE_FIELD, f"{path} is not valid TOML: {exc}") from None
-    except RecursionError:
-        raise ConfigError(FILE_FIELD, f"{path} nests arrays or tables too deeply") from None
-    except ValueError:
-        # Not TOML's own error: Python reads no whole number of more digits than
-        # its limit (4,300 unless PYTHONINTMAXSTRDIGITS says otherwise).
-        raise ConfigError(
-            FILE_FIELD,
-            f"{path} holds a whole number of more than "
-            f"{sys.get_int_max_str_digits():,} digits, more than can be read",
-        ) from None
+    raw = read_document(path)
     return parse_config(raw, base_dir=path.resolve().parent, default_name=path.stem)
 
 

@@ -1,0 +1,54 @@
+"""A tournament config whose TOML is valid but whose shape no config has (a
+whole number written in hexadecimal with thousands of digits) stops
+`tournament run` and `sprt` with one line naming the file, exit 2: it ended
+in a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import one_line, sheepfold
+
+BOTS = '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
+
+
+def _refused(tmp_path: Path, text: str, command: str = "run") -> str:
+    config = tmp_path / "cup.toml"
+    config.write_text(text)
+    done = sheepfold(
+        "tournament", command, str(config), "--db", str(tmp_path / "cup.sqlite"), timeout=60
+    )
+    assert done.returncode == 2, done.stderr
+    line = one_line(done)
+    assert line.startswith(f"sheepfold tournament: {config}"), line
+    assert not (tmp_path / "cup.sqlite").exists()
+    return line
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["0x" + "f" * 4000, "0o" + "7" * 5000, "0b" + "1" * 15000],
+    ids=["hexadecimal", "octal", "binary"],
+)
+@pytest.mark.parametrize("command", ["run", "sprt"])
+def test_a_whole_number_too_long_to_write_out_is_refused(
+    tmp_path: Path, written: str, command: str
+) -> None:
+    """TOML reads hexadecimal, octal and binary numbers of any length, and the
+    field's error (`must be at most 100,000, not ...`) writing one out in
+    decimal raised Python's ValueError for more than 4,300 digits."""
+    line = _refused(
+        tmp_path,
+        f'game = "sheep-showdown"\ngames_per_pairing = {written}\n' + BOTS,
+        command,
+    )
+    assert line.endswith("holds a whole number of more than 4,300 digits, more than can be read")
+
+
+def test_such_a_number_in_the_sandbox_table_is_refused_too(tmp_path: Path) -> None:
+    line = _refused(
+        tmp_path, f'game = "sheep-showdown"\n[sandbox]\nmemory_mb = 0x{"f" * 4000}\n' + BOTS
+    )
+    assert "more than 4,300 digits" in line

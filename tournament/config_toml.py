@@ -1,0 +1,70 @@
+"""A tournament config's TOML document: the file read and decoded, and what is
+wrong with the document as a whole (not TOML, nested too deeply, a number too
+long to write out) said as one ConfigError about the file, not a field.
+
+Part of `tournament.config`, which then checks the document field by field.
+"""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from tournament.config_fields import ConfigError
+from tournament.userfiles import UserFileError, read_user_text
+
+__all__ = ["FILE_FIELD", "read_document"]
+
+FILE_FIELD = "<file>"  # a ConfigError about the file as a whole, not one of its fields
+
+
+def read_document(path: Path) -> dict[str, Any]:
+    """The decoded TOML document of the config file at `path`."""
+    try:
+        text = read_user_text(path)
+    except UserFileError as exc:
+        raise ConfigError(FILE_FIELD, str(exc)) from None
+    try:
+        # A byte order mark (Windows editors write one) is no TOML statement.
+        document = tomllib.loads(text.removeprefix("\ufeff"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(FILE_FIELD, f"{path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(FILE_FIELD, _too_deep(path)) from None
+    except ValueError:
+        # Not TOML's own error: Python reads no whole number of more digits than
+        # its limit (4,300 unless PYTHONINTMAXSTRDIGITS says otherwise).
+        raise ConfigError(FILE_FIELD, _too_many_digits(path)) from None
+    problem = _shape_problem(document, path)
+    if problem is not None:
+        raise ConfigError(FILE_FIELD, problem)
+    return document
+
+
+def _too_deep(path: Path) -> str:
+    return f"{path} nests arrays or tables too deeply"
+
+
+def _too_many_digits(path: Path) -> str:
+    return (
+        f"{path} holds a whole number of more than "
+        f"{sys.get_int_max_str_digits():,} digits, more than can be read"
+    )
+
+
+def _shape_problem(document: dict[str, Any], path: Path) -> str | None:
+    """A whole number Python cannot write out in decimal (TOML reads one
+    written in hexadecimal, octal or binary, and a field's error quoting it
+    raised ValueError), or None."""
+    limit = sys.get_int_max_str_digits()
+    too_long = 10**limit if limit else None
+    waiting: list[Any] = [document]
+    while waiting:
+        value = waiting.pop()
+        if isinstance(value, dict | list):
+            waiting.extend(value.values() if isinstance(value, dict) else value)
+        elif too_long is not None and isinstance(value, int) and abs(value) >= too_long:
+            return _too_many_digits(path)
+    return None
